@@ -1,0 +1,41 @@
+// Responses may use camelCase or PascalCase (spec 2.2 shows both); every field
+// is read through these helpers, never by direct property access.
+
+export type JsonObject = Record<string, unknown>;
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The value of the first of `names` present in `obj`, compared without regard to case. */
+export function field(obj: unknown, ...names: string[]): unknown {
+  if (!isObject(obj)) return undefined;
+  for (const name of names) {
+    if (name in obj) return obj[name];
+  }
+  const wanted = names.map((n) => n.toLowerCase());
+  for (const [key, value] of Object.entries(obj)) {
+    if (wanted.includes(key.toLowerCase())) return value;
+  }
+  return undefined;
+}
+
+export function stringField(obj: unknown, ...names: string[]): string | undefined {
+  const value = field(obj, ...names);
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return undefined;
+}
+
+export function numberField(obj: unknown, ...names: string[]): number | undefined {
+  const value = field(obj, ...names);
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  return undefined;
+}
+
+/** A collection from a lookup response, tolerating `status` vs `Status` vs `statuses`. */
+export function arrayField(obj: unknown, ...names: string[]): unknown[] {
+  const value = field(obj, ...names);
+  return Array.isArray(value) ? value : [];
+}

@@ -1,0 +1,46 @@
+// Settings per profile and the token cache (contract sections 1 and 4).
+
+export interface Profile {
+  url?: string;
+  /** `--allow-http` given once for this profile: plain http to a non-loopback host is accepted. */
+  allowHttp?: boolean;
+}
+
+export interface StoredToken {
+  token: string;
+  /** ISO 8601; the JWT `exp` when present, else 7 days after login. */
+  expiresAt: string;
+  /** The base URL the token was issued by; never sent elsewhere. */
+  url: string;
+  userId?: string;
+  username?: string;
+  firstName?: string;
+  lastName?: string;
+}
+
+export interface ConfigStore {
+  /** The folder holding settings, tokens and caches. */
+  readonly dir: string;
+  getProfile(name: string): Profile;
+  /** Merges `changes` into the saved profile. */
+  saveProfile(name: string, changes: Profile): void;
+  /** Token files are 0600 and written atomically. */
+  readToken(profile: string): StoredToken | undefined;
+  writeToken(profile: string, token: StoredToken): void;
+  deleteToken(profile: string): void;
+  /** A small JSON cache (lookups) kept per profile; entries carry their own expiry. */
+  readCache<T>(profile: string, key: string): T | undefined;
+  writeCache(profile: string, key: string, value: unknown, ttlMs: number): void;
+}
+
+/** What a command needs to talk to the service, resolved from flag, env and profile. */
+export interface Session {
+  profile: string;
+  baseUrl: string;
+  token: string;
+  tokenSource: 'env' | 'cache';
+  /** The caller's user ID, from the token cache or the token's claims; undefined when unknown. */
+  userId: string | undefined;
+  username: string | undefined;
+  expiresAt: Date | undefined;
+}

@@ -1,0 +1,51 @@
+// What a command's run() receives instead of touching process.*.
+import type { Readable, Writable } from 'node:stream';
+import type { ApiClient } from './api/types.js';
+import type { ConfigStore, Session } from './config/types.js';
+import type { Prompter } from './prompts/types.js';
+
+export interface IO {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** Colour, spinners and progress bars allowed (stderr is a TTY and colour not disabled). */
+  color: boolean;
+  /** Terminal width for tables; 80 when unknown. */
+  columns: number;
+  /** stdin and stderr are TTYs and neither --no-input nor CI: commands may ask. */
+  canPrompt: boolean;
+}
+
+export interface GlobalOptions {
+  url: string | undefined;
+  profile: string | undefined;
+  json: boolean;
+  quiet: boolean;
+  input: boolean;
+  color: boolean;
+  /** Seconds per request. */
+  timeout: number;
+  debug: boolean;
+  /** Refetch lookups instead of using the cache. */
+  refresh: boolean;
+}
+
+export interface Context {
+  io: IO;
+  globals: GlobalOptions;
+  env: Readonly<Record<string, string | undefined>>;
+  config: ConfigStore;
+  prompter: Prompter;
+  /** Aborted on Ctrl-C; bulk commands stop starting new work. */
+  signal: AbortSignal;
+  now(): Date;
+  /** The resolved URL, token and user; throws AuthError / UsageError when they are missing. */
+  session(): Promise<Session>;
+  /** An authenticated client for the session (one keep-alive pool per run). */
+  api(): Promise<ApiClient>;
+  /** A client without a token, for `tkt login` (and its URL checks). */
+  anonymousApi(baseUrl: string): Promise<ApiClient>;
+}

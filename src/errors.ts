@@ -1,0 +1,109 @@
+// The one error model of tkt. Commands throw these; only src/main.ts turns them
+// into an `error:` line and an exit code (contract section 5).
+
+export const ExitCode = {
+  ok: 0,
+  failed: 1,
+  usage: 2,
+  notFound: 3,
+  notAuthenticated: 4,
+  permissionDenied: 5,
+  interrupted: 130,
+} as const;
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+export class TktError extends Error {
+  readonly exitCode: ExitCodeValue;
+  /** A short next step for the user, e.g. `run "tkt login"`. */
+  readonly hint: string | undefined;
+  /** Extra lines shown under the `error:` line (the server's own message, candidates...). */
+  readonly details: string[];
+
+  constructor(message: string, exitCode: ExitCodeValue, options: { hint?: string; details?: string[]; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.exitCode = exitCode;
+    this.hint = options.hint;
+    this.details = options.details ?? [];
+  }
+}
+
+/** Bad input caught before any request: exit 2. */
+export class UsageError extends TktError {
+  constructor(message: string, options: { hint?: string; details?: string[] } = {}) {
+    super(message, ExitCode.usage, options);
+  }
+}
+
+export const LOGIN_HINT = 'run "tkt login"';
+
+/** No token, expired token, wrong credentials: exit 4. */
+export class AuthError extends TktError {
+  constructor(message: string, options: { hint?: string; details?: string[] } = {}) {
+    super(message, ExitCode.notAuthenticated, { hint: LOGIN_HINT, ...options });
+  }
+}
+
+/** The user declined a confirmation, or the operation failed locally: exit 1. */
+export class OperationError extends TktError {
+  constructor(message: string, options: { hint?: string; details?: string[]; cause?: unknown } = {}) {
+    super(message, ExitCode.failed, options);
+  }
+}
+
+/** Ctrl-C: exit 130. */
+export class InterruptedError extends TktError {
+  constructor(message = 'interrupted', options: { details?: string[] } = {}) {
+    super(message, ExitCode.interrupted, options);
+  }
+}
+
+export type NetworkFailure = 'refused' | 'dns' | 'tls' | 'timeout' | 'reset' | 'other';
+
+/** The request never got an HTTP answer: exit 1, one line naming the URL. */
+export class NetworkError extends TktError {
+  readonly failure: NetworkFailure;
+  readonly method: string;
+  readonly url: string;
+
+  constructor(failure: NetworkFailure, method: string, url: string, message: string, cause?: unknown) {
+    super(message, ExitCode.failed, { cause });
+    this.failure = failure;
+    this.method = method;
+    this.url = url;
+  }
+}
+
+/** Any non-2xx answer. `body` is the parsed JSON, or the text, as the server sent it. */
+export class ApiError extends TktError {
+  readonly status: number;
+  readonly method: string;
+  readonly url: string;
+  readonly body: unknown;
+  /** The server's own message, extracted whatever the body's shape; may be empty. */
+  readonly serverMessages: string[];
+
+  constructor(init: { status: number; method: string; url: string; body: unknown; serverMessages: string[]; message?: string }) {
+    const exitCode = exitCodeForStatus(init.status, init.serverMessages);
+    super(init.message ?? `${init.method} ${init.url} failed with HTTP ${init.status}`, exitCode, {
+      details: init.serverMessages,
+      ...(exitCode === ExitCode.notAuthenticated ? { hint: LOGIN_HINT } : {}),
+    });
+    this.status = init.status;
+    this.method = init.method;
+    this.url = init.url;
+    this.body = init.body;
+    this.serverMessages = init.serverMessages;
+  }
+}
+
+// Register answers 400 (not 403) when the caller lacks Tickets.Create (spec 4.3, 5.4).
+const PERMISSION_WORDS = /permission|not allowed|forbidden|unauthori[sz]ed|lacks?\b|access denied/i;
+
+export function exitCodeForStatus(status: number, serverMessages: readonly string[] = []): ExitCodeValue {
+  if (status === 401) return ExitCode.notAuthenticated;
+  if (status === 403) return ExitCode.permissionDenied;
+  if (status === 404) return ExitCode.notFound;
+  if (status === 400 && serverMessages.some((m) => PERMISSION_WORDS.test(m))) return ExitCode.permissionDenied;
+  return ExitCode.failed;
+}

@@ -1,0 +1,19 @@
+// One prompter interface for every command. The real one wraps @inquirer/prompts
+// and writes to stderr; tests use a scripted fake (test/helpers/prompter.ts).
+
+export interface Choice<T> {
+  name: string;
+  value: T;
+  description?: string;
+}
+
+export interface Prompter {
+  input(options: { message: string; default?: string; validate?: (value: string) => true | string }): Promise<string>;
+  password(options: { message: string }): Promise<string>;
+  confirm(options: { message: string; default?: boolean }): Promise<boolean>;
+  select<T>(options: { message: string; choices: readonly Choice<T>[]; default?: T }): Promise<T>;
+  /** Type-to-filter over a long list. */
+  search<T>(options: { message: string; choices: readonly Choice<T>[] }): Promise<T>;
+  /** Opens $EDITOR (as `git commit` does) and returns the text. */
+  editor(options: { message: string; default?: string }): Promise<string>;
+}
