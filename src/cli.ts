@@ -1,0 +1,164 @@
+// The host that commands register with: it turns commander's parsed options
+// into a Context (the only place that reads process.*) and runs the handler.
+import type { Command } from 'commander';
+import type { Readable, Writable } from 'node:stream';
+import type { ApiClient } from './api/types.js';
+import type { ConfigStore, Session } from './config/types.js';
+import type { Context, GlobalOptions, IO } from './context.js';
+import type { Prompter } from './prompts/types.js';
+import { UsageError } from './errors.js';
+
+export type Handler = (args: any[], opts: any, ctx: Context) => Promise<void>;
+
+export interface ActionOptions {
+  /** The command stops by itself on Ctrl-C (bulk runs, the sandbox); otherwise Ctrl-C exits at once. */
+  graceful?: boolean;
+}
+
+export interface CommandHost {
+  action(handler: Handler, options?: ActionOptions): (...commanderArgs: any[]) => Promise<void>;
+}
+
+export interface ProcessLike {
+  stdin: Readable & { isTTY?: boolean };
+  stdout: Writable & { isTTY?: boolean; columns?: number };
+  stderr: Writable & { isTTY?: boolean; columns?: number };
+  env: Record<string, string | undefined>;
+}
+
+export function readGlobals(opts: Record<string, unknown>): GlobalOptions {
+  const timeout = opts.timeout === undefined ? 30 : Number(opts.timeout);
+  if (!Number.isFinite(timeout) || timeout <= 0) {
+    throw new UsageError(`invalid --timeout "${String(opts.timeout)}": expected a number of seconds greater than 0`);
+  }
+  return {
+    url: typeof opts.url === 'string' ? opts.url : undefined,
+    profile: typeof opts.profile === 'string' ? opts.profile : undefined,
+    json: opts.json === true,
+    quiet: opts.quiet === true,
+    input: opts.input !== false,
+    color: opts.color !== false,
+    timeout,
+    debug: opts.debug === true,
+    refresh: opts.refresh === true,
+  };
+}
+
+function colorAllowed(globals: GlobalOptions, env: Record<string, string | undefined>, stderrIsTTY: boolean): boolean {
+  if (!globals.color || (env.NO_COLOR !== undefined && env.NO_COLOR !== '')) return false;
+  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  return stderrIsTTY;
+}
+
+export function createIO(proc: ProcessLike, globals: GlobalOptions): IO {
+  const stdinIsTTY = proc.stdin.isTTY === true;
+  const stdoutIsTTY = proc.stdout.isTTY === true;
+  const stderrIsTTY = proc.stderr.isTTY === true;
+  const ci = proc.env.CI !== undefined && proc.env.CI !== '' && proc.env.CI !== 'false' && proc.env.CI !== '0';
+  return {
+    stdin: proc.stdin,
+    stdout: proc.stdout,
+    stderr: proc.stderr,
+    stdinIsTTY,
+    stdoutIsTTY,
+    stderrIsTTY,
+    color: colorAllowed(globals, proc.env, stderrIsTTY),
+    columns: proc.stdout.columns ?? proc.stderr.columns ?? 80,
+    canPrompt: stdinIsTTY && stderrIsTTY && globals.input && !ci,
+  };
+}
+
+export interface ContextParts {
+  io: IO;
+  globals: GlobalOptions;
+  env: Record<string, string | undefined>;
+  config: ConfigStore;
+  prompter: Prompter;
+  signal: AbortSignal;
+  now?: () => Date;
+}
+
+/**
+ * Builds a Context from its parts. Clients are created on first use and
+ * remembered, so a run shares one keep-alive pool; `dispose` closes them.
+ */
+export async function buildContext(parts: ContextParts): Promise<Context & { dispose(): Promise<void> }> {
+  const [{ resolveSession }, { createApiClient }] = await Promise.all([import('./config/session.js'), import('./api/client.js')]);
+  const now = parts.now ?? (() => new Date());
+  const clients: ApiClient[] = [];
+  let session: Session | undefined;
+  let api: ApiClient | undefined;
+  const debug = parts.globals.debug ? (line: string) => parts.io.stderr.write(`debug: ${line}\n`) : undefined;
+  const makeClient = (baseUrl: string, token?: string): ApiClient => {
+    const client = createApiClient({
+      baseUrl,
+      timeoutMs: parts.globals.timeout * 1000,
+      userAgent: `tkt/${TKT_VERSION}`,
+      ...(token === undefined ? {} : { token }),
+      ...(debug === undefined ? {} : { debug }),
+    });
+    clients.push(client);
+    return client;
+  };
+  const ctx: Context & { dispose(): Promise<void> } = {
+    io: parts.io,
+    globals: parts.globals,
+    env: parts.env,
+    config: parts.config,
+    prompter: parts.prompter,
+    signal: parts.signal,
+    now,
+    async session() {
+      session ??= resolveSession({ globals: parts.globals, env: parts.env, config: parts.config, now: now() });
+      return session;
+    },
+    async api() {
+      if (api === undefined) {
+        const current = await ctx.session();
+        api = makeClient(current.baseUrl, current.token);
+      }
+      return api;
+    },
+    async anonymousApi(baseUrl: string) {
+      return makeClient(baseUrl);
+    },
+    async dispose() {
+      await Promise.allSettled(clients.map((client) => client.dispose()));
+    },
+  };
+  return ctx;
+}
+
+/** The real host: one per process. */
+export function createProcessHost(proc: ProcessLike, state: { abort: AbortController; graceful: boolean }): CommandHost {
+  return {
+    action(handler, options = {}) {
+      return async (...commanderArgs: any[]) => {
+        const command = commanderArgs[commanderArgs.length - 1] as Command;
+        const opts = commanderArgs[commanderArgs.length - 2] as Record<string, unknown>;
+        const args = commanderArgs.slice(0, -2);
+        const globals = readGlobals(command.optsWithGlobals());
+        state.graceful = options.graceful === true;
+        const io = createIO(proc, globals);
+        const [{ createConfigStore }, { defaultConfigDir }, { createInquirerPrompter }] = await Promise.all([
+          import('./config/store.js'),
+          import('./config/paths.js'),
+          import('./prompts/inquirer.js'),
+        ]);
+        const ctx = await buildContext({
+          io,
+          globals,
+          env: proc.env,
+          config: createConfigStore(defaultConfigDir(proc.env)),
+          prompter: createInquirerPrompter({ stdin: io.stdin, stderr: io.stderr }),
+          signal: state.abort.signal,
+        });
+        try {
+          await handler(args, opts, ctx);
+        } finally {
+          await ctx.dispose();
+        }
+      };
+    },
+  };
+}

@@ -1,0 +1,102 @@
+// Entry point: builds the commander program, runs it, and is the only place
+// that maps errors to an `error:` line and an exit code (contract section 5).
+import { Command, CommanderError, Option } from 'commander';
+import { createProcessHost, type ProcessLike } from './cli.js';
+import { registerCommands } from './commands/index.js';
+import { ExitCode, TktError } from './errors.js';
+import { sanitizeText } from './output/sanitize.js';
+
+const EXAMPLES = `
+Examples:
+  $ tkt login --url https://helpdesk.example.com -u jdoe
+  $ tkt list --view my-overdue-tickets
+  $ tkt show 42
+  $ tkt create --title "Printer on fire" --description - --requester anna --site HQ --department IT --status Open
+  $ tkt list -q --view my-completed-tickets | tkt close -
+  $ tkt sandbox            # a local emulator of the service, with demo data`;
+
+export function buildProgram(proc: ProcessLike, state: { abort: AbortController; graceful: boolean }): Command {
+  const program = new Command('tkt')
+    .description('Command-line client for the help-desk ticketing service')
+    .version(TKT_VERSION, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .option('--url <url>', 'base URL of the service (env TKT_URL)')
+    .option('--profile <name>', 'settings profile (env TKT_PROFILE)')
+    .option('--json', 'print the API response as JSON')
+    .option('-q, --quiet', 'print only the essentials (IDs)')
+    .option('--no-input', 'never prompt (also when CI is set)')
+    .option('--no-color', 'disable colour (also NO_COLOR)')
+    .option('--timeout <seconds>', 'per-request time-out in seconds', '30')
+    .option('--debug', 'HTTP trace on stderr (credentials redacted)')
+    .addOption(new Option('--refresh', 'refetch cached lookups'))
+    .showHelpAfterError('(add --help for usage)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => proc.stdout.write(text),
+      writeErr: (text) => proc.stderr.write(text),
+    })
+    .addHelpText('after', EXAMPLES);
+  registerCommands(program, createProcessHost(proc, state));
+  return program;
+}
+
+function errorLines(error: unknown, debug: boolean): string[] {
+  if (error instanceof TktError) {
+    const lines = [`error: ${sanitizeText(error.message)}`];
+    for (const detail of error.details) lines.push(`  ${sanitizeText(detail)}`);
+    if (error.hint !== undefined) lines.push(`hint: ${error.hint}`);
+    if (debug && error.stack !== undefined) lines.push(error.stack);
+    return lines;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  const lines = [`error: ${sanitizeText(message)}`];
+  if (debug && error instanceof Error && error.stack !== undefined) lines.push(error.stack);
+  else lines.push('hint: run again with --debug for details');
+  return lines;
+}
+
+export function exitCodeOf(error: unknown): number {
+  if (error instanceof TktError) return error.exitCode;
+  if (error instanceof CommanderError) {
+    const clean = ['commander.helpDisplayed', 'commander.version', 'commander.help'];
+    return clean.includes(error.code) ? ExitCode.ok : ExitCode.usage;
+  }
+  return ExitCode.failed;
+}
+
+/** Runs tkt with `argv` (without node and script) and returns the exit code. */
+export async function runCli(argv: string[], proc: ProcessLike): Promise<number> {
+  const state = { abort: new AbortController(), graceful: false };
+  const onSigint = () => {
+    if (state.graceful && !state.abort.signal.aborted) {
+      state.abort.abort();
+      return;
+    }
+    // Nothing to wind down (or a second Ctrl-C): leave now, as a shell user expects.
+    proc.stderr.write('\nerror: interrupted\n');
+    process.exit(ExitCode.interrupted);
+  };
+  process.on('SIGINT', onSigint);
+  let code: number = ExitCode.ok;
+  try {
+    await buildProgram(proc, state).parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    code = exitCodeOf(error);
+    // commander has already printed its own usage errors.
+    if (!(error instanceof CommanderError)) {
+      const debug = argv.includes('--debug');
+      proc.stderr.write(`${errorLines(error, debug).join('\n')}\n`);
+    }
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+  return code;
+}
+
+/**
+ * The bin's entry. Sets process.exitCode instead of calling process.exit(), so
+ * that a large write to a piped stdout drains before the process ends.
+ */
+export async function main(argv: string[]): Promise<void> {
+  process.exitCode = await runCli(argv, process);
+}

@@ -1,0 +1,124 @@
+// Command tests run the real command code against a real sandbox over real
+// HTTP: this builds that world (sandbox on port 0, temp config dir, fake IO,
+// scripted prompter) and tears it down.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { buildContext } from '../../src/cli.js';
+import { createConfigStore } from '../../src/config/store.js';
+import type { Context, GlobalOptions } from '../../src/context.js';
+import { runCli } from '../../src/main.js';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { createTestIO } from './io.js';
+import { createScriptedPrompter, type ScriptedAnswer } from './prompter.js';
+
+export interface HarnessOptions {
+  sandbox?: SandboxOptions;
+  /** Demo login to be logged in as (token in the profile's cache), or false for none. */
+  login?: string | false;
+  globals?: Partial<GlobalOptions>;
+  stdin?: string;
+  /** Pretend stdin, stdout and stderr are terminals (prompts allowed). */
+  tty?: boolean;
+  answers?: ScriptedAnswer[];
+  env?: Record<string, string>;
+}
+
+export const DEFAULT_GLOBALS: GlobalOptions = {
+  url: undefined,
+  profile: undefined,
+  json: false,
+  quiet: false,
+  input: true,
+  color: false,
+  timeout: 10,
+  debug: false,
+  refresh: false,
+};
+
+export interface Harness {
+  sandbox: RunningSandbox;
+  configDir: string;
+  env: Record<string, string>;
+  /** A fresh context (new IO, new prompter) for one command run. */
+  context(options?: Omit<HarnessOptions, 'sandbox' | 'login'>): Promise<CommandRun>;
+  /** Runs the whole CLI in-process (commander, error mapping, exit code) with fake streams. */
+  cli(argv: string[], options?: { stdin?: string; env?: Record<string, string> }): Promise<{ code: number; stdout: string; stderr: string }>;
+  close(): Promise<void>;
+}
+
+export interface CommandRun {
+  ctx: Context;
+  stdout(): string;
+  stderr(): string;
+  prompter: ReturnType<typeof createScriptedPrompter>;
+  abort: AbortController;
+}
+
+export function loginAs(sandbox: RunningSandbox, configDir: string, username: string, profile = 'default'): void {
+  const login = sandbox.demoLogins.find((l) => l.username === username);
+  if (login === undefined) throw new Error(`no demo login ${username}`);
+  const config = createConfigStore(configDir);
+  config.saveProfile(profile, { url: sandbox.url });
+  config.writeToken(profile, {
+    token: sandbox.issueToken(username),
+    url: sandbox.url,
+    userId: login.userId,
+    username,
+    expiresAt: new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString(),
+  });
+}
+
+export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const sandbox = await startSandbox({ port: 0, ...options.sandbox });
+  const configDir = await mkdtemp(join(tmpdir(), 'tkt-test-'));
+  const login = options.login ?? 'admin';
+  if (login !== false) loginAs(sandbox, configDir, login);
+  else createConfigStore(configDir).saveProfile('default', { url: sandbox.url });
+  const env: Record<string, string> = { TKT_CONFIG_DIR: configDir, ...options.env };
+  const contexts: { dispose(): Promise<void> }[] = [];
+
+  return {
+    sandbox,
+    configDir,
+    env,
+    async context(runOptions = {}) {
+      const tty = runOptions.tty ?? options.tty ?? false;
+      const test = createTestIO({ stdin: runOptions.stdin ?? options.stdin ?? '', isTTY: tty, canPrompt: tty });
+      const prompter = createScriptedPrompter(runOptions.answers ?? options.answers ?? []);
+      const abort = new AbortController();
+      const ctx = await buildContext({
+        io: test.io,
+        globals: { ...DEFAULT_GLOBALS, ...options.globals, ...runOptions.globals },
+        env: { ...env, ...runOptions.env },
+        config: createConfigStore(configDir),
+        prompter,
+        signal: abort.signal,
+      });
+      contexts.push(ctx);
+      return { ctx, stdout: test.stdout, stderr: test.stderr, prompter, abort };
+    },
+    async cli(argv, cliOptions = {}) {
+      const stdin = new PassThrough();
+      stdin.end(cliOptions.stdin ?? '');
+      let stdout = '';
+      let stderr = '';
+      const collect = (append: (s: string) => void) => {
+        const stream = new PassThrough();
+        stream.on('data', (chunk: Buffer) => append(chunk.toString('utf8')));
+        return stream;
+      };
+      const out = collect((s) => (stdout += s));
+      const err = collect((s) => (stderr += s));
+      const code = await runCli(argv, { stdin, stdout: out, stderr: err, env: { ...env, ...cliOptions.env } });
+      await new Promise((resolve) => setImmediate(resolve));
+      return { code, stdout, stderr };
+    },
+    async close() {
+      await Promise.allSettled(contexts.map((c) => c.dispose()));
+      await sandbox.close();
+      await rm(configDir, { recursive: true, force: true });
+    },
+  };
+}
