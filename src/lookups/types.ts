@@ -1,0 +1,44 @@
+// Lookup names (contract section 6): every option that takes a lookup ID also takes its name.
+
+/** One kind per option of contract section 6. */
+export type LookupKind =
+  | 'site'
+  | 'department'
+  | 'status'
+  | 'priority'
+  | 'category'
+  | 'subcategory'
+  | 'item'
+  | 'group'
+  | 'level'
+  | 'client'
+  | 'requester'
+  | 'assignee';
+
+export interface LookupEntry {
+  /** Numeric for lookup collections, a user-ID string for requesters and technicians. */
+  id: number | string;
+  /** The display name: title / status / priority / name / group / fullName. */
+  name: string;
+  /** Other names that also match, e.g. a user's userName. */
+  aliases: string[];
+}
+
+export interface LookupScope {
+  /** Scope sub-categories, items and technicians to a ticket (metadata/{id}). */
+  ticketId?: number;
+}
+
+export interface Lookups {
+  /**
+   * Turns what the user typed into the API value: digits alone are an ID (for users, a value
+   * equal to a user ID is one); else a case-insensitive exact name, then a unique prefix.
+   * `@me` (assignee, requester) is the logged-in user. No match or several: UsageError (exit 2)
+   * listing the candidates.
+   */
+  resolve(kind: LookupKind, value: string, scope?: LookupScope): Promise<number | string>;
+  /** Every entry of a kind, for prompts and completion. */
+  entries(kind: LookupKind, scope?: LookupScope): Promise<LookupEntry[]>;
+  /** The display name of an ID, or undefined when it is unknown. */
+  nameOf(kind: LookupKind, id: number | string): Promise<string | undefined>;
+}
