@@ -1,0 +1,43 @@
+// Reading a JWT's claims without verifying it: the server verifies; tkt only needs to know
+// who the token says the caller is and when it runs out.
+
+export type JwtClaims = Record<string, unknown>;
+
+const SCHEMA_CLAIMS = 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/';
+const USER_ID_CLAIMS = ['sub', 'nameid', `${SCHEMA_CLAIMS}nameidentifier`];
+const USERNAME_CLAIMS = ['unique_name', 'name', 'preferred_username', `${SCHEMA_CLAIMS}name`];
+
+/** The payload of `header.payload.signature`, or undefined when it is not a JWT. */
+export function decodeJwtClaims(token: string): JwtClaims | undefined {
+  const parts = token.trim().split('.');
+  if (parts.length !== 3 || !parts[1]) return undefined;
+  try {
+    const payload: unknown = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
+    return typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? (payload as JwtClaims) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function userIdFromClaims(claims: JwtClaims | undefined): string | undefined {
+  return firstTextClaim(claims, USER_ID_CLAIMS);
+}
+
+export function usernameFromClaims(claims: JwtClaims | undefined): string | undefined {
+  return firstTextClaim(claims, USERNAME_CLAIMS);
+}
+
+/** `exp` is in seconds since the epoch (RFC 7519). */
+export function expiryFromClaims(claims: JwtClaims | undefined): Date | undefined {
+  const exp = claims?.exp;
+  return typeof exp === 'number' && Number.isFinite(exp) ? new Date(exp * 1000) : undefined;
+}
+
+function firstTextClaim(claims: JwtClaims | undefined, names: readonly string[]): string | undefined {
+  for (const name of names) {
+    const value = claims?.[name];
+    if (typeof value === 'string' && value !== '') return value;
+    if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  }
+  return undefined;
+}

@@ -1,0 +1,37 @@
+// Where tkt keeps its files, and which profile names may become file names.
+import os from 'node:os';
+import path from 'node:path';
+import { UsageError } from '../errors.js';
+
+/**
+ * TKT_CONFIG_DIR, else the OS config folder for "tkt". conf's own default would add a
+ * "-nodejs" suffix (env-paths), so the folder is computed here and handed to conf as `cwd`.
+ */
+export function defaultConfigDir(
+  env: Record<string, string | undefined>,
+  platform: NodeJS.Platform = process.platform,
+  home: string = os.homedir(),
+): string {
+  if (env.TKT_CONFIG_DIR) return env.TKT_CONFIG_DIR;
+  if (platform === 'win32') {
+    return path.win32.join(env.APPDATA || path.win32.join(home, 'AppData', 'Roaming'), 'tkt');
+  }
+  if (platform === 'darwin') return path.posix.join(home, 'Library', 'Preferences', 'tkt');
+  // XDG says a relative XDG_CONFIG_HOME is invalid and must be ignored.
+  const xdg = env.XDG_CONFIG_HOME;
+  return path.posix.join(xdg && path.posix.isAbsolute(xdg) ? xdg : path.posix.join(home, '.config'), 'tkt');
+}
+
+// Profile names become file names (tokens/<name>.json), so no separators, no leading dot
+// and no names Windows reserves (CON, NUL, COM1...), whatever the extension.
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\.|$)/i;
+
+export function assertProfileName(name: string): string {
+  if (!PROFILE_NAME.test(name) || WINDOWS_RESERVED.test(name)) {
+    throw new UsageError(`invalid profile name ${JSON.stringify(name)}`, {
+      hint: 'use up to 64 letters, digits, ".", "-" or "_", starting with a letter or digit',
+    });
+  }
+  return name;
+}

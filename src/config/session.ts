@@ -1,0 +1,80 @@
+// Which profile, which service and which token a command uses (contract sections 1 and 4).
+// Every setting is read in the order flag, environment, the profile's saved settings.
+import { AuthError, UsageError } from '../errors.js';
+import { decodeJwtClaims, expiryFromClaims, userIdFromClaims, usernameFromClaims } from './jwt.js';
+import { assertProfileName } from './paths.js';
+import type { ConfigStore, Session } from './types.js';
+import { assertTransportAllowed, normalizeBaseUrl } from './url.js';
+
+export interface SessionInput {
+  globals: { url?: string | undefined; profile?: string | undefined };
+  env: Readonly<Record<string, string | undefined>>;
+  config: ConfigStore;
+  now: Date;
+}
+
+type SettingsInput = Omit<SessionInput, 'now'>;
+
+export function resolveProfileName(input: Pick<SessionInput, 'globals' | 'env'>): string {
+  return assertProfileName(input.globals.profile || input.env.TKT_PROFILE || 'default');
+}
+
+export function resolveBaseUrl(input: SettingsInput): string | undefined {
+  const url = input.globals.url || input.env.TKT_URL || input.config.getProfile(resolveProfileName(input)).url;
+  return url ? normalizeBaseUrl(url) : undefined;
+}
+
+export function resolveSession(input: SessionInput): Session {
+  const profile = resolveProfileName(input);
+  const allowHttp = input.config.getProfile(profile).allowHttp ?? false;
+  const envToken = input.env.TKT_TOKEN;
+
+  // TKT_TOKEN is used as-is: the token cache is neither read nor written.
+  if (envToken) {
+    const baseUrl = requireBaseUrl(resolveBaseUrl(input));
+    assertTransportAllowed(baseUrl, allowHttp);
+    const claims = decodeJwtClaims(envToken);
+    return {
+      profile,
+      baseUrl,
+      token: envToken,
+      tokenSource: 'env',
+      userId: userIdFromClaims(claims),
+      username: usernameFromClaims(claims),
+      expiresAt: expiryFromClaims(claims),
+    };
+  }
+
+  const stored = input.config.readToken(profile);
+  if (stored === undefined) throw new AuthError(`not logged in (profile ${profile})`);
+  // The token remembers where it was issued, which also serves as the URL when none is set.
+  const baseUrl = resolveBaseUrl(input) ?? normalizeBaseUrl(stored.url);
+  if (normalizeBaseUrl(stored.url) !== baseUrl) {
+    // Sending it to another service would hand that service our credentials.
+    throw new AuthError(`the token of profile ${profile} belongs to ${stored.url}, not ${baseUrl}`, {
+      hint: `run "tkt login --url ${baseUrl}" with another --profile, or drop --url / TKT_URL`,
+    });
+  }
+  const expiresAt = new Date(stored.expiresAt);
+  if (expiresAt <= input.now) {
+    throw new AuthError(`token expired on ${expiresAt.toISOString()} (profile ${profile})`);
+  }
+  assertTransportAllowed(baseUrl, allowHttp);
+  const claims = decodeJwtClaims(stored.token);
+  return {
+    profile,
+    baseUrl,
+    token: stored.token,
+    tokenSource: 'cache',
+    userId: stored.userId ?? userIdFromClaims(claims),
+    username: stored.username ?? usernameFromClaims(claims),
+    expiresAt,
+  };
+}
+
+function requireBaseUrl(baseUrl: string | undefined): string {
+  if (baseUrl === undefined) {
+    throw new UsageError('no service URL: pass --url, set TKT_URL, or run tkt login --url URL');
+  }
+  return baseUrl;
+}

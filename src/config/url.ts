@@ -1,0 +1,53 @@
+// The service's base URL: validation, normalisation and the plain-http guard (contract section 4).
+import { UsageError } from '../errors.js';
+
+/** `https://host[:port][/prefix]`: http(s) only, no credentials, query or fragment, no trailing slash. */
+export function normalizeBaseUrl(input: string): string {
+  const text = input.trim();
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`invalid service URL ${JSON.stringify(input)}`, { hint: hintForSchemeless(text) });
+  }
+  // "host:5000" parses with "host:" as its scheme, so a wrong scheme gets the same hint.
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new UsageError(`invalid service URL ${JSON.stringify(input)}: only http and https are supported`, {
+      hint: hintForSchemeless(text),
+    });
+  }
+  if (url.username || url.password) {
+    throw new UsageError('the service URL must not contain a user name or password', {
+      hint: 'pass the URL without them; "tkt login" asks for the credentials',
+    });
+  }
+  if (url.search || url.hash) {
+    throw new UsageError(`invalid service URL ${JSON.stringify(input)}: a base URL has no query or fragment`);
+  }
+  return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+function hintForSchemeless(text: string): string {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? 'use an http:// or https:// URL' : `did you mean https://${text}?`;
+}
+
+const IPV4_LOOPBACK = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+// WHATWG URL writes ::ffff:127.0.0.1 as ::ffff:7f00:1.
+const MAPPED_IPV4_LOOPBACK = /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/;
+
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  if (host === 'localhost' || host === '::1' || MAPPED_IPV4_LOOPBACK.test(host)) return true;
+  const octets = IPV4_LOOPBACK.exec(host);
+  return octets !== null && octets.slice(1).every((octet) => Number(octet) <= 255);
+}
+
+/** Plain http is fine on this machine; elsewhere it needs the profile's saved --allow-http. */
+export function assertTransportAllowed(baseUrl: string, allowHttp: boolean): void {
+  const url = new URL(baseUrl);
+  if (url.protocol !== 'http:' || allowHttp || isLoopbackHost(url.hostname)) return;
+  throw new UsageError(
+    `refusing plain http to ${url.host}: the password and token would cross the network unencrypted`,
+    { hint: 'use https, or pass --allow-http once for this profile' },
+  );
+}
