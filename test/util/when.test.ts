@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.js';
+import { parseWhen } from '../../src/util/when.js';
+
+// Local time fields, so the assertions hold whatever the machine's time zone.
+function local(date: Date): number[] {
+  return [date.getFullYear(), date.getMonth() + 1, date.getDate(), date.getHours(), date.getMinutes(), date.getSeconds(), date.getMilliseconds()];
+}
+
+const now = new Date(2026, 2, 10, 9, 15, 0); // 10 March 2026, 09:15 local
+
+describe('parseWhen', () => {
+  it('reads a bare date as the end of that day, local time', () => {
+    expect(local(parseWhen('2026-12-01', now))).toEqual([2026, 12, 1, 23, 59, 59, 0]);
+    expect(local(parseWhen('2028-02-29', now))).toEqual([2028, 2, 29, 23, 59, 59, 0]);
+  });
+
+  it('reads a date-time without a zone as local time', () => {
+    expect(local(parseWhen('2026-12-01T14:00', now))).toEqual([2026, 12, 1, 14, 0, 0, 0]);
+    expect(local(parseWhen('2026-12-01 14:05:30', now))).toEqual([2026, 12, 1, 14, 5, 30, 0]);
+    expect(local(parseWhen('2026-12-01T14:05:30.25', now))).toEqual([2026, 12, 1, 14, 5, 30, 250]);
+  });
+
+  it('honours Z and numeric offsets', () => {
+    expect(parseWhen('2026-12-01T14:00Z', now).toISOString()).toBe('2026-12-01T14:00:00.000Z');
+    expect(parseWhen('2026-12-01T14:00:00+02:00', now).toISOString()).toBe('2026-12-01T12:00:00.000Z');
+    expect(parseWhen('2026-12-01T14:00-0530', now).toISOString()).toBe('2026-12-01T19:30:00.000Z');
+    expect(parseWhen('2026-12-01T01:00+03', now).toISOString()).toBe('2026-11-30T22:00:00.000Z');
+    expect(parseWhen('2026-12-01T14:00:00.123456Z', now).toISOString()).toBe('2026-12-01T14:00:00.123Z');
+  });
+
+  it('adds exact minutes and hours', () => {
+    expect(parseWhen('+30m', now).getTime() - now.getTime()).toBe(30 * 60_000);
+    expect(parseWhen('+4h', now).getTime() - now.getTime()).toBe(4 * 3_600_000);
+  });
+
+  it('adds calendar days and weeks keeping the wall-clock time', () => {
+    expect(local(parseWhen('+3d', now))).toEqual([2026, 3, 13, 9, 15, 0, 0]);
+    expect(local(parseWhen('+1w', now))).toEqual([2026, 3, 17, 9, 15, 0, 0]);
+    expect(local(parseWhen('+30d', now))).toEqual([2026, 4, 9, 9, 15, 0, 0]);
+    expect(local(parseWhen('+2D', now))).toEqual([2026, 3, 12, 9, 15, 0, 0]);
+    // Across the US and EU spring-forward dates of 2026 (8 and 29 March).
+    expect(local(parseWhen('+1d', new Date(2026, 2, 7, 9, 15)))).toEqual([2026, 3, 8, 9, 15, 0, 0]);
+    expect(local(parseWhen('+1d', new Date(2026, 2, 28, 9, 15)))).toEqual([2026, 3, 29, 9, 15, 0, 0]);
+  });
+
+  it.each([
+    '2026-02-30', '2026-02-29', '2026-13-01', '2026-00-10', '2026-04-31',
+    '2026-12-01T24:00', '2026-12-01T14:60', '2026-12-01T14:00:60', '2026-12-01T14:00+25:00',
+    '2026-12-1', '26-12-01', '12/01/2026', 'tomorrow', '3d', '-3d', '+3', '+3y', '+d', '', 'next week',
+  ])('refuses %j with the usage message', (text) => {
+    expect(() => parseWhen(text, now)).toThrow(UsageError);
+    expect(() => parseWhen(text, now)).toThrow(
+      `invalid date ${JSON.stringify(text)}: use ISO 8601 (2026-12-01, 2026-12-01T14:00) or +3d/+4h/+30m`,
+    );
+  });
+});
