@@ -1,0 +1,66 @@
+// The typed API (spec section 4): one method per endpoint over src/api/http.ts.
+import { UsageError } from '../errors.js';
+import { createHttp, pathSegment } from './http.js';
+import type { HttpRequest } from './http.js';
+import type { ApiClient, ApiResponse, Credentials, MultipartInput, TicketId, TicketTable } from './types.js';
+
+export interface ApiClientOptions {
+  /** e.g. http://127.0.0.1:8642 or https://helpdesk.example.com/sub */
+  baseUrl: string;
+  /** Bearer token; sent ONLY to baseUrl's origin. */
+  token?: string;
+  /** Per request. */
+  timeoutMs: number;
+  /** --debug trace lines, already redacted. */
+  debug?: (line: string) => void;
+  userAgent?: string;
+  /** Backoff base between retries; default 250ms. */
+  retryBaseDelayMs?: number;
+}
+
+const TICKETS = '/api/TicketsApi';
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const http = createHttp(options);
+
+  const read = (path: string): Promise<ApiResponse> => http.send({ method: 'GET', path, retry: true });
+  // Anything that creates or changes data is sent once: a create must never produce two tickets.
+  const change = (method: string, path: string, body: Pick<HttpRequest, 'form' | 'json'> = {}): Promise<ApiResponse> =>
+    http.send({ method, path, ...body, retry: false });
+  const ticketPath = (action: string, id: TicketId): string => `${TICKETS}/${action}/${ticketSegment(id)}`;
+
+  return {
+    baseUrl: http.baseUrl,
+    authenticate: (credentials: Credentials) =>
+      http.send({ method: 'POST', path: '/api/Users/authenticate', json: credentials, retry: false, auth: false }),
+    // The list POSTs only read, so they may be retried like a GET.
+    listTickets: (table: TicketTable) => http.send({ method: 'POST', path: TICKETS, json: table, retry: true }),
+    listByUsername: (username: string, page?: number) =>
+      http.send({ method: 'POST', path: `${TICKETS}/list`, form: { fields: { username, page } }, retry: true }),
+    getTicket: async (id: TicketId) => read(`${TICKETS}/${ticketSegment(id)}`),
+    register: (form: MultipartInput) => change('POST', `${TICKETS}/register`, { form }),
+    newTicket: (form: MultipartInput) => change('POST', `${TICKETS}/new`, { form }),
+    updateTicket: async (id: TicketId, form: MultipartInput) => change('POST', ticketPath('update', id), { form }),
+    forwardTicket: async (id: TicketId, form: MultipartInput) => change('POST', ticketPath('forward', id), { form }),
+    replyTicket: async (id: TicketId, form: MultipartInput) => change('POST', ticketPath('reply', id), { form }),
+    requesterReply: async (id: TicketId, form: MultipartInput) => change('POST', ticketPath('reqreply', id), { form }),
+    closeTicket: async (id: TicketId, form: MultipartInput) => change('POST', ticketPath('close', id), { form }),
+    resolveTicket: async (id: TicketId, form: MultipartInput) => change('POST', ticketPath('resolve', id), { form }),
+    pickupTicket: async (id: TicketId) => change('POST', ticketPath('pickup', id)),
+    markRead: async (id: TicketId) => change('POST', ticketPath('read', id)),
+    addFiles: async (id: TicketId, files: readonly string[]) => change('POST', ticketPath('addfiles', id), { form: { fields: {}, files } }),
+    deleteTicket: async (id: TicketId) => change('DELETE', `${TICKETS}/${ticketSegment(id)}`),
+    metadata: async (id?: TicketId) => read(id === undefined ? `${TICKETS}/metadata` : ticketPath('metadata', id)),
+    appMetadata: () => read(`${TICKETS}/appmetadata`),
+    raw: (request) => {
+      const method = request.method.toUpperCase();
+      return http.send({ method, path: request.path, json: request.json, form: request.form, retry: method === 'GET' });
+    },
+    dispose: () => http.close(),
+  };
+}
+
+function ticketSegment(id: TicketId): string {
+  if (!Number.isSafeInteger(id) || id < 0) throw new UsageError(`invalid ticket ID: ${id}`);
+  return pathSegment(id);
+}

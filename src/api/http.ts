@@ -1,0 +1,316 @@
+// The one place tkt speaks HTTP: undici over a single keep-alive pool, with
+// time-outs, retries for read-only requests, safe redirects, the error model and
+// the redacted --debug trace (contract sections 4 and 5).
+import { createReadStream } from 'node:fs';
+import { basename } from 'node:path';
+import { Readable } from 'node:stream';
+import { performance } from 'node:perf_hooks';
+import type FormData from 'form-data';
+import { EnvHttpProxyAgent, request } from 'undici';
+import { ApiError, NetworkError, UsageError } from '../errors.js';
+import type { NetworkFailure } from '../errors.js';
+import { serverMessages } from './error-body.js';
+import { redactJson, redactText, REDACTED } from './redact.js';
+import type { ApiResponse, FormValue, MultipartInput } from './types.js';
+
+export interface HttpOptions {
+  baseUrl: string;
+  /** Bearer token; sent only to the base URL's origin. */
+  token?: string;
+  timeoutMs: number;
+  debug?: (line: string) => void;
+  userAgent?: string;
+  retryBaseDelayMs?: number;
+}
+
+export interface HttpRequest {
+  method: string;
+  /** Relative to the base URL; may carry a query string. */
+  path: string;
+  json?: unknown;
+  form?: MultipartInput;
+  /** Only requests that merely read may be retried: a create must never run twice. */
+  retry: boolean;
+  /** false for the authenticate call, which needs no token. */
+  auth?: boolean;
+}
+
+export interface Http {
+  readonly baseUrl: string;
+  send(request: HttpRequest): Promise<ApiResponse>;
+  close(): Promise<void>;
+}
+
+const MAX_ATTEMPTS = 3;
+const MAX_REDIRECTS = 5;
+const DEFAULT_RETRY_BASE_DELAY_MS = 250;
+/** A Retry-After longer than this is cut short: a CLI user will not wait minutes. */
+export const MAX_RETRY_DELAY_MS = 10_000;
+const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+const RETRY_FAILURES = new Set<NetworkFailure>(['refused', 'reset']);
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+type Headers = Record<string, string | string[] | undefined>;
+
+interface Outgoing {
+  headers: Record<string, string>;
+  body: string | Readable | undefined;
+  /** What the trace shows of the body, already redacted. */
+  summary: string;
+}
+
+/** Joins a base URL (which may have a path prefix) and a path without doubling slashes. */
+export function joinUrl(baseUrl: string, path: string): string {
+  const base = baseUrl.replace(/\/+$/, '');
+  const relative = path.replace(/^\/+/, '');
+  return relative === '' ? base : `${base}/${relative}`;
+}
+
+/** One path segment, e.g. a ticket ID; never lets a value add segments or a query. */
+export function pathSegment(value: string | number): string {
+  return encodeURIComponent(String(value));
+}
+
+export function createHttp(options: HttpOptions): Http {
+  const baseUrl = normalizeBaseUrl(options.baseUrl);
+  const baseOrigin = new URL(baseUrl).origin;
+  const retryBaseDelayMs = options.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS;
+  // Proxies come from HTTP(S)_PROXY/NO_PROXY; no custom CA is set, so Node's
+  // store (including NODE_EXTRA_CA_CERTS) stays in force.
+  const dispatcher = new EnvHttpProxyAgent({ connect: { timeout: options.timeoutMs } });
+  const trace = (line: string): void => options.debug?.(redactText(line));
+
+  async function send(req: HttpRequest): Promise<ApiResponse> {
+    const method = req.method.toUpperCase();
+    const url = joinUrl(baseUrl, req.path);
+    const maxAttempts = req.retry ? MAX_ATTEMPTS : 1;
+    for (let attempt = 1; ; attempt++) {
+      let response: ApiResponse;
+      try {
+        response = await exchange(method, url, req);
+      } catch (error) {
+        if (!(error instanceof NetworkError) || !RETRY_FAILURES.has(error.failure) || attempt >= maxAttempts) throw error;
+        await backOff(method, url, `connection ${error.failure}`, backoffDelay(attempt), attempt + 1, maxAttempts);
+        continue;
+      }
+      if (response.status >= 200 && response.status < 300) return response;
+      if (!RETRY_STATUSES.has(response.status) || attempt >= maxAttempts) throw toApiError(method, response);
+      const delay = retryAfterMs(header(response.headers, 'retry-after'), Date.now()) ?? backoffDelay(attempt);
+      await backOff(method, url, `HTTP ${response.status}`, delay, attempt + 1, maxAttempts);
+    }
+  }
+
+  function backoffDelay(attempt: number): number {
+    return Math.min(retryBaseDelayMs * 2 ** (attempt - 1), MAX_RETRY_DELAY_MS);
+  }
+
+  async function backOff(method: string, url: string, reason: string, delayMs: number, nextAttempt: number, maxAttempts: number): Promise<void> {
+    trace(`HTTP retry ${method} ${url} after ${reason}: waiting ${delayMs}ms (attempt ${nextAttempt} of ${maxAttempts})`);
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+  }
+
+  /** One attempt, following redirects for GET only. */
+  async function exchange(method: string, firstUrl: string, req: HttpRequest): Promise<ApiResponse> {
+    let url = firstUrl;
+    for (let redirects = 0; ; redirects++) {
+      const response = await once(method, url, req);
+      const location = header(response.headers, 'location');
+      if (method !== 'GET' || !REDIRECT_STATUSES.has(response.status) || !location || redirects >= MAX_REDIRECTS) return response;
+      const next = new URL(location, url);
+      if (next.protocol !== 'http:' && next.protocol !== 'https:') return response;
+      trace(`HTTP redirect ${response.status} ${url} -> ${next.href}`);
+      url = next.href;
+    }
+  }
+
+  async function once(method: string, url: string, req: HttpRequest): Promise<ApiResponse> {
+    const outgoing = await buildBody(req);
+    const headers: Record<string, string> = {
+      accept: 'application/json, text/plain;q=0.9, */*;q=0.5',
+      'user-agent': options.userAgent ?? 'tkt',
+      ...outgoing.headers,
+    };
+    // The token goes to the configured origin only, never to a redirect target elsewhere.
+    const withToken = options.token !== undefined && req.auth !== false && new URL(url).origin === baseOrigin;
+    if (withToken) headers.authorization = `Bearer ${options.token}`;
+    trace(`HTTP > ${method} ${url}${withToken ? ` authorization: Bearer ${REDACTED}` : ''}${outgoing.summary}`);
+
+    const started = performance.now();
+    try {
+      const res = await request(url, {
+        method: method as 'GET',
+        headers,
+        body: outgoing.body,
+        dispatcher,
+        headersTimeout: options.timeoutMs,
+        bodyTimeout: options.timeoutMs,
+      });
+      const text = await res.body.text();
+      const responseHeaders = res.headers as Headers;
+      const elapsed = Math.round(performance.now() - started);
+      trace(`HTTP < ${res.statusCode} ${method} ${url} ${elapsed}ms`);
+      return { status: res.statusCode, headers: responseHeaders, body: parseBody(text, header(responseHeaders, 'content-type')), url };
+    } catch (error) {
+      if (outgoing.body instanceof Readable) outgoing.body.destroy();
+      const networkError = toNetworkError(error, method, url, options.timeoutMs);
+      trace(`HTTP ! ${method} ${url} ${Math.round(performance.now() - started)}ms ${networkError.failure}: ${networkError.message}`);
+      throw networkError;
+    }
+  }
+
+  return {
+    baseUrl,
+    send,
+    close: () => dispatcher.close(),
+  };
+}
+
+function normalizeBaseUrl(baseUrl: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(baseUrl);
+  } catch {
+    throw new UsageError(`invalid URL: ${baseUrl}`, { hint: 'use a full URL such as https://helpdesk.example.com' });
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`unsupported URL scheme: ${parsed.protocol}`);
+  parsed.search = '';
+  parsed.hash = '';
+  return parsed.href.replace(/\/+$/, '');
+}
+
+async function buildBody(req: HttpRequest): Promise<Outgoing> {
+  if (req.form) return buildMultipart(req.form);
+  if (req.json !== undefined) {
+    return {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(req.json),
+      summary: ` json ${truncate(JSON.stringify(redactJson(req.json)), 500)}`,
+    };
+  }
+  return { headers: {}, body: undefined, summary: '' };
+}
+
+/** form-data parts over a stream: files are piped from disk, never read whole. */
+async function buildMultipart(input: MultipartInput): Promise<Outgoing> {
+  // Loaded on first use so `tkt --help` does not pay for it.
+  const { default: FormDataClass } = await import('form-data');
+  const form = new FormDataClass();
+  const names: string[] = [];
+  for (const [name, value] of Object.entries(input.fields)) {
+    for (const scalar of formScalars(value)) {
+      form.append(name, String(scalar));
+      names.push(name);
+    }
+  }
+  for (const path of input.files ?? []) {
+    form.append('Uploads', createReadStream(path), { filename: basename(path) });
+    names.push(`Uploads=${basename(path)}`);
+  }
+  const headers: Record<string, string> = { ...form.getHeaders() };
+  headers['content-length'] = String(await formLength(form));
+  // form-data is a legacy stream; undici wants a real Readable.
+  return { headers, body: new Readable().wrap(form), summary: ` multipart [${names.join(', ')}]` };
+}
+
+function formScalars(value: FormValue): readonly (string | number | boolean)[] {
+  if (value === undefined || value === null) return [];
+  return Array.isArray(value) ? value : [value as string | number | boolean];
+}
+
+function formLength(form: FormData): Promise<number> {
+  return new Promise((resolve, reject) => {
+    form.getLength((error, length) => {
+      if (!error) return resolve(length);
+      const path = (error as NodeJS.ErrnoException).path;
+      reject(new UsageError(path ? `cannot read file ${path}` : `cannot prepare the upload: ${error.message}`));
+    });
+  });
+}
+
+function parseBody(text: string, contentType: string | undefined): unknown {
+  if (text === '') return undefined;
+  const declaredJson = contentType !== undefined && /[/+]json\b/i.test(contentType);
+  if (declaredJson || /^\s*[[{"]/.test(text)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+function header(headers: Headers, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function toApiError(method: string, response: ApiResponse): ApiError {
+  return new ApiError({
+    status: response.status,
+    method,
+    url: response.url,
+    body: response.body,
+    serverMessages: serverMessages(response.body, header(response.headers, 'content-type'), response.status),
+  });
+}
+
+/** Retry-After in seconds or as an HTTP date, capped; undefined when absent or unreadable. */
+export function retryAfterMs(value: string | undefined, nowMs: number): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const trimmed = value.trim();
+  const ms = /^\d+$/.test(trimmed) ? Number(trimmed) * 1000 : Date.parse(trimmed) - nowMs;
+  if (Number.isNaN(ms)) return undefined;
+  return Math.min(Math.max(ms, 0), MAX_RETRY_DELAY_MS);
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNABORTED']);
+const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME']);
+
+export function classifyNetworkError(error: unknown): NetworkFailure {
+  for (const code of errorCodes(error)) {
+    if (code === 'ECONNREFUSED') return 'refused';
+    if (DNS_CODES.has(code)) return 'dns';
+    if (TIMEOUT_CODES.has(code)) return 'timeout';
+    if (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || code.includes('CERT') || code === 'EPROTO') return 'tls';
+    if (RESET_CODES.has(code)) return 'reset';
+  }
+  return 'other';
+}
+
+/** The codes of an error and of its causes (undici wraps, Happy Eyeballs aggregates). */
+function errorCodes(error: unknown, depth = 0): string[] {
+  if (typeof error !== 'object' || error === null || depth > 4) return [];
+  const { code, cause, errors } = error as { code?: unknown; cause?: unknown; errors?: unknown };
+  const own = typeof code === 'string' ? [code] : [];
+  const nested = Array.isArray(errors) ? errors.flatMap((inner) => errorCodes(inner, depth + 1)) : [];
+  return [...own, ...errorCodes(cause, depth + 1), ...nested];
+}
+
+function toNetworkError(error: unknown, method: string, url: string, timeoutMs: number): NetworkError {
+  const failure = classifyNetworkError(error);
+  const target = `${method} ${url}`;
+  const detail = error instanceof Error ? error.message : String(error);
+  const messages: Record<NetworkFailure, string> = {
+    refused: `connection refused: ${target}`,
+    dns: `could not resolve host ${hostOf(url)}: ${target}`,
+    tls: `TLS error (${detail}): ${target}`,
+    timeout: `request timed out after ${formatSeconds(timeoutMs)}: ${target}`,
+    reset: `connection closed by the server: ${target}`,
+    other: `request failed (${detail}): ${target}`,
+  };
+  return new NetworkError(failure, method, url, messages[failure], error);
+}
+
+function hostOf(url: string): string {
+  return new URL(url).host;
+}
+
+function formatSeconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))}s`;
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
