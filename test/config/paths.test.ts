@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { assertProfileName, defaultConfigDir } from '../../src/config/paths.js';
+import { ExitCode, UsageError } from '../../src/errors.js';
+
+describe('defaultConfigDir', () => {
+  it('uses TKT_CONFIG_DIR first, on every platform', () => {
+    expect(defaultConfigDir({ TKT_CONFIG_DIR: '/srv/tkt', XDG_CONFIG_HOME: '/x' }, 'linux', '/home/a')).toBe('/srv/tkt');
+    expect(defaultConfigDir({ TKT_CONFIG_DIR: 'D:\\tkt', APPDATA: 'C:\\x' }, 'win32', 'C:\\Users\\a')).toBe('D:\\tkt');
+  });
+
+  it('follows XDG on Linux, ignoring an empty or relative XDG_CONFIG_HOME', () => {
+    expect(defaultConfigDir({ XDG_CONFIG_HOME: '/home/a/cfg' }, 'linux', '/home/a')).toBe('/home/a/cfg/tkt');
+    expect(defaultConfigDir({}, 'linux', '/home/a')).toBe('/home/a/.config/tkt');
+    expect(defaultConfigDir({ XDG_CONFIG_HOME: '' }, 'linux', '/home/a')).toBe('/home/a/.config/tkt');
+    expect(defaultConfigDir({ XDG_CONFIG_HOME: 'cfg' }, 'linux', '/home/a')).toBe('/home/a/.config/tkt');
+    expect(defaultConfigDir({ TKT_CONFIG_DIR: '' }, 'linux', '/home/a')).toBe('/home/a/.config/tkt');
+  });
+
+  it('uses the macOS and Windows folders, without conf\'s "-nodejs" suffix', () => {
+    expect(defaultConfigDir({}, 'darwin', '/Users/a')).toBe('/Users/a/Library/Preferences/tkt');
+    expect(defaultConfigDir({ APPDATA: 'C:\\Users\\a\\AppData\\Roaming' }, 'win32', 'C:\\Users\\a')).toBe('C:\\Users\\a\\AppData\\Roaming\\tkt');
+    expect(defaultConfigDir({}, 'win32', 'C:\\Users\\a')).toBe('C:\\Users\\a\\AppData\\Roaming\\tkt');
+  });
+});
+
+describe('assertProfileName', () => {
+  it.each(['default', 'prod', 'staging-eu', 'team_2', 'a.b', 'X', 'a'.repeat(64)])('accepts %s', (name) => {
+    expect(assertProfileName(name)).toBe(name);
+  });
+
+  it.each(['', '.', '..', '../evil', 'a/b', 'a\\b', '.hidden', '-flag', '_x', 'with space', 'a'.repeat(65), 'CON', 'nul.txt', 'com1', 'LPT9', 'é'])(
+    'refuses %j with exit 2',
+    (name) => {
+      let caught: unknown;
+      try {
+        assertProfileName(name);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeInstanceOf(UsageError);
+      expect((caught as UsageError).exitCode).toBe(ExitCode.usage);
+      expect((caught as UsageError).message).toContain(JSON.stringify(name));
+    },
+  );
+});
