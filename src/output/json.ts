@@ -1,0 +1,48 @@
+// `--json` output (contract section 3): stdout is exactly one JSON document, the API's
+// body unmodified in content; the ID... commands print JSON Lines instead.
+import type { Writable } from 'node:stream';
+import { writeText } from './write.js';
+
+const INDENT = 2;
+
+// JSON.stringify(undefined) is not JSON; an absent body prints as null (as it would inside an array).
+function stringify(value: unknown, indent?: number): string {
+  return JSON.stringify(value === undefined ? null : value, null, indent);
+}
+
+/** One pretty-printed JSON document followed by a newline. */
+export function writeJson(stream: Writable, value: unknown): Promise<void> {
+  return writeText(stream, stringify(value, INDENT) + '\n');
+}
+
+/** One compact JSON object per line (JSON Lines). */
+export function writeJsonLine(stream: Writable, value: unknown): Promise<void> {
+  return writeText(stream, stringify(value) + '\n');
+}
+
+export interface JsonArrayWriter {
+  /** Writes one element now; resolves when the stream can take more. */
+  push(item: unknown): Promise<void>;
+  /** Closes the array (prints `[]` when nothing was pushed). */
+  end(): Promise<void>;
+}
+
+/**
+ * A JSON array written element by element, for `list --all --json`: pages are printed as
+ * they arrive instead of being held in memory. The text is byte-for-byte what
+ * writeJson(stream, allItems) would print.
+ */
+export function createJsonArrayWriter(stream: Writable): JsonArrayWriter {
+  let count = 0;
+  const indented = (item: unknown) => ' '.repeat(INDENT) + stringify(item, INDENT).replace(/\n/g, '\n' + ' '.repeat(INDENT));
+  return {
+    push(item) {
+      const prefix = count === 0 ? '[\n' : ',\n';
+      count += 1;
+      return writeText(stream, prefix + indented(item));
+    },
+    end() {
+      return writeText(stream, count === 0 ? '[]\n' : '\n]\n');
+    },
+  };
+}

@@ -1,0 +1,28 @@
+// Server text (titles, descriptions, names) must never drive the terminal: a title
+// holding ESC [ 2 J would clear the screen, one holding OSC 0 would set the window title.
+//
+// Chosen rendering: control characters stay visible in caret notation, as `cat -v` shows
+// them, so a strange title is noticed instead of silently changed:
+//   C0 (U+0000-U+001F, except \n and \t)  -> ^@ .. ^_   (ESC -> ^[, BEL -> ^G, CR -> ^M)
+//   DEL (U+007F)                          -> ^?
+//   C1 (U+0080-U+009F)                    -> <U+009B> style
+// A CR that is part of a CRLF line ending is just a line ending and becomes \n.
+
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+function visible(char: string): string {
+  const code = char.charCodeAt(0);
+  if (code === 0x7f) return '^?';
+  if (code < 0x20) return `^${String.fromCharCode(code + 0x40)}`;
+  return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
+}
+
+/** Multi-line server text made safe for a terminal; keeps \n and \t. */
+export function sanitizeText(text: string): string {
+  return text.replace(/\r\n/g, '\n').replace(CONTROL, visible);
+}
+
+/** Server text for a single-line cell: also turns line breaks and tabs into one space. */
+export function sanitizeInline(text: string): string {
+  return sanitizeText(text).replace(/[\n\t]+/g, ' ');
+}

@@ -1,0 +1,38 @@
+// Colour follows IO.color (decided once from stderr's TTY, NO_COLOR, FORCE_COLOR and
+// --no-color); chalk's own detection looks at stdout and would disagree when piped.
+import { Chalk } from 'chalk';
+
+export type Paint = (text: string) => string;
+
+export interface Style {
+  readonly enabled: boolean;
+  bold: Paint;
+  dim: Paint;
+  underline: Paint;
+  red: Paint;
+  green: Paint;
+  yellow: Paint;
+  blue: Paint;
+  magenta: Paint;
+  cyan: Paint;
+  gray: Paint;
+}
+
+/** Paint functions that are the identity when `color` is false. */
+export function createStyle(color: boolean): Style {
+  // Level 1 (16 colours) renders on every colour terminal, including old Windows consoles.
+  const chalk = new Chalk({ level: color ? 1 : 0 });
+  return {
+    enabled: color,
+    bold: (text) => chalk.bold(text),
+    dim: (text) => chalk.dim(text),
+    underline: (text) => chalk.underline(text),
+    red: (text) => chalk.red(text),
+    green: (text) => chalk.green(text),
+    yellow: (text) => chalk.yellow(text),
+    blue: (text) => chalk.blue(text),
+    magenta: (text) => chalk.magenta(text),
+    cyan: (text) => chalk.cyan(text),
+    gray: (text) => chalk.gray(text),
+  };
+}

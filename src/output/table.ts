@@ -1,0 +1,142 @@
+// Tables for human output. On a terminal: a boxed cli-table3 table that fits the width by
+// truncating the columns marked `shrink` (the subject), never the ID. Piped (`plain`): one
+// tab-separated line per row, no header, nothing truncated, as `gh` does, for grep/cut/awk.
+import { sanitizeInline, sanitizeText } from './sanitize.js';
+import { createStyle } from './style.js';
+
+export type Cell = string | number | boolean | null | undefined;
+export type Row = Readonly<Record<string, Cell>>;
+
+export interface Column {
+  header: string;
+  key: string;
+  /** This column is truncated with "…" when the table is wider than the terminal. */
+  shrink?: boolean;
+  /** Narrowest a shrinking column gets; default: its header's width, at least 8. */
+  minWidth?: number;
+  align?: 'left' | 'right';
+  /** Colours a cell (after truncation); used only when colour is on. */
+  paint?: (text: string, row: Row) => string;
+}
+
+export interface TableOptions {
+  /** Terminal columns available. */
+  width: number;
+  color: boolean;
+  /** Tab-separated lines without header or truncation (stdout is not a terminal). */
+  plain?: boolean;
+}
+
+const ELLIPSIS = '…';
+const DEFAULT_MIN_WIDTH = 8;
+// Boxed, compact cli-table3 layout: per column 2 padding + 1 border, plus the left border.
+const PER_COLUMN_OVERHEAD = 3;
+const TABLE_OVERHEAD = 1;
+
+const WIDE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]|\p{Extended_Pictographic}/u;
+const ZERO_WIDTH = /^[\p{Mn}\p{Me}\u200b-\u200f\ufe00-\ufe0f]+$/u;
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+function graphemeWidth(grapheme: string): number {
+  if (ZERO_WIDTH.test(grapheme)) return 0;
+  return WIDE.test(grapheme) ? 2 : 1;
+}
+
+/** Columns a string takes on a terminal (CJK and emoji take two). */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const { segment } of graphemes.segment(text)) width += graphemeWidth(segment);
+  return width;
+}
+
+/** `text` cut to at most `width` columns, ending in "…" when it was cut. */
+export function truncate(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  let kept = '';
+  let used = 0;
+  for (const { segment } of graphemes.segment(text)) {
+    const next = graphemeWidth(segment);
+    if (used + next > width - 1) break;
+    kept += segment;
+    used += next;
+  }
+  return kept + ELLIPSIS;
+}
+
+function cellText(value: Cell): string {
+  return value === null || value === undefined ? '' : sanitizeInline(String(value));
+}
+
+/** Widths that fit `available`, narrowing the widest shrinkable column one step at a time. */
+function fitWidths(columns: readonly Column[], natural: number[], available: number): number[] {
+  const widths = [...natural];
+  const floor = columns.map((column, i) =>
+    Math.min(natural[i] ?? 0, column.minWidth ?? Math.max(displayWidth(column.header), DEFAULT_MIN_WIDTH)),
+  );
+  let excess = widths.reduce((sum, w) => sum + w, 0) - available;
+  while (excess > 0) {
+    let widest = -1;
+    columns.forEach((column, i) => {
+      if (column.shrink && widths[i]! > floor[i]! && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;
+    });
+    // Nothing left to shrink: let the terminal wrap rather than cut an ID.
+    if (widest < 0) break;
+    widths[widest]! -= 1;
+    excess -= 1;
+  }
+  return widths;
+}
+
+export async function renderTable(columns: readonly Column[], rows: readonly Row[], options: TableOptions): Promise<string> {
+  const texts = rows.map((row) => columns.map((column) => cellText(row[column.key])));
+  if (options.plain) return texts.map((cells) => cells.join('\t') + '\n').join('');
+
+  const natural = columns.map((column, i) =>
+    Math.max(displayWidth(column.header), ...texts.map((cells) => displayWidth(cells[i]!))),
+  );
+  const available = options.width - TABLE_OVERHEAD - PER_COLUMN_OVERHEAD * columns.length;
+  const widths = fitWidths(columns, natural, available);
+  const style = createStyle(options.color);
+
+  const { default: Table } = await import('cli-table3');
+  const table = new Table({
+    head: columns.map((column) => style.bold(column.header)),
+    colWidths: widths.map((w) => w + 2),
+    colAligns: columns.map((column) => column.align ?? 'left'),
+    // Empty styles: cli-table3's own colours would follow its TTY detection, not ours.
+    style: { head: [], border: [], compact: true },
+    wordWrap: false,
+  });
+  texts.forEach((cells, r) => {
+    table.push(
+      cells.map((text, i) => {
+        const column = columns[i]!;
+        const fitted = truncate(text, widths[i]!);
+        return options.color && column.paint ? column.paint(fitted, rows[r]!) : fitted;
+      }),
+    );
+  });
+  return table.toString() + '\n';
+}
+
+export interface KeyValueOptions {
+  color: boolean;
+}
+
+/**
+ * "Label:  value" lines with aligned values, for detail headers. Pairs whose value is null
+ * or undefined are left out; multi-line values continue under the value column.
+ */
+export function renderKeyValue(pairs: readonly (readonly [string, Cell])[], options: KeyValueOptions): string {
+  const shown = pairs.filter(([, value]) => value !== null && value !== undefined);
+  const labelWidth = Math.max(0, ...shown.map(([label]) => displayWidth(label) + 1));
+  const style = createStyle(options.color);
+  const indent = ' '.repeat(labelWidth + 2);
+  return shown
+    .map(([label, value]) => {
+      const labelText = `${label}:`.padEnd(labelWidth + 2);
+      const lines = sanitizeText(String(value)).split('\n');
+      return style.bold(labelText) + lines.join('\n' + indent) + '\n';
+    })
+    .join('');
+}

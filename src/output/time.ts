@@ -1,0 +1,61 @@
+// Short human times for tables: "in 3h", "2d overdue", "5m ago". Dates are shown in the
+// machine's local time, as a technician reads a wall clock, without seconds.
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const YEAR = 365 * DAY;
+
+/** A duration in its largest whole unit, rounded down: "<1m", "59m", "3h", "2d", "1y". */
+export function compactDuration(ms: number): string {
+  const abs = Math.abs(ms);
+  if (abs < MINUTE) return '<1m';
+  if (abs < HOUR) return `${Math.floor(abs / MINUTE)}m`;
+  if (abs < DAY) return `${Math.floor(abs / HOUR)}h`;
+  if (abs < YEAR) return `${Math.floor(abs / DAY)}d`;
+  return `${Math.floor(abs / YEAR)}y`;
+}
+
+/** "in 3h" for the future, "3h ago" for the past. */
+export function relativeTime(date: Date, now: Date): string {
+  const diff = date.getTime() - now.getTime();
+  return diff >= 0 ? `in ${compactDuration(diff)}` : `${compactDuration(diff)} ago`;
+}
+
+function isLocalMidnight(date: Date): boolean {
+  return date.getHours() === 0 && date.getMinutes() === 0 && date.getSeconds() === 0 && date.getMilliseconds() === 0;
+}
+
+function localDayNumber(date: Date): number {
+  return Math.round(Date.UTC(date.getFullYear(), date.getMonth(), date.getDate()) / DAY);
+}
+
+export interface DueText {
+  /** "" when there is no due date. */
+  text: string;
+  overdue: boolean;
+}
+
+/**
+ * A due date relative to now: "in 3h", "2d overdue". A due date at local midnight is a
+ * date without a time (the service's day-only dues): it is due by the end of that day,
+ * so it reads "today", "in 1d" or "1d overdue" by calendar day.
+ */
+export function formatDue(due: Date | undefined, now: Date): DueText {
+  if (due === undefined || Number.isNaN(due.getTime())) return { text: '', overdue: false };
+  if (isLocalMidnight(due)) {
+    const days = localDayNumber(due) - localDayNumber(now);
+    if (days === 0) return { text: 'today', overdue: false };
+    return days > 0 ? { text: `in ${days}d`, overdue: false } : { text: `${-days}d overdue`, overdue: true };
+  }
+  const diff = due.getTime() - now.getTime();
+  return diff >= 0 ? { text: `in ${compactDuration(diff)}`, overdue: false } : { text: `${compactDuration(diff)} overdue`, overdue: true };
+}
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** "2026-11-22 14:05" in local time; "" for an invalid date. */
+export function formatDate(date: Date): string {
+  if (Number.isNaN(date.getTime())) return '';
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}`;
+}

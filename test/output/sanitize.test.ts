@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { sanitizeInline, sanitizeText } from '../../src/output/sanitize.js';
+
+// Anything that could reach the terminal as a control sequence.
+const CONTROL_CHARS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+describe('sanitizeText', () => {
+  it('shows a CSI sequence (clear screen, cursor move) as text instead of running it', () => {
+    const out = sanitizeText('before\u001b[2J\u001b[Hafter');
+    expect(out).toBe('before^[[2J^[[Hafter');
+    expect(out).not.toMatch(CONTROL_CHARS);
+  });
+
+  it('defuses an OSC window-title set, with BEL and with ST terminators', () => {
+    expect(sanitizeText('\u001b]0;pwned\u0007title')).toBe('^[]0;pwned^Gtitle');
+    expect(sanitizeText('\u001b]2;pwned\u001b\\title')).toBe('^[]2;pwned^[\\title');
+  });
+
+  it('keeps a lone CR from overwriting the line, but reads CRLF as a line break', () => {
+    expect(sanitizeText('Printer broken\rAll fine')).toBe('Printer broken^MAll fine');
+    expect(sanitizeText('line 1\r\nline 2')).toBe('line 1\nline 2');
+  });
+
+  it('escapes the 8-bit C1 controls, including the one-byte CSI', () => {
+    expect(sanitizeText('a\u009b2Jb\u0085c')).toBe('a<U+009B>2Jb<U+0085>c');
+  });
+
+  it('escapes every C0 control but newline and tab, and DEL', () => {
+    for (let code = 0; code < 0x20; code++) {
+      const char = String.fromCharCode(code);
+      const out = sanitizeText(`x${char}y`);
+      if (char === '\n' || char === '\t') expect(out).toBe(`x${char}y`);
+      else expect(out).not.toMatch(CONTROL_CHARS);
+    }
+    expect(sanitizeText('a\u007fb')).toBe('a^?b');
+    expect(sanitizeText('a\u0000b\u0008c')).toBe('a^@b^Hc');
+  });
+
+  it('leaves ordinary text, accents, CJK and emoji alone', () => {
+    const text = 'Crème brûlée — 打印机 🖨️ ok\n\tindented';
+    expect(sanitizeText(text)).toBe(text);
+  });
+});
+
+describe('sanitizeInline', () => {
+  it('puts multi-line text on one line', () => {
+    expect(sanitizeInline('first\nsecond\r\n\tthird')).toBe('first second third');
+  });
+
+  it('still escapes controls', () => {
+    expect(sanitizeInline('a\u001b[31mred')).toBe('a^[[31mred');
+  });
+});

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { displayWidth, renderKeyValue, renderTable, truncate, type Column, type Row } from '../../src/output/table.js';
+
+const columns: Column[] = [
+  { header: 'ID', key: 'id', align: 'right' },
+  { header: 'SUBJECT', key: 'title', shrink: true },
+  { header: 'STATUS', key: 'status' },
+];
+const rows: Row[] = [
+  { id: 7, title: 'Printer on floor 2 keeps jamming whenever anyone prints double-sided', status: 'Open' },
+  { id: 12345, title: 'VPN', status: 'On Hold' },
+];
+const lines = (text: string) => text.split('\n').filter((line) => line !== '');
+
+describe('renderTable on a terminal', () => {
+  it('fits the width by truncating the shrinkable column with …, never the ID', async () => {
+    const out = await renderTable(columns, rows, { width: 40, color: false });
+    for (const line of lines(out)) expect(displayWidth(line)).toBeLessThanOrEqual(40);
+    expect(out).toContain('12345');
+    expect(out).toContain('Printer on floor');
+    expect(out).toContain('…');
+    expect(out).not.toContain('double-sided');
+    expect(out).toContain('On Hold');
+  });
+
+  it('leaves everything whole when it fits', async () => {
+    const out = await renderTable(columns, rows, { width: 200, color: false });
+    expect(out).toContain('whenever anyone prints double-sided');
+    expect(out).not.toContain('…');
+    expect(lines(out)[1]).toMatch(/ID.*SUBJECT.*STATUS/);
+  });
+
+  it('stops shrinking at minWidth and lets the row overflow rather than cut the ID', async () => {
+    const narrow: Column[] = [columns[0]!, { ...columns[1]!, minWidth: 12 }, columns[2]!];
+    const out = await renderTable(narrow, rows, { width: 10, color: false });
+    expect(out).toContain('12345');
+    expect(out).toContain('Printer on …');
+  });
+
+  it('escapes control characters in server text', async () => {
+    const out = await renderTable(columns, [{ id: 1, title: 'evil\u001b[2J\u001b]0;x\u0007\rtitle\nnext', status: 'Open' }], {
+      width: 120,
+      color: false,
+    });
+    expect(out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(out).toContain('evil^[[2J^[]0;x^G^Mtitle next');
+  });
+
+  it('adds colour only when asked: bold headers, painted cells', async () => {
+    const painted: Column[] = [columns[0]!, columns[1]!, { ...columns[2]!, paint: (text) => `<${text}>` }];
+    const plainOut = await renderTable(painted, rows, { width: 120, color: false });
+    expect(plainOut).not.toContain('\u001b[');
+    expect(plainOut).not.toContain('<Open>');
+
+    const colourOut = await renderTable(painted, rows, { width: 120, color: true });
+    expect(colourOut).toContain('\u001b[1mSUBJECT\u001b[22m');
+    expect(colourOut).toContain('<Open>');
+  });
+
+  it('counts wide characters as two columns', async () => {
+    const out = await renderTable(columns, [{ id: 1, title: '打印机坏了打印机坏了打印机坏了打印机坏了', status: 'Open' }], {
+      width: 30,
+      color: false,
+    });
+    for (const line of lines(out)) expect(displayWidth(line)).toBeLessThanOrEqual(30);
+    expect(out).toContain('…');
+  });
+});
+
+describe('renderTable plain (piped)', () => {
+  it('prints tab-separated rows without header, truncation or borders', async () => {
+    const out = await renderTable(columns, rows, { width: 20, color: false, plain: true });
+    expect(out).toBe(
+      '7\tPrinter on floor 2 keeps jamming whenever anyone prints double-sided\tOpen\n12345\tVPN\tOn Hold\n',
+    );
+  });
+
+  it('keeps one row per line even when cells hold tabs or newlines', async () => {
+    const out = await renderTable(columns, [{ id: 1, title: 'a\tb\nc', status: null }], { width: 80, color: false, plain: true });
+    expect(out).toBe('1\ta b c\t\n');
+  });
+
+  it('prints nothing for no rows', async () => {
+    expect(await renderTable(columns, [], { width: 80, color: false, plain: true })).toBe('');
+  });
+});
+
+describe('truncate / displayWidth', () => {
+  it('cuts to the width including the ellipsis', () => {
+    expect(truncate('abcdefgh', 5)).toBe('abcd…');
+    expect(truncate('abc', 5)).toBe('abc');
+    expect(displayWidth(truncate('打印机坏了', 5))).toBeLessThanOrEqual(5);
+  });
+
+  it('measures combining marks as zero and emoji as two', () => {
+    expect(displayWidth('e\u0301')).toBe(1);
+    expect(displayWidth('🖨️')).toBe(2);
+    expect(displayWidth('ab')).toBe(2);
+  });
+});
+
+describe('renderKeyValue', () => {
+  it('aligns values, skips missing ones and indents continuation lines', () => {
+    const out = renderKeyValue(
+      [
+        ['Title', 'VPN down'],
+        ['Assignee', undefined],
+        ['Description', 'line one\nline two'],
+        ['ID', 42],
+      ],
+      { color: false },
+    );
+    expect(out).toBe(
+      ['Title:        VPN down', 'Description:  line one', '              line two', 'ID:           42', ''].join('\n'),
+    );
+  });
+
+  it('escapes control characters in values', () => {
+    expect(renderKeyValue([['Title', 'x\u001b]0;pwned\u0007']], { color: false })).toBe('Title:  x^[]0;pwned^G\n');
+  });
+});

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compactDuration, formatDate, formatDue, relativeTime } from '../../src/output/time.js';
+
+// Local time is part of the behaviour; pin the zone so results do not depend on the machine.
+const savedTZ = process.env.TZ;
+beforeAll(() => {
+  process.env.TZ = 'Europe/Berlin';
+});
+afterAll(() => {
+  if (savedTZ === undefined) delete process.env.TZ;
+  else process.env.TZ = savedTZ;
+});
+
+const now = new Date('2026-11-22T13:05:00Z'); // 14:05 in Berlin
+const later = (ms: number) => new Date(now.getTime() + ms);
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const DAY = 24 * HOUR;
+
+describe('compactDuration', () => {
+  it('uses the largest whole unit, rounded down', () => {
+    expect(compactDuration(30_000)).toBe('<1m');
+    expect(compactDuration(5 * MIN)).toBe('5m');
+    expect(compactDuration(59 * MIN + 59_000)).toBe('59m');
+    expect(compactDuration(3 * HOUR + 59 * MIN)).toBe('3h');
+    expect(compactDuration(2 * DAY + 5 * HOUR)).toBe('2d');
+    expect(compactDuration(400 * DAY)).toBe('1y');
+    expect(compactDuration(-5 * MIN)).toBe('5m');
+  });
+});
+
+describe('relativeTime', () => {
+  it('says "in" for the future and "ago" for the past', () => {
+    expect(relativeTime(later(3 * HOUR), now)).toBe('in 3h');
+    expect(relativeTime(later(-2 * DAY), now)).toBe('2d ago');
+  });
+});
+
+describe('formatDue', () => {
+  it('counts down to a due time, and up once it is overdue', () => {
+    expect(formatDue(later(3 * HOUR + 10 * MIN), now)).toEqual({ text: 'in 3h', overdue: false });
+    expect(formatDue(later(2 * DAY + HOUR), now)).toEqual({ text: 'in 2d', overdue: false });
+    expect(formatDue(later(-5 * MIN), now)).toEqual({ text: '5m overdue', overdue: true });
+    expect(formatDue(later(-2 * DAY - HOUR), now)).toEqual({ text: '2d overdue', overdue: true });
+  });
+
+  it('reads a day-only due date (local midnight) by calendar day', () => {
+    expect(formatDue(new Date(2026, 10, 22), now)).toEqual({ text: 'today', overdue: false });
+    expect(formatDue(new Date(2026, 10, 23), now)).toEqual({ text: 'in 1d', overdue: false });
+    expect(formatDue(new Date(2026, 10, 20), now)).toEqual({ text: '2d overdue', overdue: true });
+  });
+
+  it('is empty without a due date', () => {
+    expect(formatDue(undefined, now)).toEqual({ text: '', overdue: false });
+    expect(formatDue(new Date('not a date'), now)).toEqual({ text: '', overdue: false });
+  });
+});
+
+describe('formatDate', () => {
+  it('prints local time as YYYY-MM-DD HH:mm', () => {
+    expect(formatDate(now)).toBe('2026-11-22 14:05');
+    expect(formatDate(new Date('2026-01-05T23:30:00Z'))).toBe('2026-01-06 00:30');
+  });
+
+  it('is empty for an invalid date', () => {
+    expect(formatDate(new Date('nope'))).toBe('');
+  });
+});
