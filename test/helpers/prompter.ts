@@ -1,0 +1,102 @@
+// A Prompter that answers from a script, in order, and fails loudly when the command asks
+// something the test did not expect: a test that scripts prompts proves they were asked.
+import { InterruptedError } from '../../src/errors.js';
+import type { Choice, Prompter } from '../../src/prompts/types.js';
+
+export type PromptKind = 'input' | 'password' | 'confirm' | 'select' | 'search' | 'editor';
+
+interface Expectation {
+  /** The prompt's message must contain this. */
+  message?: string;
+}
+
+export type ScriptedAnswer = Expectation &
+  (
+    | { kind: 'input' | 'password' | 'editor'; value: string }
+    | { kind: 'confirm'; value: boolean }
+    /** Picks the choice whose name is `name`, or whose value equals `value`. */
+    | { kind: 'select' | 'search'; name: string }
+    | { kind: 'select' | 'search'; value: unknown }
+    /** Ctrl-C at this prompt (whatever its kind when `kind` is left out). */
+    | { kind?: PromptKind; interrupt: true }
+  );
+
+export interface AskedPrompt {
+  kind: PromptKind;
+  message: string;
+  /** Choice names, for select and search. */
+  choices?: string[];
+}
+
+export interface ScriptedPrompter extends Prompter {
+  readonly asked: AskedPrompt[];
+  /** Throws when scripted answers were never asked for. */
+  assertDone(): void;
+}
+
+export function createScriptedPrompter(answers: readonly ScriptedAnswer[]): ScriptedPrompter {
+  const remaining = [...answers];
+  const asked: AskedPrompt[] = [];
+
+  function next(prompt: AskedPrompt): ScriptedAnswer {
+    asked.push(prompt);
+    const answer = remaining.shift();
+    const where = `prompt #${asked.length} (${prompt.kind} "${prompt.message}")`;
+    if (answer === undefined) throw new Error(`unexpected ${where}: no scripted answer left`);
+    if (answer.kind !== undefined && answer.kind !== prompt.kind) {
+      throw new Error(`${where} was answered by a scripted ${answer.kind}`);
+    }
+    if (answer.message !== undefined && !prompt.message.includes(answer.message)) {
+      throw new Error(`${where} does not mention "${answer.message}"`);
+    }
+    if ('interrupt' in answer) throw new InterruptedError();
+    return answer;
+  }
+
+  function scriptedValue<T>(answer: ScriptedAnswer): T {
+    if (!('value' in answer)) throw new Error(`scripted ${answer.kind} answer has no value`);
+    return answer.value as T;
+  }
+
+  function pick<T>(kind: 'select' | 'search', message: string, choices: readonly Choice<T>[]): T {
+    const answer = next({ kind, message, choices: choices.map((c) => c.name) });
+    const found = choices.find((choice) =>
+      'name' in answer ? choice.name === answer.name : 'value' in answer && Object.is(choice.value, answer.value),
+    );
+    if (found === undefined) {
+      const wanted = 'name' in answer ? `name "${answer.name}"` : `value ${JSON.stringify(scriptedValue(answer))}`;
+      throw new Error(`${kind} "${message}" has no choice with ${wanted}; choices: ${choices.map((c) => c.name).join(', ')}`);
+    }
+    return found.value;
+  }
+
+  return {
+    asked,
+    async input({ message, validate }) {
+      const value = scriptedValue<string>(next({ kind: 'input', message }));
+      const verdict = validate?.(value) ?? true;
+      if (verdict !== true) throw new Error(`scripted input "${value}" for "${message}" was rejected: ${verdict}`);
+      return value;
+    },
+    async password({ message }) {
+      return scriptedValue<string>(next({ kind: 'password', message }));
+    },
+    async confirm({ message }) {
+      return scriptedValue<boolean>(next({ kind: 'confirm', message }));
+    },
+    async select({ message, choices }) {
+      return pick('select', message, choices);
+    },
+    async search({ message, choices }) {
+      return pick('search', message, choices);
+    },
+    async editor({ message }) {
+      return scriptedValue<string>(next({ kind: 'editor', message }));
+    },
+    assertDone() {
+      if (remaining.length > 0) {
+        throw new Error(`${remaining.length} scripted answer(s) never asked for: ${JSON.stringify(remaining)}`);
+      }
+    },
+  };
+}
