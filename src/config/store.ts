@@ -29,7 +29,7 @@ export function createConfigStore(dir: string): ConfigStore {
   // so another tkt process's writes are seen.
   function file(folder: string | undefined, name: string, clearInvalid = false): Conf<Record<string, unknown>> {
     const cwd = folder === undefined ? dir : path.join(dir, folder);
-    const key = path.join(cwd, name);
+    const key = path.join(cwd, `${name}.json`);
     let conf = files.get(key);
     if (conf === undefined) {
       if (folder !== undefined) makePrivateFolder(cwd);

@@ -1,0 +1,242 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { createConfigStore } from '../../src/config/store.js';
+import type { StoredToken } from '../../src/config/types.js';
+import { ExitCode, OperationError, UsageError } from '../../src/errors.js';
+import { useTempDirs } from './temp-dir.js';
+
+const tempDir = useTempDirs();
+const posixOnly = process.platform === 'win32' ? it.skip : it;
+
+const token: StoredToken = {
+  token: 'eyJ.header.sig',
+  expiresAt: '2030-01-01T00:00:00.000Z',
+  url: 'https://helpdesk.example.com',
+  userId: '7',
+  username: 'jdoe',
+  firstName: 'Jane',
+  lastName: 'Doe',
+};
+
+const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
+
+describe('profiles', () => {
+  it('saves settings and merges later changes into them', () => {
+    const dir = tempDir();
+    createConfigStore(dir).saveProfile('default', { url: 'https://a.example' });
+    createConfigStore(dir).saveProfile('default', { allowHttp: true });
+    createConfigStore(dir).saveProfile('staging', { url: 'http://b.example' });
+
+    const store = createConfigStore(dir);
+    expect(store.getProfile('default')).toEqual({ url: 'https://a.example', allowHttp: true });
+    expect(store.getProfile('staging')).toEqual({ url: 'http://b.example' });
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8'))).toEqual({
+      profiles: { default: { url: 'https://a.example', allowHttp: true }, staging: { url: 'http://b.example' } },
+    });
+  });
+
+  it('gives an empty profile for unknown names, including Object.prototype members', () => {
+    const store = createConfigStore(tempDir());
+    expect(store.getProfile('nobody')).toEqual({});
+    expect(store.getProfile('constructor')).toEqual({});
+  });
+
+  it('keeps dotted profile names whole', () => {
+    const store = createConfigStore(tempDir());
+    store.saveProfile('eu.prod', { url: 'https://eu.example' });
+    expect(store.getProfile('eu.prod')).toEqual({ url: 'https://eu.example' });
+    expect(store.getProfile('eu')).toEqual({});
+  });
+
+  it('reports a damaged settings file instead of emptying it', () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'config.json'), '{"profiles": {');
+    const error = (() => {
+      try {
+        createConfigStore(dir).getProfile('default');
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(OperationError);
+    expect((error as OperationError).message).toContain(path.join(dir, 'config.json'));
+    expect(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')).toBe('{"profiles": {');
+  });
+});
+
+describe('tokens', () => {
+  it('writes, reads back and deletes a token in one file per profile', () => {
+    const dir = tempDir();
+    const store = createConfigStore(dir);
+    store.writeToken('default', token);
+    store.writeToken('other', { ...token, token: 'other-token' });
+
+    expect(createConfigStore(dir).readToken('default')).toEqual(token);
+    expect(fs.readdirSync(path.join(dir, 'tokens')).sort()).toEqual(['default.json', 'other.json']);
+
+    store.deleteToken('default');
+    expect(store.readToken('default')).toBeUndefined();
+    expect(store.readToken('other')?.token).toBe('other-token');
+    expect(() => store.deleteToken('default')).not.toThrow();
+  });
+
+  posixOnly('makes token files 0600 and the tokens folder 0700, even if they existed with looser modes', () => {
+    const dir = tempDir();
+    fs.mkdirSync(path.join(dir, 'tokens'), { mode: 0o755 });
+    fs.chmodSync(path.join(dir, 'tokens'), 0o755);
+    fs.writeFileSync(path.join(dir, 'tokens', 'default.json'), '{}', { mode: 0o644 });
+    fs.chmodSync(path.join(dir, 'tokens', 'default.json'), 0o644);
+
+    createConfigStore(dir).writeToken('default', token);
+
+    expect(modeOf(path.join(dir, 'tokens'))).toBe(0o700);
+    expect(modeOf(path.join(dir, 'tokens', 'default.json'))).toBe(0o600);
+  });
+
+  it('ignores a token file that lacks the token, URL or a valid expiry', () => {
+    const dir = tempDir();
+    const store = createConfigStore(dir);
+    store.writeToken('default', { ...token, expiresAt: 'soon' });
+    expect(store.readToken('default')).toBeUndefined();
+    fs.writeFileSync(path.join(dir, 'tokens', 'default.json'), JSON.stringify({ token: 'x', expiresAt: token.expiresAt }));
+    expect(store.readToken('default')).toBeUndefined();
+  });
+
+  it('refuses profile names that would leave the tokens folder', () => {
+    const dir = tempDir();
+    const store = createConfigStore(dir);
+    for (const name of ['../config', '../../escape', 'a/b']) {
+      expect(() => store.writeToken(name, token)).toThrow(UsageError);
+      expect(() => store.readToken(name)).toThrow(UsageError);
+      expect(() => store.deleteToken(name)).toThrow(UsageError);
+      expect(() => store.saveProfile(name, {})).toThrow(UsageError);
+      expect(() => store.writeCache(name, 'k', 1, 1000)).toThrow(UsageError);
+    }
+    expect(fs.readdirSync(dir)).toEqual([]);
+    expect(fs.existsSync(path.join(path.dirname(dir), 'escape.json'))).toBe(false);
+  });
+
+  it('never leaves a half-written token file while several processes write at once', async () => {
+    const dir = tempDir();
+    const writer = await bundleWriter(tempDir());
+    const writers = 4;
+    const writesEach = 150;
+    const children = Array.from({ length: writers }, (_, index) =>
+      runNode(writer, [dir, String(index), String(writesEach)]),
+    );
+    let allDone = false;
+    const exits = Promise.all(children).finally(() => {
+      allDone = true;
+    });
+
+    const store = createConfigStore(dir);
+    let tokensSeen = 0;
+    while (!allDone) {
+      // Every read must be a whole token: a torn file would fail to parse and throw here.
+      const read = store.readToken('default');
+      if (read !== undefined) {
+        expect(read.token).toMatch(/^writer-\d-\d+-x{4000}$/);
+        tokensSeen += 1;
+      }
+      await nextTurn();
+    }
+
+    expect(await exits).toEqual(Array(writers).fill(0));
+    expect(tokensSeen).toBeGreaterThan(0);
+    expect(store.readToken('default')?.token).toMatch(new RegExp(`^writer-\\d-${writesEach - 1}-`));
+    // Temporary files were all renamed into place.
+    expect(fs.readdirSync(path.join(dir, 'tokens'))).toEqual(['default.json']);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')).profiles).toBeTypeOf('object');
+  });
+});
+
+describe('lookup cache', () => {
+  it('returns entries until they expire', () => {
+    const dir = tempDir();
+    const store = createConfigStore(dir);
+    store.writeCache('default', 'sites', [{ id: 1, title: 'HQ' }], 60_000);
+    store.writeCache('default', 'status', ['Open'], -1);
+
+    expect(createConfigStore(dir).readCache('default', 'sites')).toEqual([{ id: 1, title: 'HQ' }]);
+    expect(store.readCache('default', 'status')).toBeUndefined();
+    expect(store.readCache('default', 'never-written')).toBeUndefined();
+  });
+
+  it('keeps one cache per profile, separate from the tokens', () => {
+    const dir = tempDir();
+    const store = createConfigStore(dir);
+    store.writeCache('default', 'lookups.sites', 'default sites', 60_000);
+    store.writeCache('staging', 'lookups.sites', 'staging sites', 60_000);
+
+    expect(store.readCache('default', 'lookups.sites')).toBe('default sites');
+    expect(store.readCache('staging', 'lookups.sites')).toBe('staging sites');
+    expect(fs.readdirSync(path.join(dir, 'cache')).sort()).toEqual(['default.json', 'staging.json']);
+    expect(fs.existsSync(path.join(dir, 'tokens'))).toBe(false);
+  });
+
+  it('treats a damaged cache file or entry as a miss', () => {
+    const dir = tempDir();
+    const store = createConfigStore(dir);
+    fs.mkdirSync(path.join(dir, 'cache'));
+    fs.writeFileSync(path.join(dir, 'cache', 'default.json'), 'not json');
+    expect(store.readCache('default', 'sites')).toBeUndefined();
+    fs.writeFileSync(path.join(dir, 'cache', 'other.json'), JSON.stringify({ sites: null, status: { value: 1 } }));
+    expect(store.readCache('other', 'sites')).toBeUndefined();
+    expect(store.readCache('other', 'status')).toBeUndefined();
+  });
+
+  it('stores lookups where only the owner can read them', () => {
+    const dir = tempDir();
+    createConfigStore(dir).writeCache('default', 'requesters', ['jdoe'], 60_000);
+    if (process.platform !== 'win32') {
+      expect(modeOf(path.join(dir, 'cache'))).toBe(0o700);
+      expect(modeOf(path.join(dir, 'cache', 'default.json'))).toBe(0o600);
+    }
+    expect(createConfigStore(dir).readCache('default', 'requesters')).toEqual(['jdoe']);
+  });
+});
+
+// The child processes run the real store, bundled (with conf) the way the CLI ships it.
+async function bundleWriter(outDir: string): Promise<string> {
+  const storeModule = fileURLToPath(new URL('../../src/config/store.ts', import.meta.url));
+  const outfile = path.join(outDir, 'writer.mjs');
+  await build({
+    stdin: {
+      contents: `
+        import { createConfigStore } from ${JSON.stringify(storeModule)};
+        const [dir, writer, count] = process.argv.slice(2);
+        const store = createConfigStore(dir);
+        for (let i = 0; i < Number(count); i++) {
+          store.writeToken('default', {
+            token: 'writer-' + writer + '-' + i + '-' + 'x'.repeat(4000),
+            expiresAt: '2030-01-01T00:00:00.000Z',
+            url: 'https://helpdesk.example.com',
+          });
+          store.saveProfile('writer' + writer, { url: 'https://helpdesk.example.com' });
+        }
+      `,
+      resolveDir: path.dirname(storeModule),
+      loader: 'ts',
+    },
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    logLevel: 'silent',
+    banner: { js: "import { createRequire as __require } from 'node:module'; const require = __require(import.meta.url);" },
+  });
+  return outfile;
+}
+
+function runNode(script: string, args: string[]): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
+    child.on('error', reject);
+    child.on('exit', (code) => resolve(code));
+  });
+}
