@@ -1,0 +1,53 @@
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { UsageError } from '../errors.js';
+import { parseTicketId } from '../util/ids.js';
+
+const STDIN_MARKER = '-';
+// The first run of digits standing as a word: "42", "  42  Printer on fire", "✓ #42 closed",
+// {"id":42,...}; not the 3 of "v3" nor the 2 of "2nd".
+const FIRST_INTEGER = /\b\d+\b/;
+const SHOWN_LINE_LENGTH = 60;
+
+function quoteLine(line: string): string {
+  const shown = line.length > SHOWN_LINE_LENGTH ? `${line.slice(0, SHOWN_LINE_LENGTH)}…` : line;
+  return JSON.stringify(shown);
+}
+
+async function readStdinIds(stdin: Readable): Promise<number[]> {
+  const ids: number[] = [];
+  const lines = createInterface({ input: stdin, crlfDelay: Infinity });
+  let lineNumber = 0;
+  for await (const line of lines) {
+    lineNumber += 1;
+    const text = line.trim();
+    if (text === '' || text.startsWith('#')) continue;
+    const match = FIRST_INTEGER.exec(text);
+    if (!match) throw new UsageError(`stdin line ${lineNumber} has no ticket ID: ${quoteLine(text)}`);
+    try {
+      ids.push(parseTicketId(match[0]));
+    } catch (error) {
+      if (error instanceof UsageError) throw new UsageError(`stdin line ${lineNumber}: ${error.message}`);
+      throw error;
+    }
+  }
+  return ids;
+}
+
+/**
+ * The IDs of an `ID...` command: the arguments, or with a lone "-" the first integer on each
+ * line of stdin (so `tkt list -q | tkt close -` works), blank lines and `#` comments skipped.
+ * Every ID is validated before any request; duplicates are dropped keeping the first order.
+ */
+export async function collectIds(args: readonly string[], stdin: Readable): Promise<number[]> {
+  let ids: number[];
+  if (args.includes(STDIN_MARKER)) {
+    if (args.length > 1) throw new UsageError('"-" (read IDs from stdin) cannot be combined with other IDs');
+    ids = await readStdinIds(stdin);
+    if (ids.length === 0) throw new UsageError('no ticket IDs on stdin');
+  } else {
+    ids = args.map(parseTicketId);
+    if (ids.length === 0) throw new UsageError('no ticket IDs given', { hint: 'pass IDs, or - to read them from stdin' });
+  }
+  return [...new Set(ids)];
+}

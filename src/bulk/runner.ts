@@ -1,0 +1,130 @@
+import { ApiError, ExitCode, TktError, UsageError, exitCodeForStatus } from '../errors.js';
+import type { ExitCodeValue } from '../errors.js';
+
+export const MAX_CONCURRENCY = 32;
+
+export interface BulkResult {
+  id: number;
+  ok: boolean;
+  /** HTTP status of the answer; absent when there was none (network failure). */
+  status?: number;
+  error?: string;
+  /** The API's response body, when it sent one. */
+  body?: unknown;
+  /** Why a success changed nothing, e.g. "already closed". */
+  note?: string;
+  exitCode: ExitCodeValue;
+}
+
+/** What a worker reports for one ID; `ok` defaults to true. Throwing makes a failed result. */
+export type BulkOutcome = Omit<BulkResult, 'id' | 'exitCode' | 'ok'> & { ok?: boolean };
+
+/**
+ * Does the work for one ID. `signal` is the command's Ctrl-C signal: a worker with several
+ * steps may stop between them, but a change already sent should be allowed to finish.
+ */
+export type BulkWorker = (id: number, signal: AbortSignal) => Promise<BulkOutcome>;
+
+export interface BulkOptions {
+  concurrency: number;
+  signal: AbortSignal;
+  /** Called as each ID finishes (completion order), e.g. to print its line. */
+  onResult?: (result: BulkResult, done: number, total: number) => void;
+}
+
+export interface BulkRun {
+  /** One per started ID, in input order. */
+  results: BulkResult[];
+  /** IDs never started because the signal aborted, in input order. */
+  notStarted: number[];
+  interrupted: boolean;
+}
+
+/** `--concurrency N`: a whole number from 1 to 32. */
+export function parseConcurrency(text: string): number {
+  const value = /^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isInteger(value) || value < 1 || value > MAX_CONCURRENCY) {
+    throw new UsageError(`invalid --concurrency ${JSON.stringify(text)}: expected a whole number from 1 to ${MAX_CONCURRENCY}`);
+  }
+  return value;
+}
+
+function describeApiError(error: ApiError): string {
+  return error.serverMessages.length > 0 ? error.serverMessages.join('; ') : error.message;
+}
+
+function hasBody(body: unknown): boolean {
+  return body !== undefined && body !== null && body !== '';
+}
+
+function failedResult(id: number, error: unknown): BulkResult {
+  if (error instanceof ApiError) {
+    return {
+      id,
+      ok: false,
+      status: error.status,
+      error: describeApiError(error),
+      ...(hasBody(error.body) ? { body: error.body } : {}),
+      exitCode: error.exitCode,
+    };
+  }
+  if (error instanceof TktError) {
+    const message = [error.message, ...error.details].join(': ');
+    return { id, ok: false, error: message, exitCode: error.exitCode };
+  }
+  return { id, ok: false, error: error instanceof Error ? error.message : String(error), exitCode: ExitCode.failed };
+}
+
+function resultFromOutcome(id: number, outcome: BulkOutcome): BulkResult {
+  const ok = outcome.ok ?? true;
+  const exitCode = ok
+    ? ExitCode.ok
+    : outcome.status === undefined
+      ? ExitCode.failed
+      : exitCodeForStatus(outcome.status, outcome.error === undefined ? [] : [outcome.error]);
+  const result: BulkResult = { id, ok, exitCode };
+  if (outcome.status !== undefined) result.status = outcome.status;
+  if (outcome.error !== undefined) result.error = outcome.error;
+  if (hasBody(outcome.body)) result.body = outcome.body;
+  if (outcome.note !== undefined) result.note = outcome.note;
+  return result;
+}
+
+async function settle(id: number, worker: BulkWorker, signal: AbortSignal): Promise<BulkResult> {
+  try {
+    return resultFromOutcome(id, await worker(id, signal));
+  } catch (error) {
+    return failedResult(id, error);
+  }
+}
+
+/**
+ * Runs `worker` over `ids`, at most `concurrency` at once. One failure never stops the others.
+ * When `signal` aborts (Ctrl-C), no new ID starts; those in flight finish and are reported.
+ */
+export async function runBulk(ids: readonly number[], worker: BulkWorker, options: BulkOptions): Promise<BulkRun> {
+  const { concurrency, signal, onResult } = options;
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
+    throw new RangeError(`concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got ${concurrency}`);
+  }
+  const results: (BulkResult | undefined)[] = new Array<BulkResult | undefined>(ids.length);
+  let nextIndex = 0;
+  let done = 0;
+
+  async function lane(): Promise<void> {
+    while (nextIndex < ids.length && !signal.aborted) {
+      const index = nextIndex++;
+      const result = await settle(ids[index]!, worker, signal);
+      results[index] = result;
+      done += 1;
+      onResult?.(result, done, ids.length);
+    }
+  }
+
+  await Promise.all(Array.from({ length: Math.min(concurrency, ids.length) }, lane));
+  return {
+    results: results.filter((result): result is BulkResult => result !== undefined),
+    notStarted: ids.slice(nextIndex),
+    interrupted: signal.aborted,
+  };
+}

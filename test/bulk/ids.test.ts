@@ -1,0 +1,81 @@
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { collectIds } from '../../src/bulk/ids.js';
+import { ExitCode, UsageError } from '../../src/errors.js';
+
+function stdinOf(...chunks: string[]): Readable {
+  return Readable.from(chunks.map((chunk) => Buffer.from(chunk)));
+}
+
+async function usageMessage(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(UsageError);
+  expect((error as UsageError).exitCode).toBe(ExitCode.usage);
+  return (error as UsageError).message;
+}
+
+describe('collectIds from arguments', () => {
+  it('parses each argument and drops duplicates keeping the first order', async () => {
+    expect(await collectIds(['12', '7', '12', '30', '7'], stdinOf())).toEqual([12, 7, 30]);
+  });
+
+  it('refuses a bad argument by name', async () => {
+    expect(await usageMessage(collectIds(['12', '1e3'], stdinOf()))).toBe('invalid ticket ID "1e3": expected a positive whole number');
+  });
+
+  it('refuses an empty list', async () => {
+    expect(await usageMessage(collectIds([], stdinOf()))).toBe('no ticket IDs given');
+  });
+
+  it('refuses "-" mixed with IDs', async () => {
+    expect(await usageMessage(collectIds(['12', '-'], stdinOf('13\n')))).toMatch(/cannot be combined/);
+  });
+});
+
+describe('collectIds from stdin', () => {
+  it('takes the first integer of each line: plain IDs, table rows, our own output, JSON Lines', async () => {
+    const input = [
+      '42\n',
+      '  43  Printer on fire   Open  2 days ago\n',
+      '✓ #44 closed\r\n',
+      '{"id":45,"ok":true,"status":204}\n',
+      'v2 ticket 46 for floor 3\n',
+    ].join('');
+    expect(await collectIds(['-'], stdinOf(input))).toEqual([42, 43, 44, 45, 46]);
+  });
+
+  it('skips blank lines and # comments, reads lines split across chunks and a last line without newline', async () => {
+    const ids = await collectIds(['-'], stdinOf('# from the morning list\n\n   \n1', '2\n  # 99 is not an ID\n1', '3'));
+    expect(ids).toEqual([12, 13]);
+  });
+
+  it('drops duplicates keeping the first order', async () => {
+    expect(await collectIds(['-'], stdinOf('5\n3\n5\n3\n8\n'))).toEqual([5, 3, 8]);
+  });
+
+  it('names the line number of a line without an ID', async () => {
+    expect(await usageMessage(collectIds(['-'], stdinOf('12\n# note\nPrinter on fire\n13\n')))).toBe(
+      'stdin line 3 has no ticket ID: "Printer on fire"',
+    );
+  });
+
+  it('names the line number of an ID that is not valid', async () => {
+    expect(await usageMessage(collectIds(['-'], stdinOf('12\n0 tickets\n')))).toBe(
+      'stdin line 2: invalid ticket ID "0": expected a positive whole number',
+    );
+  });
+
+  it('shows an escaped, shortened copy of a bad line', async () => {
+    const message = await usageMessage(collectIds(['-'], stdinOf(`\u001b[2J${'x'.repeat(100)}\n`)));
+    expect(message).not.toContain('\u001b');
+    expect(message).toContain('\\u001b[2J');
+    expect(message.length).toBeLessThan(120);
+  });
+
+  it('refuses stdin with no IDs at all', async () => {
+    expect(await usageMessage(collectIds(['-'], stdinOf('# nothing today\n\n')))).toBe('no ticket IDs on stdin');
+  });
+});

@@ -1,0 +1,189 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConcurrency, runBulk, type BulkResult, type BulkWorker } from '../../src/bulk/runner.js';
+import { ApiError, ExitCode, NetworkError, UsageError } from '../../src/errors.js';
+
+/** A promise the test settles by hand, so ordering is decided by the test, not by timers. */
+function deferred<T = void>(): { promise: Promise<T>; resolve(value: T): void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((settle) => {
+    resolve = settle;
+  });
+  return { promise, resolve };
+}
+
+const never = new AbortController().signal;
+
+describe('runBulk', () => {
+  it('never has more than `concurrency` IDs in flight, and uses all of them', async () => {
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const worker: BulkWorker = async () => {
+      inFlight += 1;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      await new Promise((resolve) => setImmediate(resolve));
+      inFlight -= 1;
+      return { status: 204 };
+    };
+    const ids = Array.from({ length: 20 }, (_, index) => index + 1);
+    const run = await runBulk(ids, worker, { concurrency: 3, signal: never });
+    expect(maxInFlight).toBe(3);
+    expect(run.results.map((result) => result.id)).toEqual(ids);
+    expect(run.results.every((result) => result.ok && result.exitCode === ExitCode.ok)).toBe(true);
+    expect(run).toMatchObject({ notStarted: [], interrupted: false });
+  });
+
+  it('keeps input order in results while reporting in completion order', async () => {
+    const gates = new Map([1, 2, 3].map((id) => [id, deferred()]));
+    const reported: Array<[number, number, number]> = [];
+    const running = runBulk([1, 2, 3], async (id) => {
+      await gates.get(id)!.promise;
+      return { status: 200 };
+    }, { concurrency: 3, signal: never, onResult: (result, done, total) => reported.push([result.id, done, total]) });
+    gates.get(3)!.resolve();
+    await new Promise((resolve) => setImmediate(resolve));
+    gates.get(1)!.resolve();
+    await new Promise((resolve) => setImmediate(resolve));
+    gates.get(2)!.resolve();
+    const run = await running;
+    expect(reported).toEqual([[3, 1, 3], [1, 2, 3], [2, 3, 3]]);
+    expect(run.results.map((result) => result.id)).toEqual([1, 2, 3]);
+  });
+
+  it('turns thrown errors into failed results and carries on with the rest', async () => {
+    const worker: BulkWorker = async (id) => {
+      if (id === 2) {
+        throw new ApiError({
+          status: 404, method: 'POST', url: 'http://127.0.0.1/api/TicketsApi/close/2',
+          body: { title: 'Not Found', detail: 'Ticket 2 does not exist' }, serverMessages: ['Ticket 2 does not exist'],
+        });
+      }
+      if (id === 3) throw new NetworkError('refused', 'POST', 'http://127.0.0.1:9/x', 'connection refused by http://127.0.0.1:9');
+      if (id === 4) throw new ApiError({ status: 403, method: 'POST', url: 'u', body: '', serverMessages: [] });
+      if (id === 5) throw new TypeError('boom');
+      return { status: 204 };
+    };
+    const run = await runBulk([1, 2, 3, 4, 5, 6], worker, { concurrency: 1, signal: never });
+    expect(run.results).toEqual<BulkResult[]>([
+      { id: 1, ok: true, status: 204, exitCode: ExitCode.ok },
+      {
+        id: 2, ok: false, status: 404, error: 'Ticket 2 does not exist',
+        body: { title: 'Not Found', detail: 'Ticket 2 does not exist' }, exitCode: ExitCode.notFound,
+      },
+      { id: 3, ok: false, error: 'connection refused by http://127.0.0.1:9', exitCode: ExitCode.failed },
+      { id: 4, ok: false, status: 403, error: 'POST u failed with HTTP 403', exitCode: ExitCode.permissionDenied },
+      { id: 5, ok: false, error: 'boom', exitCode: ExitCode.failed },
+      { id: 6, ok: true, status: 204, exitCode: ExitCode.ok },
+    ]);
+  });
+
+  it('takes a worker-reported outcome as-is, deriving the exit code from its status', async () => {
+    const run = await runBulk([1, 2, 3], async (id) => {
+      if (id === 1) return { status: 200, note: 'already closed', body: { id: 1 } };
+      if (id === 2) return { ok: false, status: 400, error: 'User lacks permission Tickets.Resolve' };
+      return { ok: false, status: 500, error: 'Internal error' };
+    }, { concurrency: 2, signal: never });
+    expect(run.results).toEqual<BulkResult[]>([
+      { id: 1, ok: true, status: 200, note: 'already closed', body: { id: 1 }, exitCode: ExitCode.ok },
+      { id: 2, ok: false, status: 400, error: 'User lacks permission Tickets.Resolve', exitCode: ExitCode.permissionDenied },
+      { id: 3, ok: false, status: 500, error: 'Internal error', exitCode: ExitCode.failed },
+    ]);
+  });
+
+  it('on abort starts nothing new, lets in-flight IDs finish and lists the rest as not started', async () => {
+    const controller = new AbortController();
+    const gates = new Map([1, 2, 3, 4, 5].map((id) => [id, deferred()]));
+    const started: number[] = [];
+    const running = runBulk([1, 2, 3, 4, 5], async (id) => {
+      started.push(id);
+      await gates.get(id)!.promise;
+      return { status: 204 };
+    }, { concurrency: 2, signal: controller.signal });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual([1, 2]);
+    controller.abort();
+    gates.get(2)!.resolve();
+    gates.get(1)!.resolve();
+    const run = await running;
+    expect(started).toEqual([1, 2]);
+    expect(run.results.map((result) => [result.id, result.ok])).toEqual([[1, true], [2, true]]);
+    expect(run.notStarted).toEqual([3, 4, 5]);
+    expect(run.interrupted).toBe(true);
+  });
+
+  it('starts nothing when already aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    let calls = 0;
+    const run = await runBulk([7, 8], async () => {
+      calls += 1;
+      return {};
+    }, { concurrency: 4, signal: controller.signal });
+    expect(calls).toBe(0);
+    expect(run).toEqual({ results: [], notStarted: [7, 8], interrupted: true });
+  });
+
+  it('refuses a concurrency outside 1..32', async () => {
+    await expect(runBulk([1], async () => ({}), { concurrency: 0, signal: never })).rejects.toThrow(RangeError);
+    await expect(runBulk([1], async () => ({}), { concurrency: 33, signal: never })).rejects.toThrow(RangeError);
+  });
+});
+
+describe('runBulk over real HTTP', () => {
+  let server: Server;
+  let baseUrl: string;
+  let inFlight = 0;
+  let maxInFlight = 0;
+
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      inFlight += 1;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      const id = Number(request.url?.split('/').pop());
+      // Answer on the next turn so requests overlap for real.
+      setImmediate(() => {
+        inFlight -= 1;
+        if (id % 5 === 0) {
+          response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ message: `Ticket ${id} not found` }));
+        } else {
+          response.writeHead(204).end();
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('bounds the requests the server sees and reports each failure with its server message', async () => {
+    const worker: BulkWorker = async (id) => {
+      const url = `${baseUrl}/api/TicketsApi/pickup/${id}`;
+      const response = await fetch(url, { method: 'POST' });
+      if (response.ok) return { status: response.status };
+      const body = (await response.json()) as { message: string };
+      throw new ApiError({ status: response.status, method: 'POST', url, body, serverMessages: [body.message] });
+    };
+    const ids = Array.from({ length: 25 }, (_, index) => index + 1);
+    const run = await runBulk(ids, worker, { concurrency: 4, signal: never });
+    expect(maxInFlight).toBeLessThanOrEqual(4);
+    expect(maxInFlight).toBeGreaterThan(1);
+    expect(run.results.filter((result) => !result.ok)).toEqual(
+      [5, 10, 15, 20, 25].map((id) => ({
+        id, ok: false, status: 404, error: `Ticket ${id} not found`, body: { message: `Ticket ${id} not found` }, exitCode: ExitCode.notFound,
+      })),
+    );
+    expect(run.results.filter((result) => result.ok)).toHaveLength(20);
+  });
+});
+
+describe('parseConcurrency', () => {
+  it.each([['1', 1], ['4', 4], ['32', 32], [' 8 ', 8]])('accepts %j', (text, value) => {
+    expect(parseConcurrency(text)).toBe(value);
+  });
+
+  it.each(['0', '33', '-1', '2.5', 'four', '', '1e1'])('refuses %j as a usage error', (text) => {
+    expect(() => parseConcurrency(text)).toThrow(UsageError);
+    expect(() => parseConcurrency(text)).toThrow(`invalid --concurrency ${JSON.stringify(text)}: expected a whole number from 1 to 32`);
+  });
+});
