@@ -1,0 +1,219 @@
+import type { Command } from 'commander';
+import { constants } from 'node:fs';
+import { access, readFile, stat } from 'node:fs/promises';
+import { text } from 'node:stream/consumers';
+import type { CommandHost } from '../cli.js';
+import type { Context } from '../context.js';
+import type { ApiResponse, FormScalar, FormValue, RawRequest } from '../api/types.js';
+import { UsageError } from '../errors.js';
+import { writeJson } from '../output/json.js';
+import { sanitizeText } from '../output/sanitize.js';
+import { writeText } from '../output/write.js';
+
+export interface ApiOptions {
+  method: string;
+  path: string;
+  /** `-F key=value`: true/false/null and integers typed, `@file` uploads the file. */
+  typedFields: string[];
+  /** `-f key=value`: always a string. */
+  rawFields: string[];
+  /** A JSON file sent as the body, or `-` for stdin. */
+  input: string | undefined;
+  dryRun: boolean;
+}
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
+// The service's only file field (register, update, reply... all take `Uploads`).
+const FILE_FIELD = 'Uploads';
+
+type FieldValue = string | number | boolean | null;
+interface ParsedField {
+  key: string;
+  /** `key[]=v`: the values collect into an array (repeated form fields in multipart). */
+  array: boolean;
+  value: FieldValue;
+  /** `@path`: the file to upload. */
+  file?: string;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+export function register(program: Command, host: CommandHost): void {
+  program
+    .command('api')
+    .description('Send an authenticated request to any endpoint and print the response body')
+    .argument('<method>', `HTTP method: ${METHODS.join(', ')}`)
+    .argument('<path>', 'path under the base URL, starting with /, e.g. /api/TicketsApi/42')
+    .option('-F, --field <key=value>', 'typed field: true, false, null and integers become JSON values; @FILE uploads FILE (multipart, streamed)', collect, [])
+    .option('-f, --raw-field <key=value>', 'string field, sent as is', collect, [])
+    .option('--input <file>', 'send the JSON in FILE (- for stdin) as the body; fields then go to the query string')
+    .option('--dry-run', 'print the request that would be sent, send nothing')
+    .addHelpText(
+      'after',
+      `
+Fields form a JSON body; for GET and HEAD (or with --input) they go to the query string.
+"key[]=value" builds an array (repeated form fields in multipart). Any "@file" value sends
+the whole request as multipart/form-data; files are sent as "${FILE_FIELD}" parts, the service's
+only file field. Non-2xx answers exit like every other command (3 not found, 4 login, 5 permission).
+
+Examples:
+  $ tkt api GET /api/TicketsApi/42
+  $ tkt api POST /api/TicketsApi -F page=1 -F length=5 -f listType=MyOpenTickets
+  $ tkt api POST /api/TicketsApi/addfiles/42 -F Uploads=@screenshot.png
+  $ tkt api POST /api/TicketsApi/update/42 -F Title="New title" -F TicketPriorityId=3
+  $ tkt api POST /api/TicketsApi --input table.json`,
+    )
+    .action(
+      host.action((args, opts, ctx) =>
+        run(
+          { method: args[0], path: args[1], typedFields: opts.field, rawFields: opts.rawField, input: opts.input, dryRun: opts.dryRun === true },
+          ctx,
+        ),
+      ),
+    );
+}
+
+export async function run(options: ApiOptions, ctx: Context): Promise<void> {
+  const request = await buildRequest(options, ctx);
+  if (options.dryRun) {
+    await writeJson(ctx.io.stdout, describeRequest(request));
+    ctx.io.stderr.write('dry run: nothing was sent\n');
+    return;
+  }
+  const response = await (await ctx.api()).raw(request);
+  await printBody(response, ctx);
+}
+
+async function buildRequest(options: ApiOptions, ctx: Context): Promise<RawRequest> {
+  const method = options.method.toUpperCase();
+  if (!METHODS.includes(method)) {
+    throw new UsageError(`invalid method ${JSON.stringify(options.method)}`, { hint: `use one of ${METHODS.join(', ')}` });
+  }
+  if (!options.path.startsWith('/')) {
+    throw new UsageError(`invalid path ${JSON.stringify(options.path)}: it must start with /`, { hint: `e.g. /api/TicketsApi/42` });
+  }
+  const fields = [...options.typedFields.map((f) => parseField(f, true)), ...options.rawFields.map((f) => parseField(f, false))];
+  const files = fields.filter((field) => field.file !== undefined);
+  await Promise.all(files.map((field) => assertReadableFile(field.file!)));
+
+  const fieldsInQuery = method === 'GET' || method === 'HEAD' || options.input !== undefined;
+  if (fieldsInQuery && files.length > 0) {
+    throw new UsageError('@file uploads need a request body', { hint: 'use POST without --input' });
+  }
+  if (options.input !== undefined) {
+    return { method, path: withQuery(options.path, fields), json: await readJsonInput(options.input, ctx) };
+  }
+  if (fieldsInQuery || fields.length === 0) return { method, path: withQuery(options.path, fields) };
+  if (files.length > 0) {
+    return {
+      method,
+      path: options.path,
+      form: { fields: toForm(fields.filter((field) => field.file === undefined)), files: files.map((field) => field.file!) },
+    };
+  }
+  return { method, path: options.path, json: toJson(fields) };
+}
+
+function parseField(text: string, typed: boolean): ParsedField {
+  const equals = text.indexOf('=');
+  if (equals <= 0) throw new UsageError(`invalid field ${JSON.stringify(text)}: expected key=value`);
+  const rawKey = text.slice(0, equals);
+  const value = text.slice(equals + 1);
+  const array = rawKey.endsWith('[]');
+  const key = array ? rawKey.slice(0, -2) : rawKey;
+  if (key === '') throw new UsageError(`invalid field ${JSON.stringify(text)}: the key is empty`);
+  if (!typed) return { key, array, value };
+  if (value.startsWith('@')) {
+    const file = value.slice(1);
+    if (file === '') throw new UsageError(`invalid field ${JSON.stringify(text)}: no file after @`);
+    if (key.toLowerCase() !== FILE_FIELD.toLowerCase()) {
+      throw new UsageError(`cannot upload ${JSON.stringify(file)} as "${key}": files are always sent as "${FILE_FIELD}" parts`, {
+        hint: `use -F ${FILE_FIELD}=@${file}, or -f ${key}=${value} to send the text as is`,
+      });
+    }
+    return { key, array, value, file };
+  }
+  return { key, array, value: typedValue(value) };
+}
+
+/** Like `gh api -F`: true, false, null and integers become JSON values. */
+function typedValue(value: string): FieldValue {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (value === 'null') return null;
+  if (/^-?\d+$/.test(value) && Number.isSafeInteger(Number(value))) return Number(value);
+  return value;
+}
+
+function toJson(fields: readonly ParsedField[]): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const field of fields) {
+    if (!field.array) {
+      body[field.key] = field.value;
+      continue;
+    }
+    const existing = body[field.key];
+    body[field.key] = Array.isArray(existing) ? [...existing, field.value] : [field.value];
+  }
+  return body;
+}
+
+function toForm(fields: readonly ParsedField[]): Record<string, FormValue> {
+  const form: Record<string, FormValue> = {};
+  for (const [key, value] of Object.entries(toJson(fields))) {
+    // Multipart has no null: a null field is left out, as FormValue documents.
+    form[key] = Array.isArray(value) ? value.filter((item): item is FormScalar => item !== null) : (value as FormScalar | null);
+  }
+  return form;
+}
+
+function withQuery(path: string, fields: readonly ParsedField[]): string {
+  if (fields.length === 0) return path;
+  const query = new URLSearchParams(fields.map((field): [string, string] => [field.key, field.value === null ? '' : String(field.value)]));
+  return `${path}${path.includes('?') ? '&' : '?'}${query.toString()}`;
+}
+
+async function readJsonInput(source: string, ctx: Context): Promise<unknown> {
+  let content: string;
+  try {
+    content = source === '-' ? await text(ctx.io.stdin) : await readFile(source, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read --input ${source}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(content);
+  } catch (error) {
+    throw new UsageError(`--input ${source} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+async function assertReadableFile(path: string): Promise<void> {
+  try {
+    await access(path, constants.R_OK);
+    if ((await stat(path)).isFile()) return;
+  } catch {
+    // Reported below, the same way for every cause.
+  }
+  throw new UsageError(`cannot read file ${path}`);
+}
+
+function describeRequest(request: RawRequest): Record<string, unknown> {
+  return {
+    method: request.method,
+    path: request.path,
+    ...(request.json === undefined ? {} : { json: request.json }),
+    ...(request.form === undefined ? {} : { multipart: { fields: request.form.fields, files: request.form.files ?? [] } }),
+  };
+}
+
+async function printBody(response: ApiResponse, ctx: Context): Promise<void> {
+  const body = response.body;
+  if (body === undefined) return;
+  const contentType = String(response.headers['content-type'] ?? '');
+  if (typeof body !== 'string' || /[/+]json\b/i.test(contentType)) {
+    await writeJson(ctx.io.stdout, body);
+    return;
+  }
+  // Text goes out as the server sent it, except to a terminal, which it must not drive.
+  await writeText(ctx.io.stdout, ctx.io.stdoutIsTTY ? sanitizeText(body) : body);
+}

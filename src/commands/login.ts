@@ -1,0 +1,155 @@
+import { Option, type Command } from 'commander';
+import { text } from 'node:stream/consumers';
+import type { CommandHost } from '../cli.js';
+import type { Context } from '../context.js';
+import { isObject, stringField } from '../api/fields.js';
+import { decodeJwtClaims, expiryFromClaims, userIdFromClaims } from '../config/jwt.js';
+import { resolveBaseUrl, resolveProfileName } from '../config/session.js';
+import { assertTransportAllowed, normalizeBaseUrl } from '../config/url.js';
+import { ApiError, AuthError, OperationError, UsageError } from '../errors.js';
+import { writeJson } from '../output/json.js';
+import { sanitizeInline } from '../output/sanitize.js';
+
+export interface LoginOptions {
+  username: string | undefined;
+  domain: string | undefined;
+  passwordStdin: boolean;
+  allowHttp: boolean;
+  /** Set when someone typed --password: refused with the reason, never used. */
+  passwordFlag: boolean;
+}
+
+// Without an exp claim the service's documented lifetime is assumed.
+const DEFAULT_TOKEN_LIFETIME_MS = 7 * 24 * 3600 * 1000;
+
+export function register(program: Command, host: CommandHost): void {
+  program
+    .command('login')
+    .description('Log in and save the token in the profile (the password is never a flag)')
+    .option('-u, --username <user>', 'user name (asked at a terminal when missing)')
+    .option('--domain <domain>', 'directory (LDAP/AD) domain; empty for local accounts')
+    .option('--password-stdin', 'read the password from stdin (one trailing newline is dropped)')
+    .option('--allow-http', 'accept plain http to a non-local host for this profile (saved with it)')
+    // Hidden: only there to explain why it does not exist.
+    .addOption(new Option('--password [value]').hideHelp())
+    .addHelpText(
+      'after',
+      `
+The password comes from a hidden prompt, --password-stdin, or TKT_PASSWORD (CI), never from
+a flag: other users of the machine can read command lines. The service URL comes from --url,
+TKT_URL or the profile. With --json, the user object is printed WITHOUT its token.
+
+Examples:
+  $ tkt login --url https://helpdesk.example.com -u jdoe
+  $ printf '%s\\n' "$PASSWORD" | tkt login --url https://helpdesk.example.com -u jdoe --password-stdin
+  $ TKT_PASSWORD=secret tkt login -u ci-bot --profile ci
+  $ tkt login --url http://10.0.0.5:8080 -u jdoe --allow-http`,
+    )
+    .action(
+      host.action((_args, opts, ctx) =>
+        run(
+          {
+            username: opts.username,
+            domain: opts.domain,
+            passwordStdin: opts.passwordStdin === true,
+            allowHttp: opts.allowHttp === true,
+            passwordFlag: opts.password !== undefined,
+          },
+          ctx,
+        ),
+      ),
+    );
+}
+
+export async function run(options: LoginOptions, ctx: Context): Promise<void> {
+  if (options.passwordFlag) {
+    throw new UsageError('there is no --password option: a password on the command line can be read by other users (ps, shell history)', {
+      hint: 'type it at the prompt, pipe it with --password-stdin, or set TKT_PASSWORD',
+    });
+  }
+  const profile = resolveProfileName(ctx);
+  const baseUrl = await resolveLoginUrl(ctx);
+  const allowHttp = options.allowHttp || (ctx.config.getProfile(profile).allowHttp ?? false);
+  // Before asking anything: the password must not cross the network unencrypted.
+  assertTransportAllowed(baseUrl, allowHttp);
+  const username = await resolveUsername(options, ctx);
+  const password = await resolvePassword(options, ctx);
+
+  const client = await ctx.anonymousApi(baseUrl);
+  let user: unknown;
+  try {
+    const response = await client.authenticate({ Email: username, Password: password, RememberMe: true, Domain: options.domain ?? '' });
+    user = response.body;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) {
+      throw new AuthError(`login to ${baseUrl} failed for ${username}`, {
+        details: error.serverMessages,
+        hint: 'check the user name and password (directory accounts need --domain)',
+      });
+    }
+    throw error;
+  }
+
+  const token = stringField(user, 'Token');
+  if (token === undefined || token === '') {
+    throw new OperationError(`${baseUrl} accepted the login but sent no token`);
+  }
+  const claims = decodeJwtClaims(token);
+  const expiresAt = expiryFromClaims(claims) ?? new Date(ctx.now().getTime() + DEFAULT_TOKEN_LIFETIME_MS);
+  const savedName = stringField(user, 'Username') ?? username;
+  ctx.config.saveProfile(profile, { url: baseUrl, ...(options.allowHttp ? { allowHttp: true } : {}) });
+  ctx.config.writeToken(profile, {
+    token,
+    url: baseUrl,
+    expiresAt: expiresAt.toISOString(),
+    userId: stringField(user, 'Id') ?? userIdFromClaims(claims),
+    username: savedName,
+    firstName: stringField(user, 'FirstName'),
+    lastName: stringField(user, 'LastName'),
+  });
+
+  if (ctx.env.TKT_TOKEN) {
+    ctx.io.stderr.write('warning: TKT_TOKEN is set and overrides the saved token until it is unset\n');
+  }
+  if (ctx.globals.json) {
+    await writeJson(ctx.io.stdout, withoutToken(user));
+  }
+  if (!ctx.globals.quiet) {
+    ctx.io.stderr.write(`Logged in to ${baseUrl} as ${sanitizeInline(savedName)} (profile ${profile})\n`);
+  }
+}
+
+async function resolveLoginUrl(ctx: Context): Promise<string> {
+  const known = resolveBaseUrl(ctx);
+  if (known !== undefined) return known;
+  if (!ctx.io.canPrompt) {
+    throw new UsageError('no service URL: pass --url or set TKT_URL', { hint: 'tkt login --url https://helpdesk.example.com' });
+  }
+  const answer = await ctx.prompter.input({ message: 'Service URL', validate: (value) => (value.trim() === '' ? 'a URL is required' : true) });
+  return normalizeBaseUrl(answer);
+}
+
+async function resolveUsername(options: LoginOptions, ctx: Context): Promise<string> {
+  if (options.username !== undefined && options.username !== '') return options.username;
+  if (!ctx.io.canPrompt) throw new UsageError('missing --username (no terminal to ask on)');
+  return ctx.prompter.input({ message: 'User name', validate: (value) => (value.trim() === '' ? 'a user name is required' : true) });
+}
+
+async function resolvePassword(options: LoginOptions, ctx: Context): Promise<string> {
+  if (options.passwordStdin) {
+    const password = (await text(ctx.io.stdin)).replace(/\r?\n$/, '');
+    if (password === '') throw new UsageError('--password-stdin read an empty password');
+    return password;
+  }
+  if (ctx.env.TKT_PASSWORD) return ctx.env.TKT_PASSWORD;
+  if (!ctx.io.canPrompt) {
+    throw new UsageError('no password: no terminal to ask on', { hint: 'pipe it with --password-stdin or set TKT_PASSWORD' });
+  }
+  return ctx.prompter.password({ message: 'Password' });
+}
+
+/** The user object as the service sent it, minus its token (contract section 4: never printed). */
+function withoutToken(user: unknown): unknown {
+  if (!isObject(user)) return user;
+  return Object.fromEntries(Object.entries(user).filter(([key]) => key.toLowerCase() !== 'token'));
+}

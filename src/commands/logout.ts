@@ -1,0 +1,53 @@
+import type { Command } from 'commander';
+import type { CommandHost } from '../cli.js';
+import type { Context } from '../context.js';
+import { resolveProfileName } from '../config/session.js';
+import type { StoredToken } from '../config/types.js';
+import { OperationError } from '../errors.js';
+import { writeJson } from '../output/json.js';
+
+export function register(program: Command, host: CommandHost): void {
+  program
+    .command('logout')
+    .description("Forget the profile's saved token")
+    .addHelpText(
+      'after',
+      `
+Only the local copy is deleted; the service has no logout call, so the token stays valid
+until it expires. Not being logged in is not an error.
+
+Examples:
+  $ tkt logout
+  $ tkt logout --profile staging`,
+    )
+    .action(host.action((_args, _opts, ctx) => run(ctx)));
+}
+
+export async function run(ctx: Context): Promise<void> {
+  const profile = resolveProfileName(ctx);
+  const stored = readTokenForLogout(ctx, profile);
+  // Deleted whatever was read: a file readToken does not recognise is still not worth keeping.
+  ctx.config.deleteToken(profile);
+  const url = stored !== undefined && stored !== 'unreadable' ? stored.url : undefined;
+
+  if (ctx.globals.json) {
+    await writeJson(ctx.io.stdout, { profile, loggedOut: stored !== undefined, url: url ?? null });
+  }
+  if (!ctx.globals.quiet) {
+    if (stored === undefined) ctx.io.stderr.write(`Not logged in (profile ${profile}); nothing to forget\n`);
+    else ctx.io.stderr.write(`Logged out${url === undefined ? '' : ` of ${url}`} (profile ${profile}): token deleted\n`);
+  }
+  if (ctx.env.TKT_TOKEN) {
+    ctx.io.stderr.write('note: TKT_TOKEN is still set, so commands stay authenticated with it\n');
+  }
+}
+
+/** A damaged token file is still something to forget, so logout deletes it instead of failing. */
+function readTokenForLogout(ctx: Context, profile: string): StoredToken | 'unreadable' | undefined {
+  try {
+    return ctx.config.readToken(profile);
+  } catch (error) {
+    if (error instanceof OperationError) return 'unreadable';
+    throw error;
+  }
+}

@@ -1,0 +1,65 @@
+import type { Command } from 'commander';
+import type { CommandHost } from '../cli.js';
+import type { Context } from '../context.js';
+import { writeJson } from '../output/json.js';
+import { sanitizeInline } from '../output/sanitize.js';
+import { renderKeyValue } from '../output/table.js';
+import { formatDate, relativeTime } from '../output/time.js';
+
+const SOURCE_LABEL = { cache: 'token cache', env: 'TKT_TOKEN' } as const;
+
+export function register(program: Command, host: CommandHost): void {
+  program
+    .command('whoami')
+    .description('Show the logged-in user, service URL, profile and token expiry (no request is made)')
+    .addHelpText(
+      'after',
+      `
+Exits 4 when not logged in or when the token has expired.
+
+Examples:
+  $ tkt whoami
+  $ tkt whoami --json | jq -r .userId
+  $ tkt whoami -q            # just the user name`,
+    )
+    .action(host.action((_args, _opts, ctx) => run(ctx)));
+}
+
+export async function run(ctx: Context): Promise<void> {
+  // resolveSession throws (exit 4) when there is no token or it has expired.
+  const session = await ctx.session();
+  const stored = session.tokenSource === 'cache' ? ctx.config.readToken(session.profile) : undefined;
+  const fullName = [stored?.firstName, stored?.lastName].filter((part) => part !== undefined && part !== '').join(' ') || undefined;
+
+  if (ctx.globals.json) {
+    await writeJson(ctx.io.stdout, {
+      username: session.username ?? null,
+      fullName: fullName ?? null,
+      userId: session.userId ?? null,
+      url: session.baseUrl,
+      profile: session.profile,
+      expiresAt: session.expiresAt?.toISOString() ?? null,
+      tokenSource: session.tokenSource,
+    });
+    return;
+  }
+  if (ctx.globals.quiet) {
+    if (session.username !== undefined) ctx.io.stdout.write(`${sanitizeInline(session.username)}\n`);
+    return;
+  }
+  const expiry = session.expiresAt === undefined ? 'unknown' : `${formatDate(session.expiresAt)} (${relativeTime(session.expiresAt, ctx.now())})`;
+  ctx.io.stdout.write(
+    renderKeyValue(
+      [
+        ['User', session.username === undefined ? 'unknown' : sanitizeInline(session.username)],
+        ['Name', fullName === undefined ? undefined : sanitizeInline(fullName)],
+        ['User ID', session.userId ?? 'unknown'],
+        ['URL', session.baseUrl],
+        ['Profile', session.profile],
+        ['Expires', expiry],
+        ['Token', SOURCE_LABEL[session.tokenSource]],
+      ],
+      { color: ctx.io.color },
+    ),
+  );
+}
