@@ -1,0 +1,131 @@
+// A one-line progress bar for `ID...` commands, on stderr and only when colour/animation is
+// allowed (IO.color: stderr is a TTY and colour not disabled). Elsewhere it writes nothing.
+import type { IO } from '../context.js';
+
+export interface Progress {
+  /** One more item finished. */
+  tick(ok: boolean): void;
+  /**
+   * Runs `write` (which prints a whole line to stdout or stderr) with the bar lifted off the
+   * screen, so the line does not land in the middle of the bar when both share a terminal.
+   */
+  withLine(write: () => void): void;
+  /** Removes the bar for good; call it before the summary or error is printed. */
+  done(): void;
+}
+
+export interface ProgressOptions {
+  total: number;
+  /** Says what is being counted, e.g. "closed" -> "closed [████░░░░] 4/10". */
+  label: string;
+}
+
+// ~10 redraws a second: smooth enough, and cheap over a slow SSH link.
+const REDRAW_INTERVAL_MS = 100;
+const ERASE_LINE = '\r\u001b[2K';
+const MAX_BAR_WIDTH = 30;
+const MIN_BAR_WIDTH = 5;
+
+const silent: Progress = {
+  tick() {},
+  withLine(write) {
+    write();
+  },
+  done() {},
+};
+
+function formatDuration(seconds: number): string {
+  const whole = Math.ceil(seconds);
+  if (whole < 60) return `${whole}s`;
+  const minutes = Math.floor(whole / 60);
+  if (minutes < 60) return `${minutes}m${String(whole % 60).padStart(2, '0')}s`;
+  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
+}
+
+function formatRate(perSecond: number): string {
+  return perSecond < 10 ? perSecond.toFixed(1) : String(Math.round(perSecond));
+}
+
+export function createProgress(io: IO, options: ProgressOptions): Progress {
+  if (!io.color) return silent;
+  const { total, label } = options;
+  const startedAt = Date.now();
+  let finished = 0;
+  let failed = 0;
+  let visible = false;
+  let closed = false;
+  let lastDrawAt = Number.NEGATIVE_INFINITY;
+  let pendingDraw: ReturnType<typeof setTimeout> | undefined;
+
+  function render(): string {
+    const parts = [`${finished}/${total}`];
+    if (failed > 0) parts.push(`${failed} failed`);
+    const elapsedSeconds = (Date.now() - startedAt) / 1000;
+    if (finished > 0 && elapsedSeconds > 0) {
+      const rate = finished / elapsedSeconds;
+      parts.push(`${formatRate(rate)}/s`);
+      if (finished < total) parts.push(`ETA ${formatDuration((total - finished) / rate)}`);
+    }
+    // One column spare: writing into the last column makes some terminals wrap, and a wrapped
+    // bar can no longer be erased with a carriage return. The bar goes first, then ETA, rate...
+    const room = io.columns - 1;
+    let counts = parts.join(' · ');
+    while (label.length + 1 + counts.length > room && parts.length > 1) {
+      parts.pop();
+      counts = parts.join(' · ');
+    }
+    const barWidth = Math.min(MAX_BAR_WIDTH, room - label.length - counts.length - 4);
+    let line = `${label} ${counts}`;
+    if (barWidth >= MIN_BAR_WIDTH) {
+      const filled = total > 0 ? Math.round((finished / total) * barWidth) : barWidth;
+      line = `${label} [${'█'.repeat(filled)}${'░'.repeat(barWidth - filled)}] ${counts}`;
+    }
+    return line.slice(0, Math.max(room, 0));
+  }
+
+  function cancelPendingDraw(): void {
+    if (pendingDraw !== undefined) clearTimeout(pendingDraw);
+    pendingDraw = undefined;
+  }
+
+  function draw(): void {
+    cancelPendingDraw();
+    io.stderr.write(`${ERASE_LINE}${render()}`);
+    visible = true;
+    lastDrawAt = Date.now();
+  }
+
+  function erase(): void {
+    if (!visible) return;
+    io.stderr.write(ERASE_LINE);
+    visible = false;
+  }
+
+  draw();
+  return {
+    tick(ok) {
+      finished += 1;
+      if (!ok) failed += 1;
+      if (closed) return;
+      const wait = lastDrawAt + REDRAW_INTERVAL_MS - Date.now();
+      if (wait <= 0) {
+        draw();
+      } else if (pendingDraw === undefined) {
+        pendingDraw = setTimeout(draw, wait);
+        // A late redraw must never keep the process alive.
+        pendingDraw.unref?.();
+      }
+    },
+    withLine(write) {
+      const wasVisible = visible;
+      erase();
+      write();
+      if (wasVisible && !closed) draw();
+    },
+    done() {
+      closed = true;
+      cancelPendingDraw();
+      erase();
+    },
+  };
+}
