@@ -1,0 +1,71 @@
+// Long text from $VISUAL / $EDITOR, the way `git commit` asks for a message: a temp file
+// holding the default text and `#` help lines, the editor on the real terminal, and the
+// file read back without the `#` lines.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { InterruptedError, OperationError, UsageError } from '../errors.js';
+
+export interface EditorRequest {
+  /** Shown as a `#` line in the file. */
+  message: string;
+  default?: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** A command line that overrides $VISUAL and $EDITOR (tests, or a --editor option). */
+  editor?: string;
+}
+
+const EDITOR_HINT = 'set $EDITOR (or $VISUAL) to your editor, e.g. EDITOR=nano';
+
+/** $VISUAL, then $EDITOR, then vi, as git and crontab choose. */
+export function editorCommand(env: Readonly<Record<string, string | undefined>>): string {
+  return env.VISUAL?.trim() || env.EDITOR?.trim() || 'vi';
+}
+
+/** The text minus `#` comment lines and the blank lines around it. */
+export function stripComments(text: string): string {
+  return text
+    .replace(/\r\n/g, '\n')
+    .split('\n')
+    .filter((line) => !line.startsWith('#'))
+    .join('\n')
+    .replace(/^(\s*\n)+/, '')
+    .trimEnd();
+}
+
+// The editor setting is a command line ("code --wait"), so it goes through a shell with
+// the file as a separate argument: a temp path with spaces or $ is never re-parsed.
+function startEditor(command: string, file: string, env: Readonly<Record<string, string | undefined>>) {
+  const options = { stdio: 'inherit' as const, env: { ...env } };
+  return process.platform === 'win32'
+    ? spawn(`${command} "${file}"`, { ...options, shell: true })
+    : spawn('sh', ['-c', `${command} "$@"`, command, file], options);
+}
+
+/** Opens the editor on a temp file and returns the text; an empty text is a UsageError. */
+export async function editText(request: EditorRequest): Promise<string> {
+  const command = request.editor ?? editorCommand(request.env);
+  const dir = await mkdtemp(join(tmpdir(), 'tkt-edit-'));
+  const file = join(dir, 'TKT_EDITMSG');
+  try {
+    const help = `# ${request.message}\n# Lines starting with '#' are ignored; an empty text aborts.\n`;
+    await writeFile(file, `${request.default ?? ''}\n\n${help}`, { mode: 0o600 });
+
+    const child = startEditor(command, file, request.env);
+    const [code, signal] = (await once(child, 'exit').catch((error: unknown) => {
+      throw new OperationError(`could not start the editor "${command}"`, { hint: EDITOR_HINT, cause: error });
+    })) as [number | null, NodeJS.Signals | null];
+    if (signal === 'SIGINT') throw new InterruptedError();
+    if (code !== 0) {
+      throw new OperationError(`the editor "${command}" failed (${signal ?? `exit code ${code}`}); nothing was sent`, { hint: EDITOR_HINT });
+    }
+
+    const text = stripComments(await readFile(file, 'utf8'));
+    if (text === '') throw new UsageError('aborted: empty message');
+    return text;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,85 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { OperationError, UsageError } from '../../src/errors.js';
+import { editorCommand, editText, stripComments } from '../../src/prompts/editor.js';
+import { createInquirerPrompter } from '../../src/prompts/inquirer.js';
+import { createCollector } from '../helpers/io.js';
+
+// Editors are small shell scripts: the file to edit arrives as "$1".
+const writing = (text: string) => `sh -c 'printf "${text}" > "$1"' --`;
+
+let scratch: string;
+beforeEach(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'tkt-editor-test-'));
+});
+afterEach(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+describe('editText', () => {
+  it('returns what the user wrote, without # lines', async () => {
+    const text = await editText({ message: 'Description', env: {}, editor: writing('\\nPrinter jams\\n# a comment\\non floor 2\\n\\n') });
+    expect(text).toBe('Printer jams\non floor 2');
+  });
+
+  it('opens a file holding the default text and the message as a comment, then removes it', async () => {
+    const copy = join(scratch, 'seen');
+    const text = await editText({
+      message: 'Reply to ticket 42',
+      default: 'Dear user,',
+      env: {},
+      editor: `sh -c 'cp "$1" "${copy}"; echo "$1" > "${copy}.path"' --`,
+    });
+    expect(text).toBe('Dear user,');
+    const seen = await readFile(copy, 'utf8');
+    expect(seen.startsWith('Dear user,\n')).toBe(true);
+    expect(seen).toContain('# Reply to ticket 42\n');
+    const editedPath = (await readFile(`${copy}.path`, 'utf8')).trim();
+    expect(existsSync(editedPath)).toBe(false);
+  });
+
+  it('aborts with a UsageError when the text is empty', async () => {
+    const error: unknown = await editText({ message: 'Description', env: {}, editor: 'true' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).message).toBe('aborted: empty message');
+  });
+
+  it('fails with an OperationError when the editor fails or does not exist', async () => {
+    await expect(editText({ message: 'm', env: {}, editor: 'false' })).rejects.toBeInstanceOf(OperationError);
+    await expect(editText({ message: 'm', env: { PATH: process.env.PATH }, editor: 'no-such-editor-tkt' })).rejects.toThrow(
+      /the editor "no-such-editor-tkt" failed \(exit code 127\)/,
+    );
+  });
+
+  it('runs $VISUAL before $EDITOR', async () => {
+    const text = await editText({ message: 'm', env: { PATH: process.env.PATH, VISUAL: writing('from visual'), EDITOR: writing('from editor') } });
+    expect(text).toBe('from visual');
+  });
+});
+
+describe('editorCommand', () => {
+  it('prefers VISUAL, then EDITOR, then vi', () => {
+    expect(editorCommand({ VISUAL: 'code --wait', EDITOR: 'nano' })).toBe('code --wait');
+    expect(editorCommand({ VISUAL: ' ', EDITOR: 'nano' })).toBe('nano');
+    expect(editorCommand({})).toBe('vi');
+  });
+});
+
+describe('stripComments', () => {
+  it('drops # lines and surrounding blank lines, keeps inner blank lines and indentation', () => {
+    expect(stripComments('\n\n  indented\r\n\nsecond\n# help\n\n')).toBe('  indented\n\nsecond');
+  });
+});
+
+describe('the inquirer prompter editor', () => {
+  it('uses $EDITOR from the env it was given and says it is waiting', async () => {
+    const stderr = createCollector();
+    const prompter = createInquirerPrompter({ stdin: new PassThrough(), stderr: stderr.stream, env: { PATH: process.env.PATH, EDITOR: writing('Body') } });
+    expect(await prompter.editor({ message: 'Description' })).toBe('Body');
+    expect(stderr.text()).toContain('Description (waiting for your editor');
+  });
+});

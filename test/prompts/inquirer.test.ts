@@ -1,0 +1,127 @@
+// The real prompter on real streams: keys go in through a PassThrough as a terminal
+// would send them, and everything drawn must land on the given stderr.
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { InterruptedError } from '../../src/errors.js';
+import { createInquirerPrompter, matchesSearch } from '../../src/prompts/inquirer.js';
+import { createCollector } from '../helpers/io.js';
+
+const ENTER = '\r';
+const CTRL_C = '\u0003';
+const DOWN = '\u001b[B';
+
+function setup() {
+  const stdin = new PassThrough();
+  const stderr = createCollector();
+  const prompter = createInquirerPrompter({ stdin, stderr: stderr.stream });
+  // Sends keys once the prompt has drawn `shown`, as a user reacts to what is on screen.
+  async function type(shown: string, ...keys: string[]) {
+    while (!stderr.text().includes(shown)) await new Promise((resolve) => setTimeout(resolve, 5));
+    for (const key of keys) {
+      stdin.write(key);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+  return { stdin, stderr, prompter, type };
+}
+
+const sites = [
+  { name: 'Headquarters', value: 1 },
+  { name: 'Warehouse North', value: 2 },
+  { name: 'Warehouse South', value: 3, description: 'Dock 7' },
+];
+
+describe('createInquirerPrompter', () => {
+  it('reads typed input and draws the prompt on stderr', async () => {
+    const { prompter, type, stderr } = setup();
+    const answer = prompter.input({ message: 'Title' });
+    await type('Title', 'Printer jam', ENTER);
+    expect(await answer).toBe('Printer jam');
+    expect(stderr.text()).toContain('Printer jam');
+  });
+
+  it('uses the default on a bare Enter', async () => {
+    const { prompter, type } = setup();
+    const answer = prompter.input({ message: 'Subject', default: 'Re: VPN' });
+    await type('Subject', ENTER);
+    expect(await answer).toBe('Re: VPN');
+  });
+
+  it('keeps asking until validate accepts', async () => {
+    const { prompter, type, stderr } = setup();
+    const answer = prompter.input({ message: 'Title', validate: (v) => (v.length <= 5 ? true : 'at most 5 characters') });
+    await type('Title', 'too long', ENTER);
+    await type('at most 5 characters', ...Array(8).fill('\u007f'), 'short', ENTER);
+    expect(await answer).toBe('short');
+    expect(stderr.text()).toContain('at most 5 characters');
+  });
+
+  it('masks a password', async () => {
+    const { prompter, type, stderr } = setup();
+    const answer = prompter.password({ message: 'Password' });
+    await type('Password', 's3cret', ENTER);
+    expect(await answer).toBe('s3cret');
+    expect(stderr.text()).not.toContain('s3cret');
+    expect(stderr.text()).toContain('******');
+  });
+
+  it('confirms with y/n and falls back to the default', async () => {
+    const first = setup();
+    const yes = first.prompter.confirm({ message: 'Delete 2 tickets?' });
+    await first.type('Delete 2 tickets?', 'y', ENTER);
+    expect(await yes).toBe(true);
+
+    const second = setup();
+    const fallback = second.prompter.confirm({ message: 'Delete?', default: false });
+    await second.type('Delete?', ENTER);
+    expect(await fallback).toBe(false);
+  });
+
+  it('selects with the arrow keys and returns the value', async () => {
+    const { prompter, type } = setup();
+    const answer = prompter.select({ message: 'Site', choices: sites });
+    await type('Site', DOWN, ENTER);
+    expect(await answer).toBe(2);
+  });
+
+  it('filters a search list as the user types', async () => {
+    const { prompter, type, stderr } = setup();
+    const answer = prompter.search({ message: 'Site', choices: sites });
+    await type('Headquarters', 'south');
+    await type('Warehouse South', ENTER);
+    expect(await answer).toBe(3);
+    expect(stderr.text()).toContain('south');
+  });
+
+  it('turns Ctrl-C into InterruptedError', async () => {
+    const { prompter, type } = setup();
+    const answer = prompter.select({ message: 'Site', choices: sites });
+    const outcome = expect(answer).rejects.toBeInstanceOf(InterruptedError);
+    await type('Site', CTRL_C);
+    await outcome;
+  });
+
+  it('shows server text in choices and messages escaped', async () => {
+    const { prompter, type, stderr } = setup();
+    const answer = prompter.select({
+      message: 'Close "\u001b]0;pwned\u0007"?',
+      choices: [{ name: 'evil\u001b[2Jname', value: 'x' }],
+    });
+    await type('evil', ENTER);
+    expect(await answer).toBe('x');
+    expect(stderr.text()).toContain('evil^[[2Jname');
+    expect(stderr.text()).toContain('^[]0;pwned^G');
+    expect(stderr.text()).not.toContain('\u001b]0;');
+    expect(stderr.text()).not.toContain('\u001b[2J');
+  });
+});
+
+describe('matchesSearch', () => {
+  it('matches every word, case-insensitively, in the name or description', () => {
+    expect(matchesSearch(sites[1]!, 'NORTH ware')).toBe(true);
+    expect(matchesSearch(sites[2]!, 'dock')).toBe(true);
+    expect(matchesSearch(sites[0]!, 'south')).toBe(false);
+    expect(matchesSearch(sites[0]!, undefined)).toBe(true);
+    expect(matchesSearch(sites[0]!, '')).toBe(true);
+  });
+});
