@@ -1,0 +1,221 @@
+// Lookup names (contract section 6): `--site HQ` instead of `--site 3`.
+//
+// Rules, in order:
+// - `@me` (requester, assignee) is the logged-in user's ID.
+// - For lookup collections (numeric IDs), digits alone are taken as the ID without asking the
+//   service: the write that uses it validates it anyway, and it saves a request per option.
+// - For users (requester, assignee), a value equal to a user ID (any case) is that user.
+// - A name (or alias, e.g. a username) equal to the value, case-insensitively.
+// - A unique prefix of a name or alias.
+// No match, or several, is a UsageError (exit 2) listing the candidates.
+//
+// Cache: each source (appmetadata, metadata) is kept per profile and base URL for
+// LOOKUP_CACHE_TTL_MS, so a burst of commands costs one metadata request; `--refresh`
+// refetches. Ticket-scoped metadata (metadata/{id}) is not cached across commands because it
+// follows the ticket's category and group, which the next command may change.
+import { arrayField, field, isObject, stringField } from '../api/fields.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import type { LookupEntry, LookupKind, LookupScope, Lookups } from './types.js';
+
+/** Lookups are reused from the cache for ten minutes: long enough for a burst of commands,
+ *  short enough that a renamed site shows up soon without --refresh. */
+export const LOOKUP_CACHE_TTL_MS = 10 * 60 * 1000;
+
+type Source = 'appmetadata' | 'metadata';
+
+interface KindSpec {
+  /** The collection as named by the spec, then the spellings a server might use instead. */
+  collection: readonly string[];
+  /** Fields holding the display name, first present wins. */
+  nameFields: readonly string[];
+  source: Source;
+  /** metadata/{id} narrows this collection to the ticket. */
+  ticketScoped: boolean;
+  users: boolean;
+  /** Used in messages: "unknown sub-category ...". */
+  label: string;
+}
+
+const USER_NAME_FIELDS = ['fullName', 'name', 'displayName', 'userName'];
+
+const KINDS: Record<LookupKind, KindSpec> = {
+  site: { collection: ['sites'], nameFields: ['title', 'name'], source: 'appmetadata', ticketScoped: false, users: false, label: 'site' },
+  department: { collection: ['departments'], nameFields: ['title', 'name'], source: 'appmetadata', ticketScoped: false, users: false, label: 'department' },
+  status: { collection: ['status', 'statuses'], nameFields: ['status', 'name', 'title'], source: 'appmetadata', ticketScoped: false, users: false, label: 'status' },
+  priority: { collection: ['priorities'], nameFields: ['priority', 'name', 'title'], source: 'appmetadata', ticketScoped: false, users: false, label: 'priority' },
+  category: { collection: ['categories'], nameFields: ['name', 'title'], source: 'appmetadata', ticketScoped: false, users: false, label: 'category' },
+  subcategory: { collection: ['sub_categories', 'subCategories', 'subcategories'], nameFields: ['name', 'title'], source: 'metadata', ticketScoped: true, users: false, label: 'sub-category' },
+  item: { collection: ['items'], nameFields: ['name', 'title'], source: 'metadata', ticketScoped: true, users: false, label: 'item' },
+  group: { collection: ['groups'], nameFields: ['group', 'name', 'title'], source: 'appmetadata', ticketScoped: false, users: false, label: 'group' },
+  level: { collection: ['levels', 'tierLevels'], nameFields: ['title', 'name', 'level'], source: 'appmetadata', ticketScoped: false, users: false, label: 'level' },
+  client: { collection: ['clients'], nameFields: ['name', 'title'], source: 'appmetadata', ticketScoped: false, users: false, label: 'client' },
+  // metadata/{id} omits requesters (spec 4.13), so they always come from the unscoped call.
+  requester: { collection: ['requesters'], nameFields: USER_NAME_FIELDS, source: 'metadata', ticketScoped: false, users: true, label: 'requester' },
+  assignee: { collection: ['technicians'], nameFields: USER_NAME_FIELDS, source: 'metadata', ticketScoped: true, users: true, label: 'assignee' },
+};
+
+/** Entries of every kind one response holds, keyed by kind. */
+type Collections = Partial<Record<LookupKind, LookupEntry[]>>;
+
+/** More candidates than this and only the closest ones are listed. */
+const MAX_CANDIDATES_SHOWN = 12;
+
+export function lookupLabel(kind: LookupKind): string {
+  return KINDS[kind].label;
+}
+
+function entryOf(item: unknown, spec: KindSpec): LookupEntry | undefined {
+  const rawId = field(item, 'id');
+  const id = typeof rawId === 'number' || (typeof rawId === 'string' && rawId !== '') ? rawId : undefined;
+  const name = stringField(item, ...spec.nameFields);
+  if (id === undefined || name === undefined) return undefined;
+  const aliases = spec.users ? [stringField(item, 'userName', 'username'), stringField(item, 'email')].filter((a): a is string => a !== undefined && a !== name) : [];
+  return { id, name, aliases };
+}
+
+/** Every kind whose collection a metadata response holds, read whatever the casing. */
+export function collectionsOf(body: unknown): Collections {
+  const collections: Collections = {};
+  for (const [kind, spec] of Object.entries(KINDS) as [LookupKind, KindSpec][]) {
+    if (!Array.isArray(field(body, ...spec.collection))) continue;
+    const items = arrayField(body, ...spec.collection);
+    collections[kind] = items.map((item) => entryOf(item, spec)).filter((e): e is LookupEntry => e !== undefined);
+  }
+  return collections;
+}
+
+function isCollections(value: unknown): value is Collections {
+  return isObject(value) && Object.values(value).every(Array.isArray);
+}
+
+const lower = (text: string) => text.toLocaleLowerCase();
+const namesOf = (entry: LookupEntry) => [entry.name, ...entry.aliases];
+
+function describe(entry: LookupEntry): string {
+  const aliases = entry.aliases.length > 0 ? `, ${entry.aliases.join(', ')}` : '';
+  return `${entry.name} (id ${entry.id}${aliases})`;
+}
+
+/** Edit distance, to list the closest names first when there are too many to list all. */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+function closest(entries: readonly LookupEntry[], value: string): LookupEntry[] {
+  const wanted = lower(value);
+  const score = (entry: LookupEntry) => Math.min(...namesOf(entry).map((name) => distance(wanted, lower(name).slice(0, wanted.length + 3))));
+  return entries
+    .map((entry) => ({ entry, score: score(entry) }))
+    .sort((a, b) => a.score - b.score)
+    .slice(0, MAX_CANDIDATES_SHOWN)
+    .map(({ entry }) => entry);
+}
+
+function candidateLines(entries: readonly LookupEntry[], value: string): string[] {
+  if (entries.length === 0) return ['(the service lists none)'];
+  if (entries.length <= MAX_CANDIDATES_SHOWN) return ['candidates:', ...entries.map((e) => `  ${describe(e)}`)];
+  return [
+    `closest of ${entries.length}:`,
+    ...closest(entries, value).map((e) => `  ${describe(e)}`),
+  ];
+}
+
+/** The entry `value` names, following the rules at the top of this file (everything but `@me` and digits). */
+export function matchEntry(kind: LookupKind, value: string, entries: readonly LookupEntry[]): LookupEntry {
+  const spec = KINDS[kind];
+  const wanted = lower(value.trim());
+  const unique = (found: LookupEntry[]) => [...new Map(found.map((e) => [String(e.id), e])).values()];
+
+  if (spec.users) {
+    const byId = entries.find((e) => lower(String(e.id)) === wanted);
+    if (byId !== undefined) return byId;
+  }
+  const exact = unique(entries.filter((e) => namesOf(e).some((name) => lower(name) === wanted)));
+  const matches = exact.length > 0 ? exact : unique(entries.filter((e) => namesOf(e).some((name) => lower(name).startsWith(wanted))));
+  const hint = `see "tkt metadata --collection ${spec.collection[0]}"`;
+  if (matches.length === 1 && wanted !== '') return matches[0]!;
+  if (matches.length === 0 || wanted === '') {
+    throw new UsageError(`unknown ${spec.label} ${JSON.stringify(value)}`, { details: candidateLines(entries, value), hint });
+  }
+  throw new UsageError(`ambiguous ${spec.label} ${JSON.stringify(value)}: it matches ${matches.length}`, {
+    details: ['matches:', ...matches.slice(0, MAX_CANDIDATES_SHOWN).map((e) => `  ${describe(e)}`)],
+    hint: 'type more of the name, or the ID',
+  });
+}
+
+export function createLookups(ctx: Context): Lookups {
+  // One fetch per source per run, whatever the number of options resolved.
+  const loaded = new Map<string, Promise<Collections>>();
+
+  async function fetchSource(source: Source, ticketId: number | undefined): Promise<Collections> {
+    const api = await ctx.api();
+    const response = source === 'appmetadata' ? await api.appMetadata() : await api.metadata(ticketId);
+    return collectionsOf(response.body);
+  }
+
+  async function loadSource(source: Source, ticketId: number | undefined): Promise<Collections> {
+    if (ticketId !== undefined) return fetchSource(source, ticketId);
+    const session = await ctx.session();
+    const key = `lookups ${session.baseUrl} ${source}`;
+    if (!ctx.globals.refresh) {
+      const cached = ctx.config.readCache<unknown>(session.profile, key);
+      if (isCollections(cached)) return cached;
+    }
+    const collections = await fetchSource(source, undefined);
+    ctx.config.writeCache(session.profile, key, collections, LOOKUP_CACHE_TTL_MS);
+    return collections;
+  }
+
+  async function entries(kind: LookupKind, scope: LookupScope = {}): Promise<LookupEntry[]> {
+    const spec = KINDS[kind];
+    const ticketId = spec.ticketScoped ? scope.ticketId : undefined;
+    const source: Source = ticketId !== undefined ? 'metadata' : spec.source;
+    const memoKey = `${source} ${ticketId ?? ''}`;
+    let collections = loaded.get(memoKey);
+    if (collections === undefined) {
+      collections = loadSource(source, ticketId);
+      loaded.set(memoKey, collections);
+      // A failed fetch is not remembered: the next call may succeed.
+      collections.catch(() => loaded.delete(memoKey));
+    }
+    return (await collections)[kind] ?? [];
+  }
+
+  async function me(kind: LookupKind): Promise<string> {
+    const session = await ctx.session();
+    if (session.userId === undefined) {
+      throw new UsageError(`cannot tell who "@me" is: the token carries no user ID`, {
+        hint: `pass the ${KINDS[kind].label} as a user ID or username instead of @me`,
+      });
+    }
+    return session.userId;
+  }
+
+  return {
+    async resolve(kind, value, scope) {
+      const spec = KINDS[kind];
+      const text = value.trim();
+      if (spec.users && lower(text) === '@me') return me(kind);
+      if (!spec.users && /^\d+$/.test(text)) {
+        const id = Number(text);
+        if (!Number.isSafeInteger(id) || id < 1) throw new UsageError(`invalid ${spec.label} ID ${JSON.stringify(value)}: expected a positive whole number`);
+        return id;
+      }
+      return matchEntry(kind, text, await entries(kind, scope)).id;
+    },
+    entries,
+    async nameOf(kind, id) {
+      const wanted = lower(String(id));
+      return (await entries(kind)).find((e) => lower(String(e.id)) === wanted)?.name;
+    },
+  };
+}

@@ -1,0 +1,51 @@
+// `--dry-run` (contract section 7): show exactly what would be sent, send nothing.
+import type { FormValue, MultipartInput } from '../api/types.js';
+import type { Context } from '../context.js';
+import { writeJson } from '../output/json.js';
+import { sanitizeInline } from '../output/sanitize.js';
+import { writeText } from '../output/write.js';
+
+export interface PlannedRequest {
+  method: string;
+  /** Relative to the base URL, e.g. /api/TicketsApi/register. */
+  path: string;
+  form: MultipartInput;
+  /** Display names of looked-up IDs by form field, shown next to the ID. */
+  labels?: Readonly<Record<string, string>>;
+  /** Form fields the user changed (update), marked in the listing. */
+  changed?: ReadonlySet<string>;
+}
+
+function formatValue(value: FormValue): string {
+  if (Array.isArray(value)) return value.join(', ');
+  return String(value);
+}
+
+/** The fields that would really go on the wire: undefined/null ones are left out, as the client does. */
+function sentFields(form: MultipartInput): [string, FormValue][] {
+  return Object.entries(form.fields).filter(([, value]) => value !== undefined && value !== null);
+}
+
+/**
+ * Prints the planned request: a readable listing, or with --json one object
+ * `{dryRun, method, path, fields, files}`; with -q nothing.
+ */
+export async function printDryRun(ctx: Context, request: PlannedRequest): Promise<void> {
+  const fields = sentFields(request.form);
+  const files = request.form.files ?? [];
+  if (ctx.globals.json) {
+    await writeJson(ctx.io.stdout, { dryRun: true, method: request.method, path: request.path, fields: Object.fromEntries(fields), files });
+    return;
+  }
+  if (ctx.globals.quiet) return;
+  const width = Math.max(0, ...fields.map(([name]) => name.length), files.length > 0 ? 'Uploads'.length : 0) + 2;
+  const lines = [`dry run: would send ${request.method} ${request.path} (nothing was sent)`];
+  for (const [name, value] of fields) {
+    const label = request.labels?.[name];
+    const shown = label === undefined ? formatValue(value) : `${formatValue(value)} (${label})`;
+    const mark = request.changed?.has(name) ? '  [changed]' : '';
+    lines.push(`  ${`${name}:`.padEnd(width)}${sanitizeInline(shown)}${mark}`);
+  }
+  for (const file of files) lines.push(`  ${'Uploads:'.padEnd(width)}${sanitizeInline(file)}`);
+  await writeText(ctx.io.stdout, lines.join('\n') + '\n');
+}

@@ -1,0 +1,69 @@
+// What `tkt list` sends: list types (spec 4.1) and filterBy fields, typed the way users type them.
+import { UsageError } from '../errors.js';
+
+export const LIST_TYPES = [
+  'AllMyGroups',
+  'MyOpenOrUnassigned',
+  'UnassignedTickets',
+  'MyOpenTickets',
+  'MyTicketsOnhold',
+  'MyOverdueTickets',
+  'MyPendingTickets',
+  'MyTicketsDueToday',
+  'MyEscalated',
+  'AllEscalated',
+  'MyCompletedTickets',
+  'AllMyTickets',
+  'MyOpenTasks',
+  'MyCompletedTasks',
+  'TicketsOnHold',
+  'OverdueTickets',
+  'TicketsDueToday',
+  'PendingTickets',
+  'CompletedTickets',
+  'AllTickets',
+] as const;
+
+export const FILTER_FIELDS = ['Subject', 'TicketId', 'Priority', 'Requester'] as const;
+
+/** "My-Tickets-On-Hold", "my_tickets_onhold" and "MyTicketsOnhold" all compare equal. */
+const squash = (text: string) => text.replace(/[-_\s]/g, '').toLowerCase();
+
+/** The kebab-case spelling shown in help and errors: MyOverdueTickets -> my-overdue-tickets. */
+export function kebabCase(name: string): string {
+  return name.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase();
+}
+
+/** A list type as the API spells it; exit 2 listing every valid one otherwise. */
+export function parseListType(text: string): string {
+  const found = LIST_TYPES.find((type) => squash(type) === squash(text));
+  if (found === undefined) {
+    throw new UsageError(`unknown view ${JSON.stringify(text)}`, {
+      details: ['valid views:', ...LIST_TYPES.map((type) => `  ${kebabCase(type)}`)],
+    });
+  }
+  return found;
+}
+
+/** `--in subject,ticket-id` -> "Subject,TicketId"; exit 2 naming the valid fields otherwise. */
+export function parseFilterBy(text: string): string {
+  const names = text.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  if (names.length === 0) throw new UsageError('--in needs at least one field', { details: [`valid fields: ${FILTER_FIELDS.join(', ')}`] });
+  const fields = names.map((name) => {
+    const found = FILTER_FIELDS.find((fieldName) => squash(fieldName) === squash(name));
+    if (found === undefined) {
+      throw new UsageError(`unknown --in field ${JSON.stringify(name)}`, { details: [`valid fields: ${FILTER_FIELDS.join(', ')}`] });
+    }
+    return found;
+  });
+  return [...new Set(fields)].join(',');
+}
+
+/** A page number or size: a whole number from 1. */
+export function parsePositiveInt(text: string, option: string): number {
+  const value = /^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new UsageError(`invalid ${option} ${JSON.stringify(text)}: expected a whole number from 1`);
+  }
+  return value;
+}

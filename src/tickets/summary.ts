@@ -1,0 +1,73 @@
+// Reading a ticket whatever its shape. The spec leaves the list item (TicketList) and most of
+// TicketApiModel unspecified, so every field is looked up under the names a server plausibly
+// uses, in any casing, and a related record may be a nested object ({status: {status: "Open"}})
+// or a plain string ("Open").
+import { field, isObject, stringField } from '../api/fields.js';
+
+/** Fields that name a related record (user, status, site...) when it is an object. */
+const NAME_FIELDS = ['fullName', 'name', 'title', 'status', 'priority', 'group', 'displayName', 'userName', 'username'];
+
+/** The display name of a related record given as an object or as a plain value. */
+export function displayName(value: unknown): string | undefined {
+  if (typeof value === 'string') return value === '' ? undefined : value;
+  if (typeof value === 'number') return String(value);
+  if (!isObject(value)) return undefined;
+  const name = stringField(value, ...NAME_FIELDS);
+  const userName = stringField(value, 'userName', 'username');
+  // "Anna Berg (anna)": the username is what other commands accept.
+  return name !== undefined && userName !== undefined && userName !== name ? `${name} (${userName})` : name;
+}
+
+/** The first of `names` that holds something displayable. */
+export function nameField(obj: unknown, ...names: string[]): string | undefined {
+  for (const name of names) {
+    const shown = displayName(field(obj, name));
+    if (shown !== undefined) return shown;
+  }
+  return undefined;
+}
+
+export function dateField(obj: unknown, ...names: string[]): Date | undefined {
+  const value = field(obj, ...names);
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+export interface TicketSummary {
+  id: number | string | undefined;
+  title: string | undefined;
+  status: string | undefined;
+  priority: string | undefined;
+  requester: string | undefined;
+  assignee: string | undefined;
+  due: Date | undefined;
+}
+
+export function ticketIdOf(ticket: unknown): number | string | undefined {
+  const id = field(ticket, 'ticketId', 'id', 'ticketNumber');
+  return typeof id === 'number' || (typeof id === 'string' && id !== '') ? id : undefined;
+}
+
+/** The columns of `tkt list`, from a list item or a detail object. */
+export function summarizeTicket(ticket: unknown): TicketSummary {
+  return {
+    id: ticketIdOf(ticket),
+    title: nameField(ticket, 'title', 'subject'),
+    status: nameField(ticket, 'status', 'statusName', 'ticketStatus'),
+    priority: nameField(ticket, 'priority', 'priorityName', 'ticketPriority'),
+    requester: nameField(ticket, 'requester', 'creator', 'requesterName', 'createdBy'),
+    assignee: nameField(ticket, 'assignee', 'assignedTo', 'technician', 'assignedUserName', 'assignedUser'),
+    due: dateField(ticket, 'dueDate', 'due', 'dueOn'),
+  };
+}
+
+/** Scalar fields of an item, for items none of whose known fields were found. */
+export function scalarFields(item: unknown): Record<string, string | number | boolean | null> {
+  const scalars: Record<string, string | number | boolean | null> = {};
+  if (!isObject(item)) return scalars;
+  for (const [key, value] of Object.entries(item)) {
+    if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') scalars[key] = value;
+  }
+  return scalars;
+}

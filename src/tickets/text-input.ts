@@ -1,0 +1,82 @@
+// Long text values (descriptions, messages, resolution details) may be given inline,
+// as `-` for stdin, as a file, or typed in $EDITOR at a terminal; and the files a
+// command sends must be checked before anything is sent. Shared by create, reply,
+// forward, resolve and attach.
+import { constants } from 'node:fs';
+import { access, readFile, stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+
+export const STDIN = '-';
+
+export async function readAll(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export interface TextOption {
+  /** The inline flag, e.g. `--description`. */
+  flag: string;
+  /** The file flag, e.g. `--description-file`. */
+  fileFlag: string;
+  /** The inline value; `-` reads stdin. */
+  text: string | undefined;
+  /** A path; `-` reads stdin. */
+  file: string | undefined;
+}
+
+/**
+ * The text of an option pair such as --description / --description-file, or undefined
+ * when neither was given (the caller then asks or reports it missing). Both at once,
+ * or an unreadable file, is exit 2.
+ */
+export async function readTextOption(ctx: Context, option: TextOption): Promise<string | undefined> {
+  if (option.text !== undefined && option.file !== undefined) {
+    throw new UsageError(`give ${option.flag} or ${option.fileFlag}, not both`);
+  }
+  const source = option.text ?? option.file;
+  if (source === undefined) return undefined;
+  if (source === STDIN) {
+    if (ctx.io.stdinIsTTY) throw new UsageError(`${option.flag} -: stdin is a terminal, pipe the text in or use ${option.fileFlag}`);
+    return readAll(ctx.io.stdin);
+  }
+  if (option.text !== undefined) return option.text;
+  await assertReadableFiles([source], option.fileFlag);
+  return readFile(source, 'utf8');
+}
+
+/**
+ * Asks for a long text at a terminal: one line inline, or, when left empty, $EDITOR
+ * (as `git commit` does) for several lines.
+ */
+export async function askText(ctx: Context, label: string): Promise<string> {
+  const line = await ctx.prompter.input({ message: `${label} (leave empty to open your editor)` });
+  if (line.trim() !== '') return line;
+  return ctx.prompter.editor({ message: label });
+}
+
+/**
+ * Every path must be a readable regular file, checked before the first request so a typo
+ * never leaves a half-done operation. All bad paths are named at once (exit 2).
+ */
+export async function assertReadableFiles(paths: readonly string[], flag: string): Promise<void> {
+  const problems: string[] = [];
+  for (const path of paths) {
+    try {
+      const info = await stat(path);
+      if (!info.isFile()) {
+        problems.push(`${path}: not a regular file`);
+        continue;
+      }
+      await access(path, constants.R_OK);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      problems.push(`${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (error as Error).message}`);
+    }
+  }
+  if (problems.length > 0) {
+    throw new UsageError(`${flag}: cannot read ${problems.length === 1 ? 'file' : `${problems.length} files`}`, { details: problems });
+  }
+}
