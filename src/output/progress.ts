@@ -26,7 +26,8 @@ const ERASE_LINE = '\r\u001b[2K';
 const MAX_BAR_WIDTH = 30;
 const MIN_BAR_WIDTH = 5;
 
-const silent: Progress = {
+/** For callers that decided against a bar (one ID, -q): every call is a no-op but withLine. */
+export const NO_PROGRESS: Progress = {
   tick() {},
   withLine(write) {
     write();
@@ -47,7 +48,7 @@ function formatRate(perSecond: number): string {
 }
 
 export function createProgress(io: IO, options: ProgressOptions): Progress {
-  if (!io.color) return silent;
+  if (!io.color) return NO_PROGRESS;
   const { total, label } = options;
   const startedAt = Date.now();
   let finished = 0;

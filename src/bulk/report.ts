@@ -1,0 +1,107 @@
+// What an `ID...` command prints (contract sections 3 and 5): a line per ID as it finishes,
+// and one error at the end that main.ts turns into the summary line and the exit code.
+//
+// Human mode: successes on stdout ("✓ #12 closed"), failures on stderr ("✗ #13 not found
+// (HTTP 404): ..."), so `tkt close - > done.txt` keeps exactly the IDs that worked.
+// -q: successes print nothing; failures still go to stderr. --json: one JSON Line per ID on
+// stdout, failures included. With a single ID the failure is told once, by the thrown error.
+import type { IO } from '../context.js';
+import { ExitCode, InterruptedError, LOGIN_HINT, OperationError, TktError } from '../errors.js';
+import { NO_PROGRESS, createProgress } from '../output/progress.js';
+import { sanitizeInline } from '../output/sanitize.js';
+import { createStyle } from '../output/style.js';
+import type { BulkResult, BulkRun } from './runner.js';
+
+export type BulkVerb = 'marked read' | 'resolved' | 'closed' | 'picked up' | 'deleted';
+
+export interface BulkReporterOptions {
+  json: boolean;
+  quiet: boolean;
+  /** Past tense, shown after the ID: "✓ #12 closed". */
+  verb: BulkVerb;
+  /** How many IDs the command was given; one ID follows the single-ID exit-code rule. */
+  total: number;
+}
+
+export interface BulkReporter {
+  /** Prints one finished ID; pass it as runBulk's onResult. */
+  result(result: BulkResult): void;
+  /** Ends the report: returns when everything succeeded, otherwise throws the error for main.ts. */
+  finish(run: BulkRun): void;
+}
+
+const NOT_STARTED = 'not started: interrupted';
+
+function failureReason(result: BulkResult): string {
+  const reason =
+    result.exitCode === ExitCode.notFound ? 'not found'
+    : result.exitCode === ExitCode.notAuthenticated ? 'not authenticated'
+    : result.exitCode === ExitCode.permissionDenied ? 'permission denied'
+    : 'failed';
+  return result.status === undefined ? reason : `${reason} (HTTP ${result.status})`;
+}
+
+function jsonLine(result: Pick<BulkResult, 'id' | 'ok' | 'status' | 'error' | 'body'>): string {
+  // Built key by key so the order is always id, ok, status, error, body.
+  const line: Record<string, unknown> = { id: result.id, ok: result.ok };
+  if (result.status !== undefined) line.status = result.status;
+  if (!result.ok) line.error = result.error ?? 'failed';
+  if (result.body !== undefined) line.body = result.body;
+  return `${JSON.stringify(line)}\n`;
+}
+
+function idList(ids: readonly number[]): string {
+  return ids.map((id) => `#${id}`).join(', ');
+}
+
+export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkReporter {
+  const { json, quiet, verb, total } = options;
+  const single = total === 1;
+  const outStyle = createStyle(io.color && io.stdoutIsTTY);
+  const errStyle = createStyle(io.color);
+  const progress = single || quiet ? NO_PROGRESS : createProgress(io, { total, label: verb });
+
+  function humanLine(result: BulkResult): void {
+    if (result.ok) {
+      if (quiet) return;
+      const what = result.note === undefined ? verb : sanitizeInline(result.note);
+      io.stdout.write(`${outStyle.green('✓')} #${result.id} ${what}\n`);
+      return;
+    }
+    if (single) return; // the thrown error tells it, once
+    const message = result.error === undefined ? '' : `: ${sanitizeInline(result.error)}`;
+    io.stderr.write(`${errStyle.red('✗')} #${result.id} ${failureReason(result)}${message}\n`);
+  }
+
+  function singleFailure(result: BulkResult): TktError {
+    return new TktError(`#${result.id} ${failureReason(result)}`, result.exitCode, {
+      details: result.error === undefined ? [] : [result.error],
+      ...(result.exitCode === ExitCode.notAuthenticated ? { hint: LOGIN_HINT } : {}),
+    });
+  }
+
+  return {
+    result(result) {
+      progress.tick(result.ok);
+      progress.withLine(() => (json ? io.stdout.write(jsonLine(result)) : humanLine(result)));
+    },
+
+    finish(run) {
+      progress.done();
+      const failed = run.results.filter((result) => !result.ok);
+      if (run.interrupted) {
+        if (json) for (const id of run.notStarted) io.stdout.write(jsonLine({ id, ok: false, error: NOT_STARTED }));
+        const succeeded = run.results.filter((result) => result.ok).map((result) => result.id);
+        const details = [
+          ...(succeeded.length > 0 ? [`${verb}: ${idList(succeeded)}`] : []),
+          ...(failed.length > 0 ? [`failed: ${idList(failed.map((result) => result.id))}`] : []),
+          ...(run.notStarted.length > 0 ? [`not started: ${idList(run.notStarted)}`] : []),
+        ];
+        throw new InterruptedError(`interrupted: ${run.results.length} of ${total} done, ${run.notStarted.length} not started`, { details });
+      }
+      if (failed.length === 0) return;
+      if (single) throw singleFailure(failed[0]!);
+      throw new OperationError(`${failed.length} of ${total} failed: ${idList(failed.map((result) => result.id))}`);
+    },
+  };
+}
