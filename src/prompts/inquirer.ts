@@ -3,6 +3,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { InterruptedError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
+import { createStyle, type Style } from '../output/style.js';
 import { editText } from './editor.js';
 import type { Choice, Prompter } from './types.js';
 
@@ -11,6 +12,8 @@ export interface PrompterIO {
   stderr: Writable;
   /** Where $VISUAL / $EDITOR are read; the process environment when left out. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** IO.color; prompts are drawn without colour unless told. */
+  color?: boolean;
 }
 
 type Prompts = typeof import('@inquirer/prompts');
@@ -25,6 +28,35 @@ function displayChoices<T>(choices: readonly Choice<T>[]) {
   }));
 }
 
+// Inquirer's default theme colours unconditionally (node:util styleText on Node 20), so
+// every colour it would use is given here from our own Style, which follows IO.color.
+function promptThemes(style: Style) {
+  const base = {
+    prefix: { idle: style.blue('?'), done: style.green('✔') },
+    spinner: { interval: 80, frames: ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'].map(style.yellow) },
+    style: {
+      answer: style.cyan,
+      message: style.bold,
+      error: (text: string) => style.red(`> ${text}`),
+      defaultAnswer: (text: string) => style.dim(`(${text})`),
+      help: style.dim,
+      highlight: style.cyan,
+      key: (text: string) => style.cyan(style.bold(`<${text}>`)),
+    },
+  };
+  const keysHelpTip = (keys: [key: string, action: string][]) =>
+    keys.map(([key, action]) => `${style.bold(key)} ${style.dim(action)}`).join(style.dim(' • '));
+  return {
+    base,
+    password: { ...base, style: { ...base.style, keysHelpTip } },
+    select: { ...base, style: { ...base.style, keysHelpTip, description: style.cyan, disabled: style.dim } },
+    search: {
+      ...base,
+      style: { ...base.style, keysHelpTip, description: style.cyan, searchTerm: style.cyan, disabled: (text: string) => style.dim(`- ${text}`) },
+    },
+  };
+}
+
 /** Case-insensitive match of every word of `term` in the choice's name or description. */
 export function matchesSearch(choice: Choice<unknown>, term: string | undefined): boolean {
   const haystack = `${choice.name} ${choice.description ?? ''}`.toLowerCase();
@@ -33,6 +65,7 @@ export function matchesSearch(choice: Choice<unknown>, term: string | undefined)
 
 export function createInquirerPrompter(io: PrompterIO): Prompter {
   const context = { input: io.stdin, output: io.stderr };
+  const themes = promptThemes(createStyle(io.color ?? false));
 
   async function ask<T>(show: (prompts: Prompts) => Promise<T>): Promise<T> {
     const prompts = await import('@inquirer/prompts');
@@ -48,21 +81,23 @@ export function createInquirerPrompter(io: PrompterIO): Prompter {
 
   return {
     input: ({ message, default: initial, validate }) =>
-      ask(({ input }) => input({ message: sanitizeInline(message), ...(initial === undefined ? {} : { default: initial }), ...(validate ? { validate } : {}) }, context)),
-    password: ({ message }) => ask(({ password }) => password({ message: sanitizeInline(message), mask: true }, context)),
+      ask(({ input }) => input({ message: sanitizeInline(message), default: initial, validate, theme: themes.base }, context)),
+    password: ({ message }) =>
+      ask(({ password }) => password({ message: sanitizeInline(message), mask: true, theme: themes.password }, context)),
     confirm: ({ message, default: initial }) =>
-      ask(({ confirm }) => confirm({ message: sanitizeInline(message), ...(initial === undefined ? {} : { default: initial }) }, context)),
+      ask(({ confirm }) => confirm({ message: sanitizeInline(message), default: initial, theme: themes.base }, context)),
     select: ({ message, choices, default: initial }) =>
-      ask(({ select }) => select({ message: sanitizeInline(message), choices: displayChoices(choices), ...(initial === undefined ? {} : { default: initial }) }, context)),
+      ask(({ select }) =>
+        select({ message: sanitizeInline(message), choices: displayChoices(choices), default: initial, theme: themes.select }, context),
+      ),
     search: ({ message, choices }) => {
       const shown = displayChoices(choices);
-      return ask(({ search }) =>
-        search({ message: sanitizeInline(message), source: (term: string | undefined) => shown.filter((choice) => matchesSearch(choice, term)) }, context),
-      );
+      const source = (term: string | undefined) => shown.filter((choice) => matchesSearch(choice, term));
+      return ask(({ search }) => search({ message: sanitizeInline(message), source, theme: themes.search }, context));
     },
     editor: async ({ message, default: initial }) => {
       io.stderr.write(`${sanitizeInline(message)} (waiting for your editor to close the file...)\n`);
-      return editText({ message, env: io.env ?? process.env, ...(initial === undefined ? {} : { default: initial }) });
+      return editText({ message, default: initial, env: io.env ?? process.env });
     },
   };
 }

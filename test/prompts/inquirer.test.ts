@@ -10,10 +10,10 @@ const ENTER = '\r';
 const CTRL_C = '\u0003';
 const DOWN = '\u001b[B';
 
-function setup() {
+function setup(color = false) {
   const stdin = new PassThrough();
   const stderr = createCollector();
-  const prompter = createInquirerPrompter({ stdin, stderr: stderr.stream });
+  const prompter = createInquirerPrompter({ stdin, stderr: stderr.stream, color });
   // Sends keys once the prompt has drawn `shown`, as a user reacts to what is on screen.
   async function type(shown: string, ...keys: string[]) {
     while (!stderr.text().includes(shown)) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -82,6 +82,29 @@ describe('createInquirerPrompter', () => {
     const answer = prompter.select({ message: 'Site', choices: sites });
     await type('Site', DOWN, ENTER);
     expect(await answer).toBe(2);
+  });
+
+  it('starts a select on its default', async () => {
+    const { prompter, type } = setup();
+    const answer = prompter.select({ message: 'Site', choices: sites, default: 3 });
+    await type('Site', ENTER);
+    expect(await answer).toBe(3);
+  });
+
+  it('draws colour only when told to', async () => {
+    const SGR = /\u001b\[[0-9;]*m/;
+    const plain = setup(false);
+    const plainAnswer = plain.prompter.select({ message: 'Site', choices: sites });
+    await plain.type('Site', ENTER);
+    await plainAnswer;
+    expect(plain.stderr.text()).toContain('Headquarters');
+    expect(plain.stderr.text()).not.toMatch(SGR);
+
+    const coloured = setup(true);
+    const colouredAnswer = coloured.prompter.select({ message: 'Site', choices: sites });
+    await coloured.type('Site', ENTER);
+    await colouredAnswer;
+    expect(coloured.stderr.text()).toContain('\u001b[1mSite\u001b[22m');
   });
 
   it('filters a search list as the user types', async () => {
