@@ -1,8 +1,20 @@
 // Every command, registered in the order `tkt --help` lists them.
 import type { Command } from 'commander';
 import type { CommandHost } from '../cli.js';
+import * as api from './api.js';
+import * as completion from './completion.js';
+import * as login from './login.js';
+import * as logout from './logout.js';
+import * as whoami from './whoami.js';
+import * as create from './create.js';
+import * as update from './update.js';
 
 export function registerCommands(program: Command, host: CommandHost): void {
-  void program;
-  void host;
+  login.register(program, host);
+  logout.register(program, host);
+  whoami.register(program, host);
+  create.register(program, host);
+  update.register(program, host);
+  api.register(program, host);
+  completion.register(program, host);
 }

@@ -1,0 +1,145 @@
+// tkt create: register a ticket (spec 4.3), or with --integration the `new` endpoint (4.15).
+import type { Command } from 'commander';
+import type { ApiResponse } from '../api/types.js';
+import type { CommandHost } from '../cli.js';
+import type { Context } from '../context.js';
+import { field } from '../api/fields.js';
+import { OperationError, UsageError } from '../errors.js';
+import { createLookups } from '../lookups/index.js';
+import { writeJson } from '../output/json.js';
+import { writeText } from '../output/write.js';
+import { fillTicketFields } from '../prompts/fill.js';
+import { printDryRun } from '../tickets/dry-run.js';
+import {
+  addFieldOptions,
+  assertFieldsApply,
+  checkFields,
+  givenKeys,
+  missingRequired,
+  pickFieldValues,
+  resolveFields,
+  type RawFieldValues,
+  type TicketEndpoint,
+} from '../tickets/fields.js';
+import { assertReadableFiles, readTextOption } from '../tickets/text-input.js';
+
+export interface CreateOptions {
+  values: RawFieldValues;
+  descriptionFile: string | undefined;
+  integration: boolean;
+  dryRun: boolean;
+}
+
+const EXAMPLES = `
+Required unless asked for at a terminal: --title --description --requester --site --department
+--status (with --integration: --title --description --requester). Lookup options take a name
+or an ID (--site "Head Office", --status open, --priority 3); --assignee @me is you.
+
+The service saves attachments only with file types it allows; others are skipped silently.
+
+Output: the new ticket's ID; --json the service's response; -q the ID alone.
+
+Examples:
+  $ tkt create                       # at a terminal: asks for everything
+  $ tkt create --title "Printer on fire" --description - --requester anna \\
+      --site "Head Office" --department IT --status Open --priority high < notes.txt
+  $ tkt create --title "VPN down" --description-file report.md --requester u-1001 \\
+      --site 1 --department 2 --status 1 --assignee @me --due +4h --attach vpn.log
+  $ tkt create --integration --title "Build failed" --description "see CI" --requester ci-bot -q
+  $ tkt create --title T --description D --requester anna --site 1 --department 1 --status 1 --dry-run`;
+
+export function register(program: Command, host: CommandHost): void {
+  const command = program
+    .command('create')
+    .description('Create a ticket (asks for missing values at a terminal)')
+    .option('--integration', 'use the integration endpoint: needs only a valid token; requester by username')
+    .option('--description-file <file>', 'read the description from a file (- for stdin)');
+  addFieldOptions(command, ['register', 'new'])
+    .option('--dry-run', 'validate and show what would be sent, send nothing')
+    .addHelpText('after', EXAMPLES)
+    .action(
+      host.action(async (_args, opts: Record<string, unknown>, ctx) =>
+        run(
+          {
+            values: pickFieldValues(opts),
+            descriptionFile: typeof opts.descriptionFile === 'string' ? opts.descriptionFile : undefined,
+            integration: opts.integration === true,
+            dryRun: opts.dryRun === true,
+          },
+          ctx,
+        ),
+      ),
+    );
+}
+
+const ENDPOINT_PATHS: Record<Exclude<TicketEndpoint, 'update'>, string> = {
+  register: '/api/TicketsApi/register',
+  new: '/api/TicketsApi/new',
+};
+
+export async function run(options: CreateOptions, ctx: Context): Promise<void> {
+  const endpoint = options.integration ? 'new' : 'register';
+  assertFieldsApply(endpoint, options.values, options.integration ? '--integration' : 'tkt create without --integration');
+  // Nothing named at all: a person at a terminal wants to be walked through the whole form.
+  const fullyInteractive = givenKeys(options.values).length === 0 && options.descriptionFile === undefined;
+  const description = await readTextOption(ctx, {
+    flag: '--description',
+    fileFlag: '--description-file',
+    text: typeof options.values.description === 'string' ? options.values.description : undefined,
+    file: options.descriptionFile,
+  });
+  let values: RawFieldValues = { ...options.values, description };
+
+  // Everything checkable without the network fails first, before any prompt or request.
+  checkFields(endpoint, values, ctx.now());
+  const attachments = values.attach;
+  if (attachments !== undefined && typeof attachments !== 'string') await assertReadableFiles(attachments, '--attach');
+  const missing = missingRequired(endpoint, values);
+  if (missing.length > 0 && !ctx.io.canPrompt) {
+    throw new UsageError(`missing required option${missing.length === 1 ? '' : 's'}: ${missing.join(', ')}`, {
+      hint: 'give them as options, or run at a terminal to be asked',
+    });
+  }
+
+  const lookups = createLookups(ctx);
+  if (ctx.io.canPrompt && (missing.length > 0 || fullyInteractive)) {
+    values = await fillTicketFields(ctx, lookups, values, { endpoint, optional: fullyInteractive });
+  }
+  const resolved = await resolveFields(checkFields(endpoint, values, ctx.now()), lookups);
+  // TicketType is required by register; 1 = Ticket is the only published type.
+  if (endpoint === 'register') resolved.form.fields.TicketType ??= 1;
+
+  if (options.dryRun) {
+    await printDryRun(ctx, { method: 'POST', path: ENDPOINT_PATHS[endpoint], form: resolved.form, labels: resolved.labels });
+    return;
+  }
+  const api = await ctx.api();
+  const response = endpoint === 'new' ? await api.newTicket(resolved.form) : await api.register(resolved.form);
+  await printCreated(ctx, response);
+}
+
+/** The new ticket's ID: the Location header's last segment, else the body's id. */
+export function createdId(response: ApiResponse): string | undefined {
+  const location = response.headers.location;
+  const header = Array.isArray(location) ? location[0] : location;
+  if (header !== undefined) {
+    const segment = header.split(/[?#]/)[0]!.replace(/\/+$/, '').split('/').pop();
+    if (segment !== undefined && /^\d+$/.test(segment)) return segment;
+  }
+  const id = field(response.body, 'id', 'ticketId');
+  return typeof id === 'number' || (typeof id === 'string' && /^\d+$/.test(id)) ? String(id) : undefined;
+}
+
+async function printCreated(ctx: Context, response: ApiResponse): Promise<void> {
+  if (ctx.globals.json) {
+    await writeJson(ctx.io.stdout, response.body);
+    return;
+  }
+  const id = createdId(response);
+  if (id === undefined) {
+    throw new OperationError(`the service answered HTTP ${response.status} but named no ticket ID`, {
+      hint: 'check with "tkt list --view all-my-tickets"',
+    });
+  }
+  await writeText(ctx.io.stdout, ctx.globals.quiet ? `${id}\n` : `Created ticket #${id}\n`);
+}

@@ -1,0 +1,121 @@
+// At a terminal, missing values are asked for instead of failing (contract section 7):
+// lists come from the lookups, long ones with type-to-filter. Ctrl-C in any prompt is
+// the prompter's InterruptedError (exit 130), thrown before anything is sent.
+import type { Context } from '../context.js';
+import type { LookupKind, Lookups } from '../lookups/types.js';
+import type { Choice } from './types.js';
+import { fieldsFor, missingRequired, TITLE_MAX_LENGTH, type RawFieldValues, type TicketEndpoint } from '../tickets/fields.js';
+import { askText } from '../tickets/text-input.js';
+
+/** Above this many entries a list becomes type-to-filter. */
+const SELECT_LIMIT = 12;
+const NONE = '';
+
+export interface AskLookupOptions {
+  message: string;
+  /** Offer "(none)"; choosing it returns undefined. */
+  optional?: boolean;
+  /** Preselect the entry with this name (case-insensitive), e.g. status "Open". */
+  defaultName?: string;
+  /** Always type-to-filter (people lists grow). */
+  search?: boolean;
+}
+
+/**
+ * Asks for one lookup value and returns its ID as text (which the lookups resolve as an
+ * ID), or undefined for "(none)". With no entries to offer, asks for a name or ID.
+ */
+export async function askLookup(ctx: Context, lookups: Lookups, kind: LookupKind, options: AskLookupOptions): Promise<string | undefined> {
+  const entries = await lookups.entries(kind);
+  if (entries.length === 0) {
+    const text = await ctx.prompter.input({ message: `${options.message} (name or ID)`, ...(options.optional ? {} : { validate: required }) });
+    return text.trim() === '' ? undefined : text.trim();
+  }
+  const choices: Choice<string>[] = entries.map((entry) => {
+    const aliases = entry.aliases.filter((alias) => alias.toLowerCase() !== entry.name.toLowerCase());
+    return { name: aliases.length > 0 ? `${entry.name} (${aliases.join(', ')})` : entry.name, value: String(entry.id) };
+  });
+  if (options.optional) choices.unshift({ name: '(none)', value: NONE });
+  let chosen: string;
+  if (options.search || choices.length > SELECT_LIMIT) {
+    chosen = await ctx.prompter.search({ message: options.message, choices });
+  } else {
+    const wanted = options.defaultName?.toLowerCase();
+    const preselected = entries.find((entry) => entry.name.toLowerCase() === wanted);
+    chosen = await ctx.prompter.select({ message: options.message, choices, ...(preselected === undefined ? {} : { default: String(preselected.id) }) });
+  }
+  return chosen === NONE ? undefined : chosen;
+}
+
+function required(value: string): true | string {
+  return value.trim() === '' ? 'a value is required' : true;
+}
+
+function validTitle(value: string): true | string {
+  if (value.trim() === '') return 'a title is required';
+  const length = [...value].length;
+  return length > TITLE_MAX_LENGTH ? `${length} characters, at most ${TITLE_MAX_LENGTH}` : true;
+}
+
+interface LookupQuestion {
+  key: string;
+  kind: LookupKind;
+  message: string;
+  defaultName?: string;
+  search?: boolean;
+  /** Asked only when this option has a value (sub-category after category). */
+  after?: string;
+}
+
+// The order a person fills the form in; title and description come first.
+const LOOKUP_QUESTIONS: readonly LookupQuestion[] = [
+  { key: 'requester', kind: 'requester', message: 'Requester', search: true },
+  { key: 'site', kind: 'site', message: 'Site' },
+  { key: 'department', kind: 'department', message: 'Department' },
+  { key: 'status', kind: 'status', message: 'Status', defaultName: 'Open' },
+  { key: 'priority', kind: 'priority', message: 'Priority' },
+  { key: 'category', kind: 'category', message: 'Category' },
+  { key: 'subcategory', kind: 'subcategory', message: 'Sub-category', after: 'category' },
+  { key: 'item', kind: 'item', message: 'Item', after: 'subcategory' },
+  { key: 'group', kind: 'group', message: 'Group' },
+  { key: 'assignee', kind: 'assignee', message: 'Assignee', search: true },
+];
+
+export interface FillOptions {
+  endpoint: TicketEndpoint;
+  /** Also ask the optional fields (a fully interactive `tkt create`). */
+  optional: boolean;
+}
+
+/**
+ * Returns `values` with the missing required fields asked for (and, when `optional`,
+ * the usual optional ones too). Values already given are never asked again.
+ */
+export async function fillTicketFields(ctx: Context, lookups: Lookups, values: RawFieldValues, options: FillOptions): Promise<RawFieldValues> {
+  const filled: RawFieldValues = { ...values };
+  const missing = new Set(missingRequired(options.endpoint, values).map((flag) => flag.slice(2)));
+  const has = (key: string) => filled[key] !== undefined && filled[key] !== '';
+  const taken = new Set(fieldsFor(options.endpoint).map((spec) => spec.key));
+
+  if (missing.has('title')) filled.title = await ctx.prompter.input({ message: 'Title', validate: validTitle });
+  if (missing.has('description')) filled.description = await askText(ctx, 'Description');
+  for (const question of LOOKUP_QUESTIONS) {
+    if (has(question.key) || !taken.has(question.key)) continue;
+    const isRequired = missing.has(question.key);
+    if (!isRequired && !options.optional) continue;
+    if (question.after !== undefined && !has(question.after)) continue;
+    // The integration endpoint takes the requester's username, not a user ID.
+    if (question.key === 'requester' && options.endpoint === 'new') {
+      filled.requester = await ctx.prompter.input({ message: 'Requester username', validate: required });
+      continue;
+    }
+    const answer = await askLookup(ctx, lookups, question.kind, {
+      message: question.message,
+      optional: !isRequired,
+      ...(question.defaultName === undefined ? {} : { defaultName: question.defaultName }),
+      ...(question.search === undefined ? {} : { search: question.search }),
+    });
+    if (answer !== undefined) filled[question.key] = answer;
+  }
+  return filled;
+}
