@@ -1,0 +1,183 @@
+// Shell completion scripts for bash, zsh and fish, generated from a CompletionSpec.
+// Commands and options are written into the script; lookup names come at completion time
+// from `tkt __complete KIND`, which reads the lookup cache only (instant, never the network).
+import type { CommandSpec, CompletionSpec, OptionSpec } from './spec.js';
+
+export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+export type Shell = (typeof SHELLS)[number];
+
+const flagsOf = (option: OptionSpec) => [option.short, option.long].filter((flag): flag is string => flag !== undefined);
+const allOptions = (spec: CompletionSpec) => [...spec.globalOptions, ...spec.commands.flatMap((command) => command.options)];
+
+/** A word list safe inside single quotes in every shell we target. */
+function singleQuoted(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** One description line: no line breaks, no quotes trouble. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+export function completionScript(shell: Shell, spec: CompletionSpec): string {
+  if (shell === 'bash') return bashScript(spec);
+  if (shell === 'zsh') return zshScript(spec);
+  return fishScript(spec);
+}
+
+// bash: the flag before the cursor decides (same flag, same values in every command).
+function bashValueCases(spec: CompletionSpec): string {
+  const byCase = new Map<string, string[]>();
+  for (const option of allOptions(spec)) {
+    if (option.value === undefined) continue;
+    const action =
+      option.value.type === 'lookup'
+        ? `_tkt_names ${option.value.kind}`
+        : option.value.type === 'words'
+          ? `COMPREPLY=($(compgen -W ${singleQuoted(option.value.words.join(' '))} -- "$cur"))`
+          : // Empty reply: "complete -o default" falls back to file names.
+            ':';
+    const flags = byCase.get(action) ?? [];
+    for (const flag of flagsOf(option)) if (!flags.includes(flag)) flags.push(flag);
+    byCase.set(action, flags);
+  }
+  return [...byCase].map(([action, flags]) => `    ${flags.join('|')}) ${action}; return ;;`).join('\n');
+}
+
+function bashScript(spec: CompletionSpec): string {
+  const commandWords = spec.commands.flatMap((command) => [command.name, ...command.aliases]);
+  const globalFlags = spec.globalOptions.flatMap(flagsOf);
+  const globalValueFlags = spec.globalOptions.filter((option) => option.value !== undefined).flatMap(flagsOf);
+  const perCommand = spec.commands
+    .map((command) => {
+      const names = [command.name, ...command.aliases].join('|');
+      const flags = command.options.flatMap(flagsOf).join(' ');
+      return `    ${names}) flags=${singleQuoted(flags)}; words=${singleQuoted(command.argumentWords.join(' '))} ;;`;
+    })
+    .join('\n');
+  return `# bash completion for tkt. Load it with:  source <(tkt completion bash)
+_tkt_names() {
+  # Cached lookup names only: never a network request.
+  local IFS=$'\\n'
+  COMPREPLY=($(compgen -W "$(tkt __complete "$1" 2>/dev/null)" -- "$cur"))
+  COMPREPLY=("\${COMPREPLY[@]// /\\\\ }")
+}
+
+_tkt() {
+  local cur prev cmd="" flags="" words="" i
+  cur="\${COMP_WORDS[COMP_CWORD]}"
+  prev="\${COMP_WORDS[COMP_CWORD-1]}"
+  COMPREPLY=()
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    case "\${COMP_WORDS[i]}" in
+      ${globalValueFlags.join('|')}) ((i++)) ;;
+      -*) ;;
+      *) cmd="\${COMP_WORDS[i]}"; break ;;
+    esac
+  done
+  case "$prev" in
+${bashValueCases(spec)}
+  esac
+  case "$cmd" in
+${perCommand}
+  esac
+  if [[ -z "$cmd" ]]; then
+    if [[ "$cur" == -* ]]; then
+      COMPREPLY=($(compgen -W ${singleQuoted(globalFlags.join(' '))} -- "$cur"))
+    else
+      COMPREPLY=($(compgen -W ${singleQuoted(commandWords.join(' '))} -- "$cur"))
+    fi
+  elif [[ "$cur" == -* ]]; then
+    COMPREPLY=($(compgen -W "$flags ${globalFlags.join(' ')}" -- "$cur"))
+  elif [[ -n "$words" ]]; then
+    COMPREPLY=($(compgen -W "$words" -- "$cur"))
+  fi
+}
+complete -o default -F _tkt tkt
+`;
+}
+
+/** zsh's _arguments spec for one option: '--site[Site]:site:_tkt_names site'. */
+function zshOptionSpecs(option: OptionSpec): string[] {
+  const description = oneLine(option.description).replace(/[[\]]/g, '').replace(/:/g, '\\:');
+  let value = '';
+  if (option.value?.type === 'lookup') value = `:${option.value.kind}:_tkt_names ${option.value.kind}`;
+  else if (option.value?.type === 'words') value = `:value:(${option.value.words.join(' ')})`;
+  else if (option.value?.type === 'files') value = ':value:_files';
+  return flagsOf(option).map((flag) => singleQuoted(`${flag}[${description}]${value}`));
+}
+
+function zshCommandCase(command: CommandSpec): string {
+  const specs = command.options.flatMap(zshOptionSpecs);
+  if (command.argumentWords.length > 0) specs.push(singleQuoted(`1:argument:(${command.argumentWords.join(' ')})`));
+  specs.push(singleQuoted('*:file:_files'));
+  return `    ${[command.name, ...command.aliases].join('|')}) _arguments -s ${specs.join(' ')} ;;`;
+}
+
+function zshScript(spec: CompletionSpec): string {
+  const commandList = spec.commands
+    .flatMap((command) => [command.name, ...command.aliases].map((name) => `    ${singleQuoted(`${name}:${oneLine(command.description).replace(/:/g, '\\:')}`)}`))
+    .join('\n');
+  return `#compdef tkt
+# zsh completion for tkt. Load it with:  source <(tkt completion zsh)
+# or save it as _tkt in a folder of $fpath.
+
+_tkt_names() {
+  # Cached lookup names only: never a network request.
+  local -a names
+  names=("\${(@f)$(tkt __complete "$1" 2>/dev/null)}")
+  compadd -a names
+}
+
+_tkt() {
+  local -a commands
+  commands=(
+${commandList}
+  )
+  local curcontext="$curcontext" state line
+  _arguments -C ${spec.globalOptions.flatMap(zshOptionSpecs).join(' ')} '1: :->command' '*:: :->args'
+  case $state in
+    command) _describe 'command' commands ;;
+    args)
+      case $words[1] in
+${spec.commands.map(zshCommandCase).join('\n')}
+      esac ;;
+  esac
+}
+
+if [[ "$funcstack[1]" == "_tkt" ]]; then
+  _tkt "$@"
+else
+  compdef _tkt tkt
+fi
+`;
+}
+
+function fishOption(option: OptionSpec, condition: string): string {
+  const parts = ['complete -c tkt'];
+  if (condition !== '') parts.push(`-n ${singleQuoted(condition)}`);
+  if (option.short !== undefined) parts.push(`-s ${option.short.replace(/^-/, '')}`);
+  if (option.long !== undefined) parts.push(`-l ${option.long.replace(/^--/, '')}`);
+  if (option.value?.type === 'lookup') parts.push(`-x -a ${singleQuoted(`(tkt __complete ${option.value.kind} 2>/dev/null)`)}`);
+  else if (option.value?.type === 'words') parts.push(`-x -a ${singleQuoted(option.value.words.join(' '))}`);
+  else if (option.value?.type === 'files') parts.push('-r -F');
+  parts.push(`-d ${singleQuoted(oneLine(option.description))}`);
+  return parts.join(' ');
+}
+
+function fishScript(spec: CompletionSpec): string {
+  const lines = [
+    '# fish completion for tkt. Load it with:  tkt completion fish | source',
+    '# or save it as ~/.config/fish/completions/tkt.fish',
+    'complete -c tkt -f',
+    ...spec.globalOptions.map((option) => fishOption(option, '')),
+  ];
+  for (const command of spec.commands) {
+    const names = [command.name, ...command.aliases];
+    for (const name of names) lines.push(`complete -c tkt -n '__fish_use_subcommand' -a ${name} -d ${singleQuoted(oneLine(command.description))}`);
+    const condition = `__fish_seen_subcommand_from ${names.join(' ')}`;
+    lines.push(...command.options.map((option) => fishOption(option, condition)));
+    if (command.argumentWords.length > 0) lines.push(`complete -c tkt -n ${singleQuoted(condition)} -a ${singleQuoted(command.argumentWords.join(' '))}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,82 @@
+// What the shell scripts complete, read from the commander program itself so that a new
+// command or option is completed without touching this folder.
+import type { Command, Option } from 'commander';
+import type { LookupKind } from '../lookups/types.js';
+import { kebabCase, LIST_TYPES } from '../tickets/list-query.js';
+
+/** How an option's value is completed. */
+export type ValueCompletion =
+  | { type: 'lookup'; kind: LookupKind }
+  | { type: 'words'; words: readonly string[] }
+  /** Anything else: the shell's own file-name completion. */
+  | { type: 'files' };
+
+export interface OptionSpec {
+  short: string | undefined;
+  long: string | undefined;
+  description: string;
+  /** undefined: a switch without a value. */
+  value: ValueCompletion | undefined;
+}
+
+export interface CommandSpec {
+  name: string;
+  aliases: string[];
+  description: string;
+  options: OptionSpec[];
+  /** Choices of the first positional argument, when it has fixed ones. */
+  argumentWords: readonly string[];
+}
+
+export interface CompletionSpec {
+  globalOptions: OptionSpec[];
+  commands: CommandSpec[];
+}
+
+// Every lookup option is named after its kind (`--site`, `--subcategory`...), contract section 6.
+const LOOKUP_KINDS: readonly LookupKind[] = [
+  'site', 'department', 'status', 'priority', 'category', 'subcategory', 'item', 'group', 'level', 'client', 'requester', 'assignee',
+];
+// Options that name a user without being called after a lookup kind.
+const USER_OPTIONS: Readonly<Record<string, LookupKind>> = { by: 'assignee', 'as-requester': 'requester' };
+
+export const VIEW_NAMES: readonly string[] = LIST_TYPES.map(kebabCase);
+
+/** The kinds `tkt __complete` accepts. */
+export function isLookupKind(value: string): value is LookupKind {
+  return (LOOKUP_KINDS as readonly string[]).includes(value);
+}
+
+function valueCompletion(option: Option): ValueCompletion | undefined {
+  if (!option.required && !option.optional) return undefined;
+  if (option.argChoices !== undefined) return { type: 'words', words: option.argChoices };
+  const name = option.long?.replace(/^--/, '') ?? '';
+  if (name === 'view') return { type: 'words', words: VIEW_NAMES };
+  if (isLookupKind(name)) return { type: 'lookup', kind: name };
+  const userKind = USER_OPTIONS[name];
+  if (userKind !== undefined) return { type: 'lookup', kind: userKind };
+  return { type: 'files' };
+}
+
+function optionSpecs(command: Command): OptionSpec[] {
+  return command
+    .createHelp()
+    .visibleOptions(command)
+    .map((option) => ({ short: option.short, long: option.long, description: option.description, value: valueCompletion(option) }));
+}
+
+export function completionSpec(program: Command): CompletionSpec {
+  const help = program.createHelp();
+  return {
+    globalOptions: optionSpecs(program),
+    commands: help
+      .visibleCommands(program)
+      .map((command) => ({
+        name: command.name(),
+        aliases: command.aliases(),
+        description: command.description(),
+        options: optionSpecs(command),
+        argumentWords: command.registeredArguments[0]?.argChoices ?? [],
+      })),
+  };
+}
