@@ -150,7 +150,7 @@ export function createProcessHost(proc: ProcessLike, state: { abort: AbortContro
           globals,
           env: proc.env,
           config: createConfigStore(defaultConfigDir(proc.env)),
-          prompter: createInquirerPrompter({ stdin: io.stdin, stderr: io.stderr }),
+          prompter: createInquirerPrompter({ stdin: io.stdin, stderr: io.stderr, env: proc.env, color: io.color }),
           signal: state.abort.signal,
         });
         try {
