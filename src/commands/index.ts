@@ -6,6 +6,10 @@ import * as completion from './completion.js';
 import * as login from './login.js';
 import * as logout from './logout.js';
 import * as whoami from './whoami.js';
+import * as list from './list.js';
+import * as show from './show.js';
+import * as read from './read.js';
+import * as metadata from './metadata.js';
 import * as create from './create.js';
 import * as update from './update.js';
 
@@ -13,6 +17,10 @@ export function registerCommands(program: Command, host: CommandHost): void {
   login.register(program, host);
   logout.register(program, host);
   whoami.register(program, host);
+  list.register(program, host);
+  show.register(program, host);
+  read.register(program, host);
+  metadata.register(program, host);
   create.register(program, host);
   update.register(program, host);
   api.register(program, host);

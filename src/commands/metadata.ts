@@ -1,0 +1,71 @@
+import type { Command } from 'commander';
+import { isObject } from '../api/fields.js';
+import type { CommandHost } from '../cli.js';
+import type { Context } from '../context.js';
+import { OperationError, UsageError } from '../errors.js';
+import { writeJson } from '../output/json.js';
+import { writeText } from '../output/write.js';
+import { parseTicketId } from '../util/ids.js';
+
+export interface MetadataOptions {
+  id?: string | undefined;
+  app: boolean;
+  collection?: string | undefined;
+}
+
+// What each call returns (spec 4.13, 4.14); metadata/{id} omits requesters.
+const APP_COLLECTIONS = ['groups', 'levels', 'priorities', 'categories', 'status', 'clients', 'sites', 'departments'];
+const METADATA_COLLECTIONS = [...APP_COLLECTIONS, 'sub_categories', 'items', 'technicians'];
+const ALL_COLLECTIONS = [...METADATA_COLLECTIONS, 'requesters'];
+
+export function register(program: Command, host: CommandHost): void {
+  program
+    .command('metadata')
+    .description('Show lookup data: sites, departments, statuses, priorities, people...')
+    .argument('[id]', "a ticket ID: sub-categories, items and technicians scoped to that ticket")
+    .option('--app', 'the app metadata (no sub-categories, items or people)')
+    .option('--collection <name>', `only this collection: ${ALL_COLLECTIONS.join(', ')}`)
+    .addHelpText('after', '\nExamples:\n  $ tkt metadata --app\n  $ tkt metadata --collection sites\n  $ tkt metadata 42 --collection technicians --json')
+    .action(host.action((args, opts, ctx) => run({ id: args[0], app: opts.app === true, collection: opts.collection }, ctx)));
+}
+
+/** "Sub-Categories", "subcategories" and "sub_categories" are the same collection. */
+const squash = (name: string) => name.replace(/[-_\s]/g, '').toLowerCase();
+
+function validCollections(options: MetadataOptions): string[] {
+  if (options.app) return APP_COLLECTIONS;
+  return options.id === undefined ? ALL_COLLECTIONS : METADATA_COLLECTIONS;
+}
+
+/** The collection's canonical name; exit 2, before any request, when this call does not return it. */
+function parseCollection(name: string, options: MetadataOptions): string {
+  const valid = validCollections(options);
+  const found = valid.find((candidate) => squash(candidate) === squash(name));
+  if (found !== undefined) return found;
+  const from = options.app ? 'the app metadata' : options.id === undefined ? 'the metadata' : "a ticket's metadata";
+  throw new UsageError(`unknown collection ${JSON.stringify(name)} in ${from}`, { details: [`valid collections: ${valid.join(', ')}`] });
+}
+
+/** The response's arrays, keyed as the service spelled them. */
+function collectionsIn(body: unknown): [string, unknown[]][] {
+  if (!isObject(body)) throw new OperationError('the service answered the metadata with something that is not an object');
+  return Object.entries(body).filter((entry): entry is [string, unknown[]] => Array.isArray(entry[1]));
+}
+
+export async function run(options: MetadataOptions, ctx: Context): Promise<void> {
+  if (options.app && options.id !== undefined) throw new UsageError('--app takes no ticket ID', { hint: 'drop the ID, or --app' });
+  const id = options.id === undefined ? undefined : parseTicketId(options.id);
+  const wanted = options.collection === undefined ? undefined : parseCollection(options.collection, options);
+  const api = await ctx.api();
+  const body = (options.app ? await api.appMetadata() : await api.metadata(id)).body;
+
+  if (wanted === undefined && ctx.globals.json) return writeJson(ctx.io.stdout, body);
+  const collections = collectionsIn(body);
+  const shown = wanted === undefined ? collections : collections.filter(([name]) => squash(name) === squash(wanted));
+  if (wanted !== undefined && shown.length === 0) {
+    throw new OperationError(`the service sent no ${wanted} collection`, { details: [`it sent: ${collections.map(([name]) => name).join(', ')}`] });
+  }
+  if (ctx.globals.json) return writeJson(ctx.io.stdout, shown[0]![1]);
+  const { renderCollections } = await import('../lookups/render.js');
+  await writeText(ctx.io.stdout, await renderCollections(shown, ctx.io));
+}

@@ -1,0 +1,28 @@
+// `tkt metadata` for people: each collection as a table under its name.
+import type { IO } from '../context.js';
+import { createStyle } from '../output/style.js';
+import { renderTable, type Column } from '../output/table.js';
+import { sanitizeInline } from '../output/sanitize.js';
+import { scalarFields } from '../tickets/summary.js';
+
+/** Columns in first-seen order, the ID first: every collection has one, whatever else it has. */
+function columnsOf(rows: readonly Record<string, unknown>[]): Column[] {
+  const keys = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+  const isId = (key: string) => key.toLowerCase() === 'id';
+  const ordered = [...keys.filter(isId), ...keys.filter((key) => !isId(key))];
+  return ordered.map((key) => ({ header: key.toUpperCase(), key, ...(isId(key) ? { align: 'right' as const } : { shrink: true }) }));
+}
+
+export async function renderCollections(collections: readonly [string, unknown[]][], io: IO): Promise<string> {
+  const style = createStyle(io.color && io.stdoutIsTTY);
+  const parts = await Promise.all(
+    collections.map(async ([name, items]) => {
+      const title = style.bold(`${sanitizeInline(name)} (${items.length})`);
+      if (items.length === 0) return `${title}\n  (none)\n`;
+      const rows = items.map(scalarFields);
+      const table = await renderTable(columnsOf(rows), rows, { width: io.columns, color: io.color && io.stdoutIsTTY, plain: !io.stdoutIsTTY });
+      return `${title}\n${table}`;
+    }),
+  );
+  return parts.join('\n');
+}

@@ -1,0 +1,159 @@
+// `tkt show`: a ticket a technician can read at a glance. Names come from the nested objects
+// of TicketApiModel when the service sends them; otherwise the IDs are turned into names
+// through the lookups (fetched only when an ID actually needs naming).
+import { arrayField, field, stringField } from '../api/fields.js';
+import type { LookupKind, Lookups } from '../lookups/types.js';
+import { sanitizeInline, sanitizeText } from '../output/sanitize.js';
+import { createStyle, type Style } from '../output/style.js';
+import { renderKeyValue, type Cell } from '../output/table.js';
+import { formatDate, formatDue } from '../output/time.js';
+import { dateField, displayName, nameField, ticketIdOf } from './summary.js';
+
+export interface DetailOptions {
+  lookups: Lookups;
+  now: Date;
+  color: boolean;
+}
+
+/** A related record: its nested object's name, else the ID named through the lookups, else the ID. */
+async function related(ticket: unknown, lookups: Lookups, kind: LookupKind, nested: readonly string[], idFields: readonly string[]): Promise<string | undefined> {
+  const named = nameField(ticket, ...nested);
+  if (named !== undefined) return named;
+  const id = field(ticket, ...idFields);
+  if ((typeof id !== 'number' && typeof id !== 'string') || id === '' || id === 0) return undefined;
+  // A name is a nicety: when the lookups cannot be read, the ID still says something.
+  const name = await lookups.nameOf(kind, id).catch(() => undefined);
+  return name ?? String(id);
+}
+
+function dateText(date: Date | undefined): string | undefined {
+  return date === undefined ? undefined : formatDate(date);
+}
+
+/** "2026-11-22 14:05 (2d overdue)": the word carries the warning, as the header is not coloured. */
+function dueText(due: Date | undefined, now: Date): string | undefined {
+  return due === undefined ? undefined : `${formatDate(due)} (${formatDue(due, now).text})`;
+}
+
+async function header(ticket: unknown, options: DetailOptions): Promise<string> {
+  const { lookups, now } = options;
+  const relatedName = (kind: LookupKind, nested: string[], ids: string[]) => related(ticket, lookups, kind, nested, ids);
+  // Independent lookups run together; each source is still fetched at most once.
+  const [status, priority, requester, assignee, site, department, category, subcategory, item, group, level, client] = await Promise.all([
+    relatedName('status', ['status'], ['ticketStatusId', 'statusId']),
+    relatedName('priority', ['priority'], ['ticketPriorityId', 'priorityId']),
+    relatedName('requester', ['creator', 'requester'], ['creatorId', 'requesterId']),
+    relatedName('assignee', ['assignee', 'assignedTo', 'technician'], ['assignedUser', 'assignedUserId']),
+    relatedName('site', ['site'], ['siteId']),
+    relatedName('department', ['department'], ['departmentId']),
+    relatedName('category', ['category'], ['ticketCategoryId', 'categoryId']),
+    relatedName('subcategory', ['subCategory', 'sub_category'], ['ticketSubCategoryId', 'subCategoryId']),
+    relatedName('item', ['item'], ['itemId']),
+    relatedName('group', ['group'], ['groupId']),
+    relatedName('level', ['tierLevel', 'level'], ['tierLevelId', 'levelId']),
+    relatedName('client', ['client'], ['clientId']),
+  ]);
+  // renderKeyValue escapes the service's text, so no colour goes into these values.
+  const pairs: [string, Cell][] = [
+    ['ID', ticketIdOf(ticket)],
+    ['Title', nameField(ticket, 'title', 'subject')],
+    ['Status', status],
+    ['Priority', priority],
+    ['Requester', requester],
+    ['Assignee', assignee ?? 'unassigned'],
+    ['Site', site],
+    ['Department', department],
+    ['Category', category],
+    ['Sub-category', subcategory],
+    ['Item', item],
+    ['Group', group],
+    ['Level', level],
+    ['Client', client],
+    ['CC', stringField(ticket, 'cc') || undefined],
+    ['Source', stringField(ticket, 'source')],
+    ['Due', dueText(dateField(ticket, 'dueDate', 'due', 'dueOn'), now)],
+    ['Created', dateText(dateField(ticket, 'createdOn', 'createdAt', 'created', 'createdDate'))],
+    ['Updated', dateText(dateField(ticket, 'updatedOn', 'updatedAt', 'updated', 'modifiedOn'))],
+    ['Deleted', field(ticket, 'isDeleted') === true ? (dateText(dateField(ticket, 'deletedOn')) ?? 'yes') : undefined],
+  ];
+  return renderKeyValue(pairs, { color: options.color });
+}
+
+function section(title: string, body: string, style: Style): string {
+  return `\n${style.bold(title)}\n${body.endsWith('\n') ? body : body + '\n'}`;
+}
+
+function indent(text: string): string {
+  return text.split('\n').map((line) => (line === '' ? '' : `  ${line}`)).join('\n');
+}
+
+async function resolutionSection(ticket: unknown, options: DetailOptions, style: Style): Promise<string> {
+  const resolution = field(ticket, 'resolution');
+  if (resolution === undefined || resolution === null) return '';
+  if (typeof resolution === 'string') return section('Resolution', indent(sanitizeText(resolution)), style);
+  const by = stringField(resolution, 'submitBy', 'resolvedBy');
+  // submitBy is a user ID; technicians are who resolve.
+  const byName = by === undefined ? undefined : ((await options.lookups.nameOf('assignee', by).catch(() => undefined)) ?? by);
+  const when = dateText(dateField(resolution, 'submitDate', 'resolvedOn', 'createdOn'));
+  const meta = [byName === undefined ? undefined : `by ${sanitizeInline(byName)}`, when].filter(Boolean).join(', ');
+  const details = sanitizeText(stringField(resolution, 'details', 'resolution', 'text') ?? '');
+  return section('Resolution', (meta === '' ? '' : `  ${style.dim(meta)}\n`) + indent(details), style);
+}
+
+function conversationsSection(ticket: unknown, style: Style): string {
+  const conversations = arrayField(ticket, 'conversations', 'conversation', 'thread')
+    .map((entry, index) => ({ entry, index, at: dateField(entry, 'createdOn', 'createdAt', 'date', 'sentOn')?.getTime() }))
+    // Oldest first, newest last, whatever order the service used; ties keep its order.
+    .sort((a, b) => (a.at ?? 0) - (b.at ?? 0) || a.index - b.index);
+  if (conversations.length === 0) return '';
+  const blocks = conversations.map(({ entry }) => {
+    const type = stringField(entry, 'type', 'kind') ?? 'Message';
+    const from = displayName(field(entry, 'from', 'sender', 'createdBy'));
+    const to = displayName(field(entry, 'to', 'sendTo'));
+    const cc = displayName(field(entry, 'cc', 'ccTo'));
+    const when = dateText(dateField(entry, 'createdOn', 'createdAt', 'date', 'sentOn'));
+    const route = [from, to === undefined ? undefined : `→ ${to}`, cc === undefined ? undefined : `(cc ${cc})`].filter(Boolean).join(' ');
+    const headline = [sanitizeInline(type), when, sanitizeInline(route)].filter((part) => part !== undefined && part !== '').join(' · ');
+    const subject = stringField(entry, 'subject', 'title');
+    const message = stringField(entry, 'message', 'body', 'text');
+    return (
+      `  ${style.cyan(headline)}\n` +
+      (subject ? `  ${style.bold(sanitizeInline(subject))}\n` : '') +
+      (message ? `${indent(indent(sanitizeText(message)))}\n` : '')
+    );
+  });
+  return section(`Conversation (${conversations.length})`, blocks.join('\n'), style);
+}
+
+function sizeText(bytes: number | undefined): string | undefined {
+  if (bytes === undefined) return undefined;
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function attachmentsSection(ticket: unknown, style: Style): string {
+  const attachments = arrayField(ticket, 'attachments', 'files', 'uploads');
+  if (attachments.length === 0) return '';
+  const lines = attachments.map((attachment) => {
+    const name = stringField(attachment, 'fileName', 'name', 'originalName') ?? '(unnamed)';
+    const size = field(attachment, 'size', 'length', 'fileSize');
+    const when = dateText(dateField(attachment, 'createdOn', 'uploadedOn', 'createdAt'));
+    const meta = [sizeText(typeof size === 'number' ? size : undefined), when].filter(Boolean).join(', ');
+    return `  ${sanitizeInline(name)}${meta === '' ? '' : `  ${style.dim(meta)}`}\n`;
+  });
+  return section(`Attachments (${attachments.length})`, lines.join(''), style);
+}
+
+/** The whole detail view of a TicketApiModel. */
+export async function renderTicketDetail(ticket: unknown, options: DetailOptions): Promise<string> {
+  const style = createStyle(options.color);
+  const description = stringField(ticket, 'description', 'body');
+  return (
+    (await header(ticket, options)) +
+    (description ? section('Description', indent(sanitizeText(description)), style) : '') +
+    (await resolutionSection(ticket, options, style)) +
+    conversationsSection(ticket, style) +
+    attachmentsSection(ticket, style)
+  );
+}
