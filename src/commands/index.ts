@@ -12,6 +12,13 @@ import * as read from './read.js';
 import * as metadata from './metadata.js';
 import * as create from './create.js';
 import * as update from './update.js';
+import * as reply from './reply.js';
+import * as forward from './forward.js';
+import * as resolve from './resolve.js';
+import * as close from './close.js';
+import * as pickup from './pickup.js';
+import * as attach from './attach.js';
+import * as deleteCommand from './delete.js';
 
 export function registerCommands(program: Command, host: CommandHost): void {
   login.register(program, host);
@@ -23,6 +30,13 @@ export function registerCommands(program: Command, host: CommandHost): void {
   metadata.register(program, host);
   create.register(program, host);
   update.register(program, host);
+  reply.register(program, host);
+  forward.register(program, host);
+  resolve.register(program, host);
+  close.register(program, host);
+  pickup.register(program, host);
+  attach.register(program, host);
+  deleteCommand.register(program, host);
   api.register(program, host);
   completion.register(program, host);
 }

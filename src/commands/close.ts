@@ -1,0 +1,117 @@
+import type { Command } from 'commander';
+import type { FormValue } from '../api/types.js';
+import type { CommandHost } from '../cli.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { resolveActingUser } from '../tickets/acting-user.js';
+import { DEFAULT_CONCURRENCY, runIdCommand } from '../tickets/id-command.js';
+import { assertReadableFiles } from '../tickets/text-input.js';
+import { parseWhen } from '../util/when.js';
+
+export interface CloseOptions {
+  ids: string[];
+  comments?: string | undefined;
+  closureComments?: string | undefined;
+  acknowledge: boolean;
+  closureStatus?: string | undefined;
+  date?: string | undefined;
+  by?: string | undefined;
+  attach: string[];
+  concurrency: string;
+  dryRun: boolean;
+}
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+export function register(program: Command, host: CommandHost): void {
+  program
+    .command('close')
+    .description('Close tickets')
+    .argument('<id...>', 'ticket IDs, or - to read them from stdin (first integer on each line)')
+    .option('--comments <text>', 'comments')
+    .option('--closure-comments <text>', 'closure comments')
+    .option('--acknowledge', 'send the closure e-mail to the requester and the CC list')
+    .option('--closure-status <code>', 'closure status code (a number)')
+    .option('--date <when>', 'closing date: ISO 8601 or +3d/+4h/+30m (default: now, set by the service)')
+    .option('--by <user>', 'who closes: user ID, username or full name (default: you)')
+    .option('--attach <file>', 'attach a file to each ticket (repeatable; the service silently skips file types it does not allow)', collect, [])
+    .option('--concurrency <n>', 'tickets at once (1-32)', DEFAULT_CONCURRENCY)
+    .option('--dry-run', 'show what would be sent, send nothing')
+    .addHelpText(
+      'after',
+      `
+Closing a ticket that is already closed succeeds and changes nothing. The requester gets
+a closure e-mail only with --acknowledge.
+
+Examples:
+  $ tkt close 42
+  $ tkt close 42 --acknowledge --closure-comments "Thanks for your patience"
+  $ tkt list -q --view my-completed-tickets | tkt close - --concurrency 8`,
+    )
+    .action(
+      host.action(
+        (args, opts, ctx) =>
+          run(
+            {
+              ids: args[0],
+              comments: opts.comments,
+              closureComments: opts.closureComments,
+              acknowledge: opts.acknowledge === true,
+              closureStatus: opts.closureStatus,
+              date: opts.date,
+              by: opts.by,
+              attach: opts.attach,
+              concurrency: opts.concurrency,
+              dryRun: opts.dryRun === true,
+            },
+            ctx,
+          ),
+        { graceful: true },
+      ),
+    );
+}
+
+function parseClosureStatus(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\s*\d+\s*$/.test(text)) throw new UsageError(`invalid --closure-status ${JSON.stringify(text)}: expected a numeric code`);
+  return Number(text);
+}
+
+function parseClosingDate(text: string | undefined, ctx: Context): string | undefined {
+  if (text === undefined) return undefined;
+  try {
+    return parseWhen(text, ctx.now()).toISOString();
+  } catch (error) {
+    if (error instanceof UsageError) throw new UsageError(`--date: ${error.message}`);
+    throw error;
+  }
+}
+
+export async function run(options: CloseOptions, ctx: Context): Promise<void> {
+  const status = parseClosureStatus(options.closureStatus);
+  const closingDate = parseClosingDate(options.date, ctx);
+  await assertReadableFiles(options.attach, '--attach');
+  const closeBy = await resolveActingUser(ctx, options.by, 'CloseBy');
+  const fields = (id: number): Record<string, FormValue> => ({
+    TicketId: id,
+    CloseBy: closeBy,
+    Acknowledged: options.acknowledge,
+    Comments: options.comments,
+    Status: status,
+    ClosureComments: options.closureComments,
+    ClosingDate: closingDate,
+  });
+  const form = (id: number) => (options.attach.length > 0 ? { fields: fields(id), files: options.attach } : { fields: fields(id) });
+  await runIdCommand(ctx, {
+    ids: options.ids,
+    concurrency: options.concurrency,
+    dryRun: options.dryRun,
+    verb: 'closed',
+    plan: (id) => ({ method: 'POST', path: `/api/TicketsApi/close/${id}`, form: form(id) }),
+    async send(client, id) {
+      const response = await client.closeTicket(id, form(id));
+      // 204 closed; 200 is the service's "already closed, no action" (spec 4.7).
+      return response.status === 200 ? { status: 200, note: 'already closed, nothing changed' } : { status: response.status };
+    },
+  });
+}

@@ -1,0 +1,64 @@
+import type { Command } from 'commander';
+import type { CommandHost } from '../cli.js';
+import type { Context } from '../context.js';
+import { OperationError, UsageError } from '../errors.js';
+import { DEFAULT_CONCURRENCY, runIdCommand } from '../tickets/id-command.js';
+
+export interface DeleteOptions {
+  ids: string[];
+  yes: boolean;
+  concurrency: string;
+  dryRun: boolean;
+}
+
+export function register(program: Command, host: CommandHost): void {
+  program
+    .command('delete')
+    .description('Delete tickets (soft delete)')
+    .argument('<id...>', 'ticket IDs, or - to read them from stdin (first integer on each line)')
+    .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
+    .option('--concurrency <n>', 'tickets at once (1-32)', DEFAULT_CONCURRENCY)
+    .option('--dry-run', 'show what would be sent, send nothing')
+    .addHelpText(
+      'after',
+      `
+At a terminal tkt asks before deleting; in scripts and CI, --yes is required.
+
+Examples:
+  $ tkt delete 42
+  $ tkt delete 42 43 --yes
+  $ tkt list -q --search "test ticket" | tkt delete - --yes`,
+    )
+    .action(host.action((args, opts, ctx) => run({ ids: args[0], yes: opts.yes === true, concurrency: opts.concurrency, dryRun: opts.dryRun === true }, ctx), { graceful: true }));
+}
+
+const IDS_SHOWN = 10;
+
+function describeIds(ids: readonly number[]): string {
+  const shown = ids.slice(0, IDS_SHOWN).map((id) => `#${id}`).join(', ');
+  const more = ids.length > IDS_SHOWN ? ` and ${ids.length - IDS_SHOWN} more` : '';
+  return `${ids.length === 1 ? 'ticket' : `${ids.length} tickets`} ${shown}${more}`;
+}
+
+async function confirmDelete(ids: readonly number[], ctx: Context): Promise<void> {
+  if (!ctx.io.canPrompt) {
+    throw new UsageError('refusing to delete without confirmation: pass --yes', { hint: 'no terminal to ask at (piped, CI or --no-input)' });
+  }
+  const confirmed = await ctx.prompter.confirm({ message: `Delete ${describeIds(ids)}?`, default: false });
+  if (!confirmed) throw new OperationError('cancelled: nothing was deleted');
+}
+
+export async function run(options: DeleteOptions, ctx: Context): Promise<void> {
+  await runIdCommand(ctx, {
+    ids: options.ids,
+    concurrency: options.concurrency,
+    dryRun: options.dryRun,
+    verb: 'deleted',
+    plan: (id) => ({ method: 'DELETE', path: `/api/TicketsApi/${id}`, form: { fields: {} } }),
+    beforeSend: options.yes ? undefined : (ids) => confirmDelete(ids, ctx),
+    async send(client, id) {
+      const response = await client.deleteTicket(id);
+      return { status: response.status };
+    },
+  });
+}

@@ -1,0 +1,89 @@
+import type { Command } from 'commander';
+import type { CommandHost } from '../cli.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { sanitizeInline } from '../output/sanitize.js';
+import { printActionDone } from '../tickets/action-output.js';
+import { printDryRun } from '../tickets/dry-run.js';
+import { readMessage, ticketTitleOf } from '../tickets/mail.js';
+import { assertReadableFiles } from '../tickets/text-input.js';
+import { parseTicketId } from '../util/ids.js';
+
+export interface ForwardOptions {
+  id: string;
+  to?: string | undefined;
+  cc?: string | undefined;
+  subject?: string | undefined;
+  message?: string | undefined;
+  messageFile?: string | undefined;
+  /** Keep it as a draft (HasDraft). */
+  draft: boolean;
+  attach: string[];
+  dryRun: boolean;
+}
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+export function register(program: Command, host: CommandHost): void {
+  program
+    .command('forward')
+    .description('Forward a ticket by e-mail')
+    .argument('<id>', 'ticket ID')
+    .option('--to <email>', 'recipient (required)')
+    .option('--cc <emails>', 'CC addresses')
+    .option('--subject <text>', 'subject (default: "Fwd: <ticket title>")')
+    .option('--message <text>', 'a message, or - to read stdin (default: $EDITOR at a terminal)')
+    .option('--message-file <file>', 'read the message from a file')
+    .option('--draft', 'save it as a draft instead of sending')
+    .option('--attach <file>', 'attach a file (repeatable; the service silently skips file types it does not allow)', collect, [])
+    .option('--dry-run', 'show what would be sent, send nothing')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ tkt forward 42 --to vendor@example.com --message "Can you look at this printer?"
+  $ tkt forward 42 --to vendor@example.com --cc it-lead@example.com --attach error.log
+  $ tkt forward 42 --to vendor@example.com --draft --message-file draft.txt`,
+    )
+    .action(
+      host.action((args, opts, ctx) =>
+        run(
+          {
+            id: args[0],
+            to: opts.to,
+            cc: opts.cc,
+            subject: opts.subject,
+            message: opts.message,
+            messageFile: opts.messageFile,
+            draft: opts.draft === true,
+            attach: opts.attach,
+            dryRun: opts.dryRun === true,
+          },
+          ctx,
+        ),
+      ),
+    );
+}
+
+async function recipient(options: ForwardOptions, ctx: Context): Promise<string> {
+  if (options.to !== undefined && options.to.trim() !== '') return options.to.trim();
+  if (!ctx.io.canPrompt) throw new UsageError('missing --to', { hint: 'forward needs a recipient: --to EMAIL' });
+  return ctx.prompter.input({ message: 'Forward to (e-mail)', validate: (value) => (value.trim() === '' ? 'an address is needed' : true) });
+}
+
+export async function run(options: ForwardOptions, ctx: Context): Promise<void> {
+  const id = parseTicketId(options.id);
+  await assertReadableFiles(options.attach, '--attach');
+  const to = await recipient(options, ctx);
+  const message = await readMessage(ctx, options, false);
+
+  const client = await ctx.api();
+  const subject = options.subject ?? `Fwd: ${ticketTitleOf((await client.getTicket(id)).body)}`;
+  const fields = { Id: id, Title: subject, SendTo: to, CcTo: options.cc, Message: message, HasDraft: options.draft };
+  const form = options.attach.length > 0 ? { fields, files: options.attach } : { fields };
+
+  if (options.dryRun) return printDryRun(ctx, { method: 'POST', path: `/api/TicketsApi/forward/${id}`, form });
+  const response = await client.forwardTicket(id, form);
+  const done = options.draft ? `saved a draft forward of #${id}` : `forwarded #${id}`;
+  await printActionDone(ctx, response.body, `✓ ${done} to ${sanitizeInline(to)}: ${sanitizeInline(subject)}`);
+}

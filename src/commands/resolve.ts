@@ -1,0 +1,74 @@
+import type { Command } from 'commander';
+import type { CommandHost } from '../cli.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { resolveActingUser } from '../tickets/acting-user.js';
+import { DEFAULT_CONCURRENCY, assertSingleStdinReader, noteFromBody, runIdCommand } from '../tickets/id-command.js';
+import { askText, readTextOption } from '../tickets/text-input.js';
+
+export interface ResolveOptions {
+  ids: string[];
+  details?: string | undefined;
+  detailsFile?: string | undefined;
+  by?: string | undefined;
+  concurrency: string;
+  dryRun: boolean;
+}
+
+export function register(program: Command, host: CommandHost): void {
+  program
+    .command('resolve')
+    .description('Resolve tickets with resolution notes')
+    .argument('<id...>', 'ticket IDs, or - to read them from stdin (first integer on each line)')
+    .option('--details <text>', 'resolution notes, or - to read stdin')
+    .option('--details-file <file>', 'read the resolution notes from a file')
+    .option('--by <user>', 'resolver: user ID, username or full name (default: you)')
+    .option('--concurrency <n>', 'tickets at once (1-32)', DEFAULT_CONCURRENCY)
+    .option('--dry-run', 'show what would be sent, send nothing')
+    .addHelpText(
+      'after',
+      `
+Resolving a ticket that is already resolved succeeds and changes nothing.
+
+Examples:
+  $ tkt resolve 42 --details "Replaced the toner"
+  $ tkt resolve 42 43 44 --details-file notes.txt
+  $ tkt list -q --view my-open-tickets | tkt resolve - --details "Fixed by the 2.4 rollout"`,
+    )
+    .action(
+      host.action(
+        (args, opts, ctx) =>
+          run({ ids: args[0], details: opts.details, detailsFile: opts.detailsFile, by: opts.by, concurrency: opts.concurrency, dryRun: opts.dryRun === true }, ctx),
+        { graceful: true },
+      ),
+    );
+}
+
+const ALREADY_RESOLVED = /already\s+resolved/i;
+
+async function readDetails(options: ResolveOptions, ctx: Context): Promise<string> {
+  const text = await readTextOption(ctx, { flag: '--details', fileFlag: '--details-file', text: options.details, file: options.detailsFile });
+  if (text !== undefined) return text;
+  if (ctx.io.canPrompt) return askText(ctx, 'Resolution details');
+  throw new UsageError('missing --details', { hint: 'give --details TEXT, --details-file FILE, or --details - to read stdin' });
+}
+
+export async function run(options: ResolveOptions, ctx: Context): Promise<void> {
+  assertSingleStdinReader(options.ids, [['--details', options.details], ['--details-file', options.detailsFile]]);
+  const details = await readDetails(options, ctx);
+  if (details.trim() === '') throw new UsageError('--details is empty: the service needs resolution notes');
+  const submitBy = await resolveActingUser(ctx, options.by, 'SubmitBy');
+  const fields = (id: number) => ({ TicketId: id, Details: details, SubmitBy: submitBy });
+  await runIdCommand(ctx, {
+    ids: options.ids,
+    concurrency: options.concurrency,
+    dryRun: options.dryRun,
+    verb: 'resolved',
+    plan: (id) => ({ method: 'POST', path: `/api/TicketsApi/resolve/${id}`, form: { fields: fields(id) } }),
+    async send(client, id) {
+      const response = await client.resolveTicket(id, { fields: fields(id) });
+      const note = noteFromBody(response.body, ALREADY_RESOLVED, 'already resolved, nothing changed');
+      return { status: response.status, ...(note === undefined ? {} : { note }) };
+    },
+  });
+}

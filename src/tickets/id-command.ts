@@ -1,0 +1,66 @@
+// The shape every `ID...` command shares (contract section 7): IDs from the arguments or
+// stdin, checked before any request; bounded concurrency over the run's one client (one
+// keep-alive pool); a line per ID, a summary and the exit code from the bulk reporter;
+// Ctrl-C stops starting new IDs. Commands supply only what one ID sends.
+import type { ApiClient } from '../api/types.js';
+import type { BulkVerb } from '../bulk/report.js';
+import type { BulkOutcome } from '../bulk/runner.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import type { PlannedRequest } from './dry-run.js';
+import { STDIN } from './text-input.js';
+
+export const DEFAULT_CONCURRENCY = '4';
+
+export interface IdCommandSpec {
+  /** The ID arguments as typed, or a lone "-" for stdin. */
+  ids: readonly string[];
+  /** --concurrency as typed. */
+  concurrency: string;
+  dryRun: boolean;
+  verb: BulkVerb;
+  /** What one ID would send, printed by --dry-run. */
+  plan(id: number): PlannedRequest;
+  /** Sends one ID's request; a thrown ApiError becomes that ID's failure. */
+  send(client: ApiClient, id: number): Promise<BulkOutcome>;
+  /** Runs once the IDs are known and before anything is sent (delete's confirmation). */
+  beforeSend?(ids: readonly number[]): Promise<void>;
+}
+
+/** Refuses a second reader of stdin: `tkt resolve - --details -` cannot split one stream. */
+export function assertSingleStdinReader(ids: readonly string[], stdinOptions: readonly (readonly [string, string | undefined])[]): void {
+  if (!ids.includes(STDIN)) return;
+  const clash = stdinOptions.find(([, value]) => value === STDIN);
+  if (clash !== undefined) throw new UsageError(`IDs and ${clash[0]} cannot both be read from stdin`, { hint: `put the text in a file (${clash[0]}-file)` });
+}
+
+export async function runIdCommand(ctx: Context, spec: IdCommandSpec): Promise<void> {
+  // Loaded on use: command files stay light for `tkt --help`.
+  const [{ collectIds }, { parseConcurrency, runBulk }, { createBulkReporter }, { printDryRun }] = await Promise.all([
+    import('../bulk/ids.js'),
+    import('../bulk/runner.js'),
+    import('../bulk/report.js'),
+    import('./dry-run.js'),
+  ]);
+  const concurrency = parseConcurrency(spec.concurrency);
+  const ids = await collectIds(spec.ids, ctx.io.stdin);
+  if (spec.dryRun) {
+    for (const id of ids) await printDryRun(ctx, spec.plan(id));
+    return;
+  }
+  await spec.beforeSend?.(ids);
+  const client = await ctx.api();
+  const reporter = createBulkReporter(ctx.io, { json: ctx.globals.json, quiet: ctx.globals.quiet, verb: spec.verb, total: ids.length });
+  const run = await runBulk(ids, (id) => spec.send(client, id), {
+    concurrency,
+    signal: ctx.signal,
+    onResult: (result) => reporter.result(result),
+  });
+  reporter.finish(run);
+}
+
+/** A note for a success that changed nothing, when the service's answer says so. */
+export function noteFromBody(body: unknown, pattern: RegExp, note: string): string | undefined {
+  const text = typeof body === 'string' ? body : body === undefined || body === null ? '' : JSON.stringify(body);
+  return pattern.test(text) ? note : undefined;
+}

@@ -1,0 +1,49 @@
+// reply and forward: the message text, and the defaults they take from the ticket
+// (subject from its title, recipient from its requester's e-mail).
+import type { ApiClient } from '../api/types.js';
+import { field, isObject, stringField } from '../api/fields.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { readTextOption } from './text-input.js';
+
+export interface MessageOptions {
+  message?: string | undefined;
+  messageFile?: string | undefined;
+}
+
+/**
+ * --message, --message-file, `-` for stdin, or $EDITOR at a terminal when none was given
+ * (as `git commit` does). Without a terminal: exit 2 when `required`, else no message.
+ */
+export async function readMessage(ctx: Context, options: MessageOptions, required: boolean): Promise<string | undefined> {
+  const text = await readTextOption(ctx, { flag: '--message', fileFlag: '--message-file', text: options.message, file: options.messageFile });
+  if (text !== undefined) return text;
+  if (ctx.io.canPrompt) return ctx.prompter.editor({ message: 'Message' });
+  if (!required) return undefined;
+  throw new UsageError('missing --message', { hint: 'give --message TEXT, --message-file FILE, or --message - to read stdin' });
+}
+
+const PERSON_FIELDS = ['creator', 'requester', 'createdBy', 'user'];
+const EMAIL_FIELDS = ['email', 'emailAddress', 'mail'];
+const FLAT_EMAIL_FIELDS = ['requesterEmail', 'creatorEmail', 'email'];
+
+/** The requester's e-mail wherever the ticket detail keeps it, read without regard to case. */
+export function requesterEmailOf(ticket: unknown): string | undefined {
+  for (const name of PERSON_FIELDS) {
+    const person = field(ticket, name);
+    const email = isObject(person) ? stringField(person, ...EMAIL_FIELDS) : undefined;
+    if (email !== undefined && email.trim() !== '') return email.trim();
+  }
+  const flat = stringField(ticket, ...FLAT_EMAIL_FIELDS);
+  return flat !== undefined && flat.trim() !== '' ? flat.trim() : undefined;
+}
+
+export function ticketTitleOf(ticket: unknown): string {
+  return stringField(ticket, 'title', 'subject') ?? '';
+}
+
+/** Fetched only when a default needs it, so `--to` and `--subject` together cost no GET. */
+export function lazyTicket(client: ApiClient, id: number): () => Promise<unknown> {
+  let ticket: Promise<unknown> | undefined;
+  return () => (ticket ??= client.getTicket(id).then((response) => response.body));
+}
