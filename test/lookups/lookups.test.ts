@@ -1,0 +1,241 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.js';
+import { collectionsOf, createLookups, matchEntry } from '../../src/lookups/index.js';
+import type { LookupEntry } from '../../src/lookups/types.js';
+import { createHarness, type Harness } from '../helpers/harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+/** Requests to the lookup endpoints so far: appmetadata, metadata, metadata/{id}. */
+function lookupRequests(): { app: number; metadata: number } {
+  let app = 0;
+  let metadata = 0;
+  for (const [route, count] of Object.entries(h.sandbox.stats.byRoute)) {
+    if (/appmetadata/i.test(route)) app += count;
+    else if (/metadata/i.test(route)) metadata += count;
+  }
+  return { app, metadata };
+}
+
+const userId = (username: string) => h.sandbox.state.users.find((u) => u.username === username)!.id;
+
+async function usageError(promise: Promise<unknown>): Promise<UsageError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(UsageError);
+  return error as UsageError;
+}
+
+describe('resolve', () => {
+  it('matches a name exactly, without regard to case', async () => {
+    const lookups = createLookups((await h.context({ globals: { refresh: true } })).ctx);
+    expect(await lookups.resolve('site', 'head office')).toBe(1);
+    expect(await lookups.resolve('status', 'ON HOLD')).toBe(3);
+    expect(await lookups.resolve('priority', 'high')).toBe(3);
+    expect(await lookups.resolve('group', 'Network Team')).toBe(2);
+    expect(await lookups.resolve('level', 'tier 2')).toBe(2);
+    expect(await lookups.resolve('client', 'fabrikam')).toBe(2);
+    expect(await lookups.resolve('category', 'Network')).toBe(3);
+    expect(await lookups.resolve('department', 'Human Resources')).toBe(3);
+  });
+
+  it('reads collections only the unscoped metadata has', async () => {
+    const lookups = createLookups((await h.context()).ctx);
+    expect(await lookups.resolve('subcategory', 'email')).toBe(3);
+    expect(await lookups.resolve('item', 'outlook')).toBe(5);
+  });
+
+  it('accepts a unique prefix', async () => {
+    const lookups = createLookups((await h.context()).ctx);
+    expect(await lookups.resolve('site', 'harb')).toBe(2);
+    expect(await lookups.resolve('status', 'esc')).toBe(5);
+    expect(await lookups.resolve('requester', 'Peter')).toBe(userId('pnovak'));
+  });
+
+  it('refuses an ambiguous prefix, listing the matches', async () => {
+    const lookups = createLookups((await h.context()).ctx);
+    const error = await usageError(lookups.resolve('site', 'h'));
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toBe('ambiguous site "h": it matches 2');
+    expect(error.details.join('\n')).toContain('Head Office (id 1)');
+    expect(error.details.join('\n')).toContain('Harbour Depot (id 2)');
+    expect(error.details.join('\n')).not.toContain('Remote');
+
+    const people = await usageError(lookups.resolve('requester', 'anna'));
+    expect(people.details.join('\n')).toMatch(/Anna Berg \(id [^,]+, aberg/);
+    expect(people.details.join('\n')).toMatch(/Anna Lind \(id [^,]+, alind/);
+  });
+
+  it('refuses an unknown name, listing every candidate', async () => {
+    const lookups = createLookups((await h.context()).ctx);
+    const error = await usageError(lookups.resolve('site', 'Mars'));
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toBe('unknown site "Mars"');
+    expect(error.details).toEqual(['candidates:', '  Head Office (id 1)', '  Harbour Depot (id 2)', '  Remote (id 3)']);
+    expect(error.hint).toContain('tkt metadata --collection sites');
+  });
+
+  it('takes digits alone as an ID without asking the service', async () => {
+    const lookups = createLookups((await h.context({ globals: { refresh: true } })).ctx);
+    const before = lookupRequests();
+    expect(await lookups.resolve('site', '42')).toBe(42);
+    expect(await lookups.resolve('status', ' 7 ')).toBe(7);
+    expect(lookupRequests()).toEqual(before);
+    await usageError(lookups.resolve('site', '0'));
+  });
+
+  it('takes a user by ID, username or full name', async () => {
+    const lookups = createLookups((await h.context()).ctx);
+    const anna = userId('aberg');
+    expect(await lookups.resolve('requester', anna)).toBe(anna);
+    expect(await lookups.resolve('requester', anna.toUpperCase())).toBe(anna);
+    expect(await lookups.resolve('requester', 'ABERG')).toBe(anna);
+    expect(await lookups.resolve('requester', 'anna berg')).toBe(anna);
+    expect(await lookups.resolve('assignee', 'tech')).toBe(userId('tech'));
+    expect(await lookups.resolve('assignee', 'Omar')).toBe(userId('ohaddad'));
+    const notATechnician = await usageError(lookups.resolve('assignee', 'aberg'));
+    expect(notATechnician.message).toBe('unknown assignee "aberg"');
+  });
+
+  it('turns @me into the logged-in user', async () => {
+    const lookups = createLookups((await h.context()).ctx);
+    expect(await lookups.resolve('assignee', '@me')).toBe(userId('admin'));
+    expect(await lookups.resolve('requester', '@ME')).toBe(userId('admin'));
+  });
+
+  it('refuses @me when the token does not say who the user is', async () => {
+    const claims = Buffer.from(JSON.stringify({ exp: Math.floor(Date.now() / 1000) + 3600 })).toString('base64url');
+    const run = await h.context({ env: { TKT_TOKEN: `eyJhbGciOiJIUzI1NiJ9.${claims}.sig`, TKT_URL: h.sandbox.url } });
+    const error = await usageError(createLookups(run.ctx).resolve('assignee', '@me'));
+    expect(error.hint).toContain('instead of @me');
+  });
+
+  it('scopes sub-categories, items and technicians to a ticket', async () => {
+    const laptop = h.sandbox.state.tickets.find((t) => t.title === 'Laptop will not boot after update')!;
+    const lookups = createLookups((await h.context()).ctx);
+    expect(await lookups.resolve('subcategory', 'VPN')).toBe(5);
+    const error = await usageError(lookups.resolve('subcategory', 'VPN', { ticketId: laptop.id }));
+    expect(error.details.join('\n')).toContain('Laptop (id 1)');
+    expect(await lookups.resolve('subcategory', 'lap', { ticketId: laptop.id })).toBe(1);
+    // Group 1 (Service Desk): admin, tech, ttorres; not Omar (groups 2 and 3).
+    await usageError(lookups.resolve('assignee', 'omar', { ticketId: laptop.id }));
+    expect(await lookups.resolve('assignee', 'tina', { ticketId: laptop.id })).toBe(userId('ttorres'));
+  });
+});
+
+describe('entries and nameOf', () => {
+  it('names an ID, and says nothing for an unknown one', async () => {
+    const lookups = createLookups((await h.context()).ctx);
+    expect(await lookups.nameOf('status', 3)).toBe('On Hold');
+    expect(await lookups.nameOf('site', '2')).toBe('Harbour Depot');
+    expect(await lookups.nameOf('requester', userId('lwei'))).toBe('Li Wei');
+    expect(await lookups.nameOf('site', 99)).toBeUndefined();
+    const priorities = await lookups.entries('priority');
+    expect(priorities.map((p) => p.name)).toEqual(['Low', 'Medium', 'High', 'Critical']);
+    const requesters = await lookups.entries('requester');
+    expect(requesters.find((r) => r.name === 'Anna Berg')?.aliases).toContain('aberg');
+  });
+});
+
+describe('cache', () => {
+  it('fetches only the source a kind needs, once per run', async () => {
+    const lookups = createLookups((await h.context({ globals: { refresh: true } })).ctx);
+    const before = lookupRequests();
+    await lookups.resolve('site', 'remote');
+    await lookups.resolve('status', 'open');
+    expect(lookupRequests()).toEqual({ app: before.app + 1, metadata: before.metadata });
+  });
+
+  it('serves a second command from the cache, and --refresh refetches', async () => {
+    await createLookups((await h.context({ globals: { refresh: true } })).ctx).resolve('requester', 'aberg');
+    const afterFirst = lookupRequests();
+
+    await createLookups((await h.context()).ctx).resolve('requester', 'alind');
+    expect(lookupRequests()).toEqual(afterFirst);
+
+    await createLookups((await h.context({ globals: { refresh: true } })).ctx).resolve('requester', 'alind');
+    expect(lookupRequests()).toEqual({ ...afterFirst, metadata: afterFirst.metadata + 1 });
+  });
+
+  it('does not cache ticket-scoped metadata across commands', async () => {
+    const before = lookupRequests();
+    const ticketId = h.sandbox.state.tickets[0]!.id;
+    for (let i = 0; i < 2; i++) await createLookups((await h.context()).ctx).entries('item', { ticketId });
+    expect(lookupRequests().metadata).toBe(before.metadata + 2);
+  });
+
+  it('keeps the cache per base URL', async () => {
+    await createLookups((await h.context({ globals: { refresh: true } })).ctx).entries('site');
+    const other = await createHarness();
+    try {
+      other.sandbox.state.lookups.sites[0]!.title = 'Annex';
+      // Same config folder and profile, another service: it gets its own cache entry.
+      const run = await h.context({ env: { TKT_URL: other.sandbox.url, TKT_TOKEN: other.sandbox.issueToken('admin') } });
+      expect(await createLookups(run.ctx).resolve('site', 'annex')).toBe(1);
+      expect(Object.entries(other.sandbox.stats.byRoute).filter(([route]) => /appmetadata/i.test(route))).toEqual([[expect.any(String), 1]]);
+      const before = lookupRequests();
+      expect(await createLookups((await h.context()).ctx).resolve('site', 'head office')).toBe(1);
+      expect(lookupRequests()).toEqual(before);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('matchEntry', () => {
+  const many: LookupEntry[] = Array.from({ length: 40 }, (_, i) => ({ id: i + 1, name: `Building ${String.fromCharCode(65 + (i % 26))}${i}`, aliases: [] }));
+
+  it('lists only the closest candidates when there are many', () => {
+    expect.assertions(3);
+    try {
+      matchEntry('site', 'Bilding A0', many);
+    } catch (error) {
+      const details = (error as UsageError).details;
+      expect(details[0]).toBe('closest of 40:');
+      expect(details.length).toBeLessThan(20);
+      expect(details[1]).toContain('Building A0');
+    }
+  });
+
+  it('treats the same entry matched twice as one match', () => {
+    const entries: LookupEntry[] = [{ id: 'u1', name: 'Anna Berg', aliases: ['anna'] }];
+    expect(matchEntry('requester', 'anna', entries).id).toBe('u1');
+  });
+
+  it('prefers an exact name to a longer one it is a prefix of', () => {
+    const entries: LookupEntry[] = [
+      { id: 1, name: 'Remote Annex', aliases: [] },
+      { id: 2, name: 'Remote', aliases: [] },
+    ];
+    expect(matchEntry('site', 'REMOTE', entries).id).toBe(2);
+    expect(() => matchEntry('site', 'rem', entries)).toThrow(/ambiguous site "rem"/);
+  });
+
+  it('refuses an empty value', () => {
+    expect(() => matchEntry('site', '  ', [{ id: 1, name: 'Only', aliases: [] }])).toThrow(UsageError);
+  });
+});
+
+describe('collectionsOf', () => {
+  it('reads PascalCase collections and fields', () => {
+    const collections = collectionsOf({
+      Sites: [{ Id: 4, Title: 'Annex' }],
+      Status: [{ ID: 9, Status: 'Waiting', StatusType: 2 }],
+      SubCategories: [{ Id: 3, Name: 'Mail' }],
+      Technicians: [{ Id: 'x-1', FullName: 'Tom Tech', UserName: 'tech' }],
+    });
+    expect(collections.site).toEqual([{ id: 4, name: 'Annex', aliases: [] }]);
+    expect(collections.status).toEqual([{ id: 9, name: 'Waiting', aliases: [] }]);
+    expect(collections.subcategory).toEqual([{ id: 3, name: 'Mail', aliases: [] }]);
+    expect(collections.assignee).toEqual([{ id: 'x-1', name: 'Tom Tech', aliases: ['tech'] }]);
+    expect(collections.requester).toBeUndefined();
+  });
+});
