@@ -1,0 +1,177 @@
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.js';
+import type { LookupKind, Lookups } from '../../src/lookups/types.js';
+import {
+  addFieldOptions,
+  assertFieldsApply,
+  checkFields,
+  currentValue,
+  fieldsFor,
+  mergeUpdateForm,
+  missingRequired,
+  pickFieldValues,
+  resolveFields,
+  TICKET_FIELDS,
+} from '../../src/tickets/fields.js';
+
+const NOW = new Date('2026-11-22T10:00:00Z');
+
+function usageError(fn: () => unknown): UsageError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof UsageError) return error;
+    throw error;
+  }
+  throw new Error('expected a UsageError');
+}
+
+describe('field table', () => {
+  it('maps each endpoint to the form fields of its spec model', () => {
+    const formFields = (endpoint: 'register' | 'new' | 'update') => fieldsFor(endpoint).map((s) => s.formField).filter((f) => f !== '').sort();
+    expect(formFields('register')).toEqual(
+      ['AssignedUser', 'Cc', 'ClientId', 'CreatorId', 'DepartmentId', 'Description', 'DueDate', 'GroupId', 'Guid', 'ImpactId', 'ItemId', 'SLAId', 'SelectedTags',
+        'ServiceId', 'SiteId', 'TicketCategoryId', 'TicketPriorityId', 'TicketStatusId', 'TicketSubCategoryId', 'TicketType', 'TierLevelId', 'Title', 'UrgencyId'].sort(),
+    );
+    expect(formFields('new')).toEqual(
+      ['ClientId', 'DepartmentId', 'Description', 'Email', 'GroupId', 'Requester', 'SiteId', 'TicketCategoryId', 'TicketPriorityId', 'TicketStatusId', 'TierLevelId', 'Title'].sort(),
+    );
+    expect(formFields('update')).toEqual(
+      ['AssignedUser', 'ClientId', 'CreatorId', 'DepartmentId', 'DueDate', 'GroupId', 'ImpactId', 'ItemId', 'ServiceId', 'SiteId', 'TicketCategoryId',
+        'TicketPriorityId', 'TicketStatusId', 'TicketSubCategoryId', 'TicketType', 'TierLevelId', 'UrgencyId'].sort(),
+    );
+  });
+
+  it('adds each option once to a command and reads repeatable ones as lists', () => {
+    const command = addFieldOptions(new Command('create').exitOverride(), ['register', 'new']);
+    const flags = command.options.map((o) => o.long);
+    expect(new Set(flags).size).toBe(flags.length);
+    expect(flags).toContain('--requester');
+    expect(flags).toContain('--email');
+    command.parse(['--tag', '1', '--tag', '2', '--site', 'HQ', '--attach', 'a.txt'], { from: 'user' });
+    expect(pickFieldValues(command.opts())).toEqual({ tag: ['1', '2'], site: 'HQ', attach: ['a.txt'] });
+  });
+
+  it('names the missing required options per endpoint, in order', () => {
+    expect(missingRequired('register', { title: 'T', site: '' })).toEqual(['--description', '--requester', '--site', '--department', '--status']);
+    expect(missingRequired('new', { title: 'T', description: 'D', requester: 'u' })).toEqual([]);
+    expect(missingRequired('update', {})).toEqual([]);
+  });
+
+  it('refuses options the endpoint does not take', () => {
+    expect(usageError(() => assertFieldsApply('new', { item: 'x', title: 'T' }, '--integration')).message).toBe('--item cannot be used with --integration');
+    expect(() => assertFieldsApply('register', { item: 'x' }, 'create')).not.toThrow();
+  });
+});
+
+describe('checkFields', () => {
+  it('accepts and converts every kind of value', () => {
+    const checked = checkFields('register', { title: 'x'.repeat(255), due: '+2h', tag: ['1', '2,3'], sla: '7', type: 'Ticket', site: ' HQ ', attach: ['a', 'b'] }, NOW);
+    const byKey = Object.fromEntries(checked.fields.map((f) => [f.spec.key, f]));
+    expect(byKey.title?.value).toHaveLength(255);
+    expect(byKey.due?.value).toBe('2026-11-22T12:00:00.000Z');
+    expect(byKey.tag?.value).toEqual([1, 2, 3]);
+    expect(byKey.sla?.value).toBe(7);
+    expect(byKey.type?.value).toBe(1);
+    expect(byKey.site?.lookupText).toBe('HQ');
+    expect(byKey.attach?.files).toEqual(['a', 'b']);
+  });
+
+  it('counts characters, not UTF-16 units, against the 255 limit', () => {
+    expect(() => checkFields('register', { title: '😀'.repeat(255) }, NOW)).not.toThrow();
+    expect(usageError(() => checkFields('new', { title: '😀'.repeat(256) }, NOW)).message).toBe('--title: 256 characters, the service accepts at most 255');
+  });
+
+  it('reports every bad value at once', () => {
+    const error = usageError(() => checkFields('register', { due: 'soon', tag: ['x', '2', '-1'], service: '1.5', type: 'incident' }, NOW));
+    expect(error.message).toBe('invalid options');
+    expect(error.details).toEqual([
+      '--type: unknown ticket type "incident": use "ticket" or a numeric type',
+      '--service: invalid ID "1.5": expected a positive whole number',
+      expect.stringMatching(/^--due: invalid date "soon"/),
+      '--tag: invalid ID "x", "-1": expected a positive whole number',
+    ]);
+  });
+});
+
+describe('resolveFields', () => {
+  const names: Record<string, Record<string, number | string>> = { site: { hq: 1 }, requester: { anna: 'u-anna' } };
+  const lookups: Lookups = {
+    async resolve(kind: LookupKind, value: string) {
+      const id = names[kind]?.[value.toLowerCase()];
+      if (id === undefined) throw new UsageError(`unknown ${kind} "${value}"`);
+      return id;
+    },
+    async entries() {
+      return [];
+    },
+    async nameOf(kind: LookupKind, id: number | string) {
+      return Object.entries(names[kind] ?? {}).find(([, v]) => v === id)?.[0];
+    },
+  };
+
+  it('turns names into IDs with labels, and files into uploads', async () => {
+    const resolved = await resolveFields(checkFields('register', { site: 'HQ', requester: 'Anna', sla: '3', attach: ['f.txt'] }, NOW), lookups);
+    expect(resolved.form).toEqual({ fields: { SiteId: 1, CreatorId: 'u-anna', SLAId: 3 }, files: ['f.txt'] });
+    expect(resolved.labels).toEqual({ SiteId: 'hq', CreatorId: 'anna' });
+  });
+
+  it('sends the requester of the integration endpoint as the username, unresolved', async () => {
+    const resolved = await resolveFields(checkFields('new', { requester: 'nobody-known' }, NOW), lookups);
+    expect(resolved.form.fields).toEqual({ Requester: 'nobody-known' });
+  });
+
+  it('lets an unknown name fail with the lookups error', async () => {
+    await expect(resolveFields(checkFields('register', { site: 'Mars' }, NOW), lookups)).rejects.toThrow('unknown site "Mars"');
+  });
+});
+
+describe('read-modify-write', () => {
+  const detail = {
+    Id: 7,
+    SiteId: 2,
+    departmentId: 3,
+    ticketStatusId: 1,
+    TicketPriorityId: null,
+    category: { id: 4, name: 'Network' },
+    creator: { id: 'u-1', userName: 'anna' },
+    assignedUser: null,
+    assignee: null,
+    dueDate: '2030-01-01T00:00:00Z',
+    templateId: 'tpl-guid',
+  };
+
+  it('reads current values without regard to case, falling back to nested objects', () => {
+    const spec = (key: string) => TICKET_FIELDS.find((s) => s.key === key && s.endpoints.includes('update'))!;
+    expect(currentValue(detail, spec('site'))).toBe(2);
+    expect(currentValue(detail, spec('category'))).toBe(4);
+    expect(currentValue(detail, spec('requester'))).toBe('u-1');
+    expect(currentValue(detail, spec('priority'))).toBeUndefined();
+    expect(currentValue(detail, spec('assignee'))).toBeUndefined();
+  });
+
+  it('sends every current value plus the changes', () => {
+    expect(mergeUpdateForm(7, detail, { TicketStatusId: 2, AssignedUser: 'u-me' })).toEqual({
+      Id: 7,
+      SiteId: 2,
+      DepartmentId: 3,
+      TicketStatusId: 2,
+      TicketPriorityId: undefined,
+      TicketCategoryId: 4,
+      TicketSubCategoryId: undefined,
+      ItemId: undefined,
+      GroupId: undefined,
+      TierLevelId: undefined,
+      ClientId: undefined,
+      CreatorId: 'u-1',
+      AssignedUser: 'u-me',
+      TicketType: undefined,
+      ServiceId: undefined,
+      ImpactId: undefined,
+      UrgencyId: undefined,
+      DueDate: '2030-01-01T00:00:00Z',
+      TemplateId: 'tpl-guid',
+    });
+  });
+});
