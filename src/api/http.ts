@@ -3,7 +3,7 @@
 // the redacted --debug trace (contract sections 4 and 5).
 import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import type FormData from 'form-data';
 import { EnvHttpProxyAgent, request } from 'undici';
@@ -208,8 +208,11 @@ async function buildMultipart(input: MultipartInput): Promise<Outgoing> {
   }
   const headers: Record<string, string> = { ...form.getHeaders() };
   headers['content-length'] = String(await formLength(form));
-  // form-data is a legacy stream; undici wants a real Readable.
-  return { headers, body: new Readable().wrap(form), summary: ` multipart [${names.join(', ')}]` };
+  // form-data is a legacy stream that only starts flowing when piped; undici wants a real Readable.
+  const body = new PassThrough();
+  form.on('error', (error: Error) => body.destroy(error));
+  form.pipe(body);
+  return { headers, body, summary: ` multipart [${names.join(', ')}]` };
 }
 
 function formScalars(value: FormValue): readonly (string | number | boolean)[] {
