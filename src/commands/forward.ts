@@ -3,7 +3,7 @@ import type { CommandHost } from '../cli.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
-import { printActionDone } from '../tickets/action-output.js';
+import { printActionDone, skippedUploads, warnSkippedUploads } from '../tickets/action-output.js';
 import { printDryRun } from '../tickets/dry-run.js';
 import { readMessage, ticketTitleOf } from '../tickets/mail.js';
 import { assertReadableFiles } from '../tickets/text-input.js';
@@ -86,4 +86,5 @@ export async function run(options: ForwardOptions, ctx: Context): Promise<void> 
   const response = await client.forwardTicket(id, form);
   const done = options.draft ? `saved a draft forward of #${id}` : `forwarded #${id}`;
   await printActionDone(ctx, response.body, `✓ ${done} to ${sanitizeInline(to)}: ${sanitizeInline(subject)}`);
+  await warnSkippedUploads(ctx, skippedUploads(response.body));
 }

@@ -4,7 +4,7 @@ import type { CommandHost } from '../cli.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
-import { printActionDone } from '../tickets/action-output.js';
+import { printActionDone, skippedUploads, warnSkippedUploads } from '../tickets/action-output.js';
 import { printDryRun } from '../tickets/dry-run.js';
 import { lazyTicket, readMessage, requesterEmailOf, ticketTitleOf } from '../tickets/mail.js';
 import { assertReadableFiles } from '../tickets/text-input.js';
@@ -96,4 +96,5 @@ export async function run(options: ReplyOptions, ctx: Context): Promise<void> {
   const response = asRequester === undefined ? await client.replyTicket(id, form) : await client.requesterReply(id, form);
   const who = asRequester === undefined ? `to ${String(fields.SendTo)}` : `as ${asRequester}`;
   await printActionDone(ctx, response.body, `✓ replied to #${id} ${sanitizeInline(who)}: ${sanitizeInline(subject)}`);
+  await warnSkippedUploads(ctx, skippedUploads(response.body));
 }

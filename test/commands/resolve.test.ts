@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../../src/commands/resolve.js';
+import { createHarness, loginAs, type Harness } from '../helpers/harness.js';
+
+const RESOLVE = 'POST /api/TicketsApi/resolve/{id}';
+const OPEN = 1;
+const RESOLVED = 6;
+
+let h: Harness;
+const used = new Set<number>();
+
+beforeAll(async () => {
+  h = await createHarness();
+  loginAs(h.sandbox, h.configDir, 'viewer', 'viewer');
+});
+
+afterAll(async () => {
+  await h.close();
+});
+
+/** A live open ticket no other test of this file has touched. */
+function openTicket() {
+  const ticket = h.sandbox.state.tickets.find((t) => !t.isDeleted && t.ticketStatusId === OPEN && !used.has(t.id));
+  if (ticket === undefined) throw new Error('no open ticket left');
+  used.add(ticket.id);
+  return ticket;
+}
+
+function userId(username: string): string {
+  const user = h.sandbox.state.users.find((u) => u.username === username);
+  if (user === undefined) throw new Error(`no user ${username}`);
+  return user.id;
+}
+
+const resolves = () => h.sandbox.stats.byRoute[RESOLVE] ?? 0;
+
+describe('tkt resolve', () => {
+  it('resolves as the logged-in user, records the resolution and e-mails the requester', async () => {
+    const ticket = openTicket();
+    const result = await h.cli(['resolve', String(ticket.id), '--details', 'Replaced the toner']);
+    expect(result).toMatchObject({ code: 0, stdout: `✓ #${ticket.id} resolved\n`, stderr: '' });
+    expect(ticket.ticketStatusId).toBe(RESOLVED);
+    expect(ticket.resolution).toMatchObject({ details: 'Replaced the toner', submitBy: userId('admin') });
+    expect(h.sandbox.state.outbox.some((m) => m.event === 'resolution' && m.ticketId === ticket.id)).toBe(true);
+  });
+
+  it('treats resolving twice as success with a note', async () => {
+    const ticket = openTicket();
+    expect((await h.cli(['resolve', String(ticket.id), '--details', 'done'])).code).toBe(0);
+    const again = await h.cli(['resolve', String(ticket.id), '--details', 'done again']);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe(`✓ #${ticket.id} already resolved, nothing changed\n`);
+    expect(ticket.resolution?.details).toBe('done');
+  });
+
+  it('takes --by as a username and the details from stdin', async () => {
+    const ticket = openTicket();
+    const result = await h.cli(['-q', 'resolve', String(ticket.id), '--by', 'tech', '--details', '-'], { stdin: 'Rebooted the switch\n' });
+    expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(ticket.resolution).toMatchObject({ details: 'Rebooted the switch\n', submitBy: userId('tech') });
+  });
+
+  it('asks for the details at a terminal', async () => {
+    const ticket = openTicket();
+    const { ctx, stdout, prompter } = await h.context({ tty: true, answers: [{ kind: 'input', message: 'Resolution details', value: 'Fixed on site' }] });
+    await run({ ids: [String(ticket.id)], concurrency: '4', dryRun: false }, ctx);
+    prompter.assertDone();
+    expect(stdout()).toBe(`✓ #${ticket.id} resolved\n`);
+    expect(ticket.resolution?.details).toBe('Fixed on site');
+  });
+
+  it('is exit 2 without --details when it cannot ask, sending nothing', async () => {
+    const ticket = openTicket();
+    const before = h.sandbox.stats.requests;
+    const result = await h.cli(['resolve', String(ticket.id)]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('missing --details');
+    expect(h.sandbox.stats.requests).toBe(before);
+  });
+
+  it('refuses reading both IDs and details from stdin', async () => {
+    const result = await h.cli(['resolve', '-', '--details', '-'], { stdin: '1\n' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('cannot both be read from stdin');
+  });
+
+  it('prints a JSON Line per ID with --json', async () => {
+    const ticket = openTicket();
+    const result = await h.cli(['--json', 'resolve', String(ticket.id), '--details', 'ok']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ id: ticket.id, ok: true, status: 200 });
+  });
+
+  it('maps the unknown-ticket 400 to exit 1 with the server message', async () => {
+    const result = await h.cli(['resolve', '999999', '--details', 'x']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/error: #999999 failed \(HTTP 400\)/);
+    expect(result.stderr).toContain('999999');
+  });
+
+  it('is exit 5 for a user without Tickets.Resolve', async () => {
+    const ticket = openTicket();
+    const result = await h.cli(['--profile', 'viewer', 'resolve', String(ticket.id), '--details', 'x']);
+    expect(result.code).toBe(5);
+    expect(ticket.ticketStatusId).toBe(OPEN);
+  });
+
+  it('names an unknown --by user before sending anything', async () => {
+    const ticket = openTicket();
+    const before = resolves();
+    const result = await h.cli(['resolve', String(ticket.id), '--details', 'x', '--by', 'nobody-at-all']);
+    expect(result.code).toBe(2);
+    expect(resolves()).toBe(before);
+  });
+
+  it('--dry-run prints the form and sends nothing', async () => {
+    const ticket = openTicket();
+    const before = h.sandbox.stats.requests;
+    const result = await h.cli(['resolve', String(ticket.id), '--details', 'Would fix', '--dry-run']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`would send POST /api/TicketsApi/resolve/${ticket.id}`);
+    expect(result.stdout).toMatch(/Details:\s+Would fix/);
+    expect(result.stdout).toMatch(new RegExp(`SubmitBy:\\s+${userId('admin')}`));
+    expect(h.sandbox.stats.requests).toBe(before);
+    expect(ticket.ticketStatusId).toBe(OPEN);
+  });
+});
