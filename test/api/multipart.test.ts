@@ -1,0 +1,165 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import busboy from 'busboy';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createApiClient } from '../../src/api/client.js';
+import type { ApiClient } from '../../src/api/types.js';
+import { NetworkError, UsageError } from '../../src/errors.js';
+import { sendJson, startServer } from './server.js';
+import type { TestServer } from './server.js';
+
+interface ReceivedFile {
+  field: string;
+  filename: string;
+  size: number;
+  sha256: string;
+}
+
+interface Received {
+  fields: [string, string][];
+  files: ReceivedFile[];
+  contentLength: string | undefined;
+  bytes: number;
+}
+
+/** Parses the upload with busboy, hashing files as they stream in. */
+function receive(req: IncomingMessage): Promise<Received> {
+  return new Promise((resolve, reject) => {
+    const received: Received = { fields: [], files: [], contentLength: req.headers['content-length'], bytes: 0 };
+    req.on('data', (chunk: Buffer) => (received.bytes += chunk.length));
+    // form-data writes file names as raw UTF-8, as browsers do.
+    const parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fileSize: Infinity } });
+    parser.on('field', (name, value) => received.fields.push([name, value]));
+    parser.on('file', (field, stream, info) => {
+      const hash = createHash('sha256');
+      let size = 0;
+      stream.on('data', (chunk: Buffer) => {
+        hash.update(chunk);
+        size += chunk.length;
+      });
+      stream.on('end', () => received.files.push({ field, filename: info.filename, size, sha256: hash.digest('hex') }));
+    });
+    parser.on('close', () => resolve(received));
+    parser.on('error', reject);
+    req.pipe(parser);
+  });
+}
+
+function sha256(data: Buffer): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+let dir: string;
+let big: { path: string; data: Buffer };
+let small: { path: string; data: Buffer };
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'tkt-multipart-'));
+  big = { path: join(dir, 'capture.bin'), data: randomBytes(8 * 1024 * 1024 + 17) };
+  small = { path: join(dir, 'notes ü.txt'), data: Buffer.from('line one\r\nline two\n--boundary-like--\n') };
+  await writeFile(big.path, big.data);
+  await writeFile(small.path, small.data);
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
+});
+
+async function setup(handler: (req: IncomingMessage, res: ServerResponse) => void, timeoutMs = 10_000): Promise<{ server: TestServer; api: ApiClient }> {
+  const server = await startServer(handler);
+  const api = createApiClient({ baseUrl: server.url, token: 't', timeoutMs, retryBaseDelayMs: 1 });
+  cleanups.push(() => api.dispose(), () => server.close());
+  return { server, api };
+}
+
+async function recordingServer(): Promise<{ api: ApiClient; server: TestServer; uploads: Received[] }> {
+  const uploads: Received[] = [];
+  const { api, server } = await setup((req, res) => {
+    receive(req).then(
+      (received) => {
+        uploads.push(received);
+        sendJson(res, 201, { id: 77 });
+      },
+      () => sendJson(res, 400, 'unparseable'),
+    );
+  });
+  return { api, server, uploads };
+}
+
+describe('multipart uploads', () => {
+  it('sends fields, repeated tags and files intact, skipping undefined and null', async () => {
+    const { api, server, uploads } = await recordingServer();
+    const response = await api.register({
+      fields: { Title: 'Über ✓ "quoted"', Description: 'two\nlines', SiteId: 3, HasDraft: false, SelectedTags: [4, 9], Cc: undefined, Guid: null },
+      files: [big.path, small.path],
+    });
+
+    expect(response).toMatchObject({ status: 201, body: { id: 77 } });
+    expect(server.requests[0]?.url).toBe('/api/TicketsApi/register');
+    expect(server.requests[0]?.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    const [upload] = uploads;
+    expect(upload?.fields).toEqual([
+      ['Title', 'Über ✓ "quoted"'],
+      ['Description', 'two\nlines'],
+      ['SiteId', '3'],
+      ['HasDraft', 'false'],
+      ['SelectedTags', '4'],
+      ['SelectedTags', '9'],
+    ]);
+    expect(upload?.files).toEqual([
+      { field: 'Uploads', filename: 'capture.bin', size: big.data.length, sha256: sha256(big.data) },
+      { field: 'Uploads', filename: 'notes ü.txt', size: small.data.length, sha256: sha256(small.data) },
+    ]);
+    // The length is known up front from the files' sizes, so the body is not chunked.
+    expect(upload?.contentLength).toBe(String(upload?.bytes));
+  });
+
+  it('attaches files as repeated Uploads parts with no other fields', async () => {
+    const { api, server, uploads } = await recordingServer();
+    await api.addFiles(12, [small.path, small.path]);
+    expect(server.requests[0]?.url).toBe('/api/TicketsApi/addfiles/12');
+    expect(uploads[0]?.fields).toEqual([]);
+    expect(uploads[0]?.files.map((file) => [file.field, file.sha256])).toEqual([
+      ['Uploads', sha256(small.data)],
+      ['Uploads', sha256(small.data)],
+    ]);
+  });
+
+  it('sends list-by-username as multipart and rebuilds the body when it retries', async () => {
+    const uploads: Received[] = [];
+    const { api } = await setup((req, res) => {
+      void receive(req).then((received) => {
+        uploads.push(received);
+        sendJson(res, uploads.length === 1 ? 503 : 200, []);
+      });
+    });
+    await api.listByUsername('ann', 2);
+    expect(uploads.map((upload) => upload.fields)).toEqual([
+      [['username', 'ann'], ['page', '2']],
+      [['username', 'ann'], ['page', '2']],
+    ]);
+  });
+
+  it('refuses a missing file before sending anything', async () => {
+    const { api, server } = await recordingServer();
+    const error = await api.addFiles(1, [join(dir, 'missing.pdf')]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).message).toContain('missing.pdf');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('times out when the server never answers an upload', async () => {
+    const { api } = await setup(() => undefined, 300);
+    const error = await api.replyTicket(5, { fields: { Id: 5 }, files: [big.path] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ failure: 'timeout' });
+  });
+});
