@@ -1,0 +1,124 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createConfigStore } from '../../src/config/store.js';
+import { createHarness, type Harness } from '../helpers/harness.js';
+
+describe('tkt api', () => {
+  let h: Harness;
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'tkt-api-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+  beforeEach(async () => {
+    h = await createHarness();
+  });
+  afterEach(() => h.close());
+
+  const liveTicket = () => h.sandbox.state.tickets.find((t) => !t.isDeleted)!;
+
+  it('GET prints the body as pretty JSON', async () => {
+    const ticket = liveTicket();
+
+    const result = await h.cli(['api', 'get', `/api/TicketsApi/${ticket.id}`]);
+
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ id: ticket.id, title: ticket.title });
+    expect(result.stdout).toMatch(/^\{\n {2}"/);
+    expect(h.sandbox.stats.byRoute['GET /api/TicketsApi/{id}']).toBe(1);
+  });
+
+  it('POST sends -F fields as a typed JSON body', async () => {
+    const result = await h.cli(['api', 'POST', '/api/TicketsApi', '-F', 'page=1', '-F', 'length=3', '-f', 'listType=AllTickets']);
+
+    expect(result.code).toBe(0);
+    const items = JSON.parse(result.stdout) as unknown[];
+    expect(items).toHaveLength(3);
+  });
+
+  it('types -F values like gh api and keeps -f values as strings (shown by --dry-run, which sends nothing)', async () => {
+    const result = await h.cli([
+      'api', 'POST', '/api/TicketsApi/x', '--dry-run',
+      '-F', 'n=42', '-F', 'yes=true', '-F', 'no=false', '-F', 'nothing=null', '-F', 'text=4a',
+      '-f', 'raw=42', '-F', 'tags[]=1', '-F', 'tags[]=2',
+    ]);
+
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      method: 'POST',
+      path: '/api/TicketsApi/x',
+      json: { n: 42, yes: true, no: false, nothing: null, text: '4a', raw: '42', tags: [1, 2] },
+    });
+    expect(h.sandbox.stats.requests).toBe(0);
+  });
+
+  it('puts fields in the query string for GET', async () => {
+    const result = await h.cli(['api', 'GET', '/api/TicketsApi/metadata', '--dry-run', '-F', 'a=1', '-f', 'b=x y']);
+
+    expect(JSON.parse(result.stdout)).toEqual({ method: 'GET', path: '/api/TicketsApi/metadata?a=1&b=x+y' });
+  });
+
+  it('uploads @file values as multipart, bytes intact', async () => {
+    const ticket = liveTicket();
+    const file = join(dir, 'notes.txt');
+    const content = 'line one\nline two\n'.repeat(1000);
+    await writeFile(file, content);
+    const before = h.sandbox.state.attachments.length;
+
+    const result = await h.cli(['api', 'POST', `/api/TicketsApi/addfiles/${ticket.id}`, '-F', `Uploads=@${file}`]);
+
+    expect(result.code).toBe(0);
+    const added = h.sandbox.state.attachments.slice(before);
+    expect(added).toHaveLength(1);
+    expect(added[0]).toMatchObject({ ticketId: ticket.id, fileName: 'notes.txt', size: Buffer.byteLength(content) });
+    expect(added[0]!.sha256).toBe(createHash('sha256').update(content).digest('hex'));
+  });
+
+  it('sends the JSON of --input as the body', async () => {
+    const file = join(dir, 'table.json');
+    await writeFile(file, JSON.stringify({ page: 1, length: 2 }));
+
+    const result = await h.cli(['api', 'POST', '/api/TicketsApi', '--input', file]);
+
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toHaveLength(2);
+  });
+
+  it('exits 3 on a 404', async () => {
+    const result = await h.cli(['api', 'GET', '/api/TicketsApi/987654321']);
+
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/^error: .*404/m);
+  });
+
+  it('exits 2 before any request on a bad method, path, field or file', async () => {
+    const missing = join(dir, 'missing.bin');
+    const cases = [
+      ['api', 'FETCH', '/api/TicketsApi/1'],
+      ['api', 'GET', 'api/TicketsApi/1'],
+      ['api', 'POST', '/api/TicketsApi', '-F', 'novalue'],
+      ['api', 'POST', '/api/TicketsApi/addfiles/1', '-F', `Uploads=@${missing}`],
+      ['api', 'POST', '/api/TicketsApi/addfiles/1', '-F', `Attachment=@${join(dir, 'notes.txt')}`],
+    ];
+    for (const argv of cases) {
+      const result = await h.cli(argv);
+      expect(result.code, argv.join(' ')).toBe(2);
+      expect(result.stderr, argv.join(' ')).toMatch(/^error: /m);
+    }
+    expect(h.sandbox.stats.requests).toBe(0);
+  });
+
+  it('exits 4 with the login hint when the cached token has expired, before any request', async () => {
+    const config = createConfigStore(h.configDir);
+    config.writeToken('default', { ...config.readToken('default')!, expiresAt: new Date(Date.now() - 1000).toISOString() });
+
+    const result = await h.cli(['api', 'GET', '/api/TicketsApi/1']);
+
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('hint: run "tkt login"');
+    expect(h.sandbox.stats.requests).toBe(0);
+  });
+});

@@ -1,0 +1,125 @@
+import { execFileSync } from 'node:child_process';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createLookups } from '../../src/lookups/index.js';
+import { createHarness, type Harness } from '../helpers/harness.js';
+
+function hasShell(name: string): boolean {
+  try {
+    execFileSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('tkt completion', () => {
+  let h: Harness;
+  let dir: string;
+  let bashScript: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'tkt-completion-'));
+    // A stand-in tkt on PATH, so the bash glue can be tested without the built CLI.
+    await writeFile(join(dir, 'tkt'), `#!/bin/sh\n[ "$1" = __complete ] && [ "$2" = site ] && printf 'Head Office\\nHarbour Depot\\nRemote\\n'\n`);
+    await chmod(join(dir, 'tkt'), 0o755);
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+  beforeEach(async () => {
+    h = await createHarness();
+    const result = await h.cli(['completion', 'bash']);
+    expect(result.code).toBe(0);
+    bashScript = join(dir, 'tkt.bash');
+    await writeFile(bashScript, result.stdout);
+  });
+  afterEach(() => h.close());
+
+  /** What bash offers for the words typed so far (the last one is being completed). */
+  function bashComplete(words: string[]): string[] {
+    const script = `source ${JSON.stringify(bashScript)}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _tkt; printf '%s\\n' "\${COMPREPLY[@]}"`;
+    const out = execFileSync('bash', ['-c', script], { env: { ...process.env, PATH: `${dir}:${process.env.PATH}` }, encoding: 'utf8' });
+    return out.split('\n').filter((line) => line !== '');
+  }
+
+  it('prints a bash script that parses and registers itself for tkt', () => {
+    execFileSync('bash', ['-n', bashScript]);
+    const registered = execFileSync('bash', ['-c', `source ${JSON.stringify(bashScript)}; complete -p tkt`], { encoding: 'utf8' });
+    expect(registered.trim()).toBe('complete -o default -F _tkt tkt');
+  });
+
+  it('completes commands, skipping global options and their values', () => {
+    expect(bashComplete(['tkt', 'log'])).toEqual(['login', 'logout']);
+    expect(bashComplete(['tkt', '--profile', 'work', 'who'])).toEqual(['whoami']);
+    expect(bashComplete(['tkt', ''])).not.toContain('__complete');
+  });
+
+  it("completes a command's options, its fixed arguments and list views", () => {
+    expect(bashComplete(['tkt', 'login', '--pass'])).toEqual(['--password-stdin']);
+    expect(bashComplete(['tkt', 'completion', ''])).toEqual(['bash', 'zsh', 'fish']);
+    expect(bashComplete(['tkt', 'list', '--view', 'my-over'])).toEqual(['my-overdue-tickets']);
+  });
+
+  it('completes lookup names through tkt __complete, spaces escaped', () => {
+    expect(bashComplete(['tkt', 'create', '--site', 'H'])).toEqual(['Head\\ Office', 'Harbour\\ Depot']);
+  });
+
+  it('prints zsh and fish scripts naming every command and the lookup helper', async () => {
+    for (const shell of ['zsh', 'fish']) {
+      const result = await h.cli(['completion', shell]);
+      expect(result.code).toBe(0);
+      for (const command of ['login', 'logout', 'whoami', 'api', 'completion']) expect(result.stdout).toContain(command);
+      expect(result.stdout).toContain('tkt __complete');
+      expect(result.stdout).toMatch(/(--|-l )site.*(_tkt_names site|tkt __complete site)/);
+      // The hidden command is never offered.
+      expect(result.stdout).not.toMatch(/'__complete:|-a __complete /);
+      if (hasShell(shell)) {
+        const file = join(dir, `tkt.${shell}`);
+        await writeFile(file, result.stdout);
+        execFileSync(shell, ['-n', file]);
+      }
+    }
+  });
+
+  it('exits 2 for an unknown shell', async () => {
+    const result = await h.cli(['completion', 'tcsh']);
+    expect(result.code).toBe(2);
+  });
+});
+
+describe('tkt __complete', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await createHarness();
+  });
+  afterEach(() => h.close());
+
+  it('prints nothing and makes no request when nothing is cached', async () => {
+    const result = await h.cli(['__complete', 'site']);
+
+    expect(result).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(h.sandbox.stats.requests).toBe(0);
+  });
+
+  it('prints the cached names without any request', async () => {
+    const warm = await h.context();
+    await createLookups(warm.ctx).entries('site');
+    await createLookups(warm.ctx).entries('requester');
+    h.sandbox.resetStats();
+
+    const sites = await h.cli(['__complete', 'site']);
+    const requesters = await h.cli(['__complete', 'requester']);
+
+    expect(sites.code).toBe(0);
+    expect(sites.stdout.split('\n').filter(Boolean).sort()).toEqual(h.sandbox.state.lookups.sites.map((s) => s.title).sort());
+    const someRequester = h.sandbox.state.users.find((u) => u.role === 'requester')!;
+    expect(requesters.stdout.split('\n')).toContain(someRequester.username);
+    expect(h.sandbox.stats.requests).toBe(0);
+  });
+
+  it('prints nothing for an unknown kind or when not logged in', async () => {
+    expect((await h.cli(['__complete', 'planet'])).stdout).toBe('');
+    await h.cli(['logout']);
+    expect((await h.cli(['__complete', 'site'])).stdout).toBe('');
+  });
+});

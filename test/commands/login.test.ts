@@ -1,0 +1,136 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { run } from '../../src/commands/login.js';
+import { createConfigStore } from '../../src/config/store.js';
+import { createHarness, type Harness } from '../helpers/harness.js';
+
+const AUTH_ROUTE = 'POST /api/Users/authenticate';
+
+describe('tkt login', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await createHarness({ login: false, sandbox: { lockoutThreshold: 2 } });
+  });
+  afterEach(() => h.close());
+
+  const saved = () => createConfigStore(h.configDir).readToken('default');
+
+  it('logs in with TKT_PASSWORD, writes a 0600 token file and never shows the password or token (even with --debug)', async () => {
+    const result = await h.cli(['login', '-u', 'admin', '--debug'], { env: { TKT_PASSWORD: 'admin' } });
+
+    expect(result.code).toBe(0);
+    const token = saved();
+    expect(token).toBeDefined();
+    expect(token!.username).toBe('admin');
+    expect(token!.url).toBe(h.sandbox.url);
+    expect(token!.userId).toBe(h.sandbox.demoLogins.find((l) => l.username === 'admin')!.userId);
+    expect(Date.parse(token!.expiresAt)).toBeGreaterThan(Date.now() + 6 * 24 * 3600 * 1000);
+    expect(statSync(join(h.configDir, 'tokens', 'default.json')).mode & 0o777).toBe(0o600);
+    expect(result.stderr).toContain(`Logged in to ${h.sandbox.url} as admin (profile default)`);
+    expect(result.stderr).toContain('debug:');
+    const everything = result.stdout + result.stderr;
+    expect(everything).not.toContain(token!.token);
+    expect(everything).not.toMatch(/"Password"\s*:\s*"admin"/);
+    expect(everything).not.toContain('eyJ');
+    expect(h.sandbox.stats.byRoute[AUTH_ROUTE]).toBe(1);
+  });
+
+  it('prints the user object without its token with --json', async () => {
+    const result = await h.cli(['login', '-u', 'tech', '--json'], { env: { TKT_PASSWORD: 'tech' } });
+
+    expect(result.code).toBe(0);
+    const user = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(user.Username).toBe('tech');
+    expect(Object.keys(user).map((k) => k.toLowerCase())).not.toContain('token');
+    expect(result.stdout).not.toContain(saved()!.token);
+  });
+
+  it('reads the password from stdin with --password-stdin, dropping one trailing newline', async () => {
+    const result = await h.cli(['login', '-u', 'admin', '--password-stdin'], { stdin: 'admin\n' });
+
+    expect(result.code).toBe(0);
+    expect(saved()?.username).toBe('admin');
+  });
+
+  it('asks for the user name and password at a terminal', async () => {
+    const run1 = await h.context({ tty: true, answers: [{ kind: 'input', value: 'tech' }, { kind: 'password', value: 'tech' }] });
+
+    await run({ username: undefined, domain: undefined, passwordStdin: false, allowHttp: false, passwordFlag: false }, run1.ctx);
+
+    run1.prompter.assertDone();
+    expect(run1.prompter.asked.map((p) => p.kind)).toEqual(['input', 'password']);
+    expect(saved()?.username).toBe('tech');
+    expect(run1.stderr()).toContain('as tech');
+  });
+
+  it('exits 4 with the server message on a wrong password', async () => {
+    const result = await h.cli(['login', '-u', 'admin'], { env: { TKT_PASSWORD: 'wrong' } });
+
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/^error: login to .* failed for admin/m);
+    expect(result.stderr.split('\n').length).toBeGreaterThan(2);
+    expect(result.stderr).not.toContain('wrong');
+    expect(saved()).toBeUndefined();
+  });
+
+  it('exits 4 for a locked-out account, even with the right password', async () => {
+    for (let i = 0; i < 2; i++) await h.cli(['login', '-u', 'tech'], { env: { TKT_PASSWORD: 'nope' } });
+
+    const result = await h.cli(['login', '-u', 'tech'], { env: { TKT_PASSWORD: 'tech' } });
+
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/lock/i);
+    expect(saved()).toBeUndefined();
+  });
+
+  it('exits 2 without a request when there is no password and no terminal', async () => {
+    const result = await h.cli(['login', '-u', 'admin']);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--password-stdin');
+    expect(h.sandbox.stats.requests).toBe(0);
+  });
+
+  it('exits 2 without a request when there is no user name and no terminal', async () => {
+    const result = await h.cli(['login'], { env: { TKT_PASSWORD: 'admin' } });
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--username');
+    expect(h.sandbox.stats.requests).toBe(0);
+  });
+
+  it('refuses a --password flag and says why', async () => {
+    const result = await h.cli(['login', '-u', 'admin', '--password', 'admin']);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/no --password option.*other users/);
+    expect(h.sandbox.stats.requests).toBe(0);
+  });
+
+  it('refuses plain http to a non-local host before any network request', async () => {
+    const result = await h.cli(['login', '--url', 'http://example.invalid', '--profile', 'remote', '-u', 'admin'], { env: { TKT_PASSWORD: 'admin' } });
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/unencrypted/);
+    expect(result.stderr).toContain('--allow-http');
+    // A request would have failed with a DNS error (exit 1), not this refusal.
+    expect(result.stderr).not.toMatch(/resolve/);
+    expect(createConfigStore(h.configDir).getProfile('remote')).toEqual({});
+  });
+
+  it('saves --allow-http with the profile', async () => {
+    const result = await h.cli(['login', '-u', 'admin', '--allow-http'], { env: { TKT_PASSWORD: 'admin' } });
+
+    expect(result.code).toBe(0);
+    expect(createConfigStore(h.configDir).getProfile('default')).toEqual({ url: h.sandbox.url, allowHttp: true });
+  });
+
+  it('warns that TKT_TOKEN overrides the saved token', async () => {
+    const result = await h.cli(['login', '-u', 'admin'], { env: { TKT_PASSWORD: 'admin', TKT_TOKEN: h.sandbox.issueToken('tech') } });
+
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/warning: TKT_TOKEN .*overrides/);
+    expect(saved()?.username).toBe('admin');
+  });
+});

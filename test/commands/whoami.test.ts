@@ -1,0 +1,54 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createConfigStore } from '../../src/config/store.js';
+import { createHarness, type Harness } from '../helpers/harness.js';
+
+describe('tkt whoami', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await createHarness({ login: 'tech' });
+  });
+  afterEach(() => h.close());
+
+  const tech = () => h.sandbox.demoLogins.find((l) => l.username === 'tech')!;
+
+  it('shows user, user ID, URL, profile, expiry and token source without any request', async () => {
+    const result = await h.cli(['whoami']);
+
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/User:\s+tech/);
+    expect(result.stdout).toMatch(new RegExp(`User ID:\\s+${tech().userId}`));
+    expect(result.stdout).toContain(h.sandbox.url);
+    expect(result.stdout).toMatch(/Profile:\s+default/);
+    expect(result.stdout).toMatch(/Expires:\s+\d{4}-\d\d-\d\d \d\d:\d\d \(in 6d\)/);
+    expect(result.stdout).toMatch(/Token:\s+token cache/);
+    expect(h.sandbox.stats.requests).toBe(0);
+  });
+
+  it('prints one JSON object with --json and the user name alone with -q', async () => {
+    const json = await h.cli(['whoami', '--json']);
+    const quiet = await h.cli(['whoami', '-q']);
+
+    expect(JSON.parse(json.stdout)).toMatchObject({ username: 'tech', userId: tech().userId, url: h.sandbox.url, profile: 'default', tokenSource: 'cache' });
+    expect(quiet.stdout).toBe('tech\n');
+  });
+
+  it('reports TKT_TOKEN as the source and reads the user from its claims', async () => {
+    const result = await h.cli(['whoami', '--json'], { env: { TKT_TOKEN: h.sandbox.issueToken('admin') } });
+
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ username: 'admin', tokenSource: 'env' });
+  });
+
+  it('exits 4 with the login hint when the cached token has expired, before any request', async () => {
+    const config = createConfigStore(h.configDir);
+    config.writeToken('default', { ...config.readToken('default')!, token: h.sandbox.issueToken('tech', { expiresInSeconds: -60 }), expiresAt: new Date(Date.now() - 60_000).toISOString() });
+
+    const result = await h.cli(['whoami']);
+
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/^error: token expired/m);
+    expect(result.stderr).toContain('hint: run "tkt login"');
+    expect(result.stdout).toBe('');
+    expect(h.sandbox.stats.requests).toBe(0);
+  });
+});
