@@ -1,0 +1,107 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, loginAs, type Harness } from '../helpers/harness.js';
+
+const CLOSE = 'POST /api/TicketsApi/close/{id}';
+const OPEN = 1;
+const CLOSED = 7;
+
+let h: Harness;
+let dir: string;
+const used = new Set<number>();
+
+beforeAll(async () => {
+  h = await createHarness();
+  loginAs(h.sandbox, h.configDir, 'viewer', 'viewer');
+  dir = await mkdtemp(join(tmpdir(), 'tkt-close-'));
+});
+
+afterAll(async () => {
+  await h.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function ticketWithStatus(status: number) {
+  const ticket = h.sandbox.state.tickets.find((t) => !t.isDeleted && t.ticketStatusId === status && !used.has(t.id));
+  if (ticket === undefined) throw new Error(`no ticket with status ${status} left`);
+  used.add(ticket.id);
+  return ticket;
+}
+
+const closures = (id: number) => h.sandbox.state.outbox.filter((m) => m.event === 'closure' && m.ticketId === id);
+const closes = () => h.sandbox.stats.byRoute[CLOSE] ?? 0;
+
+describe('tkt close', () => {
+  it('closes a ticket, logs the conversation and sends no e-mail without --acknowledge', async () => {
+    const ticket = ticketWithStatus(OPEN);
+    const result = await h.cli(['close', String(ticket.id), '--comments', 'Done', '--closure-comments', 'Thanks']);
+    expect(result).toMatchObject({ code: 0, stdout: `✓ #${ticket.id} closed\n`, stderr: '' });
+    expect(ticket.ticketStatusId).toBe(CLOSED);
+    const logged = h.sandbox.state.conversations.filter((c) => c.ticketId === ticket.id && c.type === 'Close');
+    expect(logged.map((c) => c.message)).toEqual(['Done\n\nThanks']);
+    expect(closures(ticket.id)).toEqual([]);
+  });
+
+  it('sends the closure e-mail with --acknowledge', async () => {
+    const ticket = ticketWithStatus(OPEN);
+    const result = await h.cli(['-q', 'close', String(ticket.id), '--acknowledge']);
+    expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(closures(ticket.id)).toHaveLength(1);
+  });
+
+  it('treats an already closed ticket as success with a note', async () => {
+    const ticket = ticketWithStatus(CLOSED);
+    const human = await h.cli(['close', String(ticket.id)]);
+    expect(human).toMatchObject({ code: 0, stdout: `✓ #${ticket.id} already closed, nothing changed\n` });
+    const json = await h.cli(['--json', 'close', String(ticket.id)]);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ id: ticket.id, ok: true, status: 200 });
+  });
+
+  it('is exit 3 for an unknown ticket and exit 5 without Tickets.Close', async () => {
+    const missing = await h.cli(['close', '999999']);
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toContain('#999999 not found (HTTP 404)');
+    const ticket = ticketWithStatus(OPEN);
+    const denied = await h.cli(['--profile', 'viewer', 'close', String(ticket.id)]);
+    expect(denied.code).toBe(5);
+    expect(ticket.ticketStatusId).toBe(OPEN);
+  });
+
+  it('sends --by, --date, --closure-status and attachments', async () => {
+    const ticket = ticketWithStatus(OPEN);
+    const file = join(dir, 'report.txt');
+    await writeFile(file, 'closure report\n');
+    const result = await h.cli(['close', String(ticket.id), '--by', 'tech', '--date', '2026-11-01T10:00:00Z', '--closure-status', '2', '--attach', file]);
+    expect(result.code).toBe(0);
+    const logged = h.sandbox.state.conversations.find((c) => c.ticketId === ticket.id && c.type === 'Close');
+    expect(logged).toMatchObject({ from: 'tech@example.com', createdOn: '2026-11-01T10:00:00.000Z' });
+    const attachment = h.sandbox.state.attachments.find((a) => a.ticketId === ticket.id && a.fileName === 'report.txt');
+    expect(attachment?.sha256).toBe(createHash('sha256').update('closure report\n').digest('hex'));
+  });
+
+  it('rejects a bad date, a non-numeric closure status and a missing file before any request', async () => {
+    const ticket = ticketWithStatus(OPEN);
+    const before = h.sandbox.stats.requests;
+    for (const extra of [['--date', 'next tuesday'], ['--closure-status', 'done'], ['--attach', join(dir, 'missing.txt')], ['--attach', dir]]) {
+      const result = await h.cli(['close', String(ticket.id), ...extra]);
+      expect(result.code, extra.join(' ')).toBe(2);
+    }
+    expect(h.sandbox.stats.requests).toBe(before);
+    expect(ticket.ticketStatusId).toBe(OPEN);
+  });
+
+  it('--dry-run shows the form and closes nothing', async () => {
+    const ticket = ticketWithStatus(OPEN);
+    const before = closes();
+    const result = await h.cli(['close', String(ticket.id), '--acknowledge', '--dry-run']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`would send POST /api/TicketsApi/close/${ticket.id}`);
+    expect(result.stdout).toMatch(/Acknowledged:\s+true/);
+    expect(closes()).toBe(before);
+    expect(ticket.ticketStatusId).toBe(OPEN);
+  });
+});

@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../../src/commands/delete.js';
+import { InterruptedError, OperationError } from '../../src/errors.js';
+import { createHarness, loginAs, type Harness } from '../helpers/harness.js';
+
+const DELETE = 'DELETE /api/TicketsApi/{id}';
+
+let h: Harness;
+const used = new Set<number>();
+
+beforeAll(async () => {
+  h = await createHarness();
+  loginAs(h.sandbox, h.configDir, 'tech', 'tech');
+});
+
+afterAll(async () => {
+  await h.close();
+});
+
+function liveTicket() {
+  const ticket = h.sandbox.state.tickets.find((t) => !t.isDeleted && !used.has(t.id));
+  if (ticket === undefined) throw new Error('no live ticket left');
+  used.add(ticket.id);
+  return ticket;
+}
+
+const deletes = () => h.sandbox.stats.byRoute[DELETE] ?? 0;
+
+describe('tkt delete', () => {
+  it('without --yes and without a terminal is exit 2 and deletes nothing', async () => {
+    const ticket = liveTicket();
+    const before = h.sandbox.stats.requests;
+    const result = await h.cli(['delete', String(ticket.id)]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('pass --yes');
+    expect(h.sandbox.stats.requests).toBe(before);
+    expect(ticket.isDeleted).toBe(false);
+  });
+
+  it('with --yes soft-deletes', async () => {
+    const ticket = liveTicket();
+    const result = await h.cli(['delete', String(ticket.id), '--yes']);
+    expect(result).toMatchObject({ code: 0, stdout: `✓ #${ticket.id} deleted\n`, stderr: '' });
+    expect(ticket.isDeleted).toBe(true);
+    expect(ticket.deletedOn).not.toBeNull();
+  });
+
+  it('at a terminal asks, listing the IDs; declining is exit 1 with nothing deleted', async () => {
+    const [first, second] = [liveTicket(), liveTicket()];
+    const before = deletes();
+    const { ctx, prompter } = await h.context({ tty: true, answers: [{ kind: 'confirm', value: false }] });
+    const declined = run({ ids: [String(first.id), String(second.id)], yes: false, concurrency: '4', dryRun: false }, ctx);
+    await expect(declined).rejects.toBeInstanceOf(OperationError);
+    expect(prompter.asked[0]?.message).toBe(`Delete 2 tickets #${first.id}, #${second.id}?`);
+    expect(deletes()).toBe(before);
+    expect(first.isDeleted || second.isDeleted).toBe(false);
+  });
+
+  it('at a terminal deletes once confirmed', async () => {
+    const ticket = liveTicket();
+    const { ctx, stdout, prompter } = await h.context({ tty: true, answers: [{ kind: 'confirm', message: `#${ticket.id}`, value: true }] });
+    await run({ ids: [String(ticket.id)], yes: false, concurrency: '4', dryRun: false }, ctx);
+    prompter.assertDone();
+    expect(stdout()).toBe(`✓ #${ticket.id} deleted\n`);
+    expect(ticket.isDeleted).toBe(true);
+  });
+
+  it('Ctrl-C at the question deletes nothing', async () => {
+    const ticket = liveTicket();
+    const { ctx } = await h.context({ tty: true, answers: [{ interrupt: true }] });
+    await expect(run({ ids: [String(ticket.id)], yes: false, concurrency: '4', dryRun: false }, ctx)).rejects.toBeInstanceOf(InterruptedError);
+    expect(ticket.isDeleted).toBe(false);
+  });
+
+  it('is exit 3 for an unknown or already deleted ticket, exit 5 without Tickets.Delete', async () => {
+    expect((await h.cli(['delete', '999999', '--yes'])).code).toBe(3);
+    const gone = liveTicket();
+    expect((await h.cli(['delete', String(gone.id), '--yes'])).code).toBe(0);
+    expect((await h.cli(['delete', String(gone.id), '--yes'])).code).toBe(3);
+    const ticket = liveTicket();
+    const denied = await h.cli(['--profile', 'tech', 'delete', String(ticket.id), '--yes']);
+    expect(denied.code).toBe(5);
+    expect(ticket.isDeleted).toBe(false);
+  });
+
+  it('--dry-run needs no confirmation and sends nothing', async () => {
+    const ticket = liveTicket();
+    const before = h.sandbox.stats.requests;
+    const result = await h.cli(['delete', String(ticket.id), '--dry-run']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`would send DELETE /api/TicketsApi/${ticket.id}`);
+    expect(h.sandbox.stats.requests).toBe(before);
+    expect(ticket.isDeleted).toBe(false);
+  });
+});

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, loginAs, type Harness } from '../helpers/harness.js';
+
+const PICKUP = 'POST /api/TicketsApi/pickup/{id}';
+
+let h: Harness;
+let adminId: string;
+const used = new Set<number>();
+
+beforeAll(async () => {
+  h = await createHarness();
+  loginAs(h.sandbox, h.configDir, 'viewer', 'viewer');
+  adminId = h.sandbox.demoLogins.find((l) => l.username === 'admin')!.userId;
+});
+
+afterAll(async () => {
+  await h.close();
+});
+
+function unassignedTicket() {
+  const ticket = h.sandbox.state.tickets.find((t) => !t.isDeleted && t.assignedUser === null && !used.has(t.id));
+  if (ticket === undefined) throw new Error('no unassigned ticket left');
+  used.add(ticket.id);
+  return ticket;
+}
+
+describe('tkt pickup', () => {
+  it('assigns the ticket to the caller', async () => {
+    const ticket = unassignedTicket();
+    const status = ticket.ticketStatusId;
+    const result = await h.cli(['pickup', String(ticket.id)]);
+    expect(result).toMatchObject({ code: 0, stdout: `✓ #${ticket.id} picked up\n`, stderr: '' });
+    expect(ticket.assignedUser).toBe(adminId);
+    expect(ticket.ticketStatusId).toBe(status);
+  });
+
+  it('treats a ticket already assigned to you as success with a note', async () => {
+    const ticket = unassignedTicket();
+    expect((await h.cli(['pickup', String(ticket.id)])).code).toBe(0);
+    const again = await h.cli(['pickup', String(ticket.id)]);
+    expect(again).toMatchObject({ code: 0, stdout: `✓ #${ticket.id} already assigned to you, nothing changed\n` });
+    const quiet = await h.cli(['-q', 'pickup', String(ticket.id)]);
+    expect(quiet).toMatchObject({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('is exit 3 for an unknown ticket, exit 5 without Tickets.Pickup', async () => {
+    expect((await h.cli(['pickup', '999999'])).code).toBe(3);
+    const ticket = unassignedTicket();
+    const denied = await h.cli(['--profile', 'viewer', 'pickup', String(ticket.id)]);
+    expect(denied.code).toBe(5);
+    expect(denied.stderr).toContain('permission denied (HTTP 403)');
+    expect(ticket.assignedUser).toBeNull();
+  });
+
+  it('refuses a malformed ID before any request', async () => {
+    const before = h.sandbox.stats.requests;
+    const result = await h.cli(['pickup', '12a']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('invalid ticket ID "12a"');
+    expect(h.sandbox.stats.requests).toBe(before);
+  });
+
+  it('--dry-run sends nothing', async () => {
+    const ticket = unassignedTicket();
+    const before = h.sandbox.stats.byRoute[PICKUP] ?? 0;
+    const result = await h.cli(['pickup', String(ticket.id), '--dry-run']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`would send POST /api/TicketsApi/pickup/${ticket.id}`);
+    expect(h.sandbox.stats.byRoute[PICKUP] ?? 0).toBe(before);
+    expect(ticket.assignedUser).toBeNull();
+  });
+});
