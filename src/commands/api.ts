@@ -36,7 +36,8 @@ interface ParsedField {
   file?: string;
 }
 
-const collect = (value: string, previous: string[]) => [...previous, value];
+// No commander default: it would print "(default: [])" in the help.
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
 export function register(program: Command, host: CommandHost): void {
   program
@@ -44,8 +45,8 @@ export function register(program: Command, host: CommandHost): void {
     .description('Send an authenticated request to any endpoint and print the response body')
     .argument('<method>', `HTTP method: ${METHODS.join(', ')}`)
     .argument('<path>', 'path under the base URL, starting with /, e.g. /api/TicketsApi/42')
-    .option('-F, --field <key=value>', 'typed field: true, false, null and integers become JSON values; @FILE uploads FILE (multipart, streamed)', collect, [])
-    .option('-f, --raw-field <key=value>', 'string field, sent as is', collect, [])
+    .option('-F, --field <key=value>', 'typed field: true, false, null and integers become JSON values; @FILE uploads FILE (multipart, streamed)', collect)
+    .option('-f, --raw-field <key=value>', 'string field, sent as is', collect)
     .option('--input <file>', 'send the JSON in FILE (- for stdin) as the body; fields then go to the query string')
     .option('--dry-run', 'print the request that would be sent, send nothing')
     .addHelpText(
@@ -66,7 +67,7 @@ Examples:
     .action(
       host.action((args, opts, ctx) =>
         run(
-          { method: args[0], path: args[1], typedFields: opts.field, rawFields: opts.rawField, input: opts.input, dryRun: opts.dryRun === true },
+          { method: args[0], path: args[1], typedFields: opts.field ?? [], rawFields: opts.rawField ?? [], input: opts.input, dryRun: opts.dryRun === true },
           ctx,
         ),
       ),
