@@ -1,0 +1,73 @@
+import type { Command } from 'commander';
+import type { CommandHost } from '../cli.js';
+import type { Context } from '../context.js';
+import { OperationError, UsageError } from '../errors.js';
+import { writeText } from '../output/write.js';
+
+export const DEFAULT_SANDBOX_PORT = 8642;
+
+export interface SandboxCommandOptions {
+  port: string;
+  host: string;
+  data: string | undefined;
+  seedTickets: string | undefined;
+}
+
+export function register(program: Command, host: CommandHost): void {
+  program
+    .command('sandbox')
+    .description('Run a local emulator of the service with demo data (for trying tkt and for tests)')
+    .option('--port <n>', 'port to listen on (0 = any free port)', String(DEFAULT_SANDBOX_PORT))
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--data <file>', 'keep the state in this JSON file (reloaded at start; uploads go next to it)')
+    .option('--seed-tickets <n>', 'generate this many extra tickets (load tests)')
+    .addHelpText(
+      'after',
+      `\nThe sandbox listens on 127.0.0.1:${DEFAULT_SANDBOX_PORT} by default and prints its URL and the demo logins` +
+        '\n(admin/admin, tech/tech, private/private, viewer/viewer). Stop it with Ctrl-C.' +
+        '\n\nExamples:\n  $ tkt sandbox\n  $ tkt sandbox --port 0 --data ./sandbox.json\n  $ tkt login --url http://127.0.0.1:8642 -u admin',
+    )
+    .action(
+      host.action(
+        (_args, opts, ctx) => run({ port: opts.port, host: opts.host, data: opts.data, seedTickets: opts.seedTickets }, ctx),
+        { graceful: true },
+      ),
+    );
+}
+
+function wholeNumber(flag: string, value: string, max: number): number {
+  const number = Number(value);
+  if (!/^\d+$/.test(value.trim()) || number > max) throw new UsageError(`invalid ${flag} "${value}": expected a whole number from 0 to ${max}`);
+  return number;
+}
+
+export async function run(options: SandboxCommandOptions, ctx: Context): Promise<void> {
+  const port = wholeNumber('--port', options.port, 65535);
+  const seedTickets = options.seedTickets === undefined ? 0 : wholeNumber('--seed-tickets', options.seedTickets, 1_000_000);
+  const { startSandbox } = await import('../sandbox/index.js');
+  let sandbox;
+  try {
+    sandbox = await startSandbox({ port, host: options.host, dataFile: options.data, seedTickets });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new OperationError(`port ${port} on ${options.host} is already in use`, { hint: 'choose another with --port (0 picks a free one)' });
+    throw error;
+  }
+  try {
+    if (ctx.globals.json) {
+      await writeText(ctx.io.stdout, `${JSON.stringify({ url: sandbox.url, demoLogins: sandbox.demoLogins })}\n`);
+    } else {
+      const logins = sandbox.demoLogins.map((l) => `  ${l.username.padEnd(8)} password ${l.password.padEnd(8)} ${l.role}`).join('\n');
+      await writeText(
+        ctx.io.stdout,
+        `Sandbox listening on ${sandbox.url}\n\nDemo logins:\n${logins}\n\nTry: tkt login --url ${sandbox.url} -u admin\nPress Ctrl-C to stop.\n`,
+      );
+    }
+    await new Promise<void>((resolve) => {
+      if (ctx.signal.aborted) resolve();
+      else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+  } finally {
+    await sandbox.close();
+  }
+}
