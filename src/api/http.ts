@@ -270,13 +270,15 @@ export function retryAfterMs(value: string | undefined, nowMs: number): number |
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
 const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNABORTED']);
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME']);
+// OpenSSL verification codes (UNABLE_TO_VERIFY_LEAF_SIGNATURE, SELF_SIGNED_CERT_IN_CHAIN...) and Node's ERR_TLS_/ERR_SSL_.
+const TLS_CODE = /CERT|VERIFY|SSL|TLS|HOSTNAME_MISMATCH|^EPROTO$/;
 
 export function classifyNetworkError(error: unknown): NetworkFailure {
   for (const code of errorCodes(error)) {
     if (code === 'ECONNREFUSED') return 'refused';
     if (DNS_CODES.has(code)) return 'dns';
     if (TIMEOUT_CODES.has(code)) return 'timeout';
-    if (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || code.includes('CERT') || code === 'EPROTO') return 'tls';
+    if (TLS_CODE.test(code)) return 'tls';
     if (RESET_CODES.has(code)) return 'reset';
   }
   return 'other';

@@ -40,7 +40,7 @@ function receive(req: IncomingMessage): Promise<Received> {
         hash.update(chunk);
         size += chunk.length;
       });
-      stream.on('end', () => received.files.push({ field, filename: info.filename, size, sha256: hash.digest('hex') }));
+      stream.on('end', () => received.files.push({ field, filename: info.filename ?? '', size, sha256: hash.digest('hex') }));
     });
     parser.on('close', () => resolve(received));
     parser.on('error', reject);
