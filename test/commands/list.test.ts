@@ -1,0 +1,270 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../../src/commands/list.js';
+import { displayWidth } from '../../src/output/table.js';
+import { LIST_TYPES, kebabCase } from '../../src/tickets/list-query.js';
+import { createHarness, type Harness } from '../helpers/harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  // Enough tickets for several pages of every size used below.
+  h = await createHarness({ sandbox: { seedTickets: 120 } });
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const listRequests = () => h.sandbox.stats.byRoute['POST /api/TicketsApi'] ?? 0;
+const idLines = (stdout: string) => stdout.split('\n').filter((line) => line !== '').map(Number);
+
+/** What the service itself answers, as ticket IDs: the reference each command is checked against. */
+async function serviceIds(table: Record<string, unknown>): Promise<number[]> {
+  const { ctx } = await h.context();
+  const body = (await (await ctx.api()).listTickets(table)).body as Record<string, unknown>[];
+  return body.map((item) => Number(item.ticketId ?? item.id));
+}
+
+describe('tkt list', () => {
+  it('prints a table of the first page with the ticket columns', async () => {
+    const r = await h.context({ tty: true });
+    await run({}, r.ctx);
+    const lines = r.stdout().trimEnd().split('\n');
+    expect(lines.join('\n')).toMatch(/ID.*TITLE.*STATUS.*PRIORITY.*REQUESTER.*ASSIGNEE.*DUE/);
+    const ids = await serviceIds({ page: 1, length: 10 });
+    expect(ids).toHaveLength(10);
+    for (const id of ids) expect(r.stdout()).toMatch(new RegExp(`\\b${id}\\b`));
+    expect(r.stderr()).toBe('');
+  });
+
+  it('sends every view as its list type, kebab-case or not', async () => {
+    for (const type of LIST_TYPES) {
+      const r = await h.context({ globals: { quiet: true } });
+      await run({ view: kebabCase(type).toUpperCase(), limit: '50' }, r.ctx);
+      expect(idLines(r.stdout()), type).toEqual(await serviceIds({ page: 1, length: 50, listType: type }));
+    }
+    const overdue = await h.context({ globals: { quiet: true } });
+    await run({ view: 'MyOverdueTickets', limit: '50' }, overdue.ctx);
+    const all = await h.context({ globals: { quiet: true } });
+    await run({ view: 'all-tickets', limit: '50' }, all.ctx);
+    // The views really filter: a sanity check that the comparison above can fail.
+    expect(idLines(overdue.stdout())).not.toEqual(idLines(all.stdout()));
+  });
+
+  it('refuses an unknown view before any request, listing the valid ones', async () => {
+    const before = h.sandbox.stats.requests;
+    const result = await h.cli(['list', '--view', 'my-lunch']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('error: unknown view "my-lunch"');
+    expect(result.stderr).toContain('my-overdue-tickets');
+    expect(result.stderr).toContain('my-tickets-onhold');
+    expect(h.sandbox.stats.requests).toBe(before);
+  });
+
+  it('searches, narrowed by --in', async () => {
+    const r = await h.context({ globals: { quiet: true } });
+    await run({ search: 'printer', in: 'subject', limit: '100' }, r.ctx);
+    const expected = h.sandbox.state.tickets.filter((t) => !t.isDeleted && /printer/i.test(t.title)).map((t) => t.id);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(idLines(r.stdout()).sort((a, b) => a - b)).toEqual(expected.sort((a, b) => a - b));
+    expect(idLines(r.stdout())).toEqual(await serviceIds({ page: 1, length: 100, search: 'printer', filterBy: 'Subject' }));
+
+    const byRequester = await h.context({ globals: { quiet: true } });
+    await run({ search: 'anna', in: 'REQUESTER, ticket-id', limit: '100' }, byRequester.ctx);
+    expect(idLines(byRequester.stdout())).toEqual(await serviceIds({ page: 1, length: 100, search: 'anna', filterBy: 'Requester,TicketId' }));
+    expect(idLines(byRequester.stdout()).length).toBeGreaterThan(0);
+  });
+
+  it('refuses a bad --in field, and --in without --search', async () => {
+    const bad = await h.cli(['list', '--search', 'x', '--in', 'subject,color']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('unknown --in field "color"');
+    expect(bad.stderr).toContain('Subject, TicketId, Priority, Requester');
+    expect((await h.cli(['list', '--in', 'subject'])).code).toBe(2);
+    expect((await h.cli(['list', '--page', '0'])).code).toBe(2);
+    expect((await h.cli(['list', '--limit', 'ten'])).code).toBe(2);
+  });
+
+  it('pages with --page and --limit', async () => {
+    const first = await h.context({ globals: { quiet: true } });
+    await run({ limit: '10' }, first.ctx);
+    const second = await h.context({ globals: { quiet: true } });
+    await run({ page: '2', limit: '5' }, second.ctx);
+    expect(idLines(second.stdout())).toEqual(idLines(first.stdout()).slice(5, 10));
+  });
+
+  it('walks every page with --all, until a short page', async () => {
+    const everything = await serviceIds({ page: 1, length: 100000, listType: 'AllTickets' });
+    expect(everything.length).toBeGreaterThan(100);
+    const before = listRequests();
+    const r = await h.context({ globals: { quiet: true } });
+    await run({ all: true, limit: '40', view: 'all-tickets' }, r.ctx);
+    expect(idLines(r.stdout())).toEqual(everything);
+    const pages = Math.floor(everything.length / 40) + 1;
+    expect(listRequests() - before).toBe(pages);
+  });
+
+  it('prints one JSON array of every item with --all --json', async () => {
+    const { ctx } = await h.context();
+    const reference = (await (await ctx.api()).listTickets({ page: 1, length: 100000, listType: 'AllTickets' })).body;
+    const r = await h.context({ globals: { json: true } });
+    await run({ all: true, view: 'AllTickets' }, r.ctx);
+    expect(JSON.parse(r.stdout())).toEqual(reference);
+  });
+
+  it('prints the service body as is with --json', async () => {
+    const { ctx } = await h.context();
+    const reference = (await (await ctx.api()).listTickets({ page: 1, length: 10 })).body;
+    const r = await h.context({ globals: { json: true } });
+    await run({}, r.ctx);
+    expect(r.stdout()).toBe(JSON.stringify(reference, null, 2) + '\n');
+  });
+
+  it('says "no tickets" on stderr for an empty result, or prints [] with --json', async () => {
+    const human = await h.context();
+    await run({ search: 'zzz-nothing-matches' }, human.ctx);
+    expect(human.stdout()).toBe('');
+    expect(human.stderr()).toBe('no tickets\n');
+    const json = await h.context({ globals: { json: true } });
+    await run({ search: 'zzz-nothing-matches', all: true }, json.ctx);
+    expect(JSON.parse(json.stdout())).toEqual([]);
+  });
+
+  it('lists by requester username, 25 a page, newest first', async () => {
+    const aberg = h.sandbox.state.users.find((u) => u.username === 'aberg')!;
+    const theirs = h.sandbox.state.tickets
+      .filter((t) => t.creatorId === aberg.id && !t.isDeleted)
+      .sort((a, b) => b.createdOn.localeCompare(a.createdOn) || b.id - a.id)
+      .map((t) => t.id);
+    expect(theirs.length).toBeGreaterThan(3);
+
+    const firstPage = await h.context({ globals: { quiet: true } });
+    await run({ requester: 'aberg' }, firstPage.ctx);
+    expect(idLines(firstPage.stdout())).toEqual(theirs.slice(0, 25));
+
+    const all = await h.context({ globals: { quiet: true } });
+    await run({ requester: 'aberg', all: true }, all.ctx);
+    expect(new Set(idLines(all.stdout()))).toEqual(new Set(theirs));
+    expect(idLines(all.stdout())).toHaveLength(theirs.length);
+
+    const mixed = await h.cli(['list', '--requester', 'aberg', '--view', 'all-tickets']);
+    expect(mixed.code).toBe(2);
+  });
+
+  it('fits the terminal width by truncating the title, never the ID', async () => {
+    const ticket = h.sandbox.state.tickets[0]!;
+    const original = ticket.title;
+    ticket.title = 'A very long title '.repeat(12) + 'END';
+    try {
+      const r = await h.context({ tty: true });
+      await run({ search: String(ticket.id), in: 'ticketid' }, r.ctx);
+      const lines = r.stdout().trimEnd().split('\n');
+      for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(80);
+      expect(r.stdout()).toContain(`${ticket.id}`);
+      expect(r.stdout()).toContain('…');
+      expect(r.stdout()).not.toContain('END');
+    } finally {
+      ticket.title = original;
+    }
+  });
+
+  it('shows due dates relative to now, overdue ones in red', async () => {
+    const overdue = h.sandbox.state.tickets.find((t) => t.title === 'Projector in board room')!;
+    const r = await h.context({ tty: true });
+    r.ctx.io.color = true;
+    await run({ search: 'Projector in board room', in: 'subject' }, r.ctx);
+    expect(overdue.dueDate).not.toBeNull();
+    expect(r.stdout()).toMatch(/\u001b\[31m[^\u001b]*overdue\u001b\[39m/);
+  });
+
+  it('escapes control characters of a title in the table and keeps them in --json', async () => {
+    const ticket = h.sandbox.state.tickets[1]!;
+    const original = ticket.title;
+    const evil = 'Evil \u001b]0;owned\u0007 \u001b[2J\rtitle';
+    ticket.title = evil;
+    try {
+      const human = await h.context();
+      await run({ search: String(ticket.id), in: 'TicketId' }, human.ctx);
+      expect(human.stdout()).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+      expect(human.stdout()).toContain('Evil ^[]0;owned^G ^[[2J^Mtitle');
+
+      const json = await h.context({ globals: { json: true } });
+      await run({ search: String(ticket.id), in: 'TicketId' }, json.ctx);
+      const items = JSON.parse(json.stdout()) as Record<string, unknown>[];
+      expect(items.map((item) => item.subject ?? item.title)).toContain(evil);
+    } finally {
+      ticket.title = original;
+    }
+  });
+
+  it('has --help with examples', async () => {
+    const result = await h.cli(['list', '--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('$ tkt list --view my-overdue-tickets');
+    expect(result.stdout).toContain('my-completed-tasks');
+  });
+});
+
+describe('tkt list against a service with another item shape', () => {
+  let server: Server;
+  let url: string;
+  let items: unknown[];
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        if (req.method === 'POST' && req.url === '/api/TicketsApi') {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(items));
+        } else {
+          res.writeHead(404).end();
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const context = () => h.context({ env: { TKT_URL: url, TKT_TOKEN: 'opaque-token' }, tty: true });
+
+  it('reads PascalCase fields and nested objects', async () => {
+    items = [
+      {
+        TicketId: 7001,
+        Subject: 'Pascal printer',
+        Status: { Id: 1, Status: 'Waiting on vendor' },
+        Priority: { Id: 4, Priority: 'Urgent' },
+        Requester: { Id: 'u9', FullName: 'Zed Zulu', UserName: 'zzulu' },
+        AssignedTo: 'Tom Tech',
+        DueDate: new Date(Date.now() + 3 * 3600_000 + 60_000).toISOString(),
+      },
+    ];
+    const r = await context();
+    r.ctx.io.columns = 200;
+    await run({}, r.ctx);
+    const out = r.stdout();
+    for (const text of ['7001', 'Pascal printer', 'Waiting on vendor', 'Urgent', 'Zed Zulu (zzulu)', 'Tom Tech', 'in 3h']) expect(out).toContain(text);
+  });
+
+  it('shows whatever scalar fields exist when no known field is there', async () => {
+    items = [{ Ref: 'X-1', Headline: 'Unknown shape', Open: true, Nested: { a: 1 } }];
+    const r = await context();
+    await run({}, r.ctx);
+    expect(r.stdout()).toMatch(/REF.*HEADLINE.*OPEN/);
+    expect(r.stdout()).toContain('X-1');
+    expect(r.stdout()).toContain('Unknown shape');
+    expect(r.stdout()).not.toContain('NESTED');
+  });
+
+  it('prints nothing but a note for an empty list', async () => {
+    items = [];
+    const r = await context();
+    await run({}, r.ctx);
+    expect(r.stdout()).toBe('');
+    expect(r.stderr()).toBe('no tickets\n');
+  });
+});
