@@ -1,3 +1,9 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import type { ApiClientOptions } from '../../src/api/client.js';
@@ -168,6 +174,29 @@ describe('errors', () => {
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).toMatchObject({ failure: 'timeout' });
     expect((error as NetworkError).message).toBe(`request timed out after 0.2s: POST ${server.url}/api/TicketsApi/register`);
+  });
+
+  it('refuses a self-signed certificate as a TLS failure (certificate checks stay on)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tkt-tls-'));
+    try {
+      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1', '-days', '1',
+        '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+      const server = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) =>
+        sendJson(res, 200, {}),
+      );
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      try {
+        const error = await failure(client(url).appMetadata());
+        expect(error).toMatchObject({ failure: 'tls' });
+        expect((error as NetworkError).message).toContain(`GET ${url}/api/TicketsApi/appmetadata`);
+      } finally {
+        server.closeAllConnections();
+        server.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('reports a host that does not resolve as a DNS failure', async () => {
