@@ -1,0 +1,90 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from '../helpers/harness.js';
+
+const ADD_FILES = 'POST /api/TicketsApi/addfiles/{id}';
+
+let h: Harness;
+let dir: string;
+
+beforeAll(async () => {
+  h = await createHarness();
+  dir = await mkdtemp(join(tmpdir(), 'tkt-attach-'));
+});
+
+afterAll(async () => {
+  await h.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function firstLiveTicketId(): number {
+  return h.sandbox.state.tickets.find((t) => !t.isDeleted)!.id;
+}
+
+const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
+const attachmentsOf = (id: number) => h.sandbox.state.attachments.filter((a) => a.ticketId === id);
+
+describe('tkt attach', () => {
+  it('uploads files byte for byte and names the ones the service skipped', async () => {
+    const id = firstLiveTicketId();
+    const png = join(dir, 'screen.png');
+    const exe = join(dir, 'setup.exe');
+    const bytes = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7) % 256));
+    await writeFile(png, bytes);
+    await writeFile(exe, 'MZ');
+    const before = attachmentsOf(id).length;
+    const result = await h.cli(['attach', String(id), png, exe]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`✓ attached 1 file(s) to #${id}: screen.png\n`);
+    expect(result.stderr).toBe('warning: the service skipped 1 file(s) of a type it does not allow: setup.exe\n');
+    const added = attachmentsOf(id).slice(before);
+    expect(added.map((a) => [a.fileName, a.size, a.sha256])).toEqual([['screen.png', bytes.length, sha256(bytes)]]);
+  });
+
+  it('prints the body with --json, and -q keeps only the warning', async () => {
+    const id = firstLiveTicketId();
+    const txt = join(dir, 'notes.txt');
+    const bat = join(dir, 'run.bat');
+    await writeFile(txt, 'notes');
+    await writeFile(bat, 'echo');
+    const json = await h.cli(['--json', 'attach', String(id), txt]);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ saved: [{ fileName: 'notes.txt', size: 5 }], skipped: [] });
+    const quiet = await h.cli(['-q', 'attach', String(id), bat]);
+    expect(quiet).toMatchObject({ code: 0, stdout: '' });
+    expect(quiet.stderr).toContain('run.bat');
+  });
+
+  it('refuses a missing file or a directory before anything is sent', async () => {
+    const id = firstLiveTicketId();
+    const good = join(dir, 'good.txt');
+    await writeFile(good, 'x');
+    const before = h.sandbox.stats.requests;
+    const result = await h.cli(['attach', String(id), good, join(dir, 'nope.txt'), dir]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('nope.txt: no such file');
+    expect(result.stderr).toContain(`${dir}: not a regular file`);
+    expect(h.sandbox.stats.requests).toBe(before);
+  });
+
+  it('is exit 3 for an unknown ticket', async () => {
+    const file = join(dir, 'a.txt');
+    await writeFile(file, 'a');
+    expect((await h.cli(['attach', '999999', file])).code).toBe(3);
+  });
+
+  it('--dry-run sends nothing', async () => {
+    const id = firstLiveTicketId();
+    const file = join(dir, 'b.txt');
+    await writeFile(file, 'b');
+    const before = h.sandbox.stats.byRoute[ADD_FILES] ?? 0;
+    const result = await h.cli(['attach', String(id), file, '--dry-run']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`would send POST /api/TicketsApi/addfiles/${id}`);
+    expect(result.stdout).toContain('b.txt');
+    expect(h.sandbox.stats.byRoute[ADD_FILES] ?? 0).toBe(before);
+  });
+});

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../../src/commands/forward.js';
+import type { SandboxTicket } from '../../src/sandbox/index.js';
+import { createHarness, loginAs, type Harness } from '../helpers/harness.js';
+
+const FORWARD = 'POST /api/TicketsApi/forward/{id}';
+
+let h: Harness;
+const used = new Set<number>();
+
+beforeAll(async () => {
+  h = await createHarness();
+  loginAs(h.sandbox, h.configDir, 'viewer', 'viewer');
+});
+
+afterAll(async () => {
+  await h.close();
+});
+
+function liveTicket(): SandboxTicket {
+  const ticket = h.sandbox.state.tickets.find((t) => !t.isDeleted && !used.has(t.id));
+  if (ticket === undefined) throw new Error('no live ticket left');
+  used.add(ticket.id);
+  return ticket;
+}
+
+const conversations = (id: number) => h.sandbox.state.conversations.filter((c) => c.ticketId === id);
+const forwardMails = (id: number) => h.sandbox.state.outbox.filter((m) => m.event === 'forward' && m.ticketId === id);
+const forwards = () => h.sandbox.stats.byRoute[FORWARD] ?? 0;
+
+describe('tkt forward', () => {
+  it('forwards with Fwd: <title>, logging the conversation and sending the e-mail', async () => {
+    const ticket = liveTicket();
+    const result = await h.cli(['forward', String(ticket.id), '--to', 'vendor@example.com', '--cc', 'lead@example.com', '--message', 'Please check']);
+    expect(result).toMatchObject({ code: 0, stderr: '', stdout: `✓ forwarded #${ticket.id} to vendor@example.com: Fwd: ${ticket.title}\n` });
+    expect(conversations(ticket.id).at(-1)).toMatchObject({ type: 'Forward', to: 'vendor@example.com', cc: 'lead@example.com', subject: `Fwd: ${ticket.title}`, message: 'Please check', draft: false });
+    expect(forwardMails(ticket.id)).toHaveLength(1);
+  });
+
+  it('--draft logs a draft and sends no e-mail; the message is optional without a terminal', async () => {
+    const ticket = liveTicket();
+    const result = await h.cli(['-q', 'forward', String(ticket.id), '--to', 'vendor@example.com', '--subject', 'Later', '--draft']);
+    expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(conversations(ticket.id).at(-1)).toMatchObject({ type: 'Forward', subject: 'Later', message: null, draft: true });
+    expect(forwardMails(ticket.id)).toEqual([]);
+  });
+
+  it('is exit 2 without --to when it cannot ask, sending nothing', async () => {
+    const ticket = liveTicket();
+    const before = h.sandbox.stats.requests;
+    const result = await h.cli(['forward', String(ticket.id), '--message', 'x']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('missing --to');
+    expect(h.sandbox.stats.requests).toBe(before);
+  });
+
+  it('asks for the recipient and opens the editor at a terminal', async () => {
+    const ticket = liveTicket();
+    const { ctx, prompter } = await h.context({
+      tty: true,
+      answers: [
+        { kind: 'input', message: 'Forward to', value: 'desk@example.com' },
+        { kind: 'editor', value: 'See below' },
+      ],
+    });
+    await run({ id: String(ticket.id), draft: false, attach: [], dryRun: false }, ctx);
+    prompter.assertDone();
+    expect(conversations(ticket.id).at(-1)).toMatchObject({ to: 'desk@example.com', message: 'See below' });
+  });
+
+  it('maps errors: unknown ticket exit 3 (GET) or 1 (forward 400), no permission exit 5, bad address exit 1', async () => {
+    expect((await h.cli(['forward', '999999', '--to', 'a@example.com'])).code).toBe(3);
+    expect((await h.cli(['forward', '999999', '--to', 'a@example.com', '--subject', 'S'])).code).toBe(1);
+    const ticket = liveTicket();
+    expect((await h.cli(['--profile', 'viewer', 'forward', String(ticket.id), '--to', 'a@example.com'])).code).toBe(5);
+    const invalid = await h.cli(['forward', String(ticket.id), '--to', 'not-an-address']);
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr).toContain('SendTo');
+    expect(forwardMails(ticket.id)).toEqual([]);
+  });
+
+  it('--dry-run sends nothing', async () => {
+    const ticket = liveTicket();
+    const before = forwards();
+    const result = await h.cli(['forward', String(ticket.id), '--to', 'a@example.com', '--draft', '--dry-run']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`would send POST /api/TicketsApi/forward/${ticket.id}`);
+    expect(result.stdout).toMatch(/HasDraft:\s+true/);
+    expect(forwards()).toBe(before);
+  });
+});

@@ -1,0 +1,171 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run, type ReplyOptions } from '../../src/commands/reply.js';
+import type { SandboxTicket } from '../../src/sandbox/index.js';
+import { createHarness, loginAs, type Harness } from '../helpers/harness.js';
+
+const REPLY = 'POST /api/TicketsApi/reply/{id}';
+const GET = 'GET /api/TicketsApi/{id}';
+const OPEN = 1;
+const RESOLVED = 6;
+
+let h: Harness;
+let dir: string;
+const used = new Set<number>();
+
+beforeAll(async () => {
+  h = await createHarness();
+  loginAs(h.sandbox, h.configDir, 'viewer', 'viewer');
+  dir = await mkdtemp(join(tmpdir(), 'tkt-reply-'));
+});
+
+afterAll(async () => {
+  await h.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function ticketWhere(predicate: (t: SandboxTicket) => boolean): SandboxTicket {
+  const ticket = h.sandbox.state.tickets.find((t) => !t.isDeleted && !t.locked && predicate(t) && !used.has(t.id));
+  if (ticket === undefined) throw new Error('no matching ticket left');
+  used.add(ticket.id);
+  return ticket;
+}
+
+function requesterOf(ticket: SandboxTicket) {
+  return h.sandbox.state.users.find((u) => u.id === ticket.creatorId)!;
+}
+
+const conversations = (id: number) => h.sandbox.state.conversations.filter((c) => c.ticketId === id);
+const count = (route: string) => h.sandbox.stats.byRoute[route] ?? 0;
+
+function options(id: number, extra: Partial<ReplyOptions> = {}): ReplyOptions {
+  return { id: String(id), attach: [], dryRun: false, ...extra };
+}
+
+describe('tkt reply', () => {
+  it("replies to the requester's e-mail with Re: <title>, logging it and sending the e-mail", async () => {
+    const ticket = ticketWhere((t) => t.ticketStatusId === OPEN);
+    const email = requesterOf(ticket).email;
+    const result = await h.cli(['reply', String(ticket.id), '--message', 'On its way']);
+    expect(result).toMatchObject({ code: 0, stderr: '', stdout: `✓ replied to #${ticket.id} to ${email}: Re: ${ticket.title}\n` });
+    expect(conversations(ticket.id).at(-1)).toMatchObject({ type: 'Reply', to: email, subject: `Re: ${ticket.title}`, message: 'On its way' });
+    expect(h.sandbox.state.outbox.at(-1)).toMatchObject({ event: 'reply', ticketId: ticket.id, to: [email], subject: `Re: ${ticket.title}` });
+  });
+
+  it('takes --to, --cc and --subject without fetching the ticket', async () => {
+    const ticket = ticketWhere((t) => t.ticketStatusId === OPEN);
+    const gets = count(GET);
+    const result = await h.cli(['-q', 'reply', String(ticket.id), '--to', 'vendor@example.com', '--cc', 'boss@example.com', '--subject', 'Parts', '--message-file', '-'], { stdin: 'from stdin\n' });
+    expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(count(GET)).toBe(gets);
+    expect(conversations(ticket.id).at(-1)).toMatchObject({ to: 'vendor@example.com', cc: 'boss@example.com', subject: 'Parts', message: 'from stdin\n' });
+  });
+
+  it('reads the message from a file and prints the body with --json', async () => {
+    const ticket = ticketWhere((t) => t.ticketStatusId === OPEN);
+    const file = join(dir, 'answer.txt');
+    await writeFile(file, 'Line one\nLine two\n');
+    const result = await h.cli(['--json', 'reply', String(ticket.id), '--message-file', file]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ success: true });
+    expect(conversations(ticket.id).at(-1)?.message).toBe('Line one\nLine two\n');
+  });
+
+  it('opens the editor at a terminal when no message is given', async () => {
+    const ticket = ticketWhere((t) => t.ticketStatusId === OPEN);
+    const { ctx, prompter } = await h.context({ tty: true, answers: [{ kind: 'editor', value: 'Typed in vi' }] });
+    await run(options(ticket.id), ctx);
+    prompter.assertDone();
+    expect(conversations(ticket.id).at(-1)?.message).toBe('Typed in vi');
+  });
+
+  it('is exit 2 without a message when it cannot ask, sending nothing', async () => {
+    const ticket = ticketWhere((t) => t.ticketStatusId === OPEN);
+    const before = h.sandbox.stats.requests;
+    const result = await h.cli(['reply', String(ticket.id)]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('missing --message');
+    expect(h.sandbox.stats.requests).toBe(before);
+  });
+
+  it('needs --to when the requester has no e-mail', async () => {
+    const ticket = ticketWhere((t) => t.ticketStatusId === OPEN);
+    const requester = requesterOf(ticket);
+    const email = requester.email;
+    requester.email = '';
+    try {
+      const replies = count(REPLY);
+      const result = await h.cli(['reply', String(ticket.id), '--message', 'x']);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('has no requester e-mail: pass --to');
+      expect(count(REPLY)).toBe(replies);
+    } finally {
+      requester.email = email;
+    }
+  });
+
+  it('maps an unknown ticket to exit 3 (GET 404), or exit 1 when the reply itself answers 400', async () => {
+    const fetched = await h.cli(['reply', '999999', '--message', 'x']);
+    expect(fetched.code).toBe(3);
+    const direct = await h.cli(['reply', '999999', '--message', 'x', '--to', 'a@example.com', '--subject', 'S']);
+    expect(direct.code).toBe(1);
+    expect(direct.stderr).toContain('HTTP 400');
+  });
+
+  it('is exit 5 for a user without Tickets.Reply, logging nothing', async () => {
+    const ticket = ticketWhere((t) => t.ticketStatusId === OPEN);
+    const before = conversations(ticket.id).length;
+    const result = await h.cli(['--profile', 'viewer', 'reply', String(ticket.id), '--message', 'x']);
+    expect(result.code).toBe(5);
+    expect(conversations(ticket.id)).toHaveLength(before);
+  });
+
+  it('streams attachments intact and warns about a skipped file type', async () => {
+    const ticket = ticketWhere((t) => t.ticketStatusId === OPEN);
+    const log = join(dir, 'trace.log');
+    const exe = join(dir, 'tool.exe');
+    const bytes = Buffer.from(Array.from({ length: 70_000 }, (_, i) => i % 251));
+    await writeFile(log, bytes);
+    await writeFile(exe, 'MZ');
+    const result = await h.cli(['reply', String(ticket.id), '--message', 'logs', '--attach', log, '--attach', exe]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('skipped 1 file(s) of a type it does not allow: tool.exe');
+    const saved = h.sandbox.state.attachments.filter((a) => a.ticketId === ticket.id && a.fileName === 'trace.log');
+    expect(saved.map((a) => a.sha256)).toEqual([createHash('sha256').update(bytes).digest('hex')]);
+  });
+
+  it('--dry-run shows the reply and sends nothing', async () => {
+    const ticket = ticketWhere((t) => t.ticketStatusId === OPEN);
+    const replies = count(REPLY);
+    const result = await h.cli(['reply', String(ticket.id), '--message', 'draft', '--dry-run']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`would send POST /api/TicketsApi/reply/${ticket.id}`);
+    expect(result.stdout).toContain(`Re: ${ticket.title}`);
+    expect(result.stdout).toContain(requesterOf(ticket).email);
+    expect(count(REPLY)).toBe(replies);
+  });
+});
+
+describe('tkt reply --as-requester', () => {
+  it('posts a requester reply that re-opens a resolved ticket', async () => {
+    const ticket = ticketWhere((t) => t.ticketStatusId === RESOLVED);
+    const username = requesterOf(ticket).username;
+    const result = await h.cli(['reply', String(ticket.id), '--as-requester', username, '--message', 'Still broken']);
+    expect(result).toMatchObject({ code: 0, stdout: `✓ replied to #${ticket.id} as ${username}: Re: ${ticket.title}\n` });
+    expect(ticket.ticketStatusId).not.toBe(RESOLVED);
+    expect(conversations(ticket.id).at(-1)).toMatchObject({ type: 'RequesterReply', subject: `Re: ${ticket.title}`, message: 'Still broken' });
+  });
+
+  it('is exit 1 for an unknown username, and refuses --to', async () => {
+    const ticket = ticketWhere((t) => t.ticketStatusId === RESOLVED);
+    const unknown = await h.cli(['reply', String(ticket.id), '--as-requester', 'nobody-here', '--message', 'x']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('nobody-here');
+    expect(ticket.ticketStatusId).toBe(RESOLVED);
+    const withTo = await h.cli(['reply', String(ticket.id), '--as-requester', 'x', '--to', 'a@example.com', '--message', 'x']);
+    expect(withTo.code).toBe(2);
+  });
+});
