@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../../src/commands/show.js';
+import { createLookups } from '../../src/lookups/index.js';
+import { renderTicketDetail } from '../../src/tickets/detail.js';
+import { createHarness, type Harness } from '../helpers/harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const ticketTitled = (title: string) => h.sandbox.state.tickets.find((t) => t.title === title)!;
+
+describe('tkt show', () => {
+  it('shows the header with names, the description and the conversation oldest first', async () => {
+    const ticket = ticketTitled('Email bounce from customer domain');
+    const r = await h.context();
+    await run({ id: String(ticket.id), markRead: false }, r.ctx);
+    const out = r.stdout();
+    expect(out).toMatch(new RegExp(`^ID:\\s+${ticket.id}$`, 'm'));
+    expect(out).toMatch(/^Title:\s+Email bounce from customer domain$/m);
+    expect(out).toMatch(/^Status:\s+In Progress$/m);
+    expect(out).toMatch(/^Priority:\s+Medium$/m);
+    expect(out).toMatch(/^Requester:\s+Maria Garcia \(mgarcia\)$/m);
+    expect(out).toMatch(/^Assignee:\s+Ada Admin \(admin\)$/m);
+    expect(out).toMatch(/^Category:\s+Software$/m);
+    expect(out).toMatch(/^Group:\s+Applications$/m);
+    expect(out).toMatch(/^Due:\s+\d{4}-\d\d-\d\d \d\d:\d\d \(/m);
+    expect(out).toContain('Description');
+    expect(out).toContain('Conversation (2)');
+    const forward = out.indexOf('Forwarding to the mail provider.');
+    const reply = out.indexOf('It still happens this morning.');
+    expect(forward).toBeGreaterThan(0);
+    expect(reply).toBeGreaterThan(forward);
+    expect(r.stderr()).toBe('');
+  });
+
+  it('shows the resolution and the attachments', async () => {
+    const ticket = ticketTitled('VPN certificate expired');
+    const r = await h.context();
+    await run({ id: String(ticket.id), markRead: false }, r.ctx);
+    const out = r.stdout();
+    expect(out).toContain('Resolution');
+    expect(out).toContain('Issued a new certificate.');
+    expect(out).toContain('Attachments (1)');
+    expect(out).toMatch(/vpn\.log\s+\d+ B/);
+  });
+
+  it('prints the TicketApiModel as received with --json', async () => {
+    const ticket = ticketTitled('VPN certificate expired');
+    const { ctx } = await h.context();
+    const reference = (await (await ctx.api()).getTicket(ticket.id)).body;
+    const r = await h.context({ globals: { json: true } });
+    await run({ id: String(ticket.id), markRead: false }, r.ctx);
+    expect(JSON.parse(r.stdout())).toEqual(reference);
+  });
+
+  it('escapes control characters in human output and keeps them in --json', async () => {
+    const ticket = ticketTitled('Monitor flickers');
+    const evil = 'Flicker \u001b[2J\u001b]0;hacked\u0007 done';
+    ticket.title = evil;
+    ticket.description = 'line one\r\u001b[1Aline two';
+    const human = await h.context();
+    await run({ id: String(ticket.id), markRead: false }, human.ctx);
+    expect(human.stdout()).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(human.stdout()).toContain('Flicker ^[[2J^[]0;hacked^G done');
+    const json = await h.context({ globals: { json: true } });
+    await run({ id: String(ticket.id), markRead: false }, json.ctx);
+    expect((JSON.parse(json.stdout()) as { title: string }).title).toBe(evil);
+  });
+
+  it('marks the ticket read with --mark-read', async () => {
+    const ticket = h.sandbox.state.tickets.find((t) => !t.isRead && !t.isDeleted)!;
+    const r = await h.context();
+    await run({ id: String(ticket.id), markRead: true }, r.ctx);
+    expect(ticket.isRead).toBe(true);
+    expect(r.stdout()).toContain(ticket.title);
+  });
+
+  it('exits 3 for a missing ticket and 2 for an invalid ID before any request', async () => {
+    const missing = await h.cli(['show', '987654']);
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toMatch(/^error: /);
+    const before = h.sandbox.stats.requests;
+    for (const id of ['abc', '-4', '0', '99999999999999999999']) {
+      const result = await h.cli(['show', id]);
+      expect(result.code, id).toBe(2);
+    }
+    expect(h.sandbox.stats.requests).toBe(before);
+  });
+
+  it('answers to the alias view, with --help examples', async () => {
+    const ticket = ticketTitled('Printer toner low');
+    const viewed = await h.cli(['view', String(ticket.id)]);
+    expect(viewed.code).toBe(0);
+    expect(viewed.stdout).toMatch(/^Status:\s+Open$/m);
+    const help = await h.cli(['show', '--help']);
+    expect(help.stdout).toContain('$ tkt show 42');
+  });
+});
+
+describe('renderTicketDetail', () => {
+  it('names IDs through the lookups when the ticket has no nested objects', async () => {
+    const { ctx } = await h.context();
+    const tech = h.sandbox.state.users.find((u) => u.username === 'tech')!;
+    const text = await renderTicketDetail(
+      { Id: 5, Title: 'Flat ticket', TicketStatusId: 3, SiteId: 2, DepartmentId: 4, TicketPriorityId: 99, AssignedUser: tech.id, resolution: { details: 'Done.', submitBy: tech.id } },
+      { lookups: createLookups(ctx), now: new Date(), color: false },
+    );
+    expect(text).toMatch(/^Status:\s+On Hold$/m);
+    expect(text).toMatch(/^Site:\s+Harbour Depot$/m);
+    expect(text).toMatch(/^Department:\s+Operations$/m);
+    // Unknown to the lookups: the ID still says something.
+    expect(text).toMatch(/^Priority:\s+99$/m);
+    expect(text).toMatch(/^Assignee:\s+Tom Tech$/m);
+    expect(text).toContain('by Tom Tech');
+  });
+
+  it('sorts conversations oldest first whatever order they come in', async () => {
+    const { ctx } = await h.context();
+    const text = await renderTicketDetail(
+      {
+        id: 1,
+        title: 'x',
+        conversations: [
+          { type: 'Reply', message: 'second', createdOn: '2026-01-02T10:00:00Z' },
+          { type: 'Forward', message: 'first', createdOn: '2026-01-01T10:00:00Z' },
+        ],
+      },
+      { lookups: createLookups(ctx), now: new Date(), color: false },
+    );
+    expect(text.indexOf('first')).toBeLessThan(text.indexOf('second'));
+  });
+});
