@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../../src/commands/metadata.js';
+import { createHarness, type Harness } from '../helpers/harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const laptop = () => h.sandbox.state.tickets.find((t) => t.title === 'Laptop will not boot after update')!;
+
+describe('tkt metadata', () => {
+  it('shows every collection as a table, requesters included without an ID', async () => {
+    const r = await h.context({ tty: true });
+    r.ctx.io.columns = 120;
+    await run({ app: false }, r.ctx);
+    const out = r.stdout();
+    for (const name of ['groups', 'levels', 'priorities', 'categories', 'sub_categories', 'items', 'status', 'clients', 'sites', 'departments', 'technicians', 'requesters']) {
+      expect(out).toMatch(new RegExp(`^${name} \\(\\d+\\)$`, 'm'));
+    }
+    expect(out).toContain('Harbour Depot');
+    expect(out).toContain('Anna Berg');
+  });
+
+  it('scopes to a ticket with an ID', async () => {
+    const r = await h.context({ globals: { json: true } });
+    await run({ id: String(laptop().id), app: false }, r.ctx);
+    const body = JSON.parse(r.stdout()) as Record<string, { name?: string; fullName?: string }[]>;
+    expect(body.requesters).toBeUndefined();
+    expect(body.sub_categories?.map((s) => s.name)).toEqual(['Laptop', 'Printer']);
+    expect(body.technicians?.map((t) => t.fullName)).not.toContain('Omar Haddad');
+  });
+
+  it('shows the app metadata with --app, and one collection as its array with --json', async () => {
+    const app = await h.context();
+    await run({ app: true }, app.ctx);
+    expect(app.stdout()).toMatch(/^sites \(3\)$/m);
+    expect(app.stdout()).not.toContain('requesters');
+
+    const one = await h.context({ globals: { json: true } });
+    await run({ app: false, collection: 'Sub-Categories' }, one.ctx);
+    expect(JSON.parse(one.stdout())).toEqual(h.sandbox.state.lookups.subCategories.map((s) => expect.objectContaining({ id: s.id, name: s.name })));
+
+    const table = await h.context();
+    await run({ app: true, collection: 'status' }, table.ctx);
+    expect(table.stdout()).toMatch(/^status \(7\)$/m);
+    expect(table.stdout()).toContain('On Hold');
+    expect(table.stdout()).not.toContain('Harbour');
+  });
+
+  it('refuses an unknown collection or a bad combination before any request', async () => {
+    const before = h.sandbox.stats.requests;
+    const unknown = await h.cli(['metadata', '--collection', 'planets']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown collection "planets"');
+    expect(unknown.stderr).toContain('sub_categories');
+    expect((await h.cli(['metadata', String(laptop().id), '--collection', 'requesters'])).code).toBe(2);
+    expect((await h.cli(['metadata', '--app', '--collection', 'items'])).code).toBe(2);
+    expect((await h.cli(['metadata', '5', '--app'])).code).toBe(2);
+    expect((await h.cli(['metadata', 'abc'])).code).toBe(2);
+    expect(h.sandbox.stats.requests).toBe(before);
+  });
+
+  it('prints the raw body with --json, and exits 1 on the service'''s 400 for an unknown ticket', async () => {
+    const result = await h.cli(['metadata', '987654', '--json']);
+    // The service answers 400 for an unknown ticket's metadata (spec 4.13).
+    expect(result.code).toBe(1);
+    const raw = await h.cli(['metadata', '--json']);
+    expect(raw.code).toBe(0);
+    expect(Object.keys(JSON.parse(raw.stdout) as object)).toContain('requesters');
+  });
+});

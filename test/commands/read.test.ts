@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../../src/commands/read.js';
+import { createHarness, type Harness } from '../helpers/harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const unread = (count: number) => {
+  const tickets = h.sandbox.state.tickets.filter((t) => !t.isRead && !t.isDeleted).slice(0, count);
+  expect(tickets).toHaveLength(count);
+  return tickets;
+};
+const readRequests = () => h.sandbox.stats.byRoute['POST /api/TicketsApi/read/{id}'] ?? 0;
+
+describe('tkt read', () => {
+  it('marks every ID read, a line each', async () => {
+    const tickets = unread(2);
+    const r = await h.context();
+    await run({ ids: tickets.map((t) => String(t.id)), concurrency: '4', dryRun: false }, r.ctx);
+    expect(tickets.every((t) => t.isRead)).toBe(true);
+    for (const t of tickets) expect(r.stdout()).toContain(`#${t.id} marked read`);
+  });
+
+  it('reads IDs from stdin with -', async () => {
+    const tickets = unread(2);
+    const r = await h.context({ stdin: tickets.map((t) => `${t.id}  some title\n`).join('') });
+    await run({ ids: ['-'], concurrency: '2', dryRun: false }, r.ctx);
+    expect(tickets.every((t) => t.isRead)).toBe(true);
+  });
+
+  it('prints JSON Lines with --json, exits 1 when one of several fails', async () => {
+    const [ticket] = unread(1);
+    const result = await h.cli(['read', String(ticket!.id), '999999', '--json']);
+    expect(result.code).toBe(1);
+    const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toContainEqual(expect.objectContaining({ id: ticket!.id, ok: true, status: 200 }));
+    expect(lines).toContainEqual(expect.objectContaining({ id: 999999, ok: false, status: 404 }));
+    expect(ticket!.isRead).toBe(true);
+  });
+
+  it("exits with a single ID's own code", async () => {
+    expect((await h.cli(['read', '999999'])).code).toBe(3);
+  });
+
+  it('sends nothing with --dry-run, and refuses bad IDs before any request', async () => {
+    const [ticket] = unread(1);
+    const before = readRequests();
+    const r = await h.context();
+    await run({ ids: [String(ticket!.id)], concurrency: '4', dryRun: true }, r.ctx);
+    expect(r.stdout()).toContain(`would mark #${ticket!.id} read`);
+    expect(ticket!.isRead).toBe(false);
+    const bad = await h.cli(['read', '12', 'x1']);
+    expect(bad.code).toBe(2);
+    expect(readRequests()).toBe(before);
+  });
+});
