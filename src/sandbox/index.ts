@@ -146,6 +146,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       faults.set(routeKey, status);
     },
     async close() {
+      if (!server.listening) return;
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -19,6 +19,7 @@ export class SandboxStore {
   private readonly conversationsByTicket = new Map<number, SandboxConversation[]>();
   private readonly attachmentsByTicket = new Map<number, SandboxAttachment[]>();
   private saveTimer: NodeJS.Timeout | undefined;
+  private dirty = false;
 
   constructor(state: SandboxState, private readonly dataFile: string | undefined) {
     this.state = state;
@@ -127,16 +128,18 @@ export class SandboxStore {
 
   /** Call after changing any stored object; the state is saved shortly after. */
   changed(): void {
+    this.dirty = true;
     if (this.dataFile === undefined || this.saveTimer !== undefined) return;
     this.saveTimer = setTimeout(() => this.flush(), SAVE_DELAY_MS);
     this.saveTimer.unref();
   }
 
-  /** Writes the state now (temp file + rename, so a crash never leaves half a file). */
+  /** Writes unsaved changes now (temp file + rename, so a crash never leaves half a file). */
   flush(): void {
     if (this.saveTimer !== undefined) clearTimeout(this.saveTimer);
     this.saveTimer = undefined;
-    if (this.dataFile === undefined) return;
+    if (this.dataFile === undefined || !this.dirty) return;
+    this.dirty = false;
     const temp = `${this.dataFile}.${process.pid}.tmp`;
     writeFileSync(temp, JSON.stringify(this.state));
     renameSync(temp, this.dataFile);
