@@ -1,0 +1,145 @@
+// The ID... commands over many IDs (contract section 7, issue 6), driven through close,
+// resolve and pickup against the sandbox.
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run as runClose, type CloseOptions } from '../../src/commands/close.js';
+import { InterruptedError } from '../../src/errors.js';
+import type { SandboxTicket } from '../../src/sandbox/index.js';
+import { createHarness, type Harness } from '../helpers/harness.js';
+
+const CLOSE = 'POST /api/TicketsApi/close/{id}';
+const CLOSED = 7;
+
+let h: Harness;
+const used = new Set<number>();
+
+beforeAll(async () => {
+  h = await createHarness({ sandbox: { seedTickets: 60 } });
+});
+
+afterAll(async () => {
+  await h.close();
+});
+
+/** `count` live tickets that are not closed and that no other test here has used. */
+function closable(count: number): SandboxTicket[] {
+  const found = h.sandbox.state.tickets.filter((t) => !t.isDeleted && t.ticketStatusId !== CLOSED && !used.has(t.id)).slice(0, count);
+  if (found.length < count) throw new Error(`only ${found.length} closable tickets left`);
+  for (const t of found) used.add(t.id);
+  return found;
+}
+
+const ids = (tickets: readonly SandboxTicket[]) => tickets.map((t) => String(t.id));
+const jsonLines = (text: string) => text.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+const closeOptions = (values: string[], extra: Partial<CloseOptions> = {}): CloseOptions => ({ ids: values, acknowledge: false, attach: [], concurrency: '4', dryRun: false, ...extra });
+
+describe('ID... commands over several IDs', () => {
+  it('reports every ID, names the failures in the summary and exits 1; one failure never stops the rest', async () => {
+    const [a, b] = closable(2);
+    const result = await h.cli(['close', String(a!.id), '999998', String(b!.id), '999999']);
+    expect(result.code).toBe(1);
+    expect(result.stdout.split('\n').filter(Boolean).sort()).toEqual([`✓ #${a!.id} closed`, `✓ #${b!.id} closed`].sort());
+    expect(result.stderr).toContain('✗ #999998 not found (HTTP 404)');
+    expect(result.stderr).toContain('✗ #999999 not found (HTTP 404)');
+    expect(result.stderr).toContain('error: 2 of 4 failed: #999998, #999999');
+    expect([a!.ticketStatusId, b!.ticketStatusId]).toEqual([CLOSED, CLOSED]);
+  });
+
+  it('prints one JSON Line per ID with --json, failures included', async () => {
+    const [a, b] = closable(2);
+    const result = await h.cli(['--json', 'close', String(a!.id), '999997', String(b!.id)]);
+    expect(result.code).toBe(1);
+    const lines = jsonLines(result.stdout).sort((x, y) => Number(x.id) - Number(y.id));
+    expect(lines).toEqual(
+      [
+        { id: a!.id, ok: true, status: 204 },
+        { id: b!.id, ok: true, status: 204 },
+        expect.objectContaining({ id: 999997, ok: false, status: 404, error: expect.stringContaining('999997') }),
+      ].sort((x, y) => Number(x.id) - Number(y.id)),
+    );
+  });
+
+  it('keeps going after a server error in the middle of the run', async () => {
+    const tickets = closable(3);
+    h.sandbox.failNext(CLOSE, 500);
+    const result = await h.cli(['--json', 'close', ...ids(tickets), '--concurrency', '1']);
+    expect(result.code).toBe(1);
+    const lines = jsonLines(result.stdout);
+    expect(lines.map((line) => [line.id, line.ok, line.status])).toEqual([
+      [tickets[0]!.id, false, 500],
+      [tickets[1]!.id, true, 204],
+      [tickets[2]!.id, true, 204],
+    ]);
+    expect(tickets.map((t) => t.ticketStatusId === CLOSED)).toEqual([false, true, true]);
+  });
+
+  it('reads IDs from stdin with -, skipping comments and blank lines and dropping duplicates', async () => {
+    const [a, b] = closable(2);
+    const stdin = `# from tkt list\n  ${a!.id}  Printer on fire\n\n${b!.id}\n${a!.id}\n`;
+    h.sandbox.resetStats();
+    const result = await h.cli(['--json', 'resolve', '-', '--details', 'bulk fix'], { stdin });
+    expect(result.code).toBe(0);
+    expect(jsonLines(result.stdout).map((line) => line.id).sort()).toEqual([a!.id, b!.id].sort());
+    expect(h.sandbox.stats.byRoute['POST /api/TicketsApi/resolve/{id}']).toBe(2);
+  });
+
+  it('rejects a bad stdin line before any request', async () => {
+    h.sandbox.resetStats();
+    const result = await h.cli(['pickup', '-'], { stdin: '12\nno id here\n' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('stdin line 2');
+    expect(h.sandbox.stats.requests).toBe(0);
+  });
+
+  it('never has more than --concurrency requests in flight', async () => {
+    const tickets = closable(20);
+    h.sandbox.resetStats();
+    const result = await h.cli(['-q', 'close', ...ids(tickets), '--concurrency', '3']);
+    expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(h.sandbox.stats.byRoute[CLOSE]).toBe(20);
+    expect(h.sandbox.stats.maxInFlight).toBeGreaterThanOrEqual(1);
+    expect(h.sandbox.stats.maxInFlight).toBeLessThanOrEqual(3);
+    expect(tickets.every((t) => t.ticketStatusId === CLOSED)).toBe(true);
+  });
+
+  it('refuses --concurrency outside 1..32', async () => {
+    for (const value of ['0', '33', 'many']) {
+      const result = await h.cli(['close', '1', '--concurrency', value]);
+      expect(result.code, value).toBe(2);
+    }
+  });
+
+  it('--dry-run over several IDs sends nothing', async () => {
+    const tickets = closable(3);
+    h.sandbox.resetStats();
+    const result = await h.cli(['close', ...ids(tickets), '--dry-run']);
+    expect(result.code).toBe(0);
+    for (const t of tickets) expect(result.stdout).toContain(`would send POST /api/TicketsApi/close/${t.id}`);
+    expect(h.sandbox.stats.requests).toBe(0);
+    expect(tickets.some((t) => t.ticketStatusId === CLOSED)).toBe(false);
+  });
+
+  it('on Ctrl-C stops starting new IDs, lets the one in flight finish and names what was not done (exit 130)', async () => {
+    const tickets = closable(5);
+    const { ctx, abort } = await h.context({ globals: { json: true } });
+    const lines: string[] = [];
+    // Ctrl-C arrives as soon as the first result is printed.
+    const stdout = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        lines.push(chunk.toString('utf8'));
+        abort.abort();
+        callback();
+      },
+    });
+    const running = runClose(closeOptions(ids(tickets), { concurrency: '1' }), { ...ctx, io: { ...ctx.io, stdout } });
+    const error = await running.then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(InterruptedError);
+    const notDone = tickets.slice(1).map((t) => `#${t.id}`).join(', ');
+    expect((error as InterruptedError).details).toEqual([`closed: #${tickets[0]!.id}`, `not started: ${notDone}`]);
+    expect(tickets.map((t) => t.ticketStatusId === CLOSED)).toEqual([true, false, false, false, false]);
+    expect(jsonLines(lines.join('')).map((line) => [line.id, line.ok])).toEqual(tickets.map((t, i) => [t.id, i === 0]));
+  });
+});
