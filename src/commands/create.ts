@@ -46,7 +46,18 @@ Examples:
   $ tkt create --title "VPN down" --description-file report.md --requester u-1001 \\
       --site 1 --department 2 --status 1 --assignee @me --due +4h --attach vpn.log
   $ tkt create --integration --title "Build failed" --description "see CI" --requester ci-bot -q
-  $ tkt create --title T --description D --requester anna --site 1 --department 1 --status 1 --dry-run`;
+  $ tkt create --title T --description D --requester anna --site 1 --department 1 --status 1 --dry-run
+
+Many tickets from a file (--from): JSON Lines (one object per line) or CSV with a header row;
+columns are named like the options above (title, description, requester, site, ...); tag and
+attach take several values separated by ";", attach paths are relative to the file. Every row is
+checked before the first ticket is created. A report (JSON Lines, default FILE.report.jsonl) maps
+each row to its new ID or its error; --resume REPORT skips the rows it shows as created.
+  $ tkt create --from tickets.csv
+  $ tkt create --from tickets.csv --resume tickets.csv.report.jsonl   # after a partial failure
+  $ tkt create --from alerts.jsonl --integration --concurrency 8 --json`;
+
+const BULK_OPTIONS = ['from', 'report', 'resume', 'concurrency'];
 
 export function register(program: Command, host: CommandHost): void {
   const command = program
@@ -56,23 +67,35 @@ export function register(program: Command, host: CommandHost): void {
     .option('--description-file <file>', 'read the description from a file (- for stdin)');
   addFieldOptions(command, ['register', 'new'])
     .option('--dry-run', 'validate and show what would be sent, send nothing')
+    .option('--from <file>', 'create one ticket per row of a JSON Lines or CSV file')
+    .option('--report <file>', 'with --from: where to record each row\'s new ID or error (default FILE.report.jsonl)')
+    .option('--resume <report>', 'with --from: skip the rows this report shows as created')
+    .option('--concurrency <n>', 'with --from: tickets created at once (default 4, at most 32)')
     .addHelpText('after', EXAMPLES)
     .action(
-      host.action(async (_args, opts: Record<string, unknown>, ctx) =>
-        run(
-          {
-            values: pickFieldValues(opts),
-            descriptionFile: typeof opts.descriptionFile === 'string' ? opts.descriptionFile : undefined,
-            integration: opts.integration === true,
-            dryRun: opts.dryRun === true,
-          },
-          ctx,
-        ),
+      host.action(
+        async (_args, opts: Record<string, unknown>, ctx) => {
+          if (BULK_OPTIONS.some((key) => opts[key] !== undefined)) {
+            const { createFromOptions, runCreateFrom } = await import('../bulk/create-from.js');
+            return runCreateFrom(createFromOptions(opts), ctx);
+          }
+          return run(
+            {
+              values: pickFieldValues(opts),
+              descriptionFile: typeof opts.descriptionFile === 'string' ? opts.descriptionFile : undefined,
+              integration: opts.integration === true,
+              dryRun: opts.dryRun === true,
+            },
+            ctx,
+          );
+        },
+        // Ctrl-C during --from stops new creates and lets those in flight finish and be recorded.
+        { graceful: true },
       ),
     );
 }
 
-const ENDPOINT_PATHS: Record<Exclude<TicketEndpoint, 'update'>, string> = {
+export const ENDPOINT_PATHS: Record<Exclude<TicketEndpoint, 'update'>, string> = {
   register: '/api/TicketsApi/register',
   new: '/api/TicketsApi/new',
 };

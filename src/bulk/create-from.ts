@@ -1,0 +1,560 @@
+// `tkt create --from FILE`: many tickets from JSON Lines or CSV, one per row.
+//
+// Rows use the create options' names as columns (title, description, requester, site, ...;
+// `tag` and `attach` take several values separated by `;`), and go through the same field
+// table as `tkt create` (src/tickets/fields.ts). Every row is checked, names resolved and
+// files found before the first request: one bad row and nothing is sent (exit 2, naming
+// every bad row). Then rows are created with the bulk runner's bounded concurrency.
+//
+// The report (JSON Lines, default `<FILE>.report.jsonl`) gets one line per row as it
+// finishes, appended and fsync'ed, so a crash loses nothing already created:
+//   {"row":3,"hash":"…","ok":true,"id":123}
+//   {"row":4,"hash":"…","ok":false,"status":400,"error":"…"}
+// `--resume REPORT` skips the rows it shows as created. A row is matched by number AND a
+// hash of its content, so an edited file is refused rather than mis-resumed; failed rows
+// may be fixed freely before resuming. An existing report is never overwritten: without
+// --resume that would forget which tickets already exist.
+import { createHash } from 'node:crypto';
+import { open, readFile, type FileHandle } from 'node:fs/promises';
+import { dirname, extname, resolve } from 'node:path';
+import type { MultipartInput } from '../api/types.js';
+import type { Context } from '../context.js';
+import { InterruptedError, OperationError, UsageError } from '../errors.js';
+import type { Lookups } from '../lookups/types.js';
+import { NO_PROGRESS, createProgress } from '../output/progress.js';
+import { sanitizeInline } from '../output/sanitize.js';
+import { createStyle } from '../output/style.js';
+import { writeText } from '../output/write.js';
+import {
+  TICKET_FIELDS,
+  checkFields,
+  fieldsFor,
+  givenKeys,
+  missingRequired,
+  pickFieldValues,
+  resolveFields,
+  type RawFieldValues,
+  type TicketEndpoint,
+} from '../tickets/fields.js';
+import { assertReadableFiles } from '../tickets/text-input.js';
+import { parseCsv } from './csv.js';
+import { parseConcurrency, runBulk, type BulkResult } from './runner.js';
+import { ENDPOINT_PATHS, createdId } from '../commands/create.js';
+
+export interface CreateFromOptions {
+  file: string;
+  /** Where to write the report; default: the --resume report, else `<FILE>.report.jsonl`. */
+  report: string | undefined;
+  resume: string | undefined;
+  integration: boolean;
+  concurrency: number;
+  dryRun: boolean;
+}
+
+export type RowFormat = 'jsonl' | 'json' | 'csv';
+
+export interface InputRow {
+  /** 1-based among the data rows (header and blank lines not counted). */
+  row: number;
+  /** Line of the file where the row starts; absent for a JSON array. */
+  line: number | undefined;
+  values: RawFieldValues;
+  /** Identifies the row's content for --resume. */
+  hash: string;
+  /** Problems found while reading the row (shape, unknown columns). */
+  problems: string[];
+}
+
+export interface ReportEntry {
+  row: number;
+  hash: string;
+  ok: boolean;
+  /** The new ticket's ID; null when the service created it but named no ID. */
+  id?: number | null;
+  status?: number;
+  error?: string;
+  /** Created by an earlier run (copied from the --resume report). */
+  skipped?: true;
+}
+
+/** Columns holding several values: `tag` and `attach`. */
+const LIST_SEPARATOR = ';';
+const LIST_KEYS: ReadonlySet<string> = new Set(TICKET_FIELDS.filter((spec) => spec.value.type === 'ids' || spec.value.type === 'files').map((spec) => spec.key));
+const KNOWN_KEYS: ReadonlySet<string> = new Set(TICKET_FIELDS.map((spec) => spec.key));
+const HASH_LENGTH = 16;
+const DEFAULT_CONCURRENCY = 4;
+
+/**
+ * The --from options out of commander's parsed `create` options. The row's columns replace
+ * the field options, so giving both is refused rather than guessing which one wins.
+ */
+export function createFromOptions(opts: Record<string, unknown>): CreateFromOptions {
+  const text = (key: string) => (typeof opts[key] === 'string' ? (opts[key] as string) : undefined);
+  const file = text('from');
+  if (file === undefined) throw new UsageError('--report, --resume and --concurrency need --from FILE');
+  const fieldOptions = givenKeys(pickFieldValues(opts)).map((key) => `--${key}`);
+  if (text('descriptionFile') !== undefined) fieldOptions.push('--description-file');
+  if (fieldOptions.length > 0) {
+    throw new UsageError(`--from cannot be combined with ${fieldOptions.join(', ')}`, { hint: 'put the values in the file, one column per option' });
+  }
+  const concurrency = text('concurrency');
+  return {
+    file,
+    report: text('report'),
+    resume: text('resume'),
+    integration: opts.integration === true,
+    concurrency: concurrency === undefined ? DEFAULT_CONCURRENCY : parseConcurrency(concurrency),
+    dryRun: opts.dryRun === true,
+  };
+}
+
+export function defaultReportPath(file: string): string {
+  return `${file}.report.jsonl`;
+}
+
+/** By extension; otherwise (and for .json, which may hold one array) by the first character. */
+export function detectFormat(path: string, text: string): RowFormat {
+  const extension = extname(path).toLowerCase();
+  if (extension === '.csv') return 'csv';
+  if (extension === '.jsonl' || extension === '.ndjson') return 'jsonl';
+  const first = text.replace(/^\uFEFF/, '').trimStart()[0];
+  if (first === '[') return 'json';
+  if (first === '{' || extension === '.json') return 'jsonl';
+  return 'csv';
+}
+
+/** The same content gives the same hash whatever the format or the column order. */
+export function rowHash(values: RawFieldValues): string {
+  const entries = Object.entries(values)
+    .filter(([, value]) => value !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return createHash('sha256').update(JSON.stringify(entries)).digest('hex').slice(0, HASH_LENGTH);
+}
+
+function columnKey(name: string): string {
+  return name.trim().toLowerCase();
+}
+
+/** Why a column cannot be used here, or undefined when it can. */
+function columnProblem(key: string, endpoint: TicketEndpoint): string | undefined {
+  if (!KNOWN_KEYS.has(key)) return `unknown column ${JSON.stringify(key)}`;
+  if (!fieldsFor(endpoint).some((spec) => spec.key === key)) {
+    return `column ${JSON.stringify(key)} cannot be used ${endpoint === 'new' ? 'with' : 'without'} --integration`;
+  }
+  return undefined;
+}
+
+function splitList(text: string): string[] {
+  return text
+    .split(LIST_SEPARATOR)
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+}
+
+/** One cell as text; empty means "not given", as an option that was left out. */
+function cellValue(key: string, text: string): string | string[] | undefined {
+  if (text.trim() === '') return undefined;
+  return LIST_KEYS.has(key) ? splitList(text) : text;
+}
+
+function jsonValue(key: string, value: unknown): { value?: string | string[]; problem?: string } {
+  if (value === null || value === undefined) return {};
+  if (typeof value === 'string') return { value: cellValue(key, value) };
+  if (typeof value === 'number') return { value: LIST_KEYS.has(key) ? [String(value)] : String(value) };
+  if (Array.isArray(value) && LIST_KEYS.has(key) && value.every((v) => typeof v === 'string' || typeof v === 'number')) {
+    return { value: value.map(String) };
+  }
+  return { problem: `${key}: expected ${LIST_KEYS.has(key) ? 'text or a list' : 'text or a number'}, got ${Array.isArray(value) ? 'a list' : typeof value}` };
+}
+
+function makeRow(row: number, line: number | undefined, values: RawFieldValues, problems: string[]): InputRow {
+  return { row, line, values, hash: rowHash(values), problems };
+}
+
+function objectRow(row: number, line: number | undefined, parsed: unknown, endpoint: TicketEndpoint): InputRow {
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return makeRow(row, line, {}, ['expected an object like {"title": "...", ...}']);
+  }
+  const values: RawFieldValues = {};
+  const problems: string[] = [];
+  for (const [name, raw] of Object.entries(parsed)) {
+    const key = columnKey(name);
+    const columnIssue = columnProblem(key, endpoint);
+    if (columnIssue !== undefined) {
+      problems.push(columnIssue);
+      continue;
+    }
+    const { value, problem } = jsonValue(key, raw);
+    if (problem !== undefined) problems.push(problem);
+    else if (value !== undefined) values[key] = value;
+  }
+  return makeRow(row, line, values, problems);
+}
+
+function jsonLinesRows(text: string, endpoint: TicketEndpoint): InputRow[] {
+  const rows: InputRow[] = [];
+  text.replace(/^\uFEFF/, '').split(/\r?\n/).forEach((content, index) => {
+    if (content.trim() === '') return;
+    const row = rows.length + 1;
+    try {
+      rows.push(objectRow(row, index + 1, JSON.parse(content), endpoint));
+    } catch (error) {
+      rows.push(makeRow(row, index + 1, {}, [`not valid JSON: ${(error as Error).message}`]));
+    }
+  });
+  return rows;
+}
+
+function jsonArrayRows(text: string, endpoint: TicketEndpoint): InputRow[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw new UsageError(`not valid JSON: ${(error as Error).message}`, { hint: 'use JSON Lines (one object per line) or a JSON array of objects' });
+  }
+  if (!Array.isArray(parsed)) throw new UsageError('expected a JSON array of objects, or JSON Lines');
+  return parsed.map((item, index) => objectRow(index + 1, undefined, item, endpoint));
+}
+
+function csvRows(text: string, endpoint: TicketEndpoint): InputRow[] {
+  const [header, ...records] = parseCsv(text);
+  if (header === undefined) return [];
+  const keys = header.cells.map(columnKey);
+  const problems = keys.map((key) => columnProblem(key, endpoint)).filter((p): p is string => p !== undefined);
+  const duplicates = keys.filter((key, index) => keys.indexOf(key) !== index);
+  if (duplicates.length > 0) problems.push(`column${duplicates.length === 1 ? '' : 's'} named twice: ${[...new Set(duplicates)].join(', ')}`);
+  if (problems.length > 0) {
+    throw new UsageError(`the CSV header (line ${header.line}) is not usable`, {
+      details: problems,
+      hint: `columns are named like the create options: ${fieldsFor(endpoint).map((spec) => spec.key).filter((k, i, all) => all.indexOf(k) === i).join(', ')}`,
+    });
+  }
+  return records.map((record, index) => {
+    const values: RawFieldValues = {};
+    keys.forEach((key, column) => {
+      const value = cellValue(key, record.cells[column] ?? '');
+      if (value !== undefined) values[key] = value;
+    });
+    const rowProblems = record.cells.length === keys.length ? [] : [`has ${record.cells.length} fields, the header has ${keys.length}`];
+    return makeRow(index + 1, record.line, values, rowProblems);
+  });
+}
+
+/** The rows of an input file. A file-wide problem (bad CSV header or quoting) throws UsageError. */
+export function readRows(text: string, format: RowFormat, endpoint: TicketEndpoint): InputRow[] {
+  if (format === 'csv') return csvRows(text, endpoint);
+  if (format === 'json') return jsonArrayRows(text, endpoint);
+  return jsonLinesRows(text, endpoint);
+}
+
+function rowLabel(row: InputRow): string {
+  return row.line === undefined ? `row ${row.row}` : `row ${row.row} (line ${row.line})`;
+}
+
+// The field table's messages name options ("--title: ..."); in a file they are columns.
+function asColumnMessage(message: string): string {
+  return message.replace(/--([a-z]+)/g, '$1');
+}
+
+function problemsOf(error: unknown): string[] {
+  if (!(error instanceof UsageError)) throw error;
+  // A lookup miss carries its candidate list as details: too long to repeat for every row.
+  return error.details.length > 0 && !error.message.startsWith('unknown ') && !error.message.startsWith('ambiguous ')
+    ? error.details.map(asColumnMessage)
+    : [asColumnMessage(error.message)];
+}
+
+interface PreparedRow {
+  row: InputRow;
+  form: MultipartInput;
+  labels: Record<string, string>;
+}
+
+/** Checks one row as `tkt create` checks its options; returns the form, or every problem. */
+async function prepareRow(row: InputRow, endpoint: TicketEndpoint, lookups: Lookups, baseDir: string, ctx: Context): Promise<PreparedRow | string[]> {
+  const problems = [...row.problems];
+  const missing = missingRequired(endpoint, row.values);
+  if (missing.length > 0) problems.push(`missing ${missing.map(asColumnMessage).join(', ')}`);
+  // Attachments are found next to the input file, so the file works from any folder.
+  const attach = row.values.attach;
+  const values: RawFieldValues = attach === undefined ? row.values : { ...row.values, attach: (typeof attach === 'string' ? [attach] : attach).map((path) => resolve(baseDir, path)) };
+  let checked: ReturnType<typeof checkFields> | undefined;
+  try {
+    checked = checkFields(endpoint, values, ctx.now());
+  } catch (error) {
+    problems.push(...problemsOf(error));
+  }
+  const files = values.attach;
+  if (files !== undefined && typeof files !== 'string') {
+    try {
+      await assertReadableFiles(files, 'attach');
+    } catch (error) {
+      problems.push(...problemsOf(error).map((problem) => `attach: ${problem}`));
+    }
+  }
+  if (problems.length > 0 || checked === undefined) return problems;
+  try {
+    const resolved = await resolveFields(checked, lookups);
+    // TicketType is required by register; 1 = Ticket, as `tkt create` sends.
+    if (endpoint === 'register') resolved.form.fields.TicketType ??= 1;
+    return { row, form: resolved.form, labels: resolved.labels };
+  } catch (error) {
+    return problemsOf(error);
+  }
+}
+
+/** Every entry of a report; a torn last line (a crash mid-write) is ignored. */
+export async function readReport(path: string): Promise<ReportEntry[]> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--resume: cannot read ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+  }
+  const lines = text.split('\n');
+  const entries: ReportEntry[] = [];
+  lines.forEach((line, index) => {
+    if (line.trim() === '') return;
+    let entry: unknown;
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      if (lines.slice(index + 1).every((rest) => rest.trim() === '')) return;
+      throw new UsageError(`--resume: ${path} line ${index + 1} is not a report line`);
+    }
+    const candidate = entry as Partial<ReportEntry>;
+    if (typeof candidate.row !== 'number' || typeof candidate.hash !== 'string' || typeof candidate.ok !== 'boolean') {
+      throw new UsageError(`--resume: ${path} line ${index + 1} is not a report line`, { hint: 'pass the report a previous "tkt create --from" wrote' });
+    }
+    entries.push(candidate as ReportEntry);
+  });
+  return entries;
+}
+
+/** Rows the report shows as created, by row number; refuses a report that does not fit the file. */
+function createdRows(entries: readonly ReportEntry[], rows: readonly InputRow[], reportPath: string, file: string): Map<number, ReportEntry> {
+  const created = new Map<number, ReportEntry>();
+  for (const entry of entries) if (entry.ok) created.set(entry.row, entry);
+  const mismatched = [...created.values()].filter((entry) => rows[entry.row - 1]?.hash !== entry.hash);
+  if (mismatched.length > 0) {
+    throw new UsageError(`${reportPath} does not match ${file}: ${mismatched.length === 1 ? 'a row' : `${mismatched.length} rows`} it shows as created changed since`, {
+      details: mismatched.map((entry) => `row ${entry.row} was created as ${entry.id == null ? 'a ticket' : `#${entry.id}`} from different content`),
+      hint: 'resume with the file as it was; edit only the rows that failed',
+    });
+  }
+  return created;
+}
+
+interface ReportWriter {
+  append(entry: ReportEntry): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function openReport(path: string, append: boolean): Promise<ReportWriter> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, append ? 'a' : 'wx');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') {
+      throw new UsageError(`report ${path} already exists: it may list tickets already created`, {
+        hint: `to skip the rows it shows as created, add --resume ${path}; or name another file with --report`,
+      });
+    }
+    throw new UsageError(`cannot write the report ${path}: ${(error as Error).message}`);
+  }
+  return {
+    async append(entry) {
+      await handle.write(`${JSON.stringify(entry)}\n`);
+      // On disk before the row counts as done: a crash must not forget a created ticket.
+      await handle.sync();
+    },
+    close: () => handle.close(),
+  };
+}
+
+async function readInput(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`--from: cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a folder, not a file' : (error as Error).message}`);
+  }
+}
+
+function entryLine(entry: ReportEntry): Record<string, unknown> {
+  const line: Record<string, unknown> = { row: entry.row, ok: entry.ok };
+  if (entry.id !== undefined) line.id = entry.id;
+  if (entry.status !== undefined) line.status = entry.status;
+  if (entry.error !== undefined) line.error = entry.error;
+  if (entry.skipped) line.skipped = true;
+  return line;
+}
+
+function rowList(rows: readonly number[]): string {
+  return rows.join(', ');
+}
+
+function numericId(text: string | undefined): number | null {
+  return text === undefined ? null : Number(text);
+}
+
+export async function runCreateFrom(options: CreateFromOptions, ctx: Context): Promise<void> {
+  const endpoint: TicketEndpoint = options.integration ? 'new' : 'register';
+  const text = await readInput(options.file);
+  const rows = readRows(text, detectFormat(options.file, text), endpoint);
+  if (rows.length === 0) throw new UsageError(`${options.file} has no rows`);
+
+  const created = options.resume === undefined ? new Map<number, ReportEntry>() : createdRows(await readReport(options.resume), rows, options.resume, options.file);
+  const pending = rows.filter((row) => !created.has(row.row));
+
+  // Every row is checked before the first create: a bad row must not leave half a file sent.
+  const { createLookups } = await import('../lookups/index.js');
+  const lookups = createLookups(ctx);
+  const baseDir = dirname(resolve(options.file));
+  const prepared: PreparedRow[] = [];
+  const bad: string[] = [];
+  for (const row of pending) {
+    const result = await prepareRow(row, endpoint, lookups, baseDir, ctx);
+    if (Array.isArray(result)) bad.push(`${rowLabel(row)}: ${result.map((problem) => sanitizeInline(problem)).join('; ')}`);
+    else prepared.push(result);
+  }
+  if (bad.length > 0) {
+    throw new UsageError(`${bad.length} of ${rows.length} rows in ${options.file} are not valid; nothing was sent`, { details: bad });
+  }
+
+  const { json, quiet } = ctx.globals;
+  const skippedEntries = [...created.values()].sort((a, b) => a.row - b.row).map((entry): ReportEntry => ({ ...entry, skipped: true }));
+  if (options.dryRun) {
+    await printDryRunRows(ctx, prepared, skippedEntries, endpoint);
+    return;
+  }
+
+  const reportPath = options.report ?? options.resume ?? defaultReportPath(options.file);
+  const appendToResumed = options.resume !== undefined && resolve(reportPath) === resolve(options.resume);
+  const report = await openReport(reportPath, appendToResumed);
+  try {
+    // A separate report keeps the whole story: the rows created earlier are copied into it.
+    if (!appendToResumed) for (const entry of skippedEntries) await report.append(entry);
+    const outStyle = createStyle(ctx.io.color && ctx.io.stdoutIsTTY);
+    const errStyle = createStyle(ctx.io.color);
+    const print = (entry: ReportEntry): void => {
+      if (json) {
+        ctx.io.stdout.write(`${JSON.stringify(entryLine(entry))}\n`);
+      } else if (!entry.ok) {
+        const status = entry.status === undefined ? '' : ` (HTTP ${entry.status})`;
+        ctx.io.stderr.write(`${errStyle.red('✗')} row ${entry.row}: failed${status}: ${sanitizeInline(entry.error ?? 'failed')}\n`);
+      } else if (quiet) {
+        // -q prints the new IDs only, ready for `| tkt close -`.
+        if (entry.id != null && !entry.skipped) ctx.io.stdout.write(`${entry.id}\n`);
+      } else {
+        const id = entry.id == null ? 'a ticket (the service named no ID)' : `#${entry.id}`;
+        ctx.io.stdout.write(entry.skipped ? `- row ${entry.row} already created as ${id} (skipped)\n` : `${outStyle.green('✓')} row ${entry.row}: created ${id}\n`);
+      }
+    };
+    for (const entry of skippedEntries) print(entry);
+
+    const rowsByNumber = new Map(prepared.map((item) => [item.row.row, item]));
+    const newIds = new Map<number, string | undefined>();
+    const api = await ctx.api();
+    // Stops new creates on Ctrl-C, and also when the report cannot be written: a ticket
+    // created without a record could be created twice by a later --resume.
+    const stop = new AbortController();
+    const signal = AbortSignal.any([ctx.signal, stop.signal]);
+    let reportFailure: unknown;
+    const progress = quiet ? NO_PROGRESS : createProgress(ctx.io, { total: prepared.length, label: 'created' });
+    let recording = Promise.resolve();
+    const record = async (result: BulkResult) => {
+      const item = rowsByNumber.get(result.id)!;
+      const entry: ReportEntry = result.ok
+        ? { row: result.id, hash: item.row.hash, ok: true, id: numericId(newIds.get(result.id)) }
+        : { row: result.id, hash: item.row.hash, ok: false, ...(result.status === undefined ? {} : { status: result.status }), error: result.error ?? 'failed' };
+      if (reportFailure === undefined) {
+        try {
+          await report.append(entry);
+        } catch (error) {
+          reportFailure = error;
+          stop.abort();
+        }
+      }
+      progress.tick(entry.ok);
+      progress.withLine(() => print(entry));
+    };
+
+    const run = await runBulk(
+      prepared.map((item) => item.row.row),
+      async (row) => {
+        const { form } = rowsByNumber.get(row)!;
+        const response = endpoint === 'new' ? await api.newTicket(form) : await api.register(form);
+        newIds.set(row, createdId(response));
+        return { status: response.status };
+      },
+      {
+        concurrency: options.concurrency,
+        signal,
+        onResult: (result) => {
+          recording = recording.then(() => record(result));
+        },
+      },
+    );
+    await recording;
+    progress.done();
+
+    const failed = run.results.filter((result) => !result.ok).map((result) => result.id);
+    const createdNow = run.results.length - failed.length;
+    const resumeHint = `fix the failed rows in ${options.file}, then run again with --resume ${reportPath}`;
+    if (reportFailure !== undefined) {
+      throw new OperationError(`stopped: cannot write the report ${reportPath}: ${(reportFailure as Error).message}`, {
+        details: [`created ${createdNow} of ${prepared.length}; the last ones may be missing from the report`],
+      });
+    }
+    if (run.interrupted) {
+      throw new InterruptedError(`interrupted: ${run.results.length} of ${prepared.length} rows done, ${run.notStarted.length} not started`, {
+        details: [
+          ...(failed.length > 0 ? [`failed rows: ${rowList(failed)}`] : []),
+          `not started rows: ${rowList(run.notStarted)}`,
+          `to finish: tkt create --from ${options.file} --resume ${reportPath}`,
+        ],
+      });
+    }
+    if (failed.length > 0) {
+      throw new OperationError(`${failed.length} of ${prepared.length} rows failed: rows ${rowList(failed)}`, {
+        details: [`created ${createdNow}; every row is recorded in ${reportPath}`],
+        hint: resumeHint,
+      });
+    }
+    if (!json && !quiet) {
+      const skippedNote = skippedEntries.length > 0 ? `, ${skippedEntries.length} skipped as already created` : '';
+      ctx.io.stderr.write(`created ${createdNow} ticket${createdNow === 1 ? '' : 's'}${skippedNote}; report: ${reportPath}\n`);
+    }
+  } finally {
+    await report.close();
+  }
+}
+
+/** --dry-run: what each row would send, nothing sent, no report written. */
+async function printDryRunRows(ctx: Context, prepared: readonly PreparedRow[], skipped: readonly ReportEntry[], endpoint: TicketEndpoint): Promise<void> {
+  const path = ENDPOINT_PATHS[endpoint === 'new' ? 'new' : 'register'];
+  if (ctx.globals.json) {
+    for (const item of prepared) {
+      const fields = Object.fromEntries(Object.entries(item.form.fields).filter(([, value]) => value !== undefined && value !== null));
+      await writeText(ctx.io.stdout, `${JSON.stringify({ row: item.row.row, dryRun: true, method: 'POST', path, fields, files: item.form.files ?? [] })}\n`);
+    }
+    return;
+  }
+  if (ctx.globals.quiet) return;
+  const lines = [`dry run: would send ${prepared.length} × POST ${path} (nothing was sent)`];
+  for (const entry of skipped) lines.push(`- row ${entry.row}: already created as ${entry.id == null ? 'a ticket' : `#${entry.id}`} (skipped)`);
+  for (const item of prepared) {
+    const shown = Object.entries(item.form.fields)
+      .filter(([, value]) => value !== undefined && value !== null)
+      .map(([name, value]) => {
+        const label = item.labels[name];
+        const text = Array.isArray(value) ? value.join(',') : String(value);
+        return `${name}=${JSON.stringify(label === undefined ? text : `${text} (${label})`)}`;
+      });
+    for (const file of item.form.files ?? []) shown.push(`Uploads=${JSON.stringify(file)}`);
+    lines.push(`  row ${item.row.row}: ${sanitizeInline(shown.join(' '))}`);
+  }
+  await writeText(ctx.io.stdout, `${lines.join('\n')}\n`);
+}

@@ -1,0 +1,230 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { detectFormat, readReport, readRows, rowHash } from '../../src/bulk/create-from.js';
+import { createHarness, type Harness } from '../helpers/harness.js';
+
+const REGISTER_ROUTE = 'POST /api/TicketsApi/register';
+const NEW_ROUTE = 'POST /api/TicketsApi/new';
+
+describe('reading rows', () => {
+  it('reads JSON Lines with blank lines skipped, numbers as text and lists for tag', () => {
+    const rows = readRows('{"title":"A","site":1,"tag":[3,4]}\n\n{"Title":"B","tag":"5;6"}\n', 'jsonl', 'register');
+    expect(rows.map((r) => [r.row, r.line, r.values, r.problems])).toEqual([
+      [1, 1, { title: 'A', site: '1', tag: ['3', '4'] }, []],
+      [2, 3, { title: 'B', tag: ['5', '6'] }, []],
+    ]);
+  });
+
+  it('reads CSV with header names in any case, empty cells left out and ;-separated lists', () => {
+    const rows = readRows('Title,Site,tag,priority\n"Printer, 2nd floor",HQ,1;2,\n', 'csv', 'register');
+    expect(rows[0]!.values).toEqual({ title: 'Printer, 2nd floor', site: 'HQ', tag: ['1', '2'] });
+    expect(rows[0]!.line).toBe(2);
+  });
+
+  it('refuses a CSV header with unknown or foreign columns, naming each', () => {
+    expect(() => readRows('title,colour\nA,red\n', 'csv', 'register')).toThrow(/CSV header/);
+    expect(() => readRows('title,subcategory,colour\nA,B,C\n', 'csv', 'new')).toThrow(
+      expect.objectContaining({ details: ['column "subcategory" cannot be used with --integration', 'unknown column "colour"'] }),
+    );
+  });
+
+  it('flags bad JSON lines and short CSV records as row problems, not file errors', () => {
+    const jsonRows = readRows('{"title":"A"}\nnot json\n[1]\n{"title":{"x":1}}\n', 'jsonl', 'register');
+    expect(jsonRows.map((r) => r.problems.length)).toEqual([0, 1, 1, 1]);
+    const csvRows = readRows('title,site\nA\n', 'csv', 'register');
+    expect(csvRows[0]!.problems).toEqual(['has 1 fields, the header has 2']);
+  });
+
+  it('gives the same hash to the same content whatever the format or column order', () => {
+    const [fromJson] = readRows('{"site":"HQ","title":"A"}\n', 'jsonl', 'register');
+    const [fromCsv] = readRows('title,site\nA,HQ\n', 'csv', 'register');
+    expect(fromJson!.hash).toBe(fromCsv!.hash);
+    expect(rowHash({ title: 'A', site: 'HQ' })).not.toBe(rowHash({ title: 'A', site: 'Remote' }));
+  });
+
+  it('tells the format from the extension, else from the first character', () => {
+    expect(detectFormat('a.csv', '{')).toBe('csv');
+    expect(detectFormat('a.ndjson', 'x')).toBe('jsonl');
+    expect(detectFormat('a.json', '[{"title":"A"}]')).toBe('json');
+    expect(detectFormat('rows.txt', '\uFEFF {"title":"A"}')).toBe('jsonl');
+    expect(detectFormat('rows.txt', 'title,site')).toBe('csv');
+  });
+});
+
+describe('tkt create --from', () => {
+  let h: Harness;
+  let dir: string;
+
+  beforeAll(async () => {
+    h = await createHarness({ login: 'tech' });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'tkt-from-'));
+    h.sandbox.resetStats();
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const ticketsTitled = (prefix: string) => h.sandbox.state.tickets.filter((t) => t.title.startsWith(prefix));
+
+  async function write(name: string, text: string): Promise<string> {
+    const path = join(dir, name);
+    await writeFile(path, text);
+    return path;
+  }
+
+  it('creates one ticket per JSON Lines row with names resolved, and writes the report', async () => {
+    const file = await write(
+      'tickets.jsonl',
+      [
+        '{"title":"jsonl-1 printer","description":"jammed","requester":"aberg","site":"Head Office","department":"IT","status":"Open","priority":"high"}',
+        '',
+        '{"title":"jsonl-2 vpn","description":"down","requester":"Peter Novak","site":"remote","department":"Operations","status":"open","tag":[1,2]}',
+      ].join('\n'),
+    );
+    const result = await h.cli(['create', '--from', file, '--json']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+
+    const [first, second] = ticketsTitled('jsonl-').sort((a, b) => a.title.localeCompare(b.title));
+    expect(first).toMatchObject({ title: 'jsonl-1 printer', siteId: 1, departmentId: 1, ticketStatusId: 1, ticketPriorityId: 3 });
+    expect(second).toMatchObject({ title: 'jsonl-2 vpn', siteId: 3, departmentId: 4 });
+    expect(h.sandbox.stats.byRoute[REGISTER_ROUTE]).toBe(2);
+
+    const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { row: number; ok: boolean; id: number });
+    expect(lines.sort((a, b) => a.row - b.row)).toEqual([
+      { row: 1, ok: true, id: first!.id },
+      { row: 2, ok: true, id: second!.id },
+    ]);
+    const report = await readReport(`${file}.report.jsonl`);
+    expect(report.map((entry) => [entry.row, entry.ok, entry.id]).sort()).toEqual([
+      [1, true, first!.id],
+      [2, true, second!.id],
+    ]);
+  });
+
+  it('creates from CSV with quoted fields and attachments found next to the file; -q prints the IDs', async () => {
+    await write('screen.txt', 'log line\n');
+    const file = await write(
+      'tickets.csv',
+      'title,description,requester,site,department,status,attach\r\n' +
+        '"csv-1 ""quoted"", with comma","two\r\nlines",alind,Harbour Depot,Finance,Pending,screen.txt\r\n' +
+        'csv-2 plain,text,kmensah,1,2,1,\r\n',
+    );
+    const result = await h.cli(['create', '--from', file, '-q']);
+    expect(result.code).toBe(0);
+    const created = ticketsTitled('csv-');
+    expect(created.map((t) => t.title).sort()).toEqual(['csv-1 "quoted", with comma', 'csv-2 plain']);
+    const quoted = created.find((t) => t.title.startsWith('csv-1'))!;
+    expect(quoted.description).toBe('two\r\nlines');
+    expect(quoted.siteId).toBe(2);
+    expect(h.sandbox.state.attachments.filter((a) => a.ticketId === quoted.id).map((a) => a.fileName)).toEqual(['screen.txt']);
+    expect(result.stdout.trim().split('\n').map(Number).sort()).toEqual(created.map((t) => t.id).sort());
+  });
+
+  it('rejects the whole file before any request when rows are bad, naming every bad row', async () => {
+    const file = await write(
+      'bad.jsonl',
+      [
+        '{"title":"bad-ok","description":"d","requester":"aberg","site":1,"department":1,"status":1}',
+        `{"title":"${'x'.repeat(256)}","description":"d","requester":"aberg","site":1,"department":1,"status":1}`,
+        '{"title":"bad-missing","requester":"aberg","site":1}',
+        '{"title":"bad-due","description":"d","requester":"aberg","site":1,"department":1,"status":1,"due":"next tuesday","attach":"nope.txt"}',
+        '{"title":"bad-site","description":"d","requester":"aberg","site":"Atlantis","department":1,"status":1}',
+      ].join('\n'),
+    );
+    const result = await h.cli(['create', '--from', file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/4 of 5 rows in .*bad\.jsonl are not valid; nothing was sent/);
+    expect(result.stderr).toMatch(/row 2 \(line 2\): title: 256 characters, the service accepts at most 255/);
+    expect(result.stderr).toMatch(/row 3 \(line 3\): missing description, department, status/);
+    expect(result.stderr).toMatch(/row 4 \(line 4\): due: .*; attach: .*nope\.txt: no such file/);
+    expect(result.stderr).toMatch(/row 5 \(line 5\): unknown site "Atlantis"/);
+    expect(result.stderr).not.toMatch(/row 1/);
+    expect(h.sandbox.stats.byRoute[REGISTER_ROUTE]).toBeUndefined();
+    expect(ticketsTitled('bad-')).toEqual([]);
+    await expect(readFile(`${file}.report.jsonl`)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('dry run validates and shows every row but sends no create and writes no report', async () => {
+    const file = await write('dry.csv', 'title,description,requester,site,department,status\ndry-1,d,aberg,Head Office,IT,Open\n');
+    const result = await h.cli(['create', '--from', file, '--dry-run']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('dry run: would send 1 × POST /api/TicketsApi/register (nothing was sent)');
+    expect(result.stdout).toContain('row 1: Title="dry-1"');
+    expect(result.stdout).toContain('SiteId="1 (Head Office)"');
+    expect(h.sandbox.stats.byRoute[REGISTER_ROUTE]).toBeUndefined();
+    await expect(readFile(`${file}.report.jsonl`)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('after a partial failure, --resume creates each remaining ticket exactly once', async () => {
+    const row = (n: number, requester: string) => JSON.stringify({ title: `resume-${n}`, description: 'from CI', requester });
+    // The integration endpoint takes the requester as text: "ghost" passes every local check
+    // and is refused by the service (400), as an unknown user would be.
+    const lines = [row(1, 'aberg'), row(2, 'ghost'), row(3, 'pnovak'), row(4, 'ghost'), row(5, 'lwei')];
+    const file = await write('ci.jsonl', lines.join('\n') + '\n');
+    const report = `${file}.report.jsonl`;
+
+    const first = await h.cli(['create', '--from', file, '--integration', '--concurrency', '2']);
+    expect(first.code).toBe(1);
+    expect(first.stderr).toMatch(/2 of 5 rows failed: rows 2, 4/);
+    expect(first.stderr).toMatch(/✗ row 2: failed \(HTTP 400\): .*ghost/);
+    expect(first.stderr).toContain(`--resume ${report}`);
+    expect(ticketsTitled('resume-').map((t) => t.title).sort()).toEqual(['resume-1', 'resume-3', 'resume-5']);
+
+    // Running again without --resume would duplicate: refused, nothing sent.
+    const again = await h.cli(['create', '--from', file, '--integration']);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/already exists/);
+
+    // Fix the failed rows only, then resume: just rows 2 and 4 are created.
+    lines[1] = row(2, 'mgarcia');
+    lines[3] = row(4, 'fkhan');
+    await writeFile(file, lines.join('\n') + '\n');
+    h.sandbox.resetStats();
+    const resumed = await h.cli(['create', '--from', file, '--integration', '--resume', report]);
+    expect(resumed.stderr).toMatch(/created 2 tickets, 3 skipped as already created/);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toMatch(/- row 1 already created as #\d+ \(skipped\)/);
+    expect(h.sandbox.stats.byRoute[NEW_ROUTE]).toBe(2);
+    const titles = ticketsTitled('resume-').map((t) => t.title).sort();
+    expect(titles).toEqual(['resume-1', 'resume-2', 'resume-3', 'resume-4', 'resume-5']);
+
+    // A third run creates nothing at all.
+    h.sandbox.resetStats();
+    const third = await h.cli(['create', '--from', file, '--integration', '--resume', report, '--json']);
+    expect(third.code).toBe(0);
+    expect(h.sandbox.stats.byRoute[NEW_ROUTE]).toBeUndefined();
+    expect(third.stdout.trim().split('\n').map((line) => JSON.parse(line).skipped)).toEqual([true, true, true, true, true]);
+    expect(ticketsTitled('resume-')).toHaveLength(5);
+  });
+
+  it('refuses to resume when a row the report shows as created was edited', async () => {
+    const file = await write('edit.jsonl', '{"title":"edit-1","description":"d","requester":"aberg"}\n');
+    expect((await h.cli(['create', '--from', file, '--integration'])).code).toBe(0);
+    await writeFile(file, '{"title":"edit-1 renamed","description":"d","requester":"aberg"}\n');
+    h.sandbox.resetStats();
+    const result = await h.cli(['create', '--from', file, '--integration', '--resume', `${file}.report.jsonl`]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/row 1 was created as #\d+ from different content/);
+    expect(h.sandbox.stats.byRoute[NEW_ROUTE]).toBeUndefined();
+    expect(ticketsTitled('edit-1')).toHaveLength(1);
+  });
+
+  it('refuses field options next to --from, and --resume without --from', async () => {
+    const file = await write('x.jsonl', '{"title":"x"}\n');
+    const mixed = await h.cli(['create', '--from', file, '--site', '1']);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toMatch(/--from cannot be combined with --site/);
+    const orphan = await h.cli(['create', '--resume', 'r.jsonl']);
+    expect(orphan.code).toBe(2);
+    expect(orphan.stderr).toMatch(/need --from/);
+    expect(h.sandbox.stats.requests).toBe(0);
+  });
+});
