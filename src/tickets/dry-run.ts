@@ -1,7 +1,7 @@
 // `--dry-run` (contract section 7): show exactly what would be sent, send nothing.
 import type { FormValue, MultipartInput } from '../api/types.js';
 import type { Context } from '../context.js';
-import { writeJson } from '../output/json.js';
+import { writeJson, writeJsonLine } from '../output/json.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { writeText } from '../output/write.js';
 
@@ -28,13 +28,15 @@ function sentFields(form: MultipartInput): [string, FormValue][] {
 
 /**
  * Prints the planned request: a readable listing, or with --json one object
- * `{dryRun, method, path, fields, files}`; with -q nothing.
+ * `{dryRun, method, path, fields, files}` (one compact line with `jsonLines`, as the
+ * ID... commands print); with -q nothing.
  */
-export async function printDryRun(ctx: Context, request: PlannedRequest): Promise<void> {
+export async function printDryRun(ctx: Context, request: PlannedRequest, options: { jsonLines?: boolean } = {}): Promise<void> {
   const fields = sentFields(request.form);
   const files = request.form.files ?? [];
   if (ctx.globals.json) {
-    await writeJson(ctx.io.stdout, { dryRun: true, method: request.method, path: request.path, fields: Object.fromEntries(fields), files });
+    const write = options.jsonLines === true ? writeJsonLine : writeJson;
+    await write(ctx.io.stdout, { dryRun: true, method: request.method, path: request.path, fields: Object.fromEntries(fields), files });
     return;
   }
   if (ctx.globals.quiet) return;

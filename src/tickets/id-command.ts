@@ -45,7 +45,7 @@ export async function runIdCommand(ctx: Context, spec: IdCommandSpec): Promise<v
   const concurrency = parseConcurrency(spec.concurrency);
   const ids = await collectIds(spec.ids, ctx.io.stdin);
   if (spec.dryRun) {
-    for (const id of ids) await printDryRun(ctx, spec.plan(id));
+    for (const id of ids) await printDryRun(ctx, spec.plan(id), { jsonLines: true });
     return;
   }
   await spec.beforeSend?.(ids);

@@ -117,6 +117,17 @@ describe('ID... commands over several IDs', () => {
     for (const t of tickets) expect(result.stdout).toContain(`would send POST /api/TicketsApi/close/${t.id}`);
     expect(h.sandbox.stats.requests).toBe(0);
     expect(tickets.some((t) => t.ticketStatusId === CLOSED)).toBe(false);
+    const json = await h.cli(['--json', 'pickup', ...ids(tickets), '--dry-run']);
+    expect(jsonLines(json.stdout).map((line) => [line.dryRun, line.method, line.path])).toEqual(tickets.map((t) => [true, 'POST', `/api/TicketsApi/pickup/${t.id}`]));
+    expect(h.sandbox.stats.requests).toBe(0);
+  });
+
+  it('documents each command with examples in --help', async () => {
+    for (const command of ['reply', 'forward', 'resolve', 'close', 'pickup', 'attach', 'delete']) {
+      const result = await h.cli([command, '--help']);
+      expect(result.code, command).toBe(0);
+      expect(result.stdout, command).toContain(`Examples:\n  $ tkt ${command} `);
+    }
   });
 
   it('on Ctrl-C stops starting new IDs, lets the one in flight finish and names what was not done (exit 130)', async () => {
