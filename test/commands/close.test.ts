@@ -94,6 +94,17 @@ describe('tkt close', () => {
     expect(ticket.ticketStatusId).toBe(OPEN);
   });
 
+  it('asks for --by when the token names no user (TKT_TOKEN without a subject claim)', async () => {
+    const ticket = ticketWithStatus(OPEN);
+    const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const token = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ exp: Math.floor(Date.now() / 1000) + 3600 })}.c2ln`;
+    const before = h.sandbox.stats.requests;
+    const result = await h.cli(['close', String(ticket.id)], { env: { TKT_TOKEN: token, TKT_URL: h.sandbox.url } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--by');
+    expect(h.sandbox.stats.requests).toBe(before);
+  });
+
   it('--dry-run shows the form and closes nothing', async () => {
     const ticket = ticketWithStatus(OPEN);
     const before = closes();
