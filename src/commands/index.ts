@@ -19,6 +19,7 @@ import * as close from './close.js';
 import * as pickup from './pickup.js';
 import * as attach from './attach.js';
 import * as deleteCommand from './delete.js';
+import * as sandbox from './sandbox.js';
 
 export function registerCommands(program: Command, host: CommandHost): void {
   login.register(program, host);
@@ -38,5 +39,6 @@ export function registerCommands(program: Command, host: CommandHost): void {
   attach.register(program, host);
   deleteCommand.register(program, host);
   api.register(program, host);
+  sandbox.register(program, host);
   completion.register(program, host);
 }
