@@ -1,0 +1,65 @@
+// `npm run demo` is the README's first command: it must run start to end on a fresh machine.
+// Runs the built CLI (npm test builds first).
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const DEMO_TIMEOUT_MS = 60_000;
+
+function runDemo(): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const env = { ...process.env };
+    // The demo must not depend on (or touch) the caller's settings.
+    for (const name of ['TKT_URL', 'TKT_TOKEN', 'TKT_PROFILE', 'TKT_CONFIG_DIR']) delete env[name];
+    const child = spawn(process.execPath, [join(root, 'scripts', 'demo.mjs')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGKILL'), DEMO_TIMEOUT_MS - 5_000);
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('npm run demo', () => {
+  it(
+    'walks the triage session against its own sandbox and exits 0, leaving the sandbox stopped',
+    async () => {
+      expect(existsSync(join(root, 'dist', 'main.js')), 'dist/main.js is missing: run "npm run build" first').toBe(true);
+      const { code, stdout, stderr } = await runDemo();
+      expect(stderr).not.toMatch(/demo failed|error:/);
+      expect(code).toBe(0);
+      const commands = [...stdout.matchAll(/^\$ (.*)$/gm)].map((match) => match[1]!);
+      expect(commands[0]).toBe('tkt sandbox --port 0 &');
+      expect(commands[1]).toMatch(/^echo tech \| tkt login --url http:\/\/127\.0\.0\.1:\d+ -u tech --password-stdin$/);
+      for (const expected of [
+        /^tkt list --view my-overdue-tickets$/,
+        /^tkt show \d+$/,
+        /^tkt create --title .* -q$/,
+        /^tkt pickup \d+$/,
+        /^tkt reply \d+ --message /,
+        /^tkt resolve \d+ --details /,
+        /^tkt close \d+ --comments /,
+        /^tkt list -q --view my-completed-tickets --all \| tkt close -$/,
+      ]) {
+        expect(commands.some((command) => expected.test(command)), `a command matching ${expected}`).toBe(true);
+      }
+      // The ticket the demo created went all the way: picked up, replied to, resolved, closed.
+      const created = /^tkt pickup (\d+)$/m.exec(commands.join('\n'))![1];
+      expect(stdout).toContain(`✓ #${created} picked up`);
+      expect(stdout).toContain(`✓ #${created} resolved`);
+      expect(stdout).toContain(`✓ #${created} closed`);
+      // The sandbox URL it printed no longer answers: nothing was left running.
+      const url = /listening on (http:\/\/\S+)/.exec(stdout)![1]!;
+      await expect(fetch(`${url}/api/TicketsApi/appmetadata`)).rejects.toThrow();
+    },
+    DEMO_TIMEOUT_MS,
+  );
+});
