@@ -55,7 +55,10 @@ export interface RunningSandbox {
   url: string;
   stats: SandboxStats;
   resetStats(): void;
-  /** Live state; inspect it, and change fields of existing objects if a test needs a special case. */
+  /**
+   * Live state; inspect it, and change fields of existing objects if a test needs a special case
+   * (read `state` again for each edit: reading it is what tells the list cache to start afresh).
+   */
   state: SandboxState;
   /** A token for any user; a negative expiresInSeconds gives an expired one. */
   issueToken(username: string, options?: { expiresInSeconds?: number }): string;
@@ -135,7 +138,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       stats.maxInFlight = stats.inFlight;
       stats.byRoute = {};
     },
-    state: store.state,
+    // Tests may edit the state they get here: handing it out counts as a change for the caches.
+    get state() {
+      store.version++;
+      return store.state;
+    },
     issueToken(username, tokenOptions = {}) {
       const user = store.userByUsername(username);
       if (!user) throw new Error(`no sandbox user named ${username}`);

@@ -18,6 +18,8 @@ export class SandboxStore {
   private readonly usersByUsername = new Map<string, SandboxUser>();
   private readonly conversationsByTicket = new Map<number, SandboxConversation[]>();
   private readonly attachmentsByTicket = new Map<number, SandboxAttachment[]>();
+  /** Bumped on every change, so caches derived from the state know when they are stale. */
+  version = 0;
   private saveTimer: NodeJS.Timeout | undefined;
   private dirty = false;
 
@@ -128,6 +130,7 @@ export class SandboxStore {
 
   /** Call after changing any stored object; the state is saved shortly after. */
   changed(): void {
+    this.version++;
     this.dirty = true;
     if (this.dataFile === undefined || this.saveTimer !== undefined) return;
     this.saveTimer = setTimeout(() => this.flush(), SAVE_DELAY_MS);
