@@ -113,3 +113,24 @@ describe('POST /api/TicketsApi (paginated list)', () => {
     expect(await listIds(request, 'admin', { length: 1000 })).not.toContain(victim);
   });
 });
+
+describe('cached list pages', () => {
+  test('a change through the API, a moving clock or an edit of state shows on the next page request', async () => {
+    let clock = NOW;
+    const { sandbox, request } = await openSandbox({ now: () => clock });
+    const id = sandbox.state.tickets.find((t) => t.title === 'Monitor flickers')?.id as number;
+    expect(await listIds(request, 'tech', { listType: 'MyOpenTickets', length: 100 })).not.toContain(id);
+    expect((await request('POST', `/api/TicketsApi/pickup/${id}`, { as: 'tech' })).status).toBe(200);
+    expect(await listIds(request, 'tech', { listType: 'MyOpenTickets', length: 100 })).toContain(id);
+
+    const dueDate = sandbox.state.tickets.find((t) => t.id === id)?.dueDate as string;
+    expect(await listIds(request, 'tech', { listType: 'OverdueTickets', length: 100 })).not.toContain(id);
+    clock = new Date(Date.parse(dueDate) + 1000);
+    expect(await listIds(request, 'tech', { listType: 'OverdueTickets', length: 100 })).toContain(id);
+
+    expect(await listIds(request, 'tech', { search: 'renamed by' })).toEqual([]);
+    const target = sandbox.state.tickets.find((t) => t.id === id);
+    if (target) target.title = 'Renamed by the test';
+    expect(await listIds(request, 'tech', { search: 'renamed by' })).toEqual([id]);
+  });
+});
