@@ -338,6 +338,7 @@ async function close(call: Call): Promise<void> {
     const closeBy = fields.text('CloseBy', { required: true });
     const acknowledged = fields.bool('Acknowledged') ?? false;
     const closingDate = fields.date('ClosingDate');
+    // ClosureStatus codes are not shown in the spec: only checked to be a number.
     fields.int('Status');
     fields.check();
     const ticket = ticketOr404(call);
