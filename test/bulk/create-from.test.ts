@@ -2,7 +2,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { detectFormat, readReport, readRows, rowHash } from '../../src/bulk/create-from.js';
+import { detectFormat, readReport, readRows, rowHash, runCreateFrom, type CreateFromOptions } from '../../src/bulk/create-from.js';
+import { ExitCode } from '../../src/errors.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 
 const REGISTER_ROUTE = 'POST /api/TicketsApi/register';
@@ -42,6 +43,22 @@ describe('reading rows', () => {
     const [fromCsv] = readRows('title,site\nA,HQ\n', 'csv', 'register');
     expect(fromJson!.hash).toBe(fromCsv!.hash);
     expect(rowHash({ title: 'A', site: 'HQ' })).not.toBe(rowHash({ title: 'A', site: 'Remote' }));
+  });
+
+  it('reads a report, ignoring a torn last line left by a crash mid-write', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tkt-report-'));
+    try {
+      const path = join(dir, 'r.jsonl');
+      await writeFile(path, '{"row":1,"hash":"ab","ok":true,"id":7}\n{"row":2,"hash":"cd","ok":false,"status":400,"error":"x"}\n{"row":3,"ha');
+      expect(await readReport(path)).toEqual([
+        { row: 1, hash: 'ab', ok: true, id: 7 },
+        { row: 2, hash: 'cd', ok: false, status: 400, error: 'x' },
+      ]);
+      await writeFile(path, 'garbage\n{"row":1,"hash":"ab","ok":true,"id":7}\n');
+      await expect(readReport(path)).rejects.toThrow(/line 1 is not a report line/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('tells the format from the extension, else from the first character', () => {
@@ -215,6 +232,38 @@ describe('tkt create --from', () => {
     expect(result.stderr).toMatch(/row 1 was created as #\d+ from different content/);
     expect(h.sandbox.stats.byRoute[NEW_ROUTE]).toBeUndefined();
     expect(ticketsTitled('edit-1')).toHaveLength(1);
+  });
+
+  it('reads a JSON array; a separate --report gets the rows created earlier copied in', async () => {
+    const rows = [1, 2].map((n) => ({ title: `array-${n}`, description: 'd', requester: 'aberg' }));
+    const file = await write('rows.json', JSON.stringify(rows));
+    const first = await h.cli(['create', '--from', file, '--integration', '--concurrency', '1']);
+    expect(first.code).toBe(0);
+    await writeFile(file, JSON.stringify([...rows, { title: 'array-3', description: 'd', requester: 'aberg' }]));
+    const second = join(dir, 'second.jsonl');
+    const resumed = await h.cli(['create', '--from', file, '--integration', '--resume', `${file}.report.jsonl`, '--report', second]);
+    expect(resumed.code).toBe(0);
+    expect(ticketsTitled('array-').map((t) => t.title).sort()).toEqual(['array-1', 'array-2', 'array-3']);
+    const entries = await readReport(second);
+    expect(entries.map((e) => [e.row, e.ok, e.skipped ?? false]).sort()).toEqual([
+      [1, true, true],
+      [2, true, true],
+      [3, true, false],
+    ]);
+  });
+
+  it('on Ctrl-C starts nothing more, exits 130, and a resume creates the rest', async () => {
+    const file = await write('stop.jsonl', [1, 2, 3].map((n) => JSON.stringify({ title: `stop-${n}`, description: 'd', requester: 'aberg' })).join('\n'));
+    const options: CreateFromOptions = { file, report: undefined, resume: undefined, integration: true, concurrency: 1, dryRun: false };
+    const interrupted = await h.context();
+    interrupted.abort.abort();
+    await expect(runCreateFrom(options, interrupted.ctx)).rejects.toMatchObject({ exitCode: ExitCode.interrupted, details: expect.arrayContaining(['not started rows: 1, 2, 3']) });
+    expect(ticketsTitled('stop-')).toEqual([]);
+
+    const resumed = await h.context();
+    await runCreateFrom({ ...options, resume: `${file}.report.jsonl` }, resumed.ctx);
+    expect(ticketsTitled('stop-').map((t) => t.title).sort()).toEqual(['stop-1', 'stop-2', 'stop-3']);
+    expect(resumed.stdout()).toMatch(/✓ row 3: created #\d+/);
   });
 
   it('refuses field options next to --from, and --resume without --from', async () => {
