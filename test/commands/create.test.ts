@@ -1,0 +1,336 @@
+import { createHash } from 'node:crypto';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run, type CreateOptions } from '../../src/commands/create.js';
+import { InterruptedError, UsageError } from '../../src/errors.js';
+import { createHarness, loginAs, type Harness } from '../helpers/harness.js';
+
+const REGISTER = 'POST /api/TicketsApi/register';
+const NEW = 'POST /api/TicketsApi/new';
+
+const REQUIRED = ['--title', 'Printer on fire', '--description', 'Smoke from tray 2', '--requester', 'aberg', '--site', 'Head Office', '--department', 'IT', '--status', 'Open'];
+
+let h: Harness;
+let dir: string;
+
+beforeAll(async () => {
+  h = await createHarness();
+  dir = await mkdtemp(join(tmpdir(), 'tkt-create-'));
+  loginAs(h.sandbox, h.configDir, 'viewer', 'viewer');
+  loginAs(h.sandbox, h.configDir, 'private', 'private');
+});
+
+afterAll(async () => {
+  await h.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function userId(username: string): string {
+  const user = h.sandbox.state.users.find((u) => u.username === username);
+  if (user === undefined) throw new Error(`no user ${username}`);
+  return user.id;
+}
+
+function ticket(id: number) {
+  const found = h.sandbox.state.tickets.find((t) => t.id === id);
+  if (found === undefined) throw new Error(`no ticket ${id}`);
+  return found;
+}
+
+function routeCount(route: string): number {
+  return h.sandbox.stats.byRoute[route] ?? 0;
+}
+
+function options(values: CreateOptions['values'], extra: Partial<CreateOptions> = {}): CreateOptions {
+  return { values, descriptionFile: undefined, integration: false, dryRun: false, ...extra };
+}
+
+describe('tkt create (register)', () => {
+  it('creates a ticket from names and prints its ID', async () => {
+    const result = await h.cli(['create', ...REQUIRED, '--priority', 'high', '--category', 'hardware', '--subcategory', 'Printer', '--group', 'Service Desk', '--assignee', '@me', '--level', 'Tier 2', '--client', 'Contoso', '--cc', 'boss@example.com', '--tag', '3', '--tag', '5']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const match = /^Created ticket #(\d+)\n$/.exec(result.stdout);
+    expect(match).not.toBeNull();
+    const created = ticket(Number(match![1]));
+    expect(created).toMatchObject({
+      title: 'Printer on fire',
+      description: 'Smoke from tray 2',
+      creatorId: userId('aberg'),
+      siteId: 1,
+      departmentId: 1,
+      ticketStatusId: 1,
+      ticketPriorityId: 3,
+      ticketCategoryId: 1,
+      ticketSubCategoryId: 2,
+      groupId: 1,
+      tierLevelId: 2,
+      clientId: 1,
+      assignedUser: userId('admin'),
+      cc: 'boss@example.com',
+      tags: [3, 5],
+      ticketType: 1,
+      source: 'Manual',
+    });
+  });
+
+  it('prints only the ID with -q and the service body with --json', async () => {
+    const quiet = await h.cli(['-q', 'create', ...REQUIRED]);
+    expect(quiet.code).toBe(0);
+    expect(quiet.stdout).toMatch(/^\d+\n$/);
+    expect(ticket(Number(quiet.stdout)).title).toBe('Printer on fire');
+
+    const json = await h.cli(['--json', 'create', ...REQUIRED]);
+    expect(json.code).toBe(0);
+    const body = JSON.parse(json.stdout) as Record<string, unknown>;
+    expect(body).toMatchObject({ title: 'Printer on fire', siteId: 1, departmentId: 1, ticketStatusId: 1 });
+    expect(ticket(Number(body.id)).creatorId).toBe(userId('aberg'));
+  });
+
+  it('reads the description from stdin with - and from a file', async () => {
+    const piped = await h.cli(['-q', 'create', ...REQUIRED.slice(0, 2), '--description', '-', ...REQUIRED.slice(4)], { stdin: 'line one\nline two\n' });
+    expect(piped.code).toBe(0);
+    expect(ticket(Number(piped.stdout)).description).toBe('line one\nline two\n');
+
+    const file = join(dir, 'description.md');
+    await writeFile(file, '# From a file\n');
+    const fromFile = await h.cli(['-q', 'create', ...REQUIRED.slice(0, 2), '--description-file', file, ...REQUIRED.slice(4)]);
+    expect(fromFile.code).toBe(0);
+    expect(ticket(Number(fromFile.stdout)).description).toBe('# From a file\n');
+  });
+
+  it('uploads attachments byte for byte and the service skips disallowed types', async () => {
+    const log = join(dir, 'trace.log');
+    const bytes = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 7) % 256));
+    await writeFile(log, bytes);
+    const exe = join(dir, 'tool.exe');
+    await writeFile(exe, 'MZ');
+    const result = await h.cli(['-q', 'create', ...REQUIRED, '--attach', log, '--attach', exe]);
+    expect(result.code).toBe(0);
+    const saved = h.sandbox.state.attachments.filter((a) => a.ticketId === Number(result.stdout));
+    expect(saved.map((a) => a.fileName)).toEqual(['trace.log']);
+    expect(saved[0]!.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+  });
+
+  it('sets the due date from a relative WHEN', async () => {
+    const ctx = await h.context({ globals: { quiet: true } });
+    const before = Date.now();
+    await run(options({ title: 'Due soon', description: 'd', requester: 'aberg', site: '1', department: '1', status: '1', due: '+3d' }), ctx.ctx);
+    const due = Date.parse(ticket(Number(ctx.stdout())).dueDate ?? '');
+    expect(due).toBeGreaterThanOrEqual(before + 3 * 24 * 3600 * 1000 - 3_600_000);
+    expect(due).toBeLessThanOrEqual(Date.now() + 3 * 24 * 3600 * 1000 + 3_600_000);
+  });
+
+  it('without a terminal names every missing required option at once and sends nothing', async () => {
+    const before = h.sandbox.stats.requests;
+    const result = await h.cli(['create', '--title', 'Only a title']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('error: missing required options: --description, --requester, --site, --department, --status');
+    expect(h.sandbox.stats.requests).toBe(before);
+  });
+
+  it.each([
+    ['a title over 255 characters', ['--title', 'x'.repeat(256)], /--title: 256 characters, the service accepts at most 255/],
+    ['a bad date', ['--due', '2026-02-30'], /--due: invalid date "2026-02-30"/],
+    ['a non-numeric tag', ['--tag', 'urgent'], /--tag: invalid ID "urgent"/],
+    ['a bad SLA ID', ['--sla', '0'], /--sla: invalid ID "0"/],
+    ['an unknown ticket type', ['--type', 'incident'], /--type: unknown ticket type "incident"/],
+    ['a missing attachment', ['--attach', '/nonexistent/file.txt'], /--attach: cannot read file[\s\S]*no such file/],
+  ])('refuses %s with exit 2 before any request', async (_name, extra, message) => {
+    const before = h.sandbox.stats.requests;
+    const args = REQUIRED.filter((_, i) => !(extra[0] === '--title' && (i === 0 || i === 1)));
+    const result = await h.cli(['create', ...args, ...extra]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(h.sandbox.stats.requests).toBe(before);
+  });
+
+  it('refuses a directory or unreadable file as an attachment', async () => {
+    const secret = join(dir, 'secret.txt');
+    await writeFile(secret, 's');
+    await chmod(secret, 0o000);
+    const ctx = await h.context();
+    const attempt = run(options({ title: 't', description: 'd', requester: 'aberg', site: '1', department: '1', status: '1', attach: [dir, secret] }), ctx.ctx);
+    const error = await attempt.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).details.join('\n')).toContain(`${dir}: not a regular file`);
+    // root can read anything; the directory check above is what must hold everywhere.
+    if (process.getuid?.() !== 0) expect((error as UsageError).details.join('\n')).toContain(`${secret}: permission denied`);
+  });
+
+  it('refuses a lookup name that matches nothing with exit 2 and registers nothing', async () => {
+    const before = routeCount(REGISTER);
+    const result = await h.cli(['create', ...REQUIRED, '--priority', 'apocalyptic']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/unknown priority "apocalyptic"/);
+    expect(routeCount(REGISTER)).toBe(before);
+  });
+
+  it('refuses an unknown requester client-side with exit 2', async () => {
+    const before = routeCount(REGISTER);
+    const result = await h.cli(['create', ...REQUIRED.slice(0, 4), '--requester', 'nobody-at-all', ...REQUIRED.slice(6)]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/unknown requester "nobody-at-all"/);
+    expect(routeCount(REGISTER)).toBe(before);
+  });
+
+  it('is exit 5 for a user without Tickets.Create (register answers 400 with a permission message)', async () => {
+    const count = h.sandbox.state.tickets.length;
+    const result = await h.cli(['--profile', 'viewer', 'create', ...REQUIRED]);
+    expect(result.code).toBe(5);
+    expect(result.stderr).toMatch(/^error: /);
+    expect(result.stderr).toMatch(/permission/i);
+    expect(h.sandbox.state.tickets.length).toBe(count);
+  });
+
+  it('lets a private user (Tickets.Create) create', async () => {
+    const result = await h.cli(['--profile', 'private', '-q', 'create', ...REQUIRED]);
+    expect(result.code).toBe(0);
+    expect(ticket(Number(result.stdout)).title).toBe('Printer on fire');
+  });
+
+  it('--dry-run resolves names, prints the form and registers nothing', async () => {
+    const before = routeCount(REGISTER);
+    const count = h.sandbox.state.tickets.length;
+    const result = await h.cli(['create', ...REQUIRED, '--priority', 'crit', '--dry-run']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('dry run: would send POST /api/TicketsApi/register (nothing was sent)');
+    expect(result.stdout).toMatch(/SiteId:\s+1 \(Head Office\)/);
+    expect(result.stdout).toMatch(/TicketPriorityId:\s+4 \(Critical\)/);
+    expect(result.stdout).toMatch(/CreatorId:\s+\S+ \(Anna Berg\)/);
+    expect(result.stdout).toMatch(/TicketType:\s+1/);
+    expect(routeCount(REGISTER)).toBe(before);
+    expect(h.sandbox.state.tickets.length).toBe(count);
+
+    const json = await h.cli(['--json', 'create', ...REQUIRED, '--dry-run']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ dryRun: true, method: 'POST', path: '/api/TicketsApi/register', fields: { Title: 'Printer on fire', SiteId: 1, CreatorId: userId('aberg') }, files: [] });
+    expect(routeCount(REGISTER)).toBe(before);
+  });
+
+  it('shows server text escaped in dry-run output', async () => {
+    const result = await h.cli(['create', ...REQUIRED.slice(0, 1), 'Evil \u001b]0;pwned\u0007 title', ...REQUIRED.slice(2), '--dry-run']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain('\u001b');
+    expect(result.stdout).toContain('^[]0;pwned^G');
+  });
+});
+
+describe('tkt create --integration', () => {
+  it('creates through the new endpoint with the requester username and server defaults', async () => {
+    const before = routeCount(NEW);
+    const result = await h.cli(['-q', 'create', '--integration', '--title', 'Build failed', '--description', 'see CI', '--requester', 'pnovak', '--priority', 'low']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(routeCount(NEW)).toBe(before + 1);
+    const created = ticket(Number(result.stdout));
+    expect(created).toMatchObject({ title: 'Build failed', source: 'Api', creatorId: userId('pnovak'), ticketPriorityId: 1 });
+    expect(created.siteId).not.toBeNull();
+  });
+
+  it('works for a user without any permission (viewer)', async () => {
+    const result = await h.cli(['--profile', 'viewer', '-q', 'create', '--integration', '--title', 'CI', '--description', 'd', '--requester', 'pnovak']);
+    expect(result.code).toBe(0);
+    expect(ticket(Number(result.stdout)).source).toBe('Api');
+  });
+
+  it('is exit 1 with the server message when the service knows no such requester', async () => {
+    const result = await h.cli(['create', '--integration', '--title', 'CI', '--description', 'd', '--requester', 'ghost-user']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: .*400/m);
+  });
+
+  it('refuses options the new endpoint does not take and names the missing ones', async () => {
+    const before = h.sandbox.stats.requests;
+    const foreign = await h.cli(['create', '--integration', '--title', 'T', '--description', 'd', '--requester', 'pnovak', '--subcategory', 'VPN', '--assignee', '@me']);
+    expect(foreign.code).toBe(2);
+    expect(foreign.stderr).toContain('--subcategory, --assignee cannot be used with --integration');
+    const missing = await h.cli(['create', '--integration', '--title', 'T']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('missing required options: --description, --requester');
+    expect(h.sandbox.stats.requests).toBe(before);
+  });
+});
+
+describe('tkt create at a terminal', () => {
+  it('asks for everything when no option is given, with lists from the lookups', async () => {
+    const run1 = await h.context({
+      tty: true,
+      answers: [
+        { kind: 'input', message: 'Title', value: 'Asked for everything' },
+        { kind: 'input', message: 'Description', value: '' },
+        { kind: 'editor', message: 'Description', value: 'Typed in the editor\n' },
+        { kind: 'search', message: 'Requester', name: 'Anna Lind (alind)' },
+        { kind: 'select', message: 'Site', name: 'Harbour Depot' },
+        { kind: 'select', message: 'Department', name: 'Finance' },
+        { kind: 'select', message: 'Status', name: 'Open' },
+        { kind: 'select', message: 'Priority', name: 'Medium' },
+        { kind: 'select', message: 'Category', name: 'Network' },
+        { kind: 'select', message: 'Sub-category', name: 'VPN' },
+        { kind: 'select', message: 'Item', name: 'FortiClient' },
+        { kind: 'select', message: 'Group', name: 'Network Team' },
+        { kind: 'search', message: 'Assignee', name: '(none)' },
+      ],
+      globals: { quiet: true },
+    });
+    await run(options({}), run1.ctx);
+    run1.prompter.assertDone();
+    const created = ticket(Number(run1.stdout()));
+    expect(created).toMatchObject({
+      title: 'Asked for everything',
+      description: 'Typed in the editor\n',
+      creatorId: userId('alind'),
+      siteId: 2,
+      departmentId: 2,
+      ticketStatusId: 1,
+      ticketPriorityId: 2,
+      ticketCategoryId: 3,
+      ticketSubCategoryId: 5,
+      itemId: 8,
+      groupId: 2,
+    });
+    // The status list preselects Open; requesters are type-to-filter.
+    expect(run1.prompter.asked.find((p) => p.message === 'Requester')?.choices).toContain('Anna Berg (aberg)');
+  });
+
+  it('asks only for the missing required values when some options are given', async () => {
+    const run2 = await h.context({
+      tty: true,
+      answers: [
+        { kind: 'select', message: 'Department', name: 'Sales' },
+        { kind: 'select', message: 'Status', name: 'Pending' },
+      ],
+      globals: { quiet: true },
+    });
+    await run(options({ title: 'Half given', description: 'd', requester: 'aberg', site: 'Remote', priority: 'Low' }), run2.ctx);
+    run2.prompter.assertDone();
+    expect(ticket(Number(run2.stdout()))).toMatchObject({ departmentId: 5, ticketStatusId: 4, siteId: 3, ticketPriorityId: 1 });
+  });
+
+  it('Ctrl-C at a prompt is InterruptedError and sends nothing', async () => {
+    const before = routeCount(REGISTER);
+    const run3 = await h.context({
+      tty: true,
+      answers: [
+        { kind: 'input', message: 'Title', value: 'Never sent' },
+        { kind: 'input', message: 'Description', value: 'd' },
+        { interrupt: true },
+      ],
+    });
+    await expect(run(options({}), run3.ctx)).rejects.toBeInstanceOf(InterruptedError);
+    expect(routeCount(REGISTER)).toBe(before);
+    expect(h.sandbox.state.tickets.some((t) => t.title === 'Never sent')).toBe(false);
+  });
+
+  it('with --integration asks for the requester username', async () => {
+    const run4 = await h.context({
+      tty: true,
+      answers: [{ kind: 'input', message: 'Requester username', value: 'kmensah' }],
+      globals: { quiet: true },
+    });
+    await run(options({ title: 'Integration asked', description: 'd' }, { integration: true }), run4.ctx);
+    run4.prompter.assertDone();
+    expect(ticket(Number(run4.stdout())).creatorId).toBe(userId('kmensah'));
+  });
+});

@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, loginAs, type Harness } from '../helpers/harness.js';
+
+const UPDATE = 'POST /api/TicketsApi/update/{id}';
+
+// 'overwrite': the sandbox clears every optional field absent from the update form, as a
+// server binding a full model would; only a full read-modify-write keeps them.
+let h: Harness;
+
+beforeAll(async () => {
+  h = await createHarness({ sandbox: { updateMode: 'overwrite' } });
+  loginAs(h.sandbox, h.configDir, 'viewer', 'viewer');
+});
+
+afterAll(async () => {
+  await h.close();
+});
+
+function userId(username: string): string {
+  const user = h.sandbox.state.users.find((u) => u.username === username);
+  if (user === undefined) throw new Error(`no user ${username}`);
+  return user.id;
+}
+
+function ticket(id: number) {
+  const found = h.sandbox.state.tickets.find((t) => t.id === id);
+  if (found === undefined) throw new Error(`no ticket ${id}`);
+  return found;
+}
+
+function routeCount(route: string): number {
+  return h.sandbox.stats.byRoute[route] ?? 0;
+}
+
+/** A fresh ticket with every updatable field set, so any field the update loses shows. */
+async function fullTicket(): Promise<number> {
+  const result = await h.cli(['-q', 'create', '--title', 'Full ticket', '--description', 'd', '--requester', 'aberg', '--site', 'Harbour Depot',
+    '--department', 'Finance', '--status', 'Open', '--priority', 'Medium', '--category', 'Network', '--subcategory', 'VPN', '--item', 'FortiClient',
+    '--group', 'Network Team', '--level', 'Tier 2', '--client', 'Fabrikam', '--assignee', 'tech', '--service', '4', '--impact', '2', '--urgency', '3']);
+  expect(result.stderr).toBe('');
+  return Number(result.stdout);
+}
+
+describe('tkt update', () => {
+  it('changes only the named field; every other field survives an overwriting server', async () => {
+    const id = await fullTicket();
+    const before = { ...ticket(id) };
+    const result = await h.cli(['update', String(id), '--status', 'In Progress']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`Updated ticket #${id}\n`);
+    const after = ticket(id);
+    expect(after.ticketStatusId).toBe(2);
+    for (const key of ['siteId', 'departmentId', 'ticketPriorityId', 'ticketCategoryId', 'ticketSubCategoryId', 'itemId', 'groupId', 'tierLevelId', 'clientId', 'creatorId', 'assignedUser', 'dueDate'] as const) {
+      expect(after[key], key).toEqual(before[key]);
+    }
+    expect(after.assignedUser).toBe(userId('tech'));
+    expect(after.creatorId).toBe(userId('aberg'));
+  });
+
+  it('changes several fields at once, and the requester only when --requester is given', async () => {
+    const id = await fullTicket();
+    const result = await h.cli(['-q', 'update', String(id), '--requester', 'Peter Novak', '--assignee', '@me', '--site', 'remote', '--due', '2030-01-15T10:00Z']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(ticket(id)).toMatchObject({ creatorId: userId('pnovak'), assignedUser: userId('admin'), siteId: 3, groupId: 2, ticketCategoryId: 3 });
+  });
+
+  it('--dry-run shows the full form with the changes marked and sends no update', async () => {
+    const id = await fullTicket();
+    const before = routeCount(UPDATE);
+    const result = await h.cli(['update', String(id), '--priority', 'critical', '--dry-run']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`dry run: would send POST /api/TicketsApi/update/${id} (nothing was sent)`);
+    expect(result.stdout).toMatch(/TicketPriorityId:\s+4 \(Critical\)\s+\[changed\]/);
+    expect(result.stdout).toMatch(/SiteId:\s+2\n/);
+    expect(result.stdout).toMatch(new RegExp(`CreatorId:\\s+${userId('aberg')}\\n`));
+    expect(routeCount(UPDATE)).toBe(before);
+    expect(ticket(id).ticketPriorityId).toBe(2);
+  });
+
+  it('prints a JSON object with --json', async () => {
+    const id = await fullTicket();
+    const result = await h.cli(['--json', 'update', String(id), '--level', 'Tier 3']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ id, ok: true });
+    expect(ticket(id).tierLevelId).toBe(3);
+  });
+
+  it('with nothing to change is exit 2 and sends nothing', async () => {
+    const before = h.sandbox.stats.requests;
+    const result = await h.cli(['update', '5']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('error: nothing to update');
+    expect(h.sandbox.stats.requests).toBe(before);
+  });
+
+  it('refuses a malformed ID, a bad date and create-only options with exit 2 before any request', async () => {
+    const before = h.sandbox.stats.requests;
+    const badId = await h.cli(['update', '12a', '--status', 'Open']);
+    expect(badId.code).toBe(2);
+    expect(badId.stderr).toContain('invalid ticket ID "12a"');
+    const badDate = await h.cli(['update', '5', '--due', 'tomorrow']);
+    expect(badDate.code).toBe(2);
+    expect(badDate.stderr).toContain('--due: invalid date "tomorrow"');
+    const createOnly = await h.cli(['update', '5', '--title', 'New title']);
+    expect(createOnly.code).toBe(2);
+    expect(createOnly.stderr).toMatch(/unknown option '--title'/);
+    expect(h.sandbox.stats.requests).toBe(before);
+  });
+
+  it('is exit 3 when the ticket does not exist, and sends no update', async () => {
+    const before = routeCount(UPDATE);
+    const result = await h.cli(['update', '999999', '--status', 'Open']);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/^error: /);
+    expect(routeCount(UPDATE)).toBe(before);
+  });
+
+  it('is exit 5 for a user without Tickets.Update and changes nothing', async () => {
+    const id = await fullTicket();
+    const result = await h.cli(['--profile', 'viewer', 'update', String(id), '--status', 'Pending']);
+    expect(result.code).toBe(5);
+    expect(ticket(id).ticketStatusId).toBe(1);
+  });
+});
