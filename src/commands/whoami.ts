@@ -3,7 +3,6 @@ import type { CommandHost } from '../cli.js';
 import type { Context } from '../context.js';
 import { writeJson } from '../output/json.js';
 import { sanitizeInline } from '../output/sanitize.js';
-import { renderKeyValue } from '../output/table.js';
 import { formatDate, relativeTime } from '../output/time.js';
 
 const SOURCE_LABEL = { cache: 'token cache', env: 'TKT_TOKEN' } as const;
@@ -47,6 +46,8 @@ export async function run(ctx: Context): Promise<void> {
     if (session.username !== undefined) ctx.io.stdout.write(`${sanitizeInline(session.username)}\n`);
     return;
   }
+  // The table helper loads chalk and an Intl.Segmenter: only the human output needs them.
+  const { renderKeyValue } = await import('../output/table.js');
   const expiry = session.expiresAt === undefined ? 'unknown' : `${formatDate(session.expiresAt)} (${relativeTime(session.expiresAt, ctx.now())})`;
   ctx.io.stdout.write(
     renderKeyValue(
