@@ -185,6 +185,24 @@ describe('tkt create (register)', () => {
     expect(h.sandbox.state.tickets.length).toBe(count);
   });
 
+  it('is exit 1 with the server message when the service refuses an unknown site ID', async () => {
+    const count = h.sandbox.state.tickets.length;
+    const result = await h.cli(['create', ...REQUIRED.slice(0, 6), '--site', '99', ...REQUIRED.slice(8)]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: .*HTTP 400/m);
+    expect(result.stderr).toMatch(/site/i);
+    expect(h.sandbox.state.tickets.length).toBe(count);
+  });
+
+  it('is exit 4 with an expired token, and creates nothing', async () => {
+    const count = h.sandbox.state.tickets.length;
+    const expired = h.sandbox.issueToken('admin', { expiresInSeconds: -60 });
+    const result = await h.cli(['create', ...REQUIRED.map((v) => (v === 'Head Office' ? '1' : v === 'IT' ? '1' : v === 'Open' ? '1' : v))], { env: { TKT_TOKEN: expired, TKT_URL: h.sandbox.url } });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('tkt login');
+    expect(h.sandbox.state.tickets.length).toBe(count);
+  });
+
   it('lets a private user (Tickets.Create) create', async () => {
     const result = await h.cli(['--profile', 'private', '-q', 'create', ...REQUIRED]);
     expect(result.code).toBe(0);
