@@ -1,22 +1,11 @@
 // The typed API (spec section 4): one method per endpoint over src/api/http.ts.
 import { UsageError } from '../errors.js';
 import { createHttp, pathSegment } from './http.js';
-import type { HttpRequest } from './http.js';
+import type { HttpOptions, HttpRequest } from './http.js';
 import type { ApiClient, ApiResponse, Credentials, MultipartInput, TicketId, TicketTable } from './types.js';
 
-export interface ApiClientOptions {
-  /** e.g. http://127.0.0.1:8642 or https://helpdesk.example.com/sub */
-  baseUrl: string;
-  /** Bearer token; sent ONLY to baseUrl's origin. */
-  token?: string;
-  /** Per request. */
-  timeoutMs: number;
-  /** --debug trace lines, already redacted. */
-  debug?: (line: string) => void;
-  userAgent?: string;
-  /** Backoff base between retries; default 250ms. */
-  retryBaseDelayMs?: number;
-}
+/** The client takes exactly the HTTP layer's options. */
+export type ApiClientOptions = HttpOptions;
 
 const TICKETS = '/api/TicketsApi';
 

@@ -14,12 +14,16 @@ import { redactJson, redactText, REDACTED } from './redact.js';
 import type { ApiResponse, FormValue, MultipartInput } from './types.js';
 
 export interface HttpOptions {
+  /** e.g. http://127.0.0.1:8642 or https://helpdesk.example.com/sub */
   baseUrl: string;
   /** Bearer token; sent only to the base URL's origin. */
   token?: string;
+  /** Per request. */
   timeoutMs: number;
+  /** --debug trace lines, already redacted. */
   debug?: (line: string) => void;
   userAgent?: string;
+  /** Backoff base between retries; default 250ms. */
   retryBaseDelayMs?: number;
 }
 
