@@ -69,7 +69,7 @@ export const TICKET_FIELDS: readonly TicketFieldSpec[] = [
   lookupField('level', 'TierLevelId', 'level', ALL, 'level', 'tier level name or ID'),
   lookupField('client', 'ClientId', 'client', ALL, 'client', 'client name or ID'),
   lookupField('assignee', 'AssignedUser', 'assignee', REGISTER_UPDATE, 'assignee', 'technician: user ID, username, full name, or @me'),
-  { key: 'type', flags: '--type <type>', description: 'ticket type: "ticket" or a numeric type (default ticket)', formField: 'TicketType', value: { type: 'ticketType' }, endpoints: REGISTER_UPDATE, detail: { names: ['ticketType'] } },
+  { key: 'type', flags: '--type <type>', description: 'ticket type: "ticket" or a numeric type (create defaults to ticket)', formField: 'TicketType', value: { type: 'ticketType' }, endpoints: REGISTER_UPDATE, detail: { names: ['ticketType'] } },
   idField('sla', 'SLAId', ['register'], 'SLA ID (chosen by the service when omitted)'),
   idField('service', 'ServiceId', REGISTER_UPDATE, 'service ID'),
   idField('impact', 'ImpactId', REGISTER_UPDATE, 'impact ID'),
@@ -132,7 +132,8 @@ export function addFieldOptions(command: Command, endpoints: readonly TicketEndp
     if (seen.has(spec.key) || !spec.endpoints.some((e) => endpoints.includes(e))) continue;
     seen.add(spec.key);
     const repeatable = spec.value.type === 'ids' || spec.value.type === 'files';
-    if (repeatable) command.option(spec.flags, spec.description, (value: string, previous: string[]) => [...previous, value], []);
+    // No default value: commander would print "(default: [])" in the help.
+    if (repeatable) command.option(spec.flags, spec.description, (value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
     else command.option(spec.flags, spec.description);
   }
   return command;

@@ -65,6 +65,7 @@ describe.skipIf(!hasTmux())('tkt create on a terminal', () => {
     return tmux('capture-pane', '-p', '-t', session, '-S', '-100');
   }
 
+  /** Polls the screen until it shows `text`, within a bounded wait. */
   async function waitFor(session: string, text: string): Promise<string> {
     const deadline = Date.now() + STEP_TIMEOUT_MS;
     for (;;) {
@@ -93,7 +94,8 @@ describe.skipIf(!hasTmux())('tkt create on a terminal', () => {
     await keys(s, 'Enter');
     await waitFor(s, '? Requester');
     await type(s, 'lind');
-    await waitFor(s, 'Anna Lind (alind)');
+    // The unfiltered list shows Anna Lind too: wait until the filter has put the cursor on her.
+    await waitFor(s, '❯ Anna Lind (alind)');
     await keys(s, 'Enter');
     await waitFor(s, '? Site');
     await keys(s, 'Down');
@@ -111,7 +113,7 @@ describe.skipIf(!hasTmux())('tkt create on a terminal', () => {
     await keys(s, 'Enter');
     await waitFor(s, '? Assignee');
     await type(s, 'tom');
-    await waitFor(s, 'Tom Tech (tech)');
+    await waitFor(s, '❯ Tom Tech (tech)');
     await keys(s, 'Enter');
     const shown = await waitFor(s, '[exit ');
     expect(shown).toContain('[exit 0]');
