@@ -4,7 +4,7 @@ import type { ApiResponse } from '../api/types.js';
 import type { CommandHost } from '../cli.js';
 import type { Context } from '../context.js';
 import { field } from '../api/fields.js';
-import { OperationError, UsageError } from '../errors.js';
+import { InterruptedError, OperationError, UsageError } from '../errors.js';
 import { createLookups } from '../lookups/index.js';
 import { writeJson } from '../output/json.js';
 import { writeText } from '../output/write.js';
@@ -138,6 +138,9 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
     await printDryRun(ctx, { method: 'POST', path: ENDPOINT_PATHS[endpoint], form: resolved.form, labels: resolved.labels });
     return;
   }
+  // Ctrl-C does not end the process at once here (--from needs that, see register), so a
+  // press while names were being resolved must still stop the create before it is sent.
+  if (ctx.signal.aborted) throw new InterruptedError();
   const api = await ctx.api();
   const response = endpoint === 'new' ? await api.newTicket(resolved.form) : await api.register(resolved.form);
   await printCreated(ctx, response);

@@ -341,6 +341,14 @@ describe('tkt create at a terminal', () => {
     expect(h.sandbox.state.tickets.some((t) => t.title === 'Never sent')).toBe(false);
   });
 
+  it('a Ctrl-C that arrived while names were resolved stops the create before it is sent', async () => {
+    const before = routeCount(REGISTER);
+    const run5 = await h.context();
+    run5.abort.abort();
+    await expect(run(options({ title: 'Aborted', description: 'd', requester: 'aberg', site: '1', department: '1', status: '1' }), run5.ctx)).rejects.toBeInstanceOf(InterruptedError);
+    expect(routeCount(REGISTER)).toBe(before);
+  });
+
   it('with --integration asks for the requester username', async () => {
     const run4 = await h.context({
       tty: true,
