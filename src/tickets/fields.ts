@@ -122,12 +122,9 @@ export function assertFieldsApply(endpoint: TicketEndpoint, values: RawFieldValu
   }
 }
 
-/**
- * Adds every field option of the given endpoints to a command, each flag once.
- * `skip` leaves out options the command declares itself (e.g. --description with its -file twin).
- */
-export function addFieldOptions(command: Command, endpoints: readonly TicketEndpoint[], skip: readonly string[] = []): Command {
-  const seen = new Set(skip);
+/** Adds every field option of the given endpoints to a command, each flag once. */
+export function addFieldOptions(command: Command, endpoints: readonly TicketEndpoint[]): Command {
+  const seen = new Set<string>();
   for (const spec of TICKET_FIELDS) {
     if (seen.has(spec.key) || !spec.endpoints.some((e) => endpoints.includes(e))) continue;
     seen.add(spec.key);
