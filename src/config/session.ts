@@ -34,6 +34,10 @@ export function resolveSession(input: SessionInput): Session {
     const baseUrl = requireBaseUrl(resolveBaseUrl(input));
     assertTransportAllowed(baseUrl, allowHttp);
     const claims = decodeJwtClaims(envToken);
+    const expiresAt = expiryFromClaims(claims);
+    if (expiresAt !== undefined && expiresAt.getTime() <= input.now.getTime()) {
+      throw new AuthError(`TKT_TOKEN expired on ${expiresAt.toISOString()}`, { hint: 'set TKT_TOKEN to a fresh token, or unset it and run "tkt login"' });
+    }
     return {
       profile,
       baseUrl,
@@ -41,7 +45,7 @@ export function resolveSession(input: SessionInput): Session {
       tokenSource: 'env',
       userId: userIdFromClaims(claims),
       username: usernameFromClaims(claims),
-      expiresAt: expiryFromClaims(claims),
+      expiresAt,
     };
   }
 

@@ -205,6 +205,14 @@ describe('resolveSession with TKT_TOKEN', () => {
     expect(fs.readFileSync(path.join(base.dir, 'tokens', 'default.json'), 'utf8')).toBe(before);
   });
 
+  it('refuses a TKT_TOKEN whose exp claim has passed: exit 4 before any request', () => {
+    const expired = fakeJwt({ nameid: '42', exp: Math.floor(NOW.getTime() / 1000) - 60 });
+    const error = errorOf(() => resolveSession(input({ url: SERVICE, env: { TKT_TOKEN: expired } })));
+    expect(error).toBeInstanceOf(AuthError);
+    expect(error.message).toMatch(/^TKT_TOKEN expired on /);
+    expect(error.hint).toMatch(/TKT_TOKEN/);
+  });
+
   it('leaves the user unknown when the token carries no claims', () => {
     const base = input({ url: SERVICE, env: { TKT_TOKEN: 'opaque-token' } });
     expect(resolveSession(base)).toMatchObject({ token: 'opaque-token', userId: undefined, username: undefined, expiresAt: undefined });
