@@ -383,6 +383,30 @@ describe('POST /api/TicketsApi/reqreply/{id}', () => {
     expect(ticket(sandbox, locked).ticketStatusId).toBe(6);
   });
 
+  test('re-opens a closed ticket too, with the reply logged and the technician notified', async () => {
+    const { sandbox, request, userId } = await openSandbox();
+    const closed = demoTicketId(sandbox, 'Password reset for shared mailbox');
+    expect(ticket(sandbox, closed).ticketStatusId).toBe(7);
+    const reply = await request('POST', `/api/TicketsApi/reqreply/${closed}`, { as: 'viewer', form: { Id: closed, Username: 'soneil', Title: 'Locked out again', Message: 'Same problem' } });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ reopened: true });
+    expect(ticket(sandbox, closed)).toMatchObject({ ticketStatusId: 1, isRead: false });
+    expect(sandbox.state.conversations.filter((c) => c.ticketId === closed).at(-1)).toMatchObject({ type: 'RequesterReply', from: 'soneil@example.com', message: 'Same problem' });
+    expect(sandbox.state.outbox).toMatchObject([{ event: 'requester-reply', to: [sandbox.state.users.find((u) => u.id === userId('tech'))?.email] }]);
+  });
+
+  test('400 problem+json for a validation failure (missing Title): nothing logged, not re-opened', async () => {
+    const { sandbox, request } = await openSandbox();
+    const id = demoTicketId(sandbox, 'Wi-Fi drops in meeting room B');
+    const reply = await request('POST', `/api/TicketsApi/reqreply/${id}`, { as: 'viewer', form: { Id: id, Username: 'lwei', Message: 'No subject' } });
+    expect(reply.status).toBe(400);
+    expect(reply.headers.get('content-type')).toMatch(/problem\+json/);
+    expect(Object.keys(reply.body.errors)).toEqual(['Title']);
+    expect(ticket(sandbox, id).ticketStatusId).toBe(6);
+    expect(sandbox.state.conversations.filter((c) => c.ticketId === id)).toEqual([]);
+    expect(sandbox.state.outbox).toEqual([]);
+  });
+
   test('400 for an id mismatch, an unknown user or an unknown ticket', async () => {
     const { sandbox, request } = await openSandbox();
     const id = demoTicketId(sandbox, 'Wi-Fi drops in meeting room B');
