@@ -1,0 +1,99 @@
+// The colour and prompting decisions of createIO (contract sections 1 and 3):
+// colour follows stderr's TTY, NO_COLOR, FORCE_COLOR and --no-color; prompting
+// needs stdin and stderr to be terminals, and neither --no-input nor CI.
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { createIO, readGlobals, type ProcessLike } from '../../src/cli.js';
+
+interface Terminals {
+  stdin?: boolean;
+  stdout?: boolean;
+  stderr?: boolean;
+}
+
+function fakeProcess(terminals: Terminals, env: Record<string, string> = {}): ProcessLike {
+  const stream = (isTTY: boolean) => Object.assign(new PassThrough(), { isTTY });
+  return {
+    stdin: stream(terminals.stdin ?? false),
+    stdout: stream(terminals.stdout ?? false),
+    stderr: stream(terminals.stderr ?? false),
+    env,
+  };
+}
+
+const ALL_TTY: Terminals = { stdin: true, stdout: true, stderr: true };
+
+/** The IO of a run with these terminals, environment and command-line options. */
+function io(terminals: Terminals, env: Record<string, string> = {}, flags: Record<string, unknown> = {}) {
+  return createIO(fakeProcess(terminals, env), readGlobals(flags));
+}
+
+describe('colour', () => {
+  it('is on when stderr is a terminal and off when it is not', () => {
+    expect(io(ALL_TTY).color).toBe(true);
+    expect(io({}).color).toBe(false);
+  });
+
+  it('follows stderr, not stdout: piping the data keeps colour on the messages', () => {
+    expect(io({ stdout: false, stderr: true }).color).toBe(true);
+    expect(io({ stdout: true, stderr: false }).color).toBe(false);
+  });
+
+  it('is off with NO_COLOR set to anything but the empty string', () => {
+    expect(io(ALL_TTY, { NO_COLOR: '1' }).color).toBe(false);
+    expect(io(ALL_TTY, { NO_COLOR: 'false' }).color).toBe(false);
+    expect(io(ALL_TTY, { NO_COLOR: '' }).color).toBe(true);
+  });
+
+  it('is off with --no-color', () => {
+    expect(io(ALL_TTY, {}, { color: false }).color).toBe(false);
+  });
+
+  it('is forced on by FORCE_COLOR=1 without a terminal, and off by FORCE_COLOR=0 at one', () => {
+    expect(io({}, { FORCE_COLOR: '1' }).color).toBe(true);
+    expect(io(ALL_TTY, { FORCE_COLOR: '0' }).color).toBe(false);
+    expect(io(ALL_TTY, { FORCE_COLOR: 'false' }).color).toBe(false);
+  });
+
+  it('stays off when FORCE_COLOR meets NO_COLOR or --no-color: the user asked for none', () => {
+    expect(io(ALL_TTY, { FORCE_COLOR: '1', NO_COLOR: '1' }).color).toBe(false);
+    expect(io(ALL_TTY, { FORCE_COLOR: '1' }, { color: false }).color).toBe(false);
+  });
+});
+
+describe('prompting', () => {
+  it('is allowed when stdin and stderr are terminals', () => {
+    expect(io(ALL_TTY).canPrompt).toBe(true);
+    expect(io({ stdin: true, stdout: false, stderr: true }).canPrompt).toBe(true);
+  });
+
+  it('is refused when stdin or stderr is not a terminal', () => {
+    expect(io({ stdout: true, stderr: true }).canPrompt).toBe(false);
+    expect(io({ stdin: true, stdout: true }).canPrompt).toBe(false);
+  });
+
+  it('is refused with --no-input', () => {
+    expect(io(ALL_TTY, {}, { input: false }).canPrompt).toBe(false);
+  });
+
+  it('is refused when CI is set, unless CI is empty, "false" or "0"', () => {
+    expect(io(ALL_TTY, { CI: 'true' }).canPrompt).toBe(false);
+    expect(io(ALL_TTY, { CI: '1' }).canPrompt).toBe(false);
+    expect(io(ALL_TTY, { CI: '' }).canPrompt).toBe(true);
+    expect(io(ALL_TTY, { CI: 'false' }).canPrompt).toBe(true);
+    expect(io(ALL_TTY, { CI: '0' }).canPrompt).toBe(true);
+  });
+});
+
+describe('readGlobals', () => {
+  it('defaults to a 30-second time-out and accepts fractions', () => {
+    expect(readGlobals({}).timeout).toBe(30);
+    expect(readGlobals({ timeout: '0.5' }).timeout).toBe(0.5);
+  });
+
+  it('refuses a time-out that is not a positive number as a usage error', () => {
+    for (const timeout of ['0', '-1', 'abc', '', 'Infinity']) {
+      expect(() => readGlobals({ timeout }), timeout).toThrow(expect.objectContaining({ exitCode: 2 }));
+    }
+  });
+});
