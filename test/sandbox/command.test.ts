@@ -1,6 +1,9 @@
-import { createServer } from 'node:net';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { run } from '../../src/commands/sandbox.js';
+import { run, type SandboxCommandOptions } from '../../src/commands/sandbox.js';
 import { ExitCode } from '../../src/errors.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 
@@ -12,6 +15,41 @@ afterEach(async () => {
 
 async function waitFor(check: () => boolean): Promise<void> {
   while (!check()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+/** Runs `tkt sandbox` through its run() until stop() aborts it; resolves once it printed its URL. */
+async function runSandbox(options: Partial<SandboxCommandOptions>): Promise<{ url: string; stop(): Promise<void> }> {
+  harness ??= await createHarness({ login: false });
+  const { ctx, stdout, abort } = await harness.context({ globals: { json: true } });
+  const running = run({ port: '0', host: '127.0.0.1', data: undefined, seedTickets: undefined, ...options }, ctx);
+  await Promise.race([waitFor(() => stdout().endsWith('\n')), running]);
+  const { url } = JSON.parse(stdout()) as { url: string };
+  return { url, async stop() { abort.abort(); await running; } };
+}
+
+async function login(url: string): Promise<string> {
+  const auth = await fetch(`${url}/api/Users/authenticate`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ Email: 'admin', Password: 'admin', RememberMe: false, Domain: '' }),
+  });
+  expect(auth.status).toBe(200);
+  return ((await auth.json()) as { Token: string }).Token;
+}
+
+/** Whether a TCP connection to host:port is accepted. */
+function accepts(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    socket.once('connect', () => { socket.destroy(); resolve(true); });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+async function ipv6Loopback(): Promise<boolean> {
+  const probe = createServer();
+  return new Promise((resolve) => {
+    probe.once('error', () => resolve(false));
+    probe.listen(0, '::1', () => probe.close(() => resolve(true)));
+  });
 }
 
 test('tkt sandbox prints its URL and the demo logins, serves until aborted, then stops', async () => {
@@ -56,5 +94,57 @@ test('a malformed port is a usage error; a port in use says so', async () => {
     });
   } finally {
     blocker.close();
+  }
+});
+
+test('--data FILE: a ticket created through one run is there after a restart', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tkt-sandbox-command-'));
+  try {
+    const data = join(dir, 'state.json');
+    const first = await runSandbox({ data });
+    const token = await login(first.url);
+    const form = new FormData();
+    for (const [name, value] of Object.entries({ Title: 'Kept across restarts', Description: 'd', Requester: 'aberg' })) form.append(name, value);
+    const created = await fetch(`${first.url}/api/TicketsApi/new`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: number };
+    await first.stop();
+    expect(readdirSync(dir).sort()).toEqual(['state.json', 'state.json.uploads']);
+
+    const second = await runSandbox({ data });
+    try {
+      // The token too survives: the signing secret is part of the saved state.
+      const reloaded = await fetch(`${second.url}/api/TicketsApi/${id}`, { headers: { authorization: `Bearer ${token}` } });
+      expect(reloaded.status).toBe(200);
+      expect(await reloaded.json()).toMatchObject({ id, title: 'Kept across restarts', source: 'Api' });
+    } finally {
+      await second.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// Linux routes all of 127.0.0.0/8 to loopback; elsewhere 127.0.0.2 may not be bindable.
+test.skipIf(process.platform !== 'linux')('--host 127.0.0.2 listens there only', async () => {
+  const sandbox = await runSandbox({ host: '127.0.0.2' });
+  try {
+    const url = new URL(sandbox.url);
+    expect(url.hostname).toBe('127.0.0.2');
+    await login(sandbox.url);
+    expect(await accepts('127.0.0.1', Number(url.port))).toBe(false);
+  } finally {
+    await sandbox.stop();
+  }
+});
+
+test.skipIf(!(await ipv6Loopback()))('--host ::1 listens on IPv6 loopback and prints a bracketed URL', async () => {
+  const sandbox = await runSandbox({ host: '::1' });
+  try {
+    expect(sandbox.url).toMatch(/^http:\/\/\[::1\]:\d+$/);
+    await login(sandbox.url);
+    expect(await accepts('127.0.0.1', Number(new URL(sandbox.url).port))).toBe(false);
+  } finally {
+    await sandbox.stop();
   }
 });
