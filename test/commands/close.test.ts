@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, loginAs, type Harness } from '../helpers/harness.js';
+import { describe, expect, it } from 'vitest';
+import type { Harness } from '../helpers/harness.js';
+import { routeCount, sendsNothing, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 
 const CLOSE = 'POST /api/TicketsApi/close/{id}';
 const OPEN = 1;
@@ -11,28 +11,12 @@ const CLOSED = 7;
 
 let h: Harness;
 let dir: string;
-const used = new Set<number>();
+useHarness({ profiles: ['viewer'] }, (harness) => (h = harness));
+useTempDir('tkt-close-', (path) => (dir = path));
 
-beforeAll(async () => {
-  h = await createHarness();
-  loginAs(h.sandbox, h.configDir, 'viewer', 'viewer');
-  dir = await mkdtemp(join(tmpdir(), 'tkt-close-'));
-});
-
-afterAll(async () => {
-  await h.close();
-  await rm(dir, { recursive: true, force: true });
-});
-
-function ticketWithStatus(status: number) {
-  const ticket = h.sandbox.state.tickets.find((t) => !t.isDeleted && t.ticketStatusId === status && !used.has(t.id));
-  if (ticket === undefined) throw new Error(`no ticket with status ${status} left`);
-  used.add(ticket.id);
-  return ticket;
-}
-
+const ticketWithStatus = (status: number) => unusedTicket(h, (t) => t.ticketStatusId === status);
 const closures = (id: number) => h.sandbox.state.outbox.filter((m) => m.event === 'closure' && m.ticketId === id);
-const closes = () => h.sandbox.stats.byRoute[CLOSE] ?? 0;
+const closes = () => routeCount(h, CLOSE);
 
 describe('tkt close', () => {
   it('closes a ticket, logs the conversation and sends no e-mail without --acknowledge', async () => {
@@ -85,12 +69,12 @@ describe('tkt close', () => {
 
   it('rejects a bad date, a non-numeric closure status and a missing file before any request', async () => {
     const ticket = ticketWithStatus(OPEN);
-    const before = h.sandbox.stats.requests;
-    for (const extra of [['--date', 'next tuesday'], ['--closure-status', 'done'], ['--attach', join(dir, 'missing.txt')], ['--attach', dir]]) {
-      const result = await h.cli(['close', String(ticket.id), ...extra]);
-      expect(result.code, extra.join(' ')).toBe(2);
-    }
-    expect(h.sandbox.stats.requests).toBe(before);
+    await sendsNothing(h, async () => {
+      for (const extra of [['--date', 'next tuesday'], ['--closure-status', 'done'], ['--attach', join(dir, 'missing.txt')], ['--attach', dir]]) {
+        const result = await h.cli(['close', String(ticket.id), ...extra]);
+        expect(result.code, extra.join(' ')).toBe(2);
+      }
+    });
     expect(ticket.ticketStatusId).toBe(OPEN);
   });
 
@@ -98,11 +82,9 @@ describe('tkt close', () => {
     const ticket = ticketWithStatus(OPEN);
     const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
     const token = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ exp: Math.floor(Date.now() / 1000) + 3600 })}.c2ln`;
-    const before = h.sandbox.stats.requests;
-    const result = await h.cli(['close', String(ticket.id)], { env: { TKT_TOKEN: token, TKT_URL: h.sandbox.url } });
+    const result = await sendsNothing(h, () => h.cli(['close', String(ticket.id)], { env: { TKT_TOKEN: token, TKT_URL: h.sandbox.url } }));
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--by');
-    expect(h.sandbox.stats.requests).toBe(before);
   });
 
   it('--dry-run shows the form and closes nothing', async () => {

@@ -1,39 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run } from '../../src/commands/delete.js';
 import { InterruptedError, OperationError } from '../../src/errors.js';
-import { createHarness, loginAs, type Harness } from '../helpers/harness.js';
+import type { Harness } from '../helpers/harness.js';
+import { routeCount, sendsNothing, unusedTicket, useHarness } from '../helpers/sandbox-state.js';
 
 const DELETE = 'DELETE /api/TicketsApi/{id}';
 
 let h: Harness;
-const used = new Set<number>();
+useHarness({ profiles: ['tech'] }, (harness) => (h = harness));
 
-beforeAll(async () => {
-  h = await createHarness();
-  loginAs(h.sandbox, h.configDir, 'tech', 'tech');
-});
-
-afterAll(async () => {
-  await h.close();
-});
-
-function liveTicket() {
-  const ticket = h.sandbox.state.tickets.find((t) => !t.isDeleted && !used.has(t.id));
-  if (ticket === undefined) throw new Error('no live ticket left');
-  used.add(ticket.id);
-  return ticket;
-}
-
-const deletes = () => h.sandbox.stats.byRoute[DELETE] ?? 0;
+const liveTicket = () => unusedTicket(h);
+const deletes = () => routeCount(h, DELETE);
 
 describe('tkt delete', () => {
   it('without --yes and without a terminal is exit 2 and deletes nothing', async () => {
     const ticket = liveTicket();
-    const before = h.sandbox.stats.requests;
-    const result = await h.cli(['delete', String(ticket.id)]);
+    const result = await sendsNothing(h, () => h.cli(['delete', String(ticket.id)]));
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('pass --yes');
-    expect(h.sandbox.stats.requests).toBe(before);
     expect(ticket.isDeleted).toBe(false);
   });
 
@@ -85,11 +69,9 @@ describe('tkt delete', () => {
 
   it('--dry-run needs no confirmation and sends nothing', async () => {
     const ticket = liveTicket();
-    const before = h.sandbox.stats.requests;
-    const result = await h.cli(['delete', String(ticket.id), '--dry-run']);
+    const result = await sendsNothing(h, () => h.cli(['delete', String(ticket.id), '--dry-run']));
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`would send DELETE /api/TicketsApi/${ticket.id}`);
-    expect(h.sandbox.stats.requests).toBe(before);
     expect(ticket.isDeleted).toBe(false);
   });
 });

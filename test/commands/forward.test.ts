@@ -1,32 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run } from '../../src/commands/forward.js';
-import type { SandboxTicket } from '../../src/sandbox/index.js';
-import { createHarness, loginAs, type Harness } from '../helpers/harness.js';
+import type { Harness } from '../helpers/harness.js';
+import { routeCount, sendsNothing, unusedTicket, useHarness } from '../helpers/sandbox-state.js';
 
 const FORWARD = 'POST /api/TicketsApi/forward/{id}';
 
 let h: Harness;
-const used = new Set<number>();
+useHarness({ profiles: ['viewer'] }, (harness) => (h = harness));
 
-beforeAll(async () => {
-  h = await createHarness();
-  loginAs(h.sandbox, h.configDir, 'viewer', 'viewer');
-});
-
-afterAll(async () => {
-  await h.close();
-});
-
-function liveTicket(): SandboxTicket {
-  const ticket = h.sandbox.state.tickets.find((t) => !t.isDeleted && !used.has(t.id));
-  if (ticket === undefined) throw new Error('no live ticket left');
-  used.add(ticket.id);
-  return ticket;
-}
+const liveTicket = () => unusedTicket(h);
 
 const conversations = (id: number) => h.sandbox.state.conversations.filter((c) => c.ticketId === id);
 const forwardMails = (id: number) => h.sandbox.state.outbox.filter((m) => m.event === 'forward' && m.ticketId === id);
-const forwards = () => h.sandbox.stats.byRoute[FORWARD] ?? 0;
+const forwards = () => routeCount(h, FORWARD);
 
 describe('tkt forward', () => {
   it('forwards with Fwd: <title>, logging the conversation and sending the e-mail', async () => {
@@ -47,11 +33,9 @@ describe('tkt forward', () => {
 
   it('is exit 2 without --to when it cannot ask, sending nothing', async () => {
     const ticket = liveTicket();
-    const before = h.sandbox.stats.requests;
-    const result = await h.cli(['forward', String(ticket.id), '--message', 'x']);
+    const result = await sendsNothing(h, () => h.cli(['forward', String(ticket.id), '--message', 'x']));
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('missing --to');
-    expect(h.sandbox.stats.requests).toBe(before);
   });
 
   it('asks for the recipient and opens the editor at a terminal', async () => {

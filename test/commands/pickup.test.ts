@@ -1,28 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, loginAs, type Harness } from '../helpers/harness.js';
+import { describe, expect, it } from 'vitest';
+import type { Harness } from '../helpers/harness.js';
+import { routeCount, sendsNothing, unusedTicket, useHarness, userId } from '../helpers/sandbox-state.js';
 
 const PICKUP = 'POST /api/TicketsApi/pickup/{id}';
 
 let h: Harness;
-let adminId: string;
-const used = new Set<number>();
+useHarness({ profiles: ['viewer'] }, (harness) => (h = harness));
 
-beforeAll(async () => {
-  h = await createHarness();
-  loginAs(h.sandbox, h.configDir, 'viewer', 'viewer');
-  adminId = h.sandbox.demoLogins.find((l) => l.username === 'admin')!.userId;
-});
-
-afterAll(async () => {
-  await h.close();
-});
-
-function unassignedTicket() {
-  const ticket = h.sandbox.state.tickets.find((t) => !t.isDeleted && t.assignedUser === null && !used.has(t.id));
-  if (ticket === undefined) throw new Error('no unassigned ticket left');
-  used.add(ticket.id);
-  return ticket;
-}
+const unassignedTicket = () => unusedTicket(h, (t) => t.assignedUser === null);
 
 describe('tkt pickup', () => {
   it('assigns the ticket to the caller', async () => {
@@ -30,7 +15,7 @@ describe('tkt pickup', () => {
     const status = ticket.ticketStatusId;
     const result = await h.cli(['pickup', String(ticket.id)]);
     expect(result).toMatchObject({ code: 0, stdout: `✓ #${ticket.id} picked up\n`, stderr: '' });
-    expect(ticket.assignedUser).toBe(adminId);
+    expect(ticket.assignedUser).toBe(userId(h, 'admin'));
     expect(ticket.ticketStatusId).toBe(status);
   });
 
@@ -53,20 +38,18 @@ describe('tkt pickup', () => {
   });
 
   it('refuses a malformed ID before any request', async () => {
-    const before = h.sandbox.stats.requests;
-    const result = await h.cli(['pickup', '12a']);
+    const result = await sendsNothing(h, () => h.cli(['pickup', '12a']));
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('invalid ticket ID "12a"');
-    expect(h.sandbox.stats.requests).toBe(before);
   });
 
   it('--dry-run sends nothing', async () => {
     const ticket = unassignedTicket();
-    const before = h.sandbox.stats.byRoute[PICKUP] ?? 0;
+    const before = routeCount(h, PICKUP);
     const result = await h.cli(['pickup', String(ticket.id), '--dry-run']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`would send POST /api/TicketsApi/pickup/${ticket.id}`);
-    expect(h.sandbox.stats.byRoute[PICKUP] ?? 0).toBe(before);
+    expect(routeCount(h, PICKUP)).toBe(before);
     expect(ticket.assignedUser).toBeNull();
   });
 });

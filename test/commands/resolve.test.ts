@@ -1,38 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run } from '../../src/commands/resolve.js';
-import { createHarness, loginAs, type Harness } from '../helpers/harness.js';
+import type { Harness } from '../helpers/harness.js';
+import { routeCount, sendsNothing, unusedTicket, useHarness, userId } from '../helpers/sandbox-state.js';
 
 const RESOLVE = 'POST /api/TicketsApi/resolve/{id}';
 const OPEN = 1;
 const RESOLVED = 6;
 
 let h: Harness;
-const used = new Set<number>();
-
-beforeAll(async () => {
-  h = await createHarness();
-  loginAs(h.sandbox, h.configDir, 'viewer', 'viewer');
-});
-
-afterAll(async () => {
-  await h.close();
-});
+useHarness({ profiles: ['viewer'] }, (harness) => (h = harness));
 
 /** A live open ticket no other test of this file has touched. */
-function openTicket() {
-  const ticket = h.sandbox.state.tickets.find((t) => !t.isDeleted && t.ticketStatusId === OPEN && !used.has(t.id));
-  if (ticket === undefined) throw new Error('no open ticket left');
-  used.add(ticket.id);
-  return ticket;
-}
-
-function userId(username: string): string {
-  const user = h.sandbox.state.users.find((u) => u.username === username);
-  if (user === undefined) throw new Error(`no user ${username}`);
-  return user.id;
-}
-
-const resolves = () => h.sandbox.stats.byRoute[RESOLVE] ?? 0;
+const openTicket = () => unusedTicket(h, (t) => t.ticketStatusId === OPEN);
+const resolves = () => routeCount(h, RESOLVE);
 
 describe('tkt resolve', () => {
   it('resolves as the logged-in user, records the resolution and e-mails the requester', async () => {
@@ -40,7 +20,7 @@ describe('tkt resolve', () => {
     const result = await h.cli(['resolve', String(ticket.id), '--details', 'Replaced the toner']);
     expect(result).toMatchObject({ code: 0, stdout: `✓ #${ticket.id} resolved\n`, stderr: '' });
     expect(ticket.ticketStatusId).toBe(RESOLVED);
-    expect(ticket.resolution).toMatchObject({ details: 'Replaced the toner', submitBy: userId('admin') });
+    expect(ticket.resolution).toMatchObject({ details: 'Replaced the toner', submitBy: userId(h, 'admin') });
     expect(h.sandbox.state.outbox.some((m) => m.event === 'resolution' && m.ticketId === ticket.id)).toBe(true);
   });
 
@@ -57,7 +37,7 @@ describe('tkt resolve', () => {
     const ticket = openTicket();
     const result = await h.cli(['-q', 'resolve', String(ticket.id), '--by', 'tech', '--details', '-'], { stdin: 'Rebooted the switch\n' });
     expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' });
-    expect(ticket.resolution).toMatchObject({ details: 'Rebooted the switch\n', submitBy: userId('tech') });
+    expect(ticket.resolution).toMatchObject({ details: 'Rebooted the switch\n', submitBy: userId(h, 'tech') });
   });
 
   it('asks for the details at a terminal', async () => {
@@ -71,11 +51,9 @@ describe('tkt resolve', () => {
 
   it('is exit 2 without --details when it cannot ask, sending nothing', async () => {
     const ticket = openTicket();
-    const before = h.sandbox.stats.requests;
-    const result = await h.cli(['resolve', String(ticket.id)]);
+    const result = await sendsNothing(h, () => h.cli(['resolve', String(ticket.id)]));
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('missing --details');
-    expect(h.sandbox.stats.requests).toBe(before);
   });
 
   it('refuses reading both IDs and details from stdin', async () => {
@@ -115,13 +93,11 @@ describe('tkt resolve', () => {
 
   it('--dry-run prints the form and sends nothing', async () => {
     const ticket = openTicket();
-    const before = h.sandbox.stats.requests;
-    const result = await h.cli(['resolve', String(ticket.id), '--details', 'Would fix', '--dry-run']);
+    const result = await sendsNothing(h, () => h.cli(['resolve', String(ticket.id), '--details', 'Would fix', '--dry-run']));
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`would send POST /api/TicketsApi/resolve/${ticket.id}`);
     expect(result.stdout).toMatch(/Details:\s+Would fix/);
-    expect(result.stdout).toMatch(new RegExp(`SubmitBy:\\s+${userId('admin')}`));
-    expect(h.sandbox.stats.requests).toBe(before);
+    expect(result.stdout).toMatch(new RegExp(`SubmitBy:\\s+${userId(h, 'admin')}`));
     expect(ticket.ticketStatusId).toBe(OPEN);
   });
 });

@@ -1,0 +1,79 @@
+// Setup and look-ups the command tests share: one harness per test file, a temp dir, and
+// questions about the sandbox's state (users, tickets, route counts).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { SandboxTicket } from '../../src/sandbox/index.js';
+import { createHarness, loginAs, type Harness, type HarnessOptions } from './harness.js';
+
+/**
+ * One harness for the whole test file, handed to `bind` once it runs. Each of `profiles` is a
+ * demo login saved as a profile of the same name (e.g. `--profile viewer` for permission tests).
+ */
+export function useHarness(options: HarnessOptions & { profiles?: string[] }, bind: (harness: Harness) => void): void {
+  let harness: Harness | undefined;
+  beforeAll(async () => {
+    const { profiles = [], ...harnessOptions } = options;
+    harness = await createHarness(harnessOptions);
+    for (const profile of profiles) loginAs(harness.sandbox, harness.configDir, profile, profile);
+    bind(harness);
+  });
+  afterAll(async () => {
+    await harness?.close();
+  });
+}
+
+/** A temp dir for the test file's own files, removed afterwards. */
+export function useTempDir(prefix: string, bind: (path: string) => void): void {
+  let path: string | undefined;
+  beforeAll(async () => {
+    path = await mkdtemp(join(tmpdir(), prefix));
+    bind(path);
+  });
+  afterAll(async () => {
+    if (path !== undefined) await rm(path, { recursive: true, force: true });
+  });
+}
+
+export function userId(h: Harness, username: string): string {
+  const user = h.sandbox.state.users.find((u) => u.username === username);
+  if (user === undefined) throw new Error(`no user ${username}`);
+  return user.id;
+}
+
+export function ticketById(h: Harness, id: number): SandboxTicket {
+  const found = h.sandbox.state.tickets.find((t) => t.id === id);
+  if (found === undefined) throw new Error(`no ticket ${id}`);
+  return found;
+}
+
+/** Requests the sandbox has answered on a route key such as "POST /api/TicketsApi/close/{id}". */
+export function routeCount(h: Harness, route: string): number {
+  return h.sandbox.stats.byRoute[route] ?? 0;
+}
+
+// Per harness, so each test file gets tickets that none of its other tests has changed.
+const usedTickets = new WeakMap<Harness, Set<number>>();
+
+/** `count` live tickets matching `predicate` that no earlier call for this harness returned. */
+export function unusedTickets(h: Harness, count: number, predicate: (t: SandboxTicket) => boolean = () => true): SandboxTicket[] {
+  let used = usedTickets.get(h);
+  if (used === undefined) usedTickets.set(h, (used = new Set()));
+  const found = h.sandbox.state.tickets.filter((t) => !t.isDeleted && !used.has(t.id) && predicate(t)).slice(0, count);
+  if (found.length < count) throw new Error(`only ${found.length} of ${count} matching tickets left`);
+  for (const t of found) used.add(t.id);
+  return found;
+}
+
+export function unusedTicket(h: Harness, predicate?: (t: SandboxTicket) => boolean): SandboxTicket {
+  return unusedTickets(h, 1, predicate)[0]!;
+}
+
+/** Runs `action` and checks that it sent the sandbox no request at all. */
+export async function sendsNothing<T>(h: Harness, action: () => Promise<T>): Promise<T> {
+  const before = h.sandbox.stats.requests;
+  const result = await action();
+  expect(h.sandbox.stats.requests).toBe(before);
+  return result;
+}
