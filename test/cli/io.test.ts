@@ -1,25 +1,9 @@
 // The colour and prompting decisions of createIO (contract sections 1 and 3):
 // colour follows stderr's TTY, NO_COLOR, FORCE_COLOR and --no-color; prompting
 // needs stdin and stderr to be terminals, and neither --no-input nor CI.
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createIO, readGlobals, type ProcessLike } from '../../src/cli.js';
-
-interface Terminals {
-  stdin?: boolean;
-  stdout?: boolean;
-  stderr?: boolean;
-}
-
-function fakeProcess(terminals: Terminals, env: Record<string, string> = {}): ProcessLike {
-  const stream = (isTTY: boolean) => Object.assign(new PassThrough(), { isTTY });
-  return {
-    stdin: stream(terminals.stdin ?? false),
-    stdout: stream(terminals.stdout ?? false),
-    stderr: stream(terminals.stderr ?? false),
-    env,
-  };
-}
+import { createIO, readGlobals } from '../../src/cli.js';
+import { fakeProcess, type Terminals } from './fake-process.js';
 
 const ALL_TTY: Terminals = { stdin: true, stdout: true, stderr: true };
 

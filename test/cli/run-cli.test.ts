@@ -1,0 +1,182 @@
+// The whole CLI in-process (commander, error mapping, exit codes) against a real
+// sandbox: the global behaviour every command shares (contract sections 2 and 5).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProgram } from '../../src/main.js';
+import { startServer, type TestServer } from '../api/server.js';
+import { createHarness, type Harness } from '../helpers/harness.js';
+import { fakeProcess } from './fake-process.js';
+
+const STACK_FRAME = /^\s+at /m;
+const LIST_ROUTE = 'POST /api/TicketsApi';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(() => h.close());
+
+const listCalls = () => h.sandbox.stats.byRoute[LIST_ROUTE] ?? 0;
+
+describe('errors', () => {
+  it('prints one error line and no stack trace without --debug', async () => {
+    const result = await h.cli(['show', '999999']);
+
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/^error: .*999999/m);
+    expect(result.stderr.match(/^error:/gm)).toHaveLength(1);
+    expect(result.stderr).not.toMatch(STACK_FRAME);
+  });
+
+  it('adds the stack trace with --debug', async () => {
+    const result = await h.cli(['show', '999999', '--debug']);
+
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/^error: /m);
+    expect(result.stderr).toMatch(STACK_FRAME);
+  });
+
+  it('shows an unexpected (non-tkt) error as one line with a --debug hint, and its stack only with --debug', async () => {
+    // A directory where the sandbox expects a data file: Node's own EISDIR error, not one of ours.
+    const plain = await h.cli(['sandbox', '--port', '0', '--data', h.configDir]);
+
+    expect(plain.code).toBe(1);
+    expect(plain.stderr).toMatch(/^error: .*EISDIR/m);
+    expect(plain.stderr).toContain('hint: run again with --debug for details');
+    expect(plain.stderr).not.toMatch(STACK_FRAME);
+
+    const debug = await h.cli(['sandbox', '--port', '0', '--data', h.configDir, '--debug']);
+
+    expect(debug.code).toBe(1);
+    expect(debug.stderr).toMatch(STACK_FRAME);
+    expect(debug.stderr).not.toContain('hint: run again with --debug');
+  });
+
+  it('maps a token the server rejects (401) to exit 4 with the login hint', async () => {
+    const result = await h.cli(['list', '--url', h.sandbox.url], { env: { TKT_TOKEN: 'garbage' } });
+
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/^error: .*401/m);
+    expect(result.stderr).toContain('hint: run "tkt login"');
+    expect(result.stdout).toBe('');
+  });
+});
+
+describe('--timeout', () => {
+  let silent: TestServer;
+  beforeAll(async () => {
+    // Accepts the request and never answers.
+    silent = await startServer(() => undefined);
+  });
+  afterAll(() => silent.close());
+
+  const listAt = (url: string, ...flags: string[]) => h.cli(['list', '--url', url, ...flags], { env: { TKT_TOKEN: 'any-token' } });
+
+  it('refuses 0 and non-numbers with exit 2 before any request', async () => {
+    for (const value of ['0', 'abc']) {
+      const result = await listAt(silent.url, '--timeout', value);
+
+      expect(result.code, value).toBe(2);
+      expect(result.stderr).toContain(`invalid --timeout "${value}"`);
+    }
+    expect(silent.requests).toHaveLength(0);
+  });
+
+  it('ends a request the server never answers with exit 1 and a message naming the URL', async () => {
+    const result = await listAt(silent.url, '--timeout', '0.5');
+
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`request timed out after 0.5s: POST ${silent.url}/api/TicketsApi`);
+    expect(result.stderr).not.toMatch(STACK_FRAME);
+    // A time-out is not retried: the server may still be working on the first try.
+    expect(silent.requests).toHaveLength(1);
+  });
+});
+
+describe('commands and global options', () => {
+  const program = buildProgram(fakeProcess(), { abort: new AbortController(), graceful: false });
+  // Hidden helpers (the completion scripts' __complete) are not for people and need no examples.
+  const commands = program.createHelp().visibleCommands(program).map((c) => c.name()).filter((name) => name !== 'help');
+
+  it('registers the commands of the contract', () => {
+    expect(commands).toEqual(expect.arrayContaining(['login', 'logout', 'whoami', 'list', 'show', 'create', 'close', 'api', 'sandbox']));
+  });
+
+  it('shows examples in tkt --help', async () => {
+    const result = await h.cli(['--help']);
+
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Examples:');
+    expect(result.stdout).toContain('--timeout <seconds>');
+  });
+
+  it.each(commands)('shows examples in tkt %s --help, without a request', async (name) => {
+    const before = h.sandbox.stats.requests;
+    const result = await h.cli([name, '--help']);
+
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`Usage: tkt ${name}`);
+    expect(result.stdout).toContain('Examples:');
+    expect(h.sandbox.stats.requests).toBe(before);
+  });
+
+  it('accepts a global option after the command as well as before it', async () => {
+    const after = await h.cli(['list', '--json']);
+    const before = await h.cli(['--json', 'list']);
+
+    expect(after.code).toBe(0);
+    expect(before.code).toBe(0);
+    const afterJson = JSON.parse(after.stdout) as unknown;
+    expect(JSON.parse(before.stdout)).toEqual(afterJson);
+    expect(afterJson).toBeTypeOf('object');
+  });
+
+  it('applies a global value option given after the command (--timeout)', async () => {
+    const calls = listCalls();
+    const result = await h.cli(['list', '--timeout', 'abc']);
+
+    expect(result.code).toBe(2);
+    expect(listCalls()).toBe(calls);
+  });
+
+  it('colours messages only when allowed: FORCE_COLOR=1 paints, --no-color after the command does not', async () => {
+    const ansi = /\u001b\[/;
+    // Two unknown IDs: each failure gets its own (red) line on stderr.
+    const ids = ['999998', '999999'];
+    const forced = await h.cli(['read', ...ids], { env: { FORCE_COLOR: '1' } });
+    const plain = await h.cli(['read', ...ids, '--no-color'], { env: { FORCE_COLOR: '1' } });
+
+    expect(forced.code).toBe(1);
+    expect(forced.stderr).toContain('#999998');
+    expect(forced.stderr).toMatch(ansi);
+    expect(plain.code).toBe(1);
+    expect(plain.stderr).toContain('#999998');
+    expect(plain.stderr).not.toMatch(ansi);
+  });
+
+  it('prints the version with --version and exits 0', async () => {
+    for (const flag of ['--version', '-V']) {
+      const result = await h.cli([flag]);
+
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe(`${TKT_VERSION}\n`);
+    }
+  });
+
+  it('exits 2 on an unknown command, before any request', async () => {
+    const before = h.sandbox.stats.requests;
+    const result = await h.cli(['frobnicate']);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("unknown command 'frobnicate'");
+    expect(h.sandbox.stats.requests).toBe(before);
+  });
+
+  it('exits 2 on an unknown option, before any request', async () => {
+    const calls = listCalls();
+    const result = await h.cli(['list', '--frobnicate']);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("unknown option '--frobnicate'");
+    expect(listCalls()).toBe(calls);
+  });
+});
