@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run, type CreateOptions } from '../../src/commands/create.js';
 import { InterruptedError, UsageError } from '../../src/errors.js';
-import { createHarness, loginAs, type Harness } from '../helpers/harness.js';
+import type { Harness } from '../helpers/harness.js';
+import { routeCount, sendsNothing, ticketById, useHarness, useTempDir, userId } from '../helpers/sandbox-state.js';
 
 const REGISTER = 'POST /api/TicketsApi/register';
 const NEW = 'POST /api/TicketsApi/new';
@@ -14,34 +14,8 @@ const REQUIRED = ['--title', 'Printer on fire', '--description', 'Smoke from tra
 
 let h: Harness;
 let dir: string;
-
-beforeAll(async () => {
-  h = await createHarness();
-  dir = await mkdtemp(join(tmpdir(), 'tkt-create-'));
-  loginAs(h.sandbox, h.configDir, 'viewer', 'viewer');
-  loginAs(h.sandbox, h.configDir, 'private', 'private');
-});
-
-afterAll(async () => {
-  await h.close();
-  await rm(dir, { recursive: true, force: true });
-});
-
-function userId(username: string): string {
-  const user = h.sandbox.state.users.find((u) => u.username === username);
-  if (user === undefined) throw new Error(`no user ${username}`);
-  return user.id;
-}
-
-function ticket(id: number) {
-  const found = h.sandbox.state.tickets.find((t) => t.id === id);
-  if (found === undefined) throw new Error(`no ticket ${id}`);
-  return found;
-}
-
-function routeCount(route: string): number {
-  return h.sandbox.stats.byRoute[route] ?? 0;
-}
+useHarness({ profiles: ['viewer', 'private'] }, (harness) => (h = harness));
+useTempDir('tkt-create-', (path) => (dir = path));
 
 function options(values: CreateOptions['values'], extra: Partial<CreateOptions> = {}): CreateOptions {
   return { values, descriptionFile: undefined, integration: false, dryRun: false, ...extra };
@@ -54,11 +28,11 @@ describe('tkt create (register)', () => {
     expect(result.code).toBe(0);
     const match = /^Created ticket #(\d+)\n$/.exec(result.stdout);
     expect(match).not.toBeNull();
-    const created = ticket(Number(match![1]));
+    const created = ticketById(h, Number(match![1]));
     expect(created).toMatchObject({
       title: 'Printer on fire',
       description: 'Smoke from tray 2',
-      creatorId: userId('aberg'),
+      creatorId: userId(h, 'aberg'),
       siteId: 1,
       departmentId: 1,
       ticketStatusId: 1,
@@ -68,7 +42,7 @@ describe('tkt create (register)', () => {
       groupId: 1,
       tierLevelId: 2,
       clientId: 1,
-      assignedUser: userId('admin'),
+      assignedUser: userId(h, 'admin'),
       cc: 'boss@example.com',
       tags: [3, 5],
       ticketType: 1,
@@ -80,25 +54,25 @@ describe('tkt create (register)', () => {
     const quiet = await h.cli(['-q', 'create', ...REQUIRED]);
     expect(quiet.code).toBe(0);
     expect(quiet.stdout).toMatch(/^\d+\n$/);
-    expect(ticket(Number(quiet.stdout)).title).toBe('Printer on fire');
+    expect(ticketById(h, Number(quiet.stdout)).title).toBe('Printer on fire');
 
     const json = await h.cli(['--json', 'create', ...REQUIRED]);
     expect(json.code).toBe(0);
     const body = JSON.parse(json.stdout) as Record<string, unknown>;
     expect(body).toMatchObject({ title: 'Printer on fire', siteId: 1, departmentId: 1, ticketStatusId: 1 });
-    expect(ticket(Number(body.id)).creatorId).toBe(userId('aberg'));
+    expect(ticketById(h, Number(body.id)).creatorId).toBe(userId(h, 'aberg'));
   });
 
   it('reads the description from stdin with - and from a file', async () => {
     const piped = await h.cli(['-q', 'create', ...REQUIRED.slice(0, 2), '--description', '-', ...REQUIRED.slice(4)], { stdin: 'line one\nline two\n' });
     expect(piped.code).toBe(0);
-    expect(ticket(Number(piped.stdout)).description).toBe('line one\nline two\n');
+    expect(ticketById(h, Number(piped.stdout)).description).toBe('line one\nline two\n');
 
     const file = join(dir, 'description.md');
     await writeFile(file, '# From a file\n');
     const fromFile = await h.cli(['-q', 'create', ...REQUIRED.slice(0, 2), '--description-file', file, ...REQUIRED.slice(4)]);
     expect(fromFile.code).toBe(0);
-    expect(ticket(Number(fromFile.stdout)).description).toBe('# From a file\n');
+    expect(ticketById(h, Number(fromFile.stdout)).description).toBe('# From a file\n');
   });
 
   it('uploads attachments byte for byte and the service skips disallowed types', async () => {
@@ -118,17 +92,15 @@ describe('tkt create (register)', () => {
     const ctx = await h.context({ globals: { quiet: true } });
     const before = Date.now();
     await run(options({ title: 'Due soon', description: 'd', requester: 'aberg', site: '1', department: '1', status: '1', due: '+3d' }), ctx.ctx);
-    const due = Date.parse(ticket(Number(ctx.stdout())).dueDate ?? '');
+    const due = Date.parse(ticketById(h, Number(ctx.stdout())).dueDate ?? '');
     expect(due).toBeGreaterThanOrEqual(before + 3 * 24 * 3600 * 1000 - 3_600_000);
     expect(due).toBeLessThanOrEqual(Date.now() + 3 * 24 * 3600 * 1000 + 3_600_000);
   });
 
   it('without a terminal names every missing required option at once and sends nothing', async () => {
-    const before = h.sandbox.stats.requests;
-    const result = await h.cli(['create', '--title', 'Only a title']);
+    const result = await sendsNothing(h, () => h.cli(['create', '--title', 'Only a title']));
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('error: missing required options: --description, --requester, --site, --department, --status');
-    expect(h.sandbox.stats.requests).toBe(before);
   });
 
   it.each([
@@ -139,12 +111,10 @@ describe('tkt create (register)', () => {
     ['an unknown ticket type', ['--type', 'incident'], /--type: unknown ticket type "incident"/],
     ['a missing attachment', ['--attach', '/nonexistent/file.txt'], /--attach: cannot read file[\s\S]*no such file/],
   ])('refuses %s with exit 2 before any request', async (_name, extra, message) => {
-    const before = h.sandbox.stats.requests;
     const args = REQUIRED.filter((_, i) => !(extra[0] === '--title' && (i === 0 || i === 1)));
-    const result = await h.cli(['create', ...args, ...extra]);
+    const result = await sendsNothing(h, () => h.cli(['create', ...args, ...extra]));
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
-    expect(h.sandbox.stats.requests).toBe(before);
   });
 
   it('refuses a directory or unreadable file as an attachment', async () => {
@@ -161,19 +131,19 @@ describe('tkt create (register)', () => {
   });
 
   it('refuses a lookup name that matches nothing with exit 2 and registers nothing', async () => {
-    const before = routeCount(REGISTER);
+    const before = routeCount(h, REGISTER);
     const result = await h.cli(['create', ...REQUIRED, '--priority', 'apocalyptic']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/unknown priority "apocalyptic"/);
-    expect(routeCount(REGISTER)).toBe(before);
+    expect(routeCount(h, REGISTER)).toBe(before);
   });
 
   it('refuses an unknown requester client-side with exit 2', async () => {
-    const before = routeCount(REGISTER);
+    const before = routeCount(h, REGISTER);
     const result = await h.cli(['create', ...REQUIRED.slice(0, 4), '--requester', 'nobody-at-all', ...REQUIRED.slice(6)]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/unknown requester "nobody-at-all"/);
-    expect(routeCount(REGISTER)).toBe(before);
+    expect(routeCount(h, REGISTER)).toBe(before);
   });
 
   it('is exit 5 for a user without Tickets.Create (register answers 400 with a permission message)', async () => {
@@ -206,11 +176,11 @@ describe('tkt create (register)', () => {
   it('lets a private user (Tickets.Create) create', async () => {
     const result = await h.cli(['--profile', 'private', '-q', 'create', ...REQUIRED]);
     expect(result.code).toBe(0);
-    expect(ticket(Number(result.stdout)).title).toBe('Printer on fire');
+    expect(ticketById(h, Number(result.stdout)).title).toBe('Printer on fire');
   });
 
   it('--dry-run resolves names, prints the form and registers nothing', async () => {
-    const before = routeCount(REGISTER);
+    const before = routeCount(h, REGISTER);
     const count = h.sandbox.state.tickets.length;
     const result = await h.cli(['create', ...REQUIRED, '--priority', 'crit', '--dry-run']);
     expect(result.code).toBe(0);
@@ -219,12 +189,12 @@ describe('tkt create (register)', () => {
     expect(result.stdout).toMatch(/TicketPriorityId:\s+4 \(Critical\)/);
     expect(result.stdout).toMatch(/CreatorId:\s+\S+ \(Anna Berg\)/);
     expect(result.stdout).toMatch(/TicketType:\s+1/);
-    expect(routeCount(REGISTER)).toBe(before);
+    expect(routeCount(h, REGISTER)).toBe(before);
     expect(h.sandbox.state.tickets.length).toBe(count);
 
     const json = await h.cli(['--json', 'create', ...REQUIRED, '--dry-run']);
-    expect(JSON.parse(json.stdout)).toMatchObject({ dryRun: true, method: 'POST', path: '/api/TicketsApi/register', fields: { Title: 'Printer on fire', SiteId: 1, CreatorId: userId('aberg') }, files: [] });
-    expect(routeCount(REGISTER)).toBe(before);
+    expect(JSON.parse(json.stdout)).toMatchObject({ dryRun: true, method: 'POST', path: '/api/TicketsApi/register', fields: { Title: 'Printer on fire', SiteId: 1, CreatorId: userId(h, 'aberg') }, files: [] });
+    expect(routeCount(h, REGISTER)).toBe(before);
   });
 
   it('shows server text escaped in dry-run output', async () => {
@@ -237,20 +207,20 @@ describe('tkt create (register)', () => {
 
 describe('tkt create --integration', () => {
   it('creates through the new endpoint with the requester username and server defaults', async () => {
-    const before = routeCount(NEW);
+    const before = routeCount(h, NEW);
     const result = await h.cli(['-q', 'create', '--integration', '--title', 'Build failed', '--description', 'see CI', '--requester', 'pnovak', '--priority', 'low']);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(routeCount(NEW)).toBe(before + 1);
-    const created = ticket(Number(result.stdout));
-    expect(created).toMatchObject({ title: 'Build failed', source: 'Api', creatorId: userId('pnovak'), ticketPriorityId: 1 });
+    expect(routeCount(h, NEW)).toBe(before + 1);
+    const created = ticketById(h, Number(result.stdout));
+    expect(created).toMatchObject({ title: 'Build failed', source: 'Api', creatorId: userId(h, 'pnovak'), ticketPriorityId: 1 });
     expect(created.siteId).not.toBeNull();
   });
 
   it('works for a user without any permission (viewer)', async () => {
     const result = await h.cli(['--profile', 'viewer', '-q', 'create', '--integration', '--title', 'CI', '--description', 'd', '--requester', 'pnovak']);
     expect(result.code).toBe(0);
-    expect(ticket(Number(result.stdout)).source).toBe('Api');
+    expect(ticketById(h, Number(result.stdout)).source).toBe('Api');
   });
 
   it('is exit 1 with the server message when the service knows no such requester', async () => {
@@ -294,11 +264,11 @@ describe('tkt create at a terminal', () => {
     });
     await run(options({}), run1.ctx);
     run1.prompter.assertDone();
-    const created = ticket(Number(run1.stdout()));
+    const created = ticketById(h, Number(run1.stdout()));
     expect(created).toMatchObject({
       title: 'Asked for everything',
       description: 'Typed in the editor\n',
-      creatorId: userId('alind'),
+      creatorId: userId(h, 'alind'),
       siteId: 2,
       departmentId: 2,
       ticketStatusId: 1,
@@ -323,11 +293,11 @@ describe('tkt create at a terminal', () => {
     });
     await run(options({ title: 'Half given', description: 'd', requester: 'aberg', site: 'Remote', priority: 'Low' }), run2.ctx);
     run2.prompter.assertDone();
-    expect(ticket(Number(run2.stdout()))).toMatchObject({ departmentId: 5, ticketStatusId: 4, siteId: 3, ticketPriorityId: 1 });
+    expect(ticketById(h, Number(run2.stdout()))).toMatchObject({ departmentId: 5, ticketStatusId: 4, siteId: 3, ticketPriorityId: 1 });
   });
 
   it('Ctrl-C at a prompt is InterruptedError and sends nothing', async () => {
-    const before = routeCount(REGISTER);
+    const before = routeCount(h, REGISTER);
     const run3 = await h.context({
       tty: true,
       answers: [
@@ -337,16 +307,16 @@ describe('tkt create at a terminal', () => {
       ],
     });
     await expect(run(options({}), run3.ctx)).rejects.toBeInstanceOf(InterruptedError);
-    expect(routeCount(REGISTER)).toBe(before);
+    expect(routeCount(h, REGISTER)).toBe(before);
     expect(h.sandbox.state.tickets.some((t) => t.title === 'Never sent')).toBe(false);
   });
 
   it('a Ctrl-C that arrived while names were resolved stops the create before it is sent', async () => {
-    const before = routeCount(REGISTER);
+    const before = routeCount(h, REGISTER);
     const run5 = await h.context();
     run5.abort.abort();
     await expect(run(options({ title: 'Aborted', description: 'd', requester: 'aberg', site: '1', department: '1', status: '1' }), run5.ctx)).rejects.toBeInstanceOf(InterruptedError);
-    expect(routeCount(REGISTER)).toBe(before);
+    expect(routeCount(h, REGISTER)).toBe(before);
   });
 
   it('with --integration asks for the requester username', async () => {
@@ -357,6 +327,6 @@ describe('tkt create at a terminal', () => {
     });
     await run(options({ title: 'Integration asked', description: 'd' }, { integration: true }), run4.ctx);
     run4.prompter.assertDone();
-    expect(ticket(Number(run4.stdout())).creatorId).toBe(userId('kmensah'));
+    expect(ticketById(h, Number(run4.stdout())).creatorId).toBe(userId(h, 'kmensah'));
   });
 });

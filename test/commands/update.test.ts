@@ -1,36 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, loginAs, type Harness } from '../helpers/harness.js';
+import { describe, expect, it } from 'vitest';
+import type { Harness } from '../helpers/harness.js';
+import { routeCount, sendsNothing, ticketById, useHarness, userId } from '../helpers/sandbox-state.js';
 
 const UPDATE = 'POST /api/TicketsApi/update/{id}';
 
 // 'overwrite': the sandbox clears every optional field absent from the update form, as a
 // server binding a full model would; only a full read-modify-write keeps them.
 let h: Harness;
-
-beforeAll(async () => {
-  h = await createHarness({ sandbox: { updateMode: 'overwrite' } });
-  loginAs(h.sandbox, h.configDir, 'viewer', 'viewer');
-});
-
-afterAll(async () => {
-  await h.close();
-});
-
-function userId(username: string): string {
-  const user = h.sandbox.state.users.find((u) => u.username === username);
-  if (user === undefined) throw new Error(`no user ${username}`);
-  return user.id;
-}
-
-function ticket(id: number) {
-  const found = h.sandbox.state.tickets.find((t) => t.id === id);
-  if (found === undefined) throw new Error(`no ticket ${id}`);
-  return found;
-}
-
-function routeCount(route: string): number {
-  return h.sandbox.stats.byRoute[route] ?? 0;
-}
+useHarness({ sandbox: { updateMode: 'overwrite' }, profiles: ['viewer'] }, (harness) => (h = harness));
 
 /** A fresh ticket with every updatable field set, so any field the update loses shows. */
 async function fullTicket(): Promise<number> {
@@ -44,18 +21,18 @@ async function fullTicket(): Promise<number> {
 describe('tkt update', () => {
   it('changes only the named field; every other field survives an overwriting server', async () => {
     const id = await fullTicket();
-    const before = { ...ticket(id) };
+    const before = { ...ticketById(h, id) };
     const result = await h.cli(['update', String(id), '--status', 'In Progress']);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(`Updated ticket #${id}\n`);
-    const after = ticket(id);
+    const after = ticketById(h, id);
     expect(after.ticketStatusId).toBe(2);
     for (const key of ['siteId', 'departmentId', 'ticketPriorityId', 'ticketCategoryId', 'ticketSubCategoryId', 'itemId', 'groupId', 'tierLevelId', 'clientId', 'creatorId', 'assignedUser', 'dueDate'] as const) {
       expect(after[key], key).toEqual(before[key]);
     }
-    expect(after.assignedUser).toBe(userId('tech'));
-    expect(after.creatorId).toBe(userId('aberg'));
+    expect(after.assignedUser).toBe(userId(h, 'tech'));
+    expect(after.creatorId).toBe(userId(h, 'aberg'));
   });
 
   it('changes several fields at once, and the requester only when --requester is given', async () => {
@@ -63,20 +40,20 @@ describe('tkt update', () => {
     const result = await h.cli(['-q', 'update', String(id), '--requester', 'Peter Novak', '--assignee', '@me', '--site', 'remote', '--due', '2030-01-15T10:00Z']);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
-    expect(ticket(id)).toMatchObject({ creatorId: userId('pnovak'), assignedUser: userId('admin'), siteId: 3, groupId: 2, ticketCategoryId: 3 });
+    expect(ticketById(h, id)).toMatchObject({ creatorId: userId(h, 'pnovak'), assignedUser: userId(h, 'admin'), siteId: 3, groupId: 2, ticketCategoryId: 3 });
   });
 
   it('--dry-run shows the full form with the changes marked and sends no update', async () => {
     const id = await fullTicket();
-    const before = routeCount(UPDATE);
+    const before = routeCount(h, UPDATE);
     const result = await h.cli(['update', String(id), '--priority', 'critical', '--dry-run']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`dry run: would send POST /api/TicketsApi/update/${id} (nothing was sent)`);
     expect(result.stdout).toMatch(/TicketPriorityId:\s+4 \(Critical\)\s+\[changed\]/);
     expect(result.stdout).toMatch(/SiteId:\s+2\n/);
-    expect(result.stdout).toMatch(new RegExp(`CreatorId:\\s+${userId('aberg')}\\n`));
-    expect(routeCount(UPDATE)).toBe(before);
-    expect(ticket(id).ticketPriorityId).toBe(2);
+    expect(result.stdout).toMatch(new RegExp(`CreatorId:\\s+${userId(h, 'aberg')}\\n`));
+    expect(routeCount(h, UPDATE)).toBe(before);
+    expect(ticketById(h, id).ticketPriorityId).toBe(2);
   });
 
   it('prints a JSON object with --json', async () => {
@@ -84,15 +61,13 @@ describe('tkt update', () => {
     const result = await h.cli(['--json', 'update', String(id), '--level', 'Tier 3']);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ id, ok: true });
-    expect(ticket(id).tierLevelId).toBe(3);
+    expect(ticketById(h, id).tierLevelId).toBe(3);
   });
 
   it('with nothing to change is exit 2 and sends nothing', async () => {
-    const before = h.sandbox.stats.requests;
-    const result = await h.cli(['update', '5']);
+    const result = await sendsNothing(h, () => h.cli(['update', '5']));
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('error: nothing to update');
-    expect(h.sandbox.stats.requests).toBe(before);
   });
 
   it('refuses a malformed ID, a bad date and create-only options with exit 2 before any request', async () => {
@@ -110,17 +85,17 @@ describe('tkt update', () => {
   });
 
   it('is exit 3 when the ticket does not exist, and sends no update', async () => {
-    const before = routeCount(UPDATE);
+    const before = routeCount(h, UPDATE);
     const result = await h.cli(['update', '999999', '--status', 'Open']);
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/^error: /);
-    expect(routeCount(UPDATE)).toBe(before);
+    expect(routeCount(h, UPDATE)).toBe(before);
   });
 
   it('is exit 5 for a user without Tickets.Update and changes nothing', async () => {
     const id = await fullTicket();
     const result = await h.cli(['--profile', 'viewer', 'update', String(id), '--status', 'Pending']);
     expect(result.code).toBe(5);
-    expect(ticket(id).ticketStatusId).toBe(1);
+    expect(ticketById(h, id).ticketStatusId).toBe(1);
   });
 });
