@@ -1,0 +1,156 @@
+// HTTP_PROXY / NO_PROXY (contract section 1): the client goes through a real
+// forward proxy on loopback unless NO_PROXY covers the host. undici's
+// EnvHttpProxyAgent reads HTTP_PROXY from process.env when the client is built
+// and NO_PROXY on every request, so the tests set process.env and restore it.
+import { createServer } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createApiClient } from '../../src/api/client.js';
+import type { ApiClient } from '../../src/api/types.js';
+import { createHarness } from '../helpers/harness.js';
+import { sendJson, startServer, type TestServer } from './server.js';
+
+const PROXY_VARIABLES = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'no_proxy'] as const;
+
+interface ForwardProxy {
+  url: string;
+  /** One line per request the proxy received, e.g. `CONNECT 127.0.0.1:PORT`. */
+  seen: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * A plain HTTP forward proxy that tunnels: undici's ProxyAgent (proxyTunnel
+ * defaults to true) sends CONNECT even for an http:// target, never an
+ * absolute-form `GET http://...`. Anything but CONNECT is recorded and refused,
+ * so a client that stopped tunnelling would fail here loudly.
+ */
+async function startForwardProxy(): Promise<ForwardProxy> {
+  const seen: string[] = [];
+  const sockets = new Set<Socket>();
+  const server = createServer((req, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    res.writeHead(405, { 'content-type': 'text/plain' }).end('this test proxy only tunnels (CONNECT)');
+  });
+  server.on('connect', (req, client: Socket, head: Buffer) => {
+    seen.push(`CONNECT ${req.url}`);
+    const target = new URL(`http://${req.url}`);
+    const upstream = connect(Number(target.port), target.hostname, () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    // Tunnelled sockets leave the server's bookkeeping, so they are closed by hand.
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.on('close', () => sockets.delete(socket));
+    }
+    upstream.on('close', () => client.destroy());
+    client.on('close', () => upstream.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    seen,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The tunnels the proxy opened to `targetUrl`. */
+function proxiedTo(proxy: ForwardProxy, targetUrl: string): string[] {
+  return proxy.seen.filter((line) => line === `CONNECT ${new URL(targetUrl).host}`);
+}
+
+let savedEnv: Record<string, string | undefined>;
+let proxy: ForwardProxy;
+let target: TestServer;
+const clients: ApiClient[] = [];
+
+beforeEach(async () => {
+  savedEnv = Object.fromEntries(PROXY_VARIABLES.map((name) => [name, process.env[name]]));
+  for (const name of PROXY_VARIABLES) delete process.env[name];
+  proxy = await startForwardProxy();
+  target = await startServer((_req, res) => sendJson(res, 200, { id: 7 }));
+});
+
+afterEach(async () => {
+  await Promise.allSettled(clients.splice(0).map((client) => client.dispose()));
+  await proxy.close();
+  await target.close();
+  for (const name of PROXY_VARIABLES) {
+    if (savedEnv[name] === undefined) delete process.env[name];
+    else process.env[name] = savedEnv[name];
+  }
+});
+
+function client(): ApiClient {
+  const made = createApiClient({ baseUrl: target.url, timeoutMs: 5000, token: 'secret-token' });
+  clients.push(made);
+  return made;
+}
+
+describe('HTTP_PROXY', () => {
+  it('sends requests through the proxy', async () => {
+    process.env.HTTP_PROXY = proxy.url;
+
+    const response = await client().getTicket(7);
+
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ id: 7 });
+    expect(proxiedTo(proxy, target.url)).toHaveLength(1);
+    // The proxy passed it on: the service got the request, token included.
+    expect(target.requests).toHaveLength(1);
+    expect(target.requests[0]!.url).toBe('/api/TicketsApi/7');
+    expect(target.requests[0]!.headers.authorization).toBe('Bearer secret-token');
+  });
+
+  it('goes direct when NO_PROXY names the host', async () => {
+    process.env.HTTP_PROXY = proxy.url;
+    process.env.NO_PROXY = 'localhost,127.0.0.1';
+
+    const response = await client().getTicket(7);
+
+    expect(response.status).toBe(200);
+    expect(proxy.seen).toEqual([]);
+    expect(target.requests).toHaveLength(1);
+  });
+
+  it('still uses the proxy when NO_PROXY names other hosts only', async () => {
+    process.env.HTTP_PROXY = proxy.url;
+    process.env.NO_PROXY = 'example.com,10.0.0.1';
+
+    await client().getTicket(7);
+
+    expect(proxiedTo(proxy, target.url)).toHaveLength(1);
+  });
+
+  it('goes direct without any proxy variable', async () => {
+    await client().getTicket(7);
+
+    expect(proxy.seen).toEqual([]);
+    expect(target.requests).toHaveLength(1);
+  });
+
+  it('is honoured by a whole tkt run', async () => {
+    const h = await createHarness();
+    try {
+      process.env.HTTP_PROXY = proxy.url;
+
+      const result = await h.cli(['show', '1013', '--json']);
+
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.stdout)).toMatchObject({ id: 1013 });
+      expect(proxiedTo(proxy, h.sandbox.url).length).toBeGreaterThan(0);
+    } finally {
+      await h.close();
+    }
+  });
+});
