@@ -1,18 +1,15 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createConfigStore } from '../../src/config/store.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
+import { useTempDir } from '../helpers/sandbox-state.js';
 
 describe('tkt api', () => {
   let h: Harness;
   let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'tkt-api-'));
-  });
-  afterAll(() => rm(dir, { recursive: true, force: true }));
+  useTempDir('tkt-api-', (path) => (dir = path));
   beforeEach(async () => {
     h = await createHarness();
   });

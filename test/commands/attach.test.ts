@@ -1,24 +1,16 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../helpers/harness.js';
+import { describe, expect, it } from 'vitest';
+import type { Harness } from '../helpers/harness.js';
+import { routeCount, sendsNothing, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 
 const ADD_FILES = 'POST /api/TicketsApi/addfiles/{id}';
 
 let h: Harness;
 let dir: string;
-
-beforeAll(async () => {
-  h = await createHarness();
-  dir = await mkdtemp(join(tmpdir(), 'tkt-attach-'));
-});
-
-afterAll(async () => {
-  await h.close();
-  await rm(dir, { recursive: true, force: true });
-});
+useHarness({}, (harness) => (h = harness));
+useTempDir('tkt-attach-', (path) => (dir = path));
 
 function firstLiveTicketId(): number {
   return h.sandbox.state.tickets.find((t) => !t.isDeleted)!.id;
@@ -62,12 +54,10 @@ describe('tkt attach', () => {
     const id = firstLiveTicketId();
     const good = join(dir, 'good.txt');
     await writeFile(good, 'x');
-    const before = h.sandbox.stats.requests;
-    const result = await h.cli(['attach', String(id), good, join(dir, 'nope.txt'), dir]);
+    const result = await sendsNothing(h, () => h.cli(['attach', String(id), good, join(dir, 'nope.txt'), dir]));
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('nope.txt: no such file');
     expect(result.stderr).toContain(`${dir}: not a regular file`);
-    expect(h.sandbox.stats.requests).toBe(before);
   });
 
   it('is exit 3 for an unknown ticket', async () => {
@@ -80,11 +70,11 @@ describe('tkt attach', () => {
     const id = firstLiveTicketId();
     const file = join(dir, 'b.txt');
     await writeFile(file, 'b');
-    const before = h.sandbox.stats.byRoute[ADD_FILES] ?? 0;
+    const before = routeCount(h, ADD_FILES);
     const result = await h.cli(['attach', String(id), file, '--dry-run']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`would send POST /api/TicketsApi/addfiles/${id}`);
     expect(result.stdout).toContain('b.txt');
-    expect(h.sandbox.stats.byRoute[ADD_FILES] ?? 0).toBe(before);
+    expect(routeCount(h, ADD_FILES)).toBe(before);
   });
 });

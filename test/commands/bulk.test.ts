@@ -1,33 +1,21 @@
 // The ID... commands over many IDs (contract section 7, issue 6), driven through close,
 // resolve and pickup against the sandbox.
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run as runClose, type CloseOptions } from '../../src/commands/close.js';
 import { InterruptedError } from '../../src/errors.js';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
-import { createHarness, type Harness } from '../helpers/harness.js';
+import type { Harness } from '../helpers/harness.js';
+import { unusedTickets, useHarness } from '../helpers/sandbox-state.js';
 
 const CLOSE = 'POST /api/TicketsApi/close/{id}';
 const CLOSED = 7;
 
 let h: Harness;
-const used = new Set<number>();
-
-beforeAll(async () => {
-  h = await createHarness({ sandbox: { seedTickets: 60 } });
-});
-
-afterAll(async () => {
-  await h.close();
-});
+useHarness({ sandbox: { seedTickets: 60 } }, (harness) => (h = harness));
 
 /** `count` live tickets that are not closed and that no other test here has used. */
-function closable(count: number): SandboxTicket[] {
-  const found = h.sandbox.state.tickets.filter((t) => !t.isDeleted && t.ticketStatusId !== CLOSED && !used.has(t.id)).slice(0, count);
-  if (found.length < count) throw new Error(`only ${found.length} closable tickets left`);
-  for (const t of found) used.add(t.id);
-  return found;
-}
+const closable = (count: number) => unusedTickets(h, count, (t) => t.ticketStatusId !== CLOSED);
 
 const ids = (tickets: readonly SandboxTicket[]) => tickets.map((t) => String(t.id));
 const jsonLines = (text: string) => text.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);

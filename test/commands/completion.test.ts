@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLookups } from '../../src/lookups/index.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
+import { useTempDir } from '../helpers/sandbox-state.js';
 
 function hasShell(name: string): boolean {
   try {
@@ -19,13 +19,12 @@ describe('tkt completion', () => {
   let h: Harness;
   let dir: string;
   let bashScript: string;
+  useTempDir('tkt-completion-', (path) => (dir = path));
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'tkt-completion-'));
     // A stand-in tkt on PATH, so the bash glue can be tested without the built CLI.
     await writeFile(join(dir, 'tkt'), `#!/bin/sh\n[ "$1" = __complete ] && [ "$2" = site ] && printf 'Head Office\\nHarbour Depot\\nRemote\\n'\n`);
     await chmod(join(dir, 'tkt'), 0o755);
   });
-  afterAll(() => rm(dir, { recursive: true, force: true }));
   beforeEach(async () => {
     h = await createHarness();
     const result = await h.cli(['completion', 'bash']);

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run } from '../../src/commands/metadata.js';
-import { createHarness, type Harness } from '../helpers/harness.js';
+import type { Harness } from '../helpers/harness.js';
+import { useHarness } from '../helpers/sandbox-state.js';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+useHarness({}, (harness) => (h = harness));
 
 const laptop = () => h.sandbox.state.tickets.find((t) => t.title === 'Laptop will not boot after update')!;
 

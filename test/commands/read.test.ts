@@ -1,21 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run } from '../../src/commands/read.js';
-import { createHarness, type Harness } from '../helpers/harness.js';
+import type { Harness } from '../helpers/harness.js';
+import { routeCount, useHarness } from '../helpers/sandbox-state.js';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+useHarness({}, (harness) => (h = harness));
 
 const unread = (count: number) => {
   const tickets = h.sandbox.state.tickets.filter((t) => !t.isRead && !t.isDeleted).slice(0, count);
   expect(tickets).toHaveLength(count);
   return tickets;
 };
-const readRequests = () => h.sandbox.stats.byRoute['POST /api/TicketsApi/read/{id}'] ?? 0;
+const readRequests = () => routeCount(h, 'POST /api/TicketsApi/read/{id}');
 
 describe('tkt read', () => {
   it('marks every ID read, a line each', async () => {

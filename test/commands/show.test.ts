@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run } from '../../src/commands/show.js';
 import { createLookups } from '../../src/lookups/index.js';
 import { renderTicketDetail } from '../../src/tickets/detail.js';
-import { createHarness, type Harness } from '../helpers/harness.js';
+import type { Harness } from '../helpers/harness.js';
+import { useHarness } from '../helpers/sandbox-state.js';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+useHarness({}, (harness) => (h = harness));
 
 const ticketTitled = (title: string) => h.sandbox.state.tickets.find((t) => t.title === title)!;
 
