@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
 import { chmod, writeFile } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, type CreateOptions } from '../../src/commands/create.js';
 import { InterruptedError, UsageError } from '../../src/errors.js';
 import type { Harness } from '../helpers/harness.js';
-import { routeCount, sendsNothing, ticketById, useHarness, useTempDir, userId } from '../helpers/sandbox-state.js';
+import { frontEnv, routeCount, sendsNothing, startFrontServer, ticketById, useHarness, useTempDir, userId } from '../helpers/sandbox-state.js';
 
 const REGISTER = 'POST /api/TicketsApi/register';
 const NEW = 'POST /api/TicketsApi/new';
+const REGISTER_PATH = '/api/TicketsApi/register';
 
 const REQUIRED = ['--title', 'Printer on fire', '--description', 'Smoke from tray 2', '--requester', 'aberg', '--site', 'Head Office', '--department', 'IT', '--status', 'Open'];
 
@@ -197,6 +199,13 @@ describe('tkt create (register)', () => {
     expect(routeCount(h, REGISTER)).toBe(before);
   });
 
+  it('sends --sla, --service, --impact, --urgency and --guid through to the service', async () => {
+    const guid = '0f8fad5b-d9cb-469f-a165-70867728950e';
+    const result = await h.cli(['-q', 'create', ...REQUIRED, '--sla', '7', '--service', '4', '--impact', '3', '--urgency', '1', '--guid', guid]);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(ticketById(h, Number(result.stdout))).toMatchObject({ slaId: 7, serviceId: 4, impactId: 3, urgencyId: 1, guid });
+  });
+
   it('shows server text escaped in dry-run output', async () => {
     const result = await h.cli(['create', ...REQUIRED.slice(0, 1), 'Evil \u001b]0;pwned\u0007 title', ...REQUIRED.slice(2), '--dry-run']);
     expect(result.code).toBe(0);
@@ -328,5 +337,34 @@ describe('tkt create at a terminal', () => {
     await run(options({ title: 'Integration asked', description: 'd' }, { integration: true }), run4.ctx);
     run4.prompter.assertDone();
     expect(ticketById(h, Number(run4.stdout())).creatorId).toBe(userId(h, 'kmensah'));
+  });
+});
+
+describe('tkt create against a service that answers register its own way', () => {
+  const registerWith = (status: number, headers: Record<string, string>, body: unknown) => (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method !== 'POST' || req.url !== REGISTER_PATH) return false;
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(body));
+    return true;
+  };
+
+  async function createThrough(answer: ReturnType<typeof registerWith>) {
+    const server = await startFrontServer(h, answer);
+    try {
+      const r = await h.context({ env: frontEnv(h, server) });
+      await run(options({ title: 'Elsewhere', description: 'd', requester: 'aberg', site: 'Head Office', department: 'IT', status: 'Open' }), r.ctx);
+      expect(server.requests.filter((q) => q.url === REGISTER_PATH)).toHaveLength(1);
+      return r.stdout();
+    } finally {
+      await server.close();
+    }
+  }
+
+  it('takes the new ID from the body when there is no Location header', async () => {
+    expect(await createThrough(registerWith(200, {}, { id: 4242, title: 'Elsewhere' }))).toBe('Created ticket #4242\n');
+  });
+
+  it('takes the new ID from the Location header when the body has no id', async () => {
+    expect(await createThrough(registerWith(201, { location: '/api/TicketsApi/4343' }, { success: true }))).toBe('Created ticket #4343\n');
   });
 });

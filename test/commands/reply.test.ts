@@ -49,6 +49,13 @@ describe('tkt reply', () => {
     expect(conversations(ticket.id).at(-1)).toMatchObject({ to: 'vendor@example.com', cc: 'boss@example.com', subject: 'Parts', message: 'from stdin\n' });
   });
 
+  it('reads the message from stdin with --message -', async () => {
+    const ticket = ticketWhere((t) => t.ticketStatusId === OPEN);
+    const result = await h.cli(['-q', 'reply', String(ticket.id), '--message', '-'], { stdin: 'piped answer\nsecond line\n' });
+    expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(conversations(ticket.id).at(-1)).toMatchObject({ type: 'Reply', message: 'piped answer\nsecond line\n' });
+  });
+
   it('reads the message from a file and prints the body with --json', async () => {
     const ticket = ticketWhere((t) => t.ticketStatusId === OPEN);
     const file = join(dir, 'answer.txt');

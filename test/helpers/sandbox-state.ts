@@ -3,8 +3,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
+import { startServer, type TestServer } from '../api/server.js';
 import { createHarness, loginAs, type Harness, type HarnessOptions } from './harness.js';
 
 /**
@@ -76,4 +78,43 @@ export async function sendsNothing<T>(h: Harness, action: () => Promise<T>): Pro
   const result = await action();
   expect(h.sandbox.stats.requests).toBe(before);
   return result;
+}
+
+/**
+ * A server standing in front of the sandbox, for answers the sandbox never gives (another body
+ * shape, a Location header): `answer` handles a request and returns true, or returns false and
+ * the request goes on to the sandbox as it came, so lookups still work. Point a context at it
+ * with `frontEnv(h, server)`. `holdMs` keeps each request open that long first, so a client's
+ * concurrent requests overlap at this server (the in-process sandbox answers each at once).
+ */
+export async function startFrontServer(
+  h: Harness,
+  answer: (req: IncomingMessage, res: ServerResponse, body: Buffer) => boolean,
+  options: { holdMs?: number } = {},
+): Promise<TestServer> {
+  return startServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => setTimeout(() => {
+      const body = Buffer.concat(chunks);
+      if (answer(req, res, body)) return;
+      const headers: Record<string, string> = {};
+      for (const name of ['authorization', 'content-type'] as const) {
+        const value = req.headers[name];
+        if (value !== undefined) headers[name] = value;
+      }
+      const method = req.method ?? 'GET';
+      void fetch(`${h.sandbox.url}${req.url ?? '/'}`, { method, headers, body: body.length > 0 ? body : undefined })
+        .then(async (passed) => {
+          res.writeHead(passed.status, { 'content-type': passed.headers.get('content-type') ?? 'application/json' });
+          res.end(Buffer.from(await passed.arrayBuffer()));
+        })
+        .catch(() => res.writeHead(502).end());
+    }, options.holdMs ?? 0));
+  });
+}
+
+/** Environment for a command run as admin against `server`. */
+export function frontEnv(h: Harness, server: TestServer): Record<string, string> {
+  return { TKT_URL: server.url, TKT_TOKEN: h.sandbox.issueToken('admin') };
 }
