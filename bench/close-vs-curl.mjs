@@ -10,19 +10,14 @@
 // `tkt close - --concurrency N` (IDs on stdin; the time includes starting node), then count
 // closes with `xargs -P 8 -I{} curl ... -F TicketId={} -F CloseBy=...`. Each side must close
 // every one of its tickets (HTTP 204), or the bench fails. Target: tkt at least 3x faster.
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { bin, login, requireBuild, runChild, startSandbox } from './lib.mjs';
 
-const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const bin = join(root, 'bin', 'tkt.js');
 const WARMUP = 100;
 const CURL_PARALLEL = 8;
-const PHASE_TIMEOUT_MS = 180_000;
 const TARGET_RATIO = 3;
 
 const { values: args } = parseArgs({
@@ -35,63 +30,6 @@ if (!Number.isInteger(count) || count < 1 || !Number.isInteger(concurrency) || c
   process.exit(2);
 }
 
-/** Runs a command to the end (bounded), feeding `stdin`; resolves with its output and code. */
-function run(command, argv, { env = process.env, stdin = '' } = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, argv, { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), PHASE_TIMEOUT_MS);
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-    child.stdin.end(stdin);
-  });
-}
-
-async function startSandbox() {
-  const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise((resolve, reject) => {
-    let seen = '';
-    const timer = setTimeout(() => reject(new Error('the sandbox printed no URL within 15s')), 15_000);
-    child.stdout.on('data', (chunk) => {
-      seen += chunk;
-      const match = /listening on (http:\/\/\S+)/i.exec(seen);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.once('close', (code) => reject(new Error(`the sandbox exited (${code}) before printing its URL`)));
-  });
-  child.stdout.resume();
-  return { child, url };
-}
-
-async function stopSandbox(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const gone = new Promise((resolve) => child.once('close', resolve));
-  child.kill('SIGINT');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-  await gone;
-  clearTimeout(timer);
-}
-
-async function login(url) {
-  const response = await fetch(`${url}/api/Users/authenticate`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ Email: 'admin', Password: 'admin', RememberMe: false, Domain: '' }),
-  });
-  if (!response.ok) throw new Error(`login failed: HTTP ${response.status}`);
-  const user = await response.json();
-  return { token: user.Token ?? user.token, userId: user.Id ?? user.id };
-}
-
 /** Open tickets to close, created with `tkt create --from` (the bulk path, not timed). */
 async function createTickets(env, dir, total) {
   const rows = Array.from({ length: total }, (_, i) =>
@@ -99,7 +37,7 @@ async function createTickets(env, dir, total) {
   );
   const file = join(dir, 'tickets.jsonl');
   await writeFile(file, `${rows.join('\n')}\n`);
-  const result = await run(process.execPath, [bin, 'create', '--from', file, '--concurrency', '16', '-q'], { env });
+  const result = await runChild(process.execPath, [bin, 'create', '--from', file, '--concurrency', '16', '-q'], { env });
   if (result.code !== 0) throw new Error(`tkt create --from failed (${result.code}): ${result.stderr}`);
   const ids = result.stdout.trim().split('\n').map(Number).sort((a, b) => a - b);
   if (ids.length !== total) throw new Error(`expected ${total} new tickets, got ${ids.length}`);
@@ -108,30 +46,27 @@ async function createTickets(env, dir, total) {
 
 /** xargs -P 8 running one curl per ID; the token is read from a file, never put in argv. */
 async function curlClose(url, headerFile, userId, ids) {
-  const started = performance.now();
-  const result = await run('xargs', [
+  const result = await runChild('xargs', [
     '-P', String(CURL_PARALLEL), '-I{}',
     'curl', '-s', '-o', '/dev/null', '-w', '%{http_code}\\n', '-X', 'POST', '-H', `@${headerFile}`,
     '-F', 'TicketId={}', '-F', `CloseBy=${userId}`, `${url}/api/TicketsApi/close/{}`,
   ], { stdin: `${ids.join('\n')}\n` });
-  const seconds = (performance.now() - started) / 1000;
   const closed = result.stdout.split('\n').filter((code) => code === '204').length;
   if (result.code !== 0 || closed !== ids.length) throw new Error(`curl closed ${closed} of ${ids.length} (xargs exit ${result.code}): ${result.stderr}`);
-  return seconds;
+  return result.seconds;
 }
 
 async function tktClose(env, ids) {
-  const started = performance.now();
-  const result = await run(process.execPath, [bin, 'close', '-', '--concurrency', String(concurrency), '--json'], { env, stdin: `${ids.join('\n')}\n` });
-  const seconds = (performance.now() - started) / 1000;
+  const result = await runChild(process.execPath, [bin, 'close', '-', '--concurrency', String(concurrency), '--json'], { env, stdin: `${ids.join('\n')}\n` });
   const closed = result.stdout.split('\n').filter((line) => line !== '' && JSON.parse(line).status === 204).length;
   if (result.code !== 0 || closed !== ids.length) throw new Error(`tkt closed ${closed} of ${ids.length} (exit ${result.code}): ${result.stderr}`);
-  return seconds;
+  return result.seconds;
 }
 
 const rate = (n, seconds) => `${Math.round(n / seconds)}/s`;
 
 async function main() {
+  requireBuild();
   const dir = await mkdtemp(join(tmpdir(), 'tkt-bench-close-'));
   let sandbox;
   try {
@@ -154,7 +89,7 @@ async function main() {
     console.log(`ratio: tkt is ${ratio.toFixed(1)}x faster (target >= ${TARGET_RATIO}x) ${ratio >= TARGET_RATIO ? 'OK' : 'BELOW TARGET'}`);
     if (ratio < TARGET_RATIO) process.exitCode = 1;
   } finally {
-    if (sandbox) await stopSandbox(sandbox.child);
+    await sandbox?.stop();
     await rm(dir, { recursive: true, force: true });
   }
 }

@@ -7,33 +7,19 @@
 //       uses a sandbox that is already running (it must have the demo login admin/admin)
 //
 // Options (environment): BENCH_REQUESTS (default 20000), BENCH_SECONDS (default 15), BENCH_CONCURRENCY (default 32).
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
+import { login, requireBuild, startSandbox } from './lib.mjs';
 
 const maxRequests = Number(process.env.BENCH_REQUESTS ?? 20_000);
 const maxSeconds = Number(process.env.BENCH_SECONDS ?? 15);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32);
 
-async function startOwnSandbox() {
-  const bin = fileURLToPath(new URL('../bin/tkt.js', import.meta.url));
-  const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--seed-tickets', '20000'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let output = '';
-  child.stdout.setEncoding('utf8');
-  for await (const chunk of child.stdout) {
-    output += chunk;
-    const url = /listening on (http:\/\/\S+)/i.exec(output)?.[1];
-    if (url) return { url, stop: async () => { child.kill('SIGINT'); await once(child, 'exit'); } };
-  }
-  throw new Error(`the sandbox did not print its URL:\n${output}`);
-}
-
 function percentile(sorted, p) {
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-const sandbox = process.env.SANDBOX_URL ? { url: process.env.SANDBOX_URL, stop: async () => {} } : await startOwnSandbox();
+if (!process.env.SANDBOX_URL) requireBuild();
+const sandbox = process.env.SANDBOX_URL ? { url: process.env.SANDBOX_URL, stop: async () => {} } : await startSandbox(['--seed-tickets', '20000']);
 const base = new URL(sandbox.url);
 if (!['127.0.0.1', 'localhost', '[::1]'].includes(base.hostname)) {
   await sandbox.stop();
@@ -52,7 +38,7 @@ async function call(method, path, body) {
 
 let token;
 try {
-  token = (await call('POST', '/api/Users/authenticate', { Email: 'admin', Password: 'admin', RememberMe: false, Domain: '' })).Token;
+  ({ token } = await login(sandbox.url));
   const firstPage = await call('POST', '/api/TicketsApi', { length: 100 });
   const ids = firstPage.map((t) => t.ticketId);
   const listTypes = ['AllTickets', 'MyOpenTickets', 'OverdueTickets', 'UnassignedTickets', 'CompletedTickets', 'AllMyGroups'];

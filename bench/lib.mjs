@@ -1,0 +1,119 @@
+// What the bench scripts share: the built tkt, a sandbox child process, logging in, running a
+// child to the end with its peak memory, and medians. Loopback only; run `npm run build` first.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+
+export const root = fileURLToPath(new URL('..', import.meta.url));
+export const bin = join(root, 'bin', 'tkt.js');
+
+/** Exits with a hint when dist/ is missing: every bench runs the built tkt. */
+export function requireBuild() {
+  if (!existsSync(join(root, 'dist', 'main.js'))) {
+    console.error('build first: npm run build');
+    process.exit(1);
+  }
+}
+
+/**
+ * Starts `node bin/tkt.js sandbox --port 0 ...args` and resolves once it printed its URL, with
+ * the child, the URL, the milliseconds from spawn to that line, and stop() (SIGINT, SIGKILL after 5 s).
+ */
+export async function startSandbox(args = [], { timeoutMs = 30_000 } = {}) {
+  const started = performance.now();
+  const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the sandbox printed no URL within ${timeoutMs / 1000} s`));
+    }, timeoutMs);
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk) => {
+      seen += chunk;
+      const match = /listening on (http:\/\/\S+)/i.exec(seen);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the sandbox exited (${code}) before printing its URL:\n${seen}`));
+    });
+  });
+  const startupMs = performance.now() - started;
+  // Keep draining its stdout so the child never blocks on a full pipe.
+  child.stdout.resume();
+  return { child, url, startupMs, stop: () => stopChild(child) };
+}
+
+async function stopChild(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise((resolve) => child.once('close', resolve));
+  child.kill('SIGINT');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await gone;
+  clearTimeout(timer);
+}
+
+/** POST /api/Users/authenticate as a demo login; resolves with { token, userId }. */
+export async function login(url, username = 'admin', password = username) {
+  const response = await fetch(`${url}/api/Users/authenticate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ Email: username, Password: password, RememberMe: false, Domain: '' }),
+  });
+  if (!response.ok) throw new Error(`login as ${username} failed: HTTP ${response.status}`);
+  const user = await response.json();
+  return { token: user.Token ?? user.token, userId: user.Id ?? user.id };
+}
+
+/** Peak resident set size so far (VmHWM) of a running process, in KB; 0 once it is gone. */
+export function peakRssKb(pid) {
+  try {
+    return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Runs a command to the end (SIGKILL after timeoutMs), feeding `stdin`. Resolves with its exit
+ * code, stderr, wall seconds and, with measureRss, its peak RSS in KB (GNU time when present,
+ * else VmHWM polled every 10 ms). stdout is collected unless onStdout takes the chunks.
+ */
+export function runChild(command, argv, { env = process.env, stdin = '', timeoutMs = 180_000, measureRss = false, onStdout } = {}) {
+  const useTime = measureRss && existsSync('/usr/bin/time');
+  const [file, args] = useTime ? ['/usr/bin/time', ['-v', command, ...argv]] : [command, argv];
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(file, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let peakKb = 0;
+    child.stdout.on('data', onStdout ?? ((chunk) => (stdout += chunk)));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const poll = measureRss && !useTime ? setInterval(() => (peakKb = Math.max(peakKb, peakRssKb(child.pid))), 10) : undefined;
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      clearInterval(poll);
+      if (useTime) peakKb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(stderr)?.[1] ?? 0);
+      resolve({ code, stdout, stderr, peakKb, seconds: (performance.now() - started) / 1000 });
+    });
+    child.stdin.on('error', () => {}); // a child that exits without reading stdin is not our failure
+    child.stdin.end(stdin);
+  });
+}
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+export const megabytes = (kb) => `${(kb / 1024).toFixed(1)} MB`;
