@@ -83,13 +83,15 @@ export interface ContextParts {
  * remembered, so a run shares one keep-alive pool; `dispose` closes them.
  */
 export async function buildContext(parts: ContextParts): Promise<Context & { dispose(): Promise<void> }> {
-  const [{ resolveSession }, { createApiClient }] = await Promise.all([import('./config/session.js'), import('./api/client.js')]);
+  const { resolveSession } = await import('./config/session.js');
   const now = parts.now ?? (() => new Date());
   const clients: ApiClient[] = [];
   let session: Session | undefined;
   let api: ApiClient | undefined;
   const debug = parts.globals.debug ? (line: string) => parts.io.stderr.write(`debug: ${line}\n`) : undefined;
-  const makeClient = (baseUrl: string, token?: string): ApiClient => {
+  // undici is the largest thing a run loads: only commands that talk to the service pay for it.
+  const makeClient = async (baseUrl: string, token?: string): Promise<ApiClient> => {
+    const { createApiClient } = await import('./api/client.js');
     const client = createApiClient({
       baseUrl,
       timeoutMs: parts.globals.timeout * 1000,
@@ -115,18 +117,32 @@ export async function buildContext(parts: ContextParts): Promise<Context & { dis
     async api() {
       if (api === undefined) {
         const current = await ctx.session();
-        api = makeClient(current.baseUrl, current.token);
+        api = await makeClient(current.baseUrl, current.token);
       }
       return api;
     },
     async anonymousApi(baseUrl: string) {
-      return makeClient(baseUrl);
+      return await makeClient(baseUrl);
     },
     async dispose() {
       await Promise.allSettled(clients.map((client) => client.dispose()));
     },
   };
   return ctx;
+}
+
+/** Most runs never ask anything: the prompts (and their colour themes) load on the first question. */
+function lazyPrompter(create: () => Promise<Prompter>): Prompter {
+  let real: Promise<Prompter> | undefined;
+  const prompter = () => (real ??= create());
+  return {
+    input: async (options) => (await prompter()).input(options),
+    password: async (options) => (await prompter()).password(options),
+    confirm: async (options) => (await prompter()).confirm(options),
+    select: async (options) => (await prompter()).select(options),
+    search: async (options) => (await prompter()).search(options),
+    editor: async (options) => (await prompter()).editor(options),
+  };
 }
 
 /** The real host: one per process. */
@@ -140,17 +156,16 @@ export function createProcessHost(proc: ProcessLike, state: { abort: AbortContro
         const globals = readGlobals(command.optsWithGlobals());
         state.graceful = options.graceful === true;
         const io = createIO(proc, globals);
-        const [{ createConfigStore }, { defaultConfigDir }, { createInquirerPrompter }] = await Promise.all([
-          import('./config/store.js'),
-          import('./config/paths.js'),
-          import('./prompts/inquirer.js'),
-        ]);
+        const [{ createConfigStore }, { defaultConfigDir }] = await Promise.all([import('./config/store.js'), import('./config/paths.js')]);
         const ctx = await buildContext({
           io,
           globals,
           env: proc.env,
           config: createConfigStore(defaultConfigDir(proc.env)),
-          prompter: createInquirerPrompter({ stdin: io.stdin, stderr: io.stderr, env: proc.env, color: io.color }),
+          prompter: lazyPrompter(async () => {
+            const { createInquirerPrompter } = await import('./prompts/inquirer.js');
+            return createInquirerPrompter({ stdin: io.stdin, stderr: io.stderr, env: proc.env, color: io.color });
+          }),
           signal: state.abort.signal,
         });
         try {

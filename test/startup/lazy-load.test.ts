@@ -110,12 +110,12 @@ register('./hooks.mjs', import.meta.url, { data: { logFile: process.env.TKT_TEST
   afterAll(() => rmSync(hookDir, { recursive: true, force: true }));
 
   /** Runs the bin with `args`; returns its exit code, stdout and the bundle inputs of every dist file it loaded. */
-  function loadedInputs(args: string[]): { code: number; stdout: string; distFiles: string[]; inputs: string[] } {
+  function loadedInputs(args: string[], env: Record<string, string> = {}): { code: number; stdout: string; distFiles: string[]; inputs: string[] } {
     const meta = readMetafile();
     const logFile = path.join(hookDir, `${args.join('_').replace(/\W/g, '')}.log`);
     const child = spawnSync(process.execPath, ['--import', pathToFileURL(path.join(hookDir, 'register.mjs')).href, bin, ...args], {
       // An empty config folder and no session from the environment: nothing outside the test is read.
-      env: { ...process.env, TKT_TEST_IMPORT_LOG: logFile, TKT_CONFIG_DIR: hookDir, TKT_URL: '', TKT_TOKEN: '', TKT_PROFILE: '', NO_COLOR: '1' },
+      env: { ...process.env, TKT_TEST_IMPORT_LOG: logFile, TKT_CONFIG_DIR: hookDir, TKT_URL: '', TKT_TOKEN: '', TKT_PROFILE: '', NO_COLOR: '1', ...env },
       encoding: 'utf8',
     });
     const distFiles = readFileSync(logFile, 'utf8')
@@ -136,12 +136,20 @@ register('./hooks.mjs', import.meta.url, { data: { logFile: process.env.TKT_TEST
     expect(lazyModulesAmong(inputs)).toEqual([]);
   });
 
-  it('sees the lazily-loaded modules once a command needs them', () => {
-    // whoami builds the command context (settings through conf, the HTTP client through undici)
-    // and then exits 4 for want of a login: the hook must report both.
+  it('loads settings but not the HTTP client for a command that makes no request', () => {
+    // whoami reads the profile (conf) and exits 4 for want of a login, without undici.
     const { code, inputs } = loadedInputs(['whoami']);
 
     expect(code).toBe(4);
-    expect(lazyModulesAmong(inputs)).toEqual(expect.arrayContaining(['conf', 'undici']));
+    expect(lazyModulesAmong(inputs)).toContain('conf');
+    expect(lazyModulesAmong(inputs)).not.toContain('undici');
+  });
+
+  it('sees the HTTP client once a command sends a request', () => {
+    // Port 9 (discard) refuses the connection: exit 1 after undici was loaded and used.
+    const { code, inputs } = loadedInputs(['show', '1'], { TKT_URL: 'http://127.0.0.1:9', TKT_TOKEN: 'a-token' });
+
+    expect(code).toBe(1);
+    expect(lazyModulesAmong(inputs)).toContain('undici');
   });
 });
