@@ -1,7 +1,7 @@
 // Bundles src/main.ts into dist/ with code splitting, so that heavy modules
 // (prompts, tables, multipart, the sandbox) become chunks loaded on first use.
 import { build } from 'esbuild';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -23,6 +23,27 @@ const lazyChildProcessForCommander = {
   },
 };
 
+// conf imports ajv (+ ajv-formats) for JSON-schema validation and semver for migrations when it
+// loads: about 11 ms of every command that reads settings. tkt gives conf neither a schema nor
+// migrations, so in the bundle those imports become stand-ins that fail loudly if ever used.
+const UNUSED_BY_CONF = {
+  'ajv/dist/2020.js': "export class Ajv2020 { constructor() { throw new Error('tkt: conf schema support is not bundled'); } }",
+  'ajv-formats': "export default { default() { throw new Error('tkt: conf schema support is not bundled'); } };",
+  semver: "export default new Proxy({}, { get() { throw new Error('tkt: conf migrations are not bundled'); } });",
+};
+const confWithoutSchemaOrMigrations = {
+  name: 'conf-without-schema-or-migrations',
+  setup(build) {
+    build.onResolve({ filter: /^(ajv\/dist\/2020\.js|ajv-formats|semver)$/ }, (args) =>
+      /[\\/]node_modules[\\/]conf[\\/]/.test(args.importer) ? { path: args.path, namespace: 'unused-by-conf' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'unused-by-conf' }, (args) => ({ contents: UNUSED_BY_CONF[args.path], loader: 'js' }));
+  },
+};
+
+// Stale chunks from earlier builds would otherwise be shipped with the package.
+rmSync('dist', { recursive: true, force: true });
+
 await build({
   entryPoints: { main: 'src/main.ts' },
   outdir: 'dist',
@@ -37,7 +58,7 @@ await build({
   logLevel: 'warning',
   chunkNames: 'chunks/[name]-[hash]',
   define: { TKT_VERSION: JSON.stringify(pkg.version) },
-  plugins: [lazyChildProcessForCommander],
+  plugins: [lazyChildProcessForCommander, confWithoutSchemaOrMigrations],
   // CommonJS dependencies bundled into ESM still call require() for Node built-ins.
   banner: { js: "import { createRequire as __tktCreateRequire } from 'node:module'; const require = __tktCreateRequire(import.meta.url);" },
 }).then(async (result) => {
