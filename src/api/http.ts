@@ -6,7 +6,7 @@ import { basename } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import type FormData from 'form-data';
-import { EnvHttpProxyAgent, request } from 'undici';
+import { EnvHttpProxyAgent } from './undici-core.js';
 import { ApiError, NetworkError, UsageError } from '../errors.js';
 import type { NetworkFailure } from '../errors.js';
 import { serverMessages } from './error-body.js';
@@ -141,11 +141,13 @@ export function createHttp(options: HttpOptions): Http {
 
     const started = performance.now();
     try {
-      const res = await request(url, {
+      const target = new URL(url);
+      const res = await dispatcher.request({
+        origin: target.origin,
+        path: `${target.pathname}${target.search}`,
         method: method as 'GET',
         headers,
         body: outgoing.body,
-        dispatcher,
         headersTimeout: options.timeoutMs,
         bodyTimeout: options.timeoutMs,
       });

@@ -1,0 +1,14 @@
+// undici's index also loads fetch, WebSocket, EventSource, caches and mocks: about half of its
+// load time, paid on every command that talks to the service, for nothing tkt uses. We load only
+// the proxy-aware agent and the request API, and attach the API to dispatchers exactly as
+// undici's index does (`Object.assign(Dispatcher.prototype, api)`). The deep paths are pinned by
+// the lockfile; test/api/* and every command test exercise them.
+import type { Dispatcher as DispatcherType, EnvHttpProxyAgent as EnvHttpProxyAgentType } from 'undici';
+import DispatcherClass from 'undici/lib/dispatcher/dispatcher.js';
+import EnvHttpProxyAgentClass from 'undici/lib/dispatcher/env-http-proxy-agent.js';
+import requestApi from 'undici/lib/api/index.js';
+
+Object.assign(DispatcherClass.prototype, requestApi);
+
+export type Dispatcher = DispatcherType;
+export const EnvHttpProxyAgent: typeof EnvHttpProxyAgentType = EnvHttpProxyAgentClass;
