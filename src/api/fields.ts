@@ -13,9 +13,11 @@ export function field(obj: unknown, ...names: string[]): unknown {
   for (const name of names) {
     if (name in obj) return obj[name];
   }
-  const wanted = names.map((n) => n.toLowerCase());
-  for (const [key, value] of Object.entries(obj)) {
-    if (wanted.includes(key.toLowerCase())) return value;
+  // Any case, but still in the caller's order of preference, not the object's key order.
+  const keys = new Map(Object.keys(obj).map((key) => [key.toLowerCase(), key]));
+  for (const name of names) {
+    const key = keys.get(name.toLowerCase());
+    if (key !== undefined) return obj[key];
   }
   return undefined;
 }

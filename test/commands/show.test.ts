@@ -3,7 +3,7 @@ import { run } from '../../src/commands/show.js';
 import { createLookups } from '../../src/lookups/index.js';
 import { renderTicketDetail } from '../../src/tickets/detail.js';
 import type { Harness } from '../helpers/harness.js';
-import { useHarness } from '../helpers/sandbox-state.js';
+import { frontEnv, startFrontServer, useHarness } from '../helpers/sandbox-state.js';
 
 let h: Harness;
 useHarness({}, (harness) => (h = harness));
@@ -129,5 +129,40 @@ describe('renderTicketDetail', () => {
       { lookups: createLookups(ctx), now: new Date(), color: false },
     );
     expect(text.indexOf('first')).toBeLessThan(text.indexOf('second'));
+  });
+});
+
+describe('tkt show against a service that sends PascalCase', () => {
+  const pascal = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(pascal);
+    if (value === null || typeof value !== 'object') return value;
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key[0]!.toUpperCase() + key.slice(1), pascal(inner)]));
+  };
+  const headerOf = (text: string) => text.slice(0, text.indexOf('\nDescription'));
+
+  it('renders the same header from PascalCase fields and nested objects', async () => {
+    const ticket = ticketTitled('Email bounce from customer domain');
+    const now = new Date();
+    const reference = await h.context();
+    await run({ id: String(ticket.id), markRead: false }, { ...reference.ctx, now: () => now });
+    const model = pascal((await (await reference.ctx.api()).getTicket(ticket.id)).body);
+    expect(model).toMatchObject({ Title: ticket.title, Status: expect.any(Object) });
+
+    const path = `/api/TicketsApi/${ticket.id}`;
+    const server = await startFrontServer(h, (req, res) => {
+      if (req.method !== 'GET' || req.url !== path) return false;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(model));
+      return true;
+    });
+    try {
+      const r = await h.context({ env: frontEnv(h, server) });
+      await run({ id: String(ticket.id), markRead: false }, { ...r.ctx, now: () => now });
+      expect(server.requests.map((q) => q.url)).toContain(path);
+      expect(headerOf(r.stdout())).toMatch(/^Requester:\s+Maria Garcia \(mgarcia\)$/m);
+      expect(headerOf(r.stdout())).toBe(headerOf(reference.stdout()));
+    } finally {
+      await server.close();
+    }
   });
 });
