@@ -1,10 +1,10 @@
 // A faithful local emulator of the ticketing service (spec 4.0-4.17), used by
 // `tkt sandbox` and by every test of the project. Plain node:http for speed.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { DemoLogin } from './demo.js';
 import { demoLogins, emptyState } from './demo.js';
 import { addDemoTickets, addSeedTickets } from './demo-tickets.js';
@@ -164,10 +164,29 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
 }
 
+/** A save killed between writing `<dataFile>.<pid>.tmp` and renaming it leaves the temp file behind. */
+function removeTempFilesOfDeadSaves(dataFile: string): void {
+  const prefix = `${basename(dataFile)}.`;
+  for (const name of readdirSync(dirname(dataFile))) {
+    const pid = name.startsWith(prefix) && name.endsWith('.tmp') ? name.slice(prefix.length, -'.tmp'.length) : '';
+    if (/^\d+$/.test(pid) && !processIsAlive(Number(pid))) rmSync(join(dirname(dataFile), name), { force: true });
+  }
+}
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 function openStore(options: SandboxOptions, now: Date): { store: SandboxStore; uploadDir: string; temporary: boolean } {
   const { dataFile } = options;
   const uploadDir = dataFile === undefined ? mkdtempSync(join(tmpdir(), 'tkt-sandbox-')) : `${dataFile}.uploads`;
   mkdirSync(uploadDir, { recursive: true });
+  if (dataFile !== undefined) removeTempFilesOfDeadSaves(dataFile);
   if (dataFile !== undefined && existsSync(dataFile)) {
     return { store: new SandboxStore(JSON.parse(readFileSync(dataFile, 'utf8')) as SandboxState, dataFile), uploadDir, temporary: false };
   }

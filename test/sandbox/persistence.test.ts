@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
@@ -61,4 +61,17 @@ test('a large upload is streamed to disk intact', async () => {
   const saved = sandbox.state.attachments.find((a) => a.id === reply.body.saved[0].id);
   expect(saved?.size).toBe(big.length);
   expect(saved?.sha256).toBe(createHash('sha256').update(big).digest('hex'));
+});
+
+test('a temp file left by a crash mid-save is removed at the next start', async () => {
+  const dir = tempDir();
+  const dataFile = join(dir, 'state.json');
+  const first = await openSandbox({ dataFile });
+  await first.sandbox.close();
+  // What a SIGKILL between writing the temp file and renaming it leaves behind.
+  writeFileSync(join(dir, 'state.json.4242.tmp'), '{"half": ');
+
+  const second = await openSandbox({ dataFile });
+  await second.sandbox.close();
+  expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
 });
