@@ -21,6 +21,7 @@ import type { MultipartInput } from '../api/types.js';
 import type { Context } from '../context.js';
 import { InterruptedError, OperationError, UsageError } from '../errors.js';
 import type { Lookups } from '../lookups/types.js';
+import { createJsonArrayWriter } from '../output/json.js';
 import { NO_PROGRESS, createProgress } from '../output/progress.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { createStyle } from '../output/style.js';
@@ -433,14 +434,16 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
   const reportPath = options.report ?? options.resume ?? defaultReportPath(options.file);
   const appendToResumed = options.resume !== undefined && resolve(reportPath) === resolve(options.resume);
   const report = await openReport(reportPath, appendToResumed);
+  // --json is one document (contract section 3): an array streamed row by row, closed even when rows fail.
+  const jsonArray = json ? createJsonArrayWriter(ctx.io.stdout) : undefined;
   try {
     // A separate report keeps the whole story: the rows created earlier are copied into it.
     if (!appendToResumed) for (const entry of skippedEntries) await report.append(entry);
     const outStyle = createStyle(ctx.io.color && ctx.io.stdoutIsTTY);
     const errStyle = createStyle(ctx.io.color);
-    const print = (entry: ReportEntry): void => {
-      if (json) {
-        ctx.io.stdout.write(`${JSON.stringify(entryLine(entry))}\n`);
+    const print = async (entry: ReportEntry): Promise<void> => {
+      if (jsonArray !== undefined) {
+        await jsonArray.push(entryLine(entry));
       } else if (!entry.ok) {
         const status = entry.status === undefined ? '' : ` (HTTP ${entry.status})`;
         ctx.io.stderr.write(`${errStyle.red('✗')} row ${entry.row}: failed${status}: ${sanitizeInline(entry.error ?? 'failed')}\n`);
@@ -452,7 +455,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
         ctx.io.stdout.write(entry.skipped ? `- row ${entry.row} already created as ${id} (skipped)\n` : `${outStyle.green('✓')} row ${entry.row}: created ${id}\n`);
       }
     };
-    for (const entry of skippedEntries) print(entry);
+    for (const entry of skippedEntries) await print(entry);
 
     const rowsByNumber = new Map(prepared.map((item) => [item.row.row, item]));
     const newIds = new Map<number, string | undefined>();
@@ -478,7 +481,9 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
         }
       }
       progress.tick(entry.ok);
-      progress.withLine(() => print(entry));
+      let printed = Promise.resolve();
+      progress.withLine(() => (printed = print(entry)));
+      await printed;
     };
 
     const run = await runBulk(
@@ -528,6 +533,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
       ctx.io.stderr.write(`created ${createdNow} ticket${createdNow === 1 ? '' : 's'}${skippedNote}; report: ${reportPath}\n`);
     }
   } finally {
+    await jsonArray?.end();
     await report.close();
   }
 }
@@ -536,10 +542,12 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
 async function printDryRunRows(ctx: Context, prepared: readonly PreparedRow[], skipped: readonly ReportEntry[], endpoint: TicketEndpoint): Promise<void> {
   const path = ENDPOINT_PATHS[endpoint === 'new' ? 'new' : 'register'];
   if (ctx.globals.json) {
+    const jsonArray = createJsonArrayWriter(ctx.io.stdout);
     for (const item of prepared) {
       const fields = Object.fromEntries(Object.entries(item.form.fields).filter(([, value]) => value !== undefined && value !== null));
-      await writeText(ctx.io.stdout, `${JSON.stringify({ row: item.row.row, dryRun: true, method: 'POST', path, fields, files: item.form.files ?? [] })}\n`);
+      await jsonArray.push({ row: item.row.row, dryRun: true, method: 'POST', path, fields, files: item.form.files ?? [] });
     }
+    await jsonArray.end();
     return;
   }
   if (ctx.globals.quiet) return;

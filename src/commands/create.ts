@@ -53,7 +53,7 @@ columns are named like the options above (title, description, requester, site, .
 attach take several values separated by ";", attach paths are relative to the file. Every row is
 checked before the first ticket is created. A report (JSON Lines, default FILE.report.jsonl) maps
 each row to its new ID or its error; --resume REPORT skips the rows it shows as created.
-Output: a line per row; --json JSON Lines {"row","ok","id"} or {"row","ok":false,"status","error"};
+Output: a line per row; --json one JSON array of {"row","ok","id"} or {"row","ok":false,"status","error"};
 -q the new IDs. Exit 2 when a row is invalid (nothing is sent), 1 when a row failed.
   $ tkt create --from tickets.csv
   $ tkt create --from tickets.csv --resume tickets.csv.report.jsonl   # after a partial failure

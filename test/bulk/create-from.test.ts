@@ -114,7 +114,8 @@ describe('tkt create --from', () => {
     expect(second).toMatchObject({ title: 'jsonl-2 vpn', siteId: 3, departmentId: 4 });
     expect(h.sandbox.stats.byRoute[REGISTER_ROUTE]).toBe(2);
 
-    const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { row: number; ok: boolean; id: number });
+    // One JSON document (contract section 3), not JSON Lines.
+    const lines = JSON.parse(result.stdout) as { row: number; ok: boolean; id: number }[];
     expect(lines.sort((a, b) => a.row - b.row)).toEqual([
       { row: 1, ok: true, id: first!.id },
       { row: 2, ok: true, id: second!.id },
@@ -180,6 +181,25 @@ describe('tkt create --from', () => {
     await expect(readFile(`${file}.report.jsonl`)).rejects.toThrow(/ENOENT/);
   });
 
+  it('--json prints one JSON array, failed rows included, also when the run fails; --dry-run --json too', async () => {
+    const row = (n: number, requester: string) => JSON.stringify({ title: `json-array-${n}`, description: 'from CI', requester });
+    const file = await write('array.jsonl', [row(1, 'aberg'), row(2, 'ghost')].join('\n') + '\n');
+    const dry = await h.cli(['create', '--from', file, '--integration', '--dry-run', '--json']);
+    expect(dry.code).toBe(0);
+    expect((JSON.parse(dry.stdout) as { row: number; dryRun: boolean }[]).map((entry) => [entry.row, entry.dryRun])).toEqual([
+      [1, true],
+      [2, true],
+    ]);
+
+    const result = await h.cli(['create', '--from', file, '--integration', '--concurrency', '1', '--json']);
+    expect(result.code).toBe(1);
+    const [created] = ticketsTitled('json-array-');
+    expect(JSON.parse(result.stdout)).toEqual([
+      { row: 1, ok: true, id: created!.id },
+      { row: 2, ok: false, status: 400, error: expect.stringContaining('ghost') },
+    ]);
+  });
+
   it('after a partial failure, --resume creates each remaining ticket exactly once', async () => {
     const row = (n: number, requester: string) => JSON.stringify({ title: `resume-${n}`, description: 'from CI', requester });
     // The integration endpoint takes the requester as text: "ghost" passes every local check
@@ -218,7 +238,7 @@ describe('tkt create --from', () => {
     const third = await h.cli(['create', '--from', file, '--integration', '--resume', report, '--json']);
     expect(third.code).toBe(0);
     expect(h.sandbox.stats.byRoute[NEW_ROUTE]).toBeUndefined();
-    expect(third.stdout.trim().split('\n').map((line) => JSON.parse(line).skipped)).toEqual([true, true, true, true, true]);
+    expect((JSON.parse(third.stdout) as { skipped?: boolean }[]).map((entry) => entry.skipped)).toEqual([true, true, true, true, true]);
     expect(ticketsTitled('resume-')).toHaveLength(5);
   });
 
