@@ -108,10 +108,8 @@ export async function run(options: CloseOptions, ctx: Context): Promise<void> {
     dryRun: options.dryRun,
     verb: 'closed',
     plan: (id) => ({ method: 'POST', path: `/api/TicketsApi/close/${id}`, form: form(id) }),
-    async send(client, id) {
-      const response = await client.closeTicket(id, form(id));
-      // 204 closed; 200 is the service's "already closed, no action" (spec 4.7).
-      return response.status === 200 ? { status: 200, note: 'already closed, nothing changed' } : { status: response.status };
-    },
+    send: (client, id) => client.closeTicket(id, form(id)),
+    // 204 closed; 200 is the service's "already closed, no action" (spec 4.7).
+    noteFor: (response) => (response.status === 200 ? 'already closed, nothing changed' : undefined),
   });
 }

@@ -56,9 +56,6 @@ export async function run(options: DeleteOptions, ctx: Context): Promise<void> {
     verb: 'deleted',
     plan: (id) => ({ method: 'DELETE', path: `/api/TicketsApi/${id}`, form: { fields: {} } }),
     beforeSend: options.yes ? undefined : (ids) => confirmDelete(ids, ctx),
-    async send(client, id) {
-      const response = await client.deleteTicket(id);
-      return { status: response.status };
-    },
+    send: (client, id) => client.deleteTicket(id),
   });
 }

@@ -37,10 +37,7 @@ export async function run(options: PickupOptions, ctx: Context): Promise<void> {
     dryRun: options.dryRun,
     verb: 'picked up',
     plan: (id) => ({ method: 'POST', path: `/api/TicketsApi/pickup/${id}`, form: { fields: {} } }),
-    async send(client, id) {
-      const response = await client.pickupTicket(id);
-      const note = noteFromBody(response.body, ALREADY_ASSIGNED, 'already assigned to you, nothing changed');
-      return { status: response.status, ...(note === undefined ? {} : { note }) };
-    },
+    send: (client, id) => client.pickupTicket(id),
+    noteFor: (response) => noteFromBody(response.body, ALREADY_ASSIGNED, 'already assigned to you, nothing changed'),
   });
 }

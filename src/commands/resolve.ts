@@ -65,10 +65,7 @@ export async function run(options: ResolveOptions, ctx: Context): Promise<void> 
     dryRun: options.dryRun,
     verb: 'resolved',
     plan: (id) => ({ method: 'POST', path: `/api/TicketsApi/resolve/${id}`, form: { fields: fields(id) } }),
-    async send(client, id) {
-      const response = await client.resolveTicket(id, { fields: fields(id) });
-      const note = noteFromBody(response.body, ALREADY_RESOLVED, 'already resolved, nothing changed');
-      return { status: response.status, ...(note === undefined ? {} : { note }) };
-    },
+    send: (client, id) => client.resolveTicket(id, { fields: fields(id) }),
+    noteFor: (response) => noteFromBody(response.body, ALREADY_RESOLVED, 'already resolved, nothing changed'),
   });
 }

@@ -2,7 +2,7 @@
 // stdin, checked before any request; bounded concurrency over the run's one client (one
 // keep-alive pool); a line per ID, a summary and the exit code from the bulk reporter;
 // Ctrl-C stops starting new IDs. Commands supply only what one ID sends.
-import type { ApiClient } from '../api/types.js';
+import type { ApiClient, ApiResponse } from '../api/types.js';
 import type { BulkVerb } from '../bulk/report.js';
 import type { BulkOutcome } from '../bulk/runner.js';
 import type { Context } from '../context.js';
@@ -22,7 +22,9 @@ export interface IdCommandSpec {
   /** What one ID would send, printed by --dry-run. */
   plan(id: number): PlannedRequest;
   /** Sends one ID's request; a thrown ApiError becomes that ID's failure. */
-  send(client: ApiClient, id: number): Promise<BulkOutcome>;
+  send(client: ApiClient, id: number): Promise<ApiResponse>;
+  /** Why a success changed nothing, when the answer says so ("already closed"). */
+  noteFor?(response: ApiResponse): string | undefined;
   /** Runs once the IDs are known and before anything is sent (delete's confirmation). */
   beforeSend?(ids: readonly number[]): Promise<void>;
 }
@@ -51,7 +53,13 @@ export async function runIdCommand(ctx: Context, spec: IdCommandSpec): Promise<v
   await spec.beforeSend?.(ids);
   const client = await ctx.api();
   const reporter = createBulkReporter(ctx.io, { json: ctx.globals.json, quiet: ctx.globals.quiet, verb: spec.verb, total: ids.length });
-  const run = await runBulk(ids, (id) => spec.send(client, id), {
+  // Every ID's line carries the service's body when it sent one (contract section 3).
+  const sendOne = async (id: number): Promise<BulkOutcome> => {
+    const response = await spec.send(client, id);
+    const note = spec.noteFor?.(response);
+    return { status: response.status, body: response.body, ...(note === undefined ? {} : { note }) };
+  };
+  const run = await runBulk(ids, sendOne, {
     concurrency,
     signal: ctx.signal,
     onResult: (result) => reporter.result(result),

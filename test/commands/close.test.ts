@@ -42,7 +42,8 @@ describe('tkt close', () => {
     expect(human).toMatchObject({ code: 0, stdout: `✓ #${ticket.id} already closed, nothing changed\n` });
     const json = await h.cli(['--json', 'close', String(ticket.id)]);
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toMatchObject({ id: ticket.id, ok: true, status: 200 });
+    // The service's answer rides along (contract section 3: "body" when the API returned one).
+    expect(JSON.parse(json.stdout)).toEqual({ id: ticket.id, ok: true, status: 200, body: { message: `Ticket ${ticket.id} is already closed.` } });
   });
 
   it('is exit 3 for an unknown ticket and exit 5 without Tickets.Close', async () => {

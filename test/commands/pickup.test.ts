@@ -26,6 +26,13 @@ describe('tkt pickup', () => {
     expect(again).toMatchObject({ code: 0, stdout: `✓ #${ticket.id} already assigned to you, nothing changed\n` });
     const quiet = await h.cli(['-q', 'pickup', String(ticket.id)]);
     expect(quiet).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    const json = await h.cli(['--json', 'pickup', String(ticket.id)]);
+    expect(JSON.parse(json.stdout)).toEqual({
+      id: ticket.id,
+      ok: true,
+      status: 200,
+      body: { message: `Ticket ${ticket.id} is already assigned to you.`, changed: false },
+    });
   });
 
   it('is exit 3 for an unknown ticket, exit 5 without Tickets.Pickup', async () => {

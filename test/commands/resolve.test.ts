@@ -62,11 +62,11 @@ describe('tkt resolve', () => {
     expect(result.stderr).toContain('cannot both be read from stdin');
   });
 
-  it('prints a JSON Line per ID with --json', async () => {
+  it('prints a JSON Line per ID with --json, with the body the service answered', async () => {
     const ticket = openTicket();
     const result = await h.cli(['--json', 'resolve', String(ticket.id), '--details', 'ok']);
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({ id: ticket.id, ok: true, status: 200 });
+    expect(JSON.parse(result.stdout)).toEqual({ id: ticket.id, ok: true, status: 200, body: `Ticket ${ticket.id} resolved.` });
   });
 
   it('maps the unknown-ticket 400 to exit 1 with the server message', async () => {
