@@ -68,7 +68,9 @@ export async function run(options: LoginOptions, ctx: Context): Promise<void> {
     });
   }
   const profile = resolveProfileName(ctx);
-  const baseUrl = await resolveLoginUrl(ctx);
+  const knownUrl = resolveBaseUrl(ctx);
+  assertNothingMissing(options, ctx, knownUrl);
+  const baseUrl = knownUrl ?? (await askLoginUrl(ctx));
   const allowHttp = options.allowHttp || (ctx.config.getProfile(profile).allowHttp ?? false);
   // Before asking anything: the password must not cross the network unencrypted.
   assertTransportAllowed(baseUrl, allowHttp);
@@ -119,19 +121,32 @@ export async function run(options: LoginOptions, ctx: Context): Promise<void> {
   }
 }
 
-async function resolveLoginUrl(ctx: Context): Promise<string> {
-  const known = resolveBaseUrl(ctx);
-  if (known !== undefined) return known;
-  if (!ctx.io.canPrompt) {
-    throw new UsageError('no service URL: pass --url or set TKT_URL', { hint: 'tkt login --url https://helpdesk.example.com' });
-  }
+/** Without a terminal nothing can be asked: every missing value is named in one error, before any request. */
+function assertNothingMissing(options: LoginOptions, ctx: Context, knownUrl: string | undefined): void {
+  if (ctx.io.canPrompt) return;
+  const missing: (readonly [option: string, remedy: string])[] = [
+    ...(knownUrl === undefined ? [['--url', 'service URL: pass --url or set TKT_URL'] as const] : []),
+    ...(hasUsername(options) ? [] : [['-u/--username', 'user name: pass -u/--username'] as const]),
+    ...(options.passwordStdin || ctx.env.TKT_PASSWORD ? [] : [['--password-stdin', 'password: pipe it with --password-stdin or set TKT_PASSWORD'] as const]),
+  ];
+  if (missing.length === 0) return;
+  throw new UsageError(`missing ${missing.map(([option]) => option).join(', ')} (no terminal to ask on)`, {
+    details: missing.map(([, remedy]) => remedy),
+    hint: 'e.g. printf %s "$PASSWORD" | tkt login --url https://helpdesk.example.com -u USER --password-stdin',
+  });
+}
+
+function hasUsername(options: LoginOptions): options is LoginOptions & { username: string } {
+  return options.username !== undefined && options.username !== '';
+}
+
+async function askLoginUrl(ctx: Context): Promise<string> {
   const answer = await ctx.prompter.input({ message: 'Service URL', validate: (value) => (value.trim() === '' ? 'a URL is required' : true) });
   return normalizeBaseUrl(answer);
 }
 
 async function resolveUsername(options: LoginOptions, ctx: Context): Promise<string> {
-  if (options.username !== undefined && options.username !== '') return options.username;
-  if (!ctx.io.canPrompt) throw new UsageError('missing --username (no terminal to ask on)');
+  if (hasUsername(options)) return options.username;
   return ctx.prompter.input({ message: 'User name', validate: (value) => (value.trim() === '' ? 'a user name is required' : true) });
 }
 
@@ -142,9 +157,6 @@ async function resolvePassword(options: LoginOptions, ctx: Context): Promise<str
     return password;
   }
   if (ctx.env.TKT_PASSWORD) return ctx.env.TKT_PASSWORD;
-  if (!ctx.io.canPrompt) {
-    throw new UsageError('no password: no terminal to ask on', { hint: 'pipe it with --password-stdin or set TKT_PASSWORD' });
-  }
   return ctx.prompter.password({ message: 'Password' });
 }
 

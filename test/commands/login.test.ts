@@ -100,6 +100,28 @@ describe('tkt login', () => {
     expect(h.sandbox.stats.requests).toBe(0);
   });
 
+  it('names every missing value at once without a terminal: URL, user name and password', async () => {
+    const result = await h.cli(['--profile', 'fresh', 'login']);
+
+    expect(result.code).toBe(2);
+    const errorLines = result.stderr.split('\n').filter((line) => line.startsWith('error:'));
+    expect(errorLines).toHaveLength(1);
+    expect(result.stderr).toMatch(/--url.*TKT_URL/);
+    expect(result.stderr).toContain('-u/--username');
+    expect(result.stderr).toMatch(/--password-stdin.*TKT_PASSWORD/);
+    expect(h.sandbox.stats.requests).toBe(0);
+  });
+
+  it('names both the user name and the password when only the URL is known', async () => {
+    const result = await h.cli(['login']);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('-u/--username');
+    expect(result.stderr).toContain('--password-stdin');
+    expect(result.stderr).not.toContain('TKT_URL');
+    expect(h.sandbox.stats.requests).toBe(0);
+  });
+
   it('refuses a --password flag and says why', async () => {
     const result = await h.cli(['login', '-u', 'admin', '--password', 'admin']);
 
