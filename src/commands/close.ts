@@ -4,8 +4,8 @@ import type { CommandHost } from '../cli.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { resolveActingUser } from '../tickets/acting-user.js';
-import { DEFAULT_CONCURRENCY, runIdCommand } from '../tickets/id-command.js';
-import { assertReadableFiles } from '../tickets/text-input.js';
+import { DEFAULT_CONCURRENCY, assertSingleStdinReader, runIdCommand } from '../tickets/id-command.js';
+import { assertReadableFiles, readTextOption } from '../tickets/text-input.js';
 import { parseWhen } from '../util/when.js';
 
 export interface CloseOptions {
@@ -28,8 +28,8 @@ export function register(program: Command, host: CommandHost): void {
     .command('close')
     .description('Close tickets')
     .argument('<id...>', 'ticket IDs, or - to read them from stdin (first integer on each line)')
-    .option('--comments <text>', 'comments')
-    .option('--closure-comments <text>', 'closure comments')
+    .option('--comments <text>', 'comments, or - to read stdin')
+    .option('--closure-comments <text>', 'closure comments, or - to read stdin')
     .option('--acknowledge', 'send the closure e-mail to the requester and the CC list')
     .option('--closure-status <code>', 'closure status code (a number)')
     .option('--date <when>', 'closing date: ISO 8601 or +3d/+4h/+30m (default: now, set by the service)')
@@ -88,17 +88,20 @@ function parseClosingDate(text: string | undefined, ctx: Context): string | unde
 }
 
 export async function run(options: CloseOptions, ctx: Context): Promise<void> {
+  assertSingleStdinReader(options.ids, [['--comments', options.comments], ['--closure-comments', options.closureComments]]);
   const status = parseClosureStatus(options.closureStatus);
   const closingDate = parseClosingDate(options.date, ctx);
   await assertReadableFiles(options.attach, '--attach');
+  const comments = await readTextOption(ctx, { flag: '--comments', text: options.comments });
+  const closureComments = await readTextOption(ctx, { flag: '--closure-comments', text: options.closureComments });
   const closeBy = await resolveActingUser(ctx, options.by, 'CloseBy');
   const fields = (id: number): Record<string, FormValue> => ({
     TicketId: id,
     CloseBy: closeBy,
     Acknowledged: options.acknowledge,
-    Comments: options.comments,
+    Comments: comments,
     Status: status,
-    ClosureComments: options.closureComments,
+    ClosureComments: closureComments,
     ClosingDate: closingDate,
   });
   const form = (id: number) => (options.attach.length > 0 ? { fields: fields(id), files: options.attach } : { fields: fields(id) });

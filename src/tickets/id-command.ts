@@ -29,11 +29,17 @@ export interface IdCommandSpec {
   beforeSend?(ids: readonly number[]): Promise<void>;
 }
 
-/** Refuses a second reader of stdin: `tkt resolve - --details -` cannot split one stream. */
+/**
+ * Refuses a second reader of stdin: `tkt resolve - --details -` or `tkt close 4 --comments -
+ * --closure-comments -` cannot split one stream.
+ */
 export function assertSingleStdinReader(ids: readonly string[], stdinOptions: readonly (readonly [string, string | undefined])[]): void {
-  if (!ids.includes(STDIN)) return;
-  const clash = stdinOptions.find(([, value]) => value === STDIN);
-  if (clash !== undefined) throw new UsageError(`IDs and ${clash[0]} cannot both be read from stdin`, { hint: `put the text in a file (${clash[0]}-file)` });
+  const readers = [...(ids.includes(STDIN) ? ['IDs'] : []), ...stdinOptions.filter(([, value]) => value === STDIN).map(([flag]) => flag)];
+  if (readers.length < 2) return;
+  const named = `${readers.slice(0, -1).join(', ')} and ${readers.at(-1)!}`;
+  throw new UsageError(`${named} cannot ${readers.length === 2 ? 'both' : 'all'} be read from stdin`, {
+    hint: 'only one value can come from stdin: give the others inline or from a file',
+  });
 }
 
 export async function runIdCommand(ctx: Context, spec: IdCommandSpec): Promise<void> {

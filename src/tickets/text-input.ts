@@ -1,7 +1,7 @@
 // Long text values (descriptions, messages, resolution details) may be given inline,
 // as `-` for stdin, as a file, or typed in $EDITOR at a terminal; and the files a
 // command sends must be checked before anything is sent. Shared by create, reply,
-// forward, resolve and attach.
+// forward, resolve, close and attach.
 import { constants } from 'node:fs';
 import { access, readFile, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
@@ -19,10 +19,14 @@ export async function readAll(stream: Readable): Promise<string> {
 export interface TextOption {
   /** The inline flag, e.g. `--description`. */
   flag: string;
-  /** The file flag, e.g. `--description-file`. */
-  fileFlag: string;
   /** The inline value; `-` reads stdin. */
   text: string | undefined;
+}
+
+/** An option with a file twin; close's --comments has none. */
+export interface TextOptionWithFile extends TextOption {
+  /** The file flag, e.g. `--description-file`. */
+  fileFlag: string;
   /** A path; `-` reads stdin. */
   file: string | undefined;
 }
@@ -32,18 +36,20 @@ export interface TextOption {
  * when neither was given (the caller then asks or reports it missing). Both at once,
  * or an unreadable file, is exit 2.
  */
-export async function readTextOption(ctx: Context, option: TextOption): Promise<string | undefined> {
-  if (option.text !== undefined && option.file !== undefined) {
-    throw new UsageError(`give ${option.flag} or ${option.fileFlag}, not both`);
+export async function readTextOption(ctx: Context, option: TextOption | TextOptionWithFile): Promise<string | undefined> {
+  const withFile = 'fileFlag' in option ? option : undefined;
+  if (option.text !== undefined && withFile?.file !== undefined) {
+    throw new UsageError(`give ${option.flag} or ${withFile.fileFlag}, not both`);
   }
-  const source = option.text ?? option.file;
+  const source = option.text ?? withFile?.file;
   if (source === undefined) return undefined;
   if (source === STDIN) {
-    if (ctx.io.stdinIsTTY) throw new UsageError(`${option.flag} -: stdin is a terminal, pipe the text in or use ${option.fileFlag}`);
+    const alternative = withFile === undefined ? 'give the text inline' : `use ${withFile.fileFlag}`;
+    if (ctx.io.stdinIsTTY) throw new UsageError(`${option.flag} -: stdin is a terminal, pipe the text in or ${alternative}`);
     return readAll(ctx.io.stdin);
   }
-  if (option.text !== undefined) return option.text;
-  await assertReadableFiles([source], option.fileFlag);
+  if (option.text !== undefined || withFile === undefined) return source;
+  await assertReadableFiles([source], withFile.fileFlag);
   return readFile(source, 'utf8');
 }
 

@@ -56,6 +56,34 @@ describe('tkt close', () => {
     expect(ticket.ticketStatusId).toBe(OPEN);
   });
 
+  it('reads --comments or --closure-comments from stdin when given -', async () => {
+    const first = ticketWithStatus(OPEN);
+    const fromComments = await h.cli(['close', String(first.id), '--comments', '-', '--closure-comments', 'Thanks'], { stdin: 'Piped notes\n' });
+    expect(fromComments.code).toBe(0);
+    const second = ticketWithStatus(OPEN);
+    const fromClosure = await h.cli(['close', String(second.id), '--comments', 'Done', '--closure-comments', '-'], { stdin: 'Piped thanks' });
+    expect(fromClosure.code).toBe(0);
+    const messages = (id: number) => h.sandbox.state.conversations.filter((c) => c.ticketId === id && c.type === 'Close').map((c) => c.message);
+    expect(messages(first.id)).toEqual(['Piped notes\n\n\nThanks']);
+    expect(messages(second.id)).toEqual(['Done\n\nPiped thanks']);
+  });
+
+  it('lets only one of the IDs, --comments and --closure-comments read stdin (exit 2, nothing sent)', async () => {
+    const ticket = ticketWithStatus(OPEN);
+    await sendsNothing(h, async () => {
+      for (const argv of [
+        ['close', '-', '--comments', '-'],
+        ['close', '-', '--closure-comments', '-'],
+        ['close', String(ticket.id), '--comments', '-', '--closure-comments', '-'],
+      ]) {
+        const result = await h.cli(argv, { stdin: `${ticket.id}\n` });
+        expect(result.code, argv.join(' ')).toBe(2);
+        expect(result.stderr, argv.join(' ')).toContain('be read from stdin');
+      }
+    });
+    expect(ticket.ticketStatusId).toBe(OPEN);
+  });
+
   it('sends --by, --date, --closure-status and attachments', async () => {
     const ticket = ticketWithStatus(OPEN);
     const file = join(dir, 'report.txt');
