@@ -196,6 +196,14 @@ async function buildBody(req: HttpRequest): Promise<Outgoing> {
   return { headers: {}, body: undefined, summary: '' };
 }
 
+// form-data writes the name raw into the part's headers: a control character (an ESC, a
+// newline) there makes the body malformed and the service answers 400. Letters of any script stay.
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
+
+function partFilename(path: string): string {
+  return basename(path).replace(CONTROL_CHARACTERS, '_');
+}
+
 /** form-data parts over a stream: files are piped from disk, never read whole. */
 async function buildMultipart(input: MultipartInput): Promise<Outgoing> {
   // Loaded on first use so `tkt --help` does not pay for it.
@@ -209,8 +217,9 @@ async function buildMultipart(input: MultipartInput): Promise<Outgoing> {
     }
   }
   for (const path of input.files ?? []) {
-    form.append('Uploads', createReadStream(path), { filename: basename(path) });
-    names.push(`Uploads=${basename(path)}`);
+    const filename = partFilename(path);
+    form.append('Uploads', createReadStream(path), { filename });
+    names.push(`Uploads=${filename}`);
   }
   const headers: Record<string, string> = { ...form.getHeaders() };
   headers['content-length'] = String(await formLength(form));

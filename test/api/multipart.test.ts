@@ -122,6 +122,17 @@ describe('multipart uploads', () => {
     expect(upload?.contentLength).toBe(String(upload?.bytes));
   });
 
+  it('sends a file name with control characters cleaned (C0, DEL, C1 become _), letters and bytes intact', async () => {
+    const data = Buffer.from('escape me\n');
+    const path = join(dir, 'r\u00e9sum\u00e9\u001b[31m\u0007\u007f\u009b\r\nend.txt');
+    await writeFile(path, data);
+    const { api, uploads } = await recordingServer();
+    const response = await api.addFiles(5, [path]);
+
+    expect(response.status).toBe(201);
+    expect(uploads[0]?.files).toEqual([{ field: 'Uploads', filename: 'r\u00e9sum\u00e9_[31m_____end.txt', size: data.length, sha256: sha256(data) }]);
+  });
+
   it('attaches files as repeated Uploads parts with no other fields', async () => {
     const { api, server, uploads } = await recordingServer();
     await api.addFiles(12, [small.path, small.path]);
