@@ -3,11 +3,13 @@
 // the redacted --debug trace (contract sections 4 and 5).
 import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
+import { PassThrough, Readable, Transform } from 'node:stream';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as delay } from 'node:timers/promises';
 import type FormData from 'form-data';
 import { EnvHttpProxyAgent } from './undici-core.js';
 import { ApiError, NetworkError, UsageError } from '../errors.js';
+import { DeadlineExceeded, startDeadline } from './deadline.js';
 import type { NetworkFailure } from '../errors.js';
 import { serverMessages } from './error-body.js';
 import { redactJson, redactText, REDACTED } from './redact.js';
@@ -53,6 +55,8 @@ export const MAX_RETRY_DELAY_MS = 10_000;
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
 const RETRY_FAILURES = new Set<NetworkFailure>(['refused', 'reset']);
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** How long an aborted request may take to settle before its pool is taken for stuck. */
+const STUCK_GRACE_MS = 250;
 
 type Headers = Record<string, string | string[] | undefined>;
 
@@ -81,7 +85,8 @@ export function createHttp(options: HttpOptions): Http {
   const retryBaseDelayMs = options.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS;
   // Proxies come from HTTP(S)_PROXY/NO_PROXY; no custom CA is set, so Node's
   // store (including NODE_EXTRA_CA_CERTS) stays in force.
-  const dispatcher = new EnvHttpProxyAgent({ connect: { timeout: options.timeoutMs } });
+  const newDispatcher = () => new EnvHttpProxyAgent({ connect: { timeout: options.timeoutMs } });
+  let dispatcher = newDispatcher();
   const trace = (line: string): void => options.debug?.(redactText(line));
 
   async function send(req: HttpRequest): Promise<ApiResponse> {
@@ -140,28 +145,53 @@ export function createHttp(options: HttpOptions): Http {
     trace(`HTTP > ${method} ${url}${withToken ? ` authorization: Bearer ${REDACTED}` : ''}${outgoing.summary}`);
 
     const started = performance.now();
+    const deadline = startDeadline(options.timeoutMs);
+    // An upload of files may take longer than --timeout in all: every chunk sent starts the clock
+    // again, so only an upload that stops moving times out; once sent, the answer gets the full time.
+    const uploading = (req.form?.files?.length ?? 0) > 0 && outgoing.body instanceof Readable;
+    const body = uploading ? meter(outgoing.body as Readable, deadline.restart) : outgoing.body;
+    const target = new URL(url);
+    const pending = dispatcher.request({
+      origin: target.origin,
+      path: `${target.pathname}${target.search}`,
+      method: method as 'GET',
+      headers,
+      body,
+      signal: deadline.signal,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+    });
     try {
-      const target = new URL(url);
-      const res = await dispatcher.request({
-        origin: target.origin,
-        path: `${target.pathname}${target.search}`,
-        method: method as 'GET',
-        headers,
-        body: outgoing.body,
-        headersTimeout: options.timeoutMs,
-        bodyTimeout: options.timeoutMs,
-      });
-      const text = await res.body.text();
+      const res = await deadline.race(pending);
+      const text = await deadline.race(res.body.text());
       const responseHeaders = res.headers as Headers;
       const elapsed = Math.round(performance.now() - started);
       trace(`HTTP < ${res.statusCode} ${method} ${url} ${elapsed}ms`);
       return { status: res.statusCode, headers: responseHeaders, body: parseBody(text, header(responseHeaders, 'content-type')), url };
     } catch (error) {
       if (outgoing.body instanceof Readable) outgoing.body.destroy();
+      if (body instanceof Readable) body.destroy();
+      if (error instanceof DeadlineExceeded) await abandonIfStuck(pending);
       const networkError = toNetworkError(error, method, url, options.timeoutMs);
       trace(`HTTP ! ${method} ${url} ${Math.round(performance.now() - started)}ms ${networkError.failure}: ${networkError.message}`);
       throw networkError;
+    } finally {
+      deadline.stop();
     }
+  }
+
+  /**
+   * A request that has a connection settles promptly once aborted. One that does not is still
+   * queued, its pool reconnecting in a loop: the only way to stop that pool is to destroy it,
+   * so later requests get a fresh one.
+   */
+  async function abandonIfStuck(pending: Promise<unknown>): Promise<void> {
+    const settled = await Promise.race([pending.then(() => true, () => true), delay(STUCK_GRACE_MS).then(() => false)]);
+    if (settled) return;
+    const stuck = dispatcher;
+    dispatcher = newDispatcher();
+    trace('HTTP a request never got a connection: replacing the connection pool');
+    await stuck.destroy().catch(() => undefined);
   }
 
   return {
@@ -169,6 +199,22 @@ export function createHttp(options: HttpOptions): Http {
     send,
     close: () => dispatcher.close(),
   };
+}
+
+/** Passes `body` through, calling `onProgress` for every chunk and once more at its end. */
+function meter(body: Readable, onProgress: () => void): Readable {
+  const metered = new Transform({
+    transform(chunk, _encoding, done) {
+      onProgress();
+      done(null, chunk);
+    },
+    flush(done) {
+      onProgress();
+      done();
+    },
+  });
+  body.on('error', (error) => metered.destroy(error));
+  return body.pipe(metered);
 }
 
 function normalizeBaseUrl(baseUrl: string): string {
@@ -289,6 +335,7 @@ const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME']);
 const TLS_CODE = /CERT|VERIFY|SSL|TLS|HOSTNAME_MISMATCH|^EPROTO$/;
 
 export function classifyNetworkError(error: unknown): NetworkFailure {
+  if (isDeadline(error)) return 'timeout';
   for (const code of errorCodes(error)) {
     if (code === 'ECONNREFUSED') return 'refused';
     if (DNS_CODES.has(code)) return 'dns';
@@ -297,6 +344,13 @@ export function classifyNetworkError(error: unknown): NetworkFailure {
     if (RESET_CODES.has(code)) return 'reset';
   }
   return 'other';
+}
+
+/** AbortSignal.timeout() aborts with a DOMException named TimeoutError; undici may wrap it. */
+function isDeadline(error: unknown, depth = 0): boolean {
+  if (typeof error !== 'object' || error === null || depth > 4) return false;
+  const { name, cause } = error as { name?: unknown; cause?: unknown };
+  return name === 'TimeoutError' || isDeadline(cause, depth + 1);
 }
 
 /** The codes of an error and of its causes (undici wraps, Happy Eyeballs aggregates). */

@@ -176,6 +176,26 @@ describe('errors', () => {
     expect((error as NetworkError).message).toBe(`request timed out after 0.2s: POST ${server.url}/api/TicketsApi/register`);
   });
 
+  it('times out a server that keeps the body dripping past --timeout (a deadline, not an idle limit)', async () => {
+    const drips: NodeJS.Timeout[] = [];
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('[');
+      // A byte every 50 ms never trips an idle limit of 300 ms, but takes 5 s in all.
+      const drip = setInterval(() => res.write(' '), 50);
+      drips.push(drip);
+      res.on('close', () => clearInterval(drip));
+      setTimeout(() => res.end(']'), 5000).unref();
+    });
+    try {
+      const error = await failure(client(server.url, { timeoutMs: 300 }).listTickets({}));
+      expect(error).toBeInstanceOf(NetworkError);
+      expect((error as NetworkError).message).toBe(`request timed out after 0.3s: POST ${server.url}/api/TicketsApi`);
+    } finally {
+      for (const drip of drips) clearInterval(drip);
+    }
+  });
+
   it('refuses a self-signed certificate as a TLS failure (certificate checks stay on)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tkt-tls-'));
     try {

@@ -6,6 +6,7 @@ import { createServer } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
+import { NetworkError } from '../../src/errors.js';
 import type { ApiClient } from '../../src/api/types.js';
 import { createHarness } from '../helpers/harness.js';
 import { sendJson, startServer, type TestServer } from './server.js';
@@ -151,6 +152,29 @@ describe('HTTP_PROXY', () => {
       expect(proxiedTo(proxy, h.sandbox.url).length).toBeGreaterThan(0);
     } finally {
       await h.close();
+    }
+  });
+});
+
+describe('a proxy that fails the tunnel', () => {
+  it('ends with a network error within --timeout when the proxy drops CONNECT, instead of hanging', async () => {
+    const dropping = createServer();
+    dropping.on('connect', (_req, socket: Socket) => socket.destroy());
+    await new Promise<void>((resolve) => dropping.listen(0, '127.0.0.1', resolve));
+    process.env.HTTP_PROXY = `http://127.0.0.1:${(dropping.address() as AddressInfo).port}`;
+    const made = createApiClient({ baseUrl: target.url, timeoutMs: 500, retryBaseDelayMs: 1 });
+    clients.push(made);
+    try {
+      const error = await made.register({ fields: { Title: 't' } }).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      expect(error).toBeInstanceOf(NetworkError);
+      expect((error as NetworkError).url).toBe(`${target.url}/api/TicketsApi/register`);
+      expect(target.requests).toEqual([]);
+    } finally {
+      dropping.closeAllConnections();
+      await new Promise<void>((resolve) => dropping.close(() => resolve()));
     }
   });
 });

@@ -1,0 +1,45 @@
+// --timeout as a deadline for one whole exchange with the service. undici's own
+// time-outs are idle limits, and a request still queued for a connection does not
+// see its abort signal until it connects: a proxy that keeps dropping the CONNECT
+// tunnel (nodejs/undici#3897, fixed only in undici 8, which needs Node 22) would
+// hold the run forever. Racing the exchange against this clock always ends it.
+
+/** The abort reason: named like AbortSignal.timeout()'s, so it is classified as a time-out. */
+export class DeadlineExceeded extends Error {
+  override readonly name = 'TimeoutError';
+}
+
+export interface Deadline {
+  /** Aborted when the deadline passes; give it to the request too. */
+  readonly signal: AbortSignal;
+  /** Settles like `work`, or rejects with DeadlineExceeded when the deadline passes first. */
+  race<T>(work: Promise<T>): Promise<T>;
+  /** Starts the full time again from now: an upload calls it for every chunk it sends. */
+  restart(): void;
+  /** Stops the clock for good. */
+  stop(): void;
+}
+
+export function startDeadline(ms: number): Deadline {
+  const controller = new AbortController();
+  const expire = () => controller.abort(new DeadlineExceeded(`deadline of ${ms}ms passed`));
+  let timer = setTimeout(expire, ms);
+  return {
+    signal: controller.signal,
+    restart() {
+      if (controller.signal.aborted) return;
+      clearTimeout(timer);
+      timer = setTimeout(expire, ms);
+    },
+    stop: () => clearTimeout(timer),
+    race<T>(work: Promise<T>): Promise<T> {
+      const { signal } = controller;
+      if (signal.aborted) return Promise.reject(signal.reason);
+      return new Promise<T>((resolve, reject) => {
+        const onAbort = () => reject(signal.reason);
+        signal.addEventListener('abort', onAbort, { once: true });
+        work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+      });
+    },
+  };
+}

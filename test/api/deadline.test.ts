@@ -1,0 +1,46 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DeadlineExceeded, startDeadline } from '../../src/api/deadline.js';
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+const never = new Promise<never>(() => undefined);
+
+describe('startDeadline', () => {
+  it('rejects work that outlives it, even work that never settles, and aborts its signal', async () => {
+    const deadline = startDeadline(300);
+    const raced = deadline.race(never);
+    const outcome = raced.then(() => 'settled', (error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(299);
+    expect(deadline.signal.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await outcome).toBeInstanceOf(DeadlineExceeded);
+    expect(deadline.signal.aborted).toBe(true);
+    // Named like AbortSignal.timeout()'s reason, so the HTTP layer calls it a time-out.
+    expect((deadline.signal.reason as Error).name).toBe('TimeoutError');
+  });
+
+  it('settles like the work when the work is first', async () => {
+    const deadline = startDeadline(300);
+    await expect(deadline.race(Promise.resolve(7))).resolves.toBe(7);
+    await expect(deadline.race(Promise.reject(new Error('refused')))).rejects.toThrow('refused');
+  });
+
+  it('restart gives the full time again from now: progress keeps an upload alive', async () => {
+    const deadline = startDeadline(300);
+    for (let chunk = 0; chunk < 10; chunk++) {
+      await vi.advanceTimersByTimeAsync(200);
+      deadline.restart();
+    }
+    expect(deadline.signal.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(300);
+    expect(deadline.signal.aborted).toBe(true);
+  });
+
+  it('stop ends the clock for good', async () => {
+    const deadline = startDeadline(300);
+    deadline.stop();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(deadline.signal.aborted).toBe(false);
+  });
+});
