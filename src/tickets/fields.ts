@@ -5,8 +5,10 @@ import type { Command } from 'commander';
 import type { FormValue, MultipartInput } from '../api/types.js';
 import { field, isObject } from '../api/fields.js';
 import { UsageError } from '../errors.js';
+import { lookupLabel } from '../lookups/index.js';
 import type { LookupKind, Lookups } from '../lookups/types.js';
 import { parseWhen } from '../util/when.js';
+import { resolveLookupOption } from './lookup-option.js';
 
 /** register (spec 4.3), new (4.15), update (4.4). */
 export type TicketEndpoint = 'register' | 'new' | 'update';
@@ -250,7 +252,12 @@ export async function resolveFields(checked: CheckedFields, lookups: Lookups): P
     if (entry.files !== undefined) files.push(...entry.files);
     else if (entry.spec.value.type === 'lookup' && entry.lookupText !== undefined) {
       const kind = entry.spec.value.kind;
-      const id = await lookups.resolve(kind, entry.lookupText);
+      const label = lookupLabel(kind);
+      // "unknown site" already names --site; "unknown sub-category" must name --subcategory.
+      const id =
+        label === entry.spec.key
+          ? await lookups.resolve(kind, entry.lookupText)
+          : await resolveLookupOption(lookups, kind, entry.lookupText, { flag: `--${entry.spec.key}`, noun: label });
       fields[entry.spec.formField] = id;
       const name = await lookups.nameOf(kind, id);
       if (name !== undefined) labels[entry.spec.formField] = name;

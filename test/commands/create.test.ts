@@ -140,6 +140,14 @@ describe('tkt create (register)', () => {
     expect(routeCount(h, REGISTER)).toBe(before);
   });
 
+  it('names the option typed when its lookup is called otherwise (--subcategory, a sub-category)', async () => {
+    const before = routeCount(h, REGISTER);
+    const result = await h.cli(['create', ...REQUIRED, '--subcategory', 'no-such-thing']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('error: unknown sub-category "no-such-thing" for --subcategory');
+    expect(routeCount(h, REGISTER)).toBe(before);
+  });
+
   it('refuses an unknown requester client-side with exit 2', async () => {
     const before = routeCount(h, REGISTER);
     const result = await h.cli(['create', ...REQUIRED.slice(0, 4), '--requester', 'nobody-at-all', ...REQUIRED.slice(6)]);

@@ -88,7 +88,28 @@ describe('tkt resolve', () => {
     const before = resolves();
     const result = await h.cli(['resolve', String(ticket.id), '--details', 'x', '--by', 'nobody-at-all']);
     expect(result.code).toBe(2);
+    // Named after the option typed, not the lookup behind it ("assignee").
+    expect(result.stderr).toContain('error: unknown user "nobody-at-all" for --by');
     expect(resolves()).toBe(before);
+  });
+
+  it('at a terminal, asks who resolves when the token names no user (TKT_TOKEN without a subject claim)', async () => {
+    const ticket = openTicket();
+    // The technicians lookup comes from the cache: the sandbox refuses a token without a subject.
+    expect((await h.cli(['resolve', String(ticket.id), '--details', 'x', '--by', 'tech', '--dry-run'])).code).toBe(0);
+    const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const token = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ exp: Math.floor(Date.now() / 1000) + 3600 })}.c2ln`;
+    const env = { TKT_TOKEN: token, TKT_URL: h.sandbox.url };
+
+    const { ctx, stdout, prompter } = await h.context({ tty: true, env, answers: [{ kind: 'search', message: '--by', value: userId(h, 'tech') }] });
+    await sendsNothing(h, () => run({ ids: [String(ticket.id)], details: 'Swapped the cable', concurrency: '4', dryRun: true }, ctx));
+    prompter.assertDone();
+    expect(prompter.asked[0]?.choices).toContainEqual(expect.stringContaining('tech'));
+    expect(stdout()).toMatch(new RegExp(`SubmitBy:\\s+${userId(h, 'tech')}`));
+
+    const piped = await sendsNothing(h, () => h.cli(['resolve', String(ticket.id), '--details', 'x'], { env }));
+    expect(piped.code).toBe(2);
+    expect(piped.stderr).toContain('--by');
   });
 
   it('--dry-run prints the form and sends nothing', async () => {
