@@ -9,6 +9,7 @@ import { createLookups } from '../lookups/index.js';
 import { writeJson } from '../output/json.js';
 import { writeText } from '../output/write.js';
 import { fillTicketFields } from '../prompts/fill.js';
+import { answerAssigneeMe } from '../tickets/acting-user.js';
 import { printDryRun } from '../tickets/dry-run.js';
 import {
   addFieldOptions,
@@ -130,6 +131,7 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
   if (ctx.io.canPrompt && (missing.length > 0 || fullyInteractive)) {
     values = await fillTicketFields(ctx, lookups, values, { endpoint, optional: fullyInteractive });
   }
+  values = await answerAssigneeMe(ctx, lookups, values);
   const resolved = await resolveFields(checkFields(endpoint, values, ctx.now()), lookups);
   // TicketType is required by register; 1 = Ticket is the only published type.
   if (endpoint === 'register') resolved.form.fields.TicketType ??= 1;

@@ -8,6 +8,7 @@ import { UsageError } from '../errors.js';
 import { createLookups } from '../lookups/index.js';
 import { writeJson } from '../output/json.js';
 import { writeText } from '../output/write.js';
+import { answerAssigneeMe } from '../tickets/acting-user.js';
 import { printDryRun } from '../tickets/dry-run.js';
 import {
   addFieldOptions,
@@ -61,8 +62,11 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<void> {
       details: [`options: ${fieldsFor('update').map((spec) => flagOf(spec.key)).join(' ')}`],
     });
   }
-  const checked = checkFields('update', options.values, ctx.now());
-  const { form: changes, labels } = await resolveFields(checked, createLookups(ctx));
+  // Checked before asking who @me is: bad input fails before any prompt.
+  checkFields('update', options.values, ctx.now());
+  const lookups = createLookups(ctx);
+  const values = await answerAssigneeMe(ctx, lookups, options.values);
+  const { form: changes, labels } = await resolveFields(checkFields('update', values, ctx.now()), lookups);
 
   const api = await ctx.api();
   const current = await api.getTicket(id);

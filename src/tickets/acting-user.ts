@@ -1,11 +1,19 @@
-// Who resolves or closes (SubmitBy, CloseBy): --by USER (ID, username or full name from the
-// technicians lookup, or @me), else the logged-in user. A token that names no user (TKT_TOKEN
-// without the claim) means asking at a terminal, else exit 2 (contract section 4).
+// Who acts: resolve's and close's --by USER (ID, username or full name from the technicians
+// lookup, or @me), else the logged-in user; and who `--assignee @me` is. A token that names no
+// user (TKT_TOKEN without the claim) means asking at a terminal, else exit 2 (contract section 4).
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
+import type { Lookups } from '../lookups/types.js';
+import type { RawFieldValues } from './fields.js';
 import { resolveLookupOption } from './lookup-option.js';
 
 const BY = { flag: '--by', noun: 'user' };
+
+/** Asks for a technician; not optional, so askLookup always answers (with no list to offer, what was typed). */
+async function askWho(ctx: Context, lookups: Lookups, message: string): Promise<string> {
+  const { askLookup } = await import('../prompts/fill.js');
+  return (await askLookup(ctx, lookups, 'assignee', { message, search: true }))!;
+}
 
 export async function resolveActingUser(ctx: Context, by: string | undefined, field: string): Promise<string> {
   const { createLookups } = await import('../lookups/index.js');
@@ -16,8 +24,16 @@ export async function resolveActingUser(ctx: Context, by: string | undefined, fi
   if (!ctx.io.canPrompt) {
     throw new UsageError(`cannot tell who you are for ${field}: the token carries no user ID`, { hint: 'pass --by USER (a user ID or username)' });
   }
-  const { askLookup } = await import('../prompts/fill.js');
-  // Not optional, so askLookup always answers: a technician's ID, or (with no list to offer) what was typed.
-  const answer = await askLookup(ctx, lookups, 'assignee', { message: `${field}: act as which user (--by)? The token names none`, search: true });
-  return answer!;
+  return askWho(ctx, lookups, `${field}: act as which user (--by)? The token names none`);
+}
+
+/**
+ * `--assignee @me` when the token names no user: at a terminal the answer replaces @me;
+ * otherwise the values are left for the lookups, which refuse @me (exit 2).
+ */
+export async function answerAssigneeMe(ctx: Context, lookups: Lookups, values: RawFieldValues): Promise<RawFieldValues> {
+  const assignee = values.assignee;
+  if (typeof assignee !== 'string' || assignee.trim().toLowerCase() !== '@me' || !ctx.io.canPrompt) return values;
+  if ((await ctx.session()).userId !== undefined) return values;
+  return { ...values, assignee: await askWho(ctx, lookups, 'Assignee: who is "--assignee @me"? The token names no user') };
 }

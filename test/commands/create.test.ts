@@ -140,6 +140,24 @@ describe('tkt create (register)', () => {
     expect(routeCount(h, REGISTER)).toBe(before);
   });
 
+  it('at a terminal, asks who "--assignee @me" is when the token names no user; without one it is exit 2', async () => {
+    const values = { title: 'Mine', description: 'd', requester: 'aberg', site: '1', department: '1', status: '1', assignee: '@me' };
+    // Lookups come from the cache: the sandbox refuses a token without a subject.
+    const primed = await h.context({ globals: { quiet: true } });
+    await run(options({ ...values, assignee: 'tech' }, { dryRun: true }), primed.ctx);
+    const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const token = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ exp: Math.floor(Date.now() / 1000) + 3600 })}.c2ln`;
+    const env = { TKT_TOKEN: token, TKT_URL: h.sandbox.url };
+
+    const asked = await h.context({ tty: true, env, answers: [{ kind: 'search', message: '@me', value: userId(h, 'tech') }] });
+    await sendsNothing(h, () => run(options(values, { dryRun: true }), asked.ctx));
+    asked.prompter.assertDone();
+    expect(asked.stdout()).toMatch(new RegExp(`AssignedUser:\\s+${userId(h, 'tech')}`));
+
+    const piped = await h.context({ env });
+    await expect(run(options(values, { dryRun: true }), piped.ctx)).rejects.toThrow(/@me/);
+  });
+
   it('names the option typed when its lookup is called otherwise (--subcategory, a sub-category)', async () => {
     const before = routeCount(h, REGISTER);
     const result = await h.cli(['create', ...REQUIRED, '--subcategory', 'no-such-thing']);
