@@ -5,39 +5,57 @@ import { readFileSync, rmSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
-// commander requires node:child_process when it loads, only to spawn executable subcommands,
-// which tkt has none of; loading that built-in is about 6 ms of every start. commander gets a
-// stand-in that loads the real module on first use.
-const lazyChildProcessForCommander = {
-  name: 'lazy-child-process-for-commander',
+// Built-ins that a dependency loads with itself but uses only on paths tkt never takes. Each
+// costs milliseconds of every start, so that dependency gets a stand-in that loads the real
+// built-in on first use:
+// - commander's node:child_process, for executable subcommands (tkt has none), about 6 ms;
+// - conf's node:crypto, for its encryptionKey option (tkt stores no encrypted settings), and
+//   undici's, for boundaries of FormData bodies (tkt's multipart is built by form-data):
+//   crypto's twenty-odd internal modules are the bulk of what reading a token costs.
+const LAZY_BUILTINS = { commander: 'child_process', conf: 'crypto', undici: 'crypto' };
+const lazyBuiltins = {
+  name: 'lazy-builtins',
   setup(build) {
-    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy-builtin' } : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, () => ({
+    build.onResolve({ filter: /^(node:)?(child_process|crypto)$/ }, (args) => {
+      const builtin = args.path.replace(/^node:/, '');
+      const owner = Object.keys(LAZY_BUILTINS).find(
+        (name) => LAZY_BUILTINS[name] === builtin && new RegExp(`[\\\\/]node_modules[\\\\/]${name}[\\\\/]`).test(args.importer),
+      );
+      return owner === undefined ? undefined : { path: builtin, namespace: 'lazy-builtin' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
+      // __esModule is answered without loading: esbuild's ESM interop asks for it at import.
       contents:
-        "let real; const load = () => (real ??= require('node:child_process'));" +
-        ' module.exports = new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => key in load() });',
+        `let real; const load = () => (real ??= require('node:${args.path}'));` +
+        " module.exports = new Proxy({}, { get: (_, key) => (key === '__esModule' ? undefined : load()[key]), has: (_, key) => key in load() });",
       loader: 'js',
     }));
   },
 };
 
-// conf imports ajv (+ ajv-formats) for JSON-schema validation and semver for migrations when it
-// loads: about 11 ms of every command that reads settings. tkt gives conf neither a schema nor
-// migrations, so in the bundle those imports become stand-ins that fail loudly if ever used.
-const UNUSED_BY_CONF = {
-  'ajv/dist/2020.js': "export class Ajv2020 { constructor() { throw new Error('tkt: conf schema support is not bundled'); } }",
-  'ajv-formats': "export default { default() { throw new Error('tkt: conf schema support is not bundled'); } };",
-  semver: "export default new Proxy({}, { get() { throw new Error('tkt: conf migrations are not bundled'); } });",
-};
-const confWithoutSchemaOrMigrations = {
-  name: 'conf-without-schema-or-migrations',
+// Modules a dependency loads with itself for features tkt never uses. In the bundle they are
+// stand-ins that fail loudly if ever called (tests run the dependencies unbundled):
+// - conf's ajv (+ ajv-formats) for JSON schemas and semver for migrations: tkt gives conf
+//   neither, and they cost about 11 ms of every command that reads settings;
+// - undici's HTTP/2 client: it loads node:http2 (and with it tls and all of crypto) when undici
+//   loads, though undici speaks HTTP/2 only with its allowH2 option, which tkt never sets.
+const FAIL = (feature) => `throw new Error('tkt: ${feature} is not bundled')`;
+const UNUSED_MODULES = [
+  { owner: 'conf', request: 'ajv/dist/2020.js', contents: `export class Ajv2020 { constructor() { ${FAIL('conf schema support')}; } }` },
+  { owner: 'conf', request: 'ajv-formats', contents: `export default { default() { ${FAIL('conf schema support')}; } };` },
+  { owner: 'conf', request: 'semver', contents: `export default new Proxy({}, { get() { ${FAIL('conf migration support')}; } });` },
+  { owner: 'undici', request: './client-h2.js', contents: `module.exports = function connectH2() { ${FAIL('HTTP/2')}; };` },
+];
+const unusedModules = {
+  name: 'unused-modules',
   setup(build) {
-    build.onResolve({ filter: /^(ajv\/dist\/2020\.js|ajv-formats|semver)$/ }, (args) =>
-      /[\\/]node_modules[\\/]conf[\\/]/.test(args.importer) ? { path: args.path, namespace: 'unused-by-conf' } : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: 'unused-by-conf' }, (args) => ({ contents: UNUSED_BY_CONF[args.path], loader: 'js' }));
+    build.onResolve({ filter: /^(ajv\/dist\/2020\.js|ajv-formats|semver|\.\/client-h2\.js)$/ }, (args) => {
+      const index = UNUSED_MODULES.findIndex(
+        ({ owner, request }) => request === args.path && new RegExp(`[\\\\/]node_modules[\\\\/]${owner}[\\\\/]`).test(args.importer),
+      );
+      return index === -1 ? undefined : { path: String(index), namespace: 'unused-module' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'unused-module' }, (args) => ({ contents: UNUSED_MODULES[Number(args.path)].contents, loader: 'js' }));
   },
 };
 
@@ -58,7 +76,7 @@ await build({
   logLevel: 'warning',
   chunkNames: 'chunks/[name]-[hash]',
   define: { TKT_VERSION: JSON.stringify(pkg.version) },
-  plugins: [lazyChildProcessForCommander, confWithoutSchemaOrMigrations],
+  plugins: [lazyBuiltins, unusedModules],
   // CommonJS dependencies bundled into ESM still call require() for Node built-ins.
   banner: { js: "import { createRequire as __tktCreateRequire } from 'node:module'; const require = __tktCreateRequire(import.meta.url);" },
 }).then(async (result) => {
