@@ -3,12 +3,19 @@
 // the proxy-aware agent and the request API, and attach the API to dispatchers exactly as
 // undici's index does (`Object.assign(Dispatcher.prototype, api)`). The deep paths are pinned by
 // the lockfile; test/api/* and every command test exercise them.
+import { setFlagsFromString } from 'node:v8';
 import type { Dispatcher as DispatcherType, EnvHttpProxyAgent as EnvHttpProxyAgentType } from 'undici';
 import DispatcherClass from 'undici/lib/dispatcher/dispatcher.js';
 import EnvHttpProxyAgentClass from 'undici/lib/dispatcher/env-http-proxy-agent.js';
 import requestApi from 'undici/lib/api/index.js';
 
 Object.assign(DispatcherClass.prototype, requestApi);
+
+// undici parses HTTP with a WebAssembly module (compiled on first connection, after this line).
+// V8 recompiles it with TurboFan on background threads, and Node waits for those threads before
+// it exits: about 80 ms on every command that makes a request. The baseline (Liftoff) code is
+// fast enough for a CLI's responses. Set here, not in the bin, so --help never loads node:v8.
+setFlagsFromString('--liftoff-only');
 
 export type Dispatcher = DispatcherType;
 export const EnvHttpProxyAgent: typeof EnvHttpProxyAgentType = EnvHttpProxyAgentClass;
