@@ -1,6 +1,6 @@
-// Profiles, tokens and lookup caches on disk, through conf (atomic temp-file + rename writes).
-// conf is imported statically: ConfigStore is synchronous and conf is ESM-only, so it cannot
-// be loaded lazily without making every store call async.
+// Profiles, tokens and lookup caches on disk. Reads are plain node:fs (readFileSync +
+// JSON.parse), so reading settings and a token costs no more than the files; writes go
+// through conf (atomic temp-file + rename).
 import fs from 'node:fs';
 import path from 'node:path';
 import Conf from 'conf';
@@ -8,9 +8,7 @@ import { OperationError } from '../errors.js';
 import { assertProfileName } from './paths.js';
 import type { ConfigStore, Profile, StoredToken } from './types.js';
 
-interface Settings {
-  profiles?: Record<string, Profile>;
-}
+type JsonObject = Record<string, unknown>;
 
 interface CacheEntry {
   value: unknown;
@@ -23,81 +21,102 @@ const PRIVATE_FILE_MODE = 0o600;
 const PRIVATE_FOLDER_MODE = 0o700;
 
 export function createConfigStore(dir: string): ConfigStore {
-  const files = new Map<string, Conf<Record<string, unknown>>>();
+  const settingsFile = path.join(dir, 'config.json');
+  const tokenFile = (profile: string) => path.join(dir, 'tokens', `${assertProfileName(profile)}.json`);
+  const cacheFile = (profile: string) => path.join(dir, 'cache', `${assertProfileName(profile)}.json`);
 
-  // One conf instance per file, created on first use; conf re-reads the file on every access,
-  // so another tkt process's writes are seen.
-  function file(folder: string | undefined, name: string, clearInvalid = false): Conf<Record<string, unknown>> {
-    const cwd = folder === undefined ? dir : path.join(dir, folder);
-    const key = path.join(cwd, `${name}.json`);
-    let conf = files.get(key);
-    if (conf === undefined) {
-      if (folder !== undefined) makePrivateFolder(cwd);
-      conf = readable(key, () => new Conf<Record<string, unknown>>({
-        cwd,
-        configName: name,
-        configFileMode: PRIVATE_FILE_MODE,
-        // Keys are profile names and lookup names, which may contain dots.
-        accessPropertiesByDotNotation: false,
-        clearInvalidConfig: clearInvalid,
-      }));
-      files.set(key, conf);
-    }
-    return conf;
-  }
-
-  const settings = () => file(undefined, 'config');
-  const tokens = (profile: string) => file('tokens', assertProfileName(profile));
-  // A cache may always be thrown away, so a damaged one reads as empty.
-  const cache = (profile: string) => file('cache', assertProfileName(profile), true);
-
-  function profiles(): Record<string, Profile> {
-    const conf = settings();
-    return { ...readable(conf.path, () => (conf.store as Settings).profiles) };
-  }
+  // A hand-edited or damaged settings or token file is reported, never silently emptied;
+  // a cache may always be thrown away, so a damaged one reads as empty.
+  const readSettings = () => readObject(settingsFile, 'report');
+  const readCacheEntries = (file: string) => readObject(file, 'empty');
 
   return {
     dir,
 
     getProfile(name) {
       assertProfileName(name);
-      const all = profiles();
+      const all = profilesIn(readSettings());
       return Object.hasOwn(all, name) ? { ...all[name] } : {};
     },
 
     saveProfile(name, changes) {
       assertProfileName(name);
-      const all = profiles();
+      const settings = readSettings();
+      const all = profilesIn(settings);
       all[name] = { ...(Object.hasOwn(all, name) ? all[name] : {}), ...changes };
-      settings().set('profiles', all);
+      writeObject(settingsFile, { ...settings, profiles: all });
     },
 
     readToken(profile) {
-      const conf = tokens(profile);
-      const stored = readable(conf.path, () => conf.store);
+      const stored = readObject(tokenFile(profile), 'report');
       return isStoredToken(stored) ? stored : undefined;
     },
 
     writeToken(profile, token) {
-      tokens(profile).store = { ...token };
+      const file = tokenFile(profile);
+      makePrivateFolder(path.dirname(file));
+      writeObject(file, { ...token });
     },
 
     deleteToken(profile) {
-      fs.rmSync(tokens(profile).path, { force: true });
+      fs.rmSync(tokenFile(profile), { force: true });
     },
 
     readCache<T>(profile: string, key: string): T | undefined {
-      const entry = cache(profile).get(key) as Partial<CacheEntry> | null | undefined;
+      const entries = readCacheEntries(cacheFile(profile));
+      const entry = (Object.hasOwn(entries, key) ? entries[key] : undefined) as Partial<CacheEntry> | null | undefined;
       // A missing or unparsable expiry counts as expired.
       if (!(Date.parse(entry?.expiresAt ?? '') > Date.now())) return undefined;
       return entry?.value as T;
     },
 
     writeCache(profile, key, value, ttlMs) {
+      const file = cacheFile(profile);
       const entry: CacheEntry = { value, expiresAt: new Date(Date.now() + ttlMs).toISOString() };
-      cache(profile).set(key, entry);
+      makePrivateFolder(path.dirname(file));
+      writeObject(file, { ...readCacheEntries(file), [key]: entry });
     },
   };
+}
+
+function profilesIn(settings: JsonObject): Record<string, Profile> {
+  return { ...(settings.profiles as Record<string, Profile> | undefined) };
+}
+
+/** The JSON object in `file`; {} when there is no such file. */
+function readObject(file: string, ifDamaged: 'report' | 'empty'): JsonObject {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw fileError('read', file, error);
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new TypeError('not a JSON object');
+    return parsed as JsonObject;
+  } catch (error) {
+    if (ifDamaged === 'empty') return {};
+    throw fileError('read', file, error);
+  }
+}
+
+/** Replaces `file` with `contents`, atomically and readable by the owner only. */
+function writeObject(file: string, contents: JsonObject): void {
+  try {
+    new Conf<JsonObject>({
+      cwd: path.dirname(file),
+      configName: path.basename(file, '.json'),
+      configFileMode: PRIVATE_FILE_MODE,
+      // Keys are profile names and lookup names, which may contain dots.
+      accessPropertiesByDotNotation: false,
+      // The file was read (and a damaged one reported) by readObject, or is being replaced whole.
+      clearInvalidConfig: true,
+    }).store = contents;
+  } catch (error) {
+    throw fileError('write', file, error);
+  }
 }
 
 function makePrivateFolder(folder: string): void {
@@ -106,19 +125,14 @@ function makePrivateFolder(folder: string): void {
   fs.chmodSync(folder, PRIVATE_FOLDER_MODE);
 }
 
-// A hand-edited or damaged settings or token file is reported, never silently emptied.
-function readable<T>(filePath: string, read: () => T): T {
-  try {
-    return read();
-  } catch (error) {
-    throw new OperationError(`cannot read ${filePath}: ${error instanceof Error ? error.message : String(error)}`, {
-      hint: 'fix or delete the file',
-      cause: error,
-    });
-  }
+function fileError(action: 'read' | 'write', file: string, error: unknown): OperationError {
+  return new OperationError(`cannot ${action} ${file}: ${error instanceof Error ? error.message : String(error)}`, {
+    hint: action === 'read' ? 'fix or delete the file' : 'check that the folder exists and is writable',
+    cause: error,
+  });
 }
 
-function isStoredToken(value: Record<string, unknown>): value is Record<string, unknown> & StoredToken {
+function isStoredToken(value: JsonObject): value is JsonObject & StoredToken {
   return (
     typeof value.token === 'string' &&
     typeof value.url === 'string' &&
