@@ -99,8 +99,8 @@ export async function run(options: LoginOptions, ctx: Context): Promise<void> {
   const claims = decodeJwtClaims(token);
   const expiresAt = expiryFromClaims(claims) ?? new Date(ctx.now().getTime() + DEFAULT_TOKEN_LIFETIME_MS);
   const savedName = stringField(user, 'Username') ?? username;
-  ctx.config.saveProfile(profile, { url: baseUrl, ...(options.allowHttp ? { allowHttp: true } : {}) });
-  ctx.config.writeToken(profile, {
+  await ctx.config.saveProfile(profile, { url: baseUrl, ...(options.allowHttp ? { allowHttp: true } : {}) });
+  await ctx.config.writeToken(profile, {
     token,
     url: baseUrl,
     expiresAt: expiresAt.toISOString(),

@@ -27,7 +27,7 @@ export async function run(ctx: Context): Promise<void> {
   const profile = resolveProfileName(ctx);
   const stored = readTokenForLogout(ctx, profile);
   // Deleted whatever was read: a file readToken does not recognise is still not worth keeping.
-  ctx.config.deleteToken(profile);
+  await ctx.config.deleteToken(profile);
   const url = stored !== undefined && stored !== 'unreadable' ? stored.url : undefined;
 
   if (ctx.globals.json) {

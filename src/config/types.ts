@@ -18,19 +18,21 @@ export interface StoredToken {
   lastName?: string;
 }
 
+// Reads are synchronous and cheap; writes are async because they load the writer (conf) on
+// first use. A write that fails rejects with an OperationError naming the file.
 export interface ConfigStore {
   /** The folder holding settings, tokens and caches. */
   readonly dir: string;
   getProfile(name: string): Profile;
   /** Merges `changes` into the saved profile. */
-  saveProfile(name: string, changes: Profile): void;
+  saveProfile(name: string, changes: Profile): Promise<void>;
   /** Token files are 0600 and written atomically. */
   readToken(profile: string): StoredToken | undefined;
-  writeToken(profile: string, token: StoredToken): void;
-  deleteToken(profile: string): void;
+  writeToken(profile: string, token: StoredToken): Promise<void>;
+  deleteToken(profile: string): Promise<void>;
   /** A small JSON cache (lookups) kept per profile; entries carry their own expiry. */
   readCache<T>(profile: string, key: string): T | undefined;
-  writeCache(profile: string, key: string, value: unknown, ttlMs: number): void;
+  writeCache(profile: string, key: string, value: unknown, ttlMs: number): Promise<void>;
 }
 
 /** What a command needs to talk to the service, resolved from flag, env and profile. */

@@ -15,7 +15,7 @@
 // follows the ticket's category and group, which the next command may change.
 import { arrayField, field, isObject, stringField } from '../api/fields.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
+import { OperationError, UsageError } from '../errors.js';
 import type { LookupEntry, LookupKind, LookupScope, Lookups } from './types.js';
 
 /** Lookups are reused from the cache for ten minutes: long enough for a burst of commands,
@@ -171,7 +171,11 @@ export function createLookups(ctx: Context): Lookups {
       if (isCollections(cached)) return cached;
     }
     const collections = await fetchSource(source, undefined);
-    ctx.config.writeCache(session.profile, key, collections, LOOKUP_CACHE_TTL_MS);
+    await ctx.config.writeCache(session.profile, key, collections, LOOKUP_CACHE_TTL_MS).catch((error: unknown) => {
+      // A lookup cache that cannot be written costs the next command a request, not this one its result.
+      if (!(error instanceof OperationError)) throw error;
+      if (!ctx.globals.quiet) ctx.io.stderr.write(`warning: lookups not cached: ${error.message}\n`);
+    });
     return collections;
   }
 

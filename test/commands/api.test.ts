@@ -110,7 +110,7 @@ describe('tkt api', () => {
 
   it('exits 4 with the login hint when the cached token has expired, before any request', async () => {
     const config = createConfigStore(h.configDir);
-    config.writeToken('default', { ...config.readToken('default')!, expiresAt: new Date(Date.now() - 1000).toISOString() });
+    await config.writeToken('default', { ...config.readToken('default')!, expiresAt: new Date(Date.now() - 1000).toISOString() });
 
     const result = await h.cli(['api', 'GET', '/api/TicketsApi/1']);
 

@@ -41,7 +41,7 @@ describe('tkt whoami', () => {
 
   it('exits 4 with the login hint when the cached token has expired, before any request', async () => {
     const config = createConfigStore(h.configDir);
-    config.writeToken('default', { ...config.readToken('default')!, token: h.sandbox.issueToken('tech', { expiresInSeconds: -60 }), expiresAt: new Date(Date.now() - 60_000).toISOString() });
+    await config.writeToken('default', { ...config.readToken('default')!, token: h.sandbox.issueToken('tech', { expiresInSeconds: -60 }), expiresAt: new Date(Date.now() - 60_000).toISOString() });
 
     const result = await h.cli(['whoami']);
 

@@ -52,9 +52,9 @@ describe('resolveProfileName', () => {
 });
 
 describe('resolveBaseUrl', () => {
-  it('takes the flag, then TKT_URL, then the profile, normalised', () => {
+  it('takes the flag, then TKT_URL, then the profile, normalised', async () => {
     const base = input();
-    base.config.saveProfile('default', { url: 'https://profile.example/' });
+    await base.config.saveProfile('default', { url: 'https://profile.example/' });
     const env = { ...base.env, TKT_URL: 'https://env.example/' };
 
     expect(resolveBaseUrl({ ...base, env, globals: { url: 'https://flag.example/' } })).toBe('https://flag.example');
@@ -62,10 +62,10 @@ describe('resolveBaseUrl', () => {
     expect(resolveBaseUrl(base)).toBe('https://profile.example');
   });
 
-  it("reads the chosen profile's URL", () => {
+  it("reads the chosen profile's URL", async () => {
     const base = input();
-    base.config.saveProfile('default', { url: 'https://default.example' });
-    base.config.saveProfile('staging', { url: 'https://staging.example' });
+    await base.config.saveProfile('default', { url: 'https://default.example' });
+    await base.config.saveProfile('staging', { url: 'https://staging.example' });
     expect(resolveBaseUrl({ ...base, env: { ...base.env, TKT_PROFILE: 'staging' } })).toBe('https://staging.example');
     expect(resolveBaseUrl({ ...base, globals: { profile: 'default' }, env: { ...base.env, TKT_PROFILE: 'staging' } })).toBe(
       'https://default.example',
@@ -79,10 +79,10 @@ describe('resolveBaseUrl', () => {
 });
 
 describe('resolveSession with the token cache', () => {
-  it('uses the cached token with its saved user', () => {
+  it('uses the cached token with its saved user', async () => {
     const base = input();
-    base.config.saveProfile('default', { url: SERVICE });
-    base.config.writeToken('default', stored({ userId: '7', username: 'jdoe' }));
+    await base.config.saveProfile('default', { url: SERVICE });
+    await base.config.writeToken('default', stored({ userId: '7', username: 'jdoe' }));
 
     expect(resolveSession(base)).toEqual({
       profile: 'default',
@@ -95,18 +95,18 @@ describe('resolveSession with the token cache', () => {
     });
   });
 
-  it("falls back to the token's claims for the user, and to its URL when none is set", () => {
+  it("falls back to the token's claims for the user, and to its URL when none is set", async () => {
     const base = input();
-    base.config.writeToken('default', stored());
+    await base.config.writeToken('default', stored());
     const session = resolveSession(base);
     expect(session.baseUrl).toBe(SERVICE);
     expect(session.userId).toBe('99');
     expect(session.username).toBe('from-claims');
   });
 
-  it('uses the profile chosen by flag or TKT_PROFILE', () => {
+  it('uses the profile chosen by flag or TKT_PROFILE', async () => {
     const base = input({ env: { TKT_PROFILE: 'staging' } });
-    base.config.writeToken('staging', stored({ token: 'staging-token' }));
+    await base.config.writeToken('staging', stored({ token: 'staging-token' }));
     expect(resolveSession(base)).toMatchObject({ profile: 'staging', token: 'staging-token' });
     expect(errorOf(() => resolveSession({ ...base, globals: { profile: 'default' } })).message).toBe('not logged in (profile default)');
   });
@@ -120,26 +120,26 @@ describe('resolveSession with the token cache', () => {
     expect(error.hint).toBe(LOGIN_HINT);
   });
 
-  it('refuses an expired token with exit 4, naming the date', () => {
+  it('refuses an expired token with exit 4, naming the date', async () => {
     const base = input();
-    base.config.writeToken('default', stored({ expiresAt: '2026-02-27T08:00:00.000Z' }));
+    await base.config.writeToken('default', stored({ expiresAt: '2026-02-27T08:00:00.000Z' }));
     const error = errorOf(() => resolveSession(base));
     expect(error).toBeInstanceOf(AuthError);
     expect(error.exitCode).toBe(ExitCode.notAuthenticated);
     expect(error.message).toContain('token expired on 2026-02-27T08:00:00.000Z');
   });
 
-  it('counts a token expiring this very moment as expired', () => {
+  it('counts a token expiring this very moment as expired', async () => {
     const base = input();
-    base.config.writeToken('default', stored({ expiresAt: NOW.toISOString() }));
+    await base.config.writeToken('default', stored({ expiresAt: NOW.toISOString() }));
     expect(errorOf(() => resolveSession(base)).exitCode).toBe(ExitCode.notAuthenticated);
     expect(resolveSession({ ...base, now: new Date(NOW.getTime() - 1) }).token).toBe(stored().token);
   });
 
-  it('never sends a cached token to another URL', () => {
+  it('never sends a cached token to another URL', async () => {
     const base = input({ url: 'https://other.example' });
-    base.config.saveProfile('default', { url: SERVICE });
-    base.config.writeToken('default', stored());
+    await base.config.saveProfile('default', { url: SERVICE });
+    await base.config.writeToken('default', stored());
     const error = errorOf(() => resolveSession(base));
     expect(error).toBeInstanceOf(AuthError);
     expect(error.exitCode).toBe(ExitCode.notAuthenticated);
@@ -150,29 +150,29 @@ describe('resolveSession with the token cache', () => {
     expect(viaEnv.message).toContain(`belongs to ${SERVICE}`);
   });
 
-  it('accepts the same URL spelled differently', () => {
+  it('accepts the same URL spelled differently', async () => {
     const base = input({ url: 'https://HELPDESK.example.com:443/' });
-    base.config.writeToken('default', stored());
+    await base.config.writeToken('default', stored());
     expect(resolveSession(base).baseUrl).toBe(SERVICE);
   });
 
-  it('refuses plain http to another host unless the profile allows it', () => {
+  it('refuses plain http to another host unless the profile allows it', async () => {
     const base = input();
     const insecure = 'http://helpdesk.internal:8080';
-    base.config.saveProfile('default', { url: insecure });
-    base.config.writeToken('default', stored({ url: insecure }));
+    await base.config.saveProfile('default', { url: insecure });
+    await base.config.writeToken('default', stored({ url: insecure }));
 
     const error = errorOf(() => resolveSession(base));
     expect(error).toBeInstanceOf(UsageError);
     expect(error.message).toMatch(/unencrypted/);
 
-    base.config.saveProfile('default', { allowHttp: true });
+    await base.config.saveProfile('default', { allowHttp: true });
     expect(resolveSession(base).baseUrl).toBe(insecure);
   });
 
-  it('accepts plain http to loopback without --allow-http', () => {
+  it('accepts plain http to loopback without --allow-http', async () => {
     const base = input();
-    base.config.writeToken('default', stored({ url: 'http://127.0.0.1:5099' }));
+    await base.config.writeToken('default', stored({ url: 'http://127.0.0.1:5099' }));
     expect(resolveSession(base).baseUrl).toBe('http://127.0.0.1:5099');
   });
 });
@@ -194,11 +194,11 @@ describe('resolveSession with TKT_TOKEN', () => {
     expect(fs.readdirSync(base.dir)).toEqual([]);
   });
 
-  it('ignores the cached token, leaving it untouched, even one for another URL or expired', () => {
+  it('ignores the cached token, leaving it untouched, even one for another URL or expired', async () => {
     const base = input({ env: { TKT_TOKEN: envToken } });
-    base.config.saveProfile('default', { url: SERVICE });
+    await base.config.saveProfile('default', { url: SERVICE });
     const cached = stored({ url: 'https://elsewhere.example', expiresAt: '2020-01-01T00:00:00.000Z' });
-    base.config.writeToken('default', cached);
+    await base.config.writeToken('default', cached);
     const before = fs.readFileSync(path.join(base.dir, 'tokens', 'default.json'), 'utf8');
 
     expect(resolveSession(base)).toMatchObject({ token: envToken, tokenSource: 'env', baseUrl: SERVICE });
@@ -224,10 +224,10 @@ describe('resolveSession with TKT_TOKEN', () => {
     expect(error.message).toBe('no service URL: pass --url, set TKT_URL, or run tkt login --url URL');
   });
 
-  it('still refuses plain http to another host unless the profile allows it', () => {
+  it('still refuses plain http to another host unless the profile allows it', async () => {
     const base = input({ url: 'http://helpdesk.internal', env: { TKT_TOKEN: envToken } });
     expect(errorOf(() => resolveSession(base)).exitCode).toBe(ExitCode.usage);
-    base.config.saveProfile('default', { allowHttp: true });
+    await base.config.saveProfile('default', { allowHttp: true });
     expect(resolveSession(base).baseUrl).toBe('http://helpdesk.internal');
   });
 });

@@ -26,11 +26,11 @@ const token: StoredToken = {
 const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
 
 describe('profiles', () => {
-  it('saves settings and merges later changes into them', () => {
+  it('saves settings and merges later changes into them', async () => {
     const dir = tempDir();
-    createConfigStore(dir).saveProfile('default', { url: 'https://a.example' });
-    createConfigStore(dir).saveProfile('default', { allowHttp: true });
-    createConfigStore(dir).saveProfile('staging', { url: 'http://b.example' });
+    await createConfigStore(dir).saveProfile('default', { url: 'https://a.example' });
+    await createConfigStore(dir).saveProfile('default', { allowHttp: true });
+    await createConfigStore(dir).saveProfile('staging', { url: 'http://b.example' });
 
     const store = createConfigStore(dir);
     expect(store.getProfile('default')).toEqual({ url: 'https://a.example', allowHttp: true });
@@ -46,9 +46,9 @@ describe('profiles', () => {
     expect(store.getProfile('constructor')).toEqual({});
   });
 
-  it('keeps dotted profile names whole', () => {
+  it('keeps dotted profile names whole', async () => {
     const store = createConfigStore(tempDir());
-    store.saveProfile('eu.prod', { url: 'https://eu.example' });
+    await store.saveProfile('eu.prod', { url: 'https://eu.example' });
     expect(store.getProfile('eu.prod')).toEqual({ url: 'https://eu.example' });
     expect(store.getProfile('eu')).toEqual({});
   });
@@ -70,52 +70,52 @@ describe('profiles', () => {
 });
 
 describe('tokens', () => {
-  it('writes, reads back and deletes a token in one file per profile', () => {
+  it('writes, reads back and deletes a token in one file per profile', async () => {
     const dir = tempDir();
     const store = createConfigStore(dir);
-    store.writeToken('default', token);
-    store.writeToken('other', { ...token, token: 'other-token' });
+    await store.writeToken('default', token);
+    await store.writeToken('other', { ...token, token: 'other-token' });
 
     expect(createConfigStore(dir).readToken('default')).toEqual(token);
     expect(fs.readdirSync(path.join(dir, 'tokens')).sort()).toEqual(['default.json', 'other.json']);
 
-    store.deleteToken('default');
+    await store.deleteToken('default');
     expect(store.readToken('default')).toBeUndefined();
     expect(store.readToken('other')?.token).toBe('other-token');
-    expect(() => store.deleteToken('default')).not.toThrow();
+    await expect(store.deleteToken('default')).resolves.toBeUndefined();
   });
 
-  posixOnly('makes token files 0600 and the tokens folder 0700, even if they existed with looser modes', () => {
+  posixOnly('makes token files 0600 and the tokens folder 0700, even if they existed with looser modes', async () => {
     const dir = tempDir();
     fs.mkdirSync(path.join(dir, 'tokens'), { mode: 0o755 });
     fs.chmodSync(path.join(dir, 'tokens'), 0o755);
     fs.writeFileSync(path.join(dir, 'tokens', 'default.json'), '{}', { mode: 0o644 });
     fs.chmodSync(path.join(dir, 'tokens', 'default.json'), 0o644);
 
-    createConfigStore(dir).writeToken('default', token);
+    await createConfigStore(dir).writeToken('default', token);
 
     expect(modeOf(path.join(dir, 'tokens'))).toBe(0o700);
     expect(modeOf(path.join(dir, 'tokens', 'default.json'))).toBe(0o600);
   });
 
-  it('ignores a token file that lacks the token, URL or a valid expiry', () => {
+  it('ignores a token file that lacks the token, URL or a valid expiry', async () => {
     const dir = tempDir();
     const store = createConfigStore(dir);
-    store.writeToken('default', { ...token, expiresAt: 'soon' });
+    await store.writeToken('default', { ...token, expiresAt: 'soon' });
     expect(store.readToken('default')).toBeUndefined();
     fs.writeFileSync(path.join(dir, 'tokens', 'default.json'), JSON.stringify({ token: 'x', expiresAt: token.expiresAt }));
     expect(store.readToken('default')).toBeUndefined();
   });
 
-  it('refuses profile names that would leave the tokens folder', () => {
+  it('refuses profile names that would leave the tokens folder', async () => {
     const dir = tempDir();
     const store = createConfigStore(dir);
     for (const name of ['../config', '../../escape', 'a/b']) {
-      expect(() => store.writeToken(name, token)).toThrow(UsageError);
+      await expect(store.writeToken(name, token)).rejects.toThrow(UsageError);
       expect(() => store.readToken(name)).toThrow(UsageError);
-      expect(() => store.deleteToken(name)).toThrow(UsageError);
-      expect(() => store.saveProfile(name, {})).toThrow(UsageError);
-      expect(() => store.writeCache(name, 'k', 1, 1000)).toThrow(UsageError);
+      await expect(store.deleteToken(name)).rejects.toThrow(UsageError);
+      await expect(store.saveProfile(name, {})).rejects.toThrow(UsageError);
+      await expect(store.writeCache(name, 'k', 1, 1000)).rejects.toThrow(UsageError);
     }
     expect(fs.readdirSync(dir)).toEqual([]);
     expect(fs.existsSync(path.join(path.dirname(dir), 'escape.json'))).toBe(false);
@@ -156,22 +156,22 @@ describe('tokens', () => {
 });
 
 describe('lookup cache', () => {
-  it('returns entries until they expire', () => {
+  it('returns entries until they expire', async () => {
     const dir = tempDir();
     const store = createConfigStore(dir);
-    store.writeCache('default', 'sites', [{ id: 1, title: 'HQ' }], 60_000);
-    store.writeCache('default', 'status', ['Open'], -1);
+    await store.writeCache('default', 'sites', [{ id: 1, title: 'HQ' }], 60_000);
+    await store.writeCache('default', 'status', ['Open'], -1);
 
     expect(createConfigStore(dir).readCache('default', 'sites')).toEqual([{ id: 1, title: 'HQ' }]);
     expect(store.readCache('default', 'status')).toBeUndefined();
     expect(store.readCache('default', 'never-written')).toBeUndefined();
   });
 
-  it('keeps one cache per profile, separate from the tokens', () => {
+  it('keeps one cache per profile, separate from the tokens', async () => {
     const dir = tempDir();
     const store = createConfigStore(dir);
-    store.writeCache('default', 'lookups.sites', 'default sites', 60_000);
-    store.writeCache('staging', 'lookups.sites', 'staging sites', 60_000);
+    await store.writeCache('default', 'lookups.sites', 'default sites', 60_000);
+    await store.writeCache('staging', 'lookups.sites', 'staging sites', 60_000);
 
     expect(store.readCache('default', 'lookups.sites')).toBe('default sites');
     expect(store.readCache('staging', 'lookups.sites')).toBe('staging sites');
@@ -190,9 +190,26 @@ describe('lookup cache', () => {
     expect(store.readCache('other', 'status')).toBeUndefined();
   });
 
-  it('stores lookups where only the owner can read them', () => {
+  it('replaces a damaged cache file on the next write', async () => {
     const dir = tempDir();
-    createConfigStore(dir).writeCache('default', 'requesters', ['jdoe'], 60_000);
+    fs.mkdirSync(path.join(dir, 'cache'));
+    fs.writeFileSync(path.join(dir, 'cache', 'default.json'), 'not json');
+    await createConfigStore(dir).writeCache('default', 'sites', ['HQ'], 60_000);
+    expect(createConfigStore(dir).readCache('default', 'sites')).toEqual(['HQ']);
+  });
+
+  it('rejects a write it cannot make with an OperationError naming the file', async () => {
+    const dir = tempDir();
+    // A file where the cache folder should be: no folder can be made there, even by root.
+    fs.writeFileSync(path.join(dir, 'cache'), '');
+    const error = await createConfigStore(dir).writeCache('default', 'sites', ['HQ'], 60_000).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OperationError);
+    expect((error as OperationError).message).toContain(path.join(dir, 'cache', 'default.json'));
+  });
+
+  it('stores lookups where only the owner can read them', async () => {
+    const dir = tempDir();
+    await createConfigStore(dir).writeCache('default', 'requesters', ['jdoe'], 60_000);
     if (process.platform !== 'win32') {
       expect(modeOf(path.join(dir, 'cache'))).toBe(0o700);
       expect(modeOf(path.join(dir, 'cache', 'default.json'))).toBe(0o600);
@@ -212,12 +229,12 @@ async function bundleWriter(outDir: string): Promise<string> {
         const [dir, writer, count] = process.argv.slice(2);
         const store = createConfigStore(dir);
         for (let i = 0; i < Number(count); i++) {
-          store.writeToken('default', {
+          await store.writeToken('default', {
             token: 'writer-' + writer + '-' + i + '-' + 'x'.repeat(4000),
             expiresAt: '2030-01-01T00:00:00.000Z',
             url: 'https://helpdesk.example.com',
           });
-          store.saveProfile('writer' + writer, { url: 'https://helpdesk.example.com' });
+          await store.saveProfile('writer' + writer, { url: 'https://helpdesk.example.com' });
         }
       `,
       resolveDir: path.dirname(storeModule),

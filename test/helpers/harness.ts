@@ -56,12 +56,12 @@ export interface CommandRun {
   abort: AbortController;
 }
 
-export function loginAs(sandbox: RunningSandbox, configDir: string, username: string, profile = 'default'): void {
+export async function loginAs(sandbox: RunningSandbox, configDir: string, username: string, profile = 'default'): Promise<void> {
   const login = sandbox.demoLogins.find((l) => l.username === username);
   if (login === undefined) throw new Error(`no demo login ${username}`);
   const config = createConfigStore(configDir);
-  config.saveProfile(profile, { url: sandbox.url });
-  config.writeToken(profile, {
+  await config.saveProfile(profile, { url: sandbox.url });
+  await config.writeToken(profile, {
     token: sandbox.issueToken(username),
     url: sandbox.url,
     userId: login.userId,
@@ -74,8 +74,8 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const sandbox = await startSandbox({ port: 0, ...options.sandbox });
   const configDir = await mkdtemp(join(tmpdir(), 'tkt-test-'));
   const login = options.login ?? 'admin';
-  if (login !== false) loginAs(sandbox, configDir, login);
-  else createConfigStore(configDir).saveProfile('default', { url: sandbox.url });
+  if (login !== false) await loginAs(sandbox, configDir, login);
+  else await createConfigStore(configDir).saveProfile('default', { url: sandbox.url });
   const env: Record<string, string> = { TKT_CONFIG_DIR: configDir, ...options.env };
   const contexts: { dispose(): Promise<void> }[] = [];
 

@@ -18,7 +18,7 @@ export function useHarness(options: HarnessOptions & { profiles?: string[] }, bi
   beforeAll(async () => {
     const { profiles = [], ...harnessOptions } = options;
     harness = await createHarness(harnessOptions);
-    for (const profile of profiles) loginAs(harness.sandbox, harness.configDir, profile, profile);
+    for (const profile of profiles) await loginAs(harness.sandbox, harness.configDir, profile, profile);
     bind(harness);
   });
   afterAll(async () => {

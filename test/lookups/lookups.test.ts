@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { collectionsOf, createLookups, matchEntry } from '../../src/lookups/index.js';
@@ -184,6 +186,21 @@ describe('cache', () => {
       const before = lookupRequests();
       expect(await createLookups((await h.context()).ctx).resolve('site', 'head office')).toBe(1);
       expect(lookupRequests()).toEqual(before);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('a lookup cache that cannot be written', () => {
+  it('still resolves the name, with a warning', async () => {
+    const other = await createHarness();
+    try {
+      // A file where the cache folder should be: the cache write fails, even for root.
+      writeFileSync(join(other.configDir, 'cache'), '');
+      const run = await other.context();
+      expect(await createLookups(run.ctx).resolve('site', 'head office')).toBe(1);
+      expect(run.stderr()).toMatch(/^warning: lookups not cached: cannot write .*default\.json/m);
     } finally {
       await other.close();
     }

@@ -37,7 +37,7 @@ describe.skipIf(!hasTmux())('tkt create on a terminal', () => {
     if (!existsSync(join(ROOT, 'dist/main.js'))) await run('node', ['scripts/build.mjs'], { cwd: ROOT });
     sandbox = await startSandbox({ port: 0 });
     configDir = await mkdtemp(join(tmpdir(), 'tkt-pty-'));
-    loginAs(sandbox, configDir, 'admin');
+    await loginAs(sandbox, configDir, 'admin');
   });
 
   afterAll(async () => {
