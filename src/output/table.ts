@@ -35,7 +35,12 @@ const TABLE_OVERHEAD = 1;
 
 const WIDE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]|\p{Extended_Pictographic}/u;
 const ZERO_WIDTH = /^[\p{Mn}\p{Me}\u200b-\u200f\ufe00-\ufe0f]+$/u;
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// Building a Segmenter loads ICU data (about 8 ms): only runs that draw a table pay for it.
+let segmenter: Intl.Segmenter | undefined;
+function graphemes(text: string): Intl.Segments {
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  return segmenter.segment(text);
+}
 
 function graphemeWidth(grapheme: string): number {
   if (ZERO_WIDTH.test(grapheme)) return 0;
@@ -45,7 +50,7 @@ function graphemeWidth(grapheme: string): number {
 /** Columns a string takes on a terminal (CJK and emoji take two). */
 export function displayWidth(text: string): number {
   let width = 0;
-  for (const { segment } of graphemes.segment(text)) width += graphemeWidth(segment);
+  for (const { segment } of graphemes(text)) width += graphemeWidth(segment);
   return width;
 }
 
@@ -54,7 +59,7 @@ export function truncate(text: string, width: number): string {
   if (displayWidth(text) <= width) return text;
   let kept = '';
   let used = 0;
-  for (const { segment } of graphemes.segment(text)) {
+  for (const { segment } of graphemes(text)) {
     const next = graphemeWidth(segment);
     if (used + next > width - 1) break;
     kept += segment;
