@@ -48,10 +48,20 @@ describe('tkt read', () => {
     const before = readRequests();
     const r = await h.context();
     await run({ ids: [String(ticket!.id)], concurrency: '4', dryRun: true }, r.ctx);
-    expect(r.stdout()).toContain(`would mark #${ticket!.id} read`);
+    expect(r.stdout()).toContain(`would send POST /api/TicketsApi/read/${ticket!.id}`);
     expect(ticket!.isRead).toBe(false);
     const bad = await h.cli(['read', '12', 'x1']);
     expect(bad.code).toBe(2);
+    expect(readRequests()).toBe(before);
+  });
+
+  it('prints one JSON Line per ID with --dry-run --json, and sends nothing', async () => {
+    const tickets = unread(2);
+    const before = readRequests();
+    const result = await h.cli(['read', ...tickets.map((t) => String(t.id)), '--dry-run', '--json']);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toEqual(tickets.map((t) => ({ dryRun: true, method: 'POST', path: `/api/TicketsApi/read/${t.id}`, fields: {}, files: [] })));
     expect(readRequests()).toBe(before);
   });
 });
