@@ -9,6 +9,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type FormData from 'form-data';
 import { EnvHttpProxyAgent } from './undici-core.js';
 import { ApiError, NetworkError, UsageError } from '../errors.js';
+import { normalizeBaseUrl } from '../config/url.js';
 import { DeadlineExceeded, startDeadline } from './deadline.js';
 import type { NetworkFailure } from '../errors.js';
 import { serverMessages } from './error-body.js';
@@ -115,7 +116,7 @@ export function createHttp(options: HttpOptions): Http {
 
   async function backOff(method: string, url: string, reason: string, delayMs: number, nextAttempt: number, maxAttempts: number): Promise<void> {
     trace(`HTTP retry ${method} ${url} after ${reason}: waiting ${delayMs}ms (attempt ${nextAttempt} of ${maxAttempts})`);
-    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    await delay(delayMs);
   }
 
   /** One attempt, following redirects for GET only. */
@@ -215,19 +216,6 @@ function meter(body: Readable, onProgress: () => void): Readable {
   });
   body.on('error', (error) => metered.destroy(error));
   return body.pipe(metered);
-}
-
-function normalizeBaseUrl(baseUrl: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(baseUrl);
-  } catch {
-    throw new UsageError(`invalid URL: ${baseUrl}`, { hint: 'use a full URL such as https://helpdesk.example.com' });
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`unsupported URL scheme: ${parsed.protocol}`);
-  parsed.search = '';
-  parsed.hash = '';
-  return parsed.href.replace(/\/+$/, '');
 }
 
 async function buildBody(req: HttpRequest): Promise<Outgoing> {
