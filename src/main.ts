@@ -78,14 +78,15 @@ export async function runCli(argv: string[], proc: ProcessLike): Promise<number>
   };
   process.on('SIGINT', onSigint);
   let code: number = ExitCode.ok;
+  const program = buildProgram(proc, state);
   try {
-    await buildProgram(proc, state).parseAsync(argv, { from: 'user' });
+    await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
     code = exitCodeOf(error);
     // commander has already printed its own usage errors.
     if (!(error instanceof CommanderError)) {
-      const debug = argv.includes('--debug');
-      proc.stderr.write(`${errorLines(error, debug).join('\n')}\n`);
+      // Global options are stored on the program as commander parses them, wherever they stood.
+      proc.stderr.write(`${errorLines(error, program.opts().debug === true).join('\n')}\n`);
     }
   } finally {
     process.off('SIGINT', onSigint);

@@ -35,6 +35,15 @@ describe('errors', () => {
     expect(result.stderr).toMatch(STACK_FRAME);
   });
 
+  it('takes --debug from the parsed options, not from any argument that spells it', async () => {
+    // After "--", "--debug" is the ticket ID argument (a bad one), not the flag: no stack trace.
+    const result = await h.cli(['show', '--', '--debug']);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error: /m);
+    expect(result.stderr).not.toMatch(STACK_FRAME);
+  });
+
   it('shows an unexpected (non-tkt) error as one line with a --debug hint, and its stack only with --debug', async () => {
     // A directory where the sandbox expects a data file: Node's own EISDIR error, not one of ours.
     const plain = await h.cli(['sandbox', '--port', '0', '--data', h.configDir]);
