@@ -271,14 +271,14 @@ interface PreparedRow {
   labels: Record<string, string>;
 }
 
-/** Checks one row as `tkt create` checks its options; returns the form, or every problem. */
-async function prepareRow(row: InputRow, endpoint: TicketEndpoint, lookups: Lookups, baseDir: string, ctx: Context): Promise<PreparedRow | string[]> {
+/** Checks one row as `tkt create` checks its options; returns the form (labelled for --dry-run), or every problem. */
+async function prepareRow(row: InputRow, endpoint: TicketEndpoint, lookups: Lookups, options: { baseDir: string; dryRun: boolean }, ctx: Context): Promise<PreparedRow | string[]> {
   const problems = [...row.problems];
   const missing = missingRequired(endpoint, row.values);
   if (missing.length > 0) problems.push(`missing ${missing.map(asColumnMessage).join(', ')}`);
   // Attachments are found next to the input file, so the file works from any folder.
   const attach = row.values.attach;
-  const values: RawFieldValues = attach === undefined ? row.values : { ...row.values, attach: (typeof attach === 'string' ? [attach] : attach).map((path) => resolve(baseDir, path)) };
+  const values: RawFieldValues = attach === undefined ? row.values : { ...row.values, attach: (typeof attach === 'string' ? [attach] : attach).map((path) => resolve(options.baseDir, path)) };
   let checked: ReturnType<typeof checkFields> | undefined;
   try {
     checked = checkFields(endpoint, values, ctx.now());
@@ -295,7 +295,7 @@ async function prepareRow(row: InputRow, endpoint: TicketEndpoint, lookups: Look
   }
   if (problems.length > 0 || checked === undefined) return problems;
   try {
-    const resolved = await resolveFields(checked, lookups);
+    const resolved = await resolveFields(checked, lookups, { labels: options.dryRun });
     // TicketType is required by register; 1 = Ticket, as `tkt create` sends.
     if (endpoint === 'register') resolved.form.fields.TicketType ??= 1;
     return { row, form: resolved.form, labels: resolved.labels };
@@ -416,7 +416,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
   const prepared: PreparedRow[] = [];
   const bad: string[] = [];
   for (const row of pending) {
-    const result = await prepareRow(row, endpoint, lookups, baseDir, ctx);
+    const result = await prepareRow(row, endpoint, lookups, { baseDir, dryRun: options.dryRun }, ctx);
     if (Array.isArray(result)) bad.push(`${rowLabel(row)}: ${result.map((problem) => sanitizeInline(problem)).join('; ')}`);
     else prepared.push(result);
   }

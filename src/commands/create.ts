@@ -132,7 +132,7 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
     values = await fillTicketFields(ctx, lookups, values, { endpoint, optional: fullyInteractive });
   }
   values = await answerAssigneeMe(ctx, lookups, values);
-  const resolved = await resolveFields(checkFields(endpoint, values, ctx.now()), lookups);
+  const resolved = await resolveFields(checkFields(endpoint, values, ctx.now()), lookups, { labels: options.dryRun });
   // TicketType is required by register; 1 = Ticket is the only published type.
   if (endpoint === 'register') resolved.form.fields.TicketType ??= 1;
 

@@ -66,7 +66,7 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<void> {
   checkFields('update', options.values, ctx.now());
   const lookups = createLookups(ctx);
   const values = await answerAssigneeMe(ctx, lookups, options.values);
-  const { form: changes, labels } = await resolveFields(checkFields('update', values, ctx.now()), lookups);
+  const { form: changes, labels } = await resolveFields(checkFields('update', values, ctx.now()), lookups, { labels: options.dryRun });
 
   const api = await ctx.api();
   const current = await api.getTicket(id);

@@ -238,12 +238,16 @@ export function checkFields(endpoint: TicketEndpoint, values: RawFieldValues, no
 
 export interface ResolvedFields {
   form: MultipartInput;
-  /** Display names of looked-up values by form field, e.g. SiteId -> "Head Office". */
+  /** Display names of looked-up values by form field, e.g. SiteId -> "Head Office"; empty unless asked for. */
   labels: Record<string, string>;
 }
 
-/** Turns checked fields into the form: names become IDs through the lookups (exit 2 when unknown). */
-export async function resolveFields(checked: CheckedFields, lookups: Lookups): Promise<ResolvedFields> {
+/**
+ * Turns checked fields into the form: names become IDs through the lookups (exit 2 when unknown).
+ * `labels` (for --dry-run only) names the IDs: that loads the lookups even for IDs typed as
+ * digits, which otherwise go out without a request.
+ */
+export async function resolveFields(checked: CheckedFields, lookups: Lookups, options: { labels: boolean }): Promise<ResolvedFields> {
   const fields: Record<string, FormValue> = {};
   const labels: Record<string, string> = {};
   const files: string[] = [];
@@ -259,6 +263,7 @@ export async function resolveFields(checked: CheckedFields, lookups: Lookups): P
           ? await lookups.resolve(kind, entry.lookupText)
           : await resolveLookupOption(lookups, kind, entry.lookupText, { flag: `--${entry.spec.key}`, noun: label });
       fields[entry.spec.formField] = id;
+      if (!options.labels) continue;
       const name = await lookups.nameOf(kind, id);
       if (name !== undefined) labels[entry.spec.formField] = name;
     } else fields[entry.spec.formField] = entry.value;

@@ -252,6 +252,17 @@ describe('tkt create --integration', () => {
     expect(created.siteId).not.toBeNull();
   });
 
+  it('sends IDs given as digits without any lookup request', async () => {
+    const metadataBefore = routeCount(h, 'GET /api/TicketsApi/appmetadata');
+    const before = routeCount(h, NEW);
+    const result = await h.cli(['-q', '--refresh', 'create', '--integration', '--title', 'By ID', '--description', 'd', '--requester', 'pnovak', '--site', '1', '--priority', '1']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(routeCount(h, NEW)).toBe(before + 1);
+    expect(ticketById(h, Number(result.stdout))).toMatchObject({ siteId: 1, ticketPriorityId: 1 });
+    expect(routeCount(h, 'GET /api/TicketsApi/appmetadata')).toBe(metadataBefore);
+  });
+
   it('works for a user without any permission (viewer)', async () => {
     const result = await h.cli(['--profile', 'viewer', '-q', 'create', '--integration', '--title', 'CI', '--description', 'd', '--requester', 'pnovak']);
     expect(result.code).toBe(0);

@@ -112,18 +112,26 @@ describe('resolveFields', () => {
   };
 
   it('turns names into IDs with labels, and files into uploads', async () => {
-    const resolved = await resolveFields(checkFields('register', { site: 'HQ', requester: 'Anna', sla: '3', attach: ['f.txt'] }, NOW), lookups);
+    const resolved = await resolveFields(checkFields('register', { site: 'HQ', requester: 'Anna', sla: '3', attach: ['f.txt'] }, NOW), lookups, { labels: true });
     expect(resolved.form).toEqual({ fields: { SiteId: 1, CreatorId: 'u-anna', SLAId: 3 }, files: ['f.txt'] });
     expect(resolved.labels).toEqual({ SiteId: 'hq', CreatorId: 'anna' });
   });
 
+  it('asks the lookups for no names unless labels are wanted', async () => {
+    const named: string[] = [];
+    const counting: Lookups = { ...lookups, nameOf: async (kind, id) => (named.push(kind), lookups.nameOf(kind, id)) };
+    const resolved = await resolveFields(checkFields('register', { site: 'HQ' }, NOW), counting, { labels: false });
+    expect(resolved).toEqual({ form: { fields: { SiteId: 1 } }, labels: {} });
+    expect(named).toEqual([]);
+  });
+
   it('sends the requester of the integration endpoint as the username, unresolved', async () => {
-    const resolved = await resolveFields(checkFields('new', { requester: 'nobody-known' }, NOW), lookups);
+    const resolved = await resolveFields(checkFields('new', { requester: 'nobody-known' }, NOW), lookups, { labels: false });
     expect(resolved.form.fields).toEqual({ Requester: 'nobody-known' });
   });
 
   it('lets an unknown name fail with the lookups error', async () => {
-    await expect(resolveFields(checkFields('register', { site: 'Mars' }, NOW), lookups)).rejects.toThrow('unknown site "Mars"');
+    await expect(resolveFields(checkFields('register', { site: 'Mars' }, NOW), lookups, { labels: false })).rejects.toThrow('unknown site "Mars"');
   });
 });
 
