@@ -63,10 +63,12 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<void> {
     });
   }
   // Checked before asking who @me is: bad input fails before any prompt.
-  checkFields('update', options.values, ctx.now());
+  const checked = checkFields('update', options.values, ctx.now());
   const lookups = createLookups(ctx);
   const values = await answerAssigneeMe(ctx, lookups, options.values);
-  const { form: changes, labels } = await resolveFields(checkFields('update', values, ctx.now()), lookups, { labels: options.dryRun });
+  // Only an answered @me changed the values since they were checked.
+  const toResolve = values === options.values ? checked : checkFields('update', values, ctx.now());
+  const { form: changes, labels } = await resolveFields(toResolve, lookups, { labels: options.dryRun });
 
   const api = await ctx.api();
   const current = await api.getTicket(id);

@@ -29,7 +29,8 @@ export async function resolveActingUser(ctx: Context, by: string | undefined, fi
 
 /**
  * `--assignee @me` when the token names no user: at a terminal the answer replaces @me;
- * otherwise the values are left for the lookups, which refuse @me (exit 2).
+ * otherwise the values are left for the lookups, which refuse @me (exit 2). Returns `values`
+ * itself when nothing was asked.
  */
 export async function answerAssigneeMe(ctx: Context, lookups: Lookups, values: RawFieldValues): Promise<RawFieldValues> {
   const assignee = values.assignee;
