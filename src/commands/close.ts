@@ -94,7 +94,7 @@ export async function run(options: CloseOptions, ctx: Context): Promise<void> {
   await assertReadableFiles(options.attach, '--attach');
   const comments = await readTextOption(ctx, { flag: '--comments', text: options.comments });
   const closureComments = await readTextOption(ctx, { flag: '--closure-comments', text: options.closureComments });
-  const closeBy = await resolveActingUser(ctx, options.by, 'CloseBy');
+  const closeBy = await resolveActingUser(ctx, options.by, 'closes');
   const fields = (id: number): Record<string, FormValue> => ({
     TicketId: id,
     CloseBy: closeBy,

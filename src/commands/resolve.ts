@@ -57,7 +57,7 @@ export async function run(options: ResolveOptions, ctx: Context): Promise<void> 
   assertSingleStdinReader(options.ids, [['--details', options.details], ['--details-file', options.detailsFile]]);
   const details = await readDetails(options, ctx);
   if (details.trim() === '') throw new UsageError('--details is empty: the service needs resolution notes');
-  const submitBy = await resolveActingUser(ctx, options.by, 'SubmitBy');
+  const submitBy = await resolveActingUser(ctx, options.by, 'resolves');
   const fields = (id: number) => ({ TicketId: id, Details: details, SubmitBy: submitBy });
   await runIdCommand(ctx, {
     ids: options.ids,

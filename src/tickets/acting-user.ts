@@ -15,16 +15,17 @@ async function askWho(ctx: Context, lookups: Lookups, message: string): Promise<
   return (await askLookup(ctx, lookups, 'assignee', { message, search: true }))!;
 }
 
-export async function resolveActingUser(ctx: Context, by: string | undefined, field: string): Promise<string> {
+/** The user who acts, for the form's SubmitBy/CloseBy; `action` says what they do, in user words ("resolves"). */
+export async function resolveActingUser(ctx: Context, by: string | undefined, action: 'resolves' | 'closes'): Promise<string> {
   const { createLookups } = await import('../lookups/index.js');
   const lookups = createLookups(ctx);
   if (by !== undefined) return String(await resolveLookupOption(lookups, 'assignee', by, BY));
   const session = await ctx.session();
   if (session.userId !== undefined) return session.userId;
   if (!ctx.io.canPrompt) {
-    throw new UsageError(`cannot tell who you are for ${field}: the token carries no user ID`, { hint: 'pass --by USER (a user ID or username)' });
+    throw new UsageError(`cannot tell who ${action} these tickets: the token carries no user ID`, { hint: 'pass --by USER (a user ID or username)' });
   }
-  return askWho(ctx, lookups, `${field}: act as which user (--by)? The token names none`);
+  return askWho(ctx, lookups, `Who ${action} these tickets (--by)? The token names no user`);
 }
 
 /**

@@ -113,6 +113,7 @@ describe('tkt close', () => {
     const token = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ exp: Math.floor(Date.now() / 1000) + 3600 })}.c2ln`;
     const result = await sendsNothing(h, () => h.cli(['close', String(ticket.id)], { env: { TKT_TOKEN: token, TKT_URL: h.sandbox.url } }));
     expect(result.code).toBe(2);
+    expect(result.stderr).toContain('error: cannot tell who closes these tickets: the token carries no user ID');
     expect(result.stderr).toContain('--by');
   });
 

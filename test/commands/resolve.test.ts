@@ -104,11 +104,13 @@ describe('tkt resolve', () => {
     const { ctx, stdout, prompter } = await h.context({ tty: true, env, answers: [{ kind: 'search', message: '--by', value: userId(h, 'tech') }] });
     await sendsNothing(h, () => run({ ids: [String(ticket.id)], details: 'Swapped the cable', concurrency: '4', dryRun: true }, ctx));
     prompter.assertDone();
+    expect(prompter.asked[0]?.message).toContain('Who resolves these tickets');
     expect(prompter.asked[0]?.choices).toContainEqual(expect.stringContaining('tech'));
     expect(stdout()).toMatch(new RegExp(`SubmitBy:\\s+${userId(h, 'tech')}`));
 
     const piped = await sendsNothing(h, () => h.cli(['resolve', String(ticket.id), '--details', 'x'], { env }));
     expect(piped.code).toBe(2);
+    expect(piped.stderr).toContain('error: cannot tell who resolves these tickets: the token carries no user ID');
     expect(piped.stderr).toContain('--by');
   });
 
