@@ -85,7 +85,8 @@ export class ApiError extends TktError {
 
   constructor(init: { status: number; method: string; url: string; body: unknown; serverMessages: string[]; message?: string }) {
     const exitCode = exitCodeForStatus(init.status, init.serverMessages);
-    super(init.message ?? `${init.method} ${init.url} failed with HTTP ${init.status}`, exitCode, {
+    // The full URL names the server, which matters when several profiles exist.
+    super(init.message ?? `${failureReason(exitCode, init.status)}: ${init.method} ${init.url}`, exitCode, {
       details: init.serverMessages,
       ...(exitCode === ExitCode.notAuthenticated ? { hint: LOGIN_HINT } : {}),
     });
@@ -106,4 +107,17 @@ export function exitCodeForStatus(status: number, serverMessages: readonly strin
   if (status === 404) return ExitCode.notFound;
   if (status === 400 && serverMessages.some((m) => PERMISSION_WORDS.test(m))) return ExitCode.permissionDenied;
   return ExitCode.failed;
+}
+
+/**
+ * A failure in words, the one wording for every command: "not found (HTTP 404)", or without
+ * an HTTP answer just "failed".
+ */
+export function failureReason(exitCode: ExitCodeValue, status: number | undefined): string {
+  const reason =
+    exitCode === ExitCode.notFound ? 'not found'
+    : exitCode === ExitCode.notAuthenticated ? 'not authenticated'
+    : exitCode === ExitCode.permissionDenied ? 'permission denied'
+    : 'failed';
+  return status === undefined ? reason : `${reason} (HTTP ${status})`;
 }

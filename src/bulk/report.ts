@@ -6,7 +6,7 @@
 // -q: successes print nothing; failures still go to stderr. --json: one JSON Line per ID on
 // stdout, failures included. With a single ID the failure is told once, by the thrown error.
 import type { IO } from '../context.js';
-import { ExitCode, InterruptedError, LOGIN_HINT, OperationError, TktError } from '../errors.js';
+import { ExitCode, InterruptedError, LOGIN_HINT, OperationError, TktError, failureReason } from '../errors.js';
 import { NO_PROGRESS, createProgress } from '../output/progress.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { createStyle } from '../output/style.js';
@@ -31,15 +31,6 @@ export interface BulkReporter {
 }
 
 const NOT_STARTED = 'not started: interrupted';
-
-function failureReason(result: BulkResult): string {
-  const reason =
-    result.exitCode === ExitCode.notFound ? 'not found'
-    : result.exitCode === ExitCode.notAuthenticated ? 'not authenticated'
-    : result.exitCode === ExitCode.permissionDenied ? 'permission denied'
-    : 'failed';
-  return result.status === undefined ? reason : `${reason} (HTTP ${result.status})`;
-}
 
 function jsonLine(result: Pick<BulkResult, 'id' | 'ok' | 'status' | 'error' | 'body'>): string {
   // Built key by key so the order is always id, ok, status, error, body.
@@ -70,11 +61,11 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
     }
     if (single) return; // the thrown error tells it, once
     const message = result.error === undefined ? '' : `: ${sanitizeInline(result.error)}`;
-    io.stderr.write(`${errStyle.red('✗')} #${result.id} ${failureReason(result)}${message}\n`);
+    io.stderr.write(`${errStyle.red('✗')} #${result.id} ${failureReason(result.exitCode, result.status)}${message}\n`);
   }
 
   function singleFailure(result: BulkResult): TktError {
-    return new TktError(`#${result.id} ${failureReason(result)}`, result.exitCode, {
+    return new TktError(`#${result.id} ${failureReason(result.exitCode, result.status)}`, result.exitCode, {
       details: result.error === undefined ? [] : [result.error],
       ...(result.exitCode === ExitCode.notAuthenticated ? { hint: LOGIN_HINT } : {}),
     });

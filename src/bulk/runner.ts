@@ -49,8 +49,9 @@ export function parseConcurrency(text: string): number {
   return value;
 }
 
+// The report puts failureReason ("not found (HTTP 404)") in front: the request is what is left to say.
 function describeApiError(error: ApiError): string {
-  return error.serverMessages.length > 0 ? error.serverMessages.join('; ') : error.message;
+  return error.serverMessages.length > 0 ? error.serverMessages.join('; ') : `${error.method} ${error.url}`;
 }
 
 function hasBody(body: unknown): boolean {

@@ -141,6 +141,12 @@ describe('errors', () => {
     });
   });
 
+  it('says what failed in the words the bulk report uses, with the full URL', async () => {
+    const server = await serve((_req, res) => sendJson(res, 404, {}));
+    const error = await failure(client(server.url).getTicket(999999));
+    expect(error).toMatchObject({ message: `not found (HTTP 404): GET ${server.url}/api/TicketsApi/999999` });
+  });
+
   it('shows the title of an HTML error page, not its markup', async () => {
     const server = await serve((_req, res) => {
       res.writeHead(500, { 'content-type': 'text/html' });

@@ -72,7 +72,7 @@ describe('runBulk', () => {
         body: { title: 'Not Found', detail: 'Ticket 2 does not exist' }, exitCode: ExitCode.notFound,
       },
       { id: 3, ok: false, error: 'connection refused by http://127.0.0.1:9', exitCode: ExitCode.failed },
-      { id: 4, ok: false, status: 403, error: 'POST u failed with HTTP 403', exitCode: ExitCode.permissionDenied },
+      { id: 4, ok: false, status: 403, error: 'POST u', exitCode: ExitCode.permissionDenied },
       { id: 5, ok: false, error: 'boom', exitCode: ExitCode.failed },
       { id: 6, ok: true, status: 204, exitCode: ExitCode.ok },
     ]);
