@@ -37,7 +37,7 @@ import {
   type RawFieldValues,
   type TicketEndpoint,
 } from '../tickets/fields.js';
-import { assertReadableFiles } from '../tickets/text-input.js';
+import { assertReadableFiles, fileErrorText } from '../tickets/text-input.js';
 import { parseCsv } from './csv.js';
 import { parseConcurrency, runBulk, type BulkResult } from './runner.js';
 import { ENDPOINT_PATHS, createdId } from '../commands/create.js';
@@ -310,7 +310,7 @@ export async function readReport(path: string): Promise<ReportEntry[]> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new UsageError(`--resume: cannot read ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+    throw new UsageError(`--resume: cannot read ${path}: ${fileErrorText(error)}`);
   }
   const lines = text.split('\n');
   const entries: ReportEntry[] = [];
@@ -362,7 +362,7 @@ async function openReport(path: string, append: boolean): Promise<ReportWriter> 
         hint: `to skip the rows it shows as created, add --resume ${path}; or name another file with --report`,
       });
     }
-    throw new UsageError(`cannot write the report ${path}: ${(error as Error).message}`);
+    throw new UsageError(`cannot write the report ${path}: ${fileErrorText(error)}`);
   }
   return {
     async append(entry) {
@@ -378,8 +378,7 @@ async function readInput(file: string): Promise<string> {
   try {
     return await readFile(file, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`--from: cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a folder, not a file' : (error as Error).message}`);
+    throw new UsageError(`--from: cannot read ${file}: ${fileErrorText(error)}`);
   }
 }
 

@@ -1,9 +1,9 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { UsageError } from '../errors.js';
+import { STDIN } from '../tickets/text-input.js';
 import { parseTicketId } from '../util/ids.js';
 
-const STDIN_MARKER = '-';
 // The first run of digits standing as a word: "42", "  42  Printer on fire", "✓ #42 closed",
 // {"id":42,...}; not the 3 of "v3" nor the 2 of "2nd".
 const FIRST_INTEGER = /\b\d+\b/;
@@ -41,7 +41,7 @@ async function readStdinIds(stdin: Readable): Promise<number[]> {
  */
 export async function collectIds(args: readonly string[], stdin: Readable): Promise<number[]> {
   let ids: number[];
-  if (args.includes(STDIN_MARKER)) {
+  if (args.includes(STDIN)) {
     if (args.length > 1) throw new UsageError('"-" (read IDs from stdin) cannot be combined with other IDs');
     ids = await readStdinIds(stdin);
     if (ids.length === 0) throw new UsageError('no ticket IDs on stdin');

@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
-import { constants } from 'node:fs';
-import { access, readFile, stat } from 'node:fs/promises';
-import { text } from 'node:stream/consumers';
+import { readFile } from 'node:fs/promises';
 import type { CommandHost } from '../cli.js';
 import type { Context } from '../context.js';
 import type { ApiResponse, FormScalar, FormValue, RawRequest } from '../api/types.js';
@@ -9,6 +7,7 @@ import { UsageError } from '../errors.js';
 import { writeJson } from '../output/json.js';
 import { sanitizeText } from '../output/sanitize.js';
 import { writeText } from '../output/write.js';
+import { STDIN, assertReadableFiles, fileErrorText, readStdin } from '../tickets/text-input.js';
 
 export interface ApiOptions {
   method: string;
@@ -95,7 +94,7 @@ async function buildRequest(options: ApiOptions, ctx: Context): Promise<RawReque
   }
   const fields = [...options.typedFields.map((f) => parseField(f, true)), ...options.rawFields.map((f) => parseField(f, false))];
   const files = fields.filter((field) => field.file !== undefined);
-  await Promise.all(files.map((field) => assertReadableFile(field.file!)));
+  await assertReadableFiles(files.map((field) => field.file!), '-F');
 
   const fieldsInQuery = method === 'GET' || method === 'HEAD' || options.input !== undefined;
   if (fieldsInQuery && files.length > 0) {
@@ -175,12 +174,7 @@ function withQuery(path: string, fields: readonly ParsedField[]): string {
 }
 
 async function readJsonInput(source: string, ctx: Context): Promise<unknown> {
-  let content: string;
-  try {
-    content = source === '-' ? await text(ctx.io.stdin) : await readFile(source, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read --input ${source}: ${(error as Error).message}`);
-  }
+  const content = source === STDIN ? await readStdin(ctx, '--input', 'give a file') : await readInputFile(source);
   try {
     return JSON.parse(content);
   } catch (error) {
@@ -188,14 +182,13 @@ async function readJsonInput(source: string, ctx: Context): Promise<unknown> {
   }
 }
 
-async function assertReadableFile(path: string): Promise<void> {
+// Read as is, not checked as a regular file first: `--input <(jq ...)` is a pipe.
+async function readInputFile(path: string): Promise<string> {
   try {
-    await access(path, constants.R_OK);
-    if ((await stat(path)).isFile()) return;
-  } catch {
-    // Reported below, the same way for every cause.
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read --input ${path}: ${fileErrorText(error)}`);
   }
-  throw new UsageError(`cannot read file ${path}`);
 }
 
 function describeRequest(request: RawRequest): Record<string, unknown> {

@@ -1,7 +1,7 @@
 // Long text values (descriptions, messages, resolution details) may be given inline,
 // as `-` for stdin, as a file, or typed in $EDITOR at a terminal; and the files a
 // command sends must be checked before anything is sent. Shared by create, reply,
-// forward, resolve, close and attach.
+// forward, resolve, close, attach, api and create --from.
 import { constants } from 'node:fs';
 import { access, readFile, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
@@ -10,7 +10,7 @@ import { UsageError } from '../errors.js';
 
 export const STDIN = '-';
 
-export async function readAll(stream: Readable): Promise<string> {
+async function readAll(stream: Readable): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
   return Buffer.concat(chunks).toString('utf8');
@@ -43,14 +43,30 @@ export async function readTextOption(ctx: Context, option: TextOption | TextOpti
   }
   const source = option.text ?? withFile?.file;
   if (source === undefined) return undefined;
-  if (source === STDIN) {
-    const alternative = withFile === undefined ? 'give the text inline' : `use ${withFile.fileFlag}`;
-    if (ctx.io.stdinIsTTY) throw new UsageError(`${option.flag} -: stdin is a terminal, pipe the text in or ${alternative}`);
-    return readAll(ctx.io.stdin);
-  }
+  if (source === STDIN) return readStdin(ctx, option.flag, withFile === undefined ? 'give the text inline' : `use ${withFile.fileFlag}`);
   if (option.text !== undefined || withFile === undefined) return source;
   await assertReadableFiles([source], withFile.fileFlag);
   return readFile(source, 'utf8');
+}
+
+/**
+ * All of stdin as text, for `FLAG -`. A terminal is refused: waiting for typed input that
+ * ends with Ctrl-D looks like a hang. `alternative` completes "pipe the text in or ...".
+ */
+export async function readStdin(ctx: Context, flag: string, alternative: string): Promise<string> {
+  if (ctx.io.stdinIsTTY) throw new UsageError(`${flag} -: stdin is a terminal, pipe the text in or ${alternative}`);
+  return readAll(ctx.io.stdin);
+}
+
+/** Why a file operation failed, in words: "no such file", not "ENOENT: no such file or directory, open ...". */
+export function fileErrorText(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') return 'no such file';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EISDIR') return 'a folder, not a file';
+  const message = error instanceof Error ? error.message : String(error);
+  // Node's "EMFILE: too many open files, open '/x'": the words without the code and the call.
+  return /^[A-Z]+: ([^,]+)/.exec(message)?.[1] ?? message;
 }
 
 /**
@@ -78,8 +94,7 @@ export async function assertReadableFiles(paths: readonly string[], flag: string
       }
       await access(path, constants.R_OK);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      problems.push(`${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (error as Error).message}`);
+      problems.push(`${path}: ${fileErrorText(error)}`);
     }
   }
   if (problems.length > 0) {

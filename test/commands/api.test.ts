@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { run } from '../../src/commands/api.js';
 import { createConfigStore } from '../../src/config/store.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { useTempDir } from '../helpers/sandbox-state.js';
@@ -82,6 +83,30 @@ describe('tkt api', () => {
 
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toHaveLength(2);
+  });
+
+  it('reads the --input JSON from stdin with -, and refuses a terminal stdin', async () => {
+    const piped = await h.cli(['api', 'POST', '/api/TicketsApi', '--input', '-'], { stdin: JSON.stringify({ page: 1, length: 2 }) });
+    expect(piped.code).toBe(0);
+    expect(JSON.parse(piped.stdout)).toHaveLength(2);
+
+    const before = h.sandbox.stats.requests;
+    const r = await h.context({ tty: true });
+    await expect(run({ method: 'POST', path: '/api/TicketsApi', typedFields: [], rawFields: [], input: '-', dryRun: false }, r.ctx)).rejects.toThrow(
+      '--input -: stdin is a terminal, pipe the text in or give a file',
+    );
+    expect(h.sandbox.stats.requests).toBe(before);
+  });
+
+  it('says in words why a file cannot be read, without the system error text', async () => {
+    const missing = join(dir, 'missing.json');
+    const input = await h.cli(['api', 'POST', '/api/TicketsApi', '--input', missing]);
+    expect(input.code).toBe(2);
+    expect(input.stderr).toContain(`error: cannot read --input ${missing}: no such file`);
+    const upload = await h.cli(['api', 'POST', '/api/TicketsApi/addfiles/1', '-F', `Uploads=@${missing}`]);
+    expect(upload.code).toBe(2);
+    expect(upload.stderr).toContain(`${missing}: no such file`);
+    for (const result of [input, upload]) expect(result.stderr).not.toContain('ENOENT');
   });
 
   it('exits 3 on a 404', async () => {
