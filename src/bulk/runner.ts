@@ -1,5 +1,6 @@
 import { ApiError, ExitCode, TktError, UsageError, exitCodeForStatus } from '../errors.js';
 import type { ExitCodeValue } from '../errors.js';
+import { parseWholeNumber } from '../util/ids.js';
 
 export const MAX_CONCURRENCY = 32;
 
@@ -42,10 +43,8 @@ export interface BulkRun {
 
 /** `--concurrency N`: a whole number from 1 to 32. */
 export function parseConcurrency(text: string): number {
-  const value = /^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN;
-  if (!Number.isInteger(value) || value < 1 || value > MAX_CONCURRENCY) {
-    throw new UsageError(`invalid --concurrency ${JSON.stringify(text)}: expected a whole number from 1 to ${MAX_CONCURRENCY}`);
-  }
+  const value = parseWholeNumber(text, { min: 1, max: MAX_CONCURRENCY });
+  if (value === undefined) throw new UsageError(`invalid --concurrency ${JSON.stringify(text)}: expected a whole number from 1 to ${MAX_CONCURRENCY}`);
   return value;
 }
 

@@ -6,6 +6,7 @@ import { UsageError } from '../errors.js';
 import { resolveActingUser } from '../tickets/acting-user.js';
 import { DEFAULT_CONCURRENCY, assertSingleStdinReader, runIdCommand } from '../tickets/id-command.js';
 import { assertReadableFiles, readTextOption } from '../tickets/text-input.js';
+import { parseWholeNumber } from '../util/ids.js';
 import { parseWhen } from '../util/when.js';
 
 export interface CloseOptions {
@@ -73,8 +74,9 @@ Examples:
 
 function parseClosureStatus(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  if (!/^\s*\d+\s*$/.test(text)) throw new UsageError(`invalid --closure-status ${JSON.stringify(text)}: expected a numeric code`);
-  return Number(text);
+  const status = parseWholeNumber(text, { min: 0 });
+  if (status === undefined) throw new UsageError(`invalid --closure-status ${JSON.stringify(text)}: expected a numeric code`);
+  return status;
 }
 
 function parseClosingDate(text: string | undefined, ctx: Context): string | undefined {

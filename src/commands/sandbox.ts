@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CommandHost } from '../cli.js';
 import type { Context } from '../context.js';
 import { OperationError, UsageError } from '../errors.js';
+import { parseWholeNumber } from '../util/ids.js';
 import { writeText } from '../output/write.js';
 
 export const DEFAULT_SANDBOX_PORT = 8642;
@@ -36,8 +37,8 @@ export function register(program: Command, host: CommandHost): void {
 }
 
 function wholeNumber(flag: string, value: string, max: number): number {
-  const number = Number(value);
-  if (!/^\d+$/.test(value.trim()) || number > max) throw new UsageError(`invalid ${flag} "${value}": expected a whole number from 0 to ${max}`);
+  const number = parseWholeNumber(value, { min: 0, max });
+  if (number === undefined) throw new UsageError(`invalid ${flag} ${JSON.stringify(value)}: expected a whole number from 0 to ${max}`);
   return number;
 }
 

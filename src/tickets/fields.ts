@@ -7,6 +7,7 @@ import { field, isObject } from '../api/fields.js';
 import { UsageError } from '../errors.js';
 import { lookupLabel } from '../lookups/index.js';
 import type { LookupKind, Lookups } from '../lookups/types.js';
+import { parseWholeNumber } from '../util/ids.js';
 import { parseWhen } from '../util/when.js';
 import { resolveLookupOption } from './lookup-option.js';
 
@@ -170,12 +171,6 @@ function asText(value: string | readonly string[]): string {
   return typeof value === 'string' ? value : value.join(',');
 }
 
-function parsePositiveId(text: string): number | undefined {
-  const trimmed = text.trim();
-  const id = /^\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
-  return Number.isSafeInteger(id) && id > 0 ? id : undefined;
-}
-
 /**
  * Checks every given value without any request: lengths, IDs, dates, types.
  * All problems are reported together (exit 2). Required options are not checked here.
@@ -193,13 +188,13 @@ export function checkFields(endpoint: TicketEndpoint, values: RawFieldValues, no
         fields.push({ spec, lookupText: asText(raw).trim() });
         break;
       case 'id': {
-        const id = parsePositiveId(asText(raw));
+        const id = parseWholeNumber(asText(raw), { min: 1 });
         if (id === undefined) problems.push(`${flag}: invalid ID ${JSON.stringify(asText(raw))}: expected a positive whole number`);
         else fields.push({ spec, value: id });
         break;
       }
       case 'ids': {
-        const ids = asList(raw).flatMap((text) => text.split(',')).map((text) => ({ text, id: parsePositiveId(text) }));
+        const ids = asList(raw).flatMap((text) => text.split(',')).map((text) => ({ text, id: parseWholeNumber(text, { min: 1 }) }));
         const bad = ids.filter((entry) => entry.id === undefined).map((entry) => JSON.stringify(entry.text));
         if (bad.length > 0) problems.push(`${flag}: invalid ID ${bad.join(', ')}: expected a positive whole number`);
         else fields.push({ spec, value: ids.map((entry) => entry.id as number) });
@@ -221,7 +216,7 @@ export function checkFields(endpoint: TicketEndpoint, values: RawFieldValues, no
         break;
       case 'ticketType': {
         const text = asText(raw).trim().toLowerCase();
-        const type = TICKET_TYPES[text] ?? parsePositiveId(text);
+        const type = TICKET_TYPES[text] ?? parseWholeNumber(text, { min: 1 });
         if (type === undefined) problems.push(`${flag}: unknown ticket type ${JSON.stringify(asText(raw))}: use "ticket" or a numeric type`);
         else fields.push({ spec, value: type });
         break;

@@ -1,5 +1,6 @@
 // What `tkt list` sends: list types (spec 4.1) and filterBy fields, typed the way users type them.
 import { UsageError } from '../errors.js';
+import { parseWholeNumber } from '../util/ids.js';
 
 export const LIST_TYPES = [
   'AllMyGroups',
@@ -61,9 +62,7 @@ export function parseFilterBy(text: string): string {
 
 /** A page number or size: a whole number from 1. */
 export function parsePositiveInt(text: string, option: string): number {
-  const value = /^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN;
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new UsageError(`invalid ${option} ${JSON.stringify(text)}: expected a whole number from 1`);
-  }
+  const value = parseWholeNumber(text, { min: 1 });
+  if (value === undefined) throw new UsageError(`invalid ${option} ${JSON.stringify(text)}: expected a whole number from 1`);
   return value;
 }

@@ -1,15 +1,24 @@
 import { UsageError } from '../errors.js';
 
 /**
+ * A whole number as typed by the user: digits only (surrounding blanks allowed), from `min`
+ * to `max` (default Number.MAX_SAFE_INTEGER, so it survives the trip through a JS number).
+ * Undefined for anything else ("12a", "1e3", "-4", "0x10", out of range): callers throw
+ * their own message.
+ */
+export function parseWholeNumber(text: string, range: { min: number; max?: number }): number | undefined {
+  const digits = text.trim();
+  const value = /^\d+$/.test(digits) ? Number(digits) : Number.NaN;
+  return Number.isSafeInteger(value) && value >= range.min && value <= (range.max ?? Number.MAX_SAFE_INTEGER) ? value : undefined;
+}
+
+/**
  * A ticket ID as typed by the user: digits only (surrounding blanks allowed), 1 up to
  * Number.MAX_SAFE_INTEGER so it survives the round trip through a JS number unchanged.
  * "12a", "1e3", "-4", "0x10" and "0" are all refused before any request is sent.
  */
 export function parseTicketId(text: string): number {
-  const digits = text.trim();
-  const id = /^\d+$/.test(digits) ? Number(digits) : Number.NaN;
-  if (!Number.isSafeInteger(id) || id < 1) {
-    throw new UsageError(`invalid ticket ID ${JSON.stringify(text)}: expected a positive whole number`);
-  }
+  const id = parseWholeNumber(text, { min: 1 });
+  if (id === undefined) throw new UsageError(`invalid ticket ID ${JSON.stringify(text)}: expected a positive whole number`);
   return id;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ExitCode, UsageError } from '../../src/errors.js';
-import { parseTicketId } from '../../src/util/ids.js';
+import { parseTicketId, parseWholeNumber } from '../../src/util/ids.js';
 
 describe('parseTicketId', () => {
   it.each([
@@ -27,4 +27,23 @@ describe('parseTicketId', () => {
       expect((caught as UsageError).message).toBe(`invalid ticket ID ${JSON.stringify(text)}: expected a positive whole number`);
     },
   );
+});
+
+describe('parseWholeNumber', () => {
+  it('accepts digits within the range, blanks around them allowed', () => {
+    expect(parseWholeNumber(' 0 ', { min: 0 })).toBe(0);
+    expect(parseWholeNumber('32', { min: 1, max: 32 })).toBe(32);
+    expect(parseWholeNumber(String(Number.MAX_SAFE_INTEGER), { min: 1 })).toBe(Number.MAX_SAFE_INTEGER);
+  });
+
+  it.each([
+    ['0', { min: 1 }],
+    ['33', { min: 1, max: 32 }],
+    ['-1', { min: 0 }],
+    ['1e3', { min: 0 }],
+    ['', { min: 0 }],
+    [String(Number.MAX_SAFE_INTEGER + 1), { min: 0 }],
+  ])('refuses %j in %j', (text, range) => {
+    expect(parseWholeNumber(text, range)).toBeUndefined();
+  });
 });
