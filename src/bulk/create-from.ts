@@ -38,6 +38,7 @@ import {
   type TicketEndpoint,
 } from '../tickets/fields.js';
 import { assertReadableFiles, fileErrorText } from '../tickets/text-input.js';
+import { DEFAULT_CONCURRENCY } from '../tickets/id-command.js';
 import { parseCsv } from './csv.js';
 import { parseConcurrency, runBulk, type BulkResult } from './runner.js';
 import { ENDPOINT_PATHS, createdId } from '../commands/create.js';
@@ -83,7 +84,6 @@ const LIST_SEPARATOR = ';';
 const LIST_KEYS: ReadonlySet<string> = new Set(TICKET_FIELDS.filter((spec) => spec.value.type === 'ids' || spec.value.type === 'files').map((spec) => spec.key));
 const KNOWN_KEYS: ReadonlySet<string> = new Set(TICKET_FIELDS.map((spec) => spec.key));
 const HASH_LENGTH = 16;
-const DEFAULT_CONCURRENCY = 4;
 
 /**
  * The --from options out of commander's parsed `create` options. The row's columns replace
@@ -104,7 +104,7 @@ export function createFromOptions(opts: Record<string, unknown>): CreateFromOpti
     report: text('report'),
     resume: text('resume'),
     integration: opts.integration === true,
-    concurrency: concurrency === undefined ? DEFAULT_CONCURRENCY : parseConcurrency(concurrency),
+    concurrency: parseConcurrency(concurrency ?? DEFAULT_CONCURRENCY),
     dryRun: opts.dryRun === true,
   };
 }

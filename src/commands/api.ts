@@ -8,6 +8,7 @@ import { writeJson } from '../output/json.js';
 import { sanitizeText } from '../output/sanitize.js';
 import { writeText } from '../output/write.js';
 import { STDIN, assertReadableFiles, fileErrorText, readStdin } from '../tickets/text-input.js';
+import { collect } from '../util/option-text.js';
 
 export interface ApiOptions {
   method: string;
@@ -35,8 +36,6 @@ interface ParsedField {
   file?: string;
 }
 
-// No commander default: it would print "(default: [])" in the help.
-const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
 export function register(program: Command, host: CommandHost): void {
   program

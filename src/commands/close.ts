@@ -7,6 +7,7 @@ import { resolveActingUser } from '../tickets/acting-user.js';
 import { DEFAULT_CONCURRENCY, assertSingleStdinReader, runIdCommand } from '../tickets/id-command.js';
 import { assertReadableFiles, readTextOption } from '../tickets/text-input.js';
 import { parseWholeNumber } from '../util/ids.js';
+import { collect } from '../util/option-text.js';
 import { parseWhen } from '../util/when.js';
 
 export interface CloseOptions {
@@ -22,7 +23,6 @@ export interface CloseOptions {
   dryRun: boolean;
 }
 
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 export function register(program: Command, host: CommandHost): void {
   program

@@ -11,6 +11,7 @@ import { writeText } from '../output/write.js';
 import { fillTicketFields } from '../prompts/fill.js';
 import { answerAssigneeMe } from '../tickets/acting-user.js';
 import { printDryRun } from '../tickets/dry-run.js';
+import { DEFAULT_CONCURRENCY } from '../tickets/id-command.js';
 import {
   addFieldOptions,
   assertFieldsApply,
@@ -73,7 +74,7 @@ export function register(program: Command, host: CommandHost): void {
     .option('--from <file>', 'create one ticket per row of a JSON Lines or CSV file')
     .option('--report <file>', 'with --from: where to record each row\'s new ID or error (default FILE.report.jsonl)')
     .option('--resume <report>', 'with --from: skip the rows this report shows as created')
-    .option('--concurrency <n>', 'with --from: tickets created at once (default 4, at most 32)')
+    .option('--concurrency <n>', `with --from: tickets created at once (default ${DEFAULT_CONCURRENCY}, at most 32)`)
     .addHelpText('after', EXAMPLES)
     .action(
       host.action(

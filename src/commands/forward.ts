@@ -8,6 +8,7 @@ import { printDryRun } from '../tickets/dry-run.js';
 import { readMessage, ticketTitleOf } from '../tickets/mail.js';
 import { assertReadableFiles } from '../tickets/text-input.js';
 import { parseTicketId } from '../util/ids.js';
+import { collect } from '../util/option-text.js';
 
 export interface ForwardOptions {
   id: string;
@@ -22,7 +23,6 @@ export interface ForwardOptions {
   dryRun: boolean;
 }
 
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 export function register(program: Command, host: CommandHost): void {
   program

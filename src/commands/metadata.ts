@@ -6,6 +6,7 @@ import { OperationError, UsageError } from '../errors.js';
 import { writeJson } from '../output/json.js';
 import { writeText } from '../output/write.js';
 import { parseTicketId } from '../util/ids.js';
+import { squash } from '../util/option-text.js';
 
 export interface MetadataOptions {
   id?: string | undefined;
@@ -28,9 +29,6 @@ export function register(program: Command, host: CommandHost): void {
     .addHelpText('after', '\nExamples:\n  $ tkt metadata --app\n  $ tkt metadata --collection sites\n  $ tkt metadata 42 --collection technicians --json')
     .action(host.action((args, opts, ctx) => run({ id: args[0], app: opts.app === true, collection: opts.collection }, ctx)));
 }
-
-/** "Sub-Categories", "subcategories" and "sub_categories" are the same collection. */
-const squash = (name: string) => name.replace(/[-_\s]/g, '').toLowerCase();
 
 function validCollections(options: MetadataOptions): string[] {
   if (options.app) return APP_COLLECTIONS;

@@ -9,6 +9,7 @@ import { printDryRun } from '../tickets/dry-run.js';
 import { lazyTicket, readMessage, requesterEmailOf, ticketTitleOf } from '../tickets/mail.js';
 import { assertReadableFiles } from '../tickets/text-input.js';
 import { parseTicketId } from '../util/ids.js';
+import { collect } from '../util/option-text.js';
 
 export interface ReplyOptions {
   id: string;
@@ -23,7 +24,6 @@ export interface ReplyOptions {
   dryRun: boolean;
 }
 
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 export function register(program: Command, host: CommandHost): void {
   program

@@ -8,6 +8,7 @@ import { UsageError } from '../errors.js';
 import { lookupLabel } from '../lookups/index.js';
 import type { LookupKind, Lookups } from '../lookups/types.js';
 import { parseWholeNumber } from '../util/ids.js';
+import { collect } from '../util/option-text.js';
 import { parseWhen } from '../util/when.js';
 import { resolveLookupOption } from './lookup-option.js';
 
@@ -133,7 +134,7 @@ export function addFieldOptions(command: Command, endpoints: readonly TicketEndp
     seen.add(spec.key);
     const repeatable = spec.value.type === 'ids' || spec.value.type === 'files';
     // No default value: commander would print "(default: [])" in the help.
-    if (repeatable) command.option(spec.flags, spec.description, (value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+    if (repeatable) command.option(spec.flags, spec.description, collect);
     else command.option(spec.flags, spec.description);
   }
   return command;

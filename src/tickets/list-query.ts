@@ -1,6 +1,7 @@
 // What `tkt list` sends: list types (spec 4.1) and filterBy fields, typed the way users type them.
 import { UsageError } from '../errors.js';
 import { parseWholeNumber } from '../util/ids.js';
+import { squash } from '../util/option-text.js';
 
 export const LIST_TYPES = [
   'AllMyGroups',
@@ -26,9 +27,6 @@ export const LIST_TYPES = [
 ] as const;
 
 export const FILTER_FIELDS = ['Subject', 'TicketId', 'Priority', 'Requester'] as const;
-
-/** "My-Tickets-On-Hold", "my_tickets_onhold" and "MyTicketsOnhold" all compare equal. */
-const squash = (text: string) => text.replace(/[-_\s]/g, '').toLowerCase();
 
 /** The kebab-case spelling shown in help and errors: MyOverdueTickets -> my-overdue-tickets. */
 export function kebabCase(name: string): string {

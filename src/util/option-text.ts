@@ -1,0 +1,14 @@
+// Helpers for option values as users type them.
+
+/**
+ * commander's parser for a repeatable option: every value, in order. Without a default value
+ * (commander would print "(default: [])" in the help) the option is undefined until given.
+ */
+export function collect(value: string, previous: readonly string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** A name compared loosely: "My-Tickets-On-Hold", "my_tickets_onhold" and "MyTicketsOnhold" are equal. */
+export function squash(name: string): string {
+  return name.replace(/[-_\s]/g, '').toLowerCase();
+}
