@@ -38,10 +38,10 @@ import {
   type TicketEndpoint,
 } from '../tickets/fields.js';
 import { assertReadableFiles, fileErrorText } from '../tickets/text-input.js';
+import { ENDPOINT_PATHS, createdId } from '../tickets/created.js';
 import { DEFAULT_CONCURRENCY } from '../tickets/id-command.js';
 import { parseCsv } from './csv.js';
 import { parseConcurrency, runBulk, type BulkResult } from './runner.js';
-import { ENDPOINT_PATHS, createdId } from '../commands/create.js';
 
 export interface CreateFromOptions {
   file: string;

@@ -3,13 +3,13 @@ import type { Command } from 'commander';
 import type { ApiResponse } from '../api/types.js';
 import type { CommandHost } from '../cli.js';
 import type { Context } from '../context.js';
-import { field } from '../api/fields.js';
 import { InterruptedError, OperationError, UsageError } from '../errors.js';
 import { createLookups } from '../lookups/index.js';
 import { writeJson } from '../output/json.js';
 import { writeText } from '../output/write.js';
 import { fillTicketFields } from '../prompts/fill.js';
 import { answerAssigneeMe } from '../tickets/acting-user.js';
+import { ENDPOINT_PATHS, createdId } from '../tickets/created.js';
 import { printDryRun } from '../tickets/dry-run.js';
 import { DEFAULT_CONCURRENCY } from '../tickets/id-command.js';
 import {
@@ -21,7 +21,6 @@ import {
   pickFieldValues,
   resolveFields,
   type RawFieldValues,
-  type TicketEndpoint,
 } from '../tickets/fields.js';
 import { assertReadableFiles, readTextOption } from '../tickets/text-input.js';
 
@@ -99,11 +98,6 @@ export function register(program: Command, host: CommandHost): void {
     );
 }
 
-export const ENDPOINT_PATHS: Record<Exclude<TicketEndpoint, 'update'>, string> = {
-  register: '/api/TicketsApi/register',
-  new: '/api/TicketsApi/new',
-};
-
 export async function run(options: CreateOptions, ctx: Context): Promise<void> {
   const endpoint = options.integration ? 'new' : 'register';
   assertFieldsApply(endpoint, options.values, options.integration ? '--integration' : 'tkt create without --integration');
@@ -147,18 +141,6 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
   const api = await ctx.api();
   const response = endpoint === 'new' ? await api.newTicket(resolved.form) : await api.register(resolved.form);
   await printCreated(ctx, response);
-}
-
-/** The new ticket's ID: the Location header's last segment, else the body's id. */
-export function createdId(response: ApiResponse): string | undefined {
-  const location = response.headers.location;
-  const header = Array.isArray(location) ? location[0] : location;
-  if (header !== undefined) {
-    const segment = header.split(/[?#]/)[0]!.replace(/\/+$/, '').split('/').pop();
-    if (segment !== undefined && /^\d+$/.test(segment)) return segment;
-  }
-  const id = field(response.body, 'id', 'ticketId');
-  return typeof id === 'number' || (typeof id === 'string' && /^\d+$/.test(id)) ? String(id) : undefined;
 }
 
 async function printCreated(ctx: Context, response: ApiResponse): Promise<void> {
