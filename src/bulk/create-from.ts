@@ -39,6 +39,7 @@ import {
 } from '../tickets/fields.js';
 import { assertReadableFiles, fileErrorText } from '../tickets/text-input.js';
 import { ENDPOINT_PATHS, createdId } from '../tickets/created.js';
+import { sentFields } from '../tickets/dry-run.js';
 import { DEFAULT_CONCURRENCY } from '../tickets/id-command.js';
 import { parseCsv } from './csv.js';
 import { parseConcurrency, runBulk, type BulkResult } from './runner.js';
@@ -543,7 +544,7 @@ async function printDryRunRows(ctx: Context, prepared: readonly PreparedRow[], s
   if (ctx.globals.json) {
     const jsonArray = createJsonArrayWriter(ctx.io.stdout);
     for (const item of prepared) {
-      const fields = Object.fromEntries(Object.entries(item.form.fields).filter(([, value]) => value !== undefined && value !== null));
+      const fields = Object.fromEntries(sentFields(item.form));
       await jsonArray.push({ row: item.row.row, dryRun: true, method: 'POST', path, fields, files: item.form.files ?? [] });
     }
     await jsonArray.end();
@@ -553,13 +554,11 @@ async function printDryRunRows(ctx: Context, prepared: readonly PreparedRow[], s
   const lines = [`dry run: would send ${prepared.length} × POST ${path} (nothing was sent)`];
   for (const entry of skipped) lines.push(`- row ${entry.row}: already created as ${entry.id == null ? 'a ticket' : `#${entry.id}`} (skipped)`);
   for (const item of prepared) {
-    const shown = Object.entries(item.form.fields)
-      .filter(([, value]) => value !== undefined && value !== null)
-      .map(([name, value]) => {
-        const label = item.labels[name];
-        const text = Array.isArray(value) ? value.join(',') : String(value);
-        return `${name}=${JSON.stringify(label === undefined ? text : `${text} (${label})`)}`;
-      });
+    const shown = sentFields(item.form).map(([name, value]) => {
+      const label = item.labels[name];
+      const text = Array.isArray(value) ? value.join(',') : String(value);
+      return `${name}=${JSON.stringify(label === undefined ? text : `${text} (${label})`)}`;
+    });
     for (const file of item.form.files ?? []) shown.push(`Uploads=${JSON.stringify(file)}`);
     lines.push(`  row ${item.row.row}: ${sanitizeInline(shown.join(' '))}`);
   }

@@ -7,9 +7,11 @@
 // stdout, failures included. With a single ID the failure is told once, by the thrown error.
 import type { IO } from '../context.js';
 import { ExitCode, InterruptedError, LOGIN_HINT, OperationError, TktError, failureReason } from '../errors.js';
+import { writeJsonLine } from '../output/json.js';
 import { NO_PROGRESS, createProgress } from '../output/progress.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { createStyle } from '../output/style.js';
+import { writeText } from '../output/write.js';
 import type { BulkResult, BulkRun } from './runner.js';
 
 export type BulkVerb = 'marked read' | 'resolved' | 'closed' | 'picked up' | 'deleted';
@@ -24,21 +26,21 @@ export interface BulkReporterOptions {
 }
 
 export interface BulkReporter {
-  /** Prints one finished ID; pass it as runBulk's onResult. */
-  result(result: BulkResult): void;
-  /** Ends the report: returns when everything succeeded, otherwise throws the error for main.ts. */
-  finish(run: BulkRun): void;
+  /** Prints one finished ID; pass it as runBulk's onResult. Resolves when stdout can take more. */
+  result(result: BulkResult): Promise<void>;
+  /** Ends the report: resolves when everything succeeded, otherwise rejects with the error for main.ts. */
+  finish(run: BulkRun): Promise<void>;
 }
 
 const NOT_STARTED = 'not started: interrupted';
 
-function jsonLine(result: Pick<BulkResult, 'id' | 'ok' | 'status' | 'error' | 'body'>): string {
+function jsonLine(result: Pick<BulkResult, 'id' | 'ok' | 'status' | 'error' | 'body'>): Record<string, unknown> {
   // Built key by key so the order is always id, ok, status, error, body.
   const line: Record<string, unknown> = { id: result.id, ok: result.ok };
   if (result.status !== undefined) line.status = result.status;
   if (!result.ok) line.error = result.error ?? 'failed';
   if (result.body !== undefined) line.body = result.body;
-  return `${JSON.stringify(line)}\n`;
+  return line;
 }
 
 function idList(ids: readonly number[]): string {
@@ -52,16 +54,16 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
   const errStyle = createStyle(io.color);
   const progress = single || quiet ? NO_PROGRESS : createProgress(io, { total, label: verb });
 
-  function humanLine(result: BulkResult): void {
+  async function humanLine(result: BulkResult): Promise<void> {
     if (result.ok) {
       if (quiet) return;
       const what = result.note === undefined ? verb : sanitizeInline(result.note);
-      io.stdout.write(`${outStyle.green('✓')} #${result.id} ${what}\n`);
+      await writeText(io.stdout, `${outStyle.green('✓')} #${result.id} ${what}\n`);
       return;
     }
     if (single) return; // the thrown error tells it, once
     const message = result.error === undefined ? '' : `: ${sanitizeInline(result.error)}`;
-    io.stderr.write(`${errStyle.red('✗')} #${result.id} ${failureReason(result.exitCode, result.status)}${message}\n`);
+    await writeText(io.stderr, `${errStyle.red('✗')} #${result.id} ${failureReason(result.exitCode, result.status)}${message}\n`);
   }
 
   function singleFailure(result: BulkResult): TktError {
@@ -72,16 +74,21 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
   }
 
   return {
-    result(result) {
+    async result(result) {
       progress.tick(result.ok);
-      progress.withLine(() => (json ? io.stdout.write(jsonLine(result)) : humanLine(result)));
+      // The line is written inside withLine (the bar lifted); only the wait for 'drain' is after.
+      let written: Promise<void> | undefined;
+      progress.withLine(() => {
+        written = json ? writeJsonLine(io.stdout, jsonLine(result)) : humanLine(result);
+      });
+      await written;
     },
 
-    finish(run) {
+    async finish(run) {
       progress.done();
       const failed = run.results.filter((result) => !result.ok);
       if (run.interrupted) {
-        if (json) for (const id of run.notStarted) io.stdout.write(jsonLine({ id, ok: false, error: NOT_STARTED }));
+        if (json) for (const id of run.notStarted) await writeJsonLine(io.stdout, jsonLine({ id, ok: false, error: NOT_STARTED }));
         const succeeded = run.results.filter((result) => result.ok).map((result) => result.id);
         const details = [
           ...(succeeded.length > 0 ? [`${verb}: ${idList(succeeded)}`] : []),

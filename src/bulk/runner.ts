@@ -29,8 +29,12 @@ export type BulkWorker = (id: number, signal: AbortSignal) => Promise<BulkOutcom
 export interface BulkOptions {
   concurrency: number;
   signal: AbortSignal;
-  /** Called as each ID finishes (completion order), e.g. to print its line. */
-  onResult?: (result: BulkResult, done: number, total: number) => void;
+  /**
+   * Called as each ID finishes (completion order), e.g. to print its line. A returned promise
+   * is awaited before that lane starts its next ID, so a slow stdout slows the run down
+   * instead of buffering every line.
+   */
+  onResult?: (result: BulkResult, done: number, total: number) => void | Promise<void>;
 }
 
 export interface BulkRun {
@@ -117,7 +121,7 @@ export async function runBulk(ids: readonly number[], worker: BulkWorker, option
       const result = await settle(ids[index]!, worker, signal);
       results[index] = result;
       done += 1;
-      onResult?.(result, done, ids.length);
+      await onResult?.(result, done, ids.length);
     }
   }
 

@@ -3,6 +3,7 @@ import type { CommandHost } from '../cli.js';
 import type { Context } from '../context.js';
 import { OperationError, UsageError } from '../errors.js';
 import { parseWholeNumber } from '../util/ids.js';
+import { writeJson } from '../output/json.js';
 import { writeText } from '../output/write.js';
 
 export const DEFAULT_SANDBOX_PORT = 8642;
@@ -56,7 +57,7 @@ export async function run(options: SandboxCommandOptions, ctx: Context): Promise
   }
   try {
     if (ctx.globals.json) {
-      await writeText(ctx.io.stdout, `${JSON.stringify({ url: sandbox.url, demoLogins: sandbox.demoLogins })}\n`);
+      await writeJson(ctx.io.stdout, { url: sandbox.url, demoLogins: sandbox.demoLogins });
     } else {
       const logins = sandbox.demoLogins.map((l) => `  ${l.username.padEnd(8)} password ${l.password.padEnd(8)} ${l.role}`).join('\n');
       await writeText(

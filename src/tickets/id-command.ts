@@ -70,7 +70,7 @@ export async function runIdCommand(ctx: Context, spec: IdCommandSpec): Promise<v
     signal: ctx.signal,
     onResult: (result) => reporter.result(result),
   });
-  reporter.finish(run);
+  await reporter.finish(run);
 }
 
 /** A note for a success that changed nothing, when the service's answer says so. */

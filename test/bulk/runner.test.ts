@@ -40,7 +40,7 @@ describe('runBulk', () => {
     const running = runBulk([1, 2, 3], async (id) => {
       await gates.get(id)!.promise;
       return { status: 200 };
-    }, { concurrency: 3, signal: never, onResult: (result, done, total) => reported.push([result.id, done, total]) });
+    }, { concurrency: 3, signal: never, onResult: (result, done, total) => { reported.push([result.id, done, total]); } });
     gates.get(3)!.resolve();
     await new Promise((resolve) => setImmediate(resolve));
     gates.get(1)!.resolve();
