@@ -509,7 +509,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
     const createdNow = run.results.length - failed.length;
     const resumeHint = `fix the failed rows in ${options.file}, then run again with --resume ${reportPath}`;
     if (reportFailure !== undefined) {
-      throw new OperationError(`stopped: cannot write the report ${reportPath}: ${(reportFailure as Error).message}`, {
+      throw new OperationError(`stopped: cannot write the report ${reportPath}: ${fileErrorText(reportFailure)}`, {
         details: [`created ${createdNow} of ${prepared.length}; the last ones may be missing from the report`],
       });
     }

@@ -170,6 +170,18 @@ describe('tkt create --from', () => {
     await expect(readFile(`${file}.report.jsonl`)).rejects.toThrow(/ENOENT/);
   });
 
+  it('says in words why the report or the file cannot be opened, before any create', async () => {
+    const file = await write('unwritable.csv', 'title,description,requester,site,department,status\nnope,d,aberg,1,1,1\n');
+    const report = join(dir, 'no-such-folder', 'r.jsonl');
+    const result = await h.cli(['create', '--from', file, '--report', report]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`error: cannot write the report ${report}: no such file`);
+    const missing = await h.cli(['create', '--from', join(dir, 'missing.csv')]);
+    expect(missing.stderr).toContain(`error: --from: cannot read ${join(dir, 'missing.csv')}: no such file`);
+    for (const run of [result, missing]) expect(run.stderr).not.toContain('ENOENT');
+    expect(h.sandbox.stats.byRoute[REGISTER_ROUTE]).toBeUndefined();
+  });
+
   it('dry run validates and shows every row but sends no create and writes no report', async () => {
     const file = await write('dry.csv', 'title,description,requester,site,department,status\ndry-1,d,aberg,Head Office,IT,Open\n');
     const result = await h.cli(['create', '--from', file, '--dry-run']);
