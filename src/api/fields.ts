@@ -29,13 +29,6 @@ export function stringField(obj: unknown, ...names: string[]): string | undefine
   return undefined;
 }
 
-export function numberField(obj: unknown, ...names: string[]): number | undefined {
-  const value = field(obj, ...names);
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
-  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
-  return undefined;
-}
-
 /** A collection from a lookup response, tolerating `status` vs `Status` vs `statuses`. */
 export function arrayField(obj: unknown, ...names: string[]): unknown[] {
   const value = field(obj, ...names);

@@ -11,7 +11,7 @@ const BEARER = /\b(Bearer\s+)[^\s"',;]+/gi;
 const JSON_SECRET_FIELD = /("[^"]*(?:password|passwd|token|secret|authorization|api[-_]?key)[^"]*"\s*:\s*)"(?:[^"\\]|\\.)*"/gi;
 const QUERY_SECRET_PARAM = /([?&][^=&#\s]*(?:password|passwd|token|secret|api[-_]?key)[^=&#\s]*=)[^&#\s]*/gi;
 
-export function isSecretKey(key: string): boolean {
+function isSecretKey(key: string): boolean {
   return SECRET_KEY.test(key);
 }
 

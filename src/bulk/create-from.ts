@@ -110,7 +110,7 @@ export function createFromOptions(opts: Record<string, unknown>): CreateFromOpti
   };
 }
 
-export function defaultReportPath(file: string): string {
+function defaultReportPath(file: string): string {
   return `${file}.report.jsonl`;
 }
 

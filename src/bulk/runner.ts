@@ -2,7 +2,7 @@ import { ApiError, ExitCode, TktError, UsageError, exitCodeForStatus } from '../
 import type { ExitCodeValue } from '../errors.js';
 import { parseWholeNumber } from '../util/ids.js';
 
-export const MAX_CONCURRENCY = 32;
+const MAX_CONCURRENCY = 32;
 
 export interface BulkResult {
   id: number;

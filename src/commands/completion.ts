@@ -41,7 +41,7 @@ export async function run(options: { shell: Shell }, ctx: Context, program: Comm
  * on every Tab press, so it never makes a request and never fails: nothing cached, not logged
  * in, or an unknown kind all print nothing.
  */
-export async function runComplete(kind: string, ctx: Context): Promise<void> {
+async function runComplete(kind: string, ctx: Context): Promise<void> {
   if (!isLookupKind(kind)) return;
   const { createLookups } = await import('../lookups/index.js');
   const cacheOnly: Context = {

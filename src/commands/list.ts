@@ -81,7 +81,7 @@ function buildQuery(options: ListOptions, ctx: Context): Query {
 }
 
 /** The tickets of a list response: the array itself, or the one array a wrapper object holds. */
-export function itemsOf(body: unknown): unknown[] {
+function itemsOf(body: unknown): unknown[] {
   if (Array.isArray(body)) return body;
   const wrapped = field(body, 'data', 'items', 'tickets', 'results', 'records', 'value');
   if (Array.isArray(wrapped)) return wrapped;

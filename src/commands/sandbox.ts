@@ -6,7 +6,7 @@ import { parseWholeNumber } from '../util/ids.js';
 import { writeJson } from '../output/json.js';
 import { writeText } from '../output/write.js';
 
-export const DEFAULT_SANDBOX_PORT = 8642;
+const DEFAULT_SANDBOX_PORT = 8642;
 
 export interface SandboxCommandOptions {
   port: string;

@@ -40,7 +40,7 @@ const LOOKUP_KINDS: readonly LookupKind[] = [
 // Options that name a user without being called after a lookup kind.
 const USER_OPTIONS: Readonly<Record<string, LookupKind>> = { by: 'assignee', 'as-requester': 'requester' };
 
-export const VIEW_NAMES: readonly string[] = LIST_TYPES.map(kebabCase);
+const VIEW_NAMES: readonly string[] = LIST_TYPES.map(kebabCase);
 
 /** The kinds `tkt __complete` accepts. */
 export function isLookupKind(value: string): value is LookupKind {

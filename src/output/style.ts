@@ -8,14 +8,11 @@ export interface Style {
   readonly enabled: boolean;
   bold: Paint;
   dim: Paint;
-  underline: Paint;
   red: Paint;
   green: Paint;
   yellow: Paint;
   blue: Paint;
-  magenta: Paint;
   cyan: Paint;
-  gray: Paint;
 }
 
 /** Paint functions that are the identity when `color` is false. */
@@ -26,13 +23,10 @@ export function createStyle(color: boolean): Style {
     enabled: color,
     bold: (text) => chalk.bold(text),
     dim: (text) => chalk.dim(text),
-    underline: (text) => chalk.underline(text),
     red: (text) => chalk.red(text),
     green: (text) => chalk.green(text),
     yellow: (text) => chalk.yellow(text),
     blue: (text) => chalk.blue(text),
-    magenta: (text) => chalk.magenta(text),
     cyan: (text) => chalk.cyan(text),
-    gray: (text) => chalk.gray(text),
   };
 }

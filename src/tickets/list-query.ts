@@ -26,7 +26,7 @@ export const LIST_TYPES = [
   'AllTickets',
 ] as const;
 
-export const FILTER_FIELDS = ['Subject', 'TicketId', 'Priority', 'Requester'] as const;
+const FILTER_FIELDS = ['Subject', 'TicketId', 'Priority', 'Requester'] as const;
 
 /** The kebab-case spelling shown in help and errors: MyOverdueTickets -> my-overdue-tickets. */
 export function kebabCase(name: string): string {
