@@ -1,6 +1,7 @@
 // Profiles, tokens and lookup caches on disk. Reads are plain node:fs (readFileSync +
 // JSON.parse); writes go through conf (atomic temp-file + rename), imported on the first
-// write: loading conf costs about 8.5 ms, which commands that only read (show, list...) skip.
+// write: conf and its helpers (atomically, when-exit, dot-prop...) cost milliseconds to load,
+// which commands that only read settings and a token (show, list...) now skip.
 import fs from 'node:fs';
 import path from 'node:path';
 import { OperationError } from '../errors.js';
