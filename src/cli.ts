@@ -6,6 +6,9 @@ import type { ApiClient } from './api/types.js';
 import type { ConfigStore, Session } from './config/types.js';
 import type { Context, GlobalOptions, IO } from './context.js';
 import type { Prompter } from './prompts/types.js';
+import { defaultConfigDir } from './config/paths.js';
+import { resolveSession } from './config/session.js';
+import { createConfigStore } from './config/store.js';
 import { UsageError } from './errors.js';
 
 export type Handler = (args: any[], opts: any, ctx: Context) => Promise<void>;
@@ -83,7 +86,6 @@ export interface ContextParts {
  * remembered, so a run shares one keep-alive pool; `dispose` closes them.
  */
 export async function buildContext(parts: ContextParts): Promise<Context & { dispose(): Promise<void> }> {
-  const { resolveSession } = await import('./config/session.js');
   const now = parts.now ?? (() => new Date());
   const clients: ApiClient[] = [];
   let session: Session | undefined;
@@ -156,7 +158,6 @@ export function createProcessHost(proc: ProcessLike, state: { abort: AbortContro
         const globals = readGlobals(command.optsWithGlobals());
         state.graceful = options.graceful === true;
         const io = createIO(proc, globals);
-        const [{ createConfigStore }, { defaultConfigDir }] = await Promise.all([import('./config/store.js'), import('./config/paths.js')]);
         const ctx = await buildContext({
           io,
           globals,
