@@ -68,10 +68,11 @@ export async function run(options: LoginOptions, ctx: Context): Promise<void> {
     });
   }
   const profile = resolveProfileName(ctx);
-  const knownUrl = resolveBaseUrl(ctx);
+  const saved = ctx.config.getProfile(profile);
+  const knownUrl = resolveBaseUrl(ctx, saved);
   assertNothingMissing(options, ctx, knownUrl);
   const baseUrl = knownUrl ?? (await askLoginUrl(ctx));
-  const allowHttp = options.allowHttp || (ctx.config.getProfile(profile).allowHttp ?? false);
+  const allowHttp = options.allowHttp || (saved.allowHttp ?? false);
   // Before asking anything: the password must not cross the network unencrypted.
   assertTransportAllowed(baseUrl, allowHttp);
   const username = await resolveUsername(options, ctx);

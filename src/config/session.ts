@@ -3,7 +3,7 @@
 import { AuthError, UsageError } from '../errors.js';
 import { decodeJwtClaims, expiryFromClaims, userIdFromClaims, usernameFromClaims } from './jwt.js';
 import { assertProfileName } from './paths.js';
-import type { ConfigStore, Session } from './types.js';
+import type { ConfigStore, Profile, Session } from './types.js';
 import { assertTransportAllowed, normalizeBaseUrl } from './url.js';
 
 export interface SessionInput {
@@ -19,19 +19,21 @@ export function resolveProfileName(input: Pick<SessionInput, 'globals' | 'env'>)
   return assertProfileName(input.globals.profile || input.env.TKT_PROFILE || 'default');
 }
 
-export function resolveBaseUrl(input: SettingsInput): string | undefined {
-  const url = input.globals.url || input.env.TKT_URL || input.config.getProfile(resolveProfileName(input)).url;
+/** `saved`: the profile's settings, when the caller has read them already. */
+export function resolveBaseUrl(input: SettingsInput, saved: Profile = input.config.getProfile(resolveProfileName(input))): string | undefined {
+  const url = input.globals.url || input.env.TKT_URL || saved.url;
   return url ? normalizeBaseUrl(url) : undefined;
 }
 
 export function resolveSession(input: SessionInput): Session {
   const profile = resolveProfileName(input);
-  const allowHttp = input.config.getProfile(profile).allowHttp ?? false;
+  const saved = input.config.getProfile(profile);
+  const allowHttp = saved.allowHttp ?? false;
   const envToken = input.env.TKT_TOKEN;
 
   // TKT_TOKEN is used as-is: the token cache is neither read nor written.
   if (envToken) {
-    const baseUrl = requireBaseUrl(resolveBaseUrl(input));
+    const baseUrl = requireBaseUrl(resolveBaseUrl(input, saved));
     assertTransportAllowed(baseUrl, allowHttp);
     const claims = decodeJwtClaims(envToken);
     const expiresAt = expiryFromClaims(claims);
@@ -52,7 +54,7 @@ export function resolveSession(input: SessionInput): Session {
   const stored = input.config.readToken(profile);
   if (stored === undefined) throw new AuthError(`not logged in (profile ${profile})`);
   // The token remembers where it was issued, which also serves as the URL when none is set.
-  const baseUrl = resolveBaseUrl(input) ?? normalizeBaseUrl(stored.url);
+  const baseUrl = resolveBaseUrl(input, saved) ?? normalizeBaseUrl(stored.url);
   if (normalizeBaseUrl(stored.url) !== baseUrl) {
     // Sending it to another service would hand that service our credentials.
     throw new AuthError(`the token of profile ${profile} belongs to ${stored.url}, not ${baseUrl}`, {
