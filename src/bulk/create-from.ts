@@ -20,6 +20,7 @@ import { dirname, extname, resolve } from 'node:path';
 import type { MultipartInput } from '../api/types.js';
 import type { Context } from '../context.js';
 import { InterruptedError, OperationError, UsageError } from '../errors.js';
+import { LookupError } from '../lookups/index.js';
 import type { Lookups } from '../lookups/types.js';
 import { createJsonArrayWriter } from '../output/json.js';
 import { NO_PROGRESS, createProgress } from '../output/progress.js';
@@ -261,7 +262,7 @@ function asColumnMessage(message: string): string {
 function problemsOf(error: unknown): string[] {
   if (!(error instanceof UsageError)) throw error;
   // A lookup miss carries its candidate list as details: too long to repeat for every row.
-  return error.details.length > 0 && !error.message.startsWith('unknown ') && !error.message.startsWith('ambiguous ')
+  return error.details.length > 0 && !(error instanceof LookupError)
     ? error.details.map(asColumnMessage)
     : [asColumnMessage(error.message)];
 }

@@ -11,12 +11,12 @@
 //
 // Cache: each source (appmetadata, metadata) is kept per profile and base URL for
 // LOOKUP_CACHE_TTL_MS, so a burst of commands costs one metadata request; `--refresh`
-// refetches. Ticket-scoped metadata (metadata/{id}) is not cached across commands because it
-// follows the ticket's category and group, which the next command may change.
+// refetches. Lookups are never scoped to a ticket (metadata/{id}): an update may change the
+// category or group in the same command, and the scoped lists follow the old ones.
 import { arrayField, field, isObject, stringField } from '../api/fields.js';
 import type { Context } from '../context.js';
 import { OperationError, UsageError } from '../errors.js';
-import type { LookupEntry, LookupKind, LookupScope, Lookups } from './types.js';
+import type { LookupEntry, LookupKind, Lookups, TypedOption } from './types.js';
 
 /** Lookups are reused from the cache for ten minutes: long enough for a burst of commands,
  *  short enough that a renamed site shows up soon without --refresh. */
@@ -30,8 +30,6 @@ interface KindSpec {
   /** Fields holding the display name, first present wins. */
   nameFields: readonly string[];
   source: Source;
-  /** metadata/{id} narrows this collection to the ticket. */
-  ticketScoped: boolean;
   users: boolean;
   /** Used in messages: "unknown sub-category ...". */
   label: string;
@@ -40,19 +38,18 @@ interface KindSpec {
 const USER_NAME_FIELDS = ['fullName', 'name', 'displayName', 'userName'];
 
 const KINDS: Record<LookupKind, KindSpec> = {
-  site: { collection: ['sites'], nameFields: ['title', 'name'], source: 'appmetadata', ticketScoped: false, users: false, label: 'site' },
-  department: { collection: ['departments'], nameFields: ['title', 'name'], source: 'appmetadata', ticketScoped: false, users: false, label: 'department' },
-  status: { collection: ['status', 'statuses'], nameFields: ['status', 'name', 'title'], source: 'appmetadata', ticketScoped: false, users: false, label: 'status' },
-  priority: { collection: ['priorities'], nameFields: ['priority', 'name', 'title'], source: 'appmetadata', ticketScoped: false, users: false, label: 'priority' },
-  category: { collection: ['categories'], nameFields: ['name', 'title'], source: 'appmetadata', ticketScoped: false, users: false, label: 'category' },
-  subcategory: { collection: ['sub_categories', 'subCategories', 'subcategories'], nameFields: ['name', 'title'], source: 'metadata', ticketScoped: true, users: false, label: 'sub-category' },
-  item: { collection: ['items'], nameFields: ['name', 'title'], source: 'metadata', ticketScoped: true, users: false, label: 'item' },
-  group: { collection: ['groups'], nameFields: ['group', 'name', 'title'], source: 'appmetadata', ticketScoped: false, users: false, label: 'group' },
-  level: { collection: ['levels', 'tierLevels'], nameFields: ['title', 'name', 'level'], source: 'appmetadata', ticketScoped: false, users: false, label: 'level' },
-  client: { collection: ['clients'], nameFields: ['name', 'title'], source: 'appmetadata', ticketScoped: false, users: false, label: 'client' },
-  // metadata/{id} omits requesters (spec 4.13), so they always come from the unscoped call.
-  requester: { collection: ['requesters'], nameFields: USER_NAME_FIELDS, source: 'metadata', ticketScoped: false, users: true, label: 'requester' },
-  assignee: { collection: ['technicians'], nameFields: USER_NAME_FIELDS, source: 'metadata', ticketScoped: true, users: true, label: 'assignee' },
+  site: { collection: ['sites'], nameFields: ['title', 'name'], source: 'appmetadata', users: false, label: 'site' },
+  department: { collection: ['departments'], nameFields: ['title', 'name'], source: 'appmetadata', users: false, label: 'department' },
+  status: { collection: ['status', 'statuses'], nameFields: ['status', 'name', 'title'], source: 'appmetadata', users: false, label: 'status' },
+  priority: { collection: ['priorities'], nameFields: ['priority', 'name', 'title'], source: 'appmetadata', users: false, label: 'priority' },
+  category: { collection: ['categories'], nameFields: ['name', 'title'], source: 'appmetadata', users: false, label: 'category' },
+  subcategory: { collection: ['sub_categories', 'subCategories', 'subcategories'], nameFields: ['name', 'title'], source: 'metadata', users: false, label: 'sub-category' },
+  item: { collection: ['items'], nameFields: ['name', 'title'], source: 'metadata', users: false, label: 'item' },
+  group: { collection: ['groups'], nameFields: ['group', 'name', 'title'], source: 'appmetadata', users: false, label: 'group' },
+  level: { collection: ['levels', 'tierLevels'], nameFields: ['title', 'name', 'level'], source: 'appmetadata', users: false, label: 'level' },
+  client: { collection: ['clients'], nameFields: ['name', 'title'], source: 'appmetadata', users: false, label: 'client' },
+  requester: { collection: ['requesters'], nameFields: USER_NAME_FIELDS, source: 'metadata', users: true, label: 'requester' },
+  assignee: { collection: ['technicians'], nameFields: USER_NAME_FIELDS, source: 'metadata', users: true, label: 'assignee' },
 };
 
 /** Entries of every kind one response holds, keyed by kind. */
@@ -130,7 +127,16 @@ function candidateLines(entries: readonly LookupEntry[], value: string): string[
 }
 
 /** The entry `value` names, following the rules at the top of this file (everything but `@me` and digits). */
-export function matchEntry(kind: LookupKind, value: string, entries: readonly LookupEntry[]): LookupEntry {
+/** A name that matches no entry, or several: exit 2, with the candidates as details. */
+export class LookupError extends UsageError {}
+
+/** `unknown site "x"`, or with the option as typed: `unknown user "x" for --by`. */
+function lookupMessage(verdict: string, kind: LookupKind, value: string, typed: TypedOption | undefined): string {
+  const quoted = JSON.stringify(value);
+  return typed === undefined ? `${verdict} ${KINDS[kind].label} ${quoted}` : `${verdict} ${typed.noun} ${quoted} for ${typed.flag}`;
+}
+
+export function matchEntry(kind: LookupKind, value: string, entries: readonly LookupEntry[], typed?: TypedOption): LookupEntry {
   const spec = KINDS[kind];
   const wanted = lower(value.trim());
   const unique = (found: LookupEntry[]) => [...new Map(found.map((e) => [String(e.id), e])).values()];
@@ -144,9 +150,9 @@ export function matchEntry(kind: LookupKind, value: string, entries: readonly Lo
   const hint = `see "tkt metadata --collection ${spec.collection[0]}"`;
   if (matches.length === 1 && wanted !== '') return matches[0]!;
   if (matches.length === 0 || wanted === '') {
-    throw new UsageError(`unknown ${spec.label} ${JSON.stringify(value)}`, { details: candidateLines(entries, value), hint });
+    throw new LookupError(lookupMessage('unknown', kind, value, typed), { details: candidateLines(entries, value), hint });
   }
-  throw new UsageError(`ambiguous ${spec.label} ${JSON.stringify(value)}: it matches ${matches.length}`, {
+  throw new LookupError(`${lookupMessage('ambiguous', kind, value, typed)}: it matches ${matches.length}`, {
     details: ['matches:', ...matches.slice(0, MAX_CANDIDATES_SHOWN).map((e) => `  ${describe(e)}`)],
     hint: 'type more of the name, or the ID',
   });
@@ -156,21 +162,20 @@ export function createLookups(ctx: Context): Lookups {
   // One fetch per source per run, whatever the number of options resolved.
   const loaded = new Map<string, Promise<Collections>>();
 
-  async function fetchSource(source: Source, ticketId: number | undefined): Promise<Collections> {
+  async function fetchSource(source: Source): Promise<Collections> {
     const api = await ctx.api();
-    const response = source === 'appmetadata' ? await api.appMetadata() : await api.metadata(ticketId);
+    const response = source === 'appmetadata' ? await api.appMetadata() : await api.metadata();
     return collectionsOf(response.body);
   }
 
-  async function loadSource(source: Source, ticketId: number | undefined): Promise<Collections> {
-    if (ticketId !== undefined) return fetchSource(source, ticketId);
+  async function loadSource(source: Source): Promise<Collections> {
     const session = await ctx.session();
     const key = `lookups ${session.baseUrl} ${source}`;
     if (!ctx.globals.refresh) {
       const cached = ctx.config.readCache<unknown>(session.profile, key);
       if (isCollections(cached)) return cached;
     }
-    const collections = await fetchSource(source, undefined);
+    const collections = await fetchSource(source);
     await ctx.config.writeCache(session.profile, key, collections, LOOKUP_CACHE_TTL_MS).catch((error: unknown) => {
       // A lookup cache that cannot be written costs the next command a request, not this one its result.
       if (!(error instanceof OperationError)) throw error;
@@ -179,17 +184,14 @@ export function createLookups(ctx: Context): Lookups {
     return collections;
   }
 
-  async function entries(kind: LookupKind, scope: LookupScope = {}): Promise<LookupEntry[]> {
-    const spec = KINDS[kind];
-    const ticketId = spec.ticketScoped ? scope.ticketId : undefined;
-    const source: Source = ticketId !== undefined ? 'metadata' : spec.source;
-    const memoKey = `${source} ${ticketId ?? ''}`;
-    let collections = loaded.get(memoKey);
+  async function entries(kind: LookupKind): Promise<LookupEntry[]> {
+    const { source } = KINDS[kind];
+    let collections = loaded.get(source);
     if (collections === undefined) {
-      collections = loadSource(source, ticketId);
-      loaded.set(memoKey, collections);
+      collections = loadSource(source);
+      loaded.set(source, collections);
       // A failed fetch is not remembered: the next call may succeed.
-      collections.catch(() => loaded.delete(memoKey));
+      collections.catch(() => loaded.delete(source));
     }
     return (await collections)[kind] ?? [];
   }
@@ -205,16 +207,16 @@ export function createLookups(ctx: Context): Lookups {
   }
 
   return {
-    async resolve(kind, value, scope) {
+    async resolve(kind, value, typed) {
       const spec = KINDS[kind];
       const text = value.trim();
       if (spec.users && lower(text) === '@me') return me(kind);
       if (!spec.users && /^\d+$/.test(text)) {
         const id = Number(text);
-        if (!Number.isSafeInteger(id) || id < 1) throw new UsageError(`invalid ${spec.label} ID ${JSON.stringify(value)}: expected a positive whole number`);
+        if (!Number.isSafeInteger(id) || id < 1) throw new UsageError(`${lookupMessage('invalid', kind, value, typed)}: expected a positive whole number ID`);
         return id;
       }
-      return matchEntry(kind, text, await entries(kind, scope)).id;
+      return matchEntry(kind, text, await entries(kind), typed).id;
     },
     entries,
     async nameOf(kind, id) {

@@ -24,9 +24,12 @@ export interface LookupEntry {
   aliases: string[];
 }
 
-export interface LookupScope {
-  /** Scope sub-categories, items and technicians to a ticket (metadata/{id}). */
-  ticketId?: number;
+/** The option the user typed, when its name differs from the kind's (`--by` for an assignee). */
+export interface TypedOption {
+  /** e.g. `--by` */
+  flag: string;
+  /** What the value is called in messages, e.g. `user`. */
+  noun: string;
 }
 
 export interface Lookups {
@@ -34,11 +37,11 @@ export interface Lookups {
    * Turns what the user typed into the API value: digits alone are an ID (for users, a value
    * equal to a user ID is one); else a case-insensitive exact name, then a unique prefix.
    * `@me` (assignee, requester) is the logged-in user. No match or several: UsageError (exit 2)
-   * listing the candidates.
+   * listing the candidates; with `typed`, the message names the option as typed.
    */
-  resolve(kind: LookupKind, value: string, scope?: LookupScope): Promise<number | string>;
+  resolve(kind: LookupKind, value: string, typed?: TypedOption): Promise<number | string>;
   /** Every entry of a kind, for prompts and completion. */
-  entries(kind: LookupKind, scope?: LookupScope): Promise<LookupEntry[]>;
+  entries(kind: LookupKind): Promise<LookupEntry[]>;
   /** The display name of an ID, or undefined when it is unknown. */
   nameOf(kind: LookupKind, id: number | string): Promise<string | undefined>;
 }

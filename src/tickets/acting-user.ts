@@ -5,7 +5,6 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { Lookups } from '../lookups/types.js';
 import type { RawFieldValues } from './fields.js';
-import { resolveLookupOption } from './lookup-option.js';
 
 const BY = { flag: '--by', noun: 'user' };
 
@@ -19,7 +18,7 @@ async function askWho(ctx: Context, lookups: Lookups, message: string): Promise<
 export async function resolveActingUser(ctx: Context, by: string | undefined, action: 'resolves' | 'closes'): Promise<string> {
   const { createLookups } = await import('../lookups/index.js');
   const lookups = createLookups(ctx);
-  if (by !== undefined) return String(await resolveLookupOption(lookups, 'assignee', by, BY));
+  if (by !== undefined) return String(await lookups.resolve('assignee', by, BY));
   const session = await ctx.session();
   if (session.userId !== undefined) return session.userId;
   if (!ctx.io.canPrompt) {

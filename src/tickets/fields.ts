@@ -10,7 +10,6 @@ import type { LookupKind, Lookups } from '../lookups/types.js';
 import { parseWholeNumber } from '../util/ids.js';
 import { collect } from '../util/option-text.js';
 import { parseWhen } from '../util/when.js';
-import { resolveLookupOption } from './lookup-option.js';
 
 /** register (spec 4.3), new (4.15), update (4.4). */
 export type TicketEndpoint = 'register' | 'new' | 'update';
@@ -254,10 +253,8 @@ export async function resolveFields(checked: CheckedFields, lookups: Lookups, op
       const kind = entry.spec.value.kind;
       const label = lookupLabel(kind);
       // "unknown site" already names --site; "unknown sub-category" must name --subcategory.
-      const id =
-        label === entry.spec.key
-          ? await lookups.resolve(kind, entry.lookupText)
-          : await resolveLookupOption(lookups, kind, entry.lookupText, { flag: `--${entry.spec.key}`, noun: label });
+      const typed = label === entry.spec.key ? undefined : { flag: `--${entry.spec.key}`, noun: label };
+      const id = await lookups.resolve(kind, entry.lookupText, typed);
       fields[entry.spec.formField] = id;
       if (!options.labels) continue;
       const name = await lookups.nameOf(kind, id);
