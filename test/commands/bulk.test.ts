@@ -107,6 +107,20 @@ describe('ID... commands over several IDs', () => {
     expect(tickets.every((t) => t.ticketStatusId === CLOSED)).toBe(true);
   });
 
+  it('draws a progress bar on a colour terminal\'s stderr, and none when piped', async () => {
+    const tickets = closable(3);
+    const terminal = await h.context({ tty: true, color: true });
+    await runClose(closeOptions(ids(tickets)), terminal.ctx);
+    // The bar is redrawn in place on stderr: done/total, and the per-ID lines stay on stdout.
+    expect(terminal.stderr()).toMatch(/closed .*3\/3/);
+    expect(terminal.stderr()).toContain('\r');
+    expect(terminal.stdout()).not.toMatch(/3\/3/);
+
+    const piped = await h.context();
+    await runClose(closeOptions(ids(closable(3))), piped.ctx);
+    expect(piped.stderr()).toBe('');
+  });
+
   it('refuses --concurrency outside 1..32', async () => {
     for (const value of ['0', '33', 'many']) {
       const result = await h.cli(['close', '1', '--concurrency', value]);

@@ -21,6 +21,8 @@ export interface HarnessOptions {
   stdin?: string;
   /** Pretend stdin, stdout and stderr are terminals (prompts allowed). */
   tty?: boolean;
+  /** With tty: a colour terminal (progress bars are drawn). */
+  color?: boolean;
   answers?: ScriptedAnswer[];
   env?: Record<string, string>;
 }
@@ -85,7 +87,8 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     env,
     async context(runOptions = {}) {
       const tty = runOptions.tty ?? options.tty ?? false;
-      const test = createTestIO({ stdin: runOptions.stdin ?? options.stdin ?? '', isTTY: tty, canPrompt: tty });
+      const color = runOptions.color ?? options.color ?? false;
+      const test = createTestIO({ stdin: runOptions.stdin ?? options.stdin ?? '', isTTY: tty, canPrompt: tty, color });
       const prompter = createScriptedPrompter(runOptions.answers ?? options.answers ?? []);
       const abort = new AbortController();
       const ctx = await buildContext({
