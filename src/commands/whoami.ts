@@ -27,8 +27,7 @@ Examples:
 export async function run(ctx: Context): Promise<void> {
   // resolveSession throws (exit 4) when there is no token or it has expired.
   const session = await ctx.session();
-  const stored = session.tokenSource === 'cache' ? ctx.config.readToken(session.profile) : undefined;
-  const fullName = [stored?.firstName, stored?.lastName].filter((part) => part !== undefined && part !== '').join(' ') || undefined;
+  const { fullName } = session;
 
   if (ctx.globals.json) {
     await writeJson(ctx.io.stdout, {
@@ -46,7 +45,7 @@ export async function run(ctx: Context): Promise<void> {
     if (session.username !== undefined) ctx.io.stdout.write(`${sanitizeInline(session.username)}\n`);
     return;
   }
-  // The table helper loads chalk and an Intl.Segmenter: only the human output needs them.
+  // The table helper loads chalk: only the human output needs it.
   const { renderKeyValue } = await import('../output/table.js');
   const expiry = session.expiresAt === undefined ? 'unknown' : `${formatDate(session.expiresAt)} (${relativeTime(session.expiresAt, ctx.now())})`;
   ctx.io.stdout.write(

@@ -47,6 +47,7 @@ export function resolveSession(input: SessionInput): Session {
       tokenSource: 'env',
       userId: userIdFromClaims(claims),
       username: usernameFromClaims(claims),
+      fullName: undefined,
       expiresAt,
     };
   }
@@ -74,6 +75,7 @@ export function resolveSession(input: SessionInput): Session {
     tokenSource: 'cache',
     userId: stored.userId ?? userIdFromClaims(claims),
     username: stored.username ?? usernameFromClaims(claims),
+    fullName: [stored.firstName, stored.lastName].filter((part) => part !== undefined && part !== '').join(' ') || undefined,
     expiresAt,
   };
 }

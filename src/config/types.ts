@@ -44,5 +44,7 @@ export interface Session {
   /** The caller's user ID, from the token cache or the token's claims; undefined when unknown. */
   userId: string | undefined;
   username: string | undefined;
+  /** First and last name saved at login; undefined with TKT_TOKEN. */
+  fullName: string | undefined;
   expiresAt: Date | undefined;
 }

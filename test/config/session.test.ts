@@ -79,6 +79,17 @@ describe('resolveBaseUrl', () => {
 });
 
 describe('resolveSession with the token cache', () => {
+  it('names the user from the first and last name saved at login', async () => {
+    const base = input();
+    await base.config.saveProfile('default', { url: SERVICE });
+    await base.config.writeToken('default', stored({ firstName: 'Tom', lastName: 'Tech' }));
+    expect(resolveSession(base).fullName).toBe('Tom Tech');
+    await base.config.writeToken('default', stored({ firstName: 'Tom', lastName: '' }));
+    expect(resolveSession(base).fullName).toBe('Tom');
+    await base.config.writeToken('default', stored());
+    expect(resolveSession(base).fullName).toBeUndefined();
+  });
+
   it('uses the cached token with its saved user', async () => {
     const base = input();
     await base.config.saveProfile('default', { url: SERVICE });
