@@ -44,6 +44,7 @@ export function readGlobals(opts: Record<string, unknown>): GlobalOptions {
     timeout,
     debug: opts.debug === true,
     refresh: opts.refresh === true,
+    allowHttp: opts.allowHttp === true,
   };
 }
 

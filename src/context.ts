@@ -31,6 +31,8 @@ export interface GlobalOptions {
   debug: boolean;
   /** Refetch lookups instead of using the cache. */
   refresh: boolean;
+  /** Accept plain http to a non-loopback host for this run (login also saves it in the profile). */
+  allowHttp: boolean;
 }
 
 export interface Context {

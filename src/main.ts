@@ -29,6 +29,7 @@ export function buildProgram(proc: ProcessLike, state: { abort: AbortController;
     .option('--timeout <seconds>', 'per-request time-out in seconds', '30')
     .option('--debug', 'HTTP trace on stderr (credentials redacted)')
     .addOption(new Option('--refresh', 'refetch cached lookups'))
+    .option('--allow-http', 'accept plain http to a non-local host (tkt login saves it for the profile)')
     .showHelpAfterError('(add --help for usage)')
     .exitOverride()
     .configureOutput({

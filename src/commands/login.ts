@@ -14,7 +14,6 @@ export interface LoginOptions {
   username: string | undefined;
   domain: string | undefined;
   passwordStdin: boolean;
-  allowHttp: boolean;
   /** Set when someone typed --password: refused with the reason, never used. */
   passwordFlag: boolean;
 }
@@ -29,7 +28,6 @@ export function register(program: Command, host: CommandHost): void {
     .option('-u, --username <user>', 'user name (asked at a terminal when missing)')
     .option('--domain <domain>', 'directory (LDAP/AD) domain; empty for local accounts')
     .option('--password-stdin', 'read the password from stdin (one trailing newline is dropped)')
-    .option('--allow-http', 'accept plain http to a non-local host for this profile (saved with it)')
     // Hidden: only there to explain why it does not exist.
     .addOption(new Option('--password [value]').hideHelp())
     .addHelpText(
@@ -52,7 +50,6 @@ Examples:
             username: opts.username,
             domain: opts.domain,
             passwordStdin: opts.passwordStdin === true,
-            allowHttp: opts.allowHttp === true,
             passwordFlag: opts.password !== undefined,
           },
           ctx,
@@ -72,7 +69,8 @@ export async function run(options: LoginOptions, ctx: Context): Promise<void> {
   const knownUrl = resolveBaseUrl(ctx, saved);
   assertNothingMissing(options, ctx, knownUrl);
   const baseUrl = knownUrl ?? (await askLoginUrl(ctx));
-  const allowHttp = options.allowHttp || (saved.allowHttp ?? false);
+  // --allow-http is a global option: every command honours it; login also saves it.
+  const allowHttp = ctx.globals.allowHttp || (saved.allowHttp ?? false);
   // Before asking anything: the password must not cross the network unencrypted.
   assertTransportAllowed(baseUrl, allowHttp);
   const username = await resolveUsername(options, ctx);
@@ -100,7 +98,7 @@ export async function run(options: LoginOptions, ctx: Context): Promise<void> {
   const claims = decodeJwtClaims(token);
   const expiresAt = expiryFromClaims(claims) ?? new Date(ctx.now().getTime() + DEFAULT_TOKEN_LIFETIME_MS);
   const savedName = stringField(user, 'Username') ?? username;
-  await ctx.config.saveProfile(profile, { url: baseUrl, ...(options.allowHttp ? { allowHttp: true } : {}) });
+  await ctx.config.saveProfile(profile, { url: baseUrl, ...(ctx.globals.allowHttp ? { allowHttp: true } : {}) });
   await ctx.config.writeToken(profile, {
     token,
     url: baseUrl,

@@ -7,7 +7,7 @@ import type { ConfigStore, Profile, Session } from './types.js';
 import { assertTransportAllowed, normalizeBaseUrl } from './url.js';
 
 export interface SessionInput {
-  globals: { url?: string | undefined; profile?: string | undefined };
+  globals: { url?: string | undefined; profile?: string | undefined; allowHttp?: boolean };
   env: Readonly<Record<string, string | undefined>>;
   config: ConfigStore;
   now: Date;
@@ -28,7 +28,7 @@ export function resolveBaseUrl(input: SettingsInput, saved: Profile = input.conf
 export function resolveSession(input: SessionInput): Session {
   const profile = resolveProfileName(input);
   const saved = input.config.getProfile(profile);
-  const allowHttp = saved.allowHttp ?? false;
+  const allowHttp = input.globals.allowHttp === true || saved.allowHttp === true;
   const envToken = input.env.TKT_TOKEN;
 
   // TKT_TOKEN is used as-is: the token cache is neither read nor written.

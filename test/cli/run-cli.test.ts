@@ -104,6 +104,18 @@ describe('--timeout', () => {
 });
 
 describe('commands and global options', () => {
+  it('refuses plain http to another host with TKT_TOKEN, and --allow-http lets that run through', async () => {
+    const env = { TKT_TOKEN: h.sandbox.issueToken('admin'), TKT_URL: 'http://tkt-test.invalid' };
+    const refused = await h.cli(['show', '1'], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/unencrypted/);
+
+    // Allowed, it goes on to the network: the host does not resolve (exit 1), not the refusal.
+    const allowed = await h.cli(['show', '1', '--allow-http', '--timeout', '5'], { env });
+    expect(allowed.code).toBe(1);
+    expect(allowed.stderr).toMatch(/could not resolve host tkt-test\.invalid/);
+  });
+
   const program = buildProgram(fakeProcess(), { abort: new AbortController(), graceful: false });
   // Hidden helpers (the completion scripts' __complete) are not for people and need no examples.
   const commands = program.createHelp().visibleCommands(program).map((c) => c.name()).filter((name) => name !== 'help');

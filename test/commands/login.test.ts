@@ -56,7 +56,7 @@ describe('tkt login', () => {
   it('asks for the user name and password at a terminal', async () => {
     const run1 = await h.context({ tty: true, answers: [{ kind: 'input', value: 'tech' }, { kind: 'password', value: 'tech' }] });
 
-    await run({ username: undefined, domain: undefined, passwordStdin: false, allowHttp: false, passwordFlag: false }, run1.ctx);
+    await run({ username: undefined, domain: undefined, passwordStdin: false, passwordFlag: false }, run1.ctx);
 
     run1.prompter.assertDone();
     expect(run1.prompter.asked.map((p) => p.kind)).toEqual(['input', 'password']);

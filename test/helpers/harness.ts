@@ -37,6 +37,7 @@ export const DEFAULT_GLOBALS: GlobalOptions = {
   timeout: 10,
   debug: false,
   refresh: false,
+  allowHttp: false,
 };
 
 export interface Harness {
