@@ -9,10 +9,9 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 // costs milliseconds of every start, so that dependency gets a stand-in that loads the real
 // built-in on first use:
 // - commander's node:child_process, for executable subcommands (tkt has none), about 6 ms;
-// - conf's node:crypto, for its encryptionKey option (tkt stores no encrypted settings), and
-//   undici's, for boundaries of FormData bodies (tkt's multipart is built by form-data):
+// - undici's node:crypto, for boundaries of FormData bodies (tkt's multipart is built by form-data):
 //   crypto's twenty-odd internal modules are the bulk of what reading a token costs.
-const LAZY_BUILTINS = { commander: 'child_process', conf: 'crypto', undici: 'crypto' };
+const LAZY_BUILTINS = { commander: 'child_process', undici: 'crypto' };
 const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(build) {
@@ -35,21 +34,16 @@ const lazyBuiltins = {
 
 // Modules a dependency loads with itself for features tkt never uses. In the bundle they are
 // stand-ins that fail loudly if ever called (tests run the dependencies unbundled):
-// - conf's ajv (+ ajv-formats) for JSON schemas and semver for migrations: tkt gives conf
-//   neither, and they cost about 11 ms of every command that reads settings;
 // - undici's HTTP/2 client: it loads node:http2 (and with it tls and all of crypto) when undici
 //   loads, though undici speaks HTTP/2 only with its allowH2 option, which tkt never sets.
 const FAIL = (feature) => `throw new Error('tkt: ${feature} is not bundled')`;
 const UNUSED_MODULES = [
-  { owner: 'conf', request: 'ajv/dist/2020.js', contents: `export class Ajv2020 { constructor() { ${FAIL('conf schema support')}; } }` },
-  { owner: 'conf', request: 'ajv-formats', contents: `export default { default() { ${FAIL('conf schema support')}; } };` },
-  { owner: 'conf', request: 'semver', contents: `export default new Proxy({}, { get() { ${FAIL('conf migration support')}; } });` },
   { owner: 'undici', request: './client-h2.js', contents: `module.exports = function connectH2() { ${FAIL('HTTP/2')}; };` },
 ];
 const unusedModules = {
   name: 'unused-modules',
   setup(build) {
-    build.onResolve({ filter: /^(ajv\/dist\/2020\.js|ajv-formats|semver|\.\/client-h2\.js)$/ }, (args) => {
+    build.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) => {
       const index = UNUSED_MODULES.findIndex(
         ({ owner, request }) => request === args.path && new RegExp(`[\\\\/]node_modules[\\\\/]${owner}[\\\\/]`).test(args.importer),
       );

@@ -3,10 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
 
-/**
- * TKT_CONFIG_DIR, else the OS config folder for "tkt". conf's own default would add a
- * "-nodejs" suffix (env-paths), so the folder is computed here and handed to conf as `cwd`.
- */
+/** TKT_CONFIG_DIR, else the OS config folder for "tkt". */
 export function defaultConfigDir(
   env: Record<string, string | undefined>,
   platform: NodeJS.Platform = process.platform,

@@ -1,9 +1,14 @@
-// Profiles, tokens and lookup caches on disk. Reads are plain node:fs (readFileSync +
-// JSON.parse); writes go through conf (atomic temp-file + rename), imported on the first
-// write: conf and its helpers (atomically, when-exit, dot-prop...) cost milliseconds to load,
-// which commands that only read settings and a token (show, list...) now skip.
+// Profiles, tokens and lookup caches on disk, with plain node:fs. Writes take a lock file,
+// then write a temporary file and rename it into place (writeObject).
+//
+// conf did the writing until it was found (issue 10) to install SIGINT/SIGTERM handlers
+// through atomically/when-exit and to send the signal back to its own process after a
+// write: one Ctrl-C then acted as two. It also had no lock for the read-modify-write of a
+// shared file (issue 11: concurrent logins lost profiles). What was left for it was a
+// JSON.stringify and a rename, so it was replaced instead of worked around.
 import fs from 'node:fs';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { OperationError } from '../errors.js';
 import { assertProfileName } from './paths.js';
 import type { ConfigStore, Profile, StoredToken } from './types.js';
@@ -41,7 +46,7 @@ export function createConfigStore(dir: string): ConfigStore {
 
     async saveProfile(name, changes) {
       assertProfileName(name);
-      await writeObject(settingsFile, () => {
+      await writeObject(dir, settingsFile, () => {
         const settings = readSettings();
         const all = profilesIn(settings);
         all[name] = { ...(Object.hasOwn(all, name) ? all[name] : {}), ...changes };
@@ -55,7 +60,7 @@ export function createConfigStore(dir: string): ConfigStore {
     },
 
     async writeToken(profile, token) {
-      await writeObject(tokenFile(profile), () => ({ ...token }), { privateFolder: true });
+      await writeObject(dir, tokenFile(profile), () => ({ ...token }));
     },
 
     async deleteToken(profile) {
@@ -76,7 +81,7 @@ export function createConfigStore(dir: string): ConfigStore {
     async writeCache(profile, key, value, ttlMs) {
       const file = cacheFile(profile);
       const entry: CacheEntry = { value, expiresAt: new Date(Date.now() + ttlMs).toISOString() };
-      await writeObject(file, () => ({ ...readCacheEntries(file), [key]: entry }), { privateFolder: true });
+      await writeObject(dir, file, () => ({ ...readCacheEntries(file), [key]: entry }));
     },
   };
 }
@@ -98,33 +103,117 @@ function readObject(file: string, ifUnreadable: 'report' | 'empty'): JsonObject 
 }
 
 /**
- * Replaces `file` with what `contents()` returns, atomically and readable by the owner only.
- * Everything after loading conf is synchronous, so two writes in one process cannot
- * interleave their read-modify-write.
+ * Replaces `file` with what `contents()` returns: under the file's lock, so that two tkt
+ * processes changing settings at once never lose each other's changes, and through a
+ * temporary file renamed into place, so that a reader never sees half a file.
+ * Everything after taking the lock is synchronous: no signal handler, no other write of
+ * this process can run between reading the old contents and renaming the new ones in.
  */
-async function writeObject(file: string, contents: () => JsonObject, options: { privateFolder?: boolean } = {}): Promise<void> {
-  const { default: Conf } = await import('conf');
-  const replacement = contents();
+async function writeObject(configDir: string, file: string, contents: () => JsonObject): Promise<void> {
+  let release: () => void;
   try {
-    if (options.privateFolder === true) makePrivateFolder(path.dirname(file));
-    new Conf<JsonObject>({
-      cwd: path.dirname(file),
-      configName: path.basename(file, '.json'),
-      configFileMode: PRIVATE_FILE_MODE,
-      // Keys are profile names and lookup names, which may contain dots.
-      accessPropertiesByDotNotation: false,
-      // The file was read (and a damaged one reported) by readObject, or is being replaced whole.
-      clearInvalidConfig: true,
-    }).store = replacement;
+    makeFolders(configDir, path.dirname(file));
+    release = await acquireLock(`${file}.lock`);
   } catch (error) {
     throw fileError('write', file, error);
   }
+  try {
+    replaceFile(file, `${JSON.stringify(contents(), null, '\t')}\n`);
+  } catch (error) {
+    throw error instanceof OperationError ? error : fileError('write', file, error);
+  } finally {
+    release();
+  }
+}
+
+/** Writes `text` beside `file`, flushes it to disk, then renames it over `file`. */
+function replaceFile(file: string, text: string): void {
+  // Only the lock holder writes this name, so a leftover from a killed writer is simply replaced.
+  const temporary = `${file}.tmp`;
+  fs.rmSync(temporary, { force: true });
+  const fd = fs.openSync(temporary, 'wx', PRIVATE_FILE_MODE);
+  try {
+    fs.writeFileSync(fd, text);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(temporary, file);
+}
+
+const LOCK_RETRY_MS = 10;
+/** A lock this old was left by a writer that died holding it (a write takes milliseconds). */
+const STALE_LOCK_MS = 10_000;
+/** Long enough for dozens of writers queued on one file; then the lock is reported. */
+const LOCK_WAIT_MS = 30_000;
+
+/**
+ * Takes the lock file `lock` (created exclusively, holding our PID), waiting while another
+ * process holds it. A lock whose holder is gone, or that is older than any write takes, is
+ * taken over. Returns the function that releases it.
+ */
+async function acquireLock(lock: string): Promise<() => void> {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      const fd = fs.openSync(lock, 'wx', PRIVATE_FILE_MODE);
+      fs.writeSync(fd, String(process.pid));
+      fs.closeSync(fd);
+      return () => fs.rmSync(lock, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    if (isStale(lock)) {
+      fs.rmSync(lock, { force: true });
+      continue;
+    }
+    if (Date.now() > deadline) throw new Error(`another tkt process holds ${lock}`);
+    await delay(LOCK_RETRY_MS + Math.random() * LOCK_RETRY_MS);
+  }
+}
+
+function isStale(lock: string): boolean {
+  try {
+    const age = Date.now() - fs.statSync(lock).mtimeMs;
+    const pid = Number(fs.readFileSync(lock, 'utf8'));
+    // An empty file is a holder between creating and writing it: only age can tell it is dead.
+    return age > STALE_LOCK_MS || (Number.isSafeInteger(pid) && pid > 0 && !isAlive(pid));
+  } catch {
+    // Released meanwhile: not stale, just try again.
+    return false;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * The config folder, and `folder` inside it (tokens, cache), created 0700. The subfolders are
+ * made 0700 even when they already existed; an existing config folder keeps its mode, as
+ * TKT_CONFIG_DIR may name a folder that is not tkt's alone.
+ */
+function makeFolders(configDir: string, folder: string): void {
+  fs.mkdirSync(path.dirname(configDir), { recursive: true });
+  makePrivateFolder(configDir);
+  if (folder === configDir) return;
+  makePrivateFolder(folder);
+  // mkdir's mode is narrowed by the umask, and leaves an existing folder's mode alone.
+  fs.chmodSync(folder, PRIVATE_FOLDER_MODE);
 }
 
 function makePrivateFolder(folder: string): void {
-  fs.mkdirSync(folder, { recursive: true, mode: PRIVATE_FOLDER_MODE });
-  // mkdir leaves an existing folder's mode alone.
-  fs.chmodSync(folder, PRIVATE_FOLDER_MODE);
+  try {
+    fs.mkdirSync(folder, { mode: PRIVATE_FOLDER_MODE });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
 }
 
 function fileError(action: 'read' | 'write' | 'delete', file: string, error: unknown): OperationError {

@@ -18,8 +18,8 @@ export interface StoredToken {
   lastName?: string;
 }
 
-// Reads are synchronous and cheap; writes are async because they load the writer (conf) on
-// first use. A write that fails rejects with an OperationError naming the file.
+// Reads are synchronous and cheap; writes are async because they may wait for another tkt
+// process's lock on the file. A write that fails rejects with an OperationError naming the file.
 export interface ConfigStore {
   /** The folder holding settings, tokens and caches. */
   readonly dir: string;

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -218,25 +219,29 @@ describe('lookup cache', () => {
   });
 });
 
-// The child processes run the real store, bundled (with conf) the way the CLI ships it.
+// The child processes run the real store, bundled the way the CLI ships it.
 async function bundleWriter(outDir: string): Promise<string> {
+  return bundleScript(outDir, `
+    const [dir, writer, count] = process.argv.slice(2);
+    const store = createConfigStore(dir);
+    for (let i = 0; i < Number(count); i++) {
+      await store.writeToken('default', {
+        token: 'writer-' + writer + '-' + i + '-' + 'x'.repeat(4000),
+        expiresAt: '2030-01-01T00:00:00.000Z',
+        url: 'https://helpdesk.example.com',
+      });
+      await store.saveProfile('writer' + writer, { url: 'https://helpdesk.example.com' });
+    }
+  `);
+}
+
+/** `body` as an ES module script with createConfigStore in scope. */
+async function bundleScript(outDir: string, body: string): Promise<string> {
   const storeModule = fileURLToPath(new URL('../../src/config/store.ts', import.meta.url));
-  const outfile = path.join(outDir, 'writer.mjs');
+  const outfile = path.join(outDir, 'script.mjs');
   await build({
     stdin: {
-      contents: `
-        import { createConfigStore } from ${JSON.stringify(storeModule)};
-        const [dir, writer, count] = process.argv.slice(2);
-        const store = createConfigStore(dir);
-        for (let i = 0; i < Number(count); i++) {
-          await store.writeToken('default', {
-            token: 'writer-' + writer + '-' + i + '-' + 'x'.repeat(4000),
-            expiresAt: '2030-01-01T00:00:00.000Z',
-            url: 'https://helpdesk.example.com',
-          });
-          await store.saveProfile('writer' + writer, { url: 'https://helpdesk.example.com' });
-        }
-      `,
+      contents: `import { createConfigStore } from ${JSON.stringify(storeModule)};\n${body}`,
       resolveDir: path.dirname(storeModule),
       loader: 'ts',
     },
@@ -245,7 +250,6 @@ async function bundleWriter(outDir: string): Promise<string> {
     format: 'esm',
     platform: 'node',
     logLevel: 'silent',
-    banner: { js: "import { createRequire as __require } from 'node:module'; const require = __require(import.meta.url);" },
   });
   return outfile;
 }
@@ -257,3 +261,88 @@ function runNode(script: string, args: string[]): Promise<number | null> {
     child.on('exit', (code) => resolve(code));
   });
 }
+
+describe('concurrent writers', () => {
+  it('loses no profile when eight writes of one process overlap', async () => {
+    const dir = tempDir();
+    const names = Array.from({ length: 8 }, (_, i) => `p${i}`);
+    await Promise.all(names.map((name) => createConfigStore(dir).saveProfile(name, { url: `https://${name}.example`, allowHttp: true })));
+
+    const store = createConfigStore(dir);
+    for (const name of names) expect(store.getProfile(name)).toEqual({ url: `https://${name}.example`, allowHttp: true });
+  });
+
+  it('loses no profile when eight processes save settings at once', async () => {
+    const dir = tempDir();
+    const writer = await bundleScript(tempDir(), `
+      const [dir, name] = process.argv.slice(2);
+      const store = createConfigStore(dir);
+      for (let i = 0; i < 20; i++) await store.saveProfile(name + '-' + i, { url: 'https://' + name + '.example', allowHttp: true });
+    `);
+    const names = Array.from({ length: 8 }, (_, i) => `p${i}`);
+
+    expect(await Promise.all(names.map((name) => runNode(writer, [dir, name])))).toEqual(Array(8).fill(0));
+
+    const saved = JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')).profiles;
+    expect(Object.keys(saved)).toHaveLength(8 * 20);
+    expect(saved['p7-19']).toEqual({ url: 'https://p7.example', allowHttp: true });
+    // The lock and the temporary file are gone.
+    expect(fs.readdirSync(dir)).toEqual(['config.json']);
+  });
+
+  it('takes over a lock left by a process that died holding it', async () => {
+    const dir = tempDir();
+    // PID 2^22+1 is above Linux's pid_max default: no such process.
+    fs.writeFileSync(path.join(dir, 'config.json.lock'), String(4_194_305));
+
+    await createConfigStore(dir).saveProfile('default', { url: 'https://a.example' });
+
+    expect(createConfigStore(dir).getProfile('default')).toEqual({ url: 'https://a.example' });
+    expect(fs.existsSync(path.join(dir, 'config.json.lock'))).toBe(false);
+  });
+});
+
+describe('signals', () => {
+  posixOnly('leaves signals to the process that wrote settings: no listener added, one SIGINT seen once', async () => {
+    // conf's writer (through when-exit) added SIGINT/SIGTERM listeners and sent each signal
+    // back to its own process, so one Ctrl-C was seen twice. A fresh process, as the listeners
+    // are added once per process, when the writer is loaded.
+    const script = await bundleScript(tempDir(), `
+      const store = createConfigStore(process.argv[2]);
+      let seen = 0;
+      process.on('SIGINT', () => { seen += 1; });
+      await store.saveProfile('default', { url: 'https://a.example' });
+      await store.writeToken('default', { token: 't', url: 'https://a.example', expiresAt: '2030-01-01T00:00:00.000Z' });
+      await store.writeCache('default', 'sites', [], 60_000);
+      const listeners = 'listeners ' + process.listenerCount('SIGINT') + ' ' + process.listenerCount('SIGTERM');
+      process.stdout.write('ready\\n');
+      setTimeout(() => { process.stdout.write('seen ' + seen + ', ' + listeners + '\\n'); }, 500);
+    `);
+    const child = spawn(process.execPath, [script, tempDir()], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      output += chunk;
+      if (output === 'ready\n') child.kill('SIGINT');
+    });
+    const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+    expect(output).toBe('ready\nseen 1, listeners 1 0\n');
+  });
+});
+
+describe('the config folder', () => {
+  posixOnly('is created 0700, with the tokens and cache folders, wherever it did not exist', async () => {
+    const dir = path.join(tempDir(), 'nested', 'tkt');
+    const store = createConfigStore(dir);
+    await store.saveProfile('default', { url: 'https://a.example' });
+    expect(modeOf(dir)).toBe(0o700);
+    expect(modeOf(path.join(dir, 'config.json'))).toBe(0o600);
+
+    const other = path.join(tempDir(), 'tkt');
+    await createConfigStore(other).writeToken('default', token);
+    await createConfigStore(other).writeCache('default', 'sites', [], 60_000);
+    expect([modeOf(other), modeOf(path.join(other, 'tokens')), modeOf(path.join(other, 'cache'))]).toEqual([0o700, 0o700, 0o700]);
+  });
+});

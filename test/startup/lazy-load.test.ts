@@ -2,8 +2,7 @@
 // live in chunks that are imported on first use. Checked twice: in esbuild's metafile (what
 // dist/main.js imports statically) and at run time (which files `tkt --version`, `tkt --help`
 // and a few commands actually load). `npm test` builds dist/ first.
-import { spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,7 +20,6 @@ const LAZY_INPUTS: Array<{ name: string; pattern: RegExp }> = [
   { name: 'form-data', pattern: /(^|\/)node_modules\/form-data\// },
   { name: 'busboy', pattern: /(^|\/)node_modules\/busboy\// },
   { name: 'undici', pattern: /(^|\/)node_modules\/undici\// },
-  { name: 'conf', pattern: /(^|\/)node_modules\/conf\// },
   { name: 'the sandbox', pattern: /^src\/sandbox\// },
   // chalk and the table helper's Intl.Segmenter cost about 10 ms of every `tkt --help`.
   { name: 'chalk', pattern: /(^|\/)node_modules\/chalk\// },
@@ -137,22 +135,20 @@ register('./hooks.mjs', import.meta.url, { data: { logFile: process.env.TKT_TEST
     expect(lazyModulesAmong(inputs)).toEqual([]);
   });
 
-  it('loads neither conf nor the HTTP client for a command that only reads settings', () => {
-    // whoami reads the profile and exits 4 for want of a login: reading needs no conf.
+  it('does not load the HTTP client for a command that only reads settings', () => {
+    // whoami reads the profile and exits 4 for want of a login.
     const { code, inputs } = loadedInputs(['whoami']);
 
     expect(code).toBe(4);
-    expect(lazyModulesAmong(inputs)).not.toContain('conf');
     expect(lazyModulesAmong(inputs)).not.toContain('undici');
   });
 
-  it('sees the HTTP client once a command sends a request, and no conf with TKT_TOKEN', () => {
+  it('sees the HTTP client once a command sends a request', () => {
     // Port 9 (discard) refuses the connection: exit 1 after undici was loaded and used.
     const { code, inputs } = loadedInputs(['show', '1'], { TKT_URL: 'http://127.0.0.1:9', TKT_TOKEN: 'a-token' });
 
     expect(code).toBe(1);
     expect(lazyModulesAmong(inputs)).toContain('undici');
-    expect(lazyModulesAmong(inputs)).not.toContain('conf');
   });
 
   describe('with a config folder of its own', () => {
@@ -162,7 +158,7 @@ register('./hooks.mjs', import.meta.url, { data: { logFile: process.env.TKT_TEST
     });
     afterAll(() => rmSync(configDir, { recursive: true, force: true }));
 
-    it('reads a saved token without loading conf', () => {
+    it('reads a saved token and sends it', () => {
       const url = 'http://127.0.0.1:9';
       mkdirSync(path.join(configDir, 'tokens'), { recursive: true });
       writeFileSync(path.join(configDir, 'tokens', 'default.json'), JSON.stringify({ token: 'a-token', url, expiresAt: '2099-01-01T00:00:00.000Z' }));
@@ -172,30 +168,6 @@ register('./hooks.mjs', import.meta.url, { data: { logFile: process.env.TKT_TEST
       // Exit 1 (connection refused), not 4: the saved token was read and used.
       expect(code).toBe(1);
       expect(lazyModulesAmong(inputs)).toContain('undici');
-      expect(lazyModulesAmong(inputs)).not.toContain('conf');
-    });
-
-    it('loads conf when a command writes: login saves the profile and token', async () => {
-      // The sandbox runs in its own process: loadedInputs blocks this one while tkt runs.
-      const sandbox = spawn(process.execPath, [bin, 'sandbox', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-      try {
-        let printed = '';
-        for await (const chunk of sandbox.stdout) {
-          printed += String(chunk);
-          if (/http:\/\/127\.0\.0\.1:\d+/.test(printed)) break;
-        }
-        const url = /http:\/\/127\.0\.0\.1:\d+/.exec(printed)?.[0];
-        expect(url, `the sandbox printed its URL: ${printed}`).toBeDefined();
-
-        const { code, inputs } = loadedInputs(['login', '-u', 'admin'], { TKT_CONFIG_DIR: configDir, TKT_URL: url!, TKT_PASSWORD: 'admin' });
-
-        expect(code).toBe(0);
-        expect(JSON.parse(readFileSync(path.join(configDir, 'tokens', 'default.json'), 'utf8')).url).toBe(url);
-        expect(lazyModulesAmong(inputs)).toContain('conf');
-      } finally {
-        sandbox.kill();
-        await once(sandbox, 'exit');
-      }
     });
   });
 });

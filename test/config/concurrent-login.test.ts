@@ -1,0 +1,51 @@
+// Several tkt processes writing settings at once (issue 11): eight `tkt login --profile pN`
+// in parallel used to lose two to four profiles' settings (a read-modify-write of
+// config.json without a lock), and the lost profiles were then refused. The built CLI in
+// child processes, against a sandbox. `npm test` builds dist/ first.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createConfigStore } from '../../src/config/store.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { useTempDirs } from './temp-dir.js';
+
+const bin = fileURLToPath(new URL('../../bin/tkt.js', import.meta.url));
+const tempDir = useTempDirs();
+
+let sandbox: RunningSandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+});
+afterAll(() => sandbox.close());
+
+function tkt(args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  const { NODE_EXTRA_CA_CERTS: _unused, ...inherited } = process.env;
+  const child = spawn(process.execPath, [bin, ...args], { env: { ...inherited, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return once(child, 'exit').then(([code]) => ({ code: code as number | null, stderr }));
+}
+
+describe('eight logins at once', () => {
+  it('keeps every profile with its URL and --allow-http, and every token', async () => {
+    const dir = tempDir();
+    const profiles = Array.from({ length: 8 }, (_, i) => `p${i}`);
+    const env = { TKT_CONFIG_DIR: dir, TKT_PASSWORD: 'tech', TKT_URL: '', TKT_TOKEN: '', TKT_PROFILE: '', NO_COLOR: '1' };
+
+    const results = await Promise.all(
+      profiles.map((profile) => tkt(['login', '--url', sandbox.url, '-u', 'tech', '--profile', profile, '--allow-http'], env)),
+    );
+
+    expect(results.filter((result) => result.code !== 0)).toEqual([]);
+    const store = createConfigStore(dir);
+    for (const profile of profiles) {
+      expect(store.getProfile(profile), profile).toEqual({ url: sandbox.url, allowHttp: true });
+      expect(store.readToken(profile)?.url, profile).toBe(sandbox.url);
+    }
+    expect(fs.readdirSync(dir).sort()).toEqual(['config.json', 'tokens']);
+    expect(fs.readdirSync(path.join(dir, 'tokens')).sort()).toEqual(profiles.map((profile) => `${profile}.json`));
+  });
+});
