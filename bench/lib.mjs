@@ -2,12 +2,23 @@
 // child to the end with its peak memory, and medians. Loopback only; run `npm run build` first.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 export const bin = join(root, 'bin', 'tkt.js');
+
+/**
+ * This process's environment without NODE_EXTRA_CA_CERTS, plus `extra`: with it set, Node 20
+ * reads the CA file at every start, which slows `node -e 0` too and hides tkt's own cost.
+ */
+export function cleanEnv(extra = {}) {
+  const env = { ...process.env, ...extra };
+  delete env.NODE_EXTRA_CA_CERTS;
+  return env;
+}
 
 /** Exits with a hint when dist/ is missing: every bench runs the built tkt. */
 export function requireBuild() {
@@ -23,7 +34,7 @@ export function requireBuild() {
  */
 export async function startSandbox(args = [], { timeoutMs = 30_000 } = {}) {
   const started = performance.now();
-  const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', ...args], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise((resolve, reject) => {
     let seen = '';
     const timer = setTimeout(() => {
@@ -85,7 +96,7 @@ export function peakRssKb(pid) {
  * code, stderr, wall seconds and, with measureRss, its peak RSS in KB (GNU time when present,
  * else VmHWM polled every 10 ms). stdout is collected unless onStdout takes the chunks.
  */
-export function runChild(command, argv, { env = process.env, stdin = '', timeoutMs = 180_000, measureRss = false, onStdout } = {}) {
+export function runChild(command, argv, { env = cleanEnv(), stdin = '', timeoutMs = 180_000, measureRss = false, onStdout } = {}) {
   const useTime = measureRss && existsSync('/usr/bin/time');
   const [file, args] = useTime ? ['/usr/bin/time', ['-v', command, ...argv]] : [command, argv];
   return new Promise((resolve, reject) => {
@@ -117,3 +128,28 @@ export function median(values) {
 }
 
 export const megabytes = (kb) => `${(kb / 1024).toFixed(1)} MB`;
+
+/**
+ * Runs every case once per round, in an order rotating by round (so a machine that slows down
+ * mid-run slows every case alike), after one untimed pass that warms caches and checks that
+ * each case works. A case is `{ name, run }`; `run` resolves with its seconds (or throws).
+ * Resolves with a Map of name -> median seconds.
+ */
+export async function interleavedMedians(cases, rounds) {
+  for (const benchCase of cases) await benchCase.run();
+  const timings = new Map(cases.map((benchCase) => [benchCase.name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (let i = 0; i < cases.length; i++) {
+      const benchCase = cases[(round + i) % cases.length];
+      timings.get(benchCase.name).push(await benchCase.run());
+    }
+  }
+  return new Map([...timings].map(([name, values]) => [name, median(values)]));
+}
+
+/** One line of a machine description for the figures: CPU model and count, load, Node. */
+export function machineLine() {
+  const cpus = os.cpus();
+  const load = os.loadavg().map((value) => value.toFixed(2)).join(' ');
+  return `${cpus[0]?.model ?? 'unknown CPU'} x ${cpus.length}, load ${load}, node ${process.version}`;
+}
