@@ -1,8 +1,12 @@
 #!/usr/bin/env node
-import module from 'node:module';
+'use strict';
+// CommonJS (see bin/package.json). dist/start.cjs answers help, version and completion without
+// loading the CLI; anything else loads the full CLI, dist/main.js.
 
 // Reuse V8's compiled code across runs where this Node has the cache (>= 22.1).
-module.enableCompileCache?.();
+require('node:module').enableCompileCache?.();
 
-const { main } = await import('../dist/main.js');
-await main(process.argv.slice(2));
+const argv = process.argv.slice(2);
+if (!require('../dist/start.cjs').start(argv)) {
+  import('../dist/main.js').then(({ main }) => main(argv));
+}

@@ -2,6 +2,7 @@
 // (prompts, tables, multipart, the sandbox) become chunks loaded on first use.
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
+import { buildStart } from './build-start.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -77,3 +78,6 @@ await build({
   const { writeFileSync } = await import('node:fs');
   writeFileSync('dist/meta.json', JSON.stringify(result.metafile));
 });
+
+// The bin's first stop, with help prepared from the CLI just built (scripts/build-start.mjs).
+await buildStart({ version: pkg.version });

@@ -148,6 +148,22 @@ function lazyPrompter(create: () => Promise<Prompter>): Prompter {
   };
 }
 
+/** The Context of a run of this process: its IO, the user's config folder, prompts at the terminal. */
+export async function createProcessContext(proc: ProcessLike, globals: GlobalOptions, signal: AbortSignal): Promise<Context & { dispose(): Promise<void> }> {
+  const io = createIO(proc, globals);
+  return await buildContext({
+    io,
+    globals,
+    env: proc.env,
+    config: createConfigStore(defaultConfigDir(proc.env)),
+    prompter: lazyPrompter(async () => {
+      const { createInquirerPrompter } = await import('./prompts/inquirer.js');
+      return createInquirerPrompter({ stdin: io.stdin, stderr: io.stderr, env: proc.env, color: io.color });
+    }),
+    signal,
+  });
+}
+
 /** The real host: one per process. */
 export function createProcessHost(proc: ProcessLike, state: { abort: AbortController; graceful: boolean }): CommandHost {
   return {
@@ -158,18 +174,7 @@ export function createProcessHost(proc: ProcessLike, state: { abort: AbortContro
         const args = commanderArgs.slice(0, -2);
         const globals = readGlobals(command.optsWithGlobals());
         state.graceful = options.graceful === true;
-        const io = createIO(proc, globals);
-        const ctx = await buildContext({
-          io,
-          globals,
-          env: proc.env,
-          config: createConfigStore(defaultConfigDir(proc.env)),
-          prompter: lazyPrompter(async () => {
-            const { createInquirerPrompter } = await import('./prompts/inquirer.js');
-            return createInquirerPrompter({ stdin: io.stdin, stderr: io.stderr, env: proc.env, color: io.color });
-          }),
-          signal: state.abort.signal,
-        });
+        const ctx = await createProcessContext(proc, globals, state.abort.signal);
         try {
           await handler(args, opts, ctx);
         } finally {

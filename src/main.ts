@@ -15,6 +15,10 @@ Examples:
   $ tkt list -q --view my-completed-tickets | tkt close -
   $ tkt sandbox            # a local emulator of the service, with demo data`;
 
+// Help is laid out for 80 columns whatever the terminal (commander would follow its width): the
+// same text everywhere, so the bin can print help prepared at build time (src/start.ts).
+const HELP_WIDTH = 80;
+
 export function buildProgram(proc: ProcessLike, state: { abort: AbortController; graceful: boolean }): Command {
   const program = new Command('tkt')
     .description('Command-line client for the help-desk ticketing service')
@@ -35,6 +39,8 @@ export function buildProgram(proc: ProcessLike, state: { abort: AbortController;
     .configureOutput({
       writeOut: (text) => proc.stdout.write(text),
       writeErr: (text) => proc.stderr.write(text),
+      getOutHelpWidth: () => HELP_WIDTH,
+      getErrHelpWidth: () => HELP_WIDTH,
     })
     .addHelpText('after', EXAMPLES);
   registerCommands(program, createProcessHost(proc, state));

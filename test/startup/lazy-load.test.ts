@@ -1,7 +1,9 @@
-// The bundle's entry must load only what the chosen command needs (issue 7): heavy modules
-// live in chunks that are imported on first use. Checked twice: in esbuild's metafile (what
-// dist/main.js imports statically) and at run time (which files `tkt --version`, `tkt --help`
-// and a few commands actually load). `npm test` builds dist/ first.
+// Start-up must load only what the chosen command needs (issues 7 and 14). The bin first loads
+// dist/start.cjs, which answers help and version (prepared at build time) and, with
+// dist/complete.cjs, `__complete`, without commander or any command definition; everything else
+// goes to dist/main.js, whose heavy modules live in chunks imported on first use. Checked twice:
+// in esbuild's metafiles (what each entry holds and imports statically) and at run time (which
+// files `tkt --version`, `tkt --help` and a few commands actually load). `npm test` builds dist/.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -11,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const metaFile = path.join(root, 'dist/meta.json');
+const startMetaFile = path.join(root, 'dist/start-meta.json');
 const bin = path.join(root, 'bin/tkt.js');
 
 /** Inputs that must stay out of the entry's static closure, and why each is heavy. */
@@ -31,9 +34,15 @@ interface Metafile {
   outputs: Record<string, { imports: Array<{ path: string; kind: string; external?: boolean }>; inputs: Record<string, unknown> }>;
 }
 
-function readMetafile(): Metafile {
-  if (!existsSync(metaFile)) throw new Error('dist/meta.json is missing: run `npm run build` (npm test does) first');
-  return JSON.parse(readFileSync(metaFile, 'utf8')) as Metafile;
+function readMetafile(file = metaFile): Metafile {
+  if (!existsSync(file)) throw new Error(`${path.relative(root, file)} is missing: run \`npm run build\` (npm test does) first`);
+  return JSON.parse(readFileSync(file, 'utf8')) as Metafile;
+}
+
+/** Both builds' outputs: dist/main.js with its chunks, dist/start.cjs and dist/complete.cjs. */
+function readAllMetafiles(): Metafile {
+  const main = readMetafile();
+  return { inputs: main.inputs, outputs: { ...main.outputs, ...readMetafile(startMetaFile).outputs } };
 }
 
 /** Output files reachable from `entry` through static imports (what loading it loads). */
@@ -80,6 +89,28 @@ describe('the bundle entry (dist/main.js) in the metafile', () => {
   });
 });
 
+describe('the start-up bundles (dist/start.cjs, dist/complete.cjs) in their metafile', () => {
+  const outputInputs = (output: string) => Object.keys(readMetafile(startMetaFile).outputs[output]?.inputs ?? {});
+
+  it('start.cjs holds the prepared help and nothing of the CLI itself', () => {
+    const inputs = outputInputs('dist/start.cjs');
+
+    expect(inputs).toContain('src/start.ts');
+    expect(inputs).toContain('<define:TKT_PREPARED_OUTPUT>');
+    // Every run loads it: no dependency, no command, no settings code.
+    expect(inputs.filter((input) => input.startsWith('src/') || input.includes('node_modules')).sort()).toEqual(['src/start.ts']);
+  });
+
+  it('complete.cjs holds the lookup cache reader, without commander, commands or any lazily-loaded module', () => {
+    const inputs = outputInputs('dist/complete.cjs');
+
+    expect(inputs).toContain('src/completion/complete.ts');
+    expect(inputs).toContain('src/lookups/index.ts');
+    expect(inputs.filter((input) => /node_modules|^src\/commands\//.test(input))).toEqual([]);
+    expect(lazyModulesAmong(inputs)).toEqual([]);
+  });
+});
+
 describe('the files tkt loads at run time', () => {
   let hookDir: string;
 
@@ -99,10 +130,17 @@ export async function resolve(specifier, context, nextResolve) {
 }
 `,
     );
+    // The bin and the start-up bundles are CommonJS, which the resolve hook does not see: their
+    // files are logged from require's cache when the process exits.
     writeFileSync(
       path.join(hookDir, 'register.mjs'),
-      `import { register } from 'node:module';
-register('./hooks.mjs', import.meta.url, { data: { logFile: process.env.TKT_TEST_IMPORT_LOG } });
+      `import { appendFileSync } from 'node:fs';
+import { createRequire, register } from 'node:module';
+import { pathToFileURL } from 'node:url';
+const logFile = process.env.TKT_TEST_IMPORT_LOG;
+register('./hooks.mjs', import.meta.url, { data: { logFile } });
+const require = createRequire(import.meta.url);
+process.on('exit', () => appendFileSync(logFile, Object.keys(require.cache).map((file) => pathToFileURL(file).href + '\\n').join('')));
 `,
     );
   });
@@ -110,7 +148,7 @@ register('./hooks.mjs', import.meta.url, { data: { logFile: process.env.TKT_TEST
 
   /** Runs the bin with `args`; returns its exit code, stdout and the bundle inputs of every dist file it loaded. */
   function loadedInputs(args: string[], env: Record<string, string> = {}): { code: number; stdout: string; distFiles: string[]; inputs: string[] } {
-    const meta = readMetafile();
+    const meta = readAllMetafiles();
     const logFile = path.join(hookDir, `${args.join('_').replace(/\W/g, '')}.log`);
     const child = spawnSync(process.execPath, ['--import', pathToFileURL(path.join(hookDir, 'register.mjs')).href, bin, ...args], {
       // An empty config folder and no session from the environment: nothing outside the test is read.
@@ -121,16 +159,35 @@ register('./hooks.mjs', import.meta.url, { data: { logFile: process.env.TKT_TEST
       .split('\n')
       .filter((url) => url.startsWith('file:'))
       .map((url) => path.relative(root, fileURLToPath(url)).split(path.sep).join('/'))
-      .filter((file) => file.startsWith('dist/'));
+      .filter((file, index, all) => file.startsWith('dist/') && all.indexOf(file) === index);
     return { code: child.status ?? -1, stdout: child.stdout, distFiles, inputs: inputsOf(meta, distFiles) };
   }
 
-  it.each([[['--version']], [['--help']], [['list', '--help']], [['sandbox', '--help']]])('tkt %j loads none of the lazily-loaded modules', (args) => {
-    const { code, stdout, distFiles, inputs } = loadedInputs(args);
+  it.each([[['--version']], [['--help']], [['list', '--help']], [['help', 'sandbox']], [['view', '-h']]])('tkt %j is answered by dist/start.cjs alone', (args) => {
+    const { code, stdout, distFiles } = loadedInputs(args);
 
     expect(code).toBe(0);
-    expect(stdout).toMatch(args[0] === '--version' ? /^\d+\.\d+\.\d+/ : /Usage: tkt/);
-    // The hook saw the bundle being loaded, so an empty list below means something.
+    expect(stdout).toMatch(args[0] === '--version' ? /^\d+\.\d+\.\d+/ : /^Usage: tkt/);
+    // The log saw the start-up bundle, so the absence of everything else means something.
+    expect(distFiles).toEqual(['dist/start.cjs']);
+  });
+
+  it('answers tkt __complete from the lookup cache with dist/start.cjs and dist/complete.cjs only', async () => {
+    const url = 'http://127.0.0.1:9';
+    const { createConfigStore } = await import('../../src/config/store.js');
+    await createConfigStore(hookDir).writeCache('default', `lookups ${url} appmetadata`, { site: [{ id: 1, name: 'Head Office', aliases: [] }] }, 60_000);
+
+    const { code, stdout, distFiles } = loadedInputs(['__complete', 'site'], { TKT_URL: url, TKT_TOKEN: 'a-token' });
+
+    expect(code).toBe(0);
+    expect(stdout).toBe('Head Office\n');
+    expect(distFiles.sort()).toEqual(['dist/complete.cjs', 'dist/start.cjs']);
+  });
+
+  it('loads the full CLI, but none of the lazily-loaded modules, for a usage error', () => {
+    const { code, distFiles, inputs } = loadedInputs(['list', '--no-such-flag']);
+
+    expect(code).toBe(2);
     expect(distFiles).toContain('dist/main.js');
     expect(lazyModulesAmong(inputs)).toEqual([]);
   });

@@ -1,0 +1,74 @@
+// Builds dist/start.cjs from src/start.ts: the bin's first stop, which answers help, version and
+// `__complete` without loading the CLI (issue 14), and dist/complete.cjs, what `__complete` runs. The help and version texts are prepared here
+// by running the CLI just built (dist/main.js) for each way of asking, so they are the CLI's own
+// output by construction; a new command gets its prepared help without touching this file.
+import { build } from 'esbuild';
+import { writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+
+/** Runs `argv` through the built CLI with a piped, empty-environment fake process. */
+async function runBuiltCli(runCli, argv) {
+  const collect = () => ({ text: '', isTTY: false, write(chunk) { this.text += String(chunk); return true; } });
+  const proc = { stdin: process.stdin, stdout: collect(), stderr: collect(), env: {} };
+  const code = await runCli(argv, proc);
+  return { code, stdout: proc.stdout.text, stderr: proc.stderr.text };
+}
+
+/** Every way of asking for help or the version, for the program and each command and alias. */
+function helpRequests(program) {
+  const requests = [['--help'], ['-h'], ['help'], ['--version'], ['-V']];
+  for (const command of program.createHelp().visibleCommands(program)) {
+    if (command.name() === 'help') continue;
+    for (const name of [command.name(), ...command.aliases()]) requests.push([name, '--help'], [name, '-h'], ['help', name]);
+  }
+  return requests;
+}
+
+async function prepareOutput() {
+  const { buildProgram, runCli } = await import(pathToFileURL('dist/main.js').href);
+  const program = buildProgram({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: {} }, { abort: new AbortController(), graceful: false });
+  const texts = [];
+  const answers = {};
+  for (const argv of helpRequests(program)) {
+    const { code, stdout, stderr } = await runBuiltCli(runCli, argv);
+    // Anything that is not plain output on stdout stays with the full CLI.
+    if (stderr !== '' || stdout === '') continue;
+    if (!texts.includes(stdout)) texts.push(stdout);
+    answers[argv.join('\0')] = [texts.indexOf(stdout), code];
+  }
+  return { texts, answers };
+}
+
+// These bundles hold only what their answers run. A dynamic import in their modules would pull a
+// heavy module in (the HTTP client, prompts), so each becomes a stub that fails if ever reached.
+const stubDynamicImports = {
+  name: 'stub-dynamic-imports',
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: args.path, namespace: 'start-stub' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'start-stub' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`tkt: ${args.path} is loaded only by dist/main.js`)});`,
+      loader: 'js',
+    }));
+  },
+};
+
+export async function buildStart({ version }) {
+  const prepared = await prepareOutput();
+  const result = await build({
+    entryPoints: { start: 'src/start.ts', complete: 'src/completion/complete.ts' },
+    outdir: 'dist',
+    outExtension: { '.js': '.cjs' },
+    external: ['./complete.cjs'],
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20.18',
+    metafile: true,
+    logLevel: 'warning',
+    define: { TKT_VERSION: JSON.stringify(version), TKT_PREPARED_OUTPUT: JSON.stringify(prepared) },
+    plugins: [stubDynamicImports],
+  });
+  writeFileSync('dist/start-meta.json', JSON.stringify(result.metafile));
+}
