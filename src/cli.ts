@@ -9,6 +9,7 @@ import type { Prompter } from './prompts/types.js';
 import { defaultConfigDir } from './config/paths.js';
 import { resolveSession } from './config/session.js';
 import { createConfigStore } from './config/store.js';
+import { createOutput } from './output/format.js';
 import { UsageError } from './errors.js';
 
 export type Handler = (args: any[], opts: any, ctx: Context) => Promise<void>;
@@ -45,6 +46,11 @@ export function readGlobals(opts: Record<string, unknown>): GlobalOptions {
     debug: opts.debug === true,
     refresh: opts.refresh === true,
     allowHttp: opts.allowHttp === true,
+    query: typeof opts.query === 'string' ? opts.query : undefined,
+    raw: opts.raw === true,
+    fields: typeof opts.fields === 'string' ? opts.fields : undefined,
+    csv: opts.csv === true,
+    columns: typeof opts.columns === 'string' ? opts.columns : undefined,
   };
 }
 
@@ -105,9 +111,12 @@ export async function buildContext(parts: ContextParts): Promise<Context & { dis
     clients.push(client);
     return client;
   };
+  // Output flags are checked (and --query compiled) before the command sends anything.
+  const output = await createOutput({ flags: parts.globals, io: parts.io, now });
   const ctx: Context & { dispose(): Promise<void> } = {
     io: parts.io,
     globals: parts.globals,
+    output,
     env: parts.env,
     config: parts.config,
     prompter: parts.prompter,

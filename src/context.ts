@@ -2,6 +2,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { ApiClient } from './api/types.js';
 import type { ConfigStore, Session } from './config/types.js';
+import type { Output } from './output/format.js';
 import type { Prompter } from './prompts/types.js';
 
 export interface IO {
@@ -33,11 +34,21 @@ export interface GlobalOptions {
   refresh: boolean;
   /** Accept plain http to a non-loopback host for this run (login also saves it in the profile). */
   allowHttp: boolean;
+  /** --query EXPR (JMESPath), implies JSON. */
+  query?: string | undefined;
+  /** With --query: strings bare, arrays one element per line. */
+  raw?: boolean | undefined;
+  /** --fields, --csv and --columns as typed, on the commands that take them. */
+  fields?: string | undefined;
+  csv?: boolean | undefined;
+  columns?: string | undefined;
 }
 
 export interface Context {
   io: IO;
   globals: GlobalOptions;
+  /** Decides human / -q / JSON / --query / CSV output: commands print through it. */
+  output: Output;
   env: Readonly<Record<string, string | undefined>>;
   config: ConfigStore;
   prompter: Prompter;

@@ -28,6 +28,8 @@ export function buildProgram(proc: ProcessLike, state: { abort: AbortController;
     .option('--profile <name>', 'settings profile (env TKT_PROFILE)')
     .option('--json', 'print the API response as JSON')
     .option('-q, --quiet', 'print only the essentials (IDs)')
+    .option('--query <expr>', 'JMESPath expression applied to the JSON output (implies --json)')
+    .option('--raw', 'with --query: strings without quotes, arrays one element per line')
     .option('--no-input', 'never prompt (also when CI is set)')
     .option('--no-color', 'disable colour (also NO_COLOR)')
     .option('--timeout <seconds>', 'per-request time-out in seconds', '30')

@@ -22,7 +22,6 @@ import type { Context } from '../context.js';
 import { InterruptedError, OperationError, UsageError } from '../errors.js';
 import { LookupError } from '../lookups/index.js';
 import type { Lookups } from '../lookups/types.js';
-import { createJsonArrayWriter } from '../output/json.js';
 import { NO_PROGRESS, createProgress } from '../output/progress.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { createStyle } from '../output/style.js';
@@ -425,7 +424,8 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
     throw new UsageError(`${bad.length} of ${rows.length} rows in ${options.file} are not valid; nothing was sent`, { details: bad });
   }
 
-  const { json, quiet } = ctx.globals;
+  const json = ctx.output.format === 'json';
+  const quiet = ctx.output.format === 'quiet';
   const skippedEntries = [...created.values()].sort((a, b) => a.row - b.row).map((entry): ReportEntry => ({ ...entry, skipped: true }));
   if (options.dryRun) {
     await printDryRunRows(ctx, prepared, skippedEntries, endpoint);
@@ -436,7 +436,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
   const appendToResumed = options.resume !== undefined && resolve(reportPath) === resolve(options.resume);
   const report = await openReport(reportPath, appendToResumed);
   // --json is one document (contract section 3): an array streamed row by row, closed even when rows fail.
-  const jsonArray = json ? createJsonArrayWriter(ctx.io.stdout) : undefined;
+  const jsonArray = json ? ctx.output.array() : undefined;
   try {
     // A separate report keeps the whole story: the rows created earlier are copied into it.
     if (!appendToResumed) for (const entry of skippedEntries) await report.append(entry);
@@ -444,7 +444,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
     const errStyle = createStyle(ctx.io.color);
     const print = async (entry: ReportEntry): Promise<void> => {
       if (jsonArray !== undefined) {
-        await jsonArray.push(entryLine(entry));
+        await jsonArray.push([entryLine(entry)]);
       } else if (!entry.ok) {
         const status = entry.status === undefined ? '' : ` (HTTP ${entry.status})`;
         ctx.io.stderr.write(`${errStyle.red('✗')} row ${entry.row}: failed${status}: ${sanitizeInline(entry.error ?? 'failed')}\n`);
@@ -542,16 +542,11 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
 /** --dry-run: what each row would send, nothing sent, no report written. */
 async function printDryRunRows(ctx: Context, prepared: readonly PreparedRow[], skipped: readonly ReportEntry[], endpoint: TicketEndpoint): Promise<void> {
   const path = ENDPOINT_PATHS[endpoint === 'new' ? 'new' : 'register'];
-  if (ctx.globals.json) {
-    const jsonArray = createJsonArrayWriter(ctx.io.stdout);
-    for (const item of prepared) {
-      const fields = Object.fromEntries(sentFields(item.form));
-      await jsonArray.push({ row: item.row.row, dryRun: true, method: 'POST', path, fields, files: item.form.files ?? [] });
-    }
-    await jsonArray.end();
-    return;
-  }
-  if (ctx.globals.quiet) return;
+  const planned = prepared.map((item) => ({ row: item.row.row, dryRun: true, method: 'POST', path, fields: Object.fromEntries(sentFields(item.form)), files: item.form.files ?? [] }));
+  await ctx.output.document(planned, { human: () => dryRunRowsText(prepared, skipped, path) });
+}
+
+function dryRunRowsText(prepared: readonly PreparedRow[], skipped: readonly ReportEntry[], path: string): string {
   const lines = [`dry run: would send ${prepared.length} × POST ${path} (nothing was sent)`];
   for (const entry of skipped) lines.push(`- row ${entry.row}: already created as ${entry.id == null ? 'a ticket' : `#${entry.id}`} (skipped)`);
   for (const item of prepared) {
@@ -563,5 +558,5 @@ async function printDryRunRows(ctx: Context, prepared: readonly PreparedRow[], s
     for (const file of item.form.files ?? []) shown.push(`Uploads=${JSON.stringify(file)}`);
     lines.push(`  row ${item.row.row}: ${sanitizeInline(shown.join(' '))}`);
   }
-  await writeText(ctx.io.stdout, `${lines.join('\n')}\n`);
+  return `${lines.join('\n')}\n`;
 }

@@ -7,7 +7,7 @@
 // stdout, failures included. With a single ID the failure is told once, by the thrown error.
 import type { IO } from '../context.js';
 import { ExitCode, InterruptedError, LOGIN_HINT, OperationError, TktError, failureReason } from '../errors.js';
-import { writeJsonLine } from '../output/json.js';
+import type { Output } from '../output/format.js';
 import { NO_PROGRESS, createProgress } from '../output/progress.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { createStyle } from '../output/style.js';
@@ -17,8 +17,7 @@ import type { BulkResult, BulkRun } from './runner.js';
 export type BulkVerb = 'marked read' | 'resolved' | 'closed' | 'picked up' | 'deleted';
 
 export interface BulkReporterOptions {
-  json: boolean;
-  quiet: boolean;
+  output: Output;
   /** Past tense, shown after the ID: "✓ #12 closed". */
   verb: BulkVerb;
   /** How many IDs the command was given; one ID follows the single-ID exit-code rule. */
@@ -48,7 +47,9 @@ function idList(ids: readonly number[]): string {
 }
 
 export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkReporter {
-  const { json, quiet, verb, total } = options;
+  const { output, verb, total } = options;
+  const json = output.format === 'json';
+  const quiet = output.format === 'quiet';
   const single = total === 1;
   const outStyle = createStyle(io.color && io.stdoutIsTTY);
   const errStyle = createStyle(io.color);
@@ -79,7 +80,7 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
       // The line is written inside withLine (the bar lifted); only the wait for 'drain' is after.
       let written: Promise<void> | undefined;
       progress.withLine(() => {
-        written = json ? writeJsonLine(io.stdout, jsonLine(result)) : humanLine(result);
+        written = json ? output.line(jsonLine(result)) : humanLine(result);
       });
       await written;
     },
@@ -88,7 +89,7 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
       progress.done();
       const failed = run.results.filter((result) => !result.ok);
       if (run.interrupted) {
-        if (json) for (const id of run.notStarted) await writeJsonLine(io.stdout, jsonLine({ id, ok: false, error: NOT_STARTED }));
+        if (json) for (const id of run.notStarted) await output.line(jsonLine({ id, ok: false, error: NOT_STARTED }));
         const succeeded = run.results.filter((result) => result.ok).map((result) => result.id);
         const details = [
           ...(succeeded.length > 0 ? [`${verb}: ${idList(succeeded)}`] : []),

@@ -4,7 +4,6 @@ import type { CommandHost } from '../cli.js';
 import type { Context } from '../context.js';
 import type { ApiResponse, FormScalar, FormValue, RawRequest } from '../api/types.js';
 import { UsageError } from '../errors.js';
-import { writeJson } from '../output/json.js';
 import { sanitizeText } from '../output/sanitize.js';
 import { writeText } from '../output/write.js';
 import { STDIN, assertReadableFiles, fileErrorText, readStdin } from '../tickets/text-input.js';
@@ -75,7 +74,7 @@ Examples:
 export async function run(options: ApiOptions, ctx: Context): Promise<void> {
   const request = await buildRequest(options, ctx);
   if (options.dryRun) {
-    await writeJson(ctx.io.stdout, describeRequest(request));
+    await ctx.output.data(describeRequest(request));
     ctx.io.stderr.write('dry run: nothing was sent\n');
     return;
   }
@@ -203,10 +202,7 @@ async function printBody(response: ApiResponse, ctx: Context): Promise<void> {
   const body = response.body;
   if (body === undefined) return;
   const contentType = String(response.headers['content-type'] ?? '');
-  if (typeof body !== 'string' || /[/+]json\b/i.test(contentType)) {
-    await writeJson(ctx.io.stdout, body);
-    return;
-  }
+  if (typeof body !== 'string' || /[/+]json\b/i.test(contentType)) return ctx.output.data(body);
   // Text goes out as the server sent it, except to a terminal, which it must not drive.
   await writeText(ctx.io.stdout, ctx.io.stdoutIsTTY ? sanitizeText(body) : body);
 }

@@ -5,8 +5,7 @@ import type { CommandHost } from '../cli.js';
 import type { Context } from '../context.js';
 import { InterruptedError, OperationError, UsageError } from '../errors.js';
 import { createLookups } from '../lookups/index.js';
-import { writeJson } from '../output/json.js';
-import { writeText } from '../output/write.js';
+import { addFieldsOption } from '../output/flags.js';
 import { fillTicketFields } from '../prompts/fill.js';
 import { answerAssigneeMe } from '../tickets/acting-user.js';
 import { ENDPOINT_PATHS, createdId } from '../tickets/created.js';
@@ -68,6 +67,7 @@ export function register(program: Command, host: CommandHost): void {
     .description('Create a ticket (asks for missing values at a terminal)')
     .option('--integration', 'use the integration endpoint: needs only a valid token; requester by username')
     .option('--description-file <file>', 'read the description from a file (- for stdin)');
+  addFieldsOption(command);
   addFieldOptions(command, ['register', 'new'])
     .option('--dry-run', 'validate and show what would be sent, send nothing')
     .option('--from <file>', 'create one ticket per row of a JSON Lines or CSV file')
@@ -144,15 +144,14 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
 }
 
 async function printCreated(ctx: Context, response: ApiResponse): Promise<void> {
-  if (ctx.globals.json) {
-    await writeJson(ctx.io.stdout, response.body);
-    return;
-  }
-  const id = createdId(response);
-  if (id === undefined) {
-    throw new OperationError(`the service answered HTTP ${response.status} but named no ticket ID`, {
-      hint: 'check with "tkt list --view all-my-tickets"',
-    });
-  }
-  await writeText(ctx.io.stdout, ctx.globals.quiet ? `${id}\n` : `Created ticket #${id}\n`);
+  const id = (): string => {
+    const found = createdId(response);
+    if (found === undefined) {
+      throw new OperationError(`the service answered HTTP ${response.status} but named no ticket ID`, {
+        hint: 'check with "tkt list --view all-my-tickets"',
+      });
+    }
+    return found;
+  };
+  await ctx.output.document(response.body, { human: () => `Created ticket #${id()}\n`, quiet: () => `${id()}\n` });
 }

@@ -3,8 +3,8 @@ import type { ApiResponse } from '../api/types.js';
 import { field, isObject } from '../api/fields.js';
 import type { CommandHost } from '../cli.js';
 import type { Context } from '../context.js';
+import { addFieldsOption, addTableOptions } from '../output/flags.js';
 import { InterruptedError, OperationError, UsageError } from '../errors.js';
-import { writeJson } from '../output/json.js';
 import { LIST_TYPES, kebabCase, parseFilterBy, parseListType, parsePositiveInt } from '../tickets/list-query.js';
 
 export interface ListOptions {
@@ -24,7 +24,7 @@ const ALL_PAGE_SIZE = 100;
 const USERNAME_PAGE_SIZE = 25;
 
 export function register(program: Command, host: CommandHost): void {
-  program
+  const command = program
     .command('list')
     .description('List tickets')
     .option('--view <view>', `a list type, e.g. my-overdue-tickets (see below); default: the service's own`)
@@ -33,7 +33,8 @@ export function register(program: Command, host: CommandHost): void {
     .option('--page <n>', 'page number, from 1', '1')
     .option('--limit <n>', `tickets per page (default ${DEFAULT_LIMIT}; ${ALL_PAGE_SIZE} with --all)`)
     .option('--all', 'walk every page, printing tickets as they arrive')
-    .option('--requester <username>', `tickets of one requester (${USERNAME_PAGE_SIZE} a page; with --page or --all)`)
+    .option('--requester <username>', `tickets of one requester (${USERNAME_PAGE_SIZE} a page; with --page or --all)`);
+  addTableOptions(addFieldsOption(command))
     .addHelpText(
       'after',
       `\nViews:\n  ${LIST_TYPES.map(kebabCase).join(', ')}\n\nExamples:\n  $ tkt list --view my-overdue-tickets\n  $ tkt list --search printer --in subject\n  $ tkt list --all --json > tickets.json\n  $ tkt list --requester anna --all\n  $ tkt list -q --view my-completed-tickets | tkt close -`,
@@ -119,15 +120,12 @@ async function* walkPages(query: Query, signal: AbortSignal): AsyncGenerator<unk
 export async function run(options: ListOptions, ctx: Context): Promise<void> {
   const query = buildQuery(options, ctx);
   const { createListPrinter } = await import('../tickets/list-output.js');
+  const printer = await createListPrinter(ctx.output, ctx.io.color);
   if (!options.all) {
     const response = await query.fetch(query.firstPage);
-    // --json prints the service's own answer; only --all has to assemble one array.
-    if (ctx.globals.json) return writeJson(ctx.io.stdout, response.body);
-    const printer = createListPrinter(ctx);
     await printer.page(itemsOf(response.body));
     return printer.end();
   }
-  const printer = createListPrinter(ctx);
   for await (const items of walkPages(query, ctx.signal)) await printer.page(items);
   await printer.end();
 }

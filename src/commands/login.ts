@@ -7,7 +7,6 @@ import { decodeJwtClaims, expiryFromClaims, userIdFromClaims } from '../config/j
 import { resolveBaseUrl, resolveProfileName } from '../config/session.js';
 import { assertTransportAllowed, normalizeBaseUrl } from '../config/url.js';
 import { ApiError, AuthError, OperationError, UsageError } from '../errors.js';
-import { writeJson } from '../output/json.js';
 import { sanitizeInline } from '../output/sanitize.js';
 
 export interface LoginOptions {
@@ -112,9 +111,8 @@ export async function run(options: LoginOptions, ctx: Context): Promise<void> {
   if (ctx.env.TKT_TOKEN) {
     ctx.io.stderr.write('warning: TKT_TOKEN is set and overrides the saved token until it is unset\n');
   }
-  if (ctx.globals.json) {
-    await writeJson(ctx.io.stdout, withoutToken(user));
-  }
+  // The JSON form only: people read the line on stderr below.
+  await ctx.output.document(withoutToken(user));
   if (!ctx.globals.quiet) {
     ctx.io.stderr.write(`Logged in to ${baseUrl} as ${sanitizeInline(savedName)} (profile ${profile})\n`);
   }

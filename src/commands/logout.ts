@@ -4,7 +4,6 @@ import type { Context } from '../context.js';
 import { resolveProfileName } from '../config/session.js';
 import type { StoredToken } from '../config/types.js';
 import { OperationError } from '../errors.js';
-import { writeJson } from '../output/json.js';
 
 export function register(program: Command, host: CommandHost): void {
   program
@@ -30,9 +29,8 @@ export async function run(ctx: Context): Promise<void> {
   await ctx.config.deleteToken(profile);
   const url = stored !== undefined && stored !== 'unreadable' ? stored.url : undefined;
 
-  if (ctx.globals.json) {
-    await writeJson(ctx.io.stdout, { profile, loggedOut: stored !== undefined, url: url ?? null });
-  }
+  // The JSON form only: people read the line on stderr below.
+  await ctx.output.document({ profile, loggedOut: stored !== undefined, url: url ?? null });
   if (!ctx.globals.quiet) {
     if (stored === undefined) ctx.io.stderr.write(`Not logged in (profile ${profile}); nothing to forget\n`);
     else ctx.io.stderr.write(`Logged out${url === undefined ? '' : ` of ${url}`} (profile ${profile}): token deleted\n`);

@@ -3,8 +3,8 @@ import { isObject } from '../api/fields.js';
 import type { CommandHost } from '../cli.js';
 import type { Context } from '../context.js';
 import { OperationError, UsageError } from '../errors.js';
-import { writeJson } from '../output/json.js';
-import { writeText } from '../output/write.js';
+import { addFieldsOption, addTableOptions } from '../output/flags.js';
+import { scalarMemberNames } from '../output/records.js';
 import { parseTicketId } from '../util/ids.js';
 import { squash } from '../util/option-text.js';
 
@@ -20,13 +20,25 @@ const METADATA_COLLECTIONS = [...APP_COLLECTIONS, 'sub_categories', 'items', 'te
 const ALL_COLLECTIONS = [...METADATA_COLLECTIONS, 'requesters'];
 
 export function register(program: Command, host: CommandHost): void {
-  program
+  const command = program
     .command('metadata')
     .description('Show lookup data: sites, departments, statuses, priorities, people...')
     .argument('[id]', "a ticket ID: sub-categories, items and technicians scoped to that ticket")
     .option('--app', 'the app metadata (no sub-categories, items or people)')
-    .option('--collection <name>', `only this collection: ${ALL_COLLECTIONS.join(', ')}`)
-    .addHelpText('after', '\nExamples:\n  $ tkt metadata --app\n  $ tkt metadata --collection sites\n  $ tkt metadata 42 --collection technicians --json')
+    .option('--collection <name>', `only this collection: ${ALL_COLLECTIONS.join(', ')}`);
+  addTableOptions(addFieldsOption(command))
+    .addHelpText(
+      'after',
+      `
+--csv and --columns print one collection: give --collection.
+
+Examples:
+  $ tkt metadata --app
+  $ tkt metadata --collection sites
+  $ tkt metadata 42 --collection technicians --json
+  $ tkt metadata --collection requesters --csv --columns id,userName > people.csv
+  $ tkt metadata --collection status --query "[?statusType==\`1\`].status" --raw`,
+    )
     .action(host.action((args, opts, ctx) => run({ id: args[0], app: opts.app === true, collection: opts.collection }, ctx)));
 }
 
@@ -54,16 +66,31 @@ export async function run(options: MetadataOptions, ctx: Context): Promise<void>
   if (options.app && options.id !== undefined) throw new UsageError('--app takes no ticket ID', { hint: 'drop the ID, or --app' });
   const id = options.id === undefined ? undefined : parseTicketId(options.id);
   const wanted = options.collection === undefined ? undefined : parseCollection(options.collection, options);
+  if (wanted === undefined) ctx.output.assertNotTabular('add --collection NAME');
   const api = await ctx.api();
   const body = (options.app ? await api.appMetadata() : await api.metadata(id)).body;
 
-  if (wanted === undefined && ctx.globals.json) return writeJson(ctx.io.stdout, body);
+  if (wanted === undefined) {
+    return ctx.output.document(body, {
+      human: async () => {
+        const { renderCollections } = await import('../lookups/render.js');
+        return renderCollections(collectionsIn(body), ctx.io);
+      },
+    });
+  }
   const collections = collectionsIn(body);
-  const shown = wanted === undefined ? collections : collections.filter(([name]) => squash(name) === squash(wanted));
-  if (wanted !== undefined && shown.length === 0) {
+  const shown = collections.find(([name]) => squash(name) === squash(wanted));
+  if (shown === undefined) {
     throw new OperationError(`the service sent no ${wanted} collection`, { details: [`it sent: ${collections.map(([name]) => name).join(', ')}`] });
   }
-  if (ctx.globals.json) return writeJson(ctx.io.stdout, shown[0]![1]);
-  const { renderCollections } = await import('../lookups/render.js');
-  await writeText(ctx.io.stdout, await renderCollections(shown, ctx.io));
+  const [name, items] = shown;
+  const printer = await ctx.output.records<unknown>({
+    prepare: (item) => item,
+    columns: [],
+    defaultColumns: (first) => scalarMemberNames(first),
+    heading: `${name} (${items.length})`,
+    none: `no ${name}`,
+  });
+  await printer.page(items);
+  await printer.end();
 }

@@ -3,8 +3,6 @@ import type { CommandHost } from '../cli.js';
 import type { Context } from '../context.js';
 import { OperationError, UsageError } from '../errors.js';
 import { parseWholeNumber } from '../util/ids.js';
-import { writeJson } from '../output/json.js';
-import { writeText } from '../output/write.js';
 
 const DEFAULT_SANDBOX_PORT = 8642;
 
@@ -56,15 +54,17 @@ export async function run(options: SandboxCommandOptions, ctx: Context): Promise
     throw error;
   }
   try {
-    if (ctx.globals.json) {
-      await writeJson(ctx.io.stdout, { url: sandbox.url, demoLogins: sandbox.demoLogins });
-    } else {
-      const logins = sandbox.demoLogins.map((l) => `  ${l.username.padEnd(8)} password ${l.password.padEnd(8)} ${l.role}`).join('\n');
-      await writeText(
-        ctx.io.stdout,
-        `Sandbox listening on ${sandbox.url}\n\nDemo logins:\n${logins}\n\nTry: tkt login --url ${sandbox.url} -u admin\nPress Ctrl-C to stop.\n`,
-      );
-    }
+    const running = sandbox;
+    await ctx.output.document(
+      { url: running.url, demoLogins: running.demoLogins },
+      {
+        human: () => {
+          const logins = running.demoLogins.map((l) => `  ${l.username.padEnd(8)} password ${l.password.padEnd(8)} ${l.role}`).join('\n');
+          return `Sandbox listening on ${running.url}\n\nDemo logins:\n${logins}\n\nTry: tkt login --url ${running.url} -u admin\nPress Ctrl-C to stop.\n`;
+        },
+        quiet: () => `${running.url}\n`,
+      },
+    );
     await new Promise<void>((resolve) => {
       if (ctx.signal.aborted) resolve();
       else ctx.signal.addEventListener('abort', () => resolve(), { once: true });

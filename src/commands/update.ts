@@ -6,8 +6,6 @@ import type { CommandHost } from '../cli.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { createLookups } from '../lookups/index.js';
-import { writeJson } from '../output/json.js';
-import { writeText } from '../output/write.js';
 import { answerAssigneeMe } from '../tickets/acting-user.js';
 import { printDryRun } from '../tickets/dry-run.js';
 import {
@@ -79,6 +77,5 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<void> {
     return;
   }
   const response = await api.updateTicket(id, { fields });
-  if (ctx.globals.json) await writeJson(ctx.io.stdout, response.body ?? { id, ok: true, status: response.status });
-  else if (!ctx.globals.quiet) await writeText(ctx.io.stdout, `Updated ticket #${id}\n`);
+  await ctx.output.document(response.body ?? { id, ok: true, status: response.status }, { human: () => `Updated ticket #${id}\n` });
 }

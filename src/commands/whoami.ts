@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandHost } from '../cli.js';
 import type { Context } from '../context.js';
-import { writeJson } from '../output/json.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { formatDate, relativeTime } from '../output/time.js';
 
@@ -29,37 +28,33 @@ export async function run(ctx: Context): Promise<void> {
   const session = await ctx.session();
   const { fullName } = session;
 
-  if (ctx.globals.json) {
-    await writeJson(ctx.io.stdout, {
-      username: session.username ?? null,
-      fullName: fullName ?? null,
-      userId: session.userId ?? null,
-      url: session.baseUrl,
-      profile: session.profile,
-      expiresAt: session.expiresAt?.toISOString() ?? null,
-      tokenSource: session.tokenSource,
-    });
-    return;
-  }
-  if (ctx.globals.quiet) {
-    if (session.username !== undefined) ctx.io.stdout.write(`${sanitizeInline(session.username)}\n`);
-    return;
-  }
-  // The table helper loads chalk: only the human output needs it.
-  const { renderKeyValue } = await import('../output/table.js');
-  const expiry = session.expiresAt === undefined ? 'unknown' : `${formatDate(session.expiresAt)} (${relativeTime(session.expiresAt, ctx.now())})`;
-  ctx.io.stdout.write(
-    renderKeyValue(
-      [
-        ['User', session.username === undefined ? 'unknown' : sanitizeInline(session.username)],
-        ['Name', fullName === undefined ? undefined : sanitizeInline(fullName)],
-        ['User ID', session.userId ?? 'unknown'],
-        ['URL', session.baseUrl],
-        ['Profile', session.profile],
-        ['Expires', expiry],
-        ['Token', SOURCE_LABEL[session.tokenSource]],
-      ],
-      { color: ctx.io.color },
-    ),
-  );
+  const whoami = {
+    username: session.username ?? null,
+    fullName: fullName ?? null,
+    userId: session.userId ?? null,
+    url: session.baseUrl,
+    profile: session.profile,
+    expiresAt: session.expiresAt?.toISOString() ?? null,
+    tokenSource: session.tokenSource,
+  };
+  await ctx.output.document(whoami, {
+    quiet: () => (session.username === undefined ? undefined : `${sanitizeInline(session.username)}\n`),
+    human: async () => {
+      // The table helper loads chalk: only the human output needs it.
+      const { renderKeyValue } = await import('../output/table.js');
+      const expiry = session.expiresAt === undefined ? 'unknown' : `${formatDate(session.expiresAt)} (${relativeTime(session.expiresAt, ctx.now())})`;
+      return renderKeyValue(
+        [
+          ['User', session.username === undefined ? 'unknown' : sanitizeInline(session.username)],
+          ['Name', fullName === undefined ? undefined : sanitizeInline(fullName)],
+          ['User ID', session.userId ?? 'unknown'],
+          ['URL', session.baseUrl],
+          ['Profile', session.profile],
+          ['Expires', expiry],
+          ['Token', SOURCE_LABEL[session.tokenSource]],
+        ],
+        { color: ctx.io.color },
+      );
+    },
+  });
 }

@@ -2,15 +2,13 @@
 import type { IO } from '../context.js';
 import { createStyle } from '../output/style.js';
 import { renderTable, type Column } from '../output/table.js';
+import { scalarMemberNames } from '../output/records.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { scalarFields } from '../tickets/summary.js';
 
 /** Columns in first-seen order, the ID first: every collection has one, whatever else it has. */
-function columnsOf(rows: readonly Record<string, unknown>[]): Column[] {
-  const keys = [...new Set(rows.flatMap((row) => Object.keys(row)))];
-  const isId = (key: string) => key.toLowerCase() === 'id';
-  const ordered = [...keys.filter(isId), ...keys.filter((key) => !isId(key))];
-  return ordered.map((key) => ({ header: key.toUpperCase(), key, ...(isId(key) ? { align: 'right' as const } : { shrink: true }) }));
+function columnsOf(items: readonly unknown[]): Column[] {
+  return scalarMemberNames(items).map((key) => ({ header: key.toUpperCase(), key, ...(key.toLowerCase() === 'id' ? { align: 'right' as const } : { shrink: true }) }));
 }
 
 export async function renderCollections(collections: readonly [string, unknown[]][], io: IO): Promise<string> {
@@ -20,7 +18,7 @@ export async function renderCollections(collections: readonly [string, unknown[]
       const title = style.bold(`${sanitizeInline(name)} (${items.length})`);
       if (items.length === 0) return `${title}\n  (none)\n`;
       const rows = items.map(scalarFields);
-      const table = await renderTable(columnsOf(rows), rows, { width: io.columns, color: io.color && io.stdoutIsTTY, plain: !io.stdoutIsTTY });
+      const table = await renderTable(columnsOf(items), rows, { width: io.columns, color: io.color && io.stdoutIsTTY, plain: !io.stdoutIsTTY });
       return `${title}\n${table}`;
     }),
   );

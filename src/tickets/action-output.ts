@@ -3,14 +3,11 @@
 // uploads the service skipped, when its answer says so.
 import { field, isObject, stringField } from '../api/fields.js';
 import type { Context } from '../context.js';
-import { writeJson } from '../output/json.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { writeText } from '../output/write.js';
 
-export async function printActionDone(ctx: Context, body: unknown, humanLine: string): Promise<void> {
-  if (ctx.globals.json) return writeJson(ctx.io.stdout, body);
-  if (ctx.globals.quiet) return;
-  return writeText(ctx.io.stdout, `${humanLine}\n`);
+export function printActionDone(ctx: Context, body: unknown, humanLine: string): Promise<void> {
+  return ctx.output.document(body, { human: () => `${humanLine}\n` });
 }
 
 /** File names in a list the service may send as strings or as objects with a name. */

@@ -1,9 +1,7 @@
 // `--dry-run` (contract section 7): show exactly what would be sent, send nothing.
 import type { FormValue, MultipartInput } from '../api/types.js';
 import type { Context } from '../context.js';
-import { writeJson, writeJsonLine } from '../output/json.js';
 import { sanitizeInline } from '../output/sanitize.js';
-import { writeText } from '../output/write.js';
 
 export interface PlannedRequest {
   method: string;
@@ -34,12 +32,12 @@ export function sentFields(form: MultipartInput): [string, FormValue][] {
 export async function printDryRun(ctx: Context, request: PlannedRequest, options: { jsonLines?: boolean } = {}): Promise<void> {
   const fields = sentFields(request.form);
   const files = request.form.files ?? [];
-  if (ctx.globals.json) {
-    const write = options.jsonLines === true ? writeJsonLine : writeJson;
-    await write(ctx.io.stdout, { dryRun: true, method: request.method, path: request.path, fields: Object.fromEntries(fields), files });
-    return;
-  }
-  if (ctx.globals.quiet) return;
+  const planned = { dryRun: true, method: request.method, path: request.path, fields: Object.fromEntries(fields), files };
+  const print = options.jsonLines === true ? ctx.output.line : ctx.output.document;
+  await print(planned, { human: () => dryRunText(request, fields, files) });
+}
+
+function dryRunText(request: PlannedRequest, fields: [string, FormValue][], files: readonly string[]): string {
   const width = Math.max(0, ...fields.map(([name]) => name.length), files.length > 0 ? 'Uploads'.length : 0) + 2;
   const lines = [`dry run: would send ${request.method} ${request.path} (nothing was sent)`];
   for (const [name, value] of fields) {
@@ -49,5 +47,5 @@ export async function printDryRun(ctx: Context, request: PlannedRequest, options
     lines.push(`  ${`${name}:`.padEnd(width)}${sanitizeInline(shown)}${mark}`);
   }
   for (const file of files) lines.push(`  ${'Uploads:'.padEnd(width)}${sanitizeInline(file)}`);
-  await writeText(ctx.io.stdout, lines.join('\n') + '\n');
+  return lines.join('\n') + '\n';
 }

@@ -58,7 +58,7 @@ export async function runIdCommand(ctx: Context, spec: IdCommandSpec): Promise<v
   }
   await spec.beforeSend?.(ids);
   const client = await ctx.api();
-  const reporter = createBulkReporter(ctx.io, { json: ctx.globals.json, quiet: ctx.globals.quiet, verb: spec.verb, total: ids.length });
+  const reporter = createBulkReporter(ctx.io, { output: ctx.output, verb: spec.verb, total: ids.length });
   // Every ID's line carries the service's body when it sent one (contract section 3).
   const sendOne = async (id: number): Promise<BulkOutcome> => {
     const response = await spec.send(client, id);

@@ -4,7 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { createBulkReporter, type BulkReporterOptions } from '../../src/bulk/report.js';
 import { runBulk, type BulkResult, type BulkRun } from '../../src/bulk/runner.js';
 import { ApiError, ExitCode, InterruptedError, LOGIN_HINT, OperationError, TktError } from '../../src/errors.js';
+import type { IO } from '../../src/context.js';
+import { createOutput } from '../../src/output/format.js';
 import { createTestIO, type TestIOOptions } from '../helpers/io.js';
+
+const outputFor = (io: IO, json: boolean, quiet = false) => createOutput({ flags: { json, quiet }, io, now: () => new Date() });
 
 const closed12: BulkResult = { id: 12, ok: true, status: 204, exitCode: ExitCode.ok };
 const missing13: BulkResult = {
@@ -13,12 +17,11 @@ const missing13: BulkResult = {
 const already14: BulkResult = { id: 14, ok: true, status: 200, note: 'already closed', exitCode: ExitCode.ok };
 const refused15: BulkResult = { id: 15, ok: false, error: 'connection refused by http://127.0.0.1:9', exitCode: ExitCode.failed };
 
-async function report(results: BulkResult[], options: Partial<BulkReporterOptions> & { io?: TestIOOptions; notStarted?: number[]; interrupted?: boolean } = {}) {
+async function report(results: BulkResult[], options: Partial<BulkReporterOptions> & { json?: boolean; quiet?: boolean; io?: TestIOOptions; notStarted?: number[]; interrupted?: boolean } = {}) {
   const test = createTestIO(options.io);
   const notStarted = options.notStarted ?? [];
   const reporter = createBulkReporter(test.io, {
-    json: options.json ?? false,
-    quiet: options.quiet ?? false,
+    output: await outputFor(test.io, options.json ?? false, options.quiet ?? false),
     verb: options.verb ?? 'closed',
     total: options.total ?? results.length + notStarted.length,
   });
@@ -182,7 +185,7 @@ describe('progress bar', () => {
 describe('with runBulk', () => {
   it('reports each ID as it finishes and ends with the right error', async () => {
     const test = createTestIO();
-    const reporter = createBulkReporter(test.io, { json: false, quiet: false, verb: 'picked up', total: 3 });
+    const reporter = createBulkReporter(test.io, { output: await outputFor(test.io, false), verb: 'picked up', total: 3 });
     const run = await runBulk([3, 1, 2], async (id) => {
       if (id === 1) throw new ApiError({ status: 404, method: 'POST', url: 'u', body: undefined, serverMessages: ['No ticket 1'] });
       return { status: 200 };
@@ -206,7 +209,8 @@ describe('a slow stdout', () => {
         held.push(callback);
       },
     });
-    const reporter = createBulkReporter({ ...test.io, stdout }, { json: true, quiet: false, verb: 'closed', total: 2 });
+    const io = { ...test.io, stdout };
+    const reporter = createBulkReporter(io, { output: await outputFor(io, true), verb: 'closed', total: 2 });
     let printed = false;
     const first = reporter.result(closed12).then(() => (printed = true));
     await nextTurn();

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { run as runClose, type CloseOptions } from '../../src/commands/close.js';
 import { InterruptedError } from '../../src/errors.js';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
-import type { Harness } from '../helpers/harness.js';
+import { withIO, type Harness } from '../helpers/harness.js';
 import { frontEnv, startFrontServer, unusedTickets, useHarness } from '../helpers/sandbox-state.js';
 
 const CLOSE = 'POST /api/TicketsApi/close/{id}';
@@ -161,7 +161,7 @@ describe('ID... commands over several IDs', () => {
         callback();
       },
     });
-    const running = runClose(closeOptions(ids(tickets), { concurrency: '1' }), { ...ctx, io: { ...ctx.io, stdout } });
+    const running = runClose(closeOptions(ids(tickets), { concurrency: '1' }), await withIO(ctx, { ...ctx.io, stdout }));
     const error = await running.then(
       () => undefined,
       (thrown: unknown) => thrown,

@@ -40,7 +40,7 @@ describe('tkt metadata', () => {
     await run({ app: false, collection: 'Sub-Categories' }, one.ctx);
     expect(JSON.parse(one.stdout())).toEqual(h.sandbox.state.lookups.subCategories.map((s) => expect.objectContaining({ id: s.id, name: s.name })));
 
-    const table = await h.context();
+    const table = await h.context({ tty: true });
     await run({ app: true, collection: 'status' }, table.ctx);
     expect(table.stdout()).toMatch(/^status \(7\)$/m);
     expect(table.stdout()).toContain('On Hold');

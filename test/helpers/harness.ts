@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { buildContext } from '../../src/cli.js';
 import { createConfigStore } from '../../src/config/store.js';
-import type { Context, GlobalOptions } from '../../src/context.js';
+import type { Context, GlobalOptions, IO } from '../../src/context.js';
+import { createOutput } from '../../src/output/format.js';
 import { runCli } from '../../src/main.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { createTestIO } from './io.js';
@@ -57,6 +58,11 @@ export interface CommandRun {
   stderr(): string;
   prompter: ReturnType<typeof createScriptedPrompter>;
   abort: AbortController;
+}
+
+/** The context with other streams: its output module prints to them too. */
+export async function withIO(ctx: Context, io: IO): Promise<Context> {
+  return { ...ctx, io, output: await createOutput({ flags: ctx.globals, io, now: ctx.now }) };
 }
 
 export async function loginAs(sandbox: RunningSandbox, configDir: string, username: string, profile = 'default'): Promise<void> {

@@ -1,0 +1,217 @@
+// The one place that decides what stdout carries (contract sections 3 and 9): human text or
+// tables, -q essentials, --json documents and JSON Lines, --query results (--raw), --fields
+// members, piped TSV and --csv. Commands hand it values with their human and quiet forms;
+// no command reads the output flags itself.
+import { isObject } from '../api/fields.js';
+import type { IO } from '../context.js';
+import { UsageError } from '../errors.js';
+import { createJsonArrayWriter, writeJson, writeJsonLine } from './json.js';
+import type { CompiledQuery } from './query.js';
+import type { RecordPrinter, RecordSpec } from './records.js';
+import { writeText } from './write.js';
+
+/** The flags that shape output, as typed. `fields`, `csv` and `columns` exist only on the commands that take them. */
+export interface OutputFlags {
+  json: boolean;
+  quiet: boolean;
+  query?: string | undefined;
+  raw?: boolean | undefined;
+  fields?: string | undefined;
+  csv?: boolean | undefined;
+  columns?: string | undefined;
+}
+
+export type Format = 'human' | 'quiet' | 'json' | 'csv';
+
+export interface DocumentForms {
+  /** The text people read; nothing is printed without it. */
+  human?: () => string | Promise<string>;
+  /** The -q text (e.g. an ID and a newline); nothing is printed without it. */
+  quiet?: () => string | undefined;
+}
+
+/** A JSON array written as its elements arrive (list --all, create --from --json). */
+export interface ArrayPrinter {
+  push(items: readonly unknown[]): Promise<void>;
+  end(): Promise<void>;
+}
+
+export interface Output {
+  readonly format: Format;
+  /** --columns as typed, split: the records printer uses them. */
+  readonly columns: readonly string[] | undefined;
+  /** One JSON document (the API's body) or its human / quiet form. */
+  document(value: unknown, forms?: DocumentForms): Promise<void>;
+  /** JSON in every format (tkt api): --fields and --query still apply. */
+  data(value: unknown): Promise<void>;
+  /** Like document, but one compact JSON Line (ID... commands): --query applies to each line. */
+  line(value: unknown, forms?: DocumentForms): Promise<void>;
+  array(): ArrayPrinter;
+  /** Records page by page: table, TSV, CSV, -q lines or a JSON array. */
+  records<T>(spec: RecordSpec<T>): Promise<RecordPrinter>;
+  /** Exit 2 before any request when the format needs records the command will not produce (metadata without --collection). */
+  assertNotTabular(hint: string): void;
+}
+
+export interface OutputParts {
+  flags: OutputFlags;
+  io: IO;
+  now: () => Date;
+}
+
+/** Comma-separated names as typed: `--fields id,title` or `--fields "id, title"`. */
+export function nameList(text: string, flag: string): string[] {
+  const names = text.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  if (names.length === 0) throw new UsageError(`${flag} needs at least one name`, { hint: `e.g. ${flag} id,title` });
+  return [...new Set(names)];
+}
+
+/** The key of `obj` that `name` means: the same spelling first, then any case. */
+export function memberKey(obj: Record<string, unknown>, name: string): string | undefined {
+  if (Object.hasOwn(obj, name)) return name;
+  const lower = name.toLowerCase();
+  return Object.keys(obj).find((key) => key.toLowerCase() === lower);
+}
+
+/**
+ * Exit 2 when a name matches a member of none of `items`, naming the members that exist:
+ * a typo must not pass for a field the service left empty.
+ */
+export function assertMembersExist(items: readonly unknown[], names: readonly string[], flag: string, ownNames: readonly string[] = []): void {
+  const objects = items.filter(isObject);
+  if (objects.length === 0 || names.length === 0) return;
+  const missing = names.filter((name) => !objects.some((obj) => memberKey(obj, name) !== undefined));
+  if (missing.length === 0) return;
+  const existing = [...new Set(objects.flatMap((obj) => Object.keys(obj)))];
+  throw new UsageError(`${flag}: no such field ${missing.map((name) => JSON.stringify(name)).join(', ')}`, {
+    details: [...(ownNames.length > 0 ? [`columns: ${ownNames.join(', ')}`] : []), `fields: ${existing.join(', ')}`],
+  });
+}
+
+function pickMembers(value: unknown, names: readonly string[]): unknown {
+  if (!isObject(value)) return value;
+  const picked: Record<string, unknown> = {};
+  for (const name of names) {
+    const key = memberKey(value, name);
+    if (key !== undefined) picked[key] = value[key];
+  }
+  return picked;
+}
+
+const isScalar = (value: unknown) => value === null || ['string', 'number', 'boolean'].includes(typeof value);
+/** One --raw line: a string bare, null empty, anything else compact JSON. */
+const rawLine = (value: unknown) => (value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value)) + '\n';
+
+function checkCombinations(flags: OutputFlags): void {
+  if (flags.raw && flags.query === undefined) throw new UsageError('--raw goes with --query', { hint: `e.g. --query '[].id' --raw` });
+  if (flags.csv) {
+    const jsonFlags = (['json', 'query', 'fields'] as const).filter((name) => flags[name] !== undefined && flags[name] !== false);
+    if (jsonFlags.length > 0 || flags.quiet) {
+      throw new UsageError(`--csv cannot be combined with ${[...jsonFlags.map((name) => `--${name}`), ...(flags.quiet ? ['-q'] : [])].join(', ')}`, {
+        hint: '--columns chooses the CSV columns',
+      });
+    }
+  }
+  if (flags.columns !== undefined && (flags.json || flags.query !== undefined || flags.fields !== undefined)) {
+    throw new UsageError('--columns shapes tables, TSV and CSV; for JSON use --fields');
+  }
+}
+
+/** Checks the output flags (exit 2 before any request) and compiles --query. */
+export async function createOutput(parts: OutputParts): Promise<Output> {
+  const { flags, io, now } = parts;
+  const { stdout } = io;
+  checkCombinations(flags);
+  const fields = flags.fields === undefined ? undefined : nameList(flags.fields, '--fields');
+  const columns = flags.columns === undefined ? undefined : nameList(flags.columns, '--columns');
+  let query: CompiledQuery | undefined;
+  if (flags.query !== undefined) {
+    // The JMESPath engine loads only for runs that ask for it.
+    const { compileQuery } = await import('./query.js');
+    query = compileQuery(flags.query);
+  }
+  // --query and --fields print JSON (contract section 9): they imply --json.
+  const format: Format = flags.json || query !== undefined || fields !== undefined ? 'json' : flags.csv ? 'csv' : flags.quiet ? 'quiet' : 'human';
+  const raw = flags.raw === true;
+
+  const limit = (value: unknown): unknown => {
+    if (fields === undefined) return value;
+    const items = Array.isArray(value) ? value : [value];
+    assertMembersExist(items, fields, '--fields');
+    return Array.isArray(value) ? value.map((item) => pickMembers(item, fields)) : pickMembers(value, fields);
+  };
+
+  /** A query result: JSON, or with --raw a scalar bare and an array one element per line (for shell loops). */
+  const writeResult = (result: unknown, compact: boolean): Promise<void> => {
+    if (raw && isScalar(result)) return writeText(stdout, rawLine(result));
+    if (raw && Array.isArray(result)) return writeText(stdout, result.map(rawLine).join(''));
+    return compact ? writeJsonLine(stdout, result) : writeJson(stdout, result);
+  };
+
+  const writeForm = async (forms: DocumentForms = {}): Promise<void> => {
+    const text = format === 'quiet' ? forms.quiet?.() : await forms.human?.();
+    if (text !== undefined) await writeText(stdout, text);
+  };
+
+  const data = (value: unknown): Promise<void> => {
+    const limited = limit(value);
+    return query === undefined ? writeJson(stdout, limited) : writeResult(query.apply(limited), false);
+  };
+
+  const array = (): ArrayPrinter => {
+    let checked = fields === undefined;
+    const limitPage = (items: readonly unknown[]) => {
+      if (!checked && items.length > 0) {
+        // Items of one list share a shape: the first page tells which names exist.
+        assertMembersExist(items, fields!, '--fields');
+        checked = true;
+      }
+      return fields === undefined ? items : items.map((item) => pickMembers(item, fields));
+    };
+    if (query === undefined) {
+      const writer = createJsonArrayWriter(stdout);
+      return {
+        async push(items) {
+          for (const item of limitPage(items)) await writer.push(item);
+        },
+        end: () => writer.end(),
+      };
+    }
+    const compiled = query;
+    if (compiled.elementwise) {
+      // Page by page, so memory stays flat over any number of tickets.
+      const writer = raw ? undefined : createJsonArrayWriter(stdout);
+      return {
+        async push(items) {
+          const results = compiled.apply(limitPage(items)) as unknown[];
+          if (writer === undefined) await writeResult(results, false);
+          else for (const result of results) await writer.push(result);
+        },
+        end: async () => writer?.end(),
+      };
+    }
+    const held: unknown[] = [];
+    return {
+      async push(items) {
+        for (const item of limitPage(items)) held.push(item);
+      },
+      end: () => writeResult(compiled.apply(held), false),
+    };
+  };
+
+  return {
+    format,
+    columns,
+    async records(spec) {
+      const { createRecordPrinter } = await import('./records.js');
+      return createRecordPrinter({ format, columns, io, now, array }, spec);
+    },
+    document: (value, forms) => (format === 'json' ? data(value) : writeForm(forms)),
+    data,
+    line: (value, forms) => (format === 'json' ? (query === undefined ? writeJsonLine(stdout, value) : writeResult(query.apply(value), true)) : writeForm(forms)),
+    array,
+    assertNotTabular(hint) {
+      if (format === 'csv' || columns !== undefined) throw new UsageError(`${format === 'csv' ? '--csv' : '--columns'} needs one table here`, { hint });
+    },
+  };
+}

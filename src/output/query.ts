@@ -1,0 +1,67 @@
+// `--query EXPR` (contract section 9): JMESPath, the query language of the aws and az CLIs.
+// The engine is @jmespath-community/jmespath: typed, ESM, no dependencies, maintained and
+// following the community specification (let, items, group_by...); the older `jmespath`
+// package is untyped CommonJS that has not followed the specification since 2022. This file
+// is imported only when --query is given.
+import { TreeInterpreter, compile, getRegisteredFunctions, type JSONValue } from '@jmespath-community/jmespath';
+import { UsageError } from '../errors.js';
+
+export interface CompiledQuery {
+  apply(value: unknown): unknown;
+  /**
+   * The expression maps each element of an array on its own (`[].id`, `[?x=='y'].{a: a}`), so
+   * it may run page by page over `list --all` and the results be concatenated in order,
+   * instead of holding every ticket for one evaluation at the end.
+   */
+  elementwise: boolean;
+}
+
+interface Node {
+  type: string;
+  name?: string;
+  left?: Node;
+  child?: Node;
+  children?: Node[];
+  [key: string]: unknown;
+}
+
+/** Every function the expression calls, checked now: an unknown one is a typo, exit 2 before any request. */
+function calledFunctions(node: unknown, found: Set<string>): Set<string> {
+  if (Array.isArray(node)) for (const child of node) calledFunctions(child, found);
+  else if (typeof node === 'object' && node !== null) {
+    const typed = node as Node;
+    if (typed.type === 'Function' && typeof typed.name === 'string') found.add(typed.name);
+    for (const value of Object.values(typed)) calledFunctions(value, found);
+  }
+  return found;
+}
+
+function isIdentity(node: Node | undefined): boolean {
+  if (node === undefined) return false;
+  return node.type === 'Identity' || (node.type === 'Flatten' && node.child?.type === 'Identity');
+}
+
+export function compileQuery(expression: string): CompiledQuery {
+  let ast: Node;
+  try {
+    ast = compile(expression) as unknown as Node;
+  } catch (error) {
+    throw new UsageError(`invalid --query ${JSON.stringify(expression)}: ${error instanceof Error ? error.message : String(error)}`, {
+      hint: 'JMESPath syntax, e.g. --query "[].{id: ticketId, title: subject}"',
+    });
+  }
+  const known = new Set(getRegisteredFunctions());
+  const unknown = [...calledFunctions(ast, new Set())].filter((name) => !known.has(name));
+  if (unknown.length > 0) throw new UsageError(`invalid --query: unknown function ${unknown.map((name) => `${name}()`).join(', ')}`);
+  return {
+    apply(value) {
+      try {
+        return TreeInterpreter.search(ast as never, (value ?? null) as JSONValue);
+      } catch (error) {
+        // Wrong argument types or counts only show on real data.
+        throw new UsageError(`--query failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    },
+    elementwise: (ast.type === 'Projection' || ast.type === 'FilterProjection') && isIdentity(ast.left),
+  };
+}

@@ -1,0 +1,183 @@
+// Lists of records (tickets, lookup items) printed page by page as they arrive: a table at a
+// terminal, tab-separated lines when piped, RFC 4180 CSV with --csv, IDs with -q, a JSON
+// array otherwise. --columns chooses the columns of the first three. Piped and CSV cells carry
+// machine values (ISO 8601 timestamps), the table human ones ("2d overdue").
+import { field, isObject } from '../api/fields.js';
+import type { IO } from '../context.js';
+import type { ArrayPrinter, Format } from './format.js';
+import { assertMembersExist } from './format.js';
+import { sanitizeInline, sanitizeText } from './sanitize.js';
+import { createStyle } from './style.js';
+import { renderTable, type Cell, type Column } from './table.js';
+import { writeText } from './write.js';
+
+export interface RecordColumn<T> {
+  /** What --columns calls it, and the CSV header. */
+  name: string;
+  header: string;
+  /** The cell people read at a terminal. */
+  human(record: T, now: Date): Cell;
+  /** The cell for TSV and CSV; default: the human one. */
+  machine?(record: T): Cell;
+  shrink?: boolean;
+  minWidth?: number;
+  align?: 'left' | 'right';
+  paint?(text: string, record: T, now: Date): string;
+}
+
+export interface RecordSpec<T> {
+  /** What an item becomes once, for its cells. */
+  prepare(item: unknown): T;
+  /** The columns that have names of their own; any other --columns name is read from the item. */
+  columns: readonly RecordColumn<T>[];
+  /** The columns shown without --columns, given the first non-empty page. */
+  defaultColumns(items: readonly unknown[]): readonly string[];
+  /** The -q line of a record, or undefined to print nothing for it. */
+  quiet?(record: T): string | undefined;
+  /** Said on stderr (human format) when there were no records at all: "no tickets". */
+  none?: string;
+  /** A title over the table at a terminal: "sites (3)". */
+  heading?: string;
+}
+
+export interface RecordPrinter {
+  page(items: readonly unknown[]): Promise<void>;
+  end(): Promise<void>;
+}
+
+export interface RecordContext {
+  format: Format;
+  columns: readonly string[] | undefined;
+  io: IO;
+  now: () => Date;
+  array(): ArrayPrinter;
+}
+
+interface Entry<T> {
+  item: unknown;
+  record: T;
+}
+
+/** A member read straight from the item (--columns createdOn): scalars as they are, objects as JSON. */
+function itemColumn<T>(name: string): RecordColumn<Entry<T>> {
+  const value = (entry: Entry<T>): Cell => {
+    const found = field(entry.item, name);
+    if (found === undefined || found === null) return undefined;
+    return typeof found === 'object' ? JSON.stringify(found) : (found as Cell);
+  };
+  return { name, header: name.toUpperCase(), human: value, ...(name.toLowerCase() === 'id' ? { align: 'right' as const } : { shrink: true }) };
+}
+
+function ownColumn<T>(column: RecordColumn<T>): RecordColumn<Entry<T>> {
+  const { human, machine, paint, ...rest } = column;
+  return {
+    ...rest,
+    human: (entry, now) => human(entry.record, now),
+    ...(machine === undefined ? {} : { machine: (entry: Entry<T>) => machine(entry.record) }),
+    ...(paint === undefined ? {} : { paint: (text: string, entry: Entry<T>, now: Date) => paint(text, entry.record, now) }),
+  };
+}
+
+/** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled; CRLF ends a record. */
+export function csvLine(cells: readonly Cell[]): string {
+  return (
+    cells
+      .map((cell) => {
+        const text = cell === null || cell === undefined ? '' : sanitizeText(String(cell));
+        return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+      })
+      .join(',') + '\r\n'
+  );
+}
+
+export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>): RecordPrinter {
+  const { io } = out;
+  let count = 0;
+
+  if (out.format === 'json') {
+    const array = out.array();
+    return { page: (items) => array.push(items), end: () => array.end() };
+  }
+  if (out.format === 'quiet') {
+    return {
+      async page(items) {
+        const lines = items.flatMap((item) => {
+          const line = spec.quiet?.(spec.prepare(item));
+          return line === undefined ? [] : [line + '\n'];
+        });
+        if (lines.length > 0) await writeText(io.stdout, lines.join(''));
+      },
+      async end() {},
+    };
+  }
+
+  let chosen: RecordColumn<Entry<T>>[] | undefined;
+  const choose = (items: readonly unknown[]): RecordColumn<Entry<T>>[] => {
+    const names = out.columns ?? spec.defaultColumns(items);
+    const byName = (name: string) => spec.columns.find((column) => column.name.toLowerCase() === name.toLowerCase());
+    // A name that is neither a column nor a member of any item is a typo: exit 2 naming both kinds.
+    const unknown = names.filter((name) => byName(name) === undefined);
+    if (out.columns !== undefined) assertMembersExist(items, unknown, '--columns', spec.columns.map((column) => column.name));
+    return names.map((name) => {
+      const own = byName(name);
+      return own === undefined ? itemColumn<T>(name) : ownColumn(own);
+    });
+  };
+  const csv = out.format === 'csv';
+  const tty = io.stdoutIsTTY && !csv;
+
+  return {
+    async page(items) {
+      if (items.length === 0) return;
+      chosen ??= choose(items);
+      const columns = chosen;
+      const entries = items.map((item) => ({ item, record: spec.prepare(item) }));
+      const now = out.now();
+      count += entries.length;
+      if (csv) {
+        const header = count === entries.length ? csvLine(columns.map((column) => column.name)) : '';
+        const cells = (entry: Entry<T>) => columns.map((column) => (column.machine ?? column.human)(entry, now));
+        await writeText(io.stdout, header + entries.map((entry) => csvLine(cells(entry))).join(''));
+        return;
+      }
+      const rows = entries.map((entry, index) => {
+        const row: Record<string, Cell> = { __index: index };
+        for (const column of columns) row[column.name] = tty ? column.human(entry, now) : (column.machine ?? column.human)(entry, now);
+        return row;
+      });
+      const tableColumns = columns.map(
+        (column): Column => ({
+          header: column.header,
+          key: column.name,
+          ...(column.shrink === undefined ? {} : { shrink: column.shrink }),
+          ...(column.minWidth === undefined ? {} : { minWidth: column.minWidth }),
+          ...(column.align === undefined ? {} : { align: column.align }),
+          ...(column.paint === undefined ? {} : { paint: (text, row) => column.paint!(text, entries[row.__index as number]!, now) }),
+        }),
+      );
+      const heading = tty && spec.heading !== undefined && count === entries.length ? `${createStyle(io.color).bold(sanitizeInline(spec.heading))}\n` : '';
+      await writeText(io.stdout, heading + (await renderTable(tableColumns, rows, { width: io.columns, color: io.color, plain: !tty })));
+    },
+    async end() {
+      if (count > 0) return;
+      if (!csv) {
+        if (spec.none !== undefined) await writeText(io.stderr, `${spec.none}\n`);
+        return;
+      }
+      // CSV keeps its header when nothing matched, so a reader still sees the columns.
+      const names = out.columns ?? spec.defaultColumns([]);
+      if (names.length > 0) await writeText(io.stdout, csvLine(names));
+    },
+  };
+}
+
+/** Scalar member names of the first items, ID first: the default columns of records of unknown shape. */
+export function scalarMemberNames(items: readonly unknown[], max = Infinity): string[] {
+  const keys = [
+    ...new Set(
+      items.flatMap((item) => (isObject(item) ? Object.entries(item).filter(([, value]) => value === null || typeof value !== 'object').map(([key]) => key) : [])),
+    ),
+  ];
+  const isId = (key: string) => key.toLowerCase() === 'id';
+  return [...keys.filter(isId), ...keys.filter((key) => !isId(key))].slice(0, max);
+}

@@ -1,0 +1,165 @@
+// Contract section 9 through the real CLI against the sandbox: --query, --raw, --fields,
+// --csv and --columns, and piped TSV with ISO timestamps.
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import type { Harness } from '../helpers/harness.js';
+import { sendsNothing, unusedTickets, useHarness } from '../helpers/sandbox-state.js';
+
+let h: Harness;
+useHarness({ sandbox: { seedTickets: 120 } }, (harness) => (h = harness));
+
+const CLOSED = 7;
+const jsonLines = (text: string) => text.trim().split('\n').map((line) => JSON.parse(line) as unknown);
+
+/** Every ticket the service lists, as the list items it sends. */
+async function allItems(): Promise<Record<string, unknown>[]> {
+  const { ctx } = await h.context();
+  return (await (await ctx.api()).listTickets({ page: 1, length: 100000, listType: 'AllTickets' })).body as Record<string, unknown>[];
+}
+
+describe('--query', () => {
+  it('applies JMESPath to list --all, page by page, in order', async () => {
+    const items = await allItems();
+    const open = items.filter((item) => item.status === 'Open').map((item) => ({ id: item.ticketId, title: item.subject }));
+    expect(open.length).toBeGreaterThan(3);
+    const result = await h.cli(['list', '--all', '--limit', '7', '--view', 'all-tickets', '--query', "[?status=='Open'].{id: ticketId, title: subject}"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(open);
+  });
+
+  it('evaluates an expression over the whole array when it is not a projection', async () => {
+    const items = await allItems();
+    const result = await h.cli(['list', '--all', '--limit', '9', '--view', 'all-tickets', '--query', 'length(@)']);
+    expect(result.stdout).toBe(`${items.length}\n`);
+    const sorted = await h.cli(['list', '--all', '--limit', '9', '--view', 'all-tickets', '--query', 'sort_by(@, &ticketId)[-1].ticketId']);
+    expect(Number(sorted.stdout)).toBe(Math.max(...items.map((item) => item.ticketId as number)));
+  });
+
+  it('prints --raw strings bare and arrays one element per line', async () => {
+    const items = await allItems();
+    const ids = await h.cli(['list', '--all', '--limit', '50', '--view', 'all-tickets', '--query', '[].ticketId', '--raw']);
+    expect(ids.stdout).toBe(items.map((item) => `${item.ticketId as number}\n`).join(''));
+    const titles = await h.cli(['list', '--limit', '3', '--view', 'all-tickets', '--query', '[].subject', '--raw']);
+    expect(titles.stdout).toBe(items.slice(0, 3).map((item) => `${item.subject as string}\n`).join(''));
+    const [ticket] = unusedTickets(h, 1);
+    const title = await h.cli(['show', String(ticket!.id), '--query', 'title', '--raw']);
+    expect(title.stdout).toBe(`${ticket!.title}\n`);
+    const quoted = await h.cli(['show', String(ticket!.id), '--query', 'title']);
+    expect(quoted.stdout).toBe(`${JSON.stringify(ticket!.title)}\n`);
+  });
+
+  it('applies to each JSON Line of an ID... command', async () => {
+    const tickets = unusedTickets(h, 2, (t) => t.ticketStatusId !== CLOSED);
+    const result = await h.cli(['close', ...tickets.map((t) => String(t.id)), '--query', '{id: id, ok: ok}', '--concurrency', '1']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(jsonLines(result.stdout)).toEqual(tickets.map((t) => ({ id: t.id, ok: true })));
+    const raw = await h.cli(['close', ...tickets.map((t) => String(t.id)), '--query', 'id', '--raw', '--concurrency', '1']);
+    expect(raw.stdout).toBe(tickets.map((t) => `${t.id}\n`).join(''));
+  });
+
+  it('refuses a malformed expression or an unknown function with exit 2, sending nothing', async () => {
+    const [ticket] = unusedTickets(h, 1, (t) => t.ticketStatusId !== CLOSED);
+    for (const argv of [
+      ['list', '--query', '[?status=='],
+      ['show', '1', '--query', 'foo(@)'],
+      ['close', String(ticket!.id), '--query', '[.'],
+    ]) {
+      const result = await sendsNothing(h, () => h.cli(argv));
+      expect(result.code, argv.join(' ')).toBe(2);
+      expect(result.stderr).toMatch(/^error: invalid --query/m);
+    }
+    expect(h.sandbox.state.tickets.find((t) => t.id === ticket!.id)!.ticketStatusId).not.toBe(CLOSED);
+    const rawAlone = await sendsNothing(h, () => h.cli(['list', '--raw']));
+    expect(rawAlone.code).toBe(2);
+    expect(rawAlone.stderr).toContain('--raw goes with --query');
+  });
+});
+
+describe('--fields', () => {
+  it('limits JSON to the named members, any case, in the order asked', async () => {
+    const items = await allItems();
+    const result = await h.cli(['list', '--limit', '5', '--view', 'all-tickets', '--fields', 'SUBJECT, ticketid']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('"subject"');
+    expect(JSON.parse(result.stdout)).toEqual(items.slice(0, 5).map((item) => ({ subject: item.subject, ticketId: item.ticketId })));
+    const [ticket] = unusedTickets(h, 1);
+    const show = await h.cli(['show', String(ticket!.id), '--fields', 'id,title']);
+    expect(JSON.parse(show.stdout)).toEqual({ id: ticket!.id, title: ticket!.title });
+    const site = await h.cli(['metadata', '--collection', 'sites', '--fields', 'title']);
+    expect(JSON.parse(site.stdout)).toEqual(h.sandbox.state.lookups.sites.map((s) => ({ title: s.title })));
+  });
+
+  it('combines with --query, fields first', async () => {
+    const items = await allItems();
+    const result = await h.cli(['list', '--all', '--view', 'all-tickets', '--fields', 'ticketId', '--query', '[].keys(@)[0]', '--raw']);
+    expect(result.stdout).toBe(items.map(() => 'ticketId\n').join(''));
+  });
+
+  it('refuses a field no item has, naming the ones that exist', async () => {
+    const result = await h.cli(['list', '--all', '--view', 'all-tickets', '--fields', 'ticketId,colour']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('error: --fields: no such field "colour"');
+    expect(result.stderr).toMatch(/fields: ticketId, subject, status/);
+    const [ticket] = unusedTickets(h, 1);
+    const show = await h.cli(['show', String(ticket!.id), '--fields', 'nope']);
+    expect(show.code).toBe(2);
+    expect(show.stderr).toMatch(/fields: .*title/);
+  });
+
+  it('works on create', async () => {
+    const result = await h.cli([
+      'create', '--title', 'Fields on create', '--description', 'd', '--requester', 'aberg', '--site', '1', '--department', '1', '--status', '1', '--fields', 'id,title',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const body = JSON.parse(result.stdout) as { id: number; title: string };
+    expect(body).toEqual({ id: expect.any(Number), title: 'Fields on create' });
+    expect(h.sandbox.state.tickets.find((t) => t.id === body.id)?.title).toBe('Fields on create');
+  });
+});
+
+describe('--csv, --columns and piped TSV', () => {
+  it('round-trips titles with commas, quotes and line breaks through a CSV parser', async () => {
+    const titles = ['Printer, 2nd floor', 'Says "PC LOAD LETTER"', 'Line one\nline two', 'All, "of"\nthem'];
+    const tickets = unusedTickets(h, titles.length);
+    tickets.forEach((t, i) => (t.title = titles[i]!));
+    const result = await h.cli(['list', '--all', '--view', 'all-tickets', '--csv', '--columns', 'id,title,due,created']);
+    expect(result.code, result.stderr).toBe(0);
+    const rows = parse(result.stdout, { columns: true }) as Record<string, string>[];
+    expect(Object.keys(rows[0]!)).toEqual(['id', 'title', 'due', 'created']);
+    const byId = new Map(rows.map((row) => [Number(row.id), row]));
+    for (const t of tickets) {
+      expect(byId.get(t.id)?.title).toBe(t.title);
+      expect(byId.get(t.id)?.created).toBe(new Date(t.createdOn).toISOString());
+      expect(byId.get(t.id)?.due).toBe(t.dueDate === null ? '' : new Date(t.dueDate).toISOString());
+    }
+    expect(rows).toHaveLength((await allItems()).length);
+  });
+
+  it('prints the default ticket columns with a header, and ISO timestamps when piped as TSV', async () => {
+    const overdue = h.sandbox.state.tickets.find((t) => t.dueDate !== null && t.dueDate < new Date().toISOString() && !t.isDeleted)!;
+    const csv = await h.cli(['list', '--limit', '1', '--search', String(overdue.id), '--in', 'ticket-id', '--csv']);
+    expect(csv.stdout.split('\r\n')[0]).toBe('id,title,status,priority,requester,assignee,due');
+    const tsv = await h.cli(['list', '--limit', '1', '--search', String(overdue.id), '--in', 'ticket-id', '--columns', 'id,due,isOverdue']);
+    expect(tsv.stdout).toBe(`${overdue.id}\t${new Date(overdue.dueDate!).toISOString()}\ttrue\n`);
+    expect(tsv.stdout).not.toContain('overdue');
+  });
+
+  it('refuses an unknown column naming the columns and fields, and --csv with JSON flags', async () => {
+    const bad = await h.cli(['list', '--columns', 'id,colour']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('no such field "colour"');
+    expect(bad.stderr).toContain('columns: id, title, status, priority, requester, assignee, due, created');
+    const conflict = await sendsNothing(h, () => h.cli(['list', '--csv', '--json']));
+    expect(conflict.code).toBe(2);
+    const noCollection = await sendsNothing(h, () => h.cli(['metadata', '--csv']));
+    expect(noCollection.code).toBe(2);
+    expect(noCollection.stderr).toContain('add --collection');
+  });
+
+  it('prints one metadata collection as CSV with chosen columns', async () => {
+    const result = await h.cli(['metadata', '--collection', 'requesters', '--csv', '--columns', 'userName,fullName']);
+    const rows = parse(result.stdout, { columns: true }) as Record<string, string>[];
+    expect(rows).toEqual(h.sandbox.state.users.map((u) => ({ userName: u.username, fullName: `${u.firstName} ${u.lastName}`.trim() })));
+  });
+});
