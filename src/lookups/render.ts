@@ -2,7 +2,7 @@
 import type { IO } from '../context.js';
 import { createStyle } from '../output/style.js';
 import { renderTable, type Column } from '../output/table.js';
-import { scalarMemberNames } from '../output/records.js';
+import { scalarMemberNames } from '../output/format.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { scalarFields } from '../tickets/summary.js';
 

@@ -88,6 +88,17 @@ export function assertMembersExist(items: readonly unknown[], names: readonly st
   });
 }
 
+/** Scalar member names of the first items, ID first: the default columns of records of unknown shape. */
+export function scalarMemberNames(items: readonly unknown[], max = Infinity): string[] {
+  const keys = [
+    ...new Set(
+      items.flatMap((item) => (isObject(item) ? Object.entries(item).filter(([, value]) => value === null || typeof value !== 'object').map(([key]) => key) : [])),
+    ),
+  ];
+  const isId = (key: string) => key.toLowerCase() === 'id';
+  return [...keys.filter(isId), ...keys.filter((key) => !isId(key))].slice(0, max);
+}
+
 function pickMembers(value: unknown, names: readonly string[]): unknown {
   if (!isObject(value)) return value;
   const picked: Record<string, unknown> = {};

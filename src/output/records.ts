@@ -2,7 +2,7 @@
 // terminal, tab-separated lines when piped, RFC 4180 CSV with --csv, IDs with -q, a JSON
 // array otherwise. --columns chooses the columns of the first three. Piped and CSV cells carry
 // machine values (ISO 8601 timestamps), the table human ones ("2d overdue").
-import { field, isObject } from '../api/fields.js';
+import { field } from '../api/fields.js';
 import type { IO } from '../context.js';
 import type { ArrayPrinter, Format } from './format.js';
 import { assertMembersExist } from './format.js';
@@ -169,15 +169,4 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
       if (names.length > 0) await writeText(io.stdout, csvLine(names));
     },
   };
-}
-
-/** Scalar member names of the first items, ID first: the default columns of records of unknown shape. */
-export function scalarMemberNames(items: readonly unknown[], max = Infinity): string[] {
-  const keys = [
-    ...new Set(
-      items.flatMap((item) => (isObject(item) ? Object.entries(item).filter(([, value]) => value === null || typeof value !== 'object').map(([key]) => key) : [])),
-    ),
-  ];
-  const isId = (key: string) => key.toLowerCase() === 'id';
-  return [...keys.filter(isId), ...keys.filter((key) => !isId(key))].slice(0, max);
 }
