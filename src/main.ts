@@ -4,6 +4,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { createProcessHost, type ProcessLike } from './cli.js';
 import { registerCommands } from './commands/index.js';
 import { ExitCode, TktError } from './errors.js';
+import { redactText } from './api/redact.js';
 import { sanitizeText } from './output/sanitize.js';
 
 const EXAMPLES = `
@@ -49,17 +50,22 @@ export function buildProgram(proc: ProcessLike, state: { abort: AbortController;
   return program;
 }
 
+/** Error text may quote a server: made safe for the terminal, and cleared of anything credential-shaped. */
+function clean(text: string): string {
+  return sanitizeText(redactText(text));
+}
+
 function errorLines(error: unknown, debug: boolean): string[] {
   if (error instanceof TktError) {
-    const lines = [`error: ${sanitizeText(error.message)}`];
-    for (const detail of error.details) lines.push(`  ${sanitizeText(detail)}`);
-    if (error.hint !== undefined) lines.push(`hint: ${error.hint}`);
-    if (debug && error.stack !== undefined) lines.push(error.stack);
+    const lines = [`error: ${clean(error.message)}`];
+    for (const detail of error.details) lines.push(`  ${clean(detail)}`);
+    if (error.hint !== undefined) lines.push(`hint: ${clean(error.hint)}`);
+    if (debug && error.stack !== undefined) lines.push(clean(error.stack));
     return lines;
   }
   const message = error instanceof Error ? error.message : String(error);
-  const lines = [`error: ${sanitizeText(message)}`];
-  if (debug && error instanceof Error && error.stack !== undefined) lines.push(error.stack);
+  const lines = [`error: ${clean(message)}`];
+  if (debug && error instanceof Error && error.stack !== undefined) lines.push(clean(error.stack));
   else lines.push('hint: run again with --debug for details');
   return lines;
 }

@@ -1,11 +1,14 @@
 // The service's error-body shape is not specified (spec section 7), so any shape
 // is turned into a few readable lines: problem+json, ASP.NET ModelState, a JSON
 // string, {message}/{error}/{errors}, plain text or an HTML error page.
-// Nothing is sanitized here; the output layer escapes control characters.
+// Nothing is sanitized here; the output layer escapes control characters. Bodies of any
+// size and depth give a few short lines: nesting is walked only so deep.
 import { field, isObject } from './fields.js';
 
 const MAX_LINES = 5;
 const MAX_LINE_LENGTH = 300;
+/** Messages nested deeper than this are not looked for. */
+const MAX_DEPTH = 8;
 
 const MESSAGE_KEYS = ['message', 'error_description', 'errorMessage', 'error', 'msg', 'reason', 'description'] as const;
 const FIELD_ERROR_MAPS = ['errors', 'modelState', 'validationErrors'] as const;
@@ -20,13 +23,18 @@ function textMessages(text: string, contentType: string | undefined, status: num
   return text.split(/\r?\n/);
 }
 
-function looksLikeHtml(text: string, contentType: string | undefined): boolean {
+export function looksLikeHtml(text: string, contentType: string | undefined): boolean {
   if (contentType && /html/i.test(contentType)) return true;
   return /^\s*<(!doctype\s+html|html|head|body)\b/i.test(text);
 }
 
+/** The page's title, else its first heading. */
+export function htmlTitle(html: string): string | undefined {
+  return firstTagText(html, 'title') ?? firstTagText(html, 'h1');
+}
+
 function htmlSummary(html: string, status: number): string {
-  const heading = firstTagText(html, 'title') ?? firstTagText(html, 'h1');
+  const heading = htmlTitle(html);
   if (!heading) return `HTTP ${status} (HTML error page)`;
   return heading.includes(String(status)) ? heading : `HTTP ${status}: ${heading}`;
 }
@@ -49,11 +57,12 @@ function decodeEntities(text: string): string {
   });
 }
 
-function valueMessages(value: unknown): string[] {
+function valueMessages(value: unknown, depth = 0): string[] {
   if (value === undefined || value === null) return [];
   if (typeof value === 'string') return value.split(/\r?\n/);
   if (typeof value === 'number' || typeof value === 'boolean') return [String(value)];
-  if (Array.isArray(value)) return value.flatMap(valueMessages);
+  if (depth >= MAX_DEPTH) return [];
+  if (Array.isArray(value)) return value.flatMap((item) => valueMessages(item, depth + 1));
   if (!isObject(value)) return [];
 
   const lines: string[] = [];
@@ -65,28 +74,54 @@ function valueMessages(value: unknown): string[] {
   for (const key of MESSAGE_KEYS) {
     const inner = field(value, key);
     // {error: {message: ...}} nests; {error: "invalid_grant"} is a plain line.
-    if (inner !== undefined) lines.push(...valueMessages(inner));
+    if (inner !== undefined) lines.push(...valueMessages(inner, depth + 1));
   }
-  for (const key of FIELD_ERROR_MAPS) lines.push(...fieldErrors(field(value, key)));
-  if (lines.length === 0) lines.push(JSON.stringify(value));
+  for (const key of FIELD_ERROR_MAPS) lines.push(...fieldErrors(field(value, key), depth + 1));
+  if (lines.length === 0) lines.push(compactJson(value, MAX_LINE_LENGTH));
   return lines;
 }
 
+/**
+ * `value` as compact JSON, cut after about `max` characters; nesting too deep to show is "…".
+ * Unlike JSON.stringify, it never walks more than it prints.
+ */
+function compactJson(value: unknown, max: number): string {
+  let text = '';
+  const write = (part: string) => {
+    text += part;
+    return text.length < max;
+  };
+  const walk = (inner: unknown, depth: number): boolean => {
+    if (typeof inner !== 'object' || inner === null) return write(JSON.stringify(inner) ?? 'null');
+    if (depth >= MAX_DEPTH) return write('…');
+    const entries = Array.isArray(inner) ? inner.map((item): [string | undefined, unknown] => [undefined, item]) : Object.entries(inner);
+    if (!write(Array.isArray(inner) ? '[' : '{')) return false;
+    for (const [index, [key, item]] of entries.entries()) {
+      if (index > 0 && !write(',')) return false;
+      if (key !== undefined && !write(`${JSON.stringify(key)}:`)) return false;
+      if (!walk(item, depth + 1)) return false;
+    }
+    return write(Array.isArray(inner) ? ']' : '}');
+  };
+  walk(value, 0);
+  return text;
+}
+
 /** `{"Title": ["is required"]}` -> "Title: is required"; an array of errors is read item by item. */
-function fieldErrors(errors: unknown): string[] {
-  if (Array.isArray(errors)) return errors.flatMap(fieldErrorItem);
+function fieldErrors(errors: unknown, depth: number): string[] {
+  if (Array.isArray(errors)) return errors.flatMap((item) => fieldErrorItem(item, depth + 1));
   if (!isObject(errors)) return [];
   return Object.entries(errors).flatMap(([name, messages]) =>
-    valueMessages(messages).map((message) => (name ? `${name}: ${message}` : message)),
+    valueMessages(messages, depth + 1).map((message) => (name ? `${name}: ${message}` : message)),
   );
 }
 
-function fieldErrorItem(item: unknown): string[] {
-  if (!isObject(item)) return valueMessages(item);
+function fieldErrorItem(item: unknown, depth: number): string[] {
+  if (!isObject(item)) return valueMessages(item, depth);
   const name = field(item, 'field', 'property', 'propertyName', 'name', 'key');
   const message = field(item, 'message', 'errorMessage', 'description', 'detail', 'error');
-  if (message === undefined) return valueMessages(item);
-  return valueMessages(message).map((text) => (typeof name === 'string' && name ? `${name}: ${text}` : text));
+  if (message === undefined) return valueMessages(item, depth);
+  return valueMessages(message, depth + 1).map((text) => (typeof name === 'string' && name ? `${name}: ${text}` : text));
 }
 
 function limit(lines: string[]): string[] {

@@ -1,6 +1,7 @@
 // The one place tkt speaks HTTP: undici over a single keep-alive pool, with
-// time-outs, retries for read-only requests, safe redirects, the error model and
-// the redacted --debug trace (contract sections 4 and 5).
+// time-outs, retries for read-only requests, safe redirects, bounded and checked
+// response bodies, the error model and redaction of everything it reports
+// (contract sections 4 and 5, issue 11).
 import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import { PassThrough, Readable, Transform } from 'node:stream';
@@ -8,12 +9,13 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import type FormData from 'form-data';
 import { EnvHttpProxyAgent } from './undici-core.js';
-import { ApiError, NetworkError, UsageError } from '../errors.js';
+import { ApiError, NetworkError, TktError, UsageError } from '../errors.js';
 import { normalizeBaseUrl } from '../config/url.js';
 import { DeadlineExceeded, startDeadline } from './deadline.js';
 import type { NetworkFailure } from '../errors.js';
+import { formatBytes, MAX_BODY_BYTES, MAX_ERROR_BODY_BYTES, parseBody, readLimited, unexpectedBody, type Expectation } from './body.js';
 import { serverMessages } from './error-body.js';
-import { redactJson, redactText, REDACTED } from './redact.js';
+import { redactJson, redactSecrets, redactText, REDACTED, secretValues } from './redact.js';
 import type { ApiResponse, FormValue, MultipartInput } from './types.js';
 
 export interface HttpOptions {
@@ -28,6 +30,8 @@ export interface HttpOptions {
   userAgent?: string;
   /** Backoff base between retries; default 250ms. */
   retryBaseDelayMs?: number;
+  /** The largest response body read; default MAX_BODY_BYTES. */
+  maxBodyBytes?: number;
 }
 
 export interface HttpRequest {
@@ -40,6 +44,8 @@ export interface HttpRequest {
   retry: boolean;
   /** false for the authenticate call, which needs no token. */
   auth?: boolean;
+  /** What a 2xx body must be; anything else is an ApiError. Default `any`. */
+  expect?: Expectation;
 }
 
 export interface Http {
@@ -88,25 +94,41 @@ export function createHttp(options: HttpOptions): Http {
   // store (including NODE_EXTRA_CA_CERTS) stays in force.
   const newDispatcher = () => new EnvHttpProxyAgent({ connect: { timeout: options.timeoutMs } });
   let dispatcher = newDispatcher();
-  const trace = (line: string): void => options.debug?.(redactText(line));
+  const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
 
   async function send(req: HttpRequest): Promise<ApiResponse> {
     const method = req.method.toUpperCase();
     const url = joinUrl(baseUrl, req.path);
     const maxAttempts = req.retry ? MAX_ATTEMPTS : 1;
+    // What this request must never print: the token and, for a login, the password.
+    const secrets = [options.token, ...secretValues(req.json)];
+    const trace = (line: string): void => options.debug?.(redactText(line, secrets));
     for (let attempt = 1; ; attempt++) {
-      let response: ApiResponse;
+      let received: Received;
       try {
-        response = await exchange(method, url, req);
+        received = await exchange(method, url, req, secrets, trace);
       } catch (error) {
         if (!(error instanceof NetworkError) || !RETRY_FAILURES.has(error.failure) || attempt >= maxAttempts) throw error;
-        await backOff(method, url, `connection ${error.failure}`, backoffDelay(attempt), attempt + 1, maxAttempts);
+        await backOff(trace, method, url, `connection ${error.failure}`, backoffDelay(attempt), attempt + 1, maxAttempts);
         continue;
       }
-      if (response.status >= 200 && response.status < 300) return response;
-      if (!RETRY_STATUSES.has(response.status) || attempt >= maxAttempts) throw toApiError(method, response);
+      const { problem, ...response } = received;
+      if (response.status >= 200 && response.status < 300) {
+        const unexpected = unexpectedBody({ body: response.body, problem }, req.expect ?? 'any');
+        if (unexpected === undefined) return response;
+        throw new ApiError({
+          status: response.status,
+          method,
+          url: redactText(response.url, secrets),
+          // A sign-in page or a broken document is described, not kept.
+          body: undefined,
+          serverMessages: [`the service answered with ${unexpected}`],
+          message: `unusable answer (HTTP ${response.status}): ${method} ${redactText(response.url, secrets)}`,
+        });
+      }
+      if (!RETRY_STATUSES.has(response.status) || attempt >= maxAttempts) throw toApiError(method, response, secrets);
       const delay = retryAfterMs(header(response.headers, 'retry-after'), Date.now()) ?? backoffDelay(attempt);
-      await backOff(method, url, `HTTP ${response.status}`, delay, attempt + 1, maxAttempts);
+      await backOff(trace, method, url, `HTTP ${response.status}`, delay, attempt + 1, maxAttempts);
     }
   }
 
@@ -114,16 +136,16 @@ export function createHttp(options: HttpOptions): Http {
     return Math.min(retryBaseDelayMs * 2 ** (attempt - 1), MAX_RETRY_DELAY_MS);
   }
 
-  async function backOff(method: string, url: string, reason: string, delayMs: number, nextAttempt: number, maxAttempts: number): Promise<void> {
+  async function backOff(trace: Trace, method: string, url: string, reason: string, delayMs: number, nextAttempt: number, maxAttempts: number): Promise<void> {
     trace(`HTTP retry ${method} ${url} after ${reason}: waiting ${delayMs}ms (attempt ${nextAttempt} of ${maxAttempts})`);
     await delay(delayMs);
   }
 
   /** One attempt, following redirects for GET only. */
-  async function exchange(method: string, firstUrl: string, req: HttpRequest): Promise<ApiResponse> {
+  async function exchange(method: string, firstUrl: string, req: HttpRequest, secrets: Secrets, trace: Trace): Promise<Received> {
     let url = firstUrl;
     for (let redirects = 0; ; redirects++) {
-      const response = await once(method, url, req);
+      const response = await once(method, url, req, secrets, trace);
       const location = header(response.headers, 'location');
       if (method !== 'GET' || !REDIRECT_STATUSES.has(response.status) || !location || redirects >= MAX_REDIRECTS) return response;
       const next = new URL(location, url);
@@ -133,7 +155,7 @@ export function createHttp(options: HttpOptions): Http {
     }
   }
 
-  async function once(method: string, url: string, req: HttpRequest): Promise<ApiResponse> {
+  async function once(method: string, url: string, req: HttpRequest, secrets: Secrets, trace: Trace): Promise<Received> {
     const outgoing = await buildBody(req);
     const headers: Record<string, string> = {
       accept: 'application/json, text/plain;q=0.9, */*;q=0.5',
@@ -164,16 +186,29 @@ export function createHttp(options: HttpOptions): Http {
     });
     try {
       const res = await deadline.race(pending);
-      const text = await deadline.race(res.body.text());
       const responseHeaders = res.headers as Headers;
+      const success = res.statusCode >= 200 && res.statusCode < 300;
+      // A success must come whole or not at all; of an error body, the start says enough.
+      const limit = success ? maxBodyBytes : MAX_ERROR_BODY_BYTES;
+      const declared = Number(header(responseHeaders, 'content-length'));
+      if (success && declared > limit) {
+        res.body.destroy();
+        throw tooLarge(res.statusCode, method, url, limit, secrets, declared);
+      }
+      const read = await deadline.race(readLimited(res.body, limit));
+      if (success && read.truncated) throw tooLarge(res.statusCode, method, url, limit, secrets);
       const elapsed = Math.round(performance.now() - started);
-      trace(`HTTP < ${res.statusCode} ${method} ${url} ${elapsed}ms`);
-      return { status: res.statusCode, headers: responseHeaders, body: parseBody(text, header(responseHeaders, 'content-type')), url };
+      trace(`HTTP < ${res.statusCode} ${method} ${url} ${elapsed}ms${read.truncated ? ` (body cut at ${formatBytes(limit)})` : ''}`);
+      // The secrets tkt sent never come back out of it, whatever the answer; an error body is
+      // also cleared of anything credential-shaped, as it is printed as the reason of a failure.
+      const text = success ? redactSecrets(read.text, [options.token]) : redactText(read.text, secrets);
+      return { status: res.statusCode, headers: responseHeaders, url, ...parseBody(text, header(responseHeaders, 'content-type')) };
     } catch (error) {
       if (outgoing.body instanceof Readable) outgoing.body.destroy();
       if (body instanceof Readable) body.destroy();
-      if (error instanceof DeadlineExceeded) await abandonIfStuck(pending);
-      const networkError = toNetworkError(error, method, url, options.timeoutMs);
+      if (error instanceof TktError) throw error;
+      if (error instanceof DeadlineExceeded) await abandonIfStuck(pending, trace);
+      const networkError = toNetworkError(error, method, url, options.timeoutMs, secrets);
       trace(`HTTP ! ${method} ${url} ${Math.round(performance.now() - started)}ms ${networkError.failure}: ${networkError.message}`);
       throw networkError;
     } finally {
@@ -186,7 +221,7 @@ export function createHttp(options: HttpOptions): Http {
    * queued, its pool reconnecting in a loop: the only way to stop that pool is to destroy it,
    * so later requests get a fresh one.
    */
-  async function abandonIfStuck(pending: Promise<unknown>): Promise<void> {
+  async function abandonIfStuck(pending: Promise<unknown>, trace: Trace): Promise<void> {
     const settled = await Promise.race([pending.then(() => true, () => true), delay(STUCK_GRACE_MS).then(() => false)]);
     if (settled) return;
     const stuck = dispatcher;
@@ -200,6 +235,27 @@ export function createHttp(options: HttpOptions): Http {
     send,
     close: () => dispatcher.close(),
   };
+}
+
+type Secrets = readonly (string | undefined)[];
+type Trace = (line: string) => void;
+
+/** An answer as read, with what makes its body unusable, if anything (see body.ts). */
+interface Received extends ApiResponse {
+  problem: string | undefined;
+}
+
+function tooLarge(status: number, method: string, url: string, limit: number, secrets: Secrets, declared?: number): ApiError {
+  const size = declared === undefined ? `more than ${formatBytes(limit)}` : `${formatBytes(declared)} (Content-Length)`;
+  const target = `${method} ${redactText(url, secrets)}`;
+  return new ApiError({
+    status,
+    method,
+    url: redactText(url, secrets),
+    body: undefined,
+    serverMessages: [`tkt reads at most ${formatBytes(limit)} of an answer; the rest was not read`],
+    message: `answer too large (HTTP ${status}): ${size} from ${target}`,
+  });
 }
 
 /** Passes `body` through, calling `onProgress` for every chunk and once more at its end. */
@@ -279,29 +335,17 @@ function formLength(form: FormData): Promise<number> {
   });
 }
 
-function parseBody(text: string, contentType: string | undefined): unknown {
-  if (text === '') return undefined;
-  const declaredJson = contentType !== undefined && /[/+]json\b/i.test(contentType);
-  if (declaredJson || /^\s*[[{"]/.test(text)) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      return text;
-    }
-  }
-  return text;
-}
-
 function header(headers: Headers, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
 
-function toApiError(method: string, response: ApiResponse): ApiError {
+/** The body was redacted as it was read; the URL may carry a secret in its query. */
+function toApiError(method: string, response: ApiResponse, secrets: Secrets): ApiError {
   return new ApiError({
     status: response.status,
     method,
-    url: response.url,
+    url: redactText(response.url, secrets),
     body: response.body,
     serverMessages: serverMessages(response.body, header(response.headers, 'content-type'), response.status),
   });
@@ -350,10 +394,10 @@ function errorCodes(error: unknown, depth = 0): string[] {
   return [...own, ...errorCodes(cause, depth + 1), ...nested];
 }
 
-function toNetworkError(error: unknown, method: string, url: string, timeoutMs: number): NetworkError {
+function toNetworkError(error: unknown, method: string, url: string, timeoutMs: number, secrets: Secrets): NetworkError {
   const failure = classifyNetworkError(error);
-  const target = `${method} ${url}`;
-  const detail = error instanceof Error ? error.message : String(error);
+  const target = `${method} ${redactText(url, secrets)}`;
+  const detail = redactText(error instanceof Error ? error.message : String(error), secrets);
   const messages: Record<NetworkFailure, string> = {
     refused: `connection refused: ${target}`,
     dns: `could not resolve host ${hostOf(url)}: ${target}`,
@@ -362,7 +406,7 @@ function toNetworkError(error: unknown, method: string, url: string, timeoutMs: 
     reset: `connection closed by the server: ${target}`,
     other: `request failed (${detail}): ${target}`,
   };
-  return new NetworkError(failure, method, url, messages[failure], error);
+  return new NetworkError(failure, method, redactText(url, secrets), messages[failure], error);
 }
 
 function hostOf(url: string): string {

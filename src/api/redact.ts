@@ -1,36 +1,68 @@
-// Secrets never reach the --debug trace (contract section 4): the Authorization
-// header, anything shaped like a JWT, and password/token fields.
+// Secrets never reach the terminal (contract section 4, issue 11): not in the --debug trace,
+// not in an error line, not in a JSON Lines error, even when a service, a WAF or a proxy
+// quotes the request back. Two kinds of redaction:
+// - the secrets tkt knows it sent (the token, the password): replaced wherever they appear;
+// - anything shaped like a credential (Authorization/Cookie values, Bearer and Basic
+//   credentials, JWTs, password/token fields and query parameters), replaced in the text
+//   tkt prints about a failure or a request.
 
 export const REDACTED = '***';
 
-const SECRET_KEY = /password|passwd|token|secret|authorization|api[-_]?key/i;
+const SECRET_KEY = /password|passwd|token|secret|authorization|api[-_]?key|cookie/i;
 
 // A JWT is three base64url parts; its header always starts `eyJ` ('{"').
 const JWT = /eyJ[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]*){0,2}/g;
-const BEARER = /\b(Bearer\s+)[^\s"',;]+/gi;
-const JSON_SECRET_FIELD = /("[^"]*(?:password|passwd|token|secret|authorization|api[-_]?key)[^"]*"\s*:\s*)"(?:[^"\\]|\\.)*"/gi;
+const CREDENTIAL = /\b((?:Bearer|Basic)\s+)[^\s"',;]+/gi;
+const HEADER_SECRET = /\b((?:authorization|proxy-authorization|x-api-key|cookie|set-cookie)["']?\s*[:=]\s*["']?)(?!(?:Bearer|Basic)\s)[^\s"',;]+/gi;
+const JSON_SECRET_FIELD = /("[^"]*(?:password|passwd|token|secret|authorization|api[-_]?key|cookie)[^"]*"\s*:\s*)"(?:[^"\\]|\\.)*"/gi;
 const QUERY_SECRET_PARAM = /([?&][^=&#\s]*(?:password|passwd|token|secret|api[-_]?key)[^=&#\s]*=)[^&#\s]*/gi;
+
+/** Nesting beyond this is not walked: a hostile body must not exhaust the stack. */
+const MAX_DEPTH = 64;
 
 function isSecretKey(key: string): boolean {
   return SECRET_KEY.test(key);
 }
 
-/** Redacts secrets from free text: trace lines, URLs, serialized JSON. */
-export function redactText(text: string): string {
-  return text
+/** Every exact secret, and the form it takes inside a JSON string, longest first. */
+function secretForms(secrets: readonly (string | undefined)[]): string[] {
+  const forms = secrets.flatMap((secret) => (secret === undefined || secret === '' ? [] : [secret, JSON.stringify(secret).slice(1, -1)]));
+  return [...new Set(forms)].sort((a, b) => b.length - a.length);
+}
+
+/** Replaces the exact `secrets` only: cheap, and safe on any text (a response body). */
+export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
+  let result = text;
+  for (const form of secretForms(secrets)) if (result.includes(form)) result = result.split(form).join(REDACTED);
+  return result;
+}
+
+/** Redacts free text printed about a request or a failure: `secrets`, and anything credential-shaped. */
+export function redactText(text: string, secrets: readonly (string | undefined)[] = []): string {
+  return redactSecrets(text, secrets)
     .replace(JSON_SECRET_FIELD, `$1"${REDACTED}"`)
     .replace(QUERY_SECRET_PARAM, `$1${REDACTED}`)
-    .replace(BEARER, `$1${REDACTED}`)
+    .replace(CREDENTIAL, `$1${REDACTED}`)
+    .replace(HEADER_SECRET, `$1${REDACTED}`)
     .replace(JWT, REDACTED);
 }
 
-/** A deep copy of a JSON value with every secret-named field replaced. */
-export function redactJson(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redactJson);
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, inner]) => [key, isSecretKey(key) ? REDACTED : redactJson(inner)]),
-    );
-  }
-  return typeof value === 'string' ? redactText(value) : value;
+/**
+ * A copy of a JSON value with every secret-named field replaced and every string redacted;
+ * what lies deeper than MAX_DEPTH is replaced too.
+ */
+export function redactJson(value: unknown, secrets: readonly (string | undefined)[] = [], depth = 0): unknown {
+  if (typeof value === 'string') return redactText(value, secrets);
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth >= MAX_DEPTH) return REDACTED;
+  if (Array.isArray(value)) return value.map((item) => redactJson(item, secrets, depth + 1));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [redactText(key, secrets), isSecretKey(key) ? REDACTED : redactJson(inner, secrets, depth + 1)]),
+  );
+}
+
+/** The values of a request body's secret-named fields (the password of a login). */
+export function secretValues(json: unknown): string[] {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return [];
+  return Object.entries(json).flatMap(([key, value]) => (isSecretKey(key) && typeof value === 'string' ? [value] : []));
 }

@@ -63,6 +63,8 @@ describe('requests and responses', () => {
       req.on('data', (chunk: string) => (received += chunk));
       req.on('end', () => {
         if (index === 0) {
+          sendJson(res, 200, [{ id: 1 }]);
+        } else if (index === 1) {
           res.writeHead(200, { 'content-type': 'text/plain' });
           res.end('plain words');
         } else {
@@ -77,19 +79,21 @@ describe('requests and responses', () => {
     expect(server.requests[0]).toMatchObject({ method: 'POST', url: '/api/TicketsApi' });
     expect(server.requests[0]?.headers['content-type']).toBe('application/json');
     expect(JSON.parse(received)).toEqual({ page: 2, listType: 'MyOpenTickets' });
-    expect(list.body).toBe('plain words');
+    expect(list.body).toEqual([{ id: 1 }]);
 
     const pickup = await api.pickupTicket(7);
     expect(server.requests[1]).toMatchObject({ method: 'POST', url: '/api/TicketsApi/pickup/7' });
-    expect(pickup).toMatchObject({ status: 204, body: undefined });
+    expect(pickup).toMatchObject({ status: 200, body: 'plain words' });
+
+    expect(await api.markRead(7)).toMatchObject({ status: 204, body: undefined });
   });
 
   it('parses a JSON body even when the content type does not say so', async () => {
     const server = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
-      res.end('[{"id":1}]');
+      res.end('{"sites":[{"id":1}]}');
     });
-    expect((await client(server.url).appMetadata()).body).toEqual([{ id: 1 }]);
+    expect((await client(server.url).appMetadata()).body).toEqual({ sites: [{ id: 1 }] });
   });
 
   it('maps each endpoint to its method and path', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactJson, redactText } from '../../src/api/redact.js';
+import { redactJson, redactSecrets, redactText, secretValues } from '../../src/api/redact.js';
 
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abc-DEF_123';
 
@@ -22,5 +22,29 @@ describe('redactJson', () => {
     const input = { Email: 'ann', Password: 'pw', user: { Token: JWT, name: 'Ann' }, notes: [`has ${JWT}`] };
     expect(redactJson(input)).toEqual({ Email: 'ann', Password: '***', user: { Token: '***', name: 'Ann' }, notes: ['has ***'] });
     expect(input.Password).toBe('pw');
+  });
+});
+
+describe('known secrets and credential-shaped text', () => {
+  it('replaces the exact secrets it is given, also as they appear inside a JSON string', () => {
+    const password = 'pa"ss\\word';
+    expect(redactText(`echo: pa"ss\\word and ${JSON.stringify({ p: password })}`, [password])).toBe('echo: *** and {"p":"***"}');
+    expect(redactSecrets('opaque-token-1 here', ['opaque-token-1', undefined, ''])).toBe('*** here');
+  });
+
+  it('hides Basic credentials and Authorization, Cookie and API key header values', () => {
+    expect(redactText('Authorization: Basic dXNlcjpwYXNz')).toBe('Authorization: Basic ***');
+    expect(redactText('authorization=raw-value; Cookie: session=abc; X-Api-Key: k1')).toBe('authorization=***; Cookie: ***; X-Api-Key: ***');
+  });
+
+  it('walks no deeper than it must: a hostile nesting is cut, not a stack overflow', () => {
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(JSON.stringify(redactJson(deep)).length).toBeLessThan(1000);
+  });
+
+  it('names the secret fields of a request body', () => {
+    expect(secretValues({ Email: 'ann', Password: 'pw', RememberMe: true })).toEqual(['pw']);
+    expect(secretValues('text')).toEqual([]);
   });
 });

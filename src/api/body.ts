@@ -1,0 +1,120 @@
+// Response bodies: read within a limit, parsed, and checked against what the endpoint
+// returns (issue 11). A service tkt does not control, or a gateway in front of it, may send
+// a body without end, a sign-in page with status 200, truncated JSON or JSON nested a
+// million levels deep; none of it may run tkt out of memory or stack, or pass for success.
+import { isObject } from './fields.js';
+import { htmlTitle, looksLikeHtml } from './error-body.js';
+
+/** The largest body tkt reads: generous for tickets with large descriptions and long list pages. */
+export const MAX_BODY_BYTES = 64 * 1024 * 1024;
+/** An error body is reduced to a line or two: no more than this of it is read. */
+export const MAX_ERROR_BODY_BYTES = 1024 * 1024;
+/** Deeper JSON is refused: no service's answer nests like this, and printing it would exhaust the stack. */
+const MAX_JSON_DEPTH = 256;
+
+/**
+ * What an endpoint returns when it succeeds:
+ * - object: a JSON object (a ticket, the lookups, the logged-in user);
+ * - json: a JSON array or object (a list, which some services wrap in an object);
+ * - any: nothing, JSON or plain text (the actions, whose answers the spec does not show);
+ * - unchecked: whatever came (`tkt api`).
+ * Only `unchecked` accepts an HTML page or JSON that does not parse.
+ */
+export type Expectation = 'object' | 'json' | 'any' | 'unchecked';
+
+export interface ReadBody {
+  text: string;
+  /** More than the limit came; `text` holds the first `limit` bytes. */
+  truncated: boolean;
+}
+
+/**
+ * The body as text, reading at most `limit` bytes: what lies beyond is never read (the
+ * stream is destroyed), so an endless body costs no more memory than the limit.
+ */
+export async function readLimited(body: AsyncIterable<Buffer> & { destroy(): unknown }, limit: number): Promise<ReadBody> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    if (size + chunk.length > limit) {
+      chunks.push(chunk.subarray(0, limit - size));
+      body.destroy();
+      return { text: Buffer.concat(chunks).toString('utf8'), truncated: true };
+    }
+    chunks.push(chunk);
+    size += chunk.length;
+  }
+  return { text: Buffer.concat(chunks).toString('utf8'), truncated: false };
+}
+
+export interface ParsedBody {
+  /** Parsed JSON when the body is JSON, the text otherwise, undefined when empty. */
+  body: unknown;
+  /** Why the body cannot be what an API answers: broken or absurdly deep JSON, an HTML page. */
+  problem: string | undefined;
+}
+
+export function parseBody(text: string, contentType: string | undefined): ParsedBody {
+  if (text === '') return { body: undefined, problem: undefined };
+  // JSON wins over a content type that says otherwise: some services label JSON text/html.
+  const declaredJson = contentType !== undefined && /[/+]json\b/i.test(contentType);
+  if (declaredJson || /^\s*[[{"]/.test(text)) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (depthExceeds(parsed, MAX_JSON_DEPTH)) return { body: text, problem: `JSON nested more than ${MAX_JSON_DEPTH} levels deep` };
+      return { body: parsed, problem: undefined };
+    } catch {
+      if (!looksLikeHtml(text, contentType)) {
+        return { body: text, problem: `JSON that does not parse (${formatBytes(Buffer.byteLength(text))}, truncated or malformed)` };
+      }
+    }
+  }
+  if (looksLikeHtml(text, contentType)) {
+    const title = htmlTitle(text);
+    return { body: text, problem: `an HTML page${title === undefined ? '' : ` ("${clip(title, 80)}")`}: is a sign-in gateway in front of the service?` };
+  }
+  return { body: text, problem: undefined };
+}
+
+/** Why a 2xx body is not what the endpoint returns, or undefined when it is. */
+export function unexpectedBody(parsed: ParsedBody, expectation: Expectation): string | undefined {
+  if (expectation === 'unchecked') return undefined;
+  if (parsed.problem !== undefined) return parsed.problem;
+  const { body } = parsed;
+  if (expectation === 'any') return undefined;
+  if (body === undefined) return 'an empty body';
+  if (isObject(body)) return undefined;
+  if (Array.isArray(body)) return expectation === 'json' ? undefined : 'a JSON array where an object was expected';
+  if (typeof body === 'string') return `text ("${clip(body, 80)}")`;
+  return `a JSON ${body === null ? 'null' : typeof body} where ${expectation === 'object' ? 'an object' : 'a list'} was expected`;
+}
+
+/** Whether `value` nests deeper than `limit`; walks without recursion, so any depth is safe. */
+function depthExceeds(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [current, depth] = next;
+    if (typeof current !== 'object' || current === null) continue;
+    if (depth >= limit) return true;
+    for (const inner of Object.values(current)) if (typeof inner === 'object' && inner !== null) pending.push([inner, depth + 1]);
+  }
+  return false;
+}
+
+function clip(text: string, max: number): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** 64 MB, 1.5 GB, 900 bytes. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${Number(value.toFixed(value < 10 ? 1 : 0))} ${units[unit]}`;
+}

@@ -1,0 +1,52 @@
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { formatBytes, parseBody, readLimited, unexpectedBody } from '../../src/api/body.js';
+
+describe('readLimited', () => {
+  it('reads a body within the limit whole, and stops reading one beyond it', async () => {
+    expect(await readLimited(Readable.from([Buffer.from('abc'), Buffer.from('def')]), 6)).toEqual({ text: 'abcdef', truncated: false });
+
+    let pulled = 0;
+    const endless = Readable.from(
+      (function* () {
+        for (;;) {
+          pulled += 1;
+          yield Buffer.from('0123456789');
+        }
+      })(),
+    );
+    expect(await readLimited(endless, 25)).toEqual({ text: '0123456789012345678901234', truncated: true });
+    expect(pulled).toBeLessThan(10);
+    expect(endless.destroyed).toBe(true);
+  });
+});
+
+describe('parseBody and unexpectedBody', () => {
+  it('tells JSON, text, an HTML page and broken or absurdly deep JSON apart', () => {
+    expect(parseBody('{"id":1}', 'text/html')).toEqual({ body: { id: 1 }, problem: undefined });
+    expect(parseBody('hello', 'text/plain')).toEqual({ body: 'hello', problem: undefined });
+    expect(parseBody('', 'application/json')).toEqual({ body: undefined, problem: undefined });
+    expect(parseBody('<html><title>Sign in</title></html>', undefined).problem).toBe('an HTML page ("Sign in"): is a sign-in gateway in front of the service?');
+    expect(parseBody('{"id":', 'application/json').problem).toBe('JSON that does not parse (6 bytes, truncated or malformed)');
+    expect(parseBody('['.repeat(300) + ']'.repeat(300), 'application/json').problem).toBe('JSON nested more than 256 levels deep');
+    expect(parseBody('['.repeat(200) + ']'.repeat(200), 'application/json').problem).toBeUndefined();
+  });
+
+  it('checks a 2xx body against what the endpoint returns', () => {
+    const check = (text: string, expectation: Parameters<typeof unexpectedBody>[1]) => unexpectedBody(parseBody(text, 'application/json'), expectation);
+    expect(check('{"id":1}', 'object')).toBeUndefined();
+    expect(check('[]', 'object')).toBe('a JSON array where an object was expected');
+    expect(check('[]', 'json')).toBeUndefined();
+    expect(check('', 'json')).toBe('an empty body');
+    expect(check('null', 'object')).toBe('a JSON null where an object was expected');
+    expect(check('', 'any')).toBeUndefined();
+    expect(check('{"id":', 'any')).toBe('JSON that does not parse (6 bytes, truncated or malformed)');
+    expect(check('{"id":', 'unchecked')).toBeUndefined();
+  });
+});
+
+describe('formatBytes', () => {
+  it('rounds to a readable unit', () => {
+    expect([formatBytes(900), formatBytes(64 * 1024 * 1024), formatBytes(1.5 * 1024 ** 3), formatBytes(2048)]).toEqual(['900 bytes', '64 MB', '1.5 GB', '2 KB']);
+  });
+});
