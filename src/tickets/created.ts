@@ -9,14 +9,29 @@ export const ENDPOINT_PATHS: Record<Exclude<TicketEndpoint, 'update'>, string> =
   new: '/api/TicketsApi/new',
 };
 
-/** The new ticket's ID: the Location header's last segment, else the body's id. */
+/**
+ * The new ticket's ID, from the body. A Location header counts only for a body that names
+ * no ID, and only when it points to the same service: a proxy or a hostile service naming
+ * another host must not decide which ticket a script goes on to change.
+ */
 export function createdId(response: ApiResponse): string | undefined {
+  return wholeNumber(field(response.body, 'id', 'ticketId')) ?? sameServiceLocationId(response);
+}
+
+function sameServiceLocationId(response: ApiResponse): string | undefined {
   const location = response.headers.location;
   const header = Array.isArray(location) ? location[0] : location;
-  if (header !== undefined) {
-    const segment = header.split(/[?#]/)[0]!.replace(/\/+$/, '').split('/').pop();
-    if (segment !== undefined && /^\d+$/.test(segment)) return segment;
+  if (header === undefined) return undefined;
+  let target: URL;
+  try {
+    target = new URL(header, response.url);
+  } catch {
+    return undefined;
   }
-  const id = field(response.body, 'id', 'ticketId');
-  return typeof id === 'number' || (typeof id === 'string' && /^\d+$/.test(id)) ? String(id) : undefined;
+  if (target.origin !== new URL(response.url).origin) return undefined;
+  return wholeNumber(target.pathname.replace(/\/+$/, '').split('/').pop());
+}
+
+function wholeNumber(value: unknown): string | undefined {
+  return typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value)) ? String(value) : undefined;
 }

@@ -404,4 +404,16 @@ describe('tkt create against a service that answers register its own way', () =>
   it('takes the new ID from the Location header when the body has no id', async () => {
     expect(await createThrough(registerWith(201, { location: '/api/TicketsApi/4343' }, { success: true }))).toBe('Created ticket #4343\n');
   });
+
+  it('takes the ID from the body, never from a Location that names another host or another ticket', async () => {
+    // A Location naming another host once made `create -q` print 999999 for ticket 132.
+    expect(await createThrough(registerWith(201, { location: 'http://elsewhere.example/api/TicketsApi/999999' }, { id: 132 }))).toBe('Created ticket #132\n');
+    expect(await createThrough(registerWith(201, { location: '/api/TicketsApi/999999' }, { id: 133 }))).toBe('Created ticket #133\n');
+  });
+
+  it('ignores a Location on another host when the body names no ID: no ID rather than a wrong one', async () => {
+    await expect(createThrough(registerWith(201, { location: 'http://elsewhere.example/api/TicketsApi/999999' }, { success: true }))).rejects.toThrow(
+      'named no ticket ID',
+    );
+  });
 });
