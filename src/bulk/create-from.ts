@@ -43,6 +43,7 @@ import { sentFields } from '../tickets/dry-run.js';
 import { DEFAULT_CONCURRENCY } from '../tickets/id-command.js';
 import { parseCsv } from './csv.js';
 import { parseConcurrency, runBulk, type BulkResult } from './runner.js';
+import { readTextFile } from '../util/text-read.js';
 
 export interface CreateFromOptions {
   file: string;
@@ -377,7 +378,7 @@ async function openReport(path: string, append: boolean): Promise<ReportWriter> 
 
 async function readInput(file: string): Promise<string> {
   try {
-    return await readFile(file, 'utf8');
+    return await readTextFile(file);
   } catch (error) {
     throw new UsageError(`--from: cannot read ${file}: ${fileErrorText(error)}`);
   }

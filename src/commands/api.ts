@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { readFile } from 'node:fs/promises';
 import type { CommandHost } from '../cli.js';
 import type { Context } from '../context.js';
 import type { ApiResponse, FormScalar, FormValue, RawRequest } from '../api/types.js';
@@ -8,6 +7,7 @@ import { sanitizeText } from '../output/sanitize.js';
 import { writeText } from '../output/write.js';
 import { STDIN, assertReadableFiles, fileErrorText, readStdin } from '../tickets/text-input.js';
 import { collect } from '../util/option-text.js';
+import { readTextFile } from '../util/text-read.js';
 
 export interface ApiOptions {
   method: string;
@@ -183,7 +183,7 @@ async function readJsonInput(source: string, ctx: Context): Promise<unknown> {
 // Read as is, not checked as a regular file first: `--input <(jq ...)` is a pipe.
 async function readInputFile(path: string): Promise<string> {
   try {
-    return await readFile(path, 'utf8');
+    return await readTextFile(path);
   } catch (error) {
     throw new UsageError(`cannot read --input ${path}: ${fileErrorText(error)}`);
   }

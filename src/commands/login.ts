@@ -1,5 +1,4 @@
 import { Option, type Command } from 'commander';
-import { text } from 'node:stream/consumers';
 import type { CommandHost } from '../cli.js';
 import type { Context } from '../context.js';
 import { isObject, stringField } from '../api/fields.js';
@@ -8,6 +7,7 @@ import { resolveBaseUrl, resolveProfileName } from '../config/session.js';
 import { assertTransportAllowed, normalizeBaseUrl } from '../config/url.js';
 import { ApiError, AuthError, OperationError, UsageError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
+import { readTextStream } from '../util/text-read.js';
 
 export interface LoginOptions {
   username: string | undefined;
@@ -149,7 +149,7 @@ async function resolveUsername(options: LoginOptions, ctx: Context): Promise<str
 
 async function resolvePassword(options: LoginOptions, ctx: Context): Promise<string> {
   if (options.passwordStdin) {
-    const password = (await text(ctx.io.stdin)).replace(/\r?\n$/, '');
+    const password = (await readTextStream(ctx.io.stdin, '--password-stdin')).replace(/\r?\n$/, '');
     if (password === '') throw new UsageError('--password-stdin read an empty password');
     return password;
   }

@@ -3,18 +3,12 @@
 // command sends must be checked before anything is sent. Shared by create, reply,
 // forward, resolve, close, attach, api and create --from.
 import { constants } from 'node:fs';
-import { access, readFile, stat } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
+import { access, stat } from 'node:fs/promises';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
+import { readTextFile, readTextStream } from '../util/text-read.js';
 
 export const STDIN = '-';
-
-async function readAll(stream: Readable): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 export interface TextOption {
   /** The inline flag, e.g. `--description`. */
@@ -46,7 +40,9 @@ export async function readTextOption(ctx: Context, option: TextOption | TextOpti
   if (source === STDIN) return readStdin(ctx, option.flag, withFile === undefined ? 'give the text inline' : `use ${withFile.fileFlag}`);
   if (option.text !== undefined || withFile === undefined) return source;
   await assertReadableFiles([source], withFile.fileFlag);
-  return readFile(source, 'utf8');
+  return readTextFile(source).catch((error: unknown) => {
+    throw new UsageError(`${withFile.fileFlag} ${source}: ${fileErrorText(error)}`);
+  });
 }
 
 /**
@@ -55,7 +51,7 @@ export async function readTextOption(ctx: Context, option: TextOption | TextOpti
  */
 export async function readStdin(ctx: Context, flag: string, alternative: string): Promise<string> {
   if (ctx.io.stdinIsTTY) throw new UsageError(`${flag} -: stdin is a terminal, pipe the text in or ${alternative}`);
-  return readAll(ctx.io.stdin);
+  return readTextStream(ctx.io.stdin, `${flag} -`);
 }
 
 /** Why a file operation failed, in words: "no such file", not "ENOENT: no such file or directory, open ...". */

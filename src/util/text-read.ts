@@ -1,0 +1,49 @@
+// Text inputs read within bounds (issue 11): `--from`, `api --input`, and text options read
+// from a file or stdin. `create --from /dev/zero` once took 600 MB before failing with
+// "Invalid string length"; now anything that is not a file of text fails at once, and a text
+// larger than the limit fails when the limit is reached, having held no more than that.
+import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { UsageError } from '../errors.js';
+
+/** The largest text input: the most tkt reads of a ticket from the service, too. */
+export const MAX_TEXT_INPUT_BYTES = 64 * 1024 * 1024;
+
+/** Why an input is not text: a plain Error, so each caller names the input its own way. */
+export class NotTextError extends Error {}
+
+/**
+ * All of `stream` as UTF-8 text. Throws NotTextError at the first NUL byte (binary data,
+ * /dev/zero) or when more than `limit` bytes come, without reading further.
+ */
+async function readText(stream: Readable, limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of stream) {
+      const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+      if (bytes.includes(0)) throw new NotTextError('not text: it holds NUL bytes (binary data?)');
+      size += bytes.length;
+      if (size > limit) throw new NotTextError(`larger than ${Math.round(limit / (1024 * 1024))} MB, more than tkt reads`);
+      chunks.push(bytes);
+    }
+  } finally {
+    stream.destroy();
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A file (or a pipe such as `<(jq ...)`) as text; file errors are thrown as Node raises them. */
+export function readTextFile(path: string, limit = MAX_TEXT_INPUT_BYTES): Promise<string> {
+  return readText(createReadStream(path), limit);
+}
+
+/** stdin as text; an input that is not text is exit 2, named as `what` (e.g. `--description -`). */
+export async function readTextStream(stream: Readable, what: string, limit = MAX_TEXT_INPUT_BYTES): Promise<string> {
+  try {
+    return await readText(stream, limit);
+  } catch (error) {
+    if (error instanceof NotTextError) throw new UsageError(`${what}: stdin is ${error.message}`);
+    throw error;
+  }
+}
