@@ -1,13 +1,15 @@
 import type { Command } from 'commander';
-import type { ApiResponse } from '../api/types.js';
 import { field, isObject } from '../api/fields.js';
 import type { CommandHost } from '../cli.js';
 import type { Context } from '../context.js';
 import { addFieldsOption, addTableOptions } from '../output/flags.js';
-import { InterruptedError, OperationError, UsageError } from '../errors.js';
+import { OperationError, UsageError } from '../errors.js';
+import { SORT_FIELDS, buildFilter, buildSort, checkFilterOptions, hasFilters, parseSort, type ListFilterOptions, type TicketFilter } from '../tickets/list-filter.js';
 import { LIST_TYPES, kebabCase, parseFilterBy, parseListType, parsePositiveInt } from '../tickets/list-query.js';
+import { PAGE_CONCURRENCY, walkPages, type PageSource } from '../tickets/pages.js';
+import { ticketIdOf } from '../tickets/summary.js';
 
-export interface ListOptions {
+export interface ListOptions extends ListFilterOptions {
   view?: string | undefined;
   search?: string | undefined;
   in?: string | undefined;
@@ -19,9 +21,37 @@ export interface ListOptions {
 
 const DEFAULT_LIMIT = 10;
 // --all without --limit asks for bigger pages: 20,000 tickets in 200 requests, not 2,000.
+// Filtering asks for the same size: matches may be sparse.
 const ALL_PAGE_SIZE = 100;
 // Fixed by the service for list-by-username (spec 4.16).
 const USERNAME_PAGE_SIZE = 25;
+// Details fetched at once when a list item does not say what a filter needs.
+const DETAIL_CONCURRENCY = 8;
+
+const EXAMPLES = `
+Filters (names resolve like everywhere: "--status on" is On Hold if unique): tkt fetches the
+pages and keeps the matching tickets, since the service filters only by view and --search;
+with a filter, --limit N means N matching tickets (default ${DEFAULT_LIMIT}; all with --all), fetched
+over as many pages as needed. --site and --department fetch a ticket's detail when the list
+does not say them. --sort orders what is printed (with --all, every ticket, held to sort).
+WHEN: ISO 8601 (2026-12-01 is the end of that day) or +3d / -7d / -4h from now.
+
+Output: a table at a terminal; piped, tab-separated lines with ISO 8601 dates; --csv; --json
+(one array with --all); --query/--fields for JSON; -q the IDs.
+
+Views:
+  ${LIST_TYPES.map(kebabCase).join(', ')}
+
+Examples:
+  $ tkt list --view my-overdue-tickets
+  $ tkt list --assignee @me --priority high --overdue
+  $ tkt list --all --status open --assignee none --sort -created
+  $ tkt list --all --created-after -7d --csv --columns id,title,created > week.csv
+  $ tkt list --search printer --in subject
+  $ tkt list --all --json > tickets.json
+  $ for id in $(tkt list --all --status open --query '[].ticketId' --raw); do tkt show "$id"; done
+  $ tkt list --requester anna --all
+  $ tkt list -q --view my-completed-tickets | tkt close -`;
 
 export function register(program: Command, host: CommandHost): void {
   const command = program
@@ -33,25 +63,28 @@ export function register(program: Command, host: CommandHost): void {
     .option('--page <n>', 'page number, from 1', '1')
     .option('--limit <n>', `tickets per page (default ${DEFAULT_LIMIT}; ${ALL_PAGE_SIZE} with --all)`)
     .option('--all', 'walk every page, printing tickets as they arrive')
-    .option('--requester <username>', `tickets of one requester (${USERNAME_PAGE_SIZE} a page; with --page or --all)`);
+    .option('--requester <username>', `tickets of one requester (${USERNAME_PAGE_SIZE} a page; with --page or --all)`)
+    .option('--status <name>', 'only tickets in this status (name or ID)')
+    .option('--priority <name>', 'only tickets of this priority')
+    .option('--assignee <user>', 'only tickets assigned to USER (ID, username, full name), @me, or none')
+    .option('--site <name>', 'only tickets of this site')
+    .option('--department <name>', 'only tickets of this department')
+    .option('--group <name>', 'only tickets of this group')
+    .option('--overdue', 'only overdue tickets')
+    .option('--due-before <when>', 'only tickets due before WHEN')
+    .option('--created-after <when>', 'only tickets created after WHEN')
+    .option('--sort <field>', `order by ${SORT_FIELDS.join(', ')}; -FIELD for descending`);
   addTableOptions(addFieldsOption(command))
-    .addHelpText(
-      'after',
-      `\nViews:\n  ${LIST_TYPES.map(kebabCase).join(', ')}\n\nExamples:\n  $ tkt list --view my-overdue-tickets\n  $ tkt list --search printer --in subject\n  $ tkt list --all --json > tickets.json\n  $ tkt list --requester anna --all\n  $ tkt list -q --view my-completed-tickets | tkt close -`,
-    )
+    .addHelpText('after', EXAMPLES)
     .action(host.action((_args, opts, ctx) => run(opts as ListOptions, ctx)));
 }
 
-interface Query {
-  fetch(page: number): Promise<ApiResponse>;
-  pageSize: number;
-  firstPage: number;
-}
-
-function buildQuery(options: ListOptions, ctx: Context): Query {
+/** Where the pages come from: the paginated list, or list-by-username for --requester. */
+function buildSource(options: ListOptions, ctx: Context, filtering: boolean): PageSource {
   const firstPage = parsePositiveInt(options.page ?? '1', '--page');
   if (options.requester !== undefined) {
-    const conflicting = (['view', 'search', 'in', 'limit'] as const).filter((name) => options[name] !== undefined);
+    // With a filter, --limit counts matches and so goes with --requester too.
+    const conflicting = (['view', 'search', 'in', ...(filtering ? [] : ['limit' as const])] as const).filter((name) => options[name] !== undefined);
     if (conflicting.length > 0) {
       throw new UsageError(`--requester cannot be combined with ${conflicting.map((name) => `--${name}`).join(', ')}`, {
         details: [`the list-by-username endpoint takes only a username and a page (${USERNAME_PAGE_SIZE} a page)`],
@@ -59,25 +92,29 @@ function buildQuery(options: ListOptions, ctx: Context): Query {
     }
     const username = options.requester.trim();
     if (username === '') throw new UsageError('--requester needs a username');
-    return { firstPage, pageSize: USERNAME_PAGE_SIZE, fetch: async (page) => (await ctx.api()).listByUsername(username, page) };
+    return { firstPage, pageSize: USERNAME_PAGE_SIZE, fetch: async (page) => itemsOf((await (await ctx.api()).listByUsername(username, page)).body) };
   }
   if (options.in !== undefined && options.search === undefined) {
     throw new UsageError('--in only narrows --search', { hint: 'add --search TEXT' });
   }
   const listType = options.view === undefined ? undefined : parseListType(options.view);
   const filterBy = options.in === undefined ? undefined : parseFilterBy(options.in);
-  const pageSize = options.limit !== undefined ? parsePositiveInt(options.limit, '--limit') : options.all ? ALL_PAGE_SIZE : DEFAULT_LIMIT;
+  const pageSize = options.limit !== undefined && !filtering ? parsePositiveInt(options.limit, '--limit') : options.all || filtering ? ALL_PAGE_SIZE : DEFAULT_LIMIT;
   return {
     firstPage,
     pageSize,
     fetch: async (page) =>
-      (await ctx.api()).listTickets({
-        page,
-        length: pageSize,
-        ...(options.search === undefined ? {} : { search: options.search }),
-        ...(listType === undefined ? {} : { listType }),
-        ...(filterBy === undefined ? {} : { filterBy }),
-      }),
+      itemsOf(
+        (
+          await (await ctx.api()).listTickets({
+            page,
+            length: pageSize,
+            ...(options.search === undefined ? {} : { search: options.search }),
+            ...(listType === undefined ? {} : { listType }),
+            ...(filterBy === undefined ? {} : { filterBy }),
+          })
+        ).body,
+      ),
   };
 }
 
@@ -92,40 +129,78 @@ function itemsOf(body: unknown): unknown[] {
   });
 }
 
-/**
- * Every page from `query.firstPage` on. It stops at an empty page or a short one. "Short" is
- * measured against the first page when that one came back smaller than asked: a service that
- * caps the page size must not end the walk after one page.
- */
-async function* walkPages(query: Query, signal: AbortSignal): AsyncGenerator<unknown[]> {
-  let fullPage = query.pageSize;
-  let previousFirstId: unknown;
-  for (let page = query.firstPage; ; page++) {
-    if (signal.aborted) throw new InterruptedError();
-    const items = itemsOf((await query.fetch(page)).body);
-    if (items.length === 0) return;
-    const firstId = JSON.stringify(items[0]);
-    if (firstId === previousFirstId) {
-      throw new OperationError(`the service returned page ${page - 1} again for page ${page}; stopping`, {
-        details: ['it may not support paging for this list'],
-      });
+/** The items of a page that pass the filter, in order; an item that does not say is judged on its detail. */
+async function matchingItems(items: readonly unknown[], filter: TicketFilter, ctx: Context): Promise<unknown[]> {
+  const verdicts = items.map((item) => filter.test(item));
+  const undecided = verdicts.flatMap((verdict, index) => (verdict === undefined ? [index] : []));
+  if (undecided.length > 0) {
+    const api = await ctx.api();
+    const judge = async (): Promise<void> => {
+      for (let index = undecided.shift(); index !== undefined; index = undecided.shift()) {
+        const id = ticketIdOf(items[index]);
+        const verdict = id === undefined ? undefined : filter.test((await api.getTicket(Number(id))).body);
+        if (verdict === undefined) {
+          throw new OperationError(`cannot filter ticket ${id === undefined ? '(no ID)' : `#${id}`}: neither the list nor its detail says what the filter asks`, {
+            hint: 'drop the filter the service does not report (--site or --department)',
+          });
+        }
+        verdicts[index] = verdict;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(DETAIL_CONCURRENCY, undecided.length) }, judge));
+  }
+  return items.filter((_item, index) => verdicts[index] === true);
+}
+
+/** With a filter: N matching tickets (all with --all) from as many pages as it takes, --page skipping N per page. */
+async function* matchingPages(options: ListOptions, source: PageSource, filter: TicketFilter, ctx: Context): AsyncGenerator<unknown[]> {
+  const page = source.firstPage;
+  const limit = options.limit !== undefined ? parsePositiveInt(options.limit, '--limit') : options.all ? Infinity : DEFAULT_LIMIT;
+  if (limit === Infinity && page > 1) throw new UsageError('--page with a filter and --all needs --limit', { hint: '--page N skips N-1 times --limit matches' });
+  let skip = limit === Infinity ? 0 : (page - 1) * limit;
+  let wanted = limit;
+  // Pages of the service, from its first: --page counts matches here.
+  for await (const items of walkPages({ ...source, firstPage: 1 }, { signal: ctx.signal, concurrency: PAGE_CONCURRENCY })) {
+    let matches = await matchingItems(items, filter, ctx);
+    if (skip > 0) {
+      const skipped = Math.min(skip, matches.length);
+      matches = matches.slice(skipped);
+      skip -= skipped;
     }
-    previousFirstId = firstId;
-    if (page === query.firstPage) fullPage = Math.min(fullPage, items.length);
-    yield items;
-    if (items.length < fullPage) return;
+    if (matches.length > wanted) matches = matches.slice(0, wanted);
+    wanted -= matches.length;
+    if (matches.length > 0) yield matches;
+    // Returning ends the walk: no page past the last match needed is asked for.
+    if (wanted === 0) return;
   }
 }
 
 export async function run(options: ListOptions, ctx: Context): Promise<void> {
-  const query = buildQuery(options, ctx);
+  checkFilterOptions(options, ctx.now());
+  const sort = parseSort(options.sort);
+  const filtering = hasFilters(options);
+  const source = buildSource(options, ctx, filtering);
   const { createListPrinter } = await import('../tickets/list-output.js');
   const printer = await createListPrinter(ctx.output, ctx.io.color);
-  if (!options.all) {
-    const response = await query.fetch(query.firstPage);
-    await printer.page(itemsOf(response.body));
-    return printer.end();
+  const lookups = filtering || sort !== undefined ? (await import('../lookups/index.js')).createLookups(ctx) : undefined;
+  const filter = filtering ? await buildFilter(options, ctx, lookups!) : undefined;
+  const order = sort === undefined ? undefined : await buildSort(sort, lookups!);
+
+  const pages: AsyncIterable<unknown[]> =
+    filter !== undefined
+      ? matchingPages(options, source, filter, ctx)
+      : options.all
+        ? walkPages(source, { signal: ctx.signal, concurrency: PAGE_CONCURRENCY })
+        : (async function* () {
+            yield await source.fetch(source.firstPage);
+          })();
+  if (order === undefined) {
+    for await (const items of pages) await printer.page(items);
+  } else {
+    // Sorting needs every ticket it orders.
+    const held: unknown[] = [];
+    for await (const items of pages) held.push(...items);
+    await printer.page(order(held));
   }
-  for await (const items of walkPages(query, ctx.signal)) await printer.page(items);
   await printer.end();
 }

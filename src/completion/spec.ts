@@ -2,6 +2,7 @@
 // command or option is completed without touching this folder.
 import type { Command, Option } from 'commander';
 import type { LookupKind } from '../lookups/types.js';
+import { SORT_FIELDS } from '../tickets/list-filter.js';
 import { kebabCase, LIST_TYPES } from '../tickets/list-query.js';
 
 /** How an option's value is completed. */
@@ -41,6 +42,9 @@ const LOOKUP_KINDS: readonly LookupKind[] = [
 const USER_OPTIONS: Readonly<Record<string, LookupKind>> = { by: 'assignee', 'as-requester': 'requester' };
 
 const VIEW_NAMES: readonly string[] = LIST_TYPES.map(kebabCase);
+const SORT_WORDS: readonly string[] = [...SORT_FIELDS, ...SORT_FIELDS.map((name) => `-${name}`)];
+// Values typed freely (expressions, member names, dates): no file names are offered.
+const FREE_VALUES = new Set(['query', 'fields', 'columns', 'due-before', 'created-after']);
 
 /** The kinds `tkt __complete` accepts. */
 export function isLookupKind(value: string): value is LookupKind {
@@ -52,6 +56,8 @@ function valueCompletion(option: Option): ValueCompletion | undefined {
   if (option.argChoices !== undefined) return { type: 'words', words: option.argChoices };
   const name = option.long?.replace(/^--/, '') ?? '';
   if (name === 'view') return { type: 'words', words: VIEW_NAMES };
+  if (name === 'sort') return { type: 'words', words: SORT_WORDS };
+  if (FREE_VALUES.has(name)) return { type: 'words', words: [] };
   if (isLookupKind(name)) return { type: 'lookup', kind: name };
   const userKind = USER_OPTIONS[name];
   if (userKind !== undefined) return { type: 'lookup', kind: userKind };

@@ -8,7 +8,7 @@ import { scalarMemberNames } from '../output/format.js';
 import { createStyle } from '../output/style.js';
 import { formatDue } from '../output/time.js';
 import { sanitizeInline } from '../output/sanitize.js';
-import { dateField, summarizeTicket, type TicketSummary } from './summary.js';
+import { createdDateOf, summarizeTicket, type TicketSummary } from './summary.js';
 
 // Fallback columns are capped so an item with fifty fields still gives a readable table.
 const MAX_FALLBACK_COLUMNS = 8;
@@ -42,7 +42,7 @@ export const DEFAULT_TICKET_COLUMNS = ['id', 'title', 'status', 'priority', 'req
 /** Tickets page by page in the run's output format; says "no tickets" (human) when there were none. */
 export function createListPrinter(output: Output, color: boolean): Promise<RecordPrinter> {
   return output.records<ListedTicket>({
-    prepare: (item) => ({ ...summarizeTicket(item), created: dateField(item, 'createdOn', 'created', 'createdAt', 'createdDate') }),
+    prepare: (item) => ({ ...summarizeTicket(item), created: createdDateOf(item) }),
     columns: ticketColumns(color),
     // When no item has an ID or a title the shape is unknown: show what scalars there are.
     defaultColumns: (items) =>

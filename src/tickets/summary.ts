@@ -34,6 +34,10 @@ export function dateField(obj: unknown, ...names: string[]): Date | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
 
+export function createdDateOf(ticket: unknown): Date | undefined {
+  return dateField(ticket, 'createdOn', 'created', 'createdAt', 'createdDate');
+}
+
 export interface TicketSummary {
   id: number | string | undefined;
   title: string | undefined;

@@ -3,7 +3,8 @@ import { UsageError } from '../errors.js';
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 // Date-time; the seconds, fraction and zone are optional. A space may stand for the "T".
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
-const RELATIVE = /^\+(\d{1,6})([mhdw])$/i;
+// `+3d` ahead; `-7d` back (list --created-after -7d).
+const RELATIVE = /^([+-])(\d{1,6})([mhdw])$/i;
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -69,7 +70,8 @@ function addRelative(now: Date, amount: number, unit: string): Date {
  * - `2026-12-01`: the END of that day in local time (23:59:59), because WHEN is mostly a due
  *   date and "due 1 December" means "by the end of 1 December", not its first second;
  * - `2026-12-01T14:00`, `2026-12-01 14:00:30`: local time; with `Z` or `+02:00`: that zone;
- * - `+30m`, `+4h` (exact durations), `+3d`, `+1w` (calendar days, same wall-clock time).
+ * - `+30m`, `+4h` (exact durations), `+3d`, `+1w` (calendar days, same wall-clock time);
+ *   `-7d` and the like count back from now.
  * Impossible dates such as 2026-02-30 or 25:00 are refused rather than rolled over.
  */
 export function parseWhen(text: string, now: Date): Date {
@@ -77,7 +79,7 @@ export function parseWhen(text: string, now: Date): Date {
 
   const relative = RELATIVE.exec(value);
   if (relative) {
-    const date = addRelative(now, Number(relative[1]), relative[2]!);
+    const date = addRelative(now, Number(relative[2]) * (relative[1] === '-' ? -1 : 1), relative[3]!);
     if (Number.isNaN(date.getTime())) throw invalid(text);
     return date;
   }

@@ -44,10 +44,15 @@ describe('parseWhen', () => {
     expect(local(parseWhen('+1d', new Date(2026, 2, 28, 9, 15)))).toEqual([2026, 3, 29, 9, 15, 0, 0]);
   });
 
+  it('counts back from now with a minus sign (list --created-after -7d)', () => {
+    expect(local(parseWhen('-3d', now))).toEqual([2026, 3, 7, 9, 15, 0, 0]);
+    expect(parseWhen('-90m', now).getTime()).toBe(now.getTime() - 90 * 60_000);
+  });
+
   it.each([
     '2026-02-30', '2026-02-29', '2026-13-01', '2026-00-10', '2026-04-31',
     '2026-12-01T24:00', '2026-12-01T14:60', '2026-12-01T14:00:60', '2026-12-01T14:00+25:00',
-    '2026-12-1', '26-12-01', '12/01/2026', 'tomorrow', '3d', '-3d', '+3', '+3y', '+d', '', 'next week',
+    '2026-12-1', '26-12-01', '12/01/2026', 'tomorrow', '3d', '-3', '+3', '+3y', '+d', '', 'next week',
   ])('refuses %j with the usage message', (text) => {
     expect(() => parseWhen(text, now)).toThrow(UsageError);
     expect(() => parseWhen(text, now)).toThrow(

@@ -1,0 +1,138 @@
+// tkt list filters and --sort (contract section 10) against the sandbox: each filter alone and
+// combined, --limit counting matches across pages, --all, and the paging that carries them.
+import { describe, expect, it } from 'vitest';
+import type { SandboxTicket } from '../../src/sandbox/index.js';
+import type { Harness } from '../helpers/harness.js';
+import { routeCount, sendsNothing, useHarness, userId } from '../helpers/sandbox-state.js';
+
+let h: Harness;
+// 400 tickets: several pages of 100 for every filter, with sparse matches for the rare ones.
+useHarness({ sandbox: { seedTickets: 400 } }, (harness) => (h = harness));
+
+const COMPLETED = new Set([6, 7]);
+const idLines = (stdout: string) => stdout.split('\n').filter((line) => line !== '').map(Number);
+
+/** The all-tickets view in the service's order, as sandbox tickets: the reference every filter is checked against. */
+async function listed(): Promise<SandboxTicket[]> {
+  const { ctx } = await h.context();
+  const body = (await (await ctx.api()).listTickets({ page: 1, length: 100000, listType: 'AllTickets' })).body as { ticketId: number }[];
+  const byId = new Map(h.sandbox.state.tickets.map((t) => [t.id, t]));
+  return body.map((item) => byId.get(item.ticketId)!);
+}
+
+async function ids(...argv: string[]): Promise<number[]> {
+  const result = await h.cli(['list', '--view', 'all-tickets', '-q', ...argv]);
+  expect(result.code, result.stderr).toBe(0);
+  return idLines(result.stdout);
+}
+
+const overdue = (t: SandboxTicket) => t.dueDate !== null && t.dueDate < new Date().toISOString() && !COMPLETED.has(t.ticketStatusId);
+const idsOf = (tickets: SandboxTicket[]) => tickets.map((t) => t.id);
+
+describe('tkt list filters', () => {
+  it('filters by each lookup, by name or ID, over every page with --all', async () => {
+    const all = await listed();
+    const anna = userId(h, 'aberg');
+    const tech = all.find((t) => t.assignedUser !== null)!.assignedUser!;
+    const techName = h.sandbox.state.users.find((u) => u.id === tech)!;
+    const cases: [string[], (t: SandboxTicket) => boolean][] = [
+      [['--status', 'open'], (t) => t.ticketStatusId === 1],
+      [['--status', '3'], (t) => t.ticketStatusId === 3],
+      [['--priority', 'CRIT'], (t) => t.ticketPriorityId === 4],
+      [['--group', '2'], (t) => t.groupId === 2],
+      [['--assignee', techName.username], (t) => t.assignedUser === tech],
+      [['--assignee', `${techName.firstName} ${techName.lastName}`], (t) => t.assignedUser === tech],
+      [['--assignee', 'none'], (t) => t.assignedUser === null],
+      [['--site', '2'], (t) => t.siteId === 2],
+      [['--department', '1'], (t) => t.departmentId === 1],
+    ];
+    expect(anna).toBeDefined();
+    for (const [argv, predicate] of cases) {
+      const expected = idsOf(all.filter(predicate));
+      expect(expected.length, argv.join(' ')).toBeGreaterThan(0);
+      expect(expected.length, argv.join(' ')).toBeLessThan(all.length);
+      expect(await ids('--all', ...argv), argv.join(' ')).toEqual(expected);
+    }
+  });
+
+  it('filters by dates and --overdue', async () => {
+    const all = await listed();
+    const cutoff = new Date(Date.now() + 5 * 24 * 3600 * 1000);
+    const created = all.map((t) => t.createdOn).sort()[Math.floor(all.length / 2)]!;
+    const cases: [string[], (t: SandboxTicket) => boolean][] = [
+      [['--overdue'], overdue],
+      [['--due-before', cutoff.toISOString()], (t) => t.dueDate !== null && new Date(t.dueDate) < cutoff],
+      [['--created-after', created], (t) => new Date(t.createdOn) > new Date(created)],
+    ];
+    for (const [argv, predicate] of cases) {
+      const expected = idsOf(all.filter(predicate));
+      expect(expected.length, argv.join(' ')).toBeGreaterThan(0);
+      expect(expected.length, argv.join(' ')).toBeLessThan(all.length);
+      expect(await ids('--all', ...argv), argv.join(' ')).toEqual(expected);
+    }
+    // Relative WHEN counts back from now: nothing in the sandbox is created in the future.
+    expect(await ids('--all', '--created-after', '+1d')).toEqual([]);
+    expect(await ids('--all', '--created-after', '-100000d')).toEqual(idsOf(all));
+  });
+
+  it('combines filters, and --limit counts matches across pages', async () => {
+    const all = await listed();
+    const matches = idsOf(all.filter((t) => t.ticketStatusId === 1 && t.assignedUser === null));
+    expect(matches.length).toBeGreaterThan(12);
+    // Matches spread past the first page of 100.
+    expect(all.findIndex((t) => t.id === matches[11])).toBeGreaterThan(100);
+    expect(await ids('--all', '--status', 'Open', '--assignee', 'none')).toEqual(matches);
+    const before = routeCount(h, 'POST /api/TicketsApi');
+    expect(await ids('--status', 'Open', '--assignee', 'none', '--limit', '12')).toEqual(matches.slice(0, 12));
+    // Not every page: the walk stops once it has 12.
+    expect(routeCount(h, 'POST /api/TicketsApi') - before).toBeLessThan(Math.ceil(all.length / 100) + 4);
+    expect(await ids('--status', 'Open', '--assignee', 'none', '--limit', '5', '--page', '2')).toEqual(matches.slice(5, 10));
+    expect(await ids('--status', 'Open', '--assignee', 'none')).toEqual(matches.slice(0, 10));
+    expect(await ids('--all', '--status', 'Open', '--assignee', 'none', '--limit', '3')).toEqual(matches.slice(0, 3));
+    const three = all.filter((t) => t.ticketStatusId === 1 && t.ticketPriorityId === 3 && overdue(t));
+    expect(await ids('--all', '--status', 'open', '--priority', 'high', '--overdue')).toEqual(idsOf(three));
+  });
+
+  it('resolves @me, and filters list --requester pages too', async () => {
+    const all = await listed();
+    const admin = userId(h, 'admin');
+    const mine = idsOf(all.filter((t) => t.assignedUser === admin));
+    expect(await ids('--all', '--assignee', '@me')).toEqual(mine);
+    const aberg = userId(h, 'aberg');
+    const theirs = h.sandbox.state.tickets
+      .filter((t) => t.creatorId === aberg && !t.isDeleted)
+      .sort((a, b) => b.createdOn.localeCompare(a.createdOn) || b.id - a.id);
+    const open = idsOf(theirs.filter((t) => t.ticketStatusId === 1));
+    expect(open.length).toBeGreaterThan(0);
+    const result = await h.cli(['list', '--requester', 'aberg', '--all', '--status', 'open', '-q']);
+    expect(idLines(result.stdout)).toEqual(open);
+  });
+
+  it('sorts by each field, ascending and descending, missing values last', async () => {
+    const all = await listed();
+    const open = all.filter((t) => t.ticketStatusId === 1);
+    const byDue = [...open].sort((a, b) => (a.dueDate === null ? 1 : b.dueDate === null ? -1 : a.dueDate.localeCompare(b.dueDate)));
+    expect(await ids('--all', '--status', 'open', '--sort', 'due')).toEqual(idsOf(byDue));
+    expect(await ids('--all', '--status', 'open', '--sort', '-id')).toEqual(idsOf(open).sort((a, b) => b - a));
+    const byCreated = [...open].sort((a, b) => a.createdOn.localeCompare(b.createdOn));
+    expect(await ids('--all', '--status', 'open', '--sort', 'created')).toEqual(idsOf(byCreated));
+    const byPriority = await ids('--all', '--status', 'open', '--sort', '-priority');
+    const priorities = byPriority.map((id) => all.find((t) => t.id === id)!.ticketPriorityId ?? 0);
+    expect(priorities).toEqual([...priorities].sort((a, b) => b - a));
+    const byStatus = await ids('--all', '--limit', '50', '--sort', 'status');
+    const statuses = byStatus.map((id) => all.find((t) => t.id === id)!.ticketStatusId);
+    expect(statuses).toEqual([...statuses].sort((a, b) => a - b));
+    expect(new Set(statuses).size).toBeGreaterThan(2);
+  });
+
+  it('refuses bad dates, sort fields and unknown names with exit 2', async () => {
+    for (const argv of [['--due-before', 'soon'], ['--created-after', '2026-13-01'], ['--sort', 'colour']]) {
+      const result = await sendsNothing(h, () => h.cli(['list', ...argv]));
+      expect(result.code, argv.join(' ')).toBe(2);
+    }
+    const unknown = await h.cli(['list', '--status', 'Lunch']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown status "Lunch" for --status');
+    expect(routeCount(h, 'POST /api/TicketsApi')).toBeGreaterThan(0);
+  });
+});

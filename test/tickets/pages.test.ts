@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { walkPages, type PageSource } from '../../src/tickets/pages.js';
+
+/** A source of `total` items whose pages answer in reverse order of asking (later pages first). */
+function reversedSource(total: number, pageSize: number) {
+  const asked: number[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const source: PageSource = {
+    firstPage: 1,
+    pageSize,
+    async fetch(page) {
+      asked.push(page);
+      inFlight += 1;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      // Page 1 waits longest, so every later page in the window has answered before it.
+      await new Promise((resolve) => setTimeout(resolve, Math.max(1, 40 - page * 5)));
+      inFlight -= 1;
+      const first = (page - 1) * pageSize;
+      return Array.from({ length: Math.max(0, Math.min(pageSize, total - first)) }, (_, i) => ({ id: first + i + 1 }));
+    },
+  };
+  return { source, asked, maxInFlight: () => maxInFlight };
+}
+
+async function collect(source: PageSource, concurrency: number): Promise<unknown[][]> {
+  const pages: unknown[][] = [];
+  for await (const items of walkPages(source, { signal: new AbortController().signal, concurrency })) pages.push(items);
+  return pages;
+}
+
+describe('walkPages', () => {
+  it('keeps several pages in flight yet yields them in order', async () => {
+    const { source, maxInFlight } = reversedSource(95, 10);
+    const pages = await collect(source, 4);
+    expect(maxInFlight()).toBe(4);
+    expect(pages.flat()).toEqual(Array.from({ length: 95 }, (_, i) => ({ id: i + 1 })));
+    expect(pages.map((page) => page.length)).toEqual([10, 10, 10, 10, 10, 10, 10, 10, 10, 5]);
+  });
+
+  it('stops at the first short page and asks for nothing past the window it had open', async () => {
+    const { source, asked } = reversedSource(25, 10);
+    const pages = await collect(source, 3);
+    expect(pages.map((page) => page.length)).toEqual([10, 10, 5]);
+    // Pages 1-3 at once, then one more for each full page handed on: 4 and 5, never 6.
+    expect([...asked].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('stops at an empty page, and measures "short" against a first page the service capped', async () => {
+    const capped: PageSource = {
+      firstPage: 1,
+      pageSize: 100,
+      // The service gives at most 10 whatever is asked: 30 items in three full pages.
+      fetch: async (page) => Array.from({ length: page <= 3 ? 10 : 0 }, (_, i) => ({ id: page * 100 + i })),
+    };
+    expect((await collect(capped, 2)).map((page) => page.length)).toEqual([10, 10, 10]);
+  });
+
+  it('refuses a service that answers every page with the same items', async () => {
+    const stuck: PageSource = { firstPage: 1, pageSize: 2, fetch: async () => [{ id: 1 }, { id: 2 }] };
+    await expect(collect(stuck, 3)).rejects.toThrow('the service returned page 1 again for page 2');
+  });
+
+  it('stops asking when the consumer stops', async () => {
+    const { source, asked } = reversedSource(1000, 10);
+    for await (const items of walkPages(source, { signal: new AbortController().signal, concurrency: 4 })) {
+      expect(items).toHaveLength(10);
+      break;
+    }
+    expect(asked).toEqual([1, 2, 3, 4, 5]);
+  });
+});
