@@ -183,7 +183,7 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
       const writer = createJsonArrayWriter(stdout);
       return {
         async push(items) {
-          for (const item of limitPage(items)) await writer.push(item);
+          await writer.push(...limitPage(items));
         },
         end: () => writer.end(),
       };
@@ -196,7 +196,7 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
         async push(items) {
           const results = compiled.apply(limitPage(items)) as unknown[];
           if (writer === undefined) await writeResult(results, false);
-          else for (const result of results) await writer.push(result);
+          else await writer.push(...results);
         },
         end: async () => writer?.end(),
       };

@@ -21,8 +21,8 @@ export function writeJsonLine(stream: Writable, value: unknown): Promise<void> {
 }
 
 export interface JsonArrayWriter {
-  /** Writes one element now; resolves when the stream can take more. */
-  push(item: unknown): Promise<void>;
+  /** Writes elements now, in one write (a page of 100 tickets is one write, not 100); resolves when the stream can take more. */
+  push(...items: unknown[]): Promise<void>;
   /** Closes the array (prints `[]` when nothing was pushed). */
   end(): Promise<void>;
 }
@@ -36,10 +36,11 @@ export function createJsonArrayWriter(stream: Writable): JsonArrayWriter {
   let count = 0;
   const indented = (item: unknown) => ' '.repeat(INDENT) + stringify(item, INDENT).replace(/\n/g, '\n' + ' '.repeat(INDENT));
   return {
-    push(item) {
-      const prefix = count === 0 ? '[\n' : ',\n';
-      count += 1;
-      return writeText(stream, prefix + indented(item));
+    async push(...items) {
+      if (items.length === 0) return;
+      const text = items.map((item, i) => (count + i === 0 ? '[\n' : ',\n') + indented(item)).join('');
+      count += items.length;
+      return writeText(stream, text);
     },
     end() {
       return writeText(stream, count === 0 ? '[]\n' : '\n]\n');
