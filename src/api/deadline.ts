@@ -23,13 +23,12 @@ export interface Deadline {
 export function startDeadline(ms: number): Deadline {
   const controller = new AbortController();
   const expire = () => controller.abort(new DeadlineExceeded(`deadline of ${ms}ms passed`));
-  let timer = setTimeout(expire, ms);
+  const timer = setTimeout(expire, ms);
   return {
     signal: controller.signal,
+    // An upload calls this for every chunk: refresh() re-arms the same timer, no new one each time.
     restart() {
-      if (controller.signal.aborted) return;
-      clearTimeout(timer);
-      timer = setTimeout(expire, ms);
+      if (!controller.signal.aborted) timer.refresh();
     },
     stop: () => clearTimeout(timer),
     race<T>(work: Promise<T>): Promise<T> {

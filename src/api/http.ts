@@ -294,6 +294,12 @@ function partFilename(path: string): string {
   return basename(path).replace(CONTROL_CHARACTERS, '_');
 }
 
+// Files are read in chunks this large, and up to UPLOAD_READ_AHEAD chunks wait for the connection:
+// with fs's 64 KiB chunks and no read-ahead, a 1 GB upload alternated between reading and sending
+// in 16,384 small steps, at half of curl's speed. Memory stays a few MB whatever the file size.
+const UPLOAD_CHUNK_BYTES = 1024 * 1024;
+const UPLOAD_READ_AHEAD = 4;
+
 /** form-data parts over a stream: files are piped from disk, never read whole. */
 async function buildMultipart(input: MultipartInput): Promise<Outgoing> {
   // Loaded on first use so `tkt --help` does not pay for it.
@@ -308,13 +314,13 @@ async function buildMultipart(input: MultipartInput): Promise<Outgoing> {
   }
   for (const path of input.files ?? []) {
     const filename = partFilename(path);
-    form.append('Uploads', createReadStream(path), { filename });
+    form.append('Uploads', createReadStream(path, { highWaterMark: UPLOAD_CHUNK_BYTES }), { filename });
     names.push(`Uploads=${filename}`);
   }
   const headers: Record<string, string> = { ...form.getHeaders() };
   headers['content-length'] = String(await formLength(form));
   // form-data is a legacy stream that only starts flowing when piped; undici wants a real Readable.
-  const body = new PassThrough();
+  const body = new PassThrough({ highWaterMark: UPLOAD_READ_AHEAD * UPLOAD_CHUNK_BYTES });
   form.on('error', (error: Error) => body.destroy(error));
   form.pipe(body);
   return { headers, body, summary: ` multipart [${names.join(', ')}]` };

@@ -4,7 +4,8 @@
 // goes to dist/main.js, whose heavy modules live in chunks imported on first use. Checked twice:
 // in esbuild's metafiles (what each entry holds and imports statically) and at run time (which
 // files `tkt --version`, `tkt --help` and a few commands actually load). `npm test` builds dist/.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -140,14 +141,17 @@ import { pathToFileURL } from 'node:url';
 const logFile = process.env.TKT_TEST_IMPORT_LOG;
 register('./hooks.mjs', import.meta.url, { data: { logFile } });
 const require = createRequire(import.meta.url);
-process.on('exit', () => appendFileSync(logFile, Object.keys(require.cache).map((file) => pathToFileURL(file).href + '\\n').join('')));
+process.on('exit', () => {
+  const builtins = process.moduleLoadList.filter((name) => name.startsWith('NativeModule ')).map((name) => 'builtin:' + name.slice(13));
+  appendFileSync(logFile, [...Object.keys(require.cache).map((file) => pathToFileURL(file).href), ...builtins].map((line) => line + '\\n').join(''));
+});
 `,
     );
   });
   afterAll(() => rmSync(hookDir, { recursive: true, force: true }));
 
   /** Runs the bin with `args`; returns its exit code, stdout and the bundle inputs of every dist file it loaded. */
-  function loadedInputs(args: string[], env: Record<string, string> = {}): { code: number; stdout: string; distFiles: string[]; inputs: string[] } {
+  function loadedInputs(args: string[], env: Record<string, string> = {}): { code: number; stdout: string; distFiles: string[]; inputs: string[]; builtins: string[] } {
     const meta = readAllMetafiles();
     const logFile = path.join(hookDir, `${args.join('_').replace(/\W/g, '')}.log`);
     const child = spawnSync(process.execPath, ['--import', pathToFileURL(path.join(hookDir, 'register.mjs')).href, bin, ...args], {
@@ -155,13 +159,43 @@ process.on('exit', () => appendFileSync(logFile, Object.keys(require.cache).map(
       env: { ...process.env, TKT_TEST_IMPORT_LOG: logFile, TKT_CONFIG_DIR: hookDir, TKT_URL: '', TKT_TOKEN: '', TKT_PROFILE: '', NO_COLOR: '1', ...env },
       encoding: 'utf8',
     });
-    const distFiles = readFileSync(logFile, 'utf8')
-      .split('\n')
+    const lines = readFileSync(logFile, 'utf8').split('\n');
+    const builtins = lines.filter((line) => line.startsWith('builtin:')).map((line) => line.slice('builtin:'.length));
+    const distFiles = lines
       .filter((url) => url.startsWith('file:'))
       .map((url) => path.relative(root, fileURLToPath(url)).split(path.sep).join('/'))
       .filter((file, index, all) => file.startsWith('dist/') && all.indexOf(file) === index);
-    return { code: child.status ?? -1, stdout: child.stdout, distFiles, inputs: inputsOf(meta, distFiles) };
+    return { code: child.status ?? -1, stdout: child.stdout, distFiles, inputs: inputsOf(meta, distFiles), builtins };
   }
+
+  it('uploads a file without loading what form-data needs only for features tkt does not use', async () => {
+    // A server in its own process (spawnSync blocks this one) that reads the body and answers its size.
+    const server = spawn(process.execPath, ['-e', `
+      const server = require('node:http').createServer((req, res) => {
+        let received = 0;
+        req.on('data', (chunk) => { received += chunk.length; });
+        req.on('end', () => res.end(JSON.stringify({ received })));
+      });
+      server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port));`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const [line] = (await once(server.stdout!, 'data')) as [Buffer];
+      const file = path.join(hookDir, 'upload.log');
+      writeFileSync(file, 'x'.repeat(100_000));
+
+      const { code, stdout, inputs, builtins } = loadedInputs(['attach', '1', file, '--json'], { TKT_URL: String(line).trim(), TKT_TOKEN: 'a-token' });
+
+      expect(code).toBe(0);
+      expect(JSON.parse(stdout).received).toBeGreaterThan(100_000);
+      expect(inputs.some((input) => input.includes('node_modules/form-data/'))).toBe(true);
+      // get-intrinsic (behind es-set-tostringtag) and https, with tls, cost about 30 ms of every upload.
+      expect(inputs.filter((input) => /node_modules\/(get-intrinsic|es-set-tostringtag)\//.test(input))).toEqual([]);
+      expect(builtins).toContain('crypto');
+      expect(builtins).not.toContain('https');
+      expect(builtins).not.toContain('tls');
+    } finally {
+      server.kill();
+    }
+  });
 
   it.each([[['--version']], [['--help']], [['list', '--help']], [['help', 'sandbox']], [['view', '-h']]])('tkt %j is answered by dist/start.cjs alone', (args) => {
     const { code, stdout, distFiles } = loadedInputs(args);
