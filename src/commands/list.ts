@@ -3,6 +3,7 @@ import { field, isObject } from '../api/fields.js';
 import type { CommandHost } from '../cli.js';
 import type { Context } from '../context.js';
 import { addFieldsOption, addTableOptions } from '../output/flags.js';
+import { userSettings } from '../config/settings.js';
 import { OperationError, UsageError } from '../errors.js';
 import { SORT_FIELDS, buildFilter, buildSort, checkFilterOptions, hasFilters, parseSort, type ListFilterOptions, type TicketFilter } from '../tickets/list-filter.js';
 import { LIST_TYPES, kebabCase, parseFilterBy, parseListType, parsePositiveInt } from '../tickets/list-query.js';
@@ -57,7 +58,7 @@ export function register(program: Command, host: CommandHost): void {
   const command = program
     .command('list')
     .description('List tickets')
-    .option('--view <view>', `a list type, e.g. my-overdue-tickets (see below); default: the service's own`)
+    .option('--view <view>', `a list type, e.g. my-overdue-tickets (see below); default: "tkt config get default-view", else the service's own`)
     .option('--search <text>', 'keyword matched against subject, ticket ID, priority and requester')
     .option('--in <fields>', 'where --search looks: comma-separated Subject,TicketId,Priority,Requester')
     .option('--page <n>', 'page number, from 1', '1')
@@ -97,7 +98,9 @@ function buildSource(options: ListOptions, ctx: Context, filtering: boolean): Pa
   if (options.in !== undefined && options.search === undefined) {
     throw new UsageError('--in only narrows --search', { hint: 'add --search TEXT' });
   }
-  const listType = options.view === undefined ? undefined : parseListType(options.view);
+  // `tkt config set default-view` stands in for --view; without either the service chooses.
+  const view = options.view ?? userSettings(ctx).defaultView;
+  const listType = view === undefined ? undefined : parseListType(view);
   const filterBy = options.in === undefined ? undefined : parseFilterBy(options.in);
   const pageSize = options.limit !== undefined && !filtering ? parsePositiveInt(options.limit, '--limit') : options.all || filtering ? ALL_PAGE_SIZE : DEFAULT_LIMIT;
   return {

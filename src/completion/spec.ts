@@ -81,8 +81,11 @@ export function completionSpec(program: Command): CompletionSpec {
         name: command.name(),
         aliases: command.aliases(),
         description: command.description(),
-        options: optionSpecs(command),
-        argumentWords: command.registeredArguments[0]?.argChoices ?? [],
+        // A command with subcommands (auth, config) completes their names, then their options.
+        options: [...optionSpecs(command), ...command.commands.flatMap(optionSpecs)].filter(
+          (option, i, all) => option.long === undefined || all.findIndex((other) => other.long === option.long) === i,
+        ),
+        argumentWords: command.commands.length > 0 ? command.commands.map((sub) => sub.name()) : (command.registeredArguments[0]?.argChoices ?? []),
       })),
   };
 }

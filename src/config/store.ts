@@ -11,7 +11,7 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { OperationError } from '../errors.js';
 import { assertProfileName } from './paths.js';
-import type { ConfigStore, Profile, StoredToken } from './types.js';
+import type { ConfigStore, Profile, SavedSettings, StoredToken } from './types.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -54,6 +54,33 @@ export function createConfigStore(dir: string): ConfigStore {
       });
     },
 
+    profileNames() {
+      const tokenNames = listFolder(path.join(dir, 'tokens'))
+        .filter((file) => file.endsWith('.json'))
+        .map((file) => file.slice(0, -'.json'.length));
+      return [...new Set([...Object.keys(profilesIn(readSettings())), ...tokenNames])].sort();
+    },
+
+    getSettings(profile) {
+      const settings = readSettings();
+      if (profile === undefined) return { ...(settings.settings as SavedSettings | undefined) };
+      assertProfileName(profile);
+      const all = profilesIn(settings);
+      return { ...(Object.hasOwn(all, profile) ? all[profile]!.settings : undefined) };
+    },
+
+    async saveSettings(changes, profile) {
+      if (profile !== undefined) assertProfileName(profile);
+      await writeObject(dir, settingsFile, () => {
+        const settings = readSettings();
+        if (profile === undefined) return { ...settings, settings: mergeDefined(settings.settings, changes) };
+        const all = profilesIn(settings);
+        const current = Object.hasOwn(all, profile) ? all[profile]! : {};
+        all[profile] = { ...current, settings: mergeDefined(current.settings, changes) };
+        return { ...settings, profiles: all };
+      });
+    },
+
     readToken(profile) {
       const stored = readObject(tokenFile(profile), 'report');
       return isStoredToken(stored) ? stored : undefined;
@@ -84,6 +111,24 @@ export function createConfigStore(dir: string): ConfigStore {
       await writeObject(dir, file, () => ({ ...readCacheEntries(file), [key]: entry }));
     },
   };
+}
+
+/** `base` with `changes` applied; a change to undefined removes the key. */
+function mergeDefined(base: unknown, changes: Record<string, unknown>): JsonObject {
+  const merged: JsonObject = { ...(base as JsonObject | undefined) };
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === undefined) delete merged[key];
+    else merged[key] = value;
+  }
+  return merged;
+}
+
+function listFolder(folder: string): string[] {
+  try {
+    return fs.readdirSync(folder);
+  } catch {
+    return [];
+  }
 }
 
 function profilesIn(settings: JsonObject): Record<string, Profile> {

@@ -4,6 +4,16 @@ export interface Profile {
   url?: string;
   /** `--allow-http` given once for this profile: plain http to a non-loopback host is accepted. */
   allowHttp?: boolean;
+  /** `tkt --profile NAME config set`: this profile's own values, over the global ones. */
+  settings?: SavedSettings;
+}
+
+/** What `tkt config set` saves (src/config/settings.ts reads them with env and defaults). */
+export interface SavedSettings {
+  editor?: string;
+  pager?: string;
+  defaultView?: string;
+  defaultConcurrency?: number;
 }
 
 export interface StoredToken {
@@ -26,6 +36,12 @@ export interface ConfigStore {
   getProfile(name: string): Profile;
   /** Merges `changes` into the saved profile. */
   saveProfile(name: string, changes: Profile): Promise<void>;
+  /** Every profile with saved settings or a token. */
+  profileNames(): string[];
+  /** The global settings, or a profile's own when `profile` is given. */
+  getSettings(profile?: string): SavedSettings;
+  /** Merges `changes` (a key set to undefined is removed) into the global settings or a profile's. */
+  saveSettings(changes: Partial<Record<keyof SavedSettings, SavedSettings[keyof SavedSettings] | undefined>>, profile?: string): Promise<void>;
   /** Token files are 0600 and written atomically. */
   readToken(profile: string): StoredToken | undefined;
   writeToken(profile: string, token: StoredToken): Promise<void>;

@@ -1,0 +1,114 @@
+// User settings (`tkt config`): editor, pager, default view, default concurrency.
+//
+// Where they are kept, as gh does with its per-host overrides: `tkt config set KEY VALUE`
+// saves for every profile; `tkt --profile NAME config set KEY VALUE` saves for that profile
+// only, over the global value. What tkt uses (contract section 1: environment first, then saved
+// settings): editor = $VISUAL, $EDITOR, the active profile's, the global one, vi; pager =
+// $PAGER, then the same, then "less -FRX"; default view and concurrency have no variable.
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { parseWholeNumber } from '../util/ids.js';
+import { squash } from '../util/option-text.js';
+import { resolveProfileName } from './session.js';
+import type { SavedSettings } from './types.js';
+
+export type SettingName = keyof SavedSettings;
+
+export interface SettingSpec {
+  /** As typed in `tkt config`: editor, pager, default-view, default-concurrency. */
+  key: string;
+  name: SettingName;
+  description: string;
+  /** Variables that win over the saved value, first set wins. */
+  env: readonly string[];
+  fallback: string | number | undefined;
+  /** The value to save, or a UsageError (exit 2) saying what is expected. */
+  parse(text: string): string | number;
+}
+
+const MAX_CONCURRENCY = 32;
+
+function commandLine(key: string) {
+  return (text: string): string => {
+    const value = text.trim();
+    if (value === '') throw new UsageError(`${key} needs a command, e.g. "nano" or "code --wait"`);
+    return value;
+  };
+}
+
+export const SETTINGS: readonly SettingSpec[] = [
+  { key: 'editor', name: 'editor', description: 'command that edits long text (descriptions, replies)', env: ['VISUAL', 'EDITOR'], fallback: 'vi', parse: commandLine('editor') },
+  { key: 'pager', name: 'pager', description: 'command that pages long output (tkt show)', env: ['PAGER'], fallback: 'less -FRX', parse: commandLine('pager') },
+  {
+    key: 'default-view',
+    name: 'defaultView',
+    description: 'view tkt list shows without --view, e.g. my-open-tickets',
+    env: [],
+    fallback: undefined,
+    // `tkt config set` checks it against the list types (tickets/list-query.ts, a layer above this one).
+    parse: commandLine('default-view'),
+  },
+  {
+    key: 'default-concurrency',
+    name: 'defaultConcurrency',
+    description: `requests at once for commands over several IDs (1-${MAX_CONCURRENCY})`,
+    env: [],
+    fallback: 4,
+    parse: (text) => {
+      const value = parseWholeNumber(text, { min: 1, max: MAX_CONCURRENCY });
+      if (value === undefined) throw new UsageError(`invalid default-concurrency ${JSON.stringify(text)}: expected a whole number from 1 to ${MAX_CONCURRENCY}`);
+      return value;
+    },
+  },
+];
+
+/** The setting `key` names (any case, kebab or camel); exit 2 listing the keys otherwise. */
+export function settingSpec(key: string): SettingSpec {
+  const found = SETTINGS.find((spec) => squash(spec.key) === squash(key));
+  if (found === undefined) throw new UsageError(`unknown setting ${JSON.stringify(key)}`, { details: [`settings: ${SETTINGS.map((spec) => spec.key).join(', ')}`] });
+  return found;
+}
+
+export type SettingSource = 'env' | 'profile' | 'global' | 'default';
+
+export interface EffectiveSetting {
+  value: string | number | undefined;
+  source: SettingSource;
+  /** The variable it came from, with source "env". */
+  variable?: string;
+}
+
+type SettingsContext = Pick<Context, 'config' | 'env' | 'globals'>;
+
+/** One setting as tkt will use it, and where it came from. */
+export function effectiveSetting(ctx: SettingsContext, spec: SettingSpec): EffectiveSetting {
+  for (const variable of spec.env) {
+    const value = ctx.env[variable]?.trim();
+    if (value) return { value, source: 'env', variable };
+  }
+  const profileValue = ctx.config.getSettings(resolveProfileName(ctx))[spec.name];
+  if (profileValue !== undefined) return { value: profileValue, source: 'profile' };
+  const globalValue = ctx.config.getSettings()[spec.name];
+  if (globalValue !== undefined) return { value: globalValue, source: 'global' };
+  return { value: spec.fallback, source: 'default' };
+}
+
+export interface UserSettings {
+  editor: string;
+  pager: string;
+  /** A view in kebab-case (list --view accepts it), or undefined for the service's default. */
+  defaultView: string | undefined;
+  defaultConcurrency: number;
+}
+
+/** The typed settings other commands read (pager for show, editor for prompts, ...). */
+export function userSettings(ctx: SettingsContext): UserSettings {
+  const value = (name: SettingName) => effectiveSetting(ctx, SETTINGS.find((spec) => spec.name === name)!).value;
+  const view = value('defaultView');
+  return {
+    editor: String(value('editor')),
+    pager: String(value('pager')),
+    defaultView: view === undefined ? undefined : String(view),
+    defaultConcurrency: Number(value('defaultConcurrency')),
+  };
+}

@@ -1,0 +1,114 @@
+// tkt auth token, tkt config and tkt profiles (contract section 10).
+import { describe, expect, it } from 'vitest';
+import { runToken } from '../../src/commands/auth.js';
+import { userSettings } from '../../src/config/settings.js';
+import { createConfigStore } from '../../src/config/store.js';
+import { loginAs, type Harness } from '../helpers/harness.js';
+import { useHarness } from '../helpers/sandbox-state.js';
+
+let h: Harness;
+useHarness({ profiles: ['viewer'] }, (harness) => (h = harness));
+
+const savedToken = (profile = 'default') => createConfigStore(h.configDir).readToken(profile)!.token;
+
+describe('tkt auth token', () => {
+  it('prints the token into a pipe, and as JSON with --json', async () => {
+    const piped = await h.cli(['auth', 'token']);
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stdout).toBe(`${savedToken()}\n`);
+    const viewer = await h.cli(['--profile', 'viewer', 'auth', 'token', '--query', 'token', '--raw']);
+    expect(viewer.stdout).toBe(`${savedToken('viewer')}\n`);
+    expect(savedToken('viewer')).not.toBe(savedToken());
+    const fromEnv = await h.cli(['auth', 'token'], { env: { TKT_TOKEN: 'env-token' } });
+    expect(fromEnv.stdout).toBe('env-token\n');
+  });
+
+  it('refuses a terminal without --show (exit 2), prints with it', async () => {
+    const tty = await h.context({ tty: true });
+    await expect(runToken({ show: false }, tty.ctx)).rejects.toThrow('refusing to print the token to a terminal');
+    expect(tty.stdout()).toBe('');
+    const shown = await h.context({ tty: true });
+    await runToken({ show: true }, shown.ctx);
+    expect(shown.stdout()).toBe(`${savedToken()}\n`);
+  });
+
+  it('exits 4 when not logged in', async () => {
+    const result = await h.cli(['--profile', 'nobody', 'auth', 'token']);
+    expect(result.code).toBe(4);
+    expect(result.stdout).toBe('');
+  });
+});
+
+describe('tkt config', () => {
+  it('sets then reads back each setting, globally and per profile', async () => {
+    for (const [key, value, expected] of [
+      ['editor', 'code --wait', 'code --wait'],
+      ['pager', 'more', 'more'],
+      ['default-view', 'MyOpenTickets', 'my-open-tickets'],
+      ['default-concurrency', '8', '8'],
+    ] as const) {
+      const set = await h.cli(['config', 'set', key, value], { env: { VISUAL: '', EDITOR: '', PAGER: '' } });
+      expect(set.code, set.stderr).toBe(0);
+      const get = await h.cli(['config', 'get', key], { env: { VISUAL: '', EDITOR: '', PAGER: '' } });
+      expect(get.stdout, key).toBe(`${expected}\n`);
+    }
+    const perProfile = await h.cli(['--profile', 'viewer', 'config', 'set', 'default-concurrency', '2']);
+    expect(perProfile.stdout).toBe('Set default-concurrency to 2 for profile viewer\n');
+    expect((await h.cli(['--profile', 'viewer', 'config', 'get', 'default-concurrency'])).stdout).toBe('2\n');
+    expect((await h.cli(['config', 'get', 'default-concurrency'], { env: { TKT_PROFILE: 'viewer' } })).stdout).toBe('2\n');
+    expect((await h.cli(['config', 'get', 'default-concurrency'])).stdout).toBe('8\n');
+
+    const list = await h.cli(['--profile', 'viewer', 'config', 'list', '--json'], { env: { PAGER: 'less' } });
+    expect(JSON.parse(list.stdout)).toEqual([
+      { key: 'editor', value: 'code --wait', source: 'global' },
+      { key: 'pager', value: 'less', source: '$PAGER' },
+      { key: 'default-view', value: 'my-open-tickets', source: 'global' },
+      { key: 'default-concurrency', value: 2, source: 'profile viewer' },
+    ]);
+
+    const { ctx } = await h.context({ env: { VISUAL: '', EDITOR: '', PAGER: '' } });
+    expect(userSettings(ctx)).toEqual({ editor: 'code --wait', pager: 'more', defaultView: 'my-open-tickets', defaultConcurrency: 8 });
+
+    // list takes the default view when --view is not given.
+    const open = await h.cli(['list', '-q', '--limit', '100']);
+    const mine = await h.cli(['list', '-q', '--limit', '100', '--view', 'my-open-tickets']);
+    expect(open.stdout).toBe(mine.stdout);
+    await h.cli(['config', 'unset', 'default-view']);
+    const service = await h.cli(['list', '-q', '--limit', '100']);
+    expect(open.stdout).not.toBe(service.stdout);
+    await h.cli(['config', 'set', 'default-view', 'my-open-tickets']);
+
+    await h.cli(['config', 'unset', 'pager']);
+    expect((await h.cli(['config', 'get', 'pager'], { env: { PAGER: '' } })).stdout).toBe('less -FRX\n');
+  });
+
+  it('refuses an unknown key or a bad value with exit 2, saving nothing', async () => {
+    const before = createConfigStore(h.configDir).getSettings();
+    const unknown = await h.cli(['config', 'set', 'colour', 'blue']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown setting "colour"');
+    expect(unknown.stderr).toContain('settings: editor, pager, default-view, default-concurrency');
+    expect((await h.cli(['config', 'get', 'colour'])).code).toBe(2);
+    for (const [key, value] of [['default-concurrency', '0'], ['default-concurrency', 'many'], ['default-view', 'my-lunch'], ['editor', ' ']]) {
+      const bad = await h.cli(['config', 'set', key!, value!]);
+      expect(bad.code, `${key} ${value}`).toBe(2);
+    }
+    expect(createConfigStore(h.configDir).getSettings()).toEqual(before);
+  });
+});
+
+describe('tkt profiles', () => {
+  it('lists every profile and marks the active one', async () => {
+    await loginAs(h.sandbox, h.configDir, 'tech', 'support');
+    const human = await h.cli(['profiles']);
+    expect(human.stdout).toContain(`* default  ${h.sandbox.url}  logged in as admin\n`);
+    expect(human.stdout).toContain(`  support  ${h.sandbox.url}  logged in as tech\n`);
+    const quiet = await h.cli(['--profile', 'viewer', 'profiles', '-q']);
+    expect(quiet.stdout).toBe('default\nsupport\nviewer\n');
+    const json = await h.cli(['profiles', '--json'], { env: { TKT_PROFILE: 'support' } });
+    const profiles = JSON.parse(json.stdout) as { name: string; active: boolean; loggedIn: boolean }[];
+    expect(profiles.filter((p) => p.active).map((p) => p.name)).toEqual(['support']);
+    const fresh = await h.cli(['--profile', 'brand-new', 'profiles', '--query', "[?active].name", '--raw']);
+    expect(fresh.stdout).toBe('brand-new\n');
+  });
+});
