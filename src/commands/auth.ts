@@ -10,7 +10,10 @@ export interface TokenOptions {
 }
 
 export function register(program: Command, host: CommandHost): void {
-  const auth = program.command('auth').description('Authentication: print the token');
+  const auth = program
+    .command('auth')
+    .description('Authentication: print the token')
+    .addHelpText('after', '\nExamples:\n  $ tkt auth token | gh secret set TKT_TOKEN\n  $ tkt auth token --show');
   auth
     .command('token')
     .description("Print the profile's token (TKT_TOKEN when set) on stdout")
