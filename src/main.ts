@@ -14,6 +14,7 @@ Examples:
   $ tkt show 42
   $ tkt create --title "Printer on fire" --description - --requester anna --site HQ --department IT --status Open
   $ tkt list -q --view my-completed-tickets | tkt close -
+  $ tkt list --all --status open --assignee none --query '[].ticketId' --raw
   $ tkt sandbox            # a local emulator of the service, with demo data`;
 
 // Help is laid out for 80 columns whatever the terminal (commander would follow its width): the

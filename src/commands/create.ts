@@ -37,7 +37,8 @@ or an ID (--site "Head Office", --status open, --priority 3); --assignee @me is 
 
 The service saves attachments only with file types it allows; others are skipped silently.
 
-Output: the new ticket's ID; --json the service's response; -q the ID alone.
+Output: the new ticket's ID; --json the service's response (--fields id,title some members, --query
+any JMESPath); -q the ID alone.
 
 Examples:
   $ tkt create                       # at a terminal: asks for everything
@@ -46,6 +47,7 @@ Examples:
   $ tkt create --title "VPN down" --description-file report.md --requester u-1001 \\
       --site 1 --department 2 --status 1 --assignee @me --due +4h --attach vpn.log
   $ tkt create --integration --title "Build failed" --description "see CI" --requester ci-bot -q
+  $ tkt create --title T --description D --requester anna --site 1 --department 1 --status 1 --fields id,dueDate
   $ tkt create --title T --description D --requester anna --site 1 --department 1 --status 1 --dry-run
 
 Many tickets from a file (--from): JSON Lines (one object per line) or CSV with a header row;

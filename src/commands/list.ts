@@ -62,7 +62,7 @@ export function register(program: Command, host: CommandHost): void {
     .option('--search <text>', 'keyword matched against subject, ticket ID, priority and requester')
     .option('--in <fields>', 'where --search looks: comma-separated Subject,TicketId,Priority,Requester')
     .option('--page <n>', 'page number, from 1', '1')
-    .option('--limit <n>', `tickets per page (default ${DEFAULT_LIMIT}; ${ALL_PAGE_SIZE} with --all)`)
+    .option('--limit <n>', `tickets per page (default ${DEFAULT_LIMIT}; ${ALL_PAGE_SIZE} with --all); with a filter, matching tickets`)
     .option('--all', 'walk every page, printing tickets as they arrive')
     .option('--requester <username>', `tickets of one requester (${USERNAME_PAGE_SIZE} a page; with --page or --all)`)
     .option('--status <name>', 'only tickets in this status (name or ID)')
