@@ -8,6 +8,7 @@ import { UsageError } from '../errors.js';
 import { createJsonArrayWriter, writeJson, writeJsonLine } from './json.js';
 import type { CompiledQuery } from './query.js';
 import type { RecordPrinter, RecordSpec } from './records.js';
+import { escapeJsonControls, sanitizeText } from './sanitize.js';
 import { writeText } from './write.js';
 
 /** The flags that shape output, as typed. `fields`, `csv` and `columns` exist only on the commands that take them. */
@@ -111,7 +112,7 @@ function pickMembers(value: unknown, names: readonly string[]): unknown {
 
 const isScalar = (value: unknown) => value === null || ['string', 'number', 'boolean'].includes(typeof value);
 /** One --raw line: a string bare, null empty, anything else compact JSON. */
-const rawLine = (value: unknown) => (value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value)) + '\n';
+const rawLine = (value: unknown) => (value === null ? '' : typeof value === 'string' ? value : escapeJsonControls(JSON.stringify(value))) + '\n';
 
 function checkCombinations(flags: OutputFlags): void {
   if (flags.raw && flags.query === undefined) throw new UsageError('--raw goes with --query', { hint: `e.g. --query '[].id' --raw` });
@@ -154,8 +155,10 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
 
   /** A query result: JSON, or with --raw a scalar bare and an array one element per line (for shell loops). */
   const writeResult = (result: unknown, compact: boolean): Promise<void> => {
-    if (raw && isScalar(result)) return writeText(stdout, rawLine(result));
-    if (raw && Array.isArray(result)) return writeText(stdout, result.map(rawLine).join(''));
+    // Bare strings go out as the service sent them, except to a terminal, which they must not drive.
+    const bare = (text: string) => writeText(stdout, io.stdoutIsTTY ? sanitizeText(text) : text);
+    if (raw && isScalar(result)) return bare(rawLine(result));
+    if (raw && Array.isArray(result)) return bare(result.map(rawLine).join(''));
     return compact ? writeJsonLine(stdout, result) : writeJson(stdout, result);
   };
 

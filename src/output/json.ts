@@ -1,13 +1,14 @@
 // `--json` output (contract section 3): stdout is exactly one JSON document, the API's
 // body unmodified in content; the ID... commands print JSON Lines instead.
 import type { Writable } from 'node:stream';
+import { escapeJsonControls } from './sanitize.js';
 import { writeText } from './write.js';
 
 const INDENT = 2;
 
 // JSON.stringify(undefined) is not JSON; an absent body prints as null (as it would inside an array).
 function stringify(value: unknown, indent?: number): string {
-  return JSON.stringify(value === undefined ? null : value, null, indent);
+  return escapeJsonControls(JSON.stringify(value === undefined ? null : value, null, indent));
 }
 
 /** One pretty-printed JSON document followed by a newline. */

@@ -161,7 +161,7 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
     async end() {
       if (count > 0) return;
       if (!csv) {
-        if (spec.none !== undefined) await writeText(io.stderr, `${spec.none}\n`);
+        if (spec.none !== undefined) await writeText(io.stderr, `${sanitizeInline(spec.none)}\n`);
         return;
       }
       // CSV keeps its header when nothing matched, so a reader still sees the columns.

@@ -26,3 +26,13 @@ export function sanitizeText(text: string): string {
 export function sanitizeInline(text: string): string {
   return sanitizeText(text).replace(/[\n\t]+/g, ' ');
 }
+
+// JSON.stringify escapes C0 controls only: DEL and C1 (U+009B is a one-character CSI) would
+// reach a terminal raw. In JSON text they can stand only inside strings, where a \u escape
+// is the same character: the document is unchanged, only its bytes are safe.
+const JSON_RAW_CONTROL = /[\u007f-\u009f]/g;
+
+/** JSON text with DEL and C1 controls written as \u escapes. */
+export function escapeJsonControls(json: string): string {
+  return json.replace(JSON_RAW_CONTROL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -73,10 +73,10 @@ function cellText(value: Cell): string {
 }
 
 /** Widths that fit `available`, narrowing the widest shrinkable column one step at a time. */
-function fitWidths(columns: readonly Column[], natural: number[], available: number): number[] {
+function fitWidths(columns: readonly Column[], headers: readonly string[], natural: number[], available: number): number[] {
   const widths = [...natural];
   const floor = columns.map((column, i) =>
-    Math.min(natural[i] ?? 0, column.minWidth ?? Math.max(displayWidth(column.header), DEFAULT_MIN_WIDTH)),
+    Math.min(natural[i] ?? 0, column.minWidth ?? Math.max(displayWidth(headers[i]!), DEFAULT_MIN_WIDTH)),
   );
   let excess = widths.reduce((sum, w) => sum + w, 0) - available;
   while (excess > 0) {
@@ -95,17 +95,17 @@ function fitWidths(columns: readonly Column[], natural: number[], available: num
 export async function renderTable(columns: readonly Column[], rows: readonly Row[], options: TableOptions): Promise<string> {
   const texts = rows.map((row) => columns.map((column) => cellText(row[column.key])));
   if (options.plain) return texts.map((cells) => cells.join('\t') + '\n').join('');
+  // Headers may be the service's member names (metadata, --columns).
+  const headers = columns.map((column) => sanitizeInline(column.header));
 
-  const natural = columns.map((column, i) =>
-    Math.max(displayWidth(column.header), ...texts.map((cells) => displayWidth(cells[i]!))),
-  );
+  const natural = columns.map((_column, i) => Math.max(displayWidth(headers[i]!), ...texts.map((cells) => displayWidth(cells[i]!))));
   const available = options.width - TABLE_OVERHEAD - PER_COLUMN_OVERHEAD * columns.length;
-  const widths = fitWidths(columns, natural, available);
+  const widths = fitWidths(columns, headers, natural, available);
   const style = createStyle(options.color);
 
   const { default: Table } = await import('cli-table3');
   const table = new Table({
-    head: columns.map((column) => style.bold(column.header)),
+    head: headers.map((header) => style.bold(header)),
     colWidths: widths.map((w) => w + 2),
     colAligns: columns.map((column) => column.align ?? 'left'),
     // Empty styles: cli-table3's own colours would follow its TTY detection, not ours.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sanitizeInline, sanitizeText } from '../../src/output/sanitize.js';
+import { escapeJsonControls, sanitizeInline, sanitizeText } from '../../src/output/sanitize.js';
 
 // Anything that could reach the terminal as a control sequence.
 const CONTROL_CHARS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
@@ -49,5 +49,15 @@ describe('sanitizeInline', () => {
 
   it('still escapes controls', () => {
     expect(sanitizeInline('a\u001b[31mred')).toBe('a^[[31mred');
+  });
+});
+
+describe('escapeJsonControls', () => {
+  it('writes DEL and C1 controls as \\u escapes: the same JSON document, no raw CSI', () => {
+    const value = { title: 'a\u009b31mb\u007f', ok: 'é€' };
+    const json = escapeJsonControls(JSON.stringify(value));
+    expect(json).toBe('{"title":"a\\u009b31mb\\u007f","ok":"é€"}');
+    expect(json).not.toMatch(CONTROL_CHARS);
+    expect(JSON.parse(json)).toEqual(value);
   });
 });

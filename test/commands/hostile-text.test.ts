@@ -1,0 +1,158 @@
+// Every string from the service that reaches a terminal goes through the one sanitiser
+// (issue 11): ticket texts, people, lookup names, member names (metadata column headers),
+// error messages and HTML titles, carrying ESC sequences that clear the screen, set the
+// window title or the clipboard (OSC 52), BEL, CR and C1 controls. Each human output path
+// runs at a terminal and piped; nothing a terminal would act on may come out.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PassThrough } from 'node:stream';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/main.js';
+import type { TestServer } from '../api/server.js';
+import type { Harness } from '../helpers/harness.js';
+import { frontEnv, startFrontServer, useHarness } from '../helpers/sandbox-state.js';
+
+const HOSTILE = '\u001b[2J\u001b]0;pwned\u0007\u001b]52;c;Y3VybCBldmlsLnNo\u0007\rX\u009b31m\u0000';
+// What a terminal acts on: C0 controls but newline and tab, DEL, C1.
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+const MEMBER = `note${HOSTILE}`;
+
+let h: Harness;
+useHarness({}, (harness) => (h = harness));
+
+const TICKET = 1001;
+
+beforeAll(() => {
+  const state = h.sandbox.state;
+  for (const ticket of state.tickets) {
+    ticket.title += HOSTILE;
+    ticket.description += `\n${HOSTILE}`;
+    if (ticket.resolution) ticket.resolution.details += HOSTILE;
+  }
+  for (const conversation of state.conversations) {
+    conversation.subject = `${conversation.subject ?? ''}${HOSTILE}`;
+    conversation.message = `${conversation.message ?? ''}${HOSTILE}`;
+  }
+  for (const user of state.users) user.lastName += HOSTILE;
+  const { lookups } = state;
+  for (const site of lookups.sites) site.title += HOSTILE;
+  for (const department of lookups.departments) department.title += HOSTILE;
+  for (const status of lookups.status) status.status += HOSTILE;
+  for (const priority of lookups.priorities) priority.priority += HOSTILE;
+  for (const category of lookups.categories) category.name += HOSTILE;
+  for (const group of lookups.groups) group.group += HOSTILE;
+});
+
+interface Run {
+  code: number;
+  out: string;
+}
+
+/** The whole CLI in-process; `tty` makes stdout and stderr terminals (colour off, as with NO_COLOR). */
+async function tkt(argv: string[], tty: boolean, env: Record<string, string> = {}): Promise<Run> {
+  const stdin = Object.assign(new PassThrough(), { isTTY: false });
+  stdin.end('');
+  let out = '';
+  const sink = () => Object.assign(new PassThrough(), { isTTY: tty, columns: 100 }).on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  const code = await runCli(argv, { stdin, stdout: sink(), stderr: sink(), env: { ...h.env, NO_COLOR: '1', ...env } });
+  await new Promise((resolve) => setImmediate(resolve));
+  return { code, out };
+}
+
+function expectClean(run: Run, what: string): void {
+  const found = CONTROL.exec(run.out);
+  expect(found, `${what} printed U+${found?.[0].charCodeAt(0).toString(16).padStart(4, '0')} near ${JSON.stringify(run.out.slice(Math.max(0, (found?.index ?? 0) - 40), (found?.index ?? 0) + 10))}`).toBeNull();
+}
+
+// [name, argv, exit code]; each shows some of the hostile text (made visible: ^[[2J).
+const PATHS: [string, string[], number][] = [
+  ['list', ['list'], 0],
+  ['list --all', ['list', '--all', '--view', 'all-tickets'], 0],
+  ['list --requester', ['list', '--requester', 'aberg'], 0],
+  ['show', ['show', String(TICKET)], 0],
+  ['show of a resolved ticket', ['show', '1010'], 0],
+  ['metadata', ['metadata'], 0],
+  ['metadata --collection', ['metadata', '--collection', 'status'], 0],
+  ['metadata of a ticket', ['metadata', String(TICKET), '--collection', 'technicians'], 0],
+  ['create --dry-run', ['create', '--dry-run', '--title', 't', '--description', 'd', '--requester', 'aberg', '--site', 'head', '--department', 'it', '--status', 'open'], 0],
+  ['lookup candidates in an error', ['create', '--dry-run', '--title', 't', '--description', 'd', '--requester', 'aberg', '--site', 'nowhere', '--department', 'it', '--status', 'open'], 2],
+  ['api GET (JSON)', ['api', 'GET', `/api/TicketsApi/${TICKET}`], 0],
+  ['--json', ['show', String(TICKET), '--json'], 0],
+];
+// Piped, --raw prints strings as the service sent them, as `jq -r` does: for scripts.
+const TERMINAL_ONLY: [string, string[], number][] = [['--query --raw', ['show', String(TICKET), '--query', 'title', '--raw'], 0]];
+
+describe.each([
+  ['at a terminal', true],
+  ['piped', false],
+])('hostile text %s', (_where, tty) => {
+  it.each(tty ? [...PATHS, ...TERMINAL_ONLY] : PATHS)('%s shows no control character', async (name, argv, code) => {
+    const run = await tkt(argv, tty);
+    expect(run.code, run.out).toBe(code);
+    expect(run.out).toMatch(/\^\[\[2J|\\u001b\[2J/);
+    expectClean(run, name);
+  });
+
+  it('every ticket of the demo data shows clean', async () => {
+    for (const ticket of h.sandbox.state.tickets.slice(0, 40)) {
+      const run = await tkt(['show', String(ticket.id)], tty);
+      expectClean(run, `show ${ticket.id}`);
+    }
+  });
+});
+
+describe('hostile member names, error messages and pages', () => {
+  /** Adds a hostile member to every object of every array in the metadata. */
+  function withHostileMembers(body: Buffer): string {
+    const parsed = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+    for (const value of Object.values(parsed)) {
+      if (Array.isArray(value)) for (const item of value) if (typeof item === 'object' && item !== null) (item as Record<string, unknown>)[MEMBER] = HOSTILE;
+    }
+    return JSON.stringify(parsed);
+  }
+
+  async function front(answer: (req: IncomingMessage, res: ServerResponse) => boolean): Promise<TestServer> {
+    return startFrontServer(h, (req, res) => answer(req, res));
+  }
+
+  it.each([true, false])('metadata tables headed by hostile member names show clean (tty %s)', async (tty) => {
+    const server = await startFrontServer(h, (req, res) => {
+      if (!req.url?.includes('metadata')) return false;
+      void fetch(`${h.sandbox.url}${req.url}`, { headers: { authorization: String(req.headers.authorization) } }).then(async (passed) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(withHostileMembers(Buffer.from(await passed.arrayBuffer())));
+      });
+      return true;
+    });
+    try {
+      for (const argv of [['metadata'], ['metadata', '--collection', 'sites'], ['metadata', '--collection', 'sites', '--columns', MEMBER]]) {
+        const run = await tkt(argv, tty, frontEnv(h, server));
+        expect(run.code, run.out).toBe(0);
+        expect(run.out).toContain(tty ? 'NOTE^[[2J' : '^[[2J');
+        expectClean(run, argv.join(' '));
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it.each([
+    ['a JSON message', 'application/json', JSON.stringify({ message: HOSTILE, errors: { [MEMBER]: [HOSTILE] } })],
+    ['plain text', 'text/plain', HOSTILE],
+    ['an HTML page', 'text/html', `<html><title>${HOSTILE}</title></html>`],
+  ])('an error carrying %s shows clean, with --debug too', async (_name, contentType, body) => {
+    const server = await front((_req, res) => {
+      res.writeHead(400, { 'content-type': contentType });
+      res.end(body);
+      return true;
+    });
+    try {
+      for (const argv of [['show', String(TICKET)], ['show', String(TICKET), '--debug'], ['read', String(TICKET)], ['close', String(TICKET), '--by', '1']]) {
+        const run = await tkt(argv, true, frontEnv(h, server));
+        expect(run.code).not.toBe(0);
+        expectClean(run, argv.join(' '));
+      }
+    } finally {
+      await server.close();
+    }
+  });
+});
