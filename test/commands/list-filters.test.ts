@@ -2,6 +2,8 @@
 // combined, --limit counting matches across pages, --all, and the paging that carries them.
 import { describe, expect, it } from 'vitest';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
+import { PAGE_CONCURRENCY } from '../../src/tickets/pages.js';
+import { startServer } from '../api/server.js';
 import type { Harness } from '../helpers/harness.js';
 import { routeCount, sendsNothing, useHarness, userId } from '../helpers/sandbox-state.js';
 
@@ -134,5 +136,53 @@ describe('tkt list filters', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown status "Lunch" for --status');
     expect(routeCount(h, 'POST /api/TicketsApi')).toBeGreaterThan(0);
+  });
+});
+
+describe('list --all paging over real HTTP', () => {
+  it('keeps several pages in flight, prints them in order, and stops after the short page', async () => {
+    const all = await listed();
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const pagesAsked: number[] = [];
+    // In front of the sandbox: list pages answer late, the lower the page the later, so
+    // page 2 is back before page 1 whenever both are in flight.
+    const front = await startServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks);
+        const page = req.url === '/api/TicketsApi' ? (JSON.parse(body.toString()) as { page: number }).page : undefined;
+        if (page !== undefined) {
+          pagesAsked.push(page);
+          inFlight += 1;
+          maxInFlight = Math.max(maxInFlight, inFlight);
+        }
+        setTimeout(() => {
+          void fetch(`${h.sandbox.url}${req.url ?? '/'}`, {
+            method: req.method ?? 'GET',
+            headers: { authorization: req.headers.authorization ?? '', 'content-type': req.headers['content-type'] ?? 'application/json' },
+            body: body.length > 0 ? body : undefined,
+          }).then(async (passed) => {
+            if (page !== undefined) inFlight -= 1;
+            res.writeHead(passed.status, { 'content-type': passed.headers.get('content-type') ?? 'application/json' });
+            res.end(Buffer.from(await passed.arrayBuffer()));
+          });
+        }, page === undefined ? 0 : 10 + 10 * (PAGE_CONCURRENCY - ((page - 1) % PAGE_CONCURRENCY)));
+      });
+    });
+    try {
+      const env = { TKT_URL: front.url, TKT_TOKEN: h.sandbox.issueToken('admin') };
+      const result = await h.cli(['list', '--all', '--view', 'all-tickets', '--limit', '60', '-q'], { env });
+      expect(result.code, result.stderr).toBe(0);
+      expect(idLines(result.stdout)).toEqual(idsOf(all));
+      expect(maxInFlight).toBe(PAGE_CONCURRENCY);
+      const pages = Math.ceil(all.length / 60);
+      expect(all.length % 60).not.toBe(0);
+      // Every page up to the short one, plus the ones already in flight when it came: no more.
+      expect([...pagesAsked].sort((a, b) => a - b)).toEqual(Array.from({ length: pages + PAGE_CONCURRENCY - 1 }, (_, i) => i + 1));
+    } finally {
+      await front.close();
+    }
   });
 });
