@@ -69,7 +69,7 @@ type Headers = Record<string, string | string[] | undefined>;
 
 interface Outgoing {
   headers: Record<string, string>;
-  body: string | Readable | undefined;
+  body: string | Buffer | Readable | undefined;
   /** What the trace shows of the body, already redacted. */
   summary: string;
 }
@@ -312,6 +312,13 @@ async function buildMultipart(input: MultipartInput): Promise<Outgoing> {
       names.push(name);
     }
   }
+  const summary = () => ` multipart [${names.join(', ')}]`;
+  if ((input.files ?? []).length === 0) {
+    // Fields only (close, resolve...): one small buffer, sent with the request head; a bulk run
+    // sets up no stream per ticket.
+    const body = form.getBuffer();
+    return { headers: { ...form.getHeaders(), 'content-length': String(body.length) }, body, summary: summary() };
+  }
   for (const path of input.files ?? []) {
     const filename = partFilename(path);
     form.append('Uploads', createReadStream(path, { highWaterMark: UPLOAD_CHUNK_BYTES }), { filename });
@@ -323,7 +330,7 @@ async function buildMultipart(input: MultipartInput): Promise<Outgoing> {
   const body = new PassThrough({ highWaterMark: UPLOAD_READ_AHEAD * UPLOAD_CHUNK_BYTES });
   form.on('error', (error: Error) => body.destroy(error));
   form.pipe(body);
-  return { headers, body, summary: ` multipart [${names.join(', ')}]` };
+  return { headers, body, summary: summary() };
 }
 
 function formScalars(value: FormValue): readonly (string | number | boolean)[] {

@@ -84,7 +84,7 @@ describe('ID... commands over several IDs', () => {
   // maxInFlight stays 1: a server in front holds every request a while, and counts the overlap.
   it.each([
     ['--concurrency 3', ['--concurrency', '3'], 3],
-    ['the default of 4', [], 4],
+    ['the default of 8', [], 8],
   ])('has exactly %s requests in flight at most', async (_name, flags, limit) => {
     const tickets = closable(20);
     let inFlight = 0;
