@@ -1,7 +1,8 @@
 // Several tkt processes writing settings at once (issue 11): eight `tkt login --profile pN`
 // in parallel used to lose two to four profiles' settings (a read-modify-write of
 // config.json without a lock), and the lost profiles were then refused. The built CLI in
-// child processes, against a sandbox. `npm test` builds dist/ first.
+// child processes, logins and `config set` interleaved, against a sandbox. `npm test`
+// builds dist/ first.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
@@ -29,22 +30,24 @@ function tkt(args: string[], env: Record<string, string>): Promise<{ code: numbe
   return once(child, 'exit').then(([code]) => ({ code: code as number | null, stderr }));
 }
 
-describe('eight logins at once', () => {
-  it('keeps every profile with its URL and --allow-http, and every token', async () => {
+describe('eight logins and eight settings changes at once', () => {
+  it('keeps every profile with its URL, --allow-http and setting, and every token', async () => {
     const dir = tempDir();
     const profiles = Array.from({ length: 8 }, (_, i) => `p${i}`);
     const env = { TKT_CONFIG_DIR: dir, TKT_PASSWORD: 'tech', TKT_URL: '', TKT_TOKEN: '', TKT_PROFILE: '', NO_COLOR: '1' };
 
-    const results = await Promise.all(
-      profiles.map((profile) => tkt(['login', '--url', sandbox.url, '-u', 'tech', '--profile', profile, '--allow-http'], env)),
-    );
+    const results = await Promise.all([
+      ...profiles.map((profile) => tkt(['login', '--url', sandbox.url, '-u', 'tech', '--profile', profile, '--allow-http'], env)),
+      ...profiles.map((profile, i) => tkt(['--profile', profile, 'config', 'set', 'default-concurrency', String(i + 1)], env)),
+    ]);
 
     expect(results.filter((result) => result.code !== 0)).toEqual([]);
     const store = createConfigStore(dir);
-    for (const profile of profiles) {
-      expect(store.getProfile(profile), profile).toEqual({ url: sandbox.url, allowHttp: true });
+    profiles.forEach((profile, i) => {
+      expect(store.getProfile(profile), profile).toMatchObject({ url: sandbox.url, allowHttp: true });
+      expect(store.getSettings(profile), profile).toEqual({ defaultConcurrency: i + 1 });
       expect(store.readToken(profile)?.url, profile).toBe(sandbox.url);
-    }
+    });
     expect(fs.readdirSync(dir).sort()).toEqual(['config.json', 'tokens']);
     expect(fs.readdirSync(path.join(dir, 'tokens')).sort()).toEqual(profiles.map((profile) => `${profile}.json`));
   });
