@@ -11,6 +11,7 @@ import { resolveSession } from './config/session.js';
 import { createConfigStore } from './config/store.js';
 import { createOutput } from './output/format.js';
 import { UsageError } from './errors.js';
+import { sanitizeInline } from './output/sanitize.js';
 
 export type Handler = (args: any[], opts: any, ctx: Context) => Promise<void>;
 
@@ -97,7 +98,8 @@ export async function buildContext(parts: ContextParts): Promise<Context & { dis
   const clients: ApiClient[] = [];
   let session: Session | undefined;
   let api: ApiClient | undefined;
-  const debug = parts.globals.debug ? (line: string) => parts.io.stderr.write(`debug: ${line}\n`) : undefined;
+  // Trace lines name URLs and errors from the service: cleaned like any text from it.
+  const debug = parts.globals.debug ? (line: string) => parts.io.stderr.write(`debug: ${sanitizeInline(line)}\n`) : undefined;
   // undici is the largest thing a run loads: only commands that talk to the service pay for it.
   const makeClient = async (baseUrl: string, token?: string): Promise<ApiClient> => {
     const { createApiClient } = await import('./api/client.js');

@@ -3,7 +3,8 @@
 // quotes the request back. Two kinds of redaction:
 // - the secrets tkt knows it sent (the token, the password): replaced wherever they appear;
 // - anything shaped like a credential (Authorization/Cookie values, Bearer and Basic
-//   credentials, JWTs, password/token fields and query parameters), replaced in the text
+//   credentials, JWTs, password/token fields and query parameters, user:password@ in URLs),
+//   replaced in the text
 //   tkt prints about a failure or a request.
 
 export const REDACTED = '***';
@@ -15,6 +16,7 @@ const JWT = /eyJ[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]*){0,2}/g;
 const CREDENTIAL = /\b((?:Bearer|Basic)\s+)[^\s"',;]+/gi;
 const HEADER_SECRET = /\b((?:authorization|proxy-authorization|x-api-key|cookie|set-cookie)["']?\s*[:=]\s*["']?)(?!(?:Bearer|Basic)\s)[^\s"',;]+/gi;
 const JSON_SECRET_FIELD = /("[^"]*(?:password|passwd|token|secret|authorization|api[-_]?key|cookie)[^"]*"\s*:\s*)"(?:[^"\\]|\\.)*"/gi;
+const URL_USERINFO = /(\/\/)[^/\s:@]+:[^/\s@]+@/g;
 const QUERY_SECRET_PARAM = /([?&][^=&#\s]*(?:password|passwd|token|secret|api[-_]?key)[^=&#\s]*=)[^&#\s]*/gi;
 
 /** Nesting beyond this is not walked: a hostile body must not exhaust the stack. */
@@ -42,6 +44,7 @@ export function redactText(text: string, secrets: readonly (string | undefined)[
   return redactSecrets(text, secrets)
     .replace(JSON_SECRET_FIELD, `$1"${REDACTED}"`)
     .replace(QUERY_SECRET_PARAM, `$1${REDACTED}`)
+    .replace(URL_USERINFO, `$1${REDACTED}@`)
     .replace(CREDENTIAL, `$1${REDACTED}`)
     .replace(HEADER_SECRET, `$1${REDACTED}`)
     .replace(JWT, REDACTED);

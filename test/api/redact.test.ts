@@ -35,6 +35,7 @@ describe('known secrets and credential-shaped text', () => {
   it('hides Basic credentials and Authorization, Cookie and API key header values', () => {
     expect(redactText('Authorization: Basic dXNlcjpwYXNz')).toBe('Authorization: Basic ***');
     expect(redactText('authorization=raw-value; Cookie: session=abc; X-Api-Key: k1')).toBe('authorization=***; Cookie: ***; X-Api-Key: ***');
+    expect(redactText('redirect -> https://ann:s3cret@sso.example/login')).toBe('redirect -> https://***@sso.example/login');
   });
 
   it('walks no deeper than it must: a hostile nesting is cut, not a stack overflow', () => {
