@@ -1,7 +1,8 @@
 // Walking a paged list (`tkt list --all`) with several page requests in flight: the next
 // pages are already on their way while one is printed, yet pages come out in order, at most
 // `concurrency` are held at once (bounded memory), and nothing past the first short page is
-// asked for once that page is known.
+// asked for once that page is known. The window opens one page at a time and doubles with
+// each full page, so a list that fits one page (or a filter met by the first) costs one request.
 import { InterruptedError, OperationError } from '../errors.js';
 
 export interface PageSource {
@@ -36,12 +37,18 @@ export async function* walkPages(source: PageSource, options: WalkOptions): Asyn
     request.catch(() => {});
     inFlight.push(request);
   };
-  for (let i = 0; i < Math.max(1, options.concurrency); i++) launch();
+  const maxWindow = Math.max(1, options.concurrency);
+  let window = 1;
+  launch();
 
   let fullPage = source.pageSize;
   let previousFirst: string | undefined;
   for (let page = source.firstPage; ; page++) {
     if (options.signal.aborted) throw new InterruptedError();
+    // The window is refilled only when the consumer asks for more: one that stops (a filter's
+    // --limit met, a closed stdout) leaves no request behind. Pages already in flight still
+    // overlap the printing of this one.
+    if (page !== source.firstPage) while (inFlight.length < window) launch();
     const items = await inFlight.shift()!;
     if (items.length === 0) return;
     const first = JSON.stringify(items[0]);
@@ -53,8 +60,8 @@ export async function* walkPages(source: PageSource, options: WalkOptions): Asyn
     previousFirst = first;
     if (page === source.firstPage) fullPage = Math.min(fullPage, items.length);
     const short = items.length < fullPage;
-    // Refill the window before handing the page on, so the next request overlaps its printing.
-    if (!short) launch();
+    // A first page smaller than asked is most likely the whole list: make sure with one request, not a window's worth.
+    if (page !== source.firstPage || items.length >= source.pageSize) window = Math.min(maxWindow, window * 2);
     yield items;
     if (short) return;
   }

@@ -89,6 +89,12 @@ describe('tkt list filters', () => {
     // Not every page: the walk stops once it has 12.
     expect(routeCount(h, 'POST /api/TicketsApi') - before).toBeLessThan(Math.ceil(all.length / 100) + 4);
     expect(await ids('--status', 'Open', '--assignee', 'none', '--limit', '5', '--page', '2')).toEqual(matches.slice(5, 10));
+    // Matches enough in the first page: one request, not a window's worth.
+    const open = idsOf(all.filter((t) => t.ticketStatusId === 1));
+    expect(all.findIndex((t) => t.id === open[2])).toBeLessThan(100);
+    const beforeOne = routeCount(h, 'POST /api/TicketsApi');
+    expect(await ids('--status', 'Open', '--limit', '3')).toEqual(open.slice(0, 3));
+    expect(routeCount(h, 'POST /api/TicketsApi') - beforeOne).toBe(1);
     expect(await ids('--status', 'Open', '--assignee', 'none')).toEqual(matches.slice(0, 10));
     expect(await ids('--all', '--status', 'Open', '--assignee', 'none', '--limit', '3')).toEqual(matches.slice(0, 3));
     const three = all.filter((t) => t.ticketStatusId === 1 && t.ticketPriorityId === 3 && overdue(t));

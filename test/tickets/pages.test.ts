@@ -42,7 +42,7 @@ describe('walkPages', () => {
     const { source, asked } = reversedSource(25, 10);
     const pages = await collect(source, 3);
     expect(pages.map((page) => page.length)).toEqual([10, 10, 5]);
-    // Pages 1-3 at once, then one more for each full page handed on: 4 and 5, never 6.
+    // Page 1, then 2 and 3 (window 2), then 4 and 5 (window 3): never 6.
     expect([...asked].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5]);
   });
 
@@ -61,12 +61,17 @@ describe('walkPages', () => {
     await expect(collect(stuck, 3)).rejects.toThrow('the service returned page 1 again for page 2');
   });
 
-  it('stops asking when the consumer stops', async () => {
+  it('opens the window one page at a time, and stops asking when the consumer stops', async () => {
     const { source, asked } = reversedSource(1000, 10);
     for await (const items of walkPages(source, { signal: new AbortController().signal, concurrency: 4 })) {
       expect(items).toHaveLength(10);
+      expect(asked).toEqual([1]);
       break;
     }
-    expect(asked).toEqual([1, 2, 3, 4, 5]);
+    expect(asked).toEqual([1]);
+    const { source: onePage, asked: askedOnce } = reversedSource(7, 10);
+    expect((await collect(onePage, 4)).flat()).toHaveLength(7);
+    // A first page smaller than asked may be a service's cap: one more request tells.
+    expect(askedOnce).toEqual([1, 2]);
   });
 });
