@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/main.js';
 import type { TestServer } from '../api/server.js';
 import type { Harness } from '../helpers/harness.js';
-import { frontEnv, startFrontServer, useHarness } from '../helpers/sandbox-state.js';
+import { frontEnv, startFrontServer, unusedTicket, useHarness } from '../helpers/sandbox-state.js';
 
 const HOSTILE = '\u001b[2J\u001b]0;pwned\u0007\u001b]52;c;Y3VybCBldmlsLnNo\u0007\rX\u009b31m\u0000';
 // What a terminal acts on: C0 controls but newline and tab, DEL, C1.
@@ -17,7 +17,8 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 const MEMBER = `note${HOSTILE}`;
 
 let h: Harness;
-useHarness({}, (harness) => (h = harness));
+// Extra tickets: the actions below each need an open one of their own.
+useHarness({ sandbox: { seedTickets: 200 } }, (harness) => (h = harness));
 
 const TICKET = 1001;
 
@@ -96,6 +97,60 @@ describe.each([
     for (const ticket of h.sandbox.state.tickets.slice(0, 40)) {
       const run = await tkt(['show', String(ticket.id)], tty);
       expectClean(run, `show ${ticket.id}`);
+    }
+  });
+});
+
+describe.each([
+  ['at a terminal', true],
+  ['piped', false],
+])('hostile text in what actions print %s', (_where, tty) => {
+  const open = () => unusedTicket(h, (t) => [1, 2].includes(t.ticketStatusId) && !t.locked);
+
+  it('pickup, update, reply, forward, resolve, close, read, attach and delete show clean', async () => {
+    const file = `${h.configDir}/notes${tty ? 'T' : 'P'}.txt`;
+    (await import('node:fs')).writeFileSync(file, 'notes');
+    const runs: [string, string[]][] = [
+      ['pickup', ['pickup', String(open().id)]],
+      ['update', ['update', String(open().id), '--priority', 'high']],
+      ['reply', ['reply', String(open().id), '--message', 'On my way']],
+      ['forward', ['forward', String(open().id), '--to', 'vendor@example.com', '--message', 'see below']],
+      ['resolve', ['resolve', String(open().id), '--details', 'fixed', '--by', 'tech']],
+      ['close', ['close', String(open().id), '--comments', 'done', '--by', 'tech']],
+      ['read', ['read', String(open().id)]],
+      ['attach', ['attach', String(open().id), file]],
+      ['delete', ['delete', String(open().id), '--yes']],
+    ];
+    const shown: string[] = [];
+    for (const [name, argv] of runs) {
+      const run = await tkt(argv, tty);
+      expect(run.code, `${name}: ${run.out}`).toBe(0);
+      expectClean(run, name);
+      if (run.out.includes('^[[2J')) shown.push(name);
+    }
+    // The others print IDs and counts; these quote the ticket's title.
+    expect(shown).toEqual(['reply', 'forward']);
+  });
+
+  it('login and whoami show a hostile user name clean', async () => {
+    const token = h.sandbox.issueToken('tech');
+    const server = await startFrontServer(h, (req, res) => {
+      if (!req.url?.includes('authenticate')) return false;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ Id: 'u-tech', Username: `tech${HOSTILE}`, FirstName: `Tess${HOSTILE}`, LastName: HOSTILE, Token: token }));
+      return true;
+    });
+    try {
+      const env = { TKT_PASSWORD: 'tech', TKT_PROFILE: `hostile${tty ? 't' : 'p'}` };
+      const login = await tkt(['login', '--url', server.url, '-u', 'tech'], tty, env);
+      expect(login.code, login.out).toBe(0);
+      expect(login.out).toContain('tech^[[2J');
+      expectClean(login, 'login');
+      const whoami = await tkt(['whoami'], tty, env);
+      expect(whoami.code, whoami.out).toBe(0);
+      expectClean(whoami, 'whoami');
+    } finally {
+      await server.close();
     }
   });
 });
