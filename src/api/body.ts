@@ -23,8 +23,9 @@ const MAX_JSON_DEPTH = 256;
 export type Expectation = 'object' | 'json' | 'any' | 'unchecked';
 
 export interface ReadBody {
-  text: string;
-  /** More than the limit came; `text` holds the first `limit` bytes. */
+  /** The body as UTF-8 text, decoded on demand: a body refused for its size never is. */
+  text(): string;
+  /** More than the limit came; `text()` gives the first `limit` bytes. */
   truncated: boolean;
 }
 
@@ -34,17 +35,18 @@ export interface ReadBody {
  */
 export async function readLimited(body: AsyncIterable<Buffer> & { destroy(): unknown }, limit: number): Promise<ReadBody> {
   const chunks: Buffer[] = [];
+  const text = () => Buffer.concat(chunks).toString('utf8');
   let size = 0;
   for await (const chunk of body) {
     if (size + chunk.length > limit) {
       chunks.push(chunk.subarray(0, limit - size));
       body.destroy();
-      return { text: Buffer.concat(chunks).toString('utf8'), truncated: true };
+      return { text, truncated: true };
     }
     chunks.push(chunk);
     size += chunk.length;
   }
-  return { text: Buffer.concat(chunks).toString('utf8'), truncated: false };
+  return { text, truncated: false };
 }
 
 export interface ParsedBody {

@@ -201,7 +201,7 @@ export function createHttp(options: HttpOptions): Http {
       trace(`HTTP < ${res.statusCode} ${method} ${url} ${elapsed}ms${read.truncated ? ` (body cut at ${formatBytes(limit)})` : ''}`);
       // The secrets tkt sent never come back out of it, whatever the answer; an error body is
       // also cleared of anything credential-shaped, as it is printed as the reason of a failure.
-      const text = success ? redactSecrets(read.text, [options.token]) : redactText(read.text, secrets);
+      const text = success ? redactSecrets(read.text(), [options.token]) : redactText(read.text(), secrets);
       return { status: res.statusCode, headers: responseHeaders, url, ...parseBody(text, header(responseHeaders, 'content-type')) };
     } catch (error) {
       if (outgoing.body instanceof Readable) outgoing.body.destroy();
