@@ -3,7 +3,6 @@ import type { Command } from 'commander';
 import { field } from '../api/fields.js';
 import type { CommandHost } from '../cli.js';
 import type { Context } from '../context.js';
-import { writeText } from '../output/write.js';
 import { fileNamesIn, nameList, printActionDone, skippedUploads, warnSkippedUploads } from '../tickets/action-output.js';
 import { printDryRun } from '../tickets/dry-run.js';
 import { assertReadableFiles } from '../tickets/text-input.js';
@@ -45,7 +44,7 @@ export async function run(options: AttachOptions, ctx: Context): Promise<void> {
   const skipped = skippedUploads(response.body);
   if (saved === undefined && skipped === undefined) {
     await printActionDone(ctx, response.body, `✓ sent ${options.files.length} file(s) to #${id}: ${nameList(options.files.map((path) => basename(path)))}`);
-    if (!ctx.globals.quiet) await writeText(ctx.io.stderr, `note: the service silently skips file types it does not allow; "tkt show ${id}" lists what it kept\n`);
+    await ctx.output.note(`note: the service silently skips file types it does not allow; "tkt show ${id}" lists what it kept\n`);
     return;
   }
   const savedNames = saved ?? [];

@@ -113,9 +113,7 @@ export async function run(options: LoginOptions, ctx: Context): Promise<void> {
   }
   // The JSON form only: people read the line on stderr below.
   await ctx.output.document(withoutToken(user));
-  if (!ctx.globals.quiet) {
-    ctx.io.stderr.write(`Logged in to ${baseUrl} as ${sanitizeInline(savedName)} (profile ${profile})\n`);
-  }
+  await ctx.output.note(`Logged in to ${baseUrl} as ${sanitizeInline(savedName)} (profile ${profile})\n`);
 }
 
 /** Without a terminal nothing can be asked: every missing value is named in one error, before any request. */

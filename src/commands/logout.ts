@@ -31,10 +31,11 @@ export async function run(ctx: Context): Promise<void> {
 
   // The JSON form only: people read the line on stderr below.
   await ctx.output.document({ profile, loggedOut: stored !== undefined, url: url ?? null });
-  if (!ctx.globals.quiet) {
-    if (stored === undefined) ctx.io.stderr.write(`Not logged in (profile ${profile}); nothing to forget\n`);
-    else ctx.io.stderr.write(`Logged out${url === undefined ? '' : ` of ${url}`} (profile ${profile}): token deleted\n`);
-  }
+  await ctx.output.note(
+    stored === undefined
+      ? `Not logged in (profile ${profile}); nothing to forget\n`
+      : `Logged out${url === undefined ? '' : ` of ${url}`} (profile ${profile}): token deleted\n`,
+  );
   if (ctx.env.TKT_TOKEN) {
     ctx.io.stderr.write('note: TKT_TOKEN is still set, so commands stay authenticated with it\n');
   }

@@ -176,10 +176,10 @@ export function createLookups(ctx: Context): Lookups {
       if (isCollections(cached)) return cached;
     }
     const collections = await fetchSource(source);
-    await ctx.config.writeCache(session.profile, key, collections, LOOKUP_CACHE_TTL_MS).catch((error: unknown) => {
+    await ctx.config.writeCache(session.profile, key, collections, LOOKUP_CACHE_TTL_MS).catch(async (error: unknown) => {
       // A lookup cache that cannot be written costs the next command a request, not this one its result.
       if (!(error instanceof OperationError)) throw error;
-      if (!ctx.globals.quiet) ctx.io.stderr.write(`warning: lookups not cached: ${error.message}\n`);
+      await ctx.output.note(`warning: lookups not cached: ${error.message}\n`);
     });
     return collections;
   }

@@ -48,6 +48,8 @@ export interface Output {
   /** Like document, but one compact JSON Line (ID... commands): --query applies to each line. */
   line(value: unknown, forms?: DocumentForms): Promise<void>;
   array(): ArrayPrinter;
+  /** A line for people on stderr (a confirmation, a note), left out with -q. */
+  note(text: string): Promise<void>;
   /** Records page by page: table, TSV, CSV, -q lines or a JSON array. */
   records<T>(spec: RecordSpec<T>): Promise<RecordPrinter>;
   /** Exit 2 before any request when the format needs records the command will not produce (metadata without --collection). */
@@ -224,6 +226,9 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
     data,
     line: (value, forms) => (format === 'json' ? (query === undefined ? writeJsonLine(stdout, value) : writeResult(query.apply(value), true)) : writeForm(forms)),
     array,
+    note: async (text) => {
+      if (!flags.quiet) await writeText(io.stderr, text);
+    },
     assertNotTabular(hint) {
       if (format === 'csv' || columns !== undefined) throw new UsageError(`${format === 'csv' ? '--csv' : '--columns'} needs one table here`, { hint });
     },

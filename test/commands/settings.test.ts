@@ -112,3 +112,16 @@ describe('tkt profiles', () => {
     expect(fresh.stdout).toBe('brand-new\n');
   });
 });
+
+describe('notes for people', () => {
+  it('go to stderr, and -q leaves them out', async () => {
+    await loginAs(h.sandbox, h.configDir, 'tech', 'note-a');
+    await loginAs(h.sandbox, h.configDir, 'tech', 'note-b');
+    const told = await h.cli(['--profile', 'note-a', 'logout']);
+    expect(told.stdout).toBe('');
+    expect(told.stderr).toMatch(/^Logged out of .* \(profile note-a\): token deleted\n$/);
+    const quiet = await h.cli(['--profile', 'note-b', 'logout', '-q']);
+    expect(quiet.stderr).toBe('');
+    expect(createConfigStore(h.configDir).readToken('note-b')).toBeUndefined();
+  });
+});
