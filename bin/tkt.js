@@ -7,6 +7,7 @@
 require('node:module').enableCompileCache?.();
 
 const argv = process.argv.slice(2);
-if (!require('../dist/start.cjs').start(argv)) {
+// Every answer dist/start.cjs gives takes at most two arguments: longer command lines skip it.
+if (argv.length > 2 || !require('../dist/start.cjs').start(argv)) {
   import('../dist/main.js').then(({ main }) => main(argv));
 }

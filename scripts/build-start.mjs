@@ -30,6 +30,7 @@ async function prepareOutput() {
   const texts = [];
   const answers = {};
   for (const argv of helpRequests(program)) {
+    if (argv.length > 2) throw new Error(`bin/tkt.js asks dist/start.cjs about two arguments at most, not ${argv.join(' ')}`);
     const { code, stdout, stderr } = await runBuiltCli(runCli, argv);
     // Anything that is not plain output on stdout stays with the full CLI.
     if (stderr !== '' || stdout === '') continue;

@@ -6,7 +6,10 @@
 // stays tiny: every run loads it.
 import type { ProcessLike } from './cli.js';
 
-/** Handles `argv` when it can and returns true; false means: run dist/main.js. */
+/**
+ * Handles `argv` when it can and returns true; false means: run dist/main.js. The bin calls it
+ * only for at most two arguments (what every answer here takes): keep it so, or change the bin.
+ */
 export function start(argv: string[]): boolean {
   const key = argv.join('\0');
   const prepared = Object.hasOwn(TKT_PREPARED_OUTPUT.answers, key) ? TKT_PREPARED_OUTPUT.answers[key] : undefined;

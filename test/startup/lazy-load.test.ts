@@ -254,11 +254,13 @@ process.on('exit', () => {
       mkdirSync(path.join(configDir, 'tokens'), { recursive: true });
       writeFileSync(path.join(configDir, 'tokens', 'default.json'), JSON.stringify({ token: 'a-token', url, expiresAt: '2099-01-01T00:00:00.000Z' }));
 
-      const { code, inputs } = loadedInputs(['show', '1', '--json'], { TKT_CONFIG_DIR: configDir, TKT_URL: url });
+      const { code, inputs, distFiles } = loadedInputs(['show', '1', '--json'], { TKT_CONFIG_DIR: configDir, TKT_URL: url });
 
       // Exit 1 (connection refused), not 4: the saved token was read and used.
       expect(code).toBe(1);
       expect(lazyModulesAmong(inputs)).toContain('undici');
+      // Three arguments are more than any prepared answer takes: the bin goes straight to the CLI.
+      expect(distFiles).not.toContain('dist/start.cjs');
     });
   });
 });
