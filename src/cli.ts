@@ -162,14 +162,17 @@ function lazyPrompter(create: () => Promise<Prompter>): Prompter {
 /** The Context of a run of this process: its IO, the user's config folder, prompts at the terminal. */
 export async function createProcessContext(proc: ProcessLike, globals: GlobalOptions, signal: AbortSignal): Promise<Context & { dispose(): Promise<void> }> {
   const io = createIO(proc, globals);
+  const config = createConfigStore(defaultConfigDir(proc.env));
   return await buildContext({
     io,
     globals,
     env: proc.env,
-    config: createConfigStore(defaultConfigDir(proc.env)),
+    config,
     prompter: lazyPrompter(async () => {
-      const { createInquirerPrompter } = await import('./prompts/inquirer.js');
-      return createInquirerPrompter({ stdin: io.stdin, stderr: io.stderr, env: proc.env, color: io.color });
+      const [{ createInquirerPrompter }, { userSettings }] = await Promise.all([import('./prompts/inquirer.js'), import('./config/settings.js')]);
+      // `tkt config set editor` applies to every text typed in an editor.
+      const { editor } = userSettings({ config, env: proc.env, globals });
+      return createInquirerPrompter({ stdin: io.stdin, stderr: io.stderr, env: proc.env, color: io.color, editor });
     }),
     signal,
   });

@@ -14,6 +14,8 @@ export interface PrompterIO {
   env?: Readonly<Record<string, string | undefined>>;
   /** IO.color; prompts are drawn without colour unless told. */
   color?: boolean;
+  /** The editor command line to use (the `editor` setting, $VISUAL/$EDITOR first); else $VISUAL, $EDITOR, vi. */
+  editor?: string;
 }
 
 type Prompts = typeof import('@inquirer/prompts');
@@ -97,7 +99,7 @@ export function createInquirerPrompter(io: PrompterIO): Prompter {
     },
     editor: async ({ message, default: initial }) => {
       io.stderr.write(`${sanitizeInline(message)} (waiting for your editor to close the file...)\n`);
-      return editText({ message, default: initial, env: io.env ?? process.env });
+      return editText({ message, default: initial, env: io.env ?? process.env, ...(io.editor === undefined ? {} : { editor: io.editor }) });
     },
   };
 }
