@@ -2,6 +2,7 @@
 // --csv and --columns, and piped TSV with ISO timestamps.
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
+import { run as runList } from '../../src/commands/list.js';
 import type { Harness } from '../helpers/harness.js';
 import { sendsNothing, unusedTickets, useHarness } from '../helpers/sandbox-state.js';
 
@@ -143,6 +144,16 @@ describe('--csv, --columns and piped TSV', () => {
     const tsv = await h.cli(['list', '--limit', '1', '--search', String(overdue.id), '--in', 'ticket-id', '--columns', 'id,due,isOverdue']);
     expect(tsv.stdout).toBe(`${overdue.id}\t${new Date(overdue.dueDate!).toISOString()}\ttrue\n`);
     expect(tsv.stdout).not.toContain('overdue');
+  });
+
+  it('chooses the columns of the table at a terminal, with human due dates there', async () => {
+    const overdue = h.sandbox.state.tickets.find((t) => t.dueDate !== null && t.dueDate < new Date(Date.now() - 3 * 86400_000).toISOString() && !t.isDeleted && t.ticketStatusId < 6)!;
+    const r = await h.context({ tty: true, globals: { columns: 'id,due,subject' } });
+    await runList({ search: String(overdue.id), in: 'ticket-id', limit: '1' }, r.ctx);
+    const lines = r.stdout().split('\n');
+    expect(lines.find((line) => line.includes('ID'))).toMatch(/ID.*DUE.*SUBJECT/);
+    expect(r.stdout()).toMatch(new RegExp(`${overdue.id}\\D+\\d+[a-z] overdue`));
+    expect(r.stdout()).not.toContain('STATUS');
   });
 
   it('refuses an unknown column naming the columns and fields, and --csv with JSON flags', async () => {
