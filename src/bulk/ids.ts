@@ -3,11 +3,14 @@ import type { Readable } from 'node:stream';
 import { UsageError } from '../errors.js';
 import { STDIN } from '../tickets/text-input.js';
 import { parseTicketId } from '../util/ids.js';
+import { guardText } from '../util/text-read.js';
 
 // The first run of digits standing as a word: "42", "  42  Printer on fire", "✓ #42 closed",
 // {"id":42,...}; not the 3 of "v3" nor the 2 of "2nd".
 const FIRST_INTEGER = /\b\d+\b/;
 const SHOWN_LINE_LENGTH = 60;
+/** About two million IDs: far more than any list, far less memory than an endless stdin. */
+const MAX_STDIN_ID_BYTES = 16 * 1024 * 1024;
 
 function quoteLine(line: string): string {
   const shown = line.length > SHOWN_LINE_LENGTH ? `${line.slice(0, SHOWN_LINE_LENGTH)}…` : line;
@@ -16,7 +19,7 @@ function quoteLine(line: string): string {
 
 async function readStdinIds(stdin: Readable): Promise<number[]> {
   const ids: number[] = [];
-  const lines = createInterface({ input: stdin, crlfDelay: Infinity });
+  const lines = createInterface({ input: guardText(stdin, 'the IDs on stdin', MAX_STDIN_ID_BYTES), crlfDelay: Infinity });
   let lineNumber = 0;
   for await (const line of lines) {
     lineNumber += 1;

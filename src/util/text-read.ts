@@ -3,7 +3,7 @@
 // "Invalid string length"; now anything that is not a file of text fails at once, and a text
 // larger than the limit fails when the limit is reached, having held no more than that.
 import { createReadStream } from 'node:fs';
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { UsageError } from '../errors.js';
 
 /** The largest text input: the most tkt reads of a ticket from the service, too. */
@@ -46,4 +46,24 @@ export async function readTextStream(stream: Readable, what: string, limit = MAX
     if (error instanceof NotTextError) throw new UsageError(`${what}: stdin is ${error.message}`);
     throw error;
   }
+}
+
+/**
+ * `stream` passed through for a line-by-line reader (IDs on stdin), failing with a UsageError
+ * named `what` at the first NUL byte or beyond `limit` bytes: `tkt read - < /dev/zero` would
+ * otherwise grow one endless line until the process dies.
+ */
+export function guardText(stream: Readable, what: string, limit = MAX_TEXT_INPUT_BYTES): Readable {
+  let size = 0;
+  const guarded = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      size += chunk.length;
+      if (chunk.includes(0)) return done(new UsageError(`${what}: not text: it holds NUL bytes (binary data?)`));
+      if (size > limit) return done(new UsageError(`${what}: larger than ${Math.round(limit / (1024 * 1024))} MB, more than tkt reads`));
+      done(null, chunk);
+    },
+  });
+  stream.on('error', (error) => guarded.destroy(error));
+  guarded.on('close', () => stream.destroy());
+  return stream.pipe(guarded);
 }

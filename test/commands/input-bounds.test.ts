@@ -34,6 +34,14 @@ describePosix('inputs that are not text', () => {
     expect(result.stderr).toContain(`--description-file ${file}: not text: it holds NUL bytes (binary data?)`);
   });
 
+  it('binary data as the IDs on stdin is exit 2 before any request', async () => {
+    const before = requests();
+    const result = await h.cli(['read', '-'], { stdin: '1001\n\u0000\u0000' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('the IDs on stdin: not text: it holds NUL bytes (binary data?)');
+    expect(requests()).toBe(before);
+  });
+
   it('binary data on stdin for --description - is exit 2', async () => {
     const result = await h.cli(['reply', '1001', '--message', '-'], { stdin: 'abc\u0000def' });
     expect(result.code).toBe(2);

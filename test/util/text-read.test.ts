@@ -3,7 +3,8 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { NotTextError, readTextFile, readTextStream } from '../../src/util/text-read.js';
+import { createInterface } from 'node:readline';
+import { guardText, NotTextError, readTextFile, readTextStream } from '../../src/util/text-read.js';
 import { useTempDirs } from '../config/temp-dir.js';
 
 const tempDir = useTempDirs();
@@ -59,5 +60,22 @@ describe('readTextStream', () => {
     await expect(readTextStream(Readable.from([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00])]), '--input -')).rejects.toThrow(
       '--input -: stdin is not text: it holds NUL bytes (binary data?)',
     );
+  });
+});
+
+describe('guardText', () => {
+  it('passes text through to a line reader, and ends an endless one at the limit', async () => {
+    const lines: string[] = [];
+    for await (const line of createInterface({ input: guardText(Readable.from(['1\n2\n', '3\n']), 'the IDs on stdin') })) lines.push(line);
+    expect(lines).toEqual(['1', '2', '3']);
+
+    const { stream, pulled } = endless('7\n');
+    let count = 0;
+    const reading = (async () => {
+      for await (const _line of createInterface({ input: guardText(stream, 'the IDs on stdin', 1024 * 1024) })) count += 1;
+    })();
+    await expect(reading).rejects.toThrow('the IDs on stdin: larger than 1 MB, more than tkt reads');
+    expect(count).toBeLessThanOrEqual(512 * 1024);
+    expect(pulled()).toBeLessThan(40);
   });
 });
