@@ -155,13 +155,24 @@ async function matchingItems(items: readonly unknown[], filter: TicketFilter, ct
   return items.filter((_item, index) => verdicts[index] === true);
 }
 
-/** With a filter: N matching tickets (all with --all) from as many pages as it takes, --page skipping N per page. */
-async function* matchingPages(options: ListOptions, source: PageSource, filter: TicketFilter, ctx: Context): AsyncGenerator<unknown[]> {
-  const page = source.firstPage;
+interface MatchWindow {
+  /** Matches to skip first (--page). */
+  skip: number;
+  /** Matches wanted; Infinity with --all. */
+  limit: number;
+}
+
+/** With a filter, --limit N is N matches (default 10, all with --all) and --page N skips N-1 times that. */
+function matchWindow(options: ListOptions): MatchWindow {
+  const page = parsePositiveInt(options.page ?? '1', '--page');
   const limit = options.limit !== undefined ? parsePositiveInt(options.limit, '--limit') : options.all ? Infinity : DEFAULT_LIMIT;
   if (limit === Infinity && page > 1) throw new UsageError('--page with a filter and --all needs --limit', { hint: '--page N skips N-1 times --limit matches' });
-  let skip = limit === Infinity ? 0 : (page - 1) * limit;
-  let wanted = limit;
+  return { skip: limit === Infinity ? 0 : (page - 1) * limit, limit };
+}
+
+/** With a filter: the matching tickets of `window`, from as many pages as it takes. */
+async function* matchingPages(window: MatchWindow, source: PageSource, filter: TicketFilter, ctx: Context): AsyncGenerator<unknown[]> {
+  let { skip, limit: wanted } = window;
   // Pages of the service, from its first: --page counts matches here.
   for await (const items of walkPages({ ...source, firstPage: 1 }, { signal: ctx.signal, concurrency: PAGE_CONCURRENCY })) {
     let matches = await matchingItems(items, filter, ctx);
@@ -179,10 +190,12 @@ async function* matchingPages(options: ListOptions, source: PageSource, filter: 
 }
 
 export async function run(options: ListOptions, ctx: Context): Promise<void> {
+  // Everything checkable without the network fails first (exit 2 before any request).
   checkFilterOptions(options, ctx.now());
   const sort = parseSort(options.sort);
   const filtering = hasFilters(options);
   const source = buildSource(options, ctx, filtering);
+  const window = filtering ? matchWindow(options) : undefined;
   const { createListPrinter } = await import('../tickets/list-output.js');
   const printer = await createListPrinter(ctx.output, ctx.io.color);
   const lookups = filtering || sort !== undefined ? (await import('../lookups/index.js')).createLookups(ctx) : undefined;
@@ -190,8 +203,8 @@ export async function run(options: ListOptions, ctx: Context): Promise<void> {
   const order = sort === undefined ? undefined : await buildSort(sort, lookups!);
 
   const pages: AsyncIterable<unknown[]> =
-    filter !== undefined
-      ? matchingPages(options, source, filter, ctx)
+    filter !== undefined && window !== undefined
+      ? matchingPages(window, source, filter, ctx)
       : options.all
         ? walkPages(source, { signal: ctx.signal, concurrency: PAGE_CONCURRENCY })
         : (async function* () {

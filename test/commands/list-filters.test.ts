@@ -134,7 +134,7 @@ describe('tkt list filters', () => {
   });
 
   it('refuses bad dates, sort fields and unknown names with exit 2', async () => {
-    for (const argv of [['--due-before', 'soon'], ['--created-after', '2026-13-01'], ['--sort', 'colour']]) {
+    for (const argv of [['--due-before', 'soon'], ['--created-after', '2026-13-01'], ['--sort', 'colour'], ['--refresh', '--status', 'open', '--limit', 'ten'], ['--refresh', '--status', 'open', '--all', '--page', '2']]) {
       const result = await sendsNothing(h, () => h.cli(['list', ...argv]));
       expect(result.code, argv.join(' ')).toBe(2);
     }
