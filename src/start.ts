@@ -19,8 +19,8 @@ export function start(argv: string[]): boolean {
     return true;
   }
   if (argv.length === 2 && argv[0] === '__complete' && !argv[1]!.startsWith('-')) {
-    const { completeInProcess } = require('./complete.cjs') as { completeInProcess(kind: string, proc: ProcessLike): Promise<void> };
-    void completeInProcess(argv[1]!, process);
+    const { completeInProcess } = require('./complete.cjs') as { completeInProcess(kind: string, proc: Pick<ProcessLike, 'stdout' | 'env'>): Promise<void> };
+    void completeInProcess(argv[1]!, { stdout: process.stdout, env: process.env });
     return true;
   }
   return false;

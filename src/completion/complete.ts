@@ -1,6 +1,7 @@
 // `tkt __complete KIND`: what the completion scripts run on every Tab press. The start-up entry
 // (src/start.ts) runs it without loading commander, from its own bundle (dist/complete.cjs), so
 // it must stay light: the session and the lookup cache, never the network.
+import { Readable, Writable } from 'node:stream';
 import { createProcessContext, readGlobals, type ProcessLike } from '../cli.js';
 import type { Context } from '../context.js';
 import { createLookups } from '../lookups/index.js';
@@ -29,10 +30,15 @@ export async function printCachedNames(kind: string, ctx: Context): Promise<void
   }
 }
 
-/** `tkt __complete KIND` as the start-up entry runs it: this process's context, no commander. */
-export async function completeInProcess(kind: string, proc: ProcessLike): Promise<void> {
+/**
+ * `tkt __complete KIND` as the start-up entry runs it: this process's context, no commander.
+ * Completion reads no input and reports nothing, so it never opens stdin or stderr (opening
+ * them loads Node's tty, net or file stream modules: milliseconds of every Tab press).
+ */
+export async function completeInProcess(kind: string, proc: Pick<ProcessLike, 'stdout' | 'env'>): Promise<void> {
   try {
-    const ctx = await createProcessContext(proc, readGlobals({}), new AbortController().signal);
+    const quiet: ProcessLike = { ...proc, stdin: Readable.from([]), stderr: new Writable({ write: (_chunk, _encoding, done) => done() }) };
+    const ctx = await createProcessContext(quiet, readGlobals({}), new AbortController().signal);
     try {
       await printCachedNames(kind, ctx);
     } finally {
