@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { OperationError } from '../errors.js';
+import { processIsAlive } from '../util/process-alive.js';
 import { assertProfileName } from './paths.js';
 import type { ConfigStore, Profile, SavedSettings, StoredToken } from './types.js';
 
@@ -222,20 +223,10 @@ function isStale(lock: string): boolean {
     const age = Date.now() - fs.statSync(lock).mtimeMs;
     const pid = Number(fs.readFileSync(lock, 'utf8'));
     // An empty file is a holder between creating and writing it: only age can tell it is dead.
-    return age > STALE_LOCK_MS || (Number.isSafeInteger(pid) && pid > 0 && !isAlive(pid));
+    return age > STALE_LOCK_MS || (Number.isSafeInteger(pid) && pid > 0 && !processIsAlive(pid));
   } catch {
     // Released meanwhile: not stale, just try again.
     return false;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

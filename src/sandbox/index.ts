@@ -13,6 +13,7 @@ import type { SandboxState } from './model.js';
 import { issueToken, matchRoute, runRoute } from './routes.js';
 import type { SandboxConfig } from './routes.js';
 import { SandboxStore } from './store.js';
+import { processIsAlive } from '../util/process-alive.js';
 
 export type { DemoLogin } from './demo.js';
 export type * from './model.js';
@@ -170,15 +171,6 @@ function removeTempFilesOfDeadSaves(dataFile: string): void {
   for (const name of readdirSync(dirname(dataFile))) {
     const pid = name.startsWith(prefix) && name.endsWith('.tmp') ? name.slice(prefix.length, -'.tmp'.length) : '';
     if (/^\d+$/.test(pid) && !processIsAlive(Number(pid))) rmSync(join(dirname(dataFile), name), { force: true });
-  }
-}
-
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
