@@ -18,6 +18,7 @@ import { createHash } from 'node:crypto';
 import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
 import type { MultipartInput } from '../api/types.js';
+import { userSettings } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { InterruptedError, OperationError, UsageError } from '../errors.js';
 import { LookupError } from '../lookups/index.js';
@@ -40,7 +41,6 @@ import {
 import { assertReadableFiles, fileErrorText } from '../tickets/text-input.js';
 import { ENDPOINT_PATHS, createdId } from '../tickets/created.js';
 import { sentFields } from '../tickets/dry-run.js';
-import { DEFAULT_CONCURRENCY } from '../tickets/id-command.js';
 import { parseCsv } from './csv.js';
 import { parseConcurrency, runBulk, type BulkResult } from './runner.js';
 import { readTextFile } from '../util/text-read.js';
@@ -51,7 +51,8 @@ export interface CreateFromOptions {
   report: string | undefined;
   resume: string | undefined;
   integration: boolean;
-  concurrency: number;
+  /** undefined: the default-concurrency setting. */
+  concurrency: number | undefined;
   dryRun: boolean;
 }
 
@@ -106,7 +107,7 @@ export function createFromOptions(opts: Record<string, unknown>): CreateFromOpti
     report: text('report'),
     resume: text('resume'),
     integration: opts.integration === true,
-    concurrency: parseConcurrency(concurrency ?? DEFAULT_CONCURRENCY),
+    concurrency: concurrency === undefined ? undefined : parseConcurrency(concurrency),
     dryRun: opts.dryRun === true,
   };
 }
@@ -497,7 +498,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
         return { status: response.status };
       },
       {
-        concurrency: options.concurrency,
+        concurrency: options.concurrency ?? userSettings(ctx).defaultConcurrency,
         signal,
         onResult: (result) => {
           recording = recording.then(() => record(result));

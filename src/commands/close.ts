@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import type { FormValue } from '../api/types.js';
 import type { CommandHost } from '../cli.js';
+import { CONCURRENCY_HELP } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { resolveActingUser } from '../tickets/acting-user.js';
-import { DEFAULT_CONCURRENCY, assertSingleStdinReader, runIdCommand } from '../tickets/id-command.js';
+import { assertSingleStdinReader, runIdCommand } from '../tickets/id-command.js';
 import { assertReadableFiles, readTextOption } from '../tickets/text-input.js';
 import { parseWholeNumber } from '../util/ids.js';
 import { collect } from '../util/option-text.js';
@@ -19,7 +20,7 @@ export interface CloseOptions {
   date?: string | undefined;
   by?: string | undefined;
   attach: string[];
-  concurrency: string;
+  concurrency?: string | undefined;
   dryRun: boolean;
 }
 
@@ -36,7 +37,7 @@ export function register(program: Command, host: CommandHost): void {
     .option('--date <when>', 'closing date: ISO 8601 or +3d/+4h/+30m (default: now, set by the service)')
     .option('--by <user>', 'who closes: user ID, username or full name (default: you)')
     .option('--attach <file>', 'attach a file to each ticket (repeatable; the service silently skips file types it does not allow)', collect, [])
-    .option('--concurrency <n>', 'tickets at once (1-32)', DEFAULT_CONCURRENCY)
+    .option('--concurrency <n>', `tickets ${CONCURRENCY_HELP}`)
     .option('--dry-run', 'show what would be sent, send nothing')
     .addHelpText(
       'after',

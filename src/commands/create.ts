@@ -10,7 +10,7 @@ import { fillTicketFields } from '../prompts/fill.js';
 import { answerAssigneeMe } from '../tickets/acting-user.js';
 import { ENDPOINT_PATHS, createdId } from '../tickets/created.js';
 import { printDryRun } from '../tickets/dry-run.js';
-import { DEFAULT_CONCURRENCY } from '../tickets/id-command.js';
+import { CONCURRENCY_HELP } from '../config/settings.js';
 import {
   addFieldOptions,
   assertFieldsApply,
@@ -75,7 +75,7 @@ export function register(program: Command, host: CommandHost): void {
     .option('--from <file>', 'create one ticket per row of a JSON Lines or CSV file')
     .option('--report <file>', 'with --from: where to record each row\'s new ID or error (default FILE.report.jsonl)')
     .option('--resume <report>', 'with --from: skip the rows this report shows as created')
-    .option('--concurrency <n>', `with --from: tickets created at once (default ${DEFAULT_CONCURRENCY}, at most 32)`)
+    .option('--concurrency <n>', `with --from: tickets created ${CONCURRENCY_HELP}`)
     .addHelpText('after', EXAMPLES)
     .action(
       host.action(

@@ -1,13 +1,14 @@
 import type { Command } from 'commander';
 import type { CommandHost } from '../cli.js';
+import { CONCURRENCY_HELP } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { OperationError, UsageError } from '../errors.js';
-import { DEFAULT_CONCURRENCY, runIdCommand } from '../tickets/id-command.js';
+import { runIdCommand } from '../tickets/id-command.js';
 
 export interface DeleteOptions {
   ids: string[];
   yes: boolean;
-  concurrency: string;
+  concurrency?: string | undefined;
   dryRun: boolean;
 }
 
@@ -17,7 +18,7 @@ export function register(program: Command, host: CommandHost): void {
     .description('Delete tickets (soft delete)')
     .argument('<id...>', 'ticket IDs, or - to read them from stdin (first integer on each line)')
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
-    .option('--concurrency <n>', 'tickets at once (1-32)', DEFAULT_CONCURRENCY)
+    .option('--concurrency <n>', `tickets ${CONCURRENCY_HELP}`)
     .option('--dry-run', 'show what would be sent, send nothing')
     .addHelpText(
       'after',

@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import type { CommandHost } from '../cli.js';
+import { CONCURRENCY_HELP } from '../config/settings.js';
 import type { Context } from '../context.js';
-import { DEFAULT_CONCURRENCY, noteFromBody, runIdCommand } from '../tickets/id-command.js';
+import { noteFromBody, runIdCommand } from '../tickets/id-command.js';
 
 export interface PickupOptions {
   ids: string[];
-  concurrency: string;
+  concurrency?: string | undefined;
   dryRun: boolean;
 }
 
@@ -14,7 +15,7 @@ export function register(program: Command, host: CommandHost): void {
     .command('pickup')
     .description('Assign tickets to yourself')
     .argument('<id...>', 'ticket IDs, or - to read them from stdin (first integer on each line)')
-    .option('--concurrency <n>', 'tickets at once (1-32)', DEFAULT_CONCURRENCY)
+    .option('--concurrency <n>', `tickets ${CONCURRENCY_HELP}`)
     .option('--dry-run', 'show what would be sent, send nothing')
     .addHelpText(
       'after',

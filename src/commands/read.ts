@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import type { CommandHost } from '../cli.js';
+import { CONCURRENCY_HELP } from '../config/settings.js';
 import type { Context } from '../context.js';
-import { DEFAULT_CONCURRENCY, runIdCommand } from '../tickets/id-command.js';
+import { runIdCommand } from '../tickets/id-command.js';
 
 export interface ReadOptions {
   ids: string[];
-  concurrency: string;
+  concurrency?: string | undefined;
   dryRun: boolean;
 }
 
@@ -14,7 +15,7 @@ export function register(program: Command, host: CommandHost): void {
     .command('read')
     .description('Mark tickets as read')
     .argument('<id...>', 'ticket IDs, or - to read them from stdin (the first number on each line)')
-    .option('--concurrency <n>', 'requests at once (1-32)', DEFAULT_CONCURRENCY)
+    .option('--concurrency <n>', `requests ${CONCURRENCY_HELP}`)
     .option('--dry-run', 'print what would be marked, send nothing')
     .addHelpText('after', '\nExamples:\n  $ tkt read 42\n  $ tkt read 42 43 44 --json\n  $ tkt list -q --view my-open-tickets | tkt read -')
     .action(

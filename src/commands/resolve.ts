@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import type { CommandHost } from '../cli.js';
+import { CONCURRENCY_HELP } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { resolveActingUser } from '../tickets/acting-user.js';
-import { DEFAULT_CONCURRENCY, assertSingleStdinReader, noteFromBody, runIdCommand } from '../tickets/id-command.js';
+import { assertSingleStdinReader, noteFromBody, runIdCommand } from '../tickets/id-command.js';
 import { askText, readTextOption } from '../tickets/text-input.js';
 
 export interface ResolveOptions {
@@ -11,7 +12,7 @@ export interface ResolveOptions {
   details?: string | undefined;
   detailsFile?: string | undefined;
   by?: string | undefined;
-  concurrency: string;
+  concurrency?: string | undefined;
   dryRun: boolean;
 }
 
@@ -23,7 +24,7 @@ export function register(program: Command, host: CommandHost): void {
     .option('--details <text>', 'resolution notes, or - to read stdin')
     .option('--details-file <file>', 'read the resolution notes from a file')
     .option('--by <user>', 'resolver: user ID, username or full name (default: you)')
-    .option('--concurrency <n>', 'tickets at once (1-32)', DEFAULT_CONCURRENCY)
+    .option('--concurrency <n>', `tickets ${CONCURRENCY_HELP}`)
     .option('--dry-run', 'show what would be sent, send nothing')
     .addHelpText(
       'after',

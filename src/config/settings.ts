@@ -27,6 +27,10 @@ export interface SettingSpec {
 }
 
 const MAX_CONCURRENCY = 32;
+/** Requests at once for the ID... commands and create --from, unless --concurrency or the setting says otherwise (README: why 8). */
+export const DEFAULT_CONCURRENCY = 8;
+/** The --concurrency help of every command that takes it. */
+export const CONCURRENCY_HELP = `at once (1-${MAX_CONCURRENCY}; default: the default-concurrency setting, else ${DEFAULT_CONCURRENCY})`;
 
 function commandLine(key: string) {
   return (text: string): string => {
@@ -53,7 +57,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     name: 'defaultConcurrency',
     description: `requests at once for commands over several IDs (1-${MAX_CONCURRENCY})`,
     env: [],
-    fallback: 4,
+    fallback: DEFAULT_CONCURRENCY,
     parse: (text) => {
       const value = parseWholeNumber(text, { min: 1, max: MAX_CONCURRENCY });
       if (value === undefined) throw new UsageError(`invalid default-concurrency ${JSON.stringify(text)}: expected a whole number from 1 to ${MAX_CONCURRENCY}`);

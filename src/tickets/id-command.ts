@@ -5,6 +5,7 @@
 import type { ApiClient, ApiResponse } from '../api/types.js';
 import type { BulkVerb } from '../bulk/report.js';
 import type { BulkOutcome } from '../bulk/runner.js';
+import { userSettings } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { PlannedRequest } from './dry-run.js';
@@ -13,13 +14,12 @@ import { STDIN } from './text-input.js';
 // Measured with bench/close-vs-curl.mjs: 8 closed 1,000 tickets 25-35% sooner than 4, and 12 or
 // 16 gained little more. 8 is what `xargs -P 8` scripts and browsers (6 per host) already ask of a
 // service; changes are never retried, so a default that provoked 429s would fail tickets.
-export const DEFAULT_CONCURRENCY = '8';
 
 export interface IdCommandSpec {
   /** The ID arguments as typed, or a lone "-" for stdin. */
   ids: readonly string[];
-  /** --concurrency as typed. */
-  concurrency: string;
+  /** --concurrency as typed; undefined for the default-concurrency setting. */
+  concurrency: string | undefined;
   dryRun: boolean;
   verb: BulkVerb;
   /** What one ID would send, printed by --dry-run. */
@@ -53,7 +53,7 @@ export async function runIdCommand(ctx: Context, spec: IdCommandSpec): Promise<v
     import('../bulk/report.js'),
     import('./dry-run.js'),
   ]);
-  const concurrency = parseConcurrency(spec.concurrency);
+  const concurrency = parseConcurrency(spec.concurrency ?? String(userSettings(ctx).defaultConcurrency));
   const ids = await collectIds(spec.ids, ctx.io.stdin);
   if (spec.dryRun) {
     for (const id of ids) await printDryRun(ctx, spec.plan(id), { jsonLines: true });

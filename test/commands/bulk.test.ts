@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { run as runClose, type CloseOptions } from '../../src/commands/close.js';
+import { createConfigStore } from '../../src/config/store.js';
 import { InterruptedError } from '../../src/errors.js';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
 import { withIO, type Harness } from '../helpers/harness.js';
@@ -85,8 +86,13 @@ describe('ID... commands over several IDs', () => {
   it.each([
     ['--concurrency 3', ['--concurrency', '3'], 3],
     ['the default of 8', [], 8],
+    // Saved for the profile "conc" only (tkt --profile conc config set default-concurrency 2).
+    ['the default-concurrency setting', ['--profile', 'conc'], 2],
+    ['--concurrency over the setting', ['--profile', 'conc', '--concurrency', '5'], 5],
   ])('has exactly %s requests in flight at most', async (_name, flags, limit) => {
-    const tickets = closable(20);
+    await createConfigStore(h.configDir).saveSettings({ defaultConcurrency: 2 }, 'conc');
+    // Enough tickets to fill every lane more than twice.
+    const tickets = closable(limit * 2 + 4);
     let inFlight = 0;
     let maxInFlight = 0;
     const countOpen = (_req: IncomingMessage, res: ServerResponse) => {
@@ -102,7 +108,7 @@ describe('ID... commands over several IDs', () => {
     } finally {
       await server.close();
     }
-    expect(h.sandbox.stats.byRoute[CLOSE]).toBe(20);
+    expect(h.sandbox.stats.byRoute[CLOSE]).toBe(tickets.length);
     expect(maxInFlight).toBe(limit);
     expect(tickets.every((t) => t.ticketStatusId === CLOSED)).toBe(true);
   });
