@@ -48,7 +48,7 @@ a closure e-mail only with --acknowledge.
 Examples:
   $ tkt close 42
   $ tkt close 42 --acknowledge --closure-comments "Thanks for your patience"
-  $ tkt list -q --view my-completed-tickets | tkt close - --concurrency 8`,
+  $ tkt list -q --view my-completed-tickets | tkt close - --concurrency 16`,
     )
     .action(
       host.action(

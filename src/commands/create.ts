@@ -59,7 +59,7 @@ Output: a line per row; --json one JSON array of {"row","ok","id"} or {"row","ok
 -q the new IDs. Exit 2 when a row is invalid (nothing is sent), 1 when a row failed.
   $ tkt create --from tickets.csv
   $ tkt create --from tickets.csv --resume tickets.csv.report.jsonl   # after a partial failure
-  $ tkt create --from alerts.jsonl --integration --concurrency 8 --json`;
+  $ tkt create --from alerts.jsonl --integration --concurrency 16 --json`;
 
 const BULK_OPTIONS = ['from', 'report', 'resume', 'concurrency'];
 
