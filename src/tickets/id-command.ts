@@ -11,10 +11,6 @@ import { UsageError } from '../errors.js';
 import type { PlannedRequest } from './dry-run.js';
 import { STDIN } from './text-input.js';
 
-// Measured with bench/close-vs-curl.mjs: 8 closed 1,000 tickets 25-35% sooner than 4, and 12 or
-// 16 gained little more. 8 is what `xargs -P 8` scripts and browsers (6 per host) already ask of a
-// service; changes are never retried, so a default that provoked 429s would fail tickets.
-
 export interface IdCommandSpec {
   /** The ID arguments as typed, or a lone "-" for stdin. */
   ids: readonly string[];
