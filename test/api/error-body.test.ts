@@ -42,6 +42,17 @@ describe('serverMessages', () => {
     expect(serverMessages({ code: 17 }, 'application/json', 500)).toEqual(['{"code":17}']);
   });
 
+  it('reduces any depth and size to a few short lines, without walking what it does not print', () => {
+    let deep: unknown = { message: 'too deep to look for' };
+    for (let i = 0; i < 100_000; i++) deep = { error: deep, list: [deep] };
+    const lines = serverMessages(deep, 'application/json', 500);
+    expect(lines.length).toBeLessThanOrEqual(5);
+    expect(lines.every((line) => line.length <= 300)).toBe(true);
+
+    const wide = Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`k${i}`, i]));
+    expect(serverMessages(wide, 'application/json', 500)).toEqual([`${JSON.stringify(wide).slice(0, 299)}…`]);
+  });
+
   it('trims plain text and keeps it to a few lines', () => {
     const text = '\n  Save failed  \n\n' + Array.from({ length: 20 }, (_, i) => `at frame ${i}`).join('\n');
     const lines = serverMessages(text, 'text/plain', 500);

@@ -190,6 +190,13 @@ describe('hostile member names, error messages and pages', () => {
     }
   });
 
+  it('--debug trace lines show clean', async () => {
+    // The trace names the URL as asked for, before encoding: a path may carry anything.
+    const run = await tkt(['api', 'GET', `/api/TicketsApi/${encodeURIComponent('x')}${HOSTILE}`, '--debug'], true);
+    expect(run.out).toContain('debug: HTTP > GET');
+    expectClean(run, 'api --debug');
+  });
+
   it.each([
     ['a JSON message', 'application/json', JSON.stringify({ message: HOSTILE, errors: { [MEMBER]: [HOSTILE] } })],
     ['plain text', 'text/plain', HOSTILE],
