@@ -62,6 +62,8 @@ export const MAX_RETRY_DELAY_MS = 10_000;
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
 const RETRY_FAILURES = new Set<NetworkFailure>(['refused', 'reset']);
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** Real tokens (JWTs, opaque keys) are far longer than this. */
+const MIN_TOKEN_IN_DATA = 16;
 /** How long an aborted request may take to settle before its pool is taken for stuck. */
 const STUCK_GRACE_MS = 250;
 
@@ -95,6 +97,9 @@ export function createHttp(options: HttpOptions): Http {
   const newDispatcher = () => new EnvHttpProxyAgent({ connect: { timeout: options.timeoutMs } });
   let dispatcher = newDispatcher();
   const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  // In data (a successful answer) only a token long enough not to be ordinary text is replaced:
+  // a test's TKT_TOKEN=x must not turn every x of a ticket into ***.
+  const tokenInData = options.token !== undefined && options.token.length >= MIN_TOKEN_IN_DATA ? [options.token] : [];
 
   async function send(req: HttpRequest): Promise<ApiResponse> {
     const method = req.method.toUpperCase();
@@ -201,7 +206,7 @@ export function createHttp(options: HttpOptions): Http {
       trace(`HTTP < ${res.statusCode} ${method} ${url} ${elapsed}ms${read.truncated ? ` (body cut at ${formatBytes(limit)})` : ''}`);
       // The secrets tkt sent never come back out of it, whatever the answer; an error body is
       // also cleared of anything credential-shaped, as it is printed as the reason of a failure.
-      const text = success ? redactSecrets(read.text(), [options.token]) : redactText(read.text(), secrets);
+      const text = success ? redactSecrets(read.text(), tokenInData) : redactText(read.text(), secrets);
       return { status: res.statusCode, headers: responseHeaders, url, ...parseBody(text, header(responseHeaders, 'content-type')) };
     } catch (error) {
       if (outgoing.body instanceof Readable) outgoing.body.destroy();

@@ -107,6 +107,18 @@ describe('secrets echoed by the service', () => {
     expectNoSecrets(run);
   });
 
+  it('replaces the token in a successful answer too, but never a short one taken for text', async () => {
+    const server = await serve((req, res) => sendJson(res, 200, { id: 5, title: `echo ${String(req.headers.authorization)}`, xx: 'x' }));
+
+    const run = await tkt(['api', 'GET', '/api/TicketsApi/5'], server);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ id: 5, title: 'echo Bearer ***', xx: 'x' });
+    expectNoSecrets(run);
+
+    const short = await tkt(['api', 'GET', '/api/TicketsApi/5'], server, { TKT_TOKEN: 'x' });
+    expect(JSON.parse(short.stdout)).toEqual({ id: 5, title: 'echo Bearer x', xx: 'x' });
+  });
+
   it('never prints the password of a failed login, not even with --debug', async () => {
     const server = await serve((req, res) => {
       let body = '';
