@@ -27,7 +27,7 @@ export interface SettingSpec {
 }
 
 const MAX_CONCURRENCY = 32;
-// Measured with bench/close-vs-curl.mjs: 8 closed 1,000 tickets 25-35% sooner than 4, and 12 or
+// Measured with bench/close-vs-curl.mjs: 8 closed 1,000 tickets 10-30% sooner than 4, and 12 or
 // 16 gained little more. 8 is what `xargs -P 8` scripts and browsers (6 per host) already ask of a
 // service; changes are never retried, so a default that provoked 429s would fail tickets.
 /** Requests at once for the ID... commands and create --from, unless --concurrency or the setting says otherwise (README: why 8). */
