@@ -72,5 +72,6 @@ export async function buildStart({ version }) {
     define: { TKT_VERSION: JSON.stringify(version), TKT_PREPARED_OUTPUT: JSON.stringify(prepared) },
     plugins: [stubDynamicImports],
   });
-  writeFileSync('dist/start-meta.json', JSON.stringify(result.metafile));
+  // For tests, outside dist/ (which is shipped); build.mjs has created build/.
+  writeFileSync('build/start-meta.json', JSON.stringify(result.metafile));
 }

@@ -1,7 +1,8 @@
 // Bundles src/main.ts into dist/ with code splitting, so that heavy modules
 // (prompts, tables, multipart, the sandbox) become chunks loaded on first use.
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { buildStart } from './build-start.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -87,10 +88,38 @@ await build({
   plugins: [lazyBuiltins, unusedModules],
   // CommonJS dependencies bundled into ESM still call require() for Node built-ins.
   banner: { js: "import { createRequire as __tktCreateRequire } from 'node:module'; const require = __tktCreateRequire(import.meta.url);" },
-}).then(async (result) => {
-  const { writeFileSync } = await import('node:fs');
-  writeFileSync('dist/meta.json', JSON.stringify(result.metafile));
+}).then((result) => {
+  writeBuildReport(result.metafile);
+  writeThirdPartyNotices(result.metafile);
 });
 
 // The bin's first stop, with help prepared from the CLI just built (scripts/build-start.mjs).
 await buildStart({ version: pkg.version });
+
+// --- Package contents (issue 12): what the build writes besides the bundle. ---
+
+// The metafile is for tests (what the entry loads); it lives outside dist/, which is shipped.
+function writeBuildReport(metafile) {
+  mkdirSync('build', { recursive: true });
+  writeFileSync('build/meta.json', JSON.stringify(metafile));
+}
+
+// The bundle contains other people's code, so the package ships each bundled package's licence,
+// taken from exactly the inputs esbuild put into dist/ (a package dropped from the bundle drops out).
+function writeThirdPartyNotices(metafile) {
+  const packageDirs = new Set();
+  for (const input of Object.keys(metafile.inputs)) {
+    const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
+    if (match) packageDirs.add(match[1]);
+  }
+  const sections = [...packageDirs].sort().map((dir) => {
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+    const licenceFile = readdirSync(dir).find((name) => /^(licen[cs]e|copying)([.-]|$)/i.test(name));
+    if (licenceFile === undefined) throw new Error(`${manifest.name}: no licence file to ship in THIRD-PARTY-NOTICES`);
+    const text = readFileSync(path.join(dir, licenceFile), 'utf8').trim();
+    const licence = manifest.license ?? manifest.licenses?.map((entry) => entry.type).join(' OR ');
+    return `## ${manifest.name}@${manifest.version} (${licence})\n\n${text}\n`;
+  });
+  const header = `tkt bundles the following packages into dist/. Their licences follow.\n\n`;
+  writeFileSync('dist/THIRD-PARTY-NOTICES.md', header + [...new Set(sections)].join('\n'));
+}

@@ -13,8 +13,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const metaFile = path.join(root, 'dist/meta.json');
-const startMetaFile = path.join(root, 'dist/start-meta.json');
+const metaFile = path.join(root, 'build/meta.json');
+const startMetaFile = path.join(root, 'build/start-meta.json');
 const bin = path.join(root, 'bin/tkt.js');
 
 /** Inputs that must stay out of the entry's static closure, and why each is heavy. */
