@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { CommandHost } from '../cli.js';
 import * as api from './api.js';
 import * as completion from './completion.js';
+import * as help from './help.js';
 import * as login from './login.js';
 import * as logout from './logout.js';
 import * as whoami from './whoami.js';
@@ -47,4 +48,5 @@ export function registerCommands(program: Command, host: CommandHost): void {
   api.register(program, host);
   sandbox.register(program, host);
   completion.register(program, host);
+  help.register(program, host);
 }

@@ -1,0 +1,141 @@
+// The reference tables behind `tkt help environment|exit-codes|formatting` (contract section 10).
+// The README shows the same text: test/commands/help.test.ts checks that each README section
+// contains its topic's markdown exactly, so the two are edited together, here first.
+
+export interface HelpTopic {
+  /** What `tkt help` lists next to the topic's name. */
+  summary: string;
+  /** The README's section heading that shows this text. */
+  readmeSection: string;
+  /** Markdown, exactly as in the README. */
+  markdown: string;
+}
+
+const lines = (...text: string[]): string => text.join('\n');
+
+export const HELP_TOPICS = {
+  environment: {
+    summary: "environment variables and the files tkt keeps",
+    readmeSection: "Environment and files",
+    markdown: lines(
+      "| variable | meaning |",
+      "|---|---|",
+      "| `TKT_URL` | base URL (as `--url`) |",
+      "| `TKT_TOKEN` | bearer token used as-is; the token cache is neither read nor written. Your user ID (for `--by` and `@me`) comes from its `sub`, `nameid` or `.../nameidentifier` claim |",
+      "| `TKT_PROFILE` | profile name (as `--profile`), default `default` |",
+      "| `TKT_CONFIG_DIR` | settings, tokens and lookup cache; default `$XDG_CONFIG_HOME/tkt` or `~/.config/tkt` (macOS `~/Library/Preferences/tkt`, Windows `%APPDATA%\\tkt`) |",
+      "| `TKT_PASSWORD` | password for `tkt login` without a terminal |",
+      "| `NO_COLOR`, `FORCE_COLOR` | the usual meaning |",
+      "| `CI` | never prompt (as `--no-input`) |",
+      "| `HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY` | honoured |",
+      "| `NODE_EXTRA_CA_CERTS` | honoured (private CAs) |",
+      "",
+      "Settings are read flag first, then environment, then the profile. Files under the config folder:",
+      "`config.json` (profiles: URL, `allowHttp`), `tokens/<profile>.json` (token, its URL, user,",
+      "expiry) and `cache/<profile>.json` (lookups). Files are mode 0600 in 0700 folders (an existing",
+      "`TKT_CONFIG_DIR` keeps its mode). Each write takes a lock file beside its file, then writes a",
+      "temporary file and renames it into place, so several `tkt` at once neither corrupt a file nor",
+      "lose each other's changes; a lock left by a process that died is taken over.",
+    ),
+  },
+  'exit-codes': {
+    summary: "what each exit status means",
+    readmeSection: "Exit codes",
+    markdown: lines(
+      "| code | meaning |",
+      "|---|---|",
+      "| 0 | success (also \"already closed\", \"already resolved\", \"already assigned to you\") |",
+      "| 1 | the operation failed: server rejected it (400, 500), network failure, time-out, or at least one ID of a multi-ID command failed; declining a confirmation |",
+      "| 2 | usage error before any request: unknown flag, missing value without a terminal, malformed value, a lookup name matching nothing or several things |",
+      "| 3 | not found (404) |",
+      "| 4 | not authenticated: no token, expired token, 401, wrong credentials, locked-out account |",
+      "| 5 | permission denied (403, or register's 400 saying the permission is missing) |",
+      "| 130 | interrupted (Ctrl-C) |",
+      "",
+      "A multi-ID command exits 1 when any ID failed; with a single ID it exits with that ID's own code.",
+      "Every failure prints one `error:` line on stderr, the server's own message under it (whatever its",
+      "shape: problem+json with field errors, a JSON string, `{message}`, plain text, or the title of an",
+      "HTML error page), and a `hint:` where one helps. `--debug` adds stack traces.",
+    ),
+  },
+  formatting: {
+    summary: "output rules: --json, -q, --query, --fields, --csv, tables, colour",
+    readmeSection: "Scripting",
+    markdown: lines(
+      "Output rules: data on stdout; progress, prompts, warnings and errors on stderr.",
+      "",
+      "- `--json`: exactly one JSON document, the API's response body unchanged (`list --all` prints one",
+      "  array of every item). The `ID...` commands (read, resolve, close, pickup, delete) print JSON",
+      "  Lines, one object per ID, even for one ID: `{\"id\":12,\"ok\":true,\"status\":204}` or",
+      "  `{\"id\":13,\"ok\":false,\"status\":404,\"error\":\"...\",\"body\":...}`.",
+      "- `-q`: IDs for `list`, the new ID for `create`, nothing for actions that succeed.",
+      "- `--query EXPR` (every command that prints JSON): a [JMESPath](https://jmespath.org)",
+      "  expression, the query language of the aws and az CLIs, applied to the JSON document, or to",
+      "  each JSON Line of the `ID...` commands; it implies `--json`. `--raw` prints a string result",
+      "  without quotes and an array one element per line (strings bare, `null` as an empty line,",
+      "  objects as compact JSON), for `for id in $(...)` loops. A malformed expression or an unknown",
+      "  function is exit 2 before any request. No jq needed. On `list --all`, a projection over the",
+      "  array (`[].ticketId`, `[?status=='Open'].{id: ticketId}`) runs page by page, so memory stays",
+      "  flat; any other expression (`length(@)`, `sort_by(@, &dueDate)`) sees the whole array, held",
+      "  in memory.",
+      "- `--fields LIST` (list, show, create, metadata): JSON limited to those members, matched",
+      "  without regard to case, kept in the service's spelling, in the order asked; it implies",
+      "  `--json`. A name that no returned item has is exit 2 naming the fields that exist.",
+      "- `--csv` (list, metadata with `--collection`): RFC 4180 CSV with a header row of column names,",
+      "  CRLF line ends, fields with commas, quotes or line breaks quoted. `--columns LIST` chooses the",
+      "  columns of the table, the TSV and the CSV: the named ones (`tkt list --help`: id, title,",
+      "  status, priority, requester, assignee, due, created) or any member of the items",
+      "  (`--columns id,isOverdue`).",
+      "- Piped (not a terminal), tables are tab-separated lines without a header, like `gh`. Piped TSV",
+      "  and CSV carry ISO 8601 timestamps in UTC (`2026-11-24T09:00:00.000Z`), never `2d overdue`.",
+      "- Colour, spinners and progress bars appear only when stderr is a terminal and colour is not",
+      "  disabled (`NO_COLOR`, `--no-color`). `FORCE_COLOR` forces them on stderr even when it is not a",
+      "  terminal; data on a piped stdout stays plain either way.",
+      "- Text from the server is shown with control characters made visible (`^[`, `^G`, `^M`,",
+      "  `<U+009B>`, like `cat -v`), so a ticket title can never move the cursor, retitle the window",
+      "  or clear the screen. `--json` keeps the content as the server sent it (DEL and C1 controls",
+      "  written as `\\u009b`-style escapes, the same JSON).",
+    ),
+  },
+} satisfies Record<string, HelpTopic>;
+
+export type HelpTopicName = keyof typeof HELP_TOPICS;
+
+const TABLE_ROW = /^\|(.*)\|$/;
+
+/** The topic for a terminal: markdown's backticks and link syntax dropped, tables aligned and wrapped to `width`. */
+export function renderHelpTopic(topic: HelpTopic, width: number): string {
+  const out: string[] = [];
+  const plain = (text: string) => text.replace(/\[([^\]]+)\]\(([^)]+)\)/g, '$1 ($2)').replace(/`/g, '');
+  const source = topic.markdown.split('\n');
+  for (let index = 0; index < source.length; ) {
+    if (!TABLE_ROW.test(source[index]!)) {
+      out.push(plain(source[index]!));
+      index += 1;
+      continue;
+    }
+    const rows: string[][] = [];
+    for (; index < source.length && TABLE_ROW.test(source[index]!); index += 1) {
+      if (/^[-|: ]+$/.test(source[index]!)) continue; // the header's underline
+      rows.push(TABLE_ROW.exec(source[index]!)![1]!.split(' | ').map((cell) => plain(cell.trim())));
+    }
+    const keyWidth = Math.max(...rows.map((cells) => cells[0]!.length));
+    for (const [key, ...rest] of rows) {
+      const wrapped = wrap(rest.join(' | '), Math.max(20, width - keyWidth - 2));
+      wrapped.forEach((line, lineIndex) => out.push(`${(lineIndex === 0 ? key! : '').padEnd(keyWidth)}  ${line}`.trimEnd()));
+    }
+  }
+  return `${out.join('\n')}\n`;
+}
+
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  return [...lines, line];
+}

@@ -1,0 +1,78 @@
+// `tkt help TOPIC` prints the README's reference tables in the terminal (contract section 10),
+// from one source (src/output/help-topics.ts) that the README is checked against here.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HELP_TOPICS } from '../../src/output/help-topics.js';
+import { createHarness, type Harness } from '../helpers/harness.js';
+
+const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+
+/** The README's text under `## heading`, up to the next section of the same level. */
+function readmeSection(heading: string): string {
+  const start = readme.indexOf(`\n## ${heading}\n`);
+  expect(start, `README section "## ${heading}"`).toBeGreaterThan(-1);
+  const end = readme.indexOf('\n## ', start + 1);
+  return readme.slice(start, end === -1 ? undefined : end);
+}
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(() => h.close());
+
+describe('tkt help TOPIC', () => {
+  it.each(Object.entries(HELP_TOPICS))('the README shows the %s topic exactly as tkt does', (_name, topic) => {
+    // If this fails, edit the text in src/output/help-topics.ts and copy it into the README.
+    expect(readmeSection(topic.readmeSection)).toContain(topic.markdown);
+  });
+
+  it('prints the exit codes as an aligned table, without markdown', async () => {
+    const result = await h.cli(['help', 'exit-codes']);
+
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^code {2}meaning$/m);
+    expect(result.stdout).toMatch(/^4 {5}not authenticated: /m);
+    expect(result.stdout).toMatch(/^130 {3}interrupted \(Ctrl-C\)$/m);
+    expect(result.stdout).not.toMatch(/\||`|---/);
+    expect(result.stdout).not.toContain('Usage: tkt');
+  });
+
+  it('prints the environment variables, long meanings wrapped under their column', async () => {
+    const result = await h.cli(['help', 'environment']);
+
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split('\n');
+    const token = lines.findIndex((line) => line.startsWith('TKT_TOKEN '));
+    expect(token).toBeGreaterThan(-1);
+    const column = lines[token]!.indexOf('bearer token');
+    expect(lines[token + 1]!.slice(0, column).trim()).toBe('');
+    expect(lines.every((line) => line.length <= 100)).toBe(true);
+    expect(result.stdout).toMatch(/^NODE_EXTRA_CA_CERTS +/m);
+  });
+
+  it('prints the output rules for formatting', async () => {
+    const result = await h.cli(['help', 'formatting']);
+
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^- --json: exactly one JSON document/m);
+    expect(result.stdout).toContain('JMESPath (https://jmespath.org)');
+  });
+
+  it('still shows a command\'s help, and lists the topics in its own help', async () => {
+    const show = await h.cli(['help', 'show']);
+    expect(show.code).toBe(0);
+    expect(show.stdout).toMatch(/^Usage: tkt show/m);
+
+    const own = await h.cli(['help', '--help']);
+    expect(own.stdout).toMatch(/^ {2}exit-codes +what each exit status means$/m);
+  });
+
+  it('rejects an unknown subject with exit 2 and names the topics', async () => {
+    const result = await h.cli(['help', 'exit-code']);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error: no command or help topic named "exit-code"/m);
+    expect(result.stderr).toContain('environment, exit-codes, formatting');
+  });
+});
