@@ -20,7 +20,10 @@ function runBin(args: string[]): { code: number; stdout: string } {
 async function runInProcess(args: string[], stdout: { isTTY?: boolean; columns?: number } = {}): Promise<{ code: number; stdout: string }> {
   const proc = { ...fakeProcess(), stdout: Object.assign(new PassThrough(), stdout) };
   const code = await runCli(args, proc);
-  return { code, stdout: String(proc.stdout.read() ?? '') };
+  // Every buffered chunk: from Node 26 on, read() without a size returns one chunk, not all of them.
+  let text = '';
+  for (let chunk = proc.stdout.read(); chunk !== null; chunk = proc.stdout.read()) text += String(chunk);
+  return { code, stdout: text };
 }
 
 const commandNames = buildProgram(fakeProcess(), { abort: new AbortController(), graceful: false })
