@@ -66,8 +66,8 @@ export class NetworkError extends TktError {
   readonly method: string;
   readonly url: string;
 
-  constructor(failure: NetworkFailure, method: string, url: string, message: string, cause?: unknown) {
-    super(message, ExitCode.failed, { cause });
+  constructor(failure: NetworkFailure, method: string, url: string, message: string, cause?: unknown, options: { hint?: string } = {}) {
+    super(message, ExitCode.failed, { cause, hint: options.hint });
     this.failure = failure;
     this.method = method;
     this.url = url;

@@ -15,6 +15,7 @@ import { DeadlineExceeded, startDeadline } from './deadline.js';
 import type { NetworkFailure } from '../errors.js';
 import { formatBytes, MAX_BODY_BYTES, MAX_ERROR_BODY_BYTES, parseBody, readLimited, unexpectedBody, type Expectation } from './body.js';
 import { serverMessages } from './error-body.js';
+import { failedProxy, tlsHint } from './network-advice.js';
 import { redactJson, redactSecrets, redactText, REDACTED, secretValues } from './redact.js';
 import type { ApiResponse, FormValue, MultipartInput } from './types.js';
 
@@ -416,6 +417,15 @@ function toNetworkError(error: unknown, method: string, url: string, timeoutMs: 
   const failure = classifyNetworkError(error);
   const target = `${method} ${redactText(url, secrets)}`;
   const detail = redactText(error instanceof Error ? error.message : String(error), secrets);
+  // A failure to reach the proxy is about the proxy, whatever the kind (network-advice.ts).
+  const proxy = failure === 'tls' ? undefined : failedProxy(error, url, process.env);
+  if (proxy !== undefined) {
+    const reasons: Record<NetworkFailure, string> = { refused: 'connection refused', dns: 'its name does not resolve', timeout: 'timed out', reset: 'connection closed', tls: detail, other: detail };
+    const reason = reasons[failure];
+    return new NetworkError(failure, method, redactText(url, secrets), `could not reach the proxy ${proxy} (${reason}): ${target}`, error, {
+      hint: 'check HTTPS_PROXY / HTTP_PROXY, or add the host to NO_PROXY to go direct',
+    });
+  }
   const messages: Record<NetworkFailure, string> = {
     refused: `connection refused: ${target}`,
     dns: `could not resolve host ${hostOf(url)}: ${target}`,
@@ -424,7 +434,8 @@ function toNetworkError(error: unknown, method: string, url: string, timeoutMs: 
     reset: `connection closed by the server: ${target}`,
     other: `request failed (${detail}): ${target}`,
   };
-  return new NetworkError(failure, method, redactText(url, secrets), messages[failure], error);
+  const hint = failure === 'tls' ? tlsHint(process.version) : undefined;
+  return new NetworkError(failure, method, redactText(url, secrets), messages[failure], error, { hint });
 }
 
 function hostOf(url: string): string {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import type { ApiClientOptions } from '../../src/api/client.js';
+import { supportsSystemCaVariable } from '../../src/api/network-advice.js';
 import type { ApiClient } from '../../src/api/types.js';
 import { ApiError, ExitCode, NetworkError, UsageError } from '../../src/errors.js';
 import { sendJson, startServer } from './server.js';
@@ -220,6 +221,11 @@ describe('errors', () => {
         const error = await failure(client(url).appMetadata());
         expect(error).toMatchObject({ failure: 'tls' });
         expect((error as NetworkError).message).toContain(`GET ${url}/api/TicketsApi/appmetadata`);
+        // What to do about a private CA, with the system store where this Node can use it.
+        const { hint } = error as NetworkError;
+        expect(hint).toContain('NODE_EXTRA_CA_CERTS');
+        if (supportsSystemCaVariable(process.version)) expect(hint).toContain('NODE_USE_SYSTEM_CA=1');
+        else expect(hint).not.toContain('NODE_USE_SYSTEM_CA');
       } finally {
         server.closeAllConnections();
         server.close();

@@ -178,3 +178,45 @@ describe('a proxy that fails the tunnel', () => {
     }
   });
 });
+
+describe('a proxy that cannot be reached', () => {
+  /** A loopback port with nothing listening: bound, noted, closed. */
+  async function deadPort(): Promise<number> {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    return port;
+  }
+
+  it('names the proxy, not the service, when the proxy refuses the connection', async () => {
+    const port = await deadPort();
+    process.env.HTTP_PROXY = `http://user:pass@127.0.0.1:${port}`;
+
+    const error = await client().getTicket(7).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).message).toBe(`could not reach the proxy http://127.0.0.1:${port} (connection refused): GET ${target.url}/api/TicketsApi/7`);
+    expect((error as NetworkError).hint).toContain('HTTPS_PROXY');
+    expect((error as NetworkError).message).not.toContain('pass');
+    expect(target.requests).toEqual([]);
+  });
+
+  it('still reports the service refusing when the proxy is not in the way (NO_PROXY)', async () => {
+    const port = await deadPort();
+    process.env.HTTP_PROXY = proxy.url;
+    process.env.NO_PROXY = '127.0.0.1';
+    const made = createApiClient({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 5000, retryBaseDelayMs: 1 });
+    clients.push(made);
+
+    const error = await made.getTicket(7).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+
+    expect((error as NetworkError).message).toBe(`connection refused: GET http://127.0.0.1:${port}/api/TicketsApi/7`);
+  });
+});

@@ -1,0 +1,48 @@
+// What to do about a request that got no HTTP answer (issue 12): a certificate the machine does
+// not trust names the ways to trust a private CA, and a refused or unreachable proxy is named
+// as the proxy, not mistaken for the service.
+import { isIP } from 'node:net';
+
+/** NODE_USE_SYSTEM_CA=1 (trust the operating system's store) exists from Node 24.6 and 22.19. */
+export function supportsSystemCaVariable(nodeVersion: string): boolean {
+  const [major = 0, minor = 0] = nodeVersion.replace(/^v/, '').split('.').map(Number);
+  return major > 24 || (major === 24 && minor >= 6) || (major === 23 && minor >= 9) || (major === 22 && minor >= 19);
+}
+
+export function tlsHint(nodeVersion: string): string {
+  const systemCa = supportsSystemCaVariable(nodeVersion) ? ', or NODE_USE_SYSTEM_CA=1 to trust the system certificate store' : '';
+  return `if the service uses a private CA, set NODE_EXTRA_CA_CERTS to its PEM file${systemCa}`;
+}
+
+/**
+ * The proxy undici's EnvHttpProxyAgent uses for `url` (it reads the same variables), when the
+ * failed connection was to it: the error's port is the proxy's, its address the proxy's host.
+ */
+export function failedProxy(error: unknown, url: string, env: NodeJS.ProcessEnv): string | undefined {
+  const https = new URL(url).protocol === 'https:';
+  const httpProxy = env.http_proxy ?? env.HTTP_PROXY;
+  const proxy = (https ? (env.https_proxy ?? env.HTTPS_PROXY) : undefined) ?? httpProxy;
+  if (proxy === undefined || proxy === '') return undefined;
+  let proxyUrl: URL;
+  try {
+    proxyUrl = new URL(proxy);
+  } catch {
+    return undefined;
+  }
+  const proxyPort = Number(proxyUrl.port || (proxyUrl.protocol === 'https:' ? 443 : 80));
+  const proxyHost = proxyUrl.hostname.replace(/^\[|\]$/g, '');
+  const matches = connectionTargets(error).some(
+    ({ address, port }) => port === proxyPort && (address === undefined || isIP(proxyHost) === 0 || address === proxyHost),
+  );
+  // Credentials in the proxy URL are never shown.
+  return matches ? `${proxyUrl.protocol}//${proxyUrl.host}` : undefined;
+}
+
+/** The address and port of every connection attempt in an error and its causes. */
+function connectionTargets(error: unknown, depth = 0): Array<{ address?: string; port: number }> {
+  if (typeof error !== 'object' || error === null || depth > 4) return [];
+  const { address, port, cause, errors } = error as { address?: unknown; port?: unknown; cause?: unknown; errors?: unknown };
+  const own = typeof port === 'number' ? [{ address: typeof address === 'string' ? address : undefined, port }] : [];
+  const nested = Array.isArray(errors) ? errors.flatMap((inner) => connectionTargets(inner, depth + 1)) : [];
+  return [...own, ...connectionTargets(cause, depth + 1), ...nested];
+}
