@@ -1,12 +1,13 @@
 // Drives the real built binary on a real pseudo-terminal (tmux): the @inquirer prompts,
 // raw-mode keys, and the whole path from the first prompt to a created ticket.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { skipWithout } from '../helpers/tools.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { loginAs } from '../helpers/harness.js';
 
@@ -14,18 +15,9 @@ const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/tkt.js');
 
-function hasTmux(): boolean {
-  try {
-    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const STEP_TIMEOUT_MS = 10_000;
 
-describe.skipIf(!hasTmux())('tkt create on a terminal', () => {
+describe.skipIf(skipWithout(['tmux'], 'test/pty/create-interactive.test.ts'))('tkt create on a terminal', () => {
   let sandbox: RunningSandbox;
   let configDir: string;
   // A private tmux server, so the test never touches a user's sessions.

@@ -1,12 +1,13 @@
 // The real built binary on a real pseudo-terminal (tmux, on a private socket): `tkt auth token`
 // refuses a terminal unless --show, and the `editor` setting is the editor a reply opens.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { skipWithout } from '../helpers/tools.js';
 import { createConfigStore } from '../../src/config/store.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { loginAs } from '../helpers/harness.js';
@@ -16,18 +17,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/tkt.js');
 const STEP_TIMEOUT_MS = 10_000;
 
-function hasTmux(): boolean {
-  try {
-    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-// In CI a missing tmux fails these tests (the tmux calls throw); elsewhere they skip, loudly.
-const skip = !hasTmux() && !process.env.CI;
-if (skip) console.warn('SKIPPED test/pty/settings-terminal.test.ts: tmux is not installed');
+const skip = skipWithout(['tmux'], 'test/pty/settings-terminal.test.ts');
 
 describe.skipIf(skip)('settings at a real terminal', () => {
   let sandbox: RunningSandbox;
