@@ -107,8 +107,11 @@ function zshOptionSpecs(option: OptionSpec): string[] {
   return flagsOf(option).map((flag) => singleQuoted(`${flag}[${description}]${value}`));
 }
 
-function zshCommandCase(command: CommandSpec): string {
-  const specs = command.options.flatMap(zshOptionSpecs);
+function zshCommandCase(command: CommandSpec, globalOptions: OptionSpec[]): string {
+  // Global options work after the command too (tkt list --json).
+  const own = new Set(command.options.flatMap(flagsOf));
+  const globals = globalOptions.filter((option) => !flagsOf(option).some((flag) => own.has(flag)));
+  const specs = [...command.options, ...globals].flatMap(zshOptionSpecs);
   if (command.argumentWords.length > 0) specs.push(singleQuoted(`1:argument:(${command.argumentWords.join(' ')})`));
   specs.push(singleQuoted('*:file:_files'));
   return `    ${[command.name, ...command.aliases].join('|')}) _arguments -s ${specs.join(' ')} ;;`;
@@ -123,10 +126,13 @@ function zshScript(spec: CompletionSpec): string {
 # or save it as _tkt in a folder of $fpath.
 
 _tkt_names() {
-  # Cached lookup names only: never a network request.
+  # Cached lookup names only: never a network request. _arguments puts its own compadd options
+  # (-J group, -X description...) before the action's words, so the kind is the last argument;
+  # names match without regard to case, as tkt matches them.
+  local kind=\${@[-1]}
   local -a names
-  names=("\${(@f)$(tkt __complete "$1" 2>/dev/null)}")
-  compadd -a names
+  names=("\${(@f)$(tkt __complete "$kind" 2>/dev/null)}")
+  compadd -M 'm:{a-zA-Z}={A-Za-z}' "\${@[1,-2]}" -a names
 }
 
 _tkt() {
@@ -140,7 +146,7 @@ ${commandList}
     command) _describe 'command' commands ;;
     args)
       case $words[1] in
-${spec.commands.map(zshCommandCase).join('\n')}
+${spec.commands.map((command) => zshCommandCase(command, spec.globalOptions)).join('\n')}
       esac ;;
   esac
 }
