@@ -57,10 +57,18 @@ function bashScript(spec: CompletionSpec): string {
     .join('\n');
   return `# bash completion for tkt. Load it with:  source <(tkt completion bash)
 _tkt_names() {
-  # Cached lookup names only: never a network request.
-  local IFS=$'\\n'
-  COMPREPLY=($(compgen -W "$(tkt __complete "$1" 2>/dev/null)" -- "$cur"))
-  COMPREPLY=("\${COMPREPLY[@]// /\\\\ }")
+  # Cached lookup names only: never a network request. Matched without regard to case, as tkt
+  # matches them. Outside quotes each name is escaped for the shell (printf %q keeps spaces and
+  # apostrophes); after an opening quote it is left as is, for readline to close the quote.
+  local name quote="" typed
+  [[ $cur == \\\"* || $cur == \\\'* ]] && quote=\${cur:0:1}
+  typed=\${cur#"$quote"}
+  [[ -z $quote ]] && typed=\${typed//\\\\/}
+  COMPREPLY=()
+  while IFS= read -r name; do
+    [[ \${name,,} == "\${typed,,}"* ]] || continue
+    if [[ -n $quote ]]; then COMPREPLY+=("$name"); else COMPREPLY+=("$(printf '%q' "$name")"); fi
+  done < <(tkt __complete "$1" 2>/dev/null)
 }
 
 _tkt() {

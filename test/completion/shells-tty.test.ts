@@ -1,0 +1,38 @@
+// Completion in the shells themselves (issue 12): the script `tkt completion SHELL` prints,
+// installed as the README says, driven by Tab in an interactive shell under tmux.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startShellSession, type ShellSession } from '../helpers/shell-tty.js';
+import { skipWithout } from '../helpers/tools.js';
+
+describe.each(['bash', 'zsh'] as const)('%s completion at a real terminal', (shell) => {
+  const skip = skipWithout(['tmux', shell], `test/completion/shells-tty.test.ts (${shell})`);
+  let session: ShellSession;
+  beforeAll(async () => {
+    if (!skip) session = await startShellSession(shell);
+  }, 20_000);
+  afterAll(() => session?.close());
+
+  it.skipIf(skip)('completes commands', async () => {
+    expect(await session.complete('tkt pick', /tkt pickup$/m)).toMatch(/tkt pickup$/m);
+  });
+
+  it.skipIf(skip)('completes lookup names with spaces, escaped for the shell', async () => {
+    expect(await session.complete('tkt list --site Harb', /--site Harbour\\ Depot$/m)).toContain('Harbour\\ Depot');
+  });
+
+  it.skipIf(skip)('completes names without regard to case, as tkt matches them', async () => {
+    expect(await session.complete('tkt list --status on', /--status On\\ Hold$/m)).toContain('On\\ Hold');
+  });
+
+  it.skipIf(skip)('keeps an apostrophe in a name', async () => {
+    expect(await session.complete('tkt create --requester sam', /--requester Sam\\ O\\'Neil$/m)).toContain("Sam\\ O\\'Neil");
+  });
+
+  it.skipIf(skip)('completes inside quotes to a value tkt accepts: the name as is, the quote closed', async () => {
+    expect(await session.complete("tkt list --site 'Harb", /--site 'Harbour Depot' ?$/m)).toContain("'Harbour Depot'");
+  });
+
+  it.skipIf(skip)('offers global options after the command', async () => {
+    expect(await session.complete('tkt list --jso', /tkt list --json$/m)).toContain('--json');
+  });
+});

@@ -1,0 +1,77 @@
+// An interactive shell on a real terminal (tmux, on a private socket) with tkt's completion
+// script loaded as the README says, for the completion tests. Lookup names come from a stand-in
+// `tkt __complete` on PATH, so no session or sandbox is needed.
+import { execFile, execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+
+const run = promisify(execFile);
+const bin = fileURLToPath(new URL('../../bin/tkt.js', import.meta.url));
+
+/** What the stand-in `tkt __complete KIND` prints. */
+export const CACHED_NAMES: Record<string, string[]> = { site: ['Head Office', 'Harbour Depot'], status: ['Open', 'On Hold'], requester: ["Sam O'Neil"] };
+
+export interface ShellSession {
+  /** Types `line`, presses Tab, returns the screen once a line matches `pattern`, then clears the line. */
+  complete(line: string, pattern: RegExp): Promise<string>;
+  close(): Promise<void>;
+}
+
+const shellQuoted = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+
+export async function startShellSession(shell: 'bash' | 'zsh'): Promise<ShellSession> {
+  const socket = `tkt-${shell}-test-${process.pid}`;
+  const tmux = async (...args: string[]) => (await run('tmux', ['-L', socket, ...args])).stdout;
+  const home = mkdtempSync(path.join(os.tmpdir(), `tkt-${shell}-`));
+  const script = execFileSync(process.execPath, [bin, 'completion', shell], { encoding: 'utf8' });
+  mkdirSync(path.join(home, 'bin'));
+  const cases = Object.entries(CACHED_NAMES).map(([kind, names]) => `  ${kind}) printf '%s\\n' ${names.map(shellQuoted).join(' ')} ;;`);
+  writeFileSync(path.join(home, 'bin', 'tkt'), `#!/bin/sh\n[ "$1" = __complete ] || exit 0\ncase "$2" in\n${cases.join('\n')}\nesac\n`);
+  chmodSync(path.join(home, 'bin', 'tkt'), 0o755);
+  const env = `env -i HOME=${home} ZDOTDIR=${home} PATH=${path.join(home, 'bin')}:/usr/bin:/bin TERM=xterm-256color`;
+  let command: string;
+  if (shell === 'zsh') {
+    // A folder the user owns on fpath, then compinit.
+    mkdirSync(path.join(home, '.zsh', 'functions'), { recursive: true });
+    writeFileSync(path.join(home, '.zsh', 'functions', '_tkt'), script);
+    writeFileSync(path.join(home, '.zshrc'), `fpath=(~/.zsh/functions $fpath)\nautoload -Uz compinit && compinit -u\nPS1='${shell}> '\n`);
+    command = `${env} zsh -i`;
+  } else {
+    // After bash-completion, as a ~/.bashrc would.
+    writeFileSync(path.join(home, 'tkt.bash'), script);
+    const bashCompletion = '/usr/share/bash-completion/bash_completion';
+    writeFileSync(path.join(home, '.bashrc'), `[ -r ${bashCompletion} ] && . ${bashCompletion}\nsource ~/tkt.bash\nPS1='${shell}> '\n`);
+    command = `${env} bash --noprofile --rcfile ${path.join(home, '.bashrc')} -i`;
+  }
+  await tmux('new-session', '-d', '-s', shell, '-x', '160', '-y', '40', command);
+
+  async function waitFor(pattern: RegExp): Promise<string> {
+    let text = '';
+    for (const started = Date.now(); Date.now() - started < 10_000; await new Promise((resolve) => setTimeout(resolve, 100))) {
+      text = await tmux('capture-pane', '-p', '-t', shell);
+      if (pattern.test(text)) return text;
+    }
+    throw new Error(`timed out waiting for ${pattern}; screen:\n${text}`);
+  }
+  await waitFor(new RegExp(`^${shell}>`, 'm'));
+
+  return {
+    async complete(line, pattern) {
+      await tmux('send-keys', '-t', shell, '-l', line);
+      await tmux('send-keys', '-t', shell, 'Tab');
+      try {
+        return await waitFor(pattern);
+      } finally {
+        await tmux('send-keys', '-t', shell, 'C-c');
+        await tmux('send-keys', '-t', shell, 'clear', 'Enter');
+      }
+    },
+    async close() {
+      await run('tmux', ['-L', socket, 'kill-server']).catch(() => undefined);
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
