@@ -35,8 +35,7 @@ function bashValueCases(spec: CompletionSpec): string {
         ? `_tkt_names ${option.value.kind}`
         : option.value.type === 'words'
           ? `COMPREPLY=($(compgen -W ${singleQuoted(option.value.words.join(' '))} -- "$cur"))`
-          : // Empty reply: "complete -o default" falls back to file names.
-            ':';
+          : '_tkt_files';
     const flags = byCase.get(action) ?? [];
     for (const flag of flagsOf(option)) if (!flags.includes(flag)) flags.push(flag);
     byCase.set(action, flags);
@@ -52,7 +51,7 @@ function bashScript(spec: CompletionSpec): string {
     .map((command) => {
       const names = [command.name, ...command.aliases].join('|');
       const flags = command.options.flatMap(flagsOf).join(' ');
-      return `    ${names}) flags=${singleQuoted(flags)}; words=${singleQuoted(command.argumentWords.join(' '))} ;;`;
+      return `    ${names}) flags=${singleQuoted(flags)}; words=${singleQuoted(command.argumentWords.join(' '))}; files=${command.argumentFiles ? 1 : ''} ;;`;
     })
     .join('\n');
   return `# bash completion for tkt. Load it with:  source <(tkt completion bash)
@@ -71,8 +70,14 @@ _tkt_names() {
   done < <(tkt __complete "$1" 2>/dev/null)
 }
 
+_tkt_files() {
+  # Only where tkt takes files (--attach, attach's FILE...): never for IDs or names.
+  compopt -o filenames 2>/dev/null
+  COMPREPLY=($(compgen -f -- "$cur"))
+}
+
 _tkt() {
-  local cur prev cmd="" flags="" words="" i
+  local cur prev cmd="" flags="" words="" files="" i
   cur="\${COMP_WORDS[COMP_CWORD]}"
   prev="\${COMP_WORDS[COMP_CWORD-1]}"
   COMPREPLY=()
@@ -99,9 +104,11 @@ ${perCommand}
     COMPREPLY=($(compgen -W "$flags ${globalFlags.join(' ')}" -- "$cur"))
   elif [[ -n "$words" ]]; then
     COMPREPLY=($(compgen -W "$words" -- "$cur"))
+  elif [[ -n "$files" ]]; then
+    _tkt_files
   fi
 }
-complete -o default -F _tkt tkt
+complete -F _tkt tkt
 `;
 }
 
@@ -121,7 +128,7 @@ function zshCommandCase(command: CommandSpec, globalOptions: OptionSpec[]): stri
   const globals = globalOptions.filter((option) => !flagsOf(option).some((flag) => own.has(flag)));
   const specs = [...command.options, ...globals].flatMap(zshOptionSpecs);
   if (command.argumentWords.length > 0) specs.push(singleQuoted(`1:argument:(${command.argumentWords.join(' ')})`));
-  specs.push(singleQuoted('*:file:_files'));
+  if (command.argumentFiles) specs.push(singleQuoted('*:file:_files'));
   return `    ${[command.name, ...command.aliases].join('|')}) _arguments -s ${specs.join(' ')} ;;`;
 }
 
@@ -192,6 +199,7 @@ function fishScript(spec: CompletionSpec): string {
     const condition = `__fish_seen_subcommand_from ${names.join(' ')}`;
     lines.push(...command.options.map((option) => fishOption(option, condition)));
     if (command.argumentWords.length > 0) lines.push(`complete -c tkt -n ${singleQuoted(condition)} -a ${singleQuoted(command.argumentWords.join(' '))}`);
+    if (command.argumentFiles) lines.push(`complete -c tkt -n ${singleQuoted(condition)} -F`);
   }
   return `${lines.join('\n')}\n`;
 }

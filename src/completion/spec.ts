@@ -27,6 +27,8 @@ export interface CommandSpec {
   options: OptionSpec[];
   /** Choices of the first positional argument, when it has fixed ones. */
   argumentWords: readonly string[];
+  /** Whether positional arguments are files (attach ID FILE...): other commands never offer files. */
+  argumentFiles: boolean;
 }
 
 export interface CompletionSpec {
@@ -86,6 +88,7 @@ export function completionSpec(program: Command): CompletionSpec {
           (option, i, all) => option.long === undefined || all.findIndex((other) => other.long === option.long) === i,
         ),
         argumentWords: command.commands.length > 0 ? command.commands.map((sub) => sub.name()) : (command.registeredArguments[0]?.argChoices ?? []),
+        argumentFiles: command.registeredArguments.some((argument) => /^files?$/.test(argument.name())),
       })),
   };
 }

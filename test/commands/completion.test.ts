@@ -44,7 +44,7 @@ describe('tkt completion', () => {
   it('prints a bash script that parses and registers itself for tkt', () => {
     execFileSync('bash', ['-n', bashScript]);
     const registered = execFileSync('bash', ['-c', `source ${JSON.stringify(bashScript)}; complete -p tkt`], { encoding: 'utf8' });
-    expect(registered.trim()).toBe('complete -o default -F _tkt tkt');
+    expect(registered.trim()).toBe('complete -F _tkt tkt');
   });
 
   it('completes commands, skipping global options and their values', () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startShellSession, type ShellSession } from '../helpers/shell-tty.js';
 import { skipWithout } from '../helpers/tools.js';
 
-describe.each(['bash', 'zsh'] as const)('%s completion at a real terminal', (shell) => {
+describe.each(['bash', 'zsh', 'fish'] as const)('%s completion at a real terminal', (shell) => {
   const skip = skipWithout(['tmux', shell], `test/completion/shells-tty.test.ts (${shell})`);
   let session: ShellSession;
   beforeAll(async () => {
@@ -30,6 +30,15 @@ describe.each(['bash', 'zsh'] as const)('%s completion at a real terminal', (she
 
   it.skipIf(skip)('completes inside quotes to a value tkt accepts: the name as is, the quote closed', async () => {
     expect(await session.complete("tkt list --site 'Harb", /--site 'Harbour Depot' ?$/m)).toContain("'Harbour Depot'");
+  });
+
+  it.skipIf(skip)('completes files where tkt takes files', async () => {
+    expect(await session.complete('tkt attach 12 rep', /tkt attach 12 report\.txt ?$/m)).toContain('report.txt');
+  });
+
+  it.skipIf(skip)('offers no files for an ID', async () => {
+    // Two seconds is ample: the same shell completes a file name in well under one.
+    await expect(session.complete('tkt show rep', /report\.txt/, 2_000)).rejects.toThrow(/timed out/);
   });
 
   it.skipIf(skip)('offers global options after the command', async () => {

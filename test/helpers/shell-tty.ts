@@ -16,13 +16,13 @@ export const CACHED_NAMES: Record<string, string[]> = { site: ['Head Office', 'H
 
 export interface ShellSession {
   /** Types `line`, presses Tab, returns the screen once a line matches `pattern`, then clears the line. */
-  complete(line: string, pattern: RegExp): Promise<string>;
+  complete(line: string, pattern: RegExp, timeoutMs?: number): Promise<string>;
   close(): Promise<void>;
 }
 
 const shellQuoted = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
-export async function startShellSession(shell: 'bash' | 'zsh'): Promise<ShellSession> {
+export async function startShellSession(shell: 'bash' | 'zsh' | 'fish'): Promise<ShellSession> {
   const socket = `tkt-${shell}-test-${process.pid}`;
   const tmux = async (...args: string[]) => (await run('tmux', ['-L', socket, ...args])).stdout;
   const home = mkdtempSync(path.join(os.tmpdir(), `tkt-${shell}-`));
@@ -39,6 +39,12 @@ export async function startShellSession(shell: 'bash' | 'zsh'): Promise<ShellSes
     writeFileSync(path.join(home, '.zsh', 'functions', '_tkt'), script);
     writeFileSync(path.join(home, '.zshrc'), `fpath=(~/.zsh/functions $fpath)\nautoload -Uz compinit && compinit -u\nPS1='${shell}> '\n`);
     command = `${env} zsh -i`;
+  } else if (shell === 'fish') {
+    // fish loads ~/.config/fish/completions/tkt.fish by itself.
+    mkdirSync(path.join(home, '.config', 'fish', 'completions'), { recursive: true });
+    writeFileSync(path.join(home, '.config', 'fish', 'completions', 'tkt.fish'), script);
+    writeFileSync(path.join(home, '.config', 'fish', 'config.fish'), `function fish_prompt; echo -n '${shell}> '; end\nfunction fish_greeting; end\n`);
+    command = `${env} XDG_CONFIG_HOME=${path.join(home, '.config')} fish -i`;
   } else {
     // After bash-completion, as a ~/.bashrc would.
     writeFileSync(path.join(home, 'tkt.bash'), script);
@@ -46,11 +52,13 @@ export async function startShellSession(shell: 'bash' | 'zsh'): Promise<ShellSes
     writeFileSync(path.join(home, '.bashrc'), `[ -r ${bashCompletion} ] && . ${bashCompletion}\nsource ~/tkt.bash\nPS1='${shell}> '\n`);
     command = `${env} bash --noprofile --rcfile ${path.join(home, '.bashrc')} -i`;
   }
-  await tmux('new-session', '-d', '-s', shell, '-x', '160', '-y', '40', command);
+  // A file to complete where tkt takes files, and to stay out of ID completion.
+  writeFileSync(path.join(home, 'report.txt'), 'x');
+  await tmux('new-session', '-d', '-s', shell, '-c', home, '-x', '160', '-y', '40', command);
 
-  async function waitFor(pattern: RegExp): Promise<string> {
+  async function waitFor(pattern: RegExp, timeoutMs = 10_000): Promise<string> {
     let text = '';
-    for (const started = Date.now(); Date.now() - started < 10_000; await new Promise((resolve) => setTimeout(resolve, 100))) {
+    for (const started = Date.now(); Date.now() - started < timeoutMs; await new Promise((resolve) => setTimeout(resolve, 100))) {
       text = await tmux('capture-pane', '-p', '-t', shell);
       if (pattern.test(text)) return text;
     }
@@ -59,11 +67,11 @@ export async function startShellSession(shell: 'bash' | 'zsh'): Promise<ShellSes
   await waitFor(new RegExp(`^${shell}>`, 'm'));
 
   return {
-    async complete(line, pattern) {
+    async complete(line, pattern, timeoutMs) {
       await tmux('send-keys', '-t', shell, '-l', line);
       await tmux('send-keys', '-t', shell, 'Tab');
       try {
-        return await waitFor(pattern);
+        return await waitFor(pattern, timeoutMs);
       } finally {
         await tmux('send-keys', '-t', shell, 'C-c');
         await tmux('send-keys', '-t', shell, 'clear', 'Enter');
