@@ -31,7 +31,7 @@ export async function startShellSession(shell: 'bash' | 'zsh' | 'fish'): Promise
   const cases = Object.entries(CACHED_NAMES).map(([kind, names]) => `  ${kind}) printf '%s\\n' ${names.map(shellQuoted).join(' ')} ;;`);
   writeFileSync(path.join(home, 'bin', 'tkt'), `#!/bin/sh\n[ "$1" = __complete ] || exit 0\ncase "$2" in\n${cases.join('\n')}\nesac\n`);
   chmodSync(path.join(home, 'bin', 'tkt'), 0o755);
-  const env = `env -i HOME=${home} ZDOTDIR=${home} PATH=${path.join(home, 'bin')}:/usr/bin:/bin TERM=xterm-256color`;
+  const env = `env -i HOME=${home} ZDOTDIR=${home} HISTFILE=/dev/null PATH=${path.join(home, 'bin')}:/usr/bin:/bin TERM=xterm-256color`;
   let command: string;
   if (shell === 'zsh') {
     // A folder the user owns on fpath, then compinit.
@@ -79,7 +79,8 @@ export async function startShellSession(shell: 'bash' | 'zsh' | 'fish'): Promise
     },
     async close() {
       await run('tmux', ['-L', socket, 'kill-server']).catch(() => undefined);
-      rmSync(home, { recursive: true, force: true });
+      // A shell killed with its server may still be writing its history there.
+      rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };
 }
