@@ -42,6 +42,8 @@ export async function startShellSession(shell: 'bash' | 'zsh' | 'fish'): Promise
   } else if (shell === 'fish') {
     // fish loads ~/.config/fish/completions/tkt.fish by itself.
     mkdirSync(path.join(home, '.config', 'fish', 'completions'), { recursive: true });
+    // Present, so fish does not start generating completions from man pages in the background.
+    mkdirSync(path.join(home, '.local', 'share', 'fish', 'generated_completions'), { recursive: true });
     writeFileSync(path.join(home, '.config', 'fish', 'completions', 'tkt.fish'), script);
     writeFileSync(path.join(home, '.config', 'fish', 'config.fish'), `function fish_prompt; echo -n '${shell}> '; end\nfunction fish_greeting; end\n`);
     command = `${env} XDG_CONFIG_HOME=${path.join(home, '.config')} fish -i`;
