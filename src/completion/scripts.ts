@@ -186,16 +186,38 @@ function fishOption(option: OptionSpec, condition: string): string {
   return parts.join(' ');
 }
 
+// fish's own __fish_use_subcommand takes the value of `--profile work` for a command: this one
+// skips the values of the global options that take one.
+function fishNeedsCommand(spec: CompletionSpec): string {
+  const withValue = spec.globalOptions.filter((option) => option.value !== undefined).flatMap(flagsOf);
+  return `function __tkt_needs_command
+    set -l words (commandline -opc)
+    set -e words[1]
+    while set -q words[1]
+        switch $words[1]
+            case ${withValue.join(' ')}
+                set -e words[1]
+            case '-*'
+            case '*'
+                return 1
+        end
+        set -e words[1]
+    end
+    return 0
+end`;
+}
+
 function fishScript(spec: CompletionSpec): string {
   const lines = [
     '# fish completion for tkt. Load it with:  tkt completion fish | source',
     '# or save it as ~/.config/fish/completions/tkt.fish',
+    fishNeedsCommand(spec),
     'complete -c tkt -f',
     ...spec.globalOptions.map((option) => fishOption(option, '')),
   ];
   for (const command of spec.commands) {
     const names = [command.name, ...command.aliases];
-    for (const name of names) lines.push(`complete -c tkt -n '__fish_use_subcommand' -a ${name} -d ${singleQuoted(oneLine(command.description))}`);
+    for (const name of names) lines.push(`complete -c tkt -n '__tkt_needs_command' -a ${name} -d ${singleQuoted(oneLine(command.description))}`);
     const condition = `__fish_seen_subcommand_from ${names.join(' ')}`;
     lines.push(...command.options.map((option) => fishOption(option, condition)));
     if (command.argumentWords.length > 0) lines.push(`complete -c tkt -n ${singleQuoted(condition)} -a ${singleQuoted(command.argumentWords.join(' '))}`);

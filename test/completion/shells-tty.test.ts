@@ -41,6 +41,15 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s completion at a real termina
     await expect(session.complete('tkt show rep', /report\.txt/, 2_000)).rejects.toThrow(/timed out/);
   });
 
+  it.skipIf(skip)('completes a command and its options after global options', async () => {
+    expect(await session.complete('tkt --profile work pick', /tkt --profile work pickup$/m)).toContain('pickup');
+    expect(await session.complete('tkt -q list --si', /tkt -q list --site$/m)).toContain('--site');
+  });
+
+  it.skipIf(skip)('completes view names', async () => {
+    expect(await session.complete('tkt list --view unassig', /--view unassigned-tickets$/m)).toContain('unassigned-tickets');
+  });
+
   it.skipIf(skip)('offers global options after the command', async () => {
     expect(await session.complete('tkt list --jso', /tkt list --json$/m)).toContain('--json');
   });
