@@ -51,7 +51,9 @@ function bashScript(spec: CompletionSpec): string {
     .map((command) => {
       const names = [command.name, ...command.aliases].join('|');
       const flags = command.options.flatMap(flagsOf).join(' ');
-      return `    ${names}) flags=${singleQuoted(flags)}; words=${singleQuoted(command.argumentWords.join(' '))}; files=${command.argumentFiles ? 1 : ''} ;;`;
+      const subcommands = Object.entries(command.subcommandWords).map(([sub, words]) => `${sub}) subwords=${singleQuoted(words.join(' '))} ;; `).join('');
+      const subwords = subcommands === '' ? '' : ` case "$sub" in ${subcommands}esac;`;
+      return `    ${names}) flags=${singleQuoted(flags)}; words=${singleQuoted(command.argumentWords.join(' '))}; files=${command.argumentFiles ? 1 : ''};${subwords} ;;`;
     })
     .join('\n');
   return `# bash completion for tkt. Load it with:  source <(tkt completion bash)
@@ -77,7 +79,7 @@ _tkt_files() {
 }
 
 _tkt() {
-  local cur prev cmd="" flags="" words="" files="" i
+  local cur prev cmd="" sub="" flags="" words="" subwords="" files="" i
   cur="\${COMP_WORDS[COMP_CWORD]}"
   prev="\${COMP_WORDS[COMP_CWORD-1]}"
   COMPREPLY=()
@@ -88,6 +90,9 @@ _tkt() {
       *) cmd="\${COMP_WORDS[i]}"; break ;;
     esac
   done
+  # The word after the command: its argument or subcommand (config get), whose own first
+  # argument (the setting) completes right after it.
+  ((i + 1 < COMP_CWORD)) && sub="\${COMP_WORDS[i+1]}"
   case "$prev" in
 ${bashValueCases(spec)}
   esac
@@ -102,7 +107,9 @@ ${perCommand}
     fi
   elif [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$flags ${globalFlags.join(' ')}" -- "$cur"))
-  elif [[ -n "$words" ]]; then
+  elif [[ -n "$subwords" ]]; then
+    ((i + 2 == COMP_CWORD)) && COMPREPLY=($(compgen -W "$subwords" -- "$cur"))
+  elif [[ -n "$words" && -z "$sub" ]]; then
     COMPREPLY=($(compgen -W "$words" -- "$cur"))
   elif [[ -n "$files" ]]; then
     _tkt_files
@@ -128,6 +135,12 @@ function zshCommandCase(command: CommandSpec, globalOptions: OptionSpec[]): stri
   const globals = globalOptions.filter((option) => !flagsOf(option).some((flag) => own.has(flag)));
   const specs = [...command.options, ...globals].flatMap(zshOptionSpecs);
   if (command.argumentWords.length > 0) specs.push(singleQuoted(`1:argument:(${command.argumentWords.join(' ')})`));
+  // The subcommand's own first argument (config get KEY): $words[2] is the subcommand here.
+  const subcommands = Object.entries(command.subcommandWords);
+  if (subcommands.length > 0) {
+    const cases = subcommands.map(([sub, words]) => `(${sub}) compadd -- ${words.join(' ')} ;;`).join(' ');
+    specs.push(singleQuoted(`2:argument:{case $words[2] in ${cases} esac}`));
+  }
   if (command.argumentFiles) specs.push(singleQuoted('*:file:_files'));
   return `    ${[command.name, ...command.aliases].join('|')}) _arguments -s ${specs.join(' ')} ;;`;
 }
@@ -220,7 +233,13 @@ function fishScript(spec: CompletionSpec): string {
     for (const name of names) lines.push(`complete -c tkt -n '__tkt_needs_command' -a ${name} -d ${singleQuoted(oneLine(command.description))}`);
     const condition = `__fish_seen_subcommand_from ${names.join(' ')}`;
     lines.push(...command.options.map((option) => fishOption(option, condition)));
-    if (command.argumentWords.length > 0) lines.push(`complete -c tkt -n ${singleQuoted(condition)} -a ${singleQuoted(command.argumentWords.join(' '))}`);
+    const subcommands = Object.entries(command.subcommandWords);
+    // A command's own words only until one is given (config get, not config get get).
+    const wordsCondition = subcommands.length > 0 ? `${condition}; and not __fish_seen_subcommand_from ${command.argumentWords.join(' ')}` : condition;
+    if (command.argumentWords.length > 0) lines.push(`complete -c tkt -n ${singleQuoted(wordsCondition)} -a ${singleQuoted(command.argumentWords.join(' '))}`);
+    for (const [sub, words] of subcommands) {
+      lines.push(`complete -c tkt -n ${singleQuoted(`${condition}; and __fish_seen_subcommand_from ${sub}`)} -a ${singleQuoted(words.join(' '))}`);
+    }
     if (command.argumentFiles) lines.push(`complete -c tkt -n ${singleQuoted(condition)} -F`);
   }
   return `${lines.join('\n')}\n`;

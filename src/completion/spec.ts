@@ -2,6 +2,7 @@
 // command or option is completed without touching this folder.
 import type { Command, Option } from 'commander';
 import type { LookupKind } from '../lookups/types.js';
+import { SETTINGS } from '../config/settings.js';
 import { SORT_FIELDS } from '../tickets/list-filter.js';
 import { kebabCase, LIST_TYPES } from '../tickets/list-query.js';
 
@@ -9,7 +10,7 @@ import { kebabCase, LIST_TYPES } from '../tickets/list-query.js';
 export type ValueCompletion =
   | { type: 'lookup'; kind: LookupKind }
   | { type: 'words'; words: readonly string[] }
-  /** Anything else: the shell's own file-name completion. */
+  /** The shell's own file-name completion. */
   | { type: 'files' };
 
 export interface OptionSpec {
@@ -27,6 +28,8 @@ export interface CommandSpec {
   options: OptionSpec[];
   /** Choices of the first positional argument, when it has fixed ones. */
   argumentWords: readonly string[];
+  /** For a command with subcommands (config get KEY): the choices of each one's first argument. */
+  subcommandWords: Readonly<Record<string, readonly string[]>>;
   /** Whether positional arguments are files (attach ID FILE...): other commands never offer files. */
   argumentFiles: boolean;
 }
@@ -45,8 +48,9 @@ const USER_OPTIONS: Readonly<Record<string, LookupKind>> = { by: 'assignee', 'as
 
 const VIEW_NAMES: readonly string[] = LIST_TYPES.map(kebabCase);
 const SORT_WORDS: readonly string[] = [...SORT_FIELDS, ...SORT_FIELDS.map((name) => `-${name}`)];
-// Values typed freely (expressions, member names, dates): no file names are offered.
-const FREE_VALUES = new Set(['query', 'fields', 'columns', 'due-before', 'created-after']);
+// Only a value named as a file (`--attach <file>`, `--resume <report>`) completes file names;
+// titles, numbers, dates, URLs and expressions are typed freely.
+const FILE_VALUE = /<(file|files|report|path)>/;
 
 /** The kinds `tkt __complete` accepts. */
 export function isLookupKind(value: string): value is LookupKind {
@@ -59,11 +63,23 @@ function valueCompletion(option: Option): ValueCompletion | undefined {
   const name = option.long?.replace(/^--/, '') ?? '';
   if (name === 'view') return { type: 'words', words: VIEW_NAMES };
   if (name === 'sort') return { type: 'words', words: SORT_WORDS };
-  if (FREE_VALUES.has(name)) return { type: 'words', words: [] };
   if (isLookupKind(name)) return { type: 'lookup', kind: name };
   const userKind = USER_OPTIONS[name];
   if (userKind !== undefined) return { type: 'lookup', kind: userKind };
-  return { type: 'files' };
+  return FILE_VALUE.test(option.flags) ? { type: 'files' } : { type: 'words', words: [] };
+}
+
+// A `<key>` argument (config get|set|unset) names a setting.
+const SETTING_KEYS: readonly string[] = SETTINGS.map((setting) => setting.key);
+
+function subcommandWords(command: Command): Record<string, readonly string[]> {
+  const words: Record<string, readonly string[]> = {};
+  for (const sub of command.commands) {
+    const first = sub.registeredArguments[0];
+    const choices = first?.argChoices ?? (first?.name() === 'key' ? SETTING_KEYS : []);
+    if (choices.length > 0) words[sub.name()] = choices;
+  }
+  return words;
 }
 
 function optionSpecs(command: Command): OptionSpec[] {
@@ -88,6 +104,7 @@ export function completionSpec(program: Command): CompletionSpec {
           (option, i, all) => option.long === undefined || all.findIndex((other) => other.long === option.long) === i,
         ),
         argumentWords: command.commands.length > 0 ? command.commands.map((sub) => sub.name()) : (command.registeredArguments[0]?.argChoices ?? []),
+        subcommandWords: subcommandWords(command),
         argumentFiles: command.registeredArguments.some((argument) => /^files?$/.test(argument.name())),
       })),
   };

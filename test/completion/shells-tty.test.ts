@@ -50,6 +50,15 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s completion at a real termina
     expect(await session.complete('tkt list --view unassig', /--view unassigned-tickets$/m)).toContain('unassigned-tickets');
   });
 
+  it.skipIf(skip)('completes config subcommands, then the setting', async () => {
+    expect(await session.complete('tkt config ge', /tkt config get ?$/m)).toContain('get');
+    expect(await session.complete('tkt config set pag', /tkt config set pager ?$/m)).toContain('pager');
+  });
+
+  it.skipIf(skip)('offers no files for a value that is not a file', async () => {
+    await expect(session.complete('tkt create --title rep', /report\.txt/, 2_000)).rejects.toThrow(/timed out/);
+  });
+
   it.skipIf(skip)('offers global options after the command', async () => {
     expect(await session.complete('tkt list --jso', /tkt list --json$/m)).toContain('--json');
   });
