@@ -167,6 +167,30 @@ describe('multipart uploads', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('lets an upload that keeps moving take longer than the time-out in all', async () => {
+    // 40 MB read at about 20 MB/s: two seconds in all, far beyond what the kernel's buffers
+    // hold, against a time-out of 0.8 s that only a stalled upload may reach.
+    const file = join(dir, 'slow.bin');
+    await writeFile(file, Buffer.alloc(40 * 1024 * 1024, 7));
+    const { api } = await setup((req, res) => {
+      let sincePause = 0;
+      let total = 0;
+      req.on('data', (chunk: Buffer) => {
+        total += chunk.length;
+        sincePause += chunk.length;
+        if (sincePause < 1024 * 1024) return;
+        sincePause = 0;
+        req.pause();
+        setTimeout(() => req.resume(), 50);
+      });
+      req.on('end', () => sendJson(res, 200, { total }));
+    }, 800);
+    const started = Date.now();
+    const answer = await api.addFiles(1, [file]);
+    expect(Date.now() - started).toBeGreaterThan(800);
+    expect((answer.body as { total: number }).total).toBeGreaterThan(40 * 1024 * 1024);
+  });
+
   it('times out when the server never answers an upload', async () => {
     const { api } = await setup(() => undefined, 300);
     const error = await api.replyTicket(5, { fields: { Id: 5 }, files: [big.path] }).catch((e: unknown) => e);
