@@ -9,8 +9,8 @@ import { pathToFileURL } from 'node:url';
 
 /** Runs `argv` through the built CLI with a piped, empty-environment fake process. */
 async function runBuiltCli(runCli, argv) {
-  const collect = () => ({ text: '', isTTY: false, write(chunk) { this.text += String(chunk); return true; } });
-  const proc = { stdin: process.stdin, stdout: collect(), stderr: collect(), env: {} };
+  const collect = () => ({ text: '', isTTY: false, write(chunk) { this.text += String(chunk); return true; }, on() {} });
+  const proc = { stdin: process.stdin, stdout: collect(), stderr: collect(), env: {}, on() {}, off() {}, exit() {} };
   const code = await runCli(argv, proc);
   return { code, stdout: proc.stdout.text, stderr: proc.stderr.text };
 }
@@ -27,7 +27,7 @@ function helpRequests(program) {
 
 async function prepareOutput() {
   const { buildProgram, runCli } = await import(pathToFileURL('dist/main.js').href);
-  const program = buildProgram({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: {} }, { abort: new AbortController(), graceful: false });
+  const program = buildProgram({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: {} }, { stop: new AbortController(), halt: new AbortController(), graceful: false });
   const texts = [];
   const answers = {};
   for (const argv of helpRequests(program)) {

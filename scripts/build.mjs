@@ -54,11 +54,15 @@ const UNUSED_MODULES = [
       ' if (options.force || !Object.hasOwn(object, Symbol.toStringTag))' +
       ' Object.defineProperty(object, Symbol.toStringTag, { configurable: !options.nonConfigurable, enumerable: false, value, writable: false }); };',
   },
+  // @inquirer/core's signal-exit, which installs handlers for SIGINT, SIGTERM and a dozen others
+  // while a prompt is open and re-raises the signal when it is the last listener. tkt handles
+  // signals in one place (src/main.ts) and closes an open prompt through its abort signal.
+  { owner: '@inquirer[\\/]core', request: 'signal-exit', contents: 'exports.onExit = function onExit() { return function remove() {}; };' },
 ];
 const unusedModules = {
   name: 'unused-modules',
   setup(build) {
-    build.onResolve({ filter: /^(\.\/client-h2\.js|es-set-tostringtag)$/ }, (args) => {
+    build.onResolve({ filter: /^(\.\/client-h2\.js|es-set-tostringtag|signal-exit)$/ }, (args) => {
       const index = UNUSED_MODULES.findIndex(
         ({ owner, request }) => request === args.path && new RegExp(`[\\\\/]node_modules[\\\\/]${owner}[\\\\/]`).test(args.importer),
       );

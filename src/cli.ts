@@ -24,11 +24,36 @@ export interface CommandHost {
   action(handler: Handler, options?: ActionOptions): (...commanderArgs: any[]) => Promise<void>;
 }
 
+export type StopSignal = 'SIGINT' | 'SIGTERM';
+
 export interface ProcessLike {
   stdin: Readable & { isTTY?: boolean };
   stdout: Writable & { isTTY?: boolean; columns?: number };
   stderr: Writable & { isTTY?: boolean; columns?: number };
   env: Record<string, string | undefined>;
+  /** Signal handlers, and leaving at once: the real process's, or a test's stand-in. */
+  on(event: StopSignal, listener: () => void): unknown;
+  off(event: StopSignal, listener: () => void): unknown;
+  exit(code: number): void;
+}
+
+/** What a command's context reads of the process. */
+export type ProcessStreams = Pick<ProcessLike, 'stdin' | 'stdout' | 'stderr' | 'env'>;
+
+/**
+ * How a run is stopped (contract section 8). The first SIGINT/SIGTERM aborts `stop`: no new
+ * work starts, what is in flight finishes and is reported. The second aborts `halt`: requests
+ * in flight are given up and reported as in doubt.
+ */
+export interface RunState {
+  stop: AbortController;
+  halt: AbortController;
+  /** The command winds down by itself on the first signal; otherwise the run ends at once. */
+  graceful: boolean;
+}
+
+export function createRunState(): RunState {
+  return { stop: new AbortController(), halt: new AbortController(), graceful: false };
 }
 
 export function readGlobals(opts: Record<string, unknown>): GlobalOptions {
@@ -61,7 +86,7 @@ function colorAllowed(globals: GlobalOptions, env: Record<string, string | undef
   return stderrIsTTY;
 }
 
-export function createIO(proc: ProcessLike, globals: GlobalOptions): IO {
+export function createIO(proc: ProcessStreams, globals: GlobalOptions): IO {
   const stdinIsTTY = proc.stdin.isTTY === true;
   const stdoutIsTTY = proc.stdout.isTTY === true;
   const stderrIsTTY = proc.stderr.isTTY === true;
@@ -86,6 +111,8 @@ export interface ContextParts {
   config: ConfigStore;
   prompter: Prompter;
   signal: AbortSignal;
+  /** Aborted on a second signal: requests in flight are given up. */
+  halt?: AbortSignal;
   now?: () => Date;
 }
 
@@ -109,6 +136,7 @@ export async function buildContext(parts: ContextParts): Promise<Context & { dis
       userAgent: `tkt/${TKT_VERSION}`,
       ...(token === undefined ? {} : { token }),
       ...(debug === undefined ? {} : { debug }),
+      ...(parts.halt === undefined ? {} : { halt: parts.halt }),
     });
     clients.push(client);
     return client;
@@ -160,7 +188,7 @@ function lazyPrompter(create: () => Promise<Prompter>): Prompter {
 }
 
 /** The Context of a run of this process: its IO, the user's config folder, prompts at the terminal. */
-export async function createProcessContext(proc: ProcessLike, globals: GlobalOptions, signal: AbortSignal): Promise<Context & { dispose(): Promise<void> }> {
+export async function createProcessContext(proc: ProcessStreams, globals: GlobalOptions, state: RunState): Promise<Context & { dispose(): Promise<void> }> {
   const io = createIO(proc, globals);
   const config = createConfigStore(defaultConfigDir(proc.env));
   return await buildContext({
@@ -172,14 +200,15 @@ export async function createProcessContext(proc: ProcessLike, globals: GlobalOpt
       const [{ createInquirerPrompter }, { userSettings }] = await Promise.all([import('./prompts/inquirer.js'), import('./config/settings.js')]);
       // `tkt config set editor` applies to every text typed in an editor.
       const { editor } = userSettings({ config, env: proc.env, globals });
-      return createInquirerPrompter({ stdin: io.stdin, stderr: io.stderr, env: proc.env, color: io.color, editor });
+      return createInquirerPrompter({ stdin: io.stdin, stderr: io.stderr, env: proc.env, color: io.color, editor, signal: state.stop.signal });
     }),
-    signal,
+    signal: state.stop.signal,
+    halt: state.halt.signal,
   });
 }
 
 /** The real host: one per process. */
-export function createProcessHost(proc: ProcessLike, state: { abort: AbortController; graceful: boolean }): CommandHost {
+export function createProcessHost(proc: ProcessLike, state: RunState): CommandHost {
   return {
     action(handler, options = {}) {
       return async (...commanderArgs: any[]) => {
@@ -188,7 +217,7 @@ export function createProcessHost(proc: ProcessLike, state: { abort: AbortContro
         const args = commanderArgs.slice(0, -2);
         const globals = readGlobals(command.optsWithGlobals());
         state.graceful = options.graceful === true;
-        const ctx = await createProcessContext(proc, globals, state.abort.signal);
+        const ctx = await createProcessContext(proc, globals, state);
         try {
           await handler(args, opts, ctx);
         } finally {

@@ -9,6 +9,7 @@ export const ExitCode = {
   notAuthenticated: 4,
   permissionDenied: 5,
   interrupted: 130,
+  terminated: 143,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -51,10 +52,27 @@ export class OperationError extends TktError {
   }
 }
 
-/** Ctrl-C: exit 130. */
+/** Ctrl-C (exit 130) or SIGTERM (143): main.ts gives the code of the signal that came. */
 export class InterruptedError extends TktError {
-  constructor(message = 'interrupted', options: { details?: string[] } = {}) {
+  constructor(message = 'interrupted', options: { details?: string[]; hint?: string } = {}) {
     super(message, ExitCode.interrupted, options);
+  }
+}
+
+/** stdout was closed by its reader (`| head -1`): the run ends quietly with exit 0. */
+export class OutputClosedError extends TktError {
+  constructor() {
+    super('output closed', ExitCode.ok);
+  }
+}
+
+/**
+ * A request given up on a second Ctrl-C/SIGTERM while the service had it: it may or may not
+ * have been carried out ("in doubt", contract section 8).
+ */
+export class AbandonedRequestError extends InterruptedError {
+  constructor(method: string, url: string) {
+    super(`interrupted while waiting for the answer to ${method} ${url}: it may have been carried out`);
   }
 }
 

@@ -1,9 +1,9 @@
 // Entry point: builds the commander program, runs it, and is the only place
 // that maps errors to an `error:` line and an exit code (contract section 5).
 import { Command, CommanderError, Option } from 'commander';
-import { createProcessHost, type ProcessLike } from './cli.js';
+import { createProcessHost, createRunState, type ProcessLike, type RunState, type StopSignal } from './cli.js';
 import { registerCommands } from './commands/index.js';
-import { ExitCode, TktError } from './errors.js';
+import { ExitCode, InterruptedError, OutputClosedError, TktError } from './errors.js';
 import { redactText } from './api/redact.js';
 import { sanitizeText } from './output/sanitize.js';
 
@@ -21,7 +21,7 @@ Examples:
 // same text everywhere, so the bin can print help prepared at build time (src/start.ts).
 const HELP_WIDTH = 80;
 
-export function buildProgram(proc: ProcessLike, state: { abort: AbortController; graceful: boolean }): Command {
+export function buildProgram(proc: ProcessLike, state: RunState): Command {
   const program = new Command('tkt')
     .description('Command-line client for the help-desk ticketing service')
     .version(TKT_VERSION, '-V, --version', 'print the version')
@@ -80,34 +80,55 @@ export function exitCodeOf(error: unknown): number {
   return ExitCode.failed;
 }
 
+const SIGNAL_EXIT_CODES: Readonly<Record<StopSignal, number>> = { SIGINT: ExitCode.interrupted, SIGTERM: ExitCode.terminated };
+// A prompt may have hidden the cursor when a signal ends the run at once.
+const SHOW_CURSOR = '\u001b[?25h';
+
 /** Runs tkt with `argv` (without node and script) and returns the exit code. */
 export async function runCli(argv: string[], proc: ProcessLike): Promise<number> {
-  const state = { abort: new AbortController(), graceful: false };
-  const onSigint = () => {
-    if (state.graceful && !state.abort.signal.aborted) {
-      state.abort.abort();
-      return;
-    }
-    // Nothing to wind down (or a second Ctrl-C): leave now, as a shell user expects.
+  const state = createRunState();
+  // SIGINT and SIGTERM alike (contract section 8); the first one to come names the exit code.
+  let received: StopSignal | undefined;
+  let signals = 0;
+  const onSignal = (name: StopSignal) => {
+    received ??= name;
+    signals += 1;
+    if (state.graceful && signals === 1) return state.stop.abort();
+    // The second: requests in flight are given up, and their rows or IDs recorded as in doubt.
+    if (state.graceful && signals === 2) return state.halt.abort();
+    // Nothing to wind down (or a third signal): leave now, as a shell user expects.
+    if (proc.stderr.isTTY === true) proc.stderr.write(SHOW_CURSOR);
     proc.stderr.write('\nerror: interrupted\n');
-    process.exit(ExitCode.interrupted);
+    proc.exit(SIGNAL_EXIT_CODES[name]);
   };
-  process.on('SIGINT', onSigint);
+  const onInterrupt = () => onSignal('SIGINT');
+  const onTerminate = () => onSignal('SIGTERM');
+  // A closed stdout (`tkt list --all | head -1`) ends the run quietly: nothing new is sent.
+  let outputClosed = false;
+  const onStdoutError = () => {
+    outputClosed = true;
+    state.stop.abort();
+  };
+  proc.on('SIGINT', onInterrupt);
+  proc.on('SIGTERM', onTerminate);
+  proc.stdout.on('error', onStdoutError);
   let code: number = ExitCode.ok;
   const program = buildProgram(proc, state);
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
-    code = exitCodeOf(error);
+    if (outputClosed || error instanceof OutputClosedError) return ExitCode.ok;
+    code = error instanceof InterruptedError && received !== undefined ? SIGNAL_EXIT_CODES[received] : exitCodeOf(error);
     // commander has already printed its own usage errors.
     if (!(error instanceof CommanderError)) {
       // Global options are stored on the program as commander parses them, wherever they stood.
       proc.stderr.write(`${errorLines(error, program.opts().debug === true).join('\n')}\n`);
     }
   } finally {
-    process.off('SIGINT', onSigint);
+    proc.off('SIGINT', onInterrupt);
+    proc.off('SIGTERM', onTerminate);
   }
-  return code;
+  return outputClosed ? ExitCode.ok : code;
 }
 
 /**
@@ -116,4 +137,8 @@ export async function runCli(argv: string[], proc: ProcessLike): Promise<number>
  */
 export async function main(argv: string[]): Promise<void> {
   process.exitCode = await runCli(argv, process);
+  // Everything is recorded and only output is left to drain: a late signal must not cut it.
+  const ignore = () => undefined;
+  process.on('SIGINT', ignore);
+  process.on('SIGTERM', ignore);
 }

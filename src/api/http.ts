@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import type FormData from 'form-data';
 import { EnvHttpProxyAgent } from './undici-core.js';
-import { ApiError, NetworkError, TktError, UsageError } from '../errors.js';
+import { AbandonedRequestError, ApiError, InterruptedError, NetworkError, TktError, UsageError } from '../errors.js';
 import { normalizeBaseUrl } from '../config/url.js';
 import { DeadlineExceeded, startDeadline } from './deadline.js';
 import type { NetworkFailure } from '../errors.js';
@@ -33,6 +33,11 @@ export interface HttpOptions {
   retryBaseDelayMs?: number;
   /** The largest response body read; default MAX_BODY_BYTES. */
   maxBodyBytes?: number;
+  /**
+   * Aborted on a second Ctrl-C/SIGTERM: requests not yet sent are refused, those in flight are
+   * given up (AbandonedRequestError: their outcome is unknown).
+   */
+  halt?: AbortSignal;
 }
 
 export interface HttpRequest {
@@ -163,6 +168,7 @@ export function createHttp(options: HttpOptions): Http {
   }
 
   async function once(method: string, url: string, req: HttpRequest, secrets: Secrets, trace: Trace): Promise<Received> {
+    if (options.halt?.aborted) throw new InterruptedError();
     const outgoing = await buildBody(req);
     const headers: Record<string, string> = {
       accept: 'application/json, text/plain;q=0.9, */*;q=0.5',
@@ -186,7 +192,7 @@ export function createHttp(options: HttpOptions): Http {
       method: method as 'GET',
       headers,
       body,
-      signal: deadline.signal,
+      signal: options.halt === undefined ? deadline.signal : AbortSignal.any([deadline.signal, options.halt]),
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
     });
@@ -213,6 +219,10 @@ export function createHttp(options: HttpOptions): Http {
       if (isStream(outgoing.body)) outgoing.body.destroy();
       if (body instanceof Readable) body.destroy();
       if (error instanceof TktError) throw error;
+      if (options.halt?.aborted) {
+        trace(`HTTP ! ${method} ${url} given up: interrupted`);
+        throw new AbandonedRequestError(method, redactText(url, secrets));
+      }
       if (error instanceof DeadlineExceeded) await abandonIfStuck(pending, trace);
       const networkError = toNetworkError(error, method, url, options.timeoutMs, secrets);
       trace(`HTTP ! ${method} ${url} ${Math.round(performance.now() - started)}ms ${networkError.failure}: ${networkError.message}`);

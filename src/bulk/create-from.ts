@@ -6,21 +6,27 @@
 // files found before the first request: one bad row and nothing is sent (exit 2, naming
 // every bad row). Then rows are created with the bulk runner's bounded concurrency.
 //
-// The report (JSON Lines, default `<FILE>.report.jsonl`) gets one line per row as it
-// finishes, appended and fsync'ed, so a crash loses nothing already created:
+// The report (JSON Lines, default `<FILE>.report.jsonl`) is written ahead: a row's "sending"
+// line is on disk (fsync'ed) before its request leaves, its outcome line when the answer comes,
+// so whatever stops the run (a crash, a second Ctrl-C, SIGTERM, kill -9) no ticket the service
+// created is missing from it (contract section 8):
+//   {"row":3,"hash":"…","sending":true}
 //   {"row":3,"hash":"…","ok":true,"id":123}
 //   {"row":4,"hash":"…","ok":false,"status":400,"error":"…"}
-// `--resume REPORT` skips the rows it shows as created. A row is matched by number AND a
-// hash of its content, so an edited file is refused rather than mis-resumed; failed rows
-// may be fixed freely before resuming. An existing report is never overwritten: without
-// --resume that would forget which tickets already exist.
+//   {"row":5,"hash":"…","ok":false,"inDoubt":true,"error":"…"}
+// A row sent without an answer (its "sending" line is the last, or the request was given up
+// or timed out) is in doubt: the service may have created it. `--resume REPORT` skips the rows
+// it shows as created and, unless --retry-in-doubt is given, those in doubt, naming them. A row
+// is matched by number AND a hash of its content, so an edited file is refused rather than
+// mis-resumed; failed rows may be fixed freely before resuming. An existing report is never
+// overwritten: without --resume that would forget which tickets already exist.
 import { createHash } from 'node:crypto';
 import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
 import type { MultipartInput } from '../api/types.js';
 import { userSettings } from '../config/settings.js';
 import type { Context } from '../context.js';
-import { InterruptedError, OperationError, UsageError } from '../errors.js';
+import { AbandonedRequestError, ApiError, InterruptedError, NetworkError, OperationError, UsageError } from '../errors.js';
 import { LookupError } from '../lookups/index.js';
 import type { Lookups } from '../lookups/types.js';
 import { NO_PROGRESS, createProgress } from '../output/progress.js';
@@ -50,6 +56,8 @@ export interface CreateFromOptions {
   /** Where to write the report; default: the --resume report, else `<FILE>.report.jsonl`. */
   report: string | undefined;
   resume: string | undefined;
+  /** With --resume: send the rows in doubt again. */
+  retryInDoubt: boolean;
   integration: boolean;
   /** undefined: the default-concurrency setting. */
   concurrency: number | undefined;
@@ -70,17 +78,29 @@ export interface InputRow {
   problems: string[];
 }
 
+/** Written before a row's request leaves. */
+export interface SendingLine {
+  row: number;
+  hash: string;
+  sending: true;
+}
+
+/** A row's outcome. */
 export interface ReportEntry {
   row: number;
   hash: string;
   ok: boolean;
+  /** Sent, but the answer never came (given up, timed out): the ticket may exist. */
+  inDoubt?: true;
   /** The new ticket's ID; null when the service created it but named no ID. */
   id?: number | null;
   status?: number;
   error?: string;
-  /** Created by an earlier run (copied from the --resume report). */
+  /** Created (or in doubt) in an earlier run, copied from the --resume report. */
   skipped?: true;
 }
+
+export type ReportLine = SendingLine | ReportEntry;
 
 /** Columns holding several values: `tag` and `attach`. */
 const LIST_SEPARATOR = ';';
@@ -102,12 +122,14 @@ export function createFromOptions(opts: Record<string, unknown>): CreateFromOpti
     throw new UsageError(`--from cannot be combined with ${fieldOptions.join(', ')}`, { hint: 'put the values in the file, one column per option' });
   }
   const concurrency = text('concurrency');
+  if (opts.retryInDoubt === true && text('resume') === undefined) throw new UsageError('--retry-in-doubt needs --resume REPORT');
   return {
     file,
     report: text('report'),
     resume: text('resume'),
     integration: opts.integration === true,
     concurrency: concurrency === undefined ? undefined : parseConcurrency(concurrency),
+    retryInDoubt: opts.retryInDoubt === true,
     dryRun: opts.dryRun === true,
   };
 }
@@ -307,8 +329,8 @@ async function prepareRow(row: InputRow, endpoint: TicketEndpoint, lookups: Look
   }
 }
 
-/** Every entry of a report; a torn last line (a crash mid-write) is ignored. */
-export async function readReport(path: string): Promise<ReportEntry[]> {
+/** Every line of a report; a torn last line (a crash mid-write) is ignored. */
+export async function readReport(path: string): Promise<ReportLine[]> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -316,7 +338,7 @@ export async function readReport(path: string): Promise<ReportEntry[]> {
     throw new UsageError(`--resume: cannot read ${path}: ${fileErrorText(error)}`);
   }
   const lines = text.split('\n');
-  const entries: ReportEntry[] = [];
+  const entries: ReportLine[] = [];
   lines.forEach((line, index) => {
     if (line.trim() === '') return;
     let entry: unknown;
@@ -326,31 +348,66 @@ export async function readReport(path: string): Promise<ReportEntry[]> {
       if (lines.slice(index + 1).every((rest) => rest.trim() === '')) return;
       throw new UsageError(`--resume: ${path} line ${index + 1} is not a report line`);
     }
-    const candidate = entry as Partial<ReportEntry>;
-    if (typeof candidate.row !== 'number' || typeof candidate.hash !== 'string' || typeof candidate.ok !== 'boolean') {
+    const candidate = entry as Partial<ReportEntry & SendingLine>;
+    if (typeof candidate.row !== 'number' || typeof candidate.hash !== 'string' || (typeof candidate.ok !== 'boolean' && candidate.sending !== true)) {
       throw new UsageError(`--resume: ${path} line ${index + 1} is not a report line`, { hint: 'pass the report a previous "tkt create --from" wrote' });
     }
-    entries.push(candidate as ReportEntry);
+    entries.push(candidate as ReportLine);
   });
   return entries;
 }
 
-/** Rows the report shows as created, by row number; refuses a report that does not fit the file. */
-function createdRows(entries: readonly ReportEntry[], rows: readonly InputRow[], reportPath: string, file: string): Map<number, ReportEntry> {
+interface ResumedRows {
+  /** Rows the report shows as created. */
+  created: Map<number, ReportEntry>;
+  /** Rows sent whose outcome is unknown, as in-doubt outcome lines. */
+  inDoubt: Map<number, ReportEntry>;
+}
+
+const IN_DOUBT_BEFORE = 'sent in an earlier run; the answer never came';
+
+/** What the report says of each row; refuses a report that does not fit the file. */
+function resumedRows(lines: readonly ReportLine[], rows: readonly InputRow[], reportPath: string, file: string): ResumedRows {
   const created = new Map<number, ReportEntry>();
-  for (const entry of entries) if (entry.ok) created.set(entry.row, entry);
-  const mismatched = [...created.values()].filter((entry) => rows[entry.row - 1]?.hash !== entry.hash);
+  const inDoubt = new Map<number, ReportEntry>();
+  for (const line of lines) {
+    if (created.has(line.row)) continue;
+    if ('sending' in line) inDoubt.set(line.row, { row: line.row, hash: line.hash, ok: false, inDoubt: true, error: IN_DOUBT_BEFORE });
+    else if (line.ok) {
+      created.set(line.row, line);
+      inDoubt.delete(line.row);
+    } else if (line.inDoubt) inDoubt.set(line.row, line);
+    else inDoubt.delete(line.row);
+  }
+  const mismatched = [...created.values(), ...inDoubt.values()].filter((entry) => rows[entry.row - 1]?.hash !== entry.hash);
   if (mismatched.length > 0) {
-    throw new UsageError(`${reportPath} does not match ${file}: ${mismatched.length === 1 ? 'a row' : `${mismatched.length} rows`} it shows as created changed since`, {
-      details: mismatched.map((entry) => `row ${entry.row} was created as ${entry.id == null ? 'a ticket' : `#${entry.id}`} from different content`),
+    throw new UsageError(`${reportPath} does not match ${file}: ${mismatched.length === 1 ? 'a row' : `${mismatched.length} rows`} it shows as created or in doubt changed since`, {
+      details: mismatched.map((entry) =>
+        entry.ok ? `row ${entry.row} was created as ${entry.id == null ? 'a ticket' : `#${entry.id}`} from different content` : `row ${entry.row} was sent (in doubt) with different content`,
+      ),
       hint: 'resume with the file as it was; edit only the rows that failed',
     });
   }
-  return created;
+  return { created, inDoubt };
 }
 
+// A failure after the request may have reached the service: the ticket may exist. A refused
+// connection or a name that does not resolve never sent anything; a gateway's 502 or 504 came
+// from in front of a service that may have done the work.
+const UNKNOWN_OUTCOME_FAILURES: ReadonlySet<string> = new Set(['timeout', 'reset', 'other']);
+const UNKNOWN_OUTCOME_STATUSES: ReadonlySet<number> = new Set([502, 504]);
+
+function outcomeUnknown(error: unknown): boolean {
+  if (error instanceof AbandonedRequestError) return true;
+  if (error instanceof NetworkError) return UNKNOWN_OUTCOME_FAILURES.has(error.failure);
+  return error instanceof ApiError && UNKNOWN_OUTCOME_STATUSES.has(error.status);
+}
+
+// Past this many, a terminal gets the count of rows not started, not every number.
+const LISTED_ROWS = 10;
+
 interface ReportWriter {
-  append(entry: ReportEntry): Promise<void>;
+  append(line: ReportLine): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -387,6 +444,7 @@ async function readInput(file: string): Promise<string> {
 
 function entryLine(entry: ReportEntry): Record<string, unknown> {
   const line: Record<string, unknown> = { row: entry.row, ok: entry.ok };
+  if (entry.inDoubt) line.inDoubt = true;
   if (entry.id !== undefined) line.id = entry.id;
   if (entry.status !== undefined) line.status = entry.status;
   if (entry.error !== undefined) line.error = entry.error;
@@ -408,8 +466,11 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
   const rows = readRows(text, detectFormat(options.file, text), endpoint);
   if (rows.length === 0) throw new UsageError(`${options.file} has no rows`);
 
-  const created = options.resume === undefined ? new Map<number, ReportEntry>() : createdRows(await readReport(options.resume), rows, options.resume, options.file);
-  const pending = rows.filter((row) => !created.has(row.row));
+  const resumed: ResumedRows = options.resume === undefined ? { created: new Map(), inDoubt: new Map() } : resumedRows(await readReport(options.resume), rows, options.resume, options.file);
+  const { created } = resumed;
+  // Rows in doubt are not sent again unless asked: the service may have created them.
+  const heldInDoubt = options.retryInDoubt ? new Map<number, ReportEntry>() : resumed.inDoubt;
+  const pending = rows.filter((row) => !created.has(row.row) && !heldInDoubt.has(row.row));
 
   // Every row is checked before the first create: a bad row must not leave half a file sent.
   const { createLookups } = await import('../lookups/index.js');
@@ -428,7 +489,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
 
   const json = ctx.output.format === 'json';
   const quiet = ctx.output.format === 'quiet';
-  const skippedEntries = [...created.values()].sort((a, b) => a.row - b.row).map((entry): ReportEntry => ({ ...entry, skipped: true }));
+  const skippedEntries = [...created.values(), ...heldInDoubt.values()].sort((a, b) => a.row - b.row).map((entry): ReportEntry => ({ ...entry, skipped: true }));
   if (options.dryRun) {
     await printDryRunRows(ctx, prepared, skippedEntries, endpoint);
     return;
@@ -447,15 +508,18 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
     const print = async (entry: ReportEntry): Promise<void> => {
       if (jsonArray !== undefined) {
         await jsonArray.push([entryLine(entry)]);
+      } else if (entry.inDoubt) {
+        const when = entry.skipped ? 'sent in an earlier run, not sent again' : sanitizeInline(entry.error ?? 'no answer');
+        await writeText(ctx.io.stderr, `${errStyle.yellow('?')} row ${entry.row}: in doubt (the service may have created it): ${when}\n`);
       } else if (!entry.ok) {
         const status = entry.status === undefined ? '' : ` (HTTP ${entry.status})`;
-        ctx.io.stderr.write(`${errStyle.red('✗')} row ${entry.row}: failed${status}: ${sanitizeInline(entry.error ?? 'failed')}\n`);
+        await writeText(ctx.io.stderr, `${errStyle.red('✗')} row ${entry.row}: failed${status}: ${sanitizeInline(entry.error ?? 'failed')}\n`);
       } else if (quiet) {
         // -q prints the new IDs only, ready for `| tkt close -`.
-        if (entry.id != null && !entry.skipped) ctx.io.stdout.write(`${entry.id}\n`);
+        if (entry.id != null && !entry.skipped) await writeText(ctx.io.stdout, `${entry.id}\n`);
       } else {
         const id = entry.id == null ? 'a ticket (the service named no ID)' : `#${entry.id}`;
-        ctx.io.stdout.write(entry.skipped ? `- row ${entry.row} already created as ${id} (skipped)\n` : `${outStyle.green('✓')} row ${entry.row}: created ${id}\n`);
+        await writeText(ctx.io.stdout, entry.skipped ? `- row ${entry.row} already created as ${id} (skipped)\n` : `${outStyle.green('✓')} row ${entry.row}: created ${id}\n`);
       }
     };
     for (const entry of skippedEntries) await print(entry);
@@ -470,11 +534,19 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
     let reportFailure: unknown;
     const progress = quiet ? NO_PROGRESS : createProgress(ctx.io, { total: prepared.length, label: 'created' });
     let recording = Promise.resolve();
+    const inDoubtNow = new Set<number>();
     const record = async (result: BulkResult) => {
       const item = rowsByNumber.get(result.id)!;
       const entry: ReportEntry = result.ok
         ? { row: result.id, hash: item.row.hash, ok: true, id: numericId(newIds.get(result.id)) }
-        : { row: result.id, hash: item.row.hash, ok: false, ...(result.status === undefined ? {} : { status: result.status }), error: result.error ?? 'failed' };
+        : {
+            row: result.id,
+            hash: item.row.hash,
+            ok: false,
+            ...(inDoubtNow.has(result.id) ? { inDoubt: true as const } : {}),
+            ...(result.status === undefined ? {} : { status: result.status }),
+            error: result.error ?? 'failed',
+          };
       if (reportFailure === undefined) {
         try {
           await report.append(entry);
@@ -492,10 +564,23 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
     const run = await runBulk(
       prepared.map((item) => item.row.row),
       async (row) => {
-        const { form } = rowsByNumber.get(row)!;
-        const response = endpoint === 'new' ? await api.newTicket(form) : await api.register(form);
-        newIds.set(row, createdId(response));
-        return { status: response.status };
+        const item = rowsByNumber.get(row)!;
+        // Written ahead: on disk before the request leaves, or the request does not leave.
+        try {
+          await report.append({ row, hash: item.row.hash, sending: true });
+        } catch (error) {
+          reportFailure ??= error;
+          stop.abort();
+          throw new OperationError(`not sent: cannot write the report: ${fileErrorText(error)}`);
+        }
+        try {
+          const response = endpoint === 'new' ? await api.newTicket(item.form) : await api.register(item.form);
+          newIds.set(row, createdId(response));
+          return { status: response.status };
+        } catch (error) {
+          if (outcomeUnknown(error)) inDoubtNow.add(row);
+          throw error;
+        }
       },
       {
         concurrency: options.concurrency ?? userSettings(ctx).defaultConcurrency,
@@ -508,32 +593,47 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
     await recording;
     progress.done();
 
-    const failed = run.results.filter((result) => !result.ok).map((result) => result.id);
-    const createdNow = run.results.length - failed.length;
+    const failed = run.results.filter((result) => !result.ok && !inDoubtNow.has(result.id)).map((result) => result.id);
+    const inDoubtRows = [...inDoubtNow, ...heldInDoubt.keys()].sort((a, b) => a - b);
+    const createdNow = run.results.length - failed.length - inDoubtNow.size;
     const resumeHint = `fix the failed rows in ${options.file}, then run again with --resume ${reportPath}`;
+    const inDoubtDetails =
+      inDoubtRows.length === 0
+        ? []
+        : [`in doubt (the service may have created them; check before --retry-in-doubt): rows ${rowList(inDoubtRows)}`];
     if (reportFailure !== undefined) {
       throw new OperationError(`stopped: cannot write the report ${reportPath}: ${fileErrorText(reportFailure)}`, {
         details: [`created ${createdNow} of ${prepared.length}; the last ones may be missing from the report`],
       });
     }
     if (run.interrupted) {
+      // --json lists every row not started; a terminal gets their count past a few.
+      for (const row of run.notStarted) await jsonArray?.push([{ row, ok: false, error: 'not started: interrupted' }]);
+      const notStarted =
+        run.notStarted.length > LISTED_ROWS && ctx.io.stderrIsTTY ? `${run.notStarted.length} rows not started` : `not started rows: ${rowList(run.notStarted)}`;
       throw new InterruptedError(`interrupted: ${run.results.length} of ${prepared.length} rows done, ${run.notStarted.length} not started`, {
         details: [
+          `created ${createdNow}; every row sent is recorded in ${reportPath}`,
           ...(failed.length > 0 ? [`failed rows: ${rowList(failed)}`] : []),
-          `not started rows: ${rowList(run.notStarted)}`,
-          `to finish: tkt create --from ${options.file} --resume ${reportPath}`,
+          ...inDoubtDetails,
+          ...(run.notStarted.length > 0 ? [notStarted] : []),
         ],
+        hint: `to finish: tkt create --from ${options.file} --resume ${reportPath}`,
       });
     }
-    if (failed.length > 0) {
-      throw new OperationError(`${failed.length} of ${prepared.length} rows failed: rows ${rowList(failed)}`, {
-        details: [`created ${createdNow}; every row is recorded in ${reportPath}`],
-        hint: resumeHint,
+    if (failed.length > 0 || inDoubtRows.length > 0) {
+      const what = [
+        ...(failed.length > 0 ? [`${failed.length} of ${prepared.length} rows failed: rows ${rowList(failed)}`] : []),
+        ...(inDoubtRows.length > 0 ? [`${inDoubtRows.length} of ${rows.length} rows in doubt: rows ${rowList(inDoubtRows)}`] : []),
+      ];
+      throw new OperationError(what.join('; '), {
+        details: [`created ${createdNow}; every row is recorded in ${reportPath}`, ...inDoubtDetails],
+        hint: failed.length > 0 ? resumeHint : `check those rows in the service, then run again with --resume ${reportPath} (and --retry-in-doubt for the ones it does not have)`,
       });
     }
     if (!json && !quiet) {
       const skippedNote = skippedEntries.length > 0 ? `, ${skippedEntries.length} skipped as already created` : '';
-      ctx.io.stderr.write(`created ${createdNow} ticket${createdNow === 1 ? '' : 's'}${skippedNote}; report: ${reportPath}\n`);
+      await writeText(ctx.io.stderr, `created ${createdNow} ticket${createdNow === 1 ? '' : 's'}${skippedNote}; report: ${reportPath}\n`);
     }
   } finally {
     await jsonArray?.end();

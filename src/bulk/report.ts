@@ -32,6 +32,8 @@ export interface BulkReporter {
 }
 
 const NOT_STARTED = 'not started: interrupted';
+// Past this many, a terminal gets the count of IDs not started, not every one.
+const LISTED_IDS = 10;
 
 function jsonLine(result: Pick<BulkResult, 'id' | 'ok' | 'status' | 'error' | 'body'>): Record<string, unknown> {
   // Built key by key so the order is always id, ok, status, error, body.
@@ -91,12 +93,17 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
       if (run.interrupted) {
         if (json) for (const id of run.notStarted) await output.line(jsonLine({ id, ok: false, error: NOT_STARTED }));
         const succeeded = run.results.filter((result) => result.ok).map((result) => result.id);
+        // A terminal gets the count of a long list; piped stderr and --json get every ID.
+        const summarised = io.stderrIsTTY && run.notStarted.length > LISTED_IDS;
         const details = [
           ...(succeeded.length > 0 ? [`${verb}: ${idList(succeeded)}`] : []),
           ...(failed.length > 0 ? [`failed: ${idList(failed.map((result) => result.id))}`] : []),
-          ...(run.notStarted.length > 0 ? [`not started: ${idList(run.notStarted)}`] : []),
+          ...(run.notStarted.length > 0 ? [summarised ? `${run.notStarted.length} not started` : `not started: ${idList(run.notStarted)}`] : []),
         ];
-        throw new InterruptedError(`interrupted: ${run.results.length} of ${total} done, ${run.notStarted.length} not started`, { details });
+        throw new InterruptedError(`interrupted: ${run.results.length} of ${total} done, ${run.notStarted.length} not started`, {
+          details,
+          ...(summarised ? { hint: 'to finish, run the command again for the IDs not started: --json lists them ("not started")' } : {}),
+        });
       }
       if (failed.length === 0) return;
       if (single) throw singleFailure(failed[0]!);

@@ -54,14 +54,16 @@ Many tickets from a file (--from): JSON Lines (one object per line) or CSV with 
 columns are named like the options above (title, description, requester, site, ...); tag and
 attach take several values separated by ";", attach paths are relative to the file. Every row is
 checked before the first ticket is created. A report (JSON Lines, default FILE.report.jsonl) maps
-each row to its new ID or its error; --resume REPORT skips the rows it shows as created.
+each row to its new ID or its error, written before each request leaves; --resume REPORT skips
+the rows it shows as created, and names those in doubt (sent, answer unknown: interrupted or
+timed out) without sending them again unless --retry-in-doubt is given.
 Output: a line per row; --json one JSON array of {"row","ok","id"} or {"row","ok":false,"status","error"};
 -q the new IDs. Exit 2 when a row is invalid (nothing is sent), 1 when a row failed.
   $ tkt create --from tickets.csv
   $ tkt create --from tickets.csv --resume tickets.csv.report.jsonl   # after a partial failure
   $ tkt create --from alerts.jsonl --integration --concurrency 16 --json`;
 
-const BULK_OPTIONS = ['from', 'report', 'resume', 'concurrency'];
+const BULK_OPTIONS = ['from', 'report', 'resume', 'retryInDoubt', 'concurrency'];
 
 export function register(program: Command, host: CommandHost): void {
   const command = program
@@ -74,7 +76,8 @@ export function register(program: Command, host: CommandHost): void {
     .option('--dry-run', 'validate and show what would be sent, send nothing')
     .option('--from <file>', 'create one ticket per row of a JSON Lines or CSV file')
     .option('--report <file>', 'with --from: where to record each row\'s new ID or error (default FILE.report.jsonl)')
-    .option('--resume <report>', 'with --from: skip the rows this report shows as created')
+    .option('--resume <report>', 'with --from: skip the rows this report shows as created (and those in doubt)')
+    .option('--retry-in-doubt', 'with --resume: send again the rows whose outcome is unknown (check them first)')
     .option('--concurrency <n>', `with --from: tickets created ${CONCURRENCY_HELP}`)
     .addHelpText('after', EXAMPLES)
     .action(

@@ -2,7 +2,7 @@
 // (src/start.ts) runs it without loading commander, from its own bundle (dist/complete.cjs), so
 // it must stay light: the session and the lookup cache, never the network.
 import { Readable, Writable } from 'node:stream';
-import { createProcessContext, readGlobals, type ProcessLike } from '../cli.js';
+import { createProcessContext, createRunState, readGlobals, type ProcessLike, type ProcessStreams } from '../cli.js';
 import type { Context } from '../context.js';
 import { createLookups } from '../lookups/index.js';
 import { sanitizeInline } from '../output/sanitize.js';
@@ -37,8 +37,8 @@ export async function printCachedNames(kind: string, ctx: Context): Promise<void
  */
 export async function completeInProcess(kind: string, proc: Pick<ProcessLike, 'stdout' | 'env'>): Promise<void> {
   try {
-    const quiet: ProcessLike = { ...proc, stdin: Readable.from([]), stderr: new Writable({ write: (_chunk, _encoding, done) => done() }) };
-    const ctx = await createProcessContext(quiet, readGlobals({}), new AbortController().signal);
+    const quiet: ProcessStreams = { ...proc, stdin: Readable.from([]), stderr: new Writable({ write: (_chunk, _encoding, done) => done() }) };
+    const ctx = await createProcessContext(quiet, readGlobals({}), createRunState());
     try {
       await printCachedNames(kind, ctx);
     } finally {

@@ -16,6 +16,8 @@ export interface PrompterIO {
   color?: boolean;
   /** The editor command line to use (the `editor` setting, $VISUAL/$EDITOR first); else $VISUAL, $EDITOR, vi. */
   editor?: string;
+  /** The run's stop signal (SIGTERM, or Ctrl-C outside the prompt): an open prompt closes. */
+  signal?: AbortSignal;
 }
 
 type Prompts = typeof import('@inquirer/prompts');
@@ -66,7 +68,7 @@ export function matchesSearch(choice: Choice<unknown>, term: string | undefined)
 }
 
 export function createInquirerPrompter(io: PrompterIO): Prompter {
-  const context = { input: io.stdin, output: io.stderr };
+  const context = { input: io.stdin, output: io.stderr, ...(io.signal === undefined ? {} : { signal: io.signal }) };
   const themes = promptThemes(createStyle(io.color ?? false));
 
   async function ask<T>(show: (prompts: Prompts) => Promise<T>): Promise<T> {
@@ -76,7 +78,8 @@ export function createInquirerPrompter(io: PrompterIO): Prompter {
     } catch (error) {
       // Ctrl-C inside a prompt: inquirer rejects with ExitPromptError (matched by name,
       // the class lives in @inquirer/core which is not our direct dependency).
-      if (error instanceof Error && error.name === 'ExitPromptError') throw new InterruptedError();
+      // A stop signal closes it with AbortPromptError.
+      if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError')) throw new InterruptedError();
       throw error;
     }
   }

@@ -1,10 +1,15 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { detectFormat, readReport, readRows, rowHash, runCreateFrom, type CreateFromOptions } from '../../src/bulk/create-from.js';
+import { readFileSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { detectFormat, readReport, readRows, rowHash, runCreateFrom, type CreateFromOptions, type ReportEntry, type ReportLine } from '../../src/bulk/create-from.js';
 import { ExitCode } from '../../src/errors.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
+import { frontEnv, startFrontServer } from '../helpers/sandbox-state.js';
+
+/** The outcome lines of a report (each row's "sending" line left out). */
+const outcomes = (lines: readonly ReportLine[]) => lines.filter((line): line is ReportEntry => 'ok' in line);
 
 const REGISTER_ROUTE = 'POST /api/TicketsApi/register';
 const NEW_ROUTE = 'POST /api/TicketsApi/new';
@@ -120,7 +125,7 @@ describe('tkt create --from', () => {
       { row: 1, ok: true, id: first!.id },
       { row: 2, ok: true, id: second!.id },
     ]);
-    const report = await readReport(`${file}.report.jsonl`);
+    const report = outcomes(await readReport(`${file}.report.jsonl`));
     expect(report.map((entry) => [entry.row, entry.ok, entry.id]).sort()).toEqual([
       [1, true, first!.id],
       [2, true, second!.id],
@@ -276,7 +281,7 @@ describe('tkt create --from', () => {
     const resumed = await h.cli(['create', '--from', file, '--integration', '--resume', `${file}.report.jsonl`, '--report', second]);
     expect(resumed.code).toBe(0);
     expect(ticketsTitled('array-').map((t) => t.title).sort()).toEqual(['array-1', 'array-2', 'array-3']);
-    const entries = await readReport(second);
+    const entries = outcomes(await readReport(second));
     expect(entries.map((e) => [e.row, e.ok, e.skipped ?? false]).sort()).toEqual([
       [1, true, true],
       [2, true, true],
@@ -286,7 +291,7 @@ describe('tkt create --from', () => {
 
   it('on Ctrl-C starts nothing more, exits 130, and a resume creates the rest', async () => {
     const file = await write('stop.jsonl', [1, 2, 3].map((n) => JSON.stringify({ title: `stop-${n}`, description: 'd', requester: 'aberg' })).join('\n'));
-    const options: CreateFromOptions = { file, report: undefined, resume: undefined, integration: true, concurrency: 1, dryRun: false };
+    const options: CreateFromOptions = { file, report: undefined, resume: undefined, integration: true, concurrency: 1, dryRun: false, retryInDoubt: false };
     const interrupted = await h.context();
     interrupted.abort.abort();
     await expect(runCreateFrom(options, interrupted.ctx)).rejects.toMatchObject({ exitCode: ExitCode.interrupted, details: expect.arrayContaining(['not started rows: 1, 2, 3']) });
@@ -296,6 +301,70 @@ describe('tkt create --from', () => {
     await runCreateFrom({ ...options, resume: `${file}.report.jsonl` }, resumed.ctx);
     expect(ticketsTitled('stop-').map((t) => t.title).sort()).toEqual(['stop-1', 'stop-2', 'stop-3']);
     expect(resumed.stdout()).toMatch(/✓ row 3: created #\d+/);
+  });
+
+  it('on a second signal gives up the row in flight as in doubt; --resume holds it back until --retry-in-doubt', async () => {
+    const file = await write('doubt.jsonl', [1, 2, 3].map((n) => JSON.stringify({ title: `doubt-${n}`, description: 'd', requester: 'aberg' })).join('\n'));
+    // In front of the sandbox: row 2 is created there, but its answer never comes back.
+    let forwarded: Promise<unknown> | undefined;
+    const front = await startFrontServer(h, (req, _res, body) => {
+      if (!body.includes('doubt-2')) return false;
+      forwarded = fetch(`${h.sandbox.url}${req.url ?? '/'}`, { method: 'POST', headers: { authorization: req.headers.authorization!, 'content-type': req.headers['content-type']! }, body });
+      return true;
+    });
+    try {
+      const options: CreateFromOptions = { file, report: undefined, resume: undefined, integration: true, concurrency: 1, dryRun: false, retryInDoubt: false };
+      const run = await h.context({ env: frontEnv(h, front) });
+      const pending = runCreateFrom(options, run.ctx);
+      await vi.waitFor(async () => {
+        await forwarded;
+        expect(ticketsTitled('doubt-2')).toHaveLength(1);
+      });
+      run.abort.abort();
+      run.halt.abort();
+      await expect(pending).rejects.toMatchObject({
+        exitCode: ExitCode.interrupted,
+        details: expect.arrayContaining([expect.stringMatching(/in doubt .*rows 2$/), 'not started rows: 3']),
+      });
+      const report = await readReport(`${file}.report.jsonl`);
+      expect(outcomes(report).map((entry) => [entry.row, entry.ok, entry.inDoubt ?? false])).toEqual([
+        [1, true, false],
+        [2, false, true],
+      ]);
+
+      // Resumed: row 3 is created, row 2 is named and not sent again (the sandbox has it already).
+      const resumed = await h.cli(['create', '--from', file, '--integration', '--resume', `${file}.report.jsonl`]);
+      expect(resumed.code).toBe(1);
+      expect(resumed.stderr).toMatch(/row 2: in doubt/);
+      expect(resumed.stderr).toMatch(/1 of 3 rows in doubt: rows 2/);
+      expect(ticketsTitled('doubt-').map((t) => t.title).sort()).toEqual(['doubt-1', 'doubt-2', 'doubt-3']);
+
+      // Asked to, it sends row 2 again; the report then shows it created.
+      const retried = await h.cli(['create', '--from', file, '--integration', '--resume', `${file}.report.jsonl`, '--retry-in-doubt']);
+      expect(retried.code).toBe(0);
+      expect(ticketsTitled('doubt-2')).toHaveLength(2);
+      const again = await h.cli(['create', '--from', file, '--integration', '--resume', `${file}.report.jsonl`]);
+      expect(again.code).toBe(0);
+      expect(ticketsTitled('doubt-')).toHaveLength(4);
+    } finally {
+      await front.close();
+    }
+  });
+
+  it('writes a row\'s "sending" line before its request leaves', async () => {
+    const file = await write('ahead.jsonl', JSON.stringify({ title: 'ahead-1', description: 'd', requester: 'aberg' }));
+    let reportAtArrival = '';
+    const front = await startFrontServer(h, () => {
+      reportAtArrival = readFileSync(`${file}.report.jsonl`, 'utf8');
+      return false;
+    });
+    try {
+      const result = await h.cli(['create', '--from', file, '--integration'], { env: frontEnv(h, front) });
+      expect(result.code).toBe(0);
+      expect(reportAtArrival).toMatch(/^\{"row":1,"hash":"[0-9a-f]+","sending":true\}\n$/);
+    } finally {
+      await front.close();
+    }
   });
 
   it('refuses field options next to --from, and --resume without --from', async () => {

@@ -1,6 +1,7 @@
 // The whole CLI in-process (commander, error mapping, exit codes) against a real
 // sandbox: the global behaviour every command shares (contract sections 2 and 5).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRunState } from '../../src/cli.js';
 import { buildProgram } from '../../src/main.js';
 import { startServer, type TestServer } from '../api/server.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
@@ -116,7 +117,7 @@ describe('commands and global options', () => {
     expect(allowed.stderr).toMatch(/could not resolve host tkt-test\.invalid/);
   });
 
-  const program = buildProgram(fakeProcess(), { abort: new AbortController(), graceful: false });
+  const program = buildProgram(fakeProcess(), createRunState());
   // Hidden helpers (the completion scripts' __complete) are not for people and need no examples.
   const commands = program.createHelp().visibleCommands(program).map((c) => c.name()).filter((name) => name !== 'help');
 

@@ -11,6 +11,7 @@ import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/main.js';
+import { processSignals } from '../cli/fake-process.js';
 import { sendJson, startServer, type Handler, type TestServer } from '../api/server.js';
 import { useTempDirs } from '../config/temp-dir.js';
 
@@ -50,6 +51,7 @@ async function tkt(argv: string[], server: TestServer, env: Record<string, strin
     stdout: collect((text) => (stdout += text)),
     stderr: collect((text) => (stderr += text)),
     env: { TKT_CONFIG_DIR: tempDir(), TKT_URL: server.url, TKT_TOKEN: TOKEN, ...env },
+    ...processSignals(),
   });
   await new Promise((resolve) => setImmediate(resolve));
   return { code, stdout, stderr };

@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/main.js';
+import { processSignals } from '../cli/fake-process.js';
 import type { TestServer } from '../api/server.js';
 import type { Harness } from '../helpers/harness.js';
 import { frontEnv, startFrontServer, unusedTicket, useHarness } from '../helpers/sandbox-state.js';
@@ -54,7 +55,7 @@ async function tkt(argv: string[], tty: boolean, env: Record<string, string> = {
   stdin.end('');
   let out = '';
   const sink = () => Object.assign(new PassThrough(), { isTTY: tty, columns: 100 }).on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-  const code = await runCli(argv, { stdin, stdout: sink(), stderr: sink(), env: { ...h.env, NO_COLOR: '1', ...env } });
+  const code = await runCli(argv, { stdin, stdout: sink(), stderr: sink(), env: { ...h.env, NO_COLOR: '1', ...env }, ...processSignals() });
   await new Promise((resolve) => setImmediate(resolve));
   return { code, out };
 }

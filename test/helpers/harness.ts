@@ -10,6 +10,7 @@ import { createConfigStore } from '../../src/config/store.js';
 import type { Context, GlobalOptions, IO } from '../../src/context.js';
 import { createOutput } from '../../src/output/format.js';
 import { runCli } from '../../src/main.js';
+import { processSignals } from '../cli/fake-process.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { createTestIO } from './io.js';
 import { createScriptedPrompter, type ScriptedAnswer } from './prompter.js';
@@ -57,7 +58,10 @@ export interface CommandRun {
   stdout(): string;
   stderr(): string;
   prompter: ReturnType<typeof createScriptedPrompter>;
+  /** The first signal: stop starting work. */
   abort: AbortController;
+  /** The second signal: give up requests in flight. */
+  halt: AbortController;
 }
 
 /** The context with other streams: its output module prints to them too. */
@@ -98,6 +102,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       const test = createTestIO({ stdin: runOptions.stdin ?? options.stdin ?? '', isTTY: tty, canPrompt: tty, color });
       const prompter = createScriptedPrompter(runOptions.answers ?? options.answers ?? []);
       const abort = new AbortController();
+      const halt = new AbortController();
       const ctx = await buildContext({
         io: test.io,
         globals: { ...DEFAULT_GLOBALS, ...options.globals, ...runOptions.globals },
@@ -105,9 +110,10 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
         config: createConfigStore(configDir),
         prompter,
         signal: abort.signal,
+        halt: halt.signal,
       });
       contexts.push(ctx);
-      return { ctx, stdout: test.stdout, stderr: test.stderr, prompter, abort };
+      return { ctx, stdout: test.stdout, stderr: test.stderr, prompter, abort, halt };
     },
     async cli(argv, cliOptions = {}) {
       const stdin = new PassThrough();
@@ -121,7 +127,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       };
       const out = collect((s) => (stdout += s));
       const err = collect((s) => (stderr += s));
-      const code = await runCli(argv, { stdin, stdout: out, stderr: err, env: { ...env, ...cliOptions.env } });
+      const code = await runCli(argv, { stdin, stdout: out, stderr: err, env: { ...env, ...cliOptions.env }, ...processSignals() });
       await new Promise((resolve) => setImmediate(resolve));
       return { code, stdout, stderr };
     },

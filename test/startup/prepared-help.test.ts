@@ -5,6 +5,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { createRunState } from '../../src/cli.js';
 import { buildProgram, runCli } from '../../src/main.js';
 import { fakeProcess } from '../cli/fake-process.js';
 
@@ -26,7 +27,7 @@ async function runInProcess(args: string[], stdout: { isTTY?: boolean; columns?:
   return { code, stdout: text };
 }
 
-const commandNames = buildProgram(fakeProcess(), { abort: new AbortController(), graceful: false })
+const commandNames = buildProgram(fakeProcess(), createRunState())
   .commands.filter((command) => command.name() !== '__complete')
   .flatMap((command) => [command.name(), ...command.aliases()]);
 

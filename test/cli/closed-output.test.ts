@@ -1,0 +1,63 @@
+// A closed stdout (`tkt list --all | head -1`) ends tkt quietly: exit 0, nothing on stderr, no
+// further requests (contract section 8). Through the built CLI, with the reader gone after the
+// first chunk as `head` leaves.
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { routeCount, useHarness } from '../helpers/sandbox-state.js';
+import type { Harness } from '../helpers/harness.js';
+
+const bin = fileURLToPath(new URL('../../bin/tkt.js', import.meta.url));
+const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
+
+function readFirstChunk(args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string; got: string }> {
+  const { NODE_EXTRA_CA_CERTS: _ca, ...inherited } = process.env;
+  const child = spawn(process.execPath, [bin, ...args], { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  let got = '';
+  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  child.stdout.once('data', (chunk: Buffer) => {
+    got = chunk.toString('utf8');
+    child.stdout.destroy();
+  });
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr, got })));
+}
+
+describe('a closed stdout', () => {
+  let h: Harness;
+  useHarness({ sandbox: { seedTickets: 6000 } }, (harness) => (h = harness));
+  const env = () => ({ TKT_URL: h.sandbox.url, TKT_TOKEN: h.sandbox.issueToken('admin'), TKT_CONFIG_DIR: h.configDir, NO_COLOR: '1' });
+
+  it.each([
+    ['list --all --json', ['list', '--all', '--json']],
+    ['list --all', ['list', '--all']],
+    ['show', ['show', '1001']],
+    ['--help', ['--help']],
+    ['list --help', ['list', '--help']],
+    ['completion bash', ['completion', 'bash']],
+  ])('%s | head -1: exit 0, nothing on stderr', async (_name, args) => {
+    const run = await readFirstChunk(args, env());
+    expect(run.got).not.toBe('');
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+  });
+
+  it('sends no more page requests once the reader is gone', async () => {
+    const before = routeCount(h, 'POST /api/TicketsApi');
+    const pages = Math.ceil(h.sandbox.state.tickets.length / 100);
+    await readFirstChunk(['list', '--all', '--json'], env());
+    expect(routeCount(h, 'POST /api/TicketsApi') - before).toBeLessThan(pages / 2);
+  });
+});
+
+describe('signal handlers in the bundle', () => {
+  // signal-exit (through @inquirer/core) lists every catchable signal and re-raises them; tkt
+  // handles SIGINT and SIGTERM in src/main.ts only.
+  it('has no dependency that catches or re-raises signals', () => {
+    const files = [...readdirSync(dist).filter((name) => name.endsWith('.js')), ...readdirSync(`${dist}chunks`).map((name) => `chunks/${name}`)];
+    const bundled = files.map((name) => readFileSync(`${dist}${name}`, 'utf8')).join('\n');
+    expect(bundled).not.toMatch(/SIGVTALRM|SIGXCPU/);
+    expect(bundled).not.toMatch(/process\d*\.kill\(process\d*\.pid/);
+  });
+});
