@@ -33,7 +33,8 @@ describe('tkt help TOPIC', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^code {2}meaning$/m);
     expect(result.stdout).toMatch(/^4 {5}not authenticated: /m);
-    expect(result.stdout).toMatch(/^130 {3}interrupted \(Ctrl-C\)$/m);
+    expect(result.stdout).toMatch(/^130 {3}interrupted \(Ctrl-C, SIGINT\)$/m);
+    expect(result.stdout).toMatch(/^143 {3}terminated \(SIGTERM/m);
     expect(result.stdout).not.toMatch(/\||`|---/);
     expect(result.stdout).not.toContain('Usage: tkt');
   });
