@@ -6,6 +6,7 @@ import { registerCommands } from './commands/index.js';
 import { ExitCode, InterruptedError, OutputClosedError, TktError } from './errors.js';
 import { redactText } from './api/redact.js';
 import { sanitizeText } from './output/sanitize.js';
+import { isClosedPipe } from './output/write.js';
 
 const EXAMPLES = `
 Examples:
@@ -105,7 +106,8 @@ export async function runCli(argv: string[], proc: ProcessLike): Promise<number>
   const onTerminate = () => onSignal('SIGTERM');
   // A closed stdout (`tkt list --all | head -1`) ends the run quietly: nothing new is sent.
   let outputClosed = false;
-  const onStdoutError = () => {
+  const onStdoutError = (error: Error) => {
+    if (!isClosedPipe(error)) return;
     outputClosed = true;
     state.stop.abort();
   };

@@ -5,21 +5,31 @@ import type { Writable } from 'node:stream';
 
 /**
  * Resolves once `stream` can take more. A stream closed by its reader (EPIPE: `| head -1`)
- * rejects with OutputClosedError, so the command stops instead of working for nobody.
+ * rejects with OutputClosedError, so the command stops instead of working for nobody; any
+ * other failure (a full disk) rejects with its own error.
  */
 export async function writeText(stream: Writable, text: string): Promise<void> {
-  if (stream.destroyed) throw new OutputClosedError();
+  if (stream.destroyed) throw closedError(stream.errored);
   if (stream.write(text)) return;
   await new Promise<void>((resolve, reject) => {
     const settle = () => {
       stream.off('drain', settle);
       stream.off('close', settle);
       stream.off('error', settle);
-      if (stream.destroyed) reject(new OutputClosedError());
+      if (stream.destroyed) reject(closedError(stream.errored));
       else resolve();
     };
     stream.on('drain', settle);
     stream.on('close', settle);
     stream.on('error', settle);
   });
+}
+
+/** Whether `error` is the reader of a pipe going away. */
+export function isClosedPipe(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | null)?.code === 'EPIPE';
+}
+
+function closedError(error: Error | null): Error {
+  return error === null || isClosedPipe(error) ? new OutputClosedError() : error;
 }

@@ -21,7 +21,10 @@ interface Child {
   stderr: string;
 }
 
-/** Runs the built tkt, sending `signals` at the given delays (ms after the start, then after each other). */
+/**
+ * Runs the built tkt, sending `signals` at the given delays: the first counted from its first
+ * output (the run under way, not Node still starting), each next one after the one before.
+ */
 function runKilled(args: string[], env: Record<string, string>, signals: [NodeJS.Signals, number][], stdin = ''): Promise<Child> {
   const { NODE_EXTRA_CA_CERTS: _ca, ...inherited } = process.env;
   const child = spawn(process.execPath, [bin, ...args], { env: { ...inherited, ...env, NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -31,6 +34,7 @@ function runKilled(args: string[], env: Record<string, string>, signals: [NodeJS
   child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
   child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
   void (async () => {
+    if (signals.length > 0) await new Promise((resolve) => child.stdout.once('data', resolve));
     for (const [signal, wait] of signals) {
       await new Promise((resolve) => setTimeout(resolve, wait));
       child.kill(signal);
@@ -90,13 +94,13 @@ describe('create --from interrupted at random moments', () => {
 
   it(`SIGINT twice, ${ROUNDS} times: nothing created is missing from the report, nothing created twice`, async () => {
     for (let round = 0; round < ROUNDS; round++) {
-      await roundTrip(`int${round}`, () => [['SIGINT', between(150, 700)], ['SIGINT', between(0, 40)]], 130);
+      await roundTrip(`int${round}`, () => [['SIGINT', between(0, 500)], ['SIGINT', between(0, 40)]], 130);
     }
   }, 240_000);
 
   it(`SIGTERM, ${ROUNDS} times: the same, exit 143`, async () => {
     for (let round = 0; round < ROUNDS; round++) {
-      await roundTrip(`term${round}`, () => [['SIGTERM', between(150, 700)]], 143);
+      await roundTrip(`term${round}`, () => [['SIGTERM', between(0, 500)]], 143);
     }
   }, 240_000);
 });
@@ -110,7 +114,7 @@ describe('a bulk close interrupted', () => {
   it('reports every ID exactly once, SIGTERM or SIGINT twice', async () => {
     const open = h.sandbox.state.tickets.filter((ticket) => ticket.id > 1000).map((ticket) => ticket.id);
     const batches = [open.slice(0, 300), open.slice(300, 600)];
-    for (const [index, signals] of [[['SIGTERM', between(150, 400)]], [['SIGINT', between(150, 400)], ['SIGINT', between(0, 30)]]].entries()) {
+    for (const [index, signals] of [[['SIGTERM', between(0, 200)]], [['SIGINT', between(0, 200)], ['SIGINT', between(0, 30)]]].entries()) {
       const ids = batches[index]!;
       const run = await runKilled(['close', '-', '--json'], cliEnv(h, dir), signals as [NodeJS.Signals, number][], ids.join('\n'));
       expect([0, index === 0 ? 143 : 130]).toContain(run.code);

@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createJsonArrayWriter, writeJson, writeJsonLine } from '../../src/output/json.js';
 import { createCollector } from '../helpers/io.js';
+import { OutputClosedError } from '../../src/errors.js';
 
 const tickets = [
   { id: 1, title: 'Printer "jammed"', tags: ['hw', 'floor 2'] },
@@ -92,6 +93,17 @@ describe('createJsonArrayWriter', () => {
       },
     });
     const writer = createJsonArrayWriter(broken);
-    await expect(writer.push({ id: 1 })).rejects.toThrow('EPIPE');
+    // The command then stops and main.ts ends the run quietly (contract section 8).
+    await expect(writer.push({ id: 1 })).rejects.toThrow(OutputClosedError);
+  });
+
+  it('rejects with the failure itself when it is not a closed pipe (a full disk)', async () => {
+    const full = new Writable({
+      highWaterMark: 1,
+      write(_chunk, _encoding, callback) {
+        callback(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }));
+      },
+    });
+    await expect(createJsonArrayWriter(full).push({ id: 1 })).rejects.toThrow('no space left');
   });
 });
