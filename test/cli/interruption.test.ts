@@ -16,6 +16,7 @@ const ROWS = 2000;
 const ROUNDS = process.env.CI ? 20 : 5;
 
 interface Child {
+  /** The exit code; a signal that lands while Node is already exiting shows as its 128+N. */
   code: number | null;
   stdout: string;
   stderr: string;
@@ -40,7 +41,8 @@ function runKilled(args: string[], env: Record<string, string>, signals: [NodeJS
       child.kill(signal);
     }
   })();
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  const SIGNAL_NUMBERS: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 2, SIGTERM: 15 };
+  return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code: code ?? 128 + (SIGNAL_NUMBERS[signal!] ?? 0), stdout, stderr })));
 }
 
 const between = (low: number, high: number) => low + Math.floor(Math.random() * (high - low));
