@@ -118,12 +118,17 @@ export class ApiError extends TktError {
 
 // Register answers 400 (not 403) when the caller lacks Tickets.Create (spec 4.3, 5.4).
 const PERMISSION_WORDS = /permission|not allowed|forbidden|unauthori[sz]ed|lacks?\b|access denied/i;
+// The ticket itself, not a field of the request ("requester not found" is a bad value: 1).
+const NOT_FOUND_WORDS = /\bticket\b[^.]*\b(not (been )?found|does not exist|doesn't exist)|no such ticket/i;
 
 export function exitCodeForStatus(status: number, serverMessages: readonly string[] = []): ExitCodeValue {
   if (status === 401) return ExitCode.notAuthenticated;
   if (status === 403) return ExitCode.permissionDenied;
   if (status === 404) return ExitCode.notFound;
   if (status === 400 && serverMessages.some((m) => PERMISSION_WORDS.test(m))) return ExitCode.permissionDenied;
+  // Resolve, close, reply and the other changes answer 400 for a ticket that does not exist
+  // (spec 4.4-4.8): a missing ticket is 3 whichever way the service says it.
+  if (status === 400 && serverMessages.some((m) => NOT_FOUND_WORDS.test(m))) return ExitCode.notFound;
   return ExitCode.failed;
 }
 

@@ -8,6 +8,10 @@ import { guardText } from '../util/text-read.js';
 // The first run of digits standing as a word: "42", "  42  Printer on fire", "✓ #42 closed",
 // {"id":42,...}; not the 3 of "v3" nor the 2 of "2nd".
 const FIRST_INTEGER = /\b\d+\b/;
+// A "#" not followed by a digit starts a comment line.
+const COMMENT = /^#(?!\d)/;
+// What stands right before the first integer when it is "-106" or "+7" (a word of its own).
+const SIGNED = /(^|\s)[-+]$/;
 const SHOWN_LINE_LENGTH = 60;
 /** About two million IDs: far more than any list, far less memory than an endless stdin. */
 const MAX_STDIN_ID_BYTES = 16 * 1024 * 1024;
@@ -24,9 +28,13 @@ async function readStdinIds(stdin: Readable): Promise<number[]> {
   for await (const line of lines) {
     lineNumber += 1;
     const text = line.trim();
-    if (text === '' || text.startsWith('#')) continue;
+    // "#42" and "#108: Wi-Fi dead zone" are tickets; "# from the morning list" is a comment.
+    if (text === '' || COMMENT.test(text)) continue;
     const match = FIRST_INTEGER.exec(text);
     if (!match) throw new UsageError(`stdin line ${lineNumber} has no ticket ID: ${quoteLine(text)}`);
+    if (SIGNED.test(text.slice(0, match.index))) {
+      throw new UsageError(`stdin line ${lineNumber}: ${quoteLine(text)} is not a ticket ID (a signed number)`);
+    }
     try {
       ids.push(parseTicketId(match[0]));
     } catch (error) {
@@ -39,15 +47,16 @@ async function readStdinIds(stdin: Readable): Promise<number[]> {
 
 /**
  * The IDs of an `ID...` command: the arguments, or with a lone "-" the first integer on each
- * line of stdin (so `tkt list -q | tkt close -` works), blank lines and `#` comments skipped.
+ * line of stdin (so `tkt list -q | tkt close -` works), blank lines and `# ` comments skipped;
+ * stdin without any is an empty list.
  * Every ID is validated before any request; duplicates are dropped keeping the first order.
  */
 export async function collectIds(args: readonly string[], stdin: Readable): Promise<number[]> {
   let ids: number[];
   if (args.includes(STDIN)) {
     if (args.length > 1) throw new UsageError('"-" (read IDs from stdin) cannot be combined with other IDs');
+    // No IDs (a cron job's empty list) is nothing to do: the caller says so and exits 0.
     ids = await readStdinIds(stdin);
-    if (ids.length === 0) throw new UsageError('no ticket IDs on stdin');
   } else {
     ids = args.map(parseTicketId);
     if (ids.length === 0) throw new UsageError('no ticket IDs given', { hint: 'pass IDs, or - to read them from stdin' });

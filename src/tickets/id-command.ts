@@ -51,6 +51,11 @@ export async function runIdCommand(ctx: Context, spec: IdCommandSpec): Promise<v
   ]);
   const concurrency = parseConcurrency(spec.concurrency ?? String(userSettings(ctx).defaultConcurrency));
   const ids = await collectIds(spec.ids, ctx.io.stdin);
+  if (ids.length === 0) {
+    // `tkt list -q --view X | tkt close -` on a day with nothing to close succeeds.
+    await ctx.output.note('no ticket IDs on stdin: nothing to do\n');
+    return;
+  }
   if (spec.dryRun) {
     for (const id of ids) await printDryRun(ctx, spec.plan(id), { jsonLines: true });
     return;

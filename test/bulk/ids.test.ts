@@ -75,7 +75,19 @@ describe('collectIds from stdin', () => {
     expect(message.length).toBeLessThan(120);
   });
 
-  it('refuses stdin with no IDs at all', async () => {
-    expect(await usageMessage(collectIds(['-'], stdinOf('# nothing today\n\n')))).toBe('no ticket IDs on stdin');
+  it('gives an empty list for stdin with no IDs at all', async () => {
+    expect(await collectIds(['-'], stdinOf('# nothing today\n\n'))).toEqual([]);
+    expect(await collectIds(['-'], stdinOf(''))).toEqual([]);
+  });
+
+  it('takes #42 as ticket 42 and "# text" as a comment', async () => {
+    expect(await collectIds(['-'], stdinOf('#42\n#108: Wi-Fi dead zone\n# 99 is a note\n#nothing\n'))).toEqual([42, 108]);
+  });
+
+  it('refuses a negative number instead of taking its digits, naming the line', async () => {
+    expect(await usageMessage(collectIds(['-'], stdinOf('12\n-106\n')))).toBe('stdin line 2: "-106" is not a ticket ID (a signed number)');
+    expect(await usageMessage(collectIds(['-'], stdinOf('close -7 now\n')))).toMatch(/^stdin line 1: .* is not a ticket ID/);
+    // A dash inside a word is no sign: INC-7, a date.
+    expect(await collectIds(['-'], stdinOf('INC-7 printer\n2026-11-24 report\n'))).toEqual([7, 2026]);
   });
 });

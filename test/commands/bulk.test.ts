@@ -73,6 +73,27 @@ describe('ID... commands over several IDs', () => {
     expect(h.sandbox.stats.byRoute['POST /api/TicketsApi/resolve/{id}']).toBe(2);
   });
 
+  it('succeeds with a note when stdin holds no IDs (a cron job on a quiet day), sending nothing', async () => {
+    h.sandbox.resetStats();
+    const result = await h.cli(['close', '-'], { stdin: '# nothing to close today\n\n' });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('no ticket IDs on stdin: nothing to do\n');
+    expect(h.sandbox.stats.requests).toBe(0);
+  });
+
+  it('takes #42 on stdin as ticket 42, and refuses -106 before any request', async () => {
+    const [ticket] = unusedTickets(h, 1, (t) => t.assignedUser === null);
+    const picked = await h.cli(['pickup', '-', '--json'], { stdin: `#${ticket!.id}: Wi-Fi dead zone\n` });
+    expect(picked.code).toBe(0);
+    expect(JSON.parse(picked.stdout)).toMatchObject({ id: ticket!.id, ok: true });
+    h.sandbox.resetStats();
+    const negative = await h.cli(["close", "-"], { stdin: `-${ticket!.id}\n` });
+    expect(negative.code).toBe(2);
+    expect(negative.stderr).toContain('stdin line 1');
+    expect(h.sandbox.stats.requests).toBe(0);
+  });
+
   it('rejects a bad stdin line before any request', async () => {
     h.sandbox.resetStats();
     const result = await h.cli(['pickup', '-'], { stdin: '12\nno id here\n' });

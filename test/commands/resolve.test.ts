@@ -69,11 +69,11 @@ describe('tkt resolve', () => {
     expect(JSON.parse(result.stdout)).toEqual({ id: ticket.id, ok: true, status: 200, body: `Ticket ${ticket.id} resolved.` });
   });
 
-  it('maps the unknown-ticket 400 to exit 1 with the server message', async () => {
+  it('maps the unknown-ticket 400 to exit 3, as a 404 is elsewhere, with the server message', async () => {
     const result = await h.cli(['resolve', '999999', '--details', 'x']);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/error: #999999 failed \(HTTP 400\)/);
-    expect(result.stderr).toContain('999999');
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/error: #999999 not found \(HTTP 400\)/);
+    expect(result.stderr).toContain('Ticket 999999 was not found');
   });
 
   it('is exit 5 for a user without Tickets.Resolve', async () => {
