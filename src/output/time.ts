@@ -39,17 +39,19 @@ export interface DueText {
 /**
  * A due date relative to now: "in 3h", "2d overdue". A due date at local midnight is a
  * date without a time (the service's day-only dues): it is due by the end of that day,
- * so it reads "today", "in 1d" or "1d overdue" by calendar day.
+ * so it reads "today", "in 1d" or "1d overdue" by calendar day. `overdue` says whether a past
+ * due date still counts (false for a resolved or closed ticket: "2d ago"); by default it does.
  */
-export function formatDue(due: Date | undefined, now: Date): DueText {
+export function formatDue(due: Date | undefined, now: Date, overdue?: boolean): DueText {
   if (due === undefined || Number.isNaN(due.getTime())) return { text: '', overdue: false };
+  const past = (ago: string): DueText => (overdue === false ? { text: `${ago} ago`, overdue: false } : { text: `${ago} overdue`, overdue: true });
   if (isLocalMidnight(due)) {
     const days = localDayNumber(due) - localDayNumber(now);
-    if (days === 0) return { text: 'today', overdue: false };
-    return days > 0 ? { text: `in ${days}d`, overdue: false } : { text: `${-days}d overdue`, overdue: true };
+    if (days === 0) return { text: 'today', overdue: overdue === true };
+    return days > 0 ? { text: `in ${days}d`, overdue: overdue === true } : past(`${-days}d`);
   }
   const diff = due.getTime() - now.getTime();
-  return diff >= 0 ? { text: `in ${compactDuration(diff)}`, overdue: false } : { text: `${compactDuration(diff)} overdue`, overdue: true };
+  return diff >= 0 ? { text: `in ${compactDuration(diff)}`, overdue: overdue === true } : past(compactDuration(diff));
 }
 
 const two = (n: number) => String(n).padStart(2, '0');

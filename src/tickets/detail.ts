@@ -7,7 +7,7 @@ import { sanitizeInline, sanitizeText } from '../output/sanitize.js';
 import { createStyle, type Style } from '../output/style.js';
 import { renderKeyValue, type Cell } from '../output/table.js';
 import { formatDate, formatDue } from '../output/time.js';
-import { dateField, displayName, nameField, ticketIdOf } from './summary.js';
+import { dateField, displayName, nameField, overdueFlagOf, ticketIdOf } from './summary.js';
 
 export interface DetailOptions {
   lookups: Lookups;
@@ -31,8 +31,8 @@ function dateText(date: Date | undefined): string | undefined {
 }
 
 /** "2026-11-22 14:05 (2d overdue)": the word carries the warning, as the header is not coloured. */
-function dueText(due: Date | undefined, now: Date): string | undefined {
-  return due === undefined ? undefined : `${formatDate(due)} (${formatDue(due, now).text})`;
+function dueText(due: Date | undefined, now: Date, overdue: boolean | undefined): string | undefined {
+  return due === undefined ? undefined : `${formatDate(due)} (${formatDue(due, now, overdue).text})`;
 }
 
 async function header(ticket: unknown, options: DetailOptions): Promise<string> {
@@ -71,7 +71,7 @@ async function header(ticket: unknown, options: DetailOptions): Promise<string> 
     ['Client', client],
     ['CC', stringField(ticket, 'cc') || undefined],
     ['Source', stringField(ticket, 'source')],
-    ['Due', dueText(dateField(ticket, 'dueDate', 'due', 'dueOn'), now)],
+    ['Due', dueText(dateField(ticket, 'dueDate', 'due', 'dueOn'), now, overdueFlagOf(ticket, status))],
     ['Created', dateText(dateField(ticket, 'createdOn', 'createdAt', 'created', 'createdDate'))],
     ['Updated', dateText(dateField(ticket, 'updatedOn', 'updatedAt', 'updated', 'modifiedOn'))],
     ['Deleted', field(ticket, 'isDeleted') === true ? (dateText(dateField(ticket, 'deletedOn')) ?? 'yes') : undefined],

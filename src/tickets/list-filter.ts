@@ -9,7 +9,7 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { LookupEntry, LookupKind, Lookups } from '../lookups/types.js';
 import { parseWhen } from '../util/when.js';
-import { createdDateOf, dateField, displayName, ticketIdOf } from './summary.js';
+import { createdDateOf, dateField, displayName, overdueFlagOf, ticketIdOf } from './summary.js';
 
 export interface ListFilterOptions {
   status?: string | undefined;
@@ -134,8 +134,8 @@ export async function buildFilter(options: ListFilterOptions, ctx: Context, look
   }
   if (options.overdue) {
     tests.push((item) => {
-      const flag = field(item, 'isOverdue', 'overdue');
-      if (typeof flag === 'boolean') return flag;
+      const flag = overdueFlagOf(item);
+      if (flag !== undefined) return flag;
       const due = dueOf(item);
       return due !== undefined && due < now;
     });

@@ -46,6 +46,23 @@ export interface TicketSummary {
   requester: string | undefined;
   assignee: string | undefined;
   due: Date | undefined;
+  /** Whether a past due date counts: undefined to judge by the date alone. */
+  overdue: boolean | undefined;
+}
+
+// A resolved or closed ticket is never overdue, whatever its due date said (spec: overdue is
+// "past due date and not resolved/closed").
+const SETTLED_STATUS = /\b(resolved|closed|completed|cancell?ed)\b/i;
+
+/**
+ * Whether the ticket's due date still counts: the service's own flag when it sends one, false
+ * once the ticket is resolved or closed, otherwise undefined (the date decides).
+ */
+export function overdueFlagOf(ticket: unknown, status = nameField(ticket, 'status', 'statusName', 'ticketStatus')): boolean | undefined {
+  const flag = field(ticket, 'isOverdue', 'overdue');
+  if (typeof flag === 'boolean') return flag;
+  if (field(ticket, 'isResolved') === true || field(ticket, 'isClosed') === true) return false;
+  return status !== undefined && SETTLED_STATUS.test(status) ? false : undefined;
 }
 
 export function ticketIdOf(ticket: unknown): number | string | undefined {
@@ -55,14 +72,16 @@ export function ticketIdOf(ticket: unknown): number | string | undefined {
 
 /** The columns of `tkt list`, from a list item or a detail object. */
 export function summarizeTicket(ticket: unknown): TicketSummary {
+  const status = nameField(ticket, 'status', 'statusName', 'ticketStatus');
   return {
     id: ticketIdOf(ticket),
     title: nameField(ticket, 'title', 'subject'),
-    status: nameField(ticket, 'status', 'statusName', 'ticketStatus'),
+    status,
     priority: nameField(ticket, 'priority', 'priorityName', 'ticketPriority'),
     requester: nameField(ticket, 'requester', 'creator', 'requesterName', 'createdBy'),
     assignee: nameField(ticket, 'assignee', 'assignedTo', 'technician', 'assignedUserName', 'assignedUser'),
     due: dateField(ticket, 'dueDate', 'due', 'dueOn'),
+    overdue: overdueFlagOf(ticket, status),
   };
 }
 

@@ -173,6 +173,24 @@ describe('tkt list', () => {
     expect(r.stdout()).toMatch(/\u001b\[31m[^\u001b]*overdue\u001b\[39m/);
   });
 
+  it('never calls a resolved or closed ticket overdue, in list, list --overdue and show', async () => {
+    const settled = h.sandbox.state.tickets.find((t) => t.title === 'Wi-Fi drops in meeting room B')!;
+    const original = settled.dueDate;
+    settled.dueDate = new Date(Date.now() - 2 * 24 * 3600 * 1000 - 3600 * 1000).toISOString();
+    try {
+      const listed = await h.context({ tty: true, globals: { columns: 'id,status,due' } });
+      await run({ search: 'Wi-Fi drops in meeting room B', in: 'subject' }, listed.ctx);
+      expect(listed.stdout()).toMatch(/Resolved\s+│?\s*2d ago/);
+      expect(listed.stdout()).not.toContain('overdue');
+      const overdueOnly = await h.cli(['list', '--view', 'all-tickets', '--all', '--overdue', '-q']);
+      expect(idLines(overdueOnly.stdout)).not.toContain(settled.id);
+      const shown = await h.cli(['show', String(settled.id)]);
+      expect(shown.stdout).toMatch(/Due:\s+\S+ \S+ \(2d ago\)/);
+    } finally {
+      settled.dueDate = original;
+    }
+  });
+
   it('escapes control characters of a title in the table and keeps them in --json', async () => {
     const ticket = h.sandbox.state.tickets[1]!;
     const original = ticket.title;

@@ -42,6 +42,9 @@ describe('formatDue', () => {
     expect(formatDue(later(2 * DAY + HOUR), now)).toEqual({ text: 'in 2d', overdue: false });
     expect(formatDue(later(-5 * MIN), now)).toEqual({ text: '5m overdue', overdue: true });
     expect(formatDue(later(-2 * DAY - HOUR), now)).toEqual({ text: '2d overdue', overdue: true });
+    // A resolved or closed ticket's past due date is only a date; the service's flag wins.
+    expect(formatDue(later(-2 * DAY - HOUR), now, false)).toEqual({ text: '2d ago', overdue: false });
+    expect(formatDue(later(3 * HOUR), now, true)).toEqual({ text: 'in 3h', overdue: true });
   });
 
   it('reads a day-only due date (local midnight) by calendar day', () => {
