@@ -12,8 +12,13 @@ export interface IO {
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
-  /** Colour, spinners and progress bars allowed (stderr is a TTY and colour not disabled). */
+  /**
+   * Colour, spinners and progress bars on stderr (a TTY, or FORCE_COLOR; colour not disabled).
+   * Each stream has its own: nothing else decides colour.
+   */
   color: boolean;
+  /** Colour in data on stdout: only when stdout is a TTY (and colour not disabled). */
+  stdoutColor: boolean;
   /** Terminal width for tables; 80 when unknown. */
   columns: number;
   /** stdin and stderr are TTYs and neither --no-input nor CI: commands may ask. */

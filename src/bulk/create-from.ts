@@ -503,7 +503,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
   try {
     // A separate report keeps the whole story: the rows created earlier are copied into it.
     if (!appendToResumed) for (const entry of skippedEntries) await report.append(entry);
-    const outStyle = createStyle(ctx.io.color && ctx.io.stdoutIsTTY);
+    const outStyle = createStyle(ctx.io.stdoutColor);
     const errStyle = createStyle(ctx.io.color);
     const print = async (entry: ReportEntry): Promise<void> => {
       if (jsonArray !== undefined) {

@@ -53,7 +53,7 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
   const json = output.format === 'json';
   const quiet = output.format === 'quiet';
   const single = total === 1;
-  const outStyle = createStyle(io.color && io.stdoutIsTTY);
+  const outStyle = createStyle(io.stdoutColor);
   const errStyle = createStyle(io.color);
   const progress = single || quiet ? NO_PROGRESS : createProgress(io, { total, label: verb });
 

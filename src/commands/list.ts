@@ -197,7 +197,7 @@ export async function run(options: ListOptions, ctx: Context): Promise<void> {
   const source = buildSource(options, ctx, filtering);
   const window = filtering ? matchWindow(options) : undefined;
   const { createListPrinter } = await import('../tickets/list-output.js');
-  const printer = await createListPrinter(ctx.output, ctx.io.color);
+  const printer = await createListPrinter(ctx.output, ctx.io.stdoutColor);
   const lookups = filtering || sort !== undefined ? (await import('../lookups/index.js')).createLookups(ctx) : undefined;
   const filter = filtering ? await buildFilter(options, ctx, lookups!) : undefined;
   const order = sort === undefined ? undefined : await buildSort(sort, lookups!);

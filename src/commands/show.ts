@@ -31,7 +31,7 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
   await ctx.output.document(ticket, {
     human: async () => {
       const [{ renderTicketDetail }, { createLookups }] = await Promise.all([import('../tickets/detail.js'), import('../lookups/index.js')]);
-      return renderTicketDetail(ticket, { lookups: createLookups(ctx), now: ctx.now(), color: ctx.io.color && ctx.io.stdoutIsTTY });
+      return renderTicketDetail(ticket, { lookups: createLookups(ctx), now: ctx.now(), color: ctx.io.stdoutColor });
     },
   });
   // After the ticket is printed: reading it is what marks it read.

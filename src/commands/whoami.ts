@@ -53,7 +53,7 @@ export async function run(ctx: Context): Promise<void> {
           ['Expires', expiry],
           ['Token', SOURCE_LABEL[session.tokenSource]],
         ],
-        { color: ctx.io.color },
+        { color: ctx.io.stdoutColor },
       );
     },
   });

@@ -12,13 +12,13 @@ function columnsOf(items: readonly unknown[]): Column[] {
 }
 
 export async function renderCollections(collections: readonly [string, unknown[]][], io: IO): Promise<string> {
-  const style = createStyle(io.color && io.stdoutIsTTY);
+  const style = createStyle(io.stdoutColor);
   const parts = await Promise.all(
     collections.map(async ([name, items]) => {
       const title = style.bold(`${sanitizeInline(name)} (${items.length})`);
       if (items.length === 0) return `${title}\n  (none)\n`;
       const rows = items.map(scalarFields);
-      const table = await renderTable(columnsOf(items), rows, { width: io.columns, color: io.color && io.stdoutIsTTY, plain: !io.stdoutIsTTY });
+      const table = await renderTable(columnsOf(items), rows, { width: io.columns, color: io.stdoutColor, plain: !io.stdoutIsTTY });
       return `${title}\n${table}`;
     }),
   );

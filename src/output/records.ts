@@ -155,8 +155,8 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
           ...(column.paint === undefined ? {} : { paint: (text, row) => column.paint!(text, entries[row.__index as number]!, now) }),
         }),
       );
-      const heading = tty && spec.heading !== undefined && count === entries.length ? `${createStyle(io.color).bold(sanitizeInline(spec.heading))}\n` : '';
-      await writeText(io.stdout, heading + (await renderTable(tableColumns, rows, { width: io.columns, color: io.color, plain: !tty })));
+      const heading = tty && spec.heading !== undefined && count === entries.length ? `${createStyle(io.stdoutColor).bold(sanitizeInline(spec.heading))}\n` : '';
+      await writeText(io.stdout, heading + (await renderTable(tableColumns, rows, { width: io.columns, color: io.stdoutColor, plain: !tty })));
     },
     async end() {
       if (count > 0) return;

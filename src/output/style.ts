@@ -1,5 +1,6 @@
-// Colour follows IO.color (decided once from stderr's TTY, NO_COLOR, FORCE_COLOR and
-// --no-color); chalk's own detection looks at stdout and would disagree when piped.
+// Colour follows IO.color (stderr) or IO.stdoutColor (stdout), decided once per stream in
+// cli.ts from its TTY, NO_COLOR, FORCE_COLOR and --no-color; chalk's own detection would
+// disagree when piped.
 import { Chalk } from 'chalk';
 
 export type Paint = (text: string) => string;

@@ -39,6 +39,14 @@ describe('colour', () => {
     expect(io(ALL_TTY, { FORCE_COLOR: 'false' }).color).toBe(false);
   });
 
+  it('decides stdout on its own: colour only at a terminal, FORCE_COLOR never paints a pipe', () => {
+    expect(io({}, { FORCE_COLOR: '1' }).stdoutColor).toBe(false);
+    expect(io({ stdout: true }, {}).stdoutColor).toBe(true);
+    expect(io({ stdout: true, stderr: false }, {}).color).toBe(false);
+    expect(io({ stdout: true }, { NO_COLOR: '1' }).stdoutColor).toBe(false);
+    expect(io({ stdout: true }, {}, { color: false }).stdoutColor).toBe(false);
+  });
+
   it('stays off when FORCE_COLOR meets NO_COLOR or --no-color: the user asked for none', () => {
     expect(io(ALL_TTY, { FORCE_COLOR: '1', NO_COLOR: '1' }).color).toBe(false);
     expect(io(ALL_TTY, { FORCE_COLOR: '1' }, { color: false }).color).toBe(false);

@@ -167,7 +167,7 @@ describe('tkt list', () => {
   it('shows due dates relative to now, overdue ones in red', async () => {
     const overdue = h.sandbox.state.tickets.find((t) => t.title === 'Projector in board room')!;
     const r = await h.context({ tty: true });
-    r.ctx.io.color = true;
+    r.ctx.io.stdoutColor = true;
     await run({ search: 'Projector in board room', in: 'subject' }, r.ctx);
     expect(overdue.dueDate).not.toBeNull();
     expect(r.stdout()).toMatch(/\u001b\[31m[^\u001b]*overdue\u001b\[39m/);

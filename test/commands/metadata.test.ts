@@ -60,10 +60,10 @@ describe('tkt metadata', () => {
     expect(h.sandbox.stats.requests).toBe(before);
   });
 
-  it("prints the raw body with --json, and exits 1 on the service's 400 for an unknown ticket", async () => {
+  it("prints the raw body with --json, and exits 3 on the service's 400 for an unknown ticket", async () => {
     const result = await h.cli(['metadata', '987654', '--json']);
-    // The service answers 400 for an unknown ticket's metadata (spec 4.13).
-    expect(result.code).toBe(1);
+    // The service answers 400 for an unknown ticket's metadata (spec 4.13): still a missing ticket.
+    expect(result.code).toBe(3);
     const raw = await h.cli(['metadata', '--json']);
     expect(raw.code).toBe(0);
     expect(Object.keys(JSON.parse(raw.stdout) as object)).toContain('requesters');

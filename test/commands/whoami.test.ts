@@ -51,4 +51,11 @@ describe('tkt whoami', () => {
     expect(result.stdout).toBe('');
     expect(h.sandbox.stats.requests).toBe(0);
   });
+
+  it('prints no escape codes into a pipe, even with FORCE_COLOR (colour is decided per stream)', async () => {
+    const result = await h.cli(['whoami'], { env: { FORCE_COLOR: '1' } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('User');
+    expect(result.stdout).not.toContain('\u001b');
+  });
 });
