@@ -52,9 +52,9 @@ describe('tkt forward', () => {
     expect(conversations(ticket.id).at(-1)).toMatchObject({ to: 'desk@example.com', message: 'See below' });
   });
 
-  it('maps errors: unknown ticket exit 3 (GET) or 1 (forward 400), no permission exit 5, bad address exit 1', async () => {
+  it('maps errors: unknown ticket exit 3 (GET 404 or forward 400), no permission exit 5, bad address exit 1', async () => {
     expect((await h.cli(['forward', '999999', '--to', 'a@example.com'])).code).toBe(3);
-    expect((await h.cli(['forward', '999999', '--to', 'a@example.com', '--subject', 'S'])).code).toBe(1);
+    expect((await h.cli(['forward', '999999', '--to', 'a@example.com', '--subject', 'S'])).code).toBe(3);
     const ticket = liveTicket();
     expect((await h.cli(['--profile', 'viewer', 'forward', String(ticket.id), '--to', 'a@example.com'])).code).toBe(5);
     const invalid = await h.cli(['forward', String(ticket.id), '--to', 'not-an-address']);

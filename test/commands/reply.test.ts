@@ -97,11 +97,11 @@ describe('tkt reply', () => {
     }
   });
 
-  it('maps an unknown ticket to exit 3 (GET 404), or exit 1 when the reply itself answers 400', async () => {
+  it('maps an unknown ticket to exit 3, whether the GET answers 404 or the reply itself 400', async () => {
     const fetched = await h.cli(['reply', '999999', '--message', 'x']);
     expect(fetched.code).toBe(3);
     const direct = await h.cli(['reply', '999999', '--message', 'x', '--to', 'a@example.com', '--subject', 'S']);
-    expect(direct.code).toBe(1);
+    expect(direct.code).toBe(3);
     expect(direct.stderr).toContain('HTTP 400');
   });
 
