@@ -3,7 +3,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { createProcessHost, createRunState, type ProcessLike, type RunState, type StopSignal } from './cli.js';
 import { registerCommands } from './commands/index.js';
-import { ExitCode, InterruptedError, OutputClosedError, TktError } from './errors.js';
+import { ExitCode, InterruptedError, LOGIN_HINT, OutputClosedError, TktError } from './errors.js';
 import { redactText } from './api/redact.js';
 import { sanitizeText } from './output/sanitize.js';
 import { isClosedPipe } from './output/write.js';
@@ -57,11 +57,21 @@ function clean(text: string): string {
   return sanitizeText(redactText(text));
 }
 
-function errorLines(error: unknown, debug: boolean): string[] {
+/** The next step for the user, from the error and what this run was given. */
+function hintFor(error: TktError, env: Record<string, string | undefined>): string | undefined {
+  // A refused token from TKT_TOKEN is not fixed by `tkt login`: that token still wins.
+  if (error.hint === LOGIN_HINT && env.TKT_TOKEN !== undefined && env.TKT_TOKEN !== '') {
+    return 'the token in TKT_TOKEN was refused: set a valid one, or unset TKT_TOKEN to use the saved login';
+  }
+  return error.hint;
+}
+
+function errorLines(error: unknown, debug: boolean, env: Record<string, string | undefined>): string[] {
   if (error instanceof TktError) {
     const lines = [`error: ${clean(error.message)}`];
     for (const detail of error.details) lines.push(`  ${clean(detail)}`);
-    if (error.hint !== undefined) lines.push(`hint: ${clean(error.hint)}`);
+    const hint = hintFor(error, env);
+    if (hint !== undefined) lines.push(`hint: ${clean(hint)}`);
     if (debug && error.stack !== undefined) lines.push(clean(error.stack));
     return lines;
   }
@@ -124,7 +134,7 @@ export async function runCli(argv: string[], proc: ProcessLike): Promise<number>
     // commander has already printed its own usage errors.
     if (!(error instanceof CommanderError)) {
       // Global options are stored on the program as commander parses them, wherever they stood.
-      proc.stderr.write(`${errorLines(error, program.opts().debug === true).join('\n')}\n`);
+      proc.stderr.write(`${errorLines(error, program.opts().debug === true, proc.env).join('\n')}\n`);
     }
   } finally {
     proc.off('SIGINT', onInterrupt);

@@ -20,6 +20,8 @@ export interface LoginOptions {
 // Without an exp claim the service's documented lifetime is assumed.
 const DEFAULT_TOKEN_LIFETIME_MS = 7 * 24 * 3600 * 1000;
 
+const LOCKED_OUT = /lock(ed)?[ -]?out|account is locked/i;
+
 export function register(program: Command, host: CommandHost): void {
   program
     .command('login')
@@ -82,9 +84,11 @@ export async function run(options: LoginOptions, ctx: Context): Promise<void> {
     user = response.body;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
+      // A locked-out account is refused with 401 too (spec 4.1): its password may be right.
+      const lockedOut = error.serverMessages.some((message) => LOCKED_OUT.test(message));
       throw new AuthError(`login to ${baseUrl} failed for ${username}`, {
         details: error.serverMessages,
-        hint: 'check the user name and password (directory accounts need --domain)',
+        hint: lockedOut ? 'the account is locked out: try again after the lock-out ends' : 'check the user name and password (directory accounts need --domain)',
       });
     }
     throw error;

@@ -58,4 +58,13 @@ describe('tkt whoami', () => {
     expect(result.stdout).toContain('User');
     expect(result.stdout).not.toContain('\u001b');
   });
+
+  it('says the token in TKT_TOKEN was refused, not to log in, when the service refuses it', async () => {
+    for (const argv of [['show', '1001'], ['read', '1001']]) {
+      const result = await h.cli(argv, { env: { TKT_URL: h.sandbox.url, TKT_TOKEN: 'not-a-token' } });
+      expect(result.code).toBe(4);
+      expect(result.stderr).toContain('hint: the token in TKT_TOKEN was refused');
+      expect(result.stderr).not.toContain('tkt login');
+    }
+  });
 });
