@@ -4,7 +4,7 @@
 import type { Context } from '../context.js';
 import type { LookupKind, Lookups } from '../lookups/types.js';
 import type { Choice } from './types.js';
-import { fieldsFor, missingRequired, TITLE_MAX_LENGTH, type RawFieldValues, type TicketEndpoint } from '../tickets/fields.js';
+import { fieldsFor, lengthProblem, missingRequired, TITLE_MAX_LENGTH, type RawFieldValues, type TicketEndpoint } from '../tickets/fields.js';
 import { askText } from '../tickets/text-input.js';
 
 /** Above this many entries a list becomes type-to-filter. */
@@ -53,8 +53,7 @@ function required(value: string): true | string {
 
 function validTitle(value: string): true | string {
   if (value.trim() === '') return 'a title is required';
-  const length = [...value].length;
-  return length > TITLE_MAX_LENGTH ? `${length} characters, at most ${TITLE_MAX_LENGTH}` : true;
+  return lengthProblem(value, TITLE_MAX_LENGTH) ?? true;
 }
 
 interface LookupQuestion {

@@ -42,6 +42,17 @@ export interface TicketFieldSpec {
 const ALL: readonly TicketEndpoint[] = ['register', 'new', 'update'];
 const REGISTER_UPDATE: readonly TicketEndpoint[] = ['register', 'update'];
 export const TITLE_MAX_LENGTH = 255;
+
+/**
+ * Why `text` is longer than the service takes, or undefined. The service (ASP.NET) counts
+ * UTF-16 code units, so an emoji counts 2: 128 of them are 256, over a limit of 255.
+ */
+export function lengthProblem(text: string, max: number): string | undefined {
+  if (text.length <= max) return undefined;
+  const characters = [...text].length;
+  const counted = characters === text.length ? '' : ` (counted as the service counts, in UTF-16 units: ${characters} characters, some count 2)`;
+  return `${text.length} characters${counted}, the service accepts at most ${max}`;
+}
 /** TicketType 1 = Ticket (spec 2.4); the other values are not published, so they go by number. */
 const TICKET_TYPES: Readonly<Record<string, number>> = { ticket: 1 };
 
@@ -202,8 +213,9 @@ export function checkFields(endpoint: TicketEndpoint, values: RawFieldValues, no
       }
       case 'text': {
         const text = asText(raw);
-        if (kind.maxLength !== undefined && [...text].length > kind.maxLength) {
-          problems.push(`${flag}: ${[...text].length} characters, the service accepts at most ${kind.maxLength}`);
+        const tooLong = kind.maxLength === undefined ? undefined : lengthProblem(text, kind.maxLength);
+        if (tooLong !== undefined) {
+          problems.push(`${flag}: ${tooLong}`);
         } else fields.push({ spec, value: text });
         break;
       }

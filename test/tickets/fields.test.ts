@@ -78,9 +78,12 @@ describe('checkFields', () => {
     expect(byKey.attach?.files).toEqual(['a', 'b']);
   });
 
-  it('counts characters, not UTF-16 units, against the 255 limit', () => {
-    expect(() => checkFields('register', { title: '😀'.repeat(255) }, NOW)).not.toThrow();
-    expect(usageError(() => checkFields('new', { title: '😀'.repeat(256) }, NOW)).message).toBe('--title: 256 characters, the service accepts at most 255');
+  it('counts UTF-16 units against the 255 limit, as the service does, and says so', () => {
+    expect(() => checkFields('register', { title: 'x'.repeat(255) }, NOW)).not.toThrow();
+    expect(() => checkFields('register', { title: '😀'.repeat(127) + 'x' }, NOW)).not.toThrow();
+    expect(usageError(() => checkFields('new', { title: '😀'.repeat(128) }, NOW)).message).toBe(
+      '--title: 256 characters (counted as the service counts, in UTF-16 units: 128 characters, some count 2), the service accepts at most 255',
+    );
   });
 
   it('reports every bad value at once', () => {
