@@ -149,8 +149,7 @@ export async function runCli(argv: string[], proc: ProcessLike): Promise<number>
  */
 export async function main(argv: string[]): Promise<void> {
   process.exitCode = await runCli(argv, process);
-  // Everything is recorded and only output is left to drain: a late signal must not cut it.
-  const ignore = () => undefined;
-  process.on('SIGINT', ignore);
-  process.on('SIGTERM', ignore);
+  // Everything is recorded; only output is left to drain. A signal now still ends the process
+  // at once, with its own code, as Node's default would, but without dying of it.
+  for (const [name, code] of Object.entries(SIGNAL_EXIT_CODES)) process.on(name, () => process.exit(code));
 }

@@ -21,26 +21,37 @@ function quoteLine(line: string): string {
   return JSON.stringify(shown);
 }
 
-async function readStdinIds(stdin: Readable): Promise<number[]> {
+/** The ticket ID of one stdin line, or undefined for a blank or comment line. */
+function idOfLine(line: string, lineNumber: number): number | undefined {
+  const text = line.trim();
+  // "#42" and "#108: Wi-Fi dead zone" are tickets; "# from the morning list" is a comment.
+  if (text === '' || COMMENT.test(text)) return undefined;
+  const match = FIRST_INTEGER.exec(text);
+  if (!match) throw new UsageError(`stdin line ${lineNumber} has no ticket ID: ${quoteLine(text)}`);
+  if (SIGNED.test(text.slice(0, match.index))) {
+    throw new UsageError(`stdin line ${lineNumber}: ${quoteLine(text)} is not a ticket ID (a signed number)`);
+  }
+  try {
+    return parseTicketId(match[0]);
+  } catch (error) {
+    if (error instanceof UsageError) throw new UsageError(`stdin line ${lineNumber}: ${error.message}`);
+    throw error;
+  }
+}
+
+async function readStdinIds(stdin: Readable, signal: AbortSignal | undefined): Promise<number[]> {
   const ids: number[] = [];
-  const lines = createInterface({ input: guardText(stdin, 'the IDs on stdin', MAX_STDIN_ID_BYTES), crlfDelay: Infinity });
+  const lines = createInterface({ input: guardText(stdin, 'the IDs on stdin', signal, MAX_STDIN_ID_BYTES), crlfDelay: Infinity });
   let lineNumber = 0;
-  for await (const line of lines) {
-    lineNumber += 1;
-    const text = line.trim();
-    // "#42" and "#108: Wi-Fi dead zone" are tickets; "# from the morning list" is a comment.
-    if (text === '' || COMMENT.test(text)) continue;
-    const match = FIRST_INTEGER.exec(text);
-    if (!match) throw new UsageError(`stdin line ${lineNumber} has no ticket ID: ${quoteLine(text)}`);
-    if (SIGNED.test(text.slice(0, match.index))) {
-      throw new UsageError(`stdin line ${lineNumber}: ${quoteLine(text)} is not a ticket ID (a signed number)`);
+  try {
+    for await (const line of lines) {
+      const id = idOfLine(line, (lineNumber += 1));
+      if (id !== undefined) ids.push(id);
     }
-    try {
-      ids.push(parseTicketId(match[0]));
-    } catch (error) {
-      if (error instanceof UsageError) throw new UsageError(`stdin line ${lineNumber}: ${error.message}`);
-      throw error;
-    }
+  } finally {
+    // Whatever ended the read (a bad line, a signal), an open stdin must not keep tkt running.
+    lines.close();
+    stdin.destroy();
   }
   return ids;
 }
@@ -51,12 +62,12 @@ async function readStdinIds(stdin: Readable): Promise<number[]> {
  * stdin without any is an empty list.
  * Every ID is validated before any request; duplicates are dropped keeping the first order.
  */
-export async function collectIds(args: readonly string[], stdin: Readable): Promise<number[]> {
+export async function collectIds(args: readonly string[], stdin: Readable, signal?: AbortSignal): Promise<number[]> {
   let ids: number[];
   if (args.includes(STDIN)) {
     if (args.length > 1) throw new UsageError('"-" (read IDs from stdin) cannot be combined with other IDs');
     // No IDs (a cron job's empty list) is nothing to do: the caller says so and exits 0.
-    ids = await readStdinIds(stdin);
+    ids = await readStdinIds(stdin, signal);
   } else {
     ids = args.map(parseTicketId);
     if (ids.length === 0) throw new UsageError('no ticket IDs given', { hint: 'pass IDs, or - to read them from stdin' });

@@ -151,7 +151,7 @@ async function resolveUsername(options: LoginOptions, ctx: Context): Promise<str
 
 async function resolvePassword(options: LoginOptions, ctx: Context): Promise<string> {
   if (options.passwordStdin) {
-    const password = (await readTextStream(ctx.io.stdin, '--password-stdin')).replace(/\r?\n$/, '');
+    const password = (await readTextStream(ctx.io.stdin, '--password-stdin', ctx.signal)).replace(/\r?\n$/, '');
     if (password === '') throw new UsageError('--password-stdin read an empty password');
     return password;
   }

@@ -50,7 +50,7 @@ export async function runIdCommand(ctx: Context, spec: IdCommandSpec): Promise<v
     import('./dry-run.js'),
   ]);
   const concurrency = parseConcurrency(spec.concurrency ?? String(userSettings(ctx).defaultConcurrency));
-  const ids = await collectIds(spec.ids, ctx.io.stdin);
+  const ids = await collectIds(spec.ids, ctx.io.stdin, ctx.signal);
   if (ids.length === 0) {
     // `tkt list -q --view X | tkt close -` on a day with nothing to close succeeds.
     await ctx.output.note('no ticket IDs on stdin: nothing to do\n');

@@ -51,7 +51,7 @@ export async function readTextOption(ctx: Context, option: TextOption | TextOpti
  */
 export async function readStdin(ctx: Context, flag: string, alternative: string): Promise<string> {
   if (ctx.io.stdinIsTTY) throw new UsageError(`${flag} -: stdin is a terminal, pipe the text in or ${alternative}`);
-  return readTextStream(ctx.io.stdin, `${flag} -`);
+  return readTextStream(ctx.io.stdin, `${flag} -`, ctx.signal);
 }
 
 /** Why a file operation failed, in words: "no such file", not "ENOENT: no such file or directory, open ...". */

@@ -4,7 +4,7 @@
 // larger than the limit fails when the limit is reached, having held no more than that.
 import { createReadStream } from 'node:fs';
 import { Transform, type Readable } from 'node:stream';
-import { UsageError } from '../errors.js';
+import { InterruptedError, UsageError } from '../errors.js';
 
 /** The largest text input: the most tkt reads of a ticket from the service, too. */
 export const MAX_TEXT_INPUT_BYTES = 64 * 1024 * 1024;
@@ -38,8 +38,21 @@ export function readTextFile(path: string, limit = MAX_TEXT_INPUT_BYTES): Promis
   return readText(createReadStream(path), limit);
 }
 
+/**
+ * Ends the read of `stream` when `signal` aborts (Ctrl-C, SIGTERM): a stdin that stays open
+ * must not keep the command waiting, and nothing is sent.
+ */
+function stopOnSignal(stream: Readable, signal: AbortSignal | undefined): void {
+  if (signal === undefined) return;
+  const stop = () => stream.destroy(new InterruptedError());
+  if (signal.aborted) stop();
+  else signal.addEventListener('abort', stop, { once: true });
+  stream.once('close', () => signal.removeEventListener('abort', stop));
+}
+
 /** stdin as text; an input that is not text is exit 2, named as `what` (e.g. `--description -`). */
-export async function readTextStream(stream: Readable, what: string, limit = MAX_TEXT_INPUT_BYTES): Promise<string> {
+export async function readTextStream(stream: Readable, what: string, signal?: AbortSignal, limit = MAX_TEXT_INPUT_BYTES): Promise<string> {
+  stopOnSignal(stream, signal);
   try {
     return await readText(stream, limit);
   } catch (error) {
@@ -53,7 +66,8 @@ export async function readTextStream(stream: Readable, what: string, limit = MAX
  * named `what` at the first NUL byte or beyond `limit` bytes: `tkt read - < /dev/zero` would
  * otherwise grow one endless line until the process dies.
  */
-export function guardText(stream: Readable, what: string, limit = MAX_TEXT_INPUT_BYTES): Readable {
+export function guardText(stream: Readable, what: string, signal?: AbortSignal, limit = MAX_TEXT_INPUT_BYTES): Readable {
+  stopOnSignal(stream, signal);
   let size = 0;
   const guarded = new Transform({
     transform(chunk: Buffer, _encoding, done) {

@@ -126,3 +126,32 @@ describe('a bulk close interrupted', () => {
   }, 60_000);
 });
 
+describe('a signal while tkt waits on a stdin that stays open', () => {
+  let h: Harness;
+  let dir = '';
+  useHarness({}, (harness) => (h = harness));
+  useTempDir('tkt-interrupt-', (path) => (dir = path));
+
+  it.each([
+    ['SIGINT', 130, ['create', '--integration', '--title', 'never sent', '--requester', 'aberg', '--description', '-']],
+    ['SIGTERM', 143, ['create', '--integration', '--title', 'never sent', '--requester', 'aberg', '--description', '-']],
+    ['SIGINT', 130, ['close', '-']],
+  ] as const)('%s ends it at once (exit %i), nothing sent', async (signal, code, args) => {
+    const { NODE_EXTRA_CA_CERTS: _ca, ...inherited } = process.env;
+    const child = spawn(process.execPath, [bin, ...args], { env: { ...inherited, ...cliEnv(h, dir) }, stdio: ['pipe', 'pipe', 'pipe'] });
+    // A first line (an ID, or the description's first line), then nothing for a long time.
+    child.stdin.write('1001\n');
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (exitCode) => resolve(exitCode)));
+    // Started and waiting (a second is plenty for Node to start; stdin is never closed).
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const before = h.sandbox.stats.requests;
+    child.kill(signal);
+    expect(await exited).toBe(code);
+    expect(stderr).toContain('interrupted');
+    expect(h.sandbox.stats.requests).toBe(before);
+    expect(h.sandbox.state.tickets.filter((ticket) => ticket.title === 'never sent')).toEqual([]);
+    child.stdin.destroy();
+  });
+});

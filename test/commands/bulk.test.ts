@@ -103,7 +103,9 @@ describe('ID... commands over several IDs', () => {
   });
 
   // The in-process sandbox answers each request before the next one is read, so its own
-  // maxInFlight stays 1: a server in front holds every request a while, and counts the overlap.
+  // maxInFlight stays 1: a server in front counts requests as they arrive and holds them until
+  // `limit` are open at once (or none has come for a while, when the client sends fewer), so
+  // the count does not depend on how fast a loaded machine runs.
   it.each([
     ['--concurrency 3', ['--concurrency', '3'], 3],
     ['the default of 8', [], 8],
@@ -116,12 +118,18 @@ describe('ID... commands over several IDs', () => {
     const tickets = closable(limit * 2 + 4);
     let inFlight = 0;
     let maxInFlight = 0;
-    const countOpen = (_req: IncomingMessage, res: ServerResponse) => {
+    let release = () => {};
+    let idle: NodeJS.Timeout | undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const countOpen = async (_req: IncomingMessage, res: ServerResponse) => {
       maxInFlight = Math.max(maxInFlight, ++inFlight);
       res.on('close', () => inFlight--);
-      return false;
+      clearTimeout(idle);
+      if (inFlight >= limit) release();
+      else idle = setTimeout(release, 500);
+      await held;
     };
-    const server = await startFrontServer(h, countOpen, { holdMs: 50 });
+    const server = await startFrontServer(h, () => false, { gate: countOpen });
     try {
       h.sandbox.resetStats();
       const result = await h.cli(['-q', 'close', ...ids(tickets), ...flags], { env: frontEnv(h, server) });

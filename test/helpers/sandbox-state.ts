@@ -90,12 +90,12 @@ export async function sendsNothing<T>(h: Harness, action: () => Promise<T>): Pro
 export async function startFrontServer(
   h: Harness,
   answer: (req: IncomingMessage, res: ServerResponse, body: Buffer) => boolean,
-  options: { holdMs?: number } = {},
+  options: { holdMs?: number; gate?: (req: IncomingMessage, res: ServerResponse) => Promise<void> } = {},
 ): Promise<TestServer> {
   return startServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => setTimeout(() => {
+    req.on('end', () => void (options.gate?.(req, res) ?? Promise.resolve()).then(() => setTimeout(() => {
       const body = Buffer.concat(chunks);
       if (answer(req, res, body)) return;
       const headers: Record<string, string> = {};
@@ -110,7 +110,7 @@ export async function startFrontServer(
           res.end(Buffer.from(await passed.arrayBuffer()));
         })
         .catch(() => res.writeHead(502).end());
-    }, options.holdMs ?? 0));
+    }, options.holdMs ?? 0)));
   });
 }
 

@@ -49,7 +49,7 @@ describe('readTextFile', () => {
 describe('readTextStream', () => {
   it('stops reading an endless text at the limit: exit 2 naming the option', async () => {
     const { stream, pulled } = endless('y\n');
-    const error = await readTextStream(stream, '--description -', 1024 * 1024).catch((caught: unknown) => caught);
+    const error = await readTextStream(stream, '--description -', undefined, 1024 * 1024).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as UsageError).message).toBe('--description -: stdin is larger than 1 MB, more than tkt reads');
     expect(pulled()).toBeLessThan(40);
@@ -72,7 +72,7 @@ describe('guardText', () => {
     const { stream, pulled } = endless('7\n');
     let count = 0;
     const reading = (async () => {
-      for await (const _line of createInterface({ input: guardText(stream, 'the IDs on stdin', 1024 * 1024) })) count += 1;
+      for await (const _line of createInterface({ input: guardText(stream, 'the IDs on stdin', undefined, 1024 * 1024) })) count += 1;
     })();
     await expect(reading).rejects.toThrow('the IDs on stdin: larger than 1 MB, more than tkt reads');
     expect(count).toBeLessThanOrEqual(512 * 1024);
