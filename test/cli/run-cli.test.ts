@@ -61,12 +61,12 @@ describe('errors', () => {
     expect(debug.stderr).not.toContain('hint: run again with --debug');
   });
 
-  it('maps a token the server rejects (401) to exit 4 with the login hint', async () => {
+  it('maps a token the server rejects (401) to exit 4, the hint naming TKT_TOKEN when it came from there', async () => {
     const result = await h.cli(['list', '--url', h.sandbox.url], { env: { TKT_TOKEN: 'garbage' } });
 
     expect(result.code).toBe(4);
     expect(result.stderr).toMatch(/^error: .*401/m);
-    expect(result.stderr).toContain('hint: run "tkt login"');
+    expect(result.stderr).toContain('hint: the token in TKT_TOKEN was refused');
     expect(result.stdout).toBe('');
   });
 });
