@@ -64,7 +64,7 @@ export function register(program: Command, host: CommandHost): void {
     .option('--page <n>', 'page number, from 1', '1')
     .option('--limit <n>', `tickets per page (default ${DEFAULT_LIMIT}; ${ALL_PAGE_SIZE} with --all); with a filter, matching tickets`)
     .option('--all', 'walk every page, printing tickets as they arrive')
-    .option('--requester <username>', `tickets of one requester (${USERNAME_PAGE_SIZE} a page; with --page or --all)`)
+    .option('--requester <user>', `tickets of one requester: user ID, username or full name (${USERNAME_PAGE_SIZE} a page; with --page or --all)`)
     .option('--status <name>', 'only tickets in this status (name or ID)')
     .option('--priority <name>', 'only tickets of this priority')
     .option('--assignee <user>', 'only tickets assigned to USER (ID, username, full name), @me, or none')
@@ -81,7 +81,7 @@ export function register(program: Command, host: CommandHost): void {
 }
 
 /** Where the pages come from: the paginated list, or list-by-username for --requester. */
-function buildSource(options: ListOptions, ctx: Context, filtering: boolean): PageSource {
+async function buildSource(options: ListOptions, ctx: Context, filtering: boolean): Promise<PageSource> {
   const firstPage = parsePositiveInt(options.page ?? '1', '--page');
   if (options.requester !== undefined) {
     // With a filter, --limit counts matches and so goes with --requester too.
@@ -91,8 +91,10 @@ function buildSource(options: ListOptions, ctx: Context, filtering: boolean): Pa
         details: [`the list-by-username endpoint takes only a username and a page (${USERNAME_PAGE_SIZE} a page)`],
       });
     }
-    const username = options.requester.trim();
-    if (username === '') throw new UsageError('--requester needs a username');
+    if (options.requester.trim() === '') throw new UsageError('--requester needs a user');
+    // A user ID, username or full name, as everywhere; the endpoint takes the username.
+    const { createLookups } = await import('../lookups/index.js');
+    const username = await createLookups(ctx).username('requester', options.requester, { flag: '--requester', noun: 'user' });
     return { firstPage, pageSize: USERNAME_PAGE_SIZE, fetch: async (page) => itemsOf((await (await ctx.api()).listByUsername(username, page)).body) };
   }
   if (options.in !== undefined && options.search === undefined) {
@@ -194,7 +196,7 @@ export async function run(options: ListOptions, ctx: Context): Promise<void> {
   checkFilterOptions(options, ctx.now());
   const sort = parseSort(options.sort);
   const filtering = hasFilters(options);
-  const source = buildSource(options, ctx, filtering);
+  const source = await buildSource(options, ctx, filtering);
   const window = filtering ? matchWindow(options) : undefined;
   const { createListPrinter } = await import('../tickets/list-output.js');
   const printer = await createListPrinter(ctx.output, ctx.io.stdoutColor);

@@ -36,7 +36,7 @@ export function register(program: Command, host: CommandHost): void {
     .option('--cc <emails>', 'CC addresses')
     .option('--subject <text>', 'subject (default: "Re: <ticket title>")')
     .option('--attach <file>', 'attach a file (repeatable; the service silently skips file types it does not allow)', collect, [])
-    .option('--as-requester <username>', 'post the reply as this requester; re-opens a resolved or closed ticket')
+    .option('--as-requester <user>', 'post the reply as this requester (user ID, username or full name); re-opens a resolved or closed ticket')
     .option('--dry-run', 'show what would be sent, send nothing')
     .addHelpText(
       'after',
@@ -71,30 +71,35 @@ export async function run(options: ReplyOptions, ctx: Context): Promise<void> {
   const id = parseTicketId(options.id);
   const asRequester = options.asRequester?.trim();
   if (asRequester !== undefined) {
-    if (asRequester === '') throw new UsageError('--as-requester needs a username');
+    if (asRequester === '') throw new UsageError('--as-requester needs a user');
     const foreign = (['to', 'cc'] as const).filter((name) => options[name] !== undefined);
     if (foreign.length > 0) throw new UsageError(`${foreign.map((name) => `--${name}`).join(', ')} cannot be used with --as-requester: a requester reply is not an e-mail`);
   }
   await assertReadableFiles(options.attach, '--attach');
+  // A user ID, username or full name, as everywhere; the requester-reply endpoint takes the username.
+  const requesterUsername =
+    asRequester === undefined
+      ? undefined
+      : await (await import('../lookups/index.js')).createLookups(ctx).username('requester', asRequester, { flag: '--as-requester', noun: 'user' });
   const message = await readMessage(ctx, options, true);
 
   const client = await ctx.api();
   const ticket = lazyTicket(client, id);
   const subject = options.subject ?? `Re: ${ticketTitleOf(await ticket())}`;
   let fields: Record<string, FormValue>;
-  if (asRequester !== undefined) {
-    fields = { Id: id, Username: asRequester, Title: subject, Message: message };
+  if (requesterUsername !== undefined) {
+    fields = { Id: id, Username: requesterUsername, Title: subject, Message: message };
   } else {
     const to = options.to ?? requesterEmailOf(await ticket());
     if (to === undefined) throw new UsageError(`ticket #${id} has no requester e-mail: pass --to`);
     fields = { Id: id, Title: subject, SendTo: to, CcTo: options.cc, Message: message };
   }
   const form = options.attach.length > 0 ? { fields, files: options.attach } : { fields };
-  const endpoint = asRequester === undefined ? 'reply' : 'reqreply';
+  const endpoint = requesterUsername === undefined ? 'reply' : 'reqreply';
 
   if (options.dryRun) return printDryRun(ctx, { method: 'POST', path: `/api/TicketsApi/${endpoint}/${id}`, form });
-  const response = asRequester === undefined ? await client.replyTicket(id, form) : await client.requesterReply(id, form);
-  const who = asRequester === undefined ? `to ${String(fields.SendTo)}` : `as ${asRequester}`;
+  const response = requesterUsername === undefined ? await client.replyTicket(id, form) : await client.requesterReply(id, form);
+  const who = requesterUsername === undefined ? `to ${String(fields.SendTo)}` : `as ${requesterUsername}`;
   await printActionDone(ctx, response.body, `✓ replied to #${id} ${sanitizeInline(who)}: ${sanitizeInline(subject)}`);
   await warnSkippedUploads(ctx, skippedUploads(response.body));
 }

@@ -67,8 +67,10 @@ function entryOf(item: unknown, spec: KindSpec): LookupEntry | undefined {
   const id = typeof rawId === 'number' || (typeof rawId === 'string' && rawId !== '') ? rawId : undefined;
   const name = stringField(item, ...spec.nameFields);
   if (id === undefined || name === undefined) return undefined;
-  const aliases = spec.users ? [stringField(item, 'userName', 'username'), stringField(item, 'email')].filter((a): a is string => a !== undefined && a !== name) : [];
-  return { id, name, aliases };
+  if (!spec.users) return { id, name, aliases: [] };
+  const username = stringField(item, 'userName', 'username');
+  const aliases = [username, stringField(item, 'email')].filter((a): a is string => a !== undefined && a !== name);
+  return { id, name, aliases, ...(username === undefined ? {} : { username }) };
 }
 
 /** Every kind whose collection a metadata response holds, read whatever the casing. */
@@ -128,7 +130,16 @@ function candidateLines(entries: readonly LookupEntry[], value: string): string[
 
 /** The entry `value` names, following the rules at the top of this file (everything but `@me` and digits). */
 /** A name that matches no entry, or several: exit 2, with the candidates as details. */
-export class LookupError extends UsageError {}
+export class LookupError extends UsageError {
+  constructor(
+    /** Whether the name matched nothing, or several entries. */
+    readonly reason: 'unknown' | 'ambiguous',
+    message: string,
+    options: { details?: string[]; hint?: string },
+  ) {
+    super(message, options);
+  }
+}
 
 /** `unknown site "x"`, or with the option as typed: `unknown user "x" for --by`. */
 function lookupMessage(verdict: string, kind: LookupKind, value: string, typed: TypedOption | undefined): string {
@@ -150,9 +161,9 @@ export function matchEntry(kind: LookupKind, value: string, entries: readonly Lo
   const hint = `see "tkt metadata --collection ${spec.collection[0]}"`;
   if (matches.length === 1 && wanted !== '') return matches[0]!;
   if (matches.length === 0 || wanted === '') {
-    throw new LookupError(lookupMessage('unknown', kind, value, typed), { details: candidateLines(entries, value), hint });
+    throw new LookupError('unknown', lookupMessage('unknown', kind, value, typed), { details: candidateLines(entries, value), hint });
   }
-  throw new LookupError(`${lookupMessage('ambiguous', kind, value, typed)}: it matches ${matches.length}`, {
+  throw new LookupError('ambiguous', `${lookupMessage('ambiguous', kind, value, typed)}: it matches ${matches.length}`, {
     details: ['matches:', ...matches.slice(0, MAX_CANDIDATES_SHOWN).map((e) => `  ${describe(e)}`)],
     hint: 'type more of the name, or the ID',
   });
@@ -206,17 +217,34 @@ export function createLookups(ctx: Context): Lookups {
     return session.userId;
   }
 
+  async function resolve(kind: LookupKind, value: string, typed?: TypedOption): Promise<number | string> {
+    const spec = KINDS[kind];
+    const text = value.trim();
+    if (spec.users && lower(text) === '@me') return me(kind);
+    if (!spec.users && /^\d+$/.test(text)) {
+      const id = Number(text);
+      if (!Number.isSafeInteger(id) || id < 1) throw new UsageError(`${lookupMessage('invalid', kind, value, typed)}: expected a positive whole number ID`);
+      return id;
+    }
+    return matchEntry(kind, text, await entries(kind), typed).id;
+  }
+
   return {
-    async resolve(kind, value, typed) {
-      const spec = KINDS[kind];
+    resolve,
+    async username(kind, value, typed) {
       const text = value.trim();
-      if (spec.users && lower(text) === '@me') return me(kind);
-      if (!spec.users && /^\d+$/.test(text)) {
-        const id = Number(text);
-        if (!Number.isSafeInteger(id) || id < 1) throw new UsageError(`${lookupMessage('invalid', kind, value, typed)}: expected a positive whole number ID`);
-        return id;
+      if (lower(text) === '@me') {
+        const { username } = await ctx.session();
+        if (username !== undefined) return username;
       }
-      return matchEntry(kind, text, await entries(kind), typed).id;
+      const id = await resolve(kind, text, typed);
+      const entry = (await entries(kind)).find((e) => lower(String(e.id)) === lower(String(id)));
+      if (entry?.username === undefined) {
+        throw new UsageError(`${lookupMessage('cannot tell the username of', kind, value, typed)}: the service's user list names none`, {
+          hint: 'give the username itself',
+        });
+      }
+      return entry.username;
     },
     entries,
     async nameOf(kind, id) {

@@ -22,6 +22,8 @@ export interface LookupEntry {
   name: string;
   /** Other names that also match, e.g. a user's userName. */
   aliases: string[];
+  /** A user's sign-in name, for the endpoints that take a username. */
+  username?: string;
 }
 
 /** The option the user typed, when its name differs from the kind's (`--by` for an assignee). */
@@ -40,6 +42,11 @@ export interface Lookups {
    * listing the candidates; with `typed`, the message names the option as typed.
    */
   resolve(kind: LookupKind, value: string, typed?: TypedOption): Promise<number | string>;
+  /**
+   * A person (requester or assignee) as the endpoints that take a username need them: a user
+   * ID, username or full name, matched as `resolve` does, gives that user's username.
+   */
+  username(kind: 'requester' | 'assignee', value: string, typed?: TypedOption): Promise<string>;
   /** Every entry of a kind, for prompts and completion. */
   entries(kind: LookupKind): Promise<LookupEntry[]>;
   /** The display name of an ID, or undefined when it is unknown. */

@@ -5,8 +5,8 @@ import type { Command } from 'commander';
 import type { FormValue, MultipartInput } from '../api/types.js';
 import { field, isObject } from '../api/fields.js';
 import { UsageError } from '../errors.js';
-import { lookupLabel } from '../lookups/index.js';
-import type { LookupKind, Lookups } from '../lookups/types.js';
+import { LookupError, lookupLabel } from '../lookups/index.js';
+import type { LookupKind, Lookups, TypedOption } from '../lookups/types.js';
 import { parseWholeNumber } from '../util/ids.js';
 import { collect } from '../util/option-text.js';
 import { parseWhen } from '../util/when.js';
@@ -15,7 +15,10 @@ import { parseWhen } from '../util/when.js';
 export type TicketEndpoint = 'register' | 'new' | 'update';
 
 export type FieldValueType =
-  | { type: 'lookup'; kind: LookupKind }
+  /** A lookup name or ID, sent as its ID. */
+  | { type: 'lookup'; kind: LookupKind; as?: undefined }
+  /** A person (ID, username or full name), sent as their username (integration endpoints). */
+  | { type: 'lookup'; kind: 'requester' | 'assignee'; as: 'username' }
   /** A numeric ID with no lookup collection to name it (SLA, service, impact, urgency). */
   | { type: 'id' }
   /** Repeatable numeric IDs sent as repeated form fields (SelectedTags). */
@@ -70,7 +73,7 @@ export const TICKET_FIELDS: readonly TicketFieldSpec[] = [
   { key: 'title', flags: '--title <text>', description: `subject (at most ${TITLE_MAX_LENGTH} characters)`, formField: 'Title', value: { type: 'text', maxLength: TITLE_MAX_LENGTH }, endpoints: ['register', 'new'] },
   { key: 'description', flags: '--description <text>', description: 'description text, or - to read stdin', formField: 'Description', value: { type: 'text' }, endpoints: ['register', 'new'] },
   lookupField('requester', 'CreatorId', 'requester', REGISTER_UPDATE, 'creator', 'requester: user ID, username or full name'),
-  { key: 'requester', flags: '--requester <username>', description: 'requester username', formField: 'Requester', value: { type: 'text' }, endpoints: ['new'] },
+  { key: 'requester', flags: '--requester <username>', description: 'requester: user ID, username or full name (sent as the username)', formField: 'Requester', value: { type: 'lookup', kind: 'requester', as: 'username' }, endpoints: ['new'] },
   { key: 'email', flags: '--email <address>', description: 'requester e-mail, helps the service match the requester (--integration)', formField: 'Email', value: { type: 'text' }, endpoints: ['new'] },
   lookupField('site', 'SiteId', 'site', ALL, 'site', 'site name or ID'),
   lookupField('department', 'DepartmentId', 'department', ALL, 'department', 'department name or ID'),
@@ -266,6 +269,10 @@ export async function resolveFields(checked: CheckedFields, lookups: Lookups, op
       const label = lookupLabel(kind);
       // "unknown site" already names --site; "unknown sub-category" must name --subcategory.
       const typed = label === entry.spec.key ? undefined : { flag: `--${entry.spec.key}`, noun: label };
+      if (entry.spec.value.as === 'username') {
+        fields[entry.spec.formField] = await usernameOf(entry.spec.value.kind, entry.lookupText, checked, lookups, typed);
+        continue;
+      }
       const id = await lookups.resolve(kind, entry.lookupText, typed);
       fields[entry.spec.formField] = id;
       if (!options.labels) continue;
@@ -274,6 +281,21 @@ export async function resolveFields(checked: CheckedFields, lookups: Lookups, op
     } else fields[entry.spec.formField] = entry.value;
   }
   return { form: files.length > 0 ? { fields, files } : { fields }, labels };
+}
+
+/**
+ * A person sent as a username. One the lookups do not know is still sent as typed when an
+ * e-mail comes with it: the integration endpoint matches the requester by e-mail too (spec
+ * 4.15), so only the service can tell.
+ */
+async function usernameOf(kind: 'requester' | 'assignee', text: string, checked: CheckedFields, lookups: Lookups, typed: TypedOption | undefined): Promise<string> {
+  try {
+    return await lookups.username(kind, text, typed);
+  } catch (error) {
+    const withEmail = checked.fields.some((entry) => entry.spec.key === 'email');
+    if (error instanceof LookupError && error.reason === 'unknown' && withEmail) return text;
+    throw error;
+  }
 }
 
 /** The current value of a field in a ticket detail, read without regard to case. */

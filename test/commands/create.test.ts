@@ -269,10 +269,23 @@ describe('tkt create --integration', () => {
     expect(ticketById(h, Number(result.stdout)).source).toBe('Api');
   });
 
-  it('is exit 1 with the server message when the service knows no such requester', async () => {
-    const result = await h.cli(['create', '--integration', '--title', 'CI', '--description', 'd', '--requester', 'ghost-user']);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^error: .*400/m);
+  it('takes the requester by user ID, username or full name, sending the username', async () => {
+    const byName = await h.cli(['create', '--integration', '--title', 'CI by name', '--description', 'd', '--requester', 'Anna Berg', '-q']);
+    expect(byName.code).toBe(0);
+    const ticket = h.sandbox.state.tickets.find((t) => t.id === Number(byName.stdout.trim()))!;
+    expect(ticket.creatorId).toBe(userId(h, 'aberg'));
+  });
+
+  it('is exit 2 with candidates for a requester nobody has, before sending; with an e-mail the service decides', async () => {
+    const sent = routeCount(h, 'POST /api/TicketsApi/new');
+    const unknown = await h.cli(['create', '--integration', '--title', 'CI', '--description', 'd', '--requester', 'ghost-user']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown');
+    expect(unknown.stderr).toContain('ghost-user');
+    expect(routeCount(h, 'POST /api/TicketsApi/new')).toBe(sent);
+    const withEmail = await h.cli(['create', '--integration', '--title', 'CI', '--description', 'd', '--requester', 'ghost-user', '--email', 'ghost@nowhere.example']);
+    expect(withEmail.code).toBe(1);
+    expect(withEmail.stderr).toMatch(/^error: .*400/m);
   });
 
   it('refuses options the new endpoint does not take and names the missing ones', async () => {

@@ -114,6 +114,15 @@ describe('tkt list filters', () => {
     expect(open.length).toBeGreaterThan(0);
     const result = await h.cli(['list', '--requester', 'aberg', '--all', '--status', 'open', '-q']);
     expect(idLines(result.stdout)).toEqual(open);
+    // By full name or user ID too, as everywhere a person is taken.
+    expect(idLines((await h.cli(['list', '--requester', 'Anna Berg', '--all', '--status', 'open', '-q'])).stdout)).toEqual(open);
+    expect(idLines((await h.cli(['list', '--requester', aberg, '--all', '--status', 'open', '-q'])).stdout)).toEqual(open);
+    // Nobody by that name: exit 2 with candidates, not "no tickets".
+    const sent = routeCount(h, 'POST /api/TicketsApi/list');
+    const unknown = await h.cli(['list', '--requester', 'Anna Bergman-Smith']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown user "Anna Bergman-Smith" for --requester');
+    expect(routeCount(h, 'POST /api/TicketsApi/list')).toBe(sent);
   });
 
   it('sorts by each field, ascending and descending, missing values last', async () => {

@@ -149,11 +149,19 @@ describe('tkt reply --as-requester', () => {
     expect(conversations(ticket.id).at(-1)).toMatchObject({ type: 'RequesterReply', subject: `Re: ${ticket.title}`, message: 'Still broken' });
   });
 
-  it('is exit 1 for an unknown username, and refuses --to', async () => {
+  it('takes the requester by full name, sending the username', async () => {
+    const ticket = ticketWhere((t) => t.ticketStatusId === RESOLVED);
+    const requester = requesterOf(ticket);
+    const result = await h.cli(['reply', String(ticket.id), '--as-requester', `${requester.firstName} ${requester.lastName}`, '--message', 'Again']);
+    expect(result).toMatchObject({ code: 0, stdout: `✓ replied to #${ticket.id} as ${requester.username}: Re: ${ticket.title}\n` });
+    expect(conversations(ticket.id).at(-1)).toMatchObject({ type: 'RequesterReply', message: 'Again' });
+  });
+
+  it('is exit 2 for an unknown user, before sending, and refuses --to', async () => {
     const ticket = ticketWhere((t) => t.ticketStatusId === RESOLVED);
     const unknown = await h.cli(['reply', String(ticket.id), '--as-requester', 'nobody-here', '--message', 'x']);
-    expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain('nobody-here');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown user "nobody-here" for --as-requester');
     expect(ticket.ticketStatusId).toBe(RESOLVED);
     const withTo = await h.cli(['reply', String(ticket.id), '--as-requester', 'x', '--to', 'a@example.com', '--message', 'x']);
     expect(withTo.code).toBe(2);

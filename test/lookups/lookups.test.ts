@@ -244,7 +244,7 @@ describe('collectionsOf', () => {
     expect(collections.site).toEqual([{ id: 4, name: 'Annex', aliases: [] }]);
     expect(collections.status).toEqual([{ id: 9, name: 'Waiting', aliases: [] }]);
     expect(collections.subcategory).toEqual([{ id: 3, name: 'Mail', aliases: [] }]);
-    expect(collections.assignee).toEqual([{ id: 'x-1', name: 'Tom Tech', aliases: ['tech'] }]);
+    expect(collections.assignee).toEqual([{ id: 'x-1', name: 'Tom Tech', aliases: ['tech'], username: 'tech' }]);
     expect(collections.requester).toBeUndefined();
   });
 });

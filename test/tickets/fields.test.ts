@@ -106,6 +106,10 @@ describe('resolveFields', () => {
       if (id === undefined) throw new UsageError(`unknown ${kind} "${value}"`);
       return id;
     },
+    async username(_kind, value) {
+      if (value.toLowerCase() !== 'anna berg') throw new UsageError(`unknown user "${value}"`);
+      return 'anna';
+    },
     async entries() {
       return [];
     },
@@ -128,9 +132,10 @@ describe('resolveFields', () => {
     expect(named).toEqual([]);
   });
 
-  it('sends the requester of the integration endpoint as the username, unresolved', async () => {
-    const resolved = await resolveFields(checkFields('new', { requester: 'nobody-known' }, NOW), lookups, { labels: false });
-    expect(resolved.form.fields).toEqual({ Requester: 'nobody-known' });
+  it('sends the requester of the integration endpoint as the username of the user named', async () => {
+    const resolved = await resolveFields(checkFields('new', { requester: 'Anna Berg' }, NOW), lookups, { labels: false });
+    expect(resolved.form.fields).toEqual({ Requester: 'anna' });
+    await expect(resolveFields(checkFields('new', { requester: 'nobody-known' }, NOW), lookups, { labels: false })).rejects.toThrow('unknown user');
   });
 
   it('lets an unknown name fail with the lookups error', async () => {
