@@ -4,7 +4,8 @@
 import type { Command } from 'commander';
 import type { CommandHost } from '../cli.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
+import type { FormValue } from '../api/types.js';
+import { OperationError, UsageError } from '../errors.js';
 import { createLookups } from '../lookups/index.js';
 import { answerAssigneeMe } from '../tickets/acting-user.js';
 import { printDryRun } from '../tickets/dry-run.js';
@@ -20,7 +21,12 @@ import {
   resolveFields,
   type RawFieldValues,
 } from '../tickets/fields.js';
+import { formatDate } from '../output/time.js';
+import { dateField } from '../tickets/summary.js';
 import { parseTicketId } from '../util/ids.js';
+
+// The service may store the due date to the second or the minute.
+const DUE_TOLERANCE_MS = 60_000;
 
 export interface UpdateOptions {
   id: string;
@@ -68,14 +74,35 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<void> {
   const toResolve = values === options.values ? checked : checkFields('update', values, ctx.now());
   const { form: changes, labels } = await resolveFields(toResolve, lookups, { labels: options.dryRun });
 
+  // A priority change makes the service recompute the due date from the SLA (spec 4.4): a due
+  // date sent with it would be lost, so it goes in a second update, once the priority is set.
+  const { DueDate: dueDate, ...firstChanges } = changes.fields;
+  const dueAfterPriority = dueDate !== undefined && 'TicketPriorityId' in changes.fields;
+
   const api = await ctx.api();
   const current = await api.getTicket(id);
-  const fields = mergeUpdateForm(id, current.body, changes.fields);
+  const fields = mergeUpdateForm(id, current.body, dueAfterPriority ? firstChanges : changes.fields);
   const path = `/api/TicketsApi/update/${id}`;
   if (options.dryRun) {
-    await printDryRun(ctx, { method: 'POST', path, form: { fields }, labels, changed: new Set(Object.keys(changes.fields)) });
+    await printDryRun(ctx, { method: 'POST', path, form: { fields }, labels, changed: new Set(Object.keys(dueAfterPriority ? firstChanges : changes.fields)) });
+    if (dueAfterPriority) await printDryRun(ctx, { method: 'POST', path, form: { fields: { ...fields, DueDate: dueDate } }, changed: new Set(['DueDate']) });
     return;
   }
   const response = await api.updateTicket(id, { fields });
+  if (dueAfterPriority) await setDueAfterPriority(id, dueDate, ctx);
   await ctx.output.document(response.body ?? { id, ok: true, status: response.status }, { human: () => `Updated ticket #${id}\n` });
+}
+
+/** The second update of `--priority P --due WHEN`; says so when the service still keeps its own. */
+async function setDueAfterPriority(id: number, due: FormValue, ctx: Context): Promise<void> {
+  const api = await ctx.api();
+  const afterPriority = await api.getTicket(id);
+  await api.updateTicket(id, { fields: mergeUpdateForm(id, afterPriority.body, { DueDate: due }) });
+  const kept = dateField((await api.getTicket(id)).body, 'dueDate', 'due', 'dueOn');
+  const wanted = new Date(String(due));
+  if (kept !== undefined && Math.abs(kept.getTime() - wanted.getTime()) < DUE_TOLERANCE_MS) return;
+  throw new OperationError(`ticket #${id}: the priority changed, but the service keeps the due date ${kept === undefined ? 'empty' : formatDate(kept)}, not ${formatDate(wanted)}`, {
+    details: ['the service sets the due date from the SLA of the priority, and did not take the one given'],
+    hint: `try "tkt update ${id} --due ..." alone; if the SLA still wins, the due date is the service's to set`,
+  });
 }

@@ -43,6 +43,16 @@ describe('tkt update', () => {
     expect(ticketById(h, id)).toMatchObject({ creatorId: userId(h, 'pnovak'), assignedUser: userId(h, 'admin'), siteId: 3, groupId: 2, ticketCategoryId: 3 });
   });
 
+  it('keeps the due date the user named when the priority changes too (the SLA would replace it)', async () => {
+    const id = await fullTicket();
+    const before = routeCount(h, UPDATE);
+    const result = await h.cli(['update', String(id), '--priority', 'High', '--due', '2030-02-01T09:30Z']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(ticketById(h, id)).toMatchObject({ ticketPriorityId: 3, dueDate: '2030-02-01T09:30:00.000Z' });
+    // Priority first (the service recomputes the due date), then the due date.
+    expect(routeCount(h, UPDATE) - before).toBe(2);
+  });
+
   it('--dry-run shows the full form with the changes marked and sends no update', async () => {
     const id = await fullTicket();
     const before = routeCount(h, UPDATE);
