@@ -34,6 +34,22 @@ describe('runBulk', () => {
     expect(run).toMatchObject({ notStarted: [], interrupted: false });
   });
 
+  it('waits for a slow reporter before a lane starts its next ID (backpressure from stdout)', async () => {
+    const started: number[] = [];
+    const printed = deferred();
+    const worker: BulkWorker = async (id) => {
+      started.push(id);
+      return { status: 204 };
+    };
+    const running = runBulk([1, 2, 3, 4, 5, 6], worker, { concurrency: 2, signal: never, onResult: () => printed.promise });
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    // Each lane printed its first result and waits for that write: no third ID has started.
+    expect(started).toEqual([1, 2]);
+    printed.resolve();
+    expect((await running).results).toHaveLength(6);
+    expect(started).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
   it('keeps input order in results while reporting in completion order', async () => {
     const gates = new Map([1, 2, 3].map((id) => [id, deferred()]));
     const reported: Array<[number, number, number]> = [];

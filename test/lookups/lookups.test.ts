@@ -5,6 +5,7 @@ import { UsageError } from '../../src/errors.js';
 import { LookupError, collectionsOf, createLookups, matchEntry } from '../../src/lookups/index.js';
 import type { LookupEntry } from '../../src/lookups/types.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
+import { frontEnv, startFrontServer } from '../helpers/sandbox-state.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -180,6 +181,28 @@ describe('cache', () => {
       expect(lookupRequests()).toEqual(before);
     } finally {
       await other.close();
+    }
+  });
+});
+
+describe('a lookup fetch that fails', () => {
+  it('is not remembered: the same run asks again, and then succeeds', async () => {
+    let refused = 0;
+    const front = await startFrontServer(h, (req, res) => {
+      if (!/appmetadata/i.test(req.url ?? '') || refused > 0) return false;
+      refused += 1;
+      // A 400 is not retried by the HTTP layer: the lookups see the failure.
+      res.writeHead(400, { 'content-type': 'application/json' }).end('{"message":"try later"}');
+      return true;
+    });
+    try {
+      const run = await h.context({ globals: { refresh: true }, env: frontEnv(h, front) });
+      const lookups = createLookups(run.ctx);
+      await expect(lookups.resolve('site', 'head office')).rejects.toThrow(/400/);
+      expect(await lookups.resolve('site', 'head office')).toBe(1);
+      expect(refused).toBe(1);
+    } finally {
+      await front.close();
     }
   });
 });
