@@ -139,4 +139,17 @@ describe.skipIf(skipWithout(['tmux'], 'test/pty/create-interactive.test.ts'))('t
     expect(shown).toContain('[exit 130]');
     expect(sandbox.state.tickets.length).toBe(count);
   });
+
+  it('SIGTERM at a prompt (a cancelled job) closes the prompt, exits 143 and creates nothing', async () => {
+    const count = sandbox.state.tickets.length;
+    const s = await startCreate();
+    await waitFor(s, '? Title');
+    // The pane's shell runs `node ... create`: its one node child is tkt.
+    const pane = (await tmux('display-message', '-p', '-t', s, '#{pane_pid}')).trim();
+    const { stdout } = await run('pgrep', ['-P', pane, 'node']);
+    process.kill(Number(stdout.trim().split('\n')[0]), 'SIGTERM');
+    const shown = await waitFor(s, '[exit ');
+    expect(shown).toContain('[exit 143]');
+    expect(sandbox.state.tickets.length).toBe(count);
+  });
 });
