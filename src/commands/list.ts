@@ -212,13 +212,24 @@ export async function run(options: ListOptions, ctx: Context): Promise<void> {
         : (async function* () {
             yield await source.fetch(source.firstPage);
           })();
+  let shown = 0;
   if (order === undefined) {
-    for await (const items of pages) await printer.page(items);
+    for await (const items of pages) {
+      shown += items.length;
+      await printer.page(items);
+    }
   } else {
     // Sorting needs every ticket it orders.
     const held: unknown[] = [];
     for await (const items of pages) held.push(...items);
+    shown = held.length;
     await printer.page(order(held));
   }
   await printer.end();
+  // A full page at a terminal: say how to see the rest (the service does not say how many).
+  const pageFull = !options.all && shown >= (window?.limit ?? source.pageSize);
+  if (pageFull && ctx.output.format === 'human' && ctx.io.stdoutIsTTY) {
+    const next = parsePositiveInt(options.page ?? '1', '--page') + 1;
+    await ctx.output.note(`${shown} shown; more with --page ${next}, or --all\n`);
+  }
 }

@@ -31,7 +31,8 @@ describe('tkt list', () => {
     const ids = await serviceIds({ page: 1, length: 10 });
     expect(ids).toHaveLength(10);
     for (const id of ids) expect(r.stdout()).toMatch(new RegExp(`\\b${id}\\b`));
-    expect(r.stderr()).toBe('');
+    // The page is full: the one line on stderr says how to see more.
+    expect(r.stderr()).toBe('10 shown; more with --page 2, or --all\n');
   });
 
   it('sends every view as its list type, kebab-case or not', async () => {
@@ -171,6 +172,22 @@ describe('tkt list', () => {
     await run({ search: 'Projector in board room', in: 'subject' }, r.ctx);
     expect(overdue.dueDate).not.toBeNull();
     expect(r.stdout()).toMatch(/\u001b\[31m[^\u001b]*overdue\u001b\[39m/);
+  });
+
+  it('says at a terminal how to see more when the page is full, and only then', async () => {
+    const full = await h.context({ tty: true });
+    await run({ view: 'all-tickets', limit: '5' }, full.ctx);
+    expect(full.stderr()).toBe('5 shown; more with --page 2, or --all\n');
+    const second = await h.context({ tty: true });
+    await run({ view: 'all-tickets', limit: '5', page: '2' }, second.ctx);
+    expect(second.stderr()).toContain('more with --page 3, or --all');
+    // The last, short page; piped output; --all: no such line.
+    const last = await h.context({ tty: true });
+    await run({ view: 'all-tickets', limit: '5000' }, last.ctx);
+    expect(last.stderr()).toBe('');
+    const piped = await h.context();
+    await run({ view: 'all-tickets', limit: '5' }, piped.ctx);
+    expect(piped.stderr()).toBe('');
   });
 
   it('never calls a resolved or closed ticket overdue, in list, list --overdue and show', async () => {
