@@ -115,7 +115,6 @@ export interface ContextParts {
   signal: AbortSignal;
   /** Aborted on a second signal: requests in flight are given up. */
   halt?: AbortSignal;
-  now?: () => Date;
 }
 
 /**
@@ -123,7 +122,7 @@ export interface ContextParts {
  * remembered, so a run shares one keep-alive pool; `dispose` closes them.
  */
 export async function buildContext(parts: ContextParts): Promise<Context & { dispose(): Promise<void> }> {
-  const now = parts.now ?? (() => new Date());
+  const now = () => new Date();
   const clients: ApiClient[] = [];
   let session: Session | undefined;
   let api: ApiClient | undefined;

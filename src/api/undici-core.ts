@@ -4,7 +4,7 @@
 // undici's index does (`Object.assign(Dispatcher.prototype, api)`). The deep paths are pinned by
 // the lockfile; test/api/* and every command test exercise them.
 import { setFlagsFromString } from 'node:v8';
-import type { Dispatcher as DispatcherType, EnvHttpProxyAgent as EnvHttpProxyAgentType } from 'undici';
+import type { EnvHttpProxyAgent as EnvHttpProxyAgentType } from 'undici';
 import DispatcherClass from 'undici/lib/dispatcher/dispatcher.js';
 import EnvHttpProxyAgentClass from 'undici/lib/dispatcher/env-http-proxy-agent.js';
 import requestApi from 'undici/lib/api/index.js';
@@ -17,5 +17,4 @@ Object.assign(DispatcherClass.prototype, requestApi);
 // fast enough for a CLI's responses. Set here, not in the bin, so --help never loads node:v8.
 setFlagsFromString('--liftoff-only');
 
-export type Dispatcher = DispatcherType;
 export const EnvHttpProxyAgent: typeof EnvHttpProxyAgentType = EnvHttpProxyAgentClass;

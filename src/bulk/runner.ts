@@ -20,11 +20,8 @@ export interface BulkResult {
 /** What a worker reports for one ID; `ok` defaults to true. Throwing makes a failed result. */
 export type BulkOutcome = Omit<BulkResult, 'id' | 'exitCode' | 'ok'> & { ok?: boolean };
 
-/**
- * Does the work for one ID. `signal` is the command's Ctrl-C signal: a worker with several
- * steps may stop between them, but a change already sent should be allowed to finish.
- */
-export type BulkWorker = (id: number, signal: AbortSignal) => Promise<BulkOutcome>;
+/** Does the work for one ID; a second signal gives its request up through the HTTP layer. */
+export type BulkWorker = (id: number) => Promise<BulkOutcome>;
 
 export interface BulkOptions {
   concurrency: number;
@@ -94,9 +91,9 @@ function resultFromOutcome(id: number, outcome: BulkOutcome): BulkResult {
   return result;
 }
 
-async function settle(id: number, worker: BulkWorker, signal: AbortSignal): Promise<BulkResult> {
+async function settle(id: number, worker: BulkWorker): Promise<BulkResult> {
   try {
-    return resultFromOutcome(id, await worker(id, signal));
+    return resultFromOutcome(id, await worker(id));
   } catch (error) {
     return failedResult(id, error);
   }
@@ -118,7 +115,7 @@ export async function runBulk(ids: readonly number[], worker: BulkWorker, option
   async function lane(): Promise<void> {
     while (nextIndex < ids.length && !signal.aborted) {
       const index = nextIndex++;
-      const result = await settle(ids[index]!, worker, signal);
+      const result = await settle(ids[index]!, worker);
       results[index] = result;
       done += 1;
       await onResult?.(result, done, ids.length);

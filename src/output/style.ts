@@ -6,7 +6,6 @@ import { Chalk } from 'chalk';
 export type Paint = (text: string) => string;
 
 export interface Style {
-  readonly enabled: boolean;
   bold: Paint;
   dim: Paint;
   red: Paint;
@@ -21,7 +20,6 @@ export function createStyle(color: boolean): Style {
   // Level 1 (16 colours) renders on every colour terminal, including old Windows consoles.
   const chalk = new Chalk({ level: color ? 1 : 0 });
   return {
-    enabled: color,
     bold: (text) => chalk.bold(text),
     dim: (text) => chalk.dim(text),
     red: (text) => chalk.red(text),

@@ -50,6 +50,9 @@ export interface Harness {
   context(options?: Omit<HarnessOptions, 'sandbox' | 'login'>): Promise<CommandRun>;
   /** Runs the whole CLI in-process (commander, error mapping, exit code) with fake streams. */
   cli(argv: string[], options?: { stdin?: string; env?: Record<string, string> }): Promise<{ code: number; stdout: string; stderr: string }>;
+  /** Fails when a context's scripted answers were not all asked for (then forgets those contexts). */
+  assertPromptsDone(): void;
+  /** Stops the sandbox; fails, like assertPromptsDone, on scripted answers never asked for. */
   close(): Promise<void>;
 }
 
@@ -91,6 +94,12 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   else await createConfigStore(configDir).saveProfile('default', { url: sandbox.url });
   const env: Record<string, string> = { TKT_CONFIG_DIR: configDir, ...options.env };
   const contexts: { dispose(): Promise<void> }[] = [];
+  let prompters: ReturnType<typeof createScriptedPrompter>[] = [];
+  const assertPromptsDone = () => {
+    const pending = prompters;
+    prompters = [];
+    for (const prompter of pending) prompter.assertDone();
+  };
 
   return {
     sandbox,
@@ -101,6 +110,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       const color = runOptions.color ?? options.color ?? false;
       const test = createTestIO({ stdin: runOptions.stdin ?? options.stdin ?? '', isTTY: tty, canPrompt: tty, color });
       const prompter = createScriptedPrompter(runOptions.answers ?? options.answers ?? []);
+      prompters.push(prompter);
       const abort = new AbortController();
       const halt = new AbortController();
       const ctx = await buildContext({
@@ -131,10 +141,12 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       await new Promise((resolve) => setImmediate(resolve));
       return { code, stdout, stderr };
     },
+    assertPromptsDone,
     async close() {
       await Promise.allSettled(contexts.map((c) => c.dispose()));
       await sandbox.close();
       await rm(configDir, { recursive: true, force: true });
+      assertPromptsDone();
     },
   };
 }

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
 import { startServer, type TestServer } from '../api/server.js';
 import { createHarness, loginAs, type Harness, type HarnessOptions } from './harness.js';
@@ -21,6 +21,8 @@ export function useHarness(options: HarnessOptions & { profiles?: string[] }, bi
     for (const profile of profiles) await loginAs(harness.sandbox, harness.configDir, profile, profile);
     bind(harness);
   });
+  // A test whose scripted answers were not all asked for fails, naming them.
+  afterEach(() => harness?.assertPromptsDone());
   afterAll(async () => {
     await harness?.close();
   });

@@ -4,7 +4,6 @@ import { createStyle } from '../../src/output/style.js';
 describe('createStyle', () => {
   it('returns text untouched when colour is off, whatever the terminal', () => {
     const style = createStyle(false);
-    expect(style.enabled).toBe(false);
     expect(style.red('overdue')).toBe('overdue');
     expect(style.bold('Title')).toBe('Title');
   });

@@ -1,6 +1,7 @@
 // The scripted prompter is what every command test trusts, so it is tested too.
 import { describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../src/errors.js';
+import { createHarness } from '../helpers/harness.js';
 import { createScriptedPrompter } from '../helpers/prompter.js';
 
 const priorities = [
@@ -57,5 +58,20 @@ describe('createScriptedPrompter', () => {
   it('runs the command\'s validate on scripted input', async () => {
     const prompter = createScriptedPrompter([{ kind: 'input', value: '' }]);
     await expect(prompter.input({ message: 'Title', validate: (v) => (v === '' ? 'required' : true) })).rejects.toThrow(/rejected: required/);
+  });
+});
+
+describe('the harness', () => {
+  it('fails a test whose scripted answers were not all asked for, at its end and at close()', async () => {
+    const h = await createHarness();
+    try {
+      await h.context({ answers: [{ kind: 'input', value: 'never asked' }] });
+      expect(() => h.assertPromptsDone()).toThrow(/1 scripted answer\(s\) never asked for/);
+      // Checked once: the next test starts clean.
+      expect(() => h.assertPromptsDone()).not.toThrow();
+      await h.context({ answers: [{ kind: 'confirm', value: true }] });
+    } finally {
+      await expect(h.close()).rejects.toThrow(/never asked for/);
+    }
   });
 });
