@@ -14,7 +14,7 @@ import { createStyle } from '../output/style.js';
 import { writeText } from '../output/write.js';
 import type { BulkResult, BulkRun } from './runner.js';
 
-export type BulkVerb = 'marked read' | 'resolved' | 'closed' | 'picked up' | 'deleted';
+export type BulkVerb = 'marked read' | 'resolved' | 'closed' | 'picked up' | 'deleted' | 'assigned' | 'reopened';
 
 export interface BulkReporterOptions {
   output: Output;

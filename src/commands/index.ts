@@ -21,6 +21,8 @@ import * as forward from './forward.js';
 import * as resolve from './resolve.js';
 import * as close from './close.js';
 import * as pickup from './pickup.js';
+import * as assign from './assign.js';
+import * as reopen from './reopen.js';
 import * as attach from './attach.js';
 import * as deleteCommand from './delete.js';
 import * as sandbox from './sandbox.js';
@@ -43,6 +45,8 @@ export function registerCommands(program: Command, host: CommandHost): void {
   resolve.register(program, host);
   close.register(program, host);
   pickup.register(program, host);
+  assign.register(program, host);
+  reopen.register(program, host);
   attach.register(program, host);
   deleteCommand.register(program, host);
   api.register(program, host);

@@ -1,0 +1,95 @@
+// tkt assign and tkt reopen (contract section 10): bulk like close, read-modify-write like update.
+import { describe, expect, it } from 'vitest';
+import type { SandboxTicket } from '../../src/sandbox/index.js';
+import type { Harness } from '../helpers/harness.js';
+import { routeCount, sendsNothing, unusedTickets, useHarness, userId } from '../helpers/sandbox-state.js';
+
+const UPDATE = 'POST /api/TicketsApi/update/{id}';
+const OPEN = 1;
+const IN_PROGRESS = 2;
+const RESOLVED = 6;
+const CLOSED = 7;
+
+// 'overwrite': the sandbox clears every optional field absent from an update form, so a
+// command that sent only the change would lose the ticket's other fields.
+let h: Harness;
+useHarness({ sandbox: { updateMode: 'overwrite', seedTickets: 40 } }, (harness) => (h = harness));
+
+const kept = (t: SandboxTicket) => ({ siteId: t.siteId, ticketPriorityId: t.ticketPriorityId, ticketCategoryId: t.ticketCategoryId, groupId: t.groupId, creatorId: t.creatorId });
+const ids = (tickets: SandboxTicket[]) => tickets.map((t) => String(t.id));
+
+describe('tkt assign', () => {
+  it('assigns several tickets to a user named by full name, keeping every other field', async () => {
+    const tickets = unusedTickets(h, 3, (t) => t.ticketStatusId === OPEN && t.groupId !== null);
+    const before = tickets.map(kept);
+    const result = await h.cli(['assign', ...ids(tickets), fullName('ttorres')]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.trim().split('\n')).toEqual(tickets.map((t) => `✓ #${t.id} assigned`));
+    for (const [index, ticket] of tickets.entries()) {
+      expect(ticket.assignedUser).toBe(userId(h, 'ttorres'));
+      expect(kept(ticket)).toEqual(before[index]);
+    }
+  });
+
+  it('reads IDs from stdin, takes @me, and prints JSON Lines', async () => {
+    const tickets = unusedTickets(h, 2, (t) => t.ticketStatusId === OPEN);
+    const result = await h.cli(['assign', '-', '@me', '--json'], { stdin: ids(tickets).join('\n') });
+    expect(result.code, result.stderr).toBe(0);
+    // One line per ID, in the order they finished.
+    const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: number; ok: boolean });
+    expect(lines.sort((x, y) => x.id - y.id)).toMatchObject(tickets.map((t) => ({ id: t.id, ok: true })).sort((x, y) => x.id - y.id));
+    for (const ticket of tickets) expect(ticket.assignedUser).toBe(userId(h, 'admin'));
+  });
+
+  it('is exit 2 with candidates for an unknown user, and needs IDs and a user; --dry-run sends nothing', async () => {
+    const [ticket] = unusedTickets(h, 1);
+    const before = routeCount(h, UPDATE);
+    const unknown = await h.cli(['assign', String(ticket!.id), 'Nobody Atall']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown user "Nobody Atall" for USER');
+    expect((await h.cli(['assign', 'tech'])).code).toBe(2);
+    const dry = await sendsNothing(h, () => h.cli(['assign', String(ticket!.id), 'tech', '--dry-run']));
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain(`POST /api/TicketsApi/update/${ticket!.id}`);
+    expect(routeCount(h, UPDATE)).toBe(before);
+  });
+});
+
+describe('tkt reopen', () => {
+  it('re-opens resolved and closed tickets to the status named Open, keeping every other field', async () => {
+    const tickets = [...unusedTickets(h, 1, (t) => t.ticketStatusId === RESOLVED), ...unusedTickets(h, 1, (t) => t.ticketStatusId === CLOSED)];
+    expect(tickets).toHaveLength(2);
+    const before = tickets.map(kept);
+    const result = await h.cli(['reopen', ...ids(tickets)]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('reopened');
+    for (const [index, ticket] of tickets.entries()) {
+      expect(ticket.ticketStatusId).toBe(OPEN);
+      expect(kept(ticket)).toEqual(before[index]);
+    }
+  });
+
+  it('sets the status named by --status, and refuses an unknown one before any update', async () => {
+    const [ticket] = unusedTickets(h, 1, (t) => t.ticketStatusId === RESOLVED);
+    const result = await h.cli(['reopen', String(ticket!.id), '--status', 'in progress']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(ticket!.ticketStatusId).toBe(IN_PROGRESS);
+    const before = routeCount(h, UPDATE);
+    const unknown = await h.cli(['reopen', String(ticket!.id), '--status', 'Limbo']);
+    expect(unknown.code).toBe(2);
+    expect(routeCount(h, UPDATE)).toBe(before);
+  });
+
+  it('reports a missing ticket among others as exit 1, the others done', async () => {
+    const [ticket] = unusedTickets(h, 1, (t) => t.ticketStatusId === RESOLVED);
+    const result = await h.cli(['reopen', String(ticket!.id), '999999']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/#999999 not found/);
+    expect(ticket!.ticketStatusId).toBe(OPEN);
+  });
+});
+
+function fullName(username: string): string {
+  const user = h.sandbox.state.users.find((u) => u.username === username)!;
+  return `${user.firstName} ${user.lastName}`;
+}
