@@ -2,11 +2,16 @@ import type { Command } from 'commander';
 import type { CommandHost } from '../cli.js';
 import type { Context } from '../context.js';
 import { addFieldsOption } from '../output/flags.js';
-import { parseTicketId } from '../util/ids.js';
+import { UsageError } from '../errors.js';
+import { parseTicketId, parseWholeNumber } from '../util/ids.js';
 
 export interface ShowOptions {
   id: string;
   markRead: boolean;
+  /** --comments N as typed: the last N conversation entries. */
+  comments?: string | undefined;
+  /** false with --no-pager. */
+  pager: boolean;
 }
 
 export function register(program: Command, host: CommandHost): void {
@@ -15,25 +20,36 @@ export function register(program: Command, host: CommandHost): void {
     .alias('view')
     .description('Show a ticket: details, description, resolution, conversation and attachments')
     .argument('<id>', 'ticket ID')
-    .option('--mark-read', 'also mark the ticket as read');
+    .option('--mark-read', 'also mark the ticket as read')
+    .option('--comments <n>', 'only the last N conversation entries')
+    .option('--no-pager', 'print straight to the terminal, without the pager');
   addFieldsOption(command)
     .addHelpText(
       'after',
-      `\nExamples:\n  $ tkt show 42\n  $ tkt view 42 --mark-read\n  $ tkt show 42 --fields id,title,dueDate\n  $ tkt show 42 --query status.status --raw`,
+      `\nAt a terminal the ticket is wrapped to its width and paged through "tkt config get pager"\n($PAGER, default less -FRX).\n\nExamples:\n  $ tkt show 42\n  $ tkt view 42 --mark-read\n  $ tkt show 42 --comments 3 --no-pager\n  $ tkt show 42 --fields id,title,dueDate\n  $ tkt show 42 --query status.status --raw`,
     )
-    .action(host.action((args, opts, ctx) => run({ id: args[0], markRead: opts.markRead === true }, ctx)));
+    .action(host.action((args, opts, ctx) => run({ id: args[0], markRead: opts.markRead === true, comments: opts.comments, pager: opts.pager !== false }, ctx)));
 }
 
 export async function run(options: ShowOptions, ctx: Context): Promise<void> {
   const id = parseTicketId(options.id);
+  const comments = options.comments === undefined ? undefined : parseWholeNumber(options.comments, { min: 0 });
+  if (options.comments !== undefined && comments === undefined) {
+    throw new UsageError(`invalid --comments ${JSON.stringify(options.comments)}: expected a whole number`);
+  }
   const api = await ctx.api();
   const ticket = (await api.getTicket(id)).body;
-  await ctx.output.document(ticket, {
-    human: async () => {
-      const [{ renderTicketDetail }, { createLookups }] = await Promise.all([import('../tickets/detail.js'), import('../lookups/index.js')]);
-      return renderTicketDetail(ticket, { lookups: createLookups(ctx), now: ctx.now(), color: ctx.io.stdoutColor });
-    },
-  });
+  const terminal = ctx.io.stdoutIsTTY;
+  const render = async () => {
+    const [{ renderTicketDetail }, { createLookups }] = await Promise.all([import('../tickets/detail.js'), import('../lookups/index.js')]);
+    return renderTicketDetail(ticket, { lookups: createLookups(ctx), now: ctx.now(), color: ctx.io.stdoutColor, width: terminal ? ctx.io.columns : undefined, comments });
+  };
+  if (terminal && options.pager && ctx.output.format === 'human') {
+    const [{ pageText }, { userSettings }] = await Promise.all([import('../output/pager.js'), import('../config/settings.js')]);
+    await pageText(await render(), userSettings(ctx).pager, ctx.io.stdout);
+  } else {
+    await ctx.output.document(ticket, { human: render });
+  }
   // After the ticket is printed: reading it is what marks it read.
   if (options.markRead) await api.markRead(id);
 }

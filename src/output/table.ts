@@ -145,3 +145,28 @@ export function renderKeyValue(pairs: readonly (readonly [string, Cell])[], opti
     })
     .join('');
 }
+
+/**
+ * Long lines broken between words to fit `width` columns (as the terminal counts them), each
+ * continuation keeping its line's indent; a word longer than the width stays whole, as a URL must.
+ */
+export function wrapText(text: string, width: number): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      if (displayWidth(line) <= width) return line;
+      const indent = /^\s*/.exec(line)![0];
+      const lines: string[] = [];
+      let current = '';
+      for (const word of line.slice(indent.length).split(/ +/)) {
+        const candidate = current === '' ? indent + word : `${current} ${word}`;
+        if (current !== '' && displayWidth(candidate) > width) {
+          lines.push(current);
+          current = indent + word;
+        } else current = candidate;
+      }
+      lines.push(current);
+      return lines.join('\n');
+    })
+    .join('\n');
+}

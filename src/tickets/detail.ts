@@ -5,7 +5,7 @@ import { arrayField, field, stringField } from '../api/fields.js';
 import type { LookupKind, Lookups } from '../lookups/types.js';
 import { sanitizeInline, sanitizeText } from '../output/sanitize.js';
 import { createStyle, type Style } from '../output/style.js';
-import { renderKeyValue, type Cell } from '../output/table.js';
+import { renderKeyValue, wrapText, type Cell } from '../output/table.js';
 import { formatDate, formatDue } from '../output/time.js';
 import { dateField, displayName, nameField, overdueFlagOf, ticketIdOf } from './summary.js';
 
@@ -13,6 +13,28 @@ export interface DetailOptions {
   lookups: Lookups;
   now: Date;
   color: boolean;
+  /** Terminal width to wrap text to, by words; undefined: lines as they are (piped). */
+  width?: number | undefined;
+  /** Only the last N conversation entries. */
+  comments?: number | undefined;
+}
+
+// The service's entry types, as people say them; others are split into words.
+const ENTRY_TYPES: Readonly<Record<string, string>> = {
+  requesterreply: 'Reply from requester',
+  reply: 'Reply',
+  forward: 'Forward',
+  close: 'Closed',
+  resolve: 'Resolved',
+  note: 'Note',
+};
+
+/** "RequesterReply" as "Reply from requester"; a draft says so. */
+function entryType(entry: unknown): string {
+  const raw = stringField(entry, 'type', 'kind') ?? 'Message';
+  const words = ENTRY_TYPES[raw.toLowerCase()] ?? raw.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^./, (first) => first.toUpperCase());
+  const draft = field(entry, 'isDraft', 'draft') === true;
+  return draft ? `${words} (draft)` : words;
 }
 
 /** A related record: its nested object's name, else the ID named through the lookups, else the ID. */
@@ -83,6 +105,10 @@ function section(title: string, body: string, style: Style): string {
   return `\n${style.bold(title)}\n${body.endsWith('\n') ? body : body + '\n'}`;
 }
 
+function wrap(text: string, options: DetailOptions): string {
+  return options.width === undefined ? text : wrapText(text, options.width);
+}
+
 function indent(text: string): string {
   return text.split('\n').map((line) => (line === '' ? '' : `  ${line}`)).join('\n');
 }
@@ -97,17 +123,18 @@ async function resolutionSection(ticket: unknown, options: DetailOptions, style:
   const when = dateText(dateField(resolution, 'submitDate', 'resolvedOn', 'createdOn'));
   const meta = [byName === undefined ? undefined : `by ${sanitizeInline(byName)}`, when].filter(Boolean).join(', ');
   const details = sanitizeText(stringField(resolution, 'details', 'resolution', 'text') ?? '');
-  return section('Resolution', (meta === '' ? '' : `  ${style.dim(meta)}\n`) + indent(details), style);
+  return section('Resolution', (meta === '' ? '' : `  ${style.dim(meta)}\n`) + wrap(indent(details), options), style);
 }
 
-function conversationsSection(ticket: unknown, style: Style): string {
-  const conversations = arrayField(ticket, 'conversations', 'conversation', 'thread')
+function conversationsSection(ticket: unknown, options: DetailOptions, style: Style): string {
+  const all = arrayField(ticket, 'conversations', 'conversation', 'thread')
     .map((entry, index) => ({ entry, index, at: dateField(entry, 'createdOn', 'createdAt', 'date', 'sentOn')?.getTime() }))
     // Oldest first, newest last, whatever order the service used; ties keep its order.
     .sort((a, b) => (a.at ?? 0) - (b.at ?? 0) || a.index - b.index);
-  if (conversations.length === 0) return '';
+  if (all.length === 0) return '';
+  const conversations = options.comments === undefined ? all : all.slice(Math.max(0, all.length - options.comments));
   const blocks = conversations.map(({ entry }) => {
-    const type = stringField(entry, 'type', 'kind') ?? 'Message';
+    const type = entryType(entry);
     const from = displayName(field(entry, 'from', 'sender', 'createdBy'));
     const to = displayName(field(entry, 'to', 'sendTo'));
     const cc = displayName(field(entry, 'cc', 'ccTo'));
@@ -117,12 +144,13 @@ function conversationsSection(ticket: unknown, style: Style): string {
     const subject = stringField(entry, 'subject', 'title');
     const message = stringField(entry, 'message', 'body', 'text');
     return (
-      `  ${style.cyan(headline)}\n` +
-      (subject ? `  ${style.bold(sanitizeInline(subject))}\n` : '') +
-      (message ? `${indent(indent(sanitizeText(message)))}\n` : '')
+      `${style.cyan(wrap(`  ${headline}`, options))}\n` +
+      (subject ? `${style.bold(wrap(`  ${sanitizeInline(subject)}`, options))}\n` : '') +
+      (message ? `${wrap(indent(indent(sanitizeText(message))), options)}\n` : '')
     );
   });
-  return section(`Conversation (${conversations.length})`, blocks.join('\n'), style);
+  const title = conversations.length === all.length ? `Conversation (${all.length})` : `Conversation (last ${conversations.length} of ${all.length})`;
+  return section(title, blocks.join('\n'), style);
 }
 
 function sizeText(bytes: number | undefined): string | undefined {
@@ -151,9 +179,9 @@ export async function renderTicketDetail(ticket: unknown, options: DetailOptions
   const description = stringField(ticket, 'description', 'body');
   return (
     (await header(ticket, options)) +
-    (description ? section('Description', indent(sanitizeText(description)), style) : '') +
+    (description ? section('Description', wrap(indent(sanitizeText(description)), options), style) : '') +
     (await resolutionSection(ticket, options, style)) +
-    conversationsSection(ticket, style) +
+    conversationsSection(ticket, options, style) +
     attachmentsSection(ticket, style)
   );
 }

@@ -1,12 +1,16 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/commands/show.js';
 import { createLookups } from '../../src/lookups/index.js';
 import { renderTicketDetail } from '../../src/tickets/detail.js';
 import type { Harness } from '../helpers/harness.js';
-import { frontEnv, startFrontServer, useHarness } from '../helpers/sandbox-state.js';
+import { frontEnv, startFrontServer, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 
 let h: Harness;
 useHarness({}, (harness) => (h = harness));
+let dir = '';
+useTempDir('tkt-show-', (path) => (dir = path));
 
 const ticketTitled = (title: string) => h.sandbox.state.tickets.find((t) => t.title === title)!;
 
@@ -14,7 +18,7 @@ describe('tkt show', () => {
   it('shows the header with names, the description and the conversation oldest first', async () => {
     const ticket = ticketTitled('Email bounce from customer domain');
     const r = await h.context();
-    await run({ id: String(ticket.id), markRead: false }, r.ctx);
+    await run({ id: String(ticket.id), markRead: false, pager: false }, r.ctx);
     const out = r.stdout();
     expect(out).toMatch(new RegExp(`^ID:\\s+${ticket.id}$`, 'm'));
     expect(out).toMatch(/^Title:\s+Email bounce from customer domain$/m);
@@ -37,7 +41,7 @@ describe('tkt show', () => {
   it('shows the resolution and the attachments', async () => {
     const ticket = ticketTitled('VPN certificate expired');
     const r = await h.context();
-    await run({ id: String(ticket.id), markRead: false }, r.ctx);
+    await run({ id: String(ticket.id), markRead: false, pager: false }, r.ctx);
     const out = r.stdout();
     expect(out).toContain('Resolution');
     expect(out).toContain('Issued a new certificate.');
@@ -50,7 +54,7 @@ describe('tkt show', () => {
     const { ctx } = await h.context();
     const reference = (await (await ctx.api()).getTicket(ticket.id)).body;
     const r = await h.context({ globals: { json: true } });
-    await run({ id: String(ticket.id), markRead: false }, r.ctx);
+    await run({ id: String(ticket.id), markRead: false, pager: false }, r.ctx);
     expect(JSON.parse(r.stdout())).toEqual(reference);
   });
 
@@ -60,18 +64,18 @@ describe('tkt show', () => {
     ticket.title = evil;
     ticket.description = 'line one\r\u001b[1Aline two';
     const human = await h.context();
-    await run({ id: String(ticket.id), markRead: false }, human.ctx);
+    await run({ id: String(ticket.id), markRead: false, pager: false }, human.ctx);
     expect(human.stdout()).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
     expect(human.stdout()).toContain('Flicker ^[[2J^[]0;hacked^G done');
     const json = await h.context({ globals: { json: true } });
-    await run({ id: String(ticket.id), markRead: false }, json.ctx);
+    await run({ id: String(ticket.id), markRead: false, pager: false }, json.ctx);
     expect((JSON.parse(json.stdout()) as { title: string }).title).toBe(evil);
   });
 
   it('marks the ticket read with --mark-read', async () => {
     const ticket = h.sandbox.state.tickets.find((t) => !t.isRead && !t.isDeleted)!;
     const r = await h.context();
-    await run({ id: String(ticket.id), markRead: true }, r.ctx);
+    await run({ id: String(ticket.id), markRead: true, pager: false }, r.ctx);
     expect(ticket.isRead).toBe(true);
     expect(r.stdout()).toContain(ticket.title);
   });
@@ -144,7 +148,7 @@ describe('tkt show against a service that sends PascalCase', () => {
     const ticket = ticketTitled('Email bounce from customer domain');
     const now = new Date();
     const reference = await h.context();
-    await run({ id: String(ticket.id), markRead: false }, { ...reference.ctx, now: () => now });
+    await run({ id: String(ticket.id), markRead: false, pager: false }, { ...reference.ctx, now: () => now });
     const model = pascal((await (await reference.ctx.api()).getTicket(ticket.id)).body);
     expect(model).toMatchObject({ Title: ticket.title, Status: expect.any(Object) });
 
@@ -157,12 +161,76 @@ describe('tkt show against a service that sends PascalCase', () => {
     });
     try {
       const r = await h.context({ env: frontEnv(h, server) });
-      await run({ id: String(ticket.id), markRead: false }, { ...r.ctx, now: () => now });
+      await run({ id: String(ticket.id), markRead: false, pager: false }, { ...r.ctx, now: () => now });
       expect(server.requests.map((q) => q.url)).toContain(path);
       expect(headerOf(r.stdout())).toMatch(/^Requester:\s+Maria Garcia \(mgarcia\)$/m);
       expect(headerOf(r.stdout())).toBe(headerOf(reference.stdout()));
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('tkt show at a terminal', () => {
+  const longMessage = 'The customer domain rejects every message from our relay since this morning, and the bounce says the SPF record is missing.';
+
+  async function ticketWithLongReply(): Promise<number> {
+    const created = await h.cli(['-q', 'create', '--title', 'Wrapping', '--description', longMessage, '--requester', 'aberg', '--site', '1', '--department', '1', '--status', 'Open']);
+    const id = Number(created.stdout);
+    expect((await h.cli(['reply', String(id), '--as-requester', 'aberg', '--message', 'first'])).code).toBe(0);
+    expect((await h.cli(['forward', String(id), '--to', 'a@example.com', '--message', 'drafted', '--draft'])).code).toBe(0);
+    expect((await h.cli(['reply', String(id), '--as-requester', 'aberg', '--message', longMessage])).code).toBe(0);
+    return id;
+  }
+
+  it('wraps by words at the terminal width keeping indents, and names entry types in words', async () => {
+    const id = await ticketWithLongReply();
+    const r = await h.context({ tty: true });
+    r.ctx.io.columns = 60;
+    await run({ id: String(id), markRead: false, pager: false }, r.ctx);
+    const out = r.stdout();
+    for (const line of out.split('\n')) expect(line.length, line).toBeLessThanOrEqual(60);
+    // Continuations keep the indent; no word is cut.
+    const description = out.slice(out.indexOf('Description'), out.indexOf('Conversation'));
+    expect(description.split('\n').filter((line) => line.startsWith('  ')).length).toBeGreaterThan(1);
+    expect(out.replace(/\n\s+/g, ' ')).toContain(longMessage);
+    expect(out).toContain('Reply from requester');
+    expect(out).toContain('Forward (draft)');
+    expect(out).not.toContain('RequesterReply');
+  });
+
+  it('--comments N shows the last N entries', async () => {
+    const id = await ticketWithLongReply();
+    const r = await h.context();
+    await run({ id: String(id), markRead: false, pager: false, comments: '1' }, r.ctx);
+    expect(r.stdout()).toContain('Conversation (last 1 of 3)');
+    expect(r.stdout()).not.toContain('first');
+    const bad = await h.cli(['show', String(id), '--comments', 'lots']);
+    expect(bad.code).toBe(2);
+  });
+
+  it('pages through $PAGER at a terminal, and not with --no-pager or when piped', async () => {
+    const id = await ticketWithLongReply();
+    const paged = join(dir, 'paged.txt');
+    const env = { PAGER: `cat > '${paged}'` };
+    const r = await h.context({ tty: true, env });
+    await run({ id: String(id), markRead: false, pager: true }, r.ctx);
+    expect(r.stdout()).toBe('');
+    expect(readFileSync(paged, 'utf8')).toContain('Title:');
+
+    const direct = await h.context({ tty: true, env: { PAGER: `echo used > '${paged}'` } });
+    await run({ id: String(id), markRead: false, pager: false }, direct.ctx);
+    expect(direct.stdout()).toContain('Title:');
+    const piped = await h.context({ env: { PAGER: `echo used > '${paged}'` } });
+    await run({ id: String(id), markRead: false, pager: true }, piped.ctx);
+    expect(piped.stdout()).toContain('Title:');
+    expect(readFileSync(paged, 'utf8')).toContain('Title:');
+  });
+
+  it('prints the text itself when the pager cannot run', async () => {
+    const id = await ticketWithLongReply();
+    const r = await h.context({ tty: true, env: { PAGER: 'no-such-pager-anywhere' } });
+    await run({ id: String(id), markRead: false, pager: true }, r.ctx);
+    expect(r.stdout()).toContain('Title:');
   });
 });

@@ -1,0 +1,25 @@
+// Long output at a terminal goes through the user's pager (`tkt config set pager`, $PAGER,
+// default `less -FRX`: quits at once when the text fits the screen, keeps colour, leaves the
+// text on screen), as git and gh do.
+import { spawn } from 'node:child_process';
+import type { Writable } from 'node:stream';
+import { writeText } from './write.js';
+
+// sh's status for a command it cannot find or run.
+const NOT_RUNNABLE = new Set([126, 127]);
+
+/**
+ * Pages `text` through `pager` (a command line, run by sh) on the terminal; when the pager
+ * cannot be run, `text` is written to `stdout` instead, so nothing is lost.
+ */
+export async function pageText(text: string, pager: string, stdout: Writable): Promise<void> {
+  const child = spawn('sh', ['-c', pager], { stdio: ['pipe', 'inherit', 'inherit'] });
+  // A pager quit early (q in less) closes its stdin: not an error.
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(text);
+  const code = await new Promise<number | null>((resolve) => {
+    child.once('error', () => resolve(127));
+    child.once('close', resolve);
+  });
+  if (code !== null && NOT_RUNNABLE.has(code)) await writeText(stdout, text);
+}
