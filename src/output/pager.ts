@@ -13,13 +13,18 @@ const NOT_RUNNABLE = new Set([126, 127]);
  * cannot be run, `text` is written to `stdout` instead, so nothing is lost.
  */
 export async function pageText(text: string, pager: string, stdout: Writable): Promise<void> {
-  const child = spawn('sh', ['-c', pager], { stdio: ['pipe', 'inherit', 'inherit'] });
+  // The terminal itself when stdout is one (less needs it); otherwise copied into stdout.
+  const fd = (stdout as { fd?: unknown }).fd;
+  const direct = typeof fd === 'number';
+  const child = spawn('sh', ['-c', pager], { stdio: ['pipe', direct ? stdout : 'pipe', 'inherit'] });
+  const copied = direct ? Promise.resolve() : new Promise<void>((resolve) => child.stdout!.on('end', resolve).pipe(stdout, { end: false }));
   // A pager quit early (q in less) closes its stdin: not an error.
-  child.stdin.on('error', () => undefined);
-  child.stdin.end(text);
+  child.stdin!.on('error', () => undefined);
+  child.stdin!.end(text);
   const code = await new Promise<number | null>((resolve) => {
     child.once('error', () => resolve(127));
     child.once('close', resolve);
   });
+  await copied;
   if (code !== null && NOT_RUNNABLE.has(code)) await writeText(stdout, text);
 }

@@ -146,7 +146,8 @@ describe.skipIf(skipWithout(['tmux'], 'test/pty/create-interactive.test.ts'))('t
     await waitFor(s, '? Title');
     // The pane's shell runs `node ... create`: its one node child is tkt.
     const pane = (await tmux('display-message', '-p', '-t', s, '#{pane_pid}')).trim();
-    const { stdout } = await run('pgrep', ['-P', pane, 'node']);
+    // By parent only: Node 24 names its main thread, so the process is not called "node" there.
+    const { stdout } = await run('pgrep', ['-P', pane]);
     process.kill(Number(stdout.trim().split('\n')[0]), 'SIGTERM');
     const shown = await waitFor(s, '[exit ');
     expect(shown).toContain('[exit 143]');
