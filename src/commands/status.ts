@@ -1,0 +1,87 @@
+// tkt status: the caller's queue at a glance (contract section 10): how many of their tickets
+// are open, overdue, due today, on hold, pending and escalated, how many in their groups have
+// nobody assigned, then the most urgent few. Each count is the service's own view, walked whole.
+import type { Command } from 'commander';
+import type { CommandHost } from '../cli.js';
+import type { Context } from '../context.js';
+import { addFieldsOption } from '../output/flags.js';
+
+export type StatusOptions = Record<string, never>;
+
+// Counted views, in the order they are shown (contract section 10), with their list types.
+const COUNTS = [
+  ['open', 'MyOpenTickets', 'open'],
+  ['overdue', 'MyOverdueTickets', 'overdue'],
+  ['dueToday', 'MyTicketsDueToday', 'due today'],
+  ['onHold', 'MyTicketsOnhold', 'on hold'],
+  ['pending', 'MyPendingTickets', 'pending'],
+  ['escalated', 'MyEscalated', 'escalated'],
+] as const;
+const PAGE_SIZE = 100;
+const URGENT_SHOWN = 5;
+
+export function register(program: Command, host: CommandHost): void {
+  const command = program.command('status').description('Your queue at a glance: counts of your tickets by state, then the most urgent');
+  addFieldsOption(command)
+    .addHelpText(
+      'after',
+      `
+Counts: open, overdue, due today, on hold, pending and escalated tickets of yours (the service's
+my-* views), and unassigned tickets in your groups; then your most urgent open tickets (overdue
+first, then by due date). --json gives {"counts": {...}, "urgent": [...]}.
+
+Examples:
+  $ tkt status
+  $ tkt status --json --query counts.overdue`,
+    )
+    .action(host.action((_args, _opts, ctx) => run({}, ctx)));
+}
+
+export async function run(_options: StatusOptions, ctx: Context): Promise<void> {
+  const [{ walkPages, PAGE_CONCURRENCY }, { summarizeTicket }] = await Promise.all([import('../tickets/pages.js'), import('../tickets/summary.js')]);
+  const api = await ctx.api();
+  const all = async (listType: string): Promise<unknown[]> => {
+    const items: unknown[] = [];
+    const source = { firstPage: 1, pageSize: PAGE_SIZE, fetch: async (page: number) => listItems((await api.listTickets({ page, length: PAGE_SIZE, listType })).body) };
+    for await (const page of walkPages(source, { signal: ctx.signal, concurrency: PAGE_CONCURRENCY })) items.push(...page);
+    return items;
+  };
+  const [lists, groups] = await Promise.all([Promise.all(COUNTS.map(([, listType]) => all(listType))), all('AllMyGroups')]);
+  const counts: Record<string, number> = {};
+  COUNTS.forEach(([key], index) => (counts[key] = lists[index]!.length));
+  counts.unassignedInMyGroups = groups.filter((item) => summarizeTicket(item).assignee === undefined).length;
+
+  const now = ctx.now().getTime();
+  const dueOf = (item: unknown) => summarizeTicket(item).due?.getTime() ?? Number.POSITIVE_INFINITY;
+  // Overdue first, then the nearest due date; tickets without one last.
+  const urgent = [...lists[0]!].sort((a, b) => Number(dueOf(b) < now) - Number(dueOf(a) < now) || dueOf(a) - dueOf(b)).slice(0, URGENT_SHOWN);
+
+  await ctx.output.document({ counts, urgent }, { human: () => humanStatus(counts, urgent, ctx) });
+}
+
+function listItems(body: unknown): unknown[] {
+  return Array.isArray(body) ? body : [];
+}
+
+async function humanStatus(counts: Record<string, number>, urgent: unknown[], ctx: Context): Promise<string> {
+  const [{ summarizeTicket }, { formatDue }, { sanitizeInline }, { createStyle }] = await Promise.all([
+    import('../tickets/summary.js'),
+    import('../output/time.js'),
+    import('../output/sanitize.js'),
+    import('../output/style.js'),
+  ]);
+  const style = createStyle(ctx.io.stdoutColor);
+  const rows: [string, number][] = [...COUNTS.map(([key, , label]): [string, number] => [label, counts[key]!]), ['unassigned in your groups', counts.unassignedInMyGroups!]];
+  const width = Math.max(...rows.map(([label]) => label.length));
+  const lines = [style.bold('Your queue'), ...rows.map(([label, count]) => `  ${label.padEnd(width)}  ${String(count).padStart(4)}`)];
+  if (urgent.length > 0) {
+    lines.push('', style.bold('Most urgent'));
+    for (const item of urgent) {
+      const ticket = summarizeTicket(item);
+      const due = formatDue(ticket.due, ctx.now(), ticket.overdue);
+      const when = due.text === '' ? 'no due date' : due.text;
+      lines.push(`  #${sanitizeInline(String(ticket.id ?? '?'))}  ${due.overdue ? style.red(when) : when}  ${sanitizeInline(ticket.priority ?? '')}  ${sanitizeInline(ticket.title ?? '')}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
