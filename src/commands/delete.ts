@@ -3,6 +3,7 @@ import type { CommandHost } from '../cli.js';
 import { CONCURRENCY_HELP } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { OperationError, UsageError } from '../errors.js';
+import { writeText } from '../output/write.js';
 import { runIdCommand } from '../tickets/id-command.js';
 
 export interface DeleteOptions {
@@ -41,10 +42,26 @@ function describeIds(ids: readonly number[]): string {
   return `${ids.length === 1 ? 'ticket' : `${ids.length} tickets`} ${shown}${more}`;
 }
 
+/** "#42 Printer on fire" for the first few, so the person confirming sees what goes. */
+async function titleLines(ids: readonly number[], ctx: Context): Promise<string> {
+  const [api, { summarizeTicket }, { sanitizeInline }] = await Promise.all([ctx.api(), import('../tickets/summary.js'), import('../output/sanitize.js')]);
+  const lines = await Promise.all(
+    ids.slice(0, IDS_SHOWN).map(async (id) => {
+      const title = await api.getTicket(id).then(
+        (response) => summarizeTicket(response.body).title ?? '(no title)',
+        () => '(not found)',
+      );
+      return `  #${id} ${sanitizeInline(title)}\n`;
+    }),
+  );
+  return lines.join('') + (ids.length > IDS_SHOWN ? `  and ${ids.length - IDS_SHOWN} more\n` : '');
+}
+
 async function confirmDelete(ids: readonly number[], ctx: Context): Promise<void> {
   if (!ctx.io.canPrompt) {
     throw new UsageError('refusing to delete without confirmation: pass --yes', { hint: 'no terminal to ask at (piped, CI or --no-input)' });
   }
+  await writeText(ctx.io.stderr, await titleLines(ids, ctx));
   const confirmed = await ctx.prompter.confirm({ message: `Delete ${describeIds(ids)}?`, default: false });
   if (!confirmed) throw new OperationError('cancelled: nothing was deleted');
 }

@@ -42,9 +42,12 @@ describe('tkt delete', () => {
 
   it('at a terminal deletes once confirmed', async () => {
     const ticket = liveTicket();
-    const { ctx, stdout, prompter } = await h.context({ tty: true, answers: [{ kind: 'confirm', message: `#${ticket.id}`, value: true }] });
-    await run({ ids: [String(ticket.id)], yes: false, concurrency: '4', dryRun: false }, ctx);
+    const { ctx, stdout, stderr, prompter } = await h.context({ tty: true, answers: [{ kind: 'confirm', message: `#${ticket.id}`, value: true }] });
+    await run({ ids: [String(ticket.id), '999999'], yes: false, concurrency: '4', dryRun: false }, ctx).catch(() => undefined);
     prompter.assertDone();
+    // The question is preceded by what would go: each ticket's title.
+    expect(stderr()).toContain(`  #${ticket.id} ${ticket.title}\n`);
+    expect(stderr()).toContain('  #999999 (not found)\n');
     expect(stdout()).toBe(`✓ #${ticket.id} deleted\n`);
     expect(ticket.isDeleted).toBe(true);
   });
