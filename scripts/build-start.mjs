@@ -59,7 +59,7 @@ const stubDynamicImports = {
 export async function buildStart({ version }) {
   const prepared = await prepareOutput();
   const result = await build({
-    entryPoints: { start: 'src/start.ts', complete: 'src/completion/complete.ts' },
+    entryPoints: { start: 'src/start.ts', complete: 'src/completion/entry.ts' },
     outdir: 'dist',
     outExtension: { '.js': '.cjs' },
     external: ['./complete.cjs'],

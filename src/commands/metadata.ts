@@ -4,7 +4,7 @@ import type { CommandHost } from '../cli.js';
 import type { Context } from '../context.js';
 import { OperationError, UsageError } from '../errors.js';
 import { addFieldsOption, addTableOptions } from '../output/flags.js';
-import { scalarMemberNames } from '../output/format.js';
+import { scalarMemberNames } from '../output/members.js';
 import { parseTicketId } from '../util/ids.js';
 import { squash } from '../util/option-text.js';
 

@@ -1,8 +1,6 @@
-// `tkt __complete KIND`: what the completion scripts run on every Tab press. The start-up entry
-// (src/start.ts) runs it without loading commander, from its own bundle (dist/complete.cjs), so
-// it must stay light: the session and the lookup cache, never the network.
-import { Readable, Writable } from 'node:stream';
-import { createProcessContext, createRunState, readGlobals, type ProcessLike, type ProcessStreams } from '../cli.js';
+// `tkt __complete KIND`: what the completion scripts run on every Tab press, from the full CLI or
+// (src/completion/entry.ts) from its own light bundle: the session and the lookup cache, never
+// the network.
 import type { Context } from '../context.js';
 import { createLookups } from '../lookups/index.js';
 import { sanitizeInline } from '../output/sanitize.js';
@@ -27,24 +25,5 @@ export async function printCachedNames(kind: string, ctx: Context): Promise<void
     await writeText(ctx.io.stdout, [...names].map((name) => `${sanitizeInline(name)}\n`).join(''));
   } catch {
     // Nothing cached (or no session): no suggestions.
-  }
-}
-
-/**
- * `tkt __complete KIND` as the start-up entry runs it: this process's context, no commander.
- * Completion reads no input and reports nothing, so it never opens stdin or stderr (opening
- * them loads Node's tty, net or file stream modules: milliseconds of every Tab press).
- */
-export async function completeInProcess(kind: string, proc: Pick<ProcessLike, 'stdout' | 'env'>): Promise<void> {
-  try {
-    const quiet: ProcessStreams = { ...proc, stdin: Readable.from([]), stderr: new Writable({ write: (_chunk, _encoding, done) => done() }) };
-    const ctx = await createProcessContext(quiet, readGlobals({}), createRunState());
-    try {
-      await printCachedNames(kind, ctx);
-    } finally {
-      await ctx.dispose();
-    }
-  } catch {
-    // Completion never fails: an unusable config folder just means no suggestions.
   }
 }

@@ -2,9 +2,8 @@
 import type { IO } from '../context.js';
 import { createStyle } from '../output/style.js';
 import { renderTable, type Column } from '../output/table.js';
-import { scalarMemberNames } from '../output/format.js';
+import { scalarFields, scalarMemberNames } from '../output/members.js';
 import { sanitizeInline } from '../output/sanitize.js';
-import { scalarFields } from '../tickets/summary.js';
 
 /** Columns in first-seen order, the ID first: every collection has one, whatever else it has. */
 function columnsOf(items: readonly unknown[]): Column[] {

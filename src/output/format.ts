@@ -9,6 +9,7 @@ import { createJsonArrayWriter, writeJson, writeJsonLine } from './json.js';
 import type { CompiledQuery } from './query.js';
 import type { RecordPrinter, RecordSpec } from './records.js';
 import { escapeJsonControls, sanitizeText } from './sanitize.js';
+import { assertMembersExist, memberKey } from './members.js';
 import { writeText } from './write.js';
 
 /** The flags that shape output, as typed. `fields`, `csv` and `columns` exist only on the commands that take them. */
@@ -67,39 +68,6 @@ export function nameList(text: string, flag: string): string[] {
   const names = text.split(',').map((name) => name.trim()).filter((name) => name !== '');
   if (names.length === 0) throw new UsageError(`${flag} needs at least one name`, { hint: `e.g. ${flag} id,title` });
   return [...new Set(names)];
-}
-
-/** The key of `obj` that `name` means: the same spelling first, then any case. */
-export function memberKey(obj: Record<string, unknown>, name: string): string | undefined {
-  if (Object.hasOwn(obj, name)) return name;
-  const lower = name.toLowerCase();
-  return Object.keys(obj).find((key) => key.toLowerCase() === lower);
-}
-
-/**
- * Exit 2 when a name matches a member of none of `items`, naming the members that exist:
- * a typo must not pass for a field the service left empty.
- */
-export function assertMembersExist(items: readonly unknown[], names: readonly string[], flag: string, ownNames: readonly string[] = []): void {
-  const objects = items.filter(isObject);
-  if (objects.length === 0 || names.length === 0) return;
-  const missing = names.filter((name) => !objects.some((obj) => memberKey(obj, name) !== undefined));
-  if (missing.length === 0) return;
-  const existing = [...new Set(objects.flatMap((obj) => Object.keys(obj)))];
-  throw new UsageError(`${flag}: no such field ${missing.map((name) => JSON.stringify(name)).join(', ')}`, {
-    details: [...(ownNames.length > 0 ? [`columns: ${ownNames.join(', ')}`] : []), `fields: ${existing.join(', ')}`],
-  });
-}
-
-/** Scalar member names of the first items, ID first: the default columns of records of unknown shape. */
-export function scalarMemberNames(items: readonly unknown[], max = Infinity): string[] {
-  const keys = [
-    ...new Set(
-      items.flatMap((item) => (isObject(item) ? Object.entries(item).filter(([, value]) => value === null || typeof value !== 'object').map(([key]) => key) : [])),
-    ),
-  ];
-  const isId = (key: string) => key.toLowerCase() === 'id';
-  return [...keys.filter(isId), ...keys.filter((key) => !isId(key))].slice(0, max);
 }
 
 function pickMembers(value: unknown, names: readonly string[]): unknown {

@@ -5,7 +5,7 @@
 import { field } from '../api/fields.js';
 import type { IO } from '../context.js';
 import type { ArrayPrinter, Format } from './format.js';
-import { assertMembersExist } from './format.js';
+import { assertMembersExist } from './members.js';
 import { sanitizeInline, sanitizeText } from './sanitize.js';
 import { createStyle } from './style.js';
 import { renderTable, type Cell, type Column } from './table.js';

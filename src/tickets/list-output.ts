@@ -4,7 +4,7 @@
 // tickets never holds them all.
 import type { Output } from '../output/format.js';
 import type { RecordColumn, RecordPrinter } from '../output/records.js';
-import { scalarMemberNames } from '../output/format.js';
+import { scalarMemberNames } from '../output/members.js';
 import { createStyle } from '../output/style.js';
 import { formatDue } from '../output/time.js';
 import { sanitizeInline } from '../output/sanitize.js';

@@ -84,13 +84,3 @@ export function summarizeTicket(ticket: unknown): TicketSummary {
     overdue: overdueFlagOf(ticket, status),
   };
 }
-
-/** Scalar fields of an item, for items none of whose known fields were found. */
-export function scalarFields(item: unknown): Record<string, string | number | boolean | null> {
-  const scalars: Record<string, string | number | boolean | null> = {};
-  if (!isObject(item)) return scalars;
-  for (const [key, value] of Object.entries(item)) {
-    if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') scalars[key] = value;
-  }
-  return scalars;
-}
