@@ -24,7 +24,8 @@ describe('tkt assign', () => {
     const before = tickets.map(kept);
     const result = await h.cli(['assign', ...ids(tickets), fullName('ttorres')]);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout.trim().split('\n')).toEqual(tickets.map((t) => `✓ #${t.id} assigned`));
+    // A line per ticket, in the order they finished.
+    expect(result.stdout.trim().split('\n').sort()).toEqual(tickets.map((t) => `✓ #${t.id} assigned`).sort());
     for (const [index, ticket] of tickets.entries()) {
       expect(ticket.assignedUser).toBe(userId(h, 'ttorres'));
       expect(kept(ticket)).toEqual(before[index]);
