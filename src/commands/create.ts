@@ -6,10 +6,11 @@ import type { Context } from '../context.js';
 import { InterruptedError, OperationError, UsageError } from '../errors.js';
 import { createLookups } from '../lookups/index.js';
 import { addFieldsOption } from '../output/flags.js';
+import { writeText } from '../output/write.js';
 import { fillTicketFields } from '../prompts/fill.js';
 import { answerAssigneeMe } from '../tickets/acting-user.js';
 import { ENDPOINT_PATHS, createdId } from '../tickets/created.js';
-import { printDryRun } from '../tickets/dry-run.js';
+import { formSummary, printDryRun } from '../tickets/dry-run.js';
 import { CONCURRENCY_HELP } from '../config/settings.js';
 import {
   addFieldOptions,
@@ -128,17 +129,21 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
   }
 
   const lookups = createLookups(ctx);
-  if (ctx.io.canPrompt && (missing.length > 0 || fullyInteractive)) {
-    values = await fillTicketFields(ctx, lookups, values, { endpoint, optional: fullyInteractive });
-  }
+  // Values typed at prompts are shown back, with names for the IDs, before anything is sent.
+  const asked = ctx.io.canPrompt && (missing.length > 0 || fullyInteractive);
+  if (asked) values = await fillTicketFields(ctx, lookups, values, { endpoint, optional: fullyInteractive });
   values = await answerAssigneeMe(ctx, lookups, values);
-  const resolved = await resolveFields(checkFields(endpoint, values, ctx.now()), lookups, { labels: options.dryRun });
+  const resolved = await resolveFields(checkFields(endpoint, values, ctx.now()), lookups, { labels: options.dryRun || asked });
   // TicketType is required by register; 1 = Ticket is the only published type.
   if (endpoint === 'register') resolved.form.fields.TicketType ??= 1;
 
   if (options.dryRun) {
     await printDryRun(ctx, { method: 'POST', path: ENDPOINT_PATHS[endpoint], form: resolved.form, labels: resolved.labels });
     return;
+  }
+  if (asked) {
+    await writeText(ctx.io.stderr, `\n${formSummary(resolved.form, resolved.labels)}`);
+    if (!(await ctx.prompter.confirm({ message: 'Create this ticket?', default: true }))) throw new OperationError('cancelled: nothing was created');
   }
   // Ctrl-C does not end the process at once here (--from needs that, see register), so a
   // press while names were being resolved must still stop the create before it is sent.

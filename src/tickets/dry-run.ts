@@ -38,8 +38,17 @@ export async function printDryRun(ctx: Context, request: PlannedRequest, options
 }
 
 function dryRunText(request: PlannedRequest, fields: [string, FormValue][], files: readonly string[]): string {
+  return `dry run: would send ${request.method} ${request.path} (nothing was sent)\n${formText(request, fields, files)}`;
+}
+
+/** What a form holds, a field a line, looked-up IDs with their names: for a dry run and a summary. */
+export function formSummary(form: MultipartInput, labels?: Readonly<Record<string, string>>): string {
+  return formText({ labels }, sentFields(form), form.files ?? []);
+}
+
+function formText(request: Pick<PlannedRequest, 'labels' | 'changed'>, fields: [string, FormValue][], files: readonly string[]): string {
   const width = Math.max(0, ...fields.map(([name]) => name.length), files.length > 0 ? 'Uploads'.length : 0) + 2;
-  const lines = [`dry run: would send ${request.method} ${request.path} (nothing was sent)`];
+  const lines: string[] = [];
   for (const [name, value] of fields) {
     const label = request.labels?.[name];
     const shown = label === undefined ? formatValue(value) : `${formatValue(value)} (${label})`;

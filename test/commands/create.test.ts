@@ -318,11 +318,15 @@ describe('tkt create at a terminal', () => {
         { kind: 'select', message: 'Item', name: 'FortiClient' },
         { kind: 'select', message: 'Group', name: 'Network Team' },
         { kind: 'search', message: 'Assignee', name: '(none)' },
+        { kind: 'confirm', message: 'Create this ticket?', value: true },
       ],
       globals: { quiet: true },
     });
     await run(options({}), run1.ctx);
     run1.prompter.assertDone();
+    // The summary shown before the question names what the IDs stand for.
+    expect(run1.stderr()).toMatch(/Title:\s+Asked for everything/);
+    expect(run1.stderr()).toMatch(/SiteId:\s+2 \(Harbour Depot\)/);
     const created = ticketById(h, Number(run1.stdout()));
     expect(created).toMatchObject({
       title: 'Asked for everything',
@@ -347,12 +351,27 @@ describe('tkt create at a terminal', () => {
       answers: [
         { kind: 'select', message: 'Department', name: 'Sales' },
         { kind: 'select', message: 'Status', name: 'Pending' },
+        { kind: 'confirm', message: 'Create this ticket?', value: true },
       ],
       globals: { quiet: true },
     });
     await run(options({ title: 'Half given', description: 'd', requester: 'aberg', site: 'Remote', priority: 'Low' }), run2.ctx);
     run2.prompter.assertDone();
     expect(ticketById(h, Number(run2.stdout()))).toMatchObject({ departmentId: 5, ticketStatusId: 4, siteId: 3, ticketPriorityId: 1 });
+  });
+
+  it('sends nothing when the summary is not confirmed', async () => {
+    const before = routeCount(h, REGISTER);
+    const declined = await h.context({
+      tty: true,
+      answers: [
+        { kind: 'select', message: 'Department', name: 'Sales' },
+        { kind: 'select', message: 'Status', name: 'Pending' },
+        { kind: 'confirm', message: 'Create this ticket?', value: false },
+      ],
+    });
+    await expect(run(options({ title: 'Declined', description: 'd', requester: 'aberg', site: 'Remote' }), declined.ctx)).rejects.toThrow('cancelled: nothing was created');
+    expect(routeCount(h, REGISTER)).toBe(before);
   });
 
   it('Ctrl-C at a prompt is InterruptedError and sends nothing', async () => {
@@ -381,7 +400,10 @@ describe('tkt create at a terminal', () => {
   it('with --integration asks for the requester username', async () => {
     const run4 = await h.context({
       tty: true,
-      answers: [{ kind: 'input', message: 'Requester username', value: 'kmensah' }],
+      answers: [
+        { kind: 'input', message: 'Requester username', value: 'kmensah' },
+        { kind: 'confirm', message: 'Create this ticket?', value: true },
+      ],
       globals: { quiet: true },
     });
     await run(options({ title: 'Integration asked', description: 'd' }, { integration: true }), run4.ctx);

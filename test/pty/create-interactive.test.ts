@@ -107,6 +107,9 @@ describe.skipIf(skipWithout(['tmux'], 'test/pty/create-interactive.test.ts'))('t
     await type(s, 'tom');
     await waitFor(s, '❯ Tom Tech (tech)');
     await keys(s, 'Enter');
+    // The summary, then the question: Enter takes its default, yes.
+    await waitFor(s, '? Create this ticket?');
+    await keys(s, 'Enter');
     const shown = await waitFor(s, '[exit ');
     expect(shown).toContain('[exit 0]');
     const id = Number(/Created ticket #(\d+)/.exec(shown)?.[1]);
