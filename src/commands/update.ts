@@ -61,6 +61,11 @@ export function register(program: Command, host: CommandHost): void {
 export async function run(options: UpdateOptions, ctx: Context): Promise<void> {
   const id = parseTicketId(options.id);
   assertFieldsApply('update', options.values, 'tkt update');
+  const lookups = createLookups(ctx);
+  // No option at a terminal: offer the fields to change, as gh's edit commands do.
+  if (givenKeys(options.values).length === 0 && ctx.io.canPrompt) {
+    options = { ...options, values: await (await import('../prompts/fill.js')).askUpdateFields(ctx, lookups) };
+  }
   if (givenKeys(options.values).length === 0) {
     throw new UsageError('nothing to update: name at least one field to change', {
       details: [`options: ${fieldsFor('update').map((spec) => flagOf(spec.key)).join(' ')}`],
@@ -68,7 +73,6 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<void> {
   }
   // Checked before asking who @me is: bad input fails before any prompt.
   const checked = checkFields('update', options.values, ctx.now());
-  const lookups = createLookups(ctx);
   const values = await answerAssigneeMe(ctx, lookups, options.values);
   // Only an answered @me changed the values since they were checked.
   const toResolve = values === options.values ? checked : checkFields('update', values, ctx.now());

@@ -118,3 +118,34 @@ export async function fillTicketFields(ctx: Context, lookups: Lookups, values: R
   }
   return filled;
 }
+
+const DONE = '';
+
+/**
+ * `tkt update ID` at a terminal with no option: which fields to change, one at a time, then
+ * each one's value, as the options would have given them. Empty when the person picks none.
+ */
+export async function askUpdateFields(ctx: Context, lookups: Lookups): Promise<RawFieldValues> {
+  const values: RawFieldValues = {};
+  const specs = fieldsFor('update');
+  for (;;) {
+    const open = specs.filter((spec) => values[spec.key] === undefined);
+    const chosen = Object.keys(values).length > 0;
+    const key = await ctx.prompter.select({
+      message: chosen ? 'Another field to change?' : 'Field to change',
+      choices: [
+        ...(chosen ? [{ name: 'no more: update the ticket', value: DONE }] : []),
+        ...open.map((spec) => ({ name: spec.key, value: spec.key, description: spec.description })),
+        ...(chosen ? [] : [{ name: 'none: change nothing', value: DONE }]),
+      ],
+    });
+    const spec = specs.find((candidate) => candidate.key === key);
+    if (spec === undefined) return values;
+    if (spec.value.type === 'lookup') {
+      const search = spec.value.kind === 'requester' || spec.value.kind === 'assignee';
+      values[spec.key] = await askLookup(ctx, lookups, spec.value.kind, { message: spec.key, optional: false, search });
+    } else {
+      values[spec.key] = await ctx.prompter.input({ message: `${spec.key}: ${spec.description}`, validate: required });
+    }
+  }
+}

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { run } from '../../src/commands/update.js';
 import type { Harness } from '../helpers/harness.js';
 import { routeCount, sendsNothing, ticketById, useHarness, userId } from '../helpers/sandbox-state.js';
 
@@ -78,6 +79,28 @@ describe('tkt update', () => {
     const result = await sendsNothing(h, () => h.cli(['update', '5']));
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('error: nothing to update');
+  });
+
+  it('with no option at a terminal offers the fields to change, then updates only those', async () => {
+    const id = await fullTicket();
+    const before = ticketById(h, id);
+    const keptSite = before.siteId;
+    const r = await h.context({
+      tty: true,
+      answers: [
+        { kind: 'select', message: 'Field to change', name: 'priority' },
+        { kind: 'select', message: 'priority', name: 'High' },
+        { kind: 'select', message: 'Another field to change?', name: 'due' },
+        { kind: 'input', message: 'due', value: '2030-03-01T08:00Z' },
+        { kind: 'select', message: 'Another field to change?', name: 'no more: update the ticket' },
+      ],
+    });
+    await run({ id: String(id), values: {}, dryRun: false }, r.ctx);
+    expect(ticketById(h, id)).toMatchObject({ ticketPriorityId: 3, dueDate: '2030-03-01T08:00:00.000Z', siteId: keptSite });
+
+    // Picking nothing changes nothing (exit 2, as without a terminal).
+    const none = await h.context({ tty: true, answers: [{ kind: 'select', message: 'Field to change', name: 'none: change nothing' }] });
+    await expect(run({ id: String(id), values: {}, dryRun: false }, none.ctx)).rejects.toThrow('nothing to update');
   });
 
   it('refuses a malformed ID, a bad date and create-only options with exit 2 before any request', async () => {
