@@ -1,5 +1,5 @@
-// Tables for human output. On a terminal: a boxed cli-table3 table that fits the width by
-// truncating the columns marked `shrink` (the subject), never the ID. Piped (`plain`): one
+// Tables for human output. On a terminal: aligned columns that fit the width by truncating the
+// columns marked `shrink` (the subject first, as the widest), never the ID. Piped (`plain`): one
 // tab-separated line per row, no header, nothing truncated, as `gh` does, for grep/cut/awk.
 import { sanitizeInline, sanitizeText } from './sanitize.js';
 import { createStyle } from './style.js';
@@ -29,9 +29,9 @@ export interface TableOptions {
 
 const ELLIPSIS = '…';
 const DEFAULT_MIN_WIDTH = 8;
-// Boxed, compact cli-table3 layout: per column 2 padding + 1 border, plus the left border.
-const PER_COLUMN_OVERHEAD = 3;
-const TABLE_OVERHEAD = 1;
+// Columns stand apart by two spaces, as in gh's and docker's tables: no box to take room from
+// the title at 80 columns.
+const COLUMN_GAP = '  ';
 
 const WIDE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]|\p{Extended_Pictographic}/u;
 const ZERO_WIDTH = /^[\p{Mn}\p{Me}\u200b-\u200f\ufe00-\ufe0f]+$/u;
@@ -99,29 +99,28 @@ export async function renderTable(columns: readonly Column[], rows: readonly Row
   const headers = columns.map((column) => sanitizeInline(column.header));
 
   const natural = columns.map((_column, i) => Math.max(displayWidth(headers[i]!), ...texts.map((cells) => displayWidth(cells[i]!))));
-  const available = options.width - TABLE_OVERHEAD - PER_COLUMN_OVERHEAD * columns.length;
+  const available = options.width - COLUMN_GAP.length * (columns.length - 1);
   const widths = fitWidths(columns, headers, natural, available);
   const style = createStyle(options.color);
-
-  const { default: Table } = await import('cli-table3');
-  const table = new Table({
-    head: headers.map((header) => style.bold(header)),
-    colWidths: widths.map((w) => w + 2),
-    colAligns: columns.map((column) => column.align ?? 'left'),
-    // Empty styles: cli-table3's own colours would follow its TTY detection, not ours.
-    style: { head: [], border: [], compact: true },
-    wordWrap: false,
-  });
-  texts.forEach((cells, r) => {
-    table.push(
-      cells.map((text, i) => {
-        const column = columns[i]!;
-        const fitted = truncate(text, widths[i]!);
-        return options.color && column.paint ? column.paint(fitted, rows[r]!) : fitted;
-      }),
-    );
-  });
-  return table.toString() + '\n';
+  // Padded with our own width function, the one that cut the cells: emoji, CJK and zero-width
+  // marks keep the columns straight (a table library measuring its own way did not).
+  const line = (cells: readonly string[], paint: (text: string, i: number) => string) =>
+    cells
+      .map((text, i) => {
+        const pad = ' '.repeat(Math.max(0, widths[i]! - displayWidth(text)));
+        const last = i === cells.length - 1;
+        const painted = paint(text, i);
+        return columns[i]!.align === 'right' ? pad + painted : last ? painted : painted + pad;
+      })
+      .join(COLUMN_GAP);
+  const header = line(headers.map((text, i) => truncate(text, widths[i]!)), (text) => style.bold(text));
+  const body = texts.map((cells, r) =>
+    line(
+      cells.map((text, i) => truncate(text, widths[i]!)),
+      (text, i) => (options.color && columns[i]!.paint ? columns[i]!.paint!(text, rows[r]!) : text),
+    ),
+  );
+  return [header, ...body].map((text) => text + '\n').join('');
 }
 
 export interface KeyValueOptions {

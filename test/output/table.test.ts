@@ -27,7 +27,7 @@ describe('renderTable on a terminal', () => {
     const out = await renderTable(columns, rows, { width: 200, color: false });
     expect(out).toContain('whenever anyone prints double-sided');
     expect(out).not.toContain('…');
-    expect(lines(out)[1]).toMatch(/ID.*SUBJECT.*STATUS/);
+    expect(lines(out)[0]).toMatch(/ID.*SUBJECT.*STATUS/);
   });
 
   it('stops shrinking at minWidth and lets the row overflow rather than cut the ID', async () => {
@@ -55,6 +55,22 @@ describe('renderTable on a terminal', () => {
     const colourOut = await renderTable(painted, rows, { width: 120, color: true });
     expect(colourOut).toContain('\u001b[1mSUBJECT\u001b[22m');
     expect(colourOut).toContain('<Open>');
+  });
+
+  it('keeps columns straight at 80 columns whatever the title holds: emoji, CJK, combining and zero-width marks', async () => {
+    const titles = ['Plain ASCII title', '🔥 Server room too hot 🔥', '打印机坏了 in room 2', 'Café crème machine', 'ZWJ 👩‍💻 family', 'x\u200bzero width'];
+    const out = await renderTable(
+      [...columns, { header: 'DUE', key: 'due' }],
+      titles.map((title, i) => ({ id: i + 1, title, status: 'Open', due: 'in 3h' })),
+      { width: 80, color: false },
+    );
+    // The STATUS column starts at the same display column on every line: the header's and each row's.
+    const statusAt = (line: string) => displayWidth(line.slice(0, line.search(/STATUS|Open/)));
+    const starts = lines(out).map(statusAt);
+    expect(new Set(starts).size).toBe(1);
+    for (const line of lines(out)) expect(displayWidth(line)).toBeLessThanOrEqual(80);
+    // No box: the title keeps the room.
+    expect(out).not.toMatch(/[│┌─]/);
   });
 
   it('counts wide characters as two columns', async () => {

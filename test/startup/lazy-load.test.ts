@@ -20,7 +20,6 @@ const bin = path.join(root, 'bin/tkt.js');
 /** Inputs that must stay out of the entry's static closure, and why each is heavy. */
 const LAZY_INPUTS: Array<{ name: string; pattern: RegExp }> = [
   { name: '@inquirer/prompts', pattern: /(^|\/)node_modules\/@inquirer\// },
-  { name: 'cli-table3', pattern: /(^|\/)node_modules\/cli-table3\// },
   { name: 'form-data', pattern: /(^|\/)node_modules\/form-data\// },
   { name: 'busboy', pattern: /(^|\/)node_modules\/busboy\// },
   { name: 'undici', pattern: /(^|\/)node_modules\/undici\// },
