@@ -207,4 +207,17 @@ describe('ID... commands over several IDs', () => {
     expect(tickets.map((t) => t.ticketStatusId === CLOSED)).toEqual([true, false, false, false, false]);
     expect(jsonLines(lines.join('')).map((line) => [line.id, line.ok])).toEqual(tickets.map((t, i) => [t.id, i === 0]));
   });
+
+  it('at a terminal gives the count of a long list of IDs not started, and how to finish', async () => {
+    // Interrupted before the first request: the IDs need not exist.
+    const { ctx, abort } = await h.context({ tty: true });
+    abort.abort();
+    const error = await runClose(closeOptions(Array.from({ length: 14 }, (_, i) => String(900_000 + i))), ctx).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(InterruptedError);
+    expect((error as InterruptedError).details).toEqual(['14 not started']);
+    expect((error as InterruptedError).hint).toContain('--json lists them');
+  });
 });
