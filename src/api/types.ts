@@ -1,5 +1,8 @@
 // The typed surface of the service (spec section 4), one method per endpoint.
 // Implemented in src/api/client.ts over the undici layer in src/api/http.ts.
+import type { RequestPlan } from './plans.js';
+
+export type { RequestPlan };
 
 export interface ApiResponse<T = unknown> {
   status: number;
@@ -53,6 +56,8 @@ export interface ApiClient {
   listTickets(table: TicketTable): Promise<ApiResponse>;
   listByUsername(username: string, page?: number): Promise<ApiResponse>;
   getTicket(id: TicketId): Promise<ApiResponse>;
+  /** Sends a change planned by src/api/plans.ts, once (never retried). */
+  send(plan: RequestPlan): Promise<ApiResponse>;
   register(form: MultipartInput): Promise<ApiResponse>;
   newTicket(form: MultipartInput): Promise<ApiResponse>;
   updateTicket(id: TicketId, form: MultipartInput): Promise<ApiResponse>;

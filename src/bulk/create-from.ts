@@ -45,7 +45,7 @@ import {
   type TicketEndpoint,
 } from '../tickets/fields.js';
 import { assertReadableFiles, fileErrorText } from '../tickets/text-input.js';
-import { ENDPOINT_PATHS, createdId } from '../tickets/created.js';
+import { createPlan, createdId } from '../tickets/created.js';
 import { sentFields } from '../tickets/dry-run.js';
 import { parseCsv } from './csv.js';
 import { parseConcurrency, runBulk, type BulkResult } from './runner.js';
@@ -461,7 +461,7 @@ function numericId(text: string | undefined): number | null {
 }
 
 export async function runCreateFrom(options: CreateFromOptions, ctx: Context): Promise<void> {
-  const endpoint: TicketEndpoint = options.integration ? 'new' : 'register';
+  const endpoint: 'register' | 'new' = options.integration ? 'new' : 'register';
   const text = await readInput(options.file);
   const rows = readRows(text, detectFormat(options.file, text), endpoint);
   if (rows.length === 0) throw new UsageError(`${options.file} has no rows`);
@@ -574,7 +574,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
           throw new OperationError(`not sent: cannot write the report: ${fileErrorText(error)}`);
         }
         try {
-          const response = endpoint === 'new' ? await api.newTicket(item.form) : await api.register(item.form);
+          const response = await api.send(createPlan(endpoint, item.form));
           newIds.set(row, createdId(response));
           return { status: response.status };
         } catch (error) {
@@ -642,8 +642,8 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
 }
 
 /** --dry-run: what each row would send, nothing sent, no report written. */
-async function printDryRunRows(ctx: Context, prepared: readonly PreparedRow[], skipped: readonly ReportEntry[], endpoint: TicketEndpoint): Promise<void> {
-  const path = ENDPOINT_PATHS[endpoint === 'new' ? 'new' : 'register'];
+async function printDryRunRows(ctx: Context, prepared: readonly PreparedRow[], skipped: readonly ReportEntry[], endpoint: 'register' | 'new'): Promise<void> {
+  const path = createPlan(endpoint, { fields: {} }).path;
   const planned = prepared.map((item) => ({ row: item.row.row, dryRun: true, method: 'POST', path, fields: Object.fromEntries(sentFields(item.form)), files: item.form.files ?? [] }));
   await ctx.output.document(planned, { human: () => dryRunRowsText(prepared, skipped, path) });
 }

@@ -1,6 +1,7 @@
 // tkt assign ID... USER: the everyday change of assignee, in bulk like close (contract section
 // 10), with update's read-modify-write so no other field is touched.
 import type { Command } from 'commander';
+import { plans } from '../api/plans.js';
 import type { CommandHost } from '../cli.js';
 import { CONCURRENCY_HELP } from '../config/settings.js';
 import type { Context } from '../context.js';
@@ -50,7 +51,7 @@ export async function run(options: AssignOptions, ctx: Context): Promise<void> {
     concurrency: options.concurrency,
     dryRun: options.dryRun,
     verb: 'assigned',
-    plan: (id) => ({ method: 'POST', path: `/api/TicketsApi/update/${id}`, form: { fields: { Id: id, AssignedUser: userId } }, changed: new Set(['AssignedUser']), ...(label === undefined ? {} : { labels: { AssignedUser: label } }) }),
+    plan: (id) => ({ ...plans.updateTicket(id, { fields: { Id: id, AssignedUser: userId } }), changed: new Set(['AssignedUser']), ...(label === undefined ? {} : { labels: { AssignedUser: label } }) }),
     send: (client, id) => changeTicket(client, id, { AssignedUser: userId }),
   });
 }

@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import type { Command } from 'commander';
+import { plans } from '../api/plans.js';
 import { field } from '../api/fields.js';
 import type { CommandHost } from '../cli.js';
 import type { Context } from '../context.js';
@@ -37,7 +38,7 @@ Examples:
 export async function run(options: AttachOptions, ctx: Context): Promise<void> {
   const id = parseTicketId(options.id);
   await assertReadableFiles(options.files, 'attach');
-  if (options.dryRun) return printDryRun(ctx, { method: 'POST', path: `/api/TicketsApi/addfiles/${id}`, form: { fields: {}, files: options.files } });
+  if (options.dryRun) return printDryRun(ctx, plans.addFiles(id, options.files));
 
   const response = await (await ctx.api()).addFiles(id, options.files);
   const saved = fileNamesIn(field(response.body, 'saved', 'savedFiles', 'attached', 'uploaded'));

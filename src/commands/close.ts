@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { plans } from '../api/plans.js';
 import type { FormValue } from '../api/types.js';
 import type { CommandHost } from '../cli.js';
 import { CONCURRENCY_HELP } from '../config/settings.js';
@@ -113,8 +114,7 @@ export async function run(options: CloseOptions, ctx: Context): Promise<void> {
     concurrency: options.concurrency,
     dryRun: options.dryRun,
     verb: 'closed',
-    plan: (id) => ({ method: 'POST', path: `/api/TicketsApi/close/${id}`, form: form(id) }),
-    send: (client, id) => client.closeTicket(id, form(id)),
+    plan: (id) => plans.closeTicket(id, form(id)),
     // 204 closed; 200 is the service's "already closed, no action" (spec 4.7).
     noteFor: (response) => (response.status === 200 ? 'already closed, nothing changed' : undefined),
   });

@@ -9,7 +9,7 @@ import { addFieldsOption } from '../output/flags.js';
 import { writeText } from '../output/write.js';
 import { fillTicketFields } from '../prompts/fill.js';
 import { answerAssigneeMe } from '../tickets/acting-user.js';
-import { ENDPOINT_PATHS, createdId } from '../tickets/created.js';
+import { createPlan, createdId } from '../tickets/created.js';
 import { formSummary, printDryRun } from '../tickets/dry-run.js';
 import { CONCURRENCY_HELP } from '../config/settings.js';
 import {
@@ -138,7 +138,7 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
   if (endpoint === 'register') resolved.form.fields.TicketType ??= 1;
 
   if (options.dryRun) {
-    await printDryRun(ctx, { method: 'POST', path: ENDPOINT_PATHS[endpoint], form: resolved.form, labels: resolved.labels });
+    await printDryRun(ctx, { ...createPlan(endpoint, resolved.form), labels: resolved.labels });
     return;
   }
   if (asked) {
@@ -149,7 +149,7 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
   // press while names were being resolved must still stop the create before it is sent.
   if (ctx.signal.aborted) throw new InterruptedError();
   const api = await ctx.api();
-  const response = endpoint === 'new' ? await api.newTicket(resolved.form) : await api.register(resolved.form);
+  const response = await api.send(createPlan(endpoint, resolved.form));
   await printCreated(ctx, response);
 }
 

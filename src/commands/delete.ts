@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { plans } from '../api/plans.js';
 import type { CommandHost } from '../cli.js';
 import { CONCURRENCY_HELP } from '../config/settings.js';
 import type { Context } from '../context.js';
@@ -72,8 +73,7 @@ export async function run(options: DeleteOptions, ctx: Context): Promise<void> {
     concurrency: options.concurrency,
     dryRun: options.dryRun,
     verb: 'deleted',
-    plan: (id) => ({ method: 'DELETE', path: `/api/TicketsApi/${id}`, form: { fields: {} } }),
+    plan: (id) => plans.deleteTicket(id),
     beforeSend: options.yes ? undefined : (ids) => confirmDelete(ids, ctx),
-    send: (client, id) => client.deleteTicket(id),
   });
 }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { plans } from '../api/plans.js';
 import type { CommandHost } from '../cli.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -82,8 +83,9 @@ export async function run(options: ForwardOptions, ctx: Context): Promise<void> 
   const fields = { Id: id, Title: subject, SendTo: to, CcTo: options.cc, Message: message, HasDraft: options.draft };
   const form = options.attach.length > 0 ? { fields, files: options.attach } : { fields };
 
-  if (options.dryRun) return printDryRun(ctx, { method: 'POST', path: `/api/TicketsApi/forward/${id}`, form });
-  const response = await client.forwardTicket(id, form);
+  const plan = plans.forwardTicket(id, form);
+  if (options.dryRun) return printDryRun(ctx, plan);
+  const response = await client.send(plan);
   const done = options.draft ? `saved a draft forward of #${id}` : `forwarded #${id}`;
   await printActionDone(ctx, response.body, `✓ ${done} to ${sanitizeInline(to)}: ${sanitizeInline(subject)}`);
   await warnSkippedUploads(ctx, skippedUploads(response.body));

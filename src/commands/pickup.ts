@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { plans } from '../api/plans.js';
 import type { CommandHost } from '../cli.js';
 import { CONCURRENCY_HELP } from '../config/settings.js';
 import type { Context } from '../context.js';
@@ -37,8 +38,7 @@ export async function run(options: PickupOptions, ctx: Context): Promise<void> {
     concurrency: options.concurrency,
     dryRun: options.dryRun,
     verb: 'picked up',
-    plan: (id) => ({ method: 'POST', path: `/api/TicketsApi/pickup/${id}`, form: { fields: {} } }),
-    send: (client, id) => client.pickupTicket(id),
+    plan: (id) => plans.pickupTicket(id),
     noteFor: (response) => noteFromBody(response.body, ALREADY_ASSIGNED, 'already assigned to you, nothing changed'),
   });
 }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { plans } from '../api/plans.js';
 import type { CommandHost } from '../cli.js';
 import { CONCURRENCY_HELP } from '../config/settings.js';
 import type { Context } from '../context.js';
@@ -29,7 +30,6 @@ export async function run(options: ReadOptions, ctx: Context): Promise<void> {
     concurrency: options.concurrency,
     dryRun: options.dryRun,
     verb: 'marked read',
-    plan: (id) => ({ method: 'POST', path: `/api/TicketsApi/read/${id}`, form: { fields: {} } }),
-    send: (client, id) => client.markRead(id),
+    plan: (id) => plans.markRead(id),
   });
 }

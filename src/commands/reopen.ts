@@ -1,6 +1,7 @@
 // tkt reopen ID... [--status NAME]: back to an open status (default: the status named Open), in
 // bulk like close (contract section 10), with update's read-modify-write.
 import type { Command } from 'commander';
+import { plans } from '../api/plans.js';
 import type { CommandHost } from '../cli.js';
 import { CONCURRENCY_HELP } from '../config/settings.js';
 import type { Context } from '../context.js';
@@ -51,7 +52,7 @@ export async function run(options: ReopenOptions, ctx: Context): Promise<void> {
     concurrency: options.concurrency,
     dryRun: options.dryRun,
     verb: 'reopened',
-    plan: (id) => ({ method: 'POST', path: `/api/TicketsApi/update/${id}`, form: { fields: { Id: id, TicketStatusId: statusId } }, changed: new Set(['TicketStatusId']), ...(label === undefined ? {} : { labels: { TicketStatusId: label } }) }),
+    plan: (id) => ({ ...plans.updateTicket(id, { fields: { Id: id, TicketStatusId: statusId } }), changed: new Set(['TicketStatusId']), ...(label === undefined ? {} : { labels: { TicketStatusId: label } }) }),
     send: (client, id) => changeTicket(client, id, { TicketStatusId: statusId }),
   });
 }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { plans } from '../api/plans.js';
 import type { FormValue } from '../api/types.js';
 import type { CommandHost } from '../cli.js';
 import type { Context } from '../context.js';
@@ -95,10 +96,10 @@ export async function run(options: ReplyOptions, ctx: Context): Promise<void> {
     fields = { Id: id, Title: subject, SendTo: to, CcTo: options.cc, Message: message };
   }
   const form = options.attach.length > 0 ? { fields, files: options.attach } : { fields };
-  const endpoint = requesterUsername === undefined ? 'reply' : 'reqreply';
+  const plan = requesterUsername === undefined ? plans.replyTicket(id, form) : plans.requesterReply(id, form);
 
-  if (options.dryRun) return printDryRun(ctx, { method: 'POST', path: `/api/TicketsApi/${endpoint}/${id}`, form });
-  const response = requesterUsername === undefined ? await client.replyTicket(id, form) : await client.requesterReply(id, form);
+  if (options.dryRun) return printDryRun(ctx, plan);
+  const response = await client.send(plan);
   const who = requesterUsername === undefined ? `to ${String(fields.SendTo)}` : `as ${requesterUsername}`;
   await printActionDone(ctx, response.body, `✓ replied to #${id} ${sanitizeInline(who)}: ${sanitizeInline(subject)}`);
   await warnSkippedUploads(ctx, skippedUploads(response.body));

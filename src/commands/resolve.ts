@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { plans } from '../api/plans.js';
 import type { CommandHost } from '../cli.js';
 import { CONCURRENCY_HELP } from '../config/settings.js';
 import type { Context } from '../context.js';
@@ -65,8 +66,7 @@ export async function run(options: ResolveOptions, ctx: Context): Promise<void> 
     concurrency: options.concurrency,
     dryRun: options.dryRun,
     verb: 'resolved',
-    plan: (id) => ({ method: 'POST', path: `/api/TicketsApi/resolve/${id}`, form: { fields: fields(id) } }),
-    send: (client, id) => client.resolveTicket(id, { fields: fields(id) }),
+    plan: (id) => plans.resolveTicket(id, { fields: fields(id) }),
     noteFor: (response) => noteFromBody(response.body, ALREADY_RESOLVED, 'already resolved, nothing changed'),
   });
 }

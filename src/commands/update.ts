@@ -2,6 +2,7 @@
 // treat an absent field as "clear it", so the whole current ticket is sent back with the
 // changes: a field the user did not name is never changed.
 import type { Command } from 'commander';
+import { plans } from '../api/plans.js';
 import type { CommandHost } from '../cli.js';
 import type { Context } from '../context.js';
 import type { FormValue } from '../api/types.js';
@@ -86,10 +87,9 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<void> {
   const api = await ctx.api();
   const current = await api.getTicket(id);
   const fields = mergeUpdateForm(id, current.body, dueAfterPriority ? firstChanges : changes.fields);
-  const path = `/api/TicketsApi/update/${id}`;
   if (options.dryRun) {
-    await printDryRun(ctx, { method: 'POST', path, form: { fields }, labels, changed: new Set(Object.keys(dueAfterPriority ? firstChanges : changes.fields)) });
-    if (dueAfterPriority) await printDryRun(ctx, { method: 'POST', path, form: { fields: { ...fields, DueDate: dueDate } }, changed: new Set(['DueDate']) });
+    await printDryRun(ctx, { ...plans.updateTicket(id, { fields }), labels, changed: new Set(Object.keys(dueAfterPriority ? firstChanges : changes.fields)) });
+    if (dueAfterPriority) await printDryRun(ctx, { ...plans.updateTicket(id, { fields: { ...fields, DueDate: dueDate } }), changed: new Set(['DueDate']) });
     return;
   }
   const response = await api.updateTicket(id, { fields });

@@ -1,13 +1,14 @@
 // Creating a ticket, shared by `tkt create` and `tkt create --from`: where each kind is
 // sent, and how the answer names the new ticket.
 import { field } from '../api/fields.js';
-import type { ApiResponse } from '../api/types.js';
+import { plans } from '../api/plans.js';
+import type { ApiResponse, MultipartInput, RequestPlan } from '../api/types.js';
 import type { TicketEndpoint } from './fields.js';
 
-export const ENDPOINT_PATHS: Record<Exclude<TicketEndpoint, 'update'>, string> = {
-  register: '/api/TicketsApi/register',
-  new: '/api/TicketsApi/new',
-};
+/** The request that creates a ticket: register (on someone's behalf) or new (integration). */
+export function createPlan(endpoint: Exclude<TicketEndpoint, 'update'>, form: MultipartInput): RequestPlan {
+  return endpoint === 'new' ? plans.newTicket(form) : plans.register(form);
+}
 
 /**
  * The new ticket's ID, from the body. A Location header counts only for a body that names

@@ -1,13 +1,10 @@
 // `--dry-run` (contract section 7): show exactly what would be sent, send nothing.
-import type { FormValue, MultipartInput } from '../api/types.js';
+import type { FormValue, MultipartInput, RequestPlan } from '../api/types.js';
 import type { Context } from '../context.js';
 import { sanitizeInline } from '../output/sanitize.js';
 
-export interface PlannedRequest {
-  method: string;
-  /** Relative to the base URL, e.g. /api/TicketsApi/register. */
-  path: string;
-  form: MultipartInput;
+/** A request plan of src/api/plans.ts, with what helps a person read it. */
+export interface PlannedRequest extends RequestPlan {
   /** Display names of looked-up IDs by form field, shown next to the ID. */
   labels?: Readonly<Record<string, string>>;
   /** Form fields the user changed (update), marked in the listing. */
@@ -30,9 +27,10 @@ export function sentFields(form: MultipartInput): [string, FormValue][] {
  * ID... commands print); with -q nothing.
  */
 export async function printDryRun(ctx: Context, request: PlannedRequest, options: { jsonLines?: boolean } = {}): Promise<void> {
-  const fields = sentFields(request.form);
-  const files = request.form.files ?? [];
-  const planned = { dryRun: true, method: request.method, path: request.path, fields: Object.fromEntries(fields), files };
+  const fields = request.form === undefined ? [] : sentFields(request.form);
+  const files = request.form?.files ?? [];
+  // An endpoint without a body (pickup, read, delete) shows none.
+  const planned = { dryRun: true, method: request.method, path: request.path, ...(request.form === undefined ? {} : { fields: Object.fromEntries(fields), files }) };
   const print = options.jsonLines === true ? ctx.output.line : ctx.output.document;
   await print(planned, { human: () => dryRunText(request, fields, files) });
 }

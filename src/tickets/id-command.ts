@@ -18,10 +18,10 @@ export interface IdCommandSpec {
   concurrency: string | undefined;
   dryRun: boolean;
   verb: BulkVerb;
-  /** What one ID would send, printed by --dry-run. */
+  /** What one ID sends (src/api/plans.ts): sent as it is, and printed by --dry-run. */
   plan(id: number): PlannedRequest;
-  /** Sends one ID's request; a thrown ApiError becomes that ID's failure. */
-  send(client: ApiClient, id: number): Promise<ApiResponse>;
+  /** For a change of several steps (read-modify-write): sends one ID's change instead of `plan`. */
+  send?(client: ApiClient, id: number): Promise<ApiResponse>;
   /** Why a success changed nothing, when the answer says so ("already closed"). */
   noteFor?(response: ApiResponse): string | undefined;
   /** Runs once the IDs are known and before anything is sent (delete's confirmation). */
@@ -65,7 +65,7 @@ export async function runIdCommand(ctx: Context, spec: IdCommandSpec): Promise<v
   const reporter = createBulkReporter(ctx.io, { output: ctx.output, verb: spec.verb, total: ids.length });
   // Every ID's line carries the service's body when it sent one (contract section 3).
   const sendOne = async (id: number): Promise<BulkOutcome> => {
-    const response = await spec.send(client, id);
+    const response = spec.send === undefined ? await client.send(spec.plan(id)) : await spec.send(client, id);
     const note = spec.noteFor?.(response);
     return { status: response.status, body: response.body, ...(note === undefined ? {} : { note }) };
   };
