@@ -90,10 +90,6 @@ export function joinUrl(baseUrl: string, path: string): string {
   return relative === '' ? base : `${base}/${relative}`;
 }
 
-/** One path segment, e.g. a ticket ID; never lets a value add segments or a query. */
-export function pathSegment(value: string | number): string {
-  return encodeURIComponent(String(value));
-}
 
 export function createHttp(options: HttpOptions): Http {
   const baseUrl = normalizeBaseUrl(options.baseUrl);

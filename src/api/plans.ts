@@ -1,8 +1,8 @@
 // One request plan per endpoint that changes something (spec section 4): its method, its path
 // and what it carries. The client sends these plans and --dry-run prints the same ones, so the
-// service's paths are written here and nowhere else.
+// service's paths are written here and nowhere else. Light on purpose: command files import it,
+// so it must not load the HTTP client.
 import { UsageError } from '../errors.js';
-import { pathSegment } from './http.js';
 import type { MultipartInput, TicketId } from './types.js';
 
 export interface RequestPlan {
@@ -16,6 +16,11 @@ export interface RequestPlan {
 }
 
 export const TICKETS_PATH = '/api/TicketsApi';
+
+/** One path segment, e.g. a ticket ID; never lets a value add segments or a query. */
+export function pathSegment(value: string | number): string {
+  return encodeURIComponent(String(value));
+}
 
 /** A ticket ID as one path segment; a negative or unsafe number is refused before any request. */
 export function ticketSegment(id: TicketId): string {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { classifyNetworkError, joinUrl, MAX_RETRY_DELAY_MS, pathSegment, retryAfterMs } from '../../src/api/http.js';
+import { classifyNetworkError, joinUrl, MAX_RETRY_DELAY_MS, retryAfterMs } from '../../src/api/http.js';
+import { pathSegment } from '../../src/api/plans.js';
 
 describe('joinUrl', () => {
   it.each([
