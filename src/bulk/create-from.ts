@@ -20,9 +20,7 @@
 // is matched by number AND a hash of its content, so an edited file is refused rather than
 // mis-resumed; failed rows may be fixed freely before resuming. An existing report is never
 // overwritten: without --resume that would forget which tickets already exist.
-import { createHash } from 'node:crypto';
-import { open, readFile, type FileHandle } from 'node:fs/promises';
-import { dirname, extname, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { MultipartInput } from '../api/types.js';
 import { userSettings } from '../config/settings.js';
 import type { Context } from '../context.js';
@@ -34,9 +32,7 @@ import { sanitizeInline } from '../output/sanitize.js';
 import { createStyle } from '../output/style.js';
 import { writeText } from '../output/write.js';
 import {
-  TICKET_FIELDS,
   checkFields,
-  fieldsFor,
   givenKeys,
   missingRequired,
   pickFieldValues,
@@ -47,7 +43,8 @@ import {
 import { assertReadableFiles, fileErrorText } from '../tickets/text-input.js';
 import { createPlan, createdId } from '../tickets/created.js';
 import { sentFields } from '../tickets/dry-run.js';
-import { parseCsv } from './csv.js';
+import { openReport, readReport, resumedRows, type ReportEntry, type ResumedRows } from './report-file.js';
+import { detectFormat, readRows, type InputRow } from './rows.js';
 import { parseConcurrency, runBulk, type BulkResult } from './runner.js';
 import { readTextFile } from '../util/text-read.js';
 
@@ -63,50 +60,6 @@ export interface CreateFromOptions {
   concurrency: number | undefined;
   dryRun: boolean;
 }
-
-export type RowFormat = 'jsonl' | 'json' | 'csv';
-
-export interface InputRow {
-  /** 1-based among the data rows (header and blank lines not counted). */
-  row: number;
-  /** Line of the file where the row starts; absent for a JSON array. */
-  line: number | undefined;
-  values: RawFieldValues;
-  /** Identifies the row's content for --resume. */
-  hash: string;
-  /** Problems found while reading the row (shape, unknown columns). */
-  problems: string[];
-}
-
-/** Written before a row's request leaves. */
-export interface SendingLine {
-  row: number;
-  hash: string;
-  sending: true;
-}
-
-/** A row's outcome. */
-export interface ReportEntry {
-  row: number;
-  hash: string;
-  ok: boolean;
-  /** Sent, but the answer never came (given up, timed out): the ticket may exist. */
-  inDoubt?: true;
-  /** The new ticket's ID; null when the service created it but named no ID. */
-  id?: number | null;
-  status?: number;
-  error?: string;
-  /** Created (or in doubt) in an earlier run, copied from the --resume report. */
-  skipped?: true;
-}
-
-export type ReportLine = SendingLine | ReportEntry;
-
-/** Columns holding several values: `tag` and `attach`. */
-const LIST_SEPARATOR = ';';
-const LIST_KEYS: ReadonlySet<string> = new Set(TICKET_FIELDS.filter((spec) => spec.value.type === 'ids' || spec.value.type === 'files').map((spec) => spec.key));
-const KNOWN_KEYS: ReadonlySet<string> = new Set(TICKET_FIELDS.map((spec) => spec.key));
-const HASH_LENGTH = 16;
 
 /**
  * The --from options out of commander's parsed `create` options. The row's columns replace
@@ -136,141 +89,6 @@ export function createFromOptions(opts: Record<string, unknown>): CreateFromOpti
 
 function defaultReportPath(file: string): string {
   return `${file}.report.jsonl`;
-}
-
-/** By extension; otherwise (and for .json, which may hold one array) by the first character. */
-export function detectFormat(path: string, text: string): RowFormat {
-  const extension = extname(path).toLowerCase();
-  if (extension === '.csv') return 'csv';
-  if (extension === '.jsonl' || extension === '.ndjson') return 'jsonl';
-  const first = text.replace(/^\uFEFF/, '').trimStart()[0];
-  if (first === '[') return 'json';
-  if (first === '{' || extension === '.json') return 'jsonl';
-  return 'csv';
-}
-
-/** The same content gives the same hash whatever the format or the column order. */
-export function rowHash(values: RawFieldValues): string {
-  const entries = Object.entries(values)
-    .filter(([, value]) => value !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return createHash('sha256').update(JSON.stringify(entries)).digest('hex').slice(0, HASH_LENGTH);
-}
-
-function columnKey(name: string): string {
-  return name.trim().toLowerCase();
-}
-
-/** Why a column cannot be used here, or undefined when it can. */
-function columnProblem(key: string, endpoint: TicketEndpoint): string | undefined {
-  if (!KNOWN_KEYS.has(key)) return `unknown column ${JSON.stringify(key)}`;
-  if (!fieldsFor(endpoint).some((spec) => spec.key === key)) {
-    return `column ${JSON.stringify(key)} cannot be used ${endpoint === 'new' ? 'with' : 'without'} --integration`;
-  }
-  return undefined;
-}
-
-function splitList(text: string): string[] {
-  return text
-    .split(LIST_SEPARATOR)
-    .map((part) => part.trim())
-    .filter((part) => part !== '');
-}
-
-/** One cell as text; empty means "not given", as an option that was left out. */
-function cellValue(key: string, text: string): string | string[] | undefined {
-  if (text.trim() === '') return undefined;
-  return LIST_KEYS.has(key) ? splitList(text) : text;
-}
-
-function jsonValue(key: string, value: unknown): { value?: string | string[]; problem?: string } {
-  if (value === null || value === undefined) return {};
-  if (typeof value === 'string') return { value: cellValue(key, value) };
-  if (typeof value === 'number') return { value: LIST_KEYS.has(key) ? [String(value)] : String(value) };
-  if (Array.isArray(value) && LIST_KEYS.has(key) && value.every((v) => typeof v === 'string' || typeof v === 'number')) {
-    return { value: value.map(String) };
-  }
-  return { problem: `${key}: expected ${LIST_KEYS.has(key) ? 'text or a list' : 'text or a number'}, got ${Array.isArray(value) ? 'a list' : typeof value}` };
-}
-
-function makeRow(row: number, line: number | undefined, values: RawFieldValues, problems: string[]): InputRow {
-  return { row, line, values, hash: rowHash(values), problems };
-}
-
-function objectRow(row: number, line: number | undefined, parsed: unknown, endpoint: TicketEndpoint): InputRow {
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    return makeRow(row, line, {}, ['expected an object like {"title": "...", ...}']);
-  }
-  const values: RawFieldValues = {};
-  const problems: string[] = [];
-  for (const [name, raw] of Object.entries(parsed)) {
-    const key = columnKey(name);
-    const columnIssue = columnProblem(key, endpoint);
-    if (columnIssue !== undefined) {
-      problems.push(columnIssue);
-      continue;
-    }
-    const { value, problem } = jsonValue(key, raw);
-    if (problem !== undefined) problems.push(problem);
-    else if (value !== undefined) values[key] = value;
-  }
-  return makeRow(row, line, values, problems);
-}
-
-function jsonLinesRows(text: string, endpoint: TicketEndpoint): InputRow[] {
-  const rows: InputRow[] = [];
-  text.replace(/^\uFEFF/, '').split(/\r?\n/).forEach((content, index) => {
-    if (content.trim() === '') return;
-    const row = rows.length + 1;
-    try {
-      rows.push(objectRow(row, index + 1, JSON.parse(content), endpoint));
-    } catch (error) {
-      rows.push(makeRow(row, index + 1, {}, [`not valid JSON: ${(error as Error).message}`]));
-    }
-  });
-  return rows;
-}
-
-function jsonArrayRows(text: string, endpoint: TicketEndpoint): InputRow[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch (error) {
-    throw new UsageError(`not valid JSON: ${(error as Error).message}`, { hint: 'use JSON Lines (one object per line) or a JSON array of objects' });
-  }
-  if (!Array.isArray(parsed)) throw new UsageError('expected a JSON array of objects, or JSON Lines');
-  return parsed.map((item, index) => objectRow(index + 1, undefined, item, endpoint));
-}
-
-function csvRows(text: string, endpoint: TicketEndpoint): InputRow[] {
-  const [header, ...records] = parseCsv(text);
-  if (header === undefined) return [];
-  const keys = header.cells.map(columnKey);
-  const problems = keys.map((key) => columnProblem(key, endpoint)).filter((p): p is string => p !== undefined);
-  const duplicates = keys.filter((key, index) => keys.indexOf(key) !== index);
-  if (duplicates.length > 0) problems.push(`column${duplicates.length === 1 ? '' : 's'} named twice: ${[...new Set(duplicates)].join(', ')}`);
-  if (problems.length > 0) {
-    throw new UsageError(`the CSV header (line ${header.line}) is not usable`, {
-      details: problems,
-      hint: `columns are named like the create options: ${fieldsFor(endpoint).map((spec) => spec.key).filter((k, i, all) => all.indexOf(k) === i).join(', ')}`,
-    });
-  }
-  return records.map((record, index) => {
-    const values: RawFieldValues = {};
-    keys.forEach((key, column) => {
-      const value = cellValue(key, record.cells[column] ?? '');
-      if (value !== undefined) values[key] = value;
-    });
-    const rowProblems = record.cells.length === keys.length ? [] : [`has ${record.cells.length} fields, the header has ${keys.length}`];
-    return makeRow(index + 1, record.line, values, rowProblems);
-  });
-}
-
-/** The rows of an input file. A file-wide problem (bad CSV header or quoting) throws UsageError. */
-export function readRows(text: string, format: RowFormat, endpoint: TicketEndpoint): InputRow[] {
-  if (format === 'csv') return csvRows(text, endpoint);
-  if (format === 'json') return jsonArrayRows(text, endpoint);
-  return jsonLinesRows(text, endpoint);
 }
 
 function rowLabel(row: InputRow): string {
@@ -329,68 +147,6 @@ async function prepareRow(row: InputRow, endpoint: TicketEndpoint, lookups: Look
   }
 }
 
-/** Every line of a report; a torn last line (a crash mid-write) is ignored. */
-export async function readReport(path: string): Promise<ReportLine[]> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`--resume: cannot read ${path}: ${fileErrorText(error)}`);
-  }
-  const lines = text.split('\n');
-  const entries: ReportLine[] = [];
-  lines.forEach((line, index) => {
-    if (line.trim() === '') return;
-    let entry: unknown;
-    try {
-      entry = JSON.parse(line);
-    } catch {
-      if (lines.slice(index + 1).every((rest) => rest.trim() === '')) return;
-      throw new UsageError(`--resume: ${path} line ${index + 1} is not a report line`);
-    }
-    const candidate = entry as Partial<ReportEntry & SendingLine>;
-    if (typeof candidate.row !== 'number' || typeof candidate.hash !== 'string' || (typeof candidate.ok !== 'boolean' && candidate.sending !== true)) {
-      throw new UsageError(`--resume: ${path} line ${index + 1} is not a report line`, { hint: 'pass the report a previous "tkt create --from" wrote' });
-    }
-    entries.push(candidate as ReportLine);
-  });
-  return entries;
-}
-
-interface ResumedRows {
-  /** Rows the report shows as created. */
-  created: Map<number, ReportEntry>;
-  /** Rows sent whose outcome is unknown, as in-doubt outcome lines. */
-  inDoubt: Map<number, ReportEntry>;
-}
-
-const IN_DOUBT_BEFORE = 'sent in an earlier run; the answer never came';
-
-/** What the report says of each row; refuses a report that does not fit the file. */
-function resumedRows(lines: readonly ReportLine[], rows: readonly InputRow[], reportPath: string, file: string): ResumedRows {
-  const created = new Map<number, ReportEntry>();
-  const inDoubt = new Map<number, ReportEntry>();
-  for (const line of lines) {
-    if (created.has(line.row)) continue;
-    if ('sending' in line) inDoubt.set(line.row, { row: line.row, hash: line.hash, ok: false, inDoubt: true, error: IN_DOUBT_BEFORE });
-    else if (line.ok) {
-      created.set(line.row, line);
-      inDoubt.delete(line.row);
-    } else if (line.inDoubt) inDoubt.set(line.row, line);
-    else inDoubt.delete(line.row);
-  }
-  const mismatched = [...created.values(), ...inDoubt.values()].filter((entry) => rows[entry.row - 1]?.hash !== entry.hash);
-  if (mismatched.length > 0) {
-    throw new UsageError(`${reportPath} does not match ${file}: ${mismatched.length === 1 ? 'a row' : `${mismatched.length} rows`} it shows as created or in doubt changed since`, {
-      details: mismatched.map((entry) =>
-        entry.ok ? `row ${entry.row} was created as ${entry.id == null ? 'a ticket' : `#${entry.id}`} from different content` : `row ${entry.row} was sent (in doubt) with different content`,
-      ),
-      hint: 'resume with the file as it was; edit only the rows that failed',
-    });
-  }
-  return { created, inDoubt };
-}
-
 // A failure after the request may have reached the service: the ticket may exist. A refused
 // connection or a name that does not resolve never sent anything; a gateway's 502 or 504 came
 // from in front of a service that may have done the work.
@@ -405,34 +161,6 @@ function outcomeUnknown(error: unknown): boolean {
 
 // Past this many, a terminal gets the count of rows not started, not every number.
 const LISTED_ROWS = 10;
-
-interface ReportWriter {
-  append(line: ReportLine): Promise<void>;
-  close(): Promise<void>;
-}
-
-async function openReport(path: string, append: boolean): Promise<ReportWriter> {
-  let handle: FileHandle;
-  try {
-    handle = await open(path, append ? 'a' : 'wx');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') {
-      throw new UsageError(`report ${path} already exists: it may list tickets already created`, {
-        hint: `to skip the rows it shows as created, add --resume ${path}; or name another file with --report`,
-      });
-    }
-    throw new UsageError(`cannot write the report ${path}: ${fileErrorText(error)}`);
-  }
-  return {
-    async append(entry) {
-      await handle.write(`${JSON.stringify(entry)}\n`);
-      // On disk before the row counts as done: a crash must not forget a created ticket.
-      await handle.sync();
-    },
-    close: () => handle.close(),
-  };
-}
 
 async function readInput(file: string): Promise<string> {
   try {

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { readReport, type ReportEntry } from '../../src/bulk/create-from.js';
+import { readReport, type ReportEntry } from '../../src/bulk/report-file.js';
 import { useHarness, useTempDir } from '../helpers/sandbox-state.js';
 import type { Harness } from '../helpers/harness.js';
 

@@ -1,0 +1,120 @@
+// The report of `tkt create --from`, written ahead (see create-from.ts): its lines, reading it
+// back for --resume (which rows were created, which are in doubt), and appending to it durably.
+import { open, readFile, type FileHandle } from 'node:fs/promises';
+import { UsageError } from '../errors.js';
+import { fileErrorText } from '../tickets/text-input.js';
+import type { InputRow } from './rows.js';
+
+/** Written before a row's request leaves. */
+export interface SendingLine {
+  row: number;
+  hash: string;
+  sending: true;
+}
+
+/** A row's outcome. */
+export interface ReportEntry {
+  row: number;
+  hash: string;
+  ok: boolean;
+  /** Sent, but the answer never came (given up, timed out): the ticket may exist. */
+  inDoubt?: true;
+  /** The new ticket's ID; null when the service created it but named no ID. */
+  id?: number | null;
+  status?: number;
+  error?: string;
+  /** Created (or in doubt) in an earlier run, copied from the --resume report. */
+  skipped?: true;
+}
+
+export type ReportLine = SendingLine | ReportEntry;
+
+/** Every line of a report; a torn last line (a crash mid-write) is ignored. */
+export async function readReport(path: string): Promise<ReportLine[]> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--resume: cannot read ${path}: ${fileErrorText(error)}`);
+  }
+  const lines = text.split('\n');
+  const entries: ReportLine[] = [];
+  lines.forEach((line, index) => {
+    if (line.trim() === '') return;
+    let entry: unknown;
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      if (lines.slice(index + 1).every((rest) => rest.trim() === '')) return;
+      throw new UsageError(`--resume: ${path} line ${index + 1} is not a report line`);
+    }
+    const candidate = entry as Partial<ReportEntry & SendingLine>;
+    if (typeof candidate.row !== 'number' || typeof candidate.hash !== 'string' || (typeof candidate.ok !== 'boolean' && candidate.sending !== true)) {
+      throw new UsageError(`--resume: ${path} line ${index + 1} is not a report line`, { hint: 'pass the report a previous "tkt create --from" wrote' });
+    }
+    entries.push(candidate as ReportLine);
+  });
+  return entries;
+}
+
+export interface ResumedRows {
+  /** Rows the report shows as created. */
+  created: Map<number, ReportEntry>;
+  /** Rows sent whose outcome is unknown, as in-doubt outcome lines. */
+  inDoubt: Map<number, ReportEntry>;
+}
+
+const IN_DOUBT_BEFORE = 'sent in an earlier run; the answer never came';
+
+/** What the report says of each row; refuses a report that does not fit the file. */
+export function resumedRows(lines: readonly ReportLine[], rows: readonly InputRow[], reportPath: string, file: string): ResumedRows {
+  const created = new Map<number, ReportEntry>();
+  const inDoubt = new Map<number, ReportEntry>();
+  for (const line of lines) {
+    if (created.has(line.row)) continue;
+    if ('sending' in line) inDoubt.set(line.row, { row: line.row, hash: line.hash, ok: false, inDoubt: true, error: IN_DOUBT_BEFORE });
+    else if (line.ok) {
+      created.set(line.row, line);
+      inDoubt.delete(line.row);
+    } else if (line.inDoubt) inDoubt.set(line.row, line);
+    else inDoubt.delete(line.row);
+  }
+  const mismatched = [...created.values(), ...inDoubt.values()].filter((entry) => rows[entry.row - 1]?.hash !== entry.hash);
+  if (mismatched.length > 0) {
+    throw new UsageError(`${reportPath} does not match ${file}: ${mismatched.length === 1 ? 'a row' : `${mismatched.length} rows`} it shows as created or in doubt changed since`, {
+      details: mismatched.map((entry) =>
+        entry.ok ? `row ${entry.row} was created as ${entry.id == null ? 'a ticket' : `#${entry.id}`} from different content` : `row ${entry.row} was sent (in doubt) with different content`,
+      ),
+      hint: 'resume with the file as it was; edit only the rows that failed',
+    });
+  }
+  return { created, inDoubt };
+}
+
+export interface ReportWriter {
+  append(line: ReportLine): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function openReport(path: string, append: boolean): Promise<ReportWriter> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, append ? 'a' : 'wx');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') {
+      throw new UsageError(`report ${path} already exists: it may list tickets already created`, {
+        hint: `to skip the rows it shows as created, add --resume ${path}; or name another file with --report`,
+      });
+    }
+    throw new UsageError(`cannot write the report ${path}: ${fileErrorText(error)}`);
+  }
+  return {
+    async append(entry) {
+      await handle.write(`${JSON.stringify(entry)}\n`);
+      // On disk before the row counts as done: a crash must not forget a created ticket.
+      await handle.sync();
+    },
+    close: () => handle.close(),
+  };
+}

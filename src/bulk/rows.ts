@@ -1,0 +1,162 @@
+// The rows of a `tkt create --from` file: JSON Lines, a JSON array or CSV with a header row,
+// columns named like the create options, each row with a hash of its content for --resume.
+import { createHash } from 'node:crypto';
+import { extname } from 'node:path';
+import { UsageError } from '../errors.js';
+import { TICKET_FIELDS, fieldsFor, type RawFieldValues, type TicketEndpoint } from '../tickets/fields.js';
+import { parseCsv } from './csv.js';
+
+export type RowFormat = 'jsonl' | 'json' | 'csv';
+
+export interface InputRow {
+  /** 1-based among the data rows (header and blank lines not counted). */
+  row: number;
+  /** Line of the file where the row starts; absent for a JSON array. */
+  line: number | undefined;
+  values: RawFieldValues;
+  /** Identifies the row's content for --resume. */
+  hash: string;
+  /** Problems found while reading the row (shape, unknown columns). */
+  problems: string[];
+}
+
+/** Columns holding several values: `tag` and `attach`. */
+const LIST_SEPARATOR = ';';
+const LIST_KEYS: ReadonlySet<string> = new Set(TICKET_FIELDS.filter((spec) => spec.value.type === 'ids' || spec.value.type === 'files').map((spec) => spec.key));
+const KNOWN_KEYS: ReadonlySet<string> = new Set(TICKET_FIELDS.map((spec) => spec.key));
+const HASH_LENGTH = 16;
+
+/** By extension; otherwise (and for .json, which may hold one array) by the first character. */
+export function detectFormat(path: string, text: string): RowFormat {
+  const extension = extname(path).toLowerCase();
+  if (extension === '.csv') return 'csv';
+  if (extension === '.jsonl' || extension === '.ndjson') return 'jsonl';
+  const first = text.replace(/^\uFEFF/, '').trimStart()[0];
+  if (first === '[') return 'json';
+  if (first === '{' || extension === '.json') return 'jsonl';
+  return 'csv';
+}
+
+/** The same content gives the same hash whatever the format or the column order. */
+export function rowHash(values: RawFieldValues): string {
+  const entries = Object.entries(values)
+    .filter(([, value]) => value !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return createHash('sha256').update(JSON.stringify(entries)).digest('hex').slice(0, HASH_LENGTH);
+}
+
+function columnKey(name: string): string {
+  return name.trim().toLowerCase();
+}
+
+/** Why a column cannot be used here, or undefined when it can. */
+function columnProblem(key: string, endpoint: TicketEndpoint): string | undefined {
+  if (!KNOWN_KEYS.has(key)) return `unknown column ${JSON.stringify(key)}`;
+  if (!fieldsFor(endpoint).some((spec) => spec.key === key)) {
+    return `column ${JSON.stringify(key)} cannot be used ${endpoint === 'new' ? 'with' : 'without'} --integration`;
+  }
+  return undefined;
+}
+
+function splitList(text: string): string[] {
+  return text
+    .split(LIST_SEPARATOR)
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+}
+
+/** One cell as text; empty means "not given", as an option that was left out. */
+function cellValue(key: string, text: string): string | string[] | undefined {
+  if (text.trim() === '') return undefined;
+  return LIST_KEYS.has(key) ? splitList(text) : text;
+}
+
+function jsonValue(key: string, value: unknown): { value?: string | string[]; problem?: string } {
+  if (value === null || value === undefined) return {};
+  if (typeof value === 'string') return { value: cellValue(key, value) };
+  if (typeof value === 'number') return { value: LIST_KEYS.has(key) ? [String(value)] : String(value) };
+  if (Array.isArray(value) && LIST_KEYS.has(key) && value.every((v) => typeof v === 'string' || typeof v === 'number')) {
+    return { value: value.map(String) };
+  }
+  return { problem: `${key}: expected ${LIST_KEYS.has(key) ? 'text or a list' : 'text or a number'}, got ${Array.isArray(value) ? 'a list' : typeof value}` };
+}
+
+function makeRow(row: number, line: number | undefined, values: RawFieldValues, problems: string[]): InputRow {
+  return { row, line, values, hash: rowHash(values), problems };
+}
+
+function objectRow(row: number, line: number | undefined, parsed: unknown, endpoint: TicketEndpoint): InputRow {
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return makeRow(row, line, {}, ['expected an object like {"title": "...", ...}']);
+  }
+  const values: RawFieldValues = {};
+  const problems: string[] = [];
+  for (const [name, raw] of Object.entries(parsed)) {
+    const key = columnKey(name);
+    const columnIssue = columnProblem(key, endpoint);
+    if (columnIssue !== undefined) {
+      problems.push(columnIssue);
+      continue;
+    }
+    const { value, problem } = jsonValue(key, raw);
+    if (problem !== undefined) problems.push(problem);
+    else if (value !== undefined) values[key] = value;
+  }
+  return makeRow(row, line, values, problems);
+}
+
+function jsonLinesRows(text: string, endpoint: TicketEndpoint): InputRow[] {
+  const rows: InputRow[] = [];
+  text.replace(/^\uFEFF/, '').split(/\r?\n/).forEach((content, index) => {
+    if (content.trim() === '') return;
+    const row = rows.length + 1;
+    try {
+      rows.push(objectRow(row, index + 1, JSON.parse(content), endpoint));
+    } catch (error) {
+      rows.push(makeRow(row, index + 1, {}, [`not valid JSON: ${(error as Error).message}`]));
+    }
+  });
+  return rows;
+}
+
+function jsonArrayRows(text: string, endpoint: TicketEndpoint): InputRow[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw new UsageError(`not valid JSON: ${(error as Error).message}`, { hint: 'use JSON Lines (one object per line) or a JSON array of objects' });
+  }
+  if (!Array.isArray(parsed)) throw new UsageError('expected a JSON array of objects, or JSON Lines');
+  return parsed.map((item, index) => objectRow(index + 1, undefined, item, endpoint));
+}
+
+function csvRows(text: string, endpoint: TicketEndpoint): InputRow[] {
+  const [header, ...records] = parseCsv(text);
+  if (header === undefined) return [];
+  const keys = header.cells.map(columnKey);
+  const problems = keys.map((key) => columnProblem(key, endpoint)).filter((p): p is string => p !== undefined);
+  const duplicates = keys.filter((key, index) => keys.indexOf(key) !== index);
+  if (duplicates.length > 0) problems.push(`column${duplicates.length === 1 ? '' : 's'} named twice: ${[...new Set(duplicates)].join(', ')}`);
+  if (problems.length > 0) {
+    throw new UsageError(`the CSV header (line ${header.line}) is not usable`, {
+      details: problems,
+      hint: `columns are named like the create options: ${fieldsFor(endpoint).map((spec) => spec.key).filter((k, i, all) => all.indexOf(k) === i).join(', ')}`,
+    });
+  }
+  return records.map((record, index) => {
+    const values: RawFieldValues = {};
+    keys.forEach((key, column) => {
+      const value = cellValue(key, record.cells[column] ?? '');
+      if (value !== undefined) values[key] = value;
+    });
+    const rowProblems = record.cells.length === keys.length ? [] : [`has ${record.cells.length} fields, the header has ${keys.length}`];
+    return makeRow(index + 1, record.line, values, rowProblems);
+  });
+}
+
+/** The rows of an input file. A file-wide problem (bad CSV header or quoting) throws UsageError. */
+export function readRows(text: string, format: RowFormat, endpoint: TicketEndpoint): InputRow[] {
+  if (format === 'csv') return csvRows(text, endpoint);
+  if (format === 'json') return jsonArrayRows(text, endpoint);
+  return jsonLinesRows(text, endpoint);
+}
