@@ -512,27 +512,41 @@ async function requesterReply(call: Call): Promise<void> {
   });
 }
 
+/** A route's stats key, e.g. "POST /api/TicketsApi/close/{id}", is also what it matches. */
+type RouteSpec = Omit<Route, 'method' | 'pattern' | 'key'>;
+
 const ID = '(-?\\d+|[^/]+)';
+
+/** "POST /api/TicketsApi/close/{id}" as a route: matched case-insensitively, as ASP.NET routes are. */
+function route(key: string, spec: RouteSpec): Route {
+  const [method, path] = key.split(' ') as [string, string];
+  const source = path
+    .split('{id}')
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join(ID);
+  return { method, pattern: new RegExp(`^${source}$`, 'i'), key, ...spec };
+}
+
 const ROUTES: Route[] = [
-  { method: 'POST', pattern: /^\/api\/users\/authenticate$/i, key: 'POST /api/Users/authenticate', anonymous: true, handle: authenticate },
-  { method: 'POST', pattern: /^\/api\/ticketsapi$/i, key: 'POST /api/TicketsApi', handle: list },
-  { method: 'GET', pattern: /^\/api\/ticketsapi\/appmetadata$/i, key: 'GET /api/TicketsApi/appmetadata', handle: (call) => sendJson(call.res, 200, appMetadata(call.store)) },
-  { method: 'GET', pattern: /^\/api\/ticketsapi\/metadata$/i, key: 'GET /api/TicketsApi/metadata', handle: metadata },
-  { method: 'GET', pattern: new RegExp(`^/api/ticketsapi/metadata/${ID}$`, 'i'), key: 'GET /api/TicketsApi/metadata/{id}', handle: metadata },
-  { method: 'POST', pattern: /^\/api\/ticketsapi\/register$/i, key: 'POST /api/TicketsApi/register', handle: register },
-  { method: 'POST', pattern: /^\/api\/ticketsapi\/new$/i, key: 'POST /api/TicketsApi/new', handle: newTicket },
-  { method: 'POST', pattern: /^\/api\/ticketsapi\/list$/i, key: 'POST /api/TicketsApi/list', handle: listByUsername },
-  { method: 'POST', pattern: new RegExp(`^/api/ticketsapi/update/${ID}$`, 'i'), key: 'POST /api/TicketsApi/update/{id}', permission: Permission.update, handle: update },
-  { method: 'POST', pattern: new RegExp(`^/api/ticketsapi/forward/${ID}$`, 'i'), key: 'POST /api/TicketsApi/forward/{id}', permission: Permission.forward, handle: sendMessage('Forward') },
-  { method: 'POST', pattern: new RegExp(`^/api/ticketsapi/reply/${ID}$`, 'i'), key: 'POST /api/TicketsApi/reply/{id}', permission: Permission.reply, handle: sendMessage('Reply') },
-  { method: 'POST', pattern: new RegExp(`^/api/ticketsapi/close/${ID}$`, 'i'), key: 'POST /api/TicketsApi/close/{id}', permission: Permission.close, handle: close },
-  { method: 'POST', pattern: new RegExp(`^/api/ticketsapi/resolve/${ID}$`, 'i'), key: 'POST /api/TicketsApi/resolve/{id}', permission: Permission.resolve, handle: resolve },
-  { method: 'POST', pattern: new RegExp(`^/api/ticketsapi/pickup/${ID}$`, 'i'), key: 'POST /api/TicketsApi/pickup/{id}', permission: Permission.pickup, handle: pickup },
-  { method: 'POST', pattern: new RegExp(`^/api/ticketsapi/read/${ID}$`, 'i'), key: 'POST /api/TicketsApi/read/{id}', handle: markRead },
-  { method: 'POST', pattern: new RegExp(`^/api/ticketsapi/addfiles/${ID}$`, 'i'), key: 'POST /api/TicketsApi/addfiles/{id}', handle: addFiles },
-  { method: 'POST', pattern: new RegExp(`^/api/ticketsapi/reqreply/${ID}$`, 'i'), key: 'POST /api/TicketsApi/reqreply/{id}', handle: requesterReply },
-  { method: 'GET', pattern: new RegExp(`^/api/ticketsapi/${ID}$`, 'i'), key: 'GET /api/TicketsApi/{id}', handle: getTicket },
-  { method: 'DELETE', pattern: new RegExp(`^/api/ticketsapi/${ID}$`, 'i'), key: 'DELETE /api/TicketsApi/{id}', permission: Permission.delete, handle: deleteTicket },
+  route('POST /api/Users/authenticate', { anonymous: true, handle: authenticate }),
+  route('POST /api/TicketsApi', { handle: list }),
+  route('GET /api/TicketsApi/appmetadata', { handle: (call) => sendJson(call.res, 200, appMetadata(call.store)) }),
+  route('GET /api/TicketsApi/metadata', { handle: metadata }),
+  route('GET /api/TicketsApi/metadata/{id}', { handle: metadata }),
+  route('POST /api/TicketsApi/register', { handle: register }),
+  route('POST /api/TicketsApi/new', { handle: newTicket }),
+  route('POST /api/TicketsApi/list', { handle: listByUsername }),
+  route('POST /api/TicketsApi/update/{id}', { permission: Permission.update, handle: update }),
+  route('POST /api/TicketsApi/forward/{id}', { permission: Permission.forward, handle: sendMessage('Forward') }),
+  route('POST /api/TicketsApi/reply/{id}', { permission: Permission.reply, handle: sendMessage('Reply') }),
+  route('POST /api/TicketsApi/close/{id}', { permission: Permission.close, handle: close }),
+  route('POST /api/TicketsApi/resolve/{id}', { permission: Permission.resolve, handle: resolve }),
+  route('POST /api/TicketsApi/pickup/{id}', { permission: Permission.pickup, handle: pickup }),
+  route('POST /api/TicketsApi/read/{id}', { handle: markRead }),
+  route('POST /api/TicketsApi/addfiles/{id}', { handle: addFiles }),
+  route('POST /api/TicketsApi/reqreply/{id}', { handle: requesterReply }),
+  route('GET /api/TicketsApi/{id}', { handle: getTicket }),
+  route('DELETE /api/TicketsApi/{id}', { permission: Permission.delete, handle: deleteTicket }),
 ];
 
 export interface Match { route: Route; id: string | undefined }
