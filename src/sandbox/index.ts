@@ -10,8 +10,9 @@ import { demoLogins, emptyState } from './demo.js';
 import { addDemoTickets, addSeedTickets } from './demo-tickets.js';
 import { HttpFailure, sendJson } from './http.js';
 import type { SandboxState } from './model.js';
-import { issueToken, matchRoute, runRoute } from './routes.js';
-import type { SandboxConfig } from './routes.js';
+import { issueToken } from './auth-routes.js';
+import type { SandboxConfig } from './call.js';
+import { matchRoute, runRoute } from './routes.js';
 import { SandboxStore } from './store.js';
 import { processIsAlive } from '../util/process-alive.js';
 
