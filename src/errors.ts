@@ -38,10 +38,10 @@ export class UsageError extends TktError {
 
 export const LOGIN_HINT = 'run "tkt login"';
 
-/** No token, expired token, wrong credentials: exit 4. */
+/** No token, expired token, wrong credentials: exit 4 (main.ts adds the hint that fits, when it has none). */
 export class AuthError extends TktError {
   constructor(message: string, options: { hint?: string; details?: string[] } = {}) {
-    super(message, ExitCode.notAuthenticated, { hint: LOGIN_HINT, ...options });
+    super(message, ExitCode.notAuthenticated, options);
   }
 }
 
@@ -106,7 +106,6 @@ export class ApiError extends TktError {
     // The full URL names the server, which matters when several profiles exist.
     super(init.message ?? `${failureReason(exitCode, init.status)}: ${init.method} ${init.url}`, exitCode, {
       details: init.serverMessages,
-      ...(exitCode === ExitCode.notAuthenticated ? { hint: LOGIN_HINT } : {}),
     });
     this.status = init.status;
     this.method = init.method;

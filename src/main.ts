@@ -57,13 +57,17 @@ function clean(text: string): string {
   return sanitizeText(redactText(text));
 }
 
-/** The next step for the user, from the error and what this run was given. */
+/**
+ * The next step for the user, decided here for every command: the error's own hint when it has
+ * one (it knows the case best), else the one its exit code calls for.
+ */
 function hintFor(error: TktError, env: Record<string, string | undefined>): string | undefined {
+  if (error.hint !== undefined || error.exitCode !== ExitCode.notAuthenticated) return error.hint;
   // A refused token from TKT_TOKEN is not fixed by `tkt login`: that token still wins.
-  if (error.hint === LOGIN_HINT && env.TKT_TOKEN !== undefined && env.TKT_TOKEN !== '') {
+  if (env.TKT_TOKEN !== undefined && env.TKT_TOKEN !== '') {
     return 'the token in TKT_TOKEN was refused: set a valid one, or unset TKT_TOKEN to use the saved login';
   }
-  return error.hint;
+  return LOGIN_HINT;
 }
 
 function errorLines(error: unknown, debug: boolean, env: Record<string, string | undefined>): string[] {

@@ -3,7 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { createBulkReporter, type BulkReporterOptions } from '../../src/bulk/report.js';
 import { runBulk, type BulkResult, type BulkRun } from '../../src/bulk/runner.js';
-import { ApiError, ExitCode, InterruptedError, LOGIN_HINT, OperationError, TktError } from '../../src/errors.js';
+import { ApiError, ExitCode, InterruptedError, OperationError, TktError } from '../../src/errors.js';
 import type { IO } from '../../src/context.js';
 import { createOutput } from '../../src/output/format.js';
 import { createTestIO, type TestIOOptions } from '../helpers/io.js';
@@ -137,10 +137,10 @@ describe('a single ID', () => {
     expect((thrown as TktError).details).toEqual([result.error]);
   });
 
-  it('hints at logging in when the token was refused', async () => {
+  it('fails with exit 4 when the token was refused, leaving the hint to main.ts', async () => {
     const { thrown } = await report([{ id: 2, ok: false, status: 401, error: 'token expired', exitCode: ExitCode.notAuthenticated }]);
     expect((thrown as TktError).exitCode).toBe(ExitCode.notAuthenticated);
-    expect((thrown as TktError).hint).toBe(LOGIN_HINT);
+    expect((thrown as TktError).hint).toBeUndefined();
   });
 
   it('prints its success line and returns', async () => {
