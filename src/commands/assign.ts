@@ -1,12 +1,11 @@
 // tkt assign ID... USER: the everyday change of assignee, in bulk like close (contract section
 // 10), with update's read-modify-write so no other field is touched.
 import type { Command } from 'commander';
-import { plans } from '../api/plans.js';
 import type { CommandHost } from '../cli.js';
 import { CONCURRENCY_HELP } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { changeTicket } from '../tickets/change.js';
+import { assigneeChange, changeRequests } from '../tickets/change.js';
 import { runIdCommand } from '../tickets/id-command.js';
 
 export interface AssignOptions {
@@ -43,15 +42,12 @@ export async function run(options: AssignOptions, ctx: Context): Promise<void> {
     throw new UsageError('name the tickets, then the user: tkt assign ID... USER', { hint: 'e.g. tkt assign 42 "Tom Tech"' });
   }
   const { createLookups } = await import('../lookups/index.js');
-  const lookups = createLookups(ctx);
-  const userId = await lookups.resolve('assignee', user, { flag: 'USER', noun: 'user' });
-  const label = await lookups.nameOf('assignee', userId);
+  const change = await assigneeChange(createLookups(ctx), user, { flag: 'USER', noun: 'user' });
   await runIdCommand(ctx, {
     ids: options.args.slice(0, -1),
     concurrency: options.concurrency,
     dryRun: options.dryRun,
     verb: 'assigned',
-    plan: (id) => ({ ...plans.updateTicket(id, { fields: { Id: id, AssignedUser: userId } }), changed: new Set(['AssignedUser']), ...(label === undefined ? {} : { labels: { AssignedUser: label } }) }),
-    send: (client, id) => changeTicket(client, id, { AssignedUser: userId }),
+    ...changeRequests(change),
   });
 }

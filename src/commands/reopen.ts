@@ -1,11 +1,10 @@
 // tkt reopen ID... [--status NAME]: back to an open status (default: the status named Open), in
 // bulk like close (contract section 10), with update's read-modify-write.
 import type { Command } from 'commander';
-import { plans } from '../api/plans.js';
 import type { CommandHost } from '../cli.js';
 import { CONCURRENCY_HELP } from '../config/settings.js';
 import type { Context } from '../context.js';
-import { changeTicket } from '../tickets/change.js';
+import { changeRequests, DEFAULT_REOPEN_STATUS, reopenChange } from '../tickets/change.js';
 import { runIdCommand } from '../tickets/id-command.js';
 
 export interface ReopenOptions {
@@ -15,14 +14,12 @@ export interface ReopenOptions {
   dryRun: boolean;
 }
 
-const DEFAULT_STATUS = 'Open';
-
 export function register(program: Command, host: CommandHost): void {
   program
     .command('reopen')
     .description('Re-open resolved or closed tickets')
     .argument('<id...>', 'ticket IDs, or - to read them from stdin (first integer on each line)')
-    .option('--status <name>', `the status to set (name or ID; default: the status named ${DEFAULT_STATUS})`)
+    .option('--status <name>', `the status to set (name or ID; default: the status named ${DEFAULT_REOPEN_STATUS})`)
     .option('--concurrency <n>', `tickets ${CONCURRENCY_HELP}`)
     .option('--dry-run', 'show what would be sent, send nothing')
     .addHelpText(
@@ -44,15 +41,12 @@ Examples:
 
 export async function run(options: ReopenOptions, ctx: Context): Promise<void> {
   const { createLookups } = await import('../lookups/index.js');
-  const lookups = createLookups(ctx);
-  const statusId = await lookups.resolve('status', options.status ?? DEFAULT_STATUS);
-  const label = await lookups.nameOf('status', statusId);
+  const change = await reopenChange(createLookups(ctx), options.status);
   await runIdCommand(ctx, {
     ids: options.ids,
     concurrency: options.concurrency,
     dryRun: options.dryRun,
     verb: 'reopened',
-    plan: (id) => ({ ...plans.updateTicket(id, { fields: { Id: id, TicketStatusId: statusId } }), changed: new Set(['TicketStatusId']), ...(label === undefined ? {} : { labels: { TicketStatusId: label } }) }),
-    send: (client, id) => changeTicket(client, id, { TicketStatusId: statusId }),
+    ...changeRequests(change),
   });
 }

@@ -53,7 +53,7 @@ function bashScript(spec: CompletionSpec): string {
       const flags = command.options.flatMap(flagsOf).join(' ');
       const subcommands = Object.entries(command.subcommandWords).map(([sub, words]) => `${sub}) subwords=${singleQuoted(words.join(' '))} ;; `).join('');
       const subwords = subcommands === '' ? '' : ` case "$sub" in ${subcommands}esac;`;
-      return `    ${names}) flags=${singleQuoted(flags)}; words=${singleQuoted(command.argumentWords.join(' '))}; files=${command.argumentFiles ? 1 : ''};${subwords} ;;`;
+      return `    ${names}) flags=${singleQuoted(flags)}; words=${singleQuoted(command.argumentWords.join(' '))}; files=${command.argumentFiles ? 1 : ''}; lookup=${command.argumentLookup ?? ''};${subwords} ;;`;
     })
     .join('\n');
   return `# bash completion for tkt. Load it with:  source <(tkt completion bash)
@@ -79,7 +79,7 @@ _tkt_files() {
 }
 
 _tkt() {
-  local cur prev cmd="" sub="" flags="" words="" subwords="" files="" i
+  local cur prev cmd="" sub="" flags="" words="" subwords="" files="" lookup="" i
   cur="\${COMP_WORDS[COMP_CWORD]}"
   prev="\${COMP_WORDS[COMP_CWORD-1]}"
   COMPREPLY=()
@@ -113,6 +113,9 @@ ${perCommand}
     COMPREPLY=($(compgen -W "$words" -- "$cur"))
   elif [[ -n "$files" ]]; then
     _tkt_files
+  elif [[ -n "$lookup" && -n "$sub" ]]; then
+    # After the first ID: assign's USER.
+    _tkt_names "$lookup"
   fi
 }
 complete -F _tkt tkt
@@ -142,6 +145,7 @@ function zshCommandCase(command: CommandSpec, globalOptions: OptionSpec[]): stri
     specs.push(singleQuoted(`2:argument:{case $words[2] in ${cases} esac}`));
   }
   if (command.argumentFiles) specs.push(singleQuoted('*:file:_files'));
+  if (command.argumentLookup !== undefined) specs.push(singleQuoted('1:id: '), singleQuoted(`*:${command.argumentLookup}:_tkt_names ${command.argumentLookup}`));
   return `    ${[command.name, ...command.aliases].join('|')}) _arguments -s ${specs.join(' ')} ;;`;
 }
 
@@ -241,6 +245,10 @@ function fishScript(spec: CompletionSpec): string {
       lines.push(`complete -c tkt -n ${singleQuoted(`${condition}; and __fish_seen_subcommand_from ${sub}`)} -a ${singleQuoted(words.join(' '))}`);
     }
     if (command.argumentFiles) lines.push(`complete -c tkt -n ${singleQuoted(condition)} -F`);
+    // After the first ID (tkt assign 42 ...): the command line holds tkt, the command and an ID.
+    if (command.argumentLookup !== undefined) {
+      lines.push(`complete -c tkt -n ${singleQuoted(`${condition}; and test (count (commandline -opc)) -ge 3`)} -a ${singleQuoted(`(tkt __complete ${command.argumentLookup} 2>/dev/null)`)}`);
+    }
   }
   return `${lines.join('\n')}\n`;
 }

@@ -32,6 +32,8 @@ export interface CommandSpec {
   subcommandWords: Readonly<Record<string, readonly string[]>>;
   /** Whether positional arguments are files (attach ID FILE...): other commands never offer files. */
   argumentFiles: boolean;
+  /** What the positional arguments after the first name, when they end in a name (assign ID... USER). */
+  argumentLookup: LookupKind | undefined;
 }
 
 export interface CompletionSpec {
@@ -45,6 +47,8 @@ const LOOKUP_KINDS: readonly LookupKind[] = [
 ];
 // Options that name a user without being called after a lookup kind.
 const USER_OPTIONS: Readonly<Record<string, LookupKind>> = { by: 'assignee', 'as-requester': 'requester' };
+// Commands whose IDs are followed by a name: `tkt assign 42 43 To<Tab>`.
+const LOOKUP_ARGUMENTS: Readonly<Record<string, LookupKind>> = { assign: 'assignee' };
 
 const VIEW_NAMES: readonly string[] = LIST_TYPES.map(kebabCase);
 const SORT_WORDS: readonly string[] = [...SORT_FIELDS, ...SORT_FIELDS.map((name) => `-${name}`)];
@@ -106,6 +110,7 @@ export function completionSpec(program: Command): CompletionSpec {
         argumentWords: command.commands.length > 0 ? command.commands.map((sub) => sub.name()) : (command.registeredArguments[0]?.argChoices ?? []),
         subcommandWords: subcommandWords(command),
         argumentFiles: command.registeredArguments.some((argument) => /^files?$/.test(argument.name())),
+        argumentLookup: LOOKUP_ARGUMENTS[command.name()],
       })),
   };
 }

@@ -9,6 +9,8 @@ export interface PlannedRequest extends RequestPlan {
   labels?: Readonly<Record<string, string>>;
   /** Form fields the user changed (update), marked in the listing. */
   changed?: ReadonlySet<string>;
+  /** What the listing leaves out, e.g. the fields a read-modify-write sends back unchanged. */
+  note?: string;
 }
 
 function formatValue(value: FormValue): string {
@@ -30,13 +32,20 @@ export async function printDryRun(ctx: Context, request: PlannedRequest, options
   const fields = request.form === undefined ? [] : sentFields(request.form);
   const files = request.form?.files ?? [];
   // An endpoint without a body (pickup, read, delete) shows none.
-  const planned = { dryRun: true, method: request.method, path: request.path, ...(request.form === undefined ? {} : { fields: Object.fromEntries(fields), files }) };
+  const planned = {
+    dryRun: true,
+    method: request.method,
+    path: request.path,
+    ...(request.form === undefined ? {} : { fields: Object.fromEntries(fields), files }),
+    ...(request.note === undefined ? {} : { note: request.note }),
+  };
   const print = options.jsonLines === true ? ctx.output.line : ctx.output.document;
   await print(planned, { human: () => dryRunText(request, fields, files) });
 }
 
 function dryRunText(request: PlannedRequest, fields: [string, FormValue][], files: readonly string[]): string {
-  return `dry run: would send ${request.method} ${request.path} (nothing was sent)\n${formText(request, fields, files)}`;
+  const note = request.note === undefined ? '' : `  (${request.note})\n`;
+  return `dry run: would send ${request.method} ${request.path} (nothing was sent)\n${formText(request, fields, files)}${note}`;
 }
 
 /** What a form holds, a field a line, looked-up IDs with their names: for a dry run and a summary. */

@@ -52,6 +52,9 @@ describe('tkt assign', () => {
     const dry = await sendsNothing(h, () => h.cli(['assign', String(ticket!.id), 'tech', '--dry-run']));
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain(`POST /api/TicketsApi/update/${ticket!.id}`);
+    // Only the change is listed, and the listing says the rest goes back as it is.
+    expect(dry.stdout).toMatch(/AssignedUser: \S+ \(Tom Tech\) {2}\[changed\]/);
+    expect(dry.stdout).toContain('every other field is read from the ticket and sent back as it is');
     expect(routeCount(h, UPDATE)).toBe(before);
   });
 });

@@ -22,7 +22,10 @@ describe('tkt completion', () => {
   useTempDir('tkt-completion-', (path) => (dir = path));
   beforeAll(async () => {
     // A stand-in tkt on PATH, so the bash glue can be tested without the built CLI.
-    await writeFile(join(dir, 'tkt'), `#!/bin/sh\n[ "$1" = __complete ] && [ "$2" = site ] && printf 'Head Office\\nHarbour Depot\\nRemote\\n'\n`);
+    await writeFile(
+      join(dir, 'tkt'),
+      `#!/bin/sh\n[ "$1" = __complete ] && [ "$2" = site ] && printf 'Head Office\\nHarbour Depot\\nRemote\\n'\n[ "$1" = __complete ] && [ "$2" = assignee ] && printf 'Tom Tech\\ntech\\n'\n`,
+    );
     await chmod(join(dir, 'tkt'), 0o755);
   });
   beforeEach(async () => {
@@ -66,6 +69,11 @@ describe('tkt completion', () => {
 
   it('completes lookup names through tkt __complete, spaces escaped', () => {
     expect(bashComplete(['tkt', 'create', '--site', 'H'])).toEqual(['Head\\ Office', 'Harbour\\ Depot']);
+  });
+
+  it("completes assign's USER after the IDs, never in place of the first ID", () => {
+    expect(bashComplete(['tkt', 'assign', '42', '43', 'To'])).toEqual(['Tom\\ Tech']);
+    expect(bashComplete(['tkt', 'assign', 'To'])).toEqual([]);
   });
 
   it('prints zsh and fish scripts naming every command and the lookup helper', async () => {

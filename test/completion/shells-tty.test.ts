@@ -32,6 +32,10 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s completion at a real termina
     expect(await session.complete("tkt list --site 'Harb", /--site 'Harbour Depot' ?$/m)).toContain("'Harbour Depot'");
   });
 
+  it.skipIf(skip)("completes assign's USER after the IDs", async () => {
+    expect(await session.complete('tkt assign 42 To', /tkt assign 42 Tom\\ Tech ?$/m)).toContain('Tom\\ Tech');
+  });
+
   it.skipIf(skip)('completes files where tkt takes files', async () => {
     expect(await session.complete('tkt attach 12 rep', /tkt attach 12 report\.txt ?$/m)).toContain('report.txt');
   });

@@ -12,7 +12,7 @@ const run = promisify(execFile);
 const bin = fileURLToPath(new URL('../../bin/tkt.js', import.meta.url));
 
 /** What the stand-in `tkt __complete KIND` prints. */
-export const CACHED_NAMES: Record<string, string[]> = { site: ['Head Office', 'Harbour Depot'], status: ['Open', 'On Hold'], requester: ["Sam O'Neil"] };
+export const CACHED_NAMES: Record<string, string[]> = { site: ['Head Office', 'Harbour Depot'], status: ['Open', 'On Hold'], requester: ["Sam O'Neil"], assignee: ['Tom Tech'] };
 
 export interface ShellSession {
   /** Types `line`, presses Tab, returns the screen once a line matches `pattern`, then clears the line. */
