@@ -61,8 +61,13 @@ const SETTLED_STATUS = /\b(resolved|closed|completed|cancell?ed)\b/i;
 export function overdueFlagOf(ticket: unknown, status = nameField(ticket, 'status', 'statusName', 'ticketStatus')): boolean | undefined {
   const flag = field(ticket, 'isOverdue', 'overdue');
   if (typeof flag === 'boolean') return flag;
-  if (field(ticket, 'isResolved') === true || field(ticket, 'isClosed') === true) return false;
-  return status !== undefined && SETTLED_STATUS.test(status) ? false : undefined;
+  return isSettled(ticket, status) ? false : undefined;
+}
+
+/** Whether the ticket is resolved or closed: no longer anyone's work. */
+export function isSettled(ticket: unknown, status = nameField(ticket, 'status', 'statusName', 'ticketStatus')): boolean {
+  if (field(ticket, 'isResolved') === true || field(ticket, 'isClosed') === true) return true;
+  return status !== undefined && SETTLED_STATUS.test(status);
 }
 
 export function ticketIdOf(ticket: unknown): number | string | undefined {
