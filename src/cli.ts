@@ -10,7 +10,7 @@ import { defaultConfigDir } from './config/paths.js';
 import { resolveSession } from './config/session.js';
 import { createConfigStore } from './config/store.js';
 import { createOutput } from './output/format.js';
-import { UsageError } from './errors.js';
+import { InterruptedError, UsageError } from './errors.js';
 import { sanitizeInline } from './output/sanitize.js';
 
 export type Handler = (args: any[], opts: any, ctx: Context) => Promise<void>;
@@ -50,10 +50,12 @@ export interface RunState {
   halt: AbortController;
   /** The command winds down by itself on the first signal; otherwise the run ends at once. */
   graceful: boolean;
+  /** A program tkt started has the terminal (Context.lendTerminal). */
+  terminalLent: boolean;
 }
 
 export function createRunState(): RunState {
-  return { stop: new AbortController(), halt: new AbortController(), graceful: false };
+  return { stop: new AbortController(), halt: new AbortController(), graceful: false, terminalLent: false };
 }
 
 export function readGlobals(opts: Record<string, unknown>): GlobalOptions {
@@ -115,6 +117,8 @@ export interface ContextParts {
   signal: AbortSignal;
   /** Aborted on a second signal: requests in flight are given up. */
   halt?: AbortSignal;
+  /** Context.lendTerminal; without it (tests), `use` just runs. */
+  lendTerminal?: Context['lendTerminal'];
 }
 
 /**
@@ -152,6 +156,7 @@ export async function buildContext(parts: ContextParts): Promise<Context & { dis
     config: parts.config,
     prompter: parts.prompter,
     signal: parts.signal,
+    lendTerminal: parts.lendTerminal ?? ((use) => use()),
     now,
     async session() {
       session ??= resolveSession({ globals: parts.globals, env: parts.env, config: parts.config, now: now() });
@@ -205,6 +210,16 @@ export async function createProcessContext(proc: ProcessStreams, globals: Global
     }),
     signal: state.stop.signal,
     halt: state.halt.signal,
+    async lendTerminal(use) {
+      state.terminalLent = true;
+      try {
+        return await use();
+      } finally {
+        state.terminalLent = false;
+        // A SIGTERM came while the program had the terminal: it has closed, now the run ends.
+        if (state.stop.signal.aborted) throw new InterruptedError();
+      }
+    },
   });
 }
 

@@ -59,6 +59,13 @@ export interface Context {
   prompter: Prompter;
   /** Aborted on Ctrl-C; bulk commands stop starting new work. */
   signal: AbortSignal;
+  /**
+   * Runs `use` while a program it starts (show's pager) has the terminal, as git does: a Ctrl-C,
+   * which the terminal sends to that program too, is left to it (less stops a search with it);
+   * a SIGTERM ends the run (InterruptedError, exit 143) once the program has closed, so it
+   * never outlives tkt holding the terminal.
+   */
+  lendTerminal<T>(use: () => Promise<T>): Promise<T>;
   now(): Date;
   /** The resolved URL, token and user; throws AuthError / UsageError when they are missing. */
   session(): Promise<Session>;

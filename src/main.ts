@@ -106,6 +106,13 @@ export async function runCli(argv: string[], proc: ProcessLike): Promise<number>
   let received: StopSignal | undefined;
   let signals = 0;
   const onSignal = (name: StopSignal) => {
+    if (state.terminalLent) {
+      // The pager has the terminal: a Ctrl-C reached it too and is its to handle; a SIGTERM
+      // ends the run once the pager has closed (Context.lendTerminal), as git does.
+      if (name === 'SIGINT') return;
+      received ??= name;
+      return state.stop.abort();
+    }
     received ??= name;
     signals += 1;
     if (state.graceful && signals === 1) return state.stop.abort();

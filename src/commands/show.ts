@@ -46,7 +46,8 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
   };
   if (terminal && options.pager && ctx.output.format === 'human') {
     const [{ pageText }, { userSettings }] = await Promise.all([import('../output/pager.js'), import('../config/settings.js')]);
-    await pageText(await render(), userSettings(ctx).pager, ctx.io.stdout);
+    const text = await render();
+    await ctx.lendTerminal(() => pageText(text, userSettings(ctx).pager, ctx.io.stdout, ctx.env));
   } else {
     await ctx.output.document(ticket, { human: render });
   }

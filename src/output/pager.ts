@@ -7,16 +7,18 @@ import { writeText } from './write.js';
 
 // sh's status for a command it cannot find or run.
 const NOT_RUNNABLE = new Set([126, 127]);
+// What git gives less and lv unless the user set them: a plain `less` keeps the colours too.
+const PAGER_ENV = { LESS: 'FRX', LV: '-c' };
 
 /**
- * Pages `text` through `pager` (a command line, run by sh) on the terminal; when the pager
- * cannot be run, `text` is written to `stdout` instead, so nothing is lost.
+ * Pages `text` through `pager` (a command line, run by sh, in `env`) on the terminal; when the
+ * pager cannot be run, `text` is written to `stdout` instead, so nothing is lost.
  */
-export async function pageText(text: string, pager: string, stdout: Writable): Promise<void> {
+export async function pageText(text: string, pager: string, stdout: Writable, env: Readonly<Record<string, string | undefined>>): Promise<void> {
   // The terminal itself when stdout is one (less needs it); otherwise copied into stdout.
   const fd = (stdout as { fd?: unknown }).fd;
   const direct = typeof fd === 'number';
-  const child = spawn('sh', ['-c', pager], { stdio: ['pipe', direct ? stdout : 'pipe', 'inherit'] });
+  const child = spawn('sh', ['-c', pager], { stdio: ['pipe', direct ? stdout : 'pipe', 'inherit'], env: { ...PAGER_ENV, ...env } });
   const copied = direct ? Promise.resolve() : new Promise<void>((resolve) => child.stdout!.on('end', resolve).pipe(stdout, { end: false }));
   // A pager quit early (q in less) closes its stdin: not an error.
   child.stdin!.on('error', () => undefined);

@@ -125,21 +125,28 @@ export async function renderTable(columns: readonly Column[], rows: readonly Row
 
 export interface KeyValueOptions {
   color: boolean;
+  /** Terminal width to wrap values to, by words; undefined: lines as they are (piped). */
+  width?: number | undefined;
 }
+
+// Narrower than this, a value column is not worth wrapping into: the terminal wraps instead.
+const MIN_VALUE_WIDTH = 20;
 
 /**
  * "Label:  value" lines with aligned values, for detail headers. Pairs whose value is null
- * or undefined are left out; multi-line values continue under the value column.
+ * or undefined are left out; multi-line and wrapped values continue under the value column.
  */
 export function renderKeyValue(pairs: readonly (readonly [string, Cell])[], options: KeyValueOptions): string {
   const shown = pairs.filter(([, value]) => value !== null && value !== undefined);
   const labelWidth = Math.max(0, ...shown.map(([label]) => displayWidth(label) + 1));
   const style = createStyle(options.color);
   const indent = ' '.repeat(labelWidth + 2);
+  const room = options.width === undefined ? undefined : options.width - indent.length;
   return shown
     .map(([label, value]) => {
       const labelText = `${label}:`.padEnd(labelWidth + 2);
-      const lines = sanitizeText(String(value)).split('\n');
+      const text = sanitizeText(String(value));
+      const lines = (room === undefined || room < MIN_VALUE_WIDTH ? text : wrapText(text, room)).split('\n');
       return style.bold(labelText) + lines.join('\n' + indent) + '\n';
     })
     .join('');

@@ -98,7 +98,7 @@ async function header(ticket: unknown, options: DetailOptions): Promise<string> 
     ['Updated', dateText(dateField(ticket, 'updatedOn', 'updatedAt', 'updated', 'modifiedOn'))],
     ['Deleted', field(ticket, 'isDeleted') === true ? (dateText(dateField(ticket, 'deletedOn')) ?? 'yes') : undefined],
   ];
-  return renderKeyValue(pairs, { color: options.color });
+  return renderKeyValue(pairs, { color: options.color, width: options.width });
 }
 
 function section(title: string, body: string, style: Style): string {

@@ -227,6 +227,16 @@ describe('tkt show at a terminal', () => {
     expect(readFileSync(paged, 'utf8')).toContain('Title:');
   });
 
+  it("gives the pager git's LESS=FRX unless the user set LESS", async () => {
+    const id = await ticketWithLongReply();
+    const seen = join(dir, 'less-env.txt');
+    const pager = `cat > /dev/null; printf '%s' "$LESS" > '${seen}'`;
+    await run({ id: String(id), markRead: false, pager: true }, (await h.context({ tty: true, env: { PAGER: pager } })).ctx);
+    expect(readFileSync(seen, 'utf8')).toBe('FRX');
+    await run({ id: String(id), markRead: false, pager: true }, (await h.context({ tty: true, env: { PAGER: pager, LESS: 'R' } })).ctx);
+    expect(readFileSync(seen, 'utf8')).toBe('R');
+  });
+
   it('prints the text itself when the pager cannot run', async () => {
     const id = await ticketWithLongReply();
     const r = await h.context({ tty: true, env: { PAGER: 'no-such-pager-anywhere' } });

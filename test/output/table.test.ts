@@ -131,6 +131,21 @@ describe('renderKeyValue', () => {
     );
   });
 
+  it('wraps long values by words to the width, continuing under the value column', () => {
+    const out = renderKeyValue(
+      [
+        ['Title', 'Printer on the second floor jams on every double-sided job'],
+        ['ID', 42],
+      ],
+      { color: false, width: 40 },
+    );
+    expect(out).toBe(['Title:  Printer on the second floor jams', '        on every double-sided job', 'ID:     42', ''].join('\n'));
+    // Without a width (piped) nothing is wrapped.
+    expect(renderKeyValue([['Title', 'Printer on the second floor jams on every double-sided job']], { color: false })).toBe(
+      'Title:  Printer on the second floor jams on every double-sided job\n',
+    );
+  });
+
   it('escapes control characters in values', () => {
     expect(renderKeyValue([['Title', 'x\u001b]0;pwned\u0007']], { color: false })).toBe('Title:  x^[]0;pwned^G\n');
   });
