@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { field, isObject } from '../api/fields.js';
 import type { CommandHost } from '../cli.js';
 import type { Context } from '../context.js';
 import { addFieldsOption, addTableOptions } from '../output/flags.js';
@@ -7,7 +6,7 @@ import { userSettings } from '../config/settings.js';
 import { OperationError, UsageError } from '../errors.js';
 import { SORT_FIELDS, buildFilter, buildSort, checkFilterOptions, hasFilters, parseSort, type ListFilterOptions, type TicketFilter } from '../tickets/list-filter.js';
 import { LIST_TYPES, kebabCase, parseFilterBy, parseListType, parsePositiveInt } from '../tickets/list-query.js';
-import { PAGE_CONCURRENCY, walkPages, type PageSource } from '../tickets/pages.js';
+import { PAGE_CONCURRENCY, listItemsOf, walkPages, type PageSource } from '../tickets/pages.js';
 import { ticketIdOf } from '../tickets/summary.js';
 
 export interface ListOptions extends ListFilterOptions {
@@ -95,7 +94,7 @@ async function buildSource(options: ListOptions, ctx: Context, filtering: boolea
     // A user ID, username or full name, as everywhere; the endpoint takes the username.
     const { createLookups } = await import('../lookups/index.js');
     const username = await createLookups(ctx).username('requester', options.requester, { flag: '--requester', noun: 'user' });
-    return { firstPage, pageSize: USERNAME_PAGE_SIZE, fetch: async (page) => itemsOf((await (await ctx.api()).listByUsername(username, page)).body) };
+    return { firstPage, pageSize: USERNAME_PAGE_SIZE, fetch: async (page) => listItemsOf((await (await ctx.api()).listByUsername(username, page)).body) };
   }
   if (options.in !== undefined && options.search === undefined) {
     throw new UsageError('--in only narrows --search', { hint: 'add --search TEXT' });
@@ -109,7 +108,7 @@ async function buildSource(options: ListOptions, ctx: Context, filtering: boolea
     firstPage,
     pageSize,
     fetch: async (page) =>
-      itemsOf(
+      listItemsOf(
         (
           await (await ctx.api()).listTickets({
             page,
@@ -121,17 +120,6 @@ async function buildSource(options: ListOptions, ctx: Context, filtering: boolea
         ).body,
       ),
   };
-}
-
-/** The tickets of a list response: the array itself, or the one array a wrapper object holds. */
-function itemsOf(body: unknown): unknown[] {
-  if (Array.isArray(body)) return body;
-  const wrapped = field(body, 'data', 'items', 'tickets', 'results', 'records', 'value');
-  if (Array.isArray(wrapped)) return wrapped;
-  if (body === undefined) return [];
-  throw new OperationError('the service answered the list with something that is not a list of tickets', {
-    details: [isObject(body) ? `fields: ${Object.keys(body).join(', ')}` : `got: ${typeof body}`],
-  });
 }
 
 /** The items of a page that pass the filter, in order; an item that does not say is judged on its detail. */

@@ -17,7 +17,6 @@ const COUNTS = [
   ['pending', 'MyPendingTickets', 'pending'],
   ['escalated', 'MyEscalated', 'escalated'],
 ] as const;
-const PAGE_SIZE = 100;
 const URGENT_SHOWN = 5;
 
 export function register(program: Command, host: CommandHost): void {
@@ -39,14 +38,9 @@ Examples:
 }
 
 export async function run(_options: StatusOptions, ctx: Context): Promise<void> {
-  const [{ walkPages, PAGE_CONCURRENCY }, { isSettled, summarizeTicket }] = await Promise.all([import('../tickets/pages.js'), import('../tickets/summary.js')]);
+  const [{ viewTickets }, { isSettled, summarizeTicket }] = await Promise.all([import('../tickets/pages.js'), import('../tickets/summary.js')]);
   const api = await ctx.api();
-  const all = async (listType: string): Promise<unknown[]> => {
-    const items: unknown[] = [];
-    const source = { firstPage: 1, pageSize: PAGE_SIZE, fetch: async (page: number) => listItems((await api.listTickets({ page, length: PAGE_SIZE, listType })).body) };
-    for await (const page of walkPages(source, { signal: ctx.signal, concurrency: PAGE_CONCURRENCY })) items.push(...page);
-    return items;
-  };
+  const all = (listType: string) => viewTickets(api, listType, ctx.signal);
   const [lists, groups] = await Promise.all([Promise.all(COUNTS.map(([, listType]) => all(listType))), all('AllMyGroups')]);
   const counts: Record<string, number> = {};
   COUNTS.forEach(([key], index) => (counts[key] = lists[index]!.length));
@@ -66,10 +60,6 @@ export async function run(_options: StatusOptions, ctx: Context): Promise<void> 
       quiet: () => urgent.map((item) => `${summarizeTicket(item).id ?? ''}\n`).join(''),
     },
   );
-}
-
-function listItems(body: unknown): unknown[] {
-  return Array.isArray(body) ? body : [];
 }
 
 // The urgent tickets sit under the counts, indented as they are.

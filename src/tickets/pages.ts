@@ -3,6 +3,8 @@
 // `concurrency` are held at once (bounded memory), and nothing past the first short page is
 // asked for once that page is known. The window opens one page at a time and doubles with
 // each full page, so a list that fits one page (or a filter met by the first) costs one request.
+import { field, isObject } from '../api/fields.js';
+import type { ApiClient } from '../api/types.js';
 import { InterruptedError, OperationError } from '../errors.js';
 
 export interface PageSource {
@@ -65,4 +67,30 @@ export async function* walkPages(source: PageSource, options: WalkOptions): Asyn
     yield items;
     if (short) return;
   }
+}
+
+/** The tickets of a list response: the array itself, or the one array a wrapper object holds. */
+export function listItemsOf(body: unknown): unknown[] {
+  if (Array.isArray(body)) return body;
+  const wrapped = field(body, 'data', 'items', 'tickets', 'results', 'records', 'value');
+  if (Array.isArray(wrapped)) return wrapped;
+  if (body === undefined) return [];
+  throw new OperationError('the service answered the list with something that is not a list of tickets', {
+    details: [isObject(body) ? `fields: ${Object.keys(body).join(', ')}` : `got: ${typeof body}`],
+  });
+}
+
+// Pages of a view walked whole (status counts, triage's list): big pages, few requests.
+const VIEW_PAGE_SIZE = 100;
+
+/** Every ticket of a view (a list type), walked page by page. */
+export async function viewTickets(api: ApiClient, listType: string, signal: AbortSignal): Promise<unknown[]> {
+  const source: PageSource = {
+    firstPage: 1,
+    pageSize: VIEW_PAGE_SIZE,
+    fetch: async (page) => listItemsOf((await api.listTickets({ page, length: VIEW_PAGE_SIZE, listType })).body),
+  };
+  const items: unknown[] = [];
+  for await (const page of walkPages(source, { signal, concurrency: PAGE_CONCURRENCY })) items.push(...page);
+  return items;
 }
