@@ -1,7 +1,7 @@
 // Bundles src/main.ts into dist/ with code splitting, so that heavy modules
 // (prompts, tables, multipart, the sandbox) become chunks loaded on first use.
 import { build } from 'esbuild';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildStart } from './build-start.mjs';
 
@@ -58,11 +58,14 @@ const UNUSED_MODULES = [
   // while a prompt is open and re-raises the signal when it is the last listener. tkt handles
   // signals in one place (src/main.ts) and closes an open prompt through its abort signal.
   { owner: '@inquirer[\\/]core', request: 'signal-exit', contents: 'exports.onExit = function onExit() { return function remove() {}; };' },
+  // Ink's React DevTools bridge, loaded only when DEV=true, needs react-devtools-core, which tkt
+  // does not ship: that variable then does nothing.
+  { owner: 'ink', request: './devtools.js', contents: '' },
 ];
 const unusedModules = {
   name: 'unused-modules',
   setup(build) {
-    build.onResolve({ filter: /^(\.\/client-h2\.js|es-set-tostringtag|signal-exit)$/ }, (args) => {
+    build.onResolve({ filter: /^(\.\/client-h2\.js|\.\/devtools\.js|es-set-tostringtag|signal-exit)$/ }, (args) => {
       const index = UNUSED_MODULES.findIndex(
         ({ owner, request }) => request === args.path && new RegExp(`[\\\\/]node_modules[\\\\/]${owner}[\\\\/]`).test(args.importer),
       );
@@ -88,7 +91,9 @@ await build({
   metafile: true,
   logLevel: 'warning',
   chunkNames: 'chunks/[name]-[hash]',
-  define: { TKT_VERSION: JSON.stringify(pkg.version) },
+  // React (bundled for `tkt triage`) picks its production build by NODE_ENV: decided here, not
+  // by whatever the user's environment says.
+  define: { TKT_VERSION: JSON.stringify(pkg.version), 'process.env.NODE_ENV': '"production"' },
   plugins: [lazyBuiltins, unusedModules],
   // CommonJS dependencies bundled into ESM still call require() for Node built-ins.
   banner: { js: "import { createRequire as __tktCreateRequire } from 'node:module'; const require = __tktCreateRequire(import.meta.url);" },
@@ -108,6 +113,13 @@ function writeBuildReport(metafile) {
   writeFileSync('build/meta.json', JSON.stringify(metafile));
 }
 
+// Packages published without their licence file (yoga-layout, under Ink): the text from their
+// repository, kept in scripts/licences/NAME.txt.
+function publishedWithoutLicence(name) {
+  const file = new URL(`licences/${name.replace('/', '+')}.txt`, import.meta.url);
+  return existsSync(file) ? file : undefined;
+}
+
 // The bundle contains other people's code, so the package ships each bundled package's licence,
 // taken from exactly the inputs esbuild put into dist/ (a package dropped from the bundle drops out).
 function writeThirdPartyNotices(metafile) {
@@ -119,8 +131,9 @@ function writeThirdPartyNotices(metafile) {
   const sections = [...packageDirs].sort().map((dir) => {
     const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
     const licenceFile = readdirSync(dir).find((name) => /^(licen[cs]e|copying)([.-]|$)/i.test(name));
-    if (licenceFile === undefined) throw new Error(`${manifest.name}: no licence file to ship in THIRD-PARTY-NOTICES`);
-    const text = readFileSync(path.join(dir, licenceFile), 'utf8').trim();
+    const licencePath = licenceFile === undefined ? publishedWithoutLicence(manifest.name) : path.join(dir, licenceFile);
+    if (licencePath === undefined) throw new Error(`${manifest.name}: no licence file to ship in THIRD-PARTY-NOTICES`);
+    const text = readFileSync(licencePath, 'utf8').trim();
     const licence = manifest.license ?? manifest.licenses?.map((entry) => entry.type).join(' OR ');
     return `## ${manifest.name}@${manifest.version} (${licence})\n\n${text}\n`;
   });

@@ -12,6 +12,7 @@ import * as profiles from './profiles.js';
 import * as config from './config.js';
 import * as list from './list.js';
 import * as status from './status.js';
+import * as triage from './triage.js';
 import * as show from './show.js';
 import * as read from './read.js';
 import * as metadata from './metadata.js';
@@ -37,6 +38,7 @@ export function registerCommands(program: Command, host: CommandHost): void {
   config.register(program, host);
   list.register(program, host);
   status.register(program, host);
+  triage.register(program, host);
   show.register(program, host);
   read.register(program, host);
   metadata.register(program, host);

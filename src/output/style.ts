@@ -13,6 +13,8 @@ export interface Style {
   yellow: Paint;
   blue: Paint;
   cyan: Paint;
+  /** Swapped foreground and background: the highlighted row of a full-screen list. */
+  inverse: Paint;
 }
 
 /** Paint functions that are the identity when `color` is false. */
@@ -27,5 +29,6 @@ export function createStyle(color: boolean): Style {
     yellow: (text) => chalk.yellow(text),
     blue: (text) => chalk.blue(text),
     cyan: (text) => chalk.cyan(text),
+    inverse: (text) => chalk.inverse(text),
   };
 }

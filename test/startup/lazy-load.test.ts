@@ -27,6 +27,9 @@ const LAZY_INPUTS: Array<{ name: string; pattern: RegExp }> = [
   // chalk and the table helper's Intl.Segmenter cost about 10 ms of every `tkt --help`.
   { name: 'chalk', pattern: /(^|\/)node_modules\/chalk\// },
   { name: 'src/output/table.ts', pattern: /^src\/output\/table\.ts$/ },
+  // tkt triage's terminal UI: Ink, React and the Yoga layout engine, about a megabyte.
+  { name: 'ink', pattern: /(^|\/)node_modules\/ink\// },
+  { name: 'react', pattern: /(^|\/)node_modules\/(react|react-reconciler|yoga-layout)\// },
 ];
 
 interface Metafile {
@@ -223,6 +226,15 @@ process.on('exit', () => {
     expect(code).toBe(2);
     expect(distFiles).toContain('dist/main.js');
     expect(lazyModulesAmong(inputs)).toEqual([]);
+  });
+
+  it('refuses tkt triage without a terminal before loading its terminal UI library', () => {
+    const { code, distFiles, inputs } = loadedInputs(['triage']);
+
+    expect(code).toBe(2);
+    expect(distFiles).toContain('dist/main.js');
+    expect(lazyModulesAmong(inputs)).not.toContain('ink');
+    expect(lazyModulesAmong(inputs)).not.toContain('react');
   });
 
   it('does not load the HTTP client for a command that only reads settings', () => {

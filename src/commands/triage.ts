@@ -1,0 +1,46 @@
+// tkt triage [--view VIEW]: the technician's full-screen queue (contract section 10). The
+// screen and its terminal UI library live in src/triage/, loaded only by this command.
+import type { Command } from 'commander';
+import type { CommandHost } from '../cli.js';
+import { userSettings } from '../config/settings.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { kebabCase, parseListType } from '../tickets/list-query.js';
+
+export interface TriageOptions {
+  view?: string | undefined;
+}
+
+/** The queue triage opens without --view or a default-view setting: yours and nobody's. */
+export const TRIAGE_DEFAULT_VIEW = 'MyOpenOrUnassigned';
+
+export function register(program: Command, host: CommandHost): void {
+  program
+    .command('triage')
+    .description('Work through a view full-screen: navigate, read and act on tickets with single keys')
+    .option('--view <view>', `the view to open (see tkt list --help); default: the default-view setting, else ${kebabCase(TRIAGE_DEFAULT_VIEW)}`)
+    .addHelpText(
+      'after',
+      `
+Keys: arrows or j/k move, PgUp/PgDn, Home/End; / filters; Enter shows the ticket in the pager;
+p pick up, r reply ($EDITOR), s resolve, c close, a assign, o reopen, m mark read; v switches
+view, R refreshes, ? lists the keys, q quits. Needs a terminal.
+
+Examples:
+  $ tkt triage
+  $ tkt triage --view unassigned-tickets`,
+    )
+    // Graceful: a SIGTERM closes the screen and gives the terminal back rather than exiting under it.
+    .action(host.action((_args, opts, ctx) => run({ view: opts.view }, ctx), { graceful: true }));
+}
+
+export async function run(options: TriageOptions, ctx: Context): Promise<void> {
+  const view = parseListType(options.view ?? userSettings(ctx).defaultView ?? TRIAGE_DEFAULT_VIEW);
+  if (!ctx.io.canPrompt || !ctx.io.stdoutIsTTY) {
+    throw new UsageError('tkt triage needs a terminal (stdin and stdout a TTY, without --no-input or CI)', {
+      hint: `in scripts use tkt list --view ${kebabCase(view)} and the ID commands (tkt pickup, tkt resolve...)`,
+    });
+  }
+  const { runTriage } = await import('../triage/app.js');
+  await runTriage(ctx, { view });
+}

@@ -1,0 +1,71 @@
+// What triage's single keys do to one ticket, through the code the commands use: the request
+// plans of src/api/plans.ts (pickup, read, resolve, close, reply), update's read-modify-write
+// (changeTicket) for assign and reopen, and the commands' ways of finding who acts, the
+// requester's e-mail and the reply's subject. No request is written here.
+import { plans } from '../api/plans.js';
+import type { ApiClient } from '../api/types.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import type { Lookups } from '../lookups/types.js';
+import { resolveActingUser } from '../tickets/acting-user.js';
+import { changeTicket } from '../tickets/change.js';
+import { requesterEmailOf, ticketTitleOf } from '../tickets/mail.js';
+
+/** The status `tkt reopen` sets by default. */
+const REOPEN_STATUS = 'Open';
+
+export interface TicketActions {
+  pickUp(id: number): Promise<string>;
+  markRead(id: number): Promise<string>;
+  resolve(id: number, details: string): Promise<string>;
+  close(id: number): Promise<string>;
+  assign(id: number, userId: number | string, name: string): Promise<string>;
+  reopen(id: number): Promise<string>;
+  /** An e-mail reply to the requester, "Re: <title>", as `tkt reply ID` sends it. */
+  reply(id: number, ticket: unknown, message: string): Promise<string>;
+}
+
+/**
+ * `ctx` must not prompt (triage owns the terminal): a token without a user ID is then an error
+ * that says to use the command with --by, instead of a question.
+ */
+export function createTicketActions(ctx: Context, client: ApiClient, lookups: Lookups): TicketActions {
+  return {
+    async pickUp(id) {
+      await client.send(plans.pickupTicket(id));
+      return `picked up #${id}`;
+    },
+    async markRead(id) {
+      await client.send(plans.markRead(id));
+      return `marked #${id} read`;
+    },
+    async resolve(id, details) {
+      if (details.trim() === '') throw new UsageError('the service needs resolution notes: nothing was sent');
+      const submitBy = await resolveActingUser(ctx, undefined, 'resolves');
+      await client.send(plans.resolveTicket(id, { fields: { TicketId: id, Details: details, SubmitBy: submitBy } }));
+      return `resolved #${id}`;
+    },
+    async close(id) {
+      const closeBy = await resolveActingUser(ctx, undefined, 'closes');
+      const response = await client.send(plans.closeTicket(id, { fields: { TicketId: id, CloseBy: closeBy, Acknowledged: false } }));
+      // 200 is the service's "already closed, no action" (spec 4.7), as `tkt close` reports it.
+      return response.status === 200 ? `#${id} was already closed, nothing changed` : `closed #${id}`;
+    },
+    async assign(id, userId, name) {
+      await changeTicket(client, id, { AssignedUser: userId });
+      return `assigned #${id} to ${name}`;
+    },
+    async reopen(id) {
+      const statusId = await lookups.resolve('status', REOPEN_STATUS);
+      await changeTicket(client, id, { TicketStatusId: statusId });
+      return `reopened #${id} (${REOPEN_STATUS})`;
+    },
+    async reply(id, ticket, message) {
+      const to = requesterEmailOf(ticket);
+      if (to === undefined) throw new UsageError(`ticket #${id} has no requester e-mail: reply with tkt reply ${id} --to EMAIL`);
+      const subject = `Re: ${ticketTitleOf(ticket)}`;
+      await client.send(plans.replyTicket(id, { fields: { Id: id, Title: subject, SendTo: to, Message: message } }));
+      return `replied to #${id} (to ${to})`;
+    },
+  };
+}

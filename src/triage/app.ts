@@ -1,0 +1,90 @@
+// Runs the triage screen: the alternate screen (the shell's scrollback is left as it was),
+// Ink mounted on the session, and the screen handed back for the editor and the pager.
+//
+// Why Ink: the most used and best kept terminal UI library for Node (React components, its
+// own input parser with arrows, PgUp/PgDn, Home/End, resize handling, frames written in one
+// synchronized update), MIT, with 6.x the line that supports Node 20 (7.x needs Node 22).
+// blessed and its forks are unmaintained; terminal-kit draws without a layout model. Ink and
+// React weigh about a megabyte, in chunks that only `tkt triage` loads.
+import { render, type Instance } from 'ink';
+import { createElement as h } from 'react';
+import type { Context } from '../context.js';
+import { userSettings } from '../config/settings.js';
+import { createLookups } from '../lookups/index.js';
+import { pageText } from '../output/pager.js';
+import { renderTicketDetail } from '../tickets/detail.js';
+import { createTicketActions } from './actions.js';
+import { TriageScreen } from './screen.js';
+import { TriageSession, type Terminal } from './session.js';
+
+const ALTERNATE_SCREEN = '\x1b[?1049h\x1b[H';
+const MAIN_SCREEN = '\x1b[?1049l';
+
+export interface TriageRun {
+  /** A list type, as the API spells it. */
+  view: string;
+}
+
+export async function runTriage(ctx: Context, options: TriageRun): Promise<void> {
+  // Nothing the actions run may ask at the terminal: the screen owns it (a token without a user
+  // ID is then an error that names the command to use instead).
+  const quietCtx: Context = { ...ctx, io: { ...ctx.io, canPrompt: false } };
+  const client = await ctx.api();
+  const lookups = createLookups(quietCtx);
+  const stdout = ctx.io.stdout as NodeJS.WriteStream;
+  const stdin = ctx.io.stdin as NodeJS.ReadStream;
+  let instance: Instance | undefined;
+
+  const mount = () => {
+    stdout.write(ALTERNATE_SCREEN);
+    instance = render(h(TriageScreen, { session, color: ctx.io.stdoutColor, now: ctx.now }), {
+      stdout,
+      stdin,
+      stderr: ctx.io.stderr as NodeJS.WriteStream,
+      exitOnCtrlC: false,
+      patchConsole: false,
+    });
+  };
+  const unmount = async () => {
+    if (instance === undefined) return;
+    const leaving = instance;
+    instance = undefined;
+    leaving.unmount();
+    await leaving.waitUntilExit().catch(() => undefined);
+    stdout.write(MAIN_SCREEN);
+  };
+  const terminal: Terminal = {
+    async suspend(work) {
+      await unmount();
+      try {
+        return await work();
+      } finally {
+        if (!session.snapshot().quit) mount();
+      }
+    },
+  };
+  const session = new TriageSession(
+    {
+      ctx,
+      client,
+      lookups,
+      actions: createTicketActions(quietCtx, client, lookups),
+      terminal,
+      page: (text) => pageText(text, userSettings(ctx).pager, ctx.io.stdout),
+      renderDetail: (ticket, width, color) => renderTicketDetail(ticket, { lookups, now: ctx.now(), color, width }),
+    },
+    options.view,
+  );
+
+  // Ctrl-C is a key on the screen; a SIGTERM (or a SIGINT sent by kill) closes it the same way.
+  const onSignal = () => session.quit();
+  ctx.signal.addEventListener('abort', onSignal, { once: true });
+  mount();
+  try {
+    void session.load();
+    await session.finished;
+  } finally {
+    ctx.signal.removeEventListener('abort', onSignal);
+    await unmount();
+  }
+}

@@ -1,0 +1,170 @@
+// The triage screen, drawn with Ink (React for terminals) from a snapshot of the session:
+// a title line, the view's tickets as a table (the table `tkt list` draws, one width
+// function), the highlighted ticket's detail (as `tkt show` renders it) or an overlay, a
+// status line and the keys. Every line is cut to the terminal's width; the layout follows
+// resizes. Colour only through tkt's own style (NO_COLOR, --no-color), never Ink's.
+import { Box, Text, useInput, useStdout } from 'ink';
+import { createElement as h, useEffect, useState, useSyncExternalStore, type ReactElement } from 'react';
+import { createStyle, type Style } from '../output/style.js';
+import { renderTable, truncate, type Column, type Row } from '../output/table.js';
+import { formatDue } from '../output/time.js';
+import { kebabCase } from '../tickets/list-query.js';
+import { FOOTER, KEY_MAP, pickerMatches, type Overlay, type TriageRow, type TriageSession, type TriageState } from './session.js';
+
+export interface ScreenProps {
+  session: TriageSession;
+  color: boolean;
+  now: () => Date;
+}
+
+/** Lines around the list and the detail: title, table header, detail rule, status, keys. */
+const CHROME_LINES = 5;
+/** The list's share of the lines left, when there are enough tickets to fill it. */
+const LIST_SHARE = 0.45;
+const MIN_LIST_LINES = 3;
+/** Room for the highlight marker before each row. */
+const MARKER = 2;
+
+export interface Layout {
+  width: number;
+  listLines: number;
+  detailLines: number;
+}
+
+/** How the terminal's lines are shared: the list gets what its tickets need, up to its share. */
+export function layoutFor(columns: number, rows: number, tickets: number): Layout {
+  const free = Math.max(2, rows - CHROME_LINES);
+  const listLines = Math.max(1, Math.min(free - 1, Math.max(MIN_LIST_LINES, Math.min(tickets, Math.floor(free * LIST_SHARE)))));
+  return { width: Math.max(20, columns), listLines, detailLines: Math.max(1, free - listLines) };
+}
+
+const TABLE_COLUMNS: Column[] = [
+  { key: 'id', header: 'ID', align: 'right' },
+  { key: 'status', header: 'STATUS', shrink: true, minWidth: 6 },
+  { key: 'priority', header: 'PRIORITY', shrink: true, minWidth: 4 },
+  { key: 'due', header: 'DUE' },
+  { key: 'title', header: 'TITLE', shrink: true, minWidth: 12 },
+  { key: 'requester', header: 'REQUESTER', shrink: true, minWidth: 8 },
+  { key: 'assignee', header: 'ASSIGNEE', shrink: true, minWidth: 8 },
+];
+
+function tableRows(rows: readonly TriageRow[], now: Date): Row[] {
+  return rows.map(({ id, summary }) => {
+    const due = formatDue(summary.due, now, summary.overdue);
+    return { id, status: summary.status, priority: summary.priority, due: due.text, overdue: due.overdue, title: summary.title, requester: summary.requester, assignee: summary.assignee ?? '-' };
+  });
+}
+
+function useTerminalSize(): { columns: number; rows: number } {
+  const { stdout } = useStdout();
+  const read = () => ({ columns: stdout.columns || 80, rows: stdout.rows || 24 });
+  const [size, setSize] = useState(read);
+  useEffect(() => {
+    const resized = () => setSize(read());
+    stdout.on('resize', resized);
+    return () => void stdout.off('resize', resized);
+  }, [stdout]);
+  return size;
+}
+
+/** The table's header and lines for the visible rows, redrawn when they or the width change. */
+function useTableLines(state: TriageState, width: number, color: boolean, now: () => Date): string[] | undefined {
+  const [lines, setLines] = useState<string[] | undefined>(undefined);
+  useEffect(() => {
+    let current = true;
+    const style = createStyle(color);
+    const columns = TABLE_COLUMNS.map((column) => (column.key === 'due' ? { ...column, paint: (text: string, row: Row) => (row.overdue === true ? style.red(text) : text) } : column));
+    void renderTable(columns, tableRows(state.visible, now()), { width: width - MARKER, color }).then((text) => {
+      if (current) setLines(text.replace(/\n$/, '').split('\n'));
+    });
+    return () => void (current = false);
+  }, [state.visible, width, color]);
+  return lines;
+}
+
+const line = (text: string, key: string | number): ReactElement => h(Text, { key, wrap: 'truncate-end' }, text === '' ? ' ' : text);
+
+function titleLine(state: TriageState, width: number, style: Style): string {
+  const count = state.filter === '' ? `${state.rows.length} tickets` : `${state.visible.length} of ${state.rows.length} tickets`;
+  const filter = state.filtering ? `  filter: /${state.filter}▏` : state.filter === '' ? '' : `  filter: /${state.filter}`;
+  const text = truncate(`tkt triage · ${kebabCase(state.view)} · ${state.loading ? 'loading…' : count}${filter}`, width);
+  return style.bold(text);
+}
+
+function listLines(state: TriageState, table: string[] | undefined, layout: Layout, style: Style, color: boolean): string[] {
+  if (table === undefined) return [];
+  const [header = '', ...body] = table;
+  const lines = [`  ${style.bold(header)}`];
+  if (state.visible.length === 0) lines.push(state.loading ? '  loading…' : state.filter === '' ? '  no tickets in this view' : '  no ticket matches the filter');
+  // The highlight sits in the middle of the window once the list is longer than it.
+  const top = Math.max(0, Math.min(state.selected - Math.floor(layout.listLines / 2), body.length - layout.listLines));
+  body.slice(top, top + layout.listLines).forEach((text, offset) => {
+    const highlighted = top + offset === state.selected;
+    // With colour the row is painted inverse; without, the marker alone shows it.
+    lines.push(highlighted ? (color ? style.inverse(`› ${text}`) : `› ${text}`) : `  ${text}`);
+  });
+  return lines;
+}
+
+function overlayLines(overlay: Overlay, layout: Layout, style: Style): string[] {
+  switch (overlay.kind) {
+    case 'help': {
+      const width = Math.max(...KEY_MAP.map(([keys]) => keys.length));
+      return [style.bold('Keys (any key closes this)'), ...KEY_MAP.map(([keys, what]) => `  ${keys.padEnd(width)}  ${what}`)];
+    }
+    case 'confirm':
+      return [style.bold(overlay.question)];
+    case 'prompt':
+      return [style.bold(overlay.label), `> ${overlay.text}▏`, style.dim('Enter sends, Esc cancels')];
+    case 'picker': {
+      const shown = pickerMatches(overlay.choices, overlay.query);
+      const room = Math.max(1, layout.detailLines - 3);
+      const top = Math.max(0, Math.min(overlay.selected - Math.floor(room / 2), shown.length - room));
+      return [
+        style.bold(`${overlay.title} (type to filter, Enter chooses, Esc cancels)`),
+        `> ${overlay.query}▏`,
+        ...(shown.length === 0 ? ['  nothing matches'] : shown.slice(top, top + room).map((choice, offset) => `${top + offset === overlay.selected ? '› ' : '  '}${choice.label}`)),
+      ];
+    }
+  }
+}
+
+function detailLines(props: ScreenProps, state: TriageState, layout: Layout, style: Style): string[] {
+  if (state.overlay !== undefined) return overlayLines(state.overlay, layout, style);
+  const row = state.visible[state.selected];
+  if (row === undefined) return [];
+  const detail = props.session.detailText(row.id, layout.width, props.color);
+  if (detail.error !== undefined) return [style.red(`could not read #${row.id}: ${detail.error}`)];
+  if (detail.text === undefined) return [style.dim(`reading #${row.id}…`)];
+  return detail.text.replace(/\n$/, '').split('\n');
+}
+
+function statusLine(state: TriageState, width: number, style: Style): string {
+  if (state.status === undefined) return '';
+  const text = truncate(state.status.text, width);
+  return state.status.tone === 'error' ? style.red(text) : state.status.tone === 'ok' ? style.green(text) : text;
+}
+
+export function TriageScreen(props: ScreenProps): ReactElement {
+  const { session, color } = props;
+  const state = useSyncExternalStore(session.subscribe, session.snapshot);
+  const { columns, rows } = useTerminalSize();
+  const layout = layoutFor(columns, rows, state.visible.length);
+  const table = useTableLines(state, layout.width, color, props.now);
+  const style = createStyle(color);
+  useInput((input, key) => session.press(input, key, layout.listLines));
+
+  const list = listLines(state, table, layout, style, color);
+  const rule = style.dim('─'.repeat(layout.width));
+  const detail = detailLines(props, state, layout, style).slice(0, layout.detailLines);
+  const pad = (lines: string[], count: number) => [...lines, ...Array<string>(Math.max(0, count - lines.length)).fill('')];
+  const all = [
+    titleLine(state, layout.width, style),
+    ...pad(list, layout.listLines + 1),
+    rule,
+    ...pad(detail, layout.detailLines),
+    statusLine(state, layout.width, style),
+    style.dim(truncate(FOOTER, layout.width)),
+  ];
+  return h(Box, { flexDirection: 'column', width: layout.width, height: rows }, ...all.slice(0, rows).map(line));
+}

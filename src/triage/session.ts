@@ -1,0 +1,434 @@
+// The state of a triage screen and everything that changes it: the view's tickets, the
+// highlight, the filter, the detail cache, the overlays (help, pickers, prompts) and the
+// actions. The screen (screen.ts) draws a snapshot and passes keys to `press`; nothing here
+// knows about the terminal UI library, so the terminal is reached only through `Terminal`.
+import { field, isObject, stringField } from '../api/fields.js';
+import type { ApiClient } from '../api/types.js';
+import type { Context } from '../context.js';
+import { TktError } from '../errors.js';
+import type { Lookups } from '../lookups/types.js';
+import { sanitizeInline } from '../output/sanitize.js';
+import { kebabCase, LIST_TYPES } from '../tickets/list-query.js';
+import { ticketTitleOf } from '../tickets/mail.js';
+import { viewTickets } from '../tickets/pages.js';
+import { summarizeTicket, type TicketSummary } from '../tickets/summary.js';
+import type { TicketActions } from './actions.js';
+
+export interface TriageRow {
+  id: number;
+  summary: TicketSummary;
+}
+
+export interface Choice {
+  label: string;
+  value: string;
+}
+
+export type Overlay =
+  | { kind: 'help' }
+  | { kind: 'prompt'; label: string; text: string; submit(text: string): void }
+  | { kind: 'confirm'; question: string; yes(): void }
+  | { kind: 'picker'; title: string; query: string; choices: Choice[]; selected: number; choose(choice: Choice): void };
+
+export type Tone = 'info' | 'ok' | 'error';
+
+export interface TriageState {
+  /** The list type shown. */
+  view: string;
+  rows: TriageRow[];
+  /** The rows the filter lets through, in list order. */
+  visible: TriageRow[];
+  loading: boolean;
+  filter: string;
+  /** Typing the filter: keys go to it until Enter or Esc. */
+  filtering: boolean;
+  /** Index into `visible`. */
+  selected: number;
+  /** What the last action did, or what is going on. */
+  status: { text: string; tone: Tone } | undefined;
+  /** An action in flight: other actions wait for it. */
+  busy: boolean;
+  overlay: Overlay | undefined;
+  quit: boolean;
+}
+
+/** The keys of a key press, as the terminal UI library reports them. */
+export interface KeyPress {
+  upArrow?: boolean;
+  downArrow?: boolean;
+  pageUp?: boolean;
+  pageDown?: boolean;
+  home?: boolean;
+  end?: boolean;
+  return?: boolean;
+  escape?: boolean;
+  backspace?: boolean;
+  delete?: boolean;
+  ctrl?: boolean;
+  tab?: boolean;
+}
+
+/** What the session needs of the terminal: leaving the screen for an editor or a pager. */
+export interface Terminal {
+  suspend<T>(work: () => Promise<T>): Promise<T>;
+}
+
+export interface TriageDeps {
+  ctx: Context;
+  client: ApiClient;
+  lookups: Lookups;
+  actions: TicketActions;
+  terminal: Terminal;
+  /** Opens `text` in the pager (leaving the screen is the caller's). */
+  page(text: string): Promise<void>;
+  /** The full `tkt show` text of a ticket at `width` columns. */
+  renderDetail(ticket: unknown, width: number, color: boolean): Promise<string>;
+}
+
+/** The keys, as the help overlay, the footer and the README list them. */
+export const KEY_MAP: readonly (readonly [string, string])[] = [
+  ['↑ ↓  j k', 'move'],
+  ['PgUp PgDn Home End', 'move by a page, to the ends'],
+  ['/', 'filter the list (Enter keeps it, Esc clears it)'],
+  ['Enter', 'the full ticket in the pager (tkt show)'],
+  ['p', 'pick up (assign to yourself)'],
+  ['r', 'reply to the requester (message in $EDITOR)'],
+  ['s', 'resolve (asks for the resolution notes)'],
+  ['c', 'close (asks to confirm)'],
+  ['a', 'assign (type to filter the technicians)'],
+  ['o', 'reopen (status Open)'],
+  ['m', 'mark read'],
+  ['v', 'switch view'],
+  ['R', 'refresh the list'],
+  ['?', 'this help'],
+  ['q  Ctrl-C', 'quit'],
+];
+
+/** The footer: the most used keys first, cut to the width by the screen. */
+export const FOOTER = '? help  q quit  p pick up  r reply  s resolve  c close  a assign  o reopen  m read  ⏎ show  / filter  v view  R refresh';
+
+const SUMMARY_FIELDS = ['title', 'status', 'priority', 'requester', 'assignee'] as const;
+
+function matches(row: TriageRow, filter: string): boolean {
+  if (filter === '') return true;
+  const needle = filter.toLowerCase();
+  const haystack = [String(row.id), ...SUMMARY_FIELDS.map((name) => row.summary[name] ?? '')].join('\u0000').toLowerCase();
+  return haystack.includes(needle);
+}
+
+export function pickerMatches(choices: readonly Choice[], query: string): Choice[] {
+  const needle = query.toLowerCase();
+  return choices.filter((choice) => choice.label.toLowerCase().includes(needle));
+}
+
+/** A row from a ticket's detail, with people by their name alone, as the list names them. */
+function rowSummary(ticket: unknown): TicketSummary {
+  const summary = summarizeTicket(ticket);
+  const fullName = (...names: string[]) => names.map((name) => field(ticket, name)).map((person) => (isObject(person) ? stringField(person, 'fullName', 'name') : undefined)).find(Boolean);
+  return { ...summary, requester: fullName('requester', 'creator') ?? summary.requester, assignee: fullName('assignee', 'assignedTo', 'technician') ?? summary.assignee };
+}
+
+/** An error in one line: the service's own message when it sent one. */
+export function failureText(error: unknown): string {
+  if (error instanceof TktError) {
+    const details = error.details.filter((line) => line.trim() !== '');
+    return sanitizeInline(details.length > 0 ? `${error.message}: ${details.join('; ')}` : error.message);
+  }
+  return sanitizeInline(error instanceof Error ? error.message : String(error));
+}
+
+interface DetailEntry {
+  ticket?: unknown;
+  error?: string;
+  /** Rendered text by `${width}:${color}`. */
+  texts: Map<string, string>;
+}
+
+export class TriageSession {
+  private state: TriageState;
+  private readonly listeners = new Set<() => void>();
+  private readonly details = new Map<number, DetailEntry>();
+  private readonly pending = new Set<string>();
+  private quitResolve: (() => void) | undefined;
+  /** Resolves when the user quits. */
+  readonly finished: Promise<void>;
+
+  constructor(
+    private readonly deps: TriageDeps,
+    view: string,
+  ) {
+    this.state = { view, rows: [], visible: [], loading: true, filter: '', filtering: false, selected: 0, status: undefined, busy: false, overlay: undefined, quit: false };
+    this.finished = new Promise((resolve) => (this.quitResolve = resolve));
+  }
+
+  // --- the store, for the screen ---
+
+  snapshot = (): TriageState => this.state;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  private update(changes: Partial<TriageState>): void {
+    const next = { ...this.state, ...changes };
+    if ('rows' in changes || 'filter' in changes) {
+      const current = this.current();
+      next.visible = next.rows.filter((row) => matches(row, next.filter));
+      // The highlight stays on the same ticket when it is still listed.
+      const index = current === undefined ? -1 : next.visible.findIndex((row) => row.id === current.id);
+      next.selected = index >= 0 ? index : Math.min(next.selected, Math.max(0, next.visible.length - 1));
+    }
+    this.state = next;
+    for (const listener of this.listeners) listener();
+  }
+
+  current(): TriageRow | undefined {
+    return this.state.visible[this.state.selected];
+  }
+
+  private say(text: string, tone: Tone): void {
+    this.update({ status: { text, tone } });
+  }
+
+  quit(): void {
+    if (this.state.quit) return;
+    this.update({ quit: true });
+    this.quitResolve?.();
+  }
+
+  // --- the list ---
+
+  async load(view = this.state.view): Promise<void> {
+    const reloaded = view === this.state.view && !this.state.loading;
+    this.update({ view, loading: true, ...(view === this.state.view ? {} : { rows: [], selected: 0 }) });
+    try {
+      const items = await viewTickets(this.deps.client, view, this.deps.ctx.signal);
+      const rows = items.flatMap((item): TriageRow[] => {
+        const summary = summarizeTicket(item);
+        const id = Number(summary.id);
+        return Number.isSafeInteger(id) ? [{ id, summary }] : [];
+      });
+      this.details.clear();
+      // The title line counts the tickets; a reload says it happened.
+      this.update({ rows, loading: false, status: reloaded ? { text: `✓ ${kebabCase(view)} read again`, tone: 'ok' } : undefined });
+    } catch (error) {
+      this.update({ loading: false });
+      this.say(`could not load ${kebabCase(view)}: ${failureText(error)}`, 'error');
+    }
+  }
+
+  /** The highlighted ticket's detail text at `width`, fetched and rendered on first need. */
+  detailText(id: number, width: number, color: boolean): { text?: string; error?: string } {
+    const entry = this.details.get(id);
+    if (entry?.error !== undefined) return { error: entry.error };
+    const key = `${width}:${color}`;
+    const text = entry?.texts.get(key);
+    if (text !== undefined) return { text };
+    const job = `${id}@${key}`;
+    if (!this.pending.has(job)) {
+      this.pending.add(job);
+      void this.fetchDetail(id, width, color, key).finally(() => this.pending.delete(job));
+    }
+    return {};
+  }
+
+  private async fetchDetail(id: number, width: number, color: boolean, key: string): Promise<void> {
+    try {
+      const ticket = await this.ticket(id);
+      const text = await this.deps.renderDetail(ticket, width, color);
+      this.details.get(id)?.texts.set(key, text);
+    } catch (error) {
+      this.details.set(id, { error: failureText(error), texts: new Map() });
+    }
+    this.update({});
+  }
+
+  /** The ticket's detail body, from the cache or the service. */
+  private async ticket(id: number): Promise<unknown> {
+    const cached = this.details.get(id);
+    if (cached?.ticket !== undefined) return cached.ticket;
+    const ticket = (await this.deps.client.getTicket(id)).body;
+    this.details.set(id, { ticket, texts: new Map() });
+    return ticket;
+  }
+
+  /** After an action: the ticket read again, its row and detail from what the service now says. */
+  private async refreshRow(id: number): Promise<void> {
+    this.details.delete(id);
+    const summary = rowSummary(await this.ticket(id));
+    this.update({ rows: this.state.rows.map((row) => (row.id === id ? { id, summary: { ...summary, id } } : row)) });
+  }
+
+  // --- actions ---
+
+  /** Runs one action on the highlighted ticket; says what happened and refreshes its row. */
+  private act(verb: string, work: (id: number) => Promise<string>): void {
+    const row = this.current();
+    if (row === undefined) return this.say('no ticket highlighted', 'error');
+    if (this.state.busy) return this.say('wait: an action is still running', 'error');
+    this.update({ busy: true, status: { text: `${verb} #${row.id}…`, tone: 'info' } });
+    void (async () => {
+      try {
+        const done = await work(row.id);
+        this.say(`✓ ${sanitizeInline(done)}`, 'ok');
+        await this.refreshRow(row.id).catch((error: unknown) => this.say(`✓ ${sanitizeInline(done)}; the row could not be refreshed: ${failureText(error)}`, 'ok'));
+      } catch (error) {
+        this.say(`✗ ${verb} #${row.id}: ${failureText(error)}`, 'error');
+      } finally {
+        this.update({ busy: false });
+      }
+    })();
+  }
+
+  private reply(): void {
+    this.act('replying to', async (id) => {
+      const ticket = await this.ticket(id);
+      const message = await this.deps.terminal.suspend(() => this.deps.ctx.prompter.editor({ message: `Reply to #${id}: ${sanitizeInline(ticketTitleOf(ticket))}` }));
+      return this.deps.actions.reply(id, ticket, message);
+    });
+  }
+
+  private openInPager(): void {
+    const row = this.current();
+    if (row === undefined) return;
+    void (async () => {
+      try {
+        const ticket = await this.ticket(row.id);
+        const columns = (this.deps.ctx.io.stdout as { columns?: number }).columns ?? this.deps.ctx.io.columns;
+        const text = await this.deps.renderDetail(ticket, columns, this.deps.ctx.io.stdoutColor);
+        await this.deps.terminal.suspend(() => this.deps.page(text));
+      } catch (error) {
+        this.say(`✗ show #${row.id}: ${failureText(error)}`, 'error');
+      }
+    })();
+  }
+
+  private async openAssignPicker(): Promise<void> {
+    const row = this.current();
+    if (row === undefined) return;
+    try {
+      const technicians = await this.deps.lookups.entries('assignee');
+      const choices = technicians.map((entry) => ({ label: entry.username === undefined ? entry.name : `${entry.name} (${entry.username})`, value: String(entry.id) }));
+      this.update({
+        overlay: {
+          kind: 'picker',
+          title: `Assign #${row.id} to`,
+          query: '',
+          choices,
+          selected: 0,
+          choose: (choice) => this.act('assigning', (id) => this.deps.actions.assign(id, choice.value, choice.label)),
+        },
+      });
+    } catch (error) {
+      this.say(`✗ assign: ${failureText(error)}`, 'error');
+    }
+  }
+
+  private openViewPicker(): void {
+    const choices = LIST_TYPES.map((type) => ({ label: kebabCase(type), value: type }));
+    const selected = Math.max(0, choices.findIndex((choice) => choice.value === this.state.view));
+    this.update({ overlay: { kind: 'picker', title: 'Switch to view', query: '', choices, selected, choose: (choice) => void this.load(choice.value) } });
+  }
+
+  // --- keys ---
+
+  /** One key press; `pageSize` is how many rows the list shows. */
+  press(input: string, key: KeyPress, pageSize: number): void {
+    if (key.ctrl && input === 'c') return this.quit();
+    const overlay = this.state.overlay;
+    // Keys typed faster than they are read come as one chunk ("jj"): one at a time, unless
+    // they are text being typed (a paste into the filter or a prompt).
+    const typing = this.state.filtering || overlay?.kind === 'prompt' || overlay?.kind === 'picker';
+    if ([...input].length > 1 && !key.ctrl && !typing) {
+      for (const char of input) this.press(char, {}, pageSize);
+      return;
+    }
+    if (overlay !== undefined) return this.pressInOverlay(overlay, input, key);
+    if (this.state.filtering) return this.pressInFilter(input, key);
+    const last = this.state.visible.length - 1;
+    const move = (to: number) => this.update({ selected: Math.max(0, Math.min(last, to)) });
+    const { selected } = this.state;
+    if (key.upArrow || input === 'k') return move(selected - 1);
+    if (key.downArrow || input === 'j') return move(selected + 1);
+    if (key.pageUp) return move(selected - Math.max(1, pageSize));
+    if (key.pageDown) return move(selected + Math.max(1, pageSize));
+    if (key.home || input === 'g') return move(0);
+    if (key.end || input === 'G') return move(last);
+    if (key.return) return this.openInPager();
+    if (key.escape) return this.state.filter === '' ? undefined : this.update({ filter: '' });
+    const row = this.current();
+    switch (input) {
+      case 'q':
+        return this.quit();
+      case '?':
+        return this.update({ overlay: { kind: 'help' } });
+      case '/':
+        return this.update({ filtering: true });
+      case 'R':
+        return void this.load();
+      case 'v':
+        return this.openViewPicker();
+      case 'p':
+        return this.act('picking up', (id) => this.deps.actions.pickUp(id));
+      case 'm':
+        return this.act('marking read', (id) => this.deps.actions.markRead(id));
+      case 'o':
+        return this.act('reopening', (id) => this.deps.actions.reopen(id));
+      case 'r':
+        return this.reply();
+      case 'a':
+        return void this.openAssignPicker();
+      case 's':
+        if (row === undefined) return;
+        return this.update({ overlay: { kind: 'prompt', label: `Resolution notes for #${row.id}`, text: '', submit: (text) => this.act('resolving', (id) => this.deps.actions.resolve(id, text)) } });
+      case 'c':
+        if (row === undefined) return;
+        return this.update({ overlay: { kind: 'confirm', question: `Close #${row.id}? (y/n)`, yes: () => this.act('closing', (id) => this.deps.actions.close(id)) } });
+      default:
+        return undefined;
+    }
+  }
+
+  private pressInFilter(input: string, key: KeyPress): void {
+    if (key.return) return this.update({ filtering: false });
+    if (key.escape) return this.update({ filtering: false, filter: '' });
+    if (key.backspace || key.delete) return this.update({ filter: this.state.filter.slice(0, -1) });
+    if (key.upArrow || key.downArrow) return this.update({ filtering: false });
+    if (input !== '' && !key.ctrl) this.update({ filter: this.state.filter + input, selected: 0 });
+  }
+
+  private pressInOverlay(overlay: Overlay, input: string, key: KeyPress): void {
+    const close = () => this.update({ overlay: undefined });
+    if (overlay.kind === 'help') return close();
+    if (overlay.kind === 'confirm') {
+      close();
+      if (input === 'y' || input === 'Y') overlay.yes();
+      else this.say('nothing was changed', 'info');
+      return;
+    }
+    if (key.escape) {
+      close();
+      return this.say('nothing was changed', 'info');
+    }
+    if (overlay.kind === 'prompt') {
+      if (key.return) {
+        close();
+        return overlay.submit(overlay.text);
+      }
+      const text = key.backspace || key.delete ? overlay.text.slice(0, -1) : key.ctrl || key.tab ? overlay.text : overlay.text + input;
+      return this.update({ overlay: { ...overlay, text } });
+    }
+    const shown = pickerMatches(overlay.choices, overlay.query);
+    if (key.return) {
+      const choice = shown[overlay.selected];
+      if (choice === undefined) return;
+      close();
+      return overlay.choose(choice);
+    }
+    if (key.upArrow) return this.update({ overlay: { ...overlay, selected: Math.max(0, overlay.selected - 1) } });
+    if (key.downArrow) return this.update({ overlay: { ...overlay, selected: Math.min(shown.length - 1, overlay.selected + 1) } });
+    const query = key.backspace || key.delete ? overlay.query.slice(0, -1) : key.ctrl || key.tab ? overlay.query : overlay.query + input;
+    this.update({ overlay: { ...overlay, query, selected: 0 } });
+  }
+}

@@ -1,0 +1,233 @@
+// tkt triage, the built binary on a real terminal (tmux, on a private socket) against a
+// sandbox: one screen, driven key by key through the whole round (move, filter, pick up,
+// reply through a scripted $EDITOR, resolve, close, a failing action, switch view, assign,
+// mark read, reopen, the pager, resizes, help, quit), each effect checked in the sandbox's
+// state. Every step waits for what the screen shows, never for a fixed time.
+import { execFile, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { loginAs } from '../helpers/harness.js';
+import { skipWithout } from '../helpers/tools.js';
+
+const run = promisify(execFile);
+const ROOT = resolve(import.meta.dirname, '../..');
+const BIN = join(ROOT, 'bin/tkt.js');
+const STEP_TIMEOUT_MS = 10_000;
+const RESOLVED = 6;
+const CLOSED = 7;
+
+const skip = skipWithout(['tmux'], 'test/pty/triage.test.ts');
+
+describe('tkt triage without a terminal', () => {
+  it('exits 2 with a hint', async () => {
+    // A config folder of its own: no default-view setting of the machine's changes the hint.
+    const configDir = await mkdtemp(join(tmpdir(), 'tkt-triage-pipe-'));
+    const env = { ...process.env, TKT_CONFIG_DIR: configDir, TKT_URL: 'http://127.0.0.1:9', TKT_TOKEN: 'a-token' };
+    const child = spawnSync(process.execPath, [BIN, 'triage'], { encoding: 'utf8', input: '', env });
+    await rm(configDir, { recursive: true, force: true });
+
+    expect(child.status).toBe(2);
+    expect(child.stderr).toContain('tkt triage needs a terminal');
+    expect(child.stderr).toContain('tkt list --view my-open-or-unassigned');
+    expect(child.stdout).toBe('');
+  });
+});
+
+describe.skipIf(skip)('tkt triage at a real terminal', () => {
+  let sandbox: RunningSandbox;
+  let dir: string;
+  let techId: string;
+  const socket = `tkt-triage-${process.pid}`;
+  const tmux = async (...args: string[]) => (await run('tmux', ['-L', socket, ...args])).stdout;
+  const keys = (...names: string[]) => tmux('send-keys', '-t', 'triage', ...names);
+  const type = (text: string) => tmux('send-keys', '-t', 'triage', '-l', text);
+  const screen = () => tmux('capture-pane', '-p', '-t', 'triage');
+  const ticket = (id: number) => sandbox.state.tickets.find((t) => t.id === id)!;
+
+  /** The screen once `test` accepts it (a pattern, or a check of the sandbox's state). */
+  async function waitFor(test: RegExp | ((text: string) => boolean), what = String(test)): Promise<string> {
+    let text = '';
+    for (const started = Date.now(); Date.now() - started < STEP_TIMEOUT_MS; await new Promise((r) => setTimeout(r, 50))) {
+      text = await screen();
+      if (typeof test === 'function' ? test(text) : test.test(text)) return text;
+    }
+    throw new Error(`timed out waiting for ${what}; the screen shows:\n${text}`);
+  }
+  const highlighted = (text: string) => /^› +(\d+) /m.exec(text)?.[1];
+  const lines = (text: string) => text.replace(/\n$/, '').split('\n');
+
+  beforeAll(async () => {
+    if (!existsSync(join(ROOT, 'dist/main.js'))) await run('node', ['scripts/build.mjs'], { cwd: ROOT });
+    sandbox = await startSandbox({ port: 0 });
+    dir = await mkdtemp(join(tmpdir(), 'tkt-pty-triage-'));
+    await loginAs(sandbox, dir, 'tech');
+    techId = sandbox.demoLogins.find((login) => login.username === 'tech')!.userId;
+    const editor = join(dir, 'editor.sh');
+    await writeFile(editor, '#!/bin/sh\nprintf "Written by the scripted editor\\n" > "$1"\n');
+    const pager = join(dir, 'pager.sh');
+    await writeFile(pager, `#!/bin/sh\ncat > '${join(dir, 'paged.txt')}'\n`);
+    await Promise.all([chmod(editor, 0o755), chmod(pager, 0o755)]);
+    // No CI (the screen needs a terminal that may be asked); colour off so the screen is plain text.
+    const command = `env -u CI -u VISUAL NO_COLOR=1 EDITOR='${editor}' PAGER='${pager}' TKT_CONFIG_DIR='${dir}' node '${BIN}' triage; echo "[exit $?]"; sleep 60`;
+    await tmux('new-session', '-d', '-s', 'triage', '-x', '120', '-y', '36', command);
+  });
+
+  afterAll(async () => {
+    await run('tmux', ['-L', socket, 'kill-server']).catch(() => undefined);
+    await sandbox?.close();
+    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('opens on the default view with the first ticket highlighted and its detail read', async () => {
+    const text = await waitFor(/Title: +Mouse double-clicks/);
+    expect(lines(text)[0]).toMatch(/^tkt triage · my-open-or-unassigned · 10 tickets/);
+    expect(text).toMatch(/ID +STATUS +PRIORITY +DUE +TITLE +REQUESTER +ASSIGNEE/);
+    expect(highlighted(text)).toBe('1031');
+  });
+
+  it('moves with j/k, the arrows, PgDn/PgUp and End/Home', async () => {
+    await keys('j');
+    await waitFor((text) => highlighted(text) === '1029', 'j to 1029');
+    await keys('Down');
+    await waitFor((text) => highlighted(text) === '1028', 'Down to 1028');
+    await keys('k');
+    await waitFor((text) => highlighted(text) === '1029', 'k to 1029');
+    await keys('End');
+    await waitFor((text) => highlighted(text) === '1013', 'End to the last ticket');
+    await keys('Home');
+    await waitFor((text) => highlighted(text) === '1031', 'Home to the first');
+    await keys('PageDown');
+    await waitFor((text) => highlighted(text) !== '1031', 'PgDn leaves the first');
+    await keys('PageUp');
+    // The detail follows the highlight.
+    await waitFor((text) => highlighted(text) === '1031' && /Title: +Mouse double-clicks/.test(text), 'PgUp back to 1031 and its detail');
+  });
+
+  it('filters with /, then picks up the highlighted ticket', async () => {
+    await keys('/');
+    await type('printer');
+    await keys('Enter');
+    const text = await waitFor(/2 of 10 tickets {2}filter: \/printer/);
+    expect(highlighted(text)).toBe('1023');
+    expect(text).not.toMatch(/^ +1031 /m);
+
+    await keys('p');
+    const done = await waitFor(/✓ picked up #1023/);
+    expect(ticket(1023).assignedUser).toBe(techId);
+    // The row is read again: the assignee shows.
+    await waitFor((screenText) => /^› +1023 .*Tom Tech *$/m.test(screenText), 'the row of 1023 with its new assignee');
+    expect(done).toBeTruthy();
+  });
+
+  it('replies with the message written in $EDITOR', async () => {
+    await keys('r');
+    await waitFor(/✓ replied to #1023 \(to [^)]+@/);
+    const messages = sandbox.state.conversations.filter((c) => c.ticketId === 1023).map((c) => c.message);
+    expect(messages).toContain('Written by the scripted editor');
+  });
+
+  it('resolves with notes typed at the prompt, and closes after confirming', async () => {
+    await keys('s');
+    await waitFor(/Resolution notes for #1023/);
+    await type('Toner replaced');
+    await keys('Enter');
+    await waitFor(/✓ resolved #1023/);
+    expect(ticket(1023).ticketStatusId).toBe(RESOLVED);
+    expect(ticket(1023).resolution?.details).toBe('Toner replaced');
+    await waitFor((text) => /^› +1023 +Resolved /m.test(text), 'the row of 1023 resolved');
+
+    await keys('j');
+    await waitFor((text) => highlighted(text) === '1015', 'j to 1015');
+    await keys('c');
+    await waitFor(/Close #1015\? \(y\/n\)/);
+    await keys('n');
+    await waitFor(/nothing was changed/);
+    expect(ticket(1015).ticketStatusId).not.toBe(CLOSED);
+    await keys('c');
+    await waitFor(/Close #1015\? \(y\/n\)/);
+    await keys('y');
+    await waitFor(/✓ closed #1015/);
+    expect(ticket(1015).ticketStatusId).toBe(CLOSED);
+  });
+
+  it("shows the service's message when an action fails, and stays usable", async () => {
+    // Deleted behind the screen's back: the service answers 404.
+    ticket(1015).isDeleted = true;
+    await keys('m');
+    const text = await waitFor(/✗ marking read #1015: /);
+    expect(text).toMatch(/not found \(HTTP 404\)/);
+    ticket(1015).isDeleted = false;
+    await keys('k');
+    await waitFor((screenText) => highlighted(screenText) === '1023', 'k to 1023 after the failure');
+  });
+
+  it('marks read, reopens, and shows the full ticket in the pager', async () => {
+    ticket(1023).isRead = false;
+    await keys('m');
+    await waitFor(/✓ marked #1023 read/);
+    expect(ticket(1023).isRead).toBe(true);
+
+    await keys('o');
+    await waitFor(/✓ reopened #1023/);
+    expect(ticket(1023).ticketStatusId).toBe(1);
+
+    await keys('Enter');
+    await waitFor(() => existsSync(join(dir, 'paged.txt')), 'the pager to be given the ticket');
+    // The screen comes back after the pager.
+    await waitFor(/^tkt triage · /m);
+    const paged = readFileSync(join(dir, 'paged.txt'), 'utf8');
+    expect(paged).toMatch(/Title: +Printer toner low/);
+    expect(paged).toContain('Written by the scripted editor');
+  });
+
+  it('clears the filter with Esc, switches view and assigns through the pickers', async () => {
+    await keys('Escape');
+    await waitFor(/my-open-or-unassigned · \d+ tickets/);
+    await keys('v');
+    await waitFor(/Switch to view/);
+    await type('unassigned-t');
+    await keys('Enter');
+    const text = await waitFor(/tkt triage · unassigned-tickets · \d+ tickets/);
+    const id = Number(highlighted(await waitFor((screenText) => highlighted(screenText) !== undefined && /Title:/.test(screenText), 'the first unassigned ticket')));
+    expect(ticket(id).assignedUser).toBeNull();
+    expect(text).toBeTruthy();
+
+    await keys('a');
+    await waitFor(new RegExp(`Assign #${id} to`));
+    await type('tom');
+    await keys('Enter');
+    await waitFor(new RegExp(`✓ assigned #${id} to Tom Tech`));
+    expect(ticket(id).assignedUser).toBe(techId);
+  });
+
+  it('fits 80x24 and 200x50 after a resize, and lists the keys with ?', async () => {
+    await tmux('resize-window', '-t', 'triage', '-x', '80', '-y', '24');
+    let text = await waitFor((screenText) => lines(screenText).length === 24 && /^\? help/.test(lines(screenText)[23] ?? ''), 'the footer on line 24 at 80x24');
+    expect(lines(text)[0]).toMatch(/^tkt triage · unassigned-tickets/);
+    expect(lines(text).every((line) => line.length <= 80)).toBe(true);
+    expect(text).toMatch(/ID +STATUS +PRIORITY +DUE +TITLE/);
+
+    await tmux('resize-window', '-t', 'triage', '-x', '200', '-y', '50');
+    text = await waitFor((screenText) => lines(screenText).length === 50 && /^\? help/.test(lines(screenText)[49] ?? ''), 'the footer on line 50 at 200x50');
+    expect(lines(text)[0]).toMatch(/^tkt triage · unassigned-tickets/);
+    // Wide enough for the whole footer.
+    expect(text).toMatch(/R refresh$/m);
+
+    await keys('?');
+    await waitFor(/Keys \(any key closes this\)/);
+    await keys('x');
+    await waitFor((screenText) => !screenText.includes('Keys (any key closes this)'), 'the help to close');
+  });
+
+  it('quits with q, giving the terminal back with exit 0', async () => {
+    await keys('q');
+    const text = await waitFor(/\[exit \d+\]/);
+    expect(text).toContain('[exit 0]');
+    expect(text).not.toContain('tkt triage ·');
+  });
+});
