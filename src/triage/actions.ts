@@ -1,25 +1,23 @@
 // What triage's single keys do to one ticket, through the code the commands use: the request
-// plans of src/api/plans.ts (pickup, read, resolve, close, reply), update's read-modify-write
-// (changeTicket) for assign and reopen, and the commands' ways of finding who acts, the
-// requester's e-mail and the reply's subject. No request is written here.
+// plans of src/api/plans.ts (pickup, read, resolve, close, reply), the changes of `tkt assign`
+// and `tkt reopen` with update's read-modify-write (tickets/change.ts), and the commands' ways
+// of finding who acts, the requester's e-mail and the reply's subject. No request is written here.
 import { plans } from '../api/plans.js';
 import type { ApiClient } from '../api/types.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { Lookups } from '../lookups/types.js';
 import { resolveActingUser } from '../tickets/acting-user.js';
-import { changeTicket } from '../tickets/change.js';
+import { assigneeChange, changeTicket, DEFAULT_REOPEN_STATUS, reopenChange } from '../tickets/change.js';
 import { requesterEmailOf, ticketTitleOf } from '../tickets/mail.js';
-
-/** The status `tkt reopen` sets by default. */
-const REOPEN_STATUS = 'Open';
 
 export interface TicketActions {
   pickUp(id: number): Promise<string>;
   markRead(id: number): Promise<string>;
   resolve(id: number, details: string): Promise<string>;
   close(id: number): Promise<string>;
-  assign(id: number, userId: number | string, name: string): Promise<string>;
+  /** `user` as `tkt assign` takes it: a user ID, username or full name. */
+  assign(id: number, user: string): Promise<string>;
   reopen(id: number): Promise<string>;
   /** An e-mail reply to the requester, "Re: <title>", as `tkt reply ID` sends it. */
   reply(id: number, ticket: unknown, message: string): Promise<string>;
@@ -51,14 +49,15 @@ export function createTicketActions(ctx: Context, client: ApiClient, lookups: Lo
       // 200 is the service's "already closed, no action" (spec 4.7), as `tkt close` reports it.
       return response.status === 200 ? `#${id} was already closed, nothing changed` : `closed #${id}`;
     },
-    async assign(id, userId, name) {
-      await changeTicket(client, id, { AssignedUser: userId });
-      return `assigned #${id} to ${name}`;
+    async assign(id, user) {
+      const change = await assigneeChange(lookups, user);
+      await changeTicket(client, id, change.fields);
+      return `assigned #${id} to ${change.labels.AssignedUser ?? user}`;
     },
     async reopen(id) {
-      const statusId = await lookups.resolve('status', REOPEN_STATUS);
-      await changeTicket(client, id, { TicketStatusId: statusId });
-      return `reopened #${id} (${REOPEN_STATUS})`;
+      const change = await reopenChange(lookups);
+      await changeTicket(client, id, change.fields);
+      return `reopened #${id} (${change.labels.TicketStatusId ?? DEFAULT_REOPEN_STATUS})`;
     },
     async reply(id, ticket, message) {
       const to = requesterEmailOf(ticket);

@@ -121,6 +121,17 @@ export function pickerMatches(choices: readonly Choice[], query: string): Choice
   return choices.filter((choice) => choice.label.toLowerCase().includes(needle));
 }
 
+/** What a character of a chunk of typed keys stands for: Enter, Backspace, Tab, or itself. */
+function keyOfChar(char: string): KeyPress {
+  if (char === '\r' || char === '\n') return { return: true };
+  if (char === '\x7f' || char === '\b') return { backspace: true };
+  if (char === '\t') return { tab: true };
+  return {};
+}
+
+/** Text typed into the filter or a prompt: control characters are never part of it. */
+const typed = (input: string) => input.replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
+
 /** A row from a ticket's detail, with people by their name alone, as the list names them. */
 function rowSummary(ticket: unknown): TicketSummary {
   const summary = summarizeTicket(ticket);
@@ -317,7 +328,7 @@ export class TriageSession {
           query: '',
           choices,
           selected: 0,
-          choose: (choice) => this.act('assigning', (id) => this.deps.actions.assign(id, choice.value, choice.label)),
+          choose: (choice) => this.act('assigning', (id) => this.deps.actions.assign(id, choice.value)),
         },
       });
     } catch (error) {
@@ -337,11 +348,9 @@ export class TriageSession {
   press(input: string, key: KeyPress, pageSize: number): void {
     if (key.ctrl && input === 'c') return this.quit();
     const overlay = this.state.overlay;
-    // Keys typed faster than they are read come as one chunk ("jj"): one at a time, unless
-    // they are text being typed (a paste into the filter or a prompt).
-    const typing = this.state.filtering || overlay?.kind === 'prompt' || overlay?.kind === 'picker';
-    if ([...input].length > 1 && !key.ctrl && !typing) {
-      for (const char of input) this.press(char, {}, pageSize);
+    // Keys typed faster than they are read come as one chunk ("jj", "printer\r"): one at a time.
+    if ([...input].length > 1 && !key.ctrl) {
+      for (const char of input) this.press(char, keyOfChar(char), pageSize);
       return;
     }
     if (overlay !== undefined) return this.pressInOverlay(overlay, input, key);
@@ -395,7 +404,7 @@ export class TriageSession {
     if (key.escape) return this.update({ filtering: false, filter: '' });
     if (key.backspace || key.delete) return this.update({ filter: this.state.filter.slice(0, -1) });
     if (key.upArrow || key.downArrow) return this.update({ filtering: false });
-    if (input !== '' && !key.ctrl) this.update({ filter: this.state.filter + input, selected: 0 });
+    if (typed(input) !== '' && !key.ctrl) this.update({ filter: this.state.filter + typed(input), selected: 0 });
   }
 
   private pressInOverlay(overlay: Overlay, input: string, key: KeyPress): void {
@@ -416,7 +425,7 @@ export class TriageSession {
         close();
         return overlay.submit(overlay.text);
       }
-      const text = key.backspace || key.delete ? overlay.text.slice(0, -1) : key.ctrl || key.tab ? overlay.text : overlay.text + input;
+      const text = key.backspace || key.delete ? overlay.text.slice(0, -1) : key.ctrl ? overlay.text : overlay.text + typed(input);
       return this.update({ overlay: { ...overlay, text } });
     }
     const shown = pickerMatches(overlay.choices, overlay.query);
@@ -428,7 +437,7 @@ export class TriageSession {
     }
     if (key.upArrow) return this.update({ overlay: { ...overlay, selected: Math.max(0, overlay.selected - 1) } });
     if (key.downArrow) return this.update({ overlay: { ...overlay, selected: Math.min(shown.length - 1, overlay.selected + 1) } });
-    const query = key.backspace || key.delete ? overlay.query.slice(0, -1) : key.ctrl || key.tab ? overlay.query : overlay.query + input;
+    const query = key.backspace || key.delete ? overlay.query.slice(0, -1) : key.ctrl ? overlay.query : overlay.query + typed(input);
     this.update({ overlay: { ...overlay, query, selected: 0 } });
   }
 }

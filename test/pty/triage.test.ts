@@ -109,9 +109,8 @@ describe.skipIf(skip)('tkt triage at a real terminal', () => {
   });
 
   it('filters with /, then picks up the highlighted ticket', async () => {
-    await keys('/');
-    await type('printer');
-    await keys('Enter');
+    // Typed in one go, the keys reach tkt as one chunk: "/" starts the filter, "\r" ends it.
+    await type('/printer\r');
     const text = await waitFor(/2 of 10 tickets {2}filter: \/printer/);
     expect(highlighted(text)).toBe('1023');
     expect(text).not.toMatch(/^ +1031 /m);
