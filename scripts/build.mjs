@@ -58,6 +58,10 @@ const UNUSED_MODULES = [
   // while a prompt is open and re-raises the signal when it is the last listener. tkt handles
   // signals in one place (src/main.ts) and closes an open prompt through its abort signal.
   { owner: '@inquirer[\\/]core', request: 'signal-exit', contents: 'exports.onExit = function onExit() { return function remove() {}; };' },
+  // The same for Ink and its restore-cursor (signal-exit 3, whose default export is the
+  // function): tkt triage closes its screen and shows the cursor on the first signal through the
+  // run's abort signal (src/triage/app.ts).
+  { owner: '(ink|restore-cursor)', request: 'signal-exit', contents: 'module.exports = function onExit() { return function remove() {}; };' },
   // Ink's React DevTools bridge, loaded only when DEV=true, needs react-devtools-core, which tkt
   // does not ship: that variable then does nothing.
   { owner: 'ink', request: './devtools.js', contents: '' },

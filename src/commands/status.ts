@@ -82,7 +82,7 @@ async function humanStatus(counts: Record<string, number>, urgent: unknown[], ct
       const due = formatDue(ticket.due, ctx.now(), ticket.overdue);
       return { id: ticket.id, due: due.text === '' ? 'no due date' : due.text, overdue: due.overdue, priority: ticket.priority, status: ticket.status, title: ticket.title };
     });
-    const table = await renderTable(
+    const table = renderTable(
       [
         { header: 'ID', key: 'id', align: 'right' },
         { header: 'DUE', key: 'due', paint: (text, row) => (row.overdue === true ? style.red(text) : text) },

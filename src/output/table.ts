@@ -92,7 +92,7 @@ function fitWidths(columns: readonly Column[], headers: readonly string[], natur
   return widths;
 }
 
-export async function renderTable(columns: readonly Column[], rows: readonly Row[], options: TableOptions): Promise<string> {
+export function renderTable(columns: readonly Column[], rows: readonly Row[], options: TableOptions): string {
   const texts = rows.map((row) => columns.map((column) => cellText(row[column.key])));
   if (options.plain) return texts.map((cells) => cells.join('\t') + '\n').join('');
   // Headers may be the service's member names (metadata, --columns).

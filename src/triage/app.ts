@@ -9,6 +9,7 @@
 import { render, type Instance } from 'ink';
 import { createElement as h } from 'react';
 import type { Context } from '../context.js';
+import { InterruptedError } from '../errors.js';
 import { userSettings } from '../config/settings.js';
 import { createLookups } from '../lookups/index.js';
 import { pageText } from '../output/pager.js';
@@ -87,4 +88,6 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
     ctx.signal.removeEventListener('abort', onSignal);
     await unmount();
   }
+  // Closed by a signal: the run ends with that signal's exit code (contract section 8).
+  if (ctx.signal.aborted) throw new InterruptedError();
 }

@@ -4,7 +4,7 @@
 // status line and the keys. Every line is cut to the terminal's width; the layout follows
 // resizes. Colour only through tkt's own style (NO_COLOR, --no-color), never Ink's.
 import { Box, Text, useInput, useStdout } from 'ink';
-import { createElement as h, useEffect, useState, useSyncExternalStore, type ReactElement } from 'react';
+import { createElement as h, useEffect, useMemo, useState, useSyncExternalStore, type ReactElement } from 'react';
 import { createStyle, type Style } from '../output/style.js';
 import { renderTable, truncate, type Column, type Row } from '../output/table.js';
 import { formatDue } from '../output/time.js';
@@ -67,19 +67,13 @@ function useTerminalSize(): { columns: number; rows: number } {
   return size;
 }
 
-/** The table's header and lines for the visible rows, redrawn when they or the width change. */
-function useTableLines(state: TriageState, width: number, color: boolean, now: () => Date): string[] | undefined {
-  const [lines, setLines] = useState<string[] | undefined>(undefined);
-  useEffect(() => {
-    let current = true;
+/** The table's header and lines for the visible rows, drawn again when they or the width change. */
+function useTableLines(state: TriageState, width: number, color: boolean, now: () => Date): string[] {
+  return useMemo(() => {
     const style = createStyle(color);
     const columns = TABLE_COLUMNS.map((column) => (column.key === 'due' ? { ...column, paint: (text: string, row: Row) => (row.overdue === true ? style.red(text) : text) } : column));
-    void renderTable(columns, tableRows(state.visible, now()), { width: width - MARKER, color }).then((text) => {
-      if (current) setLines(text.replace(/\n$/, '').split('\n'));
-    });
-    return () => void (current = false);
+    return renderTable(columns, tableRows(state.visible, now()), { width: width - MARKER, color }).replace(/\n$/, '').split('\n');
   }, [state.visible, width, color]);
-  return lines;
 }
 
 const line = (text: string, key: string | number): ReactElement => h(Text, { key, wrap: 'truncate-end' }, text === '' ? ' ' : text);
@@ -91,8 +85,7 @@ function titleLine(state: TriageState, width: number, style: Style): string {
   return style.bold(text);
 }
 
-function listLines(state: TriageState, table: string[] | undefined, layout: Layout, style: Style, color: boolean): string[] {
-  if (table === undefined) return [];
+function listLines(state: TriageState, table: string[], layout: Layout, style: Style, color: boolean): string[] {
   const [header = '', ...body] = table;
   const lines = [`  ${style.bold(header)}`];
   if (state.visible.length === 0) lines.push(state.loading ? '  loading…' : state.filter === '' ? '  no tickets in this view' : '  no ticket matches the filter');

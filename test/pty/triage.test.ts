@@ -46,14 +46,14 @@ describe.skipIf(skip)('tkt triage at a real terminal', () => {
   const tmux = async (...args: string[]) => (await run('tmux', ['-L', socket, ...args])).stdout;
   const keys = (...names: string[]) => tmux('send-keys', '-t', 'triage', ...names);
   const type = (text: string) => tmux('send-keys', '-t', 'triage', '-l', text);
-  const screen = () => tmux('capture-pane', '-p', '-t', 'triage');
+  const screen = (session = 'triage') => tmux('capture-pane', '-p', '-t', session);
   const ticket = (id: number) => sandbox.state.tickets.find((t) => t.id === id)!;
 
-  /** The screen once `test` accepts it (a pattern, or a check of the sandbox's state). */
-  async function waitFor(test: RegExp | ((text: string) => boolean), what = String(test)): Promise<string> {
+  /** The screen of `session` once `test` accepts it (a pattern, or a check of the sandbox's state). */
+  async function waitFor(test: RegExp | ((text: string) => boolean), what = String(test), session = 'triage'): Promise<string> {
     let text = '';
     for (const started = Date.now(); Date.now() - started < STEP_TIMEOUT_MS; await new Promise((r) => setTimeout(r, 50))) {
-      text = await screen();
+      text = await screen(session);
       if (typeof test === 'function' ? test(text) : test.test(text)) return text;
     }
     throw new Error(`timed out waiting for ${what}; the screen shows:\n${text}`);
@@ -221,6 +221,17 @@ describe.skipIf(skip)('tkt triage at a real terminal', () => {
     await waitFor(/Keys \(any key closes this\)/);
     await keys('x');
     await waitFor((screenText) => !screenText.includes('Keys (any key closes this)'), 'the help to close');
+  });
+
+  it('closes the screen on SIGTERM, exiting 143', async () => {
+    const pidFile = join(dir, 'triage.pid');
+    const command = `env -u CI NO_COLOR=1 TKT_CONFIG_DIR='${dir}' sh -c 'echo $$ > "${pidFile}"; exec node "${BIN}" triage'; echo "[exit $?]"; sleep 60`;
+    await tmux('new-session', '-d', '-s', 'term', '-x', '100', '-y', '30', command);
+    await waitFor(/Title: /, 'the screen', 'term');
+    process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGTERM');
+    const text = await waitFor(/\[exit \d+\]/, 'the exit', 'term');
+    expect(text).toContain('[exit 143]');
+    expect(text).not.toContain('tkt triage ·');
   });
 
   it('quits with q, giving the terminal back with exit 0', async () => {
