@@ -58,7 +58,8 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
     async suspend(work) {
       await unmount();
       try {
-        return await work();
+        // The editor or pager has the terminal: a Ctrl-C there is theirs (Context.lendTerminal).
+        return await ctx.lendTerminal(work);
       } finally {
         if (!session.snapshot().quit) mount();
       }
@@ -71,7 +72,7 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
       lookups,
       actions: createTicketActions(quietCtx, client, lookups),
       terminal,
-      page: (text) => pageText(text, userSettings(ctx).pager, ctx.io.stdout),
+      page: (text) => pageText(text, userSettings(ctx).pager, ctx.io.stdout, ctx.env),
       renderDetail: (ticket, width, color) => renderTicketDetail(ticket, { lookups, now: ctx.now(), color, width }),
     },
     options.view,

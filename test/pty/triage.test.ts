@@ -58,6 +58,11 @@ describe.skipIf(skip)('tkt triage at a real terminal', () => {
     }
     throw new Error(`timed out waiting for ${what}; the screen shows:\n${text}`);
   }
+  async function waitUntil(test: () => boolean, what: string): Promise<void> {
+    for (const started = Date.now(); !test(); await new Promise((r) => setTimeout(r, 50))) {
+      if (Date.now() - started > STEP_TIMEOUT_MS) throw new Error(`timed out waiting for ${what}; the screen shows:\n${await screen()}`);
+    }
+  }
   const highlighted = (text: string) => /^› +(\d+) /m.exec(text)?.[1];
   const lines = (text: string) => text.replace(/\n$/, '').split('\n');
 
@@ -68,7 +73,11 @@ describe.skipIf(skip)('tkt triage at a real terminal', () => {
     await loginAs(sandbox, dir, 'tech');
     techId = sandbox.demoLogins.find((login) => login.username === 'tech')!.userId;
     const editor = join(dir, 'editor.sh');
-    await writeFile(editor, '#!/bin/sh\nprintf "Written by the scripted editor\\n" > "$1"\n');
+    // While editor-wait exists, the editor waits, as `code --wait` does, until a Ctrl-C ends it.
+    await writeFile(
+      editor,
+      `#!/bin/sh\ntouch "${dir}/editor-open"\nwhile [ -f "${dir}/editor-wait" ]; do sleep 0.05; done\nprintf "Written by the scripted editor\\n" > "$1"\n`,
+    );
     const pager = join(dir, 'pager.sh');
     await writeFile(pager, `#!/bin/sh\ncat > '${join(dir, 'paged.txt')}'\n`);
     await Promise.all([chmod(editor, 0o755), chmod(pager, 0o755)]);
@@ -123,7 +132,15 @@ describe.skipIf(skip)('tkt triage at a real terminal', () => {
     expect(done).toBeTruthy();
   });
 
-  it('replies with the message written in $EDITOR', async () => {
+  it('replies with the message written in $EDITOR; a Ctrl-C there ends the editor, not the screen', async () => {
+    await writeFile(join(dir, 'editor-wait'), '');
+    await keys('r');
+    await waitUntil(() => existsSync(join(dir, 'editor-open')), 'the editor to open');
+    await keys('C-c');
+    await waitFor(/✗ replying to #1023: interrupted/);
+    expect(sandbox.state.conversations.filter((c) => c.ticketId === 1023)).toEqual([]);
+
+    await rm(join(dir, 'editor-wait'));
     await keys('r');
     await waitFor(/✓ replied to #1023 \(to [^)]+@/);
     const messages = sandbox.state.conversations.filter((c) => c.ticketId === 1023).map((c) => c.message);
