@@ -23,6 +23,10 @@ const CLOSED = 7;
 
 const skip = skipWithout(['tmux'], 'test/pty/triage.test.ts');
 
+beforeAll(async () => {
+  if (!existsSync(join(ROOT, 'dist/main.js'))) await run('node', ['scripts/build.mjs'], { cwd: ROOT });
+});
+
 describe('tkt triage without a terminal', () => {
   it('exits 2 with a hint', async () => {
     // A config folder of its own: no default-view setting of the machine's changes the hint.
@@ -67,7 +71,6 @@ describe.skipIf(skip)('tkt triage at a real terminal', () => {
   const lines = (text: string) => text.replace(/\n$/, '').split('\n');
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'dist/main.js'))) await run('node', ['scripts/build.mjs'], { cwd: ROOT });
     sandbox = await startSandbox({ port: 0 });
     dir = await mkdtemp(join(tmpdir(), 'tkt-pty-triage-'));
     await loginAs(sandbox, dir, 'tech');
@@ -97,6 +100,8 @@ describe.skipIf(skip)('tkt triage at a real terminal', () => {
     expect(lines(text)[0]).toMatch(/^tkt triage · my-open-or-unassigned · 10 tickets/);
     expect(text).toMatch(/ID +STATUS +PRIORITY +DUE +TITLE +REQUESTER +ASSIGNEE/);
     expect(highlighted(text)).toBe('1031');
+    // NO_COLOR: no colour, no inverse or dim either; the marker alone shows the highlight.
+    expect(await tmux('capture-pane', '-p', '-e', '-t', 'triage')).not.toContain('\x1b[');
   });
 
   it('moves with j/k, the arrows, PgDn/PgUp and End/Home', async () => {
@@ -240,11 +245,12 @@ describe.skipIf(skip)('tkt triage at a real terminal', () => {
     await waitFor((screenText) => !screenText.includes('Keys (any key closes this)'), 'the help to close');
   });
 
-  it('closes the screen on SIGTERM, exiting 143', async () => {
+  it('paints the highlighted row inverse without NO_COLOR, and closes the screen on SIGTERM, exiting 143', async () => {
     const pidFile = join(dir, 'triage.pid');
-    const command = `env -u CI NO_COLOR=1 TKT_CONFIG_DIR='${dir}' sh -c 'echo $$ > "${pidFile}"; exec node "${BIN}" triage'; echo "[exit $?]"; sleep 60`;
+    const command = `env -u CI -u NO_COLOR -u FORCE_COLOR TERM=xterm-256color TKT_CONFIG_DIR='${dir}' sh -c 'echo $$ > "${pidFile}"; exec node "${BIN}" triage'; echo "[exit $?]"; sleep 60`;
     await tmux('new-session', '-d', '-s', 'term', '-x', '100', '-y', '30', command);
     await waitFor(/Title: /, 'the screen', 'term');
+    expect(await tmux('capture-pane', '-p', '-e', '-t', 'term')).toMatch(/\x1b\[[0-9;]*7m(\x1b\[[0-9;]*m)*› /);
     process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGTERM');
     const text = await waitFor(/\[exit \d+\]/, 'the exit', 'term');
     expect(text).toContain('[exit 143]');
