@@ -1,6 +1,6 @@
 // The host that commands register with: it turns commander's parsed options
 // into a Context (the only place that reads process.*) and runs the handler.
-import type { Command } from 'commander';
+import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import type { Readable, Writable } from 'node:stream';
 import type { ApiClient } from './api/types.js';
 import type { ConfigStore, Session } from './config/types.js';
@@ -13,7 +13,11 @@ import { createOutput } from './output/format.js';
 import { InterruptedError, UsageError } from './errors.js';
 import { sanitizeInline } from './output/sanitize.js';
 
-export type Handler = (args: any[], opts: any, ctx: Context) => Promise<void>;
+/** A command's handler: its arguments and its own options, typed from its definition, and the run's Context. */
+export type Handler<Args extends unknown[], Opts extends OptionValues> = (args: Args, opts: Opts, ctx: Context) => Promise<void>;
+
+/** What commands register on: the program, whatever its global options. */
+export type Program = CommandUnknownOpts;
 
 export interface ActionOptions {
   /** The command stops by itself on Ctrl-C (bulk runs, the sandbox); otherwise Ctrl-C exits at once. */
@@ -21,7 +25,12 @@ export interface ActionOptions {
 }
 
 export interface CommandHost {
-  action(handler: Handler, options?: ActionOptions): (...commanderArgs: any[]) => Promise<void>;
+  /** Runs `handler` when `command` is called, with the Context built from the global options. */
+  action<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
+    command: Command<Args, Opts, Globals>,
+    handler: Handler<Args, Opts>,
+    options?: ActionOptions,
+  ): void;
 }
 
 export type StopSignal = 'SIGINT' | 'SIGTERM';
@@ -226,11 +235,11 @@ export async function createProcessContext(proc: ProcessStreams, globals: Global
 /** The real host: one per process. */
 export function createProcessHost(proc: ProcessLike, state: RunState): CommandHost {
   return {
-    action(handler, options = {}) {
-      return async (...commanderArgs: any[]) => {
-        const command = commanderArgs[commanderArgs.length - 1] as Command;
-        const opts = commanderArgs[commanderArgs.length - 2] as Record<string, unknown>;
-        const args = commanderArgs.slice(0, -2);
+    action(command, handler, options = {}) {
+      command.action(async (...commanderArgs: unknown[]) => {
+        // commander calls back with the arguments, then the options, then the command.
+        const args = commanderArgs.slice(0, -2) as Parameters<typeof handler>[0];
+        const opts = commanderArgs[commanderArgs.length - 2] as Parameters<typeof handler>[1];
         const globals = readGlobals(command.optsWithGlobals());
         state.graceful = options.graceful === true;
         const ctx = await createProcessContext(proc, globals, state);
@@ -239,7 +248,7 @@ export function createProcessHost(proc: ProcessLike, state: RunState): CommandHo
         } finally {
           await ctx.dispose();
         }
-      };
+      });
     },
   };
 }

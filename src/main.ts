@@ -1,6 +1,6 @@
 // Entry point: builds the commander program, runs it, and is the only place
 // that maps errors to an `error:` line and an exit code (contract section 5).
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, Option } from '@commander-js/extra-typings';
 import { createProcessHost, createRunState, type ProcessLike, type RunState, type StopSignal } from './cli.js';
 import { registerCommands } from './commands/index.js';
 import { ExitCode, InterruptedError, LOGIN_HINT, OutputClosedError, TktError } from './errors.js';
@@ -22,7 +22,7 @@ Examples:
 // same text everywhere, so the bin can print help prepared at build time (src/start.ts).
 const HELP_WIDTH = 80;
 
-export function buildProgram(proc: ProcessLike, state: RunState): Command {
+export function buildProgram(proc: ProcessLike, state: RunState) {
   const program = new Command('tkt')
     .description('Command-line client for the help-desk ticketing service')
     .version(TKT_VERSION, '-V, --version', 'print the version')

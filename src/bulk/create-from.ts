@@ -35,7 +35,6 @@ import {
   checkFields,
   givenKeys,
   missingRequired,
-  pickFieldValues,
   resolveFields,
   type RawFieldValues,
   type TicketEndpoint,
@@ -61,29 +60,39 @@ export interface CreateFromOptions {
   dryRun: boolean;
 }
 
+/** `tkt create`'s own options as typed (the field options come apart, through the field table). */
+export interface CreateFlags {
+  from?: string | undefined;
+  report?: string | undefined;
+  resume?: string | undefined;
+  retryInDoubt?: boolean | undefined;
+  concurrency?: string | undefined;
+  integration?: boolean | undefined;
+  descriptionFile?: string | undefined;
+  dryRun?: boolean | undefined;
+}
+
 /**
- * The --from options out of commander's parsed `create` options. The row's columns replace
- * the field options, so giving both is refused rather than guessing which one wins.
+ * The --from options out of `create`'s options. The row's columns replace the field options
+ * (`values`), so giving both is refused rather than guessing which one wins.
  */
-export function createFromOptions(opts: Record<string, unknown>): CreateFromOptions {
-  const text = (key: string) => (typeof opts[key] === 'string' ? (opts[key] as string) : undefined);
-  const file = text('from');
+export function createFromOptions(flags: CreateFlags, values: RawFieldValues): CreateFromOptions {
+  const file = flags.from;
   if (file === undefined) throw new UsageError('--report, --resume and --concurrency need --from FILE');
-  const fieldOptions = givenKeys(pickFieldValues(opts)).map((key) => `--${key}`);
-  if (text('descriptionFile') !== undefined) fieldOptions.push('--description-file');
+  const fieldOptions = givenKeys(values).map((key) => `--${key}`);
+  if (flags.descriptionFile !== undefined) fieldOptions.push('--description-file');
   if (fieldOptions.length > 0) {
     throw new UsageError(`--from cannot be combined with ${fieldOptions.join(', ')}`, { hint: 'put the values in the file, one column per option' });
   }
-  const concurrency = text('concurrency');
-  if (opts.retryInDoubt === true && text('resume') === undefined) throw new UsageError('--retry-in-doubt needs --resume REPORT');
+  if (flags.retryInDoubt === true && flags.resume === undefined) throw new UsageError('--retry-in-doubt needs --resume REPORT');
   return {
     file,
-    report: text('report'),
-    resume: text('resume'),
-    integration: opts.integration === true,
-    concurrency: concurrency === undefined ? undefined : parseConcurrency(concurrency),
-    retryInDoubt: opts.retryInDoubt === true,
-    dryRun: opts.dryRun === true,
+    report: flags.report,
+    resume: flags.resume,
+    integration: flags.integration === true,
+    concurrency: flags.concurrency === undefined ? undefined : parseConcurrency(flags.concurrency),
+    retryInDoubt: flags.retryInDoubt === true,
+    dryRun: flags.dryRun === true,
   };
 }
 

@@ -1,5 +1,4 @@
-import type { Command } from 'commander';
-import type { CommandHost } from '../cli.js';
+import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import type { ApiResponse, FormScalar, FormValue, RawRequest } from '../api/types.js';
 import { UsageError } from '../errors.js';
@@ -8,6 +7,7 @@ import { writeText } from '../output/write.js';
 import { STDIN, assertReadableFiles, fileErrorText, readStdin } from '../tickets/text-input.js';
 import { collect } from '../util/option-text.js';
 import { readTextFile } from '../util/text-read.js';
+import { dryRunOption } from './shared-options.js';
 
 export interface ApiOptions {
   method: string;
@@ -17,8 +17,8 @@ export interface ApiOptions {
   /** `-f key=value`: always a string. */
   rawFields: string[];
   /** A JSON file sent as the body, or `-` for stdin. */
-  input: string | undefined;
-  dryRun: boolean;
+  input?: string | undefined;
+  dryRun?: boolean | undefined;
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
@@ -36,8 +36,8 @@ interface ParsedField {
 }
 
 
-export function register(program: Command, host: CommandHost): void {
-  program
+export function register(program: Program, host: CommandHost): void {
+  const command = program
     .command('api')
     .description('Send an authenticated request to any endpoint and print the response body')
     .argument('<method>', `HTTP method: ${METHODS.join(', ')}`)
@@ -45,7 +45,7 @@ export function register(program: Command, host: CommandHost): void {
     .option('-F, --field <key=value>', 'typed field: true, false, null and integers become JSON values; @FILE uploads FILE (multipart, streamed)', collect)
     .option('-f, --raw-field <key=value>', 'string field, sent as is', collect)
     .option('--input <file>', 'send the JSON in FILE (- for stdin) as the body; fields then go to the query string')
-    .option('--dry-run', 'print the request that would be sent, send nothing')
+    .addOption(dryRunOption())
     .addHelpText(
       'after',
       `
@@ -60,15 +60,8 @@ Examples:
   $ tkt api POST /api/TicketsApi/addfiles/42 -F Uploads=@screenshot.png
   $ tkt api POST /api/TicketsApi/update/42 -F Title="New title" -F TicketPriorityId=3
   $ tkt api POST /api/TicketsApi --input table.json`,
-    )
-    .action(
-      host.action((args, opts, ctx) =>
-        run(
-          { method: args[0], path: args[1], typedFields: opts.field ?? [], rawFields: opts.rawField ?? [], input: opts.input, dryRun: opts.dryRun === true },
-          ctx,
-        ),
-      ),
     );
+  host.action(command, ([method, path], { field, rawField, ...opts }, ctx) => run({ method, path, typedFields: field ?? [], rawFields: rawField ?? [], ...opts }, ctx));
 }
 
 export async function run(options: ApiOptions, ctx: Context): Promise<void> {

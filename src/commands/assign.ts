@@ -1,27 +1,26 @@
 // tkt assign ID... USER: the everyday change of assignee, in bulk like close (contract section
 // 10), with update's read-modify-write so no other field is touched.
-import type { Command } from 'commander';
-import type { CommandHost } from '../cli.js';
-import { CONCURRENCY_HELP } from '../config/settings.js';
+import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { assigneeChange, changeRequests } from '../tickets/change.js';
 import { runIdCommand } from '../tickets/id-command.js';
+import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
 export interface AssignOptions {
   /** The IDs (or "-") followed by the user, as typed. */
   args: string[];
   concurrency?: string | undefined;
-  dryRun: boolean;
+  dryRun?: boolean | undefined;
 }
 
-export function register(program: Command, host: CommandHost): void {
-  program
+export function register(program: Program, host: CommandHost): void {
+  const command = program
     .command('assign')
     .description('Assign tickets to a technician')
-    .argument('<id...>', 'ticket IDs, or - to read them from stdin, then the user')
-    .option('--concurrency <n>', `tickets ${CONCURRENCY_HELP}`)
-    .option('--dry-run', 'show what would be sent, send nothing')
+    .addArgument(idsArgument('ticket IDs, or - to read them from stdin, then the user'))
+    .addOption(concurrencyOption())
+    .addOption(dryRunOption())
     .addHelpText(
       'after',
       `
@@ -32,8 +31,8 @@ Examples:
   $ tkt assign 42 "Tom Tech"
   $ tkt assign 42 43 44 @me
   $ tkt list -q --view unassigned-tickets | tkt assign - ohaddad`,
-    )
-    .action(host.action((args, opts, ctx) => run({ args: args[0], concurrency: opts.concurrency, dryRun: opts.dryRun === true }, ctx), { graceful: true }));
+    );
+  host.action(command, ([args], opts, ctx) => run({ args, ...opts }, ctx), { graceful: true });
 }
 
 export async function run(options: AssignOptions, ctx: Context): Promise<void> {

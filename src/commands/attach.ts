@@ -1,27 +1,27 @@
 import { basename } from 'node:path';
-import type { Command } from 'commander';
 import { plans } from '../api/plans.js';
 import { field } from '../api/fields.js';
-import type { CommandHost } from '../cli.js';
+import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { fileNamesIn, nameList, printActionDone, skippedUploads, warnSkippedUploads } from '../tickets/action-output.js';
 import { printDryRun } from '../tickets/dry-run.js';
 import { assertReadableFiles } from '../tickets/text-input.js';
 import { parseTicketId } from '../util/ids.js';
+import { dryRunOption, idArgument } from './shared-options.js';
 
 export interface AttachOptions {
   id: string;
   files: string[];
-  dryRun: boolean;
+  dryRun?: boolean | undefined;
 }
 
-export function register(program: Command, host: CommandHost): void {
-  program
+export function register(program: Program, host: CommandHost): void {
+  const command = program
     .command('attach')
     .description('Attach files to a ticket')
-    .argument('<id>', 'ticket ID')
+    .addArgument(idArgument())
     .argument('<file...>', 'files to upload (streamed from disk)')
-    .option('--dry-run', 'show what would be sent, send nothing')
+    .addOption(dryRunOption())
     .addHelpText(
       'after',
       `
@@ -31,8 +31,8 @@ tkt tells you which were skipped when the service says so.
 Examples:
   $ tkt attach 42 screenshot.png error.log
   $ tkt attach 42 ~/Downloads/*.pdf`,
-    )
-    .action(host.action((args, opts, ctx) => run({ id: args[0], files: args[1], dryRun: opts.dryRun === true }, ctx)));
+    );
+  host.action(command, ([id, files], opts, ctx) => run({ id, files, ...opts }, ctx));
 }
 
 export async function run(options: AttachOptions, ctx: Context): Promise<void> {

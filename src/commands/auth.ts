@@ -1,20 +1,19 @@
 // tkt auth token: the profile's token on stdout, for a CI secret or `curl -H`. A token on a
 // terminal can end up in a screen share or the scrollback, so a TTY gets it only with --show.
-import type { Command } from 'commander';
-import type { CommandHost } from '../cli.js';
+import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 
 export interface TokenOptions {
-  show: boolean;
+  show?: boolean | undefined;
 }
 
-export function register(program: Command, host: CommandHost): void {
+export function register(program: Program, host: CommandHost): void {
   const auth = program
     .command('auth')
     .description('Authentication: print the token')
     .addHelpText('after', '\nExamples:\n  $ tkt auth token | gh secret set TKT_TOKEN\n  $ tkt auth token --show');
-  auth
+  const token = auth
     .command('token')
     .description("Print the profile's token (TKT_TOKEN when set) on stdout")
     .option('--show', 'print it even when stdout is a terminal')
@@ -29,8 +28,8 @@ Examples:
   $ curl -H "Authorization: Bearer $(tkt auth token)" https://helpdesk.example.com/api/TicketsApi/42
   $ tkt auth token --show
   $ tkt auth token --json    # {"token", "expiresAt", "url", "profile"}`,
-    )
-    .action(host.action((_args, opts, ctx) => runToken({ show: opts.show === true }, ctx)));
+    );
+  host.action(token, (_args, opts, ctx) => runToken(opts, ctx));
 }
 
 export async function runToken(options: TokenOptions, ctx: Context): Promise<void> {

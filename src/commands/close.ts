@@ -1,45 +1,43 @@
-import type { Command } from 'commander';
 import { plans } from '../api/plans.js';
 import type { FormValue } from '../api/types.js';
-import type { CommandHost } from '../cli.js';
-import { CONCURRENCY_HELP } from '../config/settings.js';
+import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { resolveActingUser } from '../tickets/acting-user.js';
 import { assertSingleStdinReader, runIdCommand } from '../tickets/id-command.js';
 import { assertReadableFiles, readTextOption } from '../tickets/text-input.js';
 import { parseWholeNumber } from '../util/ids.js';
-import { collect } from '../util/option-text.js';
 import { parseWhen } from '../util/when.js';
+import { attachOption, concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
 export interface CloseOptions {
   ids: string[];
   comments?: string | undefined;
   closureComments?: string | undefined;
-  acknowledge: boolean;
+  acknowledge?: boolean | undefined;
   closureStatus?: string | undefined;
   date?: string | undefined;
   by?: string | undefined;
-  attach: string[];
+  attach?: string[] | undefined;
   concurrency?: string | undefined;
-  dryRun: boolean;
+  dryRun?: boolean | undefined;
 }
 
 
-export function register(program: Command, host: CommandHost): void {
-  program
+export function register(program: Program, host: CommandHost): void {
+  const command = program
     .command('close')
     .description('Close tickets')
-    .argument('<id...>', 'ticket IDs, or - to read them from stdin (first integer on each line)')
+    .addArgument(idsArgument())
     .option('--comments <text>', 'comments, or - to read stdin')
     .option('--closure-comments <text>', 'closure comments, or - to read stdin')
     .option('--acknowledge', 'send the closure e-mail to the requester and the CC list')
     .option('--closure-status <code>', 'closure status code (a number)')
     .option('--date <when>', 'closing date: ISO 8601 or +3d/+4h/+30m (default: now, set by the service)')
     .option('--by <user>', 'who closes: user ID, username or full name (default: you)')
-    .option('--attach <file>', 'attach a file to each ticket (repeatable; the service silently skips file types it does not allow)', collect, [])
-    .option('--concurrency <n>', `tickets ${CONCURRENCY_HELP}`)
-    .option('--dry-run', 'show what would be sent, send nothing')
+    .addOption(attachOption('each ticket'))
+    .addOption(concurrencyOption())
+    .addOption(dryRunOption())
     .addHelpText(
       'after',
       `
@@ -50,28 +48,8 @@ Examples:
   $ tkt close 42
   $ tkt close 42 --acknowledge --closure-comments "Thanks for your patience"
   $ tkt list -q --view my-completed-tickets | tkt close - --concurrency 16`,
-    )
-    .action(
-      host.action(
-        (args, opts, ctx) =>
-          run(
-            {
-              ids: args[0],
-              comments: opts.comments,
-              closureComments: opts.closureComments,
-              acknowledge: opts.acknowledge === true,
-              closureStatus: opts.closureStatus,
-              date: opts.date,
-              by: opts.by,
-              attach: opts.attach,
-              concurrency: opts.concurrency,
-              dryRun: opts.dryRun === true,
-            },
-            ctx,
-          ),
-        { graceful: true },
-      ),
     );
+  host.action(command, ([ids], opts, ctx) => run({ ids, ...opts }, ctx), { graceful: true });
 }
 
 function parseClosureStatus(text: string | undefined): number | undefined {
@@ -95,7 +73,8 @@ export async function run(options: CloseOptions, ctx: Context): Promise<void> {
   assertSingleStdinReader(options.ids, [['--comments', options.comments], ['--closure-comments', options.closureComments]]);
   const status = parseClosureStatus(options.closureStatus);
   const closingDate = parseClosingDate(options.date, ctx);
-  await assertReadableFiles(options.attach, '--attach');
+  const attach = options.attach ?? [];
+  await assertReadableFiles(attach, '--attach');
   const comments = await readTextOption(ctx, { flag: '--comments', text: options.comments });
   const closureComments = await readTextOption(ctx, { flag: '--closure-comments', text: options.closureComments });
   const closeBy = await resolveActingUser(ctx, options.by, 'closes');
@@ -108,7 +87,7 @@ export async function run(options: CloseOptions, ctx: Context): Promise<void> {
     ClosureComments: closureComments,
     ClosingDate: closingDate,
   });
-  const form = (id: number) => (options.attach.length > 0 ? { fields: fields(id), files: options.attach } : { fields: fields(id) });
+  const form = (id: number) => (attach.length > 0 ? { fields: fields(id), files: attach } : { fields: fields(id) });
   await runIdCommand(ctx, {
     ids: options.ids,
     concurrency: options.concurrency,

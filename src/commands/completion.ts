@@ -1,12 +1,12 @@
-import { Argument, type Command } from 'commander';
-import type { CommandHost } from '../cli.js';
+import { Argument } from '@commander-js/extra-typings';
+import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { completionScript, SHELLS, type Shell } from '../completion/scripts.js';
 import { completionSpec } from '../completion/spec.js';
 import { writeText } from '../output/write.js';
 
-export function register(program: Command, host: CommandHost): void {
-  program
+export function register(program: Program, host: CommandHost): void {
+  const command = program
     .command('completion')
     .description('Print a shell completion script (commands, options, views and cached lookup names)')
     .addArgument(new Argument('<shell>', 'the shell').choices(SHELLS))
@@ -21,22 +21,17 @@ Examples:
   $ mkdir -p ~/.zsh/functions && tkt completion zsh > ~/.zsh/functions/_tkt
       # and in ~/.zshrc: fpath=(~/.zsh/functions $fpath); autoload -Uz compinit && compinit
   $ tkt completion fish > ~/.config/fish/completions/tkt.fish`,
-    )
-    // `program` is complete by the time the action runs, so every command is in the script.
-    .action(host.action((args, _opts, ctx) => run({ shell: args[0] }, ctx, program)));
-
-  program
-    .command('__complete', { hidden: true })
-    .description('print cached names of a lookup kind, for the completion scripts')
-    .argument('<kind>')
-    .action(
-      host.action(async (args, _opts, ctx) => {
-        const { printCachedNames } = await import('../completion/complete.js');
-        await printCachedNames(args[0], ctx);
-      }),
     );
+  // `program` is complete by the time the action runs, so every command is in the script.
+  host.action(command, ([shell], _opts, ctx) => run({ shell }, ctx, program));
+
+  const complete = program.command('__complete', { hidden: true }).description('print cached names of a lookup kind, for the completion scripts').argument('<kind>');
+  host.action(complete, async ([kind], _opts, ctx) => {
+    const { printCachedNames } = await import('../completion/complete.js');
+    await printCachedNames(kind, ctx);
+  });
 }
 
-export async function run(options: { shell: Shell }, ctx: Context, program: Command): Promise<void> {
+export async function run(options: { shell: Shell }, ctx: Context, program: Program): Promise<void> {
   await writeText(ctx.io.stdout, completionScript(options.shell, completionSpec(program)));
 }

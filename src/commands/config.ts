@@ -1,7 +1,6 @@
 // tkt config get|set|unset|list: editor, pager, default view, default concurrency
 // (src/config/settings.ts says where each is kept and which wins).
-import type { Command } from 'commander';
-import type { CommandHost } from '../cli.js';
+import type { CommandHost, Program } from '../cli.js';
 import { resolveProfileName } from '../config/session.js';
 import { SETTINGS, effectiveSetting, settingSpec, type EffectiveSetting, type SettingSpec } from '../config/settings.js';
 import type { Context } from '../context.js';
@@ -23,28 +22,17 @@ Examples:
   $ tkt config list --json
   $ tkt config unset default-view`;
 
-export function register(program: Command, host: CommandHost): void {
+export function register(program: Program, host: CommandHost): void {
   const config = program.command('config').description('Get and set tkt settings: editor, pager, default view, default concurrency').addHelpText('after', HELP);
-  config
-    .command('get')
-    .description('Print the value tkt uses for a setting')
-    .argument('<key>', SETTINGS.map((spec) => spec.key).join(', '))
-    .action(host.action((args, _opts, ctx) => runGet(args[0], ctx)));
-  config
-    .command('set')
-    .description('Save a setting (for every profile, or with --profile for one)')
-    .argument('<key>', SETTINGS.map((spec) => spec.key).join(', '))
-    .argument('<value>', 'the value')
-    .action(host.action((args, _opts, ctx) => runSet(args[0], args[1], ctx)));
-  config
-    .command('unset')
-    .description('Forget a saved setting (for every profile, or with --profile for one)')
-    .argument('<key>', SETTINGS.map((spec) => spec.key).join(', '))
-    .action(host.action((args, _opts, ctx) => runUnset(args[0], ctx)));
-  config
-    .command('list')
-    .description('Every setting with its value and where it comes from')
-    .action(host.action((_args, _opts, ctx) => runList(ctx)));
+  const keys = SETTINGS.map((spec) => spec.key).join(', ');
+  const get = config.command('get').description('Print the value tkt uses for a setting').argument('<key>', keys);
+  host.action(get, ([key], _opts, ctx) => runGet(key, ctx));
+  const set = config.command('set').description('Save a setting (for every profile, or with --profile for one)').argument('<key>', keys).argument('<value>', 'the value');
+  host.action(set, ([key, value], _opts, ctx) => runSet(key, value, ctx));
+  const unset = config.command('unset').description('Forget a saved setting (for every profile, or with --profile for one)').argument('<key>', keys);
+  host.action(unset, ([key], _opts, ctx) => runUnset(key, ctx));
+  const list = config.command('list').description('Every setting with its value and where it comes from');
+  host.action(list, (_args, _opts, ctx) => runList(ctx));
 }
 
 /** The value to save: the setting's own check, and for the view the list types (exit 2 listing them). */

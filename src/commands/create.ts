@@ -1,17 +1,15 @@
 // tkt create: register a ticket (spec 4.3), or with --integration the `new` endpoint (4.15).
-import type { Command } from 'commander';
 import type { ApiResponse } from '../api/types.js';
-import type { CommandHost } from '../cli.js';
+import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { InterruptedError, OperationError, UsageError } from '../errors.js';
 import { createLookups } from '../lookups/index.js';
-import { addFieldsOption } from '../output/flags.js';
+import { fieldsOption } from '../output/flags.js';
 import { writeText } from '../output/write.js';
 import { fillTicketFields } from '../prompts/fill.js';
 import { answerAssigneeMe } from '../tickets/acting-user.js';
 import { createPlan, createdId } from '../tickets/created.js';
 import { formSummary, printDryRun } from '../tickets/dry-run.js';
-import { CONCURRENCY_HELP } from '../config/settings.js';
 import {
   addFieldOptions,
   assertFieldsApply,
@@ -23,12 +21,13 @@ import {
   type RawFieldValues,
 } from '../tickets/fields.js';
 import { assertReadableFiles, readTextOption } from '../tickets/text-input.js';
+import { concurrencyOption, dryRunOption } from './shared-options.js';
 
 export interface CreateOptions {
   values: RawFieldValues;
-  descriptionFile: string | undefined;
-  integration: boolean;
-  dryRun: boolean;
+  descriptionFile?: string | undefined;
+  integration?: boolean | undefined;
+  dryRun?: boolean | undefined;
 }
 
 const EXAMPLES = `
@@ -64,44 +63,37 @@ Output: a line per row; --json one JSON array of {"row","ok","id"} or {"row","ok
   $ tkt create --from tickets.csv --resume tickets.csv.report.jsonl   # after a partial failure
   $ tkt create --from alerts.jsonl --integration --concurrency 16 --json`;
 
-const BULK_OPTIONS = ['from', 'report', 'resume', 'retryInDoubt', 'concurrency'];
+// Any of these makes the run a --from run.
+const BULK_OPTIONS = ['from', 'report', 'resume', 'retryInDoubt', 'concurrency'] as const;
 
-export function register(program: Command, host: CommandHost): void {
-  const command = program
+export function register(program: Program, host: CommandHost): void {
+  const base = program
     .command('create')
     .description('Create a ticket (asks for missing values at a terminal)')
     .option('--integration', 'use the integration endpoint: needs only a valid token; requester by username')
-    .option('--description-file <file>', 'read the description from a file (- for stdin)');
-  addFieldsOption(command);
-  addFieldOptions(command, ['register', 'new'])
-    .option('--dry-run', 'validate and show what would be sent, send nothing')
+    .option('--description-file <file>', 'read the description from a file (- for stdin)')
+    .addOption(fieldsOption());
+  const command = addFieldOptions(base, ['register', 'new'])
+    .addOption(dryRunOption())
     .option('--from <file>', 'create one ticket per row of a JSON Lines or CSV file')
     .option('--report <file>', 'with --from: where to record each row\'s new ID or error (default FILE.report.jsonl)')
     .option('--resume <report>', 'with --from: skip the rows this report shows as created (and those in doubt)')
     .option('--retry-in-doubt', 'with --resume: send again the rows whose outcome is unknown (check them first)')
-    .option('--concurrency <n>', `with --from: tickets created ${CONCURRENCY_HELP}`)
-    .addHelpText('after', EXAMPLES)
-    .action(
-      host.action(
-        async (_args, opts: Record<string, unknown>, ctx) => {
-          if (BULK_OPTIONS.some((key) => opts[key] !== undefined)) {
-            const { createFromOptions, runCreateFrom } = await import('../bulk/create-from.js');
-            return runCreateFrom(createFromOptions(opts), ctx);
-          }
-          return run(
-            {
-              values: pickFieldValues(opts),
-              descriptionFile: typeof opts.descriptionFile === 'string' ? opts.descriptionFile : undefined,
-              integration: opts.integration === true,
-              dryRun: opts.dryRun === true,
-            },
-            ctx,
-          );
-        },
-        // Ctrl-C during --from stops new creates and lets those in flight finish and be recorded.
-        { graceful: true },
-      ),
-    );
+    .addOption(concurrencyOption('with --from: tickets created'))
+    .addHelpText('after', EXAMPLES);
+  // Ctrl-C during --from stops new creates and lets those in flight finish and be recorded.
+  host.action(
+    command,
+    async (_args, opts, ctx) => {
+      const values = pickFieldValues(opts);
+      if (BULK_OPTIONS.some((key) => opts[key] !== undefined)) {
+        const { createFromOptions, runCreateFrom } = await import('../bulk/create-from.js');
+        return runCreateFrom(createFromOptions(opts, values), ctx);
+      }
+      return run({ ...opts, values }, ctx);
+    },
+    { graceful: true },
+  );
 }
 
 export async function run(options: CreateOptions, ctx: Context): Promise<void> {

@@ -1,27 +1,26 @@
-import type { Command } from 'commander';
 import { plans } from '../api/plans.js';
-import type { CommandHost } from '../cli.js';
-import { CONCURRENCY_HELP } from '../config/settings.js';
+import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { OperationError, UsageError } from '../errors.js';
 import { writeText } from '../output/write.js';
 import { runIdCommand } from '../tickets/id-command.js';
+import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
 export interface DeleteOptions {
   ids: string[];
-  yes: boolean;
+  yes?: boolean | undefined;
   concurrency?: string | undefined;
-  dryRun: boolean;
+  dryRun?: boolean | undefined;
 }
 
-export function register(program: Command, host: CommandHost): void {
-  program
+export function register(program: Program, host: CommandHost): void {
+  const command = program
     .command('delete')
     .description('Delete tickets (soft delete)')
-    .argument('<id...>', 'ticket IDs, or - to read them from stdin (first integer on each line)')
+    .addArgument(idsArgument())
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
-    .option('--concurrency <n>', `tickets ${CONCURRENCY_HELP}`)
-    .option('--dry-run', 'show what would be sent, send nothing')
+    .addOption(concurrencyOption())
+    .addOption(dryRunOption())
     .addHelpText(
       'after',
       `
@@ -31,8 +30,8 @@ Examples:
   $ tkt delete 42
   $ tkt delete 42 43 --yes
   $ tkt list -q --search "test ticket" | tkt delete - --yes`,
-    )
-    .action(host.action((args, opts, ctx) => run({ ids: args[0], yes: opts.yes === true, concurrency: opts.concurrency, dryRun: opts.dryRun === true }, ctx), { graceful: true }));
+    );
+  host.action(command, ([ids], opts, ctx) => run({ ids, ...opts }, ctx), { graceful: true });
 }
 
 const IDS_SHOWN = 10;

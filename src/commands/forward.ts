@@ -1,6 +1,5 @@
-import type { Command } from 'commander';
 import { plans } from '../api/plans.js';
-import type { CommandHost } from '../cli.js';
+import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
@@ -9,7 +8,7 @@ import { printDryRun } from '../tickets/dry-run.js';
 import { readMessage, ticketTitleOf } from '../tickets/mail.js';
 import { assertReadableFiles } from '../tickets/text-input.js';
 import { parseTicketId } from '../util/ids.js';
-import { collect } from '../util/option-text.js';
+import { attachOption, dryRunOption, idArgument } from './shared-options.js';
 
 export interface ForwardOptions {
   id: string;
@@ -19,25 +18,25 @@ export interface ForwardOptions {
   message?: string | undefined;
   messageFile?: string | undefined;
   /** Keep it as a draft (HasDraft). */
-  draft: boolean;
-  attach: string[];
-  dryRun: boolean;
+  draft?: boolean | undefined;
+  attach?: string[] | undefined;
+  dryRun?: boolean | undefined;
 }
 
 
-export function register(program: Command, host: CommandHost): void {
-  program
+export function register(program: Program, host: CommandHost): void {
+  const command = program
     .command('forward')
     .description('Forward a ticket by e-mail')
-    .argument('<id>', 'ticket ID')
+    .addArgument(idArgument())
     .option('--to <email>', 'recipient (required)')
     .option('--cc <emails>', 'CC addresses')
     .option('--subject <text>', 'subject (default: "Fwd: <ticket title>")')
     .option('--message <text>', 'a message, or - to read stdin (default: $EDITOR at a terminal)')
     .option('--message-file <file>', 'read the message from a file')
     .option('--draft', 'save it as a draft instead of sending')
-    .option('--attach <file>', 'attach a file (repeatable; the service silently skips file types it does not allow)', collect, [])
-    .option('--dry-run', 'show what would be sent, send nothing')
+    .addOption(attachOption())
+    .addOption(dryRunOption())
     .addHelpText(
       'after',
       `
@@ -45,25 +44,8 @@ Examples:
   $ tkt forward 42 --to vendor@example.com --message "Can you look at this printer?"
   $ tkt forward 42 --to vendor@example.com --cc it-lead@example.com --attach error.log
   $ tkt forward 42 --to vendor@example.com --draft --message-file draft.txt`,
-    )
-    .action(
-      host.action((args, opts, ctx) =>
-        run(
-          {
-            id: args[0],
-            to: opts.to,
-            cc: opts.cc,
-            subject: opts.subject,
-            message: opts.message,
-            messageFile: opts.messageFile,
-            draft: opts.draft === true,
-            attach: opts.attach,
-            dryRun: opts.dryRun === true,
-          },
-          ctx,
-        ),
-      ),
     );
+  host.action(command, ([id], opts, ctx) => run({ id, ...opts }, ctx));
 }
 
 async function recipient(options: ForwardOptions, ctx: Context): Promise<string> {
@@ -74,14 +56,15 @@ async function recipient(options: ForwardOptions, ctx: Context): Promise<string>
 
 export async function run(options: ForwardOptions, ctx: Context): Promise<void> {
   const id = parseTicketId(options.id);
-  await assertReadableFiles(options.attach, '--attach');
+  const attach = options.attach ?? [];
+  await assertReadableFiles(attach, '--attach');
   const to = await recipient(options, ctx);
   const message = await readMessage(ctx, options, false);
 
   const client = await ctx.api();
   const subject = options.subject ?? `Fwd: ${ticketTitleOf((await client.getTicket(id)).body)}`;
   const fields = { Id: id, Title: subject, SendTo: to, CcTo: options.cc, Message: message, HasDraft: options.draft };
-  const form = options.attach.length > 0 ? { fields, files: options.attach } : { fields };
+  const form = attach.length > 0 ? { fields, files: attach } : { fields };
 
   const plan = plans.forwardTicket(id, form);
   if (options.dryRun) return printDryRun(ctx, plan);

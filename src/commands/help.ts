@@ -1,5 +1,4 @@
-import type { Command } from 'commander';
-import type { CommandHost } from '../cli.js';
+import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { HELP_TOPICS, renderHelpTopic, type HelpTopicName } from '../output/help-topics.js';
@@ -10,17 +9,17 @@ const TOPIC_NAMES = Object.keys(HELP_TOPICS) as HelpTopicName[];
 
 // Replaces commander's help command, which knows only commands (`tkt help exit-codes` printed the
 // main help): `tkt help` also shows the README's reference tables (contract section 10).
-export function register(program: Command, host: CommandHost): void {
+export function register(program: Program, host: CommandHost): void {
   program.helpCommand(false);
-  program
+  const command = program
     .command('help')
     .description(`Show help for a command, or a topic: ${TOPIC_NAMES.join(', ')}`)
     .argument('[command-or-topic]')
-    .addHelpText('after', `\nTopics:\n${TOPIC_NAMES.map((name) => `  ${name.padEnd(12)}${HELP_TOPICS[name].summary}`).join('\n')}`)
-    .action(host.action((args, _opts, ctx) => run({ subject: args[0] as string | undefined }, ctx, program)));
+    .addHelpText('after', `\nTopics:\n${TOPIC_NAMES.map((name) => `  ${name.padEnd(12)}${HELP_TOPICS[name].summary}`).join('\n')}`);
+  host.action(command, ([subject], _opts, ctx) => run({ subject }, ctx, program));
 }
 
-export async function run(options: { subject: string | undefined }, ctx: Context, program: Command): Promise<void> {
+export async function run(options: { subject: string | undefined }, ctx: Context, program: Program): Promise<void> {
   const { subject } = options;
   if (subject !== undefined && Object.hasOwn(HELP_TOPICS, subject)) {
     await writeText(ctx.io.stdout, renderHelpTopic(HELP_TOPICS[subject as HelpTopicName], TOPIC_WIDTH));

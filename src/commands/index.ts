@@ -1,6 +1,5 @@
 // Every command, registered in the order `tkt --help` lists them.
-import type { Command } from 'commander';
-import type { CommandHost } from '../cli.js';
+import type { CommandHost, Program } from '../cli.js';
 import * as api from './api.js';
 import * as completion from './completion.js';
 import * as help from './help.js';
@@ -29,7 +28,7 @@ import * as attach from './attach.js';
 import * as deleteCommand from './delete.js';
 import * as sandbox from './sandbox.js';
 
-export function registerCommands(program: Command, host: CommandHost): void {
+export function registerCommands(program: Program, host: CommandHost): void {
   login.register(program, host);
   logout.register(program, host);
   whoami.register(program, host);

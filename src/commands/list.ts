@@ -1,7 +1,6 @@
-import type { Command } from 'commander';
-import type { CommandHost } from '../cli.js';
+import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
-import { addFieldsOption, addTableOptions } from '../output/flags.js';
+import { columnsOption, csvOption, fieldsOption } from '../output/flags.js';
 import { userSettings } from '../config/settings.js';
 import { OperationError, UsageError } from '../errors.js';
 import { SORT_FIELDS, buildFilter, buildSort, checkFilterOptions, hasFilters, parseSort, type ListFilterOptions, type TicketFilter } from '../tickets/list-filter.js';
@@ -53,7 +52,7 @@ Examples:
   $ tkt list --requester anna --all
   $ tkt list -q --view my-completed-tickets | tkt close -`;
 
-export function register(program: Command, host: CommandHost): void {
+export function register(program: Program, host: CommandHost): void {
   const command = program
     .command('list')
     .description('List tickets')
@@ -73,10 +72,12 @@ export function register(program: Command, host: CommandHost): void {
     .option('--overdue', 'only overdue tickets')
     .option('--due-before <when>', 'only tickets due before WHEN')
     .option('--created-after <when>', 'only tickets created after WHEN')
-    .option('--sort <field>', `order by ${SORT_FIELDS.join(', ')}; -FIELD for descending`);
-  addTableOptions(addFieldsOption(command))
-    .addHelpText('after', EXAMPLES)
-    .action(host.action((_args, opts, ctx) => run(opts as ListOptions, ctx)));
+    .option('--sort <field>', `order by ${SORT_FIELDS.join(', ')}; -FIELD for descending`)
+    .addOption(fieldsOption())
+    .addOption(csvOption())
+    .addOption(columnsOption())
+    .addHelpText('after', EXAMPLES);
+  host.action(command, (_args, opts, ctx) => run(opts, ctx));
 }
 
 /** Where the pages come from: the paginated list, or list-by-username for --requester. */

@@ -1,5 +1,5 @@
-import { Option, type Command } from 'commander';
-import type { CommandHost } from '../cli.js';
+import { Option } from '@commander-js/extra-typings';
+import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { isObject, stringField } from '../api/fields.js';
 import { decodeJwtClaims, expiryFromClaims, userIdFromClaims } from '../config/jwt.js';
@@ -10,9 +10,9 @@ import { sanitizeInline } from '../output/sanitize.js';
 import { readTextStream } from '../util/text-read.js';
 
 export interface LoginOptions {
-  username: string | undefined;
-  domain: string | undefined;
-  passwordStdin: boolean;
+  username?: string | undefined;
+  domain?: string | undefined;
+  passwordStdin?: boolean | undefined;
   /** Set when someone typed --password: refused with the reason, never used. */
   passwordFlag: boolean;
 }
@@ -22,8 +22,8 @@ const DEFAULT_TOKEN_LIFETIME_MS = 7 * 24 * 3600 * 1000;
 
 const LOCKED_OUT = /lock(ed)?[ -]?out|account is locked/i;
 
-export function register(program: Command, host: CommandHost): void {
-  program
+export function register(program: Program, host: CommandHost): void {
+  const command = program
     .command('login')
     .description('Log in and save the token in the profile (the password is never a flag)')
     .option('-u, --username <user>', 'user name (asked at a terminal when missing)')
@@ -43,20 +43,8 @@ Examples:
   $ printf '%s\\n' "$PASSWORD" | tkt login --url https://helpdesk.example.com -u jdoe --password-stdin
   $ TKT_PASSWORD=secret tkt login -u ci-bot --profile ci
   $ tkt login --url http://10.0.0.5:8080 -u jdoe --allow-http`,
-    )
-    .action(
-      host.action((_args, opts, ctx) =>
-        run(
-          {
-            username: opts.username,
-            domain: opts.domain,
-            passwordStdin: opts.passwordStdin === true,
-            passwordFlag: opts.password !== undefined,
-          },
-          ctx,
-        ),
-      ),
     );
+  host.action(command, (_args, { password, ...opts }, ctx) => run({ ...opts, passwordFlag: password !== undefined }, ctx));
 }
 
 export async function run(options: LoginOptions, ctx: Context): Promise<void> {

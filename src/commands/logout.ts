@@ -1,12 +1,11 @@
-import type { Command } from 'commander';
-import type { CommandHost } from '../cli.js';
+import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { resolveProfileName } from '../config/session.js';
 import type { StoredToken } from '../config/types.js';
 import { OperationError } from '../errors.js';
 
-export function register(program: Command, host: CommandHost): void {
-  program
+export function register(program: Program, host: CommandHost): void {
+  const command = program
     .command('logout')
     .description("Forget the profile's saved token")
     .addHelpText(
@@ -18,8 +17,8 @@ until it expires. Not being logged in is not an error.
 Examples:
   $ tkt logout
   $ tkt logout --profile staging`,
-    )
-    .action(host.action((_args, _opts, ctx) => run(ctx)));
+    );
+  host.action(command, (_args, _opts, ctx) => run(ctx));
 }
 
 export async function run(ctx: Context): Promise<void> {

@@ -1,16 +1,15 @@
-import type { Command } from 'commander';
 import { isObject } from '../api/fields.js';
-import type { CommandHost } from '../cli.js';
+import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { OperationError, UsageError } from '../errors.js';
-import { addFieldsOption, addTableOptions } from '../output/flags.js';
+import { columnsOption, csvOption, fieldsOption } from '../output/flags.js';
 import { scalarMemberNames } from '../output/members.js';
 import { parseTicketId } from '../util/ids.js';
 import { squash } from '../util/option-text.js';
 
 export interface MetadataOptions {
   id?: string | undefined;
-  app: boolean;
+  app?: boolean | undefined;
   collection?: string | undefined;
 }
 
@@ -19,14 +18,16 @@ const APP_COLLECTIONS = ['groups', 'levels', 'priorities', 'categories', 'status
 const METADATA_COLLECTIONS = [...APP_COLLECTIONS, 'sub_categories', 'items', 'technicians'];
 const ALL_COLLECTIONS = [...METADATA_COLLECTIONS, 'requesters'];
 
-export function register(program: Command, host: CommandHost): void {
+export function register(program: Program, host: CommandHost): void {
   const command = program
     .command('metadata')
     .description('Show lookup data: sites, departments, statuses, priorities, people...')
     .argument('[id]', "a ticket ID: sub-categories, items and technicians scoped to that ticket")
     .option('--app', 'the app metadata (no sub-categories, items or people)')
-    .option('--collection <name>', `only this collection: ${ALL_COLLECTIONS.join(', ')}`);
-  addTableOptions(addFieldsOption(command))
+    .option('--collection <name>', `only this collection: ${ALL_COLLECTIONS.join(', ')}`)
+    .addOption(fieldsOption())
+    .addOption(csvOption())
+    .addOption(columnsOption())
     .addHelpText(
       'after',
       `
@@ -38,8 +39,8 @@ Examples:
   $ tkt metadata 42 --collection technicians --json
   $ tkt metadata --collection requesters --csv --columns id,userName > people.csv
   $ tkt metadata --collection status --query "[?statusType==\`1\`].status" --raw`,
-    )
-    .action(host.action((args, opts, ctx) => run({ id: args[0], app: opts.app === true, collection: opts.collection }, ctx)));
+    );
+  host.action(command, ([id], opts, ctx) => run({ id, ...opts }, ctx));
 }
 
 function validCollections(options: MetadataOptions): string[] {

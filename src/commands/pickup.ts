@@ -1,23 +1,22 @@
-import type { Command } from 'commander';
 import { plans } from '../api/plans.js';
-import type { CommandHost } from '../cli.js';
-import { CONCURRENCY_HELP } from '../config/settings.js';
+import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { noteFromBody, runIdCommand } from '../tickets/id-command.js';
+import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
 export interface PickupOptions {
   ids: string[];
   concurrency?: string | undefined;
-  dryRun: boolean;
+  dryRun?: boolean | undefined;
 }
 
-export function register(program: Command, host: CommandHost): void {
-  program
+export function register(program: Program, host: CommandHost): void {
+  const command = program
     .command('pickup')
     .description('Assign tickets to yourself')
-    .argument('<id...>', 'ticket IDs, or - to read them from stdin (first integer on each line)')
-    .option('--concurrency <n>', `tickets ${CONCURRENCY_HELP}`)
-    .option('--dry-run', 'show what would be sent, send nothing')
+    .addArgument(idsArgument())
+    .addOption(concurrencyOption())
+    .addOption(dryRunOption())
     .addHelpText(
       'after',
       `
@@ -26,8 +25,8 @@ A ticket already assigned to you is a success that changes nothing.
 Examples:
   $ tkt pickup 42
   $ tkt list -q --view unassigned-tickets | tkt pickup -`,
-    )
-    .action(host.action((args, opts, ctx) => run({ ids: args[0], concurrency: opts.concurrency, dryRun: opts.dryRun === true }, ctx), { graceful: true }));
+    );
+  host.action(command, ([ids], opts, ctx) => run({ ids, ...opts }, ctx), { graceful: true });
 }
 
 const ALREADY_ASSIGNED = /already\s+(assigned|picked)/i;

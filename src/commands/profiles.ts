@@ -1,12 +1,11 @@
 // tkt profiles: every profile with saved settings or a token, the active one marked.
-import type { Command } from 'commander';
-import type { CommandHost } from '../cli.js';
+import type { CommandHost, Program } from '../cli.js';
 import { resolveProfileName } from '../config/session.js';
 import type { Context } from '../context.js';
 import { sanitizeInline } from '../output/sanitize.js';
 
-export function register(program: Command, host: CommandHost): void {
-  program
+export function register(program: Program, host: CommandHost): void {
+  const command = program
     .command('profiles')
     .description('List profiles and mark the active one (--profile, TKT_PROFILE or "default")')
     .addHelpText(
@@ -16,8 +15,8 @@ Examples:
   $ tkt profiles
   $ tkt profiles -q                  # names only
   $ tkt profiles --query "[?loggedIn].name" --raw`,
-    )
-    .action(host.action((_args, _opts, ctx) => run(ctx)));
+    );
+  host.action(command, (_args, _opts, ctx) => run(ctx));
 }
 
 interface ProfileLine {

@@ -1,27 +1,26 @@
 // tkt reopen ID... [--status NAME]: back to an open status (default: the status named Open), in
 // bulk like close (contract section 10), with update's read-modify-write.
-import type { Command } from 'commander';
-import type { CommandHost } from '../cli.js';
-import { CONCURRENCY_HELP } from '../config/settings.js';
+import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { changeRequests, DEFAULT_REOPEN_STATUS, reopenChange } from '../tickets/change.js';
 import { runIdCommand } from '../tickets/id-command.js';
+import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
 export interface ReopenOptions {
   ids: string[];
   status?: string | undefined;
   concurrency?: string | undefined;
-  dryRun: boolean;
+  dryRun?: boolean | undefined;
 }
 
-export function register(program: Command, host: CommandHost): void {
-  program
+export function register(program: Program, host: CommandHost): void {
+  const command = program
     .command('reopen')
     .description('Re-open resolved or closed tickets')
-    .argument('<id...>', 'ticket IDs, or - to read them from stdin (first integer on each line)')
+    .addArgument(idsArgument())
     .option('--status <name>', `the status to set (name or ID; default: the status named ${DEFAULT_REOPEN_STATUS})`)
-    .option('--concurrency <n>', `tickets ${CONCURRENCY_HELP}`)
-    .option('--dry-run', 'show what would be sent, send nothing')
+    .addOption(concurrencyOption())
+    .addOption(dryRunOption())
     .addHelpText(
       'after',
       `
@@ -31,12 +30,8 @@ Examples:
   $ tkt reopen 42
   $ tkt reopen 42 43 --status "In Progress"
   $ tkt list -q --view my-completed-tickets --created-after -1d | tkt reopen -`,
-    )
-    .action(
-      host.action((args, opts, ctx) => run({ ids: args[0], status: opts.status, concurrency: opts.concurrency, dryRun: opts.dryRun === true }, ctx), {
-        graceful: true,
-      }),
     );
+  host.action(command, ([ids], opts, ctx) => run({ ids, ...opts }, ctx), { graceful: true });
 }
 
 export async function run(options: ReopenOptions, ctx: Context): Promise<void> {

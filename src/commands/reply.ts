@@ -1,7 +1,6 @@
-import type { Command } from 'commander';
 import { plans } from '../api/plans.js';
 import type { FormValue } from '../api/types.js';
-import type { CommandHost } from '../cli.js';
+import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
@@ -10,7 +9,7 @@ import { printDryRun } from '../tickets/dry-run.js';
 import { lazyTicket, readMessage, requesterEmailOf, ticketTitleOf } from '../tickets/mail.js';
 import { assertReadableFiles } from '../tickets/text-input.js';
 import { parseTicketId } from '../util/ids.js';
-import { collect } from '../util/option-text.js';
+import { attachOption, dryRunOption, idArgument } from './shared-options.js';
 
 export interface ReplyOptions {
   id: string;
@@ -19,26 +18,26 @@ export interface ReplyOptions {
   to?: string | undefined;
   cc?: string | undefined;
   subject?: string | undefined;
-  attach: string[];
+  attach?: string[] | undefined;
   /** Reply as this requester (reqreply), which may re-open a resolved or closed ticket. */
   asRequester?: string | undefined;
-  dryRun: boolean;
+  dryRun?: boolean | undefined;
 }
 
 
-export function register(program: Command, host: CommandHost): void {
-  program
+export function register(program: Program, host: CommandHost): void {
+  const command = program
     .command('reply')
     .description('Reply to a ticket by e-mail (or, with --as-requester, as its requester)')
-    .argument('<id>', 'ticket ID')
+    .addArgument(idArgument())
     .option('--message <text>', 'the message, or - to read stdin (default: $EDITOR at a terminal)')
     .option('--message-file <file>', 'read the message from a file')
     .option('--to <email>', "recipient (default: the requester's e-mail)")
     .option('--cc <emails>', 'CC addresses')
     .option('--subject <text>', 'subject (default: "Re: <ticket title>")')
-    .option('--attach <file>', 'attach a file (repeatable; the service silently skips file types it does not allow)', collect, [])
+    .addOption(attachOption())
     .option('--as-requester <user>', 'post the reply as this requester (user ID, username or full name); re-opens a resolved or closed ticket')
-    .option('--dry-run', 'show what would be sent, send nothing')
+    .addOption(dryRunOption())
     .addHelpText(
       'after',
       `
@@ -47,25 +46,8 @@ Examples:
   $ tkt reply 42 --message-file answer.txt --cc it-lead@example.com --attach manual.pdf
   $ git log -1 --format=%B | tkt reply 42 --message -
   $ tkt reply 42 --as-requester anna.berg --message "Still broken after the fix"`,
-    )
-    .action(
-      host.action((args, opts, ctx) =>
-        run(
-          {
-            id: args[0],
-            message: opts.message,
-            messageFile: opts.messageFile,
-            to: opts.to,
-            cc: opts.cc,
-            subject: opts.subject,
-            attach: opts.attach,
-            asRequester: opts.asRequester,
-            dryRun: opts.dryRun === true,
-          },
-          ctx,
-        ),
-      ),
     );
+  host.action(command, ([id], opts, ctx) => run({ id, ...opts }, ctx));
 }
 
 export async function run(options: ReplyOptions, ctx: Context): Promise<void> {
@@ -76,7 +58,8 @@ export async function run(options: ReplyOptions, ctx: Context): Promise<void> {
     const foreign = (['to', 'cc'] as const).filter((name) => options[name] !== undefined);
     if (foreign.length > 0) throw new UsageError(`${foreign.map((name) => `--${name}`).join(', ')} cannot be used with --as-requester: a requester reply is not an e-mail`);
   }
-  await assertReadableFiles(options.attach, '--attach');
+  const attach = options.attach ?? [];
+  await assertReadableFiles(attach, '--attach');
   // A user ID, username or full name, as everywhere; the requester-reply endpoint takes the username.
   const requesterUsername =
     asRequester === undefined
@@ -95,7 +78,7 @@ export async function run(options: ReplyOptions, ctx: Context): Promise<void> {
     if (to === undefined) throw new UsageError(`ticket #${id} has no requester e-mail: pass --to`);
     fields = { Id: id, Title: subject, SendTo: to, CcTo: options.cc, Message: message };
   }
-  const form = options.attach.length > 0 ? { fields, files: options.attach } : { fields };
+  const form = attach.length > 0 ? { fields, files: attach } : { fields };
   const plan = requesterUsername === undefined ? plans.replyTicket(id, form) : plans.requesterReply(id, form);
 
   if (options.dryRun) return printDryRun(ctx, plan);

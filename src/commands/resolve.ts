@@ -1,12 +1,11 @@
-import type { Command } from 'commander';
 import { plans } from '../api/plans.js';
-import type { CommandHost } from '../cli.js';
-import { CONCURRENCY_HELP } from '../config/settings.js';
+import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { resolveActingUser } from '../tickets/acting-user.js';
 import { assertSingleStdinReader, noteFromBody, runIdCommand } from '../tickets/id-command.js';
 import { askText, readTextOption } from '../tickets/text-input.js';
+import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
 export interface ResolveOptions {
   ids: string[];
@@ -14,19 +13,19 @@ export interface ResolveOptions {
   detailsFile?: string | undefined;
   by?: string | undefined;
   concurrency?: string | undefined;
-  dryRun: boolean;
+  dryRun?: boolean | undefined;
 }
 
-export function register(program: Command, host: CommandHost): void {
-  program
+export function register(program: Program, host: CommandHost): void {
+  const command = program
     .command('resolve')
     .description('Resolve tickets with resolution notes')
-    .argument('<id...>', 'ticket IDs, or - to read them from stdin (first integer on each line)')
+    .addArgument(idsArgument())
     .option('--details <text>', 'resolution notes, or - to read stdin')
     .option('--details-file <file>', 'read the resolution notes from a file')
     .option('--by <user>', 'resolver: user ID, username or full name (default: you)')
-    .option('--concurrency <n>', `tickets ${CONCURRENCY_HELP}`)
-    .option('--dry-run', 'show what would be sent, send nothing')
+    .addOption(concurrencyOption())
+    .addOption(dryRunOption())
     .addHelpText(
       'after',
       `
@@ -36,14 +35,8 @@ Examples:
   $ tkt resolve 42 --details "Replaced the toner"
   $ tkt resolve 42 43 44 --details-file notes.txt
   $ tkt list -q --view my-open-tickets | tkt resolve - --details "Fixed by the 2.4 rollout"`,
-    )
-    .action(
-      host.action(
-        (args, opts, ctx) =>
-          run({ ids: args[0], details: opts.details, detailsFile: opts.detailsFile, by: opts.by, concurrency: opts.concurrency, dryRun: opts.dryRun === true }, ctx),
-        { graceful: true },
-      ),
     );
+  host.action(command, ([ids], opts, ctx) => run({ ids, ...opts }, ctx), { graceful: true });
 }
 
 const ALREADY_RESOLVED = /already\s+resolved/i;

@@ -1,5 +1,4 @@
-import type { Command } from 'commander';
-import type { CommandHost } from '../cli.js';
+import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { OperationError, UsageError } from '../errors.js';
 import { parseWholeNumber } from '../util/ids.js';
@@ -9,12 +8,12 @@ const DEFAULT_SANDBOX_PORT = 8642;
 export interface SandboxCommandOptions {
   port: string;
   host: string;
-  data: string | undefined;
-  seedTickets: string | undefined;
+  data?: string | undefined;
+  seedTickets?: string | undefined;
 }
 
-export function register(program: Command, host: CommandHost): void {
-  program
+export function register(program: Program, host: CommandHost): void {
+  const command = program
     .command('sandbox')
     .description('Run a local emulator of the service with demo data (for trying tkt and for tests)')
     .option('--port <n>', 'port to listen on (0 = any free port)', String(DEFAULT_SANDBOX_PORT))
@@ -26,13 +25,8 @@ export function register(program: Command, host: CommandHost): void {
       `\nThe sandbox listens on 127.0.0.1:${DEFAULT_SANDBOX_PORT} by default and prints its URL and the demo logins` +
         '\n(admin/admin, tech/tech, private/private, viewer/viewer). Stop it with Ctrl-C.' +
         '\n\nExamples:\n  $ tkt sandbox\n  $ tkt sandbox --port 0 --data ./sandbox.json\n  $ tkt login --url http://127.0.0.1:8642 -u admin',
-    )
-    .action(
-      host.action(
-        (_args, opts, ctx) => run({ port: opts.port, host: opts.host, data: opts.data, seedTickets: opts.seedTickets }, ctx),
-        { graceful: true },
-      ),
     );
+  host.action(command, (_args, opts, ctx) => run(opts, ctx), { graceful: true });
 }
 
 function wholeNumber(flag: string, value: string, max: number): number {

@@ -1,34 +1,34 @@
-import type { Command } from 'commander';
-import type { CommandHost } from '../cli.js';
+import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
-import { addFieldsOption } from '../output/flags.js';
+import { fieldsOption } from '../output/flags.js';
 import { UsageError } from '../errors.js';
 import { parseTicketId, parseWholeNumber } from '../util/ids.js';
+import { idArgument } from './shared-options.js';
 
 export interface ShowOptions {
   id: string;
-  markRead: boolean;
+  markRead?: boolean | undefined;
   /** --comments N as typed: the last N conversation entries. */
   comments?: string | undefined;
   /** false with --no-pager. */
   pager: boolean;
 }
 
-export function register(program: Command, host: CommandHost): void {
+export function register(program: Program, host: CommandHost): void {
   const command = program
     .command('show')
     .alias('view')
     .description('Show a ticket: details, description, resolution, conversation and attachments')
-    .argument('<id>', 'ticket ID')
+    .addArgument(idArgument())
     .option('--mark-read', 'also mark the ticket as read')
     .option('--comments <n>', 'only the last N conversation entries')
-    .option('--no-pager', 'print straight to the terminal, without the pager');
-  addFieldsOption(command)
+    .option('--no-pager', 'print straight to the terminal, without the pager')
+    .addOption(fieldsOption())
     .addHelpText(
       'after',
       `\nAt a terminal the ticket is wrapped to its width and paged through "tkt config get pager"\n($PAGER, default less -FRX).\n\nExamples:\n  $ tkt show 42\n  $ tkt view 42 --mark-read\n  $ tkt show 42 --comments 3 --no-pager\n  $ tkt show 42 --fields id,title,dueDate\n  $ tkt show 42 --query status.status --raw`,
-    )
-    .action(host.action((args, opts, ctx) => run({ id: args[0], markRead: opts.markRead === true, comments: opts.comments, pager: opts.pager !== false }, ctx)));
+    );
+  host.action(command, ([id], opts, ctx) => run({ id, ...opts }, ctx));
 }
 
 export async function run(options: ShowOptions, ctx: Context): Promise<void> {

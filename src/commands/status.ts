@@ -1,10 +1,9 @@
 // tkt status: the caller's queue at a glance (contract section 10): how many of their tickets
 // are open, overdue, due today, on hold, pending and escalated, how many in their groups have
 // nobody assigned, then the most urgent few. Each count is the service's own view, walked whole.
-import type { Command } from 'commander';
-import type { CommandHost } from '../cli.js';
+import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
-import { addFieldsOption } from '../output/flags.js';
+import { fieldsOption } from '../output/flags.js';
 
 export type StatusOptions = Record<string, never>;
 
@@ -19,9 +18,11 @@ const COUNTS = [
 ] as const;
 const URGENT_SHOWN = 5;
 
-export function register(program: Command, host: CommandHost): void {
-  const command = program.command('status').description('Your queue at a glance: counts of your tickets by state, then the most urgent');
-  addFieldsOption(command)
+export function register(program: Program, host: CommandHost): void {
+  const command = program
+    .command('status')
+    .description('Your queue at a glance: counts of your tickets by state, then the most urgent')
+    .addOption(fieldsOption())
     .addHelpText(
       'after',
       `
@@ -33,8 +34,8 @@ most urgent open tickets (overdue first, then by due date). --json gives {"count
 Examples:
   $ tkt status
   $ tkt status --json --query counts.overdue`,
-    )
-    .action(host.action((_args, _opts, ctx) => run({}, ctx)));
+    );
+  host.action(command, (_args, _opts, ctx) => run({}, ctx));
 }
 
 export async function run(_options: StatusOptions, ctx: Context): Promise<void> {

@@ -1,7 +1,6 @@
 // tkt triage [--view VIEW]: the technician's full-screen queue (contract section 10). The
 // screen and its terminal UI library live in src/triage/, loaded only by this command.
-import type { Command } from 'commander';
-import type { CommandHost } from '../cli.js';
+import type { CommandHost, Program } from '../cli.js';
 import { userSettings } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -14,8 +13,8 @@ export interface TriageOptions {
 /** The queue triage opens without --view or a default-view setting: yours and nobody's. */
 export const TRIAGE_DEFAULT_VIEW = 'MyOpenOrUnassigned';
 
-export function register(program: Command, host: CommandHost): void {
-  program
+export function register(program: Program, host: CommandHost): void {
+  const command = program
     .command('triage')
     .description('Work through a view full-screen: navigate, read and act on tickets with single keys')
     .option('--view <view>', `the view to open (see tkt list --help); default: the default-view setting, else ${kebabCase(TRIAGE_DEFAULT_VIEW)}`)
@@ -29,9 +28,9 @@ view, R refreshes, ? lists the keys, q quits. Needs a terminal.
 Examples:
   $ tkt triage
   $ tkt triage --view unassigned-tickets`,
-    )
-    // Graceful: a SIGTERM closes the screen and gives the terminal back rather than exiting under it.
-    .action(host.action((_args, opts, ctx) => run({ view: opts.view }, ctx), { graceful: true }));
+    );
+  // Graceful: a SIGTERM closes the screen and gives the terminal back rather than exiting under it.
+  host.action(command, (_args, opts, ctx) => run(opts, ctx), { graceful: true });
 }
 
 export async function run(options: TriageOptions, ctx: Context): Promise<void> {

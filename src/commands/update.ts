@@ -1,9 +1,8 @@
 // tkt update ID: read-modify-write over POST update/{id} (spec 4.4). The update form may
 // treat an absent field as "clear it", so the whole current ticket is sent back with the
 // changes: a field the user did not name is never changed.
-import type { Command } from 'commander';
 import { plans } from '../api/plans.js';
-import type { CommandHost } from '../cli.js';
+import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import type { FormValue } from '../api/types.js';
 import { OperationError, UsageError } from '../errors.js';
@@ -25,6 +24,7 @@ import {
 import { formatDate } from '../output/time.js';
 import { dateField } from '../tickets/summary.js';
 import { parseTicketId } from '../util/ids.js';
+import { dryRunOption, idArgument } from './shared-options.js';
 
 // The service may store the due date to the second or the minute.
 const DUE_TOLERANCE_MS = 60_000;
@@ -32,7 +32,7 @@ const DUE_TOLERANCE_MS = 60_000;
 export interface UpdateOptions {
   id: string;
   values: RawFieldValues;
-  dryRun: boolean;
+  dryRun?: boolean | undefined;
 }
 
 const EXAMPLES = `
@@ -47,16 +47,10 @@ Examples:
   $ tkt update 42 --priority critical --due +4h
   $ tkt update 42 --category Hardware --subcategory Printer --dry-run`;
 
-export function register(program: Command, host: CommandHost): void {
-  const command = program.command('update').description('Change fields of a ticket').argument('<id>', 'ticket ID');
-  addFieldOptions(command, ['update'])
-    .option('--dry-run', 'validate and show what would be sent, send nothing')
-    .addHelpText('after', EXAMPLES)
-    .action(
-      host.action(async (args, opts: Record<string, unknown>, ctx) =>
-        run({ id: String(args[0]), values: pickFieldValues(opts), dryRun: opts.dryRun === true }, ctx),
-      ),
-    );
+export function register(program: Program, host: CommandHost): void {
+  const base = program.command('update').description('Change fields of a ticket').addArgument(idArgument());
+  const command = addFieldOptions(base, ['update']).addOption(dryRunOption()).addHelpText('after', EXAMPLES);
+  host.action(command, ([id], opts, ctx) => run({ ...opts, id, values: pickFieldValues(opts) }, ctx));
 }
 
 export async function run(options: UpdateOptions, ctx: Context): Promise<void> {
@@ -77,7 +71,7 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<void> {
   const values = await answerAssigneeMe(ctx, lookups, options.values);
   // Only an answered @me changed the values since they were checked.
   const toResolve = values === options.values ? checked : checkFields('update', values, ctx.now());
-  const { form: changes, labels } = await resolveFields(toResolve, lookups, { labels: options.dryRun });
+  const { form: changes, labels } = await resolveFields(toResolve, lookups, { labels: options.dryRun === true });
 
   // A priority change makes the service recompute the due date from the SLA (spec 4.4): a due
   // date sent with it would be lost, so it goes in a second update, once the priority is set.

@@ -1,13 +1,12 @@
-import type { Command } from 'commander';
-import type { CommandHost } from '../cli.js';
+import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { formatDate, relativeTime } from '../output/time.js';
 
 const SOURCE_LABEL = { cache: 'token cache', env: 'TKT_TOKEN' } as const;
 
-export function register(program: Command, host: CommandHost): void {
-  program
+export function register(program: Program, host: CommandHost): void {
+  const command = program
     .command('whoami')
     .description('Show the logged-in user, service URL, profile and token expiry (no request is made)')
     .addHelpText(
@@ -19,8 +18,8 @@ Examples:
   $ tkt whoami
   $ tkt whoami --json | jq -r .userId
   $ tkt whoami -q            # just the user name`,
-    )
-    .action(host.action((_args, _opts, ctx) => run(ctx)));
+    );
+  host.action(command, (_args, _opts, ctx) => run(ctx));
 }
 
 export async function run(ctx: Context): Promise<void> {

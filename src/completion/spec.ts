@@ -1,6 +1,6 @@
 // What the shell scripts complete, read from the commander program itself so that a new
 // command or option is completed without touching this folder.
-import type { Command, Option } from 'commander';
+import type { CommandUnknownOpts as Command, Option } from '@commander-js/extra-typings';
 import type { LookupKind } from '../lookups/types.js';
 import { SETTINGS } from '../config/settings.js';
 import { SORT_FIELDS } from '../tickets/list-filter.js';

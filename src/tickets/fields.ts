@@ -1,7 +1,7 @@
 // The one table of ticket fields: CLI option <-> form field <-> lookup kind <-> the
 // name in a ticket detail. create, update and create --from all read it, so an
 // option means the same thing everywhere and a new field is added in one place.
-import type { Command } from 'commander';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { FormValue, MultipartInput } from '../api/types.js';
 import { field, isObject } from '../api/fields.js';
 import { UsageError } from '../errors.js';
@@ -139,8 +139,14 @@ export function assertFieldsApply(endpoint: TicketEndpoint, values: RawFieldValu
   }
 }
 
-/** Adds every field option of the given endpoints to a command, each flag once. */
-export function addFieldOptions(command: Command, endpoints: readonly TicketEndpoint[]): Command {
+/**
+ * Adds every field option of the given endpoints to a command, each flag once. Their values are
+ * typed by this table (pickFieldValues), not by commander: the command's own options stay typed.
+ */
+export function addFieldOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
+  command: Command<Args, Opts, Globals>,
+  endpoints: readonly TicketEndpoint[],
+): Command<Args, Opts, Globals> {
   const seen = new Set<string>();
   for (const spec of TICKET_FIELDS) {
     if (seen.has(spec.key) || !spec.endpoints.some((e) => endpoints.includes(e))) continue;
@@ -154,10 +160,10 @@ export function addFieldOptions(command: Command, endpoints: readonly TicketEndp
 }
 
 /** The field option values out of commander's parsed options. */
-export function pickFieldValues(opts: Record<string, unknown>): RawFieldValues {
+export function pickFieldValues(opts: object): RawFieldValues {
   const values: RawFieldValues = {};
   for (const spec of TICKET_FIELDS) {
-    const value = opts[spec.key];
+    const value: unknown = (opts as Record<string, unknown>)[spec.key];
     if (typeof value === 'string' || (Array.isArray(value) && value.every((v) => typeof v === 'string'))) values[spec.key] = value;
   }
   return values;

@@ -16,7 +16,7 @@ export interface IdCommandSpec {
   ids: readonly string[];
   /** --concurrency as typed; undefined for the default-concurrency setting. */
   concurrency: string | undefined;
-  dryRun: boolean;
+  dryRun?: boolean | undefined;
   verb: BulkVerb;
   /** What one ID sends (src/api/plans.ts): sent as it is, and printed by --dry-run. */
   plan(id: number): PlannedRequest;

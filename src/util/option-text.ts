@@ -8,6 +8,9 @@ export function collect(value: string, previous: readonly string[] | undefined):
   return [...(previous ?? []), value];
 }
 
+/** --attach's help after "attach a file[ to ...]": every command that uploads says the same. */
+export const ATTACH_HELP = '(repeatable; the service silently skips file types it does not allow)';
+
 /** A name compared loosely: "My-Tickets-On-Hold", "my_tickets_onhold" and "MyTicketsOnhold" are equal. */
 export function squash(name: string): string {
   return name.replace(/[-_\s]/g, '').toLowerCase();

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import type { LookupKind, Lookups } from '../../src/lookups/types.js';
