@@ -1,5 +1,6 @@
-// The one error model of tkt. Commands throw these; only src/main.ts turns them
-// into an `error:` line and an exit code (contract section 5).
+// The one error model of tkt. Errors carry what happened (their class, HTTP facts); the exit
+// code is decided from those in one place, exitCodeOf, and only src/main.ts turns an error into
+// an `error:` line, a hint and that code (contract section 5).
 
 export const ExitCode = {
   ok: 0,
@@ -13,56 +14,53 @@ export const ExitCode = {
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
-export class TktError extends Error {
-  readonly exitCode: ExitCodeValue;
+export interface ErrorOptions {
+  hint?: string | undefined;
+  details?: string[] | undefined;
+  cause?: unknown;
+}
+
+export abstract class TktError extends Error {
   /** A short next step for the user, e.g. `run "tkt login"`. */
   readonly hint: string | undefined;
   /** Extra lines shown under the `error:` line (the server's own message, candidates...). */
   readonly details: string[];
 
-  constructor(message: string, exitCode: ExitCodeValue, options: { hint?: string; details?: string[]; cause?: unknown } = {}) {
+  constructor(message: string, options: ErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
-    this.exitCode = exitCode;
     this.hint = options.hint;
     this.details = options.details ?? [];
+  }
+
+  /** The code the run exits with: exitCodeOf decides it for every error. */
+  get exitCode(): ExitCodeValue {
+    return exitCodeOf(this);
   }
 }
 
 /** Bad input caught before any request: exit 2. */
-export class UsageError extends TktError {
-  constructor(message: string, options: { hint?: string; details?: string[] } = {}) {
-    super(message, ExitCode.usage, options);
-  }
-}
+export class UsageError extends TktError {}
 
 export const LOGIN_HINT = 'run "tkt login"';
 
 /** No token, expired token, wrong credentials: exit 4 (main.ts adds the hint that fits, when it has none). */
-export class AuthError extends TktError {
-  constructor(message: string, options: { hint?: string; details?: string[] } = {}) {
-    super(message, ExitCode.notAuthenticated, options);
-  }
-}
+export class AuthError extends TktError {}
 
 /** The user declined a confirmation, or the operation failed locally: exit 1. */
-export class OperationError extends TktError {
-  constructor(message: string, options: { hint?: string; details?: string[]; cause?: unknown } = {}) {
-    super(message, ExitCode.failed, options);
-  }
-}
+export class OperationError extends TktError {}
 
 /** Ctrl-C (exit 130) or SIGTERM (143): main.ts gives the code of the signal that came. */
 export class InterruptedError extends TktError {
-  constructor(message = 'interrupted', options: { details?: string[]; hint?: string } = {}) {
-    super(message, ExitCode.interrupted, options);
+  constructor(message = 'interrupted', options: ErrorOptions = {}) {
+    super(message, options);
   }
 }
 
 /** stdout was closed by its reader (`| head -1`): the run ends quietly with exit 0. */
 export class OutputClosedError extends TktError {
   constructor() {
-    super('output closed', ExitCode.ok);
+    super('output closed');
   }
 }
 
@@ -85,7 +83,7 @@ export class NetworkError extends TktError {
   readonly url: string;
 
   constructor(failure: NetworkFailure, method: string, url: string, message: string, cause?: unknown, options: { hint?: string } = {}) {
-    super(message, ExitCode.failed, { cause, hint: options.hint });
+    super(message, { cause, hint: options.hint });
     this.failure = failure;
     this.method = method;
     this.url = url;
@@ -102,9 +100,8 @@ export class ApiError extends TktError {
   readonly serverMessages: string[];
 
   constructor(init: { status: number; method: string; url: string; body: unknown; serverMessages: string[]; message?: string }) {
-    const exitCode = exitCodeForStatus(init.status, init.serverMessages);
     // The full URL names the server, which matters when several profiles exist.
-    super(init.message ?? `${failureReason(exitCode, init.status)}: ${init.method} ${init.url}`, exitCode, {
+    super(init.message ?? `${failureReason(exitCodeForStatus(init.status, init.serverMessages), init.status)}: ${init.method} ${init.url}`, {
       details: init.serverMessages,
     });
     this.status = init.status;
@@ -120,6 +117,31 @@ const PERMISSION_WORDS = /permission|not allowed|forbidden|unauthori[sz]ed|lacks
 // The ticket itself, not a field of the request ("requester not found" is a bad value: 1).
 const NOT_FOUND_WORDS = /\bticket\b[^.]*\b(not (been )?found|does not exist|doesn't exist)|no such ticket/i;
 
+/**
+ * One ticket of a multi-ID command failed, and it was the only one: the run exits with the code
+ * exitCodeOf gave that ticket's failure (kept in the bulk run's result).
+ */
+export class ItemFailedError extends TktError {
+  readonly itemExitCode: ExitCodeValue;
+
+  constructor(message: string, itemExitCode: ExitCodeValue, options: ErrorOptions = {}) {
+    super(message, options);
+    this.itemExitCode = itemExitCode;
+  }
+}
+
+/** The exit code of a failure: decided here, and only here, from what the error says happened. */
+export function exitCodeOf(error: unknown): ExitCodeValue {
+  if (error instanceof OutputClosedError) return ExitCode.ok;
+  if (error instanceof InterruptedError) return ExitCode.interrupted;
+  if (error instanceof UsageError) return ExitCode.usage;
+  if (error instanceof AuthError) return ExitCode.notAuthenticated;
+  if (error instanceof ApiError) return exitCodeForStatus(error.status, error.serverMessages);
+  if (error instanceof ItemFailedError) return error.itemExitCode;
+  return ExitCode.failed;
+}
+
+/** The exit code an HTTP answer calls for (a failed ticket of a bulk run, an ApiError). */
 export function exitCodeForStatus(status: number, serverMessages: readonly string[] = []): ExitCodeValue {
   if (status === 401) return ExitCode.notAuthenticated;
   if (status === 403) return ExitCode.permissionDenied;

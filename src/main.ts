@@ -3,7 +3,7 @@
 import { Command, CommanderError, Option } from '@commander-js/extra-typings';
 import { createProcessHost, createRunState, type ProcessLike, type RunState, type StopSignal } from './cli.js';
 import { registerCommands } from './commands/index.js';
-import { ExitCode, InterruptedError, LOGIN_HINT, OutputClosedError, TktError } from './errors.js';
+import { ExitCode, InterruptedError, LOGIN_HINT, OutputClosedError, TktError, exitCodeOf } from './errors.js';
 import { redactText } from './api/redact.js';
 import { sanitizeText } from './output/sanitize.js';
 import { isClosedPipe } from './output/write.js';
@@ -62,7 +62,7 @@ function clean(text: string): string {
  * one (it knows the case best), else the one its exit code calls for.
  */
 function hintFor(error: TktError, env: Record<string, string | undefined>): string | undefined {
-  if (error.hint !== undefined || error.exitCode !== ExitCode.notAuthenticated) return error.hint;
+  if (error.hint !== undefined || exitCodeOf(error) !== ExitCode.notAuthenticated) return error.hint;
   // A refused token from TKT_TOKEN is not fixed by `tkt login`: that token still wins.
   if (env.TKT_TOKEN !== undefined && env.TKT_TOKEN !== '') {
     return 'the token in TKT_TOKEN was refused: set a valid one, or unset TKT_TOKEN to use the saved login';
@@ -86,13 +86,13 @@ function errorLines(error: unknown, debug: boolean, env: Record<string, string |
   return lines;
 }
 
-export function exitCodeOf(error: unknown): number {
-  if (error instanceof TktError) return error.exitCode;
+/** The run's exit code: commander's own (help, version, a usage error), else exitCodeOf's. */
+function runExitCode(error: unknown): number {
   if (error instanceof CommanderError) {
     const clean = ['commander.helpDisplayed', 'commander.version', 'commander.help'];
     return clean.includes(error.code) ? ExitCode.ok : ExitCode.usage;
   }
-  return ExitCode.failed;
+  return exitCodeOf(error);
 }
 
 const SIGNAL_EXIT_CODES: Readonly<Record<StopSignal, number>> = { SIGINT: ExitCode.interrupted, SIGTERM: ExitCode.terminated };
@@ -141,7 +141,7 @@ export async function runCli(argv: string[], proc: ProcessLike): Promise<number>
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
     if (outputClosed || error instanceof OutputClosedError) return ExitCode.ok;
-    code = error instanceof InterruptedError && received !== undefined ? SIGNAL_EXIT_CODES[received] : exitCodeOf(error);
+    code = error instanceof InterruptedError && received !== undefined ? SIGNAL_EXIT_CODES[received] : runExitCode(error);
     // commander has already printed its own usage errors.
     if (!(error instanceof CommanderError)) {
       // Global options are stored on the program as commander parses them, wherever they stood.

@@ -6,7 +6,7 @@
 // -q: successes print nothing; failures still go to stderr. --json: one JSON Line per ID on
 // stdout, failures included. With a single ID the failure is told once, by the thrown error.
 import type { IO } from '../context.js';
-import { InterruptedError, OperationError, TktError, failureReason } from '../errors.js';
+import { InterruptedError, ItemFailedError, OperationError, TktError, failureReason } from '../errors.js';
 import type { Output } from '../output/format.js';
 import { NO_PROGRESS, createProgress } from '../output/progress.js';
 import { sanitizeInline } from '../output/sanitize.js';
@@ -70,7 +70,7 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
   }
 
   function singleFailure(result: BulkResult): TktError {
-    return new TktError(`#${result.id} ${failureReason(result.exitCode, result.status)}`, result.exitCode, {
+    return new ItemFailedError(`#${result.id} ${failureReason(result.exitCode, result.status)}`, result.exitCode, {
       details: result.error === undefined ? [] : [result.error],
     });
   }

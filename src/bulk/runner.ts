@@ -1,4 +1,4 @@
-import { ApiError, ExitCode, TktError, UsageError, exitCodeForStatus } from '../errors.js';
+import { ApiError, ExitCode, TktError, UsageError, exitCodeForStatus, exitCodeOf } from '../errors.js';
 import type { ExitCodeValue } from '../errors.js';
 import { parseWholeNumber } from '../util/ids.js';
 
@@ -66,14 +66,14 @@ function failedResult(id: number, error: unknown): BulkResult {
       status: error.status,
       error: describeApiError(error),
       ...(hasBody(error.body) ? { body: error.body } : {}),
-      exitCode: error.exitCode,
+      exitCode: exitCodeOf(error),
     };
   }
   if (error instanceof TktError) {
     const message = [error.message, ...error.details].join(': ');
-    return { id, ok: false, error: message, exitCode: error.exitCode };
+    return { id, ok: false, error: message, exitCode: exitCodeOf(error) };
   }
-  return { id, ok: false, error: error instanceof Error ? error.message : String(error), exitCode: ExitCode.failed };
+  return { id, ok: false, error: error instanceof Error ? error.message : String(error), exitCode: exitCodeOf(error) };
 }
 
 function resultFromOutcome(id: number, outcome: BulkOutcome): BulkResult {
