@@ -41,7 +41,7 @@ import {
 } from '../tickets/fields.js';
 import { assertReadableFiles, fileErrorText } from '../tickets/text-input.js';
 import { createPlan, createdId } from '../tickets/created.js';
-import { sentFields } from '../tickets/dry-run.js';
+import { printDryRunRows } from '../tickets/dry-run.js';
 import { openReport, readReport, resumedRows, type ReportEntry, type ResumedRows } from './report-file.js';
 import { detectFormat, readRows, type InputRow } from './rows.js';
 import { parseConcurrency, runBulk, type BulkResult } from './runner.js';
@@ -227,8 +227,10 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
   const json = ctx.output.format === 'json';
   const quiet = ctx.output.format === 'quiet';
   const skippedEntries = [...created.values(), ...heldInDoubt.values()].sort((a, b) => a.row - b.row).map((entry): ReportEntry => ({ ...entry, skipped: true }));
+  // --dry-run: what each row would send, nothing sent, no report written.
   if (options.dryRun) {
-    await printDryRunRows(ctx, prepared, skippedEntries, endpoint);
+    const skipped = skippedEntries.map((entry) => `row ${entry.row}: already created as ${entry.id == null ? 'a ticket' : `#${entry.id}`} (skipped)`);
+    await printDryRunRows(ctx, prepared.map((item) => ({ row: item.row.row, request: { ...createPlan(endpoint, item.form), labels: item.labels } })), skipped);
     return;
   }
 
@@ -376,26 +378,4 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
     await jsonArray?.end();
     await report.close();
   }
-}
-
-/** --dry-run: what each row would send, nothing sent, no report written. */
-async function printDryRunRows(ctx: Context, prepared: readonly PreparedRow[], skipped: readonly ReportEntry[], endpoint: 'register' | 'new'): Promise<void> {
-  const path = createPlan(endpoint, { fields: {} }).path;
-  const planned = prepared.map((item) => ({ row: item.row.row, dryRun: true, method: 'POST', path, fields: Object.fromEntries(sentFields(item.form)), files: item.form.files ?? [] }));
-  await ctx.output.document(planned, { human: () => dryRunRowsText(prepared, skipped, path) });
-}
-
-function dryRunRowsText(prepared: readonly PreparedRow[], skipped: readonly ReportEntry[], path: string): string {
-  const lines = [`dry run: would send ${prepared.length} × POST ${path} (nothing was sent)`];
-  for (const entry of skipped) lines.push(`- row ${entry.row}: already created as ${entry.id == null ? 'a ticket' : `#${entry.id}`} (skipped)`);
-  for (const item of prepared) {
-    const shown = sentFields(item.form).map(([name, value]) => {
-      const label = item.labels[name];
-      const text = Array.isArray(value) ? value.join(',') : String(value);
-      return `${name}=${JSON.stringify(label === undefined ? text : `${text} (${label})`)}`;
-    });
-    for (const file of item.form.files ?? []) shown.push(`Uploads=${JSON.stringify(file)}`);
-    lines.push(`  row ${item.row.row}: ${sanitizeInline(shown.join(' '))}`);
-  }
-  return `${lines.join('\n')}\n`;
 }

@@ -8,6 +8,7 @@ import { STDIN, assertReadableFiles, fileErrorText, readStdin } from '../tickets
 import { collect } from '../util/option-text.js';
 import { readTextFile } from '../util/text-read.js';
 import { dryRunOption } from './shared-options.js';
+import { plannedJson } from '../tickets/dry-run.js';
 
 export interface ApiOptions {
   method: string;
@@ -67,7 +68,8 @@ Examples:
 export async function run(options: ApiOptions, ctx: Context): Promise<void> {
   const request = await buildRequest(options, ctx);
   if (options.dryRun) {
-    await ctx.output.data(describeRequest(request));
+    // JSON whatever the format, as every answer of `tkt api`; the shape of every dry run.
+    await ctx.output.data(plannedJson(request));
     ctx.io.stderr.write('dry run: nothing was sent\n');
     return;
   }
@@ -180,15 +182,6 @@ async function readInputFile(path: string): Promise<string> {
   } catch (error) {
     throw new UsageError(`cannot read --input ${path}: ${fileErrorText(error)}`);
   }
-}
-
-function describeRequest(request: RawRequest): Record<string, unknown> {
-  return {
-    method: request.method,
-    path: request.path,
-    ...(request.json === undefined ? {} : { json: request.json }),
-    ...(request.form === undefined ? {} : { multipart: { fields: request.form.fields, files: request.form.files ?? [] } }),
-  };
 }
 
 async function printBody(response: ApiResponse, ctx: Context): Promise<void> {

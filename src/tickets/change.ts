@@ -5,7 +5,7 @@
 import { plans } from '../api/plans.js';
 import type { ApiClient, ApiResponse, FormValue, TicketId } from '../api/types.js';
 import type { Lookups, TypedOption } from '../lookups/types.js';
-import type { PlannedRequest } from './dry-run.js';
+import type { SendablePlan } from './dry-run.js';
 import { mergeUpdateForm } from './fields.js';
 import type { IdCommandSpec } from './id-command.js';
 
@@ -44,7 +44,7 @@ function withLabel(field: string, value: FormValue, label: string | undefined): 
  * What --dry-run shows for a change without reading the ticket: the changed fields only; the
  * note says the others go back as they are.
  */
-export function changePlan(id: TicketId, change: FieldChange): PlannedRequest {
+export function changePlan(id: TicketId, change: FieldChange): SendablePlan {
   return {
     ...plans.updateTicket(id, { fields: { Id: id, ...change.fields } }),
     changed: new Set(Object.keys(change.fields)),

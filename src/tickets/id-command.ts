@@ -8,7 +8,7 @@ import type { BulkOutcome } from '../bulk/runner.js';
 import { userSettings } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import type { PlannedRequest } from './dry-run.js';
+import type { SendablePlan } from './dry-run.js';
 import { STDIN } from './text-input.js';
 
 export interface IdCommandSpec {
@@ -19,7 +19,7 @@ export interface IdCommandSpec {
   dryRun?: boolean | undefined;
   verb: BulkVerb;
   /** What one ID sends (src/api/plans.ts): sent as it is, and printed by --dry-run. */
-  plan(id: number): PlannedRequest;
+  plan(id: number): SendablePlan;
   /** For a change of several steps (read-modify-write): sends one ID's change instead of `plan`. */
   send?(client: ApiClient, id: number): Promise<ApiResponse>;
   /** Why a success changed nothing, when the answer says so ("already closed"). */

@@ -197,8 +197,9 @@ describe('tkt create --from', () => {
     const result = await h.cli(['create', '--from', file, '--dry-run']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('dry run: would send 1 × POST /api/TicketsApi/register (nothing was sent)');
-    expect(result.stdout).toContain('row 1: Title="dry-1"');
-    expect(result.stdout).toContain('SiteId="1 (Head Office)"');
+    // Each row listed as `tkt create --dry-run` lists its one ticket.
+    expect(result.stdout).toMatch(/^ {2}row 1:\n {4}Title: +dry-1$/m);
+    expect(result.stdout).toMatch(/^ {4}SiteId: +1 \(Head Office\)$/m);
     expect(h.sandbox.stats.byRoute[REGISTER_ROUTE]).toBeUndefined();
     await expect(readFile(`${file}.report.jsonl`)).rejects.toThrow(/ENOENT/);
   });

@@ -46,6 +46,7 @@ describe('tkt api', () => {
 
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({
+      dryRun: true,
       method: 'POST',
       path: '/api/TicketsApi/x',
       json: { n: 42, yes: true, no: false, nothing: null, text: '4a', raw: '42', tags: [1, 2] },
@@ -56,7 +57,7 @@ describe('tkt api', () => {
   it('puts fields in the query string for GET', async () => {
     const result = await h.cli(['api', 'GET', '/api/TicketsApi/metadata', '--dry-run', '-F', 'a=1', '-f', 'b=x y']);
 
-    expect(JSON.parse(result.stdout)).toEqual({ method: 'GET', path: '/api/TicketsApi/metadata?a=1&b=x+y' });
+    expect(JSON.parse(result.stdout)).toEqual({ dryRun: true, method: 'GET', path: '/api/TicketsApi/metadata?a=1&b=x+y' });
   });
 
   it('uploads @file values as multipart, bytes intact', async () => {
