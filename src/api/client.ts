@@ -1,8 +1,9 @@
-// The typed API (spec section 4): one method per endpoint over src/api/http.ts.
+// The typed API (spec section 4) over src/api/http.ts: reads and lists by name, every change as a
+// request plan of src/api/plans.ts (send), the one way a change is made and shown by --dry-run.
 import { createHttp } from './http.js';
 import type { HttpOptions } from './http.js';
-import { TICKETS_PATH, plans, ticketPath, ticketSegment, type RequestPlan } from './plans.js';
-import type { ApiClient, ApiResponse, Credentials, MultipartInput, TicketId, TicketTable } from './types.js';
+import { TICKETS_PATH, ticketPath, ticketSegment, type RequestPlan } from './plans.js';
+import type { ApiClient, ApiResponse, Credentials, TicketId, TicketTable } from './types.js';
 
 /** The client takes exactly the HTTP layer's options. */
 export type ApiClientOptions = HttpOptions;
@@ -27,19 +28,6 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       http.send({ method: 'POST', path: `${TICKETS_PATH}/list`, form: { fields: { username, page } }, retry: true, expect: 'json' }),
     getTicket: async (id: TicketId) => read(ticketPath(id)),
     send: async (plan: RequestPlan) => change(plan),
-    // The new ticket's ID is read from the body (tickets/created.ts).
-    register: (form: MultipartInput) => change(plans.register(form)),
-    newTicket: (form: MultipartInput) => change(plans.newTicket(form)),
-    updateTicket: async (id: TicketId, form: MultipartInput) => change(plans.updateTicket(id, form)),
-    forwardTicket: async (id: TicketId, form: MultipartInput) => change(plans.forwardTicket(id, form)),
-    replyTicket: async (id: TicketId, form: MultipartInput) => change(plans.replyTicket(id, form)),
-    requesterReply: async (id: TicketId, form: MultipartInput) => change(plans.requesterReply(id, form)),
-    closeTicket: async (id: TicketId, form: MultipartInput) => change(plans.closeTicket(id, form)),
-    resolveTicket: async (id: TicketId, form: MultipartInput) => change(plans.resolveTicket(id, form)),
-    pickupTicket: async (id: TicketId) => change(plans.pickupTicket(id)),
-    markRead: async (id: TicketId) => change(plans.markRead(id)),
-    addFiles: async (id: TicketId, files: readonly string[]) => change(plans.addFiles(id, files)),
-    deleteTicket: async (id: TicketId) => change(plans.deleteTicket(id)),
     metadata: async (id?: TicketId) => read(id === undefined ? `${TICKETS_PATH}/metadata` : `${TICKETS_PATH}/metadata/${ticketSegment(id)}`),
     appMetadata: () => read(`${TICKETS_PATH}/appmetadata`),
     raw: (request) => {

@@ -58,18 +58,6 @@ export interface ApiClient {
   getTicket(id: TicketId): Promise<ApiResponse>;
   /** Sends a change planned by src/api/plans.ts, once (never retried). */
   send(plan: RequestPlan): Promise<ApiResponse>;
-  register(form: MultipartInput): Promise<ApiResponse>;
-  newTicket(form: MultipartInput): Promise<ApiResponse>;
-  updateTicket(id: TicketId, form: MultipartInput): Promise<ApiResponse>;
-  forwardTicket(id: TicketId, form: MultipartInput): Promise<ApiResponse>;
-  replyTicket(id: TicketId, form: MultipartInput): Promise<ApiResponse>;
-  requesterReply(id: TicketId, form: MultipartInput): Promise<ApiResponse>;
-  closeTicket(id: TicketId, form: MultipartInput): Promise<ApiResponse>;
-  resolveTicket(id: TicketId, form: MultipartInput): Promise<ApiResponse>;
-  pickupTicket(id: TicketId): Promise<ApiResponse>;
-  markRead(id: TicketId): Promise<ApiResponse>;
-  addFiles(id: TicketId, files: readonly string[]): Promise<ApiResponse>;
-  deleteTicket(id: TicketId): Promise<ApiResponse>;
   metadata(id?: TicketId): Promise<ApiResponse>;
   appMetadata(): Promise<ApiResponse>;
   /** `tkt api`: any method and path, authenticated like the rest. Non-2xx still throws ApiError. */

@@ -40,7 +40,7 @@ export async function run(options: AttachOptions, ctx: Context): Promise<void> {
   await assertReadableFiles(options.files, 'attach');
   if (options.dryRun) return printDryRun(ctx, plans.addFiles(id, options.files));
 
-  const response = await (await ctx.api()).addFiles(id, options.files);
+  const response = await (await ctx.api()).send(plans.addFiles(id, options.files));
   const saved = fileNamesIn(field(response.body, 'saved', 'savedFiles', 'attached', 'uploaded'));
   const skipped = skippedUploads(response.body);
   if (saved === undefined && skipped === undefined) {

@@ -1,3 +1,4 @@
+import { plans } from '../api/plans.js';
 import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { fieldsOption } from '../output/flags.js';
@@ -52,5 +53,5 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
     await ctx.output.document(ticket, { human: render });
   }
   // After the ticket is printed: reading it is what marks it read.
-  if (options.markRead) await api.markRead(id);
+  if (options.markRead) await api.send(plans.markRead(id));
 }

@@ -86,7 +86,7 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<void> {
     if (dueAfterPriority) await printDryRun(ctx, { ...plans.updateTicket(id, { fields: { ...fields, DueDate: dueDate } }), changed: new Set(['DueDate']) });
     return;
   }
-  const response = await api.updateTicket(id, { fields });
+  const response = await api.send(plans.updateTicket(id, { fields }));
   if (dueAfterPriority) await setDueAfterPriority(id, dueDate, ctx);
   await ctx.output.document(response.body ?? { id, ok: true, status: response.status }, { human: () => `Updated ticket #${id}\n` });
 }
@@ -95,7 +95,7 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<void> {
 async function setDueAfterPriority(id: number, due: FormValue, ctx: Context): Promise<void> {
   const api = await ctx.api();
   const afterPriority = await api.getTicket(id);
-  await api.updateTicket(id, { fields: mergeUpdateForm(id, afterPriority.body, { DueDate: due }) });
+  await api.send(plans.updateTicket(id, { fields: mergeUpdateForm(id, afterPriority.body, { DueDate: due }) }));
   const kept = dateField((await api.getTicket(id)).body, 'dueDate', 'due', 'dueOn');
   const wanted = new Date(String(due));
   if (kept !== undefined && Math.abs(kept.getTime() - wanted.getTime()) < DUE_TOLERANCE_MS) return;

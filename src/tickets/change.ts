@@ -21,7 +21,7 @@ export const DEFAULT_REOPEN_STATUS = 'Open';
 /** Read-modify-write of one ticket: its current fields plus `changes`. */
 export async function changeTicket(client: ApiClient, id: TicketId, changes: Readonly<Record<string, FormValue>>): Promise<ApiResponse> {
   const current = await client.getTicket(id);
-  return client.updateTicket(id, { fields: mergeUpdateForm(id, current.body, changes) });
+  return client.send(plans.updateTicket(id, { fields: mergeUpdateForm(id, current.body, changes) }));
 }
 
 /** A new assignee: `user` is a user ID, username, full name or @me, resolved as every person option is. */

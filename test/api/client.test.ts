@@ -12,6 +12,7 @@ import type { ApiClient } from '../../src/api/types.js';
 import { ApiError, ExitCode, NetworkError, UsageError } from '../../src/errors.js';
 import { sendJson, startServer } from './server.js';
 import type { Handler, TestServer } from './server.js';
+import { plans } from '../../src/api/plans.js';
 
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1LTEifQ.c2lnbmF0dXJl';
 
@@ -82,11 +83,11 @@ describe('requests and responses', () => {
     expect(JSON.parse(received)).toEqual({ page: 2, listType: 'MyOpenTickets' });
     expect(list.body).toEqual([{ id: 1 }]);
 
-    const pickup = await api.pickupTicket(7);
+    const pickup = await api.send(plans.pickupTicket(7));
     expect(server.requests[1]).toMatchObject({ method: 'POST', url: '/api/TicketsApi/pickup/7' });
     expect(pickup).toMatchObject({ status: 200, body: 'plain words' });
 
-    expect(await api.markRead(7)).toMatchObject({ status: 204, body: undefined });
+    expect(await api.send(plans.markRead(7))).toMatchObject({ status: 204, body: undefined });
   });
 
   it('parses a JSON body even when the content type does not say so', async () => {
@@ -102,9 +103,9 @@ describe('requests and responses', () => {
     const api = client(server.url);
     await api.metadata();
     await api.metadata(3);
-    await api.markRead(4);
-    await api.deleteTicket(5);
-    await api.closeTicket(6, { fields: { TicketId: 6, CloseBy: 'u-1' } });
+    await api.send(plans.markRead(4));
+    await api.send(plans.deleteTicket(5));
+    await api.send(plans.closeTicket(6, { fields: { TicketId: 6, CloseBy: 'u-1' } }));
     await api.raw({ method: 'patch', path: 'api/Other?x=1' });
     expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
       'GET /api/TicketsApi/metadata',
@@ -135,7 +136,7 @@ describe('errors', () => {
     const server = await serve((_req, res) =>
       sendJson(res, 400, { title: 'Validation failed', errors: { Title: ['is required'] } }, 'application/problem+json'),
     );
-    const error = await failure(client(server.url).register({ fields: { Title: '' } }));
+    const error = await failure(client(server.url).send(plans.register({ fields: { Title: '' } })));
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({
       status: 400,
@@ -157,7 +158,7 @@ describe('errors', () => {
       res.writeHead(500, { 'content-type': 'text/html' });
       res.end('<html><head><title>Server Error</title></head><body><h1>Oops</h1><script>x()</script></body></html>');
     });
-    const error = await failure(client(server.url).deleteTicket(1));
+    const error = await failure(client(server.url).send(plans.deleteTicket(1)));
     expect(error).toMatchObject({ status: 500, serverMessages: ['HTTP 500: Server Error'] });
   });
 
@@ -181,7 +182,7 @@ describe('errors', () => {
 
   it('times out a server that never answers', async () => {
     const server = await serve(() => undefined);
-    const error = await failure(client(server.url, { timeoutMs: 200 }).register({ fields: { Title: 't' } }));
+    const error = await failure(client(server.url, { timeoutMs: 200 }).send(plans.register({ fields: { Title: 't' } })));
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).toMatchObject({ failure: 'timeout' });
     expect((error as NetworkError).message).toBe(`request timed out after 0.2s: POST ${server.url}/api/TicketsApi/register`);
@@ -289,14 +290,14 @@ describe('retries', () => {
 
   it('never retries a register answered 503', async () => {
     const server = await serve((_req, res) => sendJson(res, 503, 'busy'));
-    const error = await failure(client(server.url).register({ fields: { Title: 'once' } }));
+    const error = await failure(client(server.url).send(plans.register({ fields: { Title: 'once' } })));
     expect(error).toMatchObject({ status: 503 });
     expect(server.requests).toHaveLength(1);
   });
 
   it('never retries a change whose connection was dropped', async () => {
     const server = await serve((req) => req.socket.destroy());
-    const error = await failure(client(server.url).pickupTicket(3));
+    const error = await failure(client(server.url).send(plans.pickupTicket(3)));
     expect(error).toMatchObject({ failure: 'reset' });
     expect(server.requests).toHaveLength(1);
   });
@@ -343,7 +344,7 @@ describe('redirects', () => {
       res.end();
     });
     const api = client(server.url);
-    expect(await failure(api.pickupTicket(1))).toMatchObject({ status: 307 });
+    expect(await failure(api.send(plans.pickupTicket(1)))).toMatchObject({ status: 307 });
     expect(server.requests).toHaveLength(1);
 
     expect(await failure(api.raw({ method: 'GET', path: '/start' }))).toMatchObject({ status: 307 });

@@ -10,6 +10,7 @@ import type { ApiClient } from '../../src/api/types.js';
 import { NetworkError, UsageError } from '../../src/errors.js';
 import { sendJson, startServer } from './server.js';
 import type { TestServer } from './server.js';
+import { plans } from '../../src/api/plans.js';
 
 interface ReceivedFile {
   field: string;
@@ -97,10 +98,10 @@ async function recordingServer(): Promise<{ api: ApiClient; server: TestServer; 
 describe('multipart uploads', () => {
   it('sends fields, repeated tags and files intact, skipping undefined and null', async () => {
     const { api, server, uploads } = await recordingServer();
-    const response = await api.register({
+    const response = await api.send(plans.register({
       fields: { Title: 'Über ✓ "quoted"', Description: 'two\nlines', SiteId: 3, HasDraft: false, SelectedTags: [4, 9], Cc: undefined, Guid: null },
       files: [big.path, small.path],
-    });
+    }));
 
     expect(response).toMatchObject({ status: 201, body: { id: 77 } });
     expect(server.requests[0]?.url).toBe('/api/TicketsApi/register');
@@ -127,7 +128,7 @@ describe('multipart uploads', () => {
     const path = join(dir, 'r\u00e9sum\u00e9\u001b[31m\u0007\u007f\u009b\r\nend.txt');
     await writeFile(path, data);
     const { api, uploads } = await recordingServer();
-    const response = await api.addFiles(5, [path]);
+    const response = await api.send(plans.addFiles(5, [path]));
 
     expect(response.status).toBe(201);
     expect(uploads[0]?.files).toEqual([{ field: 'Uploads', filename: 'r\u00e9sum\u00e9_[31m_____end.txt', size: data.length, sha256: sha256(data) }]);
@@ -135,7 +136,7 @@ describe('multipart uploads', () => {
 
   it('attaches files as repeated Uploads parts with no other fields', async () => {
     const { api, server, uploads } = await recordingServer();
-    await api.addFiles(12, [small.path, small.path]);
+    await api.send(plans.addFiles(12, [small.path, small.path]));
     expect(server.requests[0]?.url).toBe('/api/TicketsApi/addfiles/12');
     expect(uploads[0]?.fields).toEqual([]);
     expect(uploads[0]?.files.map((file) => [file.field, file.sha256])).toEqual([
@@ -161,7 +162,7 @@ describe('multipart uploads', () => {
 
   it('refuses a missing file before sending anything', async () => {
     const { api, server } = await recordingServer();
-    const error = await api.addFiles(1, [join(dir, 'missing.pdf')]).catch((e: unknown) => e);
+    const error = await api.send(plans.addFiles(1, [join(dir, 'missing.pdf')])).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as UsageError).message).toContain('missing.pdf');
     expect(server.requests).toHaveLength(0);
@@ -186,14 +187,14 @@ describe('multipart uploads', () => {
       req.on('end', () => sendJson(res, 200, { total }));
     }, 800);
     const started = Date.now();
-    const answer = await api.addFiles(1, [file]);
+    const answer = await api.send(plans.addFiles(1, [file]));
     expect(Date.now() - started).toBeGreaterThan(800);
     expect((answer.body as { total: number }).total).toBeGreaterThan(40 * 1024 * 1024);
   });
 
   it('times out when the server never answers an upload', async () => {
     const { api } = await setup(() => undefined, 300);
-    const error = await api.replyTicket(5, { fields: { Id: 5 }, files: [big.path] }).catch((e: unknown) => e);
+    const error = await api.send(plans.replyTicket(5, { fields: { Id: 5 }, files: [big.path] })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).toMatchObject({ failure: 'timeout' });
   });

@@ -10,6 +10,7 @@ import { NetworkError } from '../../src/errors.js';
 import type { ApiClient } from '../../src/api/types.js';
 import { createHarness } from '../helpers/harness.js';
 import { sendJson, startServer, type TestServer } from './server.js';
+import { plans } from '../../src/api/plans.js';
 
 const PROXY_VARIABLES = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'no_proxy'] as const;
 
@@ -165,7 +166,7 @@ describe('a proxy that fails the tunnel', () => {
     const made = createApiClient({ baseUrl: target.url, timeoutMs: 500, retryBaseDelayMs: 1 });
     clients.push(made);
     try {
-      const error = await made.register({ fields: { Title: 't' } }).then(
+      const error = await made.send(plans.register({ fields: { Title: 't' } })).then(
         () => undefined,
         (caught: unknown) => caught,
       );
