@@ -31,14 +31,8 @@ import { NO_PROGRESS, createProgress } from '../output/progress.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { createStyle } from '../output/style.js';
 import { writeText } from '../output/write.js';
-import {
-  checkFields,
-  givenKeys,
-  missingRequired,
-  resolveFields,
-  type RawFieldValues,
-  type TicketEndpoint,
-} from '../tickets/fields.js';
+import { givenKeys, missingRequired, type RawFieldValues, type TicketEndpoint } from '../tickets/fields.js';
+import { checkFields, resolveFields } from '../tickets/field-values.js';
 import { assertReadableFiles, fileErrorText } from '../tickets/text-input.js';
 import { createPlan, createdId } from '../tickets/created.js';
 import { printDryRunRows } from '../tickets/dry-run.js';

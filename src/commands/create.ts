@@ -10,16 +10,8 @@ import { fillTicketFields } from '../prompts/fill.js';
 import { answerAssigneeMe } from '../tickets/acting-user.js';
 import { createPlan, createdId } from '../tickets/created.js';
 import { formSummary, printDryRun } from '../tickets/dry-run.js';
-import {
-  addFieldOptions,
-  assertFieldsApply,
-  checkFields,
-  givenKeys,
-  missingRequired,
-  pickFieldValues,
-  resolveFields,
-  type RawFieldValues,
-} from '../tickets/fields.js';
+import { addFieldOptions, assertFieldsApply, givenKeys, missingRequired, pickFieldValues, type RawFieldValues } from '../tickets/fields.js';
+import { checkFields, resolveFields } from '../tickets/field-values.js';
 import { assertReadableFiles, readTextOption } from '../tickets/text-input.js';
 import { concurrencyOption, dryRunOption } from './shared-options.js';
 

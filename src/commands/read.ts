@@ -1,6 +1,5 @@
 import { plans } from '../api/plans.js';
 import type { CommandHost, Program } from '../cli.js';
-import { CONCURRENCY_HELP } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { runIdCommand } from '../tickets/id-command.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';

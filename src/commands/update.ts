@@ -9,18 +9,9 @@ import { OperationError, UsageError } from '../errors.js';
 import { createLookups } from '../lookups/index.js';
 import { answerAssigneeMe } from '../tickets/acting-user.js';
 import { printDryRun } from '../tickets/dry-run.js';
-import {
-  addFieldOptions,
-  assertFieldsApply,
-  checkFields,
-  fieldsFor,
-  flagOf,
-  givenKeys,
-  mergeUpdateForm,
-  pickFieldValues,
-  resolveFields,
-  type RawFieldValues,
-} from '../tickets/fields.js';
+import { addFieldOptions, assertFieldsApply, fieldsFor, flagOf, givenKeys, pickFieldValues, type RawFieldValues } from '../tickets/fields.js';
+import { checkFields, resolveFields } from '../tickets/field-values.js';
+import { mergeUpdateForm } from '../tickets/update-form.js';
 import { formatDate } from '../output/time.js';
 import { dateField } from '../tickets/summary.js';
 import { parseTicketId } from '../util/ids.js';

@@ -1,7 +1,7 @@
 // What the shell scripts complete, read from the commander program itself so that a new
 // command or option is completed without touching this folder.
 import type { CommandUnknownOpts as Command, Option } from '@commander-js/extra-typings';
-import type { LookupKind } from '../lookups/types.js';
+import { LOOKUP_KINDS, type LookupKind } from '../lookups/types.js';
 import { SETTINGS } from '../config/settings.js';
 import { SORT_FIELDS } from '../tickets/list-filter.js';
 import { kebabCase, LIST_TYPES } from '../tickets/list-query.js';
@@ -41,10 +41,6 @@ export interface CompletionSpec {
   commands: CommandSpec[];
 }
 
-// Every lookup option is named after its kind (`--site`, `--subcategory`...), contract section 6.
-const LOOKUP_KINDS: readonly LookupKind[] = [
-  'site', 'department', 'status', 'priority', 'category', 'subcategory', 'item', 'group', 'level', 'client', 'requester', 'assignee',
-];
 // Options that name a user without being called after a lookup kind.
 const USER_OPTIONS: Readonly<Record<string, LookupKind>> = { by: 'assignee', 'as-requester': 'requester' };
 // Commands whose IDs are followed by a name: `tkt assign 42 43 To<Tab>`.

@@ -56,30 +56,6 @@ function validTitle(value: string): true | string {
   return lengthProblem(value, TITLE_MAX_LENGTH) ?? true;
 }
 
-interface LookupQuestion {
-  key: string;
-  kind: LookupKind;
-  message: string;
-  defaultName?: string;
-  search?: boolean;
-  /** Asked only when this option has a value (sub-category after category). */
-  after?: string;
-}
-
-// The order a person fills the form in; title and description come first.
-const LOOKUP_QUESTIONS: readonly LookupQuestion[] = [
-  { key: 'requester', kind: 'requester', message: 'Requester', search: true },
-  { key: 'site', kind: 'site', message: 'Site' },
-  { key: 'department', kind: 'department', message: 'Department' },
-  { key: 'status', kind: 'status', message: 'Status', defaultName: 'Open' },
-  { key: 'priority', kind: 'priority', message: 'Priority' },
-  { key: 'category', kind: 'category', message: 'Category' },
-  { key: 'subcategory', kind: 'subcategory', message: 'Sub-category', after: 'category' },
-  { key: 'item', kind: 'item', message: 'Item', after: 'subcategory' },
-  { key: 'group', kind: 'group', message: 'Group' },
-  { key: 'assignee', kind: 'assignee', message: 'Assignee', search: true },
-];
-
 export interface FillOptions {
   endpoint: TicketEndpoint;
   /** Also ask the optional fields (a fully interactive `tkt create`). */
@@ -94,27 +70,28 @@ export async function fillTicketFields(ctx: Context, lookups: Lookups, values: R
   const filled: RawFieldValues = { ...values };
   const missing = new Set(missingRequired(options.endpoint, values).map((flag) => flag.slice(2)));
   const has = (key: string) => filled[key] !== undefined && filled[key] !== '';
-  const taken = new Set(fieldsFor(options.endpoint).map((spec) => spec.key));
 
   if (missing.has('title')) filled.title = await ctx.prompter.input({ message: 'Title', validate: validTitle });
   if (missing.has('description')) filled.description = await askText(ctx, 'Description');
-  for (const question of LOOKUP_QUESTIONS) {
-    if (has(question.key) || !taken.has(question.key)) continue;
-    const isRequired = missing.has(question.key);
+  // The lookup fields the table says to ask for, in its order (the order a person fills the form in).
+  for (const spec of fieldsFor(options.endpoint)) {
+    const { ask, value } = spec;
+    if (ask === undefined || value.type !== 'lookup' || has(spec.key)) continue;
+    const isRequired = missing.has(spec.key);
     if (!isRequired && !options.optional) continue;
-    if (question.after !== undefined && !has(question.after)) continue;
-    // The integration endpoint takes the requester's username, not a user ID.
-    if (question.key === 'requester' && options.endpoint === 'new') {
-      filled.requester = await ctx.prompter.input({ message: 'Requester username', validate: required });
+    if (ask.after !== undefined && !has(ask.after)) continue;
+    // The integration endpoint takes the requester's username, typed rather than chosen.
+    if (value.as === 'username') {
+      filled[spec.key] = await ctx.prompter.input({ message: spec.label, validate: required });
       continue;
     }
-    const answer = await askLookup(ctx, lookups, question.kind, {
-      message: question.message,
+    const answer = await askLookup(ctx, lookups, value.kind, {
+      message: spec.label,
       optional: !isRequired,
-      ...(question.defaultName === undefined ? {} : { defaultName: question.defaultName }),
-      ...(question.search === undefined ? {} : { search: question.search }),
+      ...(ask.defaultName === undefined ? {} : { defaultName: ask.defaultName }),
+      ...(ask.search === undefined ? {} : { search: ask.search }),
     });
-    if (answer !== undefined) filled[question.key] = answer;
+    if (answer !== undefined) filled[spec.key] = answer;
   }
   return filled;
 }

@@ -6,7 +6,7 @@ import { plans } from '../api/plans.js';
 import type { ApiClient, ApiResponse, FormValue, TicketId } from '../api/types.js';
 import type { Lookups, TypedOption } from '../lookups/types.js';
 import type { SendablePlan } from './dry-run.js';
-import { mergeUpdateForm } from './fields.js';
+import { mergeUpdateForm } from './update-form.js';
 import type { IdCommandSpec } from './id-command.js';
 
 /** Form fields to change, with the names of the looked-up IDs (for --dry-run and messages). */

@@ -7,6 +7,7 @@ import { sanitizeInline, sanitizeText } from '../output/sanitize.js';
 import { createStyle, type Style } from '../output/style.js';
 import { renderKeyValue, wrapText, type Cell } from '../output/table.js';
 import { formatDate, formatDue } from '../output/time.js';
+import { detailField } from './fields.js';
 import { dateField, displayName, nameField, overdueFlagOf, ticketIdOf } from './summary.js';
 
 export interface DetailOptions {
@@ -37,11 +38,15 @@ function entryType(entry: unknown): string {
   return draft ? `${words} (draft)` : words;
 }
 
-/** A related record: its nested object's name, else the ID named through the lookups, else the ID. */
-async function related(ticket: unknown, lookups: Lookups, kind: LookupKind, nested: readonly string[], idFields: readonly string[]): Promise<string | undefined> {
-  const named = nameField(ticket, ...nested);
+/**
+ * A related record, found where the field table says a ticket holds it: its nested object's
+ * name, else the ID named through the lookups, else the ID.
+ */
+async function related(ticket: unknown, lookups: Lookups, kind: LookupKind): Promise<string | undefined> {
+  const { detail } = detailField(kind);
+  const named = nameField(ticket, ...(detail.nested ?? []));
   if (named !== undefined) return named;
-  const id = field(ticket, ...idFields);
+  const id = field(ticket, ...detail.ids);
   if ((typeof id !== 'number' && typeof id !== 'string') || id === '' || id === 0) return undefined;
   // A name is a nicety: when the lookups cannot be read, the ID still says something.
   const name = await lookups.nameOf(kind, id).catch(() => undefined);
@@ -57,43 +62,21 @@ function dueText(due: Date | undefined, now: Date, overdue: boolean | undefined)
   return due === undefined ? undefined : `${formatDate(due)} (${formatDue(due, now, overdue).text})`;
 }
 
+// The related records in the header, in this order (status first: it decides whether overdue counts).
+const HEADER_KINDS: readonly LookupKind[] = ['status', 'priority', 'requester', 'assignee', 'site', 'department', 'category', 'subcategory', 'item', 'group', 'level', 'client'];
+
 async function header(ticket: unknown, options: DetailOptions): Promise<string> {
   const { lookups, now } = options;
-  const relatedName = (kind: LookupKind, nested: string[], ids: string[]) => related(ticket, lookups, kind, nested, ids);
   // Independent lookups run together; each source is still fetched at most once.
-  const [status, priority, requester, assignee, site, department, category, subcategory, item, group, level, client] = await Promise.all([
-    relatedName('status', ['status'], ['ticketStatusId', 'statusId']),
-    relatedName('priority', ['priority'], ['ticketPriorityId', 'priorityId']),
-    relatedName('requester', ['creator', 'requester'], ['creatorId', 'requesterId']),
-    relatedName('assignee', ['assignee', 'assignedTo', 'technician'], ['assignedUser', 'assignedUserId']),
-    relatedName('site', ['site'], ['siteId']),
-    relatedName('department', ['department'], ['departmentId']),
-    relatedName('category', ['category'], ['ticketCategoryId', 'categoryId']),
-    relatedName('subcategory', ['subCategory', 'sub_category'], ['ticketSubCategoryId', 'subCategoryId']),
-    relatedName('item', ['item'], ['itemId']),
-    relatedName('group', ['group'], ['groupId']),
-    relatedName('level', ['tierLevel', 'level'], ['tierLevelId', 'levelId']),
-    relatedName('client', ['client'], ['clientId']),
-  ]);
+  const names = new Map(await Promise.all(HEADER_KINDS.map(async (kind) => [kind, await related(ticket, lookups, kind)] as const)));
   // renderKeyValue escapes the service's text, so no colour goes into these values.
   const pairs: [string, Cell][] = [
     ['ID', ticketIdOf(ticket)],
     ['Title', nameField(ticket, 'title', 'subject')],
-    ['Status', status],
-    ['Priority', priority],
-    ['Requester', requester],
-    ['Assignee', assignee ?? 'unassigned'],
-    ['Site', site],
-    ['Department', department],
-    ['Category', category],
-    ['Sub-category', subcategory],
-    ['Item', item],
-    ['Group', group],
-    ['Level', level],
-    ['Client', client],
+    ...HEADER_KINDS.map((kind): [string, Cell] => [detailField(kind).label, kind === 'assignee' ? (names.get(kind) ?? 'unassigned') : names.get(kind)]),
     ['CC', stringField(ticket, 'cc') || undefined],
     ['Source', stringField(ticket, 'source')],
-    ['Due', dueText(dateField(ticket, 'dueDate', 'due', 'dueOn'), now, overdueFlagOf(ticket, status))],
+    ['Due', dueText(dateField(ticket, 'dueDate', 'due', 'dueOn'), now, overdueFlagOf(ticket, names.get('status')))],
     ['Created', dateText(dateField(ticket, 'createdOn', 'createdAt', 'created', 'createdDate'))],
     ['Updated', dateText(dateField(ticket, 'updatedOn', 'updatedAt', 'updated', 'modifiedOn'))],
     ['Deleted', field(ticket, 'isDeleted') === true ? (dateText(dateField(ticket, 'deletedOn')) ?? 'yes') : undefined],

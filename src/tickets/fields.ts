@@ -1,15 +1,11 @@
-// The one table of ticket fields: CLI option <-> form field <-> lookup kind <-> the
-// name in a ticket detail. create, update and create --from all read it, so an
-// option means the same thing everywhere and a new field is added in one place.
+// The one table of ticket fields: CLI option <-> form field <-> lookup kind <-> where a ticket
+// detail holds it <-> how a person is asked for it <-> its name on screen. create, update,
+// create --from, the prompts (prompts/fill.ts), `show` (tickets/detail.ts) and the update form
+// all read it, so an option means the same thing everywhere and a new field is added here.
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import type { FormValue, MultipartInput } from '../api/types.js';
-import { field, isObject } from '../api/fields.js';
 import { UsageError } from '../errors.js';
-import { LookupError, lookupLabel } from '../lookups/index.js';
-import type { LookupKind, Lookups, TypedOption } from '../lookups/types.js';
-import { parseWholeNumber } from '../util/ids.js';
-import { collect } from '../util/option-text.js';
-import { parseWhen } from '../util/when.js';
+import type { LookupKind } from '../lookups/types.js';
+import { ATTACH_HELP, collect } from '../util/option-text.js';
 
 /** register (spec 4.3), new (4.15), update (4.4). */
 export type TicketEndpoint = 'register' | 'new' | 'update';
@@ -29,17 +25,34 @@ export type FieldValueType =
   /** Paths sent as `Uploads` parts, not as a form field. */
   | { type: 'files' };
 
+/** How a person is asked for a lookup field at a terminal (create, in the table's order). */
+export interface AskFacts {
+  /** Preselect the entry with this name, e.g. status "Open". */
+  defaultName?: string;
+  /** Always type-to-filter (people lists grow). */
+  search?: boolean;
+  /** Asked only once this field has a value (sub-category after category). */
+  after?: string;
+}
+
 export interface TicketFieldSpec {
   /** commander's attribute name for the option, and the column name in a --from file. */
   key: string;
   flags: string;
   description: string;
+  /** Its name on screen: prompts, `show`'s header. */
+  label: string;
   /** Form field name; empty for `files`. */
   formField: string;
   value: FieldValueType;
   endpoints: readonly TicketEndpoint[];
-  /** Where the current value sits in a ticket detail: flat names, else `<nested>.id`. */
-  detail?: { names: readonly string[]; nested?: string };
+  /**
+   * Where a ticket detail holds it, read without regard to case: its value (an ID) under one of
+   * `ids`; for a related record, the record under one of `nested` (its name, and its `id`).
+   */
+  detail?: { ids: readonly string[]; nested?: readonly string[] };
+  /** Asked for at a terminal when missing (lookup fields of create). */
+  ask?: AskFacts;
 }
 
 const ALL: readonly TicketEndpoint[] = ['register', 'new', 'update'];
@@ -56,47 +69,71 @@ export function lengthProblem(text: string, max: number): string | undefined {
   const counted = characters === text.length ? '' : ` (counted as the service counts, in UTF-16 units: ${characters} characters, some count 2)`;
   return `${text.length} characters${counted}, the service accepts at most ${max}`;
 }
-/** TicketType 1 = Ticket (spec 2.4); the other values are not published, so they go by number. */
-const TICKET_TYPES: Readonly<Record<string, number>> = { ticket: 1 };
+/** The form field's name as a ticket detail spells it (CreatorId -> creatorId). */
+const detailName = (formField: string): string => formField.charAt(0).toLowerCase() + formField.slice(1);
 
-function lookupField(key: string, formField: string, kind: LookupKind, endpoints: readonly TicketEndpoint[], nested: string, description: string): TicketFieldSpec {
-  const flat = formField.charAt(0).toLowerCase() + formField.slice(1);
-  return { key, flags: `--${key} <name|id>`, description, formField, value: { type: 'lookup', kind }, endpoints, detail: { names: [flat], nested } };
+interface LookupFieldFacts {
+  key: string;
+  formField: string;
+  kind: LookupKind;
+  endpoints: readonly TicketEndpoint[];
+  description: string;
+  label: string;
+  /** Other names of the ID in a ticket detail, after the form field's own. */
+  ids?: readonly string[];
+  /** Names of the related record in a ticket detail. */
+  nested: readonly string[];
+  ask?: AskFacts;
 }
 
-function idField(key: string, formField: string, endpoints: readonly TicketEndpoint[], description: string): TicketFieldSpec {
-  const flat = formField.charAt(0).toLowerCase() + formField.slice(1);
-  return { key, flags: `--${key} <id>`, description, formField, value: { type: 'id' }, endpoints, detail: { names: [flat] } };
+function lookupField(facts: LookupFieldFacts): TicketFieldSpec {
+  const { key, formField, kind, endpoints, description, label, ids = [], nested, ask } = facts;
+  return {
+    key, flags: `--${key} <name|id>`, description, label, formField, value: { type: 'lookup', kind }, endpoints,
+    detail: { ids: [detailName(formField), ...ids], nested }, ...(ask === undefined ? {} : { ask }),
+  };
 }
 
+function idField(key: string, formField: string, endpoints: readonly TicketEndpoint[], label: string, description: string): TicketFieldSpec {
+  return { key, flags: `--${key} <id>`, description, label, formField, value: { type: 'id' }, endpoints, detail: { ids: [detailName(formField)] } };
+}
+
+// In the order a person fills the form in (the prompts ask in this order).
 export const TICKET_FIELDS: readonly TicketFieldSpec[] = [
-  { key: 'title', flags: '--title <text>', description: `subject (at most ${TITLE_MAX_LENGTH} characters)`, formField: 'Title', value: { type: 'text', maxLength: TITLE_MAX_LENGTH }, endpoints: ['register', 'new'] },
-  { key: 'description', flags: '--description <text>', description: 'description text, or - to read stdin', formField: 'Description', value: { type: 'text' }, endpoints: ['register', 'new'] },
-  lookupField('requester', 'CreatorId', 'requester', REGISTER_UPDATE, 'creator', 'requester: user ID, username or full name'),
-  { key: 'requester', flags: '--requester <username>', description: 'requester: user ID, username or full name (sent as the username)', formField: 'Requester', value: { type: 'lookup', kind: 'requester', as: 'username' }, endpoints: ['new'] },
-  { key: 'email', flags: '--email <address>', description: 'requester e-mail, helps the service match the requester (--integration)', formField: 'Email', value: { type: 'text' }, endpoints: ['new'] },
-  lookupField('site', 'SiteId', 'site', ALL, 'site', 'site name or ID'),
-  lookupField('department', 'DepartmentId', 'department', ALL, 'department', 'department name or ID'),
-  lookupField('status', 'TicketStatusId', 'status', ALL, 'status', 'status name or ID'),
-  lookupField('priority', 'TicketPriorityId', 'priority', ALL, 'priority', 'priority name or ID'),
-  lookupField('category', 'TicketCategoryId', 'category', ALL, 'category', 'category name or ID'),
-  lookupField('subcategory', 'TicketSubCategoryId', 'subcategory', REGISTER_UPDATE, 'subCategory', 'sub-category name or ID'),
-  lookupField('item', 'ItemId', 'item', REGISTER_UPDATE, 'item', 'item (CI) name or ID'),
-  lookupField('group', 'GroupId', 'group', ALL, 'group', 'group name or ID'),
-  lookupField('level', 'TierLevelId', 'level', ALL, 'level', 'tier level name or ID'),
-  lookupField('client', 'ClientId', 'client', ALL, 'client', 'client name or ID'),
-  lookupField('assignee', 'AssignedUser', 'assignee', REGISTER_UPDATE, 'assignee', 'technician: user ID, username, full name, or @me'),
-  { key: 'type', flags: '--type <type>', description: 'ticket type: "ticket" or a numeric type (create defaults to ticket)', formField: 'TicketType', value: { type: 'ticketType' }, endpoints: REGISTER_UPDATE, detail: { names: ['ticketType'] } },
-  idField('sla', 'SLAId', ['register'], 'SLA ID (chosen by the service when omitted)'),
-  idField('service', 'ServiceId', REGISTER_UPDATE, 'service ID'),
-  idField('impact', 'ImpactId', REGISTER_UPDATE, 'impact ID'),
-  idField('urgency', 'UrgencyId', REGISTER_UPDATE, 'urgency ID'),
-  { key: 'due', flags: '--due <when>', description: 'due date: ISO 8601 or +3d/+4h/+30m (an SLA may override it)', formField: 'DueDate', value: { type: 'when' }, endpoints: REGISTER_UPDATE, detail: { names: ['dueDate'] } },
-  { key: 'cc', flags: '--cc <emails>', description: 'CC e-mail addresses', formField: 'Cc', value: { type: 'text' }, endpoints: ['register'] },
-  { key: 'tag', flags: '--tag <id>', description: 'tag ID (repeatable)', formField: 'SelectedTags', value: { type: 'ids' }, endpoints: ['register'] },
-  { key: 'guid', flags: '--guid <guid>', description: 'external GUID (generated by the service when omitted)', formField: 'Guid', value: { type: 'text' }, endpoints: ['register'] },
-  { key: 'attach', flags: '--attach <file>', description: 'attach a file (repeatable; the service silently skips file types it does not allow)', formField: '', value: { type: 'files' }, endpoints: ['register', 'new'] },
+  { key: 'title', flags: '--title <text>', description: `subject (at most ${TITLE_MAX_LENGTH} characters)`, label: 'Title', formField: 'Title', value: { type: 'text', maxLength: TITLE_MAX_LENGTH }, endpoints: ['register', 'new'] },
+  { key: 'description', flags: '--description <text>', description: 'description text, or - to read stdin', label: 'Description', formField: 'Description', value: { type: 'text' }, endpoints: ['register', 'new'] },
+  lookupField({ key: 'requester', formField: 'CreatorId', kind: 'requester', endpoints: REGISTER_UPDATE, description: 'requester: user ID, username or full name', label: 'Requester', ids: ['requesterId'], nested: ['creator', 'requester'], ask: { search: true } }),
+  { key: 'requester', flags: '--requester <username>', description: 'requester: user ID, username or full name (sent as the username)', label: 'Requester username', formField: 'Requester', value: { type: 'lookup', kind: 'requester', as: 'username' }, endpoints: ['new'], ask: {} },
+  { key: 'email', flags: '--email <address>', description: 'requester e-mail, helps the service match the requester (--integration)', label: 'E-mail', formField: 'Email', value: { type: 'text' }, endpoints: ['new'] },
+  lookupField({ key: 'site', formField: 'SiteId', kind: 'site', endpoints: ALL, description: 'site name or ID', label: 'Site', nested: ['site'], ask: {} }),
+  lookupField({ key: 'department', formField: 'DepartmentId', kind: 'department', endpoints: ALL, description: 'department name or ID', label: 'Department', nested: ['department'], ask: {} }),
+  lookupField({ key: 'status', formField: 'TicketStatusId', kind: 'status', endpoints: ALL, description: 'status name or ID', label: 'Status', ids: ['statusId'], nested: ['status'], ask: { defaultName: 'Open' } }),
+  lookupField({ key: 'priority', formField: 'TicketPriorityId', kind: 'priority', endpoints: ALL, description: 'priority name or ID', label: 'Priority', ids: ['priorityId'], nested: ['priority'], ask: {} }),
+  lookupField({ key: 'category', formField: 'TicketCategoryId', kind: 'category', endpoints: ALL, description: 'category name or ID', label: 'Category', ids: ['categoryId'], nested: ['category'], ask: {} }),
+  lookupField({ key: 'subcategory', formField: 'TicketSubCategoryId', kind: 'subcategory', endpoints: REGISTER_UPDATE, description: 'sub-category name or ID', label: 'Sub-category', ids: ['subCategoryId'], nested: ['subCategory', 'sub_category'], ask: { after: 'category' } }),
+  lookupField({ key: 'item', formField: 'ItemId', kind: 'item', endpoints: REGISTER_UPDATE, description: 'item (CI) name or ID', label: 'Item', nested: ['item'], ask: { after: 'subcategory' } }),
+  lookupField({ key: 'group', formField: 'GroupId', kind: 'group', endpoints: ALL, description: 'group name or ID', label: 'Group', nested: ['group'], ask: {} }),
+  lookupField({ key: 'level', formField: 'TierLevelId', kind: 'level', endpoints: ALL, description: 'tier level name or ID', label: 'Level', ids: ['levelId'], nested: ['tierLevel', 'level'] }),
+  lookupField({ key: 'client', formField: 'ClientId', kind: 'client', endpoints: ALL, description: 'client name or ID', label: 'Client', nested: ['client'] }),
+  lookupField({ key: 'assignee', formField: 'AssignedUser', kind: 'assignee', endpoints: REGISTER_UPDATE, description: 'technician: user ID, username, full name, or @me', label: 'Assignee', ids: ['assignedUserId'], nested: ['assignee', 'assignedTo', 'technician'], ask: { search: true } }),
+  { key: 'type', flags: '--type <type>', description: 'ticket type: "ticket" or a numeric type (create defaults to ticket)', label: 'Type', formField: 'TicketType', value: { type: 'ticketType' }, endpoints: REGISTER_UPDATE, detail: { ids: ['ticketType'] } },
+  idField('sla', 'SLAId', ['register'], 'SLA', 'SLA ID (chosen by the service when omitted)'),
+  idField('service', 'ServiceId', REGISTER_UPDATE, 'Service', 'service ID'),
+  idField('impact', 'ImpactId', REGISTER_UPDATE, 'Impact', 'impact ID'),
+  idField('urgency', 'UrgencyId', REGISTER_UPDATE, 'Urgency', 'urgency ID'),
+  { key: 'due', flags: '--due <when>', description: 'due date: ISO 8601 or +3d/+4h/+30m (an SLA may override it)', label: 'Due', formField: 'DueDate', value: { type: 'when' }, endpoints: REGISTER_UPDATE, detail: { ids: ['dueDate'] } },
+  { key: 'cc', flags: '--cc <emails>', description: 'CC e-mail addresses', label: 'CC', formField: 'Cc', value: { type: 'text' }, endpoints: ['register'] },
+  { key: 'tag', flags: '--tag <id>', description: 'tag ID (repeatable)', label: 'Tags', formField: 'SelectedTags', value: { type: 'ids' }, endpoints: ['register'] },
+  { key: 'guid', flags: '--guid <guid>', description: 'external GUID (generated by the service when omitted)', label: 'GUID', formField: 'Guid', value: { type: 'text' }, endpoints: ['register'] },
+  { key: 'attach', flags: '--attach <file>', description: `attach a file ${ATTACH_HELP}`, label: 'Attachments', formField: '', value: { type: 'files' }, endpoints: ['register', 'new'] },
 ];
+
+/** The lookup field of each kind that a ticket detail shows (one per kind: the requester as a user). */
+export function detailField(kind: LookupKind): TicketFieldSpec & { detail: NonNullable<TicketFieldSpec['detail']> } {
+  const spec = TICKET_FIELDS.find((candidate) => candidate.value.type === 'lookup' && candidate.value.kind === kind && candidate.detail !== undefined);
+  if (spec?.detail === undefined) throw new Error(`no ticket field shows the ${kind} of a ticket`);
+  return spec as TicketFieldSpec & { detail: NonNullable<TicketFieldSpec['detail']> };
+}
 
 /** What the user gave, as text, by option key: commander's options or a --from row. */
 export type RawFieldValues = Record<string, string | readonly string[] | undefined>;
@@ -115,7 +152,8 @@ export function flagOf(key: string): string {
   return `--${key}`;
 }
 
-function isGiven(value: string | readonly string[] | undefined): boolean {
+/** Whether an option's value holds something (an empty text or list does not). */
+export function isGiven(value: string | readonly string[] | undefined): boolean {
   if (value === undefined) return false;
   return typeof value === 'string' ? value !== '' : value.length > 0;
 }
@@ -167,167 +205,4 @@ export function pickFieldValues(opts: object): RawFieldValues {
     if (typeof value === 'string' || (Array.isArray(value) && value.every((v) => typeof v === 'string'))) values[spec.key] = value;
   }
   return values;
-}
-
-/** A field checked locally and ready to be resolved (lookups) or sent as is. */
-interface CheckedField {
-  spec: TicketFieldSpec;
-  /** The text to resolve through the lookups (lookup fields only). */
-  lookupText?: string;
-  value?: FormValue;
-  files?: string[];
-}
-
-export interface CheckedFields {
-  endpoint: TicketEndpoint;
-  fields: CheckedField[];
-}
-
-function asList(value: string | readonly string[]): string[] {
-  return typeof value === 'string' ? [value] : [...value];
-}
-
-function asText(value: string | readonly string[]): string {
-  return typeof value === 'string' ? value : value.join(',');
-}
-
-/**
- * Checks every given value without any request: lengths, IDs, dates, types.
- * All problems are reported together (exit 2). Required options are not checked here.
- */
-export function checkFields(endpoint: TicketEndpoint, values: RawFieldValues, now: Date): CheckedFields {
-  const problems: string[] = [];
-  const fields: CheckedField[] = [];
-  for (const spec of fieldsFor(endpoint)) {
-    const raw = values[spec.key];
-    if (raw === undefined || !isGiven(raw)) continue;
-    const flag = flagOf(spec.key);
-    const kind = spec.value;
-    switch (kind.type) {
-      case 'lookup':
-        fields.push({ spec, lookupText: asText(raw).trim() });
-        break;
-      case 'id': {
-        const id = parseWholeNumber(asText(raw), { min: 1 });
-        if (id === undefined) problems.push(`${flag}: invalid ID ${JSON.stringify(asText(raw))}: expected a positive whole number`);
-        else fields.push({ spec, value: id });
-        break;
-      }
-      case 'ids': {
-        const ids = asList(raw).flatMap((text) => text.split(',')).map((text) => ({ text, id: parseWholeNumber(text, { min: 1 }) }));
-        const bad = ids.filter((entry) => entry.id === undefined).map((entry) => JSON.stringify(entry.text));
-        if (bad.length > 0) problems.push(`${flag}: invalid ID ${bad.join(', ')}: expected a positive whole number`);
-        else fields.push({ spec, value: ids.map((entry) => entry.id as number) });
-        break;
-      }
-      case 'text': {
-        const text = asText(raw);
-        const tooLong = kind.maxLength === undefined ? undefined : lengthProblem(text, kind.maxLength);
-        if (tooLong !== undefined) {
-          problems.push(`${flag}: ${tooLong}`);
-        } else fields.push({ spec, value: text });
-        break;
-      }
-      case 'when':
-        try {
-          fields.push({ spec, value: parseWhen(asText(raw), now).toISOString() });
-        } catch (error) {
-          problems.push(`${flag}: ${(error as Error).message}`);
-        }
-        break;
-      case 'ticketType': {
-        const text = asText(raw).trim().toLowerCase();
-        const type = TICKET_TYPES[text] ?? parseWholeNumber(text, { min: 1 });
-        if (type === undefined) problems.push(`${flag}: unknown ticket type ${JSON.stringify(asText(raw))}: use "ticket" or a numeric type`);
-        else fields.push({ spec, value: type });
-        break;
-      }
-      case 'files':
-        fields.push({ spec, files: asList(raw) });
-        break;
-    }
-  }
-  if (problems.length === 1) throw new UsageError(problems[0]!);
-  if (problems.length > 1) throw new UsageError('invalid options', { details: problems });
-  return { endpoint, fields };
-}
-
-export interface ResolvedFields {
-  form: MultipartInput;
-  /** Display names of looked-up values by form field, e.g. SiteId -> "Head Office"; empty unless asked for. */
-  labels: Record<string, string>;
-}
-
-/**
- * Turns checked fields into the form: names become IDs through the lookups (exit 2 when unknown).
- * `labels` (for --dry-run only) names the IDs: that loads the lookups even for IDs typed as
- * digits, which otherwise go out without a request.
- */
-export async function resolveFields(checked: CheckedFields, lookups: Lookups, options: { labels: boolean }): Promise<ResolvedFields> {
-  const fields: Record<string, FormValue> = {};
-  const labels: Record<string, string> = {};
-  const files: string[] = [];
-  // Sequential: each kind loads its lookup once and the next one hits the cache.
-  for (const entry of checked.fields) {
-    if (entry.files !== undefined) files.push(...entry.files);
-    else if (entry.spec.value.type === 'lookup' && entry.lookupText !== undefined) {
-      const kind = entry.spec.value.kind;
-      const label = lookupLabel(kind);
-      // "unknown site" already names --site; "unknown sub-category" must name --subcategory.
-      const typed = label === entry.spec.key ? undefined : { flag: `--${entry.spec.key}`, noun: label };
-      if (entry.spec.value.as === 'username') {
-        fields[entry.spec.formField] = await usernameOf(entry.spec.value.kind, entry.lookupText, checked, lookups, typed);
-        continue;
-      }
-      const id = await lookups.resolve(kind, entry.lookupText, typed);
-      fields[entry.spec.formField] = id;
-      if (!options.labels) continue;
-      const name = await lookups.nameOf(kind, id);
-      if (name !== undefined) labels[entry.spec.formField] = name;
-    } else fields[entry.spec.formField] = entry.value;
-  }
-  return { form: files.length > 0 ? { fields, files } : { fields }, labels };
-}
-
-/**
- * A person sent as a username. One the lookups do not know is still sent as typed when an
- * e-mail comes with it: the integration endpoint matches the requester by e-mail too (spec
- * 4.15), so only the service can tell.
- */
-async function usernameOf(kind: 'requester' | 'assignee', text: string, checked: CheckedFields, lookups: Lookups, typed: TypedOption | undefined): Promise<string> {
-  try {
-    return await lookups.username(kind, text, typed);
-  } catch (error) {
-    const withEmail = checked.fields.some((entry) => entry.spec.key === 'email');
-    if (error instanceof LookupError && error.reason === 'unknown' && withEmail) return text;
-    throw error;
-  }
-}
-
-/** The current value of a field in a ticket detail, read without regard to case. */
-export function currentValue(detail: unknown, spec: TicketFieldSpec): FormValue {
-  if (spec.detail === undefined) return undefined;
-  const flat = field(detail, ...spec.detail.names);
-  if (typeof flat === 'string' || typeof flat === 'number' || typeof flat === 'boolean') return flat;
-  if (spec.detail.nested !== undefined) {
-    const nested = field(detail, spec.detail.nested);
-    const id = isObject(nested) ? field(nested, 'id') : undefined;
-    if (typeof id === 'string' || typeof id === 'number') return id;
-  }
-  return undefined;
-}
-
-/**
- * The full update form (read-modify-write): every current value of the ticket plus the
- * changes, so a server that clears absent fields never loses one the user did not name.
- */
-export function mergeUpdateForm(ticketId: number, detail: unknown, changes: Record<string, FormValue>): Record<string, FormValue> {
-  const form: Record<string, FormValue> = { Id: ticketId };
-  for (const spec of fieldsFor('update')) {
-    if (spec.formField === '') continue;
-    form[spec.formField] = spec.formField in changes ? changes[spec.formField] : currentValue(detail, spec);
-  }
-  const template = field(detail, 'templateId');
-  if (typeof template === 'string' && template !== '') form.TemplateId = template;
-  return form;
 }

@@ -8,7 +8,7 @@ import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { createConfigStore } from '../../src/config/store.js';
 import type { StoredToken } from '../../src/config/types.js';
-import { ExitCode, OperationError, UsageError } from '../../src/errors.js';
+import { OperationError, UsageError } from '../../src/errors.js';
 import { useTempDirs } from './temp-dir.js';
 
 const tempDir = useTempDirs();

@@ -1,7 +1,6 @@
 // dist/start.cjs prints help prepared at build time (issue 14): it must be exactly what the CLI
 // itself prints, for the program and for every command, however it is asked for.
 import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';

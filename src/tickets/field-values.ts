@@ -1,0 +1,147 @@
+// Ticket field values checked and resolved: what the user typed (options, a --from row, the
+// prompts) becomes the form the service takes, by the field table (fields.ts).
+import type { FormValue, MultipartInput } from '../api/types.js';
+import { UsageError } from '../errors.js';
+import { LookupError, lookupLabel } from '../lookups/index.js';
+import type { Lookups, TypedOption } from '../lookups/types.js';
+import { parseWholeNumber } from '../util/ids.js';
+import { parseWhen } from '../util/when.js';
+import { fieldsFor, flagOf, isGiven, lengthProblem, type RawFieldValues, type TicketEndpoint, type TicketFieldSpec } from './fields.js';
+
+/** TicketType 1 = Ticket (spec 2.4); the other values are not published, so they go by number. */
+const TICKET_TYPES: Readonly<Record<string, number>> = { ticket: 1 };
+
+/** A field checked locally and ready to be resolved (lookups) or sent as is. */
+interface CheckedField {
+  spec: TicketFieldSpec;
+  /** The text to resolve through the lookups (lookup fields only). */
+  lookupText?: string;
+  value?: FormValue;
+  files?: string[];
+}
+
+export interface CheckedFields {
+  endpoint: TicketEndpoint;
+  fields: CheckedField[];
+}
+
+function asList(value: string | readonly string[]): string[] {
+  return typeof value === 'string' ? [value] : [...value];
+}
+
+function asText(value: string | readonly string[]): string {
+  return typeof value === 'string' ? value : value.join(',');
+}
+
+/**
+ * Checks every given value without any request: lengths, IDs, dates, types.
+ * All problems are reported together (exit 2). Required options are not checked here.
+ */
+export function checkFields(endpoint: TicketEndpoint, values: RawFieldValues, now: Date): CheckedFields {
+  const problems: string[] = [];
+  const fields: CheckedField[] = [];
+  for (const spec of fieldsFor(endpoint)) {
+    const raw = values[spec.key];
+    if (raw === undefined || !isGiven(raw)) continue;
+    const flag = flagOf(spec.key);
+    const kind = spec.value;
+    switch (kind.type) {
+      case 'lookup':
+        fields.push({ spec, lookupText: asText(raw).trim() });
+        break;
+      case 'id': {
+        const id = parseWholeNumber(asText(raw), { min: 1 });
+        if (id === undefined) problems.push(`${flag}: invalid ID ${JSON.stringify(asText(raw))}: expected a positive whole number`);
+        else fields.push({ spec, value: id });
+        break;
+      }
+      case 'ids': {
+        const ids = asList(raw).flatMap((text) => text.split(',')).map((text) => ({ text, id: parseWholeNumber(text, { min: 1 }) }));
+        const bad = ids.filter((entry) => entry.id === undefined).map((entry) => JSON.stringify(entry.text));
+        if (bad.length > 0) problems.push(`${flag}: invalid ID ${bad.join(', ')}: expected a positive whole number`);
+        else fields.push({ spec, value: ids.map((entry) => entry.id as number) });
+        break;
+      }
+      case 'text': {
+        const text = asText(raw);
+        const tooLong = kind.maxLength === undefined ? undefined : lengthProblem(text, kind.maxLength);
+        if (tooLong !== undefined) {
+          problems.push(`${flag}: ${tooLong}`);
+        } else fields.push({ spec, value: text });
+        break;
+      }
+      case 'when':
+        try {
+          fields.push({ spec, value: parseWhen(asText(raw), now).toISOString() });
+        } catch (error) {
+          problems.push(`${flag}: ${(error as Error).message}`);
+        }
+        break;
+      case 'ticketType': {
+        const text = asText(raw).trim().toLowerCase();
+        const type = TICKET_TYPES[text] ?? parseWholeNumber(text, { min: 1 });
+        if (type === undefined) problems.push(`${flag}: unknown ticket type ${JSON.stringify(asText(raw))}: use "ticket" or a numeric type`);
+        else fields.push({ spec, value: type });
+        break;
+      }
+      case 'files':
+        fields.push({ spec, files: asList(raw) });
+        break;
+    }
+  }
+  if (problems.length === 1) throw new UsageError(problems[0]!);
+  if (problems.length > 1) throw new UsageError('invalid options', { details: problems });
+  return { endpoint, fields };
+}
+
+export interface ResolvedFields {
+  form: MultipartInput;
+  /** Display names of looked-up values by form field, e.g. SiteId -> "Head Office"; empty unless asked for. */
+  labels: Record<string, string>;
+}
+
+/**
+ * Turns checked fields into the form: names become IDs through the lookups (exit 2 when unknown).
+ * `labels` (for --dry-run only) names the IDs: that loads the lookups even for IDs typed as
+ * digits, which otherwise go out without a request.
+ */
+export async function resolveFields(checked: CheckedFields, lookups: Lookups, options: { labels: boolean }): Promise<ResolvedFields> {
+  const fields: Record<string, FormValue> = {};
+  const labels: Record<string, string> = {};
+  const files: string[] = [];
+  // Sequential: each kind loads its lookup once and the next one hits the cache.
+  for (const entry of checked.fields) {
+    if (entry.files !== undefined) files.push(...entry.files);
+    else if (entry.spec.value.type === 'lookup' && entry.lookupText !== undefined) {
+      const kind = entry.spec.value.kind;
+      const label = lookupLabel(kind);
+      // "unknown site" already names --site; "unknown sub-category" must name --subcategory.
+      const typed = label === entry.spec.key ? undefined : { flag: `--${entry.spec.key}`, noun: label };
+      if (entry.spec.value.as === 'username') {
+        fields[entry.spec.formField] = await usernameOf(entry.spec.value.kind, entry.lookupText, checked, lookups, typed);
+        continue;
+      }
+      const id = await lookups.resolve(kind, entry.lookupText, typed);
+      fields[entry.spec.formField] = id;
+      if (!options.labels) continue;
+      const name = await lookups.nameOf(kind, id);
+      if (name !== undefined) labels[entry.spec.formField] = name;
+    } else fields[entry.spec.formField] = entry.value;
+  }
+  return { form: files.length > 0 ? { fields, files } : { fields }, labels };
+}
+
+/**
+ * A person sent as a username. One the lookups do not know is still sent as typed when an
+ * e-mail comes with it: the integration endpoint matches the requester by e-mail too (spec
+ * 4.15), so only the service can tell.
+ */
+async function usernameOf(kind: 'requester' | 'assignee', text: string, checked: CheckedFields, lookups: Lookups, typed: TypedOption | undefined): Promise<string> {
+  try {
+    return await lookups.username(kind, text, typed);
+  } catch (error) {
+    const withEmail = checked.fields.some((entry) => entry.spec.key === 'email');
+    if (error instanceof LookupError && error.reason === 'unknown' && withEmail) return text;
+    throw error;
+  }
+}

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.js';
+import type { LookupKind, Lookups } from '../../src/lookups/types.js';
+import { checkFields, resolveFields } from '../../src/tickets/field-values.js';
+
+const NOW = new Date('2026-11-22T10:00:00Z');
+
+function usageError(fn: () => unknown): UsageError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof UsageError) return error;
+    throw error;
+  }
+  throw new Error('expected a UsageError');
+}
+
+describe('checkFields', () => {
+  it('accepts and converts every kind of value', () => {
+    const checked = checkFields('register', { title: 'x'.repeat(255), due: '+2h', tag: ['1', '2,3'], sla: '7', type: 'Ticket', site: ' HQ ', attach: ['a', 'b'] }, NOW);
+    const byKey = Object.fromEntries(checked.fields.map((f) => [f.spec.key, f]));
+    expect(byKey.title?.value).toHaveLength(255);
+    expect(byKey.due?.value).toBe('2026-11-22T12:00:00.000Z');
+    expect(byKey.tag?.value).toEqual([1, 2, 3]);
+    expect(byKey.sla?.value).toBe(7);
+    expect(byKey.type?.value).toBe(1);
+    expect(byKey.site?.lookupText).toBe('HQ');
+    expect(byKey.attach?.files).toEqual(['a', 'b']);
+  });
+
+  it('counts UTF-16 units against the 255 limit, as the service does, and says so', () => {
+    expect(() => checkFields('register', { title: 'x'.repeat(255) }, NOW)).not.toThrow();
+    expect(() => checkFields('register', { title: '😀'.repeat(127) + 'x' }, NOW)).not.toThrow();
+    expect(usageError(() => checkFields('new', { title: '😀'.repeat(128) }, NOW)).message).toBe(
+      '--title: 256 characters (counted as the service counts, in UTF-16 units: 128 characters, some count 2), the service accepts at most 255',
+    );
+  });
+
+  it('reports every bad value at once', () => {
+    const error = usageError(() => checkFields('register', { due: 'soon', tag: ['x', '2', '-1'], service: '1.5', type: 'incident' }, NOW));
+    expect(error.message).toBe('invalid options');
+    expect(error.details).toEqual([
+      '--type: unknown ticket type "incident": use "ticket" or a numeric type',
+      '--service: invalid ID "1.5": expected a positive whole number',
+      expect.stringMatching(/^--due: invalid date "soon"/),
+      '--tag: invalid ID "x", "-1": expected a positive whole number',
+    ]);
+  });
+});
+
+describe('resolveFields', () => {
+  const names: Record<string, Record<string, number | string>> = { site: { hq: 1 }, requester: { anna: 'u-anna' } };
+  const lookups: Lookups = {
+    async resolve(kind: LookupKind, value: string) {
+      const id = names[kind]?.[value.toLowerCase()];
+      if (id === undefined) throw new UsageError(`unknown ${kind} "${value}"`);
+      return id;
+    },
+    async username(_kind, value) {
+      if (value.toLowerCase() !== 'anna berg') throw new UsageError(`unknown user "${value}"`);
+      return 'anna';
+    },
+    async entries() {
+      return [];
+    },
+    async nameOf(kind: LookupKind, id: number | string) {
+      return Object.entries(names[kind] ?? {}).find(([, v]) => v === id)?.[0];
+    },
+  };
+
+  it('turns names into IDs with labels, and files into uploads', async () => {
+    const resolved = await resolveFields(checkFields('register', { site: 'HQ', requester: 'Anna', sla: '3', attach: ['f.txt'] }, NOW), lookups, { labels: true });
+    expect(resolved.form).toEqual({ fields: { SiteId: 1, CreatorId: 'u-anna', SLAId: 3 }, files: ['f.txt'] });
+    expect(resolved.labels).toEqual({ SiteId: 'hq', CreatorId: 'anna' });
+  });
+
+  it('asks the lookups for no names unless labels are wanted', async () => {
+    const named: string[] = [];
+    const counting: Lookups = { ...lookups, nameOf: async (kind, id) => (named.push(kind), lookups.nameOf(kind, id)) };
+    const resolved = await resolveFields(checkFields('register', { site: 'HQ' }, NOW), counting, { labels: false });
+    expect(resolved).toEqual({ form: { fields: { SiteId: 1 } }, labels: {} });
+    expect(named).toEqual([]);
+  });
+
+  it('sends the requester of the integration endpoint as the username of the user named', async () => {
+    const resolved = await resolveFields(checkFields('new', { requester: 'Anna Berg' }, NOW), lookups, { labels: false });
+    expect(resolved.form.fields).toEqual({ Requester: 'anna' });
+    await expect(resolveFields(checkFields('new', { requester: 'nobody-known' }, NOW), lookups, { labels: false })).rejects.toThrow('unknown user');
+  });
+
+  it('lets an unknown name fail with the lookups error', async () => {
+    await expect(resolveFields(checkFields('register', { site: 'Mars' }, NOW), lookups, { labels: false })).rejects.toThrow('unknown site "Mars"');
+  });
+});

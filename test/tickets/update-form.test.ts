@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { TICKET_FIELDS } from '../../src/tickets/fields.js';
+import { currentValue, mergeUpdateForm } from '../../src/tickets/update-form.js';
+
+describe('read-modify-write', () => {
+  const detail = {
+    Id: 7,
+    SiteId: 2,
+    departmentId: 3,
+    ticketStatusId: 1,
+    TicketPriorityId: null,
+    category: { id: 4, name: 'Network' },
+    creator: { id: 'u-1', userName: 'anna' },
+    assignedUser: null,
+    assignee: null,
+    dueDate: '2030-01-01T00:00:00Z',
+    templateId: 'tpl-guid',
+  };
+
+  it('reads current values without regard to case, falling back to nested objects', () => {
+    const spec = (key: string) => TICKET_FIELDS.find((s) => s.key === key && s.endpoints.includes('update'))!;
+    expect(currentValue(detail, spec('site'))).toBe(2);
+    expect(currentValue(detail, spec('category'))).toBe(4);
+    expect(currentValue(detail, spec('requester'))).toBe('u-1');
+    expect(currentValue(detail, spec('priority'))).toBeUndefined();
+    expect(currentValue(detail, spec('assignee'))).toBeUndefined();
+  });
+
+  it('sends every current value plus the changes', () => {
+    expect(mergeUpdateForm(7, detail, { TicketStatusId: 2, AssignedUser: 'u-me' })).toEqual({
+      Id: 7,
+      SiteId: 2,
+      DepartmentId: 3,
+      TicketStatusId: 2,
+      TicketPriorityId: undefined,
+      TicketCategoryId: 4,
+      TicketSubCategoryId: undefined,
+      ItemId: undefined,
+      GroupId: undefined,
+      TierLevelId: undefined,
+      ClientId: undefined,
+      CreatorId: 'u-1',
+      AssignedUser: 'u-me',
+      TicketType: undefined,
+      ServiceId: undefined,
+      ImpactId: undefined,
+      UrgencyId: undefined,
+      DueDate: '2030-01-01T00:00:00Z',
+      TemplateId: 'tpl-guid',
+    });
+  });
+});
