@@ -1,3 +1,4 @@
+import { TICKETS_PATH } from '../api/plans.js';
 import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import type { ApiResponse, FormScalar, FormValue, RawRequest } from '../api/types.js';
@@ -42,7 +43,7 @@ export function register(program: Program, host: CommandHost): void {
     .command('api')
     .description('Send an authenticated request to any endpoint and print the response body')
     .argument('<method>', `HTTP method: ${METHODS.join(', ')}`)
-    .argument('<path>', 'path under the base URL, starting with /, e.g. /api/TicketsApi/42')
+    .argument('<path>', `path under the base URL, starting with /, e.g. ${TICKETS_PATH}/42`)
     .option('-F, --field <key=value>', 'typed field: true, false, null and integers become JSON values; @FILE uploads FILE (multipart, streamed)', collect)
     .option('-f, --raw-field <key=value>', 'string field, sent as is', collect)
     .option('--input <file>', 'send the JSON in FILE (- for stdin) as the body; fields then go to the query string')
@@ -56,11 +57,11 @@ the whole request as multipart/form-data; files are sent as "${FILE_FIELD}" part
 only file field. Non-2xx answers exit like every other command (3 not found, 4 login, 5 permission).
 
 Examples:
-  $ tkt api GET /api/TicketsApi/42
-  $ tkt api POST /api/TicketsApi -F page=1 -F length=5 -f listType=MyOpenTickets
-  $ tkt api POST /api/TicketsApi/addfiles/42 -F Uploads=@screenshot.png
-  $ tkt api POST /api/TicketsApi/update/42 -F Title="New title" -F TicketPriorityId=3
-  $ tkt api POST /api/TicketsApi --input table.json`,
+  $ tkt api GET ${TICKETS_PATH}/42
+  $ tkt api POST ${TICKETS_PATH} -F page=1 -F length=5 -f listType=MyOpenTickets
+  $ tkt api POST ${TICKETS_PATH}/addfiles/42 -F Uploads=@screenshot.png
+  $ tkt api POST ${TICKETS_PATH}/update/42 -F Title="New title" -F TicketPriorityId=3
+  $ tkt api POST ${TICKETS_PATH} --input table.json`,
     );
   host.action(command, ([method, path], { field, rawField, ...opts }, ctx) => run({ method, path, typedFields: field ?? [], rawFields: rawField ?? [], ...opts }, ctx));
 }
@@ -83,7 +84,7 @@ async function buildRequest(options: ApiOptions, ctx: Context): Promise<RawReque
     throw new UsageError(`invalid method ${JSON.stringify(options.method)}`, { hint: `use one of ${METHODS.join(', ')}` });
   }
   if (!options.path.startsWith('/')) {
-    throw new UsageError(`invalid path ${JSON.stringify(options.path)}: it must start with /`, { hint: `e.g. /api/TicketsApi/42` });
+    throw new UsageError(`invalid path ${JSON.stringify(options.path)}: it must start with /`, { hint: `e.g. ${TICKETS_PATH}/42` });
   }
   const fields = [...options.typedFields.map((f) => parseField(f, true)), ...options.rawFields.map((f) => parseField(f, false))];
   const files = fields.filter((field) => field.file !== undefined);

@@ -1,3 +1,4 @@
+import { TICKETS_PATH } from '../api/plans.js';
 // tkt auth token: the profile's token on stdout, for a CI secret or `curl -H`. A token on a
 // terminal can end up in a screen share or the scrollback, so a TTY gets it only with --show.
 import type { CommandHost, Program } from '../cli.js';
@@ -25,7 +26,7 @@ logged in or when the token has expired.
 
 Examples:
   $ tkt auth token | gh secret set TKT_TOKEN
-  $ curl -H "Authorization: Bearer $(tkt auth token)" https://helpdesk.example.com/api/TicketsApi/42
+  $ curl -H "Authorization: Bearer $(tkt auth token)" https://helpdesk.example.com${TICKETS_PATH}/42
   $ tkt auth token --show
   $ tkt auth token --json    # {"token", "expiresAt", "url", "profile"}`,
     );
