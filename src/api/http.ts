@@ -2,14 +2,10 @@
 // time-outs, retries for read-only requests, safe redirects, bounded and checked
 // response bodies, the error model and redaction of everything it reports
 // (contract sections 4 and 5, issue 11).
-import { createReadStream } from 'node:fs';
-import { basename } from 'node:path';
-import { Readable, Transform } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
-import type FormData from 'form-data';
 import { EnvHttpProxyAgent } from './undici-core.js';
-import { AbandonedRequestError, ApiError, InterruptedError, NetworkError, TktError, UsageError } from '../errors.js';
+import { AbandonedRequestError, ApiError, InterruptedError, NetworkError, TktError } from '../errors.js';
 import { normalizeBaseUrl } from '../config/url.js';
 import { DeadlineExceeded, startDeadline } from './deadline.js';
 import type { NetworkFailure } from '../errors.js';
@@ -17,7 +13,8 @@ import { formatBytes, MAX_BODY_BYTES, MAX_ERROR_BODY_BYTES, parseBody, readLimit
 import { serverMessages } from './error-body.js';
 import { failedProxy, tlsHint } from './network-advice.js';
 import { redactJson, redactSecrets, redactText, REDACTED, secretValues } from './redact.js';
-import type { ApiResponse, FormValue, MultipartInput } from './types.js';
+import type { ApiResponse, MultipartInput } from './types.js';
+import { buildMultipart, uploadChunks, type Upload } from './upload.js';
 
 export interface HttpOptions {
   /** e.g. http://127.0.0.1:8642 or https://helpdesk.example.com/sub */
@@ -77,8 +74,8 @@ type Headers = Record<string, string | string[] | undefined>;
 
 interface Outgoing {
   headers: Record<string, string>;
-  /** A multipart upload with files: form-data's (legacy) stream, piped through `meter` when sent. */
-  body: string | Buffer | FormData | undefined;
+  /** A multipart upload with files is read from disk as it is sent (upload.ts). */
+  body: string | Buffer | Upload | undefined;
   /** What the trace shows of the body, already redacted. */
   summary: string;
 }
@@ -180,7 +177,9 @@ export function createHttp(options: HttpOptions): Http {
     const deadline = startDeadline(options.timeoutMs);
     // An upload of files may take longer than --timeout in all: every chunk sent starts the clock
     // again, so only an upload that stops moving times out; once sent, the answer gets the full time.
-    const body = isStream(outgoing.body) ? meter(outgoing.body, deadline.restart) : outgoing.body;
+    // An upload goes as an async iterable, which undici takes (its Dispatcher.request docs) but its
+    // types do not list: every chunk is written, and the socket drained, before the next is asked for.
+    const body = (isUpload(outgoing.body) ? uploadChunks(outgoing.body, deadline.restart) : outgoing.body) as string | Buffer | undefined;
     const target = new URL(url);
     const pending = dispatcher.request({
       origin: target.origin,
@@ -212,8 +211,6 @@ export function createHttp(options: HttpOptions): Http {
       const text = success ? redactSecrets(read.text(), tokenInData) : redactText(read.text(), secrets);
       return { status: res.statusCode, headers: responseHeaders, url, ...parseBody(text, header(responseHeaders, 'content-type')) };
     } catch (error) {
-      if (isStream(outgoing.body)) outgoing.body.destroy();
-      if (body instanceof Readable) body.destroy();
       if (error instanceof TktError) throw error;
       if (options.halt?.aborted) {
         trace(`HTTP ! ${method} ${url} given up: interrupted`);
@@ -270,31 +267,13 @@ function tooLarge(status: number, method: string, url: string, limit: number, se
   });
 }
 
-const isStream = (body: Outgoing['body']): body is FormData => typeof body === 'object' && !Buffer.isBuffer(body);
-
-/**
- * Passes the upload through, calling `onProgress` for every chunk and once more at its end. It is
- * also the one buffer between the files and the connection: form-data is a legacy stream that
- * only flows when piped, and undici wants a real Readable.
- */
-function meter(body: FormData, onProgress: () => void): Readable {
-  const metered = new Transform({
-    highWaterMark: UPLOAD_READ_AHEAD * UPLOAD_CHUNK_BYTES,
-    transform(chunk, _encoding, done) {
-      onProgress();
-      done(null, chunk);
-    },
-    flush(done) {
-      onProgress();
-      done();
-    },
-  });
-  body.on('error', (error) => metered.destroy(error));
-  return body.pipe(metered);
-}
+const isUpload = (body: Outgoing['body']): body is Upload => typeof body === 'object' && !Buffer.isBuffer(body);
 
 async function buildBody(req: HttpRequest): Promise<Outgoing> {
-  if (req.form) return buildMultipart(req.form);
+  if (req.form) {
+    const { headers, body, names } = await buildMultipart(req.form);
+    return { headers, body, summary: ` multipart [${names.join(', ')}]` };
+  }
   if (req.json !== undefined) {
     return {
       headers: { 'content-type': 'application/json' },
@@ -303,67 +282,6 @@ async function buildBody(req: HttpRequest): Promise<Outgoing> {
     };
   }
   return { headers: {}, body: undefined, summary: '' };
-}
-
-// form-data writes the name raw into the part's headers: a control character (an ESC, a
-// newline) there makes the body malformed and the service answers 400. Letters of any script stay.
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
-
-function partFilename(path: string): string {
-  return basename(path).replace(CONTROL_CHARACTERS, '_');
-}
-
-// Files are read in chunks this large, and up to UPLOAD_READ_AHEAD chunks wait for the connection:
-// with fs's 64 KiB chunks and no read-ahead, a 1 GB upload alternated between reading and sending
-// in 16,384 small steps, at half of curl's speed. Measured (bench/attach-vs-curl.mjs, same
-// minutes): 64 KiB x 64 at a third of curl, 1 MiB x 4 at 67-76%, 2 MiB x 2 at 82-85%; 8 MiB
-// chunks gained little more and let the peak RSS grow past 50 MB. Memory stays a few MB of
-// buffers whatever the file size.
-const UPLOAD_CHUNK_BYTES = 2 * 1024 * 1024;
-const UPLOAD_READ_AHEAD = 2;
-
-/** form-data parts over a stream: files are piped from disk, never read whole. */
-async function buildMultipart(input: MultipartInput): Promise<Outgoing> {
-  // Loaded on first use so `tkt --help` does not pay for it.
-  const { default: FormDataClass } = await import('form-data');
-  const form = new FormDataClass();
-  const names: string[] = [];
-  for (const [name, value] of Object.entries(input.fields)) {
-    for (const scalar of formScalars(value)) {
-      form.append(name, String(scalar));
-      names.push(name);
-    }
-  }
-  const summary = () => ` multipart [${names.join(', ')}]`;
-  if ((input.files ?? []).length === 0) {
-    // Fields only (close, resolve...): one small buffer, sent with the request head; a bulk run
-    // sets up no stream per ticket.
-    const body = form.getBuffer();
-    return { headers: { ...form.getHeaders(), 'content-length': String(body.length) }, body, summary: summary() };
-  }
-  for (const path of input.files ?? []) {
-    const filename = partFilename(path);
-    form.append('Uploads', createReadStream(path, { highWaterMark: UPLOAD_CHUNK_BYTES }), { filename });
-    names.push(`Uploads=${filename}`);
-  }
-  const headers: Record<string, string> = { ...form.getHeaders() };
-  headers['content-length'] = String(await formLength(form));
-  return { headers, body: form, summary: summary() };
-}
-
-function formScalars(value: FormValue): readonly (string | number | boolean)[] {
-  if (value === undefined || value === null) return [];
-  return Array.isArray(value) ? value : [value as string | number | boolean];
-}
-
-function formLength(form: FormData): Promise<number> {
-  return new Promise((resolve, reject) => {
-    form.getLength((error, length) => {
-      if (!error) return resolve(length);
-      const path = (error as NodeJS.ErrnoException).path;
-      reject(new UsageError(path ? `cannot read file ${path}` : `cannot prepare the upload: ${error.message}`));
-    });
-  });
 }
 
 function header(headers: Headers, name: string): string | undefined {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +7,7 @@ import busboy from 'busboy';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import type { ApiClient } from '../../src/api/types.js';
-import { NetworkError, UsageError } from '../../src/errors.js';
+import { NetworkError, OperationError, UsageError } from '../../src/errors.js';
 import { sendJson, startServer } from './server.js';
 import type { TestServer } from './server.js';
 import { plans } from '../../src/api/plans.js';
@@ -168,28 +168,45 @@ describe('multipart uploads', () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it('lets an upload that keeps moving take longer than the time-out in all', async () => {
+  it('lets an upload that keeps moving take longer than the time-out in all, every byte intact', async () => {
     // 40 MB read at about 20 MB/s: two seconds in all, far beyond what the kernel's buffers
-    // hold, against a time-out of 0.8 s that only a stalled upload may reach.
+    // hold, against a time-out of 0.8 s that only a stalled upload may reach. The connection
+    // backs up all the while: the buffers tkt reads the file into, used in turn, must never be
+    // filled again before the socket has taken them (random bytes, checked by their hash).
     const file = join(dir, 'slow.bin');
-    await writeFile(file, Buffer.alloc(40 * 1024 * 1024, 7));
+    const data = randomBytes(40 * 1024 * 1024);
+    await writeFile(file, data);
     const { api } = await setup((req, res) => {
       let sincePause = 0;
-      let total = 0;
       req.on('data', (chunk: Buffer) => {
-        total += chunk.length;
         sincePause += chunk.length;
         if (sincePause < 1024 * 1024) return;
         sincePause = 0;
         req.pause();
         setTimeout(() => req.resume(), 50);
       });
-      req.on('end', () => sendJson(res, 200, { total }));
+      receive(req).then((received) => sendJson(res, 200, received), () => sendJson(res, 400, 'unparseable'));
     }, 800);
     const started = Date.now();
     const answer = await api.send(plans.addFiles(1, [file]));
     expect(Date.now() - started).toBeGreaterThan(800);
-    expect((answer.body as { total: number }).total).toBeGreaterThan(40 * 1024 * 1024);
+    expect((answer.body as Received).files).toEqual([{ field: 'Uploads', filename: 'slow.bin', size: data.length, sha256: sha256(data) }]);
+  });
+
+  it('fails the upload, sending no short body, when a file shrinks while it is sent', async () => {
+    const file = join(dir, 'shrinking.bin');
+    await writeFile(file, randomBytes(16 * 1024 * 1024));
+    const { api } = await setup((req) => {
+      // The first bytes in: the file loses its second half before tkt reads that far.
+      req.once('data', () => {
+        req.pause();
+        void truncate(file, 8 * 1024 * 1024).then(() => req.resume());
+      });
+      req.resume();
+    });
+    const error = await api.send(plans.addFiles(1, [file])).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OperationError);
+    expect((error as OperationError).message).toBe(`${file} shrank while it was being uploaded`);
   });
 
   it('times out when the server never answers an upload', async () => {
