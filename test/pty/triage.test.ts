@@ -122,6 +122,29 @@ describe.skipIf(skip)('tkt triage at a real terminal', () => {
     await waitFor((text) => highlighted(text) === '1031' && /Title: +Mouse double-clicks/.test(text), 'PgUp back to 1031 and its detail');
   });
 
+  it('reads each ticket once while moving, and reads the view again with R', async () => {
+    const shows = (id: string) => (text: string) => highlighted(text) === id && new RegExp(`^ID: +${id}$`, 'm').test(text);
+    await keys('j');
+    await waitFor(shows('1029'), 'the detail of 1029');
+    const reads = () => sandbox.stats.byRoute['GET /api/TicketsApi/{id}'] ?? 0;
+    const before = reads();
+    await keys('k');
+    await waitFor(shows('1031'), 'the detail of 1031 again');
+    await keys('j');
+    await waitFor(shows('1029'), 'the detail of 1029 again');
+    expect(reads()).toBe(before);
+
+    // Changed behind the screen's back: R shows it, in the row and in the detail (read anew).
+    const title = ticket(1029).title;
+    ticket(1029).title = 'Renamed elsewhere';
+    await keys('R');
+    await waitFor((text) => /^› +1029 .*Renamed elsewhere/m.test(text) && /^Title: +Renamed elsewhere$/m.test(text), 'the row and detail of 1029 read again');
+    ticket(1029).title = title;
+    await keys('R');
+    await keys('k');
+    await waitFor((text) => highlighted(text) === '1031' && !text.includes('Renamed elsewhere'), 'back to 1031, the old title again');
+  });
+
   it('filters with /, then picks up the highlighted ticket', async () => {
     // Typed in one go, the keys reach tkt as one chunk: "/" starts the filter, "\r" ends it.
     await type('/printer\r');
