@@ -1,15 +1,11 @@
 // An interactive shell on a real terminal (tmux, on a private socket) with tkt's completion
 // script loaded as the README says, for the completion tests. Lookup names come from a stand-in
 // `tkt __complete` on PATH, so no session or sandbox is needed.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { fileURLToPath } from 'node:url';
-
-const run = promisify(execFile);
-const bin = fileURLToPath(new URL('../../bin/tkt.js', import.meta.url));
+import { BIN, privateTmux } from './terminal.js';
 
 /** What the stand-in `tkt __complete KIND` prints. */
 export const CACHED_NAMES: Record<string, string[]> = { site: ['Head Office', 'Harbour Depot'], status: ['Open', 'On Hold'], requester: ["Sam O'Neil"], assignee: ['Tom Tech'] };
@@ -23,10 +19,9 @@ export interface ShellSession {
 const shellQuoted = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
 export async function startShellSession(shell: 'bash' | 'zsh' | 'fish'): Promise<ShellSession> {
-  const socket = `tkt-${shell}-test-${process.pid}`;
-  const tmux = async (...args: string[]) => (await run('tmux', ['-L', socket, ...args])).stdout;
+  const terminal = privateTmux(`${shell}-test`);
   const home = mkdtempSync(path.join(os.tmpdir(), `tkt-${shell}-`));
-  const script = execFileSync(process.execPath, [bin, 'completion', shell], { encoding: 'utf8' });
+  const script = execFileSync(process.execPath, [BIN, 'completion', shell], { encoding: 'utf8' });
   mkdirSync(path.join(home, 'bin'));
   const cases = Object.entries(CACHED_NAMES).map(([kind, names]) => `  ${kind}) printf '%s\\n' ${names.map(shellQuoted).join(' ')} ;;`);
   writeFileSync(path.join(home, 'bin', 'tkt'), `#!/bin/sh\n[ "$1" = __complete ] || exit 0\ncase "$2" in\n${cases.join('\n')}\nesac\n`);
@@ -56,31 +51,22 @@ export async function startShellSession(shell: 'bash' | 'zsh' | 'fish'): Promise
   }
   // A file to complete where tkt takes files, and to stay out of ID completion.
   writeFileSync(path.join(home, 'report.txt'), 'x');
-  await tmux('new-session', '-d', '-s', shell, '-c', home, '-x', '160', '-y', '40', command);
-
-  async function waitFor(pattern: RegExp, timeoutMs = 10_000): Promise<string> {
-    let text = '';
-    for (const started = Date.now(); Date.now() - started < timeoutMs; await new Promise((resolve) => setTimeout(resolve, 100))) {
-      text = await tmux('capture-pane', '-p', '-t', shell);
-      if (pattern.test(text)) return text;
-    }
-    throw new Error(`timed out waiting for ${pattern}; screen:\n${text}`);
-  }
-  await waitFor(new RegExp(`^${shell}>`, 'm'));
+  await terminal.start(shell, { width: 160, height: 40 }, `cd '${home}' && exec ${command}`);
+  await terminal.waitFor(shell, new RegExp(`^${shell}>`, 'm'));
 
   return {
     async complete(line, pattern, timeoutMs) {
-      await tmux('send-keys', '-t', shell, '-l', line);
-      await tmux('send-keys', '-t', shell, 'Tab');
+      await terminal.type(shell, line);
+      await terminal.keys(shell, 'Tab');
       try {
-        return await waitFor(pattern, timeoutMs);
+        return await terminal.waitFor(shell, pattern, timeoutMs === undefined ? {} : { timeoutMs });
       } finally {
-        await tmux('send-keys', '-t', shell, 'C-c');
-        await tmux('send-keys', '-t', shell, 'clear', 'Enter');
+        await terminal.keys(shell, 'C-c');
+        await terminal.keys(shell, 'clear', 'Enter');
       }
     },
     async close() {
-      await run('tmux', ['-L', socket, 'kill-server']).catch(() => undefined);
+      await terminal.close();
       // A shell killed with its server may still be writing its history there.
       rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },

@@ -1,41 +1,28 @@
 // The real built binary on a real pseudo-terminal (tmux, on a private socket): `tkt auth token`
 // refuses a terminal unless --show, and the `editor` setting is the editor a reply opens.
-import { execFile } from 'node:child_process';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { chmod, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { skipWithout } from '../helpers/tools.js';
 import { createConfigStore } from '../../src/config/store.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { loginAs } from '../helpers/harness.js';
-
-const run = promisify(execFile);
-const ROOT = resolve(import.meta.dirname, '../..');
-const BIN = join(ROOT, 'bin/tkt.js');
-const STEP_TIMEOUT_MS = 10_000;
+import { BIN, privateTmux, terminalFixture, type TerminalFixture } from '../helpers/terminal.js';
 
 const skip = skipWithout(['tmux'], 'test/pty/settings-terminal.test.ts');
 
 describe.skipIf(skip)('settings at a real terminal', () => {
-  let sandbox: RunningSandbox;
+  let fixture: TerminalFixture;
   let dir: string;
-  const socket = `tkt-settings-${process.pid}`;
+  const terminal = privateTmux('settings');
   let sessions = 0;
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'dist/main.js'))) await run('node', ['scripts/build.mjs'], { cwd: ROOT });
-    sandbox = await startSandbox({ port: 0 });
-    dir = await mkdtemp(join(tmpdir(), 'tkt-pty-settings-'));
-    await loginAs(sandbox, dir, 'admin');
+    fixture = await terminalFixture('settings', 'admin');
+    dir = fixture.dir;
   });
 
   afterAll(async () => {
-    await run('tmux', ['-L', socket, 'kill-server']).catch(() => undefined);
-    await sandbox?.close();
-    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+    await terminal.close();
+    await fixture?.close();
   });
 
   /** Runs tkt with `args` in a new terminal; resolves with the screen once it has exited. */
@@ -44,14 +31,8 @@ describe.skipIf(skip)('settings at a real terminal', () => {
     const name = `s${sessions}`;
     // No CI (it turns prompting off) and no VISUAL/EDITOR (they would win over the setting).
     const command = `env -u CI -u VISUAL -u EDITOR NO_COLOR=1 TKT_CONFIG_DIR='${dir}' node '${BIN}' ${args}; echo "[exit $?]"; sleep 60`;
-    await run('tmux', ['-L', socket, 'new-session', '-d', '-s', name, '-x', '200', '-y', '50', command]);
-    const deadline = Date.now() + STEP_TIMEOUT_MS;
-    for (;;) {
-      const { stdout } = await run('tmux', ['-L', socket, 'capture-pane', '-p', '-J', '-t', name, '-S', '-100']);
-      if (stdout.includes('[exit ')) return stdout;
-      if (Date.now() > deadline) throw new Error(`tkt ${args} never exited; the screen shows:\n${stdout}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await terminal.start(name, { width: 200, height: 50 }, command);
+    return terminal.waitFor(name, '[exit ', { what: `tkt ${args} to exit`, capture: ['-J', '-S', '-100'] });
   }
 
   it('auth token refuses the terminal without --show, prints with it', async () => {
@@ -71,10 +52,10 @@ describe.skipIf(skip)('settings at a real terminal', () => {
     await chmod(editor, 0o755);
     const set = await onTerminal(`config set editor '${editor}'`);
     expect(set).toContain('[exit 0]');
-    const ticket = sandbox.state.tickets.find((t) => !t.isDeleted && t.ticketStatusId !== 7)!;
+    const ticket = fixture.sandbox.state.tickets.find((t) => !t.isDeleted && t.ticketStatusId !== 7)!;
     const replied = await onTerminal(`reply ${ticket.id} --to someone@example.com --subject Hi`);
     expect(replied).toContain('[exit 0]');
-    const messages = sandbox.state.conversations.filter((c) => c.ticketId === ticket.id).map((c) => c.message);
+    const messages = fixture.sandbox.state.conversations.filter((c) => c.ticketId === ticket.id).map((c) => c.message);
     expect(messages).toContain('Written by the configured editor');
   });
 });

@@ -1,39 +1,30 @@
 // `tkt show` on a real terminal (tmux, private socket) through the real default pager, less -FRX:
 // the header wrapped by words under its value column, and the pager keeping the terminal until it
 // closes: Ctrl-C is less's, a SIGTERM ends tkt only once less is gone (exit 143).
-import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { loginAs } from '../helpers/harness.js';
+import { BIN, privateTmux, terminalFixture, type TerminalFixture } from '../helpers/terminal.js';
 import { skipWithout } from '../helpers/tools.js';
 
-const run = promisify(execFile);
-const ROOT = resolve(import.meta.dirname, '../..');
-const BIN = join(ROOT, 'bin/tkt.js');
-const STEP_TIMEOUT_MS = 10_000;
 const WIDTH = 60;
 const TITLE = 'A very long ticket title that goes on past the width of a narrow terminal window';
 
 const skip = skipWithout(['tmux', 'less'], 'test/pty/show-pager.test.ts');
 
 describe.skipIf(skip)('tkt show at a real terminal, through less', () => {
-  let sandbox: RunningSandbox;
+  let fixture: TerminalFixture;
   let dir: string;
   let ticketId: number;
-  const socket = `tkt-show-${process.pid}`;
+  const terminal = privateTmux('show');
+  const { tmux, waitFor } = terminal;
   let sessions = 0;
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'dist/main.js'))) await run('node', ['scripts/build.mjs'], { cwd: ROOT });
-    sandbox = await startSandbox({ port: 0 });
-    dir = await mkdtemp(join(tmpdir(), 'tkt-pty-show-'));
-    await loginAs(sandbox, dir, 'admin');
-    const ticket = sandbox.state.tickets.find((t) => !t.isDeleted)!;
+    fixture = await terminalFixture('show', 'admin');
+    dir = fixture.dir;
+    const ticket = fixture.sandbox.state.tickets.find((t) => !t.isDeleted)!;
     ticket.title = TITLE;
     // Longer than the screen, so less stays open.
     ticket.description = Array.from({ length: 400 }, (_, i) => `word${i}`).join(' ');
@@ -41,22 +32,9 @@ describe.skipIf(skip)('tkt show at a real terminal, through less', () => {
   });
 
   afterAll(async () => {
-    await run('tmux', ['-L', socket, 'kill-server']).catch(() => undefined);
-    await sandbox?.close();
-    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+    await terminal.close();
+    await fixture?.close();
   });
-
-  const tmux = async (...args: string[]) => (await run('tmux', ['-L', socket, ...args])).stdout;
-
-  async function waitFor(name: string, test: (screen: string) => boolean, what: string): Promise<string> {
-    const deadline = Date.now() + STEP_TIMEOUT_MS;
-    for (;;) {
-      const screen = await tmux('capture-pane', '-p', '-t', name);
-      if (test(screen)) return screen;
-      if (Date.now() > deadline) throw new Error(`waited for ${what}; the screen shows:\n${screen}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
 
   /** Starts `tkt show` in a new terminal with less open on it; returns the session and tkt's PID. */
   async function showInLess(): Promise<{ name: string; pid: number }> {
@@ -67,9 +45,9 @@ describe.skipIf(skip)('tkt show at a real terminal, through less', () => {
     // test's environment: the default pager, as a user gets it.
     const script = join(dir, 'show.sh');
     await writeFile(script, `echo $$ > "$1"\nexec env -u PAGER -u LESS -u CI NO_COLOR=1 TKT_CONFIG_DIR='${dir}' node '${BIN}' show ${ticketId}\n`);
-    await tmux('new-session', '-d', '-s', name, '-x', String(WIDTH), '-y', '20', `sh '${script}' '${pidFile}'; echo "[exit $?]"; sleep 60`);
+    await terminal.start(name, { width: WIDTH, height: 20 }, `sh '${script}' '${pidFile}'; echo "[exit $?]"; sleep 60`);
     // less's prompt on the last line: the text is longer than the screen.
-    await waitFor(name, (screen) => /^:\s*$/m.test(screen), "less's prompt");
+    await waitFor(name, (screen) => /^:\s*$/m.test(screen), { what: "less's prompt" });
     return { name, pid: Number(readFileSync(pidFile, 'utf8')) };
   }
 
@@ -98,7 +76,7 @@ describe.skipIf(skip)('tkt show at a real terminal, through less', () => {
     expect(alive(pid)).toBe(true);
     expect(await tmux('capture-pane', '-p', '-t', name)).not.toContain('[exit');
     await tmux('send-keys', '-t', name, 'q');
-    expect(await waitFor(name, (text) => text.includes('[exit '), 'tkt to exit')).toContain('[exit 0]');
+    expect(await waitFor(name, (text) => text.includes('[exit '), { what: 'tkt to exit' })).toContain('[exit 0]');
   });
 
   it('on SIGTERM waits for less to close, then exits 143', async () => {
@@ -109,6 +87,6 @@ describe.skipIf(skip)('tkt show at a real terminal, through less', () => {
     expect(alive(pid)).toBe(true);
     expect(await tmux('capture-pane', '-p', '-t', name)).toMatch(/^:\s*$/m);
     await tmux('send-keys', '-t', name, 'q');
-    expect(await waitFor(name, (text) => text.includes('[exit '), 'tkt to exit')).toContain('[exit 143]');
+    expect(await waitFor(name, (text) => text.includes('[exit '), { what: 'tkt to exit' })).toContain('[exit 143]');
   });
 });

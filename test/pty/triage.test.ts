@@ -3,29 +3,21 @@
 // reply through a scripted $EDITOR, resolve, close, a failing action, switch view, assign,
 // mark read, reopen, the pager, resizes, help, quit), each effect checked in the sandbox's
 // state. Every step waits for what the screen shows, never for a fixed time.
-import { execFile, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { loginAs } from '../helpers/harness.js';
+import { BIN, ensureBuilt, privateTmux, terminalFixture, type TerminalFixture } from '../helpers/terminal.js';
 import { skipWithout } from '../helpers/tools.js';
 
-const run = promisify(execFile);
-const ROOT = resolve(import.meta.dirname, '../..');
-const BIN = join(ROOT, 'bin/tkt.js');
-const STEP_TIMEOUT_MS = 10_000;
 const RESOLVED = 6;
 const CLOSED = 7;
 
 const skip = skipWithout(['tmux'], 'test/pty/triage.test.ts');
 
-beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'dist/main.js'))) await run('node', ['scripts/build.mjs'], { cwd: ROOT });
-});
+beforeAll(ensureBuilt);
 
 describe('tkt triage without a terminal', () => {
   it('exits 2 with a hint', async () => {
@@ -43,38 +35,24 @@ describe('tkt triage without a terminal', () => {
 });
 
 describe.skipIf(skip)('tkt triage at a real terminal', () => {
-  let sandbox: RunningSandbox;
+  let fixture: TerminalFixture;
   let dir: string;
   let techId: string;
-  const socket = `tkt-triage-${process.pid}`;
-  const tmux = async (...args: string[]) => (await run('tmux', ['-L', socket, ...args])).stdout;
-  const keys = (...names: string[]) => tmux('send-keys', '-t', 'triage', ...names);
-  const type = (text: string) => tmux('send-keys', '-t', 'triage', '-l', text);
-  const screen = (session = 'triage') => tmux('capture-pane', '-p', '-t', session);
-  const ticket = (id: number) => sandbox.state.tickets.find((t) => t.id === id)!;
-
-  /** The screen of `session` once `test` accepts it (a pattern, or a check of the sandbox's state). */
-  async function waitFor(test: RegExp | ((text: string) => boolean), what = String(test), session = 'triage'): Promise<string> {
-    let text = '';
-    for (const started = Date.now(); Date.now() - started < STEP_TIMEOUT_MS; await new Promise((r) => setTimeout(r, 50))) {
-      text = await screen(session);
-      if (typeof test === 'function' ? test(text) : test.test(text)) return text;
-    }
-    throw new Error(`timed out waiting for ${what}; the screen shows:\n${text}`);
-  }
-  async function waitUntil(test: () => boolean, what: string): Promise<void> {
-    for (const started = Date.now(); !test(); await new Promise((r) => setTimeout(r, 50))) {
-      if (Date.now() - started > STEP_TIMEOUT_MS) throw new Error(`timed out waiting for ${what}; the screen shows:\n${await screen()}`);
-    }
-  }
+  const terminal = privateTmux('triage');
+  const { tmux } = terminal;
+  const keys = (...names: string[]) => terminal.keys('triage', ...names);
+  const type = (text: string) => terminal.type('triage', text);
+  /** The screen of `session` once `test` accepts it. */
+  const waitFor = (test: RegExp | ((text: string) => boolean), what?: string, session = 'triage') => terminal.waitFor(session, test, what === undefined ? {} : { what });
+  const waitUntil = (test: () => boolean, what: string) => terminal.waitUntil('triage', test, what);
+  const ticket = (id: number) => fixture.sandbox.state.tickets.find((t) => t.id === id)!;
   const highlighted = (text: string) => /^› +(\d+) /m.exec(text)?.[1];
   const lines = (text: string) => text.replace(/\n$/, '').split('\n');
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0 });
-    dir = await mkdtemp(join(tmpdir(), 'tkt-pty-triage-'));
-    await loginAs(sandbox, dir, 'tech');
-    techId = sandbox.demoLogins.find((login) => login.username === 'tech')!.userId;
+    fixture = await terminalFixture('triage', 'tech');
+    dir = fixture.dir;
+    techId = fixture.sandbox.demoLogins.find((login) => login.username === 'tech')!.userId;
     const editor = join(dir, 'editor.sh');
     // While editor-wait exists, the editor waits, as `code --wait` does, until a Ctrl-C ends it.
     await writeFile(
@@ -86,13 +64,12 @@ describe.skipIf(skip)('tkt triage at a real terminal', () => {
     await Promise.all([chmod(editor, 0o755), chmod(pager, 0o755)]);
     // No CI (the screen needs a terminal that may be asked); colour off so the screen is plain text.
     const command = `env -u CI -u VISUAL NO_COLOR=1 EDITOR='${editor}' PAGER='${pager}' TKT_CONFIG_DIR='${dir}' node '${BIN}' triage; echo "[exit $?]"; sleep 60`;
-    await tmux('new-session', '-d', '-s', 'triage', '-x', '120', '-y', '36', command);
+    await terminal.start('triage', { width: 120, height: 36 }, command);
   });
 
   afterAll(async () => {
-    await run('tmux', ['-L', socket, 'kill-server']).catch(() => undefined);
-    await sandbox?.close();
-    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+    await terminal.close();
+    await fixture?.close();
   });
 
   it('opens on the default view with the first ticket highlighted and its detail read', async () => {
@@ -126,7 +103,7 @@ describe.skipIf(skip)('tkt triage at a real terminal', () => {
     const shows = (id: string) => (text: string) => highlighted(text) === id && new RegExp(`^ID: +${id}$`, 'm').test(text);
     await keys('j');
     await waitFor(shows('1029'), 'the detail of 1029');
-    const reads = () => sandbox.stats.byRoute['GET /api/TicketsApi/{id}'] ?? 0;
+    const reads = () => fixture.sandbox.stats.byRoute['GET /api/TicketsApi/{id}'] ?? 0;
     const before = reads();
     await keys('k');
     await waitFor(shows('1031'), 'the detail of 1031 again');
@@ -166,12 +143,12 @@ describe.skipIf(skip)('tkt triage at a real terminal', () => {
     await waitUntil(() => existsSync(join(dir, 'editor-open')), 'the editor to open');
     await keys('C-c');
     await waitFor(/✗ replying to #1023: interrupted/);
-    expect(sandbox.state.conversations.filter((c) => c.ticketId === 1023)).toEqual([]);
+    expect(fixture.sandbox.state.conversations.filter((c) => c.ticketId === 1023)).toEqual([]);
 
     await rm(join(dir, 'editor-wait'));
     await keys('r');
     await waitFor(/✓ replied to #1023 \(to [^)]+@/);
-    const messages = sandbox.state.conversations.filter((c) => c.ticketId === 1023).map((c) => c.message);
+    const messages = fixture.sandbox.state.conversations.filter((c) => c.ticketId === 1023).map((c) => c.message);
     expect(messages).toContain('Written by the scripted editor');
   });
 
@@ -271,7 +248,7 @@ describe.skipIf(skip)('tkt triage at a real terminal', () => {
   it('paints the highlighted row inverse without NO_COLOR, and closes the screen on SIGTERM, exiting 143', async () => {
     const pidFile = join(dir, 'triage.pid');
     const command = `env -u CI -u NO_COLOR -u FORCE_COLOR TERM=xterm-256color TKT_CONFIG_DIR='${dir}' sh -c 'echo $$ > "${pidFile}"; exec node "${BIN}" triage'; echo "[exit $?]"; sleep 60`;
-    await tmux('new-session', '-d', '-s', 'term', '-x', '100', '-y', '30', command);
+    await terminal.start('term', { width: 100, height: 30 }, command);
     await waitFor(/Title: /, 'the screen', 'term');
     expect(await tmux('capture-pane', '-p', '-e', '-t', 'term')).toMatch(/\x1b\[[0-9;]*7m(\x1b\[[0-9;]*m)*› /);
     process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGTERM');
