@@ -53,7 +53,7 @@ const jsonOf = (spec: SettingSpec, setting: EffectiveSetting, ctx: Context) => (
   source: describeSource(setting, ctx),
 });
 
-export async function runGet(key: string, ctx: Context): Promise<void> {
+async function runGet(key: string, ctx: Context): Promise<void> {
   const spec = settingSpec(key);
   const setting = effectiveSetting(ctx, spec);
   await ctx.output.document(jsonOf(spec, setting, ctx), {
@@ -65,7 +65,7 @@ export async function runGet(key: string, ctx: Context): Promise<void> {
 /** Only an explicit --profile saves per profile: TKT_PROFILE picks the profile to read, not where to save. */
 const savedFor = (ctx: Context) => ctx.globals.profile;
 
-export async function runSet(key: string, text: string, ctx: Context): Promise<void> {
+async function runSet(key: string, text: string, ctx: Context): Promise<void> {
   const spec = settingSpec(key);
   const value = parseValue(spec, text);
   const profile = savedFor(ctx);
@@ -76,7 +76,7 @@ export async function runSet(key: string, text: string, ctx: Context): Promise<v
   if (shadow !== undefined) ctx.io.stderr.write(`note: $${shadow} is set and wins over this setting\n`);
 }
 
-export async function runUnset(key: string, ctx: Context): Promise<void> {
+async function runUnset(key: string, ctx: Context): Promise<void> {
   const spec = settingSpec(key);
   const profile = savedFor(ctx);
   await ctx.config.saveSettings({ [spec.name]: undefined }, profile);

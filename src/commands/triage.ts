@@ -11,7 +11,7 @@ export interface TriageOptions {
 }
 
 /** The queue triage opens without --view or a default-view setting: yours and nobody's. */
-export const TRIAGE_DEFAULT_VIEW = 'MyOpenOrUnassigned';
+const TRIAGE_DEFAULT_VIEW = 'MyOpenOrUnassigned';
 
 export function register(program: Program, host: CommandHost): void {
   const command = program

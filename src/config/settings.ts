@@ -31,7 +31,7 @@ const MAX_CONCURRENCY = 32;
 // 16 gained little more. 8 is what `xargs -P 8` scripts and browsers (6 per host) already ask of a
 // service; changes are never retried, so a default that provoked 429s would fail tickets.
 /** Requests at once for the ID... commands and create --from, unless --concurrency or the setting says otherwise (README: why 8). */
-export const DEFAULT_CONCURRENCY = 8;
+const DEFAULT_CONCURRENCY = 8;
 /** The --concurrency help of every command that takes it. */
 export const CONCURRENCY_HELP = `at once (1-${MAX_CONCURRENCY}; default: the default-concurrency setting, else ${DEFAULT_CONCURRENCY})`;
 

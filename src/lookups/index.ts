@@ -20,7 +20,7 @@ import type { LookupEntry, LookupKind, Lookups, TypedOption } from './types.js';
 
 /** Lookups are reused from the cache for ten minutes: long enough for a burst of commands,
  *  short enough that a renamed site shows up soon without --refresh. */
-export const LOOKUP_CACHE_TTL_MS = 10 * 60 * 1000;
+const LOOKUP_CACHE_TTL_MS = 10 * 60 * 1000;
 
 type Source = 'appmetadata' | 'metadata';
 

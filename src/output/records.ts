@@ -79,7 +79,7 @@ function ownColumn<T>(column: RecordColumn<T>): RecordColumn<Entry<T>> {
 }
 
 /** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled; CRLF ends a record. */
-export function csvLine(cells: readonly Cell[]): string {
+function csvLine(cells: readonly Cell[]): string {
   return (
     cells
       .map((cell) => {

@@ -8,7 +8,7 @@ import { Permission } from './model.js';
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
 
-export function demoLookups(): Lookups {
+function demoLookups(): Lookups {
   return {
     sites: [
       { id: 1, title: 'Head Office' },
@@ -119,7 +119,7 @@ function user(username: string, fullName: string, role: UserRole, options: { pas
   };
 }
 
-export function demoUsers(): SandboxUser[] {
+function demoUsers(): SandboxUser[] {
   return [
     user('admin', 'Ada Admin', 'admin', { password: 'admin', permissions: ALL_PERMISSIONS, groupIds: [1, 4] }),
     user('tech', 'Tom Tech', 'technician', { password: 'tech', permissions: TECHNICIAN_PERMISSIONS, groupIds: [1, 2] }),

@@ -75,7 +75,7 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
-export const DEFAULT_ALLOWED_EXTENSIONS = ['.txt', '.log', '.png', '.jpg', '.jpeg', '.gif', '.pdf', '.csv', '.json', '.zip', '.docx', '.xlsx'];
+const DEFAULT_ALLOWED_EXTENSIONS = ['.txt', '.log', '.png', '.jpg', '.jpeg', '.gif', '.pdf', '.csv', '.json', '.zip', '.docx', '.xlsx'];
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const now = options.now ?? (() => new Date());

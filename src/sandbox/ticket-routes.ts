@@ -55,7 +55,7 @@ export async function register(call: Call): Promise<void> {
   });
 }
 
-export const UPDATE_INT_FIELDS = [
+const UPDATE_INT_FIELDS = [
   ['TicketCategoryId', 'ticketCategoryId'], ['TicketSubCategoryId', 'ticketSubCategoryId'], ['ItemId', 'itemId'], ['TierLevelId', 'tierLevelId'],
   ['ClientId', 'clientId'], ['SiteId', 'siteId'], ['DepartmentId', 'departmentId'], ['GroupId', 'groupId'], ['ServiceId', 'serviceId'],
   ['ImpactId', 'impactId'], ['UrgencyId', 'urgencyId'], ['TicketPriorityId', 'ticketPriorityId'],

@@ -44,7 +44,7 @@ function withLabel(field: string, value: FormValue, label: string | undefined): 
  * What --dry-run shows for a change without reading the ticket: the changed fields only; the
  * note says the others go back as they are.
  */
-export function changePlan(id: TicketId, change: FieldChange): SendablePlan {
+function changePlan(id: TicketId, change: FieldChange): SendablePlan {
   return {
     ...plans.updateTicket(id, { fields: { Id: id, ...change.fields } }),
     changed: new Set(Object.keys(change.fields)),

@@ -35,7 +35,7 @@ function formatValue(value: FormValue): string {
 }
 
 /** The fields that would really go on the wire: undefined/null ones are left out, as the client does. */
-export function sentFields(form: MultipartInput): [string, FormValue][] {
+function sentFields(form: MultipartInput): [string, FormValue][] {
   return Object.entries(form.fields).filter(([, value]) => value !== undefined && value !== null);
 }
 

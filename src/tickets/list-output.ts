@@ -37,7 +37,7 @@ function ticketColumns(color: boolean): RecordColumn<ListedTicket>[] {
   ];
 }
 
-export const DEFAULT_TICKET_COLUMNS = ['id', 'title', 'status', 'priority', 'requester', 'assignee', 'due'];
+const DEFAULT_TICKET_COLUMNS = ['id', 'title', 'status', 'priority', 'requester', 'assignee', 'due'];
 
 /** Tickets page by page in the run's output format; says "no tickets" (human) when there were none. */
 export function createListPrinter(output: Output, color: boolean): Promise<RecordPrinter> {

@@ -32,7 +32,7 @@ export interface Layout {
 }
 
 /** How the terminal's lines are shared: the list gets what its tickets need, up to its share. */
-export function layoutFor(columns: number, rows: number, tickets: number): Layout {
+function layoutFor(columns: number, rows: number, tickets: number): Layout {
   const free = Math.max(2, rows - CHROME_LINES);
   const listLines = Math.max(1, Math.min(free - 1, Math.max(MIN_LIST_LINES, Math.min(tickets, Math.floor(free * LIST_SHARE)))));
   return { width: Math.max(20, columns), listLines, detailLines: Math.max(1, free - listLines) };

@@ -140,7 +140,7 @@ function rowSummary(ticket: unknown): TicketSummary {
 }
 
 /** An error in one line: the service's own message when it sent one. */
-export function failureText(error: unknown): string {
+function failureText(error: unknown): string {
   if (error instanceof TktError) {
     const details = error.details.filter((line) => line.trim() !== '');
     return sanitizeInline(details.length > 0 ? `${error.message}: ${details.join('; ')}` : error.message);

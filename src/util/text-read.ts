@@ -7,7 +7,7 @@ import { Transform, type Readable } from 'node:stream';
 import { InterruptedError, UsageError } from '../errors.js';
 
 /** The largest text input: the most tkt reads of a ticket from the service, too. */
-export const MAX_TEXT_INPUT_BYTES = 64 * 1024 * 1024;
+const MAX_TEXT_INPUT_BYTES = 64 * 1024 * 1024;
 
 /** Why an input is not text: a plain Error, so each caller names the input its own way. */
 export class NotTextError extends Error {}
