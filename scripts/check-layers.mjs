@@ -1,116 +1,121 @@
-// The layers of src/ (issue 13), checked by `npm test`:
-//   commands -> (tickets | bulk | prompts | completion) -> (lookups | output) -> api -> (config | util) -> errors
+// The layers of src/ (issue 13), checked by dependency-cruiser in `npm test`:
+//   commands -> (tickets | bulk | prompts | completion | triage) -> (lookups | output) -> api -> (config | util) -> errors
 // A layer imports only layers after it (or its own folder), and nothing forms a cycle. The
 // sandbox is a program of its own: it imports nothing of the client but leaf helpers of util/
 // (files that import nothing, such as process-alive.ts: one copy, not two), and the client
 // reaches it only through its entry (src/sandbox/index.ts, for `tkt sandbox`).
 //
-// dependency-cruiser and madge both parse TypeScript through the `typescript` package's API,
-// which TypeScript 7 (the compiler this project builds with) no longer has; the imports of our
-// own files are simple enough to read here: `from '...'` and `import('...')`, relative, `.js`.
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+// dependency-cruiser reads TypeScript through the `typescript` package's compiler API, which
+// TypeScript 7 (the compiler this project builds with) no longer has. So it cruises what the
+// build runs: every file of src/ transpiled on its own by esbuild into build/layers/src/.
+// tsconfig's verbatimModuleSyntax keeps every import as written but `import type`, which
+// vanishes from the build: the shared types of context.ts can be named anywhere.
+import { cruise } from 'dependency-cruiser';
+import { build } from 'esbuild';
+import { readdirSync, rmSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const SRC = join(ROOT, 'src');
+const OUT = join(ROOT, 'build', 'layers');
 
+// In order, top to bottom; paths as dependency-cruiser names them (relative to OUT).
 const LAYERS = [
   // The bundles' entries: the CLI, the start-up answers, and `tkt __complete` (dist/complete.cjs).
-  ['entry', /^((main|cli|start|context)\.ts|completion\/entry\.ts)$/],
-  ['commands', /^commands\//],
-  ['features', /^(tickets|bulk|prompts|completion|triage)\//],
-  ['presentation', /^(lookups|output)\//],
-  ['api', /^api\//],
-  ['base', /^(config|util)\//],
-  ['errors', /^errors\.ts$/],
+  ['entry', '^src/((main|cli|start|context)\\.js|completion/entry\\.js)$'],
+  ['commands', '^src/commands/'],
+  ['features', '^src/(tickets|bulk|prompts|completion|triage)/'],
+  ['presentation', '^src/(lookups|output)/'],
+  ['api', '^src/api/'],
+  ['base', '^src/(config|util)/'],
+  ['errors', '^src/errors\\.js$'],
 ];
-const SANDBOX = /^sandbox\//;
-const SANDBOX_ENTRY = 'sandbox/index.ts';
+const SANDBOX = '^src/sandbox/';
+const SANDBOX_ENTRY = '^src/sandbox/index\\.js$';
+// What the sandbox may share with the client: helpers of util/ that import nothing (a rule below
+// keeps them so).
+const SHARED_LEAVES = '^src/util/process-alive\\.js$';
 
-function layerOf(file) {
-  const index = LAYERS.findIndex(([, pattern]) => pattern.test(file));
-  return index === -1 ? undefined : index;
-}
+const anyOf = (patterns) => patterns.map((pattern) => `(${pattern})`).join('|');
+
+const RULES = [
+  ...LAYERS.slice(1).map(([name, path], index) => {
+    // A file that matches an earlier layer belongs to it (completion/entry.ts is an entry).
+    const above = anyOf(LAYERS.slice(0, index + 1).map(([, pattern]) => pattern));
+    return {
+      name: `${name}-imports-upward`,
+      comment: `${name} may import only the layers below it`,
+      severity: 'error',
+      from: { path, pathNot: above },
+      to: { path: above },
+    };
+  }),
+  { name: 'no-cycle', severity: 'error', from: {}, to: { circular: true } },
+  { name: 'unresolvable', severity: 'error', from: {}, to: { couldNotResolve: true } },
+  {
+    name: 'sandbox-apart',
+    comment: 'the sandbox imports nothing of the client but leaf helpers of util/',
+    severity: 'error',
+    from: { path: SANDBOX },
+    to: { path: '^src/', pathNot: anyOf([SANDBOX, SHARED_LEAVES]) },
+  },
+  {
+    name: 'shared-leaf',
+    comment: 'a helper the sandbox shares imports nothing of ours',
+    severity: 'error',
+    from: { path: SHARED_LEAVES },
+    to: { path: '^src/' },
+  },
+  {
+    name: 'sandbox-through-entry',
+    comment: `the client uses the sandbox through ${SANDBOX_ENTRY} only`,
+    severity: 'error',
+    from: { pathNot: SANDBOX },
+    to: { path: SANDBOX, pathNot: SANDBOX_ENTRY },
+  },
+];
 
 function sourceFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [relative(SRC, path)] : [];
+    return /(?<!\.d)\.tsx?$/.test(entry.name) ? [path] : [];
   });
 }
 
-// What a module loads when it runs: static imports and re-exports, dynamic imports. Type-only
-// imports (`import type`, `export type`) are left out, as dependency-cruiser does by default:
-// they vanish from the build, so the shared types of context.ts can be named anywhere.
-const STATEMENT = /^\s*(import|export)\s+(type\s+)?[^;]*?\bfrom\s*['"](\.{1,2}\/[^'"]+)['"]|^\s*import\s+['"](\.{1,2}\/[^'"]+)['"]|\bimport\s*\(\s*['"](\.{1,2}\/[^'"]+)['"]/gms;
+rmSync(OUT, { recursive: true, force: true });
+await build({
+  entryPoints: sourceFiles(join(ROOT, 'src')),
+  outbase: ROOT,
+  outdir: OUT,
+  bundle: false,
+  format: 'esm',
+  platform: 'node',
+  logLevel: 'warning',
+  // start.ts requires dist/complete.cjs, a file of the build, not of src/.
+  logOverride: { 'unsupported-require-call': 'silent' },
+});
 
-function importsOf(file) {
-  const text = readFileSync(join(SRC, file), 'utf8');
-  const targets = [];
-  for (const match of text.matchAll(STATEMENT)) {
-    if (match[2] !== undefined) continue;
-    const target = match[3] ?? match[4] ?? match[5];
-    targets.push(relative(SRC, resolve(SRC, dirname(file), target.replace(/\.js$/, '.ts'))));
-  }
-  return targets;
+const { output } = await cruise(['src'], {
+  baseDir: OUT,
+  includeOnly: '^src/',
+  validate: true,
+  ruleSet: { forbidden: RULES },
+  outputType: 'json',
+});
+const result = JSON.parse(output);
+const asSource = (path) => path.replace(/\.js$/, '.ts');
+const problems = result.summary.violations.map(
+  ({ from, to, rule, cycle }) =>
+    `${asSource(from)} -> ${asSource(to)}: ${rule.name}${cycle ? ` (${cycle.map(({ name }) => asSource(name)).join(' -> ')})` : ''}`,
+);
+const inALayer = new RegExp(anyOf([...LAYERS.map(([, path]) => path), SANDBOX]));
+for (const { source } of result.modules) {
+  if (!inALayer.test(source)) problems.push(`${asSource(source)}: in no layer (add it to ${relative(ROOT, import.meta.filename)})`);
 }
-
-const files = sourceFiles(SRC);
-const graph = new Map(files.map((file) => [file, importsOf(file)]));
-const problems = [];
-
-for (const file of files) {
-  if (!SANDBOX.test(file) && layerOf(file) === undefined) problems.push(`${file}: in no layer (add it to scripts/check-layers.mjs)`);
-}
-for (const [from, targets] of graph) {
-  for (const to of targets) {
-    if (!graph.has(to)) problems.push(`${from}: imports ${to}, which does not exist`);
-    else if (SANDBOX.test(from) && !SANDBOX.test(to) && !(/^util\//.test(to) && graph.get(to).length === 0)) {
-      problems.push(`${from} -> ${to}: the sandbox imports nothing of the client but leaf helpers of util/`);
-    }
-    else if (!SANDBOX.test(from) && SANDBOX.test(to) && to !== SANDBOX_ENTRY) problems.push(`${from} -> ${to}: the client uses the sandbox through ${SANDBOX_ENTRY} only`);
-    else if (!SANDBOX.test(from) && !SANDBOX.test(to)) {
-      const [a, b] = [layerOf(from), layerOf(to)];
-      if (a !== undefined && b !== undefined && b < a) problems.push(`${from} -> ${to}: ${LAYERS[a][0]} may not import ${LAYERS[b][0]}`);
-    }
-  }
-}
-
-// Cycles: Tarjan's strongly connected components; every component of more than one file is one.
-let counter = 0;
-const index = new Map();
-const low = new Map();
-const stack = [];
-const onStack = new Set();
-function connect(file) {
-  index.set(file, counter);
-  low.set(file, counter);
-  counter += 1;
-  stack.push(file);
-  onStack.add(file);
-  for (const to of graph.get(file) ?? []) {
-    if (!graph.has(to)) continue;
-    if (!index.has(to)) {
-      connect(to);
-      low.set(file, Math.min(low.get(file), low.get(to)));
-    } else if (onStack.has(to)) low.set(file, Math.min(low.get(file), index.get(to)));
-  }
-  if (low.get(file) !== index.get(file)) return;
-  const component = [];
-  let member;
-  do {
-    member = stack.pop();
-    onStack.delete(member);
-    component.push(member);
-  } while (member !== file);
-  if (component.length > 1) problems.push(`import cycle: ${component.sort().join(', ')}`);
-}
-for (const file of files) if (!index.has(file)) connect(file);
 
 if (problems.length > 0) {
-  console.error(`layer check: ${problems.length} problem(s)\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
+  console.error(`layer check (dependency-cruiser): ${problems.length} problem(s)\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
   process.exitCode = 1;
 } else {
-  console.log(`layer check: ${files.length} files, no upward import, no cycle`);
+  console.log(`layer check (dependency-cruiser): ${result.summary.totalCruised} files, no upward import, no cycle`);
 }
