@@ -143,9 +143,10 @@ export async function buildContext(parts: ContextParts): Promise<Context & { dis
   const debug = parts.globals.debug ? (line: string) => parts.io.stderr.write(`debug: ${sanitizeInline(line)}\n`) : undefined;
   // undici is the largest thing a run loads: only commands that talk to the service pay for it.
   const makeClient = async (baseUrl: string, token?: string): Promise<ApiClient> => {
-    const { createApiClient } = await import('./api/client.js');
+    const { createApiClient } = await import('./api/http.js');
     const client = createApiClient({
       baseUrl,
+      env: parts.env,
       timeoutMs: parts.globals.timeout * 1000,
       userAgent: `tkt/${TKT_VERSION}`,
       ...(token === undefined ? {} : { token }),

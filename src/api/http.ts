@@ -1,7 +1,7 @@
-// The one place tkt speaks HTTP: undici over a single keep-alive pool, with
-// time-outs, retries for read-only requests, safe redirects, bounded and checked
-// response bodies, the error model and redaction of everything it reports
-// (contract sections 4 and 5, issue 11).
+// The API client, the one place tkt speaks HTTP: it sends the request plans of plans.ts with
+// undici over a single keep-alive pool, with time-outs, retries for read-only requests, safe
+// redirects, bounded and checked response bodies, the error model and redaction of everything
+// it reports (contract sections 4 and 5, issue 11).
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import { EnvHttpProxyAgent } from './undici-core.js';
@@ -9,14 +9,14 @@ import { AbandonedRequestError, ApiError, InterruptedError, NetworkError, TktErr
 import { normalizeBaseUrl } from '../config/url.js';
 import { DeadlineExceeded, startDeadline } from './deadline.js';
 import type { NetworkFailure } from '../errors.js';
-import { formatBytes, MAX_BODY_BYTES, MAX_ERROR_BODY_BYTES, parseBody, readLimited, unexpectedBody, type Expectation } from './body.js';
+import { formatBytes, MAX_BODY_BYTES, MAX_ERROR_BODY_BYTES, parseBody, readLimited, unexpectedBody } from './body.js';
 import { serverMessages } from './error-body.js';
-import { failedProxy, tlsHint } from './network-advice.js';
+import { failedProxy, proxySettings, tlsHint, type ProxySettings } from './network-advice.js';
 import { redactJson, redactSecrets, redactText, REDACTED, secretValues } from './redact.js';
-import type { ApiResponse, MultipartInput } from './types.js';
+import type { ApiClient, ApiResponse, RequestPlan } from './types.js';
 import { buildMultipart, uploadChunks, type Upload } from './upload.js';
 
-export interface HttpOptions {
+export interface ApiClientOptions {
   /** e.g. http://127.0.0.1:8642 or https://helpdesk.example.com/sub */
   baseUrl: string;
   /** Bearer token; sent only to the base URL's origin. */
@@ -35,26 +35,8 @@ export interface HttpOptions {
    * given up (AbandonedRequestError: their outcome is unknown).
    */
   halt?: AbortSignal;
-}
-
-export interface HttpRequest {
-  method: string;
-  /** Relative to the base URL; may carry a query string. */
-  path: string;
-  json?: unknown;
-  form?: MultipartInput;
-  /** Only requests that merely read may be retried: a create must never run twice. */
-  retry: boolean;
-  /** false for the authenticate call, which needs no token. */
-  auth?: boolean;
-  /** What a 2xx body must be; anything else is an ApiError. Default `any`. */
-  expect?: Expectation;
-}
-
-export interface Http {
-  readonly baseUrl: string;
-  send(request: HttpRequest): Promise<ApiResponse>;
-  close(): Promise<void>;
+  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY (or their lower-case forms) are read. */
+  env: Readonly<Record<string, string | undefined>>;
 }
 
 const MAX_ATTEMPTS = 3;
@@ -88,20 +70,22 @@ export function joinUrl(baseUrl: string, path: string): string {
 }
 
 
-export function createHttp(options: HttpOptions): Http {
+export function createApiClient(options: ApiClientOptions): ApiClient {
   const baseUrl = normalizeBaseUrl(options.baseUrl);
   const baseOrigin = new URL(baseUrl).origin;
   const retryBaseDelayMs = options.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS;
-  // Proxies come from HTTP(S)_PROXY/NO_PROXY; no custom CA is set, so Node's
-  // store (including NODE_EXTRA_CA_CERTS) stays in force.
-  const newDispatcher = () => new EnvHttpProxyAgent({ connect: { timeout: options.timeoutMs } });
+  // Proxies come from HTTP(S)_PROXY/NO_PROXY of the run's environment (undici would read
+  // process.env for any left undefined); no custom CA is set, so Node's store (including
+  // NODE_EXTRA_CA_CERTS) stays in force.
+  const proxies = proxySettings(options.env);
+  const newDispatcher = () => new EnvHttpProxyAgent({ ...proxies, connect: { timeout: options.timeoutMs } });
   let dispatcher = newDispatcher();
   const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
   // In data (a successful answer) only a token long enough not to be ordinary text is replaced:
   // a test's TKT_TOKEN=x must not turn every x of a ticket into ***.
   const tokenInData = options.token !== undefined && options.token.length >= MIN_TOKEN_IN_DATA ? [options.token] : [];
 
-  async function send(req: HttpRequest): Promise<ApiResponse> {
+  async function send(req: RequestPlan): Promise<ApiResponse> {
     const method = req.method.toUpperCase();
     const url = joinUrl(baseUrl, req.path);
     const maxAttempts = req.retry ? MAX_ATTEMPTS : 1;
@@ -119,7 +103,7 @@ export function createHttp(options: HttpOptions): Http {
       }
       const { problem, ...response } = received;
       if (response.status >= 200 && response.status < 300) {
-        const unexpected = unexpectedBody({ body: response.body, problem }, req.expect ?? 'any');
+        const unexpected = unexpectedBody({ body: response.body, problem }, req.expect);
         if (unexpected === undefined) return response;
         throw new ApiError({
           status: response.status,
@@ -147,7 +131,7 @@ export function createHttp(options: HttpOptions): Http {
   }
 
   /** One attempt, following redirects for GET only. */
-  async function exchange(method: string, firstUrl: string, req: HttpRequest, secrets: Secrets, trace: Trace): Promise<Received> {
+  async function exchange(method: string, firstUrl: string, req: RequestPlan, secrets: Secrets, trace: Trace): Promise<Received> {
     let url = firstUrl;
     for (let redirects = 0; ; redirects++) {
       const response = await once(method, url, req, secrets, trace);
@@ -160,7 +144,7 @@ export function createHttp(options: HttpOptions): Http {
     }
   }
 
-  async function once(method: string, url: string, req: HttpRequest, secrets: Secrets, trace: Trace): Promise<Received> {
+  async function once(method: string, url: string, req: RequestPlan, secrets: Secrets, trace: Trace): Promise<Received> {
     if (options.halt?.aborted) throw new InterruptedError();
     const outgoing = await buildBody(req);
     const headers: Record<string, string> = {
@@ -217,7 +201,7 @@ export function createHttp(options: HttpOptions): Http {
         throw new AbandonedRequestError(method, redactText(url, secrets));
       }
       if (error instanceof DeadlineExceeded) await abandonIfStuck(pending, trace);
-      const networkError = toNetworkError(error, method, url, options.timeoutMs, secrets);
+      const networkError = toNetworkError(error, method, url, options.timeoutMs, secrets, proxies);
       trace(`HTTP ! ${method} ${url} ${Math.round(performance.now() - started)}ms ${networkError.failure}: ${networkError.message}`);
       throw networkError;
     } finally {
@@ -242,7 +226,7 @@ export function createHttp(options: HttpOptions): Http {
   return {
     baseUrl,
     send,
-    close: () => dispatcher.close(),
+    dispose: () => dispatcher.close(),
   };
 }
 
@@ -269,7 +253,7 @@ function tooLarge(status: number, method: string, url: string, limit: number, se
 
 const isUpload = (body: Outgoing['body']): body is Upload => typeof body === 'object' && !Buffer.isBuffer(body);
 
-async function buildBody(req: HttpRequest): Promise<Outgoing> {
+async function buildBody(req: RequestPlan): Promise<Outgoing> {
   if (req.form) {
     const { headers, body, names } = await buildMultipart(req.form);
     return { headers, body, summary: ` multipart [${names.join(', ')}]` };
@@ -343,12 +327,12 @@ function errorCodes(error: unknown, depth = 0): string[] {
   return [...own, ...errorCodes(cause, depth + 1), ...nested];
 }
 
-function toNetworkError(error: unknown, method: string, url: string, timeoutMs: number, secrets: Secrets): NetworkError {
+function toNetworkError(error: unknown, method: string, url: string, timeoutMs: number, secrets: Secrets, proxies: ProxySettings): NetworkError {
   const failure = classifyNetworkError(error);
   const target = `${method} ${redactText(url, secrets)}`;
   const detail = redactText(error instanceof Error ? error.message : String(error), secrets);
   // A failure to reach the proxy is about the proxy, whatever the kind (network-advice.ts).
-  const proxy = failure === 'tls' ? undefined : failedProxy(error, url, process.env);
+  const proxy = failure === 'tls' ? undefined : failedProxy(error, url, proxies);
   if (proxy !== undefined) {
     const reasons: Record<NetworkFailure, string> = { refused: 'connection refused', dns: 'its name does not resolve', timeout: 'timed out', reset: 'connection closed', tls: detail, other: detail };
     const reason = reasons[failure];

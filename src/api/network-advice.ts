@@ -14,15 +14,33 @@ export function tlsHint(nodeVersion: string): string {
   return `if the service uses a private CA, set NODE_EXTRA_CA_CERTS to its PEM file${systemCa}`;
 }
 
+/** The proxy settings of undici's EnvHttpProxyAgent, read from the run's environment; '' is "none". */
+export interface ProxySettings {
+  httpProxy: string;
+  httpsProxy: string;
+  noProxy: string;
+}
+
 /**
- * The proxy undici's EnvHttpProxyAgent uses for `url` (it reads the same variables), when the
- * failed connection was to it: the error's port is the proxy's, its address the proxy's host.
+ * The proxy variables as undici reads them (lower case first), from `env` rather than
+ * process.env: given explicitly, undici reads nothing else.
  */
-export function failedProxy(error: unknown, url: string, env: NodeJS.ProcessEnv): string | undefined {
+export function proxySettings(env: Readonly<Record<string, string | undefined>>): ProxySettings {
+  return {
+    httpProxy: env.http_proxy ?? env.HTTP_PROXY ?? '',
+    httpsProxy: env.https_proxy ?? env.HTTPS_PROXY ?? '',
+    noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
+  };
+}
+
+/**
+ * The proxy undici's EnvHttpProxyAgent uses for `url`, when the failed connection was to it:
+ * the error's port is the proxy's, its address the proxy's host.
+ */
+export function failedProxy(error: unknown, url: string, proxies: ProxySettings): string | undefined {
   const https = new URL(url).protocol === 'https:';
-  const httpProxy = env.http_proxy ?? env.HTTP_PROXY;
-  const proxy = (https ? (env.https_proxy ?? env.HTTPS_PROXY) : undefined) ?? httpProxy;
-  if (proxy === undefined || proxy === '') return undefined;
+  const proxy = (https && proxies.httpsProxy !== '' ? proxies.httpsProxy : undefined) ?? proxies.httpProxy;
+  if (proxy === '') return undefined;
   let proxyUrl: URL;
   try {
     proxyUrl = new URL(proxy);

@@ -1,48 +1,122 @@
-// One request plan per endpoint that changes something (spec section 4): its method, its path
-// and what it carries. The client sends these plans and --dry-run prints the same ones, so the
-// service's paths are written here and nowhere else. Light on purpose: command files import it,
-// so it must not load the HTTP client.
+// One request plan per endpoint of the service (spec section 4): its method, its path, what it
+// carries and how it is sent. The client sends these plans and --dry-run prints the same ones,
+// so the service's paths and form field names are written here and nowhere else. Light on
+// purpose: command files import it, so it must not load the HTTP client.
 import { UsageError } from '../errors.js';
-import type { MultipartInput, TicketId } from './types.js';
-
-export interface RequestPlan {
-  method: 'POST' | 'DELETE';
-  /** Relative to the base URL. */
-  path: string;
-  /** The multipart form; absent for the endpoints that take no body (pickup, read, delete). */
-  form?: MultipartInput;
-  /** A create must answer with the ticket (an object), whose ID tkt reads. */
-  answersWithObject?: true;
-}
+import type { Credentials, FormValue, MultipartInput, RequestPlan, TicketId, TicketTable } from './types.js';
 
 export const TICKETS_PATH = '/api/TicketsApi';
 
-/** One path segment, e.g. a ticket ID; never lets a value add segments or a query. */
-export function pathSegment(value: string | number): string {
-  return encodeURIComponent(String(value));
-}
-
 /** A ticket ID as one path segment; a negative or unsafe number is refused before any request. */
-export function ticketSegment(id: TicketId): string {
+function ticketSegment(id: TicketId): string {
   if (!Number.isSafeInteger(id) || id < 0) throw new UsageError(`invalid ticket ID: ${id}`);
-  return pathSegment(id);
+  return String(id);
 }
 
-/** /api/TicketsApi/{id}, for reading a ticket. */
-export const ticketPath = (id: TicketId): string => `${TICKETS_PATH}/${ticketSegment(id)}`;
+const ticketPath = (id: TicketId): string => `${TICKETS_PATH}/${ticketSegment(id)}`;
 const actionPath = (action: string, id: TicketId): string => `${TICKETS_PATH}/${action}/${ticketSegment(id)}`;
 
+/** A read: retried on a dropped connection or a busy service, never changes anything. */
+const read = (method: string, path: string, body: { json?: unknown; form?: MultipartInput } = {}): RequestPlan => ({ method, path, ...body, retry: true, expect: 'object' });
+/** A change: sent once, whatever happens (a create must never produce two tickets). */
+const change = (method: string, path: string, form?: MultipartInput): RequestPlan => ({ method, path, ...(form === undefined ? {} : { form }), retry: false, expect: 'any' });
+
+/** Form fields, with the files to upload as `Uploads` parts when there are any. */
+function formOf(fields: Record<string, FormValue>, files: readonly string[] | undefined): MultipartInput {
+  return files === undefined || files.length === 0 ? { fields } : { fields, files };
+}
+
+/** The resolution of a ticket (spec 4.8). */
+export interface Resolution {
+  details: string;
+  /** User ID of the resolver. */
+  submitBy: string;
+}
+
+/** The closing of a ticket (spec 4.7). */
+export interface Closure {
+  /** User ID of who closes. */
+  closeBy: string;
+  /** Sends the closure e-mail to the requester and the CC list. */
+  acknowledged?: boolean | undefined;
+  comments?: string | undefined;
+  /** A ClosureStatus code. */
+  status?: number | undefined;
+  closureComments?: string | undefined;
+  /** ISO 8601. */
+  closingDate?: string | undefined;
+  files?: readonly string[] | undefined;
+}
+
+/** An e-mail about a ticket: a reply (spec 4.6) or a forward (4.5). */
+export interface Mail {
+  subject: string;
+  to: string;
+  cc?: string | undefined;
+  message?: string | undefined;
+  files?: readonly string[] | undefined;
+}
+
+/** A reply posted as the ticket's requester (spec 4.17). */
+export interface RequesterReply {
+  /** The requester's username. */
+  username: string;
+  subject: string;
+  message?: string | undefined;
+  files?: readonly string[] | undefined;
+}
+
 export const plans = {
-  register: (form: MultipartInput): RequestPlan => ({ method: 'POST', path: `${TICKETS_PATH}/register`, form, answersWithObject: true }),
-  newTicket: (form: MultipartInput): RequestPlan => ({ method: 'POST', path: `${TICKETS_PATH}/new`, form, answersWithObject: true }),
-  updateTicket: (id: TicketId, form: MultipartInput): RequestPlan => ({ method: 'POST', path: actionPath('update', id), form }),
-  forwardTicket: (id: TicketId, form: MultipartInput): RequestPlan => ({ method: 'POST', path: actionPath('forward', id), form }),
-  replyTicket: (id: TicketId, form: MultipartInput): RequestPlan => ({ method: 'POST', path: actionPath('reply', id), form }),
-  requesterReply: (id: TicketId, form: MultipartInput): RequestPlan => ({ method: 'POST', path: actionPath('reqreply', id), form }),
-  closeTicket: (id: TicketId, form: MultipartInput): RequestPlan => ({ method: 'POST', path: actionPath('close', id), form }),
-  resolveTicket: (id: TicketId, form: MultipartInput): RequestPlan => ({ method: 'POST', path: actionPath('resolve', id), form }),
-  pickupTicket: (id: TicketId): RequestPlan => ({ method: 'POST', path: actionPath('pickup', id) }),
-  markRead: (id: TicketId): RequestPlan => ({ method: 'POST', path: actionPath('read', id) }),
-  addFiles: (id: TicketId, files: readonly string[]): RequestPlan => ({ method: 'POST', path: actionPath('addfiles', id), form: { fields: {}, files } }),
-  deleteTicket: (id: TicketId): RequestPlan => ({ method: 'DELETE', path: ticketPath(id) }),
+  authenticate: (credentials: Credentials): RequestPlan => ({ ...read('POST', '/api/Users/authenticate', { json: credentials }), retry: false, auth: false }),
+
+  // The list POSTs only read, so they may be retried like a GET. A list may come wrapped in an object.
+  listTickets: (table: TicketTable): RequestPlan => ({ ...read('POST', TICKETS_PATH, { json: table }), expect: 'json' }),
+  listByUsername: (username: string, page?: number): RequestPlan => ({ ...read('POST', `${TICKETS_PATH}/list`, { form: { fields: { username, page } } }), expect: 'json' }),
+  getTicket: (id: TicketId): RequestPlan => read('GET', ticketPath(id)),
+  metadata: (id?: TicketId): RequestPlan => read('GET', id === undefined ? `${TICKETS_PATH}/metadata` : actionPath('metadata', id)),
+  appMetadata: (): RequestPlan => read('GET', `${TICKETS_PATH}/appmetadata`),
+
+  // A create must answer with the ticket (an object), whose ID tkt reads.
+  register: (form: MultipartInput): RequestPlan => ({ ...change('POST', `${TICKETS_PATH}/register`, form), expect: 'object' }),
+  newTicket: (form: MultipartInput): RequestPlan => ({ ...change('POST', `${TICKETS_PATH}/new`, form), expect: 'object' }),
+  /** `fields`: the whole ticket with the changes (see tickets/update-form.ts). */
+  updateTicket: (id: TicketId, fields: Record<string, FormValue>): RequestPlan => change('POST', actionPath('update', id), { fields }),
+  forwardTicket: (id: TicketId, mail: Mail & { draft?: boolean | undefined }): RequestPlan =>
+    change('POST', actionPath('forward', id), formOf({ Id: id, Title: mail.subject, SendTo: mail.to, CcTo: mail.cc, Message: mail.message, HasDraft: mail.draft }, mail.files)),
+  replyTicket: (id: TicketId, mail: Mail): RequestPlan =>
+    change('POST', actionPath('reply', id), formOf({ Id: id, Title: mail.subject, SendTo: mail.to, CcTo: mail.cc, Message: mail.message }, mail.files)),
+  requesterReply: (id: TicketId, reply: RequesterReply): RequestPlan =>
+    change('POST', actionPath('reqreply', id), formOf({ Id: id, Username: reply.username, Title: reply.subject, Message: reply.message }, reply.files)),
+  closeTicket: (id: TicketId, closure: Closure): RequestPlan =>
+    change(
+      'POST',
+      actionPath('close', id),
+      formOf(
+        {
+          TicketId: id,
+          CloseBy: closure.closeBy,
+          Acknowledged: closure.acknowledged,
+          Comments: closure.comments,
+          Status: closure.status,
+          ClosureComments: closure.closureComments,
+          ClosingDate: closure.closingDate,
+        },
+        closure.files,
+      ),
+    ),
+  resolveTicket: (id: TicketId, resolution: Resolution): RequestPlan =>
+    change('POST', actionPath('resolve', id), { fields: { TicketId: id, Details: resolution.details, SubmitBy: resolution.submitBy } }),
+  pickupTicket: (id: TicketId): RequestPlan => change('POST', actionPath('pickup', id)),
+  markRead: (id: TicketId): RequestPlan => change('POST', actionPath('read', id)),
+  addFiles: (id: TicketId, files: readonly string[]): RequestPlan => change('POST', actionPath('addfiles', id), { fields: {}, files }),
+  deleteTicket: (id: TicketId): RequestPlan => change('DELETE', ticketPath(id)),
+
+  /** `tkt api`: any method and path; a GET may be retried; whatever comes back is the answer. */
+  anyRequest: (method: string, path: string, body: { json?: unknown; form?: MultipartInput } = {}): RequestPlan => ({
+    method,
+    path,
+    ...body,
+    retry: method.toUpperCase() === 'GET',
+    expect: 'unchecked',
+  }),
 };

@@ -1,8 +1,6 @@
-// The typed surface of the service (spec section 4), one method per endpoint.
-// Implemented in src/api/client.ts over the undici layer in src/api/http.ts.
-import type { RequestPlan } from './plans.js';
-
-export type { RequestPlan };
+// The typed surface of the service (spec section 4): every request is a plan of
+// src/api/plans.ts, sent by the client of src/api/http.ts.
+import type { Expectation } from './body.js';
 
 export interface ApiResponse<T = unknown> {
   status: number;
@@ -42,26 +40,27 @@ export interface Credentials {
 
 export type TicketId = number;
 
-export interface RawRequest {
+/** One request to the service, as src/api/plans.ts makes it: sent as it is, and printed by --dry-run. */
+export interface RequestPlan {
   method: string;
-  /** Relative to the base URL, e.g. `/api/TicketsApi/5`; may carry a query string. */
+  /** Relative to the base URL; may carry a query string (`tkt api`). */
   path: string;
+  /** A JSON body. */
   json?: unknown;
+  /** A multipart form; absent for the endpoints that take no body (pickup, read, delete). */
   form?: MultipartInput;
+  /** Only requests that merely read may be retried: a create must never run twice. */
+  retry: boolean;
+  /** false for the authenticate call, which needs no token. */
+  auth?: false;
+  /** What a 2xx body must be; anything else is an ApiError. */
+  expect: Expectation;
 }
 
 export interface ApiClient {
   readonly baseUrl: string;
-  authenticate(credentials: Credentials): Promise<ApiResponse>;
-  listTickets(table: TicketTable): Promise<ApiResponse>;
-  listByUsername(username: string, page?: number): Promise<ApiResponse>;
-  getTicket(id: TicketId): Promise<ApiResponse>;
-  /** Sends a change planned by src/api/plans.ts, once (never retried). */
+  /** Sends a plan: a read retried on a dropped connection or a 502/503/504/429, a change once. */
   send(plan: RequestPlan): Promise<ApiResponse>;
-  metadata(id?: TicketId): Promise<ApiResponse>;
-  appMetadata(): Promise<ApiResponse>;
-  /** `tkt api`: any method and path, authenticated like the rest. Non-2xx still throws ApiError. */
-  raw(request: RawRequest): Promise<ApiResponse>;
   /** Closes the keep-alive pool. */
   dispose(): Promise<void>;
 }

@@ -3,7 +3,7 @@
 import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { assigneeChange, changeRequests } from '../tickets/change.js';
+import { assigneeChange, changeRequest } from '../tickets/change.js';
 import { runIdCommand } from '../tickets/id-command.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
@@ -47,6 +47,6 @@ export async function run(options: AssignOptions, ctx: Context): Promise<void> {
     concurrency: options.concurrency,
     dryRun: options.dryRun,
     verb: 'assigned',
-    ...changeRequests(change),
+    ...changeRequest(change),
   });
 }

@@ -1,5 +1,4 @@
 import { plans } from '../api/plans.js';
-import type { FormValue } from '../api/types.js';
 import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -78,22 +77,13 @@ export async function run(options: CloseOptions, ctx: Context): Promise<void> {
   const comments = await readTextOption(ctx, { flag: '--comments', text: options.comments });
   const closureComments = await readTextOption(ctx, { flag: '--closure-comments', text: options.closureComments });
   const closeBy = await resolveActingUser(ctx, options.by, 'closes');
-  const fields = (id: number): Record<string, FormValue> => ({
-    TicketId: id,
-    CloseBy: closeBy,
-    Acknowledged: options.acknowledge,
-    Comments: comments,
-    Status: status,
-    ClosureComments: closureComments,
-    ClosingDate: closingDate,
-  });
-  const form = (id: number) => (attach.length > 0 ? { fields: fields(id), files: attach } : { fields: fields(id) });
+  const closure = { closeBy, acknowledged: options.acknowledge, comments, status, closureComments, closingDate, files: attach };
   await runIdCommand(ctx, {
     ids: options.ids,
     concurrency: options.concurrency,
     dryRun: options.dryRun,
     verb: 'closed',
-    plan: (id) => plans.closeTicket(id, form(id)),
+    plan: (id) => plans.closeTicket(id, closure),
     // 204 closed; 200 is the service's "already closed, no action" (spec 4.7).
     noteFor: (response) => (response.status === 200 ? 'already closed, nothing changed' : undefined),
   });

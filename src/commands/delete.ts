@@ -47,7 +47,7 @@ async function titleLines(ids: readonly number[], ctx: Context): Promise<string>
   const [api, { summarizeTicket }, { sanitizeInline }] = await Promise.all([ctx.api(), import('../tickets/summary.js'), import('../output/sanitize.js')]);
   const lines = await Promise.all(
     ids.slice(0, IDS_SHOWN).map(async (id) => {
-      const title = await api.getTicket(id).then(
+      const title = await api.send(plans.getTicket(id)).then(
         (response) => summarizeTicket(response.body).title ?? '(no title)',
         () => '(not found)',
       );

@@ -62,11 +62,8 @@ export async function run(options: ForwardOptions, ctx: Context): Promise<void> 
   const message = await readMessage(ctx, options, false);
 
   const client = await ctx.api();
-  const subject = options.subject ?? `Fwd: ${ticketTitleOf((await client.getTicket(id)).body)}`;
-  const fields = { Id: id, Title: subject, SendTo: to, CcTo: options.cc, Message: message, HasDraft: options.draft };
-  const form = attach.length > 0 ? { fields, files: attach } : { fields };
-
-  const plan = plans.forwardTicket(id, form);
+  const subject = options.subject ?? `Fwd: ${ticketTitleOf((await client.send(plans.getTicket(id))).body)}`;
+  const plan = plans.forwardTicket(id, { subject, to, cc: options.cc, message, draft: options.draft, files: attach });
   if (options.dryRun) return printDryRun(ctx, plan);
   const response = await client.send(plan);
   const done = options.draft ? `saved a draft forward of #${id}` : `forwarded #${id}`;

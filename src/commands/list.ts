@@ -1,3 +1,4 @@
+import { plans } from '../api/plans.js';
 import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { columnsOption, csvOption, fieldsOption } from '../output/flags.js';
@@ -95,7 +96,7 @@ async function buildSource(options: ListOptions, ctx: Context, filtering: boolea
     // A user ID, username or full name, as everywhere; the endpoint takes the username.
     const { createLookups } = await import('../lookups/index.js');
     const username = await createLookups(ctx).username('requester', options.requester, { flag: '--requester', noun: 'user' });
-    return { firstPage, pageSize: USERNAME_PAGE_SIZE, fetch: async (page) => listItemsOf((await (await ctx.api()).listByUsername(username, page)).body) };
+    return { firstPage, pageSize: USERNAME_PAGE_SIZE, fetch: async (page) => listItemsOf((await (await ctx.api()).send(plans.listByUsername(username, page))).body) };
   }
   if (options.in !== undefined && options.search === undefined) {
     throw new UsageError('--in only narrows --search', { hint: 'add --search TEXT' });
@@ -111,13 +112,15 @@ async function buildSource(options: ListOptions, ctx: Context, filtering: boolea
     fetch: async (page) =>
       listItemsOf(
         (
-          await (await ctx.api()).listTickets({
-            page,
-            length: pageSize,
-            ...(options.search === undefined ? {} : { search: options.search }),
-            ...(listType === undefined ? {} : { listType }),
-            ...(filterBy === undefined ? {} : { filterBy }),
-          })
+          await (await ctx.api()).send(
+            plans.listTickets({
+              page,
+              length: pageSize,
+              ...(options.search === undefined ? {} : { search: options.search }),
+              ...(listType === undefined ? {} : { listType }),
+              ...(filterBy === undefined ? {} : { filterBy }),
+            }),
+          )
         ).body,
       ),
   };
@@ -132,7 +135,7 @@ async function matchingItems(items: readonly unknown[], filter: TicketFilter, ct
     const judge = async (): Promise<void> => {
       for (let index = undecided.shift(); index !== undefined; index = undecided.shift()) {
         const id = ticketIdOf(items[index]);
-        const verdict = id === undefined ? undefined : filter.test((await api.getTicket(Number(id))).body);
+        const verdict = id === undefined ? undefined : filter.test((await api.send(plans.getTicket(Number(id)))).body);
         if (verdict === undefined) {
           throw new OperationError(`cannot filter ticket ${id === undefined ? '(no ID)' : `#${id}`}: neither the list nor its detail says what the filter asks`, {
             hint: 'drop the filter the service does not report (--site or --department)',

@@ -1,3 +1,4 @@
+import { plans } from '../api/plans.js';
 import { Option } from '@commander-js/extra-typings';
 import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
@@ -68,7 +69,7 @@ export async function run(options: LoginOptions, ctx: Context): Promise<void> {
   const client = await ctx.anonymousApi(baseUrl);
   let user: unknown;
   try {
-    const response = await client.authenticate({ Email: username, Password: password, RememberMe: true, Domain: options.domain ?? '' });
+    const response = await client.send(plans.authenticate({ Email: username, Password: password, RememberMe: true, Domain: options.domain ?? '' }));
     user = response.body;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {

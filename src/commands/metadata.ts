@@ -1,3 +1,4 @@
+import { plans } from '../api/plans.js';
 import { isObject } from '../api/fields.js';
 import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
@@ -69,7 +70,7 @@ export async function run(options: MetadataOptions, ctx: Context): Promise<void>
   const wanted = options.collection === undefined ? undefined : parseCollection(options.collection, options);
   if (wanted === undefined) ctx.output.assertNotTabular('add --collection NAME');
   const api = await ctx.api();
-  const body = (options.app ? await api.appMetadata() : await api.metadata(id)).body;
+  const body = (await api.send(options.app ? plans.appMetadata() : plans.metadata(id))).body;
 
   if (wanted === undefined) {
     return ctx.output.document(body, {

@@ -2,7 +2,7 @@
 // bulk like close (contract section 10), with update's read-modify-write.
 import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
-import { changeRequests, DEFAULT_REOPEN_STATUS, reopenChange } from '../tickets/change.js';
+import { changeRequest, DEFAULT_REOPEN_STATUS, reopenChange } from '../tickets/change.js';
 import { runIdCommand } from '../tickets/id-command.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
@@ -42,6 +42,6 @@ export async function run(options: ReopenOptions, ctx: Context): Promise<void> {
     concurrency: options.concurrency,
     dryRun: options.dryRun,
     verb: 'reopened',
-    ...changeRequests(change),
+    ...changeRequest(change),
   });
 }

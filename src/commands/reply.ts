@@ -1,5 +1,5 @@
 import { plans } from '../api/plans.js';
-import type { FormValue } from '../api/types.js';
+import type { RequestPlan } from '../api/types.js';
 import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -70,20 +70,20 @@ export async function run(options: ReplyOptions, ctx: Context): Promise<void> {
   const client = await ctx.api();
   const ticket = lazyTicket(client, id);
   const subject = options.subject ?? `Re: ${ticketTitleOf(await ticket())}`;
-  let fields: Record<string, FormValue>;
+  let plan: RequestPlan;
+  let who: string;
   if (requesterUsername !== undefined) {
-    fields = { Id: id, Username: requesterUsername, Title: subject, Message: message };
+    plan = plans.requesterReply(id, { username: requesterUsername, subject, message, files: attach });
+    who = `as ${requesterUsername}`;
   } else {
     const to = options.to ?? requesterEmailOf(await ticket());
     if (to === undefined) throw new UsageError(`ticket #${id} has no requester e-mail: pass --to`);
-    fields = { Id: id, Title: subject, SendTo: to, CcTo: options.cc, Message: message };
+    plan = plans.replyTicket(id, { subject, to, cc: options.cc, message, files: attach });
+    who = `to ${to}`;
   }
-  const form = attach.length > 0 ? { fields, files: attach } : { fields };
-  const plan = requesterUsername === undefined ? plans.replyTicket(id, form) : plans.requesterReply(id, form);
 
   if (options.dryRun) return printDryRun(ctx, plan);
   const response = await client.send(plan);
-  const who = requesterUsername === undefined ? `to ${String(fields.SendTo)}` : `as ${requesterUsername}`;
   await printActionDone(ctx, response.body, `✓ replied to #${id} ${sanitizeInline(who)}: ${sanitizeInline(subject)}`);
   await warnSkippedUploads(ctx, skippedUploads(response.body));
 }

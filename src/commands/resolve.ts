@@ -53,13 +53,12 @@ export async function run(options: ResolveOptions, ctx: Context): Promise<void> 
   const details = await readDetails(options, ctx);
   if (details.trim() === '') throw new UsageError('--details is empty: the service needs resolution notes');
   const submitBy = await resolveActingUser(ctx, options.by, 'resolves');
-  const fields = (id: number) => ({ TicketId: id, Details: details, SubmitBy: submitBy });
   await runIdCommand(ctx, {
     ids: options.ids,
     concurrency: options.concurrency,
     dryRun: options.dryRun,
     verb: 'resolved',
-    plan: (id) => plans.resolveTicket(id, { fields: fields(id) }),
+    plan: (id) => plans.resolveTicket(id, { details, submitBy }),
     noteFor: (response) => noteFromBody(response.body, ALREADY_RESOLVED, 'already resolved, nothing changed'),
   });
 }

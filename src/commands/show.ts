@@ -39,7 +39,7 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
     throw new UsageError(`invalid --comments ${JSON.stringify(options.comments)}: expected a whole number`);
   }
   const api = await ctx.api();
-  const ticket = (await api.getTicket(id)).body;
+  const ticket = (await api.send(plans.getTicket(id))).body;
   const terminal = ctx.io.stdoutIsTTY;
   const render = async () => {
     const [{ renderTicketDetail }, { createLookups }] = await Promise.all([import('../tickets/detail.js'), import('../lookups/index.js')]);

@@ -1,24 +1,17 @@
 // tkt update ID: read-modify-write over POST update/{id} (spec 4.4). The update form may
 // treat an absent field as "clear it", so the whole current ticket is sent back with the
 // changes: a field the user did not name is never changed.
-import { plans } from '../api/plans.js';
 import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
-import type { FormValue } from '../api/types.js';
-import { OperationError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { createLookups } from '../lookups/index.js';
 import { answerAssigneeMe } from '../tickets/acting-user.js';
 import { printDryRun } from '../tickets/dry-run.js';
 import { addFieldOptions, assertFieldsApply, fieldsFor, flagOf, givenKeys, pickFieldValues, type RawFieldValues } from '../tickets/fields.js';
 import { checkFields, resolveFields } from '../tickets/field-values.js';
-import { mergeUpdateForm } from '../tickets/update-form.js';
-import { formatDate } from '../output/time.js';
-import { dateField } from '../tickets/summary.js';
+import { plannedUpdates, updateTicket } from '../tickets/change.js';
 import { parseTicketId } from '../util/ids.js';
 import { dryRunOption, idArgument } from './shared-options.js';
-
-// The service may store the due date to the second or the minute.
-const DUE_TOLERANCE_MS = 60_000;
 
 export interface UpdateOptions {
   id: string;
@@ -64,34 +57,11 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<void> {
   const toResolve = values === options.values ? checked : checkFields('update', values, ctx.now());
   const { form: changes, labels } = await resolveFields(toResolve, lookups, { labels: options.dryRun === true });
 
-  // A priority change makes the service recompute the due date from the SLA (spec 4.4): a due
-  // date sent with it would be lost, so it goes in a second update, once the priority is set.
-  const { DueDate: dueDate, ...firstChanges } = changes.fields;
-  const dueAfterPriority = dueDate !== undefined && 'TicketPriorityId' in changes.fields;
-
   const api = await ctx.api();
-  const current = await api.getTicket(id);
-  const fields = mergeUpdateForm(id, current.body, dueAfterPriority ? firstChanges : changes.fields);
   if (options.dryRun) {
-    await printDryRun(ctx, { ...plans.updateTicket(id, { fields }), labels, changed: new Set(Object.keys(dueAfterPriority ? firstChanges : changes.fields)) });
-    if (dueAfterPriority) await printDryRun(ctx, { ...plans.updateTicket(id, { fields: { ...fields, DueDate: dueDate } }), changed: new Set(['DueDate']) });
+    for (const { plan, changed } of await plannedUpdates(api, id, changes.fields)) await printDryRun(ctx, { ...plan, labels, changed: new Set(changed) });
     return;
   }
-  const response = await api.send(plans.updateTicket(id, { fields }));
-  if (dueAfterPriority) await setDueAfterPriority(id, dueDate, ctx);
+  const response = await updateTicket(api, id, changes.fields);
   await ctx.output.document(response.body ?? { id, ok: true, status: response.status }, { human: () => `Updated ticket #${id}\n` });
-}
-
-/** The second update of `--priority P --due WHEN`; says so when the service still keeps its own. */
-async function setDueAfterPriority(id: number, due: FormValue, ctx: Context): Promise<void> {
-  const api = await ctx.api();
-  const afterPriority = await api.getTicket(id);
-  await api.send(plans.updateTicket(id, { fields: mergeUpdateForm(id, afterPriority.body, { DueDate: due }) }));
-  const kept = dateField((await api.getTicket(id)).body, 'dueDate', 'due', 'dueOn');
-  const wanted = new Date(String(due));
-  if (kept !== undefined && Math.abs(kept.getTime() - wanted.getTime()) < DUE_TOLERANCE_MS) return;
-  throw new OperationError(`ticket #${id}: the priority changed, but the service keeps the due date ${kept === undefined ? 'empty' : formatDate(kept)}, not ${formatDate(wanted)}`, {
-    details: ['the service sets the due date from the SLA of the priority, and did not take the one given'],
-    hint: `try "tkt update ${id} --due ..." alone; if the SLA still wins, the due date is the service's to set`,
-  });
 }

@@ -13,6 +13,7 @@
 // LOOKUP_CACHE_TTL_MS, so a burst of commands costs one metadata request; `--refresh`
 // refetches. Lookups are never scoped to a ticket (metadata/{id}): an update may change the
 // category or group in the same command, and the scoped lists follow the old ones.
+import { plans } from '../api/plans.js';
 import { arrayField, field, isObject, stringField } from '../api/fields.js';
 import type { Context } from '../context.js';
 import { OperationError, UsageError } from '../errors.js';
@@ -175,7 +176,7 @@ export function createLookups(ctx: Context): Lookups {
 
   async function fetchSource(source: Source): Promise<Collections> {
     const api = await ctx.api();
-    const response = source === 'appmetadata' ? await api.appMetadata() : await api.metadata();
+    const response = await api.send(source === 'appmetadata' ? plans.appMetadata() : plans.metadata());
     return collectionsOf(response.body);
   }
 

@@ -10,8 +10,8 @@ import type { Choice, Prompter } from './types.js';
 export interface PrompterIO {
   stdin: Readable;
   stderr: Writable;
-  /** Where $VISUAL / $EDITOR are read; the process environment when left out. */
-  env?: Readonly<Record<string, string | undefined>>;
+  /** Where $VISUAL / $EDITOR are read: the run's environment. */
+  env: Readonly<Record<string, string | undefined>>;
   /** IO.color; prompts are drawn without colour unless told. */
   color?: boolean;
   /** The editor command line to use (the `editor` setting, $VISUAL/$EDITOR first); else $VISUAL, $EDITOR, vi. */
@@ -102,7 +102,7 @@ export function createInquirerPrompter(io: PrompterIO): Prompter {
     },
     editor: async ({ message, default: initial }) => {
       io.stderr.write(`${sanitizeInline(message)} (waiting for your editor to close the file...)\n`);
-      return editText({ message, default: initial, env: io.env ?? process.env, ...(io.editor === undefined ? {} : { editor: io.editor }) });
+      return editText({ message, default: initial, env: io.env, ...(io.editor === undefined ? {} : { editor: io.editor }) });
     },
   };
 }

@@ -1,27 +1,79 @@
-// Changing a few fields of a ticket the safe way (spec 4.4): the update form may treat an
-// absent field as "clear it", so the ticket is read and sent back whole with the changes.
-// The everyday changes (assign, reopen) are described here once, for their commands and for
-// anything else that makes them (the triage screen).
+// Changing fields of a ticket the safe way (spec 4.4): the update form may treat an absent
+// field as "clear it", so the ticket is read and sent back whole with the changes. `tkt update`,
+// the everyday changes (assign, reopen) and the triage screen all change tickets through here.
 import { plans } from '../api/plans.js';
-import type { ApiClient, ApiResponse, FormValue, TicketId } from '../api/types.js';
+import type { ApiClient, ApiResponse, FormValue, RequestPlan, TicketId } from '../api/types.js';
+import { OperationError } from '../errors.js';
 import type { Lookups, TypedOption } from '../lookups/types.js';
-import type { SendablePlan } from './dry-run.js';
-import { mergeUpdateForm } from './update-form.js';
+import { formatDate } from '../output/time.js';
 import type { IdCommandSpec } from './id-command.js';
+import { dateField } from './summary.js';
+import { mergeUpdateForm } from './update-form.js';
+
+type Changes = Readonly<Record<string, FormValue>>;
 
 /** Form fields to change, with the names of the looked-up IDs (for --dry-run and messages). */
 export interface FieldChange {
-  fields: Readonly<Record<string, FormValue>>;
+  fields: Changes;
   labels: Readonly<Record<string, string>>;
 }
 
 /** The status `reopen` sets when none is named (contract section 10). */
 export const DEFAULT_REOPEN_STATUS = 'Open';
 
+// The service may store the due date to the second or the minute.
+const DUE_TOLERANCE_MS = 60_000;
+
+/** The update that changes `changes` and nothing else: the ticket as it is now, with them on top. */
+export async function changePlan(client: ApiClient, id: TicketId, changes: Changes): Promise<RequestPlan> {
+  const current = await client.send(plans.getTicket(id));
+  return plans.updateTicket(id, mergeUpdateForm(id, current.body, changes));
+}
+
 /** Read-modify-write of one ticket: its current fields plus `changes`. */
-export async function changeTicket(client: ApiClient, id: TicketId, changes: Readonly<Record<string, FormValue>>): Promise<ApiResponse> {
-  const current = await client.getTicket(id);
-  return client.send(plans.updateTicket(id, { fields: mergeUpdateForm(id, current.body, changes) }));
+export async function changeTicket(client: ApiClient, id: TicketId, changes: Changes): Promise<ApiResponse> {
+  return client.send(await changePlan(client, id, changes));
+}
+
+/**
+ * A priority change makes the service recompute the due date from the SLA (spec 4.4): a due
+ * date sent with it would be lost, so it goes in a second update, once the priority is set.
+ */
+function splitDueAfterPriority(changes: Changes): { first: Changes; due?: FormValue } {
+  const { DueDate: due, ...first } = changes;
+  return due !== undefined && 'TicketPriorityId' in changes ? { first, due } : { first: changes };
+}
+
+/** The updates `tkt update` would send for `changes`, with the ticket as it is now: one, or two (see above). */
+export async function plannedUpdates(client: ApiClient, id: TicketId, changes: Changes): Promise<{ plan: RequestPlan; changed: string[] }[]> {
+  const { first, due } = splitDueAfterPriority(changes);
+  const plan = await changePlan(client, id, first);
+  if (due === undefined) return [{ plan, changed: Object.keys(first) }];
+  const then = plans.updateTicket(id, { ...plan.form?.fields, DueDate: due });
+  return [
+    { plan, changed: Object.keys(first) },
+    { plan: then, changed: ['DueDate'] },
+  ];
+}
+
+/** Sends `tkt update`'s change: the first update's answer; fails when the service keeps its own due date. */
+export async function updateTicket(client: ApiClient, id: TicketId, changes: Changes): Promise<ApiResponse> {
+  const { first, due } = splitDueAfterPriority(changes);
+  const response = await changeTicket(client, id, first);
+  if (due !== undefined) await setDueAfterPriority(client, id, due);
+  return response;
+}
+
+/** The second update of `--priority P --due WHEN`; says so when the service still keeps its own. */
+async function setDueAfterPriority(client: ApiClient, id: TicketId, due: FormValue): Promise<void> {
+  await changeTicket(client, id, { DueDate: due });
+  const kept = dateField((await client.send(plans.getTicket(id))).body, 'dueDate', 'due', 'dueOn');
+  const wanted = new Date(String(due));
+  if (kept !== undefined && Math.abs(kept.getTime() - wanted.getTime()) < DUE_TOLERANCE_MS) return;
+  throw new OperationError(`ticket #${id}: the priority changed, but the service keeps the due date ${kept === undefined ? 'empty' : formatDate(kept)}, not ${formatDate(wanted)}`, {
+    details: ['the service sets the due date from the SLA of the priority, and did not take the one given'],
+    hint: `try "tkt update ${id} --due ..." alone; if the SLA still wins, the due date is the service's to set`,
+  });
 }
 
 /** A new assignee: `user` is a user ID, username, full name or @me, resolved as every person option is. */
@@ -40,20 +92,9 @@ function withLabel(field: string, value: FormValue, label: string | undefined): 
   return { fields: { [field]: value }, labels: label === undefined ? {} : { [field]: label } };
 }
 
-/**
- * What --dry-run shows for a change without reading the ticket: the changed fields only; the
- * note says the others go back as they are.
- */
-function changePlan(id: TicketId, change: FieldChange): SendablePlan {
+/** An ID... command's request for a change: the read-modify-write, sent and printed by --dry-run alike. */
+export function changeRequest(change: FieldChange): Pick<IdCommandSpec, 'plan'> {
   return {
-    ...plans.updateTicket(id, { fields: { Id: id, ...change.fields } }),
-    changed: new Set(Object.keys(change.fields)),
-    labels: change.labels,
-    note: 'every other field is read from the ticket and sent back as it is',
+    plan: async (id, api) => ({ ...(await changePlan(await api(), id, change.fields)), changed: new Set(Object.keys(change.fields)), labels: change.labels }),
   };
-}
-
-/** An ID... command's requests for a change: the plan --dry-run prints, the read-modify-write it sends. */
-export function changeRequests(change: FieldChange): Pick<IdCommandSpec, 'plan' | 'send'> {
-  return { plan: (id) => changePlan(id, change), send: (client, id) => changeTicket(client, id, change.fields) };
 }

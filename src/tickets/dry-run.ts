@@ -1,6 +1,6 @@
 // `--dry-run` (contract section 7): show exactly what would be sent, send nothing. The one
-// printer of every dry run: a request plan (ID... commands, create, update, reply...), the rows
-// of create --from, and `tkt api`'s request share one JSON shape and one listing of a form.
+// printer of every dry run: the request plans of src/api/plans.ts (ID... commands, create,
+// update, reply..., the rows of create --from, `tkt api`) in one JSON shape and one listing.
 import type { FormValue, MultipartInput, RequestPlan } from '../api/types.js';
 import type { Context } from '../context.js';
 import { sanitizeInline } from '../output/sanitize.js';
@@ -9,25 +9,12 @@ import { sanitizeInline } from '../output/sanitize.js';
 interface ReadingAids {
   /** Display names of looked-up IDs by form field, shown next to the ID. */
   labels?: Readonly<Record<string, string>>;
-  /** Form fields the user changed (update), marked in the listing. */
+  /** Form fields the user changed (update, assign, reopen), marked in the listing. */
   changed?: ReadonlySet<string>;
-  /** What the listing leaves out, e.g. the fields a read-modify-write sends back unchanged. */
-  note?: string;
 }
 
-/** A request as a dry run shows it: a plan of src/api/plans.ts, or `tkt api`'s request. */
-export interface PlannedRequest extends ReadingAids {
-  method: string;
-  /** Relative to the base URL. */
-  path: string;
-  /** The multipart form; absent for the endpoints that take no body (pickup, read, delete). */
-  form?: MultipartInput | undefined;
-  /** A JSON body (`tkt api`). */
-  json?: unknown;
-}
-
-/** A plan of src/api/plans.ts that is sent as it is and printed by --dry-run. */
-export type SendablePlan = RequestPlan & ReadingAids;
+/** A plan of src/api/plans.ts as a dry run shows it (and as it is sent: the aids stay here). */
+export type PlannedRequest = RequestPlan & ReadingAids;
 
 function formatValue(value: FormValue): string {
   if (Array.isArray(value)) return value.join(', ');
@@ -42,7 +29,7 @@ function sentFields(form: MultipartInput): [string, FormValue][] {
 /**
  * A planned request as JSON, the same shape for every dry run:
  * `{dryRun, method, path, fields, files}` (no fields for an endpoint without a body, `json`
- * for a JSON body, `note` for what the listing leaves out).
+ * for a JSON body).
  */
 export function plannedJson(request: PlannedRequest): Record<string, unknown> {
   return {
@@ -51,15 +38,20 @@ export function plannedJson(request: PlannedRequest): Record<string, unknown> {
     path: request.path,
     ...(request.json === undefined ? {} : { json: request.json }),
     ...(request.form === undefined ? {} : { fields: Object.fromEntries(sentFields(request.form)), files: request.form.files ?? [] }),
-    ...(request.note === undefined ? {} : { note: request.note }),
   };
 }
 
 /**
  * Prints the planned request: a readable listing, or with --json plannedJson (one compact line
- * with `jsonLines`, as the ID... commands print); with -q nothing.
+ * with `jsonLines`, as the ID... commands print); with -q nothing. `asData`: plannedJson in
+ * every format, for `tkt api`, whose every answer is JSON.
  */
-export async function printDryRun(ctx: Context, request: PlannedRequest, options: { jsonLines?: boolean } = {}): Promise<void> {
+export async function printDryRun(ctx: Context, request: PlannedRequest, options: { jsonLines?: boolean; asData?: boolean } = {}): Promise<void> {
+  if (options.asData === true) {
+    await ctx.output.data(plannedJson(request));
+    await ctx.output.note('dry run: nothing was sent\n');
+    return;
+  }
   const print = options.jsonLines === true ? ctx.output.line : ctx.output.document;
   await print(plannedJson(request), { human: () => `dry run: would send ${request.method} ${request.path} (nothing was sent)\n${requestText(request, '  ')}` });
 }
@@ -83,8 +75,7 @@ export async function printDryRunRows(ctx: Context, rows: readonly { row: number
 function requestText(request: PlannedRequest, indent: string): string {
   const form = request.form === undefined ? '' : formText(request, sentFields(request.form), request.form.files ?? [], indent);
   const json = request.json === undefined ? '' : `${indent}Body: ${sanitizeInline(JSON.stringify(request.json))}\n`;
-  const note = request.note === undefined ? '' : `${indent}(${request.note})\n`;
-  return `${form}${json}${note}`;
+  return `${form}${json}`;
 }
 
 /** What a form holds, a field a line, looked-up IDs with their names: for a dry run and a summary. */

@@ -2,13 +2,13 @@
 // stdin, checked before any request; bounded concurrency over the run's one client (one
 // keep-alive pool); a line per ID, a summary and the exit code from the bulk reporter;
 // Ctrl-C stops starting new IDs. Commands supply only what one ID sends.
-import type { ApiClient, ApiResponse } from '../api/types.js';
+import type { ApiResponse } from '../api/types.js';
 import type { BulkVerb } from '../bulk/report.js';
 import type { BulkOutcome } from '../bulk/runner.js';
 import { userSettings } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import type { SendablePlan } from './dry-run.js';
+import type { PlannedRequest } from './dry-run.js';
 import { STDIN } from './text-input.js';
 
 export interface IdCommandSpec {
@@ -18,10 +18,11 @@ export interface IdCommandSpec {
   concurrency: string | undefined;
   dryRun?: boolean | undefined;
   verb: BulkVerb;
-  /** What one ID sends (src/api/plans.ts): sent as it is, and printed by --dry-run. */
-  plan(id: number): SendablePlan;
-  /** For a change of several steps (read-modify-write): sends one ID's change instead of `plan`. */
-  send?(client: ApiClient, id: number): Promise<ApiResponse>;
+  /**
+   * What one ID sends (src/api/plans.ts): sent as it is, and printed by --dry-run. A change
+   * made by read-modify-write reads the ticket through `api` to plan it, in a dry run too.
+   */
+  plan(id: number, api: Context['api']): PlannedRequest | Promise<PlannedRequest>;
   /** Why a success changed nothing, when the answer says so ("already closed"). */
   noteFor?(response: ApiResponse): string | undefined;
   /** Runs once the IDs are known and before anything is sent (delete's confirmation). */
@@ -57,7 +58,7 @@ export async function runIdCommand(ctx: Context, spec: IdCommandSpec): Promise<v
     return;
   }
   if (spec.dryRun) {
-    for (const id of ids) await printDryRun(ctx, spec.plan(id), { jsonLines: true });
+    for (const id of ids) await printDryRun(ctx, await spec.plan(id, () => ctx.api()), { jsonLines: true });
     return;
   }
   await spec.beforeSend?.(ids);
@@ -65,7 +66,7 @@ export async function runIdCommand(ctx: Context, spec: IdCommandSpec): Promise<v
   const reporter = createBulkReporter(ctx.io, { output: ctx.output, verb: spec.verb, total: ids.length });
   // Every ID's line carries the service's body when it sent one (contract section 3).
   const sendOne = async (id: number): Promise<BulkOutcome> => {
-    const response = spec.send === undefined ? await client.send(spec.plan(id)) : await spec.send(client, id);
+    const response = await client.send(await spec.plan(id, () => ctx.api()));
     const note = spec.noteFor?.(response);
     return { status: response.status, body: response.body, ...(note === undefined ? {} : { note }) };
   };

@@ -1,5 +1,6 @@
 // reply and forward: the message text, and the defaults they take from the ticket
 // (subject from its title, recipient from its requester's e-mail).
+import { plans } from '../api/plans.js';
 import type { ApiClient } from '../api/types.js';
 import { field, isObject, stringField } from '../api/fields.js';
 import type { Context } from '../context.js';
@@ -45,5 +46,5 @@ export function ticketTitleOf(ticket: unknown): string {
 /** Fetched only when a default needs it, so `--to` and `--subject` together cost no GET. */
 export function lazyTicket(client: ApiClient, id: number): () => Promise<unknown> {
   let ticket: Promise<unknown> | undefined;
-  return () => (ticket ??= client.getTicket(id).then((response) => response.body));
+  return () => (ticket ??= client.send(plans.getTicket(id)).then((response) => response.body));
 }

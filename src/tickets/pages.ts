@@ -3,6 +3,7 @@
 // `concurrency` are held at once (bounded memory), and nothing past the first short page is
 // asked for once that page is known. The window opens one page at a time and doubles with
 // each full page, so a list that fits one page (or a filter met by the first) costs one request.
+import { plans } from '../api/plans.js';
 import { field, isObject } from '../api/fields.js';
 import type { ApiClient } from '../api/types.js';
 import { InterruptedError, OperationError } from '../errors.js';
@@ -88,7 +89,7 @@ export async function viewTickets(api: ApiClient, listType: string, signal: Abor
   const source: PageSource = {
     firstPage: 1,
     pageSize: VIEW_PAGE_SIZE,
-    fetch: async (page) => listItemsOf((await api.listTickets({ page, length: VIEW_PAGE_SIZE, listType })).body),
+    fetch: async (page) => listItemsOf((await api.send(plans.listTickets({ page, length: VIEW_PAGE_SIZE, listType }))).body),
   };
   const items: unknown[] = [];
   for await (const page of walkPages(source, { signal, concurrency: PAGE_CONCURRENCY })) items.push(...page);

@@ -40,12 +40,12 @@ export function createTicketActions(ctx: Context, client: ApiClient, lookups: Lo
     async resolve(id, details) {
       if (details.trim() === '') throw new UsageError('the service needs resolution notes: nothing was sent');
       const submitBy = await resolveActingUser(ctx, undefined, 'resolves');
-      await client.send(plans.resolveTicket(id, { fields: { TicketId: id, Details: details, SubmitBy: submitBy } }));
+      await client.send(plans.resolveTicket(id, { details, submitBy }));
       return `resolved #${id}`;
     },
     async close(id) {
       const closeBy = await resolveActingUser(ctx, undefined, 'closes');
-      const response = await client.send(plans.closeTicket(id, { fields: { TicketId: id, CloseBy: closeBy, Acknowledged: false } }));
+      const response = await client.send(plans.closeTicket(id, { closeBy, acknowledged: false }));
       // 200 is the service's "already closed, no action" (spec 4.7), as `tkt close` reports it.
       return response.status === 200 ? `#${id} was already closed, nothing changed` : `closed #${id}`;
     },
@@ -63,7 +63,7 @@ export function createTicketActions(ctx: Context, client: ApiClient, lookups: Lo
       const to = requesterEmailOf(ticket);
       if (to === undefined) throw new UsageError(`ticket #${id} has no requester e-mail: reply with tkt reply ${id} --to EMAIL`);
       const subject = `Re: ${ticketTitleOf(ticket)}`;
-      await client.send(plans.replyTicket(id, { fields: { Id: id, Title: subject, SendTo: to, Message: message } }));
+      await client.send(plans.replyTicket(id, { subject, to, message }));
       return `replied to #${id} (to ${to})`;
     },
   };

@@ -2,6 +2,7 @@
 // highlight, the filter, the detail cache, the overlays (help, pickers, prompts) and the
 // actions. The screen (screen.ts) draws a snapshot and passes keys to `press`; nothing here
 // knows about the terminal UI library, so the terminal is reached only through `Terminal`.
+import { plans } from '../api/plans.js';
 import { field, isObject, stringField } from '../api/fields.js';
 import type { ApiClient } from '../api/types.js';
 import type { Context } from '../context.js';
@@ -259,7 +260,7 @@ export class TriageSession {
   private async ticket(id: number): Promise<unknown> {
     const cached = this.details.get(id);
     if (cached?.ticket !== undefined) return cached.ticket;
-    const ticket = (await this.deps.client.getTicket(id)).body;
+    const ticket = (await this.deps.client.send(plans.getTicket(id))).body;
     this.details.set(id, { ticket, texts: new Map() });
     return ticket;
   }

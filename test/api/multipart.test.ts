@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import busboy from 'busboy';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../src/api/client.js';
+import { createApiClient } from '../../src/api/http.js';
 import type { ApiClient } from '../../src/api/types.js';
 import { NetworkError, OperationError, UsageError } from '../../src/errors.js';
 import { sendJson, startServer } from './server.js';
@@ -76,7 +76,7 @@ afterEach(async () => {
 
 async function setup(handler: (req: IncomingMessage, res: ServerResponse) => void, timeoutMs = 10_000): Promise<{ server: TestServer; api: ApiClient }> {
   const server = await startServer(handler);
-  const api = createApiClient({ baseUrl: server.url, token: 't', timeoutMs, retryBaseDelayMs: 1 });
+  const api = createApiClient({ baseUrl: server.url, token: 't', timeoutMs, retryBaseDelayMs: 1, env: {} });
   cleanups.push(() => api.dispose(), () => server.close());
   return { server, api };
 }
@@ -153,7 +153,7 @@ describe('multipart uploads', () => {
         sendJson(res, uploads.length === 1 ? 503 : 200, []);
       });
     });
-    await api.listByUsername('ann', 2);
+    await api.send(plans.listByUsername('ann', 2));
     expect(uploads.map((upload) => upload.fields)).toEqual([
       [['username', 'ann'], ['page', '2']],
       [['username', 'ann'], ['page', '2']],
@@ -211,7 +211,7 @@ describe('multipart uploads', () => {
 
   it('times out when the server never answers an upload', async () => {
     const { api } = await setup(() => undefined, 300);
-    const error = await api.send(plans.replyTicket(5, { fields: { Id: 5 }, files: [big.path] })).catch((e: unknown) => e);
+    const error = await api.send(plans.replyTicket(5, { subject: 'Re: big', to: 'ann@example.com', files: [big.path] })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).toMatchObject({ failure: 'timeout' });
   });

@@ -1,18 +1,15 @@
 // HTTP_PROXY / NO_PROXY (contract section 1): the client goes through a real
-// forward proxy on loopback unless NO_PROXY covers the host. undici's
-// EnvHttpProxyAgent reads HTTP_PROXY from process.env when the client is built
-// and NO_PROXY on every request, so the tests set process.env and restore it.
+// forward proxy on loopback unless NO_PROXY covers the host. The variables come
+// from the run's environment (the injected one), never from process.env.
 import { createServer } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../src/api/client.js';
+import { createApiClient } from '../../src/api/http.js';
 import { NetworkError } from '../../src/errors.js';
 import type { ApiClient } from '../../src/api/types.js';
 import { createHarness } from '../helpers/harness.js';
 import { sendJson, startServer, type TestServer } from './server.js';
 import { plans } from '../../src/api/plans.js';
-
-const PROXY_VARIABLES = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'no_proxy'] as const;
 
 interface ForwardProxy {
   url: string;
@@ -71,14 +68,11 @@ function proxiedTo(proxy: ForwardProxy, targetUrl: string): string[] {
   return proxy.seen.filter((line) => line === `CONNECT ${new URL(targetUrl).host}`);
 }
 
-let savedEnv: Record<string, string | undefined>;
 let proxy: ForwardProxy;
 let target: TestServer;
 const clients: ApiClient[] = [];
 
 beforeEach(async () => {
-  savedEnv = Object.fromEntries(PROXY_VARIABLES.map((name) => [name, process.env[name]]));
-  for (const name of PROXY_VARIABLES) delete process.env[name];
   proxy = await startForwardProxy();
   target = await startServer((_req, res) => sendJson(res, 200, { id: 7 }));
 });
@@ -87,23 +81,17 @@ afterEach(async () => {
   await Promise.allSettled(clients.splice(0).map((client) => client.dispose()));
   await proxy.close();
   await target.close();
-  for (const name of PROXY_VARIABLES) {
-    if (savedEnv[name] === undefined) delete process.env[name];
-    else process.env[name] = savedEnv[name];
-  }
 });
 
-function client(): ApiClient {
-  const made = createApiClient({ baseUrl: target.url, timeoutMs: 5000, token: 'secret-token' });
+function client(env: Record<string, string> = {}, options: { baseUrl?: string; timeoutMs?: number } = {}): ApiClient {
+  const made = createApiClient({ baseUrl: target.url, timeoutMs: 5000, token: 'secret-token', retryBaseDelayMs: 1, env, ...options });
   clients.push(made);
   return made;
 }
 
 describe('HTTP_PROXY', () => {
   it('sends requests through the proxy', async () => {
-    process.env.HTTP_PROXY = proxy.url;
-
-    const response = await client().getTicket(7);
+    const response = await client({ HTTP_PROXY: proxy.url }).send(plans.getTicket(7));
 
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ id: 7 });
@@ -115,10 +103,7 @@ describe('HTTP_PROXY', () => {
   });
 
   it('goes direct when NO_PROXY names the host', async () => {
-    process.env.HTTP_PROXY = proxy.url;
-    process.env.NO_PROXY = 'localhost,127.0.0.1';
-
-    const response = await client().getTicket(7);
+    const response = await client({ HTTP_PROXY: proxy.url, NO_PROXY: 'localhost,127.0.0.1' }).send(plans.getTicket(7));
 
     expect(response.status).toBe(200);
     expect(proxy.seen).toEqual([]);
@@ -126,16 +111,27 @@ describe('HTTP_PROXY', () => {
   });
 
   it('still uses the proxy when NO_PROXY names other hosts only', async () => {
-    process.env.HTTP_PROXY = proxy.url;
-    process.env.NO_PROXY = 'example.com,10.0.0.1';
-
-    await client().getTicket(7);
+    await client({ http_proxy: proxy.url, no_proxy: 'example.com,10.0.0.1' }).send(plans.getTicket(7));
 
     expect(proxiedTo(proxy, target.url)).toHaveLength(1);
   });
 
   it('goes direct without any proxy variable', async () => {
-    await client().getTicket(7);
+    await client().send(plans.getTicket(7));
+
+    expect(proxy.seen).toEqual([]);
+    expect(target.requests).toHaveLength(1);
+  });
+
+  it("reads the run's environment, not the process's", async () => {
+    const saved = process.env.HTTP_PROXY;
+    process.env.HTTP_PROXY = proxy.url;
+    try {
+      await client().send(plans.getTicket(7));
+    } finally {
+      if (saved === undefined) delete process.env.HTTP_PROXY;
+      else process.env.HTTP_PROXY = saved;
+    }
 
     expect(proxy.seen).toEqual([]);
     expect(target.requests).toHaveLength(1);
@@ -144,9 +140,7 @@ describe('HTTP_PROXY', () => {
   it('is honoured by a whole tkt run', async () => {
     const h = await createHarness();
     try {
-      process.env.HTTP_PROXY = proxy.url;
-
-      const result = await h.cli(['show', '1013', '--json']);
+      const result = await h.cli(['show', '1013', '--json'], { env: { HTTP_PROXY: proxy.url } });
 
       expect(result.code).toBe(0);
       expect(JSON.parse(result.stdout)).toMatchObject({ id: 1013 });
@@ -162,9 +156,7 @@ describe('a proxy that fails the tunnel', () => {
     const dropping = createServer();
     dropping.on('connect', (_req, socket: Socket) => socket.destroy());
     await new Promise<void>((resolve) => dropping.listen(0, '127.0.0.1', resolve));
-    process.env.HTTP_PROXY = `http://127.0.0.1:${(dropping.address() as AddressInfo).port}`;
-    const made = createApiClient({ baseUrl: target.url, timeoutMs: 500, retryBaseDelayMs: 1 });
-    clients.push(made);
+    const made = client({ HTTP_PROXY: `http://127.0.0.1:${(dropping.address() as AddressInfo).port}` }, { timeoutMs: 500 });
     try {
       const error = await made.send(plans.register({ fields: { Title: 't' } })).then(
         () => undefined,
@@ -192,9 +184,7 @@ describe('a proxy that cannot be reached', () => {
 
   it('names the proxy, not the service, when the proxy refuses the connection', async () => {
     const port = await deadPort();
-    process.env.HTTP_PROXY = `http://user:pass@127.0.0.1:${port}`;
-
-    const error = await client().getTicket(7).then(
+    const error = await client({ HTTP_PROXY: `http://user:pass@127.0.0.1:${port}` }).send(plans.getTicket(7)).then(
       () => undefined,
       (caught: unknown) => caught,
     );
@@ -208,12 +198,9 @@ describe('a proxy that cannot be reached', () => {
 
   it('still reports the service refusing when the proxy is not in the way (NO_PROXY)', async () => {
     const port = await deadPort();
-    process.env.HTTP_PROXY = proxy.url;
-    process.env.NO_PROXY = '127.0.0.1';
-    const made = createApiClient({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 5000, retryBaseDelayMs: 1 });
-    clients.push(made);
+    const made = client({ HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' }, { baseUrl: `http://127.0.0.1:${port}` });
 
-    const error = await made.getTicket(7).then(
+    const error = await made.send(plans.getTicket(7)).then(
       () => undefined,
       (caught: unknown) => caught,
     );

@@ -6,6 +6,7 @@ import { PAGE_CONCURRENCY } from '../../src/tickets/pages.js';
 import { startServer } from '../api/server.js';
 import type { Harness } from '../helpers/harness.js';
 import { routeCount, sendsNothing, useHarness, userId } from '../helpers/sandbox-state.js';
+import { plans } from '../../src/api/plans.js';
 
 let h: Harness;
 // 400 tickets: several pages of 100 for every filter, with sparse matches for the rare ones.
@@ -17,7 +18,7 @@ const idLines = (stdout: string) => stdout.split('\n').filter((line) => line !==
 /** The all-tickets view in the service's order, as sandbox tickets: the reference every filter is checked against. */
 async function listed(): Promise<SandboxTicket[]> {
   const { ctx } = await h.context();
-  const body = (await (await ctx.api()).listTickets({ page: 1, length: 100000, listType: 'AllTickets' })).body as { ticketId: number }[];
+  const body = (await (await ctx.api()).send(plans.listTickets({ page: 1, length: 100000, listType: 'AllTickets' }))).body as { ticketId: number }[];
   const byId = new Map(h.sandbox.state.tickets.map((t) => [t.id, t]));
   return body.map((item) => byId.get(item.ticketId)!);
 }

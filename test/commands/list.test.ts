@@ -7,6 +7,7 @@ import { LIST_TYPES, kebabCase } from '../../src/tickets/list-query.js';
 import { PAGE_CONCURRENCY } from '../../src/tickets/pages.js';
 import type { Harness } from '../helpers/harness.js';
 import { routeCount, sendsNothing, useHarness } from '../helpers/sandbox-state.js';
+import { plans } from '../../src/api/plans.js';
 
 let h: Harness;
 // Enough tickets for several pages of every size used below.
@@ -18,7 +19,7 @@ const idLines = (stdout: string) => stdout.split('\n').filter((line) => line !==
 /** What the service itself answers, as ticket IDs: the reference each command is checked against. */
 async function serviceIds(table: Record<string, unknown>): Promise<number[]> {
   const { ctx } = await h.context();
-  const body = (await (await ctx.api()).listTickets(table)).body as Record<string, unknown>[];
+  const body = (await (await ctx.api()).send(plans.listTickets(table))).body as Record<string, unknown>[];
   return body.map((item) => Number(item.ticketId ?? item.id));
 }
 
@@ -103,7 +104,7 @@ describe('tkt list', () => {
 
   it('prints one JSON array of every item with --all --json', async () => {
     const { ctx } = await h.context();
-    const reference = (await (await ctx.api()).listTickets({ page: 1, length: 100000, listType: 'AllTickets' })).body;
+    const reference = (await (await ctx.api()).send(plans.listTickets({ page: 1, length: 100000, listType: 'AllTickets' }))).body;
     const r = await h.context({ globals: { json: true } });
     await run({ all: true, view: 'AllTickets' }, r.ctx);
     expect(JSON.parse(r.stdout())).toEqual(reference);
@@ -111,7 +112,7 @@ describe('tkt list', () => {
 
   it('prints the service body as is with --json', async () => {
     const { ctx } = await h.context();
-    const reference = (await (await ctx.api()).listTickets({ page: 1, length: 10 })).body;
+    const reference = (await (await ctx.api()).send(plans.listTickets({ page: 1, length: 10 }))).body;
     const r = await h.context({ globals: { json: true } });
     await run({}, r.ctx);
     expect(r.stdout()).toBe(JSON.stringify(reference, null, 2) + '\n');

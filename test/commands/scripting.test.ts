@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { run as runList } from '../../src/commands/list.js';
 import type { Harness } from '../helpers/harness.js';
 import { sendsNothing, unusedTickets, useHarness } from '../helpers/sandbox-state.js';
+import { plans } from '../../src/api/plans.js';
 
 let h: Harness;
 useHarness({ sandbox: { seedTickets: 120 } }, (harness) => (h = harness));
@@ -15,7 +16,7 @@ const jsonLines = (text: string) => text.trim().split('\n').map((line) => JSON.p
 /** Every ticket the service lists, as the list items it sends. */
 async function allItems(): Promise<Record<string, unknown>[]> {
   const { ctx } = await h.context();
-  return (await (await ctx.api()).listTickets({ page: 1, length: 100000, listType: 'AllTickets' })).body as Record<string, unknown>[];
+  return (await (await ctx.api()).send(plans.listTickets({ page: 1, length: 100000, listType: 'AllTickets' }))).body as Record<string, unknown>[];
 }
 
 describe('--query', () => {

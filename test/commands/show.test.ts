@@ -6,6 +6,7 @@ import { createLookups } from '../../src/lookups/index.js';
 import { renderTicketDetail } from '../../src/tickets/detail.js';
 import type { Harness } from '../helpers/harness.js';
 import { frontEnv, startFrontServer, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import { plans } from '../../src/api/plans.js';
 
 let h: Harness;
 useHarness({}, (harness) => (h = harness));
@@ -52,7 +53,7 @@ describe('tkt show', () => {
   it('prints the TicketApiModel as received with --json', async () => {
     const ticket = ticketTitled('VPN certificate expired');
     const { ctx } = await h.context();
-    const reference = (await (await ctx.api()).getTicket(ticket.id)).body;
+    const reference = (await (await ctx.api()).send(plans.getTicket(ticket.id))).body;
     const r = await h.context({ globals: { json: true } });
     await run({ id: String(ticket.id), markRead: false, pager: false }, r.ctx);
     expect(JSON.parse(r.stdout())).toEqual(reference);
@@ -149,7 +150,7 @@ describe('tkt show against a service that sends PascalCase', () => {
     const now = new Date();
     const reference = await h.context();
     await run({ id: String(ticket.id), markRead: false, pager: false }, { ...reference.ctx, now: () => now });
-    const model = pascal((await (await reference.ctx.api()).getTicket(ticket.id)).body);
+    const model = pascal((await (await reference.ctx.api()).send(plans.getTicket(ticket.id))).body);
     expect(model).toMatchObject({ Title: ticket.title, Status: expect.any(Object) });
 
     const path = `/api/TicketsApi/${ticket.id}`;

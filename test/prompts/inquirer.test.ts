@@ -13,7 +13,7 @@ const DOWN = '\u001b[B';
 function setup(color = false) {
   const stdin = new PassThrough();
   const stderr = createCollector();
-  const prompter = createInquirerPrompter({ stdin, stderr: stderr.stream, color });
+  const prompter = createInquirerPrompter({ stdin, stderr: stderr.stream, env: {}, color });
   // Sends keys once the prompt has drawn `shown`, as a user reacts to what is on screen.
   async function type(shown: string, ...keys: string[]) {
     while (!stderr.text().includes(shown)) await new Promise((resolve) => setTimeout(resolve, 5));

@@ -1,0 +1,152 @@
+// `tkt api`: the request built from -F typed fields, -f string fields or an --input JSON body,
+// as `gh api` builds its own, and the answer printed as the service sent it.
+import { plans, TICKETS_PATH } from '../api/plans.js';
+import type { ApiResponse, FormScalar, FormValue, RequestPlan } from '../api/types.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { sanitizeText } from '../output/sanitize.js';
+import { writeText } from '../output/write.js';
+import { STDIN, assertReadableFiles, fileErrorText, readStdin } from './text-input.js';
+import { readTextFile } from '../util/text-read.js';
+
+export interface AnyRequestInput {
+  method: string;
+  /** Relative to the base URL, starting with /. */
+  path: string;
+  /** `-F key=value`: true/false/null and integers typed, `@file` uploads the file. */
+  typedFields: readonly string[];
+  /** `-f key=value`: always a string. */
+  rawFields: readonly string[];
+  /** A JSON file sent as the body, or `-` for stdin. */
+  input?: string | undefined;
+}
+
+export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
+// The service's only file field (register, update, reply... all take `Uploads`).
+export const FILE_FIELD = 'Uploads';
+
+type FieldValue = string | number | boolean | null;
+interface ParsedField {
+  key: string;
+  /** `key[]=v`: the values collect into an array (repeated form fields in multipart). */
+  array: boolean;
+  value: FieldValue;
+  /** `@path`: the file to upload. */
+  file?: string;
+}
+
+/** The request, checked before anything is sent (exit 2 for bad input). */
+export async function planAnyRequest(options: AnyRequestInput, ctx: Context): Promise<RequestPlan> {
+  const method = options.method.toUpperCase();
+  if (!METHODS.includes(method)) {
+    throw new UsageError(`invalid method ${JSON.stringify(options.method)}`, { hint: `use one of ${METHODS.join(', ')}` });
+  }
+  if (!options.path.startsWith('/')) {
+    throw new UsageError(`invalid path ${JSON.stringify(options.path)}: it must start with /`, { hint: `e.g. ${TICKETS_PATH}/42` });
+  }
+  const fields = [...options.typedFields.map((f) => parseField(f, true)), ...options.rawFields.map((f) => parseField(f, false))];
+  const files = fields.filter((field) => field.file !== undefined);
+  await assertReadableFiles(files.map((field) => field.file!), '-F');
+
+  const fieldsInQuery = method === 'GET' || method === 'HEAD' || options.input !== undefined;
+  if (fieldsInQuery && files.length > 0) {
+    throw new UsageError('@file uploads need a request body', { hint: 'use POST without --input' });
+  }
+  if (options.input !== undefined) {
+    return plans.anyRequest(method, withQuery(options.path, fields), { json: await readJsonInput(options.input, ctx) });
+  }
+  if (fieldsInQuery || fields.length === 0) return plans.anyRequest(method, withQuery(options.path, fields));
+  if (files.length > 0) {
+    return plans.anyRequest(method, options.path, {
+      form: { fields: toForm(fields.filter((field) => field.file === undefined)), files: files.map((field) => field.file!) },
+    });
+  }
+  return plans.anyRequest(method, options.path, { json: toJson(fields) });
+}
+
+function parseField(text: string, typed: boolean): ParsedField {
+  const equals = text.indexOf('=');
+  if (equals <= 0) throw new UsageError(`invalid field ${JSON.stringify(text)}: expected key=value`);
+  const rawKey = text.slice(0, equals);
+  const value = text.slice(equals + 1);
+  const array = rawKey.endsWith('[]');
+  const key = array ? rawKey.slice(0, -2) : rawKey;
+  if (key === '') throw new UsageError(`invalid field ${JSON.stringify(text)}: the key is empty`);
+  if (!typed) return { key, array, value };
+  if (value.startsWith('@')) {
+    const file = value.slice(1);
+    if (file === '') throw new UsageError(`invalid field ${JSON.stringify(text)}: no file after @`);
+    if (key.toLowerCase() !== FILE_FIELD.toLowerCase()) {
+      throw new UsageError(`cannot upload ${JSON.stringify(file)} as "${key}": files are always sent as "${FILE_FIELD}" parts`, {
+        hint: `use -F ${FILE_FIELD}=@${file}, or -f ${key}=${value} to send the text as is`,
+      });
+    }
+    return { key, array, value, file };
+  }
+  return { key, array, value: typedValue(value) };
+}
+
+/** Like `gh api -F`: true, false, null and integers become JSON values. */
+function typedValue(value: string): FieldValue {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (value === 'null') return null;
+  if (/^-?\d+$/.test(value) && Number.isSafeInteger(Number(value))) return Number(value);
+  return value;
+}
+
+function toJson(fields: readonly ParsedField[]): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const field of fields) {
+    if (!field.array) {
+      body[field.key] = field.value;
+      continue;
+    }
+    const existing = body[field.key];
+    body[field.key] = Array.isArray(existing) ? [...existing, field.value] : [field.value];
+  }
+  return body;
+}
+
+function toForm(fields: readonly ParsedField[]): Record<string, FormValue> {
+  const form: Record<string, FormValue> = {};
+  for (const [key, value] of Object.entries(toJson(fields))) {
+    // Multipart has no null: a null field is left out, as FormValue documents.
+    form[key] = Array.isArray(value) ? value.filter((item): item is FormScalar => item !== null) : (value as FormScalar | null);
+  }
+  return form;
+}
+
+function withQuery(path: string, fields: readonly ParsedField[]): string {
+  if (fields.length === 0) return path;
+  const query = new URLSearchParams(fields.map((field): [string, string] => [field.key, field.value === null ? '' : String(field.value)]));
+  return `${path}${path.includes('?') ? '&' : '?'}${query.toString()}`;
+}
+
+async function readJsonInput(source: string, ctx: Context): Promise<unknown> {
+  const content = source === STDIN ? await readStdin(ctx, '--input', 'give a file') : await readInputFile(source);
+  try {
+    return JSON.parse(content);
+  } catch (error) {
+    throw new UsageError(`--input ${source} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+// Read as is, not checked as a regular file first: `--input <(jq ...)` is a pipe.
+async function readInputFile(path: string): Promise<string> {
+  try {
+    return await readTextFile(path);
+  } catch (error) {
+    throw new UsageError(`cannot read --input ${path}: ${fileErrorText(error)}`);
+  }
+}
+
+/** The answer's body: JSON as data (--query applies), text as it came (cleaned for a terminal). */
+export async function printAnswer(response: ApiResponse, ctx: Context): Promise<void> {
+  const body = response.body;
+  if (body === undefined) return;
+  const contentType = String(response.headers['content-type'] ?? '');
+  if (typeof body !== 'string' || /[/+]json\b/i.test(contentType)) return ctx.output.data(body);
+  // Text goes out as the server sent it, except to a terminal, which it must not drive.
+  await writeText(ctx.io.stdout, ctx.io.stdoutIsTTY ? sanitizeText(body) : body);
+}

@@ -1,0 +1,76 @@
+// The request plans (src/api/plans.ts): each endpoint's method, path and form as the spec gives
+// them, reads retried and changes sent once, and bad IDs refused before any request exists.
+import { describe, expect, it } from 'vitest';
+import { plans } from '../../src/api/plans.js';
+import { UsageError } from '../../src/errors.js';
+
+describe('request plans', () => {
+  it('reads: method, path, retried, and what the answer must be', () => {
+    expect(plans.getTicket(5)).toEqual({ method: 'GET', path: '/api/TicketsApi/5', retry: true, expect: 'object' });
+    expect(plans.metadata()).toMatchObject({ method: 'GET', path: '/api/TicketsApi/metadata', retry: true });
+    expect(plans.metadata(3)).toMatchObject({ method: 'GET', path: '/api/TicketsApi/metadata/3' });
+    expect(plans.appMetadata()).toMatchObject({ method: 'GET', path: '/api/TicketsApi/appmetadata', retry: true });
+    // The list POSTs only read: retried like a GET; a list may come wrapped in an object.
+    expect(plans.listTickets({ page: 2, listType: 'MyOpenTickets' })).toEqual({
+      method: 'POST',
+      path: '/api/TicketsApi',
+      json: { page: 2, listType: 'MyOpenTickets' },
+      retry: true,
+      expect: 'json',
+    });
+    expect(plans.listByUsername('ann', 3)).toEqual({
+      method: 'POST',
+      path: '/api/TicketsApi/list',
+      form: { fields: { username: 'ann', page: 3 } },
+      retry: true,
+      expect: 'json',
+    });
+  });
+
+  it('logs in without a token and never twice', () => {
+    const credentials = { Email: 'ann', Password: 'pw', RememberMe: true, Domain: '' };
+    expect(plans.authenticate(credentials)).toEqual({ method: 'POST', path: '/api/Users/authenticate', json: credentials, retry: false, auth: false, expect: 'object' });
+  });
+
+  it('changes are sent once; a create must answer with the ticket', () => {
+    const form = { fields: { Title: 't' } };
+    expect(plans.register(form)).toEqual({ method: 'POST', path: '/api/TicketsApi/register', form, retry: false, expect: 'object' });
+    expect(plans.newTicket(form)).toMatchObject({ path: '/api/TicketsApi/new', retry: false, expect: 'object' });
+    expect(plans.updateTicket(4, { Id: 4, SiteId: 2 })).toEqual({ method: 'POST', path: '/api/TicketsApi/update/4', form: { fields: { Id: 4, SiteId: 2 } }, retry: false, expect: 'any' });
+    // No body at all for the endpoints that take none (not an empty form).
+    expect(plans.pickupTicket(4)).toEqual({ method: 'POST', path: '/api/TicketsApi/pickup/4', retry: false, expect: 'any' });
+    expect(plans.markRead(4)).toEqual({ method: 'POST', path: '/api/TicketsApi/read/4', retry: false, expect: 'any' });
+    expect(plans.deleteTicket(4)).toEqual({ method: 'DELETE', path: '/api/TicketsApi/4', retry: false, expect: 'any' });
+    expect(plans.addFiles(4, ['a.log'])).toMatchObject({ path: '/api/TicketsApi/addfiles/4', form: { fields: {}, files: ['a.log'] } });
+  });
+
+  it("writes the service's form field names for each action, and files only when there are some", () => {
+    expect(plans.resolveTicket(7, { details: 'fixed', submitBy: 'u-1' }).form).toEqual({ fields: { TicketId: 7, Details: 'fixed', SubmitBy: 'u-1' } });
+    expect(plans.closeTicket(7, { closeBy: 'u-1', acknowledged: true, comments: 'c', status: 2, closureComments: 'cc', closingDate: '2026-11-25T00:00:00.000Z', files: [] }).form).toEqual({
+      fields: { TicketId: 7, CloseBy: 'u-1', Acknowledged: true, Comments: 'c', Status: 2, ClosureComments: 'cc', ClosingDate: '2026-11-25T00:00:00.000Z' },
+    });
+    expect(plans.replyTicket(7, { subject: 'Re: x', to: 'a@example.com', cc: 'b@example.com', message: 'hi', files: ['f.png'] })).toMatchObject({
+      path: '/api/TicketsApi/reply/7',
+      form: { fields: { Id: 7, Title: 'Re: x', SendTo: 'a@example.com', CcTo: 'b@example.com', Message: 'hi' }, files: ['f.png'] },
+    });
+    expect(plans.forwardTicket(7, { subject: 'Fwd: x', to: 'v@example.com', draft: true }).form).toEqual({
+      fields: { Id: 7, Title: 'Fwd: x', SendTo: 'v@example.com', CcTo: undefined, Message: undefined, HasDraft: true },
+    });
+    expect(plans.requesterReply(7, { username: 'ann', subject: 'Re: x', message: 'still broken' })).toMatchObject({
+      path: '/api/TicketsApi/reqreply/7',
+      form: { fields: { Id: 7, Username: 'ann', Title: 'Re: x', Message: 'still broken' } },
+    });
+  });
+
+  it('tkt api: any method and path, only a GET retried, any answer taken', () => {
+    expect(plans.anyRequest('GET', '/api/x?y=1')).toEqual({ method: 'GET', path: '/api/x?y=1', retry: true, expect: 'unchecked' });
+    expect(plans.anyRequest('POST', '/api/x', { json: { a: 1 } })).toEqual({ method: 'POST', path: '/api/x', json: { a: 1 }, retry: false, expect: 'unchecked' });
+  });
+
+  it('refuses a ticket ID that is not a whole, safe, positive number before any request exists', () => {
+    for (const id of [1.5, -1, Number.MAX_SAFE_INTEGER + 1, Number.NaN]) {
+      expect(() => plans.getTicket(id)).toThrow(UsageError);
+      expect(() => plans.closeTicket(id, { closeBy: 'u' })).toThrow(UsageError);
+    }
+  });
+});
