@@ -118,15 +118,12 @@ const PERMISSION_WORDS = /permission|not allowed|forbidden|unauthori[sz]ed|lacks
 const NOT_FOUND_WORDS = /\bticket\b[^.]*\b(not (been )?found|does not exist|doesn't exist)|no such ticket/i;
 
 /**
- * One ticket of a multi-ID command failed, and it was the only one: the run exits with the code
- * exitCodeOf gave that ticket's failure (kept in the bulk run's result).
+ * One ticket of a multi-ID command failed, and it was the only one: the run exits as that
+ * ticket's failure (its `cause`) would have.
  */
 export class ItemFailedError extends TktError {
-  readonly itemExitCode: ExitCodeValue;
-
-  constructor(message: string, itemExitCode: ExitCodeValue, options: ErrorOptions = {}) {
-    super(message, options);
-    this.itemExitCode = itemExitCode;
+  constructor(message: string, failure: unknown, options: Omit<ErrorOptions, 'cause'> = {}) {
+    super(message, { ...options, cause: failure });
   }
 }
 
@@ -137,12 +134,12 @@ export function exitCodeOf(error: unknown): ExitCodeValue {
   if (error instanceof UsageError) return ExitCode.usage;
   if (error instanceof AuthError) return ExitCode.notAuthenticated;
   if (error instanceof ApiError) return exitCodeForStatus(error.status, error.serverMessages);
-  if (error instanceof ItemFailedError) return error.itemExitCode;
+  if (error instanceof ItemFailedError) return exitCodeOf(error.cause);
   return ExitCode.failed;
 }
 
-/** The exit code an HTTP answer calls for (a failed ticket of a bulk run, an ApiError). */
-export function exitCodeForStatus(status: number, serverMessages: readonly string[] = []): ExitCodeValue {
+/** The exit code an HTTP answer calls for. */
+function exitCodeForStatus(status: number, serverMessages: readonly string[] = []): ExitCodeValue {
   if (status === 401) return ExitCode.notAuthenticated;
   if (status === 403) return ExitCode.permissionDenied;
   if (status === 404) return ExitCode.notFound;

@@ -6,7 +6,7 @@
 // -q: successes print nothing; failures still go to stderr. --json: one JSON Line per ID on
 // stdout, failures included. With a single ID the failure is told once, by the thrown error.
 import type { IO } from '../context.js';
-import { InterruptedError, ItemFailedError, OperationError, TktError, failureReason } from '../errors.js';
+import { InterruptedError, ItemFailedError, OperationError, TktError, exitCodeOf, failureReason } from '../errors.js';
 import type { Output } from '../output/format.js';
 import { NO_PROGRESS, createProgress } from '../output/progress.js';
 import { sanitizeInline } from '../output/sanitize.js';
@@ -66,11 +66,11 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
     }
     if (single) return; // the thrown error tells it, once
     const message = result.error === undefined ? '' : `: ${sanitizeInline(result.error)}`;
-    await writeText(io.stderr, `${errStyle.red('✗')} #${result.id} ${failureReason(result.exitCode, result.status)}${message}\n`);
+    await writeText(io.stderr, `${errStyle.red('✗')} #${result.id} ${failureReason(exitCodeOf(result.failure), result.status)}${message}\n`);
   }
 
   function singleFailure(result: BulkResult): TktError {
-    return new ItemFailedError(`#${result.id} ${failureReason(result.exitCode, result.status)}`, result.exitCode, {
+    return new ItemFailedError(`#${result.id} ${failureReason(exitCodeOf(result.failure), result.status)}`, result.failure, {
       details: result.error === undefined ? [] : [result.error],
     });
   }

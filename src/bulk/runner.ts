@@ -1,5 +1,4 @@
-import { ApiError, ExitCode, TktError, UsageError, exitCodeForStatus, exitCodeOf } from '../errors.js';
-import type { ExitCodeValue } from '../errors.js';
+import { ApiError, TktError, UsageError } from '../errors.js';
 import { parseWholeNumber } from '../util/ids.js';
 
 const MAX_CONCURRENCY = 32;
@@ -14,11 +13,12 @@ export interface BulkResult {
   body?: unknown;
   /** Why a success changed nothing, e.g. "already closed". */
   note?: string;
-  exitCode: ExitCodeValue;
+  /** What the worker threw: exitCodeOf tells what kind of failure it was. */
+  failure?: unknown;
 }
 
-/** What a worker reports for one ID; `ok` defaults to true. Throwing makes a failed result. */
-export type BulkOutcome = Omit<BulkResult, 'id' | 'exitCode' | 'ok'> & { ok?: boolean };
+/** What a worker reports for one ID that succeeded. Throwing makes a failed result. */
+export type BulkOutcome = Pick<BulkResult, 'status' | 'body' | 'note'>;
 
 /** Does the work for one ID; a second signal gives its request up through the HTTP layer. */
 export type BulkWorker = (id: number) => Promise<BulkOutcome>;
@@ -66,26 +66,19 @@ function failedResult(id: number, error: unknown): BulkResult {
       status: error.status,
       error: describeApiError(error),
       ...(hasBody(error.body) ? { body: error.body } : {}),
-      exitCode: exitCodeOf(error),
+      failure: error,
     };
   }
   if (error instanceof TktError) {
     const message = [error.message, ...error.details].join(': ');
-    return { id, ok: false, error: message, exitCode: exitCodeOf(error) };
+    return { id, ok: false, error: message, failure: error };
   }
-  return { id, ok: false, error: error instanceof Error ? error.message : String(error), exitCode: exitCodeOf(error) };
+  return { id, ok: false, error: error instanceof Error ? error.message : String(error), failure: error };
 }
 
 function resultFromOutcome(id: number, outcome: BulkOutcome): BulkResult {
-  const ok = outcome.ok ?? true;
-  const exitCode = ok
-    ? ExitCode.ok
-    : outcome.status === undefined
-      ? ExitCode.failed
-      : exitCodeForStatus(outcome.status, outcome.error === undefined ? [] : [outcome.error]);
-  const result: BulkResult = { id, ok, exitCode };
+  const result: BulkResult = { id, ok: true };
   if (outcome.status !== undefined) result.status = outcome.status;
-  if (outcome.error !== undefined) result.error = outcome.error;
   if (hasBody(outcome.body)) result.body = outcome.body;
   if (outcome.note !== undefined) result.note = outcome.note;
   return result;

@@ -3,19 +3,24 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { createBulkReporter, type BulkReporterOptions } from '../../src/bulk/report.js';
 import { runBulk, type BulkResult, type BulkRun } from '../../src/bulk/runner.js';
-import { ApiError, ExitCode, InterruptedError, OperationError, TktError } from '../../src/errors.js';
+import { ApiError, ExitCode, InterruptedError, NetworkError, OperationError, TktError } from '../../src/errors.js';
 import type { IO } from '../../src/context.js';
 import { createOutput } from '../../src/output/format.js';
 import { createTestIO, type TestIOOptions } from '../helpers/io.js';
 
 const outputFor = (io: IO, json: boolean, quiet = false) => createOutput({ flags: { json, quiet }, io, now: () => new Date() });
 
-const closed12: BulkResult = { id: 12, ok: true, status: 204, exitCode: ExitCode.ok };
+/** What the client throws for an answer of `status` saying `message`. */
+const answered = (status: number, message: string) => new ApiError({ status, method: 'POST', url: 'http://127.0.0.1:9/x', body: { message }, serverMessages: [message] });
+
+const closed12: BulkResult = { id: 12, ok: true, status: 204 };
 const missing13: BulkResult = {
-  id: 13, ok: false, status: 404, error: 'Ticket 13 does not exist', body: { message: 'Ticket 13 does not exist' }, exitCode: ExitCode.notFound,
+  id: 13, ok: false, status: 404, error: 'Ticket 13 does not exist', body: { message: 'Ticket 13 does not exist' }, failure: answered(404, 'Ticket 13 does not exist'),
 };
-const already14: BulkResult = { id: 14, ok: true, status: 200, note: 'already closed', exitCode: ExitCode.ok };
-const refused15: BulkResult = { id: 15, ok: false, error: 'connection refused by http://127.0.0.1:9', exitCode: ExitCode.failed };
+const already14: BulkResult = { id: 14, ok: true, status: 200, note: 'already closed' };
+const refused15: BulkResult = {
+  id: 15, ok: false, error: 'connection refused by http://127.0.0.1:9', failure: new NetworkError('refused', 'POST', 'http://127.0.0.1:9/x', 'connection refused by http://127.0.0.1:9'),
+};
 
 async function report(results: BulkResult[], options: Partial<BulkReporterOptions> & { json?: boolean; quiet?: boolean; io?: TestIOOptions; notStarted?: number[]; interrupted?: boolean } = {}) {
   const test = createTestIO(options.io);
@@ -48,9 +53,9 @@ describe('human output', () => {
 
   it('names the failure by its exit code: permission denied, not authenticated', async () => {
     const { stderr } = await report([
-      { id: 1, ok: false, status: 400, error: 'User lacks permission Tickets.Resolve', exitCode: ExitCode.permissionDenied },
-      { id: 2, ok: false, status: 401, error: 'token expired', exitCode: ExitCode.notAuthenticated },
-      { id: 3, ok: false, status: 500, error: 'Internal error', exitCode: ExitCode.failed },
+      { id: 1, ok: false, status: 400, error: 'User lacks permission Tickets.Resolve', failure: answered(400, 'User lacks permission Tickets.Resolve') },
+      { id: 2, ok: false, status: 401, error: 'token expired', failure: answered(401, 'token expired') },
+      { id: 3, ok: false, status: 500, error: 'Internal error', failure: answered(500, 'Internal error') },
     ], { verb: 'resolved' });
     expect(stderr).toBe([
       '✗ #1 permission denied (HTTP 400): User lacks permission Tickets.Resolve',
@@ -74,7 +79,7 @@ describe('human output', () => {
   });
 
   it('uses the verb it is given', async () => {
-    expect((await report([{ ...closed12, status: 200 }, { id: 20, ok: true, exitCode: ExitCode.ok }], { verb: 'picked up' })).stdout).toBe(
+    expect((await report([{ ...closed12, status: 200 }, { id: 20, ok: true }], { verb: 'picked up' })).stdout).toBe(
       '✓ #12 picked up\n✓ #20 picked up\n',
     );
   });
@@ -125,7 +130,7 @@ describe('-q', () => {
 describe('a single ID', () => {
   it.each([
     [missing13, ExitCode.notFound, '#13 not found (HTTP 404)'],
-    [{ id: 7, ok: false, status: 403, error: 'Forbidden', exitCode: ExitCode.permissionDenied } as BulkResult, ExitCode.permissionDenied, '#7 permission denied (HTTP 403)'],
+    [{ id: 7, ok: false, status: 403, error: 'Forbidden', failure: answered(403, 'Forbidden') } as BulkResult, ExitCode.permissionDenied, '#7 permission denied (HTTP 403)'],
     [refused15, ExitCode.failed, '#15 failed'],
   ])('exits with the ID\'s own code and tells the failure once, through the error', async (result, exitCode, message) => {
     const { stdout, stderr, thrown } = await report([result]);
@@ -138,7 +143,7 @@ describe('a single ID', () => {
   });
 
   it('fails with exit 4 when the token was refused, leaving the hint to main.ts', async () => {
-    const { thrown } = await report([{ id: 2, ok: false, status: 401, error: 'token expired', exitCode: ExitCode.notAuthenticated }]);
+    const { thrown } = await report([{ id: 2, ok: false, status: 401, error: 'token expired', failure: answered(401, 'token expired') }]);
     expect((thrown as TktError).exitCode).toBe(ExitCode.notAuthenticated);
     expect((thrown as TktError).hint).toBeUndefined();
   });

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConcurrency, runBulk, type BulkResult, type BulkWorker } from '../../src/bulk/runner.js';
-import { ApiError, ExitCode, NetworkError, UsageError } from '../../src/errors.js';
+import { ApiError, ExitCode, NetworkError, UsageError, exitCodeOf } from '../../src/errors.js';
 
 /** A promise the test settles by hand, so ordering is decided by the test, not by timers. */
 function deferred<T = void>(): { promise: Promise<T>; resolve(value: T): void } {
@@ -30,7 +30,7 @@ describe('runBulk', () => {
     const run = await runBulk(ids, worker, { concurrency: 3, signal: never });
     expect(maxInFlight).toBe(3);
     expect(run.results.map((result) => result.id)).toEqual(ids);
-    expect(run.results.every((result) => result.ok && result.exitCode === ExitCode.ok)).toBe(true);
+    expect(run.results.every((result) => result.ok && result.failure === undefined)).toBe(true);
     expect(run).toMatchObject({ notStarted: [], interrupted: false });
   });
 
@@ -82,29 +82,24 @@ describe('runBulk', () => {
     };
     const run = await runBulk([1, 2, 3, 4, 5, 6], worker, { concurrency: 1, signal: never });
     expect(run.results).toEqual<BulkResult[]>([
-      { id: 1, ok: true, status: 204, exitCode: ExitCode.ok },
+      { id: 1, ok: true, status: 204 },
       {
         id: 2, ok: false, status: 404, error: 'Ticket 2 does not exist',
-        body: { title: 'Not Found', detail: 'Ticket 2 does not exist' }, exitCode: ExitCode.notFound,
+        body: { title: 'Not Found', detail: 'Ticket 2 does not exist' }, failure: expect.any(ApiError),
       },
-      { id: 3, ok: false, error: 'connection refused by http://127.0.0.1:9', exitCode: ExitCode.failed },
-      { id: 4, ok: false, status: 403, error: 'POST u', exitCode: ExitCode.permissionDenied },
-      { id: 5, ok: false, error: 'boom', exitCode: ExitCode.failed },
-      { id: 6, ok: true, status: 204, exitCode: ExitCode.ok },
+      { id: 3, ok: false, error: 'connection refused by http://127.0.0.1:9', failure: expect.any(NetworkError) },
+      { id: 4, ok: false, status: 403, error: 'POST u', failure: expect.any(ApiError) },
+      { id: 5, ok: false, error: 'boom', failure: expect.any(TypeError) },
+      { id: 6, ok: true, status: 204 },
     ]);
+    // The failure is kept whole: exitCodeOf tells each kind apart (404 is 3, 403 is 5, the rest 1).
+    const failures = run.results.filter((result) => !result.ok).map((result) => exitCodeOf(result.failure));
+    expect(failures).toEqual([ExitCode.notFound, ExitCode.failed, ExitCode.permissionDenied, ExitCode.failed]);
   });
 
-  it('takes a worker-reported outcome as-is, deriving the exit code from its status', async () => {
-    const run = await runBulk([1, 2, 3], async (id) => {
-      if (id === 1) return { status: 200, note: 'already closed', body: { id: 1 } };
-      if (id === 2) return { ok: false, status: 400, error: 'User lacks permission Tickets.Resolve' };
-      return { ok: false, status: 500, error: 'Internal error' };
-    }, { concurrency: 2, signal: never });
-    expect(run.results).toEqual<BulkResult[]>([
-      { id: 1, ok: true, status: 200, note: 'already closed', body: { id: 1 }, exitCode: ExitCode.ok },
-      { id: 2, ok: false, status: 400, error: 'User lacks permission Tickets.Resolve', exitCode: ExitCode.permissionDenied },
-      { id: 3, ok: false, status: 500, error: 'Internal error', exitCode: ExitCode.failed },
-    ]);
+  it("keeps a success's note and body", async () => {
+    const run = await runBulk([1], async () => ({ status: 200, note: 'already closed', body: { id: 1 } }), { concurrency: 2, signal: never });
+    expect(run.results).toEqual<BulkResult[]>([{ id: 1, ok: true, status: 200, note: 'already closed', body: { id: 1 } }]);
   });
 
   it('on abort starts nothing new, lets in-flight IDs finish and lists the rest as not started', async () => {
@@ -186,7 +181,7 @@ describe('runBulk over real HTTP', () => {
     expect(maxInFlight).toBeGreaterThan(1);
     expect(run.results.filter((result) => !result.ok)).toEqual(
       [5, 10, 15, 20, 25].map((id) => ({
-        id, ok: false, status: 404, error: `Ticket ${id} not found`, body: { message: `Ticket ${id} not found` }, exitCode: ExitCode.notFound,
+        id, ok: false, status: 404, error: `Ticket ${id} not found`, body: { message: `Ticket ${id} not found` }, failure: expect.any(ApiError),
       })),
     );
     expect(run.results.filter((result) => result.ok)).toHaveLength(20);
