@@ -1,5 +1,5 @@
-import { ApiError, TktError, UsageError } from '../errors.js';
-import { parseWholeNumber } from '../util/ids.js';
+import { ApiError, TktError } from '../errors.js';
+import { wholeNumberOption } from '../util/ids.js';
 
 const MAX_CONCURRENCY = 32;
 
@@ -44,9 +44,7 @@ export interface BulkRun {
 
 /** `--concurrency N`: a whole number from 1 to 32. */
 export function parseConcurrency(text: string): number {
-  const value = parseWholeNumber(text, { min: 1, max: MAX_CONCURRENCY });
-  if (value === undefined) throw new UsageError(`invalid --concurrency ${JSON.stringify(text)}: expected a whole number from 1 to ${MAX_CONCURRENCY}`);
-  return value;
+  return wholeNumberOption('--concurrency', text, { min: 1, max: MAX_CONCURRENCY });
 }
 
 // The report puts failureReason ("not found (HTTP 404)") in front: the request is what is left to say.

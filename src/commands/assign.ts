@@ -4,14 +4,12 @@ import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { assigneeChange, changeRequest } from '../tickets/change.js';
-import { runIdCommand } from '../tickets/id-command.js';
+import { runIdCommand, type IdCommandOptions } from '../tickets/id-command.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
-export interface AssignOptions {
+export interface AssignOptions extends Omit<IdCommandOptions, 'ids'> {
   /** The IDs (or "-") followed by the user, as typed. */
   args: string[];
-  concurrency?: string | undefined;
-  dryRun?: boolean | undefined;
 }
 
 export function register(program: Program, host: CommandHost): void {
@@ -42,10 +40,7 @@ export async function run(options: AssignOptions, ctx: Context): Promise<void> {
   }
   const { createLookups } = await import('../lookups/index.js');
   const change = await assigneeChange(createLookups(ctx), user, { flag: 'USER', noun: 'user' });
-  await runIdCommand(ctx, {
-    ids: options.args.slice(0, -1),
-    concurrency: options.concurrency,
-    dryRun: options.dryRun,
+  await runIdCommand(ctx, { ...options, ids: options.args.slice(0, -1) }, {
     verb: 'assigned',
     ...changeRequest(change),
   });

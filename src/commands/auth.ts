@@ -1,11 +1,11 @@
-import { TICKETS_PATH } from '../api/plans.js';
 // tkt auth token: the profile's token on stdout, for a CI secret or `curl -H`. A token on a
 // terminal can end up in a screen share or the scrollback, so a TTY gets it only with --show.
+import { TICKETS_PATH } from '../api/plans.js';
 import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 
-export interface TokenOptions {
+export interface AuthTokenOptions {
   show?: boolean | undefined;
 }
 
@@ -30,10 +30,10 @@ Examples:
   $ tkt auth token --show
   $ tkt auth token --json    # {"token", "expiresAt", "url", "profile"}`,
     );
-  host.action(token, (_args, opts, ctx) => runToken(opts, ctx));
+  host.action(token, (_args, opts, ctx) => run(opts, ctx));
 }
 
-export async function runToken(options: TokenOptions, ctx: Context): Promise<void> {
+export async function run(options: AuthTokenOptions, ctx: Context): Promise<void> {
   if (ctx.io.stdoutIsTTY && !options.show) {
     throw new UsageError('refusing to print the token to a terminal', { hint: 'pipe it (tkt auth token | ...), or add --show' });
   }

@@ -23,7 +23,7 @@ Examples:
   $ tkt completion fish > ~/.config/fish/completions/tkt.fish`,
     );
   // `program` is complete by the time the action runs, so every command is in the script.
-  host.action(command, ([shell], _opts, ctx) => run({ shell }, ctx, program));
+  host.action(command, ([shell], _opts, ctx) => run({ shell, program }, ctx));
 
   const complete = program.command('__complete', { hidden: true }).description('print cached names of a lookup kind, for the completion scripts').argument('<kind>');
   host.action(complete, async ([kind], _opts, ctx) => {
@@ -32,6 +32,12 @@ Examples:
   });
 }
 
-export async function run(options: { shell: Shell }, ctx: Context, program: Program): Promise<void> {
-  await writeText(ctx.io.stdout, completionScript(options.shell, completionSpec(program)));
+export interface CompletionOptions {
+  shell: Shell;
+  /** The whole CLI, whose commands and options the script completes. */
+  program: Program;
+}
+
+export async function run(options: CompletionOptions, ctx: Context): Promise<void> {
+  await writeText(ctx.io.stdout, completionScript(options.shell, completionSpec(options.program)));
 }

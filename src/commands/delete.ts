@@ -3,14 +3,11 @@ import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { OperationError, UsageError } from '../errors.js';
 import { writeText } from '../output/write.js';
-import { runIdCommand } from '../tickets/id-command.js';
+import { runIdCommand, type IdCommandOptions } from '../tickets/id-command.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
-export interface DeleteOptions {
-  ids: string[];
+export interface DeleteOptions extends IdCommandOptions {
   yes?: boolean | undefined;
-  concurrency?: string | undefined;
-  dryRun?: boolean | undefined;
 }
 
 export function register(program: Program, host: CommandHost): void {
@@ -67,10 +64,7 @@ async function confirmDelete(ids: readonly number[], ctx: Context): Promise<void
 }
 
 export async function run(options: DeleteOptions, ctx: Context): Promise<void> {
-  await runIdCommand(ctx, {
-    ids: options.ids,
-    concurrency: options.concurrency,
-    dryRun: options.dryRun,
+  await runIdCommand(ctx, options, {
     verb: 'deleted',
     plan: (id) => plans.deleteTicket(id),
     beforeSend: options.yes ? undefined : (ids) => confirmDelete(ids, ctx),

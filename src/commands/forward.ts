@@ -1,11 +1,10 @@
 import { plans } from '../api/plans.js';
 import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { printActionDone, skippedUploads, warnSkippedUploads } from '../tickets/action-output.js';
 import { printDryRun } from '../tickets/dry-run.js';
-import { readMessage, ticketTitleOf } from '../tickets/mail.js';
+import { forwardRecipient, readMessage, ticketTitleOf } from '../tickets/mail.js';
 import { assertReadableFiles } from '../tickets/text-input.js';
 import { parseTicketId } from '../util/ids.js';
 import { attachOption, dryRunOption, idArgument } from './shared-options.js';
@@ -48,17 +47,11 @@ Examples:
   host.action(command, ([id], opts, ctx) => run({ id, ...opts }, ctx));
 }
 
-async function recipient(options: ForwardOptions, ctx: Context): Promise<string> {
-  if (options.to !== undefined && options.to.trim() !== '') return options.to.trim();
-  if (!ctx.io.canPrompt) throw new UsageError('missing --to', { hint: 'forward needs a recipient: --to EMAIL' });
-  return ctx.prompter.input({ message: 'Forward to (e-mail)', validate: (value) => (value.trim() === '' ? 'an address is needed' : true) });
-}
-
 export async function run(options: ForwardOptions, ctx: Context): Promise<void> {
   const id = parseTicketId(options.id);
   const attach = options.attach ?? [];
   await assertReadableFiles(attach, '--attach');
-  const to = await recipient(options, ctx);
+  const to = await forwardRecipient(ctx, options.to);
   const message = await readMessage(ctx, options, false);
 
   const client = await ctx.api();

@@ -16,11 +16,17 @@ export function register(program: Program, host: CommandHost): void {
     .description(`Show help for a command, or a topic: ${TOPIC_NAMES.join(', ')}`)
     .argument('[command-or-topic]')
     .addHelpText('after', `\nTopics:\n${TOPIC_NAMES.map((name) => `  ${name.padEnd(12)}${HELP_TOPICS[name].summary}`).join('\n')}`);
-  host.action(command, ([subject], _opts, ctx) => run({ subject }, ctx, program));
+  host.action(command, ([subject], _opts, ctx) => run({ subject, program }, ctx));
 }
 
-export async function run(options: { subject: string | undefined }, ctx: Context, program: Program): Promise<void> {
-  const { subject } = options;
+export interface HelpOptions {
+  subject: string | undefined;
+  /** The whole CLI, whose commands' help this prints. */
+  program: Program;
+}
+
+export async function run(options: HelpOptions, ctx: Context): Promise<void> {
+  const { subject, program } = options;
   if (subject !== undefined && Object.hasOwn(HELP_TOPICS, subject)) {
     await writeText(ctx.io.stdout, renderHelpTopic(HELP_TOPICS[subject as HelpTopicName], TOPIC_WIDTH));
     return;

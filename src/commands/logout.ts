@@ -1,8 +1,7 @@
 import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { resolveProfileName } from '../config/session.js';
-import type { StoredToken } from '../config/types.js';
-import { OperationError } from '../errors.js';
+import { tokenOrUnreadable } from '../account/profiles.js';
 
 export function register(program: Program, host: CommandHost): void {
   const command = program
@@ -18,12 +17,14 @@ Examples:
   $ tkt logout
   $ tkt logout --profile staging`,
     );
-  host.action(command, (_args, _opts, ctx) => run(ctx));
+  host.action(command, (_args, _opts, ctx) => run({}, ctx));
 }
 
-export async function run(ctx: Context): Promise<void> {
+export type LogoutOptions = Record<string, never>;
+
+export async function run(_options: LogoutOptions, ctx: Context): Promise<void> {
   const profile = resolveProfileName(ctx);
-  const stored = readTokenForLogout(ctx, profile);
+  const stored = tokenOrUnreadable(ctx, profile);
   // Deleted whatever was read: a file readToken does not recognise is still not worth keeping.
   await ctx.config.deleteToken(profile);
   const url = stored !== undefined && stored !== 'unreadable' ? stored.url : undefined;
@@ -35,17 +36,5 @@ export async function run(ctx: Context): Promise<void> {
       ? `Not logged in (profile ${profile}); nothing to forget\n`
       : `Logged out${url === undefined ? '' : ` of ${url}`} (profile ${profile}): token deleted\n`,
   );
-  if (ctx.env.TKT_TOKEN) {
-    ctx.io.stderr.write('note: TKT_TOKEN is still set, so commands stay authenticated with it\n');
-  }
-}
-
-/** A damaged token file is still something to forget, so logout deletes it instead of failing. */
-function readTokenForLogout(ctx: Context, profile: string): StoredToken | 'unreadable' | undefined {
-  try {
-    return ctx.config.readToken(profile);
-  } catch (error) {
-    if (error instanceof OperationError) return 'unreadable';
-    throw error;
-  }
+  if (ctx.env.TKT_TOKEN) await ctx.output.note('note: TKT_TOKEN is still set, so commands stay authenticated with it\n');
 }

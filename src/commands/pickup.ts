@@ -1,14 +1,10 @@
 import { plans } from '../api/plans.js';
 import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
-import { noteFromBody, runIdCommand } from '../tickets/id-command.js';
+import { noteFromBody, runIdCommand, type IdCommandOptions } from '../tickets/id-command.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
-export interface PickupOptions {
-  ids: string[];
-  concurrency?: string | undefined;
-  dryRun?: boolean | undefined;
-}
+export type PickupOptions = IdCommandOptions;
 
 export function register(program: Program, host: CommandHost): void {
   const command = program
@@ -32,10 +28,7 @@ Examples:
 const ALREADY_ASSIGNED = /already\s+(assigned|picked)/i;
 
 export async function run(options: PickupOptions, ctx: Context): Promise<void> {
-  await runIdCommand(ctx, {
-    ids: options.ids,
-    concurrency: options.concurrency,
-    dryRun: options.dryRun,
+  await runIdCommand(ctx, options, {
     verb: 'picked up',
     plan: (id) => plans.pickupTicket(id),
     noteFor: (response) => noteFromBody(response.body, ALREADY_ASSIGNED, 'already assigned to you, nothing changed'),

@@ -1,14 +1,10 @@
 import { plans } from '../api/plans.js';
 import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
-import { runIdCommand } from '../tickets/id-command.js';
+import { runIdCommand, type IdCommandOptions } from '../tickets/id-command.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
-export interface ReadOptions {
-  ids: string[];
-  concurrency?: string | undefined;
-  dryRun?: boolean | undefined;
-}
+export type ReadOptions = IdCommandOptions;
 
 export function register(program: Program, host: CommandHost): void {
   const command = program
@@ -22,10 +18,7 @@ export function register(program: Program, host: CommandHost): void {
 }
 
 export async function run(options: ReadOptions, ctx: Context): Promise<void> {
-  await runIdCommand(ctx, {
-    ids: options.ids,
-    concurrency: options.concurrency,
-    dryRun: options.dryRun,
+  await runIdCommand(ctx, options, {
     verb: 'marked read',
     plan: (id) => plans.markRead(id),
   });

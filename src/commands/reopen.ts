@@ -3,14 +3,11 @@
 import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { changeRequest, DEFAULT_REOPEN_STATUS, reopenChange } from '../tickets/change.js';
-import { runIdCommand } from '../tickets/id-command.js';
+import { runIdCommand, type IdCommandOptions } from '../tickets/id-command.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
-export interface ReopenOptions {
-  ids: string[];
+export interface ReopenOptions extends IdCommandOptions {
   status?: string | undefined;
-  concurrency?: string | undefined;
-  dryRun?: boolean | undefined;
 }
 
 export function register(program: Program, host: CommandHost): void {
@@ -37,10 +34,7 @@ Examples:
 export async function run(options: ReopenOptions, ctx: Context): Promise<void> {
   const { createLookups } = await import('../lookups/index.js');
   const change = await reopenChange(createLookups(ctx), options.status);
-  await runIdCommand(ctx, {
-    ids: options.ids,
-    concurrency: options.concurrency,
-    dryRun: options.dryRun,
+  await runIdCommand(ctx, options, {
     verb: 'reopened',
     ...changeRequest(change),
   });

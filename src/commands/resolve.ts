@@ -3,17 +3,14 @@ import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { resolveActingUser } from '../tickets/acting-user.js';
-import { assertSingleStdinReader, noteFromBody, runIdCommand } from '../tickets/id-command.js';
-import { askText, readTextOption } from '../tickets/text-input.js';
+import { assertSingleStdinReader, noteFromBody, runIdCommand, type IdCommandOptions } from '../tickets/id-command.js';
+import { requiredText } from '../tickets/text-input.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
-export interface ResolveOptions {
-  ids: string[];
+export interface ResolveOptions extends IdCommandOptions {
   details?: string | undefined;
   detailsFile?: string | undefined;
   by?: string | undefined;
-  concurrency?: string | undefined;
-  dryRun?: boolean | undefined;
 }
 
 export function register(program: Program, host: CommandHost): void {
@@ -41,22 +38,12 @@ Examples:
 
 const ALREADY_RESOLVED = /already\s+resolved/i;
 
-async function readDetails(options: ResolveOptions, ctx: Context): Promise<string> {
-  const text = await readTextOption(ctx, { flag: '--details', fileFlag: '--details-file', text: options.details, file: options.detailsFile });
-  if (text !== undefined) return text;
-  if (ctx.io.canPrompt) return askText(ctx, 'Resolution details');
-  throw new UsageError('missing --details', { hint: 'give --details TEXT, --details-file FILE, or --details - to read stdin' });
-}
-
 export async function run(options: ResolveOptions, ctx: Context): Promise<void> {
   assertSingleStdinReader(options.ids, [['--details', options.details], ['--details-file', options.detailsFile]]);
-  const details = await readDetails(options, ctx);
+  const details = await requiredText(ctx, { flag: '--details', fileFlag: '--details-file', text: options.details, file: options.detailsFile }, 'Resolution details');
   if (details.trim() === '') throw new UsageError('--details is empty: the service needs resolution notes');
   const submitBy = await resolveActingUser(ctx, options.by, 'resolves');
-  await runIdCommand(ctx, {
-    ids: options.ids,
-    concurrency: options.concurrency,
-    dryRun: options.dryRun,
+  await runIdCommand(ctx, options, {
     verb: 'resolved',
     plan: (id) => plans.resolveTicket(id, { details, submitBy }),
     noteFor: (response) => noteFromBody(response.body, ALREADY_RESOLVED, 'already resolved, nothing changed'),

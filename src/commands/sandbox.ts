@@ -1,7 +1,7 @@
 import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
-import { OperationError, UsageError } from '../errors.js';
-import { parseWholeNumber } from '../util/ids.js';
+import { OperationError } from '../errors.js';
+import { wholeNumberOption } from '../util/ids.js';
 
 const DEFAULT_SANDBOX_PORT = 8642;
 
@@ -29,15 +29,9 @@ export function register(program: Program, host: CommandHost): void {
   host.action(command, (_args, opts, ctx) => run(opts, ctx), { graceful: true });
 }
 
-function wholeNumber(flag: string, value: string, max: number): number {
-  const number = parseWholeNumber(value, { min: 0, max });
-  if (number === undefined) throw new UsageError(`invalid ${flag} ${JSON.stringify(value)}: expected a whole number from 0 to ${max}`);
-  return number;
-}
-
 export async function run(options: SandboxCommandOptions, ctx: Context): Promise<void> {
-  const port = wholeNumber('--port', options.port, 65535);
-  const seedTickets = options.seedTickets === undefined ? 0 : wholeNumber('--seed-tickets', options.seedTickets, 1_000_000);
+  const port = wholeNumberOption('--port', options.port, { min: 0, max: 65535 });
+  const seedTickets = options.seedTickets === undefined ? 0 : wholeNumberOption('--seed-tickets', options.seedTickets, { min: 0, max: 1_000_000 });
   const { startSandbox } = await import('../sandbox/index.js');
   let sandbox;
   try {

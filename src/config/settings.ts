@@ -7,7 +7,7 @@
 // $PAGER, then the same, then "less -FRX"; default view and concurrency have no variable.
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { parseWholeNumber } from '../util/ids.js';
+import { wholeNumberOption } from '../util/ids.js';
 import { squash } from '../util/option-text.js';
 import { resolveProfileName } from './session.js';
 import type { SavedSettings } from './types.js';
@@ -61,11 +61,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     description: `requests at once for commands over several IDs (1-${MAX_CONCURRENCY})`,
     env: [],
     fallback: DEFAULT_CONCURRENCY,
-    parse: (text) => {
-      const value = parseWholeNumber(text, { min: 1, max: MAX_CONCURRENCY });
-      if (value === undefined) throw new UsageError(`invalid default-concurrency ${JSON.stringify(text)}: expected a whole number from 1 to ${MAX_CONCURRENCY}`);
-      return value;
-    },
+    parse: (text) => wholeNumberOption('default-concurrency', text, { min: 1, max: MAX_CONCURRENCY }),
   },
 ];
 

@@ -51,6 +51,8 @@ export interface Output {
   array(): ArrayPrinter;
   /** A line for people on stderr (a confirmation, a note), left out with -q. */
   note(text: string): Promise<void>;
+  /** `warning: TEXT` on stderr, with -q too: something the user should know went differently. */
+  warning(text: string): Promise<void>;
   /** Records page by page: table, TSV, CSV, -q lines or a JSON array. */
   records<T>(spec: RecordSpec<T>): Promise<RecordPrinter>;
   /** Exit 2 before any request when the format needs records the command will not produce (metadata without --collection). */
@@ -197,6 +199,7 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
     note: async (text) => {
       if (!flags.quiet) await writeText(io.stderr, text);
     },
+    warning: (text) => writeText(io.stderr, `warning: ${text}`),
     assertNotTabular(hint) {
       if (format === 'csv' || columns !== undefined) throw new UsageError(`${format === 'csv' ? '--csv' : '--columns'} needs one table here`, { hint });
     },

@@ -4,7 +4,6 @@
 import { field, isObject, stringField } from '../api/fields.js';
 import type { Context } from '../context.js';
 import { sanitizeInline } from '../output/sanitize.js';
-import { writeText } from '../output/write.js';
 
 export function printActionDone(ctx: Context, body: unknown, humanLine: string): Promise<void> {
   return ctx.output.document(body, { human: () => `${humanLine}\n` });
@@ -30,5 +29,5 @@ export function nameList(names: readonly string[]): string {
 /** A warning, not data: on stderr, and even with -q, since those files were not stored. */
 export async function warnSkippedUploads(ctx: Context, skipped: readonly string[] | undefined): Promise<void> {
   if (skipped === undefined || skipped.length === 0) return;
-  await writeText(ctx.io.stderr, `warning: the service skipped ${skipped.length} file(s) of a type it does not allow: ${nameList(skipped)}\n`);
+  await ctx.output.warning(`the service skipped ${skipped.length} file(s) of a type it does not allow: ${nameList(skipped)}\n`);
 }

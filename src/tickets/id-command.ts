@@ -11,12 +11,17 @@ import { UsageError } from '../errors.js';
 import type { PlannedRequest } from './dry-run.js';
 import { STDIN } from './text-input.js';
 
-export interface IdCommandSpec {
-  /** The ID arguments as typed, or a lone "-" for stdin. */
-  ids: readonly string[];
-  /** --concurrency as typed; undefined for the default-concurrency setting. */
-  concurrency: string | undefined;
+/** What every ID... command takes, as typed. */
+export interface IdCommandOptions {
+  /** The ID arguments, or a lone "-" for stdin. */
+  ids: string[];
+  /** undefined for the default-concurrency setting. */
+  concurrency?: string | undefined;
   dryRun?: boolean | undefined;
+}
+
+/** What one ID... command does to each ticket. */
+export interface IdCommandSpec {
   verb: BulkVerb;
   /**
    * What one ID sends (src/api/plans.ts): sent as it is, and printed by --dry-run. A change
@@ -42,7 +47,7 @@ export function assertSingleStdinReader(ids: readonly string[], stdinOptions: re
   });
 }
 
-export async function runIdCommand(ctx: Context, spec: IdCommandSpec): Promise<void> {
+export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec: IdCommandSpec): Promise<void> {
   // Loaded on use: command files stay light for `tkt --help`.
   const [{ collectIds }, { parseConcurrency, runBulk }, { createBulkReporter }, { printDryRun }] = await Promise.all([
     import('../bulk/ids.js'),
@@ -50,14 +55,14 @@ export async function runIdCommand(ctx: Context, spec: IdCommandSpec): Promise<v
     import('../bulk/report.js'),
     import('./dry-run.js'),
   ]);
-  const concurrency = parseConcurrency(spec.concurrency ?? String(userSettings(ctx).defaultConcurrency));
-  const ids = await collectIds(spec.ids, ctx.io.stdin, ctx.signal);
+  const concurrency = parseConcurrency(options.concurrency ?? String(userSettings(ctx).defaultConcurrency));
+  const ids = await collectIds(options.ids, ctx.io.stdin, ctx.signal);
   if (ids.length === 0) {
     // `tkt list -q --view X | tkt close -` on a day with nothing to close succeeds.
     await ctx.output.note('no ticket IDs on stdin: nothing to do\n');
     return;
   }
-  if (spec.dryRun) {
+  if (options.dryRun) {
     for (const id of ids) await printDryRun(ctx, await spec.plan(id, () => ctx.api()), { jsonLines: true });
     return;
   }

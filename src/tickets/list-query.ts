@@ -1,6 +1,5 @@
 // What `tkt list` sends: list types (spec 4.1) and filterBy fields, typed the way users type them.
 import { UsageError } from '../errors.js';
-import { parseWholeNumber } from '../util/ids.js';
 import { squash } from '../util/option-text.js';
 
 export const LIST_TYPES = [
@@ -58,9 +57,3 @@ export function parseFilterBy(text: string): string {
   return [...new Set(fields)].join(',');
 }
 
-/** A page number or size: a whole number from 1. */
-export function parsePositiveInt(text: string, option: string): number {
-  const value = parseWholeNumber(text, { min: 1 });
-  if (value === undefined) throw new UsageError(`invalid ${option} ${JSON.stringify(text)}: expected a whole number from 1`);
-  return value;
-}

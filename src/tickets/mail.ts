@@ -24,6 +24,13 @@ export async function readMessage(ctx: Context, options: MessageOptions, require
   throw new UsageError('missing --message', { hint: 'give --message TEXT, --message-file FILE, or --message - to read stdin' });
 }
 
+/** forward's --to, or asked at a terminal: a forward has no default recipient. */
+export async function forwardRecipient(ctx: Context, to: string | undefined): Promise<string> {
+  if (to !== undefined && to.trim() !== '') return to.trim();
+  if (!ctx.io.canPrompt) throw new UsageError('missing --to', { hint: 'forward needs a recipient: --to EMAIL' });
+  return ctx.prompter.input({ message: 'Forward to (e-mail)', validate: (value) => (value.trim() === '' ? 'an address is needed' : true) });
+}
+
 const PERSON_FIELDS = ['creator', 'requester', 'createdBy', 'user'];
 const EMAIL_FIELDS = ['email', 'emailAddress', 'mail'];
 const FLAT_EMAIL_FIELDS = ['requesterEmail', 'creatorEmail', 'email'];

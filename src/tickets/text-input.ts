@@ -76,6 +76,17 @@ export async function askText(ctx: Context, label: string): Promise<string> {
 }
 
 /**
+ * A text the command cannot do without (resolve's --details): the option pair, else asked at
+ * a terminal, else exit 2 saying how to give it.
+ */
+export async function requiredText(ctx: Context, option: TextOptionWithFile, label: string): Promise<string> {
+  const text = await readTextOption(ctx, option);
+  if (text !== undefined) return text;
+  if (ctx.io.canPrompt) return askText(ctx, label);
+  throw new UsageError(`missing ${option.flag}`, { hint: `give ${option.flag} TEXT, ${option.fileFlag} FILE, or ${option.flag} - to read stdin` });
+}
+
+/**
  * Every path must be a readable regular file, checked before the first request so a typo
  * never leaves a half-done operation. All bad paths are named at once (exit 2).
  */

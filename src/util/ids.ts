@@ -12,6 +12,16 @@ export function parseWholeNumber(text: string, range: { min: number; max?: numbe
   return Number.isSafeInteger(value) && value >= range.min && value <= (range.max ?? Number.MAX_SAFE_INTEGER) ? value : undefined;
 }
 
+/** A whole-number option as typed (`--port 0`, `--limit 5`): its value, or exit 2 naming the option and the range. */
+export function wholeNumberOption(option: string, text: string, range: { min: number; max?: number }): number {
+  const value = parseWholeNumber(text, range);
+  if (value === undefined) {
+    const to = range.max === undefined ? '' : ` to ${range.max}`;
+    throw new UsageError(`invalid ${option} ${JSON.stringify(text)}: expected a whole number from ${range.min}${to}`);
+  }
+  return value;
+}
+
 /**
  * A ticket ID as typed by the user: digits only (surrounding blanks allowed), 1 up to
  * Number.MAX_SAFE_INTEGER so it survives the round trip through a JS number unchanged.

@@ -1,6 +1,6 @@
 // tkt auth token, tkt config and tkt profiles (contract section 10).
 import { describe, expect, it } from 'vitest';
-import { runToken } from '../../src/commands/auth.js';
+import { run as runToken } from '../../src/commands/auth.js';
 import { userSettings } from '../../src/config/settings.js';
 import { createConfigStore } from '../../src/config/store.js';
 import { loginAs, type Harness } from '../helpers/harness.js';

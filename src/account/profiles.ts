@@ -1,0 +1,44 @@
+// What tkt knows of each profile at this machine, for `tkt profiles` and `tkt logout`. A damaged
+// token file never fails these: it lists as logged out, and logout deletes it all the same.
+import { resolveProfileName } from '../config/session.js';
+import type { StoredToken } from '../config/types.js';
+import type { Context } from '../context.js';
+import { OperationError } from '../errors.js';
+
+export interface ProfileLine {
+  name: string;
+  active: boolean;
+  url: string | null;
+  loggedIn: boolean;
+  username: string | null;
+  expiresAt: string | null;
+}
+
+/** Every profile with saved settings or a token, and the active one, sorted by name. */
+export function profileLines(ctx: Context): ProfileLine[] {
+  const active = resolveProfileName(ctx);
+  const names = [...new Set([...ctx.config.profileNames(), active])].sort();
+  return names.map((name) => {
+    const token = tokenOrUnreadable(ctx, name);
+    const readable = token === 'unreadable' ? undefined : token;
+    const expired = readable !== undefined && !(Date.parse(readable.expiresAt) > ctx.now().getTime());
+    return {
+      name,
+      active: name === active,
+      url: ctx.config.getProfile(name).url ?? readable?.url ?? null,
+      loggedIn: readable !== undefined && !expired,
+      username: readable?.username ?? null,
+      expiresAt: readable?.expiresAt ?? null,
+    };
+  });
+}
+
+/** The profile's saved token, 'unreadable' for a file tkt cannot read, undefined for none. */
+export function tokenOrUnreadable(ctx: Context, profile: string): StoredToken | 'unreadable' | undefined {
+  try {
+    return ctx.config.readToken(profile);
+  } catch (error) {
+    if (error instanceof OperationError) return 'unreadable';
+    throw error;
+  }
+}

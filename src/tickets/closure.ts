@@ -1,0 +1,41 @@
+// What `tkt close` sends for its options (spec 4.7): the closure status code and closing date
+// checked, the comments read (inline or stdin), the files found, who closes.
+import type { Closure } from '../api/plans.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { wholeNumberOption } from '../util/ids.js';
+import { parseWhen } from '../util/when.js';
+import { resolveActingUser } from './acting-user.js';
+import { assertReadableFiles, readTextOption } from './text-input.js';
+
+/** `tkt close`'s options that make the closure, as typed. */
+export interface ClosureOptions {
+  comments?: string | undefined;
+  closureComments?: string | undefined;
+  acknowledge?: boolean | undefined;
+  closureStatus?: string | undefined;
+  date?: string | undefined;
+  by?: string | undefined;
+  attach?: string[] | undefined;
+}
+
+/** The closure every ID gets; bad input is exit 2 before any request. */
+export async function closureOf(options: ClosureOptions, ctx: Context): Promise<Closure> {
+  const status = options.closureStatus === undefined ? undefined : wholeNumberOption('--closure-status', options.closureStatus, { min: 0 });
+  const closingDate = options.date === undefined ? undefined : closingDateOf(options.date, ctx.now());
+  const files = options.attach ?? [];
+  await assertReadableFiles(files, '--attach');
+  const comments = await readTextOption(ctx, { flag: '--comments', text: options.comments });
+  const closureComments = await readTextOption(ctx, { flag: '--closure-comments', text: options.closureComments });
+  const closeBy = await resolveActingUser(ctx, options.by, 'closes');
+  return { closeBy, acknowledged: options.acknowledge, comments, status, closureComments, closingDate, files };
+}
+
+function closingDateOf(text: string, now: Date): string {
+  try {
+    return parseWhen(text, now).toISOString();
+  } catch (error) {
+    if (error instanceof UsageError) throw new UsageError(`--date: ${error.message}`);
+    throw error;
+  }
+}

@@ -1,0 +1,134 @@
+// The pages `tkt list` prints: where they come from (a view or search, or one requester's
+// tickets), and with a filter the matching tickets of as many pages as it takes, --page and
+// --limit then counting matches (contract section 10: the service filters only by view and search).
+import { plans } from '../api/plans.js';
+import { userSettings } from '../config/settings.js';
+import type { Context } from '../context.js';
+import { OperationError, UsageError } from '../errors.js';
+import type { TicketFilter } from './list-filter.js';
+import { wholeNumberOption } from '../util/ids.js';
+import { parseFilterBy, parseListType } from './list-query.js';
+import { PAGE_CONCURRENCY, listItemsOf, walkPages, type PageSource } from './pages.js';
+import { ticketIdOf } from './summary.js';
+
+/** `tkt list`'s options that say which pages to read, as typed. */
+export interface ListSourceOptions {
+  view?: string | undefined;
+  search?: string | undefined;
+  in?: string | undefined;
+  page?: string | undefined;
+  limit?: string | undefined;
+  all?: boolean | undefined;
+  requester?: string | undefined;
+}
+
+export const DEFAULT_LIMIT = 10;
+// --all without --limit asks for bigger pages: 20,000 tickets in 200 requests, not 2,000.
+// Filtering asks for the same size: matches may be sparse.
+export const ALL_PAGE_SIZE = 100;
+// Fixed by the service for list-by-username (spec 4.16).
+export const USERNAME_PAGE_SIZE = 25;
+// Details fetched at once when a list item does not say what a filter needs.
+const DETAIL_CONCURRENCY = 8;
+
+/** Where the pages come from: the paginated list, or list-by-username for --requester. */
+export async function listSource(options: ListSourceOptions, ctx: Context, filtering: boolean): Promise<PageSource> {
+  const firstPage = wholeNumberOption('--page', options.page ?? '1', { min: 1 });
+  if (options.requester !== undefined) {
+    // With a filter, --limit counts matches and so goes with --requester too.
+    const conflicting = (['view', 'search', 'in', ...(filtering ? [] : ['limit' as const])] as const).filter((name) => options[name] !== undefined);
+    if (conflicting.length > 0) {
+      throw new UsageError(`--requester cannot be combined with ${conflicting.map((name) => `--${name}`).join(', ')}`, {
+        details: [`the list-by-username endpoint takes only a username and a page (${USERNAME_PAGE_SIZE} a page)`],
+      });
+    }
+    if (options.requester.trim() === '') throw new UsageError('--requester needs a user');
+    // A user ID, username or full name, as everywhere; the endpoint takes the username.
+    const { createLookups } = await import('../lookups/index.js');
+    const username = await createLookups(ctx).username('requester', options.requester, { flag: '--requester', noun: 'user' });
+    return { firstPage, pageSize: USERNAME_PAGE_SIZE, fetch: async (page) => listItemsOf((await (await ctx.api()).send(plans.listByUsername(username, page))).body) };
+  }
+  if (options.in !== undefined && options.search === undefined) {
+    throw new UsageError('--in only narrows --search', { hint: 'add --search TEXT' });
+  }
+  // `tkt config set default-view` stands in for --view; without either the service chooses.
+  const view = options.view ?? userSettings(ctx).defaultView;
+  const listType = view === undefined ? undefined : parseListType(view);
+  const filterBy = options.in === undefined ? undefined : parseFilterBy(options.in);
+  const pageSize = options.limit !== undefined && !filtering ? wholeNumberOption('--limit', options.limit, { min: 1 }) : options.all || filtering ? ALL_PAGE_SIZE : DEFAULT_LIMIT;
+  return {
+    firstPage,
+    pageSize,
+    fetch: async (page) =>
+      listItemsOf(
+        (
+          await (await ctx.api()).send(
+            plans.listTickets({
+              page,
+              length: pageSize,
+              ...(options.search === undefined ? {} : { search: options.search }),
+              ...(listType === undefined ? {} : { listType }),
+              ...(filterBy === undefined ? {} : { filterBy }),
+            }),
+          )
+        ).body,
+      ),
+  };
+}
+
+/** The items of a page that pass the filter, in order; an item that does not say is judged on its detail. */
+async function matchingItems(items: readonly unknown[], filter: TicketFilter, ctx: Context): Promise<unknown[]> {
+  const verdicts = items.map((item) => filter.test(item));
+  const undecided = verdicts.flatMap((verdict, index) => (verdict === undefined ? [index] : []));
+  if (undecided.length > 0) {
+    const api = await ctx.api();
+    const judge = async (): Promise<void> => {
+      for (let index = undecided.shift(); index !== undefined; index = undecided.shift()) {
+        const id = ticketIdOf(items[index]);
+        const verdict = id === undefined ? undefined : filter.test((await api.send(plans.getTicket(Number(id)))).body);
+        if (verdict === undefined) {
+          throw new OperationError(`cannot filter ticket ${id === undefined ? '(no ID)' : `#${id}`}: neither the list nor its detail says what the filter asks`, {
+            hint: 'drop the filter the service does not report (--site or --department)',
+          });
+        }
+        verdicts[index] = verdict;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(DETAIL_CONCURRENCY, undecided.length) }, judge));
+  }
+  return items.filter((_item, index) => verdicts[index] === true);
+}
+
+export interface MatchWindow {
+  /** Matches to skip first (--page). */
+  skip: number;
+  /** Matches wanted; Infinity with --all. */
+  limit: number;
+}
+
+/** With a filter, --limit N is N matches (default 10, all with --all) and --page N skips N-1 times that. */
+export function matchWindow(options: ListSourceOptions): MatchWindow {
+  const page = wholeNumberOption('--page', options.page ?? '1', { min: 1 });
+  const limit = options.limit !== undefined ? wholeNumberOption('--limit', options.limit, { min: 1 }) : options.all ? Infinity : DEFAULT_LIMIT;
+  if (limit === Infinity && page > 1) throw new UsageError('--page with a filter and --all needs --limit', { hint: '--page N skips N-1 times --limit matches' });
+  return { skip: limit === Infinity ? 0 : (page - 1) * limit, limit };
+}
+
+/** With a filter: the matching tickets of `window`, from as many pages as it takes. */
+export async function* matchingPages(window: MatchWindow, source: PageSource, filter: TicketFilter, ctx: Context): AsyncGenerator<unknown[]> {
+  let { skip, limit: wanted } = window;
+  // Pages of the service, from its first: --page counts matches here.
+  for await (const items of walkPages({ ...source, firstPage: 1 }, { signal: ctx.signal, concurrency: PAGE_CONCURRENCY })) {
+    let matches = await matchingItems(items, filter, ctx);
+    if (skip > 0) {
+      const skipped = Math.min(skip, matches.length);
+      matches = matches.slice(skipped);
+      skip -= skipped;
+    }
+    if (matches.length > wanted) matches = matches.slice(0, wanted);
+    wanted -= matches.length;
+    if (matches.length > 0) yield matches;
+    // Returning ends the walk: no page past the last match needed is asked for.
+    if (wanted === 0) return;
+  }
+}
