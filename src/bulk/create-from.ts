@@ -21,7 +21,6 @@
 // mis-resumed; failed rows may be fixed freely before resuming. An existing report is never
 // overwritten: without --resume that would forget which tickets already exist.
 import { dirname, resolve } from 'node:path';
-import type { MultipartInput } from '../api/types.js';
 import { userSettings } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { AbandonedRequestError, ApiError, InterruptedError, NetworkError, OperationError, UsageError } from '../errors.js';
@@ -31,64 +30,15 @@ import { NO_PROGRESS, createProgress } from '../output/progress.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { createStyle } from '../output/style.js';
 import { writeText } from '../output/write.js';
-import { givenKeys, missingRequired, type RawFieldValues, type TicketEndpoint } from '../tickets/fields.js';
-import { checkFields, resolveFields } from '../tickets/field-values.js';
-import { assertReadableFiles, fileErrorText } from '../tickets/text-input.js';
-import { createPlan, createdId } from '../tickets/created.js';
-import { printDryRunRows } from '../tickets/dry-run.js';
+import type { RawFieldValues } from '../tickets/fields.js';
+import { fileErrorText } from '../tickets/text-input.js';
+import { checkCreate, createEndpoint, createRequest, createdId, type CreateEndpoint } from '../tickets/created.js';
+import { printDryRunRows, type PlannedRequest } from '../tickets/dry-run.js';
 import { openReport, readReport, resumedRows, type ReportEntry, type ResumedRows } from './report-file.js';
 import { detectFormat, readRows, type InputRow } from './rows.js';
-import { parseConcurrency, runBulk, type BulkResult } from './runner.js';
+import type { CreateFromOptions } from './create-from-options.js';
+import { runBulk, type BulkResult } from './runner.js';
 import { readTextFile } from '../util/text-read.js';
-
-export interface CreateFromOptions {
-  file: string;
-  /** Where to write the report; default: the --resume report, else `<FILE>.report.jsonl`. */
-  report: string | undefined;
-  resume: string | undefined;
-  /** With --resume: send the rows in doubt again. */
-  retryInDoubt: boolean;
-  integration: boolean;
-  /** undefined: the default-concurrency setting. */
-  concurrency: number | undefined;
-  dryRun: boolean;
-}
-
-/** `tkt create`'s own options as typed (the field options come apart, through the field table). */
-export interface CreateFlags {
-  from?: string | undefined;
-  report?: string | undefined;
-  resume?: string | undefined;
-  retryInDoubt?: boolean | undefined;
-  concurrency?: string | undefined;
-  integration?: boolean | undefined;
-  descriptionFile?: string | undefined;
-  dryRun?: boolean | undefined;
-}
-
-/**
- * The --from options out of `create`'s options. The row's columns replace the field options
- * (`values`), so giving both is refused rather than guessing which one wins.
- */
-export function createFromOptions(flags: CreateFlags, values: RawFieldValues): CreateFromOptions {
-  const file = flags.from;
-  if (file === undefined) throw new UsageError('--report, --resume and --concurrency need --from FILE');
-  const fieldOptions = givenKeys(values).map((key) => `--${key}`);
-  if (flags.descriptionFile !== undefined) fieldOptions.push('--description-file');
-  if (fieldOptions.length > 0) {
-    throw new UsageError(`--from cannot be combined with ${fieldOptions.join(', ')}`, { hint: 'put the values in the file, one column per option' });
-  }
-  if (flags.retryInDoubt === true && flags.resume === undefined) throw new UsageError('--retry-in-doubt needs --resume REPORT');
-  return {
-    file,
-    report: flags.report,
-    resume: flags.resume,
-    integration: flags.integration === true,
-    concurrency: flags.concurrency === undefined ? undefined : parseConcurrency(flags.concurrency),
-    retryInDoubt: flags.retryInDoubt === true,
-    dryRun: flags.dryRun === true,
-  };
-}
 
 function defaultReportPath(file: string): string {
   return `${file}.report.jsonl`;
@@ -113,38 +63,24 @@ function problemsOf(error: unknown): string[] {
 
 interface PreparedRow {
   row: InputRow;
-  form: MultipartInput;
-  labels: Record<string, string>;
+  request: PlannedRequest;
 }
 
-/** Checks one row as `tkt create` checks its options; returns the form (labelled for --dry-run), or every problem. */
-async function prepareRow(row: InputRow, endpoint: TicketEndpoint, lookups: Lookups, options: { baseDir: string; dryRun: boolean }, ctx: Context): Promise<PreparedRow | string[]> {
-  const problems = [...row.problems];
-  const missing = missingRequired(endpoint, row.values);
-  if (missing.length > 0) problems.push(`missing ${missing.map(asColumnMessage).join(', ')}`);
+/** Checks one row as `tkt create` checks its options; returns its request (labelled for --dry-run), or every problem. */
+async function prepareRow(row: InputRow, endpoint: CreateEndpoint, lookups: Lookups, options: { baseDir: string; dryRun: boolean }, ctx: Context): Promise<PreparedRow | string[]> {
   // Attachments are found next to the input file, so the file works from any folder.
   const attach = row.values.attach;
   const values: RawFieldValues = attach === undefined ? row.values : { ...row.values, attach: (typeof attach === 'string' ? [attach] : attach).map((path) => resolve(options.baseDir, path)) };
-  let checked: ReturnType<typeof checkFields> | undefined;
-  try {
-    checked = checkFields(endpoint, values, ctx.now());
-  } catch (error) {
-    problems.push(...problemsOf(error));
-  }
-  const files = values.attach;
-  if (files !== undefined && typeof files !== 'string') {
-    try {
-      await assertReadableFiles(files, 'attach');
-    } catch (error) {
-      problems.push(...problemsOf(error).map((problem) => `attach: ${problem}`));
-    }
-  }
+  const { checked, badValues, unreadableFiles, missing } = await checkCreate(endpoint, values, ctx.now(), 'attach');
+  const problems = [
+    ...row.problems,
+    ...(missing.length > 0 ? [`missing ${missing.map(asColumnMessage).join(', ')}`] : []),
+    ...(badValues === undefined ? [] : problemsOf(badValues)),
+    ...(unreadableFiles === undefined ? [] : problemsOf(unreadableFiles).map((problem) => `attach: ${problem}`)),
+  ];
   if (problems.length > 0 || checked === undefined) return problems;
   try {
-    const resolved = await resolveFields(checked, lookups, { labels: options.dryRun });
-    // TicketType is required by register; 1 = Ticket, as `tkt create` sends.
-    if (endpoint === 'register') resolved.form.fields.TicketType ??= 1;
-    return { row, form: resolved.form, labels: resolved.labels };
+    return { row, request: await createRequest(endpoint, checked, lookups, { labels: options.dryRun }) };
   } catch (error) {
     return problemsOf(error);
   }
@@ -192,7 +128,7 @@ function numericId(text: string | undefined): number | null {
 }
 
 export async function runCreateFrom(options: CreateFromOptions, ctx: Context): Promise<void> {
-  const endpoint: 'register' | 'new' = options.integration ? 'new' : 'register';
+  const endpoint = createEndpoint(options.integration);
   const text = await readInput(options.file);
   const rows = readRows(text, detectFormat(options.file, text), endpoint);
   if (rows.length === 0) throw new UsageError(`${options.file} has no rows`);
@@ -224,7 +160,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
   // --dry-run: what each row would send, nothing sent, no report written.
   if (options.dryRun) {
     const skipped = skippedEntries.map((entry) => `row ${entry.row}: already created as ${entry.id == null ? 'a ticket' : `#${entry.id}`} (skipped)`);
-    await printDryRunRows(ctx, prepared.map((item) => ({ row: item.row.row, request: { ...createPlan(endpoint, item.form), labels: item.labels } })), skipped);
+    await printDryRunRows(ctx, prepared.map((item) => ({ row: item.row.row, request: item.request })), skipped);
     return;
   }
 
@@ -307,7 +243,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
           throw new OperationError(`not sent: cannot write the report: ${fileErrorText(error)}`);
         }
         try {
-          const response = await api.send(createPlan(endpoint, item.form));
+          const response = await api.send(item.request);
           newIds.set(row, createdId(response));
           return { status: response.status };
         } catch (error) {

@@ -1,25 +1,23 @@
 // tkt create: register a ticket (spec 4.3), or with --integration the `new` endpoint (4.15).
-import type { ApiResponse } from '../api/types.js';
 import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
+import { createFromOptions, type CreateFromFlags } from '../bulk/create-from-options.js';
 import { InterruptedError, OperationError, UsageError } from '../errors.js';
 import { createLookups } from '../lookups/index.js';
 import { fieldsOption } from '../output/flags.js';
 import { writeText } from '../output/write.js';
 import { fillTicketFields } from '../prompts/fill.js';
 import { answerAssigneeMe } from '../tickets/acting-user.js';
-import { createPlan, createdId } from '../tickets/created.js';
+import { checkCreate, createEndpoint, createRequest, printCreated } from '../tickets/created.js';
 import { formSummary, printDryRun } from '../tickets/dry-run.js';
-import { addFieldOptions, assertFieldsApply, givenKeys, missingRequired, pickFieldValues, type RawFieldValues } from '../tickets/fields.js';
-import { checkFields, resolveFields } from '../tickets/field-values.js';
-import { assertReadableFiles, readTextOption } from '../tickets/text-input.js';
+import { addFieldOptions, assertFieldsApply, flagOf, givenKeys, pickFieldValues, type RawFieldValues } from '../tickets/fields.js';
+import { checkFields } from '../tickets/field-values.js';
+import { readTextOption } from '../tickets/text-input.js';
 import { concurrencyOption, dryRunOption } from './shared-options.js';
 
-export interface CreateOptions {
+export interface CreateOptions extends CreateFromFlags {
   values: RawFieldValues;
   descriptionFile?: string | undefined;
-  integration?: boolean | undefined;
-  dryRun?: boolean | undefined;
 }
 
 const EXAMPLES = `
@@ -55,9 +53,6 @@ Output: a line per row; --json one JSON array of {"row","ok","id"} or {"row","ok
   $ tkt create --from tickets.csv --resume tickets.csv.report.jsonl   # after a partial failure
   $ tkt create --from alerts.jsonl --integration --concurrency 16 --json`;
 
-// Any of these makes the run a --from run.
-const BULK_OPTIONS = ['from', 'report', 'resume', 'retryInDoubt', 'concurrency'] as const;
-
 export function register(program: Program, host: CommandHost): void {
   const base = program
     .command('create')
@@ -74,22 +69,14 @@ export function register(program: Program, host: CommandHost): void {
     .addOption(concurrencyOption('with --from: tickets created'))
     .addHelpText('after', EXAMPLES);
   // Ctrl-C during --from stops new creates and lets those in flight finish and be recorded.
-  host.action(
-    command,
-    async (_args, opts, ctx) => {
-      const values = pickFieldValues(opts);
-      if (BULK_OPTIONS.some((key) => opts[key] !== undefined)) {
-        const { createFromOptions, runCreateFrom } = await import('../bulk/create-from.js');
-        return runCreateFrom(createFromOptions(opts, values), ctx);
-      }
-      return run({ ...opts, values }, ctx);
-    },
-    { graceful: true },
-  );
+  host.action(command, (_args, opts, ctx) => run({ ...opts, values: pickFieldValues(opts) }, ctx), { graceful: true });
 }
 
 export async function run(options: CreateOptions, ctx: Context): Promise<void> {
-  const endpoint = options.integration ? 'new' : 'register';
+  const fromFile = createFromOptions(options, [...givenKeys(options.values).map(flagOf), ...(options.descriptionFile === undefined ? [] : ['--description-file'])]);
+  if (fromFile !== undefined) return (await import('../bulk/create-from.js')).runCreateFrom(fromFile, ctx);
+
+  const endpoint = createEndpoint(options.integration);
   assertFieldsApply(endpoint, options.values, options.integration ? '--integration' : 'tkt create without --integration');
   // Nothing named at all: a person at a terminal wants to be walked through the whole form.
   const fullyInteractive = givenKeys(options.values).length === 0 && options.descriptionFile === undefined;
@@ -102,10 +89,9 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
   let values: RawFieldValues = { ...options.values, description };
 
   // Everything checkable without the network fails first, before any prompt or request.
-  checkFields(endpoint, values, ctx.now());
-  const attachments = values.attach;
-  if (attachments !== undefined && typeof attachments !== 'string') await assertReadableFiles(attachments, '--attach');
-  const missing = missingRequired(endpoint, values);
+  const { badValues, unreadableFiles, missing } = await checkCreate(endpoint, values, ctx.now(), '--attach');
+  const problem = badValues ?? unreadableFiles;
+  if (problem !== undefined) throw problem;
   if (missing.length > 0 && !ctx.io.canPrompt) {
     throw new UsageError(`missing required option${missing.length === 1 ? '' : 's'}: ${missing.join(', ')}`, {
       hint: 'give them as options, or run at a terminal to be asked',
@@ -117,35 +103,15 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
   const asked = ctx.io.canPrompt && (missing.length > 0 || fullyInteractive);
   if (asked) values = await fillTicketFields(ctx, lookups, values, { endpoint, optional: fullyInteractive });
   values = await answerAssigneeMe(ctx, lookups, values);
-  const resolved = await resolveFields(checkFields(endpoint, values, ctx.now()), lookups, { labels: options.dryRun || asked });
-  // TicketType is required by register; 1 = Ticket is the only published type.
-  if (endpoint === 'register') resolved.form.fields.TicketType ??= 1;
+  const request = await createRequest(endpoint, checkFields(endpoint, values, ctx.now()), lookups, { labels: options.dryRun === true || asked });
 
-  if (options.dryRun) {
-    await printDryRun(ctx, { ...createPlan(endpoint, resolved.form), labels: resolved.labels });
-    return;
-  }
+  if (options.dryRun) return printDryRun(ctx, request);
   if (asked) {
-    await writeText(ctx.io.stderr, `\n${formSummary(resolved.form, resolved.labels)}`);
+    await writeText(ctx.io.stderr, `\n${formSummary(request.form!, request.labels)}`);
     if (!(await ctx.prompter.confirm({ message: 'Create this ticket?', default: true }))) throw new OperationError('cancelled: nothing was created');
   }
   // Ctrl-C does not end the process at once here (--from needs that, see register), so a
   // press while names were being resolved must still stop the create before it is sent.
   if (ctx.signal.aborted) throw new InterruptedError();
-  const api = await ctx.api();
-  const response = await api.send(createPlan(endpoint, resolved.form));
-  await printCreated(ctx, response);
-}
-
-async function printCreated(ctx: Context, response: ApiResponse): Promise<void> {
-  const id = (): string => {
-    const found = createdId(response);
-    if (found === undefined) {
-      throw new OperationError(`the service answered HTTP ${response.status} but named no ticket ID`, {
-        hint: 'check with "tkt list --view all-my-tickets"',
-      });
-    }
-    return found;
-  };
-  await ctx.output.document(response.body, { human: () => `Created ticket #${id()}\n`, quiet: () => `${id()}\n` });
+  await printCreated(ctx, await (await ctx.api()).send(request));
 }

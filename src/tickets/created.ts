@@ -1,13 +1,66 @@
-// Creating a ticket, shared by `tkt create` and `tkt create --from`: where each kind is
-// sent, and how the answer names the new ticket.
+// Creating a ticket, the steps `tkt create` and every row of `tkt create --from` share: which
+// endpoint, what is wrong with the values before any request, the request once names are
+// resolved, and how the answer names the new ticket.
 import { field } from '../api/fields.js';
 import { plans } from '../api/plans.js';
-import type { ApiResponse, MultipartInput, RequestPlan } from '../api/types.js';
-import type { TicketEndpoint } from './fields.js';
+import type { ApiResponse } from '../api/types.js';
+import type { Context } from '../context.js';
+import { OperationError, UsageError } from '../errors.js';
+import type { Lookups } from '../lookups/types.js';
+import type { PlannedRequest } from './dry-run.js';
+import { checkFields, resolveFields, type CheckedFields } from './field-values.js';
+import { missingRequired, type RawFieldValues } from './fields.js';
+import { assertReadableFiles } from './text-input.js';
 
-/** The request that creates a ticket: register (on someone's behalf) or new (integration). */
-export function createPlan(endpoint: Exclude<TicketEndpoint, 'update'>, form: MultipartInput): RequestPlan {
-  return endpoint === 'new' ? plans.newTicket(form) : plans.register(form);
+export type CreateEndpoint = 'register' | 'new';
+
+/** register (on someone's behalf) or, for --integration, new. */
+export function createEndpoint(integration: boolean | undefined): CreateEndpoint {
+  return integration ? 'new' : 'register';
+}
+
+export interface CreateCheck {
+  /** The values, checked; undefined when some of them are bad. */
+  checked: CheckedFields | undefined;
+  /** What is wrong with the values (exit 2). */
+  badValues: UsageError | undefined;
+  /** The attachments that cannot be read (exit 2). */
+  unreadableFiles: UsageError | undefined;
+  /** The required options not given (a terminal may still ask for them). */
+  missing: string[];
+}
+
+/** Everything about a create that can be checked without the network. `filesFlag` names the attachments in messages. */
+export async function checkCreate(endpoint: CreateEndpoint, values: RawFieldValues, now: Date, filesFlag: string): Promise<CreateCheck> {
+  const files = values.attach;
+  const [checked, unreadable] = await Promise.all([
+    usageProblem(async () => checkFields(endpoint, values, now)),
+    usageProblem(async () => (files === undefined || typeof files === 'string' ? undefined : assertReadableFiles(files, filesFlag))),
+  ]);
+  return {
+    checked: checked instanceof UsageError ? undefined : checked,
+    badValues: checked instanceof UsageError ? checked : undefined,
+    unreadableFiles: unreadable instanceof UsageError ? unreadable : undefined,
+    missing: missingRequired(endpoint, values),
+  };
+}
+
+/** The result of `check`, or the UsageError it threw; any other error is thrown on. */
+async function usageProblem<T>(check: () => Promise<T>): Promise<T | UsageError> {
+  try {
+    return await check();
+  } catch (error) {
+    if (error instanceof UsageError) return error;
+    throw error;
+  }
+}
+
+/** The request that creates the ticket, its names resolved to IDs (labelled for people when `labels`). */
+export async function createRequest(endpoint: CreateEndpoint, checked: CheckedFields, lookups: Lookups, options: { labels: boolean }): Promise<PlannedRequest> {
+  const { form, labels } = await resolveFields(checked, lookups, options);
+  // TicketType is required by register; 1 = Ticket is the only published type.
+  if (endpoint === 'register') form.fields.TicketType ??= 1;
+  return { ...(endpoint === 'new' ? plans.newTicket(form) : plans.register(form)), labels };
 }
 
 /**
@@ -17,6 +70,20 @@ export function createPlan(endpoint: Exclude<TicketEndpoint, 'update'>, form: Mu
  */
 export function createdId(response: ApiResponse): string | undefined {
   return wholeNumber(field(response.body, 'id', 'ticketId')) ?? sameServiceLocationId(response);
+}
+
+/** `Created ticket #ID`; -q the ID; --json the service's answer. */
+export async function printCreated(ctx: Context, response: ApiResponse): Promise<void> {
+  const id = (): string => {
+    const found = createdId(response);
+    if (found === undefined) {
+      throw new OperationError(`the service answered HTTP ${response.status} but named no ticket ID`, {
+        hint: 'check with "tkt list --view all-my-tickets"',
+      });
+    }
+    return found;
+  };
+  await ctx.output.document(response.body, { human: () => `Created ticket #${id()}\n`, quiet: () => `${id()}\n` });
 }
 
 function sameServiceLocationId(response: ApiResponse): string | undefined {

@@ -1,0 +1,55 @@
+// `tkt create`'s --from options: when they make the run a bulk create, and what they say.
+// Light on purpose: `tkt create` reads them on every run, and the bulk create loads only for --from.
+import { UsageError } from '../errors.js';
+import { parseConcurrency } from './runner.js';
+
+/** `tkt create`'s options that concern --from, as typed (the field options are the rows' columns). */
+export interface CreateFromFlags {
+  from?: string | undefined;
+  report?: string | undefined;
+  resume?: string | undefined;
+  retryInDoubt?: boolean | undefined;
+  concurrency?: string | undefined;
+  integration?: boolean | undefined;
+  dryRun?: boolean | undefined;
+}
+
+export interface CreateFromOptions {
+  file: string;
+  /** Where to write the report; default: the --resume report, else `<FILE>.report.jsonl`. */
+  report: string | undefined;
+  resume: string | undefined;
+  /** With --resume: send the rows in doubt again. */
+  retryInDoubt: boolean;
+  integration: boolean;
+  /** undefined: the default-concurrency setting. */
+  concurrency: number | undefined;
+  dryRun: boolean;
+}
+
+// Any of these makes the run a --from run.
+const FROM_FLAGS = ['from', 'report', 'resume', 'retryInDoubt', 'concurrency'] as const;
+
+/**
+ * The --from run `flags` ask for, or undefined for a single create. The rows' columns replace
+ * the field options (`fieldFlags`, those given), so giving both is refused rather than guessing
+ * which one wins.
+ */
+export function createFromOptions(flags: CreateFromFlags, fieldFlags: readonly string[]): CreateFromOptions | undefined {
+  if (!FROM_FLAGS.some((key) => flags[key] !== undefined)) return undefined;
+  const file = flags.from;
+  if (file === undefined) throw new UsageError('--report, --resume and --concurrency need --from FILE');
+  if (fieldFlags.length > 0) {
+    throw new UsageError(`--from cannot be combined with ${fieldFlags.join(', ')}`, { hint: 'put the values in the file, one column per option' });
+  }
+  if (flags.retryInDoubt === true && flags.resume === undefined) throw new UsageError('--retry-in-doubt needs --resume REPORT');
+  return {
+    file,
+    report: flags.report,
+    resume: flags.resume,
+    integration: flags.integration === true,
+    concurrency: flags.concurrency === undefined ? undefined : parseConcurrency(flags.concurrency),
+    retryInDoubt: flags.retryInDoubt === true,
+    dryRun: flags.dryRun === true,
+  };
+}

@@ -1,0 +1,41 @@
+// The collections of the metadata calls (spec 4.13, 4.14), for `tkt metadata --collection`:
+// which call returns which, named as the user types them, found in an answer however spelled.
+import { isObject } from '../api/fields.js';
+import { OperationError, UsageError } from '../errors.js';
+import { squash } from '../util/option-text.js';
+
+// What each call returns; metadata/{id} omits requesters.
+const APP_COLLECTIONS = ['groups', 'levels', 'priorities', 'categories', 'status', 'clients', 'sites', 'departments'];
+const METADATA_COLLECTIONS = [...APP_COLLECTIONS, 'sub_categories', 'items', 'technicians'];
+export const ALL_COLLECTIONS = [...METADATA_COLLECTIONS, 'requesters'];
+
+/** Which metadata call: the app's, a ticket's (an ID), or the general one. */
+export interface MetadataCall {
+  app?: boolean | undefined;
+  id?: string | undefined;
+}
+
+/** The collection's canonical name; exit 2, before any request, when this call does not return it. */
+export function parseCollection(name: string, call: MetadataCall): string {
+  const valid = call.app ? APP_COLLECTIONS : call.id === undefined ? ALL_COLLECTIONS : METADATA_COLLECTIONS;
+  const found = valid.find((candidate) => squash(candidate) === squash(name));
+  if (found !== undefined) return found;
+  const from = call.app ? 'the app metadata' : call.id === undefined ? 'the metadata' : "a ticket's metadata";
+  throw new UsageError(`unknown collection ${JSON.stringify(name)} in ${from}`, { details: [`valid collections: ${valid.join(', ')}`] });
+}
+
+/** The answer's arrays, keyed as the service spelled them. */
+export function collectionsIn(body: unknown): [string, unknown[]][] {
+  if (!isObject(body)) throw new OperationError('the service answered the metadata with something that is not an object');
+  return Object.entries(body).filter((entry): entry is [string, unknown[]] => Array.isArray(entry[1]));
+}
+
+/** The collection `wanted` (a canonical name) of an answer, however the service spelled it; an error naming what it sent when it is not there. */
+export function collectionOf(body: unknown, wanted: string): [string, unknown[]] {
+  const collections = collectionsIn(body);
+  const found = collections.find(([name]) => squash(name) === squash(wanted));
+  if (found === undefined) {
+    throw new OperationError(`the service sent no ${wanted} collection`, { details: [`it sent: ${collections.map(([name]) => name).join(', ')}`] });
+  }
+  return found;
+}

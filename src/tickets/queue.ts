@@ -1,0 +1,80 @@
+// The caller's queue at a glance (contract section 10), for `tkt status`: how many of their
+// tickets are open, overdue, due today, on hold, pending and escalated, how many in their groups
+// have nobody assigned, then the most urgent few. Each count is the service's own view, walked whole.
+import type { ApiClient } from '../api/types.js';
+import type { Context } from '../context.js';
+import { createStyle } from '../output/style.js';
+import { renderTable } from '../output/table.js';
+import { formatDue } from '../output/time.js';
+import { viewTickets } from './pages.js';
+import { isSettled, summarizeTicket } from './summary.js';
+
+// Counted views, in the order they are shown (contract section 10), with their list types.
+const COUNTS = [
+  ['open', 'MyOpenTickets', 'open'],
+  ['overdue', 'MyOverdueTickets', 'overdue'],
+  ['dueToday', 'MyTicketsDueToday', 'due today'],
+  ['onHold', 'MyTicketsOnhold', 'on hold'],
+  ['pending', 'MyPendingTickets', 'pending'],
+  ['escalated', 'MyEscalated', 'escalated'],
+] as const;
+const URGENT_SHOWN = 5;
+
+
+export interface Queue {
+  /** open, overdue, dueToday, onHold, pending, escalated, unassignedInMyGroups. */
+  counts: Record<string, number>;
+  /** The most urgent open tickets, as the list gives them: overdue first, then the nearest due date. */
+  urgent: unknown[];
+}
+
+export async function readQueue(api: ApiClient, signal: AbortSignal, now: Date): Promise<Queue> {
+  const all = (listType: string) => viewTickets(api, listType, signal);
+  const [lists, groups] = await Promise.all([Promise.all(COUNTS.map(([, listType]) => all(listType))), all('AllMyGroups')]);
+  const counts: Record<string, number> = {};
+  COUNTS.forEach(([key], index) => (counts[key] = lists[index]!.length));
+  // A resolved or closed ticket nobody was assigned to is no one's work.
+  counts.unassignedInMyGroups = groups.filter((item) => summarizeTicket(item).assignee === undefined && !isSettled(item)).length;
+
+  const dueOf = (item: unknown) => summarizeTicket(item).due?.getTime() ?? Number.POSITIVE_INFINITY;
+  const overdue = (item: unknown) => Number(dueOf(item) < now.getTime());
+  // Overdue first, then the nearest due date; tickets without one last.
+  const urgent = [...lists[0]!].sort((a, b) => overdue(b) - overdue(a) || dueOf(a) - dueOf(b)).slice(0, URGENT_SHOWN);
+  return { counts, urgent };
+}
+
+/** The IDs of the urgent tickets, in order. */
+export function urgentIds(queue: Queue): (number | string)[] {
+  return queue.urgent.map((item) => summarizeTicket(item).id ?? '');
+}
+
+// The urgent tickets sit under the counts, indented as they are.
+const INDENT = '  ';
+
+/** The queue as people read it: the counts, then the urgent tickets as an aligned table. */
+export function renderQueue({ counts, urgent }: Queue, ctx: Context): string {
+  const style = createStyle(ctx.io.stdoutColor);
+  const rows: [string, number][] = [...COUNTS.map(([key, , label]): [string, number] => [label, counts[key]!]), ['unassigned in your groups', counts.unassignedInMyGroups!]];
+  const width = Math.max(...rows.map(([label]) => label.length));
+  const lines = [style.bold('Your queue'), ...rows.map(([label, count]) => `${INDENT}${label.padEnd(width)}  ${String(count).padStart(4)}`)];
+  if (urgent.length > 0) {
+    const tickets = urgent.map((item) => {
+      const ticket = summarizeTicket(item);
+      const due = formatDue(ticket.due, ctx.now(), ticket.overdue);
+      return { id: ticket.id, due: due.text === '' ? 'no due date' : due.text, overdue: due.overdue, priority: ticket.priority, status: ticket.status, title: ticket.title };
+    });
+    const table = renderTable(
+      [
+        { header: 'ID', key: 'id', align: 'right' },
+        { header: 'DUE', key: 'due', paint: (text, row) => (row.overdue === true ? style.red(text) : text) },
+        { header: 'PRIORITY', key: 'priority' },
+        { header: 'STATUS', key: 'status' },
+        { header: 'TITLE', key: 'title', shrink: true },
+      ],
+      tickets,
+      { width: ctx.io.columns - INDENT.length, color: ctx.io.stdoutColor },
+    );
+    lines.push('', style.bold('Most urgent'), ...table.trimEnd().split('\n').map((line) => INDENT + line));
+  }
+  return `${lines.join('\n')}\n`;
+}
