@@ -56,4 +56,3 @@ export async function authenticate(call: Call): Promise<void> {
 function lockedOut(until: string): HttpFailure {
   return messageFailure(401, `The account is locked out after too many failed sign-in attempts. Try again after ${until}.`);
 }
-
