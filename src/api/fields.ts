@@ -1,11 +1,9 @@
 // Responses may use camelCase or PascalCase (spec 2.2 shows both); every field
 // is read through these helpers, never by direct property access.
+import { isObject } from '../util/json-object.js';
 
-export type JsonObject = Record<string, unknown>;
-
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+// Offered here too, with the other helpers the readers of responses take from this file.
+export { isObject };
 
 /** The value of the first of `names` present in `obj`, compared without regard to case. */
 export function field(obj: unknown, ...names: string[]): unknown {

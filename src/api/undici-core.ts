@@ -1,8 +1,9 @@
 // undici's index also loads fetch, WebSocket, EventSource, caches and mocks: about half of its
 // load time, paid on every command that talks to the service, for nothing tkt uses. We load only
 // the proxy-aware agent and the request API, and attach the API to dispatchers exactly as
-// undici's index does (`Object.assign(Dispatcher.prototype, api)`). The deep paths are pinned by
-// the lockfile; test/api/* and every command test exercise them.
+// undici's index does (`Object.assign(Dispatcher.prototype, api)`). The deep paths are undici's
+// internals, not its API, so package.json pins undici to one exact version (no range): a new
+// version comes only by editing that line, and test/api/* and every command test exercise them.
 import { setFlagsFromString } from 'node:v8';
 import type { EnvHttpProxyAgent as EnvHttpProxyAgentType } from 'undici';
 import DispatcherClass from 'undici/lib/dispatcher/dispatcher.js';

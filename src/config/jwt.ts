@@ -1,7 +1,8 @@
 // Reading a JWT's claims without verifying it: the server verifies; tkt only needs to know
 // who the token says the caller is and when it runs out.
+import { isObject, type JsonObject } from '../util/json-object.js';
 
-export type JwtClaims = Record<string, unknown>;
+export type JwtClaims = JsonObject;
 
 const SCHEMA_CLAIMS = 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/';
 const USER_ID_CLAIMS = ['sub', 'nameid', `${SCHEMA_CLAIMS}nameidentifier`];
@@ -13,7 +14,7 @@ export function decodeJwtClaims(token: string): JwtClaims | undefined {
   if (parts.length !== 3 || !parts[1]) return undefined;
   try {
     const payload: unknown = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
-    return typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? (payload as JwtClaims) : undefined;
+    return isObject(payload) ? payload : undefined;
   } catch {
     return undefined;
   }

@@ -10,11 +10,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { OperationError } from '../errors.js';
+import { isObject, type JsonObject } from '../util/json-object.js';
 import { processIsAlive } from '../util/process-alive.js';
 import { assertProfileName } from './paths.js';
 import type { ConfigStore, Profile, SavedSettings, StoredToken } from './types.js';
-
-type JsonObject = Record<string, unknown>;
 
 interface CacheEntry {
   value: unknown;
@@ -140,8 +139,8 @@ function profilesIn(settings: JsonObject): Record<string, Profile> {
 function readObject(file: string, ifUnreadable: 'report' | 'empty'): JsonObject {
   try {
     const parsed: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new TypeError('not a JSON object');
-    return parsed as JsonObject;
+    if (!isObject(parsed)) throw new TypeError('not a JSON object');
+    return parsed;
   } catch (error) {
     if (ifUnreadable === 'empty' || (error as NodeJS.ErrnoException).code === 'ENOENT') return {};
     throw fileError('read', file, error);

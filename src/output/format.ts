@@ -66,7 +66,7 @@ export interface OutputParts {
 }
 
 /** Comma-separated names as typed: `--fields id,title` or `--fields "id, title"`. */
-export function nameList(text: string, flag: string): string[] {
+function parseNameList(text: string, flag: string): string[] {
   const names = text.split(',').map((name) => name.trim()).filter((name) => name !== '');
   if (names.length === 0) throw new UsageError(`${flag} needs at least one name`, { hint: `e.g. ${flag} id,title` });
   return [...new Set(names)];
@@ -106,8 +106,8 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
   const { flags, io, now } = parts;
   const { stdout } = io;
   checkCombinations(flags);
-  const fields = flags.fields === undefined ? undefined : nameList(flags.fields, '--fields');
-  const columns = flags.columns === undefined ? undefined : nameList(flags.columns, '--columns');
+  const fields = flags.fields === undefined ? undefined : parseNameList(flags.fields, '--fields');
+  const columns = flags.columns === undefined ? undefined : parseNameList(flags.columns, '--columns');
   let query: CompiledQuery | undefined;
   if (flags.query !== undefined) {
     // The JMESPath engine loads only for runs that ask for it.

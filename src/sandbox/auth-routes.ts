@@ -53,7 +53,6 @@ export async function authenticate(call: Call): Promise<void> {
   });
 }
 
-export function lockedOut(until: string): HttpFailure {
+function lockedOut(until: string): HttpFailure {
   return messageFailure(401, `The account is locked out after too many failed sign-in attempts. Try again after ${until}.`);
 }
-

@@ -118,4 +118,3 @@ export function created(call: Call, ticket: SandboxTicket, body: unknown): void 
 }
 
 // ---- the endpoints ----
-

@@ -18,7 +18,6 @@ import { processIsAlive } from '../util/process-alive.js';
 
 export type { DemoLogin } from './demo.js';
 export type * from './model.js';
-export { Permission, StatusType } from './model.js';
 
 export interface SandboxOptions {
   /** Default 127.0.0.1. */

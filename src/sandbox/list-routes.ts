@@ -49,4 +49,3 @@ export async function listByUsername(call: Call): Promise<void> {
     sendJson(call.res, 200, own.slice(first, first + LIST_BY_USERNAME_PAGE_SIZE).map((t) => ticketApiModel(call.store, t)));
   });
 }
-

@@ -103,4 +103,3 @@ export async function runRoute(
   }
   await route.handle({ req, res, store, config, id, baseUrl, caller: caller as SandboxUser, claims: claims as TokenClaims });
 }
-

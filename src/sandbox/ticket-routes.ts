@@ -277,4 +277,3 @@ export async function requesterReply(call: Call): Promise<void> {
     sendJson(call.res, 200, { success: true, reopened });
   });
 }
-

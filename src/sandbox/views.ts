@@ -95,7 +95,7 @@ export function ticketListItem(store: SandboxStore, ticket: SandboxTicket, now: 
   };
 }
 
-export function isOverdue(store: SandboxStore, ticket: SandboxTicket, now: Date): boolean {
+function isOverdue(store: SandboxStore, ticket: SandboxTicket, now: Date): boolean {
   return ticket.dueDate !== null && ticket.dueDate < now.toISOString() && !store.isCompleted(ticket);
 }
 

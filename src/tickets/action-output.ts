@@ -22,6 +22,7 @@ export function skippedUploads(body: unknown): string[] | undefined {
   return fileNamesIn(field(body, 'skipped', 'skippedFiles', 'rejected'));
 }
 
+/** File names on one line, comma-separated, each made safe for the terminal. */
 export function nameList(names: readonly string[]): string {
   return names.map(sanitizeInline).join(', ');
 }

@@ -31,7 +31,7 @@ function sentFields(form: MultipartInput): [string, FormValue][] {
  * `{dryRun, method, path, fields, files}` (no fields for an endpoint without a body, `json`
  * for a JSON body).
  */
-export function plannedJson(request: PlannedRequest): Record<string, unknown> {
+function plannedJson(request: PlannedRequest): Record<string, unknown> {
   return {
     dryRun: true,
     method: request.method,

@@ -25,7 +25,7 @@ const MIN_LIST_LINES = 3;
 /** Room for the highlight marker before each row. */
 const MARKER = 2;
 
-export interface Layout {
+interface Layout {
   width: number;
   listLines: number;
   detailLines: number;

@@ -1,0 +1,193 @@
+// The rows of a `tkt create --from` file. test/bulk/create-from.test.ts reads a few files end to
+// end; these are the edge cases of each format and of the row hash that --resume relies on.
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.js';
+import { detectFormat, readRows, rowHash, type InputRow } from '../../src/bulk/rows.js';
+
+/** What --resume and the checks see of each row. */
+const shape = (rows: readonly InputRow[]) => rows.map(({ row, line, values, problems }) => ({ row, line, values, problems }));
+
+/** The UsageError `read` throws (fails the test when it throws nothing, or something else). */
+function usageErrorOf(read: () => unknown): UsageError {
+  try {
+    read();
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    return error as UsageError;
+  }
+  throw new Error('expected a UsageError');
+}
+
+describe('detectFormat', () => {
+  it('goes by the extension in any case', () => {
+    expect(detectFormat('ROWS.CSV', '[{"title":"A"}]')).toBe('csv');
+    expect(detectFormat('rows.JSONL', 'title,site')).toBe('jsonl');
+    expect(detectFormat('rows.NdJson', '[')).toBe('jsonl');
+  });
+
+  it('reads .json as an array only when it starts with "[", after a BOM and blanks', () => {
+    expect(detectFormat('rows.json', '\uFEFF\n  [ {"title":"A"} ]')).toBe('json');
+    expect(detectFormat('rows.json', '{"title":"A"}\n{"title":"B"}\n')).toBe('jsonl');
+    // Neither "[" nor "{": still JSON Lines for .json, whose rows then say what is wrong.
+    expect(detectFormat('rows.json', 'title\nA\n')).toBe('jsonl');
+  });
+
+  it('tells any other file by its first character: "[" an array, "{" JSON Lines, else CSV', () => {
+    expect(detectFormat('export', '  [{"title":"A"}]')).toBe('json');
+    expect(detectFormat('rows.txt', '\n{"title":"A"}')).toBe('jsonl');
+    expect(detectFormat('rows.txt', '')).toBe('csv');
+  });
+});
+
+describe('readRows: JSON Lines', () => {
+  it('numbers rows among the data lines and lines across the whole file, with CRLF and a BOM', () => {
+    const rows = readRows('\uFEFF{"title":"A"}\r\n\r\n   \r\n{"title":"B"}\r\n', 'jsonl', 'register');
+    expect(shape(rows)).toEqual([
+      { row: 1, line: 1, values: { title: 'A' }, problems: [] },
+      { row: 2, line: 4, values: { title: 'B' }, problems: [] },
+    ]);
+  });
+
+  it('matches keys without regard to case or surrounding blanks', () => {
+    const [row] = readRows('{" Title ":"A","SITE":"HQ","Tag":"7"}', 'jsonl', 'register');
+    expect(row!.values).toEqual({ title: 'A', site: 'HQ', tag: ['7'] });
+    expect(row!.problems).toEqual([]);
+  });
+
+  it('leaves out null and blank values, as a left-out option, and splits ;-lists with their blanks dropped', () => {
+    const [row] = readRows('{"title":"A","site":null,"priority":"  ","tag":" 1; ;2;","attach":""}', 'jsonl', 'register');
+    expect(row!.values).toEqual({ title: 'A', tag: ['1', '2'] });
+    expect(row!.problems).toEqual([]);
+  });
+
+  it('takes numbers as text, and a number or a list of numbers for a list column', () => {
+    const [row] = readRows('{"title":"A","site":1.5,"tag":3,"attach":["a.txt",2]}', 'jsonl', 'register');
+    expect(row!.values).toEqual({ title: 'A', site: '1.5', tag: ['3'], attach: ['a.txt', '2'] });
+  });
+
+  it('names each value of the wrong type, keeping the values it can read', () => {
+    const [row] = readRows('{"title":true,"site":[1],"tag":[{"id":1}],"description":{"text":"x"},"priority":"high"}', 'jsonl', 'register');
+    expect(row!.problems).toEqual([
+      'title: expected text or a number, got boolean',
+      'site: expected text or a number, got a list',
+      'tag: expected text or a list, got a list',
+      'description: expected text or a number, got object',
+    ]);
+    expect(row!.values).toEqual({ priority: 'high' });
+  });
+
+  it('makes unknown and foreign columns problems of the row, not of the file', () => {
+    const rows = readRows('{"title":"A","colour":"red"}\n{"title":"B","email":"b@example.com"}\n{"title":"C","tag":"1"}\n', 'jsonl', 'register');
+    expect(rows.map((row) => row.problems)).toEqual([['unknown column "colour"'], ['column "email" cannot be used without --integration'], []]);
+    expect(rows.map((row) => row.values)).toEqual([{ title: 'A' }, { title: 'B' }, { title: 'C', tag: ['1'] }]);
+    const [integration] = readRows('{"title":"A","tag":"1","email":"a@example.com"}', 'jsonl', 'new');
+    expect(integration!.problems).toEqual(['column "tag" cannot be used with --integration']);
+    expect(integration!.values).toEqual({ title: 'A', email: 'a@example.com' });
+  });
+
+  it('says what a line that is not an object holds, and keeps numbering after it', () => {
+    const rows = readRows('[{"title":"A"}]\n"text"\nnull\n{"title":\n{"title":"E"}\n', 'jsonl', 'register');
+    expect(rows.map((row) => [row.row, row.line])).toEqual([
+      [1, 1],
+      [2, 2],
+      [3, 3],
+      [4, 4],
+      [5, 5],
+    ]);
+    expect(rows.slice(0, 3).map((row) => row.problems)).toEqual(Array(3).fill(['expected an object like {"title": "...", ...}']));
+    expect(rows[3]!.problems).toEqual([expect.stringMatching(/^not valid JSON: /)]);
+    expect(rows[4]!.problems).toEqual([]);
+  });
+});
+
+describe('readRows: a JSON array', () => {
+  it('numbers the elements from 1, with no line, each checked as a JSON Lines row is', () => {
+    const rows = readRows('\uFEFF[{"title":"A","tag":[1,2]}, 7, {"title":"C","colour":"red"}]', 'json', 'register');
+    expect(shape(rows)).toEqual([
+      { row: 1, line: undefined, values: { title: 'A', tag: ['1', '2'] }, problems: [] },
+      { row: 2, line: undefined, values: {}, problems: ['expected an object like {"title": "...", ...}'] },
+      { row: 3, line: undefined, values: { title: 'C' }, problems: ['unknown column "colour"'] },
+    ]);
+  });
+
+  it('refuses the whole file when it is not valid JSON or not an array', () => {
+    const broken = usageErrorOf(() => readRows('[{"title":"A"},', 'json', 'register'));
+    expect(broken.message).toMatch(/^not valid JSON: /);
+    expect(broken.hint).toBe('use JSON Lines (one object per line) or a JSON array of objects');
+    expect(usageErrorOf(() => readRows('{"title":"A"}', 'json', 'register')).message).toBe('expected a JSON array of objects, or JSON Lines');
+  });
+
+  it('reads an empty array as no rows', () => {
+    expect(readRows('[]', 'json', 'register')).toEqual([]);
+  });
+});
+
+describe('readRows: CSV', () => {
+  it('has no rows for an empty file or a header alone', () => {
+    expect(readRows('', 'csv', 'register')).toEqual([]);
+    expect(readRows('title,site\r\n', 'csv', 'register')).toEqual([]);
+  });
+
+  it('numbers rows among the records and gives the line where each starts, past quoted line breaks and blank lines', () => {
+    const rows = readRows('title,description\n"A","two\nlines"\n\nB,one line\n', 'csv', 'register');
+    expect(shape(rows)).toEqual([
+      { row: 1, line: 2, values: { title: 'A', description: 'two\nlines' }, problems: [] },
+      { row: 2, line: 5, values: { title: 'B', description: 'one line' }, problems: [] },
+    ]);
+  });
+
+  it('matches header names trimmed and in any case, and leaves blank cells out', () => {
+    const [row] = readRows(' Title , SITE ,tag\nA,   ,1;2\n', 'csv', 'register');
+    expect(row!.values).toEqual({ title: 'A', tag: ['1', '2'] });
+  });
+
+  it('refuses a header naming a column twice, in any case', () => {
+    const once = usageErrorOf(() => readRows('title,Title,site\nA,B,C\n', 'csv', 'register'));
+    expect(once.message).toBe('the CSV header (line 1) is not usable');
+    expect(once.details).toEqual(['column named twice: title']);
+    const twice = usageErrorOf(() => readRows('title,site,TITLE,Site\nA,B,C,D\n', 'csv', 'register'));
+    expect(twice.details).toEqual(['columns named twice: title, site']);
+  });
+
+  it('gives the header line and the columns the endpoint takes in the refusal', () => {
+    const error = usageErrorOf(() => readRows('\n\ntitle,tag\nA,1\n', 'csv', 'new'));
+    expect(error.message).toBe('the CSV header (line 3) is not usable');
+    expect(error.details).toEqual(['column "tag" cannot be used with --integration']);
+    expect(error.hint).toMatch(/^columns are named like the create options: title, description, requester, email, /);
+    expect(error.hint).not.toMatch(/\btag\b/);
+  });
+
+  it('flags a record with more fields than the header, keeping the header\'s columns', () => {
+    const [row] = readRows('title,site\nA,HQ,extra\n', 'csv', 'register');
+    expect(row!.values).toEqual({ title: 'A', site: 'HQ' });
+    expect(row!.problems).toEqual(['has 3 fields, the header has 2']);
+  });
+});
+
+describe('rowHash', () => {
+  it('is 16 hex digits that change with any value', () => {
+    const hash = rowHash({ title: 'A', tag: ['1', '2'] });
+    expect(hash).toMatch(/^[0-9a-f]{16}$/);
+    expect(rowHash({ title: 'A', tag: ['2', '1'] })).not.toBe(hash);
+    expect(rowHash({ title: 'A ', tag: ['1', '2'] })).not.toBe(hash);
+    expect(rowHash({ title: 'A', tag: ['1', '2'], site: 'HQ' })).not.toBe(hash);
+  });
+
+  it('ignores the order of the columns and values that are undefined', () => {
+    expect(rowHash({ site: 'HQ', title: 'A', priority: undefined })).toBe(rowHash({ title: 'A', site: 'HQ' }));
+  });
+
+  it('gives a row the same hash whether a value was typed as a number or as text, in any format', () => {
+    const [numbers] = readRows('{"title":"A","site":1,"tag":[3,4]}', 'jsonl', 'register');
+    const [texts] = readRows('{"TAG":"3;4","site":"1","title":"A"}', 'jsonl', 'register');
+    const [array] = readRows('[{"tag":["3","4"],"title":"A","site":"1"}]', 'json', 'register');
+    const [csv] = readRows('site,tag,title\n1,3;4,A\n', 'csv', 'register');
+    expect(new Set([numbers!.hash, texts!.hash, array!.hash, csv!.hash])).toEqual(new Set([rowHash({ title: 'A', site: '1', tag: ['3', '4'] })]));
+  });
+
+  it('depends on the content only, not on where the row is', () => {
+    const rows = readRows('{"title":"A"}\n{"title":"B"}\n{"title":"A"}\n', 'jsonl', 'register');
+    expect(rows[0]!.hash).toBe(rows[2]!.hash);
+    expect(rows[0]!.hash).not.toBe(rows[1]!.hash);
+  });
+});

@@ -1,0 +1,212 @@
+// The one printer of every --dry-run: its JSON shape and its listing, printed through the real
+// output module. Command tests check that each command plans the right request; these check
+// how any plan is shown.
+import { describe, expect, it } from 'vitest';
+import type { RequestPlan } from '../../src/api/types.js';
+import type { Context } from '../../src/context.js';
+import { createOutput, type OutputParts } from '../../src/output/format.js';
+import { formSummary, printDryRun, printDryRunRows, type PlannedRequest } from '../../src/tickets/dry-run.js';
+import { createTestIO } from '../helpers/io.js';
+
+/** A context with only what the printer uses: the output module, over in-memory streams. */
+async function printer(flags: Partial<OutputParts['flags']> = {}) {
+  const test = createTestIO();
+  const output = await createOutput({ flags: { json: false, quiet: false, ...flags }, io: test.io, now: () => new Date(0) });
+  return { ctx: { output } as Context, stdout: test.stdout, stderr: test.stderr };
+}
+
+const change = (method: string, path: string, rest: Partial<RequestPlan> = {}): RequestPlan => ({ method, path, retry: false, expect: 'any', ...rest });
+
+/** An update with every kind of value, values nobody sends, reading aids, and two files. */
+const update: PlannedRequest = {
+  ...change('POST', '/api/TicketsApi/update/42', {
+    form: {
+      fields: { Id: 42, Title: 'New\u001b[2Jtitle', TicketPriorityId: 3, SiteId: null, CcTo: undefined, SelectedTags: [1, 2], HasDraft: false },
+      files: ['notes.txt', 'two\nlines\u009b.log'],
+    },
+  }),
+  labels: { TicketPriorityId: 'High\u0007', SiteId: 'Head Office' },
+  changed: new Set(['Title', 'TicketPriorityId', 'SiteId']),
+};
+
+/** What goes on the wire for `update`: no undefined or null field, no reading aid. */
+const UPDATE_JSON = {
+  dryRun: true,
+  method: 'POST',
+  path: '/api/TicketsApi/update/42',
+  fields: { Id: 42, Title: 'New\u001b[2Jtitle', TicketPriorityId: 3, SelectedTags: [1, 2], HasDraft: false },
+  files: ['notes.txt', 'two\nlines\u009b.log'],
+};
+
+describe('printDryRun: JSON', () => {
+  it('with --json prints {dryRun, method, path, fields, files}: fields left undefined or null and the reading aids left out', async () => {
+    const { ctx, stdout, stderr } = await printer({ json: true });
+    await printDryRun(ctx, update);
+    expect(JSON.parse(stdout())).toEqual(UPDATE_JSON);
+    expect(stderr()).toBe('');
+  });
+
+  it('prints one compact line, in that order of members, for the ID... commands', async () => {
+    const { ctx, stdout } = await printer({ json: true });
+    await printDryRun(ctx, update, { jsonLines: true });
+    await printDryRun(ctx, change('POST', '/api/TicketsApi/pickup/43'), { jsonLines: true });
+    expect(stdout()).toBe(
+      '{"dryRun":true,"method":"POST","path":"/api/TicketsApi/update/42",' +
+        '"fields":{"Id":42,"Title":"New\\u001b[2Jtitle","TicketPriorityId":3,"SelectedTags":[1,2],"HasDraft":false},' +
+        '"files":["notes.txt","two\\nlines\\u009b.log"]}\n' +
+        '{"dryRun":true,"method":"POST","path":"/api/TicketsApi/pickup/43"}\n',
+    );
+  });
+
+  it('has no fields and no files for an endpoint without a body, and `json` for a JSON body', async () => {
+    const { ctx, stdout } = await printer({ json: true });
+    await printDryRun(ctx, change('DELETE', '/api/TicketsApi/42'), { jsonLines: true });
+    await printDryRun(ctx, change('POST', '/api/TicketsApi', { json: { page: 1, search: null } }), { jsonLines: true });
+    await printDryRun(ctx, change('POST', '/api/TicketsApi/resolve/42', { form: { fields: { TicketId: 42 } } }), { jsonLines: true });
+    await printDryRun(ctx, change('POST', '/api/TicketsApi/addfiles/42', { form: { fields: {}, files: ['a.png'] } }), { jsonLines: true });
+    expect(stdout().trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual([
+      { dryRun: true, method: 'DELETE', path: '/api/TicketsApi/42' },
+      // A JSON body goes as it is: its nulls too.
+      { dryRun: true, method: 'POST', path: '/api/TicketsApi', json: { page: 1, search: null } },
+      { dryRun: true, method: 'POST', path: '/api/TicketsApi/resolve/42', fields: { TicketId: 42 }, files: [] },
+      { dryRun: true, method: 'POST', path: '/api/TicketsApi/addfiles/42', fields: {}, files: ['a.png'] },
+    ]);
+  });
+
+  it('as data (tkt api) prints the JSON whatever the format, the note on stderr but with -q', async () => {
+    const human = await printer();
+    await printDryRun(human.ctx, update, { asData: true });
+    expect(JSON.parse(human.stdout())).toEqual(UPDATE_JSON);
+    expect(human.stderr()).toBe('dry run: nothing was sent\n');
+
+    const quiet = await printer({ quiet: true });
+    await printDryRun(quiet.ctx, update, { asData: true });
+    expect(JSON.parse(quiet.stdout())).toEqual(UPDATE_JSON);
+    expect(quiet.stderr()).toBe('');
+  });
+
+  it('is what --query and --fields apply to', async () => {
+    const queried = await printer({ query: 'fields.TicketPriorityId', raw: true });
+    await printDryRun(queried.ctx, update);
+    expect(queried.stdout()).toBe('3\n');
+    const picked = await printer({ fields: 'method,path' });
+    await printDryRun(picked.ctx, update);
+    expect(JSON.parse(picked.stdout())).toEqual({ method: 'POST', path: '/api/TicketsApi/update/42' });
+  });
+
+  it('writes DEL and C1 controls in JSON as \\u escapes, never raw', async () => {
+    const { ctx, stdout } = await printer({ json: true });
+    await printDryRun(ctx, update);
+    expect(stdout()).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(stdout()).toContain('lines\\u009b.log');
+  });
+});
+
+describe('printDryRun: the listing', () => {
+  it('lists a field a line, aligned, looked-up IDs with their names, changes marked, a file an Uploads line', async () => {
+    const { ctx, stdout, stderr } = await printer();
+    await printDryRun(ctx, update);
+    expect(stdout()).toBe(
+      [
+        'dry run: would send POST /api/TicketsApi/update/42 (nothing was sent)',
+        '  Id:               42',
+        '  Title:            New^[[2Jtitle  [changed]',
+        '  TicketPriorityId: 3 (High^G)  [changed]',
+        '  SelectedTags:     1, 2',
+        '  HasDraft:         false',
+        '  Uploads:          notes.txt',
+        '  Uploads:          two lines<U+009B>.log',
+        '',
+      ].join('\n'),
+    );
+    expect(stderr()).toBe('');
+  });
+
+  it('aligns on Uploads when it is the longest name, and shows a JSON body on one line', async () => {
+    const { ctx, stdout } = await printer();
+    await printDryRun(ctx, change('POST', '/api/TicketsApi/addfiles/42', { form: { fields: { Id: 42 }, files: ['a.png'] } }));
+    await printDryRun(ctx, change('POST', '/api/TicketsApi', { json: { search: 'two\nlines\u009b', page: 1 } }));
+    expect(stdout()).toBe(
+      [
+        'dry run: would send POST /api/TicketsApi/addfiles/42 (nothing was sent)',
+        '  Id:      42',
+        '  Uploads: a.png',
+        'dry run: would send POST /api/TicketsApi (nothing was sent)',
+        '  Body: {"search":"two\\nlines<U+009B>","page":1}',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('is the heading alone for an endpoint without a body', async () => {
+    const { ctx, stdout } = await printer();
+    await printDryRun(ctx, change('POST', '/api/TicketsApi/pickup/42'));
+    expect(stdout()).toBe('dry run: would send POST /api/TicketsApi/pickup/42 (nothing was sent)\n');
+  });
+
+  it('prints nothing with -q', async () => {
+    const { ctx, stdout, stderr } = await printer({ quiet: true });
+    await printDryRun(ctx, update);
+    await printDryRun(ctx, update, { jsonLines: true });
+    expect(stdout() + stderr()).toBe('');
+  });
+});
+
+describe('printDryRunRows', () => {
+  const register = (title: string, site?: number): PlannedRequest => ({
+    ...change('POST', '/api/TicketsApi/register', { form: { fields: { Title: title, SiteId: site } } }),
+    ...(site === undefined ? {} : { labels: { SiteId: `Site ${site}` } }),
+  });
+  const rows = [
+    { row: 1, request: register('Printer', 1) },
+    { row: 3, request: register('VPN\u001b]0;x\u0007') },
+  ];
+
+  it('lists the notes, then each row under its number, each aligned on its own fields', async () => {
+    const { ctx, stdout } = await printer();
+    await printDryRunRows(ctx, rows, ['row 2 already created as #7 (skipped)', 'row 4: \u001b[31mred']);
+    expect(stdout()).toBe(
+      [
+        'dry run: would send 2 × POST /api/TicketsApi/register (nothing was sent)',
+        '- row 2 already created as #7 (skipped)',
+        '- row 4: ^[[31mred',
+        '  row 1:',
+        '    Title:  Printer',
+        '    SiteId: 1 (Site 1)',
+        '  row 3:',
+        '    Title: VPN^[]0;x^G',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('says "nothing" when no row is left to send', async () => {
+    const { ctx, stdout } = await printer();
+    await printDryRunRows(ctx, [], ['row 1 already created as #7 (skipped)']);
+    expect(stdout()).toBe('dry run: would send nothing (nothing was sent)\n- row 1 already created as #7 (skipped)\n');
+  });
+
+  it('with --json prints one array, each element the planned request with its row number first, and no notes', async () => {
+    const { ctx, stdout } = await printer({ json: true });
+    await printDryRunRows(ctx, rows, ['row 2 already created as #7 (skipped)']);
+    const planned = JSON.parse(stdout()) as Record<string, unknown>[];
+    expect(planned).toEqual([
+      { row: 1, dryRun: true, method: 'POST', path: '/api/TicketsApi/register', fields: { Title: 'Printer', SiteId: 1 }, files: [] },
+      { row: 3, dryRun: true, method: 'POST', path: '/api/TicketsApi/register', fields: { Title: 'VPN\u001b]0;x\u0007' }, files: [] },
+    ]);
+    expect(planned.map((element) => Object.keys(element)[0])).toEqual(['row', 'row']);
+
+    const none = await printer({ json: true });
+    await printDryRunRows(none.ctx, [], ['row 1 already created as #7 (skipped)']);
+    expect(JSON.parse(none.stdout())).toEqual([]);
+  });
+});
+
+describe('formSummary', () => {
+  it('lists the fields that would be sent, with names next to looked-up IDs, and the files', () => {
+    const form = { fields: { Title: 'Printer\ton fire', SiteId: 1, Cc: undefined, DueDate: null }, files: ['a.log'] };
+    expect(formSummary(form, { SiteId: 'Head Office', Cc: 'unused' })).toBe('  Title:   Printer on fire\n  SiteId:  1 (Head Office)\n  Uploads: a.log\n');
+    expect(formSummary({ fields: { Title: 'A' } })).toBe('  Title: A\n');
+    expect(formSummary({ fields: {} })).toBe('');
+  });
+});
