@@ -69,7 +69,6 @@ export function joinUrl(baseUrl: string, path: string): string {
   return relative === '' ? base : `${base}/${relative}`;
 }
 
-
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const baseUrl = normalizeBaseUrl(options.baseUrl);
   const baseOrigin = new URL(baseUrl).origin;

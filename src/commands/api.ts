@@ -44,4 +44,3 @@ export async function run(options: ApiOptions, ctx: Context): Promise<void> {
   if (options.dryRun) return printDryRun(ctx, plan, { asData: true });
   await printAnswer(await (await ctx.api()).send(plan), ctx);
 }
-

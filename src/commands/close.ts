@@ -8,7 +8,6 @@ import { attachOption, concurrencyOption, dryRunOption, idsArgument } from './sh
 export interface CloseOptions extends IdCommandOptions, ClosureOptions {
 }
 
-
 export function register(program: Program, host: CommandHost): void {
   const command = program
     .command('close')

@@ -22,7 +22,6 @@ export interface ForwardOptions {
   dryRun?: boolean | undefined;
 }
 
-
 export function register(program: Program, host: CommandHost): void {
   const command = program
     .command('forward')

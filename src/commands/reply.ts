@@ -24,7 +24,6 @@ export interface ReplyOptions {
   dryRun?: boolean | undefined;
 }
 
-
 export function register(program: Program, host: CommandHost): void {
   const command = program
     .command('reply')

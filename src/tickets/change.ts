@@ -25,7 +25,7 @@ export const DEFAULT_REOPEN_STATUS = 'Open';
 const DUE_TOLERANCE_MS = 60_000;
 
 /** The update that changes `changes` and nothing else: the ticket as it is now, with them on top. */
-export async function changePlan(client: ApiClient, id: TicketId, changes: Changes): Promise<RequestPlan> {
+async function changePlan(client: ApiClient, id: TicketId, changes: Changes): Promise<RequestPlan> {
   const current = await client.send(plans.getTicket(id));
   return plans.updateTicket(id, mergeUpdateForm(id, current.body, changes));
 }

@@ -56,4 +56,3 @@ export function parseFilterBy(text: string): string {
   });
   return [...new Set(fields)].join(',');
 }
-

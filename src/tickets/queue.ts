@@ -20,7 +20,6 @@ const COUNTS = [
 ] as const;
 const URGENT_SHOWN = 5;
 
-
 export interface Queue {
   /** open, overdue, dueToday, onHold, pending, escalated, unassignedInMyGroups. */
   counts: Record<string, number>;
