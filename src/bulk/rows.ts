@@ -75,8 +75,11 @@ function jsonValue(key: string, value: unknown): { value?: string | string[]; pr
   if (value === null || value === undefined) return {};
   if (typeof value === 'string') return { value: cellValue(key, value) };
   if (typeof value === 'number') return { value: LIST_KEYS.has(key) ? [String(value)] : String(value) };
-  if (Array.isArray(value) && LIST_KEYS.has(key) && value.every((v) => typeof v === 'string' || typeof v === 'number')) {
-    return { value: value.map(String) };
+  if (Array.isArray(value) && LIST_KEYS.has(key)) {
+    // An empty list is a column left out, as an empty cell is.
+    if (value.length === 0) return {};
+    if (value.every((v) => typeof v === 'string' || typeof v === 'number')) return { value: value.map(String) };
+    return { problem: `${key}: expected a list of texts or numbers` };
   }
   return { problem: `${key}: expected ${LIST_KEYS.has(key) ? 'text or a list' : 'text or a number'}, got ${Array.isArray(value) ? 'a list' : typeof value}` };
 }
@@ -91,8 +94,15 @@ function objectRow(row: number, line: number | undefined, parsed: unknown, endpo
   }
   const values: RawFieldValues = {};
   const problems: string[] = [];
+  const seen = new Set<string>();
   for (const [name, raw] of Object.entries(parsed)) {
     const key = columnKey(name);
+    // "title" and "Title" are one column: which value was meant cannot be guessed (as in CSV).
+    if (seen.has(key)) {
+      problems.push(`${key} given twice`);
+      continue;
+    }
+    seen.add(key);
     const columnIssue = columnProblem(key, endpoint);
     if (columnIssue !== undefined) {
       problems.push(columnIssue);

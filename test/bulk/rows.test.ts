@@ -70,10 +70,22 @@ describe('readRows: JSON Lines', () => {
     expect(row!.problems).toEqual([
       'title: expected text or a number, got boolean',
       'site: expected text or a number, got a list',
-      'tag: expected text or a list, got a list',
+      'tag: expected a list of texts or numbers',
       'description: expected text or a number, got object',
     ]);
     expect(row!.values).toEqual({ priority: 'high' });
+  });
+
+  it('refuses a key given twice in other cases, as CSV refuses a column named twice', () => {
+    const [row] = readRows('{"title":"A","Title":"B","site":"1"}', 'jsonl', 'register');
+    expect(row!.problems).toEqual(['title given twice']);
+    expect(row!.values).toEqual({ title: 'A', site: '1' });
+  });
+
+  it('takes an empty list as a column left out, with the same hash as a row without it', () => {
+    const [withEmpty, without] = readRows('{"title":"A","tag":[]}\n{"title":"A"}', 'jsonl', 'register');
+    expect(withEmpty!.values).toEqual({ title: 'A' });
+    expect(withEmpty!.hash).toBe(without!.hash);
   });
 
   it('makes unknown and foreign columns problems of the row, not of the file', () => {
