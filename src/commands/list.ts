@@ -7,7 +7,7 @@ import { ALL_PAGE_SIZE, DEFAULT_LIMIT, USERNAME_PAGE_SIZE, listSource, matchWind
 import { PAGE_CONCURRENCY, walkPages } from '../tickets/pages.js';
 import { wholeNumberOption } from '../util/ids.js';
 
-export interface ListOptions extends ListFilterOptions, ListSourceOptions {}
+export type ListOptions = ListFilterOptions & ListSourceOptions;
 
 const EXAMPLES = `
 Filters (names resolve like everywhere: "--status on" is On Hold if unique): tkt fetches the
