@@ -1,7 +1,7 @@
 // What the shell scripts complete, read from the commander program itself so that a new
 // command or option is completed without touching this folder.
 import type { CommandUnknownOpts as Command, Option } from '@commander-js/extra-typings';
-import { LOOKUP_KINDS, type LookupKind } from '../lookups/types.js';
+import { isLookupKind, type LookupKind } from '../lookups/types.js';
 import { SETTINGS } from '../config/settings.js';
 import { SORT_FIELDS } from '../tickets/list-filter.js';
 import { kebabCase, LIST_TYPES } from '../tickets/list-query.js';
@@ -51,11 +51,6 @@ const SORT_WORDS: readonly string[] = [...SORT_FIELDS, ...SORT_FIELDS.map((name)
 // Only a value named as a file (`--attach <file>`, `--resume <report>`) completes file names;
 // titles, numbers, dates, URLs and expressions are typed freely.
 const FILE_VALUE = /<(file|files|report|path)>/;
-
-/** The kinds `tkt __complete` accepts. */
-export function isLookupKind(value: string): value is LookupKind {
-  return (LOOKUP_KINDS as readonly string[]).includes(value);
-}
 
 function valueCompletion(option: Option): ValueCompletion | undefined {
   if (!option.required && !option.optional) return undefined;
