@@ -197,6 +197,14 @@ export function addFieldOptions<Args extends unknown[], Opts extends OptionValue
   return command;
 }
 
+/**
+ * The field an option stands for when addFieldOptions made it (from the field's flags and help),
+ * else undefined: a command's own option of the same name (list's --status) is not a field.
+ */
+export function fieldOfOption(option: { flags: string; description: string }): TicketFieldSpec | undefined {
+  return TICKET_FIELDS.find((spec) => spec.flags === option.flags && spec.description === option.description);
+}
+
 /** The field option values out of commander's parsed options. */
 export function pickFieldValues(opts: object): RawFieldValues {
   const values: RawFieldValues = {};
