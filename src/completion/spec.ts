@@ -32,7 +32,7 @@ export interface CommandSpec {
   argumentWords: readonly string[];
   /** For a command with subcommands (config get KEY): the choices of each one's first argument. */
   subcommandWords: Readonly<Record<string, readonly string[]>>;
-  /** Whether positional arguments are files (attach ID FILE...): other commands never offer files. */
+  /** Whether the positional arguments after the first (the ID) are files (attach ID FILE...): other commands never offer files. */
   argumentFiles: boolean;
   /** What the positional arguments after the first name, when they end in a name (assign ID... USER). */
   argumentLookup: LookupKind | undefined;
