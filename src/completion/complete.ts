@@ -3,9 +3,9 @@
 // the network.
 import type { Context } from '../context.js';
 import { createLookups } from '../lookups/index.js';
+import { isLookupKind } from '../lookups/types.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { writeText } from '../output/write.js';
-import { isLookupKind } from './spec.js';
 
 /**
  * Names (and aliases, e.g. usernames) of one lookup kind from the cache, one per line. It never

@@ -111,11 +111,9 @@ ${perCommand}
     ((i + 2 == COMP_CWORD)) && COMPREPLY=($(compgen -W "$subwords" -- "$cur"))
   elif [[ -n "$words" && -z "$sub" ]]; then
     COMPREPLY=($(compgen -W "$words" -- "$cur"))
-  elif [[ -n "$files" ]]; then
-    _tkt_files
-  elif [[ -n "$lookup" && -n "$sub" ]]; then
-    # After the first ID: assign's USER.
-    _tkt_names "$lookup"
+  elif [[ -n "$sub" ]]; then
+    # After the first ID: attach's FILE..., assign's USER.
+    if [[ -n "$files" ]]; then _tkt_files; elif [[ -n "$lookup" ]]; then _tkt_names "$lookup"; fi
   fi
 }
 complete -F _tkt tkt
@@ -144,8 +142,10 @@ function zshCommandCase(command: CommandSpec, globalOptions: OptionSpec[]): stri
     const cases = subcommands.map(([sub, words]) => `(${sub}) compadd -- ${words.join(' ')} ;;`).join(' ');
     specs.push(singleQuoted(`2:argument:{case $words[2] in ${cases} esac}`));
   }
+  // Files and names only after the first ID: attach ID FILE..., assign ID... USER.
+  if (command.argumentFiles || command.argumentLookup !== undefined) specs.push(singleQuoted('1:id: '));
   if (command.argumentFiles) specs.push(singleQuoted('*:file:_files'));
-  if (command.argumentLookup !== undefined) specs.push(singleQuoted('1:id: '), singleQuoted(`*:${command.argumentLookup}:_tkt_names ${command.argumentLookup}`));
+  if (command.argumentLookup !== undefined) specs.push(singleQuoted(`*:${command.argumentLookup}:_tkt_names ${command.argumentLookup}`));
   return `    ${[command.name, ...command.aliases].join('|')}) _arguments -s ${specs.join(' ')} ;;`;
 }
 
@@ -244,11 +244,10 @@ function fishScript(spec: CompletionSpec): string {
     for (const [sub, words] of subcommands) {
       lines.push(`complete -c tkt -n ${singleQuoted(`${condition}; and __fish_seen_subcommand_from ${sub}`)} -a ${singleQuoted(words.join(' '))}`);
     }
-    if (command.argumentFiles) lines.push(`complete -c tkt -n ${singleQuoted(condition)} -F`);
-    // After the first ID (tkt assign 42 ...): the command line holds tkt, the command and an ID.
-    if (command.argumentLookup !== undefined) {
-      lines.push(`complete -c tkt -n ${singleQuoted(`${condition}; and test (count (commandline -opc)) -ge 3`)} -a ${singleQuoted(`(tkt __complete ${command.argumentLookup} 2>/dev/null)`)}`);
-    }
+    // After the first ID (tkt attach 42 ..., tkt assign 42 ...): the command line holds tkt, the command and an ID.
+    const afterId = singleQuoted(`${condition}; and test (count (commandline -opc)) -ge 3`);
+    if (command.argumentFiles) lines.push(`complete -c tkt -n ${afterId} -F`);
+    if (command.argumentLookup !== undefined) lines.push(`complete -c tkt -n ${afterId} -a ${singleQuoted(`(tkt __complete ${command.argumentLookup} 2>/dev/null)`)}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -4,6 +4,11 @@
 export const LOOKUP_KINDS = ['site', 'department', 'status', 'priority', 'category', 'subcategory', 'item', 'group', 'level', 'client', 'requester', 'assignee'] as const;
 export type LookupKind = (typeof LOOKUP_KINDS)[number];
 
+/** Whether a word names a lookup kind (what `tkt __complete KIND` accepts). */
+export function isLookupKind(value: string): value is LookupKind {
+  return (LOOKUP_KINDS as readonly string[]).includes(value);
+}
+
 export interface LookupEntry {
   /** Numeric for lookup collections, a user-ID string for requesters and technicians. */
   id: number | string;

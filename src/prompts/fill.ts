@@ -119,8 +119,7 @@ export async function askUpdateFields(ctx: Context, lookups: Lookups): Promise<R
     const spec = specs.find((candidate) => candidate.key === key);
     if (spec === undefined) return values;
     if (spec.value.type === 'lookup') {
-      const search = spec.value.kind === 'requester' || spec.value.kind === 'assignee';
-      values[spec.key] = await askLookup(ctx, lookups, spec.value.kind, { message: spec.key, optional: false, search });
+      values[spec.key] = await askLookup(ctx, lookups, spec.value.kind, { message: spec.key, optional: false, search: spec.ask?.search === true });
     } else {
       values[spec.key] = await ctx.prompter.input({ message: `${spec.key}: ${spec.description}`, validate: required });
     }

@@ -25,7 +25,10 @@ export type FieldValueType =
   /** Paths sent as `Uploads` parts, not as a form field. */
   | { type: 'files' };
 
-/** How a person is asked for a lookup field at a terminal (create, in the table's order). */
+/**
+ * How a person is asked for a lookup field at a terminal: create asks the fields that have these,
+ * in the table's order; update's field picker asks any field, searching where `search` says.
+ */
 export interface AskFacts {
   /** Preselect the entry with this name, e.g. status "Open". */
   defaultName?: string;
@@ -51,7 +54,7 @@ export interface TicketFieldSpec {
    * `ids`; for a related record, the record under one of `nested` (its name, and its `id`).
    */
   detail?: { ids: readonly string[]; nested?: readonly string[] };
-  /** Asked for at a terminal when missing (lookup fields of create). */
+  /** Asked for by create at a terminal when missing (lookup fields). */
   ask?: AskFacts;
 }
 
@@ -195,6 +198,14 @@ export function addFieldOptions<Args extends unknown[], Opts extends OptionValue
     else command.option(spec.flags, spec.description);
   }
   return command;
+}
+
+/**
+ * The field an option stands for when addFieldOptions made it (from the field's flags and help),
+ * else undefined: a command's own option of the same name (list's --status) is not a field.
+ */
+export function fieldOfOption(option: { flags: string; description: string }): TicketFieldSpec | undefined {
+  return TICKET_FIELDS.find((spec) => spec.flags === option.flags && spec.description === option.description);
 }
 
 /** The field option values out of commander's parsed options. */

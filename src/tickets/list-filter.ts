@@ -44,7 +44,8 @@ const FIELDS: Record<'status' | 'priority' | 'assignee' | 'site' | 'department' 
   group: { ids: ['groupId'], names: ['group', 'groupName'] },
 };
 
-const LOOKUP_FILTERS = ['status', 'priority', 'assignee', 'site', 'department', 'group'] as const;
+/** The lookup filters, each an option named after its kind (`--status`, `--assignee`). */
+export const LOOKUP_FILTERS = ['status', 'priority', 'assignee', 'site', 'department', 'group'] as const;
 
 export const SORT_FIELDS = ['id', 'created', 'due', 'priority', 'status'] as const;
 type SortField = (typeof SORT_FIELDS)[number];

@@ -5,6 +5,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLookups } from '../../src/lookups/index.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { useTempDir } from '../helpers/sandbox-state.js';
+import { skipWithout } from '../helpers/tools.js';
 
 function hasShell(name: string): boolean {
   try {
@@ -27,6 +28,8 @@ describe('tkt completion', () => {
       `#!/bin/sh\n[ "$1" = __complete ] && [ "$2" = site ] && printf 'Head Office\\nHarbour Depot\\nRemote\\n'\n[ "$1" = __complete ] && [ "$2" = assignee ] && printf 'Tom Tech\\ntech\\n'\n`,
     );
     await chmod(join(dir, 'tkt'), 0o755);
+    // The file the shells may offer, from `dir`, where they complete.
+    await writeFile(join(dir, 'report.txt'), 'x');
   });
   beforeEach(async () => {
     h = await createHarness();
@@ -40,7 +43,7 @@ describe('tkt completion', () => {
   /** What bash offers for the words typed so far (the last one is being completed). */
   function bashComplete(words: string[]): string[] {
     const script = `source ${JSON.stringify(bashScript)}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _tkt; printf '%s\\n' "\${COMPREPLY[@]}"`;
-    const out = execFileSync('bash', ['-c', script], { env: { ...process.env, PATH: `${dir}:${process.env.PATH}` }, encoding: 'utf8' });
+    const out = execFileSync('bash', ['-c', script], { cwd: dir, env: { ...process.env, PATH: `${dir}:${process.env.PATH}` }, encoding: 'utf8' });
     return out.split('\n').filter((line) => line !== '');
   }
 
@@ -74,6 +77,21 @@ describe('tkt completion', () => {
   it("completes assign's USER after the IDs, never in place of the first ID", () => {
     expect(bashComplete(['tkt', 'assign', '42', '43', 'To'])).toEqual(['Tom\\ Tech']);
     expect(bashComplete(['tkt', 'assign', 'To'])).toEqual([]);
+  });
+
+  it("completes attach's FILE after the ID, never in place of it", () => {
+    expect(bashComplete(['tkt', 'attach', '12', 'rep'])).toEqual(['report.txt']);
+    expect(bashComplete(['tkt', 'attach', 'rep'])).toEqual([]);
+  });
+
+  it.skipIf(skipWithout(['fish'], 'test/commands/completion.test.ts (fish)'))("completes attach's FILE in fish after the ID, never in place of it", async () => {
+    const result = await h.cli(['completion', 'fish']);
+    await writeFile(join(dir, 'tkt.fish'), result.stdout);
+    // fish's own completion of a command line, without a terminal.
+    const fishComplete = (line: string) => execFileSync('fish', ['-c', `source tkt.fish; complete -C ${JSON.stringify(line)}`], { cwd: dir, encoding: 'utf8' });
+
+    expect(fishComplete('tkt attach 12 rep')).toBe('report.txt\n');
+    expect(fishComplete('tkt attach rep')).toBe('');
   });
 
   it('prints zsh and fish scripts naming every command and the lookup helper', async () => {

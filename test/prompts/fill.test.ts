@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../src/errors.js';
 import { createLookups } from '../../src/lookups/index.js';
-import { askLookup, fillTicketFields } from '../../src/prompts/fill.js';
+import { askLookup, askUpdateFields, fillTicketFields } from '../../src/prompts/fill.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import type { ScriptedAnswer } from '../helpers/prompter.js';
 
@@ -91,5 +91,21 @@ describe('fillTicketFields', () => {
     const filled = await fillTicketFields(run.ctx, run.lookups, { title: 't', description: 'd' }, { endpoint: 'new', optional: true });
     run.prompter.assertDone();
     expect(filled).toEqual({ title: 't', description: 'd', requester: 'lwei', priority: '3', category: '4' });
+  });
+});
+
+describe('askUpdateFields', () => {
+  it('asks for people with type-to-filter and for a short list with a select, as the field table says', async () => {
+    const run = await prompting([
+      // Four technicians: few enough for a select, but people lists grow.
+      { kind: 'select', message: 'Field to change', name: 'assignee' },
+      { kind: 'search', message: 'assignee', name: 'Tom Tech (tech)' },
+      { kind: 'select', message: 'Another field to change?', name: 'priority' },
+      { kind: 'select', message: 'priority', name: 'High' },
+      { kind: 'select', message: 'Another field to change?', name: 'no more: update the ticket' },
+    ]);
+    const values = await askUpdateFields(run.ctx, run.lookups);
+    run.prompter.assertDone();
+    expect(values).toEqual({ assignee: userId('tech'), priority: '3' });
   });
 });

@@ -1,7 +1,7 @@
 import { Command } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { addFieldOptions, assertFieldsApply, fieldsFor, missingRequired, pickFieldValues } from '../../src/tickets/fields.js';
+import { addFieldOptions, assertFieldsApply, fieldOfOption, fieldsFor, missingRequired, pickFieldValues } from '../../src/tickets/fields.js';
 
 describe('field table', () => {
   it('maps each endpoint to the form fields of its spec model', () => {
@@ -27,6 +27,18 @@ describe('field table', () => {
     expect(flags).toContain('--email');
     command.parse(['--tag', '1', '--tag', '2', '--site', 'HQ', '--attach', 'a.txt'], { from: 'user' });
     expect(pickFieldValues(command.opts())).toEqual({ tag: ['1', '2'], site: 'HQ', attach: ['a.txt'] });
+  });
+
+  it('tells the options it made from a command\'s own option of the same name', () => {
+    const command = addFieldOptions(new Command('create'), ['register', 'new']).option('--from <file>', 'rows');
+    const list = new Command('list').option('--status <name>', 'only tickets in this status');
+
+    const option = (from: Command, flag: string) => from.options.find((candidate) => candidate.long === flag)!;
+
+    expect(fieldOfOption(option(command, '--status'))?.formField).toBe('TicketStatusId');
+    expect(fieldOfOption(option(command, '--requester'))?.formField).toBe('CreatorId');
+    expect(fieldOfOption(option(command, '--from'))).toBeUndefined();
+    expect(fieldOfOption(option(list, '--status'))).toBeUndefined();
   });
 
   it('names the missing required options per endpoint, in order', () => {

@@ -1,0 +1,128 @@
+import { Command } from '@commander-js/extra-typings';
+import { describe, expect, it } from 'vitest';
+import { createRunState } from '../../src/cli.js';
+import { completionSpec, type CommandSpec, type ValueCompletion } from '../../src/completion/spec.js';
+import { buildProgram } from '../../src/main.js';
+import { addFieldOptions, fieldsFor, flagOf, type TicketEndpoint, type TicketFieldSpec } from '../../src/tickets/fields.js';
+import { fakeProcess } from '../cli/fake-process.js';
+
+const spec = completionSpec(buildProgram(fakeProcess(), createRunState()));
+
+function commandSpec(name: string): CommandSpec {
+  const found = spec.commands.find((command) => command.name === name);
+  if (found === undefined) throw new Error(`no command ${name} in the completion spec`);
+  return found;
+}
+
+function completionOf(command: string, flag: string): ValueCompletion | undefined {
+  const option = commandSpec(command).options.find((candidate) => candidate.long === flag);
+  if (option === undefined) throw new Error(`tkt ${command} has no ${flag}`);
+  return option.value;
+}
+
+const lookup = (kind: string) => ({ type: 'lookup', kind });
+const FILES = { type: 'files' };
+const TYPED = { type: 'words', words: [] };
+
+/** What the field table says a field's value is: a lookup kind (people too), files, or text. */
+function tableSays(field: TicketFieldSpec): object {
+  if (field.value.type === 'lookup') return lookup(field.value.kind);
+  return field.value.type === 'files' ? FILES : TYPED;
+}
+
+// The commands whose ticket field options come from the field table, and for which endpoints.
+const FIELD_COMMANDS: ReadonlyArray<[string, TicketEndpoint[]]> = [
+  ['create', ['register', 'new']],
+  ['update', ['update']],
+];
+
+describe('completion of ticket field options', () => {
+  it.each(FIELD_COMMANDS)('completes every field option of tkt %s as the field table types it', (command, endpoints) => {
+    const fields = endpoints.flatMap(fieldsFor).filter((field, i, all) => all.findIndex((other) => other.key === field.key) === i);
+
+    expect(fields.length).toBeGreaterThan(10);
+    for (const field of fields) expect(completionOf(command, flagOf(field.key)), flagOf(field.key)).toEqual(tableSays(field));
+  });
+
+  it("takes a field's lookup kind from the field table, not from the option's name", () => {
+    // A command of no one's: its field options come from the table, its own --site is free text.
+    const program = new Command('tkt');
+    addFieldOptions(program.command('fields'), ['update']);
+    program.command('other').option('--site <name>', 'a site, not a ticket field').option('--notes <file>', 'not declared as a file');
+
+    const { commands } = completionSpec(program);
+    const value = (command: string, flag: string) => commands.find((c) => c.name === command)?.options.find((o) => o.long === flag)?.value;
+
+    expect(value('fields', '--site')).toEqual(lookup('site'));
+    expect(value('fields', '--assignee')).toEqual(lookup('assignee'));
+    expect(value('other', '--site')).toEqual(TYPED);
+    expect(value('other', '--notes')).toEqual(TYPED);
+  });
+});
+
+// The options that are not ticket fields and complete more than free text, as users see them.
+const OTHER_OPTIONS: ReadonlyArray<[string, string, object]> = [
+  ['list', '--requester', lookup('requester')],
+  ['list', '--status', lookup('status')],
+  ['list', '--priority', lookup('priority')],
+  ['list', '--assignee', lookup('assignee')],
+  ['list', '--site', lookup('site')],
+  ['list', '--department', lookup('department')],
+  ['list', '--group', lookup('group')],
+  ['list', '--view', { type: 'words', words: expect.arrayContaining(['my-overdue-tickets', 'unassigned-tickets']) }],
+  ['list', '--sort', { type: 'words', words: expect.arrayContaining(['due', '-due']) }],
+  ['triage', '--view', { type: 'words', words: expect.arrayContaining(['my-overdue-tickets']) }],
+  ['reopen', '--status', lookup('status')],
+  ['close', '--by', lookup('assignee')],
+  ['resolve', '--by', lookup('assignee')],
+  ['reply', '--as-requester', lookup('requester')],
+  ['close', '--attach', FILES],
+  ['reply', '--attach', FILES],
+  ['forward', '--attach', FILES],
+  ['reply', '--message-file', FILES],
+  ['forward', '--message-file', FILES],
+  ['resolve', '--details-file', FILES],
+  ['create', '--description-file', FILES],
+  ['create', '--from', FILES],
+  ['create', '--report', FILES],
+  ['create', '--resume', FILES],
+  ['api', '--input', FILES],
+  ['sandbox', '--data', FILES],
+];
+
+describe('completion of the other options and arguments', () => {
+  it.each(OTHER_OPTIONS)('completes tkt %s %s', (command, flag, expected) => {
+    expect(completionOf(command, flag)).toEqual(expected);
+  });
+
+  it('types every other option with a value freely (no names, no files)', () => {
+    const special = new Set(OTHER_OPTIONS.map(([command, flag]) => `${command} ${flag}`));
+    for (const [command, endpoints] of FIELD_COMMANDS) for (const field of endpoints.flatMap(fieldsFor)) special.add(`${command} ${flagOf(field.key)}`);
+    const options = [...spec.globalOptions.map((option) => ['', option] as const), ...spec.commands.flatMap((command) => command.options.map((option) => [command.name, option] as const))];
+    const rest = options.filter(([command, option]) => option.value !== undefined && !special.has(`${command} ${option.long}`));
+
+    expect(rest.length).toBeGreaterThan(20);
+    for (const [command, option] of rest) expect(option.value, `tkt ${command} ${option.long}`).toEqual(TYPED);
+  });
+
+  it('completes the same flag the same way in every command, as bash (by the flag before the cursor) needs', () => {
+    const byFlag = new Map<string, Set<string>>();
+    for (const option of [...spec.globalOptions, ...spec.commands.flatMap((command) => command.options)]) {
+      if (option.long === undefined) continue;
+      byFlag.set(option.long, (byFlag.get(option.long) ?? new Set()).add(JSON.stringify(option.value ?? null)));
+    }
+    const ambiguous = [...byFlag].filter(([, values]) => values.size > 1).map(([flag]) => flag);
+
+    expect(byFlag.get('--status')?.size).toBe(1);
+    expect(ambiguous).toEqual([]);
+  });
+
+  it("completes attach's FILE arguments and assign's USER, and no other command's arguments", () => {
+    const withArguments = spec.commands.filter((command) => command.argumentFiles || command.argumentLookup !== undefined);
+
+    expect(withArguments.map(({ name, argumentFiles, argumentLookup }) => ({ name, argumentFiles, argumentLookup }))).toEqual([
+      { name: 'assign', argumentFiles: false, argumentLookup: 'assignee' },
+      { name: 'attach', argumentFiles: true, argumentLookup: undefined },
+    ]);
+  });
+});
