@@ -1,11 +1,11 @@
 // Completion in the shells themselves (issue 12): the script `tkt completion SHELL` prints,
 // installed as the README says, driven by Tab in an interactive shell under tmux.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startShellSession, type ShellSession } from '../helpers/shell-tty.js';
+import { startShellSession, toolsFor, type ShellSession } from '../helpers/shell-tty.js';
 import { skipWithout } from '../helpers/tools.js';
 
 describe.each(['bash', 'zsh', 'fish'] as const)('%s completion at a real terminal', (shell) => {
-  const skip = skipWithout(['tmux', shell], `test/completion/shells-tty.test.ts (${shell})`);
+  const skip = skipWithout(toolsFor(shell), `test/completion/shells-tty.test.ts (${shell})`);
   let session: ShellSession;
   beforeAll(async () => {
     if (!skip) session = await startShellSession(shell);

@@ -10,6 +10,13 @@ import { BIN, privateTmux } from './terminal.js';
 /** What the stand-in `tkt __complete KIND` prints. */
 export const CACHED_NAMES: Record<string, string[]> = { site: ['Head Office', 'Harbour Depot'], status: ['Open', 'On Hold'], requester: ["Sam O'Neil"], assignee: ['Tom Tech'] };
 
+type Shell = 'bash' | 'zsh' | 'fish';
+
+const BASH_COMPLETION = '/usr/share/bash-completion/bash_completion';
+
+/** What a session of `shell` needs, for skipWithout: bash's loads bash-completion, as the README installs it. */
+export const toolsFor = (shell: Shell): string[] => ['tmux', shell, ...(shell === 'bash' ? [BASH_COMPLETION] : [])];
+
 export interface ShellSession {
   /** Types `line`, presses Tab, returns the screen once a line matches `pattern`, then clears the line. */
   complete(line: string, pattern: RegExp, timeoutMs?: number): Promise<string>;
@@ -18,7 +25,7 @@ export interface ShellSession {
 
 const shellQuoted = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
-export async function startShellSession(shell: 'bash' | 'zsh' | 'fish'): Promise<ShellSession> {
+export async function startShellSession(shell: Shell): Promise<ShellSession> {
   const terminal = privateTmux(`${shell}-test`);
   const home = mkdtempSync(path.join(os.tmpdir(), `tkt-${shell}-`));
   const script = execFileSync(process.execPath, [BIN, 'completion', shell], { encoding: 'utf8' });
@@ -45,8 +52,7 @@ export async function startShellSession(shell: 'bash' | 'zsh' | 'fish'): Promise
   } else {
     // After bash-completion, as a ~/.bashrc would.
     writeFileSync(path.join(home, 'tkt.bash'), script);
-    const bashCompletion = '/usr/share/bash-completion/bash_completion';
-    writeFileSync(path.join(home, '.bashrc'), `[ -r ${bashCompletion} ] && . ${bashCompletion}\nsource ~/tkt.bash\nPS1='${shell}> '\n`);
+    writeFileSync(path.join(home, '.bashrc'), `. ${BASH_COMPLETION}\nsource ~/tkt.bash\nPS1='${shell}> '\n`);
     command = `${env} bash --noprofile --rcfile ${path.join(home, '.bashrc')} -i`;
   }
   // A file to complete where tkt takes files, and to stay out of ID completion.
