@@ -41,8 +41,7 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s completion at a real termina
   });
 
   it.skipIf(skip)('offers no files for an ID', async () => {
-    // Two seconds is ample: the same shell completes a file name in well under one.
-    await expect(session.complete('tkt show rep', /report\.txt/, 2_000)).rejects.toThrow(/timed out/);
+    expect(await session.afterTab('tkt show rep')).not.toContain('report.txt');
   });
 
   it.skipIf(skip)('completes a command and its options after global options', async () => {
@@ -60,7 +59,7 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s completion at a real termina
   });
 
   it.skipIf(skip)('offers no files for a value that is not a file', async () => {
-    await expect(session.complete('tkt create --title rep', /report\.txt/, 2_000)).rejects.toThrow(/timed out/);
+    expect(await session.afterTab('tkt create --title rep')).not.toContain('report.txt');
   });
 
   it.skipIf(skip)('offers global options after the command', async () => {
