@@ -1,11 +1,11 @@
 // Completion in the shells themselves (issue 12): the script `tkt completion SHELL` prints,
 // installed as the README says, driven by Tab in an interactive shell under tmux.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startShellSession, type ShellSession } from '../helpers/shell-tty.js';
+import { startShellSession, toolsFor, type ShellSession } from '../helpers/shell-tty.js';
 import { skipWithout } from '../helpers/tools.js';
 
 describe.each(['bash', 'zsh', 'fish'] as const)('%s completion at a real terminal', (shell) => {
-  const skip = skipWithout(['tmux', shell], `test/completion/shells-tty.test.ts (${shell})`);
+  const skip = skipWithout(toolsFor(shell), `test/completion/shells-tty.test.ts (${shell})`);
   let session: ShellSession;
   beforeAll(async () => {
     if (!skip) session = await startShellSession(shell);
@@ -41,8 +41,7 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s completion at a real termina
   });
 
   it.skipIf(skip)('offers no files for an ID', async () => {
-    // Two seconds is ample: the same shell completes a file name in well under one.
-    await expect(session.complete('tkt show rep', /report\.txt/, 2_000)).rejects.toThrow(/timed out/);
+    expect(await session.afterTab('tkt show rep')).not.toContain('report.txt');
   });
 
   it.skipIf(skip)('completes a command and its options after global options', async () => {
@@ -60,7 +59,7 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s completion at a real termina
   });
 
   it.skipIf(skip)('offers no files for a value that is not a file', async () => {
-    await expect(session.complete('tkt create --title rep', /report\.txt/, 2_000)).rejects.toThrow(/timed out/);
+    expect(await session.afterTab('tkt create --title rep')).not.toContain('report.txt');
   });
 
   it.skipIf(skip)('offers global options after the command', async () => {

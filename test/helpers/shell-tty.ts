@@ -10,15 +10,30 @@ import { BIN, privateTmux } from './terminal.js';
 /** What the stand-in `tkt __complete KIND` prints. */
 export const CACHED_NAMES: Record<string, string[]> = { site: ['Head Office', 'Harbour Depot'], status: ['Open', 'On Hold'], requester: ["Sam O'Neil"], assignee: ['Tom Tech'] };
 
+type Shell = 'bash' | 'zsh' | 'fish';
+
+const BASH_COMPLETION = '/usr/share/bash-completion/bash_completion';
+
+/** What a session of `shell` needs, for skipWithout: bash's loads bash-completion, as the README installs it. */
+export const toolsFor = (shell: Shell): string[] => ['tmux', shell, ...(shell === 'bash' ? [BASH_COMPLETION] : [])];
+
+// Every step starts from an empty prompt on a cleared screen, so nothing a step reads can be
+// left from the one before.
 export interface ShellSession {
-  /** Types `line`, presses Tab, returns the screen once a line matches `pattern`, then clears the line. */
-  complete(line: string, pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** Types `line`, presses Tab, returns the screen once it matches `pattern`. */
+  complete(line: string, pattern: RegExp): Promise<string>;
+  /**
+   * Types `line`, presses Tab, returns the screen once the shell has done all the Tab does: for
+   * asserting what it does not offer, which a screen read too early would show as well.
+   */
+  afterTab(line: string): Promise<string>;
   close(): Promise<void>;
 }
 
 const shellQuoted = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
-export async function startShellSession(shell: 'bash' | 'zsh' | 'fish'): Promise<ShellSession> {
+export async function startShellSession(shell: Shell): Promise<ShellSession> {
+  const prompt = `${shell}>`;
   const terminal = privateTmux(`${shell}-test`);
   const home = mkdtempSync(path.join(os.tmpdir(), `tkt-${shell}-`));
   const script = execFileSync(process.execPath, [BIN, 'completion', shell], { encoding: 'utf8' });
@@ -32,7 +47,7 @@ export async function startShellSession(shell: 'bash' | 'zsh' | 'fish'): Promise
     // A folder the user owns on fpath, then compinit.
     mkdirSync(path.join(home, '.zsh', 'functions'), { recursive: true });
     writeFileSync(path.join(home, '.zsh', 'functions', '_tkt'), script);
-    writeFileSync(path.join(home, '.zshrc'), `fpath=(~/.zsh/functions $fpath)\nautoload -Uz compinit && compinit -u\nPS1='${shell}> '\n`);
+    writeFileSync(path.join(home, '.zshrc'), `fpath=(~/.zsh/functions $fpath)\nautoload -Uz compinit && compinit -u\nPS1='${prompt} '\n`);
     command = `${env} zsh -i`;
   } else if (shell === 'fish') {
     // fish loads ~/.config/fish/completions/tkt.fish by itself.
@@ -40,30 +55,58 @@ export async function startShellSession(shell: 'bash' | 'zsh' | 'fish'): Promise
     // Present, so fish does not start generating completions from man pages in the background.
     mkdirSync(path.join(home, '.local', 'share', 'fish', 'generated_completions'), { recursive: true });
     writeFileSync(path.join(home, '.config', 'fish', 'completions', 'tkt.fish'), script);
-    writeFileSync(path.join(home, '.config', 'fish', 'config.fish'), `function fish_prompt; echo -n '${shell}> '; end\nfunction fish_greeting; end\n`);
+    writeFileSync(path.join(home, '.config', 'fish', 'config.fish'), `function fish_prompt; echo -n '${prompt} '; end\nfunction fish_greeting; end\n`);
     command = `${env} XDG_CONFIG_HOME=${path.join(home, '.config')} fish -i`;
   } else {
     // After bash-completion, as a ~/.bashrc would.
     writeFileSync(path.join(home, 'tkt.bash'), script);
-    const bashCompletion = '/usr/share/bash-completion/bash_completion';
-    writeFileSync(path.join(home, '.bashrc'), `[ -r ${bashCompletion} ] && . ${bashCompletion}\nsource ~/tkt.bash\nPS1='${shell}> '\n`);
+    writeFileSync(path.join(home, '.bashrc'), `. ${BASH_COMPLETION}\nsource ~/tkt.bash\nPS1='${prompt} '\n`);
     command = `${env} bash --noprofile --rcfile ${path.join(home, '.bashrc')} -i`;
   }
-  // A file to complete where tkt takes files, and to stay out of ID completion.
+  // The one file starting "rep": a shell that offers files puts it in the line rather than in a
+  // list of candidates, which the keys typed after the Tab could dismiss (fish does).
   writeFileSync(path.join(home, 'report.txt'), 'x');
   await terminal.start(shell, { width: 160, height: 40 }, `cd '${home}' && exec ${command}`);
-  await terminal.waitFor(shell, new RegExp(`^${shell}>`, 'm'));
+  // Keys are for the line editor, which reads them once the prompt shows.
+  await terminal.waitFor(shell, new RegExp(`^${prompt}`, 'm'), { what: `${shell} to start` });
+
+  const enter = async (command: string) => {
+    await terminal.type(shell, command);
+    await terminal.keys(shell, 'Enter');
+  };
+  // Numbered, so no screen left from an earlier step can show the one a step waits for.
+  let marks = 0;
+  const nextMark = (kind: string) => `${kind}-${(marks += 1)}`;
+
+  async function freshPrompt(): Promise<void> {
+    // Editing keys, not Ctrl-C, empty the line: Ctrl-C can take effect after the keys typed next
+    // (zsh and bash get it as a signal; seen in all three: "…report.txt c", then "lear" on a new
+    // line, and no clear). Keys are read in order: once the mark shows, all before it is done.
+    await terminal.keys(shell, 'C-a', 'C-k');
+    const mark = nextMark('reset');
+    await enter(`echo ${mark}`);
+    await terminal.waitFor(shell, new RegExp(`^${mark}$`, 'm'), { what: `the output of echo ${mark}` });
+    await enter('clear');
+    await terminal.waitFor(shell, (screen) => screen.trim() === prompt, { what: 'a cleared screen with only the prompt' });
+  }
+
+  async function tab(line: string): Promise<void> {
+    await freshPrompt();
+    await terminal.type(shell, line);
+    await terminal.keys(shell, 'Tab');
+  }
 
   return {
-    async complete(line, pattern, timeoutMs) {
-      await terminal.type(shell, line);
-      await terminal.keys(shell, 'Tab');
-      try {
-        return await terminal.waitFor(shell, pattern, timeoutMs === undefined ? {} : { timeoutMs });
-      } finally {
-        await terminal.keys(shell, 'C-c');
-        await terminal.keys(shell, 'clear', 'Enter');
-      }
+    async complete(line, pattern) {
+      await tab(line);
+      return terminal.waitFor(shell, pattern);
+    },
+    async afterTab(line) {
+      await tab(line);
+      // The shell reads keys in order: what is typed after the Tab shows once the Tab is done.
+      const sentinel = nextMark('tab-done');
+      await terminal.type(shell, ` ${sentinel}`);
+      return terminal.waitFor(shell, new RegExp(` ${sentinel}$`, 'm'), { what: `${sentinel}, typed after the Tab` });
     },
     async close() {
       await terminal.close();

@@ -30,7 +30,6 @@ export interface WaitOptions {
   what?: string;
   /** Added to tmux capture-pane: -J joins wrapped lines, -S -100 adds scrollback. */
   capture?: string[];
-  timeoutMs?: number;
 }
 
 export interface Tmux {
@@ -68,9 +67,9 @@ export function privateTmux(name: string): Tmux {
     async type(session, text) {
       await tmux('send-keys', '-t', session, '-l', text);
     },
-    async waitFor(session, test, { what = String(test), capture = [], timeoutMs = STEP_TIMEOUT_MS } = {}) {
+    async waitFor(session, test, { what = String(test), capture = [] } = {}) {
       let text = '';
-      for (const started = Date.now(); Date.now() - started < timeoutMs; await pause()) {
+      for (const started = Date.now(); Date.now() - started < STEP_TIMEOUT_MS; await pause()) {
         text = await screen(session, ...capture);
         if (accepts(test, text)) return text;
       }

@@ -19,6 +19,12 @@ describe('skipWithout', () => {
     expect(() => skipWithout(['sh', 'tkt-no-such-tool'], 'x.test.ts')).toThrow(/x\.test\.ts needs tkt-no-such-tool/);
   });
 
+  it('takes an absolute path for a file that must be there', () => {
+    process.env.CI = 'true';
+    expect(skipWithout([import.meta.filename], 'x.test.ts')).toBe(false);
+    expect(() => skipWithout(['/tkt/no/such/file'], 'x.test.ts')).toThrow(/x\.test\.ts needs \/tkt\/no\/such\/file/);
+  });
+
   it('skips loudly outside CI', () => {
     delete process.env.CI;
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);

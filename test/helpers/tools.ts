@@ -1,8 +1,12 @@
 // Tests that drive tmux or a real shell: in CI (CI set) a missing tool must fail them, so they
 // run there rather than pass by skipping; elsewhere they skip, loudly.
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 
+/** `tool` is a command on PATH, or a file by its absolute path (bash-completion is sourced, not run). */
 function installed(tool: string): boolean {
+  if (path.isAbsolute(tool)) return existsSync(tool);
   try {
     execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
     return true;

@@ -102,7 +102,7 @@ describe.skipIf(skipWithout(['tmux'], 'test/pty/create-interactive.test.ts'))('t
     expect(fixture.sandbox.state.tickets.length).toBe(count);
   });
 
-  it('SIGTERM at a prompt (a cancelled job) closes the prompt, exits 143 and creates nothing', async () => {
+  it.skipIf(skipWithout(['pgrep'], 'test/pty/create-interactive.test.ts (SIGTERM)'))('SIGTERM at a prompt (a cancelled job) closes the prompt, exits 143 and creates nothing', async () => {
     const count = fixture.sandbox.state.tickets.length;
     const s = await startCreate();
     await waitFor(s, '? Title');
