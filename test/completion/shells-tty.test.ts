@@ -42,6 +42,8 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s completion at a real termina
 
   it.skipIf(skip)('offers no files for an ID', async () => {
     expect(await session.afterTab('tkt show rep')).not.toContain('report.txt');
+    // attach takes files, but only after its ticket ID.
+    expect(await session.afterTab('tkt attach rep')).not.toContain('report.txt');
   });
 
   it.skipIf(skip)('completes a command and its options after global options', async () => {
