@@ -3,7 +3,7 @@
 // handler gets `ids: string[]`, `dryRun?: true`, `attach?: string[]` without a cast.
 import { Argument, Option } from '@commander-js/extra-typings';
 import { CONCURRENCY_HELP } from '../config/settings.js';
-import { ATTACH_HELP, collect } from '../util/option-text.js';
+import { ATTACH_FLAGS, attachHelp, collect } from '../util/option-text.js';
 
 /** `ID...`: ticket IDs, or - to read them from stdin. */
 export const idsArgument = (description = 'ticket IDs, or - to read them from stdin (first integer on each line)') => new Argument('<id...>', description);
@@ -19,4 +19,4 @@ export const dryRunOption = () => new Option('--dry-run', 'show what would be se
 
 /** `--attach FILE`, repeatable (undefined until given, so the help shows no default); `to` says what gets the files. */
 export const attachOption = (to?: string) =>
-  new Option('--attach <file>', `attach a file${to === undefined ? '' : ` to ${to}`} ${ATTACH_HELP}`).argParser(collect);
+  new Option(ATTACH_FLAGS, attachHelp(to)).argParser(collect);

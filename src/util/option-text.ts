@@ -8,8 +8,13 @@ export function collect(value: string, previous: readonly string[] | undefined):
   return [...(previous ?? []), value];
 }
 
-/** --attach's help after "attach a file[ to ...]": every command that uploads says the same. */
-export const ATTACH_HELP = '(repeatable; the service silently skips file types it does not allow)';
+/** --attach, the same flag and help in every command that uploads (create's comes from the field table). */
+export const ATTACH_FLAGS = '--attach <file>';
+
+/** --attach's help; `to` says what gets the files ("each ticket"). */
+export function attachHelp(to?: string): string {
+  return `attach a file${to === undefined ? '' : ` to ${to}`} (repeatable; the service silently skips file types it does not allow)`;
+}
 
 /** A name compared loosely: "My-Tickets-On-Hold", "my_tickets_onhold" and "MyTicketsOnhold" are equal. */
 export function squash(name: string): string {
