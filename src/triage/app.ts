@@ -15,6 +15,7 @@ import { createLookups } from '../lookups/index.js';
 import { pageText } from '../output/pager.js';
 import { renderTicketDetail } from '../tickets/detail.js';
 import { createTicketActions } from './actions.js';
+import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from './input.js';
 import { TriageScreen } from './screen.js';
 import { TriageSession, type Terminal } from './session.js';
 
@@ -47,7 +48,7 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
   let instance: Instance | undefined;
 
   const mount = () => {
-    stdout.write(ALTERNATE_SCREEN);
+    stdout.write(ALTERNATE_SCREEN + BRACKETED_PASTE_ON);
     instance = render(h(TriageScreen, { session, color: ctx.io.stdoutColor, now: ctx.now }), {
       stdout,
       stdin,
@@ -62,7 +63,8 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
     instance = undefined;
     leaving.unmount();
     await leaving.waitUntilExit().catch(() => undefined);
-    stdout.write(MAIN_SCREEN);
+    // The shell, the editor and the pager get the terminal as it was: pastes unmarked.
+    stdout.write(BRACKETED_PASTE_OFF + MAIN_SCREEN);
   };
   const terminal: Terminal = {
     async suspend(work) {

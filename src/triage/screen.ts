@@ -3,12 +3,13 @@
 // function), the highlighted ticket's detail (as `tkt show` renders it) or an overlay, a
 // status line and the keys. Every line is cut to the terminal's width; the layout follows
 // resizes. Colour only through tkt's own style (NO_COLOR, --no-color), never Ink's.
-import { Box, Text, useInput, useStdout } from 'ink';
+import { Box, Text, useStdout } from 'ink';
 import { createElement as h, useEffect, useMemo, useState, useSyncExternalStore, type ReactElement } from 'react';
 import { createStyle, type Style } from '../output/style.js';
 import { renderTable, truncate, type Column, type Row } from '../output/table.js';
 import { formatDue } from '../output/time.js';
 import { kebabCase } from '../tickets/list-query.js';
+import { useKeysAndPastes } from './input.js';
 import { FOOTER, KEY_MAP, pickerMatches, type Overlay, type TriageRow, type TriageSession, type TriageState } from './session.js';
 
 export interface ScreenProps {
@@ -145,7 +146,7 @@ export function TriageScreen(props: ScreenProps): ReactElement {
   const layout = layoutFor(columns, rows, state.visible.length);
   const table = useTableLines(state, layout.width, color, props.now);
   const style = createStyle(color);
-  useInput((input, key) => session.press(input, key, layout.listLines));
+  useKeysAndPastes((input, key) => session.press(input, key, layout.listLines), (text) => session.paste(text));
 
   const list = listLines(state, table, layout, style, color);
   const rule = style.dim('─'.repeat(layout.width));

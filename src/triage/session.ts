@@ -133,6 +133,9 @@ function keyOfChar(char: string): KeyPress {
 /** Text typed into the filter or a prompt: control characters are never part of it. */
 const typed = (input: string) => input.replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
 
+/** Pasted text for a one-line prompt: its line breaks and tabs as spaces, none at the ends. */
+const oneLine = (text: string) => text.replace(/^[\r\n]+|[\r\n]+$/g, '').replace(/\r\n|[\r\n\t]/g, ' ');
+
 /** A row from a ticket's detail, with people by their name alone, as the list names them. */
 function rowSummary(ticket: unknown): TicketSummary {
   const summary = summarizeTicket(ticket);
@@ -400,12 +403,27 @@ export class TriageSession {
     }
   }
 
+  /** Pasted text: into the filter, the prompt or the picker being typed, as text, never as keys. */
+  paste(text: string): void {
+    if (!this.insert(typed(oneLine(text)))) this.say('pasted text goes into the filter (/), a prompt or a picker: nothing was done', 'info');
+  }
+
+  /** Adds `text` to what is being typed: the prompt's text, the picker's query or the filter. False when nothing is. */
+  private insert(text: string): boolean {
+    const { overlay } = this.state;
+    if (overlay?.kind === 'prompt') this.update({ overlay: { ...overlay, text: overlay.text + text } });
+    else if (overlay?.kind === 'picker') this.update({ overlay: { ...overlay, query: overlay.query + text, selected: 0 } });
+    else if (overlay === undefined && this.state.filtering) this.update({ filter: this.state.filter + text, selected: 0 });
+    else return false;
+    return true;
+  }
+
   private pressInFilter(input: string, key: KeyPress): void {
     if (key.return) return this.update({ filtering: false });
     if (key.escape) return this.update({ filtering: false, filter: '' });
     if (key.backspace || key.delete) return this.update({ filter: this.state.filter.slice(0, -1) });
     if (key.upArrow || key.downArrow) return this.update({ filtering: false });
-    if (typed(input) !== '' && !key.ctrl) this.update({ filter: this.state.filter + typed(input), selected: 0 });
+    if (typed(input) !== '' && !key.ctrl) this.insert(typed(input));
   }
 
   private pressInOverlay(overlay: Overlay, input: string, key: KeyPress): void {
@@ -426,19 +444,19 @@ export class TriageSession {
         close();
         return overlay.submit(overlay.text);
       }
-      const text = key.backspace || key.delete ? overlay.text.slice(0, -1) : key.ctrl ? overlay.text : overlay.text + typed(input);
-      return this.update({ overlay: { ...overlay, text } });
+      if (key.backspace || key.delete) return this.update({ overlay: { ...overlay, text: overlay.text.slice(0, -1) } });
+    } else {
+      const shown = pickerMatches(overlay.choices, overlay.query);
+      if (key.return) {
+        const choice = shown[overlay.selected];
+        if (choice === undefined) return;
+        close();
+        return overlay.choose(choice);
+      }
+      if (key.upArrow) return this.update({ overlay: { ...overlay, selected: Math.max(0, overlay.selected - 1) } });
+      if (key.downArrow) return this.update({ overlay: { ...overlay, selected: Math.min(shown.length - 1, overlay.selected + 1) } });
+      if (key.backspace || key.delete) return this.update({ overlay: { ...overlay, query: overlay.query.slice(0, -1), selected: 0 } });
     }
-    const shown = pickerMatches(overlay.choices, overlay.query);
-    if (key.return) {
-      const choice = shown[overlay.selected];
-      if (choice === undefined) return;
-      close();
-      return overlay.choose(choice);
-    }
-    if (key.upArrow) return this.update({ overlay: { ...overlay, selected: Math.max(0, overlay.selected - 1) } });
-    if (key.downArrow) return this.update({ overlay: { ...overlay, selected: Math.min(shown.length - 1, overlay.selected + 1) } });
-    const query = key.backspace || key.delete ? overlay.query.slice(0, -1) : key.ctrl ? overlay.query : overlay.query + typed(input);
-    this.update({ overlay: { ...overlay, query, selected: 0 } });
+    if (typed(input) !== '' && !key.ctrl) this.insert(typed(input));
   }
 }

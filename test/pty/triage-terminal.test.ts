@@ -12,8 +12,8 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
   let fixture: TerminalFixture;
   const terminal = privateTmux('triage-terminal');
   let sessions = 0;
-  const lines = (text: string) => text.replace(/\n+$/, '').split('\n');
   const highlighted = (text: string) => /^› +(\d+) /m.exec(text)?.[1];
+  const ticket = (id: number) => fixture.sandbox.state.tickets.find((t) => t.id === id)!;
 
   beforeAll(async () => {
     fixture = await terminalFixture('triage-terminal', 'tech');
@@ -26,12 +26,13 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
 
   /**
    * `tkt triage ARGS` in a new terminal of `size`, with the user's default pager (no PAGER or
-   * LESS from the test's environment) and no colour; the shell says how it exited.
+   * LESS from the test's environment) and no colour; the shell says how it exited, then shows
+   * what the terminal sends it (cat -v) until the test ends.
    */
   async function openTriage(size: { width: number; height: number }, options: { args?: string; env?: string } = {}) {
     sessions += 1;
     const name = `t${sessions}`;
-    const command = `env -u CI -u PAGER -u LESS -u VISUAL NO_COLOR=1 TKT_CONFIG_DIR='${fixture.dir}' ${options.env ?? ''} node '${BIN}' triage ${options.args ?? ''}; echo "[exit $?]"; sleep 60`;
+    const command = `env -u CI -u PAGER -u LESS -u VISUAL NO_COLOR=1 TKT_CONFIG_DIR='${fixture.dir}' ${options.env ?? ''} node '${BIN}' triage ${options.args ?? ''}; echo "[exit $?]"; cat -v`;
     await terminal.start(name, size, command);
     const waitFor = (test: RegExp | ((text: string) => boolean), what?: string) => terminal.waitFor(name, test, what === undefined ? {} : { what });
     return {
@@ -39,6 +40,11 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
       waitFor,
       keys: (...names: string[]) => terminal.keys(name, ...names),
       type: (text: string) => terminal.type(name, text),
+      /** Pastes `text` as a terminal does: line breaks sent as CR, and in bracketed-paste markers when the program asked for them. */
+      paste: async (text: string) => {
+        await terminal.tmux('set-buffer', '-b', name, text);
+        await terminal.tmux('paste-buffer', '-p', '-b', name, '-t', name);
+      },
       /** The triage screen once the highlighted ticket's detail is shown. */
       ready: () => waitFor((text) => highlighted(text) !== undefined && /^Title: /m.test(text), 'the first ticket and its detail'),
     };
@@ -59,5 +65,41 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
     const shell = await triage.waitFor(/\[exit \d+\]/, 'the exit');
     expect(shell).toContain('[exit 0]');
     expect(shell).not.toMatch(/^ID: /m);
+  });
+
+  it('takes pasted text as text in the resolve prompt, the filter and the picker, never as keys', async () => {
+    const triage = await openTriage({ width: 80, height: 24 });
+    const id = Number(highlighted(await triage.ready()));
+    const status = ticket(id).ticketStatusId;
+    await triage.keys('s');
+    await triage.waitFor(new RegExp(`Resolution notes for #${id}`));
+    // Its line breaks would be Enter, its s a second resolve and its c a close, were they keys.
+    await triage.paste('Toner replaced.\nThen s and c were pressed.\n');
+    await triage.waitFor(/^> Toner replaced\. Then s and c were pressed\.▏/m, 'the whole paste on the prompt line');
+    expect(ticket(id).ticketStatusId).toBe(status);
+    await triage.keys('Enter');
+    await triage.waitFor(new RegExp(`✓ resolved #${id}`));
+    expect(ticket(id).resolution?.details).toBe('Toner replaced. Then s and c were pressed.');
+
+    await triage.keys('/');
+    await triage.paste('mouse\n');
+    await triage.waitFor(/filter: \/mouse▏/, 'the filter still being typed after the pasted line break');
+    await triage.keys('Escape');
+    await triage.keys('a');
+    await triage.waitFor(/Assign #\d+ to/);
+    await triage.paste('tom\n');
+    await triage.waitFor((text) => /^> tom▏/m.test(text) && /Assign #\d+ to/.test(text), 'the picker still open, filtered by the paste');
+    await triage.keys('Escape');
+    await triage.waitFor(/nothing was changed/);
+
+    // Pasted over the list, q is not a key: triage stays.
+    await triage.paste('q');
+    await triage.waitFor(/pasted text goes into/, 'the paste turned away');
+    await triage.keys('q');
+    await triage.waitFor(/\[exit 0\]/);
+    // Bracketed paste is off again: the shell gets a paste without markers.
+    await triage.paste('after\n');
+    const shell = await triage.waitFor(/^after$|\^\[\[200~/m, 'the paste in the shell');
+    expect(shell).toMatch(/^after$/m);
   });
 });
