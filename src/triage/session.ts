@@ -164,6 +164,8 @@ export class TriageSession {
   private readonly listeners = new Set<() => void>();
   private readonly details = new Map<number, DetailEntry>();
   private readonly pending = new Set<string>();
+  /** The load whose answer the screen waits for. */
+  private latestLoad: AbortController | undefined;
   private quitResolve: (() => void) | undefined;
   /** Resolves when the user quits. */
   readonly finished: Promise<void>;
@@ -214,11 +216,17 @@ export class TriageSession {
 
   // --- the list ---
 
+  /** Reads `view` and shows it; a later load (another view, R again) stops this one and wins. */
   async load(view = this.state.view): Promise<void> {
+    this.latestLoad?.abort();
+    const load = new AbortController();
+    this.latestLoad = load;
     const reloaded = view === this.state.view && !this.state.loading;
     this.update({ view, loading: true, ...(view === this.state.view ? {} : { rows: [], selected: 0 }) });
     try {
-      const items = await viewTickets(this.deps.client, view, this.deps.ctx.signal);
+      const items = await viewTickets(this.deps.client, view, AbortSignal.any([this.deps.ctx.signal, load.signal]));
+      // Overtaken while it ran: its tickets belong to a view no longer shown.
+      if (load.signal.aborted) return;
       const rows = items.flatMap((item): TriageRow[] => {
         const summary = summarizeTicket(item);
         const id = Number(summary.id);
@@ -228,6 +236,7 @@ export class TriageSession {
       // The title line counts the tickets; a reload says it happened.
       this.update({ rows, loading: false, status: reloaded ? { text: `✓ ${kebabCase(view)} read again`, tone: 'ok' } : undefined });
     } catch (error) {
+      if (load.signal.aborted) return;
       this.update({ loading: false });
       this.say(`could not load ${kebabCase(view)}: ${failureText(error)}`, 'error');
     }

@@ -1,0 +1,128 @@
+// The triage session without a screen: keys pressed as the screen passes them, against a
+// sandbox, through a client that can hold chosen requests back, so answers can be made to
+// arrive late or fail on cue.
+import { describe, expect, it } from 'vitest';
+import type { ApiClient, RequestPlan } from '../../src/api/types.js';
+import { createLookups } from '../../src/lookups/index.js';
+import { createTicketActions } from '../../src/triage/actions.js';
+import { TriageSession, type KeyPress, type TriageDeps, type TriageState } from '../../src/triage/session.js';
+import type { Harness } from '../helpers/harness.js';
+import { useHarness } from '../helpers/sandbox-state.js';
+
+let h: Harness;
+useHarness({ login: 'tech' }, (harness) => (h = harness));
+
+const PAGE = 10;
+
+/** A gate the requests `matching` wait at until it is opened. */
+function gate(matching: (plan: RequestPlan) => boolean) {
+  let open: () => void = () => undefined;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { matching, opened, open };
+}
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+interface Opened {
+  session: TriageSession;
+  /** Requests sent so far, as "METHOD path". */
+  sent: string[];
+  /** Holds back, until opened, the next requests that match. */
+  hold(matching: (plan: RequestPlan) => boolean): ReturnType<typeof gate>;
+  /** Resolves once no request is in flight and the session has handled the last answer. */
+  idle(): Promise<void>;
+  /** Resolves once the session's state passes `test`. */
+  until(test: (state: TriageState) => boolean): Promise<TriageState>;
+  press(input: string, key?: KeyPress): void;
+  type(text: string): void;
+}
+
+async function openSession(view = 'MyOpenOrUnassigned', deps: Partial<TriageDeps> = {}): Promise<Opened> {
+  const { ctx } = await h.context({ tty: true });
+  const real = await ctx.api();
+  const gates: ReturnType<typeof gate>[] = [];
+  const sent: string[] = [];
+  let inFlight = 0;
+  const client: ApiClient = {
+    ...real,
+    async send(plan) {
+      sent.push(`${plan.method} ${plan.path}`);
+      inFlight += 1;
+      try {
+        await gates.find((held) => held.matching(plan))?.opened;
+        return await real.send(plan);
+      } finally {
+        inFlight -= 1;
+      }
+    },
+  };
+  const lookups = createLookups({ ...ctx, io: { ...ctx.io, canPrompt: false } });
+  const session = new TriageSession(
+    {
+      ctx,
+      client,
+      lookups,
+      actions: createTicketActions(ctx, client, lookups),
+      terminal: { suspend: (work) => work() },
+      page: async () => undefined,
+      renderDetail: async (ticket) => JSON.stringify(ticket),
+      ...deps,
+    },
+    view,
+  );
+  const until = (test: (state: TriageState) => boolean) =>
+    new Promise<TriageState>((resolve) => {
+      const check = () => {
+        if (!test(session.snapshot())) return;
+        unsubscribe();
+        resolve(session.snapshot());
+      };
+      const unsubscribe = session.subscribe(check);
+      check();
+    });
+  return {
+    session,
+    sent,
+    hold(matching) {
+      const held = gate(matching);
+      gates.push(held);
+      return held;
+    },
+    until,
+    async idle() {
+      do await settle();
+      while (inFlight > 0);
+      await settle();
+    },
+    press: (input, key = {}) => session.press(input, key, PAGE),
+    type: (text) => {
+      for (const char of text) session.press(char, {}, PAGE);
+    },
+  };
+}
+
+const isList = (listType: string) => (plan: RequestPlan) => plan.path === '/api/TicketsApi' && (plan.json as { listType?: string }).listType === listType;
+
+describe('triage session', () => {
+  it('drops the answer of a load that a view switch overtook', async () => {
+    const triage = await openSession();
+    void triage.session.load();
+    await triage.until((state) => !state.loading);
+    // R reads the view again, slowly; meanwhile the user switches to another view.
+    const slow = triage.hold(isList('MyOpenOrUnassigned'));
+    triage.press('R');
+    triage.press('v');
+    triage.type('unassigned-t');
+    triage.press('', { return: true });
+    const switched = await triage.until((state) => state.view === 'UnassignedTickets' && !state.loading);
+    const unassigned = switched.rows.map((row) => row.id);
+    expect(switched.rows.every((row) => row.summary.assignee === undefined)).toBe(true);
+
+    slow.open();
+    await triage.idle();
+    const after = triage.session.snapshot();
+    expect(after.view).toBe('UnassignedTickets');
+    expect(after.rows.map((row) => row.id)).toEqual(unassigned);
+    expect(after.status?.text ?? '').not.toContain('read again');
+  });
+});
