@@ -21,6 +21,8 @@ export interface RecordColumn<T> {
   machine?(record: T): Cell;
   shrink?: boolean;
   minWidth?: number;
+  /** Which columns give way first at a narrow terminal (Column.priority). */
+  priority?: number;
   align?: 'left' | 'right';
   paint?(text: string, record: T, now: Date): string;
 }
@@ -151,6 +153,7 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
           key: column.name,
           ...(column.shrink === undefined ? {} : { shrink: column.shrink }),
           ...(column.minWidth === undefined ? {} : { minWidth: column.minWidth }),
+          ...(column.priority === undefined ? {} : { priority: column.priority }),
           ...(column.align === undefined ? {} : { align: column.align }),
           ...(column.paint === undefined ? {} : { paint: (text, row) => column.paint!(text, entries[row.__index as number]!, now) }),
         }),

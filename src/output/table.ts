@@ -1,6 +1,8 @@
-// Tables for human output. On a terminal: aligned columns that fit the width by truncating the
-// columns marked `shrink` (the subject first, as the widest), never the ID. Piped (`plain`): one
-// tab-separated line per row, no header, nothing truncated, as `gh` does, for grep/cut/awk.
+// Tables for human output. On a terminal: aligned columns that never run past the width. When
+// room is short, columns give way by priority: the least important shrink first (those marked
+// `shrink`, to their minWidth) and are then left out, so the title keeps a readable width; the
+// most important are cut only when nothing else is left. Piped (`plain`): one tab-separated
+// line per row, no header, nothing truncated, as `gh` does, for grep/cut/awk.
 import { sanitizeInline, sanitizeText } from './sanitize.js';
 import { createStyle } from './style.js';
 
@@ -12,8 +14,13 @@ export interface Column {
   key: string;
   /** This column is truncated with "…" when the table is wider than the terminal. */
   shrink?: boolean;
-  /** Narrowest a shrinking column gets; default: its header's width, at least 8. */
+  /** Narrowest a shrinking column gets before columns are left out; default: its header's width, at least 8. */
   minWidth?: number;
+  /**
+   * How much the column matters when room is short (default 0): columns below the table's
+   * highest priority shrink first and are then left out, lowest first (the rightmost of equals).
+   */
+  priority?: number;
   align?: 'left' | 'right';
   /** Colours a cell (after truncation); used only when colour is on. */
   paint?: (text: string, row: Row) => string;
@@ -72,24 +79,58 @@ function cellText(value: Cell): string {
   return value === null || value === undefined ? '' : sanitizeInline(String(value));
 }
 
-/** Widths that fit `available`, narrowing the widest shrinkable column one step at a time. */
-function fitWidths(columns: readonly Column[], headers: readonly string[], natural: number[], available: number): number[] {
-  const widths = [...natural];
-  const floor = columns.map((column, i) =>
-    Math.min(natural[i] ?? 0, column.minWidth ?? Math.max(displayWidth(headers[i]!), DEFAULT_MIN_WIDTH)),
-  );
-  let excess = widths.reduce((sum, w) => sum + w, 0) - available;
-  while (excess > 0) {
-    let widest = -1;
-    columns.forEach((column, i) => {
-      if (column.shrink && widths[i]! > floor[i]! && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;
-    });
-    // Nothing left to shrink: let the terminal wrap rather than cut an ID.
-    if (widest < 0) break;
-    widths[widest]! -= 1;
-    excess -= 1;
+/** The shown columns (indexes) and their widths. */
+interface Fitted {
+  shown: number[];
+  widths: Map<number, number>;
+}
+
+const priorityOf = (column: Column) => column.priority ?? 0;
+
+/**
+ * Narrows the shrinkable columns of `shown` (lowest priority first, the widest of a priority
+ * first) towards `floor` until they fit `available`; false when they cannot.
+ */
+function shrinkToFit(columns: readonly Column[], shown: readonly number[], widths: Map<number, number>, floor: (i: number) => number, available: number): boolean {
+  let excess = [...widths.values()].reduce((sum, w) => sum + w, 0) - available;
+  const levels = [...new Set(shown.map((i) => priorityOf(columns[i]!)))].sort((a, b) => a - b);
+  for (const level of levels) {
+    const shrinking = shown.filter((i) => columns[i]!.shrink && priorityOf(columns[i]!) === level);
+    while (excess > 0) {
+      const widest = shrinking.filter((i) => widths.get(i)! > floor(i)).sort((a, b) => widths.get(b)! - widths.get(a)!)[0];
+      if (widest === undefined) break;
+      widths.set(widest, widths.get(widest)! - 1);
+      excess -= 1;
+    }
   }
-  return widths;
+  return excess <= 0;
+}
+
+/**
+ * The columns that fit `width` and their widths. Below the highest priority, a column is left
+ * out (lowest priority first) rather than have the others shrink past their minWidth; the
+ * columns of the highest priority are then cut down to a character, and left out from the right
+ * only when even that is too wide. A lone column left is cut to the width.
+ */
+function fitColumns(columns: readonly Column[], headers: readonly string[], natural: readonly number[], width: number): Fitted {
+  const floor = (i: number) => (columns[i]!.shrink ? Math.min(natural[i]!, columns[i]!.minWidth ?? Math.max(displayWidth(headers[i]!), DEFAULT_MIN_WIDTH)) : natural[i]!);
+  const top = Math.max(...columns.map(priorityOf));
+  let shown = columns.map((_column, i) => i);
+  for (;;) {
+    const available = width - COLUMN_GAP.length * (shown.length - 1);
+    const widths = new Map(shown.map((i) => [i, natural[i]!]));
+    if (shrinkToFit(columns, shown, widths, floor, available)) return { shown, widths };
+    const below = shown.filter((i) => priorityOf(columns[i]!) < top);
+    const lowest = Math.min(...below.map((i) => priorityOf(columns[i]!)));
+    // The rightmost column of the lowest priority, when one is below the top.
+    let dropped = below.filter((i) => priorityOf(columns[i]!) === lowest).at(-1);
+    if (dropped === undefined) {
+      if (shrinkToFit(columns, shown, widths, () => 1, available)) return { shown, widths };
+      if (shown.length === 1) return { shown, widths: new Map([[shown[0]!, Math.max(1, width)]]) };
+      dropped = shown.at(-1);
+    }
+    shown = shown.filter((i) => i !== dropped);
+  }
 }
 
 export function renderTable(columns: readonly Column[], rows: readonly Row[], options: TableOptions): string {
@@ -99,27 +140,22 @@ export function renderTable(columns: readonly Column[], rows: readonly Row[], op
   const headers = columns.map((column) => sanitizeInline(column.header));
 
   const natural = columns.map((_column, i) => Math.max(displayWidth(headers[i]!), ...texts.map((cells) => displayWidth(cells[i]!))));
-  const available = options.width - COLUMN_GAP.length * (columns.length - 1);
-  const widths = fitWidths(columns, headers, natural, available);
+  const { shown, widths } = fitColumns(columns, headers, natural, options.width);
   const style = createStyle(options.color);
   // Padded with our own width function, the one that cut the cells: emoji, CJK and zero-width
   // marks keep the columns straight (a table library measuring its own way did not).
   const line = (cells: readonly string[], paint: (text: string, i: number) => string) =>
-    cells
-      .map((text, i) => {
-        const pad = ' '.repeat(Math.max(0, widths[i]! - displayWidth(text)));
-        const last = i === cells.length - 1;
+    shown
+      .map((i, position) => {
+        const text = truncate(cells[i]!, widths.get(i)!);
+        const pad = ' '.repeat(Math.max(0, widths.get(i)! - displayWidth(text)));
+        const last = position === shown.length - 1;
         const painted = paint(text, i);
         return columns[i]!.align === 'right' ? pad + painted : last ? painted : painted + pad;
       })
       .join(COLUMN_GAP);
-  const header = line(headers.map((text, i) => truncate(text, widths[i]!)), (text) => style.bold(text));
-  const body = texts.map((cells, r) =>
-    line(
-      cells.map((text, i) => truncate(text, widths[i]!)),
-      (text, i) => (options.color && columns[i]!.paint ? columns[i]!.paint!(text, rows[r]!) : text),
-    ),
-  );
+  const header = line(headers, (text) => style.bold(text));
+  const body = texts.map((cells, r) => line(cells, (text, i) => (options.color && columns[i]!.paint ? columns[i]!.paint!(text, rows[r]!) : text)));
   return [header, ...body].map((text) => text + '\n').join('');
 }
 

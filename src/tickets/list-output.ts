@@ -17,23 +17,41 @@ type ListedTicket = TicketSummary & { created: Date | undefined };
 
 const iso = (date: Date | undefined) => date?.toISOString();
 
+/**
+ * How the ticket columns give way at a narrow terminal, in `tkt list` and in triage: the ID and
+ * the title stay, and the title keeps 24 columns; before it gets less, the requester is left
+ * out, then the assignee, the priority, the due date and the status (each first cut to its
+ * minWidth).
+ */
+export const TICKET_COLUMN_FIT = {
+  id: { priority: 5 },
+  title: { shrink: true, minWidth: 24, priority: 5 },
+  status: { shrink: true, minWidth: 11, priority: 4 },
+  due: { priority: 3 },
+  priority: { shrink: true, minWidth: 8, priority: 2 },
+  assignee: { shrink: true, minWidth: 8, priority: 1 },
+  requester: { shrink: true, minWidth: 8, priority: 0 },
+  created: { priority: 0 },
+} as const;
+
 function ticketColumns(color: boolean): RecordColumn<ListedTicket>[] {
   const style = createStyle(color);
   return [
-    { name: 'id', header: 'ID', human: (t) => t.id, align: 'right' },
-    { name: 'title', header: 'TITLE', human: (t) => t.title, shrink: true, minWidth: 12 },
-    { name: 'status', header: 'STATUS', human: (t) => t.status, shrink: true, minWidth: 8 },
-    { name: 'priority', header: 'PRIORITY', human: (t) => t.priority },
-    { name: 'requester', header: 'REQUESTER', human: (t) => t.requester, shrink: true, minWidth: 10 },
-    { name: 'assignee', header: 'ASSIGNEE', human: (t) => t.assignee, shrink: true, minWidth: 10 },
+    { name: 'id', header: 'ID', human: (t) => t.id, align: 'right', ...TICKET_COLUMN_FIT.id },
+    { name: 'title', header: 'TITLE', human: (t) => t.title, ...TICKET_COLUMN_FIT.title },
+    { name: 'status', header: 'STATUS', human: (t) => t.status, ...TICKET_COLUMN_FIT.status },
+    { name: 'priority', header: 'PRIORITY', human: (t) => t.priority, ...TICKET_COLUMN_FIT.priority },
+    { name: 'requester', header: 'REQUESTER', human: (t) => t.requester, ...TICKET_COLUMN_FIT.requester },
+    { name: 'assignee', header: 'ASSIGNEE', human: (t) => t.assignee, ...TICKET_COLUMN_FIT.assignee },
     {
       name: 'due',
       header: 'DUE',
       human: (t, now) => formatDue(t.due, now, t.overdue).text,
       machine: (t) => iso(t.due),
       paint: (text, t, now) => (formatDue(t.due, now, t.overdue).overdue ? style.red(text) : text),
+      ...TICKET_COLUMN_FIT.due,
     },
-    { name: 'created', header: 'CREATED', human: (t) => iso(t.created)?.slice(0, 10), machine: (t) => iso(t.created) },
+    { name: 'created', header: 'CREATED', human: (t) => iso(t.created)?.slice(0, 10), machine: (t) => iso(t.created), ...TICKET_COLUMN_FIT.created },
   ];
 }
 

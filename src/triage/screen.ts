@@ -8,6 +8,7 @@ import { createElement as h, useEffect, useMemo, useState, useSyncExternalStore,
 import { createStyle, type Style } from '../output/style.js';
 import { renderTable, truncate, type Column, type Row } from '../output/table.js';
 import { formatDue } from '../output/time.js';
+import { TICKET_COLUMN_FIT } from '../tickets/list-output.js';
 import { kebabCase } from '../tickets/list-query.js';
 import { useKeysAndPastes } from './input.js';
 import { FOOTER, KEY_MAP, pickerMatches, type Overlay, type TriageRow, type TriageSession, type TriageState } from './session.js';
@@ -39,14 +40,15 @@ function layoutFor(columns: number, rows: number, tickets: number): Layout {
   return { width: Math.max(20, columns), listLines, detailLines: Math.max(1, free - listLines) };
 }
 
+// The columns of `tkt list`, giving way as they do there when the terminal is narrow.
 const TABLE_COLUMNS: Column[] = [
-  { key: 'id', header: 'ID', align: 'right' },
-  { key: 'status', header: 'STATUS', shrink: true, minWidth: 6 },
-  { key: 'priority', header: 'PRIORITY', shrink: true, minWidth: 4 },
-  { key: 'due', header: 'DUE' },
-  { key: 'title', header: 'TITLE', shrink: true, minWidth: 12 },
-  { key: 'requester', header: 'REQUESTER', shrink: true, minWidth: 8 },
-  { key: 'assignee', header: 'ASSIGNEE', shrink: true, minWidth: 8 },
+  { key: 'id', header: 'ID', align: 'right', ...TICKET_COLUMN_FIT.id },
+  { key: 'status', header: 'STATUS', ...TICKET_COLUMN_FIT.status },
+  { key: 'priority', header: 'PRIORITY', ...TICKET_COLUMN_FIT.priority },
+  { key: 'due', header: 'DUE', ...TICKET_COLUMN_FIT.due },
+  { key: 'title', header: 'TITLE', ...TICKET_COLUMN_FIT.title },
+  { key: 'requester', header: 'REQUESTER', ...TICKET_COLUMN_FIT.requester },
+  { key: 'assignee', header: 'ASSIGNEE', ...TICKET_COLUMN_FIT.assignee },
 ];
 
 function tableRows(rows: readonly TriageRow[], now: Date): Row[] {

@@ -26,6 +26,7 @@ async function serviceIds(table: Record<string, unknown>): Promise<number[]> {
 describe('tkt list', () => {
   it('prints a table of the first page with the ticket columns', async () => {
     const r = await h.context({ tty: true });
+    r.ctx.io.columns = 200;
     await run({}, r.ctx);
     const lines = r.stdout().trimEnd().split('\n');
     expect(lines.join('\n')).toMatch(/ID.*TITLE.*STATUS.*PRIORITY.*REQUESTER.*ASSIGNEE.*DUE/);
@@ -164,6 +165,25 @@ describe('tkt list', () => {
     } finally {
       ticket.title = original;
     }
+  });
+
+  it('gives the title the room at 80 columns and fits 50, leaving out the requester and assignee first', async () => {
+    const narrow = await h.context({ tty: true });
+    await run({ view: 'all-tickets' }, narrow.ctx);
+    const [header = '', ...rows] = narrow.stdout().trimEnd().split('\n');
+    for (const line of [header, ...rows]) expect(displayWidth(line)).toBeLessThanOrEqual(80);
+    // The title column reaches from TITLE to the next header: 24 columns at least.
+    expect(header).toMatch(/TITLE {21,}\S/);
+    expect(header).toMatch(/ID +TITLE +STATUS +PRIORITY/);
+    expect(header).not.toContain('REQUESTER');
+
+    const fifty = await h.context({ tty: true });
+    fifty.ctx.io.columns = 50;
+    await run({ view: 'all-tickets' }, fifty.ctx);
+    const lines = fifty.stdout().trimEnd().split('\n');
+    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(50);
+    expect(lines[0]).toMatch(/^ +ID +TITLE {21,}\S/);
+    expect(lines[0]).not.toMatch(/REQUESTER|ASSIGNEE/);
   });
 
   it('shows due dates relative to now, overdue ones in red', async () => {

@@ -30,11 +30,54 @@ describe('renderTable on a terminal', () => {
     expect(lines(out)[0]).toMatch(/ID.*SUBJECT.*STATUS/);
   });
 
-  it('stops shrinking at minWidth and lets the row overflow rather than cut the ID', async () => {
+  it('is never wider than the terminal: the subject is cut past its minimum, then the last columns left out, the ID kept whole', async () => {
     const narrow: Column[] = [columns[0]!, { ...columns[1]!, minWidth: 12 }, columns[2]!];
-    const out = await renderTable(narrow, rows, { width: 10, color: false });
-    expect(out).toContain('12345');
-    expect(out).toContain('Printer on …');
+    for (const width of [40, 30, 24, 16, 10, 8]) {
+      const out = await renderTable(narrow, rows, { width, color: false });
+      for (const line of lines(out)) expect(displayWidth(line), `${width}: ${line}`).toBeLessThanOrEqual(width);
+      expect(out).toContain('12345');
+    }
+    expect(await renderTable(narrow, rows, { width: 24, color: false })).toContain('Printer…  Open');
+    expect(lines(await renderTable(narrow, rows, { width: 10, color: false }))).toEqual(['   ID  SU…', '    7  Pr…', '12345  VPN']);
+  });
+
+  describe('columns giving way by priority', () => {
+    const ticketColumns: Column[] = [
+      { header: 'ID', key: 'id', align: 'right', priority: 5 },
+      { header: 'STATUS', key: 'status', shrink: true, minWidth: 11, priority: 4 },
+      { header: 'TITLE', key: 'title', shrink: true, minWidth: 24, priority: 5 },
+      { header: 'REQUESTER', key: 'requester', shrink: true, minWidth: 8, priority: 0 },
+      { header: 'ASSIGNEE', key: 'assignee', shrink: true, minWidth: 8, priority: 1 },
+    ];
+    const tickets: Row[] = [
+      { id: 1031, status: 'In Progress', title: 'Mouse double-clicks on every single click since Monday', requester: 'Jörg Müller', assignee: 'Tom Technician' },
+      { id: 1029, status: 'Open', title: 'Shared drive not mapped after the migration', requester: 'Anna Berg', assignee: '-' },
+    ];
+    const header = (width: number) => lines(renderTable(ticketColumns, tickets, { width, color: false }))[0]!.trim().split(/ {2,}/);
+    /** The title column's width: from TITLE to the next header less the gap, or the first row's title when it is the last column. */
+    const titleWidth = (width: number) => {
+      const [head = '', first = ''] = lines(renderTable(ticketColumns, tickets, { width, color: false }));
+      const at = head.indexOf('TITLE');
+      const next = head.slice(at + 5).search(/\S/);
+      return next < 0 ? displayWidth(first.slice(at)) : next + 5 - 2;
+    };
+
+    it('shrinks the lowest first, and leaves it out before the title goes below its minimum', () => {
+      expect(header(120)).toEqual(['ID', 'STATUS', 'TITLE', 'REQUESTER', 'ASSIGNEE']);
+      // Every column at its minimum fits: the requester and assignee are cut before the title.
+      expect(header(70)).toEqual(['ID', 'STATUS', 'TITLE', 'REQUEST…', 'ASSIGNEE']);
+      expect(titleWidth(70)).toBe(31);
+      // They do not: the requester is left out, rather than the title cut below 24.
+      expect(header(60)).toEqual(['ID', 'STATUS', 'TITLE', 'ASSIGNEE']);
+      expect(titleWidth(60)).toBeGreaterThanOrEqual(24);
+      expect(header(50)).toEqual(['ID', 'STATUS', 'TITLE']);
+      expect(titleWidth(50)).toBeGreaterThanOrEqual(24);
+      // The highest priorities stay; the title is cut below its minimum last of all.
+      expect(header(30)).toEqual(['ID', 'TITLE']);
+      for (const width of [120, 70, 50, 30, 20]) {
+        for (const line of lines(renderTable(ticketColumns, tickets, { width, color: false }))) expect(displayWidth(line)).toBeLessThanOrEqual(width);
+      }
+    });
   });
 
   it('escapes control characters in server text', async () => {

@@ -13,6 +13,7 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
   const terminal = privateTmux('triage-terminal');
   let sessions = 0;
   const highlighted = (text: string) => /^› +(\d+) /m.exec(text)?.[1];
+  const lines = (text: string) => text.replace(/\n+$/, '').split('\n');
   const ticket = (id: number) => fixture.sandbox.state.tickets.find((t) => t.id === id)!;
 
   beforeAll(async () => {
@@ -101,5 +102,23 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
     await triage.paste('after\n');
     const shell = await triage.waitFor(/^after$|\^\[\[200~/m, 'the paste in the shell');
     expect(shell).toMatch(/^after$/m);
+  });
+
+  it('gives the title the room at 80 columns, and keeps every row on one line at 50', async () => {
+    const triage = await openTriage({ width: 80, height: 24 });
+    const text = await triage.ready();
+    const header = lines(text)[1]!;
+    // The requester gives way before the title is cut below 24 columns.
+    expect(header).toMatch(/^ +ID +STATUS +PRIORITY +DUE +TITLE {20,}ASSIGNEE$/);
+    const id = Number(highlighted(text));
+    expect(lines(text).find((line) => line.startsWith('›'))).toContain(ticket(id).title.slice(0, 24));
+
+    await terminal.tmux('resize-window', '-t', triage.name, '-x', '50', '-y', '24');
+    const narrow = await triage.waitFor((screen) => /^ +ID +STATUS/.test(lines(screen)[1] ?? '') && !lines(screen)[1]!.includes('ASSIGNEE'), 'the table at 50 columns');
+    for (const line of lines(narrow)) expect(line.length).toBeLessThanOrEqual(50);
+    // Each ticket a line of its own, from the header to the rule over the detail: none wrapped onto the next.
+    const rows = lines(narrow).slice(2, lines(narrow).findIndex((line) => line.startsWith('─')));
+    expect(rows.length).toBeGreaterThan(3);
+    for (const row of rows) expect(row).toMatch(/^[› ] +\d+ /);
   });
 });
