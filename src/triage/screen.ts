@@ -6,12 +6,12 @@
 import { Box, Text, useStdout } from 'ink';
 import { createElement as h, useEffect, useMemo, useState, useSyncExternalStore, type ReactElement } from 'react';
 import { createStyle, type Style } from '../output/style.js';
-import { renderTable, truncate, type Column, type Row } from '../output/table.js';
+import { displayWidth, renderTable, truncate, type Column, type Row } from '../output/table.js';
 import { formatDue } from '../output/time.js';
 import { TICKET_COLUMN_FIT } from '../tickets/list-output.js';
 import { kebabCase } from '../tickets/list-query.js';
 import { useKeysAndPastes } from './input.js';
-import { FOOTER, KEY_MAP, pickerMatches, type Overlay, type TriageRow, type TriageSession, type TriageState } from './session.js';
+import { FOOTER_KEYS, KEY_MAP, pickerMatches, type Overlay, type TriageRow, type TriageSession, type TriageState } from './session.js';
 
 export interface ScreenProps {
   session: TriageSession;
@@ -102,12 +102,26 @@ function listLines(state: TriageState, table: string[], layout: Layout, style: S
   return lines;
 }
 
-function overlayLines(overlay: Overlay, layout: Layout, style: Style): string[] {
+/** Every key, over the list and the detail: the detail's room alone is too short at 80x24. */
+function helpLines(style: Style): string[] {
+  const width = Math.max(...KEY_MAP.map(([keys]) => keys.length));
+  return [style.bold('Keys (any key closes this)'), ...KEY_MAP.map(([keys, what]) => `  ${keys.padEnd(width)}  ${what}`)];
+}
+
+/** As many of the footer's keys as fit the width, then "? keys", which lists them all. */
+function footerLine(width: number): string {
+  const help = '? keys';
+  let keys = '';
+  for (const [key, what] of FOOTER_KEYS) {
+    const longer = `${keys}${key} ${what}  `;
+    if (displayWidth(longer + help) > width) break;
+    keys = longer;
+  }
+  return truncate(keys + help, width);
+}
+
+function overlayLines(overlay: Exclude<Overlay, { kind: 'help' }>, layout: Layout, style: Style): string[] {
   switch (overlay.kind) {
-    case 'help': {
-      const width = Math.max(...KEY_MAP.map(([keys]) => keys.length));
-      return [style.bold('Keys (any key closes this)'), ...KEY_MAP.map(([keys, what]) => `  ${keys.padEnd(width)}  ${what}`)];
-    }
     case 'confirm':
       return [style.bold(overlay.question)];
     case 'prompt':
@@ -126,7 +140,7 @@ function overlayLines(overlay: Overlay, layout: Layout, style: Style): string[] 
 }
 
 function detailLines(props: ScreenProps, state: TriageState, layout: Layout, style: Style): string[] {
-  if (state.overlay !== undefined) return overlayLines(state.overlay, layout, style);
+  if (state.overlay !== undefined && state.overlay.kind !== 'help') return overlayLines(state.overlay, layout, style);
   const row = state.visible[state.selected];
   if (row === undefined) return [];
   const detail = props.session.detailText(row.id, layout.width, props.color);
@@ -150,17 +164,16 @@ export function TriageScreen(props: ScreenProps): ReactElement {
   const style = createStyle(color);
   useKeysAndPastes((input, key) => session.press(input, key, layout.listLines), (text) => session.paste(text));
 
-  const list = listLines(state, table, layout, style, color);
-  const rule = style.dim('─'.repeat(layout.width));
-  const detail = detailLines(props, state, layout, style).slice(0, layout.detailLines);
   const pad = (lines: string[], count: number) => [...lines, ...Array<string>(Math.max(0, count - lines.length)).fill('')];
-  const all = [
-    titleLine(state, layout.width, style),
-    ...pad(list, layout.listLines + 1),
-    rule,
-    ...pad(detail, layout.detailLines),
-    statusLine(state, layout.width, style),
-    style.dim(truncate(FOOTER, layout.width)),
-  ];
+  // Between the title line and the status line: the list (with its header), a rule and the detail, or the help.
+  const middle =
+    state.overlay?.kind === 'help'
+      ? pad(helpLines(style), layout.listLines + 1 + 1 + layout.detailLines)
+      : [
+          ...pad(listLines(state, table, layout, style, color), layout.listLines + 1),
+          style.dim('─'.repeat(layout.width)),
+          ...pad(detailLines(props, state, layout, style).slice(0, layout.detailLines), layout.detailLines),
+        ];
+  const all = [titleLine(state, layout.width, style), ...middle, statusLine(state, layout.width, style), style.dim(footerLine(layout.width))];
   return h(Box, { flexDirection: 'column', width: layout.width, height: rows }, ...all.slice(0, rows).map(line));
 }

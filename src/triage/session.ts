@@ -105,8 +105,21 @@ export const KEY_MAP: readonly (readonly [string, string])[] = [
   ['q  Ctrl-C', 'quit'],
 ];
 
-/** The footer: the most used keys first, cut to the width by the screen. */
-export const FOOTER = '? help  q quit  p pick up  r reply  s resolve  c close  a assign  o reopen  m read  ⏎ show  / filter  v view  R refresh';
+/** The footer's keys, most used first: the screen shows as many as fit, then "? keys" (the help). */
+export const FOOTER_KEYS: readonly (readonly [string, string])[] = [
+  ['⏎', 'show'],
+  ['/', 'filter'],
+  ['p', 'pick up'],
+  ['r', 'reply'],
+  ['s', 'resolve'],
+  ['c', 'close'],
+  ['a', 'assign'],
+  ['v', 'view'],
+  ['q', 'quit'],
+  ['o', 'reopen'],
+  ['m', 'read'],
+  ['R', 'refresh'],
+];
 
 const SUMMARY_FIELDS = ['title', 'status', 'priority', 'requester', 'assignee'] as const;
 

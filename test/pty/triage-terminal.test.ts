@@ -121,4 +121,21 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
     expect(rows.length).toBeGreaterThan(3);
     for (const row of rows) expect(row).toMatch(/^[› ] +\d+ /);
   });
+
+  it('lists every key with ? at 80x24, and ends the footer with ? keys', async () => {
+    const triage = await openTriage({ width: 80, height: 24 });
+    const text = await triage.ready();
+    const footer = lines(text)[23]!;
+    expect(footer).toMatch(/^⏎ show {2}\/ filter {2}p pick up .*\? keys$/);
+    expect(footer.length).toBeLessThanOrEqual(80);
+
+    await triage.keys('?');
+    const help = await triage.waitFor(/Keys \(any key closes this\)/);
+    for (const key of ['↑ ↓  j k', 'PgUp PgDn Home End', '/', 'Enter', 'p', 'r', 's', 'c', 'a', 'o', 'm', 'v', 'R', '?', 'q']) {
+      expect(help, key).toMatch(new RegExp(`^  ${key.replace(/[?/↑↓]/g, '\\$&')} +\\S`, 'm'));
+    }
+    expect(lines(help)).toHaveLength(24);
+    await triage.keys('x');
+    await triage.waitFor((screen) => !screen.includes('Keys (any key closes this)') && /^Title: /m.test(screen), 'the detail back after the help');
+  });
 });

@@ -230,7 +230,7 @@ describe.skipIf(skip)('tkt triage at a real terminal', () => {
     // The header on the first line too: right after a resize, tmux shows the old frame moved up
     // to keep the cursor, its footer already on the last line.
     const redrawnFor = (height: number) => (screenText: string) =>
-      lines(screenText).length === height && /^tkt triage · /.test(lines(screenText)[0] ?? '') && /^\? help/.test(lines(screenText)[height - 1] ?? '');
+      lines(screenText).length === height && /^tkt triage · /.test(lines(screenText)[0] ?? '') && /^⏎ show .*\? keys$/.test(lines(screenText)[height - 1] ?? '');
     await tmux('resize-window', '-t', 'triage', '-x', '80', '-y', '24');
     let text = await waitFor(redrawnFor(24), 'the frame redrawn at 80x24');
     expect(lines(text)[0]).toMatch(/^tkt triage · unassigned-tickets/);
@@ -241,7 +241,7 @@ describe.skipIf(skip)('tkt triage at a real terminal', () => {
     text = await waitFor(redrawnFor(50), 'the frame redrawn at 200x50');
     expect(lines(text)[0]).toMatch(/^tkt triage · unassigned-tickets/);
     // Wide enough for the whole footer.
-    expect(text).toMatch(/R refresh$/m);
+    expect(text).toMatch(/R refresh {2}\? keys$/m);
 
     await keys('?');
     await waitFor(/Keys \(any key closes this\)/);
