@@ -6,7 +6,7 @@ import { plans } from '../api/plans.js';
 import { field, isObject, stringField } from '../api/fields.js';
 import type { ApiClient } from '../api/types.js';
 import type { Context } from '../context.js';
-import { TktError } from '../errors.js';
+import { ApiError, exitCodeOf, failureReason, TktError } from '../errors.js';
 import type { Lookups } from '../lookups/types.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { kebabCase, LIST_TYPES } from '../tickets/list-query.js';
@@ -156,8 +156,17 @@ function rowSummary(ticket: unknown): TicketSummary {
   return { ...summary, requester: fullName('requester', 'creator') ?? summary.requester, assignee: fullName('assignee', 'assignedTo', 'technician') ?? summary.assignee };
 }
 
-/** An error in one line: the service's own message when it sent one. */
+/**
+ * An error in one line for the status line, the reason first: the service's own message, then
+ * what the answer was ("Ticket 7 was not found. (not found, HTTP 404)"); the request's URL, which
+ * would push the reason past the width, is left out.
+ */
 function failureText(error: unknown): string {
+  if (error instanceof ApiError) {
+    const answer = `${failureReason(exitCodeOf(error), undefined)}, HTTP ${error.status}`;
+    const messages = error.serverMessages.filter((line) => line.trim() !== '');
+    return sanitizeInline(messages.length > 0 ? `${messages.join('; ')} (${answer})` : answer);
+  }
   if (error instanceof TktError) {
     const details = error.details.filter((line) => line.trim() !== '');
     return sanitizeInline(details.length > 0 ? `${error.message}: ${details.join('; ')}` : error.message);

@@ -138,4 +138,19 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
     await triage.keys('x');
     await triage.waitFor((screen) => !screen.includes('Keys (any key closes this)') && /^Title: /m.test(screen), 'the detail back after the help');
   });
+
+  it("shows the service's reason first when an action fails at 80 columns", async () => {
+    const triage = await openTriage({ width: 80, height: 24 });
+    const id = Number(highlighted(await triage.ready()));
+    // Deleted behind the screen's back: the service answers 404 with its message.
+    ticket(id).isDeleted = true;
+    try {
+      await triage.keys('m');
+      const text = await triage.waitFor(new RegExp(`✗ marking read #${id}: `));
+      const status = lines(text).find((line) => line.startsWith('✗'))!;
+      expect(status).toMatch(new RegExp(`^✗ marking read #${id}: Ticket ${id} was not found\\. \\(not found, HTTP 404\\)$`));
+    } finally {
+      ticket(id).isDeleted = false;
+    }
+  });
 });

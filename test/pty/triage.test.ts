@@ -181,7 +181,7 @@ describe.skipIf(skip)('tkt triage at a real terminal', () => {
     ticket(1015).isDeleted = true;
     await keys('m');
     const text = await waitFor(/✗ marking read #1015: /);
-    expect(text).toMatch(/not found \(HTTP 404\)/);
+    expect(text).toMatch(/Ticket 1015 was not found\. \(not found, HTTP 404\)/);
     ticket(1015).isDeleted = false;
     await keys('k');
     await waitFor((screenText) => highlighted(screenText) === '1023', 'k to 1023 after the failure');
