@@ -188,9 +188,26 @@ export function renderKeyValue(pairs: readonly (readonly [string, Cell])[], opti
     .join('');
 }
 
+/** `word` in pieces of at most `width` columns, broken between graphemes. */
+function breakWord(word: string, width: number): string[] {
+  const pieces = [''];
+  let used = 0;
+  for (const { segment } of graphemes(word)) {
+    const next = graphemeWidth(segment);
+    if (used + next > width && used > 0) {
+      pieces.push('');
+      used = 0;
+    }
+    pieces[pieces.length - 1] += segment;
+    used += next;
+  }
+  return pieces;
+}
+
 /**
  * Long lines broken between words to fit `width` columns (as the terminal counts them), each
- * continuation keeping its line's indent; a word longer than the width stays whole, as a URL must.
+ * continuation keeping its line's indent. A word longer than the line (a URL, or CJK text,
+ * which has no spaces) is broken between graphemes: the terminal would break it at column 0.
  */
 export function wrapText(text: string, width: number): string {
   return text
@@ -198,17 +215,22 @@ export function wrapText(text: string, width: number): string {
     .map((line) => {
       if (displayWidth(line) <= width) return line;
       const indent = /^\s*/.exec(line)![0];
+      const room = Math.max(1, width - displayWidth(indent));
       const lines: string[] = [];
       let current = '';
       for (const word of line.slice(indent.length).split(/ +/)) {
-        const candidate = current === '' ? indent + word : `${current} ${word}`;
-        if (current !== '' && displayWidth(candidate) > width) {
-          lines.push(current);
-          current = indent + word;
-        } else current = candidate;
+        const candidate = current === '' ? word : `${current} ${word}`;
+        if (displayWidth(candidate) <= room) {
+          current = candidate;
+          continue;
+        }
+        if (current !== '') lines.push(current);
+        const pieces = breakWord(word, room);
+        lines.push(...pieces.slice(0, -1));
+        current = pieces.at(-1)!;
       }
       lines.push(current);
-      return lines.join('\n');
+      return lines.map((wrapped) => indent + wrapped).join('\n');
     })
     .join('\n');
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/commands/show.js';
 import { createLookups } from '../../src/lookups/index.js';
+import { displayWidth } from '../../src/output/table.js';
 import { renderTicketDetail } from '../../src/tickets/detail.js';
 import type { Harness } from '../helpers/harness.js';
 import { frontEnv, startFrontServer, useHarness, useTempDir } from '../helpers/sandbox-state.js';
@@ -198,6 +199,30 @@ describe('tkt show at a terminal', () => {
     expect(out).toContain('Reply from requester');
     expect(out).toContain('Forward (draft)');
     expect(out).not.toContain('RequesterReply');
+  });
+
+  it('breaks text without spaces (CJK, a long URL) by display width, keeping the indent', async () => {
+    const ticket = h.sandbox.state.tickets.find((t) => !t.isDeleted)!;
+    const description = ticket.description;
+    const url = `https://example.com/${'path/'.repeat(20)}end`;
+    ticket.description = `${'打印机卡纸了'.repeat(20)}\n${url}`;
+    try {
+      const r = await h.context({ tty: true });
+      r.ctx.io.columns = 40;
+      await run({ id: String(ticket.id), markRead: false, pager: false }, r.ctx);
+      const out = r.stdout();
+      const following = out.slice(out.indexOf('Description\n') + 'Description\n'.length).split('\n');
+      // The description's lines: up to the next section or the end.
+      const body = following.slice(0, following.findIndex((line) => !line.startsWith(' ')));
+      for (const line of body) {
+        expect(displayWidth(line), line).toBeLessThanOrEqual(40);
+        expect(line).toMatch(/^ {2}\S/);
+      }
+      expect(body.filter((line) => line.includes('打印机')).map((line) => line.trim()).join('')).toBe('打印机卡纸了'.repeat(20));
+      expect(body.filter((line) => !line.includes('打印机')).map((line) => line.trim()).join('')).toBe(url);
+    } finally {
+      ticket.description = description;
+    }
   });
 
   it('--comments N shows the last N entries', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayWidth, renderKeyValue, renderTable, truncate, type Column, type Row } from '../../src/output/table.js';
+import { displayWidth, renderKeyValue, renderTable, truncate, wrapText, type Column, type Row } from '../../src/output/table.js';
 
 const columns: Column[] = [
   { header: 'ID', key: 'id', align: 'right' },
@@ -191,5 +191,19 @@ describe('renderKeyValue', () => {
 
   it('escapes control characters in values', () => {
     expect(renderKeyValue([['Title', 'x\u001b]0;pwned\u0007']], { color: false })).toBe('Title:  x^[]0;pwned^G\n');
+  });
+});
+
+describe('wrapText', () => {
+  it('breaks between words, keeping the indent', () => {
+    expect(wrapText('  one two three four five', 14)).toBe('  one two\n  three four\n  five');
+  });
+
+  it('breaks a word longer than the line between graphemes, by display width', () => {
+    const wrapped = wrapText(`    ${'打印机卡纸了'.repeat(4)} done`, 20).split('\n');
+    expect(wrapped).toEqual(['    打印机卡纸了打印', '    机卡纸了打印机卡', '    纸了打印机卡纸了', '    done']);
+    for (const line of wrapped) expect(displayWidth(line)).toBeLessThanOrEqual(20);
+    // Emoji and combining marks are never split from what they belong to.
+    expect(wrapText('e\u0301e\u0301e\u0301👩‍💻👩‍💻', 4)).toBe('e\u0301e\u0301e\u0301\n👩‍💻👩‍💻');
   });
 });

@@ -3,6 +3,7 @@
 // at 80x24 and narrower, Ctrl-C, and a run that cannot start. Each test opens its own screen;
 // every step waits for what the screen shows, never for a fixed time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { displayWidth } from '../../src/output/table.js';
 import { BIN, privateTmux, terminalFixture, type TerminalFixture } from '../helpers/terminal.js';
 import { skipWithout } from '../helpers/tools.js';
 
@@ -151,6 +152,32 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
       expect(status).toMatch(new RegExp(`^✗ marking read #${id}: Ticket ${id} was not found\\. \\(not found, HTTP 404\\)$`));
     } finally {
       ticket(id).isDeleted = false;
+    }
+  });
+
+  it('wraps a description of wide characters without spaces inside the detail, keeping its indent', async () => {
+    const triage = await openTriage({ width: 80, height: 50 });
+    const id = Number(highlighted(await triage.ready()));
+    const description = ticket(id).description;
+    ticket(id).description = '打印机卡纸了'.repeat(40);
+    try {
+      // R reads the view and the details again.
+      await triage.keys('R');
+      await triage.keys('G');
+      await triage.keys('g');
+      const text = await triage.waitFor((screen) => highlighted(screen) === String(id) && screen.includes('打印机'), 'the description in the detail');
+      // Nothing pushed off the screen: the title line first, the detail's header whole.
+      expect(lines(text)[0]).toMatch(/^tkt triage · /);
+      expect(text).toMatch(new RegExp(`^ID: +${id}$`, 'm'));
+      expect(text).toMatch(/^Title: /m);
+      const wide = lines(text).filter((line) => line.includes('打印机'));
+      expect(wide.length).toBeGreaterThan(1);
+      for (const line of wide) {
+        expect(line).toMatch(/^ {2}[打印机卡纸了]+$/);
+        expect(displayWidth(line)).toBeLessThanOrEqual(80);
+      }
+    } finally {
+      ticket(id).description = description;
     }
   });
 });
