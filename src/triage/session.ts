@@ -176,7 +176,6 @@ function failureText(error: unknown): string {
 
 interface DetailEntry {
   ticket?: unknown;
-  error?: string;
   /** Rendered text by `${width}:${color}`. */
   texts: Map<string, string>;
 }
@@ -185,6 +184,11 @@ export class TriageSession {
   private state: TriageState;
   private readonly listeners = new Set<() => void>();
   private readonly details = new Map<number, DetailEntry>();
+  /**
+   * The highlighted ticket's failed read, shown until the highlight leaves it: failures are not
+   * cached, so the next highlight reads it again, but every frame drawn meanwhile does not.
+   */
+  private failedRead: { id: number; error: string } | undefined;
   private readonly pending = new Set<string>();
   /** The load whose answer the screen waits for. */
   private latestLoad: AbortController | undefined;
@@ -218,6 +222,7 @@ export class TriageSession {
       const index = current === undefined ? -1 : next.visible.findIndex((row) => row.id === current.id);
       next.selected = index >= 0 ? index : Math.min(next.selected, Math.max(0, next.visible.length - 1));
     }
+    if (this.failedRead !== undefined && next.visible[next.selected]?.id !== this.failedRead.id) this.failedRead = undefined;
     this.state = next;
     for (const listener of this.listeners) listener();
   }
@@ -266,10 +271,9 @@ export class TriageSession {
 
   /** The highlighted ticket's detail text at `width`, fetched and rendered on first need. */
   detailText(id: number, width: number, color: boolean): { text?: string; error?: string } {
-    const entry = this.details.get(id);
-    if (entry?.error !== undefined) return { error: entry.error };
+    if (this.failedRead?.id === id) return { error: this.failedRead.error };
     const key = `${width}:${color}`;
-    const text = entry?.texts.get(key);
+    const text = this.details.get(id)?.texts.get(key);
     if (text !== undefined) return { text };
     const job = `${id}@${key}`;
     if (!this.pending.has(job)) {
@@ -285,7 +289,7 @@ export class TriageSession {
       const text = await this.deps.renderDetail(ticket, width, color);
       this.details.get(id)?.texts.set(key, text);
     } catch (error) {
-      this.details.set(id, { error: failureText(error), texts: new Map() });
+      if (this.current()?.id === id) this.failedRead = { id, error: failureText(error) };
     }
     this.update({});
   }

@@ -7,7 +7,7 @@ import { createLookups } from '../../src/lookups/index.js';
 import { createTicketActions } from '../../src/triage/actions.js';
 import { TriageSession, type KeyPress, type TriageDeps, type TriageState } from '../../src/triage/session.js';
 import type { Harness } from '../helpers/harness.js';
-import { useHarness } from '../helpers/sandbox-state.js';
+import { routeCount, ticketById, useHarness } from '../helpers/sandbox-state.js';
 
 let h: Harness;
 useHarness({ login: 'tech' }, (harness) => (h = harness));
@@ -124,5 +124,31 @@ describe('triage session', () => {
     expect(after.view).toBe('UnassignedTickets');
     expect(after.rows.map((row) => row.id)).toEqual(unassigned);
     expect(after.status?.text ?? '').not.toContain('read again');
+  });
+
+  it('reads a detail that failed again when the ticket is next highlighted, not at every frame', async () => {
+    const triage = await openSession();
+    void triage.session.load();
+    const [first] = (await triage.until((state) => !state.loading)).visible;
+    const ticket = ticketById(h, first!.id);
+    const detail = () => triage.session.detailText(first!.id, 80, false);
+    ticket.isDeleted = true;
+    try {
+      detail();
+      await triage.until(() => detail().error !== undefined);
+      expect(detail().error).toMatch(/was not found/);
+      const reads = routeCount(h, 'GET /api/TicketsApi/{id}');
+      // Drawn again while still highlighted: the failure shows, nothing is sent.
+      detail();
+      await triage.idle();
+      expect(routeCount(h, 'GET /api/TicketsApi/{id}')).toBe(reads);
+    } finally {
+      ticket.isDeleted = false;
+    }
+    triage.press('j');
+    triage.press('k');
+    expect(detail()).toEqual({});
+    await triage.until(() => detail().text !== undefined);
+    expect(detail().text).toContain(`"title":${JSON.stringify(ticket.title)}`);
   });
 });
