@@ -190,6 +190,8 @@ export class TriageSession {
    */
   private failedRead: { id: number; error: string } | undefined;
   private readonly pending = new Set<string>();
+  /** Replies written but not sent (the service refused them), by ticket: r opens the editor with them. */
+  private readonly replyDrafts = new Map<number, string>();
   /** The load whose answer the screen waits for. */
   private latestLoad: AbortController | undefined;
   private quitResolve: (() => void) | undefined;
@@ -312,8 +314,11 @@ export class TriageSession {
 
   // --- actions ---
 
-  /** Runs one action on the highlighted ticket; says what happened and refreshes its row. */
-  private act(verb: string, work: (id: number) => Promise<string>): void {
+  /**
+   * Runs one action on the highlighted ticket; says what happened and refreshes its row.
+   * `keptNote` says, after a failure, what was kept for the next try.
+   */
+  private act(verb: string, work: (id: number) => Promise<string>, keptNote?: (id: number) => string | undefined): void {
     const row = this.current();
     if (row === undefined) return this.say('no ticket highlighted', 'error');
     if (this.state.busy) return this.say('wait: an action is still running', 'error');
@@ -324,7 +329,9 @@ export class TriageSession {
         this.say(`✓ ${sanitizeInline(done)}`, 'ok');
         await this.refreshRow(row.id).catch((error: unknown) => this.say(`✓ ${sanitizeInline(done)}; the row could not be refreshed: ${failureText(error)}`, 'ok'));
       } catch (error) {
-        this.say(`✗ ${verb} #${row.id}: ${failureText(error)}`, 'error');
+        // Before the reason, which the width may cut.
+        const kept = keptNote?.(row.id);
+        this.say(`✗ ${verb} #${row.id}${kept === undefined ? '' : ` (${kept})`}: ${failureText(error)}`, 'error');
       } finally {
         this.update({ busy: false });
       }
@@ -332,11 +339,24 @@ export class TriageSession {
   }
 
   private reply(): void {
-    this.act('replying to', async (id) => {
-      const ticket = await this.ticket(id);
-      const message = await this.deps.terminal.suspend(() => this.deps.ctx.prompter.editor({ message: `Reply to #${id}: ${sanitizeInline(ticketTitleOf(ticket))}` }));
-      return this.deps.actions.reply(id, ticket, message);
-    });
+    this.act(
+      'replying to',
+      async (id) => {
+        const ticket = await this.ticket(id);
+        const message = await this.deps.terminal.suspend(() =>
+          this.deps.ctx.prompter.editor({ message: `Reply to #${id}: ${sanitizeInline(ticketTitleOf(ticket))}`, default: this.replyDrafts.get(id) }),
+        );
+        try {
+          const done = await this.deps.actions.reply(id, ticket, message);
+          this.replyDrafts.delete(id);
+          return done;
+        } catch (error) {
+          this.replyDrafts.set(id, message);
+          throw error;
+        }
+      },
+      (id) => (this.replyDrafts.has(id) ? 'your reply is kept: r opens it again' : undefined),
+    );
   }
 
   private openInPager(): void {

@@ -151,4 +151,28 @@ describe('triage session', () => {
     await triage.until(() => detail().text !== undefined);
     expect(detail().text).toContain(`"title":${JSON.stringify(ticket.title)}`);
   });
+
+  it('keeps a reply whose sending failed, and opens the editor with it on the next r', async () => {
+    const defaults: (string | undefined)[] = [];
+    const { ctx } = await h.context({ tty: true });
+    const prompter = { ...ctx.prompter, editor: async (options: { message: string; default?: string }) => (defaults.push(options.default), 'Have you tried turning it off and on again?') };
+    const triage = await openSession('MyOpenOrUnassigned', { ctx: { ...ctx, prompter } });
+    void triage.session.load();
+    const id = (await triage.until((state) => !state.loading)).visible[0]!.id;
+
+    h.sandbox.failNext('POST /api/TicketsApi/reply/{id}', 500);
+    triage.press('r');
+    const failed = await triage.until((state) => !state.busy && state.status?.tone === 'error');
+    expect(failed.status?.text).toMatch(new RegExp(`^✗ replying to #${id} \\(your reply is kept: r opens it again\\): .*HTTP 500`));
+
+    triage.press('r');
+    await triage.until((state) => !state.busy && state.status?.tone === 'ok');
+    expect(defaults).toEqual([undefined, 'Have you tried turning it off and on again?']);
+    expect(h.sandbox.state.conversations.filter((entry) => entry.ticketId === id).map((entry) => entry.message)).toContain('Have you tried turning it off and on again?');
+
+    // Sent: the draft is gone.
+    triage.press('r');
+    await triage.until((state) => !state.busy && defaults.length === 3);
+    expect(defaults[2]).toBeUndefined();
+  });
 });
