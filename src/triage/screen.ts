@@ -6,7 +6,7 @@
 import { Box, Text, useStdout } from 'ink';
 import { createElement as h, useEffect, useMemo, useState, useSyncExternalStore, type ReactElement } from 'react';
 import { createStyle, type Style } from '../output/style.js';
-import { displayWidth, renderTable, truncate, type Column, type Row } from '../output/table.js';
+import { displayWidth, fitTable, measureTable, truncate, type Column, type FittedTable, type Row } from '../output/table.js';
 import { formatDue } from '../output/time.js';
 import { TICKET_COLUMN_FIT } from '../tickets/list-output.js';
 import { kebabCase } from '../tickets/list-query.js';
@@ -51,11 +51,9 @@ const TABLE_COLUMNS: Column[] = [
   { key: 'assignee', header: 'ASSIGNEE', ...TICKET_COLUMN_FIT.assignee },
 ];
 
-function tableRows(rows: readonly TriageRow[], now: Date): Row[] {
-  return rows.map(({ id, summary }) => {
-    const due = formatDue(summary.due, now, summary.overdue);
-    return { id, status: summary.status, priority: summary.priority, due: due.text, overdue: due.overdue, title: summary.title, requester: summary.requester, assignee: summary.assignee ?? '-' };
-  });
+function tableRow({ id, summary }: TriageRow, now: Date): Row {
+  const due = formatDue(summary.due, now, summary.overdue);
+  return { id, status: summary.status, priority: summary.priority, due: due.text, overdue: due.overdue, title: summary.title, requester: summary.requester, assignee: summary.assignee ?? '-' };
 }
 
 function useTerminalSize(): { columns: number; rows: number } {
@@ -70,13 +68,20 @@ function useTerminalSize(): { columns: number; rows: number } {
   return size;
 }
 
-/** The table's header and lines for the visible rows, drawn again when they or the width change. */
-function useTableLines(state: TriageState, width: number, color: boolean, now: () => Date): string[] {
-  return useMemo(() => {
+/**
+ * The table fitted to the width. Its columns are measured over the view's tickets once a load
+ * (the costly part, with 20,000 of them): filtering and moving draw only the rows shown.
+ */
+function useTable(rows: readonly TriageRow[], width: number, color: boolean, now: () => Date): FittedTable {
+  const columns = useMemo(() => {
     const style = createStyle(color);
-    const columns = TABLE_COLUMNS.map((column) => (column.key === 'due' ? { ...column, paint: (text: string, row: Row) => (row.overdue === true ? style.red(text) : text) } : column));
-    return renderTable(columns, tableRows(state.visible, now()), { width: width - MARKER, color }).replace(/\n$/, '').split('\n');
-  }, [state.visible, width, color]);
+    return TABLE_COLUMNS.map((column) => (column.key === 'due' ? { ...column, paint: (text: string, row: Row) => (row.overdue === true ? style.red(text) : text) } : column));
+  }, [color]);
+  const natural = useMemo(() => {
+    const at = now();
+    return measureTable(columns, rows.map((row) => tableRow(row, at)));
+  }, [rows, columns]);
+  return useMemo(() => fitTable(columns, natural, { width: width - MARKER, color }), [columns, natural, width, color]);
 }
 
 const line = (text: string, key: string | number): ReactElement => h(Text, { key, wrap: 'truncate-end' }, text === '' ? ' ' : text);
@@ -88,13 +93,15 @@ function titleLine(state: TriageState, width: number, style: Style): string {
   return style.bold(text);
 }
 
-function listLines(state: TriageState, table: string[], layout: Layout, style: Style, color: boolean): string[] {
-  const [header = '', ...body] = table;
-  const lines = [`  ${style.bold(header)}`];
+function listLines(state: TriageState, table: FittedTable, layout: Layout, style: Style, props: ScreenProps): string[] {
+  const lines = [`  ${table.header}`];
   if (state.visible.length === 0) lines.push(state.loading ? '  loading…' : state.filter === '' ? '  no tickets in this view' : '  no ticket matches the filter');
   // The highlight sits in the middle of the window once the list is longer than it.
-  const top = Math.max(0, Math.min(state.selected - Math.floor(layout.listLines / 2), body.length - layout.listLines));
-  body.slice(top, top + layout.listLines).forEach((text, offset) => {
+  const top = Math.max(0, Math.min(state.selected - Math.floor(layout.listLines / 2), state.visible.length - layout.listLines));
+  const now = props.now();
+  const { color } = props;
+  state.visible.slice(top, top + layout.listLines).forEach((row, offset) => {
+    const text = table.line(tableRow(row, now));
     const highlighted = top + offset === state.selected;
     // With colour the row is painted inverse; without, the marker alone shows it.
     lines.push(highlighted ? (color ? style.inverse(`› ${text}`) : `› ${text}`) : `  ${text}`);
@@ -160,7 +167,7 @@ export function TriageScreen(props: ScreenProps): ReactElement {
   const state = useSyncExternalStore(session.subscribe, session.snapshot);
   const { columns, rows } = useTerminalSize();
   const layout = layoutFor(columns, rows, state.visible.length);
-  const table = useTableLines(state, layout.width, color, props.now);
+  const table = useTable(state.rows, layout.width, color, props.now);
   const style = createStyle(color);
   useKeysAndPastes((input, key) => session.press(input, key, layout.listLines), (text) => session.paste(text));
 
@@ -170,7 +177,7 @@ export function TriageScreen(props: ScreenProps): ReactElement {
     state.overlay?.kind === 'help'
       ? pad(helpLines(style), layout.listLines + 1 + 1 + layout.detailLines)
       : [
-          ...pad(listLines(state, table, layout, style, color), layout.listLines + 1),
+          ...pad(listLines(state, table, layout, style, props), layout.listLines + 1),
           style.dim('─'.repeat(layout.width)),
           ...pad(detailLines(props, state, layout, style).slice(0, layout.detailLines), layout.detailLines),
         ];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayWidth, renderKeyValue, renderTable, truncate, wrapText, type Column, type Row } from '../../src/output/table.js';
+import { displayWidth, fitTable, measureTable, renderKeyValue, renderTable, truncate, wrapText, type Column, type Row } from '../../src/output/table.js';
 
 const columns: Column[] = [
   { header: 'ID', key: 'id', align: 'right' },
@@ -126,6 +126,15 @@ describe('renderTable on a terminal', () => {
   });
 });
 
+describe('measureTable / fitTable', () => {
+  it('draws any row alone as renderTable draws it among all, with the widths measured over all', () => {
+    const natural = measureTable(columns, rows);
+    expect(natural).toEqual([5, 68, 7]);
+    const table = fitTable(columns, natural, { width: 40, color: false });
+    expect([table.header, table.line(rows[1]!)].join('\n')).toBe(lines(renderTable(columns, rows, { width: 40, color: false })).filter((_line, i) => i !== 1).join('\n'));
+  });
+});
+
 describe('renderTable plain (piped)', () => {
   it('prints tab-separated rows without header, truncation or borders', async () => {
     const out = await renderTable(columns, rows, { width: 20, color: false, plain: true });
@@ -153,6 +162,8 @@ describe('truncate / displayWidth', () => {
 
   it('measures combining marks as zero and emoji as two', () => {
     expect(displayWidth('e\u0301')).toBe(1);
+    expect(displayWidth('Jörg Müller, Łódź')).toBe(17);
+    expect(truncate('Jörg Müller', 6)).toBe('Jörg …');
     expect(displayWidth('🖨️')).toBe(2);
     expect(displayWidth('ab')).toBe(2);
   });
