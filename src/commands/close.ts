@@ -3,6 +3,7 @@ import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { closureOf, type ClosureOptions } from '../tickets/closure.js';
 import { assertSingleStdinReader, runIdCommand, type IdCommandOptions } from '../tickets/id-command.js';
+import { alreadyClosedNote } from '../tickets/unchanged.js';
 import { attachOption, concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
 export interface CloseOptions extends IdCommandOptions, ClosureOptions {
@@ -42,7 +43,6 @@ export async function run(options: CloseOptions, ctx: Context): Promise<void> {
   await runIdCommand(ctx, options, {
     verb: 'closed',
     plan: (id) => plans.closeTicket(id, closure),
-    // 204 closed; 200 is the service's "already closed, no action" (spec 4.7).
-    noteFor: (response) => (response.status === 200 ? 'already closed, nothing changed' : undefined),
+    noteFor: alreadyClosedNote,
   });
 }

@@ -1,7 +1,8 @@
 import { plans } from '../api/plans.js';
 import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
-import { noteFromBody, runIdCommand, type IdCommandOptions } from '../tickets/id-command.js';
+import { runIdCommand, type IdCommandOptions } from '../tickets/id-command.js';
+import { alreadyAssignedNote } from '../tickets/unchanged.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
 export type PickupOptions = IdCommandOptions;
@@ -25,12 +26,10 @@ Examples:
   host.action(command, ([ids], opts, ctx) => run({ ids, ...opts }, ctx), { graceful: true });
 }
 
-const ALREADY_ASSIGNED = /already\s+(assigned|picked)/i;
-
 export async function run(options: PickupOptions, ctx: Context): Promise<void> {
   await runIdCommand(ctx, options, {
     verb: 'picked up',
     plan: (id) => plans.pickupTicket(id),
-    noteFor: (response) => noteFromBody(response.body, ALREADY_ASSIGNED, 'already assigned to you, nothing changed'),
+    noteFor: alreadyAssignedNote,
   });
 }

@@ -3,8 +3,9 @@ import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { resolveActingUser } from '../tickets/acting-user.js';
-import { assertSingleStdinReader, noteFromBody, runIdCommand, type IdCommandOptions } from '../tickets/id-command.js';
+import { assertSingleStdinReader, runIdCommand, type IdCommandOptions } from '../tickets/id-command.js';
 import { requiredText } from '../tickets/text-input.js';
+import { alreadyResolvedNote } from '../tickets/unchanged.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
 export interface ResolveOptions extends IdCommandOptions {
@@ -36,8 +37,6 @@ Examples:
   host.action(command, ([ids], opts, ctx) => run({ ids, ...opts }, ctx), { graceful: true });
 }
 
-const ALREADY_RESOLVED = /already\s+resolved/i;
-
 export async function run(options: ResolveOptions, ctx: Context): Promise<void> {
   assertSingleStdinReader(options.ids, [['--details', options.details], ['--details-file', options.detailsFile]]);
   const details = await requiredText(ctx, { flag: '--details', fileFlag: '--details-file', text: options.details, file: options.detailsFile }, 'Resolution details');
@@ -46,6 +45,6 @@ export async function run(options: ResolveOptions, ctx: Context): Promise<void> 
   await runIdCommand(ctx, options, {
     verb: 'resolved',
     plan: (id) => plans.resolveTicket(id, { details, submitBy }),
-    noteFor: (response) => noteFromBody(response.body, ALREADY_RESOLVED, 'already resolved, nothing changed'),
+    noteFor: alreadyResolvedNote,
   });
 }

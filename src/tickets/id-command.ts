@@ -82,9 +82,3 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
   });
   await reporter.finish(run);
 }
-
-/** A note for a success that changed nothing, when the service's answer says so. */
-export function noteFromBody(body: unknown, pattern: RegExp, note: string): string | undefined {
-  const text = typeof body === 'string' ? body : body === undefined || body === null ? '' : JSON.stringify(body);
-  return pattern.test(text) ? note : undefined;
-}

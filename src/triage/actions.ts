@@ -10,6 +10,7 @@ import type { Lookups } from '../lookups/types.js';
 import { resolveActingUser } from '../tickets/acting-user.js';
 import { assigneeChange, changeTicket, DEFAULT_REOPEN_STATUS, reopenChange } from '../tickets/change.js';
 import { requesterEmailOf, ticketTitleOf } from '../tickets/mail.js';
+import { alreadyAssignedNote, alreadyClosedNote, alreadyResolvedNote } from '../tickets/unchanged.js';
 
 export interface TicketActions {
   pickUp(id: number): Promise<string>;
@@ -23,6 +24,9 @@ export interface TicketActions {
   reply(id: number, ticket: unknown, message: string): Promise<string>;
 }
 
+/** What an action did: `done`, or the note of `tkt pickup`/`resolve`/`close` when the service changed nothing. */
+const saying = (id: number, unchanged: string | undefined, done: string) => (unchanged === undefined ? done : `#${id} ${unchanged}`);
+
 /**
  * `ctx` must not prompt (triage owns the terminal): a token without a user ID is then an error
  * that says to use the command with --by, instead of a question.
@@ -30,8 +34,7 @@ export interface TicketActions {
 export function createTicketActions(ctx: Context, client: ApiClient, lookups: Lookups): TicketActions {
   return {
     async pickUp(id) {
-      await client.send(plans.pickupTicket(id));
-      return `picked up #${id}`;
+      return saying(id, alreadyAssignedNote(await client.send(plans.pickupTicket(id))), `picked up #${id}`);
     },
     async markRead(id) {
       await client.send(plans.markRead(id));
@@ -40,14 +43,11 @@ export function createTicketActions(ctx: Context, client: ApiClient, lookups: Lo
     async resolve(id, details) {
       if (details.trim() === '') throw new UsageError('the service needs resolution notes: nothing was sent');
       const submitBy = await resolveActingUser(ctx, undefined, 'resolves');
-      await client.send(plans.resolveTicket(id, { details, submitBy }));
-      return `resolved #${id}`;
+      return saying(id, alreadyResolvedNote(await client.send(plans.resolveTicket(id, { details, submitBy }))), `resolved #${id}`);
     },
     async close(id) {
       const closeBy = await resolveActingUser(ctx, undefined, 'closes');
-      const response = await client.send(plans.closeTicket(id, { closeBy, acknowledged: false }));
-      // 200 is the service's "already closed, no action" (spec 4.7), as `tkt close` reports it.
-      return response.status === 200 ? `#${id} was already closed, nothing changed` : `closed #${id}`;
+      return saying(id, alreadyClosedNote(await client.send(plans.closeTicket(id, { closeBy, acknowledged: false }))), `closed #${id}`);
     },
     async assign(id, user) {
       const change = await assigneeChange(lookups, user);

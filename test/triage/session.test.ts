@@ -34,6 +34,7 @@ interface Opened {
   /** Resolves once the session's state passes `test`. */
   until(test: (state: TriageState) => boolean): Promise<TriageState>;
   press(input: string, key?: KeyPress): void;
+  /** Keys typed faster than they are read: one chunk, as the screen passes it on. */
   type(text: string): void;
 }
 
@@ -95,9 +96,7 @@ async function openSession(view = 'MyOpenOrUnassigned', deps: Partial<TriageDeps
       await settle();
     },
     press: (input, key = {}) => session.press(input, key, PAGE),
-    type: (text) => {
-      for (const char of text) session.press(char, {}, PAGE);
-    },
+    type: (text) => session.press(text, {}, PAGE),
   };
 }
 
@@ -174,5 +173,31 @@ describe('triage session', () => {
     triage.press('r');
     await triage.until((state) => !state.busy && defaults.length === 3);
     expect(defaults[2]).toBeUndefined();
+  });
+
+  it('says when the service changed nothing, in the words of tkt pickup, resolve and close', async () => {
+    const triage = await openSession();
+    void triage.session.load();
+    const id = (await triage.until((state) => !state.loading)).visible[0]!.id;
+    /** Runs the keys of one action and resolves with what the status line then says. */
+    const act = async (keys: () => void) => {
+      keys();
+      return (await triage.until((state) => !state.busy && state.status?.tone === 'ok')).status?.text;
+    };
+    const resolve = () => {
+      triage.press('s');
+      triage.type('Fixed\r');
+    };
+    const close = () => {
+      triage.press('c');
+      triage.press('y');
+    };
+
+    expect(await act(() => triage.press('p'))).toBe(`✓ picked up #${id}`);
+    expect(await act(() => triage.press('p'))).toBe(`✓ #${id} already assigned to you, nothing changed`);
+    expect(await act(resolve)).toBe(`✓ resolved #${id}`);
+    expect(await act(resolve)).toBe(`✓ #${id} already resolved, nothing changed`);
+    expect(await act(close)).toBe(`✓ closed #${id}`);
+    expect(await act(close)).toBe(`✓ #${id} already closed, nothing changed`);
   });
 });

@@ -1,0 +1,19 @@
+// Successes that changed nothing, as the service's answers say them (contract section 5: still
+// exit 0): the notes `tkt pickup`, `tkt resolve` and `tkt close` print for such a ticket, and
+// the words triage's status line uses for it.
+import type { ApiResponse } from '../api/types.js';
+
+/** `note` when the answer's body says `pattern`, whatever its shape (JSON string or object). */
+function noteFromBody(body: unknown, pattern: RegExp, note: string): string | undefined {
+  const text = typeof body === 'string' ? body : body === undefined || body === null ? '' : JSON.stringify(body);
+  return pattern.test(text) ? note : undefined;
+}
+
+export const alreadyAssignedNote = (response: ApiResponse): string | undefined =>
+  noteFromBody(response.body, /already\s+(assigned|picked)/i, 'already assigned to you, nothing changed');
+
+export const alreadyResolvedNote = (response: ApiResponse): string | undefined =>
+  noteFromBody(response.body, /already\s+resolved/i, 'already resolved, nothing changed');
+
+/** 204 is closed; 200 is the service's "already closed, no action" (spec 4.7). */
+export const alreadyClosedNote = (response: ApiResponse): string | undefined => (response.status === 200 ? 'already closed, nothing changed' : undefined);
