@@ -23,7 +23,7 @@ export function register(program: Program, host: CommandHost): void {
       `
 Keys: arrows or j/k move, PgUp/PgDn, Home/End; / filters; Enter shows the ticket in the pager;
 p pick up, r reply ($EDITOR), s resolve, c close, a assign, o reopen, m mark read; v switches
-view, R refreshes, ? lists the keys, q quits. Needs a terminal.
+view, R refreshes, ? lists the keys, q quits (Ctrl-C: exit 130). Needs a terminal.
 
 Examples:
   $ tkt triage

@@ -17,7 +17,7 @@ import { renderTicketDetail } from '../tickets/detail.js';
 import { createTicketActions } from './actions.js';
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from './input.js';
 import { TriageScreen } from './screen.js';
-import { TriageSession, type Terminal } from './session.js';
+import { TriageSession, type Ending, type Terminal } from './session.js';
 
 const ALTERNATE_SCREEN = '\x1b[?1049h\x1b[H';
 const MAIN_SCREEN = '\x1b[?1049l';
@@ -90,17 +90,19 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
     options.view,
   );
 
-  // Ctrl-C is a key on the screen; a SIGTERM (or a SIGINT sent by kill) closes it the same way.
-  const onSignal = () => session.quit();
+  // Ctrl-C is a key on the screen (the terminal is raw); a SIGTERM (or a SIGINT sent by kill)
+  // closes it the same way.
+  const onSignal = () => session.quit('interrupted');
   ctx.signal.addEventListener('abort', onSignal, { once: true });
   mount();
+  let ending: Ending;
   try {
     void session.load();
-    await session.finished;
+    ending = await session.finished;
   } finally {
     ctx.signal.removeEventListener('abort', onSignal);
     await unmount();
   }
-  // Closed by a signal: the run ends with that signal's exit code (contract section 8).
-  if (ctx.signal.aborted) throw new InterruptedError();
+  // Closed by Ctrl-C or a signal: the run ends as interrupted, 130 (or 143 for SIGTERM; contract sections 5 and 8).
+  if (ending === 'interrupted' || ctx.signal.aborted) throw new InterruptedError();
 }

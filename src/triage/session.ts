@@ -35,6 +35,8 @@ export type Overlay =
 
 export type Tone = 'info' | 'ok' | 'error';
 
+export type Ending = 'quit' | 'interrupted';
+
 export interface TriageState {
   /** The list type shown. */
   view: string;
@@ -104,7 +106,8 @@ export const KEY_MAP: readonly (readonly [string, string])[] = [
   ['v', 'switch view'],
   ['R', 'refresh the list'],
   ['?', 'this help'],
-  ['q  Ctrl-C', 'quit'],
+  ['q', 'quit'],
+  ['Ctrl-C', 'quit, as interrupted (exit 130)'],
 ];
 
 /** The footer's keys, most used first: the screen shows as many as fit, then "? keys" (the help). */
@@ -194,9 +197,9 @@ export class TriageSession {
   private readonly replyDrafts = new Map<number, string>();
   /** The load whose answer the screen waits for. */
   private latestLoad: AbortController | undefined;
-  private quitResolve: (() => void) | undefined;
-  /** Resolves when the user quits. */
-  readonly finished: Promise<void>;
+  private quitResolve: ((ending: Ending) => void) | undefined;
+  /** Resolves when the user quits: with q, or interrupted (Ctrl-C, exit 130 as any command). */
+  readonly finished: Promise<Ending>;
 
   constructor(
     private readonly deps: TriageDeps,
@@ -238,10 +241,10 @@ export class TriageSession {
     this.update({ status: { text, tone } });
   }
 
-  quit(): void {
+  quit(ending: Ending = 'quit'): void {
     if (this.state.quit) return;
     this.update({ quit: true });
-    this.quitResolve?.();
+    this.quitResolve?.(ending);
   }
 
   // --- the list ---
@@ -406,7 +409,7 @@ export class TriageSession {
 
   /** One key press; `pageSize` is how many rows the list shows. */
   press(input: string, key: KeyPress, pageSize: number): void {
-    if (key.ctrl && input === 'c') return this.quit();
+    if (key.ctrl && input === 'c') return this.quit('interrupted');
     const overlay = this.state.overlay;
     // Keys typed faster than they are read come as one chunk ("jj", "printer\r"): one at a time.
     if ([...input].length > 1 && !key.ctrl) {

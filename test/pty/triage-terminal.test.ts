@@ -132,7 +132,7 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
 
     await triage.keys('?');
     const help = await triage.waitFor(/Keys \(any key closes this\)/);
-    for (const key of ['↑ ↓  j k', 'PgUp PgDn Home End', '/', 'Enter', 'p', 'r', 's', 'c', 'a', 'o', 'm', 'v', 'R', '?', 'q']) {
+    for (const key of ['↑ ↓  j k', 'PgUp PgDn Home End', '/', 'Enter', 'p', 'r', 's', 'c', 'a', 'o', 'm', 'v', 'R', '?', 'q', 'Ctrl-C']) {
       expect(help, key).toMatch(new RegExp(`^  ${key.replace(/[?/↑↓]/g, '\\$&')} +\\S`, 'm'));
     }
     expect(lines(help)).toHaveLength(24);
@@ -179,5 +179,15 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
     } finally {
       ticket(id).description = description;
     }
+  });
+
+  it('ends with exit 130 on Ctrl-C, as an interrupted command does (q is exit 0)', async () => {
+    const triage = await openTriage({ width: 80, height: 24 });
+    await triage.ready();
+    await triage.keys('C-c');
+    const shell = await triage.waitFor(/\[exit \d+\]/, 'the exit');
+    expect(shell).toContain('[exit 130]');
+    expect(shell).toContain('error: interrupted');
+    expect(shell).not.toContain('tkt triage ·');
   });
 });
