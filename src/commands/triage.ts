@@ -36,7 +36,7 @@ Examples:
 export async function run(options: TriageOptions, ctx: Context): Promise<void> {
   const view = parseListType(options.view ?? userSettings(ctx).defaultView ?? TRIAGE_DEFAULT_VIEW);
   if (!ctx.io.canPrompt || !ctx.io.stdoutIsTTY) {
-    throw new UsageError('tkt triage needs a terminal (stdin and stdout a TTY, without --no-input or CI)', {
+    throw new UsageError('tkt triage needs a terminal: stdin, stdout and stderr must all be one (and neither --no-input nor CI set)', {
       hint: `in scripts use tkt list --view ${kebabCase(view)} and the ID commands (tkt pickup, tkt resolve...)`,
     });
   }

@@ -2,6 +2,8 @@
 // the default pager taking the whole screen and leaving nothing behind, pasted text, what fits
 // at 80x24 and narrower, Ctrl-C, and a run that cannot start. Each test opens its own screen;
 // every step waits for what the screen shows, never for a fixed time.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/output/table.js';
 import { BIN, privateTmux, terminalFixture, type TerminalFixture } from '../helpers/terminal.js';
@@ -31,10 +33,10 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
    * LESS from the test's environment) and no colour; the shell says how it exited, then shows
    * what the terminal sends it (cat -v) until the test ends.
    */
-  async function openTriage(size: { width: number; height: number }, options: { args?: string; env?: string } = {}) {
+  async function openTriage(size: { width: number; height: number }, options: { args?: string; env?: string; redirect?: string } = {}) {
     sessions += 1;
     const name = `t${sessions}`;
-    const command = `env -u CI -u PAGER -u LESS -u VISUAL NO_COLOR=1 TKT_CONFIG_DIR='${fixture.dir}' ${options.env ?? ''} node '${BIN}' triage ${options.args ?? ''}; echo "[exit $?]"; cat -v`;
+    const command = `env -u CI -u PAGER -u LESS -u VISUAL NO_COLOR=1 TKT_CONFIG_DIR='${fixture.dir}' ${options.env ?? ''} node '${BIN}' triage ${options.args ?? ''} ${options.redirect ?? ''}; echo "[exit $?]"; cat -v`;
     await terminal.start(name, size, command);
     const waitFor = (test: RegExp | ((text: string) => boolean), what?: string) => terminal.waitFor(name, test, what === undefined ? {} : { what });
     return {
@@ -189,5 +191,12 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
     expect(shell).toContain('[exit 130]');
     expect(shell).toContain('error: interrupted');
     expect(shell).not.toContain('tkt triage ·');
+  });
+
+  it('says what it needs when stderr is not the terminal: stdin, stdout and stderr', async () => {
+    const errors = join(fixture.dir, 'triage-stderr.txt');
+    const triage = await openTriage({ width: 80, height: 24 }, { redirect: `2>'${errors}'` });
+    expect(await triage.waitFor(/\[exit \d+\]/, 'the exit')).toContain('[exit 2]');
+    expect(readFileSync(errors, 'utf8')).toContain('error: tkt triage needs a terminal: stdin, stdout and stderr must all be one (and neither --no-input nor CI set)');
   });
 });

@@ -28,7 +28,7 @@ describe('tkt triage without a terminal', () => {
     await rm(configDir, { recursive: true, force: true });
 
     expect(child.status).toBe(2);
-    expect(child.stderr).toContain('tkt triage needs a terminal');
+    expect(child.stderr).toContain('tkt triage needs a terminal: stdin, stdout and stderr must all be one');
     expect(child.stderr).toContain('tkt list --view my-open-or-unassigned');
     expect(child.stdout).toBe('');
   });
