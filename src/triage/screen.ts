@@ -89,13 +89,17 @@ const line = (text: string, key: string | number): ReactElement => h(Text, { key
 function titleLine(state: TriageState, width: number, style: Style): string {
   const count = state.filter === '' ? `${state.rows.length} tickets` : `${state.visible.length} of ${state.rows.length} tickets`;
   const filter = state.filtering ? `  filter: /${state.filter}▏` : state.filter === '' ? '' : `  filter: /${state.filter}`;
-  const text = truncate(`tkt triage · ${kebabCase(state.view)} · ${state.loading ? 'loading…' : count}${filter}`, width);
+  const shown = state.loading ? 'loading…' : state.loadFailed && state.rows.length === 0 ? 'not loaded' : count;
+  const text = truncate(`tkt triage · ${kebabCase(state.view)} · ${shown}${filter}`, width);
   return style.bold(text);
 }
 
 function listLines(state: TriageState, table: FittedTable, layout: Layout, style: Style, props: ScreenProps): string[] {
   const lines = [`  ${table.header}`];
-  if (state.visible.length === 0) lines.push(state.loading ? '  loading…' : state.filter === '' ? '  no tickets in this view' : '  no ticket matches the filter');
+  if (state.visible.length === 0) {
+    const why = state.loading ? 'loading…' : state.loadFailed ? 'could not load this view: R tries again' : state.filter === '' ? 'no tickets in this view' : 'no ticket matches the filter';
+    lines.push(`  ${why}`);
+  }
   // The highlight sits in the middle of the window once the list is longer than it.
   const top = Math.max(0, Math.min(state.selected - Math.floor(layout.listLines / 2), state.visible.length - layout.listLines));
   const now = props.now();

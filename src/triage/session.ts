@@ -44,6 +44,8 @@ export interface TriageState {
   /** The rows the filter lets through, in list order. */
   visible: TriageRow[];
   loading: boolean;
+  /** The last load failed: the rows are an earlier answer's, or none after a switch of view. */
+  loadFailed: boolean;
   filter: string;
   /** Typing the filter: keys go to it until Enter or Esc. */
   filtering: boolean;
@@ -198,15 +200,24 @@ export class TriageSession {
   /** The load whose answer the screen waits for. */
   private latestLoad: AbortController | undefined;
   private quitResolve: ((ending: Ending) => void) | undefined;
-  /** Resolves when the user quits: with q, or interrupted (Ctrl-C, exit 130 as any command). */
+  private quitReject: ((error: unknown) => void) | undefined;
+  /** A load has succeeded: from then on a failed load is said on the screen, not the end of it. */
+  private loadedOnce = false;
+  /**
+   * Resolves when the user quits: with q, or interrupted (Ctrl-C, exit 130 as any command).
+   * Rejects with the error when the first load fails: there is nothing to show.
+   */
   readonly finished: Promise<Ending>;
 
   constructor(
     private readonly deps: TriageDeps,
     view: string,
   ) {
-    this.state = { view, rows: [], visible: [], loading: true, filter: '', filtering: false, selected: 0, status: undefined, busy: false, overlay: undefined, quit: false };
-    this.finished = new Promise((resolve) => (this.quitResolve = resolve));
+    this.state = { view, rows: [], visible: [], loading: true, loadFailed: false, filter: '', filtering: false, selected: 0, status: undefined, busy: false, overlay: undefined, quit: false };
+    this.finished = new Promise((resolve, reject) => {
+      this.quitResolve = resolve;
+      this.quitReject = reject;
+    });
   }
 
   // --- the store, for the screen ---
@@ -247,6 +258,13 @@ export class TriageSession {
     this.quitResolve?.(ending);
   }
 
+  /** Ends the session with `error`, which the run then fails with. */
+  private fail(error: unknown): void {
+    if (this.state.quit) return;
+    this.update({ quit: true });
+    this.quitReject?.(error);
+  }
+
   // --- the list ---
 
   /** Reads `view` and shows it; a later load (another view, R again) stops this one and wins. */
@@ -266,12 +284,14 @@ export class TriageSession {
         return Number.isSafeInteger(id) ? [triageRow(id, summary)] : [];
       });
       this.details.clear();
+      this.loadedOnce = true;
       // The title line counts the tickets; a reload says it happened.
-      this.update({ rows, loading: false, status: reloaded ? { text: `✓ ${kebabCase(view)} read again`, tone: 'ok' } : undefined });
+      this.update({ rows, loading: false, loadFailed: false, status: reloaded ? { text: `✓ ${kebabCase(view)} read again`, tone: 'ok' } : undefined });
     } catch (error) {
       if (load.signal.aborted) return;
-      this.update({ loading: false });
-      this.say(`could not load ${kebabCase(view)}: ${failureText(error)}`, 'error');
+      // The first: the run fails as any command's would (a refused token: exit 4 and its hint).
+      if (!this.loadedOnce) return this.fail(error);
+      this.update({ loading: false, loadFailed: true, status: { text: `could not load ${kebabCase(view)}: ${failureText(error)}`, tone: 'error' } });
     }
   }
 

@@ -199,4 +199,30 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
     expect(await triage.waitFor(/\[exit \d+\]/, 'the exit')).toContain('[exit 2]');
     expect(readFileSync(errors, 'utf8')).toContain('error: tkt triage needs a terminal: stdin, stdout and stderr must all be one (and neither --no-input nor CI set)');
   });
+
+  it('ends with the usual error and exit code when the first load fails (a refused token: 4 and the hint)', async () => {
+    const triage = await openTriage({ width: 80, height: 24 }, { env: 'TKT_TOKEN=not-a-valid-token' });
+    const shell = await triage.waitFor(/\[exit \d+\]/, 'the exit');
+    expect(shell).toContain('[exit 4]');
+    expect(shell).toMatch(/^error: not authenticated \(HTTP 401\)/m);
+    expect(shell).toMatch(/^hint: the token in TKT_TOKEN was refused/m);
+    expect(shell).not.toContain('tkt triage ·');
+  });
+
+  it('says a later load failed rather than that the view has no tickets', async () => {
+    const triage = await openTriage({ width: 80, height: 24 });
+    await triage.ready();
+    fixture.sandbox.failNext('POST /api/TicketsApi', 500);
+    await triage.keys('v');
+    await triage.waitFor(/Switch to view/);
+    await triage.type('unassigned-t');
+    await triage.keys('Enter');
+    const text = await triage.waitFor(/could not load unassigned-tickets/);
+    expect(lines(text)[0]).toBe('tkt triage · unassigned-tickets · not loaded');
+    expect(text).toContain('  could not load this view: R tries again');
+    expect(text).not.toContain('no tickets');
+    // R tries again, and the view comes.
+    await triage.keys('R');
+    await triage.waitFor((screen) => /^tkt triage · unassigned-tickets · \d+ tickets$/m.test(screen) && highlighted(screen) !== undefined, 'the view read again');
+  });
 });
