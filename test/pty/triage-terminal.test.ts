@@ -225,4 +225,13 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
     await triage.keys('R');
     await triage.waitFor((screen) => /^tkt triage · unassigned-tickets · \d+ tickets$/m.test(screen) && highlighted(screen) !== undefined, 'the view read again');
   });
+
+  it('refuses --json at a terminal rather than ignore it, pointing to tkt list --json', async () => {
+    const triage = await openTriage({ width: 80, height: 24 }, { args: '--json' });
+    // -J: the hint's line, wrapped by the terminal, read as one.
+    const shell = await terminal.waitFor(triage.name, /\[exit \d+\]/, { what: 'the exit', capture: ['-J'] });
+    expect(shell).toContain('[exit 2]');
+    expect(shell).toMatch(/^error: tkt triage is interactive: it has no --json output$/m);
+    expect(shell).toMatch(/^hint: for the view's tickets as data: tkt list --view my-open-or-unassigned --all --json \(or -q for their IDs\)$/m);
+  });
 });

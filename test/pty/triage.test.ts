@@ -32,6 +32,21 @@ describe('tkt triage without a terminal', () => {
     expect(child.stderr).toContain('tkt list --view my-open-or-unassigned');
     expect(child.stdout).toBe('');
   });
+
+  it('refuses -q and --query as it refuses --json: it prints no data', async () => {
+    const configDir = await mkdtemp(join(tmpdir(), 'tkt-triage-data-'));
+    const env = { ...process.env, TKT_CONFIG_DIR: configDir, TKT_URL: 'http://127.0.0.1:9', TKT_TOKEN: 'a-token' };
+    try {
+      for (const [flags, named] of [[['-q'], '-q'], [['--query', '[].id'], '--query']] as const) {
+        const child = spawnSync(process.execPath, [BIN, 'triage', ...flags], { encoding: 'utf8', input: '', env });
+        expect(child.status).toBe(2);
+        expect(child.stderr).toContain(`error: tkt triage is interactive: it has no ${named} output`);
+        expect(child.stderr).toContain('hint: for the view\'s tickets as data: tkt list --view my-open-or-unassigned --all --json');
+      }
+    } finally {
+      await rm(configDir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe.skipIf(skip)('tkt triage at a real terminal', () => {
