@@ -82,6 +82,20 @@ export function truncate(text: string, width: number): string {
   return kept + ELLIPSIS;
 }
 
+/** `text` cut to its last `width` columns, starting with "…" when it was cut: the end of a line being typed. */
+export function truncateStart(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  let kept = '';
+  let used = 0;
+  for (const segment of Array.from(graphemes(text), ({ segment }) => segment).reverse()) {
+    const next = graphemeWidth(segment);
+    if (used + next > width - 1) break;
+    kept = segment + kept;
+    used += next;
+  }
+  return ELLIPSIS + kept;
+}
+
 function cellText(value: Cell): string {
   return value === null || value === undefined ? '' : sanitizeInline(String(value));
 }

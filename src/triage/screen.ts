@@ -6,12 +6,12 @@
 import { Box, Text, useStdout } from 'ink';
 import { createElement as h, useEffect, useMemo, useState, useSyncExternalStore, type ReactElement } from 'react';
 import { createStyle, type Style } from '../output/style.js';
-import { displayWidth, fitTable, measureTable, truncate, type Column, type FittedTable, type Row } from '../output/table.js';
+import { displayWidth, fitTable, measureTable, truncate, truncateStart, type Column, type FittedTable, type Row } from '../output/table.js';
 import { formatDue } from '../output/time.js';
 import { TICKET_COLUMN_FIT } from '../tickets/list-output.js';
 import { kebabCase } from '../tickets/list-query.js';
 import { useKeysAndPastes } from './input.js';
-import { FOOTER_KEYS, KEY_MAP, pickerMatches, type Overlay, type TriageRow, type TriageSession, type TriageState } from './session.js';
+import { FOOTER_KEYS, KEY_MAP, pickerMatches, type Choice, type Overlay, type TriageRow, type TriageSession, type TriageState } from './session.js';
 
 export interface ScreenProps {
   session: TriageSession;
@@ -94,7 +94,7 @@ function titleLine(state: TriageState, width: number, style: Style): string {
   return style.bold(text);
 }
 
-function listLines(state: TriageState, table: FittedTable, layout: Layout, style: Style, props: ScreenProps): string[] {
+function listLines(state: TriageState, table: FittedTable, layout: Layout, style: Style, color: boolean, now: Date): string[] {
   const lines = [`  ${table.header}`];
   if (state.visible.length === 0) {
     const why = state.loading ? 'loading…' : state.loadFailed ? 'could not load this view: R tries again' : state.filter === '' ? 'no tickets in this view' : 'no ticket matches the filter';
@@ -102,8 +102,6 @@ function listLines(state: TriageState, table: FittedTable, layout: Layout, style
   }
   // The highlight sits in the middle of the window once the list is longer than it.
   const top = Math.max(0, Math.min(state.selected - Math.floor(layout.listLines / 2), state.visible.length - layout.listLines));
-  const now = props.now();
-  const { color } = props;
   state.visible.slice(top, top + layout.listLines).forEach((row, offset) => {
     const text = table.line(tableRow(row, now));
     const highlighted = top + offset === state.selected;
@@ -131,20 +129,24 @@ function footerLine(width: number): string {
   return truncate(keys + help, width);
 }
 
+/** Text being typed, with the cursor after it: its end, where the cursor is, when it is too long. */
+const typingLine = (text: string, width: number) => `> ${truncateStart(text, width - 3)}▏`;
+
 function overlayLines(overlay: Exclude<Overlay, { kind: 'help' }>, layout: Layout, style: Style): string[] {
   switch (overlay.kind) {
     case 'confirm':
       return [style.bold(overlay.question)];
     case 'prompt':
-      return [style.bold(overlay.label), `> ${overlay.text}▏`, style.dim('Enter sends, Esc cancels')];
+      return [style.bold(overlay.label), typingLine(overlay.text, layout.width), style.dim('Enter sends, Esc cancels')];
     case 'picker': {
       const shown = pickerMatches(overlay.choices, overlay.query);
       const room = Math.max(1, layout.detailLines - 3);
       const top = Math.max(0, Math.min(overlay.selected - Math.floor(room / 2), shown.length - room));
+      const choiceLine = (choice: Choice, index: number) => truncate(`${index === overlay.selected ? '› ' : '  '}${choice.label}`, layout.width);
       return [
         style.bold(`${overlay.title} (type to filter, Enter chooses, Esc cancels)`),
-        `> ${overlay.query}▏`,
-        ...(shown.length === 0 ? ['  nothing matches'] : shown.slice(top, top + room).map((choice, offset) => `${top + offset === overlay.selected ? '› ' : '  '}${choice.label}`)),
+        typingLine(overlay.query, layout.width),
+        ...(shown.length === 0 ? ['  nothing matches'] : shown.slice(top, top + room).map((choice, offset) => choiceLine(choice, top + offset))),
       ];
     }
   }
@@ -181,7 +183,7 @@ export function TriageScreen(props: ScreenProps): ReactElement {
     state.overlay?.kind === 'help'
       ? pad(helpLines(style), layout.listLines + 1 + 1 + layout.detailLines)
       : [
-          ...pad(listLines(state, table, layout, style, props), layout.listLines + 1),
+          ...pad(listLines(state, table, layout, style, color, props.now()), layout.listLines + 1),
           style.dim('─'.repeat(layout.width)),
           ...pad(detailLines(props, state, layout, style).slice(0, layout.detailLines), layout.detailLines),
         ];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayWidth, fitTable, measureTable, renderKeyValue, renderTable, truncate, wrapText, type Column, type Row } from '../../src/output/table.js';
+import { displayWidth, fitTable, measureTable, renderKeyValue, renderTable, truncate, truncateStart, wrapText, type Column, type Row } from '../../src/output/table.js';
 
 const columns: Column[] = [
   { header: 'ID', key: 'id', align: 'right' },
@@ -158,6 +158,12 @@ describe('truncate / displayWidth', () => {
     expect(truncate('abcdefgh', 5)).toBe('abcd…');
     expect(truncate('abc', 5)).toBe('abc');
     expect(displayWidth(truncate('打印机坏了', 5))).toBeLessThanOrEqual(5);
+  });
+
+  it('cuts from the start when the end matters', () => {
+    expect(truncateStart('abcdefgh', 5)).toBe('…efgh');
+    expect(truncateStart('abc', 5)).toBe('abc');
+    expect(truncateStart('打印机坏了', 6)).toBe('…坏了');
   });
 
   it('measures combining marks as zero and emoji as two', () => {

@@ -107,6 +107,20 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
     expect(shell).toMatch(/^after$/m);
   });
 
+  it('shows the end of a text longer than the prompt line, where the cursor is', async () => {
+    const triage = await openTriage({ width: 80, height: 24 });
+    const id = Number(highlighted(await triage.ready()));
+    await triage.keys('s');
+    await triage.waitFor(new RegExp(`Resolution notes for #${id}`));
+    const notes = Array.from({ length: 12 }, (_, i) => `step ${i + 1} done`).join(', ');
+    await triage.paste(notes);
+    const text = await triage.waitFor(/^> …/m, 'the prompt line cut at its start');
+    // "> …", the text's end, the cursor: 80 columns.
+    expect(lines(text).find((line) => line.startsWith('> '))).toBe(`> …${notes.slice(-76)}▏`);
+    await triage.keys('Escape');
+    await triage.waitFor(/nothing was changed/);
+  });
+
   it('gives the title the room at 80 columns, and keeps every row on one line at 50', async () => {
     const triage = await openTriage({ width: 80, height: 24 });
     const text = await triage.ready();
