@@ -25,9 +25,7 @@ const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 interface Opened {
   session: TriageSession;
-  /** Requests sent so far, as "METHOD path". */
-  sent: string[];
-  /** Holds back, until opened, the next requests that match. */
+  /** Holds back the requests that match until the gate it returns is opened. */
   hold(matching: (plan: RequestPlan) => boolean): ReturnType<typeof gate>;
   /** Resolves once no request is in flight and the session has handled the last answer. */
   idle(): Promise<void>;
@@ -38,16 +36,14 @@ interface Opened {
   type(text: string): void;
 }
 
-async function openSession(view = 'MyOpenOrUnassigned', deps: Partial<TriageDeps> = {}): Promise<Opened> {
+async function openSession(deps: Partial<TriageDeps> = {}): Promise<Opened> {
   const { ctx } = await h.context({ tty: true });
   const real = await ctx.api();
   const gates: ReturnType<typeof gate>[] = [];
-  const sent: string[] = [];
   let inFlight = 0;
   const client: ApiClient = {
     ...real,
     async send(plan) {
-      sent.push(`${plan.method} ${plan.path}`);
       inFlight += 1;
       try {
         await gates.find((held) => held.matching(plan))?.opened;
@@ -69,7 +65,7 @@ async function openSession(view = 'MyOpenOrUnassigned', deps: Partial<TriageDeps
       renderDetail: async (ticket) => JSON.stringify(ticket),
       ...deps,
     },
-    view,
+    'MyOpenOrUnassigned',
   );
   const until = (test: (state: TriageState) => boolean) =>
     new Promise<TriageState>((resolve) => {
@@ -83,7 +79,6 @@ async function openSession(view = 'MyOpenOrUnassigned', deps: Partial<TriageDeps
     });
   return {
     session,
-    sent,
     hold(matching) {
       const held = gate(matching);
       gates.push(held);
@@ -155,7 +150,7 @@ describe('triage session', () => {
     const defaults: (string | undefined)[] = [];
     const { ctx } = await h.context({ tty: true });
     const prompter = { ...ctx.prompter, editor: async (options: { message: string; default?: string }) => (defaults.push(options.default), 'Have you tried turning it off and on again?') };
-    const triage = await openSession('MyOpenOrUnassigned', { ctx: { ...ctx, prompter } });
+    const triage = await openSession({ ctx: { ...ctx, prompter } });
     void triage.session.load();
     const id = (await triage.until((state) => !state.loading)).visible[0]!.id;
 
