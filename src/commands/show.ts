@@ -5,6 +5,7 @@ import { fieldsOption } from '../output/flags.js';
 import { UsageError } from '../errors.js';
 import { parseTicketId, parseWholeNumber } from '../util/ids.js';
 import { idArgument } from './shared-options.js';
+import { writeText } from '../output/write.js';
 
 export interface ShowOptions {
   id: string;
@@ -48,7 +49,9 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
   if (terminal && options.pager && ctx.output.format === 'human') {
     const [{ pageText }, { userSettings }] = await Promise.all([import('../output/pager.js'), import('../config/settings.js')]);
     const text = await render();
-    await ctx.lendTerminal(() => pageText(text, userSettings(ctx).pager, ctx.io.stdout, ctx.env));
+    // A pager that cannot run (not installed): the ticket printed directly, so nothing is lost.
+    const paged = await ctx.lendTerminal(() => pageText(text, userSettings(ctx).pager, ctx.io.stdout, ctx.env));
+    if (!paged) await writeText(ctx.io.stdout, text);
   } else {
     await ctx.output.document(ticket, { human: render });
   }

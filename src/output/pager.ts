@@ -3,7 +3,6 @@
 // text on screen), as git and gh do.
 import { spawn } from 'node:child_process';
 import type { Writable } from 'node:stream';
-import { writeText } from './write.js';
 
 // sh's status for a command it cannot find or run.
 const NOT_RUNNABLE = new Set([126, 127]);
@@ -11,10 +10,10 @@ const NOT_RUNNABLE = new Set([126, 127]);
 const PAGER_ENV = { LESS: 'FRX', LV: '-c' };
 
 /**
- * Pages `text` through `pager` (a command line, run by sh, in `env`) on the terminal; when the
- * pager cannot be run, `text` is written to `stdout` instead, so nothing is lost.
+ * Pages `text` through `pager` (a command line, run by sh, in `env`) on the terminal. False when
+ * the pager cannot be run: nothing was shown, and what to do instead is the caller's to decide.
  */
-export async function pageText(text: string, pager: string, stdout: Writable, env: Readonly<Record<string, string | undefined>>): Promise<void> {
+export async function pageText(text: string, pager: string, stdout: Writable, env: Readonly<Record<string, string | undefined>>): Promise<boolean> {
   // The terminal itself when stdout is one (less needs it); otherwise copied into stdout.
   const fd = (stdout as { fd?: unknown }).fd;
   const direct = typeof fd === 'number';
@@ -28,5 +27,5 @@ export async function pageText(text: string, pager: string, stdout: Writable, en
     child.once('close', resolve);
   });
   await copied;
-  if (code !== null && NOT_RUNNABLE.has(code)) await writeText(stdout, text);
+  return code === null || !NOT_RUNNABLE.has(code);
 }

@@ -87,7 +87,8 @@ export interface TriageDeps {
   actions: TicketActions;
   terminal: Terminal;
   /** Opens `text` in the pager (leaving the screen is the caller's). */
-  page(text: string): Promise<void>;
+  /** False when the pager could not be run. */
+  page(text: string): Promise<boolean>;
   /** The full `tkt show` text of a ticket at `width` columns. */
   renderDetail(ticket: unknown, width: number, color: boolean): Promise<string>;
 }
@@ -391,7 +392,9 @@ export class TriageSession {
         const ticket = await this.ticket(row.id);
         const columns = (this.deps.ctx.io.stdout as { columns?: number }).columns ?? this.deps.ctx.io.columns;
         const text = await this.deps.renderDetail(ticket, columns, this.deps.ctx.io.stdoutColor);
-        await this.deps.terminal.suspend(() => this.deps.page(text));
+        const paged = await this.deps.terminal.suspend(() => this.deps.page(text));
+        // Printed instead, the ticket would land on the shell's screen, under triage's.
+        if (!paged) this.say(`✗ show #${row.id}: the pager could not be run: set one with "tkt config set pager"`, 'error');
       } catch (error) {
         this.say(`✗ show #${row.id}: ${failureText(error)}`, 'error');
       }

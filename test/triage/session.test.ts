@@ -61,7 +61,7 @@ async function openSession(deps: Partial<TriageDeps> = {}): Promise<Opened> {
       lookups,
       actions: createTicketActions(ctx, client, lookups),
       terminal: { suspend: (work) => work() },
-      page: async () => undefined,
+      page: async () => true,
       renderDetail: async (ticket) => JSON.stringify(ticket),
       ...deps,
     },
@@ -168,6 +168,17 @@ describe('triage session', () => {
     triage.press('r');
     await triage.until((state) => !state.busy && defaults.length === 3);
     expect(defaults[2]).toBeUndefined();
+  });
+
+  it('says so in the status line when the pager cannot be run, instead of printing under the screen', async () => {
+    const paged: string[] = [];
+    const triage = await openSession({ page: async (text) => (paged.push(text), false) });
+    await triage.session.load();
+    await triage.until((state) => !state.loading);
+    triage.press('', { return: true });
+    const failed = await triage.until((state) => state.status?.tone === 'error');
+    expect(failed.status?.text).toMatch(/^✗ show #\d+: the pager could not be run: set one with "tkt config set pager"$/);
+    expect(paged).toHaveLength(1);
   });
 
   it('says when the service changed nothing, in the words of tkt pickup, resolve and close', async () => {
