@@ -91,14 +91,26 @@ export function unexpectedBody(parsed: ParsedBody, expectation: Expectation): st
   return `a JSON ${body === null ? 'null' : typeof body} where ${expectation === 'object' ? 'an object' : 'a list'} was expected`;
 }
 
-/** Whether `value` nests deeper than `limit`; walks without recursion, so any depth is safe. */
+/**
+ * Whether `value` nests deeper than `limit`; walks without recursion, so any depth is safe. Every
+ * list page goes through here: only objects are stacked, their depths beside them, no tuple or
+ * values array made per object.
+ */
 function depthExceeds(value: unknown, limit: number): boolean {
-  const pending: [unknown, number][] = [[value, 0]];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const [current, depth] = next;
-    if (typeof current !== 'object' || current === null) continue;
+  if (typeof value !== 'object' || value === null) return false;
+  const objects: object[] = [value];
+  const depths: number[] = [0];
+  while (objects.length > 0) {
+    const current = objects.pop() as Record<string, unknown>;
+    const depth = depths.pop()!;
     if (depth >= limit) return true;
-    for (const inner of Object.values(current)) if (typeof inner === 'object' && inner !== null) pending.push([inner, depth + 1]);
+    for (const key in current) {
+      const inner = current[key];
+      if (typeof inner === 'object' && inner !== null) {
+        objects.push(inner);
+        depths.push(depth + 1);
+      }
+    }
   }
   return false;
 }

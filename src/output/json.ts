@@ -35,11 +35,13 @@ export interface JsonArrayWriter {
  */
 export function createJsonArrayWriter(stream: Writable): JsonArrayWriter {
   let count = 0;
-  const indented = (item: unknown) => ' '.repeat(INDENT) + stringify(item, INDENT).replace(/\n/g, '\n' + ' '.repeat(INDENT));
   return {
     async push(...items) {
       if (items.length === 0) return;
-      const text = items.map((item, i) => (count + i === 0 ? '[\n' : ',\n') + indented(item)).join('');
+      // The page as an array of its own, brackets cut off: "[\n  A,\n  B\n]" holds the elements
+      // indented as inside the whole array, in one stringify (no indenting pass per item).
+      const elements = stringify(items, INDENT).slice('[\n'.length, -'\n]'.length);
+      const text = (count === 0 ? '[\n' : ',\n') + elements;
       count += items.length;
       return writeText(stream, text);
     },

@@ -1,9 +1,9 @@
 // The lists and lookups (spec 4.1, 4.13, 4.14, 4.16): the paginated list, list by username, metadata.
-import { messageFailure, readJson, sendJson } from './http.js';
+import { messageFailure, readJson, sendJson, sendJsonText } from './http.js';
 import { fieldsFromJson } from './form.js';
-import { LIST_TYPES, SEARCH_FIELDS, listTickets, parseListType, parseSearchField } from './listing.js';
+import { LIST_TYPES, SEARCH_FIELDS, listTickets, parseListType, parseSearchField, ticketApiModelJson, ticketsOfRequester } from './listing.js';
 import type { SearchField } from './listing.js';
-import { ticketApiModel, ticketListItem, ticketMetadata } from './views.js';
+import { ticketListItem, ticketMetadata } from './views.js';
 import { withForm, recipients, type Call } from './call.js';
 const LIST_BY_USERNAME_PAGE_SIZE = 25;
 
@@ -45,7 +45,7 @@ export async function listByUsername(call: Call): Promise<void> {
     fields.check();
     const requester = call.store.userByUsername(username);
     const first = (page - 1) * LIST_BY_USERNAME_PAGE_SIZE;
-    const own = requester ? call.store.newestFirst.filter((t) => !t.isDeleted && t.creatorId === requester.id) : [];
-    sendJson(call.res, 200, own.slice(first, first + LIST_BY_USERNAME_PAGE_SIZE).map((t) => ticketApiModel(call.store, t)));
+    const own = requester ? ticketsOfRequester(call.store, requester.id) : [];
+    sendJsonText(call.res, 200, `[${own.slice(first, first + LIST_BY_USERNAME_PAGE_SIZE).map((t) => ticketApiModelJson(call.store, t)).join(',')}]`);
   });
 }

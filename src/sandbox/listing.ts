@@ -4,7 +4,7 @@
 import type { SandboxTicket, SandboxUser } from './model.js';
 import { Permission, StatusType } from './model.js';
 import type { SandboxStore } from './store.js';
-import { fullName } from './views.js';
+import { fullName, ticketApiModel } from './views.js';
 
 // The service's own list types (spec 4.1). The client has its copy (tickets/list-query.ts): the
 // sandbox stands for the service and shares no code with the client, on purpose.
@@ -96,6 +96,47 @@ export function listTickets(store: SandboxStore, user: SandboxUser, permissions:
   }
   const first = (query.page - 1) * query.length;
   return { page: entry.tickets.slice(first, first + query.length), total: entry.tickets.length };
+}
+
+interface DetailCache { version: number; json: Map<number, string> }
+const detailCaches = new WeakMap<SandboxStore, DetailCache>();
+
+/**
+ * A ticket's TicketApiModel as JSON, kept until the store changes: a requester's pages repeat
+ * the whole detail of every ticket, and building 20,000 of them for each walk is most of its cost.
+ */
+export function ticketApiModelJson(store: SandboxStore, ticket: SandboxTicket): string {
+  let cache = detailCaches.get(store);
+  if (cache === undefined || cache.version !== store.version) {
+    cache = { version: store.version, json: new Map() };
+    detailCaches.set(store, cache);
+  }
+  let json = cache.json.get(ticket.id);
+  if (json === undefined) cache.json.set(ticket.id, (json = JSON.stringify(ticketApiModel(store, ticket))));
+  return json;
+}
+
+interface RequesterIndex { version: number; byCreator: Map<string, SandboxTicket[]> }
+const requesterIndexes = new WeakMap<SandboxStore, RequesterIndex>();
+
+/**
+ * A requester's live tickets, newest first (list by username). Indexed once per change of the
+ * store: walking a requester's 800 pages must not rescan every ticket for each of them.
+ */
+export function ticketsOfRequester(store: SandboxStore, creatorId: string): readonly SandboxTicket[] {
+  let index = requesterIndexes.get(store);
+  if (index === undefined || index.version !== store.version) {
+    const byCreator = new Map<string, SandboxTicket[]>();
+    for (const ticket of store.newestFirst) {
+      if (ticket.isDeleted || !ticket.creatorId) continue;
+      const own = byCreator.get(ticket.creatorId);
+      if (own === undefined) byCreator.set(ticket.creatorId, [ticket]);
+      else own.push(ticket);
+    }
+    index = { version: store.version, byCreator };
+    requesterIndexes.set(store, index);
+  }
+  return index.byCreator.get(creatorId) ?? [];
 }
 
 function matchingTickets(store: SandboxStore, user: SandboxUser, onlyOwn: boolean, query: ListQuery, now: Date): SandboxTicket[] {

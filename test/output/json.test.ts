@@ -48,6 +48,20 @@ describe('createJsonArrayWriter', () => {
     expect(JSON.parse(streamed.text())).toEqual(tickets);
   });
 
+  it('streams the same when items come a page at a time', async () => {
+    const items = [...tickets, { nested: { deep: [1, { x: 'a\u001bb' }] } }, null, ...tickets];
+    const streamed = createCollector();
+    const writer = createJsonArrayWriter(streamed.stream);
+    await writer.push(...items.slice(0, 2));
+    await writer.push(...items.slice(2, 3));
+    await writer.push(...items.slice(3));
+    await writer.end();
+
+    const whole = createCollector();
+    await writeJson(whole.stream, items);
+    expect(streamed.text()).toBe(whole.text());
+  });
+
   it('prints [] when there are no items', async () => {
     const out = createCollector();
     const writer = createJsonArrayWriter(out.stream);

@@ -367,6 +367,17 @@ describe('POST /api/TicketsApi/list (by username)', () => {
     expect(second.body.map((t: { id: number }) => t.id)).toEqual(own.slice(25, 50).map((t) => t.id));
     expect((await request('POST', '/api/TicketsApi/list', { as: 'viewer', form: {} })).status).toBe(400);
   });
+
+  test('shows a ticket created or deleted since the last page at once', async () => {
+    const { request, userId } = await openSandbox({ seedTickets: 100 });
+    const page = async () => ((await request('POST', '/api/TicketsApi/list', { as: 'viewer', form: { username: 'aberg' } })).body as { id: number }[]).map((t) => t.id);
+    const before = await page();
+    const created = await request('POST', '/api/TicketsApi/register', { as: 'admin', form: registerForm(userId('aberg')) });
+    expect(created.status).toBe(201);
+    expect((await page())[0]).toBe(created.body.id);
+    expect((await request('DELETE', `/api/TicketsApi/${created.body.id}`, { as: 'admin' })).status).toBe(200);
+    expect(await page()).toEqual(before);
+  });
 });
 
 describe('POST /api/TicketsApi/reqreply/{id}', () => {
