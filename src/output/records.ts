@@ -153,7 +153,8 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
           key: column.name,
           ...(column.shrink === undefined ? {} : { shrink: column.shrink }),
           ...(column.minWidth === undefined ? {} : { minWidth: column.minWidth }),
-          ...(column.priority === undefined ? {} : { priority: column.priority }),
+          // Columns named with --columns were all asked for: none gives way to another.
+          ...(column.priority === undefined || out.columns !== undefined ? {} : { priority: column.priority }),
           ...(column.align === undefined ? {} : { align: column.align }),
           ...(column.paint === undefined ? {} : { paint: (text, row) => column.paint!(text, entries[row.__index as number]!, now) }),
         }),

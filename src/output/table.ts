@@ -131,11 +131,14 @@ function shrinkToFit(columns: readonly Column[], shown: readonly number[], width
  * The columns that fit `width` and their widths. Below the highest priority, a column is left
  * out (lowest priority first) rather than have the others shrink past their minWidth; the
  * columns of the highest priority are then cut down to a character, and left out from the right
- * only when even that is too wide. A lone column left is cut to the width.
+ * only when even that is too wide. A lone column left is cut to the width. A table whose columns
+ * all have one priority (metadata, or columns the user named with --columns) loses none: cut to
+ * their minWidth, its rows may run past the width, and the terminal wraps them.
  */
 function fitColumns(columns: readonly Column[], headers: readonly string[], natural: readonly number[], width: number): Fitted {
   const floor = (i: number) => (columns[i]!.shrink ? Math.min(natural[i]!, columns[i]!.minWidth ?? Math.max(displayWidth(headers[i]!), DEFAULT_MIN_WIDTH)) : natural[i]!);
   const top = Math.max(...columns.map(priorityOf));
+  const prioritised = columns.some((column) => priorityOf(column) < top);
   let shown = columns.map((_column, i) => i);
   for (;;) {
     const available = width - COLUMN_GAP.length * (shown.length - 1);
@@ -146,6 +149,7 @@ function fitColumns(columns: readonly Column[], headers: readonly string[], natu
     // The rightmost column of the lowest priority, when one is below the top.
     let dropped = below.filter((i) => priorityOf(columns[i]!) === lowest).at(-1);
     if (dropped === undefined) {
+      if (!prioritised) return { shown, widths: new Map(shown.map((i) => [i, floor(i)])) };
       if (shrinkToFit(columns, shown, widths, () => 1, available)) return { shown, widths };
       if (shown.length === 1) return { shown, widths: new Map([[shown[0]!, Math.max(1, width)]]) };
       dropped = shown.at(-1);

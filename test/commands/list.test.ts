@@ -186,6 +186,13 @@ describe('tkt list', () => {
     expect(lines[0]).not.toMatch(/REQUESTER|ASSIGNEE/);
   });
 
+  it('keeps every column named with --columns at a narrow terminal, cut rather than left out', async () => {
+    const narrow = await h.context({ tty: true, globals: { columns: 'id,requester,assignee,title' } });
+    narrow.ctx.io.columns = 40;
+    await run({ view: 'all-tickets' }, narrow.ctx);
+    expect(narrow.stdout().split('\n')[0]).toMatch(/^ +ID +REQUEST\S* +ASSIGNEE +TITLE$/);
+  });
+
   it('shows due dates relative to now, overdue ones in red', async () => {
     const overdue = h.sandbox.state.tickets.find((t) => t.title === 'Projector in board room')!;
     const r = await h.context({ tty: true });
