@@ -22,6 +22,8 @@ export interface BulkReporterOptions {
   verb: BulkVerb;
   /** How many IDs the command was given; one ID follows the single-ID exit-code rule. */
   total: number;
+  /** false: no progress bar (a dry run prints its plans as they come). */
+  progress?: boolean;
 }
 
 export interface BulkReporter {
@@ -55,7 +57,7 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
   const single = total === 1;
   const outStyle = createStyle(io.stdoutColor);
   const errStyle = createStyle(io.color);
-  const progress = single || quiet ? NO_PROGRESS : createProgress(io, { total, label: verb });
+  const progress = single || quiet || options.progress === false ? NO_PROGRESS : createProgress(io, { total, label: verb });
 
   async function humanLine(result: BulkResult): Promise<void> {
     if (result.ok) {

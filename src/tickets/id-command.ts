@@ -63,7 +63,24 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
     return;
   }
   if (options.dryRun) {
-    for (const id of ids) await printDryRun(ctx, await spec.plan(id, () => ctx.api()), { jsonLines: true });
+    // Planned as a real run plans them, several at once (a read-modify-write reads each ticket),
+    // printed in the IDs' order; one that cannot be planned is reported as a real run reports a
+    // failed ID, and the others still print.
+    const planned = new Map<number, PlannedRequest>();
+    const reporter = createBulkReporter(ctx.io, { output: ctx.output, verb: spec.verb, total: ids.length, progress: false });
+    const planOne = async (id: number): Promise<BulkOutcome> => {
+      planned.set(id, await spec.plan(id, () => ctx.api()));
+      return {};
+    };
+    const run = await runBulk(ids, planOne, { concurrency, signal: ctx.signal });
+    const failed = new Map(run.results.filter((result) => !result.ok).map((result) => [result.id, result]));
+    for (const id of ids) {
+      const plan = planned.get(id);
+      const failure = failed.get(id);
+      if (plan !== undefined) await printDryRun(ctx, plan, { jsonLines: true });
+      else if (failure !== undefined) await reporter.result(failure);
+    }
+    await reporter.finish(run);
     return;
   }
   await spec.beforeSend?.(ids);

@@ -61,6 +61,16 @@ describe('tkt assign', () => {
     expect(routeCount(h, READ)).toBe(reads + 1);
     expect(routeCount(h, UPDATE)).toBe(before);
   });
+  it('--dry-run over several tickets plans each one, and a ticket that cannot be read stops none of the others', async () => {
+    const [first, second] = unusedTickets(h, 2);
+    const before = routeCount(h, UPDATE);
+    const dry = await h.cli(['assign', String(first!.id), '999999', String(second!.id), 'tech', '--dry-run']);
+    expect(dry.code).toBe(1);
+    const planned = [...dry.stdout.matchAll(/POST \/api\/TicketsApi\/update\/(\d+)/g)].map((match) => Number(match[1]));
+    expect(planned).toEqual([first!.id, second!.id]);
+    expect(dry.stderr).toMatch(/✗ #999999 not found \(HTTP 404\)/);
+    expect(routeCount(h, UPDATE)).toBe(before);
+  });
 });
 
 describe('tkt reopen', () => {
