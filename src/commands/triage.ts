@@ -33,20 +33,9 @@ Examples:
   host.action(command, (_args, opts, ctx) => run(opts, ctx), { graceful: true });
 }
 
-/** The global flag that asked for data, which a screen never prints. */
-function dataFlag(ctx: Context): string | undefined {
-  const { globals } = ctx;
-  return globals.query !== undefined ? '--query' : globals.json ? '--json' : globals.quiet ? '-q' : undefined;
-}
-
 export async function run(options: TriageOptions, ctx: Context): Promise<void> {
   const view = parseListType(options.view ?? userSettings(ctx).defaultView ?? TRIAGE_DEFAULT_VIEW);
-  const flag = dataFlag(ctx);
-  if (flag !== undefined) {
-    throw new UsageError(`tkt triage is interactive: it has no ${flag} output`, {
-      hint: `for the view's tickets as data: tkt list --view ${kebabCase(view)} --all --json (or -q for their IDs)`,
-    });
-  }
+  ctx.output.assertInteractive('tkt triage', `for the view's tickets as data: tkt list --view ${kebabCase(view)} --all --json (or -q for their IDs)`);
   if (!ctx.io.canPrompt || !ctx.io.stdoutIsTTY) {
     throw new UsageError('tkt triage needs a terminal: stdin, stdout and stderr must all be one (and neither --no-input nor CI set)', {
       hint: `in scripts use tkt list --view ${kebabCase(view)} and the ID commands (tkt pickup, tkt resolve...)`,

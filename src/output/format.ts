@@ -57,6 +57,8 @@ export interface Output {
   records<T>(spec: RecordSpec<T>): Promise<RecordPrinter>;
   /** Exit 2 before any request when the format needs records the command will not produce (metadata without --collection). */
   assertNotTabular(hint: string): void;
+  /** Exit 2 before anything else when data output (--json, -q, --query) was asked of a command that only draws a screen. */
+  assertInteractive(command: string, hint: string): void;
 }
 
 export interface OutputParts {
@@ -200,6 +202,10 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
       if (!flags.quiet) await writeText(io.stderr, text);
     },
     warning: (text) => writeText(io.stderr, `warning: ${text}`),
+    assertInteractive(command, hint) {
+      const flag = flags.query !== undefined ? '--query' : flags.json ? '--json' : flags.quiet ? '-q' : undefined;
+      if (flag !== undefined) throw new UsageError(`${command} is interactive: it has no ${flag} output`, { hint });
+    },
     assertNotTabular(hint) {
       if (format === 'csv' || columns !== undefined) throw new UsageError(`${format === 'csv' ? '--csv' : '--columns'} needs one table here`, { hint });
     },

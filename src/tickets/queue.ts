@@ -6,6 +6,7 @@ import type { Context } from '../context.js';
 import { createStyle } from '../output/style.js';
 import { renderTable } from '../output/table.js';
 import { formatDue } from '../output/time.js';
+import { TICKET_COLUMN_FIT } from './list-output.js';
 import { viewTickets } from './pages.js';
 import { isSettled, summarizeTicket } from './summary.js';
 
@@ -64,11 +65,12 @@ export function renderQueue({ counts, urgent }: Queue, ctx: Context): string {
     });
     const table = renderTable(
       [
-        { header: 'ID', key: 'id', align: 'right' },
-        { header: 'DUE', key: 'due', paint: (text, row) => (row.overdue === true ? style.red(text) : text) },
-        { header: 'PRIORITY', key: 'priority' },
-        { header: 'STATUS', key: 'status' },
-        { header: 'TITLE', key: 'title', shrink: true },
+        // Giving way at a narrow terminal as `tkt list`'s columns do: the ID and the title stay.
+        { header: 'ID', key: 'id', align: 'right', ...TICKET_COLUMN_FIT.id },
+        { header: 'DUE', key: 'due', paint: (text, row) => (row.overdue === true ? style.red(text) : text), ...TICKET_COLUMN_FIT.due },
+        { header: 'PRIORITY', key: 'priority', ...TICKET_COLUMN_FIT.priority },
+        { header: 'STATUS', key: 'status', ...TICKET_COLUMN_FIT.status },
+        { header: 'TITLE', key: 'title', ...TICKET_COLUMN_FIT.title },
       ],
       tickets,
       { width: ctx.io.columns - INDENT.length, color: ctx.io.stdoutColor },

@@ -26,10 +26,16 @@ const MAIN_SCREEN = '\x1b[?1049l';
 // keeps the colours, stays until q and clears up; -+F -+X also undo them when $LESS has them.
 const TRIAGE_DEFAULT_PAGER = 'less -R -+F -+X';
 
-/** The pager Enter opens: the one the user configured, else less over the whole screen. */
-function triagePager(ctx: Context): string {
+/**
+ * The pager Enter opens (the one the user configured, else less over the whole screen), and what
+ * to say when it cannot be run: where it came from, so the advice is the one that changes it.
+ */
+function triagePager(ctx: Context): { command: string; cannotRun: string } {
   const pager = effectiveSetting(ctx, settingSpec('pager'));
-  return pager.source === 'default' ? TRIAGE_DEFAULT_PAGER : String(pager.value);
+  if (pager.source === 'default') return { command: TRIAGE_DEFAULT_PAGER, cannotRun: `less could not be run: install it, or set a pager with "tkt config set pager"` };
+  const command = String(pager.value);
+  const from = pager.source === 'env' ? `$${pager.variable}` : '"tkt config get pager"';
+  return { command, cannotRun: `the pager ${JSON.stringify(command)} (${from}) could not be run` };
 }
 
 export interface TriageRun {
@@ -84,7 +90,10 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
       lookups,
       actions: createTicketActions(quietCtx, client, lookups),
       terminal,
-      page: (text) => pageText(text, triagePager(ctx), ctx.io.stdout, ctx.env),
+      page: async (text) => {
+        const pager = triagePager(ctx);
+        return (await pageText(text, pager.command, ctx.io.stdout, ctx.env)) ? undefined : pager.cannotRun;
+      },
       renderDetail: (ticket, width, color) => renderTicketDetail(ticket, { lookups, now: ctx.now(), color, width }),
     },
     options.view,

@@ -87,8 +87,8 @@ export interface TriageDeps {
   actions: TicketActions;
   terminal: Terminal;
   /** Opens `text` in the pager (leaving the screen is the caller's). */
-  /** False when the pager could not be run. */
-  page(text: string): Promise<boolean>;
+  /** Shows `text` in the pager; why not, when the pager could not be run. */
+  page(text: string): Promise<string | undefined>;
   /** The full `tkt show` text of a ticket at `width` columns. */
   renderDetail(ticket: unknown, width: number, color: boolean): Promise<string>;
 }
@@ -284,7 +284,9 @@ export class TriageSession {
         const id = Number(summary.id);
         return Number.isSafeInteger(id) ? [triageRow(id, summary)] : [];
       });
+      // Read again means every detail too, one that failed included.
       this.details.clear();
+      this.failedRead = undefined;
       this.loadedOnce = true;
       // The title line counts the tickets; a reload says it happened.
       this.update({ rows, loading: false, loadFailed: false, status: reloaded ? { text: `✓ ${kebabCase(view)} read again`, tone: 'ok' } : undefined });
@@ -392,9 +394,9 @@ export class TriageSession {
         const ticket = await this.ticket(row.id);
         const columns = (this.deps.ctx.io.stdout as { columns?: number }).columns ?? this.deps.ctx.io.columns;
         const text = await this.deps.renderDetail(ticket, columns, this.deps.ctx.io.stdoutColor);
-        const paged = await this.deps.terminal.suspend(() => this.deps.page(text));
+        const notShown = await this.deps.terminal.suspend(() => this.deps.page(text));
         // Printed instead, the ticket would land on the shell's screen, under triage's.
-        if (!paged) this.say(`✗ show #${row.id}: the pager could not be run: set one with "tkt config set pager"`, 'error');
+        if (notShown !== undefined) this.say(`✗ show #${row.id}: ${notShown}`, 'error');
       } catch (error) {
         this.say(`✗ show #${row.id}: ${failureText(error)}`, 'error');
       }

@@ -2,6 +2,7 @@
 // (its tickets, statuses, users and groups), as the service defines its views.
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/commands/status.js';
+import { displayWidth } from '../../src/output/table.js';
 import { StatusType } from '../../src/sandbox/model.js';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/harness.js';
@@ -77,6 +78,18 @@ describe('tkt status', () => {
     const titleAt = table[0]!.indexOf('TITLE');
     for (const row of table.slice(1)) expect(row.slice(titleAt - 2, titleAt)).toBe('  ');
     expect(table.some((row) => row.includes('overdue'))).toBe(true);
+  });
+
+  it('keeps the titles of the urgent tickets at a narrow terminal, leaving out other columns first', async () => {
+    const narrow = await h.context({ tty: true });
+    narrow.ctx.io.columns = 50;
+    await run({}, narrow.ctx);
+    const out = narrow.stdout();
+    const table = out.slice(out.indexOf('Most urgent')).split('\n').slice(1, -1);
+    expect(table[0]).toMatch(/ID .*TITLE/);
+    for (const line of table) expect(displayWidth(line)).toBeLessThanOrEqual(50);
+    // The title keeps its 24 columns: the first row's cell is more than an ellipsis.
+    expect(table[1]!.slice(table[0]!.indexOf('TITLE'))).toMatch(/^\S.{4,}/);
   });
 
   it('gives the urgent ticket IDs with -q, and takes --fields', async () => {

@@ -61,7 +61,7 @@ async function openSession(deps: Partial<TriageDeps> = {}): Promise<Opened> {
       lookups,
       actions: createTicketActions(ctx, client, lookups),
       terminal: { suspend: (work) => work() },
-      page: async () => true,
+      page: async () => undefined,
       renderDetail: async (ticket) => JSON.stringify(ticket),
       ...deps,
     },
@@ -146,6 +146,26 @@ describe('triage session', () => {
     expect(detail().text).toContain(`"title":${JSON.stringify(ticket.title)}`);
   });
 
+  it('reads a detail that failed again on R, with the view', async () => {
+    const triage = await openSession();
+    void triage.session.load();
+    const [first] = (await triage.until((state) => !state.loading)).visible;
+    const ticket = ticketById(h, first!.id);
+    const detail = () => triage.session.detailText(first!.id, 80, false);
+    ticket.isDeleted = true;
+    try {
+      detail();
+      await triage.until(() => detail().error !== undefined);
+    } finally {
+      ticket.isDeleted = false;
+    }
+    triage.press('R');
+    await triage.until((state) => !state.loading && state.status?.text.includes('read again') === true);
+    expect(triage.session.current()?.id).toBe(first!.id);
+    expect(detail().error).toBeUndefined();
+    await triage.until(() => detail().text !== undefined);
+  });
+
   it('keeps a reply whose sending failed, and opens the editor with it on the next r', async () => {
     const defaults: (string | undefined)[] = [];
     const { ctx } = await h.context({ tty: true });
@@ -172,12 +192,12 @@ describe('triage session', () => {
 
   it('says so in the status line when the pager cannot be run, instead of printing under the screen', async () => {
     const paged: string[] = [];
-    const triage = await openSession({ page: async (text) => (paged.push(text), false) });
+    const triage = await openSession({ page: async (text) => (paged.push(text), 'the pager "most" ($PAGER) could not be run') });
     await triage.session.load();
     await triage.until((state) => !state.loading);
     triage.press('', { return: true });
     const failed = await triage.until((state) => state.status?.tone === 'error');
-    expect(failed.status?.text).toMatch(/^✗ show #\d+: the pager could not be run: set one with "tkt config set pager"$/);
+    expect(failed.status?.text).toMatch(/^✗ show #\d+: the pager "most" \(\$PAGER\) could not be run$/);
     expect(paged).toHaveLength(1);
   });
 
