@@ -46,7 +46,8 @@ export async function saveSetting(key: string, text: string, ctx: Context): Prom
   const where = profile === undefined ? 'for every profile' : `for profile ${profile}`;
   await ctx.output.document({ key: spec.key, value, profile: profile ?? null }, { human: () => `Set ${spec.key} to ${sanitizeInline(String(value))} ${where}\n` });
   const shadow = spec.env.find((variable) => ctx.env[variable]?.trim());
-  if (shadow !== undefined) await ctx.output.note(`note: $${shadow} is set and wins over this setting\n`);
+  // A warning, shown with -q too: the value just saved is not the one in force.
+  if (shadow !== undefined) await ctx.output.warning(`$${shadow} is set and wins over this setting\n`);
 }
 
 /** `tkt config unset KEY`. */

@@ -36,5 +36,6 @@ export async function run(_options: LogoutOptions, ctx: Context): Promise<void> 
       ? `Not logged in (profile ${profile}); nothing to forget\n`
       : `Logged out${url === undefined ? '' : ` of ${url}`} (profile ${profile}): token deleted\n`,
   );
-  if (ctx.env.TKT_TOKEN) await ctx.output.note('note: TKT_TOKEN is still set, so commands stay authenticated with it\n');
+  // A warning, shown with -q too: logging out changed nothing for this shell.
+  if (ctx.env.TKT_TOKEN) await ctx.output.warning('TKT_TOKEN is still set, so commands stay authenticated with it\n');
 }

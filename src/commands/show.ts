@@ -2,8 +2,7 @@ import { plans } from '../api/plans.js';
 import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { fieldsOption } from '../output/flags.js';
-import { UsageError } from '../errors.js';
-import { parseTicketId, parseWholeNumber } from '../util/ids.js';
+import { parseTicketId, wholeNumberOption } from '../util/ids.js';
 import { idArgument } from './shared-options.js';
 import { writeText } from '../output/write.js';
 
@@ -35,10 +34,7 @@ export function register(program: Program, host: CommandHost): void {
 
 export async function run(options: ShowOptions, ctx: Context): Promise<void> {
   const id = parseTicketId(options.id);
-  const comments = options.comments === undefined ? undefined : parseWholeNumber(options.comments, { min: 0 });
-  if (options.comments !== undefined && comments === undefined) {
-    throw new UsageError(`invalid --comments ${JSON.stringify(options.comments)}: expected a whole number`);
-  }
+  const comments = options.comments === undefined ? undefined : wholeNumberOption('--comments', options.comments, { min: 0 });
   const api = await ctx.api();
   const ticket = (await api.send(plans.getTicket(id))).body;
   const terminal = ctx.io.stdoutIsTTY;

@@ -5,7 +5,7 @@ import type { ApiClient } from '../api/types.js';
 import { field, isObject, stringField } from '../api/fields.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { readTextOption } from './text-input.js';
+import { missingText, readTextOption } from './text-input.js';
 
 export interface MessageOptions {
   message?: string | undefined;
@@ -17,11 +17,12 @@ export interface MessageOptions {
  * (as `git commit` does). Without a terminal: exit 2 when `required`, else no message.
  */
 export async function readMessage(ctx: Context, options: MessageOptions, required: boolean): Promise<string | undefined> {
-  const text = await readTextOption(ctx, { flag: '--message', fileFlag: '--message-file', text: options.message, file: options.messageFile });
+  const option = { flag: '--message', fileFlag: '--message-file', text: options.message, file: options.messageFile };
+  const text = await readTextOption(ctx, option);
   if (text !== undefined) return text;
   if (ctx.io.canPrompt) return ctx.prompter.editor({ message: 'Message' });
   if (!required) return undefined;
-  throw new UsageError('missing --message', { hint: 'give --message TEXT, --message-file FILE, or --message - to read stdin' });
+  throw missingText(option);
 }
 
 /** forward's --to, or asked at a terminal: a forward has no default recipient. */

@@ -83,7 +83,12 @@ export async function requiredText(ctx: Context, option: TextOptionWithFile, lab
   const text = await readTextOption(ctx, option);
   if (text !== undefined) return text;
   if (ctx.io.canPrompt) return askText(ctx, label);
-  throw new UsageError(`missing ${option.flag}`, { hint: `give ${option.flag} TEXT, ${option.fileFlag} FILE, or ${option.flag} - to read stdin` });
+  throw missingText(option);
+}
+
+/** Exit 2 for a text nobody gave and nobody can be asked for, saying the three ways to give it. */
+export function missingText(option: TextOptionWithFile): UsageError {
+  return new UsageError(`missing ${option.flag}`, { hint: `give ${option.flag} TEXT, ${option.fileFlag} FILE, or ${option.flag} - to read stdin` });
 }
 
 /**

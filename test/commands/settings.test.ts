@@ -125,3 +125,15 @@ describe('notes for people', () => {
     expect(createConfigStore(h.configDir).readToken('note-b')).toBeUndefined();
   });
 });
+
+describe('warnings', () => {
+  it('say with -q too that a variable wins over the setting just saved, or keeps a logged-out shell logged in', async () => {
+    const saved = await h.cli(['-q', 'config', 'set', 'pager', 'most'], { env: { PAGER: 'less' } });
+    expect(saved.code).toBe(0);
+    expect(saved.stderr).toBe('warning: $PAGER is set and wins over this setting\n');
+    await h.cli(['config', 'unset', 'pager']);
+    await loginAs(h.sandbox, h.configDir, 'tech', 'warned');
+    const loggedOut = await h.cli(['--profile', 'warned', '-q', 'logout'], { env: { TKT_TOKEN: 'abc' } });
+    expect(loggedOut.stderr).toBe('warning: TKT_TOKEN is still set, so commands stay authenticated with it\n');
+  });
+});
