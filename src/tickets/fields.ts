@@ -2,7 +2,7 @@
 // detail holds it <-> how a person is asked for it <-> its name on screen. create, update,
 // create --from, the prompts (prompts/fill.ts), `show` (tickets/detail.ts) and the update form
 // all read it, so an option means the same thing everywhere and a new field is added here.
-import type { Command, OptionValues } from '@commander-js/extra-typings';
+import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import { UsageError } from '../errors.js';
 import type { LookupKind } from '../lookups/types.js';
 import { ATTACH_FLAGS, attachHelp, collect } from '../util/option-text.js';
@@ -192,20 +192,22 @@ export function addFieldOptions<Args extends unknown[], Opts extends OptionValue
   for (const spec of TICKET_FIELDS) {
     if (seen.has(spec.key) || !spec.endpoints.some((e) => endpoints.includes(e))) continue;
     seen.add(spec.key);
-    const repeatable = spec.value.type === 'ids' || spec.value.type === 'files';
+    const option = new Option(spec.flags, spec.description);
     // No default value: commander would print "(default: [])" in the help.
-    if (repeatable) command.option(spec.flags, spec.description, collect);
-    else command.option(spec.flags, spec.description);
+    if (spec.value.type === 'ids' || spec.value.type === 'files') option.argParser(collect);
+    command.addOption(option);
+    fieldOptions.set(option, spec);
   }
   return command;
 }
 
-/**
- * The field an option stands for when addFieldOptions made it (from the field's flags and help),
- * else undefined: a command's own option of the same name (list's --status) is not a field.
- */
-export function fieldOfOption(option: { flags: string; description: string }): TicketFieldSpec | undefined {
-  return TICKET_FIELDS.find((spec) => spec.flags === option.flags && spec.description === option.description);
+// The options addFieldOptions made, with their fields: a command's own option of the same name
+// (list's --status) is not a field, whatever its flags and help say.
+const fieldOptions = new WeakMap<object, TicketFieldSpec>();
+
+/** The field an option stands for when addFieldOptions made it, else undefined. */
+export function fieldOfOption(option: object): TicketFieldSpec | undefined {
+  return fieldOptions.get(option);
 }
 
 /** The field option values out of commander's parsed options. */
