@@ -1,7 +1,7 @@
 // Lookup names (contract section 6): every option that takes a lookup ID also takes its name.
 
 /** One kind per option of contract section 6; each such option is named after its kind (`--site`). */
-export const LOOKUP_KINDS = ['site', 'department', 'status', 'priority', 'category', 'subcategory', 'item', 'group', 'level', 'client', 'requester', 'assignee'] as const;
+const LOOKUP_KINDS = ['site', 'department', 'status', 'priority', 'category', 'subcategory', 'item', 'group', 'level', 'client', 'requester', 'assignee'] as const;
 export type LookupKind = (typeof LOOKUP_KINDS)[number];
 
 /** Whether a word names a lookup kind (what `tkt __complete KIND` accepts). */

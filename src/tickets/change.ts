@@ -44,7 +44,12 @@ function splitDueAfterPriority(changes: Changes): { first: Changes; due?: FormVa
   return due !== undefined && 'TicketPriorityId' in changes ? { first, due } : { first: changes };
 }
 
-/** The updates `tkt update` would send for `changes`, with the ticket as it is now: one, or two (see above). */
+/**
+ * The updates `tkt update` would send for `changes`, with the ticket as it is now: one, or two
+ * (see above). The second is the first with the due date: the real run reads the ticket again
+ * between them, and sends whatever else the service changed with the priority (the SLA's due date
+ * aside) back as it finds it.
+ */
 export async function plannedUpdates(client: ApiClient, id: TicketId, changes: Changes): Promise<{ plan: RequestPlan; changed: string[] }[]> {
   const { first, due } = splitDueAfterPriority(changes);
   const plan = await changePlan(client, id, first);
