@@ -120,7 +120,11 @@ describe('triage session', () => {
     expect(after.status?.text ?? '').not.toContain('read again');
   });
 
-  it('reads a detail that failed again when the ticket is next highlighted, not at every frame', async () => {
+  /**
+   * A session on its first ticket, whose detail read has just failed (the ticket was deleted for
+   * the read, then restored); `whileFailing` runs before the ticket is back.
+   */
+  async function afterFailedDetail(whileFailing: (detail: () => ReturnType<TriageSession['detailText']>, triage: Opened) => Promise<void> = async () => undefined) {
     const triage = await openSession();
     void triage.session.load();
     const [first] = (await triage.until((state) => !state.loading)).visible;
@@ -130,38 +134,34 @@ describe('triage session', () => {
     try {
       detail();
       await triage.until(() => detail().error !== undefined);
-      expect(detail().error).toMatch(/was not found/);
-      const reads = routeCount(h, 'GET /api/TicketsApi/{id}');
-      // Drawn again while still highlighted: the failure shows, nothing is sent.
-      detail();
-      await triage.idle();
-      expect(routeCount(h, 'GET /api/TicketsApi/{id}')).toBe(reads);
+      await whileFailing(detail, triage);
     } finally {
       ticket.isDeleted = false;
     }
+    return { triage, id: first!.id, title: ticket.title, detail };
+  }
+
+  it('reads a detail that failed again when the ticket is next highlighted, not at every frame', async () => {
+    const { triage, title, detail } = await afterFailedDetail(async (failing, opened) => {
+      expect(failing().error).toMatch(/was not found/);
+      const reads = routeCount(h, 'GET /api/TicketsApi/{id}');
+      // Drawn again while still highlighted: the failure shows, nothing is sent.
+      failing();
+      await opened.idle();
+      expect(routeCount(h, 'GET /api/TicketsApi/{id}')).toBe(reads);
+    });
     triage.press('j');
     triage.press('k');
     expect(detail()).toEqual({});
     await triage.until(() => detail().text !== undefined);
-    expect(detail().text).toContain(`"title":${JSON.stringify(ticket.title)}`);
+    expect(detail().text).toContain(`"title":${JSON.stringify(title)}`);
   });
 
   it('reads a detail that failed again on R, with the view', async () => {
-    const triage = await openSession();
-    void triage.session.load();
-    const [first] = (await triage.until((state) => !state.loading)).visible;
-    const ticket = ticketById(h, first!.id);
-    const detail = () => triage.session.detailText(first!.id, 80, false);
-    ticket.isDeleted = true;
-    try {
-      detail();
-      await triage.until(() => detail().error !== undefined);
-    } finally {
-      ticket.isDeleted = false;
-    }
+    const { triage, id, detail } = await afterFailedDetail();
     triage.press('R');
     await triage.until((state) => !state.loading && state.status?.text.includes('read again') === true);
-    expect(triage.session.current()?.id).toBe(first!.id);
+    expect(triage.session.current()?.id).toBe(id);
     expect(detail().error).toBeUndefined();
     await triage.until(() => detail().text !== undefined);
   });
