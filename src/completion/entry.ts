@@ -2,7 +2,7 @@
 // loading commander or any command, so every Tab press stays light.
 import { Readable, Writable } from 'node:stream';
 import { createProcessContext, createRunState, readGlobals, type ProcessLike, type ProcessStreams } from '../cli.js';
-import { printCachedNames } from './complete.js';
+import { printNames } from './complete.js';
 
 /**
  * `tkt __complete KIND` as the start-up entry runs it: this process's context, no commander.
@@ -14,7 +14,7 @@ export async function completeInProcess(kind: string, proc: Pick<ProcessLike, 's
     const quiet: ProcessStreams = { ...proc, stdin: Readable.from([]), stderr: new Writable({ write: (_chunk, _encoding, done) => done() }) };
     const ctx = await createProcessContext(quiet, readGlobals({}), createRunState());
     try {
-      await printCachedNames(kind, ctx);
+      await printNames(kind, ctx);
     } finally {
       await ctx.dispose();
     }

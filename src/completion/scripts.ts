@@ -1,13 +1,12 @@
 // Shell completion scripts for bash, zsh and fish, generated from a CompletionSpec.
 // Commands and options are written into the script; lookup names come at completion time
 // from `tkt __complete KIND`, which reads the lookup cache only (instant, never the network).
-import type { CommandSpec, CompletionSpec, OptionSpec } from './spec.js';
+import type { CommandSpec, CompletionSpec, OptionSpec, ValueCompletion } from './spec.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
 const flagsOf = (option: OptionSpec) => [option.short, option.long].filter((flag): flag is string => flag !== undefined);
-const allOptions = (spec: CompletionSpec) => [...spec.globalOptions, ...spec.commands.flatMap((command) => command.options)];
 
 /** A word list safe inside single quotes in every shell we target. */
 function singleQuoted(text: string): string {
@@ -25,22 +24,39 @@ export function completionScript(shell: Shell, spec: CompletionSpec): string {
   return fishScript(spec);
 }
 
-// bash: the flag before the cursor decides (same flag, same values in every command).
+/** The bash command that completes a value. */
+function bashAction(value: ValueCompletion): string {
+  if (value.type === 'names') return ['_tkt_names', value.kind, ...value.words].join(' ');
+  if (value.type === 'words') return `COMPREPLY=($(compgen -W ${singleQuoted(value.words.join(' '))} -- "$cur"))`;
+  return '_tkt_files';
+}
+
+/** Where a flag is used: by the global options (undefined), or by a command under these names. */
+interface FlagUse {
+  commandNames: string[] | undefined;
+  flag: string;
+  action: string;
+}
+
+// bash: the command and the flag before the cursor decide ("$cmd $prev"). A flag completes as
+// the global option, else as most commands complete it, under `*" --flag"`; a command where it
+// completes otherwise (list's --assignee also takes "none") gets an arm of its own, before.
 function bashValueCases(spec: CompletionSpec): string {
-  const byCase = new Map<string, string[]>();
-  for (const option of allOptions(spec)) {
-    if (option.value === undefined) continue;
-    const action =
-      option.value.type === 'lookup'
-        ? `_tkt_names ${option.value.kind}`
-        : option.value.type === 'words'
-          ? `COMPREPLY=($(compgen -W ${singleQuoted(option.value.words.join(' '))} -- "$cur"))`
-          : '_tkt_files';
-    const flags = byCase.get(action) ?? [];
-    for (const flag of flagsOf(option)) if (!flags.includes(flag)) flags.push(flag);
-    byCase.set(action, flags);
+  const uses: FlagUse[] = [
+    ...spec.globalOptions.map((option) => ({ option, commandNames: undefined })),
+    ...spec.commands.flatMap((command) => command.options.map((option) => ({ option, commandNames: [command.name, ...command.aliases] }))),
+  ].flatMap(({ option, commandNames }) => (option.value === undefined ? [] : flagsOf(option).map((flag) => ({ commandNames, flag, action: bashAction(option.value!) }))));
+  const specific = new Map<string, Set<string>>();
+  const general = new Map<string, Set<string>>();
+  const add = (arms: Map<string, Set<string>>, action: string, pattern: string) => arms.set(action, (arms.get(action) ?? new Set()).add(pattern));
+  for (const flag of new Set(uses.map((use) => use.flag))) {
+    const ofFlag = uses.filter((use) => use.flag === flag);
+    const count = (action: string) => ofFlag.filter((use) => use.action === action).length;
+    const usual = ofFlag.find((use) => use.commandNames === undefined)?.action ?? ofFlag.map((use) => use.action).reduce((best, action) => (count(action) > count(best) ? action : best));
+    add(general, usual, `*" ${flag}"`);
+    for (const use of ofFlag) if (use.action !== usual) for (const name of use.commandNames!) add(specific, use.action, `${name}" ${flag}"`);
   }
-  return [...byCase].map(([action, flags]) => `    ${flags.join('|')}) ${action}; return ;;`).join('\n');
+  return [...specific, ...general].map(([action, patterns]) => `    ${[...patterns].join('|')}) ${action}; return ;;`).join('\n');
 }
 
 function bashScript(spec: CompletionSpec): string {
@@ -53,23 +69,35 @@ function bashScript(spec: CompletionSpec): string {
       const flags = command.options.flatMap(flagsOf).join(' ');
       const subcommands = Object.entries(command.subcommandWords).map(([sub, words]) => `${sub}) subwords=${singleQuoted(words.join(' '))} ;; `).join('');
       const subwords = subcommands === '' ? '' : ` case "$sub" in ${subcommands}esac;`;
-      return `    ${names}) flags=${singleQuoted(flags)}; words=${singleQuoted(command.argumentWords.join(' '))}; files=${command.argumentFiles ? 1 : ''}; lookup=${command.argumentLookup ?? ''};${subwords} ;;`;
+      const after = command.argumentsAfterFirst === undefined ? '' : singleQuoted(bashAction(command.argumentsAfterFirst));
+      return `    ${names}) flags=${singleQuoted(flags)}; words=${singleQuoted(command.argumentWords.join(' '))}; after=${after};${subwords} ;;`;
     })
     .join('\n');
   return `# bash completion for tkt. Load it with:  source <(tkt completion bash)
 _tkt_names() {
-  # Cached lookup names only: never a network request. Matched without regard to case, as tkt
-  # matches them. Outside quotes each name is escaped for the shell (printf %q keeps spaces and
-  # apostrophes); after an opening quote it is left as is, for readline to close the quote.
-  local name quote="" typed
-  [[ $cur == \\\"* || $cur == \\\'* ]] && quote=\${cur:0:1}
+  # The names of a kind (cached lookup names or the profiles: never a network request) and the
+  # fixed words after it (@me, none), matched without regard to case, as tkt matches them. Each
+  # is escaped for where it goes: outside quotes by printf %q; after an opening quote for that
+  # quote, which readline then closes.
+  local kind=$1 name quote="" typed
+  shift
+  [[ $cur == \\"* || $cur == \\'* ]] && quote=\${cur:0:1}
   typed=\${cur#"$quote"}
   [[ -z $quote ]] && typed=\${typed//\\\\/}
   COMPREPLY=()
   while IFS= read -r name; do
-    [[ \${name,,} == "\${typed,,}"* ]] || continue
-    if [[ -n $quote ]]; then COMPREPLY+=("$name"); else COMPREPLY+=("$(printf '%q' "$name")"); fi
-  done < <(tkt __complete "$1" 2>/dev/null)
+    [[ -n $name && \${name,,} == "\${typed,,}"* ]] || continue
+    case $quote in
+      \\') name=\${name//\\'/\\'\\\\\\'\\'} ;;
+      \\") name=\${name//\\\\/\\\\\\\\}; name=\${name//\\"/\\\\\\"}; name=\${name//\\$/\\\\\\$}; name=\${name//\\\`/\\\\\\\`} ;;
+      *) printf -v name %q "$name" ;;
+    esac
+    COMPREPLY+=("$name")
+  done < <(printf '%s\\n' "$@"; tkt __complete "$kind" 2>/dev/null)
+  # readline lists the candidates on a second Tab only when the first changed nothing: offered
+  # what was typed too, a first Tab (COMP_TYPE 9) among several candidates leaves the line as it
+  # is, and Tab Tab lists them.
+  ((COMP_TYPE == 9 && \${#COMPREPLY[@]} > 1)) && COMPREPLY+=("\${cur#"$quote"}")
 }
 
 _tkt_files() {
@@ -79,7 +107,7 @@ _tkt_files() {
 }
 
 _tkt() {
-  local cur prev cmd="" sub="" flags="" words="" subwords="" files="" lookup="" i
+  local cur prev cmd="" sub="" flags="" words="" subwords="" after="" i
   cur="\${COMP_WORDS[COMP_CWORD]}"
   prev="\${COMP_WORDS[COMP_CWORD-1]}"
   COMPREPLY=()
@@ -93,7 +121,7 @@ _tkt() {
   # The word after the command: its argument or subcommand (config get), whose own first
   # argument (the setting) completes right after it.
   ((i + 1 < COMP_CWORD)) && sub="\${COMP_WORDS[i+1]}"
-  case "$prev" in
+  case "$cmd $prev" in
 ${bashValueCases(spec)}
   esac
   case "$cmd" in
@@ -111,41 +139,56 @@ ${perCommand}
     ((i + 2 == COMP_CWORD)) && COMPREPLY=($(compgen -W "$subwords" -- "$cur"))
   elif [[ -n "$words" && -z "$sub" ]]; then
     COMPREPLY=($(compgen -W "$words" -- "$cur"))
-  elif [[ -n "$sub" ]]; then
+  elif [[ -n "$sub" && -n "$after" ]]; then
     # After the first ID: attach's FILE..., assign's USER.
-    if [[ -n "$files" ]]; then _tkt_files; elif [[ -n "$lookup" ]]; then _tkt_names "$lookup"; fi
+    $after
   fi
 }
 complete -F _tkt tkt
 `;
 }
 
-/** zsh's _arguments spec for one option: '--site[Site]:site:_tkt_names site'. */
+/** zsh's `name:action` for a value: 'site:{_tkt_names site}'. */
+function zshValue(value: ValueCompletion): string {
+  if (value.type === 'names') return `${value.kind}:{${['_tkt_names', value.kind, ...value.words].join(' ')}}`;
+  if (value.type === 'words') return `value:(${value.words.join(' ')})`;
+  return 'file:_files';
+}
+
+/** zsh's _arguments spec for one option: '--site[Site]:site:{_tkt_names site}'. */
 function zshOptionSpecs(option: OptionSpec): string[] {
   const description = oneLine(option.description).replace(/[[\]]/g, '').replace(/:/g, '\\:');
-  let value = '';
-  if (option.value?.type === 'lookup') value = `:${option.value.kind}:_tkt_names ${option.value.kind}`;
-  else if (option.value?.type === 'words') value = `:value:(${option.value.words.join(' ')})`;
-  else if (option.value?.type === 'files') value = ':value:_files';
+  const value = option.value === undefined ? '' : `:${zshValue(option.value)}`;
   return flagsOf(option).map((flag) => singleQuoted(`${flag}[${description}]${value}`));
+}
+
+/**
+ * zsh's _arguments specs for a command's words that are not options. Every one is declared:
+ * _arguments completes nothing more on a line that holds a word it has no spec for
+ * (`tkt update 1013 --priority <Tab>`).
+ */
+function zshPositionalSpecs(command: CommandSpec): string[] {
+  const subcommands = Object.entries(command.subcommandWords);
+  if (command.positionals.length === 0 && command.argumentWords.length > 0) {
+    // A command with subcommands (config get KEY): their names, the subcommand's own first
+    // argument ($words[2] is the subcommand here), then its other arguments (config set KEY VALUE).
+    const cases = subcommands.map(([sub, words]) => `(${sub}) compadd -- ${words.join(' ')} ;;`).join(' ');
+    return [`1:subcommand:(${command.argumentWords.join(' ')})`, ...(subcommands.length > 0 ? [`2:argument:{case $words[2] in ${cases} esac}`] : []), '*:argument: '];
+  }
+  const [first] = command.positionals;
+  // Files and names only after the first ID: attach ID FILE..., assign ID... USER.
+  if (first !== undefined && command.argumentsAfterFirst !== undefined) return [`1:${first.name}: `, `*:${zshValue(command.argumentsAfterFirst)}`];
+  return command.positionals.map(({ name, variadic }, i) => {
+    const action = i === 0 && command.argumentWords.length > 0 ? `(${command.argumentWords.join(' ')})` : ' ';
+    return `${variadic ? '*' : i + 1}:${name}:${action}`;
+  });
 }
 
 function zshCommandCase(command: CommandSpec, globalOptions: OptionSpec[]): string {
   // Global options work after the command too (tkt list --json).
   const own = new Set(command.options.flatMap(flagsOf));
   const globals = globalOptions.filter((option) => !flagsOf(option).some((flag) => own.has(flag)));
-  const specs = [...command.options, ...globals].flatMap(zshOptionSpecs);
-  if (command.argumentWords.length > 0) specs.push(singleQuoted(`1:argument:(${command.argumentWords.join(' ')})`));
-  // The subcommand's own first argument (config get KEY): $words[2] is the subcommand here.
-  const subcommands = Object.entries(command.subcommandWords);
-  if (subcommands.length > 0) {
-    const cases = subcommands.map(([sub, words]) => `(${sub}) compadd -- ${words.join(' ')} ;;`).join(' ');
-    specs.push(singleQuoted(`2:argument:{case $words[2] in ${cases} esac}`));
-  }
-  // Files and names only after the first ID: attach ID FILE..., assign ID... USER.
-  if (command.argumentFiles || command.argumentLookup !== undefined) specs.push(singleQuoted('1:id: '));
-  if (command.argumentFiles) specs.push(singleQuoted('*:file:_files'));
-  if (command.argumentLookup !== undefined) specs.push(singleQuoted(`*:${command.argumentLookup}:_tkt_names ${command.argumentLookup}`));
+  const specs = [...[...command.options, ...globals].flatMap(zshOptionSpecs), ...zshPositionalSpecs(command).map(singleQuoted)];
   return `    ${[command.name, ...command.aliases].join('|')}) _arguments -s ${specs.join(' ')} ;;`;
 }
 
@@ -158,13 +201,14 @@ function zshScript(spec: CompletionSpec): string {
 # or save it as _tkt in a folder of $fpath.
 
 _tkt_names() {
-  # Cached lookup names only: never a network request. _arguments puts its own compadd options
-  # (-J group, -X description...) before the action's words, so the kind is the last argument;
-  # names match without regard to case, as tkt matches them.
-  local kind=\${@[-1]}
+  # The names of a kind (cached lookup names or the profiles: never a network request) and the
+  # fixed words after it (@me, none); they match without regard to case, as tkt matches them.
+  # Called from _arguments' {...} actions, which leave their compadd options in $expl.
+  local kind=$1
+  shift
   local -a names
-  names=("\${(@f)$(tkt __complete "$kind" 2>/dev/null)}")
-  compadd -M 'm:{a-zA-Z}={A-Za-z}' "\${@[1,-2]}" -a names
+  names=("$@" \${(f)"$(tkt __complete "$kind" 2>/dev/null)"})
+  compadd -M 'm:{a-zA-Z}={A-Za-z}' "\${expl[@]}" -a names
 }
 
 _tkt() {
@@ -191,14 +235,19 @@ fi
 `;
 }
 
+/** fish's candidates for a value: the names of a kind at Tab time after the fixed words, or files. */
+function fishCandidates(value: ValueCompletion): string {
+  if (value.type === 'names') return `-a ${singleQuoted([...value.words, `(tkt __complete ${value.kind} 2>/dev/null)`].join(' '))}`;
+  if (value.type === 'words') return `-a ${singleQuoted(value.words.join(' '))}`;
+  return '-F';
+}
+
 function fishOption(option: OptionSpec, condition: string): string {
   const parts = ['complete -c tkt'];
   if (condition !== '') parts.push(`-n ${singleQuoted(condition)}`);
   if (option.short !== undefined) parts.push(`-s ${option.short.replace(/^-/, '')}`);
   if (option.long !== undefined) parts.push(`-l ${option.long.replace(/^--/, '')}`);
-  if (option.value?.type === 'lookup') parts.push(`-x -a ${singleQuoted(`(tkt __complete ${option.value.kind} 2>/dev/null)`)}`);
-  else if (option.value?.type === 'words') parts.push(`-x -a ${singleQuoted(option.value.words.join(' '))}`);
-  else if (option.value?.type === 'files') parts.push('-r -F');
+  if (option.value !== undefined) parts.push(option.value.type === 'files' ? '-r -F' : `-x ${fishCandidates(option.value)}`);
   parts.push(`-d ${singleQuoted(oneLine(option.description))}`);
   return parts.join(' ');
 }
@@ -246,8 +295,7 @@ function fishScript(spec: CompletionSpec): string {
     }
     // After the first ID (tkt attach 42 ..., tkt assign 42 ...): the command line holds tkt, the command and an ID.
     const afterId = singleQuoted(`${condition}; and test (count (commandline -opc)) -ge 3`);
-    if (command.argumentFiles) lines.push(`complete -c tkt -n ${afterId} -F`);
-    if (command.argumentLookup !== undefined) lines.push(`complete -c tkt -n ${afterId} -a ${singleQuoted(`(tkt __complete ${command.argumentLookup} 2>/dev/null)`)}`);
+    if (command.argumentsAfterFirst !== undefined) lines.push(`complete -c tkt -n ${afterId} ${fishCandidates(command.argumentsAfterFirst)}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -2,15 +2,18 @@
 // command or option is offered without touching this folder: a ticket field's value as the field
 // table types it (tickets/fields.ts), any other option's as COMMAND_COMPLETIONS declares.
 import type { CommandUnknownOpts as Command, Option } from '@commander-js/extra-typings';
-import type { LookupKind } from '../lookups/types.js';
+import { acceptsMe } from '../lookups/index.js';
+import { ME, type LookupKind } from '../lookups/types.js';
 import { SETTINGS } from '../config/settings.js';
 import { fieldOfOption, type FieldValueType } from '../tickets/fields.js';
-import { LOOKUP_FILTERS, SORT_FIELDS } from '../tickets/list-filter.js';
+import { LOOKUP_FILTERS, NO_ASSIGNEE, SORT_FIELDS } from '../tickets/list-filter.js';
 import { kebabCase, LIST_TYPES } from '../tickets/list-query.js';
+import type { NameKind } from './complete.js';
 
 /** How an option's value is completed. */
 export type ValueCompletion =
-  | { type: 'lookup'; kind: LookupKind }
+  /** The names `tkt __complete KIND` prints at Tab time, beside fixed words (@me, none). */
+  | { type: 'names'; kind: NameKind; words: readonly string[] }
   | { type: 'words'; words: readonly string[] }
   /** The shell's own file-name completion. */
   | { type: 'files' };
@@ -23,19 +26,28 @@ export interface OptionSpec {
   value: ValueCompletion | undefined;
 }
 
+export interface Positional {
+  name: string;
+  /** Takes every word from here on (`<id...>`). */
+  variadic: boolean;
+}
+
 export interface CommandSpec {
   name: string;
   aliases: string[];
   description: string;
   options: OptionSpec[];
+  /** The positional arguments as the command declares them (zsh completes options after them only when it knows them). */
+  positionals: Positional[];
   /** Choices of the first positional argument, when it has fixed ones. */
   argumentWords: readonly string[];
   /** For a command with subcommands (config get KEY): the choices of each one's first argument. */
   subcommandWords: Readonly<Record<string, readonly string[]>>;
-  /** Whether the positional arguments after the first (the ID) are files (attach ID FILE...): other commands never offer files. */
-  argumentFiles: boolean;
-  /** What the positional arguments after the first name, when they end in a name (assign ID... USER). */
-  argumentLookup: LookupKind | undefined;
+  /**
+   * How the positional arguments after the first (the ID) complete, when they are files (attach
+   * ID FILE...) or a name (assign ID... USER); other commands offer nothing there, never files.
+   */
+  argumentsAfterFirst: ValueCompletion | undefined;
 }
 
 export interface CompletionSpec {
@@ -43,7 +55,8 @@ export interface CompletionSpec {
   commands: CommandSpec[];
 }
 
-const lookup = (kind: LookupKind): ValueCompletion => ({ type: 'lookup', kind });
+/** A lookup kind's names; a person may also be ME, as the lookups take it. */
+const lookup = (kind: LookupKind, ...extra: string[]): ValueCompletion => ({ type: 'names', kind, words: [...(acceptsMe(kind) ? [ME] : []), ...extra] });
 const words = (list: readonly string[]): ValueCompletion => ({ type: 'words', words: list });
 const FILES: ValueCompletion = { type: 'files' };
 /** Typed freely: titles, numbers, dates, URLs, expressions. */
@@ -55,9 +68,11 @@ const SORTS = words([...SORT_FIELDS, ...SORT_FIELDS.map((name) => `-${name}`)]);
 interface CommandCompletion {
   /** By long flag. */
   options?: Readonly<Record<string, ValueCompletion>>;
-  argumentFiles?: true;
-  argumentLookup?: LookupKind;
+  argumentsAfterFirst?: ValueCompletion;
 }
+
+/** The global options' values beyond free text. */
+const GLOBAL_COMPLETIONS: CommandCompletion = { options: { '--profile': { type: 'names', kind: 'profile', words: [] } } };
 
 // Every option and argument that completes more than free text and is not a ticket field (those
 // complete as the field table types them). Files only where tkt reads one; people as the command
@@ -68,7 +83,7 @@ const COMMAND_COMPLETIONS: Readonly<Record<string, CommandCompletion>> = {
       '--view': VIEWS,
       '--sort': SORTS,
       '--requester': lookup('requester'),
-      ...Object.fromEntries(LOOKUP_FILTERS.map((kind) => [`--${kind}`, lookup(kind)])),
+      ...Object.fromEntries(LOOKUP_FILTERS.map((kind) => [`--${kind}`, kind === 'assignee' ? lookup(kind, NO_ASSIGNEE) : lookup(kind)])),
     },
   },
   triage: { options: { '--view': VIEWS } },
@@ -81,9 +96,9 @@ const COMMAND_COMPLETIONS: Readonly<Record<string, CommandCompletion>> = {
   api: { options: { '--input': FILES } },
   sandbox: { options: { '--data': FILES } },
   // attach ID FILE...
-  attach: { argumentFiles: true },
+  attach: { argumentsAfterFirst: FILES },
   // assign ID... USER: `tkt assign 42 43 To<Tab>`.
-  assign: { argumentLookup: 'assignee' },
+  assign: { argumentsAfterFirst: lookup('assignee') },
 };
 
 /** How a ticket field's value completes, as the field table types it. */
@@ -124,7 +139,7 @@ function optionSpecs(command: Command, declared: CommandCompletion): OptionSpec[
 export function completionSpec(program: Command): CompletionSpec {
   const help = program.createHelp();
   return {
-    globalOptions: optionSpecs(program, {}),
+    globalOptions: optionSpecs(program, GLOBAL_COMPLETIONS),
     commands: help.visibleCommands(program).map((command) => {
       const declared = COMMAND_COMPLETIONS[command.name()] ?? {};
       return {
@@ -135,10 +150,10 @@ export function completionSpec(program: Command): CompletionSpec {
         options: [...optionSpecs(command, declared), ...command.commands.flatMap((sub) => optionSpecs(sub, declared))].filter(
           (option, i, all) => option.long === undefined || all.findIndex((other) => other.long === option.long) === i,
         ),
+        positionals: command.registeredArguments.map((argument) => ({ name: argument.name(), variadic: argument.variadic })),
         argumentWords: command.commands.length > 0 ? command.commands.map((sub) => sub.name()) : (command.registeredArguments[0]?.argChoices ?? []),
         subcommandWords: subcommandWords(command),
-        argumentFiles: declared.argumentFiles === true,
-        argumentLookup: declared.argumentLookup,
+        argumentsAfterFirst: declared.argumentsAfterFirst,
       };
     }),
   };

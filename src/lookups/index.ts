@@ -17,7 +17,7 @@ import { plans } from '../api/plans.js';
 import { arrayField, field, isObject, stringField } from '../api/fields.js';
 import type { Context } from '../context.js';
 import { OperationError, UsageError } from '../errors.js';
-import type { LookupEntry, LookupKind, Lookups, TypedOption } from './types.js';
+import { ME, type LookupEntry, type LookupKind, type Lookups, type TypedOption } from './types.js';
 
 /** Lookups are reused from the cache for ten minutes: long enough for a burst of commands,
  *  short enough that a renamed site shows up soon without --refresh. */
@@ -52,6 +52,11 @@ const KINDS: Record<LookupKind, KindSpec> = {
   requester: { collection: ['requesters'], nameFields: USER_NAME_FIELDS, source: 'metadata', users: true, label: 'requester' },
   assignee: { collection: ['technicians'], nameFields: USER_NAME_FIELDS, source: 'metadata', users: true, label: 'assignee' },
 };
+
+/** Whether the kind's values may be ME: people (requesters, assignees). */
+export function acceptsMe(kind: LookupKind): boolean {
+  return KINDS[kind].users;
+}
 
 /** Entries of every kind one response holds, keyed by kind. */
 type Collections = Partial<Record<LookupKind, LookupEntry[]>>;
@@ -221,7 +226,7 @@ export function createLookups(ctx: Context): Lookups {
   async function resolve(kind: LookupKind, value: string, typed?: TypedOption): Promise<number | string> {
     const spec = KINDS[kind];
     const text = value.trim();
-    if (spec.users && lower(text) === '@me') return me(kind);
+    if (spec.users && lower(text) === ME) return me(kind);
     if (!spec.users && /^\d+$/.test(text)) {
       const id = Number(text);
       if (!Number.isSafeInteger(id) || id < 1) throw new UsageError(`${lookupMessage('invalid', kind, value, typed)}: expected a positive whole number ID`);
@@ -234,7 +239,7 @@ export function createLookups(ctx: Context): Lookups {
     resolve,
     async username(kind, value, typed) {
       const text = value.trim();
-      if (lower(text) === '@me') {
+      if (lower(text) === ME) {
         const { username } = await ctx.session();
         if (username !== undefined) return username;
       }

@@ -9,6 +9,9 @@ export function isLookupKind(value: string): value is LookupKind {
   return (LOOKUP_KINDS as readonly string[]).includes(value);
 }
 
+/** What a person option (requester, assignee) also takes: the logged-in user. */
+export const ME = '@me';
+
 export interface LookupEntry {
   /** Numeric for lookup collections, a user-ID string for requesters and technicians. */
   id: number | string;

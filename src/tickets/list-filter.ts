@@ -44,6 +44,9 @@ const FIELDS: Record<'status' | 'priority' | 'assignee' | 'site' | 'department' 
   group: { ids: ['groupId'], names: ['group', 'groupName'] },
 };
 
+/** What `list --assignee` takes for tickets that have no assignee. */
+export const NO_ASSIGNEE = 'none';
+
 /** The lookup filters, each an option named after its kind (`--status`, `--assignee`). */
 export const LOOKUP_FILTERS = ['status', 'priority', 'assignee', 'site', 'department', 'group'] as const;
 
@@ -125,7 +128,7 @@ export async function buildFilter(options: ListFilterOptions, ctx: Context, look
   for (const kind of LOOKUP_FILTERS) {
     const value = options[kind];
     if (value === undefined) continue;
-    if (kind === 'assignee' && value.trim().toLowerCase() === 'none') {
+    if (kind === 'assignee' && value.trim().toLowerCase() === NO_ASSIGNEE) {
       tests.push(lookupTest(FIELDS.assignee, undefined, undefined));
       continue;
     }

@@ -25,7 +25,14 @@ describe('tkt completion', () => {
     // A stand-in tkt on PATH, so the bash glue can be tested without the built CLI.
     await writeFile(
       join(dir, 'tkt'),
-      `#!/bin/sh\n[ "$1" = __complete ] && [ "$2" = site ] && printf 'Head Office\\nHarbour Depot\\nRemote\\n'\n[ "$1" = __complete ] && [ "$2" = assignee ] && printf 'Tom Tech\\ntech\\n'\n`,
+      [
+        '#!/bin/sh',
+        `[ "$1" = __complete ] && [ "$2" = site ] && printf 'Head Office\\nHarbour Depot\\nRemote\\n'`,
+        `[ "$1" = __complete ] && [ "$2" = assignee ] && printf 'Tom Tech\\ntech\\n'`,
+        `[ "$1" = __complete ] && [ "$2" = requester ] && printf "Sam O'Neil\\nsoneil\\n"`,
+        `[ "$1" = __complete ] && [ "$2" = profile ] && printf 'default\\nwork\\n'`,
+        '',
+      ].join('\n'),
     );
     await chmod(join(dir, 'tkt'), 0o755);
     // The file the shells may offer, from `dir`, where they complete.
@@ -42,7 +49,7 @@ describe('tkt completion', () => {
 
   /** What bash offers for the words typed so far (the last one is being completed). */
   function bashComplete(words: string[]): string[] {
-    const script = `source ${JSON.stringify(bashScript)}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _tkt; printf '%s\\n' "\${COMPREPLY[@]}"`;
+    const script = `source ${JSON.stringify(bashScript)}; COMP_WORDS=(${words.map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _tkt; printf '%s\\n' "\${COMPREPLY[@]}"`;
     const out = execFileSync('bash', ['-c', script], { cwd: dir, env: { ...process.env, PATH: `${dir}:${process.env.PATH}` }, encoding: 'utf8' });
     return out.split('\n').filter((line) => line !== '');
   }
@@ -77,6 +84,26 @@ describe('tkt completion', () => {
   it("completes assign's USER after the IDs, never in place of the first ID", () => {
     expect(bashComplete(['tkt', 'assign', '42', '43', 'To'])).toEqual(['Tom\\ Tech']);
     expect(bashComplete(['tkt', 'assign', 'To'])).toEqual([]);
+  });
+
+  it('offers @me wherever a person is taken, and none only where it means no assignee (list)', () => {
+    expect(bashComplete(['tkt', 'assign', '42', '@'])).toEqual(['@me']);
+    expect(bashComplete(['tkt', 'close', '42', '--by', '@'])).toEqual(['@me']);
+    expect(bashComplete(['tkt', 'create', '--requester', '@'])).toEqual(['@me']);
+    expect(bashComplete(['tkt', 'list', '--assignee', 'n'])).toEqual(['none']);
+    expect(bashComplete(['tkt', 'update', '42', '--assignee', 'n'])).toEqual([]);
+    expect(bashComplete(['tkt', 'update', '42', '--assignee', ''])).toEqual(['@me', 'Tom\\ Tech', 'tech']);
+  });
+
+  it('completes profile names, before the command and after it', () => {
+    expect(bashComplete(['tkt', '--profile', 'w'])).toEqual(['work']);
+    expect(bashComplete(['tkt', 'list', '--profile', ''])).toEqual(['default', 'work']);
+  });
+
+  it('escapes a name for the quote it follows, which readline then closes', () => {
+    expect(bashComplete(['tkt', 'create', '--requester', "'sa"])).toEqual(["Sam O'\\''Neil"]);
+    expect(bashComplete(['tkt', 'create', '--requester', '"sa'])).toEqual(["Sam O'Neil"]);
+    expect(bashComplete(['tkt', 'create', '--requester', 'sa'])).toEqual(["Sam\\ O\\'Neil"]);
   });
 
   it("completes attach's FILE after the ID, never in place of it", () => {
@@ -144,6 +171,14 @@ describe('tkt __complete', () => {
     expect(sites.stdout.split('\n').filter(Boolean).sort()).toEqual(h.sandbox.state.lookups.sites.map((s) => s.title).sort());
     const someRequester = h.sandbox.state.users.find((u) => u.role === 'requester')!;
     expect(requesters.stdout.split('\n')).toContain(someRequester.username);
+    expect(h.sandbox.stats.requests).toBe(0);
+  });
+
+  it('prints the profiles of the config folder, logged in (default) or not (work), without any request', async () => {
+    await h.cli(['config', 'set', 'pager', 'less', '--profile', 'work']);
+    h.sandbox.resetStats();
+
+    expect(await h.cli(['__complete', 'profile'])).toEqual({ code: 0, stdout: 'default\nwork\n', stderr: '' });
     expect(h.sandbox.stats.requests).toBe(0);
   });
 

@@ -4,6 +4,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startShellSession, toolsFor, type ShellSession } from '../helpers/shell-tty.js';
 import { skipWithout } from '../helpers/tools.js';
 
+/** `text` as a regular expression that matches it literally. */
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A screen test: every one of `words` shows as a word. */
+const showsAll =
+  (...words: string[]) =>
+  (screen: string) =>
+    words.every((word) => new RegExp(`(^|\\s)${literal(word)}(\\s|$)`, 'm').test(screen));
+
+// How each shell writes Sam O'Neil after an opening quote.
+const QUOTED_APOSTROPHE = { bash: "'Sam O'\\''Neil'", zsh: "'Sam O'\\''Neil'", fish: "'Sam O\\'Neil'" };
+
 describe.each(['bash', 'zsh', 'fish'] as const)('%s completion at a real terminal', (shell) => {
   const skip = skipWithout(toolsFor(shell), `test/completion/shells-tty.test.ts (${shell})`);
   let session: ShellSession;
@@ -67,4 +79,48 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s completion at a real termina
   it.skipIf(skip)('offers global options after the command', async () => {
     expect(await session.complete('tkt list --jso', /tkt list --json$/m)).toContain('--json');
   });
+
+  it.skipIf(skip)("completes an option's value after a ticket ID", async () => {
+    const screen = await session.list('tkt update 1013 --priority ', showsAll('Low', 'Medium', 'High', 'Urgent'));
+
+    expect(screen).toMatch(/tkt update 1013 --priority/);
+  });
+
+  it.skipIf(skip)("lists a command's options after its ticket IDs", async () => {
+    const screen = await session.list('tkt close 1013 1014 --', showsAll('--by', '--attach', '--concurrency'));
+
+    expect(screen).toMatch(/tkt close 1013 1014 --/);
+  });
+
+  it.skipIf(skip)('closes an opening quote around a name with an apostrophe so that the shell keeps it', async () => {
+    const quoted = QUOTED_APOSTROPHE[shell];
+    expect(await session.complete("tkt create --requester 'Sa", new RegExp(`--requester ${literal(quoted)} ?$`, 'm'))).toContain(quoted);
+    expect(await session.complete('tkt create --requester "Sa', /--requester "Sam O'Neil" ?$/m)).toContain(`"Sam O'Neil"`);
+  });
+
+  it.skipIf(skip)('offers @me wherever a person is taken', async () => {
+    expect(await session.complete('tkt assign 42 43 @', /tkt assign 42 43 @me ?$/m)).toContain('@me');
+    expect(await session.complete('tkt create --requester @', /--requester @me ?$/m)).toContain('@me');
+  });
+
+  it.skipIf(skip)("offers none for list's --assignee only", async () => {
+    expect(await session.complete('tkt list --assignee no', /--assignee none ?$/m)).toContain('none');
+    expect(await session.afterTab('tkt update 42 --assignee no')).not.toMatch(/--assignee none/);
+  });
+
+  it.skipIf(skip)('completes profile names', async () => {
+    expect(await session.complete('tkt --profile wo', /tkt --profile work ?$/m)).toContain('work');
+    expect(await session.complete('tkt list --profile st', /tkt list --profile staging ?$/m)).toContain('staging');
+  });
+
+  if (shell === 'bash') {
+    // readline lists on a second Tab only when the first changed nothing.
+    it.skipIf(skip)('lists the names a quoted partial name matches on Tab Tab, leaving the line as typed', async () => {
+      for (const quote of ["'", '"']) {
+        const screen = await session.list(`tkt create --requester ${quote}Ann`, showsAll('Anna Berg', 'Anna Lind'));
+
+        expect(screen).toMatch(new RegExp(`--requester ${quote}Ann$`, 'm'));
+      }
+    });
+  }
 });

@@ -20,13 +20,14 @@ function completionOf(command: string, flag: string): ValueCompletion | undefine
   return option.value;
 }
 
-const lookup = (kind: string) => ({ type: 'lookup', kind });
+/** The cached names of `kind` (from `tkt __complete KIND`), offered beside `words`. */
+const names = (kind: string, words: string[] = []) => ({ type: 'names', kind, words });
 const FILES = { type: 'files' };
 const TYPED = { type: 'words', words: [] };
 
-/** What the field table says a field's value is: a lookup kind (people too), files, or text. */
+/** What the field table says a field's value is: a lookup kind (people, who may be @me, too), files, or text. */
 function tableSays(field: TicketFieldSpec): object {
-  if (field.value.type === 'lookup') return lookup(field.value.kind);
+  if (field.value.type === 'lookup') return names(field.value.kind, ['requester', 'assignee'].includes(field.value.kind) ? ['@me'] : []);
   return field.value.type === 'files' ? FILES : TYPED;
 }
 
@@ -53,29 +54,30 @@ describe('completion of ticket field options', () => {
     const { commands } = completionSpec(program);
     const value = (command: string, flag: string) => commands.find((c) => c.name === command)?.options.find((o) => o.long === flag)?.value;
 
-    expect(value('fields', '--site')).toEqual(lookup('site'));
-    expect(value('fields', '--assignee')).toEqual(lookup('assignee'));
+    expect(value('fields', '--site')).toEqual(names('site'));
+    expect(value('fields', '--assignee')).toEqual(names('assignee', ['@me']));
     expect(value('other', '--site')).toEqual(TYPED);
     expect(value('other', '--notes')).toEqual(TYPED);
   });
 });
 
 // The options that are not ticket fields and complete more than free text, as users see them.
+// A person is also @me wherever tkt takes one; "none" (no assignee) is a filter of list only.
 const OTHER_OPTIONS: ReadonlyArray<[string, string, object]> = [
-  ['list', '--requester', lookup('requester')],
-  ['list', '--status', lookup('status')],
-  ['list', '--priority', lookup('priority')],
-  ['list', '--assignee', lookup('assignee')],
-  ['list', '--site', lookup('site')],
-  ['list', '--department', lookup('department')],
-  ['list', '--group', lookup('group')],
+  ['list', '--requester', names('requester', ['@me'])],
+  ['list', '--status', names('status')],
+  ['list', '--priority', names('priority')],
+  ['list', '--assignee', names('assignee', ['@me', 'none'])],
+  ['list', '--site', names('site')],
+  ['list', '--department', names('department')],
+  ['list', '--group', names('group')],
   ['list', '--view', { type: 'words', words: expect.arrayContaining(['my-overdue-tickets', 'unassigned-tickets']) }],
   ['list', '--sort', { type: 'words', words: expect.arrayContaining(['due', '-due']) }],
   ['triage', '--view', { type: 'words', words: expect.arrayContaining(['my-overdue-tickets']) }],
-  ['reopen', '--status', lookup('status')],
-  ['close', '--by', lookup('assignee')],
-  ['resolve', '--by', lookup('assignee')],
-  ['reply', '--as-requester', lookup('requester')],
+  ['reopen', '--status', names('status')],
+  ['close', '--by', names('assignee', ['@me'])],
+  ['resolve', '--by', names('assignee', ['@me'])],
+  ['reply', '--as-requester', names('requester', ['@me'])],
   ['close', '--attach', FILES],
   ['reply', '--attach', FILES],
   ['forward', '--attach', FILES],
@@ -95,8 +97,12 @@ describe('completion of the other options and arguments', () => {
     expect(completionOf(command, flag)).toEqual(expected);
   });
 
+  it('completes --profile with the profiles of the config folder', () => {
+    expect(spec.globalOptions.find((option) => option.long === '--profile')?.value).toEqual(names('profile'));
+  });
+
   it('types every other option with a value freely (no names, no files)', () => {
-    const special = new Set(OTHER_OPTIONS.map(([command, flag]) => `${command} ${flag}`));
+    const special = new Set([...OTHER_OPTIONS.map(([command, flag]) => `${command} ${flag}`), ' --profile']);
     for (const [command, endpoints] of FIELD_COMMANDS) for (const field of endpoints.flatMap(fieldsFor)) special.add(`${command} ${flagOf(field.key)}`);
     const options = [...spec.globalOptions.map((option) => ['', option] as const), ...spec.commands.flatMap((command) => command.options.map((option) => [command.name, option] as const))];
     const rest = options.filter(([command, option]) => option.value !== undefined && !special.has(`${command} ${option.long}`));
@@ -105,24 +111,22 @@ describe('completion of the other options and arguments', () => {
     for (const [command, option] of rest) expect(option.value, `tkt ${command} ${option.long}`).toEqual(TYPED);
   });
 
-  it('completes the same flag the same way in every command, as bash (by the flag before the cursor) needs', () => {
-    const byFlag = new Map<string, Set<string>>();
-    for (const option of [...spec.globalOptions, ...spec.commands.flatMap((command) => command.options)]) {
-      if (option.long === undefined) continue;
-      byFlag.set(option.long, (byFlag.get(option.long) ?? new Set()).add(JSON.stringify(option.value ?? null)));
-    }
-    const ambiguous = [...byFlag].filter(([, values]) => values.size > 1).map(([flag]) => flag);
+  it("completes attach's FILE arguments and assign's USER, and no other command's arguments after the first", () => {
+    const withArguments = spec.commands.filter((command) => command.argumentsAfterFirst !== undefined);
 
-    expect(byFlag.get('--status')?.size).toBe(1);
-    expect(ambiguous).toEqual([]);
+    expect(withArguments.map(({ name, argumentsAfterFirst }) => ({ name, argumentsAfterFirst }))).toEqual([
+      { name: 'assign', argumentsAfterFirst: names('assignee', ['@me']) },
+      { name: 'attach', argumentsAfterFirst: FILES },
+    ]);
   });
 
-  it("completes attach's FILE arguments and assign's USER, and no other command's arguments", () => {
-    const withArguments = spec.commands.filter((command) => command.argumentFiles || command.argumentLookup !== undefined);
-
-    expect(withArguments.map(({ name, argumentFiles, argumentLookup }) => ({ name, argumentFiles, argumentLookup }))).toEqual([
-      { name: 'assign', argumentFiles: false, argumentLookup: 'assignee' },
-      { name: 'attach', argumentFiles: true, argumentLookup: undefined },
-    ]);
+  it("declares every command's positional arguments, as zsh needs to complete what follows them", () => {
+    const program = buildProgram(fakeProcess(), createRunState());
+    for (const command of spec.commands) {
+      const declared = program.commands.find((candidate) => candidate.name() === command.name)!.registeredArguments;
+      expect(command.positionals, command.name).toEqual(declared.map((argument) => ({ name: argument.name(), variadic: argument.variadic })));
+    }
+    expect(commandSpec('update').positionals).toEqual([{ name: 'id', variadic: false }]);
+    expect(commandSpec('close').positionals).toEqual([{ name: 'id', variadic: true }]);
   });
 });

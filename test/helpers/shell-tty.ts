@@ -8,7 +8,14 @@ import path from 'node:path';
 import { BIN, privateTmux } from './terminal.js';
 
 /** What the stand-in `tkt __complete KIND` prints. */
-export const CACHED_NAMES: Record<string, string[]> = { site: ['Head Office', 'Harbour Depot'], status: ['Open', 'On Hold'], requester: ["Sam O'Neil"], assignee: ['Tom Tech'] };
+export const CACHED_NAMES: Record<string, string[]> = {
+  site: ['Head Office', 'Harbour Depot'],
+  status: ['Open', 'On Hold'],
+  priority: ['Low', 'Medium', 'High', 'Urgent'],
+  requester: ["Sam O'Neil", 'Anna Berg', 'Anna Lind'],
+  assignee: ['Tom Tech'],
+  profile: ['work', 'staging'],
+};
 
 type Shell = 'bash' | 'zsh' | 'fish';
 
@@ -22,6 +29,11 @@ export const toolsFor = (shell: Shell): string[] => ['tmux', shell, ...(shell ==
 export interface ShellSession {
   /** Types `line`, presses Tab, returns the screen once it matches `pattern`. */
   complete(line: string, pattern: RegExp): Promise<string>;
+  /**
+   * Types `line`, asks for the list of candidates as a user of the shell does (bash: Tab Tab,
+   * zsh and fish: Tab), returns the screen once `test` accepts it.
+   */
+  list(line: string, test: (screen: string) => boolean): Promise<string>;
   /**
    * Types `line`, presses Tab, returns the screen once the shell has done all the Tab does: for
    * asserting what it does not offer, which a screen read too early would show as well.
@@ -90,16 +102,20 @@ export async function startShellSession(shell: Shell): Promise<ShellSession> {
     await terminal.waitFor(shell, (screen) => screen.trim() === prompt, { what: 'a cleared screen with only the prompt' });
   }
 
-  async function tab(line: string): Promise<void> {
+  async function tab(line: string, ...keys: string[]): Promise<void> {
     await freshPrompt();
     await terminal.type(shell, line);
-    await terminal.keys(shell, 'Tab');
+    await terminal.keys(shell, ...(keys.length > 0 ? keys : ['Tab']));
   }
 
   return {
     async complete(line, pattern) {
       await tab(line);
       return terminal.waitFor(shell, pattern);
+    },
+    async list(line, test) {
+      await tab(line, ...(shell === 'bash' ? ['Tab', 'Tab'] : ['Tab']));
+      return terminal.waitFor(shell, test, { what: `the candidates for "${line}"` });
     },
     async afterTab(line) {
       await tab(line);
