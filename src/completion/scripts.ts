@@ -31,30 +31,29 @@ function bashAction(value: ValueCompletion): string {
   return '_tkt_files';
 }
 
-/** Where a flag is used: by the global options (undefined), or by a command under these names. */
-interface FlagUse {
-  commandNames: string[] | undefined;
-  flag: string;
-  action: string;
+/** The value that occurs most often in `values` (the first of those that tie). */
+function mostCommon(values: string[]): string {
+  const counts = new Map<string, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  return [...counts].reduce((best, entry) => (entry[1] > best[1] ? entry : best))[0];
 }
 
 // bash: the command and the flag before the cursor decide ("$cmd $prev"). A flag completes as
 // the global option, else as most commands complete it, under `*" --flag"`; a command where it
 // completes otherwise (list's --assignee also takes "none") gets an arm of its own, before.
 function bashValueCases(spec: CompletionSpec): string {
-  const uses: FlagUse[] = [
-    ...spec.globalOptions.map((option) => ({ option, commandNames: undefined })),
-    ...spec.commands.flatMap((command) => command.options.map((option) => ({ option, commandNames: [command.name, ...command.aliases] }))),
-  ].flatMap(({ option, commandNames }) => (option.value === undefined ? [] : flagsOf(option).map((flag) => ({ commandNames, flag, action: bashAction(option.value!) }))));
+  const globalAction = new Map(spec.globalOptions.flatMap((option) => (option.value === undefined ? [] : flagsOf(option).map((flag) => [flag, bashAction(option.value!)] as const))));
+  const commandUses = spec.commands.flatMap((command) =>
+    command.options.flatMap((option) => (option.value === undefined ? [] : flagsOf(option).map((flag) => ({ names: [command.name, ...command.aliases], flag, action: bashAction(option.value!) })))),
+  );
   const specific = new Map<string, Set<string>>();
   const general = new Map<string, Set<string>>();
   const add = (arms: Map<string, Set<string>>, action: string, pattern: string) => arms.set(action, (arms.get(action) ?? new Set()).add(pattern));
-  for (const flag of new Set(uses.map((use) => use.flag))) {
-    const ofFlag = uses.filter((use) => use.flag === flag);
-    const count = (action: string) => ofFlag.filter((use) => use.action === action).length;
-    const usual = ofFlag.find((use) => use.commandNames === undefined)?.action ?? ofFlag.map((use) => use.action).reduce((best, action) => (count(action) > count(best) ? action : best));
+  for (const flag of new Set([...globalAction.keys(), ...commandUses.map((use) => use.flag)])) {
+    const uses = commandUses.filter((use) => use.flag === flag);
+    const usual = globalAction.get(flag) ?? mostCommon(uses.map((use) => use.action));
     add(general, usual, `*" ${flag}"`);
-    for (const use of ofFlag) if (use.action !== usual) for (const name of use.commandNames!) add(specific, use.action, `${name}" ${flag}"`);
+    for (const use of uses) if (use.action !== usual) for (const name of use.names) add(specific, use.action, `${name}" ${flag}"`);
   }
   return [...specific, ...general].map(([action, patterns]) => `    ${[...patterns].join('|')}) ${action}; return ;;`).join('\n');
 }
