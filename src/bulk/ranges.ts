@@ -1,6 +1,7 @@
 // Lists of ticket IDs or row numbers short enough for a terminal (README, "Scripting"):
 // consecutive numbers as one range ("#1001-1010, #1013"), wrapped, and at a terminal cut to a
 // few lines with the rest counted ("and 2460 more"); --json and the report keep every number.
+import type { IO } from '../context.js';
 
 interface RangeText {
   text: string;
@@ -37,6 +38,19 @@ export interface RangeLinesOptions {
 }
 
 const CONTINUATION = '  ';
+// At a terminal each list of a summary takes at most this many lines.
+const TERMINAL_LIST_LINES = 2;
+// main.ts indents each line under `error:`.
+const DETAIL_INDENT = 2;
+const NARROWEST = 40;
+
+/**
+ * How the lists under an `error:` line are laid out: wrapped to the terminal, and there cut to a
+ * few lines each; a log (stderr not a terminal) keeps every number.
+ */
+export function summaryLayout(io: Pick<IO, 'columns' | 'stderrIsTTY'>, prefix: string): RangeLinesOptions {
+  return { prefix, width: Math.max(io.columns, NARROWEST) - DETAIL_INDENT, maxLines: io.stderrIsTTY ? TERMINAL_LIST_LINES : undefined };
+}
 
 /**
  * The ranges after `label:`, comma-separated, as many on a line as fit `width` (each line takes

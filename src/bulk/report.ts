@@ -12,7 +12,7 @@ import { NO_PROGRESS, createProgress } from '../output/progress.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { createStyle } from '../output/style.js';
 import { writeText } from '../output/write.js';
-import { rangeLines } from './ranges.js';
+import { rangeLines, summaryLayout } from './ranges.js';
 import type { BulkResult, BulkRun } from './runner.js';
 
 export type BulkVerb = 'marked read' | 'resolved' | 'closed' | 'picked up' | 'deleted' | 'assigned' | 'reopened';
@@ -34,11 +34,6 @@ export interface BulkReporter {
   finish(run: BulkRun): Promise<void>;
 }
 
-// At a terminal each list of the summary takes at most this many lines; --json has every ID.
-const TERMINAL_LIST_LINES = 2;
-// main.ts indents each line under `error:`.
-const DETAIL_INDENT = 2;
-const NARROWEST = 40;
 const IN_DOUBT = 'in doubt (may have been carried out)';
 
 function jsonLine(result: Pick<BulkResult, 'id' | 'ok' | 'inDoubt' | 'status' | 'error' | 'body'> & { notStarted?: true }): Record<string, unknown> {
@@ -103,17 +98,13 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
     });
   }
 
-  /**
-   * The summary under the `error:` line: each outcome's IDs as ranges; at a terminal a few
-   * lines each, saying so when cut. A log (stderr not a terminal) keeps every ID.
-   */
+  /** The summary under the `error:` line: each outcome's IDs as ranges (see summaryLayout). */
   function summary(run: BulkRun): { details: string[]; cut: boolean } {
-    const width = Math.max(io.columns, NARROWEST) - DETAIL_INDENT;
-    const maxLines = io.stderrIsTTY ? TERMINAL_LIST_LINES : undefined;
+    const layout = summaryLayout(io, '#');
     const details: string[] = [];
     let cut = false;
     for (const [label, ids] of outcomes(run, verb)) {
-      const list = rangeLines(label, ids, { prefix: '#', width, maxLines });
+      const list = rangeLines(label, ids, layout);
       details.push(...list.lines);
       cut ||= list.cut;
     }
