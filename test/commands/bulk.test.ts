@@ -2,7 +2,7 @@
 // resolve and pickup against the sandbox.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { run as runClose, type CloseOptions } from '../../src/commands/close.js';
 import { createConfigStore } from '../../src/config/store.js';
 import { formatRanges } from '../../src/bulk/ranges.js';
@@ -210,6 +210,38 @@ describe('ID... commands over several IDs', () => {
     expect((error as InterruptedError).details).toEqual([`closed: #${tickets[0]!.id}`, `not started: ${notDone}`]);
     expect(tickets.map((t) => t.ticketStatusId === CLOSED)).toEqual([true, false, false, false, false]);
     expect(jsonLines(lines.join('')).map((line) => [line.id, line.ok])).toEqual(tickets.map((t, i) => [t.id, i === 0]));
+  });
+
+  it('on a second signal gives up the requests in flight and says in --json that they are in doubt', async () => {
+    const tickets = closable(5);
+    // The service has the closes but never answers them.
+    let arrived = 0;
+    const server = await startFrontServer(h, (req) => {
+      if (!req.url?.startsWith('/api/TicketsApi/close/')) return false;
+      arrived += 1;
+      return true;
+    });
+    try {
+      const run = await h.context({ globals: { json: true }, env: frontEnv(h, server) });
+      const pending = runClose(closeOptions(ids(tickets), { concurrency: '2' }), run.ctx);
+      await vi.waitFor(() => expect(arrived).toBe(2));
+      run.abort.abort();
+      run.halt.abort();
+      const error = await pending.then(() => undefined, (thrown: unknown) => thrown);
+      expect(error).toBeInstanceOf(InterruptedError);
+      const [sent1, sent2, ...rest] = tickets;
+      const lines = jsonLines(run.stdout()).sort((x, y) => Number(x.id) - Number(y.id));
+      expect(lines).toEqual([
+        ...[sent1!, sent2!].map((t) => ({ id: t.id, ok: false, inDoubt: true, error: expect.stringContaining('it may have been carried out') })),
+        ...rest.map((t) => ({ id: t.id, ok: false, notStarted: true, error: 'not started: interrupted' })),
+      ]);
+      expect((error as InterruptedError).details).toEqual([
+        `in doubt (may have been carried out): ${formatRanges([sent1!.id, sent2!.id], '#')}`,
+        `not started: ${formatRanges(rest.map((t) => t.id), '#')}`,
+      ]);
+    } finally {
+      await server.close();
+    }
   });
 
   it('at a terminal gives a long list of IDs not started as ranges, and how to finish', async () => {
