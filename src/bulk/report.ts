@@ -23,8 +23,8 @@ export interface BulkReporterOptions {
   verb: BulkVerb;
   /** How many IDs the command was given; one ID follows the single-ID exit-code rule. */
   total: number;
-  /** false: no progress bar (a dry run prints its plans as they come). */
-  progress?: boolean;
+  /** A dry run: no progress bar (its plans print as they come), and what succeeded was only planned. */
+  dryRun?: boolean;
 }
 
 export interface BulkReporter {
@@ -52,7 +52,7 @@ function reasonOf(result: BulkResult): string {
 }
 
 /** Every ID under the outcome it had, in this order: done, unchanged, failed by reason, in doubt, not started. */
-function outcomes(run: BulkRun, verb: BulkVerb): Map<string, number[]> {
+function outcomes(run: BulkRun, verb: string): Map<string, number[]> {
   const groups = new Map<string, number[]>();
   const add = (label: string, id: number) => {
     const ids = groups.get(label);
@@ -75,7 +75,8 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
   const single = total === 1;
   const outStyle = createStyle(io.stdoutColor);
   const errStyle = createStyle(io.color);
-  const progress = single || quiet || options.progress === false ? NO_PROGRESS : createProgress(io, { total, label: verb });
+  const progress = single || quiet || options.dryRun ? NO_PROGRESS : createProgress(io, { total, label: verb });
+  const doneLabel = options.dryRun ? 'planned (dry run)' : verb;
 
   async function humanLine(result: BulkResult): Promise<void> {
     if (result.ok) {
@@ -103,7 +104,7 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
     const layout = summaryLayout(io, '#');
     const details: string[] = [];
     let cut = false;
-    for (const [label, ids] of outcomes(run, verb)) {
+    for (const [label, ids] of outcomes(run, doneLabel)) {
       const list = rangeLines(label, ids, layout);
       details.push(...list.lines);
       cut ||= list.cut;
