@@ -6,7 +6,7 @@
 // -q: successes print nothing; failures still go to stderr. --json: one JSON Line per ID on
 // stdout, failures included. With a single ID the failure is told once, by the thrown error.
 import type { IO } from '../context.js';
-import { InterruptedError, ItemFailedError, OperationError, TktError, exitCodeOf, failureReason } from '../errors.js';
+import { ExitCode, InterruptedError, ItemFailedError, OperationError, TktError, exitCodeOf, failureReason } from '../errors.js';
 import type { Output } from '../output/format.js';
 import { NO_PROGRESS, createProgress } from '../output/progress.js';
 import { sanitizeInline } from '../output/sanitize.js';
@@ -100,7 +100,7 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
   }
 
   /** The summary under the `error:` line: each outcome's IDs as ranges (see summaryLayout). */
-  function summary(run: BulkRun): { details: string[]; cut: boolean } {
+  function summary(run: BulkRun): string[] {
     const layout = summaryLayout(io, '#');
     const details: string[] = [];
     let cut = false;
@@ -109,7 +109,8 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
       details.push(...list.lines);
       cut ||= list.cut;
     }
-    return { details, cut };
+    if (cut) details.push('(lists cut short: --json prints a line for every ID)');
+    return details;
   }
 
   return {
@@ -133,20 +134,19 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
       }
       const failed = run.results.filter((result) => !result.ok);
       if (run.interrupted) {
-        const { details, cut } = summary(run);
         throw new InterruptedError(`interrupted: ${run.results.length} of ${total} done, ${run.notStarted.length} not started`, {
-          details,
-          ...(run.notStarted.length > 0 || cut ? { hint: 'to finish, run the command again for the IDs not started: --json prints a line for every ID ("notStarted": true for those)' } : {}),
+          details: summary(run),
+          ...(run.notStarted.length > 0 ? { hint: 'to finish, run again for the IDs not started: --json marks them "notStarted"' } : {}),
         });
       }
       if (failed.length === 0) return;
       if (single) throw singleFailure(failed[0]!);
-      const { details, cut } = summary(run);
-      if (cut) details.push('(lists cut short: --json prints a line for every ID)');
+      const details = summary(run);
       if (stoppedBy !== undefined) {
         const notStarted = run.notStarted.length > 0 ? `; ${run.notStarted.length} of ${total} not started` : '';
         // Exits as the refusal does (4 or 5); a 401 gets main.ts's login hint.
-        throw new ItemFailedError(`stopped at ${stoppedAt!}${notStarted}`, stoppedBy.failure, { details });
+        const hint = exitCodeOf(stoppedBy.failure) === ExitCode.permissionDenied ? 'this login lacks the permission, so every other ID would be refused too' : undefined;
+        throw new ItemFailedError(`stopped at ${stoppedAt!}${notStarted}`, stoppedBy.failure, { details, hint });
       }
       const inDoubt = failed.filter((result) => result.inDoubt).length;
       const counts = [

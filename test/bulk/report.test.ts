@@ -253,6 +253,7 @@ describe('summaries of long runs', () => {
     for (const line of thrown.details) expect(line.length).toBeLessThanOrEqual(78);
     expect(thrown.details.join('\n')).toMatch(/closed: #1002-1003, #1005,.* and \d+ more/s);
     expect(thrown.details.join('\n')).toMatch(/not started: .* and \d+ more/s);
+    expect(thrown.details.at(-1)).toBe('(lists cut short: --json prints a line for every ID)');
     expect(thrown.hint).toMatch(/--json/);
   });
 

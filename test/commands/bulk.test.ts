@@ -254,7 +254,7 @@ describe('ID... commands over several IDs', () => {
     );
     expect(error).toBeInstanceOf(InterruptedError);
     expect((error as InterruptedError).details).toEqual(['not started: #900000-900013']);
-    expect((error as InterruptedError).hint).toContain('--json prints a line for every ID');
+    expect((error as InterruptedError).hint).toBe('to finish, run again for the IDs not started: --json marks them "notStarted"');
   });
 });
 
@@ -270,6 +270,7 @@ describe('ID... commands refused by the service', () => {
     expect(result.stderr).toContain(`error: stopped at #${first!.id}: permission denied (HTTP 403); 9 of 10 not started\n`);
     expect(result.stderr).toContain(`  permission denied (HTTP 403): #${first!.id}\n`);
     expect(result.stderr).toContain(`  not started: ${formatRanges(rest.map((t) => t.id), '#')}\n`);
+    expect(result.stderr).toContain('hint: this login lacks the permission, so every other ID would be refused too\n');
     expect(tickets.some((t) => t.ticketStatusId === CLOSED)).toBe(false);
   });
 
