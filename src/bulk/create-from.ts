@@ -156,15 +156,15 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
     if (!appendToResumed) for (const entry of skippedEntries) await report.append(entry);
     const outStyle = createStyle(ctx.io.stdoutColor);
     const errStyle = createStyle(ctx.io.color);
-    const print = async (entry: ReportEntry): Promise<void> => {
+    /** `reason`: a failure in words ("permission denied (HTTP 400)"); failures come only from this run. */
+    const print = async (entry: ReportEntry, reason = 'failed'): Promise<void> => {
       if (jsonArray !== undefined) {
         await jsonArray.push([entryLine(entry)]);
       } else if (entry.inDoubt) {
         const when = entry.skipped ? 'sent in an earlier run, not sent again' : sanitizeInline(entry.error ?? 'no answer');
         await writeText(ctx.io.stderr, `${errStyle.yellow('?')} row ${entry.row}: in doubt (the service may have created it): ${when}\n`);
       } else if (!entry.ok) {
-        const status = entry.status === undefined ? '' : ` (HTTP ${entry.status})`;
-        await writeText(ctx.io.stderr, `${errStyle.red('✗')} row ${entry.row}: failed${status}: ${sanitizeInline(entry.error ?? 'failed')}\n`);
+        await writeText(ctx.io.stderr, `${errStyle.red('✗')} row ${entry.row}: ${reason}: ${sanitizeInline(entry.error ?? 'failed')}\n`);
       } else if (quiet) {
         // -q prints the new IDs only, ready for `| tkt close -`.
         if (entry.id != null && !entry.skipped) await writeText(ctx.io.stdout, `${entry.id}\n`);
@@ -207,7 +207,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
       }
       progress.tick(entry.ok);
       let printed = Promise.resolve();
-      progress.withLine(() => (printed = print(entry)));
+      progress.withLine(() => (printed = print(entry, failureReason(exitCodeOf(result.failure), result.status))));
       await printed;
     };
 
