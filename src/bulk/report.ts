@@ -127,9 +127,8 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
     async finish(run) {
       progress.done();
       const { stoppedBy } = run;
-      const stoppedAt = stoppedBy === undefined ? undefined : `#${stoppedBy.id}: ${reasonOf(stoppedBy)}`;
       if (json) {
-        const why = stoppedAt === undefined ? 'not started: interrupted' : `not started: the run stopped at #${stoppedBy!.id} (${reasonOf(stoppedBy!)})`;
+        const why = stoppedBy === undefined ? 'not started: interrupted' : `not started: the run stopped at #${stoppedBy.id} (${reasonOf(stoppedBy)})`;
         for (const id of run.notStarted) await output.line(jsonLine({ id, ok: false, notStarted: true, error: why }));
       }
       const failed = run.results.filter((result) => !result.ok);
@@ -146,7 +145,7 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
         const notStarted = run.notStarted.length > 0 ? `; ${run.notStarted.length} of ${total} not started` : '';
         // Exits as the refusal does (4 or 5); a 401 gets main.ts's login hint.
         const hint = exitCodeOf(stoppedBy.failure) === ExitCode.permissionDenied ? 'this login lacks the permission, so every other ID would be refused too' : undefined;
-        throw new ItemFailedError(`stopped at ${stoppedAt!}${notStarted}`, stoppedBy.failure, { details, hint });
+        throw new ItemFailedError(`stopped at #${stoppedBy.id}: ${reasonOf(stoppedBy)}${notStarted}`, stoppedBy.failure, { details, hint });
       }
       const inDoubt = failed.filter((result) => result.inDoubt).length;
       const counts = [

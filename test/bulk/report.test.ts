@@ -201,6 +201,17 @@ describe('interrupted', () => {
   });
 });
 
+describe('a request that timed out after it was sent', () => {
+  it('is in doubt, not failed, in the count and the summary', async () => {
+    const timedOut: BulkResult = { id: 9, ok: false, inDoubt: true, error: 'timed out after 30s', failure: new NetworkError('timeout', 'POST', 'u', 'timed out after 30s') };
+    const { stderr, thrown } = await report([closed12, timedOut, missing13]);
+    expect(stderr).toContain('? #9 in doubt (it may have been carried out): timed out after 30s\n');
+    expect((thrown as TktError).exitCode).toBe(ExitCode.failed);
+    expect((thrown as TktError).message).toBe('1 of 3 failed, 1 of 3 in doubt');
+    expect((thrown as TktError).details).toEqual(['closed: #12', 'not found (HTTP 404): #13', 'in doubt (may have been carried out): #9']);
+  });
+});
+
 describe('a run stopped by a refusal', () => {
   const refused = (id: number, status: number): BulkResult => ({ id, ok: false, status, error: 'POST u', failure: answered(status, status === 401 ? 'token expired' : 'Forbidden') });
   const inFlight = [1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008];

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConcurrency, runBulk, type BulkResult, type BulkWorker } from '../../src/bulk/runner.js';
-import { ApiError, ExitCode, NetworkError, UsageError, exitCodeOf } from '../../src/errors.js';
+import { AbandonedRequestError, ApiError, ExitCode, NetworkError, UsageError, exitCodeOf } from '../../src/errors.js';
 
 /** A promise the test settles by hand, so ordering is decided by the test, not by timers. */
 function deferred<T = void>(): { promise: Promise<T>; resolve(value: T): void } {
@@ -171,6 +171,22 @@ describe('runBulk', () => {
     }, { concurrency: 1, signal: controller.signal });
     expect(run).toMatchObject({ notStarted: [2], interrupted: true });
     expect(run.stoppedBy).toBeUndefined();
+  });
+
+  it.each([
+    ['a change given up on a second signal', true, new AbandonedRequestError('POST', 'u')],
+    ['a change that timed out', true, new NetworkError('timeout', 'POST', 'u', 'timed out')],
+    ['a change whose connection was reset', true, new NetworkError('reset', 'POST', 'u', 'reset')],
+    ["a gateway's 502 to a change", true, new ApiError({ status: 502, method: 'POST', url: 'u', body: '', serverMessages: [] })],
+    ['a refused connection (nothing sent)', false, new NetworkError('refused', 'POST', 'u', 'refused')],
+    ['a read that timed out (it changes nothing)', false, new NetworkError('timeout', 'GET', 'u', 'timed out')],
+    ['a read given up', false, new AbandonedRequestError('GET', 'u')],
+    ['a 500 (the service answered)', false, new ApiError({ status: 500, method: 'POST', url: 'u', body: '', serverMessages: [] })],
+  ])('%s: in doubt %s', async (_name, inDoubt, error) => {
+    const run = await runBulk([1], async () => {
+      throw error;
+    }, { concurrency: 1, signal: never });
+    expect(run.results[0]!.inDoubt === true).toBe(inDoubt);
   });
 
   it('starts nothing when already aborted', async () => {
