@@ -69,8 +69,11 @@ export class OutputClosedError extends TktError {
  * have been carried out ("in doubt", contract section 8).
  */
 export class AbandonedRequestError extends InterruptedError {
+  readonly method: string;
+
   constructor(method: string, url: string) {
     super(`interrupted while waiting for the answer to ${method} ${url}: it may have been carried out`);
+    this.method = method;
   }
 }
 
@@ -118,8 +121,8 @@ const PERMISSION_WORDS = /permission|not allowed|forbidden|unauthori[sz]ed|lacks
 const NOT_FOUND_WORDS = /\bticket\b[^.]*\b(not (been )?found|does not exist|doesn't exist)|no such ticket/i;
 
 /**
- * One ticket of a multi-ID command failed, and it was the only one: the run exits as that
- * ticket's failure (its `cause`) would have.
+ * A multi-ID command that exits as one ticket's failure (its `cause`) would have: the run's
+ * only ticket failed, or a refusal (401, 403) stopped the run.
  */
 export class ItemFailedError extends TktError {
   constructor(message: string, failure: unknown, options: Omit<ErrorOptions, 'cause'> = {}) {
@@ -136,6 +139,15 @@ export function exitCodeOf(error: unknown): ExitCodeValue {
   if (error instanceof ApiError) return exitCodeForStatus(error.status, error.serverMessages);
   if (error instanceof ItemFailedError) return exitCodeOf(error.cause);
   return ExitCode.failed;
+}
+
+/**
+ * A failure every further request of a bulk run would meet too, so the run stops there: the
+ * token refused (exit 4) or the permission missing (exit 5).
+ */
+export function refusesEveryRequest(error: unknown): boolean {
+  const code = exitCodeOf(error);
+  return code === ExitCode.notAuthenticated || code === ExitCode.permissionDenied;
 }
 
 /** The exit code an HTTP answer calls for. */

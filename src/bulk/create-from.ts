@@ -23,7 +23,7 @@
 import { dirname, resolve } from 'node:path';
 import { userSettings } from '../config/settings.js';
 import type { Context } from '../context.js';
-import { AbandonedRequestError, ApiError, InterruptedError, NetworkError, OperationError, UsageError } from '../errors.js';
+import { InterruptedError, ItemFailedError, OperationError, UsageError, exitCodeOf, failureReason } from '../errors.js';
 import { LookupError } from '../lookups/index.js';
 import type { Lookups } from '../lookups/types.js';
 import { NO_PROGRESS, createProgress } from '../output/progress.js';
@@ -37,6 +37,7 @@ import { printDryRunRows, type PlannedRequest } from '../tickets/dry-run.js';
 import { openReport, readReport, resumedRows, type ReportEntry, type ResumedRows } from './report-file.js';
 import { detectFormat, readRows, type InputRow } from './rows.js';
 import type { CreateFromOptions } from './create-from-options.js';
+import { rangeLines, summaryLayout } from './ranges.js';
 import { runBulk, type BulkResult } from './runner.js';
 import { readTextFile } from '../util/text-read.js';
 
@@ -86,21 +87,6 @@ async function prepareRow(row: InputRow, endpoint: CreateEndpoint, lookups: Look
   }
 }
 
-// A failure after the request may have reached the service: the ticket may exist. A refused
-// connection or a name that does not resolve never sent anything; a gateway's 502 or 504 came
-// from in front of a service that may have done the work.
-const UNKNOWN_OUTCOME_FAILURES: ReadonlySet<string> = new Set(['timeout', 'reset', 'other']);
-const UNKNOWN_OUTCOME_STATUSES: ReadonlySet<number> = new Set([502, 504]);
-
-function outcomeUnknown(error: unknown): boolean {
-  if (error instanceof AbandonedRequestError) return true;
-  if (error instanceof NetworkError) return UNKNOWN_OUTCOME_FAILURES.has(error.failure);
-  return error instanceof ApiError && UNKNOWN_OUTCOME_STATUSES.has(error.status);
-}
-
-// Past this many, a terminal gets the count of rows not started, not every number.
-const LISTED_ROWS = 10;
-
 async function readInput(file: string): Promise<string> {
   try {
     return await readTextFile(file);
@@ -117,10 +103,6 @@ function entryLine(entry: ReportEntry): Record<string, unknown> {
   if (entry.error !== undefined) line.error = entry.error;
   if (entry.skipped) line.skipped = true;
   return line;
-}
-
-function rowList(rows: readonly number[]): string {
-  return rows.join(', ');
 }
 
 function numericId(text: string | undefined): number | null {
@@ -174,15 +156,15 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
     if (!appendToResumed) for (const entry of skippedEntries) await report.append(entry);
     const outStyle = createStyle(ctx.io.stdoutColor);
     const errStyle = createStyle(ctx.io.color);
-    const print = async (entry: ReportEntry): Promise<void> => {
+    /** `reason`: a failure in words ("permission denied (HTTP 400)"); failures come only from this run. */
+    const print = async (entry: ReportEntry, reason = 'failed'): Promise<void> => {
       if (jsonArray !== undefined) {
         await jsonArray.push([entryLine(entry)]);
       } else if (entry.inDoubt) {
         const when = entry.skipped ? 'sent in an earlier run, not sent again' : sanitizeInline(entry.error ?? 'no answer');
         await writeText(ctx.io.stderr, `${errStyle.yellow('?')} row ${entry.row}: in doubt (the service may have created it): ${when}\n`);
       } else if (!entry.ok) {
-        const status = entry.status === undefined ? '' : ` (HTTP ${entry.status})`;
-        await writeText(ctx.io.stderr, `${errStyle.red('✗')} row ${entry.row}: failed${status}: ${sanitizeInline(entry.error ?? 'failed')}\n`);
+        await writeText(ctx.io.stderr, `${errStyle.red('✗')} row ${entry.row}: ${reason}: ${sanitizeInline(entry.error ?? 'failed')}\n`);
       } else if (quiet) {
         // -q prints the new IDs only, ready for `| tkt close -`.
         if (entry.id != null && !entry.skipped) await writeText(ctx.io.stdout, `${entry.id}\n`);
@@ -203,7 +185,6 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
     let reportFailure: unknown;
     const progress = quiet ? NO_PROGRESS : createProgress(ctx.io, { total: prepared.length, label: 'created' });
     let recording = Promise.resolve();
-    const inDoubtNow = new Set<number>();
     const record = async (result: BulkResult) => {
       const item = rowsByNumber.get(result.id)!;
       const entry: ReportEntry = result.ok
@@ -212,7 +193,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
             row: result.id,
             hash: item.row.hash,
             ok: false,
-            ...(inDoubtNow.has(result.id) ? { inDoubt: true as const } : {}),
+            ...(result.inDoubt ? { inDoubt: true as const } : {}),
             ...(result.status === undefined ? {} : { status: result.status }),
             error: result.error ?? 'failed',
           };
@@ -226,7 +207,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
       }
       progress.tick(entry.ok);
       let printed = Promise.resolve();
-      progress.withLine(() => (printed = print(entry)));
+      progress.withLine(() => (printed = print(entry, failureReason(exitCodeOf(result.failure), result.status))));
       await printed;
     };
 
@@ -242,14 +223,9 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
           stop.abort();
           throw new OperationError(`not sent: cannot write the report: ${fileErrorText(error)}`);
         }
-        try {
-          const response = await api.send(item.request);
-          newIds.set(row, createdId(response));
-          return { status: response.status };
-        } catch (error) {
-          if (outcomeUnknown(error)) inDoubtNow.add(row);
-          throw error;
-        }
+        const response = await api.send(item.request);
+        newIds.set(row, createdId(response));
+        return { status: response.status };
       },
       {
         concurrency: options.concurrency ?? userSettings(ctx).defaultConcurrency,
@@ -262,42 +238,61 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
     await recording;
     progress.done();
 
-    const failed = run.results.filter((result) => !result.ok && !inDoubtNow.has(result.id)).map((result) => result.id);
-    const inDoubtRows = [...inDoubtNow, ...heldInDoubt.keys()].sort((a, b) => a - b);
-    const createdNow = run.results.length - failed.length - inDoubtNow.size;
-    const resumeHint = `fix the failed rows in ${options.file}, then run again with --resume ${reportPath}`;
-    const inDoubtDetails =
-      inDoubtRows.length === 0
-        ? []
-        : [`in doubt (the service may have created them; check before --retry-in-doubt): rows ${rowList(inDoubtRows)}`];
+    const failed = run.results.filter((result) => !result.ok && !result.inDoubt).map((result) => result.id);
+    const inDoubtNow = run.results.filter((result) => result.inDoubt).map((result) => result.id);
+    const inDoubtRows = [...inDoubtNow, ...heldInDoubt.keys()];
+    const createdNow = run.results.length - failed.length - inDoubtNow.length;
+    const { stoppedBy } = run;
+    const resumeCommand = `tkt create --from ${options.file} --resume ${reportPath}`;
     if (reportFailure !== undefined) {
       throw new OperationError(`stopped: cannot write the report ${reportPath}: ${fileErrorText(reportFailure)}`, {
         details: [`created ${createdNow} of ${prepared.length}; the last ones may be missing from the report`],
       });
     }
+    if (run.interrupted || stoppedBy !== undefined) {
+      const why = stoppedBy === undefined ? 'not started: interrupted' : `not started: the run stopped at row ${stoppedBy.id} (${failureReason(exitCodeOf(stoppedBy.failure), stoppedBy.status)})`;
+      // --json lists every row not started; the report has none of them, so --resume sends them.
+      for (const row of run.notStarted) await jsonArray?.push([{ row, ok: false, notStarted: true, error: why }]);
+    }
+    const layout = summaryLayout(ctx.io, '');
+    let cut = false;
+    const listed = (label: string, numbers: readonly number[]): string[] => {
+      if (numbers.length === 0) return [];
+      const list = rangeLines(label, numbers, layout);
+      cut ||= list.cut;
+      return list.lines;
+    };
+    const details = [
+      `created ${createdNow}; every row sent is recorded in ${reportPath}`,
+      ...listed('failed rows', failed),
+      ...listed('rows in doubt (the service may have created them)', inDoubtRows),
+      ...listed('rows not started', run.notStarted),
+      ...(cut ? [`(lists cut short: --json lists every row, and ${reportPath} every row sent)`] : []),
+    ];
     if (run.interrupted) {
-      // --json lists every row not started; a terminal gets their count past a few.
-      for (const row of run.notStarted) await jsonArray?.push([{ row, ok: false, error: 'not started: interrupted' }]);
-      const notStarted =
-        run.notStarted.length > LISTED_ROWS && ctx.io.stderrIsTTY ? `${run.notStarted.length} rows not started` : `not started rows: ${rowList(run.notStarted)}`;
       throw new InterruptedError(`interrupted: ${run.results.length} of ${prepared.length} rows done, ${run.notStarted.length} not started`, {
-        details: [
-          `created ${createdNow}; every row sent is recorded in ${reportPath}`,
-          ...(failed.length > 0 ? [`failed rows: ${rowList(failed)}`] : []),
-          ...inDoubtDetails,
-          ...(run.notStarted.length > 0 ? [notStarted] : []),
-        ],
-        hint: `to finish: tkt create --from ${options.file} --resume ${reportPath}`,
+        details,
+        hint: `to finish: ${resumeCommand}`,
+      });
+    }
+    if (stoppedBy !== undefined) {
+      const notStarted = run.notStarted.length > 0 ? `; ${run.notStarted.length} of ${prepared.length} rows not started` : '';
+      // Exits as the refusal does (4 or 5); a 401 gets main.ts's login hint, so this is a detail.
+      throw new ItemFailedError(`stopped at row ${stoppedBy.id}: ${failureReason(exitCodeOf(stoppedBy.failure), stoppedBy.status)}${notStarted}`, stoppedBy.failure, {
+        details: [...details, `to finish once that is fixed: ${resumeCommand}`],
       });
     }
     if (failed.length > 0 || inDoubtRows.length > 0) {
       const what = [
-        ...(failed.length > 0 ? [`${failed.length} of ${prepared.length} rows failed: rows ${rowList(failed)}`] : []),
-        ...(inDoubtRows.length > 0 ? [`${inDoubtRows.length} of ${rows.length} rows in doubt: rows ${rowList(inDoubtRows)}`] : []),
+        ...(failed.length > 0 ? [`${failed.length} of ${prepared.length} rows failed`] : []),
+        ...(inDoubtRows.length > 0 ? [`${inDoubtRows.length} of ${rows.length} rows in doubt`] : []),
       ];
-      throw new OperationError(what.join('; '), {
-        details: [`created ${createdNow}; every row is recorded in ${reportPath}`, ...inDoubtDetails],
-        hint: failed.length > 0 ? resumeHint : `check those rows in the service, then run again with --resume ${reportPath} (and --retry-in-doubt for the ones it does not have)`,
+      throw new OperationError(what.join(', '), {
+        details,
+        hint:
+          failed.length > 0
+            ? `fix the failed rows in ${options.file}, then run again with --resume ${reportPath}`
+            : `check the rows in doubt in the service, then run again with --resume ${reportPath} (and --retry-in-doubt for the ones it does not have)`,
       });
     }
     if (!json && !quiet) {

@@ -6,12 +6,13 @@
 // -q: successes print nothing; failures still go to stderr. --json: one JSON Line per ID on
 // stdout, failures included. With a single ID the failure is told once, by the thrown error.
 import type { IO } from '../context.js';
-import { InterruptedError, ItemFailedError, OperationError, TktError, exitCodeOf, failureReason } from '../errors.js';
+import { ExitCode, InterruptedError, ItemFailedError, OperationError, TktError, exitCodeOf, failureReason } from '../errors.js';
 import type { Output } from '../output/format.js';
 import { NO_PROGRESS, createProgress } from '../output/progress.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { createStyle } from '../output/style.js';
 import { writeText } from '../output/write.js';
+import { rangeLines, summaryLayout } from './ranges.js';
 import type { BulkResult, BulkRun } from './runner.js';
 
 export type BulkVerb = 'marked read' | 'resolved' | 'closed' | 'picked up' | 'deleted' | 'assigned' | 'reopened';
@@ -22,8 +23,8 @@ export interface BulkReporterOptions {
   verb: BulkVerb;
   /** How many IDs the command was given; one ID follows the single-ID exit-code rule. */
   total: number;
-  /** false: no progress bar (a dry run prints its plans as they come). */
-  progress?: boolean;
+  /** A dry run: no progress bar (its plans print as they come), and what succeeded was only planned. */
+  dryRun?: boolean;
 }
 
 export interface BulkReporter {
@@ -33,21 +34,38 @@ export interface BulkReporter {
   finish(run: BulkRun): Promise<void>;
 }
 
-const NOT_STARTED = 'not started: interrupted';
-// Past this many, a terminal gets the count of IDs not started, not every one.
-const LISTED_IDS = 10;
+const IN_DOUBT = 'in doubt (may have been carried out)';
 
-function jsonLine(result: Pick<BulkResult, 'id' | 'ok' | 'status' | 'error' | 'body'>): Record<string, unknown> {
-  // Built key by key so the order is always id, ok, status, error, body.
+function jsonLine(result: Pick<BulkResult, 'id' | 'ok' | 'inDoubt' | 'status' | 'error' | 'body'> & { notStarted?: true }): Record<string, unknown> {
+  // Built key by key so the order is always id, ok, inDoubt / notStarted, status, error, body.
   const line: Record<string, unknown> = { id: result.id, ok: result.ok };
+  if (result.inDoubt) line.inDoubt = true;
+  if (result.notStarted) line.notStarted = true;
   if (result.status !== undefined) line.status = result.status;
   if (!result.ok) line.error = result.error ?? 'failed';
   if (result.body !== undefined) line.body = result.body;
   return line;
 }
 
-function idList(ids: readonly number[]): string {
-  return ids.map((id) => `#${id}`).join(', ');
+function reasonOf(result: BulkResult): string {
+  return failureReason(exitCodeOf(result.failure), result.status);
+}
+
+/** Every ID under the outcome it had, in this order: done, unchanged, failed by reason, in doubt, not started. */
+function outcomes(run: BulkRun, verb: string): Map<string, number[]> {
+  const groups = new Map<string, number[]>();
+  const add = (label: string, id: number) => {
+    const ids = groups.get(label);
+    if (ids === undefined) groups.set(label, [id]);
+    else ids.push(id);
+  };
+  const results = run.results;
+  for (const result of results) if (result.ok && result.note === undefined) add(verb, result.id);
+  for (const result of results) if (result.ok && result.note !== undefined) add(sanitizeInline(result.note), result.id);
+  for (const result of results) if (!result.ok && !result.inDoubt) add(reasonOf(result), result.id);
+  for (const result of results) if (result.inDoubt) add(IN_DOUBT, result.id);
+  for (const id of run.notStarted) add('not started', id);
+  return groups;
 }
 
 export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkReporter {
@@ -57,7 +75,8 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
   const single = total === 1;
   const outStyle = createStyle(io.stdoutColor);
   const errStyle = createStyle(io.color);
-  const progress = single || quiet || options.progress === false ? NO_PROGRESS : createProgress(io, { total, label: verb });
+  const progress = single || quiet || options.dryRun ? NO_PROGRESS : createProgress(io, { total, label: verb });
+  const doneLabel = options.dryRun ? 'planned (dry run)' : verb;
 
   async function humanLine(result: BulkResult): Promise<void> {
     if (result.ok) {
@@ -68,13 +87,30 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
     }
     if (single) return; // the thrown error tells it, once
     const message = result.error === undefined ? '' : `: ${sanitizeInline(result.error)}`;
-    await writeText(io.stderr, `${errStyle.red('✗')} #${result.id} ${failureReason(exitCodeOf(result.failure), result.status)}${message}\n`);
+    const line = result.inDoubt
+      ? `${errStyle.yellow('?')} #${result.id} in doubt (it may have been carried out)${message}`
+      : `${errStyle.red('✗')} #${result.id} ${reasonOf(result)}${message}`;
+    await writeText(io.stderr, `${line}\n`);
   }
 
   function singleFailure(result: BulkResult): TktError {
-    return new ItemFailedError(`#${result.id} ${failureReason(exitCodeOf(result.failure), result.status)}`, result.failure, {
+    return new ItemFailedError(`#${result.id} ${reasonOf(result)}`, result.failure, {
       details: result.error === undefined ? [] : [result.error],
     });
+  }
+
+  /** The summary under the `error:` line: each outcome's IDs as ranges (see summaryLayout). */
+  function summary(run: BulkRun): string[] {
+    const layout = summaryLayout(io, '#');
+    const details: string[] = [];
+    let cut = false;
+    for (const [label, ids] of outcomes(run, doneLabel)) {
+      const list = rangeLines(label, ids, layout);
+      details.push(...list.lines);
+      cut ||= list.cut;
+    }
+    if (cut) details.push('(lists cut short: --json prints a line for every ID)');
+    return details;
   }
 
   return {
@@ -90,25 +126,33 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
 
     async finish(run) {
       progress.done();
+      const { stoppedBy } = run;
+      if (json) {
+        const why = stoppedBy === undefined ? 'not started: interrupted' : `not started: the run stopped at #${stoppedBy.id} (${reasonOf(stoppedBy)})`;
+        for (const id of run.notStarted) await output.line(jsonLine({ id, ok: false, notStarted: true, error: why }));
+      }
       const failed = run.results.filter((result) => !result.ok);
       if (run.interrupted) {
-        if (json) for (const id of run.notStarted) await output.line(jsonLine({ id, ok: false, error: NOT_STARTED }));
-        const succeeded = run.results.filter((result) => result.ok).map((result) => result.id);
-        // A terminal gets the count of a long list; piped stderr and --json get every ID.
-        const summarised = io.stderrIsTTY && run.notStarted.length > LISTED_IDS;
-        const details = [
-          ...(succeeded.length > 0 ? [`${verb}: ${idList(succeeded)}`] : []),
-          ...(failed.length > 0 ? [`failed: ${idList(failed.map((result) => result.id))}`] : []),
-          ...(run.notStarted.length > 0 ? [summarised ? `${run.notStarted.length} not started` : `not started: ${idList(run.notStarted)}`] : []),
-        ];
         throw new InterruptedError(`interrupted: ${run.results.length} of ${total} done, ${run.notStarted.length} not started`, {
-          details,
-          ...(summarised ? { hint: 'to finish, run the command again for the IDs not started: --json lists them ("not started")' } : {}),
+          details: summary(run),
+          ...(run.notStarted.length > 0 ? { hint: 'to finish, run again for the IDs not started: --json marks them "notStarted"' } : {}),
         });
       }
       if (failed.length === 0) return;
       if (single) throw singleFailure(failed[0]!);
-      throw new OperationError(`${failed.length} of ${total} failed: ${idList(failed.map((result) => result.id))}`);
+      const details = summary(run);
+      if (stoppedBy !== undefined) {
+        const notStarted = run.notStarted.length > 0 ? `; ${run.notStarted.length} of ${total} not started` : '';
+        // Exits as the refusal does (4 or 5); a 401 gets main.ts's login hint.
+        const hint = exitCodeOf(stoppedBy.failure) === ExitCode.permissionDenied ? 'this login lacks the permission, so every other ID would be refused too' : undefined;
+        throw new ItemFailedError(`stopped at #${stoppedBy.id}: ${reasonOf(stoppedBy)}${notStarted}`, stoppedBy.failure, { details, hint });
+      }
+      const inDoubt = failed.filter((result) => result.inDoubt).length;
+      const counts = [
+        ...(failed.length > inDoubt ? [`${failed.length - inDoubt} of ${total} failed`] : []),
+        ...(inDoubt > 0 ? [`${inDoubt} of ${total} in doubt`] : []),
+      ];
+      throw new OperationError(counts.join(', '), { details });
     },
   };
 }

@@ -1,4 +1,4 @@
-import { ApiError, TktError } from '../errors.js';
+import { AbandonedRequestError, ApiError, NetworkError, TktError, refusesEveryRequest } from '../errors.js';
 import { wholeNumberOption } from '../util/ids.js';
 
 const MAX_CONCURRENCY = 32;
@@ -15,6 +15,8 @@ export interface BulkResult {
   note?: string;
   /** What the worker threw: exitCodeOf tells what kind of failure it was. */
   failure?: unknown;
+  /** Failed after the request may have reached the service: it may have been carried out. */
+  inDoubt?: true;
 }
 
 /** What a worker reports for one ID that succeeded. Throwing makes a failed result. */
@@ -37,9 +39,11 @@ export interface BulkOptions {
 export interface BulkRun {
   /** One per started ID, in input order. */
   results: BulkResult[];
-  /** IDs never started because the signal aborted, in input order. */
+  /** IDs never started (the signal aborted, or a refusal stopped the run), in input order. */
   notStarted: number[];
   interrupted: boolean;
+  /** The first 401 or 403 (exitCodeOf 4 or 5), after which no ID started. */
+  stoppedBy?: BulkResult;
 }
 
 /** `--concurrency N`: a whole number from 1 to 32. */
@@ -56,7 +60,22 @@ function hasBody(body: unknown): boolean {
   return body !== undefined && body !== null && body !== '';
 }
 
+// A failure after a change may have reached the service: it may have been carried out. A
+// refused connection or a name that does not resolve never sent anything; a gateway's 502 or
+// 504 came from in front of a service that may have done the work. A read (GET, such as the
+// read of a read-modify-write) changed nothing whatever became of it.
+const UNKNOWN_OUTCOME_FAILURES: ReadonlySet<string> = new Set(['timeout', 'reset', 'other']);
+const UNKNOWN_OUTCOME_STATUSES: ReadonlySet<number> = new Set([502, 504]);
+
+/** Whether the request that failed with `error` may still have been carried out ("in doubt"). */
+export function outcomeUnknown(error: unknown): boolean {
+  if (error instanceof AbandonedRequestError) return error.method !== 'GET';
+  if (error instanceof NetworkError) return error.method !== 'GET' && UNKNOWN_OUTCOME_FAILURES.has(error.failure);
+  return error instanceof ApiError && error.method !== 'GET' && UNKNOWN_OUTCOME_STATUSES.has(error.status);
+}
+
 function failedResult(id: number, error: unknown): BulkResult {
+  const inDoubt = outcomeUnknown(error) ? { inDoubt: true as const } : {};
   if (error instanceof ApiError) {
     return {
       id,
@@ -65,11 +84,12 @@ function failedResult(id: number, error: unknown): BulkResult {
       error: describeApiError(error),
       ...(hasBody(error.body) ? { body: error.body } : {}),
       failure: error,
+      ...inDoubt,
     };
   }
   if (error instanceof TktError) {
     const message = [error.message, ...error.details].join(': ');
-    return { id, ok: false, error: message, failure: error };
+    return { id, ok: false, error: message, failure: error, ...inDoubt };
   }
   return { id, ok: false, error: error instanceof Error ? error.message : String(error), failure: error };
 }
@@ -91,8 +111,10 @@ async function settle(id: number, worker: BulkWorker): Promise<BulkResult> {
 }
 
 /**
- * Runs `worker` over `ids`, at most `concurrency` at once. One failure never stops the others.
- * When `signal` aborts (Ctrl-C), no new ID starts; those in flight finish and are reported.
+ * Runs `worker` over `ids`, at most `concurrency` at once. A failure does not stop the others,
+ * but a refusal that every further request would meet too (401, 403) does. When `signal`
+ * aborts (Ctrl-C) or after such a refusal, no new ID starts; those in flight finish and are
+ * reported.
  */
 export async function runBulk(ids: readonly number[], worker: BulkWorker, options: BulkOptions): Promise<BulkRun> {
   const { concurrency, signal, onResult } = options;
@@ -102,12 +124,15 @@ export async function runBulk(ids: readonly number[], worker: BulkWorker, option
   const results: (BulkResult | undefined)[] = new Array<BulkResult | undefined>(ids.length);
   let nextIndex = 0;
   let done = 0;
+  let stoppedBy: BulkResult | undefined;
 
   async function lane(): Promise<void> {
-    while (nextIndex < ids.length && !signal.aborted) {
+    while (nextIndex < ids.length && !signal.aborted && stoppedBy === undefined) {
       const index = nextIndex++;
       const result = await settle(ids[index]!, worker);
       results[index] = result;
+      // After Ctrl-C the run is interrupted whatever answers come in.
+      if (!result.ok && !signal.aborted && refusesEveryRequest(result.failure)) stoppedBy ??= result;
       done += 1;
       await onResult?.(result, done, ids.length);
     }
@@ -118,5 +143,6 @@ export async function runBulk(ids: readonly number[], worker: BulkWorker, option
     results: results.filter((result): result is BulkResult => result !== undefined),
     notStarted: ids.slice(nextIndex),
     interrupted: signal.aborted,
+    ...(stoppedBy === undefined ? {} : { stoppedBy }),
   };
 }

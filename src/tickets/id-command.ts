@@ -67,7 +67,7 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
     // printed in the IDs' order; one that cannot be planned is reported as a real run reports a
     // failed ID, and the others still print.
     const planned = new Map<number, PlannedRequest>();
-    const reporter = createBulkReporter(ctx.io, { output: ctx.output, verb: spec.verb, total: ids.length, progress: false });
+    const reporter = createBulkReporter(ctx.io, { output: ctx.output, verb: spec.verb, total: ids.length, dryRun: true });
     const planOne = async (id: number): Promise<BulkOutcome> => {
       planned.set(id, await spec.plan(id, () => ctx.api()));
       return {};

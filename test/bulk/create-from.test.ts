@@ -234,7 +234,8 @@ describe('tkt create --from', () => {
 
     const first = await h.cli(['create', '--from', file, '--integration', '--concurrency', '2']);
     expect(first.code).toBe(1);
-    expect(first.stderr).toMatch(/2 of 5 rows failed: rows 2, 4/);
+    expect(first.stderr).toContain('error: 2 of 5 rows failed\n');
+    expect(first.stderr).toContain('  failed rows: 2, 4\n');
     expect(first.stderr).toMatch(/✗ row 2: failed \(HTTP 400\): .*ghost/);
     expect(first.stderr).toContain(`--resume ${report}`);
     expect(ticketsTitled('resume-').map((t) => t.title).sort()).toEqual(['resume-1', 'resume-3', 'resume-5']);
@@ -301,7 +302,7 @@ describe('tkt create --from', () => {
     const options: CreateFromOptions = { file, report: undefined, resume: undefined, integration: true, concurrency: 1, dryRun: false, retryInDoubt: false };
     const interrupted = await h.context();
     interrupted.abort.abort();
-    await expect(runCreateFrom(options, interrupted.ctx)).rejects.toMatchObject({ exitCode: ExitCode.interrupted, details: expect.arrayContaining(['not started rows: 1, 2, 3']) });
+    await expect(runCreateFrom(options, interrupted.ctx)).rejects.toMatchObject({ exitCode: ExitCode.interrupted, details: expect.arrayContaining(['rows not started: 1-3']) });
     expect(ticketsTitled('stop-')).toEqual([]);
 
     const resumed = await h.context();
@@ -331,7 +332,7 @@ describe('tkt create --from', () => {
       run.halt.abort();
       await expect(pending).rejects.toMatchObject({
         exitCode: ExitCode.interrupted,
-        details: expect.arrayContaining([expect.stringMatching(/in doubt .*rows 2$/), 'not started rows: 3']),
+        details: expect.arrayContaining(['rows in doubt (the service may have created them): 2', 'rows not started: 3']),
       });
       const report = await readReport(`${file}.report.jsonl`);
       expect(outcomes(report).map((entry) => [entry.row, entry.ok, entry.inDoubt ?? false])).toEqual([
@@ -343,7 +344,8 @@ describe('tkt create --from', () => {
       const resumed = await h.cli(['create', '--from', file, '--integration', '--resume', `${file}.report.jsonl`]);
       expect(resumed.code).toBe(1);
       expect(resumed.stderr).toMatch(/row 2: in doubt/);
-      expect(resumed.stderr).toMatch(/1 of 3 rows in doubt: rows 2/);
+      expect(resumed.stderr).toContain('error: 1 of 3 rows in doubt\n');
+      expect(resumed.stderr).toContain('  rows in doubt (the service may have created them): 2\n');
       expect(ticketsTitled('doubt-').map((t) => t.title).sort()).toEqual(['doubt-1', 'doubt-2', 'doubt-3']);
 
       // Asked to, it sends row 2 again; the report then shows it created.
@@ -356,6 +358,96 @@ describe('tkt create --from', () => {
     } finally {
       await front.close();
     }
+  });
+
+  // Register answers 400 saying the permission is missing (spec 4.3): a refusal every row would get.
+  it('stops at the first refusal: of 200 rows only the 8 in flight are sent, the rest not started and sent by --resume', async () => {
+    const row = (n: number) => JSON.stringify({ title: `refused-${n}`, description: 'd', requester: 'aberg', site: 'Head Office', department: 'IT', status: 'Open' });
+    const file = await write('refused.jsonl', Array.from({ length: 200 }, (_, i) => row(i + 1)).join('\n'));
+    const report = `${file}.report.jsonl`;
+    // The creates are held until all 8 lanes have sent one, so all 8 are in flight when the first refusal comes.
+    let open = 0;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const front = await startFrontServer(h, () => false, {
+      gate: async (req) => {
+        if (req.url !== '/api/TicketsApi/register') return;
+        if (++open >= 8) release();
+        await held;
+      },
+    });
+    try {
+      const refused = await h.cli(['create', '--from', file, '--json'], { env: { TKT_URL: front.url, TKT_TOKEN: h.sandbox.issueToken('viewer') } });
+      expect(refused.code).toBe(5);
+      expect(h.sandbox.stats.byRoute[REGISTER_ROUTE]).toBe(8);
+      expect(refused.stderr).toMatch(/error: stopped at row [1-8]: permission denied \(HTTP 400\); 192 of 200 rows not started\n/);
+      expect(refused.stderr).toContain('  rows not started: 9-200\n');
+      const entries = JSON.parse(refused.stdout) as { row: number; ok: boolean; status?: number; notStarted?: boolean }[];
+      expect(entries.filter((entry) => entry.status === 400).map((entry) => entry.row).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+      expect(entries.filter((entry) => entry.notStarted === true).map((entry) => entry.row)).toEqual(Array.from({ length: 192 }, (_, i) => i + 9));
+      // The report has the refused rows as failed and nothing of those never sent.
+      expect(outcomes(await readReport(report)).map((entry) => [entry.row, entry.ok]).sort((a, b) => Number(a[0]) - Number(b[0]))).toEqual(
+        [1, 2, 3, 4, 5, 6, 7, 8].map((n) => [n, false]),
+      );
+    } finally {
+      await front.close();
+    }
+    expect(ticketsTitled('refused-')).toEqual([]);
+
+    // With the permission (the harness's own login), --resume sends every row.
+    const resumed = await h.cli(['create', '--from', file, '--resume', report, '-q']);
+    expect(resumed.code).toBe(0);
+    expect(ticketsTitled('refused-')).toHaveLength(200);
+  });
+
+  it('stops at the first 401 (exit 4, one create sent at --concurrency 1) with the hint for the token in use', async () => {
+    const file = await write('expired.jsonl', [1, 2, 3].map((n) => JSON.stringify({ title: `expired-${n}`, description: 'd', requester: 'aberg' })).join('\n'));
+    const front = await startFrontServer(h, (req, res) => {
+      if (req.url !== '/api/TicketsApi/new') return false;
+      res.writeHead(401).end();
+      return true;
+    });
+    try {
+      const result = await h.cli(['create', '--from', file, '--integration', '--concurrency', '1'], { env: frontEnv(h, front) });
+      expect(result.code).toBe(4);
+      expect(front.requests.filter((request) => request.url === '/api/TicketsApi/new')).toHaveLength(1);
+      expect(result.stderr).toContain('✗ row 1: not authenticated (HTTP 401): ');
+      expect(result.stderr).toContain('error: stopped at row 1: not authenticated (HTTP 401); 2 of 3 rows not started\n');
+      expect(result.stderr).toContain('hint: the token in TKT_TOKEN was refused');
+    } finally {
+      await front.close();
+    }
+  });
+
+  describe('failed rows in the summary', () => {
+    // Every odd row names a requester the service does not know: 100 of 200 fail, not one by one in a line.
+    const file = (name: string) =>
+      write(`${name}.jsonl`, Array.from({ length: 200 }, (_, i) => JSON.stringify({ title: `${name}-${i + 1}`, description: 'd', requester: i % 2 === 0 ? 'ghost' : 'aberg', ...(i % 2 === 0 ? GHOST_EMAIL : {}) })).join('\n'));
+    const listed = (lines: readonly string[]) => lines.join(' ').replace(/^.*?failed rows:/, '').replace(/ and \d+ more$/, '').split(/[ ,]+/).filter((word) => /^\d+$/.test(word)).map(Number);
+
+    it('are row numbers wrapped into lines, every one kept in a log', async () => {
+      const result = await h.cli(['create', '--from', await file('wrapped'), '--integration']);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('error: 100 of 200 rows failed\n');
+      const lines = result.stderr.split('\n');
+      const first = lines.findIndex((line) => line.startsWith('  failed rows: 1, 3, 5,'));
+      const listLines = [lines[first]!, ...lines.slice(first + 1).filter((line, index, rest) => rest.slice(0, index + 1).every((l) => l.startsWith('    ')))];
+      expect(listLines.length).toBeGreaterThan(1);
+      for (const line of listLines) expect(line.length).toBeLessThanOrEqual(80);
+      expect(listed(listLines)).toEqual(Array.from({ length: 100 }, (_, i) => 2 * i + 1));
+    });
+
+    it('are cut to a few lines at a terminal, the rest counted, naming the report', async () => {
+      const options: CreateFromOptions = { file: await file('capped'), report: undefined, resume: undefined, integration: true, concurrency: undefined, dryRun: false, retryInDoubt: false };
+      const terminal = await h.context({ tty: true });
+      const error = await runCreateFrom(options, terminal.ctx).then(() => undefined, (thrown: unknown) => thrown as { message: string; details: string[] });
+      expect(error!.message).toBe('100 of 200 rows failed');
+      const list = error!.details.filter((line) => /^( {2}|failed rows:)/.test(line));
+      expect(list).toHaveLength(2);
+      for (const line of list) expect(line.length).toBeLessThanOrEqual(78);
+      expect(list[1]).toMatch(new RegExp(` and ${100 - listed(list).length} more$`));
+      expect(error!.details.at(-1)).toContain(`${options.file}.report.jsonl`);
+    });
   });
 
   it('writes a row\'s "sending" line before its request leaves', async () => {

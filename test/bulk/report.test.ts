@@ -3,7 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { createBulkReporter, type BulkReporterOptions } from '../../src/bulk/report.js';
 import { runBulk, type BulkResult, type BulkRun } from '../../src/bulk/runner.js';
-import { ApiError, ExitCode, InterruptedError, NetworkError, OperationError, TktError } from '../../src/errors.js';
+import { AbandonedRequestError, ApiError, ExitCode, InterruptedError, NetworkError, OperationError, TktError } from '../../src/errors.js';
 import type { IO } from '../../src/context.js';
 import { createOutput } from '../../src/output/format.js';
 import { createTestIO, type TestIOOptions } from '../helpers/io.js';
@@ -22,7 +22,7 @@ const refused15: BulkResult = {
   id: 15, ok: false, error: 'connection refused by http://127.0.0.1:9', failure: new NetworkError('refused', 'POST', 'http://127.0.0.1:9/x', 'connection refused by http://127.0.0.1:9'),
 };
 
-async function report(results: BulkResult[], options: Partial<BulkReporterOptions> & { json?: boolean; quiet?: boolean; io?: TestIOOptions; notStarted?: number[]; interrupted?: boolean } = {}) {
+async function report(results: BulkResult[], options: Partial<BulkReporterOptions> & { json?: boolean; quiet?: boolean; io?: TestIOOptions; notStarted?: number[]; interrupted?: boolean; stoppedBy?: BulkResult } = {}) {
   const test = createTestIO(options.io);
   const notStarted = options.notStarted ?? [];
   const reporter = createBulkReporter(test.io, {
@@ -31,7 +31,7 @@ async function report(results: BulkResult[], options: Partial<BulkReporterOption
     total: options.total ?? results.length + notStarted.length,
   });
   for (const result of results) await reporter.result(result);
-  const run: BulkRun = { results, notStarted, interrupted: options.interrupted ?? false };
+  const run: BulkRun = { results, notStarted, interrupted: options.interrupted ?? false, ...(options.stoppedBy === undefined ? {} : { stoppedBy: options.stoppedBy }) };
   let thrown: unknown;
   try {
     await reporter.finish(run);
@@ -42,13 +42,23 @@ async function report(results: BulkResult[], options: Partial<BulkReporterOption
 }
 
 describe('human output', () => {
-  it('prints successes on stdout, failures on stderr, and ends with exit 1 naming every failed ID', async () => {
+  it('prints successes on stdout, failures on stderr, and ends with exit 1 and a summary of every ID by outcome', async () => {
     const { stdout, stderr, thrown } = await report([closed12, missing13, already14, refused15]);
     expect(stdout).toBe('✓ #12 closed\n✓ #14 already closed\n');
     expect(stderr).toBe('✗ #13 not found (HTTP 404): Ticket 13 does not exist\n✗ #15 failed: connection refused by http://127.0.0.1:9\n');
     expect(thrown).toBeInstanceOf(OperationError);
     expect((thrown as OperationError).exitCode).toBe(ExitCode.failed);
-    expect((thrown as OperationError).message).toBe('2 of 4 failed: #13, #15');
+    expect((thrown as OperationError).message).toBe('2 of 4 failed');
+    expect((thrown as OperationError).details).toEqual(['closed: #12', 'already closed: #14', 'not found (HTTP 404): #13', 'failed: #15']);
+  });
+
+  it('groups the failed IDs by reason, as ranges', async () => {
+    const notFound = (id: number): BulkResult => ({ ...missing13, id });
+    const results = [20, 21, 22, 23, 30].map(notFound);
+    const serverError: BulkResult = { id: 24, ok: false, status: 500, error: 'boom', failure: answered(500, 'boom') };
+    const { thrown } = await report([...results, serverError, { ...closed12, id: 25 }]);
+    expect((thrown as OperationError).message).toBe('6 of 7 failed');
+    expect((thrown as OperationError).details).toEqual(['closed: #25', 'not found (HTTP 404): #20-23, #30', 'failed (HTTP 500): #24']);
   });
 
   it('names the failure by its exit code: permission denied, not authenticated', async () => {
@@ -119,7 +129,8 @@ describe('-q', () => {
     const { stdout, stderr, thrown } = await report([closed12, missing13, already14], { quiet: true });
     expect(stdout).toBe('');
     expect(stderr).toBe('✗ #13 not found (HTTP 404): Ticket 13 does not exist\n');
-    expect((thrown as TktError).message).toBe('1 of 3 failed: #13');
+    expect((thrown as TktError).message).toBe('1 of 3 failed');
+    expect((thrown as TktError).details).toEqual(['closed: #12', 'already closed: #14', 'not found (HTTP 404): #13']);
   });
 
   it('prints nothing at all when everything succeeded', async () => {
@@ -159,13 +170,121 @@ describe('interrupted', () => {
     expect(thrown).toBeInstanceOf(InterruptedError);
     expect((thrown as InterruptedError).exitCode).toBe(ExitCode.interrupted);
     expect((thrown as InterruptedError).message).toBe('interrupted: 2 of 4 done, 2 not started');
-    expect((thrown as InterruptedError).details).toEqual(['closed: #12', 'failed: #13', 'not started: #20, #21']);
+    expect((thrown as InterruptedError).details).toEqual(['closed: #12', 'not found (HTTP 404): #13', 'not started: #20-21']);
   });
 
-  it('gives never-started IDs their own JSON Line so every ID has one', async () => {
+  it('gives never-started IDs their own JSON Line, marked as such, so every ID has one', async () => {
     const { stdout, thrown } = await report([closed12], { json: true, notStarted: [20], interrupted: true, total: 2 });
-    expect(stdout).toBe('{"id":12,"ok":true,"status":204}\n{"id":20,"ok":false,"error":"not started: interrupted"}\n');
+    expect(stdout).toBe('{"id":12,"ok":true,"status":204}\n{"id":20,"ok":false,"notStarted":true,"error":"not started: interrupted"}\n');
     expect((thrown as TktError).exitCode).toBe(ExitCode.interrupted);
+  });
+
+  // A request given up on a second signal: the service may have done it.
+  const abandoned7: BulkResult = {
+    id: 7, ok: false, inDoubt: true, error: 'interrupted while waiting for the answer to POST http://127.0.0.1:9/x: it may have been carried out',
+    failure: new AbandonedRequestError('POST', 'http://127.0.0.1:9/x'),
+  };
+
+  it('says in the JSON Line of a request whose outcome is unknown that it is in doubt', async () => {
+    const { stdout } = await report([closed12, abandoned7], { json: true, notStarted: [8], interrupted: true });
+    expect(stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([
+      { id: 12, ok: true, status: 204 },
+      { id: 7, ok: false, inDoubt: true, error: abandoned7.error },
+      { id: 8, ok: false, notStarted: true, error: 'not started: interrupted' },
+    ]);
+  });
+
+  it('tells an in-doubt ID apart from a failed one, on its line and in the summary', async () => {
+    const { stderr, thrown } = await report([closed12, abandoned7, missing13], { notStarted: [8], interrupted: true });
+    expect(stderr).toContain(`? #7 in doubt (it may have been carried out): ${abandoned7.error}\n`);
+    expect((thrown as TktError).details).toEqual(['closed: #12', 'not found (HTTP 404): #13', 'in doubt (may have been carried out): #7', 'not started: #8']);
+  });
+});
+
+describe('a request that timed out after it was sent', () => {
+  it('is in doubt, not failed, in the count and the summary', async () => {
+    const timedOut: BulkResult = { id: 9, ok: false, inDoubt: true, error: 'timed out after 30s', failure: new NetworkError('timeout', 'POST', 'u', 'timed out after 30s') };
+    const { stderr, thrown } = await report([closed12, timedOut, missing13]);
+    expect(stderr).toContain('? #9 in doubt (it may have been carried out): timed out after 30s\n');
+    expect((thrown as TktError).exitCode).toBe(ExitCode.failed);
+    expect((thrown as TktError).message).toBe('1 of 3 failed, 1 of 3 in doubt');
+    expect((thrown as TktError).details).toEqual(['closed: #12', 'not found (HTTP 404): #13', 'in doubt (may have been carried out): #9']);
+  });
+});
+
+describe('a run stopped by a refusal', () => {
+  const refused = (id: number, status: number): BulkResult => ({ id, ok: false, status, error: 'POST u', failure: answered(status, status === 401 ? 'token expired' : 'Forbidden') });
+  const inFlight = [1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008];
+
+  it('exits 5 after a 403, naming the refusal, what was refused and what never started', async () => {
+    const results = inFlight.map((id) => refused(id, 403));
+    const { thrown } = await report(results, { stoppedBy: results[0], notStarted: [1009, 1010] });
+    expect((thrown as TktError).exitCode).toBe(ExitCode.permissionDenied);
+    expect((thrown as TktError).message).toBe('stopped at #1001: permission denied (HTTP 403); 2 of 10 not started');
+    expect((thrown as TktError).details).toEqual(['permission denied (HTTP 403): #1001-1008', 'not started: #1009-1010']);
+  });
+
+  it('exits 4 after a 401 and leaves the login hint to main.ts', async () => {
+    const results = [{ ...closed12, id: 1001 }, refused(1002, 401)];
+    const { thrown } = await report(results, { stoppedBy: results[1], notStarted: [1003] });
+    expect((thrown as TktError).exitCode).toBe(ExitCode.notAuthenticated);
+    expect((thrown as TktError).hint).toBeUndefined();
+    expect((thrown as TktError).details).toEqual(['closed: #1001', 'not authenticated (HTTP 401): #1002', 'not started: #1003']);
+  });
+
+  it('exits 5 even when nothing was left to start', async () => {
+    const results = [refused(1, 403), refused(2, 403)];
+    const { thrown } = await report(results, { stoppedBy: results[0] });
+    expect((thrown as TktError).exitCode).toBe(ExitCode.permissionDenied);
+    expect((thrown as TktError).message).toBe('stopped at #1: permission denied (HTTP 403)');
+  });
+
+  it('gives each ID not started a JSON Line naming why', async () => {
+    const results = [refused(1001, 403)];
+    const { stdout } = await report(results, { json: true, stoppedBy: results[0], notStarted: [1002] });
+    expect(stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([
+      { id: 1001, ok: false, status: 403, error: 'POST u' },
+      { id: 1002, ok: false, notStarted: true, error: 'not started: the run stopped at #1001 (permission denied (HTTP 403))' },
+    ]);
+  });
+});
+
+describe('summaries of long runs', () => {
+  // Ctrl-C halfway through closing 5,000 tickets whose IDs are not consecutive (as a list gives them).
+  const ids = Array.from({ length: 5000 }, (_, index) => 1001 + index * 2 + (index % 7 === 0 ? 1 : 0));
+  const closedHalf: BulkResult[] = ids.slice(0, 2466).map((id) => ({ id, ok: true, status: 204 }));
+  const failedSome: BulkResult[] = ids.slice(2466, 2500).map((id) => ({ ...missing13, id }));
+  const notStarted = ids.slice(2500);
+
+  it('stay within a few lines at a terminal, each within its width, saying where the full lists are', async () => {
+    const reporter = await report([...closedHalf, ...failedSome], { notStarted, interrupted: true, io: { isTTY: true, columns: 80 } });
+    const thrown = reporter.thrown as TktError;
+    expect(thrown.message).toBe('interrupted: 2500 of 5000 done, 2500 not started');
+    expect(thrown.details.length).toBeLessThanOrEqual(7);
+    for (const line of thrown.details) expect(line.length).toBeLessThanOrEqual(78);
+    expect(thrown.details.join('\n')).toMatch(/closed: #1002-1003, #1005,.* and \d+ more/s);
+    expect(thrown.details.join('\n')).toMatch(/not started: .* and \d+ more/s);
+    expect(thrown.details.at(-1)).toBe('(lists cut short: --json prints a line for every ID)');
+    expect(thrown.hint).toMatch(/--json/);
+  });
+
+  it('keep every ID when stderr is not a terminal (a CI log), as ranges', async () => {
+    const { thrown } = await report([...closedHalf, ...failedSome], { notStarted, interrupted: true });
+    const shown = (thrown as TktError).details.join(' ');
+    expect(shown).not.toContain('more');
+    const listed = [...shown.matchAll(/#(\d+)(?:-(\d+))?/g)].flatMap(([, first, last]) => {
+      const from = Number(first);
+      return Array.from({ length: Number(last ?? first) - from + 1 }, (_, offset) => from + offset);
+    });
+    expect(listed.sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
+  });
+
+  it('of a run that was not interrupted stay short too', async () => {
+    const manyFailed = ids.map((id) => ({ ...missing13, id }));
+    const { thrown } = await report(manyFailed, { io: { isTTY: true } });
+    expect((thrown as TktError).message).toBe('5000 of 5000 failed');
+    expect((thrown as TktError).details.length).toBeLessThanOrEqual(3);
+    expect((thrown as TktError).details.at(-1)).toMatch(/--json/);
   });
 });
 
@@ -195,7 +314,7 @@ describe('with runBulk', () => {
       if (id === 1) throw new ApiError({ status: 404, method: 'POST', url: 'u', body: undefined, serverMessages: ['No ticket 1'] });
       return { status: 200 };
     }, { concurrency: 2, signal: new AbortController().signal, onResult: (result) => reporter.result(result) });
-    await expect(reporter.finish(run)).rejects.toThrow('1 of 3 failed: #1');
+    await expect(reporter.finish(run)).rejects.toMatchObject({ message: '1 of 3 failed', details: ['picked up: #2-3', 'not found (HTTP 404): #1'] });
     expect(test.stdout()).toBe('✓ #3 picked up\n✓ #2 picked up\n');
     expect(test.stderr()).toBe('✗ #1 not found (HTTP 404): No ticket 1\n');
   });

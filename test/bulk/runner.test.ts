@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConcurrency, runBulk, type BulkResult, type BulkWorker } from '../../src/bulk/runner.js';
-import { ApiError, ExitCode, NetworkError, UsageError, exitCodeOf } from '../../src/errors.js';
+import { AbandonedRequestError, ApiError, ExitCode, NetworkError, UsageError, exitCodeOf } from '../../src/errors.js';
 
 /** A promise the test settles by hand, so ordering is decided by the test, not by timers. */
 function deferred<T = void>(): { promise: Promise<T>; resolve(value: T): void } {
@@ -76,8 +76,9 @@ describe('runBulk', () => {
         });
       }
       if (id === 3) throw new NetworkError('refused', 'POST', 'http://127.0.0.1:9/x', 'connection refused by http://127.0.0.1:9');
-      if (id === 4) throw new ApiError({ status: 403, method: 'POST', url: 'u', body: '', serverMessages: [] });
-      if (id === 5) throw new TypeError('boom');
+      if (id === 4) throw new TypeError('boom');
+      // Last: a 403 stops the run.
+      if (id === 6) throw new ApiError({ status: 403, method: 'POST', url: 'u', body: '', serverMessages: [] });
       return { status: 204 };
     };
     const run = await runBulk([1, 2, 3, 4, 5, 6], worker, { concurrency: 1, signal: never });
@@ -88,13 +89,13 @@ describe('runBulk', () => {
         body: { title: 'Not Found', detail: 'Ticket 2 does not exist' }, failure: expect.any(ApiError),
       },
       { id: 3, ok: false, error: 'connection refused by http://127.0.0.1:9', failure: expect.any(NetworkError) },
-      { id: 4, ok: false, status: 403, error: 'POST u', failure: expect.any(ApiError) },
-      { id: 5, ok: false, error: 'boom', failure: expect.any(TypeError) },
-      { id: 6, ok: true, status: 204 },
+      { id: 4, ok: false, error: 'boom', failure: expect.any(TypeError) },
+      { id: 5, ok: true, status: 204 },
+      { id: 6, ok: false, status: 403, error: 'POST u', failure: expect.any(ApiError) },
     ]);
     // The failure is kept whole: exitCodeOf tells each kind apart (404 is 3, 403 is 5, the rest 1).
     const failures = run.results.filter((result) => !result.ok).map((result) => exitCodeOf(result.failure));
-    expect(failures).toEqual([ExitCode.notFound, ExitCode.failed, ExitCode.permissionDenied, ExitCode.failed]);
+    expect(failures).toEqual([ExitCode.notFound, ExitCode.failed, ExitCode.failed, ExitCode.permissionDenied]);
   });
 
   it("keeps a success's note and body", async () => {
@@ -121,6 +122,71 @@ describe('runBulk', () => {
     expect(run.results.map((result) => [result.id, result.ok])).toEqual([[1, true], [2, true]]);
     expect(run.notStarted).toEqual([3, 4, 5]);
     expect(run.interrupted).toBe(true);
+  });
+
+  it.each([
+    ['a 403', 403, ''],
+    ['a 401', 401, 'token expired'],
+    ["register's 400 saying the permission is missing", 400, 'You do not have permission to create tickets'],
+  ])('after %s starts nothing new, lets the IDs in flight finish and lists the rest as not started', async (_name, status, message) => {
+    const gates = new Map([1, 2, 3, 4, 5].map((id) => [id, deferred()]));
+    const started: number[] = [];
+    const running = runBulk([1, 2, 3, 4, 5], async (id) => {
+      started.push(id);
+      await gates.get(id)!.promise;
+      if (id === 1) throw new ApiError({ status, method: 'POST', url: 'u', body: message, serverMessages: message === '' ? [] : [message] });
+      return { status: 204 };
+    }, { concurrency: 2, signal: never });
+    await new Promise((resolve) => setImmediate(resolve));
+    gates.get(1)!.resolve();
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    // The refusal is in: the lane that had it takes no next ID; the other's request still runs.
+    expect(started).toEqual([1, 2]);
+    gates.get(2)!.resolve();
+    const run = await running;
+    expect(started).toEqual([1, 2]);
+    expect(run.results.map((result) => [result.id, result.ok])).toEqual([[1, false], [2, true]]);
+    expect(run.stoppedBy).toBe(run.results[0]);
+    expect(run.notStarted).toEqual([3, 4, 5]);
+    expect(run.interrupted).toBe(false);
+  });
+
+  it('keeps going after failures that other IDs need not share (404, 500, a network failure)', async () => {
+    const run = await runBulk([1, 2, 3, 4], async (id) => {
+      if (id === 1) throw new ApiError({ status: 404, method: 'POST', url: 'u', body: '', serverMessages: [] });
+      if (id === 2) throw new ApiError({ status: 500, method: 'POST', url: 'u', body: '', serverMessages: [] });
+      if (id === 3) throw new NetworkError('refused', 'POST', 'u', 'connection refused');
+      return { status: 204 };
+    }, { concurrency: 1, signal: never });
+    expect(run.results).toHaveLength(4);
+    expect(run.stoppedBy).toBeUndefined();
+    expect(run.notStarted).toEqual([]);
+  });
+
+  it('a refusal after Ctrl-C leaves the run interrupted, not stopped', async () => {
+    const controller = new AbortController();
+    const run = await runBulk([1, 2], async () => {
+      controller.abort();
+      throw new ApiError({ status: 403, method: 'POST', url: 'u', body: '', serverMessages: [] });
+    }, { concurrency: 1, signal: controller.signal });
+    expect(run).toMatchObject({ notStarted: [2], interrupted: true });
+    expect(run.stoppedBy).toBeUndefined();
+  });
+
+  it.each([
+    ['a change given up on a second signal', true, new AbandonedRequestError('POST', 'u')],
+    ['a change that timed out', true, new NetworkError('timeout', 'POST', 'u', 'timed out')],
+    ['a change whose connection was reset', true, new NetworkError('reset', 'POST', 'u', 'reset')],
+    ["a gateway's 502 to a change", true, new ApiError({ status: 502, method: 'POST', url: 'u', body: '', serverMessages: [] })],
+    ['a refused connection (nothing sent)', false, new NetworkError('refused', 'POST', 'u', 'refused')],
+    ['a read that timed out (it changes nothing)', false, new NetworkError('timeout', 'GET', 'u', 'timed out')],
+    ['a read given up', false, new AbandonedRequestError('GET', 'u')],
+    ['a 500 (the service answered)', false, new ApiError({ status: 500, method: 'POST', url: 'u', body: '', serverMessages: [] })],
+  ])('%s: in doubt %s', async (_name, inDoubt, error) => {
+    const run = await runBulk([1], async () => {
+      throw error;
+    }, { concurrency: 1, signal: never });
+    expect(run.results[0]!.inDoubt === true).toBe(inDoubt);
   });
 
   it('starts nothing when already aborted', async () => {

@@ -120,8 +120,12 @@ describe('a bulk close interrupted', () => {
       const ids = batches[index]!;
       const run = await runKilled(['close', '-', '--json'], cliEnv(h, dir), signals as [NodeJS.Signals, number][], ids.join('\n'));
       expect([0, index === 0 ? 143 : 130]).toContain(run.code);
-      const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: number; ok: boolean });
+      const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: number; ok: boolean; status?: number; inDoubt?: boolean; notStarted?: boolean });
       expect(lines.map((line) => line.id).sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
+      // A failure without an answer is data a script can tell apart: given up (in doubt) or never sent.
+      for (const line of lines.filter((each) => !each.ok && each.status === undefined)) {
+        expect(line.inDoubt === true || line.notStarted === true, JSON.stringify(line)).toBe(true);
+      }
     }
   }, 60_000);
 });

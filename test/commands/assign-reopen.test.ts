@@ -1,5 +1,6 @@
 // tkt assign and tkt reopen (contract section 10): bulk like close, read-modify-write like update.
 import { describe, expect, it } from 'vitest';
+import { formatRanges } from '../../src/bulk/ranges.js';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/harness.js';
 import { routeCount, unusedTickets, useHarness, userId } from '../helpers/sandbox-state.js';
@@ -69,6 +70,9 @@ describe('tkt assign', () => {
     const planned = [...dry.stdout.matchAll(/POST \/api\/TicketsApi\/update\/(\d+)/g)].map((match) => Number(match[1]));
     expect(planned).toEqual([first!.id, second!.id]);
     expect(dry.stderr).toMatch(/✗ #999999 not found \(HTTP 404\)/);
+    // The summary does not call a planned ticket assigned.
+    expect(dry.stderr).toContain(`\n  planned (dry run): ${formatRanges([first!.id, second!.id], '#')}\n`);
+    expect(dry.stderr).not.toContain('assigned:');
     expect(routeCount(h, UPDATE)).toBe(before);
   });
 });

@@ -2,19 +2,21 @@
 // resolve and pickup against the sandbox.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { run as runClose, type CloseOptions } from '../../src/commands/close.js';
 import { createConfigStore } from '../../src/config/store.js';
+import { formatRanges } from '../../src/bulk/ranges.js';
 import { InterruptedError } from '../../src/errors.js';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
 import { withIO, type Harness } from '../helpers/harness.js';
+import { startServer } from '../api/server.js';
 import { frontEnv, startFrontServer, unusedTickets, useHarness } from '../helpers/sandbox-state.js';
 
 const CLOSE = 'POST /api/TicketsApi/close/{id}';
 const CLOSED = 7;
 
 let h: Harness;
-useHarness({ sandbox: { seedTickets: 60 } }, (harness) => (h = harness));
+useHarness({ sandbox: { seedTickets: 90 }, profiles: ['viewer'] }, (harness) => (h = harness));
 
 /** `count` live tickets that are not closed and that no other test here has used. */
 const closable = (count: number) => unusedTickets(h, count, (t) => t.ticketStatusId !== CLOSED);
@@ -31,7 +33,9 @@ describe('ID... commands over several IDs', () => {
     expect(result.stdout.split('\n').filter(Boolean).sort()).toEqual([`✓ #${a!.id} closed`, `✓ #${b!.id} closed`].sort());
     expect(result.stderr).toContain('✗ #999998 not found (HTTP 404)');
     expect(result.stderr).toContain('✗ #999999 not found (HTTP 404)');
-    expect(result.stderr).toContain('error: 2 of 4 failed: #999998, #999999');
+    expect(result.stderr).toContain('error: 2 of 4 failed\n');
+    expect(result.stderr).toContain(`  closed: ${formatRanges([a!.id, b!.id], '#')}\n`);
+    expect(result.stderr).toContain('  not found (HTTP 404): #999998-999999\n');
     expect([a!.ticketStatusId, b!.ticketStatusId]).toEqual([CLOSED, CLOSED]);
   });
 
@@ -202,13 +206,45 @@ describe('ID... commands over several IDs', () => {
       (thrown: unknown) => thrown,
     );
     expect(error).toBeInstanceOf(InterruptedError);
-    const notDone = tickets.slice(1).map((t) => `#${t.id}`).join(', ');
+    const notDone = formatRanges(tickets.slice(1).map((t) => t.id), '#');
     expect((error as InterruptedError).details).toEqual([`closed: #${tickets[0]!.id}`, `not started: ${notDone}`]);
     expect(tickets.map((t) => t.ticketStatusId === CLOSED)).toEqual([true, false, false, false, false]);
     expect(jsonLines(lines.join('')).map((line) => [line.id, line.ok])).toEqual(tickets.map((t, i) => [t.id, i === 0]));
   });
 
-  it('at a terminal gives the count of a long list of IDs not started, and how to finish', async () => {
+  it('on a second signal gives up the requests in flight and says in --json that they are in doubt', async () => {
+    const tickets = closable(5);
+    // The service has the closes but never answers them.
+    let arrived = 0;
+    const server = await startFrontServer(h, (req) => {
+      if (!req.url?.startsWith('/api/TicketsApi/close/')) return false;
+      arrived += 1;
+      return true;
+    });
+    try {
+      const run = await h.context({ globals: { json: true }, env: frontEnv(h, server) });
+      const pending = runClose(closeOptions(ids(tickets), { concurrency: '2' }), run.ctx);
+      await vi.waitFor(() => expect(arrived).toBe(2));
+      run.abort.abort();
+      run.halt.abort();
+      const error = await pending.then(() => undefined, (thrown: unknown) => thrown);
+      expect(error).toBeInstanceOf(InterruptedError);
+      const [sent1, sent2, ...rest] = tickets;
+      const lines = jsonLines(run.stdout()).sort((x, y) => Number(x.id) - Number(y.id));
+      expect(lines).toEqual([
+        ...[sent1!, sent2!].map((t) => ({ id: t.id, ok: false, inDoubt: true, error: expect.stringContaining('it may have been carried out') })),
+        ...rest.map((t) => ({ id: t.id, ok: false, notStarted: true, error: 'not started: interrupted' })),
+      ]);
+      expect((error as InterruptedError).details).toEqual([
+        `in doubt (may have been carried out): ${formatRanges([sent1!.id, sent2!.id], '#')}`,
+        `not started: ${formatRanges(rest.map((t) => t.id), '#')}`,
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('at a terminal gives a long list of IDs not started as ranges, and how to finish', async () => {
     // Interrupted before the first request: the IDs need not exist.
     const { ctx, abort } = await h.context({ tty: true });
     abort.abort();
@@ -217,7 +253,65 @@ describe('ID... commands over several IDs', () => {
       (thrown: unknown) => thrown,
     );
     expect(error).toBeInstanceOf(InterruptedError);
-    expect((error as InterruptedError).details).toEqual(['14 not started']);
-    expect((error as InterruptedError).hint).toContain('--json lists them');
+    expect((error as InterruptedError).details).toEqual(['not started: #900000-900013']);
+    expect((error as InterruptedError).hint).toBe('to finish, run again for the IDs not started: --json marks them "notStarted"');
+  });
+});
+
+// A 401 or a 403 is met by every further request of the run (README, "Scripting"): the run stops.
+describe('ID... commands refused by the service', () => {
+  it('stop at the first 403: one request at --concurrency 1, the rest not started, exit 5', async () => {
+    const tickets = closable(10);
+    h.sandbox.resetStats();
+    const result = await h.cli(['--profile', 'viewer', 'close', '-', '--concurrency', '1'], { stdin: ids(tickets).join('\n') });
+    expect(result.code).toBe(5);
+    expect(h.sandbox.stats.byRoute[CLOSE]).toBe(1);
+    const [first, ...rest] = tickets;
+    expect(result.stderr).toContain(`error: stopped at #${first!.id}: permission denied (HTTP 403); 9 of 10 not started\n`);
+    expect(result.stderr).toContain(`  permission denied (HTTP 403): #${first!.id}\n`);
+    expect(result.stderr).toContain(`  not started: ${formatRanges(rest.map((t) => t.id), '#')}\n`);
+    expect(result.stderr).toContain('hint: this login lacks the permission, so every other ID would be refused too\n');
+    expect(tickets.some((t) => t.ticketStatusId === CLOSED)).toBe(false);
+  });
+
+  it('at the default concurrency of 8 send only the 8 already in flight, and say which were not started in --json', async () => {
+    const tickets = closable(10);
+    // Held until all 8 lanes have sent, so every lane has its request out when the first 403 comes.
+    let open = 0;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const server = await startFrontServer(h, () => false, {
+      gate: async () => {
+        if (++open >= 8) release();
+        await held;
+      },
+    });
+    try {
+      h.sandbox.resetStats();
+      const result = await h.cli(['--json', 'close', ...ids(tickets)], { env: { TKT_URL: server.url, TKT_TOKEN: h.sandbox.issueToken('viewer') } });
+      expect(result.code).toBe(5);
+      expect(h.sandbox.stats.byRoute[CLOSE]).toBe(8);
+      const lines = jsonLines(result.stdout);
+      expect(lines).toHaveLength(10);
+      expect(lines.filter((line) => line.status === 403).map((line) => line.id).sort()).toEqual(tickets.slice(0, 8).map((t) => t.id).sort());
+      expect(lines.filter((line) => line.notStarted === true).map((line) => line.id)).toEqual(tickets.slice(8).map((t) => t.id));
+      expect(lines.at(-1)!.error).toMatch(/^not started: the run stopped at #\d+ \(permission denied \(HTTP 403\)\)$/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('stop at the first 401 and exit 4 with the hint for the token in use', async () => {
+    const server = await startServer((_req, res) => res.writeHead(401).end());
+    try {
+      const result = await h.cli(['pickup', '1001', '1002', '1003', '1004', '--concurrency', '1'], { env: { TKT_URL: server.url, TKT_TOKEN: h.sandbox.issueToken('admin') } });
+      expect(result.code).toBe(4);
+      expect(server.requests.map((request) => request.url)).toEqual(['/api/TicketsApi/pickup/1001']);
+      expect(result.stderr).toContain('error: stopped at #1001: not authenticated (HTTP 401); 3 of 4 not started\n');
+      expect(result.stderr).toContain('  not started: #1002-1004\n');
+      expect(result.stderr).toContain('hint: the token in TKT_TOKEN was refused');
+    } finally {
+      await server.close();
+    }
   });
 });
