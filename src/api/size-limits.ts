@@ -9,7 +9,7 @@ export const MAX_BODY_BYTES = 64 * 1024 * 1024;
 /** An error body is reduced to a line or two: no more than this of it is read. */
 export const MAX_ERROR_BODY_BYTES = 1024 * 1024;
 
-type BodyStream = AsyncIterable<Buffer> & { destroy(): unknown };
+type BodyStream = AsyncIterable<Buffer> & { destroy(): unknown; on(event: 'error', listener: () => void): unknown };
 
 export interface ReadBody {
   /** The body as UTF-8 text, decoded on demand: a body refused for its size never is. */
@@ -45,6 +45,9 @@ export async function readAnswerBody(answer: { statusCode: number; headers: Resp
   // A success that says it is too large is refused before a byte of it is read.
   const declared = Number(header(answer.headers, 'content-length'));
   if (success && declared > limit) {
+    // undici's body fails ("Request aborted") when destroyed before its end: unheard, that
+    // failure would be thrown as an uncaught exception.
+    answer.body.on('error', () => undefined);
     answer.body.destroy();
     return { refused: { limit, declared } };
   }

@@ -47,6 +47,18 @@ describe('readAnswerBody', () => {
     expect(endless.stream.destroyed).toBe(true);
   });
 
+  it('refuses it without an error nobody listens for, which would end the process', async () => {
+    // Like undici's body, which fails with "Request aborted" when destroyed before its end.
+    const body = new Readable({ read: () => undefined, destroy: (_error, done) => done(new Error('Request aborted')) });
+    body.push('{"id":');
+    const read = await readAnswerBody({ statusCode: 200, headers: { 'content-length': '99' }, body }, 6);
+    expect(read).toEqual({ refused: { limit: 6, declared: 99 } });
+    // The stream fails on the next tick: an 'error' event without a listener would be an uncaught
+    // exception, which fails this run.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(body.destroyed).toBe(true);
+  });
+
   it('refuses a success that turns out longer than the limit, reading no further than it', async () => {
     const endless = endlessBody();
     const read = await readAnswerBody({ statusCode: 201, headers: {}, body: endless.stream }, 25);
