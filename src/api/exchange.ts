@@ -55,7 +55,11 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
   return async ({ method, plan, secrets, trace }, url) => {
     if (halt?.aborted) throw new InterruptedError();
     const outgoing = await buildOutgoing(plan);
-    const headers: Record<string, string> = { accept: 'application/json, text/plain;q=0.9, */*;q=0.5', 'user-agent': settings.userAgent, ...outgoing.headers };
+    const headers: Record<string, string> = {
+      accept: 'application/json, text/plain;q=0.9, */*;q=0.5',
+      'user-agent': settings.userAgent,
+      ...outgoing.headers,
+    };
     const withToken = token !== undefined && plan.auth !== false && carriesToken(url, settings.baseOrigin);
     if (withToken) headers.authorization = `Bearer ${token}`;
     trace(`HTTP > ${method} ${url}${withToken ? ` authorization: Bearer ${REDACTED}` : ''}${outgoing.summary}`);
@@ -81,10 +85,11 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
     try {
       const answer = await deadline.race(pending);
       const answerHeaders = answer.headers as Received['headers'];
-      const read = await deadline.race(readAnswerBody({ statusCode: answer.statusCode, headers: answerHeaders, body: answer.body }, settings.maxBodyBytes));
+      const read = await deadline.race(readAnswerBody(answer, settings.maxBodyBytes));
       if ('refused' in read) throw tooLargeError(answer.statusCode, method, url, read.refused.limit, secrets, read.refused.declared);
       const elapsed = Math.round(performance.now() - started);
-      trace(`HTTP < ${answer.statusCode} ${method} ${url} ${elapsed}ms${read.cutAt === undefined ? '' : ` (body cut at ${formatBytes(read.cutAt)})`}`);
+      const cut = read.cutAt === undefined ? '' : ` (body cut at ${formatBytes(read.cutAt)})`;
+      trace(`HTTP < ${answer.statusCode} ${method} ${url} ${elapsed}ms${cut}`);
       // An error body is also cleared of anything credential-shaped: it is printed as the reason of a failure.
       const text = isSuccess(answer.statusCode) ? redactSecrets(read.text, tokenInData) : redactText(read.text, secrets);
       return { status: answer.statusCode, headers: answerHeaders, url, ...parseBody(text, header(answerHeaders, 'content-type')) };

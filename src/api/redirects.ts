@@ -7,7 +7,12 @@ const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /** Where `answer` to `method` at `fromUrl` sends the request next, or undefined when it is the answer. */
-export function redirectTarget(method: string, answer: { status: number; headers: ResponseHeaders }, fromUrl: string, redirectsSoFar: number): string | undefined {
+export function redirectTarget(
+  method: string,
+  answer: { status: number; headers: ResponseHeaders },
+  fromUrl: string,
+  redirectsSoFar: number,
+): string | undefined {
   const location = header(answer.headers, 'location');
   if (method !== 'GET' || !REDIRECT_STATUSES.has(answer.status) || !location || redirectsSoFar >= MAX_REDIRECTS) return undefined;
   const next = new URL(location, fromUrl);
@@ -20,7 +25,12 @@ export function carriesToken(url: string, baseOrigin: string): boolean {
 }
 
 /** One try of a request: `send` at `firstUrl`, then wherever the redirects lead. */
-export async function followRedirects(method: string, firstUrl: string, send: (url: string) => Promise<Received>, trace: (line: string) => void): Promise<Received> {
+export async function followRedirects(
+  method: string,
+  firstUrl: string,
+  send: (url: string) => Promise<Received>,
+  trace: (line: string) => void,
+): Promise<Received> {
   let url = firstUrl;
   for (let redirects = 0; ; redirects++) {
     const answer = await send(url);

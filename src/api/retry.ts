@@ -72,7 +72,8 @@ export async function withRetries(attempt: () => Promise<Received>, options: Ret
     let retry: Retry | undefined;
     try {
       const received = await attempt();
-      retry = nextRetry({ status: received.status, retryAfter: header(received.headers, 'retry-after') }, tried, attempts, baseDelayMs, clock.now());
+      const outcome = { status: received.status, retryAfter: header(received.headers, 'retry-after') };
+      retry = nextRetry(outcome, tried, attempts, baseDelayMs, clock.now());
       if (retry === undefined) return received;
     } catch (error) {
       if (!(error instanceof NetworkError)) throw error;

@@ -109,7 +109,8 @@ describe('networkError', () => {
   });
 
   it('adds what to do about a private CA to a TLS failure', () => {
-    const error = networkError(Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }), 'GET', 'https://h/x', 1000, [], NO_PROXY);
+    const selfSigned = Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
+    const error = networkError(selfSigned, 'GET', 'https://h/x', 1000, [], NO_PROXY);
     expect(error.message).toBe('TLS error (self-signed certificate): GET https://h/x');
     expect(error.hint).toContain('NODE_EXTRA_CA_CERTS');
   });
