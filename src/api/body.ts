@@ -1,14 +1,10 @@
-// Response bodies: read within a limit, parsed, and checked against what the endpoint
-// returns (issue 11). A service tkt does not control, or a gateway in front of it, may send
-// a body without end, a sign-in page with status 200, truncated JSON or JSON nested a
-// million levels deep; none of it may run tkt out of memory or stack, or pass for success.
+// Response bodies, once read (size-limits.ts): parsed, and checked against what the endpoint
+// returns. A service tkt does not control, or a gateway in front of it, may send a sign-in page
+// with status 200, truncated JSON or JSON nested a million levels deep; none of it may run tkt
+// out of stack, or pass for success.
 import { isObject } from './fields.js';
 import { htmlTitle, looksLikeHtml } from './error-body.js';
 
-/** The largest body tkt reads: generous for tickets with large descriptions and long list pages. */
-export const MAX_BODY_BYTES = 64 * 1024 * 1024;
-/** An error body is reduced to a line or two: no more than this of it is read. */
-export const MAX_ERROR_BODY_BYTES = 1024 * 1024;
 /** Deeper JSON is refused: no service's answer nests like this, and printing it would exhaust the stack. */
 const MAX_JSON_DEPTH = 256;
 
@@ -21,33 +17,6 @@ const MAX_JSON_DEPTH = 256;
  * Only `unchecked` accepts an HTML page or JSON that does not parse.
  */
 export type Expectation = 'object' | 'json' | 'any' | 'unchecked';
-
-export interface ReadBody {
-  /** The body as UTF-8 text, decoded on demand: a body refused for its size never is. */
-  text(): string;
-  /** More than the limit came; `text()` gives the first `limit` bytes. */
-  truncated: boolean;
-}
-
-/**
- * The body as text, reading at most `limit` bytes: what lies beyond is never read (the
- * stream is destroyed), so an endless body costs no more memory than the limit.
- */
-export async function readLimited(body: AsyncIterable<Buffer> & { destroy(): unknown }, limit: number): Promise<ReadBody> {
-  const chunks: Buffer[] = [];
-  const text = () => Buffer.concat(chunks).toString('utf8');
-  let size = 0;
-  for await (const chunk of body) {
-    if (size + chunk.length > limit) {
-      chunks.push(chunk.subarray(0, limit - size));
-      body.destroy();
-      return { text, truncated: true };
-    }
-    chunks.push(chunk);
-    size += chunk.length;
-  }
-  return { text, truncated: false };
-}
 
 export interface ParsedBody {
   /** Parsed JSON when the body is JSON, the text otherwise, undefined when empty. */

@@ -1,27 +1,5 @@
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { formatBytes, parseBody, readLimited, unexpectedBody } from '../../src/api/body.js';
-
-describe('readLimited', () => {
-  it('reads a body within the limit whole, and stops reading one beyond it', async () => {
-    const whole = await readLimited(Readable.from([Buffer.from('abc'), Buffer.from('def')]), 6);
-    expect([whole.text(), whole.truncated]).toEqual(['abcdef', false]);
-
-    let pulled = 0;
-    const endless = Readable.from(
-      (function* () {
-        for (;;) {
-          pulled += 1;
-          yield Buffer.from('0123456789');
-        }
-      })(),
-    );
-    const cut = await readLimited(endless, 25);
-    expect([cut.text(), cut.truncated]).toEqual(['0123456789012345678901234', true]);
-    expect(pulled).toBeLessThan(10);
-    expect(endless.destroyed).toBe(true);
-  });
-});
+import { formatBytes, parseBody, unexpectedBody } from '../../src/api/body.js';
 
 describe('parseBody and unexpectedBody', () => {
   it('tells JSON, text, an HTML page and broken or absurdly deep JSON apart', () => {

@@ -1,0 +1,110 @@
+// One request and its answer over the pool, neither retried (retry.ts) nor redirected
+// (redirects.ts). --timeout bounds the whole exchange, a second Ctrl-C gives it up, and the
+// secrets the request carries never come back out of it: not in the trace, an error or the answer.
+import { performance } from 'node:perf_hooks';
+import { AbandonedRequestError, InterruptedError, TktError } from '../errors.js';
+import { header, isSuccess, type Received } from './answer.js';
+import { formatBytes, parseBody } from './body.js';
+import { DeadlineExceeded, startDeadline } from './deadline.js';
+import { networkError, tooLargeError } from './http-errors.js';
+import type { ProxySettings } from './network-advice.js';
+import { buildOutgoing, isUpload } from './outgoing.js';
+import type { Pool } from './pool.js';
+import { REDACTED, redactSecrets, redactText } from './redact.js';
+import { carriesToken } from './redirects.js';
+import { readAnswerBody } from './size-limits.js';
+import type { RequestPlan } from './types.js';
+import { uploadChunks } from './upload.js';
+
+/** Real tokens (JWTs, opaque keys) are far longer than this. */
+const MIN_TOKEN_IN_DATA = 16;
+
+/** What every request of a client shares. */
+export interface ExchangeSettings {
+  pool: Pool;
+  /** The configured service's origin: the only one the token is sent to. */
+  baseOrigin: string;
+  token: string | undefined;
+  userAgent: string;
+  timeoutMs: number;
+  maxBodyBytes: number;
+  /** For naming a proxy that could not be reached. */
+  proxies: ProxySettings;
+  /** Aborted on a second Ctrl-C/SIGTERM. */
+  halt: AbortSignal | undefined;
+}
+
+/** One request of a plan: its method, and what it must never print (the token, a login's password). */
+export interface Exchange {
+  method: string;
+  plan: RequestPlan;
+  secrets: readonly (string | undefined)[];
+  /** --debug, already redacted. */
+  trace: (line: string) => void;
+}
+
+/** Sends `request` to `url` once. */
+export type Exchanger = (request: Exchange, url: string) => Promise<Received>;
+
+export function createExchanger(settings: ExchangeSettings): Exchanger {
+  const { pool, token, timeoutMs, halt } = settings;
+  // In data (a successful answer) only a token long enough not to be ordinary text is replaced:
+  // a test's TKT_TOKEN=x must not turn every x of a ticket into ***.
+  const tokenInData = token !== undefined && token.length >= MIN_TOKEN_IN_DATA ? [token] : [];
+
+  return async ({ method, plan, secrets, trace }, url) => {
+    if (halt?.aborted) throw new InterruptedError();
+    const outgoing = await buildOutgoing(plan);
+    const headers: Record<string, string> = {
+      accept: 'application/json, text/plain;q=0.9, */*;q=0.5',
+      'user-agent': settings.userAgent,
+      ...outgoing.headers,
+    };
+    const withToken = token !== undefined && plan.auth !== false && carriesToken(url, settings.baseOrigin);
+    if (withToken) headers.authorization = `Bearer ${token}`;
+    trace(`HTTP > ${method} ${url}${withToken ? ` authorization: Bearer ${REDACTED}` : ''}${outgoing.summary}`);
+
+    const started = performance.now();
+    const deadline = startDeadline(timeoutMs);
+    // An upload of files may take longer than --timeout in all: every chunk sent starts the clock
+    // again, so only an upload that stops moving times out; once sent, the answer gets the full time.
+    // An upload goes as an async iterable, which undici takes (its Dispatcher.request docs) but its
+    // types do not list: every chunk is written, and the socket drained, before the next is asked for.
+    const body = (isUpload(outgoing.body) ? uploadChunks(outgoing.body, deadline.restart) : outgoing.body) as string | Buffer | undefined;
+    const target = new URL(url);
+    const pending = pool.request({
+      origin: target.origin,
+      path: `${target.pathname}${target.search}`,
+      method: method as 'GET',
+      headers,
+      body,
+      signal: halt === undefined ? deadline.signal : AbortSignal.any([deadline.signal, halt]),
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    try {
+      const answer = await deadline.race(pending);
+      const answerHeaders = answer.headers as Received['headers'];
+      const read = await deadline.race(readAnswerBody(answer, settings.maxBodyBytes));
+      if ('refused' in read) throw tooLargeError(answer.statusCode, method, url, read.refused.limit, secrets, read.refused.declared);
+      const elapsed = Math.round(performance.now() - started);
+      const cut = read.cutAt === undefined ? '' : ` (body cut at ${formatBytes(read.cutAt)})`;
+      trace(`HTTP < ${answer.statusCode} ${method} ${url} ${elapsed}ms${cut}`);
+      // An error body is also cleared of anything credential-shaped: it is printed as the reason of a failure.
+      const text = isSuccess(answer.statusCode) ? redactSecrets(read.text, tokenInData) : redactText(read.text, secrets);
+      return { status: answer.statusCode, headers: answerHeaders, url, ...parseBody(text, header(answerHeaders, 'content-type')) };
+    } catch (error) {
+      if (error instanceof TktError) throw error;
+      if (halt?.aborted) {
+        trace(`HTTP ! ${method} ${url} given up: interrupted`);
+        throw new AbandonedRequestError(method, redactText(url, secrets));
+      }
+      if (error instanceof DeadlineExceeded) await pool.replaceIfStuck(pending, trace);
+      const failed = networkError(error, method, url, timeoutMs, secrets, settings.proxies);
+      trace(`HTTP ! ${method} ${url} ${Math.round(performance.now() - started)}ms ${failed.failure}: ${failed.message}`);
+      throw failed;
+    } finally {
+      deadline.stop();
+    }
+  };
+}

@@ -1,0 +1,133 @@
+// What an exchange that failed becomes in the error model of src/errors.ts: an answer with a
+// failing status, a success whose body is unusable or too large, or no answer at all. The errors
+// carry the HTTP facts (status, method, URL, the server's words, the kind of network failure);
+// errors.ts decides what they mean for the run. Every URL and message is cleared of `secrets`,
+// the secrets the request carried.
+import { ApiError, NetworkError, type NetworkFailure } from '../errors.js';
+import { header, isSuccess, type Received } from './answer.js';
+import { formatBytes, unexpectedBody, type Expectation } from './body.js';
+import { serverMessages } from './error-body.js';
+import { failedProxy, tlsHint, type ProxySettings } from './network-advice.js';
+import { redactText } from './redact.js';
+import type { ApiResponse } from './types.js';
+
+type Secrets = readonly (string | undefined)[];
+
+/** The answer to return, or the error it is: a status other than 2xx, or a body the endpoint does not return. */
+export function finalAnswer(received: Received, method: string, expect: Expectation, secrets: Secrets): ApiResponse {
+  const { problem, ...response } = received;
+  const url = redactText(response.url, secrets);
+  if (!isSuccess(response.status)) {
+    // The body was redacted as it was read; the URL may carry a secret in its query.
+    throw new ApiError({
+      status: response.status,
+      method,
+      url,
+      body: response.body,
+      serverMessages: serverMessages(response.body, header(response.headers, 'content-type'), response.status),
+    });
+  }
+  const unexpected = unexpectedBody({ body: response.body, problem }, expect);
+  if (unexpected === undefined) return response;
+  throw new ApiError({
+    status: response.status,
+    method,
+    url,
+    // A sign-in page or a broken document is described, not kept.
+    body: undefined,
+    serverMessages: [`the service answered with ${unexpected}`],
+    message: `unusable answer (HTTP ${response.status}): ${method} ${url}`,
+  });
+}
+
+/** A success larger than `limit`, as its Content-Length said (`declared`) or as it turned out. */
+export function tooLargeError(status: number, method: string, url: string, limit: number, secrets: Secrets, declared?: number): ApiError {
+  const size = declared === undefined ? `more than ${formatBytes(limit)}` : `${formatBytes(declared)} (Content-Length)`;
+  const shownUrl = redactText(url, secrets);
+  return new ApiError({
+    status,
+    method,
+    url: shownUrl,
+    body: undefined,
+    serverMessages: [`tkt reads at most ${formatBytes(limit)} of an answer; the rest was not read`],
+    message: `answer too large (HTTP ${status}): ${size} from ${method} ${shownUrl}`,
+  });
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNABORTED']);
+const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME']);
+// OpenSSL verification codes (UNABLE_TO_VERIFY_LEAF_SIGNATURE, SELF_SIGNED_CERT_IN_CHAIN...) and Node's ERR_TLS_/ERR_SSL_.
+const TLS_CODE = /CERT|VERIFY|SSL|TLS|HOSTNAME_MISMATCH|^EPROTO$/;
+
+export function classifyNetworkError(error: unknown): NetworkFailure {
+  if (isDeadline(error)) return 'timeout';
+  for (const code of errorCodes(error)) {
+    if (code === 'ECONNREFUSED') return 'refused';
+    if (DNS_CODES.has(code)) return 'dns';
+    if (TIMEOUT_CODES.has(code)) return 'timeout';
+    if (TLS_CODE.test(code)) return 'tls';
+    if (RESET_CODES.has(code)) return 'reset';
+  }
+  return 'other';
+}
+
+/** AbortSignal.timeout() aborts with a DOMException named TimeoutError; undici may wrap it. */
+function isDeadline(error: unknown, depth = 0): boolean {
+  if (typeof error !== 'object' || error === null || depth > 4) return false;
+  const { name, cause } = error as { name?: unknown; cause?: unknown };
+  return name === 'TimeoutError' || isDeadline(cause, depth + 1);
+}
+
+/** The codes of an error and of its causes (undici wraps, Happy Eyeballs aggregates). */
+function errorCodes(error: unknown, depth = 0): string[] {
+  if (typeof error !== 'object' || error === null || depth > 4) return [];
+  const { code, cause, errors } = error as { code?: unknown; cause?: unknown; errors?: unknown };
+  const own = typeof code === 'string' ? [code] : [];
+  const nested = Array.isArray(errors) ? errors.flatMap((inner) => errorCodes(inner, depth + 1)) : [];
+  return [...own, ...errorCodes(cause, depth + 1), ...nested];
+}
+
+/** A request to `url` that got no answer: `error` is what undici (or the deadline) threw. */
+export function networkError(
+  error: unknown,
+  method: string,
+  url: string,
+  timeoutMs: number,
+  secrets: Secrets,
+  proxies: ProxySettings,
+): NetworkError {
+  const failure = classifyNetworkError(error);
+  const shownUrl = redactText(url, secrets);
+  const target = `${method} ${shownUrl}`;
+  const detail = redactText(error instanceof Error ? error.message : String(error), secrets);
+  // A failure to reach the proxy is about the proxy, whatever the kind (network-advice.ts).
+  const proxy = failure === 'tls' ? undefined : failedProxy(error, url, proxies);
+  if (proxy !== undefined) {
+    const reasons: Record<NetworkFailure, string> = {
+      refused: 'connection refused',
+      dns: 'its name does not resolve',
+      timeout: 'timed out',
+      reset: 'connection closed',
+      tls: detail,
+      other: detail,
+    };
+    return new NetworkError(failure, method, shownUrl, `could not reach the proxy ${proxy} (${reasons[failure]}): ${target}`, error, {
+      hint: 'check HTTPS_PROXY / HTTP_PROXY, or add the host to NO_PROXY to go direct',
+    });
+  }
+  const messages: Record<NetworkFailure, string> = {
+    refused: `connection refused: ${target}`,
+    dns: `could not resolve host ${new URL(url).host}: ${target}`,
+    tls: `TLS error (${detail}): ${target}`,
+    timeout: `request timed out after ${formatSeconds(timeoutMs)}: ${target}`,
+    reset: `connection closed by the server: ${target}`,
+    other: `request failed (${detail}): ${target}`,
+  };
+  const hint = failure === 'tls' ? tlsHint(process.version) : undefined;
+  return new NetworkError(failure, method, shownUrl, messages[failure], error, { hint });
+}
+
+function formatSeconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))}s`;
+}

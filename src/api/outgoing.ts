@@ -1,0 +1,37 @@
+// What a plan sends: its body, the headers that body needs, and what the --debug trace shows of
+// it (secrets replaced: the trace is printed).
+import { redactJson } from './redact.js';
+import type { RequestPlan } from './types.js';
+import { buildMultipart, type Upload } from './upload.js';
+
+/** How much of a JSON body the trace shows. */
+const MAX_TRACED_JSON = 500;
+
+export interface Outgoing {
+  headers: Record<string, string>;
+  /** A multipart upload with files is read from disk as it is sent (upload.ts). */
+  body: string | Buffer | Upload | undefined;
+  /** What the trace shows of the body, already redacted. */
+  summary: string;
+}
+
+export const isUpload = (body: Outgoing['body']): body is Upload => typeof body === 'object' && !Buffer.isBuffer(body);
+
+export async function buildOutgoing(plan: RequestPlan): Promise<Outgoing> {
+  if (plan.form) {
+    const { headers, body, names } = await buildMultipart(plan.form);
+    return { headers, body, summary: ` multipart [${names.join(', ')}]` };
+  }
+  if (plan.json !== undefined) {
+    return {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(plan.json),
+      summary: ` json ${truncate(JSON.stringify(redactJson(plan.json)), MAX_TRACED_JSON)}`,
+    };
+  }
+  return { headers: {}, body: undefined, summary: '' };
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

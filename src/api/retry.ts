@@ -1,0 +1,86 @@
+// When a request is tried again. Only a request that merely reads may be (a create must never
+// run twice), only after a failure that a moment may cure, three tries at most, waiting as long
+// as the service asks (Retry-After) or else doubling the wait, and never long.
+import { NetworkError, type NetworkFailure } from '../errors.js';
+import { header, type Received } from './answer.js';
+import type { Clock } from './clock.js';
+import type { RequestPlan } from './types.js';
+
+const MAX_ATTEMPTS = 3;
+export const DEFAULT_RETRY_BASE_DELAY_MS = 250;
+/** A Retry-After longer than this is cut short: a CLI user will not wait minutes. */
+export const MAX_RETRY_DELAY_MS = 10_000;
+// Rate-limited, or a gateway whose backend is busy or away: the same request may well pass soon.
+const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+// The connection was refused or dropped: a restarting service or a recycled keep-alive socket.
+const RETRY_FAILURES = new Set<NetworkFailure>(['refused', 'reset']);
+
+/** Tries in all for `plan`. */
+export function attemptsFor(plan: RequestPlan): number {
+  return plan.retry ? MAX_ATTEMPTS : 1;
+}
+
+/** What one try came to: an answer's status with its Retry-After, or no answer at all. */
+export type Outcome = { status: number; retryAfter: string | undefined } | { failure: NetworkFailure };
+
+export interface Retry {
+  /** For the trace: `HTTP 503`, `connection reset`. */
+  reason: string;
+  delayMs: number;
+}
+
+/** The retry due after try number `attempt` of `attempts`, or undefined when `outcome` stands. */
+export function nextRetry(outcome: Outcome, attempt: number, attempts: number, baseDelayMs: number, nowMs: number): Retry | undefined {
+  if (attempt >= attempts) return undefined;
+  if ('failure' in outcome) {
+    if (!RETRY_FAILURES.has(outcome.failure)) return undefined;
+    return { reason: `connection ${outcome.failure}`, delayMs: backoffDelay(attempt, baseDelayMs) };
+  }
+  if (!RETRY_STATUSES.has(outcome.status)) return undefined;
+  return { reason: `HTTP ${outcome.status}`, delayMs: retryAfterMs(outcome.retryAfter, nowMs) ?? backoffDelay(attempt, baseDelayMs) };
+}
+
+/** The wait after try number `attempt`: the base, doubled with every try, capped. */
+function backoffDelay(attempt: number, baseDelayMs: number): number {
+  return Math.min(baseDelayMs * 2 ** (attempt - 1), MAX_RETRY_DELAY_MS);
+}
+
+/** Retry-After in seconds or as an HTTP date, capped; undefined when absent or unreadable. */
+export function retryAfterMs(value: string | undefined, nowMs: number): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const trimmed = value.trim();
+  const ms = /^\d+$/.test(trimmed) ? Number(trimmed) * 1000 : Date.parse(trimmed) - nowMs;
+  if (Number.isNaN(ms)) return undefined;
+  return Math.min(Math.max(ms, 0), MAX_RETRY_DELAY_MS);
+}
+
+export interface RetryOptions {
+  attempts: number;
+  baseDelayMs: number;
+  clock: Clock;
+  /** Told before each wait; `attempt` is the try about to come. */
+  onRetry(retry: Retry, attempt: number): void;
+}
+
+/**
+ * Runs `attempt` until its outcome stands: the last answer is returned whatever its status, and
+ * the last failure to get one is thrown.
+ */
+export async function withRetries(attempt: () => Promise<Received>, options: RetryOptions): Promise<Received> {
+  const { attempts, baseDelayMs, clock } = options;
+  for (let tried = 1; ; tried++) {
+    let retry: Retry | undefined;
+    try {
+      const received = await attempt();
+      const outcome = { status: received.status, retryAfter: header(received.headers, 'retry-after') };
+      retry = nextRetry(outcome, tried, attempts, baseDelayMs, clock.now());
+      if (retry === undefined) return received;
+    } catch (error) {
+      if (!(error instanceof NetworkError)) throw error;
+      retry = nextRetry({ failure: error.failure }, tried, attempts, baseDelayMs, clock.now());
+      if (retry === undefined) throw error;
+    }
+    options.onRetry(retry, tried + 1);
+    await clock.sleep(retry.delayMs);
+  }
+}

@@ -1,0 +1,60 @@
+// How much of an answer tkt reads. A service tkt does not control, or a gateway in front of it,
+// may send a body without end: what lies beyond the limit is never read, so it costs no memory.
+// A success must come whole or not at all (a list cut short would pass for a shorter list); of
+// an error body the start says enough, so it is cut, not refused.
+import { header, isSuccess, type ResponseHeaders } from './answer.js';
+
+/** The largest body tkt reads: generous for tickets with large descriptions and long list pages. */
+export const MAX_BODY_BYTES = 64 * 1024 * 1024;
+/** An error body is reduced to a line or two: no more than this of it is read. */
+export const MAX_ERROR_BODY_BYTES = 1024 * 1024;
+
+type BodyStream = AsyncIterable<Buffer> & { destroy(): unknown; on(event: 'error', listener: () => void): unknown };
+
+export interface ReadBody {
+  /** The body as UTF-8 text, decoded on demand: a body refused for its size never is. */
+  text(): string;
+  /** More than the limit came; `text()` gives the first `limit` bytes. */
+  truncated: boolean;
+}
+
+/** The body as text, reading at most `limit` bytes: the stream is destroyed at the limit. */
+export async function readLimited(body: BodyStream, limit: number): Promise<ReadBody> {
+  const chunks: Buffer[] = [];
+  const text = () => Buffer.concat(chunks).toString('utf8');
+  let size = 0;
+  for await (const chunk of body) {
+    if (size + chunk.length > limit) {
+      chunks.push(chunk.subarray(0, limit - size));
+      body.destroy();
+      return { text, truncated: true };
+    }
+    chunks.push(chunk);
+    size += chunk.length;
+  }
+  return { text, truncated: false };
+}
+
+/** An answer's body as read (`cutAt` the limit an error body was cut at), or the success refused. */
+export type SizedBody = { text: string; cutAt: number | undefined } | { refused: { limit: number; declared: number | undefined } };
+
+/** Reads an answer's body within its limit: `maxBodyBytes` for a success, MAX_ERROR_BODY_BYTES else. */
+export async function readAnswerBody(
+  answer: { statusCode: number; headers: ResponseHeaders; body: BodyStream },
+  maxBodyBytes: number,
+): Promise<SizedBody> {
+  const success = isSuccess(answer.statusCode);
+  const limit = success ? maxBodyBytes : MAX_ERROR_BODY_BYTES;
+  // A success that says it is too large is refused before a byte of it is read.
+  const declared = Number(header(answer.headers, 'content-length'));
+  if (success && declared > limit) {
+    // undici's body fails ("Request aborted") when destroyed before its end: unheard, that
+    // failure would be thrown as an uncaught exception.
+    answer.body.on('error', () => undefined);
+    answer.body.destroy();
+    return { refused: { limit, declared } };
+  }
+  const read = await readLimited(answer.body, limit);
+  if (success && read.truncated) return { refused: { limit, declared: undefined } };
+  return { text: read.text(), cutAt: read.truncated ? limit : undefined };
+}

@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import type { Received } from '../../src/api/answer.js';
+import { DeadlineExceeded } from '../../src/api/deadline.js';
+import { classifyNetworkError, finalAnswer, networkError, tooLargeError } from '../../src/api/http-errors.js';
+import { ApiError, ExitCode, NetworkError } from '../../src/errors.js';
+
+const SECRET = 'the-token-of-this-run';
+const NO_PROXY = { httpProxy: '', httpsProxy: '', noProxy: '' };
+
+function received(status: number, body: unknown, extra: Partial<Received> = {}): Received {
+  return { status, headers: { 'content-type': 'application/json' }, url: `http://h/api/x?access_token=${SECRET}`, body, problem: undefined, ...extra };
+}
+
+const thrown = (run: () => unknown): unknown => {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a throw');
+};
+
+describe('finalAnswer', () => {
+  it('returns a 2xx answer the endpoint returns, without its read notes', () => {
+    const answer = finalAnswer(received(200, { id: 1 }), 'GET', 'object', [SECRET]);
+    expect(answer).toEqual({ status: 200, headers: { 'content-type': 'application/json' }, url: `http://h/api/x?access_token=${SECRET}`, body: { id: 1 } });
+  });
+
+  it('turns any other status into an ApiError with the server words, its URL cleared of the secret', () => {
+    const error = thrown(() => finalAnswer(received(404, { message: 'No such ticket' }), 'GET', 'object', [SECRET]));
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({
+      status: 404,
+      method: 'GET',
+      url: 'http://h/api/x?access_token=***',
+      body: { message: 'No such ticket' },
+      serverMessages: ['No such ticket'],
+      exitCode: ExitCode.notFound,
+    });
+    expect((error as ApiError).message).not.toContain(SECRET);
+  });
+
+  it('describes a 2xx body that is not what the endpoint returns, and keeps none of it', () => {
+    const page = received(200, '<html><title>Sign in</title></html>', { problem: 'an HTML page ("Sign in")' });
+    const error = thrown(() => finalAnswer(page, 'GET', 'object', [SECRET]));
+    expect(error).toMatchObject({
+      status: 200,
+      body: undefined,
+      serverMessages: ['the service answered with an HTML page ("Sign in")'],
+      message: 'unusable answer (HTTP 200): GET http://h/api/x?access_token=***',
+    });
+    expect(thrown(() => finalAnswer(received(200, [1]), 'GET', 'object', []))).toMatchObject({
+      serverMessages: ['the service answered with a JSON array where an object was expected'],
+    });
+  });
+
+  it('returns whatever came when the plan does not check (tkt api)', () => {
+    const page = received(200, '<html></html>', { problem: 'an HTML page' });
+    expect(finalAnswer(page, 'GET', 'unchecked', [])).toMatchObject({ status: 200, body: '<html></html>' });
+  });
+});
+
+describe('tooLargeError', () => {
+  it('names the size the answer declared, or the limit it went past', () => {
+    expect(tooLargeError(200, 'GET', `http://h/x?token=${SECRET}`, 1024, [SECRET], 5 * 1024 * 1024)).toMatchObject({
+      status: 200,
+      url: 'http://h/x?token=***',
+      body: undefined,
+      message: 'answer too large (HTTP 200): 5 MB (Content-Length) from GET http://h/x?token=***',
+      serverMessages: ['tkt reads at most 1 KB of an answer; the rest was not read'],
+    });
+    expect(tooLargeError(200, 'POST', 'http://h/x', 64 * 1024 * 1024, []).message).toBe('answer too large (HTTP 200): more than 64 MB from POST http://h/x');
+  });
+});
+
+describe('classifyNetworkError', () => {
+  const withCode = (code: string): Error => Object.assign(new Error(code), { code });
+
+  it.each([
+    [new DeadlineExceeded('deadline passed'), 'timeout'],
+    [new Error('aborted', { cause: new DeadlineExceeded('deadline passed') }), 'timeout'],
+    [withCode('ETIMEDOUT'), 'timeout'],
+    [withCode('EAI_NONAME'), 'dns'],
+    [withCode('EPROTO'), 'tls'],
+    [withCode('EPIPE'), 'reset'],
+    [withCode('UND_ERR_CLOSED'), 'reset'],
+    ['a string', 'other'],
+  ])('%s -> %s', (error, failure) => {
+    expect(classifyNetworkError(error)).toBe(failure);
+  });
+});
+
+describe('networkError', () => {
+  const connectError = (code: string, port: number): Error =>
+    Object.assign(new Error(`connect ${code} 127.0.0.1:${port}`), { code, address: '127.0.0.1', port });
+
+  it('says what failed in one line naming the request, its URL cleared of the secret', () => {
+    const url = `http://svc.example:8080/api/x?token=${SECRET}`;
+    const made = (error: unknown, timeoutMs = 30_000) => networkError(error, 'GET', url, timeoutMs, [SECRET], NO_PROXY);
+    const target = 'GET http://svc.example:8080/api/x?token=***';
+
+    expect(made(connectError('ECONNREFUSED', 8080))).toMatchObject({ failure: 'refused', url: 'http://svc.example:8080/api/x?token=***' });
+    expect(made(connectError('ECONNREFUSED', 8080)).message).toBe(`connection refused: ${target}`);
+    expect(made(Object.assign(new Error('getaddrinfo'), { code: 'ENOTFOUND' })).message).toBe(`could not resolve host svc.example:8080: ${target}`);
+    expect(made(new DeadlineExceeded('passed'), 1500).message).toBe(`request timed out after 1.5s: ${target}`);
+    expect(made(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })).message).toBe(`connection closed by the server: ${target}`);
+    expect(made(new Error(`odd failure quoting ${SECRET}`)).message).toBe(`request failed (odd failure quoting ***): ${target}`);
+    expect(made(connectError('ECONNREFUSED', 8080))).toBeInstanceOf(NetworkError);
+  });
+
+  it('adds what to do about a private CA to a TLS failure', () => {
+    const selfSigned = Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
+    const error = networkError(selfSigned, 'GET', 'https://h/x', 1000, [], NO_PROXY);
+    expect(error.message).toBe('TLS error (self-signed certificate): GET https://h/x');
+    expect(error.hint).toContain('NODE_EXTRA_CA_CERTS');
+  });
+
+  it('names the proxy, without its credentials, when the proxy is what could not be reached', () => {
+    const proxies = { httpProxy: 'http://ann:secret@127.0.0.1:3128', httpsProxy: '', noProxy: '' };
+    const error = networkError(connectError('ECONNREFUSED', 3128), 'GET', 'http://svc/x', 1000, [], proxies);
+    expect(error).toMatchObject({ failure: 'refused', url: 'http://svc/x' });
+    expect(error.message).toBe('could not reach the proxy http://127.0.0.1:3128 (connection refused): GET http://svc/x');
+    expect(error.hint).toContain('NO_PROXY');
+
+    // The same refusal from the service's own port is about the service.
+    expect(networkError(connectError('ECONNREFUSED', 80), 'GET', 'http://svc/x', 1000, [], proxies).message).toBe('connection refused: GET http://svc/x');
+  });
+});

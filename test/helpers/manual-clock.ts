@@ -1,0 +1,36 @@
+// A Clock (src/api/clock.ts) that moves only when the test moves it: no test waits for real time.
+import type { Clock } from '../../src/api/clock.js';
+
+export interface ManualClock extends Clock {
+  /** The length of the next wait asked for, once something asks (at once if it already has). */
+  nextSleep(): Promise<number>;
+  /** Moves time on by `ms`, waking every sleeper whose wait is over. */
+  advance(ms: number): void;
+}
+
+export function manualClock(startMs = 0): ManualClock {
+  let now = startMs;
+  const sleepers: Array<{ until: number; wake: () => void }> = [];
+  const unseen: number[] = [];
+  const watchers: Array<(ms: number) => void> = [];
+  return {
+    now: () => now,
+    sleep(ms) {
+      const watcher = watchers.shift();
+      if (watcher === undefined) unseen.push(ms);
+      else watcher(ms);
+      return new Promise<void>((wake) => sleepers.push({ until: now + ms, wake }));
+    },
+    nextSleep() {
+      const ms = unseen.shift();
+      return ms === undefined ? new Promise<number>((resolve) => watchers.push(resolve)) : Promise.resolve(ms);
+    },
+    advance(ms) {
+      now += ms;
+      for (const sleeper of sleepers.filter(({ until }) => until <= now)) {
+        sleepers.splice(sleepers.indexOf(sleeper), 1);
+        sleeper.wake();
+      }
+    },
+  };
+}
