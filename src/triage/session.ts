@@ -13,7 +13,10 @@ import { kebabCase, LIST_TYPES } from '../tickets/list-query.js';
 import { ticketTitleOf } from '../tickets/mail.js';
 import { viewTickets } from '../tickets/pages.js';
 import { summarizeTicket, type TicketSummary } from '../tickets/summary.js';
+import { keyPressOf, type KeyPress } from '../util/terminal-input.js';
 import type { TicketActions } from './actions.js';
+
+export type { KeyPress };
 
 export interface TriageRow {
   id: number;
@@ -57,22 +60,6 @@ export interface TriageState {
   busy: boolean;
   overlay: Overlay | undefined;
   quit: boolean;
-}
-
-/** The keys of a key press, as the terminal UI library reports them. */
-export interface KeyPress {
-  upArrow?: boolean;
-  downArrow?: boolean;
-  pageUp?: boolean;
-  pageDown?: boolean;
-  home?: boolean;
-  end?: boolean;
-  return?: boolean;
-  escape?: boolean;
-  backspace?: boolean;
-  delete?: boolean;
-  ctrl?: boolean;
-  tab?: boolean;
 }
 
 /** What the session needs of the terminal: leaving the screen for an editor or a pager. */
@@ -139,14 +126,6 @@ function triageRow(id: number, summary: TicketSummary): TriageRow {
 export function pickerMatches(choices: readonly Choice[], query: string): Choice[] {
   const needle = query.toLowerCase();
   return choices.filter((choice) => choice.label.toLowerCase().includes(needle));
-}
-
-/** What a character of a chunk of typed keys stands for: Enter, Backspace, Tab, or itself. */
-function keyOfChar(char: string): KeyPress {
-  if (char === '\r' || char === '\n') return { return: true };
-  if (char === '\x7f' || char === '\b') return { backspace: true };
-  if (char === '\t') return { tab: true };
-  return {};
 }
 
 /** Text typed into the filter or a prompt: control characters are never part of it. */
@@ -438,7 +417,10 @@ export class TriageSession {
     const overlay = this.state.overlay;
     // Keys typed faster than they are read come as one chunk ("jj", "printer\r"): one at a time.
     if ([...input].length > 1 && !key.ctrl) {
-      for (const char of input) this.press(char, keyOfChar(char), pageSize);
+      for (const char of input) {
+        const { input: typed, key: charKey } = keyPressOf(char);
+        this.press(typed, charKey, pageSize);
+      }
       return;
     }
     if (overlay !== undefined) return this.pressInOverlay(overlay, input, key);
