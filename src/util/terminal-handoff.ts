@@ -5,9 +5,10 @@
 // reading, raw mode is left, and stdin stops being read. A listener removed is not enough: Node
 // keeps reading a TTY it has started reading, and what it reads never reaches the program (a
 // key typed in vim went to tkt). After the program has exited, raw mode comes back at once (so
-// nothing the terminal sends is echoed or held for a line), what is waiting in the input is read
-// and the terminal's own answers in it are dropped (the cursor-position report an editor asked
-// for on its way out), the keys are put back for whoever reads next, and the holder draws again.
+// nothing the terminal sends is echoed or held for a line), the input is read up to the
+// terminal's answer to a status request of tkt's, and the terminal's own answers in it are
+// dropped (the cursor-position report an editor asked for on its way out); the keys are put
+// back for whoever reads next (a prompt, the holder), and the holder draws again.
 import type { Readable, Writable } from 'node:stream';
 import { BRACKETED_PASTE_OFF, keysOnly } from './terminal-input.js';
 
@@ -49,13 +50,34 @@ async function stopReading(stdin: Readable): Promise<void> {
   await nextTurn();
 }
 
-/** Reads what is waiting in the input now, and puts back only its keys and pastes. */
-async function dropTerminalReplies(stdin: Readable): Promise<void> {
+// The terminal's status, asked for after the program: terminals answer in order, so once its
+// answer (ESC[0n, or ESC[3n) is in, so is every answer the program was owed. A terminal that
+// answers nothing holds tkt up this long.
+const STATUS_REQUEST = '\x1b[5n';
+const STATUS_ANSWER = /\x1b\[[03]n/;
+const STATUS_WAIT_MS = 500;
+
+/**
+ * Reads the input that came until the terminal's status answer (or, with no way to ask,
+ * what is waiting now), and puts back only its keys and pastes.
+ */
+async function dropTerminalReplies(stdin: Readable, ask: Writable | undefined): Promise<void> {
   const chunks: Buffer[] = [];
-  const gather = (chunk: Buffer | string) => chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  let answered = () => {};
+  const answer = new Promise<void>((resolve) => (answered = resolve));
+  const gather = (chunk: Buffer | string) => {
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    if (STATUS_ANSWER.test(Buffer.concat(chunks).toString('latin1'))) answered();
+  };
   stdin.on('data', gather);
   stdin.resume();
-  await nextTurn();
+  if (ask === undefined) await nextTurn();
+  else {
+    ask.write(STATUS_REQUEST);
+    const timer = setTimeout(answered, STATUS_WAIT_MS);
+    await answer;
+    clearTimeout(timer);
+  }
   stdin.off('data', gather);
   await stopReading(stdin);
   const keys = keysOnly(Buffer.concat(chunks).toString('utf8'));
@@ -75,7 +97,7 @@ export async function handOverTerminal<T>(terminal: TerminalStreams, use: () => 
   } finally {
     if (setRawMode !== undefined) {
       setRawMode(true);
-      await dropTerminalReplies(stdin);
+      await dropTerminalReplies(stdin, terminal.stdout.isTTY === true ? terminal.stdout : undefined);
       // The holder reads keys as they are typed; anyone else gets the terminal as it was.
       setRawMode(holder !== undefined || wasRaw);
     }

@@ -1,9 +1,10 @@
-// tkt triage lending the terminal to the editor, on real terminals (tmux, private socket) against
-// a sandbox: a real vim, and a scripted editor that holds the terminal until the test lets it go.
-// While the editor has the terminal every key is the editor's; once it is back, what the
-// terminal sends on its own (cursor-position reports, device attributes, focus events) is never
-// a key of the screen; and nothing of the handoff stays in the shell. Every step waits for what
-// the screen or the sandbox shows, never for a fixed time.
+// tkt lending the terminal to the editor, on real terminals (tmux, private socket) against a
+// sandbox: triage with a real vim and with a scripted editor that holds the terminal until the
+// test lets it go, and tkt reply at the shell. While the editor has the terminal every key is
+// the editor's; once it is back, what the terminal sends on its own (cursor-position reports,
+// device attributes, focus events) is never a key of the screen, nor left for the shell; and
+// nothing of the handoff stays in the shell. Every step waits for what the screen or the
+// sandbox shows, never for a fixed time.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, rm, writeFile } from 'node:fs/promises';
@@ -12,11 +13,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, privateTmux, terminalFixture, type TerminalFixture } from '../helpers/terminal.js';
 import { skipWithout } from '../helpers/tools.js';
 
-const skip = skipWithout(['tmux', 'vim'], 'test/pty/triage-editor.test.ts');
+const skip = skipWithout(['tmux', 'vim'], 'test/pty/editor-terminal.test.ts');
 
-describe.skipIf(skip)('tkt triage and the editor', () => {
+describe.skipIf(skip)('tkt and the editor at a real terminal', () => {
   let fixture: TerminalFixture;
-  const terminal = privateTmux('triage-editor');
+  const terminal = privateTmux('editor');
   let sessions = 0;
   const highlighted = (text: string) => /^› +(\d+) /m.exec(text)?.[1];
   const lines = (text: string) => text.replace(/\n+$/, '').split('\n');
@@ -25,7 +26,7 @@ describe.skipIf(skip)('tkt triage and the editor', () => {
   const listReads = () => fixture.sandbox.stats.byRoute['POST /api/TicketsApi'] ?? 0;
 
   beforeAll(async () => {
-    fixture = await terminalFixture('triage-editor', 'tech');
+    fixture = await terminalFixture('editor', 'tech');
   });
 
   afterAll(async () => {
@@ -147,5 +148,26 @@ describe.skipIf(skip)('tkt triage and the editor', () => {
       await rm(fifo, { force: true });
       await rm(opened, { force: true });
     }
+  });
+
+  it('leaves the shell nothing of what the terminal answered the editor of tkt reply', async () => {
+    // A ticket of the demo data with a requester e-mail.
+    const id = 1031;
+    const editor = join(fixture.dir, 'asking-editor.sh');
+    // Writes the reply, then, echo off as an editor has it, asks the terminal for the cursor
+    // position and its attributes, and is gone before the answers come.
+    await writeFile(editor, `#!/bin/sh\nprintf 'Sent from the shell\\n' > "$1"\nstty -echo\nprintf '\\033[6n\\033[c' > /dev/tty\n`);
+    await chmod(editor, 0o755);
+    sessions += 1;
+    const name = `e${sessions}`;
+    const earlier = replies(id).length;
+    await terminal.start(name, { width: 80, height: 24 }, `env -u CI -u VISUAL EDITOR='${editor}' TKT_CONFIG_DIR='${fixture.dir}' node '${BIN}' reply ${id}; echo "[exit $?]"; cat -v`);
+    await terminal.waitFor(name, /\[exit 0\]/, { what: 'the reply sent' });
+    expect(replies(id).slice(earlier)).toEqual(['Sent from the shell']);
+    // cat -v shows what reaches the shell: the line typed, and no ^[[…R before it.
+    await terminal.type(name, 'after');
+    await terminal.keys(name, 'Enter');
+    const shell = await terminal.waitFor(name, /^after$/m, { what: 'the line typed in the shell' });
+    expect(shell).not.toContain('^[');
   });
 });
