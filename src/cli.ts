@@ -12,6 +12,7 @@ import { createConfigStore } from './config/store.js';
 import { createOutput } from './output/format.js';
 import { InterruptedError, UsageError } from './errors.js';
 import { sanitizeInline } from './output/sanitize.js';
+import { handOverTerminal } from './util/terminal-handoff.js';
 
 /** A command's handler: its arguments and its own options, typed from its definition, and the run's Context. */
 export type Handler<Args extends unknown[], Opts extends OptionValues> = (args: Args, opts: Opts, ctx: Context) => Promise<void>;
@@ -203,10 +204,27 @@ function lazyPrompter(create: () => Promise<Prompter>): Prompter {
   };
 }
 
+/** Context.lendTerminal for this process: the terminal handed over, and signals left to the program while it has it. */
+function processLendTerminal(proc: ProcessStreams, state: RunState): Context['lendTerminal'] {
+  return async (use, holder) => {
+    // Already lent: the editor that the triage screen opens.
+    if (state.terminalLent) return await use();
+    state.terminalLent = true;
+    try {
+      return await handOverTerminal(proc, use, holder);
+    } finally {
+      state.terminalLent = false;
+      // A SIGTERM came while the program had the terminal: it has closed, now the run ends.
+      if (state.stop.signal.aborted) throw new InterruptedError();
+    }
+  };
+}
+
 /** The Context of a run of this process: its IO, the user's config folder, prompts at the terminal. */
 export async function createProcessContext(proc: ProcessStreams, globals: GlobalOptions, state: RunState): Promise<Context & { dispose(): Promise<void> }> {
   const io = createIO(proc, globals);
   const config = createConfigStore(defaultConfigDir(proc.env));
+  const lendTerminal = processLendTerminal(proc, state);
   return await buildContext({
     io,
     globals,
@@ -216,20 +234,11 @@ export async function createProcessContext(proc: ProcessStreams, globals: Global
       const [{ createInquirerPrompter }, { userSettings }] = await Promise.all([import('./prompts/inquirer.js'), import('./config/settings.js')]);
       // `tkt config set editor` applies to every text typed in an editor.
       const { editor } = userSettings({ config, env: proc.env, globals });
-      return createInquirerPrompter({ stdin: io.stdin, stderr: io.stderr, env: proc.env, color: io.color, editor, signal: state.stop.signal });
+      return createInquirerPrompter({ stdin: io.stdin, stderr: io.stderr, env: proc.env, color: io.color, editor, signal: state.stop.signal, lendTerminal });
     }),
     signal: state.stop.signal,
     halt: state.halt.signal,
-    async lendTerminal(use) {
-      state.terminalLent = true;
-      try {
-        return await use();
-      } finally {
-        state.terminalLent = false;
-        // A SIGTERM came while the program had the terminal: it has closed, now the run ends.
-        if (state.stop.signal.aborted) throw new InterruptedError();
-      }
-    },
+    lendTerminal,
   });
 }
 

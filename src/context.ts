@@ -4,6 +4,7 @@ import type { ApiClient } from './api/types.js';
 import type { ConfigStore, Session } from './config/types.js';
 import type { Output } from './output/format.js';
 import type { Prompter } from './prompts/types.js';
+import type { TerminalHolder } from './util/terminal-handoff.js';
 
 export interface IO {
   stdin: Readable;
@@ -60,12 +61,15 @@ export interface Context {
   /** Aborted on Ctrl-C; bulk commands stop starting new work. */
   signal: AbortSignal;
   /**
-   * Runs `use` while a program it starts (show's pager) has the terminal, as git does: a Ctrl-C,
-   * which the terminal sends to that program too, is left to it (less stops a search with it);
-   * a SIGTERM ends the run (InterruptedError, exit 143) once the program has closed, so it
-   * never outlives tkt holding the terminal.
+   * Runs `use` while a program it starts (the editor, the pager, a shell) has the terminal, as git
+   * does: tkt reads nothing from it meanwhile (`holder`, such as the triage screen, lets go of
+   * it first and takes it back after), and what the terminal answers the program (a
+   * cursor-position report) is dropped when tkt takes it back (util/terminal-handoff.ts). A
+   * Ctrl-C, which the terminal sends to that program too, is left to it (less stops a search
+   * with it); a SIGTERM ends the run (InterruptedError, exit 143) once the program has closed,
+   * so it never outlives tkt holding the terminal. Called again while lent, `use` just runs.
    */
-  lendTerminal<T>(use: () => Promise<T>): Promise<T>;
+  lendTerminal<T>(use: () => Promise<T>, holder?: TerminalHolder): Promise<T>;
   now(): Date;
   /** The resolved URL, token and user; throws AuthError / UsageError when they are missing. */
   session(): Promise<Session>;

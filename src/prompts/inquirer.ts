@@ -1,6 +1,7 @@
 // The real Prompter: @inquirer/prompts drawing on stderr (stdout stays clean for data),
 // loaded on first use so `tkt --help` never pays for it.
 import type { Readable, Writable } from 'node:stream';
+import type { Context } from '../context.js';
 import { InterruptedError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { createStyle, type Style } from '../output/style.js';
@@ -18,6 +19,8 @@ export interface PrompterIO {
   editor?: string;
   /** The run's stop signal (SIGTERM, or Ctrl-C outside the prompt): an open prompt closes. */
   signal?: AbortSignal;
+  /** Context.lendTerminal: the editor gets the terminal as every program tkt starts does. */
+  lendTerminal?: Context['lendTerminal'];
 }
 
 type Prompts = typeof import('@inquirer/prompts');
@@ -102,7 +105,8 @@ export function createInquirerPrompter(io: PrompterIO): Prompter {
     },
     editor: async ({ message, default: initial }) => {
       io.stderr.write(`${sanitizeInline(message)} (waiting for your editor to close the file...)\n`);
-      return editText({ message, default: initial, env: io.env, ...(io.editor === undefined ? {} : { editor: io.editor }) });
+      const edit = () => editText({ message, default: initial, env: io.env, ...(io.editor === undefined ? {} : { editor: io.editor }) });
+      return io.lendTerminal === undefined ? await edit() : await io.lendTerminal(edit);
     },
   };
 }

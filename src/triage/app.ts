@@ -1,5 +1,6 @@
 // Runs the triage screen: the alternate screen (the shell's scrollback is left as it was),
-// Ink mounted on the session, and the screen handed back for the editor and the pager.
+// Ink mounted on the session, and the terminal lent to the editor and the pager
+// (Context.lendTerminal, with the screen as its holder).
 //
 // Why Ink: the most used and best kept terminal UI library for Node (React components, its
 // own input parser with arrows, PgUp/PgDn, Home/End, resize handling, frames written in one
@@ -15,12 +16,16 @@ import { createLookups } from '../lookups/index.js';
 import { pageText } from '../output/pager.js';
 import { renderTicketDetail } from '../tickets/detail.js';
 import { createTicketActions } from './actions.js';
-import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from './input.js';
+import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from '../util/terminal-input.js';
+import type { TerminalHolder } from '../util/terminal-handoff.js';
 import { TriageScreen } from './screen.js';
 import { TriageSession, type Ending, type Terminal } from './session.js';
 
-const ALTERNATE_SCREEN = '\x1b[?1049h\x1b[H';
+// Cleared too: after a program that draws on the alternate screen without leaving it (a
+// graphical editor's "waiting" line), the terminal is still on it.
+const ALTERNATE_SCREEN = '\x1b[?1049h\x1b[2J\x1b[H';
 const MAIN_SCREEN = '\x1b[?1049l';
+const CLEAR_SCREEN = '\x1b[2J\x1b[H';
 // The default pager, `less -FRX`, suits `tkt show` at the prompt but not a full-screen program:
 // F quits at once on a ticket that fits, X prints it into the shell's own screen. Here less
 // keeps the colours, stays until q and clears up; -+F -+X also undo them when $LESS has them.
@@ -63,26 +68,29 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
       patchConsole: false,
     });
   };
+  /** Ink gone, pastes unmarked: the editor, the pager and the shell get the terminal as it was. */
   const unmount = async () => {
     if (instance === undefined) return;
     const leaving = instance;
     instance = undefined;
     leaving.unmount();
     await leaving.waitUntilExit().catch(() => undefined);
-    // The shell, the editor and the pager get the terminal as it was: pastes unmarked.
-    stdout.write(BRACKETED_PASTE_OFF + MAIN_SCREEN);
+    stdout.write(BRACKETED_PASTE_OFF);
   };
-  const terminal: Terminal = {
-    async suspend(work) {
+  // While a program has the terminal, the alternate screen stays, cleared: what it prints (an
+  // editor's "waiting for your editor" line) goes where triage was drawn, never into the
+  // shell's screen, which is left only on quit. A full-screen program switches screens itself.
+  const screen: TerminalHolder = {
+    async release() {
       await unmount();
-      try {
-        // The editor or pager has the terminal: a Ctrl-C there is theirs (Context.lendTerminal).
-        return await ctx.lendTerminal(work);
-      } finally {
-        if (!session.snapshot().quit) mount();
-      }
+      stdout.write(CLEAR_SCREEN);
+    },
+    retake() {
+      if (!session.snapshot().quit) mount();
     },
   };
+  // The editor or pager has the terminal: a Ctrl-C there is theirs (Context.lendTerminal).
+  const terminal: Terminal = { suspend: (work) => ctx.lendTerminal(work, screen) };
   const session = new TriageSession(
     {
       ctx,
@@ -111,6 +119,7 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
   } finally {
     ctx.signal.removeEventListener('abort', onSignal);
     await unmount();
+    stdout.write(MAIN_SCREEN);
   }
   // Closed by Ctrl-C or a signal: the run ends as interrupted, 130 (or 143 for SIGTERM; contract sections 5 and 8).
   if (ending === 'interrupted' || ctx.signal.aborted) throw new InterruptedError();

@@ -1,45 +1,43 @@
-// Key presses and pasted text, apart. Ink 6 has no paste support (Ink 7's usePaste needs Node
-// 22): it cuts what the terminal sends into runs of text and single escape sequences, emits
-// each as an 'input' event, and useInput reads every event as a key press. A paste's line
-// breaks were then Enter and its letters commands. With bracketed paste on, the terminal wraps
-// a paste in ESC[200~ ... ESC[201~, and each marker comes as an event of its own: the events
-// between them are gathered into one paste and never reach the key handler.
-import { useInput, useStdin, type Key } from 'ink';
-import { useEffect, useRef } from 'react';
+// Key presses and pasted text, apart, and nothing else. Ink 6 cuts what the terminal sends into
+// runs of text and single escape sequences and reads every one as a key press: a paste's line
+// breaks were Enter and its letters commands (Ink 6 has no paste support; Ink 7's usePaste needs
+// Node 22), and the terminal's own answers were keys too (the R of a cursor-position report read
+// the view again). Here each event Ink emits goes through tkt's reader of terminal input
+// (util/terminal-input.ts), which gathers pastes (bracketed paste is on while the screen is up)
+// and drops the terminal's answers; only the keys it finds reach the key handler.
+import { useInput, useStdin } from 'ink';
+import { useEffect, useRef, useState } from 'react';
+import { createTerminalInputReader, keyPressOf, type KeyPress, type TerminalInput } from '../util/terminal-input.js';
 
-/** Asks the terminal to mark pastes (xterm's bracketed paste mode); the second sequence stops it. */
-export const BRACKETED_PASTE_ON = '\x1b[?2004h';
-export const BRACKETED_PASTE_OFF = '\x1b[?2004l';
-const PASTE_START = '\x1b[200~';
-const PASTE_END = '\x1b[201~';
-
-export function useKeysAndPastes(onKey: (input: string, key: Key) => void, onPaste: (text: string) => void): void {
+export function useKeysAndPastes(onKey: (input: string, key: KeyPress) => void, onPaste: (text: string) => void): void {
   // Ink's own event channel (exposed by useStdin as internal_eventEmitter) carries each event
   // as the terminal sent it, before it is parsed into a key.
   const { internal_eventEmitter: events } = useStdin();
-  // The paste being gathered, and whether the event being handled is part of one.
-  const paste = useRef<{ text: string | undefined; inside: boolean }>({ text: undefined, inside: false });
-  const handlePaste = useRef(onPaste);
-  handlePaste.current = onPaste;
+  const [reader] = useState(createTerminalInputReader);
+  // What the event being handled holds, as the reader read it.
+  const current = useRef<TerminalInput[]>([]);
 
   useEffect(() => {
-    const gather = (data: string) => {
-      const state = paste.current;
-      state.inside = state.text !== undefined || data === PASTE_START;
-      if (data === PASTE_START) state.text = '';
-      else if (data === PASTE_END && state.text !== undefined) {
-        const text = state.text;
-        state.text = undefined;
-        handlePaste.current(text);
-      } else if (state.text !== undefined) state.text += data;
+    const read = (data: string) => {
+      current.current = reader.read(data);
     };
-    // Prepended, so it sees each event before useInput's listener, however often that one
+    // Prepended, so it reads each event before useInput's listener, however often that one
     // subscribes again.
-    events.prependListener('input', gather);
-    return () => void events.off('input', gather);
-  }, [events]);
+    events.prependListener('input', read);
+    return () => void events.off('input', read);
+  }, [events, reader]);
 
-  useInput((input, key) => {
-    if (!paste.current.inside) onKey(input, key);
+  // useInput turns raw mode on, and calls back once per event inside Ink's batched updates (one
+  // frame for keys typed faster than they are read); the reader's keys are used, not Ink's.
+  useInput(() => {
+    const inputs = current.current;
+    current.current = [];
+    for (const input of inputs) {
+      if (input.kind === 'paste') onPaste(input.text);
+      else {
+        const { input: typed, key } = keyPressOf(input.sequence);
+        onKey(typed, key);
+      }
+    }
   });
 }

@@ -11,7 +11,7 @@ import { formatDue } from '../output/time.js';
 import { TICKET_COLUMN_FIT } from '../tickets/list-output.js';
 import { kebabCase } from '../tickets/list-query.js';
 import { useKeysAndPastes } from './input.js';
-import { FOOTER_KEYS, KEY_MAP, pickerMatches, type Choice, type Overlay, type TriageRow, type TriageSession, type TriageState } from './session.js';
+import { FOOTER_ENDING, FOOTER_KEYS, KEY_MAP, pickerMatches, type Choice, type Overlay, type TriageRow, type TriageSession, type TriageState } from './session.js';
 
 export interface ScreenProps {
   session: TriageSession;
@@ -117,16 +117,15 @@ function helpLines(style: Style): string[] {
   return [style.bold('Keys (any key closes this)'), ...KEY_MAP.map(([keys, what]) => `  ${keys.padEnd(width)}  ${what}`)];
 }
 
-/** As many of the footer's keys as fit the width, then "? keys", which lists them all. */
+/** As many of the footer's keys as fit the width, then "q quit" and "? keys", which lists them all. */
 function footerLine(width: number): string {
-  const help = '? keys';
   let keys = '';
   for (const [key, what] of FOOTER_KEYS) {
     const longer = `${keys}${key} ${what}  `;
-    if (displayWidth(longer + help) > width) break;
+    if (displayWidth(longer + FOOTER_ENDING) > width) break;
     keys = longer;
   }
-  return truncate(keys + help, width);
+  return truncate(keys + FOOTER_ENDING, width);
 }
 
 /** Text being typed, with the cursor after it: its end, where the cursor is, when it is too long. */

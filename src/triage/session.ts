@@ -13,7 +13,10 @@ import { kebabCase, LIST_TYPES } from '../tickets/list-query.js';
 import { ticketTitleOf } from '../tickets/mail.js';
 import { viewTickets } from '../tickets/pages.js';
 import { summarizeTicket, type TicketSummary } from '../tickets/summary.js';
+import { keyPressOf, type KeyPress } from '../util/terminal-input.js';
 import type { TicketActions } from './actions.js';
+
+export type { KeyPress };
 
 export interface TriageRow {
   id: number;
@@ -59,22 +62,6 @@ export interface TriageState {
   quit: boolean;
 }
 
-/** The keys of a key press, as the terminal UI library reports them. */
-export interface KeyPress {
-  upArrow?: boolean;
-  downArrow?: boolean;
-  pageUp?: boolean;
-  pageDown?: boolean;
-  home?: boolean;
-  end?: boolean;
-  return?: boolean;
-  escape?: boolean;
-  backspace?: boolean;
-  delete?: boolean;
-  ctrl?: boolean;
-  tab?: boolean;
-}
-
 /** What the session needs of the terminal: leaving the screen for an editor or a pager. */
 export interface Terminal {
   suspend<T>(work: () => Promise<T>): Promise<T>;
@@ -113,7 +100,10 @@ export const KEY_MAP: readonly (readonly [string, string])[] = [
   ['Ctrl-C', 'quit, as interrupted (exit 130)'],
 ];
 
-/** The footer's keys, most used first: the screen shows as many as fit, then "? keys" (the help). */
+/**
+ * The footer's keys, most used first: the screen shows as many as fit, then the way out and
+ * the way to every key, which always show (FOOTER_ENDING).
+ */
 export const FOOTER_KEYS: readonly (readonly [string, string])[] = [
   ['⏎', 'show'],
   ['/', 'filter'],
@@ -123,11 +113,11 @@ export const FOOTER_KEYS: readonly (readonly [string, string])[] = [
   ['c', 'close'],
   ['a', 'assign'],
   ['v', 'view'],
-  ['q', 'quit'],
   ['o', 'reopen'],
   ['m', 'read'],
   ['R', 'refresh'],
 ];
+export const FOOTER_ENDING = 'q quit  ? keys';
 
 const SEARCHED_FIELDS = ['title', 'status', 'priority', 'requester', 'assignee'] as const;
 
@@ -136,17 +126,33 @@ function triageRow(id: number, summary: TicketSummary): TriageRow {
   return { id, summary, searchText };
 }
 
-export function pickerMatches(choices: readonly Choice[], query: string): Choice[] {
-  const needle = query.toLowerCase();
-  return choices.filter((choice) => choice.label.toLowerCase().includes(needle));
+/** `needle` occurs in `text` where a word starts (after a character that is no letter or digit). */
+function atWordStart(text: string, needle: string): boolean {
+  for (let index = text.indexOf(needle); index !== -1; index = text.indexOf(needle, index + 1)) {
+    if (index === 0 || !/[\p{L}\p{N}]/u.test(text[index - 1]!)) return true;
+  }
+  return false;
 }
 
-/** What a character of a chunk of typed keys stands for: Enter, Backspace, Tab, or itself. */
-function keyOfChar(char: string): KeyPress {
-  if (char === '\r' || char === '\n') return { return: true };
-  if (char === '\x7f' || char === '\b') return { backspace: true };
-  if (char === '\t') return { tab: true };
-  return {};
+/**
+ * The choices whose label holds `query` (case aside), the best first: the label itself, then
+ * labels that start with it, then those with a word that does, then the rest; each in list
+ * order. Typed "unassigned", the view unassigned-tickets comes before my-open-or-unassigned.
+ */
+export function pickerMatches(choices: readonly Choice[], query: string): Choice[] {
+  const needle = query.toLowerCase();
+  const rank = (label: string): number | undefined => {
+    const text = label.toLowerCase();
+    if (text === needle) return 0;
+    if (text.startsWith(needle)) return 1;
+    if (atWordStart(text, needle)) return 2;
+    return text.includes(needle) ? 3 : undefined;
+  };
+  return choices
+    .map((choice) => ({ choice, rank: rank(choice.label) }))
+    .filter((ranked): ranked is { choice: Choice; rank: number } => ranked.rank !== undefined)
+    .sort((a, b) => a.rank - b.rank)
+    .map((ranked) => ranked.choice);
 }
 
 /** Text typed into the filter or a prompt: control characters are never part of it. */
@@ -274,7 +280,8 @@ export class TriageSession {
     const load = new AbortController();
     this.latestLoad = load;
     const reloaded = view === this.state.view && !this.state.loading;
-    this.update({ view, loading: true, ...(view === this.state.view ? {} : { rows: [], selected: 0 }) });
+    // Another view starts unfiltered: a filter carried over would hide its tickets unasked.
+    this.update({ view, loading: true, ...(view === this.state.view ? {} : { rows: [], selected: 0, filter: '', filtering: false }) });
     try {
       const items = await viewTickets(this.deps.client, view, AbortSignal.any([this.deps.ctx.signal, load.signal]));
       // Overtaken while it ran: its tickets belong to a view no longer shown.
@@ -438,7 +445,10 @@ export class TriageSession {
     const overlay = this.state.overlay;
     // Keys typed faster than they are read come as one chunk ("jj", "printer\r"): one at a time.
     if ([...input].length > 1 && !key.ctrl) {
-      for (const char of input) this.press(char, keyOfChar(char), pageSize);
+      for (const char of input) {
+        const { input: typed, key: charKey } = keyPressOf(char);
+        this.press(typed, charKey, pageSize);
+      }
       return;
     }
     if (overlay !== undefined) return this.pressInOverlay(overlay, input, key);

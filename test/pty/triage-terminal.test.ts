@@ -139,11 +139,11 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
     for (const row of rows) expect(row).toMatch(/^[› ] +\d+ /);
   });
 
-  it('lists every key with ? at 80x24, and ends the footer with ? keys', async () => {
+  it('lists every key with ? at 80x24, and ends the footer with q quit and ? keys', async () => {
     const triage = await openTriage({ width: 80, height: 24 });
     const text = await triage.ready();
     const footer = lines(text)[23]!;
-    expect(footer).toMatch(/^⏎ show {2}\/ filter {2}p pick up .*\? keys$/);
+    expect(footer).toMatch(/^⏎ show {2}\/ filter {2}p pick up .* {2}q quit {2}\? keys$/);
     expect(footer.length).toBeLessThanOrEqual(80);
 
     await triage.keys('?');

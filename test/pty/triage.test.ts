@@ -256,7 +256,7 @@ describe.skipIf(skip)('tkt triage at a real terminal', () => {
     text = await waitFor(redrawnFor(50), 'the frame redrawn at 200x50');
     expect(lines(text)[0]).toMatch(/^tkt triage · unassigned-tickets/);
     // Wide enough for the whole footer.
-    expect(text).toMatch(/R refresh {2}\? keys$/m);
+    expect(text).toMatch(/R refresh {2}q quit {2}\? keys$/m);
 
     await keys('?');
     await waitFor(/Keys \(any key closes this\)/);

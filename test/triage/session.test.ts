@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiClient, RequestPlan } from '../../src/api/types.js';
 import { createLookups } from '../../src/lookups/index.js';
 import { createTicketActions } from '../../src/triage/actions.js';
-import { TriageSession, type KeyPress, type TriageDeps, type TriageState } from '../../src/triage/session.js';
+import { pickerMatches, TriageSession, type KeyPress, type TriageDeps, type TriageState } from '../../src/triage/session.js';
 import type { Harness } from '../helpers/harness.js';
 import { routeCount, ticketById, useHarness } from '../helpers/sandbox-state.js';
 
@@ -225,5 +225,54 @@ describe('triage session', () => {
     expect(await act(resolve)).toBe(`✓ #${id} already resolved, nothing changed`);
     expect(await act(close)).toBe(`✓ closed #${id}`);
     expect(await act(close)).toBe(`✓ #${id} already closed, nothing changed`);
+  });
+
+  it('switches to the view whose name is typed: a whole name or its start before a name that merely holds it', async () => {
+    const triage = await openSession();
+    await triage.session.load();
+    for (const [typed, view] of [
+      ['unassigned', 'UnassignedTickets'],
+      ['overdue', 'OverdueTickets'],
+      ['my-overdue', 'MyOverdueTickets'],
+      ['all-tickets', 'AllTickets'],
+    ] as const) {
+      triage.press('v');
+      triage.type(`${typed}\r`);
+      expect(triage.session.snapshot().view, typed).toBe(view);
+    }
+  });
+
+  it('clears the filter when it switches view: the new view shows all its tickets', async () => {
+    const triage = await openSession();
+    await triage.session.load();
+    triage.type('/printer\r');
+    expect(triage.session.snapshot().filter).toBe('printer');
+    triage.press('v');
+    triage.type('unassigned-tickets\r');
+    const switched = await triage.until((state) => state.view === 'UnassignedTickets' && !state.loading);
+    expect(switched.filter).toBe('');
+    expect(switched.visible).toEqual(switched.rows);
+    expect(switched.rows.length).toBeGreaterThan(0);
+    // Read again, the same view keeps it.
+    triage.type('/mouse\r');
+    triage.press('R');
+    expect((await triage.until((state) => !state.loading)).filter).toBe('mouse');
+  });
+});
+
+describe('pickerMatches', () => {
+  const choices = ['my-open-or-unassigned', 'unassigned-tickets', 'all-unassigned', 'Una Smith (una)'].map((label) => ({ label, value: label }));
+  const labels = (query: string) => pickerMatches(choices, query).map((choice) => choice.label);
+
+  it('puts the choices that start with what is typed first, then those with a word starting so, then the rest, each in list order', () => {
+    expect(labels('unassigned')).toEqual(['unassigned-tickets', 'my-open-or-unassigned', 'all-unassigned']);
+    expect(labels('UNA')).toEqual(['unassigned-tickets', 'Una Smith (una)', 'my-open-or-unassigned', 'all-unassigned']);
+    expect(labels('assigned')).toEqual(['my-open-or-unassigned', 'unassigned-tickets', 'all-unassigned']);
+    expect(labels('')).toEqual(choices.map((choice) => choice.label));
+  });
+
+  it('puts an exact match before all', () => {
+    const views = ['unassigned-tickets-old', 'unassigned-tickets'].map((label) => ({ label, value: label }));
+    expect(pickerMatches(views, 'unassigned-tickets').map((choice) => choice.label)).toEqual(['unassigned-tickets', 'unassigned-tickets-old']);
   });
 });
