@@ -160,7 +160,7 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
         }),
       );
       const heading = tty && spec.heading !== undefined && count === entries.length ? `${createStyle(io.stdoutColor).bold(sanitizeInline(spec.heading))}\n` : '';
-      await writeText(io.stdout, heading + (renderTable(tableColumns, rows, { width: io.columns, color: io.stdoutColor, plain: !tty })));
+      await writeText(io.stdout, heading + (renderTable(tableColumns, rows, { width: io.size().columns, color: io.stdoutColor, plain: !tty })));
     },
     async end() {
       if (count > 0) return;

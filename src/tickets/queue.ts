@@ -73,7 +73,7 @@ export function renderQueue({ counts, urgent }: Queue, ctx: Context): string {
         { header: 'TITLE', key: 'title', ...TICKET_COLUMN_FIT.title },
       ],
       tickets,
-      { width: ctx.io.columns - INDENT.length, color: ctx.io.stdoutColor },
+      { width: ctx.io.size().columns - INDENT.length, color: ctx.io.stdoutColor },
     );
     lines.push('', style.bold('Most urgent'), ...table.trimEnd().split('\n').map((line) => INDENT + line));
   }

@@ -25,8 +25,7 @@ async function serviceIds(table: Record<string, unknown>): Promise<number[]> {
 
 describe('tkt list', () => {
   it('prints a table of the first page with the ticket columns', async () => {
-    const r = await h.context({ tty: true });
-    r.ctx.io.columns = 200;
+    const r = await h.context({ tty: true, size: { columns: 200 } });
     await run({}, r.ctx);
     const lines = r.stdout().trimEnd().split('\n');
     expect(lines.join('\n')).toMatch(/ID.*TITLE.*STATUS.*PRIORITY.*REQUESTER.*ASSIGNEE.*DUE/);
@@ -177,8 +176,7 @@ describe('tkt list', () => {
     expect(header).toMatch(/ID +TITLE +STATUS +PRIORITY/);
     expect(header).not.toContain('REQUESTER');
 
-    const fifty = await h.context({ tty: true });
-    fifty.ctx.io.columns = 50;
+    const fifty = await h.context({ tty: true, size: { columns: 50 } });
     await run({ view: 'all-tickets' }, fifty.ctx);
     const lines = fifty.stdout().trimEnd().split('\n');
     for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(50);
@@ -187,8 +185,7 @@ describe('tkt list', () => {
   });
 
   it('keeps every column named with --columns at a narrow terminal, cut rather than left out', async () => {
-    const narrow = await h.context({ tty: true, globals: { columns: 'id,requester,assignee,title' } });
-    narrow.ctx.io.columns = 40;
+    const narrow = await h.context({ tty: true, size: { columns: 40 }, globals: { columns: 'id,requester,assignee,title' } });
     await run({ view: 'all-tickets' }, narrow.ctx);
     expect(narrow.stdout().split('\n')[0]).toMatch(/^ +ID +REQUEST\S* +ASSIGNEE +TITLE$/);
   });
@@ -288,7 +285,7 @@ describe('tkt list against a service with another item shape', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  const context = () => h.context({ env: { TKT_URL: url, TKT_TOKEN: 'opaque-token' }, tty: true });
+  const context = (columns?: number) => h.context({ env: { TKT_URL: url, TKT_TOKEN: 'opaque-token' }, tty: true, size: { columns } });
 
   it('reads PascalCase fields and nested objects', async () => {
     items = [
@@ -302,8 +299,7 @@ describe('tkt list against a service with another item shape', () => {
         DueDate: new Date(Date.now() + 3 * 3600_000 + 60_000).toISOString(),
       },
     ];
-    const r = await context();
-    r.ctx.io.columns = 200;
+    const r = await context(200);
     await run({}, r.ctx);
     const out = r.stdout();
     for (const text of ['7001', 'Pascal printer', 'Waiting on vendor', 'Urgent', 'Zed Zulu (zzulu)', 'Tom Tech', 'in 3h']) expect(out).toContain(text);

@@ -81,8 +81,7 @@ describe('tkt status', () => {
   });
 
   it('keeps the titles of the urgent tickets at a narrow terminal, leaving out other columns first', async () => {
-    const narrow = await h.context({ tty: true });
-    narrow.ctx.io.columns = 50;
+    const narrow = await h.context({ tty: true, size: { columns: 50 } });
     await run({}, narrow.ctx);
     const out = narrow.stdout();
     const table = out.slice(out.indexOf('Most urgent')).split('\n').slice(1, -1);
