@@ -60,7 +60,7 @@ export function renderQueue({ counts, urgent }: Queue, ctx: Context): string {
   if (urgent.length > 0) {
     const tickets = urgent.map((item) => {
       const ticket = summarizeTicket(item);
-      const due = formatDue(ticket.due, ctx.now(), ticket.overdue);
+      const due = formatDue(ticket.due, ctx.now(), ticket);
       return { id: ticket.id, due: due.text === '' ? 'no due date' : due.text, overdue: due.overdue, priority: ticket.priority, status: ticket.status, title: ticket.title };
     });
     const table = renderTable(

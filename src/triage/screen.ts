@@ -54,8 +54,9 @@ const TABLE_COLUMNS: Column[] = [
   { key: 'assignee', header: 'ASSIGNEE', ...TICKET_COLUMN_FIT.assignee },
 ];
 
-function tableRow({ id, summary }: TriageRow, now: Date): Row {
-  const due = formatDue(summary.due, now, summary.overdue);
+/** A ticket as a row of the triage table (exported for its tests). */
+export function tableRow({ id, summary }: TriageRow, now: Date): Row {
+  const due = formatDue(summary.due, now, summary);
   return { id, status: summary.status, priority: summary.priority, due: due.text, overdue: due.overdue, title: summary.title, requester: summary.requester, assignee: summary.assignee ?? '-' };
 }
 

@@ -215,19 +215,24 @@ describe('tkt list', () => {
     expect(piped.stderr()).toBe('');
   });
 
-  it('never calls a resolved or closed ticket overdue, in list, list --overdue and show', async () => {
+  it('never calls a resolved or closed ticket overdue, in list, list --overdue and show, and shows its due as a plain date', async () => {
     const settled = h.sandbox.state.tickets.find((t) => t.title === 'Wi-Fi drops in meeting room B')!;
     const original = settled.dueDate;
-    settled.dueDate = new Date(Date.now() - 2 * 24 * 3600 * 1000 - 3600 * 1000).toISOString();
+    const day = (date: Date) => `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
     try {
-      const listed = await h.context({ tty: true, globals: { columns: 'id,status,due' } });
-      await run({ search: 'Wi-Fi drops in meeting room B', in: 'subject' }, listed.ctx);
-      expect(listed.stdout()).toMatch(/Resolved\s+│?\s*2d ago/);
-      expect(listed.stdout()).not.toContain('overdue');
+      // Past or still ahead, the due date of a ticket that is done is only a date: not "2d ago", not "in 23h".
+      for (const offset of [-2 * 24 * 3600 * 1000 - 3600 * 1000, 23 * 3600 * 1000 + 60_000]) {
+        const due = new Date(Date.now() + offset);
+        settled.dueDate = due.toISOString();
+        const listed = await h.context({ tty: true, globals: { columns: 'id,status,due' } });
+        await run({ search: 'Wi-Fi drops in meeting room B', in: 'subject' }, listed.ctx);
+        expect(listed.stdout()).toMatch(new RegExp(`Resolved\\s+${day(due)}\\n`));
+        expect(listed.stdout()).not.toMatch(/overdue|ago|in \d/);
+        const shown = await h.cli(['show', String(settled.id)]);
+        expect(shown.stdout).toMatch(new RegExp(`Due:\\s+${day(due)} \\d\\d:\\d\\d\\n`));
+      }
       const overdueOnly = await h.cli(['list', '--view', 'all-tickets', '--all', '--overdue', '-q']);
       expect(idLines(overdueOnly.stdout)).not.toContain(settled.id);
-      const shown = await h.cli(['show', String(settled.id)]);
-      expect(shown.stdout).toMatch(/Due:\s+\S+ \S+ \(2d ago\)/);
     } finally {
       settled.dueDate = original;
     }
