@@ -24,7 +24,7 @@ const URGENT_SHOWN = 5;
 export interface Queue {
   /** open, overdue, dueToday, onHold, pending, escalated, unassignedInMyGroups. */
   counts: Record<string, number>;
-  /** The most urgent open tickets, as the list gives them: overdue first, then the nearest due date. */
+  /** The most urgent tickets, as the list gives them: the overdue ones (whatever their status) first, then open ones by nearest due date. */
   urgent: unknown[];
 }
 
@@ -36,10 +36,16 @@ export async function readQueue(api: ApiClient, signal: AbortSignal, now: Date):
   // A resolved or closed ticket nobody was assigned to is no one's work.
   counts.unassignedInMyGroups = groups.filter((item) => summarizeTicket(item).assignee === undefined && !isSettled(item)).length;
 
+  // The urgent table lists every overdue ticket the count counts, first: the service's overdue
+  // view holds on-hold, pending and escalated tickets too, which the open view does not.
+  const [open, overdueView] = [lists[0]!, lists[1]!];
+  const idOf = (item: unknown) => summarizeTicket(item).id;
+  const overdueIds = new Set(overdueView.map(idOf));
+  const candidates = [...overdueView, ...open.filter((item) => !overdueIds.has(idOf(item)))];
   const dueOf = (item: unknown) => summarizeTicket(item).due?.getTime() ?? Number.POSITIVE_INFINITY;
-  const overdue = (item: unknown) => Number(dueOf(item) < now.getTime());
+  const overdue = (item: unknown) => Number(overdueIds.has(idOf(item)) || dueOf(item) < now.getTime());
   // Overdue first, then the nearest due date; tickets without one last.
-  const urgent = [...lists[0]!].sort((a, b) => overdue(b) - overdue(a) || dueOf(a) - dueOf(b)).slice(0, URGENT_SHOWN);
+  const urgent = candidates.sort((a, b) => overdue(b) - overdue(a) || dueOf(a) - dueOf(b)).slice(0, URGENT_SHOWN);
   return { counts, urgent };
 }
 
@@ -76,6 +82,9 @@ export function renderQueue({ counts, urgent }: Queue, ctx: Context): string {
       { width: ctx.io.size().columns - INDENT.length, color: ctx.io.stdoutColor },
     );
     lines.push('', style.bold('Most urgent'), ...table.trimEnd().split('\n').map((line) => INDENT + line));
+    // The overdue tickets come first: those the table has no room for are said, not dropped.
+    const overdueNotShown = counts.overdue! - Math.min(counts.overdue!, urgent.length);
+    if (overdueNotShown > 0) lines.push(`${INDENT}and ${overdueNotShown} more overdue: tkt list --view my-overdue-tickets`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -216,25 +216,26 @@ describe('tkt list', () => {
   });
 
   it('never calls a resolved or closed ticket overdue, in list, list --overdue and show, and shows its due as a plain date', async () => {
-    const settled = h.sandbox.state.tickets.find((t) => t.title === 'Wi-Fi drops in meeting room B')!;
-    const original = settled.dueDate;
+    // The state is read again for each edit: reading it is what tells the sandbox's caches.
+    const settled = () => h.sandbox.state.tickets.find((t) => t.title === 'Wi-Fi drops in meeting room B')!;
+    const original = settled().dueDate;
     const day = (date: Date) => `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
     try {
       // Past or still ahead, the due date of a ticket that is done is only a date: not "2d ago", not "in 23h".
       for (const offset of [-2 * 24 * 3600 * 1000 - 3600 * 1000, 23 * 3600 * 1000 + 60_000]) {
         const due = new Date(Date.now() + offset);
-        settled.dueDate = due.toISOString();
+        settled().dueDate = due.toISOString();
         const listed = await h.context({ tty: true, globals: { columns: 'id,status,due' } });
         await run({ search: 'Wi-Fi drops in meeting room B', in: 'subject' }, listed.ctx);
         expect(listed.stdout()).toMatch(new RegExp(`Resolved\\s+${day(due)}\\n`));
         expect(listed.stdout()).not.toMatch(/overdue|ago|in \d/);
-        const shown = await h.cli(['show', String(settled.id)]);
+        const shown = await h.cli(['show', String(settled().id)]);
         expect(shown.stdout).toMatch(new RegExp(`Due:\\s+${day(due)} \\d\\d:\\d\\d\\n`));
       }
       const overdueOnly = await h.cli(['list', '--view', 'all-tickets', '--all', '--overdue', '-q']);
-      expect(idLines(overdueOnly.stdout)).not.toContain(settled.id);
+      expect(idLines(overdueOnly.stdout)).not.toContain(settled().id);
     } finally {
-      settled.dueDate = original;
+      settled().dueDate = original;
     }
   });
 
