@@ -21,11 +21,11 @@ Examples:
 
 export type ProfilesOptions = Record<string, never>;
 
-// A long URL gives way before the name does.
+// A long URL gives way before the name and the state do.
 const PROFILE_COLUMNS: Column[] = [
   { header: '  NAME', key: 'name', priority: 2 },
   { header: 'URL', key: 'url', shrink: true, minWidth: 20, priority: 1 },
-  { header: 'STATUS', key: 'status', shrink: true, priority: 1 },
+  { header: 'STATUS', key: 'status', shrink: true, priority: 2 },
 ];
 
 export async function run(_options: ProfilesOptions, ctx: Context): Promise<void> {
