@@ -172,8 +172,9 @@ export function fitTable(columns: readonly Column[], natural: readonly number[],
   const headers = columns.map((column) => sanitizeInline(column.header));
   const { shown, widths } = fitColumns(columns, headers, natural, options.width);
   const style = createStyle(options.color);
-  // Padded with our own width function, the one that cut the cells: emoji, CJK and zero-width
-  // marks keep the columns straight (a table library measuring its own way did not).
+  // Padded with the width function that cut the cells, string-width 8 (Ink's): emoji, CJK,
+  // Thai vowel marks and zero-width spaces keep the columns straight. cli-table3 (0.6.5) pads
+  // with its own string-width 4, which counts those marks and spaces one column each.
   const line = (cells: readonly string[], paint: (text: string, i: number) => string) =>
     shown
       .map((i, position) => {

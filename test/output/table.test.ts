@@ -118,7 +118,7 @@ describe('renderTable on a terminal', () => {
   });
 
   it("keeps columns straight as Ink measures them (string-width): ©, ☀, a flag, Hangul Jamo Extended, CJK, ZWJ emoji", () => {
-    const titles = ['© 2026 licence', '☀ solar panel', 'Berlin 🇩🇪 office', 'ꥠꥡ jamo', '漢字 printer', 'dev 👩‍💻 laptop', 'plain'];
+    const titles = ['© 2026 licence', '☀ solar panel', 'Berlin 🇩🇪 office', 'ꥠꥡ jamo', '漢字 printer', 'dev 👩‍💻 laptop', 'สวัสดี Thai marks', 'x\u200bzero width', 'plain'];
     const out = renderTable(columns, titles.map((title, i) => ({ id: i + 1, title, status: 'Open' })), { width: 80, color: false });
     // The column each line's STATUS cell starts at, as the terminal (and triage's Ink) counts.
     const starts = lines(out).map((line) => stringWidth(line.slice(0, line.search(/STATUS|Open/))));
