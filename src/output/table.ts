@@ -2,13 +2,13 @@
 // room is short, columns give way by priority: the least important shrink first (those marked
 // `shrink`, to their minWidth) and are then left out, so the title keeps a readable width; the
 // most important are cut only when nothing else is left. Piped (`plain`): one tab-separated
-// line per row, no header, nothing truncated, as `gh` does, for grep/cut/awk.
+// line per row, no header, nothing truncated, as `gh` does, for grep/cut/awk (plain-table.ts).
 import stringWidth from 'string-width';
+import { cellText, renderPlainTable, type Cell, type Row } from './plain-table.js';
 import { sanitizeInline, sanitizeText } from './sanitize.js';
 import { createStyle } from './style.js';
 
-export type Cell = string | number | boolean | null | undefined;
-export type Row = Readonly<Record<string, Cell>>;
+export type { Cell, Row };
 
 export interface Column {
   header: string;
@@ -87,10 +87,6 @@ export function truncateStart(text: string, width: number): string {
     used += next;
   }
   return ELLIPSIS + kept;
-}
-
-function cellText(value: Cell): string {
-  return value === null || value === undefined ? '' : sanitizeInline(String(value));
 }
 
 /** The shown columns (indexes) and their widths. */
@@ -196,7 +192,7 @@ export function fitTable(columns: readonly Column[], natural: readonly number[],
 }
 
 export function renderTable(columns: readonly Column[], rows: readonly Row[], options: TableOptions): string {
-  if (options.plain) return rows.map((row) => columns.map((column) => cellText(row[column.key])).join('\t') + '\n').join('');
+  if (options.plain) return renderPlainTable(columns, rows);
   const table = fitTable(columns, measureTable(columns, rows), options);
   return [table.header, ...rows.map(table.line)].map((text) => text + '\n').join('');
 }

@@ -4,7 +4,6 @@
 import type { ApiClient } from '../api/types.js';
 import type { Context } from '../context.js';
 import { createStyle } from '../output/style.js';
-import { renderTable } from '../output/table.js';
 import { formatDue } from '../output/time.js';
 import { TICKET_COLUMN_FIT } from './list-output.js';
 import { viewTickets } from './pages.js';
@@ -58,7 +57,7 @@ export function urgentIds(queue: Queue): (number | string)[] {
 const INDENT = '  ';
 
 /** The queue as people read it: the counts, then the urgent tickets as an aligned table. */
-export function renderQueue({ counts, urgent }: Queue, ctx: Context): string {
+export async function renderQueue({ counts, urgent }: Queue, ctx: Context): Promise<string> {
   const style = createStyle(ctx.io.stdoutColor);
   const rows: [string, number][] = [...COUNTS.map(([key, , label]): [string, number] => [label, counts[key]!]), ['unassigned in your groups', counts.unassignedInMyGroups!]];
   const width = Math.max(...rows.map(([label]) => label.length));
@@ -69,6 +68,8 @@ export function renderQueue({ counts, urgent }: Queue, ctx: Context): string {
       const due = formatDue(ticket.due, ctx.now(), ticket);
       return { id: ticket.id, due: due.text === '' ? 'no due date' : due.text, overdue: due.overdue, priority: ticket.priority, status: ticket.status, title: ticket.title };
     });
+    // The table module (and string-width) loads only for the human form: not for --json or -q.
+    const { renderTable } = await import('../output/table.js');
     const table = renderTable(
       [
         // Giving way at a narrow terminal as `tkt list`'s columns do: the ID and the title stay.
