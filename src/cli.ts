@@ -13,6 +13,8 @@ import { createOutput } from './output/format.js';
 import { InterruptedError, UsageError } from './errors.js';
 import { sanitizeInline } from './output/sanitize.js';
 import { handOverTerminal } from './util/terminal-handoff.js';
+import { terminalSize, type SizedStream } from './output/terminal-size.js';
+import { isCI } from './util/ci.js';
 
 /** A command's handler: its arguments and its own options, typed from its definition, and the run's Context. */
 export type Handler<Args extends unknown[], Opts extends OptionValues> = (args: Args, opts: Opts, ctx: Context) => Promise<void>;
@@ -38,8 +40,8 @@ export type StopSignal = 'SIGINT' | 'SIGTERM';
 
 export interface ProcessLike {
   stdin: Readable & { isTTY?: boolean };
-  stdout: Writable & { isTTY?: boolean; columns?: number };
-  stderr: Writable & { isTTY?: boolean; columns?: number };
+  stdout: Writable & { isTTY?: boolean } & SizedStream;
+  stderr: Writable & { isTTY?: boolean } & SizedStream;
   env: Record<string, string | undefined>;
   /** Signal handlers, and leaving at once: the real process's, or a test's stand-in. */
   on(event: StopSignal, listener: () => void): unknown;
@@ -102,7 +104,6 @@ export function createIO(proc: ProcessStreams, globals: GlobalOptions): IO {
   const stdinIsTTY = proc.stdin.isTTY === true;
   const stdoutIsTTY = proc.stdout.isTTY === true;
   const stderrIsTTY = proc.stderr.isTTY === true;
-  const ci = proc.env.CI !== undefined && proc.env.CI !== '' && proc.env.CI !== 'false' && proc.env.CI !== '0';
   return {
     stdin: proc.stdin,
     stdout: proc.stdout,
@@ -113,8 +114,8 @@ export function createIO(proc: ProcessStreams, globals: GlobalOptions): IO {
     color: colorAllowed(globals, proc.env, stderrIsTTY),
     // FORCE_COLOR is for a terminal that does not say so (CI logs), never for data in a pipe.
     stdoutColor: stdoutIsTTY && colorAllowed(globals, proc.env, stdoutIsTTY),
-    columns: proc.stdout.columns ?? proc.stderr.columns ?? 80,
-    canPrompt: stdinIsTTY && stderrIsTTY && globals.input && !ci,
+    size: () => terminalSize([proc.stdout, proc.stderr], proc.env),
+    canPrompt: stdinIsTTY && stderrIsTTY && globals.input && !isCI(proc.env),
   };
 }
 

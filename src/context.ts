@@ -3,6 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { ApiClient } from './api/types.js';
 import type { ConfigStore, Session } from './config/types.js';
 import type { Output } from './output/format.js';
+import type { TerminalSize } from './output/terminal-size.js';
 import type { Prompter } from './prompts/types.js';
 import type { TerminalHolder } from './util/terminal-handoff.js';
 
@@ -20,8 +21,8 @@ export interface IO {
   color: boolean;
   /** Colour in data on stdout: only when stdout is a TTY (and colour not disabled). */
   stdoutColor: boolean;
-  /** Terminal width for tables; 80 when unknown. */
-  columns: number;
+  /** The terminal's size now (it follows resizes): $COLUMNS/$LINES, else 80x24, when it reports none. */
+  size(): TerminalSize;
   /** stdin and stderr are TTYs and neither --no-input nor CI: commands may ask. */
   canPrompt: boolean;
 }

@@ -48,8 +48,8 @@ const NARROWEST = 40;
  * How the lists under an `error:` line are laid out: wrapped to the terminal, and there cut to a
  * few lines each; a log (stderr not a terminal) keeps every number.
  */
-export function summaryLayout(io: Pick<IO, 'columns' | 'stderrIsTTY'>, prefix: string): RangeLinesOptions {
-  return { prefix, width: Math.max(io.columns, NARROWEST) - DETAIL_INDENT, maxLines: io.stderrIsTTY ? TERMINAL_LIST_LINES : undefined };
+export function summaryLayout(io: Pick<IO, 'size' | 'stderrIsTTY'>, prefix: string): RangeLinesOptions {
+  return { prefix, width: Math.max(io.size().columns, NARROWEST) - DETAIL_INDENT, maxLines: io.stderrIsTTY ? TERMINAL_LIST_LINES : undefined };
 }
 
 /**

@@ -2,7 +2,7 @@
 import type { CommandHost, Program } from '../cli.js';
 import { profileLines } from '../account/profiles.js';
 import type { Context } from '../context.js';
-import { sanitizeInline } from '../output/sanitize.js';
+import type { Column } from '../output/table.js';
 
 export function register(program: Program, host: CommandHost): void {
   const command = program
@@ -21,16 +21,27 @@ Examples:
 
 export type ProfilesOptions = Record<string, never>;
 
+// A long URL gives way before the name and the state do.
+const PROFILE_COLUMNS: Column[] = [
+  { header: '  NAME', key: 'name', priority: 2 },
+  { header: 'URL', key: 'url', shrink: true, minWidth: 20, priority: 1 },
+  { header: 'STATUS', key: 'status', shrink: true, priority: 2 },
+];
+
 export async function run(_options: ProfilesOptions, ctx: Context): Promise<void> {
   const profiles = profileLines(ctx);
   await ctx.output.document(profiles, {
     quiet: () => profiles.map((p) => `${p.name}\n`).join(''),
-    human: () =>
-      profiles
-        .map((p) => {
-          const who = p.loggedIn ? `logged in${p.username === null ? '' : ` as ${sanitizeInline(p.username)}`}` : 'not logged in';
-          return `${p.active ? '*' : ' '} ${sanitizeInline(p.name)}  ${p.url === null ? '(no URL)' : sanitizeInline(p.url)}  ${who}\n`;
-        })
-        .join(''),
+    human: async () => {
+      const { renderTable } = await import('../output/table.js');
+      const rows = profiles.map((p) => ({
+        // The active profile marked as docker marks its context: before the name.
+        name: `${p.active ? '*' : ' '} ${p.name}`,
+        url: p.url ?? '(no URL)',
+        status: p.loggedIn ? `logged in${p.username === null ? '' : ` as ${p.username}`}` : 'not logged in',
+      }));
+      // The same table piped: -q and --json are the forms for scripts.
+      return renderTable(PROFILE_COLUMNS, rows, { width: ctx.io.size().columns, color: ctx.io.stdoutColor });
+    },
   });
 }

@@ -4,6 +4,7 @@ import type { Context } from '../context.js';
 import { fieldsOption } from '../output/flags.js';
 import { parseTicketId, wholeNumberOption } from '../util/ids.js';
 import { idArgument } from './shared-options.js';
+import { mayPage, pageText } from '../output/pager.js';
 import { writeText } from '../output/write.js';
 
 export interface ShowOptions {
@@ -27,7 +28,7 @@ export function register(program: Program, host: CommandHost): void {
     .addOption(fieldsOption())
     .addHelpText(
       'after',
-      `\nAt a terminal the ticket is wrapped to its width and paged through "tkt config get pager"\n($PAGER, default less -FRX).\n\nExamples:\n  $ tkt show 42\n  $ tkt view 42 --mark-read\n  $ tkt show 42 --comments 3 --no-pager\n  $ tkt show 42 --fields id,title,dueDate\n  $ tkt show 42 --query status.status --raw`,
+      `\nAt a terminal the ticket is wrapped to its width and paged through "tkt config get pager"\n($PAGER, default less -FRX); never under CI, with --no-input, or at a terminal that\nreports no size.\n\nExamples:\n  $ tkt show 42\n  $ tkt view 42 --mark-read\n  $ tkt show 42 --comments 3 --no-pager\n  $ tkt show 42 --fields id,title,dueDate\n  $ tkt show 42 --query status.status --raw`,
     );
   host.action(command, ([id], opts, ctx) => run({ id, ...opts }, ctx));
 }
@@ -37,13 +38,12 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
   const comments = options.comments === undefined ? undefined : wholeNumberOption('--comments', options.comments, { min: 0 });
   const api = await ctx.api();
   const ticket = (await api.send(plans.getTicket(id))).body;
-  const terminal = ctx.io.stdoutIsTTY;
   const render = async () => {
     const [{ renderTicketDetail }, { createLookups }] = await Promise.all([import('../tickets/detail.js'), import('../lookups/index.js')]);
-    return renderTicketDetail(ticket, { lookups: createLookups(ctx), now: ctx.now(), color: ctx.io.stdoutColor, width: terminal ? ctx.io.columns : undefined, comments });
+    return renderTicketDetail(ticket, { lookups: createLookups(ctx), now: ctx.now(), color: ctx.io.stdoutColor, width: ctx.io.stdoutIsTTY ? ctx.io.size().columns : undefined, comments });
   };
-  if (terminal && options.pager && ctx.output.format === 'human') {
-    const [{ pageText }, { userSettings }] = await Promise.all([import('../output/pager.js'), import('../config/settings.js')]);
+  if (options.pager && ctx.output.format === 'human' && mayPage(ctx.io, ctx.globals, ctx.env)) {
+    const { userSettings } = await import('../config/settings.js');
     const text = await render();
     // A pager that cannot run (not installed): the ticket printed directly, so nothing is lost.
     const paged = await ctx.lendTerminal(() => pageText(text, userSettings(ctx).pager, ctx.io.stdout, ctx.env));

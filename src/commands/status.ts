@@ -17,8 +17,9 @@ export function register(program: Program, host: CommandHost): void {
       `
 Counts: open, overdue, due today, on hold, pending and escalated tickets of yours (the service's
 my-* views), and unassigned tickets in your groups that are not resolved or closed; then your
-most urgent open tickets (overdue first, then by due date). --json gives {"counts": {...},
-"urgent": [...]}; -q the IDs of the most urgent, one per line.
+most urgent tickets: every overdue one first (on hold or pending too), then open ones by due
+date; overdue ones beyond the first five are counted under the table. --json gives
+{"counts": {...}, "urgent": [...]}; -q the IDs of the most urgent, one per line.
 
 Examples:
   $ tkt status

@@ -1,11 +1,13 @@
 // Profiles, tokens and lookup caches on disk, with plain node:fs. Writes take a lock file,
 // then write a temporary file and rename it into place (writeObject).
 //
-// conf did the writing until it was found (issue 10) to install SIGINT/SIGTERM handlers
-// through atomically/when-exit and to send the signal back to its own process after a
-// write: one Ctrl-C then acted as two. It also had no lock for the read-modify-write of a
-// shared file (issue 11: concurrent logins lost profiles). What was left for it was a
-// JSON.stringify and a rename, so it was replaced instead of worked around.
+// conf did the writing until it was found to install SIGINT/SIGTERM handlers through
+// atomically/when-exit and to send the signal back to its own process after a write: one
+// Ctrl-C then acted as two. It also had no lock for the read-modify-write of a shared file
+// (concurrent logins lost profiles). What was left for it was a JSON.stringify and a rename,
+// so it was replaced instead of worked around. Read again in conf 16.0.0 (its latest release):
+// atomically 2.1.1 still loads when-exit 2.1.5, which hooks SIGHUP, SIGINT, SIGTERM and more on
+// load and re-raises the signal with process.kill(process.pid, signal); conf still takes no lock.
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';

@@ -17,7 +17,7 @@ export async function renderCollections(collections: readonly [string, unknown[]
       const title = style.bold(`${sanitizeInline(name)} (${items.length})`);
       if (items.length === 0) return `${title}\n  (none)\n`;
       const rows = items.map(scalarFields);
-      const table = renderTable(columnsOf(items), rows, { width: io.columns, color: io.stdoutColor, plain: !io.stdoutIsTTY });
+      const table = renderTable(columnsOf(items), rows, { width: io.size().columns, color: io.stdoutColor, plain: !io.stdoutIsTTY });
       return `${title}\n${table}`;
     }),
   );

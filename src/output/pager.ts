@@ -3,11 +3,22 @@
 // text on screen), as git and gh do.
 import { spawn } from 'node:child_process';
 import type { Writable } from 'node:stream';
+import type { GlobalOptions, IO } from '../context.js';
+import { isCI } from '../util/ci.js';
 
 // sh's status for a command it cannot find or run.
 const NOT_RUNNABLE = new Set([126, 127]);
 // What git gives less and lv unless the user set them: a plain `less` keeps the colours too.
 const PAGER_ENV = { LESS: 'FRX', LV: '-c' };
+
+/**
+ * Whether a pager may take the terminal: stdout is one that reports its rows, and someone can
+ * answer the pager. Never under CI or --no-input, nor at a terminal of unknown size (a pty of
+ * `script` or `docker run -t`), where less would wait for keys nobody sends.
+ */
+export function mayPage(io: IO, globals: Pick<GlobalOptions, 'input'>, env: Readonly<Record<string, string | undefined>>): boolean {
+  return io.stdoutIsTTY && globals.input && !isCI(env) && io.size().rowsReported;
+}
 
 /**
  * Pages `text` through `pager` (a command line, run by sh, in `env`) on the terminal. False when

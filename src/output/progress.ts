@@ -69,7 +69,7 @@ export function createProgress(io: IO, options: ProgressOptions): Progress {
     }
     // One column spare: writing into the last column makes some terminals wrap, and a wrapped
     // bar can no longer be erased with a carriage return. The bar goes first, then ETA, rate...
-    const room = io.columns - 1;
+    const room = io.size().columns - 1;
     let counts = parts.join(' · ');
     while (label.length + 1 + counts.length > room && parts.length > 1) {
       parts.pop();

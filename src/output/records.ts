@@ -8,7 +8,8 @@ import type { ArrayPrinter, Format } from './format.js';
 import { assertMembersExist } from './members.js';
 import { sanitizeInline, sanitizeText } from './sanitize.js';
 import { createStyle } from './style.js';
-import { renderTable, type Cell, type Column } from './table.js';
+import { renderPlainTable, type Cell } from './plain-table.js';
+import type { Column } from './table.js';
 import { writeText } from './write.js';
 
 export interface RecordColumn<T> {
@@ -160,7 +161,9 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
         }),
       );
       const heading = tty && spec.heading !== undefined && count === entries.length ? `${createStyle(io.stdoutColor).bold(sanitizeInline(spec.heading))}\n` : '';
-      await writeText(io.stdout, heading + (renderTable(tableColumns, rows, { width: io.columns, color: io.stdoutColor, plain: !tty })));
+      // Only a table at a terminal measures widths: the module that does loads on first use.
+      const text = tty ? (await import('./table.js')).renderTable(tableColumns, rows, { width: io.size().columns, color: io.stdoutColor }) : renderPlainTable(tableColumns, rows);
+      await writeText(io.stdout, heading + text);
     },
     async end() {
       if (count > 0) return;

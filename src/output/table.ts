@@ -2,12 +2,13 @@
 // room is short, columns give way by priority: the least important shrink first (those marked
 // `shrink`, to their minWidth) and are then left out, so the title keeps a readable width; the
 // most important are cut only when nothing else is left. Piped (`plain`): one tab-separated
-// line per row, no header, nothing truncated, as `gh` does, for grep/cut/awk.
+// line per row, no header, nothing truncated, as `gh` does, for grep/cut/awk (plain-table.ts).
+import stringWidth from 'string-width';
+import { cellText, renderPlainTable, type Cell, type Row } from './plain-table.js';
 import { sanitizeInline, sanitizeText } from './sanitize.js';
 import { createStyle } from './style.js';
 
-export type Cell = string | number | boolean | null | undefined;
-export type Row = Readonly<Record<string, Cell>>;
+export type { Cell, Row };
 
 export interface Column {
   header: string;
@@ -40,31 +41,23 @@ const DEFAULT_MIN_WIDTH = 8;
 // the title at 80 columns.
 const COLUMN_GAP = '  ';
 
-const WIDE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]|\p{Extended_Pictographic}/u;
-const ZERO_WIDTH = /^[\p{Mn}\p{Me}\u200b-\u200f\ufe00-\ufe0f]+$/u;
-// Building a Segmenter loads ICU data (about 8 ms): only runs that draw a table pay for it.
-let segmenter: Intl.Segmenter | undefined;
-function graphemes(text: string): Intl.Segments {
-  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-  return segmenter.segment(text);
-}
+// Text is cut between graphemes, as string-width segments it: never an emoji or a mark from its
+// letter. (string-width builds a Segmenter when it loads, so this one costs nothing more.)
+const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+const graphemes = (text: string): Intl.Segments => segmenter.segment(text);
 
-function graphemeWidth(grapheme: string): number {
-  if (ZERO_WIDTH.test(grapheme)) return 0;
-  return WIDE.test(grapheme) ? 2 : 1;
-}
+// Characters one column wide each, none zero-width or joining another: printable ASCII, Latin-1
+// (but the soft hyphen) and Latin Extended, up to the combining marks (U+0300). string-width's
+// own fast path is for ASCII alone; names like "Jörg Müller" cost it tens of microseconds each,
+// this test 85 times less (bench/width.mjs).
+const ONE_COLUMN_EACH = /^[\x20-\x7e\xa0-\xac\xae-\u02ff]*$/;
 
-// Characters one column wide each, none joining another: ASCII, Latin-1 and Latin Extended, up to
-// the combining marks (U+0300). Most cells are such text and need no grapheme segmentation,
-// which costs tens of microseconds a string (20,000 titles took half a second).
-const ONE_COLUMN_EACH = /^[\x20-\x7e\xa0-\u02ff]*$/;
-
-/** Columns a string takes on a terminal (CJK and emoji take two). */
+/**
+ * Columns a string takes on a terminal: string-width's count, the one Ink draws triage with
+ * (CJK, emoji and flags two; combining marks none; "©" and "☀" one).
+ */
 export function displayWidth(text: string): number {
-  if (ONE_COLUMN_EACH.test(text)) return text.length;
-  let width = 0;
-  for (const { segment } of graphemes(text)) width += graphemeWidth(segment);
-  return width;
+  return ONE_COLUMN_EACH.test(text) ? text.length : stringWidth(text);
 }
 
 /** `text` cut to at most `width` columns, ending in "…" when it was cut. */
@@ -74,7 +67,7 @@ export function truncate(text: string, width: number): string {
   let kept = '';
   let used = 0;
   for (const { segment } of graphemes(text)) {
-    const next = graphemeWidth(segment);
+    const next = displayWidth(segment);
     if (used + next > width - 1) break;
     kept += segment;
     used += next;
@@ -88,16 +81,12 @@ export function truncateStart(text: string, width: number): string {
   let kept = '';
   let used = 0;
   for (const segment of Array.from(graphemes(text), ({ segment }) => segment).reverse()) {
-    const next = graphemeWidth(segment);
+    const next = displayWidth(segment);
     if (used + next > width - 1) break;
     kept = segment + kept;
     used += next;
   }
   return ELLIPSIS + kept;
-}
-
-function cellText(value: Cell): string {
-  return value === null || value === undefined ? '' : sanitizeInline(String(value));
 }
 
 /** The shown columns (indexes) and their widths. */
@@ -179,8 +168,9 @@ export function fitTable(columns: readonly Column[], natural: readonly number[],
   const headers = columns.map((column) => sanitizeInline(column.header));
   const { shown, widths } = fitColumns(columns, headers, natural, options.width);
   const style = createStyle(options.color);
-  // Padded with our own width function, the one that cut the cells: emoji, CJK and zero-width
-  // marks keep the columns straight (a table library measuring its own way did not).
+  // Padded with the width function that cut the cells, string-width 8 (Ink's): emoji, CJK,
+  // Thai vowel marks and zero-width spaces keep the columns straight. cli-table3 (0.6.5) pads
+  // with its own string-width 4, which counts those marks and spaces one column each.
   const line = (cells: readonly string[], paint: (text: string, i: number) => string) =>
     shown
       .map((i, position) => {
@@ -202,7 +192,7 @@ export function fitTable(columns: readonly Column[], natural: readonly number[],
 }
 
 export function renderTable(columns: readonly Column[], rows: readonly Row[], options: TableOptions): string {
-  if (options.plain) return rows.map((row) => columns.map((column) => cellText(row[column.key])).join('\t') + '\n').join('');
+  if (options.plain) return renderPlainTable(columns, rows);
   const table = fitTable(columns, measureTable(columns, rows), options);
   return [table.header, ...rows.map(table.line)].map((text) => text + '\n').join('');
 }
@@ -241,7 +231,7 @@ function breakWord(word: string, width: number): string[] {
   const pieces = [''];
   let used = 0;
   for (const { segment } of graphemes(word)) {
-    const next = graphemeWidth(segment);
+    const next = displayWidth(segment);
     if (used + next > width && used > 0) {
       pieces.push('');
       used = 0;

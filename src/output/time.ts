@@ -36,14 +36,24 @@ export interface DueText {
   overdue: boolean;
 }
 
+/** What the ticket says of its due date. */
+export interface DueState {
+  /** Whether a past due date counts: undefined to judge by the date alone (the service's flag when it sends one). */
+  overdue?: boolean | undefined;
+  /** The ticket is resolved or closed: its due date is history, shown as a date. */
+  settled?: boolean | undefined;
+}
+
 /**
  * A due date relative to now: "in 3h", "2d overdue". A due date at local midnight is a
  * date without a time (the service's day-only dues): it is due by the end of that day,
- * so it reads "today", "in 1d" or "1d overdue" by calendar day. `overdue` says whether a past
- * due date still counts (false for a resolved or closed ticket: "2d ago"); by default it does.
+ * so it reads "today", "in 1d" or "1d overdue" by calendar day. A past due date that does not
+ * count (`overdue` false) reads "2d ago". A resolved or closed ticket's reads as its day,
+ * "2026-11-23": how far it is from now means nothing once the work is done.
  */
-export function formatDue(due: Date | undefined, now: Date, overdue?: boolean): DueText {
+export function formatDue(due: Date | undefined, now: Date, { overdue, settled }: DueState = {}): DueText {
   if (due === undefined || Number.isNaN(due.getTime())) return { text: '', overdue: false };
+  if (settled === true) return { text: formatDay(due), overdue: false };
   const past = (ago: string): DueText => (overdue === false ? { text: `${ago} ago`, overdue: false } : { text: `${ago} overdue`, overdue: true });
   if (isLocalMidnight(due)) {
     const days = localDayNumber(due) - localDayNumber(now);
@@ -56,8 +66,13 @@ export function formatDue(due: Date | undefined, now: Date, overdue?: boolean): 
 
 const two = (n: number) => String(n).padStart(2, '0');
 
+/** "2026-11-22", the local day. */
+function formatDay(date: Date): string {
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}`;
+}
+
 /** "2026-11-22 14:05" in local time; "" for an invalid date. */
 export function formatDate(date: Date): string {
   if (Number.isNaN(date.getTime())) return '';
-  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}`;
+  return `${formatDay(date)} ${two(date.getHours())}:${two(date.getMinutes())}`;
 }

@@ -6,9 +6,9 @@ import type { LookupKind, Lookups } from '../lookups/types.js';
 import { sanitizeInline, sanitizeText } from '../output/sanitize.js';
 import { createStyle, type Style } from '../output/style.js';
 import { renderKeyValue, wrapText, type Cell } from '../output/table.js';
-import { formatDate, formatDue } from '../output/time.js';
+import { formatDate, formatDue, type DueState } from '../output/time.js';
 import { detailField } from './fields.js';
-import { dateField, displayName, nameField, overdueFlagOf, ticketIdOf } from './summary.js';
+import { dateField, displayName, isSettled, nameField, overdueFlagOf, ticketIdOf } from './summary.js';
 
 export interface DetailOptions {
   lookups: Lookups;
@@ -57,9 +57,13 @@ function dateText(date: Date | undefined): string | undefined {
   return date === undefined ? undefined : formatDate(date);
 }
 
-/** "2026-11-22 14:05 (2d overdue)": the word carries the warning, as the header is not coloured. */
-function dueText(due: Date | undefined, now: Date, overdue: boolean | undefined): string | undefined {
-  return due === undefined ? undefined : `${formatDate(due)} (${formatDue(due, now, overdue).text})`;
+/**
+ * "2026-11-22 14:05 (2d overdue)": the word carries the warning, as the header is not coloured.
+ * A resolved or closed ticket's due date is only a date.
+ */
+function dueText(due: Date | undefined, now: Date, state: DueState): string | undefined {
+  if (due === undefined) return undefined;
+  return state.settled === true ? formatDate(due) : `${formatDate(due)} (${formatDue(due, now, state).text})`;
 }
 
 // The related records in the header, in this order (status first: it decides whether overdue counts).
@@ -76,7 +80,7 @@ async function header(ticket: unknown, options: DetailOptions): Promise<string> 
     ...HEADER_KINDS.map((kind): [string, Cell] => [detailField(kind).label, kind === 'assignee' ? (names.get(kind) ?? 'unassigned') : names.get(kind)]),
     ['CC', stringField(ticket, 'cc') || undefined],
     ['Source', stringField(ticket, 'source')],
-    ['Due', dueText(dateField(ticket, 'dueDate', 'due', 'dueOn'), now, overdueFlagOf(ticket, names.get('status')))],
+    ['Due', dueText(dateField(ticket, 'dueDate', 'due', 'dueOn'), now, { overdue: overdueFlagOf(ticket, names.get('status')), settled: isSettled(ticket, names.get('status')) })],
     ['Created', dateText(dateField(ticket, 'createdOn', 'createdAt', 'created', 'createdDate'))],
     ['Updated', dateText(dateField(ticket, 'updatedOn', 'updatedAt', 'updated', 'modifiedOn'))],
     ['Deleted', field(ticket, 'isDeleted') === true ? (dateText(dateField(ticket, 'deletedOn')) ?? 'yes') : undefined],

@@ -46,9 +46,9 @@ function ticketColumns(color: boolean): RecordColumn<ListedTicket>[] {
     {
       name: 'due',
       header: 'DUE',
-      human: (t, now) => formatDue(t.due, now, t.overdue).text,
+      human: (t, now) => formatDue(t.due, now, t).text,
       machine: (t) => iso(t.due),
-      paint: (text, t, now) => (formatDue(t.due, now, t.overdue).overdue ? style.red(text) : text),
+      paint: (text, t, now) => (formatDue(t.due, now, t).overdue ? style.red(text) : text),
       ...TICKET_COLUMN_FIT.due,
     },
     { name: 'created', header: 'CREATED', human: (t) => iso(t.created)?.slice(0, 10), machine: (t) => iso(t.created), ...TICKET_COLUMN_FIT.created },

@@ -4,7 +4,6 @@
 import type { ApiClient } from '../api/types.js';
 import type { Context } from '../context.js';
 import { createStyle } from '../output/style.js';
-import { renderTable } from '../output/table.js';
 import { formatDue } from '../output/time.js';
 import { TICKET_COLUMN_FIT } from './list-output.js';
 import { viewTickets } from './pages.js';
@@ -24,7 +23,7 @@ const URGENT_SHOWN = 5;
 export interface Queue {
   /** open, overdue, dueToday, onHold, pending, escalated, unassignedInMyGroups. */
   counts: Record<string, number>;
-  /** The most urgent open tickets, as the list gives them: overdue first, then the nearest due date. */
+  /** The most urgent tickets, as the list gives them: the overdue ones (whatever their status) first, then open ones by nearest due date. */
   urgent: unknown[];
 }
 
@@ -36,10 +35,16 @@ export async function readQueue(api: ApiClient, signal: AbortSignal, now: Date):
   // A resolved or closed ticket nobody was assigned to is no one's work.
   counts.unassignedInMyGroups = groups.filter((item) => summarizeTicket(item).assignee === undefined && !isSettled(item)).length;
 
+  // The urgent table lists every overdue ticket the count counts, first: the service's overdue
+  // view holds on-hold, pending and escalated tickets too, which the open view does not.
+  const [open, overdueView] = [lists[0]!, lists[1]!];
+  const idOf = (item: unknown) => summarizeTicket(item).id;
+  const overdueIds = new Set(overdueView.map(idOf));
+  const candidates = [...overdueView, ...open.filter((item) => !overdueIds.has(idOf(item)))];
   const dueOf = (item: unknown) => summarizeTicket(item).due?.getTime() ?? Number.POSITIVE_INFINITY;
-  const overdue = (item: unknown) => Number(dueOf(item) < now.getTime());
+  const overdue = (item: unknown) => Number(overdueIds.has(idOf(item)) || dueOf(item) < now.getTime());
   // Overdue first, then the nearest due date; tickets without one last.
-  const urgent = [...lists[0]!].sort((a, b) => overdue(b) - overdue(a) || dueOf(a) - dueOf(b)).slice(0, URGENT_SHOWN);
+  const urgent = candidates.sort((a, b) => overdue(b) - overdue(a) || dueOf(a) - dueOf(b)).slice(0, URGENT_SHOWN);
   return { counts, urgent };
 }
 
@@ -52,7 +57,7 @@ export function urgentIds(queue: Queue): (number | string)[] {
 const INDENT = '  ';
 
 /** The queue as people read it: the counts, then the urgent tickets as an aligned table. */
-export function renderQueue({ counts, urgent }: Queue, ctx: Context): string {
+export async function renderQueue({ counts, urgent }: Queue, ctx: Context): Promise<string> {
   const style = createStyle(ctx.io.stdoutColor);
   const rows: [string, number][] = [...COUNTS.map(([key, , label]): [string, number] => [label, counts[key]!]), ['unassigned in your groups', counts.unassignedInMyGroups!]];
   const width = Math.max(...rows.map(([label]) => label.length));
@@ -60,9 +65,11 @@ export function renderQueue({ counts, urgent }: Queue, ctx: Context): string {
   if (urgent.length > 0) {
     const tickets = urgent.map((item) => {
       const ticket = summarizeTicket(item);
-      const due = formatDue(ticket.due, ctx.now(), ticket.overdue);
+      const due = formatDue(ticket.due, ctx.now(), ticket);
       return { id: ticket.id, due: due.text === '' ? 'no due date' : due.text, overdue: due.overdue, priority: ticket.priority, status: ticket.status, title: ticket.title };
     });
+    // The table module (and string-width) loads only for the human form: not for --json or -q.
+    const { renderTable } = await import('../output/table.js');
     const table = renderTable(
       [
         // Giving way at a narrow terminal as `tkt list`'s columns do: the ID and the title stay.
@@ -73,9 +80,12 @@ export function renderQueue({ counts, urgent }: Queue, ctx: Context): string {
         { header: 'TITLE', key: 'title', ...TICKET_COLUMN_FIT.title },
       ],
       tickets,
-      { width: ctx.io.columns - INDENT.length, color: ctx.io.stdoutColor },
+      { width: ctx.io.size().columns - INDENT.length, color: ctx.io.stdoutColor },
     );
     lines.push('', style.bold('Most urgent'), ...table.trimEnd().split('\n').map((line) => INDENT + line));
+    // The overdue tickets come first: those the table has no room for are said, not dropped.
+    const overdueNotShown = counts.overdue! - Math.min(counts.overdue!, urgent.length);
+    if (overdueNotShown > 0) lines.push(`${INDENT}and ${overdueNotShown} more overdue: tkt list --view my-overdue-tickets`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -48,6 +48,8 @@ export interface TicketSummary {
   due: Date | undefined;
   /** Whether a past due date counts: undefined to judge by the date alone. */
   overdue: boolean | undefined;
+  /** Resolved or closed. */
+  settled: boolean;
 }
 
 // A resolved or closed ticket is never overdue, whatever its due date said (spec: overdue is
@@ -87,5 +89,6 @@ export function summarizeTicket(ticket: unknown): TicketSummary {
     assignee: nameField(ticket, 'assignee', 'assignedTo', 'technician', 'assignedUserName', 'assignedUser'),
     due: dateField(ticket, 'dueDate', 'due', 'dueOn'),
     overdue: overdueFlagOf(ticket, status),
+    settled: isSettled(ticket, status),
   };
 }

@@ -60,7 +60,7 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
 
   const mount = () => {
     stdout.write(ALTERNATE_SCREEN + BRACKETED_PASTE_ON);
-    instance = render(h(TriageScreen, { session, color: ctx.io.stdoutColor, now: ctx.now }), {
+    instance = render(h(TriageScreen, { session, color: ctx.io.stdoutColor, now: ctx.now, size: ctx.io.size }), {
       stdout,
       stdin,
       stderr: ctx.io.stderr as NodeJS.WriteStream,

@@ -7,6 +7,7 @@ import { Box, Text, useStdout } from 'ink';
 import { createElement as h, useEffect, useMemo, useState, useSyncExternalStore, type ReactElement } from 'react';
 import { createStyle, type Style } from '../output/style.js';
 import { displayWidth, fitTable, measureTable, truncate, truncateStart, type Column, type FittedTable, type Row } from '../output/table.js';
+import type { TerminalSize } from '../output/terminal-size.js';
 import { formatDue } from '../output/time.js';
 import { TICKET_COLUMN_FIT } from '../tickets/list-output.js';
 import { kebabCase } from '../tickets/list-query.js';
@@ -17,6 +18,8 @@ export interface ScreenProps {
   session: TriageSession;
   color: boolean;
   now: () => Date;
+  /** The terminal's size now (IO.size): Ink's stdout only says when it changes. */
+  size: () => TerminalSize;
 }
 
 /** Lines around the list and the detail: title, table header, detail rule, status, keys. */
@@ -51,20 +54,20 @@ const TABLE_COLUMNS: Column[] = [
   { key: 'assignee', header: 'ASSIGNEE', ...TICKET_COLUMN_FIT.assignee },
 ];
 
-function tableRow({ id, summary }: TriageRow, now: Date): Row {
-  const due = formatDue(summary.due, now, summary.overdue);
+/** A ticket as a row of the triage table (exported for its tests). */
+export function tableRow({ id, summary }: TriageRow, now: Date): Row {
+  const due = formatDue(summary.due, now, summary);
   return { id, status: summary.status, priority: summary.priority, due: due.text, overdue: due.overdue, title: summary.title, requester: summary.requester, assignee: summary.assignee ?? '-' };
 }
 
-function useTerminalSize(): { columns: number; rows: number } {
+function useTerminalSize(read: () => TerminalSize): TerminalSize {
   const { stdout } = useStdout();
-  const read = () => ({ columns: stdout.columns || 80, rows: stdout.rows || 24 });
   const [size, setSize] = useState(read);
   useEffect(() => {
     const resized = () => setSize(read());
     stdout.on('resize', resized);
     return () => void stdout.off('resize', resized);
-  }, [stdout]);
+  }, [stdout, read]);
   return size;
 }
 
@@ -170,7 +173,7 @@ function statusLine(state: TriageState, width: number, style: Style): string {
 export function TriageScreen(props: ScreenProps): ReactElement {
   const { session, color } = props;
   const state = useSyncExternalStore(session.subscribe, session.snapshot);
-  const { columns, rows } = useTerminalSize();
+  const { columns, rows } = useTerminalSize(props.size);
   const layout = layoutFor(columns, rows, state.visible.length);
   const table = useTable(state.rows, layout.width, color, props.now);
   const style = createStyle(color);

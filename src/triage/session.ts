@@ -399,8 +399,7 @@ export class TriageSession {
     void (async () => {
       try {
         const ticket = await this.ticket(row.id);
-        const columns = (this.deps.ctx.io.stdout as { columns?: number }).columns ?? this.deps.ctx.io.columns;
-        const text = await this.deps.renderDetail(ticket, columns, this.deps.ctx.io.stdoutColor);
+        const text = await this.deps.renderDetail(ticket, this.deps.ctx.io.size().columns, this.deps.ctx.io.stdoutColor);
         const notShown = await this.deps.terminal.suspend(() => this.deps.page(text));
         // Printed instead, the ticket would land on the shell's screen, under triage's.
         if (notShown !== undefined) this.say(`✗ show #${row.id}: ${notShown}`, 'error');

@@ -25,8 +25,7 @@ async function serviceIds(table: Record<string, unknown>): Promise<number[]> {
 
 describe('tkt list', () => {
   it('prints a table of the first page with the ticket columns', async () => {
-    const r = await h.context({ tty: true });
-    r.ctx.io.columns = 200;
+    const r = await h.context({ tty: true, size: { columns: 200 } });
     await run({}, r.ctx);
     const lines = r.stdout().trimEnd().split('\n');
     expect(lines.join('\n')).toMatch(/ID.*TITLE.*STATUS.*PRIORITY.*REQUESTER.*ASSIGNEE.*DUE/);
@@ -177,8 +176,7 @@ describe('tkt list', () => {
     expect(header).toMatch(/ID +TITLE +STATUS +PRIORITY/);
     expect(header).not.toContain('REQUESTER');
 
-    const fifty = await h.context({ tty: true });
-    fifty.ctx.io.columns = 50;
+    const fifty = await h.context({ tty: true, size: { columns: 50 } });
     await run({ view: 'all-tickets' }, fifty.ctx);
     const lines = fifty.stdout().trimEnd().split('\n');
     for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(50);
@@ -187,8 +185,7 @@ describe('tkt list', () => {
   });
 
   it('keeps every column named with --columns at a narrow terminal, cut rather than left out', async () => {
-    const narrow = await h.context({ tty: true, globals: { columns: 'id,requester,assignee,title' } });
-    narrow.ctx.io.columns = 40;
+    const narrow = await h.context({ tty: true, size: { columns: 40 }, globals: { columns: 'id,requester,assignee,title' } });
     await run({ view: 'all-tickets' }, narrow.ctx);
     expect(narrow.stdout().split('\n')[0]).toMatch(/^ +ID +REQUEST\S* +ASSIGNEE +TITLE$/);
   });
@@ -218,21 +215,27 @@ describe('tkt list', () => {
     expect(piped.stderr()).toBe('');
   });
 
-  it('never calls a resolved or closed ticket overdue, in list, list --overdue and show', async () => {
-    const settled = h.sandbox.state.tickets.find((t) => t.title === 'Wi-Fi drops in meeting room B')!;
-    const original = settled.dueDate;
-    settled.dueDate = new Date(Date.now() - 2 * 24 * 3600 * 1000 - 3600 * 1000).toISOString();
+  it('never calls a resolved or closed ticket overdue, in list, list --overdue and show, and shows its due as a plain date', async () => {
+    // The state is read again for each edit: reading it is what tells the sandbox's caches.
+    const settled = () => h.sandbox.state.tickets.find((t) => t.title === 'Wi-Fi drops in meeting room B')!;
+    const original = settled().dueDate;
+    const day = (date: Date) => `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
     try {
-      const listed = await h.context({ tty: true, globals: { columns: 'id,status,due' } });
-      await run({ search: 'Wi-Fi drops in meeting room B', in: 'subject' }, listed.ctx);
-      expect(listed.stdout()).toMatch(/Resolved\s+│?\s*2d ago/);
-      expect(listed.stdout()).not.toContain('overdue');
+      // Past or still ahead, the due date of a ticket that is done is only a date: not "2d ago", not "in 23h".
+      for (const offset of [-2 * 24 * 3600 * 1000 - 3600 * 1000, 23 * 3600 * 1000 + 60_000]) {
+        const due = new Date(Date.now() + offset);
+        settled().dueDate = due.toISOString();
+        const listed = await h.context({ tty: true, globals: { columns: 'id,status,due' } });
+        await run({ search: 'Wi-Fi drops in meeting room B', in: 'subject' }, listed.ctx);
+        expect(listed.stdout()).toMatch(new RegExp(`Resolved\\s+${day(due)}\\n`));
+        expect(listed.stdout()).not.toMatch(/overdue|ago|in \d/);
+        const shown = await h.cli(['show', String(settled().id)]);
+        expect(shown.stdout).toMatch(new RegExp(`Due:\\s+${day(due)} \\d\\d:\\d\\d\\n`));
+      }
       const overdueOnly = await h.cli(['list', '--view', 'all-tickets', '--all', '--overdue', '-q']);
-      expect(idLines(overdueOnly.stdout)).not.toContain(settled.id);
-      const shown = await h.cli(['show', String(settled.id)]);
-      expect(shown.stdout).toMatch(/Due:\s+\S+ \S+ \(2d ago\)/);
+      expect(idLines(overdueOnly.stdout)).not.toContain(settled().id);
     } finally {
-      settled.dueDate = original;
+      settled().dueDate = original;
     }
   });
 
@@ -288,7 +291,7 @@ describe('tkt list against a service with another item shape', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  const context = () => h.context({ env: { TKT_URL: url, TKT_TOKEN: 'opaque-token' }, tty: true });
+  const context = (columns?: number) => h.context({ env: { TKT_URL: url, TKT_TOKEN: 'opaque-token' }, tty: true, size: { columns } });
 
   it('reads PascalCase fields and nested objects', async () => {
     items = [
@@ -302,8 +305,7 @@ describe('tkt list against a service with another item shape', () => {
         DueDate: new Date(Date.now() + 3 * 3600_000 + 60_000).toISOString(),
       },
     ];
-    const r = await context();
-    r.ctx.io.columns = 200;
+    const r = await context(200);
     await run({}, r.ctx);
     const out = r.stdout();
     for (const text of ['7001', 'Pascal printer', 'Waiting on vendor', 'Urgent', 'Zed Zulu (zzulu)', 'Tom Tech', 'in 3h']) expect(out).toContain(text);

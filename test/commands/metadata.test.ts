@@ -10,8 +10,7 @@ const laptop = () => h.sandbox.state.tickets.find((t) => t.title === 'Laptop wil
 
 describe('tkt metadata', () => {
   it('shows every collection as a table, requesters included without an ID', async () => {
-    const r = await h.context({ tty: true });
-    r.ctx.io.columns = 120;
+    const r = await h.context({ tty: true, size: { columns: 120 } });
     await run({ app: false }, r.ctx);
     const out = r.stdout();
     for (const name of ['groups', 'levels', 'priorities', 'categories', 'sub_categories', 'items', 'status', 'clients', 'sites', 'departments', 'technicians', 'requesters']) {

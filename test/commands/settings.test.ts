@@ -113,6 +113,20 @@ describe('tkt profiles', () => {
   });
 });
 
+describe('tkt profiles columns', () => {
+  it('line up the URLs and states whatever the names, with a header', async () => {
+    await loginAs(h.sandbox, h.configDir, 'tech', 'a-much-longer-profile-name');
+    const human = await h.cli(['profiles']);
+    const lines = human.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ {2}NAME +URL +STATUS$/);
+    const urlAt = lines[0]!.indexOf('URL');
+    const rows = lines.slice(1);
+    expect(rows.length).toBeGreaterThan(2);
+    for (const row of rows) expect(row.slice(urlAt)).toMatch(/^(http:\/\/127\.0\.0\.1:\d+|\(no URL\)) +(logged in|not logged in)/);
+    expect(rows).toContain(`  a-much-longer-profile-name  ${h.sandbox.url}  logged in as tech`);
+  });
+});
+
 describe('notes for people', () => {
   it('go to stderr, and -q leaves them out', async () => {
     await loginAs(h.sandbox, h.configDir, 'tech', 'note-a');

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/commands/show.js';
@@ -187,8 +187,7 @@ describe('tkt show at a terminal', () => {
 
   it('wraps by words at the terminal width keeping indents, and names entry types in words', async () => {
     const id = await ticketWithLongReply();
-    const r = await h.context({ tty: true });
-    r.ctx.io.columns = 60;
+    const r = await h.context({ tty: true, size: { columns: 60 } });
     await run({ id: String(id), markRead: false, pager: false }, r.ctx);
     const out = r.stdout();
     for (const line of out.split('\n')) expect(line.length, line).toBeLessThanOrEqual(60);
@@ -207,8 +206,7 @@ describe('tkt show at a terminal', () => {
     const url = `https://example.com/${'path/'.repeat(20)}end`;
     ticket.description = `${'打印机卡纸了'.repeat(20)}\n${url}`;
     try {
-      const r = await h.context({ tty: true });
-      r.ctx.io.columns = 40;
+      const r = await h.context({ tty: true, size: { columns: 40 } });
       await run({ id: String(ticket.id), markRead: false, pager: false }, r.ctx);
       const out = r.stdout();
       const following = out.slice(out.indexOf('Description\n') + 'Description\n'.length).split('\n');
@@ -251,6 +249,26 @@ describe('tkt show at a terminal', () => {
     await run({ id: String(id), markRead: false, pager: true }, piped.ctx);
     expect(piped.stdout()).toContain('Title:');
     expect(readFileSync(paged, 'utf8')).toContain('Title:');
+  });
+
+  it('never starts a pager nobody can answer: under CI, with --no-input, at a terminal of unknown size', async () => {
+    const id = await ticketWithLongReply();
+    const paged = join(dir, 'not-paged.txt');
+    const env = { PAGER: `echo used > '${paged}'` };
+    const runs = [
+      await h.context({ tty: true, env: { ...env, CI: 'true' } }),
+      await h.context({ tty: true, env, globals: { input: false } }),
+      await h.context({ tty: true, env, size: { columns: 120, rowsReported: false } }),
+    ];
+    for (const r of runs) {
+      await run({ id: String(id), markRead: false, pager: true }, r.ctx);
+      expect(r.stdout()).toContain('Title:');
+    }
+    expect(existsSync(paged)).toBe(false);
+    // CI=false is no CI: the pager runs.
+    const local = await h.context({ tty: true, env: { ...env, CI: 'false' } });
+    await run({ id: String(id), markRead: false, pager: true }, local.ctx);
+    expect(readFileSync(paged, 'utf8')).toBe('used\n');
   });
 
   it("gives the pager git's LESS=FRX unless the user set LESS", async () => {

@@ -40,7 +40,8 @@ function expectedCounts(username: string, now: Date) {
     openIds: mine.filter((t) => typeOf(t) === StatusType.open).map((t) => t.id),
     // A closed ticket nobody was assigned to, in the groups: in the data, and not to be counted.
     settledUnassigned: inMyGroups.filter(settled).length,
-    overdueIds: new Set(mine.filter((t) => typeOf(t) === StatusType.open && (due(t)?.getTime() ?? Infinity) < now.getTime()).map((t) => t.id)),
+    // Overdue whatever their status: on hold and pending tickets too.
+    overdueIds: new Set(mine.filter((t) => (due(t)?.getTime() ?? Infinity) < now.getTime()).map((t) => t.id)),
   };
 }
 
@@ -56,13 +57,34 @@ describe('tkt status', () => {
     for (const key of ['open', 'overdue', 'dueToday', 'onHold'] as const) expect(expected.counts[key], key).toBeGreaterThan(0);
     expect(expected.settledUnassigned).toBeGreaterThan(0);
 
-    // The most urgent are open tickets of theirs, overdue ones first.
-    expect(urgent.length).toBe(Math.min(5, expected.openIds.length));
+    // The most urgent: every overdue ticket counted (on hold ones too: the count and the table
+    // agree), first, then open tickets of theirs.
     const ids = urgent.map((ticket) => ticket.ticketId);
-    for (const id of ids) expect(expected.openIds).toContain(id);
-    const firstNotOverdue = ids.findIndex((id) => !expected.overdueIds.has(id));
-    expect(firstNotOverdue).toBeGreaterThan(0);
-    expect(ids.slice(firstNotOverdue).some((id) => expected.overdueIds.has(id))).toBe(false);
+    expect(ids.slice(0, expected.overdueIds.size).sort()).toEqual([...expected.overdueIds].sort());
+    expect([...expected.overdueIds].some((id) => !expected.openIds.includes(id))).toBe(true);
+    for (const id of ids.slice(expected.overdueIds.size)) expect(expected.openIds).toContain(id);
+    expect(urgent.length).toBe(Math.min(5, new Set([...expected.overdueIds, ...expected.openIds]).size));
+  });
+
+  it('says how many more are overdue when they do not all fit the urgent table', async () => {
+    const { tickets, users } = h.sandbox.state;
+    const tech = users.find((u) => u.username === 'tech')!;
+    const past = new Date(Date.now() - 3 * 24 * 3600_000).toISOString();
+    const changed = tickets.filter((t) => !t.isDeleted && t.assignedUser === tech.id && t.dueDate !== null).map((t) => [t, t.dueDate] as const);
+    try {
+      for (const [ticket] of changed) ticket.dueDate = past;
+      const json = await h.cli(['status', '--json']);
+      const { counts, urgent } = JSON.parse(json.stdout) as Status;
+      const overdue = counts.overdue!;
+      expect(overdue).toBeGreaterThan(5);
+      expect(urgent.length).toBe(5);
+      const human = await h.cli(['status']);
+      expect(human.stdout).toContain(`  and ${overdue - 5} more overdue: tkt list --view my-overdue-tickets\n`);
+    } finally {
+      for (const [ticket, due] of changed) ticket.dueDate = due;
+      // Reading the state is what tells the sandbox's list cache that it changed.
+      void h.sandbox.state;
+    }
   });
 
   it('prints the counts and the urgent tickets as an aligned table within the width', async () => {
@@ -81,8 +103,7 @@ describe('tkt status', () => {
   });
 
   it('keeps the titles of the urgent tickets at a narrow terminal, leaving out other columns first', async () => {
-    const narrow = await h.context({ tty: true });
-    narrow.ctx.io.columns = 50;
+    const narrow = await h.context({ tty: true, size: { columns: 50 } });
     await run({}, narrow.ctx);
     const out = narrow.stdout();
     const table = out.slice(out.indexOf('Most urgent')).split('\n').slice(1, -1);

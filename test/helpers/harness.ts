@@ -12,7 +12,7 @@ import { createOutput } from '../../src/output/format.js';
 import { runCli } from '../../src/main.js';
 import { processSignals } from '../cli/fake-process.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { createTestIO } from './io.js';
+import { createTestIO, type TestIOOptions } from './io.js';
 import { createScriptedPrompter, type ScriptedAnswer } from './prompter.js';
 
 export interface HarnessOptions {
@@ -25,6 +25,8 @@ export interface HarnessOptions {
   tty?: boolean;
   /** With tty: a colour terminal (progress bars are drawn). */
   color?: boolean;
+  /** With tty: the terminal's size (default 80x24, reported by the terminal). */
+  size?: Pick<TestIOOptions, 'columns' | 'rows' | 'rowsReported'>;
   answers?: ScriptedAnswer[];
   env?: Record<string, string>;
 }
@@ -108,7 +110,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     async context(runOptions = {}) {
       const tty = runOptions.tty ?? options.tty ?? false;
       const color = runOptions.color ?? options.color ?? false;
-      const test = createTestIO({ stdin: runOptions.stdin ?? options.stdin ?? '', isTTY: tty, canPrompt: tty, color });
+      const test = createTestIO({ stdin: runOptions.stdin ?? options.stdin ?? '', isTTY: tty, canPrompt: tty, color, ...runOptions.size });
       const prompter = createScriptedPrompter(runOptions.answers ?? options.answers ?? []);
       prompters.push(prompter);
       const abort = new AbortController();

@@ -6,8 +6,11 @@ export interface TestIOOptions {
   stdin?: string;
   /** stdin, stdout and stderr all claim to be terminals. Default false. */
   isTTY?: boolean;
-  /** Default 80. */
+  /** The terminal's columns; default 80. */
   columns?: number;
+  /** The terminal's rows; default 24. A terminal (isTTY) reports them unless `rowsReported` is false. */
+  rows?: number;
+  rowsReported?: boolean;
   /** Default: isTTY. */
   canPrompt?: boolean;
   /** Default false. */
@@ -48,7 +51,7 @@ export function createTestIO(options: TestIOOptions = {}): TestIO {
       stderrIsTTY: isTTY,
       color: options.color ?? false,
       stdoutColor: (options.color ?? false) && isTTY,
-      columns: options.columns ?? 80,
+      size: () => ({ columns: options.columns ?? 80, rows: options.rows ?? 24, rowsReported: options.rowsReported ?? isTTY }),
       canPrompt: options.canPrompt ?? isTTY,
     },
     stdout: stdout.text,

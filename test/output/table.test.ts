@@ -1,3 +1,4 @@
+import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { displayWidth, fitTable, measureTable, renderKeyValue, renderTable, truncate, truncateStart, wrapText, type Column, type Row } from '../../src/output/table.js';
 
@@ -116,6 +117,14 @@ describe('renderTable on a terminal', () => {
     expect(out).not.toMatch(/[│┌─]/);
   });
 
+  it("keeps columns straight as Ink measures them (string-width): ©, ☀, a flag, Hangul Jamo Extended, CJK, ZWJ emoji", () => {
+    const titles = ['© 2026 licence', '☀ solar panel', 'Berlin 🇩🇪 office', 'ꥠꥡ jamo', '漢字 printer', 'dev 👩‍💻 laptop', 'สวัสดี Thai marks', 'x\u200bzero width', 'plain'];
+    const out = renderTable(columns, titles.map((title, i) => ({ id: i + 1, title, status: 'Open' })), { width: 80, color: false });
+    // The column each line's STATUS cell starts at, as the terminal (and triage's Ink) counts.
+    const starts = lines(out).map((line) => stringWidth(line.slice(0, line.search(/STATUS|Open/))));
+    expect(new Set(starts).size).toBe(1);
+  });
+
   it('counts wide characters as two columns', async () => {
     const out = await renderTable(columns, [{ id: 1, title: '打印机坏了打印机坏了打印机坏了打印机坏了', status: 'Open' }], {
       width: 30,
@@ -164,6 +173,29 @@ describe('truncate / displayWidth', () => {
     expect(truncateStart('abcdefgh', 5)).toBe('…efgh');
     expect(truncateStart('abc', 5)).toBe('abc');
     expect(truncateStart('打印机坏了', 6)).toBe('…坏了');
+  });
+
+  it('measures as terminals do: © and ☀ one column, a flag and Hangul Jamo Extended two', () => {
+    expect(displayWidth('©')).toBe(1);
+    expect(displayWidth('☀')).toBe(1);
+    expect(displayWidth('🇩🇪')).toBe(2);
+    expect(displayWidth('ꥠ')).toBe(2);
+    expect(displayWidth('漢字')).toBe(4);
+    expect(displayWidth('👩‍💻')).toBe(2);
+    expect(displayWidth('a © b')).toBe(5);
+    expect(truncate('🇩🇪🇩🇪🇩🇪', 5)).toBe('🇩🇪🇩🇪…');
+    expect(truncate('©©©©©©', 4)).toBe('©©©…');
+    expect(wrapText('ꥠ ꥠ ꥠ', 5)).toBe('ꥠ ꥠ\nꥠ');
+  });
+
+  it('agrees with string-width, which Ink draws triage with, on every character up to CJK (the fast path and past it)', () => {
+    const disagree: string[] = [];
+    for (let code = 0x20; code < 0x3000; code += 1) {
+      if (code >= 0x7f && code < 0xa0) continue;
+      const text = `a${String.fromCodePoint(code)}b`;
+      if (displayWidth(text) !== stringWidth(text)) disagree.push(`U+${code.toString(16).padStart(4, '0')}`);
+    }
+    expect(disagree).toEqual([]);
   });
 
   it('measures combining marks as zero and emoji as two', () => {

@@ -43,8 +43,13 @@ describe('formatDue', () => {
     expect(formatDue(later(-5 * MIN), now)).toEqual({ text: '5m overdue', overdue: true });
     expect(formatDue(later(-2 * DAY - HOUR), now)).toEqual({ text: '2d overdue', overdue: true });
     // A resolved or closed ticket's past due date is only a date; the service's flag wins.
-    expect(formatDue(later(-2 * DAY - HOUR), now, false)).toEqual({ text: '2d ago', overdue: false });
-    expect(formatDue(later(3 * HOUR), now, true)).toEqual({ text: 'in 3h', overdue: true });
+    expect(formatDue(later(-2 * DAY - HOUR), now, { overdue: false })).toEqual({ text: '2d ago', overdue: false });
+    expect(formatDue(later(3 * HOUR), now, { overdue: true })).toEqual({ text: 'in 3h', overdue: true });
+  });
+
+  it("gives a resolved or closed ticket's due as its date alone: how far it is from now means nothing once done", () => {
+    expect(formatDue(later(23 * HOUR), now, { settled: true })).toEqual({ text: '2026-11-23', overdue: false });
+    expect(formatDue(later(-2 * DAY), now, { settled: true, overdue: true })).toEqual({ text: '2026-11-20', overdue: false });
   });
 
   it('reads a day-only due date (local midnight) by calendar day', () => {

@@ -202,6 +202,32 @@ process.on('exit', () => {
     }
   });
 
+  it('lists and tells the queue into a pipe, -q or --json without loading string-width: only a table for people measures widths', async () => {
+    // A server in its own process (spawnSync blocks this one): every list is one ticket on page 1.
+    const server = spawn(process.execPath, ['-e', `
+      const server = require('node:http').createServer((req, res) => {
+        let body = '';
+        req.on('data', (chunk) => { body += chunk; });
+        req.on('end', () => {
+          const page = JSON.parse(body || '{}').page ?? 1;
+          res.setHeader('content-type', 'application/json').end(JSON.stringify(page === 1 ? [{ ticketId: 7, subject: 'Drucker in der Küche 打印机' }] : []));
+        });
+      });
+      server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port));`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const [line] = (await once(server.stdout!, 'data')) as [Buffer];
+      const env = { TKT_URL: String(line).trim(), TKT_TOKEN: 'a-token' };
+      for (const args of [['list'], ['list', '-q'], ['list', '--json'], ['status', '--json'], ['status', '-q']]) {
+        const { code, stdout, inputs } = loadedInputs(args, env);
+        expect(code, args.join(' ')).toBe(0);
+        expect(stdout).toContain('7');
+        expect(inputs.filter((input) => /node_modules\/string-width\/|^src\/output\/table\.ts$/.test(input)), args.join(' ')).toEqual([]);
+      }
+    } finally {
+      server.kill();
+    }
+  });
+
   it.each([[['--version']], [['--help']], [['list', '--help']], [['help', 'sandbox']], [['view', '-h']]])('tkt %j is answered by dist/start.cjs alone', (args) => {
     const { code, stdout, distFiles } = loadedInputs(args);
 
