@@ -47,6 +47,7 @@ export function createTestIO(options: TestIOOptions = {}): TestIO {
       stdoutIsTTY: isTTY,
       stderrIsTTY: isTTY,
       color: options.color ?? false,
+      animate: (options.color ?? false) && isTTY,
       stdoutColor: (options.color ?? false) && isTTY,
       columns: options.columns ?? 80,
       canPrompt: options.canPrompt ?? isTTY,
