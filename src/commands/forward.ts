@@ -4,7 +4,7 @@ import type { Context } from '../context.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { printActionDone, skippedUploads, warnSkippedUploads } from '../tickets/action-output.js';
 import { printDryRun } from '../tickets/dry-run.js';
-import { forwardRecipient, readMessage, ticketTitleOf } from '../tickets/mail.js';
+import { assertRecipients, forwardRecipient, readMessage, ticketTitleOf } from '../tickets/mail.js';
 import { assertReadableFiles } from '../tickets/text-input.js';
 import { parseTicketId } from '../util/ids.js';
 import { attachOption, dryRunOption, idArgument } from './shared-options.js';
@@ -48,6 +48,7 @@ Examples:
 
 export async function run(options: ForwardOptions, ctx: Context): Promise<void> {
   const id = parseTicketId(options.id);
+  assertRecipients(options);
   const attach = options.attach ?? [];
   await assertReadableFiles(attach, '--attach');
   const to = await forwardRecipient(ctx, options.to);

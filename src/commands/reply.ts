@@ -6,7 +6,7 @@ import { UsageError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { printActionDone, skippedUploads, warnSkippedUploads } from '../tickets/action-output.js';
 import { printDryRun } from '../tickets/dry-run.js';
-import { lazyTicket, readMessage, requesterEmailOf, ticketTitleOf } from '../tickets/mail.js';
+import { assertRecipients, lazyTicket, readMessage, requesterEmailOf, ticketTitleOf } from '../tickets/mail.js';
 import { assertReadableFiles } from '../tickets/text-input.js';
 import { parseTicketId } from '../util/ids.js';
 import { attachOption, dryRunOption, idArgument } from './shared-options.js';
@@ -57,6 +57,7 @@ export async function run(options: ReplyOptions, ctx: Context): Promise<void> {
     const foreign = (['to', 'cc'] as const).filter((name) => options[name] !== undefined);
     if (foreign.length > 0) throw new UsageError(`${foreign.map((name) => `--${name}`).join(', ')} cannot be used with --as-requester: a requester reply is not an e-mail`);
   }
+  assertRecipients(options);
   const attach = options.attach ?? [];
   await assertReadableFiles(attach, '--attach');
   // A user ID, username or full name, as everywhere; the requester-reply endpoint takes the username.
