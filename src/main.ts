@@ -6,6 +6,7 @@ import { registerCommands } from './commands/index.js';
 import { ExitCode, InterruptedError, OutputClosedError, TktError, exitCodeOf } from './errors.js';
 import { loginCommand } from './config/session.js';
 import { redactText } from './api/redact.js';
+import { reflow } from './output/reflow.js';
 import { sanitizeText } from './output/sanitize.js';
 import { isClosedPipe } from './output/write.js';
 
@@ -14,9 +15,10 @@ Examples:
   $ tkt login --url https://helpdesk.example.com -u jdoe
   $ tkt list --view my-overdue-tickets
   $ tkt show 42
-  $ tkt create --title "Printer on fire" --description - --requester anna --site HQ --department IT --status Open
+  $ tkt create --title "Printer on fire" --description - --requester aberg \\
+      --site "Head Office" --department IT --status Open < notes.txt
   $ tkt list -q --view my-completed-tickets | tkt close -
-  $ tkt list --all --status open --assignee none --query '[].ticketId' --raw
+  $ tkt list --all --status open --assignee none --query 'length(@)'
   $ tkt sandbox            # a local emulator of the service, with demo data`;
 
 // Help is laid out for 80 columns whatever the terminal (commander would follow its width): the
@@ -43,7 +45,8 @@ export function buildProgram(proc: ProcessLike, state: RunState) {
     .showHelpAfterError('(add --help for usage)')
     .exitOverride()
     .configureOutput({
-      writeOut: (text) => proc.stdout.write(text),
+      // The text after a command's options (addHelpText) is written as prose: laid out here.
+      writeOut: (text) => proc.stdout.write(reflow(text, HELP_WIDTH)),
       writeErr: (text) => proc.stderr.write(text),
       getOutHelpWidth: () => HELP_WIDTH,
       getErrHelpWidth: () => HELP_WIDTH,

@@ -26,7 +26,8 @@ logged in or when the token has expired.
 
 Examples:
   $ tkt auth token | gh secret set TKT_TOKEN
-  $ curl -H "Authorization: Bearer $(tkt auth token)" https://helpdesk.example.com${TICKETS_PATH}/42
+  $ curl -H "Authorization: Bearer $(tkt auth token)" \\
+      https://helpdesk.example.com${TICKETS_PATH}/42
   $ tkt auth token --show
   $ tkt auth token --json    # {"token", "expiresAt", "url", "profile"}`,
     );

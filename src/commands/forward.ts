@@ -39,8 +39,8 @@ export function register(program: Program, host: CommandHost): void {
       'after',
       `
 Examples:
-  $ tkt forward 42 --to vendor@example.com --message "Can you look at this printer?"
-  $ tkt forward 42 --to vendor@example.com --cc it-lead@example.com --attach error.log
+  $ tkt forward 42 --to vendor@example.com --message "Can you look at this?"
+  $ tkt forward 42 --to vendor@example.com --cc lead@example.com --attach a.log
   $ tkt forward 42 --to vendor@example.com --draft --message-file draft.txt`,
     );
   host.action(command, ([id], opts, ctx) => run({ id, ...opts }, ctx));

@@ -42,9 +42,9 @@ export function register(program: Program, host: CommandHost): void {
       `
 Examples:
   $ tkt reply 42 --message "The new toner is on its way"
-  $ tkt reply 42 --message-file answer.txt --cc it-lead@example.com --attach manual.pdf
+  $ tkt reply 42 --message-file answer.txt --cc lead@example.com --attach a.pdf
   $ git log -1 --format=%B | tkt reply 42 --message -
-  $ tkt reply 42 --as-requester anna.berg --message "Still broken after the fix"`,
+  $ tkt reply 42 --as-requester aberg --message "Still broken after the fix"`,
     );
   host.action(command, ([id], opts, ctx) => run({ id, ...opts }, ctx));
 }

@@ -11,6 +11,8 @@ export interface HelpTopic {
   markdown: string;
 }
 
+import { reflow, wrapWords } from './reflow.js';
+
 const lines = (...text: string[]): string => text.join('\n');
 
 export const HELP_TOPICS = {
@@ -105,15 +107,16 @@ export type HelpTopicName = keyof typeof HELP_TOPICS;
 
 const TABLE_ROW = /^\|(.*)\|$/;
 
-/** The topic for a terminal: markdown's backticks and link syntax dropped, tables aligned and wrapped to `width`. */
+/** The topic for a terminal: markdown's backticks and link syntax dropped, text and tables wrapped to `width`. */
 export function renderHelpTopic(topic: HelpTopic, width: number): string {
   const out: string[] = [];
   const plain = (text: string) => text.replace(/\[([^\]]+)\]\(([^)]+)\)/g, '$1 ($2)').replace(/`/g, '');
   const source = topic.markdown.split('\n');
   for (let index = 0; index < source.length; ) {
     if (!TABLE_ROW.test(source[index]!)) {
-      out.push(plain(source[index]!));
-      index += 1;
+      const text: string[] = [];
+      for (; index < source.length && !TABLE_ROW.test(source[index]!); index += 1) text.push(plain(source[index]!));
+      out.push(reflow(text.join('\n'), width));
       continue;
     }
     const rows: string[][] = [];
@@ -123,21 +126,9 @@ export function renderHelpTopic(topic: HelpTopic, width: number): string {
     }
     const keyWidth = Math.max(...rows.map((cells) => cells[0]!.length));
     for (const [key, ...rest] of rows) {
-      const wrapped = wrap(rest.join(' | '), Math.max(20, width - keyWidth - 2));
+      const wrapped = wrapWords(rest.join(' | '), Math.max(20, width - keyWidth - 2));
       wrapped.forEach((line, lineIndex) => out.push(`${(lineIndex === 0 ? key! : '').padEnd(keyWidth)}  ${line}`.trimEnd()));
     }
   }
   return `${out.join('\n')}\n`;
-}
-
-function wrap(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    if (line !== '' && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line === '' ? word : `${line} ${word}`;
-  }
-  return [...lines, line];
 }
