@@ -16,6 +16,7 @@ pages and keeps the matching tickets, since the service filters only by view and
 with a filter, --limit N means N matching tickets (default ${DEFAULT_LIMIT}; all with --all), fetched
 over as many pages as needed. --site and --department fetch a ticket's detail when the list
 does not say them. --sort orders what is printed (with --all, every ticket, held to sort).
+
 WHEN: ISO 8601 (2026-12-01 is the end of that day) or +3d / -7d / -4h from now.
 
 Output: a table at a terminal; piped, tab-separated lines with ISO 8601 dates; --csv; --json
