@@ -8,13 +8,10 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, w
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRunState } from '../../src/cli.js';
-import { buildProgram } from '../../src/main.js';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
-import { fakeProcess } from '../cli/fake-process.js';
 import { createHarness, loginAs, type Harness } from '../helpers/harness.js';
+import { commandPaths, helpOf } from '../helpers/program.js';
 import { skipWithout } from '../helpers/tools.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -101,7 +98,7 @@ function runShell(command: string, cwd: string, env: Record<string, string>): Pr
 }
 
 /** The examples of a help text: each `$ ` line, with the lines it continues onto (`\` or `|` at the end). */
-export function examplesIn(help: string): string[] {
+function examplesIn(help: string): string[] {
   const lines = help.split('\n');
   const examples: string[] = [];
   for (let index = 0; index < lines.length; index += 1) {
@@ -117,27 +114,10 @@ export function examplesIn(help: string): string[] {
   return examples;
 }
 
-/** Every visible command, nested ones included, as the words that call it; [] is the program. */
-function commandPaths(command: CommandUnknownOpts, path: string[] = []): string[][] {
-  const subs = command.createHelp().visibleCommands(command).filter((sub) => sub.name() !== 'help');
-  return [path, ...subs.flatMap((sub) => commandPaths(sub, [...path, sub.name()]))];
-}
-
-/** The whole --help of the command at `path`, as the CLI prints it. */
-function helpOf(path: string[]): string {
-  const proc = fakeProcess();
-  let text = '';
-  proc.stdout.on('data', (chunk: Buffer) => void (text += chunk.toString('utf8')));
-  const program = buildProgram(proc, createRunState());
-  const command = path.reduce<CommandUnknownOpts>((parent, name) => parent.commands.find((sub) => sub.name() === name)!, program);
-  command.outputHelp();
-  return text;
-}
-
 /** Each help's examples, in order, each example once (under the first help that shows it). */
 function examplesByHelp(): [string, string[]][] {
   const seen = new Set<string>();
-  return commandPaths(buildProgram(fakeProcess(), createRunState())).map((path) => {
+  return [[], ...commandPaths()].map((path) => {
     const fresh = examplesIn(helpOf(path)).filter((example) => !seen.has(example));
     for (const example of fresh) seen.add(example);
     return [['tkt', ...path].join(' '), fresh];

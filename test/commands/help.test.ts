@@ -1,13 +1,10 @@
 // `tkt help TOPIC` prints the README's reference tables in the terminal (contract section 10),
 // from one source (src/output/help-topics.ts) that the README is checked against here.
 import { readFileSync } from 'node:fs';
-import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRunState } from '../../src/cli.js';
-import { buildProgram } from '../../src/main.js';
 import { HELP_TOPICS, renderHelpTopic } from '../../src/output/help-topics.js';
-import { fakeProcess } from '../cli/fake-process.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
+import { commandPaths, helpOf } from '../helpers/program.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
@@ -81,31 +78,9 @@ describe('tkt help TOPIC', () => {
   });
 });
 
-/** Every visible command of the program, nested ones (config get) included, as the words that call it. */
-function commandPaths(command: CommandUnknownOpts, path: string[] = []): string[][] {
-  return command
-    .createHelp()
-    .visibleCommands(command)
-    .filter((sub) => sub.name() !== 'help')
-    .flatMap((sub) => [[...path, sub.name()], ...commandPaths(sub, [...path, sub.name()])]);
-}
-
-const paths = commandPaths(buildProgram(fakeProcess(), createRunState()));
+const paths = commandPaths();
 /** Every way of asking tkt for help: the program, each command, `help NAME` and each topic. */
 const helpRequests = [['--help'], ['help'], ['help', '--help'], ...paths.map((path) => [...path, '--help']), ...paths.filter((path) => path.length === 1).map((path) => ['help', path[0]!]), ...Object.keys(HELP_TOPICS).map((name) => ['help', name])];
-
-/** The whole help of the command at `path`, laid out for a terminal `width` columns wide (commander's own layout). */
-function helpAt(path: string[], width: number): string {
-  let text = '';
-  const program = buildProgram(fakeProcess(), createRunState());
-  const everyCommand = (command: CommandUnknownOpts): CommandUnknownOpts[] => [command, ...command.commands.flatMap(everyCommand)];
-  for (const command of everyCommand(program)) {
-    command.configureOutput({ ...command.configureOutput(), writeOut: (chunk) => void (text += chunk), getOutHelpWidth: () => width });
-  }
-  const command = path.reduce<CommandUnknownOpts>((parent, name) => parent.commands.find((sub) => sub.name() === name)!, program);
-  command.outputHelp();
-  return text;
-}
 
 const words = (text: string) => text.split(/\s+/).filter((word) => word !== '');
 
@@ -123,8 +98,8 @@ describe('help layout', () => {
     expect(over, `lines over 80 columns in "tkt ${argv.join(' ')}"`).toEqual([]);
   });
 
-  it.each(paths.map((path) => [path.join(' '), path] as const))('tkt %s --help wraps between words, never inside one', (_name, path) => {
-    expect(words(helpAt(path, 80))).toEqual(words(helpAt(path, 10_000)));
+  it.each(paths.map((path) => [path.join(' '), path] as const))('tkt %s --help is wrapped between words, never inside one', (_name, path) => {
+    expect(words(helpOf(path))).toEqual(words(helpOf(path, 10_000)));
   });
 
   it('wraps the topics between words, never inside one', () => {
