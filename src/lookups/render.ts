@@ -11,7 +11,7 @@ function columnsOf(items: readonly unknown[]): Column[] {
 }
 
 export async function renderCollections(collections: readonly [string, unknown[]][], io: IO): Promise<string> {
-  if (!io.stdoutIsTTY) return plainCollections(collections, io);
+  if (!io.stdoutIsTTY) return plainCollections(collections);
   const style = createStyle(io.stdoutColor);
   const parts = await Promise.all(
     collections.map(async ([name, items]) => {
@@ -29,10 +29,11 @@ export async function renderCollections(collections: readonly [string, unknown[]
  * Piped, data only, like `tkt list`: a tab-separated line per item without headings or blank
  * lines, its collection's name first, so `grep ^sites` or `awk '$1 == "status"'` picks one.
  */
-function plainCollections(collections: readonly [string, unknown[]][], io: IO): string {
+function plainCollections(collections: readonly [string, unknown[]][]): string {
   return collections
     .map(([name, items]) => {
-      const table = renderTable(columnsOf(items), items.map(scalarFields), { width: io.columns, color: false, plain: true });
+      // Piped lines are never cut: no width.
+      const table = renderTable(columnsOf(items), items.map(scalarFields), { width: Number.POSITIVE_INFINITY, color: false, plain: true });
       return table.replace(/^(?=.)/gm, `${sanitizeInline(name)}\t`);
     })
     .join('');
