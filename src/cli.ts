@@ -112,6 +112,7 @@ export function createIO(proc: ProcessStreams, globals: GlobalOptions): IO {
     stdoutIsTTY,
     stderrIsTTY,
     color: colorAllowed(globals, proc.env, stderrIsTTY),
+    animate: stderrIsTTY && colorAllowed(globals, proc.env, stderrIsTTY),
     // FORCE_COLOR is for a terminal that does not say so (CI logs), never for data in a pipe.
     stdoutColor: stdoutIsTTY && colorAllowed(globals, proc.env, stdoutIsTTY),
     size: () => terminalSize([proc.stdout, proc.stderr], proc.env),

@@ -15,10 +15,15 @@ export interface IO {
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
   /**
-   * Colour, spinners and progress bars on stderr (a TTY, or FORCE_COLOR; colour not disabled).
+   * Colour on stderr (a TTY, or FORCE_COLOR; colour not disabled).
    * Each stream has its own: nothing else decides colour.
    */
   color: boolean;
+  /**
+   * Progress bars and spinners on stderr: only at a terminal, with colour not disabled.
+   * FORCE_COLOR never turns them on: a CI log would keep every frame.
+   */
+  animate: boolean;
   /** Colour in data on stdout: only when stdout is a TTY (and colour not disabled). */
   stdoutColor: boolean;
   /** The terminal's size now (it follows resizes): $COLUMNS/$LINES, else 80x24, when it reports none. */

@@ -42,9 +42,7 @@ export abstract class TktError extends Error {
 /** Bad input caught before any request: exit 2. */
 export class UsageError extends TktError {}
 
-export const LOGIN_HINT = 'run "tkt login"';
-
-/** No token, expired token, wrong credentials: exit 4 (main.ts adds the hint that fits, when it has none). */
+/** No token, expired token, wrong credentials: exit 4 (main.ts adds the login hint for the run's profile, when it has none). */
 export class AuthError extends TktError {}
 
 /** The user declined a confirmation, or the operation failed locally: exit 1. */

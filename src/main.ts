@@ -3,8 +3,10 @@
 import { Command, CommanderError, Option } from '@commander-js/extra-typings';
 import { createProcessHost, createRunState, type ProcessLike, type RunState, type StopSignal } from './cli.js';
 import { registerCommands } from './commands/index.js';
-import { ExitCode, InterruptedError, LOGIN_HINT, OutputClosedError, TktError, exitCodeOf } from './errors.js';
+import { ExitCode, InterruptedError, OutputClosedError, TktError, exitCodeOf } from './errors.js';
+import { loginCommand } from './config/session.js';
 import { redactText } from './api/redact.js';
+import { reflow } from './output/reflow.js';
 import { sanitizeText } from './output/sanitize.js';
 import { isClosedPipe } from './output/write.js';
 
@@ -13,9 +15,10 @@ Examples:
   $ tkt login --url https://helpdesk.example.com -u jdoe
   $ tkt list --view my-overdue-tickets
   $ tkt show 42
-  $ tkt create --title "Printer on fire" --description - --requester anna --site HQ --department IT --status Open
+  $ tkt create --title "Printer on fire" --description - --requester aberg \\
+      --site "Head Office" --department IT --status Open < notes.txt
   $ tkt list -q --view my-completed-tickets | tkt close -
-  $ tkt list --all --status open --assignee none --query '[].ticketId' --raw
+  $ tkt list --all --status open --assignee none --query 'length(@)'
   $ tkt sandbox            # a local emulator of the service, with demo data`;
 
 // Help is laid out for 80 columns whatever the terminal (commander would follow its width): the
@@ -42,7 +45,8 @@ export function buildProgram(proc: ProcessLike, state: RunState) {
     .showHelpAfterError('(add --help for usage)')
     .exitOverride()
     .configureOutput({
-      writeOut: (text) => proc.stdout.write(text),
+      // The text after a command's options (addHelpText) is written as prose: laid out here.
+      writeOut: (text) => proc.stdout.write(reflow(text, HELP_WIDTH)),
       writeErr: (text) => proc.stderr.write(text),
       getOutHelpWidth: () => HELP_WIDTH,
       getErrHelpWidth: () => HELP_WIDTH,
@@ -61,20 +65,29 @@ function clean(text: string): string {
  * The next step for the user, decided here for every command: the error's own hint when it has
  * one (it knows the case best), else the one its exit code calls for.
  */
-function hintFor(error: TktError, env: Record<string, string | undefined>): string | undefined {
+function hintFor(error: TktError, globals: LoginGlobals, env: Record<string, string | undefined>): string | undefined {
   if (error.hint !== undefined || exitCodeOf(error) !== ExitCode.notAuthenticated) return error.hint;
   // A refused token from TKT_TOKEN is not fixed by `tkt login`: that token still wins.
-  if (env.TKT_TOKEN !== undefined && env.TKT_TOKEN !== '') {
+  if (env.TKT_TOKEN?.trim()) {
     return 'the token in TKT_TOKEN was refused: set a valid one, or unset TKT_TOKEN to use the saved login';
   }
-  return LOGIN_HINT;
+  // The login that fixes this run: its profile and --url, not the default's.
+  return `run "${loginCommand({ globals, env })}"`;
 }
 
-function errorLines(error: unknown, debug: boolean, env: Record<string, string | undefined>): string[] {
+/** The global options a login hint repeats, as commander parsed them. */
+interface LoginGlobals {
+  profile?: string | undefined;
+  url?: string | undefined;
+  allowHttp?: boolean | undefined;
+}
+
+function errorLines(error: unknown, globals: LoginGlobals & { debug?: boolean | undefined }, env: Record<string, string | undefined>): string[] {
+  const debug = globals.debug === true;
   if (error instanceof TktError) {
     const lines = [`error: ${clean(error.message)}`];
     for (const detail of error.details) lines.push(`  ${clean(detail)}`);
-    const hint = hintFor(error, env);
+    const hint = hintFor(error, globals, env);
     if (hint !== undefined) lines.push(`hint: ${clean(hint)}`);
     if (debug && error.stack !== undefined) lines.push(clean(error.stack));
     return lines;
@@ -145,7 +158,7 @@ export async function runCli(argv: string[], proc: ProcessLike): Promise<number>
     // commander has already printed its own usage errors.
     if (!(error instanceof CommanderError)) {
       // Global options are stored on the program as commander parses them, wherever they stood.
-      proc.stderr.write(`${errorLines(error, program.opts().debug === true, proc.env).join('\n')}\n`);
+      proc.stderr.write(`${errorLines(error, program.opts(), proc.env).join('\n')}\n`);
     }
   } finally {
     proc.off('SIGINT', onInterrupt);

@@ -1,6 +1,6 @@
 // What tkt knows of each profile at this machine, for `tkt profiles` and `tkt logout`. A damaged
 // token file never fails these: it lists as logged out, and logout deletes it all the same.
-import { resolveProfileName } from '../config/session.js';
+import { existingProfileName } from '../config/session.js';
 import type { StoredToken } from '../config/types.js';
 import type { Context } from '../context.js';
 import { OperationError } from '../errors.js';
@@ -16,7 +16,7 @@ export interface ProfileLine {
 
 /** Every profile with saved settings or a token, and the active one, sorted by name. */
 export function profileLines(ctx: Context): ProfileLine[] {
-  const active = resolveProfileName(ctx);
+  const active = existingProfileName(ctx);
   const names = [...new Set([...ctx.config.profileNames(), active])].sort();
   return names.map((name) => {
     const token = tokenOrUnreadable(ctx, name);

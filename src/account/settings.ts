@@ -1,6 +1,6 @@
 // `tkt config`'s work on the settings of src/config/settings.ts (editor, pager, default view,
 // default concurrency): a value checked before it is saved, and where the value in force comes from.
-import { resolveProfileName } from '../config/session.js';
+import { existingProfileName } from '../config/session.js';
 import { SETTINGS, effectiveSetting, settingSpec, type EffectiveSetting, type SettingSpec } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { sanitizeInline } from '../output/sanitize.js';
@@ -14,7 +14,7 @@ function parseValue(spec: SettingSpec, text: string): string | number {
 
 function describeSource(setting: EffectiveSetting, ctx: Context): string {
   if (setting.source === 'env') return `$${setting.variable}`;
-  if (setting.source === 'profile') return `profile ${resolveProfileName(ctx)}`;
+  if (setting.source === 'profile') return `profile ${existingProfileName(ctx)}`;
   return setting.source;
 }
 
@@ -54,6 +54,8 @@ export async function saveSetting(key: string, text: string, ctx: Context): Prom
 export async function forgetSetting(key: string, ctx: Context): Promise<void> {
   const spec = settingSpec(key);
   const profile = savedFor(ctx);
+  // Only `set` creates a profile: forgetting a value of one that does not exist is a typo.
+  if (profile !== undefined) existingProfileName(ctx);
   await ctx.config.saveSettings({ [spec.name]: undefined }, profile);
   await ctx.output.document({ key: spec.key, profile: profile ?? null }, { human: () => `Unset ${spec.key} ${profile === undefined ? 'for every profile' : `for profile ${profile}`}\n` });
 }

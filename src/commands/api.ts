@@ -32,7 +32,7 @@ Examples:
   $ tkt api GET ${TICKETS_PATH}/42
   $ tkt api POST ${TICKETS_PATH} -F page=1 -F length=5 -f listType=MyOpenTickets
   $ tkt api POST ${TICKETS_PATH}/addfiles/42 -F Uploads=@screenshot.png
-  $ tkt api POST ${TICKETS_PATH}/update/42 -F Title="New title" -F TicketPriorityId=3
+  $ tkt api POST ${TICKETS_PATH}/pickup/42
   $ tkt api POST ${TICKETS_PATH} --input table.json`,
     );
   host.action(command, ([method, path], { field, rawField, ...opts }, ctx) => run({ method, path, typedFields: field ?? [], rawFields: rawField ?? [], ...opts }, ctx));

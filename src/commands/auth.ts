@@ -26,7 +26,8 @@ logged in or when the token has expired.
 
 Examples:
   $ tkt auth token | gh secret set TKT_TOKEN
-  $ curl -H "Authorization: Bearer $(tkt auth token)" https://helpdesk.example.com${TICKETS_PATH}/42
+  $ curl -H "Authorization: Bearer $(tkt auth token)" \\
+      https://helpdesk.example.com${TICKETS_PATH}/42
   $ tkt auth token --show
   $ tkt auth token --json    # {"token", "expiresAt", "url", "profile"}`,
     );
@@ -35,7 +36,7 @@ Examples:
 
 export async function run(options: AuthTokenOptions, ctx: Context): Promise<void> {
   if (ctx.io.stdoutIsTTY && !options.show) {
-    throw new UsageError('refusing to print the token to a terminal', { hint: 'pipe it (tkt auth token | ...), or add --show' });
+    throw new UsageError('refusing to print the token to a terminal', { hint: 'pipe it (tkt auth token | gh secret set TKT_TOKEN), or add --show' });
   }
   const session = await ctx.session();
   await ctx.output.document(

@@ -19,7 +19,8 @@ command that resolves a name fills; completion itself never contacts the service
 Examples:
   $ source <(tkt completion bash)                           # in ~/.bashrc
   $ mkdir -p ~/.zsh/functions && tkt completion zsh > ~/.zsh/functions/_tkt
-      # and in ~/.zshrc: fpath=(~/.zsh/functions $fpath); autoload -Uz compinit && compinit
+      # and in ~/.zshrc:
+      # fpath=(~/.zsh/functions $fpath); autoload -Uz compinit && compinit
   $ tkt completion fish > ~/.config/fish/completions/tkt.fish`,
     );
   // `program` is complete by the time the action runs, so every command is in the script.

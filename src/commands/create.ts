@@ -32,13 +32,18 @@ any JMESPath); -q the ID alone.
 
 Examples:
   $ tkt create                       # at a terminal: asks for everything
-  $ tkt create --title "Printer on fire" --description - --requester anna \\
-      --site "Head Office" --department IT --status Open --priority high < notes.txt
-  $ tkt create --title "VPN down" --description-file report.md --requester u-1001 \\
-      --site 1 --department 2 --status 1 --assignee @me --due +4h --attach vpn.log
-  $ tkt create --integration --title "Build failed" --description "see CI" --requester ci-bot -q
-  $ tkt create --title T --description D --requester anna --site 1 --department 1 --status 1 --fields id,dueDate
-  $ tkt create --title T --description D --requester anna --site 1 --department 1 --status 1 --dry-run
+  $ tkt create --title "Printer on fire" --description - --requester aberg \\
+      --site "Head Office" --department IT --status Open --priority high \\
+      < notes.txt
+  $ tkt create --title "VPN down" --description-file report.md \\
+      --requester aberg --site 1 --department 2 --status 1 --assignee @me \\
+      --due +4h --attach vpn.log
+  $ tkt create --integration --title "Build failed" --description "see CI" \\
+      --requester aberg -q
+  $ tkt create --title T --description D --requester aberg --site 1 \\
+      --department 1 --status 1 --fields id,dueDate
+  $ tkt create --title T --description D --requester aberg --site 1 \\
+      --department 1 --status 1 --dry-run
 
 Many tickets from a file (--from): JSON Lines (one object per line) or CSV with a header row;
 columns are named like the options above (title, description, requester, site, ...); tag and
@@ -47,10 +52,11 @@ checked before the first ticket is created. A report (JSON Lines, default FILE.r
 each row to its new ID or its error, written before each request leaves; --resume REPORT skips
 the rows it shows as created, and names those in doubt (sent, answer unknown: interrupted or
 timed out) without sending them again unless --retry-in-doubt is given.
+
 Output: a line per row; --json one JSON array of {"row","ok","id"} or {"row","ok":false,"status","error"};
 -q the new IDs. Exit 2 when a row is invalid (nothing is sent), 1 when a row failed.
   $ tkt create --from tickets.csv
-  $ tkt create --from tickets.csv --resume tickets.csv.report.jsonl   # after a partial failure
+  $ tkt create --from tickets.csv --resume tickets.csv.report.jsonl  # again
   $ tkt create --from alerts.jsonl --integration --concurrency 16 --json`;
 
 export function register(program: Program, host: CommandHost): void {

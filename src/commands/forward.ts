@@ -4,7 +4,7 @@ import type { Context } from '../context.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { printActionDone, skippedUploads, warnSkippedUploads } from '../tickets/action-output.js';
 import { printDryRun } from '../tickets/dry-run.js';
-import { forwardRecipient, readMessage, ticketTitleOf } from '../tickets/mail.js';
+import { assertRecipients, forwardRecipient, readMessage, ticketTitleOf } from '../tickets/mail.js';
 import { assertReadableFiles } from '../tickets/text-input.js';
 import { parseTicketId } from '../util/ids.js';
 import { attachOption, dryRunOption, idArgument } from './shared-options.js';
@@ -39,8 +39,8 @@ export function register(program: Program, host: CommandHost): void {
       'after',
       `
 Examples:
-  $ tkt forward 42 --to vendor@example.com --message "Can you look at this printer?"
-  $ tkt forward 42 --to vendor@example.com --cc it-lead@example.com --attach error.log
+  $ tkt forward 42 --to vendor@example.com --message "Can you look at this?"
+  $ tkt forward 42 --to vendor@example.com --cc lead@example.com --attach a.log
   $ tkt forward 42 --to vendor@example.com --draft --message-file draft.txt`,
     );
   host.action(command, ([id], opts, ctx) => run({ id, ...opts }, ctx));
@@ -48,6 +48,7 @@ Examples:
 
 export async function run(options: ForwardOptions, ctx: Context): Promise<void> {
   const id = parseTicketId(options.id);
+  assertRecipients(options);
   const attach = options.attach ?? [];
   await assertReadableFiles(attach, '--attach');
   const to = await forwardRecipient(ctx, options.to);

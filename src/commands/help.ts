@@ -4,7 +4,8 @@ import { UsageError } from '../errors.js';
 import { HELP_TOPICS, renderHelpTopic, type HelpTopicName } from '../output/help-topics.js';
 import { writeText } from '../output/write.js';
 
-const TOPIC_WIDTH = 100;
+// As wide as every --help (README: help is laid out for 80 columns).
+const TOPIC_WIDTH = 80;
 const TOPIC_NAMES = Object.keys(HELP_TOPICS) as HelpTopicName[];
 
 // Replaces commander's help command, which knows only commands (`tkt help exit-codes` printed the

@@ -1,6 +1,7 @@
 import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { columnsOption, csvOption, fieldsOption } from '../output/flags.js';
+import { wrapWords } from '../output/reflow.js';
 import { SORT_FIELDS, buildFilter, buildSort, checkFilterOptions, hasFilters, parseSort, type ListFilterOptions } from '../tickets/list-filter.js';
 import { LIST_TYPES, kebabCase } from '../tickets/list-query.js';
 import { ALL_PAGE_SIZE, DEFAULT_LIMIT, USERNAME_PAGE_SIZE, listSource, matchWindow, matchingPages, type ListSourceOptions } from '../tickets/listing.js';
@@ -15,23 +16,24 @@ pages and keeps the matching tickets, since the service filters only by view and
 with a filter, --limit N means N matching tickets (default ${DEFAULT_LIMIT}; all with --all), fetched
 over as many pages as needed. --site and --department fetch a ticket's detail when the list
 does not say them. --sort orders what is printed (with --all, every ticket, held to sort).
+
 WHEN: ISO 8601 (2026-12-01 is the end of that day) or +3d / -7d / -4h from now.
 
 Output: a table at a terminal; piped, tab-separated lines with ISO 8601 dates; --csv; --json
 (one array with --all); --query/--fields for JSON; -q the IDs.
 
 Views:
-  ${LIST_TYPES.map(kebabCase).join(', ')}
+${wrapWords(LIST_TYPES.map(kebabCase).join(', '), 78).map((line) => `  ${line}`).join('\n')}
 
 Examples:
   $ tkt list --view my-overdue-tickets
   $ tkt list --assignee @me --priority high --overdue
   $ tkt list --all --status open --assignee none --sort -created
-  $ tkt list --all --created-after -7d --csv --columns id,title,created > week.csv
+  $ tkt list --all --created-after -7d --csv --columns id,title,due > week.csv
   $ tkt list --search printer --in subject
   $ tkt list --all --json > tickets.json
-  $ for id in $(tkt list --all --status open --query '[].ticketId' --raw); do tkt show "$id"; done
-  $ tkt list --requester anna --all
+  $ for id in $(tkt list --all --status open -q); do tkt show "$id"; done
+  $ tkt list --requester aberg --all
   $ tkt list -q --view my-completed-tickets | tkt close -`;
 
 export function register(program: Program, host: CommandHost): void {

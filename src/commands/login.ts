@@ -30,8 +30,10 @@ TKT_URL or the profile. With --json, the user object is printed WITHOUT its toke
 
 Examples:
   $ tkt login --url https://helpdesk.example.com -u jdoe
-  $ printf '%s\\n' "$PASSWORD" | tkt login --url https://helpdesk.example.com -u jdoe --password-stdin
-  $ TKT_PASSWORD=secret tkt login -u ci-bot --profile ci
+  $ printf '%s\\n' "$PASSWORD" |
+      tkt login --url https://helpdesk.example.com -u jdoe --password-stdin
+  $ TKT_PASSWORD="$PASSWORD" tkt login --profile ci \\
+      --url https://helpdesk.example.com -u ci-bot
   $ tkt login --url http://10.0.0.5:8080 -u jdoe --allow-http`,
     );
   host.action(command, (_args, { password, ...opts }, ctx) => run({ ...opts, passwordFlag: password !== undefined }, ctx));

@@ -1,6 +1,6 @@
 import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
-import { resolveProfileName } from '../config/session.js';
+import { existingProfileName } from '../config/session.js';
 import { tokenOrUnreadable } from '../account/profiles.js';
 
 export function register(program: Program, host: CommandHost): void {
@@ -23,7 +23,7 @@ Examples:
 export type LogoutOptions = Record<string, never>;
 
 export async function run(_options: LogoutOptions, ctx: Context): Promise<void> {
-  const profile = resolveProfileName(ctx);
+  const profile = existingProfileName(ctx);
   const stored = tokenOrUnreadable(ctx, profile);
   // Deleted whatever was read: a file readToken does not recognise is still not worth keeping.
   await ctx.config.deleteToken(profile);

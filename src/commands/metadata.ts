@@ -32,8 +32,8 @@ Examples:
   $ tkt metadata --app
   $ tkt metadata --collection sites
   $ tkt metadata 42 --collection technicians --json
-  $ tkt metadata --collection requesters --csv --columns id,userName > people.csv
-  $ tkt metadata --collection status --query "[?statusType==\`1\`].status" --raw`,
+  $ tkt metadata --collection sites --csv --columns id,title > sites.csv
+  $ tkt metadata --collection status --query '[?statusType==\`1\`].status' --raw`,
     );
   host.action(command, ([id], opts, ctx) => run({ id, ...opts }, ctx));
 }

@@ -6,7 +6,7 @@ import { UsageError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { printActionDone, skippedUploads, warnSkippedUploads } from '../tickets/action-output.js';
 import { printDryRun } from '../tickets/dry-run.js';
-import { lazyTicket, readMessage, requesterEmailOf, ticketTitleOf } from '../tickets/mail.js';
+import { assertRecipients, lazyTicket, readMessage, requesterEmailOf, ticketTitleOf } from '../tickets/mail.js';
 import { assertReadableFiles } from '../tickets/text-input.js';
 import { parseTicketId } from '../util/ids.js';
 import { attachOption, dryRunOption, idArgument } from './shared-options.js';
@@ -42,9 +42,9 @@ export function register(program: Program, host: CommandHost): void {
       `
 Examples:
   $ tkt reply 42 --message "The new toner is on its way"
-  $ tkt reply 42 --message-file answer.txt --cc it-lead@example.com --attach manual.pdf
+  $ tkt reply 42 --message-file answer.txt --cc lead@example.com --attach a.pdf
   $ git log -1 --format=%B | tkt reply 42 --message -
-  $ tkt reply 42 --as-requester anna.berg --message "Still broken after the fix"`,
+  $ tkt reply 42 --as-requester aberg --message "Still broken after the fix"`,
     );
   host.action(command, ([id], opts, ctx) => run({ id, ...opts }, ctx));
 }
@@ -57,6 +57,7 @@ export async function run(options: ReplyOptions, ctx: Context): Promise<void> {
     const foreign = (['to', 'cc'] as const).filter((name) => options[name] !== undefined);
     if (foreign.length > 0) throw new UsageError(`${foreign.map((name) => `--${name}`).join(', ')} cannot be used with --as-requester: a requester reply is not an e-mail`);
   }
+  assertRecipients(options);
   const attach = options.attach ?? [];
   await assertReadableFiles(attach, '--attach');
   // A user ID, username or full name, as everywhere; the requester-reply endpoint takes the username.

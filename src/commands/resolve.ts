@@ -32,7 +32,7 @@ Resolving a ticket that is already resolved succeeds and changes nothing.
 Examples:
   $ tkt resolve 42 --details "Replaced the toner"
   $ tkt resolve 42 43 44 --details-file notes.txt
-  $ tkt list -q --view my-open-tickets | tkt resolve - --details "Fixed by the 2.4 rollout"`,
+  $ tkt list -q --view my-open-tickets | tkt resolve - --details "Fixed in 2.4"`,
     );
   host.action(command, ([ids], opts, ctx) => run({ ids, ...opts }, ctx), { graceful: true });
 }

@@ -16,7 +16,7 @@ Exits 4 when not logged in or when the token has expired.
 
 Examples:
   $ tkt whoami
-  $ tkt whoami --json | jq -r .userId
+  $ tkt whoami --query userId --raw
   $ tkt whoami -q            # just the user name`,
     );
   host.action(command, (_args, _opts, ctx) => run(ctx));

@@ -15,8 +15,43 @@ export interface SessionInput {
 
 type SettingsInput = Omit<SessionInput, 'now'>;
 
+const DEFAULT_PROFILE = 'default';
+
+/** The profile's name, whether or not it exists: `tkt login` and `tkt config set` create it. */
 export function resolveProfileName(input: Pick<SessionInput, 'globals' | 'env'>): string {
-  return assertProfileName(input.globals.profile || input.env.TKT_PROFILE || 'default');
+  return assertProfileName(input.globals.profile || input.env.TKT_PROFILE || DEFAULT_PROFILE);
+}
+
+/**
+ * The profile a command reads: a name nothing has created (a typo in --profile or TKT_PROFILE)
+ * is exit 2 listing the profiles, not "not logged in". The default profile always exists.
+ */
+export function existingProfileName(input: SettingsInput): string {
+  const name = resolveProfileName(input);
+  const names = input.config.profileNames();
+  if (name === DEFAULT_PROFILE || names.includes(name)) return name;
+  throw new UsageError(`no profile named "${name}" (${input.globals.profile ? '--profile' : 'TKT_PROFILE'})`, {
+    details: [`profiles: ${[...new Set([DEFAULT_PROFILE, ...names])].sort().join(', ')}`],
+    hint: `"${loginCommand({ globals: { profile: name }, env: {} })}" creates it`,
+  });
+}
+
+// What a hint may show bare in a shell command; anything else is single-quoted.
+const SHELL_SAFE = /^[\w@%+=:,./~-]+$/;
+
+/**
+ * The `tkt login` that logs in where this run looked: its profile (from --profile or
+ * TKT_PROFILE, named even when it came from the environment, so the line works in any shell),
+ * its --url and --allow-http when given as flags (TKT_URL is read by login itself).
+ */
+export function loginCommand(input: Pick<SessionInput, 'globals' | 'env'>): string {
+  const words = ['tkt', 'login'];
+  const profile = input.globals.profile || input.env.TKT_PROFILE;
+  if (profile && profile !== DEFAULT_PROFILE) words.push('--profile', profile);
+  const url = input.globals.url;
+  if (url) words.push('--url', SHELL_SAFE.test(url) ? url : `'${url.replaceAll("'", `'\\''`)}'`);
+  if (input.globals.allowHttp === true) words.push('--allow-http');
+  return words.join(' ');
 }
 
 /** `saved`: the profile's settings, when the caller has read them already. */
@@ -26,10 +61,12 @@ export function resolveBaseUrl(input: SettingsInput, saved: Profile = input.conf
 }
 
 export function resolveSession(input: SessionInput): Session {
-  const profile = resolveProfileName(input);
+  const profile = existingProfileName(input);
   const saved = input.config.getProfile(profile);
   const allowHttp = input.globals.allowHttp === true || saved.allowHttp === true;
-  const envToken = input.env.TKT_TOKEN;
+  // An empty TKT_TOKEN (a CI secret that is not set) counts as unset, as gh does with GH_TOKEN,
+  // and is named when the run then has no token.
+  const envToken = input.env.TKT_TOKEN?.trim();
 
   // TKT_TOKEN is used as-is: the token cache is neither read nor written.
   if (envToken) {
@@ -38,7 +75,7 @@ export function resolveSession(input: SessionInput): Session {
     const claims = decodeJwtClaims(envToken);
     const expiresAt = expiryFromClaims(claims);
     if (expiresAt !== undefined && expiresAt.getTime() <= input.now.getTime()) {
-      throw new AuthError(`TKT_TOKEN expired on ${expiresAt.toISOString()}`, { hint: 'set TKT_TOKEN to a fresh token, or unset it and run "tkt login"' });
+      throw new AuthError(`TKT_TOKEN expired on ${expiresAt.toISOString()}`, { hint: `set TKT_TOKEN to a fresh token, or unset it and run "${loginCommand(input)}"` });
     }
     return {
       profile,
@@ -53,7 +90,14 @@ export function resolveSession(input: SessionInput): Session {
   }
 
   const stored = input.config.readToken(profile);
-  if (stored === undefined) throw new AuthError(`not logged in (profile ${profile})`);
+  if (stored === undefined) {
+    if (envToken === '') {
+      throw new AuthError(`not logged in (profile ${profile}), and TKT_TOKEN is set but empty`, {
+        hint: `set TKT_TOKEN to a token, or unset it and run "${loginCommand(input)}"`,
+      });
+    }
+    throw new AuthError(`not logged in (profile ${profile})`);
+  }
   // The token remembers where it was issued, which also serves as the URL when none is set.
   const baseUrl = resolveBaseUrl(input, saved) ?? normalizeBaseUrl(stored.url);
   if (normalizeBaseUrl(stored.url) !== baseUrl) {

@@ -9,7 +9,7 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { wholeNumberOption } from '../util/ids.js';
 import { squash } from '../util/option-text.js';
-import { resolveProfileName } from './session.js';
+import { existingProfileName } from './session.js';
 import type { SavedSettings } from './types.js';
 
 export type SettingName = keyof SavedSettings;
@@ -89,7 +89,7 @@ export function effectiveSetting(ctx: SettingsContext, spec: SettingSpec): Effec
     const value = ctx.env[variable]?.trim();
     if (value) return { value, source: 'env', variable };
   }
-  const profileValue = ctx.config.getSettings(resolveProfileName(ctx))[spec.name];
+  const profileValue = ctx.config.getSettings(existingProfileName(ctx))[spec.name];
   if (profileValue !== undefined) return { value: profileValue, source: 'profile' };
   const globalValue = ctx.config.getSettings()[spec.name];
   if (globalValue !== undefined) return { value: globalValue, source: 'global' };

@@ -1,4 +1,4 @@
-// `tkt metadata` for people: each collection as a table under its name.
+// `tkt metadata` for people: each collection as a table under its name; piped, plain data.
 import type { IO } from '../context.js';
 import { createStyle } from '../output/style.js';
 import { renderTable, type Column } from '../output/table.js';
@@ -11,6 +11,7 @@ function columnsOf(items: readonly unknown[]): Column[] {
 }
 
 export async function renderCollections(collections: readonly [string, unknown[]][], io: IO): Promise<string> {
+  if (!io.stdoutIsTTY) return plainCollections(collections);
   const style = createStyle(io.stdoutColor);
   const parts = await Promise.all(
     collections.map(async ([name, items]) => {
@@ -22,4 +23,18 @@ export async function renderCollections(collections: readonly [string, unknown[]
     }),
   );
   return parts.join('\n');
+}
+
+/**
+ * Piped, data only, like `tkt list`: a tab-separated line per item without headings or blank
+ * lines, its collection's name first, so `grep ^sites` or `awk '$1 == "status"'` picks one.
+ */
+function plainCollections(collections: readonly [string, unknown[]][]): string {
+  return collections
+    .map(([name, items]) => {
+      // Piped lines are never cut: no width.
+      const table = renderTable(columnsOf(items), items.map(scalarFields), { width: Number.POSITIVE_INFINITY, color: false, plain: true });
+      return table.replace(/^(?=.)/gm, `${sanitizeInline(name)}\t`);
+    })
+    .join('');
 }

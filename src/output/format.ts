@@ -88,8 +88,28 @@ const isScalar = (value: unknown) => value === null || ['string', 'number', 'boo
 /** One --raw line: a string bare, null empty, anything else compact JSON. */
 const rawLine = (value: unknown) => (value === null ? '' : typeof value === 'string' ? value : escapeJsonControls(JSON.stringify(value))) + '\n';
 
+/** A result that printed nothing of use: null, or an array of nothing but nulls. */
+const isEmptyResult = (result: unknown) => result === null || (Array.isArray(result) && result.every((item) => item === null));
+
+/**
+ * Why a --query found nothing, said after the answer with the answer's own names: the members
+ * it lacks, a likely intended one (`id` for `ticketID`, `ticketId` for `id`), and those it has.
+ */
+function absentMembersHint(absent: readonly string[], answer: unknown): string {
+  const sample = Array.isArray(answer) ? answer.find((item) => typeof item === 'object' && item !== null) : answer;
+  const members = typeof sample === 'object' && sample !== null ? Object.keys(sample) : [];
+  const said = absent.map((name) => {
+    const lower = name.toLowerCase();
+    const likely = members.find((member) => member.toLowerCase() === lower) ?? members.find((member) => member.toLowerCase().endsWith(lower) || lower.endsWith(member.toLowerCase()));
+    return `"${name}"${likely === undefined ? '' : ` (did you mean "${likely}"? names are case-sensitive)`}`;
+  });
+  const listed = members.length === 0 ? '' : `; its members: ${members.join(', ')}`;
+  return `hint: the answer has no member ${said.join(', ')}${listed}\n`;
+}
+
 function checkCombinations(flags: OutputFlags): void {
-  if (flags.raw && flags.query === undefined) throw new UsageError('--raw goes with --query', { hint: `e.g. --query '[].id' --raw` });
+  // Before any answer a hint cannot know the service's member names, so it shows none.
+  if (flags.raw && flags.query === undefined) throw new UsageError('--raw goes with --query', { hint: 'add --query EXPR, a JMESPath expression over the JSON output (tkt help formatting)' });
   if (flags.csv) {
     const jsonFlags = (['json', 'query', 'fields'] as const).filter((name) => flags[name] !== undefined && flags[name] !== false);
     if (jsonFlags.length > 0 || flags.quiet) {
@@ -127,6 +147,21 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
     return Array.isArray(value) ? value.map((item) => pickMembers(item, fields)) : pickMembers(value, fields);
   };
 
+  // Said once a run, on the first answer a query found nothing in.
+  let hinted = false;
+  /** Applies --query to `answer`; when that found nothing for want of a member, says so on stderr. */
+  const queried = async (compiled: CompiledQuery, answer: unknown): Promise<unknown> => {
+    const result = compiled.apply(answer);
+    if (!hinted && isEmptyResult(result)) {
+      const absent = compiled.absentMembers(answer);
+      if (absent.length > 0) {
+        hinted = true;
+        await writeText(io.stderr, sanitizeText(absentMembersHint(absent, answer)));
+      }
+    }
+    return result;
+  };
+
   /** A query result: JSON, or with --raw a scalar bare and an array one element per line (for shell loops). */
   const writeResult = (result: unknown, compact: boolean): Promise<void> => {
     // Bare strings go out as the service sent them, except to a terminal, which they must not drive.
@@ -143,7 +178,7 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
 
   const data = (value: unknown): Promise<void> => {
     const limited = limit(value);
-    return query === undefined ? writeJson(stdout, limited) : writeResult(query.apply(limited), false);
+    return query === undefined ? writeJson(stdout, limited) : queried(query, limited).then((result) => writeResult(result, false));
   };
 
   const array = (): ArrayPrinter => {
@@ -171,7 +206,7 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
       const writer = raw ? undefined : createJsonArrayWriter(stdout);
       return {
         async push(items) {
-          const results = compiled.apply(limitPage(items)) as unknown[];
+          const results = (await queried(compiled, limitPage(items))) as unknown[];
           if (writer === undefined) await writeResult(results, false);
           else await writer.push(...results);
         },
@@ -183,7 +218,7 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
       async push(items) {
         for (const item of limitPage(items)) held.push(item);
       },
-      end: () => writeResult(compiled.apply(held), false),
+      end: async () => writeResult(await queried(compiled, held), false),
     };
   };
 
@@ -196,7 +231,7 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
     },
     document: (value, forms) => (format === 'json' ? data(value) : writeForm(forms)),
     data,
-    line: (value, forms) => (format === 'json' ? (query === undefined ? writeJsonLine(stdout, value) : writeResult(query.apply(value), true)) : writeForm(forms)),
+    line: async (value, forms) => (format === 'json' ? (query === undefined ? writeJsonLine(stdout, value) : writeResult(await queried(query, value), true)) : writeForm(forms)),
     array,
     note: async (text) => {
       if (!flags.quiet) await writeText(io.stderr, text);

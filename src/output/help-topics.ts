@@ -11,6 +11,8 @@ export interface HelpTopic {
   markdown: string;
 }
 
+import { reflow, wrapWords } from './reflow.js';
+
 const lines = (...text: string[]): string => text.join('\n');
 
 export const HELP_TOPICS = {
@@ -91,8 +93,9 @@ export const HELP_TOPICS = {
       "- Piped (not a terminal), tables are tab-separated lines without a header, like `gh`. Piped TSV",
       "  and CSV carry ISO 8601 timestamps in UTC (`2026-11-24T09:00:00.000Z`), never `2d overdue`.",
       "- Colour, spinners and progress bars appear only when stderr is a terminal and colour is not",
-      "  disabled (`NO_COLOR`, `--no-color`). `FORCE_COLOR` forces them on stderr even when it is not a",
-      "  terminal; data on a piped stdout stays plain either way.",
+      "  disabled (`NO_COLOR`, `--no-color`). `FORCE_COLOR` forces colour on stderr even when it is not",
+      "  a terminal, never progress bars or spinners (a CI log would keep every frame); data on a piped",
+      "  stdout stays plain either way.",
       "- Text from the server is shown with control characters made visible (`^[`, `^G`, `^M`,",
       "  `<U+009B>`, like `cat -v`), so a ticket title can never move the cursor, retitle the window",
       "  or clear the screen. `--json` keeps the content as the server sent it (DEL and C1 controls",
@@ -105,15 +108,16 @@ export type HelpTopicName = keyof typeof HELP_TOPICS;
 
 const TABLE_ROW = /^\|(.*)\|$/;
 
-/** The topic for a terminal: markdown's backticks and link syntax dropped, tables aligned and wrapped to `width`. */
+/** The topic for a terminal: markdown's backticks and link syntax dropped, text and tables wrapped to `width`. */
 export function renderHelpTopic(topic: HelpTopic, width: number): string {
   const out: string[] = [];
   const plain = (text: string) => text.replace(/\[([^\]]+)\]\(([^)]+)\)/g, '$1 ($2)').replace(/`/g, '');
   const source = topic.markdown.split('\n');
   for (let index = 0; index < source.length; ) {
     if (!TABLE_ROW.test(source[index]!)) {
-      out.push(plain(source[index]!));
-      index += 1;
+      const text: string[] = [];
+      for (; index < source.length && !TABLE_ROW.test(source[index]!); index += 1) text.push(plain(source[index]!));
+      out.push(reflow(text.join('\n'), width));
       continue;
     }
     const rows: string[][] = [];
@@ -123,21 +127,9 @@ export function renderHelpTopic(topic: HelpTopic, width: number): string {
     }
     const keyWidth = Math.max(...rows.map((cells) => cells[0]!.length));
     for (const [key, ...rest] of rows) {
-      const wrapped = wrap(rest.join(' | '), Math.max(20, width - keyWidth - 2));
+      const wrapped = wrapWords(rest.join(' | '), Math.max(20, width - keyWidth - 2));
       wrapped.forEach((line, lineIndex) => out.push(`${(lineIndex === 0 ? key! : '').padEnd(keyWidth)}  ${line}`.trimEnd()));
     }
   }
   return `${out.join('\n')}\n`;
-}
-
-function wrap(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    if (line !== '' && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line === '' ? word : `${line} ${word}`;
-  }
-  return [...lines, line];
 }

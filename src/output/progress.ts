@@ -1,5 +1,5 @@
-// A one-line progress bar for `ID...` commands, on stderr and only when colour/animation is
-// allowed (IO.color: stderr is a TTY and colour not disabled). Elsewhere it writes nothing.
+// A one-line progress bar for `ID...` commands, on stderr and only when animation is allowed
+// (IO.animate: stderr is a TTY and colour not disabled). Elsewhere it writes nothing.
 import type { IO } from '../context.js';
 
 export interface Progress {
@@ -48,7 +48,7 @@ function formatRate(perSecond: number): string {
 }
 
 export function createProgress(io: IO, options: ProgressOptions): Progress {
-  if (!io.color) return NO_PROGRESS;
+  if (!io.animate) return NO_PROGRESS;
   const { total, label } = options;
   const startedAt = Date.now();
   let finished = 0;

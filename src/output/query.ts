@@ -14,6 +14,12 @@ export interface CompiledQuery {
    * instead of holding every ticket for one evaluation at the end.
    */
   elementwise: boolean;
+  /**
+   * The member names the expression reads (`id` in `[].id`) that `value` has nowhere: why a
+   * query found nothing, for the hint that follows the answer (the spec does not describe
+   * list items, and the service decides their names and casing).
+   */
+  absentMembers(value: unknown): string[];
 }
 
 interface Node {
@@ -36,6 +42,35 @@ function calledFunctions(node: unknown, found: Set<string>): Set<string> {
   return found;
 }
 
+/** Every member name the expression reads. */
+function readMembers(node: unknown, found: Set<string>): Set<string> {
+  if (Array.isArray(node)) for (const child of node) readMembers(child, found);
+  else if (typeof node === 'object' && node !== null) {
+    const typed = node as Node;
+    if (typed.type === 'Field' && typeof typed.name === 'string') found.add(typed.name);
+    for (const value of Object.values(typed)) readMembers(value, found);
+  }
+  return found;
+}
+
+// Enough of an answer to know its names: items of one list share a shape.
+const SAMPLED_ITEMS = 20;
+const SAMPLED_DEPTH = 4;
+
+/** The member names found in `value`, its nested objects and the first items of its arrays. */
+function memberNames(value: unknown, found: Set<string>, depth = 0): Set<string> {
+  if (depth > SAMPLED_DEPTH || typeof value !== 'object' || value === null) return found;
+  if (Array.isArray(value)) {
+    for (const item of value.slice(0, SAMPLED_ITEMS)) memberNames(item, found, depth + 1);
+    return found;
+  }
+  for (const [key, member] of Object.entries(value)) {
+    found.add(key);
+    memberNames(member, found, depth + 1);
+  }
+  return found;
+}
+
 function isIdentity(node: Node | undefined): boolean {
   if (node === undefined) return false;
   return node.type === 'Identity' || (node.type === 'Flatten' && node.child?.type === 'Identity');
@@ -47,7 +82,8 @@ export function compileQuery(expression: string): CompiledQuery {
     ast = compile(expression) as unknown as Node;
   } catch (error) {
     throw new UsageError(`invalid --query ${JSON.stringify(expression)}: ${error instanceof Error ? error.message : String(error)}`, {
-      hint: 'JMESPath syntax, e.g. --query "[].{id: ticketId, title: subject}"',
+      // Before any answer, a hint cannot know the service's member names: it shows none.
+      hint: 'JMESPath syntax (https://jmespath.org), e.g. --query "length(@)"; tkt help formatting',
     });
   }
   const known = new Set(getRegisteredFunctions());
@@ -63,5 +99,9 @@ export function compileQuery(expression: string): CompiledQuery {
       }
     },
     elementwise: (ast.type === 'Projection' || ast.type === 'FilterProjection') && isIdentity(ast.left),
+    absentMembers(value) {
+      const present = memberNames(value, new Set());
+      return [...readMembers(ast, new Set())].filter((name) => !present.has(name));
+    },
   };
 }

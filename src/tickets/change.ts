@@ -77,7 +77,7 @@ async function setDueAfterPriority(client: ApiClient, id: TicketId, due: FormVal
   if (kept !== undefined && Math.abs(kept.getTime() - wanted.getTime()) < DUE_TOLERANCE_MS) return;
   throw new OperationError(`ticket #${id}: the priority changed, but the service keeps the due date ${kept === undefined ? 'empty' : formatDate(kept)}, not ${formatDate(wanted)}`, {
     details: ['the service sets the due date from the SLA of the priority, and did not take the one given'],
-    hint: `try "tkt update ${id} --due ..." alone; if the SLA still wins, the due date is the service's to set`,
+    hint: `try "tkt update ${id} --due ${String(due)}" alone; if the SLA still wins, the due date is the service's to set`,
   });
 }
 

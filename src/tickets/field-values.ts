@@ -4,6 +4,7 @@ import type { FormValue, MultipartInput } from '../api/types.js';
 import { UsageError } from '../errors.js';
 import { LookupError, lookupLabel } from '../lookups/index.js';
 import type { Lookups, TypedOption } from '../lookups/types.js';
+import { addressListProblem, addressProblem } from '../util/email.js';
 import { parseWholeNumber } from '../util/ids.js';
 import { parseWhen } from '../util/when.js';
 import { fieldsFor, flagOf, isGiven, lengthProblem, type RawFieldValues, type TicketEndpoint, type TicketFieldSpec } from './fields.js';
@@ -65,8 +66,11 @@ export function checkFields(endpoint: TicketEndpoint, values: RawFieldValues, no
       case 'text': {
         const text = asText(raw);
         const tooLong = kind.maxLength === undefined ? undefined : lengthProblem(text, kind.maxLength);
+        const notAddress = kind.addresses === 'one' ? addressProblem(flag, text) : kind.addresses === 'list' ? addressListProblem(flag, text) : undefined;
         if (tooLong !== undefined) {
           problems.push(`${flag}: ${tooLong}`);
+        } else if (notAddress !== undefined) {
+          problems.push(notAddress);
         } else fields.push({ spec, value: text });
         break;
       }

@@ -5,6 +5,7 @@ import type { ApiClient } from '../api/types.js';
 import { field, isObject, stringField } from '../api/fields.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
+import { addressListProblem } from '../util/email.js';
 import { missingText, readTextOption } from './text-input.js';
 
 export interface MessageOptions {
@@ -25,11 +26,26 @@ export async function readMessage(ctx: Context, options: MessageOptions, require
   throw missingText(option);
 }
 
+export interface RecipientOptions {
+  to?: string | undefined;
+  cc?: string | undefined;
+}
+
+/** --to and --cc (each one address or several, separated by commas or semicolons): exit 2 for one that is not an address. */
+export function assertRecipients(options: RecipientOptions): void {
+  const problems = (['to', 'cc'] as const).flatMap((name) => {
+    const text = options[name];
+    if (text === undefined || (name === 'to' && text.trim() === '')) return [];
+    return addressListProblem(`--${name}`, text) ?? [];
+  });
+  if (problems.length > 0) throw new UsageError(problems[0]!, { details: problems.slice(1) });
+}
+
 /** forward's --to, or asked at a terminal: a forward has no default recipient. */
 export async function forwardRecipient(ctx: Context, to: string | undefined): Promise<string> {
   if (to !== undefined && to.trim() !== '') return to.trim();
   if (!ctx.io.canPrompt) throw new UsageError('missing --to', { hint: 'forward needs a recipient: --to EMAIL' });
-  return ctx.prompter.input({ message: 'Forward to (e-mail)', validate: (value) => (value.trim() === '' ? 'an address is needed' : true) });
+  return ctx.prompter.input({ message: 'Forward to (e-mail)', validate: (value) => (value.trim() === '' ? 'an address is needed' : (addressListProblem('--to', value) ?? true)) });
 }
 
 const PERSON_FIELDS = ['creator', 'requester', 'createdBy', 'user'];

@@ -53,6 +53,20 @@ describe('colour', () => {
   });
 });
 
+describe('progress bars and spinners', () => {
+  it('are drawn only when stderr is a terminal and colour is not disabled', () => {
+    expect(io(ALL_TTY).animate).toBe(true);
+    expect(io({ stdout: true, stderr: false }).animate).toBe(false);
+    expect(io(ALL_TTY, { NO_COLOR: '1' }).animate).toBe(false);
+    expect(io(ALL_TTY, {}, { color: false }).animate).toBe(false);
+  });
+
+  it('are never forced by FORCE_COLOR into a stderr that is not a terminal (a CI log keeps every frame)', () => {
+    expect(io({}, { FORCE_COLOR: '1' }).color).toBe(true);
+    expect(io({}, { FORCE_COLOR: '1' }).animate).toBe(false);
+  });
+});
+
 describe('prompting', () => {
   it('is allowed when stdin and stderr are terminals', () => {
     expect(io(ALL_TTY).canPrompt).toBe(true);

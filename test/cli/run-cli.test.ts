@@ -177,6 +177,16 @@ describe('commands and global options', () => {
     expect(plain.stderr).not.toMatch(ansi);
   });
 
+  it('draws no progress bar into a piped stderr, even with FORCE_COLOR (CI logs): it forces colour only', async () => {
+    const ids = ['1001', '1002', '1003'];
+    const forced = await h.cli(['read', ...ids], { env: { FORCE_COLOR: '1' } });
+
+    expect(forced.code).toBe(0);
+    // A bar is redrawn with a carriage return and an erase-line; a log would keep every frame.
+    expect(forced.stderr).not.toContain('\r');
+    expect(forced.stderr).not.toMatch(/[█░]/);
+  });
+
   it('prints the version with --version and exits 0', async () => {
     for (const flag of ['--version', '-V']) {
       const result = await h.cli([flag]);

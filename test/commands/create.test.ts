@@ -24,6 +24,23 @@ function options(values: CreateOptions['values'], extra: Partial<CreateOptions> 
 }
 
 describe('tkt create (register)', () => {
+  it('refuses a malformed --cc or --email with exit 2 before any request, also in a --from row', async () => {
+    const cc = await sendsNothing(h, () => h.cli(['create', ...REQUIRED, '--cc', 'boss@example.com;boss']));
+    const email = await sendsNothing(h, () =>
+      h.cli(['create', '--integration', '--title', 'T', '--description', 'D', '--requester', 'pnovak', '--email', 'pnovak at example.com']),
+    );
+    const file = join(dir, 'bad-cc.jsonl');
+    await writeFile(file, `${JSON.stringify({ title: 'T', description: 'D', requester: 'aberg', site: 1, department: 1, status: 1, cc: 'not-an-address' })}\n`);
+    const row = await sendsNothing(h, () => h.cli(['create', '--from', file]));
+
+    expect(cc.code).toBe(2);
+    expect(cc.stderr).toContain('error: --cc: "boss" is not an e-mail address');
+    expect(email.code).toBe(2);
+    expect(email.stderr).toContain('error: --email: "pnovak at example.com" is not an e-mail address');
+    expect(row.code).toBe(2);
+    expect(row.stderr).toContain('"not-an-address" is not an e-mail address');
+  });
+
   it('creates a ticket from names and prints its ID', async () => {
     const result = await h.cli(['create', ...REQUIRED, '--priority', 'high', '--category', 'hardware', '--subcategory', 'Printer', '--group', 'Service Desk', '--assignee', '@me', '--level', 'Tier 2', '--client', 'Contoso', '--cc', 'boss@example.com', '--tag', '3', '--tag', '5']);
     expect(result.stderr).toBe('');

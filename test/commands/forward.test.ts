@@ -52,14 +52,28 @@ describe('tkt forward', () => {
     expect(conversations(ticket.id).at(-1)).toMatchObject({ to: 'desk@example.com', message: 'See below' });
   });
 
-  it('maps errors: unknown ticket exit 3 (GET 404 or forward 400), no permission exit 5, bad address exit 1', async () => {
+  it('maps errors: unknown ticket exit 3 (GET 404 or forward 400), no permission exit 5', async () => {
     expect((await h.cli(['forward', '999999', '--to', 'a@example.com'])).code).toBe(3);
     expect((await h.cli(['forward', '999999', '--to', 'a@example.com', '--subject', 'S'])).code).toBe(3);
     const ticket = liveTicket();
     expect((await h.cli(['--profile', 'viewer', 'forward', String(ticket.id), '--to', 'a@example.com'])).code).toBe(5);
-    const invalid = await h.cli(['forward', String(ticket.id), '--to', 'not-an-address']);
-    expect(invalid.code).toBe(1);
-    expect(invalid.stderr).toContain('SendTo');
+  });
+
+  it('refuses a malformed address in --to or --cc with exit 2 before any request, naming the option and the value', async () => {
+    const ticket = liveTicket();
+    for (const [flag, value, bad] of [
+      ['--to', 'not-an-address', 'not-an-address'],
+      ['--to', 'a@example.com b@example.com', 'a@example.com b@example.com'],
+      ['--cc', 'lead@example.com, nobody', 'nobody'],
+      ['--cc', 'lead@@example.com', 'lead@@example.com'],
+    ] as const) {
+      const argv = ['forward', String(ticket.id), '--to', 'vendor@example.com', '--message', 'x', flag, value];
+      const result = await sendsNothing(h, () => h.cli(argv));
+      expect(result.code, argv.join(' ')).toBe(2);
+      expect(result.stderr).toContain(`error: ${flag}: "${bad}" is not an e-mail address`);
+    }
+    const several = await h.cli(['forward', String(ticket.id), '--to', 'vendor@example.com; desk@example.com', '--cc', 'a@example.com,b@example.com', '--draft']);
+    expect(several.code, several.stderr).toBe(0);
     expect(forwardMails(ticket.id)).toEqual([]);
   });
 

@@ -30,7 +30,7 @@ describe('tkt metadata', () => {
   });
 
   it('shows the app metadata with --app, and one collection as its array with --json', async () => {
-    const app = await h.context();
+    const app = await h.context({ tty: true });
     await run({ app: true }, app.ctx);
     expect(app.stdout()).toMatch(/^sites \(3\)$/m);
     expect(app.stdout()).not.toContain('requesters');
@@ -44,6 +44,17 @@ describe('tkt metadata', () => {
     expect(table.stdout()).toMatch(/^status \(7\)$/m);
     expect(table.stdout()).toContain('On Hold');
     expect(table.stdout()).not.toContain('Harbour');
+  });
+
+  it('prints plain data into a pipe, as tkt list does: a tab-separated line per item, its collection first, no headings or blank lines', async () => {
+    const r = await h.context();
+    await run({ app: true }, r.ctx);
+    const lines = r.stdout().split('\n');
+
+    expect(lines.pop()).toBe('');
+    expect(lines).toContain('sites\t2\tHarbour Depot');
+    expect(lines).toContain('status\t3\tOn Hold\t2');
+    for (const line of lines) expect(line).toMatch(/^[a-z_]+\t./);
   });
 
   it('refuses an unknown collection or a bad combination before any request', async () => {

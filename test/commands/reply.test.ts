@@ -105,6 +105,15 @@ describe('tkt reply', () => {
     expect(direct.stderr).toContain('HTTP 400');
   });
 
+  it('refuses a malformed address in --to or --cc with exit 2 before any request, naming the option', async () => {
+    // Refused before the ticket is read, so any ID will do and none is used up.
+    for (const [flag, value] of [['--to', 'anna.example.com'], ['--cc', 'x@']] as const) {
+      const result = await sendsNothing(h, () => h.cli(['reply', '1001', '--message', 'x', flag, value]));
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`error: ${flag}: "${value}" is not an e-mail address`);
+    }
+  });
+
   it('is exit 5 for a user without Tickets.Reply, logging nothing', async () => {
     const ticket = ticketWhere((t) => t.ticketStatusId === OPEN);
     const before = conversations(ticket.id).length;

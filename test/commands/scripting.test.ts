@@ -75,6 +75,41 @@ describe('--query', () => {
     expect(rawAlone.code).toBe(2);
     expect(rawAlone.stderr).toContain('--raw goes with --query');
   });
+
+  it('shows no member name in a hint given before any answer: the service decides them (the spec does not describe list items)', async () => {
+    const rawAlone = await h.cli(['list', '--raw']);
+    const malformed = await h.cli(['show', '1001', '--query', '[?x==']);
+
+    for (const result of [rawAlone, malformed]) {
+      expect(result.code).toBe(2);
+      const hint = /^hint: (.*)$/m.exec(result.stderr)?.[1];
+      expect(hint).toBeDefined();
+      expect(hint).not.toMatch(/\bid\b|ticketId|subject/i);
+    }
+  });
+
+  it('names the members of the answer when a --query finds nothing because it names one the answer lacks', async () => {
+    const items = await allItems();
+    const listed = await h.cli(['list', '--query', '[].id', '--raw']);
+    const paged = await h.cli(['list', '--all', '--query', '[].Id', '--raw']);
+    const shown = await h.cli(['show', '1001', '--query', 'ticketID']);
+
+    expect(listed.code).toBe(0);
+    expect(listed.stderr).toMatch(/^hint: the answer has no member "id" \(did you mean "ticketId"\? names are case-sensitive\); its members: ticketId, /m);
+    expect(Object.keys(items[0]!)).toContain('ticketId');
+    expect(paged.stderr.match(/^hint: /gm)).toHaveLength(1);
+    expect(paged.stderr).toContain('did you mean "ticketId"?');
+    expect(shown.stderr).toMatch(/^hint: the answer has no member "ticketID" \(did you mean "id"\?|did you mean "ticketId"\?/m);
+  });
+
+  it('gives no such hint when the query found something, or found nothing with names the answer has', async () => {
+    const found = await h.cli(['list', '--query', '[].ticketId', '--raw']);
+    const filtered = await h.cli(['list', '--query', "[?subject=='no such title'].ticketId"]);
+
+    expect(found.stderr).toBe('');
+    expect(filtered.stdout).toBe('[]\n');
+    expect(filtered.stderr).toBe('');
+  });
 });
 
 describe('--fields', () => {

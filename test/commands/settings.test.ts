@@ -1,4 +1,5 @@
 // tkt auth token, tkt config and tkt profiles (contract section 10).
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run as runToken } from '../../src/commands/auth.js';
 import { userSettings } from '../../src/config/settings.js';
@@ -33,7 +34,7 @@ describe('tkt auth token', () => {
   });
 
   it('exits 4 when not logged in', async () => {
-    const result = await h.cli(['--profile', 'nobody', 'auth', 'token']);
+    const result = await h.cli(['auth', 'token'], { env: { TKT_CONFIG_DIR: join(h.configDir, 'never-logged-in') } });
     expect(result.code).toBe(4);
     expect(result.stdout).toBe('');
   });
@@ -108,8 +109,10 @@ describe('tkt profiles', () => {
     const json = await h.cli(['profiles', '--json'], { env: { TKT_PROFILE: 'support' } });
     const profiles = JSON.parse(json.stdout) as { name: string; active: boolean; loggedIn: boolean }[];
     expect(profiles.filter((p) => p.active).map((p) => p.name)).toEqual(['support']);
-    const fresh = await h.cli(['--profile', 'brand-new', 'profiles', '--query', "[?active].name", '--raw']);
-    expect(fresh.stdout).toBe('brand-new\n');
+    // A profile nothing created is a typo, not an empty profile: exit 2 listing those that exist.
+    const unknown = await h.cli(['--profile', 'brand-new', 'profiles']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('profiles: default, support, viewer');
   });
 });
 

@@ -122,8 +122,9 @@ describe('resolveSession with the token cache', () => {
     expect(errorOf(() => resolveSession({ ...base, globals: { profile: 'default' } })).message).toBe('not logged in (profile default)');
   });
 
-  it('says "not logged in" with exit 4 and a login hint when there is no token', () => {
+  it('says "not logged in" with exit 4 and a login hint when there is no token', async () => {
     const base = input({ url: SERVICE, profile: 'prod' });
+    await base.config.saveProfile('prod', { url: SERVICE });
     const error = errorOf(() => resolveSession(base));
     expect(error).toBeInstanceOf(AuthError);
     expect(error.exitCode).toBe(ExitCode.notAuthenticated);

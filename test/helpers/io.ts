@@ -50,6 +50,7 @@ export function createTestIO(options: TestIOOptions = {}): TestIO {
       stdoutIsTTY: isTTY,
       stderrIsTTY: isTTY,
       color: options.color ?? false,
+      animate: (options.color ?? false) && isTTY,
       stdoutColor: (options.color ?? false) && isTTY,
       size: () => ({ columns: options.columns ?? 80, rows: options.rows ?? 24, rowsReported: options.rowsReported ?? isTTY }),
       canPrompt: options.canPrompt ?? isTTY,

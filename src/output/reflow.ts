@@ -1,0 +1,58 @@
+// Help text laid out for a width (README: help is laid out for 80 columns): prose is re-wrapped
+// between words, never inside one; text meant as written (examples, tables) is kept.
+
+/** `text` in lines of at most `width` columns, broken between words; a longer word stands alone. */
+export function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ').filter((part) => part !== '')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  return [...lines, line];
+}
+
+interface Paragraph {
+  /** Before its first line ("- " for a list item) and before the others ("  "). */
+  first: string;
+  rest: string;
+  words: string[];
+}
+
+/**
+ * `text` laid out for `width` columns. Lines starting at the margin run together into a
+ * paragraph (up to a blank line, an indented line or a line ending with ":", a heading); a
+ * line starting with "- " is a list item, its lines indented by two its continuation. Any other
+ * indented line (an example, a table row) is kept as written.
+ */
+export function reflow(text: string, width: number): string {
+  const out: string[] = [];
+  let paragraph: Paragraph | undefined;
+  const flush = () => {
+    if (paragraph === undefined) return;
+    const { first, rest, words } = paragraph;
+    wrapWords(words.join(' '), width - first.length).forEach((line, index) => out.push(`${index === 0 ? first : rest}${line}`));
+    paragraph = undefined;
+  };
+  for (const line of text.split('\n')) {
+    if (line.startsWith('- ')) {
+      flush();
+      paragraph = { first: '- ', rest: '  ', words: [line.slice(2)] };
+    } else if (paragraph?.first === '- ' && /^ {2}\S/.test(line)) {
+      paragraph.words.push(line.trim());
+    } else if (line.trim() === '' || /^\s/.test(line)) {
+      flush();
+      out.push(line);
+    } else {
+      if (paragraph?.first !== '') flush();
+      paragraph ??= { first: '', rest: '', words: [] };
+      paragraph.words.push(line);
+    }
+    // A heading ("Examples:") ends its paragraph: what follows is laid out on its own.
+    if (paragraph !== undefined && line.endsWith(':')) flush();
+  }
+  flush();
+  return out.join('\n');
+}

@@ -1,0 +1,126 @@
+// Hints and errors name what the user actually used (README: Choices where the contract is
+// silent): the profile and --url of the run, an unknown profile, an empty TKT_TOKEN.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createConfigStore } from '../../src/config/store.js';
+import { createHarness, loginAs, type Harness } from '../helpers/harness.js';
+
+let h: Harness;
+beforeEach(async () => {
+  h = await createHarness();
+  await loginAs(h.sandbox, h.configDir, 'tech', 'p2');
+});
+afterEach(() => h.close());
+
+const hintOf = (stderr: string) => /^hint: (.*)$/m.exec(stderr)?.[1];
+
+describe('the login hint', () => {
+  it('names the profile after a logout in it, given by --profile or by TKT_PROFILE', async () => {
+    await h.cli(['logout', '--profile', 'p2']);
+
+    const byFlag = await h.cli(['list', '--profile', 'p2']);
+    const byEnv = await h.cli(['list'], { env: { TKT_PROFILE: 'p2' } });
+
+    for (const result of [byFlag, byEnv]) {
+      expect(result.code).toBe(4);
+      expect(result.stderr).toContain('not logged in (profile p2)');
+      expect(hintOf(result.stderr)).toBe('run "tkt login --profile p2"');
+    }
+  });
+
+  it('keeps the --url the command was given, and --allow-http', async () => {
+    await h.cli(['logout', '--profile', 'p2']);
+
+    const result = await h.cli(['list', '--profile', 'p2', '--url', h.sandbox.url]);
+    const insecure = await h.cli(['list', '--profile', 'p2', '--url', h.sandbox.url, '--allow-http']);
+
+    expect(hintOf(result.stderr)).toBe(`run "tkt login --profile p2 --url ${h.sandbox.url}"`);
+    expect(hintOf(insecure.stderr)).toBe(`run "tkt login --profile p2 --url ${h.sandbox.url} --allow-http"`);
+  });
+
+  it('stays "tkt login" for the default profile', async () => {
+    await h.cli(['logout']);
+
+    const result = await h.cli(['list']);
+
+    expect(result.code).toBe(4);
+    expect(hintOf(result.stderr)).toBe('run "tkt login"');
+  });
+
+  it('names the profile when the service refuses its token (401) or the token has expired', async () => {
+    const config = createConfigStore(h.configDir);
+    await config.writeToken('p2', { ...config.readToken('p2')!, token: 'refused-by-the-service' });
+    const refused = await h.cli(['show', '1001', '--profile', 'p2']);
+    await config.writeToken('p2', { ...config.readToken('p2')!, expiresAt: new Date(Date.now() - 1000).toISOString() });
+    const expired = await h.cli(['show', '1001', '--profile', 'p2']);
+
+    expect(refused.code).toBe(4);
+    expect(hintOf(refused.stderr)).toBe('run "tkt login --profile p2"');
+    expect(expired.code).toBe(4);
+    expect(hintOf(expired.stderr)).toBe('run "tkt login --profile p2"');
+  });
+});
+
+describe('an unknown profile', () => {
+  it('is exit 2 before any request, listing the profiles, from --profile or TKT_PROFILE', async () => {
+    const before = h.sandbox.stats.requests;
+    const byFlag = await h.cli(['list', '--profile', 'nosuch']);
+    const byEnv = await h.cli(['whoami'], { env: { TKT_PROFILE: 'nosuch' } });
+
+    expect(byFlag.code).toBe(2);
+    expect(byFlag.stderr).toMatch(/^error: no profile named "nosuch" \(--profile\)$/m);
+    expect(byFlag.stderr).toContain('profiles: default, p2');
+    expect(hintOf(byFlag.stderr)).toBe('"tkt login --profile nosuch" creates it');
+    expect(byEnv.code).toBe(2);
+    expect(byEnv.stderr).toMatch(/^error: no profile named "nosuch" \(TKT_PROFILE\)$/m);
+    expect(h.sandbox.stats.requests).toBe(before);
+  });
+
+  it('is exit 2 for the commands that read a profile: logout, profiles, auth token, config get and list', async () => {
+    for (const argv of [['logout'], ['profiles'], ['auth', 'token'], ['config', 'get', 'editor'], ['config', 'list'], ['config', 'unset', 'editor']]) {
+      const result = await h.cli([...argv, '--profile', 'nosuch']);
+      expect(result.code, argv.join(' ')).toBe(2);
+      expect(result.stderr, argv.join(' ')).toContain('no profile named "nosuch"');
+    }
+  });
+
+  it('is created by tkt login and by tkt config set, as before', async () => {
+    const login = await h.cli(['login', '--profile', 'fresh', '--url', h.sandbox.url, '-u', 'tech'], { env: { TKT_PASSWORD: 'tech' } });
+    const set = await h.cli(['config', 'set', 'editor', 'nano', '--profile', 'other']);
+
+    expect(login.code).toBe(0);
+    expect(set.code).toBe(0);
+    expect(createConfigStore(h.configDir).profileNames()).toEqual(['default', 'fresh', 'other', 'p2']);
+    expect((await h.cli(['whoami', '--profile', 'fresh'])).code).toBe(0);
+    expect((await h.cli(['config', 'get', 'editor', '--profile', 'other'], { env: { VISUAL: '', EDITOR: '' } })).stdout).toBe('nano\n');
+  });
+
+  it('leaves the default profile usable on a machine where nothing was saved yet', async () => {
+    const empty = await createHarness({ login: false });
+    try {
+      const result = await empty.cli(['whoami'], { env: { TKT_CONFIG_DIR: `${empty.configDir}/never-written` } });
+      expect(result.code).toBe(4);
+      expect(result.stderr).toContain('not logged in (profile default)');
+    } finally {
+      await empty.close();
+    }
+  });
+});
+
+describe('an empty TKT_TOKEN', () => {
+  it('is named as empty when it leaves the run without a token', async () => {
+    await h.cli(['logout']);
+
+    for (const value of ['', '  ']) {
+      const result = await h.cli(['list'], { env: { TKT_TOKEN: value } });
+      expect(result.code).toBe(4);
+      expect(result.stderr).toMatch(/^error: not logged in \(profile default\), and TKT_TOKEN is set but empty$/m);
+      expect(hintOf(result.stderr)).toBe('set TKT_TOKEN to a token, or unset it and run "tkt login"');
+    }
+  });
+
+  it('does not hide the saved login, as an unset one would not (gh treats an empty GH_TOKEN alike)', async () => {
+    const result = await h.cli(['whoami'], { env: { TKT_TOKEN: '' } });
+
+    expect(result.code).toBe(0);
+  });
+});
