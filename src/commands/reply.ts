@@ -6,8 +6,8 @@ import { UsageError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { printActionDone, skippedUploads, warnSkippedUploads } from '../tickets/action-output.js';
 import { printDryRun } from '../tickets/dry-run.js';
-import { lazyTicket, readMessage, requesterEmailOf, ticketTitleOf } from '../tickets/mail.js';
-import { assertReadableFiles } from '../tickets/text-input.js';
+import { lazyTicket, messageOption, messageOrAsk, requesterEmailOf, ticketTitleOf } from '../tickets/mail.js';
+import { assertReadableFiles, readTextOption } from '../tickets/text-input.js';
 import { parseTicketId } from '../util/ids.js';
 import { attachOption, dryRunOption, idArgument } from './shared-options.js';
 
@@ -59,12 +59,16 @@ export async function run(options: ReplyOptions, ctx: Context): Promise<void> {
   }
   const attach = options.attach ?? [];
   await assertReadableFiles(attach, '--attach');
+  // The message options are read before the requester is looked up, so an empty message is
+  // refused before any request; the editor opens only once the requester is known.
+  const messageOptions = messageOption(options);
+  const messageGiven = await readTextOption(ctx, messageOptions);
   // A user ID, username or full name, as everywhere; the requester-reply endpoint takes the username.
   const requesterUsername =
     asRequester === undefined
       ? undefined
       : await (await import('../lookups/index.js')).createLookups(ctx).username('requester', asRequester, { flag: '--as-requester', noun: 'user' });
-  const message = await readMessage(ctx, options, true);
+  const message = await messageOrAsk(ctx, messageOptions, messageGiven, true);
 
   const client = await ctx.api();
   const ticket = lazyTicket(client, id);

@@ -67,6 +67,9 @@ export function checkFields(endpoint: TicketEndpoint, values: RawFieldValues, no
         const tooLong = kind.maxLength === undefined ? undefined : lengthProblem(text, kind.maxLength);
         if (tooLong !== undefined) {
           problems.push(`${flag}: ${tooLong}`);
+        } else if (text.trim() === '') {
+          // As every text option (tickets/text-input.ts): blank is a mistake, not a value to send.
+          problems.push(`${flag} is empty (only whitespace)`);
         } else fields.push({ spec, value: text });
         break;
       }

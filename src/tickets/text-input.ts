@@ -27,8 +27,10 @@ export interface TextOptionWithFile extends TextOption {
 
 /**
  * The text of an option pair such as --description / --description-file, or undefined
- * when neither was given (the caller then asks or reports it missing). Both at once,
- * or an unreadable file, is exit 2.
+ * when neither was given (the caller then asks or reports it missing). Both at once, an
+ * unreadable file, or a text that is empty or only whitespace (inline, in the file, on stdin)
+ * is exit 2: an option given is a promise of text, and an empty one is a mistake (an unset
+ * variable, a command in `<(...)` that printed nothing), never a reply to e-mail as it is.
  */
 export async function readTextOption(ctx: Context, option: TextOption | TextOptionWithFile): Promise<string | undefined> {
   const withFile = 'fileFlag' in option ? option : undefined;
@@ -37,12 +39,24 @@ export async function readTextOption(ctx: Context, option: TextOption | TextOpti
   }
   const source = option.text ?? withFile?.file;
   if (source === undefined) return undefined;
-  if (source === STDIN) return readStdin(ctx, option.flag, withFile === undefined ? 'give the text inline' : `use ${withFile.fileFlag}`);
-  if (option.text !== undefined || withFile === undefined) return source;
-  await assertReadableFiles([source], withFile.fileFlag);
-  return readTextFile(source).catch((error: unknown) => {
-    throw new UsageError(`${withFile.fileFlag} ${source}: ${fileErrorText(error)}`);
+  const flag = option.text !== undefined || withFile === undefined ? option.flag : withFile.fileFlag;
+  if (source === STDIN) {
+    const text = await readStdin(ctx, flag, withFile === undefined ? 'give the text inline' : `use ${withFile.fileFlag}`);
+    return nonBlank(text, `${flag} -: stdin was empty`);
+  }
+  if (option.text !== undefined || withFile === undefined) return nonBlank(source, `${flag} is empty`);
+  await assertReadableFiles([source], flag);
+  const text = await readTextFile(source).catch((error: unknown) => {
+    throw new UsageError(`${flag} ${source}: ${fileErrorText(error)}`);
   });
+  return nonBlank(text, `${flag} ${source} is empty`);
+}
+
+/** `text`, unless it is empty or only whitespace: then exit 2 with `emptyMessage`. */
+function nonBlank(text: string, emptyMessage: string): string {
+  if (text === '') throw new UsageError(emptyMessage);
+  if (text.trim() === '') throw new UsageError(`${emptyMessage} (only whitespace)`);
+  return text;
 }
 
 /**
