@@ -73,7 +73,7 @@ export function fileErrorText(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT' || code === 'ENOTDIR') return 'no such file';
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'EISDIR') return 'a folder, not a file';
+  if (code === 'EISDIR') return 'a directory, not a file';
   const message = error instanceof Error ? error.message : String(error);
   // Node's "EMFILE: too many open files, open '/x'": the words without the code and the call.
   return /^[A-Z]+: ([^,]+)/.exec(message)?.[1] ?? message;
@@ -106,16 +106,22 @@ export function missingText(option: TextOptionWithFile): UsageError {
 }
 
 /**
- * Every path must be a readable regular file, checked before the first request so a typo
- * never leaves a half-done operation. All bad paths are named at once (exit 2).
+ * Every path must be something tkt can read: a regular file, a FIFO (what `<(command)` gives),
+ * /dev/stdin, a character device; not a directory. Checked before the first request so a typo
+ * never leaves a half-done operation, and without opening anything: a pipe can be read only
+ * once, and that read is the one that sends it. All bad paths are named at once (exit 2).
  */
 export async function assertReadableFiles(paths: readonly string[], flag: string): Promise<void> {
   const problems: string[] = [];
   for (const path of paths) {
     try {
       const info = await stat(path);
-      if (!info.isFile()) {
-        problems.push(`${path}: not a regular file`);
+      if (info.isDirectory()) {
+        problems.push(`${path}: a directory, not a file`);
+        continue;
+      }
+      if (info.isSocket()) {
+        problems.push(`${path}: a socket, not a file`);
         continue;
       }
       await access(path, constants.R_OK);

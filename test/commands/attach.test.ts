@@ -57,7 +57,7 @@ describe('tkt attach', () => {
     const result = await sendsNothing(h, () => h.cli(['attach', String(id), good, join(dir, 'nope.txt'), dir]));
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('nope.txt: no such file');
-    expect(result.stderr).toContain(`${dir}: not a regular file`);
+    expect(result.stderr).toContain(`${dir}: a directory, not a file`);
   });
 
   it('is exit 3 for an unknown ticket', async () => {

@@ -127,7 +127,7 @@ describe('tkt create (register)', () => {
     const attempt = run(options({ title: 't', description: 'd', requester: 'aberg', site: '1', department: '1', status: '1', attach: [dir, secret] }), ctx.ctx);
     const error = await attempt.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
-    expect((error as UsageError).details.join('\n')).toContain(`${dir}: not a regular file`);
+    expect((error as UsageError).details.join('\n')).toContain(`${dir}: a directory, not a file`);
     // root can read anything; the directory check above is what must hold everywhere.
     if (process.getuid?.() !== 0) expect((error as UsageError).details.join('\n')).toContain(`${secret}: permission denied`);
   });
