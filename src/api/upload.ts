@@ -5,9 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
-import { basename } from 'node:path';
 import { OperationError, UsageError } from '../errors.js';
 import type { FormValue, MultipartInput } from './types.js';
+import { uploadName } from './upload-name.js';
 
 /** A multipart body with files: the framing around them, the files, and their sizes when built. */
 export interface Upload {
@@ -35,10 +35,6 @@ export interface Multipart {
 const CHUNK_BYTES = 1024 * 1024;
 const BUFFERS = 4;
 
-// form-data writes the name raw into the part's headers: a control character (an ESC, a
-// newline) there makes the body malformed and the service answers 400. Letters of any script stay.
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
-
 // Drawn once a run, not once a form: form-data's own boundary costs a call into crypto per
 // request (1,000 closes, 1,000 draws; 800 list pages, a twentieth of the run). Random enough that
 // no field value or file name holds either by chance; a counter keeps each form's boundary its own.
@@ -46,10 +42,6 @@ let runRandom: Buffer | undefined;
 let formsBuilt = 0;
 const random = (): Buffer => (runRandom ??= randomBytes(32));
 const nextBoundary = (): string => `--------------------------tkt${random().toString('hex', 0, 12)}${(formsBuilt++).toString(36)}`;
-
-function partFilename(path: string): string {
-  return basename(path).replace(CONTROL_CHARACTERS, '_');
-}
 
 function formScalars(value: FormValue): readonly (string | number | boolean)[] {
   if (value === undefined || value === null) return [];
@@ -74,7 +66,7 @@ export async function buildMultipart(input: MultipartInput): Promise<Multipart> 
   // (its headers, its content type from the name) as it would frame the file itself.
   const marker = random();
   for (const path of paths) {
-    const filename = partFilename(path);
+    const filename = uploadName(path);
     form.append('Uploads', marker, { filename });
     names.push(`Uploads=${filename}`);
   }

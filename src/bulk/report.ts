@@ -6,12 +6,14 @@
 // -q: successes print nothing; failures still go to stderr. --json: one JSON Line per ID on
 // stdout, failures included. With a single ID the failure is told once, by the thrown error.
 import type { IO } from '../context.js';
-import { InterruptedError, ItemFailedError, OperationError, TktError, exitCodeOf, failureReason } from '../errors.js';
+import { FilesSkippedError, InterruptedError, ItemFailedError, OperationError, TktError, exitCodeOf, failureReason } from '../errors.js';
 import type { Output } from '../output/format.js';
 import { NO_PROGRESS, createProgress } from '../output/progress.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { createStyle } from '../output/style.js';
 import { writeText } from '../output/write.js';
+import { nameList } from '../tickets/action-output.js';
+import { skippedFilesError } from '../tickets/attachments.js';
 import type { BulkResult, BulkRun } from './runner.js';
 
 export type BulkVerb = 'marked read' | 'resolved' | 'closed' | 'picked up' | 'deleted' | 'assigned' | 'reopened';
@@ -37,14 +39,21 @@ const NOT_STARTED = 'not started: interrupted';
 // Past this many, a terminal gets the count of IDs not started, not every one.
 const LISTED_IDS = 10;
 
-function jsonLine(result: Pick<BulkResult, 'id' | 'ok' | 'status' | 'error' | 'body'>): Record<string, unknown> {
-  // Built key by key so the order is always id, ok, status, error, body.
+function jsonLine(result: Pick<BulkResult, 'id' | 'ok' | 'status' | 'error' | 'body' | 'files'>): Record<string, unknown> {
+  // Built key by key so the order is always id, ok, status, error, kept, skipped, body.
   const line: Record<string, unknown> = { id: result.id, ok: result.ok };
   if (result.status !== undefined) line.status = result.status;
   if (!result.ok) line.error = result.error ?? 'failed';
+  if (result.files !== undefined) {
+    line.kept = result.files.kept;
+    line.skipped = result.files.skipped;
+  }
   if (result.body !== undefined) line.body = result.body;
   return line;
 }
+
+/** A ticket changed, but some of the files sent with the change were not kept. */
+const skippedFiles = (result: BulkResult): boolean => result.ok && (result.files?.skipped.length ?? 0) > 0;
 
 function idList(ids: readonly number[]): string {
   return ids.map((id) => `#${id}`).join(', ');
@@ -61,9 +70,10 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
 
   async function humanLine(result: BulkResult): Promise<void> {
     if (result.ok) {
-      if (quiet) return;
       const what = result.note === undefined ? verb : sanitizeInline(result.note);
-      await writeText(io.stdout, `${outStyle.green('✓')} #${result.id} ${what}\n`);
+      if (!quiet) await writeText(io.stdout, `${outStyle.green('✓')} #${result.id} ${what}\n`);
+      // A failure of those files, told on stderr as failures are (with one ID, by the thrown error).
+      if (skippedFiles(result) && !single) await writeText(io.stderr, `${errStyle.red('✗')} #${result.id}: the service did not keep ${nameList(result.files!.skipped)}\n`);
       return;
     }
     if (single) return; // the thrown error tells it, once
@@ -106,9 +116,18 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
           ...(summarised ? { hint: 'to finish, run the command again for the IDs not started: --json lists them ("not started")' } : {}),
         });
       }
-      if (failed.length === 0) return;
+      const skipping = run.results.filter(skippedFiles);
+      if (failed.length === 0 && skipping.length === 0) return;
+      if (failed.length === 0) {
+        if (single) throw skippedFilesError(skipping[0]!.files!, skipping[0]!.id, { named: true });
+        throw new FilesSkippedError(`the service did not keep files sent to ${skipping.length} of ${total} tickets: ${idList(skipping.map((result) => result.id))}`, {
+          hint: 'the service keeps only the file types it allows; --json lists the kept and skipped files of each ticket',
+        });
+      }
       if (single) throw singleFailure(failed[0]!);
-      throw new OperationError(`${failed.length} of ${total} failed: ${idList(failed.map((result) => result.id))}`);
+      throw new OperationError(`${failed.length} of ${total} failed: ${idList(failed.map((result) => result.id))}`, {
+        details: skipping.length > 0 ? [`files not kept on: ${idList(skipping.map((result) => result.id))}`] : [],
+      });
     },
   };
 }

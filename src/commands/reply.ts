@@ -4,7 +4,8 @@ import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
-import { printActionDone, skippedUploads, warnSkippedUploads } from '../tickets/action-output.js';
+import { printActionDone } from '../tickets/action-output.js';
+import { checkKeptFiles } from '../tickets/attachments.js';
 import { printDryRun } from '../tickets/dry-run.js';
 import { lazyTicket, messageOption, messageOrAsk, requesterEmailOf, ticketTitleOf } from '../tickets/mail.js';
 import { assertReadableFiles, readTextOption } from '../tickets/text-input.js';
@@ -88,5 +89,5 @@ export async function run(options: ReplyOptions, ctx: Context): Promise<void> {
   if (options.dryRun) return printDryRun(ctx, plan);
   const response = await client.send(plan);
   await printActionDone(ctx, response.body, `✓ replied to #${id} ${sanitizeInline(who)}: ${sanitizeInline(subject)}`);
-  await warnSkippedUploads(ctx, skippedUploads(response.body));
+  await checkKeptFiles(ctx, client, id, attach, response);
 }

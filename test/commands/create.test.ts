@@ -77,14 +77,15 @@ describe('tkt create (register)', () => {
     expect(ticketById(h, Number(fromFile.stdout)).description).toBe('# From a file\n');
   });
 
-  it('uploads attachments byte for byte and the service skips disallowed types', async () => {
+  it('uploads attachments byte for byte; a type the service skips fails (exit 1), the ticket created', async () => {
     const log = join(dir, 'trace.log');
     const bytes = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 7) % 256));
     await writeFile(log, bytes);
     const exe = join(dir, 'tool.exe');
     await writeFile(exe, 'MZ');
     const result = await h.cli(['-q', 'create', ...REQUIRED, '--attach', log, '--attach', exe]);
-    expect(result.code).toBe(0);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('error: the service did not keep 1 of 2 files: tool.exe');
     const saved = h.sandbox.state.attachments.filter((a) => a.ticketId === Number(result.stdout));
     expect(saved.map((a) => a.fileName)).toEqual(['trace.log']);
     expect(saved[0]!.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
