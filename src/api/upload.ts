@@ -8,6 +8,7 @@ import { open, stat, type FileHandle } from 'node:fs/promises';
 import { OperationError, UsageError } from '../errors.js';
 import type { FormValue, MultipartInput } from './types.js';
 import { uploadName } from './upload-name.js';
+import { openInput } from '../util/input-file.js';
 
 /** A multipart body with files: the framing around them, the files, and their sizes when built. */
 export interface Upload {
@@ -120,10 +121,22 @@ export async function* uploadChunks(upload: Upload, onProgress: () => void): Asy
   const nextBuffer = (): Buffer => buffers[turn++ % BUFFERS]!;
   for (const [index, file] of upload.files.entries()) {
     yield upload.framing[index]!;
+    if (file.size === undefined) {
+      // Read once, to its end, as it comes (util/input-file.ts: a pipe never blocks the exit).
+      const stream = await openInput(file.path);
+      try {
+        for await (const chunk of stream) {
+          onProgress();
+          yield chunk as Buffer;
+        }
+      } finally {
+        stream.destroy();
+      }
+      continue;
+    }
     const handle = await open(file.path, 'r');
     try {
-      const chunks = file.size === undefined ? chunksToEnd(handle, nextBuffer) : sizedChunks(handle, file.path, file.size, nextBuffer);
-      for await (const chunk of chunks) {
+      for await (const chunk of sizedChunks(handle, file.path, file.size, nextBuffer)) {
         onProgress();
         yield chunk;
       }
@@ -142,16 +155,6 @@ async function* sizedChunks(handle: FileHandle, path: string, size: number, next
     const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK_BYTES, size - position), position);
     if (bytesRead === 0) throw new OperationError(`${path} shrank while it was being uploaded`);
     position += bytesRead;
-    yield buffer.subarray(0, bytesRead);
-  }
-}
-
-/** Every byte up to the end, read in order (a pipe cannot be read at a position). */
-async function* chunksToEnd(handle: FileHandle, nextBuffer: () => Buffer): AsyncGenerator<Buffer> {
-  for (;;) {
-    const buffer = nextBuffer();
-    const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, null);
-    if (bytesRead === 0) return;
     yield buffer.subarray(0, bytesRead);
   }
 }
