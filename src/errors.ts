@@ -48,6 +48,12 @@ export class AuthError extends TktError {}
 /** The user declined a confirmation, or the operation failed locally: exit 1. */
 export class OperationError extends TktError {}
 
+/**
+ * The service did not keep some of the files sent (spec 4.11: it skips types it does not allow,
+ * without an error): exit 1, though the ticket change itself was done and reported.
+ */
+export class FilesSkippedError extends TktError {}
+
 /** Ctrl-C (exit 130) or SIGTERM (143): main.ts gives the code of the signal that came. */
 export class InterruptedError extends TktError {
   constructor(message = 'interrupted', options: ErrorOptions = {}) {
@@ -136,6 +142,7 @@ export function exitCodeOf(error: unknown): ExitCodeValue {
   if (error instanceof AuthError) return ExitCode.notAuthenticated;
   if (error instanceof ApiError) return exitCodeForStatus(error.status, error.serverMessages);
   if (error instanceof ItemFailedError) return exitCodeOf(error.cause);
+  if (error instanceof FilesSkippedError) return ExitCode.failed;
   return ExitCode.failed;
 }
 

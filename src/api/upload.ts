@@ -1,19 +1,23 @@
 // Multipart bodies (spec 4.3-4.11): form-data writes every part's framing (boundary, headers,
 // content type by file name); the files' bytes are streamed from disk into that framing as the
-// body is sent, never read whole.
+// body is sent, never read whole. A file whose size is unknown until read (a pipe such as
+// `<(command)`, /dev/stdin, a device) is read once, as it is sent, in a chunked body.
 import { randomBytes } from 'node:crypto';
-import { open, stat } from 'node:fs/promises';
-import { basename } from 'node:path';
+import type { Stats } from 'node:fs';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { OperationError, UsageError } from '../errors.js';
 import type { FormValue, MultipartInput } from './types.js';
+import { uploadName } from './upload-name.js';
+import { openInput } from '../util/input-file.js';
 
 /** A multipart body with files: the framing around them, the files, and their sizes when built. */
 export interface Upload {
   /** form-data's framing: before the first file, between files, after the last (files + 1 pieces). */
   framing: Buffer[];
-  files: readonly { path: string; size: number }[];
-  /** The whole body's length, sent as content-length (no chunked encoding). */
-  length: number;
+  /** `size` undefined: known only once read (a pipe, a device). */
+  files: readonly { path: string; size: number | undefined }[];
+  /** The whole body's length, sent as content-length, when every size is known; else the body is chunked. */
+  length: number | undefined;
 }
 
 export interface Multipart {
@@ -32,10 +36,6 @@ export interface Multipart {
 const CHUNK_BYTES = 1024 * 1024;
 const BUFFERS = 4;
 
-// form-data writes the name raw into the part's headers: a control character (an ESC, a
-// newline) there makes the body malformed and the service answers 400. Letters of any script stay.
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
-
 // Drawn once a run, not once a form: form-data's own boundary costs a call into crypto per
 // request (1,000 closes, 1,000 draws; 800 list pages, a twentieth of the run). Random enough that
 // no field value or file name holds either by chance; a counter keeps each form's boundary its own.
@@ -43,10 +43,6 @@ let runRandom: Buffer | undefined;
 let formsBuilt = 0;
 const random = (): Buffer => (runRandom ??= randomBytes(32));
 const nextBoundary = (): string => `--------------------------tkt${random().toString('hex', 0, 12)}${(formsBuilt++).toString(36)}`;
-
-function partFilename(path: string): string {
-  return basename(path).replace(CONTROL_CHARACTERS, '_');
-}
 
 function formScalars(value: FormValue): readonly (string | number | boolean)[] {
   if (value === undefined || value === null) return [];
@@ -71,7 +67,7 @@ export async function buildMultipart(input: MultipartInput): Promise<Multipart> 
   // (its headers, its content type from the name) as it would frame the file itself.
   const marker = random();
   for (const path of paths) {
-    const filename = partFilename(path);
+    const filename = uploadName(path);
     form.append('Uploads', marker, { filename });
     names.push(`Uploads=${filename}`);
   }
@@ -81,8 +77,12 @@ export async function buildMultipart(input: MultipartInput): Promise<Multipart> 
 
   const framing = splitAt(whole, marker);
   const files = await Promise.all(paths.map(async (path) => ({ path, size: await fileSize(path) })));
-  const length = framing.reduce((sum, piece) => sum + piece.length, 0) + files.reduce((sum, file) => sum + file.size, 0);
-  return { headers: { ...headers, 'content-length': String(length) }, body: { framing, files, length }, names };
+  const length = files.every((file) => file.size !== undefined)
+    ? framing.reduce((sum, piece) => sum + piece.length, 0) + files.reduce((sum, file) => sum + file.size!, 0)
+    : undefined;
+  // Without content-length, undici sends the body chunked.
+  const sized = length === undefined ? headers : { ...headers, 'content-length': String(length) };
+  return { headers: sized, body: { framing, files, length }, names };
 }
 
 function splitAt(buffer: Buffer, marker: Buffer): Buffer[] {
@@ -96,36 +96,49 @@ function splitAt(buffer: Buffer, marker: Buffer): Buffer[] {
   return pieces;
 }
 
-async function fileSize(path: string): Promise<number> {
+/** The size to announce, or undefined when only reading tells it. Opens nothing: a pipe is read once, when sent. */
+async function fileSize(path: string): Promise<number | undefined> {
+  let info: Stats;
   try {
-    const info = await stat(path);
-    if (!info.isFile()) throw new UsageError(`cannot upload ${path}: not a file`);
-    return info.size;
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
+    info = await stat(path);
+  } catch {
     throw new UsageError(`cannot read file ${path}`);
   }
+  if (info.isDirectory()) throw new UsageError(`cannot upload ${path}: a directory, not a file`);
+  // A pipe or a device has no size; a file of /proc or /sys says 0 whatever it holds.
+  return info.isFile() && info.size > 0 ? info.size : undefined;
 }
 
 /**
  * The body as undici takes it: the framing and each file's bytes in turn, `onProgress` called
  * for every chunk (an upload that keeps moving does not time out). A file that changed size
- * since the body was built fails the request rather than sending a body of the wrong length.
+ * since the body was built fails the request rather than sending a body of the wrong length;
+ * a file of unknown size is read to its end.
  */
 export async function* uploadChunks(upload: Upload, onProgress: () => void): AsyncGenerator<Buffer> {
   const buffers = Array.from({ length: BUFFERS }, () => Buffer.allocUnsafeSlow(CHUNK_BYTES));
   let turn = 0;
+  const nextBuffer = (): Buffer => buffers[turn++ % BUFFERS]!;
   for (const [index, file] of upload.files.entries()) {
     yield upload.framing[index]!;
+    if (file.size === undefined) {
+      // Read once, to its end, as it comes (util/input-file.ts: a pipe never blocks the exit).
+      const stream = await openInput(file.path);
+      try {
+        for await (const chunk of stream) {
+          onProgress();
+          yield chunk as Buffer;
+        }
+      } finally {
+        stream.destroy();
+      }
+      continue;
+    }
     const handle = await open(file.path, 'r');
     try {
-      for (let position = 0; position < file.size; ) {
-        const buffer = buffers[turn++ % BUFFERS]!;
-        const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK_BYTES, file.size - position), position);
-        if (bytesRead === 0) throw new OperationError(`${file.path} shrank while it was being uploaded`);
-        position += bytesRead;
+      for await (const chunk of sizedChunks(handle, file.path, file.size, nextBuffer)) {
         onProgress();
-        yield buffer.subarray(0, bytesRead);
+        yield chunk;
       }
     } finally {
       await handle.close();
@@ -133,4 +146,15 @@ export async function* uploadChunks(upload: Upload, onProgress: () => void): Asy
   }
   yield upload.framing[upload.files.length]!;
   onProgress();
+}
+
+/** Exactly `size` bytes, read where they stand in the file. */
+async function* sizedChunks(handle: FileHandle, path: string, size: number, nextBuffer: () => Buffer): AsyncGenerator<Buffer> {
+  for (let position = 0; position < size; ) {
+    const buffer = nextBuffer();
+    const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK_BYTES, size - position), position);
+    if (bytesRead === 0) throw new OperationError(`${path} shrank while it was being uploaded`);
+    position += bytesRead;
+    yield buffer.subarray(0, bytesRead);
+  }
 }

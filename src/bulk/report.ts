@@ -6,13 +6,15 @@
 // -q: successes print nothing; failures still go to stderr. --json: one JSON Line per ID on
 // stdout, failures included. With a single ID the failure is told once, by the thrown error.
 import type { IO } from '../context.js';
-import { ExitCode, InterruptedError, ItemFailedError, OperationError, TktError, exitCodeOf, failureReason } from '../errors.js';
+import { ExitCode, FilesSkippedError, InterruptedError, ItemFailedError, OperationError, TktError, exitCodeOf, failureReason } from '../errors.js';
 import type { Output } from '../output/format.js';
 import { NO_PROGRESS, createProgress } from '../output/progress.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { createStyle } from '../output/style.js';
 import { writeText } from '../output/write.js';
-import { rangeLines, summaryLayout } from './ranges.js';
+import { formatRanges, rangeLines, summaryLayout } from './ranges.js';
+import { nameList } from '../tickets/action-output.js';
+import { skippedFilesError } from '../tickets/attachments.js';
 import type { BulkResult, BulkRun } from './runner.js';
 
 export type BulkVerb = 'marked read' | 'resolved' | 'closed' | 'picked up' | 'deleted' | 'assigned' | 'reopened';
@@ -36,13 +38,17 @@ export interface BulkReporter {
 
 const IN_DOUBT = 'in doubt (may have been carried out)';
 
-function jsonLine(result: Pick<BulkResult, 'id' | 'ok' | 'inDoubt' | 'status' | 'error' | 'body'> & { notStarted?: true }): Record<string, unknown> {
-  // Built key by key so the order is always id, ok, inDoubt / notStarted, status, error, body.
+function jsonLine(result: Pick<BulkResult, 'id' | 'ok' | 'inDoubt' | 'status' | 'error' | 'body' | 'files'> & { notStarted?: true }): Record<string, unknown> {
+  // Built key by key so the order is always id, ok, inDoubt / notStarted, status, error, kept, skipped, body.
   const line: Record<string, unknown> = { id: result.id, ok: result.ok };
   if (result.inDoubt) line.inDoubt = true;
   if (result.notStarted) line.notStarted = true;
   if (result.status !== undefined) line.status = result.status;
   if (!result.ok) line.error = result.error ?? 'failed';
+  if (result.files !== undefined) {
+    line.kept = result.files.kept;
+    line.skipped = result.files.skipped;
+  }
   if (result.body !== undefined) line.body = result.body;
   return line;
 }
@@ -68,6 +74,11 @@ function outcomes(run: BulkRun, verb: string): Map<string, number[]> {
   return groups;
 }
 
+/** A ticket changed, but some of the files sent with the change were not kept. */
+const skippedFiles = (result: BulkResult): boolean => result.ok && (result.files?.skipped.length ?? 0) > 0;
+
+const idList = (ids: readonly number[]): string => formatRanges(ids, '#');
+
 export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkReporter {
   const { output, verb, total } = options;
   const json = output.format === 'json';
@@ -80,9 +91,10 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
 
   async function humanLine(result: BulkResult): Promise<void> {
     if (result.ok) {
-      if (quiet) return;
       const what = result.note === undefined ? verb : sanitizeInline(result.note);
-      await writeText(io.stdout, `${outStyle.green('✓')} #${result.id} ${what}\n`);
+      if (!quiet) await writeText(io.stdout, `${outStyle.green('✓')} #${result.id} ${what}\n`);
+      // A failure of those files, told on stderr as failures are (with one ID, by the thrown error).
+      if (skippedFiles(result) && !single) await writeText(io.stderr, `${errStyle.red('✗')} #${result.id}: the service did not keep ${nameList(result.files!.skipped)}\n`);
       return;
     }
     if (single) return; // the thrown error tells it, once
@@ -138,7 +150,14 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
           ...(run.notStarted.length > 0 ? { hint: 'to finish, run again for the IDs not started: --json marks them "notStarted"' } : {}),
         });
       }
-      if (failed.length === 0) return;
+      const skipping = run.results.filter(skippedFiles);
+      if (failed.length === 0 && skipping.length === 0) return;
+      if (failed.length === 0) {
+        if (single) throw skippedFilesError(skipping[0]!.files!, skipping[0]!.id, { named: true });
+        throw new FilesSkippedError(`the service did not keep files sent to ${skipping.length} of ${total} tickets: ${idList(skipping.map((result) => result.id))}`, {
+          hint: 'the service keeps only the file types it allows; --json lists the kept and skipped files of each ticket',
+        });
+      }
       if (single) throw singleFailure(failed[0]!);
       const details = summary(run);
       if (stoppedBy !== undefined) {
@@ -152,6 +171,7 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
         ...(failed.length > inDoubt ? [`${failed.length - inDoubt} of ${total} failed`] : []),
         ...(inDoubt > 0 ? [`${inDoubt} of ${total} in doubt`] : []),
       ];
+      if (skipping.length > 0) details.push(`files not kept on: ${idList(skipping.map((result) => result.id))}`);
       throw new OperationError(counts.join(', '), { details });
     },
   };

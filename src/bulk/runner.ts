@@ -1,4 +1,5 @@
 import { AbandonedRequestError, ApiError, NetworkError, TktError, refusesEveryRequest } from '../errors.js';
+import type { KeptFiles } from '../tickets/attachments.js';
 import { wholeNumberOption } from '../util/ids.js';
 
 const MAX_CONCURRENCY = 32;
@@ -13,6 +14,8 @@ export interface BulkResult {
   body?: unknown;
   /** Why a success changed nothing, e.g. "already closed". */
   note?: string;
+  /** Of the files the request uploaded, which the service kept (close --attach). */
+  files?: KeptFiles;
   /** What the worker threw: exitCodeOf tells what kind of failure it was. */
   failure?: unknown;
   /** Failed after the request may have reached the service: it may have been carried out. */
@@ -20,7 +23,7 @@ export interface BulkResult {
 }
 
 /** What a worker reports for one ID that succeeded. Throwing makes a failed result. */
-export type BulkOutcome = Pick<BulkResult, 'status' | 'body' | 'note'>;
+export type BulkOutcome = Pick<BulkResult, 'status' | 'body' | 'note' | 'files'>;
 
 /** Does the work for one ID; a second signal gives its request up through the HTTP layer. */
 export type BulkWorker = (id: number) => Promise<BulkOutcome>;
@@ -99,6 +102,7 @@ function resultFromOutcome(id: number, outcome: BulkOutcome): BulkResult {
   if (outcome.status !== undefined) result.status = outcome.status;
   if (hasBody(outcome.body)) result.body = outcome.body;
   if (outcome.note !== undefined) result.note = outcome.note;
+  if (outcome.files !== undefined) result.files = outcome.files;
   return result;
 }
 

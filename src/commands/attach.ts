@@ -1,9 +1,9 @@
-import { basename } from 'node:path';
 import { plans } from '../api/plans.js';
-import { field } from '../api/fields.js';
+import { uploadName } from '../api/upload-name.js';
 import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
-import { fileNamesIn, nameList, printActionDone, skippedUploads, warnSkippedUploads } from '../tickets/action-output.js';
+import { nameList, printActionDone } from '../tickets/action-output.js';
+import { keptFiles, keptLine, reportKeptFiles } from '../tickets/attachments.js';
 import { printDryRun } from '../tickets/dry-run.js';
 import { assertReadableFiles } from '../tickets/text-input.js';
 import { parseTicketId } from '../util/ids.js';
@@ -25,8 +25,8 @@ export function register(program: Program, host: CommandHost): void {
     .addHelpText(
       'after',
       `
-The service keeps only file types on its allowed list and silently skips the others;
-tkt tells you which were skipped when the service says so.
+The service keeps only file types on its allowed list and silently skips the others:
+tkt names each file it skipped and exits 1 (--json: the names on stderr, see README).
 
 Examples:
   $ tkt attach 42 screenshot.png error.log
@@ -40,15 +40,12 @@ export async function run(options: AttachOptions, ctx: Context): Promise<void> {
   await assertReadableFiles(options.files, 'attach');
   if (options.dryRun) return printDryRun(ctx, plans.addFiles(id, options.files));
 
-  const response = await (await ctx.api()).send(plans.addFiles(id, options.files));
-  const saved = fileNamesIn(field(response.body, 'saved', 'savedFiles', 'attached', 'uploaded'));
-  const skipped = skippedUploads(response.body);
-  if (saved === undefined && skipped === undefined) {
-    await printActionDone(ctx, response.body, `✓ sent ${options.files.length} file(s) to #${id}: ${nameList(options.files.map((path) => basename(path)))}`);
-    await ctx.output.note(`note: the service silently skips file types it does not allow; "tkt show ${id}" lists what it kept\n`);
-    return;
-  }
-  const savedNames = saved ?? [];
-  await printActionDone(ctx, response.body, `✓ attached ${savedNames.length} file(s) to #${id}${savedNames.length > 0 ? `: ${nameList(savedNames)}` : ''}`);
-  await warnSkippedUploads(ctx, skipped);
+  const client = await ctx.api();
+  const response = await client.send(plans.addFiles(id, options.files));
+  const files = await keptFiles(client, id, options.files, response);
+  const sent = `✓ sent ${options.files.length} file(s) to #${id}: ${nameList(options.files.map(uploadName))}`;
+  // Nothing kept, nothing to report as done: the error that follows says it.
+  if (files === undefined || files.kept.length > 0) await printActionDone(ctx, response.body, files === undefined ? sent : `✓ ${keptLine(files, id)}`);
+  else await ctx.output.document(response.body);
+  await reportKeptFiles(ctx, id, files);
 }

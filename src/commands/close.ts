@@ -44,5 +44,6 @@ export async function run(options: CloseOptions, ctx: Context): Promise<void> {
     verb: 'closed',
     plan: (id) => plans.closeTicket(id, closure),
     noteFor: alreadyClosedNote,
+    uploads: closure.files,
   });
 }

@@ -8,7 +8,8 @@ import { fieldsOption } from '../output/flags.js';
 import { writeText } from '../output/write.js';
 import { fillTicketFields } from '../prompts/fill.js';
 import { answerAssigneeMe } from '../tickets/acting-user.js';
-import { checkCreate, createEndpoint, createRequest, printCreated } from '../tickets/created.js';
+import { checkKeptFiles } from '../tickets/attachments.js';
+import { checkCreate, createEndpoint, createRequest, createdId, printCreated } from '../tickets/created.js';
 import { formSummary, printDryRun } from '../tickets/dry-run.js';
 import { addFieldOptions, assertFieldsApply, flagOf, givenKeys, pickFieldValues, type RawFieldValues } from '../tickets/fields.js';
 import { checkFields } from '../tickets/field-values.js';
@@ -25,7 +26,8 @@ Required unless asked for at a terminal: --title --description --requester --sit
 --status (with --integration: --title --description --requester). Lookup options take a name
 or an ID (--site "Head Office", --status open, --priority 3); --assignee @me is you.
 
-The service saves attachments only with file types it allows; others are skipped silently.
+The service saves attachments only with file types it allows and skips the others silently:
+tkt names each skipped file and exits 1, the ticket created all the same.
 
 Output: the new ticket's ID; --json the service's response (--fields id,title some members, --query
 any JMESPath); -q the ID alone.
@@ -119,5 +121,10 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
   // Ctrl-C does not end the process at once here (--from needs that, see register), so a
   // press while names were being resolved must still stop the create before it is sent.
   if (ctx.signal.aborted) throw new InterruptedError();
-  await printCreated(ctx, await (await ctx.api()).send(request));
+  const client = await ctx.api();
+  const response = await client.send(request);
+  // The ticket is reported first (its ID on stdout for -q): a skipped file fails after it.
+  await printCreated(ctx, response);
+  const id = createdId(response);
+  if (id !== undefined) await checkKeptFiles(ctx, client, Number(id), request.form?.files ?? [], response);
 }

@@ -2,7 +2,8 @@ import { plans } from '../api/plans.js';
 import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { sanitizeInline } from '../output/sanitize.js';
-import { printActionDone, skippedUploads, warnSkippedUploads } from '../tickets/action-output.js';
+import { printActionDone } from '../tickets/action-output.js';
+import { checkKeptFiles } from '../tickets/attachments.js';
 import { printDryRun } from '../tickets/dry-run.js';
 import { assertRecipients, forwardRecipient, readMessage, ticketTitleOf } from '../tickets/mail.js';
 import { assertReadableFiles } from '../tickets/text-input.js';
@@ -61,5 +62,5 @@ export async function run(options: ForwardOptions, ctx: Context): Promise<void> 
   const response = await client.send(plan);
   const done = options.draft ? `saved a draft forward of #${id}` : `forwarded #${id}`;
   await printActionDone(ctx, response.body, `✓ ${done} to ${sanitizeInline(to)}: ${sanitizeInline(subject)}`);
-  await warnSkippedUploads(ctx, skippedUploads(response.body));
+  await checkKeptFiles(ctx, client, id, attach, response);
 }

@@ -4,10 +4,11 @@ import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
-import { printActionDone, skippedUploads, warnSkippedUploads } from '../tickets/action-output.js';
+import { printActionDone } from '../tickets/action-output.js';
+import { checkKeptFiles } from '../tickets/attachments.js';
 import { printDryRun } from '../tickets/dry-run.js';
-import { assertRecipients, lazyTicket, readMessage, requesterEmailOf, ticketTitleOf } from '../tickets/mail.js';
-import { assertReadableFiles } from '../tickets/text-input.js';
+import { assertRecipients, lazyTicket, messageOption, messageOrAsk, requesterEmailOf, ticketTitleOf } from '../tickets/mail.js';
+import { assertReadableFiles, readTextOption } from '../tickets/text-input.js';
 import { parseTicketId } from '../util/ids.js';
 import { attachOption, dryRunOption, idArgument } from './shared-options.js';
 
@@ -60,12 +61,16 @@ export async function run(options: ReplyOptions, ctx: Context): Promise<void> {
   assertRecipients(options);
   const attach = options.attach ?? [];
   await assertReadableFiles(attach, '--attach');
+  // The message options are read before the requester is looked up, so an empty message is
+  // refused before any request; the editor opens only once the requester is known.
+  const messageOptions = messageOption(options);
+  const messageGiven = await readTextOption(ctx, messageOptions);
   // A user ID, username or full name, as everywhere; the requester-reply endpoint takes the username.
   const requesterUsername =
     asRequester === undefined
       ? undefined
       : await (await import('../lookups/index.js')).createLookups(ctx).username('requester', asRequester, { flag: '--as-requester', noun: 'user' });
-  const message = await readMessage(ctx, options, true);
+  const message = await messageOrAsk(ctx, messageOptions, messageGiven, true);
 
   const client = await ctx.api();
   const ticket = lazyTicket(client, id);
@@ -85,5 +90,5 @@ export async function run(options: ReplyOptions, ctx: Context): Promise<void> {
   if (options.dryRun) return printDryRun(ctx, plan);
   const response = await client.send(plan);
   await printActionDone(ctx, response.body, `✓ replied to #${id} ${sanitizeInline(who)}: ${sanitizeInline(subject)}`);
-  await warnSkippedUploads(ctx, skippedUploads(response.body));
+  await checkKeptFiles(ctx, client, id, attach, response);
 }

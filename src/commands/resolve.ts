@@ -1,7 +1,6 @@
 import { plans } from '../api/plans.js';
 import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
 import { resolveActingUser } from '../tickets/acting-user.js';
 import { assertSingleStdinReader, runIdCommand, type IdCommandOptions } from '../tickets/id-command.js';
 import { requiredText } from '../tickets/text-input.js';
@@ -40,7 +39,6 @@ Examples:
 export async function run(options: ResolveOptions, ctx: Context): Promise<void> {
   assertSingleStdinReader(options.ids, [['--details', options.details], ['--details-file', options.detailsFile]]);
   const details = await requiredText(ctx, { flag: '--details', fileFlag: '--details-file', text: options.details, file: options.detailsFile }, 'Resolution details');
-  if (details.trim() === '') throw new UsageError('--details is empty: the service needs resolution notes');
   const submitBy = await resolveActingUser(ctx, options.by, 'resolves');
   await runIdCommand(ctx, options, {
     verb: 'resolved',

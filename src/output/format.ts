@@ -53,6 +53,12 @@ export interface Output {
   note(text: string): Promise<void>;
   /** `warning: TEXT` on stderr, with -q too: something the user should know went differently. */
   warning(text: string): Promise<void>;
+  /**
+   * With JSON output, `value` as one JSON Line on stderr: facts a script needs that the stdout
+   * document, the API's body kept unchanged, has no room for (which uploads were kept). Nothing
+   * in other formats: people read them in the command's own lines.
+   */
+  aside(value: unknown): Promise<void>;
   /** Records page by page: table, TSV, CSV, -q lines or a JSON array. */
   records<T>(spec: RecordSpec<T>): Promise<RecordPrinter>;
   /** Exit 2 before any request when the format needs records the command will not produce (metadata without --collection). */
@@ -237,6 +243,9 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
       if (!flags.quiet) await writeText(io.stderr, text);
     },
     warning: (text) => writeText(io.stderr, `warning: ${text}`),
+    aside: async (value) => {
+      if (format === 'json') await writeJsonLine(io.stderr, value);
+    },
     assertInteractive(command, hint) {
       const flag = flags.query !== undefined ? '--query' : flags.json ? '--json' : flags.quiet ? '-q' : undefined;
       if (flag !== undefined) throw new UsageError(`${command} is interactive: it has no ${flag} output`, { hint });

@@ -69,6 +69,9 @@ export function checkFields(endpoint: TicketEndpoint, values: RawFieldValues, no
         const notAddress = kind.addresses === 'one' ? addressProblem(flag, text) : kind.addresses === 'list' ? addressListProblem(flag, text) : undefined;
         if (tooLong !== undefined) {
           problems.push(`${flag}: ${tooLong}`);
+        } else if (text.trim() === '') {
+          // As every text option (tickets/text-input.ts): blank is a mistake, not a value to send.
+          problems.push(`${flag} is empty (only whitespace)`);
         } else if (notAddress !== undefined) {
           problems.push(notAddress);
         } else fields.push({ spec, value: text });

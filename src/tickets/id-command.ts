@@ -8,6 +8,7 @@ import type { BulkOutcome } from '../bulk/runner.js';
 import { userSettings } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
+import { keptFiles } from './attachments.js';
 import type { PlannedRequest } from './dry-run.js';
 import { STDIN } from './text-input.js';
 
@@ -32,6 +33,8 @@ export interface IdCommandSpec {
   noteFor?(response: ApiResponse): string | undefined;
   /** Runs once the IDs are known and before anything is sent (delete's confirmation). */
   beforeSend?(ids: readonly number[]): Promise<void>;
+  /** Files each request uploads (close --attach): each ID's result says which the service kept. */
+  uploads?: readonly string[];
 }
 
 /**
@@ -90,7 +93,8 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
   const sendOne = async (id: number): Promise<BulkOutcome> => {
     const response = await client.send(await spec.plan(id, () => ctx.api()));
     const note = spec.noteFor?.(response);
-    return { status: response.status, body: response.body, ...(note === undefined ? {} : { note }) };
+    const files = spec.uploads === undefined || spec.uploads.length === 0 ? undefined : await keptFiles(client, id, spec.uploads, response);
+    return { status: response.status, body: response.body, ...(note === undefined ? {} : { note }), ...(files === undefined ? {} : { files }) };
   };
   const run = await runBulk(ids, sendOne, {
     concurrency,

@@ -6,11 +6,16 @@ import { field, isObject, stringField } from '../api/fields.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { addressListProblem } from '../util/email.js';
-import { missingText, readTextOption } from './text-input.js';
+import { missingText, readTextOption, type TextOptionWithFile } from './text-input.js';
 
 export interface MessageOptions {
   message?: string | undefined;
   messageFile?: string | undefined;
+}
+
+/** reply's and forward's --message / --message-file pair. */
+export function messageOption(options: MessageOptions): TextOptionWithFile {
+  return { flag: '--message', fileFlag: '--message-file', text: options.message, file: options.messageFile };
 }
 
 /**
@@ -18,9 +23,13 @@ export interface MessageOptions {
  * (as `git commit` does). Without a terminal: exit 2 when `required`, else no message.
  */
 export async function readMessage(ctx: Context, options: MessageOptions, required: boolean): Promise<string | undefined> {
-  const option = { flag: '--message', fileFlag: '--message-file', text: options.message, file: options.messageFile };
-  const text = await readTextOption(ctx, option);
-  if (text !== undefined) return text;
+  const option = messageOption(options);
+  return messageOrAsk(ctx, option, await readTextOption(ctx, option), required);
+}
+
+/** The message `given` by the options, else asked for in $EDITOR as readMessage does. */
+export async function messageOrAsk(ctx: Context, option: TextOptionWithFile, given: string | undefined, required: boolean): Promise<string | undefined> {
+  if (given !== undefined) return given;
   if (ctx.io.canPrompt) return ctx.prompter.editor({ message: 'Message' });
   if (!required) return undefined;
   throw missingText(option);

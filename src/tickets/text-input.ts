@@ -27,8 +27,10 @@ export interface TextOptionWithFile extends TextOption {
 
 /**
  * The text of an option pair such as --description / --description-file, or undefined
- * when neither was given (the caller then asks or reports it missing). Both at once,
- * or an unreadable file, is exit 2.
+ * when neither was given (the caller then asks or reports it missing). Both at once, an
+ * unreadable file, or a text that is empty or only whitespace (inline, in the file, on stdin)
+ * is exit 2: an option given is a promise of text, and an empty one is a mistake (an unset
+ * variable, a command in `<(...)` that printed nothing), never a reply to e-mail as it is.
  */
 export async function readTextOption(ctx: Context, option: TextOption | TextOptionWithFile): Promise<string | undefined> {
   const withFile = 'fileFlag' in option ? option : undefined;
@@ -37,12 +39,24 @@ export async function readTextOption(ctx: Context, option: TextOption | TextOpti
   }
   const source = option.text ?? withFile?.file;
   if (source === undefined) return undefined;
-  if (source === STDIN) return readStdin(ctx, option.flag, withFile === undefined ? 'give the text inline' : `use ${withFile.fileFlag}`);
-  if (option.text !== undefined || withFile === undefined) return source;
-  await assertReadableFiles([source], withFile.fileFlag);
-  return readTextFile(source).catch((error: unknown) => {
-    throw new UsageError(`${withFile.fileFlag} ${source}: ${fileErrorText(error)}`);
+  const flag = option.text !== undefined || withFile === undefined ? option.flag : withFile.fileFlag;
+  if (source === STDIN) {
+    const text = await readStdin(ctx, flag, withFile === undefined ? 'give the text inline' : `use ${withFile.fileFlag}`);
+    return nonBlank(text, `${flag} -: stdin was empty`);
+  }
+  if (option.text !== undefined || withFile === undefined) return nonBlank(source, `${flag} is empty`);
+  await assertReadableFiles([source], flag);
+  const text = await readTextFile(source).catch((error: unknown) => {
+    throw new UsageError(`${flag} ${source}: ${fileErrorText(error)}`);
   });
+  return nonBlank(text, `${flag} ${source} is empty`);
+}
+
+/** `text`, unless it is empty or only whitespace: then exit 2 with `emptyMessage`. */
+function nonBlank(text: string, emptyMessage: string): string {
+  if (text === '') throw new UsageError(emptyMessage);
+  if (text.trim() === '') throw new UsageError(`${emptyMessage} (only whitespace)`);
+  return text;
 }
 
 /**
@@ -59,7 +73,7 @@ export function fileErrorText(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT' || code === 'ENOTDIR') return 'no such file';
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'EISDIR') return 'a folder, not a file';
+  if (code === 'EISDIR') return 'a directory, not a file';
   const message = error instanceof Error ? error.message : String(error);
   // Node's "EMFILE: too many open files, open '/x'": the words without the code and the call.
   return /^[A-Z]+: ([^,]+)/.exec(message)?.[1] ?? message;
@@ -92,16 +106,22 @@ export function missingText(option: TextOptionWithFile): UsageError {
 }
 
 /**
- * Every path must be a readable regular file, checked before the first request so a typo
- * never leaves a half-done operation. All bad paths are named at once (exit 2).
+ * Every path must be something tkt can read: a regular file, a FIFO (what `<(command)` gives),
+ * /dev/stdin, a character device; not a directory. Checked before the first request so a typo
+ * never leaves a half-done operation, and without opening anything: a pipe can be read only
+ * once, and that read is the one that sends it. All bad paths are named at once (exit 2).
  */
 export async function assertReadableFiles(paths: readonly string[], flag: string): Promise<void> {
   const problems: string[] = [];
   for (const path of paths) {
     try {
       const info = await stat(path);
-      if (!info.isFile()) {
-        problems.push(`${path}: not a regular file`);
+      if (info.isDirectory()) {
+        problems.push(`${path}: a directory, not a file`);
+        continue;
+      }
+      if (info.isSocket()) {
+        problems.push(`${path}: a socket, not a file`);
         continue;
       }
       await access(path, constants.R_OK);

@@ -2,9 +2,9 @@
 // from a file or stdin. `create --from /dev/zero` once took 600 MB before failing with
 // "Invalid string length"; now anything that is not a file of text fails at once, and a text
 // larger than the limit fails when the limit is reached, having held no more than that.
-import { createReadStream } from 'node:fs';
 import { Transform, type Readable } from 'node:stream';
 import { InterruptedError, UsageError } from '../errors.js';
+import { openInput } from './input-file.js';
 
 /** The largest text input: the most tkt reads of a ticket from the service, too. */
 const MAX_TEXT_INPUT_BYTES = 64 * 1024 * 1024;
@@ -34,8 +34,8 @@ async function readText(stream: Readable, limit: number): Promise<string> {
 }
 
 /** A file (or a pipe such as `<(jq ...)`) as text; file errors are thrown as Node raises them. */
-export function readTextFile(path: string, limit = MAX_TEXT_INPUT_BYTES): Promise<string> {
-  return readText(createReadStream(path), limit);
+export async function readTextFile(path: string, limit = MAX_TEXT_INPUT_BYTES): Promise<string> {
+  return readText(await openInput(path), limit);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -158,6 +159,34 @@ describe('multipart uploads', () => {
       [['username', 'ann'], ['page', '2']],
       [['username', 'ann'], ['page', '2']],
     ]);
+  });
+
+  it('sends a file whose size is unknown (a FIFO) chunked, read once to its end, beside a sized one', async () => {
+    const path = join(dir, 'piped.log');
+    execFileSync('mkfifo', [path]);
+    const data = randomBytes(2 * 1024 * 1024 + 3);
+    // A child writes it (a blocked write in this process would hold a thread of libuv's pool).
+    const writer = spawn('sh', ['-c', 'exec cat > "$0"', path], { stdio: ['pipe', 'ignore', 'inherit'] });
+    writer.stdin.on('error', () => undefined);
+    writer.stdin.end(data);
+    // A failed upload never opened the FIFO: its writer would wait for ever.
+    cleanups.push(async () => void (writer.exitCode === null && writer.kill()));
+    const { api, server, uploads } = await recordingServer();
+    await api.send(plans.addFiles(3, [small.path, path]));
+    expect(uploads[0]?.files).toEqual([
+      { field: 'Uploads', filename: 'notes ü.txt', size: small.data.length, sha256: sha256(small.data) },
+      { field: 'Uploads', filename: 'piped.log', size: data.length, sha256: sha256(data) },
+    ]);
+    expect(uploads[0]?.contentLength).toBeUndefined();
+    expect(server.requests[0]?.headers['transfer-encoding']).toBe('chunked');
+  });
+
+  it('refuses a directory before sending anything', async () => {
+    const { api, server } = await recordingServer();
+    const error = await api.send(plans.addFiles(1, [dir])).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).message).toBe(`cannot upload ${dir}: a directory, not a file`);
+    expect(server.requests).toHaveLength(0);
   });
 
   it('refuses a missing file before sending anything', async () => {

@@ -99,7 +99,7 @@ describe('readReport', () => {
   it('says in words why a report cannot be read', async () => {
     const path = join(dir, 'none.jsonl');
     await expect(readReport(path)).rejects.toThrow(new UsageError(`--resume: cannot read ${path}: no such file`));
-    await expect(readReport(dir)).rejects.toThrow(new UsageError(`--resume: cannot read ${dir}: a folder, not a file`));
+    await expect(readReport(dir)).rejects.toThrow(new UsageError(`--resume: cannot read ${dir}: a directory, not a file`));
   });
 });
 

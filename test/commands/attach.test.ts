@@ -29,14 +29,14 @@ describe('tkt attach', () => {
     await writeFile(exe, 'MZ');
     const before = attachmentsOf(id).length;
     const result = await h.cli(['attach', String(id), png, exe]);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toBe(`✓ attached 1 file(s) to #${id}: screen.png\n`);
-    expect(result.stderr).toBe('warning: the service skipped 1 file(s) of a type it does not allow: setup.exe\n');
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe(`✓ attached 1 of 2 files to #${id}: screen.png\n`);
+    expect(result.stderr).toContain('error: the service did not keep 1 of 2 files: setup.exe\n');
     const added = attachmentsOf(id).slice(before);
     expect(added.map((a) => [a.fileName, a.size, a.sha256])).toEqual([['screen.png', bytes.length, sha256(bytes)]]);
   });
 
-  it('prints the body with --json, and -q keeps only the warning', async () => {
+  it('prints the body with --json, and -q keeps only the error', async () => {
     const id = firstLiveTicketId();
     const txt = join(dir, 'notes.txt');
     const bat = join(dir, 'run.bat');
@@ -45,8 +45,9 @@ describe('tkt attach', () => {
     const json = await h.cli(['--json', 'attach', String(id), txt]);
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toMatchObject({ saved: [{ fileName: 'notes.txt', size: 5 }], skipped: [] });
+    expect(json.stderr).toBe('{"kept":["notes.txt"],"skipped":[]}\n');
     const quiet = await h.cli(['-q', 'attach', String(id), bat]);
-    expect(quiet).toMatchObject({ code: 0, stdout: '' });
+    expect(quiet).toMatchObject({ code: 1, stdout: '' });
     expect(quiet.stderr).toContain('run.bat');
   });
 
@@ -57,7 +58,7 @@ describe('tkt attach', () => {
     const result = await sendsNothing(h, () => h.cli(['attach', String(id), good, join(dir, 'nope.txt'), dir]));
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('nope.txt: no such file');
-    expect(result.stderr).toContain(`${dir}: not a regular file`);
+    expect(result.stderr).toContain(`${dir}: a directory, not a file`);
   });
 
   it('is exit 3 for an unknown ticket', async () => {

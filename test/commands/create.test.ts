@@ -94,14 +94,15 @@ describe('tkt create (register)', () => {
     expect(ticketById(h, Number(fromFile.stdout)).description).toBe('# From a file\n');
   });
 
-  it('uploads attachments byte for byte and the service skips disallowed types', async () => {
+  it('uploads attachments byte for byte; a type the service skips fails (exit 1), the ticket created', async () => {
     const log = join(dir, 'trace.log');
     const bytes = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 7) % 256));
     await writeFile(log, bytes);
     const exe = join(dir, 'tool.exe');
     await writeFile(exe, 'MZ');
     const result = await h.cli(['-q', 'create', ...REQUIRED, '--attach', log, '--attach', exe]);
-    expect(result.code).toBe(0);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('error: the service did not keep 1 of 2 files: tool.exe');
     const saved = h.sandbox.state.attachments.filter((a) => a.ticketId === Number(result.stdout));
     expect(saved.map((a) => a.fileName)).toEqual(['trace.log']);
     expect(saved[0]!.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
@@ -144,7 +145,7 @@ describe('tkt create (register)', () => {
     const attempt = run(options({ title: 't', description: 'd', requester: 'aberg', site: '1', department: '1', status: '1', attach: [dir, secret] }), ctx.ctx);
     const error = await attempt.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
-    expect((error as UsageError).details.join('\n')).toContain(`${dir}: not a regular file`);
+    expect((error as UsageError).details.join('\n')).toContain(`${dir}: a directory, not a file`);
     // root can read anything; the directory check above is what must hold everywhere.
     if (process.getuid?.() !== 0) expect((error as UsageError).details.join('\n')).toContain(`${secret}: permission denied`);
   });

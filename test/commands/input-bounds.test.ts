@@ -17,7 +17,7 @@ describePosix('inputs that are not text', () => {
   it.each([
     [['create', '--from', '/dev/zero'], /--from: cannot read \/dev\/zero: not text: it holds NUL bytes/],
     [['api', 'POST', '/api/TicketsApi', '--input', '/dev/zero'], /cannot read --input \/dev\/zero: not text: it holds NUL bytes/],
-    [['reply', '1001', '--message-file', '/dev/zero'], /--message-file: cannot read file[\s\S]*\/dev\/zero: not a regular file/],
+    [['reply', '1001', '--message-file', '/dev/zero'], /--message-file \/dev\/zero: not text: it holds NUL bytes/],
   ])('tkt %j is exit 2 before any request', async (argv, expected) => {
     const before = requests();
     const result = await h.cli(argv);

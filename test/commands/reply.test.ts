@@ -122,7 +122,7 @@ describe('tkt reply', () => {
     expect(conversations(ticket.id)).toHaveLength(before);
   });
 
-  it('streams attachments intact and warns about a skipped file type', async () => {
+  it('streams attachments intact and fails a skipped file type (exit 1), the reply sent', async () => {
     const ticket = ticketWhere((t) => t.ticketStatusId === OPEN);
     const log = join(dir, 'trace.log');
     const exe = join(dir, 'tool.exe');
@@ -130,8 +130,9 @@ describe('tkt reply', () => {
     await writeFile(log, bytes);
     await writeFile(exe, 'MZ');
     const result = await h.cli(['reply', String(ticket.id), '--message', 'logs', '--attach', log, '--attach', exe]);
-    expect(result.code).toBe(0);
-    expect(result.stderr).toContain('skipped 1 file(s) of a type it does not allow: tool.exe');
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(`✓ replied to #${ticket.id}`);
+    expect(result.stderr).toContain('error: the service did not keep 1 of 2 files: tool.exe');
     const saved = h.sandbox.state.attachments.filter((a) => a.ticketId === ticket.id && a.fileName === 'trace.log');
     expect(saved.map((a) => a.sha256)).toEqual([createHash('sha256').update(bytes).digest('hex')]);
   });

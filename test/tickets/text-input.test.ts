@@ -85,7 +85,7 @@ describe('assertReadableFiles', () => {
     const usage = error as UsageError;
     expect(usage.message).toMatch(/^--attach: cannot read \d files$/);
     expect(usage.details).toContain(`${join(dir, 'nope.txt')}: no such file`);
-    expect(usage.details).toContain(`${dir}: not a regular file`);
+    expect(usage.details).toContain(`${dir}: a directory, not a file`);
     // root reads anything, so the mode-000 file only fails for other users.
     if (process.getuid?.() !== 0) expect(usage.details).toContain(`${locked}: permission denied`);
   });
@@ -97,7 +97,7 @@ describe('fileErrorText', () => {
   it('says what went wrong in words, without the errno code or the system call', () => {
     expect(fileErrorText(errno('ENOENT', "ENOENT: no such file or directory, open '/x'"))).toBe('no such file');
     expect(fileErrorText(errno('EACCES', "EACCES: permission denied, open '/x'"))).toBe('permission denied');
-    expect(fileErrorText(errno('EISDIR', 'EISDIR: illegal operation on a directory, read'))).toBe('a folder, not a file');
+    expect(fileErrorText(errno('EISDIR', 'EISDIR: illegal operation on a directory, read'))).toBe('a directory, not a file');
     expect(fileErrorText(errno('EMFILE', "EMFILE: too many open files, open '/x'"))).toBe('too many open files');
     expect(fileErrorText(new Error('disk on fire'))).toBe('disk on fire');
   });

@@ -1,0 +1,108 @@
+// Which uploaded files the service kept. It keeps only file types on its allowed list and skips
+// the others without an error (spec 4.11), so a 2xx says nothing about the files: a CI job would
+// lose its log and stay green. After every upload (attach, create, reply, forward, close) tkt
+// finds out which were kept, from the answer when it names them, else from the ticket read back,
+// and fails the files it skipped (README: Attachments the service skips).
+import { field, isObject, stringField } from '../api/fields.js';
+import { plans } from '../api/plans.js';
+import type { ApiClient, ApiResponse, TicketId } from '../api/types.js';
+import { uploadName } from '../api/upload-name.js';
+import type { Context } from '../context.js';
+import { FilesSkippedError, OperationError, TktError } from '../errors.js';
+import { nameList } from './action-output.js';
+
+// The answers of the spec show no such lists (addfiles, reply: "not shown"); a service that has
+// them may call them any of these. A ticket's own list names every file it holds.
+const SKIPPED_LISTS = ['skipped', 'skippedFiles', 'rejected'];
+const KEPT_LISTS = ['saved', 'savedFiles', 'attached', 'uploaded', 'attachments'];
+const TICKET_LISTS = ['attachments', 'files'];
+
+/** Which of the files sent the service kept, by the names they were sent under. */
+export interface KeptFiles {
+  kept: string[];
+  skipped: string[];
+}
+
+/** File names in a list the service may send as strings or as objects with a name. */
+export function fileNamesIn(list: unknown): string[] | undefined {
+  if (!Array.isArray(list)) return undefined;
+  return list
+    .map((entry) => (typeof entry === 'string' ? entry : isObject(entry) ? stringField(entry, 'fileName', 'name', 'file') : undefined))
+    .filter((name): name is string => name !== undefined);
+}
+
+/** The names of `sent` split by whether `isKept` says the service has them. */
+function split(sent: readonly string[], isKept: (name: string) => boolean): KeptFiles {
+  return { kept: sent.filter(isKept), skipped: sent.filter((name) => !isKept(name)) };
+}
+
+/** Whether a name is among `names`: without regard to case, as the service may store it. */
+function among(names: readonly string[]): (name: string) => boolean {
+  const known = new Set(names.map((name) => name.toLowerCase()));
+  return (name) => known.has(name.toLowerCase());
+}
+
+/**
+ * Which of `paths`, sent to ticket `id` in the request `response` answers, the service kept;
+ * undefined when neither the answer nor the ticket lists any files. Read back, a file counts as
+ * kept when the ticket has a file of its name: an earlier one of that name means its type is
+ * allowed. A failed read is exit 1 saying the change itself was done.
+ */
+export async function keptFiles(client: ApiClient, id: TicketId, paths: readonly string[], response: ApiResponse): Promise<KeptFiles | undefined> {
+  const sent = paths.map(uploadName);
+  const skipped = fileNamesIn(field(response.body, ...SKIPPED_LISTS));
+  if (skipped !== undefined) {
+    const isSkipped = among(skipped);
+    return split(sent, (name) => !isSkipped(name));
+  }
+  const kept = fileNamesIn(field(response.body, ...KEPT_LISTS));
+  if (kept !== undefined) return split(sent, among(kept));
+  let ticket: unknown;
+  try {
+    ticket = (await client.send(plans.getTicket(id))).body;
+  } catch (error) {
+    const reason = error instanceof TktError ? [error.message, ...error.details] : [String(error)];
+    throw new OperationError(`#${id}: could not read the ticket back to see which files the service kept`, { details: reason, cause: error });
+  }
+  const onTicket = fileNamesIn(field(ticket, ...TICKET_LISTS));
+  return onTicket === undefined ? undefined : split(sent, among(onTicket));
+}
+
+/** "1 of 2 files", "2 of 2 files", "1 of 1 file". */
+function ofFiles(count: number, total: number): string {
+  return `${count} of ${total} file${total === 1 ? '' : 's'}`;
+}
+
+/** The line a command prints for the files kept: "attached 1 of 2 files to #7: a.txt". */
+export function keptLine(files: KeptFiles, id: TicketId): string {
+  return `attached ${ofFiles(files.kept.length, files.kept.length + files.skipped.length)} to #${id}: ${nameList(files.kept)}`;
+}
+
+/**
+ * Tells what became of the files after the ticket change was reported: with --json the kept and
+ * skipped names as a JSON Line on stderr (stdout is the API's body); any skipped file is exit 1
+ * naming it; with no way to tell, a warning.
+ */
+export async function reportKeptFiles(ctx: Context, id: TicketId, files: KeptFiles | undefined): Promise<void> {
+  if (files === undefined) {
+    await ctx.output.warning(`the service did not say which files it kept, and #${id} lists none: "tkt show ${id}" shows what it has\n`);
+    return;
+  }
+  await ctx.output.aside(files);
+  if (files.skipped.length > 0) throw skippedFilesError(files, id);
+}
+
+/** The failure of the files the service skipped; `named` puts the ticket first, as a line of several tickets does. */
+export function skippedFilesError(files: KeptFiles, id: TicketId, options: { named?: boolean } = {}): FilesSkippedError {
+  const counted = ofFiles(files.skipped.length, files.kept.length + files.skipped.length);
+  return new FilesSkippedError(`${options.named ? `#${id}: ` : ''}the service did not keep ${counted}: ${nameList(files.skipped)}`, {
+    details: files.kept.length > 0 ? [`kept: ${nameList(files.kept)}`] : [],
+    hint: `the service keeps only the file types it allows; "tkt show ${id}" lists the ticket's attachments`,
+  });
+}
+
+/** After a single-ticket upload: which of `paths` were kept, reported as reportKeptFiles does. */
+export async function checkKeptFiles(ctx: Context, client: ApiClient, id: TicketId, paths: readonly string[], response: ApiResponse): Promise<void> {
+  if (paths.length === 0) return;
+  await reportKeptFiles(ctx, id, await keptFiles(client, id, paths, response));
+}

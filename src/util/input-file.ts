@@ -1,0 +1,52 @@
+// A file tkt reads (a text option's file, an attachment of unknown size) opened as a stream, so
+// that a FIFO (`mkfifo`, `<(command)`, /dev/stdin from a pipe) can never keep tkt alive after
+// Ctrl-C. Node does file work in a few threads of libuv's pool and joins them as the process
+// exits: a thread blocked opening a FIFO nobody writes to, or reading one whose writer is quiet,
+// would hold the exit for ever, "interrupted" printed and the process still there. So a FIFO is
+// read by the event loop (as stdin is), never by a pool thread; and its open, which waits for a
+// writer as `cat` does, is ended when the process exits by opening it for writing ourselves.
+import { closeSync, constants, createReadStream, fstat, open, openSync } from 'node:fs';
+import { Socket } from 'node:net';
+import type { Readable } from 'node:stream';
+import { promisify } from 'node:util';
+
+const openFd = promisify(open);
+const fstatFd = promisify(fstat);
+
+/** FIFOs whose open is waiting for a writer, by path (the same one may be opened twice). */
+const waiting = new Map<string, number>();
+let releasingAtExit = false;
+
+function releaseWaitingOpens(): void {
+  for (const path of waiting.keys()) {
+    try {
+      // A writer that comes and goes: the waiting open returns, and reads the end at once.
+      closeSync(openSync(path, constants.O_WRONLY | constants.O_NONBLOCK));
+    } catch {
+      // ENXIO: nobody waits on it any more.
+    }
+  }
+}
+
+async function openWaitingForWriter(path: string): Promise<number> {
+  if (!releasingAtExit) {
+    releasingAtExit = true;
+    process.on('exit', releaseWaitingOpens);
+  }
+  waiting.set(path, (waiting.get(path) ?? 0) + 1);
+  try {
+    return await openFd(path, 'r');
+  } finally {
+    const left = waiting.get(path)! - 1;
+    if (left === 0) waiting.delete(path);
+    else waiting.set(path, left);
+  }
+}
+
+/** `path` as a stream of its bytes; file errors are thrown as Node raises them (ENOENT...). */
+export async function openInput(path: string): Promise<Readable> {
+  const fd = await openWaitingForWriter(path);
+  // libuv reads a pipe without blocking (epoll), as it reads stdin.
+  if ((await fstatFd(fd)).isFIFO()) return new Socket({ fd, readable: true, writable: false });
+  return createReadStream('', { fd });
+}

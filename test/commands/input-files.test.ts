@@ -1,0 +1,180 @@
+// Files given to tkt may be any readable non-directory: a regular file, a FIFO (`mkfifo`, what
+// `<(command)` gives), /dev/stdin. Each is read once, when it is sent: checking it first must not
+// consume it, and a dry run never opens an attachment. A directory is exit 2 naming it.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, constants, openSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Harness } from '../helpers/harness.js';
+import { sendsNothing, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+
+let h: Harness;
+let dir: string;
+useHarness({}, (harness) => (h = harness));
+useTempDir('tkt-input-files-', (path) => (dir = path));
+
+const OPEN = 1;
+const bin = fileURLToPath(new URL('../../bin/tkt.js', import.meta.url));
+const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
+const openTicket = () => unusedTicket(h, (t) => t.ticketStatusId === OPEN && !t.locked);
+const conversations = (id: number) => h.sandbox.state.conversations.filter((c) => c.ticketId === id);
+const attachmentsOf = (id: number) => h.sandbox.state.attachments.filter((a) => a.ticketId === id);
+
+const fifos: string[] = [];
+const writers: ChildProcess[] = [];
+
+/**
+ * A named pipe (node has no mkfifo); `data` is written to it by a child process once a reader
+ * opens it. A child, not node's fs: a write to a FIFO nobody reads would hold one of the few
+ * threads of libuv's pool, and the test's own file work would wait behind it.
+ */
+async function fifo(name: string, data?: Buffer | string): Promise<{ path: string; written: Promise<void> }> {
+  const path = join(dir, name);
+  execFileSync('mkfifo', [path]);
+  fifos.push(path);
+  if (data === undefined) return { path, written: Promise.resolve() };
+  const writer = spawn('sh', ['-c', 'exec cat > "$0"', path], { stdio: ['pipe', 'ignore', 'inherit'] });
+  writers.push(writer);
+  // Killed after a failed test, it leaves its stdin closed under us.
+  writer.stdin.on('error', () => undefined);
+  writer.stdin.end(data);
+  return { path, written: new Promise((resolve) => writer.on('close', () => resolve())) };
+}
+
+// A test that failed may leave tkt waiting to open a FIFO, or a writer waiting for tkt: opening
+// each FIFO for writing without blocking releases such a reader (it reads the end at once).
+afterEach(() => {
+  for (const writer of writers.splice(0)) if (writer.exitCode === null) writer.kill();
+  for (const path of fifos.splice(0)) {
+    try {
+      closeSync(openSync(path, constants.O_WRONLY | constants.O_NONBLOCK));
+    } catch {
+      // ENXIO: nobody has it open for reading, nothing to release.
+    }
+  }
+});
+
+/**
+ * The built CLI in a child process with `stdin` piped in, as a shell pipes it: /dev/stdin is the
+ * child's own. Node gives a child a socket for stdin, which cannot be opened by its path, so a
+ * shell's `cat |` makes it the pipe that `printf ... | tkt` gives.
+ */
+function runBin(argv: string[], stdin: Buffer | string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn('sh', ['-c', 'cat | "$@"', 'sh', process.execPath, bin, ...argv], { env: { PATH: process.env.PATH ?? '', ...h.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  child.stdin.end(stdin);
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+describe('a FIFO', () => {
+  it('is read once as --message-file', async () => {
+    const ticket = openTicket();
+    const pipe = await fifo('message.txt', 'from a pipe\n');
+    const result = await h.cli(['reply', String(ticket.id), '--to', 'a@example.com', '--subject', 'S', '--message-file', pipe.path]);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    await pipe.written;
+    expect(conversations(ticket.id).at(-1)?.message).toBe('from a pipe\n');
+  });
+
+  it('is read once as --description-file of a new ticket', async () => {
+    const pipe = await fifo('description.md', 'Described through a pipe');
+    const result = await h.cli(['-q', 'create', '--integration', '--title', 'Piped', '--requester', 'aberg', '--description-file', pipe.path]);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    await pipe.written;
+    expect(h.sandbox.state.tickets.find((t) => t.id === Number(result.stdout))?.description).toBe('Described through a pipe');
+  });
+
+  it('is streamed as an attachment, every byte intact (its size unknown: sent chunked)', async () => {
+    const ticket = openTicket();
+    // Larger than the 1 MiB chunks tkt reads, and not a multiple of them.
+    const data = randomBytes(3 * 1024 * 1024 + 5);
+    const pipe = await fifo('capture.log', data);
+    const before = attachmentsOf(ticket.id).length;
+    const result = await h.cli(['attach', String(ticket.id), pipe.path]);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    await pipe.written;
+    expect(attachmentsOf(ticket.id).slice(before).map((a) => [a.fileName, a.size, a.sha256])).toEqual([['capture.log', data.length, sha256(data)]]);
+  });
+
+  it('is streamed as create --attach, beside a regular file', async () => {
+    const data = Buffer.from('pipe bytes\n');
+    const pipe = await fifo('build.log', data);
+    const regular = join(dir, 'notes.txt');
+    await writeFile(regular, 'regular bytes\n');
+    const result = await h.cli(['-q', 'create', '--integration', '--title', 'With pipe', '--description', 'D', '--requester', 'aberg', '--attach', regular, '--attach', pipe.path]);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    await pipe.written;
+    expect(attachmentsOf(Number(result.stdout)).map((a) => [a.fileName, a.sha256])).toEqual([
+      ['notes.txt', sha256('regular bytes\n')],
+      ['build.log', sha256(data)],
+    ]);
+  });
+
+  it('is not opened by a dry run: it returns at once though nothing writes to it', async () => {
+    const ticket = openTicket();
+    const pipe = await fifo('never-written.log');
+    const result = await sendsNothing(h, () => h.cli(['attach', String(ticket.id), pipe.path, '--dry-run']));
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('never-written.log');
+  });
+});
+
+describe('a FIFO whose writer stays quiet', () => {
+  it('does not keep tkt alive after SIGTERM: it ends with 143', async () => {
+    const ticket = openTicket();
+    const pipe = await fifo('quiet.txt');
+    const replies = conversations(ticket.id).length;
+    const child = spawn(process.execPath, [bin, 'reply', String(ticket.id), '--to', 'a@example.com', '--subject', 'S', '--message-file', pipe.path], {
+      env: { PATH: process.env.PATH ?? '', ...h.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    // Opens the FIFO for writing (which waits until tkt has opened it for reading), says so,
+    // then holds it open without writing: tkt is left reading.
+    const writer = spawn('sh', ['-c', 'exec 3>"$0"; echo open; exec cat', pipe.path], { stdio: ['pipe', 'pipe', 'inherit'] });
+    writers.push(writer);
+    await new Promise((resolve) => writer.stdout.once('data', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(143);
+    expect(conversations(ticket.id)).toHaveLength(replies);
+  });
+});
+
+describe('/dev/stdin', () => {
+  it('is read as --message-file', async () => {
+    const ticket = openTicket();
+    const result = await runBin(['reply', String(ticket.id), '--to', 'a@example.com', '--subject', 'S', '--message-file', '/dev/stdin'], 'typed into a pipe\n');
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(conversations(ticket.id).at(-1)?.message).toBe('typed into a pipe\n');
+  });
+
+  it('is refused when empty, naming the option, before any request', async () => {
+    const ticket = openTicket();
+    const result = await sendsNothing(h, () => runBin(['reply', String(ticket.id), '--to', 'a@example.com', '--subject', 'S', '--message-file', '/dev/stdin'], ''));
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toBe('error: --message-file /dev/stdin is empty\n');
+  });
+});
+
+describe('a directory', () => {
+  it('is exit 2 naming it, as a text file or an attachment, before any request', async () => {
+    const ticket = openTicket();
+    const folder = join(dir, 'logs');
+    await mkdir(folder);
+    const message = await sendsNothing(h, () => h.cli(['reply', String(ticket.id), '--to', 'a@example.com', '--subject', 'S', '--message-file', folder]));
+    expect(message).toMatchObject({ code: 2, stdout: '' });
+    expect(message.stderr).toContain(`${folder}: a directory, not a file`);
+    const attach = await sendsNothing(h, () => h.cli(['attach', String(ticket.id), folder]));
+    expect(attach).toMatchObject({ code: 2, stdout: '' });
+    expect(attach.stderr).toContain(`${folder}: a directory, not a file`);
+    const create = await sendsNothing(h, () => h.cli(['create', '--integration', '--title', 'T', '--description', 'D', '--requester', '1', '--attach', folder]));
+    expect(create).toMatchObject({ code: 2, stdout: '' });
+    expect(create.stderr).toContain(`${folder}: a directory, not a file`);
+  });
+});

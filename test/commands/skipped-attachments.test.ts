@@ -1,0 +1,157 @@
+// The service keeps only file types it allows and skips the others without an error (spec
+// 4.11). Every command that uploads says which files were kept, from the answer when it names
+// them, else from the ticket read back; a skipped file is a failure of that file: named, exit 1,
+// while the ticket change itself is reported as done. --json keeps the API's body on stdout.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Harness } from '../helpers/harness.js';
+import { routeCount, unusedTicket, unusedTickets, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+
+let h: Harness;
+let dir: string;
+useHarness({}, (harness) => (h = harness));
+useTempDir('tkt-skipped-', (path) => (dir = path));
+
+const OPEN = 1;
+const CLOSED = 7;
+const GET = 'GET /api/TicketsApi/{id}';
+// .txt is on the sandbox's allowed list; .gz is not (logs.tar.gz is what a CI job uploads).
+let kept: string;
+let skipped: string;
+
+beforeAll(async () => {
+  kept = join(dir, 'build.txt');
+  skipped = join(dir, 'logs.tar.gz');
+  await writeFile(kept, 'build output\n');
+  await writeFile(skipped, 'not really gzip');
+});
+
+const openTicket = () => unusedTicket(h, (t) => t.ticketStatusId === OPEN && !t.locked);
+const attachedNames = (id: number) => h.sandbox.state.attachments.filter((a) => a.ticketId === id).map((a) => a.fileName);
+const lastTicketId = () => h.sandbox.state.tickets.at(-1)!.id;
+const SKIP_ERROR = 'error: the service did not keep 1 of 2 files: logs.tar.gz';
+const CREATE = ['create', '--title', 'Build failed', '--description', 'See the logs', '--requester', 'aberg', '--site', 'Head Office', '--department', 'IT', '--status', 'Open'];
+const INTEGRATION = ['create', '--integration', '--title', 'Build failed', '--description', 'See the logs', '--requester', 'aberg'];
+
+/** The JSON line on stderr that --json gives a script beside the API's body. */
+function keptLine(stderr: string): unknown {
+  return JSON.parse(stderr.split('\n').find((line) => line.startsWith('{'))!);
+}
+
+describe('tkt attach', () => {
+  it('names the skipped file and exits 1; the kept one is attached and said so', async () => {
+    const id = openTicket().id;
+    const result = await h.cli(['attach', String(id), kept, skipped]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe(`✓ attached 1 of 2 files to #${id}: build.txt\n`);
+    expect(result.stderr.split('\n')).toEqual([SKIP_ERROR, '  kept: build.txt', `hint: the service keeps only the file types it allows; "tkt show ${id}" lists the ticket's attachments`, '']);
+    expect(attachedNames(id)).toContain('build.txt');
+    expect(attachedNames(id)).not.toContain('logs.tar.gz');
+  });
+
+  it('with only a skipped file attaches nothing and says so, exit 1', async () => {
+    const id = openTicket().id;
+    const result = await h.cli(['attach', String(id), skipped]);
+    expect(result).toMatchObject({ code: 1, stdout: '' });
+    expect(result.stderr).toContain('error: the service did not keep 1 of 1 file: logs.tar.gz');
+  });
+
+  it('--json prints the API body on stdout and the kept and skipped names as a JSON line on stderr', async () => {
+    const id = openTicket().id;
+    const result = await h.cli(['--json', 'attach', String(id), kept, skipped]);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toMatchObject({ saved: [{ fileName: 'build.txt' }], skipped: ['logs.tar.gz'] });
+    expect(keptLine(result.stderr)).toEqual({ kept: ['build.txt'], skipped: ['logs.tar.gz'] });
+    expect(result.stderr).toContain(SKIP_ERROR);
+  });
+});
+
+describe('tkt create --attach', () => {
+  it('prints the new ticket, then fails the skipped file (exit 1): register answers without attachments, so the ticket is read', async () => {
+    const gets = routeCount(h, GET);
+    const result = await h.cli([...CREATE, '--attach', kept, '--attach', skipped]);
+    const id = lastTicketId();
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe(`Created ticket #${id}\n`);
+    expect(result.stderr).toContain(SKIP_ERROR);
+    expect(routeCount(h, GET)).toBe(gets + 1);
+    expect(attachedNames(id)).toEqual(['build.txt']);
+  });
+
+  it('-q still prints the new ID on stdout; --json the API body, the names on stderr', async () => {
+    const quiet = await h.cli(['-q', ...CREATE, '--attach', skipped]);
+    expect(quiet).toMatchObject({ code: 1, stdout: `${lastTicketId()}\n` });
+    expect(quiet.stderr).toContain('error: the service did not keep 1 of 1 file: logs.tar.gz');
+
+    const json = await h.cli(['--json', ...CREATE, '--attach', kept, '--attach', skipped]);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ id: lastTicketId(), title: 'Build failed' });
+    expect(keptLine(json.stderr)).toEqual({ kept: ['build.txt'], skipped: ['logs.tar.gz'] });
+  });
+
+  it('with --integration reads the kept files from the answer (the new ticket with its attachments)', async () => {
+    const gets = routeCount(h, GET);
+    const result = await h.cli([...INTEGRATION, '--attach', kept, '--attach', skipped]);
+    expect(result).toMatchObject({ code: 1, stdout: `Created ticket #${lastTicketId()}\n` });
+    expect(result.stderr).toContain(SKIP_ERROR);
+    expect(routeCount(h, GET)).toBe(gets);
+  });
+
+  it('is exit 0 with nothing more to say when every file was kept', async () => {
+    const result = await h.cli([...CREATE, '--attach', kept]);
+    expect(result).toMatchObject({ code: 0, stdout: `Created ticket #${lastTicketId()}\n`, stderr: '' });
+  });
+});
+
+describe('tkt reply, forward --attach', () => {
+  it('reply: replied, then the skipped file named, exit 1', async () => {
+    const ticket = openTicket();
+    const result = await h.cli(['reply', String(ticket.id), '--to', 'a@example.com', '--subject', 'Logs', '--message', 'Attached', '--attach', kept, '--attach', skipped]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe(`✓ replied to #${ticket.id} to a@example.com: Logs\n`);
+    expect(result.stderr).toContain(SKIP_ERROR);
+  });
+
+  it('reply --as-requester: its answer names no files, so the ticket is read', async () => {
+    const ticket = openTicket();
+    const gets = routeCount(h, GET);
+    const result = await h.cli(['reply', String(ticket.id), '--as-requester', 'aberg', '--subject', 'Logs', '--message', 'Attached', '--attach', kept, '--attach', skipped]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(SKIP_ERROR);
+    expect(routeCount(h, GET)).toBe(gets + 1);
+  });
+
+  it('forward: forwarded, then the skipped file named, exit 1', async () => {
+    const ticket = openTicket();
+    const result = await h.cli(['forward', String(ticket.id), '--to', 'v@example.com', '--subject', 'Logs', '--message', 'See attached', '--attach', kept, '--attach', skipped]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe(`✓ forwarded #${ticket.id} to v@example.com: Logs\n`);
+    expect(result.stderr).toContain(SKIP_ERROR);
+  });
+});
+
+describe('tkt close --attach', () => {
+  it('one ticket: closed, then the skipped file named, exit 1', async () => {
+    const ticket = openTicket();
+    const result = await h.cli(['close', String(ticket.id), '--attach', kept, '--attach', skipped]);
+    expect(ticket.ticketStatusId).toBe(CLOSED);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe(`✓ #${ticket.id} closed\n`);
+    expect(result.stderr).toContain(`error: #${ticket.id}: the service did not keep 1 of 2 files: logs.tar.gz`);
+  });
+
+  it('several tickets: each closed, each line names the skipped file, the JSON Lines carry kept and skipped', async () => {
+    const [a, b] = unusedTickets(h, 2, (t) => t.ticketStatusId === OPEN && !t.locked);
+    const human = await h.cli(['close', String(a!.id), String(b!.id), '--attach', kept, '--attach', skipped, '--concurrency', '1']);
+    expect(human.code).toBe(1);
+    expect(human.stdout).toBe(`✓ #${a!.id} closed\n✓ #${b!.id} closed\n`);
+    expect(human.stderr).toContain(`✗ #${a!.id}: the service did not keep logs.tar.gz`);
+    expect(human.stderr).toContain(`error: the service did not keep files sent to 2 of 2 tickets: #${a!.id}, #${b!.id}`);
+
+    const [c] = unusedTickets(h, 1, (t) => t.ticketStatusId === OPEN && !t.locked);
+    const json = await h.cli(['--json', 'close', String(c!.id), '--attach', kept, '--attach', skipped]);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toEqual({ id: c!.id, ok: true, status: 204, kept: ['build.txt'], skipped: ['logs.tar.gz'] });
+  });
+});
