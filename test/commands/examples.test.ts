@@ -278,8 +278,8 @@ const HINTS: readonly HintCase[] = [
     commands: ['tkt update 42 --due 2026-12-01T14:00:00.000Z'],
   },
   {
-    name: 'files sent to a service that does not say which it kept',
-    cited: { text: 'note: the service silently skips file types it does not allow; "tkt show 42" lists what it kept', why: 'needs a service whose answer names no files (test/commands/attach.test.ts)' },
+    name: 'a file the service did not keep',
+    cited: { text: 'the service keeps only the file types it allows; "tkt show 42" lists the ticket\'s attachments', why: 'needs an upload the service skips (test/commands/skipped-attachments.test.ts)' },
     commands: ['tkt show 42'],
   },
 ];

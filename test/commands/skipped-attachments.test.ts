@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Harness } from '../helpers/harness.js';
 import { routeCount, unusedTicket, unusedTickets, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import { formatRanges } from '../../src/bulk/ranges.js';
 
 let h: Harness;
 let dir: string;
@@ -147,7 +148,7 @@ describe('tkt close --attach', () => {
     expect(human.code).toBe(1);
     expect(human.stdout).toBe(`✓ #${a!.id} closed\n✓ #${b!.id} closed\n`);
     expect(human.stderr).toContain(`✗ #${a!.id}: the service did not keep logs.tar.gz`);
-    expect(human.stderr).toContain(`error: the service did not keep files sent to 2 of 2 tickets: #${a!.id}, #${b!.id}`);
+    expect(human.stderr).toContain(`error: the service did not keep files sent to 2 of 2 tickets: ${formatRanges([a!.id, b!.id], '#')}`);
 
     const [c] = unusedTickets(h, 1, (t) => t.ticketStatusId === OPEN && !t.locked);
     const json = await h.cli(['--json', 'close', String(c!.id), '--attach', kept, '--attach', skipped]);
