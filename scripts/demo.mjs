@@ -195,7 +195,7 @@ async function main() {
     process.exitCode = 1;
     return;
   }
-  out('\n# Done. The sandbox is stopped and the demo\'s settings are removed.\n# Next: "tkt sandbox" in one terminal, then "tkt login --url http://127.0.0.1:8642 -u admin".\n# Then "tkt triage": the queue full-screen, acting with single keys (? lists them).\n');
+  out('\n# Done. The sandbox is stopped and the demo\'s settings are removed.\n# Next: "tkt sandbox" in one terminal, then "tkt login --url http://127.0.0.1:8642 -u tech".\n# Then "tkt triage": the queue full-screen, acting with single keys (? lists them).\n');
 }
 
 await main();

@@ -68,6 +68,20 @@ test('tkt sandbox prints its URL and the demo logins, serves until aborted, then
   await expect(fetch(`${url}/api/Users/authenticate`, { method: 'POST' })).rejects.toThrow();
 });
 
+test("the banner's login line is the README quick start's, with the sandbox's URL", async () => {
+  const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
+  const quickStart = /^## Quick start\n[\s\S]*?^tkt login --url http:\/\/127\.0\.0\.1:8642 (.*?) +#/m.exec(readme)?.[1];
+  expect(quickStart).toBe('-u tech');
+  harness = await createHarness({ login: false });
+  const { ctx, stdout, abort } = await harness.context();
+  const running = run({ port: '0', host: '127.0.0.1', data: undefined, seedTickets: undefined }, ctx);
+  await waitFor(() => stdout().includes('Press Ctrl-C'));
+  abort.abort();
+  await running;
+  const url = /listening on (http:\/\/\S+)/.exec(stdout())?.[1] ?? '';
+  expect(stdout()).toContain(`\nTry: tkt login --url ${url} ${quickStart}\n`);
+});
+
 test('--json prints one JSON document with the URL and logins', async () => {
   harness = await createHarness({ login: false });
   const { ctx, stdout, abort } = await harness.context({ globals: { json: true } });
