@@ -51,6 +51,12 @@ describe('npm run demo', () => {
       ]) {
         expect(commands.some((command) => expected.test(command)), `a command matching ${expected}`).toBe(true);
       }
+      // Each command shows what it shows a technician at a terminal: the list as a table with
+      // its header, not the tab-separated lines of a pipe.
+      const overdueList = stdout.split('\n$ ').find((section) => section.startsWith('tkt list --view my-overdue-tickets\n'));
+      expect(overdueList).toMatch(/^ *ID {2}TITLE +STATUS +PRIORITY +REQUESTER +ASSIGNEE +DUE$/m);
+      expect(overdueList).toMatch(/overdue$/m);
+      expect(overdueList).not.toContain('\t');
       // The ticket the demo created went all the way: picked up, replied to, resolved, closed.
       const created = /^tkt pickup (\d+)$/m.exec(commands.join('\n'))![1];
       expect(stdout).toContain(`✓ #${created} picked up`);
