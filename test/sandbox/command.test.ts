@@ -153,6 +153,24 @@ test('--data DIR is a usage error (exit 2) naming the directory; nothing is writ
   }
 });
 
+test('an empty --data is a usage error (exit 2), and nothing is written in the current folder', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tkt-sandbox-command-'));
+  const cwd = process.cwd();
+  try {
+    process.chdir(dir);
+    harness = await createHarness({ login: false });
+    for (const empty of ['', ' ']) {
+      const { code, stderr } = await harness.cli(['sandbox', '--port', '0', '--data', empty]);
+      expect(code).toBe(ExitCode.usage);
+      expect(stderr).toBe('error: --data is empty: give the path of a file for the sandbox\'s state\nhint: for example --data ./sandbox.json\n');
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  } finally {
+    process.chdir(cwd);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 const NOT_SANDBOX_DATA: [string, string][] = [
   ['half a JSON document', '{"secret": "s", "users": ['],
   ['JSON of something else', '{"name": "my-package", "version": "1.0.0"}'],
