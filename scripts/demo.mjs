@@ -22,9 +22,20 @@ const STEP_TIMEOUT_MS = 30_000;
 const SANDBOX_START_TIMEOUT_MS = 15_000;
 const SANDBOX_STOP_TIMEOUT_MS = 5_000;
 
-const out = (text) => process.stdout.write(text);
-
 class StepFailed extends Error {}
+
+// Set by Ctrl-C or by a reader that went away (`npm run demo | head`): no further step starts,
+// and the sandbox and the temp folder are still cleaned up.
+let stopped;
+let outputClosed = false;
+process.stdout.on('error', (error) => {
+  if (error.code !== 'EPIPE') throw error;
+  outputClosed = true;
+  stopped ??= new StepFailed('its output was closed');
+});
+const out = (text) => {
+  if (!outputClosed) process.stdout.write(text);
+};
 
 /** Environment of every step: `tkt` on PATH, the temp config folder, and nothing inherited that
  *  would point tkt at another service or account. The pager is cat: nothing waits for a key. */
@@ -78,6 +89,7 @@ function exited(child, what) {
  * ends made plain); a non-zero exit fails the demo.
  */
 async function step(env, line) {
+  if (stopped) throw stopped;
   out(`\n$ ${line}\n`);
   const [command, args] = onTerminal(line) ?? ['sh', ['-c', line]];
   const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -180,7 +192,7 @@ async function main() {
   let sandbox;
   let failure;
   const interrupt = () => {
-    failure ??= new StepFailed('interrupted');
+    stopped ??= new StepFailed('interrupted');
   };
   process.on('SIGINT', interrupt);
   try {
@@ -190,12 +202,14 @@ async function main() {
     sandbox = await startSandbox(env);
     await walkthrough(env, sandbox.url);
   } catch (error) {
-    failure ??= error;
+    failure = stopped ?? error;
   } finally {
     if (sandbox) await stopSandbox(sandbox.child);
     await rm(demoDir, { recursive: true, force: true });
     process.off('SIGINT', interrupt);
   }
+  // Nobody reads on: like tkt with a closed stdout, end quietly.
+  if (outputClosed) return;
   if (failure) {
     process.stderr.write(`\ndemo failed: ${failure instanceof StepFailed ? failure.message : failure.stack ?? failure}\n`);
     process.exitCode = 1;
