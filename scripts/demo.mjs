@@ -4,9 +4,14 @@
 // printing each command before running it. Stops the sandbox and removes the folder at the
 // end, whatever happened; exits non-zero when a step failed.
 //
+// Each step is the printed command line itself, run by sh on a terminal of its own (a pty made
+// by `script`, 100x40 unless the demo runs at a terminal, whose size it takes): what a
+// technician sees is what the demo shows, tables and all, not the tab-separated lines tkt
+// prints into a pipe. Without `script` the steps run piped, and the demo says so.
+//
 // Uses the built CLI (bin/tkt.js -> dist/): `npm run demo` builds first.
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,20 +22,48 @@ const STEP_TIMEOUT_MS = 30_000;
 const SANDBOX_START_TIMEOUT_MS = 15_000;
 const SANDBOX_STOP_TIMEOUT_MS = 5_000;
 
-const out = (text) => process.stdout.write(text);
-
 class StepFailed extends Error {}
 
-/** Environment of every tkt run: the temp config folder, and nothing inherited that would
- *  point tkt at another service or account. */
-function demoEnv(configDir) {
-  const env = { ...process.env, TKT_CONFIG_DIR: configDir };
+// Set by Ctrl-C or by a reader that went away (`npm run demo | head`): no further step starts,
+// and the sandbox and the temp folder are still cleaned up.
+let stopped;
+let outputClosed = false;
+process.stdout.on('error', (error) => {
+  if (error.code !== 'EPIPE') throw error;
+  outputClosed = true;
+  stopped ??= new StepFailed('its output was closed');
+});
+const out = (text) => {
+  if (!outputClosed) process.stdout.write(text);
+};
+
+/** Environment of every step: `tkt` on PATH, the temp config folder, and nothing inherited that
+ *  would point tkt at another service or account. The pager is cat: nothing waits for a key. */
+function demoEnv(demoDir) {
+  const env = { ...process.env, TKT_CONFIG_DIR: join(demoDir, 'config'), PATH: `${join(demoDir, 'bin')}:${process.env.PATH ?? ''}`, PAGER: 'cat', SHELL: '/bin/sh' };
   for (const name of ['TKT_URL', 'TKT_TOKEN', 'TKT_PROFILE', 'TKT_PASSWORD']) delete env[name];
+  // Colour and progress bars only for a person watching; a log gets plain text.
+  if (!process.stdout.isTTY) env.NO_COLOR = '1';
   return env;
 }
 
-function startTkt(args, env) {
-  return spawn(process.execPath, [bin, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+/** `tkt` as a user has it: a command on PATH, here this clone's built CLI on this Node. */
+async function installTkt(demoDir) {
+  await mkdir(join(demoDir, 'bin'));
+  const shim = join(demoDir, 'bin', 'tkt');
+  await writeFile(shim, `#!/bin/sh\nexec ${quote(process.execPath)} ${quote(bin)} "$@"\n`);
+  await chmod(shim, 0o755);
+}
+
+const scriptInstalled = spawnSync('sh', ['-c', 'command -v script'], { stdio: 'ignore' }).status === 0;
+
+/** How `line` runs on a terminal of its own: util-linux `script` (Linux), BSD `script` (macOS); else undefined. */
+function onTerminal(line) {
+  if (!scriptInstalled) return undefined;
+  const columns = process.stdout.isTTY ? process.stdout.columns : 100;
+  const rows = process.stdout.isTTY ? process.stdout.rows : 40;
+  const sized = `stty cols ${columns} rows ${rows} 2>/dev/null; ${line}`;
+  return process.platform === 'linux' ? ['script', ['-qec', sized, '/dev/null']] : ['script', ['-q', '/dev/null', 'sh', '-c', sized]];
 }
 
 /** Resolves with the exit code; kills the child when it outlives the step's time. */
@@ -51,44 +84,31 @@ function exited(child, what) {
   });
 }
 
-/** Shows and collects what a child prints. */
-function tee(child) {
-  let stdout = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-    out(chunk);
-  });
-  child.stderr.on('data', (chunk) => process.stderr.write(chunk));
-  return () => stdout;
-}
-
 /**
- * Prints `$ tkt ...` and runs it; `shown` replaces the printed form (e.g. to show a pipe).
- * Returns the command's stdout; a non-zero exit fails the demo.
+ * Prints `$ line` and runs it as typed at a terminal. Returns what it printed (a terminal's line
+ * ends made plain); a non-zero exit fails the demo.
  */
-async function tkt(env, args, { stdin = '', shown } = {}) {
-  const display = shown ?? `tkt ${args.map(quote).join(' ')}`;
-  out(`\n$ ${display}\n`);
-  const child = startTkt(args, env);
-  const stdout = tee(child);
-  child.stdin.end(stdin);
-  const code = await exited(child, display);
-  if (code !== 0) throw new StepFailed(`"${display}" exited with ${code}`);
-  return stdout();
+async function step(env, line) {
+  if (stopped) throw stopped;
+  out(`\n$ ${line}\n`);
+  const [command, args] = onTerminal(line) ?? ['sh', ['-c', line]];
+  const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let printed = '';
+  const show = (chunk) => {
+    const text = String(chunk).replace(/\r\n/g, '\n');
+    printed += text;
+    out(text);
+  };
+  child.stdout.on('data', show);
+  child.stderr.on('data', (chunk) => process.stderr.write(chunk));
+  const code = await exited(child, line);
+  if (code !== 0) throw new StepFailed(`"${line}" exited with ${code}`);
+  return printed;
 }
 
-/** `tkt A | tkt B`, as a shell runs it: B reads A's stdout through a real pipe. */
-async function tktPipe(env, left, right) {
-  const display = `tkt ${left.map(quote).join(' ')} | tkt ${right.map(quote).join(' ')}`;
-  out(`\n$ ${display}\n`);
-  const producer = startTkt(left, env);
-  const consumer = startTkt(right, env);
-  producer.stdin.end();
-  producer.stdout.pipe(consumer.stdin);
-  producer.stderr.on('data', (chunk) => process.stderr.write(chunk));
-  tee(consumer);
-  const [leftCode, rightCode] = await Promise.all([exited(producer, display), exited(consumer, display)]);
-  if (leftCode !== 0 || rightCode !== 0) throw new StepFailed(`"${display}" exited with ${leftCode} | ${rightCode}`);
+/** `tkt ARGS...` as a command line. */
+function tkt(...args) {
+  return `tkt ${args.map(quote).join(' ')}`;
 }
 
 function quote(arg) {
@@ -104,8 +124,7 @@ function firstId(text, what) {
 /** Runs `tkt sandbox --port 0` and waits for the URL it prints. */
 async function startSandbox(env) {
   out('$ tkt sandbox --port 0 &\n');
-  const child = startTkt(['sandbox', '--port', '0'], env);
-  child.stdin.end();
+  const child = spawn('tkt', ['sandbox', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stderr.on('data', (chunk) => process.stderr.write(chunk));
   const url = await new Promise((resolve, reject) => {
     let seen = '';
@@ -141,61 +160,62 @@ async function stopSandbox(child) {
 }
 
 async function walkthrough(env, url) {
-  await tkt(env, ['login', '--url', url, '-u', 'tech', '--password-stdin'], {
-    stdin: 'tech\n',
-    shown: `echo tech | tkt login --url ${url} -u tech --password-stdin`,
-  });
-  await tkt(env, ['whoami']);
+  await step(env, `echo tech | tkt login --url ${url} -u tech --password-stdin`);
+  await step(env, tkt('whoami'));
 
   out('\n# Start of the day: what is overdue?\n');
-  await tkt(env, ['list', '--view', 'my-overdue-tickets']);
-  const overdue = firstId(await tkt(env, ['list', '--view', 'my-overdue-tickets', '--limit', '1', '-q']), 'list -q');
-  await tkt(env, ['show', overdue]);
+  await step(env, tkt('list', '--view', 'my-overdue-tickets'));
+  const overdue = firstId(await step(env, tkt('list', '--view', 'my-overdue-tickets', '--limit', '1', '-q')), 'list -q');
+  await step(env, tkt('show', overdue));
 
   out('\n# A phone call: a new problem. Names work wherever IDs do.\n');
   const created = firstId(
-    await tkt(env, [
+    await step(env, tkt(
       'create', '--title', 'Projector in room 4 flickers', '--description', 'Started after the firmware update this morning.',
       '--requester', 'Anna Berg', '--site', 'Head Office', '--department', 'IT', '--status', 'Open', '--priority', 'high', '-q',
-    ]),
+    )),
     'create -q',
   );
-  await tkt(env, ['pickup', created]);
-  await tkt(env, ['reply', created, '--message', 'Rolling the projector firmware back now; should be fixed within the hour.']);
-  await tkt(env, ['resolve', created, '--details', 'Firmware rolled back to 2.3.1; flicker gone.']);
-  await tkt(env, ['close', created, '--comments', 'Confirmed by phone.']);
-  await tkt(env, ['show', created]);
+  await step(env, tkt('pickup', created));
+  await step(env, tkt('reply', created, '--message', 'Rolling the projector firmware back now; should be fixed within the hour.'));
+  await step(env, tkt('resolve', created, '--details', 'Firmware rolled back to 2.3.1; flicker gone.'));
+  await step(env, tkt('close', created, '--comments', 'Confirmed by phone.'));
+  await step(env, tkt('show', created));
 
   out('\n# End of the day: close everything resolved, in one go.\n');
-  await tktPipe(env, ['list', '-q', '--view', 'my-completed-tickets', '--all'], ['close', '-']);
+  await step(env, `${tkt('list', '-q', '--view', 'my-completed-tickets', '--all')} | ${tkt('close', '-')}`);
 }
 
 async function main() {
-  const configDir = await mkdtemp(join(tmpdir(), 'tkt-demo-'));
-  const env = demoEnv(configDir);
+  const demoDir = await mkdtemp(join(tmpdir(), 'tkt-demo-'));
+  const env = demoEnv(demoDir);
   let sandbox;
   let failure;
   const interrupt = () => {
-    failure ??= new StepFailed('interrupted');
+    stopped ??= new StepFailed('interrupted');
   };
   process.on('SIGINT', interrupt);
   try {
+    await installTkt(demoDir);
     out('# tkt demo: a local sandbox of the service, a technician\'s triage session.\n');
+    if (!scriptInstalled) out('# (No `script` command here to give tkt a terminal: output shown as piped, tab-separated.)\n');
     sandbox = await startSandbox(env);
     await walkthrough(env, sandbox.url);
   } catch (error) {
-    failure ??= error;
+    failure = stopped ?? error;
   } finally {
     if (sandbox) await stopSandbox(sandbox.child);
-    await rm(configDir, { recursive: true, force: true });
+    await rm(demoDir, { recursive: true, force: true });
     process.off('SIGINT', interrupt);
   }
+  // Nobody reads on: like tkt with a closed stdout, end quietly.
+  if (outputClosed) return;
   if (failure) {
     process.stderr.write(`\ndemo failed: ${failure instanceof StepFailed ? failure.message : failure.stack ?? failure}\n`);
     process.exitCode = 1;
     return;
   }
-  out('\n# Done. The sandbox is stopped and the demo\'s settings are removed.\n# Next: "tkt sandbox" in one terminal, then "tkt login --url http://127.0.0.1:8642 -u admin".\n# Then "tkt triage": the queue full-screen, acting with single keys (? lists them).\n');
+  out('\n# Done. The sandbox is stopped and the demo\'s settings are removed.\n# Next: "tkt sandbox" in one terminal, then "tkt login --url http://127.0.0.1:8642 -u tech".\n# Then "tkt triage": the queue full-screen, acting with single keys (? lists them).\n');
 }
 
 await main();

@@ -1,23 +1,29 @@
 // `npm run demo` is the README's first command: it must run start to end on a fresh machine.
 // Runs the built CLI (npm test builds first).
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { skipWithout } from './helpers/tools.js';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const DEMO_TIMEOUT_MS = 60_000;
 
-function runDemo(): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Runs the demo; `closeOutputAt`: its reader goes away once the output shows it (`| head`). */
+function runDemo(options: { tmp?: string; closeOutputAt?: RegExp } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const env = { ...process.env };
+    const env: NodeJS.ProcessEnv = { ...process.env, ...(options.tmp === undefined ? {} : { TMPDIR: options.tmp }) };
     // The demo must not depend on (or touch) the caller's settings.
     for (const name of ['TKT_URL', 'TKT_TOKEN', 'TKT_PROFILE', 'TKT_CONFIG_DIR']) delete env[name];
     const child = spawn(process.execPath, [join(root, 'scripts', 'demo.mjs')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      if (options.closeOutputAt?.test(stdout)) child.stdout.destroy();
+    });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const timer = setTimeout(() => child.kill('SIGKILL'), DEMO_TIMEOUT_MS - 5_000);
     child.once('error', reject);
@@ -51,6 +57,14 @@ describe('npm run demo', () => {
       ]) {
         expect(commands.some((command) => expected.test(command)), `a command matching ${expected}`).toBe(true);
       }
+      // Each command shows what it shows a technician at a terminal (script gives it one): the
+      // list as a table with its header, not the tab-separated lines of a pipe.
+      if (!skipWithout(['script'], 'test/demo.test.ts (tables)')) {
+        const overdueList = stdout.split('\n$ ').find((section) => section.startsWith('tkt list --view my-overdue-tickets\n'));
+        expect(overdueList).toMatch(/^ *ID {2}TITLE +STATUS +PRIORITY +REQUESTER +ASSIGNEE +DUE$/m);
+        expect(overdueList).toMatch(/overdue$/m);
+        expect(overdueList).not.toContain('\t');
+      }
       // The ticket the demo created went all the way: picked up, replied to, resolved, closed.
       const created = /^tkt pickup (\d+)$/m.exec(commands.join('\n'))![1];
       expect(stdout).toContain(`✓ #${created} picked up`);
@@ -62,4 +76,18 @@ describe('npm run demo', () => {
     },
     DEMO_TIMEOUT_MS,
   );
+
+  it('stops quietly when its reader goes away (npm run demo | head), stopping its sandbox and removing its folder', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'tkt-demo-test-'));
+    try {
+      const { code, stdout, stderr } = await runDemo({ tmp, closeOutputAt: /listening on http:\/\/\S+\n/ });
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      const url = /listening on (http:\/\/\S+)/.exec(stdout)![1]!;
+      await expect(fetch(`${url}/api/TicketsApi/appmetadata`)).rejects.toThrow();
+      expect(readdirSync(tmp)).toEqual([]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }, DEMO_TIMEOUT_MS);
 });

@@ -115,7 +115,7 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
 
   if (options.dryRun) return printDryRun(ctx, request);
   if (asked) {
-    await writeText(ctx.io.stderr, `\n${formSummary(request.form!, request.labels)}`);
+    await writeText(ctx.io.stderr, `\n${formSummary(endpoint, request.form!, request.labels)}`);
     if (!(await ctx.prompter.confirm({ message: 'Create this ticket?', default: true }))) throw new OperationError('cancelled: nothing was created');
   }
   // Ctrl-C does not end the process at once here (--from needs that, see register), so a

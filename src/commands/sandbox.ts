@@ -1,6 +1,7 @@
+import { join } from 'node:path';
 import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
-import { OperationError } from '../errors.js';
+import { OperationError, UsageError } from '../errors.js';
 import { wholeNumberOption } from '../util/ids.js';
 
 const DEFAULT_SANDBOX_PORT = 8642;
@@ -32,13 +33,22 @@ export function register(program: Program, host: CommandHost): void {
 export async function run(options: SandboxCommandOptions, ctx: Context): Promise<void> {
   const port = wholeNumberOption('--port', options.port, { min: 0, max: 65535 });
   const seedTickets = options.seedTickets === undefined ? 0 : wholeNumberOption('--seed-tickets', options.seedTickets, { min: 0, max: 1_000_000 });
-  const { startSandbox } = await import('../sandbox/index.js');
+  if (options.data?.trim() === '') {
+    throw new UsageError("--data is empty: give the path of a file for the sandbox's state", { hint: 'for example --data ./sandbox.json' });
+  }
+  const { startSandbox, SandboxDataError } = await import('../sandbox/index.js');
   let sandbox;
   try {
     sandbox = await startSandbox({ port, host: options.host, dataFile: options.data, seedTickets });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new OperationError(`port ${port} on ${options.host} is already in use`, { hint: 'choose another with --port (0 picks a free one)' });
+    if (error instanceof SandboxDataError && error.problem === 'directory') {
+      throw new UsageError(`--data ${error.path} is a directory: give the path of a file for the sandbox's state`, { hint: `for example --data ${join(error.path, 'sandbox.json')}` });
+    }
+    if (error instanceof SandboxDataError) {
+      throw new OperationError(error.message, { hint: 'move it away or delete it to start afresh with the demo data, or give another --data file' });
+    }
     throw error;
   }
   try {
@@ -48,7 +58,7 @@ export async function run(options: SandboxCommandOptions, ctx: Context): Promise
       {
         human: () => {
           const logins = running.demoLogins.map((l) => `  ${l.username.padEnd(8)} password ${l.password.padEnd(8)} ${l.role}`).join('\n');
-          return `Sandbox listening on ${running.url}\n\nDemo logins:\n${logins}\n\nTry: tkt login --url ${running.url} -u admin\nPress Ctrl-C to stop.\n`;
+          return `Sandbox listening on ${running.url}\n\nDemo logins:\n${logins}\n\nTry: tkt login --url ${running.url} -u tech\nPress Ctrl-C to stop.\n`;
         },
         quiet: () => `${running.url}\n`,
       },

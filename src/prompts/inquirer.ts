@@ -65,7 +65,7 @@ function promptThemes(style: Style) {
 }
 
 /** Case-insensitive match of every word of `term` in the choice's name or description. */
-export function matchesSearch(choice: Choice<unknown>, term: string | undefined): boolean {
+export function matchesSearch(choice: { name: string; description?: string | undefined }, term: string | undefined): boolean {
   const haystack = `${choice.name} ${choice.description ?? ''}`.toLowerCase();
   return (term ?? '').toLowerCase().split(/\s+/).every((word) => haystack.includes(word));
 }
@@ -98,10 +98,14 @@ export function createInquirerPrompter(io: PrompterIO): Prompter {
       ask(({ select }) =>
         select({ message: sanitizeInline(message), choices: displayChoices(choices), default: initial, theme: themes.select }, context),
       ),
-    search: ({ message, choices }) => {
-      const shown = displayChoices(choices);
-      const source = (term: string | undefined) => shown.filter((choice) => matchesSearch(choice, term));
-      return ask(({ search }) => search({ message: sanitizeInline(message), source, theme: themes.search }, context));
+    search: async ({ message, choices }) => {
+      const index = await ask(async () => {
+        const { searchList } = await import('./search-list.js');
+        return searchList({ message: sanitizeInline(message), choices: displayChoices(choices), matches: matchesSearch, theme: themes.search }, context);
+      });
+      const chosen = choices[index];
+      if (chosen === undefined) throw new Error(`the search answered ${index}, not one of its ${choices.length} choices`);
+      return chosen.value;
     },
     editor: async ({ message, default: initial }) => {
       io.stderr.write(`${sanitizeInline(message)} (waiting for your editor to close the file...)\n`);

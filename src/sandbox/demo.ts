@@ -139,6 +139,8 @@ function demoUsers(): SandboxUser[] {
     user('soneil', "Sam O'Neil", 'requester'),
     user('fkhan', 'Fatima Khan', 'requester'),
     user('kmensah', 'Kofi Mensah', 'requester'),
+    // The integration user a build system files tickets as (the README's CI recipe).
+    user('ci-bot', 'CI Bot', 'requester'),
   ];
 }
 

@@ -1,6 +1,6 @@
 // A faithful local emulator of the ticketing service (spec 4.0-4.17), used by
 // `tkt sandbox` and by every test of the project. Plain node:http for speed.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -174,14 +174,52 @@ function removeTempFilesOfDeadSaves(dataFile: string): void {
   }
 }
 
+/** A --data path the sandbox cannot keep its state in: a directory, or a file of something else. */
+export class SandboxDataError extends Error {
+  constructor(readonly path: string, readonly problem: 'directory' | 'not-sandbox-data', readonly detail = '') {
+    super(problem === 'directory' ? `${path} is a directory` : `${path} is not sandbox data (${detail})`);
+    this.name = 'SandboxDataError';
+  }
+}
+
+/** The state saved in `dataFile`; undefined for a file not there yet or empty (as mktemp makes it). */
+function readSavedState(dataFile: string): SandboxState | undefined {
+  let text: string;
+  try {
+    text = readFileSync(dataFile, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'EISDIR') throw new SandboxDataError(dataFile, 'directory');
+    throw error;
+  }
+  if (text.trim() === '') return undefined;
+  let saved: unknown;
+  try {
+    saved = JSON.parse(text);
+  } catch (error) {
+    throw new SandboxDataError(dataFile, 'not-sandbox-data', (error as Error).message);
+  }
+  if (!isSandboxState(saved)) throw new SandboxDataError(dataFile, 'not-sandbox-data', 'JSON without the users, tickets and lookups a sandbox saves');
+  return saved;
+}
+
+/** The members the store indexes at start: a file without them is not one the sandbox wrote. */
+function isSandboxState(value: unknown): value is SandboxState {
+  if (typeof value !== 'object' || value === null) return false;
+  const state = value as Record<string, unknown>;
+  return typeof state.secret === 'string' && typeof state.lookups === 'object' && typeof state.nextId === 'object'
+    && ['users', 'tickets', 'conversations', 'attachments', 'outbox'].every((name) => Array.isArray(state[name]));
+}
+
 function openStore(options: SandboxOptions, now: Date): { store: SandboxStore; uploadDir: string; temporary: boolean } {
   const { dataFile } = options;
+  // Read first: a path the sandbox cannot use leaves nothing behind (no uploads folder).
+  const saved = dataFile === undefined ? undefined : readSavedState(dataFile);
   const uploadDir = dataFile === undefined ? mkdtempSync(join(tmpdir(), 'tkt-sandbox-')) : `${dataFile}.uploads`;
   mkdirSync(uploadDir, { recursive: true });
   if (dataFile !== undefined) removeTempFilesOfDeadSaves(dataFile);
-  if (dataFile !== undefined && existsSync(dataFile)) {
-    return { store: new SandboxStore(JSON.parse(readFileSync(dataFile, 'utf8')) as SandboxState, dataFile), uploadDir, temporary: false };
-  }
+  if (saved !== undefined) return { store: new SandboxStore(saved, dataFile), uploadDir, temporary: false };
   const store = new SandboxStore(emptyState(), dataFile);
   if (options.demoData ?? true) addDemoTickets(store, now, uploadDir);
   if (options.seedTickets) addSeedTickets(store, options.seedTickets, now);

@@ -4,6 +4,7 @@
 import type { FormValue, MultipartInput, RequestPlan } from '../api/types.js';
 import type { Context } from '../context.js';
 import { sanitizeInline } from '../output/sanitize.js';
+import { fieldsFor, ticketTypeName, type TicketEndpoint } from './fields.js';
 
 /** What helps a person read a planned request. */
 interface ReadingAids {
@@ -78,9 +79,23 @@ function requestText(request: PlannedRequest, indent: string): string {
   return `${form}${json}`;
 }
 
-/** What a form holds, a field a line, looked-up IDs with their names: for a dry run and a summary. */
-export function formSummary(form: MultipartInput, labels?: Readonly<Record<string, string>>): string {
-  return formText({ labels }, sentFields(form), form.files ?? [], '  ');
+/**
+ * What a form holds, for the person who filled it in, before it is sent: a field a line under the
+ * field table's labels (the prompts' words, not the API's), chosen names with their IDs, the
+ * ticket type in words. The dry run shows the API's own names instead: it is about the request.
+ */
+export function formSummary(endpoint: TicketEndpoint, form: MultipartInput, labels: Readonly<Record<string, string>> = {}): string {
+  const specs = fieldsFor(endpoint);
+  const rows = sentFields(form).map(([formField, value]): [string, string] => {
+    const spec = specs.find((candidate) => candidate.formField === formField);
+    const text = spec?.value.type === 'ticketType' && typeof value === 'number' ? ticketTypeName(value) : formatValue(value);
+    const name = labels[formField];
+    return [spec?.label ?? formField, name === undefined ? text : `${name} (${text})`];
+  });
+  const attachments = specs.find((spec) => spec.value.type === 'files')?.label ?? 'Uploads';
+  for (const file of form.files ?? []) rows.push([attachments, file]);
+  const width = Math.max(0, ...rows.map(([label]) => label.length)) + 3;
+  return rows.map(([label, text]) => `  ${`${label}:`.padEnd(width)}${sanitizeInline(text).trim()}\n`).join('');
 }
 
 function formText(request: Pick<PlannedRequest, 'labels' | 'changed'>, fields: [string, FormValue][], files: readonly string[], indent: string): string {

@@ -7,10 +7,7 @@ import type { Lookups, TypedOption } from '../lookups/types.js';
 import { addressListProblem, addressProblem } from '../util/email.js';
 import { parseWholeNumber } from '../util/ids.js';
 import { parseWhen } from '../util/when.js';
-import { fieldsFor, flagOf, isGiven, lengthProblem, type RawFieldValues, type TicketEndpoint, type TicketFieldSpec } from './fields.js';
-
-/** TicketType 1 = Ticket (spec 2.4); the other values are not published, so they go by number. */
-const TICKET_TYPES: Readonly<Record<string, number>> = { ticket: 1 };
+import { fieldsFor, flagOf, isGiven, lengthProblem, TICKET_TYPES, type RawFieldValues, type TicketEndpoint, type TicketFieldSpec } from './fields.js';
 
 /** A field checked locally and ready to be resolved (lookups) or sent as is. */
 interface CheckedField {

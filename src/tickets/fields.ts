@@ -59,6 +59,14 @@ export interface TicketFieldSpec {
   ask?: AskFacts;
 }
 
+/** TicketType 1 = Ticket (spec 2.4); the other values are not published, so they go by number. */
+export const TICKET_TYPES: Readonly<Record<string, number>> = { ticket: 1 };
+
+/** A TicketType as a person names it: its name, else its number. */
+export function ticketTypeName(type: number): string {
+  return Object.keys(TICKET_TYPES).find((name) => TICKET_TYPES[name] === type) ?? String(type);
+}
+
 const ALL: readonly TicketEndpoint[] = ['register', 'new', 'update'];
 const REGISTER_UPDATE: readonly TicketEndpoint[] = ['register', 'update'];
 export const TITLE_MAX_LENGTH = 255;

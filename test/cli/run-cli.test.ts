@@ -1,5 +1,6 @@
 // The whole CLI in-process (commander, error mapping, exit codes) against a real
 // sandbox: the global behaviour every command shares (contract sections 2 and 5).
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRunState } from '../../src/cli.js';
 import { buildProgram } from '../../src/main.js';
@@ -46,15 +47,16 @@ describe('errors', () => {
   });
 
   it('shows an unexpected (non-tkt) error as one line with a --debug hint, and its stack only with --debug', async () => {
-    // A directory where the sandbox expects a data file: Node's own EISDIR error, not one of ours.
-    const plain = await h.cli(['sandbox', '--port', '0', '--data', h.configDir]);
+    // A data file under a path that is a file, not a folder: Node's own ENOTDIR error, not one of ours.
+    const underAFile = join(h.configDir, 'config.json', 'state.json');
+    const plain = await h.cli(['sandbox', '--port', '0', '--data', underAFile]);
 
     expect(plain.code).toBe(1);
-    expect(plain.stderr).toMatch(/^error: .*EISDIR/m);
+    expect(plain.stderr).toMatch(/^error: .*ENOTDIR/m);
     expect(plain.stderr).toContain('hint: run again with --debug for details');
     expect(plain.stderr).not.toMatch(STACK_FRAME);
 
-    const debug = await h.cli(['sandbox', '--port', '0', '--data', h.configDir, '--debug']);
+    const debug = await h.cli(['sandbox', '--port', '0', '--data', underAFile, '--debug']);
 
     expect(debug.code).toBe(1);
     expect(debug.stderr).toMatch(STACK_FRAME);

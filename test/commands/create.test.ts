@@ -342,9 +342,24 @@ describe('tkt create at a terminal', () => {
     });
     await run(options({}), run1.ctx);
     run1.prompter.assertDone();
-    // The summary shown before the question names what the IDs stand for.
-    expect(run1.stderr()).toMatch(/Title:\s+Asked for everything/);
-    expect(run1.stderr()).toMatch(/SiteId:\s+2 \(Harbour Depot\)/);
+    // The summary shown before the question: the fields as the prompts named them, the chosen
+    // names with their IDs, the type in words.
+    expect(run1.stderr()).toBe([
+      '',
+      '  Title:         Asked for everything',
+      '  Description:   Typed in the editor',
+      `  Requester:     Anna Lind (${userId(h, 'alind')})`,
+      '  Site:          Harbour Depot (2)',
+      '  Department:    Finance (2)',
+      '  Status:        Open (1)',
+      '  Priority:      Medium (2)',
+      '  Category:      Network (3)',
+      '  Sub-category:  VPN (5)',
+      '  Item:          FortiClient (8)',
+      '  Group:         Network Team (2)',
+      '  Type:          ticket',
+      '',
+    ].join('\n'));
     const created = ticketById(h, Number(run1.stdout()));
     expect(created).toMatchObject({
       title: 'Asked for everything',

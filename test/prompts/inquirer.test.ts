@@ -116,6 +116,22 @@ describe('createInquirerPrompter', () => {
     expect(stderr.text()).toContain('south');
   });
 
+  it('takes a search typed together with Enter (fast typing, a paste): the first match of the whole term', async () => {
+    const { prompter, type } = setup();
+    const answer = prompter.search({ message: 'Site', choices: sites });
+    await type('Headquarters', `south${ENTER}`);
+    expect(await answer).toBe(3);
+  });
+
+  it('keeps a search open on Enter when nothing matches, with what was typed', async () => {
+    const { prompter, type, stderr } = setup();
+    const answer = prompter.search({ message: 'Site', choices: sites });
+    await type('Headquarters', `nowhere${ENTER}`);
+    await type('No results found', ...Array(7).fill('\u007f'), 'north', ENTER);
+    expect(await answer).toBe(2);
+    expect(stderr.text()).toContain('nowhere');
+  });
+
   it('turns Ctrl-C into InterruptedError', async () => {
     const { prompter, type } = setup();
     const answer = prompter.select({ message: 'Site', choices: sites });

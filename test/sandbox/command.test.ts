@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,6 +68,20 @@ test('tkt sandbox prints its URL and the demo logins, serves until aborted, then
   await expect(fetch(`${url}/api/Users/authenticate`, { method: 'POST' })).rejects.toThrow();
 });
 
+test("the banner's login line is the README quick start's, with the sandbox's URL", async () => {
+  const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
+  const quickStart = /^## Quick start\n[\s\S]*?^tkt login --url http:\/\/127\.0\.0\.1:8642 (.*?) +#/m.exec(readme)?.[1];
+  expect(quickStart).toBe('-u tech');
+  harness = await createHarness({ login: false });
+  const { ctx, stdout, abort } = await harness.context();
+  const running = run({ port: '0', host: '127.0.0.1', data: undefined, seedTickets: undefined }, ctx);
+  await waitFor(() => stdout().includes('Press Ctrl-C'));
+  abort.abort();
+  await running;
+  const url = /listening on (http:\/\/\S+)/.exec(stdout())?.[1] ?? '';
+  expect(stdout()).toContain(`\nTry: tkt login --url ${url} ${quickStart}\n`);
+});
+
 test('--json prints one JSON document with the URL and logins', async () => {
   harness = await createHarness({ login: false });
   const { ctx, stdout, abort } = await harness.context({ globals: { json: true } });
@@ -120,6 +134,79 @@ test('--data FILE: a ticket created through one run is there after a restart', a
     } finally {
       await second.stop();
     }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('--data DIR is a usage error (exit 2) naming the directory; nothing is written next to it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tkt-sandbox-command-'));
+  try {
+    harness = await createHarness({ login: false });
+    const { code, stderr } = await harness.cli(['sandbox', '--port', '0', '--data', dir]);
+    expect(code).toBe(ExitCode.usage);
+    expect(stderr).toBe(`error: --data ${dir} is a directory: give the path of a file for the sandbox's state\nhint: for example --data ${join(dir, 'sandbox.json')}\n`);
+    expect(readdirSync(dir)).toEqual([]);
+    expect(existsSync(`${dir}.uploads`)).toBe(false);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('an empty --data is a usage error (exit 2), and nothing is written in the current folder', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tkt-sandbox-command-'));
+  const cwd = process.cwd();
+  try {
+    process.chdir(dir);
+    harness = await createHarness({ login: false });
+    for (const empty of ['', ' ']) {
+      const { code, stderr } = await harness.cli(['sandbox', '--port', '0', '--data', empty]);
+      expect(code).toBe(ExitCode.usage);
+      expect(stderr).toBe('error: --data is empty: give the path of a file for the sandbox\'s state\nhint: for example --data ./sandbox.json\n');
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  } finally {
+    process.chdir(cwd);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+const NOT_SANDBOX_DATA: [string, string][] = [
+  ['half a JSON document', '{"secret": "s", "users": ['],
+  ['JSON of something else', '{"name": "my-package", "version": "1.0.0"}'],
+];
+for (const [what, content] of NOT_SANDBOX_DATA) {
+  test(`--data FILE holding ${what} names the file and says how to start afresh; the file is left as it was`, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tkt-sandbox-command-'));
+    try {
+      const data = join(dir, 'state.json');
+      writeFileSync(data, content);
+      harness = await createHarness({ login: false });
+      const { code, stderr } = await harness.cli(['sandbox', '--port', '0', '--data', data]);
+      expect(code).toBe(ExitCode.failed);
+      const [error, hint, ...rest] = stderr.split('\n');
+      expect(error).toMatch(/^error: .+ is not sandbox data \(.+\)$/);
+      expect(error).toContain(data);
+      expect(hint).toBe(`hint: move it away or delete it to start afresh with the demo data, or give another --data file`);
+      expect(rest).toEqual(['']);
+      expect(readFileSync(data, 'utf8')).toBe(content);
+      expect(readdirSync(dir)).toEqual(['state.json']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
+
+test('--data FILE that is empty (made by mktemp) starts with the demo data and keeps it there', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tkt-sandbox-command-'));
+  try {
+    const data = join(dir, 'state.json');
+    writeFileSync(data, '');
+    const sandbox = await runSandbox({ data });
+    await login(sandbox.url);
+    await sandbox.stop();
+    const saved = JSON.parse(readFileSync(data, 'utf8')) as { users: { username: string }[] };
+    expect(saved.users.map((u) => u.username)).toContain('tech');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -203,10 +203,18 @@ describe('printDryRunRows', () => {
 });
 
 describe('formSummary', () => {
-  it('lists the fields that would be sent, with names next to looked-up IDs, and the files', () => {
-    const form = { fields: { Title: 'Printer\ton fire', SiteId: 1, Cc: undefined, DueDate: null }, files: ['a.log'] };
-    expect(formSummary(form, { SiteId: 'Head Office', Cc: 'unused' })).toBe('  Title:   Printer on fire\n  SiteId:  1 (Head Office)\n  Uploads: a.log\n');
-    expect(formSummary({ fields: { Title: 'A' } })).toBe('  Title: A\n');
-    expect(formSummary({ fields: {} })).toBe('');
+  it('lists the fields to be sent under the words of the prompts, chosen names with their IDs, the type in words, the files', () => {
+    const form = { fields: { Title: 'Printer\ton fire', CreatorId: 'u-7', SiteId: 1, TicketType: 1, Cc: undefined, DueDate: null }, files: ['a.log'] };
+    expect(formSummary('register', form, { CreatorId: 'Anna Berg', SiteId: 'Head Office', Cc: 'unused' })).toBe([
+      '  Title:        Printer on fire',
+      '  Requester:    Anna Berg (u-7)',
+      '  Site:         Head Office (1)',
+      '  Type:         ticket',
+      '  Attachments:  a.log',
+      '',
+    ].join('\n'));
+    expect(formSummary('new', { fields: { Requester: 'aberg', TicketType: 4 } })).toBe('  Requester username:  aberg\n  TicketType:          4\n');
+    expect(formSummary('register', { fields: { TicketType: 4 } })).toBe('  Type:  4\n');
+    expect(formSummary('register', { fields: {} })).toBe('');
   });
 });
