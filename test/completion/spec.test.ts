@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { createRunState } from '../../src/cli.js';
 import { completionSpec, type CommandSpec, type ValueCompletion } from '../../src/completion/spec.js';
 import { buildProgram } from '../../src/main.js';
-import { addFieldOptions, fieldsFor, flagOf, type TicketEndpoint, type TicketFieldSpec } from '../../src/tickets/fields.js';
+import { fieldsFor, type TicketEndpoint, type TicketFieldSpec } from '../../src/model/fields.js';
+import { addFieldOptions, flagOf } from '../../src/tickets/fields.js';
 import { fakeProcess } from '../cli/fake-process.js';
 
 const spec = completionSpec(buildProgram(fakeProcess(), createRunState()));
