@@ -7,7 +7,7 @@ import { createStyle } from '../output/style.js';
 import { formatDue } from '../output/time.js';
 import { TICKET_COLUMN_FIT } from './list-output.js';
 import { viewTickets } from './pages.js';
-import { readListItem } from '../model/ticket.js';
+import { readListItem, type TicketListItem } from '../model/ticket.js';
 
 // Counted views, in the order they are shown (contract section 10), with their list types.
 const COUNTS = [
@@ -37,14 +37,13 @@ export async function readQueue(api: ApiClient, signal: AbortSignal, now: Date):
 
   // The urgent table lists every overdue ticket the count counts, first: the service's overdue
   // view holds on-hold, pending and escalated tickets too, which the open view does not.
-  const [open, overdueView] = [lists[0]!, lists[1]!];
-  const idOf = (item: unknown) => readListItem(item).id;
-  const overdueIds = new Set(overdueView.map(idOf));
-  const candidates = [...overdueView, ...open.filter((item) => !overdueIds.has(idOf(item)))];
-  const dueOf = (item: unknown) => readListItem(item).due?.getTime() ?? Number.POSITIVE_INFINITY;
-  const overdue = (item: unknown) => Number(overdueIds.has(idOf(item)) || dueOf(item) < now.getTime());
-  // Overdue first, then the nearest due date; tickets without one last.
-  const urgent = candidates.sort((a, b) => overdue(b) - overdue(a) || dueOf(a) - dueOf(b)).slice(0, URGENT_SHOWN);
+  const [open, overdueView] = [lists[0]!.map(readListItem), lists[1]!.map(readListItem)];
+  const overdueIds = new Set(overdueView.map((ticket) => ticket.id));
+  const candidates = [...overdueView, ...open.filter((ticket) => !overdueIds.has(ticket.id))];
+  const dueOf = (ticket: TicketListItem) => ticket.due?.getTime() ?? Number.POSITIVE_INFINITY;
+  const overdue = (ticket: TicketListItem) => Number(overdueIds.has(ticket.id) || dueOf(ticket) < now.getTime());
+  // Overdue first, then the nearest due date; tickets without one last. --json prints them as the service sent them.
+  const urgent = candidates.sort((a, b) => overdue(b) - overdue(a) || dueOf(a) - dueOf(b)).slice(0, URGENT_SHOWN).map((ticket) => ticket.raw);
   return { counts, urgent };
 }
 
