@@ -1,5 +1,5 @@
 // The layers of src/ (issue 13), checked by dependency-cruiser in `npm test`:
-//   commands -> (tickets | bulk | prompts | completion | triage | account) -> (lookups | output) -> api -> (config | util) -> errors
+//   commands -> (tickets | bulk | prompts | completion | triage | account) -> (lookups | output) -> model -> api -> (config | util) -> errors
 // A layer imports only layers after it (or its own folder), and nothing forms a cycle. The
 // sandbox is a program of its own: it imports nothing of the client but leaf helpers of util/
 // (files that import nothing, such as process-alive.ts: one copy, not two), and the client
@@ -25,6 +25,8 @@ const LAYERS = [
   ['commands', '^src/commands/'],
   ['features', '^src/(tickets|bulk|prompts|completion|triage|account)/'],
   ['presentation', '^src/(lookups|output)/'],
+  // The ticket as data: the field table and the read model (the lookups take their kinds from it).
+  ['model', '^src/model/'],
   ['api', '^src/api/'],
   ['base', '^src/(config|util)/'],
   ['errors', '^src/errors\\.js$'],

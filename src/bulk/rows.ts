@@ -3,7 +3,8 @@
 import { createHash } from 'node:crypto';
 import { extname } from 'node:path';
 import { UsageError } from '../errors.js';
-import { TICKET_FIELDS, fieldsFor, type RawFieldValues, type TicketEndpoint } from '../tickets/fields.js';
+import { TICKET_FIELDS, fieldsFor, type TicketEndpoint } from '../model/fields.js';
+import type { RawFieldValues } from '../tickets/fields.js';
 import { parseCsv } from './csv.js';
 
 export type RowFormat = 'jsonl' | 'json' | 'csv';

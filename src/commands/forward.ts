@@ -5,7 +5,8 @@ import { sanitizeInline } from '../output/sanitize.js';
 import { printActionDone } from '../tickets/action-output.js';
 import { checkKeptFiles } from '../tickets/attachments.js';
 import { printDryRun } from '../tickets/dry-run.js';
-import { assertRecipients, forwardRecipient, readMessage, ticketTitleOf } from '../tickets/mail.js';
+import { readTicket } from '../model/ticket.js';
+import { assertRecipients, forwardRecipient, readMessage } from '../tickets/mail.js';
 import { assertReadableFiles } from '../tickets/text-input.js';
 import { parseTicketId } from '../util/ids.js';
 import { attachOption, dryRunOption, idArgument } from './shared-options.js';
@@ -56,7 +57,7 @@ export async function run(options: ForwardOptions, ctx: Context): Promise<void> 
   const message = await readMessage(ctx, options, false);
 
   const client = await ctx.api();
-  const subject = options.subject ?? `Fwd: ${ticketTitleOf((await client.send(plans.getTicket(id))).body)}`;
+  const subject = options.subject ?? `Fwd: ${readTicket((await client.send(plans.getTicket(id))).body).title ?? ''}`;
   const plan = plans.forwardTicket(id, { subject, to, cc: options.cc, message, draft: options.draft, files: attach });
   if (options.dryRun) return printDryRun(ctx, plan);
   const response = await client.send(plan);

@@ -2,7 +2,7 @@ import type { CommandHost, Program } from '../cli.js';
 import type { Context } from '../context.js';
 import { columnsOption, csvOption, fieldsOption } from '../output/flags.js';
 import { wrapWords } from '../output/reflow.js';
-import { SORT_FIELDS, buildFilter, buildSort, checkFilterOptions, hasFilters, parseSort, type ListFilterOptions } from '../tickets/list-filter.js';
+import { SORT_FIELDS, addFilterOptions, buildFilter, buildSort, checkFilterOptions, hasFilters, parseSort, type ListFilterOptions } from '../tickets/list-filter.js';
 import { LIST_TYPES, kebabCase } from '../tickets/list-query.js';
 import { ALL_PAGE_SIZE, DEFAULT_LIMIT, USERNAME_PAGE_SIZE, listSource, matchWindow, matchingPages, type ListSourceOptions } from '../tickets/listing.js';
 import { PAGE_CONCURRENCY, walkPages } from '../tickets/pages.js';
@@ -37,7 +37,8 @@ Examples:
   $ tkt list -q --view my-completed-tickets | tkt close -`;
 
 export function register(program: Program, host: CommandHost): void {
-  const command = program
+  // The lookup filters (--status, --assignee...) come from the field table, after --requester.
+  const listing = program
     .command('list')
     .description('List tickets')
     .option('--view <view>', `a list type, e.g. my-overdue-tickets (see below); default: "tkt config get default-view", else the service's own`)
@@ -46,13 +47,8 @@ export function register(program: Program, host: CommandHost): void {
     .option('--page <n>', 'page number, from 1', '1')
     .option('--limit <n>', `tickets per page (default ${DEFAULT_LIMIT}; ${ALL_PAGE_SIZE} with --all); with a filter, matching tickets`)
     .option('--all', 'walk every page, printing tickets as they arrive')
-    .option('--requester <user>', `tickets of one requester: user ID, username or full name (${USERNAME_PAGE_SIZE} a page; with --page or --all)`)
-    .option('--status <name>', 'only tickets in this status (name or ID)')
-    .option('--priority <name>', 'only tickets of this priority')
-    .option('--assignee <user>', 'only tickets assigned to USER (ID, username, full name), @me, or none')
-    .option('--site <name>', 'only tickets of this site')
-    .option('--department <name>', 'only tickets of this department')
-    .option('--group <name>', 'only tickets of this group')
+    .option('--requester <user>', `tickets of one requester: user ID, username or full name (${USERNAME_PAGE_SIZE} a page; with --page or --all)`);
+  const command = addFilterOptions(listing)
     .option('--overdue', 'only overdue tickets')
     .option('--due-before <when>', 'only tickets due before WHEN')
     .option('--created-after <when>', 'only tickets created after WHEN')

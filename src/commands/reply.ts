@@ -7,7 +7,7 @@ import { sanitizeInline } from '../output/sanitize.js';
 import { printActionDone } from '../tickets/action-output.js';
 import { checkKeptFiles } from '../tickets/attachments.js';
 import { printDryRun } from '../tickets/dry-run.js';
-import { assertRecipients, lazyTicket, messageOption, messageOrAsk, requesterEmailOf, ticketTitleOf } from '../tickets/mail.js';
+import { assertRecipients, lazyTicket, messageOption, messageOrAsk } from '../tickets/mail.js';
 import { assertReadableFiles, readTextOption } from '../tickets/text-input.js';
 import { parseTicketId } from '../util/ids.js';
 import { attachOption, dryRunOption, idArgument } from './shared-options.js';
@@ -74,14 +74,14 @@ export async function run(options: ReplyOptions, ctx: Context): Promise<void> {
 
   const client = await ctx.api();
   const ticket = lazyTicket(client, id);
-  const subject = options.subject ?? `Re: ${ticketTitleOf(await ticket())}`;
+  const subject = options.subject ?? `Re: ${(await ticket()).title ?? ''}`;
   let plan: RequestPlan;
   let who: string;
   if (requesterUsername !== undefined) {
     plan = plans.requesterReply(id, { username: requesterUsername, subject, message, files: attach });
     who = `as ${requesterUsername}`;
   } else {
-    const to = options.to ?? requesterEmailOf(await ticket());
+    const to = options.to ?? (await ticket()).requesterEmail;
     if (to === undefined) throw new UsageError(`ticket #${id} has no requester e-mail: pass --to`);
     plan = plans.replyTicket(id, { subject, to, cc: options.cc, message, files: attach });
     who = `to ${to}`;

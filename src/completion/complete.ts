@@ -3,7 +3,7 @@
 // never the network.
 import type { Context } from '../context.js';
 import { createLookups } from '../lookups/index.js';
-import { isLookupKind, type LookupKind } from '../lookups/types.js';
+import { isLookupKind, type LookupKind } from '../model/fields.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { writeText } from '../output/write.js';
 

@@ -5,7 +5,8 @@ import type { CommandUnknownOpts as Command, Option } from '@commander-js/extra-
 import { acceptsMe } from '../lookups/index.js';
 import { ME, type LookupKind } from '../lookups/types.js';
 import { SETTINGS } from '../config/settings.js';
-import { fieldOfOption, type FieldValueType } from '../tickets/fields.js';
+import type { FieldValueType } from '../model/fields.js';
+import { fieldOfOption } from '../tickets/fields.js';
 import { LOOKUP_FILTERS, NO_ASSIGNEE, SORT_FIELDS } from '../tickets/list-filter.js';
 import { kebabCase, LIST_TYPES } from '../tickets/list-query.js';
 import type { NameKind } from './complete.js';

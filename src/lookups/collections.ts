@@ -2,12 +2,14 @@
 // which call returns which, named as the user types them, found in an answer however spelled.
 import { isObject } from '../api/fields.js';
 import { OperationError, UsageError } from '../errors.js';
+import { LOOKUP_FIELDS, type LookupFacts } from '../model/fields.js';
 import { squash } from '../util/option-text.js';
 
-// What each call returns; metadata/{id} omits requesters.
-const APP_COLLECTIONS = ['groups', 'levels', 'priorities', 'categories', 'status', 'clients', 'sites', 'departments'];
-const METADATA_COLLECTIONS = [...APP_COLLECTIONS, 'sub_categories', 'items', 'technicians'];
-export const ALL_COLLECTIONS = [...METADATA_COLLECTIONS, 'requesters'];
+// What each call returns, by the field table's lookup facts, each collection by its spec name.
+const collectionNames = (wanted: (lookup: LookupFacts) => boolean) => LOOKUP_FIELDS.filter((spec) => wanted(spec.lookup)).map((spec) => spec.lookup.collection[0]!);
+const APP_COLLECTIONS = collectionNames((lookup) => lookup.source === 'appmetadata');
+const METADATA_COLLECTIONS = [...APP_COLLECTIONS, ...collectionNames((lookup) => lookup.source === 'metadata' && lookup.notPerTicket !== true)];
+export const ALL_COLLECTIONS = [...METADATA_COLLECTIONS, ...collectionNames((lookup) => lookup.notPerTicket === true)];
 
 /** Which metadata call: the app's, a ticket's (an ID), or the general one. */
 export interface MetadataCall {

@@ -17,45 +17,24 @@ import { plans } from '../api/plans.js';
 import { arrayField, field, isObject, stringField } from '../api/fields.js';
 import type { Context } from '../context.js';
 import { OperationError, UsageError } from '../errors.js';
+import { LOOKUP_FIELDS, type LookupFacts } from '../model/fields.js';
 import { ME, type LookupEntry, type LookupKind, type Lookups, type TypedOption } from './types.js';
 
 /** Lookups are reused from the cache for ten minutes: long enough for a burst of commands,
  *  short enough that a renamed site shows up soon without --refresh. */
 const LOOKUP_CACHE_TTL_MS = 10 * 60 * 1000;
 
-type Source = 'appmetadata' | 'metadata';
-
-interface KindSpec {
-  /** The collection as named by the spec, then the spellings a server might use instead. */
-  collection: readonly string[];
-  /** Fields holding the display name, first present wins. */
-  nameFields: readonly string[];
-  source: Source;
-  users: boolean;
+interface KindSpec extends LookupFacts {
   /** Used in messages: "unknown sub-category ...". */
   label: string;
 }
 
-const USER_NAME_FIELDS = ['fullName', 'name', 'displayName', 'userName'];
-
-const KINDS: Record<LookupKind, KindSpec> = {
-  site: { collection: ['sites'], nameFields: ['title', 'name'], source: 'appmetadata', users: false, label: 'site' },
-  department: { collection: ['departments'], nameFields: ['title', 'name'], source: 'appmetadata', users: false, label: 'department' },
-  status: { collection: ['status', 'statuses'], nameFields: ['status', 'name', 'title'], source: 'appmetadata', users: false, label: 'status' },
-  priority: { collection: ['priorities'], nameFields: ['priority', 'name', 'title'], source: 'appmetadata', users: false, label: 'priority' },
-  category: { collection: ['categories'], nameFields: ['name', 'title'], source: 'appmetadata', users: false, label: 'category' },
-  subcategory: { collection: ['sub_categories', 'subCategories', 'subcategories'], nameFields: ['name', 'title'], source: 'metadata', users: false, label: 'sub-category' },
-  item: { collection: ['items'], nameFields: ['name', 'title'], source: 'metadata', users: false, label: 'item' },
-  group: { collection: ['groups'], nameFields: ['group', 'name', 'title'], source: 'appmetadata', users: false, label: 'group' },
-  level: { collection: ['levels', 'tierLevels'], nameFields: ['title', 'name', 'level'], source: 'appmetadata', users: false, label: 'level' },
-  client: { collection: ['clients'], nameFields: ['name', 'title'], source: 'appmetadata', users: false, label: 'client' },
-  requester: { collection: ['requesters'], nameFields: USER_NAME_FIELDS, source: 'metadata', users: true, label: 'requester' },
-  assignee: { collection: ['technicians'], nameFields: USER_NAME_FIELDS, source: 'metadata', users: true, label: 'assignee' },
-};
+// Each kind's collection, as the field table gives it.
+const KINDS = Object.fromEntries(LOOKUP_FIELDS.map((spec) => [spec.value.kind, { ...spec.lookup, label: spec.label.toLowerCase() }])) as Record<LookupKind, KindSpec>;
 
 /** Whether the kind's values may be ME: people (requesters, assignees). */
 export function acceptsMe(kind: LookupKind): boolean {
-  return KINDS[kind].users;
+  return KINDS[kind].people === true;
 }
 
 /** Entries of every kind one response holds, keyed by kind. */
@@ -71,9 +50,9 @@ export function lookupLabel(kind: LookupKind): string {
 function entryOf(item: unknown, spec: KindSpec): LookupEntry | undefined {
   const rawId = field(item, 'id');
   const id = typeof rawId === 'number' || (typeof rawId === 'string' && rawId !== '') ? rawId : undefined;
-  const name = stringField(item, ...spec.nameFields);
+  const name = stringField(item, ...spec.entryNames);
   if (id === undefined || name === undefined) return undefined;
-  if (!spec.users) return { id, name, aliases: [] };
+  if (spec.people !== true) return { id, name, aliases: [] };
   const username = stringField(item, 'userName', 'username');
   const aliases = [username, stringField(item, 'email')].filter((a): a is string => a !== undefined && a !== name);
   return { id, name, aliases, ...(username === undefined ? {} : { username }) };
@@ -158,7 +137,7 @@ export function matchEntry(kind: LookupKind, value: string, entries: readonly Lo
   const wanted = lower(value.trim());
   const unique = (found: LookupEntry[]) => [...new Map(found.map((e) => [String(e.id), e])).values()];
 
-  if (spec.users) {
+  if (spec.people === true) {
     const byId = entries.find((e) => lower(String(e.id)) === wanted);
     if (byId !== undefined) return byId;
   }
@@ -179,13 +158,13 @@ export function createLookups(ctx: Context): Lookups {
   // One fetch per source per run, whatever the number of options resolved.
   const loaded = new Map<string, Promise<Collections>>();
 
-  async function fetchSource(source: Source): Promise<Collections> {
+  async function fetchSource(source: LookupFacts['source']): Promise<Collections> {
     const api = await ctx.api();
     const response = await api.send(source === 'appmetadata' ? plans.appMetadata() : plans.metadata());
     return collectionsOf(response.body);
   }
 
-  async function loadSource(source: Source): Promise<Collections> {
+  async function loadSource(source: LookupFacts['source']): Promise<Collections> {
     const session = await ctx.session();
     const key = `lookups ${session.baseUrl} ${source}`;
     if (!ctx.globals.refresh) {
@@ -226,8 +205,8 @@ export function createLookups(ctx: Context): Lookups {
   async function resolve(kind: LookupKind, value: string, typed?: TypedOption): Promise<number | string> {
     const spec = KINDS[kind];
     const text = value.trim();
-    if (spec.users && lower(text) === ME) return me(kind);
-    if (!spec.users && /^\d+$/.test(text)) {
+    if (spec.people === true && lower(text) === ME) return me(kind);
+    if (spec.people !== true && /^\d+$/.test(text)) {
       const id = Number(text);
       if (!Number.isSafeInteger(id) || id < 1) throw new UsageError(`${lookupMessage('invalid', kind, value, typed)}: expected a positive whole number ID`);
       return id;

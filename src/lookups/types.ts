@@ -1,13 +1,9 @@
 // Lookup names (contract section 6): every option that takes a lookup ID also takes its name.
 
-/** One kind per option of contract section 6; each such option is named after its kind (`--site`). */
-const LOOKUP_KINDS = ['site', 'department', 'status', 'priority', 'category', 'subcategory', 'item', 'group', 'level', 'client', 'requester', 'assignee'] as const;
-export type LookupKind = (typeof LOOKUP_KINDS)[number];
+import type { LookupKind } from '../model/fields.js';
 
-/** Whether a word names a lookup kind (what `tkt __complete KIND` accepts). */
-export function isLookupKind(value: string): value is LookupKind {
-  return (LOOKUP_KINDS as readonly string[]).includes(value);
-}
+// One kind per lookup field of the field table; each such option is named after its kind (`--site`).
+export type { LookupKind };
 
 /** What a person option (requester, assignee) also takes: the logged-in user. */
 export const ME = '@me';
@@ -43,7 +39,7 @@ export interface Lookups {
    * A person (requester or assignee) as the endpoints that take a username need them: a user
    * ID, username or full name, matched as `resolve` does, gives that user's username.
    */
-  username(kind: 'requester' | 'assignee', value: string, typed?: TypedOption): Promise<string>;
+  username(kind: LookupKind, value: string, typed?: TypedOption): Promise<string>;
   /** Every entry of a kind, for prompts and completion. */
   entries(kind: LookupKind): Promise<LookupEntry[]>;
   /** The display name of an ID, or undefined when it is unknown. */

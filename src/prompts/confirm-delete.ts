@@ -3,9 +3,9 @@
 import { plans } from '../api/plans.js';
 import type { Context } from '../context.js';
 import { OperationError, UsageError } from '../errors.js';
+import { readTicket } from '../model/ticket.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { writeText } from '../output/write.js';
-import { summarizeTicket } from '../tickets/summary.js';
 
 const IDS_SHOWN = 10;
 
@@ -30,7 +30,7 @@ async function titleLines(ids: readonly number[], ctx: Context): Promise<string>
   const lines = await Promise.all(
     ids.slice(0, IDS_SHOWN).map(async (id) => {
       const title = await api.send(plans.getTicket(id)).then(
-        (response) => summarizeTicket(response.body).title ?? '(no title)',
+        (response) => readTicket(response.body).title ?? '(no title)',
         () => '(not found)',
       );
       return `  #${id} ${sanitizeInline(title)}\n`;

@@ -4,7 +4,8 @@
 import type { Context } from '../context.js';
 import type { LookupKind, Lookups } from '../lookups/types.js';
 import type { Choice } from './types.js';
-import { fieldsFor, lengthProblem, missingRequired, TITLE_MAX_LENGTH, type RawFieldValues, type TicketEndpoint } from '../tickets/fields.js';
+import { fieldsFor, lengthProblem, TITLE_MAX_LENGTH, type TicketEndpoint } from '../model/fields.js';
+import { missingRequired, type RawFieldValues } from '../tickets/fields.js';
 import { askText } from '../tickets/text-input.js';
 
 /** Above this many entries a list becomes type-to-filter. */

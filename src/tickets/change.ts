@@ -5,9 +5,9 @@ import { plans } from '../api/plans.js';
 import type { ApiClient, ApiResponse, FormValue, RequestPlan, TicketId } from '../api/types.js';
 import { OperationError } from '../errors.js';
 import type { Lookups, TypedOption } from '../lookups/types.js';
+import { readTicket } from '../model/ticket.js';
 import { formatDate } from '../output/time.js';
 import type { IdCommandSpec } from './id-command.js';
-import { dateField } from './summary.js';
 import { mergeUpdateForm } from './update-form.js';
 
 type Changes = Readonly<Record<string, FormValue>>;
@@ -72,7 +72,7 @@ export async function updateTicket(client: ApiClient, id: TicketId, changes: Cha
 /** The second update of `--priority P --due WHEN`; says so when the service still keeps its own. */
 async function setDueAfterPriority(client: ApiClient, id: TicketId, due: FormValue): Promise<void> {
   await changeTicket(client, id, { DueDate: due });
-  const kept = dateField((await client.send(plans.getTicket(id))).body, 'dueDate', 'due', 'dueOn');
+  const kept = readTicket((await client.send(plans.getTicket(id))).body).due;
   const wanted = new Date(String(due));
   if (kept !== undefined && Math.abs(kept.getTime() - wanted.getTime()) < DUE_TOLERANCE_MS) return;
   throw new OperationError(`ticket #${id}: the priority changed, but the service keeps the due date ${kept === undefined ? 'empty' : formatDate(kept)}, not ${formatDate(wanted)}`, {

@@ -1,12 +1,12 @@
 // Creating a ticket, the steps `tkt create` and every row of `tkt create --from` share: which
 // endpoint, what is wrong with the values before any request, the request once names are
 // resolved, and how the answer names the new ticket.
-import { field } from '../api/fields.js';
 import { plans } from '../api/plans.js';
 import type { ApiResponse } from '../api/types.js';
 import type { Context } from '../context.js';
 import { OperationError, UsageError } from '../errors.js';
 import type { Lookups } from '../lookups/types.js';
+import { readListItem } from '../model/ticket.js';
 import type { PlannedRequest } from './dry-run.js';
 import { checkFields, resolveFields, type CheckedFields } from './field-values.js';
 import { missingRequired, type RawFieldValues } from './fields.js';
@@ -69,7 +69,7 @@ export async function createRequest(endpoint: CreateEndpoint, checked: CheckedFi
  * another host must not decide which ticket a script goes on to change.
  */
 export function createdId(response: ApiResponse): string | undefined {
-  return wholeNumber(field(response.body, 'id', 'ticketId')) ?? sameServiceLocationId(response);
+  return wholeNumber(readListItem(response.body).id) ?? sameServiceLocationId(response);
 }
 
 /** `Created ticket #ID`; -q the ID; --json the service's answer. */

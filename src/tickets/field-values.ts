@@ -3,11 +3,12 @@
 import type { FormValue, MultipartInput } from '../api/types.js';
 import { UsageError } from '../errors.js';
 import { LookupError, lookupLabel } from '../lookups/index.js';
-import type { Lookups, TypedOption } from '../lookups/types.js';
+import type { LookupKind, Lookups, TypedOption } from '../lookups/types.js';
 import { addressListProblem, addressProblem } from '../util/email.js';
 import { parseWholeNumber } from '../util/ids.js';
 import { parseWhen } from '../util/when.js';
-import { fieldsFor, flagOf, isGiven, lengthProblem, TICKET_TYPES, type RawFieldValues, type TicketEndpoint, type TicketFieldSpec } from './fields.js';
+import { fieldsFor, lengthProblem, type TicketEndpoint, type TicketFieldSpec } from '../model/fields.js';
+import { flagOf, isGiven, TICKET_TYPES, type RawFieldValues } from './fields.js';
 
 /** A field checked locally and ready to be resolved (lookups) or sent as is. */
 interface CheckedField {
@@ -140,7 +141,7 @@ export async function resolveFields(checked: CheckedFields, lookups: Lookups, op
  * e-mail comes with it: the integration endpoint matches the requester by e-mail too (spec
  * 4.15), so only the service can tell.
  */
-async function usernameOf(kind: 'requester' | 'assignee', text: string, checked: CheckedFields, lookups: Lookups, typed: TypedOption | undefined): Promise<string> {
+async function usernameOf(kind: LookupKind, text: string, checked: CheckedFields, lookups: Lookups, typed: TypedOption | undefined): Promise<string> {
   try {
     return await lookups.username(kind, text, typed);
   } catch (error) {

@@ -4,20 +4,19 @@
 // one (ticketStatusId, siteId...), else its name or nested record ("Open", {id, status});
 // an item that says nothing about a filtered field (the sandbox's list items carry no site)
 // is judged on the ticket's detail, fetched for it alone.
-import { field, isObject } from '../api/fields.js';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
+import { isObject } from '../api/fields.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import type { LookupEntry, LookupKind, Lookups } from '../lookups/types.js';
+import type { LookupEntry, Lookups } from '../lookups/types.js';
+import { FILTER_FIELDS, type LookupKind } from '../model/fields.js';
+import { readListItem, type TicketListItem } from '../model/ticket.js';
 import { parseWhen } from '../util/when.js';
-import { createdDateOf, dateField, displayName, overdueFlagOf, ticketIdOf } from './summary.js';
 
-export interface ListFilterOptions {
-  status?: string | undefined;
-  priority?: string | undefined;
-  assignee?: string | undefined;
-  site?: string | undefined;
-  department?: string | undefined;
-  group?: string | undefined;
+/** The lookup filters: each an option named after its kind (`--status`, `--assignee`), as the field table says. */
+export type LookupFilterValues = { [Kind in LookupKind]?: string | undefined };
+
+export interface ListFilterOptions extends LookupFilterValues {
   overdue?: boolean | undefined;
   dueBefore?: string | undefined;
   createdAfter?: string | undefined;
@@ -26,29 +25,21 @@ export interface ListFilterOptions {
 
 /** true / false, or undefined when the item does not say (the detail will). */
 type Verdict = boolean | undefined;
-type Test = (item: unknown) => Verdict;
-
-interface FieldSpec {
-  /** Members holding the lookup's ID. */
-  ids: readonly string[];
-  /** Members holding its name, or a nested record with an id and a name. */
-  names: readonly string[];
-}
-
-const FIELDS: Record<'status' | 'priority' | 'assignee' | 'site' | 'department' | 'group', FieldSpec> = {
-  status: { ids: ['ticketStatusId', 'statusId'], names: ['status', 'statusName', 'ticketStatus'] },
-  priority: { ids: ['ticketPriorityId', 'priorityId'], names: ['priority', 'priorityName', 'ticketPriority'] },
-  assignee: { ids: ['assignedUser', 'assignedUserId', 'assigneeId', 'technicianId'], names: ['assignee', 'assignedTo', 'technician', 'assignedUserName'] },
-  site: { ids: ['siteId'], names: ['site', 'siteName'] },
-  department: { ids: ['departmentId'], names: ['department', 'departmentName'] },
-  group: { ids: ['groupId'], names: ['group', 'groupName'] },
-};
+type Test = (ticket: TicketListItem) => Verdict;
 
 /** What `list --assignee` takes for tickets that have no assignee. */
 export const NO_ASSIGNEE = 'none';
 
-/** The lookup filters, each an option named after its kind (`--status`, `--assignee`). */
-export const LOOKUP_FILTERS = ['status', 'priority', 'assignee', 'site', 'department', 'group'] as const;
+/** The kinds `tkt list` filters by, in the field table's order. */
+export const LOOKUP_FILTERS: readonly LookupKind[] = FILTER_FIELDS.map((spec) => spec.value.kind);
+
+/** Adds the lookup filters' options (`--status <name>`) to `tkt list`, as the field table gives them. */
+export function addFilterOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
+  command: Command<Args, Opts, Globals>,
+): Command<Args, Opts & LookupFilterValues, Globals> {
+  for (const spec of FILTER_FIELDS) command.option(`--${spec.key} <${spec.filter.placeholder}>`, spec.filter.description);
+  return command as Command<Args, Opts & LookupFilterValues, Globals>;
+}
 
 export const SORT_FIELDS = ['id', 'created', 'due', 'priority', 'status'] as const;
 type SortField = (typeof SORT_FIELDS)[number];
@@ -56,30 +47,22 @@ type SortField = (typeof SORT_FIELDS)[number];
 export interface TicketFilter {
   /** Some filter is given: tkt must look at every item. */
   active: boolean;
-  /** Whether the item matches; undefined when only its detail can tell. */
-  test: Test;
+  /** Whether the item (a list item or a detail, as the service sent it) matches; undefined when only its detail can tell. */
+  test: (item: unknown) => Verdict;
 }
 
 const same = (a: unknown, b: unknown) => String(a).toLowerCase() === String(b).toLowerCase();
 
-/** Whether the item's field (of `spec`) is the wanted lookup entry; `undefined` wanted means "none". */
-function lookupTest(spec: FieldSpec, id: number | string | undefined, entry: LookupEntry | undefined): Test {
+/** Whether the ticket's field of `kind` is the wanted lookup entry; `undefined` wanted means "none". */
+function lookupTest(kind: LookupKind, id: number | string | undefined, entry: LookupEntry | undefined): Test {
   const names = entry === undefined ? [] : [entry.name, ...entry.aliases];
-  return (item) => {
-    if (!isObject(item)) return false;
-    const idValue = field(item, ...spec.ids);
-    const nameValue = field(item, ...spec.names);
-    if (idValue === undefined && nameValue === undefined) return undefined;
-    const empty = (value: unknown) => value === undefined || value === null || value === '' || value === 0;
-    if (id === undefined) return empty(idValue) && (empty(nameValue) || (isObject(nameValue) && empty(field(nameValue, 'id'))));
-    if (!empty(idValue) && typeof idValue !== 'object') return same(idValue, id);
-    if (isObject(nameValue)) {
-      const nestedId = field(nameValue, 'id');
-      if (!empty(nestedId)) return same(nestedId, id);
-    }
-    if (typeof nameValue === 'number') return same(nameValue, id);
-    const shown = displayName(nameValue);
-    return shown !== undefined && names.some((name) => same(name, shown) || (isObject(nameValue) && same(name, field(nameValue, 'userName', 'username'))));
+  return (ticket) => {
+    const reading = ticket.field(kind);
+    if (!reading.said) return undefined;
+    if (id === undefined) return reading.empty;
+    if (reading.id !== undefined) return same(reading.id, id);
+    const { name, username } = reading;
+    return name !== undefined && names.some((wanted) => same(wanted, name) || (username !== undefined && same(wanted, username)));
   };
 }
 
@@ -119,8 +102,6 @@ export function hasFilters(options: ListFilterOptions): boolean {
   return LOOKUP_FILTERS.some((name) => options[name] !== undefined) || options.overdue === true || options.dueBefore !== undefined || options.createdAfter !== undefined;
 }
 
-const dueOf = (item: unknown) => dateField(item, 'dueDate', 'due', 'dueOn');
-
 /** Resolves the filters' names (lookups, `@me`) and builds one test for an item. */
 export async function buildFilter(options: ListFilterOptions, ctx: Context, lookups: Lookups): Promise<TicketFilter> {
   const now = ctx.now();
@@ -129,32 +110,29 @@ export async function buildFilter(options: ListFilterOptions, ctx: Context, look
     const value = options[kind];
     if (value === undefined) continue;
     if (kind === 'assignee' && value.trim().toLowerCase() === NO_ASSIGNEE) {
-      tests.push(lookupTest(FIELDS.assignee, undefined, undefined));
+      tests.push(lookupTest('assignee', undefined, undefined));
       continue;
     }
-    const id = await lookups.resolve(kind as LookupKind, value, { flag: `--${kind}`, noun: kind === 'assignee' ? 'user' : kind });
-    const entry = (await lookups.entries(kind as LookupKind)).find((candidate) => same(candidate.id, id));
-    tests.push(lookupTest(FIELDS[kind], id, entry));
+    const id = await lookups.resolve(kind, value, { flag: `--${kind}`, noun: kind === 'assignee' ? 'user' : kind });
+    const entry = (await lookups.entries(kind)).find((candidate) => same(candidate.id, id));
+    tests.push(lookupTest(kind, id, entry));
   }
   if (options.overdue) {
-    tests.push((item) => {
-      const flag = overdueFlagOf(item);
-      if (flag !== undefined) return flag;
-      const due = dueOf(item);
-      return due !== undefined && due < now;
-    });
+    tests.push((ticket) => ticket.overdue ?? (ticket.due !== undefined && ticket.due < now));
   }
   const dueBefore = whenOption(options.dueBefore, '--due-before', now);
-  if (dueBefore !== undefined) tests.push((item) => { const due = dueOf(item); return due !== undefined && due < dueBefore; });
+  if (dueBefore !== undefined) tests.push(({ due }) => due !== undefined && due < dueBefore);
   const createdAfter = whenOption(options.createdAfter, '--created-after', now);
-  if (createdAfter !== undefined) tests.push((item) => { const created = createdDateOf(item); return created !== undefined && created > createdAfter; });
+  if (createdAfter !== undefined) tests.push(({ created }) => created !== undefined && created > createdAfter);
 
   return {
     active: tests.length > 0,
     test(item) {
+      if (!isObject(item)) return false;
+      const ticket = readListItem(item);
       let verdict: Verdict = true;
       for (const test of tests) {
-        const result = test(item);
+        const result = test(ticket);
         if (result === false) return false;
         if (result === undefined) verdict = undefined;
       }
@@ -165,21 +143,19 @@ export async function buildFilter(options: ListFilterOptions, ctx: Context, look
 
 /** Orders tickets for --sort; priority and status sort in their lookup order (Low before High). */
 export async function buildSort(sort: Sort, lookups: Lookups): Promise<(items: readonly unknown[]) => unknown[]> {
-  let key: (item: unknown) => number | undefined;
-  if (sort.field === 'id') key = (item) => { const id = Number(ticketIdOf(item)); return Number.isNaN(id) ? undefined : id; };
-  else if (sort.field === 'created') key = (item) => createdDateOf(item)?.getTime();
-  else if (sort.field === 'due') key = (item) => dueOf(item)?.getTime();
+  let key: (ticket: TicketListItem) => number | undefined;
+  if (sort.field === 'id') key = (ticket) => { const id = Number(ticket.id); return Number.isNaN(id) ? undefined : id; };
+  else if (sort.field === 'created') key = (ticket) => ticket.created?.getTime();
+  else if (sort.field === 'due') key = (ticket) => ticket.due?.getTime();
   else {
     const kind = sort.field;
-    const entries = await lookups.entries(kind);
-    const test = (entry: LookupEntry) => lookupTest(FIELDS[kind], entry.id, entry);
-    const tests = entries.map(test);
-    key = (item) => { const index = tests.findIndex((matches) => matches(item) === true); return index < 0 ? undefined : index; };
+    const tests = (await lookups.entries(kind)).map((entry) => lookupTest(kind, entry.id, entry));
+    key = (ticket) => { const index = tests.findIndex((matches) => matches(ticket) === true); return index < 0 ? undefined : index; };
   }
   const direction = sort.descending ? -1 : 1;
   return (items) =>
     items
-      .map((item) => ({ item, key: key(item) }))
+      .map((item) => ({ item, key: key(readListItem(item)) }))
       // Tickets without the field go last either way; equal keys keep the service's order.
       .sort((a, b) => (a.key === undefined || b.key === undefined ? (a.key === b.key ? 0 : a.key === undefined ? 1 : -1) : (a.key - b.key) * direction))
       .map(({ item }) => item);

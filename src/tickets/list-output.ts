@@ -8,12 +8,10 @@ import { scalarMemberNames } from '../output/members.js';
 import { createStyle } from '../output/style.js';
 import { formatDue } from '../output/time.js';
 import { sanitizeInline } from '../output/sanitize.js';
-import { createdDateOf, summarizeTicket, type TicketSummary } from './summary.js';
+import { readListItem, type TicketListItem } from '../model/ticket.js';
 
 // Fallback columns are capped so an item with fifty fields still gives a readable table.
 const MAX_FALLBACK_COLUMNS = 8;
-
-type ListedTicket = TicketSummary & { created: Date | undefined };
 
 const iso = (date: Date | undefined) => date?.toISOString();
 
@@ -34,7 +32,7 @@ export const TICKET_COLUMN_FIT = {
   created: { priority: 0 },
 } as const;
 
-function ticketColumns(color: boolean): RecordColumn<ListedTicket>[] {
+function ticketColumns(color: boolean): RecordColumn<TicketListItem>[] {
   const style = createStyle(color);
   return [
     { name: 'id', header: 'ID', human: (t) => t.id, align: 'right', ...TICKET_COLUMN_FIT.id },
@@ -59,12 +57,12 @@ const DEFAULT_TICKET_COLUMNS = ['id', 'title', 'status', 'priority', 'requester'
 
 /** Tickets page by page in the run's output format; says "no tickets" (human) when there were none. */
 export function createListPrinter(output: Output, color: boolean): Promise<RecordPrinter> {
-  return output.records<ListedTicket>({
-    prepare: (item) => ({ ...summarizeTicket(item), created: createdDateOf(item) }),
+  return output.records<TicketListItem>({
+    prepare: readListItem,
     columns: ticketColumns(color),
     // When no item has an ID or a title the shape is unknown: show what scalars there are.
     defaultColumns: (items) =>
-      items.length === 0 || items.some((item) => { const t = summarizeTicket(item); return t.id !== undefined || t.title !== undefined; })
+      items.length === 0 || items.some((item) => { const t = readListItem(item); return t.id !== undefined || t.title !== undefined; })
         ? DEFAULT_TICKET_COLUMNS
         : scalarMemberNames(items, MAX_FALLBACK_COLUMNS),
     quiet: (t) => (t.id === undefined ? undefined : sanitizeInline(String(t.id))),

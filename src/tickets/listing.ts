@@ -5,11 +5,11 @@ import { plans } from '../api/plans.js';
 import { userSettings } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { OperationError, UsageError } from '../errors.js';
+import { readListItem } from '../model/ticket.js';
 import type { TicketFilter } from './list-filter.js';
 import { wholeNumberOption } from '../util/ids.js';
 import { parseFilterBy, parseListType } from './list-query.js';
 import { PAGE_CONCURRENCY, listItemsOf, walkPages, type PageSource } from './pages.js';
-import { ticketIdOf } from './summary.js';
 
 /** `tkt list`'s options that say which pages to read, as typed. */
 export interface ListSourceOptions {
@@ -84,7 +84,7 @@ async function matchingItems(items: readonly unknown[], filter: TicketFilter, ct
     const api = await ctx.api();
     const judge = async (): Promise<void> => {
       for (let index = undecided.shift(); index !== undefined; index = undecided.shift()) {
-        const id = ticketIdOf(items[index]);
+        const { id } = readListItem(items[index]);
         const verdict = id === undefined ? undefined : filter.test((await api.send(plans.getTicket(Number(id)))).body);
         if (verdict === undefined) {
           throw new OperationError(`cannot filter ticket ${id === undefined ? '(no ID)' : `#${id}`}: neither the list nor its detail says what the filter asks`, {

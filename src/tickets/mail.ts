@@ -2,9 +2,9 @@
 // (subject from its title, recipient from its requester's e-mail).
 import { plans } from '../api/plans.js';
 import type { ApiClient } from '../api/types.js';
-import { field, isObject, stringField } from '../api/fields.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
+import { readTicket, type Ticket } from '../model/ticket.js';
 import { addressListProblem } from '../util/email.js';
 import { missingText, readTextOption, type TextOptionWithFile } from './text-input.js';
 
@@ -57,27 +57,8 @@ export async function forwardRecipient(ctx: Context, to: string | undefined): Pr
   return ctx.prompter.input({ message: 'Forward to (e-mail)', validate: (value) => (value.trim() === '' ? 'an address is needed' : (addressListProblem('--to', value) ?? true)) });
 }
 
-const PERSON_FIELDS = ['creator', 'requester', 'createdBy', 'user'];
-const EMAIL_FIELDS = ['email', 'emailAddress', 'mail'];
-const FLAT_EMAIL_FIELDS = ['requesterEmail', 'creatorEmail', 'email'];
-
-/** The requester's e-mail wherever the ticket detail keeps it, read without regard to case. */
-export function requesterEmailOf(ticket: unknown): string | undefined {
-  for (const name of PERSON_FIELDS) {
-    const person = field(ticket, name);
-    const email = isObject(person) ? stringField(person, ...EMAIL_FIELDS) : undefined;
-    if (email !== undefined && email.trim() !== '') return email.trim();
-  }
-  const flat = stringField(ticket, ...FLAT_EMAIL_FIELDS);
-  return flat !== undefined && flat.trim() !== '' ? flat.trim() : undefined;
-}
-
-export function ticketTitleOf(ticket: unknown): string {
-  return stringField(ticket, 'title', 'subject') ?? '';
-}
-
 /** Fetched only when a default needs it, so `--to` and `--subject` together cost no GET. */
-export function lazyTicket(client: ApiClient, id: number): () => Promise<unknown> {
-  let ticket: Promise<unknown> | undefined;
-  return () => (ticket ??= client.send(plans.getTicket(id)).then((response) => response.body));
+export function lazyTicket(client: ApiClient, id: number): () => Promise<Ticket> {
+  let ticket: Promise<Ticket> | undefined;
+  return () => (ticket ??= client.send(plans.getTicket(id)).then((response) => readTicket(response.body)));
 }

@@ -7,7 +7,7 @@ import { createStyle } from '../output/style.js';
 import { formatDue } from '../output/time.js';
 import { TICKET_COLUMN_FIT } from './list-output.js';
 import { viewTickets } from './pages.js';
-import { isSettled, summarizeTicket } from './summary.js';
+import { readListItem, type TicketListItem } from '../model/ticket.js';
 
 // Counted views, in the order they are shown (contract section 10), with their list types.
 const COUNTS = [
@@ -33,24 +33,23 @@ export async function readQueue(api: ApiClient, signal: AbortSignal, now: Date):
   const counts: Record<string, number> = {};
   COUNTS.forEach(([key], index) => (counts[key] = lists[index]!.length));
   // A resolved or closed ticket nobody was assigned to is no one's work.
-  counts.unassignedInMyGroups = groups.filter((item) => summarizeTicket(item).assignee === undefined && !isSettled(item)).length;
+  counts.unassignedInMyGroups = groups.map(readListItem).filter((ticket) => ticket.assignee === undefined && !ticket.settled).length;
 
   // The urgent table lists every overdue ticket the count counts, first: the service's overdue
   // view holds on-hold, pending and escalated tickets too, which the open view does not.
-  const [open, overdueView] = [lists[0]!, lists[1]!];
-  const idOf = (item: unknown) => summarizeTicket(item).id;
-  const overdueIds = new Set(overdueView.map(idOf));
-  const candidates = [...overdueView, ...open.filter((item) => !overdueIds.has(idOf(item)))];
-  const dueOf = (item: unknown) => summarizeTicket(item).due?.getTime() ?? Number.POSITIVE_INFINITY;
-  const overdue = (item: unknown) => Number(overdueIds.has(idOf(item)) || dueOf(item) < now.getTime());
-  // Overdue first, then the nearest due date; tickets without one last.
-  const urgent = candidates.sort((a, b) => overdue(b) - overdue(a) || dueOf(a) - dueOf(b)).slice(0, URGENT_SHOWN);
+  const [open, overdueView] = [lists[0]!.map(readListItem), lists[1]!.map(readListItem)];
+  const overdueIds = new Set(overdueView.map((ticket) => ticket.id));
+  const candidates = [...overdueView, ...open.filter((ticket) => !overdueIds.has(ticket.id))];
+  const dueOf = (ticket: TicketListItem) => ticket.due?.getTime() ?? Number.POSITIVE_INFINITY;
+  const overdue = (ticket: TicketListItem) => Number(overdueIds.has(ticket.id) || dueOf(ticket) < now.getTime());
+  // Overdue first, then the nearest due date; tickets without one last. --json prints them as the service sent them.
+  const urgent = candidates.sort((a, b) => overdue(b) - overdue(a) || dueOf(a) - dueOf(b)).slice(0, URGENT_SHOWN).map((ticket) => ticket.raw);
   return { counts, urgent };
 }
 
 /** The IDs of the urgent tickets, in order. */
 export function urgentIds(queue: Queue): (number | string)[] {
-  return queue.urgent.map((item) => summarizeTicket(item).id ?? '');
+  return queue.urgent.map((item) => readListItem(item).id ?? '');
 }
 
 // The urgent tickets sit under the counts, indented as they are.
@@ -64,7 +63,7 @@ export async function renderQueue({ counts, urgent }: Queue, ctx: Context): Prom
   const lines = [style.bold('Your queue'), ...rows.map(([label, count]) => `${INDENT}${label.padEnd(width)}  ${String(count).padStart(4)}`)];
   if (urgent.length > 0) {
     const tickets = urgent.map((item) => {
-      const ticket = summarizeTicket(item);
+      const ticket = readListItem(item);
       const due = formatDue(ticket.due, ctx.now(), ticket);
       return { id: ticket.id, due: due.text === '' ? 'no due date' : due.text, overdue: due.overdue, priority: ticket.priority, status: ticket.status, title: ticket.title };
     });

@@ -7,9 +7,9 @@ import type { ApiClient } from '../api/types.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { Lookups } from '../lookups/types.js';
+import { readTicket } from '../model/ticket.js';
 import { resolveActingUser } from '../tickets/acting-user.js';
 import { assigneeChange, changeTicket, DEFAULT_REOPEN_STATUS, reopenChange } from '../tickets/change.js';
-import { requesterEmailOf, ticketTitleOf } from '../tickets/mail.js';
 import { alreadyAssignedNote, alreadyClosedNote, alreadyResolvedNote } from '../tickets/unchanged.js';
 
 export interface TicketActions {
@@ -60,9 +60,9 @@ export function createTicketActions(ctx: Context, client: ApiClient, lookups: Lo
       return `reopened #${id} (${change.labels.TicketStatusId ?? DEFAULT_REOPEN_STATUS})`;
     },
     async reply(id, ticket, message) {
-      const to = requesterEmailOf(ticket);
+      const { requesterEmail: to, title } = readTicket(ticket);
       if (to === undefined) throw new UsageError(`ticket #${id} has no requester e-mail: reply with tkt reply ${id} --to EMAIL`);
-      const subject = `Re: ${ticketTitleOf(ticket)}`;
+      const subject = `Re: ${title ?? ''}`;
       await client.send(plans.replyTicket(id, { subject, to, message }));
       return `replied to #${id} (to ${to})`;
     },

@@ -3,16 +3,14 @@
 // actions. The screen (screen.ts) draws a snapshot and passes keys to `press`; nothing here
 // knows about the terminal UI library, so the terminal is reached only through `Terminal`.
 import { plans } from '../api/plans.js';
-import { field, isObject, stringField } from '../api/fields.js';
 import type { ApiClient } from '../api/types.js';
 import type { Context } from '../context.js';
 import { ApiError, exitCodeOf, failureReason, TktError } from '../errors.js';
 import type { Lookups } from '../lookups/types.js';
+import { readListItem, readTicket, type TicketListItem } from '../model/ticket.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { kebabCase, LIST_TYPES } from '../tickets/list-query.js';
-import { ticketTitleOf } from '../tickets/mail.js';
 import { viewTickets } from '../tickets/pages.js';
-import { summarizeTicket, type TicketSummary } from '../tickets/summary.js';
 import { keyPressOf, type KeyPress } from '../util/terminal-input.js';
 import type { TicketActions } from './actions.js';
 
@@ -20,7 +18,7 @@ export type { KeyPress };
 
 export interface TriageRow {
   id: number;
-  summary: TicketSummary;
+  summary: TicketListItem;
   /** What the filter searches, lower-cased, made once per row: a view may hold 20,000 tickets. */
   searchText: string;
 }
@@ -121,7 +119,7 @@ export const FOOTER_ENDING = 'q quit  ? keys';
 
 const SEARCHED_FIELDS = ['title', 'status', 'priority', 'requester', 'assignee'] as const;
 
-function triageRow(id: number, summary: TicketSummary): TriageRow {
+function triageRow(id: number, summary: TicketListItem): TriageRow {
   const searchText = [String(id), ...SEARCHED_FIELDS.map((name) => summary[name] ?? '')].join('\u0000').toLowerCase();
   return { id, summary, searchText };
 }
@@ -162,10 +160,9 @@ const typed = (input: string) => input.replace(/[\u0000-\u001f\u007f-\u009f]/g, 
 const oneLine = (text: string) => text.replace(/^[\r\n]+|[\r\n]+$/g, '').replace(/\r\n|[\r\n\t]/g, ' ');
 
 /** A row from a ticket's detail, with people by their name alone, as the list names them. */
-function rowSummary(ticket: unknown): TicketSummary {
-  const summary = summarizeTicket(ticket);
-  const fullName = (...names: string[]) => names.map((name) => field(ticket, name)).map((person) => (isObject(person) ? stringField(person, 'fullName', 'name') : undefined)).find(Boolean);
-  return { ...summary, requester: fullName('requester', 'creator') ?? summary.requester, assignee: fullName('assignee', 'assignedTo', 'technician') ?? summary.assignee };
+function rowSummary(ticket: unknown): TicketListItem {
+  const summary = readListItem(ticket);
+  return { ...summary, requester: summary.field('requester').ownName ?? summary.requester, assignee: summary.field('assignee').ownName ?? summary.assignee };
 }
 
 /**
@@ -287,7 +284,7 @@ export class TriageSession {
       // Overtaken while it ran: its tickets belong to a view no longer shown.
       if (load.signal.aborted) return;
       const rows = items.flatMap((item): TriageRow[] => {
-        const summary = summarizeTicket(item);
+        const summary = readListItem(item);
         const id = Number(summary.id);
         return Number.isSafeInteger(id) ? [triageRow(id, summary)] : [];
       });
@@ -378,7 +375,7 @@ export class TriageSession {
       async (id) => {
         const ticket = await this.ticket(id);
         const message = await this.deps.terminal.suspend(() =>
-          this.deps.ctx.prompter.editor({ message: `Reply to #${id}: ${sanitizeInline(ticketTitleOf(ticket))}`, default: this.replyDrafts.get(id) }),
+          this.deps.ctx.prompter.editor({ message: `Reply to #${id}: ${sanitizeInline(readTicket(ticket).title ?? '')}`, default: this.replyDrafts.get(id) }),
         );
         try {
           const done = await this.deps.actions.reply(id, ticket, message);

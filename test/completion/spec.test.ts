@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { createRunState } from '../../src/cli.js';
 import { completionSpec, type CommandSpec, type ValueCompletion } from '../../src/completion/spec.js';
 import { buildProgram } from '../../src/main.js';
-import { addFieldOptions, fieldsFor, flagOf, type TicketEndpoint, type TicketFieldSpec } from '../../src/tickets/fields.js';
+import { FILTER_FIELDS, fieldsFor, type TicketEndpoint, type TicketFieldSpec } from '../../src/model/fields.js';
+import { addFieldOptions, flagOf } from '../../src/tickets/fields.js';
 import { fakeProcess } from '../cli/fake-process.js';
 
 const spec = completionSpec(buildProgram(fakeProcess(), createRunState()));
@@ -66,11 +67,7 @@ describe('completion of ticket field options', () => {
 const OTHER_OPTIONS: ReadonlyArray<[string, string, object]> = [
   ['list', '--requester', names('requester', ['@me'])],
   ['list', '--status', names('status')],
-  ['list', '--priority', names('priority')],
   ['list', '--assignee', names('assignee', ['@me', 'none'])],
-  ['list', '--site', names('site')],
-  ['list', '--department', names('department')],
-  ['list', '--group', names('group')],
   ['list', '--view', { type: 'words', words: expect.arrayContaining(['my-overdue-tickets', 'unassigned-tickets']) }],
   ['list', '--sort', { type: 'words', words: expect.arrayContaining(['due', '-due']) }],
   ['triage', '--view', { type: 'words', words: expect.arrayContaining(['my-overdue-tickets']) }],
@@ -93,6 +90,13 @@ const OTHER_OPTIONS: ReadonlyArray<[string, string, object]> = [
 ];
 
 describe('completion of the other options and arguments', () => {
+  it("completes every filter of tkt list with its lookup kind's names, as the field table gives the filters", () => {
+    expect(FILTER_FIELDS.length).toBeGreaterThan(3);
+    for (const filter of FILTER_FIELDS) {
+      expect(completionOf('list', flagOf(filter.key)), filter.key).toMatchObject({ type: 'names', kind: filter.value.kind });
+    }
+  });
+
   it.each(OTHER_OPTIONS)('completes tkt %s %s', (command, flag, expected) => {
     expect(completionOf(command, flag)).toEqual(expected);
   });
@@ -104,6 +108,7 @@ describe('completion of the other options and arguments', () => {
   it('types every other option with a value freely (no names, no files)', () => {
     const special = new Set([...OTHER_OPTIONS.map(([command, flag]) => `${command} ${flag}`), ' --profile']);
     for (const [command, endpoints] of FIELD_COMMANDS) for (const field of endpoints.flatMap(fieldsFor)) special.add(`${command} ${flagOf(field.key)}`);
+    for (const filter of FILTER_FIELDS) special.add(`list ${flagOf(filter.key)}`);
     const options = [...spec.globalOptions.map((option) => ['', option] as const), ...spec.commands.flatMap((command) => command.options.map((option) => [command.name, option] as const))];
     const rest = options.filter(([command, option]) => option.value !== undefined && !special.has(`${command} ${option.long}`));
 

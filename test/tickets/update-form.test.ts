@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TICKET_FIELDS } from '../../src/tickets/fields.js';
-import { currentValue, mergeUpdateForm } from '../../src/tickets/update-form.js';
+import { mergeUpdateForm } from '../../src/tickets/update-form.js';
 
 describe('read-modify-write', () => {
   const detail = {
@@ -16,15 +15,6 @@ describe('read-modify-write', () => {
     dueDate: '2030-01-01T00:00:00Z',
     templateId: 'tpl-guid',
   };
-
-  it('reads current values without regard to case, falling back to nested objects', () => {
-    const spec = (key: string) => TICKET_FIELDS.find((s) => s.key === key && s.endpoints.includes('update'))!;
-    expect(currentValue(detail, spec('site'))).toBe(2);
-    expect(currentValue(detail, spec('category'))).toBe(4);
-    expect(currentValue(detail, spec('requester'))).toBe('u-1');
-    expect(currentValue(detail, spec('priority'))).toBeUndefined();
-    expect(currentValue(detail, spec('assignee'))).toBeUndefined();
-  });
 
   it('sends every current value plus the changes', () => {
     expect(mergeUpdateForm(7, detail, { TicketStatusId: 2, AssignedUser: 'u-me' })).toEqual({

@@ -1,10 +1,10 @@
 // The triage table's rows: the due column reads as `tkt list`'s does.
 import { describe, expect, it } from 'vitest';
 import { tableRow } from '../../src/triage/screen.js';
-import { summarizeTicket } from '../../src/tickets/summary.js';
+import { readListItem } from '../../src/model/ticket.js';
 
 const now = new Date('2026-11-22T13:05:00Z');
-const row = (ticket: Record<string, unknown>) => tableRow({ id: 1, summary: summarizeTicket({ ticketId: 1, ...ticket }), searchText: '' }, now);
+const row = (ticket: Record<string, unknown>) => tableRow({ id: 1, summary: readListItem({ ticketId: 1, ...ticket }), searchText: '' }, now);
 
 describe('triage table rows', () => {
   it("show a resolved or closed ticket's due as its date, not as time left or overdue", () => {

@@ -1,0 +1,282 @@
+// A ticket as tkt reads it, whatever its shape: the one place that knows the member names a
+// ticket detail (TicketApiModel) or a list item (TicketList) may use. The spec leaves the list
+// item and most of TicketApiModel unspecified, so every member is looked up under the names a
+// server plausibly uses, in any casing (camelCase or PascalCase), and a related record may be a
+// nested object ({status: {id: 1, status: "Open"}}) or a plain name ("Open"). The field table
+// (fields.ts) says where each field is kept; the members that are no field (ID, dates, flags,
+// conversation, attachments) are named here. The raw body stays beside the reading: --json
+// prints what the service sent.
+import { arrayField, field, isObject, stringField } from '../api/fields.js';
+import { TICKET_FIELDS, type MemberNames } from './fields.js';
+
+/** What a ticket says about one field of the table. */
+export interface FieldReading {
+  /** The ticket has one of the field's members, even an empty one. */
+  said: boolean;
+  /** Its value as the update form sends it back: the member's own (an ID, a date) as it is, else the related record's ID. */
+  value: string | number | boolean | undefined;
+  /** Its ID when it has one (not empty, not 0): the member's, else the related record's, else a number given for the name. */
+  id: string | number | undefined;
+  /** Its name to show: the related record's ("Anna Berg (anna)") or the plain name ("Open"). */
+  name: string | undefined;
+  /** A related record's own name alone ("Anna Berg"), without the username. */
+  ownName: string | undefined;
+  /** A related person's username. */
+  username: string | undefined;
+  /** The ticket says the field is empty: no ID, and no name but a record's without an ID. */
+  empty: boolean;
+}
+
+/** A ticket of a list (`tkt list`, `tkt status`, triage's rows): the columns people read. */
+export interface TicketListItem {
+  /** The body as the service sent it. */
+  raw: unknown;
+  id: number | string | undefined;
+  title: string | undefined;
+  status: string | undefined;
+  priority: string | undefined;
+  requester: string | undefined;
+  assignee: string | undefined;
+  due: Date | undefined;
+  created: Date | undefined;
+  /** The service's own overdue flag, when it sends one. */
+  overdueFlag: boolean | undefined;
+  /** Whether a past due date counts: undefined to judge by the date alone. */
+  overdue: boolean | undefined;
+  /** Resolved or closed: no longer anyone's work. */
+  settled: boolean;
+  /** Any field of the table by its key (`status`, `site`, `due`), read on demand. */
+  field(key: string): FieldReading;
+}
+
+export interface ConversationEntry {
+  /** The service's entry type ("RequesterReply"), when it says one. */
+  type: string | undefined;
+  draft: boolean;
+  from: string | undefined;
+  to: string | undefined;
+  cc: string | undefined;
+  at: Date | undefined;
+  subject: string | undefined;
+  message: string | undefined;
+}
+
+export interface Attachment {
+  name: string | undefined;
+  /** In bytes. */
+  size: number | undefined;
+  at: Date | undefined;
+}
+
+/** A resolution as plain text, or as a record of who resolved it, when, and how. */
+export type Resolution = { text: string } | { by: string | undefined; at: Date | undefined; details: string | undefined };
+
+/** A ticket detail (`tkt show`, update's read-modify-write, reply's defaults). */
+export interface Ticket extends TicketListItem {
+  description: string | undefined;
+  cc: string | undefined;
+  source: string | undefined;
+  updated: Date | undefined;
+  /** Soft-deleted (spec 2.2), and when, if it says. */
+  deleted: { on: Date | undefined } | undefined;
+  resolution: Resolution | undefined;
+  /** In the service's order. */
+  conversation: ConversationEntry[];
+  attachments: Attachment[];
+  /** The requester's e-mail wherever the ticket keeps it. */
+  requesterEmail: string | undefined;
+  templateId: string | undefined;
+}
+
+// The members that are no field of the table.
+const MEMBERS = {
+  id: ['ticketId', 'id', 'ticketNumber'],
+  created: ['createdOn', 'createdAt', 'created', 'createdDate'],
+  updated: ['updatedOn', 'updatedAt', 'updated', 'modifiedOn'],
+  overdue: ['isOverdue', 'overdue'],
+  settled: ['isResolved', 'isClosed'],
+  deleted: ['isDeleted'],
+  deletedOn: ['deletedOn'],
+  source: ['source'],
+  templateId: ['templateId'],
+  resolution: ['resolution'],
+  conversation: ['conversations', 'conversation', 'thread'],
+  attachments: ['attachments', 'files', 'uploads'],
+  /** A person record besides the requester field's own that may carry the requester's e-mail. */
+  requesterRecord: ['user'],
+  requesterEmail: ['requesterEmail', 'creatorEmail', 'email'],
+} as const;
+
+const RESOLUTION = { by: ['submitBy', 'resolvedBy'], at: ['submitDate', 'resolvedOn', 'createdOn'], details: ['details', 'resolution', 'text'] } as const;
+const ENTRY = {
+  type: ['type', 'kind'],
+  draft: ['isDraft', 'draft'],
+  from: ['from', 'sender', 'createdBy'],
+  to: ['to', 'sendTo'],
+  cc: ['cc', 'ccTo'],
+  at: ['createdOn', 'createdAt', 'date', 'sentOn'],
+  subject: ['subject', 'title'],
+  message: ['message', 'body', 'text'],
+} as const;
+const ATTACHMENT = { name: ['fileName', 'name', 'originalName'], size: ['size', 'length', 'fileSize'], at: ['createdOn', 'uploadedOn', 'createdAt'] } as const;
+const PERSON = { email: ['email', 'emailAddress', 'mail'], ownName: ['fullName', 'name'], username: ['userName', 'username'] } as const;
+
+/** Members that name a related record (user, status, site...) when it is an object. */
+const RECORD_NAMES = ['fullName', 'name', 'title', 'status', 'priority', 'group', 'displayName', 'userName', 'username'];
+
+/** The display name of a related record given as an object or as a plain value. */
+export function displayName(value: unknown): string | undefined {
+  if (typeof value === 'string') return value === '' ? undefined : value;
+  if (typeof value === 'number') return String(value);
+  if (!isObject(value)) return undefined;
+  const name = stringField(value, ...RECORD_NAMES);
+  const username = stringField(value, ...PERSON.username);
+  // "Anna Berg (anna)": the username is what other commands accept.
+  return name !== undefined && username !== undefined && username !== name ? `${name} (${username})` : name;
+}
+
+/** The first of `names` that holds something displayable. */
+function firstName(obj: unknown, names: readonly string[]): string | undefined {
+  for (const name of names) {
+    const shown = displayName(field(obj, name));
+    if (shown !== undefined) return shown;
+  }
+  return undefined;
+}
+
+function dateOf(obj: unknown, names: readonly string[]): Date | undefined {
+  const value = field(obj, ...names);
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+const isEmpty = (value: unknown) => value === undefined || value === null || value === '' || value === 0;
+const asId = (value: unknown) => ((typeof value === 'string' || typeof value === 'number') && !isEmpty(value) ? value : undefined);
+const nonBlank = (text: string | undefined) => (text === undefined || text.trim() === '' ? undefined : text.trim());
+
+const NOTHING: MemberNames = { ids: [] };
+
+/** Where each field is kept, by key, from the field table. */
+const FIELD_MEMBERS = new Map(TICKET_FIELDS.map((spec) => [spec.key, spec.members ?? NOTHING]));
+const membersOf = (key: string): MemberNames => FIELD_MEMBERS.get(key) ?? NOTHING;
+
+function readField(obj: unknown, members: MemberNames): FieldReading {
+  const names = members.names ?? [];
+  const own = field(obj, ...members.ids);
+  const record = field(obj, ...names);
+  const nested = isObject(record) ? record : undefined;
+  const nestedId = nested === undefined ? undefined : field(nested, 'id');
+  const value = typeof own === 'string' || typeof own === 'number' || typeof own === 'boolean' ? own : asId(nestedId) === undefined ? undefined : (nestedId as string | number);
+  return {
+    said: own !== undefined || record !== undefined,
+    value,
+    id: asId(own) ?? asId(nestedId) ?? (typeof record === 'number' ? asId(record) : undefined),
+    name: firstName(obj, names),
+    ownName: nested === undefined ? undefined : stringField(nested, ...PERSON.ownName),
+    username: nested === undefined ? undefined : stringField(nested, ...PERSON.username),
+    empty: isEmpty(own) && (isEmpty(record) || (nested !== undefined && isEmpty(nestedId))),
+  };
+}
+
+// A resolved or closed ticket is never overdue, whatever its due date said (spec: overdue is
+// "past due date and not resolved/closed").
+const SETTLED_STATUS = /\b(resolved|closed|completed|cancell?ed)\b/i;
+
+/**
+ * Whether the ticket is resolved or closed, and whether its due date still counts: the service's
+ * own flag when it sends one, false once settled, otherwise undefined (the date decides). `status`
+ * is the status's name, which `tkt show` may have looked up from its ID.
+ */
+export function dueState(ticket: Pick<TicketListItem, 'raw' | 'overdueFlag'>, status: string | undefined): { overdue: boolean | undefined; settled: boolean } {
+  const settled = MEMBERS.settled.some((name) => field(ticket.raw, name) === true) || (status !== undefined && SETTLED_STATUS.test(status));
+  return { overdue: ticket.overdueFlag ?? (settled ? false : undefined), settled };
+}
+
+/** A person's name to show in a list: their record's or plain name, else their user ID (user IDs are text). */
+function personShown(reading: FieldReading): string | undefined {
+  return reading.name ?? (typeof reading.value === 'string' && reading.value !== '' ? reading.value : undefined);
+}
+
+/** A list item (or a detail, read for its columns). */
+export function readListItem(raw: unknown): TicketListItem {
+  const readings = new Map<string, FieldReading>();
+  const fieldOf = (key: string): FieldReading => {
+    let reading = readings.get(key);
+    if (reading === undefined) readings.set(key, (reading = readField(raw, membersOf(key))));
+    return reading;
+  };
+  const flag = field(raw, ...MEMBERS.overdue);
+  const overdueFlag = typeof flag === 'boolean' ? flag : undefined;
+  const status = fieldOf('status').name;
+  const id = field(raw, ...MEMBERS.id);
+  return {
+    raw,
+    id: typeof id === 'number' || (typeof id === 'string' && id !== '') ? id : undefined,
+    // Titles and descriptions are kept as text, under the field's own members.
+    title: firstName(raw, membersOf('title').ids),
+    status,
+    priority: fieldOf('priority').name,
+    requester: personShown(fieldOf('requester')),
+    assignee: personShown(fieldOf('assignee')),
+    due: dateOf(raw, membersOf('due').ids),
+    created: dateOf(raw, MEMBERS.created),
+    overdueFlag,
+    ...dueState({ raw, overdueFlag }, status),
+    field: fieldOf,
+  };
+}
+
+function requesterEmail(raw: unknown): string | undefined {
+  const records = [...(membersOf('requester').names ?? []), ...MEMBERS.requesterRecord];
+  for (const name of records) {
+    const person = field(raw, name);
+    const email = isObject(person) ? nonBlank(stringField(person, ...PERSON.email)) : undefined;
+    if (email !== undefined) return email;
+  }
+  return nonBlank(stringField(raw, ...MEMBERS.requesterEmail));
+}
+
+function resolutionOf(raw: unknown): Resolution | undefined {
+  const resolution = field(raw, ...MEMBERS.resolution);
+  if (resolution === undefined || resolution === null) return undefined;
+  if (typeof resolution === 'string') return { text: resolution };
+  return { by: stringField(resolution, ...RESOLUTION.by), at: dateOf(resolution, RESOLUTION.at), details: stringField(resolution, ...RESOLUTION.details) };
+}
+
+function entryOf(entry: unknown): ConversationEntry {
+  return {
+    type: stringField(entry, ...ENTRY.type),
+    draft: field(entry, ...ENTRY.draft) === true,
+    from: displayName(field(entry, ...ENTRY.from)),
+    to: displayName(field(entry, ...ENTRY.to)),
+    cc: displayName(field(entry, ...ENTRY.cc)),
+    at: dateOf(entry, ENTRY.at),
+    subject: stringField(entry, ...ENTRY.subject),
+    message: stringField(entry, ...ENTRY.message),
+  };
+}
+
+function attachmentOf(attachment: unknown): Attachment {
+  const size = field(attachment, ...ATTACHMENT.size);
+  return { name: stringField(attachment, ...ATTACHMENT.name), size: typeof size === 'number' ? size : undefined, at: dateOf(attachment, ATTACHMENT.at) };
+}
+
+/** A ticket detail (TicketApiModel). */
+export function readTicket(raw: unknown): Ticket {
+  const item = readListItem(raw);
+  const template = stringField(raw, ...MEMBERS.templateId);
+  return {
+    ...item,
+    description: stringField(raw, ...membersOf('description').ids),
+    cc: stringField(raw, ...membersOf('cc').ids) || undefined,
+    source: stringField(raw, ...MEMBERS.source),
+    updated: dateOf(raw, MEMBERS.updated),
+    deleted: field(raw, ...MEMBERS.deleted) === true ? { on: dateOf(raw, MEMBERS.deletedOn) } : undefined,
+    resolution: resolutionOf(raw),
+    conversation: arrayField(raw, ...MEMBERS.conversation).map(entryOf),
+    attachments: arrayField(raw, ...MEMBERS.attachments).map(attachmentOf),
+    requesterEmail: requesterEmail(raw),
+    templateId: template === '' ? undefined : template,
+  };
+}

@@ -1,0 +1,170 @@
+// The ticket read model: every shape the service may send (the spec leaves the list item and
+// most of the detail open) reads the same.
+import { describe, expect, it } from 'vitest';
+import { readListItem, readTicket } from '../../src/model/ticket.js';
+
+describe('readListItem', () => {
+  it('reads the sandbox list item (ticketId, subject, plain names)', () => {
+    const item = { ticketId: 7, subject: 'Printer on fire', status: 'Open', priority: 'High', requester: 'Anna Berg', assignee: null, dueDate: '2026-11-20T12:00:00Z', createdOn: '2026-11-01T08:00:00Z', isOverdue: true };
+    const ticket = readListItem(item);
+
+    expect(ticket).toMatchObject({ raw: item, id: 7, title: 'Printer on fire', status: 'Open', priority: 'High', requester: 'Anna Berg', assignee: undefined, overdue: true, settled: false });
+    expect(ticket.due?.toISOString()).toBe('2026-11-20T12:00:00.000Z');
+    expect(ticket.created?.toISOString()).toBe('2026-11-01T08:00:00.000Z');
+  });
+
+  it('reads PascalCase members as camelCase ones', () => {
+    const ticket = readListItem({ TicketId: 8, Title: 'VPN', Status: { Id: 2, Status: 'On Hold' }, DueDate: '2026-11-20T12:00:00Z', CreatedOn: '2026-11-01T08:00:00Z' });
+
+    expect(ticket).toMatchObject({ id: 8, title: 'VPN', status: 'On Hold' });
+    expect(ticket.field('status')).toMatchObject({ said: true, id: 2, name: 'On Hold' });
+    expect(ticket.due).toBeDefined();
+    expect(ticket.created).toBeDefined();
+  });
+
+  it('reads the other names a list may use for a field', () => {
+    const ticket = readListItem({ ticketNumber: '9', statusName: 'Closed', ticketPriority: { id: 3, priority: 'Low' }, requesterName: 'Omar', assignedUserName: 'Lea', due: '2026-11-20', created: '2026-11-01' });
+
+    expect(ticket).toMatchObject({ id: '9', status: 'Closed', priority: 'Low', requester: 'Omar', assignee: 'Lea', settled: true, overdue: false });
+    expect(ticket.due).toBeDefined();
+    expect(ticket.created).toBeDefined();
+  });
+
+  it('names a person by their record, with the username other commands take', () => {
+    const ticket = readListItem({ assignee: { id: 'u-2', fullName: 'Lea Roy', userName: 'lea' } });
+
+    expect(ticket.assignee).toBe('Lea Roy (lea)');
+    expect(ticket.field('assignee')).toMatchObject({ id: 'u-2', ownName: 'Lea Roy', username: 'lea', empty: false });
+  });
+
+  it('shows a person with no name by their user ID, and a lookup without a name not at all', () => {
+    const ticket = readListItem({ assignedUser: 'u-2', ticketStatusId: 3 });
+
+    expect(ticket.assignee).toBe('u-2');
+    expect(ticket.status).toBeUndefined();
+    expect(ticket.field('status')).toMatchObject({ said: true, id: 3, value: 3, name: undefined });
+  });
+
+  it('tells a field the item says nothing about from one it says is empty', () => {
+    const ticket = readListItem({ ticketId: 1, assignedUser: null, group: '', site: { id: null, title: 'HQ' } });
+
+    expect(ticket.field('assignee')).toMatchObject({ said: true, empty: true, id: undefined });
+    expect(ticket.field('group')).toMatchObject({ said: true, empty: true });
+    expect(ticket.field('site')).toMatchObject({ said: true, empty: true, name: 'HQ' });
+    expect(ticket.field('department')).toMatchObject({ said: false, empty: true, id: undefined, name: undefined });
+  });
+
+  it('takes a number given for a name as the ID', () => {
+    expect(readListItem({ priority: 4 }).field('priority')).toMatchObject({ id: 4, name: '4' });
+  });
+
+  it('judges overdue by the service flag, else not once resolved or closed', () => {
+    expect(readListItem({ isOverdue: false, status: 'Open' }).overdue).toBe(false);
+    expect(readListItem({ status: 'Open' }).overdue).toBeUndefined();
+    expect(readListItem({ status: 'Resolved' })).toMatchObject({ overdue: false, settled: true });
+    expect(readListItem({ status: 'Open', isClosed: true })).toMatchObject({ overdue: false, settled: true });
+  });
+
+  it('reads nothing from what is not an object, and no ID from an empty one', () => {
+    for (const raw of [null, 'text', 42, [], { ticketId: '' }]) {
+      const ticket = readListItem(raw);
+      expect(ticket).toMatchObject({ id: undefined, title: undefined, status: undefined, due: undefined, settled: false });
+      expect(ticket.field('status').said).toBe(false);
+    }
+  });
+});
+
+describe('readTicket', () => {
+  // The sandbox's TicketApiModel, trimmed.
+  const detail = {
+    id: 7,
+    title: 'Printer on fire',
+    description: 'Smoke.',
+    siteId: 2,
+    ticketStatusId: 5,
+    creatorId: 'u-1',
+    assignedUser: null,
+    dueDate: '2026-11-20T12:00:00Z',
+    createdOn: '2026-11-01T08:00:00Z',
+    updatedOn: '2026-11-02T08:00:00Z',
+    source: 'Manual',
+    cc: '',
+    isDeleted: false,
+    templateId: 'tpl',
+    creator: { id: 'u-1', userName: 'anna', fullName: 'Anna Berg', email: ' anna@example.com ' },
+    assignee: null,
+    site: { id: 2, title: 'HQ' },
+    status: { id: 5, status: 'Closed', statusType: 2 },
+    resolution: { details: 'Replaced.', submitBy: 'u-3', submitDate: '2026-11-03T08:00:00Z' },
+    conversations: [{ type: 'RequesterReply', from: { fullName: 'Anna Berg' }, to: 'desk@example.com', subject: 'Re', message: 'Thanks', isDraft: true, createdOn: '2026-11-02T09:00:00Z' }],
+    attachments: [{ fileName: 'log.txt', size: 2048, createdOn: '2026-11-02T10:00:00Z' }],
+  };
+
+  it('reads a detail: text, people, related records, dates', () => {
+    const ticket = readTicket(detail);
+
+    expect(ticket).toMatchObject({
+      raw: detail,
+      id: 7,
+      title: 'Printer on fire',
+      description: 'Smoke.',
+      status: 'Closed',
+      requester: 'Anna Berg (anna)',
+      assignee: undefined,
+      source: 'Manual',
+      cc: undefined,
+      deleted: undefined,
+      templateId: 'tpl',
+      requesterEmail: 'anna@example.com',
+      settled: true,
+    });
+    expect(ticket.updated?.toISOString()).toBe('2026-11-02T08:00:00.000Z');
+    expect(ticket.field('site')).toMatchObject({ id: 2, name: 'HQ' });
+    expect(ticket.field('requester')).toMatchObject({ id: 'u-1', value: 'u-1', ownName: 'Anna Berg' });
+  });
+
+  it('reads the conversation, the attachments and a resolution record', () => {
+    const ticket = readTicket(detail);
+
+    expect(ticket.conversation).toEqual([
+      { type: 'RequesterReply', draft: true, from: 'Anna Berg', to: 'desk@example.com', cc: undefined, at: new Date('2026-11-02T09:00:00Z'), subject: 'Re', message: 'Thanks' },
+    ]);
+    expect(ticket.attachments).toEqual([{ name: 'log.txt', size: 2048, at: new Date('2026-11-02T10:00:00Z') }]);
+    expect(ticket.resolution).toEqual({ by: 'u-3', at: new Date('2026-11-03T08:00:00Z'), details: 'Replaced.' });
+  });
+
+  it('reads a PascalCase detail with other names the same', () => {
+    const ticket = readTicket({
+      Id: 8,
+      Subject: 'VPN',
+      Body: 'Down.',
+      IsDeleted: true,
+      DeletedOn: '2026-11-05T08:00:00Z',
+      Resolution: 'Rebooted.',
+      Thread: [{ Kind: 'Note', Sender: 'Lea', Body: 'Looking' }],
+      Files: [{ Name: 'a.png', FileSize: 'big' }],
+      RequesterEmail: 'omar@example.com',
+    });
+
+    expect(ticket).toMatchObject({ id: 8, title: 'VPN', description: 'Down.', resolution: { text: 'Rebooted.' }, requesterEmail: 'omar@example.com' });
+    expect(ticket.deleted?.on?.toISOString()).toBe('2026-11-05T08:00:00.000Z');
+    expect(ticket.conversation[0]).toMatchObject({ type: 'Note', from: 'Lea', message: 'Looking', draft: false });
+    expect(ticket.attachments[0]).toEqual({ name: 'a.png', size: undefined, at: undefined });
+  });
+
+  it('gives the update form the current values: own members as they are, else the related record\'s ID', () => {
+    const ticket = readTicket({ Id: 7, SiteId: 2, category: { id: 4, name: 'Network' }, creator: { id: 'u-1' }, TicketPriorityId: null, assignedUser: null, assignee: null });
+
+    expect(ticket.field('site').value).toBe(2);
+    expect(ticket.field('category').value).toBe(4);
+    expect(ticket.field('requester').value).toBe('u-1');
+    expect(ticket.field('priority').value).toBeUndefined();
+    expect(ticket.field('assignee').value).toBeUndefined();
+  });
+
+  it('reads a detail with none of the optional parts as empty, not as an error', () => {
+    const ticket = readTicket({ id: 1 });
+
+    expect(ticket).toMatchObject({ id: 1, description: undefined, resolution: undefined, conversation: [], attachments: [], requesterEmail: undefined, templateId: undefined });
+  });
+});
