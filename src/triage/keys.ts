@@ -47,7 +47,12 @@ export interface KeyRow {
 
 export const KEY_TABLE: readonly KeyRow[] = [
   { keys: [{ '↑': 'up', '↓': 'down' }, { j: 'down', k: 'up' }], help: 'move' },
-  { keys: [{ PgUp: 'pageUp', PgDn: 'pageDown', Home: 'first', End: 'last' }], unlisted: { g: 'first', G: 'last' }, help: 'move by a page, to the ends' },
+  {
+    keys: [{ PgUp: 'pageUp', PgDn: 'pageDown', Home: 'first', End: 'last' }],
+    unlisted: { g: 'first', G: 'last' },
+    help: 'move by a page, to the ends',
+    readme: 'move by a page, to the ends (`g` and `G` go to the ends too)',
+  },
   {
     keys: [{ Enter: 'show' }],
     label: 'show',
