@@ -1,4 +1,4 @@
-// tkt triage [--view VIEW]: the technician's full-screen queue (contract section 10). The
+// tkt triage [--view VIEW]: the technician's full-screen queue (README, Triage). The
 // screen and its terminal UI library live in src/triage/, loaded only by this command.
 import type { CommandHost, Program } from '../cli.js';
 import { userSettings } from '../config/settings.js';

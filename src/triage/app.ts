@@ -124,6 +124,6 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
     await unmount();
     stdout.write(MAIN_SCREEN);
   }
-  // Closed by Ctrl-C or a signal: the run ends as interrupted, 130 (or 143 for SIGTERM; contract sections 5 and 8).
+  // Closed by Ctrl-C or a signal: the run ends as any interrupted command does, 130 (or 143 for SIGTERM).
   if (ending === 'interrupted' || ctx.signal.aborted) throw new InterruptedError();
 }

@@ -109,7 +109,10 @@ export function createEffectRunner(deps: EffectDeps): EffectRunner {
   async function readTechnicians(id: number): Promise<TriageEvent> {
     try {
       const technicians = await deps.lookups.entries('assignee');
-      const choices = technicians.map((entry) => ({ label: entry.username === undefined ? entry.name : `${entry.name} (${entry.username})`, value: String(entry.id) }));
+      const choices = technicians.map((entry) => ({
+        label: entry.username === undefined ? entry.name : `${entry.name} (${entry.username})`,
+        value: String(entry.id),
+      }));
       return { kind: 'techniciansRead', id, choices };
     } catch (error) {
       return { kind: 'techniciansFailed', error };

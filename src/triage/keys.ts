@@ -58,7 +58,10 @@ export const KEY_TABLE: readonly KeyRow[] = [
     label: 'show',
     help: 'the full ticket in the pager (tkt show)',
     readme:
-      'the whole ticket in the pager, as `tkt show` prints it; the default pager here is `less -R` over the whole screen until `q` (not `less -FRX`, which would quit at once on a short ticket and leave it in the shell\'s screen); a configured pager runs as it is; one that cannot be run is said in the status line',
+      'the whole ticket in the pager, as `tkt show` prints it; the default pager here is `less -R` over the ' +
+        'whole screen until `q` (not `less -FRX`, which would quit at once on a short ticket and leave it in ' +
+        "the shell's screen); a configured pager runs as it is; one that cannot be run is said in the status " +
+        'line',
   },
   {
     keys: [{ '/': 'filter' }],
@@ -66,7 +69,9 @@ export const KEY_TABLE: readonly KeyRow[] = [
     label: 'filter',
     help: 'filter the list (Enter keeps it, Esc clears it)',
     readme:
-      'filter the list by ID, title, status, priority, requester or assignee (Enter keeps it, Esc clears it; it stays when the view is read again with `R`, and is cleared when you switch view: a new view shows all its tickets)',
+      'filter the list by ID, title, status, priority, requester or assignee (Enter keeps it, Esc clears ' +
+        'it; it stays when the view is read again with `R`, and is cleared when you switch view: a new view ' +
+        'shows all its tickets)',
   },
   { keys: [{ p: 'pickUp' }], label: 'pick up', help: 'pick up (assign to yourself)' },
   {
@@ -74,17 +79,32 @@ export const KEY_TABLE: readonly KeyRow[] = [
     label: 'reply',
     help: 'reply to the requester (message in $EDITOR)',
     readme:
-      'reply to the requester by e-mail, the message written in your editor (`tkt config get editor`); a reply that could not be sent is kept, and the next `r` on that ticket opens the editor with it. The status line says what happened (`✓ replied to #1023`) until the next action or `R`',
+      'reply to the requester by e-mail, the message written in your editor (`tkt config get editor`); a ' +
+        'reply that could not be sent is kept, and the next `r` on that ticket opens the editor with it. The ' +
+        'status line says what happened (`✓ replied to #1023`) until the next action or `R`',
   },
-  { keys: [{ s: 'resolve' }], label: 'resolve', help: 'resolve (asks for the resolution notes)', readme: 'resolve, with the resolution notes typed at the prompt' },
+  {
+    keys: [{ s: 'resolve' }],
+    label: 'resolve',
+    help: 'resolve (asks for the resolution notes)',
+    readme: 'resolve, with the resolution notes typed at the prompt',
+  },
   { keys: [{ c: 'close' }], label: 'close', help: 'close (asks to confirm)', readme: 'close (asks y/n)' },
-  { keys: [{ a: 'assign' }], label: 'assign', help: 'assign (type to filter the technicians)', readme: 'assign: type to filter the technicians, Enter chooses' },
+  {
+    keys: [{ a: 'assign' }],
+    label: 'assign',
+    help: 'assign (type to filter the technicians)',
+    readme: 'assign: type to filter the technicians, Enter chooses',
+  },
   {
     keys: [{ v: 'switchView' }],
     label: 'view',
     help: 'switch view',
     readme:
-      'switch view: type to filter the views, Enter opens the first; the view named as typed comes first, then those whose name starts with it, then those with a word that does (`unassigned` opens `unassigned-tickets`, not `my-open-or-unassigned`); the assign picker orders technicians the same way',
+      'switch view: type to filter the views, Enter opens the first; the view named as typed comes first, ' +
+        'then those whose name starts with it, then those with a word that does (`unassigned` opens ' +
+        '`unassigned-tickets`, not `my-open-or-unassigned`); the assign picker orders technicians the same ' +
+        'way',
   },
   { keys: [{ o: 'reopen' }], label: 'reopen', help: 'reopen (status Open)' },
   { keys: [{ m: 'markRead' }], label: 'read', help: 'mark read' },

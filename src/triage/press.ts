@@ -7,7 +7,7 @@ import { actionOf, keyName, type Action } from './keys.js';
 import { layoutFor } from './layout.js';
 import { pickerMatches, type Choice } from './picker.js';
 import { currentRow, withRows, type Overlay, type TriageState } from './state.js';
-import { actOn, actOnHighlighted, end, say, startLoad, unchanged, type Step } from './steps.js';
+import { actOn, actOnHighlighted, end, say, startLoad, unchanged, type Step } from './transitions.js';
 
 /** Text typed into the filter or a prompt: control characters are never part of it. */
 const typed = (input: string) => input.replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
@@ -124,7 +124,9 @@ function typeInto(state: TriageState, input: string, key: KeyPress): Step {
 function pressInOverlay(state: TriageState, overlay: Overlay, input: string, key: KeyPress): Step {
   const closed = { ...state, overlay: undefined };
   if (overlay.kind === 'help') return unchanged(closed);
-  if (overlay.kind === 'confirm') return input === 'y' || input === 'Y' ? actOn(closed, overlay.closes, { kind: 'close' }) : say(closed, 'nothing was changed', 'info');
+  if (overlay.kind === 'confirm') {
+    return input === 'y' || input === 'Y' ? actOn(closed, overlay.closes, { kind: 'close' }) : say(closed, 'nothing was changed', 'info');
+  }
   if (key.escape === true) return say(closed, 'nothing was changed', 'info');
   if (overlay.kind === 'prompt') {
     if (key.return === true) return actOn(closed, overlay.resolves, { kind: 'resolve', notes: overlay.text });

@@ -10,7 +10,7 @@ import { layoutFor, type TerminalSize } from './layout.js';
 import { pressKey, paste } from './press.js';
 import { detailRow, rowsOf } from './rows.js';
 import { currentRow, detailKey, initialState, withRows, type TriageState } from './state.js';
-import { end, startLoad, unchanged, type Step } from './steps.js';
+import { end, startLoad, unchanged, type Step } from './transitions.js';
 
 export type { Step };
 
@@ -55,7 +55,10 @@ function handle(state: TriageState, event: TriageEvent): Step {
     case 'techniciansRead':
       // Not over a prompt or picker opened meanwhile: what is typed there would be lost.
       if (state.overlay !== undefined) return unchanged(state);
-      return unchanged({ ...state, overlay: { kind: 'picker', title: `Assign #${event.id} to`, query: '', choices: event.choices, selected: 0, assigns: event.id } });
+      return unchanged({
+        ...state,
+        overlay: { kind: 'picker', title: `Assign #${event.id} to`, query: '', choices: event.choices, selected: 0, assigns: event.id },
+      });
     case 'techniciansFailed':
       return unchanged({ ...state, status: { text: `✗ assign: ${failureText(event.error)}`, tone: 'error' } });
   }
@@ -114,12 +117,9 @@ function acted(state: TriageState, event: Extract<TriageEvent, { kind: 'acted' }
     return { ...next, details: mapWithout(state.details, event.id), status: { text, tone: 'ok' } };
   }
   const { ticket } = event.refreshed;
-  const refreshed = { ...next, details: new Map(state.details).set(event.id, { ticket, texts: new Map() }), status: { text: `✓ ${done}`, tone: 'ok' as const } };
-  return withRows(
-    refreshed,
-    state.rows.map((row) => (row.id === event.id ? detailRow(event.id, ticket) : row)),
-    state.filter,
-  );
+  const details = new Map(state.details).set(event.id, { ticket, texts: new Map() });
+  const rows = state.rows.map((row) => (row.id === event.id ? detailRow(event.id, ticket) : row));
+  return withRows({ ...next, details, status: { text: `✓ ${done}`, tone: 'ok' } }, rows, state.filter);
 }
 
 function actionFailed(state: TriageState, event: Extract<TriageEvent, { kind: 'actionFailed' }>): TriageState {

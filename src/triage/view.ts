@@ -48,13 +48,15 @@ function titleLine(state: TriageState, width: number, style: Style): string {
   return style.bold(truncate(`tkt triage · ${kebabCase(state.view)} · ${shown}${filter}`, width));
 }
 
+function emptyListWhy(state: TriageState): string {
+  if (state.loading !== undefined) return 'loading…';
+  if (state.loadFailed) return 'could not load this view: R tries again';
+  return state.filter === '' ? 'no tickets in this view' : 'no ticket matches the filter';
+}
+
 function listLines(state: TriageState, layout: Layout, { table, style, color, now }: Drawing): string[] {
   const lines = [`  ${table.header}`];
-  if (state.visible.length === 0) {
-    const why =
-      state.loading !== undefined ? 'loading…' : state.loadFailed ? 'could not load this view: R tries again' : state.filter === '' ? 'no tickets in this view' : 'no ticket matches the filter';
-    lines.push(`  ${why}`);
-  }
+  if (state.visible.length === 0) lines.push(`  ${emptyListWhy(state)}`);
   // The highlight sits in the middle of the window once the list is longer than it.
   const top = Math.max(0, Math.min(state.selected - Math.floor(layout.listLines / 2), state.visible.length - layout.listLines));
   state.visible.slice(top, top + layout.listLines).forEach((row, offset) => {
