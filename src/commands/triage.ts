@@ -1,10 +1,11 @@
-// tkt triage [--view VIEW]: the technician's full-screen queue (contract section 10). The
+// tkt triage [--view VIEW]: the technician's full-screen queue (README, Triage). The
 // screen and its terminal UI library live in src/triage/, loaded only by this command.
 import type { CommandHost, Program } from '../cli.js';
 import { userSettings } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { kebabCase, parseListType } from '../tickets/list-query.js';
+import { keyHelpLines } from '../triage/keys.js';
 
 export interface TriageOptions {
   view?: string | undefined;
@@ -21,9 +22,8 @@ export function register(program: Program, host: CommandHost): void {
     .addHelpText(
       'after',
       `
-Keys: arrows or j/k move, PgUp/PgDn, Home/End; / filters; Enter shows the ticket in the pager;
-p pick up, r reply ($EDITOR), s resolve, c close, a assign, o reopen, m mark read; v switches
-view, R refreshes, ? lists the keys, q quits (Ctrl-C: exit 130). Needs a terminal.
+Keys (tkt triage needs a terminal):
+${keyHelpLines().join('\n')}
 
 Examples:
   $ tkt triage

@@ -1,6 +1,6 @@
-// Runs the triage screen: the alternate screen (the shell's scrollback is left as it was),
-// Ink mounted on the session, and the terminal lent to the editor and the pager
-// (Context.lendTerminal, with the screen as its holder).
+// Runs the triage screen: the alternate screen (the shell's scrollback is left as it was), the
+// program (update.ts's state and effects.ts's effects) drawn by Ink, and the terminal lent to
+// the editor and the pager (Context.lendTerminal, with the screen as its holder).
 //
 // Why Ink: the most used and best kept terminal UI library for Node (React components, its
 // own input parser with arrows, PgUp/PgDn, Home/End, resize handling, frames written in one
@@ -15,11 +15,15 @@ import { effectiveSetting, settingSpec } from '../config/settings.js';
 import { createLookups } from '../lookups/index.js';
 import { pageText } from '../output/pager.js';
 import { renderTicketDetail } from '../tickets/detail.js';
-import { createTicketActions } from './actions.js';
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from '../util/terminal-input.js';
 import type { TerminalHolder } from '../util/terminal-handoff.js';
+import { createTicketActions } from './actions.js';
+import { createEffectRunner } from './effects.js';
+import { startProgram } from './program.js';
 import { TriageScreen } from './screen.js';
-import { TriageSession, type Ending, type Terminal } from './session.js';
+import type { Ending } from './state.js';
+import { watchTerminalSize } from './terminal-size.js';
+import { start } from './update.js';
 
 // Cleared too: after a program that draws on the alternate screen without leaving it (a
 // graphical editor's "waiting" line), the terminal is still on it.
@@ -56,11 +60,12 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
   const lookups = createLookups(quietCtx);
   const stdout = ctx.io.stdout as NodeJS.WriteStream;
   const stdin = ctx.io.stdin as NodeJS.ReadStream;
+  const color = ctx.io.stdoutColor;
   let instance: Instance | undefined;
 
   const mount = () => {
     stdout.write(ALTERNATE_SCREEN + BRACKETED_PASTE_ON);
-    instance = render(h(TriageScreen, { session, color: ctx.io.stdoutColor, now: ctx.now, size: ctx.io.size }), {
+    instance = render(h(TriageScreen, { program, color, now: ctx.now }), {
       stdout,
       stdin,
       stderr: ctx.io.stderr as NodeJS.WriteStream,
@@ -86,41 +91,39 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
       stdout.write(CLEAR_SCREEN);
     },
     retake() {
-      if (!session.snapshot().quit) mount();
+      if (!program.snapshot().ended) mount();
     },
   };
   // The editor or pager has the terminal: a Ctrl-C there is theirs (Context.lendTerminal).
-  const terminal: Terminal = { suspend: (work) => ctx.lendTerminal(work, screen) };
-  const session = new TriageSession(
-    {
-      ctx,
-      client,
-      lookups,
-      actions: createTicketActions(quietCtx, client, lookups),
-      terminal,
-      page: async (text) => {
-        const pager = triagePager(ctx);
-        return (await pageText(text, pager.command, ctx.io.stdout, ctx.env)) ? undefined : pager.cannotRun;
-      },
-      renderDetail: (ticket, width, color) => renderTicketDetail(ticket, { lookups, now: ctx.now(), color, width }),
+  const runEffect = createEffectRunner({
+    client,
+    lookups,
+    actions: createTicketActions(quietCtx, client, lookups),
+    signal: ctx.signal,
+    editor: (editing) => ctx.lendTerminal(() => ctx.prompter.editor(editing), screen),
+    page: async (text) => {
+      const pager = triagePager(ctx);
+      return (await ctx.lendTerminal(() => pageText(text, pager.command, ctx.io.stdout, ctx.env), screen)) ? undefined : pager.cannotRun;
     },
-    options.view,
-  );
+    renderDetail: (ticket, width) => renderTicketDetail(ticket, { lookups, now: ctx.now(), color, width }),
+  });
+  const program = startProgram(start(options.view, ctx.io.size()), runEffect);
 
   // Ctrl-C is a key on the screen (the terminal is raw); a SIGTERM (or a SIGINT sent by kill)
   // closes it the same way.
-  const onSignal = () => session.quit('interrupted');
+  const onSignal = () => program.dispatch({ kind: 'signalled' });
   ctx.signal.addEventListener('abort', onSignal, { once: true });
+  const stopWatching = watchTerminalSize(stdout, ctx.io.size, ({ columns, rows }) => program.dispatch({ kind: 'resized', columns, rows }));
   mount();
   let ending: Ending;
   try {
-    void session.load();
-    ending = await session.finished;
+    ending = await program.finished;
   } finally {
+    stopWatching();
     ctx.signal.removeEventListener('abort', onSignal);
     await unmount();
     stdout.write(MAIN_SCREEN);
   }
-  // Closed by Ctrl-C or a signal: the run ends as interrupted, 130 (or 143 for SIGTERM; contract sections 5 and 8).
+  // Closed by Ctrl-C or a signal: the run ends as any interrupted command does, 130 (or 143 for SIGTERM).
   if (ending === 'interrupted' || ctx.signal.aborted) throw new InterruptedError();
 }

@@ -1,6 +1,6 @@
 // The triage table's rows: the due column reads as `tkt list`'s does.
 import { describe, expect, it } from 'vitest';
-import { tableRow } from '../../src/triage/screen.js';
+import { tableRow } from '../../src/triage/view.js';
 import { readListItem } from '../../src/model/ticket.js';
 
 const now = new Date('2026-11-22T13:05:00Z');

@@ -1,0 +1,136 @@
+// Runs what update.ts asks for (reads, actions, the editor, the pager) and reports each result as
+// the event that update.ts takes it in: never a change of state here. A load overtaken by a
+// later one is stopped, and reports nothing.
+import { plans } from '../api/plans.js';
+import type { ApiClient } from '../api/types.js';
+import type { Lookups } from '../lookups/types.js';
+import { sanitizeInline } from '../output/sanitize.js';
+import { readTicket } from '../model/ticket.js';
+import { viewTickets } from '../tickets/pages.js';
+import type { TicketActions } from './actions.js';
+import type { Effect, TicketAction, TriageEvent } from './events.js';
+import { failureText } from './failure.js';
+
+export interface EffectDeps {
+  client: ApiClient;
+  lookups: Lookups;
+  actions: TicketActions;
+  /** The run's: aborted, loads stop. */
+  signal: AbortSignal;
+  /** The reply's message, written in the editor, which has the terminal meanwhile. */
+  editor(options: { message: string; default?: string }): Promise<string>;
+  /** Shows `text` in the pager, which has the terminal meanwhile; says why not when it could not be run. */
+  page(text: string): Promise<string | undefined>;
+  /** The full `tkt show` text of a ticket at `width` columns. */
+  renderDetail(ticket: unknown, width: number): Promise<string>;
+}
+
+/** The effects that reach the runner; ending the run is the program's (program.ts). */
+export type RunnableEffect = Exclude<Effect, { kind: 'end' | 'fail' }>;
+
+export type EffectRunner = (effect: RunnableEffect) => Promise<TriageEvent | undefined>;
+
+export function createEffectRunner(deps: EffectDeps): EffectRunner {
+  /** The load whose answer the screen waits for. */
+  let latestLoad: AbortController | undefined;
+  const fetchTicket = async (id: number): Promise<unknown> => (await deps.client.send(plans.getTicket(id))).body;
+
+  async function loadView(view: string, token: number): Promise<TriageEvent | undefined> {
+    latestLoad?.abort();
+    const load = new AbortController();
+    latestLoad = load;
+    try {
+      const items = await viewTickets(deps.client, view, AbortSignal.any([deps.signal, load.signal]));
+      return load.signal.aborted ? undefined : { kind: 'viewLoaded', token, items };
+    } catch (error) {
+      return load.signal.aborted ? undefined : { kind: 'viewFailed', token, error };
+    }
+  }
+
+  async function readDetail(effect: Extract<Effect, { kind: 'readDetail' }>): Promise<TriageEvent> {
+    const { id, width, generation } = effect;
+    try {
+      const ticket = effect.ticket ?? (await fetchTicket(id));
+      return { kind: 'detailRead', id, width, generation, ticket, text: await deps.renderDetail(ticket, width) };
+    } catch (error) {
+      return { kind: 'detailFailed', id, width, generation, error };
+    }
+  }
+
+  function run(id: number, action: Exclude<TicketAction, { kind: 'reply' }>): Promise<string> {
+    switch (action.kind) {
+      case 'pickUp':
+        return deps.actions.pickUp(id);
+      case 'markRead':
+        return deps.actions.markRead(id);
+      case 'reopen':
+        return deps.actions.reopen(id);
+      case 'close':
+        return deps.actions.close(id);
+      case 'resolve':
+        return deps.actions.resolve(id, action.notes);
+      case 'assign':
+        return deps.actions.assign(id, action.user);
+    }
+  }
+
+  /** The action, then the ticket read again for its row. */
+  async function act(id: number, action: TicketAction): Promise<TriageEvent> {
+    let message: string | undefined;
+    let done: string;
+    try {
+      if (action.kind === 'reply') {
+        const ticket = action.ticket ?? (await fetchTicket(id));
+        message = await deps.editor({ message: `Reply to #${id}: ${sanitizeInline(readTicket(ticket).title ?? '')}`, default: action.draft });
+        done = await deps.actions.reply(id, ticket, message);
+      } else done = await run(id, action);
+    } catch (error) {
+      // A message written but not sent is kept for the next try.
+      return { kind: 'actionFailed', id, error, unsentReply: message };
+    }
+    try {
+      return { kind: 'acted', id, done, refreshed: { ticket: await fetchTicket(id) } };
+    } catch (error) {
+      return { kind: 'acted', id, done, refreshed: { error } };
+    }
+  }
+
+  async function showInPager(id: number, width: number, cached: unknown): Promise<TriageEvent | undefined> {
+    try {
+      const text = await deps.renderDetail(cached ?? (await fetchTicket(id)), width);
+      const notShown = await deps.page(text);
+      // Printed instead, the ticket would land on the shell's screen, under triage's.
+      return notShown === undefined ? undefined : { kind: 'notShown', id, reason: notShown };
+    } catch (error) {
+      return { kind: 'notShown', id, reason: failureText(error) };
+    }
+  }
+
+  async function readTechnicians(id: number): Promise<TriageEvent> {
+    try {
+      const technicians = await deps.lookups.entries('assignee');
+      const choices = technicians.map((entry) => ({
+        label: entry.username === undefined ? entry.name : `${entry.name} (${entry.username})`,
+        value: String(entry.id),
+      }));
+      return { kind: 'techniciansRead', id, choices };
+    } catch (error) {
+      return { kind: 'techniciansFailed', error };
+    }
+  }
+
+  return async (effect) => {
+    switch (effect.kind) {
+      case 'loadView':
+        return loadView(effect.view, effect.token);
+      case 'readDetail':
+        return readDetail(effect);
+      case 'act':
+        return act(effect.id, effect.action);
+      case 'showInPager':
+        return showInPager(effect.id, effect.width, effect.ticket);
+      case 'readTechnicians':
+        return readTechnicians(effect.id);
+    }
+  };
+}

@@ -1,0 +1,48 @@
+// What reaches update.ts (events: keys, pastes, resizes, and the results of effects) and what it
+// asks for in return (effects: reads, actions, the editor and the pager), all as plain data.
+// effects.ts performs the effects and turns each result into the event that reports it.
+import type { KeyPress } from '../util/terminal-input.js';
+import type { Choice } from './picker.js';
+import type { Ending } from './state.js';
+
+/** What an action does to the highlighted ticket, as the service is asked it. */
+export type TicketAction =
+  | { kind: 'pickUp' }
+  | { kind: 'markRead' }
+  | { kind: 'reopen' }
+  | { kind: 'close' }
+  | { kind: 'resolve'; notes: string }
+  | { kind: 'assign'; user: string }
+  /** The ticket when it was read already; the editor opens with the draft kept from a reply that failed. */
+  | { kind: 'reply'; ticket: unknown; draft: string | undefined };
+
+export type Effect =
+  | { kind: 'loadView'; view: string; token: number }
+  /** Reads the ticket (unless it is given) and renders its `tkt show` text at `width`. */
+  | { kind: 'readDetail'; id: number; width: number; ticket: unknown; generation: number }
+  /** Runs the action, then reads the ticket again for its row. */
+  | { kind: 'act'; id: number; action: TicketAction }
+  | { kind: 'showInPager'; id: number; width: number; ticket: unknown }
+  | { kind: 'readTechnicians'; id: number }
+  | { kind: 'end'; ending: Ending }
+  /** Ends the run with the error, as any command's would. */
+  | { kind: 'fail'; error: unknown };
+
+export type TriageEvent =
+  | { kind: 'key'; input: string; key: KeyPress }
+  | { kind: 'paste'; text: string }
+  | { kind: 'resized'; columns: number; rows: number }
+  /** A signal (SIGTERM, or SIGINT sent by kill): the screen closes as on Ctrl-C. */
+  | { kind: 'signalled' }
+  | { kind: 'viewLoaded'; token: number; items: readonly unknown[] }
+  | { kind: 'viewFailed'; token: number; error: unknown }
+  | { kind: 'detailRead'; id: number; width: number; ticket: unknown; text: string; generation: number }
+  | { kind: 'detailFailed'; id: number; width: number; error: unknown; generation: number }
+  /** The action is done (`done` says what it did); the ticket as read after it, or why it could not be. */
+  | { kind: 'acted'; id: number; done: string; refreshed: { ticket: unknown } | { error: unknown } }
+  /** The action failed; a reply's message, when it was written, to be kept. */
+  | { kind: 'actionFailed'; id: number; error: unknown; unsentReply?: string }
+  /** The ticket could not be shown in the pager. */
+  | { kind: 'notShown'; id: number; reason: string }
+  | { kind: 'techniciansRead'; id: number; choices: readonly Choice[] }
+  | { kind: 'techniciansFailed'; error: unknown };

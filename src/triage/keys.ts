@@ -1,0 +1,179 @@
+// Triage's keys, in one table: what each key does (update.ts looks keys up here) and the words
+// that list it, from which the footer, the ? screen, `tkt triage --help` and the README's key
+// table are all made (test/triage/keys.test.ts keeps the README equal to it). `tkt triage
+// --help` loads this file, so it imports nothing that runs.
+import type { KeyPress } from '../util/terminal-input.js';
+
+export type Action =
+  | 'up'
+  | 'down'
+  | 'pageUp'
+  | 'pageDown'
+  | 'first'
+  | 'last'
+  | 'show'
+  | 'filter'
+  | 'clearFilter'
+  | 'pickUp'
+  | 'reply'
+  | 'resolve'
+  | 'close'
+  | 'assign'
+  | 'switchView'
+  | 'reopen'
+  | 'markRead'
+  | 'refresh'
+  | 'quit'
+  | 'help'
+  | 'interrupt';
+
+/** Keys by the names keyName gives them, and what each does. */
+type Keys = Readonly<Record<string, Action>>;
+
+export interface KeyRow {
+  /** The keys as listed: groups that do the same in two ways (the arrows and vi's j k). */
+  keys: readonly Keys[];
+  /** Keys that do what listed ones do, left out of the lists (vi's g and G; Esc, which `/`'s help explains). */
+  unlisted?: Keys;
+  /** Its word in the footer, which shows the rows that have one, in this order, as far as the width allows. */
+  label?: string;
+  /** In the footer whatever the width: the way out and the way to every key. */
+  alwaysInFooter?: true;
+  /** One line, for the ? screen and `tkt triage --help`. */
+  help: string;
+  /** The README's words, where it says more than `help`. */
+  readme?: string;
+}
+
+export const KEY_TABLE: readonly KeyRow[] = [
+  { keys: [{ '↑': 'up', '↓': 'down' }, { j: 'down', k: 'up' }], help: 'move' },
+  {
+    keys: [{ PgUp: 'pageUp', PgDn: 'pageDown', Home: 'first', End: 'last' }],
+    unlisted: { g: 'first', G: 'last' },
+    help: 'move by a page, to the ends',
+    readme: 'move by a page, to the ends (`g` and `G` go to the ends too)',
+  },
+  {
+    keys: [{ Enter: 'show' }],
+    label: 'show',
+    help: 'the full ticket in the pager (tkt show)',
+    readme:
+      'the whole ticket in the pager, as `tkt show` prints it; the default pager here is `less -R` over the ' +
+        'whole screen until `q` (not `less -FRX`, which would quit at once on a short ticket and leave it in ' +
+        "the shell's screen); a configured pager runs as it is; one that cannot be run is said in the status " +
+        'line',
+  },
+  {
+    keys: [{ '/': 'filter' }],
+    unlisted: { Esc: 'clearFilter' },
+    label: 'filter',
+    help: 'filter the list (Enter keeps it, Esc clears it)',
+    readme:
+      'filter the list by ID, title, status, priority, requester or assignee (Enter keeps it, Esc clears ' +
+        'it; it stays when the view is read again with `R`, and is cleared when you switch view: a new view ' +
+        'shows all its tickets)',
+  },
+  { keys: [{ p: 'pickUp' }], label: 'pick up', help: 'pick up (assign to yourself)' },
+  {
+    keys: [{ r: 'reply' }],
+    label: 'reply',
+    help: 'reply to the requester (message in $EDITOR)',
+    readme:
+      'reply to the requester by e-mail, the message written in your editor (`tkt config get editor`); a ' +
+        'reply that could not be sent is kept, and the next `r` on that ticket opens the editor with it. The ' +
+        'status line says what happened (`✓ replied to #1023`) until the next action or `R`',
+  },
+  {
+    keys: [{ s: 'resolve' }],
+    label: 'resolve',
+    help: 'resolve (asks for the resolution notes)',
+    readme: 'resolve, with the resolution notes typed at the prompt',
+  },
+  { keys: [{ c: 'close' }], label: 'close', help: 'close (asks to confirm)', readme: 'close (asks y/n)' },
+  {
+    keys: [{ a: 'assign' }],
+    label: 'assign',
+    help: 'assign (type to filter the technicians)',
+    readme: 'assign: type to filter the technicians, Enter chooses',
+  },
+  {
+    keys: [{ v: 'switchView' }],
+    label: 'view',
+    help: 'switch view',
+    readme:
+      'switch view: type to filter the views, Enter opens the first; the view named as typed comes first, ' +
+        'then those whose name starts with it, then those with a word that does (`unassigned` opens ' +
+        '`unassigned-tickets`, not `my-open-or-unassigned`); the assign picker orders technicians the same ' +
+        'way',
+  },
+  { keys: [{ o: 'reopen' }], label: 'reopen', help: 'reopen (status Open)' },
+  { keys: [{ m: 'markRead' }], label: 'read', help: 'mark read' },
+  { keys: [{ R: 'refresh' }], label: 'refresh', help: 'refresh the list', readme: 'read the view again' },
+  { keys: [{ q: 'quit' }], label: 'quit', alwaysInFooter: true, help: 'quit', readme: 'quit (exit 0)' },
+  {
+    keys: [{ '?': 'help' }],
+    label: 'keys',
+    alwaysInFooter: true,
+    help: 'this help',
+    readme: 'every key, over the whole screen (the footer shows the most used ones that fit, then always `q quit` and `? keys`)',
+  },
+  {
+    keys: [{ 'Ctrl-C': 'interrupt' }],
+    help: 'quit, as interrupted (exit 130)',
+    readme: 'quit as interrupted: exit 130, as any command interrupted by Ctrl-C (a SIGTERM closes the screen too, exit 143)',
+  },
+];
+
+const ACTIONS: ReadonlyMap<string, Action> = new Map(KEY_TABLE.flatMap((row) => [...row.keys, row.unlisted ?? {}].flatMap((keys) => Object.entries(keys))));
+
+const SPECIAL_NAMES: readonly (readonly [keyof KeyPress, string])[] = [
+  ['upArrow', '↑'],
+  ['downArrow', '↓'],
+  ['pageUp', 'PgUp'],
+  ['pageDown', 'PgDn'],
+  ['home', 'Home'],
+  ['end', 'End'],
+  ['return', 'Enter'],
+  ['escape', 'Esc'],
+];
+
+/** A key press by the name the table gives it: ↑, PgUp, Enter, Ctrl-C, or the character typed. */
+export function keyName(input: string, key: KeyPress): string {
+  if (key.ctrl === true) return `Ctrl-${input.toUpperCase()}`;
+  return SPECIAL_NAMES.find(([flag]) => key[flag] === true)?.[1] ?? input;
+}
+
+/** What the key pressed does over the list, if anything. */
+export const actionOf = (input: string, key: KeyPress): Action | undefined => ACTIONS.get(keyName(input, key));
+
+/** The keys of a row as the ? screen lists them: "↑ ↓  j k". */
+const listedKeys = (row: KeyRow) => row.keys.map((keys) => Object.keys(keys).join(' ')).join('  ');
+
+/** One line per row: its keys, then what they do. */
+export function keyHelpLines(): string[] {
+  const width = Math.max(...KEY_TABLE.map((row) => listedKeys(row).length));
+  return KEY_TABLE.map((row) => `  ${listedKeys(row).padEnd(width)}  ${row.help}`);
+}
+
+// The footer is short of room.
+const FOOTER_NAMES: Readonly<Record<string, string>> = { Enter: '⏎' };
+
+/** A row's "key label" as the footer shows it. */
+const footerEntry = (row: KeyRow) => {
+  const key = Object.keys(row.keys[0] ?? {})[0] ?? '';
+  return `${FOOTER_NAMES[key] ?? key} ${row.label ?? ''}`;
+};
+
+/** The footer's entries that show when there is room, most used first. */
+export const FOOTER_KEYS: readonly string[] = KEY_TABLE.filter((row) => row.label !== undefined && row.alwaysInFooter !== true).map(footerEntry);
+/** What ends the footer whatever the width: "q quit  ? keys". */
+export const FOOTER_ENDING = KEY_TABLE.filter((row) => row.alwaysInFooter === true)
+  .map(footerEntry)
+  .join('  ');
+
+/** The README's key table, in Markdown. */
+export function readmeKeyTable(): string {
+  const cell = (text: string) => text.replace(/\|/g, '\\|');
+  const keys = (row: KeyRow) => row.keys.map((group) => Object.keys(group).map((key) => `\`${key}\``).join(' ')).join(' / ');
+  return ['| key | what it does |', '|---|---|', ...KEY_TABLE.map((row) => `| ${cell(keys(row))} | ${cell(row.readme ?? row.help)} |`)].join('\n');
+}

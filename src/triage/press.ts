@@ -1,0 +1,149 @@
+// Keys and pastes, as update.ts hands them on: over the list a key does what the key table
+// (keys.ts) says; while the filter, a prompt or a picker is being typed, keys edit it; pasted
+// text is only ever text.
+import { kebabCase, LIST_TYPES } from '../tickets/list-query.js';
+import { keyPressOf, type KeyPress } from '../util/terminal-input.js';
+import { actionOf, keyName, type Action } from './keys.js';
+import { layoutFor } from './layout.js';
+import { pickerMatches, type Choice } from './picker.js';
+import { currentRow, withRows, type Overlay, type TriageState } from './state.js';
+import { actOn, actOnHighlighted, end, say, startLoad, unchanged, type Step } from './transitions.js';
+
+/** Text typed into the filter or a prompt: control characters are never part of it. */
+const typed = (input: string) => input.replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
+
+/** Pasted text for a one-line prompt: its line breaks and tabs as spaces, none at the ends. */
+const oneLine = (text: string) => text.replace(/^[\r\n]+|[\r\n]+$/g, '').replace(/\r\n|[\r\n\t]/g, ' ');
+
+export function pressKey(state: TriageState, input: string, key: KeyPress): Step {
+  if (keyName(input, key) === 'Ctrl-C') return end(state, 'interrupted');
+  // Keys typed faster than they are read come as one chunk ("jj", "printer\r"): one at a time.
+  if ([...input].length > 1 && key.ctrl !== true) return pressEach(state, input);
+  if (state.overlay !== undefined) return pressInOverlay(state, state.overlay, input, key);
+  if (state.filtering) return pressInFilter(state, input, key);
+  const action = actionOf(input, key);
+  return action === undefined ? unchanged(state) : perform(state, action);
+}
+
+function pressEach(state: TriageState, chunk: string): Step {
+  let step = unchanged(state);
+  for (const char of chunk) {
+    if (step.state.ended) break;
+    const { input, key } = keyPressOf(char);
+    const next = pressKey(step.state, input, key);
+    step = { state: next.state, effects: [...step.effects, ...next.effects] };
+  }
+  return step;
+}
+
+/** Pasted text: into the filter, the prompt or the picker being typed, as text, never as keys. */
+export function paste(state: TriageState, text: string): Step {
+  const inserted = insert(state, typed(oneLine(text)));
+  return inserted === undefined ? say(state, 'pasted text goes into the filter (/), a prompt or a picker: nothing was done', 'info') : unchanged(inserted);
+}
+
+/** `text` added to what is being typed: the prompt's text, the picker's query or the filter; undefined when nothing is. */
+function insert(state: TriageState, text: string): TriageState | undefined {
+  const { overlay } = state;
+  if (overlay?.kind === 'prompt') return { ...state, overlay: { ...overlay, text: overlay.text + text } };
+  if (overlay?.kind === 'picker') return { ...state, overlay: { ...overlay, query: overlay.query + text, selected: 0 } };
+  if (overlay === undefined && state.filtering) return withRows(state, state.rows, state.filter + text, 0);
+  return undefined;
+}
+
+/** A key's action over the list. */
+function perform(state: TriageState, action: Action): Step {
+  const row = currentRow(state);
+  const move = (to: number) => unchanged({ ...state, selected: Math.max(0, Math.min(state.visible.length - 1, to)) });
+  const page = Math.max(1, layoutFor(state.terminal, state.visible.length).listLines);
+  switch (action) {
+    case 'up':
+      return move(state.selected - 1);
+    case 'down':
+      return move(state.selected + 1);
+    case 'pageUp':
+      return move(state.selected - page);
+    case 'pageDown':
+      return move(state.selected + page);
+    case 'first':
+      return move(0);
+    case 'last':
+      return move(state.visible.length - 1);
+    case 'show':
+      if (row === undefined) return unchanged(state);
+      return { state, effects: [{ kind: 'showInPager', id: row.id, width: state.terminal.columns, ticket: state.details.get(row.id)?.ticket }] };
+    case 'filter':
+      return unchanged({ ...state, filtering: true });
+    case 'clearFilter':
+      return unchanged(state.filter === '' ? state : withRows(state, state.rows, ''));
+    case 'pickUp':
+      return actOnHighlighted(state, { kind: 'pickUp' });
+    case 'markRead':
+      return actOnHighlighted(state, { kind: 'markRead' });
+    case 'reopen':
+      return actOnHighlighted(state, { kind: 'reopen' });
+    case 'reply':
+      return actOnHighlighted(state, (id) => ({ kind: 'reply', ticket: state.details.get(id)?.ticket, draft: state.replyDrafts.get(id) }));
+    case 'resolve':
+      if (row === undefined) return unchanged(state);
+      return unchanged({ ...state, overlay: { kind: 'prompt', label: `Resolution notes for #${row.id}`, text: '', resolves: row.id } });
+    case 'close':
+      if (row === undefined) return unchanged(state);
+      return unchanged({ ...state, overlay: { kind: 'confirm', question: `Close #${row.id}? (y/n)`, closes: row.id } });
+    case 'assign':
+      return row === undefined ? unchanged(state) : { state, effects: [{ kind: 'readTechnicians', id: row.id }] };
+    case 'switchView': {
+      const choices = LIST_TYPES.map((type) => ({ label: kebabCase(type), value: type }));
+      const selected = Math.max(0, choices.findIndex((choice) => choice.value === state.view));
+      return unchanged({ ...state, overlay: { kind: 'picker', title: 'Switch to view', query: '', choices, selected, switchesView: true } });
+    }
+    case 'refresh':
+      return startLoad(state, state.view);
+    case 'help':
+      return unchanged({ ...state, overlay: { kind: 'help' } });
+    case 'quit':
+      return end(state, 'quit');
+    case 'interrupt':
+      return end(state, 'interrupted');
+  }
+}
+
+function pressInFilter(state: TriageState, input: string, key: KeyPress): Step {
+  if (key.return === true || key.upArrow === true || key.downArrow === true) return unchanged({ ...state, filtering: false });
+  if (key.escape === true) return unchanged(withRows({ ...state, filtering: false }, state.rows, ''));
+  if (key.backspace === true || key.delete === true) return unchanged(withRows(state, state.rows, state.filter.slice(0, -1)));
+  return typeInto(state, input, key);
+}
+
+/** A key typed into the filter, a prompt or a picker: its character, if it is text. */
+function typeInto(state: TriageState, input: string, key: KeyPress): Step {
+  const text = typed(input);
+  return unchanged(text === '' || key.ctrl === true ? state : (insert(state, text) ?? state));
+}
+
+function pressInOverlay(state: TriageState, overlay: Overlay, input: string, key: KeyPress): Step {
+  const closed = { ...state, overlay: undefined };
+  if (overlay.kind === 'help') return unchanged(closed);
+  if (overlay.kind === 'confirm') {
+    return input === 'y' || input === 'Y' ? actOn(closed, overlay.closes, { kind: 'close' }) : say(closed, 'nothing was changed', 'info');
+  }
+  if (key.escape === true) return say(closed, 'nothing was changed', 'info');
+  if (overlay.kind === 'prompt') {
+    if (key.return === true) return actOn(closed, overlay.resolves, { kind: 'resolve', notes: overlay.text });
+    if (key.backspace === true || key.delete === true) return unchanged({ ...state, overlay: { ...overlay, text: overlay.text.slice(0, -1) } });
+    return typeInto(state, input, key);
+  }
+  const shown = pickerMatches(overlay.choices, overlay.query);
+  if (key.return === true) {
+    const choice = shown[overlay.selected];
+    return choice === undefined ? unchanged(state) : choose(closed, overlay, choice);
+  }
+  if (key.upArrow === true) return unchanged({ ...state, overlay: { ...overlay, selected: Math.max(0, overlay.selected - 1) } });
+  if (key.downArrow === true) return unchanged({ ...state, overlay: { ...overlay, selected: Math.min(shown.length - 1, overlay.selected + 1) } });
+  if (key.backspace === true || key.delete === true) return unchanged({ ...state, overlay: { ...overlay, query: overlay.query.slice(0, -1), selected: 0 } });
+  return typeInto(state, input, key);
+}
+
+function choose(state: TriageState, picker: Extract<Overlay, { kind: 'picker' }>, choice: Choice): Step {
+  return 'assigns' in picker ? actOn(state, picker.assigns, { kind: 'assign', user: choice.value }) : startLoad(state, choice.value);
+}

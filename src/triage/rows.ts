@@ -1,0 +1,37 @@
+// The list's rows, made from what the service answers: a view's items, or a ticket read again
+// after an action.
+import { readListItem, type TicketListItem } from '../model/ticket.js';
+
+export interface TriageRow {
+  id: number;
+  summary: TicketListItem;
+  /** What the filter searches, lower-cased, made once per row: a view may hold 20,000 tickets. */
+  searchText: string;
+}
+
+const SEARCHED_FIELDS = ['title', 'status', 'priority', 'requester', 'assignee'] as const;
+
+function triageRow(id: number, summary: TicketListItem): TriageRow {
+  const searchText = [String(id), ...SEARCHED_FIELDS.map((name) => summary[name] ?? '')].join('\u0000').toLowerCase();
+  return { id, summary, searchText };
+}
+
+/** A view's items as rows; an item without a usable ID is left out. */
+export function rowsOf(items: readonly unknown[]): TriageRow[] {
+  return items.flatMap((item): TriageRow[] => {
+    const summary = readListItem(item);
+    const id = Number(summary.id);
+    return Number.isSafeInteger(id) ? [triageRow(id, summary)] : [];
+  });
+}
+
+/** A row from a ticket's detail, with people by their name alone, as the list names them. */
+export function detailRow(id: number, ticket: unknown): TriageRow {
+  const summary = readListItem(ticket);
+  return triageRow(id, {
+    ...summary,
+    id,
+    requester: summary.field('requester').ownName ?? summary.requester,
+    assignee: summary.field('assignee').ownName ?? summary.assignee,
+  });
+}

@@ -1,0 +1,123 @@
+// What the triage screen is at one moment, as plain data: update.ts makes each next state from
+// the last and an event, view.ts draws it. Nothing here changes in place.
+import type { TerminalSize } from './layout.js';
+import type { Choice } from './picker.js';
+import type { TriageRow } from './rows.js';
+
+export type Tone = 'info' | 'ok' | 'error';
+
+export type Ending = 'quit' | 'interrupted';
+
+interface PickerBase {
+  kind: 'picker';
+  title: string;
+  query: string;
+  choices: readonly Choice[];
+  /** Index into the choices the query shows (pickerMatches). */
+  selected: number;
+}
+
+/** What shows over the detail (the help over everything), with what answering it leads to. */
+export type Overlay =
+  | { kind: 'help' }
+  | { kind: 'prompt'; label: string; text: string; resolves: number }
+  | { kind: 'confirm'; question: string; closes: number }
+  | (PickerBase & { assigns: number })
+  | (PickerBase & { switchesView: true });
+
+export interface Detail {
+  ticket: unknown;
+  /** Its `tkt show` text, by the width it was rendered at. */
+  texts: ReadonlyMap<number, string>;
+}
+
+/** The action in flight on a ticket: other actions wait for it. */
+export interface Running {
+  id: number;
+  /** As the status line says it: "picking up". */
+  verb: string;
+  isReply: boolean;
+}
+
+export interface TriageState {
+  /** The list type shown. */
+  view: string;
+  rows: readonly TriageRow[];
+  /** The rows the filter lets through, in list order. */
+  visible: readonly TriageRow[];
+  /** Index into `visible`. */
+  selected: number;
+  filter: string;
+  /** Typing the filter: keys go to it until Enter or Esc. */
+  filtering: boolean;
+  /** The load whose answer the screen waits for; a later load overtakes it, and its answer is dropped. */
+  loading: { token: number; saysReadAgain: boolean } | undefined;
+  /** How many loads were started: the next one's token. */
+  loads: number;
+  /** The last load failed: the rows are an earlier answer's, or none after a switch of view. */
+  loadFailed: boolean;
+  /** A load has succeeded: from then on a failed load is said on the screen, not the end of the run. */
+  loadedOnce: boolean;
+  /** Tickets read for the detail, kept until the view is read again. */
+  details: ReadonlyMap<number, Detail>;
+  /** Detail reads in flight, by detailKey. */
+  reading: ReadonlySet<string>;
+  /** Counts the times the view was read: a detail read started before is stale. */
+  detailGeneration: number;
+  /**
+   * The highlighted ticket's failed read, shown until the highlight leaves it: failures are not
+   * kept, so the next highlight reads it again, but every frame drawn meanwhile does not.
+   */
+  failedRead: { id: number; error: string } | undefined;
+  /** Replies written but not sent (the service refused them), by ticket: r opens the editor with them. */
+  replyDrafts: ReadonlyMap<number, string>;
+  running: Running | undefined;
+  /** What the last action did, or what is going on. */
+  status: { text: string; tone: Tone } | undefined;
+  overlay: Overlay | undefined;
+  terminal: TerminalSize;
+  /** Quit, interrupted or failed: nothing more happens. */
+  ended: boolean;
+}
+
+export const detailKey = (id: number, width: number) => `${id}@${width}`;
+
+export function initialState(view: string, terminal: TerminalSize): TriageState {
+  return {
+    view,
+    rows: [],
+    visible: [],
+    selected: 0,
+    filter: '',
+    filtering: false,
+    loading: undefined,
+    loads: 0,
+    loadFailed: false,
+    loadedOnce: false,
+    details: new Map(),
+    reading: new Set(),
+    detailGeneration: 0,
+    failedRead: undefined,
+    replyDrafts: new Map(),
+    running: undefined,
+    status: undefined,
+    overlay: undefined,
+    terminal,
+    ended: false,
+  };
+}
+
+export const currentRow = (state: TriageState): TriageRow | undefined => state.visible[state.selected];
+
+/**
+ * The state with other rows or another filter: the rows it lets through, and the highlight on
+ * the same ticket when it is still listed (else at `fallback`, or as near it as the list allows).
+ */
+export function withRows(state: TriageState, rows: readonly TriageRow[], filter: string, fallback = state.selected): TriageState {
+  const current = currentRow(state);
+  const needle = filter.toLowerCase();
+  const visible = needle === '' ? rows : rows.filter((row) => row.searchText.includes(needle));
+  const index = current === undefined ? -1 : visible.findIndex((row) => row.id === current.id);
+  const selected = index >= 0 ? index : Math.min(fallback, Math.max(0, visible.length - 1));
+  return { ...state, rows, filter, visible, selected };
+}

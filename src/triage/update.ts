@@ -1,0 +1,162 @@
+// How triage changes: update(state, event) gives the next state and the effects to run, and
+// does nothing else (no IO, no clock, no promises), so that every behaviour of the screen can be
+// tested as data in, data out. The effects are run by effects.ts, whose results come back here
+// as events; the keys and pastes are handled in press.ts.
+import { sanitizeInline } from '../output/sanitize.js';
+import { kebabCase } from '../tickets/list-query.js';
+import type { Effect, TriageEvent } from './events.js';
+import { failureText } from './failure.js';
+import { layoutFor, type TerminalSize } from './layout.js';
+import { pressKey, paste } from './press.js';
+import { detailRow, rowsOf } from './rows.js';
+import { currentRow, detailKey, initialState, withRows, type TriageState } from './state.js';
+import { end, startLoad, unchanged, type Step } from './transitions.js';
+
+export type { Step };
+
+/** The first state, and the first load. */
+export function start(view: string, terminal: TerminalSize): Step {
+  return startLoad(initialState(view, terminal), view);
+}
+
+export function update(state: TriageState, event: TriageEvent): Step {
+  if (state.ended) return unchanged(state);
+  return withDetailWanted(handle(state, event));
+}
+
+function handle(state: TriageState, event: TriageEvent): Step {
+  switch (event.kind) {
+    case 'key':
+      return pressKey(state, event.input, event.key);
+    case 'paste':
+      return paste(state, event.text);
+    case 'resized':
+      return unchanged({ ...state, terminal: { columns: event.columns, rows: event.rows } });
+    case 'signalled':
+      return end(state, 'interrupted');
+    case 'viewLoaded':
+      return unchanged(viewLoaded(state, event));
+    case 'viewFailed':
+      return viewFailed(state, event);
+    case 'detailRead':
+      return unchanged(detailRead(state, event));
+    case 'detailFailed': {
+      if (event.generation !== state.detailGeneration) return unchanged(state);
+      const read = { ...state, reading: setWithout(state.reading, detailKey(event.id, event.width)) };
+      // Said only while the ticket is highlighted: once it is not, the next highlight reads it again.
+      return unchanged(currentRow(read)?.id === event.id ? { ...read, failedRead: { id: event.id, error: failureText(event.error) } } : read);
+    }
+    case 'acted':
+      return unchanged(acted(state, event));
+    case 'actionFailed':
+      return unchanged(actionFailed(state, event));
+    case 'notShown':
+      return unchanged({ ...state, status: { text: `✗ show #${event.id}: ${event.reason}`, tone: 'error' } });
+    case 'techniciansRead':
+      // Not over a prompt or picker opened meanwhile: what is typed there would be lost.
+      if (state.overlay !== undefined) return unchanged(state);
+      return unchanged({
+        ...state,
+        overlay: { kind: 'picker', title: `Assign #${event.id} to`, query: '', choices: event.choices, selected: 0, assigns: event.id },
+      });
+    case 'techniciansFailed':
+      return unchanged({ ...state, status: { text: `✗ assign: ${failureText(event.error)}`, tone: 'error' } });
+  }
+}
+
+function viewLoaded(state: TriageState, event: Extract<TriageEvent, { kind: 'viewLoaded' }>): TriageState {
+  // Overtaken while it ran: its tickets may belong to a view no longer shown.
+  if (event.token !== state.loading?.token) return state;
+  const { saysReadAgain } = state.loading;
+  // Read again means every detail too, one that failed included.
+  const loaded: TriageState = {
+    ...state,
+    loading: undefined,
+    loadFailed: false,
+    loadedOnce: true,
+    details: new Map(),
+    reading: new Set(),
+    detailGeneration: state.detailGeneration + 1,
+    failedRead: undefined,
+    // The title line counts the tickets; a reload says it happened.
+    status: saysReadAgain ? { text: `✓ ${kebabCase(state.view)} read again`, tone: 'ok' } : undefined,
+  };
+  return withRows(loaded, rowsOf(event.items), state.filter);
+}
+
+function viewFailed(state: TriageState, event: Extract<TriageEvent, { kind: 'viewFailed' }>): Step {
+  if (event.token !== state.loading?.token) return unchanged(state);
+  // The first: the run fails as any command's would (a refused token: exit 4 and its hint).
+  if (!state.loadedOnce) return { state: { ...state, ended: true }, effects: [{ kind: 'fail', error: event.error }] };
+  const text = `could not load ${kebabCase(state.view)}: ${failureText(event.error)}`;
+  return unchanged({ ...state, loading: undefined, loadFailed: true, status: { text, tone: 'error' } });
+}
+
+function detailRead(state: TriageState, event: Extract<TriageEvent, { kind: 'detailRead' }>): TriageState {
+  // Read before the view was read again: the ticket may have changed since.
+  if (event.generation !== state.detailGeneration) return state;
+  const read = { ...state, reading: setWithout(state.reading, detailKey(event.id, event.width)) };
+  const kept = state.details.get(event.id);
+  // The ticket was read anew meanwhile (after an action): this text is of the older one.
+  if (kept !== undefined && kept.ticket !== event.ticket) return read;
+  const texts = new Map(kept?.texts).set(event.width, event.text);
+  return { ...read, details: new Map(state.details).set(event.id, { ticket: event.ticket, texts }) };
+}
+
+/** After an action: its row and detail from the ticket as the service now has it. */
+function acted(state: TriageState, event: Extract<TriageEvent, { kind: 'acted' }>): TriageState {
+  const done = sanitizeInline(event.done);
+  const replied = state.running?.isReply === true;
+  const next: TriageState = {
+    ...state,
+    running: undefined,
+    replyDrafts: replied ? mapWithout(state.replyDrafts, event.id) : state.replyDrafts,
+  };
+  if ('error' in event.refreshed) {
+    const text = `✓ ${done}; the row could not be refreshed: ${failureText(event.refreshed.error)}`;
+    return { ...next, details: mapWithout(state.details, event.id), status: { text, tone: 'ok' } };
+  }
+  const { ticket } = event.refreshed;
+  const details = new Map(state.details).set(event.id, { ticket, texts: new Map() });
+  const rows = state.rows.map((row) => (row.id === event.id ? detailRow(event.id, ticket) : row));
+  return withRows({ ...next, details, status: { text: `✓ ${done}`, tone: 'ok' } }, rows, state.filter);
+}
+
+function actionFailed(state: TriageState, event: Extract<TriageEvent, { kind: 'actionFailed' }>): TriageState {
+  const replyDrafts = event.unsentReply === undefined ? state.replyDrafts : new Map(state.replyDrafts).set(event.id, event.unsentReply);
+  const kept = state.running?.isReply === true && replyDrafts.has(event.id) ? ' (your reply is kept: r opens it again)' : '';
+  // What was kept before the reason, which the width may cut.
+  const text = `✗ ${state.running?.verb ?? 'acting on'} #${event.id}${kept}: ${failureText(event.error)}`;
+  return { ...state, running: undefined, replyDrafts, status: { text, tone: 'error' } };
+}
+
+/**
+ * The highlighted ticket's detail, when it is shown and neither read nor being read at this
+ * width: a read to start. Drawing only shows what is here.
+ */
+function withDetailWanted({ state, effects }: Step): Step {
+  const row = currentRow(state);
+  // A failed read is shown until the highlight leaves the ticket.
+  const next = state.failedRead !== undefined && state.failedRead.id !== row?.id ? { ...state, failedRead: undefined } : state;
+  if (row === undefined || next.ended || next.overlay !== undefined || next.failedRead !== undefined) return { state: next, effects };
+  const { width } = layoutFor(next.terminal, next.visible.length);
+  const kept = next.details.get(row.id);
+  const key = detailKey(row.id, width);
+  if (kept?.texts.has(width) === true || next.reading.has(key)) return { state: next, effects };
+  const read: Effect = { kind: 'readDetail', id: row.id, width, ticket: kept?.ticket, generation: next.detailGeneration };
+  return { state: { ...next, reading: new Set(next.reading).add(key) }, effects: [...effects, read] };
+}
+
+/** The map without `key`; the same map when it has none. */
+function mapWithout<K, V>(map: ReadonlyMap<K, V>, key: K): ReadonlyMap<K, V> {
+  if (!map.has(key)) return map;
+  const copy = new Map(map);
+  copy.delete(key);
+  return copy;
+}
+
+function setWithout(set: ReadonlySet<string>, key: string): ReadonlySet<string> {
+  const copy = new Set(set);
+  copy.delete(key);
+  return copy;
+}

@@ -1,0 +1,141 @@
+// The triage screen as lines of text, from the state alone: a title line, the view's tickets as a
+// table (the table `tkt list` draws), the highlighted ticket's detail (as `tkt show` renders
+// it, once it has been read) or an overlay, a status line and the keys. Drawing reads; it never
+// starts a read (update.ts asks for the detail the screen will show). Every line is cut to the
+// terminal's width.
+import type { Style } from '../output/style.js';
+import { displayWidth, truncate, truncateStart, type Column, type FittedTable, type Row } from '../output/table.js';
+import { formatDue } from '../output/time.js';
+import { TICKET_COLUMN_FIT } from '../tickets/list-output.js';
+import { kebabCase } from '../tickets/list-query.js';
+import { FOOTER_ENDING, FOOTER_KEYS, keyHelpLines } from './keys.js';
+import { layoutFor, type Layout } from './layout.js';
+import { pickerMatches, type Choice } from './picker.js';
+import type { TriageRow } from './rows.js';
+import { currentRow, type Overlay, type TriageState } from './state.js';
+
+/** Room for the highlight marker before each row. */
+export const MARKER = 2;
+
+// The columns of `tkt list`, giving way as they do there when the terminal is narrow.
+export const TABLE_COLUMNS: Column[] = [
+  { key: 'id', header: 'ID', align: 'right', ...TICKET_COLUMN_FIT.id },
+  { key: 'status', header: 'STATUS', ...TICKET_COLUMN_FIT.status },
+  { key: 'priority', header: 'PRIORITY', ...TICKET_COLUMN_FIT.priority },
+  { key: 'due', header: 'DUE', ...TICKET_COLUMN_FIT.due },
+  { key: 'title', header: 'TITLE', ...TICKET_COLUMN_FIT.title },
+  { key: 'requester', header: 'REQUESTER', ...TICKET_COLUMN_FIT.requester },
+  { key: 'assignee', header: 'ASSIGNEE', ...TICKET_COLUMN_FIT.assignee },
+];
+
+/** A ticket as a row of the triage table. */
+export function tableRow({ id, summary }: TriageRow, now: Date): Row {
+  const due = formatDue(summary.due, now, summary);
+  return { id, status: summary.status, priority: summary.priority, due: due.text, overdue: due.overdue, title: summary.title, requester: summary.requester, assignee: summary.assignee ?? '-' };
+}
+
+/** What drawing needs besides the state: the table fitted to the width (measured once per load), the style and the time. */
+export interface Drawing {
+  table: FittedTable;
+  style: Style;
+  color: boolean;
+  now: Date;
+}
+
+function titleLine(state: TriageState, width: number, style: Style): string {
+  const count = state.filter === '' ? `${state.rows.length} tickets` : `${state.visible.length} of ${state.rows.length} tickets`;
+  const filter = state.filtering ? `  filter: /${state.filter}▏` : state.filter === '' ? '' : `  filter: /${state.filter}`;
+  const shown = state.loading !== undefined ? 'loading…' : state.loadFailed && state.rows.length === 0 ? 'not loaded' : count;
+  return style.bold(truncate(`tkt triage · ${kebabCase(state.view)} · ${shown}${filter}`, width));
+}
+
+function emptyListWhy(state: TriageState): string {
+  if (state.loading !== undefined) return 'loading…';
+  if (state.loadFailed) return 'could not load this view: R tries again';
+  return state.filter === '' ? 'no tickets in this view' : 'no ticket matches the filter';
+}
+
+function listLines(state: TriageState, layout: Layout, { table, style, color, now }: Drawing): string[] {
+  const lines = [`  ${table.header}`];
+  if (state.visible.length === 0) lines.push(`  ${emptyListWhy(state)}`);
+  // The highlight sits in the middle of the window once the list is longer than it.
+  const top = Math.max(0, Math.min(state.selected - Math.floor(layout.listLines / 2), state.visible.length - layout.listLines));
+  state.visible.slice(top, top + layout.listLines).forEach((row, offset) => {
+    const text = table.line(tableRow(row, now));
+    const highlighted = top + offset === state.selected;
+    // With colour the row is painted inverse; without, the marker alone shows it.
+    lines.push(highlighted ? (color ? style.inverse(`› ${text}`) : `› ${text}`) : `  ${text}`);
+  });
+  return lines;
+}
+
+/** Every key, over the list and the detail: the detail's room alone is too short at 80x24. */
+const helpLines = (style: Style) => [style.bold('Keys (any key closes this)'), ...keyHelpLines()];
+
+/** As many of the footer's keys as fit the width, then "q quit" and "? keys", which lists them all. */
+function footerLine(width: number): string {
+  let keys = '';
+  for (const entry of FOOTER_KEYS) {
+    const longer = `${keys}${entry}  `;
+    if (displayWidth(longer + FOOTER_ENDING) > width) break;
+    keys = longer;
+  }
+  return truncate(keys + FOOTER_ENDING, width);
+}
+
+/** Text being typed, with the cursor after it: its end, where the cursor is, when it is too long. */
+const typingLine = (text: string, width: number) => `> ${truncateStart(text, width - 3)}▏`;
+
+function overlayLines(overlay: Exclude<Overlay, { kind: 'help' }>, layout: Layout, style: Style): string[] {
+  switch (overlay.kind) {
+    case 'confirm':
+      return [style.bold(overlay.question)];
+    case 'prompt':
+      return [style.bold(overlay.label), typingLine(overlay.text, layout.width), style.dim('Enter sends, Esc cancels')];
+    case 'picker': {
+      const shown = pickerMatches(overlay.choices, overlay.query);
+      const room = Math.max(1, layout.detailLines - 3);
+      const top = Math.max(0, Math.min(overlay.selected - Math.floor(room / 2), shown.length - room));
+      const choiceLine = (choice: Choice, index: number) => truncate(`${index === overlay.selected ? '› ' : '  '}${choice.label}`, layout.width);
+      return [
+        style.bold(`${overlay.title} (type to filter, Enter chooses, Esc cancels)`),
+        typingLine(overlay.query, layout.width),
+        ...(shown.length === 0 ? ['  nothing matches'] : shown.slice(top, top + room).map((choice, offset) => choiceLine(choice, top + offset))),
+      ];
+    }
+  }
+}
+
+function detailLines(state: TriageState, layout: Layout, style: Style): string[] {
+  if (state.overlay !== undefined && state.overlay.kind !== 'help') return overlayLines(state.overlay, layout, style);
+  const row = currentRow(state);
+  if (row === undefined) return [];
+  if (state.failedRead?.id === row.id) return [style.red(`could not read #${row.id}: ${state.failedRead.error}`)];
+  const text = state.details.get(row.id)?.texts.get(layout.width);
+  if (text === undefined) return [style.dim(`reading #${row.id}…`)];
+  return text.replace(/\n$/, '').split('\n');
+}
+
+function statusLine(state: TriageState, width: number, style: Style): string {
+  if (state.status === undefined) return '';
+  const text = truncate(state.status.text, width);
+  return state.status.tone === 'error' ? style.red(text) : state.status.tone === 'ok' ? style.green(text) : text;
+}
+
+/** The whole screen, one string per terminal line. */
+export function screenLines(state: TriageState, drawing: Drawing): string[] {
+  const layout = layoutFor(state.terminal, state.visible.length);
+  const { style } = drawing;
+  const pad = (lines: string[], count: number) => [...lines, ...Array<string>(Math.max(0, count - lines.length)).fill('')];
+  // Between the title line and the status line: the list (with its header), a rule and the detail, or the help.
+  const middle =
+    state.overlay?.kind === 'help'
+      ? pad(helpLines(style), layout.listLines + 1 + 1 + layout.detailLines)
+      : [
+          ...pad(listLines(state, layout, drawing), layout.listLines + 1),
+          style.dim('─'.repeat(layout.width)),
+          ...pad(detailLines(state, layout, style).slice(0, layout.detailLines), layout.detailLines),
+        ];
+  const all = [titleLine(state, layout.width, style), ...middle, statusLine(state, layout.width, style), style.dim(footerLine(layout.width))];
+  return all.slice(0, state.terminal.rows);
+}

@@ -1,0 +1,154 @@
+// The effect runner against a sandbox: each effect done as the commands do it, its result
+// reported as the event update.ts takes in. A client that holds chosen requests back makes
+// answers arrive late on cue.
+import { describe, expect, it } from 'vitest';
+import type { ApiClient, RequestPlan } from '../../src/api/types.js';
+import { createLookups } from '../../src/lookups/index.js';
+import { createTicketActions } from '../../src/triage/actions.js';
+import { createEffectRunner, type EffectDeps } from '../../src/triage/effects.js';
+import type { TicketAction, TriageEvent } from '../../src/triage/events.js';
+import { failureText } from '../../src/triage/failure.js';
+import { rowsOf } from '../../src/triage/rows.js';
+import type { Harness } from '../helpers/harness.js';
+import { ticketById, useHarness } from '../helpers/sandbox-state.js';
+
+let h: Harness;
+useHarness({ login: 'tech' }, (harness) => (h = harness));
+
+/** A gate the requests `matching` wait at until it is opened. */
+function gate(matching: (plan: RequestPlan) => boolean) {
+  let open: () => void = () => undefined;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { matching, opened, open };
+}
+
+/** A runner on the sandbox (the editor, the pager and the detail's rendering stood in for), and the way to hold requests back. */
+async function openRunner(deps: Partial<EffectDeps> = {}) {
+  const { ctx } = await h.context({ tty: true });
+  const real = await ctx.api();
+  const gates: ReturnType<typeof gate>[] = [];
+  const client: ApiClient = {
+    ...real,
+    async send(plan) {
+      await gates.find((held) => held.matching(plan))?.opened;
+      return real.send(plan);
+    },
+  };
+  const lookups = createLookups({ ...ctx, io: { ...ctx.io, canPrompt: false } });
+  const perform = createEffectRunner({
+    client,
+    lookups,
+    actions: createTicketActions(ctx, client, lookups),
+    signal: ctx.signal,
+    editor: async () => 'a message',
+    page: async () => undefined,
+    renderDetail: async (ticket, width) => `${width}: ${JSON.stringify(ticket)}`,
+    ...deps,
+  });
+  const hold = (matching: (plan: RequestPlan) => boolean) => {
+    const held = gate(matching);
+    gates.push(held);
+    return held;
+  };
+  const act = (id: number, action: TicketAction) => perform({ kind: 'act', id, action });
+  return { perform, hold, act };
+}
+
+const isList = (listType: string) => (plan: RequestPlan) => plan.path === '/api/TicketsApi' && (plan.json as { listType?: string }).listType === listType;
+
+/** The first ticket of the technician's default view. */
+async function firstTicket(): Promise<number> {
+  const { perform } = await openRunner();
+  const loaded = await perform({ kind: 'loadView', view: 'MyOpenOrUnassigned', token: 1 });
+  const [first] = rowsOf(loaded?.kind === 'viewLoaded' ? loaded.items : []);
+  if (first === undefined) throw new Error('the default view is empty');
+  return first.id;
+}
+
+describe('the effect runner', () => {
+  it('loads a view; a load overtaken by a later one reports nothing', async () => {
+    const { perform, hold } = await openRunner();
+    const slow = hold(isList('MyOpenOrUnassigned'));
+    const overtaken = perform({ kind: 'loadView', view: 'MyOpenOrUnassigned', token: 1 });
+    const later = await perform({ kind: 'loadView', view: 'UnassignedTickets', token: 2 });
+    expect(later).toMatchObject({ kind: 'viewLoaded', token: 2 });
+    expect((later as Extract<TriageEvent, { kind: 'viewLoaded' }>).items.length).toBeGreaterThan(0);
+    slow.open();
+    expect(await overtaken).toBeUndefined();
+  });
+
+  it('reads and renders a detail at the width asked, or reports why it could not', async () => {
+    const id = await firstTicket();
+    const { perform } = await openRunner();
+    const ticket = ticketById(h, id);
+    const read = await perform({ kind: 'readDetail', id, width: 72, ticket: undefined, generation: 3 });
+    expect(read).toMatchObject({ kind: 'detailRead', id, width: 72, generation: 3, text: expect.stringContaining(`72: {`) });
+    expect(read).toMatchObject({ text: expect.stringContaining(JSON.stringify(ticket.title)) });
+
+    ticket.isDeleted = true;
+    try {
+      const failed = await perform({ kind: 'readDetail', id, width: 72, ticket: undefined, generation: 3 });
+      expect(failed?.kind).toBe('detailFailed');
+      expect(failureText((failed as Extract<TriageEvent, { kind: 'detailFailed' }>).error)).toMatch(/was not found\. \(not found, HTTP 404\)$/);
+    } finally {
+      ticket.isDeleted = false;
+    }
+  });
+
+  it('says when the service changed nothing, in the words of tkt pickup, resolve and close, and reads the ticket again', async () => {
+    const id = await firstTicket();
+    const { act } = await openRunner();
+    const done = async (action: TicketAction) => {
+      const event = await act(id, action);
+      expect(event).toMatchObject({ kind: 'acted', id, refreshed: { ticket: expect.objectContaining({ title: ticketById(h, id).title }) } });
+      return (event as Extract<TriageEvent, { kind: 'acted' }>).done;
+    };
+    expect(await done({ kind: 'pickUp' })).toBe(`picked up #${id}`);
+    expect(await done({ kind: 'pickUp' })).toBe(`#${id} already assigned to you, nothing changed`);
+    expect(await done({ kind: 'resolve', notes: 'Fixed' })).toBe(`resolved #${id}`);
+    expect(await done({ kind: 'resolve', notes: 'Fixed' })).toBe(`#${id} already resolved, nothing changed`);
+    expect(await done({ kind: 'close' })).toBe(`closed #${id}`);
+    expect(await done({ kind: 'close' })).toBe(`#${id} already closed, nothing changed`);
+  });
+
+  it('reports a reply that could not be sent with its message, and opens the editor on the draft given', async () => {
+    const id = await firstTicket();
+    const defaults: (string | undefined)[] = [];
+    const { act } = await openRunner({ editor: async (options) => (defaults.push(options.default), 'Have you tried turning it off and on again?') });
+    h.sandbox.failNext('POST /api/TicketsApi/reply/{id}', 500);
+    const failed = await act(id, { kind: 'reply', ticket: undefined, draft: undefined });
+    expect(failed).toMatchObject({ kind: 'actionFailed', id, unsentReply: 'Have you tried turning it off and on again?' });
+
+    const sent = await act(id, { kind: 'reply', ticket: undefined, draft: 'Have you tried turning it off and on again?' });
+    expect(sent).toMatchObject({ kind: 'acted', id, done: expect.stringMatching(new RegExp(`^replied to #${id} \\(to `)) });
+    expect(defaults).toEqual([undefined, 'Have you tried turning it off and on again?']);
+    expect(h.sandbox.state.conversations.filter((entry) => entry.ticketId === id).map((entry) => entry.message)).toContain('Have you tried turning it off and on again?');
+  });
+
+  it('keeps no message when the editor fails before one is written', async () => {
+    const id = await firstTicket();
+    const { act } = await openRunner({
+      editor: async () => {
+        throw new Error('interrupted');
+      },
+    });
+    const failed = await act(id, { kind: 'reply', ticket: undefined, draft: undefined });
+    expect(failed).toMatchObject({ kind: 'actionFailed', id, unsentReply: undefined });
+  });
+
+  it('gives the pager the ticket rendered at the width asked, and reports a pager that cannot be run', async () => {
+    const id = await firstTicket();
+    const paged: string[] = [];
+    const { perform } = await openRunner({ page: async (text) => (paged.push(text), 'the pager "most" ($PAGER) could not be run') });
+    const event = await perform({ kind: 'showInPager', id, width: 100, ticket: undefined });
+    expect(event).toEqual({ kind: 'notShown', id, reason: 'the pager "most" ($PAGER) could not be run' });
+    expect(paged).toHaveLength(1);
+    expect(paged[0]).toMatch(/^100: \{/);
+  });
+
+  it('reads the technicians for the assign picker, by name and username', async () => {
+    const { perform } = await openRunner();
+    const event = await perform({ kind: 'readTechnicians', id: 7 });
+    expect(event).toMatchObject({ kind: 'techniciansRead', id: 7, choices: expect.arrayContaining([expect.objectContaining({ label: 'Tom Tech (tech)' })]) });
+  });
+});

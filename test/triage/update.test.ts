@@ -1,0 +1,310 @@
+// Triage's transitions, as data: a state and an event in, the next state and the effects it asks
+// for out. No sandbox, no screen, no waiting: the results of effects are events made here.
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/errors.js';
+import type { Effect, TriageEvent } from '../../src/triage/events.js';
+import type { TriageState } from '../../src/triage/state.js';
+import { start, update, type Step } from '../../src/triage/update.js';
+import type { KeyPress } from '../../src/util/terminal-input.js';
+
+const SIZE = { columns: 80, rows: 24 };
+const VIEW = 'MyOpenOrUnassigned';
+
+const item = (id: number, title: string, assignee?: string) => ({ id, title, status: 'Open', priority: 'Normal', requester: 'Rita Requester', assignee });
+const ITEMS = [item(1031, 'Mouse double-clicks'), item(1029, 'Printer jams', 'Tom Tech'), item(1023, 'Printer toner low'), item(1015, 'VPN drops')];
+const UNASSIGNED = [item(1040, 'Monitor flickers'), item(1041, 'Keyboard sticks')];
+
+const key = (input: string, press: KeyPress = {}): TriageEvent => ({ kind: 'key', input, key: press });
+const ENTER = key('', { return: true });
+const ESC = key('', { escape: true });
+/** Keys typed faster than they are read: one chunk, as the screen passes it on. */
+const type = (text: string) => key(text);
+
+/** Every event in turn, from `step`: the last state, and every effect asked for on the way. */
+function run(step: Step, ...events: TriageEvent[]): Step {
+  return events.reduce((last, event) => {
+    const next = update(last.state, event);
+    return { state: next.state, effects: [...last.effects, ...next.effects] };
+  }, step);
+}
+
+/** The events that follow `step`, with only their own effects. */
+const then = (step: Step, ...events: TriageEvent[]) => run({ state: step.state, effects: [] }, ...events);
+
+const effects = <K extends Effect['kind']>(step: Step, kind: K) => step.effects.filter((effect): effect is Extract<Effect, { kind: K }> => effect.kind === kind);
+
+const highlighted = (state: TriageState) => state.visible[state.selected]?.id;
+
+/** The default view, loaded. */
+const opened = () => run(start(VIEW, SIZE), { kind: 'viewLoaded', token: 1, items: ITEMS });
+
+/** `state` with the highlighted ticket's detail read. */
+function withDetail(step: Step): Step {
+  const [read] = effects(step, 'readDetail');
+  if (read === undefined) throw new Error('no detail read asked for');
+  const ticket = { ...ITEMS.find((entry) => entry.id === read.id), description: 'details' };
+  return then(step, { kind: 'detailRead', id: read.id, width: read.width, ticket, text: `ID: ${read.id}\n`, generation: read.generation });
+}
+
+/** An answer of the service, as the HTTP layer reports it. */
+const answer = (method: string, path: string, status: number, serverMessages: string[] = []) =>
+  new ApiError({ status, method, url: `http://127.0.0.1:9${path}`, body: undefined, serverMessages });
+const notFound = (id: number) => answer('GET', `/api/TicketsApi/${id}`, 404, [`Ticket ${id} was not found.`]);
+
+describe('loading a view', () => {
+  it('starts loading the view it opens on', () => {
+    const first = start(VIEW, SIZE);
+    expect(first.state.loading).toEqual({ token: 1, saysReadAgain: false });
+    expect(first.effects).toEqual([{ kind: 'loadView', view: VIEW, token: 1 }]);
+  });
+
+  it('shows the tickets, highlights the first and asks for its detail at the screen width', () => {
+    const step = opened();
+    expect(step.state.loading).toBeUndefined();
+    expect(step.state.visible.map((row) => row.id)).toEqual([1031, 1029, 1023, 1015]);
+    expect(highlighted(step.state)).toBe(1031);
+    expect(effects(step, 'readDetail')).toEqual([{ kind: 'readDetail', id: 1031, width: 80, ticket: undefined, generation: 1 }]);
+    expect(step.state.status).toBeUndefined();
+  });
+
+  it('drops the answer of a load that a view switch overtook', () => {
+    // R reads the view again; before it answers, the user switches to another view.
+    const step = then(opened(), key('R'), key('v'), type('unassigned-t'), ENTER);
+    expect(effects(step, 'loadView')).toEqual([
+      { kind: 'loadView', view: VIEW, token: 2 },
+      { kind: 'loadView', view: 'UnassignedTickets', token: 3 },
+    ]);
+    // The overtaken answer, before or after the one awaited, is dropped.
+    const early = then(step, { kind: 'viewLoaded', token: 2, items: ITEMS });
+    expect(early.state.loading?.token).toBe(3);
+    expect(early.state.rows).toEqual([]);
+    for (const answers of [
+      [3, 2],
+      [2, 3],
+    ]) {
+      const last = then(step, ...answers.map((token): TriageEvent => ({ kind: 'viewLoaded', token, items: token === 3 ? UNASSIGNED : ITEMS })));
+      expect(last.state.view).toBe('UnassignedTickets');
+      expect(last.state.rows.map((row) => row.id)).toEqual([1040, 1041]);
+      expect(last.state.status?.text ?? '').not.toContain('read again');
+    }
+  });
+
+  it('says R read the view again, keeping the filter; a switch of view clears it', () => {
+    const filtered = then(opened(), type('/printer\r'));
+    expect(filtered.state.filter).toBe('printer');
+    expect(filtered.state.visible.map((row) => row.id)).toEqual([1029, 1023]);
+
+    const reread = run(filtered, key('R'), { kind: 'viewLoaded', token: 2, items: ITEMS });
+    expect(reread.state.filter).toBe('printer');
+    expect(reread.state.status).toEqual({ text: '✓ my-open-or-unassigned read again', tone: 'ok' });
+
+    const switched = run(reread, key('v'), type('unassigned-tickets\r'));
+    expect(switched.state.filter).toBe('');
+    expect(switched.state.rows).toEqual([]);
+    const shown = run(switched, { kind: 'viewLoaded', token: 3, items: UNASSIGNED });
+    expect(shown.state.visible).toEqual(shown.state.rows);
+  });
+
+  it('switches to the view whose name is typed: a whole name or its start before a name that merely holds it', () => {
+    for (const [typed, view] of [
+      ['unassigned', 'UnassignedTickets'],
+      ['overdue', 'OverdueTickets'],
+      ['my-overdue', 'MyOverdueTickets'],
+      ['all-tickets', 'AllTickets'],
+    ] as const) {
+      expect(effects(then(opened(), key('v'), type(`${typed}\r`)), 'loadView'), typed).toEqual([{ kind: 'loadView', view, token: 2 }]);
+    }
+  });
+
+  it('fails the run when the first load fails, and says so when a later one does', () => {
+    const error = answer('POST', '/api/TicketsApi', 401);
+    const first = run(start(VIEW, SIZE), { kind: 'viewFailed', token: 1, error });
+    expect(first.effects.at(-1)).toEqual({ kind: 'fail', error });
+    expect(first.state.ended).toBe(true);
+
+    const later = then(opened(), key('v'), type('unassigned-tickets\r'), { kind: 'viewFailed', token: 2, error: answer('POST', '/api/TicketsApi', 500) });
+    expect(later.effects.map((effect) => effect.kind)).toEqual(['loadView']);
+    expect(later.state.loadFailed).toBe(true);
+    expect(later.state.status?.text).toMatch(/^could not load unassigned-tickets: .*HTTP 500/);
+  });
+});
+
+describe('the detail', () => {
+  it('reads each ticket once while the highlight moves', () => {
+    const read = withDetail(opened());
+    const moved = then(read, key('j'));
+    expect(effects(moved, 'readDetail').map((effect) => effect.id)).toEqual([1029]);
+    const back = then(withDetail(moved), key('k'), key('j'));
+    expect(back.effects).toEqual([]);
+  });
+
+  it('renders again, without reading, at a new width', () => {
+    const resized = then(withDetail(opened()), { kind: 'resized', columns: 120, rows: 30 });
+    expect(effects(resized, 'readDetail')).toEqual([expect.objectContaining({ id: 1031, width: 120, ticket: expect.objectContaining({ id: 1031 }) })]);
+  });
+
+  it('shows a failed read until the highlight leaves the ticket, then reads it again when it comes back', () => {
+    const failed = then(opened(), { kind: 'detailFailed', id: 1031, width: 80, error: notFound(1031), generation: 1 });
+    expect(failed.state.failedRead).toEqual({ id: 1031, error: 'Ticket 1031 was not found. (not found, HTTP 404)' });
+    expect(failed.effects).toEqual([]);
+    // Anything else happening meanwhile does not read it again.
+    expect(then(failed, { kind: 'paste', text: 'x' }).effects).toEqual([]);
+
+    const away = then(failed, key('j'));
+    expect(away.state.failedRead).toBeUndefined();
+    expect(effects(then(withDetail(away), key('k')), 'readDetail')).toEqual([expect.objectContaining({ id: 1031 })]);
+  });
+
+  it('reads a detail that failed again on R, with the view', () => {
+    const failed = then(opened(), { kind: 'detailFailed', id: 1031, width: 80, error: notFound(1031), generation: 1 });
+    const reread = then(failed, key('R'), { kind: 'viewLoaded', token: 2, items: ITEMS });
+    expect(reread.state.failedRead).toBeUndefined();
+    expect(effects(reread, 'readDetail')).toEqual([{ kind: 'readDetail', id: 1031, width: 80, ticket: undefined, generation: 2 }]);
+  });
+
+  it('drops a detail read before the view was read again', () => {
+    const reread = run(opened(), key('R'), { kind: 'viewLoaded', token: 2, items: ITEMS });
+    const stale = then(reread, { kind: 'detailRead', id: 1031, width: 80, ticket: ITEMS[0], text: 'old', generation: 1 });
+    expect(stale.state.details.size).toBe(0);
+  });
+
+  it('asks for nothing while an overlay covers the detail, and for what it then shows once it is closed', () => {
+    const covered = then(withDetail(opened()), key('?'), { kind: 'resized', columns: 120, rows: 30 });
+    expect(covered.effects).toEqual([]);
+    expect(effects(then(covered, key('x')), 'readDetail')).toEqual([expect.objectContaining({ id: 1031, width: 120 })]);
+  });
+});
+
+describe('actions', () => {
+  it('runs one action at a time on the highlighted ticket, and refreshes its row from the ticket read after it', () => {
+    const picking = then(withDetail(opened()), key('p'));
+    expect(picking.effects).toEqual([{ kind: 'act', id: 1031, action: { kind: 'pickUp' } }]);
+    expect(picking.state.status).toEqual({ text: 'picking up #1031…', tone: 'info' });
+    const waiting = then(picking, key('m'));
+    expect(waiting.effects).toEqual([]);
+    expect(waiting.state.status).toEqual({ text: 'wait: an action is still running', tone: 'error' });
+
+    const ticket = { ...ITEMS[0], assignee: { fullName: 'Tom Tech' } };
+    const done = then(waiting, { kind: 'acted', id: 1031, done: 'picked up #1031', refreshed: { ticket } });
+    expect(done.state.running).toBeUndefined();
+    expect(done.state.status).toEqual({ text: '✓ picked up #1031', tone: 'ok' });
+    expect(done.state.visible[0]?.summary.assignee).toBe('Tom Tech');
+    // The detail is rendered from the ticket just read.
+    expect(effects(done, 'readDetail')).toEqual([expect.objectContaining({ id: 1031, ticket })]);
+  });
+
+  it('says the action was done when its row could not be read again', () => {
+    const step = then(opened(), key('o'), { kind: 'acted', id: 1031, done: 'reopened #1031 (Open)', refreshed: { error: notFound(1031) } });
+    expect(step.state.status?.text).toBe('✓ reopened #1031 (Open); the row could not be refreshed: Ticket 1031 was not found. (not found, HTTP 404)');
+  });
+
+  it("shows the service's reason first when an action fails, and stays usable", () => {
+    const step = then(opened(), key('m'), { kind: 'actionFailed', id: 1031, error: notFound(1031) });
+    expect(step.state.status).toEqual({ text: '✗ marking read #1031: Ticket 1031 was not found. (not found, HTTP 404)', tone: 'error' });
+    expect(then(step, key('j')).state.selected).toBe(1);
+  });
+
+  it('keeps a reply whose sending failed, and opens the editor with it on the next r', () => {
+    const read = withDetail(opened());
+    const replying = then(read, key('r'));
+    const [first] = effects(replying, 'act');
+    expect(first).toEqual({ kind: 'act', id: 1031, action: { kind: 'reply', ticket: read.state.details.get(1031)?.ticket, draft: undefined } });
+
+    const refused = answer('POST', '/api/TicketsApi/reply/1031', 500);
+    const failed = then(replying, { kind: 'actionFailed', id: 1031, error: refused, unsentReply: 'Try turning it off and on.' });
+    expect(failed.state.status?.text).toMatch(/^✗ replying to #1031 \(your reply is kept: r opens it again\): .*HTTP 500/);
+
+    const again = then(failed, key('r'));
+    expect(effects(again, 'act')[0]?.action).toMatchObject({ kind: 'reply', draft: 'Try turning it off and on.' });
+    const sent = then(again, { kind: 'acted', id: 1031, done: 'replied to #1031 (to rita@example.com)', refreshed: { ticket: ITEMS[0] } });
+    // Sent: the draft is gone.
+    expect(effects(then(sent, key('r')), 'act')[0]?.action).toMatchObject({ kind: 'reply', draft: undefined });
+  });
+
+  it('says nothing is kept when the editor was closed before a message was written', () => {
+    const step = then(opened(), key('r'), { kind: 'actionFailed', id: 1031, error: new Error('interrupted') });
+    expect(step.state.status?.text).toBe('✗ replying to #1031: interrupted');
+  });
+
+  it('resolves with the notes typed at the prompt, and closes only after a y', () => {
+    const resolving = then(opened(), key('s'), type('Toner replaced'), key('', { backspace: true }), type('d\r'));
+    expect(resolving.effects).toEqual([{ kind: 'act', id: 1031, action: { kind: 'resolve', notes: 'Toner replaced' } }]);
+
+    const declined = then(opened(), key('c'), key('n'));
+    expect(declined.effects).toEqual([]);
+    expect(declined.state.status?.text).toBe('nothing was changed');
+    expect(then(opened(), key('c'), key('y')).effects).toEqual([{ kind: 'act', id: 1031, action: { kind: 'close' } }]);
+  });
+
+  it('assigns through the picker of technicians, the one typed first', () => {
+    const asking = then(opened(), key('j'), key('a'));
+    expect(asking.effects.filter((effect) => effect.kind !== 'readDetail')).toEqual([{ kind: 'readTechnicians', id: 1029 }]);
+    const choices = [
+      { label: 'Ada Admin (admin)', value: '1' },
+      { label: 'Tom Tech (tech)', value: '2' },
+    ];
+    const picked = then(asking, { kind: 'techniciansRead', id: 1029, choices }, type('tom'), ENTER);
+    expect(picked.effects).toEqual([{ kind: 'act', id: 1029, action: { kind: 'assign', user: '2' } }]);
+  });
+
+  it('says so in the status line when the pager cannot be run, instead of printing under the screen', () => {
+    const showing = then(withDetail(opened()), ENTER);
+    expect(showing.effects).toEqual([{ kind: 'showInPager', id: 1031, width: 80, ticket: expect.objectContaining({ id: 1031 }) }]);
+    const failed = then(showing, { kind: 'notShown', id: 1031, reason: 'the pager "most" ($PAGER) could not be run' });
+    expect(failed.state.status).toEqual({ text: '✗ show #1031: the pager "most" ($PAGER) could not be run', tone: 'error' });
+  });
+});
+
+describe('keys and pastes', () => {
+  it('moves with j/k and the arrows, by a page, and to the ends (Home/End, g/G)', () => {
+    const at = (...events: TriageEvent[]) => highlighted(then(opened(), ...events).state);
+    expect(at(key('j'), key('', { downArrow: true }))).toBe(1023);
+    expect(at(key('G'), key('k'))).toBe(1023);
+    expect(at(key('', { end: true }))).toBe(1015);
+    expect(at(key('', { pageDown: true }))).toBe(1015);
+    expect(at(key('G'), key('g'))).toBe(1031);
+    expect(at(key('k'))).toBe(1031);
+  });
+
+  it('takes keys typed as one chunk one by one: "/" starts the filter, Enter ends it', () => {
+    const step = then(opened(), type('/printer\r'), key('j'));
+    expect(step.state.filtering).toBe(false);
+    expect(step.state.filter).toBe('printer');
+    expect(highlighted(step.state)).toBe(1023);
+    // Esc over the list clears it; the highlight stays on its ticket.
+    const cleared = then(step, ESC);
+    expect(cleared.state.filter).toBe('');
+    expect(highlighted(cleared.state)).toBe(1023);
+  });
+
+  it('takes pasted text as text, its line breaks as spaces, and turns it away over the list', () => {
+    const prompt = then(opened(), key('s'), { kind: 'paste', text: 'Toner replaced.\nThen s and c were pressed.\n' });
+    expect(prompt.state.overlay).toMatchObject({ kind: 'prompt', text: 'Toner replaced. Then s and c were pressed.' });
+    expect(prompt.effects).toEqual([]);
+
+    const list = then(opened(), { kind: 'paste', text: 'q' });
+    expect(list.state.ended).toBe(false);
+    expect(list.state.status?.text).toMatch(/^pasted text goes into/);
+  });
+
+  it('ends with q, and as interrupted with Ctrl-C or a signal, even while typing; nothing happens after', () => {
+    expect(then(opened(), key('q')).effects).toEqual([{ kind: 'end', ending: 'quit' }]);
+    expect(then(opened(), key('/'), key('c', { ctrl: true })).effects).toEqual([{ kind: 'end', ending: 'interrupted' }]);
+    const signalled = then(opened(), { kind: 'signalled' });
+    expect(signalled.effects).toEqual([{ kind: 'end', ending: 'interrupted' }]);
+    expect(then(signalled, key('p'), { kind: 'viewLoaded', token: 1, items: [] })).toEqual({ state: signalled.state, effects: [] });
+  });
+
+  it('reads a Ctrl key with a letter as no key of the table, not as the letter', () => {
+    const before = opened();
+    expect(then(before, key('p', { ctrl: true }), key('q', { ctrl: true }))).toEqual({ state: before.state, effects: [] });
+  });
+
+  it('opens the help over everything, and any key closes it', () => {
+    const help = then(opened(), key('?'));
+    expect(help.state.overlay).toEqual({ kind: 'help' });
+    const closed = then(help, key('p'));
+    expect(closed.state.overlay).toBeUndefined();
+    expect(effects(closed, 'act')).toEqual([]);
+  });
+});
