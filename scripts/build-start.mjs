@@ -1,4 +1,4 @@
-// Builds dist/start.cjs from src/start.ts, the bin's first stop, which answers help, version and
+// Builds dist/start.cjs from src/fast-start.ts, the bin's first stop, which answers help, version and
 // `__complete` without loading the CLI (issue 14), and dist/complete.cjs, what `__complete` runs.
 // The help and version texts are prepared here by running the CLI just built (dist/main.js) for
 // each way of asking, so they are the CLI's own output by construction; a new command gets its
@@ -59,7 +59,7 @@ const stubDynamicImports = {
 export async function buildStart({ version }) {
   const prepared = await prepareOutput();
   const result = await build({
-    entryPoints: { start: 'src/start.ts', complete: 'src/completion/entry.ts' },
+    entryPoints: { start: 'src/fast-start.ts', complete: 'src/completion/entry.ts' },
     outdir: 'dist',
     outExtension: { '.js': '.cjs' },
     external: ['./complete.cjs'],

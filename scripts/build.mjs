@@ -1,4 +1,4 @@
-// Bundles src/main.ts into dist/ with code splitting, so that heavy modules
+// Bundles src/program.ts into dist/ with code splitting, so that heavy modules
 // (prompts, tables, multipart, the sandbox) become chunks loaded on first use.
 import { build } from 'esbuild';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -56,7 +56,7 @@ const UNUSED_MODULES = [
   },
   // @inquirer/core's signal-exit, which installs handlers for SIGINT, SIGTERM and a dozen others
   // while a prompt is open and re-raises the signal when it is the last listener. tkt handles
-  // signals in one place (src/main.ts) and closes an open prompt through its abort signal.
+  // signals in one place (src/program.ts) and closes an open prompt through its abort signal.
   { owner: '@inquirer[\\/]core', request: 'signal-exit', contents: 'exports.onExit = function onExit() { return function remove() {}; };' },
   // The same for Ink and its restore-cursor (signal-exit 3, whose default export is the
   // function): tkt triage closes its screen and shows the cursor on the first signal through the
@@ -83,7 +83,7 @@ const unusedModules = {
 rmSync('dist', { recursive: true, force: true });
 
 await build({
-  entryPoints: { main: 'src/main.ts' },
+  entryPoints: { main: 'src/program.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,

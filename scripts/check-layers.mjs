@@ -1,18 +1,20 @@
-// The layers of src/ (issue 13), checked by dependency-cruiser in `npm test`:
-//   commands -> (tickets | bulk | prompts | completion | triage | account) -> (lookups | output) -> model -> api -> (config | util) -> errors
+// The layers of src/, checked by dependency-cruiser in `npm test` (docs/architecture.md):
+//   entry -> commands -> (tickets | bulk | prompts | completion | triage | account) -> lookups
+//     -> context -> output -> model -> api -> (config | util) -> errors
 // A layer imports only layers after it (or its own folder), and nothing forms a cycle. The
 // sandbox is a program of its own: it imports nothing of the client but leaf helpers of util/
 // (files that import nothing, such as process-alive.ts: one copy, not two), and the client
 // reaches it only through its entry (src/sandbox/index.ts, for `tkt sandbox`).
 //
 // dependency-cruiser reads TypeScript through the `typescript` package's compiler API, which
-// TypeScript 7 (the compiler this project builds with) no longer has. So it cruises what the
-// build runs: every file of src/ transpiled on its own by esbuild into build/layers/src/.
-// tsconfig's verbatimModuleSyntax keeps every import as written but `import type`, which
-// vanishes from the build: the shared types of context.ts can be named anywhere.
+// TypeScript 7 (the compiler this project builds with) no longer has. So it cruises every file
+// of src/ transpiled on its own by esbuild into build/layers/src/, with its type imports made
+// plain imports first (esbuild would drop them): a type is a dependency like any other, so a
+// layer may not name a type of a layer above it, and types form no cycle either.
 import { cruise } from 'dependency-cruiser';
 import { build } from 'esbuild';
 import { readdirSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -21,10 +23,12 @@ const OUT = join(ROOT, 'build', 'layers');
 // In order, top to bottom; paths as dependency-cruiser names them (relative to OUT).
 const LAYERS = [
   // The bundles' entries: the CLI, the start-up answers, and `tkt __complete` (dist/complete.cjs).
-  ['entry', '^src/((main|cli|start|context)\\.js|completion/entry\\.js)$'],
+  ['entry', '^src/((program|process-host|fast-start)\\.js|completion/entry\\.js)$'],
   ['commands', '^src/commands/'],
   ['features', '^src/(tickets|bulk|prompts|completion|triage|account)/'],
-  ['presentation', '^src/(lookups|output)/'],
+  ['lookups', '^src/lookups/'],
+  ['context', '^src/context/'],
+  ['output', '^src/output/'],
   // The ticket as data: the field table and the read model (the lookups take their kinds from it).
   ['model', '^src/model/'],
   ['api', '^src/api/'],
@@ -84,6 +88,22 @@ function sourceFiles(dir) {
   });
 }
 
+// `import type { A }`, `import { type A, b }` and `export type { A } from` as plain imports, so
+// that esbuild keeps them for dependency-cruiser (the names need not exist: nothing runs this).
+const keepTypeImports = {
+  name: 'keep-type-imports',
+  setup(build) {
+    build.onLoad({ filter: /\.tsx?$/ }, async ({ path }) => {
+      const source = await readFile(path, 'utf8');
+      const contents = source
+        .replace(/\bimport\s+type\s+(?=[{*\w])/g, 'import ')
+        .replace(/\bexport\s+type\s+(?=[{*])/g, 'export ')
+        .replace(/([{,]\s*)type\s+(?=\w+\s*(,|\}|\sas\s))/g, '$1');
+      return { contents, loader: path.endsWith('x') ? 'tsx' : 'ts' };
+    });
+  },
+};
+
 rmSync(OUT, { recursive: true, force: true });
 await build({
   entryPoints: sourceFiles(join(ROOT, 'src')),
@@ -93,8 +113,9 @@ await build({
   format: 'esm',
   platform: 'node',
   logLevel: 'warning',
-  // start.ts requires dist/complete.cjs, a file of the build, not of src/.
+  // fast-start.ts requires dist/complete.cjs, a file of the build, not of src/.
   logOverride: { 'unsupported-require-call': 'silent' },
+  plugins: [keepTypeImports],
 });
 
 const { output } = await cruise(['src'], {

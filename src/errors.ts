@@ -1,5 +1,5 @@
 // The one error model of tkt. Errors carry what happened (their class, HTTP facts); the exit
-// code is decided from those in one place, exitCodeOf, and only src/main.ts turns an error into
+// code is decided from those in one place, exitCodeOf, and only src/program.ts turns an error into
 // an `error:` line, a hint and that code (contract section 5).
 
 export const ExitCode = {

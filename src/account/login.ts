@@ -4,7 +4,7 @@ import { isObject, stringField } from '../api/fields.js';
 import { plans } from '../api/plans.js';
 import { decodeJwtClaims, expiryFromClaims, userIdFromClaims } from '../config/jwt.js';
 import { normalizeBaseUrl } from '../config/url.js';
-import type { Context } from '../context.js';
+import type { Context } from '../context/context.js';
 import { ApiError, AuthError, OperationError, UsageError } from '../errors.js';
 import { readTextStream } from '../util/text-read.js';
 

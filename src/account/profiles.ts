@@ -2,7 +2,7 @@
 // token file never fails these: it lists as logged out, and logout deletes it all the same.
 import { existingProfileName } from '../config/session.js';
 import type { StoredToken } from '../config/types.js';
-import type { Context } from '../context.js';
+import type { Context } from '../context/context.js';
 import { OperationError } from '../errors.js';
 
 export interface ProfileLine {

@@ -2,7 +2,7 @@
 // default concurrency): a value checked before it is saved, and where the value in force comes from.
 import { existingProfileName } from '../config/session.js';
 import { SETTINGS, effectiveSetting, settingSpec, type EffectiveSetting, type SettingSpec } from '../config/settings.js';
-import type { Context } from '../context.js';
+import type { Context } from '../context/context.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { kebabCase, parseListType } from '../tickets/list-query.js';
 

@@ -22,7 +22,7 @@
 // overwritten: without --resume that would forget which tickets already exist.
 import { dirname, resolve } from 'node:path';
 import { userSettings } from '../config/settings.js';
-import type { Context } from '../context.js';
+import type { Context } from '../context/context.js';
 import { InterruptedError, ItemFailedError, OperationError, UsageError, exitCodeOf, failureReason } from '../errors.js';
 import { LookupError } from '../lookups/index.js';
 import type { Lookups } from '../lookups/types.js';

@@ -1,7 +1,7 @@
 // Lists of ticket IDs or row numbers short enough for a terminal (README, "Scripting"):
 // consecutive numbers as one range ("#1001-1010, #1013"), wrapped, and at a terminal cut to a
 // few lines with the rest counted ("and 2460 more"); --json and the report keep every number.
-import type { IO } from '../context.js';
+import type { IO } from '../output/io.js';
 
 interface RangeText {
   text: string;

@@ -5,9 +5,9 @@
 // (HTTP 404): ..."), so `tkt close - > done.txt` keeps exactly the IDs that worked.
 // -q: successes print nothing; failures still go to stderr. --json: one JSON Line per ID on
 // stdout, failures included. With a single ID the failure is told once, by the thrown error.
-import type { IO } from '../context.js';
+import type { IO } from '../output/io.js';
 import { ExitCode, FilesSkippedError, InterruptedError, ItemFailedError, OperationError, TktError, exitCodeOf, failureReason } from '../errors.js';
-import type { Output } from '../output/format.js';
+import type { Output } from '../output/types.js';
 import { NO_PROGRESS, createProgress } from '../output/progress.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { createStyle } from '../output/style.js';

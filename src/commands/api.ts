@@ -1,6 +1,6 @@
 import { TICKETS_PATH } from '../api/plans.js';
-import type { CommandHost, Program } from '../cli.js';
-import type { Context } from '../context.js';
+import type { CommandHost, Program } from './host.js';
+import type { Context } from '../context/context.js';
 import { FILE_FIELD, METHODS, planAnyRequest, printAnswer, type AnyRequestInput } from '../tickets/any-request.js';
 import { printDryRun } from '../tickets/dry-run.js';
 import { collect } from '../util/option-text.js';

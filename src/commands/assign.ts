@@ -1,7 +1,7 @@
 // tkt assign ID... USER: the everyday change of assignee, in bulk like close (contract section
 // 10), with update's read-modify-write so no other field is touched.
-import type { CommandHost, Program } from '../cli.js';
-import type { Context } from '../context.js';
+import type { CommandHost, Program } from './host.js';
+import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { assigneeChange, changeRequest } from '../tickets/change.js';
 import { runIdCommand, type IdCommandOptions } from '../tickets/id-command.js';

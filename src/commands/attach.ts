@@ -1,7 +1,7 @@
 import { plans } from '../api/plans.js';
 import { uploadName } from '../api/upload-name.js';
-import type { CommandHost, Program } from '../cli.js';
-import type { Context } from '../context.js';
+import type { CommandHost, Program } from './host.js';
+import type { Context } from '../context/context.js';
 import { nameList, printActionDone } from '../tickets/action-output.js';
 import { keptFiles, keptLine, reportKeptFiles } from '../tickets/attachments.js';
 import { printDryRun } from '../tickets/dry-run.js';

@@ -1,8 +1,8 @@
 // tkt auth token: the profile's token on stdout, for a CI secret or `curl -H`. A token on a
 // terminal can end up in a screen share or the scrollback, so a TTY gets it only with --show.
 import { TICKETS_PATH } from '../api/plans.js';
-import type { CommandHost, Program } from '../cli.js';
-import type { Context } from '../context.js';
+import type { CommandHost, Program } from './host.js';
+import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 
 export interface AuthTokenOptions {

@@ -1,6 +1,6 @@
 import { Argument } from '@commander-js/extra-typings';
-import type { CommandHost, Program } from '../cli.js';
-import type { Context } from '../context.js';
+import type { CommandHost, Program } from './host.js';
+import type { Context } from '../context/context.js';
 import { completionScript, SHELLS, type Shell } from '../completion/scripts.js';
 import { completionSpec } from '../completion/spec.js';
 import { writeText } from '../output/write.js';

@@ -1,9 +1,9 @@
 // tkt config get|set|unset|list: editor, pager, default view, default concurrency
 // (src/config/settings.ts says where each is kept and which wins).
-import type { CommandHost, Program } from '../cli.js';
+import type { CommandHost, Program } from './host.js';
 import { forgetSetting, listSettings, saveSetting, showSetting } from '../account/settings.js';
 import { SETTINGS } from '../config/settings.js';
-import type { Context } from '../context.js';
+import type { Context } from '../context/context.js';
 
 export type ConfigOptions =
   | { action: 'get'; key: string }

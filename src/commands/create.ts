@@ -1,6 +1,6 @@
 // tkt create: register a ticket (spec 4.3), or with --integration the `new` endpoint (4.15).
-import type { CommandHost, Program } from '../cli.js';
-import type { Context } from '../context.js';
+import type { CommandHost, Program } from './host.js';
+import type { Context } from '../context/context.js';
 import { createFromOptions, type CreateFromFlags } from '../bulk/create-from-options.js';
 import { InterruptedError, OperationError, UsageError } from '../errors.js';
 import { createLookups } from '../lookups/index.js';

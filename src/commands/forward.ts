@@ -1,6 +1,6 @@
 import { plans } from '../api/plans.js';
-import type { CommandHost, Program } from '../cli.js';
-import type { Context } from '../context.js';
+import type { CommandHost, Program } from './host.js';
+import type { Context } from '../context/context.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { printActionDone } from '../tickets/action-output.js';
 import { checkKeptFiles } from '../tickets/attachments.js';

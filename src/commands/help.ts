@@ -1,5 +1,5 @@
-import type { CommandHost, Program } from '../cli.js';
-import type { Context } from '../context.js';
+import type { CommandHost, Program } from './host.js';
+import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { HELP_TOPICS, renderHelpTopic, type HelpTopicName } from '../output/help-topics.js';
 import { writeText } from '../output/write.js';

@@ -1,5 +1,5 @@
 // Every command, registered in the order `tkt --help` lists them.
-import type { CommandHost, Program } from '../cli.js';
+import type { CommandHost, Program } from './host.js';
 import * as api from './api.js';
 import * as completion from './completion.js';
 import * as help from './help.js';

@@ -1,5 +1,5 @@
-import type { CommandHost, Program } from '../cli.js';
-import type { Context } from '../context.js';
+import type { CommandHost, Program } from './host.js';
+import type { Context } from '../context/context.js';
 import { columnsOption, csvOption, fieldsOption } from '../output/flags.js';
 import { wrapWords } from '../output/reflow.js';
 import { SORT_FIELDS, addFilterOptions, buildFilter, buildSort, checkFilterOptions, hasFilters, parseSort, type ListFilterOptions } from '../tickets/list-filter.js';

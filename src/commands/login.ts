@@ -1,6 +1,6 @@
 import { Option } from '@commander-js/extra-typings';
-import type { CommandHost, Program } from '../cli.js';
-import type { Context } from '../context.js';
+import type { CommandHost, Program } from './host.js';
+import type { Context } from '../context/context.js';
 import { askLoginUrl, assertNothingMissing, authenticate, loginPassword, loginUsername, saveSession, withoutToken, type LoginInput } from '../account/login.js';
 import { resolveBaseUrl, resolveProfileName } from '../config/session.js';
 import { assertTransportAllowed } from '../config/url.js';

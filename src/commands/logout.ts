@@ -1,5 +1,5 @@
-import type { CommandHost, Program } from '../cli.js';
-import type { Context } from '../context.js';
+import type { CommandHost, Program } from './host.js';
+import type { Context } from '../context/context.js';
 import { existingProfileName } from '../config/session.js';
 import { tokenOrUnreadable } from '../account/profiles.js';
 

@@ -1,6 +1,6 @@
 import { plans } from '../api/plans.js';
-import type { CommandHost, Program } from '../cli.js';
-import type { Context } from '../context.js';
+import type { CommandHost, Program } from './host.js';
+import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { ALL_COLLECTIONS, collectionOf, collectionsIn, parseCollection } from '../lookups/collections.js';
 import { columnsOption, csvOption, fieldsOption } from '../output/flags.js';

@@ -1,6 +1,6 @@
 import { plans } from '../api/plans.js';
-import type { CommandHost, Program } from '../cli.js';
-import type { Context } from '../context.js';
+import type { CommandHost, Program } from './host.js';
+import type { Context } from '../context/context.js';
 import { runIdCommand, type IdCommandOptions } from '../tickets/id-command.js';
 import { alreadyAssignedNote } from '../tickets/unchanged.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';

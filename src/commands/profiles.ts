@@ -1,7 +1,7 @@
 // tkt profiles: every profile with saved settings or a token, the active one marked.
-import type { CommandHost, Program } from '../cli.js';
+import type { CommandHost, Program } from './host.js';
 import { profileLines } from '../account/profiles.js';
-import type { Context } from '../context.js';
+import type { Context } from '../context/context.js';
 import type { Column } from '../output/table.js';
 
 export function register(program: Program, host: CommandHost): void {

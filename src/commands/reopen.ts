@@ -1,7 +1,7 @@
 // tkt reopen ID... [--status NAME]: back to an open status (default: the status named Open), in
 // bulk like close (contract section 10), with update's read-modify-write.
-import type { CommandHost, Program } from '../cli.js';
-import type { Context } from '../context.js';
+import type { CommandHost, Program } from './host.js';
+import type { Context } from '../context/context.js';
 import { changeRequest, DEFAULT_REOPEN_STATUS, reopenChange } from '../tickets/change.js';
 import { runIdCommand, type IdCommandOptions } from '../tickets/id-command.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';

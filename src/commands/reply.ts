@@ -1,7 +1,7 @@
 import { plans } from '../api/plans.js';
 import type { RequestPlan } from '../api/types.js';
-import type { CommandHost, Program } from '../cli.js';
-import type { Context } from '../context.js';
+import type { CommandHost, Program } from './host.js';
+import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { printActionDone } from '../tickets/action-output.js';

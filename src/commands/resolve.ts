@@ -1,6 +1,6 @@
 import { plans } from '../api/plans.js';
-import type { CommandHost, Program } from '../cli.js';
-import type { Context } from '../context.js';
+import type { CommandHost, Program } from './host.js';
+import type { Context } from '../context/context.js';
 import { resolveActingUser } from '../tickets/acting-user.js';
 import { assertSingleStdinReader, runIdCommand, type IdCommandOptions } from '../tickets/id-command.js';
 import { requiredText } from '../tickets/text-input.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import type { CommandHost, Program } from '../cli.js';
-import type { Context } from '../context.js';
+import type { CommandHost, Program } from './host.js';
+import type { Context } from '../context/context.js';
 import { OperationError, UsageError } from '../errors.js';
 import { wholeNumberOption } from '../util/ids.js';
 

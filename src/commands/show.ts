@@ -1,6 +1,6 @@
 import { plans } from '../api/plans.js';
-import type { CommandHost, Program } from '../cli.js';
-import type { Context } from '../context.js';
+import type { CommandHost, Program } from './host.js';
+import type { Context } from '../context/context.js';
 import { fieldsOption } from '../output/flags.js';
 import { parseTicketId, wholeNumberOption } from '../util/ids.js';
 import { idArgument } from './shared-options.js';

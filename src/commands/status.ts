@@ -1,8 +1,8 @@
 // tkt status: the caller's queue at a glance (contract section 10): how many of their tickets
 // are open, overdue, due today, on hold, pending and escalated, how many in their groups have
 // nobody assigned, then the most urgent few. Each count is the service's own view, walked whole.
-import type { CommandHost, Program } from '../cli.js';
-import type { Context } from '../context.js';
+import type { CommandHost, Program } from './host.js';
+import type { Context } from '../context/context.js';
 import { fieldsOption } from '../output/flags.js';
 
 export type StatusOptions = Record<string, never>;

@@ -1,8 +1,8 @@
 // tkt triage [--view VIEW]: the technician's full-screen queue (README, Triage). The
 // screen and its terminal UI library live in src/triage/, loaded only by this command.
-import type { CommandHost, Program } from '../cli.js';
+import type { CommandHost, Program } from './host.js';
 import { userSettings } from '../config/settings.js';
-import type { Context } from '../context.js';
+import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { kebabCase, parseListType } from '../tickets/list-query.js';
 import { keyHelpLines } from '../triage/keys.js';

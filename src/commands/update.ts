@@ -1,8 +1,8 @@
 // tkt update ID: read-modify-write over POST update/{id} (spec 4.4). The update form may
 // treat an absent field as "clear it", so the whole current ticket is sent back with the
 // changes: a field the user did not name is never changed.
-import type { CommandHost, Program } from '../cli.js';
-import type { Context } from '../context.js';
+import type { CommandHost, Program } from './host.js';
+import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { createLookups } from '../lookups/index.js';
 import { answerAssigneeMe } from '../tickets/acting-user.js';

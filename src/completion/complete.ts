@@ -1,7 +1,7 @@
 // `tkt __complete KIND`: what the completion scripts run on every Tab press, from the full CLI or
 // (src/completion/entry.ts) from its own light bundle: the config folder and the lookup cache,
 // never the network.
-import type { Context } from '../context.js';
+import type { Context } from '../context/context.js';
 import { createLookups } from '../lookups/index.js';
 import { isLookupKind, type LookupKind } from '../model/fields.js';
 import { sanitizeInline } from '../output/sanitize.js';

@@ -1,7 +1,7 @@
-// dist/complete.cjs: `tkt __complete KIND` as the start-up entry (src/start.ts) runs it, without
+// dist/complete.cjs: `tkt __complete KIND` as the start-up entry (src/fast-start.ts) runs it, without
 // loading commander or any command, so every Tab press stays light.
 import { Readable, Writable } from 'node:stream';
-import { createProcessContext, createRunState, readGlobals, type ProcessLike, type ProcessStreams } from '../cli.js';
+import { createProcessContext, createRunState, readGlobals, type ProcessLike, type ProcessStreams } from '../process-host.js';
 import { printNames } from './complete.js';
 
 /**

@@ -5,12 +5,12 @@
 // only, over the global value. What tkt uses (contract section 1: environment first, then saved
 // settings): editor = $VISUAL, $EDITOR, the active profile's, the global one, vi; pager =
 // $PAGER, then the same, then "less -FRX"; default view and concurrency have no variable.
-import type { Context } from '../context.js';
+import type { GlobalOptions } from './globals.js';
 import { UsageError } from '../errors.js';
 import { wholeNumberOption } from '../util/ids.js';
 import { squash } from '../util/option-text.js';
 import { existingProfileName } from './session.js';
-import type { SavedSettings } from './types.js';
+import type { ConfigStore, SavedSettings } from './types.js';
 
 export type SettingName = keyof SavedSettings;
 
@@ -81,7 +81,11 @@ export interface EffectiveSetting {
   variable?: string;
 }
 
-type SettingsContext = Pick<Context, 'config' | 'env' | 'globals'>;
+interface SettingsContext {
+  config: ConfigStore;
+  env: Readonly<Record<string, string | undefined>>;
+  globals: GlobalOptions;
+}
 
 /** One setting as tkt will use it, and where it came from. */
 export function effectiveSetting(ctx: SettingsContext, spec: SettingSpec): EffectiveSetting {

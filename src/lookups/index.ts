@@ -15,7 +15,7 @@
 // category or group in the same command, and the scoped lists follow the old ones.
 import { plans } from '../api/plans.js';
 import { arrayField, field, isObject, stringField } from '../api/fields.js';
-import type { Context } from '../context.js';
+import type { Context } from '../context/context.js';
 import { OperationError, UsageError } from '../errors.js';
 import { LOOKUP_FIELDS, type LookupFacts } from '../model/fields.js';
 import { ME, type LookupEntry, type LookupKind, type Lookups, type TypedOption } from './types.js';

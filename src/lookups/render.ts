@@ -1,5 +1,5 @@
 // `tkt metadata` for people: each collection as a table under its name; piped, plain data.
-import type { IO } from '../context.js';
+import type { IO } from '../output/io.js';
 import { createStyle } from '../output/style.js';
 import { renderTable, type Column } from '../output/table.js';
 import { scalarFields, scalarMemberNames } from '../output/members.js';

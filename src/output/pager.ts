@@ -3,7 +3,8 @@
 // text on screen), as git and gh do.
 import { spawn } from 'node:child_process';
 import type { Writable } from 'node:stream';
-import type { GlobalOptions, IO } from '../context.js';
+import type { GlobalOptions } from '../config/globals.js';
+import type { IO } from './io.js';
 import { isCI } from '../util/ci.js';
 
 // sh's status for a command it cannot find or run.

@@ -1,6 +1,6 @@
 // A one-line progress bar for `ID...` commands, on stderr and only when animation is allowed
 // (IO.animate: stderr is a TTY and colour not disabled). Elsewhere it writes nothing.
-import type { IO } from '../context.js';
+import type { IO } from './io.js';
 
 export interface Progress {
   /** One more item finished. */

@@ -3,50 +3,15 @@
 // array otherwise. --columns chooses the columns of the first three. Piped and CSV cells carry
 // machine values (ISO 8601 timestamps), the table human ones ("2d overdue").
 import { field } from '../api/fields.js';
-import type { IO } from '../context.js';
-import type { ArrayPrinter, Format } from './format.js';
+import type { IO } from './io.js';
+import type { ArrayPrinter, Format } from './types.js';
 import { assertMembersExist } from './members.js';
 import { sanitizeInline, sanitizeText } from './sanitize.js';
 import { createStyle } from './style.js';
 import { renderPlainTable, type Cell } from './plain-table.js';
 import type { Column } from './table.js';
 import { writeText } from './write.js';
-
-export interface RecordColumn<T> {
-  /** What --columns calls it, and the CSV header. */
-  name: string;
-  header: string;
-  /** The cell people read at a terminal. */
-  human(record: T, now: Date): Cell;
-  /** The cell for TSV and CSV; default: the human one. */
-  machine?(record: T): Cell;
-  shrink?: boolean;
-  minWidth?: number;
-  /** Which columns give way first at a narrow terminal (Column.priority). */
-  priority?: number;
-  align?: 'left' | 'right';
-  paint?(text: string, record: T, now: Date): string;
-}
-
-export interface RecordSpec<T> {
-  /** What an item becomes once, for its cells. */
-  prepare(item: unknown): T;
-  /** The columns that have names of their own; any other --columns name is read from the item. */
-  columns: readonly RecordColumn<T>[];
-  /** The columns shown without --columns, given the first non-empty page. */
-  defaultColumns(items: readonly unknown[]): readonly string[];
-  /** The -q line of a record, or undefined to print nothing for it. */
-  quiet?(record: T): string | undefined;
-  /** Said on stderr (human format) when there were no records at all: "no tickets". */
-  none?: string;
-  /** A title over the table at a terminal: "sites (3)". */
-  heading?: string;
-}
-
-export interface RecordPrinter {
-  page(items: readonly unknown[]): Promise<void>;
-  end(): Promise<void>;
-}
+import type { RecordColumn, RecordSpec, RecordPrinter } from './types.js';
 
 export interface RecordContext {
   format: Format;

@@ -1,7 +1,7 @@
 // delete's question at a terminal: the tickets named with their titles, so the person
 // confirming sees what goes; no terminal, no question (--yes is required then).
 import { plans } from '../api/plans.js';
-import type { Context } from '../context.js';
+import type { Context } from '../context/context.js';
 import { OperationError, UsageError } from '../errors.js';
 import { readTicket } from '../model/ticket.js';
 import { sanitizeInline } from '../output/sanitize.js';

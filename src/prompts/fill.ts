@@ -1,9 +1,9 @@
 // At a terminal, missing values are asked for instead of failing (contract section 7):
 // lists come from the lookups, long ones with type-to-filter. Ctrl-C in any prompt is
 // the prompter's InterruptedError (exit 130), thrown before anything is sent.
-import type { Context } from '../context.js';
+import type { Context } from '../context/context.js';
 import type { LookupKind, Lookups } from '../lookups/types.js';
-import type { Choice } from './types.js';
+import type { Choice } from '../context/prompter.js';
 import { fieldsFor, lengthProblem, TITLE_MAX_LENGTH, type TicketEndpoint } from '../model/fields.js';
 import { missingRequired, type RawFieldValues } from '../tickets/fields.js';
 import { askText } from '../tickets/text-input.js';

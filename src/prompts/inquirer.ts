@@ -1,12 +1,12 @@
 // The real Prompter: @inquirer/prompts drawing on stderr (stdout stays clean for data),
 // loaded on first use so `tkt --help` never pays for it.
 import type { Readable, Writable } from 'node:stream';
-import type { Context } from '../context.js';
+import type { Context } from '../context/context.js';
 import { InterruptedError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { createStyle, type Style } from '../output/style.js';
 import { editText } from './editor.js';
-import type { Choice, Prompter } from './types.js';
+import type { Choice, Prompter } from '../context/prompter.js';
 
 export interface PrompterIO {
   stdin: Readable;

@@ -1,6 +1,6 @@
 // What a single-ticket action (reply, forward, attach) prints once the service said yes:
 // --json the response body as received, -q nothing, otherwise one short line.
-import type { Context } from '../context.js';
+import type { Context } from '../context/context.js';
 import { sanitizeInline } from '../output/sanitize.js';
 
 export function printActionDone(ctx: Context, body: unknown, humanLine: string): Promise<void> {

@@ -2,7 +2,7 @@
 // as `gh api` builds its own, and the answer printed as the service sent it.
 import { plans, TICKETS_PATH } from '../api/plans.js';
 import type { ApiResponse, FormScalar, FormValue, RequestPlan } from '../api/types.js';
-import type { Context } from '../context.js';
+import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { sanitizeText } from '../output/sanitize.js';
 import { writeText } from '../output/write.js';

@@ -7,7 +7,7 @@ import { field, isObject, stringField } from '../api/fields.js';
 import { plans } from '../api/plans.js';
 import type { ApiClient, ApiResponse, TicketId } from '../api/types.js';
 import { uploadName } from '../api/upload-name.js';
-import type { Context } from '../context.js';
+import type { Context } from '../context/context.js';
 import { FilesSkippedError, OperationError, TktError } from '../errors.js';
 import { nameList } from './action-output.js';
 

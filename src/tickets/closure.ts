@@ -1,7 +1,7 @@
 // What `tkt close` sends for its options (spec 4.7): the closure status code and closing date
 // checked, the comments read (inline or stdin), the files found, who closes.
 import type { Closure } from '../api/plans.js';
-import type { Context } from '../context.js';
+import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { wholeNumberOption } from '../util/ids.js';
 import { parseWhen } from '../util/when.js';

@@ -3,7 +3,7 @@
 // resolved, and how the answer names the new ticket.
 import { plans } from '../api/plans.js';
 import type { ApiResponse } from '../api/types.js';
-import type { Context } from '../context.js';
+import type { Context } from '../context/context.js';
 import { OperationError, UsageError } from '../errors.js';
 import type { Lookups } from '../lookups/types.js';
 import { readListItem } from '../model/ticket.js';

@@ -2,7 +2,7 @@
 // printer of every dry run: the request plans of src/api/plans.ts (ID... commands, create,
 // update, reply..., the rows of create --from, `tkt api`) in one JSON shape and one listing.
 import type { FormValue, MultipartInput, RequestPlan } from '../api/types.js';
-import type { Context } from '../context.js';
+import type { Context } from '../context/context.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { fieldsFor, type TicketEndpoint } from '../model/fields.js';
 import { ticketTypeName } from './fields.js';

@@ -6,7 +6,7 @@ import type { ApiResponse } from '../api/types.js';
 import type { BulkVerb } from '../bulk/report.js';
 import type { BulkOutcome } from '../bulk/runner.js';
 import { userSettings } from '../config/settings.js';
-import type { Context } from '../context.js';
+import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { keptFiles } from './attachments.js';
 import type { PlannedRequest } from './dry-run.js';

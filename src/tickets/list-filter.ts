@@ -6,7 +6,7 @@
 // is judged on the ticket's detail, fetched for it alone.
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { isObject } from '../api/fields.js';
-import type { Context } from '../context.js';
+import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import type { LookupEntry, Lookups } from '../lookups/types.js';
 import { FILTER_FIELDS, type LookupKind } from '../model/fields.js';

@@ -2,8 +2,8 @@
 // ("2d overdue") and piped or in CSV (ISO 8601), and what -q prints. The output module
 // decides the format and prints page by page as they arrive, so `--all` over 100,000
 // tickets never holds them all.
-import type { Output } from '../output/format.js';
-import type { RecordColumn, RecordPrinter } from '../output/records.js';
+import type { Output } from '../output/types.js';
+import type { RecordColumn, RecordPrinter } from '../output/types.js';
 import { scalarMemberNames } from '../output/members.js';
 import { createStyle } from '../output/style.js';
 import { formatDue } from '../output/time.js';

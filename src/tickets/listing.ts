@@ -3,7 +3,7 @@
 // --limit then counting matches (contract section 10: the service filters only by view and search).
 import { plans } from '../api/plans.js';
 import { userSettings } from '../config/settings.js';
-import type { Context } from '../context.js';
+import type { Context } from '../context/context.js';
 import { OperationError, UsageError } from '../errors.js';
 import { readListItem } from '../model/ticket.js';
 import type { TicketFilter } from './list-filter.js';

@@ -2,7 +2,7 @@
 // (subject from its title, recipient from its requester's e-mail).
 import { plans } from '../api/plans.js';
 import type { ApiClient } from '../api/types.js';
-import type { Context } from '../context.js';
+import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { readTicket, type Ticket } from '../model/ticket.js';
 import { addressListProblem } from '../util/email.js';

@@ -2,7 +2,7 @@
 // tickets are open, overdue, due today, on hold, pending and escalated, how many in their groups
 // have nobody assigned, then the most urgent few. Each count is the service's own view, walked whole.
 import type { ApiClient } from '../api/types.js';
-import type { Context } from '../context.js';
+import type { Context } from '../context/context.js';
 import { createStyle } from '../output/style.js';
 import { formatDue } from '../output/time.js';
 import { TICKET_COLUMN_FIT } from './list-output.js';

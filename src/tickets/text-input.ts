@@ -4,7 +4,7 @@
 // forward, resolve, close, attach, api and create --from.
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import type { Context } from '../context.js';
+import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { readTextFile, readTextStream } from '../util/text-read.js';
 

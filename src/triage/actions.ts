@@ -4,7 +4,7 @@
 // of finding who acts, the requester's e-mail and the reply's subject. No request is written here.
 import { plans } from '../api/plans.js';
 import type { ApiClient } from '../api/types.js';
-import type { Context } from '../context.js';
+import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import type { Lookups } from '../lookups/types.js';
 import { readTicket } from '../model/ticket.js';

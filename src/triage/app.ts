@@ -9,7 +9,7 @@
 // React weigh about a megabyte, in chunks that only `tkt triage` loads.
 import { render, type Instance } from 'ink';
 import { createElement as h } from 'react';
-import type { Context } from '../context.js';
+import type { Context } from '../context/context.js';
 import { InterruptedError } from '../errors.js';
 import { effectiveSetting, settingSpec } from '../config/settings.js';
 import { createLookups } from '../lookups/index.js';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createBulkReporter, type BulkReporterOptions } from '../../src/bulk/report.js';
 import { runBulk, type BulkResult, type BulkRun } from '../../src/bulk/runner.js';
 import { AbandonedRequestError, ApiError, ExitCode, InterruptedError, NetworkError, OperationError, TktError } from '../../src/errors.js';
-import type { IO } from '../../src/context.js';
+import type { IO } from '../../src/output/io.js';
 import { createOutput } from '../../src/output/format.js';
 import { createTestIO, type TestIOOptions } from '../helpers/io.js';
 

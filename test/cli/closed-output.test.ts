@@ -53,7 +53,7 @@ describe('a closed stdout', () => {
 
 describe('signal handlers in the bundle', () => {
   // signal-exit (through @inquirer/core) lists every catchable signal and re-raises them; tkt
-  // handles SIGINT and SIGTERM in src/main.ts only.
+  // handles SIGINT and SIGTERM in src/program.ts only.
   it('has no dependency that catches or re-raises signals', () => {
     const files = [...readdirSync(dist).filter((name) => name.endsWith('.js')), ...readdirSync(`${dist}chunks`).map((name) => `chunks/${name}`)];
     const bundled = files.map((name) => readFileSync(`${dist}${name}`, 'utf8')).join('\n');

@@ -1,7 +1,7 @@
 // A ProcessLike over in-memory streams whose TTY flags the test chooses.
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
-import type { ProcessLike, StopSignal } from '../../src/cli.js';
+import type { ProcessLike, StopSignal } from '../../src/process-host.js';
 
 export interface ProcessSignals extends Pick<ProcessLike, 'on' | 'off' | 'exit'> {
   /** Delivers a signal to the run, as the kernel would. */

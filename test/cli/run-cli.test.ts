@@ -2,8 +2,8 @@
 // sandbox: the global behaviour every command shares (contract sections 2 and 5).
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRunState } from '../../src/cli.js';
-import { buildProgram } from '../../src/main.js';
+import { createRunState } from '../../src/process-host.js';
+import { buildProgram } from '../../src/program.js';
 import { startServer, type TestServer } from '../api/server.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { fakeProcess } from './fake-process.js';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/main.js';
+import { runCli } from '../../src/program.js';
 import { processSignals } from '../cli/fake-process.js';
 import { sendJson, startServer, type Handler, type TestServer } from '../api/server.js';
 import { useTempDirs } from '../config/temp-dir.js';

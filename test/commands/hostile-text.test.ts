@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/main.js';
+import { runCli } from '../../src/program.js';
 import { processSignals } from '../cli/fake-process.js';
 import type { TestServer } from '../api/server.js';
 import type { Harness } from '../helpers/harness.js';

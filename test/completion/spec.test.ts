@@ -1,8 +1,8 @@
 import { Command } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
-import { createRunState } from '../../src/cli.js';
+import { createRunState } from '../../src/process-host.js';
 import { completionSpec, type CommandSpec, type ValueCompletion } from '../../src/completion/spec.js';
-import { buildProgram } from '../../src/main.js';
+import { buildProgram } from '../../src/program.js';
 import { FILTER_FIELDS, fieldsFor, type TicketEndpoint, type TicketFieldSpec } from '../../src/model/fields.js';
 import { addFieldOptions, flagOf } from '../../src/tickets/fields.js';
 import { fakeProcess } from '../cli/fake-process.js';

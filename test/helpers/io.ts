@@ -1,6 +1,6 @@
 // An IO over in-memory streams: stdin from a string, stdout/stderr collected as text.
 import { PassThrough, Writable } from 'node:stream';
-import type { IO } from '../../src/context.js';
+import type { IO } from '../../src/output/io.js';
 
 export interface TestIOOptions {
   stdin?: string;

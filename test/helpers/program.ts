@@ -1,8 +1,8 @@
 // The program's commands and their help as the CLI prints it, for tests that cover every
 // command (a new one is covered without editing them).
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { createRunState } from '../../src/cli.js';
-import { buildProgram } from '../../src/main.js';
+import { createRunState } from '../../src/process-host.js';
+import { buildProgram } from '../../src/program.js';
 import { fakeProcess } from '../cli/fake-process.js';
 
 /** Every visible command, nested ones (config get) included, as the words that call it. */

@@ -1,7 +1,7 @@
 // A Prompter that answers from a script, in order, and fails loudly when the command asks
 // something the test did not expect: a test that scripts prompts proves they were asked.
 import { InterruptedError } from '../../src/errors.js';
-import type { Choice, Prompter } from '../../src/prompts/types.js';
+import type { Choice, Prompter } from '../../src/context/prompter.js';
 
 export type PromptKind = 'input' | 'password' | 'confirm' | 'select' | 'search' | 'editor';
 

@@ -3,10 +3,10 @@
 // derived from its rows.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createRunState } from '../../src/cli.js';
+import { createRunState } from '../../src/process-host.js';
 import { ALL_COLLECTIONS, parseCollection } from '../../src/lookups/collections.js';
 import { collectionsOf, lookupLabel } from '../../src/lookups/index.js';
-import { buildProgram } from '../../src/main.js';
+import { buildProgram } from '../../src/program.js';
 import { FILTER_FIELDS, HEADER_FIELDS, LOOKUP_FIELDS, LOOKUP_KINDS, TICKET_FIELDS, fieldsFor, isLookupKind, requiredKeys } from '../../src/model/fields.js';
 import { LOOKUP_FILTERS } from '../../src/tickets/list-filter.js';
 import { fakeProcess } from '../cli/fake-process.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { IO } from '../../src/context.js';
+import type { IO } from '../../src/output/io.js';
 import { createProgress } from '../../src/output/progress.js';
 import { createCollector, createTestIO } from '../helpers/io.js';
 

@@ -1,7 +1,7 @@
 // The one terminal size (README: "Where people really run it"): a size of 0 is unknown, and an
 // unknown size comes from $COLUMNS/$LINES, else 80x24.
 import { describe, expect, it } from 'vitest';
-import { createIO, readGlobals } from '../../src/cli.js';
+import { createIO, readGlobals } from '../../src/process-host.js';
 import { terminalSize } from '../../src/output/terminal-size.js';
 import { fakeProcess } from '../cli/fake-process.js';
 

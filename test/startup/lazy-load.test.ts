@@ -98,10 +98,10 @@ describe('the start-up bundles (dist/start.cjs, dist/complete.cjs) in their meta
   it('start.cjs holds the prepared help and nothing of the CLI itself', () => {
     const inputs = outputInputs('dist/start.cjs');
 
-    expect(inputs).toContain('src/start.ts');
+    expect(inputs).toContain('src/fast-start.ts');
     expect(inputs).toContain('<define:TKT_PREPARED_OUTPUT>');
     // Every run loads it: no dependency, no command, no settings code.
-    expect(inputs.filter((input) => input.startsWith('src/') || input.includes('node_modules')).sort()).toEqual(['src/start.ts']);
+    expect(inputs.filter((input) => input.startsWith('src/') || input.includes('node_modules')).sort()).toEqual(['src/fast-start.ts']);
   });
 
   it('complete.cjs holds the lookup cache reader, without commander, commands or any lazily-loaded module', () => {

@@ -4,8 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createRunState } from '../../src/cli.js';
-import { buildProgram, runCli } from '../../src/main.js';
+import { createRunState } from '../../src/process-host.js';
+import { buildProgram, runCli } from '../../src/program.js';
 import { fakeProcess } from '../cli/fake-process.js';
 
 const bin = fileURLToPath(new URL('../../bin/tkt.js', import.meta.url));

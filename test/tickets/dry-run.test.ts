@@ -3,7 +3,7 @@
 // how any plan is shown.
 import { describe, expect, it } from 'vitest';
 import type { RequestPlan } from '../../src/api/types.js';
-import type { Context } from '../../src/context.js';
+import type { Context } from '../../src/context/context.js';
 import { createOutput, type OutputParts } from '../../src/output/format.js';
 import { formSummary, printDryRun, printDryRunRows, type PlannedRequest } from '../../src/tickets/dry-run.js';
 import { createTestIO } from '../helpers/io.js';

@@ -2,7 +2,7 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildContext } from '../../src/cli.js';
+import { buildContext } from '../../src/process-host.js';
 import { createConfigStore } from '../../src/config/store.js';
 import { UsageError } from '../../src/errors.js';
 import { askText, assertReadableFiles, fileErrorText, readTextOption } from '../../src/tickets/text-input.js';

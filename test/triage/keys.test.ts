@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/main.js';
+import { runCli } from '../../src/program.js';
 import { FOOTER_ENDING, FOOTER_KEYS, KEY_TABLE, keyHelpLines, keyName, readmeKeyTable } from '../../src/triage/keys.js';
 import type { KeyPress } from '../../src/util/terminal-input.js';
 import { fakeProcess } from '../cli/fake-process.js';

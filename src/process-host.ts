@@ -1,11 +1,13 @@
 // The host that commands register with: it turns commander's parsed options
 // into a Context (the only place that reads process.*) and runs the handler.
-import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import type { Readable, Writable } from 'node:stream';
 import type { ApiClient } from './api/types.js';
 import type { ConfigStore, Session } from './config/types.js';
-import type { Context, GlobalOptions, IO } from './context.js';
-import type { Prompter } from './prompts/types.js';
+import type { Context } from './context/context.js';
+import type { GlobalOptions } from './config/globals.js';
+import type { IO } from './output/io.js';
+import type { CommandHost } from './commands/host.js';
+import type { Prompter } from './context/prompter.js';
 import { defaultConfigDir } from './config/paths.js';
 import { resolveSession } from './config/session.js';
 import { createConfigStore } from './config/store.js';
@@ -15,26 +17,6 @@ import { sanitizeInline } from './output/sanitize.js';
 import { handOverTerminal } from './util/terminal-handoff.js';
 import { terminalSize, type SizedStream } from './output/terminal-size.js';
 import { isCI } from './util/ci.js';
-
-/** A command's handler: its arguments and its own options, typed from its definition, and the run's Context. */
-export type Handler<Args extends unknown[], Opts extends OptionValues> = (args: Args, opts: Opts, ctx: Context) => Promise<void>;
-
-/** What commands register on: the program, whatever its global options. */
-export type Program = CommandUnknownOpts;
-
-export interface ActionOptions {
-  /** The command stops by itself on Ctrl-C (bulk runs, the sandbox); otherwise Ctrl-C exits at once. */
-  graceful?: boolean;
-}
-
-export interface CommandHost {
-  /** Runs `handler` when `command` is called, with the Context built from the global options. */
-  action<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
-    command: Command<Args, Opts, Globals>,
-    handler: Handler<Args, Opts>,
-    options?: ActionOptions,
-  ): void;
-}
 
 export type StopSignal = 'SIGINT' | 'SIGTERM';
 

@@ -1,7 +1,7 @@
 // Entry point: builds the commander program, runs it, and is the only place
 // that maps errors to an `error:` line and an exit code (contract section 5).
 import { Command, CommanderError, Option } from '@commander-js/extra-typings';
-import { createProcessHost, createRunState, type ProcessLike, type RunState, type StopSignal } from './cli.js';
+import { createProcessHost, createRunState, type ProcessLike, type RunState, type StopSignal } from './process-host.js';
 import { registerCommands } from './commands/index.js';
 import { ExitCode, InterruptedError, OutputClosedError, TktError, exitCodeOf } from './errors.js';
 import { loginCommand } from './config/session.js';
@@ -22,7 +22,7 @@ Examples:
   $ tkt sandbox            # a local emulator of the service, with demo data`;
 
 // Help is laid out for 80 columns whatever the terminal (commander would follow its width): the
-// same text everywhere, so the bin can print help prepared at build time (src/start.ts).
+// same text everywhere, so the bin can print help prepared at build time (src/fast-start.ts).
 const HELP_WIDTH = 80;
 
 export function buildProgram(proc: ProcessLike, state: RunState) {

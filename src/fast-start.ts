@@ -4,7 +4,7 @@
 // (scripts/build-start.mjs), and `__complete`, the completion scripts' call on every Tab press,
 // from the lookup cache (dist/complete.cjs). Everything else is left to dist/main.js, so this file
 // stays tiny: every run loads it.
-import type { ProcessLike } from './cli.js';
+import type { ProcessLike } from './process-host.js';
 
 /**
  * Handles `argv` when it can and returns true; false means: run dist/main.js. The bin calls it

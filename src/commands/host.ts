@@ -1,0 +1,24 @@
+// What a command registers on, and how its handler is typed: the host (src/process-host.ts)
+// implements it for the real process.
+import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
+import type { Context } from '../context/context.js';
+
+/** A command's handler: its arguments and its own options, typed from its definition, and the run's Context. */
+export type Handler<Args extends unknown[], Opts extends OptionValues> = (args: Args, opts: Opts, ctx: Context) => Promise<void>;
+
+/** What commands register on: the program, whatever its global options. */
+export type Program = CommandUnknownOpts;
+
+export interface ActionOptions {
+  /** The command stops by itself on Ctrl-C (bulk runs, the sandbox); otherwise Ctrl-C exits at once. */
+  graceful?: boolean;
+}
+
+export interface CommandHost {
+  /** Runs `handler` when `command` is called, with the Context built from the global options. */
+  action<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
+    command: Command<Args, Opts, Globals>,
+    handler: Handler<Args, Opts>,
+    options?: ActionOptions,
+  ): void;
+}

@@ -1,0 +1,37 @@
+// What a command's run() receives instead of touching process.*.
+import type { ApiClient } from '../api/types.js';
+import type { ConfigStore, Session } from '../config/types.js';
+import type { Output } from '../output/types.js';
+import type { Prompter } from './prompter.js';
+import type { TerminalHolder } from '../util/terminal-handoff.js';
+import type { GlobalOptions } from '../config/globals.js';
+import type { IO } from '../output/io.js';
+
+export interface Context {
+  io: IO;
+  globals: GlobalOptions;
+  /** Decides human / -q / JSON / --query / CSV output: commands print through it. */
+  output: Output;
+  env: Readonly<Record<string, string | undefined>>;
+  config: ConfigStore;
+  prompter: Prompter;
+  /** Aborted on Ctrl-C; bulk commands stop starting new work. */
+  signal: AbortSignal;
+  /**
+   * Runs `use` while a program it starts (the editor, the pager, a shell) has the terminal, as git
+   * does: tkt reads nothing from it meanwhile (`holder`, such as the triage screen, lets go of
+   * it first and takes it back after), and what the terminal answers the program (a
+   * cursor-position report) is dropped when tkt takes it back (util/terminal-handoff.ts). A
+   * Ctrl-C, which the terminal sends to that program too, is left to it (less stops a search
+   * with it); a SIGTERM ends the run (InterruptedError, exit 143) once the program has closed,
+   * so it never outlives tkt holding the terminal. Called again while lent, `use` just runs.
+   */
+  lendTerminal<T>(use: () => Promise<T>, holder?: TerminalHolder): Promise<T>;
+  now(): Date;
+  /** The resolved URL, token and user; throws AuthError / UsageError when they are missing. */
+  session(): Promise<Session>;
+  /** An authenticated client for the session (one keep-alive pool per run). */
+  api(): Promise<ApiClient>;
+  /** A client without a token, for `tkt login` (and its URL checks). */
+  anonymousApi(baseUrl: string): Promise<ApiClient>;
+}

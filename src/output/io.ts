@@ -1,0 +1,28 @@
+// The streams of a run and what they are: terminals or not, colour, size.
+import type { Readable, Writable } from 'node:stream';
+import type { TerminalSize } from './terminal-size.js';
+
+export interface IO {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /**
+   * Colour on stderr (a TTY, or FORCE_COLOR; colour not disabled).
+   * Each stream has its own: nothing else decides colour.
+   */
+  color: boolean;
+  /**
+   * Progress bars and spinners on stderr: only at a terminal, with colour not disabled.
+   * FORCE_COLOR never turns them on: a CI log would keep every frame.
+   */
+  animate: boolean;
+  /** Colour in data on stdout: only when stdout is a TTY (and colour not disabled). */
+  stdoutColor: boolean;
+  /** The terminal's size now (it follows resizes): $COLUMNS/$LINES, else 80x24, when it reports none. */
+  size(): TerminalSize;
+  /** stdin and stderr are TTYs and neither --no-input nor CI: commands may ask. */
+  canPrompt: boolean;
+}

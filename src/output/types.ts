@@ -1,0 +1,93 @@
+// The output module's types, shared by its printers and by the commands that print through it.
+import type { Cell } from './table.js';
+
+/** The flags that shape output, as typed. `fields`, `csv` and `columns` exist only on the commands that take them. */
+export interface OutputFlags {
+  json: boolean;
+  quiet: boolean;
+  query?: string | undefined;
+  raw?: boolean | undefined;
+  fields?: string | undefined;
+  csv?: boolean | undefined;
+  columns?: string | undefined;
+}
+
+export type Format = 'human' | 'quiet' | 'json' | 'csv';
+
+export interface DocumentForms {
+  /** The text people read; nothing is printed without it. */
+  human?: () => string | Promise<string>;
+  /** The -q text (e.g. an ID and a newline); nothing is printed without it. */
+  quiet?: () => string | undefined;
+}
+
+/** A JSON array written as its elements arrive (list --all, create --from --json). */
+export interface ArrayPrinter {
+  push(items: readonly unknown[]): Promise<void>;
+  end(): Promise<void>;
+}
+
+export interface Output {
+  readonly format: Format;
+  /** --columns as typed, split: the records printer uses them. */
+  readonly columns: readonly string[] | undefined;
+  /** One JSON document (the API's body) or its human / quiet form. */
+  document(value: unknown, forms?: DocumentForms): Promise<void>;
+  /** JSON in every format (tkt api): --fields and --query still apply. */
+  data(value: unknown): Promise<void>;
+  /** Like document, but one compact JSON Line (ID... commands): --query applies to each line. */
+  line(value: unknown, forms?: DocumentForms): Promise<void>;
+  array(): ArrayPrinter;
+  /** A line for people on stderr (a confirmation, a note), left out with -q. */
+  note(text: string): Promise<void>;
+  /** `warning: TEXT` on stderr, with -q too: something the user should know went differently. */
+  warning(text: string): Promise<void>;
+  /**
+   * With JSON output, `value` as one JSON Line on stderr: facts a script needs that the stdout
+   * document, the API's body kept unchanged, has no room for (which uploads were kept). Nothing
+   * in other formats: people read them in the command's own lines.
+   */
+  aside(value: unknown): Promise<void>;
+  /** Records page by page: table, TSV, CSV, -q lines or a JSON array. */
+  records<T>(spec: RecordSpec<T>): Promise<RecordPrinter>;
+  /** Exit 2 before any request when the format needs records the command will not produce (metadata without --collection). */
+  assertNotTabular(hint: string): void;
+  /** Exit 2 before anything else when data output (--json, -q, --query) was asked of a command that only draws a screen. */
+  assertInteractive(command: string, hint: string): void;
+}
+
+export interface RecordColumn<T> {
+  /** What --columns calls it, and the CSV header. */
+  name: string;
+  header: string;
+  /** The cell people read at a terminal. */
+  human(record: T, now: Date): Cell;
+  /** The cell for TSV and CSV; default: the human one. */
+  machine?(record: T): Cell;
+  shrink?: boolean;
+  minWidth?: number;
+  /** Which columns give way first at a narrow terminal (Column.priority). */
+  priority?: number;
+  align?: 'left' | 'right';
+  paint?(text: string, record: T, now: Date): string;
+}
+
+export interface RecordSpec<T> {
+  /** What an item becomes once, for its cells. */
+  prepare(item: unknown): T;
+  /** The columns that have names of their own; any other --columns name is read from the item. */
+  columns: readonly RecordColumn<T>[];
+  /** The columns shown without --columns, given the first non-empty page. */
+  defaultColumns(items: readonly unknown[]): readonly string[];
+  /** The -q line of a record, or undefined to print nothing for it. */
+  quiet?(record: T): string | undefined;
+  /** Said on stderr (human format) when there were no records at all: "no tickets". */
+  none?: string;
+  /** A title over the table at a terminal: "sites (3)". */
+  heading?: string;
+}
+
+export interface RecordPrinter {
+  page(items: readonly unknown[]): Promise<void>;
+  end(): Promise<void>;
+}
