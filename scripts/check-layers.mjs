@@ -1,6 +1,7 @@
 // The layers of src/, checked by dependency-cruiser in `npm test` (docs/architecture.md):
-//   entry -> commands -> (tickets | bulk | prompts | completion | triage | account) -> lookups
-//     -> context -> output -> model -> api -> (config | util) -> errors
+//   entry -> commands -> features (fields | reading | listing | bulk | prompts | completion |
+//     triage | account | raw-request) -> cmdutil -> lookups -> context -> output -> model -> api
+//     -> (config | util) -> errors
 // A layer imports only layers after it (or its own folder), and nothing forms a cycle. The
 // sandbox is a program of its own: it imports nothing of the client but leaf helpers of util/
 // (files that import nothing, such as process-alive.ts: one copy, not two), and the client
@@ -25,7 +26,9 @@ const LAYERS = [
   // The bundles' entries: the CLI, the start-up answers, and `tkt __complete` (dist/complete.cjs).
   ['entry', '^src/((program|process-host|fast-start)\\.js|completion/entry\\.js)$'],
   ['commands', '^src/commands/'],
-  ['features', '^src/(tickets|bulk|prompts|completion|triage|account)/'],
+  ['features', '^src/(fields|reading|listing|bulk|prompts|completion|triage|account|raw-request)/'],
+  // What commands share: text options, dry runs, the one-line answer of an action, kept files.
+  ['cmdutil', '^src/cmdutil/'],
   ['lookups', '^src/lookups/'],
   ['context', '^src/context/'],
   ['output', '^src/output/'],
@@ -131,6 +134,39 @@ const problems = result.summary.violations.map(
   ({ from, to, rule, cycle }) =>
     `${asSource(from)} -> ${asSource(to)}: ${rule.name}${cycle ? ` (${cycle.map(({ name }) => asSource(name)).join(' -> ')})` : ''}`,
 );
+// Folders form no cycle either (features of one layer may import each other, one way only).
+// A file directly in src/ (errors.ts), or an entry of a bundle, counts as a folder of its own.
+const ENTRY = new RegExp(LAYERS[0][1]);
+const folderOf = (path) => (path.split('/').length > 2 && !ENTRY.test(path) ? path.split('/').slice(0, -1).join('/') : path);
+const folderEdges = new Map();
+for (const { source, dependencies } of result.modules) {
+  for (const { resolved } of dependencies) {
+    if (!resolved.startsWith('src/') || folderOf(resolved) === folderOf(source)) continue;
+    if (!folderEdges.has(folderOf(source))) folderEdges.set(folderOf(source), new Set());
+    folderEdges.get(folderOf(source)).add(folderOf(resolved));
+  }
+}
+// Strongly connected folders (Tarjan): each group of two or more is a cycle.
+const index = new Map();
+const low = new Map();
+const stack = [];
+let counter = 0;
+const visit = (folder) => {
+  index.set(folder, counter);
+  low.set(folder, counter);
+  counter += 1;
+  stack.push(folder);
+  for (const next of folderEdges.get(folder) ?? []) {
+    if (!index.has(next)) {
+      visit(next);
+      low.set(folder, Math.min(low.get(folder), low.get(next)));
+    } else if (stack.includes(next)) low.set(folder, Math.min(low.get(folder), index.get(next)));
+  }
+  if (low.get(folder) !== index.get(folder)) return;
+  const group = stack.splice(stack.indexOf(folder));
+  if (group.length > 1) problems.push(`folders import each other: ${group.map(asSource).sort().join(', ')}`);
+};
+for (const folder of folderEdges.keys()) if (!index.has(folder)) visit(folder);
 const inALayer = new RegExp(anyOf([...LAYERS.map(([, path]) => path), SANDBOX]));
 for (const { source } of result.modules) {
   if (!inALayer.test(source)) problems.push(`${asSource(source)}: in no layer (add it to ${relative(ROOT, import.meta.filename)})`);
@@ -140,5 +176,5 @@ if (problems.length > 0) {
   console.error(`layer check (dependency-cruiser): ${problems.length} problem(s)\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
   process.exitCode = 1;
 } else {
-  console.log(`layer check (dependency-cruiser): ${result.summary.totalCruised} files, no upward import, no cycle`);
+  console.log(`layer check (dependency-cruiser): ${result.summary.totalCruised} files, no upward import, no cycle between files or folders`);
 }

@@ -1,6 +1,6 @@
 // `tkt login`'s steps: the values it needs (each from a flag, the environment or a prompt; without
 // a terminal every missing one named at once), the login itself, and the session it saves.
-import { isObject, stringField } from '../api/fields.js';
+import { isObject, stringField } from '../api/member-access.js';
 import { plans } from '../api/plans.js';
 import { decodeJwtClaims, expiryFromClaims, userIdFromClaims } from '../config/jwt.js';
 import { normalizeBaseUrl } from '../config/url.js';

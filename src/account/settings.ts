@@ -4,7 +4,7 @@ import { existingProfileName } from '../config/session.js';
 import { SETTINGS, effectiveSetting, settingSpec, type EffectiveSetting, type SettingSpec } from '../config/settings.js';
 import type { Context } from '../context/context.js';
 import { sanitizeInline } from '../output/sanitize.js';
-import { kebabCase, parseListType } from '../tickets/list-query.js';
+import { kebabCase, parseListType } from '../listing/query.js';
 
 /** The value to save: the setting's own check, and for the view the list types (exit 2 listing them). */
 function parseValue(spec: SettingSpec, text: string): string | number {

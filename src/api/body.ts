@@ -2,7 +2,7 @@
 // returns. A service tkt does not control, or a gateway in front of it, may send a sign-in page
 // with status 200, truncated JSON or JSON nested a million levels deep; none of it may run tkt
 // out of stack, or pass for success.
-import { isObject } from './fields.js';
+import { isObject } from './member-access.js';
 import { htmlTitle, looksLikeHtml } from './error-body.js';
 
 /** Deeper JSON is refused: no service's answer nests like this, and printing it would exhaust the stack. */

@@ -3,7 +3,7 @@
 // string, {message}/{error}/{errors}, plain text or an HTML error page.
 // Nothing is sanitized here; the output layer escapes control characters. Bodies of any
 // size and depth give a few short lines: nesting is walked only so deep.
-import { field, isObject } from './fields.js';
+import { field, isObject } from './member-access.js';
 
 const MAX_LINES = 5;
 const MAX_LINE_LENGTH = 300;

@@ -2,7 +2,7 @@
 //
 // Rows use the create options' names as columns (title, description, requester, site, ...;
 // `tag` and `attach` take several values separated by `;`), and go through the same field
-// table as `tkt create` (src/tickets/fields.ts). Every row is checked, names resolved and
+// table as `tkt create` (src/fields/options.ts). Every row is checked, names resolved and
 // files found before the first request: one bad row and nothing is sent (exit 2, naming
 // every bad row). Then rows are created with the bulk runner's bounded concurrency.
 //
@@ -30,10 +30,10 @@ import { NO_PROGRESS, createProgress } from '../output/progress.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { createStyle } from '../output/style.js';
 import { writeText } from '../output/write.js';
-import type { RawFieldValues } from '../tickets/fields.js';
-import { fileErrorText } from '../tickets/text-input.js';
-import { checkCreate, createEndpoint, createRequest, createdId, type CreateEndpoint } from '../tickets/created.js';
-import { printDryRunRows, type PlannedRequest } from '../tickets/dry-run.js';
+import type { RawFieldValues } from '../fields/options.js';
+import { fileErrorText } from '../cmdutil/text-input.js';
+import { checkCreate, createEndpoint, createRequest, createdId, type CreateEndpoint } from '../fields/created.js';
+import { printDryRunRows, type PlannedRequest } from '../cmdutil/dry-run.js';
 import { openReport, readReport, resumedRows, type ReportEntry, type ResumedRows } from './report-file.js';
 import { detectFormat, readRows, type InputRow } from './rows.js';
 import type { CreateFromOptions } from './create-from-options.js';

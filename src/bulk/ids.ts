@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { UsageError } from '../errors.js';
-import { STDIN } from '../tickets/text-input.js';
+import { STDIN } from '../cmdutil/text-input.js';
 import { parseTicketId } from '../util/ids.js';
 import { guardText } from '../util/text-read.js';
 

@@ -2,7 +2,7 @@
 // back for --resume (which rows were created, which are in doubt), and appending to it durably.
 import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
-import { fileErrorText } from '../tickets/text-input.js';
+import { fileErrorText } from '../cmdutil/text-input.js';
 import type { InputRow } from './rows.js';
 
 /** Written before a row's request leaves. */

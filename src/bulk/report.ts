@@ -13,8 +13,8 @@ import { sanitizeInline } from '../output/sanitize.js';
 import { createStyle } from '../output/style.js';
 import { writeText } from '../output/write.js';
 import { formatRanges, rangeLines, summaryLayout } from './ranges.js';
-import { nameList } from '../tickets/action-output.js';
-import { skippedFilesError } from '../tickets/attachments.js';
+import { nameList } from '../cmdutil/action-output.js';
+import { skippedFilesError } from '../cmdutil/attachments.js';
 import type { BulkResult, BulkRun } from './runner.js';
 
 export type BulkVerb = 'marked read' | 'resolved' | 'closed' | 'picked up' | 'deleted' | 'assigned' | 'reopened';

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { extname } from 'node:path';
 import { UsageError } from '../errors.js';
 import { TICKET_FIELDS, fieldsFor, type TicketEndpoint } from '../model/fields.js';
-import type { RawFieldValues } from '../tickets/fields.js';
+import type { RawFieldValues } from '../fields/options.js';
 import { parseCsv } from './csv.js';
 
 export type RowFormat = 'jsonl' | 'json' | 'csv';

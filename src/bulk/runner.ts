@@ -1,5 +1,5 @@
 import { AbandonedRequestError, ApiError, NetworkError, TktError, refusesEveryRequest } from '../errors.js';
-import type { KeptFiles } from '../tickets/attachments.js';
+import type { KeptFiles } from '../cmdutil/attachments.js';
 import { wholeNumberOption } from '../util/ids.js';
 
 const MAX_CONCURRENCY = 32;

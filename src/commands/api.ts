@@ -1,8 +1,8 @@
 import { TICKETS_PATH } from '../api/plans.js';
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
-import { FILE_FIELD, METHODS, planAnyRequest, printAnswer, type AnyRequestInput } from '../tickets/any-request.js';
-import { printDryRun } from '../tickets/dry-run.js';
+import { FILE_FIELD, METHODS, planAnyRequest, printAnswer, type AnyRequestInput } from '../raw-request/any-request.js';
+import { printDryRun } from '../cmdutil/dry-run.js';
 import { collect } from '../util/option-text.js';
 import { dryRunOption } from './shared-options.js';
 

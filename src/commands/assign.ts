@@ -3,8 +3,8 @@
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
-import { assigneeChange, changeRequest } from '../tickets/change.js';
-import { runIdCommand, type IdCommandOptions } from '../tickets/id-command.js';
+import { assigneeChange, changeRequest } from '../bulk/change.js';
+import { runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
 export interface AssignOptions extends Omit<IdCommandOptions, 'ids'> {

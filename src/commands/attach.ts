@@ -2,10 +2,10 @@ import { plans } from '../api/plans.js';
 import { uploadName } from '../api/upload-name.js';
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
-import { nameList, printActionDone } from '../tickets/action-output.js';
-import { keptFiles, keptLine, reportKeptFiles } from '../tickets/attachments.js';
-import { printDryRun } from '../tickets/dry-run.js';
-import { assertReadableFiles } from '../tickets/text-input.js';
+import { nameList, printActionDone } from '../cmdutil/action-output.js';
+import { keptFiles, keptLine, reportKeptFiles } from '../cmdutil/attachments.js';
+import { printDryRun } from '../cmdutil/dry-run.js';
+import { assertReadableFiles } from '../cmdutil/text-input.js';
 import { parseTicketId } from '../util/ids.js';
 import { dryRunOption, idArgument } from './shared-options.js';
 

@@ -1,9 +1,9 @@
 import { plans } from '../api/plans.js';
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
-import { closureOf, type ClosureOptions } from '../tickets/closure.js';
-import { assertSingleStdinReader, runIdCommand, type IdCommandOptions } from '../tickets/id-command.js';
-import { alreadyClosedNote } from '../tickets/unchanged.js';
+import { closureOf, type ClosureOptions } from '../bulk/closure.js';
+import { assertSingleStdinReader, runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
+import { alreadyClosedNote } from '../reading/unchanged.js';
 import { attachOption, concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
 export interface CloseOptions extends IdCommandOptions, ClosureOptions {

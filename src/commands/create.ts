@@ -7,13 +7,13 @@ import { createLookups } from '../lookups/index.js';
 import { fieldsOption } from '../output/flags.js';
 import { writeText } from '../output/write.js';
 import { fillTicketFields } from '../prompts/fill.js';
-import { answerAssigneeMe } from '../tickets/acting-user.js';
-import { checkKeptFiles } from '../tickets/attachments.js';
-import { checkCreate, createEndpoint, createRequest, createdId, printCreated } from '../tickets/created.js';
-import { formSummary, printDryRun } from '../tickets/dry-run.js';
-import { addFieldOptions, assertFieldsApply, flagOf, givenKeys, pickFieldValues, type RawFieldValues } from '../tickets/fields.js';
-import { checkFields } from '../tickets/field-values.js';
-import { readTextOption } from '../tickets/text-input.js';
+import { answerAssigneeMe } from '../prompts/acting-user.js';
+import { checkKeptFiles } from '../cmdutil/attachments.js';
+import { checkCreate, createEndpoint, createRequest, createdId, printCreated } from '../fields/created.js';
+import { formSummary, printDryRun } from '../cmdutil/dry-run.js';
+import { addFieldOptions, assertFieldsApply, flagOf, givenKeys, pickFieldValues, type RawFieldValues } from '../fields/options.js';
+import { checkFields } from '../fields/values.js';
+import { readTextOption } from '../cmdutil/text-input.js';
 import { concurrencyOption, dryRunOption } from './shared-options.js';
 
 export interface CreateOptions extends CreateFromFlags {

@@ -2,12 +2,12 @@ import { plans } from '../api/plans.js';
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { sanitizeInline } from '../output/sanitize.js';
-import { printActionDone } from '../tickets/action-output.js';
-import { checkKeptFiles } from '../tickets/attachments.js';
-import { printDryRun } from '../tickets/dry-run.js';
+import { printActionDone } from '../cmdutil/action-output.js';
+import { checkKeptFiles } from '../cmdutil/attachments.js';
+import { printDryRun } from '../cmdutil/dry-run.js';
 import { readTicket } from '../model/ticket.js';
-import { assertRecipients, forwardRecipient, readMessage } from '../tickets/mail.js';
-import { assertReadableFiles } from '../tickets/text-input.js';
+import { assertRecipients, forwardRecipient, readMessage } from '../reading/mail.js';
+import { assertReadableFiles } from '../cmdutil/text-input.js';
 import { parseTicketId } from '../util/ids.js';
 import { attachOption, dryRunOption, idArgument } from './shared-options.js';
 

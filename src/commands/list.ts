@@ -2,10 +2,10 @@ import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { columnsOption, csvOption, fieldsOption } from '../output/flags.js';
 import { wrapWords } from '../output/reflow.js';
-import { SORT_FIELDS, addFilterOptions, buildFilter, buildSort, checkFilterOptions, hasFilters, parseSort, type ListFilterOptions } from '../tickets/list-filter.js';
-import { LIST_TYPES, kebabCase } from '../tickets/list-query.js';
-import { ALL_PAGE_SIZE, DEFAULT_LIMIT, USERNAME_PAGE_SIZE, listSource, matchWindow, matchingPages, type ListSourceOptions } from '../tickets/listing.js';
-import { PAGE_CONCURRENCY, walkPages } from '../tickets/pages.js';
+import { SORT_FIELDS, addFilterOptions, buildFilter, buildSort, checkFilterOptions, hasFilters, parseSort, type ListFilterOptions } from '../listing/filter.js';
+import { LIST_TYPES, kebabCase } from '../listing/query.js';
+import { ALL_PAGE_SIZE, DEFAULT_LIMIT, USERNAME_PAGE_SIZE, listSource, matchWindow, matchingPages, type ListSourceOptions } from '../listing/source.js';
+import { PAGE_CONCURRENCY, walkPages } from '../listing/pages.js';
 import { wholeNumberOption } from '../util/ids.js';
 
 export type ListOptions = ListFilterOptions & ListSourceOptions;
@@ -67,7 +67,7 @@ export async function run(options: ListOptions, ctx: Context): Promise<void> {
   const filtering = hasFilters(options);
   const source = await listSource(options, ctx, filtering);
   const window = filtering ? matchWindow(options) : undefined;
-  const { createListPrinter } = await import('../tickets/list-output.js');
+  const { createListPrinter } = await import('../listing/output.js');
   const printer = await createListPrinter(ctx.output, ctx.io.stdoutColor);
   const lookups = filtering || sort !== undefined ? (await import('../lookups/index.js')).createLookups(ctx) : undefined;
   const filter = filtering ? await buildFilter(options, ctx, lookups!) : undefined;

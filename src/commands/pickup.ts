@@ -1,8 +1,8 @@
 import { plans } from '../api/plans.js';
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
-import { runIdCommand, type IdCommandOptions } from '../tickets/id-command.js';
-import { alreadyAssignedNote } from '../tickets/unchanged.js';
+import { runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
+import { alreadyAssignedNote } from '../reading/unchanged.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
 export type PickupOptions = IdCommandOptions;

@@ -1,7 +1,7 @@
 import { plans } from '../api/plans.js';
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
-import { runIdCommand, type IdCommandOptions } from '../tickets/id-command.js';
+import { runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
 export type ReadOptions = IdCommandOptions;

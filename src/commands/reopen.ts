@@ -2,8 +2,8 @@
 // bulk like close (contract section 10), with update's read-modify-write.
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
-import { changeRequest, DEFAULT_REOPEN_STATUS, reopenChange } from '../tickets/change.js';
-import { runIdCommand, type IdCommandOptions } from '../tickets/id-command.js';
+import { changeRequest, DEFAULT_REOPEN_STATUS, reopenChange } from '../bulk/change.js';
+import { runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
 export interface ReopenOptions extends IdCommandOptions {

@@ -4,11 +4,11 @@ import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
-import { printActionDone } from '../tickets/action-output.js';
-import { checkKeptFiles } from '../tickets/attachments.js';
-import { printDryRun } from '../tickets/dry-run.js';
-import { assertRecipients, lazyTicket, messageOption, messageOrAsk } from '../tickets/mail.js';
-import { assertReadableFiles, readTextOption } from '../tickets/text-input.js';
+import { printActionDone } from '../cmdutil/action-output.js';
+import { checkKeptFiles } from '../cmdutil/attachments.js';
+import { printDryRun } from '../cmdutil/dry-run.js';
+import { assertRecipients, lazyTicket, messageOption, messageOrAsk } from '../reading/mail.js';
+import { assertReadableFiles, readTextOption } from '../cmdutil/text-input.js';
 import { parseTicketId } from '../util/ids.js';
 import { attachOption, dryRunOption, idArgument } from './shared-options.js';
 

@@ -1,10 +1,10 @@
 import { plans } from '../api/plans.js';
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
-import { resolveActingUser } from '../tickets/acting-user.js';
-import { assertSingleStdinReader, runIdCommand, type IdCommandOptions } from '../tickets/id-command.js';
-import { requiredText } from '../tickets/text-input.js';
-import { alreadyResolvedNote } from '../tickets/unchanged.js';
+import { resolveActingUser } from '../prompts/acting-user.js';
+import { assertSingleStdinReader, runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
+import { requiredText } from '../cmdutil/text-input.js';
+import { alreadyResolvedNote } from '../reading/unchanged.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
 export interface ResolveOptions extends IdCommandOptions {

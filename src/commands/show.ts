@@ -39,7 +39,7 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
   const api = await ctx.api();
   const ticket = (await api.send(plans.getTicket(id))).body;
   const render = async () => {
-    const [{ renderTicketDetail }, { createLookups }] = await Promise.all([import('../tickets/detail.js'), import('../lookups/index.js')]);
+    const [{ renderTicketDetail }, { createLookups }] = await Promise.all([import('../reading/detail.js'), import('../lookups/index.js')]);
     return renderTicketDetail(ticket, { lookups: createLookups(ctx), now: ctx.now(), color: ctx.io.stdoutColor, width: ctx.io.stdoutIsTTY ? ctx.io.size().columns : undefined, comments });
   };
   if (options.pager && ctx.output.format === 'human' && mayPage(ctx.io, ctx.globals, ctx.env)) {

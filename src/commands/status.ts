@@ -29,7 +29,7 @@ Examples:
 }
 
 export async function run(_options: StatusOptions, ctx: Context): Promise<void> {
-  const { readQueue, renderQueue, urgentIds } = await import('../tickets/queue.js');
+  const { readQueue, renderQueue, urgentIds } = await import('../listing/queue.js');
   const queue = await readQueue(await ctx.api(), ctx.signal, ctx.now());
   await ctx.output.document(queue, {
     human: () => renderQueue(queue, ctx),

@@ -4,7 +4,7 @@ import type { CommandHost, Program } from './host.js';
 import { userSettings } from '../config/settings.js';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
-import { kebabCase, parseListType } from '../tickets/list-query.js';
+import { kebabCase, parseListType } from '../listing/query.js';
 import { keyHelpLines } from '../triage/keys.js';
 
 export interface TriageOptions {

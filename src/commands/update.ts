@@ -5,12 +5,12 @@ import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { createLookups } from '../lookups/index.js';
-import { answerAssigneeMe } from '../tickets/acting-user.js';
-import { printDryRun } from '../tickets/dry-run.js';
+import { answerAssigneeMe } from '../prompts/acting-user.js';
+import { printDryRun } from '../cmdutil/dry-run.js';
 import { fieldsFor } from '../model/fields.js';
-import { addFieldOptions, assertFieldsApply, flagOf, givenKeys, pickFieldValues, type RawFieldValues } from '../tickets/fields.js';
-import { checkFields, resolveFields } from '../tickets/field-values.js';
-import { plannedUpdates, updateTicket } from '../tickets/change.js';
+import { addFieldOptions, assertFieldsApply, flagOf, givenKeys, pickFieldValues, type RawFieldValues } from '../fields/options.js';
+import { checkFields, resolveFields } from '../fields/values.js';
+import { plannedUpdates, updateTicket } from '../bulk/change.js';
 import { parseTicketId } from '../util/ids.js';
 import { dryRunOption, idArgument } from './shared-options.js';
 

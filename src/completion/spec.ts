@@ -6,9 +6,9 @@ import { acceptsMe } from '../lookups/index.js';
 import { ME, type LookupKind } from '../lookups/types.js';
 import { SETTINGS } from '../config/settings.js';
 import type { FieldValueType } from '../model/fields.js';
-import { fieldOfOption } from '../tickets/fields.js';
-import { LOOKUP_FILTERS, NO_ASSIGNEE, SORT_FIELDS } from '../tickets/list-filter.js';
-import { kebabCase, LIST_TYPES } from '../tickets/list-query.js';
+import { fieldOfOption } from '../fields/options.js';
+import { LOOKUP_FILTERS, NO_ASSIGNEE, SORT_FIELDS } from '../listing/filter.js';
+import { kebabCase, LIST_TYPES } from '../listing/query.js';
 import type { NameKind } from './complete.js';
 
 /** How an option's value is completed. */

@@ -1,6 +1,6 @@
 // The collections of the metadata calls (spec 4.13, 4.14), for `tkt metadata --collection`:
 // which call returns which, named as the user types them, found in an answer however spelled.
-import { isObject } from '../api/fields.js';
+import { isObject } from '../api/member-access.js';
 import { OperationError, UsageError } from '../errors.js';
 import { LOOKUP_FIELDS, type LookupFacts } from '../model/fields.js';
 import { squash } from '../util/option-text.js';

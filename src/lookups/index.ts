@@ -14,7 +14,7 @@
 // refetches. Lookups are never scoped to a ticket (metadata/{id}): an update may change the
 // category or group in the same command, and the scoped lists follow the old ones.
 import { plans } from '../api/plans.js';
-import { arrayField, field, isObject, stringField } from '../api/fields.js';
+import { arrayField, field, isObject, stringField } from '../api/member-access.js';
 import type { Context } from '../context/context.js';
 import { OperationError, UsageError } from '../errors.js';
 import { LOOKUP_FIELDS, type LookupFacts } from '../model/fields.js';

@@ -445,3 +445,11 @@ export const HEADER_FIELDS: readonly (LookupFieldSpec & { header: HeaderFacts })
 export const FILTER_FIELDS: readonly (LookupFieldSpec & { filter: FilterFacts })[] = LOOKUP_FIELDS.filter(
   (spec): spec is LookupFieldSpec & { filter: FilterFacts } => spec.filter !== undefined,
 );
+
+/** TicketType 1 = Ticket (spec 2.4); the other values are not published, so they go by number. */
+export const TICKET_TYPES: Readonly<Record<string, number>> = { ticket: 1 };
+
+/** A TicketType as a person names it: its name, else its number. */
+export function ticketTypeName(type: number): string {
+  return Object.keys(TICKET_TYPES).find((name) => TICKET_TYPES[name] === type) ?? String(type);
+}

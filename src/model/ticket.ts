@@ -6,7 +6,7 @@
 // (fields.ts) says where each field is kept; the members that are no field (ID, dates, flags,
 // conversation, attachments) are named here. The raw body stays beside the reading: --json
 // prints what the service sent.
-import { arrayField, field, isObject, stringField } from '../api/fields.js';
+import { arrayField, field, isObject, stringField } from '../api/member-access.js';
 import { TICKET_FIELDS, type MemberNames } from './fields.js';
 
 /** What a ticket says about one field of the table. */

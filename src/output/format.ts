@@ -2,7 +2,7 @@
 // tables, -q essentials, --json documents and JSON Lines, --query results (--raw), --fields
 // members, piped TSV and --csv. Commands hand it values with their human and quiet forms;
 // no command reads the output flags itself.
-import { isObject } from '../api/fields.js';
+import { isObject } from '../api/member-access.js';
 import type { IO } from './io.js';
 import { UsageError } from '../errors.js';
 import { createJsonArrayWriter, writeJson, writeJsonLine } from './json.js';

@@ -1,5 +1,5 @@
 // The members of JSON items as --fields, --columns and tables of unknown shape see them.
-import { isObject } from '../api/fields.js';
+import { isObject } from '../api/member-access.js';
 import { UsageError } from '../errors.js';
 
 /** The key of `obj` that `name` means: the same spelling first, then any case. */

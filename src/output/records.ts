@@ -2,7 +2,7 @@
 // terminal, tab-separated lines when piped, RFC 4180 CSV with --csv, IDs with -q, a JSON
 // array otherwise. --columns chooses the columns of the first three. Piped and CSV cells carry
 // machine values (ISO 8601 timestamps), the table human ones ("2d overdue").
-import { field } from '../api/fields.js';
+import { field } from '../api/member-access.js';
 import type { IO } from './io.js';
 import type { ArrayPrinter, Format } from './types.js';
 import { assertMembersExist } from './members.js';

@@ -5,8 +5,8 @@ import type { Context } from '../context/context.js';
 import type { LookupKind, Lookups } from '../lookups/types.js';
 import type { Choice } from '../context/prompter.js';
 import { fieldsFor, lengthProblem, TITLE_MAX_LENGTH, type TicketEndpoint } from '../model/fields.js';
-import { missingRequired, type RawFieldValues } from '../tickets/fields.js';
-import { askText } from '../tickets/text-input.js';
+import { missingRequired, type RawFieldValues } from '../fields/options.js';
+import { askText } from '../cmdutil/text-input.js';
 
 /** Above this many entries a list becomes type-to-filter. */
 const SELECT_LIMIT = 12;

@@ -8,9 +8,9 @@ import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import type { Lookups } from '../lookups/types.js';
 import { readTicket } from '../model/ticket.js';
-import { resolveActingUser } from '../tickets/acting-user.js';
-import { assigneeChange, changeTicket, DEFAULT_REOPEN_STATUS, reopenChange } from '../tickets/change.js';
-import { alreadyAssignedNote, alreadyClosedNote, alreadyResolvedNote } from '../tickets/unchanged.js';
+import { resolveActingUser } from '../prompts/acting-user.js';
+import { assigneeChange, changeTicket, DEFAULT_REOPEN_STATUS, reopenChange } from '../bulk/change.js';
+import { alreadyAssignedNote, alreadyClosedNote, alreadyResolvedNote } from '../reading/unchanged.js';
 
 export interface TicketActions {
   pickUp(id: number): Promise<string>;

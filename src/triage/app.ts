@@ -14,7 +14,7 @@ import { InterruptedError } from '../errors.js';
 import { effectiveSetting, settingSpec } from '../config/settings.js';
 import { createLookups } from '../lookups/index.js';
 import { pageText } from '../output/pager.js';
-import { renderTicketDetail } from '../tickets/detail.js';
+import { renderTicketDetail } from '../reading/detail.js';
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from '../util/terminal-input.js';
 import type { TerminalHolder } from '../util/terminal-handoff.js';
 import { createTicketActions } from './actions.js';

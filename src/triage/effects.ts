@@ -6,7 +6,7 @@ import type { ApiClient } from '../api/types.js';
 import type { Lookups } from '../lookups/types.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { readTicket } from '../model/ticket.js';
-import { viewTickets } from '../tickets/pages.js';
+import { viewTickets } from '../listing/pages.js';
 import type { TicketActions } from './actions.js';
 import type { Effect, TicketAction, TriageEvent } from './events.js';
 import { failureText } from './failure.js';

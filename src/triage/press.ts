@@ -1,7 +1,7 @@
 // Keys and pastes, as update.ts hands them on: over the list a key does what the key table
 // (keys.ts) says; while the filter, a prompt or a picker is being typed, keys edit it; pasted
 // text is only ever text.
-import { kebabCase, LIST_TYPES } from '../tickets/list-query.js';
+import { kebabCase, LIST_TYPES } from '../listing/query.js';
 import { keyPressOf, type KeyPress } from '../util/terminal-input.js';
 import { actionOf, keyName, type Action } from './keys.js';
 import { layoutFor } from './layout.js';

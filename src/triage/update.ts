@@ -3,7 +3,7 @@
 // tested as data in, data out. The effects are run by effects.ts, whose results come back here
 // as events; the keys and pastes are handled in press.ts.
 import { sanitizeInline } from '../output/sanitize.js';
-import { kebabCase } from '../tickets/list-query.js';
+import { kebabCase } from '../listing/query.js';
 import type { Effect, TriageEvent } from './events.js';
 import { failureText } from './failure.js';
 import { layoutFor, type TerminalSize } from './layout.js';

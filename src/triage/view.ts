@@ -6,8 +6,8 @@
 import type { Style } from '../output/style.js';
 import { displayWidth, truncate, truncateStart, type Column, type FittedTable, type Row } from '../output/table.js';
 import { formatDue } from '../output/time.js';
-import { TICKET_COLUMN_FIT } from '../tickets/list-output.js';
-import { kebabCase } from '../tickets/list-query.js';
+import { TICKET_COLUMN_FIT } from '../listing/output.js';
+import { kebabCase } from '../listing/query.js';
 import { FOOTER_ENDING, FOOTER_KEYS, keyHelpLines } from './keys.js';
 import { layoutFor, type Layout } from './layout.js';
 import { pickerMatches, type Choice } from './picker.js';

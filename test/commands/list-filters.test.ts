@@ -2,7 +2,7 @@
 // combined, --limit counting matches across pages, --all, and the paging that carries them.
 import { describe, expect, it } from 'vitest';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
-import { PAGE_CONCURRENCY } from '../../src/tickets/pages.js';
+import { PAGE_CONCURRENCY } from '../../src/listing/pages.js';
 import { startServer } from '../api/server.js';
 import type { Harness } from '../helpers/harness.js';
 import { routeCount, sendsNothing, useHarness, userId } from '../helpers/sandbox-state.js';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { run } from '../../src/commands/show.js';
 import { createLookups } from '../../src/lookups/index.js';
 import { displayWidth } from '../../src/output/table.js';
-import { renderTicketDetail } from '../../src/tickets/detail.js';
+import { renderTicketDetail } from '../../src/reading/detail.js';
 import type { Harness } from '../helpers/harness.js';
 import { frontEnv, startFrontServer, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 import { plans } from '../../src/api/plans.js';

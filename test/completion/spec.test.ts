@@ -4,7 +4,7 @@ import { createRunState } from '../../src/process-host.js';
 import { completionSpec, type CommandSpec, type ValueCompletion } from '../../src/completion/spec.js';
 import { buildProgram } from '../../src/program.js';
 import { FILTER_FIELDS, fieldsFor, type TicketEndpoint, type TicketFieldSpec } from '../../src/model/fields.js';
-import { addFieldOptions, flagOf } from '../../src/tickets/fields.js';
+import { addFieldOptions, flagOf } from '../../src/fields/options.js';
 import { fakeProcess } from '../cli/fake-process.js';
 
 const spec = completionSpec(buildProgram(fakeProcess(), createRunState()));

@@ -8,7 +8,7 @@ import { ALL_COLLECTIONS, parseCollection } from '../../src/lookups/collections.
 import { collectionsOf, lookupLabel } from '../../src/lookups/index.js';
 import { buildProgram } from '../../src/program.js';
 import { FILTER_FIELDS, HEADER_FIELDS, LOOKUP_FIELDS, LOOKUP_KINDS, TICKET_FIELDS, fieldsFor, isLookupKind, requiredKeys } from '../../src/model/fields.js';
-import { LOOKUP_FILTERS } from '../../src/tickets/list-filter.js';
+import { LOOKUP_FILTERS } from '../../src/listing/filter.js';
 import { fakeProcess } from '../cli/fake-process.js';
 
 const keysWhere = (has: (spec: (typeof TICKET_FIELDS)[number]) => boolean) => TICKET_FIELDS.filter(has).map((spec) => spec.key);

@@ -6,9 +6,9 @@ import { userSettings } from '../config/settings.js';
 import type { Context } from '../context/context.js';
 import { OperationError, UsageError } from '../errors.js';
 import { readListItem } from '../model/ticket.js';
-import type { TicketFilter } from './list-filter.js';
+import type { TicketFilter } from './filter.js';
 import { wholeNumberOption } from '../util/ids.js';
-import { parseFilterBy, parseListType } from './list-query.js';
+import { parseFilterBy, parseListType } from './query.js';
 import { PAGE_CONCURRENCY, listItemsOf, walkPages, type PageSource } from './pages.js';
 
 /** `tkt list`'s options that say which pages to read, as typed. */

@@ -8,7 +8,7 @@ import type { Lookups, TypedOption } from '../lookups/types.js';
 import { readTicket } from '../model/ticket.js';
 import { formatDate } from '../output/time.js';
 import type { IdCommandSpec } from './id-command.js';
-import { mergeUpdateForm } from './update-form.js';
+import { mergeUpdateForm } from '../fields/update-form.js';
 
 type Changes = Readonly<Record<string, FormValue>>;
 

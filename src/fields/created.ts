@@ -7,10 +7,10 @@ import type { Context } from '../context/context.js';
 import { OperationError, UsageError } from '../errors.js';
 import type { Lookups } from '../lookups/types.js';
 import { readListItem } from '../model/ticket.js';
-import type { PlannedRequest } from './dry-run.js';
-import { checkFields, resolveFields, type CheckedFields } from './field-values.js';
-import { missingRequired, type RawFieldValues } from './fields.js';
-import { assertReadableFiles } from './text-input.js';
+import type { PlannedRequest } from '../cmdutil/dry-run.js';
+import { checkFields, resolveFields, type CheckedFields } from './values.js';
+import { missingRequired, type RawFieldValues } from './options.js';
+import { assertReadableFiles } from '../cmdutil/text-input.js';
 
 export type CreateEndpoint = 'register' | 'new';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeUpdateForm } from '../../src/tickets/update-form.js';
+import { mergeUpdateForm } from '../../src/fields/update-form.js';
 
 describe('read-modify-write', () => {
   const detail = {

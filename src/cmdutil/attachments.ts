@@ -3,7 +3,7 @@
 // lose its log and stay green. After every upload (attach, create, reply, forward, close) tkt
 // finds out which were kept, from the answer when it names them, else from the ticket read back,
 // and fails the files it skipped (README: Attachments the service skips).
-import { field, isObject, stringField } from '../api/fields.js';
+import { field, isObject, stringField } from '../api/member-access.js';
 import { plans } from '../api/plans.js';
 import type { ApiClient, ApiResponse, TicketId } from '../api/types.js';
 import { uploadName } from '../api/upload-name.js';

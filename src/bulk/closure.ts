@@ -5,8 +5,8 @@ import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { wholeNumberOption } from '../util/ids.js';
 import { parseWhen } from '../util/when.js';
-import { resolveActingUser } from './acting-user.js';
-import { assertReadableFiles, readTextOption } from './text-input.js';
+import { resolveActingUser } from '../prompts/acting-user.js';
+import { assertReadableFiles, readTextOption } from '../cmdutil/text-input.js';
 
 /** `tkt close`'s options that make the closure, as typed. */
 export interface ClosureOptions {

@@ -5,7 +5,7 @@ import type { ApiClient } from '../api/types.js';
 import type { Context } from '../context/context.js';
 import { createStyle } from '../output/style.js';
 import { formatDue } from '../output/time.js';
-import { TICKET_COLUMN_FIT } from './list-output.js';
+import { TICKET_COLUMN_FIT } from './output.js';
 import { viewTickets } from './pages.js';
 import { readListItem, type TicketListItem } from '../model/ticket.js';
 

@@ -6,7 +6,7 @@ import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { sanitizeText } from '../output/sanitize.js';
 import { writeText } from '../output/write.js';
-import { STDIN, assertReadableFiles, fileErrorText, readStdin } from './text-input.js';
+import { STDIN, assertReadableFiles, fileErrorText, readStdin } from '../cmdutil/text-input.js';
 import { readTextFile } from '../util/text-read.js';
 
 export interface AnyRequestInput {

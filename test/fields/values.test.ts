@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import type { LookupKind, Lookups } from '../../src/lookups/types.js';
-import { checkFields, resolveFields } from '../../src/tickets/field-values.js';
+import { checkFields, resolveFields } from '../../src/fields/values.js';
 
 const NOW = new Date('2026-11-22T10:00:00Z');
 

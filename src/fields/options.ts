@@ -7,14 +7,6 @@ import { UsageError } from '../errors.js';
 import { TICKET_FIELDS, fieldsFor, requiredKeys, type TicketEndpoint, type TicketFieldSpec } from '../model/fields.js';
 import { collect } from '../util/option-text.js';
 
-/** TicketType 1 = Ticket (spec 2.4); the other values are not published, so they go by number. */
-export const TICKET_TYPES: Readonly<Record<string, number>> = { ticket: 1 };
-
-/** A TicketType as a person names it: its name, else its number. */
-export function ticketTypeName(type: number): string {
-  return Object.keys(TICKET_TYPES).find((name) => TICKET_TYPES[name] === type) ?? String(type);
-}
-
 /** What the user gave, as text, by option key: commander's options or a --from row. */
 export type RawFieldValues = Record<string, string | readonly string[] | undefined>;
 

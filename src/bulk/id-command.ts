@@ -3,14 +3,14 @@
 // keep-alive pool); a line per ID, a summary and the exit code from the bulk reporter;
 // Ctrl-C stops starting new IDs. Commands supply only what one ID sends.
 import type { ApiResponse } from '../api/types.js';
-import type { BulkVerb } from '../bulk/report.js';
-import type { BulkOutcome } from '../bulk/runner.js';
+import type { BulkVerb } from './report.js';
+import type { BulkOutcome } from './runner.js';
 import { userSettings } from '../config/settings.js';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
-import { keptFiles } from './attachments.js';
-import type { PlannedRequest } from './dry-run.js';
-import { STDIN } from './text-input.js';
+import { keptFiles } from '../cmdutil/attachments.js';
+import type { PlannedRequest } from '../cmdutil/dry-run.js';
+import { STDIN } from '../cmdutil/text-input.js';
 
 /** What every ID... command takes, as typed. */
 export interface IdCommandOptions {
@@ -53,10 +53,10 @@ export function assertSingleStdinReader(ids: readonly string[], stdinOptions: re
 export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec: IdCommandSpec): Promise<void> {
   // Loaded on use: command files stay light for `tkt --help`.
   const [{ collectIds }, { parseConcurrency, runBulk }, { createBulkReporter }, { printDryRun }] = await Promise.all([
-    import('../bulk/ids.js'),
-    import('../bulk/runner.js'),
-    import('../bulk/report.js'),
-    import('./dry-run.js'),
+    import('./ids.js'),
+    import('./runner.js'),
+    import('./report.js'),
+    import('../cmdutil/dry-run.js'),
   ]);
   const concurrency = parseConcurrency(options.concurrency ?? String(userSettings(ctx).defaultConcurrency));
   const ids = await collectIds(options.ids, ctx.io.stdin, ctx.signal);

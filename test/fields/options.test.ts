@@ -2,7 +2,7 @@ import { Command } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { fieldsFor } from '../../src/model/fields.js';
-import { addFieldOptions, assertFieldsApply, fieldOfOption, missingRequired, pickFieldValues } from '../../src/tickets/fields.js';
+import { addFieldOptions, assertFieldsApply, fieldOfOption, missingRequired, pickFieldValues } from '../../src/fields/options.js';
 
 describe('field table', () => {
   it('maps each endpoint to the form fields of its spec model', () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { RequestPlan } from '../../src/api/types.js';
 import type { Context } from '../../src/context/context.js';
 import { createOutput, type OutputParts } from '../../src/output/format.js';
-import { formSummary, printDryRun, printDryRunRows, type PlannedRequest } from '../../src/tickets/dry-run.js';
+import { formSummary, printDryRun, printDryRunRows, type PlannedRequest } from '../../src/cmdutil/dry-run.js';
 import { createTestIO } from '../helpers/io.js';
 
 /** A context with only what the printer uses: the output module, over in-memory streams. */

@@ -6,7 +6,7 @@ import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { readTicket, type Ticket } from '../model/ticket.js';
 import { addressListProblem } from '../util/email.js';
-import { missingText, readTextOption, type TextOptionWithFile } from './text-input.js';
+import { missingText, readTextOption, type TextOptionWithFile } from '../cmdutil/text-input.js';
 
 export interface MessageOptions {
   message?: string | undefined;

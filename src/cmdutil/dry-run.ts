@@ -4,8 +4,7 @@
 import type { FormValue, MultipartInput, RequestPlan } from '../api/types.js';
 import type { Context } from '../context/context.js';
 import { sanitizeInline } from '../output/sanitize.js';
-import { fieldsFor, type TicketEndpoint } from '../model/fields.js';
-import { ticketTypeName } from './fields.js';
+import { fieldsFor, ticketTypeName, type TicketEndpoint } from '../model/fields.js';
 
 /** What helps a person read a planned request. */
 interface ReadingAids {

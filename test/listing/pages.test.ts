@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { walkPages, type PageSource } from '../../src/tickets/pages.js';
+import { walkPages, type PageSource } from '../../src/listing/pages.js';
 
 /** A source of `total` items whose pages answer in reverse order of asking (later pages first). */
 function reversedSource(total: number, pageSize: number) {

@@ -7,8 +7,8 @@ import type { LookupKind, Lookups, TypedOption } from '../lookups/types.js';
 import { addressListProblem, addressProblem } from '../util/email.js';
 import { parseWholeNumber } from '../util/ids.js';
 import { parseWhen } from '../util/when.js';
-import { fieldsFor, lengthProblem, type TicketEndpoint, type TicketFieldSpec } from '../model/fields.js';
-import { flagOf, isGiven, TICKET_TYPES, type RawFieldValues } from './fields.js';
+import { fieldsFor, lengthProblem, TICKET_TYPES, type TicketEndpoint, type TicketFieldSpec } from '../model/fields.js';
+import { flagOf, isGiven, type RawFieldValues } from './options.js';
 
 /** A field checked locally and ready to be resolved (lookups) or sent as is. */
 interface CheckedField {

@@ -4,7 +4,7 @@
 // asked for once that page is known. The window opens one page at a time and doubles with
 // each full page, so a list that fits one page (or a filter met by the first) costs one request.
 import { plans } from '../api/plans.js';
-import { field, isObject } from '../api/fields.js';
+import { field, isObject } from '../api/member-access.js';
 import type { ApiClient } from '../api/types.js';
 import { InterruptedError, OperationError } from '../errors.js';
 

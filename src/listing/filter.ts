@@ -5,7 +5,7 @@
 // an item that says nothing about a filtered field (the sandbox's list items carry no site)
 // is judged on the ticket's detail, fetched for it alone.
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import { isObject } from '../api/fields.js';
+import { isObject } from '../api/member-access.js';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import type { LookupEntry, Lookups } from '../lookups/types.js';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildContext } from '../../src/process-host.js';
 import { createConfigStore } from '../../src/config/store.js';
 import { UsageError } from '../../src/errors.js';
-import { askText, assertReadableFiles, fileErrorText, readTextOption } from '../../src/tickets/text-input.js';
+import { askText, assertReadableFiles, fileErrorText, readTextOption } from '../../src/cmdutil/text-input.js';
 import { DEFAULT_GLOBALS } from '../helpers/harness.js';
 import { createTestIO } from '../helpers/io.js';
 import { createScriptedPrompter, type ScriptedAnswer } from '../helpers/prompter.js';

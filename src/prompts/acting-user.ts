@@ -4,13 +4,13 @@
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import type { Lookups } from '../lookups/types.js';
-import type { RawFieldValues } from './fields.js';
+import type { RawFieldValues } from '../fields/options.js';
 
 const BY = { flag: '--by', noun: 'user' };
 
 /** Asks for a technician; not optional, so askLookup always answers (with no list to offer, what was typed). */
 async function askWho(ctx: Context, lookups: Lookups, message: string): Promise<string> {
-  const { askLookup } = await import('../prompts/fill.js');
+  const { askLookup } = await import('./fill.js');
   return (await askLookup(ctx, lookups, 'assignee', { message, search: true }))!;
 }
 
