@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Uploads at line speed (issue 14): `tkt attach ID FILE` of a 1 GB file against curl sending
+// Uploads at line speed (README, Performance): `tkt attach ID FILE` of a 1 GB file against curl sending
 // the same multipart upload, to a local server that reads and discards the body (so the server
 // costs both sides alike and little), in interleaved rounds, medians. Also tkt's peak RSS with the
 // 1 GB file against a 1 MB one: uploads must stream. Targets: tkt's throughput at least 80% of

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Bulk close (issue 14): `tkt close -` at its default settings against the shell loop it
+// Bulk close (README, Performance): `tkt close -` at its default settings against the shell loop it
 // replaces, `xargs -P 8` running one curl per ID, against one local sandbox (loopback only), in
 // interleaved rounds, medians; NODE_EXTRA_CA_CERTS removed from every child's environment.
 //

@@ -2,10 +2,10 @@
 // `tkt list --all` over 20,000 sandbox tickets, three ways, in interleaved rounds (medians):
 //   plain:    list --all --json                                  (the yardstick)
 //   filtered: list --all --status Open --query '[].ticketId' --raw
-//   literal:  list --all --status Open --query '[].id' --raw     (issue 15's wording; the
+//   literal:  list --all --status Open --query '[].id' --raw     (the README's wording; the
 //             sandbox's list items name the ID ticketId, so it prints nothing)
-// Targets: filtered within 1.5x plain's time and peak RSS (issue 15); plain at most 0.5 s and
-// 80 MB (issue 14, concurrent paging).
+// Targets: filtered within 1.5x plain's time and peak RSS (README, Performance); plain at most 0.5 s and
+// 80 MB (README, Performance: concurrent paging).
 //
 // Usage: npm run build && node bench/list-query.mjs [--tickets N] [--rounds N]
 // Starts `tkt sandbox --seed-tickets N --port 0` itself. Loopback only; children run in a
@@ -59,8 +59,8 @@ try {
   }
   const filtered = figures.get('filtered');
   const verdict = (ok) => (ok ? 'ok' : 'MISSED');
-  console.log(`  issue 15: filtered within 1.5x of plain: time ${verdict(filtered.seconds <= 1.5 * plain.seconds)}, RSS ${verdict(filtered.mb <= 1.5 * plain.mb)}`);
-  console.log(`  issue 14: plain at most 0.5 s and 80 MB: time ${verdict(plain.seconds <= 0.5)}, RSS ${verdict(plain.mb <= 80)}`);
+  console.log(`  target: filtered within 1.5x of plain: time ${verdict(filtered.seconds <= 1.5 * plain.seconds)}, RSS ${verdict(filtered.mb <= 1.5 * plain.mb)}`);
+  console.log(`  target: plain at most 0.5 s and 80 MB: time ${verdict(plain.seconds <= 0.5)}, RSS ${verdict(plain.mb <= 80)}`);
 } finally {
   await sandbox.stop();
   rmSync(configDir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `tkt list --requester USER --all --json` over one requester's 20,000 tickets (issue 14: "the
+// `tkt list --requester USER --all --json` over one requester's 20,000 tickets (README, Performance: "the
 // same for list --requester --all"). List-by-username answers 25 tickets a page, whole ticket
-// details (spec 4.16), so this is 800 page requests and 32 MB of JSON, against list --all's 200
+// details (docs/service.md 4.16), so this is 800 page requests and 32 MB of JSON, against list --all's 200
 // pages of 100 short items. Its yardstick is the floor of those pages in the same run: a bare
 // script making the same requests, 4 at a time (tkt's page window), parsing each answer and
 // printing nothing. Interleaved rounds, medians; tkt's peak RSS. Targets: list --all's (0.5 s,

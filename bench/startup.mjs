@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Start-up time of tkt against Node itself (issues 7 and 14), in a clean environment
+// Start-up time of tkt against Node itself (README, Performance), in a clean environment
 // (NODE_EXTRA_CA_CERTS removed), interleaved rounds, medians. Targets:
 // - `tkt --version`, `tkt --help`, `tkt list --help`, `tkt __complete site` (with the lookup
 //   cache filled): at most 1.5x `node -e 0`, 1.3x where Node has the compile cache (22.1+; the

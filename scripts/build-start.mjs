@@ -1,5 +1,5 @@
 // Builds dist/start.cjs from src/fast-start.ts, the bin's first stop, which answers help, version and
-// `__complete` without loading the CLI (issue 14), and dist/complete.cjs, what `__complete` runs.
+// `__complete` without loading the CLI (README, Performance), and dist/complete.cjs, what `__complete` runs.
 // The help and version texts are prepared here by running the CLI just built (dist/main.js) for
 // each way of asking, so they are the CLI's own output by construction; a new command gets its
 // prepared help without touching this file.

@@ -109,7 +109,7 @@ await build({
 // The bin's first stop, with help prepared from the CLI just built (scripts/build-start.mjs).
 await buildStart({ version: pkg.version });
 
-// --- Package contents (issue 12): what the build writes besides the bundle. ---
+// --- Package contents (README, Install): what the build writes besides the bundle. ---
 
 // The metafile is for tests (what the entry loads); it lives outside dist/, which is shipped.
 function writeBuildReport(metafile) {

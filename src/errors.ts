@@ -1,6 +1,6 @@
 // The one error model of tkt. Errors carry what happened (their class, HTTP facts); the exit
 // code is decided from those in one place, exitCodeOf, and only src/program.ts turns an error into
-// an `error:` line, a hint and that code (contract section 5).
+// an `error:` line, a hint and that code (docs/cli.md section 5).
 
 export const ExitCode = {
   ok: 0,
@@ -49,7 +49,7 @@ export class AuthError extends TktError {}
 export class OperationError extends TktError {}
 
 /**
- * The service did not keep some of the files sent (spec 4.11: it skips types it does not allow,
+ * The service did not keep some of the files sent (docs/service.md 4.11: it skips types it does not allow,
  * without an error): exit 1, though the ticket change itself was done and reported.
  */
 export class FilesSkippedError extends TktError {}
@@ -70,7 +70,7 @@ export class OutputClosedError extends TktError {
 
 /**
  * A request given up on a second Ctrl-C/SIGTERM while the service had it: it may or may not
- * have been carried out ("in doubt", contract section 8).
+ * have been carried out ("in doubt", docs/cli.md section 8).
  */
 export class AbandonedRequestError extends InterruptedError {
   readonly method: string;
@@ -119,7 +119,7 @@ export class ApiError extends TktError {
   }
 }
 
-// Register answers 400 (not 403) when the caller lacks Tickets.Create (spec 4.3, 5.4).
+// Register answers 400 (not 403) when the caller lacks Tickets.Create (docs/service.md 4.3, 5.4).
 const PERMISSION_WORDS = /permission|not allowed|forbidden|unauthori[sz]ed|lacks?\b|access denied/i;
 // The ticket itself, not a field of the request ("requester not found" is a bad value: 1).
 const NOT_FOUND_WORDS = /\bticket\b[^.]*\b(not (been )?found|does not exist|doesn't exist)|no such ticket/i;
@@ -161,8 +161,8 @@ function exitCodeForStatus(status: number, serverMessages: readonly string[] = [
   if (status === 403) return ExitCode.permissionDenied;
   if (status === 404) return ExitCode.notFound;
   if (status === 400 && serverMessages.some((m) => PERMISSION_WORDS.test(m))) return ExitCode.permissionDenied;
-  // Resolve, close, reply and the other changes answer 400 for a ticket that does not exist
-  // (spec 4.4-4.8): a missing ticket is 3 whichever way the service says it.
+  // Update, forward, reply and resolve answer 400 for a ticket that does not exist
+  // (docs/service.md 7): a missing ticket is 3 whichever way the service says it.
   if (status === 400 && serverMessages.some((m) => NOT_FOUND_WORDS.test(m))) return ExitCode.notFound;
   return ExitCode.failed;
 }

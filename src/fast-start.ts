@@ -11,7 +11,7 @@ import type { ProcessLike } from './process-host.js';
  * only for at most two arguments (what every answer here takes): keep it so, or change the bin.
  */
 export function start(argv: string[]): boolean {
-  // A closed stdout (`tkt --help | head -1`) ends the run quietly (contract section 8).
+  // A closed stdout (`tkt --help | head -1`) ends the run quietly (docs/cli.md section 8).
   process.stdout.on('error', () => undefined);
   const key = argv.join('\0');
   const prepared = Object.hasOwn(TKT_PREPARED_OUTPUT.answers, key) ? TKT_PREPARED_OUTPUT.answers[key] : undefined;

@@ -35,7 +35,7 @@ export interface ProcessLike {
 export type ProcessStreams = Pick<ProcessLike, 'stdin' | 'stdout' | 'stderr' | 'env'>;
 
 /**
- * How a run is stopped (contract section 8). The first SIGINT/SIGTERM aborts `stop`: no new
+ * How a run is stopped (docs/cli.md section 8). The first SIGINT/SIGTERM aborts `stop`: no new
  * work starts, what is in flight finishes and is reported. The second aborts `halt`: requests
  * in flight are given up and reported as in doubt.
  */

@@ -1,5 +1,5 @@
 // Entry point: builds the commander program, runs it, and is the only place
-// that maps errors to an `error:` line and an exit code (contract section 5).
+// that maps errors to an `error:` line and an exit code (docs/cli.md section 5).
 import { Command, CommanderError, Option } from '@commander-js/extra-typings';
 import { createProcessHost, createRunState, type ProcessLike, type RunState, type StopSignal } from './process-host.js';
 import { registerCommands } from './commands/index.js';
@@ -115,7 +115,7 @@ const SHOW_CURSOR = '\u001b[?25h';
 /** Runs tkt with `argv` (without node and script) and returns the exit code. */
 export async function runCli(argv: string[], proc: ProcessLike): Promise<number> {
   const state = createRunState();
-  // SIGINT and SIGTERM alike (contract section 8); the first one to come names the exit code.
+  // SIGINT and SIGTERM alike (docs/cli.md section 8); the first one to come names the exit code.
   let received: StopSignal | undefined;
   let signals = 0;
   const onSignal = (name: StopSignal) => {

@@ -1,4 +1,4 @@
-// The exit code of every kind of failure comes from one function, exitCodeOf (contract section 5).
+// The exit code of every kind of failure comes from one function, exitCodeOf (docs/cli.md section 5).
 import { describe, expect, it } from 'vitest';
 import {
   AbandonedRequestError,

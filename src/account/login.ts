@@ -60,7 +60,7 @@ export async function loginPassword(input: LoginInput, ctx: Context): Promise<st
   return ctx.prompter.password({ message: 'Password' });
 }
 
-/** The user the service logged in (spec 2.1); wrong credentials and a locked-out account are exit 4 with what to do. */
+/** The user the service logged in (docs/service.md 2.1); wrong credentials and a locked-out account are exit 4 with what to do. */
 export async function authenticate(ctx: Context, baseUrl: string, credentials: { username: string; password: string; domain: string }): Promise<unknown> {
   const client = await ctx.anonymousApi(baseUrl);
   try {
@@ -68,7 +68,7 @@ export async function authenticate(ctx: Context, baseUrl: string, credentials: {
     return response.body;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
-      // A locked-out account is refused with 401 too (spec 4.1): its password may be right.
+      // A locked-out account is refused with 401 too (docs/service.md 4.0): its password may be right.
       const lockedOut = error.serverMessages.some((message) => LOCKED_OUT.test(message));
       throw new AuthError(`login to ${baseUrl} failed for ${credentials.username}`, {
         details: error.serverMessages,
@@ -101,7 +101,7 @@ export async function saveSession(ctx: Context, profile: string, baseUrl: string
   return username;
 }
 
-/** The user object as the service sent it, minus its token (contract section 4: never printed). */
+/** The user object as the service sent it, minus its token (docs/cli.md section 4: never printed). */
 export function withoutToken(user: unknown): unknown {
   if (!isObject(user)) return user;
   return Object.fromEntries(Object.entries(user).filter(([key]) => key.toLowerCase() !== 'token'));

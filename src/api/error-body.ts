@@ -1,4 +1,4 @@
-// The service's error-body shape is not specified (spec section 7), so any shape
+// The service's error-body shape is not specified (docs/service.md section 7), so any shape
 // is turned into a few readable lines: problem+json, ASP.NET ModelState, a JSON
 // string, {message}/{error}/{errors}, plain text or an HTML error page.
 // Nothing is sanitized here; the output layer escapes control characters. Bodies of any

@@ -1,4 +1,4 @@
-// Responses may use camelCase or PascalCase (spec 2.2 shows both); every field
+// Responses may use camelCase or PascalCase (docs/service.md 2.2 shows both); every field
 // is read through these helpers, never by direct property access.
 import { isObject } from '../util/json-object.js';
 

@@ -1,4 +1,4 @@
-// What to do about a request that got no HTTP answer (issue 12): a certificate the machine does
+// What to do about a request that got no HTTP answer (docs/cli.md section 1): a certificate the machine does
 // not trust names the ways to trust a private CA, and a refused or unreachable proxy is named
 // as the proxy, not mistaken for the service.
 import { isIP } from 'node:net';

@@ -1,4 +1,4 @@
-// One request plan per endpoint of the service (spec section 4): its method, its path, what it
+// One request plan per endpoint of the service (docs/service.md section 4): its method, its path, what it
 // carries and how it is sent. The client sends these plans and --dry-run prints the same ones,
 // so the service's paths and form field names are written here and nowhere else. Light on
 // purpose: command files import it, so it must not load the HTTP client.
@@ -26,14 +26,14 @@ function formOf(fields: Record<string, FormValue>, files: readonly string[] | un
   return files === undefined || files.length === 0 ? { fields } : { fields, files };
 }
 
-/** The resolution of a ticket (spec 4.8). */
+/** The resolution of a ticket (docs/service.md 4.8). */
 export interface Resolution {
   details: string;
   /** User ID of the resolver. */
   submitBy: string;
 }
 
-/** The closing of a ticket (spec 4.7). */
+/** The closing of a ticket (docs/service.md 4.7). */
 export interface Closure {
   /** User ID of who closes. */
   closeBy: string;
@@ -48,7 +48,7 @@ export interface Closure {
   files?: readonly string[] | undefined;
 }
 
-/** An e-mail about a ticket: a reply (spec 4.6) or a forward (4.5). */
+/** An e-mail about a ticket: a reply (docs/service.md 4.6) or a forward (4.5). */
 export interface Mail {
   subject: string;
   to: string;
@@ -57,7 +57,7 @@ export interface Mail {
   files?: readonly string[] | undefined;
 }
 
-/** A reply posted as the ticket's requester (spec 4.17). */
+/** A reply posted as the ticket's requester (docs/service.md 4.17). */
 export interface RequesterReply {
   /** The requester's username. */
   username: string;

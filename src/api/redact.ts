@@ -1,4 +1,4 @@
-// Secrets never reach the terminal (contract section 4, issue 11): not in the --debug trace,
+// Secrets never reach the terminal (docs/cli.md section 4): not in the --debug trace,
 // not in an error line, not in a JSON Lines error, even when a service, a WAF or a proxy
 // quotes the request back. Two kinds of redaction:
 // - the secrets tkt knows it sent (the token, the password): replaced wherever they appear;

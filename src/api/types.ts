@@ -1,4 +1,4 @@
-// The typed surface of the service (spec section 4): every request is a plan of
+// The typed surface of the service (docs/service.md section 4): every request is a plan of
 // src/api/plans.ts, sent by the client of src/api/http.ts.
 import type { Expectation } from './body.js';
 
@@ -22,7 +22,7 @@ export interface MultipartInput {
   files?: readonly string[];
 }
 
-/** Body of the paginated list (spec 4.1, TicketTable). */
+/** Body of the paginated list (docs/service.md 4.1, TicketTable). */
 export interface TicketTable {
   page?: number;
   length?: number;

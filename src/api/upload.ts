@@ -1,4 +1,4 @@
-// Multipart bodies (spec 4.3-4.11): form-data writes every part's framing (boundary, headers,
+// Multipart bodies (docs/service.md 2.3): form-data writes every part's framing (boundary, headers,
 // content type by file name); the files' bytes are streamed from disk into that framing as the
 // body is sent, never read whole. A file whose size is unknown until read (a pipe such as
 // `<(command)`, /dev/stdin, a device) is read once, as it is sent, in a chunked body.

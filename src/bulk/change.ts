@@ -1,4 +1,4 @@
-// Changing fields of a ticket the safe way (spec 4.4): the update form may treat an absent
+// Changing fields of a ticket the safe way (docs/service.md 4.4): the update form may treat an absent
 // field as "clear it", so the ticket is read and sent back whole with the changes. `tkt update`,
 // the everyday changes (assign, reopen) and the triage screen all change tickets through here.
 import { plans } from '../api/plans.js';
@@ -18,7 +18,7 @@ export interface FieldChange {
   labels: Readonly<Record<string, string>>;
 }
 
-/** The status `reopen` sets when none is named (contract section 10). */
+/** The status `reopen` sets when none is named (docs/cli.md section 10). */
 export const DEFAULT_REOPEN_STATUS = 'Open';
 
 // The service may store the due date to the second or the minute.
@@ -36,7 +36,7 @@ export async function changeTicket(client: ApiClient, id: TicketId, changes: Cha
 }
 
 /**
- * A priority change makes the service recompute the due date from the SLA (spec 4.4): a due
+ * A priority change makes the service recompute the due date from the SLA (docs/service.md 4.4): a due
  * date sent with it would be lost, so it goes in a second update, once the priority is set.
  */
 function splitDueAfterPriority(changes: Changes): { first: Changes; due?: FormValue } {

@@ -1,4 +1,4 @@
-// What `tkt close` sends for its options (spec 4.7): the closure status code and closing date
+// What `tkt close` sends for its options (docs/service.md 4.7): the closure status code and closing date
 // checked, the comments read (inline or stdin), the files found, who closes.
 import type { Closure } from '../api/plans.js';
 import type { Context } from '../context/context.js';

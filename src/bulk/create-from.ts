@@ -9,7 +9,7 @@
 // The report (JSON Lines, default `<FILE>.report.jsonl`) is written ahead: a row's "sending"
 // line is on disk (fsync'ed) before its request leaves, its outcome line when the answer comes,
 // so whatever stops the run (a crash, a second Ctrl-C, SIGTERM, kill -9) no ticket the service
-// created is missing from it (contract section 8):
+// created is missing from it (docs/cli.md section 8):
 //   {"row":3,"hash":"…","sending":true}
 //   {"row":3,"hash":"…","ok":true,"id":123}
 //   {"row":4,"hash":"…","ok":false,"status":400,"error":"…"}
@@ -149,7 +149,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
   const reportPath = options.report ?? options.resume ?? defaultReportPath(options.file);
   const appendToResumed = options.resume !== undefined && resolve(reportPath) === resolve(options.resume);
   const report = await openReport(reportPath, appendToResumed);
-  // --json is one document (contract section 3): an array streamed row by row, closed even when rows fail.
+  // --json is one document (docs/cli.md section 3): an array streamed row by row, closed even when rows fail.
   const jsonArray = json ? ctx.output.array() : undefined;
   try {
     // A separate report keeps the whole story: the rows created earlier are copied into it.

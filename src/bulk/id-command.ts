@@ -1,4 +1,4 @@
-// The shape every `ID...` command shares (contract section 7): IDs from the arguments or
+// The shape every `ID...` command shares (docs/cli.md section 7): IDs from the arguments or
 // stdin, checked before any request; bounded concurrency over the run's one client (one
 // keep-alive pool); a line per ID, a summary and the exit code from the bulk reporter;
 // Ctrl-C stops starting new IDs. Commands supply only what one ID sends.
@@ -89,7 +89,7 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
   await spec.beforeSend?.(ids);
   const client = await ctx.api();
   const reporter = createBulkReporter(ctx.io, { output: ctx.output, verb: spec.verb, total: ids.length });
-  // Every ID's line carries the service's body when it sent one (contract section 3).
+  // Every ID's line carries the service's body when it sent one (docs/cli.md section 3).
   const sendOne = async (id: number): Promise<BulkOutcome> => {
     const response = await client.send(await spec.plan(id, () => ctx.api()));
     const note = spec.noteFor?.(response);

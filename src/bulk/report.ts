@@ -1,4 +1,4 @@
-// What an `ID...` command prints (contract sections 3 and 5): a line per ID as it finishes,
+// What an `ID...` command prints (docs/cli.md sections 3 and 5): a line per ID as it finishes,
 // and one error at the end that main.ts turns into the summary line and the exit code.
 //
 // Human mode: successes on stdout ("✓ #12 closed"), failures on stderr ("✗ #13 not found

@@ -1,5 +1,5 @@
 // Which uploaded files the service kept. It keeps only file types on its allowed list and skips
-// the others without an error (spec 4.11), so a 2xx says nothing about the files: a CI job would
+// the others without an error (docs/service.md 4.11), so a 2xx says nothing about the files: a CI job would
 // lose its log and stay green. After every upload (attach, create, reply, forward, close) tkt
 // finds out which were kept, from the answer when it names them, else from the ticket read back,
 // and fails the files it skipped (README: Attachments the service skips).

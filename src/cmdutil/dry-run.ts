@@ -1,4 +1,4 @@
-// `--dry-run` (contract section 7): show exactly what would be sent, send nothing. The one
+// `--dry-run` (docs/cli.md section 7): show exactly what would be sent, send nothing. The one
 // printer of every dry run: the request plans of src/api/plans.ts (ID... commands, create,
 // update, reply..., the rows of create --from, `tkt api`) in one JSON shape and one listing.
 import type { FormValue, MultipartInput, RequestPlan } from '../api/types.js';

@@ -1,4 +1,4 @@
-// tkt assign ID... USER: the everyday change of assignee, in bulk like close (contract section
+// tkt assign ID... USER: the everyday change of assignee, in bulk like close (docs/cli.md section
 // 10), with update's read-modify-write so no other field is touched.
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';

@@ -1,4 +1,4 @@
-// tkt create: register a ticket (spec 4.3), or with --integration the `new` endpoint (4.15).
+// tkt create: register a ticket (docs/service.md 4.3), or with --integration the `new` endpoint (4.15).
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { createFromOptions, type CreateFromFlags } from '../bulk/create-from-options.js';

@@ -9,7 +9,7 @@ const TOPIC_WIDTH = 80;
 const TOPIC_NAMES = Object.keys(HELP_TOPICS) as HelpTopicName[];
 
 // Replaces commander's help command, which knows only commands (`tkt help exit-codes` printed the
-// main help): `tkt help` also shows the README's reference tables (contract section 10).
+// main help): `tkt help` also shows the README's reference tables (docs/cli.md section 10).
 export function register(program: Program, host: CommandHost): void {
   program.helpCommand(false);
   const command = program

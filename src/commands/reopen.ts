@@ -1,5 +1,5 @@
 // tkt reopen ID... [--status NAME]: back to an open status (default: the status named Open), in
-// bulk like close (contract section 10), with update's read-modify-write.
+// bulk like close (docs/cli.md section 10), with update's read-modify-write.
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { changeRequest, DEFAULT_REOPEN_STATUS, reopenChange } from '../bulk/change.js';

@@ -14,7 +14,7 @@ export const idArgument = () => new Argument('<id>', 'ticket ID');
 /** `--concurrency N` for a command that sends one request per ticket (or row). */
 export const concurrencyOption = (what = 'tickets') => new Option('--concurrency <n>', `${what} ${CONCURRENCY_HELP}`);
 
-/** `--dry-run`: what would be sent is printed (contract section 7), nothing is sent. */
+/** `--dry-run`: what would be sent is printed (docs/cli.md section 7), nothing is sent. */
 export const dryRunOption = () => new Option('--dry-run', 'show what would be sent, send nothing');
 
 /** `--attach FILE`, repeatable (undefined until given, so the help shows no default); `to` says what gets the files. */

@@ -1,4 +1,4 @@
-// tkt status: the caller's queue at a glance (contract section 10): how many of their tickets
+// tkt status: the caller's queue at a glance (docs/cli.md section 10): how many of their tickets
 // are open, overdue, due today, on hold, pending and escalated, how many in their groups have
 // nobody assigned, then the most urgent few. Each count is the service's own view, walked whole.
 import type { CommandHost, Program } from './host.js';

@@ -1,4 +1,4 @@
-// tkt update ID: read-modify-write over POST update/{id} (spec 4.4). The update form may
+// tkt update ID: read-modify-write over POST update/{id} (docs/service.md 4.4). The update form may
 // treat an absent field as "clear it", so the whole current ticket is sent back with the
 // changes: a field the user did not name is never changed.
 import type { CommandHost, Program } from './host.js';

@@ -1,4 +1,4 @@
-// Which profile, which service and which token a command uses (contract sections 1 and 4).
+// Which profile, which service and which token a command uses (docs/cli.md sections 1 and 4).
 // Every setting is read in the order flag, environment, the profile's saved settings.
 import { AuthError, UsageError } from '../errors.js';
 import { decodeJwtClaims, expiryFromClaims, userIdFromClaims, usernameFromClaims } from './jwt.js';

@@ -2,7 +2,7 @@
 //
 // Where they are kept, as gh does with its per-host overrides: `tkt config set KEY VALUE`
 // saves for every profile; `tkt --profile NAME config set KEY VALUE` saves for that profile
-// only, over the global value. What tkt uses (contract section 1: environment first, then saved
+// only, over the global value. What tkt uses (docs/cli.md section 1: environment first, then saved
 // settings): editor = $VISUAL, $EDITOR, the active profile's, the global one, vi; pager =
 // $PAGER, then the same, then "less -FRX"; default view and concurrency have no variable.
 import type { GlobalOptions } from './globals.js';

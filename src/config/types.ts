@@ -1,4 +1,4 @@
-// Settings per profile and the token cache (contract sections 1 and 4).
+// Settings per profile and the token cache (docs/cli.md sections 1 and 4).
 
 export interface Profile {
   url?: string;

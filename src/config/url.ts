@@ -1,4 +1,4 @@
-// The service's base URL: validation, normalisation and the plain-http guard (contract section 4).
+// The service's base URL: validation, normalisation and the plain-http guard (docs/cli.md section 4).
 import { UsageError } from '../errors.js';
 
 /** `https://host[:port][/prefix]`: http(s) only, no credentials, query or fragment, no trailing slash. */

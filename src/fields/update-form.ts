@@ -1,4 +1,4 @@
-// The update form of a read-modify-write (spec 4.4): the ticket's current values, as the ticket
+// The update form of a read-modify-write (docs/service.md 4.4): the ticket's current values, as the ticket
 // read model finds them where the field table says a ticket keeps them, with the changes on top.
 import type { FormValue } from '../api/types.js';
 import { fieldsFor } from '../model/fields.js';

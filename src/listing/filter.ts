@@ -1,5 +1,5 @@
-// `tkt list` filters and sorting (contract section 10). The service's list takes only page,
-// length, search, listType and filterBy (spec 4.1), so tkt filters the items it fetches.
+// `tkt list` filters and sorting (docs/cli.md section 10). The service's list takes only page,
+// length, search, listType and filterBy (docs/service.md 4.1), so tkt filters the items it fetches.
 // A list item's shape is not specified: each filter reads the item's ID field when it has
 // one (ticketStatusId, siteId...), else its name or nested record ("Open", {id, status});
 // an item that says nothing about a filtered field (the sandbox's list items carry no site)

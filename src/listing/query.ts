@@ -1,4 +1,4 @@
-// What `tkt list` sends: list types (spec 4.1) and filterBy fields, typed the way users type them.
+// What `tkt list` sends: list types (docs/service.md 4.1) and filterBy fields, typed the way users type them.
 import { UsageError } from '../errors.js';
 import { squash } from '../util/option-text.js';
 

@@ -1,4 +1,4 @@
-// The caller's queue at a glance (contract section 10), for `tkt status`: how many of their
+// The caller's queue at a glance (docs/cli.md section 10), for `tkt status`: how many of their
 // tickets are open, overdue, due today, on hold, pending and escalated, how many in their groups
 // have nobody assigned, then the most urgent few. Each count is the service's own view, walked whole.
 import type { ApiClient } from '../api/types.js';
@@ -9,7 +9,7 @@ import { TICKET_COLUMN_FIT } from './output.js';
 import { viewTickets } from './pages.js';
 import { readListItem, type TicketListItem } from '../model/ticket.js';
 
-// Counted views, in the order they are shown (contract section 10), with their list types.
+// Counted views, in the order they are shown (docs/cli.md section 10), with their list types.
 const COUNTS = [
   ['open', 'MyOpenTickets', 'open'],
   ['overdue', 'MyOverdueTickets', 'overdue'],

@@ -1,6 +1,6 @@
 // The pages `tkt list` prints: where they come from (a view or search, or one requester's
 // tickets), and with a filter the matching tickets of as many pages as it takes, --page and
-// --limit then counting matches (contract section 10: the service filters only by view and search).
+// --limit then counting matches (docs/cli.md section 10: the service filters only by view and search).
 import { plans } from '../api/plans.js';
 import { userSettings } from '../config/settings.js';
 import type { Context } from '../context/context.js';
@@ -26,7 +26,7 @@ export const DEFAULT_LIMIT = 10;
 // --all without --limit asks for bigger pages: 20,000 tickets in 200 requests, not 2,000.
 // Filtering asks for the same size: matches may be sparse.
 export const ALL_PAGE_SIZE = 100;
-// Fixed by the service for list-by-username (spec 4.16).
+// Fixed by the service for list-by-username (docs/service.md 4.16).
 export const USERNAME_PAGE_SIZE = 25;
 // Details fetched at once when a list item does not say what a filter needs.
 const DETAIL_CONCURRENCY = 8;

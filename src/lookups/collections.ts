@@ -1,4 +1,4 @@
-// The collections of the metadata calls (spec 4.13, 4.14), for `tkt metadata --collection`:
+// The collections of the metadata calls (docs/service.md 4.13, 4.14), for `tkt metadata --collection`:
 // which call returns which, named as the user types them, found in an answer however spelled.
 import { isObject } from '../api/member-access.js';
 import { OperationError, UsageError } from '../errors.js';

@@ -1,4 +1,4 @@
-// Lookup names (contract section 6): `--site HQ` instead of `--site 3`.
+// Lookup names (docs/cli.md section 6): `--site HQ` instead of `--site 3`.
 //
 // Rules, in order:
 // - `@me` (requester, assignee) is the logged-in user's ID.

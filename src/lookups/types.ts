@@ -1,4 +1,4 @@
-// Lookup names (contract section 6): every option that takes a lookup ID also takes its name.
+// Lookup names (docs/cli.md section 6): every option that takes a lookup ID also takes its name.
 
 import type { LookupKind } from '../model/fields.js';
 

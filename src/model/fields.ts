@@ -8,7 +8,7 @@
 // It sits below lookups/ because the lookups take their kinds from it.
 import { ATTACH_FLAGS, attachHelp } from '../util/option-text.js';
 
-/** register (spec 4.3), new (4.15), update (4.4). */
+/** register (docs/service.md 4.3), new (4.15), update (4.4). */
 export type TicketEndpoint = 'register' | 'new' | 'update';
 
 export type FieldValueType<Kind extends string = LookupKind> =
@@ -38,7 +38,7 @@ export interface AskFacts {
   after?: string;
 }
 
-/** Where a ticket keeps a field, read without regard to case (spec 2.2 shows camelCase and PascalCase). */
+/** Where a ticket keeps a field, read without regard to case (docs/service.md 2.2 shows camelCase and PascalCase). */
 export interface MemberNames {
   /** Members holding its value (an ID, a date, text), first present wins. */
   ids: readonly string[];
@@ -46,7 +46,7 @@ export interface MemberNames {
   names?: readonly string[];
 }
 
-/** A lookup kind's collection in the metadata answers (spec 4.13, 4.14). */
+/** A lookup kind's collection in the metadata answers (docs/service.md 4.13, 4.14). */
 export interface LookupFacts {
   /** The collection as the spec names it, then the spellings a server might use instead. */
   collection: readonly string[];
@@ -446,7 +446,7 @@ export const FILTER_FIELDS: readonly (LookupFieldSpec & { filter: FilterFacts })
   (spec): spec is LookupFieldSpec & { filter: FilterFacts } => spec.filter !== undefined,
 );
 
-/** TicketType 1 = Ticket (spec 2.4); the other values are not published, so they go by number. */
+/** TicketType 1 = Ticket (docs/service.md 2.4); the other values are not published, so they go by number. */
 export const TICKET_TYPES: Readonly<Record<string, number>> = { ticket: 1 };
 
 /** A TicketType as a person names it: its name, else its number. */

@@ -77,7 +77,7 @@ export interface Ticket extends TicketListItem {
   cc: string | undefined;
   source: string | undefined;
   updated: Date | undefined;
-  /** Soft-deleted (spec 2.2), and when, if it says. */
+  /** Soft-deleted (docs/service.md 2.2), and when, if it says. */
   deleted: { on: Date | undefined } | undefined;
   resolution: Resolution | undefined;
   /** In the service's order. */
@@ -179,7 +179,7 @@ function readField(obj: unknown, members: MemberNames): FieldReading {
   };
 }
 
-// A resolved or closed ticket is never overdue, whatever its due date said (spec: overdue is
+// A resolved or closed ticket is never overdue, whatever its due date said (docs/service.md 4.1: overdue is
 // "past due date and not resolved/closed").
 const SETTLED_STATUS = /\b(resolved|closed|completed|cancell?ed)\b/i;
 

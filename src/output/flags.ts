@@ -1,4 +1,4 @@
-// The per-command output options of contract section 9; --json, -q, --query and --raw are global.
+// The per-command output options of docs/cli.md section 9; --json, -q, --query and --raw are global.
 import { Option } from '@commander-js/extra-typings';
 
 /** --fields (list, show, create, metadata, status). */

@@ -1,4 +1,4 @@
-// The one place that decides what stdout carries (contract sections 3 and 9): human text or
+// The one place that decides what stdout carries (docs/cli.md sections 3 and 9): human text or
 // tables, -q essentials, --json documents and JSON Lines, --query results (--raw), --fields
 // members, piped TSV and --csv. Commands hand it values with their human and quiet forms;
 // no command reads the output flags itself.
@@ -87,7 +87,7 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
     const { compileQuery } = await import('./query.js');
     query = compileQuery(flags.query);
   }
-  // --query and --fields print JSON (contract section 9): they imply --json.
+  // --query and --fields print JSON (docs/cli.md section 9): they imply --json.
   const format: Format = flags.json || query !== undefined || fields !== undefined ? 'json' : flags.csv ? 'csv' : flags.quiet ? 'quiet' : 'human';
   const raw = flags.raw === true;
 

@@ -1,4 +1,4 @@
-// The reference tables behind `tkt help environment|exit-codes|formatting` (contract section 10).
+// The reference tables behind `tkt help environment|exit-codes|formatting` (docs/cli.md section 10).
 // The README shows the same text: test/commands/help.test.ts checks that each README section
 // contains its topic's markdown exactly, so the two are edited together, here first.
 

@@ -1,4 +1,4 @@
-// `--json` output (contract section 3): stdout is exactly one JSON document, the API's
+// `--json` output (docs/cli.md section 3): stdout is exactly one JSON document, the API's
 // body unmodified in content; the ID... commands print JSON Lines instead.
 import type { Writable } from 'node:stream';
 import { escapeJsonControls } from './sanitize.js';

@@ -1,4 +1,4 @@
-// `--query EXPR` (contract section 9): JMESPath, the query language of the aws and az CLIs.
+// `--query EXPR` (docs/cli.md section 9): JMESPath, the query language of the aws and az CLIs.
 // The engine is @jmespath-community/jmespath: typed, ESM, no dependencies, maintained and
 // following the community specification (let, items, group_by...); the older `jmespath`
 // package is untyped CommonJS that has not followed the specification since 2022. This file

@@ -1,6 +1,6 @@
 // Who acts: resolve's and close's --by USER (ID, username or full name from the technicians
 // lookup, or @me), else the logged-in user; and who `--assignee @me` is. A token that names no
-// user (TKT_TOKEN without the claim) means asking at a terminal, else exit 2 (contract section 4).
+// user (TKT_TOKEN without the claim) means asking at a terminal, else exit 2 (docs/cli.md section 4).
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import type { Lookups } from '../lookups/types.js';

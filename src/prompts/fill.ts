@@ -1,4 +1,4 @@
-// At a terminal, missing values are asked for instead of failing (contract section 7):
+// At a terminal, missing values are asked for instead of failing (docs/cli.md section 7):
 // lists come from the lookups, long ones with type-to-filter. Ctrl-C in any prompt is
 // the prompter's InterruptedError (exit 130), thrown before anything is sent.
 import type { Context } from '../context/context.js';

@@ -1,4 +1,4 @@
-// Successes that changed nothing, as the service's answers say them (contract section 5: still
+// Successes that changed nothing, as the service's answers say them (docs/cli.md section 5: still
 // exit 0): the notes `tkt pickup`, `tkt resolve` and `tkt close` print for such a ticket, and
 // the words triage's status line uses for it.
 import type { ApiResponse } from '../api/types.js';
@@ -15,5 +15,5 @@ export const alreadyAssignedNote = (response: ApiResponse): string | undefined =
 export const alreadyResolvedNote = (response: ApiResponse): string | undefined =>
   noteFromBody(response.body, /already\s+resolved/i, 'already resolved, nothing changed');
 
-/** 204 is closed; 200 is the service's "already closed, no action" (spec 4.7). */
+/** 204 is closed; 200 is the service's "already closed, no action" (docs/service.md 4.7). */
 export const alreadyClosedNote = (response: ApiResponse): string | undefined => (response.status === 200 ? 'already closed, nothing changed' : undefined);

@@ -1,4 +1,4 @@
-// POST /api/Users/authenticate (spec 4.1): tokens, wrong passwords and lock-out.
+// POST /api/Users/authenticate (docs/service.md 4.0): tokens, wrong passwords and lock-out.
 import { signToken } from './jwt.js';
 import type { SandboxUser } from './model.js';
 import { HttpFailure, messageFailure, readJson, sendJson } from './http.js';

@@ -83,7 +83,7 @@ function demoLookups(): Lookups {
   };
 }
 
-/** Defaults of the integration endpoint `new` when a field is omitted (spec 4.15). */
+/** Defaults of the integration endpoint `new` when a field is omitted (docs/service.md 4.15). */
 export const SYSTEM_DEFAULTS = { tierLevelId: 1, siteId: 1, ticketStatusId: 1, ticketPriorityId: 2, ticketCategoryId: 2 } as const;
 export const CLOSED_STATUS_ID = 7;
 export const RESOLVED_STATUS_ID = 6;

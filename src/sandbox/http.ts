@@ -2,7 +2,7 @@
 // sandbox's responses out.
 //
 // Error bodies are deliberately NOT uniform, because the real service's shape
-// is unknown (spec 7) and the CLI must cope with any of them:
+// is unknown (docs/service.md 7) and the CLI must cope with any of them:
 //   - validation failures (missing/malformed fields, id mismatch): RFC 7807
 //     problem+json {type, title, status, errors: {Field: [message]}}
 //   - business rules (unknown user, unknown ticket as 400, permission on

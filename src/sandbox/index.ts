@@ -1,4 +1,4 @@
-// A faithful local emulator of the ticketing service (spec 4.0-4.17), used by
+// A faithful local emulator of the ticketing service (docs/service.md 4.0-4.17), used by
 // `tkt sandbox` and by every test of the project. Plain node:http for speed.
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';

@@ -1,4 +1,4 @@
-// The lists and lookups (spec 4.1, 4.13, 4.14, 4.16): the paginated list, list by username, metadata.
+// The lists and lookups (docs/service.md 4.1, 4.13, 4.14, 4.16): the paginated list, list by username, metadata.
 import { messageFailure, readJson, sendJson, sendJsonText } from './http.js';
 import { fieldsFromJson } from './form.js';
 import { LIST_TYPES, SEARCH_FIELDS, listTickets, parseListType, parseSearchField, ticketApiModelJson, ticketsOfRequester } from './listing.js';

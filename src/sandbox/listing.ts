@@ -1,4 +1,4 @@
-// The paginated list (spec 4.1): list types, search, filterBy and paging.
+// The paginated list (docs/service.md 4.1): list types, search, filterBy and paging.
 // One pass over the tickets kept newest first; no per-request sort, so a page
 // stays fast with tens of thousands of tickets.
 import type { SandboxTicket, SandboxUser } from './model.js';
@@ -6,7 +6,7 @@ import { Permission, StatusType } from './model.js';
 import type { SandboxStore } from './store.js';
 import { fullName, ticketApiModel } from './views.js';
 
-// The service's own list types (spec 4.1). The client has its copy (tickets/list-query.ts): the
+// The service's own list types (docs/service.md 4.1). The client has its copy (tickets/list-query.ts): the
 // sandbox stands for the service and shares no code with the client, on purpose.
 // jscpd:ignore-start
 export const LIST_TYPES = [

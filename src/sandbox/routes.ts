@@ -1,4 +1,4 @@
-// The service's endpoints (spec 4.0-4.17) over the store: one table of routes, each answered by a
+// The service's endpoints (docs/service.md 4.0-4.17) over the store: one table of routes, each answered by a
 // handler of auth-routes.ts, list-routes.ts or ticket-routes.ts. Each handler either answers or
 // throws an HttpFailure; the order of checks follows ASP.NET: token (401), permission (403), model
 // validation (400), then the action.

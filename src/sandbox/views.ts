@@ -103,7 +103,7 @@ function personLookup(user: SandboxUser): { id: string; fullName: string; userNa
   return { id: user.id, fullName: fullName(user), userName: user.username };
 }
 
-/** appmetadata (spec 4.14): the lookups every form needs. */
+/** appmetadata (docs/service.md 4.14): the lookups every form needs. */
 export function appMetadata(store: SandboxStore): Record<string, unknown> {
   const { lookups } = store.state;
   return {
@@ -118,7 +118,7 @@ export function appMetadata(store: SandboxStore): Record<string, unknown> {
   };
 }
 
-/** metadata/{id?} (spec 4.13): scoped to the ticket when one is given. */
+/** metadata/{id?} (docs/service.md 4.13): scoped to the ticket when one is given. */
 export function ticketMetadata(store: SandboxStore, ticket: SandboxTicket | undefined): Record<string, unknown> {
   const { lookups } = store.state;
   const names = (list: readonly { id: number; name: string }[]): { id: number; name: string }[] => list.map((x) => ({ id: x.id, name: x.name }));

@@ -1,4 +1,4 @@
-// Text inputs read within bounds (issue 11): `--from`, `api --input`, and text options read
+// Text inputs read within bounds (docs/cli.md section 7): `--from`, `api --input`, and text options read
 // from a file or stdin. `create --from /dev/zero` once took 600 MB before failing with
 // "Invalid string length"; now anything that is not a file of text fails at once, and a text
 // larger than the limit fails when the limit is reached, having held no more than that.

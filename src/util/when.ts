@@ -66,7 +66,7 @@ function addRelative(now: Date, amount: number, unit: string): Date {
 }
 
 /**
- * Parses a WHEN value (contract section 7) relative to `now`:
+ * Parses a WHEN value (docs/cli.md section 7) relative to `now`:
  * - `2026-12-01`: the END of that day in local time (23:59:59), because WHEN is mostly a due
  *   date and "due 1 December" means "by the end of 1 December", not its first second;
  * - `2026-12-01T14:00`, `2026-12-01 14:00:30`: local time; with `Z` or `+02:00`: that zone;

@@ -1,4 +1,4 @@
-// HTTP_PROXY / NO_PROXY (contract section 1): the client goes through a real
+// HTTP_PROXY / NO_PROXY (docs/cli.md section 1): the client goes through a real
 // forward proxy on loopback unless NO_PROXY covers the host. The variables come
 // from the run's environment (the injected one), never from process.env.
 import { createServer } from 'node:http';

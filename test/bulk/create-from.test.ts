@@ -125,7 +125,7 @@ describe('tkt create --from', () => {
     expect(second).toMatchObject({ title: 'jsonl-2 vpn', siteId: 3, departmentId: 4 });
     expect(h.sandbox.stats.byRoute[REGISTER_ROUTE]).toBe(2);
 
-    // One JSON document (contract section 3), not JSON Lines.
+    // One JSON document (docs/cli.md section 3), not JSON Lines.
     const lines = JSON.parse(result.stdout) as { row: number; ok: boolean; id: number }[];
     expect(lines.sort((a, b) => a.row - b.row)).toEqual([
       { row: 1, ok: true, id: first!.id },
@@ -360,7 +360,7 @@ describe('tkt create --from', () => {
     }
   });
 
-  // Register answers 400 saying the permission is missing (spec 4.3): a refusal every row would get.
+  // Register answers 400 saying the permission is missing (docs/service.md 4.3): a refusal every row would get.
   it('stops at the first refusal: of 200 rows only the 8 in flight are sent, the rest not started and sent by --resume', async () => {
     const row = (n: number) => JSON.stringify({ title: `refused-${n}`, description: 'd', requester: 'aberg', site: 'Head Office', department: 'IT', status: 'Open' });
     const file = await write('refused.jsonl', Array.from({ length: 200 }, (_, i) => row(i + 1)).join('\n'));

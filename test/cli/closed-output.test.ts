@@ -1,5 +1,5 @@
 // A closed stdout (`tkt list --all | head -1`) ends tkt quietly: exit 0, nothing on stderr, no
-// further requests (contract section 8). Through the built CLI, with the reader gone after the
+// further requests (docs/cli.md section 8). Through the built CLI, with the reader gone after the
 // first chunk as `head` leaves.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Hints and errors name what the user actually used (README: Choices where the contract is
+// Hints and errors name what the user actually used (README: Choices where docs/cli.md is
 // silent): the profile and --url of the run, an unknown profile, an empty TKT_TOKEN.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createConfigStore } from '../../src/config/store.js';

@@ -1,4 +1,4 @@
-// Interruption through the built CLI with real signals (contract section 8): whatever moment
+// Interruption through the built CLI with real signals (docs/cli.md section 8): whatever moment
 // SIGINT (twice) or SIGTERM arrives, every ticket the service holds is in the report, a resume
 // creates none twice, and a bulk close reports every ID exactly once.
 import { spawn } from 'node:child_process';

@@ -1,4 +1,4 @@
-// The colour and prompting decisions of createIO (contract sections 1 and 3):
+// The colour and prompting decisions of createIO (docs/cli.md sections 1 and 3):
 // colour follows stderr's TTY, NO_COLOR, FORCE_COLOR and --no-color; prompting
 // needs stdin and stderr to be terminals, and neither --no-input nor CI.
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 // The whole CLI in-process (commander, error mapping, exit codes) against a real
-// sandbox: the global behaviour every command shares (contract sections 2 and 5).
+// sandbox: the global behaviour every command shares (docs/cli.md sections 2 and 5).
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRunState } from '../../src/process-host.js';
@@ -123,7 +123,7 @@ describe('commands and global options', () => {
   // Hidden helpers (the completion scripts' __complete) are not for people and need no examples.
   const commands = program.createHelp().visibleCommands(program).map((c) => c.name()).filter((name) => name !== 'help');
 
-  it('registers the commands of the contract', () => {
+  it('registers the commands of docs/cli.md', () => {
     expect(commands).toEqual(expect.arrayContaining(['login', 'logout', 'whoami', 'list', 'show', 'create', 'close', 'api', 'sandbox']));
   });
 

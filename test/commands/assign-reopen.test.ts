@@ -1,4 +1,4 @@
-// tkt assign and tkt reopen (contract section 10): bulk like close, read-modify-write like update.
+// tkt assign and tkt reopen (docs/cli.md section 10): bulk like close, read-modify-write like update.
 import { describe, expect, it } from 'vitest';
 import { formatRanges } from '../../src/bulk/ranges.js';
 import type { SandboxTicket } from '../../src/sandbox/index.js';

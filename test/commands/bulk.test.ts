@@ -1,4 +1,4 @@
-// The ID... commands over many IDs (contract section 7, issue 6), driven through close,
+// The ID... commands over many IDs (docs/cli.md section 7, issue 6), driven through close,
 // resolve and pickup against the sandbox.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';

@@ -42,7 +42,7 @@ describe('tkt close', () => {
     expect(human).toMatchObject({ code: 0, stdout: `✓ #${ticket.id} already closed, nothing changed\n` });
     const json = await h.cli(['--json', 'close', String(ticket.id)]);
     expect(json.code).toBe(0);
-    // The service's answer rides along (contract section 3: "body" when the API returned one).
+    // The service's answer rides along (docs/cli.md section 3: "body" when the API returned one).
     expect(JSON.parse(json.stdout)).toEqual({ id: ticket.id, ok: true, status: 200, body: { message: `Ticket ${ticket.id} is already closed.` } });
   });
 

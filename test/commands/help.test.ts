@@ -1,4 +1,4 @@
-// `tkt help TOPIC` prints the README's reference tables in the terminal (contract section 10),
+// `tkt help TOPIC` prints the README's reference tables in the terminal (docs/cli.md section 10),
 // from one source (src/output/help-topics.ts) that the README is checked against here.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

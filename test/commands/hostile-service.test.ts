@@ -1,4 +1,4 @@
-// A broken or hostile service cannot hurt the user (issue 11): small servers on 127.0.0.1 that
+// A broken or hostile service cannot hurt the user (docs/service.md section 10): small servers on 127.0.0.1 that
 // echo credentials, answer 200 with a sign-in page, truncated JSON or nothing, nest their
 // errors absurdly deep or send bodies without end. The whole CLI runs in-process; the cases
 // that measure memory run the built CLI in a child (`npm test` builds dist/ first).

@@ -1,5 +1,5 @@
 // Every string from the service that reaches a terminal goes through the one sanitiser
-// (issue 11): ticket texts, people, lookup names, member names (metadata column headers),
+// (docs/cli.md section 3): ticket texts, people, lookup names, member names (metadata column headers),
 // error messages and HTML titles, carrying ESC sequences that clear the screen, set the
 // window title or the clipboard (OSC 52), BEL, CR and C1 controls. Each human output path
 // runs at a terminal and piped; nothing a terminal would act on may come out.

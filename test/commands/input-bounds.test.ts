@@ -1,4 +1,4 @@
-// Inputs that are not files of text (issue 11): `create --from /dev/zero` and `api --input
+// Inputs that are not files of text (docs/cli.md section 7): `create --from /dev/zero` and `api --input
 // /dev/zero` once took 600 MB before failing with "Invalid string length". Now each is exit 2
 // at once, naming the option and the file, and nothing is sent.
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// tkt list filters and --sort (contract section 10) against the sandbox: each filter alone and
+// tkt list filters and --sort (docs/cli.md section 10) against the sandbox: each filter alone and
 // combined, --limit counting matches across pages, --all, and the paging that carries them.
 import { describe, expect, it } from 'vitest';
 import type { SandboxTicket } from '../../src/sandbox/index.js';

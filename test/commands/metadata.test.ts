@@ -72,7 +72,7 @@ describe('tkt metadata', () => {
 
   it("prints the raw body with --json, and exits 3 on the service's 400 for an unknown ticket", async () => {
     const result = await h.cli(['metadata', '987654', '--json']);
-    // The service answers 400 for an unknown ticket's metadata (spec 4.13): still a missing ticket.
+    // The service answers 400 for an unknown ticket's metadata (docs/service.md 4.13): still a missing ticket.
     expect(result.code).toBe(3);
     const raw = await h.cli(['metadata', '--json']);
     expect(raw.code).toBe(0);

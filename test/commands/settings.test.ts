@@ -1,4 +1,4 @@
-// tkt auth token, tkt config and tkt profiles (contract section 10).
+// tkt auth token, tkt config and tkt profiles (docs/cli.md section 10).
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run as runToken } from '../../src/commands/auth.js';

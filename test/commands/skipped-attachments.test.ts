@@ -1,4 +1,4 @@
-// The service keeps only file types it allows and skips the others without an error (spec
+// The service keeps only file types it allows and skips the others without an error (docs/service.md
 // 4.11). Every command that uploads says which files were kept, from the answer when it names
 // them, else from the ticket read back; a skipped file is a failure of that file: named, exit 1,
 // while the ticket change itself is reported as done. --json keeps the API's body on stdout.

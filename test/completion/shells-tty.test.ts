@@ -1,4 +1,4 @@
-// Completion in the shells themselves (issue 12): the script `tkt completion SHELL` prints,
+// Completion in the shells themselves (README, Install): the script `tkt completion SHELL` prints,
 // installed as the README says, driven by Tab in an interactive shell under tmux.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startShellSession, toolsFor, type ShellSession } from '../helpers/shell-tty.js';

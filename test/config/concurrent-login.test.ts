@@ -1,4 +1,4 @@
-// Several tkt processes writing settings at once (issue 11): eight `tkt login --profile pN`
+// Several tkt processes writing settings at once (several tkt at once lose no profile): eight `tkt login --profile pN`
 // in parallel used to lose two to four profiles' settings (a read-modify-write of
 // config.json without a lock), and the lost profiles were then refused. The built CLI in
 // child processes, logins and `config set` interleaved, against a sandbox. `npm test`

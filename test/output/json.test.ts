@@ -107,7 +107,7 @@ describe('createJsonArrayWriter', () => {
       },
     });
     const writer = createJsonArrayWriter(broken);
-    // The command then stops and main.ts ends the run quietly (contract section 8).
+    // The command then stops and main.ts ends the run quietly (docs/cli.md section 8).
     await expect(writer.push({ id: 1 })).rejects.toThrow(OutputClosedError);
   });
 

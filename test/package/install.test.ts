@@ -1,4 +1,4 @@
-// The package as a user gets it (issue 12): packed from a copy of the sources (so `prepack` must
+// The package as a user gets it (README, Install): packed from a copy of the sources (so `prepack` must
 // build), installed globally into a fresh prefix with an empty npm cache and --offline (so it
 // must need no other package), then driven from DIR/bin/tkt against its own sandbox.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// Start-up must load only what the chosen command needs (issues 7 and 14). The bin first loads
+// Start-up must load only what the chosen command needs (README, Performance). The bin first loads
 // dist/start.cjs, which answers help and version (prepared at build time) and, with
 // dist/complete.cjs, `__complete`, without commander or any command definition; everything else
 // goes to dist/main.js, whose heavy modules live in chunks imported on first use. Checked twice:

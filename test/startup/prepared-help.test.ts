@@ -1,4 +1,4 @@
-// dist/start.cjs prints help prepared at build time (issue 14): it must be exactly what the CLI
+// dist/start.cjs prints help prepared at build time (README, Performance): it must be exactly what the CLI
 // itself prints, for the program and for every command, however it is asked for.
 import { spawnSync } from 'node:child_process';
 import { PassThrough } from 'node:stream';
