@@ -23,7 +23,10 @@
 import { dirname, resolve } from 'node:path';
 import { userSettings } from '../config/settings.js';
 import type { Context } from '../context/context.js';
-import { InterruptedError, ItemFailedError, OperationError, UsageError, exitCodeOf, failureReason } from '../errors.js';
+import type { ApiClient, ApiResponse } from '../api/types.js';
+import { nameList } from '../cmdutil/action-output.js';
+import { keptFiles, type KeptFiles } from '../cmdutil/attachments.js';
+import { FilesSkippedError, InterruptedError, ItemFailedError, OperationError, UsageError, exitCodeOf, failureReason } from '../errors.js';
 import { LookupError } from '../lookups/index.js';
 import type { Lookups } from '../lookups/types.js';
 import { NO_PROGRESS, createProgress } from '../output/progress.js';
@@ -37,7 +40,7 @@ import { printDryRunRows, type PlannedRequest } from '../cmdutil/dry-run.js';
 import { openReport, readReport, resumedRows, type ReportEntry, type ResumedRows } from './report-file.js';
 import { detectFormat, readRows, type InputRow } from './rows.js';
 import type { CreateFromOptions } from './create-from-options.js';
-import { rangeLines, summaryLayout } from './ranges.js';
+import { formatRanges, rangeLines, summaryLayout } from './ranges.js';
 import { runBulk, type BulkResult } from './runner.js';
 import { readTextFile } from '../util/text-read.js';
 
@@ -65,6 +68,8 @@ function problemsOf(error: unknown): string[] {
 interface PreparedRow {
   row: InputRow;
   request: PlannedRequest;
+  /** The files the row attaches, found next to the input file. */
+  attach: string[];
 }
 
 /** Checks one row as `tkt create` checks its options; returns its request (labelled for --dry-run), or every problem. */
@@ -81,7 +86,8 @@ async function prepareRow(row: InputRow, endpoint: CreateEndpoint, lookups: Look
   ];
   if (problems.length > 0 || checked === undefined) return problems;
   try {
-    return { row, request: await createRequest(endpoint, checked, lookups, { labels: options.dryRun }) };
+    const files = values.attach === undefined ? [] : typeof values.attach === 'string' ? [values.attach] : [...values.attach];
+    return { row, request: await createRequest(endpoint, checked, lookups, { labels: options.dryRun }), attach: files };
   } catch (error) {
     return problemsOf(error);
   }
@@ -157,9 +163,9 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
     const outStyle = createStyle(ctx.io.stdoutColor);
     const errStyle = createStyle(ctx.io.color);
     /** `reason`: a failure in words ("permission denied (HTTP 400)"); failures come only from this run. */
-    const print = async (entry: ReportEntry, reason = 'failed'): Promise<void> => {
+    const print = async (entry: ReportEntry, reason = 'failed', files?: KeptFiles): Promise<void> => {
       if (jsonArray !== undefined) {
-        await jsonArray.push([entryLine(entry)]);
+        await jsonArray.push([{ ...entryLine(entry), ...(files === undefined ? {} : { kept: files.kept, skipped: files.skipped }) }]);
       } else if (entry.inDoubt) {
         const when = entry.skipped ? 'sent in an earlier run, not sent again' : sanitizeInline(entry.error ?? 'no answer');
         await writeText(ctx.io.stderr, `${errStyle.yellow('?')} row ${entry.row}: in doubt (the service may have created it): ${when}\n`);
@@ -171,6 +177,10 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
       } else {
         const id = entry.id == null ? 'a ticket (the service named no ID)' : `#${entry.id}`;
         await writeText(ctx.io.stdout, entry.skipped ? `- row ${entry.row} already created as ${id} (skipped)\n` : `${outStyle.green('✓')} row ${entry.row}: created ${id}\n`);
+      }
+      // The ticket is created; the files it did not keep are a failure of their own, on stderr.
+      if (files !== undefined && files.skipped.length > 0 && jsonArray === undefined) {
+        await writeText(ctx.io.stderr, `${errStyle.red('✗')} row ${entry.row}: the service did not keep ${nameList(files.skipped)}\n`);
       }
     };
     for (const entry of skippedEntries) await print(entry);
@@ -185,6 +195,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
     let reportFailure: unknown;
     const progress = quiet ? NO_PROGRESS : createProgress(ctx.io, { total: prepared.length, label: 'created' });
     let recording = Promise.resolve();
+    const rowsWithSkippedFiles: number[] = [];
     const record = async (result: BulkResult) => {
       const item = rowsByNumber.get(result.id)!;
       const entry: ReportEntry = result.ok
@@ -207,7 +218,8 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
       }
       progress.tick(entry.ok);
       let printed = Promise.resolve();
-      progress.withLine(() => (printed = print(entry, failureReason(exitCodeOf(result.failure), result.status))));
+      if ((result.files?.skipped.length ?? 0) > 0) rowsWithSkippedFiles.push(result.id);
+      progress.withLine(() => (printed = print(entry, failureReason(exitCodeOf(result.failure), result.status), result.files)));
       await printed;
     };
 
@@ -224,8 +236,9 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
           throw new OperationError(`not sent: cannot write the report: ${fileErrorText(error)}`);
         }
         const response = await api.send(item.request);
-        newIds.set(row, createdId(response));
-        return { status: response.status };
+        const id = createdId(response);
+        newIds.set(row, id);
+        return { status: response.status, ...(await filesKept(api, id, item.attach, response)) };
       },
       {
         concurrency: options.concurrency ?? userSettings(ctx).defaultConcurrency,
@@ -267,6 +280,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
       ...listed('failed rows', failed),
       ...listed('rows in doubt (the service may have created them)', inDoubtRows),
       ...listed('rows not started', run.notStarted),
+      ...listed('rows whose files the service did not keep', rowsWithSkippedFiles),
       ...(cut ? [`(lists cut short: --json lists every row, and ${reportPath} every row sent)`] : []),
     ];
     if (run.interrupted) {
@@ -295,6 +309,12 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
             : `check the rows in doubt in the service, then run again with --resume ${reportPath} (and --retry-in-doubt for the ones it does not have)`,
       });
     }
+    if (rowsWithSkippedFiles.length > 0) {
+      throw new FilesSkippedError(`the service did not keep files of ${rowsWithSkippedFiles.length} of ${prepared.length} rows: ${formatRanges(rowsWithSkippedFiles, 'row ')}`, {
+        details: [`created ${createdNow}; every row sent is recorded in ${reportPath}`],
+        hint: 'the service keeps only the file types it allows; --json lists the kept and skipped files of each row',
+      });
+    }
     if (!json && !quiet) {
       const skippedNote = skippedEntries.length > 0 ? `, ${skippedEntries.length} skipped as already created` : '';
       await writeText(ctx.io.stderr, `created ${createdNow} ticket${createdNow === 1 ? '' : 's'}${skippedNote}; report: ${reportPath}\n`);
@@ -302,5 +322,20 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
   } finally {
     await jsonArray?.end();
     await report.close();
+  }
+}
+
+/**
+ * Which of a created row's files the service kept. The ticket exists whatever this finds: a
+ * read-back that fails leaves the files unknown rather than failing the row, which --resume
+ * would then create again.
+ */
+async function filesKept(api: ApiClient, id: string | undefined, paths: readonly string[], response: ApiResponse): Promise<{ files?: KeptFiles }> {
+  if (paths.length === 0 || id === undefined) return {};
+  try {
+    const files = await keptFiles(api, Number(id), paths, response);
+    return files === undefined ? {} : { files };
+  } catch {
+    return {};
   }
 }

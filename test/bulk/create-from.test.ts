@@ -157,6 +157,29 @@ describe('tkt create --from', () => {
     expect(result.stdout.trim().split('\n').map(Number).sort()).toEqual(created.map((t) => t.id).sort());
   });
 
+  it('fails the rows whose files the service did not keep: each named, the tickets created, exit 1; --json carries kept and skipped', async () => {
+    await write('kept.txt', 'log line\n');
+    await write('build.exe', 'MZ');
+    const rows =
+      'title,description,requester,site,department,status,attach\r\n' +
+      'skip-1,d,aberg,1,1,1,kept.txt;build.exe\r\n' +
+      'skip-2,d,aberg,1,1,1,kept.txt\r\n';
+    const human = await h.cli(['create', '--from', await write('skips.csv', rows)]);
+    expect(human.code).toBe(ExitCode.failed);
+    const [one, two] = [ticketsTitled('skip-1')[0]!, ticketsTitled('skip-2')[0]!];
+    expect(h.sandbox.state.attachments.filter((a) => a.ticketId === one.id).map((a) => a.fileName)).toEqual(['kept.txt']);
+    expect(human.stdout).toContain(`row 1: created #${one.id}`);
+    expect(human.stdout).toContain(`row 2: created #${two.id}`);
+    expect(human.stderr).toContain(`✗ row 1: the service did not keep build.exe`);
+    expect(human.stderr).toMatch(/error: the service did not keep files of 1 of 2 rows: row 1/);
+
+    const json = await h.cli(['create', '--from', await write('skips-again.csv', rows.replace(/skip-/g, 'again-')), '--json']);
+    expect(json.code).toBe(ExitCode.failed);
+    const lines = JSON.parse(json.stdout) as Record<string, unknown>[];
+    expect(lines.find((line) => line.row === 1)).toMatchObject({ ok: true, kept: ['kept.txt'], skipped: ['build.exe'] });
+    expect(lines.find((line) => line.row === 2)).toMatchObject({ ok: true, kept: ['kept.txt'], skipped: [] });
+  });
+
   it('rejects the whole file before any request when rows are bad, naming every bad row', async () => {
     const file = await write(
       'bad.jsonl',
