@@ -91,12 +91,12 @@ export async function askText(ctx: Context, label: string): Promise<string> {
 
 /**
  * A text the command cannot do without (resolve's --details): the option pair, else asked at
- * a terminal, else exit 2 saying how to give it.
+ * a terminal under the label `heading` gives, else exit 2 saying how to give it.
  */
-export async function requiredText(ctx: Context, option: TextOptionWithFile, label: string): Promise<string> {
+export async function requiredText(ctx: Context, option: TextOptionWithFile, heading: () => Promise<string>): Promise<string> {
   const text = await readTextOption(ctx, option);
   if (text !== undefined) return text;
-  if (ctx.io.canPrompt) return askText(ctx, label);
+  if (ctx.io.canPrompt) return askText(ctx, await heading());
   throw missingText(option);
 }
 

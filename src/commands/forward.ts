@@ -5,8 +5,8 @@ import { sanitizeInline } from '../output/sanitize.js';
 import { printActionDone } from '../cmdutil/action-output.js';
 import { checkKeptFiles } from '../cmdutil/attachments.js';
 import { printDryRun } from '../cmdutil/dry-run.js';
-import { readTicket } from '../model/ticket.js';
-import { assertRecipients, forwardRecipient, readMessage } from '../reading/mail.js';
+import { assertRecipients, forwardRecipient, lazyTicket, readMessage } from '../reading/mail.js';
+import { ticketHeading } from '../reading/ticket-heading.js';
 import { assertReadableFiles } from '../cmdutil/text-input.js';
 import { parseTicketId } from '../util/ids.js';
 import { attachOption, dryRunOption, idArgument } from './shared-options.js';
@@ -54,10 +54,11 @@ export async function run(options: ForwardOptions, ctx: Context): Promise<void> 
   const attach = options.attach ?? [];
   await assertReadableFiles(attach, '--attach');
   const to = await forwardRecipient(ctx, options.to);
-  const message = await readMessage(ctx, options, false);
+  const ticket = lazyTicket(ctx, id);
+  const message = await readMessage(ctx, options, false, async () => ticketHeading('Forward', id, await ticket()));
 
   const client = await ctx.api();
-  const subject = options.subject ?? `Fwd: ${readTicket((await client.send(plans.getTicket(id))).body).title ?? ''}`;
+  const subject = options.subject ?? `Fwd: ${(await ticket()).title ?? ''}`;
   const plan = plans.forwardTicket(id, { subject, to, cc: options.cc, message, draft: options.draft, files: attach });
   if (options.dryRun) return printDryRun(ctx, plan);
   const response = await client.send(plan);

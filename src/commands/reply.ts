@@ -9,6 +9,7 @@ import { checkKeptFiles } from '../cmdutil/attachments.js';
 import { printDryRun } from '../cmdutil/dry-run.js';
 import { assertRecipients, lazyTicket, messageOption, messageOrAsk } from '../reading/mail.js';
 import { assertReadableFiles, readTextOption } from '../cmdutil/text-input.js';
+import { ticketHeading } from '../reading/ticket-heading.js';
 import { parseTicketId } from '../util/ids.js';
 import { attachOption, dryRunOption, idArgument } from './shared-options.js';
 
@@ -70,10 +71,10 @@ export async function run(options: ReplyOptions, ctx: Context): Promise<void> {
     asRequester === undefined
       ? undefined
       : await (await import('../lookups/index.js')).createLookups(ctx).username('requester', asRequester, { flag: '--as-requester', noun: 'user' });
-  const message = await messageOrAsk(ctx, messageOptions, messageGiven, true);
+  const ticket = lazyTicket(ctx, id);
+  const message = await messageOrAsk(ctx, messageOptions, messageGiven, true, async () => ticketHeading('Reply to', id, await ticket()));
 
   const client = await ctx.api();
-  const ticket = lazyTicket(client, id);
   const subject = options.subject ?? `Re: ${(await ticket()).title ?? ''}`;
   let plan: RequestPlan;
   let who: string;

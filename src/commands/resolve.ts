@@ -5,6 +5,7 @@ import { resolveActingUser } from '../prompts/acting-user.js';
 import { assertSingleStdinReader, runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
 import { requiredText } from '../cmdutil/text-input.js';
 import { alreadyResolvedNote } from '../reading/unchanged.js';
+import { resolutionHeading } from '../reading/ticket-heading.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
 export interface ResolveOptions extends IdCommandOptions {
@@ -38,7 +39,8 @@ Examples:
 
 export async function run(options: ResolveOptions, ctx: Context): Promise<void> {
   assertSingleStdinReader(options.ids, [['--details', options.details], ['--details-file', options.detailsFile]]);
-  const details = await requiredText(ctx, { flag: '--details', fileFlag: '--details-file', text: options.details, file: options.detailsFile }, 'Resolution details');
+  const detailsOption = { flag: '--details', fileFlag: '--details-file', text: options.details, file: options.detailsFile };
+  const details = await requiredText(ctx, detailsOption, () => resolutionHeading(ctx, options.ids));
   const submitBy = await resolveActingUser(ctx, options.by, 'resolves');
   await runIdCommand(ctx, options, {
     verb: 'resolved',

@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InterruptedError, OperationError, UsageError } from '../errors.js';
+import { InterruptedError, OperationError } from '../errors.js';
 
 export interface EditorRequest {
   /** Shown as a `#` line in the file. */
@@ -44,7 +44,7 @@ function startEditor(command: string, file: string, env: Readonly<Record<string,
     : spawn('sh', ['-c', `${command} "$@"`, command, file], options);
 }
 
-/** Opens the editor on a temp file and returns the text; an empty text is a UsageError. */
+/** Opens the editor on a temp file and returns the text; an empty text aborts (exit 1). */
 export async function editText(request: EditorRequest): Promise<string> {
   const command = request.editor ?? editorCommand(request.env);
   const dir = await mkdtemp(join(tmpdir(), 'tkt-edit-'));
@@ -63,7 +63,8 @@ export async function editText(request: EditorRequest): Promise<string> {
     }
 
     const text = stripComments(await readFile(file, 'utf8'));
-    if (text === '') throw new UsageError('aborted: empty message');
+    // As git commit: leaving the text empty is how one changes one's mind, not a usage mistake.
+    if (text === '') throw new OperationError('aborted: empty message, nothing was sent');
     return text;
   } finally {
     await rm(dir, { recursive: true, force: true });

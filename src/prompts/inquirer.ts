@@ -6,6 +6,7 @@ import { InterruptedError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { createStyle, type Style } from '../output/style.js';
 import { editText } from './editor.js';
+import { createTypeAhead } from './typeahead.js';
 import type { Choice, Prompter } from '../context/prompter.js';
 
 export interface PrompterIO {
@@ -71,13 +72,15 @@ export function matchesSearch(choice: { name: string; description?: string | und
 }
 
 export function createInquirerPrompter(io: PrompterIO): Prompter {
-  const context = { input: io.stdin, output: io.stderr, ...(io.signal === undefined ? {} : { signal: io.signal }) };
+  const typeAhead = createTypeAhead(io.stdin);
+  const context = { input: typeAhead.input, output: io.stderr, ...(io.signal === undefined ? {} : { signal: io.signal }) };
   const themes = promptThemes(createStyle(io.color ?? false));
 
+  /** `show` opens its prompt at once (loaded before): keys typed ahead are given as soon as it is called. */
   async function ask<T>(show: (prompts: Prompts) => Promise<T>): Promise<T> {
     const prompts = await import('@inquirer/prompts');
     try {
-      return await show(prompts);
+      return await typeAhead.during(() => show(prompts));
     } catch (error) {
       // Ctrl-C inside a prompt: inquirer rejects with ExitPromptError (matched by name,
       // the class lives in @inquirer/core which is not our direct dependency).
@@ -99,10 +102,10 @@ export function createInquirerPrompter(io: PrompterIO): Prompter {
         select({ message: sanitizeInline(message), choices: displayChoices(choices), default: initial, theme: themes.select }, context),
       ),
     search: async ({ message, choices }) => {
-      const index = await ask(async () => {
-        const { searchList } = await import('./search-list.js');
-        return searchList({ message: sanitizeInline(message), choices: displayChoices(choices), matches: matchesSearch, theme: themes.search }, context);
-      });
+      const { searchList } = await import('./search-list.js');
+      const index = await ask(() =>
+        searchList({ message: sanitizeInline(message), choices: displayChoices(choices), matches: matchesSearch, theme: themes.search }, context),
+      );
       const chosen = choices[index];
       if (chosen === undefined) throw new Error(`the search answered ${index}, not one of its ${choices.length} choices`);
       return chosen.value;

@@ -1,7 +1,6 @@
 // reply and forward: the message text, and the defaults they take from the ticket
 // (subject from its title, recipient from its requester's e-mail).
 import { plans } from '../api/plans.js';
-import type { ApiClient } from '../api/types.js';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { readTicket, type Ticket } from '../model/ticket.js';
@@ -18,19 +17,28 @@ export function messageOption(options: MessageOptions): TextOptionWithFile {
   return { flag: '--message', fileFlag: '--message-file', text: options.message, file: options.messageFile };
 }
 
+/** How the message is asked for in $EDITOR: its heading, such as "Reply to #1031: Mouse double-clicks" (ticketHeading). */
+export type MessageHeading = () => Promise<string>;
+
 /**
  * --message, --message-file, `-` for stdin, or $EDITOR at a terminal when none was given
  * (as `git commit` does). Without a terminal: exit 2 when `required`, else no message.
  */
-export async function readMessage(ctx: Context, options: MessageOptions, required: boolean): Promise<string | undefined> {
+export async function readMessage(ctx: Context, options: MessageOptions, required: boolean, heading: MessageHeading): Promise<string | undefined> {
   const option = messageOption(options);
-  return messageOrAsk(ctx, option, await readTextOption(ctx, option), required);
+  return messageOrAsk(ctx, option, await readTextOption(ctx, option), required, heading);
 }
 
 /** The message `given` by the options, else asked for in $EDITOR as readMessage does. */
-export async function messageOrAsk(ctx: Context, option: TextOptionWithFile, given: string | undefined, required: boolean): Promise<string | undefined> {
+export async function messageOrAsk(
+  ctx: Context,
+  option: TextOptionWithFile,
+  given: string | undefined,
+  required: boolean,
+  heading: MessageHeading,
+): Promise<string | undefined> {
   if (given !== undefined) return given;
-  if (ctx.io.canPrompt) return ctx.prompter.editor({ message: 'Message' });
+  if (ctx.io.canPrompt) return ctx.prompter.editor({ message: await heading() });
   if (!required) return undefined;
   throw missingText(option);
 }
@@ -57,8 +65,9 @@ export async function forwardRecipient(ctx: Context, to: string | undefined): Pr
   return ctx.prompter.input({ message: 'Forward to (e-mail)', validate: (value) => (value.trim() === '' ? 'an address is needed' : (addressListProblem('--to', value) ?? true)) });
 }
 
-/** Fetched only when a default needs it, so `--to` and `--subject` together cost no GET. */
-export function lazyTicket(client: ApiClient, id: number): () => Promise<Ticket> {
+/** Fetched only when the editor's heading or a default needs it, so `--to`, `--subject` and `--message` together cost no GET. */
+export function lazyTicket(ctx: Context, id: number): () => Promise<Ticket> {
   let ticket: Promise<Ticket> | undefined;
-  return () => (ticket ??= client.send(plans.getTicket(id)).then((response) => readTicket(response.body)));
+  const fetch = async () => readTicket((await (await ctx.api()).send(plans.getTicket(id))).body);
+  return () => (ticket ??= fetch());
 }

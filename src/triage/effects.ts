@@ -4,9 +4,9 @@
 import { plans } from '../api/plans.js';
 import type { ApiClient } from '../api/types.js';
 import type { Lookups } from '../lookups/types.js';
-import { sanitizeInline } from '../output/sanitize.js';
 import { readTicket } from '../model/ticket.js';
 import { viewTickets } from '../listing/pages.js';
+import { ticketHeading } from '../reading/ticket-heading.js';
 import type { TicketActions } from './actions.js';
 import type { Effect, TicketAction, TriageEvent } from './events.js';
 import { failureText } from './failure.js';
@@ -81,7 +81,7 @@ export function createEffectRunner(deps: EffectDeps): EffectRunner {
     try {
       if (action.kind === 'reply') {
         const ticket = action.ticket ?? (await fetchTicket(id));
-        message = await deps.editor({ message: `Reply to #${id}: ${sanitizeInline(readTicket(ticket).title ?? '')}`, default: action.draft });
+        message = await deps.editor({ message: ticketHeading('Reply to', id, readTicket(ticket)), default: action.draft });
         done = await deps.actions.reply(id, ticket, message);
       } else done = await run(id, action);
     } catch (error) {

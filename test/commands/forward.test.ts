@@ -38,13 +38,13 @@ describe('tkt forward', () => {
     expect(result.stderr).toContain('missing --to');
   });
 
-  it('asks for the recipient and opens the editor at a terminal', async () => {
+  it('asks for the recipient and opens the editor at a terminal, naming the ticket', async () => {
     const ticket = liveTicket();
     const { ctx, prompter } = await h.context({
       tty: true,
       answers: [
         { kind: 'input', message: 'Forward to', value: 'desk@example.com' },
-        { kind: 'editor', value: 'See below' },
+        { kind: 'editor', message: `Forward #${ticket.id}: ${ticket.title}`, value: 'See below' },
       ],
     });
     await run({ id: String(ticket.id), draft: false, attach: [], dryRun: false }, ctx);

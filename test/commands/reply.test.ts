@@ -66,9 +66,9 @@ describe('tkt reply', () => {
     expect(conversations(ticket.id).at(-1)?.message).toBe('Line one\nLine two\n');
   });
 
-  it('opens the editor at a terminal when no message is given', async () => {
+  it('opens the editor at a terminal when no message is given, naming the ticket as triage does', async () => {
     const ticket = ticketWhere((t) => t.ticketStatusId === OPEN);
-    const { ctx, prompter } = await h.context({ tty: true, answers: [{ kind: 'editor', value: 'Typed in vi' }] });
+    const { ctx, prompter } = await h.context({ tty: true, answers: [{ kind: 'editor', message: `Reply to #${ticket.id}: ${ticket.title}`, value: 'Typed in vi' }] });
     await run(options(ticket.id), ctx);
     prompter.assertDone();
     expect(conversations(ticket.id).at(-1)?.message).toBe('Typed in vi');

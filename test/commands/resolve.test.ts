@@ -40,9 +40,12 @@ describe('tkt resolve', () => {
     expect(ticket.resolution).toMatchObject({ details: 'Rebooted the switch\n', submitBy: userId(h, 'tech') });
   });
 
-  it('asks for the details at a terminal', async () => {
+  it('asks for the details at a terminal, naming the ticket', async () => {
     const ticket = openTicket();
-    const { ctx, stdout, prompter } = await h.context({ tty: true, answers: [{ kind: 'input', message: 'Resolution details', value: 'Fixed on site' }] });
+    const { ctx, stdout, prompter } = await h.context({
+      tty: true,
+      answers: [{ kind: 'input', message: `Resolution details for #${ticket.id}: ${ticket.title}`, value: 'Fixed on site' }],
+    });
     await run({ ids: [String(ticket.id)], concurrency: '4', dryRun: false }, ctx);
     prompter.assertDone();
     expect(stdout()).toBe(`✓ #${ticket.id} resolved\n`);

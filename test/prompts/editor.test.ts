@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OperationError, UsageError } from '../../src/errors.js';
+import { OperationError } from '../../src/errors.js';
 import { editorCommand, editText, stripComments } from '../../src/prompts/editor.js';
 import { createInquirerPrompter } from '../../src/prompts/inquirer.js';
 import { createCollector } from '../helpers/io.js';
@@ -42,10 +42,10 @@ describe('editText', () => {
     expect(existsSync(editedPath)).toBe(false);
   });
 
-  it('aborts with a UsageError when the text is empty', async () => {
+  it('aborts as git commit does when the text is empty: a failed operation (exit 1), not a usage error', async () => {
     const error: unknown = await editText({ message: 'Description', env: {}, editor: 'true' }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UsageError);
-    expect((error as UsageError).message).toBe('aborted: empty message');
+    expect(error).toBeInstanceOf(OperationError);
+    expect((error as OperationError).message).toBe('aborted: empty message, nothing was sent');
   });
 
   it('fails with an OperationError when the editor fails or does not exist', async () => {

@@ -40,6 +40,18 @@ describe('createInquirerPrompter', () => {
     expect(stderr.text()).toContain('Printer jam');
   });
 
+  it('keeps keys typed ahead for the next prompts: the rest of a chunk after Enter, and keys between prompts', async () => {
+    const { prompter, type, stdin } = setup();
+    const title = prompter.input({ message: 'Title' });
+    await type('Title', `Fast title${ENTER}Fast description${ENTER}south${ENTER}${DOWN}`);
+    expect(await title).toBe('Fast title');
+    // No prompt is open while the command works between two questions: what comes then waits.
+    stdin.write(ENTER);
+    expect(await prompter.input({ message: 'Description' })).toBe('Fast description');
+    expect(await prompter.search({ message: 'Site', choices: sites })).toBe(3);
+    expect(await prompter.select({ message: 'Site', choices: sites })).toBe(2);
+  });
+
   it('uses the default on a bare Enter', async () => {
     const { prompter, type } = setup();
     const answer = prompter.input({ message: 'Subject', default: 'Re: VPN' });

@@ -92,6 +92,33 @@ describe.skipIf(skipWithout(['tmux'], 'test/pty/create-interactive.test.ts'))('t
     });
   });
 
+  it('keeps keys typed ahead: the whole form in one write fills every prompt in turn', async () => {
+    const s = await startCreate();
+    await waitFor(s, '? Title');
+    // Typed faster than the prompts come (or pasted): what follows each Enter, and what comes
+    // while the next prompt loads its list, is the next prompt's, as at a shell. The Down arrow
+    // (an escape sequence) at the site list must arrive whole.
+    const down = '\x1b[B';
+    await type(s, ['Fast title', 'Fast description', 'anna lind', `${down}`, '', '', `${down}${down}`, '', '', 'tom', ''].join('\r') + '\r');
+    const shown = await waitFor(s, '[exit ');
+    expect(shown).toContain('[exit 0]');
+    const id = Number(/Created ticket #(\d+)/.exec(shown)?.[1]);
+    const created = fixture.sandbox.state.tickets.find((t) => t.id === id);
+    const user = (username: string) => fixture.sandbox.state.users.find((u) => u.username === username)?.id;
+    expect(created).toMatchObject({
+      title: 'Fast title',
+      description: 'Fast description',
+      creatorId: user('alind'),
+      siteId: 2,
+      departmentId: 1,
+      ticketStatusId: 1,
+      ticketPriorityId: 2,
+      ticketCategoryId: null,
+      groupId: null,
+      assignedUser: user('tech'),
+    });
+  });
+
   it('Ctrl-C at a prompt exits 130 and creates nothing', async () => {
     const count = fixture.sandbox.state.tickets.length;
     const s = await startCreate();

@@ -150,6 +150,21 @@ describe.skipIf(skip)('tkt and the editor at a real terminal', () => {
     }
   });
 
+  it('tkt reply names the ticket in the editor, and an editor quit with no message sends nothing: exit 1, as git commit', async () => {
+    const id = 1031;
+    sessions += 1;
+    const name = `e${sessions}`;
+    const earlier = replies(id).length;
+    await terminal.start(name, { width: 80, height: 24 }, `env -u CI -u VISUAL EDITOR='vim -N -u NONE -i NONE' TKT_CONFIG_DIR='${fixture.dir}' node '${BIN}' reply ${id}; echo "[exit $?]"; cat -v`);
+    await terminal.waitFor(name, `# Reply to #${id}: ${ticket(id).title}`, { what: 'vim open on the reply, naming the ticket' });
+    await terminal.type(name, ':q!');
+    await terminal.keys(name, 'Enter');
+    const shown = await terminal.waitFor(name, /\[exit \d+\]/, { what: 'tkt reply ending' });
+    expect(shown).toContain('error: aborted: empty message, nothing was sent');
+    expect(shown).toContain('[exit 1]');
+    expect(replies(id).length).toBe(earlier);
+  });
+
   it('leaves the shell nothing of what the terminal answered the editor of tkt reply', async () => {
     // A ticket of the demo data with a requester e-mail.
     const id = 1031;
