@@ -23,7 +23,7 @@
 import { dirname, resolve } from 'node:path';
 import { userSettings } from '../config/settings.js';
 import type { Context } from '../context/context.js';
-import { InterruptedError, ItemFailedError, OperationError, UsageError, exitCodeOf, failureReason } from '../errors.js';
+import { InterruptedError, ItemFailedError, OperationError, UsageError, exitCodeOf, failureReason, stoppedHow } from '../errors.js';
 import { LookupError } from '../lookups/index.js';
 import type { Lookups } from '../lookups/types.js';
 import { NO_PROGRESS, createProgress } from '../output/progress.js';
@@ -38,7 +38,7 @@ import { openReport, readReport, resumedRows, type ReportEntry, type ResumedRows
 import { detectFormat, readRows, type InputRow } from './rows.js';
 import type { CreateFromOptions } from './create-from-options.js';
 import { rangeLines, summaryLayout } from './ranges.js';
-import { runBulk, type BulkResult } from './runner.js';
+import { runBulk, runCounts, type BulkResult } from './runner.js';
 import { readTextFile } from '../util/text-read.js';
 
 function defaultReportPath(file: string): string {
@@ -156,15 +156,14 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
     if (!appendToResumed) for (const entry of skippedEntries) await report.append(entry);
     const outStyle = createStyle(ctx.io.stdoutColor);
     const errStyle = createStyle(ctx.io.color);
-    /** `reason`: a failure in words ("permission denied (HTTP 400)"); failures come only from this run. */
-    const print = async (entry: ReportEntry, reason = 'failed'): Promise<void> => {
+    const print = async (entry: ReportEntry): Promise<void> => {
       if (jsonArray !== undefined) {
         await jsonArray.push([entryLine(entry)]);
       } else if (entry.inDoubt) {
         const when = entry.skipped ? 'sent in an earlier run, not sent again' : sanitizeInline(entry.error ?? 'no answer');
         await writeText(ctx.io.stderr, `${errStyle.yellow('?')} row ${entry.row}: in doubt (the service may have created it): ${when}\n`);
       } else if (!entry.ok) {
-        await writeText(ctx.io.stderr, `${errStyle.red('✗')} row ${entry.row}: ${reason}: ${sanitizeInline(entry.error ?? 'failed')}\n`);
+        await writeText(ctx.io.stderr, `${errStyle.red('✗')} row ${entry.row}: ${sanitizeInline(entry.error ?? 'failed')}\n`);
       } else if (quiet) {
         // -q prints the new IDs only, ready for `| tkt close -`.
         if (entry.id != null && !entry.skipped) await writeText(ctx.io.stdout, `${entry.id}\n`);
@@ -207,7 +206,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
       }
       progress.tick(entry.ok);
       let printed = Promise.resolve();
-      progress.withLine(() => (printed = print(entry, failureReason(exitCodeOf(result.failure), result.status))));
+      progress.withLine(() => (printed = print(entry)));
       await printed;
     };
 
@@ -250,7 +249,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
       });
     }
     if (run.interrupted || stoppedBy !== undefined) {
-      const why = stoppedBy === undefined ? 'not started: interrupted' : `not started: the run stopped at row ${stoppedBy.id} (${failureReason(exitCodeOf(stoppedBy.failure), stoppedBy.status)})`;
+      const why = stoppedBy === undefined ? `not started: ${stoppedHow(ctx.signal.reason)}` : `not started: the run stopped at row ${stoppedBy.id} (${failureReason(exitCodeOf(stoppedBy.failure), stoppedBy.status)})`;
       // --json lists every row not started; the report has none of them, so --resume sends them.
       for (const row of run.notStarted) await jsonArray?.push([{ row, ok: false, notStarted: true, error: why }]);
     }
@@ -270,7 +269,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
       ...(cut ? [`(lists cut short: --json lists every row, and ${reportPath} every row sent)`] : []),
     ];
     if (run.interrupted) {
-      throw new InterruptedError(`interrupted: ${run.results.length} of ${prepared.length} rows done, ${run.notStarted.length} not started`, {
+      throw new InterruptedError(`${stoppedHow(ctx.signal.reason)}: ${runCounts(run, prepared.length, ' rows')}`, {
         details,
         hint: `to finish: ${resumeCommand}`,
       });
