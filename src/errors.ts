@@ -56,8 +56,12 @@ export class FilesSkippedError extends TktError {}
 
 /** Ctrl-C (exit 130) or SIGTERM (143): main.ts gives the code of the signal that came. */
 export class InterruptedError extends TktError {
-  constructor(message = 'interrupted', options: ErrorOptions = {}) {
-    super(message, options);
+  /** Made without words of its own: its `error:` line says how the run was stopped (stoppedHow). */
+  readonly bare: boolean;
+
+  constructor(message?: string, options: ErrorOptions = {}) {
+    super(message ?? 'interrupted', options);
+    this.bare = message === undefined;
   }
 }
 

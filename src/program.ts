@@ -82,10 +82,11 @@ interface LoginGlobals {
   allowHttp?: boolean | undefined;
 }
 
-function errorLines(error: unknown, globals: LoginGlobals & { debug?: boolean | undefined }, env: Record<string, string | undefined>): string[] {
+function errorLines(error: unknown, globals: LoginGlobals & { debug?: boolean | undefined }, env: Record<string, string | undefined>, stoppedBy: StopSignal | undefined): string[] {
   const debug = globals.debug === true;
   if (error instanceof TktError) {
-    const lines = [`error: ${clean(error.message)}`];
+    const message = error instanceof InterruptedError && error.bare ? stoppedHow(stoppedBy) : error.message;
+    const lines = [`error: ${clean(message)}`];
     for (const detail of error.details) lines.push(`  ${clean(detail)}`);
     const hint = hintFor(error, globals, env);
     if (hint !== undefined) lines.push(`hint: ${clean(hint)}`);
@@ -159,7 +160,7 @@ export async function runCli(argv: string[], proc: ProcessLike): Promise<number>
     // commander has already printed its own usage errors.
     if (!(error instanceof CommanderError)) {
       // Global options are stored on the program as commander parses them, wherever they stood.
-      proc.stderr.write(`${errorLines(error, program.opts(), proc.env).join('\n')}\n`);
+      proc.stderr.write(`${errorLines(error, program.opts(), proc.env, received).join('\n')}\n`);
     }
   } finally {
     proc.off('SIGINT', onInterrupt);

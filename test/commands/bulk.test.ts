@@ -1,7 +1,7 @@
 // The ID... commands over many IDs (docs/cli.md section 7, issue 6), driven through close,
 // resolve and pickup against the sandbox.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable, Writable } from 'node:stream';
+import { PassThrough, Readable, Writable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import { run as runClose, type CloseOptions } from '../../src/commands/close.js';
 import { createConfigStore } from '../../src/config/store.js';
@@ -412,6 +412,24 @@ describe('ID... commands refused or unreachable, in JSON Lines', () => {
 });
 
 describe('ID... commands stopped by SIGTERM', () => {
+  const capture = () => {
+    let text = '';
+    return { stream: new Writable({ write: (chunk: Buffer, _encoding, callback) => ((text += chunk.toString('utf8')), callback()) }), text: () => text };
+  };
+
+  it('exit 143 saying it was SIGTERM also while still reading the IDs on stdin', async () => {
+    const signals = processSignals();
+    const stdin = new PassThrough();
+    stdin.write('1001\n');
+    const stdout = capture();
+    const stderr = capture();
+    const running = runCli(['close', '-'], { stdin, stdout: stdout.stream, stderr: stderr.stream, env: { ...h.env }, ...signals });
+    await vi.waitFor(() => expect(stdin.readableFlowing).toBe(true));
+    signals.send('SIGTERM');
+    expect(await running).toBe(143);
+    expect(stderr.text()).toBe('error: stopped by SIGTERM\n');
+  });
+
   it('exit 143 and say it was SIGTERM that stopped them, in the summary and the JSON Lines', async () => {
     const tickets = closable(3);
     let release = () => {};
