@@ -56,8 +56,12 @@ export class FilesSkippedError extends TktError {}
 
 /** Ctrl-C (exit 130) or SIGTERM (143): main.ts gives the code of the signal that came. */
 export class InterruptedError extends TktError {
-  constructor(message = 'interrupted', options: ErrorOptions = {}) {
-    super(message, options);
+  /** Made without words of its own: its `error:` line says how the run was stopped (stoppedHow). */
+  readonly bare: boolean;
+
+  constructor(message?: string, options: ErrorOptions = {}) {
+    super(message ?? 'interrupted', options);
+    this.bare = message === undefined;
   }
 }
 
@@ -74,11 +78,24 @@ export class OutputClosedError extends TktError {
  */
 export class AbandonedRequestError extends InterruptedError {
   readonly method: string;
+  /** What happened, without what it means: a bulk report says "in doubt" by itself. */
+  readonly givenUp: string;
 
   constructor(method: string, url: string) {
-    super(`interrupted while waiting for the answer to ${method} ${url}: it may have been carried out`);
+    const givenUp = `interrupted while waiting for the answer to ${method} ${url}`;
+    super(`${givenUp}: it may have been carried out`);
     this.method = method;
+    this.givenUp = givenUp;
   }
+}
+
+/**
+ * How a run was stopped, in the words of its `error:` line (docs/cli.md section 8): "stopped by
+ * SIGTERM", else "interrupted" (Ctrl-C). `signal` is the name of the signal that came: the
+ * reason of the run's stop signal (src/program.ts aborts it so).
+ */
+export function stoppedHow(signal: unknown): string {
+  return signal === 'SIGTERM' ? 'stopped by SIGTERM' : 'interrupted';
 }
 
 export type NetworkFailure = 'refused' | 'dns' | 'tls' | 'timeout' | 'reset' | 'other';

@@ -35,8 +35,8 @@ export interface ProcessLike {
 export type ProcessStreams = Pick<ProcessLike, 'stdin' | 'stdout' | 'stderr' | 'env'>;
 
 /**
- * How a run is stopped (docs/cli.md section 8). The first SIGINT/SIGTERM aborts `stop`: no new
- * work starts, what is in flight finishes and is reported. The second aborts `halt`: requests
+ * How a run is stopped (docs/cli.md section 8). The first SIGINT/SIGTERM aborts `stop`, with
+ * the signal's name as the reason (a summary says how it was stopped): no new work starts, what is in flight finishes and is reported. The second aborts `halt`: requests
  * in flight are given up and reported as in doubt.
  */
 export interface RunState {

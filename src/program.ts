@@ -3,7 +3,7 @@
 import { Command, CommanderError, Option } from '@commander-js/extra-typings';
 import { createProcessHost, createRunState, type ProcessLike, type RunState, type StopSignal } from './process-host.js';
 import { registerCommands } from './commands/index.js';
-import { ExitCode, InterruptedError, OutputClosedError, TktError, exitCodeOf } from './errors.js';
+import { ExitCode, InterruptedError, OutputClosedError, TktError, exitCodeOf, stoppedHow } from './errors.js';
 import { loginCommand } from './config/session.js';
 import { redactText } from './api/redact.js';
 import { reflow } from './output/reflow.js';
@@ -82,10 +82,11 @@ interface LoginGlobals {
   allowHttp?: boolean | undefined;
 }
 
-function errorLines(error: unknown, globals: LoginGlobals & { debug?: boolean | undefined }, env: Record<string, string | undefined>): string[] {
+function errorLines(error: unknown, globals: LoginGlobals & { debug?: boolean | undefined }, env: Record<string, string | undefined>, stoppedBy: StopSignal | undefined): string[] {
   const debug = globals.debug === true;
   if (error instanceof TktError) {
-    const lines = [`error: ${clean(error.message)}`];
+    const message = error instanceof InterruptedError && error.bare ? stoppedHow(stoppedBy) : error.message;
+    const lines = [`error: ${clean(message)}`];
     for (const detail of error.details) lines.push(`  ${clean(detail)}`);
     const hint = hintFor(error, globals, env);
     if (hint !== undefined) lines.push(`hint: ${clean(hint)}`);
@@ -124,16 +125,17 @@ export async function runCli(argv: string[], proc: ProcessLike): Promise<number>
       // ends the run once the pager has closed (Context.lendTerminal), as git does.
       if (name === 'SIGINT') return;
       received ??= name;
-      return state.stop.abort();
+      return state.stop.abort(name);
     }
     received ??= name;
     signals += 1;
-    if (state.graceful && signals === 1) return state.stop.abort();
+    // The signal's name is the reason: a summary says how the run was stopped (stoppedHow).
+    if (state.graceful && signals === 1) return state.stop.abort(name);
     // The second: requests in flight are given up, and their rows or IDs recorded as in doubt.
     if (state.graceful && signals === 2) return state.halt.abort();
     // Nothing to wind down (or a third signal): leave now, as a shell user expects.
     if (proc.stderr.isTTY === true) proc.stderr.write(SHOW_CURSOR);
-    proc.stderr.write('\nerror: interrupted\n');
+    proc.stderr.write(`\nerror: ${stoppedHow(received)}\n`);
     proc.exit(SIGNAL_EXIT_CODES[name]);
   };
   const onInterrupt = () => onSignal('SIGINT');
@@ -158,7 +160,7 @@ export async function runCli(argv: string[], proc: ProcessLike): Promise<number>
     // commander has already printed its own usage errors.
     if (!(error instanceof CommanderError)) {
       // Global options are stored on the program as commander parses them, wherever they stood.
-      proc.stderr.write(`${errorLines(error, program.opts(), proc.env).join('\n')}\n`);
+      proc.stderr.write(`${errorLines(error, program.opts(), proc.env, received).join('\n')}\n`);
     }
   } finally {
     proc.off('SIGINT', onInterrupt);

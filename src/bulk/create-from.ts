@@ -26,7 +26,7 @@ import type { Context } from '../context/context.js';
 import type { ApiClient, ApiResponse } from '../api/types.js';
 import { nameList } from '../cmdutil/action-output.js';
 import { keptFiles, type KeptFiles } from '../cmdutil/attachments.js';
-import { FilesSkippedError, InterruptedError, ItemFailedError, OperationError, UsageError, exitCodeOf, failureReason } from '../errors.js';
+import { FilesSkippedError, InterruptedError, ItemFailedError, OperationError, UsageError, exitCodeOf, failureReason, stoppedHow } from '../errors.js';
 import { LookupError } from '../lookups/index.js';
 import type { Lookups } from '../lookups/types.js';
 import { NO_PROGRESS, createProgress } from '../output/progress.js';
@@ -41,7 +41,7 @@ import { openReport, readReport, resumedRows, type ReportEntry, type ResumedRows
 import { detectFormat, readRows, type InputRow } from './rows.js';
 import type { CreateFromOptions } from './create-from-options.js';
 import { formatRanges, rangeLines, summaryLayout } from './ranges.js';
-import { runBulk, type BulkResult } from './runner.js';
+import { runBulk, runCounts, type BulkResult } from './runner.js';
 import { readTextFile } from '../util/text-read.js';
 
 function defaultReportPath(file: string): string {
@@ -162,15 +162,14 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
     if (!appendToResumed) for (const entry of skippedEntries) await report.append(entry);
     const outStyle = createStyle(ctx.io.stdoutColor);
     const errStyle = createStyle(ctx.io.color);
-    /** `reason`: a failure in words ("permission denied (HTTP 400)"); failures come only from this run. */
-    const print = async (entry: ReportEntry, reason = 'failed', files?: KeptFiles): Promise<void> => {
+    const print = async (entry: ReportEntry, files?: KeptFiles): Promise<void> => {
       if (jsonArray !== undefined) {
         await jsonArray.push([{ ...entryLine(entry), ...(files === undefined ? {} : { kept: files.kept, skipped: files.skipped }) }]);
       } else if (entry.inDoubt) {
         const when = entry.skipped ? 'sent in an earlier run, not sent again' : sanitizeInline(entry.error ?? 'no answer');
         await writeText(ctx.io.stderr, `${errStyle.yellow('?')} row ${entry.row}: in doubt (the service may have created it): ${when}\n`);
       } else if (!entry.ok) {
-        await writeText(ctx.io.stderr, `${errStyle.red('✗')} row ${entry.row}: ${reason}: ${sanitizeInline(entry.error ?? 'failed')}\n`);
+        await writeText(ctx.io.stderr, `${errStyle.red('✗')} row ${entry.row}: ${sanitizeInline(entry.error ?? 'failed')}\n`);
       } else if (quiet) {
         // -q prints the new IDs only, ready for `| tkt close -`.
         if (entry.id != null && !entry.skipped) await writeText(ctx.io.stdout, `${entry.id}\n`);
@@ -219,7 +218,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
       progress.tick(entry.ok);
       let printed = Promise.resolve();
       if ((result.files?.skipped.length ?? 0) > 0) rowsWithSkippedFiles.push(result.id);
-      progress.withLine(() => (printed = print(entry, failureReason(exitCodeOf(result.failure), result.status), result.files)));
+      progress.withLine(() => (printed = print(entry, result.files)));
       await printed;
     };
 
@@ -263,7 +262,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
       });
     }
     if (run.interrupted || stoppedBy !== undefined) {
-      const why = stoppedBy === undefined ? 'not started: interrupted' : `not started: the run stopped at row ${stoppedBy.id} (${failureReason(exitCodeOf(stoppedBy.failure), stoppedBy.status)})`;
+      const why = stoppedBy === undefined ? `not started: ${stoppedHow(ctx.signal.reason)}` : `not started: the run stopped at row ${stoppedBy.id} (${failureReason(exitCodeOf(stoppedBy.failure), stoppedBy.status)})`;
       // --json lists every row not started; the report has none of them, so --resume sends them.
       for (const row of run.notStarted) await jsonArray?.push([{ row, ok: false, notStarted: true, error: why }]);
     }
@@ -284,7 +283,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
       ...(cut ? [`(lists cut short: --json lists every row, and ${reportPath} every row sent)`] : []),
     ];
     if (run.interrupted) {
-      throw new InterruptedError(`interrupted: ${run.results.length} of ${prepared.length} rows done, ${run.notStarted.length} not started`, {
+      throw new InterruptedError(`${stoppedHow(ctx.signal.reason)}: ${runCounts(run, prepared.length, ' rows')}`, {
         details,
         hint: `to finish: ${resumeCommand}`,
       });

@@ -6,7 +6,7 @@
 // -q: successes print nothing; failures still go to stderr. --json: one JSON Line per ID on
 // stdout, failures included. With a single ID the failure is told once, by the thrown error.
 import type { IO } from '../output/io.js';
-import { ExitCode, FilesSkippedError, InterruptedError, ItemFailedError, OperationError, TktError, exitCodeOf, failureReason } from '../errors.js';
+import { ApiError, ExitCode, FilesSkippedError, InterruptedError, ItemFailedError, OperationError, TktError, exitCodeOf, failureReason, stoppedHow } from '../errors.js';
 import type { Output } from '../output/types.js';
 import { NO_PROGRESS, createProgress } from '../output/progress.js';
 import { sanitizeInline } from '../output/sanitize.js';
@@ -15,7 +15,7 @@ import { writeText } from '../output/write.js';
 import { formatRanges, rangeLines, summaryLayout } from './ranges.js';
 import { nameList } from '../cmdutil/action-output.js';
 import { skippedFilesError } from '../cmdutil/attachments.js';
-import type { BulkResult, BulkRun } from './runner.js';
+import { runCounts, type BulkResult, type BulkRun } from './runner.js';
 
 export type BulkVerb = 'marked read' | 'resolved' | 'closed' | 'picked up' | 'deleted' | 'assigned' | 'reopened';
 
@@ -27,6 +27,8 @@ export interface BulkReporterOptions {
   total: number;
   /** A dry run: no progress bar (its plans print as they come), and what succeeded was only planned. */
   dryRun?: boolean;
+  /** The run's stop signal: its reason names the signal that stopped the run, for the summary. */
+  stop?: AbortSignal;
 }
 
 export interface BulkReporter {
@@ -37,6 +39,8 @@ export interface BulkReporter {
 }
 
 const IN_DOUBT = 'in doubt (may have been carried out)';
+/** What a line about one ID says of a request whose outcome is unknown. */
+const ID_IN_DOUBT = 'in doubt (it may have been carried out)';
 
 function jsonLine(result: Pick<BulkResult, 'id' | 'ok' | 'inDoubt' | 'status' | 'error' | 'body' | 'files'> & { notStarted?: true }): Record<string, unknown> {
   // Built key by key so the order is always id, ok, inDoubt / notStarted, status, error, kept, skipped, body.
@@ -98,16 +102,20 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
       return;
     }
     if (single) return; // the thrown error tells it, once
-    const message = result.error === undefined ? '' : `: ${sanitizeInline(result.error)}`;
-    const line = result.inDoubt
-      ? `${errStyle.yellow('?')} #${result.id} in doubt (it may have been carried out)${message}`
-      : `${errStyle.red('✗')} #${result.id} ${reasonOf(result)}${message}`;
+    const what = sanitizeInline(result.error ?? reasonOf(result));
+    const line = result.inDoubt ? `${errStyle.yellow('?')} #${result.id} ${ID_IN_DOUBT}: ${what}` : `${errStyle.red('✗')} #${result.id} ${what}`;
     await writeText(io.stderr, `${line}\n`);
   }
 
+  // One ID's failure is the `error:` line; under it the service's words, else the request it
+  // answered (the URL names the server), else what happened.
   function singleFailure(result: BulkResult): TktError {
-    return new ItemFailedError(`#${result.id} ${reasonOf(result)}`, result.failure, {
-      details: result.error === undefined ? [] : [result.error],
+    const { failure } = result;
+    const detail =
+      failure instanceof ApiError ? (failure.serverMessages.length > 0 ? failure.serverMessages.join('; ') : `${failure.method} ${failure.url}`)
+      : result.error;
+    return new ItemFailedError(`#${result.id} ${result.inDoubt ? ID_IN_DOUBT : reasonOf(result)}`, failure, {
+      details: detail === undefined ? [] : [detail],
     });
   }
 
@@ -139,13 +147,14 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
     async finish(run) {
       progress.done();
       const { stoppedBy } = run;
+      const how = stoppedHow(options.stop?.reason);
       if (json) {
-        const why = stoppedBy === undefined ? 'not started: interrupted' : `not started: the run stopped at #${stoppedBy.id} (${reasonOf(stoppedBy)})`;
+        const why = stoppedBy === undefined ? `not started: ${how}` : `not started: the run stopped at #${stoppedBy.id} (${reasonOf(stoppedBy)})`;
         for (const id of run.notStarted) await output.line(jsonLine({ id, ok: false, notStarted: true, error: why }));
       }
       const failed = run.results.filter((result) => !result.ok);
       if (run.interrupted) {
-        throw new InterruptedError(`interrupted: ${run.results.length} of ${total} done, ${run.notStarted.length} not started`, {
+        throw new InterruptedError(`${how}: ${runCounts(run, total)}`, {
           details: summary(run),
           ...(run.notStarted.length > 0 ? { hint: 'to finish, run again for the IDs not started: --json marks them "notStarted"' } : {}),
         });

@@ -1,4 +1,4 @@
-import { AbandonedRequestError, ApiError, NetworkError, TktError, refusesEveryRequest } from '../errors.js';
+import { AbandonedRequestError, ApiError, NetworkError, TktError, exitCodeOf, failureReason, refusesEveryRequest } from '../errors.js';
 import type { KeptFiles } from '../cmdutil/attachments.js';
 import { wholeNumberOption } from '../util/ids.js';
 
@@ -9,6 +9,10 @@ export interface BulkResult {
   ok: boolean;
   /** HTTP status of the answer; absent when there was none (network failure). */
   status?: number;
+  /**
+   * What happened, in words, as its line says it in every output: "permission denied (HTTP
+   * 403)" with the service's words after it when it sent any, "connection refused: POST ...".
+   */
   error?: string;
   /** The API's response body, when it sent one. */
   body?: unknown;
@@ -49,14 +53,36 @@ export interface BulkRun {
   stoppedBy?: BulkResult;
 }
 
+/**
+ * What became of a run's IDs (or rows, `unit` " rows"), for the line of an interrupted run:
+ * "0 of 20 done, 8 in doubt, 12 not started". In doubt is not done: it may not have been.
+ */
+export function runCounts(run: BulkRun, total: number, unit = ''): string {
+  const done = run.results.filter((result) => result.ok).length;
+  const inDoubt = run.results.filter((result) => result.inDoubt).length;
+  const failed = run.results.length - done - inDoubt;
+  return [
+    `${done} of ${total}${unit} done`,
+    ...(failed > 0 ? [`${failed} failed`] : []),
+    ...(inDoubt > 0 ? [`${inDoubt} in doubt`] : []),
+    ...(run.notStarted.length > 0 ? [`${run.notStarted.length} not started`] : []),
+  ].join(', ');
+}
+
 /** `--concurrency N`: a whole number from 1 to 32. */
 export function parseConcurrency(text: string): number {
   return wholeNumberOption('--concurrency', text, { min: 1, max: MAX_CONCURRENCY });
 }
 
-// The report puts failureReason ("not found (HTTP 404)") in front: the request is what is left to say.
+// The ID (or row) names the request: the answer's meaning and the service's words are what is left to say.
 function describeApiError(error: ApiError): string {
-  return error.serverMessages.length > 0 ? error.serverMessages.join('; ') : `${error.method} ${error.url}`;
+  const reason = failureReason(exitCodeOf(error), error.status);
+  return error.serverMessages.length > 0 ? `${reason}: ${error.serverMessages.join('; ')}` : reason;
+}
+
+/** What a failure without an HTTP answer says happened; "in doubt" is said by the result itself. */
+function describeFailure(error: TktError): string {
+  return error instanceof AbandonedRequestError ? error.givenUp : [error.message, ...error.details].join(': ');
 }
 
 function hasBody(body: unknown): boolean {
@@ -90,10 +116,7 @@ function failedResult(id: number, error: unknown): BulkResult {
       ...inDoubt,
     };
   }
-  if (error instanceof TktError) {
-    const message = [error.message, ...error.details].join(': ');
-    return { id, ok: false, error: message, failure: error, ...inDoubt };
-  }
+  if (error instanceof TktError) return { id, ok: false, error: describeFailure(error), failure: error, ...inDoubt };
   return { id, ok: false, error: error instanceof Error ? error.message : String(error), failure: error };
 }
 

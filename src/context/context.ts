@@ -15,7 +15,7 @@ export interface Context {
   env: Readonly<Record<string, string | undefined>>;
   config: ConfigStore;
   prompter: Prompter;
-  /** Aborted on Ctrl-C; bulk commands stop starting new work. */
+  /** Aborted on Ctrl-C or SIGTERM, the signal's name as its reason; bulk commands stop starting new work. */
   signal: AbortSignal;
   /**
    * Runs `use` while a program it starts (the editor, the pager, a shell) has the terminal, as git

@@ -434,7 +434,7 @@ describe('tkt create --from', () => {
       const result = await h.cli(['create', '--from', file, '--integration', '--concurrency', '1'], { env: frontEnv(h, front) });
       expect(result.code).toBe(4);
       expect(front.requests.filter((request) => request.url === '/api/TicketsApi/new')).toHaveLength(1);
-      expect(result.stderr).toContain('✗ row 1: not authenticated (HTTP 401): ');
+      expect(result.stderr).toContain('✗ row 1: not authenticated (HTTP 401)\n');
       expect(result.stderr).toContain('error: stopped at row 1: not authenticated (HTTP 401); 2 of 3 rows not started\n');
       expect(result.stderr).toContain('hint: the token in TKT_TOKEN was refused');
     } finally {

@@ -15,7 +15,7 @@ const answered = (status: number, message: string) => new ApiError({ status, met
 
 const closed12: BulkResult = { id: 12, ok: true, status: 204 };
 const missing13: BulkResult = {
-  id: 13, ok: false, status: 404, error: 'Ticket 13 does not exist', body: { message: 'Ticket 13 does not exist' }, failure: answered(404, 'Ticket 13 does not exist'),
+  id: 13, ok: false, status: 404, error: 'not found (HTTP 404): Ticket 13 does not exist', body: { message: 'Ticket 13 does not exist' }, failure: answered(404, 'Ticket 13 does not exist'),
 };
 const already14: BulkResult = { id: 14, ok: true, status: 200, note: 'already closed' };
 const refused15: BulkResult = {
@@ -29,6 +29,7 @@ async function report(results: BulkResult[], options: Partial<BulkReporterOption
     output: await outputFor(test.io, options.json ?? false, options.quiet ?? false),
     verb: options.verb ?? 'closed',
     total: options.total ?? results.length + notStarted.length,
+    ...(options.stop === undefined ? {} : { stop: options.stop }),
   });
   for (const result of results) await reporter.result(result);
   const run: BulkRun = { results, notStarted, interrupted: options.interrupted ?? false, ...(options.stoppedBy === undefined ? {} : { stoppedBy: options.stoppedBy }) };
@@ -45,7 +46,7 @@ describe('human output', () => {
   it('prints successes on stdout, failures on stderr, and ends with exit 1 and a summary of every ID by outcome', async () => {
     const { stdout, stderr, thrown } = await report([closed12, missing13, already14, refused15]);
     expect(stdout).toBe('✓ #12 closed\n✓ #14 already closed\n');
-    expect(stderr).toBe('✗ #13 not found (HTTP 404): Ticket 13 does not exist\n✗ #15 failed: connection refused by http://127.0.0.1:9\n');
+    expect(stderr).toBe('✗ #13 not found (HTTP 404): Ticket 13 does not exist\n✗ #15 connection refused by http://127.0.0.1:9\n');
     expect(thrown).toBeInstanceOf(OperationError);
     expect((thrown as OperationError).exitCode).toBe(ExitCode.failed);
     expect((thrown as OperationError).message).toBe('2 of 4 failed');
@@ -61,11 +62,11 @@ describe('human output', () => {
     expect((thrown as OperationError).details).toEqual(['closed: #25', 'not found (HTTP 404): #20-23, #30', 'failed (HTTP 500): #24']);
   });
 
-  it('names the failure by its exit code: permission denied, not authenticated', async () => {
+  it('prints what happened, as the runner words it from the exit code: permission denied, not authenticated', async () => {
     const { stderr } = await report([
-      { id: 1, ok: false, status: 400, error: 'User lacks permission Tickets.Resolve', failure: answered(400, 'User lacks permission Tickets.Resolve') },
-      { id: 2, ok: false, status: 401, error: 'token expired', failure: answered(401, 'token expired') },
-      { id: 3, ok: false, status: 500, error: 'Internal error', failure: answered(500, 'Internal error') },
+      { id: 1, ok: false, status: 400, error: 'permission denied (HTTP 400): User lacks permission Tickets.Resolve', failure: answered(400, 'User lacks permission Tickets.Resolve') },
+      { id: 2, ok: false, status: 401, error: 'not authenticated (HTTP 401): token expired', failure: answered(401, 'token expired') },
+      { id: 3, ok: false, status: 500, error: 'failed (HTTP 500): Internal error', failure: answered(500, 'Internal error') },
     ], { verb: 'resolved' });
     expect(stderr).toBe([
       '✗ #1 permission denied (HTTP 400): User lacks permission Tickets.Resolve',
@@ -76,7 +77,7 @@ describe('human output', () => {
   });
 
   it('never lets server text drive the terminal', async () => {
-    const { stderr } = await report([closed12, { ...missing13, error: 'gone\u001b]0;pwned\u0007\u001b[2J\nsecond line' }]);
+    const { stderr } = await report([closed12, { ...missing13, error: 'not found (HTTP 404): gone\u001b]0;pwned\u0007\u001b[2J\nsecond line' }]);
     expect(stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
     expect(stderr).toBe('✗ #13 not found (HTTP 404): gone^[]0;pwned^G^[[2J second line\n');
   });
@@ -100,7 +101,7 @@ describe('--json', () => {
     const { stdout, stderr, thrown } = await report([closed12, missing13, already14, refused15], { json: true });
     expect(stdout).toBe([
       '{"id":12,"ok":true,"status":204}',
-      '{"id":13,"ok":false,"status":404,"error":"Ticket 13 does not exist","body":{"message":"Ticket 13 does not exist"}}',
+      '{"id":13,"ok":false,"status":404,"error":"not found (HTTP 404): Ticket 13 does not exist","body":{"message":"Ticket 13 does not exist"}}',
       '{"id":14,"ok":true,"status":200}',
       '{"id":15,"ok":false,"error":"connection refused by http://127.0.0.1:9"}',
       '',
@@ -112,7 +113,7 @@ describe('--json', () => {
   it('still prints a JSON Line for a single ID, and the exit code is that ID\'s own', async () => {
     const { stdout, thrown } = await report([missing13], { json: true });
     expect(stdout.trim().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([
-      { id: 13, ok: false, status: 404, error: 'Ticket 13 does not exist', body: { message: 'Ticket 13 does not exist' } },
+      { id: 13, ok: false, status: 404, error: 'not found (HTTP 404): Ticket 13 does not exist', body: { message: 'Ticket 13 does not exist' } },
     ]);
     expect((thrown as TktError).exitCode).toBe(ExitCode.notFound);
   });
@@ -139,18 +140,20 @@ describe('-q', () => {
 });
 
 describe('a single ID', () => {
+  const timedOut9: BulkResult = { id: 9, ok: false, inDoubt: true, error: 'timed out after 30s', failure: new NetworkError('timeout', 'POST', 'u', 'timed out after 30s') };
   it.each([
-    [missing13, ExitCode.notFound, '#13 not found (HTTP 404)'],
-    [{ id: 7, ok: false, status: 403, error: 'Forbidden', failure: answered(403, 'Forbidden') } as BulkResult, ExitCode.permissionDenied, '#7 permission denied (HTTP 403)'],
-    [refused15, ExitCode.failed, '#15 failed'],
-  ])('exits with the ID\'s own code and tells the failure once, through the error', async (result, exitCode, message) => {
+    [missing13, ExitCode.notFound, '#13 not found (HTTP 404)', 'Ticket 13 does not exist'],
+    [{ id: 7, ok: false, status: 403, error: 'permission denied (HTTP 403)', failure: new ApiError({ status: 403, method: 'POST', url: 'http://127.0.0.1:9/x', body: '', serverMessages: [] }) } as BulkResult, ExitCode.permissionDenied, '#7 permission denied (HTTP 403)', 'POST http://127.0.0.1:9/x'],
+    [refused15, ExitCode.failed, '#15 failed', refused15.error],
+    [timedOut9, ExitCode.failed, '#9 in doubt (it may have been carried out)', 'timed out after 30s'],
+  ])('exits with the ID\'s own code and tells the failure once, through the error', async (result, exitCode, message, detail) => {
     const { stdout, stderr, thrown } = await report([result]);
     expect(stdout).toBe('');
     expect(stderr).toBe('');
     expect(thrown).toBeInstanceOf(TktError);
     expect((thrown as TktError).exitCode).toBe(exitCode);
     expect((thrown as TktError).message).toBe(message);
-    expect((thrown as TktError).details).toEqual([result.error]);
+    expect((thrown as TktError).details).toEqual([detail]);
   });
 
   it('fails with exit 4 when the token was refused, leaving the hint to main.ts', async () => {
@@ -169,7 +172,7 @@ describe('interrupted', () => {
     const { thrown } = await report([closed12, missing13], { notStarted: [20, 21], interrupted: true, total: 4 });
     expect(thrown).toBeInstanceOf(InterruptedError);
     expect((thrown as InterruptedError).exitCode).toBe(ExitCode.interrupted);
-    expect((thrown as InterruptedError).message).toBe('interrupted: 2 of 4 done, 2 not started');
+    expect((thrown as InterruptedError).message).toBe('interrupted: 1 of 4 done, 1 failed, 2 not started');
     expect((thrown as InterruptedError).details).toEqual(['closed: #12', 'not found (HTTP 404): #13', 'not started: #20-21']);
   });
 
@@ -181,7 +184,7 @@ describe('interrupted', () => {
 
   // A request given up on a second signal: the service may have done it.
   const abandoned7: BulkResult = {
-    id: 7, ok: false, inDoubt: true, error: 'interrupted while waiting for the answer to POST http://127.0.0.1:9/x: it may have been carried out',
+    id: 7, ok: false, inDoubt: true, error: 'interrupted while waiting for the answer to POST http://127.0.0.1:9/x',
     failure: new AbandonedRequestError('POST', 'http://127.0.0.1:9/x'),
   };
 
@@ -197,7 +200,19 @@ describe('interrupted', () => {
   it('tells an in-doubt ID apart from a failed one, on its line and in the summary', async () => {
     const { stderr, thrown } = await report([closed12, abandoned7, missing13], { notStarted: [8], interrupted: true });
     expect(stderr).toContain(`? #7 in doubt (it may have been carried out): ${abandoned7.error}\n`);
+    // In doubt is not done: it may or may not have been.
+    expect((thrown as TktError).message).toBe('interrupted: 1 of 4 done, 1 failed, 1 in doubt, 1 not started');
     expect((thrown as TktError).details).toEqual(['closed: #12', 'not found (HTTP 404): #13', 'in doubt (may have been carried out): #7', 'not started: #8']);
+  });
+});
+
+describe('stopped by SIGTERM', () => {
+  it('says so on its error line and on the JSON Line of each ID not started', async () => {
+    const stop = new AbortController();
+    stop.abort('SIGTERM');
+    const { stdout, thrown } = await report([closed12], { json: true, notStarted: [20], interrupted: true, stop: stop.signal });
+    expect(stdout).toBe('{"id":12,"ok":true,"status":204}\n{"id":20,"ok":false,"notStarted":true,"error":"not started: stopped by SIGTERM"}\n');
+    expect((thrown as TktError).message).toBe('stopped by SIGTERM: 1 of 2 done, 1 not started');
   });
 });
 
@@ -213,7 +228,10 @@ describe('a request that timed out after it was sent', () => {
 });
 
 describe('a run stopped by a refusal', () => {
-  const refused = (id: number, status: number): BulkResult => ({ id, ok: false, status, error: 'POST u', failure: answered(status, status === 401 ? 'token expired' : 'Forbidden') });
+  const refused = (id: number, status: number): BulkResult => {
+    const [reason, message] = status === 401 ? ['not authenticated', 'token expired'] : ['permission denied', 'Forbidden'];
+    return { id, ok: false, status, error: `${reason} (HTTP ${status}): ${message}`, failure: answered(status, message) };
+  };
   const inFlight = [1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008];
 
   it('exits 5 after a 403, naming the refusal, what was refused and what never started', async () => {
@@ -243,7 +261,7 @@ describe('a run stopped by a refusal', () => {
     const results = [refused(1001, 403)];
     const { stdout } = await report(results, { json: true, stoppedBy: results[0], notStarted: [1002] });
     expect(stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([
-      { id: 1001, ok: false, status: 403, error: 'POST u' },
+      { id: 1001, ok: false, status: 403, error: 'permission denied (HTTP 403): Forbidden' },
       { id: 1002, ok: false, notStarted: true, error: 'not started: the run stopped at #1001 (permission denied (HTTP 403))' },
     ]);
   });
@@ -259,7 +277,7 @@ describe('summaries of long runs', () => {
   it('stay within a few lines at a terminal, each within its width, saying where the full lists are', async () => {
     const reporter = await report([...closedHalf, ...failedSome], { notStarted, interrupted: true, io: { isTTY: true, columns: 80 } });
     const thrown = reporter.thrown as TktError;
-    expect(thrown.message).toBe('interrupted: 2500 of 5000 done, 2500 not started');
+    expect(thrown.message).toBe('interrupted: 2466 of 5000 done, 34 failed, 2500 not started');
     expect(thrown.details.length).toBeLessThanOrEqual(7);
     for (const line of thrown.details) expect(line.length).toBeLessThanOrEqual(78);
     expect(thrown.details.join('\n')).toMatch(/closed: #1002-1003, #1005,.* and \d+ more/s);

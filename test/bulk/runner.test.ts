@@ -85,13 +85,13 @@ describe('runBulk', () => {
     expect(run.results).toEqual<BulkResult[]>([
       { id: 1, ok: true, status: 204 },
       {
-        id: 2, ok: false, status: 404, error: 'Ticket 2 does not exist',
+        id: 2, ok: false, status: 404, error: 'not found (HTTP 404): Ticket 2 does not exist',
         body: { title: 'Not Found', detail: 'Ticket 2 does not exist' }, failure: expect.any(ApiError),
       },
       { id: 3, ok: false, error: 'connection refused by http://127.0.0.1:9', failure: expect.any(NetworkError) },
       { id: 4, ok: false, error: 'boom', failure: expect.any(TypeError) },
       { id: 5, ok: true, status: 204 },
-      { id: 6, ok: false, status: 403, error: 'POST u', failure: expect.any(ApiError) },
+      { id: 6, ok: false, status: 403, error: 'permission denied (HTTP 403)', failure: expect.any(ApiError) },
     ]);
     // The failure is kept whole: exitCodeOf tells each kind apart (404 is 3, 403 is 5, the rest 1).
     const failures = run.results.filter((result) => !result.ok).map((result) => exitCodeOf(result.failure));
@@ -247,7 +247,7 @@ describe('runBulk over real HTTP', () => {
     expect(maxInFlight).toBeGreaterThan(1);
     expect(run.results.filter((result) => !result.ok)).toEqual(
       [5, 10, 15, 20, 25].map((id) => ({
-        id, ok: false, status: 404, error: `Ticket ${id} not found`, body: { message: `Ticket ${id} not found` }, failure: expect.any(ApiError),
+        id, ok: false, status: 404, error: `not found (HTTP 404): Ticket ${id} not found`, body: { message: `Ticket ${id} not found` }, failure: expect.any(ApiError),
       })),
     );
     expect(run.results.filter((result) => result.ok)).toHaveLength(20);

@@ -153,7 +153,7 @@ describe('a signal while tkt waits on a stdin that stays open', () => {
     const before = h.sandbox.stats.requests;
     child.kill(signal);
     expect(await exited).toBe(code);
-    expect(stderr).toContain('interrupted');
+    expect(stderr).toContain(signal === 'SIGTERM' ? 'error: stopped by SIGTERM\n' : 'error: interrupted\n');
     expect(h.sandbox.stats.requests).toBe(before);
     expect(h.sandbox.state.tickets.filter((ticket) => ticket.title === 'never sent')).toEqual([]);
     child.stdin.destroy();

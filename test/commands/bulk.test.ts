@@ -1,15 +1,17 @@
 // The ID... commands over many IDs (docs/cli.md section 7, issue 6), driven through close,
 // resolve and pickup against the sandbox.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Writable } from 'node:stream';
+import { PassThrough, Readable, Writable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import { run as runClose, type CloseOptions } from '../../src/commands/close.js';
 import { createConfigStore } from '../../src/config/store.js';
 import { formatRanges } from '../../src/bulk/ranges.js';
 import { InterruptedError } from '../../src/errors.js';
+import { runCli } from '../../src/program.js';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
 import { withIO, type Harness } from '../helpers/harness.js';
-import { startServer } from '../api/server.js';
+import { startServer, type Handler } from '../api/server.js';
+import { processSignals } from '../cli/fake-process.js';
 import { frontEnv, startFrontServer, unusedTickets, useHarness } from '../helpers/sandbox-state.js';
 
 const CLOSE = 'POST /api/TicketsApi/close/{id}';
@@ -232,13 +234,55 @@ describe('ID... commands over several IDs', () => {
       const [sent1, sent2, ...rest] = tickets;
       const lines = jsonLines(run.stdout()).sort((x, y) => Number(x.id) - Number(y.id));
       expect(lines).toEqual([
-        ...[sent1!, sent2!].map((t) => ({ id: t.id, ok: false, inDoubt: true, error: expect.stringContaining('it may have been carried out') })),
+        ...[sent1!, sent2!].map((t) => ({ id: t.id, ok: false, inDoubt: true, error: `interrupted while waiting for the answer to POST ${server.url}/api/TicketsApi/close/${t.id}` })),
         ...rest.map((t) => ({ id: t.id, ok: false, notStarted: true, error: 'not started: interrupted' })),
       ]);
       expect((error as InterruptedError).details).toEqual([
         `in doubt (may have been carried out): ${formatRanges([sent1!.id, sent2!.id], '#')}`,
         `not started: ${formatRanges(rest.map((t) => t.id), '#')}`,
       ]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('on a second signal counts the requests given up as in doubt, not done, and says so once on each line', async () => {
+    const tickets = closable(5);
+    let arrived = 0;
+    const server = await startFrontServer(h, (req) => {
+      if (!req.url?.startsWith('/api/TicketsApi/close/')) return false;
+      arrived += 1;
+      return true;
+    });
+    try {
+      const run = await h.context({ env: frontEnv(h, server) });
+      const pending = runClose(closeOptions(ids(tickets), { concurrency: '2' }), run.ctx);
+      await vi.waitFor(() => expect(arrived).toBe(2));
+      run.abort.abort();
+      run.halt.abort();
+      const error = await pending.then(() => undefined, (thrown: unknown) => thrown);
+      expect(error).toBeInstanceOf(InterruptedError);
+      expect((error as InterruptedError).message).toBe('interrupted: 0 of 5 done, 2 in doubt, 3 not started');
+      const lines = run.stderr().trimEnd().split('\n').sort();
+      expect(lines).toEqual(tickets.slice(0, 2).map((t) => `? #${t.id} in doubt (it may have been carried out): interrupted while waiting for the answer to POST ${server.url}/api/TicketsApi/close/${t.id}`).sort());
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('given up on one ID at a second signal, says it is in doubt', async () => {
+    const [ticket] = closable(1);
+    let arrived = 0;
+    const server = await startFrontServer(h, () => (arrived += 1) > 0);
+    try {
+      const run = await h.context({ env: frontEnv(h, server) });
+      const pending = runClose(closeOptions([String(ticket!.id)]), run.ctx);
+      await vi.waitFor(() => expect(arrived).toBe(1));
+      run.abort.abort();
+      run.halt.abort();
+      const error = await pending.then(() => undefined, (thrown: unknown) => thrown);
+      expect((error as InterruptedError).message).toBe('interrupted: 0 of 1 done, 1 in doubt');
+      expect((error as InterruptedError).details).toEqual([`in doubt (may have been carried out): #${ticket!.id}`]);
     } finally {
       await server.close();
     }
@@ -310,6 +354,115 @@ describe('ID... commands refused by the service', () => {
       expect(result.stderr).toContain('error: stopped at #1001: not authenticated (HTTP 401); 3 of 4 not started\n');
       expect(result.stderr).toContain('  not started: #1002-1004\n');
       expect(result.stderr).toContain('hint: the token in TKT_TOKEN was refused');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('ID... commands whose request timed out', () => {
+  it('say of a single ID that it is in doubt, as a run of several does (exit 1)', async () => {
+    // The service accepts the request and never answers.
+    const server = await startServer(() => {});
+    try {
+      const result = await h.cli(['close', '1013', '--timeout', '0.05'], { env: frontEnv(h, server) });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(new RegExp(`^error: #1013 in doubt \\(it may have been carried out\\)\n  request timed out after [^:]+: POST ${server.url}/api/TicketsApi/close/1013\n$`));
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+// The error of a JSON Line says what happened, as the line of a human run does.
+describe('ID... commands refused or unreachable, in JSON Lines', () => {
+  const answering = (status: number, body?: unknown): Handler => (_req, res) => {
+    if (body === undefined) res.writeHead(status).end();
+    else res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  };
+
+  it.each([
+    ['a 401', answering(401), 4, 'not authenticated (HTTP 401)'],
+    ['a 403', answering(403), 5, 'permission denied (HTTP 403)'],
+    ['a 403 with the service\'s words', answering(403, { message: 'Tickets.Close is required' }), 5, 'permission denied (HTTP 403): Tickets.Close is required'],
+    ['a 500', answering(500), 1, 'failed (HTTP 500)'],
+    ['a 500 with the service\'s words', answering(500, { message: 'database offline' }), 1, 'failed (HTTP 500): database offline'],
+  ] as const)('%s', async (_name, handler, code, error) => {
+    const server = await startServer(handler);
+    try {
+      const json = await h.cli(['--json', 'close', '1001', '1002', '--concurrency', '1'], { env: frontEnv(h, server) });
+      expect(json.code).toBe(code);
+      expect(jsonLines(json.stdout)[0]).toMatchObject({ id: 1001, ok: false, error });
+      const human = await h.cli(['close', '1001', '1002', '--concurrency', '1'], { env: frontEnv(h, server) });
+      expect(human.stderr.split('\n')[0]).toBe(`✗ #1001 ${error}`);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a refused connection', async () => {
+    const server = await startServer(() => {});
+    await server.close();
+    const json = await h.cli(['--json', 'close', '1001', '1002'], { env: frontEnv(h, server) });
+    expect(json.code).toBe(1);
+    expect(jsonLines(json.stdout)[0]).toEqual({ id: 1001, ok: false, error: `connection refused: POST ${server.url}/api/TicketsApi/close/1001` });
+    const human = await h.cli(['close', '1001', '1002'], { env: frontEnv(h, server) });
+    expect(human.stderr.split('\n')[0]).toBe(`✗ #1001 connection refused: POST ${server.url}/api/TicketsApi/close/1001`);
+  });
+});
+
+describe('ID... commands stopped by SIGTERM', () => {
+  const capture = () => {
+    let text = '';
+    return { stream: new Writable({ write: (chunk: Buffer, _encoding, callback) => ((text += chunk.toString('utf8')), callback()) }), text: () => text };
+  };
+
+  it('exit 143 saying it was SIGTERM also while still reading the IDs on stdin', async () => {
+    const signals = processSignals();
+    const stdin = new PassThrough();
+    stdin.write('1001\n');
+    const stdout = capture();
+    const stderr = capture();
+    const running = runCli(['close', '-'], { stdin, stdout: stdout.stream, stderr: stderr.stream, env: { ...h.env }, ...signals });
+    await vi.waitFor(() => expect(stdin.readableFlowing).toBe(true));
+    signals.send('SIGTERM');
+    expect(await running).toBe(143);
+    expect(stderr.text()).toBe('error: stopped by SIGTERM\n');
+  });
+
+  it('exit 143 and say it was SIGTERM that stopped them, in the summary and the JSON Lines', async () => {
+    const tickets = closable(3);
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let arrived = 0;
+    const server = await startFrontServer(h, () => false, {
+      gate: async () => {
+        arrived += 1;
+        await released;
+      },
+    });
+    try {
+      const signals = processSignals();
+      let stdout = '';
+      let stderr = '';
+      const stream = (append: (text: string) => void) => new Writable({ write: (chunk: Buffer, _encoding, callback) => (append(chunk.toString('utf8')), callback()) });
+      const running = runCli(['--json', 'close', ...ids(tickets), '--concurrency', '1'], {
+        stdin: Readable.from([]),
+        stdout: stream((text) => (stdout += text)),
+        stderr: stream((text) => (stderr += text)),
+        env: { ...h.env, ...frontEnv(h, server) },
+        ...signals,
+      });
+      await vi.waitFor(() => expect(arrived).toBe(1));
+      signals.send('SIGTERM');
+      release();
+      expect(await running).toBe(143);
+      const [first, ...rest] = tickets;
+      expect(stderr.split('\n')[0]).toBe('error: stopped by SIGTERM: 1 of 3 done, 2 not started');
+      expect(jsonLines(stdout)).toEqual([
+        { id: first!.id, ok: true, status: 204 },
+        ...rest.map((t) => ({ id: t.id, ok: false, notStarted: true, error: 'not started: stopped by SIGTERM' })),
+      ]);
     } finally {
       await server.close();
     }
