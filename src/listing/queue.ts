@@ -1,6 +1,7 @@
 // The caller's queue at a glance (docs/cli.md section 10), for `tkt status`: how many of their
 // tickets are open, overdue, due today, on hold, pending and escalated, how many in their groups
 // have nobody assigned, then the most urgent few. Each count is the service's own view, walked whole.
+import { tktCommand } from '../config/session.js';
 import type { ApiClient } from '../api/types.js';
 import type { Context } from '../context/context.js';
 import { createStyle } from '../output/style.js';
@@ -84,7 +85,7 @@ export async function renderQueue({ counts, urgent }: Queue, ctx: Context): Prom
     lines.push('', style.bold('Most urgent'), ...table.trimEnd().split('\n').map((line) => INDENT + line));
     // The overdue tickets come first: those the table has no room for are said, not dropped.
     const overdueNotShown = counts.overdue! - Math.min(counts.overdue!, urgent.length);
-    if (overdueNotShown > 0) lines.push(`${INDENT}and ${overdueNotShown} more overdue: tkt list --view my-overdue-tickets`);
+    if (overdueNotShown > 0) lines.push(`${INDENT}and ${overdueNotShown} more overdue: ${tktCommand(ctx, 'list --view my-overdue-tickets')}`);
   }
   return `${lines.join('\n')}\n`;
 }
