@@ -63,6 +63,6 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<void> {
     for (const { plan, changed } of await plannedUpdates(api, id, changes.fields)) await printDryRun(ctx, { ...plan, labels, changed: new Set(changed) });
     return;
   }
-  const response = await updateTicket(api, id, changes.fields);
+  const response = await updateTicket(api, id, changes.fields, ctx);
   await ctx.output.document(response.body ?? { id, ok: true, status: response.status }, { human: () => `Updated ticket #${id}\n` });
 }
