@@ -63,3 +63,15 @@ export function reflow(text: string, width: number): string {
   flush();
   return out.join('\n');
 }
+
+// An error's detail lines are printed two columns in (`  options: ...`), and their
+// continuations four: each within the 80 columns help is laid out for.
+const DETAIL_WIDTH = 80 - 4;
+
+/**
+ * A detail of an error that names many things ("options: --requester --site ..."), as detail
+ * lines that fit 80 columns, the lines after the first indented under it.
+ */
+export function detailLines(text: string): string[] {
+  return wrapWords(text, DETAIL_WIDTH).map((line, index) => (index === 0 ? line : `  ${line}`));
+}

@@ -98,6 +98,12 @@ describe('tkt update', () => {
     const result = await sendsNothing(h, () => h.cli(['update', '5']));
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('error: nothing to update');
+    // The options it lists are wrapped within 80 columns, each line under the first, none lost.
+    const lines = result.stderr.trimEnd().split('\n');
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+    expect(lines[1]).toMatch(/^ {2}options: --requester /);
+    for (const line of lines.slice(2)) expect(line).toMatch(/^ {4}--/);
+    expect(lines.slice(1).join(' ').split(/\s+/).filter((word) => word.startsWith('--'))).toContain('--due');
   });
 
   it('with no option at a terminal offers the fields to change, then updates only those', async () => {
