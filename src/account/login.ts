@@ -3,6 +3,7 @@
 import { isObject, stringField } from '../api/member-access.js';
 import { plans } from '../api/plans.js';
 import { decodeJwtClaims, expiryFromClaims, userIdFromClaims } from '../config/jwt.js';
+import { shellWord, tktCommand } from '../config/session.js';
 import { normalizeBaseUrl } from '../config/url.js';
 import type { Context } from '../context/context.js';
 import { ApiError, AuthError, OperationError, UsageError } from '../errors.js';
@@ -31,7 +32,8 @@ export function assertNothingMissing(input: LoginInput, ctx: Context, knownUrl: 
   if (missing.length === 0) return;
   throw new UsageError(`missing ${missing.map(([option]) => option).join(', ')} (no terminal to ask on)`, {
     details: missing.map(([, remedy]) => remedy),
-    hint: 'e.g. printf %s "$PASSWORD" | tkt login --url https://helpdesk.example.com -u USER --password-stdin',
+    // The login that would work here: this profile, its URL, the user name given.
+    hint: `e.g. printf %s "$PASSWORD" | ${tktCommand(ctx, `login -u ${hasUsername(input) ? shellWord(input.username) : 'USER'} --password-stdin`, knownUrl ?? 'https://helpdesk.example.com')}`,
   });
 }
 

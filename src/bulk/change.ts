@@ -1,6 +1,7 @@
 // Changing fields of a ticket the safe way (docs/service.md 4.4): the update form may treat an absent
 // field as "clear it", so the ticket is read and sent back whole with the changes. `tkt update`,
 // the everyday changes (assign, reopen) and the triage screen all change tickets through here.
+import { shellWord, tktCommand, type RunPlace } from '../config/session.js';
 import { plans } from '../api/plans.js';
 import type { ApiClient, ApiResponse, FormValue, RequestPlan, TicketId } from '../api/types.js';
 import { OperationError } from '../errors.js';
@@ -62,22 +63,23 @@ export async function plannedUpdates(client: ApiClient, id: TicketId, changes: C
 }
 
 /** Sends `tkt update`'s change: the first update's answer; fails when the service keeps its own due date. */
-export async function updateTicket(client: ApiClient, id: TicketId, changes: Changes): Promise<ApiResponse> {
+/** `run`: where the run looked, for the command line of a hint. */
+export async function updateTicket(client: ApiClient, id: TicketId, changes: Changes, run: RunPlace): Promise<ApiResponse> {
   const { first, due } = splitDueAfterPriority(changes);
   const response = await changeTicket(client, id, first);
-  if (due !== undefined) await setDueAfterPriority(client, id, due);
+  if (due !== undefined) await setDueAfterPriority(client, id, due, run);
   return response;
 }
 
 /** The second update of `--priority P --due WHEN`; says so when the service still keeps its own. */
-async function setDueAfterPriority(client: ApiClient, id: TicketId, due: FormValue): Promise<void> {
+async function setDueAfterPriority(client: ApiClient, id: TicketId, due: FormValue, run: RunPlace): Promise<void> {
   await changeTicket(client, id, { DueDate: due });
   const kept = readTicket((await client.send(plans.getTicket(id))).body).due;
   const wanted = new Date(String(due));
   if (kept !== undefined && Math.abs(kept.getTime() - wanted.getTime()) < DUE_TOLERANCE_MS) return;
   throw new OperationError(`ticket #${id}: the priority changed, but the service keeps the due date ${kept === undefined ? 'empty' : formatDate(kept)}, not ${formatDate(wanted)}`, {
     details: ['the service sets the due date from the SLA of the priority, and did not take the one given'],
-    hint: `try "tkt update ${id} --due ${String(due)}" alone; if the SLA still wins, the due date is the service's to set`,
+    hint: `try "${tktCommand(run, `update ${id} --due ${shellWord(String(due))}`)}" alone; if the SLA still wins, the due date is the service's to set`,
   });
 }
 

@@ -20,6 +20,7 @@
 // is matched by number AND a hash of its content, so an edited file is refused rather than
 // mis-resumed; failed rows may be fixed freely before resuming. An existing report is never
 // overwritten: without --resume that would forget which tickets already exist.
+import { shellWord, tktCommand } from '../config/session.js';
 import { dirname, resolve } from 'node:path';
 import { userSettings } from '../config/settings.js';
 import type { Context } from '../context/context.js';
@@ -255,7 +256,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
     const inDoubtRows = [...inDoubtNow, ...heldInDoubt.keys()];
     const createdNow = run.results.length - failed.length - inDoubtNow.length;
     const { stoppedBy } = run;
-    const resumeCommand = `tkt create --from ${options.file} --resume ${reportPath}`;
+    const resumeCommand = tktCommand(ctx, `create --from ${shellWord(options.file)} --resume ${shellWord(reportPath)}`);
     if (reportFailure !== undefined) {
       throw new OperationError(`stopped: cannot write the report ${reportPath}: ${fileErrorText(reportFailure)}`, {
         details: [`created ${createdNow} of ${prepared.length}; the last ones may be missing from the report`],

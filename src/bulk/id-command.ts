@@ -70,7 +70,7 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
     // printed in the IDs' order; one that cannot be planned is reported as a real run reports a
     // failed ID, and the others still print.
     const planned = new Map<number, PlannedRequest>();
-    const reporter = createBulkReporter(ctx.io, { output: ctx.output, verb: spec.verb, total: ids.length, dryRun: true, stop: ctx.signal });
+    const reporter = createBulkReporter(ctx.io, { output: ctx.output, verb: spec.verb, total: ids.length, dryRun: true, stop: ctx.signal, run: ctx });
     const planOne = async (id: number): Promise<BulkOutcome> => {
       planned.set(id, await spec.plan(id, () => ctx.api()));
       return {};
@@ -88,7 +88,7 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
   }
   await spec.beforeSend?.(ids);
   const client = await ctx.api();
-  const reporter = createBulkReporter(ctx.io, { output: ctx.output, verb: spec.verb, total: ids.length, stop: ctx.signal });
+  const reporter = createBulkReporter(ctx.io, { output: ctx.output, verb: spec.verb, total: ids.length, stop: ctx.signal, run: ctx });
   // Every ID's line carries the service's body when it sent one (docs/cli.md section 3).
   const sendOne = async (id: number): Promise<BulkOutcome> => {
     const response = await client.send(await spec.plan(id, () => ctx.api()));

@@ -5,6 +5,7 @@
 // (HTTP 404): ..."), so `tkt close - > done.txt` keeps exactly the IDs that worked.
 // -q: successes print nothing; failures still go to stderr. --json: one JSON Line per ID on
 // stdout, failures included. With a single ID the failure is told once, by the thrown error.
+import type { RunPlace } from '../config/session.js';
 import type { IO } from '../output/io.js';
 import { ApiError, ExitCode, FilesSkippedError, InterruptedError, ItemFailedError, OperationError, TktError, exitCodeOf, failureReason, stoppedHow } from '../errors.js';
 import type { Output } from '../output/types.js';
@@ -29,6 +30,8 @@ export interface BulkReporterOptions {
   dryRun?: boolean;
   /** The run's stop signal: its reason names the signal that stopped the run, for the summary. */
   stop?: AbortSignal;
+  /** Where the run looked, for the command lines of hints. */
+  run: RunPlace;
 }
 
 export interface BulkReporter {
@@ -162,7 +165,7 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
       const skipping = run.results.filter(skippedFiles);
       if (failed.length === 0 && skipping.length === 0) return;
       if (failed.length === 0) {
-        if (single) throw skippedFilesError(skipping[0]!.files!, skipping[0]!.id, { named: true });
+        if (single) throw skippedFilesError(skipping[0]!.files!, skipping[0]!.id, { named: true, run: options.run });
         throw new FilesSkippedError(`the service did not keep files sent to ${skipping.length} of ${total} tickets: ${idList(skipping.map((result) => result.id))}`, {
           hint: 'the service keeps only the file types it allows; --json lists the kept and skipped files of each ticket',
         });

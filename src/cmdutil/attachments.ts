@@ -3,6 +3,7 @@
 // lose its log and stay green. After every upload (attach, create, reply, forward, close) tkt
 // finds out which were kept, from the answer when it names them, else from the ticket read back,
 // and fails the files it skipped (README: Attachments the service skips).
+import { tktCommand, type RunPlace } from '../config/session.js';
 import { field, isObject, stringField } from '../api/member-access.js';
 import { plans } from '../api/plans.js';
 import type { ApiClient, ApiResponse, TicketId } from '../api/types.js';
@@ -85,19 +86,19 @@ export function keptLine(files: KeptFiles, id: TicketId): string {
  */
 export async function reportKeptFiles(ctx: Context, id: TicketId, files: KeptFiles | undefined): Promise<void> {
   if (files === undefined) {
-    await ctx.output.warning(`the service did not say which files it kept, and #${id} lists none: "tkt show ${id}" shows what it has\n`);
+    await ctx.output.warning(`the service did not say which files it kept, and #${id} lists none: "${tktCommand(ctx, `show ${id}`)}" shows what it has\n`);
     return;
   }
   await ctx.output.aside(files);
-  if (files.skipped.length > 0) throw skippedFilesError(files, id);
+  if (files.skipped.length > 0) throw skippedFilesError(files, id, { run: ctx });
 }
 
 /** The failure of the files the service skipped; `named` puts the ticket first, as a line of several tickets does. */
-export function skippedFilesError(files: KeptFiles, id: TicketId, options: { named?: boolean } = {}): FilesSkippedError {
+export function skippedFilesError(files: KeptFiles, id: TicketId, options: { named?: boolean; run: RunPlace }): FilesSkippedError {
   const counted = ofFiles(files.skipped.length, files.kept.length + files.skipped.length);
   return new FilesSkippedError(`${options.named ? `#${id}: ` : ''}the service did not keep ${counted}: ${nameList(files.skipped)}`, {
     details: files.kept.length > 0 ? [`kept: ${nameList(files.kept)}`] : [],
-    hint: `the service keeps only the file types it allows; "tkt show ${id}" lists the ticket's attachments`,
+    hint: `the service keeps only the file types it allows; "${tktCommand(options.run, `show ${id}`)}" lists the ticket's attachments`,
   });
 }
 

@@ -1,5 +1,6 @@
 // tkt auth token: the profile's token on stdout, for a CI secret or `curl -H`. A token on a
 // terminal can end up in a screen share or the scrollback, so a TTY gets it only with --show.
+import { tktCommand } from '../config/session.js';
 import { TICKETS_PATH } from '../api/plans.js';
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
@@ -36,7 +37,7 @@ Examples:
 
 export async function run(options: AuthTokenOptions, ctx: Context): Promise<void> {
   if (ctx.io.stdoutIsTTY && !options.show) {
-    throw new UsageError('refusing to print the token to a terminal', { hint: 'pipe it (tkt auth token | gh secret set TKT_TOKEN), or add --show' });
+    throw new UsageError('refusing to print the token to a terminal', { hint: `pipe it (${tktCommand(ctx, 'auth token')} | gh secret set TKT_TOKEN), or add --show` });
   }
   const session = await ctx.session();
   await ctx.output.document(

@@ -5,6 +5,7 @@ import { createFromOptions, type CreateFromFlags } from '../bulk/create-from-opt
 import { InterruptedError, OperationError, UsageError } from '../errors.js';
 import { createLookups } from '../lookups/index.js';
 import { fieldsOption } from '../output/flags.js';
+import { detailLines } from '../output/reflow.js';
 import { writeText } from '../output/write.js';
 import { fillTicketFields } from '../prompts/fill.js';
 import { answerAssigneeMe } from '../prompts/acting-user.js';
@@ -101,7 +102,8 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
   const problem = badValues ?? unreadableFiles;
   if (problem !== undefined) throw problem;
   if (missing.length > 0 && !ctx.io.canPrompt) {
-    throw new UsageError(`missing required option${missing.length === 1 ? '' : 's'}: ${missing.join(', ')}`, {
+    throw new UsageError(`missing required option${missing.length === 1 ? '' : 's'} (no terminal to ask on)`, {
+      details: detailLines(missing.join(', ')),
       hint: 'give them as options, or run at a terminal to be asked',
     });
   }

@@ -1,8 +1,8 @@
 // tkt profiles: every profile with saved settings or a token, the active one marked.
 import type { CommandHost, Program } from './host.js';
-import { profileLines } from '../account/profiles.js';
+import { profileLines, type ProfileLine } from '../account/profiles.js';
 import type { Context } from '../context/context.js';
-import type { Column } from '../output/table.js';
+import type { RecordColumn } from '../output/types.js';
 
 export function register(program: Program, host: CommandHost): void {
   const command = program
@@ -21,27 +21,23 @@ Examples:
 
 export type ProfilesOptions = Record<string, never>;
 
-// A long URL gives way before the name and the state do.
-const PROFILE_COLUMNS: Column[] = [
-  { header: '  NAME', key: 'name', priority: 2 },
-  { header: 'URL', key: 'url', shrink: true, minWidth: 20, priority: 1 },
-  { header: 'STATUS', key: 'status', shrink: true, priority: 2 },
+// The active profile marked as kubectl marks its context, in a column of its own so that the
+// piped lines (tab-separated, no header) keep it; a long URL gives way before the name and the state do.
+const PROFILE_COLUMNS: readonly RecordColumn<ProfileLine>[] = [
+  { name: 'active', header: '', human: (p) => (p.active ? '*' : ''), priority: 2 },
+  { name: 'name', header: 'NAME', human: (p) => p.name, priority: 2 },
+  { name: 'url', header: 'URL', human: (p) => p.url ?? '(no URL)', machine: (p) => p.url, shrink: true, minWidth: 20, priority: 1 },
+  { name: 'status', header: 'STATUS', human: (p) => (p.loggedIn ? `logged in${p.username === null ? '' : ` as ${p.username}`}` : 'not logged in'), shrink: true, priority: 2 },
 ];
 
 export async function run(_options: ProfilesOptions, ctx: Context): Promise<void> {
-  const profiles = profileLines(ctx);
-  await ctx.output.document(profiles, {
-    quiet: () => profiles.map((p) => `${p.name}\n`).join(''),
-    human: async () => {
-      const { renderTable } = await import('../output/table.js');
-      const rows = profiles.map((p) => ({
-        // The active profile marked as docker marks its context: before the name.
-        name: `${p.active ? '*' : ' '} ${p.name}`,
-        url: p.url ?? '(no URL)',
-        status: p.loggedIn ? `logged in${p.username === null ? '' : ` as ${p.username}`}` : 'not logged in',
-      }));
-      // The same table piped: -q and --json are the forms for scripts.
-      return renderTable(PROFILE_COLUMNS, rows, { width: ctx.io.size().columns, color: ctx.io.stdoutColor });
-    },
+  // A table at a terminal, tab-separated lines piped, names with -q, the profiles with --json.
+  const printer = await ctx.output.records<ProfileLine>({
+    prepare: (item) => item as ProfileLine,
+    columns: PROFILE_COLUMNS,
+    defaultColumns: () => PROFILE_COLUMNS.map((column) => column.name),
+    quiet: (p) => p.name,
   });
+  await printer.page(profileLines(ctx));
+  await printer.end();
 }

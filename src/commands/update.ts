@@ -7,6 +7,7 @@ import { UsageError } from '../errors.js';
 import { createLookups } from '../lookups/index.js';
 import { answerAssigneeMe } from '../prompts/acting-user.js';
 import { printDryRun } from '../cmdutil/dry-run.js';
+import { detailLines } from '../output/reflow.js';
 import { fieldsFor } from '../model/fields.js';
 import { addFieldOptions, assertFieldsApply, flagOf, givenKeys, pickFieldValues, type RawFieldValues } from '../fields/options.js';
 import { checkFields, resolveFields } from '../fields/values.js';
@@ -48,7 +49,7 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<void> {
   }
   if (givenKeys(options.values).length === 0) {
     throw new UsageError('nothing to update: name at least one field to change', {
-      details: [`options: ${fieldsFor('update').map((spec) => flagOf(spec.key)).join(' ')}`],
+      details: detailLines(`options: ${fieldsFor('update').map((spec) => flagOf(spec.key)).join(' ')}`),
     });
   }
   // Checked before asking who @me is: bad input fails before any prompt.
@@ -63,6 +64,6 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<void> {
     for (const { plan, changed } of await plannedUpdates(api, id, changes.fields)) await printDryRun(ctx, { ...plan, labels, changed: new Set(changed) });
     return;
   }
-  const response = await updateTicket(api, id, changes.fields);
+  const response = await updateTicket(api, id, changes.fields, ctx);
   await ctx.output.document(response.body ?? { id, ok: true, status: response.status }, { human: () => `Updated ticket #${id}\n` });
 }

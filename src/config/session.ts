@@ -15,10 +15,13 @@ export interface SessionInput {
 
 type SettingsInput = Omit<SessionInput, 'now'>;
 
+/** Where a run looked: what a hint's command line repeats (tktCommand). */
+export type RunPlace = Pick<SessionInput, 'globals' | 'env'>;
+
 const DEFAULT_PROFILE = 'default';
 
 /** The profile's name, whether or not it exists: `tkt login` and `tkt config set` create it. */
-export function resolveProfileName(input: Pick<SessionInput, 'globals' | 'env'>): string {
+export function resolveProfileName(input: RunPlace): string {
   return assertProfileName(input.globals.profile || input.env.TKT_PROFILE || DEFAULT_PROFILE);
 }
 
@@ -32,26 +35,42 @@ export function existingProfileName(input: SettingsInput): string {
   if (name === DEFAULT_PROFILE || names.includes(name)) return name;
   throw new UsageError(`no profile named "${name}" (${input.globals.profile ? '--profile' : 'TKT_PROFILE'})`, {
     details: [`profiles: ${[...new Set([DEFAULT_PROFILE, ...names])].sort().join(', ')}`],
-    hint: `"${loginCommand({ globals: { profile: name }, env: {} })}" creates it`,
+    hint: `"${loginCommand(input)}" creates it`,
   });
 }
 
 // What a hint may show bare in a shell command; anything else is single-quoted.
 const SHELL_SAFE = /^[\w@%+=:,./~-]+$/;
 
+/** One word of a command line a hint shows, quoted for a POSIX shell when it needs to be. */
+export function shellWord(word: string): string {
+  return SHELL_SAFE.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
 /**
- * The `tkt login` that logs in where this run looked: its profile (from --profile or
- * TKT_PROFILE, named even when it came from the environment, so the line works in any shell),
- * its --url and --allow-http when given as flags (TKT_URL is read by login itself).
+ * A tkt command line for a hint, that does what it says where this run looked (docs/cli.md
+ * section 11): `words` (already quoted, see shellWord) followed by the run's profile (from
+ * --profile or TKT_PROFILE, named even when it came from the environment, so the line works in
+ * any shell), its --url and --allow-http when given as flags (TKT_URL is read by every command).
+ * `url` stands in for the run's --url when the line needs one the run was not given.
  */
-export function loginCommand(input: Pick<SessionInput, 'globals' | 'env'>): string {
-  const words = ['tkt', 'login'];
+export function tktCommand(input: RunPlace, words: string, url: string | undefined = input.globals.url): string {
+  const line = ['tkt', words];
   const profile = input.globals.profile || input.env.TKT_PROFILE;
-  if (profile && profile !== DEFAULT_PROFILE) words.push('--profile', profile);
-  const url = input.globals.url;
-  if (url) words.push('--url', SHELL_SAFE.test(url) ? url : `'${url.replaceAll("'", `'\\''`)}'`);
-  if (input.globals.allowHttp === true) words.push('--allow-http');
-  return words.join(' ');
+  if (profile && profile !== DEFAULT_PROFILE) line.push('--profile', profile);
+  if (url) line.push('--url', shellWord(url));
+  if (input.globals.allowHttp === true) line.push('--allow-http');
+  return line.join(' ');
+}
+
+/**
+ * The `tkt login` that logs in where this run looked (tktCommand). With `config`, a profile that
+ * has no URL (and none from --url or TKT_URL) gets `--url URL`: a login without one could not
+ * run without a terminal, and at one it would ask for what the hint could have said.
+ */
+export function loginCommand(input: RunPlace & { config?: ConfigStore }, words = 'login'): string {
+  const knowsUrl = input.config === undefined || Boolean(input.globals.url || input.env.TKT_URL || input.config.getProfile(resolveProfileName(input)).url);
+  return tktCommand(input, words, knowsUrl ? input.globals.url : 'URL');
 }
 
 /** `saved`: the profile's settings, when the caller has read them already. */
@@ -96,7 +115,7 @@ export function resolveSession(input: SessionInput): Session {
         hint: `set TKT_TOKEN to a token, or unset it and run "${loginCommand(input)}"`,
       });
     }
-    throw new AuthError(`not logged in (profile ${profile})`);
+    throw new AuthError(`not logged in (profile ${profile})`, { hint: `run "${loginCommand(input)}"` });
   }
   // The token remembers where it was issued, which also serves as the URL when none is set.
   const baseUrl = resolveBaseUrl(input, saved) ?? normalizeBaseUrl(stored.url);

@@ -1,6 +1,7 @@
 // Creating a ticket, the steps `tkt create` and every row of `tkt create --from` share: which
 // endpoint, what is wrong with the values before any request, the request once names are
 // resolved, and how the answer names the new ticket.
+import { tktCommand } from '../config/session.js';
 import { plans } from '../api/plans.js';
 import type { ApiResponse } from '../api/types.js';
 import type { Context } from '../context/context.js';
@@ -78,7 +79,7 @@ export async function printCreated(ctx: Context, response: ApiResponse): Promise
     const found = createdId(response);
     if (found === undefined) {
       throw new OperationError(`the service answered HTTP ${response.status} but named no ticket ID`, {
-        hint: 'check with "tkt list --view all-my-tickets"',
+        hint: `check with "${tktCommand(ctx, 'list --view all-my-tickets')}"`,
       });
     }
     return found;

@@ -1,9 +1,12 @@
 // The caller's queue at a glance (docs/cli.md section 10), for `tkt status`: how many of their
 // tickets are open, overdue, due today, on hold, pending and escalated, how many in their groups
 // have nobody assigned, then the most urgent few. Each count is the service's own view, walked whole.
+import { tktCommand } from '../config/session.js';
 import type { ApiClient } from '../api/types.js';
 import type { Context } from '../context/context.js';
+import { renderPlainTable } from '../output/plain-table.js';
 import { createStyle } from '../output/style.js';
+import type { Column } from '../output/table.js';
 import { formatDue } from '../output/time.js';
 import { TICKET_COLUMN_FIT } from './output.js';
 import { viewTickets } from './pages.js';
@@ -55,36 +58,43 @@ export function urgentIds(queue: Queue): (number | string)[] {
 // The urgent tickets sit under the counts, indented as they are.
 const INDENT = '  ';
 
-/** The queue as people read it: the counts, then the urgent tickets as an aligned table. */
+/**
+ * The queue as people read it: the counts, then the urgent tickets as an aligned table. Piped,
+ * as `tkt list` is (README: Output): tab-separated lines without headings, the counts then the
+ * urgent tickets, due dates in ISO 8601; the overdue ones left out are in the overdue count.
+ */
 export async function renderQueue({ counts, urgent }: Queue, ctx: Context): Promise<string> {
+  const piped = !ctx.io.stdoutIsTTY;
   const style = createStyle(ctx.io.stdoutColor);
   const rows: [string, number][] = [...COUNTS.map(([key, , label]): [string, number] => [label, counts[key]!]), ['unassigned in your groups', counts.unassignedInMyGroups!]];
+  const tickets = urgent.map((item) => {
+    const ticket = readListItem(item);
+    const due = formatDue(ticket.due, ctx.now(), ticket);
+    const dueText = piped ? ticket.due?.toISOString() : due.text === '' ? 'no due date' : due.text;
+    return { id: ticket.id, due: dueText, overdue: due.overdue, priority: ticket.priority, status: ticket.status, title: ticket.title };
+  });
+  const columns: Column[] = [
+    // Giving way at a narrow terminal as `tkt list`'s columns do: the ID and the title stay.
+    { header: 'ID', key: 'id', align: 'right', ...TICKET_COLUMN_FIT.id },
+    { header: 'DUE', key: 'due', paint: (text, row) => (row.overdue === true ? style.red(text) : text), ...TICKET_COLUMN_FIT.due },
+    { header: 'PRIORITY', key: 'priority', ...TICKET_COLUMN_FIT.priority },
+    { header: 'STATUS', key: 'status', ...TICKET_COLUMN_FIT.status },
+    { header: 'TITLE', key: 'title', ...TICKET_COLUMN_FIT.title },
+  ];
+  if (piped) {
+    const countColumns = [{ key: 'label' }, { key: 'count' }];
+    return renderPlainTable(countColumns, rows.map(([label, count]) => ({ label, count }))) + renderPlainTable(columns, tickets);
+  }
   const width = Math.max(...rows.map(([label]) => label.length));
   const lines = [style.bold('Your queue'), ...rows.map(([label, count]) => `${INDENT}${label.padEnd(width)}  ${String(count).padStart(4)}`)];
-  if (urgent.length > 0) {
-    const tickets = urgent.map((item) => {
-      const ticket = readListItem(item);
-      const due = formatDue(ticket.due, ctx.now(), ticket);
-      return { id: ticket.id, due: due.text === '' ? 'no due date' : due.text, overdue: due.overdue, priority: ticket.priority, status: ticket.status, title: ticket.title };
-    });
-    // The table module (and string-width) loads only for the human form: not for --json or -q.
+  if (tickets.length > 0) {
+    // The table module (and string-width) loads only at a terminal: not piped, for --json or -q.
     const { renderTable } = await import('../output/table.js');
-    const table = renderTable(
-      [
-        // Giving way at a narrow terminal as `tkt list`'s columns do: the ID and the title stay.
-        { header: 'ID', key: 'id', align: 'right', ...TICKET_COLUMN_FIT.id },
-        { header: 'DUE', key: 'due', paint: (text, row) => (row.overdue === true ? style.red(text) : text), ...TICKET_COLUMN_FIT.due },
-        { header: 'PRIORITY', key: 'priority', ...TICKET_COLUMN_FIT.priority },
-        { header: 'STATUS', key: 'status', ...TICKET_COLUMN_FIT.status },
-        { header: 'TITLE', key: 'title', ...TICKET_COLUMN_FIT.title },
-      ],
-      tickets,
-      { width: ctx.io.size().columns - INDENT.length, color: ctx.io.stdoutColor },
-    );
+    const table = renderTable(columns, tickets, { width: ctx.io.size().columns - INDENT.length, color: ctx.io.stdoutColor });
     lines.push('', style.bold('Most urgent'), ...table.trimEnd().split('\n').map((line) => INDENT + line));
     // The overdue tickets come first: those the table has no room for are said, not dropped.
     const overdueNotShown = counts.overdue! - Math.min(counts.overdue!, urgent.length);
-    if (overdueNotShown > 0) lines.push(`${INDENT}and ${overdueNotShown} more overdue: tkt list --view my-overdue-tickets`);
+    if (overdueNotShown > 0) lines.push(`${INDENT}and ${overdueNotShown} more overdue: ${tktCommand(ctx, 'list --view my-overdue-tickets')}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -3,6 +3,7 @@
 import { isObject } from '../api/member-access.js';
 import { OperationError, UsageError } from '../errors.js';
 import { LOOKUP_FIELDS, type LookupFacts } from '../model/fields.js';
+import { detailLines } from '../output/reflow.js';
 import { squash } from '../util/option-text.js';
 
 // What each call returns, by the field table's lookup facts, each collection by its spec name.
@@ -23,7 +24,7 @@ export function parseCollection(name: string, call: MetadataCall): string {
   const found = valid.find((candidate) => squash(candidate) === squash(name));
   if (found !== undefined) return found;
   const from = call.app ? 'the app metadata' : call.id === undefined ? 'the metadata' : "a ticket's metadata";
-  throw new UsageError(`unknown collection ${JSON.stringify(name)} in ${from}`, { details: [`valid collections: ${valid.join(', ')}`] });
+  throw new UsageError(`unknown collection ${JSON.stringify(name)} in ${from}`, { details: detailLines(`valid collections: ${valid.join(', ')}`) });
 }
 
 /** The answer's arrays, keyed as the service spelled them. */

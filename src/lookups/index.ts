@@ -13,6 +13,7 @@
 // LOOKUP_CACHE_TTL_MS, so a burst of commands costs one metadata request; `--refresh`
 // refetches. Lookups are never scoped to a ticket (metadata/{id}): an update may change the
 // category or group in the same command, and the scoped lists follow the old ones.
+import { tktCommand, type RunPlace } from '../config/session.js';
 import { plans } from '../api/plans.js';
 import { arrayField, field, isObject, stringField } from '../api/member-access.js';
 import type { Context } from '../context/context.js';
@@ -132,7 +133,8 @@ function lookupMessage(verdict: string, kind: LookupKind, value: string, typed: 
   return typed === undefined ? `${verdict} ${KINDS[kind].label} ${quoted}` : `${verdict} ${typed.noun} ${quoted} for ${typed.flag}`;
 }
 
-export function matchEntry(kind: LookupKind, value: string, entries: readonly LookupEntry[], typed?: TypedOption): LookupEntry {
+/** `run`: where the run looked, for the metadata command of the hint. */
+export function matchEntry(kind: LookupKind, value: string, entries: readonly LookupEntry[], typed?: TypedOption, run: RunPlace = { globals: {}, env: {} }): LookupEntry {
   const spec = KINDS[kind];
   const wanted = lower(value.trim());
   const unique = (found: LookupEntry[]) => [...new Map(found.map((e) => [String(e.id), e])).values()];
@@ -143,7 +145,7 @@ export function matchEntry(kind: LookupKind, value: string, entries: readonly Lo
   }
   const exact = unique(entries.filter((e) => namesOf(e).some((name) => lower(name) === wanted)));
   const matches = exact.length > 0 ? exact : unique(entries.filter((e) => namesOf(e).some((name) => lower(name).startsWith(wanted))));
-  const hint = `see "tkt metadata --collection ${spec.collection[0]}"`;
+  const hint = `see "${tktCommand(run, `metadata --collection ${spec.collection[0]}`)}"`;
   if (matches.length === 1 && wanted !== '') return matches[0]!;
   if (matches.length === 0 || wanted === '') {
     throw new LookupError('unknown', lookupMessage('unknown', kind, value, typed), { details: candidateLines(entries, value), hint });
@@ -211,7 +213,7 @@ export function createLookups(ctx: Context): Lookups {
       if (!Number.isSafeInteger(id) || id < 1) throw new UsageError(`${lookupMessage('invalid', kind, value, typed)}: expected a positive whole number ID`);
       return id;
     }
-    return matchEntry(kind, text, await entries(kind), typed).id;
+    return matchEntry(kind, text, await entries(kind), typed, ctx).id;
   }
 
   return {

@@ -193,9 +193,13 @@ export function dueState(ticket: Pick<TicketListItem, 'raw' | 'overdueFlag'>, st
   return { overdue: ticket.overdueFlag ?? (settled ? false : undefined), settled };
 }
 
-/** A person's name to show in a list: their record's or plain name, else their user ID (user IDs are text). */
+/**
+ * A person's name to show in a list: their own name alone, as the service's list items give it
+ * (a detail's person record says "Anna Berg (aberg)" only in `tkt show`'s header), else their
+ * user ID (user IDs are text).
+ */
 function personShown(reading: FieldReading): string | undefined {
-  return reading.name ?? (typeof reading.value === 'string' && reading.value !== '' ? reading.value : undefined);
+  return reading.ownName ?? reading.name ?? (typeof reading.value === 'string' && reading.value !== '' ? reading.value : undefined);
 }
 
 /** A list item (or a detail, read for its columns). */

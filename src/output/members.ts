@@ -1,6 +1,7 @@
 // The members of JSON items as --fields, --columns and tables of unknown shape see them.
 import { isObject } from '../api/member-access.js';
 import { UsageError } from '../errors.js';
+import { detailLines } from './reflow.js';
 
 /** The key of `obj` that `name` means: the same spelling first, then any case. */
 export function memberKey(obj: Record<string, unknown>, name: string): string | undefined {
@@ -20,7 +21,7 @@ export function assertMembersExist(items: readonly unknown[], names: readonly st
   if (missing.length === 0) return;
   const existing = [...new Set(objects.flatMap((obj) => Object.keys(obj)))];
   throw new UsageError(`${flag}: no such field ${missing.map((name) => JSON.stringify(name)).join(', ')}`, {
-    details: [...(ownNames.length > 0 ? [`columns: ${ownNames.join(', ')}`] : []), `fields: ${existing.join(', ')}`],
+    details: [...(ownNames.length > 0 ? detailLines(`columns: ${ownNames.join(', ')}`) : []), ...detailLines(`fields: ${existing.join(', ')}`)],
   });
 }
 

@@ -14,6 +14,12 @@ export function wrapWords(text: string, width: number): string[] {
   return [...lines, line];
 }
 
+const HEADING_WORDS = 3;
+
+function isHeading(line: string): boolean {
+  return line.endsWith(':') && line.split(' ').length <= HEADING_WORDS;
+}
+
 interface Paragraph {
   /** Before its first line ("- " for a list item) and before the others ("  "). */
   first: string;
@@ -23,7 +29,7 @@ interface Paragraph {
 
 /**
  * `text` laid out for `width` columns. Lines starting at the margin run together into a
- * paragraph (up to a blank line, an indented line or a line ending with ":", a heading); a
+ * paragraph (up to a blank line, an indented line or a heading: a few words ending with ":"); a
  * line starting with "- " is a list item, its lines indented by two its continuation. Any other
  * indented line (an example, a table row) is kept as written.
  */
@@ -50,9 +56,22 @@ export function reflow(text: string, width: number): string {
       paragraph ??= { first: '', rest: '', words: [] };
       paragraph.words.push(line);
     }
-    // A heading ("Examples:") ends its paragraph: what follows is laid out on its own.
-    if (paragraph !== undefined && line.endsWith(':')) flush();
+    // A heading ("Examples:", a few words on a line of their own) ends its paragraph: what
+    // follows is laid out on its own. A longer line ending with ":" is a sentence going on.
+    if (paragraph !== undefined && paragraph.words.length === 1 && isHeading(line)) flush();
   }
   flush();
   return out.join('\n');
+}
+
+// An error's detail lines are printed two columns in (`  options: ...`), and their
+// continuations four: each within the 80 columns help is laid out for.
+const DETAIL_WIDTH = 80 - 4;
+
+/**
+ * A detail of an error that names many things ("options: --requester --site ..."), as detail
+ * lines that fit 80 columns, the lines after the first indented under it.
+ */
+export function detailLines(text: string): string[] {
+  return wrapWords(text, DETAIL_WIDTH).map((line, index) => (index === 0 ? line : `  ${line}`));
 }

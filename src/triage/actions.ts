@@ -2,6 +2,7 @@
 // plans of src/api/plans.ts (pickup, read, resolve, close, reply), the changes of `tkt assign`
 // and `tkt reopen` with update's read-modify-write (tickets/change.ts), and the commands' ways
 // of finding who acts, the requester's e-mail and the reply's subject. No request is written here.
+import { tktCommand } from '../config/session.js';
 import { plans } from '../api/plans.js';
 import type { ApiClient } from '../api/types.js';
 import type { Context } from '../context/context.js';
@@ -61,7 +62,7 @@ export function createTicketActions(ctx: Context, client: ApiClient, lookups: Lo
     },
     async reply(id, ticket, message) {
       const { requesterEmail: to, title } = readTicket(ticket);
-      if (to === undefined) throw new UsageError(`ticket #${id} has no requester e-mail: reply with tkt reply ${id} --to EMAIL`);
+      if (to === undefined) throw new UsageError(`ticket #${id} has no requester e-mail: reply with ${tktCommand(ctx, `reply ${id} --to EMAIL`)}`);
       const subject = `Re: ${title ?? ''}`;
       await client.send(plans.replyTicket(id, { subject, to, message }));
       return `replied to #${id} (to ${to})`;

@@ -25,13 +25,7 @@ export function rowsOf(items: readonly unknown[]): TriageRow[] {
   });
 }
 
-/** A row from a ticket's detail, with people by their name alone, as the list names them. */
+/** A row from a ticket's detail: the model names its people as the list does. */
 export function detailRow(id: number, ticket: unknown): TriageRow {
-  const summary = readListItem(ticket);
-  return triageRow(id, {
-    ...summary,
-    id,
-    requester: summary.field('requester').ownName ?? summary.requester,
-    assignee: summary.field('assignee').ownName ?? summary.assignee,
-  });
+  return triageRow(id, { ...readListItem(ticket), id });
 }

@@ -30,6 +30,7 @@ async function report(results: BulkResult[], options: Partial<BulkReporterOption
     verb: options.verb ?? 'closed',
     total: options.total ?? results.length + notStarted.length,
     ...(options.stop === undefined ? {} : { stop: options.stop }),
+    run: { globals: {}, env: {} },
   });
   for (const result of results) await reporter.result(result);
   const run: BulkRun = { results, notStarted, interrupted: options.interrupted ?? false, ...(options.stoppedBy === undefined ? {} : { stoppedBy: options.stoppedBy }) };
@@ -327,7 +328,7 @@ describe('progress bar', () => {
 describe('with runBulk', () => {
   it('reports each ID as it finishes and ends with the right error', async () => {
     const test = createTestIO();
-    const reporter = createBulkReporter(test.io, { output: await outputFor(test.io, false), verb: 'picked up', total: 3 });
+    const reporter = createBulkReporter(test.io, { output: await outputFor(test.io, false), verb: 'picked up', total: 3, run: { globals: {}, env: {} } });
     const run = await runBulk([3, 1, 2], async (id) => {
       if (id === 1) throw new ApiError({ status: 404, method: 'POST', url: 'u', body: undefined, serverMessages: ['No ticket 1'] });
       return { status: 200 };
@@ -352,7 +353,7 @@ describe('a slow stdout', () => {
       },
     });
     const io = { ...test.io, stdout };
-    const reporter = createBulkReporter(io, { output: await outputFor(io, true), verb: 'closed', total: 2 });
+    const reporter = createBulkReporter(io, { output: await outputFor(io, true), verb: 'closed', total: 2, run: { globals: {}, env: {} } });
     let printed = false;
     const first = reporter.result(closed12).then(() => (printed = true));
     await nextTurn();

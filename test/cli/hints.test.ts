@@ -1,5 +1,8 @@
 // Hints and errors name what the user actually used (README: Choices where docs/cli.md is
 // silent): the profile and --url of the run, an unknown profile, an empty TKT_TOKEN.
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createConfigStore } from '../../src/config/store.js';
 import { createHarness, loginAs, type Harness } from '../helpers/harness.js';
@@ -46,6 +49,26 @@ describe('the login hint', () => {
     expect(hintOf(result.stderr)).toBe('run "tkt login"');
   });
 
+  it('adds --url URL for a profile that has no URL (one made by config set)', async () => {
+    await h.cli(['config', 'set', 'editor', 'vim', '--profile', 'nourl']);
+
+    const result = await h.cli(['list', '--profile', 'nourl']);
+    const withEnvUrl = await h.cli(['list', '--profile', 'nourl'], { env: { TKT_URL: h.sandbox.url } });
+
+    expect(result.code).toBe(4);
+    expect(hintOf(result.stderr)).toBe('run "tkt login --profile nourl --url URL"');
+    expect(hintOf(withEnvUrl.stderr)).toBe('run "tkt login --profile nourl"');
+  });
+
+  it('without a terminal, shows the piped login with the profile and its saved URL', async () => {
+    const result = await h.cli(['login', '--profile', 'p2'], { env: { TKT_PASSWORD: 'admin' } });
+    const named = await h.cli(['login', '--profile', 'p2', '-u', 'jo doe']);
+
+    expect(result.code).toBe(2);
+    expect(hintOf(result.stderr)).toBe(`e.g. printf %s "$PASSWORD" | tkt login -u USER --password-stdin --profile p2 --url ${h.sandbox.url}`);
+    expect(hintOf(named.stderr)).toBe(`e.g. printf %s "$PASSWORD" | tkt login -u 'jo doe' --password-stdin --profile p2 --url ${h.sandbox.url}`);
+  });
+
   it('names the profile when the service refuses its token (401) or the token has expired', async () => {
     const config = createConfigStore(h.configDir);
     await config.writeToken('p2', { ...config.readToken('p2')!, token: 'refused-by-the-service' });
@@ -69,7 +92,7 @@ describe('an unknown profile', () => {
     expect(byFlag.code).toBe(2);
     expect(byFlag.stderr).toMatch(/^error: no profile named "nosuch" \(--profile\)$/m);
     expect(byFlag.stderr).toContain('profiles: default, p2');
-    expect(hintOf(byFlag.stderr)).toBe('"tkt login --profile nosuch" creates it');
+    expect(hintOf(byFlag.stderr)).toBe('"tkt login --profile nosuch --url URL" creates it');
     expect(byEnv.code).toBe(2);
     expect(byEnv.stderr).toMatch(/^error: no profile named "nosuch" \(TKT_PROFILE\)$/m);
     expect(h.sandbox.stats.requests).toBe(before);
@@ -122,5 +145,26 @@ describe('an empty TKT_TOKEN', () => {
     const result = await h.cli(['whoami'], { env: { TKT_TOKEN: '' } });
 
     expect(result.code).toBe(0);
+  });
+});
+
+describe('the command lines of other hints', () => {
+  it('carry the profile: the resume line of a stopped create --from', async () => {
+    await loginAs(h.sandbox, h.configDir, 'viewer', 'v');
+    const dir = await mkdtemp(join(tmpdir(), 'tkt-hints-'));
+    const file = join(dir, 'rows.csv');
+    await writeFile(file, 'title,description,requester,site,department,status\nA,d,aberg,Head Office,IT,Open\nB,d,aberg,Head Office,IT,Open\n');
+
+    const result = await h.cli(['--profile', 'v', 'create', '--from', file, '--concurrency', '1']);
+
+    expect(result.code).toBe(5);
+    expect(result.stderr).toContain(`to finish once that is fixed: tkt create --from ${file} --resume ${file}.report.jsonl --profile v\n`);
+  });
+
+  it('carry the profile and --url: the metadata a lookup hint points to', async () => {
+    const result = await h.cli(['list', '--status', 'no-such-status', '--profile', 'p2', '--url', h.sandbox.url]);
+
+    expect(result.code).toBe(2);
+    expect(hintOf(result.stderr)).toBe(`see "tkt metadata --collection status --profile p2 --url ${h.sandbox.url}"`);
   });
 });

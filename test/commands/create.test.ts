@@ -120,7 +120,10 @@ describe('tkt create (register)', () => {
   it('without a terminal names every missing required option at once and sends nothing', async () => {
     const result = await sendsNothing(h, () => h.cli(['create', '--title', 'Only a title']));
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('error: missing required options: --description, --requester, --site, --department, --status');
+    expect(result.stderr).toContain('error: missing required options (no terminal to ask on)\n  --description, --requester, --site, --department, --status\n');
+    const none = await sendsNothing(h, () => h.cli(['create']));
+    expect(none.stderr).toContain('error: missing required options (no terminal to ask on)\n  --title, --description, --requester, --site, --department, --status\n');
+    for (const line of none.stderr.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
   });
 
   it.each([
@@ -313,7 +316,7 @@ describe('tkt create --integration', () => {
     expect(foreign.stderr).toContain('--subcategory, --assignee cannot be used with --integration');
     const missing = await h.cli(['create', '--integration', '--title', 'T']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('missing required options: --description, --requester');
+    expect(missing.stderr).toContain('missing required options (no terminal to ask on)\n  --description, --requester\n');
     expect(h.sandbox.stats.requests).toBe(before);
   });
 });

@@ -243,17 +243,20 @@ const HINTS: readonly HintCase[] = [
   { name: 'after a logout in profile p2 (--profile)', setup: 'tkt login --profile p2 --url $URL -u admin && tkt logout --profile p2', trigger: 'tkt list --profile p2', commands: ['tkt login --profile p2'] },
   { name: 'after a logout in profile p2 (TKT_PROFILE)', setup: 'tkt login --profile p2 --url $URL -u admin && tkt logout --profile p2', trigger: 'TKT_PROFILE=p2 tkt list', commands: ['tkt login --profile p2'] },
   { name: 'with --url', setup: 'tkt login --profile p2 --url $URL -u admin && tkt logout --profile p2', trigger: 'tkt list --profile p2 --url $URL', commands: ['tkt login --profile p2 --url $URL'] },
-  { name: 'an unknown profile', trigger: 'tkt whoami --profile nosuch', commands: ['tkt login --profile nosuch'] },
+  { name: 'an unknown profile', trigger: 'tkt whoami --profile nosuch', commands: ['tkt login --profile nosuch --url URL'] },
+  { name: 'a profile without a URL', setup: 'tkt config set editor vim --profile nourl', trigger: 'tkt list --profile nourl', commands: ['tkt login --profile nourl --url URL'] },
   { name: 'an empty TKT_TOKEN', setup: 'tkt logout', trigger: 'TKT_TOKEN= tkt list', commands: ['tkt login'] },
   { name: 'an expired TKT_TOKEN', trigger: 'TKT_TOKEN=$EXPIRED_TOKEN TKT_URL=$URL tkt list', commands: ['tkt login'] },
   { name: 'a token the service refuses', trigger: 'tkt whoami -q >/dev/null && TKT_CONFIG_DIR=$REFUSED_CONFIG tkt show 42', commands: ['tkt login'] },
   { name: 'the token of another URL', trigger: 'tkt list --url $OTHER_URL', commands: ['tkt login --url $OTHER_URL'] },
   { name: 'credentials in the URL', trigger: 'tkt list --url http://u:p@127.0.0.1:1', commands: ['tkt login'] },
-  { name: 'login without a terminal', trigger: 'TKT_PASSWORD= tkt login', commands: ['printf %s "$PASSWORD" | tkt login --url https://helpdesk.example.com -u USER --password-stdin'] },
+  { name: 'login without a terminal', trigger: 'TKT_PASSWORD= tkt login', commands: ['printf %s "$PASSWORD" | tkt login -u USER --password-stdin --url $URL'] },
+  { name: 'login without a terminal in profile staging', trigger: 'TKT_PASSWORD=x tkt login --profile staging', commands: ['printf %s "$PASSWORD" | tkt login -u USER --password-stdin --profile staging --url $URL'] },
   { name: '--raw without --query', trigger: 'tkt list --raw', commands: ['tkt help formatting'] },
   { name: 'a malformed --query', trigger: "tkt show 42 --query '[?x=='", commands: ['tkt help formatting'] },
   { name: 'an unknown help topic', trigger: 'tkt help exit-code', commands: ['tkt --help'] },
   { name: 'an unknown lookup name', trigger: 'tkt list --site nowhere', commands: ['tkt metadata --collection sites'] },
+  { name: 'an unknown lookup name in profile staging', trigger: 'tkt list --site nowhere --profile staging', commands: ['tkt metadata --collection sites --profile staging'] },
   { name: 'assign without a user', trigger: 'tkt assign 42', commands: ['tkt assign 42 "Tom Tech"'] },
   { name: 'triage without a terminal', trigger: 'tkt triage', commands: ['tkt list --view my-open-or-unassigned'] },
   {
@@ -264,8 +267,8 @@ const HINTS: readonly HintCase[] = [
   {
     name: 'create --from interrupted',
     setup: 'tkt create --from tickets.csv -q',
-    cited: { text: 'to finish: tkt create --from tickets.csv --resume tickets.csv.report.jsonl', why: 'needs a run stopped by a signal (test/bulk/create-from.test.ts)' },
-    commands: ['tkt create --from tickets.csv --resume tickets.csv.report.jsonl'],
+    cited: { text: 'to finish: tkt create --from tickets.csv --resume tickets.csv.report.jsonl --profile staging', why: 'needs a run stopped by a signal (test/bulk/create-from.test.ts)' },
+    commands: ['tkt create --from tickets.csv --resume tickets.csv.report.jsonl --profile staging'],
   },
   {
     name: 'a created ticket without an ID',
@@ -289,18 +292,57 @@ const HINTS_WITHOUT_COMMAND_LINE: Readonly<Record<string, string>> = {
   'pass the report a previous "tkt create --from" wrote': 'names the command that writes reports; the file is the user\'s',
 };
 
-/** The literal text of every hint in src/ that mentions tkt (the parts between its ${...}). */
+/** The literal text of every hint in src/ that mentions tkt or builds a tkt command line (the parts between its ${...}). */
 function hintTextsInSource(): { file: string; parts: string[] }[] {
   const files = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : []));
   return files(join(root, 'src'))
     .filter((file) => !file.includes(`${join('src', 'sandbox')}`))
-    .flatMap((file) =>
-      [...readFileSync(file, 'utf8').matchAll(/(?:hint: |note\(|hint = )(['"`])((?:\\.|(?!\1)[^\\])*)\1/g)]
-        .map((match) => match[2]!)
-        .filter((text) => text.includes('tkt '))
-        .map((text) => ({ file: relative(root, file), parts: text.split(/\$\{[^}]*\}/).map((part) => part.replace(/\\(.)/g, '$1')) })),
-    );
+    .flatMap((file) => {
+      const source = readFileSync(file, 'utf8');
+      return [...source.matchAll(/(?:hint: |note\(|hint = )(?=['"`])/g)]
+        .map((match) => stringLiteralAt(source, match.index + match[0].length))
+        .filter(({ parts, code }) => parts.some((part) => part.includes('tkt ')) || /\b(tktCommand|loginCommand)\(/.test(code))
+        .map(({ parts }) => ({ file: relative(root, file), parts }));
+    });
+}
+
+/** The string literal that starts at `start`: its text parts, and the code of its ${...}, nested templates included. */
+function stringLiteralAt(source: string, start: number): { parts: string[]; code: string; end: number } {
+  const quote = source[start]!;
+  const parts: string[] = [];
+  let text = '';
+  let code = '';
+  let at = start + 1;
+  while (at < source.length && source[at] !== quote) {
+    if (source[at] === '\\') {
+      text += source[at + 1];
+      at += 2;
+    } else if (quote === '`' && source.startsWith('${', at)) {
+      // Up to the matching brace, stepping over nested template literals.
+      let depth = 1;
+      at += 2;
+      while (depth > 0) {
+        const char = source[at]!;
+        if (char === '`') {
+          const nested = stringLiteralAt(source, at);
+          code += `\`${nested.parts.join('${}')}\`${nested.code}`;
+          at = nested.end;
+          continue;
+        }
+        if (char === '{') depth += 1;
+        if (char === '}') depth -= 1;
+        if (depth > 0) code += char;
+        at += 1;
+      }
+      parts.push(text);
+      text = '';
+    } else {
+      text += source[at];
+      at += 1;
+    }
+  }
+  return { parts: [...parts, text], code, end: at + 1 };
 }
 
 describe.skipIf(skip)('hint commands', () => {
@@ -329,8 +371,9 @@ describe.skipIf(skip)('hint commands', () => {
       const expanded = command.replaceAll('$URL', world.h.sandbox.url).replaceAll('$OTHER_URL', other);
       expect(text).toContain(expanded);
       // A login is given what a terminal would ask for: the user name, the URL when none is
-      // known (TKT_URL), the password (TKT_PASSWORD).
-      const runnable = rewrite(expanded, world).replace(/^tkt login(?!.* -u )(.*)$/, `TKT_URL=${world.h.sandbox.url} tkt login$1 -u ${DEMO_USER}`);
+      // known (TKT_URL) or the hint leaves it to the user (--url URL), the password (TKT_PASSWORD).
+      const runnable = rewrite(expanded, world)
+        .replace(/ --url URL\b/, ` --url ${world.h.sandbox.url}`).replace(/^tkt login(?!.* -u )(.*)$/, `TKT_URL=${world.h.sandbox.url} tkt login$1 -u ${DEMO_USER}`);
       const result = await runShell(runnable, world.cwd, env);
       expect({ command: runnable, code: result.code, stderr: result.stderr }).toEqual({ command: runnable, code: 0, stderr: expect.any(String) });
     }

@@ -149,6 +149,18 @@ describe('tkt list', () => {
     expect(mixed.code).toBe(2);
   });
 
+  it('names people by requester as the plain list does: by their name alone', async () => {
+    const byRequester = await h.cli(['list', '--requester', 'aberg', '--all']);
+    const plain = await h.cli(['list', '--all', '--view', 'all-tickets']);
+    const people = (stdout: string, id: string) => stdout.split('\n').find((line) => line.startsWith(`${id}\t`))?.split('\t').slice(4, 6);
+
+    const ids = byRequester.stdout.trimEnd().split('\n').map((line) => line.split('\t')[0]!);
+    expect(ids.length).toBeGreaterThan(3);
+    for (const id of ids) expect(people(byRequester.stdout, id), `#${id}`).toEqual(people(plain.stdout, id));
+    expect(byRequester.stdout).toContain('\tAnna Berg\t');
+    expect(byRequester.stdout).not.toContain('(aberg)');
+  });
+
   it('fits the terminal width by truncating the title, never the ID', async () => {
     const ticket = h.sandbox.state.tickets[0]!;
     const original = ticket.title;
@@ -308,7 +320,9 @@ describe('tkt list against a service with another item shape', () => {
     const r = await context(200);
     await run({}, r.ctx);
     const out = r.stdout();
-    for (const text of ['7001', 'Pascal printer', 'Waiting on vendor', 'Urgent', 'Zed Zulu (zzulu)', 'Tom Tech', 'in 3h']) expect(out).toContain(text);
+    for (const text of ['7001', 'Pascal printer', 'Waiting on vendor', 'Urgent', 'Zed Zulu', 'Tom Tech', 'in 3h']) expect(out).toContain(text);
+    // A person is named as the plain list names them: by their name alone.
+    expect(out).not.toContain('zzulu');
   });
 
   it('shows whatever scalar fields exist when no known field is there', async () => {

@@ -142,6 +142,12 @@ describe('--fields', () => {
     const show = await h.cli(['show', String(ticket!.id), '--fields', 'nope']);
     expect(show.code).toBe(2);
     expect(show.stderr).toMatch(/fields: .*title/);
+    // A detail has thirty-odd members: listed within 80 columns, continued under the first line.
+    const lines = show.stderr.trimEnd().split('\n');
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+    expect(lines.length).toBeGreaterThan(3);
+    expect(lines.slice(2).every((line) => line.startsWith('    '))).toBe(true);
+    expect(show.stderr).toMatch(/\battachments\n$/);
   });
 
   it('works on create', async () => {

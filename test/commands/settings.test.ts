@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run as runToken } from '../../src/commands/auth.js';
+import { run as runProfiles } from '../../src/commands/profiles.js';
 import { userSettings } from '../../src/config/settings.js';
 import { createConfigStore } from '../../src/config/store.js';
 import { loginAs, type Harness } from '../helpers/harness.js';
@@ -99,11 +100,18 @@ describe('tkt config', () => {
 });
 
 describe('tkt profiles', () => {
+  /** `tkt profiles` at a terminal: the table people read. */
+  const atTerminal = async () => {
+    const run = await h.context({ tty: true, size: { columns: 120 } });
+    await runProfiles({}, run.ctx);
+    return run.stdout();
+  };
+
   it('lists every profile and marks the active one', async () => {
     await loginAs(h.sandbox, h.configDir, 'tech', 'support');
-    const human = await h.cli(['profiles']);
-    expect(human.stdout).toContain(`* default  ${h.sandbox.url}  logged in as admin\n`);
-    expect(human.stdout).toContain(`  support  ${h.sandbox.url}  logged in as tech\n`);
+    const human = await atTerminal();
+    expect(human).toContain(`*  default  ${h.sandbox.url}  logged in as admin\n`);
+    expect(human).toContain(`   support  ${h.sandbox.url}  logged in as tech\n`);
     const quiet = await h.cli(['--profile', 'viewer', 'profiles', '-q']);
     expect(quiet.stdout).toBe('default\nsupport\nviewer\n');
     const json = await h.cli(['profiles', '--json'], { env: { TKT_PROFILE: 'support' } });
@@ -114,19 +122,29 @@ describe('tkt profiles', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('profiles: default, support, viewer');
   });
+
+  it('piped, prints tab-separated lines without a header, as tkt list does: the mark, name, URL (empty when none) and state', async () => {
+    await loginAs(h.sandbox, h.configDir, 'tech', 'support');
+    await h.cli(['config', 'set', 'editor', 'vim', '--profile', 'nourl']);
+    const piped = await h.cli(['profiles', '--profile', 'support']);
+    expect(piped.stdout).toBe(
+      [`\tdefault\t${h.sandbox.url}\tlogged in as admin`, '\tnourl\t\tnot logged in', `*\tsupport\t${h.sandbox.url}\tlogged in as tech`, `\tviewer\t${h.sandbox.url}\tlogged in as viewer`].join('\n') + '\n',
+    );
+  });
 });
 
 describe('tkt profiles columns', () => {
   it('line up the URLs and states whatever the names, with a header', async () => {
     await loginAs(h.sandbox, h.configDir, 'tech', 'a-much-longer-profile-name');
-    const human = await h.cli(['profiles']);
-    const lines = human.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^ {2}NAME +URL +STATUS$/);
+    const run = await h.context({ tty: true, size: { columns: 120 } });
+    await runProfiles({}, run.ctx);
+    const lines = run.stdout().trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ {3}NAME +URL +STATUS$/);
     const urlAt = lines[0]!.indexOf('URL');
     const rows = lines.slice(1);
     expect(rows.length).toBeGreaterThan(2);
     for (const row of rows) expect(row.slice(urlAt)).toMatch(/^(http:\/\/127\.0\.0\.1:\d+|\(no URL\)) +(logged in|not logged in)/);
-    expect(rows).toContain(`  a-much-longer-profile-name  ${h.sandbox.url}  logged in as tech`);
+    expect(rows).toContain(`   a-much-longer-profile-name  ${h.sandbox.url}  logged in as tech`);
   });
 });
 

@@ -11,6 +11,13 @@ import { useHarness } from '../helpers/sandbox-state.js';
 let h: Harness;
 useHarness({ login: 'tech' }, (harness) => (h = harness));
 
+/** `tkt status` at a terminal: what people read. */
+async function atTerminal(): Promise<string> {
+  const terminal = await h.context({ tty: true, size: { columns: 120 } });
+  await run({}, terminal.ctx);
+  return terminal.stdout();
+}
+
 interface Status {
   counts: Record<string, number>;
   urgent: { ticketId: number }[];
@@ -78,8 +85,7 @@ describe('tkt status', () => {
       const overdue = counts.overdue!;
       expect(overdue).toBeGreaterThan(5);
       expect(urgent.length).toBe(5);
-      const human = await h.cli(['status']);
-      expect(human.stdout).toContain(`  and ${overdue - 5} more overdue: tkt list --view my-overdue-tickets\n`);
+      expect(await atTerminal()).toContain(`  and ${overdue - 5} more overdue: tkt list --view my-overdue-tickets\n`);
     } finally {
       for (const [ticket, due] of changed) ticket.dueDate = due;
       // Reading the state is what tells the sandbox's list cache that it changed.
@@ -88,18 +94,33 @@ describe('tkt status', () => {
   });
 
   it('prints the counts and the urgent tickets as an aligned table within the width', async () => {
-    const result = await h.cli(['status']);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Your queue$/m);
-    expect(result.stdout).toMatch(/^ {2}open +\d+$/m);
-    expect(result.stdout).toMatch(/^ {2}unassigned in your groups +\d+$/m);
-    expect(result.stdout).toMatch(/^Most urgent$/m);
-    const table = result.stdout.slice(result.stdout.indexOf('Most urgent')).split('\n').slice(1, -1);
+    const stdout = await atTerminal();
+    expect(stdout).toMatch(/^Your queue$/m);
+    expect(stdout).toMatch(/^ {2}open +\d+$/m);
+    expect(stdout).toMatch(/^ {2}unassigned in your groups +\d+$/m);
+    expect(stdout).toMatch(/^Most urgent$/m);
+    const table = stdout.slice(stdout.indexOf('Most urgent')).split('\n').slice(1, -1);
     expect(table[0]).toMatch(/^ +ID {2}DUE +PRIORITY +STATUS +TITLE$/);
     // Every row's title starts where the header's does.
     const titleAt = table[0]!.indexOf('TITLE');
     for (const row of table.slice(1)) expect(row.slice(titleAt - 2, titleAt)).toBe('  ');
     expect(table.some((row) => row.includes('overdue'))).toBe(true);
+  });
+
+  it('piped, prints tab-separated lines without headings, as tkt list does: the counts, then the urgent tickets with ISO 8601 due dates', async () => {
+    const { counts, urgent } = JSON.parse((await h.cli(['status', '--json'])).stdout) as Status;
+    const piped = await h.cli(['status']);
+    expect(piped.code).toBe(0);
+    const lines = piped.stdout.trimEnd().split('\n');
+    const labels = ['open', 'overdue', 'due today', 'on hold', 'pending', 'escalated', 'unassigned in your groups'];
+    const keys = ['open', 'overdue', 'dueToday', 'onHold', 'pending', 'escalated', 'unassignedInMyGroups'];
+    expect(lines.slice(0, labels.length)).toEqual(labels.map((label, index) => `${label}\t${counts[keys[index]!]}`));
+    const rows = lines.slice(labels.length).map((line) => line.split('\t'));
+    expect(rows.map((cells) => Number(cells[0]))).toEqual(urgent.map((ticket) => ticket.ticketId));
+    for (const cells of rows) {
+      expect(cells).toHaveLength(5);
+      expect(cells[1]).toMatch(/^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)?$/);
+    }
   });
 
   it('keeps the titles of the urgent tickets at a narrow terminal, leaving out other columns first', async () => {

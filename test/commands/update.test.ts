@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/commands/update.js';
 import type { Harness } from '../helpers/harness.js';
-import { routeCount, sendsNothing, ticketById, useHarness, userId } from '../helpers/sandbox-state.js';
+import { frontEnv, routeCount, sendsNothing, startFrontServer, ticketById, useHarness, userId } from '../helpers/sandbox-state.js';
 
 const UPDATE = 'POST /api/TicketsApi/update/{id}';
 
@@ -54,6 +54,25 @@ describe('tkt update', () => {
     expect(routeCount(h, UPDATE) - before).toBe(2);
   });
 
+  it('when the service keeps its own due date, hints the update of the due date alone, in the profile used', async () => {
+    const id = await fullTicket();
+    await h.cli(['config', 'set', 'editor', 'vim', '--profile', 'v']);
+    // The second update, the due date's, is answered but not done: the SLA's date stays.
+    let updates = 0;
+    const front = await startFrontServer(h, (req, res) => {
+      if (req.method !== 'POST' || !req.url?.startsWith('/api/TicketsApi/update/') || ++updates < 2) return false;
+      res.writeHead(204).end();
+      return true;
+    });
+    try {
+      const result = await h.cli(['update', String(id), '--priority', 'High', '--due', '2030-02-01T09:30Z', '--profile', 'v'], { env: frontEnv(h, front) });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`hint: try "tkt update ${id} --due 2030-02-01T09:30:00.000Z --profile v" alone;`);
+    } finally {
+      await front.close();
+    }
+  });
+
   it('--dry-run shows the full form with the changes marked and sends no update', async () => {
     const id = await fullTicket();
     const before = routeCount(h, UPDATE);
@@ -79,6 +98,12 @@ describe('tkt update', () => {
     const result = await sendsNothing(h, () => h.cli(['update', '5']));
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('error: nothing to update');
+    // The options it lists are wrapped within 80 columns, each line under the first, none lost.
+    const lines = result.stderr.trimEnd().split('\n');
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+    expect(lines[1]).toMatch(/^ {2}options: --requester /);
+    for (const line of lines.slice(2)) expect(line).toMatch(/^ {4}--/);
+    expect(lines.slice(1).join(' ').split(/\s+/).filter((word) => word.startsWith('--'))).toContain('--due');
   });
 
   it('with no option at a terminal offers the fields to change, then updates only those', async () => {

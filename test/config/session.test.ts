@@ -129,8 +129,13 @@ describe('resolveSession with the token cache', () => {
     expect(error).toBeInstanceOf(AuthError);
     expect(error.exitCode).toBe(ExitCode.notAuthenticated);
     expect(error.message).toBe('not logged in (profile prod)');
-    // The login hint is main.ts's to add (test/cli/run-cli.test.ts shows it).
-    expect(error.hint).toBeUndefined();
+    expect(error.hint).toBe(`run "tkt login --profile prod --url ${SERVICE}"`);
+  });
+
+  it('hints a login with --url URL for a profile that has no URL', async () => {
+    const base = input({ profile: 'prod' });
+    await base.config.saveSettings({ editor: 'vim' }, 'prod');
+    expect(errorOf(() => resolveSession(base)).hint).toBe('run "tkt login --profile prod --url URL"');
   });
 
   it('refuses an expired token with exit 4, naming the date', async () => {

@@ -30,11 +30,11 @@ describe('readListItem', () => {
     expect(ticket.created).toBeDefined();
   });
 
-  it('names a person by their record, with the username other commands take', () => {
+  it('names a person of a list by their own name, as the list items do; the field keeps the username other commands take', () => {
     const ticket = readListItem({ assignee: { id: 'u-2', fullName: 'Lea Roy', userName: 'lea' } });
 
-    expect(ticket.assignee).toBe('Lea Roy (lea)');
-    expect(ticket.field('assignee')).toMatchObject({ id: 'u-2', ownName: 'Lea Roy', username: 'lea', empty: false });
+    expect(ticket.assignee).toBe('Lea Roy');
+    expect(ticket.field('assignee')).toMatchObject({ id: 'u-2', name: 'Lea Roy (lea)', ownName: 'Lea Roy', username: 'lea', empty: false });
   });
 
   it('shows a person with no name by their user ID, and a lookup without a name not at all', () => {
@@ -109,7 +109,7 @@ describe('readTicket', () => {
       title: 'Printer on fire',
       description: 'Smoke.',
       status: 'Closed',
-      requester: 'Anna Berg (anna)',
+      requester: 'Anna Berg',
       assignee: undefined,
       source: 'Manual',
       cc: undefined,
@@ -120,7 +120,8 @@ describe('readTicket', () => {
     });
     expect(ticket.updated?.toISOString()).toBe('2026-11-02T08:00:00.000Z');
     expect(ticket.field('site')).toMatchObject({ id: 2, name: 'HQ' });
-    expect(ticket.field('requester')).toMatchObject({ id: 'u-1', value: 'u-1', ownName: 'Anna Berg' });
+    // tkt show's header names the username too: the field's name.
+    expect(ticket.field('requester')).toMatchObject({ id: 'u-1', value: 'u-1', name: 'Anna Berg (anna)', ownName: 'Anna Berg' });
   });
 
   it('reads the conversation, the attachments and a resolution record', () => {
