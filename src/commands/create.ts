@@ -15,8 +15,10 @@ import { addFieldOptions, assertFieldsApply, flagOf, givenKeys, pickFieldValues,
 import { checkFields } from '../fields/values.js';
 import { readTextOption } from '../cmdutil/text-input.js';
 import { concurrencyOption, dryRunOption } from './shared-options.js';
+import { dedupCreateSpec, dedupOptions, type DedupFlags } from '../dedup/options.js';
+import { Option } from '@commander-js/extra-typings';
 
-export interface CreateOptions extends CreateFromFlags {
+export interface CreateOptions extends CreateFromFlags, DedupFlags {
   values: RawFieldValues;
   descriptionFile?: string | undefined;
 }
@@ -75,15 +77,24 @@ export function register(program: Program, host: CommandHost): void {
     .option('--resume <report>', 'with --from: skip the rows this report shows as created (and those in doubt)')
     .option('--retry-in-doubt', 'with --resume: send again the rows whose outcome is unknown (check them first)')
     .addOption(concurrencyOption('with --from: tickets created'))
+    .option('--dedup-key <key>', 'one open ticket per key: add this occurrence to the open ticket whose title ends with [KEY] instead')
+    .addOption(new Option('--on-existing <action>', 'with --dedup-key: what an open ticket gets (default: reply)').choices(['reply', 'skip'] as const))
+    .option('--reopen', 'with --dedup-key: re-open a resolved or closed ticket of the key rather than create one')
     .addHelpText('after', EXAMPLES);
   // Ctrl-C during --from stops new creates and lets those in flight finish and be recorded.
   host.action(command, (_args, opts, ctx) => run({ ...opts, values: pickFieldValues(opts) }, ctx), { graceful: true });
 }
 
 export async function run(options: CreateOptions, ctx: Context): Promise<void> {
-  const fromFile = createFromOptions(options, [...givenKeys(options.values).map(flagOf), ...(options.descriptionFile === undefined ? [] : ['--description-file'])]);
+  const fromFile = createFromOptions(options, [
+    ...givenKeys(options.values).map(flagOf),
+    ...(options.descriptionFile === undefined ? [] : ['--description-file']),
+    ...(options.dedupKey === undefined ? [] : ['--dedup-key']),
+  ]);
   if (fromFile !== undefined) return (await import('../bulk/create-from.js')).runCreateFrom(fromFile, ctx);
 
+  // The key is checked first: a bad one is exit 2 with nothing sent and nothing asked.
+  const dedup = dedupOptions(options);
   const endpoint = createEndpoint(options.integration);
   assertFieldsApply(endpoint, options.values, options.integration ? '--integration' : 'tkt create without --integration');
   // Nothing named at all: a person at a terminal wants to be walked through the whole form.
@@ -94,7 +105,7 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
     text: typeof options.values.description === 'string' ? options.values.description : undefined,
     file: options.descriptionFile,
   });
-  let values: RawFieldValues = { ...options.values, description };
+  let values: RawFieldValues = dedup.withKey({ ...options.values, description });
 
   // Everything checkable without the network fails first, before any prompt or request.
   const { badValues, unreadableFiles, missing } = await checkCreate(endpoint, values, ctx.now(), '--attach');
@@ -110,9 +121,13 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
   // Values typed at prompts are shown back, with names for the IDs, before anything is sent.
   const asked = ctx.io.canPrompt && (missing.length > 0 || fullyInteractive);
   if (asked) values = await fillTicketFields(ctx, lookups, values, { endpoint, optional: fullyInteractive });
-  values = await answerAssigneeMe(ctx, lookups, values);
+  values = dedup.withKey(await answerAssigneeMe(ctx, lookups, values));
   const request = await createRequest(endpoint, checkFields(endpoint, values, ctx.now()), lookups, { labels: options.dryRun === true || asked });
 
+  if (dedup.key !== undefined) {
+    const { createOnce } = await import('../dedup/create.js');
+    return createOnce(ctx, await dedupCreateSpec(ctx, lookups, { ...dedup, key: dedup.key }, { endpoint, values, create: request, dryRun: options.dryRun === true }));
+  }
   if (options.dryRun) return printDryRun(ctx, request);
   if (asked) {
     await writeText(ctx.io.stderr, `\n${formSummary(endpoint, request.form!, request.labels)}`);
