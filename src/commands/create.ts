@@ -49,6 +49,13 @@ Examples:
   $ tkt create --title T --description D --requester aberg --site 1 \\
       --department 1 --status 1 --dry-run
 
+One ticket per CI failure (--dedup-key): the title ends with [KEY]; when a ticket with the
+key is open, the new occurrence is a requester reply on it (--on-existing skip: nothing), and
+with --reopen a resolved or closed one is re-opened so. Output: created, updated, skipped or
+reopened #ID (exit 0); -q the ID; --json {"id","action","key"}. --dry-run says which.
+  $ tkt create --integration --title "Nightly failed" --description-file a.log \\
+      --requester ci-bot --attach a.log --dedup-key ci:nightly
+
 Many tickets from a file (--from): JSON Lines (one object per line) or CSV with a header row;
 columns are named like the options above (title, description, requester, site, ...); tag and
 attach take several values separated by ";", attach paths are relative to the file. Every row is

@@ -1,4 +1,4 @@
-// `tkt create --dedup-key`: one open ticket per key (README "CI: one ticket per failure").
+// `tkt create --dedup-key`: one open ticket per key (docs/cli.md section 12).
 // Before creating, the tickets of the key are looked up: an open one gets this occurrence as a
 // requester reply (or nothing, --on-existing skip); with --reopen a resolved or closed one is
 // re-opened by that reply; else a ticket is created. Jobs that fail at the same moment each

@@ -1,4 +1,4 @@
-// The dedup key of a CI job's ticket (README "CI: one ticket per failure"): what a key may
+// The dedup key of a CI job's ticket (docs/cli.md section 12): what a key may
 // hold, and how a title carries it, ` [KEY]` at its very end.
 import { UsageError } from '../errors.js';
 
@@ -9,7 +9,7 @@ export function parseDedupKey(text: string): string {
   if (KEY_PATTERN.test(text)) return text;
   throw new UsageError(`invalid --dedup-key ${JSON.stringify(text)}`, {
     details: ['a key is 1 to 100 characters: letters, digits and . _ : / -'],
-    hint: 'e.g. --dedup-key "$CI_PROJECT_PATH:$CI_JOB_NAME"',
+    hint: 'e.g. --dedup-key "gh:$GITHUB_REPOSITORY/$GITHUB_JOB"',
   });
 }
 
