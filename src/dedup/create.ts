@@ -63,8 +63,15 @@ export async function createOnce(ctx: Context, spec: DedupCreate): Promise<void>
   const older = await olderOpenTicket(client, spec.key, id, ctx.signal);
   if (older === undefined) return report(ctx, client, spec, { action: 'created', id, response });
   // Another job created one first: ours is closed as its duplicate, the occurrence goes there.
-  const closeBy = await resolveActingUser(ctx, undefined, 'closes');
-  await client.send(plans.closeTicket(id, { closeBy, comments: `Duplicate of #${older.id} (the same failure, key ${spec.key}, reported at the same moment)` }));
+  try {
+    const closeBy = await resolveActingUser(ctx, undefined, 'closes');
+    await client.send(plans.closeTicket(id, { closeBy, comments: `Duplicate of #${older.id} (the same failure, key ${spec.key}, reported at the same moment)` }));
+  } catch (error) {
+    // Ours stays open: the script learns its ID, and why there are two.
+    await report(ctx, client, spec, { action: 'created', id, response });
+    await ctx.output.warning(`#${id} duplicates #${older.id} (key ${spec.key}, created at the same moment) and could not be closed\n`);
+    throw error;
+  }
   return report(ctx, client, spec, { action: 'updated', id: older.id, response: await client.send(spec.reply(older)) });
 }
 

@@ -4,7 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Harness } from '../helpers/harness.js';
-import { routeCount, sendsNothing, ticketById, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import { frontEnv, routeCount, sendsNothing, startFrontServer, ticketById, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 
 const NEW = 'POST /api/TicketsApi/new';
 const REGISTER = 'POST /api/TicketsApi/register';
@@ -164,5 +164,63 @@ describe('the key and dry runs', () => {
     const skip = await occurrence('job-dry', '--dry-run', '--on-existing', 'skip');
     expect(skip.stdout).toBe(`dry run: key job-dry: would skip #${first} (nothing would be sent)\n`);
     expect([routeCount(h, NEW), routeCount(h, REQREPLY), h.sandbox.state.conversations.length]).toEqual([creates, replies, version]);
+  });
+});
+
+describe('a service that does more than the sandbox', () => {
+  it('ignores a ticket the list marks deleted', async () => {
+    // The sandbox leaves deleted tickets out of its lists; a service may list them, marked.
+    const ghost = { ticketId: 999_999, subject: 'Build failed [job-ghost]', status: 'Open', isDeleted: true, createdOn: '2020-01-01T00:00:00Z' };
+    const front = await startFrontServer(h, (req, res, body) => {
+      if (req.method !== 'POST' || req.url !== '/api/TicketsApi') return false;
+      void fetch(`${h.sandbox.url}/api/TicketsApi`, { method: 'POST', headers: { authorization: req.headers.authorization!, 'content-type': 'application/json' }, body }).then(async (passed) => {
+        const items = (await passed.json()) as unknown[];
+        const first = (JSON.parse(body.toString()) as { page: number }).page === 1;
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(first ? [ghost, ...items] : items));
+      });
+      return true;
+    });
+    try {
+      const result = await h.cli(['create', '--integration', '--title', 'Build failed', '--description', 'd', '--requester', 'ci-bot', '--dedup-key', 'job-ghost'], { env: frontEnv(h, front) });
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      expect(result.stdout).toMatch(/^created #\d+\n$/);
+    } finally {
+      await front.close();
+    }
+  });
+
+  it('reports its own ticket and why there are two when it cannot close it as a duplicate', async () => {
+    // Two jobs at once with a token that may not close: both create, the newer cannot give way.
+    let arrived = 0;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const front = await startFrontServer(h, () => false, {
+      gate: async (req) => {
+        if (req.url !== '/api/TicketsApi/new') return;
+        if (++arrived >= 2) release();
+        await held;
+      },
+    });
+    try {
+      const env = { TKT_URL: front.url, TKT_TOKEN: h.sandbox.issueToken('viewer') };
+      const args = ['create', '--integration', '--title', 'Build failed', '--description', 'd', '--requester', 'ci-bot', '--dedup-key', 'job-no-close'];
+      const results = await Promise.all([h.cli(args, { env }), h.cli(args, { env })]);
+      const ids = ticketsTitled('Build failed [job-no-close]').map((t) => t.id);
+      expect(ids).toHaveLength(2);
+      const [older, newer] = [Math.min(...ids), Math.max(...ids)];
+      const loser = results.find((r) => r.code !== 0)!;
+      expect(results.find((r) => r.code === 0)).toMatchObject({ stdout: `created #${older}\n`, stderr: '' });
+      expect(loser.code).toBe(5);
+      expect(loser.stdout).toBe(`created #${newer}\n`);
+      expect(loser.stderr).toContain(`warning: #${newer} duplicates #${older} (key job-no-close, created at the same moment) and could not be closed\n`);
+    } finally {
+      await front.close();
+    }
+  });
+
+  it('refuses --dedup-key with --from', async () => {
+    const result = await sendsNothing(h, () => h.cli(['create', '--from', join(dir, 'rows.csv'), '--dedup-key', 'k']));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--from cannot be combined with --dedup-key');
   });
 });
