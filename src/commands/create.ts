@@ -131,18 +131,20 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
   values = dedup.withKey(await answerAssigneeMe(ctx, lookups, values));
   const request = await createRequest(endpoint, checkFields(endpoint, values, ctx.now()), lookups, { labels: options.dryRun === true || asked });
 
-  if (dedup.key !== undefined) {
-    const { createOnce } = await import('../dedup/create.js');
-    return createOnce(ctx, await dedupCreateSpec(ctx, lookups, { ...dedup, key: dedup.key }, { endpoint, values, create: request, dryRun: options.dryRun === true }));
-  }
-  if (options.dryRun) return printDryRun(ctx, request);
+  const once =
+    dedup.key === undefined ? undefined : await dedupCreateSpec(ctx, lookups, { ...dedup, key: dedup.key }, { endpoint, values, create: request, dryRun: options.dryRun === true });
+  const createOnce = async () => (await import('../dedup/create.js')).createOnce(ctx, once!);
+
+  if (options.dryRun) return once === undefined ? printDryRun(ctx, request) : createOnce();
   if (asked) {
     await writeText(ctx.io.stderr, `\n${formSummary(endpoint, request.form!, request.labels)}`);
-    if (!(await ctx.prompter.confirm({ message: 'Create this ticket?', default: true }))) throw new OperationError('cancelled: nothing was created');
+    const message = once === undefined ? 'Create this ticket?' : `Create this ticket, or add it to the open ticket of key ${once.key}?`;
+    if (!(await ctx.prompter.confirm({ message, default: true }))) throw new OperationError('cancelled: nothing was created');
   }
   // Ctrl-C does not end the process at once here (--from needs that, see register), so a
   // press while names were being resolved must still stop the create before it is sent.
   if (ctx.signal.aborted) throw new InterruptedError();
+  if (once !== undefined) return createOnce();
   const client = await ctx.api();
   const response = await client.send(request);
   // The ticket is reported first (its ID on stdout for -q): a skipped file fails after it.

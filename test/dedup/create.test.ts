@@ -3,6 +3,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { run } from '../../src/commands/create.js';
 import type { Harness } from '../helpers/harness.js';
 import { frontEnv, routeCount, sendsNothing, startFrontServer, ticketById, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 
@@ -95,6 +96,23 @@ describe('tkt create --dedup-key', () => {
     const first = createdIdOf((await h.cli(args)).stdout);
     expect((await h.cli(args)).stdout).toBe(`updated #${first}\n`);
     expect(routeCount(h, REGISTER)).toBeGreaterThan(0);
+  });
+});
+
+describe('at a terminal', () => {
+  it('asks for what is missing, confirms, then adds to the open ticket of the key', async () => {
+    const first = createdIdOf((await h.cli(['create', '--title', 'Printer jams', '--description', 'd', '--requester', 'aberg', '--site', '1', '--department', '1', '--status', 'Open', '--dedup-key', 'job-tty'])).stdout);
+    const asked = await h.context({
+      tty: true,
+      answers: [
+        { kind: 'select', message: 'Department', name: 'Sales' },
+        { kind: 'select', message: 'Status', name: 'Open' },
+        { kind: 'confirm', message: 'Create this ticket, or add it to the open ticket of key job-tty?', value: true },
+      ],
+    });
+    await run({ values: { title: 'Printer jams', description: 'again', requester: 'aberg', site: 'Remote' }, integration: false, dedupKey: 'job-tty' }, asked.ctx);
+    asked.prompter.assertDone();
+    expect(asked.stdout()).toBe(`updated #${first}\n`);
   });
 });
 
