@@ -6,10 +6,9 @@
 import { plans } from '../api/plans.js';
 import type { ApiClient, ApiResponse } from '../api/types.js';
 import type { Context } from '../context/context.js';
-import { OperationError } from '../errors.js';
 import { checkKeptFiles } from '../cmdutil/attachments.js';
 import { printDryRun, type PlannedRequest } from '../cmdutil/dry-run.js';
-import { createdId } from '../fields/created.js';
+import { requireCreatedId } from '../fields/created.js';
 import { resolveActingUser } from '../prompts/acting-user.js';
 import { olderFirst, ticketsWithKey, type KeyedTicket } from './lookup.js';
 
@@ -56,10 +55,7 @@ export async function createOnce(ctx: Context, spec: DedupCreate): Promise<void>
     return report(ctx, client, spec, { action, id: target.id, response });
   }
   const response = await client.send(spec.create);
-  const id = Number(createdId(response));
-  if (!Number.isSafeInteger(id)) {
-    throw new OperationError(`the service answered HTTP ${response.status} but named no ticket ID`, { hint: 'check with "tkt list --view all-my-tickets"' });
-  }
+  const id = Number(requireCreatedId(response));
   const older = await olderOpenTicket(client, spec.key, id, ctx.signal);
   if (older === undefined) return report(ctx, client, spec, { action: 'created', id, response });
   // Another job created one first: ours is closed as its duplicate, the occurrence goes there.

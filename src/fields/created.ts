@@ -72,17 +72,20 @@ export function createdId(response: ApiResponse): string | undefined {
   return wholeNumber(readListItem(response.body).id) ?? sameServiceLocationId(response);
 }
 
+/** The new ticket's ID; an answer that names none is an error (the ticket may exist all the same). */
+export function requireCreatedId(response: ApiResponse): string {
+  const found = createdId(response);
+  if (found === undefined) {
+    throw new OperationError(`the service answered HTTP ${response.status} but named no ticket ID`, {
+      hint: 'check with "tkt list --view all-my-tickets"',
+    });
+  }
+  return found;
+}
+
 /** `Created ticket #ID`; -q the ID; --json the service's answer. */
 export async function printCreated(ctx: Context, response: ApiResponse): Promise<void> {
-  const id = (): string => {
-    const found = createdId(response);
-    if (found === undefined) {
-      throw new OperationError(`the service answered HTTP ${response.status} but named no ticket ID`, {
-        hint: 'check with "tkt list --view all-my-tickets"',
-      });
-    }
-    return found;
-  };
+  const id = () => requireCreatedId(response);
   await ctx.output.document(response.body, { human: () => `Created ticket #${id()}\n`, quiet: () => `${id()}\n` });
 }
 
