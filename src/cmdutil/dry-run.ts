@@ -47,14 +47,24 @@ function plannedJson(request: PlannedRequest): Record<string, unknown> {
  * with `jsonLines`, as the ID... commands print); with -q nothing. `asData`: plannedJson in
  * every format, for `tkt api`, whose every answer is JSON.
  */
-export async function printDryRun(ctx: Context, request: PlannedRequest, options: { jsonLines?: boolean; asData?: boolean } = {}): Promise<void> {
+export async function printDryRun(ctx: Context, request: PlannedRequest, options: { jsonLines?: boolean; asData?: boolean; decision?: DryRunDecision } = {}): Promise<void> {
   if (options.asData === true) {
     await ctx.output.data(plannedJson(request));
     await ctx.output.note('dry run: nothing was sent\n');
     return;
   }
   const print = options.jsonLines === true ? ctx.output.line : ctx.output.document;
-  await print(plannedJson(request), { human: () => `dry run: would send ${request.method} ${request.path} (nothing was sent)\n${requestText(request, '  ')}` });
+  const decision = options.decision;
+  await print(
+    { ...(decision === undefined ? {} : { dryRun: true, ...decision.members }), ...plannedJson(request) },
+    { human: () => `${decision === undefined ? '' : `${decision.line}\n`}dry run: would send ${request.method} ${request.path} (nothing was sent)\n${requestText(request, '  ')}` },
+  );
+}
+
+/** What a run decided before the request it would send (create --dedup-key): a line first, members in the JSON. */
+export interface DryRunDecision {
+  line: string;
+  members: Record<string, unknown>;
 }
 
 /**

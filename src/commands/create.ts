@@ -16,8 +16,10 @@ import { addFieldOptions, assertFieldsApply, flagOf, givenKeys, pickFieldValues,
 import { checkFields } from '../fields/values.js';
 import { readTextOption } from '../cmdutil/text-input.js';
 import { concurrencyOption, dryRunOption } from './shared-options.js';
+import { dedupCreateSpec, dedupOptions, type DedupFlags } from '../dedup/options.js';
+import { Option } from '@commander-js/extra-typings';
 
-export interface CreateOptions extends CreateFromFlags {
+export interface CreateOptions extends CreateFromFlags, DedupFlags {
   values: RawFieldValues;
   descriptionFile?: string | undefined;
 }
@@ -48,6 +50,13 @@ Examples:
   $ tkt create --title T --description D --requester aberg --site 1 \\
       --department 1 --status 1 --dry-run
 
+One ticket per CI failure (--dedup-key): the title ends with [KEY]; when a ticket with the
+key is open, the new occurrence is a requester reply on it (--on-existing skip: nothing), and
+with --reopen a resolved or closed one is re-opened so. Output: created, updated, skipped or
+reopened #ID (exit 0); -q the ID; --json {"id","action","key"}. --dry-run says which.
+  $ tkt create --integration --title "Nightly failed" --description-file a.log \\
+      --requester ci-bot --attach a.log --dedup-key ci:nightly
+
 Many tickets from a file (--from): JSON Lines (one object per line) or CSV with a header row;
 columns are named like the options above (title, description, requester, site, ...); tag and
 attach take several values separated by ";", attach paths are relative to the file. Every row is
@@ -76,15 +85,24 @@ export function register(program: Program, host: CommandHost): void {
     .option('--resume <report>', 'with --from: skip the rows this report shows as created (and those in doubt)')
     .option('--retry-in-doubt', 'with --resume: send again the rows whose outcome is unknown (check them first)')
     .addOption(concurrencyOption('with --from: tickets created'))
+    .option('--dedup-key <key>', 'one open ticket per key: add this occurrence to the open ticket whose title ends with [KEY] instead')
+    .addOption(new Option('--on-existing <action>', 'with --dedup-key: what an open ticket gets (default: reply)').choices(['reply', 'skip'] as const))
+    .option('--reopen', 'with --dedup-key: re-open a resolved or closed ticket of the key rather than create one')
     .addHelpText('after', EXAMPLES);
   // Ctrl-C during --from stops new creates and lets those in flight finish and be recorded.
   host.action(command, (_args, opts, ctx) => run({ ...opts, values: pickFieldValues(opts) }, ctx), { graceful: true });
 }
 
 export async function run(options: CreateOptions, ctx: Context): Promise<void> {
-  const fromFile = createFromOptions(options, [...givenKeys(options.values).map(flagOf), ...(options.descriptionFile === undefined ? [] : ['--description-file'])]);
+  const fromFile = createFromOptions(options, [
+    ...givenKeys(options.values).map(flagOf),
+    ...(options.descriptionFile === undefined ? [] : ['--description-file']),
+    ...(options.dedupKey === undefined ? [] : ['--dedup-key']),
+  ]);
   if (fromFile !== undefined) return (await import('../bulk/create-from.js')).runCreateFrom(fromFile, ctx);
 
+  // The key is checked first: a bad one is exit 2 with nothing sent and nothing asked.
+  const dedup = dedupOptions(options);
   const endpoint = createEndpoint(options.integration);
   assertFieldsApply(endpoint, options.values, options.integration ? '--integration' : 'tkt create without --integration');
   // Nothing named at all: a person at a terminal wants to be walked through the whole form.
@@ -95,7 +113,7 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
     text: typeof options.values.description === 'string' ? options.values.description : undefined,
     file: options.descriptionFile,
   });
-  let values: RawFieldValues = { ...options.values, description };
+  let values: RawFieldValues = dedup.withKey({ ...options.values, description });
 
   // Everything checkable without the network fails first, before any prompt or request.
   const { badValues, unreadableFiles, missing } = await checkCreate(endpoint, values, ctx.now(), '--attach');
@@ -112,17 +130,23 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
   // Values typed at prompts are shown back, with names for the IDs, before anything is sent.
   const asked = ctx.io.canPrompt && (missing.length > 0 || fullyInteractive);
   if (asked) values = await fillTicketFields(ctx, lookups, values, { endpoint, optional: fullyInteractive });
-  values = await answerAssigneeMe(ctx, lookups, values);
+  values = dedup.withKey(await answerAssigneeMe(ctx, lookups, values));
   const request = await createRequest(endpoint, checkFields(endpoint, values, ctx.now()), lookups, { labels: options.dryRun === true || asked });
 
-  if (options.dryRun) return printDryRun(ctx, request);
+  const once =
+    dedup.key === undefined ? undefined : await dedupCreateSpec(ctx, lookups, { ...dedup, key: dedup.key }, { endpoint, values, create: request, dryRun: options.dryRun === true });
+  const createOnce = async () => (await import('../dedup/create.js')).createOnce(ctx, once!);
+
+  if (options.dryRun) return once === undefined ? printDryRun(ctx, request) : createOnce();
   if (asked) {
     await writeText(ctx.io.stderr, `\n${formSummary(endpoint, request.form!, request.labels)}`);
-    if (!(await ctx.prompter.confirm({ message: 'Create this ticket?', default: true }))) throw new OperationError('cancelled: nothing was created');
+    const message = once === undefined ? 'Create this ticket?' : `Create this ticket, or add it to the open ticket of key ${once.key}?`;
+    if (!(await ctx.prompter.confirm({ message, default: true }))) throw new OperationError('cancelled: nothing was created');
   }
   // Ctrl-C does not end the process at once here (--from needs that, see register), so a
   // press while names were being resolved must still stop the create before it is sent.
   if (ctx.signal.aborted) throw new InterruptedError();
+  if (once !== undefined) return createOnce();
   const client = await ctx.api();
   const response = await client.send(request);
   // The ticket is reported first (its ID on stdout for -q): a skipped file fails after it.

@@ -7,21 +7,25 @@ import { requiredText } from '../cmdutil/text-input.js';
 import { alreadyResolvedNote } from '../reading/unchanged.js';
 import { resolutionHeading } from '../reading/ticket-heading.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
+import { parseDedupKey } from '../dedup/key.js';
+import { UsageError } from '../errors.js';
 
 export interface ResolveOptions extends IdCommandOptions {
   details?: string | undefined;
   detailsFile?: string | undefined;
   by?: string | undefined;
+  dedupKey?: string | undefined;
 }
 
 export function register(program: Program, host: CommandHost): void {
   const command = program
     .command('resolve')
     .description('Resolve tickets with resolution notes')
-    .addArgument(idsArgument())
+    .addArgument(idsArgument().argOptional())
     .option('--details <text>', 'resolution notes, or - to read stdin')
     .option('--details-file <file>', 'read the resolution notes from a file')
     .option('--by <user>', 'resolver: user ID, username or full name (default: you)')
+    .option('--dedup-key <key>', 'instead of IDs: every open ticket whose title ends with [KEY] (tkt create --dedup-key)')
     .addOption(concurrencyOption())
     .addOption(dryRunOption())
     .addHelpText(
@@ -32,17 +36,26 @@ Resolving a ticket that is already resolved succeeds and changes nothing.
 Examples:
   $ tkt resolve 42 --details "Replaced the toner"
   $ tkt resolve 42 43 44 --details-file notes.txt
-  $ tkt list -q --view my-open-tickets | tkt resolve - --details "Fixed in 2.4"`,
+  $ tkt list -q --view my-open-tickets | tkt resolve - --details "Fixed in 2.4"
+  $ tkt resolve --dedup-key ci:main/unit-tests --details "Build 4712 is green"`,
     );
-  host.action(command, ([ids], opts, ctx) => run({ ids, ...opts }, ctx), { graceful: true });
+  host.action(command, ([ids], opts, ctx) => run({ ids: ids ?? [], ...opts }, ctx), { graceful: true });
 }
 
 export async function run(options: ResolveOptions, ctx: Context): Promise<void> {
+  const key = options.dedupKey === undefined ? undefined : parseDedupKey(options.dedupKey);
+  if (key === undefined && options.ids.length === 0) throw new UsageError("missing required argument 'id'", { hint: 'give ticket IDs, - for stdin, or --dedup-key KEY' });
+  if (key !== undefined && options.ids.length > 0) throw new UsageError('give ticket IDs or --dedup-key, not both');
   assertSingleStdinReader(options.ids, [['--details', options.details], ['--details-file', options.detailsFile]]);
   const detailsOption = { flag: '--details', fileFlag: '--details-file', text: options.details, file: options.detailsFile };
   const details = await requiredText(ctx, detailsOption, () => resolutionHeading(ctx, options.ids));
   const submitBy = await resolveActingUser(ctx, options.by, 'resolves');
-  await runIdCommand(ctx, options, {
+  let ids = options.ids;
+  if (key !== undefined) {
+    ids = await (await import('../dedup/resolve.js')).openTicketIds(ctx, key);
+    if (ids.length === 0) return ctx.output.note(`nothing to resolve: no open ticket has the key ${key}\n`);
+  }
+  await runIdCommand(ctx, { ...options, ids }, {
     verb: 'resolved',
     plan: (id) => plans.resolveTicket(id, { details, submitBy }),
     noteFor: alreadyResolvedNote,

@@ -1,7 +1,7 @@
 // Creating a ticket, the steps `tkt create` and every row of `tkt create --from` share: which
 // endpoint, what is wrong with the values before any request, the request once names are
 // resolved, and how the answer names the new ticket.
-import { tktCommand } from '../config/session.js';
+import { tktCommand, type RunPlace } from '../config/session.js';
 import { plans } from '../api/plans.js';
 import type { ApiResponse } from '../api/types.js';
 import type { Context } from '../context/context.js';
@@ -73,17 +73,20 @@ export function createdId(response: ApiResponse): string | undefined {
   return wholeNumber(readListItem(response.body).id) ?? sameServiceLocationId(response);
 }
 
+/** The new ticket's ID; an answer that names none is an error (the ticket may exist all the same). */
+export function requireCreatedId(response: ApiResponse, run: RunPlace): string {
+  const found = createdId(response);
+  if (found === undefined) {
+    throw new OperationError(`the service answered HTTP ${response.status} but named no ticket ID`, {
+      hint: `check with "${tktCommand(run, 'list --view all-my-tickets')}"`,
+    });
+  }
+  return found;
+}
+
 /** `Created ticket #ID`; -q the ID; --json the service's answer. */
 export async function printCreated(ctx: Context, response: ApiResponse): Promise<void> {
-  const id = (): string => {
-    const found = createdId(response);
-    if (found === undefined) {
-      throw new OperationError(`the service answered HTTP ${response.status} but named no ticket ID`, {
-        hint: `check with "${tktCommand(ctx, 'list --view all-my-tickets')}"`,
-      });
-    }
-    return found;
-  };
+  const id = () => requireCreatedId(response, ctx);
   await ctx.output.document(response.body, { human: () => `Created ticket #${id()}\n`, quiet: () => `${id()}\n` });
 }
 

@@ -139,8 +139,9 @@ function demoUsers(): SandboxUser[] {
     user('soneil', "Sam O'Neil", 'requester'),
     user('fkhan', 'Fatima Khan', 'requester'),
     user('kmensah', 'Kofi Mensah', 'requester'),
-    // The integration user a build system files tickets as (the README's CI recipe).
-    user('ci-bot', 'CI Bot', 'requester'),
+    // The integration user a build system files tickets as (the README's CI recipes): it also
+    // resolves its tickets when the build is green again, and closes a duplicate of a race.
+    user('ci-bot', 'CI Bot', 'requester', { permissions: [Permission.resolve, Permission.close] }),
   ];
 }
 

@@ -1,0 +1,48 @@
+// Finding the tickets of a dedup key: the service's search for the key in subjects, over as
+// many pages as it answers (a short key may be found in many titles), then only the titles
+// ending with ` [KEY]`; deleted tickets do not count.
+import { plans } from '../api/plans.js';
+import type { ApiClient } from '../api/types.js';
+import { readTicket } from '../model/ticket.js';
+import { PAGE_CONCURRENCY, listItemsOf, walkPages, type PageSource } from '../listing/pages.js';
+import { titleHasKey } from './key.js';
+
+/** A ticket that carries the key. */
+export interface KeyedTicket {
+  id: number;
+  title: string;
+  /** Resolved or closed. */
+  settled: boolean;
+  created: Date | undefined;
+}
+
+// Big pages: a key found in many titles costs few requests.
+const SEARCH_PAGE_SIZE = 100;
+
+/** Every ticket whose title ends with ` [KEY]`, oldest first (by creation, then by ID). */
+export async function ticketsWithKey(api: ApiClient, key: string, signal: AbortSignal): Promise<KeyedTicket[]> {
+  // The key alone is searched for: some services read brackets in a search as a pattern.
+  // Every list type: a resolved or closed ticket counts too (--reopen).
+  const source: PageSource = {
+    firstPage: 1,
+    pageSize: SEARCH_PAGE_SIZE,
+    fetch: async (page) =>
+      listItemsOf((await api.send(plans.listTickets({ page, length: SEARCH_PAGE_SIZE, search: key, filterBy: 'Subject', listType: 'AllTickets' }))).body),
+  };
+  const found = new Map<number, KeyedTicket>();
+  for await (const items of walkPages(source, { signal, concurrency: PAGE_CONCURRENCY })) {
+    for (const item of items) {
+      const ticket = readTicket(item);
+      const id = Number(ticket.id);
+      if (!Number.isSafeInteger(id) || ticket.deleted !== undefined || !titleHasKey(ticket.title, key)) continue;
+      found.set(id, { id, title: ticket.title!, settled: ticket.settled, created: ticket.created });
+    }
+  }
+  return [...found.values()].sort(olderFirst);
+}
+
+/** Older first: the earlier creation, then (created together or undated) the lower ID. */
+export function olderFirst(a: KeyedTicket, b: KeyedTicket): number {
+  const byDate = (a.created?.getTime() ?? 0) - (b.created?.getTime() ?? 0);
+  return byDate !== 0 ? byDate : a.id - b.id;
+}

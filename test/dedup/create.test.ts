@@ -1,0 +1,244 @@
+// `tkt create --dedup-key` against the sandbox: each action, what counts as the key's ticket,
+// key validation and dry runs.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { run } from '../../src/commands/create.js';
+import type { Harness } from '../helpers/harness.js';
+import { frontEnv, routeCount, sendsNothing, startFrontServer, ticketById, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+
+const NEW = 'POST /api/TicketsApi/new';
+const REGISTER = 'POST /api/TicketsApi/register';
+const REQREPLY = 'POST /api/TicketsApi/reqreply/{id}';
+const LIST = 'POST /api/TicketsApi';
+const OPEN = 1;
+const RESOLVED = 6;
+
+let h: Harness;
+let dir: string;
+// Seeded tickets enough for a search to span several pages of 100.
+useHarness({ sandbox: { seedTickets: 260 } }, (harness) => (h = harness));
+useTempDir('tkt-dedup-', (path) => (dir = path));
+
+/** `tkt create --integration` of one occurrence, as a CI job sends it. */
+const occurrence = (key: string, ...extra: string[]) =>
+  h.cli(['create', '--integration', '--title', 'Build failed', '--description', 'log tail', '--requester', 'ci-bot', '--dedup-key', key, ...extra]);
+
+const createdIdOf = (stdout: string): number => Number(/^created #(\d+)\n$/.exec(stdout)?.[1]);
+const ticketsTitled = (title: string) => h.sandbox.state.tickets.filter((t) => t.title === title);
+
+describe('tkt create --dedup-key', () => {
+  it('creates a ticket whose title ends with [KEY] when none has the key', async () => {
+    const result = await occurrence('job-created');
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const id = createdIdOf(result.stdout);
+    expect(ticketById(h, id).title).toBe('Build failed [job-created]');
+  });
+
+  it('does not add the key twice to a title that already ends with it', async () => {
+    const result = await h.cli(['create', '--integration', '--title', 'Deploy broke [job-once]', '--description', 'd', '--requester', 'ci-bot', '--dedup-key', 'job-once']);
+    expect(ticketById(h, createdIdOf(result.stdout)).title).toBe('Deploy broke [job-once]');
+  });
+
+  it('adds a repeat to the open ticket as exactly one requester reply, creating nothing', async () => {
+    const first = createdIdOf((await occurrence('job-updated')).stdout);
+    const [creates, replies] = [routeCount(h, NEW), routeCount(h, REQREPLY)];
+    const log = join(dir, 'build.log');
+    await writeFile(log, 'error: tests failed\n');
+    const again = await occurrence('job-updated', '--attach', log);
+    expect(again).toMatchObject({ code: 0, stdout: `updated #${first}\n`, stderr: '' });
+    expect(routeCount(h, NEW)).toBe(creates);
+    expect(routeCount(h, REQREPLY)).toBe(replies + 1);
+    const reply = h.sandbox.state.conversations.filter((c) => c.ticketId === first && c.type === 'RequesterReply');
+    expect(reply).toMatchObject([{ subject: 'Re: Build failed [job-updated]', message: 'log tail' }]);
+    expect(h.sandbox.state.attachments.filter((a) => a.ticketId === first).map((a) => a.fileName)).toEqual(['build.log']);
+  });
+
+  it('adds the repeat to the oldest open ticket when several have the key', async () => {
+    const oldest = createdIdOf((await occurrence('job-two-open')).stdout);
+    const newer = createdIdOf((await h.cli(['create', '--integration', '--title', 'Build failed [job-two-open]', '--description', 'd', '--requester', 'ci-bot'])).stdout.replace('Created ticket', 'created'));
+    expect(newer).toBeGreaterThan(oldest);
+    expect((await occurrence('job-two-open')).stdout).toBe(`updated #${oldest}\n`);
+  });
+
+  it('skips with --on-existing skip, sending no reply', async () => {
+    const first = createdIdOf((await occurrence('job-skipped')).stdout);
+    const replies = routeCount(h, REQREPLY);
+    expect(await occurrence('job-skipped', '--on-existing', 'skip')).toMatchObject({ code: 0, stdout: `skipped #${first}\n` });
+    expect(routeCount(h, REQREPLY)).toBe(replies);
+  });
+
+  it('re-opens a resolved ticket with --reopen, and creates a new one without it', async () => {
+    const first = createdIdOf((await occurrence('job-reopened')).stdout);
+    expect((await h.cli(['resolve', String(first), '--details', 'fixed'])).code).toBe(0);
+    expect(ticketById(h, first).ticketStatusId).toBe(RESOLVED);
+    const reopened = await occurrence('job-reopened', '--reopen');
+    expect(reopened).toMatchObject({ code: 0, stdout: `reopened #${first}\n` });
+    expect(ticketById(h, first).ticketStatusId).toBe(OPEN);
+
+    expect((await h.cli(['resolve', String(first), '--details', 'fixed again'])).code).toBe(0);
+    const fresh = createdIdOf((await occurrence('job-reopened')).stdout);
+    expect(fresh).not.toBe(first);
+  });
+
+  it('prints the ID alone with -q and {id, action, key} with --json, in every action', async () => {
+    const quiet = await h.cli(['-q', 'create', '--integration', '--title', 'T', '--description', 'd', '--requester', 'ci-bot', '--dedup-key', 'job-output']);
+    const id = Number(quiet.stdout.trim());
+    expect(quiet.stdout).toBe(`${id}\n`);
+    const json = await h.cli(['--json', 'create', '--integration', '--title', 'T', '--description', 'd', '--requester', 'ci-bot', '--dedup-key', 'job-output']);
+    expect(JSON.parse(json.stdout)).toEqual({ id, action: 'updated', key: 'job-output' });
+    const skipped = await h.cli(['--json', 'create', '--integration', '--title', 'T', '--description', 'd', '--requester', 'ci-bot', '--dedup-key', 'job-output', '--on-existing', 'skip']);
+    expect(JSON.parse(skipped.stdout)).toEqual({ id, action: 'skipped', key: 'job-output' });
+  });
+
+  it('works with register too, replying as the requester given by name', async () => {
+    const args = ['create', '--title', 'Nightly failed', '--description', 'd', '--requester', 'aberg', '--site', '1', '--department', '1', '--status', 'Open', '--dedup-key', 'job-register'];
+    const first = createdIdOf((await h.cli(args)).stdout);
+    expect((await h.cli(args)).stdout).toBe(`updated #${first}\n`);
+    expect(routeCount(h, REGISTER)).toBeGreaterThan(0);
+  });
+});
+
+describe('at a terminal', () => {
+  it('asks for what is missing, confirms, then adds to the open ticket of the key', async () => {
+    const first = createdIdOf((await h.cli(['create', '--title', 'Printer jams', '--description', 'd', '--requester', 'aberg', '--site', '1', '--department', '1', '--status', 'Open', '--dedup-key', 'job-tty'])).stdout);
+    const asked = await h.context({
+      tty: true,
+      answers: [
+        { kind: 'select', message: 'Department', name: 'Sales' },
+        { kind: 'select', message: 'Status', name: 'Open' },
+        { kind: 'confirm', message: 'Create this ticket, or add it to the open ticket of key job-tty?', value: true },
+      ],
+    });
+    await run({ values: { title: 'Printer jams', description: 'again', requester: 'aberg', site: 'Remote' }, integration: false, dedupKey: 'job-tty' }, asked.ctx);
+    asked.prompter.assertDone();
+    expect(asked.stdout()).toBe(`updated #${first}\n`);
+  });
+});
+
+describe('which tickets carry the key', () => {
+  it('does not take a ticket whose key merely starts with this key', async () => {
+    const longer = createdIdOf((await occurrence('job-prefix-2')).stdout);
+    const result = await occurrence('job-prefix');
+    expect(createdIdOf(result.stdout)).not.toBe(longer);
+    expect(ticketsTitled('Build failed [job-prefix]')).toHaveLength(1);
+  });
+
+  it('does not take a ticket with the key in the middle of its title', async () => {
+    await h.cli(['create', '--integration', '--title', 'Build [job-middle] failed', '--description', 'd', '--requester', 'ci-bot']);
+    const result = await occurrence('job-middle');
+    expect(result.stdout).toMatch(/^created #\d+\n$/);
+  });
+
+  it('ignores a deleted ticket of the key', async () => {
+    const first = createdIdOf((await occurrence('job-deleted')).stdout);
+    expect((await h.cli(['delete', String(first), '--yes'])).code).toBe(0);
+    const again = createdIdOf((await occurrence('job-deleted')).stdout);
+    expect(again).not.toBe(first);
+  });
+
+  it('finds the ticket on a later page of a search that matches many tickets', async () => {
+    // The oldest open ticket carries the key; 230 newer ones only mention it: it is on page 3 of 100.
+    const tickets = [...h.sandbox.state.tickets].filter((t) => !t.isDeleted).sort((a, b) => a.createdOn.localeCompare(b.createdOn));
+    const keyed = tickets.find((t) => t.ticketStatusId === OPEN)!;
+    tickets.splice(tickets.indexOf(keyed), 1);
+    keyed.title = 'Disk full [job-pages]';
+    for (const [index, ticket] of tickets.filter((t) => t.createdOn > keyed.createdOn).slice(0, 230).entries()) ticket.title = `job-pages noise ${index}`;
+    void h.sandbox.state;
+    const lists = routeCount(h, LIST);
+    const result = await occurrence('job-pages', '--on-existing', 'skip');
+    expect(result).toMatchObject({ code: 0, stdout: `skipped #${keyed.id}\n` });
+    expect(routeCount(h, LIST) - lists).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('the key and dry runs', () => {
+  it.each([[''], ['has space'], ['[bracket]'], ['x'.repeat(101)], ['semi;colon']])('refuses the key %j with exit 2, sending nothing', async (key) => {
+    const result = await sendsNothing(h, () => occurrence(key));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('error: invalid --dedup-key');
+  });
+
+  it('takes a key of 100 characters of letters, digits and ._:/-', async () => {
+    const key = `gl:group/project.job_1-${'a'.repeat(77)}`;
+    expect(key).toHaveLength(100);
+    expect((await occurrence(key)).stdout).toMatch(/^created #\d+\n$/);
+  });
+
+  it('refuses --on-existing and --reopen without --dedup-key', async () => {
+    const result = await sendsNothing(h, () => h.cli(['create', '--integration', '--title', 'T', '--description', 'd', '--requester', 'ci-bot', '--reopen']));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--reopen goes with --dedup-key KEY');
+  });
+
+  it('looks up and says the action in a dry run, changing nothing', async () => {
+    const none = await h.cli(['--json', 'create', '--integration', '--title', 'T', '--description', 'd', '--requester', 'ci-bot', '--dedup-key', 'job-dry', '--dry-run']);
+    expect(JSON.parse(none.stdout)).toMatchObject({ dryRun: true, action: 'created', id: null, key: 'job-dry', method: 'POST', path: '/api/TicketsApi/new' });
+    const first = createdIdOf((await occurrence('job-dry')).stdout);
+    const [creates, replies, version] = [routeCount(h, NEW), routeCount(h, REQREPLY), h.sandbox.state.conversations.length];
+    const human = await occurrence('job-dry', '--dry-run');
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain(`dry run: key job-dry: would update #${first}\ndry run: would send POST /api/TicketsApi/reqreply/${first} (nothing was sent)\n`);
+    const skip = await occurrence('job-dry', '--dry-run', '--on-existing', 'skip');
+    expect(skip.stdout).toBe(`dry run: key job-dry: would skip #${first} (nothing would be sent)\n`);
+    expect([routeCount(h, NEW), routeCount(h, REQREPLY), h.sandbox.state.conversations.length]).toEqual([creates, replies, version]);
+  });
+});
+
+describe('a service that does more than the sandbox', () => {
+  it('ignores a ticket the list marks deleted', async () => {
+    // The sandbox leaves deleted tickets out of its lists; a service may list them, marked.
+    const ghost = { ticketId: 999_999, subject: 'Build failed [job-ghost]', status: 'Open', isDeleted: true, createdOn: '2020-01-01T00:00:00Z' };
+    const front = await startFrontServer(h, (req, res, body) => {
+      if (req.method !== 'POST' || req.url !== '/api/TicketsApi') return false;
+      void fetch(`${h.sandbox.url}/api/TicketsApi`, { method: 'POST', headers: { authorization: req.headers.authorization!, 'content-type': 'application/json' }, body }).then(async (passed) => {
+        const items = (await passed.json()) as unknown[];
+        const first = (JSON.parse(body.toString()) as { page: number }).page === 1;
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(first ? [ghost, ...items] : items));
+      });
+      return true;
+    });
+    try {
+      const result = await h.cli(['create', '--integration', '--title', 'Build failed', '--description', 'd', '--requester', 'ci-bot', '--dedup-key', 'job-ghost'], { env: frontEnv(h, front) });
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      expect(result.stdout).toMatch(/^created #\d+\n$/);
+    } finally {
+      await front.close();
+    }
+  });
+
+  it('reports its own ticket and why there are two when it cannot close it as a duplicate', async () => {
+    // Two jobs at once with a token that may not close: both create, the newer cannot give way.
+    let arrived = 0;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const front = await startFrontServer(h, () => false, {
+      gate: async (req) => {
+        if (req.url !== '/api/TicketsApi/new') return;
+        if (++arrived >= 2) release();
+        await held;
+      },
+    });
+    try {
+      const env = { TKT_URL: front.url, TKT_TOKEN: h.sandbox.issueToken('viewer') };
+      const args = ['create', '--integration', '--title', 'Build failed', '--description', 'd', '--requester', 'ci-bot', '--dedup-key', 'job-no-close'];
+      const results = await Promise.all([h.cli(args, { env }), h.cli(args, { env })]);
+      const ids = ticketsTitled('Build failed [job-no-close]').map((t) => t.id);
+      expect(ids).toHaveLength(2);
+      const [older, newer] = [Math.min(...ids), Math.max(...ids)];
+      const loser = results.find((r) => r.code !== 0)!;
+      expect(results.find((r) => r.code === 0)).toMatchObject({ stdout: `created #${older}\n`, stderr: '' });
+      expect(loser.code).toBe(5);
+      expect(loser.stdout).toBe(`created #${newer}\n`);
+      expect(loser.stderr).toContain(`warning: #${newer} duplicates #${older} (key job-no-close, created at the same moment) and could not be closed\n`);
+    } finally {
+      await front.close();
+    }
+  });
+
+  it('refuses --dedup-key with --from', async () => {
+    const result = await sendsNothing(h, () => h.cli(['create', '--from', join(dir, 'rows.csv'), '--dedup-key', 'k']));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--from cannot be combined with --dedup-key');
+  });
+});

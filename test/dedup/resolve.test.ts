@@ -1,0 +1,59 @@
+// `tkt resolve --dedup-key`: every open ticket of the key, and a calm "nothing to resolve".
+import { describe, expect, it } from 'vitest';
+import type { Harness } from '../helpers/harness.js';
+import { routeCount, sendsNothing, ticketById, useHarness } from '../helpers/sandbox-state.js';
+
+const RESOLVE = 'POST /api/TicketsApi/resolve/{id}';
+const OPEN = 1;
+const RESOLVED = 6;
+
+let h: Harness;
+useHarness({}, (harness) => (h = harness));
+
+/** A ticket titled `title` through the plain create (no look-up), its ID. */
+async function ticket(title: string): Promise<number> {
+  const result = await h.cli(['create', '--integration', '-q', '--title', title, '--description', 'd', '--requester', 'ci-bot']);
+  return Number(result.stdout.trim());
+}
+
+describe('tkt resolve --dedup-key', () => {
+  it('resolves every open ticket of the key and no other', async () => {
+    const first = await ticket('Build failed [job-green]');
+    const second = await ticket('Deploy failed [job-green]');
+    const longer = await ticket('Build failed [job-green-2]');
+    const middle = await ticket('Build [job-green] failed');
+    const result = await h.cli(['resolve', '--dedup-key', 'job-green', '--details', 'Build 12 is green']);
+    expect(result).toMatchObject({ code: 0, stdout: `✓ #${first} resolved\n✓ #${second} resolved\n`, stderr: '' });
+    expect([first, second].map((id) => ticketById(h, id).ticketStatusId)).toEqual([RESOLVED, RESOLVED]);
+    expect(ticketById(h, first).resolution?.details).toBe('Build 12 is green');
+    expect([longer, middle].map((id) => ticketById(h, id).ticketStatusId)).toEqual([OPEN, OPEN]);
+  });
+
+  it('is exit 0 saying there was nothing to resolve when no open ticket has the key', async () => {
+    await ticket('Build failed [job-none]');
+    expect((await h.cli(['resolve', '--dedup-key', 'job-none', '--details', 'green'])).code).toBe(0);
+    const resolves = routeCount(h, RESOLVE);
+    const again = await h.cli(['resolve', '--dedup-key', 'job-none', '--details', 'green']);
+    expect(again).toMatchObject({ code: 0, stdout: '', stderr: 'nothing to resolve: no open ticket has the key job-none\n' });
+    expect(routeCount(h, RESOLVE)).toBe(resolves);
+  });
+
+  it('plans the resolutions in a dry run, resolving nothing', async () => {
+    const id = await ticket('Build failed [job-dry-resolve]');
+    const result = await h.cli(['--json', 'resolve', '--dedup-key', 'job-dry-resolve', '--details', 'green', '--dry-run']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ dryRun: true, method: 'POST', path: `/api/TicketsApi/resolve/${id}` });
+    expect(ticketById(h, id).ticketStatusId).toBe(OPEN);
+  });
+
+  it('refuses a bad key, IDs with a key, and neither, with exit 2 and nothing sent', async () => {
+    const bad = await sendsNothing(h, () => h.cli(['resolve', '--dedup-key', 'a b', '--details', 'x']));
+    expect(bad).toMatchObject({ code: 2 });
+    expect(bad.stderr).toContain('error: invalid --dedup-key "a b"');
+    const both = await sendsNothing(h, () => h.cli(['resolve', '12', '--dedup-key', 'k', '--details', 'x']));
+    expect(both.stderr).toContain('error: give ticket IDs or --dedup-key, not both');
+    const neither = await sendsNothing(h, () => h.cli(['resolve', '--details', 'x']));
+    expect(neither).toMatchObject({ code: 2 });
+    expect(neither.stderr).toContain("missing required argument 'id'");
+  });
+});
