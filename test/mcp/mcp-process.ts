@@ -2,6 +2,7 @@
 // official SDK's Client over stdio, or with raw JSON-RPC lines when a test needs to close stdin
 // or send a signal at a chosen moment.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -26,7 +27,7 @@ export interface McpSession {
 export async function connectMcp(args: string[], env: Record<string, string>): Promise<McpSession> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], env: childEnv(env), stderr: 'pipe' });
   let stderr = '';
-  transport.stderr?.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  (transport.stderr as Readable | null)?.setEncoding('utf8').on('data', (text: string) => (stderr += text));
   const client = new Client({ name: 'tkt-test', version: '1.0.0' });
   let received = '';
   await client.connect(transport);
