@@ -1,6 +1,6 @@
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
-import { ALL_TOOLS, selectTools, type ToolSelection } from '../mcp/catalog.js';
+import { selectTools, type ToolSelection } from '../mcp/catalog.js';
 
 export type McpOptions = ToolSelection;
 
@@ -21,13 +21,11 @@ lookups. --write adds create_ticket, update_ticket, reply_to_ticket, resolve_tic
 close_ticket, pickup_ticket, assign_ticket, reopen_ticket; --allow-delete adds delete_ticket.
 Text from tickets is fenced in every answer, as data. Configuration snippets: see the README.
 
-Tools: ${ALL_TOOLS.join(', ')}
-
 Examples:
   $ tkt mcp
   $ tkt mcp --profile work --write
   $ tkt mcp --tools list_tickets,get_ticket
-  $ tkt sandbox --port 8080 & tkt mcp --url http://127.0.0.1:8080`,
+  $ tkt mcp --write --allow-delete --tools get_ticket,delete_ticket`,
     );
   host.action(command, (_args, opts, ctx) => run(opts, ctx), { graceful: true });
 }

@@ -69,6 +69,13 @@ describe('tkt mcp: the read tools', () => {
     expect((await names(['--tools', 'get_ticket,list_tickets'])).map((tool) => tool.name)).toEqual(['list_tickets', 'get_ticket']);
   });
 
+  it('keeps the tool list within its token budget (README, Assistants: characters / 4)', async () => {
+    const tokens = async (args: string[]) => withMcp(args, async ({ client }) => JSON.stringify(await client.listTools()).length / 4);
+    expect(await tokens([])).toBeLessThanOrEqual(1600);
+    expect(await tokens(['--write'])).toBeLessThanOrEqual(4000);
+    expect(await tokens(['--write', '--allow-delete'])).toBeLessThanOrEqual(4200);
+  });
+
   it('answers a tool that is not enabled with an error, sending nothing', async () => {
     await withMcp([], async (mcp) => {
       const before = h.sandbox.stats.requests;
