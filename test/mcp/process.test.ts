@@ -100,5 +100,10 @@ describe('tkt mcp as a process', () => {
     expect(run.stderr).toContain('error: unknown tool "nosuch"');
     expect(run.stderr).toContain('valid tools: list_tickets, get_ticket, my_queue, lookups, create_ticket');
     expect(run.stdout).toBe('');
+    const deleting = await h.cli(['mcp', '--allow-delete']);
+    expect(deleting.code).toBe(2);
+    expect(deleting.stderr).toContain('error: --allow-delete needs --write');
+    const notAllowed = await h.cli(['mcp', '--write', '--tools', 'delete_ticket']);
+    expect(notAllowed.stderr).toContain('error: tool delete_ticket needs --write --allow-delete');
   });
 });
