@@ -4,10 +4,8 @@ import { Command, CommanderError, Option } from '@commander-js/extra-typings';
 import { createProcessHost, createRunState, type ProcessLike, type RunState, type StopSignal } from './process-host.js';
 import { registerCommands } from './commands/index.js';
 import { ExitCode, InterruptedError, OutputClosedError, TktError, exitCodeOf, stoppedHow } from './errors.js';
-import { loginCommand } from './config/session.js';
-import { redactText } from './api/redact.js';
+import { cleanErrorText, errorHint, type LoginGlobals } from './cmdutil/error-text.js';
 import { reflow } from './output/reflow.js';
-import { sanitizeText } from './output/sanitize.js';
 import { isClosedPipe } from './output/write.js';
 
 const EXAMPLES = `
@@ -56,46 +54,20 @@ export function buildProgram(proc: ProcessLike, state: RunState) {
   return program;
 }
 
-/** Error text may quote a server: made safe for the terminal, and cleared of anything credential-shaped. */
-function clean(text: string): string {
-  return sanitizeText(redactText(text));
-}
-
-/**
- * The next step for the user, decided here for every command: the error's own hint when it has
- * one (it knows the case best), else the one its exit code calls for.
- */
-function hintFor(error: TktError, globals: LoginGlobals, env: Record<string, string | undefined>): string | undefined {
-  if (error.hint !== undefined || exitCodeOf(error) !== ExitCode.notAuthenticated) return error.hint;
-  // A refused token from TKT_TOKEN is not fixed by `tkt login`: that token still wins.
-  if (env.TKT_TOKEN?.trim()) {
-    return 'the token in TKT_TOKEN was refused: set a valid one, or unset TKT_TOKEN to use the saved login';
-  }
-  // The login that fixes this run: its profile and --url, not the default's.
-  return `run "${loginCommand({ globals, env })}"`;
-}
-
-/** The global options a login hint repeats, as commander parsed them. */
-interface LoginGlobals {
-  profile?: string | undefined;
-  url?: string | undefined;
-  allowHttp?: boolean | undefined;
-}
-
 function errorLines(error: unknown, globals: LoginGlobals & { debug?: boolean | undefined }, env: Record<string, string | undefined>, stoppedBy: StopSignal | undefined): string[] {
   const debug = globals.debug === true;
   if (error instanceof TktError) {
     const message = error instanceof InterruptedError && error.bare ? stoppedHow(stoppedBy) : error.message;
-    const lines = [`error: ${clean(message)}`];
-    for (const detail of error.details) lines.push(`  ${clean(detail)}`);
-    const hint = hintFor(error, globals, env);
-    if (hint !== undefined) lines.push(`hint: ${clean(hint)}`);
-    if (debug && error.stack !== undefined) lines.push(clean(error.stack));
+    const lines = [`error: ${cleanErrorText(message)}`];
+    for (const detail of error.details) lines.push(`  ${cleanErrorText(detail)}`);
+    const hint = errorHint(error, globals, env);
+    if (hint !== undefined) lines.push(`hint: ${cleanErrorText(hint)}`);
+    if (debug && error.stack !== undefined) lines.push(cleanErrorText(error.stack));
     return lines;
   }
   const message = error instanceof Error ? error.message : String(error);
-  const lines = [`error: ${clean(message)}`];
-  if (debug && error instanceof Error && error.stack !== undefined) lines.push(clean(error.stack));
+  const lines = [`error: ${cleanErrorText(message)}`];
+  if (debug && error instanceof Error && error.stack !== undefined) lines.push(cleanErrorText(error.stack));
   else lines.push('hint: run again with --debug for details');
   return lines;
 }

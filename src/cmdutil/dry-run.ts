@@ -32,7 +32,7 @@ function sentFields(form: MultipartInput): [string, FormValue][] {
  * `{dryRun, method, path, fields, files}` (no fields for an endpoint without a body, `json`
  * for a JSON body).
  */
-function plannedJson(request: PlannedRequest): Record<string, unknown> {
+export function plannedJson(request: PlannedRequest): Record<string, unknown> {
   return {
     dryRun: true,
     method: request.method,

@@ -27,6 +27,7 @@ import * as reopen from './reopen.js';
 import * as attach from './attach.js';
 import * as deleteCommand from './delete.js';
 import * as sandbox from './sandbox.js';
+import * as mcp from './mcp.js';
 
 export function registerCommands(program: Program, host: CommandHost): void {
   login.register(program, host);
@@ -54,6 +55,7 @@ export function registerCommands(program: Program, host: CommandHost): void {
   deleteCommand.register(program, host);
   api.register(program, host);
   sandbox.register(program, host);
+  mcp.register(program, host);
   completion.register(program, host);
   help.register(program, host);
 }

@@ -36,3 +36,11 @@ const JSON_RAW_CONTROL = /[\u007f-\u009f]/g;
 export function escapeJsonControls(json: string): string {
   return json.replace(JSON_RAW_CONTROL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+/**
+ * Server text for a reader that is not a terminal (an assistant, through `tkt mcp`): control
+ * characters removed rather than shown, as nothing would display them; \n and \t kept.
+ */
+export function stripControls(text: string): string {
+  return text.replace(/\r\n/g, '\n').replace(CONTROL, '');
+}

@@ -30,14 +30,14 @@ const ENTRY_TYPES: Readonly<Record<string, string>> = {
 };
 
 /** "RequesterReply" as "Reply from requester"; a draft says so. */
-function entryType(entry: ConversationEntry): string {
+export function entryType(entry: ConversationEntry): string {
   const raw = entry.type ?? 'Message';
   const words = ENTRY_TYPES[raw.toLowerCase()] ?? raw.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^./, (first) => first.toUpperCase());
   return entry.draft ? `${words} (draft)` : words;
 }
 
 /** A related record: its name as the ticket gives it, else its ID named through the lookups, else the ID. */
-async function related(ticket: Ticket, lookups: Lookups, spec: LookupFieldSpec): Promise<string | undefined> {
+export async function relatedName(ticket: Ticket, lookups: Lookups, spec: LookupFieldSpec): Promise<string | undefined> {
   const { name, id } = ticket.field(spec.key);
   if (name !== undefined) return name;
   if (id === undefined) return undefined;
@@ -62,7 +62,7 @@ function dueText(due: Date | undefined, now: Date, state: DueState): string | un
 async function header(ticket: Ticket, options: DetailOptions): Promise<string> {
   const { lookups, now } = options;
   // Independent lookups run together; each source is still fetched at most once.
-  const names = await Promise.all(HEADER_FIELDS.map((spec) => related(ticket, lookups, spec)));
+  const names = await Promise.all(HEADER_FIELDS.map((spec) => relatedName(ticket, lookups, spec)));
   const status = names[HEADER_FIELDS.findIndex((spec) => spec.key === 'status')];
   // renderKeyValue escapes the service's text, so no colour goes into these values.
   const pairs: [string, Cell][] = [
@@ -103,14 +103,19 @@ async function resolutionSection(ticket: Ticket, options: DetailOptions, style: 
   return section('Resolution', (meta === '' ? '' : `  ${style.dim(meta)}\n`) + wrap(indent(details), options), style);
 }
 
-function conversationsSection(ticket: Ticket, options: DetailOptions, style: Style): string {
-  const all = ticket.conversation
+/** The conversation oldest first, newest last, whatever order the service used; ties keep its order. */
+export function orderedConversation(ticket: Ticket): ConversationEntry[] {
+  return ticket.conversation
     .map((entry, index) => ({ entry, index, at: entry.at?.getTime() }))
-    // Oldest first, newest last, whatever order the service used; ties keep its order.
-    .sort((a, b) => (a.at ?? 0) - (b.at ?? 0) || a.index - b.index);
+    .sort((a, b) => (a.at ?? 0) - (b.at ?? 0) || a.index - b.index)
+    .map(({ entry }) => entry);
+}
+
+function conversationsSection(ticket: Ticket, options: DetailOptions, style: Style): string {
+  const all = orderedConversation(ticket);
   if (all.length === 0) return '';
   const conversations = options.comments === undefined ? all : all.slice(Math.max(0, all.length - options.comments));
-  const blocks = conversations.map(({ entry }) => {
+  const blocks = conversations.map((entry) => {
     const type = entryType(entry);
     const { from, to, cc, subject, message } = entry;
     const route = [from, to === undefined ? undefined : `→ ${to}`, cc === undefined ? undefined : `(cc ${cc})`].filter(Boolean).join(' ');

@@ -30,6 +30,10 @@ const LAZY_INPUTS: Array<{ name: string; pattern: RegExp }> = [
   // tkt triage's terminal UI: Ink, React and the Yoga layout engine, about a megabyte.
   { name: 'ink', pattern: /(^|\/)node_modules\/ink\// },
   { name: 'react', pattern: /(^|\/)node_modules\/(react|react-reconciler|yoga-layout)\// },
+  // tkt mcp's server: the MCP SDK and zod, its schemas, and the tools (the catalog of names is light).
+  { name: '@modelcontextprotocol/sdk', pattern: /(^|\/)node_modules\/@modelcontextprotocol\// },
+  { name: 'zod', pattern: /(^|\/)node_modules\/zod\// },
+  { name: 'src/mcp (but its catalog)', pattern: /^src\/mcp\/(?!catalog\.ts$)/ },
 ];
 
 interface Metafile {

@@ -1,0 +1,32 @@
+// What an error says to the user, wherever it is shown: the `error:` line and its hint at the
+// end of a run (src/program.ts), or a tool result of `tkt mcp` (src/mcp/). One wording for both.
+import { redactText } from '../api/redact.js';
+import { loginCommand } from '../config/session.js';
+import { ExitCode, TktError, exitCodeOf } from '../errors.js';
+import { sanitizeText } from '../output/sanitize.js';
+
+/** The global options a login hint repeats. */
+export interface LoginGlobals {
+  profile?: string | undefined;
+  url?: string | undefined;
+  allowHttp?: boolean | undefined;
+}
+
+/** Error text may quote a server: made safe for the terminal, and cleared of anything credential-shaped. */
+export function cleanErrorText(text: string): string {
+  return sanitizeText(redactText(text));
+}
+
+/**
+ * The next step for the user: the error's own hint when it has one (it knows the case best),
+ * else the one its exit code calls for.
+ */
+export function errorHint(error: TktError, globals: LoginGlobals, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  if (error.hint !== undefined || exitCodeOf(error) !== ExitCode.notAuthenticated) return error.hint;
+  // A refused token from TKT_TOKEN is not fixed by `tkt login`: that token still wins.
+  if (env.TKT_TOKEN?.trim()) {
+    return 'the token in TKT_TOKEN was refused: set a valid one, or unset TKT_TOKEN to use the saved login';
+  }
+  // The login that fixes this run: its profile and --url, not the default's.
+  return `run "${loginCommand({ globals, env })}"`;
+}

@@ -1,0 +1,38 @@
+import type { CommandHost, Program } from './host.js';
+import type { Context } from '../context/context.js';
+import { selectTools, type ToolSelection } from '../mcp/catalog.js';
+
+export type McpOptions = ToolSelection;
+
+export function register(program: Program, host: CommandHost): void {
+  const command = program
+    .command('mcp')
+    .description('Serve the help desk to AI assistants (Model Context Protocol over stdio)')
+    .option('--write', 'also offer the tools that change tickets (each takes dry_run)')
+    .option('--allow-delete', 'with --write: also offer delete_ticket')
+    .option('--tools <names>', 'offer only these tools (comma-separated)')
+    .addHelpText(
+      'after',
+      `
+An assistant (Claude Desktop, VS Code, Cursor) starts "tkt mcp" itself and talks to it on
+stdin/stdout; nothing else is written to stdout. It uses this profile's login and never asks
+for a password: run "tkt login" first. Read-only by default: list_tickets, get_ticket, my_queue,
+lookups. --write adds create_ticket, update_ticket, reply_to_ticket, resolve_ticket,
+close_ticket, pickup_ticket, assign_ticket, reopen_ticket; --allow-delete adds delete_ticket.
+Text from tickets is fenced in every answer, as data. Configuration snippets: see the README.
+
+Examples:
+  $ tkt mcp
+  $ tkt mcp --profile work --write
+  $ tkt mcp --tools list_tickets,get_ticket
+  $ tkt mcp --write --allow-delete --tools get_ticket,delete_ticket`,
+    );
+  host.action(command, (_args, opts, ctx) => run(opts, ctx), { graceful: true });
+}
+
+export async function run(options: McpOptions, ctx: Context): Promise<void> {
+  // An unknown tool name fails at start (exit 2), before the SDK loads.
+  const tools = selectTools(options);
+  const { serve } = await import('../mcp/server.js');
+  await serve(ctx, tools);
+}

@@ -1,0 +1,68 @@
+// How every write tool sends its change: one ID through the ID runner (src/bulk/runner.ts), so a
+// failure is classified as `tkt close 42` classifies it (in doubt when the change may have been
+// made), an "already closed" answer is a success that changed nothing, and a dry run answers
+// with the very plan a real call would send.
+import { z } from 'zod';
+import type { ApiResponse } from '../api/types.js';
+import { runBulk } from '../bulk/runner.js';
+import { plannedJson, type PlannedRequest } from '../cmdutil/dry-run.js';
+import type { Context } from '../context/context.js';
+import { InterruptedError, OperationError, TktError } from '../errors.js';
+import { defined } from './summary.js';
+import type { ToolAnnotations, ToolOutput } from './tool.js';
+
+export const dryRunInput = { dry_run: z.boolean().optional().describe('answer with the request it would send; send nothing') };
+export const ticketIdInput = { id: z.number().int().positive().describe('ticket ID') };
+
+/** The structured answer of every write tool. */
+export const changeOutput = {
+  id: z.union([z.number(), z.string()]).optional(),
+  changed: z.boolean().optional(),
+  note: z.string().optional(),
+  dry_run: z.boolean().optional(),
+  requests: z.array(z.record(z.string(), z.unknown())).optional(),
+};
+
+export const WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+export const WRITE_IDEMPOTENT: ToolAnnotations = { ...WRITE, idempotentHint: true };
+
+/** A dry run's answer: the plans, as `--dry-run --json` prints them. */
+export function dryRunOutput(id: number | undefined, planned: readonly PlannedRequest[]): ToolOutput {
+  const requests = planned.map(plannedJson);
+  const lines = requests.map((request) => `${String(request.method)} ${String(request.path)} ${JSON.stringify(request.fields ?? request.json ?? {})}`);
+  return { structured: defined({ id, dry_run: true, changed: false, requests }), text: `Dry run: nothing was sent. It would send:\n${lines.join('\n')}` };
+}
+
+export interface ChangeSpec {
+  /** "closed", "picked up": what the ticket was. */
+  verb: string;
+  plan(id: number, api: Context['api']): PlannedRequest | Promise<PlannedRequest>;
+  noteFor?(response: ApiResponse): string | undefined;
+}
+
+/** Sends one ticket's change, or with `dryRun` only plans it. */
+export async function changeOne(ctx: Context, id: number, spec: ChangeSpec, dryRun: boolean | undefined): Promise<ToolOutput> {
+  if (dryRun) return dryRunOutput(id, [await spec.plan(id, () => ctx.api())]);
+  const client = await ctx.api();
+  const run = await runBulk(
+    [id],
+    async (ticket) => {
+      const response = await client.send(await spec.plan(ticket, () => ctx.api()));
+      const note = spec.noteFor?.(response);
+      return { status: response.status, ...(note === undefined ? {} : { note }) };
+    },
+    { concurrency: 1, signal: ctx.signal },
+  );
+  const result = run.results[0];
+  if (result === undefined) throw new InterruptedError();
+  if (!result.ok) {
+    if (result.inDoubt) {
+      throw new OperationError(`ticket #${id}: in doubt: ${result.error ?? 'no answer'}`, {
+        hint: 'the service may have made the change: read the ticket (get_ticket) before trying again',
+      });
+    }
+    throw result.failure instanceof TktError ? result.failure : new OperationError(result.error ?? 'failed');
+  }
+  const changed = result.note === undefined;
+  return { structured: defined({ id, changed, note: result.note }), text: changed ? `Ticket #${id} ${spec.verb}.` : `Ticket #${id}: ${result.note}.` };
+}

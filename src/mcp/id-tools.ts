@@ -1,0 +1,90 @@
+// The write tools that act on one ticket by ID, as `tkt pickup|resolve|close|assign|reopen|delete`
+// do: the same plans, name resolution and "already ..." answers (src/bulk/, src/reading/).
+import { z } from 'zod';
+import { plans } from '../api/plans.js';
+import { DEFAULT_REOPEN_STATUS, assigneeChange, changeRequest, reopenChange } from '../bulk/change.js';
+import { UsageError } from '../errors.js';
+import { resolveActingUser } from '../prompts/acting-user.js';
+import { alreadyAssignedNote, alreadyClosedNote, alreadyResolvedNote } from '../reading/unchanged.js';
+import { WRITE, WRITE_IDEMPOTENT, changeOne, changeOutput, dryRunInput, ticketIdInput } from './change.js';
+import { defineTool } from './tool.js';
+
+/** Text the service must get: an empty one is refused before any request, as the CLI does. */
+function required(text: string, name: string): string {
+  if (text.trim() === '') throw new UsageError(`${name} is empty`);
+  return text;
+}
+
+export const pickupTicket = defineTool({
+  name: 'pickup_ticket',
+  title: 'Pick up a ticket',
+  description: 'Assign a ticket to yourself.',
+  input: { ...ticketIdInput, ...dryRunInput },
+  output: changeOutput,
+  annotations: WRITE_IDEMPOTENT,
+  call: (args, { ctx }) => changeOne(ctx, args.id, { verb: 'picked up', plan: (id) => plans.pickupTicket(id), noteFor: alreadyAssignedNote }, args.dry_run),
+});
+
+export const resolveTicket = defineTool({
+  name: 'resolve_ticket',
+  title: 'Resolve a ticket',
+  description: 'Resolve a ticket with resolution details, as you.',
+  input: { ...ticketIdInput, details: z.string().describe('the resolution'), ...dryRunInput },
+  output: changeOutput,
+  annotations: WRITE_IDEMPOTENT,
+  async call(args, { ctx }) {
+    const details = required(args.details, 'details');
+    const submitBy = await resolveActingUser(ctx, undefined, 'resolves');
+    return changeOne(ctx, args.id, { verb: 'resolved', plan: (id) => plans.resolveTicket(id, { details, submitBy }), noteFor: alreadyResolvedNote }, args.dry_run);
+  },
+});
+
+export const closeTicket = defineTool({
+  name: 'close_ticket',
+  title: 'Close a ticket',
+  description: 'Close a ticket, as you, with optional comments.',
+  input: { ...ticketIdInput, comments: z.string().optional(), ...dryRunInput },
+  output: changeOutput,
+  annotations: WRITE_IDEMPOTENT,
+  async call(args, { ctx }) {
+    const closeBy = await resolveActingUser(ctx, undefined, 'closes');
+    const closure = { closeBy, comments: args.comments, files: [] };
+    return changeOne(ctx, args.id, { verb: 'closed', plan: (id) => plans.closeTicket(id, closure), noteFor: alreadyClosedNote }, args.dry_run);
+  },
+});
+
+export const assignTicket = defineTool({
+  name: 'assign_ticket',
+  title: 'Assign a ticket',
+  description: 'Assign a ticket to a technician (name, username, ID or @me).',
+  input: { ...ticketIdInput, user: z.string(), ...dryRunInput },
+  output: changeOutput,
+  annotations: WRITE_IDEMPOTENT,
+  async call(args, { ctx, lookups }) {
+    const change = await assigneeChange(lookups, args.user, { flag: 'user', noun: 'user' });
+    return changeOne(ctx, args.id, { verb: 'assigned', ...changeRequest(change) }, args.dry_run);
+  },
+});
+
+export const reopenTicket = defineTool({
+  name: 'reopen_ticket',
+  title: 'Reopen a ticket',
+  description: `Set a resolved or closed ticket back to a status (default ${DEFAULT_REOPEN_STATUS}).`,
+  input: { ...ticketIdInput, status: z.string().optional(), ...dryRunInput },
+  output: changeOutput,
+  annotations: WRITE_IDEMPOTENT,
+  async call(args, { ctx, lookups }) {
+    const change = await reopenChange(lookups, args.status);
+    return changeOne(ctx, args.id, { verb: 'reopened', ...changeRequest(change) }, args.dry_run);
+  },
+});
+
+export const deleteTicket = defineTool({
+  name: 'delete_ticket',
+  title: 'Delete a ticket',
+  description: 'Delete a ticket. Destructive: confirm with the user first; try dry_run.',
+  input: { ...ticketIdInput, ...dryRunInput },
+  output: changeOutput,
+  annotations: { ...WRITE, destructiveHint: true },
+  call: (args, { ctx }) => changeOne(ctx, args.id, { verb: 'deleted', plan: (id) => plans.deleteTicket(id) }, args.dry_run),
+});

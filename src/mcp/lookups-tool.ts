@@ -1,0 +1,33 @@
+// lookups: the names a ticket field takes (statuses, people, sites...), from the lookups cache
+// that resolves names everywhere (src/lookups/), so an assistant can pick a valid one.
+import { z } from 'zod';
+import { LOOKUP_KINDS, type LookupKind } from '../model/fields.js';
+import { defined } from './summary.js';
+import { FENCE_NOTE, clean, quoted } from './text.js';
+import { READ_ONLY, defineTool } from './tool.js';
+
+const MAX_ENTRIES = 50;
+
+export const lookupsTool = defineTool({
+  name: 'lookups',
+  title: 'Lookup values',
+  description: `The valid values of a ticket field, with their IDs: ${LOOKUP_KINDS.join(', ')}.`,
+  input: {
+    kind: z.enum(LOOKUP_KINDS as [LookupKind, ...LookupKind[]]),
+    search: z.string().optional().describe('only names containing this text'),
+  },
+  output: {
+    kind: z.string(),
+    entries: z.array(z.object({ id: z.union([z.number(), z.string()]), name: z.string(), username: z.string().optional() })),
+    total: z.number(),
+  },
+  annotations: READ_ONLY,
+  async call(args, { lookups }) {
+    const wanted = args.search?.trim().toLowerCase() ?? '';
+    const matching = (await lookups.entries(args.kind)).filter((entry) => wanted === '' || [entry.name, ...entry.aliases].some((name) => name.toLowerCase().includes(wanted)));
+    const entries = matching.slice(0, MAX_ENTRIES).map((entry) => defined({ id: entry.id, name: clean(entry.name) ?? '', username: clean(entry.username) }));
+    const more = matching.length > entries.length ? [`... ${matching.length - entries.length} more: narrow with search`] : [];
+    const lines = entries.length === 0 ? [`No ${args.kind} matches.`] : [FENCE_NOTE, ...entries.map((entry) => `${entry.id}: ${quoted(entry.name)}${entry.username === undefined ? '' : ` (${quoted(entry.username)})`}`), ...more];
+    return { structured: { kind: args.kind, entries, total: matching.length }, text: lines.join('\n') };
+  },
+});

@@ -1,0 +1,53 @@
+// A ticket of a list as an assistant gets it: the few facts that pick the next ticket, from the
+// list item read model (src/model/ticket.ts) that `tkt list` prints.
+import { z } from 'zod';
+import { readListItem } from '../model/ticket.js';
+import { clean, quoted } from './text.js';
+
+export const ticketSummarySchema = z.object({
+  id: z.union([z.number(), z.string()]).optional(),
+  title: z.string().optional(),
+  status: z.string().optional(),
+  priority: z.string().optional(),
+  assignee: z.string().optional(),
+  requester: z.string().optional(),
+  due: z.string().optional().describe('ISO 8601'),
+  overdue: z.boolean().optional(),
+});
+export type TicketSummary = z.infer<typeof ticketSummarySchema>;
+
+/** Leaves out what the ticket does not say: undefined members are not JSON. */
+export function defined<T extends Record<string, unknown>>(record: T): T {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as T;
+}
+
+export function summarize(item: unknown, now: Date): TicketSummary {
+  const ticket = readListItem(item);
+  const overdue = ticket.settled ? false : (ticket.overdue ?? (ticket.due !== undefined && ticket.due < now));
+  return defined({
+    id: ticket.id,
+    title: clean(ticket.title),
+    status: clean(ticket.status),
+    priority: clean(ticket.priority),
+    assignee: clean(ticket.assignee),
+    requester: clean(ticket.requester),
+    due: ticket.due?.toISOString(),
+    overdue: overdue || undefined,
+  });
+}
+
+/** One line per ticket: `#1013 [Open, High] "title" requester "x" assignee "y" due 2026-... OVERDUE`. */
+export function summaryLine(ticket: TicketSummary): string {
+  const state = [ticket.status, ticket.priority].filter((part) => part !== undefined).map(quoted).join(', ');
+  return [
+    `#${ticket.id ?? '?'}`,
+    state === '' ? undefined : `[${state}]`,
+    quoted(ticket.title),
+    `requester ${quoted(ticket.requester)}`,
+    `assignee ${quoted(ticket.assignee)}`,
+    ticket.due === undefined ? undefined : `due ${ticket.due}`,
+    ticket.overdue ? 'OVERDUE' : undefined,
+  ]
+    .filter((part) => part !== undefined)
+    .join(' ');
+}

@@ -1,0 +1,43 @@
+// What one tool of `tkt mcp` is: its name, a tight description, its input and output schemas
+// (zod shapes, which the SDK turns into JSON Schema and checks), its annotations, and `call`,
+// which answers from the run's Context through the same code as the matching command.
+import type { z } from 'zod';
+import type { Context } from '../context/context.js';
+import type { Lookups } from '../lookups/types.js';
+import type { ToolName } from './catalog.js';
+
+/** What every call shares: the run's Context and one lookups cache for the whole session. */
+export interface ToolScope {
+  ctx: Context;
+  lookups: Lookups;
+}
+
+/** A tool's answer before it is wrapped: the structured facts and their fenced rendering. */
+export interface ToolOutput {
+  structured: Record<string, unknown>;
+  text: string;
+}
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint: boolean;
+}
+
+export interface ToolDefinition<Input extends z.ZodRawShape = z.ZodRawShape> {
+  name: ToolName;
+  title: string;
+  description: string;
+  input: Input;
+  output: z.ZodRawShape;
+  annotations: ToolAnnotations;
+  call(args: z.infer<z.ZodObject<Input>>, scope: ToolScope): Promise<ToolOutput>;
+}
+
+/** Declares a tool with its arguments typed from its input shape. */
+export function defineTool<Input extends z.ZodRawShape>(definition: ToolDefinition<Input>): ToolDefinition<Input> {
+  return definition;
+}
+
+export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };

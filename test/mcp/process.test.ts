@@ -1,0 +1,109 @@
+// `tkt mcp` as a process: calls in flight are served at once, and answered before it leaves when
+// stdin closes (exit 0) or a SIGTERM comes (143). A server in front of the sandbox holds the
+// requests (startFrontServer's gate) so that the moments are chosen, not raced.
+import type { IncomingMessage } from 'node:http';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Harness } from '../helpers/harness.js';
+import { frontEnv, startFrontServer, useHarness } from '../helpers/sandbox-state.js';
+import { ensureBuilt } from '../helpers/terminal.js';
+import type { TestServer } from '../api/server.js';
+import { connectMcp, rawMcp } from './mcp-process.js';
+
+const isTicketRead = (req: IncomingMessage) => req.method === 'GET' && /^\/api\/TicketsApi\/\d+$/.test(req.url ?? '');
+
+/** A gate that holds ticket reads until `release`; `arrived(n)` resolves once n are held. */
+function ticketGate() {
+  let held = 0;
+  const waiters: { count: number; resolve: () => void }[] = [];
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  return {
+    gate: async (req: IncomingMessage) => {
+      if (!isTicketRead(req)) return;
+      held += 1;
+      for (const waiter of waiters.filter((w) => held >= w.count)) waiter.resolve();
+      await released;
+    },
+    arrived: (count: number) => new Promise<void>((resolve) => (held >= count ? resolve() : waiters.push({ count, resolve }))),
+    release: () => release(),
+  };
+}
+
+describe('tkt mcp as a process', () => {
+  let h: Harness;
+  let front: TestServer | undefined;
+  useHarness({}, (harness) => (h = harness));
+  beforeAll(ensureBuilt, 120_000);
+  afterEach(async () => {
+    await front?.close();
+    front = undefined;
+  });
+
+  it('serves ten calls at once: all ten reach the service before any is answered', async () => {
+    const gate = ticketGate();
+    front = await startFrontServer(h, () => false, { gate: gate.gate });
+    const mcp = await connectMcp([], { ...frontEnv(h, front), TKT_CONFIG_DIR: h.configDir });
+    try {
+      const ids = h.sandbox.state.tickets.slice(0, 10).map((t) => t.id);
+      const calls = ids.map((id) => mcp.call('get_ticket', { id, comments: 0 }));
+      // Served one at a time, the second read would never reach the gate while the first is held.
+      await gate.arrived(10);
+      gate.release();
+      const results = await Promise.all(calls);
+      expect(results.map((r) => (r.structuredContent as { ticket: { id: number } }).ticket.id)).toEqual(ids);
+      expect(results.every((r) => r.isError !== true)).toBe(true);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('answers the call in flight when stdin closes, then exits 0', async () => {
+    const gate = ticketGate();
+    front = await startFrontServer(h, () => false, { gate: gate.gate });
+    const mcp = await rawMcp([], { ...frontEnv(h, front), TKT_CONFIG_DIR: h.configDir });
+    const id = h.sandbox.state.tickets[0]!.id;
+    mcp.send({ id: 1, method: 'tools/call', params: { name: 'get_ticket', arguments: { id } } });
+    await gate.arrived(1);
+    mcp.child.stdin.end();
+    gate.release();
+    const response = await mcp.response(1);
+    expect((response.result as { structuredContent: { ticket: { id: number } } }).structuredContent.ticket.id).toBe(id);
+    const exit = await mcp.exit;
+    expect(exit.code).toBe(0);
+    expect(exit.stderr).toBe('');
+  });
+
+  it('answers the call in flight at SIGTERM, then exits 143', async () => {
+    const gate = ticketGate();
+    front = await startFrontServer(h, () => false, { gate: gate.gate });
+    const mcp = await rawMcp([], { ...frontEnv(h, front), TKT_CONFIG_DIR: h.configDir });
+    const id = h.sandbox.state.tickets[1]!.id;
+    mcp.send({ id: 7, method: 'tools/call', params: { name: 'get_ticket', arguments: { id } } });
+    await gate.arrived(1);
+    mcp.child.kill('SIGTERM');
+    gate.release();
+    const response = await mcp.response(7);
+    expect(JSON.stringify(response)).toContain(`"id":${id}`);
+    const exit = await mcp.exit;
+    expect(exit.code).toBe(143);
+  });
+
+  it('exits 0 at once when stdin closes with nothing in flight', async () => {
+    const mcp = await rawMcp([], { TKT_CONFIG_DIR: h.configDir, TKT_URL: h.sandbox.url });
+    mcp.child.stdin.end();
+    expect((await mcp.exit).code).toBe(0);
+  });
+
+  it('refuses an unknown --tools name at start: exit 2 listing the valid ones', async () => {
+    const run = await h.cli(['mcp', '--tools', 'list_tickets,nosuch']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('error: unknown tool "nosuch"');
+    expect(run.stderr).toContain('valid tools: list_tickets, get_ticket, my_queue, lookups, create_ticket');
+    expect(run.stdout).toBe('');
+    const deleting = await h.cli(['mcp', '--allow-delete']);
+    expect(deleting.code).toBe(2);
+    expect(deleting.stderr).toContain('error: --allow-delete needs --write');
+    const notAllowed = await h.cli(['mcp', '--write', '--tools', 'delete_ticket']);
+    expect(notAllowed.stderr).toContain('error: tool delete_ticket needs --write --allow-delete');
+  });
+});

@@ -1,0 +1,126 @@
+// The write tools of `tkt mcp --write --allow-delete`, through the SDK's Client against the
+// sandbox: each changes what the matching command changes, a dry run sends no change, "already
+// closed" is a success that changed nothing, and a user without permission gets the CLI's error.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Harness } from '../helpers/harness.js';
+import { ticketById, unusedTicket, useHarness, userId } from '../helpers/sandbox-state.js';
+import { ensureBuilt } from '../helpers/terminal.js';
+import { connectMcp, textOf, type McpSession } from './mcp-process.js';
+
+type Change = { id?: number; changed?: boolean; note?: string; dry_run?: boolean; requests?: { method: string; path: string; fields?: Record<string, unknown> }[] };
+
+describe('tkt mcp: the write tools', () => {
+  let h: Harness;
+  let mcp: McpSession;
+  useHarness({ login: 'tech', profiles: ['viewer', 'admin'] }, (harness) => (h = harness));
+  beforeAll(async () => {
+    await ensureBuilt();
+    mcp = await connectMcp(['--write', '--allow-delete'], { TKT_CONFIG_DIR: h.configDir, TKT_URL: h.sandbox.url });
+  }, 120_000);
+  afterAll(async () => mcp?.close());
+
+  const status = (name: string) => h.sandbox.state.lookups.status.find((s) => s.status === name)!.id;
+  const isOpen = (t: { ticketStatusId: number }) => [status('Open'), status('In Progress')].includes(t.ticketStatusId);
+  const writes = () => Object.entries(h.sandbox.stats.byRoute).filter(([route]) => !route.startsWith('GET ')).reduce((sum, [, count]) => sum + count, 0);
+  async function change(name: string, args: Record<string, unknown>): Promise<Change> {
+    const result = await mcp.call(name, args);
+    expect(result.isError, textOf(result)).toBeFalsy();
+    return result.structuredContent as Change;
+  }
+
+  it('every dry run answers with the request and changes nothing', async () => {
+    const ticket = unusedTicket(h, (t) => isOpen(t) && t.assignedUser === null);
+    const before = JSON.stringify(ticket);
+    const sent = writes();
+    const calls: [string, Record<string, unknown>][] = [
+      ['pickup_ticket', { id: ticket.id }],
+      ['resolve_ticket', { id: ticket.id, details: 'fixed' }],
+      ['close_ticket', { id: ticket.id }],
+      ['assign_ticket', { id: ticket.id, user: 'tech' }],
+      ['reopen_ticket', { id: ticket.id }],
+      ['delete_ticket', { id: ticket.id }],
+      ['update_ticket', { id: ticket.id, priority: 'High' }],
+      ['reply_to_ticket', { id: ticket.id, message: 'hello' }],
+      ['create_ticket', { title: 'Dry', description: 'd', requester: 'aberg', site: 'Head Office', department: 'IT', status: 'Open' }],
+    ];
+    for (const [name, args] of calls) {
+      const planned = await change(name, { ...args, dry_run: true });
+      expect(planned.dry_run).toBe(true);
+      expect(planned.requests!.length).toBeGreaterThan(0);
+      expect(planned.requests![0]!.method).not.toBe('GET');
+    }
+    expect(writes()).toBe(sent);
+    expect(JSON.stringify(ticket)).toBe(before);
+    const assign = await change('assign_ticket', { id: ticket.id, user: 'tech', dry_run: true });
+    expect(assign.requests![0]!.fields).toMatchObject({ AssignedUser: userId(h, 'tech') });
+  });
+
+  it('pickup, assign, update, reply, resolve, close, reopen and delete change the ticket', async () => {
+    const ticket = unusedTicket(h, (t) => isOpen(t) && t.assignedUser === null);
+    expect(await change('pickup_ticket', { id: ticket.id })).toEqual({ id: ticket.id, changed: true });
+    expect(ticketById(h, ticket.id).assignedUser).toBe(userId(h, 'tech'));
+    const again = await change('pickup_ticket', { id: ticket.id });
+    expect(again.changed).toBe(false);
+
+    await change('assign_ticket', { id: ticket.id, user: 'admin' });
+    expect(ticketById(h, ticket.id).assignedUser).toBe(userId(h, 'admin'));
+    await change('update_ticket', { id: ticket.id, priority: 'High', status: 'In Progress' });
+    expect(ticketById(h, ticket.id).ticketStatusId).toBe(status('In Progress'));
+    expect(ticketById(h, ticket.id).ticketPriorityId).toBe(h.sandbox.state.lookups.priorities.find((p) => p.priority === 'High')!.id);
+
+    const replies = h.sandbox.state.conversations.filter((c) => c.ticketId === ticket.id).length;
+    await change('reply_to_ticket', { id: ticket.id, message: 'We are on it.' });
+    const conversation = h.sandbox.state.conversations.filter((c) => c.ticketId === ticket.id);
+    expect(conversation).toHaveLength(replies + 1);
+    expect(conversation.at(-1)).toMatchObject({ type: 'Reply', message: 'We are on it.', subject: `Re: ${ticket.title}` });
+
+    await change('resolve_ticket', { id: ticket.id, details: 'Replaced the toner' });
+    expect(ticketById(h, ticket.id).ticketStatusId).toBe(status('Resolved'));
+    await change('close_ticket', { id: ticket.id, comments: 'done' });
+    expect(ticketById(h, ticket.id).ticketStatusId).toBe(status('Closed'));
+    expect((await change('close_ticket', { id: ticket.id })).changed).toBe(false);
+    await change('reopen_ticket', { id: ticket.id });
+    expect(ticketById(h, ticket.id).ticketStatusId).toBe(status('Open'));
+    // Technicians may not delete (the service's 403 comes back as the CLI words it); admins may.
+    const refused = await mcp.call('delete_ticket', { id: ticket.id });
+    expect(textOf(refused)).toMatch(/^error: permission denied \(HTTP 403\)/);
+    const admin = await connectMcp(['--write', '--allow-delete', '--profile', 'admin'], { TKT_CONFIG_DIR: h.configDir });
+    try {
+      expect((await admin.call('delete_ticket', { id: ticket.id })).structuredContent).toEqual({ id: ticket.id, changed: true });
+    } finally {
+      await admin.close();
+    }
+    expect(ticketById(h, ticket.id).isDeleted).toBe(true);
+  });
+
+  it('create_ticket creates the ticket with its names resolved', async () => {
+    const created = await change('create_ticket', { title: 'Printer jam on floor 2', description: 'Paper stuck', requester: 'aberg', site: 'head', department: 'IT', status: 'open', priority: 'low' });
+    const ticket = ticketById(h, created.id!);
+    expect(ticket.title).toBe('Printer jam on floor 2');
+    expect(ticket.creatorId).toBe(userId(h, 'aberg'));
+  });
+
+  it('a wrong name or a missing field is an error result, and nothing is sent', async () => {
+    const ticket = unusedTicket(h, isOpen);
+    const sent = writes();
+    const unknown = await mcp.call('assign_ticket', { id: ticket.id, user: 'nobody-of-that-name' });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toMatch(/^error: unknown user "nobody-of-that-name"/);
+    const missing = await mcp.call('create_ticket', { title: 'x', description: '', requester: 'aberg', site: 'Head Office', department: 'IT', status: 'Open' });
+    expect(missing.isError).toBe(true);
+    expect(writes()).toBe(sent);
+  });
+
+  it('a user without permission gets the error the CLI prints', async () => {
+    const viewer = await connectMcp(['--write', '--profile', 'viewer'], { TKT_CONFIG_DIR: h.configDir });
+    try {
+      const ticket = unusedTicket(h, (t) => isOpen(t) && t.assignedUser === null);
+      const result = await viewer.call('pickup_ticket', { id: ticket.id });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(/^error: permission denied \(HTTP 403\)/);
+      expect(ticketById(h, ticket.id).assignedUser).toBeNull();
+    } finally {
+      await viewer.close();
+    }
+  });
+});
