@@ -267,6 +267,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
       ...listed('failed rows', failed),
       ...listed('rows in doubt (the service may have created them)', inDoubtRows),
       ...listed('rows not started', run.notStarted),
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by listed() above
       ...(cut ? [`(lists cut short: --json lists every row, and ${reportPath} every row sent)`] : []),
     ];
     if (run.interrupted) {

@@ -6,7 +6,7 @@
 // -q: successes print nothing; failures still go to stderr. --json: one JSON Line per ID on
 // stdout, failures included. With a single ID the failure is told once, by the thrown error.
 import type { IO } from '../output/io.js';
-import { ExitCode, FilesSkippedError, InterruptedError, ItemFailedError, OperationError, TktError, exitCodeOf, failureReason } from '../errors.js';
+import { ExitCode, FilesSkippedError, InterruptedError, ItemFailedError, OperationError, type TktError, exitCodeOf, failureReason } from '../errors.js';
 import type { Output } from '../output/types.js';
 import { NO_PROGRESS, createProgress } from '../output/progress.js';
 import { sanitizeInline } from '../output/sanitize.js';

@@ -7,6 +7,7 @@ import { sanitizeInline } from '../output/sanitize.js';
 import { createStyle, type Style } from '../output/style.js';
 import { editText } from './editor.js';
 import type { Choice, Prompter } from '../context/prompter.js';
+import type * as InquirerPrompts from '@inquirer/prompts';
 
 export interface PrompterIO {
   stdin: Readable;
@@ -23,7 +24,7 @@ export interface PrompterIO {
   lendTerminal?: Context['lendTerminal'];
 }
 
-type Prompts = typeof import('@inquirer/prompts');
+type Prompts = typeof InquirerPrompts;
 
 // Messages may quote a ticket title and choice names are lookup names: server text, shown
 // escaped like all server text.

@@ -25,6 +25,7 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
 
   afterAll(async () => {
     await terminal.close();
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll failed
     await fixture?.close();
   });
 
