@@ -127,6 +127,7 @@ export async function runCli(argv: string[], proc: ProcessLike): Promise<number>
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by the stdout error handler while the command runs
     if (outputClosed || error instanceof OutputClosedError) return ExitCode.ok;
     code = error instanceof InterruptedError && received !== undefined ? SIGNAL_EXIT_CODES[received] : runExitCode(error);
     // commander has already printed its own usage errors.
@@ -138,6 +139,7 @@ export async function runCli(argv: string[], proc: ProcessLike): Promise<number>
     proc.off('SIGINT', onInterrupt);
     proc.off('SIGTERM', onTerminate);
   }
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by the stdout error handler while the command runs
   return outputClosed ? ExitCode.ok : code;
 }
 

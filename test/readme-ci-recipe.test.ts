@@ -30,7 +30,9 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'tkt-readme-ci-'));
 });
 afterAll(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll failed
   await sandbox?.close();
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll failed
   if (dir !== undefined) await rm(dir, { recursive: true, force: true });
 });
 

@@ -99,7 +99,9 @@ beforeAll(async () => {
   await symlink(BIN, join(dir, 'tkt'));
 });
 afterAll(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll failed
   await sandbox?.close();
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll failed
   if (dir !== undefined) await rm(dir, { recursive: true, force: true });
 });
 

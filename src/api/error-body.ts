@@ -92,7 +92,7 @@ function compactJson(value: unknown, max: number): string {
     return text.length < max;
   };
   const walk = (inner: unknown, depth: number): boolean => {
-    if (typeof inner !== 'object' || inner === null) return write(JSON.stringify(inner) ?? 'null');
+    if (typeof inner !== 'object' || inner === null) return write((JSON.stringify(inner) as string | undefined) ?? 'null');
     if (depth >= MAX_DEPTH) return write('…');
     const entries = Array.isArray(inner) ? inner.map((item): [string | undefined, unknown] => [undefined, item]) : Object.entries(inner);
     if (!write(Array.isArray(inner) ? '[' : '{')) return false;

@@ -281,6 +281,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
       ...listed('rows in doubt (the service may have created them)', inDoubtRows),
       ...listed('rows not started', run.notStarted),
       ...listed('rows whose files the service did not keep', rowsWithSkippedFiles),
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by listed() above
       ...(cut ? [`(lists cut short: --json lists every row, and ${reportPath} every row sent)`] : []),
     ];
     if (run.interrupted) {

@@ -7,7 +7,7 @@
 // stdout, failures included. With a single ID the failure is told once, by the thrown error.
 import type { RunPlace } from '../config/session.js';
 import type { IO } from '../output/io.js';
-import { ApiError, ExitCode, FilesSkippedError, InterruptedError, ItemFailedError, OperationError, TktError, exitCodeOf, failureReason, stoppedHow } from '../errors.js';
+import { ApiError, ExitCode, FilesSkippedError, InterruptedError, ItemFailedError, OperationError, type TktError, exitCodeOf, failureReason, stoppedHow } from '../errors.js';
 import type { Output } from '../output/types.js';
 import { NO_PROGRESS, createProgress } from '../output/progress.js';
 import { sanitizeInline } from '../output/sanitize.js';

@@ -159,6 +159,7 @@ export async function runBulk(ids: readonly number[], worker: BulkWorker, option
       const result = await settle(ids[index]!, worker);
       results[index] = result;
       // After Ctrl-C the run is interrupted whatever answers come in.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- signal.aborted changes while settle() awaits
       if (!result.ok && !signal.aborted && refusesEveryRequest(result.failure)) stoppedBy ??= result;
       done += 1;
       await onResult?.(result, done, ids.length);

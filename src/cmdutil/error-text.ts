@@ -2,7 +2,7 @@
 // end of a run (src/program.ts), or a tool result of `tkt mcp` (src/mcp/). One wording for both.
 import { redactText } from '../api/redact.js';
 import { loginCommand } from '../config/session.js';
-import { ExitCode, TktError, exitCodeOf } from '../errors.js';
+import { ExitCode, type TktError, exitCodeOf } from '../errors.js';
 import { sanitizeText } from '../output/sanitize.js';
 
 /** The global options a login hint repeats. */

@@ -39,7 +39,7 @@ Examples:
   $ tkt list -q --view my-open-tickets | tkt resolve - --details "Fixed in 2.4"
   $ tkt resolve --dedup-key ci:main/unit-tests --details "Build 4712 is green"`,
     );
-  host.action(command, ([ids], opts, ctx) => run({ ids: ids ?? [], ...opts }, ctx), { graceful: true });
+  host.action(command, ([ids], opts, ctx) => run({ ids, ...opts }, ctx), { graceful: true });
 }
 
 export async function run(options: ResolveOptions, ctx: Context): Promise<void> {

@@ -114,7 +114,7 @@ export function createProgress(io: IO, options: ProgressOptions): Progress {
       } else if (pendingDraw === undefined) {
         pendingDraw = setTimeout(draw, wait);
         // A late redraw must never keep the process alive.
-        pendingDraw.unref?.();
+        pendingDraw.unref();
       }
     },
     withLine(write) {

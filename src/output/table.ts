@@ -3,10 +3,10 @@
 // `shrink`, to their minWidth) and are then left out, so the title keeps a readable width; the
 // most important are cut only when nothing else is left. Piped (`plain`): one tab-separated
 // line per row, no header, nothing truncated, as `gh` does, for grep/cut/awk (plain-table.ts).
-import stringWidth from 'string-width';
 import { cellText, renderPlainTable, type Cell, type Row } from './plain-table.js';
 import { sanitizeInline, sanitizeText } from './sanitize.js';
 import { createStyle } from './style.js';
+import { displayWidth, truncate, wrapText } from './width.js';
 
 export type { Cell, Row };
 
@@ -35,59 +35,10 @@ export interface TableOptions {
   plain?: boolean;
 }
 
-const ELLIPSIS = '…';
 const DEFAULT_MIN_WIDTH = 8;
 // Columns stand apart by two spaces, as in gh's and docker's tables: no box to take room from
 // the title at 80 columns.
 const COLUMN_GAP = '  ';
-
-// Text is cut between graphemes, as string-width segments it: never an emoji or a mark from its
-// letter. (string-width builds a Segmenter when it loads, so this one costs nothing more.)
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-const graphemes = (text: string): Intl.Segments => segmenter.segment(text);
-
-// Characters one column wide each, none zero-width or joining another: printable ASCII, Latin-1
-// (but the soft hyphen) and Latin Extended, up to the combining marks (U+0300). string-width's
-// own fast path is for ASCII alone; names like "Jörg Müller" cost it tens of microseconds each,
-// this test 85 times less (bench/width.mjs).
-const ONE_COLUMN_EACH = /^[\x20-\x7e\xa0-\xac\xae-\u02ff]*$/;
-
-/**
- * Columns a string takes on a terminal: string-width's count, the one Ink draws triage with
- * (CJK, emoji and flags two; combining marks none; "©" and "☀" one).
- */
-export function displayWidth(text: string): number {
-  return ONE_COLUMN_EACH.test(text) ? text.length : stringWidth(text);
-}
-
-/** `text` cut to at most `width` columns, ending in "…" when it was cut. */
-export function truncate(text: string, width: number): string {
-  if (displayWidth(text) <= width) return text;
-  if (ONE_COLUMN_EACH.test(text)) return text.slice(0, Math.max(0, width - 1)) + ELLIPSIS;
-  let kept = '';
-  let used = 0;
-  for (const { segment } of graphemes(text)) {
-    const next = displayWidth(segment);
-    if (used + next > width - 1) break;
-    kept += segment;
-    used += next;
-  }
-  return kept + ELLIPSIS;
-}
-
-/** `text` cut to its last `width` columns, starting with "…" when it was cut: the end of a line being typed. */
-export function truncateStart(text: string, width: number): string {
-  if (displayWidth(text) <= width) return text;
-  let kept = '';
-  let used = 0;
-  for (const segment of Array.from(graphemes(text), ({ segment }) => segment).reverse()) {
-    const next = displayWidth(segment);
-    if (used + next > width - 1) break;
-    kept = segment + kept;
-    used += next;
-  }
-  return ELLIPSIS + kept;
-}
 
 /** The shown columns (indexes) and their widths. */
 interface Fitted {
@@ -224,51 +175,4 @@ export function renderKeyValue(pairs: readonly (readonly [string, Cell])[], opti
       return style.bold(labelText) + lines.join('\n' + indent) + '\n';
     })
     .join('');
-}
-
-/** `word` in pieces of at most `width` columns, broken between graphemes. */
-function breakWord(word: string, width: number): string[] {
-  const pieces = [''];
-  let used = 0;
-  for (const { segment } of graphemes(word)) {
-    const next = displayWidth(segment);
-    if (used + next > width && used > 0) {
-      pieces.push('');
-      used = 0;
-    }
-    pieces[pieces.length - 1] += segment;
-    used += next;
-  }
-  return pieces;
-}
-
-/**
- * Long lines broken between words to fit `width` columns (as the terminal counts them), each
- * continuation keeping its line's indent. A word longer than the line (a URL, or CJK text,
- * which has no spaces) is broken between graphemes: the terminal would break it at column 0.
- */
-export function wrapText(text: string, width: number): string {
-  return text
-    .split('\n')
-    .map((line) => {
-      if (displayWidth(line) <= width) return line;
-      const indent = /^\s*/.exec(line)![0];
-      const room = Math.max(1, width - displayWidth(indent));
-      const lines: string[] = [];
-      let current = '';
-      for (const word of line.slice(indent.length).split(/ +/)) {
-        const candidate = current === '' ? word : `${current} ${word}`;
-        if (displayWidth(candidate) <= room) {
-          current = candidate;
-          continue;
-        }
-        if (current !== '') lines.push(current);
-        const pieces = breakWord(word, room);
-        lines.push(...pieces.slice(0, -1));
-        current = pieces.at(-1)!;
-      }
-      lines.push(current);
-      return lines.map((wrapped) => indent + wrapped).join('\n');
-    })
-    .join('\n');
 }

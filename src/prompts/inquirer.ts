@@ -8,6 +8,7 @@ import { createStyle, type Style } from '../output/style.js';
 import { editText } from './editor.js';
 import { createTypeAhead } from './typeahead.js';
 import type { Choice, Prompter } from '../context/prompter.js';
+import type * as InquirerPrompts from '@inquirer/prompts';
 
 export interface PrompterIO {
   stdin: Readable;
@@ -24,7 +25,7 @@ export interface PrompterIO {
   lendTerminal?: Context['lendTerminal'];
 }
 
-type Prompts = typeof import('@inquirer/prompts');
+type Prompts = typeof InquirerPrompts;
 
 // Messages may quote a ticket title and choice names are lookup names: server text, shown
 // escaped like all server text.

@@ -6,7 +6,8 @@ import { HEADER_FIELDS, type LookupFieldSpec } from '../model/fields.js';
 import { dueState, readTicket, type Attachment, type ConversationEntry, type Ticket } from '../model/ticket.js';
 import { sanitizeInline, sanitizeText } from '../output/sanitize.js';
 import { createStyle, type Style } from '../output/style.js';
-import { renderKeyValue, wrapText, type Cell } from '../output/table.js';
+import { renderKeyValue, type Cell } from '../output/table.js';
+import { wrapText } from '../output/width.js';
 import { formatDate, formatDue, type DueState } from '../output/time.js';
 
 export interface DetailOptions {

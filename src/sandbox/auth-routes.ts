@@ -1,7 +1,7 @@
 // POST /api/Users/authenticate (docs/service.md 4.0): tokens, wrong passwords and lock-out.
 import { signToken } from './jwt.js';
 import type { SandboxUser } from './model.js';
-import { HttpFailure, messageFailure, readJson, sendJson } from './http.js';
+import { type HttpFailure, messageFailure, readJson, sendJson } from './http.js';
 import { fieldsFromJson } from './form.js';
 import type { SandboxStore } from './store.js';
 import { type Call } from './call.js';

@@ -101,19 +101,21 @@ export function sendMessage(type: 'Forward' | 'Reply'): (call: Call) => Promise<
   return (call) => withForm(call, (fields, form) => {
     requireIdMatch(fields, 'Id', fields.int('Id', { required: true }), call.id);
     const subject = fields.text('Title', { required: true }) as string;
-    const sendTo = fields.text('SendTo', { required: true }) as string;
+    const sendTo = fields.text('SendTo', { required: true });
     if (sendTo !== undefined && !sendTo.includes('@')) fields.fail('SendTo', 'The SendTo field is not a valid e-mail address.');
     const draft = type === 'Forward' ? fields.bool('HasDraft') ?? false : false;
     fields.check();
+    // There once check() passed: it throws for a missing required field.
+    const to = sendTo as string;
     const ticket = ticketOr400(call);
     const now = call.config.now().toISOString();
     const cc = fields.text('CcTo') ?? null;
     const message = fields.text('Message') ?? null;
-    const conversation = call.store.addConversation({ ticketId: ticket.id, type, from: call.caller.email, to: sendTo, cc, subject, message, draft, createdOn: now });
+    const conversation = call.store.addConversation({ ticketId: ticket.id, type, from: call.caller.email, to, cc, subject, message, draft, createdOn: now });
     const attachments = attachUploads(call, ticket, form);
     // A draft is logged on the ticket but not sent.
     if (!draft) {
-      call.store.notify({ kind: 'email', event: type === 'Forward' ? 'forward' : 'reply', ticketId: ticket.id, to: recipients(sendTo), cc: recipients(cc), subject, body: message ?? '', createdOn: now });
+      call.store.notify({ kind: 'email', event: type === 'Forward' ? 'forward' : 'reply', ticketId: ticket.id, to: recipients(to), cc: recipients(cc), subject, body: message ?? '', createdOn: now });
     }
     ticket.updatedOn = now;
     sendJson(call.res, 200, { success: true, conversationId: conversation.id, attachments, skipped: form.skipped });

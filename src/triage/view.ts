@@ -4,7 +4,8 @@
 // starts a read (update.ts asks for the detail the screen will show). Every line is cut to the
 // terminal's width.
 import type { Style } from '../output/style.js';
-import { displayWidth, truncate, truncateStart, type Column, type FittedTable, type Row } from '../output/table.js';
+import type { Column, FittedTable, Row } from '../output/table.js';
+import { displayWidth, truncate, truncateStart } from '../output/width.js';
 import { formatDue } from '../output/time.js';
 import { TICKET_COLUMN_FIT } from '../listing/output.js';
 import { kebabCase } from '../listing/query.js';

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { run } from '../../src/commands/list.js';
-import { displayWidth } from '../../src/output/table.js';
+import { displayWidth } from '../../src/output/width.js';
 import { LIST_TYPES, kebabCase } from '../../src/listing/query.js';
 import { PAGE_CONCURRENCY } from '../../src/listing/pages.js';
 import type { Harness } from '../helpers/harness.js';

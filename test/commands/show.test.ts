@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/commands/show.js';
 import { createLookups } from '../../src/lookups/index.js';
-import { displayWidth } from '../../src/output/table.js';
+import { displayWidth } from '../../src/output/width.js';
 import { renderTicketDetail } from '../../src/reading/detail.js';
 import type { Harness } from '../helpers/harness.js';
 import { frontEnv, startFrontServer, useHarness, useTempDir } from '../helpers/sandbox-state.js';

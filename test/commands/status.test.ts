@@ -2,7 +2,7 @@
 // (its tickets, statuses, users and groups), as the service defines its views.
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/commands/status.js';
-import { displayWidth } from '../../src/output/table.js';
+import { displayWidth } from '../../src/output/width.js';
 import { StatusType } from '../../src/sandbox/model.js';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/harness.js';

@@ -22,6 +22,7 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s completion at a real termina
   beforeAll(async () => {
     if (!skip) session = await startShellSession(shell);
   }, 20_000);
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll failed or skipped
   afterAll(() => session?.close());
 
   it.skipIf(skip)('completes commands', async () => {

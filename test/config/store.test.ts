@@ -137,6 +137,7 @@ describe('tokens', () => {
 
     const store = createConfigStore(dir);
     let tokensSeen = 0;
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by the writers running meanwhile
     while (!allDone) {
       // Every read must be a whole token: a torn file would fail to parse and throw here.
       const read = store.readToken('default');

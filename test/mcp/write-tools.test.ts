@@ -17,6 +17,7 @@ describe('tkt mcp: the write tools', () => {
     await ensureBuilt();
     mcp = await connectMcp(['--write', '--allow-delete'], { TKT_CONFIG_DIR: h.configDir, TKT_URL: h.sandbox.url });
   }, 120_000);
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll failed
   afterAll(async () => mcp?.close());
 
   const status = (name: string) => h.sandbox.state.lookups.status.find((s) => s.status === name)!.id;

@@ -31,6 +31,7 @@ describe.skipIf(skip)('tkt and the editor at a real terminal', () => {
 
   afterAll(async () => {
     await terminal.close();
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll failed
     await fixture?.close();
   });
 

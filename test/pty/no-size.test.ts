@@ -33,6 +33,7 @@ describe.skipIf(skip)('tkt at a terminal of size 0x0 (script)', () => {
   });
 
   afterAll(async () => {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll failed
     await fixture?.close();
   });
 

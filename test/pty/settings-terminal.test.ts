@@ -22,6 +22,7 @@ describe.skipIf(skip)('settings at a real terminal', () => {
 
   afterAll(async () => {
     await terminal.close();
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll failed
     await fixture?.close();
   });
 

@@ -33,6 +33,7 @@ describe.skipIf(skip)('tkt show at a real terminal, through less', () => {
 
   afterAll(async () => {
     await terminal.close();
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll failed
     await fixture?.close();
   });
 

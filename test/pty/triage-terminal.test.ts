@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { displayWidth } from '../../src/output/table.js';
+import { displayWidth } from '../../src/output/width.js';
 import { BIN, privateTmux, terminalFixture, type TerminalFixture } from '../helpers/terminal.js';
 import { skipWithout } from '../helpers/tools.js';
 
@@ -25,6 +25,7 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
 
   afterAll(async () => {
     await terminal.close();
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll failed
     await fixture?.close();
   });
 

@@ -1,0 +1,126 @@
+// The bash completion script, generated from a CompletionSpec.
+import type { CompletionSpec, ValueCompletion } from './spec.js';
+import { flagsOf, singleQuoted } from './script-text.js';
+
+/** The bash command that completes a value. */
+function bashAction(value: ValueCompletion): string {
+  if (value.type === 'names') return ['_tkt_names', value.kind, ...value.words].join(' ');
+  if (value.type === 'words') return `COMPREPLY=($(compgen -W ${singleQuoted(value.words.join(' '))} -- "$cur"))`;
+  return '_tkt_files';
+}
+
+/** The value that occurs most often in `values` (the first of those that tie). */
+function mostCommon(values: string[]): string {
+  const counts = new Map<string, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  return [...counts].reduce((best, entry) => (entry[1] > best[1] ? entry : best))[0];
+}
+
+// bash: the command and the flag before the cursor decide ("$cmd $prev"). A flag completes as
+// the global option, else as most commands complete it, under `*" --flag"`; a command where it
+// completes otherwise (list's --assignee also takes "none") gets an arm of its own, before.
+function bashValueCases(spec: CompletionSpec): string {
+  const globalAction = new Map(spec.globalOptions.flatMap((option) => (option.value === undefined ? [] : flagsOf(option).map((flag) => [flag, bashAction(option.value!)] as const))));
+  const commandUses = spec.commands.flatMap((command) =>
+    command.options.flatMap((option) => (option.value === undefined ? [] : flagsOf(option).map((flag) => ({ names: [command.name, ...command.aliases], flag, action: bashAction(option.value!) })))),
+  );
+  const specific = new Map<string, Set<string>>();
+  const general = new Map<string, Set<string>>();
+  const add = (arms: Map<string, Set<string>>, action: string, pattern: string) => arms.set(action, (arms.get(action) ?? new Set()).add(pattern));
+  for (const flag of new Set([...globalAction.keys(), ...commandUses.map((use) => use.flag)])) {
+    const uses = commandUses.filter((use) => use.flag === flag);
+    const usual = globalAction.get(flag) ?? mostCommon(uses.map((use) => use.action));
+    add(general, usual, `*" ${flag}"`);
+    for (const use of uses) if (use.action !== usual) for (const name of use.names) add(specific, use.action, `${name}" ${flag}"`);
+  }
+  return [...specific, ...general].map(([action, patterns]) => `    ${[...patterns].join('|')}) ${action}; return ;;`).join('\n');
+}
+
+export function bashScript(spec: CompletionSpec): string {
+  const commandWords = spec.commands.flatMap((command) => [command.name, ...command.aliases]);
+  const globalFlags = spec.globalOptions.flatMap(flagsOf);
+  const globalValueFlags = spec.globalOptions.filter((option) => option.value !== undefined).flatMap(flagsOf);
+  const perCommand = spec.commands
+    .map((command) => {
+      const names = [command.name, ...command.aliases].join('|');
+      const flags = command.options.flatMap(flagsOf).join(' ');
+      const subcommands = Object.entries(command.subcommandWords).map(([sub, words]) => `${sub}) subwords=${singleQuoted(words.join(' '))} ;; `).join('');
+      const subwords = subcommands === '' ? '' : ` case "$sub" in ${subcommands}esac;`;
+      const after = command.argumentsAfterFirst === undefined ? '' : singleQuoted(bashAction(command.argumentsAfterFirst));
+      return `    ${names}) flags=${singleQuoted(flags)}; words=${singleQuoted(command.argumentWords.join(' '))}; after=${after};${subwords} ;;`;
+    })
+    .join('\n');
+  return `# bash completion for tkt. Load it with:  source <(tkt completion bash)
+_tkt_names() {
+  # The names of a kind (cached lookup names or the profiles: never a network request) and the
+  # fixed words after it (@me, none), matched without regard to case, as tkt matches them. Each
+  # is escaped for where it goes: outside quotes by printf %q; after an opening quote for that
+  # quote, which readline then closes.
+  local kind=$1 name quote="" typed
+  shift
+  [[ $cur == \\"* || $cur == \\'* ]] && quote=\${cur:0:1}
+  typed=\${cur#"$quote"}
+  [[ -z $quote ]] && typed=\${typed//\\\\/}
+  COMPREPLY=()
+  while IFS= read -r name; do
+    [[ -n $name && \${name,,} == "\${typed,,}"* ]] || continue
+    case $quote in
+      \\') name=\${name//\\'/\\'\\\\\\'\\'} ;;
+      \\") name=\${name//\\\\/\\\\\\\\}; name=\${name//\\"/\\\\\\"}; name=\${name//\\$/\\\\\\$}; name=\${name//\\\`/\\\\\\\`} ;;
+      *) printf -v name %q "$name" ;;
+    esac
+    COMPREPLY+=("$name")
+  done < <(printf '%s\\n' "$@"; tkt __complete "$kind" 2>/dev/null)
+  # readline lists the candidates on a second Tab only when the first changed nothing: offered
+  # what was typed too, a first Tab (COMP_TYPE 9) among several candidates leaves the line as it
+  # is, and Tab Tab lists them.
+  ((COMP_TYPE == 9 && \${#COMPREPLY[@]} > 1)) && COMPREPLY+=("\${cur#"$quote"}")
+}
+
+_tkt_files() {
+  # Only where tkt takes files (--attach, attach's FILE...): never for IDs or names.
+  compopt -o filenames 2>/dev/null
+  COMPREPLY=($(compgen -f -- "$cur"))
+}
+
+_tkt() {
+  local cur prev cmd="" sub="" flags="" words="" subwords="" after="" i
+  cur="\${COMP_WORDS[COMP_CWORD]}"
+  prev="\${COMP_WORDS[COMP_CWORD-1]}"
+  COMPREPLY=()
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    case "\${COMP_WORDS[i]}" in
+      ${globalValueFlags.join('|')}) ((i++)) ;;
+      -*) ;;
+      *) cmd="\${COMP_WORDS[i]}"; break ;;
+    esac
+  done
+  # The word after the command: its argument or subcommand (config get), whose own first
+  # argument (the setting) completes right after it.
+  ((i + 1 < COMP_CWORD)) && sub="\${COMP_WORDS[i+1]}"
+  case "$cmd $prev" in
+${bashValueCases(spec)}
+  esac
+  case "$cmd" in
+${perCommand}
+  esac
+  if [[ -z "$cmd" ]]; then
+    if [[ "$cur" == -* ]]; then
+      COMPREPLY=($(compgen -W ${singleQuoted(globalFlags.join(' '))} -- "$cur"))
+    else
+      COMPREPLY=($(compgen -W ${singleQuoted(commandWords.join(' '))} -- "$cur"))
+    fi
+  elif [[ "$cur" == -* ]]; then
+    COMPREPLY=($(compgen -W "$flags ${globalFlags.join(' ')}" -- "$cur"))
+  elif [[ -n "$subwords" ]]; then
+    ((i + 2 == COMP_CWORD)) && COMPREPLY=($(compgen -W "$subwords" -- "$cur"))
+  elif [[ -n "$words" && -z "$sub" ]]; then
+    COMPREPLY=($(compgen -W "$words" -- "$cur"))
+  elif [[ -n "$sub" && -n "$after" ]]; then
+    # After the first ID: attach's FILE..., assign's USER.
+    $after
+  fi
+}
+complete -F _tkt tkt
+`;
+}
