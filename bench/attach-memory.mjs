@@ -13,11 +13,16 @@ import { bin, login, megabytes, peakRssKb, requireBuild, runChild, startSandbox 
 
 const MB = 1024 * 1024;
 const MAX_GROWTH_KB = 100 * 1024;
-const CASES = [['1 MB', MB], ['1 GB', 1024 * MB]];
+const CASES = [
+  ['1 MB', MB],
+  ['1 GB', 1024 * MB],
+];
 
 async function firstTicketId(url, token) {
   const response = await fetch(`${url}/api/TicketsApi`, {
-    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ length: 1 }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ length: 1 }),
   });
   const [item] = await response.json();
   return item.ticketId;
@@ -60,7 +65,9 @@ try {
   const tktGrowth = last.tktPeakKb - first.tktPeakKb;
   const sandboxGrowth = last.sandboxPeakKb - first.sandboxPeakKb;
   const flat = tktGrowth < MAX_GROWTH_KB && sandboxGrowth < MAX_GROWTH_KB;
-  console.log(`growth 1 MB -> 1 GB: tkt ${megabytes(tktGrowth)}, sandbox ${megabytes(sandboxGrowth)} (limit +${megabytes(MAX_GROWTH_KB)}) ${flat ? 'OK' : 'NOT FLAT'}`);
+  console.log(
+    `growth 1 MB -> 1 GB: tkt ${megabytes(tktGrowth)}, sandbox ${megabytes(sandboxGrowth)} (limit +${megabytes(MAX_GROWTH_KB)}) ${flat ? 'OK' : 'NOT FLAT'}`,
+  );
   process.exitCode = flat ? 0 : 1;
 } finally {
   await rm(dir, { recursive: true, force: true });

@@ -49,7 +49,10 @@ const server = await startDiscardingServer();
 try {
   const big = join(dir, 'big.log');
   const small = join(dir, 'small.log');
-  for (const [file, bytes] of [[big, size], [small, MB]]) {
+  for (const [file, bytes] of [
+    [big, size],
+    [small, MB],
+  ]) {
     await writeFile(file, '');
     await truncate(file, bytes);
   }
@@ -62,8 +65,17 @@ try {
     return result;
   };
   const curlAttach = async (file) => {
-    const result = await runChild('curl', ['-sS', '--fail', '-F', `Uploads=@${file}`, '-H', 'Authorization: Bearer bench-token', `${server.url}/api/TicketsApi/addfiles/1`]);
-    if (result.code !== 0 || !(JSON.parse(result.stdout).received > (file === big ? size : MB))) throw new Error(`curl failed (${result.code}): ${result.stderr}${result.stdout}`);
+    const result = await runChild('curl', [
+      '-sS',
+      '--fail',
+      '-F',
+      `Uploads=@${file}`,
+      '-H',
+      'Authorization: Bearer bench-token',
+      `${server.url}/api/TicketsApi/addfiles/1`,
+    ]);
+    if (result.code !== 0 || !(JSON.parse(result.stdout).received > (file === big ? size : MB)))
+      throw new Error(`curl failed (${result.code}): ${result.stderr}${result.stdout}`);
     return result;
   };
 
@@ -92,7 +104,9 @@ try {
   console.log(`  tkt peak RSS: 1 MB ${megabytes(tktPeaks[0])}, ${mb} MB ${megabytes(tktPeaks[1])}, growth ${megabytes(growth)}`);
   const throughputOk = transferRatio >= MIN_THROUGHPUT_RATIO;
   const memoryOk = growth < MAX_GROWTH_KB;
-  console.log(`targets: throughput >= ${MIN_THROUGHPUT_RATIO * 100}% of curl: ${(transferRatio * 100).toFixed(0)}%, ${throughputOk ? 'met' : 'MISSED'}; RSS growth < ${megabytes(MAX_GROWTH_KB)}: ${memoryOk ? 'met' : 'MISSED'}`);
+  console.log(
+    `targets: throughput >= ${MIN_THROUGHPUT_RATIO * 100}% of curl: ${(transferRatio * 100).toFixed(0)}%, ${throughputOk ? 'met' : 'MISSED'}; RSS growth < ${megabytes(MAX_GROWTH_KB)}: ${memoryOk ? 'met' : 'MISSED'}`,
+  );
   process.exitCode = throughputOk && memoryOk ? 0 : 1;
 } finally {
   server.stop();

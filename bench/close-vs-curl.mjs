@@ -43,18 +43,41 @@ async function createTickets(env, dir, total) {
   await writeFile(file, `${rows.join('\n')}\n`);
   const result = await runChild(process.execPath, [bin, 'create', '--from', file, '--concurrency', '16', '-q'], { env });
   if (result.code !== 0) throw new Error(`tkt create --from failed (${result.code}): ${result.stderr}`);
-  const ids = result.stdout.trim().split('\n').map(Number).sort((a, b) => a - b);
+  const ids = result.stdout
+    .trim()
+    .split('\n')
+    .map(Number)
+    .sort((a, b) => a - b);
   if (ids.length !== total) throw new Error(`expected ${total} new tickets, got ${ids.length}`);
   return ids;
 }
 
 /** xargs -P 8 running one curl per ID; the token is read from a file, never put in argv. */
 async function curlClose(url, headerFile, userId, ids) {
-  const result = await runChild('xargs', [
-    '-P', String(CURL_PARALLEL), '-I{}',
-    'curl', '-s', '-o', '/dev/null', '-w', '%{http_code}\\n', '-X', 'POST', '-H', `@${headerFile}`,
-    '-F', 'TicketId={}', '-F', `CloseBy=${userId}`, `${url}/api/TicketsApi/close/{}`,
-  ], { stdin: `${ids.join('\n')}\n` });
+  const result = await runChild(
+    'xargs',
+    [
+      '-P',
+      String(CURL_PARALLEL),
+      '-I{}',
+      'curl',
+      '-s',
+      '-o',
+      '/dev/null',
+      '-w',
+      '%{http_code}\\n',
+      '-X',
+      'POST',
+      '-H',
+      `@${headerFile}`,
+      '-F',
+      'TicketId={}',
+      '-F',
+      `CloseBy=${userId}`,
+      `${url}/api/TicketsApi/close/{}`,
+    ],
+    { stdin: `${ids.join('\n')}\n` },
+  );
   const closed = result.stdout.split('\n').filter((code) => code === '204').length;
   if (result.code !== 0 || closed !== ids.length) throw new Error(`curl closed ${closed} of ${ids.length} (xargs exit ${result.code}): ${result.stderr}`);
   return result.seconds;

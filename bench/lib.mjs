@@ -150,6 +150,9 @@ export async function interleavedMedians(cases, rounds) {
 /** One line of a machine description for the figures: CPU model and count, load, Node. */
 export function machineLine() {
   const cpus = os.cpus();
-  const load = os.loadavg().map((value) => value.toFixed(2)).join(' ');
+  const load = os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
   return `${cpus[0]?.model ?? 'unknown CPU'} x ${cpus.length}, load ${load}, node ${process.version}`;
 }

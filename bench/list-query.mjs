@@ -59,7 +59,9 @@ try {
   }
   const filtered = figures.get('filtered');
   const verdict = (ok) => (ok ? 'ok' : 'MISSED');
-  console.log(`  target: filtered within 1.5x of plain: time ${verdict(filtered.seconds <= 1.5 * plain.seconds)}, RSS ${verdict(filtered.mb <= 1.5 * plain.mb)}`);
+  console.log(
+    `  target: filtered within 1.5x of plain: time ${verdict(filtered.seconds <= 1.5 * plain.seconds)}, RSS ${verdict(filtered.mb <= 1.5 * plain.mb)}`,
+  );
   console.log(`  target: plain at most 0.5 s and 80 MB: time ${verdict(plain.seconds <= 0.5)}, RSS ${verdict(plain.mb <= 80)}`);
 } finally {
   await sandbox.stop();

@@ -61,7 +61,11 @@ try {
   const peaks = [];
   const tkt = async () => {
     let bytes = 0;
-    const result = await runChild(process.execPath, [bin, 'list', '--requester', REQUESTER, '--all', '--json'], { env, measureRss: true, onStdout: (chunk) => (bytes += chunk.length) });
+    const result = await runChild(process.execPath, [bin, 'list', '--requester', REQUESTER, '--all', '--json'], {
+      env,
+      measureRss: true,
+      onStdout: (chunk) => (bytes += chunk.length),
+    });
     if (result.code !== 0) throw new Error(`tkt exited ${result.code}: ${result.stderr.slice(-2000)}`);
     peaks.push(result.peakKb);
     return { seconds: result.seconds, bytes };
@@ -83,10 +87,14 @@ try {
   const ratio = seconds / medians.get('floor');
   const peakKb = median(peaks);
   const verdict = (ok) => (ok ? 'met' : 'MISSED');
-  console.log(`${total} tickets of one requester (${Math.ceil(total / PAGE_SIZE)} pages, ${(bytes / 1024 / 1024).toFixed(1)} MB of JSON out), ${values.rounds} rounds, medians; ${machineLine()}`);
+  console.log(
+    `${total} tickets of one requester (${Math.ceil(total / PAGE_SIZE)} pages, ${(bytes / 1024 / 1024).toFixed(1)} MB of JSON out), ${values.rounds} rounds, medians; ${machineLine()}`,
+  );
   console.log(`  tkt list --requester ${REQUESTER} --all --json  ${seconds.toFixed(3)} s  peak RSS ${megabytes(peakKb)}`);
   console.log(`  floor (the same pages, 4 at a time, parsed)  ${medians.get('floor').toFixed(3)} s`);
-  console.log(`targets: within ${MAX_FLOOR_RATIO}x of the floor: ${ratio.toFixed(2)}x, ${verdict(ratio <= MAX_FLOOR_RATIO)}; at most ${MAX_SECONDS} s: ${verdict(seconds <= MAX_SECONDS)}; at most ${MAX_MB} MB: ${verdict(peakKb / 1024 <= MAX_MB)}`);
+  console.log(
+    `targets: within ${MAX_FLOOR_RATIO}x of the floor: ${ratio.toFixed(2)}x, ${verdict(ratio <= MAX_FLOOR_RATIO)}; at most ${MAX_SECONDS} s: ${verdict(seconds <= MAX_SECONDS)}; at most ${MAX_MB} MB: ${verdict(peakKb / 1024 <= MAX_MB)}`,
+  );
 } finally {
   await sandbox.stop();
   rmSync(dir, { recursive: true, force: true });

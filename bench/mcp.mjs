@@ -62,11 +62,22 @@ try {
   await direct();
   const samples = { mcp: [], direct: [] };
   for (let round = 0; round < Number(values.rounds); round++) {
-    for (const [name, run] of round % 2 === 0 ? [['mcp', viaMcp], ['direct', direct]] : [['direct', direct], ['mcp', viaMcp]]) samples[name].push(await run());
+    for (const [name, run] of round % 2 === 0
+      ? [
+          ['mcp', viaMcp],
+          ['direct', direct],
+        ]
+      : [
+          ['direct', direct],
+          ['mcp', viaMcp],
+        ])
+      samples[name].push(await run());
   }
   const [m, d] = [median(samples.mcp), median(samples.direct)];
   const target = d * 1.2 + 5;
-  console.log(`get_ticket through MCP: median ${m.toFixed(2)} ms a call; the GET directly: ${d.toFixed(2)} ms (${(m / d).toFixed(2)}x); target at most ${target.toFixed(2)} ms: ${m <= target ? 'met' : 'MISSED'}`);
+  console.log(
+    `get_ticket through MCP: median ${m.toFixed(2)} ms a call; the GET directly: ${d.toFixed(2)} ms (${(m / d).toFixed(2)}x); target at most ${target.toFixed(2)} ms: ${m <= target ? 'met' : 'MISSED'}`,
+  );
   console.log(machineLine());
 } finally {
   await Promise.allSettled(clients.map((client) => client.close()));

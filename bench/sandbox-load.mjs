@@ -29,7 +29,10 @@ const pool = new Pool(base.origin, { connections: concurrency, pipelining: 1 });
 
 async function call(method, path, body) {
   const { statusCode, body: responseBody } = await pool.request({
-    method, path, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body),
+    method,
+    path,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await responseBody.text();
   if (statusCode >= 400) throw new Error(`${method} ${path}: HTTP ${statusCode} ${text.slice(0, 200)}`);
@@ -45,7 +48,11 @@ try {
   const searches = [undefined, 'laptop', 'critical', 'anna'];
   // The mix: half list pages (deep pages too), the rest detail and lookup reads.
   const mix = [
-    (i) => ({ list: true, run: () => call('POST', '/api/TicketsApi', { listType: listTypes[i % listTypes.length], page: 1 + (i % 50), length: 10, search: searches[i % searches.length] }) }),
+    (i) => ({
+      list: true,
+      run: () =>
+        call('POST', '/api/TicketsApi', { listType: listTypes[i % listTypes.length], page: 1 + (i % 50), length: 10, search: searches[i % searches.length] }),
+    }),
     (i) => ({ list: false, run: () => call('GET', `/api/TicketsApi/${ids[i % ids.length]}`) }),
     (i) => ({ list: true, run: () => call('POST', '/api/TicketsApi', { page: 1 + (i % 200), length: 25 }) }),
     () => ({ list: false, run: () => call('GET', '/api/TicketsApi/appmetadata') }),

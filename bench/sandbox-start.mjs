@@ -30,6 +30,8 @@ for (const [label, args] of cases) {
   }
   const middle = median(times);
   allFast &&= middle < TARGET_MS;
-  console.log(`tkt sandbox, ${label.padEnd(20)}: median ${middle.toFixed(0)} ms (min ${Math.min(...times).toFixed(0)}, max ${Math.max(...times).toFixed(0)}, ${runs} runs; target < ${TARGET_MS}) ${middle < TARGET_MS ? 'OK' : 'TOO SLOW'}`);
+  console.log(
+    `tkt sandbox, ${label.padEnd(20)}: median ${middle.toFixed(0)} ms (min ${Math.min(...times).toFixed(0)}, max ${Math.max(...times).toFixed(0)}, ${runs} runs; target < ${TARGET_MS}) ${middle < TARGET_MS ? 'OK' : 'TOO SLOW'}`,
+  );
 }
 process.exitCode = allFast ? 0 : 1;

@@ -28,19 +28,23 @@ try {
   const { token } = await login(sandbox.url);
   const headers = { authorization: `Bearer ${token}` };
   const firstPage = await fetch(`${sandbox.url}/api/TicketsApi`, {
-    method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ length: 1 }),
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ length: 1 }),
   });
   const ticketId = String((await firstPage.json())[0].ticketId);
 
   // A temporary config folder: the bench neither reads nor writes the user's settings.
   const env = cleanEnv({ TKT_URL: sandbox.url, TKT_TOKEN: token, TKT_CONFIG_DIR: configDir, NO_COLOR: '1' });
   delete env.TKT_PROFILE;
-  const timed = (argv, check = () => {}) => async () => {
-    const result = await runChild(process.execPath, argv, { env });
-    if (result.code !== 0) throw new Error(`${argv.join(' ')} exited with ${result.code}:\n${result.stderr}`);
-    check(result.stdout);
-    return result.seconds;
-  };
+  const timed =
+    (argv, check = () => {}) =>
+    async () => {
+      const result = await runChild(process.execPath, argv, { env });
+      if (result.code !== 0) throw new Error(`${argv.join(' ')} exited with ${result.code}:\n${result.stderr}`);
+      check(result.stdout);
+      return result.seconds;
+    };
   // Completion answers from the lookup cache: fill it as any command that resolves a name does.
   await timed([bin, 'update', ticketId, '--site', 'head', '--dry-run'])();
 
@@ -50,7 +54,10 @@ try {
     { name: 'tkt list --help', run: timed([bin, 'list', '--help'], (out) => out.startsWith('Usage: tkt list') || fail('list --help', out)) },
     { name: 'tkt __complete site', run: timed([bin, '__complete', 'site'], (out) => out.includes('Head Office') || fail('__complete', out)) },
   ];
-  const show = { name: `tkt show ${ticketId} --json`, run: timed([bin, 'show', ticketId, '--json'], (out) => String(JSON.parse(out).id) === ticketId || fail('show', out)) };
+  const show = {
+    name: `tkt show ${ticketId} --json`,
+    run: timed([bin, 'show', ticketId, '--json'], (out) => String(JSON.parse(out).id) === ticketId || fail('show', out)),
+  };
   const request = {
     name: `bare GET /api/TicketsApi/${ticketId}`,
     run: async () => {
@@ -80,7 +87,9 @@ try {
   }
   const showLimit = 2 * baseline + medians.get(request.name);
   missed ||= medians.get(show.name) > showLimit;
-  console.log(`  tkt show --json <= 2x node -e 0 + request (${(showLimit * 1000).toFixed(1)} ms): ${(medians.get(show.name) * 1000).toFixed(1)} ms, ${verdict(medians.get(show.name) <= showLimit)}`);
+  console.log(
+    `  tkt show --json <= 2x node -e 0 + request (${(showLimit * 1000).toFixed(1)} ms): ${(medians.get(show.name) * 1000).toFixed(1)} ms, ${verdict(medians.get(show.name) <= showLimit)}`,
+  );
   process.exitCode = missed ? 1 : 0;
 } finally {
   await sandbox.stop();

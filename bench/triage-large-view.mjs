@@ -50,7 +50,17 @@ async function oneRun(run, url, token, configDir) {
     .filter(([name]) => name !== 'CI')
     .map(([name, value]) => `${name}=${quoted(value)}`);
   const started = performance.now();
-  tmux('new-session', '-d', '-s', 'triage', '-x', '80', '-y', '24', `env -i ${env.join(' ')} ${quoted(process.execPath)} ${quoted(values.bin)} triage --view all-tickets; sleep 600`);
+  tmux(
+    'new-session',
+    '-d',
+    '-s',
+    'triage',
+    '-x',
+    '80',
+    '-y',
+    '24',
+    `env -i ${env.join(' ')} ${quoted(process.execPath)} ${quoted(values.bin)} triage --view all-tickets; sleep 600`,
+  );
   try {
     for (;;) {
       if (/ \d+ tickets/.test(titleLine())) break;
@@ -89,7 +99,9 @@ try {
   console.log(`tkt triage --view all-tickets, ${results[0].count} tickets, 80x24, medians of ${runs} runs:`);
   console.log(`  first screen with the count   ${ms(results.map((r) => r.load))}`);
   console.log(`  a filter key (/${FILTER})        ${ms(results.flatMap((r) => r.key))} (slowest ${Math.max(...results.flatMap((r) => r.key)).toFixed(0)} ms)`);
-  console.log(`  a Backspace                   ${ms(results.flatMap((r) => r.backspace))} (slowest ${Math.max(...results.flatMap((r) => r.backspace)).toFixed(0)} ms)`);
+  console.log(
+    `  a Backspace                   ${ms(results.flatMap((r) => r.backspace))} (slowest ${Math.max(...results.flatMap((r) => r.backspace)).toFixed(0)} ms)`,
+  );
   console.log(`  Esc clearing the filter       ${ms(results.map((r) => r.esc))}`);
   console.log(`  j after that                  ${ms(results.map((r) => r.j))}`);
 } finally {

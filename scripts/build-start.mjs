@@ -9,7 +9,15 @@ import { pathToFileURL } from 'node:url';
 
 /** Runs `argv` through the built CLI with a piped, empty-environment fake process. */
 async function runBuiltCli(runCli, argv) {
-  const collect = () => ({ text: '', isTTY: false, write(chunk) { this.text += String(chunk); return true; }, on() {} });
+  const collect = () => ({
+    text: '',
+    isTTY: false,
+    write(chunk) {
+      this.text += String(chunk);
+      return true;
+    },
+    on() {},
+  });
   const proc = { stdin: process.stdin, stdout: collect(), stderr: collect(), env: {}, on() {}, off() {}, exit() {} };
   const code = await runCli(argv, proc);
   return { code, stdout: proc.stdout.text, stderr: proc.stderr.text };
@@ -27,7 +35,10 @@ function helpRequests(program) {
 
 async function prepareOutput() {
   const { buildProgram, runCli } = await import(pathToFileURL('dist/main.js').href);
-  const program = buildProgram({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: {} }, { stop: new AbortController(), halt: new AbortController(), graceful: false });
+  const program = buildProgram(
+    { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: {} },
+    { stop: new AbortController(), halt: new AbortController(), graceful: false },
+  );
   const texts = [];
   const answers = {};
   for (const argv of helpRequests(program)) {
@@ -46,9 +57,7 @@ async function prepareOutput() {
 const stubDynamicImports = {
   name: 'stub-dynamic-imports',
   setup(build) {
-    build.onResolve({ filter: /.*/ }, (args) =>
-      args.kind === 'dynamic-import' ? { path: args.path, namespace: 'start-stub' } : undefined,
-    );
+    build.onResolve({ filter: /.*/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, namespace: 'start-stub' } : undefined));
     build.onLoad({ filter: /.*/, namespace: 'start-stub' }, (args) => ({
       contents: `throw new Error(${JSON.stringify(`tkt: ${args.path} is loaded only by dist/main.js`)});`,
       loader: 'js',

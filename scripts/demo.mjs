@@ -40,7 +40,13 @@ const out = (text) => {
 /** Environment of every step: `tkt` on PATH, the temp config folder, and nothing inherited that
  *  would point tkt at another service or account. The pager is cat: nothing waits for a key. */
 function demoEnv(demoDir) {
-  const env = { ...process.env, TKT_CONFIG_DIR: join(demoDir, 'config'), PATH: `${join(demoDir, 'bin')}:${process.env.PATH ?? ''}`, PAGER: 'cat', SHELL: '/bin/sh' };
+  const env = {
+    ...process.env,
+    TKT_CONFIG_DIR: join(demoDir, 'config'),
+    PATH: `${join(demoDir, 'bin')}:${process.env.PATH ?? ''}`,
+    PAGER: 'cat',
+    SHELL: '/bin/sh',
+  };
   for (const name of ['TKT_URL', 'TKT_TOKEN', 'TKT_PROFILE', 'TKT_PASSWORD']) delete env[name];
   // Colour and progress bars only for a person watching; a log gets plain text.
   if (!process.stdout.isTTY) env.NO_COLOR = '1';
@@ -170,10 +176,27 @@ async function walkthrough(env, url) {
 
   out('\n# A phone call: a new problem. Names work wherever IDs do.\n');
   const created = firstId(
-    await step(env, tkt(
-      'create', '--title', 'Projector in room 4 flickers', '--description', 'Started after the firmware update this morning.',
-      '--requester', 'Anna Berg', '--site', 'Head Office', '--department', 'IT', '--status', 'Open', '--priority', 'high', '-q',
-    )),
+    await step(
+      env,
+      tkt(
+        'create',
+        '--title',
+        'Projector in room 4 flickers',
+        '--description',
+        'Started after the firmware update this morning.',
+        '--requester',
+        'Anna Berg',
+        '--site',
+        'Head Office',
+        '--department',
+        'IT',
+        '--status',
+        'Open',
+        '--priority',
+        'high',
+        '-q',
+      ),
+    ),
     'create -q',
   );
   await step(env, tkt('pickup', created));
@@ -197,7 +220,7 @@ async function main() {
   process.on('SIGINT', interrupt);
   try {
     await installTkt(demoDir);
-    out('# tkt demo: a local sandbox of the service, a technician\'s triage session.\n');
+    out("# tkt demo: a local sandbox of the service, a technician's triage session.\n");
     if (!scriptInstalled) out('# (No `script` command here to give tkt a terminal: output shown as piped, tab-separated.)\n');
     sandbox = await startSandbox(env);
     await walkthrough(env, sandbox.url);
@@ -211,11 +234,13 @@ async function main() {
   // Nobody reads on: like tkt with a closed stdout, end quietly.
   if (outputClosed) return;
   if (failure) {
-    process.stderr.write(`\ndemo failed: ${failure instanceof StepFailed ? failure.message : failure.stack ?? failure}\n`);
+    process.stderr.write(`\ndemo failed: ${failure instanceof StepFailed ? failure.message : (failure.stack ?? failure)}\n`);
     process.exitCode = 1;
     return;
   }
-  out('\n# Done. The sandbox is stopped and the demo\'s settings are removed.\n# Next: "tkt sandbox" in one terminal, then "tkt login --url http://127.0.0.1:8642 -u tech".\n# Then "tkt triage": the queue full-screen, acting with single keys (? lists them).\n');
+  out(
+    '\n# Done. The sandbox is stopped and the demo\'s settings are removed.\n# Next: "tkt sandbox" in one terminal, then "tkt login --url http://127.0.0.1:8642 -u tech".\n# Then "tkt triage": the queue full-screen, acting with single keys (? lists them).\n',
+  );
 }
 
 await main();

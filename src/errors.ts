@@ -190,9 +190,12 @@ function exitCodeForStatus(status: number, serverMessages: readonly string[] = [
  */
 export function failureReason(exitCode: ExitCodeValue, status: number | undefined): string {
   const reason =
-    exitCode === ExitCode.notFound ? 'not found'
-    : exitCode === ExitCode.notAuthenticated ? 'not authenticated'
-    : exitCode === ExitCode.permissionDenied ? 'permission denied'
-    : 'failed';
+    exitCode === ExitCode.notFound
+      ? 'not found'
+      : exitCode === ExitCode.notAuthenticated
+        ? 'not authenticated'
+        : exitCode === ExitCode.permissionDenied
+          ? 'permission denied'
+          : 'failed';
   return status === undefined ? reason : `${reason} (HTTP ${status})`;
 }

@@ -54,7 +54,12 @@ export function buildProgram(proc: ProcessLike, state: RunState) {
   return program;
 }
 
-function errorLines(error: unknown, globals: LoginGlobals & { debug?: boolean | undefined }, env: Record<string, string | undefined>, stoppedBy: StopSignal | undefined): string[] {
+function errorLines(
+  error: unknown,
+  globals: LoginGlobals & { debug?: boolean | undefined },
+  env: Record<string, string | undefined>,
+  stoppedBy: StopSignal | undefined,
+): string[] {
   const debug = globals.debug === true;
   if (error instanceof TktError) {
     const message = error instanceof InterruptedError && error.bare ? stoppedHow(stoppedBy) : error.message;

@@ -55,7 +55,10 @@ describe('npm run demo', () => {
         /^tkt close \d+ --comments /,
         /^tkt list -q --view my-completed-tickets --all \| tkt close -$/,
       ]) {
-        expect(commands.some((command) => expected.test(command)), `a command matching ${expected}`).toBe(true);
+        expect(
+          commands.some((command) => expected.test(command)),
+          `a command matching ${expected}`,
+        ).toBe(true);
       }
       // Each command shows what it shows a technician at a terminal (script gives it one): the
       // list as a table with its header, not the tab-separated lines of a pipe.
@@ -77,17 +80,21 @@ describe('npm run demo', () => {
     DEMO_TIMEOUT_MS,
   );
 
-  it('stops quietly when its reader goes away (npm run demo | head), stopping its sandbox and removing its folder', async () => {
-    const tmp = mkdtempSync(join(tmpdir(), 'tkt-demo-test-'));
-    try {
-      const { code, stdout, stderr } = await runDemo({ tmp, closeOutputAt: /listening on http:\/\/\S+\n/ });
-      expect(stderr).toBe('');
-      expect(code).toBe(0);
-      const url = /listening on (http:\/\/\S+)/.exec(stdout)![1]!;
-      await expect(fetch(`${url}/api/TicketsApi/appmetadata`)).rejects.toThrow();
-      expect(readdirSync(tmp)).toEqual([]);
-    } finally {
-      rmSync(tmp, { recursive: true, force: true });
-    }
-  }, DEMO_TIMEOUT_MS);
+  it(
+    'stops quietly when its reader goes away (npm run demo | head), stopping its sandbox and removing its folder',
+    async () => {
+      const tmp = mkdtempSync(join(tmpdir(), 'tkt-demo-test-'));
+      try {
+        const { code, stdout, stderr } = await runDemo({ tmp, closeOutputAt: /listening on http:\/\/\S+\n/ });
+        expect(stderr).toBe('');
+        expect(code).toBe(0);
+        const url = /listening on (http:\/\/\S+)/.exec(stdout)![1]!;
+        await expect(fetch(`${url}/api/TicketsApi/appmetadata`)).rejects.toThrow();
+        expect(readdirSync(tmp)).toEqual([]);
+      } finally {
+        rmSync(tmp, { recursive: true, force: true });
+      }
+    },
+    DEMO_TIMEOUT_MS,
+  );
 });

@@ -33,7 +33,11 @@ describe('exitCodeOf', () => {
     ['HTTP 400 naming a missing ticket', apiError(400, ['Ticket 42 was not found']), ExitCode.notFound],
     ['HTTP 400 naming a bad field', apiError(400, ['Requester not found']), ExitCode.failed],
     ['HTTP 500', apiError(500), ExitCode.failed],
-    ['the only ticket of a bulk run', new ItemFailedError('#42 not found (HTTP 404)', new ApiError({ status: 404, method: 'GET', url: 'u', body: undefined, serverMessages: [] })), ExitCode.notFound],
+    [
+      'the only ticket of a bulk run',
+      new ItemFailedError('#42 not found (HTTP 404)', new ApiError({ status: 404, method: 'GET', url: 'u', body: undefined, serverMessages: [] })),
+      ExitCode.notFound,
+    ],
     ['anything else', new Error('boom'), ExitCode.failed],
   ])('%s', (_what, error, code) => {
     expect(exitCodeOf(error)).toBe(code);

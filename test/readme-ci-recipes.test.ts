@@ -53,7 +53,12 @@ const RECIPES: Record<string, Recipe> = {
     ends: yamlBlockEnds,
     failure: 'on_failure',
     success: 'on_success',
-    env: { CI_PIPELINE_URL: 'https://gitlab.example.com/acme/shop/-/pipelines/77', CI_PROJECT_PATH: 'acme/shop', CI_COMMIT_REF_NAME: 'main', CI_COMMIT_REF_SLUG: 'main' },
+    env: {
+      CI_PIPELINE_URL: 'https://gitlab.example.com/acme/shop/-/pipelines/77',
+      CI_PROJECT_PATH: 'acme/shop',
+      CI_COMMIT_REF_NAME: 'main',
+      CI_COMMIT_REF_SLUG: 'main',
+    },
   },
   Jenkins: {
     intro: 'Jenkins (declarative pipeline):',

@@ -66,7 +66,9 @@ export async function loginPassword(input: LoginInput, ctx: Context): Promise<st
 export async function authenticate(ctx: Context, baseUrl: string, credentials: { username: string; password: string; domain: string }): Promise<unknown> {
   const client = await ctx.anonymousApi(baseUrl);
   try {
-    const response = await client.send(plans.authenticate({ Email: credentials.username, Password: credentials.password, RememberMe: true, Domain: credentials.domain }));
+    const response = await client.send(
+      plans.authenticate({ Email: credentials.username, Password: credentials.password, RememberMe: true, Domain: credentials.domain }),
+    );
     return response.body;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
@@ -74,7 +76,9 @@ export async function authenticate(ctx: Context, baseUrl: string, credentials: {
       const lockedOut = error.serverMessages.some((message) => LOCKED_OUT.test(message));
       throw new AuthError(`login to ${baseUrl} failed for ${credentials.username}`, {
         details: error.serverMessages,
-        hint: lockedOut ? 'the account is locked out: try again after the lock-out ends' : 'check the user name and password (directory accounts need --domain)',
+        hint: lockedOut
+          ? 'the account is locked out: try again after the lock-out ends'
+          : 'check the user name and password (directory accounts need --domain)',
       });
     }
     throw error;

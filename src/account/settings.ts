@@ -44,7 +44,10 @@ export async function saveSetting(key: string, text: string, ctx: Context): Prom
   const profile = savedFor(ctx);
   await ctx.config.saveSettings({ [spec.name]: value }, profile);
   const where = profile === undefined ? 'for every profile' : `for profile ${profile}`;
-  await ctx.output.document({ key: spec.key, value, profile: profile ?? null }, { human: () => `Set ${spec.key} to ${sanitizeInline(String(value))} ${where}\n` });
+  await ctx.output.document(
+    { key: spec.key, value, profile: profile ?? null },
+    { human: () => `Set ${spec.key} to ${sanitizeInline(String(value))} ${where}\n` },
+  );
   const shadow = spec.env.find((variable) => ctx.env[variable]?.trim());
   // A warning, shown with -q too: the value just saved is not the one in force.
   if (shadow !== undefined) await ctx.output.warning(`$${shadow} is set and wins over this setting\n`);
@@ -57,7 +60,10 @@ export async function forgetSetting(key: string, ctx: Context): Promise<void> {
   // Only `set` creates a profile: forgetting a value of one that does not exist is a typo.
   if (profile !== undefined) existingProfileName(ctx);
   await ctx.config.saveSettings({ [spec.name]: undefined }, profile);
-  await ctx.output.document({ key: spec.key, profile: profile ?? null }, { human: () => `Unset ${spec.key} ${profile === undefined ? 'for every profile' : `for profile ${profile}`}\n` });
+  await ctx.output.document(
+    { key: spec.key, profile: profile ?? null },
+    { human: () => `Unset ${spec.key} ${profile === undefined ? 'for every profile' : `for profile ${profile}`}\n` },
+  );
 }
 
 /** `tkt config list`: every setting, its value and where it comes from. */
@@ -68,7 +74,10 @@ export async function listSettings(ctx: Context): Promise<void> {
     {
       human: () =>
         rows
-          .map(({ spec, setting }) => `${spec.key}=${setting.value === undefined ? '' : sanitizeInline(String(setting.value))}  (${describeSource(setting, ctx)})\n`)
+          .map(
+            ({ spec, setting }) =>
+              `${spec.key}=${setting.value === undefined ? '' : sanitizeInline(String(setting.value))}  (${describeSource(setting, ctx)})\n`,
+          )
           .join(''),
       quiet: () => rows.map(({ spec, setting }) => `${spec.key}=${setting.value === undefined ? '' : sanitizeInline(String(setting.value))}\n`).join(''),
     },

@@ -41,7 +41,11 @@ function htmlSummary(html: string, status: number): string {
 
 function firstTagText(html: string, tag: string): string | undefined {
   const match = new RegExp(`<${tag}\\b[^>]*>([\\s\\S]*?)</${tag}\\s*>`, 'i').exec(html);
-  const text = match?.[1] && decodeEntities(match[1].replace(/<[^>]*>/g, '')).replace(/\s+/g, ' ').trim();
+  const text =
+    match?.[1] &&
+    decodeEntities(match[1].replace(/<[^>]*>/g, ''))
+      .replace(/\s+/g, ' ')
+      .trim();
   return text || undefined;
 }
 
@@ -111,9 +115,7 @@ function compactJson(value: unknown, max: number): string {
 function fieldErrors(errors: unknown, depth: number): string[] {
   if (Array.isArray(errors)) return errors.flatMap((item) => fieldErrorItem(item, depth + 1));
   if (!isObject(errors)) return [];
-  return Object.entries(errors).flatMap(([name, messages]) =>
-    valueMessages(messages, depth + 1).map((message) => (name ? `${name}: ${message}` : message)),
-  );
+  return Object.entries(errors).flatMap(([name, messages]) => valueMessages(messages, depth + 1).map((message) => (name ? `${name}: ${message}` : message)));
 }
 
 function fieldErrorItem(item: unknown, depth: number): string[] {

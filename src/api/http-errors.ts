@@ -89,14 +89,7 @@ function errorCodes(error: unknown, depth = 0): string[] {
 }
 
 /** A request to `url` that got no answer: `error` is what undici (or the deadline) threw. */
-export function networkError(
-  error: unknown,
-  method: string,
-  url: string,
-  timeoutMs: number,
-  secrets: Secrets,
-  proxies: ProxySettings,
-): NetworkError {
+export function networkError(error: unknown, method: string, url: string, timeoutMs: number, secrets: Secrets, proxies: ProxySettings): NetworkError {
   const failure = classifyNetworkError(error);
   const shownUrl = redactText(url, secrets);
   const target = `${method} ${shownUrl}`;

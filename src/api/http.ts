@@ -78,8 +78,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       attempts,
       baseDelayMs,
       clock: systemClock,
-      onRetry: ({ reason, delayMs }, attempt) =>
-        trace(`HTTP retry ${method} ${url} after ${reason}: waiting ${delayMs}ms (attempt ${attempt} of ${attempts})`),
+      onRetry: ({ reason, delayMs }, attempt) => trace(`HTTP retry ${method} ${url} after ${reason}: waiting ${delayMs}ms (attempt ${attempt} of ${attempts})`),
     });
     return finalAnswer(received, method, plan.expect, secrets);
   }

@@ -17,9 +17,21 @@ const ticketPath = (id: TicketId): string => `${TICKETS_PATH}/${ticketSegment(id
 const actionPath = (action: string, id: TicketId): string => `${TICKETS_PATH}/${action}/${ticketSegment(id)}`;
 
 /** A read: retried on a dropped connection or a busy service, never changes anything. */
-const read = (method: string, path: string, body: { json?: unknown; form?: MultipartInput } = {}): RequestPlan => ({ method, path, ...body, retry: true, expect: 'object' });
+const read = (method: string, path: string, body: { json?: unknown; form?: MultipartInput } = {}): RequestPlan => ({
+  method,
+  path,
+  ...body,
+  retry: true,
+  expect: 'object',
+});
 /** A change: sent once, whatever happens (a create must never produce two tickets). */
-const change = (method: string, path: string, form?: MultipartInput): RequestPlan => ({ method, path, ...(form === undefined ? {} : { form }), retry: false, expect: 'any' });
+const change = (method: string, path: string, form?: MultipartInput): RequestPlan => ({
+  method,
+  path,
+  ...(form === undefined ? {} : { form }),
+  retry: false,
+  expect: 'any',
+});
 
 /** Form fields, with the files to upload as `Uploads` parts when there are any. */
 function formOf(fields: Record<string, FormValue>, files: readonly string[] | undefined): MultipartInput {
@@ -71,7 +83,10 @@ export const plans = {
 
   // The list POSTs only read, so they may be retried like a GET. A list may come wrapped in an object.
   listTickets: (table: TicketTable): RequestPlan => ({ ...read('POST', TICKETS_PATH, { json: table }), expect: 'json' }),
-  listByUsername: (username: string, page?: number): RequestPlan => ({ ...read('POST', `${TICKETS_PATH}/list`, { form: { fields: { username, page } } }), expect: 'json' }),
+  listByUsername: (username: string, page?: number): RequestPlan => ({
+    ...read('POST', `${TICKETS_PATH}/list`, { form: { fields: { username, page } } }),
+    expect: 'json',
+  }),
   getTicket: (id: TicketId): RequestPlan => read('GET', ticketPath(id)),
   metadata: (id?: TicketId): RequestPlan => read('GET', id === undefined ? `${TICKETS_PATH}/metadata` : actionPath('metadata', id)),
   appMetadata: (): RequestPlan => read('GET', `${TICKETS_PATH}/appmetadata`),
@@ -82,7 +97,11 @@ export const plans = {
   /** `fields`: the whole ticket with the changes (see tickets/update-form.ts). */
   updateTicket: (id: TicketId, fields: Record<string, FormValue>): RequestPlan => change('POST', actionPath('update', id), { fields }),
   forwardTicket: (id: TicketId, mail: Mail & { draft?: boolean | undefined }): RequestPlan =>
-    change('POST', actionPath('forward', id), formOf({ Id: id, Title: mail.subject, SendTo: mail.to, CcTo: mail.cc, Message: mail.message, HasDraft: mail.draft }, mail.files)),
+    change(
+      'POST',
+      actionPath('forward', id),
+      formOf({ Id: id, Title: mail.subject, SendTo: mail.to, CcTo: mail.cc, Message: mail.message, HasDraft: mail.draft }, mail.files),
+    ),
   replyTicket: (id: TicketId, mail: Mail): RequestPlan =>
     change('POST', actionPath('reply', id), formOf({ Id: id, Title: mail.subject, SendTo: mail.to, CcTo: mail.cc, Message: mail.message }, mail.files)),
   requesterReply: (id: TicketId, reply: RequesterReply): RequestPlan =>

@@ -23,7 +23,13 @@ export function createPool(newDispatcher: () => Dispatcher, clock: Pick<Clock, '
   return {
     request: (options) => dispatcher.request(options),
     async replaceIfStuck(pending, trace) {
-      const settled = await Promise.race([pending.then(() => true, () => true), clock.sleep(STUCK_GRACE_MS).then(() => false)]);
+      const settled = await Promise.race([
+        pending.then(
+          () => true,
+          () => true,
+        ),
+        clock.sleep(STUCK_GRACE_MS).then(() => false),
+      ]);
       if (settled) return;
       const stuck = dispatcher;
       dispatcher = newDispatcher();

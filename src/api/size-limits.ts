@@ -39,10 +39,7 @@ export async function readLimited(body: BodyStream, limit: number): Promise<Read
 export type SizedBody = { text: string; cutAt: number | undefined } | { refused: { limit: number; declared: number | undefined } };
 
 /** Reads an answer's body within its limit: `maxBodyBytes` for a success, MAX_ERROR_BODY_BYTES else. */
-export async function readAnswerBody(
-  answer: { statusCode: number; headers: ResponseHeaders; body: BodyStream },
-  maxBodyBytes: number,
-): Promise<SizedBody> {
+export async function readAnswerBody(answer: { statusCode: number; headers: ResponseHeaders; body: BodyStream }, maxBodyBytes: number): Promise<SizedBody> {
   const success = isSuccess(answer.statusCode);
   const limit = success ? maxBodyBytes : MAX_ERROR_BODY_BYTES;
   // A success that says it is too large is refused before a byte of it is read.

@@ -150,7 +150,7 @@ export async function* uploadChunks(upload: Upload, onProgress: () => void): Asy
 
 /** Exactly `size` bytes, read where they stand in the file. */
 async function* sizedChunks(handle: FileHandle, path: string, size: number, nextBuffer: () => Buffer): AsyncGenerator<Buffer> {
-  for (let position = 0; position < size; ) {
+  for (let position = 0; position < size;) {
     const buffer = nextBuffer();
     const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK_BYTES, size - position), position);
     if (bytesRead === 0) throw new OperationError(`${path} shrank while it was being uploaded`);

@@ -77,10 +77,13 @@ async function setDueAfterPriority(client: ApiClient, id: TicketId, due: FormVal
   const kept = readTicket((await client.send(plans.getTicket(id))).body).due;
   const wanted = new Date(String(due));
   if (kept !== undefined && Math.abs(kept.getTime() - wanted.getTime()) < DUE_TOLERANCE_MS) return;
-  throw new OperationError(`ticket #${id}: the priority changed, but the service keeps the due date ${kept === undefined ? 'empty' : formatDate(kept)}, not ${formatDate(wanted)}`, {
-    details: ['the service sets the due date from the SLA of the priority, and did not take the one given'],
-    hint: `try "${tktCommand(run, `update ${id} --due ${shellWord(String(due))}`)}" alone; if the SLA still wins, the due date is the service's to set`,
-  });
+  throw new OperationError(
+    `ticket #${id}: the priority changed, but the service keeps the due date ${kept === undefined ? 'empty' : formatDate(kept)}, not ${formatDate(wanted)}`,
+    {
+      details: ['the service sets the due date from the SLA of the priority, and did not take the one given'],
+      hint: `try "${tktCommand(run, `update ${id} --due ${shellWord(String(due))}`)}" alone; if the SLA still wins, the due date is the service's to set`,
+    },
+  );
 }
 
 /** A new assignee: `user` is a user ID, username, full name or @me, resolved as every person option is. */

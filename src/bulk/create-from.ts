@@ -61,9 +61,7 @@ function asColumnMessage(message: string): string {
 function problemsOf(error: unknown): string[] {
   if (!(error instanceof UsageError)) throw error;
   // A lookup miss carries its candidate list as details: too long to repeat for every row.
-  return error.details.length > 0 && !(error instanceof LookupError)
-    ? error.details.map(asColumnMessage)
-    : [asColumnMessage(error.message)];
+  return error.details.length > 0 && !(error instanceof LookupError) ? error.details.map(asColumnMessage) : [asColumnMessage(error.message)];
 }
 
 interface PreparedRow {
@@ -74,10 +72,19 @@ interface PreparedRow {
 }
 
 /** Checks one row as `tkt create` checks its options; returns its request (labelled for --dry-run), or every problem. */
-async function prepareRow(row: InputRow, endpoint: CreateEndpoint, lookups: Lookups, options: { baseDir: string; dryRun: boolean }, ctx: Context): Promise<PreparedRow | string[]> {
+async function prepareRow(
+  row: InputRow,
+  endpoint: CreateEndpoint,
+  lookups: Lookups,
+  options: { baseDir: string; dryRun: boolean },
+  ctx: Context,
+): Promise<PreparedRow | string[]> {
   // Attachments are found next to the input file, so the file works from any folder.
   const attach = row.values.attach;
-  const values: RawFieldValues = attach === undefined ? row.values : { ...row.values, attach: (typeof attach === 'string' ? [attach] : attach).map((path) => resolve(options.baseDir, path)) };
+  const values: RawFieldValues =
+    attach === undefined
+      ? row.values
+      : { ...row.values, attach: (typeof attach === 'string' ? [attach] : attach).map((path) => resolve(options.baseDir, path)) };
   const { checked, badValues, unreadableFiles, missing } = await checkCreate(endpoint, values, ctx.now(), 'attach');
   const problems = [
     ...row.problems,
@@ -122,7 +129,10 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
   const rows = readRows(text, detectFormat(options.file, text), endpoint);
   if (rows.length === 0) throw new UsageError(`${options.file} has no rows`);
 
-  const resumed: ResumedRows = options.resume === undefined ? { created: new Map(), inDoubt: new Map() } : resumedRows(await readReport(options.resume), rows, options.resume, options.file);
+  const resumed: ResumedRows =
+    options.resume === undefined
+      ? { created: new Map(), inDoubt: new Map() }
+      : resumedRows(await readReport(options.resume), rows, options.resume, options.file);
   const { created } = resumed;
   // Rows in doubt are not sent again unless asked: the service may have created them.
   const heldInDoubt = options.retryInDoubt ? new Map<number, ReportEntry>() : resumed.inDoubt;
@@ -145,11 +155,17 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
 
   const json = ctx.output.format === 'json';
   const quiet = ctx.output.format === 'quiet';
-  const skippedEntries = [...created.values(), ...heldInDoubt.values()].sort((a, b) => a.row - b.row).map((entry): ReportEntry => ({ ...entry, skipped: true }));
+  const skippedEntries = [...created.values(), ...heldInDoubt.values()]
+    .sort((a, b) => a.row - b.row)
+    .map((entry): ReportEntry => ({ ...entry, skipped: true }));
   // --dry-run: what each row would send, nothing sent, no report written.
   if (options.dryRun) {
     const skipped = skippedEntries.map((entry) => `row ${entry.row}: already created as ${entry.id == null ? 'a ticket' : `#${entry.id}`} (skipped)`);
-    await printDryRunRows(ctx, prepared.map((item) => ({ row: item.row.row, request: item.request })), skipped);
+    await printDryRunRows(
+      ctx,
+      prepared.map((item) => ({ row: item.row.row, request: item.request })),
+      skipped,
+    );
     return;
   }
 
@@ -176,7 +192,10 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
         if (entry.id != null && !entry.skipped) await writeText(ctx.io.stdout, `${entry.id}\n`);
       } else {
         const id = entry.id == null ? 'a ticket (the service named no ID)' : `#${entry.id}`;
-        await writeText(ctx.io.stdout, entry.skipped ? `- row ${entry.row} already created as ${id} (skipped)\n` : `${outStyle.green('✓')} row ${entry.row}: created ${id}\n`);
+        await writeText(
+          ctx.io.stdout,
+          entry.skipped ? `- row ${entry.row} already created as ${id} (skipped)\n` : `${outStyle.green('✓')} row ${entry.row}: created ${id}\n`,
+        );
       }
       // The ticket is created; the files it did not keep are a failure of their own, on stderr.
       if (files !== undefined && files.skipped.length > 0 && jsonArray === undefined) {
@@ -263,7 +282,10 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
       });
     }
     if (run.interrupted || stoppedBy !== undefined) {
-      const why = stoppedBy === undefined ? `not started: ${stoppedHow(ctx.signal.reason)}` : `not started: the run stopped at row ${stoppedBy.id} (${failureReason(exitCodeOf(stoppedBy.failure), stoppedBy.status)})`;
+      const why =
+        stoppedBy === undefined
+          ? `not started: ${stoppedHow(ctx.signal.reason)}`
+          : `not started: the run stopped at row ${stoppedBy.id} (${failureReason(exitCodeOf(stoppedBy.failure), stoppedBy.status)})`;
       // --json lists every row not started; the report has none of them, so --resume sends them.
       for (const row of run.notStarted) await jsonArray?.push([{ row, ok: false, notStarted: true, error: why }]);
     }
@@ -293,9 +315,13 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
     if (stoppedBy !== undefined) {
       const notStarted = run.notStarted.length > 0 ? `; ${run.notStarted.length} of ${prepared.length} rows not started` : '';
       // Exits as the refusal does (4 or 5); a 401 gets main.ts's login hint, so this is a detail.
-      throw new ItemFailedError(`stopped at row ${stoppedBy.id}: ${failureReason(exitCodeOf(stoppedBy.failure), stoppedBy.status)}${notStarted}`, stoppedBy.failure, {
-        details: [...details, `to finish once that is fixed: ${resumeCommand}`],
-      });
+      throw new ItemFailedError(
+        `stopped at row ${stoppedBy.id}: ${failureReason(exitCodeOf(stoppedBy.failure), stoppedBy.status)}${notStarted}`,
+        stoppedBy.failure,
+        {
+          details: [...details, `to finish once that is fixed: ${resumeCommand}`],
+        },
+      );
     }
     if (failed.length > 0 || inDoubtRows.length > 0) {
       const what = [
@@ -311,10 +337,13 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
       });
     }
     if (rowsWithSkippedFiles.length > 0) {
-      throw new FilesSkippedError(`the service did not keep files of ${rowsWithSkippedFiles.length} of ${prepared.length} rows: ${formatRanges(rowsWithSkippedFiles, 'row ')}`, {
-        details: [`created ${createdNow}; every row sent is recorded in ${reportPath}`],
-        hint: 'the service keeps only the file types it allows; --json lists the kept and skipped files of each row',
-      });
+      throw new FilesSkippedError(
+        `the service did not keep files of ${rowsWithSkippedFiles.length} of ${prepared.length} rows: ${formatRanges(rowsWithSkippedFiles, 'row ')}`,
+        {
+          details: [`created ${createdNow}; every row sent is recorded in ${reportPath}`],
+          hint: 'the service keeps only the file types it allows; --json lists the kept and skipped files of each row',
+        },
+      );
     }
     if (!json && !quiet) {
       const skippedNote = skippedEntries.length > 0 ? `, ${skippedEntries.length} skipped as already created` : '';

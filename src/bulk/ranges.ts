@@ -25,7 +25,9 @@ function ranges(numbers: Iterable<number>, prefix: string): RangeText[] {
 
 /** "#1001-1010, #1013": sorted, duplicates dropped, consecutive numbers joined. */
 export function formatRanges(numbers: Iterable<number>, prefix: string): string {
-  return ranges(numbers, prefix).map((range) => range.text).join(', ');
+  return ranges(numbers, prefix)
+    .map((range) => range.text)
+    .join(', ');
 }
 
 export interface RangeLinesOptions {

@@ -81,12 +81,17 @@ export function resumedRows(lines: readonly ReportLine[], rows: readonly InputRo
   }
   const mismatched = [...created.values(), ...inDoubt.values()].filter((entry) => rows[entry.row - 1]?.hash !== entry.hash);
   if (mismatched.length > 0) {
-    throw new UsageError(`${reportPath} does not match ${file}: ${mismatched.length === 1 ? 'a row' : `${mismatched.length} rows`} it shows as created or in doubt changed since`, {
-      details: mismatched.map((entry) =>
-        entry.ok ? `row ${entry.row} was created as ${entry.id == null ? 'a ticket' : `#${entry.id}`} from different content` : `row ${entry.row} was sent (in doubt) with different content`,
-      ),
-      hint: 'resume with the file as it was; edit only the rows that failed',
-    });
+    throw new UsageError(
+      `${reportPath} does not match ${file}: ${mismatched.length === 1 ? 'a row' : `${mismatched.length} rows`} it shows as created or in doubt changed since`,
+      {
+        details: mismatched.map((entry) =>
+          entry.ok
+            ? `row ${entry.row} was created as ${entry.id == null ? 'a ticket' : `#${entry.id}`} from different content`
+            : `row ${entry.row} was sent (in doubt) with different content`,
+        ),
+        hint: 'resume with the file as it was; edit only the rows that failed',
+      },
+    );
   }
   return { created, inDoubt };
 }

@@ -7,7 +7,18 @@
 // stdout, failures included. With a single ID the failure is told once, by the thrown error.
 import type { RunPlace } from '../config/session.js';
 import type { IO } from '../output/io.js';
-import { ApiError, ExitCode, FilesSkippedError, InterruptedError, ItemFailedError, OperationError, type TktError, exitCodeOf, failureReason, stoppedHow } from '../errors.js';
+import {
+  ApiError,
+  ExitCode,
+  FilesSkippedError,
+  InterruptedError,
+  ItemFailedError,
+  OperationError,
+  type TktError,
+  exitCodeOf,
+  failureReason,
+  stoppedHow,
+} from '../errors.js';
 import type { Output } from '../output/types.js';
 import { NO_PROGRESS, createProgress } from '../output/progress.js';
 import { sanitizeInline } from '../output/sanitize.js';
@@ -101,7 +112,8 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
       const what = result.note === undefined ? verb : sanitizeInline(result.note);
       if (!quiet) await writeText(io.stdout, `${outStyle.green('✓')} #${result.id} ${what}\n`);
       // A failure of those files, told on stderr as failures are (with one ID, by the thrown error).
-      if (skippedFiles(result) && !single) await writeText(io.stderr, `${errStyle.red('✗')} #${result.id}: the service did not keep ${nameList(result.files!.skipped)}\n`);
+      if (skippedFiles(result) && !single)
+        await writeText(io.stderr, `${errStyle.red('✗')} #${result.id}: the service did not keep ${nameList(result.files!.skipped)}\n`);
       return;
     }
     if (single) return; // the thrown error tells it, once
@@ -115,8 +127,7 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
   function singleFailure(result: BulkResult): TktError {
     const { failure } = result;
     const detail =
-      failure instanceof ApiError ? (failure.serverMessages.length > 0 ? failure.serverMessages.join('; ') : `${failure.method} ${failure.url}`)
-      : result.error;
+      failure instanceof ApiError ? (failure.serverMessages.length > 0 ? failure.serverMessages.join('; ') : `${failure.method} ${failure.url}`) : result.error;
     return new ItemFailedError(`#${result.id} ${result.inDoubt ? ID_IN_DOUBT : reasonOf(result)}`, failure, {
       details: detail === undefined ? [] : [detail],
     });
@@ -166,16 +177,20 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
       if (failed.length === 0 && skipping.length === 0) return;
       if (failed.length === 0) {
         if (single) throw skippedFilesError(skipping[0]!.files!, skipping[0]!.id, { named: true, run: options.run });
-        throw new FilesSkippedError(`the service did not keep files sent to ${skipping.length} of ${total} tickets: ${idList(skipping.map((result) => result.id))}`, {
-          hint: 'the service keeps only the file types it allows; --json lists the kept and skipped files of each ticket',
-        });
+        throw new FilesSkippedError(
+          `the service did not keep files sent to ${skipping.length} of ${total} tickets: ${idList(skipping.map((result) => result.id))}`,
+          {
+            hint: 'the service keeps only the file types it allows; --json lists the kept and skipped files of each ticket',
+          },
+        );
       }
       if (single) throw singleFailure(failed[0]!);
       const details = summary(run);
       if (stoppedBy !== undefined) {
         const notStarted = run.notStarted.length > 0 ? `; ${run.notStarted.length} of ${total} not started` : '';
         // Exits as the refusal does (4 or 5); a 401 gets main.ts's login hint.
-        const hint = exitCodeOf(stoppedBy.failure) === ExitCode.permissionDenied ? 'this login lacks the permission, so every other ID would be refused too' : undefined;
+        const hint =
+          exitCodeOf(stoppedBy.failure) === ExitCode.permissionDenied ? 'this login lacks the permission, so every other ID would be refused too' : undefined;
         throw new ItemFailedError(`stopped at #${stoppedBy.id}: ${reasonOf(stoppedBy)}${notStarted}`, stoppedBy.failure, { details, hint });
       }
       const inDoubt = failed.filter((result) => result.inDoubt).length;

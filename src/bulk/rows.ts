@@ -23,7 +23,9 @@ export interface InputRow {
 
 /** Columns holding several values: `tag` and `attach`. */
 const LIST_SEPARATOR = ';';
-const LIST_KEYS: ReadonlySet<string> = new Set(TICKET_FIELDS.filter((spec) => spec.value.type === 'ids' || spec.value.type === 'files').map((spec) => spec.key));
+const LIST_KEYS: ReadonlySet<string> = new Set(
+  TICKET_FIELDS.filter((spec) => spec.value.type === 'ids' || spec.value.type === 'files').map((spec) => spec.key),
+);
 const KNOWN_KEYS: ReadonlySet<string> = new Set(TICKET_FIELDS.map((spec) => spec.key));
 const HASH_LENGTH = 16;
 
@@ -118,15 +120,18 @@ function objectRow(row: number, line: number | undefined, parsed: unknown, endpo
 
 function jsonLinesRows(text: string, endpoint: TicketEndpoint): InputRow[] {
   const rows: InputRow[] = [];
-  text.replace(/^\uFEFF/, '').split(/\r?\n/).forEach((content, index) => {
-    if (content.trim() === '') return;
-    const row = rows.length + 1;
-    try {
-      rows.push(objectRow(row, index + 1, JSON.parse(content), endpoint));
-    } catch (error) {
-      rows.push(makeRow(row, index + 1, {}, [`not valid JSON: ${(error as Error).message}`]));
-    }
-  });
+  text
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)
+    .forEach((content, index) => {
+      if (content.trim() === '') return;
+      const row = rows.length + 1;
+      try {
+        rows.push(objectRow(row, index + 1, JSON.parse(content), endpoint));
+      } catch (error) {
+        rows.push(makeRow(row, index + 1, {}, [`not valid JSON: ${(error as Error).message}`]));
+      }
+    });
   return rows;
 }
 
@@ -151,7 +156,10 @@ function csvRows(text: string, endpoint: TicketEndpoint): InputRow[] {
   if (problems.length > 0) {
     throw new UsageError(`the CSV header (line ${header.line}) is not usable`, {
       details: problems,
-      hint: `columns are named like the create options: ${fieldsFor(endpoint).map((spec) => spec.key).filter((k, i, all) => all.indexOf(k) === i).join(', ')}`,
+      hint: `columns are named like the create options: ${fieldsFor(endpoint)
+        .map((spec) => spec.key)
+        .filter((k, i, all) => all.indexOf(k) === i)
+        .join(', ')}`,
     });
   }
   return records.map((record, index) => {

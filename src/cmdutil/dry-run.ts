@@ -47,7 +47,11 @@ export function plannedJson(request: PlannedRequest): Record<string, unknown> {
  * with `jsonLines`, as the ID... commands print); with -q nothing. `asData`: plannedJson in
  * every format, for `tkt api`, whose every answer is JSON.
  */
-export async function printDryRun(ctx: Context, request: PlannedRequest, options: { jsonLines?: boolean; asData?: boolean; decision?: DryRunDecision } = {}): Promise<void> {
+export async function printDryRun(
+  ctx: Context,
+  request: PlannedRequest,
+  options: { jsonLines?: boolean; asData?: boolean; decision?: DryRunDecision } = {},
+): Promise<void> {
   if (options.asData === true) {
     await ctx.output.data(plannedJson(request));
     await ctx.output.note('dry run: nothing was sent\n');
@@ -57,7 +61,10 @@ export async function printDryRun(ctx: Context, request: PlannedRequest, options
   const decision = options.decision;
   await print(
     { ...(decision === undefined ? {} : { dryRun: true, ...decision.members }), ...plannedJson(request) },
-    { human: () => `${decision === undefined ? '' : `${decision.line}\n`}dry run: would send ${request.method} ${request.path} (nothing was sent)\n${requestText(request, '  ')}` },
+    {
+      human: () =>
+        `${decision === undefined ? '' : `${decision.line}\n`}dry run: would send ${request.method} ${request.path} (nothing was sent)\n${requestText(request, '  ')}`,
+    },
   );
 }
 

@@ -35,7 +35,9 @@ Examples:
   $ tkt api POST ${TICKETS_PATH}/pickup/42
   $ tkt api POST ${TICKETS_PATH} --input table.json`,
     );
-  host.action(command, ([method, path], { field, rawField, ...opts }, ctx) => run({ method, path, typedFields: field ?? [], rawFields: rawField ?? [], ...opts }, ctx));
+  host.action(command, ([method, path], { field, rawField, ...opts }, ctx) =>
+    run({ method, path, typedFields: field ?? [], rawFields: rawField ?? [], ...opts }, ctx),
+  );
 }
 
 export async function run(options: ApiOptions, ctx: Context): Promise<void> {

@@ -40,8 +40,12 @@ export async function run(options: AssignOptions, ctx: Context): Promise<void> {
   }
   const { createLookups } = await import('../lookups/index.js');
   const change = await assigneeChange(createLookups(ctx), user, { flag: 'USER', noun: 'user' });
-  await runIdCommand(ctx, { ...options, ids: options.args.slice(0, -1) }, {
-    verb: 'assigned',
-    ...changeRequest(change),
-  });
+  await runIdCommand(
+    ctx,
+    { ...options, ids: options.args.slice(0, -1) },
+    {
+      verb: 'assigned',
+      ...changeRequest(change),
+    },
+  );
 }

@@ -37,7 +37,9 @@ Examples:
 
 export async function run(options: AuthTokenOptions, ctx: Context): Promise<void> {
   if (ctx.io.stdoutIsTTY && !options.show) {
-    throw new UsageError('refusing to print the token to a terminal', { hint: `pipe it (${tktCommand(ctx, 'auth token')} | gh secret set TKT_TOKEN), or add --show` });
+    throw new UsageError('refusing to print the token to a terminal', {
+      hint: `pipe it (${tktCommand(ctx, 'auth token')} | gh secret set TKT_TOKEN), or add --show`,
+    });
   }
   const session = await ctx.session();
   await ctx.output.document(

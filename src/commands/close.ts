@@ -6,8 +6,7 @@ import { assertSingleStdinReader, runIdCommand, type IdCommandOptions } from '..
 import { alreadyClosedNote } from '../reading/unchanged.js';
 import { attachOption, concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
-export interface CloseOptions extends IdCommandOptions, ClosureOptions {
-}
+export interface CloseOptions extends IdCommandOptions, ClosureOptions {}
 
 export function register(program: Program, host: CommandHost): void {
   const command = program
@@ -38,7 +37,10 @@ Examples:
 }
 
 export async function run(options: CloseOptions, ctx: Context): Promise<void> {
-  assertSingleStdinReader(options.ids, [['--comments', options.comments], ['--closure-comments', options.closureComments]]);
+  assertSingleStdinReader(options.ids, [
+    ['--comments', options.comments],
+    ['--closure-comments', options.closureComments],
+  ]);
   const closure = await closureOf(options, ctx);
   await runIdCommand(ctx, options, {
     verb: 'closed',

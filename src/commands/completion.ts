@@ -26,7 +26,10 @@ Examples:
   // `program` is complete by the time the action runs, so every command is in the script.
   host.action(command, ([shell], _opts, ctx) => run({ shell, program }, ctx));
 
-  const complete = program.command('__complete', { hidden: true }).description('print cached names of a lookup kind, or the profiles, for the completion scripts').argument('<kind>');
+  const complete = program
+    .command('__complete', { hidden: true })
+    .description('print cached names of a lookup kind, or the profiles, for the completion scripts')
+    .argument('<kind>');
   host.action(complete, async ([kind], _opts, ctx) => {
     const { printNames } = await import('../completion/complete.js');
     await printNames(kind, ctx);

@@ -6,10 +6,7 @@ import { SETTINGS } from '../config/settings.js';
 import type { Context } from '../context/context.js';
 
 export type ConfigOptions =
-  | { action: 'get'; key: string }
-  | { action: 'set'; key: string; value: string }
-  | { action: 'unset'; key: string }
-  | { action: 'list' };
+  { action: 'get'; key: string } | { action: 'set'; key: string; value: string } | { action: 'unset'; key: string } | { action: 'list' };
 
 const HELP = `
 Settings:
@@ -31,7 +28,11 @@ export function register(program: Program, host: CommandHost): void {
   const keys = SETTINGS.map((spec) => spec.key).join(', ');
   const get = config.command('get').description('Print the value tkt uses for a setting').argument('<key>', keys);
   host.action(get, ([key], _opts, ctx) => run({ action: 'get', key }, ctx));
-  const set = config.command('set').description('Save a setting (for every profile, or with --profile for one)').argument('<key>', keys).argument('<value>', 'the value');
+  const set = config
+    .command('set')
+    .description('Save a setting (for every profile, or with --profile for one)')
+    .argument('<key>', keys)
+    .argument('<value>', 'the value');
   host.action(set, ([key, value], _opts, ctx) => run({ action: 'set', key, value }, ctx));
   const unset = config.command('unset').description('Forget a saved setting (for every profile, or with --profile for one)').argument('<key>', keys);
   host.action(unset, ([key], _opts, ctx) => run({ action: 'unset', key }, ctx));

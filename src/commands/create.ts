@@ -81,7 +81,7 @@ export function register(program: Program, host: CommandHost): void {
   const command = addFieldOptions(base, ['register', 'new'])
     .addOption(dryRunOption())
     .option('--from <file>', 'create one ticket per row of a JSON Lines or CSV file')
-    .option('--report <file>', 'with --from: where to record each row\'s new ID or error (default FILE.report.jsonl)')
+    .option('--report <file>', "with --from: where to record each row's new ID or error (default FILE.report.jsonl)")
     .option('--resume <report>', 'with --from: skip the rows this report shows as created (and those in doubt)')
     .option('--retry-in-doubt', 'with --resume: send again the rows whose outcome is unknown (check them first)')
     .addOption(concurrencyOption('with --from: tickets created'))
@@ -134,7 +134,9 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
   const request = await createRequest(endpoint, checkFields(endpoint, values, ctx.now()), lookups, { labels: options.dryRun === true || asked });
 
   const once =
-    dedup.key === undefined ? undefined : await dedupCreateSpec(ctx, lookups, { ...dedup, key: dedup.key }, { endpoint, values, create: request, dryRun: options.dryRun === true });
+    dedup.key === undefined
+      ? undefined
+      : await dedupCreateSpec(ctx, lookups, { ...dedup, key: dedup.key }, { endpoint, values, create: request, dryRun: options.dryRun === true });
   const createOnce = async () => (await import('../dedup/create.js')).createOnce(ctx, once!);
 
   if (options.dryRun) return once === undefined ? printDryRun(ctx, request) : createOnce();

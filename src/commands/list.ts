@@ -23,7 +23,9 @@ Output: a table at a terminal; piped, tab-separated lines with ISO 8601 dates; -
 (one array with --all); --query/--fields for JSON; -q the IDs.
 
 Views:
-${wrapWords(LIST_TYPES.map(kebabCase).join(', '), 78).map((line) => `  ${line}`).join('\n')}
+${wrapWords(LIST_TYPES.map(kebabCase).join(', '), 78)
+  .map((line) => `  ${line}`)
+  .join('\n')}
 
 Examples:
   $ tkt list --view my-overdue-tickets

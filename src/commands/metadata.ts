@@ -17,7 +17,7 @@ export function register(program: Program, host: CommandHost): void {
   const command = program
     .command('metadata')
     .description('Show lookup data: sites, departments, statuses, priorities, people...')
-    .argument('[id]', "a ticket ID: sub-categories, items and technicians scoped to that ticket")
+    .argument('[id]', 'a ticket ID: sub-categories, items and technicians scoped to that ticket')
     .option('--app', 'the app metadata (no sub-categories, items or people)')
     .option('--collection <name>', `only this collection: ${ALL_COLLECTIONS.join(', ')}`)
     .addOption(fieldsOption())

@@ -27,7 +27,13 @@ const PROFILE_COLUMNS: readonly RecordColumn<ProfileLine>[] = [
   { name: 'active', header: '', human: (p) => (p.active ? '*' : ''), priority: 2 },
   { name: 'name', header: 'NAME', human: (p) => p.name, priority: 2 },
   { name: 'url', header: 'URL', human: (p) => p.url ?? '(no URL)', machine: (p) => p.url, shrink: true, minWidth: 20, priority: 1 },
-  { name: 'status', header: 'STATUS', human: (p) => (p.loggedIn ? `logged in${p.username === null ? '' : ` as ${p.username}`}` : 'not logged in'), shrink: true, priority: 2 },
+  {
+    name: 'status',
+    header: 'STATUS',
+    human: (p) => (p.loggedIn ? `logged in${p.username === null ? '' : ` as ${p.username}`}` : 'not logged in'),
+    shrink: true,
+    priority: 2,
+  },
 ];
 
 export async function run(_options: ProfilesOptions, ctx: Context): Promise<void> {

@@ -57,7 +57,8 @@ export async function run(options: ReplyOptions, ctx: Context): Promise<void> {
   if (asRequester !== undefined) {
     if (asRequester === '') throw new UsageError('--as-requester needs a user');
     const foreign = (['to', 'cc'] as const).filter((name) => options[name] !== undefined);
-    if (foreign.length > 0) throw new UsageError(`${foreign.map((name) => `--${name}`).join(', ')} cannot be used with --as-requester: a requester reply is not an e-mail`);
+    if (foreign.length > 0)
+      throw new UsageError(`${foreign.map((name) => `--${name}`).join(', ')} cannot be used with --as-requester: a requester reply is not an e-mail`);
   }
   assertRecipients(options);
   const attach = options.attach ?? [];

@@ -44,9 +44,13 @@ Examples:
 
 export async function run(options: ResolveOptions, ctx: Context): Promise<void> {
   const key = options.dedupKey === undefined ? undefined : parseDedupKey(options.dedupKey);
-  if (key === undefined && options.ids.length === 0) throw new UsageError("missing required argument 'id'", { hint: 'give ticket IDs, - for stdin, or --dedup-key KEY' });
+  if (key === undefined && options.ids.length === 0)
+    throw new UsageError("missing required argument 'id'", { hint: 'give ticket IDs, - for stdin, or --dedup-key KEY' });
   if (key !== undefined && options.ids.length > 0) throw new UsageError('give ticket IDs or --dedup-key, not both');
-  assertSingleStdinReader(options.ids, [['--details', options.details], ['--details-file', options.detailsFile]]);
+  assertSingleStdinReader(options.ids, [
+    ['--details', options.details],
+    ['--details-file', options.detailsFile],
+  ]);
   const detailsOption = { flag: '--details', fileFlag: '--details-file', text: options.details, file: options.detailsFile };
   const details = await requiredText(ctx, detailsOption, () => resolutionHeading(ctx, options.ids));
   const submitBy = await resolveActingUser(ctx, options.by, 'resolves');
@@ -55,9 +59,13 @@ export async function run(options: ResolveOptions, ctx: Context): Promise<void> 
     ids = await (await import('../dedup/resolve.js')).openTicketIds(ctx, key);
     if (ids.length === 0) return ctx.output.note(`nothing to resolve: no open ticket has the key ${key}\n`);
   }
-  await runIdCommand(ctx, { ...options, ids }, {
-    verb: 'resolved',
-    plan: (id) => plans.resolveTicket(id, { details, submitBy }),
-    noteFor: alreadyResolvedNote,
-  });
+  await runIdCommand(
+    ctx,
+    { ...options, ids },
+    {
+      verb: 'resolved',
+      plan: (id) => plans.resolveTicket(id, { details, submitBy }),
+      noteFor: alreadyResolvedNote,
+    },
+  );
 }

@@ -42,9 +42,12 @@ export async function run(options: SandboxCommandOptions, ctx: Context): Promise
     sandbox = await startSandbox({ port, host: options.host, dataFile: options.data, seedTickets });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new OperationError(`port ${port} on ${options.host} is already in use`, { hint: 'choose another with --port (0 picks a free one)' });
+    if (code === 'EADDRINUSE')
+      throw new OperationError(`port ${port} on ${options.host} is already in use`, { hint: 'choose another with --port (0 picks a free one)' });
     if (error instanceof SandboxDataError && error.problem === 'directory') {
-      throw new UsageError(`--data ${error.path} is a directory: give the path of a file for the sandbox's state`, { hint: `for example --data ${join(error.path, 'sandbox.json')}` });
+      throw new UsageError(`--data ${error.path} is a directory: give the path of a file for the sandbox's state`, {
+        hint: `for example --data ${join(error.path, 'sandbox.json')}`,
+      });
     }
     if (error instanceof SandboxDataError) {
       throw new OperationError(error.message, { hint: 'move it away or delete it to start afresh with the demo data, or give another --data file' });

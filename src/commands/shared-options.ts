@@ -18,5 +18,4 @@ export const concurrencyOption = (what = 'tickets') => new Option('--concurrency
 export const dryRunOption = () => new Option('--dry-run', 'show what would be sent, send nothing');
 
 /** `--attach FILE`, repeatable (undefined until given, so the help shows no default); `to` says what gets the files. */
-export const attachOption = (to?: string) =>
-  new Option(ATTACH_FLAGS, attachHelp(to)).argParser(collect);
+export const attachOption = (to?: string) => new Option(ATTACH_FLAGS, attachHelp(to)).argParser(collect);

@@ -40,7 +40,13 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
   const ticket = (await api.send(plans.getTicket(id))).body;
   const render = async () => {
     const [{ renderTicketDetail }, { createLookups }] = await Promise.all([import('../reading/detail.js'), import('../lookups/index.js')]);
-    return renderTicketDetail(ticket, { lookups: createLookups(ctx), now: ctx.now(), color: ctx.io.stdoutColor, width: ctx.io.stdoutIsTTY ? ctx.io.size().columns : undefined, comments });
+    return renderTicketDetail(ticket, {
+      lookups: createLookups(ctx),
+      now: ctx.now(),
+      color: ctx.io.stdoutColor,
+      width: ctx.io.stdoutIsTTY ? ctx.io.size().columns : undefined,
+      comments,
+    });
   };
   if (options.pager && ctx.output.format === 'human' && mayPage(ctx.io, ctx.globals, ctx.env)) {
     const { userSettings } = await import('../config/settings.js');

@@ -34,6 +34,9 @@ export async function run(_options: StatusOptions, ctx: Context): Promise<void> 
   await ctx.output.document(queue, {
     human: () => renderQueue(queue, ctx),
     // The essentials of a queue: the tickets to open next, as `list -q` gives IDs.
-    quiet: () => urgentIds(queue).map((id) => `${id}\n`).join(''),
+    quiet: () =>
+      urgentIds(queue)
+        .map((id) => `${id}\n`)
+        .join(''),
   });
 }

@@ -36,7 +36,10 @@ Examples:
 
 export async function run(options: TriageOptions, ctx: Context): Promise<void> {
   const view = parseListType(options.view ?? userSettings(ctx).defaultView ?? TRIAGE_DEFAULT_VIEW);
-  ctx.output.assertInteractive('tkt triage', `for the view's tickets as data: ${tktCommand(ctx, `list --view ${kebabCase(view)} --all --json`)} (or -q for their IDs)`);
+  ctx.output.assertInteractive(
+    'tkt triage',
+    `for the view's tickets as data: ${tktCommand(ctx, `list --view ${kebabCase(view)} --all --json`)} (or -q for their IDs)`,
+  );
   if (!ctx.io.canPrompt || !ctx.io.stdoutIsTTY) {
     throw new UsageError('tkt triage needs a terminal: stdin, stdout and stderr must all be one (and neither --no-input nor CI set)', {
       hint: `in scripts use ${tktCommand(ctx, `list --view ${kebabCase(view)}`)} and the ID commands (tkt pickup, tkt resolve...)`,

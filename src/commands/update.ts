@@ -49,7 +49,11 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<void> {
   }
   if (givenKeys(options.values).length === 0) {
     throw new UsageError('nothing to update: name at least one field to change', {
-      details: detailLines(`options: ${fieldsFor('update').map((spec) => flagOf(spec.key)).join(' ')}`),
+      details: detailLines(
+        `options: ${fieldsFor('update')
+          .map((spec) => flagOf(spec.key))
+          .join(' ')}`,
+      ),
     });
   }
   // Checked before asking who @me is: bad input fails before any prompt.

@@ -20,9 +20,13 @@ function mostCommon(values: string[]): string {
 // the global option, else as most commands complete it, under `*" --flag"`; a command where it
 // completes otherwise (list's --assignee also takes "none") gets an arm of its own, before.
 function bashValueCases(spec: CompletionSpec): string {
-  const globalAction = new Map(spec.globalOptions.flatMap((option) => (option.value === undefined ? [] : flagsOf(option).map((flag) => [flag, bashAction(option.value!)] as const))));
+  const globalAction = new Map(
+    spec.globalOptions.flatMap((option) => (option.value === undefined ? [] : flagsOf(option).map((flag) => [flag, bashAction(option.value!)] as const))),
+  );
   const commandUses = spec.commands.flatMap((command) =>
-    command.options.flatMap((option) => (option.value === undefined ? [] : flagsOf(option).map((flag) => ({ names: [command.name, ...command.aliases], flag, action: bashAction(option.value!) })))),
+    command.options.flatMap((option) =>
+      option.value === undefined ? [] : flagsOf(option).map((flag) => ({ names: [command.name, ...command.aliases], flag, action: bashAction(option.value!) })),
+    ),
   );
   const specific = new Map<string, Set<string>>();
   const general = new Map<string, Set<string>>();
@@ -44,7 +48,9 @@ export function bashScript(spec: CompletionSpec): string {
     .map((command) => {
       const names = [command.name, ...command.aliases].join('|');
       const flags = command.options.flatMap(flagsOf).join(' ');
-      const subcommands = Object.entries(command.subcommandWords).map(([sub, words]) => `${sub}) subwords=${singleQuoted(words.join(' '))} ;; `).join('');
+      const subcommands = Object.entries(command.subcommandWords)
+        .map(([sub, words]) => `${sub}) subwords=${singleQuoted(words.join(' '))} ;; `)
+        .join('');
       const subwords = subcommands === '' ? '' : ` case "$sub" in ${subcommands}esac;`;
       const after = command.argumentsAfterFirst === undefined ? '' : singleQuoted(bashAction(command.argumentsAfterFirst));
       return `    ${names}) flags=${singleQuoted(flags)}; words=${singleQuoted(command.argumentWords.join(' '))}; after=${after};${subwords} ;;`;

@@ -27,7 +27,11 @@ function zshPositionalSpecs(command: CommandSpec): string[] {
     // A command with subcommands (config get KEY): their names, the subcommand's own first
     // argument ($words[2] is the subcommand here), then its other arguments (config set KEY VALUE).
     const cases = subcommands.map(([sub, words]) => `(${sub}) compadd -- ${words.join(' ')} ;;`).join(' ');
-    return [`1:subcommand:(${command.argumentWords.join(' ')})`, ...(subcommands.length > 0 ? [`2:argument:{case $words[2] in ${cases} esac}`] : []), '*:argument: '];
+    return [
+      `1:subcommand:(${command.argumentWords.join(' ')})`,
+      ...(subcommands.length > 0 ? [`2:argument:{case $words[2] in ${cases} esac}`] : []),
+      '*:argument: ',
+    ];
   }
   const [first] = command.positionals;
   // Files and names only after the first ID: attach ID FILE..., assign ID... USER.
@@ -48,7 +52,9 @@ function zshCommandCase(command: CommandSpec, globalOptions: OptionSpec[]): stri
 
 export function zshScript(spec: CompletionSpec): string {
   const commandList = spec.commands
-    .flatMap((command) => [command.name, ...command.aliases].map((name) => `    ${singleQuoted(`${name}:${oneLine(command.description).replace(/:/g, '\\:')}`)}`))
+    .flatMap((command) =>
+      [command.name, ...command.aliases].map((name) => `    ${singleQuoted(`${name}:${oneLine(command.description).replace(/:/g, '\\:')}`)}`),
+    )
     .join('\n');
   return `#compdef tkt
 # zsh completion for tkt. Load it with:  source <(tkt completion zsh)

@@ -4,11 +4,7 @@ import path from 'node:path';
 import { UsageError } from '../errors.js';
 
 /** TKT_CONFIG_DIR, else the OS config folder for "tkt". */
-export function defaultConfigDir(
-  env: Record<string, string | undefined>,
-  platform: NodeJS.Platform = process.platform,
-  home: string = os.homedir(),
-): string {
+export function defaultConfigDir(env: Record<string, string | undefined>, platform: NodeJS.Platform = process.platform, home: string = os.homedir()): string {
   if (env.TKT_CONFIG_DIR) return env.TKT_CONFIG_DIR;
   if (platform === 'win32') {
     return path.win32.join(env.APPDATA || path.win32.join(home, 'AppData', 'Roaming'), 'tkt');

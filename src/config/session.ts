@@ -94,7 +94,9 @@ export function resolveSession(input: SessionInput): Session {
     const claims = decodeJwtClaims(envToken);
     const expiresAt = expiryFromClaims(claims);
     if (expiresAt !== undefined && expiresAt.getTime() <= input.now.getTime()) {
-      throw new AuthError(`TKT_TOKEN expired on ${expiresAt.toISOString()}`, { hint: `set TKT_TOKEN to a fresh token, or unset it and run "${loginCommand(input)}"` });
+      throw new AuthError(`TKT_TOKEN expired on ${expiresAt.toISOString()}`, {
+        hint: `set TKT_TOKEN to a fresh token, or unset it and run "${loginCommand(input)}"`,
+      });
     }
     return {
       profile,

@@ -44,7 +44,14 @@ function commandLine(key: string) {
 }
 
 export const SETTINGS: readonly SettingSpec[] = [
-  { key: 'editor', name: 'editor', description: 'command that edits long text (descriptions, replies)', env: ['VISUAL', 'EDITOR'], fallback: 'vi', parse: commandLine('editor') },
+  {
+    key: 'editor',
+    name: 'editor',
+    description: 'command that edits long text (descriptions, replies)',
+    env: ['VISUAL', 'EDITOR'],
+    fallback: 'vi',
+    parse: commandLine('editor'),
+  },
   { key: 'pager', name: 'pager', description: 'command that pages long output (tkt show)', env: ['PAGER'], fallback: 'less -FRX', parse: commandLine('pager') },
   {
     key: 'default-view',
@@ -68,7 +75,8 @@ export const SETTINGS: readonly SettingSpec[] = [
 /** The setting `key` names (any case, kebab or camel); exit 2 listing the keys otherwise. */
 export function settingSpec(key: string): SettingSpec {
   const found = SETTINGS.find((spec) => squash(spec.key) === squash(key));
-  if (found === undefined) throw new UsageError(`unknown setting ${JSON.stringify(key)}`, { details: [`settings: ${SETTINGS.map((spec) => spec.key).join(', ')}`] });
+  if (found === undefined)
+    throw new UsageError(`unknown setting ${JSON.stringify(key)}`, { details: [`settings: ${SETTINGS.map((spec) => spec.key).join(', ')}`] });
   return found;
 }
 
@@ -110,7 +118,11 @@ export interface UserSettings {
 
 /** The typed settings other commands read (pager for show, editor for prompts, ...). */
 export function userSettings(ctx: SettingsContext): UserSettings {
-  const value = (name: SettingName) => effectiveSetting(ctx, SETTINGS.find((spec) => spec.name === name)!).value;
+  const value = (name: SettingName) =>
+    effectiveSetting(
+      ctx,
+      SETTINGS.find((spec) => spec.name === name)!,
+    ).value;
   const view = value('defaultView');
   return {
     editor: String(value('editor')),

@@ -261,10 +261,5 @@ function fileError(action: 'read' | 'write' | 'delete', file: string, error: unk
 }
 
 function isStoredToken(value: JsonObject): value is JsonObject & StoredToken {
-  return (
-    typeof value.token === 'string' &&
-    typeof value.url === 'string' &&
-    typeof value.expiresAt === 'string' &&
-    !Number.isNaN(Date.parse(value.expiresAt))
-  );
+  return typeof value.token === 'string' && typeof value.url === 'string' && typeof value.expiresAt === 'string' && !Number.isNaN(Date.parse(value.expiresAt));
 }

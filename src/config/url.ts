@@ -36,7 +36,10 @@ const IPV4_LOOPBACK = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 const MAPPED_IPV4_LOOPBACK = /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/;
 
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  const host = hostname
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
   if (host === 'localhost' || host === '::1' || MAPPED_IPV4_LOOPBACK.test(host)) return true;
   const octets = IPV4_LOOPBACK.exec(host);
   return octets !== null && octets.slice(1).every((octet) => Number(octet) <= 255);
@@ -46,8 +49,7 @@ export function isLoopbackHost(hostname: string): boolean {
 export function assertTransportAllowed(baseUrl: string, allowHttp: boolean): void {
   const url = new URL(baseUrl);
   if (url.protocol !== 'http:' || allowHttp || isLoopbackHost(url.hostname)) return;
-  throw new UsageError(
-    `refusing plain http to ${url.host}: the password and token would cross the network unencrypted`,
-    { hint: 'use https, or pass --allow-http once for this profile' },
-  );
+  throw new UsageError(`refusing plain http to ${url.host}: the password and token would cross the network unencrypted`, {
+    hint: 'use https, or pass --allow-http once for this profile',
+  });
 }

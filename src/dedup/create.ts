@@ -61,7 +61,9 @@ export async function createOnce(ctx: Context, spec: DedupCreate): Promise<void>
   // Another job created one first: ours is closed as its duplicate, the occurrence goes there.
   try {
     const closeBy = await resolveActingUser(ctx, undefined, 'closes');
-    await client.send(plans.closeTicket(id, { closeBy, comments: `Duplicate of #${older.id} (the same failure, key ${spec.key}, reported at the same moment)` }));
+    await client.send(
+      plans.closeTicket(id, { closeBy, comments: `Duplicate of #${older.id} (the same failure, key ${spec.key}, reported at the same moment)` }),
+    );
   } catch (error) {
     // Ours stays open: the script learns its ID, and why there are two.
     await report(ctx, client, spec, { action: 'created', id, response });
@@ -80,7 +82,12 @@ async function olderOpenTicket(client: ApiClient, key: string, ownId: number, si
   return tickets.find((ticket) => !ticket.settled && ticket.id !== ownId && isOlder(ticket));
 }
 
-async function report(ctx: Context, client: ApiClient, spec: DedupCreate, done: { action: DedupAction; id: number; response: ApiResponse | undefined }): Promise<void> {
+async function report(
+  ctx: Context,
+  client: ApiClient,
+  spec: DedupCreate,
+  done: { action: DedupAction; id: number; response: ApiResponse | undefined },
+): Promise<void> {
   const { action, id, response } = done;
   await ctx.output.document({ id, action, key: spec.key }, { human: () => `${action} #${id}\n`, quiet: () => `${id}\n` });
   if (response !== undefined) await checkKeptFiles(ctx, client, id, spec.files, response);

@@ -51,7 +51,11 @@ export async function dedupCreateSpec(
   const files = attach === undefined ? [] : typeof attach === 'string' ? [attach] : [...attach];
   // The reply is posted as the requester, by username: `new` takes one as given, register a user ID, username or name.
   const username =
-    typeof requester !== 'string' ? undefined : create.endpoint === 'new' ? requester : await lookups.username('requester', requester, { flag: '--requester', noun: 'user' });
+    typeof requester !== 'string'
+      ? undefined
+      : create.endpoint === 'new'
+        ? requester
+        : await lookups.username('requester', requester, { flag: '--requester', noun: 'user' });
   if (username === undefined) throw new UsageError('--dedup-key needs --requester: the occurrence is added as a reply from the requester');
   return {
     key: dedup.key,
@@ -61,6 +65,11 @@ export async function dedupCreateSpec(
     create: create.create,
     files,
     reply: (existing) =>
-      plans.requesterReply(existing.id, { username, subject: `Re: ${existing.title}`, message: typeof description === 'string' ? description : undefined, files }),
+      plans.requesterReply(existing.id, {
+        username,
+        subject: `Re: ${existing.title}`,
+        message: typeof description === 'string' ? description : undefined,
+        files,
+      }),
   };
 }

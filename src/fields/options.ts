@@ -27,7 +27,9 @@ export function givenKeys(values: RawFieldValues): string[] {
 
 /** Required options of `endpoint` that `values` lacks, as flags, in the table's order. */
 export function missingRequired(endpoint: TicketEndpoint, values: RawFieldValues): string[] {
-  return requiredKeys(endpoint).filter((key) => !isGiven(values[key])).map(flagOf);
+  return requiredKeys(endpoint)
+    .filter((key) => !isGiven(values[key]))
+    .map(flagOf);
 }
 
 /** Refuses options the endpoint does not take, e.g. --subcategory with --integration. */

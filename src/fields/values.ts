@@ -55,7 +55,9 @@ export function checkFields(endpoint: TicketEndpoint, values: RawFieldValues, no
         break;
       }
       case 'ids': {
-        const ids = asList(raw).flatMap((text) => text.split(',')).map((text) => ({ text, id: parseWholeNumber(text, { min: 1 }) }));
+        const ids = asList(raw)
+          .flatMap((text) => text.split(','))
+          .map((text) => ({ text, id: parseWholeNumber(text, { min: 1 }) }));
         const bad = ids.filter((entry) => entry.id === undefined).map((entry) => JSON.stringify(entry.text));
         if (bad.length > 0) problems.push(`${flag}: invalid ID ${bad.join(', ')}: expected a positive whole number`);
         else fields.push({ spec, value: ids.map((entry) => entry.id as number) });

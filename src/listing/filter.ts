@@ -87,7 +87,8 @@ export function parseSort(text: string | undefined): Sort | undefined {
   const descending = text.startsWith('-');
   const name = (descending ? text.slice(1) : text).trim().toLowerCase();
   const found = SORT_FIELDS.find((candidate) => candidate === name);
-  if (found === undefined) throw new UsageError(`invalid --sort ${JSON.stringify(text)}`, { details: [`fields: ${SORT_FIELDS.join(', ')} (-FIELD for descending)`] });
+  if (found === undefined)
+    throw new UsageError(`invalid --sort ${JSON.stringify(text)}`, { details: [`fields: ${SORT_FIELDS.join(', ')} (-FIELD for descending)`] });
   return { field: found, descending };
 }
 
@@ -99,7 +100,12 @@ export function checkFilterOptions(options: ListFilterOptions, now: Date): void 
 }
 
 export function hasFilters(options: ListFilterOptions): boolean {
-  return LOOKUP_FILTERS.some((name) => options[name] !== undefined) || options.overdue === true || options.dueBefore !== undefined || options.createdAfter !== undefined;
+  return (
+    LOOKUP_FILTERS.some((name) => options[name] !== undefined) ||
+    options.overdue === true ||
+    options.dueBefore !== undefined ||
+    options.createdAfter !== undefined
+  );
 }
 
 /** Resolves the filters' names (lookups, `@me`) and builds one test for an item. */
@@ -144,13 +150,20 @@ export async function buildFilter(options: ListFilterOptions, ctx: Context, look
 /** Orders tickets for --sort; priority and status sort in their lookup order (Low before High). */
 export async function buildSort(sort: Sort, lookups: Lookups): Promise<(items: readonly unknown[]) => unknown[]> {
   let key: (ticket: TicketListItem) => number | undefined;
-  if (sort.field === 'id') key = (ticket) => { const id = Number(ticket.id); return Number.isNaN(id) ? undefined : id; };
+  if (sort.field === 'id')
+    key = (ticket) => {
+      const id = Number(ticket.id);
+      return Number.isNaN(id) ? undefined : id;
+    };
   else if (sort.field === 'created') key = (ticket) => ticket.created?.getTime();
   else if (sort.field === 'due') key = (ticket) => ticket.due?.getTime();
   else {
     const kind = sort.field;
     const tests = (await lookups.entries(kind)).map((entry) => lookupTest(kind, entry.id, entry));
-    key = (ticket) => { const index = tests.findIndex((matches) => matches(ticket) === true); return index < 0 ? undefined : index; };
+    key = (ticket) => {
+      const index = tests.findIndex((matches) => matches(ticket) === true);
+      return index < 0 ? undefined : index;
+    };
   }
   const direction = sort.descending ? -1 : 1;
   return (items) =>

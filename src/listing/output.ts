@@ -62,7 +62,11 @@ export function createListPrinter(output: Output, color: boolean): Promise<Recor
     columns: ticketColumns(color),
     // When no item has an ID or a title the shape is unknown: show what scalars there are.
     defaultColumns: (items) =>
-      items.length === 0 || items.some((item) => { const t = readListItem(item); return t.id !== undefined || t.title !== undefined; })
+      items.length === 0 ||
+      items.some((item) => {
+        const t = readListItem(item);
+        return t.id !== undefined || t.title !== undefined;
+      })
         ? DEFAULT_TICKET_COLUMNS
         : scalarMemberNames(items, MAX_FALLBACK_COLUMNS),
     quiet: (t) => (t.id === undefined ? undefined : sanitizeInline(String(t.id))),

@@ -45,7 +45,10 @@ export function parseListType(text: string): string {
 
 /** `--in subject,ticket-id` -> "Subject,TicketId"; exit 2 naming the valid fields otherwise. */
 export function parseFilterBy(text: string): string {
-  const names = text.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const names = text
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
   if (names.length === 0) throw new UsageError('--in needs at least one field', { details: [`valid fields: ${FILTER_FIELDS.join(', ')}`] });
   const fields = names.map((name) => {
     const found = FILTER_FIELDS.find((fieldName) => squash(fieldName) === squash(name));

@@ -46,7 +46,10 @@ export async function readQueue(api: ApiClient, signal: AbortSignal, now: Date):
   const dueOf = (ticket: TicketListItem) => ticket.due?.getTime() ?? Number.POSITIVE_INFINITY;
   const overdue = (ticket: TicketListItem) => Number(overdueIds.has(ticket.id) || dueOf(ticket) < now.getTime());
   // Overdue first, then the nearest due date; tickets without one last. --json prints them as the service sent them.
-  const urgent = candidates.sort((a, b) => overdue(b) - overdue(a) || dueOf(a) - dueOf(b)).slice(0, URGENT_SHOWN).map((ticket) => ticket.raw);
+  const urgent = candidates
+    .sort((a, b) => overdue(b) - overdue(a) || dueOf(a) - dueOf(b))
+    .slice(0, URGENT_SHOWN)
+    .map((ticket) => ticket.raw);
   return { counts, urgent };
 }
 
@@ -66,7 +69,10 @@ const INDENT = '  ';
 export async function renderQueue({ counts, urgent }: Queue, ctx: Context): Promise<string> {
   const piped = !ctx.io.stdoutIsTTY;
   const style = createStyle(ctx.io.stdoutColor);
-  const rows: [string, number][] = [...COUNTS.map(([key, , label]): [string, number] => [label, counts[key]!]), ['unassigned in your groups', counts.unassignedInMyGroups!]];
+  const rows: [string, number][] = [
+    ...COUNTS.map(([key, , label]): [string, number] => [label, counts[key]!]),
+    ['unassigned in your groups', counts.unassignedInMyGroups!],
+  ];
   const tickets = urgent.map((item) => {
     const ticket = readListItem(item);
     const due = formatDue(ticket.due, ctx.now(), ticket);
@@ -83,7 +89,12 @@ export async function renderQueue({ counts, urgent }: Queue, ctx: Context): Prom
   ];
   if (piped) {
     const countColumns = [{ key: 'label' }, { key: 'count' }];
-    return renderPlainTable(countColumns, rows.map(([label, count]) => ({ label, count }))) + renderPlainTable(columns, tickets);
+    return (
+      renderPlainTable(
+        countColumns,
+        rows.map(([label, count]) => ({ label, count })),
+      ) + renderPlainTable(columns, tickets)
+    );
   }
   const width = Math.max(...rows.map(([label]) => label.length));
   const lines = [style.bold('Your queue'), ...rows.map(([label, count]) => `${INDENT}${label.padEnd(width)}  ${String(count).padStart(4)}`)];
@@ -91,7 +102,14 @@ export async function renderQueue({ counts, urgent }: Queue, ctx: Context): Prom
     // The table module (and string-width) loads only at a terminal: not piped, for --json or -q.
     const { renderTable } = await import('../output/table.js');
     const table = renderTable(columns, tickets, { width: ctx.io.size().columns - INDENT.length, color: ctx.io.stdoutColor });
-    lines.push('', style.bold('Most urgent'), ...table.trimEnd().split('\n').map((line) => INDENT + line));
+    lines.push(
+      '',
+      style.bold('Most urgent'),
+      ...table
+        .trimEnd()
+        .split('\n')
+        .map((line) => INDENT + line),
+    );
     // The overdue tickets come first: those the table has no room for are said, not dropped.
     const overdueNotShown = counts.overdue! - Math.min(counts.overdue!, urgent.length);
     if (overdueNotShown > 0) lines.push(`${INDENT}and ${overdueNotShown} more overdue: ${tktCommand(ctx, 'list --view my-overdue-tickets')}`);

@@ -46,7 +46,11 @@ export async function listSource(options: ListSourceOptions, ctx: Context, filte
     // A user ID, username or full name, as everywhere; the endpoint takes the username.
     const { createLookups } = await import('../lookups/index.js');
     const username = await createLookups(ctx).username('requester', options.requester, { flag: '--requester', noun: 'user' });
-    return { firstPage, pageSize: USERNAME_PAGE_SIZE, fetch: async (page) => listItemsOf((await (await ctx.api()).send(plans.listByUsername(username, page))).body) };
+    return {
+      firstPage,
+      pageSize: USERNAME_PAGE_SIZE,
+      fetch: async (page) => listItemsOf((await (await ctx.api()).send(plans.listByUsername(username, page))).body),
+    };
   }
   if (options.in !== undefined && options.search === undefined) {
     throw new UsageError('--in only narrows --search', { hint: 'add --search TEXT' });
@@ -55,14 +59,21 @@ export async function listSource(options: ListSourceOptions, ctx: Context, filte
   const view = options.view ?? userSettings(ctx).defaultView;
   const listType = view === undefined ? undefined : parseListType(view);
   const filterBy = options.in === undefined ? undefined : parseFilterBy(options.in);
-  const pageSize = options.limit !== undefined && !filtering ? wholeNumberOption('--limit', options.limit, { min: 1 }) : options.all || filtering ? ALL_PAGE_SIZE : DEFAULT_LIMIT;
+  const pageSize =
+    options.limit !== undefined && !filtering
+      ? wholeNumberOption('--limit', options.limit, { min: 1 })
+      : options.all || filtering
+        ? ALL_PAGE_SIZE
+        : DEFAULT_LIMIT;
   return {
     firstPage,
     pageSize,
     fetch: async (page) =>
       listItemsOf(
         (
-          await (await ctx.api()).send(
+          await (
+            await ctx.api()
+          ).send(
             plans.listTickets({
               page,
               length: pageSize,
@@ -87,9 +98,12 @@ async function matchingItems(items: readonly unknown[], filter: TicketFilter, ct
         const { id } = readListItem(items[index]);
         const verdict = id === undefined ? undefined : filter.test((await api.send(plans.getTicket(Number(id)))).body);
         if (verdict === undefined) {
-          throw new OperationError(`cannot filter ticket ${id === undefined ? '(no ID)' : `#${id}`}: neither the list nor its detail says what the filter asks`, {
-            hint: 'drop the filter the service does not report (--site or --department)',
-          });
+          throw new OperationError(
+            `cannot filter ticket ${id === undefined ? '(no ID)' : `#${id}`}: neither the list nor its detail says what the filter asks`,
+            {
+              hint: 'drop the filter the service does not report (--site or --department)',
+            },
+          );
         }
         verdicts[index] = verdict;
       }
@@ -110,7 +124,8 @@ export interface MatchWindow {
 export function matchWindow(options: ListSourceOptions): MatchWindow {
   const page = wholeNumberOption('--page', options.page ?? '1', { min: 1 });
   const limit = options.limit !== undefined ? wholeNumberOption('--limit', options.limit, { min: 1 }) : options.all ? Infinity : DEFAULT_LIMIT;
-  if (limit === Infinity && page > 1) throw new UsageError('--page with a filter and --all needs --limit', { hint: '--page N skips N-1 times --limit matches' });
+  if (limit === Infinity && page > 1)
+    throw new UsageError('--page with a filter and --all needs --limit', { hint: '--page N skips N-1 times --limit matches' });
   return { skip: limit === Infinity ? 0 : (page - 1) * limit, limit };
 }
 

@@ -7,7 +7,8 @@ import { detailLines } from '../output/reflow.js';
 import { squash } from '../util/option-text.js';
 
 // What each call returns, by the field table's lookup facts, each collection by its spec name.
-const collectionNames = (wanted: (lookup: LookupFacts) => boolean) => LOOKUP_FIELDS.filter((spec) => wanted(spec.lookup)).map((spec) => spec.lookup.collection[0]!);
+const collectionNames = (wanted: (lookup: LookupFacts) => boolean) =>
+  LOOKUP_FIELDS.filter((spec) => wanted(spec.lookup)).map((spec) => spec.lookup.collection[0]!);
 const APP_COLLECTIONS = collectionNames((lookup) => lookup.source === 'appmetadata');
 const METADATA_COLLECTIONS = [...APP_COLLECTIONS, ...collectionNames((lookup) => lookup.source === 'metadata' && lookup.notPerTicket !== true)];
 export const ALL_COLLECTIONS = [...METADATA_COLLECTIONS, ...collectionNames((lookup) => lookup.notPerTicket === true)];

@@ -31,7 +31,10 @@ interface KindSpec extends LookupFacts {
 }
 
 // Each kind's collection, as the field table gives it.
-const KINDS = Object.fromEntries(LOOKUP_FIELDS.map((spec) => [spec.value.kind, { ...spec.lookup, label: spec.label.toLowerCase() }])) as Record<LookupKind, KindSpec>;
+const KINDS = Object.fromEntries(LOOKUP_FIELDS.map((spec) => [spec.value.kind, { ...spec.lookup, label: spec.label.toLowerCase() }])) as Record<
+  LookupKind,
+  KindSpec
+>;
 
 /** Whether the kind's values may be ME: people (requesters, assignees). */
 export function acceptsMe(kind: LookupKind): boolean {
@@ -108,10 +111,7 @@ function closest(entries: readonly LookupEntry[], value: string): LookupEntry[] 
 function candidateLines(entries: readonly LookupEntry[], value: string): string[] {
   if (entries.length === 0) return ['(the service lists none)'];
   if (entries.length <= MAX_CANDIDATES_SHOWN) return ['candidates:', ...entries.map((e) => `  ${describe(e)}`)];
-  return [
-    `closest of ${entries.length}:`,
-    ...closest(entries, value).map((e) => `  ${describe(e)}`),
-  ];
+  return [`closest of ${entries.length}:`, ...closest(entries, value).map((e) => `  ${describe(e)}`)];
 }
 
 /** The entry `value` names, following the rules at the top of this file (everything but `@me` and digits). */
@@ -134,7 +134,13 @@ function lookupMessage(verdict: string, kind: LookupKind, value: string, typed: 
 }
 
 /** `run`: where the run looked, for the metadata command of the hint. */
-export function matchEntry(kind: LookupKind, value: string, entries: readonly LookupEntry[], typed?: TypedOption, run: RunPlace = { globals: {}, env: {} }): LookupEntry {
+export function matchEntry(
+  kind: LookupKind,
+  value: string,
+  entries: readonly LookupEntry[],
+  typed?: TypedOption,
+  run: RunPlace = { globals: {}, env: {} },
+): LookupEntry {
   const spec = KINDS[kind];
   const wanted = lower(value.trim());
   const unique = (found: LookupEntry[]) => [...new Map(found.map((e) => [String(e.id), e])).values()];

@@ -7,7 +7,11 @@ import { sanitizeInline } from '../output/sanitize.js';
 
 /** Columns in first-seen order, the ID first: every collection has one, whatever else it has. */
 function columnsOf(items: readonly unknown[]): Column[] {
-  return scalarMemberNames(items).map((key) => ({ header: key.toUpperCase(), key, ...(key.toLowerCase() === 'id' ? { align: 'right' as const } : { shrink: true }) }));
+  return scalarMemberNames(items).map((key) => ({
+    header: key.toUpperCase(),
+    key,
+    ...(key.toLowerCase() === 'id' ? { align: 'right' as const } : { shrink: true }),
+  }));
 }
 
 export async function renderCollections(collections: readonly [string, unknown[]][], io: IO): Promise<string> {

@@ -4,7 +4,16 @@
 import { UsageError } from '../errors.js';
 
 export const READ_TOOLS = ['list_tickets', 'get_ticket', 'my_queue', 'lookups'] as const;
-export const WRITE_TOOLS = ['create_ticket', 'update_ticket', 'reply_to_ticket', 'resolve_ticket', 'close_ticket', 'pickup_ticket', 'assign_ticket', 'reopen_ticket'] as const;
+export const WRITE_TOOLS = [
+  'create_ticket',
+  'update_ticket',
+  'reply_to_ticket',
+  'resolve_ticket',
+  'close_ticket',
+  'pickup_ticket',
+  'assign_ticket',
+  'reopen_ticket',
+] as const;
 export const DELETE_TOOLS = ['delete_ticket'] as const;
 export const ALL_TOOLS = [...READ_TOOLS, ...WRITE_TOOLS, ...DELETE_TOOLS] as const;
 export type ToolName = (typeof ALL_TOOLS)[number];
@@ -21,7 +30,10 @@ export function selectTools(selection: ToolSelection): ToolName[] {
   if (selection.allowDelete && !selection.write) throw new UsageError('--allow-delete needs --write');
   const allowed: ToolName[] = [...READ_TOOLS, ...(selection.write ? WRITE_TOOLS : []), ...(selection.allowDelete ? DELETE_TOOLS : [])];
   if (selection.tools === undefined) return allowed;
-  const names = selection.tools.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const names = selection.tools
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
   if (names.length === 0) throw new UsageError('--tools needs at least one tool name', { details: [`valid tools: ${ALL_TOOLS.join(', ')}`] });
   for (const name of names) {
     if (!(ALL_TOOLS as readonly string[]).includes(name)) {

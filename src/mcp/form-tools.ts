@@ -18,7 +18,21 @@ import { WRITE, changeOutput, dryRunInput, dryRunOutput, ticketIdInput } from '.
 import { defineTool, type ToolOutput } from './tool.js';
 
 // The fields an assistant sets: text, the date and the names people use; the rest stays with the CLI.
-const FORM_KEYS = ['title', 'description', 'requester', 'site', 'department', 'status', 'priority', 'category', 'subcategory', 'item', 'group', 'assignee', 'due'] as const;
+const FORM_KEYS = [
+  'title',
+  'description',
+  'requester',
+  'site',
+  'department',
+  'status',
+  'priority',
+  'category',
+  'subcategory',
+  'item',
+  'group',
+  'assignee',
+  'due',
+] as const;
 type FormKey = (typeof FORM_KEYS)[number];
 const DESCRIBED: Partial<Record<FormKey, string>> = { due: 'ISO 8601, or +3d / -4h from now', assignee: 'name, username, ID or @me' };
 
@@ -68,7 +82,10 @@ export const createTicket = defineTool({
     if (args.dry_run) return dryRunOutput(undefined, [request]);
     const response = await sendNew(ctx, request);
     const id = createdId(response);
-    return { structured: { ...(id === undefined ? {} : { id: Number(id) }), changed: true }, text: id === undefined ? 'Created a ticket; the service named no ID.' : `Created ticket #${id}.` };
+    return {
+      structured: { ...(id === undefined ? {} : { id: Number(id) }), changed: true },
+      text: id === undefined ? 'Created a ticket; the service named no ID.' : `Created ticket #${id}.`,
+    };
   },
 });
 
@@ -82,11 +99,22 @@ export const updateTicketTool = defineTool({
   async call(args, { ctx, lookups }): Promise<ToolOutput> {
     const values = valuesOf(args);
     if (givenKeys(values).length === 0) {
-      throw new UsageError('nothing to update: name at least one field to change', { details: [`fields: ${fieldsFor('update').map((spec) => flagOf(spec.key).replace(/^--/, '')).filter((key) => (FORM_KEYS as readonly string[]).includes(key)).join(', ')}`] });
+      throw new UsageError('nothing to update: name at least one field to change', {
+        details: [
+          `fields: ${fieldsFor('update')
+            .map((spec) => flagOf(spec.key).replace(/^--/, ''))
+            .filter((key) => (FORM_KEYS as readonly string[]).includes(key))
+            .join(', ')}`,
+        ],
+      });
     }
     const { form } = await resolveFields(checkFields('update', values, ctx.now()), lookups, { labels: false });
     const api = await ctx.api();
-    if (args.dry_run) return dryRunOutput(args.id, (await plannedUpdates(api, args.id, form.fields)).map(({ plan }) => plan));
+    if (args.dry_run)
+      return dryRunOutput(
+        args.id,
+        (await plannedUpdates(api, args.id, form.fields)).map(({ plan }) => plan),
+      );
     await updateTicket(api, args.id, form.fields, ctx);
     return { structured: { id: args.id, changed: true }, text: `Updated ticket #${args.id}: ${givenKeys(values).join(', ')}.` };
   },
@@ -95,7 +123,7 @@ export const updateTicketTool = defineTool({
 export const replyToTicket = defineTool({
   name: 'reply_to_ticket',
   title: 'Reply to a ticket',
-  description: "E-mail a reply on a ticket; to defaults to the requester, subject to Re: the title.",
+  description: 'E-mail a reply on a ticket; to defaults to the requester, subject to Re: the title.',
   input: { ...ticketIdInput, message: z.string(), to: z.string().optional(), cc: z.string().optional(), subject: z.string().optional(), ...dryRunInput },
   output: changeOutput,
   annotations: WRITE,

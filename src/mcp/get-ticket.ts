@@ -21,7 +21,14 @@ function bounded(text: string | undefined): string | undefined {
   return `${cleaned.slice(0, MAX_TEXT_CHARS)}\n[... ${cleaned.length - MAX_TEXT_CHARS} more characters: tkt show]`;
 }
 
-const entrySchema = z.object({ type: z.string(), from: z.string().optional(), to: z.string().optional(), at: z.string().optional(), subject: z.string().optional(), message: z.string().optional() });
+const entrySchema = z.object({
+  type: z.string(),
+  from: z.string().optional(),
+  to: z.string().optional(),
+  at: z.string().optional(),
+  subject: z.string().optional(),
+  message: z.string().optional(),
+});
 
 const ticketSchema = z.object({
   id: z.union([z.number(), z.string()]).optional(),
@@ -35,7 +42,14 @@ const ticketSchema = z.object({
 });
 
 function entryOf(entry: ConversationEntry): z.infer<typeof entrySchema> {
-  return defined({ type: stripControls(entryType(entry)), from: clean(entry.from), to: clean(entry.to), at: entry.at?.toISOString(), subject: clean(entry.subject), message: bounded(entry.message) });
+  return defined({
+    type: stripControls(entryType(entry)),
+    from: clean(entry.from),
+    to: clean(entry.to),
+    at: entry.at?.toISOString(),
+    subject: clean(entry.subject),
+    message: bounded(entry.message),
+  });
 }
 
 export const getTicket = defineTool({
@@ -77,7 +91,9 @@ export const getTicket = defineTool({
     if (facts.resolution !== undefined) lines.push('Resolution:', block('resolution', facts.resolution));
     lines.push(`Conversation: ${shown.length === all.length ? `${all.length} entries` : `last ${shown.length} of ${all.length}`}`);
     for (const entry of shown) {
-      lines.push(`- ${quoted(entry.type)}${entry.at === undefined ? '' : ` at ${entry.at}`} from ${quoted(entry.from)}${entry.subject === undefined ? '' : `, subject ${quoted(entry.subject)}`}`);
+      lines.push(
+        `- ${quoted(entry.type)}${entry.at === undefined ? '' : ` at ${entry.at}`} from ${quoted(entry.from)}${entry.subject === undefined ? '' : `, subject ${quoted(entry.subject)}`}`,
+      );
       if (entry.message !== undefined) lines.push(block('message', entry.message));
     }
     return { structured: { ticket: facts, conversation: shown, conversation_total: all.length }, text: lines.join('\n') };

@@ -35,7 +35,12 @@ export const resolveTicket = defineTool({
   async call(args, { ctx }) {
     const details = required(args.details, 'details');
     const submitBy = await resolveActingUser(ctx, undefined, 'resolves');
-    return changeOne(ctx, args.id, { verb: 'resolved', plan: (id) => plans.resolveTicket(id, { details, submitBy }), noteFor: alreadyResolvedNote }, args.dry_run);
+    return changeOne(
+      ctx,
+      args.id,
+      { verb: 'resolved', plan: (id) => plans.resolveTicket(id, { details, submitBy }), noteFor: alreadyResolvedNote },
+      args.dry_run,
+    );
   },
 });
 

@@ -52,7 +52,8 @@ function decodeCursor(cursor: string | undefined, args: ListArgs): number {
 export const listTickets = defineTool({
   name: 'list_tickets',
   title: 'List tickets',
-  description: 'List tickets as compact summaries, filtered by view, search, status, priority, assignee, overdue. Names resolve like the tkt CLI. Pass next_cursor for more.',
+  description:
+    'List tickets as compact summaries, filtered by view, search, status, priority, assignee, overdue. Names resolve like the tkt CLI. Pass next_cursor for more.',
   input,
   output: { tickets: z.array(ticketSummarySchema), next_cursor: z.string().optional() },
   annotations: READ_ONLY,

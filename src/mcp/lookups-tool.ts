@@ -24,10 +24,19 @@ export const lookupsTool = defineTool({
   annotations: READ_ONLY,
   async call(args, { lookups }) {
     const wanted = args.search?.trim().toLowerCase() ?? '';
-    const matching = (await lookups.entries(args.kind)).filter((entry) => wanted === '' || [entry.name, ...entry.aliases].some((name) => name.toLowerCase().includes(wanted)));
+    const matching = (await lookups.entries(args.kind)).filter(
+      (entry) => wanted === '' || [entry.name, ...entry.aliases].some((name) => name.toLowerCase().includes(wanted)),
+    );
     const entries = matching.slice(0, MAX_ENTRIES).map((entry) => defined({ id: entry.id, name: clean(entry.name) ?? '', username: clean(entry.username) }));
     const more = matching.length > entries.length ? [`... ${matching.length - entries.length} more: narrow with search`] : [];
-    const lines = entries.length === 0 ? [`No ${args.kind} matches.`] : [FENCE_NOTE, ...entries.map((entry) => `${entry.id}: ${quoted(entry.name)}${entry.username === undefined ? '' : ` (${quoted(entry.username)})`}`), ...more];
+    const lines =
+      entries.length === 0
+        ? [`No ${args.kind} matches.`]
+        : [
+            FENCE_NOTE,
+            ...entries.map((entry) => `${entry.id}: ${quoted(entry.name)}${entry.username === undefined ? '' : ` (${quoted(entry.username)})`}`),
+            ...more,
+          ];
     return { structured: { kind: args.kind, entries, total: matching.length }, text: lines.join('\n') };
   },
 });

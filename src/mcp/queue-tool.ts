@@ -17,7 +17,9 @@ export const myQueue = defineTool({
     const now = ctx.now();
     const queue = await readQueue(await ctx.api(), ctx.signal, now);
     const urgent = queue.urgent.map((item) => summarize(item, now));
-    const counts = Object.entries(queue.counts).map(([name, count]) => `${name} ${count}`).join(', ');
+    const counts = Object.entries(queue.counts)
+      .map(([name, count]) => `${name} ${count}`)
+      .join(', ');
     const lines = [`Your queue: ${counts}.`, ...(urgent.length === 0 ? [] : [FENCE_NOTE, 'Most urgent:', ...urgent.map(summaryLine)])];
     return { structured: { counts: queue.counts, urgent }, text: lines.join('\n') };
   },

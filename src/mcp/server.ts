@@ -32,7 +32,13 @@ export function createServer(ctx: Context, names: readonly ToolName[]): McpServe
   for (const tool of TOOL_DEFINITIONS.filter((definition) => names.includes(definition.name))) {
     server.registerTool(
       tool.name,
-      { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: { title: tool.title, ...tool.annotations } },
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.input,
+        outputSchema: tool.output,
+        annotations: { title: tool.title, ...tool.annotations },
+      },
       (args: Record<string, unknown>) => callTool(tool, args, scope),
     );
   }

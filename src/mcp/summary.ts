@@ -38,7 +38,10 @@ export function summarize(item: unknown, now: Date): TicketSummary {
 
 /** One line per ticket: `#1013 [Open, High] "title" requester "x" assignee "y" due 2026-... OVERDUE`. */
 export function summaryLine(ticket: TicketSummary): string {
-  const state = [ticket.status, ticket.priority].filter((part) => part !== undefined).map(quoted).join(', ');
+  const state = [ticket.status, ticket.priority]
+    .filter((part) => part !== undefined)
+    .map(quoted)
+    .join(', ');
   return [
     `#${ticket.id ?? '?'}`,
     state === '' ? undefined : `[${state}]`,

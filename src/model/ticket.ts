@@ -167,7 +167,12 @@ function readField(obj: unknown, members: MemberNames): FieldReading {
   const record = field(obj, ...names);
   const nested = isObject(record) ? record : undefined;
   const nestedId = nested === undefined ? undefined : field(nested, 'id');
-  const value = typeof own === 'string' || typeof own === 'number' || typeof own === 'boolean' ? own : asId(nestedId) === undefined ? undefined : (nestedId as string | number);
+  const value =
+    typeof own === 'string' || typeof own === 'number' || typeof own === 'boolean'
+      ? own
+      : asId(nestedId) === undefined
+        ? undefined
+        : (nestedId as string | number);
   return {
     said: own !== undefined || record !== undefined,
     value,

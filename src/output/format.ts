@@ -20,7 +20,10 @@ export interface OutputParts {
 
 /** Comma-separated names as typed: `--fields id,title` or `--fields "id, title"`. */
 function parseNameList(text: string, flag: string): string[] {
-  const names = text.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const names = text
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
   if (names.length === 0) throw new UsageError(`${flag} needs at least one name`, { hint: `e.g. ${flag} id,title` });
   return [...new Set(names)];
 }
@@ -51,7 +54,9 @@ function absentMembersHint(absent: readonly string[], answer: unknown): string {
   const members = typeof sample === 'object' && sample !== null ? Object.keys(sample) : [];
   const said = absent.map((name) => {
     const lower = name.toLowerCase();
-    const likely = members.find((member) => member.toLowerCase() === lower) ?? members.find((member) => member.toLowerCase().endsWith(lower) || lower.endsWith(member.toLowerCase()));
+    const likely =
+      members.find((member) => member.toLowerCase() === lower) ??
+      members.find((member) => member.toLowerCase().endsWith(lower) || lower.endsWith(member.toLowerCase()));
     return `"${name}"${likely === undefined ? '' : ` (did you mean "${likely}"? names are case-sensitive)`}`;
   });
   const listed = members.length === 0 ? '' : `; its members: ${members.join(', ')}`;
@@ -60,7 +65,8 @@ function absentMembersHint(absent: readonly string[], answer: unknown): string {
 
 function checkCombinations(flags: OutputFlags): void {
   // Before any answer a hint cannot know the service's member names, so it shows none.
-  if (flags.raw && flags.query === undefined) throw new UsageError('--raw goes with --query', { hint: 'add --query EXPR, a JMESPath expression over the JSON output (tkt help formatting)' });
+  if (flags.raw && flags.query === undefined)
+    throw new UsageError('--raw goes with --query', { hint: 'add --query EXPR, a JMESPath expression over the JSON output (tkt help formatting)' });
   if (flags.csv) {
     const jsonFlags = (['json', 'query', 'fields'] as const).filter((name) => flags[name] !== undefined && flags[name] !== false);
     if (jsonFlags.length > 0 || flags.quiet) {
@@ -182,7 +188,8 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
     },
     document: (value, forms) => (format === 'json' ? data(value) : writeForm(forms)),
     data,
-    line: async (value, forms) => (format === 'json' ? (query === undefined ? writeJsonLine(stdout, value) : writeResult(await queried(query, value), true)) : writeForm(forms)),
+    line: async (value, forms) =>
+      format === 'json' ? (query === undefined ? writeJsonLine(stdout, value) : writeResult(await queried(query, value), true)) : writeForm(forms),
     array,
     note: async (text) => {
       if (!flags.quiet) await writeText(io.stderr, text);

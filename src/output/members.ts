@@ -29,7 +29,13 @@ export function assertMembersExist(items: readonly unknown[], names: readonly st
 export function scalarMemberNames(items: readonly unknown[], max = Infinity): string[] {
   const keys = [
     ...new Set(
-      items.flatMap((item) => (isObject(item) ? Object.entries(item).filter(([, value]) => value === null || typeof value !== 'object').map(([key]) => key) : [])),
+      items.flatMap((item) =>
+        isObject(item)
+          ? Object.entries(item)
+              .filter(([, value]) => value === null || typeof value !== 'object')
+              .map(([key]) => key)
+          : [],
+      ),
     ),
   ];
   const isId = (key: string) => key.toLowerCase() === 'id';

@@ -85,7 +85,13 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
     const byName = (name: string) => spec.columns.find((column) => column.name.toLowerCase() === name.toLowerCase());
     // A name that is neither a column nor a member of any item is a typo: exit 2 naming both kinds.
     const unknown = names.filter((name) => byName(name) === undefined);
-    if (out.columns !== undefined) assertMembersExist(items, unknown, '--columns', spec.columns.map((column) => column.name));
+    if (out.columns !== undefined)
+      assertMembersExist(
+        items,
+        unknown,
+        '--columns',
+        spec.columns.map((column) => column.name),
+      );
     return names.map((name) => {
       const own = byName(name);
       return own === undefined ? itemColumn<T>(name) : ownColumn(own);
@@ -113,21 +119,22 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
         for (const column of columns) row[column.name] = tty ? column.human(entry, now) : (column.machine ?? column.human)(entry, now);
         return row;
       });
-      const tableColumns = columns.map(
-        (column): Column => ({
-          header: column.header,
-          key: column.name,
-          ...(column.shrink === undefined ? {} : { shrink: column.shrink }),
-          ...(column.minWidth === undefined ? {} : { minWidth: column.minWidth }),
-          // Columns named with --columns were all asked for: none gives way to another.
-          ...(column.priority === undefined || out.columns !== undefined ? {} : { priority: column.priority }),
-          ...(column.align === undefined ? {} : { align: column.align }),
-          ...(column.paint === undefined ? {} : { paint: (text, row) => column.paint!(text, entries[row.__index as number]!, now) }),
-        }),
-      );
-      const heading = tty && spec.heading !== undefined && count === entries.length ? `${createStyle(io.stdoutColor).bold(sanitizeInline(spec.heading))}\n` : '';
+      const tableColumns = columns.map((column): Column => ({
+        header: column.header,
+        key: column.name,
+        ...(column.shrink === undefined ? {} : { shrink: column.shrink }),
+        ...(column.minWidth === undefined ? {} : { minWidth: column.minWidth }),
+        // Columns named with --columns were all asked for: none gives way to another.
+        ...(column.priority === undefined || out.columns !== undefined ? {} : { priority: column.priority }),
+        ...(column.align === undefined ? {} : { align: column.align }),
+        ...(column.paint === undefined ? {} : { paint: (text, row) => column.paint!(text, entries[row.__index as number]!, now) }),
+      }));
+      const heading =
+        tty && spec.heading !== undefined && count === entries.length ? `${createStyle(io.stdoutColor).bold(sanitizeInline(spec.heading))}\n` : '';
       // Only a table at a terminal measures widths: the module that does loads on first use.
-      const text = tty ? (await import('./table.js')).renderTable(tableColumns, rows, { width: io.size().columns, color: io.stdoutColor }) : renderPlainTable(tableColumns, rows);
+      const text = tty
+        ? (await import('./table.js')).renderTable(tableColumns, rows, { width: io.size().columns, color: io.stdoutColor })
+        : renderPlainTable(tableColumns, rows);
       await writeText(io.stdout, heading + text);
     },
     async end() {

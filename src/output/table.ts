@@ -52,7 +52,13 @@ const priorityOf = (column: Column) => column.priority ?? 0;
  * Narrows the shrinkable columns of `shown` (lowest priority first, the widest of a priority
  * first) towards `floor` until they fit `available`; false when they cannot.
  */
-function shrinkToFit(columns: readonly Column[], shown: readonly number[], widths: Map<number, number>, floor: (i: number) => number, available: number): boolean {
+function shrinkToFit(
+  columns: readonly Column[],
+  shown: readonly number[],
+  widths: Map<number, number>,
+  floor: (i: number) => number,
+  available: number,
+): boolean {
   let excess = [...widths.values()].reduce((sum, w) => sum + w, 0) - available;
   const levels = [...new Set(shown.map((i) => priorityOf(columns[i]!)))].sort((a, b) => a - b);
   for (const level of levels) {
@@ -76,7 +82,8 @@ function shrinkToFit(columns: readonly Column[], shown: readonly number[], width
  * their minWidth, its rows may run past the width, and the terminal wraps them.
  */
 function fitColumns(columns: readonly Column[], headers: readonly string[], natural: readonly number[], width: number): Fitted {
-  const floor = (i: number) => (columns[i]!.shrink ? Math.min(natural[i]!, columns[i]!.minWidth ?? Math.max(displayWidth(headers[i]!), DEFAULT_MIN_WIDTH)) : natural[i]!);
+  const floor = (i: number) =>
+    columns[i]!.shrink ? Math.min(natural[i]!, columns[i]!.minWidth ?? Math.max(displayWidth(headers[i]!), DEFAULT_MIN_WIDTH)) : natural[i]!;
   const top = Math.max(...columns.map(priorityOf));
   const prioritised = columns.some((column) => priorityOf(column) < top);
   let shown = columns.map((_column, i) => i);

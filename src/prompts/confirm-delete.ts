@@ -19,7 +19,10 @@ export async function confirmDelete(ids: readonly number[], ctx: Context): Promi
 }
 
 function describeIds(ids: readonly number[]): string {
-  const shown = ids.slice(0, IDS_SHOWN).map((id) => `#${id}`).join(', ');
+  const shown = ids
+    .slice(0, IDS_SHOWN)
+    .map((id) => `#${id}`)
+    .join(', ');
   const more = ids.length > IDS_SHOWN ? ` and ${ids.length - IDS_SHOWN} more` : '';
   return `${ids.length === 1 ? 'ticket' : `${ids.length} tickets`} ${shown}${more}`;
 }

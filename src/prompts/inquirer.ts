@@ -53,8 +53,7 @@ function promptThemes(style: Style) {
       key: (text: string) => style.cyan(style.bold(`<${text}>`)),
     },
   };
-  const keysHelpTip = (keys: [key: string, action: string][]) =>
-    keys.map(([key, action]) => `${style.bold(key)} ${style.dim(action)}`).join(style.dim(' • '));
+  const keysHelpTip = (keys: [key: string, action: string][]) => keys.map(([key, action]) => `${style.bold(key)} ${style.dim(action)}`).join(style.dim(' • '));
   return {
     base,
     password: { ...base, style: { ...base.style, keysHelpTip } },
@@ -69,7 +68,10 @@ function promptThemes(style: Style) {
 /** Case-insensitive match of every word of `term` in the choice's name or description. */
 export function matchesSearch(choice: { name: string; description?: string | undefined }, term: string | undefined): boolean {
   const haystack = `${choice.name} ${choice.description ?? ''}`.toLowerCase();
-  return (term ?? '').toLowerCase().split(/\s+/).every((word) => haystack.includes(word));
+  return (term ?? '')
+    .toLowerCase()
+    .split(/\s+/)
+    .every((word) => haystack.includes(word));
 }
 
 export function createInquirerPrompter(io: PrompterIO): Prompter {
@@ -94,14 +96,11 @@ export function createInquirerPrompter(io: PrompterIO): Prompter {
   return {
     input: ({ message, default: initial, validate }) =>
       ask(({ input }) => input({ message: sanitizeInline(message), default: initial, validate, theme: themes.base }, context)),
-    password: ({ message }) =>
-      ask(({ password }) => password({ message: sanitizeInline(message), mask: true, theme: themes.password }, context)),
+    password: ({ message }) => ask(({ password }) => password({ message: sanitizeInline(message), mask: true, theme: themes.password }, context)),
     confirm: ({ message, default: initial }) =>
       ask(({ confirm }) => confirm({ message: sanitizeInline(message), default: initial, theme: themes.base }, context)),
     select: ({ message, choices, default: initial }) =>
-      ask(({ select }) =>
-        select({ message: sanitizeInline(message), choices: displayChoices(choices), default: initial, theme: themes.select }, context),
-      ),
+      ask(({ select }) => select({ message: sanitizeInline(message), choices: displayChoices(choices), default: initial, theme: themes.select }, context)),
     search: async ({ message, choices }) => {
       const { searchList } = await import('./search-list.js');
       const index = await ask(() =>

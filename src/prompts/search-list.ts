@@ -4,7 +4,19 @@
 // Here the list is filtered as each key comes, so Enter always takes the first match of the whole
 // term.
 import {
-  createPrompt, isDownKey, isEnterKey, isTabKey, isUpKey, makeTheme, useKeypress, useMemo, usePagination, usePrefix, useState, type Status, type Theme,
+  createPrompt,
+  isDownKey,
+  isEnterKey,
+  isTabKey,
+  isUpKey,
+  makeTheme,
+  useKeypress,
+  useMemo,
+  usePagination,
+  usePrefix,
+  useState,
+  type Status,
+  type Theme,
 } from '@inquirer/core';
 
 interface SearchTheme {
@@ -49,10 +61,7 @@ export const searchList = createPrompt((config: SearchListConfig, done: (index: 
   const [term, setTerm] = useState('');
   const [active, setActive] = useState(0);
   const prefix = usePrefix({ status, theme });
-  const matching = useMemo(
-    () => config.choices.flatMap((choice, index) => (config.matches(choice, term) ? [{ ...choice, index }] : [])),
-    [term],
-  );
+  const matching = useMemo(() => config.choices.flatMap((choice, index) => (config.matches(choice, term) ? [{ ...choice, index }] : [])), [term]);
   const chosen = matching[active];
 
   useKeypress((key, rl) => {
@@ -93,7 +102,10 @@ export const searchList = createPrompt((config: SearchListConfig, done: (index: 
     matching.length === 0 && term !== '' ? theme.style.error('No results found') : page,
     ' ',
     chosen?.description === undefined ? '' : theme.style.description(chosen.description),
-    theme.style.keysHelpTip([['↑↓', 'navigate'], ['⏎', 'select']]),
+    theme.style.keysHelpTip([
+      ['↑↓', 'navigate'],
+      ['⏎', 'select'],
+    ]),
   ];
   return [[prefix, message, theme.style.searchTerm(term)].join(' ').trimEnd(), body.filter(Boolean).join('\n').trimEnd()];
 });

@@ -46,7 +46,10 @@ export async function planAnyRequest(options: AnyRequestInput, ctx: Context): Pr
   }
   const fields = [...options.typedFields.map((f) => parseField(f, true)), ...options.rawFields.map((f) => parseField(f, false))];
   const files = fields.filter((field) => field.file !== undefined);
-  await assertReadableFiles(files.map((field) => field.file!), '-F');
+  await assertReadableFiles(
+    files.map((field) => field.file!),
+    '-F',
+  );
 
   const fieldsInQuery = method === 'GET' || method === 'HEAD' || options.input !== undefined;
   if (fieldsInQuery && files.length > 0) {

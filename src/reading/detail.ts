@@ -89,7 +89,10 @@ function wrap(text: string, options: DetailOptions): string {
 }
 
 function indent(text: string): string {
-  return text.split('\n').map((line) => (line === '' ? '' : `  ${line}`)).join('\n');
+  return text
+    .split('\n')
+    .map((line) => (line === '' ? '' : `  ${line}`))
+    .join('\n');
 }
 
 async function resolutionSection(ticket: Ticket, options: DetailOptions, style: Style): Promise<string> {

@@ -62,7 +62,10 @@ export function assertRecipients(options: RecipientOptions): void {
 export async function forwardRecipient(ctx: Context, to: string | undefined): Promise<string> {
   if (to !== undefined && to.trim() !== '') return to.trim();
   if (!ctx.io.canPrompt) throw new UsageError('missing --to', { hint: 'forward needs a recipient: --to EMAIL' });
-  return ctx.prompter.input({ message: 'Forward to (e-mail)', validate: (value) => (value.trim() === '' ? 'an address is needed' : (addressListProblem('--to', value) ?? true)) });
+  return ctx.prompter.input({
+    message: 'Forward to (e-mail)',
+    validate: (value) => (value.trim() === '' ? 'an address is needed' : (addressListProblem('--to', value) ?? true)),
+  });
 }
 
 /** Fetched only when the editor's heading or a default needs it, so `--to`, `--subject` and `--message` together cost no GET. */

@@ -9,7 +9,10 @@ const TOKEN_LIFETIME_SECONDS = 7 * 24 * 3600;
 
 export function issueToken(store: SandboxStore, user: SandboxUser, now: Date, expiresInSeconds = TOKEN_LIFETIME_SECONDS): string {
   const iat = Math.floor(now.getTime() / 1000);
-  return signToken({ sub: user.id, unique_name: user.username, email: user.email, permissions: [...user.permissions], iat, exp: iat + expiresInSeconds }, store.state.secret);
+  return signToken(
+    { sub: user.id, unique_name: user.username, email: user.email, permissions: [...user.permissions], iat, exp: iat + expiresInSeconds },
+    store.state.secret,
+  );
 }
 
 export async function authenticate(call: Call): Promise<void> {

@@ -66,7 +66,10 @@ export function requireIdMatch(fields: FormFields, name: string, value: number |
 }
 
 export function recipients(list: string | null | undefined): string[] {
-  return (list ?? '').split(/[;,]/).map((s) => s.trim()).filter((s) => s !== '');
+  return (list ?? '')
+    .split(/[;,]/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 export function slaDueDate(call: Call, priorityId: number | null): string | null {
@@ -78,9 +81,16 @@ export function slaDueDate(call: Call, priorityId: number | null): string | null
 export function checkLookups(call: Call, values: Record<string, number | null | undefined>): void {
   const { lookups } = call.store.state;
   const collections: Record<string, readonly { id: number }[]> = {
-    SiteId: lookups.sites, DepartmentId: lookups.departments, TicketStatusId: lookups.status, TicketPriorityId: lookups.priorities,
-    TicketCategoryId: lookups.categories, TicketSubCategoryId: lookups.subCategories, ItemId: lookups.items, GroupId: lookups.groups,
-    TierLevelId: lookups.levels, ClientId: lookups.clients,
+    SiteId: lookups.sites,
+    DepartmentId: lookups.departments,
+    TicketStatusId: lookups.status,
+    TicketPriorityId: lookups.priorities,
+    TicketCategoryId: lookups.categories,
+    TicketSubCategoryId: lookups.subCategories,
+    ItemId: lookups.items,
+    GroupId: lookups.groups,
+    TierLevelId: lookups.levels,
+    ClientId: lookups.clients,
   };
   for (const [name, id] of Object.entries(values)) {
     const collection = collections[name];

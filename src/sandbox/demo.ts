@@ -91,8 +91,14 @@ export const RESOLVED_STATUS_ID = 6;
 export const REOPEN_STATUS_ID = 1;
 
 const ALL_PERMISSIONS: PermissionName[] = [
-  Permission.create, Permission.update, Permission.forward, Permission.reply, Permission.close,
-  Permission.resolve, Permission.pickup, Permission.delete,
+  Permission.create,
+  Permission.update,
+  Permission.forward,
+  Permission.reply,
+  Permission.close,
+  Permission.resolve,
+  Permission.pickup,
+  Permission.delete,
 ];
 const TECHNICIAN_PERMISSIONS: PermissionName[] = ALL_PERMISSIONS.filter((p) => p !== Permission.delete);
 
@@ -102,7 +108,12 @@ function userId(username: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-function user(username: string, fullName: string, role: UserRole, options: { password?: string; permissions?: PermissionName[]; groupIds?: number[] } = {}): SandboxUser {
+function user(
+  username: string,
+  fullName: string,
+  role: UserRole,
+  options: { password?: string; permissions?: PermissionName[]; groupIds?: number[] } = {},
+): SandboxUser {
   const [firstName = '', ...rest] = fullName.split(' ');
   return {
     id: userId(username),
@@ -145,7 +156,12 @@ function demoUsers(): SandboxUser[] {
   ];
 }
 
-export interface DemoLogin { username: string; password: string; role: string; userId: string }
+export interface DemoLogin {
+  username: string;
+  password: string;
+  role: string;
+  userId: string;
+}
 
 export function demoLogins(users: readonly SandboxUser[]): DemoLogin[] {
   return users.filter((u) => u.password !== null).map((u) => ({ username: u.username, password: u.password ?? '', role: u.role, userId: u.id }));

@@ -21,7 +21,10 @@ import busboy from 'busboy';
 
 /** Thrown by handlers and parsers; the router turns it into the response. */
 export class HttpFailure extends Error {
-  constructor(readonly status: number, readonly send: (res: ServerResponse) => void) {
+  constructor(
+    readonly status: number,
+    readonly send: (res: ServerResponse) => void,
+  ) {
     super(`HTTP ${status}`);
   }
 }
@@ -145,7 +148,11 @@ export async function readForm(req: IncomingMessage, uploadDir: string, allowedE
           stream.resume();
           return;
         }
-        writes.push(saveUpload(stream, fileName, uploadDir).then((upload) => { form.uploads.push(upload); }));
+        writes.push(
+          saveUpload(stream, fileName, uploadDir).then((upload) => {
+            form.uploads.push(upload);
+          }),
+        );
       });
       parser.on('close', resolve);
       parser.on('error', () => reject(problem(400, { $: ['The multipart body is malformed.'] })));

@@ -96,7 +96,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     stats.requests++;
     stats.inFlight++;
     stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
-    res.on('close', () => { stats.inFlight--; });
+    res.on('close', () => {
+      stats.inFlight--;
+    });
     const method = req.method ?? 'GET';
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const match = matchRoute(method, path);
@@ -113,15 +115,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       return status;
     };
     const baseUrl = req.headers.host ? `http://${req.headers.host}` : url;
-    runRoute(match, req, res, store, config, baseUrl, takeFault)
-      .catch((error: unknown) => {
-        if (error instanceof HttpFailure) {
-          if (!req.complete) req.resume();
-          if (!res.headersSent) error.send(res);
-          return;
-        }
-        if (!res.headersSent) sendJson(res, 500, { message: 'Unexpected sandbox error.', detail: String(error) });
-      });
+    runRoute(match, req, res, store, config, baseUrl, takeFault).catch((error: unknown) => {
+      if (error instanceof HttpFailure) {
+        if (!req.complete) req.resume();
+        if (!res.headersSent) error.send(res);
+        return;
+      }
+      if (!res.headersSent) sendJson(res, 500, { message: 'Unexpected sandbox error.', detail: String(error) });
+    });
   });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
@@ -176,7 +177,11 @@ function removeTempFilesOfDeadSaves(dataFile: string): void {
 
 /** A --data path the sandbox cannot keep its state in: a directory, or a file of something else. */
 export class SandboxDataError extends Error {
-  constructor(readonly path: string, readonly problem: 'directory' | 'not-sandbox-data', readonly detail = '') {
+  constructor(
+    readonly path: string,
+    readonly problem: 'directory' | 'not-sandbox-data',
+    readonly detail = '',
+  ) {
     super(problem === 'directory' ? `${path} is a directory` : `${path} is not sandbox data (${detail})`);
     this.name = 'SandboxDataError';
   }
@@ -208,8 +213,12 @@ function readSavedState(dataFile: string): SandboxState | undefined {
 function isSandboxState(value: unknown): value is SandboxState {
   if (typeof value !== 'object' || value === null) return false;
   const state = value as Record<string, unknown>;
-  return typeof state.secret === 'string' && typeof state.lookups === 'object' && typeof state.nextId === 'object'
-    && ['users', 'tickets', 'conversations', 'attachments', 'outbox'].every((name) => Array.isArray(state[name]));
+  return (
+    typeof state.secret === 'string' &&
+    typeof state.lookups === 'object' &&
+    typeof state.nextId === 'object' &&
+    ['users', 'tickets', 'conversations', 'attachments', 'outbox'].every((name) => Array.isArray(state[name]))
+  );
 }
 
 function openStore(options: SandboxOptions, now: Date): { store: SandboxStore; uploadDir: string; temporary: boolean } {

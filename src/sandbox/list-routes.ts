@@ -22,10 +22,25 @@ export async function list(call: Call): Promise<void> {
   }
   table.check();
   const now = call.config.now();
-  const result = listTickets(call.store, call.caller, call.claims.permissions, {
-    listType: listType ?? 'AllTickets', search: table.text('search'), searchIn, page: Math.max(page, 1), length: length > 0 ? length : 10,
-  }, now);
-  sendJson(call.res, 200, result.page.map((t) => ticketListItem(call.store, t, now)), { 'x-total-count': String(result.total) });
+  const result = listTickets(
+    call.store,
+    call.caller,
+    call.claims.permissions,
+    {
+      listType: listType ?? 'AllTickets',
+      search: table.text('search'),
+      searchIn,
+      page: Math.max(page, 1),
+      length: length > 0 ? length : 10,
+    },
+    now,
+  );
+  sendJson(
+    call.res,
+    200,
+    result.page.map((t) => ticketListItem(call.store, t, now)),
+    { 'x-total-count': String(result.total) },
+  );
 }
 
 export function metadata(call: Call): void {
@@ -46,6 +61,13 @@ export async function listByUsername(call: Call): Promise<void> {
     const requester = call.store.userByUsername(username);
     const first = (page - 1) * LIST_BY_USERNAME_PAGE_SIZE;
     const own = requester ? ticketsOfRequester(call.store, requester.id) : [];
-    sendJsonText(call.res, 200, `[${own.slice(first, first + LIST_BY_USERNAME_PAGE_SIZE).map((t) => ticketApiModelJson(call.store, t)).join(',')}]`);
+    sendJsonText(
+      call.res,
+      200,
+      `[${own
+        .slice(first, first + LIST_BY_USERNAME_PAGE_SIZE)
+        .map((t) => ticketApiModelJson(call.store, t))
+        .join(',')}]`,
+    );
   });
 }

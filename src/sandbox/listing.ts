@@ -10,10 +10,26 @@ import { fullName, ticketApiModel } from './views.js';
 // sandbox stands for the service and shares no code with the client, on purpose.
 // jscpd:ignore-start
 export const LIST_TYPES = [
-  'AllMyGroups', 'MyOpenOrUnassigned', 'UnassignedTickets', 'MyOpenTickets', 'MyTicketsOnhold',
-  'MyOverdueTickets', 'MyPendingTickets', 'MyTicketsDueToday', 'MyEscalated', 'AllEscalated',
-  'MyCompletedTickets', 'AllMyTickets', 'MyOpenTasks', 'MyCompletedTasks', 'TicketsOnHold',
-  'OverdueTickets', 'TicketsDueToday', 'PendingTickets', 'CompletedTickets', 'AllTickets',
+  'AllMyGroups',
+  'MyOpenOrUnassigned',
+  'UnassignedTickets',
+  'MyOpenTickets',
+  'MyTicketsOnhold',
+  'MyOverdueTickets',
+  'MyPendingTickets',
+  'MyTicketsDueToday',
+  'MyEscalated',
+  'AllEscalated',
+  'MyCompletedTickets',
+  'AllMyTickets',
+  'MyOpenTasks',
+  'MyCompletedTasks',
+  'TicketsOnHold',
+  'OverdueTickets',
+  'TicketsDueToday',
+  'PendingTickets',
+  'CompletedTickets',
+  'AllTickets',
 ] as const;
 // jscpd:ignore-end
 export type ListType = (typeof LIST_TYPES)[number];
@@ -75,13 +91,23 @@ export function parseSearchField(value: string): SearchField | undefined {
 }
 
 const CACHE_ENTRIES = 50;
-interface CachedMatches { version: number; second: number; tickets: SandboxTicket[] }
+interface CachedMatches {
+  version: number;
+  second: number;
+  tickets: SandboxTicket[];
+}
 // Walking page after page of one query (tkt list --all) must not rescan 20,000 tickets
 // each time: the matches are kept until the store changes or the clock's second moves on.
 const matchCache = new WeakMap<SandboxStore, Map<string, CachedMatches>>();
 
 /** The page of tickets, plus how many matched in all (sent as X-Total-Count). */
-export function listTickets(store: SandboxStore, user: SandboxUser, permissions: readonly string[], query: ListQuery, now: Date): { page: SandboxTicket[]; total: number } {
+export function listTickets(
+  store: SandboxStore,
+  user: SandboxUser,
+  permissions: readonly string[],
+  query: ListQuery,
+  now: Date,
+): { page: SandboxTicket[]; total: number } {
   const onlyOwn = permissions.includes(Permission.onlyPrivate);
   const key = JSON.stringify([query.listType, user.id, onlyOwn, query.search?.trim().toLowerCase() ?? '', [...query.searchIn].sort()]);
   const second = Math.floor(now.getTime() / 1000);
@@ -98,7 +124,10 @@ export function listTickets(store: SandboxStore, user: SandboxUser, permissions:
   return { page: entry.tickets.slice(first, first + query.length), total: entry.tickets.length };
 }
 
-interface DetailCache { version: number; json: Map<number, string> }
+interface DetailCache {
+  version: number;
+  json: Map<number, string>;
+}
 const detailCaches = new WeakMap<SandboxStore, DetailCache>();
 
 /**
@@ -116,7 +145,10 @@ export function ticketApiModelJson(store: SandboxStore, ticket: SandboxTicket): 
   return json;
 }
 
-interface RequesterIndex { version: number; byCreator: Map<string, SandboxTicket[]> }
+interface RequesterIndex {
+  version: number;
+  byCreator: Map<string, SandboxTicket[]>;
+}
 const requesterIndexes = new WeakMap<SandboxStore, RequesterIndex>();
 
 /**

@@ -27,13 +27,34 @@ export const StatusType = {
   closed: 6,
 } as const;
 
-export interface StatusLookup { id: number; status: string; statusType: number }
-export interface PriorityLookup { id: number; priority: string; /** SLA: hours from now to the due date. */ slaHours: number }
-export interface TitledLookup { id: number; title: string }
-export interface NamedLookup { id: number; name: string }
-export interface SubCategoryLookup extends NamedLookup { categoryId: number }
-export interface ItemLookup extends NamedLookup { subCategoryId: number }
-export interface GroupLookup { id: number; group: string }
+export interface StatusLookup {
+  id: number;
+  status: string;
+  statusType: number;
+}
+export interface PriorityLookup {
+  id: number;
+  priority: string;
+  /** SLA: hours from now to the due date. */ slaHours: number;
+}
+export interface TitledLookup {
+  id: number;
+  title: string;
+}
+export interface NamedLookup {
+  id: number;
+  name: string;
+}
+export interface SubCategoryLookup extends NamedLookup {
+  categoryId: number;
+}
+export interface ItemLookup extends NamedLookup {
+  subCategoryId: number;
+}
+export interface GroupLookup {
+  id: number;
+  group: string;
+}
 
 export interface Lookups {
   sites: TitledLookup[];
@@ -66,9 +87,18 @@ export interface SandboxUser {
   lockedUntil: string | null;
 }
 
-export interface TicketTask { id: number; assignedTo: string; done: boolean; title: string }
+export interface TicketTask {
+  id: number;
+  assignedTo: string;
+  done: boolean;
+  title: string;
+}
 
-export interface Resolution { details: string; submitBy: string; submitDate: string }
+export interface Resolution {
+  details: string;
+  submitBy: string;
+  submitDate: string;
+}
 
 export interface SandboxTicket {
   id: number;

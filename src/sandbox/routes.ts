@@ -13,7 +13,20 @@ import { appMetadata } from './views.js';
 import { type SandboxConfig, type Call } from './call.js';
 import { authenticate } from './auth-routes.js';
 import { list, metadata, listByUsername } from './list-routes.js';
-import { getTicket, register, update, sendMessage, close, resolve, pickup, markRead, addFiles, deleteTicket, newTicket, requesterReply } from './ticket-routes.js';
+import {
+  getTicket,
+  register,
+  update,
+  sendMessage,
+  close,
+  resolve,
+  pickup,
+  markRead,
+  addFiles,
+  deleteTicket,
+  newTicket,
+  requesterReply,
+} from './ticket-routes.js';
 export interface Route {
   method: string;
   /** Matched case-insensitively, as ASP.NET routes are; group 1 is the id. */
@@ -63,7 +76,10 @@ const ROUTES: Route[] = [
   route('DELETE /api/TicketsApi/{id}', { permission: Permission.delete, handle: deleteTicket }),
 ];
 
-export interface Match { route: Route; id: string | undefined }
+export interface Match {
+  route: Route;
+  id: string | undefined;
+}
 
 /** The route for a request, or the stats key of an unmatched one. */
 export function matchRoute(method: string, path: string): Match | undefined {
@@ -77,7 +93,13 @@ export function matchRoute(method: string, path: string): Match | undefined {
 
 /** Runs a matched route: token, permission, injected fault, path id, handler. */
 export async function runRoute(
-  match: Match, req: IncomingMessage, res: ServerResponse, store: SandboxStore, config: SandboxConfig, baseUrl: string, takeFault: () => number | undefined,
+  match: Match,
+  req: IncomingMessage,
+  res: ServerResponse,
+  store: SandboxStore,
+  config: SandboxConfig,
+  baseUrl: string,
+  takeFault: () => number | undefined,
 ): Promise<void> {
   const { route } = match;
   let caller: SandboxUser | undefined;
@@ -98,7 +120,8 @@ export async function runRoute(
   }
   let id: number | undefined;
   if (match.id !== undefined) {
-    if (!/^-?\d+$/.test(match.id) || !Number.isSafeInteger(Number(match.id))) throw problem(400, { id: [`The value '${decodeURIComponent(match.id)}' is not valid.`] });
+    if (!/^-?\d+$/.test(match.id) || !Number.isSafeInteger(Number(match.id)))
+      throw problem(400, { id: [`The value '${decodeURIComponent(match.id)}' is not valid.`] });
     id = Number(match.id);
   }
   await route.handle({ req, res, store, config, id, baseUrl, caller: caller as SandboxUser, claims: claims as TokenClaims });

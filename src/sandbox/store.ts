@@ -1,9 +1,7 @@
 // The sandbox's in-memory database: the persisted SandboxState plus the indexes
 // the endpoints need to stay fast with tens of thousands of tickets.
 import { renameSync, writeFileSync } from 'node:fs';
-import type {
-  OutboxMessage, SandboxAttachment, SandboxConversation, SandboxState, SandboxTicket, SandboxUser,
-} from './model.js';
+import type { OutboxMessage, SandboxAttachment, SandboxConversation, SandboxState, SandboxTicket, SandboxUser } from './model.js';
 import { StatusType } from './model.js';
 
 /** Persisting is coalesced: one write per burst of changes, and on close. */
@@ -23,7 +21,10 @@ export class SandboxStore {
   private saveTimer: NodeJS.Timeout | undefined;
   private dirty = false;
 
-  constructor(state: SandboxState, private readonly dataFile: string | undefined) {
+  constructor(
+    state: SandboxState,
+    private readonly dataFile: string | undefined,
+  ) {
     this.state = state;
     for (const user of state.users) this.indexUser(user);
     for (const ticket of state.tickets) this.ticketsById.set(ticket.id, ticket);

@@ -3,7 +3,21 @@ import { Permission } from './model.js';
 import { messageFailure, problem, sendEmpty, sendJson } from './http.js';
 import { CLOSED_STATUS_ID, REOPEN_STATUS_ID, RESOLVED_STATUS_ID, SYSTEM_DEFAULTS, blankTicket, randomGuid } from './demo.js';
 import { fullName, ticketApiModel, ticketEntity } from './views.js';
-import { ticketOr400, ticketOr404, withForm, attachUploads, requireIdMatch, recipients, slaDueDate, checkLookups, technicianOr400, autoAssignee, notifyAssignment, created, type Call } from './call.js';
+import {
+  ticketOr400,
+  ticketOr404,
+  withForm,
+  attachUploads,
+  requireIdMatch,
+  recipients,
+  slaDueDate,
+  checkLookups,
+  technicianOr400,
+  autoAssignee,
+  notifyAssignment,
+  created,
+  type Call,
+} from './call.js';
 const TITLE_MAX = 255;
 
 export function getTicket(call: Call): void {
@@ -25,8 +39,13 @@ export async function register(call: Call): Promise<void> {
     const ticketType = fields.int('TicketType', { required: true });
     if (ticketType !== undefined && ticketType < 1) fields.fail('TicketType', `The value '${ticketType}' is not valid for TicketType.`);
     const optional = {
-      TicketCategoryId: fields.int('TicketCategoryId'), TicketSubCategoryId: fields.int('TicketSubCategoryId'), ItemId: fields.int('ItemId'),
-      TierLevelId: fields.int('TierLevelId'), GroupId: fields.int('GroupId'), ClientId: fields.int('ClientId'), TicketPriorityId: fields.int('TicketPriorityId'),
+      TicketCategoryId: fields.int('TicketCategoryId'),
+      TicketSubCategoryId: fields.int('TicketSubCategoryId'),
+      ItemId: fields.int('ItemId'),
+      TierLevelId: fields.int('TierLevelId'),
+      GroupId: fields.int('GroupId'),
+      ClientId: fields.int('ClientId'),
+      TicketPriorityId: fields.int('TicketPriorityId'),
     };
     const numbers = { SLAId: fields.int('SLAId'), ServiceId: fields.int('ServiceId'), ImpactId: fields.int('ImpactId'), UrgencyId: fields.int('UrgencyId') };
     const dueDate = fields.date('DueDate');
@@ -39,14 +58,32 @@ export async function register(call: Call): Promise<void> {
     const now = call.config.now().toISOString();
     const priorityId = optional.TicketPriorityId ?? null;
     const ticket = blankTicket(call.store.takeTicketId(), {
-      title: title as string, description: description as string, creatorId: creator.id, createdOn: now, ticketType: ticketType as number,
-      siteId: siteId as number, departmentId: departmentId as number, ticketStatusId: ticketStatusId as number, ticketPriorityId: priorityId,
-      ticketCategoryId: optional.TicketCategoryId ?? null, ticketSubCategoryId: optional.TicketSubCategoryId ?? null, itemId: optional.ItemId ?? null,
-      tierLevelId: optional.TierLevelId ?? null, groupId: optional.GroupId ?? null, clientId: optional.ClientId ?? null,
-      serviceId: numbers.ServiceId ?? null, impactId: numbers.ImpactId ?? null, urgencyId: numbers.UrgencyId ?? null,
+      title: title as string,
+      description: description as string,
+      creatorId: creator.id,
+      createdOn: now,
+      ticketType: ticketType as number,
+      siteId: siteId as number,
+      departmentId: departmentId as number,
+      ticketStatusId: ticketStatusId as number,
+      ticketPriorityId: priorityId,
+      ticketCategoryId: optional.TicketCategoryId ?? null,
+      ticketSubCategoryId: optional.TicketSubCategoryId ?? null,
+      itemId: optional.ItemId ?? null,
+      tierLevelId: optional.TierLevelId ?? null,
+      groupId: optional.GroupId ?? null,
+      clientId: optional.ClientId ?? null,
+      serviceId: numbers.ServiceId ?? null,
+      impactId: numbers.ImpactId ?? null,
+      urgencyId: numbers.UrgencyId ?? null,
       // The SLA comes from the priority and wins over a DueDate given by the caller.
-      slaId: numbers.SLAId ?? priorityId, dueDate: slaDueDate(call, priorityId) ?? dueDate ?? null,
-      assignedUser: assignee?.id ?? null, source: 'Manual', guid: fields.text('Guid') ?? randomGuid(), cc: fields.text('Cc') ?? null, tags,
+      slaId: numbers.SLAId ?? priorityId,
+      dueDate: slaDueDate(call, priorityId) ?? dueDate ?? null,
+      assignedUser: assignee?.id ?? null,
+      source: 'Manual',
+      guid: fields.text('Guid') ?? randomGuid(),
+      cc: fields.text('Cc') ?? null,
+      tags,
     });
     call.store.addTicket(ticket);
     attachUploads(call, ticket, form);
@@ -56,9 +93,18 @@ export async function register(call: Call): Promise<void> {
 }
 
 const UPDATE_INT_FIELDS = [
-  ['TicketCategoryId', 'ticketCategoryId'], ['TicketSubCategoryId', 'ticketSubCategoryId'], ['ItemId', 'itemId'], ['TierLevelId', 'tierLevelId'],
-  ['ClientId', 'clientId'], ['SiteId', 'siteId'], ['DepartmentId', 'departmentId'], ['GroupId', 'groupId'], ['ServiceId', 'serviceId'],
-  ['ImpactId', 'impactId'], ['UrgencyId', 'urgencyId'], ['TicketPriorityId', 'ticketPriorityId'],
+  ['TicketCategoryId', 'ticketCategoryId'],
+  ['TicketSubCategoryId', 'ticketSubCategoryId'],
+  ['ItemId', 'itemId'],
+  ['TierLevelId', 'tierLevelId'],
+  ['ClientId', 'clientId'],
+  ['SiteId', 'siteId'],
+  ['DepartmentId', 'departmentId'],
+  ['GroupId', 'groupId'],
+  ['ServiceId', 'serviceId'],
+  ['ImpactId', 'impactId'],
+  ['UrgencyId', 'urgencyId'],
+  ['TicketPriorityId', 'ticketPriorityId'],
 ] as const;
 
 export async function update(call: Call): Promise<void> {
@@ -98,28 +144,38 @@ export async function update(call: Call): Promise<void> {
 }
 
 export function sendMessage(type: 'Forward' | 'Reply'): (call: Call) => Promise<void> {
-  return (call) => withForm(call, (fields, form) => {
-    requireIdMatch(fields, 'Id', fields.int('Id', { required: true }), call.id);
-    const subject = fields.text('Title', { required: true }) as string;
-    const sendTo = fields.text('SendTo', { required: true });
-    if (sendTo !== undefined && !sendTo.includes('@')) fields.fail('SendTo', 'The SendTo field is not a valid e-mail address.');
-    const draft = type === 'Forward' ? fields.bool('HasDraft') ?? false : false;
-    fields.check();
-    // There once check() passed: it throws for a missing required field.
-    const to = sendTo as string;
-    const ticket = ticketOr400(call);
-    const now = call.config.now().toISOString();
-    const cc = fields.text('CcTo') ?? null;
-    const message = fields.text('Message') ?? null;
-    const conversation = call.store.addConversation({ ticketId: ticket.id, type, from: call.caller.email, to, cc, subject, message, draft, createdOn: now });
-    const attachments = attachUploads(call, ticket, form);
-    // A draft is logged on the ticket but not sent.
-    if (!draft) {
-      call.store.notify({ kind: 'email', event: type === 'Forward' ? 'forward' : 'reply', ticketId: ticket.id, to: recipients(to), cc: recipients(cc), subject, body: message ?? '', createdOn: now });
-    }
-    ticket.updatedOn = now;
-    sendJson(call.res, 200, { success: true, conversationId: conversation.id, attachments, skipped: form.skipped });
-  });
+  return (call) =>
+    withForm(call, (fields, form) => {
+      requireIdMatch(fields, 'Id', fields.int('Id', { required: true }), call.id);
+      const subject = fields.text('Title', { required: true }) as string;
+      const sendTo = fields.text('SendTo', { required: true });
+      if (sendTo !== undefined && !sendTo.includes('@')) fields.fail('SendTo', 'The SendTo field is not a valid e-mail address.');
+      const draft = type === 'Forward' ? (fields.bool('HasDraft') ?? false) : false;
+      fields.check();
+      // There once check() passed: it throws for a missing required field.
+      const to = sendTo as string;
+      const ticket = ticketOr400(call);
+      const now = call.config.now().toISOString();
+      const cc = fields.text('CcTo') ?? null;
+      const message = fields.text('Message') ?? null;
+      const conversation = call.store.addConversation({ ticketId: ticket.id, type, from: call.caller.email, to, cc, subject, message, draft, createdOn: now });
+      const attachments = attachUploads(call, ticket, form);
+      // A draft is logged on the ticket but not sent.
+      if (!draft) {
+        call.store.notify({
+          kind: 'email',
+          event: type === 'Forward' ? 'forward' : 'reply',
+          ticketId: ticket.id,
+          to: recipients(to),
+          cc: recipients(cc),
+          subject,
+          body: message ?? '',
+          createdOn: now,
+        });
+      }
+      ticket.updatedOn = now;
+      sendJson(call.res, 200, { success: true, conversationId: conversation.id, attachments, skipped: form.skipped });
+    });
 }
 
 export async function close(call: Call): Promise<void> {
@@ -142,11 +198,30 @@ export async function close(call: Call): Promise<void> {
     ticket.ticketStatusId = CLOSED_STATUS_ID;
     ticket.updatedOn = call.config.now().toISOString();
     const message = [fields.text('Comments'), fields.text('ClosureComments')].filter((s) => s !== undefined).join('\n\n');
-    call.store.addConversation({ ticketId: ticket.id, type: 'Close', from: closer.email, to: null, cc: null, subject: `Closed: ${ticket.title}`, message, draft: false, createdOn: now });
+    call.store.addConversation({
+      ticketId: ticket.id,
+      type: 'Close',
+      from: closer.email,
+      to: null,
+      cc: null,
+      subject: `Closed: ${ticket.title}`,
+      message,
+      draft: false,
+      createdOn: now,
+    });
     attachUploads(call, ticket, form);
     const requester = call.store.user(ticket.creatorId);
     if (acknowledged && requester) {
-      call.store.notify({ kind: 'email', event: 'closure', ticketId: ticket.id, to: [requester.email], cc: recipients(ticket.cc), subject: `Ticket #${ticket.id} closed: ${ticket.title}`, body: message, createdOn: ticket.updatedOn });
+      call.store.notify({
+        kind: 'email',
+        event: 'closure',
+        ticketId: ticket.id,
+        to: [requester.email],
+        cc: recipients(ticket.cc),
+        subject: `Ticket #${ticket.id} closed: ${ticket.title}`,
+        body: message,
+        createdOn: ticket.updatedOn,
+      });
     }
     sendEmpty(call.res, 204);
   });
@@ -167,14 +242,20 @@ export async function resolve(call: Call): Promise<void> {
     const resolver = call.store.user(submitBy);
     if (!resolver) throw messageFailure(400, `SubmitBy ${submitBy} does not match any user; the ticket was not saved.`);
     const now = call.config.now().toISOString();
-    ticket.resolution = { details, submitBy: resolver.id, submitDate: ticket.resolution ? submitDate ?? ticket.resolution.submitDate : submitDate ?? now };
+    ticket.resolution = { details, submitBy: resolver.id, submitDate: ticket.resolution ? (submitDate ?? ticket.resolution.submitDate) : (submitDate ?? now) };
     ticket.ticketStatusId = RESOLVED_STATUS_ID;
     ticket.updatedOn = now;
     const requester = call.store.user(ticket.creatorId);
     if (requester) {
       call.store.notify({
-        kind: 'email', event: 'resolution', ticketId: ticket.id, to: [requester.email], cc: recipients(ticket.cc), subject: `Ticket #${ticket.id} resolved: ${ticket.title}`,
-        body: `${details}\n\nClose the ticket: ${call.baseUrl}/tickets/${ticket.id}/close`, createdOn: now,
+        kind: 'email',
+        event: 'resolution',
+        ticketId: ticket.id,
+        to: [requester.email],
+        cc: recipients(ticket.cc),
+        subject: `Ticket #${ticket.id} resolved: ${ticket.title}`,
+        body: `${details}\n\nClose the ticket: ${call.baseUrl}/tickets/${ticket.id}/close`,
+        createdOn: now,
       });
     }
     call.store.changed();
@@ -231,8 +312,14 @@ export async function newTicket(call: Call): Promise<void> {
     const username = fields.text('Requester', { required: true }) as string;
     const email = fields.text('Email');
     const given = {
-      TierLevelId: fields.int('TierLevelId'), GroupId: fields.int('GroupId'), SiteId: fields.int('SiteId'), DepartmentId: fields.int('DepartmentId'),
-      ClientId: fields.int('ClientId'), TicketStatusId: fields.int('TicketStatusId'), TicketPriorityId: fields.int('TicketPriorityId'), TicketCategoryId: fields.int('TicketCategoryId'),
+      TierLevelId: fields.int('TierLevelId'),
+      GroupId: fields.int('GroupId'),
+      SiteId: fields.int('SiteId'),
+      DepartmentId: fields.int('DepartmentId'),
+      ClientId: fields.int('ClientId'),
+      TicketStatusId: fields.int('TicketStatusId'),
+      TicketPriorityId: fields.int('TicketPriorityId'),
+      TicketCategoryId: fields.int('TicketCategoryId'),
     };
     fields.check();
     const requester = call.store.userByUsername(username) ?? (email === undefined ? undefined : call.store.userByEmail(email));
@@ -242,11 +329,22 @@ export async function newTicket(call: Call): Promise<void> {
     const groupId = given.GroupId ?? null;
     const assignee = autoAssignee(call, groupId);
     const ticket = blankTicket(call.store.takeTicketId(), {
-      title, description, creatorId: requester.id, createdOn: call.config.now().toISOString(), source: 'Api',
-      tierLevelId: given.TierLevelId ?? SYSTEM_DEFAULTS.tierLevelId, siteId: given.SiteId ?? SYSTEM_DEFAULTS.siteId,
-      ticketStatusId: given.TicketStatusId ?? SYSTEM_DEFAULTS.ticketStatusId, ticketPriorityId: priorityId,
-      ticketCategoryId: given.TicketCategoryId ?? SYSTEM_DEFAULTS.ticketCategoryId, departmentId: given.DepartmentId ?? null,
-      clientId: given.ClientId ?? null, groupId, assignedUser: assignee?.id ?? null, slaId: priorityId, dueDate: slaDueDate(call, priorityId),
+      title,
+      description,
+      creatorId: requester.id,
+      createdOn: call.config.now().toISOString(),
+      source: 'Api',
+      tierLevelId: given.TierLevelId ?? SYSTEM_DEFAULTS.tierLevelId,
+      siteId: given.SiteId ?? SYSTEM_DEFAULTS.siteId,
+      ticketStatusId: given.TicketStatusId ?? SYSTEM_DEFAULTS.ticketStatusId,
+      ticketPriorityId: priorityId,
+      ticketCategoryId: given.TicketCategoryId ?? SYSTEM_DEFAULTS.ticketCategoryId,
+      departmentId: given.DepartmentId ?? null,
+      clientId: given.ClientId ?? null,
+      groupId,
+      assignedUser: assignee?.id ?? null,
+      slaId: priorityId,
+      dueDate: slaDueDate(call, priorityId),
     });
     call.store.addTicket(ticket);
     attachUploads(call, ticket, form);
@@ -266,7 +364,17 @@ export async function requesterReply(call: Call): Promise<void> {
     const ticket = ticketOr400(call);
     const now = call.config.now().toISOString();
     const message = fields.text('Message') ?? null;
-    call.store.addConversation({ ticketId: ticket.id, type: 'RequesterReply', from: requester.email, to: null, cc: null, subject, message, draft: false, createdOn: now });
+    call.store.addConversation({
+      ticketId: ticket.id,
+      type: 'RequesterReply',
+      from: requester.email,
+      to: null,
+      cc: null,
+      subject,
+      message,
+      draft: false,
+      createdOn: now,
+    });
     attachUploads(call, ticket, form);
     const reopened = call.store.isCompleted(ticket) && !ticket.locked;
     if (reopened) ticket.ticketStatusId = REOPEN_STATUS_ID;
@@ -274,7 +382,16 @@ export async function requesterReply(call: Call): Promise<void> {
     ticket.isRead = false;
     const technician = call.store.user(ticket.assignedUser);
     if (technician) {
-      call.store.notify({ kind: 'email', event: 'requester-reply', ticketId: ticket.id, to: [technician.email], cc: [], subject: `${fullName(requester)} replied: ${subject}`, body: message ?? '', createdOn: now });
+      call.store.notify({
+        kind: 'email',
+        event: 'requester-reply',
+        ticketId: ticket.id,
+        to: [technician.email],
+        cc: [],
+        subject: `${fullName(requester)} replied: ${subject}`,
+        body: message ?? '',
+        createdOn: now,
+      });
     }
     sendJson(call.res, 200, { success: true, reopened });
   });

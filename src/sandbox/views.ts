@@ -67,10 +67,23 @@ export function ticketApiModel(store: SandboxStore, ticket: SandboxTicket): Reco
     status: status ? { id: status.id, status: status.status, statusType: status.statusType } : null,
     priority: priority ? { id: priority.id, priority: priority.priority } : null,
     resolution: ticket.resolution
-      ? { details: ticket.resolution.details, submitBy: ticket.resolution.submitBy, submitByName: resolver ? fullName(resolver) : null, submitDate: ticket.resolution.submitDate }
+      ? {
+          details: ticket.resolution.details,
+          submitBy: ticket.resolution.submitBy,
+          submitByName: resolver ? fullName(resolver) : null,
+          submitDate: ticket.resolution.submitDate,
+        }
       : null,
     conversations: store.conversationsOf(ticket.id).map((c) => ({
-      id: c.id, type: c.type, from: c.from, to: c.to, cc: c.cc, subject: c.subject, message: c.message, isDraft: c.draft, createdOn: c.createdOn,
+      id: c.id,
+      type: c.type,
+      from: c.from,
+      to: c.to,
+      cc: c.cc,
+      subject: c.subject,
+      message: c.message,
+      isDraft: c.draft,
+      createdOn: c.createdOn,
     })),
     attachments: store.attachmentsOf(ticket.id).map((a) => ({ id: a.id, fileName: a.fileName, size: a.size, createdOn: a.createdOn })),
   };

@@ -41,7 +41,8 @@ const TRIAGE_DEFAULT_PAGER = 'less -R -+F -+X';
  */
 function triagePager(ctx: Context): { command: string; cannotRun: string } {
   const pager = effectiveSetting(ctx, settingSpec('pager'));
-  if (pager.source === 'default') return { command: TRIAGE_DEFAULT_PAGER, cannotRun: `less could not be run: install it, or set a pager with "tkt config set pager"` };
+  if (pager.source === 'default')
+    return { command: TRIAGE_DEFAULT_PAGER, cannotRun: `less could not be run: install it, or set a pager with "tkt config set pager"` };
   const command = String(pager.value);
   const from = pager.source === 'env' ? `$${pager.variable}` : '"tkt config get pager"';
   return { command, cannotRun: `the pager ${JSON.stringify(command)} (${from}) could not be run` };

@@ -46,7 +46,13 @@ export interface KeyRow {
 }
 
 export const KEY_TABLE: readonly KeyRow[] = [
-  { keys: [{ '↑': 'up', '↓': 'down' }, { j: 'down', k: 'up' }], help: 'move' },
+  {
+    keys: [
+      { '↑': 'up', '↓': 'down' },
+      { j: 'down', k: 'up' },
+    ],
+    help: 'move',
+  },
   {
     keys: [{ PgUp: 'pageUp', PgDn: 'pageDown', Home: 'first', End: 'last' }],
     unlisted: { g: 'first', G: 'last' },
@@ -59,9 +65,9 @@ export const KEY_TABLE: readonly KeyRow[] = [
     help: 'the full ticket in the pager (tkt show)',
     readme:
       'the whole ticket in the pager, as `tkt show` prints it; the default pager here is `less -R` over the ' +
-        'whole screen until `q` (not `less -FRX`, which would quit at once on a short ticket and leave it in ' +
-        "the shell's screen); a configured pager runs as it is; one that cannot be run is said in the status " +
-        'line',
+      'whole screen until `q` (not `less -FRX`, which would quit at once on a short ticket and leave it in ' +
+      "the shell's screen); a configured pager runs as it is; one that cannot be run is said in the status " +
+      'line',
   },
   {
     keys: [{ '/': 'filter' }],
@@ -70,8 +76,8 @@ export const KEY_TABLE: readonly KeyRow[] = [
     help: 'filter the list (Enter keeps it, Esc clears it)',
     readme:
       'filter the list by ID, title, status, priority, requester or assignee (Enter keeps it, Esc clears ' +
-        'it; it stays when the view is read again with `R`, and is cleared when you switch view: a new view ' +
-        'shows all its tickets)',
+      'it; it stays when the view is read again with `R`, and is cleared when you switch view: a new view ' +
+      'shows all its tickets)',
   },
   { keys: [{ p: 'pickUp' }], label: 'pick up', help: 'pick up (assign to yourself)' },
   {
@@ -80,8 +86,8 @@ export const KEY_TABLE: readonly KeyRow[] = [
     help: 'reply to the requester (message in $EDITOR)',
     readme:
       'reply to the requester by e-mail, the message written in your editor (`tkt config get editor`); a ' +
-        'reply that could not be sent is kept, and the next `r` on that ticket opens the editor with it. The ' +
-        'status line says what happened (`✓ replied to #1023`) until the next action or `R`',
+      'reply that could not be sent is kept, and the next `r` on that ticket opens the editor with it. The ' +
+      'status line says what happened (`✓ replied to #1023`) until the next action or `R`',
   },
   {
     keys: [{ s: 'resolve' }],
@@ -102,9 +108,9 @@ export const KEY_TABLE: readonly KeyRow[] = [
     help: 'switch view',
     readme:
       'switch view: type to filter the views, Enter opens the first; the view named as typed comes first, ' +
-        'then those whose name starts with it, then those with a word that does (`unassigned` opens ' +
-        '`unassigned-tickets`, not `my-open-or-unassigned`); the assign picker orders technicians the same ' +
-        'way',
+      'then those whose name starts with it, then those with a word that does (`unassigned` opens ' +
+      '`unassigned-tickets`, not `my-open-or-unassigned`); the assign picker orders technicians the same ' +
+      'way',
   },
   { keys: [{ o: 'reopen' }], label: 'reopen', help: 'reopen (status Open)' },
   { keys: [{ m: 'markRead' }], label: 'read', help: 'mark read' },
@@ -174,6 +180,13 @@ export const FOOTER_ENDING = KEY_TABLE.filter((row) => row.alwaysInFooter === tr
 /** The README's key table, in Markdown. */
 export function readmeKeyTable(): string {
   const cell = (text: string) => text.replace(/\|/g, '\\|');
-  const keys = (row: KeyRow) => row.keys.map((group) => Object.keys(group).map((key) => `\`${key}\``).join(' ')).join(' / ');
+  const keys = (row: KeyRow) =>
+    row.keys
+      .map((group) =>
+        Object.keys(group)
+          .map((key) => `\`${key}\``)
+          .join(' '),
+      )
+      .join(' / ');
   return ['| key | what it does |', '|---|---|', ...KEY_TABLE.map((row) => `| ${cell(keys(row))} | ${cell(row.readme ?? row.help)} |`)].join('\n');
 }

@@ -94,7 +94,10 @@ function perform(state: TriageState, action: Action): Step {
       return row === undefined ? unchanged(state) : { state, effects: [{ kind: 'readTechnicians', id: row.id }] };
     case 'switchView': {
       const choices = LIST_TYPES.map((type) => ({ label: kebabCase(type), value: type }));
-      const selected = Math.max(0, choices.findIndex((choice) => choice.value === state.view));
+      const selected = Math.max(
+        0,
+        choices.findIndex((choice) => choice.value === state.view),
+      );
       return unchanged({ ...state, overlay: { kind: 'picker', title: 'Switch to view', query: '', choices, selected, switchesView: true } });
     }
     case 'refresh':

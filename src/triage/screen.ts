@@ -24,11 +24,16 @@ export interface ScreenProps {
 function useTable(rows: readonly TriageRow[], width: number, color: boolean, now: () => Date): FittedTable {
   const columns = useMemo(() => {
     const style = createStyle(color);
-    return TABLE_COLUMNS.map((column) => (column.key === 'due' ? { ...column, paint: (text: string, row: Row) => (row.overdue === true ? style.red(text) : text) } : column));
+    return TABLE_COLUMNS.map((column) =>
+      column.key === 'due' ? { ...column, paint: (text: string, row: Row) => (row.overdue === true ? style.red(text) : text) } : column,
+    );
   }, [color]);
   const natural = useMemo(() => {
     const at = now();
-    return measureTable(columns, rows.map((row) => tableRow(row, at)));
+    return measureTable(
+      columns,
+      rows.map((row) => tableRow(row, at)),
+    );
   }, [rows, columns]);
   return useMemo(() => fitTable(columns, natural, { width: width - MARKER, color }), [columns, natural, width, color]);
 }

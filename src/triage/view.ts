@@ -32,7 +32,16 @@ export const TABLE_COLUMNS: Column[] = [
 /** A ticket as a row of the triage table. */
 export function tableRow({ id, summary }: TriageRow, now: Date): Row {
   const due = formatDue(summary.due, now, summary);
-  return { id, status: summary.status, priority: summary.priority, due: due.text, overdue: due.overdue, title: summary.title, requester: summary.requester, assignee: summary.assignee ?? '-' };
+  return {
+    id,
+    status: summary.status,
+    priority: summary.priority,
+    due: due.text,
+    overdue: due.overdue,
+    title: summary.title,
+    requester: summary.requester,
+    assignee: summary.assignee ?? '-',
+  };
 }
 
 /** What drawing needs besides the state: the table fitted to the width (measured once per load), the style and the time. */

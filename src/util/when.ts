@@ -29,11 +29,7 @@ interface Fields {
 }
 
 function isPossible(f: Fields): boolean {
-  return (
-    f.month >= 1 && f.month <= 12 &&
-    f.day >= 1 && f.day <= daysInMonth(f.year, f.month) &&
-    f.hour <= 23 && f.minute <= 59 && f.second <= 59
-  );
+  return f.month >= 1 && f.month <= 12 && f.day >= 1 && f.day <= daysInMonth(f.year, f.month) && f.hour <= 23 && f.minute <= 59 && f.second <= 59;
 }
 
 function localDate(f: Fields): Date {
@@ -87,8 +83,13 @@ export function parseWhen(text: string, now: Date): Date {
   const dateOnly = DATE_ONLY.exec(value);
   if (dateOnly) {
     const fields: Fields = {
-      year: Number(dateOnly[1]), month: Number(dateOnly[2]), day: Number(dateOnly[3]),
-      hour: 23, minute: 59, second: 59, millisecond: 0,
+      year: Number(dateOnly[1]),
+      month: Number(dateOnly[2]),
+      day: Number(dateOnly[3]),
+      hour: 23,
+      minute: 59,
+      second: 59,
+      millisecond: 0,
     };
     if (!isPossible(fields)) throw invalid(text);
     return localDate(fields);
@@ -98,8 +99,12 @@ export function parseWhen(text: string, now: Date): Date {
   if (dateTime) {
     const [, year, month, day, hour, minute, second, fraction, zone] = dateTime;
     const fields: Fields = {
-      year: Number(year), month: Number(month), day: Number(day),
-      hour: Number(hour), minute: Number(minute), second: Number(second ?? 0),
+      year: Number(year),
+      month: Number(month),
+      day: Number(day),
+      hour: Number(hour),
+      minute: Number(minute),
+      second: Number(second ?? 0),
       // Milliseconds only; finer digits are dropped, not rounded, so 59.9999 stays in its second.
       millisecond: Number((fraction ?? '').padEnd(3, '0').slice(0, 3)),
     };

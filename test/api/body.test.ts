@@ -27,6 +27,11 @@ describe('parseBody and unexpectedBody', () => {
 
 describe('formatBytes', () => {
   it('rounds to a readable unit', () => {
-    expect([formatBytes(900), formatBytes(64 * 1024 * 1024), formatBytes(1.5 * 1024 ** 3), formatBytes(2048)]).toEqual(['900 bytes', '64 MB', '1.5 GB', '2 KB']);
+    expect([formatBytes(900), formatBytes(64 * 1024 * 1024), formatBytes(1.5 * 1024 ** 3), formatBytes(2048)]).toEqual([
+      '900 bytes',
+      '64 MB',
+      '1.5 GB',
+      '2 KB',
+    ]);
   });
 });

@@ -10,7 +10,10 @@ describe('startDeadline', () => {
   it('rejects work that outlives it, even work that never settles, and aborts its signal', async () => {
     const deadline = startDeadline(300);
     const raced = deadline.race(never);
-    const outcome = raced.then(() => 'settled', (error: unknown) => error);
+    const outcome = raced.then(
+      () => 'settled',
+      (error: unknown) => error,
+    );
     await vi.advanceTimersByTimeAsync(299);
     expect(deadline.signal.aborted).toBe(false);
     await vi.advanceTimersByTimeAsync(1);

@@ -31,8 +31,14 @@ describe('serverMessages', () => {
     [{ error: { code: 'E1', message: 'nested message' } }, ['nested message']],
     [{ errors: ['first', 'second'] }, ['first', 'second']],
     [{ errors: [{ field: 'Email', message: 'unknown user' }, { description: 'locked out' }] }, ['Email: unknown user', 'locked out']],
-    [{ Message: 'The request is invalid.', ModelState: { 'model.Title': ['too long'], '': ['general'] } }, ['The request is invalid.', 'model.Title: too long', 'general']],
-    [['a', 'b'], ['a', 'b']],
+    [
+      { Message: 'The request is invalid.', ModelState: { 'model.Title': ['too long'], '': ['general'] } },
+      ['The request is invalid.', 'model.Title: too long', 'general'],
+    ],
+    [
+      ['a', 'b'],
+      ['a', 'b'],
+    ],
     [42, ['42']],
   ])('reads %j', (body, expected) => {
     expect(serverMessages(body, 'application/json', 400)).toEqual(expected);
@@ -67,7 +73,8 @@ describe('serverMessages', () => {
   });
 
   it('gives an HTML page as status and title, never markup', () => {
-    const page = '<!DOCTYPE html><html><head><title>Runtime Error &amp; Co</title><style>body{}</style></head><body><h1>Server Error in &#39;/&#39;</h1></body></html>';
+    const page =
+      '<!DOCTYPE html><html><head><title>Runtime Error &amp; Co</title><style>body{}</style></head><body><h1>Server Error in &#39;/&#39;</h1></body></html>';
     expect(serverMessages(page, 'text/html; charset=utf-8', 500)).toEqual(['HTTP 500: Runtime Error & Co']);
   });
 

@@ -204,8 +204,25 @@ describe('errors', () => {
   it('refuses a self-signed certificate as a TLS failure (certificate checks stay on)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tkt-tls-'));
     try {
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1', '-days', '1',
-        '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-subj',
+          '/CN=127.0.0.1',
+          '-days',
+          '1',
+          '-keyout',
+          join(dir, 'key.pem'),
+          '-out',
+          join(dir, 'cert.pem'),
+        ],
+        { stdio: 'ignore' },
+      );
       const server = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) =>
         sendJson(res, 200, {}),
       );
@@ -349,9 +366,7 @@ describe('redirects', () => {
 describe('debug trace', () => {
   it('shows method, URL and status but no token or password', async () => {
     const password = 'correct-horse-battery';
-    const server = await serve((_req, res, index) =>
-      index === 1 ? sendJson(res, 503, 'busy') : sendJson(res, 200, { Username: 'ann', Token: TOKEN }),
-    );
+    const server = await serve((_req, res, index) => (index === 1 ? sendJson(res, 503, 'busy') : sendJson(res, 200, { Username: 'ann', Token: TOKEN })));
     const lines: string[] = [];
     const api = client(server.url, { debug: (line) => lines.push(line) });
     await api.send(plans.authenticate({ Email: 'ann', Password: password, RememberMe: true, Domain: '' }));

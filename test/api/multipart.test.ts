@@ -78,7 +78,10 @@ afterEach(async () => {
 async function setup(handler: (req: IncomingMessage, res: ServerResponse) => void, timeoutMs = 10_000): Promise<{ server: TestServer; api: ApiClient }> {
   const server = await startServer(handler);
   const api = createApiClient({ baseUrl: server.url, token: 't', timeoutMs, retryBaseDelayMs: 1, env: {} });
-  cleanups.push(() => api.dispose(), () => server.close());
+  cleanups.push(
+    () => api.dispose(),
+    () => server.close(),
+  );
   return { server, api };
 }
 
@@ -99,10 +102,12 @@ async function recordingServer(): Promise<{ api: ApiClient; server: TestServer; 
 describe('multipart uploads', () => {
   it('sends fields, repeated tags and files intact, skipping undefined and null', async () => {
     const { api, server, uploads } = await recordingServer();
-    const response = await api.send(plans.register({
-      fields: { Title: 'Über ✓ "quoted"', Description: 'two\nlines', SiteId: 3, HasDraft: false, SelectedTags: [4, 9], Cc: undefined, Guid: null },
-      files: [big.path, small.path],
-    }));
+    const response = await api.send(
+      plans.register({
+        fields: { Title: 'Über ✓ "quoted"', Description: 'two\nlines', SiteId: 3, HasDraft: false, SelectedTags: [4, 9], Cc: undefined, Guid: null },
+        files: [big.path, small.path],
+      }),
+    );
 
     expect(response).toMatchObject({ status: 201, body: { id: 77 } });
     expect(server.requests[0]?.url).toBe('/api/TicketsApi/register');
@@ -156,8 +161,14 @@ describe('multipart uploads', () => {
     });
     await api.send(plans.listByUsername('ann', 2));
     expect(uploads.map((upload) => upload.fields)).toEqual([
-      [['username', 'ann'], ['page', '2']],
-      [['username', 'ann'], ['page', '2']],
+      [
+        ['username', 'ann'],
+        ['page', '2'],
+      ],
+      [
+        ['username', 'ann'],
+        ['page', '2'],
+      ],
     ]);
   });
 
@@ -214,7 +225,10 @@ describe('multipart uploads', () => {
         req.pause();
         setTimeout(() => req.resume(), 50);
       });
-      receive(req).then((received) => sendJson(res, 200, received), () => sendJson(res, 400, 'unparseable'));
+      receive(req).then(
+        (received) => sendJson(res, 200, received),
+        () => sendJson(res, 400, 'unparseable'),
+      );
     }, 800);
     const started = Date.now();
     const answer = await api.send(plans.addFiles(1, [file]));

@@ -29,14 +29,27 @@ describe('request plans', () => {
 
   it('logs in without a token and never twice', () => {
     const credentials = { Email: 'ann', Password: 'pw', RememberMe: true, Domain: '' };
-    expect(plans.authenticate(credentials)).toEqual({ method: 'POST', path: '/api/Users/authenticate', json: credentials, retry: false, auth: false, expect: 'object' });
+    expect(plans.authenticate(credentials)).toEqual({
+      method: 'POST',
+      path: '/api/Users/authenticate',
+      json: credentials,
+      retry: false,
+      auth: false,
+      expect: 'object',
+    });
   });
 
   it('changes are sent once; a create must answer with the ticket', () => {
     const form = { fields: { Title: 't' } };
     expect(plans.register(form)).toEqual({ method: 'POST', path: '/api/TicketsApi/register', form, retry: false, expect: 'object' });
     expect(plans.newTicket(form)).toMatchObject({ path: '/api/TicketsApi/new', retry: false, expect: 'object' });
-    expect(plans.updateTicket(4, { Id: 4, SiteId: 2 })).toEqual({ method: 'POST', path: '/api/TicketsApi/update/4', form: { fields: { Id: 4, SiteId: 2 } }, retry: false, expect: 'any' });
+    expect(plans.updateTicket(4, { Id: 4, SiteId: 2 })).toEqual({
+      method: 'POST',
+      path: '/api/TicketsApi/update/4',
+      form: { fields: { Id: 4, SiteId: 2 } },
+      retry: false,
+      expect: 'any',
+    });
     // No body at all for the endpoints that take none (not an empty form).
     expect(plans.pickupTicket(4)).toEqual({ method: 'POST', path: '/api/TicketsApi/pickup/4', retry: false, expect: 'any' });
     expect(plans.markRead(4)).toEqual({ method: 'POST', path: '/api/TicketsApi/read/4', retry: false, expect: 'any' });
@@ -46,7 +59,17 @@ describe('request plans', () => {
 
   it("writes the service's form field names for each action, and files only when there are some", () => {
     expect(plans.resolveTicket(7, { details: 'fixed', submitBy: 'u-1' }).form).toEqual({ fields: { TicketId: 7, Details: 'fixed', SubmitBy: 'u-1' } });
-    expect(plans.closeTicket(7, { closeBy: 'u-1', acknowledged: true, comments: 'c', status: 2, closureComments: 'cc', closingDate: '2026-11-25T00:00:00.000Z', files: [] }).form).toEqual({
+    expect(
+      plans.closeTicket(7, {
+        closeBy: 'u-1',
+        acknowledged: true,
+        comments: 'c',
+        status: 2,
+        closureComments: 'cc',
+        closingDate: '2026-11-25T00:00:00.000Z',
+        files: [],
+      }).form,
+    ).toEqual({
       fields: { TicketId: 7, CloseBy: 'u-1', Acknowledged: true, Comments: 'c', Status: 2, ClosureComments: 'cc', ClosingDate: '2026-11-25T00:00:00.000Z' },
     });
     expect(plans.replyTicket(7, { subject: 'Re: x', to: 'a@example.com', cc: 'b@example.com', message: 'hi', files: ['f.png'] })).toMatchObject({
@@ -64,7 +87,13 @@ describe('request plans', () => {
 
   it('tkt api: any method and path, only a GET retried, any answer taken', () => {
     expect(plans.anyRequest('GET', '/api/x?y=1')).toEqual({ method: 'GET', path: '/api/x?y=1', retry: true, expect: 'unchecked' });
-    expect(plans.anyRequest('POST', '/api/x', { json: { a: 1 } })).toEqual({ method: 'POST', path: '/api/x', json: { a: 1 }, retry: false, expect: 'unchecked' });
+    expect(plans.anyRequest('POST', '/api/x', { json: { a: 1 } })).toEqual({
+      method: 'POST',
+      path: '/api/x',
+      json: { a: 1 },
+      retry: false,
+      expect: 'unchecked',
+    });
   });
 
   it('refuses a ticket ID that is not a whole, safe, positive number before any request exists', () => {

@@ -44,7 +44,11 @@ function testPool(httpProxy = ''): { pool: Pool; clock: ReturnType<typeof manual
   return { pool, clock, agentsMade: () => agentsMade };
 }
 
-const settledAs = (pending: Promise<unknown>): Promise<unknown> => pending.then(() => 'answered', (error: unknown) => error);
+const settledAs = (pending: Promise<unknown>): Promise<unknown> =>
+  pending.then(
+    () => 'answered',
+    (error: unknown) => error,
+  );
 
 describe('createPool', () => {
   it('sends over one agent, kept for every request', async () => {

@@ -184,10 +184,12 @@ describe('a proxy that cannot be reached', () => {
 
   it('names the proxy, not the service, when the proxy refuses the connection', async () => {
     const port = await deadPort();
-    const error = await client({ HTTP_PROXY: `http://user:pass@127.0.0.1:${port}` }).send(plans.getTicket(7)).then(
-      () => undefined,
-      (caught: unknown) => caught,
-    );
+    const error = await client({ HTTP_PROXY: `http://user:pass@127.0.0.1:${port}` })
+      .send(plans.getTicket(7))
+      .then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
 
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).message).toBe(`could not reach the proxy http://127.0.0.1:${port} (connection refused): GET ${target.url}/api/TicketsApi/7`);

@@ -78,7 +78,10 @@ describe('withRetries', () => {
       },
       { attempts, baseDelayMs: BASE, clock, onRetry: (retry, attempt) => retries.push([retry, attempt]) },
     );
-    const settled = result.then((value) => value, (error: unknown) => error);
+    const settled = result.then(
+      (value) => value,
+      (error: unknown) => error,
+    );
     return { clock, retries, tries: () => tries, settled };
   }
 

@@ -161,9 +161,7 @@ describe('tkt create --from', () => {
     await write('kept.txt', 'log line\n');
     await write('build.exe', 'MZ');
     const rows =
-      'title,description,requester,site,department,status,attach\r\n' +
-      'skip-1,d,aberg,1,1,1,kept.txt;build.exe\r\n' +
-      'skip-2,d,aberg,1,1,1,kept.txt\r\n';
+      'title,description,requester,site,department,status,attach\r\n' + 'skip-1,d,aberg,1,1,1,kept.txt;build.exe\r\n' + 'skip-2,d,aberg,1,1,1,kept.txt\r\n';
     const human = await h.cli(['create', '--from', await write('skips.csv', rows)]);
     expect(human.code).toBe(ExitCode.failed);
     const [one, two] = [ticketsTitled('skip-1')[0]!, ticketsTitled('skip-2')[0]!];
@@ -229,7 +227,8 @@ describe('tkt create --from', () => {
   });
 
   it('--json prints one JSON array, failed rows included, also when the run fails; --dry-run --json too', async () => {
-    const row = (n: number, requester: string) => JSON.stringify({ title: `json-array-${n}`, description: 'from CI', requester, ...(requester === 'ghost' ? GHOST_EMAIL : {}) });
+    const row = (n: number, requester: string) =>
+      JSON.stringify({ title: `json-array-${n}`, description: 'from CI', requester, ...(requester === 'ghost' ? GHOST_EMAIL : {}) });
     const file = await write('array.jsonl', [row(1, 'aberg'), row(2, 'ghost')].join('\n') + '\n');
     const dry = await h.cli(['create', '--from', file, '--integration', '--dry-run', '--json']);
     expect(dry.code).toBe(0);
@@ -248,7 +247,8 @@ describe('tkt create --from', () => {
   });
 
   it('after a partial failure, --resume creates each remaining ticket exactly once', async () => {
-    const row = (n: number, requester: string) => JSON.stringify({ title: `resume-${n}`, description: 'from CI', requester, ...(requester === 'ghost' ? GHOST_EMAIL : {}) });
+    const row = (n: number, requester: string) =>
+      JSON.stringify({ title: `resume-${n}`, description: 'from CI', requester, ...(requester === 'ghost' ? GHOST_EMAIL : {}) });
     // "ghost" with an e-mail passes every local check (the service may match the requester by
     // e-mail) and is refused by the service (400), as an unknown user would be.
     const lines = [row(1, 'aberg'), row(2, 'ghost'), row(3, 'pnovak'), row(4, 'ghost'), row(5, 'lwei')];
@@ -261,7 +261,11 @@ describe('tkt create --from', () => {
     expect(first.stderr).toContain('  failed rows: 2, 4\n');
     expect(first.stderr).toMatch(/✗ row 2: failed \(HTTP 400\): .*ghost/);
     expect(first.stderr).toContain(`--resume ${report}`);
-    expect(ticketsTitled('resume-').map((t) => t.title).sort()).toEqual(['resume-1', 'resume-3', 'resume-5']);
+    expect(
+      ticketsTitled('resume-')
+        .map((t) => t.title)
+        .sort(),
+    ).toEqual(['resume-1', 'resume-3', 'resume-5']);
 
     // Running again without --resume would duplicate: refused, nothing sent.
     const again = await h.cli(['create', '--from', file, '--integration']);
@@ -278,7 +282,9 @@ describe('tkt create --from', () => {
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toMatch(/- row 1 already created as #\d+ \(skipped\)/);
     expect(h.sandbox.stats.byRoute[NEW_ROUTE]).toBe(2);
-    const titles = ticketsTitled('resume-').map((t) => t.title).sort();
+    const titles = ticketsTitled('resume-')
+      .map((t) => t.title)
+      .sort();
     expect(titles).toEqual(['resume-1', 'resume-2', 'resume-3', 'resume-4', 'resume-5']);
 
     // A third run creates nothing at all.
@@ -311,7 +317,11 @@ describe('tkt create --from', () => {
     const second = join(dir, 'second.jsonl');
     const resumed = await h.cli(['create', '--from', file, '--integration', '--resume', `${file}.report.jsonl`, '--report', second]);
     expect(resumed.code).toBe(0);
-    expect(ticketsTitled('array-').map((t) => t.title).sort()).toEqual(['array-1', 'array-2', 'array-3']);
+    expect(
+      ticketsTitled('array-')
+        .map((t) => t.title)
+        .sort(),
+    ).toEqual(['array-1', 'array-2', 'array-3']);
     const entries = outcomes(await readReport(second));
     expect(entries.map((e) => [e.row, e.ok, e.skipped ?? false]).sort()).toEqual([
       [1, true, true],
@@ -325,12 +335,19 @@ describe('tkt create --from', () => {
     const options: CreateFromOptions = { file, report: undefined, resume: undefined, integration: true, concurrency: 1, dryRun: false, retryInDoubt: false };
     const interrupted = await h.context();
     interrupted.abort.abort();
-    await expect(runCreateFrom(options, interrupted.ctx)).rejects.toMatchObject({ exitCode: ExitCode.interrupted, details: expect.arrayContaining(['rows not started: 1-3']) });
+    await expect(runCreateFrom(options, interrupted.ctx)).rejects.toMatchObject({
+      exitCode: ExitCode.interrupted,
+      details: expect.arrayContaining(['rows not started: 1-3']),
+    });
     expect(ticketsTitled('stop-')).toEqual([]);
 
     const resumed = await h.context();
     await runCreateFrom({ ...options, resume: `${file}.report.jsonl` }, resumed.ctx);
-    expect(ticketsTitled('stop-').map((t) => t.title).sort()).toEqual(['stop-1', 'stop-2', 'stop-3']);
+    expect(
+      ticketsTitled('stop-')
+        .map((t) => t.title)
+        .sort(),
+    ).toEqual(['stop-1', 'stop-2', 'stop-3']);
     expect(resumed.stdout()).toMatch(/✓ row 3: created #\d+/);
   });
 
@@ -340,7 +357,11 @@ describe('tkt create --from', () => {
     let forwarded: Promise<unknown> | undefined;
     const front = await startFrontServer(h, (req, _res, body) => {
       if (!body.includes('doubt-2')) return false;
-      forwarded = fetch(`${h.sandbox.url}${req.url ?? '/'}`, { method: 'POST', headers: { authorization: req.headers.authorization!, 'content-type': req.headers['content-type']! }, body });
+      forwarded = fetch(`${h.sandbox.url}${req.url ?? '/'}`, {
+        method: 'POST',
+        headers: { authorization: req.headers.authorization!, 'content-type': req.headers['content-type']! },
+        body,
+      });
       return true;
     });
     try {
@@ -369,7 +390,11 @@ describe('tkt create --from', () => {
       expect(resumed.stderr).toMatch(/row 2: in doubt/);
       expect(resumed.stderr).toContain('error: 1 of 3 rows in doubt\n');
       expect(resumed.stderr).toContain('  rows in doubt (the service may have created them): 2\n');
-      expect(ticketsTitled('doubt-').map((t) => t.title).sort()).toEqual(['doubt-1', 'doubt-2', 'doubt-3']);
+      expect(
+        ticketsTitled('doubt-')
+          .map((t) => t.title)
+          .sort(),
+      ).toEqual(['doubt-1', 'doubt-2', 'doubt-3']);
 
       // Asked to, it sends row 2 again; the report then shows it created.
       const retried = await h.cli(['create', '--from', file, '--integration', '--resume', `${file}.report.jsonl`, '--retry-in-doubt']);
@@ -385,7 +410,8 @@ describe('tkt create --from', () => {
 
   // Register answers 400 saying the permission is missing (docs/service.md 4.3): a refusal every row would get.
   it('stops at the first refusal: of 200 rows only the 8 in flight are sent, the rest not started and sent by --resume', async () => {
-    const row = (n: number) => JSON.stringify({ title: `refused-${n}`, description: 'd', requester: 'aberg', site: 'Head Office', department: 'IT', status: 'Open' });
+    const row = (n: number) =>
+      JSON.stringify({ title: `refused-${n}`, description: 'd', requester: 'aberg', site: 'Head Office', department: 'IT', status: 'Open' });
     const file = await write('refused.jsonl', Array.from({ length: 200 }, (_, i) => row(i + 1)).join('\n'));
     const report = `${file}.report.jsonl`;
     // The creates are held until all 8 lanes have sent one, so all 8 are in flight when the first refusal comes.
@@ -406,12 +432,19 @@ describe('tkt create --from', () => {
       expect(refused.stderr).toMatch(/error: stopped at row [1-8]: permission denied \(HTTP 400\); 192 of 200 rows not started\n/);
       expect(refused.stderr).toContain('  rows not started: 9-200\n');
       const entries = JSON.parse(refused.stdout) as { row: number; ok: boolean; status?: number; notStarted?: boolean }[];
-      expect(entries.filter((entry) => entry.status === 400).map((entry) => entry.row).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+      expect(
+        entries
+          .filter((entry) => entry.status === 400)
+          .map((entry) => entry.row)
+          .sort((a, b) => a - b),
+      ).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
       expect(entries.filter((entry) => entry.notStarted === true).map((entry) => entry.row)).toEqual(Array.from({ length: 192 }, (_, i) => i + 9));
       // The report has the refused rows as failed and nothing of those never sent.
-      expect(outcomes(await readReport(report)).map((entry) => [entry.row, entry.ok]).sort((a, b) => Number(a[0]) - Number(b[0]))).toEqual(
-        [1, 2, 3, 4, 5, 6, 7, 8].map((n) => [n, false]),
-      );
+      expect(
+        outcomes(await readReport(report))
+          .map((entry) => [entry.row, entry.ok])
+          .sort((a, b) => Number(a[0]) - Number(b[0])),
+      ).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((n) => [n, false]));
     } finally {
       await front.close();
     }
@@ -445,8 +478,20 @@ describe('tkt create --from', () => {
   describe('failed rows in the summary', () => {
     // Every odd row names a requester the service does not know: 100 of 200 fail, not one by one in a line.
     const file = (name: string) =>
-      write(`${name}.jsonl`, Array.from({ length: 200 }, (_, i) => JSON.stringify({ title: `${name}-${i + 1}`, description: 'd', requester: i % 2 === 0 ? 'ghost' : 'aberg', ...(i % 2 === 0 ? GHOST_EMAIL : {}) })).join('\n'));
-    const listed = (lines: readonly string[]) => lines.join(' ').replace(/^.*?failed rows:/, '').replace(/ and \d+ more$/, '').split(/[ ,]+/).filter((word) => /^\d+$/.test(word)).map(Number);
+      write(
+        `${name}.jsonl`,
+        Array.from({ length: 200 }, (_, i) =>
+          JSON.stringify({ title: `${name}-${i + 1}`, description: 'd', requester: i % 2 === 0 ? 'ghost' : 'aberg', ...(i % 2 === 0 ? GHOST_EMAIL : {}) }),
+        ).join('\n'),
+      );
+    const listed = (lines: readonly string[]) =>
+      lines
+        .join(' ')
+        .replace(/^.*?failed rows:/, '')
+        .replace(/ and \d+ more$/, '')
+        .split(/[ ,]+/)
+        .filter((word) => /^\d+$/.test(word))
+        .map(Number);
 
     it('are row numbers wrapped into lines, every one kept in a log', async () => {
       const result = await h.cli(['create', '--from', await file('wrapped'), '--integration']);
@@ -461,9 +506,20 @@ describe('tkt create --from', () => {
     });
 
     it('are cut to a few lines at a terminal, the rest counted, naming the report', async () => {
-      const options: CreateFromOptions = { file: await file('capped'), report: undefined, resume: undefined, integration: true, concurrency: undefined, dryRun: false, retryInDoubt: false };
+      const options: CreateFromOptions = {
+        file: await file('capped'),
+        report: undefined,
+        resume: undefined,
+        integration: true,
+        concurrency: undefined,
+        dryRun: false,
+        retryInDoubt: false,
+      };
       const terminal = await h.context({ tty: true });
-      const error = await runCreateFrom(options, terminal.ctx).then(() => undefined, (thrown: unknown) => thrown as { message: string; details: string[] });
+      const error = await runCreateFrom(options, terminal.ctx).then(
+        () => undefined,
+        (thrown: unknown) => thrown as { message: string; details: string[] },
+      );
       expect(error!.message).toBe('100 of 200 rows failed');
       const list = error!.details.filter((line) => /^( {2}|failed rows:)/.test(line));
       expect(list).toHaveLength(2);

@@ -57,15 +57,11 @@ describe('collectIds from stdin', () => {
   });
 
   it('names the line number of a line without an ID', async () => {
-    expect(await usageMessage(collectIds(['-'], stdinOf('12\n# note\nPrinter on fire\n13\n')))).toBe(
-      'stdin line 3 has no ticket ID: "Printer on fire"',
-    );
+    expect(await usageMessage(collectIds(['-'], stdinOf('12\n# note\nPrinter on fire\n13\n')))).toBe('stdin line 3 has no ticket ID: "Printer on fire"');
   });
 
   it('names the line number of an ID that is not valid', async () => {
-    expect(await usageMessage(collectIds(['-'], stdinOf('12\n0 tickets\n')))).toBe(
-      'stdin line 2: invalid ticket ID "0": expected a positive whole number',
-    );
+    expect(await usageMessage(collectIds(['-'], stdinOf('12\n0 tickets\n')))).toBe('stdin line 2: invalid ticket ID "0": expected a positive whole number');
   });
 
   it('shows an escaped, shortened copy of a bad line', async () => {

@@ -29,7 +29,11 @@ describe('rangeLines', () => {
   });
 
   it('wraps a long list at the width, continuation lines indented, without losing a number when uncapped', () => {
-    const { lines, cut } = rangeLines('failed rows', Array.from({ length: 200 }, (_, index) => 1 + index * 2), { prefix: '', width: 60 });
+    const { lines, cut } = rangeLines(
+      'failed rows',
+      Array.from({ length: 200 }, (_, index) => 1 + index * 2),
+      { prefix: '', width: 60 },
+    );
     expect(cut).toBe(false);
     expect(lines.length).toBeGreaterThan(1);
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(60);

@@ -177,7 +177,9 @@ describe('resumedRows', () => {
   });
 
   it('refuses a file whose in-doubt row changed, or that lost rows the report names', () => {
-    expect(() => resume([sending(2, 'bb')], rowsHashed('aa', 'b2'))).toThrow(expect.objectContaining({ details: ['row 2 was sent (in doubt) with different content'] }));
+    expect(() => resume([sending(2, 'bb')], rowsHashed('aa', 'b2'))).toThrow(
+      expect.objectContaining({ details: ['row 2 was sent (in doubt) with different content'] }),
+    );
     expect(() => resume([{ row: 3, hash: 'cc', ok: true, id: 8 }], rowsHashed('aa', 'bb'))).toThrow(
       expect.objectContaining({ details: ['row 3 was created as #8 from different content'] }),
     );

@@ -11,18 +11,37 @@ import { createTestIO, type TestIOOptions } from '../helpers/io.js';
 const outputFor = (io: IO, json: boolean, quiet = false) => createOutput({ flags: { json, quiet }, io, now: () => new Date() });
 
 /** What the client throws for an answer of `status` saying `message`. */
-const answered = (status: number, message: string) => new ApiError({ status, method: 'POST', url: 'http://127.0.0.1:9/x', body: { message }, serverMessages: [message] });
+const answered = (status: number, message: string) =>
+  new ApiError({ status, method: 'POST', url: 'http://127.0.0.1:9/x', body: { message }, serverMessages: [message] });
 
 const closed12: BulkResult = { id: 12, ok: true, status: 204 };
 const missing13: BulkResult = {
-  id: 13, ok: false, status: 404, error: 'not found (HTTP 404): Ticket 13 does not exist', body: { message: 'Ticket 13 does not exist' }, failure: answered(404, 'Ticket 13 does not exist'),
+  id: 13,
+  ok: false,
+  status: 404,
+  error: 'not found (HTTP 404): Ticket 13 does not exist',
+  body: { message: 'Ticket 13 does not exist' },
+  failure: answered(404, 'Ticket 13 does not exist'),
 };
 const already14: BulkResult = { id: 14, ok: true, status: 200, note: 'already closed' };
 const refused15: BulkResult = {
-  id: 15, ok: false, error: 'connection refused by http://127.0.0.1:9', failure: new NetworkError('refused', 'POST', 'http://127.0.0.1:9/x', 'connection refused by http://127.0.0.1:9'),
+  id: 15,
+  ok: false,
+  error: 'connection refused by http://127.0.0.1:9',
+  failure: new NetworkError('refused', 'POST', 'http://127.0.0.1:9/x', 'connection refused by http://127.0.0.1:9'),
 };
 
-async function report(results: BulkResult[], options: Partial<BulkReporterOptions> & { json?: boolean; quiet?: boolean; io?: TestIOOptions; notStarted?: number[]; interrupted?: boolean; stoppedBy?: BulkResult } = {}) {
+async function report(
+  results: BulkResult[],
+  options: Partial<BulkReporterOptions> & {
+    json?: boolean;
+    quiet?: boolean;
+    io?: TestIOOptions;
+    notStarted?: number[];
+    interrupted?: boolean;
+    stoppedBy?: BulkResult;
+  } = {},
+) {
   const test = createTestIO(options.io);
   const notStarted = options.notStarted ?? [];
   const reporter = createBulkReporter(test.io, {
@@ -33,7 +52,12 @@ async function report(results: BulkResult[], options: Partial<BulkReporterOption
     run: { globals: {}, env: {} },
   });
   for (const result of results) await reporter.result(result);
-  const run: BulkRun = { results, notStarted, interrupted: options.interrupted ?? false, ...(options.stoppedBy === undefined ? {} : { stoppedBy: options.stoppedBy }) };
+  const run: BulkRun = {
+    results,
+    notStarted,
+    interrupted: options.interrupted ?? false,
+    ...(options.stoppedBy === undefined ? {} : { stoppedBy: options.stoppedBy }),
+  };
   let thrown: unknown;
   try {
     await reporter.finish(run);
@@ -64,17 +88,28 @@ describe('human output', () => {
   });
 
   it('prints what happened, as the runner words it from the exit code: permission denied, not authenticated', async () => {
-    const { stderr } = await report([
-      { id: 1, ok: false, status: 400, error: 'permission denied (HTTP 400): User lacks permission Tickets.Resolve', failure: answered(400, 'User lacks permission Tickets.Resolve') },
-      { id: 2, ok: false, status: 401, error: 'not authenticated (HTTP 401): token expired', failure: answered(401, 'token expired') },
-      { id: 3, ok: false, status: 500, error: 'failed (HTTP 500): Internal error', failure: answered(500, 'Internal error') },
-    ], { verb: 'resolved' });
-    expect(stderr).toBe([
-      '✗ #1 permission denied (HTTP 400): User lacks permission Tickets.Resolve',
-      '✗ #2 not authenticated (HTTP 401): token expired',
-      '✗ #3 failed (HTTP 500): Internal error',
-      '',
-    ].join('\n'));
+    const { stderr } = await report(
+      [
+        {
+          id: 1,
+          ok: false,
+          status: 400,
+          error: 'permission denied (HTTP 400): User lacks permission Tickets.Resolve',
+          failure: answered(400, 'User lacks permission Tickets.Resolve'),
+        },
+        { id: 2, ok: false, status: 401, error: 'not authenticated (HTTP 401): token expired', failure: answered(401, 'token expired') },
+        { id: 3, ok: false, status: 500, error: 'failed (HTTP 500): Internal error', failure: answered(500, 'Internal error') },
+      ],
+      { verb: 'resolved' },
+    );
+    expect(stderr).toBe(
+      [
+        '✗ #1 permission denied (HTTP 400): User lacks permission Tickets.Resolve',
+        '✗ #2 not authenticated (HTTP 401): token expired',
+        '✗ #3 failed (HTTP 500): Internal error',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('never lets server text drive the terminal', async () => {
@@ -91,31 +126,44 @@ describe('human output', () => {
   });
 
   it('uses the verb it is given', async () => {
-    expect((await report([{ ...closed12, status: 200 }, { id: 20, ok: true }], { verb: 'picked up' })).stdout).toBe(
-      '✓ #12 picked up\n✓ #20 picked up\n',
-    );
+    expect(
+      (
+        await report(
+          [
+            { ...closed12, status: 200 },
+            { id: 20, ok: true },
+          ],
+          { verb: 'picked up' },
+        )
+      ).stdout,
+    ).toBe('✓ #12 picked up\n✓ #20 picked up\n');
   });
 });
 
 describe('--json', () => {
   it('prints exactly one JSON Line per ID on stdout, body only when the API sent one', async () => {
     const { stdout, stderr, thrown } = await report([closed12, missing13, already14, refused15], { json: true });
-    expect(stdout).toBe([
-      '{"id":12,"ok":true,"status":204}',
-      '{"id":13,"ok":false,"status":404,"error":"not found (HTTP 404): Ticket 13 does not exist","body":{"message":"Ticket 13 does not exist"}}',
-      '{"id":14,"ok":true,"status":200}',
-      '{"id":15,"ok":false,"error":"connection refused by http://127.0.0.1:9"}',
-      '',
-    ].join('\n'));
+    expect(stdout).toBe(
+      [
+        '{"id":12,"ok":true,"status":204}',
+        '{"id":13,"ok":false,"status":404,"error":"not found (HTTP 404): Ticket 13 does not exist","body":{"message":"Ticket 13 does not exist"}}',
+        '{"id":14,"ok":true,"status":200}',
+        '{"id":15,"ok":false,"error":"connection refused by http://127.0.0.1:9"}',
+        '',
+      ].join('\n'),
+    );
     expect(stderr).toBe('');
     expect((thrown as TktError).exitCode).toBe(ExitCode.failed);
   });
 
-  it('still prints a JSON Line for a single ID, and the exit code is that ID\'s own', async () => {
+  it("still prints a JSON Line for a single ID, and the exit code is that ID's own", async () => {
     const { stdout, thrown } = await report([missing13], { json: true });
-    expect(stdout.trim().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([
-      { id: 13, ok: false, status: 404, error: 'not found (HTTP 404): Ticket 13 does not exist', body: { message: 'Ticket 13 does not exist' } },
-    ]);
+    expect(
+      stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+    ).toEqual([{ id: 13, ok: false, status: 404, error: 'not found (HTTP 404): Ticket 13 does not exist', body: { message: 'Ticket 13 does not exist' } }]);
     expect((thrown as TktError).exitCode).toBe(ExitCode.notFound);
   });
 
@@ -141,13 +189,30 @@ describe('-q', () => {
 });
 
 describe('a single ID', () => {
-  const timedOut9: BulkResult = { id: 9, ok: false, inDoubt: true, error: 'timed out after 30s', failure: new NetworkError('timeout', 'POST', 'u', 'timed out after 30s') };
+  const timedOut9: BulkResult = {
+    id: 9,
+    ok: false,
+    inDoubt: true,
+    error: 'timed out after 30s',
+    failure: new NetworkError('timeout', 'POST', 'u', 'timed out after 30s'),
+  };
   it.each([
     [missing13, ExitCode.notFound, '#13 not found (HTTP 404)', 'Ticket 13 does not exist'],
-    [{ id: 7, ok: false, status: 403, error: 'permission denied (HTTP 403)', failure: new ApiError({ status: 403, method: 'POST', url: 'http://127.0.0.1:9/x', body: '', serverMessages: [] }) } as BulkResult, ExitCode.permissionDenied, '#7 permission denied (HTTP 403)', 'POST http://127.0.0.1:9/x'],
+    [
+      {
+        id: 7,
+        ok: false,
+        status: 403,
+        error: 'permission denied (HTTP 403)',
+        failure: new ApiError({ status: 403, method: 'POST', url: 'http://127.0.0.1:9/x', body: '', serverMessages: [] }),
+      } as BulkResult,
+      ExitCode.permissionDenied,
+      '#7 permission denied (HTTP 403)',
+      'POST http://127.0.0.1:9/x',
+    ],
     [refused15, ExitCode.failed, '#15 failed', refused15.error],
     [timedOut9, ExitCode.failed, '#9 in doubt (it may have been carried out)', 'timed out after 30s'],
-  ])('exits with the ID\'s own code and tells the failure once, through the error', async (result, exitCode, message, detail) => {
+  ])("exits with the ID's own code and tells the failure once, through the error", async (result, exitCode, message, detail) => {
     const { stdout, stderr, thrown } = await report([result]);
     expect(stdout).toBe('');
     expect(stderr).toBe('');
@@ -185,13 +250,21 @@ describe('interrupted', () => {
 
   // A request given up on a second signal: the service may have done it.
   const abandoned7: BulkResult = {
-    id: 7, ok: false, inDoubt: true, error: 'interrupted while waiting for the answer to POST http://127.0.0.1:9/x',
+    id: 7,
+    ok: false,
+    inDoubt: true,
+    error: 'interrupted while waiting for the answer to POST http://127.0.0.1:9/x',
     failure: new AbandonedRequestError('POST', 'http://127.0.0.1:9/x'),
   };
 
   it('says in the JSON Line of a request whose outcome is unknown that it is in doubt', async () => {
     const { stdout } = await report([closed12, abandoned7], { json: true, notStarted: [8], interrupted: true });
-    expect(stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([
+    expect(
+      stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+    ).toEqual([
       { id: 12, ok: true, status: 204 },
       { id: 7, ok: false, inDoubt: true, error: abandoned7.error },
       { id: 8, ok: false, notStarted: true, error: 'not started: interrupted' },
@@ -219,7 +292,13 @@ describe('stopped by SIGTERM', () => {
 
 describe('a request that timed out after it was sent', () => {
   it('is in doubt, not failed, in the count and the summary', async () => {
-    const timedOut: BulkResult = { id: 9, ok: false, inDoubt: true, error: 'timed out after 30s', failure: new NetworkError('timeout', 'POST', 'u', 'timed out after 30s') };
+    const timedOut: BulkResult = {
+      id: 9,
+      ok: false,
+      inDoubt: true,
+      error: 'timed out after 30s',
+      failure: new NetworkError('timeout', 'POST', 'u', 'timed out after 30s'),
+    };
     const { stderr, thrown } = await report([closed12, timedOut, missing13]);
     expect(stderr).toContain('? #9 in doubt (it may have been carried out): timed out after 30s\n');
     expect((thrown as TktError).exitCode).toBe(ExitCode.failed);
@@ -261,7 +340,12 @@ describe('a run stopped by a refusal', () => {
   it('gives each ID not started a JSON Line naming why', async () => {
     const results = [refused(1001, 403)];
     const { stdout } = await report(results, { json: true, stoppedBy: results[0], notStarted: [1002] });
-    expect(stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([
+    expect(
+      stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+    ).toEqual([
       { id: 1001, ok: false, status: 403, error: 'permission denied (HTTP 403): Forbidden' },
       { id: 1002, ok: false, notStarted: true, error: 'not started: the run stopped at #1001 (permission denied (HTTP 403))' },
     ]);
@@ -329,10 +413,14 @@ describe('with runBulk', () => {
   it('reports each ID as it finishes and ends with the right error', async () => {
     const test = createTestIO();
     const reporter = createBulkReporter(test.io, { output: await outputFor(test.io, false), verb: 'picked up', total: 3, run: { globals: {}, env: {} } });
-    const run = await runBulk([3, 1, 2], async (id) => {
-      if (id === 1) throw new ApiError({ status: 404, method: 'POST', url: 'u', body: undefined, serverMessages: ['No ticket 1'] });
-      return { status: 200 };
-    }, { concurrency: 2, signal: new AbortController().signal, onResult: (result) => reporter.result(result) });
+    const run = await runBulk(
+      [3, 1, 2],
+      async (id) => {
+        if (id === 1) throw new ApiError({ status: 404, method: 'POST', url: 'u', body: undefined, serverMessages: ['No ticket 1'] });
+        return { status: 200 };
+      },
+      { concurrency: 2, signal: new AbortController().signal, onResult: (result) => reporter.result(result) },
+    );
     await expect(reporter.finish(run)).rejects.toMatchObject({ message: '1 of 3 failed', details: ['picked up: #2-3', 'not found (HTTP 404): #1'] });
     expect(test.stdout()).toBe('✓ #3 picked up\n✓ #2 picked up\n');
     expect(test.stderr()).toBe('✗ #1 not found (HTTP 404): No ticket 1\n');

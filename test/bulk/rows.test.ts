@@ -169,7 +169,7 @@ describe('readRows: CSV', () => {
     expect(error.hint).not.toMatch(/\btag\b/);
   });
 
-  it('flags a record with more fields than the header, keeping the header\'s columns', () => {
+  it("flags a record with more fields than the header, keeping the header's columns", () => {
     const [row] = readRows('title,site\nA,HQ,extra\n', 'csv', 'register');
     expect(row!.values).toEqual({ title: 'A', site: 'HQ' });
     expect(row!.problems).toEqual(['has 3 fields, the header has 2']);

@@ -53,17 +53,31 @@ describe('runBulk', () => {
   it('keeps input order in results while reporting in completion order', async () => {
     const gates = new Map([1, 2, 3].map((id) => [id, deferred()]));
     const reported: Array<[number, number, number]> = [];
-    const running = runBulk([1, 2, 3], async (id) => {
-      await gates.get(id)!.promise;
-      return { status: 200 };
-    }, { concurrency: 3, signal: never, onResult: (result, done, total) => { reported.push([result.id, done, total]); } });
+    const running = runBulk(
+      [1, 2, 3],
+      async (id) => {
+        await gates.get(id)!.promise;
+        return { status: 200 };
+      },
+      {
+        concurrency: 3,
+        signal: never,
+        onResult: (result, done, total) => {
+          reported.push([result.id, done, total]);
+        },
+      },
+    );
     gates.get(3)!.resolve();
     await new Promise((resolve) => setImmediate(resolve));
     gates.get(1)!.resolve();
     await new Promise((resolve) => setImmediate(resolve));
     gates.get(2)!.resolve();
     const run = await running;
-    expect(reported).toEqual([[3, 1, 3], [1, 2, 3], [2, 3, 3]]);
+    expect(reported).toEqual([
+      [3, 1, 3],
+      [1, 2, 3],
+      [2, 3, 3],
+    ]);
     expect(run.results.map((result) => result.id)).toEqual([1, 2, 3]);
   });
 
@@ -71,8 +85,11 @@ describe('runBulk', () => {
     const worker: BulkWorker = async (id) => {
       if (id === 2) {
         throw new ApiError({
-          status: 404, method: 'POST', url: 'http://127.0.0.1/api/TicketsApi/close/2',
-          body: { title: 'Not Found', detail: 'Ticket 2 does not exist' }, serverMessages: ['Ticket 2 does not exist'],
+          status: 404,
+          method: 'POST',
+          url: 'http://127.0.0.1/api/TicketsApi/close/2',
+          body: { title: 'Not Found', detail: 'Ticket 2 does not exist' },
+          serverMessages: ['Ticket 2 does not exist'],
         });
       }
       if (id === 3) throw new NetworkError('refused', 'POST', 'http://127.0.0.1:9/x', 'connection refused by http://127.0.0.1:9');
@@ -85,8 +102,12 @@ describe('runBulk', () => {
     expect(run.results).toEqual<BulkResult[]>([
       { id: 1, ok: true, status: 204 },
       {
-        id: 2, ok: false, status: 404, error: 'not found (HTTP 404): Ticket 2 does not exist',
-        body: { title: 'Not Found', detail: 'Ticket 2 does not exist' }, failure: expect.any(ApiError),
+        id: 2,
+        ok: false,
+        status: 404,
+        error: 'not found (HTTP 404): Ticket 2 does not exist',
+        body: { title: 'Not Found', detail: 'Ticket 2 does not exist' },
+        failure: expect.any(ApiError),
       },
       { id: 3, ok: false, error: 'connection refused by http://127.0.0.1:9', failure: expect.any(NetworkError) },
       { id: 4, ok: false, error: 'boom', failure: expect.any(TypeError) },
@@ -107,11 +128,15 @@ describe('runBulk', () => {
     const controller = new AbortController();
     const gates = new Map([1, 2, 3, 4, 5].map((id) => [id, deferred()]));
     const started: number[] = [];
-    const running = runBulk([1, 2, 3, 4, 5], async (id) => {
-      started.push(id);
-      await gates.get(id)!.promise;
-      return { status: 204 };
-    }, { concurrency: 2, signal: controller.signal });
+    const running = runBulk(
+      [1, 2, 3, 4, 5],
+      async (id) => {
+        started.push(id);
+        await gates.get(id)!.promise;
+        return { status: 204 };
+      },
+      { concurrency: 2, signal: controller.signal },
+    );
     await new Promise((resolve) => setImmediate(resolve));
     expect(started).toEqual([1, 2]);
     controller.abort();
@@ -119,7 +144,10 @@ describe('runBulk', () => {
     gates.get(1)!.resolve();
     const run = await running;
     expect(started).toEqual([1, 2]);
-    expect(run.results.map((result) => [result.id, result.ok])).toEqual([[1, true], [2, true]]);
+    expect(run.results.map((result) => [result.id, result.ok])).toEqual([
+      [1, true],
+      [2, true],
+    ]);
     expect(run.notStarted).toEqual([3, 4, 5]);
     expect(run.interrupted).toBe(true);
   });
@@ -131,12 +159,16 @@ describe('runBulk', () => {
   ])('after %s starts nothing new, lets the IDs in flight finish and lists the rest as not started', async (_name, status, message) => {
     const gates = new Map([1, 2, 3, 4, 5].map((id) => [id, deferred()]));
     const started: number[] = [];
-    const running = runBulk([1, 2, 3, 4, 5], async (id) => {
-      started.push(id);
-      await gates.get(id)!.promise;
-      if (id === 1) throw new ApiError({ status, method: 'POST', url: 'u', body: message, serverMessages: message === '' ? [] : [message] });
-      return { status: 204 };
-    }, { concurrency: 2, signal: never });
+    const running = runBulk(
+      [1, 2, 3, 4, 5],
+      async (id) => {
+        started.push(id);
+        await gates.get(id)!.promise;
+        if (id === 1) throw new ApiError({ status, method: 'POST', url: 'u', body: message, serverMessages: message === '' ? [] : [message] });
+        return { status: 204 };
+      },
+      { concurrency: 2, signal: never },
+    );
     await new Promise((resolve) => setImmediate(resolve));
     gates.get(1)!.resolve();
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
@@ -145,19 +177,26 @@ describe('runBulk', () => {
     gates.get(2)!.resolve();
     const run = await running;
     expect(started).toEqual([1, 2]);
-    expect(run.results.map((result) => [result.id, result.ok])).toEqual([[1, false], [2, true]]);
+    expect(run.results.map((result) => [result.id, result.ok])).toEqual([
+      [1, false],
+      [2, true],
+    ]);
     expect(run.stoppedBy).toBe(run.results[0]);
     expect(run.notStarted).toEqual([3, 4, 5]);
     expect(run.interrupted).toBe(false);
   });
 
   it('keeps going after failures that other IDs need not share (404, 500, a network failure)', async () => {
-    const run = await runBulk([1, 2, 3, 4], async (id) => {
-      if (id === 1) throw new ApiError({ status: 404, method: 'POST', url: 'u', body: '', serverMessages: [] });
-      if (id === 2) throw new ApiError({ status: 500, method: 'POST', url: 'u', body: '', serverMessages: [] });
-      if (id === 3) throw new NetworkError('refused', 'POST', 'u', 'connection refused');
-      return { status: 204 };
-    }, { concurrency: 1, signal: never });
+    const run = await runBulk(
+      [1, 2, 3, 4],
+      async (id) => {
+        if (id === 1) throw new ApiError({ status: 404, method: 'POST', url: 'u', body: '', serverMessages: [] });
+        if (id === 2) throw new ApiError({ status: 500, method: 'POST', url: 'u', body: '', serverMessages: [] });
+        if (id === 3) throw new NetworkError('refused', 'POST', 'u', 'connection refused');
+        return { status: 204 };
+      },
+      { concurrency: 1, signal: never },
+    );
     expect(run.results).toHaveLength(4);
     expect(run.stoppedBy).toBeUndefined();
     expect(run.notStarted).toEqual([]);
@@ -165,10 +204,14 @@ describe('runBulk', () => {
 
   it('a refusal after Ctrl-C leaves the run interrupted, not stopped', async () => {
     const controller = new AbortController();
-    const run = await runBulk([1, 2], async () => {
-      controller.abort();
-      throw new ApiError({ status: 403, method: 'POST', url: 'u', body: '', serverMessages: [] });
-    }, { concurrency: 1, signal: controller.signal });
+    const run = await runBulk(
+      [1, 2],
+      async () => {
+        controller.abort();
+        throw new ApiError({ status: 403, method: 'POST', url: 'u', body: '', serverMessages: [] });
+      },
+      { concurrency: 1, signal: controller.signal },
+    );
     expect(run).toMatchObject({ notStarted: [2], interrupted: true });
     expect(run.stoppedBy).toBeUndefined();
   });
@@ -183,9 +226,13 @@ describe('runBulk', () => {
     ['a read given up', false, new AbandonedRequestError('GET', 'u')],
     ['a 500 (the service answered)', false, new ApiError({ status: 500, method: 'POST', url: 'u', body: '', serverMessages: [] })],
   ])('%s: in doubt %s', async (_name, inDoubt, error) => {
-    const run = await runBulk([1], async () => {
-      throw error;
-    }, { concurrency: 1, signal: never });
+    const run = await runBulk(
+      [1],
+      async () => {
+        throw error;
+      },
+      { concurrency: 1, signal: never },
+    );
     expect(run.results[0]!.inDoubt === true).toBe(inDoubt);
   });
 
@@ -193,10 +240,14 @@ describe('runBulk', () => {
     const controller = new AbortController();
     controller.abort();
     let calls = 0;
-    const run = await runBulk([7, 8], async () => {
-      calls += 1;
-      return {};
-    }, { concurrency: 4, signal: controller.signal });
+    const run = await runBulk(
+      [7, 8],
+      async () => {
+        calls += 1;
+        return {};
+      },
+      { concurrency: 4, signal: controller.signal },
+    );
     expect(calls).toBe(0);
     expect(run).toEqual({ results: [], notStarted: [7, 8], interrupted: true });
   });
@@ -247,7 +298,12 @@ describe('runBulk over real HTTP', () => {
     expect(maxInFlight).toBeGreaterThan(1);
     expect(run.results.filter((result) => !result.ok)).toEqual(
       [5, 10, 15, 20, 25].map((id) => ({
-        id, ok: false, status: 404, error: `not found (HTTP 404): Ticket ${id} not found`, body: { message: `Ticket ${id} not found` }, failure: expect.any(ApiError),
+        id,
+        ok: false,
+        status: 404,
+        error: `not found (HTTP 404): Ticket ${id} not found`,
+        body: { message: `Ticket ${id} not found` },
+        failure: expect.any(ApiError),
       })),
     );
     expect(run.results.filter((result) => result.ok)).toHaveLength(20);
@@ -255,7 +311,12 @@ describe('runBulk over real HTTP', () => {
 });
 
 describe('parseConcurrency', () => {
-  it.each([['1', 1], ['4', 4], ['32', 32], [' 8 ', 8]])('accepts %j', (text, value) => {
+  it.each([
+    ['1', 1],
+    ['4', 4],
+    ['32', 32],
+    [' 8 ', 8],
+  ])('accepts %j', (text, value) => {
     expect(parseConcurrency(text)).toBe(value);
   });
 

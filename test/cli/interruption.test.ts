@@ -61,7 +61,10 @@ describe('create --from interrupted at random moments', () => {
 
   async function roundTrip(name: string, signals: () => [NodeJS.Signals, number][], exitCode: number): Promise<void> {
     const file = join(dir, `${name}.jsonl`);
-    writeFileSync(file, Array.from({ length: ROWS }, (_, i) => JSON.stringify({ title: `${name}-${i + 1}.`, description: 'd', requester: 'aberg' })).join('\n'));
+    writeFileSync(
+      file,
+      Array.from({ length: ROWS }, (_, i) => JSON.stringify({ title: `${name}-${i + 1}.`, description: 'd', requester: 'aberg' })).join('\n'),
+    );
     const env = cliEnv(h, dir);
     const killed = await runKilled(['create', '--from', file, '--integration', '--concurrency', '8', '-q'], env, signals());
     expect(killed.stderr).not.toMatch(/at .*\.js:\d+/); // no stack trace
@@ -96,7 +99,14 @@ describe('create --from interrupted at random moments', () => {
 
   it(`SIGINT twice, ${ROUNDS} times: nothing created is missing from the report, nothing created twice`, async () => {
     for (let round = 0; round < ROUNDS; round++) {
-      await roundTrip(`int${round}`, () => [['SIGINT', between(0, 500)], ['SIGINT', between(0, 40)]], 130);
+      await roundTrip(
+        `int${round}`,
+        () => [
+          ['SIGINT', between(0, 500)],
+          ['SIGINT', between(0, 40)],
+        ],
+        130,
+      );
     }
   }, 240_000);
 
@@ -116,11 +126,20 @@ describe('a bulk close interrupted', () => {
   it('reports every ID exactly once, SIGTERM or SIGINT twice', async () => {
     const open = h.sandbox.state.tickets.filter((ticket) => ticket.id > 1000).map((ticket) => ticket.id);
     const batches = [open.slice(0, 300), open.slice(300, 600)];
-    for (const [index, signals] of [[['SIGTERM', between(0, 200)]], [['SIGINT', between(0, 200)], ['SIGINT', between(0, 30)]]].entries()) {
+    for (const [index, signals] of [
+      [['SIGTERM', between(0, 200)]],
+      [
+        ['SIGINT', between(0, 200)],
+        ['SIGINT', between(0, 30)],
+      ],
+    ].entries()) {
       const ids = batches[index]!;
       const run = await runKilled(['close', '-', '--json'], cliEnv(h, dir), signals as [NodeJS.Signals, number][], ids.join('\n'));
       expect([0, index === 0 ? 143 : 130]).toContain(run.code);
-      const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: number; ok: boolean; status?: number; inDoubt?: boolean; notStarted?: boolean });
+      const lines = run.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { id: number; ok: boolean; status?: number; inDoubt?: boolean; notStarted?: boolean });
       expect(lines.map((line) => line.id).sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
       // A failure without an answer is data a script can tell apart: given up (in doubt) or never sent.
       for (const line of lines.filter((each) => !each.ok && each.status === undefined)) {

@@ -121,7 +121,11 @@ describe('commands and global options', () => {
 
   const program = buildProgram(fakeProcess(), createRunState());
   // Hidden helpers (the completion scripts' __complete) are not for people and need no examples.
-  const commands = program.createHelp().visibleCommands(program).map((c) => c.name()).filter((name) => name !== 'help');
+  const commands = program
+    .createHelp()
+    .visibleCommands(program)
+    .map((c) => c.name())
+    .filter((name) => name !== 'help');
 
   it('registers the commands of docs/cli.md', () => {
     expect(commands).toEqual(expect.arrayContaining(['login', 'logout', 'whoami', 'list', 'show', 'create', 'close', 'api', 'sandbox']));

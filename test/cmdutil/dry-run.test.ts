@@ -64,7 +64,12 @@ describe('printDryRun: JSON', () => {
     await printDryRun(ctx, change('POST', '/api/TicketsApi', { json: { page: 1, search: null } }), { jsonLines: true });
     await printDryRun(ctx, change('POST', '/api/TicketsApi/resolve/42', { form: { fields: { TicketId: 42 } } }), { jsonLines: true });
     await printDryRun(ctx, change('POST', '/api/TicketsApi/addfiles/42', { form: { fields: {}, files: ['a.png'] } }), { jsonLines: true });
-    expect(stdout().trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual([
+    expect(
+      stdout()
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual([
       { dryRun: true, method: 'DELETE', path: '/api/TicketsApi/42' },
       // A JSON body goes as it is: its nulls too.
       { dryRun: true, method: 'POST', path: '/api/TicketsApi', json: { page: 1, search: null } },
@@ -205,14 +210,16 @@ describe('printDryRunRows', () => {
 describe('formSummary', () => {
   it('lists the fields to be sent under the words of the prompts, chosen names with their IDs, the type in words, the files', () => {
     const form = { fields: { Title: 'Printer\ton fire', CreatorId: 'u-7', SiteId: 1, TicketType: 1, Cc: undefined, DueDate: null }, files: ['a.log'] };
-    expect(formSummary('register', form, { CreatorId: 'Anna Berg', SiteId: 'Head Office', Cc: 'unused' })).toBe([
-      '  Title:        Printer on fire',
-      '  Requester:    Anna Berg (u-7)',
-      '  Site:         Head Office (1)',
-      '  Type:         ticket',
-      '  Attachments:  a.log',
-      '',
-    ].join('\n'));
+    expect(formSummary('register', form, { CreatorId: 'Anna Berg', SiteId: 'Head Office', Cc: 'unused' })).toBe(
+      [
+        '  Title:        Printer on fire',
+        '  Requester:    Anna Berg (u-7)',
+        '  Site:         Head Office (1)',
+        '  Type:         ticket',
+        '  Attachments:  a.log',
+        '',
+      ].join('\n'),
+    );
     expect(formSummary('new', { fields: { Requester: 'aberg', TicketType: 4 } })).toBe('  Requester username:  aberg\n  TicketType:          4\n');
     expect(formSummary('register', { fields: { TicketType: 4 } })).toBe('  Type:  4\n');
     expect(formSummary('register', { fields: {} })).toBe('');

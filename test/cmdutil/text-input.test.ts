@@ -23,7 +23,14 @@ afterAll(async () => {
 async function context(options: { stdin?: string; tty?: boolean; answers?: ScriptedAnswer[] } = {}) {
   const test = createTestIO({ stdin: options.stdin ?? '', isTTY: options.tty ?? false });
   const prompter = createScriptedPrompter(options.answers ?? []);
-  const ctx = await buildContext({ io: test.io, globals: DEFAULT_GLOBALS, env: {}, config: createConfigStore(dir), prompter, signal: new AbortController().signal });
+  const ctx = await buildContext({
+    io: test.io,
+    globals: DEFAULT_GLOBALS,
+    env: {},
+    config: createConfigStore(dir),
+    prompter,
+    signal: new AbortController().signal,
+  });
   return { ctx, prompter };
 }
 
@@ -63,7 +70,13 @@ describe('askText', () => {
     expect(await askText(typed.ctx, 'Details')).toBe('one line');
     typed.prompter.assertDone();
 
-    const edited = await context({ tty: true, answers: [{ kind: 'input', value: '  ' }, { kind: 'editor', message: 'Details', value: 'several\nlines\n' }] });
+    const edited = await context({
+      tty: true,
+      answers: [
+        { kind: 'input', value: '  ' },
+        { kind: 'editor', message: 'Details', value: 'several\nlines\n' },
+      ],
+    });
     expect(await askText(edited.ctx, 'Details')).toBe('several\nlines\n');
     edited.prompter.assertDone();
   });

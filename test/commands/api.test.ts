@@ -39,9 +39,26 @@ describe('tkt api', () => {
 
   it('types -F values like gh api and keeps -f values as strings (shown by --dry-run, which sends nothing)', async () => {
     const result = await h.cli([
-      'api', 'POST', '/api/TicketsApi/x', '--dry-run',
-      '-F', 'n=42', '-F', 'yes=true', '-F', 'no=false', '-F', 'nothing=null', '-F', 'text=4a',
-      '-f', 'raw=42', '-F', 'tags[]=1', '-F', 'tags[]=2',
+      'api',
+      'POST',
+      '/api/TicketsApi/x',
+      '--dry-run',
+      '-F',
+      'n=42',
+      '-F',
+      'yes=true',
+      '-F',
+      'no=false',
+      '-F',
+      'nothing=null',
+      '-F',
+      'text=4a',
+      '-f',
+      'raw=42',
+      '-F',
+      'tags[]=1',
+      '-F',
+      'tags[]=2',
     ]);
 
     expect(result.code).toBe(0);

@@ -17,7 +17,13 @@ const CLOSED = 7;
 let h: Harness;
 useHarness({ sandbox: { updateMode: 'overwrite', seedTickets: 40 } }, (harness) => (h = harness));
 
-const kept = (t: SandboxTicket) => ({ siteId: t.siteId, ticketPriorityId: t.ticketPriorityId, ticketCategoryId: t.ticketCategoryId, groupId: t.groupId, creatorId: t.creatorId });
+const kept = (t: SandboxTicket) => ({
+  siteId: t.siteId,
+  ticketPriorityId: t.ticketPriorityId,
+  ticketCategoryId: t.ticketCategoryId,
+  groupId: t.groupId,
+  creatorId: t.creatorId,
+});
 const ids = (tickets: SandboxTicket[]) => tickets.map((t) => String(t.id));
 
 describe('tkt assign', () => {
@@ -39,7 +45,10 @@ describe('tkt assign', () => {
     const result = await h.cli(['assign', '-', '@me', '--json'], { stdin: ids(tickets).join('\n') });
     expect(result.code, result.stderr).toBe(0);
     // One line per ID, in the order they finished.
-    const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: number; ok: boolean });
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: number; ok: boolean });
     expect(lines.sort((x, y) => x.id - y.id)).toMatchObject(tickets.map((t) => ({ id: t.id, ok: true })).sort((x, y) => x.id - y.id));
     for (const ticket of tickets) expect(ticket.assignedUser).toBe(userId(h, 'admin'));
   });

@@ -24,8 +24,19 @@ useHarness({ sandbox: { seedTickets: 90 }, profiles: ['viewer'] }, (harness) => 
 const closable = (count: number) => unusedTickets(h, count, (t) => t.ticketStatusId !== CLOSED);
 
 const ids = (tickets: readonly SandboxTicket[]) => tickets.map((t) => String(t.id));
-const jsonLines = (text: string) => text.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-const closeOptions = (values: string[], extra: Partial<CloseOptions> = {}): CloseOptions => ({ ids: values, acknowledge: false, attach: [], concurrency: '4', dryRun: false, ...extra });
+const jsonLines = (text: string) =>
+  text
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+const closeOptions = (values: string[], extra: Partial<CloseOptions> = {}): CloseOptions => ({
+  ids: values,
+  acknowledge: false,
+  attach: [],
+  concurrency: '4',
+  dryRun: false,
+  ...extra,
+});
 
 describe('ID... commands over several IDs', () => {
   it('reports every ID, names the failures in the summary and exits 1; one failure never stops the rest', async () => {
@@ -75,7 +86,11 @@ describe('ID... commands over several IDs', () => {
     h.sandbox.resetStats();
     const result = await h.cli(['--json', 'resolve', '-', '--details', 'bulk fix'], { stdin });
     expect(result.code).toBe(0);
-    expect(jsonLines(result.stdout).map((line) => line.id).sort()).toEqual([a!.id, b!.id].sort());
+    expect(
+      jsonLines(result.stdout)
+        .map((line) => line.id)
+        .sort(),
+    ).toEqual([a!.id, b!.id].sort());
     expect(h.sandbox.stats.byRoute['POST /api/TicketsApi/resolve/{id}']).toBe(2);
   });
 
@@ -94,7 +109,7 @@ describe('ID... commands over several IDs', () => {
     expect(picked.code).toBe(0);
     expect(JSON.parse(picked.stdout)).toMatchObject({ id: ticket!.id, ok: true });
     h.sandbox.resetStats();
-    const negative = await h.cli(["close", "-"], { stdin: `-${ticket!.id}\n` });
+    const negative = await h.cli(['close', '-'], { stdin: `-${ticket!.id}\n` });
     expect(negative.code).toBe(2);
     expect(negative.stderr).toContain('stdin line 1');
     expect(h.sandbox.stats.requests).toBe(0);
@@ -148,7 +163,7 @@ describe('ID... commands over several IDs', () => {
     expect(tickets.every((t) => t.ticketStatusId === CLOSED)).toBe(true);
   });
 
-  it('draws a progress bar on a colour terminal\'s stderr, and none when piped', async () => {
+  it("draws a progress bar on a colour terminal's stderr, and none when piped", async () => {
     const tickets = closable(3);
     const terminal = await h.context({ tty: true, color: true });
     await runClose(closeOptions(ids(tickets)), terminal.ctx);
@@ -178,7 +193,9 @@ describe('ID... commands over several IDs', () => {
     expect(h.sandbox.stats.requests).toBe(0);
     expect(tickets.some((t) => t.ticketStatusId === CLOSED)).toBe(false);
     const json = await h.cli(['--json', 'pickup', ...ids(tickets), '--dry-run']);
-    expect(jsonLines(json.stdout).map((line) => [line.dryRun, line.method, line.path])).toEqual(tickets.map((t) => [true, 'POST', `/api/TicketsApi/pickup/${t.id}`]));
+    expect(jsonLines(json.stdout).map((line) => [line.dryRun, line.method, line.path])).toEqual(
+      tickets.map((t) => [true, 'POST', `/api/TicketsApi/pickup/${t.id}`]),
+    );
     expect(h.sandbox.stats.requests).toBe(0);
   });
 
@@ -208,7 +225,10 @@ describe('ID... commands over several IDs', () => {
       (thrown: unknown) => thrown,
     );
     expect(error).toBeInstanceOf(InterruptedError);
-    const notDone = formatRanges(tickets.slice(1).map((t) => t.id), '#');
+    const notDone = formatRanges(
+      tickets.slice(1).map((t) => t.id),
+      '#',
+    );
     expect((error as InterruptedError).details).toEqual([`closed: #${tickets[0]!.id}`, `not started: ${notDone}`]);
     expect(tickets.map((t) => t.ticketStatusId === CLOSED)).toEqual([true, false, false, false, false]);
     expect(jsonLines(lines.join('')).map((line) => [line.id, line.ok])).toEqual(tickets.map((t, i) => [t.id, i === 0]));
@@ -229,17 +249,28 @@ describe('ID... commands over several IDs', () => {
       await vi.waitFor(() => expect(arrived).toBe(2));
       run.abort.abort();
       run.halt.abort();
-      const error = await pending.then(() => undefined, (thrown: unknown) => thrown);
+      const error = await pending.then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
       expect(error).toBeInstanceOf(InterruptedError);
       const [sent1, sent2, ...rest] = tickets;
       const lines = jsonLines(run.stdout()).sort((x, y) => Number(x.id) - Number(y.id));
       expect(lines).toEqual([
-        ...[sent1!, sent2!].map((t) => ({ id: t.id, ok: false, inDoubt: true, error: `interrupted while waiting for the answer to POST ${server.url}/api/TicketsApi/close/${t.id}` })),
+        ...[sent1!, sent2!].map((t) => ({
+          id: t.id,
+          ok: false,
+          inDoubt: true,
+          error: `interrupted while waiting for the answer to POST ${server.url}/api/TicketsApi/close/${t.id}`,
+        })),
         ...rest.map((t) => ({ id: t.id, ok: false, notStarted: true, error: 'not started: interrupted' })),
       ]);
       expect((error as InterruptedError).details).toEqual([
         `in doubt (may have been carried out): ${formatRanges([sent1!.id, sent2!.id], '#')}`,
-        `not started: ${formatRanges(rest.map((t) => t.id), '#')}`,
+        `not started: ${formatRanges(
+          rest.map((t) => t.id),
+          '#',
+        )}`,
       ]);
     } finally {
       await server.close();
@@ -260,11 +291,22 @@ describe('ID... commands over several IDs', () => {
       await vi.waitFor(() => expect(arrived).toBe(2));
       run.abort.abort();
       run.halt.abort();
-      const error = await pending.then(() => undefined, (thrown: unknown) => thrown);
+      const error = await pending.then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
       expect(error).toBeInstanceOf(InterruptedError);
       expect((error as InterruptedError).message).toBe('interrupted: 0 of 5 done, 2 in doubt, 3 not started');
       const lines = run.stderr().trimEnd().split('\n').sort();
-      expect(lines).toEqual(tickets.slice(0, 2).map((t) => `? #${t.id} in doubt (it may have been carried out): interrupted while waiting for the answer to POST ${server.url}/api/TicketsApi/close/${t.id}`).sort());
+      expect(lines).toEqual(
+        tickets
+          .slice(0, 2)
+          .map(
+            (t) =>
+              `? #${t.id} in doubt (it may have been carried out): interrupted while waiting for the answer to POST ${server.url}/api/TicketsApi/close/${t.id}`,
+          )
+          .sort(),
+      );
     } finally {
       await server.close();
     }
@@ -280,7 +322,10 @@ describe('ID... commands over several IDs', () => {
       await vi.waitFor(() => expect(arrived).toBe(1));
       run.abort.abort();
       run.halt.abort();
-      const error = await pending.then(() => undefined, (thrown: unknown) => thrown);
+      const error = await pending.then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
       expect((error as InterruptedError).message).toBe('interrupted: 0 of 1 done, 1 in doubt');
       expect((error as InterruptedError).details).toEqual([`in doubt (may have been carried out): #${ticket!.id}`]);
     } finally {
@@ -313,7 +358,12 @@ describe('ID... commands refused by the service', () => {
     const [first, ...rest] = tickets;
     expect(result.stderr).toContain(`error: stopped at #${first!.id}: permission denied (HTTP 403); 9 of 10 not started\n`);
     expect(result.stderr).toContain(`  permission denied (HTTP 403): #${first!.id}\n`);
-    expect(result.stderr).toContain(`  not started: ${formatRanges(rest.map((t) => t.id), '#')}\n`);
+    expect(result.stderr).toContain(
+      `  not started: ${formatRanges(
+        rest.map((t) => t.id),
+        '#',
+      )}\n`,
+    );
     expect(result.stderr).toContain('hint: this login lacks the permission, so every other ID would be refused too\n');
     expect(tickets.some((t) => t.ticketStatusId === CLOSED)).toBe(false);
   });
@@ -337,7 +387,17 @@ describe('ID... commands refused by the service', () => {
       expect(h.sandbox.stats.byRoute[CLOSE]).toBe(8);
       const lines = jsonLines(result.stdout);
       expect(lines).toHaveLength(10);
-      expect(lines.filter((line) => line.status === 403).map((line) => line.id).sort()).toEqual(tickets.slice(0, 8).map((t) => t.id).sort());
+      expect(
+        lines
+          .filter((line) => line.status === 403)
+          .map((line) => line.id)
+          .sort(),
+      ).toEqual(
+        tickets
+          .slice(0, 8)
+          .map((t) => t.id)
+          .sort(),
+      );
       expect(lines.filter((line) => line.notStarted === true).map((line) => line.id)).toEqual(tickets.slice(8).map((t) => t.id));
       expect(lines.at(-1)!.error).toMatch(/^not started: the run stopped at #\d+ \(permission denied \(HTTP 403\)\)$/);
     } finally {
@@ -348,7 +408,9 @@ describe('ID... commands refused by the service', () => {
   it('stop at the first 401 and exit 4 with the hint for the token in use', async () => {
     const server = await startServer((_req, res) => res.writeHead(401).end());
     try {
-      const result = await h.cli(['pickup', '1001', '1002', '1003', '1004', '--concurrency', '1'], { env: { TKT_URL: server.url, TKT_TOKEN: h.sandbox.issueToken('admin') } });
+      const result = await h.cli(['pickup', '1001', '1002', '1003', '1004', '--concurrency', '1'], {
+        env: { TKT_URL: server.url, TKT_TOKEN: h.sandbox.issueToken('admin') },
+      });
       expect(result.code).toBe(4);
       expect(server.requests.map((request) => request.url)).toEqual(['/api/TicketsApi/pickup/1001']);
       expect(result.stderr).toContain('error: stopped at #1001: not authenticated (HTTP 401); 3 of 4 not started\n');
@@ -367,7 +429,11 @@ describe('ID... commands whose request timed out', () => {
     try {
       const result = await h.cli(['close', '1013', '--timeout', '0.05'], { env: frontEnv(h, server) });
       expect(result.code).toBe(1);
-      expect(result.stderr).toMatch(new RegExp(`^error: #1013 in doubt \\(it may have been carried out\\)\n  request timed out after [^:]+: POST ${server.url}/api/TicketsApi/close/1013\n$`));
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^error: #1013 in doubt \\(it may have been carried out\\)\n  request timed out after [^:]+: POST ${server.url}/api/TicketsApi/close/1013\n$`,
+        ),
+      );
     } finally {
       await server.close();
     }
@@ -376,17 +442,19 @@ describe('ID... commands whose request timed out', () => {
 
 // The error of a JSON Line says what happened, as the line of a human run does.
 describe('ID... commands refused or unreachable, in JSON Lines', () => {
-  const answering = (status: number, body?: unknown): Handler => (_req, res) => {
-    if (body === undefined) res.writeHead(status).end();
-    else res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-  };
+  const answering =
+    (status: number, body?: unknown): Handler =>
+    (_req, res) => {
+      if (body === undefined) res.writeHead(status).end();
+      else res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    };
 
   it.each([
     ['a 401', answering(401), 4, 'not authenticated (HTTP 401)'],
     ['a 403', answering(403), 5, 'permission denied (HTTP 403)'],
-    ['a 403 with the service\'s words', answering(403, { message: 'Tickets.Close is required' }), 5, 'permission denied (HTTP 403): Tickets.Close is required'],
+    ["a 403 with the service's words", answering(403, { message: 'Tickets.Close is required' }), 5, 'permission denied (HTTP 403): Tickets.Close is required'],
     ['a 500', answering(500), 1, 'failed (HTTP 500)'],
-    ['a 500 with the service\'s words', answering(500, { message: 'database offline' }), 1, 'failed (HTTP 500): database offline'],
+    ["a 500 with the service's words", answering(500, { message: 'database offline' }), 1, 'failed (HTTP 500): database offline'],
   ] as const)('%s', async (_name, handler, code, error) => {
     const server = await startServer(handler);
     try {
@@ -445,7 +513,8 @@ describe('ID... commands stopped by SIGTERM', () => {
       const signals = processSignals();
       let stdout = '';
       let stderr = '';
-      const stream = (append: (text: string) => void) => new Writable({ write: (chunk: Buffer, _encoding, callback) => (append(chunk.toString('utf8')), callback()) });
+      const stream = (append: (text: string) => void) =>
+        new Writable({ write: (chunk: Buffer, _encoding, callback) => (append(chunk.toString('utf8')), callback()) });
       const running = runCli(['--json', 'close', ...ids(tickets), '--concurrency', '1'], {
         stdin: Readable.from([]),
         stdout: stream((text) => (stdout += text)),

@@ -99,7 +99,12 @@ describe('tkt close', () => {
   it('rejects a bad date, a non-numeric closure status and a missing file before any request', async () => {
     const ticket = ticketWithStatus(OPEN);
     await sendsNothing(h, async () => {
-      for (const extra of [['--date', 'next tuesday'], ['--closure-status', 'done'], ['--attach', join(dir, 'missing.txt')], ['--attach', dir]]) {
+      for (const extra of [
+        ['--date', 'next tuesday'],
+        ['--closure-status', 'done'],
+        ['--attach', join(dir, 'missing.txt')],
+        ['--attach', dir],
+      ]) {
         const result = await h.cli(['close', String(ticket.id), ...extra]);
         expect(result.code, extra.join(' ')).toBe(2);
       }

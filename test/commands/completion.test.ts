@@ -111,15 +111,19 @@ describe('tkt completion', () => {
     expect(bashComplete(['tkt', 'attach', 'rep'])).toEqual([]);
   });
 
-  it.skipIf(skipWithout(['fish'], 'test/commands/completion.test.ts (fish)'))("completes attach's FILE in fish after the ID, never in place of it", async () => {
-    const result = await h.cli(['completion', 'fish']);
-    await writeFile(join(dir, 'tkt.fish'), result.stdout);
-    // fish's own completion of a command line, without a terminal.
-    const fishComplete = (line: string) => execFileSync('fish', ['-c', `source tkt.fish; complete -C ${JSON.stringify(line)}`], { cwd: dir, encoding: 'utf8' });
+  it.skipIf(skipWithout(['fish'], 'test/commands/completion.test.ts (fish)'))(
+    "completes attach's FILE in fish after the ID, never in place of it",
+    async () => {
+      const result = await h.cli(['completion', 'fish']);
+      await writeFile(join(dir, 'tkt.fish'), result.stdout);
+      // fish's own completion of a command line, without a terminal.
+      const fishComplete = (line: string) =>
+        execFileSync('fish', ['-c', `source tkt.fish; complete -C ${JSON.stringify(line)}`], { cwd: dir, encoding: 'utf8' });
 
-    expect(fishComplete('tkt attach 12 rep')).toBe('report.txt\n');
-    expect(fishComplete('tkt attach rep')).toBe('');
-  });
+      expect(fishComplete('tkt attach 12 rep')).toBe('report.txt\n');
+      expect(fishComplete('tkt attach rep')).toBe('');
+    },
+  );
 
   it('prints zsh and fish scripts naming every command and the lookup helper', async () => {
     for (const shell of ['zsh', 'fish']) {

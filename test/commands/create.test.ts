@@ -12,7 +12,20 @@ const REGISTER = 'POST /api/TicketsApi/register';
 const NEW = 'POST /api/TicketsApi/new';
 const REGISTER_PATH = '/api/TicketsApi/register';
 
-const REQUIRED = ['--title', 'Printer on fire', '--description', 'Smoke from tray 2', '--requester', 'aberg', '--site', 'Head Office', '--department', 'IT', '--status', 'Open'];
+const REQUIRED = [
+  '--title',
+  'Printer on fire',
+  '--description',
+  'Smoke from tray 2',
+  '--requester',
+  'aberg',
+  '--site',
+  'Head Office',
+  '--department',
+  'IT',
+  '--status',
+  'Open',
+];
 
 let h: Harness;
 let dir: string;
@@ -42,7 +55,30 @@ describe('tkt create (register)', () => {
   });
 
   it('creates a ticket from names and prints its ID', async () => {
-    const result = await h.cli(['create', ...REQUIRED, '--priority', 'high', '--category', 'hardware', '--subcategory', 'Printer', '--group', 'Service Desk', '--assignee', '@me', '--level', 'Tier 2', '--client', 'Contoso', '--cc', 'boss@example.com', '--tag', '3', '--tag', '5']);
+    const result = await h.cli([
+      'create',
+      ...REQUIRED,
+      '--priority',
+      'high',
+      '--category',
+      'hardware',
+      '--subcategory',
+      'Printer',
+      '--group',
+      'Service Desk',
+      '--assignee',
+      '@me',
+      '--level',
+      'Tier 2',
+      '--client',
+      'Contoso',
+      '--cc',
+      'boss@example.com',
+      '--tag',
+      '3',
+      '--tag',
+      '5',
+    ]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const match = /^Created ticket #(\d+)\n$/.exec(result.stdout);
@@ -122,7 +158,9 @@ describe('tkt create (register)', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('error: missing required options (no terminal to ask on)\n  --description, --requester, --site, --department, --status\n');
     const none = await sendsNothing(h, () => h.cli(['create']));
-    expect(none.stderr).toContain('error: missing required options (no terminal to ask on)\n  --title, --description, --requester, --site, --department, --status\n');
+    expect(none.stderr).toContain(
+      'error: missing required options (no terminal to ask on)\n  --title, --description, --requester, --site, --department, --status\n',
+    );
     for (const line of none.stderr.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
   });
 
@@ -216,7 +254,9 @@ describe('tkt create (register)', () => {
   it('is exit 4 with an expired token, and creates nothing', async () => {
     const count = h.sandbox.state.tickets.length;
     const expired = h.sandbox.issueToken('admin', { expiresInSeconds: -60 });
-    const result = await h.cli(['create', ...REQUIRED.map((v) => (v === 'Head Office' ? '1' : v === 'IT' ? '1' : v === 'Open' ? '1' : v))], { env: { TKT_TOKEN: expired, TKT_URL: h.sandbox.url } });
+    const result = await h.cli(['create', ...REQUIRED.map((v) => (v === 'Head Office' ? '1' : v === 'IT' ? '1' : v === 'Open' ? '1' : v))], {
+      env: { TKT_TOKEN: expired, TKT_URL: h.sandbox.url },
+    });
     expect(result.code).toBe(4);
     expect(result.stderr).toContain('tkt login');
     expect(h.sandbox.state.tickets.length).toBe(count);
@@ -242,7 +282,13 @@ describe('tkt create (register)', () => {
     expect(h.sandbox.state.tickets.length).toBe(count);
 
     const json = await h.cli(['--json', 'create', ...REQUIRED, '--dry-run']);
-    expect(JSON.parse(json.stdout)).toMatchObject({ dryRun: true, method: 'POST', path: '/api/TicketsApi/register', fields: { Title: 'Printer on fire', SiteId: 1, CreatorId: userId(h, 'aberg') }, files: [] });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      dryRun: true,
+      method: 'POST',
+      path: '/api/TicketsApi/register',
+      fields: { Title: 'Printer on fire', SiteId: 1, CreatorId: userId(h, 'aberg') },
+      files: [],
+    });
     expect(routeCount(h, REGISTER)).toBe(before);
   });
 
@@ -264,7 +310,19 @@ describe('tkt create (register)', () => {
 describe('tkt create --integration', () => {
   it('creates through the new endpoint with the requester username and server defaults', async () => {
     const before = routeCount(h, NEW);
-    const result = await h.cli(['-q', 'create', '--integration', '--title', 'Build failed', '--description', 'see CI', '--requester', 'pnovak', '--priority', 'low']);
+    const result = await h.cli([
+      '-q',
+      'create',
+      '--integration',
+      '--title',
+      'Build failed',
+      '--description',
+      'see CI',
+      '--requester',
+      'pnovak',
+      '--priority',
+      'low',
+    ]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(routeCount(h, NEW)).toBe(before + 1);
@@ -276,7 +334,22 @@ describe('tkt create --integration', () => {
   it('sends IDs given as digits without any lookup request', async () => {
     const metadataBefore = routeCount(h, 'GET /api/TicketsApi/appmetadata');
     const before = routeCount(h, NEW);
-    const result = await h.cli(['-q', '--refresh', 'create', '--integration', '--title', 'By ID', '--description', 'd', '--requester', 'pnovak', '--site', '1', '--priority', '1']);
+    const result = await h.cli([
+      '-q',
+      '--refresh',
+      'create',
+      '--integration',
+      '--title',
+      'By ID',
+      '--description',
+      'd',
+      '--requester',
+      'pnovak',
+      '--site',
+      '1',
+      '--priority',
+      '1',
+    ]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(routeCount(h, NEW)).toBe(before + 1);
@@ -304,14 +377,38 @@ describe('tkt create --integration', () => {
     expect(unknown.stderr).toContain('unknown');
     expect(unknown.stderr).toContain('ghost-user');
     expect(routeCount(h, 'POST /api/TicketsApi/new')).toBe(sent);
-    const withEmail = await h.cli(['create', '--integration', '--title', 'CI', '--description', 'd', '--requester', 'ghost-user', '--email', 'ghost@nowhere.example']);
+    const withEmail = await h.cli([
+      'create',
+      '--integration',
+      '--title',
+      'CI',
+      '--description',
+      'd',
+      '--requester',
+      'ghost-user',
+      '--email',
+      'ghost@nowhere.example',
+    ]);
     expect(withEmail.code).toBe(1);
     expect(withEmail.stderr).toMatch(/^error: .*400/m);
   });
 
   it('refuses options the new endpoint does not take and names the missing ones', async () => {
     const before = h.sandbox.stats.requests;
-    const foreign = await h.cli(['create', '--integration', '--title', 'T', '--description', 'd', '--requester', 'pnovak', '--subcategory', 'VPN', '--assignee', '@me']);
+    const foreign = await h.cli([
+      'create',
+      '--integration',
+      '--title',
+      'T',
+      '--description',
+      'd',
+      '--requester',
+      'pnovak',
+      '--subcategory',
+      'VPN',
+      '--assignee',
+      '@me',
+    ]);
     expect(foreign.code).toBe(2);
     expect(foreign.stderr).toContain('--subcategory, --assignee cannot be used with --integration');
     const missing = await h.cli(['create', '--integration', '--title', 'T']);
@@ -347,22 +444,24 @@ describe('tkt create at a terminal', () => {
     run1.prompter.assertDone();
     // The summary shown before the question: the fields as the prompts named them, the chosen
     // names with their IDs, the type in words.
-    expect(run1.stderr()).toBe([
-      '',
-      '  Title:         Asked for everything',
-      '  Description:   Typed in the editor',
-      `  Requester:     Anna Lind (${userId(h, 'alind')})`,
-      '  Site:          Harbour Depot (2)',
-      '  Department:    Finance (2)',
-      '  Status:        Open (1)',
-      '  Priority:      Medium (2)',
-      '  Category:      Network (3)',
-      '  Sub-category:  VPN (5)',
-      '  Item:          FortiClient (8)',
-      '  Group:         Network Team (2)',
-      '  Type:          ticket',
-      '',
-    ].join('\n'));
+    expect(run1.stderr()).toBe(
+      [
+        '',
+        '  Title:         Asked for everything',
+        '  Description:   Typed in the editor',
+        `  Requester:     Anna Lind (${userId(h, 'alind')})`,
+        '  Site:          Harbour Depot (2)',
+        '  Department:    Finance (2)',
+        '  Status:        Open (1)',
+        '  Priority:      Medium (2)',
+        '  Category:      Network (3)',
+        '  Sub-category:  VPN (5)',
+        '  Item:          FortiClient (8)',
+        '  Group:         Network Team (2)',
+        '  Type:          ticket',
+        '',
+      ].join('\n'),
+    );
     const created = ticketById(h, Number(run1.stdout()));
     expect(created).toMatchObject({
       title: 'Asked for everything',
@@ -406,7 +505,9 @@ describe('tkt create at a terminal', () => {
         { kind: 'confirm', message: 'Create this ticket?', value: false },
       ],
     });
-    await expect(run(options({ title: 'Declined', description: 'd', requester: 'aberg', site: 'Remote' }), declined.ctx)).rejects.toThrow('cancelled: nothing was created');
+    await expect(run(options({ title: 'Declined', description: 'd', requester: 'aberg', site: 'Remote' }), declined.ctx)).rejects.toThrow(
+      'cancelled: nothing was created',
+    );
     expect(routeCount(h, REGISTER)).toBe(before);
   });
 
@@ -414,11 +515,7 @@ describe('tkt create at a terminal', () => {
     const before = routeCount(h, REGISTER);
     const run3 = await h.context({
       tty: true,
-      answers: [
-        { kind: 'input', message: 'Title', value: 'Never sent' },
-        { kind: 'input', message: 'Description', value: 'd' },
-        { interrupt: true },
-      ],
+      answers: [{ kind: 'input', message: 'Title', value: 'Never sent' }, { kind: 'input', message: 'Description', value: 'd' }, { interrupt: true }],
     });
     await expect(run(options({}), run3.ctx)).rejects.toBeInstanceOf(InterruptedError);
     expect(routeCount(h, REGISTER)).toBe(before);
@@ -429,7 +526,9 @@ describe('tkt create at a terminal', () => {
     const before = routeCount(h, REGISTER);
     const run5 = await h.context();
     run5.abort.abort();
-    await expect(run(options({ title: 'Aborted', description: 'd', requester: 'aberg', site: '1', department: '1', status: '1' }), run5.ctx)).rejects.toBeInstanceOf(InterruptedError);
+    await expect(
+      run(options({ title: 'Aborted', description: 'd', requester: 'aberg', site: '1', department: '1', status: '1' }), run5.ctx),
+    ).rejects.toBeInstanceOf(InterruptedError);
     expect(routeCount(h, REGISTER)).toBe(before);
   });
 

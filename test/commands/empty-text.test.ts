@@ -32,7 +32,12 @@ const INTEGRATION = ['create', '--integration', '--title', 'T', '--requester', '
 /** Each command and text option, and the arguments that make a whole command around it. */
 const TEXT_OPTIONS: readonly { name: string; argv: (text: string[]) => string[]; flag: string; fileFlag?: string }[] = [
   { name: 'reply', argv: (text) => ['reply', id, '--to', 'a@example.com', '--subject', 'S', ...text], flag: '--message', fileFlag: '--message-file' },
-  { name: 'reply --as-requester', argv: (text) => ['reply', id, '--as-requester', 'aberg', '--subject', 'S', ...text], flag: '--message', fileFlag: '--message-file' },
+  {
+    name: 'reply --as-requester',
+    argv: (text) => ['reply', id, '--as-requester', 'aberg', '--subject', 'S', ...text],
+    flag: '--message',
+    fileFlag: '--message-file',
+  },
   { name: 'forward', argv: (text) => ['forward', id, '--to', 'a@example.com', '--subject', 'S', ...text], flag: '--message', fileFlag: '--message-file' },
   { name: 'resolve', argv: (text) => ['resolve', id, ...text], flag: '--details', fileFlag: '--details-file' },
   { name: 'close --comments', argv: (text) => ['close', id, ...text], flag: '--comments' },
@@ -79,7 +84,16 @@ describe('create --from', () => {
   it("makes a whitespace-only title or description that row's validation error, sending nothing", async () => {
     const file = join(dir, 'rows.jsonl');
     const row = { requester: 'aberg', site: 'Head Office', department: 'IT', status: 'Open' };
-    await writeFile(file, [{ ...row, title: 'Fine', description: 'Fine' }, { ...row, title: 'A', description: ' \n ' }, { ...row, title: '  ', description: 'B' }].map((r) => JSON.stringify(r)).join('\n'));
+    await writeFile(
+      file,
+      [
+        { ...row, title: 'Fine', description: 'Fine' },
+        { ...row, title: 'A', description: ' \n ' },
+        { ...row, title: '  ', description: 'B' },
+      ]
+        .map((r) => JSON.stringify(r))
+        .join('\n'),
+    );
     const tickets = h.sandbox.state.tickets.length;
     const registers = routeCount(h, REGISTER);
     // The rows' names are resolved (lookups are read) before any ticket is created.

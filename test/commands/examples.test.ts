@@ -215,15 +215,18 @@ describe.skipIf(skip)('help examples', () => {
     for (const example of [...Object.keys(NOT_RUN), ...Object.keys(EXPECTED_EXIT)]) expect(all).toContain(example);
   });
 
-  it.each(byHelp.filter(([, examples]) => examples.some((example) => NOT_RUN[example] === undefined)))('%s: every example runs against the sandbox', async (_help, examples) => {
-    const world = await createWorld();
-    for (const example of examples.filter((candidate) => NOT_RUN[candidate] === undefined)) {
-      const command = rewrite(example, world);
-      const result = await runShell(command, world.cwd, world.env);
-      const expected = EXPECTED_EXIT[example]?.code ?? 0;
-      expect({ example: command, code: result.code, stderr: result.stderr }).toEqual({ example: command, code: expected, stderr: expect.any(String) });
-    }
-  });
+  it.each(byHelp.filter(([, examples]) => examples.some((example) => NOT_RUN[example] === undefined)))(
+    '%s: every example runs against the sandbox',
+    async (_help, examples) => {
+      const world = await createWorld();
+      for (const example of examples.filter((candidate) => NOT_RUN[candidate] === undefined)) {
+        const command = rewrite(example, world);
+        const result = await runShell(command, world.cwd, world.env);
+        const expected = EXPECTED_EXIT[example]?.code ?? 0;
+        expect({ example: command, code: result.code, stderr: result.stderr }).toEqual({ example: command, code: expected, stderr: expect.any(String) });
+      }
+    },
+  );
 });
 
 /**
@@ -240,23 +243,51 @@ interface HintCase {
 }
 
 const HINTS: readonly HintCase[] = [
-  { name: 'after a logout in profile p2 (--profile)', setup: 'tkt login --profile p2 --url $URL -u admin && tkt logout --profile p2', trigger: 'tkt list --profile p2', commands: ['tkt login --profile p2'] },
-  { name: 'after a logout in profile p2 (TKT_PROFILE)', setup: 'tkt login --profile p2 --url $URL -u admin && tkt logout --profile p2', trigger: 'TKT_PROFILE=p2 tkt list', commands: ['tkt login --profile p2'] },
-  { name: 'with --url', setup: 'tkt login --profile p2 --url $URL -u admin && tkt logout --profile p2', trigger: 'tkt list --profile p2 --url $URL', commands: ['tkt login --profile p2 --url $URL'] },
+  {
+    name: 'after a logout in profile p2 (--profile)',
+    setup: 'tkt login --profile p2 --url $URL -u admin && tkt logout --profile p2',
+    trigger: 'tkt list --profile p2',
+    commands: ['tkt login --profile p2'],
+  },
+  {
+    name: 'after a logout in profile p2 (TKT_PROFILE)',
+    setup: 'tkt login --profile p2 --url $URL -u admin && tkt logout --profile p2',
+    trigger: 'TKT_PROFILE=p2 tkt list',
+    commands: ['tkt login --profile p2'],
+  },
+  {
+    name: 'with --url',
+    setup: 'tkt login --profile p2 --url $URL -u admin && tkt logout --profile p2',
+    trigger: 'tkt list --profile p2 --url $URL',
+    commands: ['tkt login --profile p2 --url $URL'],
+  },
   { name: 'an unknown profile', trigger: 'tkt whoami --profile nosuch', commands: ['tkt login --profile nosuch --url URL'] },
-  { name: 'a profile without a URL', setup: 'tkt config set editor vim --profile nourl', trigger: 'tkt list --profile nourl', commands: ['tkt login --profile nourl --url URL'] },
+  {
+    name: 'a profile without a URL',
+    setup: 'tkt config set editor vim --profile nourl',
+    trigger: 'tkt list --profile nourl',
+    commands: ['tkt login --profile nourl --url URL'],
+  },
   { name: 'an empty TKT_TOKEN', setup: 'tkt logout', trigger: 'TKT_TOKEN= tkt list', commands: ['tkt login'] },
   { name: 'an expired TKT_TOKEN', trigger: 'TKT_TOKEN=$EXPIRED_TOKEN TKT_URL=$URL tkt list', commands: ['tkt login'] },
   { name: 'a token the service refuses', trigger: 'tkt whoami -q >/dev/null && TKT_CONFIG_DIR=$REFUSED_CONFIG tkt show 42', commands: ['tkt login'] },
   { name: 'the token of another URL', trigger: 'tkt list --url $OTHER_URL', commands: ['tkt login --url $OTHER_URL'] },
   { name: 'credentials in the URL', trigger: 'tkt list --url http://u:p@127.0.0.1:1', commands: ['tkt login'] },
   { name: 'login without a terminal', trigger: 'TKT_PASSWORD= tkt login', commands: ['printf %s "$PASSWORD" | tkt login -u USER --password-stdin --url $URL'] },
-  { name: 'login without a terminal in profile staging', trigger: 'TKT_PASSWORD=x tkt login --profile staging', commands: ['printf %s "$PASSWORD" | tkt login -u USER --password-stdin --profile staging --url $URL'] },
+  {
+    name: 'login without a terminal in profile staging',
+    trigger: 'TKT_PASSWORD=x tkt login --profile staging',
+    commands: ['printf %s "$PASSWORD" | tkt login -u USER --password-stdin --profile staging --url $URL'],
+  },
   { name: '--raw without --query', trigger: 'tkt list --raw', commands: ['tkt help formatting'] },
   { name: 'a malformed --query', trigger: "tkt show 42 --query '[?x=='", commands: ['tkt help formatting'] },
   { name: 'an unknown help topic', trigger: 'tkt help exit-code', commands: ['tkt --help'] },
   { name: 'an unknown lookup name', trigger: 'tkt list --site nowhere', commands: ['tkt metadata --collection sites'] },
-  { name: 'an unknown lookup name in profile staging', trigger: 'tkt list --site nowhere --profile staging', commands: ['tkt metadata --collection sites --profile staging'] },
+  {
+    name: 'an unknown lookup name in profile staging',
+    trigger: 'tkt list --site nowhere --profile staging',
+    commands: ['tkt metadata --collection sites --profile staging'],
+  },
   { name: 'assign without a user', trigger: 'tkt assign 42', commands: ['tkt assign 42 "Tom Tech"'] },
   { name: 'triage without a terminal', trigger: 'tkt triage', commands: ['tkt list --view my-open-or-unassigned'] },
   {
@@ -267,7 +298,10 @@ const HINTS: readonly HintCase[] = [
   {
     name: 'create --from interrupted',
     setup: 'tkt create --from tickets.csv -q',
-    cited: { text: 'to finish: tkt create --from tickets.csv --resume tickets.csv.report.jsonl --profile staging', why: 'needs a run stopped by a signal (test/bulk/create-from.test.ts)' },
+    cited: {
+      text: 'to finish: tkt create --from tickets.csv --resume tickets.csv.report.jsonl --profile staging',
+      why: 'needs a run stopped by a signal (test/bulk/create-from.test.ts)',
+    },
     commands: ['tkt create --from tickets.csv --resume tickets.csv.report.jsonl --profile staging'],
   },
   {
@@ -277,25 +311,33 @@ const HINTS: readonly HintCase[] = [
   },
   {
     name: 'a due date the SLA overrides',
-    cited: { text: 'try "tkt update 42 --due 2026-12-01T14:00:00.000Z" alone; if the SLA still wins, the due date is the service\'s to set', why: 'needs a service that ignores the due date (test/commands/update.test.ts)' },
+    cited: {
+      text: 'try "tkt update 42 --due 2026-12-01T14:00:00.000Z" alone; if the SLA still wins, the due date is the service\'s to set',
+      why: 'needs a service that ignores the due date (test/commands/update.test.ts)',
+    },
     commands: ['tkt update 42 --due 2026-12-01T14:00:00.000Z'],
   },
   {
     name: 'a file the service did not keep',
-    cited: { text: 'the service keeps only the file types it allows; "tkt show 42" lists the ticket\'s attachments', why: 'needs an upload the service skips (test/commands/skipped-attachments.test.ts)' },
+    cited: {
+      text: 'the service keeps only the file types it allows; "tkt show 42" lists the ticket\'s attachments',
+      why: 'needs an upload the service skips (test/commands/skipped-attachments.test.ts)',
+    },
     commands: ['tkt show 42'],
   },
 ];
 
 /** Hints that name tkt but no command line to run, and why. */
 const HINTS_WITHOUT_COMMAND_LINE: Readonly<Record<string, string>> = {
-  'pass the report a previous "tkt create --from" wrote': 'names the command that writes reports; the file is the user\'s',
+  'pass the report a previous "tkt create --from" wrote': "names the command that writes reports; the file is the user's",
 };
 
 /** The literal text of every hint in src/ that mentions tkt or builds a tkt command line (the parts between its ${...}). */
 function hintTextsInSource(): { file: string; parts: string[] }[] {
   const files = (dir: string): string[] =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : []));
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+    );
   return files(join(root, 'src'))
     .filter((file) => !file.includes(`${join('src', 'sandbox')}`))
     .flatMap((file) => {
@@ -354,8 +396,17 @@ describe.skipIf(skip)('hint commands', () => {
     const other = world.h.sandbox.url.replace('127.0.0.1', 'localhost');
     const refused = join(world.cwd, 'refused-config');
     await loginAs(world.h.sandbox, refused, DEMO_USER);
-    writeFileSync(join(refused, 'tokens', 'default.json'), JSON.stringify({ ...JSON.parse(readFileSync(join(refused, 'tokens', 'default.json'), 'utf8')), token: 'refused' }));
-    const env = { ...world.env, URL: world.h.sandbox.url, OTHER_URL: other, REFUSED_CONFIG: refused, EXPIRED_TOKEN: world.h.sandbox.issueToken(DEMO_USER, { expiresInSeconds: -60 }) };
+    writeFileSync(
+      join(refused, 'tokens', 'default.json'),
+      JSON.stringify({ ...JSON.parse(readFileSync(join(refused, 'tokens', 'default.json'), 'utf8')), token: 'refused' }),
+    );
+    const env = {
+      ...world.env,
+      URL: world.h.sandbox.url,
+      OTHER_URL: other,
+      REFUSED_CONFIG: refused,
+      EXPIRED_TOKEN: world.h.sandbox.issueToken(DEMO_USER, { expiresInSeconds: -60 }),
+    };
     if (hint.setup !== undefined) {
       const setup = await runShell(hint.setup, world.cwd, env);
       expect(setup.code, setup.stderr).toBe(0);
@@ -373,7 +424,8 @@ describe.skipIf(skip)('hint commands', () => {
       // A login is given what a terminal would ask for: the user name, the URL when none is
       // known (TKT_URL) or the hint leaves it to the user (--url URL), the password (TKT_PASSWORD).
       const runnable = rewrite(expanded, world)
-        .replace(/ --url URL\b/, ` --url ${world.h.sandbox.url}`).replace(/^tkt login(?!.* -u )(.*)$/, `TKT_URL=${world.h.sandbox.url} tkt login$1 -u ${DEMO_USER}`);
+        .replace(/ --url URL\b/, ` --url ${world.h.sandbox.url}`)
+        .replace(/^tkt login(?!.* -u )(.*)$/, `TKT_URL=${world.h.sandbox.url} tkt login$1 -u ${DEMO_USER}`);
       const result = await runShell(runnable, world.cwd, env);
       expect({ command: runnable, code: result.code, stderr: result.stderr }).toEqual({ command: runnable, code: 0, stderr: expect.any(String) });
     }

@@ -19,7 +19,14 @@ describe('tkt forward', () => {
     const ticket = liveTicket();
     const result = await h.cli(['forward', String(ticket.id), '--to', 'vendor@example.com', '--cc', 'lead@example.com', '--message', 'Please check']);
     expect(result).toMatchObject({ code: 0, stderr: '', stdout: `✓ forwarded #${ticket.id} to vendor@example.com: Fwd: ${ticket.title}\n` });
-    expect(conversations(ticket.id).at(-1)).toMatchObject({ type: 'Forward', to: 'vendor@example.com', cc: 'lead@example.com', subject: `Fwd: ${ticket.title}`, message: 'Please check', draft: false });
+    expect(conversations(ticket.id).at(-1)).toMatchObject({
+      type: 'Forward',
+      to: 'vendor@example.com',
+      cc: 'lead@example.com',
+      subject: `Fwd: ${ticket.title}`,
+      message: 'Please check',
+      draft: false,
+    });
     expect(forwardMails(ticket.id)).toHaveLength(1);
   });
 
@@ -72,7 +79,15 @@ describe('tkt forward', () => {
       expect(result.code, argv.join(' ')).toBe(2);
       expect(result.stderr).toContain(`error: ${flag}: "${bad}" is not an e-mail address`);
     }
-    const several = await h.cli(['forward', String(ticket.id), '--to', 'vendor@example.com; desk@example.com', '--cc', 'a@example.com,b@example.com', '--draft']);
+    const several = await h.cli([
+      'forward',
+      String(ticket.id),
+      '--to',
+      'vendor@example.com; desk@example.com',
+      '--cc',
+      'a@example.com,b@example.com',
+      '--draft',
+    ]);
     expect(several.code, several.stderr).toBe(0);
     expect(forwardMails(ticket.id)).toEqual([]);
   });

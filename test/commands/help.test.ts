@@ -60,7 +60,7 @@ describe('tkt help TOPIC', () => {
     expect(result.stdout).toMatch(/JMESPath\s+\(https:\/\/jmespath\.org\)/);
   });
 
-  it('still shows a command\'s help, and lists the topics in its own help', async () => {
+  it("still shows a command's help, and lists the topics in its own help", async () => {
     const show = await h.cli(['help', 'show']);
     expect(show.code).toBe(0);
     expect(show.stdout).toMatch(/^Usage: tkt show/m);
@@ -80,7 +80,14 @@ describe('tkt help TOPIC', () => {
 
 const paths = commandPaths();
 /** Every way of asking tkt for help: the program, each command, `help NAME` and each topic. */
-const helpRequests = [['--help'], ['help'], ['help', '--help'], ...paths.map((path) => [...path, '--help']), ...paths.filter((path) => path.length === 1).map((path) => ['help', path[0]!]), ...Object.keys(HELP_TOPICS).map((name) => ['help', name])];
+const helpRequests = [
+  ['--help'],
+  ['help'],
+  ['help', '--help'],
+  ...paths.map((path) => [...path, '--help']),
+  ...paths.filter((path) => path.length === 1).map((path) => ['help', path[0]!]),
+  ...Object.keys(HELP_TOPICS).map((name) => ['help', name]),
+];
 
 const words = (text: string) => text.split(/\s+/).filter((word) => word !== '');
 
@@ -102,17 +109,20 @@ describe('help layout', () => {
     expect(words(helpOf(path))).toEqual(words(helpOf(path, 10_000)));
   });
 
-  it.each(paths.map((path) => [path.join(' '), path] as const))('tkt %s --help runs a sentence on past a colon: only a heading ends its line early with one', (_name, path) => {
-    const lines = helpOf(path).split('\n');
-    // A line ending with ":" with room left for the next line's first word was cut from its
-    // sentence, unless it is a heading: a few words after a blank line.
-    const heading = (index: number) => words(lines[index]!).length <= 3 && (lines[index - 1] ?? '').trim() === '';
-    const cut = lines.filter((line, index) => {
-      const next = lines[index + 1] ?? '';
-      return line.endsWith(':') && !heading(index) && /^\S/.test(next) && line.length + 1 + words(next)[0]!.length <= 80;
-    });
-    expect(cut).toEqual([]);
-  });
+  it.each(paths.map((path) => [path.join(' '), path] as const))(
+    'tkt %s --help runs a sentence on past a colon: only a heading ends its line early with one',
+    (_name, path) => {
+      const lines = helpOf(path).split('\n');
+      // A line ending with ":" with room left for the next line's first word was cut from its
+      // sentence, unless it is a heading: a few words after a blank line.
+      const heading = (index: number) => words(lines[index]!).length <= 3 && (lines[index - 1] ?? '').trim() === '';
+      const cut = lines.filter((line, index) => {
+        const next = lines[index + 1] ?? '';
+        return line.endsWith(':') && !heading(index) && /^\S/.test(next) && line.length + 1 + words(next)[0]!.length <= 80;
+      });
+      expect(cut).toEqual([]);
+    },
+  );
 
   it('wraps the topics between words, never inside one', () => {
     for (const topic of Object.values(HELP_TOPICS)) expect(words(renderHelpTopic(topic, 80))).toEqual(words(renderHelpTopic(topic, 10_000)));

@@ -100,7 +100,10 @@ describe('secrets echoed by the service', () => {
     const run = await tkt(['read', '5', '6', '--json'], server);
 
     expect(run.code).toBe(1);
-    const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines.map((line) => [line.id, line.ok, line.status])).toEqual([
       [5, false, 500],
       [6, false, 500],
@@ -220,7 +223,10 @@ describe('bodies without end', () => {
   function peakRecorder(dir: string): { preload: string; report: string } {
     const preload = path.join(dir, 'peak.cjs');
     const report = path.join(dir, 'peak.txt');
-    fs.writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, String(process.resourceUsage().maxRSS * 1024)));`);
+    fs.writeFileSync(
+      preload,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, String(process.resourceUsage().maxRSS * 1024)));`,
+    );
     return { preload, report };
   }
 

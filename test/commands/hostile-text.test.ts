@@ -62,7 +62,10 @@ async function tkt(argv: string[], tty: boolean, env: Record<string, string> = {
 
 function expectClean(run: Run, what: string): void {
   const found = CONTROL.exec(run.out);
-  expect(found, `${what} printed U+${found?.[0].charCodeAt(0).toString(16).padStart(4, '0')} near ${JSON.stringify(run.out.slice(Math.max(0, (found?.index ?? 0) - 40), (found?.index ?? 0) + 10))}`).toBeNull();
+  expect(
+    found,
+    `${what} printed U+${found?.[0].charCodeAt(0).toString(16).padStart(4, '0')} near ${JSON.stringify(run.out.slice(Math.max(0, (found?.index ?? 0) - 40), (found?.index ?? 0) + 10))}`,
+  ).toBeNull();
 }
 
 // [name, argv, exit code]; each shows some of the hostile text (made visible: ^[[2J).
@@ -75,8 +78,16 @@ const PATHS: [string, string[], number][] = [
   ['metadata', ['metadata'], 0],
   ['metadata --collection', ['metadata', '--collection', 'status'], 0],
   ['metadata of a ticket', ['metadata', String(TICKET), '--collection', 'technicians'], 0],
-  ['create --dry-run', ['create', '--dry-run', '--title', 't', '--description', 'd', '--requester', 'aberg', '--site', 'head', '--department', 'it', '--status', 'open'], 0],
-  ['lookup candidates in an error', ['create', '--dry-run', '--title', 't', '--description', 'd', '--requester', 'aberg', '--site', 'nowhere', '--department', 'it', '--status', 'open'], 2],
+  [
+    'create --dry-run',
+    ['create', '--dry-run', '--title', 't', '--description', 'd', '--requester', 'aberg', '--site', 'head', '--department', 'it', '--status', 'open'],
+    0,
+  ],
+  [
+    'lookup candidates in an error',
+    ['create', '--dry-run', '--title', 't', '--description', 'd', '--requester', 'aberg', '--site', 'nowhere', '--department', 'it', '--status', 'open'],
+    2,
+  ],
   ['api GET (JSON)', ['api', 'GET', `/api/TicketsApi/${TICKET}`], 0],
   ['--json', ['show', String(TICKET), '--json'], 0],
 ];
@@ -209,7 +220,12 @@ describe('hostile member names, error messages and pages', () => {
       return true;
     });
     try {
-      for (const argv of [['show', String(TICKET)], ['show', String(TICKET), '--debug'], ['read', String(TICKET)], ['close', String(TICKET), '--by', '1']]) {
+      for (const argv of [
+        ['show', String(TICKET)],
+        ['show', String(TICKET), '--debug'],
+        ['read', String(TICKET)],
+        ['close', String(TICKET), '--by', '1'],
+      ]) {
         const run = await tkt(argv, true, frontEnv(h, server));
         expect(run.code).not.toBe(0);
         expectClean(run, argv.join(' '));

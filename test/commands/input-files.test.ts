@@ -63,7 +63,10 @@ afterEach(() => {
  * shell's `cat |` makes it the pipe that `printf ... | tkt` gives.
  */
 function runBin(argv: string[], stdin: Buffer | string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn('sh', ['-c', 'cat | "$@"', 'sh', process.execPath, bin, ...argv], { env: { PATH: process.env.PATH ?? '', ...h.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('sh', ['-c', 'cat | "$@"', 'sh', process.execPath, bin, ...argv], {
+    env: { PATH: process.env.PATH ?? '', ...h.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -99,7 +102,11 @@ describe('a FIFO', () => {
     const result = await h.cli(['attach', String(ticket.id), pipe.path]);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     await pipe.written;
-    expect(attachmentsOf(ticket.id).slice(before).map((a) => [a.fileName, a.size, a.sha256])).toEqual([['capture.log', data.length, sha256(data)]]);
+    expect(
+      attachmentsOf(ticket.id)
+        .slice(before)
+        .map((a) => [a.fileName, a.size, a.sha256]),
+    ).toEqual([['capture.log', data.length, sha256(data)]]);
   });
 
   it('is streamed as create --attach, beside a regular file', async () => {
@@ -107,7 +114,21 @@ describe('a FIFO', () => {
     const pipe = await fifo('build.log', data);
     const regular = join(dir, 'notes.txt');
     await writeFile(regular, 'regular bytes\n');
-    const result = await h.cli(['-q', 'create', '--integration', '--title', 'With pipe', '--description', 'D', '--requester', 'aberg', '--attach', regular, '--attach', pipe.path]);
+    const result = await h.cli([
+      '-q',
+      'create',
+      '--integration',
+      '--title',
+      'With pipe',
+      '--description',
+      'D',
+      '--requester',
+      'aberg',
+      '--attach',
+      regular,
+      '--attach',
+      pipe.path,
+    ]);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     await pipe.written;
     expect(attachmentsOf(Number(result.stdout)).map((a) => [a.fileName, a.sha256])).toEqual([
@@ -156,7 +177,9 @@ describe('/dev/stdin', () => {
 
   it('is refused when empty, naming the option, before any request', async () => {
     const ticket = openTicket();
-    const result = await sendsNothing(h, () => runBin(['reply', String(ticket.id), '--to', 'a@example.com', '--subject', 'S', '--message-file', '/dev/stdin'], ''));
+    const result = await sendsNothing(h, () =>
+      runBin(['reply', String(ticket.id), '--to', 'a@example.com', '--subject', 'S', '--message-file', '/dev/stdin'], ''),
+    );
     expect(result).toMatchObject({ code: 2, stdout: '' });
     expect(result.stderr).toBe('error: --message-file /dev/stdin is empty\n');
   });
@@ -173,7 +196,9 @@ describe('a directory', () => {
     const attach = await sendsNothing(h, () => h.cli(['attach', String(ticket.id), folder]));
     expect(attach).toMatchObject({ code: 2, stdout: '' });
     expect(attach.stderr).toContain(`${folder}: a directory, not a file`);
-    const create = await sendsNothing(h, () => h.cli(['create', '--integration', '--title', 'T', '--description', 'D', '--requester', '1', '--attach', folder]));
+    const create = await sendsNothing(h, () =>
+      h.cli(['create', '--integration', '--title', 'T', '--description', 'D', '--requester', '1', '--attach', folder]),
+    );
     expect(create).toMatchObject({ code: 2, stdout: '' });
     expect(create.stderr).toContain(`${folder}: a directory, not a file`);
   });

@@ -13,7 +13,11 @@ let h: Harness;
 useHarness({ sandbox: { seedTickets: 400 } }, (harness) => (h = harness));
 
 const COMPLETED = new Set([6, 7]);
-const idLines = (stdout: string) => stdout.split('\n').filter((line) => line !== '').map(Number);
+const idLines = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter((line) => line !== '')
+    .map(Number);
 
 /** The all-tickets view in the service's order, as sandbox tickets: the reference every filter is checked against. */
 async function listed(): Promise<SandboxTicket[]> {
@@ -144,7 +148,13 @@ describe('tkt list filters', () => {
   });
 
   it('refuses bad dates, sort fields and unknown names with exit 2', async () => {
-    for (const argv of [['--due-before', 'soon'], ['--created-after', '2026-13-01'], ['--sort', 'colour'], ['--refresh', '--status', 'open', '--limit', 'ten'], ['--refresh', '--status', 'open', '--all', '--page', '2']]) {
+    for (const argv of [
+      ['--due-before', 'soon'],
+      ['--created-after', '2026-13-01'],
+      ['--sort', 'colour'],
+      ['--refresh', '--status', 'open', '--limit', 'ten'],
+      ['--refresh', '--status', 'open', '--all', '--page', '2'],
+    ]) {
       const result = await sendsNothing(h, () => h.cli(['list', ...argv]));
       expect(result.code, argv.join(' ')).toBe(2);
     }
@@ -174,17 +184,20 @@ describe('list --all paging over real HTTP', () => {
           inFlight += 1;
           maxInFlight = Math.max(maxInFlight, inFlight);
         }
-        setTimeout(() => {
-          void fetch(`${h.sandbox.url}${req.url ?? '/'}`, {
-            method: req.method ?? 'GET',
-            headers: { authorization: req.headers.authorization ?? '', 'content-type': req.headers['content-type'] ?? 'application/json' },
-            body: body.length > 0 ? body : undefined,
-          }).then(async (passed) => {
-            if (page !== undefined) inFlight -= 1;
-            res.writeHead(passed.status, { 'content-type': passed.headers.get('content-type') ?? 'application/json' });
-            res.end(Buffer.from(await passed.arrayBuffer()));
-          });
-        }, page === undefined ? 0 : 10 + 10 * (PAGE_CONCURRENCY - ((page - 1) % PAGE_CONCURRENCY)));
+        setTimeout(
+          () => {
+            void fetch(`${h.sandbox.url}${req.url ?? '/'}`, {
+              method: req.method ?? 'GET',
+              headers: { authorization: req.headers.authorization ?? '', 'content-type': req.headers['content-type'] ?? 'application/json' },
+              body: body.length > 0 ? body : undefined,
+            }).then(async (passed) => {
+              if (page !== undefined) inFlight -= 1;
+              res.writeHead(passed.status, { 'content-type': passed.headers.get('content-type') ?? 'application/json' });
+              res.end(Buffer.from(await passed.arrayBuffer()));
+            });
+          },
+          page === undefined ? 0 : 10 + 10 * (PAGE_CONCURRENCY - ((page - 1) % PAGE_CONCURRENCY)),
+        );
       });
     });
     try {

@@ -14,7 +14,11 @@ let h: Harness;
 useHarness({ sandbox: { seedTickets: 120 } }, (harness) => (h = harness));
 
 const listRequests = () => routeCount(h, 'POST /api/TicketsApi');
-const idLines = (stdout: string) => stdout.split('\n').filter((line) => line !== '').map(Number);
+const idLines = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter((line) => line !== '')
+    .map(Number);
 
 /** What the service itself answers, as ticket IDs: the reference each command is checked against. */
 async function serviceIds(table: Record<string, unknown>): Promise<number[]> {
@@ -152,9 +156,17 @@ describe('tkt list', () => {
   it('names people by requester as the plain list does: by their name alone', async () => {
     const byRequester = await h.cli(['list', '--requester', 'aberg', '--all']);
     const plain = await h.cli(['list', '--all', '--view', 'all-tickets']);
-    const people = (stdout: string, id: string) => stdout.split('\n').find((line) => line.startsWith(`${id}\t`))?.split('\t').slice(4, 6);
+    const people = (stdout: string, id: string) =>
+      stdout
+        .split('\n')
+        .find((line) => line.startsWith(`${id}\t`))
+        ?.split('\t')
+        .slice(4, 6);
 
-    const ids = byRequester.stdout.trimEnd().split('\n').map((line) => line.split('\t')[0]!);
+    const ids = byRequester.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split('\t')[0]!);
     expect(ids.length).toBeGreaterThan(3);
     for (const id of ids) expect(people(byRequester.stdout, id), `#${id}`).toEqual(people(plain.stdout, id));
     expect(byRequester.stdout).toContain('\tAnna Berg\t');

@@ -54,7 +54,13 @@ describe('tkt login', () => {
   });
 
   it('asks for the user name and password at a terminal', async () => {
-    const run1 = await h.context({ tty: true, answers: [{ kind: 'input', value: 'tech' }, { kind: 'password', value: 'tech' }] });
+    const run1 = await h.context({
+      tty: true,
+      answers: [
+        { kind: 'input', value: 'tech' },
+        { kind: 'password', value: 'tech' },
+      ],
+    });
 
     await run({ username: undefined, domain: undefined, passwordStdin: false, passwordFlag: false }, run1.ctx);
 

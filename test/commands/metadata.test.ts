@@ -13,7 +13,20 @@ describe('tkt metadata', () => {
     const r = await h.context({ tty: true, size: { columns: 120 } });
     await run({ app: false }, r.ctx);
     const out = r.stdout();
-    for (const name of ['groups', 'levels', 'priorities', 'categories', 'sub_categories', 'items', 'status', 'clients', 'sites', 'departments', 'technicians', 'requesters']) {
+    for (const name of [
+      'groups',
+      'levels',
+      'priorities',
+      'categories',
+      'sub_categories',
+      'items',
+      'status',
+      'clients',
+      'sites',
+      'departments',
+      'technicians',
+      'requesters',
+    ]) {
       expect(out).toMatch(new RegExp(`^${name} \\(\\d+\\)$`, 'm'));
     }
     expect(out).toContain('Harbour Depot');

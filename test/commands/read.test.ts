@@ -33,7 +33,10 @@ describe('tkt read', () => {
     const [ticket] = unread(1);
     const result = await h.cli(['read', String(ticket!.id), '999999', '--json']);
     expect(result.code).toBe(1);
-    const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toContainEqual(expect.objectContaining({ id: ticket!.id, ok: true, status: 200 }));
     expect(lines).toContainEqual(expect.objectContaining({ id: 999999, ok: false, status: 404 }));
     expect(ticket!.isRead).toBe(true);
@@ -60,7 +63,10 @@ describe('tkt read', () => {
     const before = readRequests();
     const result = await h.cli(['read', ...tickets.map((t) => String(t.id)), '--dry-run', '--json']);
     expect(result.code).toBe(0);
-    const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     // read sends no body: its plan shows none.
     expect(lines).toEqual(tickets.map((t) => ({ dryRun: true, method: 'POST', path: `/api/TicketsApi/read/${t.id}` })));
     expect(readRequests()).toBe(before);

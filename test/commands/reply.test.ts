@@ -43,7 +43,10 @@ describe('tkt reply', () => {
   it('takes --to, --cc and --subject without fetching the ticket', async () => {
     const ticket = ticketWhere((t) => t.ticketStatusId === OPEN);
     const gets = count(GET);
-    const result = await h.cli(['-q', 'reply', String(ticket.id), '--to', 'vendor@example.com', '--cc', 'boss@example.com', '--subject', 'Parts', '--message-file', '-'], { stdin: 'from stdin\n' });
+    const result = await h.cli(
+      ['-q', 'reply', String(ticket.id), '--to', 'vendor@example.com', '--cc', 'boss@example.com', '--subject', 'Parts', '--message-file', '-'],
+      { stdin: 'from stdin\n' },
+    );
     expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' });
     expect(count(GET)).toBe(gets);
     expect(conversations(ticket.id).at(-1)).toMatchObject({ to: 'vendor@example.com', cc: 'boss@example.com', subject: 'Parts', message: 'from stdin\n' });
@@ -68,7 +71,10 @@ describe('tkt reply', () => {
 
   it('opens the editor at a terminal when no message is given, naming the ticket as triage does', async () => {
     const ticket = ticketWhere((t) => t.ticketStatusId === OPEN);
-    const { ctx, prompter } = await h.context({ tty: true, answers: [{ kind: 'editor', message: `Reply to #${ticket.id}: ${ticket.title}`, value: 'Typed in vi' }] });
+    const { ctx, prompter } = await h.context({
+      tty: true,
+      answers: [{ kind: 'editor', message: `Reply to #${ticket.id}: ${ticket.title}`, value: 'Typed in vi' }],
+    });
     await run(options(ticket.id), ctx);
     prompter.assertDone();
     expect(conversations(ticket.id).at(-1)?.message).toBe('Typed in vi');
@@ -107,7 +113,10 @@ describe('tkt reply', () => {
 
   it('refuses a malformed address in --to or --cc with exit 2 before any request, naming the option', async () => {
     // Refused before the ticket is read, so any ID will do and none is used up.
-    for (const [flag, value] of [['--to', 'anna.example.com'], ['--cc', 'x@']] as const) {
+    for (const [flag, value] of [
+      ['--to', 'anna.example.com'],
+      ['--cc', 'x@'],
+    ] as const) {
       const result = await sendsNothing(h, () => h.cli(['reply', '1001', '--message', 'x', flag, value]));
       expect(result.code).toBe(2);
       expect(result.stderr).toContain(`error: ${flag}: "${value}" is not an e-mail address`);

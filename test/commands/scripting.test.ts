@@ -11,7 +11,11 @@ let h: Harness;
 useHarness({ sandbox: { seedTickets: 120 } }, (harness) => (h = harness));
 
 const CLOSED = 7;
-const jsonLines = (text: string) => text.trim().split('\n').map((line) => JSON.parse(line) as unknown);
+const jsonLines = (text: string) =>
+  text
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as unknown);
 
 /** Every ticket the service lists, as the list items it sends. */
 async function allItems(): Promise<Record<string, unknown>[]> {
@@ -42,7 +46,12 @@ describe('--query', () => {
     const ids = await h.cli(['list', '--all', '--limit', '50', '--view', 'all-tickets', '--query', '[].ticketId', '--raw']);
     expect(ids.stdout).toBe(items.map((item) => `${item.ticketId as number}\n`).join(''));
     const titles = await h.cli(['list', '--limit', '3', '--view', 'all-tickets', '--query', '[].subject', '--raw']);
-    expect(titles.stdout).toBe(items.slice(0, 3).map((item) => `${item.subject as string}\n`).join(''));
+    expect(titles.stdout).toBe(
+      items
+        .slice(0, 3)
+        .map((item) => `${item.subject as string}\n`)
+        .join(''),
+    );
     const [ticket] = unusedTickets(h, 1);
     const title = await h.cli(['show', String(ticket!.id), '--query', 'title', '--raw']);
     expect(title.stdout).toBe(`${ticket!.title}\n`);
@@ -152,7 +161,21 @@ describe('--fields', () => {
 
   it('works on create', async () => {
     const result = await h.cli([
-      'create', '--title', 'Fields on create', '--description', 'd', '--requester', 'aberg', '--site', '1', '--department', '1', '--status', '1', '--fields', 'id,title',
+      'create',
+      '--title',
+      'Fields on create',
+      '--description',
+      'd',
+      '--requester',
+      'aberg',
+      '--site',
+      '1',
+      '--department',
+      '1',
+      '--status',
+      '1',
+      '--fields',
+      'id,title',
     ]);
     expect(result.code, result.stderr).toBe(0);
     const body = JSON.parse(result.stdout) as { id: number; title: string };
@@ -189,7 +212,9 @@ describe('--csv, --columns and piped TSV', () => {
   });
 
   it('chooses the columns of the table at a terminal, with human due dates there', async () => {
-    const overdue = h.sandbox.state.tickets.find((t) => t.dueDate !== null && t.dueDate < new Date(Date.now() - 3 * 86400_000).toISOString() && !t.isDeleted && t.ticketStatusId < 6)!;
+    const overdue = h.sandbox.state.tickets.find(
+      (t) => t.dueDate !== null && t.dueDate < new Date(Date.now() - 3 * 86400_000).toISOString() && !t.isDeleted && t.ticketStatusId < 6,
+    )!;
     const r = await h.context({ tty: true, globals: { columns: 'id,due,subject' } });
     await runList({ search: String(overdue.id), in: 'ticket-id', limit: '1' }, r.ctx);
     const lines = r.stdout().split('\n');

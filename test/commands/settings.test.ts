@@ -91,7 +91,12 @@ describe('tkt config', () => {
     expect(unknown.stderr).toContain('unknown setting "colour"');
     expect(unknown.stderr).toContain('settings: editor, pager, default-view, default-concurrency');
     expect((await h.cli(['config', 'get', 'colour'])).code).toBe(2);
-    for (const [key, value] of [['default-concurrency', '0'], ['default-concurrency', 'many'], ['default-view', 'my-lunch'], ['editor', ' ']]) {
+    for (const [key, value] of [
+      ['default-concurrency', '0'],
+      ['default-concurrency', 'many'],
+      ['default-view', 'my-lunch'],
+      ['editor', ' '],
+    ]) {
       const bad = await h.cli(['config', 'set', key!, value!]);
       expect(bad.code, `${key} ${value}`).toBe(2);
     }
@@ -128,7 +133,12 @@ describe('tkt profiles', () => {
     await h.cli(['config', 'set', 'editor', 'vim', '--profile', 'nourl']);
     const piped = await h.cli(['profiles', '--profile', 'support']);
     expect(piped.stdout).toBe(
-      [`\tdefault\t${h.sandbox.url}\tlogged in as admin`, '\tnourl\t\tnot logged in', `*\tsupport\t${h.sandbox.url}\tlogged in as tech`, `\tviewer\t${h.sandbox.url}\tlogged in as viewer`].join('\n') + '\n',
+      [
+        `\tdefault\t${h.sandbox.url}\tlogged in as admin`,
+        '\tnourl\t\tnot logged in',
+        `*\tsupport\t${h.sandbox.url}\tlogged in as tech`,
+        `\tviewer\t${h.sandbox.url}\tlogged in as viewer`,
+      ].join('\n') + '\n',
     );
   });
 });

@@ -109,7 +109,16 @@ describe('renderTicketDetail', () => {
     const { ctx } = await h.context();
     const tech = h.sandbox.state.users.find((u) => u.username === 'tech')!;
     const text = await renderTicketDetail(
-      { Id: 5, Title: 'Flat ticket', TicketStatusId: 3, SiteId: 2, DepartmentId: 4, TicketPriorityId: 99, AssignedUser: tech.id, resolution: { details: 'Done.', submitBy: tech.id } },
+      {
+        Id: 5,
+        Title: 'Flat ticket',
+        TicketStatusId: 3,
+        SiteId: 2,
+        DepartmentId: 4,
+        TicketPriorityId: 99,
+        AssignedUser: tech.id,
+        resolution: { details: 'Done.', submitBy: tech.id },
+      },
       { lookups: createLookups(ctx), now: new Date(), color: false },
     );
     expect(text).toMatch(/^Status:\s+On Hold$/m);
@@ -177,7 +186,22 @@ describe('tkt show at a terminal', () => {
   const longMessage = 'The customer domain rejects every message from our relay since this morning, and the bounce says the SPF record is missing.';
 
   async function ticketWithLongReply(): Promise<number> {
-    const created = await h.cli(['-q', 'create', '--title', 'Wrapping', '--description', longMessage, '--requester', 'aberg', '--site', '1', '--department', '1', '--status', 'Open']);
+    const created = await h.cli([
+      '-q',
+      'create',
+      '--title',
+      'Wrapping',
+      '--description',
+      longMessage,
+      '--requester',
+      'aberg',
+      '--site',
+      '1',
+      '--department',
+      '1',
+      '--status',
+      'Open',
+    ]);
     const id = Number(created.stdout);
     expect((await h.cli(['reply', String(id), '--as-requester', 'aberg', '--message', 'first'])).code).toBe(0);
     expect((await h.cli(['forward', String(id), '--to', 'a@example.com', '--message', 'drafted', '--draft'])).code).toBe(0);
@@ -211,13 +235,26 @@ describe('tkt show at a terminal', () => {
       const out = r.stdout();
       const following = out.slice(out.indexOf('Description\n') + 'Description\n'.length).split('\n');
       // The description's lines: up to the next section or the end.
-      const body = following.slice(0, following.findIndex((line) => !line.startsWith(' ')));
+      const body = following.slice(
+        0,
+        following.findIndex((line) => !line.startsWith(' ')),
+      );
       for (const line of body) {
         expect(displayWidth(line), line).toBeLessThanOrEqual(40);
         expect(line).toMatch(/^ {2}\S/);
       }
-      expect(body.filter((line) => line.includes('打印机')).map((line) => line.trim()).join('')).toBe('打印机卡纸了'.repeat(20));
-      expect(body.filter((line) => !line.includes('打印机')).map((line) => line.trim()).join('')).toBe(url);
+      expect(
+        body
+          .filter((line) => line.includes('打印机'))
+          .map((line) => line.trim())
+          .join(''),
+      ).toBe('打印机卡纸了'.repeat(20));
+      expect(
+        body
+          .filter((line) => !line.includes('打印机'))
+          .map((line) => line.trim())
+          .join(''),
+      ).toBe(url);
     } finally {
       ticket.description = description;
     }

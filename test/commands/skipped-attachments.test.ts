@@ -32,7 +32,21 @@ const openTicket = () => unusedTicket(h, (t) => t.ticketStatusId === OPEN && !t.
 const attachedNames = (id: number) => h.sandbox.state.attachments.filter((a) => a.ticketId === id).map((a) => a.fileName);
 const lastTicketId = () => h.sandbox.state.tickets.at(-1)!.id;
 const SKIP_ERROR = 'error: the service did not keep 1 of 2 files: logs.tar.gz';
-const CREATE = ['create', '--title', 'Build failed', '--description', 'See the logs', '--requester', 'aberg', '--site', 'Head Office', '--department', 'IT', '--status', 'Open'];
+const CREATE = [
+  'create',
+  '--title',
+  'Build failed',
+  '--description',
+  'See the logs',
+  '--requester',
+  'aberg',
+  '--site',
+  'Head Office',
+  '--department',
+  'IT',
+  '--status',
+  'Open',
+];
 const INTEGRATION = ['create', '--integration', '--title', 'Build failed', '--description', 'See the logs', '--requester', 'aberg'];
 
 /** The JSON line on stderr that --json gives a script beside the API's body. */
@@ -46,7 +60,12 @@ describe('tkt attach', () => {
     const result = await h.cli(['attach', String(id), kept, skipped]);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe(`✓ attached 1 of 2 files to #${id}: build.txt\n`);
-    expect(result.stderr.split('\n')).toEqual([SKIP_ERROR, '  kept: build.txt', `hint: the service keeps only the file types it allows; "tkt show ${id}" lists the ticket's attachments`, '']);
+    expect(result.stderr.split('\n')).toEqual([
+      SKIP_ERROR,
+      '  kept: build.txt',
+      `hint: the service keeps only the file types it allows; "tkt show ${id}" lists the ticket's attachments`,
+      '',
+    ]);
     expect(attachedNames(id)).toContain('build.txt');
     expect(attachedNames(id)).not.toContain('logs.tar.gz');
   });
@@ -108,7 +127,20 @@ describe('tkt create --attach', () => {
 describe('tkt reply, forward --attach', () => {
   it('reply: replied, then the skipped file named, exit 1', async () => {
     const ticket = openTicket();
-    const result = await h.cli(['reply', String(ticket.id), '--to', 'a@example.com', '--subject', 'Logs', '--message', 'Attached', '--attach', kept, '--attach', skipped]);
+    const result = await h.cli([
+      'reply',
+      String(ticket.id),
+      '--to',
+      'a@example.com',
+      '--subject',
+      'Logs',
+      '--message',
+      'Attached',
+      '--attach',
+      kept,
+      '--attach',
+      skipped,
+    ]);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe(`✓ replied to #${ticket.id} to a@example.com: Logs\n`);
     expect(result.stderr).toContain(SKIP_ERROR);
@@ -117,7 +149,20 @@ describe('tkt reply, forward --attach', () => {
   it('reply --as-requester: its answer names no files, so the ticket is read', async () => {
     const ticket = openTicket();
     const gets = routeCount(h, GET);
-    const result = await h.cli(['reply', String(ticket.id), '--as-requester', 'aberg', '--subject', 'Logs', '--message', 'Attached', '--attach', kept, '--attach', skipped]);
+    const result = await h.cli([
+      'reply',
+      String(ticket.id),
+      '--as-requester',
+      'aberg',
+      '--subject',
+      'Logs',
+      '--message',
+      'Attached',
+      '--attach',
+      kept,
+      '--attach',
+      skipped,
+    ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(SKIP_ERROR);
     expect(routeCount(h, GET)).toBe(gets + 1);
@@ -125,7 +170,20 @@ describe('tkt reply, forward --attach', () => {
 
   it('forward: forwarded, then the skipped file named, exit 1', async () => {
     const ticket = openTicket();
-    const result = await h.cli(['forward', String(ticket.id), '--to', 'v@example.com', '--subject', 'Logs', '--message', 'See attached', '--attach', kept, '--attach', skipped]);
+    const result = await h.cli([
+      'forward',
+      String(ticket.id),
+      '--to',
+      'v@example.com',
+      '--subject',
+      'Logs',
+      '--message',
+      'See attached',
+      '--attach',
+      kept,
+      '--attach',
+      skipped,
+    ]);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe(`✓ forwarded #${ticket.id} to v@example.com: Logs\n`);
     expect(result.stderr).toContain(SKIP_ERROR);

@@ -12,9 +12,44 @@ useHarness({ sandbox: { updateMode: 'overwrite' }, profiles: ['viewer'] }, (harn
 
 /** A fresh ticket with every updatable field set, so any field the update loses shows. */
 async function fullTicket(): Promise<number> {
-  const result = await h.cli(['-q', 'create', '--title', 'Full ticket', '--description', 'd', '--requester', 'aberg', '--site', 'Harbour Depot',
-    '--department', 'Finance', '--status', 'Open', '--priority', 'Medium', '--category', 'Network', '--subcategory', 'VPN', '--item', 'FortiClient',
-    '--group', 'Network Team', '--level', 'Tier 2', '--client', 'Fabrikam', '--assignee', 'tech', '--service', '4', '--impact', '2', '--urgency', '3']);
+  const result = await h.cli([
+    '-q',
+    'create',
+    '--title',
+    'Full ticket',
+    '--description',
+    'd',
+    '--requester',
+    'aberg',
+    '--site',
+    'Harbour Depot',
+    '--department',
+    'Finance',
+    '--status',
+    'Open',
+    '--priority',
+    'Medium',
+    '--category',
+    'Network',
+    '--subcategory',
+    'VPN',
+    '--item',
+    'FortiClient',
+    '--group',
+    'Network Team',
+    '--level',
+    'Tier 2',
+    '--client',
+    'Fabrikam',
+    '--assignee',
+    'tech',
+    '--service',
+    '4',
+    '--impact',
+    '2',
+    '--urgency',
+    '3',
+  ]);
   expect(result.stderr).toBe('');
   return Number(result.stdout);
 }
@@ -29,7 +64,20 @@ describe('tkt update', () => {
     expect(result.stdout).toBe(`Updated ticket #${id}\n`);
     const after = ticketById(h, id);
     expect(after.ticketStatusId).toBe(2);
-    for (const key of ['siteId', 'departmentId', 'ticketPriorityId', 'ticketCategoryId', 'ticketSubCategoryId', 'itemId', 'groupId', 'tierLevelId', 'clientId', 'creatorId', 'assignedUser', 'dueDate'] as const) {
+    for (const key of [
+      'siteId',
+      'departmentId',
+      'ticketPriorityId',
+      'ticketCategoryId',
+      'ticketSubCategoryId',
+      'itemId',
+      'groupId',
+      'tierLevelId',
+      'clientId',
+      'creatorId',
+      'assignedUser',
+      'dueDate',
+    ] as const) {
       expect(after[key], key).toEqual(before[key]);
     }
     expect(after.assignedUser).toBe(userId(h, 'tech'));
@@ -38,7 +86,19 @@ describe('tkt update', () => {
 
   it('changes several fields at once, and the requester only when --requester is given', async () => {
     const id = await fullTicket();
-    const result = await h.cli(['-q', 'update', String(id), '--requester', 'Peter Novak', '--assignee', '@me', '--site', 'remote', '--due', '2030-01-15T10:00Z']);
+    const result = await h.cli([
+      '-q',
+      'update',
+      String(id),
+      '--requester',
+      'Peter Novak',
+      '--assignee',
+      '@me',
+      '--site',
+      'remote',
+      '--due',
+      '2030-01-15T10:00Z',
+    ]);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
     expect(ticketById(h, id)).toMatchObject({ creatorId: userId(h, 'pnovak'), assignedUser: userId(h, 'admin'), siteId: 3, groupId: 2, ticketCategoryId: 3 });
@@ -103,7 +163,13 @@ describe('tkt update', () => {
     for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
     expect(lines[1]).toMatch(/^ {2}options: --requester /);
     for (const line of lines.slice(2)) expect(line).toMatch(/^ {4}--/);
-    expect(lines.slice(1).join(' ').split(/\s+/).filter((word) => word.startsWith('--'))).toContain('--due');
+    expect(
+      lines
+        .slice(1)
+        .join(' ')
+        .split(/\s+/)
+        .filter((word) => word.startsWith('--')),
+    ).toContain('--due');
   });
 
   it('with no option at a terminal offers the fields to change, then updates only those', async () => {

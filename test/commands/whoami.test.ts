@@ -41,7 +41,11 @@ describe('tkt whoami', () => {
 
   it('exits 4 with the login hint when the cached token has expired, before any request', async () => {
     const config = createConfigStore(h.configDir);
-    await config.writeToken('default', { ...config.readToken('default')!, token: h.sandbox.issueToken('tech', { expiresInSeconds: -60 }), expiresAt: new Date(Date.now() - 60_000).toISOString() });
+    await config.writeToken('default', {
+      ...config.readToken('default')!,
+      token: h.sandbox.issueToken('tech', { expiresInSeconds: -60 }),
+      expiresAt: new Date(Date.now() - 60_000).toISOString(),
+    });
 
     const result = await h.cli(['whoami']);
 
@@ -60,7 +64,10 @@ describe('tkt whoami', () => {
   });
 
   it('says the token in TKT_TOKEN was refused, not to log in, when the service refuses it', async () => {
-    for (const argv of [['show', '1001'], ['read', '1001']]) {
+    for (const argv of [
+      ['show', '1001'],
+      ['read', '1001'],
+    ]) {
       const result = await h.cli(argv, { env: { TKT_URL: h.sandbox.url, TKT_TOKEN: 'not-a-token' } });
       expect(result.code).toBe(4);
       expect(result.stderr).toContain('hint: the token in TKT_TOKEN was refused');

@@ -83,6 +83,7 @@ const OTHER_OPTIONS: ReadonlyArray<[string, string, object]> = [
   ['resolve', '--details-file', FILES],
   ['create', '--description-file', FILES],
   ['create', '--from', FILES],
+  ['create', '--on-existing', { type: 'words', words: ['reply', 'skip'] }],
   ['create', '--report', FILES],
   ['create', '--resume', FILES],
   ['api', '--input', FILES],
@@ -109,7 +110,10 @@ describe('completion of the other options and arguments', () => {
     const special = new Set([...OTHER_OPTIONS.map(([command, flag]) => `${command} ${flag}`), ' --profile']);
     for (const [command, endpoints] of FIELD_COMMANDS) for (const field of endpoints.flatMap(fieldsFor)) special.add(`${command} ${flagOf(field.key)}`);
     for (const filter of FILTER_FIELDS) special.add(`list ${flagOf(filter.key)}`);
-    const options = [...spec.globalOptions.map((option) => ['', option] as const), ...spec.commands.flatMap((command) => command.options.map((option) => [command.name, option] as const))];
+    const options = [
+      ...spec.globalOptions.map((option) => ['', option] as const),
+      ...spec.commands.flatMap((command) => command.options.map((option) => [command.name, option] as const)),
+    ];
     const rest = options.filter(([command, option]) => option.value !== undefined && !special.has(`${command} ${option.long}`));
 
     expect(rest.length).toBeGreaterThan(20);

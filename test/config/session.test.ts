@@ -67,9 +67,7 @@ describe('resolveBaseUrl', () => {
     await base.config.saveProfile('default', { url: 'https://default.example' });
     await base.config.saveProfile('staging', { url: 'https://staging.example' });
     expect(resolveBaseUrl({ ...base, env: { ...base.env, TKT_PROFILE: 'staging' } })).toBe('https://staging.example');
-    expect(resolveBaseUrl({ ...base, globals: { profile: 'default' }, env: { ...base.env, TKT_PROFILE: 'staging' } })).toBe(
-      'https://default.example',
-    );
+    expect(resolveBaseUrl({ ...base, globals: { profile: 'default' }, env: { ...base.env, TKT_PROFILE: 'staging' } })).toBe('https://default.example');
   });
 
   it('gives undefined when nothing names a service, and exit 2 for a malformed one', () => {

@@ -127,9 +127,7 @@ describe('tokens', () => {
     const writer = await bundleWriter(tempDir());
     const writers = 4;
     const writesEach = 150;
-    const children = Array.from({ length: writers }, (_, index) =>
-      runNode(writer, [dir, String(index), String(writesEach)]),
-    );
+    const children = Array.from({ length: writers }, (_, index) => runNode(writer, [dir, String(index), String(writesEach)]));
     let allDone = false;
     const exits = Promise.all(children).finally(() => {
       allDone = true;
@@ -204,7 +202,9 @@ describe('lookup cache', () => {
     const dir = tempDir();
     // A file where the cache folder should be: no folder can be made there, even by root.
     fs.writeFileSync(path.join(dir, 'cache'), '');
-    const error = await createConfigStore(dir).writeCache('default', 'sites', ['HQ'], 60_000).catch((caught: unknown) => caught);
+    const error = await createConfigStore(dir)
+      .writeCache('default', 'sites', ['HQ'], 60_000)
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OperationError);
     expect((error as OperationError).message).toContain(path.join(dir, 'cache', 'default.json'));
   });
@@ -222,7 +222,9 @@ describe('lookup cache', () => {
 
 // The child processes run the real store, bundled the way the CLI ships it.
 async function bundleWriter(outDir: string): Promise<string> {
-  return bundleScript(outDir, `
+  return bundleScript(
+    outDir,
+    `
     const [dir, writer, count] = process.argv.slice(2);
     const store = createConfigStore(dir);
     for (let i = 0; i < Number(count); i++) {
@@ -233,7 +235,8 @@ async function bundleWriter(outDir: string): Promise<string> {
       });
       await store.saveProfile('writer' + writer, { url: 'https://helpdesk.example.com' });
     }
-  `);
+  `,
+  );
 }
 
 /** `body` as an ES module script with createConfigStore in scope. */
@@ -275,11 +278,14 @@ describe('concurrent writers', () => {
 
   it('loses no profile when eight processes save settings at once', async () => {
     const dir = tempDir();
-    const writer = await bundleScript(tempDir(), `
+    const writer = await bundleScript(
+      tempDir(),
+      `
       const [dir, name] = process.argv.slice(2);
       const store = createConfigStore(dir);
       for (let i = 0; i < 20; i++) await store.saveProfile(name + '-' + i, { url: 'https://' + name + '.example', allowHttp: true });
-    `);
+    `,
+    );
     const names = Array.from({ length: 8 }, (_, i) => `p${i}`);
 
     expect(await Promise.all(names.map((name) => runNode(writer, [dir, name])))).toEqual(Array(8).fill(0));
@@ -308,7 +314,9 @@ describe('signals', () => {
     // conf's writer (through when-exit) added SIGINT/SIGTERM listeners and sent each signal
     // back to its own process, so one Ctrl-C was seen twice. A fresh process, as the listeners
     // are added once per process, when the writer is loaded.
-    const script = await bundleScript(tempDir(), `
+    const script = await bundleScript(
+      tempDir(),
+      `
       const store = createConfigStore(process.argv[2]);
       let seen = 0;
       process.on('SIGINT', () => { seen += 1; });
@@ -318,7 +326,8 @@ describe('signals', () => {
       const listeners = 'listeners ' + process.listenerCount('SIGINT') + ' ' + process.listenerCount('SIGTERM');
       process.stdout.write('ready\\n');
       setTimeout(() => { process.stdout.write('seen ' + seen + ', ' + listeners + '\\n'); }, 500);
-    `);
+    `,
+    );
     const child = spawn(process.execPath, [script, tempDir()], { stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
     child.stdout.setEncoding('utf8');

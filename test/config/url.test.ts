@@ -45,9 +45,8 @@ describe('normalizeBaseUrl', () => {
 });
 
 describe('isLoopbackHost', () => {
-  it.each(['localhost', 'LOCALHOST', 'localhost.', '127.0.0.1', '127.1.2.3', '127.255.255.255', '::1', '[::1]', '[::ffff:7f00:1]'])(
-    '%s is loopback',
-    (host) => expect(isLoopbackHost(host)).toBe(true),
+  it.each(['localhost', 'LOCALHOST', 'localhost.', '127.0.0.1', '127.1.2.3', '127.255.255.255', '::1', '[::1]', '[::ffff:7f00:1]'])('%s is loopback', (host) =>
+    expect(isLoopbackHost(host)).toBe(true),
   );
 
   it.each(['example.com', '10.0.0.1', '128.0.0.1', '127.0.0.256', '127.0.0', 'localhost.example.com', '127.0.0.1.evil.com', '::2', '0.0.0.0'])(

@@ -36,7 +36,18 @@ describe('tkt create --dedup-key', () => {
   });
 
   it('does not add the key twice to a title that already ends with it', async () => {
-    const result = await h.cli(['create', '--integration', '--title', 'Deploy broke [job-once]', '--description', 'd', '--requester', 'ci-bot', '--dedup-key', 'job-once']);
+    const result = await h.cli([
+      'create',
+      '--integration',
+      '--title',
+      'Deploy broke [job-once]',
+      '--description',
+      'd',
+      '--requester',
+      'ci-bot',
+      '--dedup-key',
+      'job-once',
+    ]);
     expect(ticketById(h, createdIdOf(result.stdout)).title).toBe('Deploy broke [job-once]');
   });
 
@@ -56,7 +67,12 @@ describe('tkt create --dedup-key', () => {
 
   it('adds the repeat to the oldest open ticket when several have the key', async () => {
     const oldest = createdIdOf((await occurrence('job-two-open')).stdout);
-    const newer = createdIdOf((await h.cli(['create', '--integration', '--title', 'Build failed [job-two-open]', '--description', 'd', '--requester', 'ci-bot'])).stdout.replace('Created ticket', 'created'));
+    const newer = createdIdOf(
+      (await h.cli(['create', '--integration', '--title', 'Build failed [job-two-open]', '--description', 'd', '--requester', 'ci-bot'])).stdout.replace(
+        'Created ticket',
+        'created',
+      ),
+    );
     expect(newer).toBeGreaterThan(oldest);
     expect((await occurrence('job-two-open')).stdout).toBe(`updated #${oldest}\n`);
   });
@@ -87,12 +103,42 @@ describe('tkt create --dedup-key', () => {
     expect(quiet.stdout).toBe(`${id}\n`);
     const json = await h.cli(['--json', 'create', '--integration', '--title', 'T', '--description', 'd', '--requester', 'ci-bot', '--dedup-key', 'job-output']);
     expect(JSON.parse(json.stdout)).toEqual({ id, action: 'updated', key: 'job-output' });
-    const skipped = await h.cli(['--json', 'create', '--integration', '--title', 'T', '--description', 'd', '--requester', 'ci-bot', '--dedup-key', 'job-output', '--on-existing', 'skip']);
+    const skipped = await h.cli([
+      '--json',
+      'create',
+      '--integration',
+      '--title',
+      'T',
+      '--description',
+      'd',
+      '--requester',
+      'ci-bot',
+      '--dedup-key',
+      'job-output',
+      '--on-existing',
+      'skip',
+    ]);
     expect(JSON.parse(skipped.stdout)).toEqual({ id, action: 'skipped', key: 'job-output' });
   });
 
   it('works with register too, replying as the requester given by name', async () => {
-    const args = ['create', '--title', 'Nightly failed', '--description', 'd', '--requester', 'aberg', '--site', '1', '--department', '1', '--status', 'Open', '--dedup-key', 'job-register'];
+    const args = [
+      'create',
+      '--title',
+      'Nightly failed',
+      '--description',
+      'd',
+      '--requester',
+      'aberg',
+      '--site',
+      '1',
+      '--department',
+      '1',
+      '--status',
+      'Open',
+      '--dedup-key',
+      'job-register',
+    ];
     const first = createdIdOf((await h.cli(args)).stdout);
     expect((await h.cli(args)).stdout).toBe(`updated #${first}\n`);
     expect(routeCount(h, REGISTER)).toBeGreaterThan(0);
@@ -101,7 +147,27 @@ describe('tkt create --dedup-key', () => {
 
 describe('at a terminal', () => {
   it('asks for what is missing, confirms, then adds to the open ticket of the key', async () => {
-    const first = createdIdOf((await h.cli(['create', '--title', 'Printer jams', '--description', 'd', '--requester', 'aberg', '--site', '1', '--department', '1', '--status', 'Open', '--dedup-key', 'job-tty'])).stdout);
+    const first = createdIdOf(
+      (
+        await h.cli([
+          'create',
+          '--title',
+          'Printer jams',
+          '--description',
+          'd',
+          '--requester',
+          'aberg',
+          '--site',
+          '1',
+          '--department',
+          '1',
+          '--status',
+          'Open',
+          '--dedup-key',
+          'job-tty',
+        ])
+      ).stdout,
+    );
     const asked = await h.context({
       tty: true,
       answers: [
@@ -110,7 +176,10 @@ describe('at a terminal', () => {
         { kind: 'confirm', message: 'Create this ticket, or add it to the open ticket of key job-tty?', value: true },
       ],
     });
-    await run({ values: { title: 'Printer jams', description: 'again', requester: 'aberg', site: 'Remote' }, integration: false, dedupKey: 'job-tty' }, asked.ctx);
+    await run(
+      { values: { title: 'Printer jams', description: 'again', requester: 'aberg', site: 'Remote' }, integration: false, dedupKey: 'job-tty' },
+      asked.ctx,
+    );
     asked.prompter.assertDone();
     expect(asked.stdout()).toBe(`updated #${first}\n`);
   });
@@ -143,7 +212,11 @@ describe('which tickets carry the key', () => {
     const keyed = tickets.find((t) => t.ticketStatusId === OPEN)!;
     tickets.splice(tickets.indexOf(keyed), 1);
     keyed.title = 'Disk full [job-pages]';
-    for (const [index, ticket] of tickets.filter((t) => t.createdOn > keyed.createdOn).slice(0, 230).entries()) ticket.title = `job-pages noise ${index}`;
+    for (const [index, ticket] of tickets
+      .filter((t) => t.createdOn > keyed.createdOn)
+      .slice(0, 230)
+      .entries())
+      ticket.title = `job-pages noise ${index}`;
     void h.sandbox.state;
     const lists = routeCount(h, LIST);
     const result = await occurrence('job-pages', '--on-existing', 'skip');
@@ -172,13 +245,28 @@ describe('the key and dry runs', () => {
   });
 
   it('looks up and says the action in a dry run, changing nothing', async () => {
-    const none = await h.cli(['--json', 'create', '--integration', '--title', 'T', '--description', 'd', '--requester', 'ci-bot', '--dedup-key', 'job-dry', '--dry-run']);
+    const none = await h.cli([
+      '--json',
+      'create',
+      '--integration',
+      '--title',
+      'T',
+      '--description',
+      'd',
+      '--requester',
+      'ci-bot',
+      '--dedup-key',
+      'job-dry',
+      '--dry-run',
+    ]);
     expect(JSON.parse(none.stdout)).toMatchObject({ dryRun: true, action: 'created', id: null, key: 'job-dry', method: 'POST', path: '/api/TicketsApi/new' });
     const first = createdIdOf((await occurrence('job-dry')).stdout);
     const [creates, replies, version] = [routeCount(h, NEW), routeCount(h, REQREPLY), h.sandbox.state.conversations.length];
     const human = await occurrence('job-dry', '--dry-run');
     expect(human.code).toBe(0);
-    expect(human.stdout).toContain(`dry run: key job-dry: would update #${first}\ndry run: would send POST /api/TicketsApi/reqreply/${first} (nothing was sent)\n`);
+    expect(human.stdout).toContain(
+      `dry run: key job-dry: would update #${first}\ndry run: would send POST /api/TicketsApi/reqreply/${first} (nothing was sent)\n`,
+    );
     const skip = await occurrence('job-dry', '--dry-run', '--on-existing', 'skip');
     expect(skip.stdout).toBe(`dry run: key job-dry: would skip #${first} (nothing would be sent)\n`);
     expect([routeCount(h, NEW), routeCount(h, REQREPLY), h.sandbox.state.conversations.length]).toEqual([creates, replies, version]);
@@ -191,7 +279,11 @@ describe('a service that does more than the sandbox', () => {
     const ghost = { ticketId: 999_999, subject: 'Build failed [job-ghost]', status: 'Open', isDeleted: true, createdOn: '2020-01-01T00:00:00Z' };
     const front = await startFrontServer(h, (req, res, body) => {
       if (req.method !== 'POST' || req.url !== '/api/TicketsApi') return false;
-      void fetch(`${h.sandbox.url}/api/TicketsApi`, { method: 'POST', headers: { authorization: req.headers.authorization!, 'content-type': 'application/json' }, body }).then(async (passed) => {
+      void fetch(`${h.sandbox.url}/api/TicketsApi`, {
+        method: 'POST',
+        headers: { authorization: req.headers.authorization!, 'content-type': 'application/json' },
+        body,
+      }).then(async (passed) => {
         const items = (await passed.json()) as unknown[];
         const first = (JSON.parse(body.toString()) as { page: number }).page === 1;
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(first ? [ghost, ...items] : items));
@@ -199,7 +291,10 @@ describe('a service that does more than the sandbox', () => {
       return true;
     });
     try {
-      const result = await h.cli(['create', '--integration', '--title', 'Build failed', '--description', 'd', '--requester', 'ci-bot', '--dedup-key', 'job-ghost'], { env: frontEnv(h, front) });
+      const result = await h.cli(
+        ['create', '--integration', '--title', 'Build failed', '--description', 'd', '--requester', 'ci-bot', '--dedup-key', 'job-ghost'],
+        { env: frontEnv(h, front) },
+      );
       expect(result).toMatchObject({ code: 0, stderr: '' });
       expect(result.stdout).toMatch(/^created #\d+\n$/);
     } finally {

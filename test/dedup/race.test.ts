@@ -29,7 +29,11 @@ test(`${JOBS} concurrent create --dedup-key processes leave exactly one open tic
   try {
     const env = { ...process.env, TKT_URL: front.url, TKT_TOKEN: h.sandbox.issueToken('admin'), TKT_CONFIG_DIR: h.configDir, CI: 'true' };
     const job = (n: number) =>
-      promisify(execFile)('node', [BIN, 'create', '--integration', '--title', 'Unit tests failed', '--description', `run ${n}`, '--requester', 'ci-bot', '--dedup-key', KEY], { env });
+      promisify(execFile)(
+        'node',
+        [BIN, 'create', '--integration', '--title', 'Unit tests failed', '--description', `run ${n}`, '--requester', 'ci-bot', '--dedup-key', KEY],
+        { env },
+      );
     const results = await Promise.all(Array.from({ length: JOBS }, (_, n) => job(n + 1)));
 
     const keyed = h.sandbox.state.tickets.filter((t) => t.title === `Unit tests failed [${KEY}]`);

@@ -6,17 +6,74 @@ import { addFieldOptions, assertFieldsApply, fieldOfOption, missingRequired, pic
 
 describe('field table', () => {
   it('maps each endpoint to the form fields of its spec model', () => {
-    const formFields = (endpoint: 'register' | 'new' | 'update') => fieldsFor(endpoint).map((s) => s.formField).filter((f) => f !== '').sort();
+    const formFields = (endpoint: 'register' | 'new' | 'update') =>
+      fieldsFor(endpoint)
+        .map((s) => s.formField)
+        .filter((f) => f !== '')
+        .sort();
     expect(formFields('register')).toEqual(
-      ['AssignedUser', 'Cc', 'ClientId', 'CreatorId', 'DepartmentId', 'Description', 'DueDate', 'GroupId', 'Guid', 'ImpactId', 'ItemId', 'SLAId', 'SelectedTags',
-        'ServiceId', 'SiteId', 'TicketCategoryId', 'TicketPriorityId', 'TicketStatusId', 'TicketSubCategoryId', 'TicketType', 'TierLevelId', 'Title', 'UrgencyId'].sort(),
+      [
+        'AssignedUser',
+        'Cc',
+        'ClientId',
+        'CreatorId',
+        'DepartmentId',
+        'Description',
+        'DueDate',
+        'GroupId',
+        'Guid',
+        'ImpactId',
+        'ItemId',
+        'SLAId',
+        'SelectedTags',
+        'ServiceId',
+        'SiteId',
+        'TicketCategoryId',
+        'TicketPriorityId',
+        'TicketStatusId',
+        'TicketSubCategoryId',
+        'TicketType',
+        'TierLevelId',
+        'Title',
+        'UrgencyId',
+      ].sort(),
     );
     expect(formFields('new')).toEqual(
-      ['ClientId', 'DepartmentId', 'Description', 'Email', 'GroupId', 'Requester', 'SiteId', 'TicketCategoryId', 'TicketPriorityId', 'TicketStatusId', 'TierLevelId', 'Title'].sort(),
+      [
+        'ClientId',
+        'DepartmentId',
+        'Description',
+        'Email',
+        'GroupId',
+        'Requester',
+        'SiteId',
+        'TicketCategoryId',
+        'TicketPriorityId',
+        'TicketStatusId',
+        'TierLevelId',
+        'Title',
+      ].sort(),
     );
     expect(formFields('update')).toEqual(
-      ['AssignedUser', 'ClientId', 'CreatorId', 'DepartmentId', 'DueDate', 'GroupId', 'ImpactId', 'ItemId', 'ServiceId', 'SiteId', 'TicketCategoryId',
-        'TicketPriorityId', 'TicketStatusId', 'TicketSubCategoryId', 'TicketType', 'TierLevelId', 'UrgencyId'].sort(),
+      [
+        'AssignedUser',
+        'ClientId',
+        'CreatorId',
+        'DepartmentId',
+        'DueDate',
+        'GroupId',
+        'ImpactId',
+        'ItemId',
+        'ServiceId',
+        'SiteId',
+        'TicketCategoryId',
+        'TicketPriorityId',
+        'TicketStatusId',
+        'TicketSubCategoryId',
+        'TicketType',
+        'TierLevelId',
+        'UrgencyId',
+      ].sort(),
     );
   });
 
@@ -30,7 +87,7 @@ describe('field table', () => {
     expect(pickFieldValues(command.opts())).toEqual({ tag: ['1', '2'], site: 'HQ', attach: ['a.txt'] });
   });
 
-  it('tells the options it made from a command\'s own option of the same name', () => {
+  it("tells the options it made from a command's own option of the same name", () => {
     const command = addFieldOptions(new Command('create'), ['register', 'new']).option('--from <file>', 'rows');
     const list = new Command('list').option('--status <name>', 'only tickets in this status');
 

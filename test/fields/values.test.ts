@@ -17,7 +17,11 @@ function usageError(fn: () => unknown): UsageError {
 
 describe('checkFields', () => {
   it('accepts and converts every kind of value', () => {
-    const checked = checkFields('register', { title: 'x'.repeat(255), due: '+2h', tag: ['1', '2,3'], sla: '7', type: 'Ticket', site: ' HQ ', attach: ['a', 'b'] }, NOW);
+    const checked = checkFields(
+      'register',
+      { title: 'x'.repeat(255), due: '+2h', tag: ['1', '2,3'], sla: '7', type: 'Ticket', site: ' HQ ', attach: ['a', 'b'] },
+      NOW,
+    );
     const byKey = Object.fromEntries(checked.fields.map((f) => [f.spec.key, f]));
     expect(byKey.title?.value).toHaveLength(255);
     expect(byKey.due?.value).toBe('2026-11-22T12:00:00.000Z');
@@ -69,7 +73,9 @@ describe('resolveFields', () => {
   };
 
   it('turns names into IDs with labels, and files into uploads', async () => {
-    const resolved = await resolveFields(checkFields('register', { site: 'HQ', requester: 'Anna', sla: '3', attach: ['f.txt'] }, NOW), lookups, { labels: true });
+    const resolved = await resolveFields(checkFields('register', { site: 'HQ', requester: 'Anna', sla: '3', attach: ['f.txt'] }, NOW), lookups, {
+      labels: true,
+    });
     expect(resolved.form).toEqual({ fields: { SiteId: 1, CreatorId: 'u-anna', SLAId: 3 }, files: ['f.txt'] });
     expect(resolved.labels).toEqual({ SiteId: 'hq', CreatorId: 'anna' });
   });

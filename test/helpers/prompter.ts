@@ -60,9 +60,7 @@ export function createScriptedPrompter(answers: readonly ScriptedAnswer[]): Scri
 
   function pick<T>(kind: 'select' | 'search', message: string, choices: readonly Choice<T>[]): T {
     const answer = next({ kind, message, choices: choices.map((c) => c.name) });
-    const found = choices.find((choice) =>
-      'name' in answer ? choice.name === answer.name : 'value' in answer && Object.is(choice.value, answer.value),
-    );
+    const found = choices.find((choice) => ('name' in answer ? choice.name === answer.name : 'value' in answer && Object.is(choice.value, answer.value)));
     if (found === undefined) {
       const wanted = 'name' in answer ? `name "${answer.name}"` : `value ${JSON.stringify(scriptedValue(answer))}`;
       throw new Error(`${kind} "${message}" has no choice with ${wanted}; choices: ${choices.map((c) => c.name).join(', ')}`);

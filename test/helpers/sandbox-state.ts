@@ -97,22 +97,28 @@ export async function startFrontServer(
   return startServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => void (options.gate?.(req, res) ?? Promise.resolve()).then(() => setTimeout(() => {
-      const body = Buffer.concat(chunks);
-      if (answer(req, res, body)) return;
-      const headers: Record<string, string> = {};
-      for (const name of ['authorization', 'content-type'] as const) {
-        const value = req.headers[name];
-        if (value !== undefined) headers[name] = value;
-      }
-      const method = req.method ?? 'GET';
-      void fetch(`${h.sandbox.url}${req.url ?? '/'}`, { method, headers, body: body.length > 0 ? body : undefined })
-        .then(async (passed) => {
-          res.writeHead(passed.status, { 'content-type': passed.headers.get('content-type') ?? 'application/json' });
-          res.end(Buffer.from(await passed.arrayBuffer()));
-        })
-        .catch(() => res.writeHead(502).end());
-    }, options.holdMs ?? 0)));
+    req.on(
+      'end',
+      () =>
+        void (options.gate?.(req, res) ?? Promise.resolve()).then(() =>
+          setTimeout(() => {
+            const body = Buffer.concat(chunks);
+            if (answer(req, res, body)) return;
+            const headers: Record<string, string> = {};
+            for (const name of ['authorization', 'content-type'] as const) {
+              const value = req.headers[name];
+              if (value !== undefined) headers[name] = value;
+            }
+            const method = req.method ?? 'GET';
+            void fetch(`${h.sandbox.url}${req.url ?? '/'}`, { method, headers, body: body.length > 0 ? body : undefined })
+              .then(async (passed) => {
+                res.writeHead(passed.status, { 'content-type': passed.headers.get('content-type') ?? 'application/json' });
+                res.end(Buffer.from(await passed.arrayBuffer()));
+              })
+              .catch(() => res.writeHead(502).end());
+          }, options.holdMs ?? 0),
+        ),
+    );
   });
 }
 

@@ -20,12 +20,21 @@ describe('the MCP Inspector CLI against tkt mcp', () => {
 
   // The Inspector looks for its package.json relative to the working directory: run it from its build folder.
   const inspect = async (...args: string[]) =>
-    JSON.parse((await run(process.execPath, ['index.js', process.execPath, BIN, 'mcp', '--url', h.sandbox.url, ...args], { cwd: inspectorBuild, env: childEnv({ TKT_CONFIG_DIR: h.configDir }) })).stdout) as Record<string, unknown>;
+    JSON.parse(
+      (
+        await run(process.execPath, ['index.js', process.execPath, BIN, 'mcp', '--url', h.sandbox.url, ...args], {
+          cwd: inspectorBuild,
+          env: childEnv({ TKT_CONFIG_DIR: h.configDir }),
+        })
+      ).stdout,
+    ) as Record<string, unknown>;
 
   it('lists the read tools and calls list_tickets', async () => {
     const listed = (await inspect('--method', 'tools/list')) as { tools: { name: string }[] };
     expect(listed.tools.map((tool) => tool.name)).toEqual(['list_tickets', 'get_ticket', 'my_queue', 'lookups']);
-    const called = (await inspect('--method', 'tools/call', '--tool-name', 'list_tickets', '--tool-arg', 'limit=3')) as { structuredContent: { tickets: { id: number; title: string }[] } };
+    const called = (await inspect('--method', 'tools/call', '--tool-name', 'list_tickets', '--tool-arg', 'limit=3')) as {
+      structuredContent: { tickets: { id: number; title: string }[] };
+    };
     expect(called.structuredContent.tickets).toHaveLength(3);
     for (const ticket of called.structuredContent.tickets) expect(h.sandbox.state.tickets.find((t) => t.id === ticket.id)?.title).toBe(ticket.title);
   });

@@ -76,9 +76,12 @@ export async function rawMcp(args: string[], env: Record<string, string>): Promi
       waiting.get(id)?.(message);
     }
   });
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stderr })));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, stderr })),
+  );
   const send = (message: Record<string, unknown>) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
-  const response = (id: number) => new Promise<Record<string, unknown>>((resolve) => (responses.has(id) ? resolve(responses.get(id)!) : waiting.set(id, resolve)));
+  const response = (id: number) =>
+    new Promise<Record<string, unknown>>((resolve) => (responses.has(id) ? resolve(responses.get(id)!) : waiting.set(id, resolve)));
   send({ id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
   await response(0);
   send({ method: 'notifications/initialized' });

@@ -127,12 +127,19 @@ describe('tkt mcp: the read tools', () => {
   });
 
   it('get_ticket: the fields by name, the description, and the last N conversation entries', async () => {
-    const withTalk = h.sandbox.state.conversations.reduce((counts, entry) => counts.set(entry.ticketId, (counts.get(entry.ticketId) ?? 0) + 1), new Map<number, number>());
+    const withTalk = h.sandbox.state.conversations.reduce(
+      (counts, entry) => counts.set(entry.ticketId, (counts.get(entry.ticketId) ?? 0) + 1),
+      new Map<number, number>(),
+    );
     const [id, total] = [...withTalk.entries()].sort((a, b) => b[1] - a[1])[0]!;
     await withMcp([], async (mcp) => {
       const result = await mcp.call('get_ticket', { id, comments: 1 });
       expect(result.isError).toBeFalsy();
-      const { ticket, conversation, conversation_total } = result.structuredContent as { ticket: Record<string, string | number>; conversation: { message?: string }[]; conversation_total: number };
+      const { ticket, conversation, conversation_total } = result.structuredContent as {
+        ticket: Record<string, string | number>;
+        conversation: { message?: string }[];
+        conversation_total: number;
+      };
       const stored = ticketById(h, id);
       expect(ticket.id).toBe(id);
       expect(ticket.title).toBe(stored.title);

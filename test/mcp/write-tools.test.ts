@@ -7,7 +7,13 @@ import { ticketById, unusedTicket, useHarness, userId } from '../helpers/sandbox
 import { ensureBuilt } from '../helpers/terminal.js';
 import { connectMcp, textOf, type McpSession } from './mcp-process.js';
 
-type Change = { id?: number; changed?: boolean; note?: string; dry_run?: boolean; requests?: { method: string; path: string; fields?: Record<string, unknown> }[] };
+type Change = {
+  id?: number;
+  changed?: boolean;
+  note?: string;
+  dry_run?: boolean;
+  requests?: { method: string; path: string; fields?: Record<string, unknown> }[];
+};
 
 describe('tkt mcp: the write tools', () => {
   let h: Harness;
@@ -22,7 +28,10 @@ describe('tkt mcp: the write tools', () => {
 
   const status = (name: string) => h.sandbox.state.lookups.status.find((s) => s.status === name)!.id;
   const isOpen = (t: { ticketStatusId: number }) => [status('Open'), status('In Progress')].includes(t.ticketStatusId);
-  const writes = () => Object.entries(h.sandbox.stats.byRoute).filter(([route]) => !route.startsWith('GET ')).reduce((sum, [, count]) => sum + count, 0);
+  const writes = () =>
+    Object.entries(h.sandbox.stats.byRoute)
+      .filter(([route]) => !route.startsWith('GET '))
+      .reduce((sum, [, count]) => sum + count, 0);
   async function change(name: string, args: Record<string, unknown>): Promise<Change> {
     const result = await mcp.call(name, args);
     expect(result.isError, textOf(result)).toBeFalsy();
@@ -95,7 +104,15 @@ describe('tkt mcp: the write tools', () => {
   });
 
   it('create_ticket creates the ticket with its names resolved', async () => {
-    const created = await change('create_ticket', { title: 'Printer jam on floor 2', description: 'Paper stuck', requester: 'aberg', site: 'head', department: 'IT', status: 'open', priority: 'low' });
+    const created = await change('create_ticket', {
+      title: 'Printer jam on floor 2',
+      description: 'Paper stuck',
+      requester: 'aberg',
+      site: 'head',
+      department: 'IT',
+      status: 'open',
+      priority: 'low',
+    });
     const ticket = ticketById(h, created.id!);
     expect(ticket.title).toBe('Printer jam on floor 2');
     expect(ticket.creatorId).toBe(userId(h, 'aberg'));

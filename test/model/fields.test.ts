@@ -26,14 +26,39 @@ describe('the field table', () => {
     expect(new Set(keys).size).toBe(keys.length);
 
     const requester = (endpoint: 'register' | 'new' | 'update') => fieldsFor(endpoint).find((spec) => spec.key === 'requester');
-    expect(requester('register')).toMatchObject({ formField: 'CreatorId', label: 'Requester', value: { type: 'lookup', kind: 'requester' }, ask: { search: true } });
+    expect(requester('register')).toMatchObject({
+      formField: 'CreatorId',
+      label: 'Requester',
+      value: { type: 'lookup', kind: 'requester' },
+      ask: { search: true },
+    });
     expect(requester('update')).toMatchObject({ formField: 'CreatorId' });
-    expect(requester('new')).toMatchObject({ formField: 'Requester', label: 'Requester username', value: { type: 'lookup', kind: 'requester', as: 'username' }, ask: {} });
+    expect(requester('new')).toMatchObject({
+      formField: 'Requester',
+      label: 'Requester username',
+      value: { type: 'lookup', kind: 'requester', as: 'username' },
+      ask: {},
+    });
   });
 
   it('derives the lookup kinds from the lookup rows, each kind named after its option', () => {
     expect(LOOKUP_KINDS).toEqual(keysWhere((spec) => spec.value.type === 'lookup'));
-    expect(LOOKUP_KINDS).toEqual(expect.arrayContaining(['assignee', 'category', 'client', 'department', 'group', 'item', 'level', 'priority', 'requester', 'site', 'status', 'subcategory']));
+    expect(LOOKUP_KINDS).toEqual(
+      expect.arrayContaining([
+        'assignee',
+        'category',
+        'client',
+        'department',
+        'group',
+        'item',
+        'level',
+        'priority',
+        'requester',
+        'site',
+        'status',
+        'subcategory',
+      ]),
+    );
     expect(isLookupKind('site')).toBe(true);
     expect(isLookupKind('sla')).toBe(false);
   });
@@ -52,7 +77,20 @@ describe('the field table', () => {
   });
 
   it("derives show's header from the rows' places: status first, every lookup once", () => {
-    expect(HEADER_FIELDS.map((spec) => spec.key).slice(0, 12)).toEqual(['status', 'priority', 'requester', 'assignee', 'site', 'department', 'category', 'subcategory', 'item', 'group', 'level', 'client']);
+    expect(HEADER_FIELDS.map((spec) => spec.key).slice(0, 12)).toEqual([
+      'status',
+      'priority',
+      'requester',
+      'assignee',
+      'site',
+      'department',
+      'category',
+      'subcategory',
+      'item',
+      'group',
+      'level',
+      'client',
+    ]);
     expect(HEADER_FIELDS.map((spec) => spec.key).sort()).toEqual([...LOOKUP_KINDS].sort());
     expect(new Set(HEADER_FIELDS.map((spec) => spec.header.place)).size).toBe(HEADER_FIELDS.length);
   });

@@ -5,16 +5,42 @@ import { readListItem, readTicket } from '../../src/model/ticket.js';
 
 describe('readListItem', () => {
   it('reads the sandbox list item (ticketId, subject, plain names)', () => {
-    const item = { ticketId: 7, subject: 'Printer on fire', status: 'Open', priority: 'High', requester: 'Anna Berg', assignee: null, dueDate: '2026-11-20T12:00:00Z', createdOn: '2026-11-01T08:00:00Z', isOverdue: true };
+    const item = {
+      ticketId: 7,
+      subject: 'Printer on fire',
+      status: 'Open',
+      priority: 'High',
+      requester: 'Anna Berg',
+      assignee: null,
+      dueDate: '2026-11-20T12:00:00Z',
+      createdOn: '2026-11-01T08:00:00Z',
+      isOverdue: true,
+    };
     const ticket = readListItem(item);
 
-    expect(ticket).toMatchObject({ raw: item, id: 7, title: 'Printer on fire', status: 'Open', priority: 'High', requester: 'Anna Berg', assignee: undefined, overdue: true, settled: false });
+    expect(ticket).toMatchObject({
+      raw: item,
+      id: 7,
+      title: 'Printer on fire',
+      status: 'Open',
+      priority: 'High',
+      requester: 'Anna Berg',
+      assignee: undefined,
+      overdue: true,
+      settled: false,
+    });
     expect(ticket.due?.toISOString()).toBe('2026-11-20T12:00:00.000Z');
     expect(ticket.created?.toISOString()).toBe('2026-11-01T08:00:00.000Z');
   });
 
   it('reads PascalCase members as camelCase ones', () => {
-    const ticket = readListItem({ TicketId: 8, Title: 'VPN', Status: { Id: 2, Status: 'On Hold' }, DueDate: '2026-11-20T12:00:00Z', CreatedOn: '2026-11-01T08:00:00Z' });
+    const ticket = readListItem({
+      TicketId: 8,
+      Title: 'VPN',
+      Status: { Id: 2, Status: 'On Hold' },
+      DueDate: '2026-11-20T12:00:00Z',
+      CreatedOn: '2026-11-01T08:00:00Z',
+    });
 
     expect(ticket).toMatchObject({ id: 8, title: 'VPN', status: 'On Hold' });
     expect(ticket.field('status')).toMatchObject({ said: true, id: 2, name: 'On Hold' });
@@ -23,7 +49,15 @@ describe('readListItem', () => {
   });
 
   it('reads the other names a list may use for a field', () => {
-    const ticket = readListItem({ ticketNumber: '9', statusName: 'Closed', ticketPriority: { id: 3, priority: 'Low' }, requesterName: 'Omar', assignedUserName: 'Lea', due: '2026-11-20', created: '2026-11-01' });
+    const ticket = readListItem({
+      ticketNumber: '9',
+      statusName: 'Closed',
+      ticketPriority: { id: 3, priority: 'Low' },
+      requesterName: 'Omar',
+      assignedUserName: 'Lea',
+      due: '2026-11-20',
+      created: '2026-11-01',
+    });
 
     expect(ticket).toMatchObject({ id: '9', status: 'Closed', priority: 'Low', requester: 'Omar', assignee: 'Lea', settled: true, overdue: false });
     expect(ticket.due).toBeDefined();
@@ -96,7 +130,17 @@ describe('readTicket', () => {
     site: { id: 2, title: 'HQ' },
     status: { id: 5, status: 'Closed', statusType: 2 },
     resolution: { details: 'Replaced.', submitBy: 'u-3', submitDate: '2026-11-03T08:00:00Z' },
-    conversations: [{ type: 'RequesterReply', from: { fullName: 'Anna Berg' }, to: 'desk@example.com', subject: 'Re', message: 'Thanks', isDraft: true, createdOn: '2026-11-02T09:00:00Z' }],
+    conversations: [
+      {
+        type: 'RequesterReply',
+        from: { fullName: 'Anna Berg' },
+        to: 'desk@example.com',
+        subject: 'Re',
+        message: 'Thanks',
+        isDraft: true,
+        createdOn: '2026-11-02T09:00:00Z',
+      },
+    ],
     attachments: [{ fileName: 'log.txt', size: 2048, createdOn: '2026-11-02T10:00:00Z' }],
   };
 
@@ -128,7 +172,16 @@ describe('readTicket', () => {
     const ticket = readTicket(detail);
 
     expect(ticket.conversation).toEqual([
-      { type: 'RequesterReply', draft: true, from: 'Anna Berg', to: 'desk@example.com', cc: undefined, at: new Date('2026-11-02T09:00:00Z'), subject: 'Re', message: 'Thanks' },
+      {
+        type: 'RequesterReply',
+        draft: true,
+        from: 'Anna Berg',
+        to: 'desk@example.com',
+        cc: undefined,
+        at: new Date('2026-11-02T09:00:00Z'),
+        subject: 'Re',
+        message: 'Thanks',
+      },
     ]);
     expect(ticket.attachments).toEqual([{ name: 'log.txt', size: 2048, at: new Date('2026-11-02T10:00:00Z') }]);
     expect(ticket.resolution).toEqual({ by: 'u-3', at: new Date('2026-11-03T08:00:00Z'), details: 'Replaced.' });
@@ -153,8 +206,16 @@ describe('readTicket', () => {
     expect(ticket.attachments[0]).toEqual({ name: 'a.png', size: undefined, at: undefined });
   });
 
-  it('gives the update form the current values: own members as they are, else the related record\'s ID', () => {
-    const ticket = readTicket({ Id: 7, SiteId: 2, category: { id: 4, name: 'Network' }, creator: { id: 'u-1' }, TicketPriorityId: null, assignedUser: null, assignee: null });
+  it("gives the update form the current values: own members as they are, else the related record's ID", () => {
+    const ticket = readTicket({
+      Id: 7,
+      SiteId: 2,
+      category: { id: 4, name: 'Network' },
+      creator: { id: 'u-1' },
+      TicketPriorityId: null,
+      assignedUser: null,
+      assignee: null,
+    });
 
     expect(ticket.field('site').value).toBe(2);
     expect(ticket.field('category').value).toBe(4);
@@ -166,6 +227,14 @@ describe('readTicket', () => {
   it('reads a detail with none of the optional parts as empty, not as an error', () => {
     const ticket = readTicket({ id: 1 });
 
-    expect(ticket).toMatchObject({ id: 1, description: undefined, resolution: undefined, conversation: [], attachments: [], requesterEmail: undefined, templateId: undefined });
+    expect(ticket).toMatchObject({
+      id: 1,
+      description: undefined,
+      resolution: undefined,
+      conversation: [],
+      attachments: [],
+      requesterEmail: undefined,
+      templateId: undefined,
+    });
   });
 });

@@ -5,8 +5,10 @@ import { createTestIO } from '../helpers/io.js';
 
 describe('compileQuery', () => {
   it('marks projections over the whole array as elementwise, and nothing else', () => {
-    for (const expression of ['[].id', '[*].id', "[?status=='Open'].id", '[].{a: a}', '[]']) expect(compileQuery(expression).elementwise, expression).toBe(true);
-    for (const expression of ['length(@)', '[0]', '[:5].id', '[].id | sort(@)', 'id', 'a[].b']) expect(compileQuery(expression).elementwise, expression).toBe(false);
+    for (const expression of ['[].id', '[*].id', "[?status=='Open'].id", '[].{a: a}', '[]'])
+      expect(compileQuery(expression).elementwise, expression).toBe(true);
+    for (const expression of ['length(@)', '[0]', '[:5].id', '[].id | sort(@)', 'id', 'a[].b'])
+      expect(compileQuery(expression).elementwise, expression).toBe(false);
   });
 
   it('gives the same result page by page as over the whole array when elementwise', () => {

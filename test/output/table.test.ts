@@ -52,10 +52,19 @@ describe('renderTable on a terminal', () => {
       { header: 'ASSIGNEE', key: 'assignee', shrink: true, minWidth: 8, priority: 1 },
     ];
     const tickets: Row[] = [
-      { id: 1031, status: 'In Progress', title: 'Mouse double-clicks on every single click since Monday', requester: 'Jörg Müller', assignee: 'Tom Technician' },
+      {
+        id: 1031,
+        status: 'In Progress',
+        title: 'Mouse double-clicks on every single click since Monday',
+        requester: 'Jörg Müller',
+        assignee: 'Tom Technician',
+      },
       { id: 1029, status: 'Open', title: 'Shared drive not mapped after the migration', requester: 'Anna Berg', assignee: '-' },
     ];
-    const header = (width: number) => lines(renderTable(ticketColumns, tickets, { width, color: false }))[0]!.trim().split(/ {2,}/);
+    const header = (width: number) =>
+      lines(renderTable(ticketColumns, tickets, { width, color: false }))[0]!
+        .trim()
+        .split(/ {2,}/);
     /** The title column's width: from TITLE to the next header less the gap, or the first row's title when it is the last column. */
     const titleWidth = (width: number) => {
       const [head = '', first = ''] = lines(renderTable(ticketColumns, tickets, { width, color: false }));
@@ -118,9 +127,23 @@ describe('renderTable on a terminal', () => {
     expect(out).not.toMatch(/[│┌─]/);
   });
 
-  it("keeps columns straight as Ink measures them (string-width): ©, ☀, a flag, Hangul Jamo Extended, CJK, ZWJ emoji", () => {
-    const titles = ['© 2026 licence', '☀ solar panel', 'Berlin 🇩🇪 office', 'ꥠꥡ jamo', '漢字 printer', 'dev 👩‍💻 laptop', 'สวัสดี Thai marks', 'x\u200bzero width', 'plain'];
-    const out = renderTable(columns, titles.map((title, i) => ({ id: i + 1, title, status: 'Open' })), { width: 80, color: false });
+  it('keeps columns straight as Ink measures them (string-width): ©, ☀, a flag, Hangul Jamo Extended, CJK, ZWJ emoji', () => {
+    const titles = [
+      '© 2026 licence',
+      '☀ solar panel',
+      'Berlin 🇩🇪 office',
+      'ꥠꥡ jamo',
+      '漢字 printer',
+      'dev 👩‍💻 laptop',
+      'สวัสดี Thai marks',
+      'x\u200bzero width',
+      'plain',
+    ];
+    const out = renderTable(
+      columns,
+      titles.map((title, i) => ({ id: i + 1, title, status: 'Open' })),
+      { width: 80, color: false },
+    );
     // The column each line's STATUS cell starts at, as the terminal (and triage's Ink) counts.
     const starts = lines(out).map((line) => stringWidth(line.slice(0, line.search(/STATUS|Open/))));
     expect(new Set(starts).size).toBe(1);
@@ -141,16 +164,18 @@ describe('measureTable / fitTable', () => {
     const natural = measureTable(columns, rows);
     expect(natural).toEqual([5, 68, 7]);
     const table = fitTable(columns, natural, { width: 40, color: false });
-    expect([table.header, table.line(rows[1]!)].join('\n')).toBe(lines(renderTable(columns, rows, { width: 40, color: false })).filter((_line, i) => i !== 1).join('\n'));
+    expect([table.header, table.line(rows[1]!)].join('\n')).toBe(
+      lines(renderTable(columns, rows, { width: 40, color: false }))
+        .filter((_line, i) => i !== 1)
+        .join('\n'),
+    );
   });
 });
 
 describe('renderTable plain (piped)', () => {
   it('prints tab-separated rows without header, truncation or borders', async () => {
     const out = await renderTable(columns, rows, { width: 20, color: false, plain: true });
-    expect(out).toBe(
-      '7\tPrinter on floor 2 keeps jamming whenever anyone prints double-sided\tOpen\n12345\tVPN\tOn Hold\n',
-    );
+    expect(out).toBe('7\tPrinter on floor 2 keeps jamming whenever anyone prints double-sided\tOpen\n12345\tVPN\tOn Hold\n');
   });
 
   it('keeps one row per line even when cells hold tabs or newlines', async () => {
@@ -174,9 +199,7 @@ describe('renderKeyValue', () => {
       ],
       { color: false },
     );
-    expect(out).toBe(
-      ['Title:        VPN down', 'Description:  line one', '              line two', 'ID:           42', ''].join('\n'),
-    );
+    expect(out).toBe(['Title:        VPN down', 'Description:  line one', '              line two', 'ID:           42', ''].join('\n'));
   });
 
   it('wraps long values by words to the width, continuing under the value column', () => {

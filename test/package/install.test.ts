@@ -45,7 +45,10 @@ beforeAll(() => {
   symlinkSync(path.join(root, 'node_modules'), path.join(source, 'node_modules'));
   const packed = spawnSync(npm, ['pack', '--pack-destination', work], { cwd: source, env, encoding: 'utf8' });
   expect(packed.status, packed.stderr).toBe(0);
-  tarball = path.join(work, readdirSync(work).find((name) => name.endsWith('.tgz'))!);
+  tarball = path.join(
+    work,
+    readdirSync(work).find((name) => name.endsWith('.tgz'))!,
+  );
   prefix = path.join(work, 'prefix');
   mkdirSync(prefix);
   const installed = spawnSync(

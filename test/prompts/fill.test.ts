@@ -54,14 +54,21 @@ describe('fillTicketFields', () => {
       { kind: 'input', message: 'Title', value: 'Asked title' },
       { kind: 'select', message: 'Status', name: 'On Hold' },
     ]);
-    const filled = await fillTicketFields(run.ctx, run.lookups, { description: 'd', requester: 'aberg', site: 'HQ', department: '1', priority: 'Low' }, { endpoint: 'register', optional: false });
+    const filled = await fillTicketFields(
+      run.ctx,
+      run.lookups,
+      { description: 'd', requester: 'aberg', site: 'HQ', department: '1', priority: 'Low' },
+      { endpoint: 'register', optional: false },
+    );
     run.prompter.assertDone();
     expect(filled).toEqual({ title: 'Asked title', description: 'd', requester: 'aberg', site: 'HQ', department: '1', status: '3', priority: 'Low' });
   });
 
   it('refuses an over-long title at the prompt', async () => {
     const run = await prompting([{ kind: 'input', message: 'Title', value: 'x'.repeat(256) }]);
-    await expect(fillTicketFields(run.ctx, run.lookups, { description: 'd', requester: 'r' }, { endpoint: 'new', optional: false })).rejects.toThrow(/at most 255/);
+    await expect(fillTicketFields(run.ctx, run.lookups, { description: 'd', requester: 'r' }, { endpoint: 'new', optional: false })).rejects.toThrow(
+      /at most 255/,
+    );
   });
 
   it('asks sub-category only after a category, and item only after a sub-category', async () => {
@@ -71,7 +78,12 @@ describe('fillTicketFields', () => {
       { kind: 'select', message: 'Group', name: 'Applications' },
       { kind: 'search', message: 'Assignee', name: '(none)' },
     ]);
-    const filled = await fillTicketFields(run.ctx, run.lookups, { title: 't', description: 'd', requester: 'aberg', site: '1', department: '1', status: '1' }, { endpoint: 'register', optional: true });
+    const filled = await fillTicketFields(
+      run.ctx,
+      run.lookups,
+      { title: 't', description: 'd', requester: 'aberg', site: '1', department: '1', status: '1' },
+      { endpoint: 'register', optional: true },
+    );
     run.prompter.assertDone();
     expect(filled.group).toBe('4');
     expect(filled).not.toHaveProperty('category');

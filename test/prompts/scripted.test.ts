@@ -31,9 +31,7 @@ describe('createScriptedPrompter', () => {
   });
 
   it('fails loudly on the wrong kind, the wrong message, or an unknown choice', async () => {
-    await expect(createScriptedPrompter([{ kind: 'confirm', value: true }]).input({ message: 'Title' })).rejects.toThrow(
-      /answered by a scripted confirm/,
-    );
+    await expect(createScriptedPrompter([{ kind: 'confirm', value: true }]).input({ message: 'Title' })).rejects.toThrow(/answered by a scripted confirm/);
     await expect(createScriptedPrompter([{ kind: 'input', value: 'x', message: 'Subject' }]).input({ message: 'Title' })).rejects.toThrow(
       /does not mention "Subject"/,
     );
@@ -43,7 +41,10 @@ describe('createScriptedPrompter', () => {
   });
 
   it('fails when asked more than scripted, and assertDone fails when answers are left', async () => {
-    const prompter = createScriptedPrompter([{ kind: 'input', value: 'a' }, { kind: 'confirm', value: true }]);
+    const prompter = createScriptedPrompter([
+      { kind: 'input', value: 'a' },
+      { kind: 'confirm', value: true },
+    ]);
     await prompter.input({ message: 'First' });
     expect(() => prompter.assertDone()).toThrow(/1 scripted answer\(s\) never asked for/);
     await prompter.confirm({ message: 'Sure?' });
@@ -55,7 +56,7 @@ describe('createScriptedPrompter', () => {
     await expect(prompter.select({ message: 'Site', choices: priorities })).rejects.toBeInstanceOf(InterruptedError);
   });
 
-  it('runs the command\'s validate on scripted input', async () => {
+  it("runs the command's validate on scripted input", async () => {
     const prompter = createScriptedPrompter([{ kind: 'input', value: '' }]);
     await expect(prompter.input({ message: 'Title', validate: (v) => (v === '' ? 'required' : true) })).rejects.toThrow(/rejected: required/);
   });

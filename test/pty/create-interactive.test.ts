@@ -133,17 +133,20 @@ describe.skipIf(skipWithout(['tmux'], 'test/pty/create-interactive.test.ts'))('t
     expect(fixture.sandbox.state.tickets.length).toBe(count);
   });
 
-  it.skipIf(skipWithout(['pgrep'], 'test/pty/create-interactive.test.ts (SIGTERM)'))('SIGTERM at a prompt (a cancelled job) closes the prompt, exits 143 and creates nothing', async () => {
-    const count = fixture.sandbox.state.tickets.length;
-    const s = await startCreate();
-    await waitFor(s, '? Title');
-    // The pane's shell runs `node ... create`: its one node child is tkt.
-    const pane = (await terminal.tmux('display-message', '-p', '-t', s, '#{pane_pid}')).trim();
-    // By parent only: Node 24 names its main thread, so the process is not called "node" there.
-    const { stdout } = await promisify(execFile)('pgrep', ['-P', pane]);
-    process.kill(Number(stdout.trim().split('\n')[0]), 'SIGTERM');
-    const shown = await waitFor(s, '[exit ');
-    expect(shown).toContain('[exit 143]');
-    expect(fixture.sandbox.state.tickets.length).toBe(count);
-  });
+  it.skipIf(skipWithout(['pgrep'], 'test/pty/create-interactive.test.ts (SIGTERM)'))(
+    'SIGTERM at a prompt (a cancelled job) closes the prompt, exits 143 and creates nothing',
+    async () => {
+      const count = fixture.sandbox.state.tickets.length;
+      const s = await startCreate();
+      await waitFor(s, '? Title');
+      // The pane's shell runs `node ... create`: its one node child is tkt.
+      const pane = (await terminal.tmux('display-message', '-p', '-t', s, '#{pane_pid}')).trim();
+      // By parent only: Node 24 names its main thread, so the process is not called "node" there.
+      const { stdout } = await promisify(execFile)('pgrep', ['-P', pane]);
+      process.kill(Number(stdout.trim().split('\n')[0]), 'SIGTERM');
+      const shown = await waitFor(s, '[exit ');
+      expect(shown).toContain('[exit 143]');
+      expect(fixture.sandbox.state.tickets.length).toBe(count);
+    },
+  );
 });

@@ -58,7 +58,7 @@ describe.skipIf(skip)('tkt and the editor at a real terminal', () => {
     };
   }
 
-  it('replies with a real vim: every key typed there is vim\'s, and the status line stays', async () => {
+  it("replies with a real vim: every key typed there is vim's, and the status line stays", async () => {
     const triage = await openTriage('vim -N -u NONE -i NONE');
     const { id } = triage;
     const before = { status: ticket(id).ticketStatusId, assignee: ticket(id).assignedUser };
@@ -156,7 +156,11 @@ describe.skipIf(skip)('tkt and the editor at a real terminal', () => {
     sessions += 1;
     const name = `e${sessions}`;
     const earlier = replies(id).length;
-    await terminal.start(name, { width: 80, height: 24 }, `env -u CI -u VISUAL EDITOR='vim -N -u NONE -i NONE' TKT_CONFIG_DIR='${fixture.dir}' node '${BIN}' reply ${id}; echo "[exit $?]"; cat -v`);
+    await terminal.start(
+      name,
+      { width: 80, height: 24 },
+      `env -u CI -u VISUAL EDITOR='vim -N -u NONE -i NONE' TKT_CONFIG_DIR='${fixture.dir}' node '${BIN}' reply ${id}; echo "[exit $?]"; cat -v`,
+    );
     await terminal.waitFor(name, `# Reply to #${id}: ${ticket(id).title}`, { what: 'vim open on the reply, naming the ticket' });
     await terminal.type(name, ':q!');
     await terminal.keys(name, 'Enter');
@@ -177,7 +181,11 @@ describe.skipIf(skip)('tkt and the editor at a real terminal', () => {
     sessions += 1;
     const name = `e${sessions}`;
     const earlier = replies(id).length;
-    await terminal.start(name, { width: 80, height: 24 }, `env -u CI -u VISUAL EDITOR='${editor}' TKT_CONFIG_DIR='${fixture.dir}' node '${BIN}' reply ${id}; echo "[exit $?]"; cat -v`);
+    await terminal.start(
+      name,
+      { width: 80, height: 24 },
+      `env -u CI -u VISUAL EDITOR='${editor}' TKT_CONFIG_DIR='${fixture.dir}' node '${BIN}' reply ${id}; echo "[exit $?]"; cat -v`,
+    );
     await terminal.waitFor(name, /\[exit 0\]/, { what: 'the reply sent' });
     expect(replies(id).slice(earlier)).toEqual(['Sent from the shell']);
     // cat -v shows what reaches the shell: the line typed, and no ^[[…R before it.

@@ -77,12 +77,19 @@ describe.skipIf(skip)('tkt at a terminal of size 0x0 (script)', () => {
     const urgent = wide.screen.slice(wide.screen.indexOf('Most urgent'));
     expect(urgent).toMatch(/\n\s+ID\s+DUE\s+PRIORITY\s+STATUS\s+TITLE\n/);
     // Every ticket row shows words, not "…" alone.
-    const rows = urgent.split('\n').slice(2).filter((line) => line.trim() !== '');
+    const rows = urgent
+      .split('\n')
+      .slice(2)
+      .filter((line) => line.trim() !== '');
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect(row).toMatch(/^\s+\d+\s+\S.*\s[A-Za-z]{3,}/);
 
     const unset = await inPty('status');
-    const unsetRows = unset.screen.slice(unset.screen.indexOf('Most urgent')).split('\n').slice(2).filter((line) => line.trim() !== '');
+    const unsetRows = unset.screen
+      .slice(unset.screen.indexOf('Most urgent'))
+      .split('\n')
+      .slice(2)
+      .filter((line) => line.trim() !== '');
     for (const row of unsetRows) expect(row.length).toBeLessThanOrEqual(80);
     expect(unsetRows[0]).toMatch(/^\s+\d+\s+\S/);
   });

@@ -132,10 +132,16 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
     expect(lines(text).find((line) => line.startsWith('›'))).toContain(ticket(id).title.slice(0, 24));
 
     await terminal.tmux('resize-window', '-t', triage.name, '-x', '50', '-y', '24');
-    const narrow = await triage.waitFor((screen) => /^ +ID +STATUS/.test(lines(screen)[1] ?? '') && !lines(screen)[1]!.includes('ASSIGNEE'), 'the table at 50 columns');
+    const narrow = await triage.waitFor(
+      (screen) => /^ +ID +STATUS/.test(lines(screen)[1] ?? '') && !lines(screen)[1]!.includes('ASSIGNEE'),
+      'the table at 50 columns',
+    );
     for (const line of lines(narrow)) expect(line.length).toBeLessThanOrEqual(50);
     // Each ticket a line of its own, from the header to the rule over the detail: none wrapped onto the next.
-    const rows = lines(narrow).slice(2, lines(narrow).findIndex((line) => line.startsWith('─')));
+    const rows = lines(narrow).slice(
+      2,
+      lines(narrow).findIndex((line) => line.startsWith('─')),
+    );
     expect(rows.length).toBeGreaterThan(3);
     for (const row of rows) expect(row).toMatch(/^[› ] +\d+ /);
   });
@@ -212,7 +218,9 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
     const errors = join(fixture.dir, 'triage-stderr.txt');
     const triage = await openTriage({ width: 80, height: 24 }, { redirect: `2>'${errors}'` });
     expect(await triage.waitFor(/\[exit \d+\]/, 'the exit')).toContain('[exit 2]');
-    expect(readFileSync(errors, 'utf8')).toContain('error: tkt triage needs a terminal: stdin, stdout and stderr must all be one (and neither --no-input nor CI set)');
+    expect(readFileSync(errors, 'utf8')).toContain(
+      'error: tkt triage needs a terminal: stdin, stdout and stderr must all be one (and neither --no-input nor CI set)',
+    );
   });
 
   it('ends with the usual error and exit code when the first load fails (a refused token: 4 and the hint)', async () => {
@@ -238,7 +246,10 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
     expect(text).not.toContain('no tickets');
     // R tries again, and the view comes.
     await triage.keys('R');
-    await triage.waitFor((screen) => /^tkt triage · unassigned-tickets · \d+ tickets$/m.test(screen) && highlighted(screen) !== undefined, 'the view read again');
+    await triage.waitFor(
+      (screen) => /^tkt triage · unassigned-tickets · \d+ tickets$/m.test(screen) && highlighted(screen) !== undefined,
+      'the view read again',
+    );
   });
 
   it('refuses --json at a terminal rather than ignore it, pointing to tkt list --json', async () => {

@@ -37,11 +37,14 @@ describe('tkt triage without a terminal', () => {
     const configDir = await mkdtemp(join(tmpdir(), 'tkt-triage-data-'));
     const env = { ...process.env, TKT_CONFIG_DIR: configDir, TKT_URL: 'http://127.0.0.1:9', TKT_TOKEN: 'a-token' };
     try {
-      for (const [flags, named] of [[['-q'], '-q'], [['--query', '[].id'], '--query']] as const) {
+      for (const [flags, named] of [
+        [['-q'], '-q'],
+        [['--query', '[].id'], '--query'],
+      ] as const) {
         const child = spawnSync(process.execPath, [BIN, 'triage', ...flags], { encoding: 'utf8', input: '', env });
         expect(child.status).toBe(2);
         expect(child.stderr).toContain(`error: tkt triage is interactive: it has no ${named} output`);
-        expect(child.stderr).toContain('hint: for the view\'s tickets as data: tkt list --view my-open-or-unassigned --all --json');
+        expect(child.stderr).toContain("hint: for the view's tickets as data: tkt list --view my-open-or-unassigned --all --json");
       }
     } finally {
       await rm(configDir, { recursive: true, force: true });
@@ -58,7 +61,8 @@ describe.skipIf(skip)('tkt triage at a real terminal', () => {
   const keys = (...names: string[]) => terminal.keys('triage', ...names);
   const type = (text: string) => terminal.type('triage', text);
   /** The screen of `session` once `test` accepts it. */
-  const waitFor = (test: RegExp | ((text: string) => boolean), what?: string, session = 'triage') => terminal.waitFor(session, test, what === undefined ? {} : { what });
+  const waitFor = (test: RegExp | ((text: string) => boolean), what?: string, session = 'triage') =>
+    terminal.waitFor(session, test, what === undefined ? {} : { what });
   const waitUntil = (test: () => boolean, what: string) => terminal.waitUntil('triage', test, what);
   const ticket = (id: number) => fixture.sandbox.state.tickets.find((t) => t.id === id)!;
   const highlighted = (text: string) => /^› +(\d+) /m.exec(text)?.[1];
@@ -230,7 +234,9 @@ describe.skipIf(skip)('tkt triage at a real terminal', () => {
     await type('unassigned-t');
     await keys('Enter');
     const text = await waitFor(/tkt triage · unassigned-tickets · \d+ tickets/);
-    const id = Number(highlighted(await waitFor((screenText) => highlighted(screenText) !== undefined && /Title:/.test(screenText), 'the first unassigned ticket')));
+    const id = Number(
+      highlighted(await waitFor((screenText) => highlighted(screenText) !== undefined && /Title:/.test(screenText), 'the first unassigned ticket')),
+    );
     expect(ticket(id).assignedUser).toBeNull();
     expect(text).toBeTruthy();
 
@@ -246,7 +252,9 @@ describe.skipIf(skip)('tkt triage at a real terminal', () => {
     // The header on the first line too: right after a resize, tmux shows the old frame moved up
     // to keep the cursor, its footer already on the last line.
     const redrawnFor = (height: number) => (screenText: string) =>
-      lines(screenText).length === height && /^tkt triage · /.test(lines(screenText)[0] ?? '') && /^⏎ show .*\? keys$/.test(lines(screenText)[height - 1] ?? '');
+      lines(screenText).length === height &&
+      /^tkt triage · /.test(lines(screenText)[0] ?? '') &&
+      /^⏎ show .*\? keys$/.test(lines(screenText)[height - 1] ?? '');
     await tmux('resize-window', '-t', 'triage', '-x', '80', '-y', '24');
     let text = await waitFor(redrawnFor(24), 'the frame redrawn at 80x24');
     expect(lines(text)[0]).toMatch(/^tkt triage · unassigned-tickets/);

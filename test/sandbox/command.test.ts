@@ -24,12 +24,20 @@ async function runSandbox(options: Partial<SandboxCommandOptions>): Promise<{ ur
   const running = run({ port: '0', host: '127.0.0.1', data: undefined, seedTickets: undefined, ...options }, ctx);
   await Promise.race([waitFor(() => stdout().endsWith('\n')), running]);
   const { url } = JSON.parse(stdout()) as { url: string };
-  return { url, async stop() { abort.abort(); await running; } };
+  return {
+    url,
+    async stop() {
+      abort.abort();
+      await running;
+    },
+  };
 }
 
 async function login(url: string): Promise<string> {
   const auth = await fetch(`${url}/api/Users/authenticate`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ Email: 'admin', Password: 'admin', RememberMe: false, Domain: '' }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ Email: 'admin', Password: 'admin', RememberMe: false, Domain: '' }),
   });
   expect(auth.status).toBe(200);
   return ((await auth.json()) as { Token: string }).Token;
@@ -39,7 +47,10 @@ async function login(url: string): Promise<string> {
 function accepts(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect({ host, port });
-    socket.once('connect', () => { socket.destroy(); resolve(true); });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once('error', () => resolve(false));
   });
 }
@@ -60,7 +71,9 @@ test('tkt sandbox prints its URL and the demo logins, serves until aborted, then
   const url = /listening on (http:\/\/\S+)/.exec(stdout())?.[1] ?? '';
   for (const login of ['admin', 'tech', 'private', 'viewer']) expect(stdout()).toMatch(new RegExp(`^  ${login}\\s+password ${login}\\b`, 'm'));
   const auth = await fetch(`${url}/api/Users/authenticate`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ Email: 'viewer', Password: 'viewer', RememberMe: false, Domain: '' }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ Email: 'viewer', Password: 'viewer', RememberMe: false, Domain: '' }),
   });
   expect(auth.status).toBe(200);
   abort.abort();
@@ -104,7 +117,8 @@ test('a malformed port is a usage error; a port in use says so', async () => {
   const port = (blocker.address() as { port: number }).port;
   try {
     await expect(run({ port: String(port), host: '127.0.0.1', data: undefined, seedTickets: undefined }, ctx)).rejects.toMatchObject({
-      exitCode: ExitCode.failed, message: expect.stringMatching(/in use/),
+      exitCode: ExitCode.failed,
+      message: expect.stringMatching(/in use/),
     });
   } finally {
     blocker.close();
@@ -145,7 +159,9 @@ test('--data DIR is a usage error (exit 2) naming the directory; nothing is writ
     harness = await createHarness({ login: false });
     const { code, stderr } = await harness.cli(['sandbox', '--port', '0', '--data', dir]);
     expect(code).toBe(ExitCode.usage);
-    expect(stderr).toBe(`error: --data ${dir} is a directory: give the path of a file for the sandbox's state\nhint: for example --data ${join(dir, 'sandbox.json')}\n`);
+    expect(stderr).toBe(
+      `error: --data ${dir} is a directory: give the path of a file for the sandbox's state\nhint: for example --data ${join(dir, 'sandbox.json')}\n`,
+    );
     expect(readdirSync(dir)).toEqual([]);
     expect(existsSync(`${dir}.uploads`)).toBe(false);
   } finally {
@@ -162,7 +178,7 @@ test('an empty --data is a usage error (exit 2), and nothing is written in the c
     for (const empty of ['', ' ']) {
       const { code, stderr } = await harness.cli(['sandbox', '--port', '0', '--data', empty]);
       expect(code).toBe(ExitCode.usage);
-      expect(stderr).toBe('error: --data is empty: give the path of a file for the sandbox\'s state\nhint: for example --data ./sandbox.json\n');
+      expect(stderr).toBe("error: --data is empty: give the path of a file for the sandbox's state\nhint: for example --data ./sandbox.json\n");
     }
     expect(readdirSync(dir)).toEqual([]);
   } finally {

@@ -25,7 +25,10 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Child { process: ChildProcess; url: string }
+interface Child {
+  process: ChildProcess;
+  url: string;
+}
 
 async function startChild(args: string[]): Promise<Child> {
   const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -50,7 +53,9 @@ async function kill(child: Child): Promise<void> {
 
 async function login(url: string): Promise<string> {
   const auth = await fetch(`${url}/api/Users/authenticate`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ Email: 'admin', Password: 'admin', RememberMe: false, Domain: '' }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ Email: 'admin', Password: 'admin', RememberMe: false, Domain: '' }),
   });
   return ((await auth.json()) as { Token: string }).Token;
 }
@@ -92,7 +97,10 @@ async function saveStarted(): Promise<void> {
   }
 }
 
-interface SavedState { tickets: { id: number }[]; nextId: { ticket: number } }
+interface SavedState {
+  tickets: { id: number }[];
+  nextId: { ticket: number };
+}
 
 /** The data file must always parse; reading it is the check. */
 function readSaved(dataFile: string): SavedState {

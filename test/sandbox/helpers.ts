@@ -66,5 +66,14 @@ export async function openSandbox(options: SandboxOptions = {}): Promise<TestSan
 
 /** The fields register needs, valid, for the given requester. */
 export function registerForm(creatorId: string, overrides: Record<string, string | number> = {}): Record<string, string | number> {
-  return { Title: 'Printer on fire', Description: 'Smoke everywhere', CreatorId: creatorId, SiteId: 1, DepartmentId: 1, TicketStatusId: 1, TicketType: 1, ...overrides };
+  return {
+    Title: 'Printer on fire',
+    Description: 'Smoke everywhere',
+    CreatorId: creatorId,
+    SiteId: 1,
+    DepartmentId: 1,
+    TicketStatusId: 1,
+    TicketType: 1,
+    ...overrides,
+  };
 }

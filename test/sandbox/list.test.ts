@@ -14,14 +14,29 @@ async function listIds(request: Awaited<ReturnType<typeof openSandbox>>['request
 
 /** The expected ids, newest first, for a predicate over the stored tickets. */
 function expected(sandbox: RunningSandbox, keep: (t: SandboxTicket) => boolean): number[] {
-  return sandbox.state.tickets.filter((t) => !t.isDeleted && keep(t)).sort((a, b) => b.createdOn.localeCompare(a.createdOn)).map((t) => t.id);
+  return sandbox.state.tickets
+    .filter((t) => !t.isDeleted && keep(t))
+    .sort((a, b) => b.createdOn.localeCompare(a.createdOn))
+    .map((t) => t.id);
 }
 
 describe('POST /api/TicketsApi (paginated list)', () => {
   test('items are TicketList objects, different from the detail model', async () => {
     const { request } = await openSandbox({ now: () => NOW });
     const reply = await request('POST', '/api/TicketsApi', { as: 'admin', json: { length: 1 } });
-    expect(Object.keys(reply.body[0]).sort()).toEqual(['assignee', 'createdOn', 'dueDate', 'group', 'isOverdue', 'isRead', 'priority', 'requester', 'status', 'subject', 'ticketId']);
+    expect(Object.keys(reply.body[0]).sort()).toEqual([
+      'assignee',
+      'createdOn',
+      'dueDate',
+      'group',
+      'isOverdue',
+      'isRead',
+      'priority',
+      'requester',
+      'status',
+      'subject',
+      'ticketId',
+    ]);
     expect(typeof reply.body[0].status).toBe('string');
     expect(reply.headers.get('x-total-count')).toMatch(/^\d+$/);
   });
@@ -84,7 +99,9 @@ describe('POST /api/TicketsApi (paginated list)', () => {
     const critical = expected(sandbox, (t) => t.ticketPriorityId === 4);
     expect(await listIds(request, 'admin', { search: 'critical', filterBy: 'Priority', length: 50 })).toEqual(critical);
     const anna = sandbox.state.users.filter((u) => u.firstName === 'Anna').map((u) => u.id);
-    expect(await listIds(request, 'admin', { search: 'anna', filterBy: 'requester', length: 50 })).toEqual(expected(sandbox, (t) => anna.includes(t.creatorId)));
+    expect(await listIds(request, 'admin', { search: 'anna', filterBy: 'requester', length: 50 })).toEqual(
+      expected(sandbox, (t) => anna.includes(t.creatorId)),
+    );
     expect(await listIds(request, 'admin', { search: 'aberg', filterBy: 'Requester', length: 50 })).toEqual(expected(sandbox, (t) => t.creatorId === anna[0]));
     // "anna" is in no subject: restricted to Subject it finds nothing.
     expect(await listIds(request, 'admin', { search: 'anna', filterBy: 'Subject' })).toEqual([]);
@@ -102,7 +119,7 @@ describe('POST /api/TicketsApi (paginated list)', () => {
     expect((await request('POST', '/api/TicketsApi', { as: 'admin', json: { page: 'two' } })).status).toBe(400);
   });
 
-  test('Tickets.OnlyPrivate limits every list to the caller\'s own tickets; deleted tickets never appear', async () => {
+  test("Tickets.OnlyPrivate limits every list to the caller's own tickets; deleted tickets never appear", async () => {
     const { sandbox, request, userId } = await openSandbox({ now: () => NOW });
     const own = expected(sandbox, (t) => t.creatorId === userId('private') || t.assignedUser === userId('private'));
     expect(own.length).toBeGreaterThan(0);

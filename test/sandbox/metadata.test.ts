@@ -32,8 +32,14 @@ describe('metadata', () => {
     const reply = await request('GET', `/api/TicketsApi/metadata/${id}`, { as: 'viewer' });
     expect(reply.status).toBe(200);
     expect(reply.body.requesters).toBeUndefined();
-    expect(reply.body.sub_categories).toEqual([{ id: 1, name: 'Laptop' }, { id: 2, name: 'Printer' }]);
-    expect(reply.body.items).toEqual([{ id: 1, name: 'ThinkPad T14' }, { id: 2, name: 'MacBook Pro' }]);
+    expect(reply.body.sub_categories).toEqual([
+      { id: 1, name: 'Laptop' },
+      { id: 2, name: 'Printer' },
+    ]);
+    expect(reply.body.items).toEqual([
+      { id: 1, name: 'ThinkPad T14' },
+      { id: 2, name: 'MacBook Pro' },
+    ]);
     expect(reply.body.technicians.map((t: { userName: string }) => t.userName).sort()).toEqual(['admin', 'tech', 'ttorres']);
     expect(reply.body.sites).toHaveLength(3);
   });

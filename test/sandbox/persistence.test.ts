@@ -22,7 +22,9 @@ test('with a data file, tickets, uploads and tokens survive a restart', async ()
   const first = await openSandbox({ dataFile });
   const token = first.sandbox.issueToken('admin');
   const created = await first.request('POST', '/api/TicketsApi/register', {
-    token, form: registerForm(first.userId('kmensah'), { Title: 'Survives restarts' }), files: [{ name: 'notes.txt', content: 'kept bytes' }],
+    token,
+    form: registerForm(first.userId('kmensah'), { Title: 'Survives restarts' }),
+    files: [{ name: 'notes.txt', content: 'kept bytes' }],
   });
   expect(created.status).toBe(201);
   const demoCount = first.sandbox.state.tickets.length;

@@ -25,33 +25,54 @@ const upload = [{ name: 'evidence.txt', content: 'should not be kept' }];
 
 const CASES: SaveErrorCase[] = [
   {
-    routeKey: 'POST /api/TicketsApi/register', method: 'POST', success: 201,
+    routeKey: 'POST /api/TicketsApi/register',
+    method: 'POST',
+    success: 201,
     request: ({ userId }) => ({ path: '/api/TicketsApi/register', options: { as: 'admin', form: registerForm(userId('aberg')), files: upload } }),
   },
   {
-    routeKey: 'POST /api/TicketsApi/new', method: 'POST', success: 201,
-    request: () => ({ path: '/api/TicketsApi/new', options: { as: 'viewer', form: { Title: 'From CI', Description: 'Build broke', Requester: 'pnovak' }, files: upload } }),
+    routeKey: 'POST /api/TicketsApi/new',
+    method: 'POST',
+    success: 201,
+    request: () => ({
+      path: '/api/TicketsApi/new',
+      options: { as: 'viewer', form: { Title: 'From CI', Description: 'Build broke', Requester: 'pnovak' }, files: upload },
+    }),
   },
   {
-    routeKey: 'POST /api/TicketsApi/update/{id}', method: 'POST', success: 204,
+    routeKey: 'POST /api/TicketsApi/update/{id}',
+    method: 'POST',
+    success: 204,
     request: ({ sandbox, userId }) => {
       const id = demoTicketId(sandbox, 'Monitor flickers');
-      return { path: `/api/TicketsApi/update/${id}`, options: { as: 'admin', form: { Id: id, CreatorId: userId('fkhan'), TicketStatusId: 3, TicketPriorityId: 4 } } };
+      return {
+        path: `/api/TicketsApi/update/${id}`,
+        options: { as: 'admin', form: { Id: id, CreatorId: userId('fkhan'), TicketStatusId: 3, TicketPriorityId: 4 } },
+      };
     },
   },
   {
-    routeKey: 'POST /api/TicketsApi/resolve/{id}', method: 'POST', success: 200,
+    routeKey: 'POST /api/TicketsApi/resolve/{id}',
+    method: 'POST',
+    success: 200,
     request: ({ sandbox, userId }) => {
       const id = demoTicketId(sandbox, 'Monitor flickers');
-      return { path: `/api/TicketsApi/resolve/${id}`, options: { as: 'tech', form: { TicketId: id, Details: 'Replaced the cable', SubmitBy: userId('tech') } } };
+      return {
+        path: `/api/TicketsApi/resolve/${id}`,
+        options: { as: 'tech', form: { TicketId: id, Details: 'Replaced the cable', SubmitBy: userId('tech') } },
+      };
     },
   },
   {
-    routeKey: 'POST /api/TicketsApi/pickup/{id}', method: 'POST', success: 200,
+    routeKey: 'POST /api/TicketsApi/pickup/{id}',
+    method: 'POST',
+    success: 200,
     request: ({ sandbox }) => ({ path: `/api/TicketsApi/pickup/${demoTicketId(sandbox, 'Monitor flickers')}`, options: { as: 'tech' } }),
   },
   {
-    routeKey: 'GET /api/TicketsApi/appmetadata', method: 'GET', success: 200,
+    routeKey: 'GET /api/TicketsApi/appmetadata',
+    method: 'GET',
+    success: 200,
     request: () => ({ path: '/api/TicketsApi/appmetadata', options: { as: 'viewer' } }),
   },
 ];

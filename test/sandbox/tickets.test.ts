@@ -25,9 +25,17 @@ describe('GET /api/TicketsApi/{id}', () => {
     const reply = await request('GET', `/api/TicketsApi/${id}`, { as: 'viewer' });
     expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({
-      id, title: 'Email bounce from customer domain', creatorId: userId('mgarcia'), assignedUser: userId('admin'), source: 'Manual', isDeleted: false,
+      id,
+      title: 'Email bounce from customer domain',
+      creatorId: userId('mgarcia'),
+      assignedUser: userId('admin'),
+      source: 'Manual',
+      isDeleted: false,
       creator: { id: userId('mgarcia'), userName: 'mgarcia', fullName: 'Maria Garcia', email: 'mgarcia@example.com' },
-      assignee: { userName: 'admin' }, site: { id: 1, title: 'Head Office' }, status: { status: 'In Progress', statusType: 1 }, priority: { priority: 'Medium' },
+      assignee: { userName: 'admin' },
+      site: { id: 1, title: 'Head Office' },
+      status: { status: 'In Progress', statusType: 1 },
+      priority: { priority: 'Medium' },
       resolution: null,
     });
     expect(reply.body.conversations.map((c: { type: string }) => c.type)).toEqual(['Forward', 'RequesterReply']);
@@ -54,7 +62,14 @@ describe('POST /api/TicketsApi/register', () => {
       form: { ...registerForm(userId('aberg')), TicketPriorityId: 4, GroupId: 2, DueDate: '2030-01-01', SelectedTags: [3, 5], Cc: 'boss@example.com' },
     });
     expect(reply.status).toBe(201);
-    expect(reply.body).toMatchObject({ title: 'Printer on fire', description: 'Smoke everywhere', siteId: 1, departmentId: 1, ticketStatusId: 1, ticketPriorityId: 4 });
+    expect(reply.body).toMatchObject({
+      title: 'Printer on fire',
+      description: 'Smoke everywhere',
+      siteId: 1,
+      departmentId: 1,
+      ticketStatusId: 1,
+      ticketPriorityId: 4,
+    });
     expect(reply.headers.get('location')).toBe(`${sandbox.url}/api/TicketsApi/${reply.body.id}`);
     const stored = ticket(sandbox, reply.body.id);
     expect(stored.source).toBe('Manual');
@@ -62,12 +77,20 @@ describe('POST /api/TicketsApi/register', () => {
     expect(stored.tags).toEqual([3, 5]);
     const groupTechnicians = sandbox.state.users.filter((u) => u.groupIds.includes(2) && u.role !== 'requester').map((u) => u.id);
     expect(groupTechnicians).toContain(stored.assignedUser);
-    expect(sandbox.state.outbox.filter((m) => m.ticketId === stored.id && m.event === 'assignment').map((m) => m.kind).sort()).toEqual(['email', 'push']);
+    expect(
+      sandbox.state.outbox
+        .filter((m) => m.ticketId === stored.id && m.event === 'assignment')
+        .map((m) => m.kind)
+        .sort(),
+    ).toEqual(['email', 'push']);
   });
 
   test('keeps DueDate when no priority (so no SLA) applies, and assigns nobody without a group', async () => {
     const { sandbox, request, userId } = await openSandbox();
-    const reply = await request('POST', '/api/TicketsApi/register', { as: 'admin', form: { ...registerForm(userId('alind')), DueDate: '2030-01-01T00:00:00Z' } });
+    const reply = await request('POST', '/api/TicketsApi/register', {
+      as: 'admin',
+      form: { ...registerForm(userId('alind')), DueDate: '2030-01-01T00:00:00Z' },
+    });
     expect(reply.status).toBe(201);
     expect(ticket(sandbox, reply.body.id)).toMatchObject({ dueDate: '2030-01-01T00:00:00.000Z', assignedUser: null });
   });
@@ -76,7 +99,10 @@ describe('POST /api/TicketsApi/register', () => {
     const { sandbox, request, userId } = await openSandbox({ autoAssign: false });
     const unassigned = await request('POST', '/api/TicketsApi/register', { as: 'admin', form: { ...registerForm(userId('alind')), GroupId: 1 } });
     expect(ticket(sandbox, unassigned.body.id).assignedUser).toBeNull();
-    const assigned = await request('POST', '/api/TicketsApi/register', { as: 'admin', form: { ...registerForm(userId('alind')), AssignedUser: userId('ttorres') } });
+    const assigned = await request('POST', '/api/TicketsApi/register', {
+      as: 'admin',
+      form: { ...registerForm(userId('alind')), AssignedUser: userId('ttorres') },
+    });
     expect(ticket(sandbox, assigned.body.id).assignedUser).toBe(userId('ttorres'));
   });
 
@@ -120,7 +146,12 @@ describe('POST /api/TicketsApi/register', () => {
     const { sandbox, request, userId } = await openSandbox();
     const bytes = new Uint8Array(300_000).map((_, i) => (i * 7) % 256);
     const reply = await request('POST', '/api/TicketsApi/register', {
-      as: 'admin', form: registerForm(userId('aberg')), files: [{ name: 'dump.bin.zip', content: bytes }, { name: 'virus.exe', content: 'MZ' }],
+      as: 'admin',
+      form: registerForm(userId('aberg')),
+      files: [
+        { name: 'dump.bin.zip', content: bytes },
+        { name: 'virus.exe', content: 'MZ' },
+      ],
     });
     expect(reply.status).toBe(201);
     const attachments = sandbox.state.attachments.filter((a) => a.ticketId === reply.body.id);
@@ -128,7 +159,11 @@ describe('POST /api/TicketsApi/register', () => {
     const [saved] = attachments;
     expect(saved?.size).toBe(bytes.length);
     expect(saved?.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
-    expect(createHash('sha256').update(readFileSync(saved?.path ?? '')).digest('hex')).toBe(saved?.sha256);
+    expect(
+      createHash('sha256')
+        .update(readFileSync(saved?.path ?? ''))
+        .digest('hex'),
+    ).toBe(saved?.sha256);
   });
 });
 
@@ -142,13 +177,22 @@ describe('POST /api/TicketsApi/update/{id}', () => {
     expect(zeroStatus.status).toBe(204);
     expect(ticket(sandbox, id).ticketStatusId).toBe(1);
     const reply = await request('POST', `/api/TicketsApi/update/${id}`, {
-      as: 'tech', form: { Id: id, CreatorId: creatorId, TicketStatusId: 3, TicketPriorityId: 3, AssignedUser: userId('ohaddad') },
+      as: 'tech',
+      form: { Id: id, CreatorId: creatorId, TicketStatusId: 3, TicketPriorityId: 3, AssignedUser: userId('ohaddad') },
     });
     expect(reply.status).toBe(204);
     expect(reply.body).toBeUndefined();
-    expect(ticket(sandbox, id)).toMatchObject({ ticketStatusId: 3, ticketPriorityId: 3, assignedUser: userId('ohaddad'), dueDate: new Date(clock.getTime() + 24 * HOUR).toISOString() });
+    expect(ticket(sandbox, id)).toMatchObject({
+      ticketStatusId: 3,
+      ticketPriorityId: 3,
+      assignedUser: userId('ohaddad'),
+      dueDate: new Date(clock.getTime() + 24 * HOUR).toISOString(),
+    });
     const notes = sandbox.state.outbox.filter((m) => m.ticketId === id);
-    expect(notes.map((m) => [m.kind, m.to[0]])).toEqual([['email', 'ohaddad@example.com'], ['push', userId('ohaddad')]]);
+    expect(notes.map((m) => [m.kind, m.to[0]])).toEqual([
+      ['email', 'ohaddad@example.com'],
+      ['push', userId('ohaddad')],
+    ]);
   });
 
   test("patch mode leaves absent fields alone; 'overwrite' mode clears every absent optional field", async () => {
@@ -177,14 +221,19 @@ describe('POST /api/TicketsApi/update/{id}', () => {
 });
 
 describe('forward and reply', () => {
-  for (const [verb, type, event] of [['forward', 'Forward', 'forward'], ['reply', 'Reply', 'reply']] as const) {
+  for (const [verb, type, event] of [
+    ['forward', 'Forward', 'forward'],
+    ['reply', 'Reply', 'reply'],
+  ] as const) {
     test(`${verb}: 200 logs a conversation and sends an e-mail; 400 id mismatch, missing fields, unknown ticket; 403`, async () => {
       const { sandbox, request } = await openSandbox();
       const id = demoTicketId(sandbox, 'Monitor flickers');
       const form = { Id: id, Title: 'About your monitor', SendTo: 'vendor@example.com', CcTo: 'a@example.com; b@example.com', Message: 'Please check' };
       const reply = await request('POST', `/api/TicketsApi/${verb}/${id}`, { as: 'tech', form, files: [{ name: 'photo.png', content: 'png' }] });
       expect(reply.status).toBe(200);
-      expect(sandbox.state.conversations.filter((c) => c.ticketId === id)).toMatchObject([{ type, to: 'vendor@example.com', subject: 'About your monitor', message: 'Please check' }]);
+      expect(sandbox.state.conversations.filter((c) => c.ticketId === id)).toMatchObject([
+        { type, to: 'vendor@example.com', subject: 'About your monitor', message: 'Please check' },
+      ]);
       expect(sandbox.state.outbox).toMatchObject([{ kind: 'email', event, to: ['vendor@example.com'], cc: ['a@example.com', 'b@example.com'] }]);
       expect(sandbox.state.attachments.filter((a) => a.ticketId === id).map((a) => a.fileName)).toEqual(['photo.png']);
 
@@ -201,7 +250,10 @@ describe('forward and reply', () => {
   test('a forward saved as a draft is logged but not e-mailed', async () => {
     const { sandbox, request } = await openSandbox();
     const id = demoTicketId(sandbox, 'Monitor flickers');
-    const reply = await request('POST', `/api/TicketsApi/forward/${id}`, { as: 'tech', form: { Id: id, Title: 'Draft', SendTo: 'x@example.com', HasDraft: true } });
+    const reply = await request('POST', `/api/TicketsApi/forward/${id}`, {
+      as: 'tech',
+      form: { Id: id, Title: 'Draft', SendTo: 'x@example.com', HasDraft: true },
+    });
     expect(reply.status).toBe(200);
     expect(sandbox.state.conversations.filter((c) => c.ticketId === id)).toMatchObject([{ draft: true }]);
     expect(sandbox.state.outbox).toEqual([]);
@@ -213,11 +265,15 @@ describe('POST /api/TicketsApi/close/{id}', () => {
     const { sandbox, request, userId } = await openSandbox();
     const quiet = demoTicketId(sandbox, 'Monitor flickers');
     const loud = demoTicketId(sandbox, 'Mouse double-clicks');
-    expect((await request('POST', `/api/TicketsApi/close/${quiet}`, { as: 'tech', form: { TicketId: quiet, CloseBy: userId('tech'), Comments: 'done' } })).status).toBe(204);
+    expect(
+      (await request('POST', `/api/TicketsApi/close/${quiet}`, { as: 'tech', form: { TicketId: quiet, CloseBy: userId('tech'), Comments: 'done' } })).status,
+    ).toBe(204);
     expect(sandbox.state.outbox).toEqual([]);
     expect(ticket(sandbox, quiet).ticketStatusId).toBe(7);
     expect(sandbox.state.conversations.filter((c) => c.ticketId === quiet)).toMatchObject([{ type: 'Close', message: 'done' }]);
-    expect((await request('POST', `/api/TicketsApi/close/${loud}`, { as: 'tech', form: { TicketId: loud, CloseBy: userId('tech'), Acknowledged: true } })).status).toBe(204);
+    expect(
+      (await request('POST', `/api/TicketsApi/close/${loud}`, { as: 'tech', form: { TicketId: loud, CloseBy: userId('tech'), Acknowledged: true } })).status,
+    ).toBe(204);
     expect(sandbox.state.outbox).toMatchObject([{ event: 'closure', to: ['jmuller@example.com'] }]);
     const again = await request('POST', `/api/TicketsApi/close/${loud}`, { as: 'tech', form: { TicketId: loud, CloseBy: userId('tech'), Acknowledged: true } });
     expect(again.status).toBe(200);
@@ -247,7 +303,10 @@ describe('POST /api/TicketsApi/resolve/{id}', () => {
     const id = demoTicketId(sandbox, 'Monitor flickers');
     const form = { TicketId: id, Details: 'Replaced the cable', SubmitBy: userId('tech') };
     expect((await request('POST', `/api/TicketsApi/resolve/${id}`, { as: 'tech', form })).status).toBe(200);
-    expect(ticket(sandbox, id)).toMatchObject({ ticketStatusId: 6, resolution: { details: 'Replaced the cable', submitBy: userId('tech'), submitDate: clock.toISOString() } });
+    expect(ticket(sandbox, id)).toMatchObject({
+      ticketStatusId: 6,
+      resolution: { details: 'Replaced the cable', submitBy: userId('tech'), submitDate: clock.toISOString() },
+    });
     expect(sandbox.state.outbox).toMatchObject([{ event: 'resolution', to: ['fkhan@example.com'] }]);
     expect(sandbox.state.outbox[0]?.body).toContain(`/tickets/${id}/close`);
     const again = await request('POST', `/api/TicketsApi/resolve/${id}`, { as: 'tech', form: { ...form, Details: 'other' } });
@@ -300,7 +359,13 @@ describe('pickup, read, addfiles, delete', () => {
   test('addfiles: 200 listing saved and skipped files; 400 without files', async () => {
     const { sandbox, request } = await openSandbox();
     const id = demoTicketId(sandbox, 'Monitor flickers');
-    const reply = await request('POST', `/api/TicketsApi/addfiles/${id}`, { as: 'viewer', files: [{ name: 'Report.PDF', content: '%PDF' }, { name: 'run.sh', content: 'rm -rf' }] });
+    const reply = await request('POST', `/api/TicketsApi/addfiles/${id}`, {
+      as: 'viewer',
+      files: [
+        { name: 'Report.PDF', content: '%PDF' },
+        { name: 'run.sh', content: 'rm -rf' },
+      ],
+    });
     expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({ saved: [{ fileName: 'Report.PDF', size: 4 }], skipped: ['run.sh'] });
     expect((await request('POST', `/api/TicketsApi/addfiles/${id}`, { as: 'viewer', form: {} })).status).toBe(400);
@@ -310,7 +375,13 @@ describe('pickup, read, addfiles, delete', () => {
   test('honours a custom list of allowed extensions', async () => {
     const { sandbox, request } = await openSandbox({ allowedExtensions: ['sh'] });
     const id = demoTicketId(sandbox, 'Monitor flickers');
-    const reply = await request('POST', `/api/TicketsApi/addfiles/${id}`, { as: 'viewer', files: [{ name: 'a.txt', content: 'a' }, { name: 'run.sh', content: 'x' }] });
+    const reply = await request('POST', `/api/TicketsApi/addfiles/${id}`, {
+      as: 'viewer',
+      files: [
+        { name: 'a.txt', content: 'a' },
+        { name: 'run.sh', content: 'x' },
+      ],
+    });
     expect(reply.body).toMatchObject({ saved: [{ fileName: 'run.sh' }], skipped: ['a.txt'] });
   });
 
@@ -335,13 +406,25 @@ describe('POST /api/TicketsApi/new', () => {
     const reply = await request('POST', '/api/TicketsApi/new', { as: 'viewer', form: { Title: 'From CI', Description: 'Build broke', Requester: 'PNovak' } });
     expect(reply.status).toBe(201);
     expect(reply.headers.get('location')).toBe(`${sandbox.url}/api/TicketsApi/${reply.body.id}`);
-    expect(reply.body).toMatchObject({ title: 'From CI', source: 'Api', creatorId: userId('pnovak'), tierLevelId: 1, siteId: 1, ticketStatusId: 1, ticketPriorityId: 2, ticketCategoryId: 2 });
+    expect(reply.body).toMatchObject({
+      title: 'From CI',
+      source: 'Api',
+      creatorId: userId('pnovak'),
+      tierLevelId: 1,
+      siteId: 1,
+      ticketStatusId: 1,
+      ticketPriorityId: 2,
+      ticketCategoryId: 2,
+    });
     expect(reply.body.creator.userName).toBe('pnovak');
   });
 
   test('the e-mail finds the requester when the username does not; 400 when neither matches or fields are invalid', async () => {
     const { request, userId } = await openSandbox();
-    const byEmail = await request('POST', '/api/TicketsApi/new', { as: 'viewer', form: { Title: 't', Description: 'd', Requester: 'anna.b', Email: 'aberg@example.com' } });
+    const byEmail = await request('POST', '/api/TicketsApi/new', {
+      as: 'viewer',
+      form: { Title: 't', Description: 'd', Requester: 'anna.b', Email: 'aberg@example.com' },
+    });
     expect(byEmail.status).toBe(201);
     expect(byEmail.body.creatorId).toBe(userId('aberg'));
     const nobody = await request('POST', '/api/TicketsApi/new', { as: 'viewer', form: { Title: 't', Description: 'd', Requester: 'ghost' } });
@@ -349,7 +432,9 @@ describe('POST /api/TicketsApi/new', () => {
     expect(nobody.body.message).toMatch(/ghost/);
     const missing = await request('POST', '/api/TicketsApi/new', { as: 'viewer', form: { Title: 'x'.repeat(256) } });
     expect(Object.keys(missing.body.errors).sort()).toEqual(['Description', 'Requester', 'Title']);
-    expect((await request('POST', '/api/TicketsApi/new', { as: 'viewer', form: { Title: 't', Description: 'd', Requester: 'aberg', SiteId: 42 } })).status).toBe(400);
+    expect(
+      (await request('POST', '/api/TicketsApi/new', { as: 'viewer', form: { Title: 't', Description: 'd', Requester: 'aberg', SiteId: 42 } })).status,
+    ).toBe(400);
   });
 });
 
@@ -370,7 +455,8 @@ describe('POST /api/TicketsApi/list (by username)', () => {
 
   test('shows a ticket created or deleted since the last page at once', async () => {
     const { request, userId } = await openSandbox({ seedTickets: 100 });
-    const page = async () => ((await request('POST', '/api/TicketsApi/list', { as: 'viewer', form: { username: 'aberg' } })).body as { id: number }[]).map((t) => t.id);
+    const page = async () =>
+      ((await request('POST', '/api/TicketsApi/list', { as: 'viewer', form: { username: 'aberg' } })).body as { id: number }[]).map((t) => t.id);
     const before = await page();
     const created = await request('POST', '/api/TicketsApi/register', { as: 'admin', form: registerForm(userId('aberg')) });
     expect(created.status).toBe(201);
@@ -385,12 +471,19 @@ describe('POST /api/TicketsApi/reqreply/{id}', () => {
     const { sandbox, request } = await openSandbox();
     const resolved = demoTicketId(sandbox, 'Wi-Fi drops in meeting room B');
     const locked = demoTicketId(sandbox, 'Keyboard missing keys');
-    const reply = await request('POST', `/api/TicketsApi/reqreply/${resolved}`, { as: 'viewer', form: { Id: resolved, Username: 'lwei', Title: 'Still broken', Message: 'Again today' } });
+    const reply = await request('POST', `/api/TicketsApi/reqreply/${resolved}`, {
+      as: 'viewer',
+      form: { Id: resolved, Username: 'lwei', Title: 'Still broken', Message: 'Again today' },
+    });
     expect(reply.status).toBe(200);
     expect(ticket(sandbox, resolved).ticketStatusId).toBe(1);
-    expect(sandbox.state.conversations.filter((c) => c.ticketId === resolved)).toMatchObject([{ type: 'RequesterReply', from: 'lwei@example.com', message: 'Again today' }]);
+    expect(sandbox.state.conversations.filter((c) => c.ticketId === resolved)).toMatchObject([
+      { type: 'RequesterReply', from: 'lwei@example.com', message: 'Again today' },
+    ]);
     expect(sandbox.state.outbox).toMatchObject([{ event: 'requester-reply', to: ['ohaddad@example.com'] }]);
-    expect((await request('POST', `/api/TicketsApi/reqreply/${locked}`, { as: 'viewer', form: { Id: locked, Username: 'pnovak', Title: 'Hm' } })).status).toBe(200);
+    expect((await request('POST', `/api/TicketsApi/reqreply/${locked}`, { as: 'viewer', form: { Id: locked, Username: 'pnovak', Title: 'Hm' } })).status).toBe(
+      200,
+    );
     expect(ticket(sandbox, locked).ticketStatusId).toBe(6);
   });
 
@@ -398,11 +491,18 @@ describe('POST /api/TicketsApi/reqreply/{id}', () => {
     const { sandbox, request, userId } = await openSandbox();
     const closed = demoTicketId(sandbox, 'Password reset for shared mailbox');
     expect(ticket(sandbox, closed).ticketStatusId).toBe(7);
-    const reply = await request('POST', `/api/TicketsApi/reqreply/${closed}`, { as: 'viewer', form: { Id: closed, Username: 'soneil', Title: 'Locked out again', Message: 'Same problem' } });
+    const reply = await request('POST', `/api/TicketsApi/reqreply/${closed}`, {
+      as: 'viewer',
+      form: { Id: closed, Username: 'soneil', Title: 'Locked out again', Message: 'Same problem' },
+    });
     expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({ reopened: true });
     expect(ticket(sandbox, closed)).toMatchObject({ ticketStatusId: 1, isRead: false });
-    expect(sandbox.state.conversations.filter((c) => c.ticketId === closed).at(-1)).toMatchObject({ type: 'RequesterReply', from: 'soneil@example.com', message: 'Same problem' });
+    expect(sandbox.state.conversations.filter((c) => c.ticketId === closed).at(-1)).toMatchObject({
+      type: 'RequesterReply',
+      from: 'soneil@example.com',
+      message: 'Same problem',
+    });
     expect(sandbox.state.outbox).toMatchObject([{ event: 'requester-reply', to: [sandbox.state.users.find((u) => u.id === userId('tech'))?.email] }]);
   });
 

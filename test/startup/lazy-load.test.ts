@@ -91,7 +91,10 @@ describe('the bundle entry (dist/main.js) in the metafile', () => {
     const meta = readMetafile();
     const everything = inputsOf(meta, Object.keys(meta.outputs));
     for (const { name, pattern } of LAZY_INPUTS) {
-      expect(everything.some((input) => pattern.test(input)), `${name} is in the bundle`).toBe(true);
+      expect(
+        everything.some((input) => pattern.test(input)),
+        `${name} is in the bundle`,
+      ).toBe(true);
     }
   });
 });
@@ -160,7 +163,10 @@ process.on('exit', () => {
   afterAll(() => rmSync(hookDir, { recursive: true, force: true }));
 
   /** Runs the bin with `args`; returns its exit code, stdout and the bundle inputs of every dist file it loaded. */
-  function loadedInputs(args: string[], env: Record<string, string> = {}): { code: number; stdout: string; distFiles: string[]; inputs: string[]; builtins: string[] } {
+  function loadedInputs(
+    args: string[],
+    env: Record<string, string> = {},
+  ): { code: number; stdout: string; distFiles: string[]; inputs: string[]; builtins: string[] } {
     const meta = readAllMetafiles();
     const logFile = path.join(hookDir, `${args.join('_').replace(/\W/g, '')}.log`);
     const child = spawnSync(process.execPath, ['--import', pathToFileURL(path.join(hookDir, 'register.mjs')).href, bin, ...args], {
@@ -179,13 +185,20 @@ process.on('exit', () => {
 
   it('uploads a file without loading what form-data needs only for features tkt does not use', async () => {
     // A server in its own process (spawnSync blocks this one) that reads the body and answers its size.
-    const server = spawn(process.execPath, ['-e', `
+    const server = spawn(
+      process.execPath,
+      [
+        '-e',
+        `
       const server = require('node:http').createServer((req, res) => {
         let received = 0;
         req.on('data', (chunk) => { received += chunk.length; });
         req.on('end', () => res.end(JSON.stringify({ received })));
       });
-      server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port));`], { stdio: ['ignore', 'pipe', 'inherit'] });
+      server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port));`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     try {
       const [line] = (await once(server.stdout!, 'data')) as [Buffer];
       const file = path.join(hookDir, 'upload.log');
@@ -208,7 +221,11 @@ process.on('exit', () => {
 
   it('lists and tells the queue into a pipe, -q or --json without loading string-width: only a table for people measures widths', async () => {
     // A server in its own process (spawnSync blocks this one): every list is one ticket on page 1.
-    const server = spawn(process.execPath, ['-e', `
+    const server = spawn(
+      process.execPath,
+      [
+        '-e',
+        `
       const server = require('node:http').createServer((req, res) => {
         let body = '';
         req.on('data', (chunk) => { body += chunk; });
@@ -217,7 +234,10 @@ process.on('exit', () => {
           res.setHeader('content-type', 'application/json').end(JSON.stringify(page === 1 ? [{ ticketId: 7, subject: 'Drucker in der Küche 打印机' }] : []));
         });
       });
-      server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port));`], { stdio: ['ignore', 'pipe', 'inherit'] });
+      server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port));`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     try {
       const [line] = (await once(server.stdout!, 'data')) as [Buffer];
       const env = { TKT_URL: String(line).trim(), TKT_TOKEN: 'a-token' };
@@ -225,21 +245,27 @@ process.on('exit', () => {
         const { code, stdout, inputs } = loadedInputs(args, env);
         expect(code, args.join(' ')).toBe(0);
         expect(stdout).toContain('7');
-        expect(inputs.filter((input) => /node_modules\/string-width\/|^src\/output\/table\.ts$/.test(input)), args.join(' ')).toEqual([]);
+        expect(
+          inputs.filter((input) => /node_modules\/string-width\/|^src\/output\/table\.ts$/.test(input)),
+          args.join(' '),
+        ).toEqual([]);
       }
     } finally {
       server.kill();
     }
   });
 
-  it.each([[['--version']], [['--help']], [['list', '--help']], [['help', 'sandbox']], [['view', '-h']]])('tkt %j is answered by dist/start.cjs alone', (args) => {
-    const { code, stdout, distFiles } = loadedInputs(args);
+  it.each([[['--version']], [['--help']], [['list', '--help']], [['help', 'sandbox']], [['view', '-h']]])(
+    'tkt %j is answered by dist/start.cjs alone',
+    (args) => {
+      const { code, stdout, distFiles } = loadedInputs(args);
 
-    expect(code).toBe(0);
-    expect(stdout).toMatch(args[0] === '--version' ? /^\d+\.\d+\.\d+/ : /^Usage: tkt/);
-    // The log saw the start-up bundle, so the absence of everything else means something.
-    expect(distFiles).toEqual(['dist/start.cjs']);
-  });
+      expect(code).toBe(0);
+      expect(stdout).toMatch(args[0] === '--version' ? /^\d+\.\d+\.\d+/ : /^Usage: tkt/);
+      // The log saw the start-up bundle, so the absence of everything else means something.
+      expect(distFiles).toEqual(['dist/start.cjs']);
+    },
+  );
 
   it('answers tkt __complete from the lookup cache with dist/start.cjs and dist/complete.cjs only', async () => {
     const url = 'http://127.0.0.1:9';

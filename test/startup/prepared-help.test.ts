@@ -51,7 +51,14 @@ describe('prepared help', () => {
 
 describe('help layout', () => {
   // Options are wrapped to the width (the examples after them are printed as written).
-  const longestOptionLine = (help: string) => Math.max(...help.split('\n\n').find((block) => block.startsWith('Options:'))!.split('\n').map((line) => line.length));
+  const longestOptionLine = (help: string) =>
+    Math.max(
+      ...help
+        .split('\n\n')
+        .find((block) => block.startsWith('Options:'))!
+        .split('\n')
+        .map((line) => line.length),
+    );
 
   it('is 80 columns in a pipe and at any terminal alike, so it can be prepared', async () => {
     const piped = await runInProcess(['create', '--help']);

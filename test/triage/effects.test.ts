@@ -122,7 +122,9 @@ describe('the effect runner', () => {
     const sent = await act(id, { kind: 'reply', ticket: undefined, draft: 'Have you tried turning it off and on again?' });
     expect(sent).toMatchObject({ kind: 'acted', id, done: expect.stringMatching(new RegExp(`^replied to #${id} \\(to `)) });
     expect(defaults).toEqual([undefined, 'Have you tried turning it off and on again?']);
-    expect(h.sandbox.state.conversations.filter((entry) => entry.ticketId === id).map((entry) => entry.message)).toContain('Have you tried turning it off and on again?');
+    expect(h.sandbox.state.conversations.filter((entry) => entry.ticketId === id).map((entry) => entry.message)).toContain(
+      'Have you tried turning it off and on again?',
+    );
   });
 
   it('keeps no message when the editor fails before one is written', async () => {

@@ -34,7 +34,7 @@ const SPECIAL_PRESSES: Readonly<Record<string, [string, KeyPress]>> = {
 };
 
 describe('the key table', () => {
-  it('is the README\'s table of keys', () => {
+  it("is the README's table of keys", () => {
     // If this fails, change the words in src/triage/keys.ts, then paste readmeKeyTable() into the README.
     expect(readmeTable('| key | what it does |')).toBe(readmeKeyTable());
   });

@@ -42,7 +42,7 @@ const until = (program: TriageProgram, test: (state: TriageState) => boolean) =>
   });
 
 describe('the triage program', () => {
-  it('loads the view and the highlighted ticket\'s detail, acts on a key, and ends on q', async () => {
+  it("loads the view and the highlighted ticket's detail, acts on a key, and ends on q", async () => {
     const program = await openProgram();
     const loaded = await until(program, (state) => state.loading === undefined);
     const id = loaded.visible[0]!.id;

@@ -31,7 +31,8 @@ function run(step: Step, ...events: TriageEvent[]): Step {
 /** The events that follow `step`, with only their own effects. */
 const then = (step: Step, ...events: TriageEvent[]) => run({ state: step.state, effects: [] }, ...events);
 
-const effects = <K extends Effect['kind']>(step: Step, kind: K) => step.effects.filter((effect): effect is Extract<Effect, { kind: K }> => effect.kind === kind);
+const effects = <K extends Effect['kind']>(step: Step, kind: K) =>
+  step.effects.filter((effect): effect is Extract<Effect, { kind: K }> => effect.kind === kind);
 
 const highlighted = (state: TriageState) => state.visible[state.selected]?.id;
 

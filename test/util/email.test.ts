@@ -9,7 +9,18 @@ describe('addressProblem', () => {
   });
 
   it('names the option and the value of anything else', () => {
-    for (const address of ['not-an-address', 'a@', '@example.com', 'a@@example.com', 'a b@example.com', 'a@example..com', 'a@.example.com', 'a@example.com.', 'Anna <a@example.com>', 'a@example.com,b@example.com']) {
+    for (const address of [
+      'not-an-address',
+      'a@',
+      '@example.com',
+      'a@@example.com',
+      'a b@example.com',
+      'a@example..com',
+      'a@.example.com',
+      'a@example.com.',
+      'Anna <a@example.com>',
+      'a@example.com,b@example.com',
+    ]) {
       expect(addressProblem('--email', address), address).toBe(`--email: ${JSON.stringify(address.trim())} is not an e-mail address`);
     }
   });

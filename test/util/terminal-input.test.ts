@@ -13,7 +13,21 @@ describe('the terminal input reader', () => {
   });
 
   it('reads the escape sequences of keys whole', () => {
-    const arrows = ['\x1b[A', '\x1b[B', '\x1b[1;5C', '\x1bOD', '\x1b[H', '\x1b[F', '\x1b[5~', '\x1b[6~', '\x1b[3~', '\x1b[Z', '\x1b[15;2~', '\x1b[[A', '\x1bOP'];
+    const arrows = [
+      '\x1b[A',
+      '\x1b[B',
+      '\x1b[1;5C',
+      '\x1bOD',
+      '\x1b[H',
+      '\x1b[F',
+      '\x1b[5~',
+      '\x1b[6~',
+      '\x1b[3~',
+      '\x1b[Z',
+      '\x1b[15;2~',
+      '\x1b[[A',
+      '\x1bOP',
+    ];
     expect(readAll(arrows.join(''))).toEqual(keys(...arrows));
   });
 
@@ -42,7 +56,11 @@ describe('the terminal input reader', () => {
   });
 
   it('gathers a bracketed paste as text, its letters and line breaks no keys, across chunks', () => {
-    expect(readAll('x\x1b[200~q\r\x1b[A', 'R\x1b[20', '1~y')).toEqual([{ kind: 'key', sequence: 'x' }, { kind: 'paste', text: 'q\r\x1b[AR' }, { kind: 'key', sequence: 'y' }]);
+    expect(readAll('x\x1b[200~q\r\x1b[A', 'R\x1b[20', '1~y')).toEqual([
+      { kind: 'key', sequence: 'x' },
+      { kind: 'paste', text: 'q\r\x1b[AR' },
+      { kind: 'key', sequence: 'y' },
+    ]);
     // An end marker without its start is no key either.
     expect(readAll('\x1b[201~j')).toEqual(keys('j'));
   });

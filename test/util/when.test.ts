@@ -50,13 +50,28 @@ describe('parseWhen', () => {
   });
 
   it.each([
-    '2026-02-30', '2026-02-29', '2026-13-01', '2026-00-10', '2026-04-31',
-    '2026-12-01T24:00', '2026-12-01T14:60', '2026-12-01T14:00:60', '2026-12-01T14:00+25:00',
-    '2026-12-1', '26-12-01', '12/01/2026', 'tomorrow', '3d', '-3', '+3', '+3y', '+d', '', 'next week',
+    '2026-02-30',
+    '2026-02-29',
+    '2026-13-01',
+    '2026-00-10',
+    '2026-04-31',
+    '2026-12-01T24:00',
+    '2026-12-01T14:60',
+    '2026-12-01T14:00:60',
+    '2026-12-01T14:00+25:00',
+    '2026-12-1',
+    '26-12-01',
+    '12/01/2026',
+    'tomorrow',
+    '3d',
+    '-3',
+    '+3',
+    '+3y',
+    '+d',
+    '',
+    'next week',
   ])('refuses %j with the usage message', (text) => {
     expect(() => parseWhen(text, now)).toThrow(UsageError);
-    expect(() => parseWhen(text, now)).toThrow(
-      `invalid date ${JSON.stringify(text)}: use ISO 8601 (2026-12-01, 2026-12-01T14:00) or +3d/+4h/+30m`,
-    );
+    expect(() => parseWhen(text, now)).toThrow(`invalid date ${JSON.stringify(text)}: use ISO 8601 (2026-12-01, 2026-12-01T14:00) or +3d/+4h/+30m`);
   });
 });
