@@ -1,0 +1,90 @@
+// `tkt create --from`: checking the rows before anything is sent. Every row goes through the
+// same field table as `tkt create` (src/fields/options.ts), its names resolved and its files
+// found; one bad row and nothing is sent (exit 2, naming every bad row).
+import { dirname, resolve } from 'node:path';
+import type { Context } from '../context/context.js';
+import { UsageError } from '../errors.js';
+import { LookupError } from '../lookups/index.js';
+import type { Lookups } from '../lookups/types.js';
+import { sanitizeInline } from '../output/sanitize.js';
+import type { RawFieldValues } from '../fields/options.js';
+import { checkCreate, createRequest, type CreateEndpoint } from '../fields/created.js';
+import type { PlannedRequest } from '../cmdutil/dry-run.js';
+import type { InputRow } from './rows.js';
+
+function rowLabel(row: InputRow): string {
+  return row.line === undefined ? `row ${row.row}` : `row ${row.row} (line ${row.line})`;
+}
+
+// The field table's messages name options ("--title: ..."); in a file they are columns.
+function asColumnMessage(message: string): string {
+  return message.replace(/--([a-z]+)/g, '$1');
+}
+
+function problemsOf(error: unknown): string[] {
+  if (!(error instanceof UsageError)) throw error;
+  // A lookup miss carries its candidate list as details: too long to repeat for every row.
+  return error.details.length > 0 && !(error instanceof LookupError) ? error.details.map(asColumnMessage) : [asColumnMessage(error.message)];
+}
+
+export interface PreparedRow {
+  row: InputRow;
+  request: PlannedRequest;
+  /** The files the row attaches, found next to the input file. */
+  attach: string[];
+}
+
+/** Checks one row as `tkt create` checks its options; returns its request (labelled for --dry-run), or every problem. */
+async function prepareRow(
+  row: InputRow,
+  endpoint: CreateEndpoint,
+  lookups: Lookups,
+  options: { baseDir: string; dryRun: boolean },
+  ctx: Context,
+): Promise<PreparedRow | string[]> {
+  // Attachments are found next to the input file, so the file works from any folder.
+  const attach = row.values.attach;
+  const values: RawFieldValues =
+    attach === undefined
+      ? row.values
+      : { ...row.values, attach: (typeof attach === 'string' ? [attach] : attach).map((path) => resolve(options.baseDir, path)) };
+  const { checked, badValues, unreadableFiles, missing } = await checkCreate(endpoint, values, ctx.now(), 'attach');
+  const problems = [
+    ...row.problems,
+    ...(missing.length > 0 ? [`missing ${missing.map(asColumnMessage).join(', ')}`] : []),
+    ...(badValues === undefined ? [] : problemsOf(badValues)),
+    ...(unreadableFiles === undefined ? [] : problemsOf(unreadableFiles).map((problem) => `attach: ${problem}`)),
+  ];
+  if (problems.length > 0 || checked === undefined) return problems;
+  try {
+    const files = values.attach === undefined ? [] : typeof values.attach === 'string' ? [values.attach] : [...values.attach];
+    return { row, request: await createRequest(endpoint, checked, lookups, { labels: options.dryRun }), attach: files };
+  } catch (error) {
+    return problemsOf(error);
+  }
+}
+
+/**
+ * Checks every row to send before the first create: a bad row must not leave half a file sent.
+ * Returns their requests, or throws a UsageError naming every bad row.
+ */
+export async function prepareRows(
+  pending: readonly InputRow[],
+  options: { file: string; rowCount: number; endpoint: CreateEndpoint; dryRun: boolean },
+  ctx: Context,
+): Promise<PreparedRow[]> {
+  const { createLookups } = await import('../lookups/index.js');
+  const lookups = createLookups(ctx);
+  const baseDir = dirname(resolve(options.file));
+  const prepared: PreparedRow[] = [];
+  const bad: string[] = [];
+  for (const row of pending) {
+    const result = await prepareRow(row, options.endpoint, lookups, { baseDir, dryRun: options.dryRun }, ctx);
+    if (Array.isArray(result)) bad.push(`${rowLabel(row)}: ${result.map((problem) => sanitizeInline(problem)).join('; ')}`);
+    else prepared.push(result);
+  }
+  if (bad.length > 0) {
+    throw new UsageError(`${bad.length} of ${options.rowCount} rows in ${options.file} are not valid; nothing was sent`, { details: bad });
+  }
+  return prepared;
+}

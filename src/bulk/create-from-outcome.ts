@@ -1,0 +1,162 @@
+// `tkt create --from`: telling what happened. Each row's line as its answer comes (stdout for
+// the tickets created, stderr for the rows that failed or are in doubt, --json one array), the
+// files the service did not keep, and the end of the run: a summary line, or the error that
+// says what stopped it or which rows need another look, with the `--resume` command to finish.
+import { shellWord, tktCommand } from '../config/session.js';
+import type { Context } from '../context/context.js';
+import { nameList } from '../cmdutil/action-output.js';
+import type { KeptFiles } from '../cmdutil/attachments.js';
+import { fileErrorText } from '../cmdutil/text-input.js';
+import { FilesSkippedError, InterruptedError, ItemFailedError, OperationError, exitCodeOf, failureReason, stoppedHow } from '../errors.js';
+import { sanitizeInline } from '../output/sanitize.js';
+import { createStyle } from '../output/style.js';
+import type { ArrayPrinter } from '../output/types.js';
+import { writeText } from '../output/write.js';
+import type { ReportEntry } from './report-file.js';
+import { formatRanges, rangeLines, summaryLayout } from './ranges.js';
+import { runCounts, type BulkRun } from './runner.js';
+
+function entryLine(entry: ReportEntry): Record<string, unknown> {
+  const line: Record<string, unknown> = { row: entry.row, ok: entry.ok };
+  if (entry.inDoubt) line.inDoubt = true;
+  if (entry.id !== undefined) line.id = entry.id;
+  if (entry.status !== undefined) line.status = entry.status;
+  if (entry.error !== undefined) line.error = entry.error;
+  if (entry.skipped) line.skipped = true;
+  return line;
+}
+
+export type RowPrinter = (entry: ReportEntry, files?: KeptFiles) => Promise<void>;
+
+/** Prints one row's line: into the --json array when there is one, else as text (-q: the new IDs only). */
+export function rowPrinter(ctx: Context, jsonArray: ArrayPrinter | undefined): RowPrinter {
+  const quiet = ctx.output.format === 'quiet';
+  const outStyle = createStyle(ctx.io.stdoutColor);
+  const errStyle = createStyle(ctx.io.color);
+  return async (entry, files) => {
+    if (jsonArray !== undefined) {
+      await jsonArray.push([{ ...entryLine(entry), ...(files === undefined ? {} : { kept: files.kept, skipped: files.skipped }) }]);
+    } else if (entry.inDoubt) {
+      const when = entry.skipped ? 'sent in an earlier run, not sent again' : sanitizeInline(entry.error ?? 'no answer');
+      await writeText(ctx.io.stderr, `${errStyle.yellow('?')} row ${entry.row}: in doubt (the service may have created it): ${when}\n`);
+    } else if (!entry.ok) {
+      await writeText(ctx.io.stderr, `${errStyle.red('✗')} row ${entry.row}: ${sanitizeInline(entry.error ?? 'failed')}\n`);
+    } else if (quiet) {
+      // -q prints the new IDs only, ready for `| tkt close -`.
+      if (entry.id != null && !entry.skipped) await writeText(ctx.io.stdout, `${entry.id}\n`);
+    } else {
+      const id = entry.id == null ? 'a ticket (the service named no ID)' : `#${entry.id}`;
+      await writeText(
+        ctx.io.stdout,
+        entry.skipped ? `- row ${entry.row} already created as ${id} (skipped)\n` : `${outStyle.green('✓')} row ${entry.row}: created ${id}\n`,
+      );
+    }
+    // The ticket is created; the files it did not keep are a failure of their own, on stderr.
+    if (files !== undefined && files.skipped.length > 0 && jsonArray === undefined) {
+      await writeText(ctx.io.stderr, `${errStyle.red('✗')} row ${entry.row}: the service did not keep ${nameList(files.skipped)}\n`);
+    }
+  };
+}
+
+/** What a sending run left to tell once its last answer is recorded. */
+export interface CreateFromOutcome {
+  file: string;
+  reportPath: string;
+  /** Rows in the file, and of them the ones this run sent. */
+  rowCount: number;
+  sentCount: number;
+  /** Rows an earlier run created, or left in doubt, and this run did not send. */
+  skippedCount: number;
+  heldInDoubt: readonly number[];
+  run: BulkRun;
+  rowsWithSkippedFiles: readonly number[];
+  /** Why the report could not be written, which stopped the run; undefined if it could. */
+  reportFailure: unknown;
+}
+
+/**
+ * Ends the run: throws the error that tells what went wrong (the report unwritable, interrupted,
+ * stopped at a refusal, rows failed or in doubt, files not kept), else prints the summary line.
+ */
+export async function tellOutcome(outcome: CreateFromOutcome, jsonArray: ArrayPrinter | undefined, ctx: Context): Promise<void> {
+  const { run, reportPath, sentCount, rowsWithSkippedFiles } = outcome;
+  const failed = run.results.filter((result) => !result.ok && !result.inDoubt).map((result) => result.id);
+  const inDoubtNow = run.results.filter((result) => result.inDoubt).map((result) => result.id);
+  const inDoubtRows = [...inDoubtNow, ...outcome.heldInDoubt];
+  const createdNow = run.results.length - failed.length - inDoubtNow.length;
+  const { stoppedBy } = run;
+  const resumeCommand = tktCommand(ctx, `create --from ${shellWord(outcome.file)} --resume ${shellWord(reportPath)}`);
+  if (outcome.reportFailure !== undefined) {
+    throw new OperationError(`stopped: cannot write the report ${reportPath}: ${fileErrorText(outcome.reportFailure)}`, {
+      details: [`created ${createdNow} of ${sentCount}; the last ones may be missing from the report`],
+    });
+  }
+  if (run.interrupted || stoppedBy !== undefined) {
+    const why =
+      stoppedBy === undefined
+        ? `not started: ${stoppedHow(ctx.signal.reason)}`
+        : `not started: the run stopped at row ${stoppedBy.id} (${failureReason(exitCodeOf(stoppedBy.failure), stoppedBy.status)})`;
+    // --json lists every row not started; the report has none of them, so --resume sends them.
+    for (const row of run.notStarted) await jsonArray?.push([{ row, ok: false, notStarted: true, error: why }]);
+  }
+  const layout = summaryLayout(ctx.io, '');
+  let cut = false;
+  const listed = (label: string, numbers: readonly number[]): string[] => {
+    if (numbers.length === 0) return [];
+    const list = rangeLines(label, numbers, layout);
+    cut ||= list.cut;
+    return list.lines;
+  };
+  const details = [
+    `created ${createdNow}; every row sent is recorded in ${reportPath}`,
+    ...listed('failed rows', failed),
+    ...listed('rows in doubt (the service may have created them)', inDoubtRows),
+    ...listed('rows not started', run.notStarted),
+    ...listed('rows whose files the service did not keep', rowsWithSkippedFiles),
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by listed() above
+    ...(cut ? [`(lists cut short: --json lists every row, and ${reportPath} every row sent)`] : []),
+  ];
+  if (run.interrupted) {
+    throw new InterruptedError(`${stoppedHow(ctx.signal.reason)}: ${runCounts(run, sentCount, ' rows')}`, {
+      details,
+      hint: `to finish: ${resumeCommand}`,
+    });
+  }
+  if (stoppedBy !== undefined) {
+    const notStarted = run.notStarted.length > 0 ? `; ${run.notStarted.length} of ${sentCount} rows not started` : '';
+    // Exits as the refusal does (4 or 5); a 401 gets main.ts's login hint, so this is a detail.
+    throw new ItemFailedError(
+      `stopped at row ${stoppedBy.id}: ${failureReason(exitCodeOf(stoppedBy.failure), stoppedBy.status)}${notStarted}`,
+      stoppedBy.failure,
+      {
+        details: [...details, `to finish once that is fixed: ${resumeCommand}`],
+      },
+    );
+  }
+  if (failed.length > 0 || inDoubtRows.length > 0) {
+    const what = [
+      ...(failed.length > 0 ? [`${failed.length} of ${sentCount} rows failed`] : []),
+      ...(inDoubtRows.length > 0 ? [`${inDoubtRows.length} of ${outcome.rowCount} rows in doubt`] : []),
+    ];
+    throw new OperationError(what.join(', '), {
+      details,
+      hint:
+        failed.length > 0
+          ? `fix the failed rows in ${outcome.file}, then run again with --resume ${reportPath}`
+          : `check the rows in doubt in the service, then run again with --resume ${reportPath} (and --retry-in-doubt for the ones it does not have)`,
+    });
+  }
+  if (rowsWithSkippedFiles.length > 0) {
+    throw new FilesSkippedError(
+      `the service did not keep files of ${rowsWithSkippedFiles.length} of ${sentCount} rows: ${formatRanges(rowsWithSkippedFiles, 'row ')}`,
+      {
+        details: [`created ${createdNow}; every row sent is recorded in ${reportPath}`],
+        hint: 'the service keeps only the file types it allows; --json lists the kept and skipped files of each row',
+      },
+    );
+  }
+  if (ctx.output.format !== 'json' && ctx.output.format !== 'quiet') {
+    const skippedNote = outcome.skippedCount > 0 ? `, ${outcome.skippedCount} skipped as already created` : '';
+    await writeText(ctx.io.stderr, `created ${createdNow} ticket${createdNow === 1 ? '' : 's'}${skippedNote}; report: ${reportPath}\n`);
+  }
+}
