@@ -1,6 +1,7 @@
 // What one tool of `tkt mcp` is: its name, a tight description, its input and output schemas
-// (zod shapes, which the SDK turns into JSON Schema and checks), its annotations, and `call`,
-// which answers from the run's Context through the same code as the matching command.
+// (zod shapes: the SDK turns them into JSON Schema, the server checks arguments against them and
+// refuses unknown ones), its annotations, and `call`, which answers from the run's Context
+// through the same code as the matching command.
 import type { z } from 'zod';
 import type { Context } from '../context/context.js';
 import type { Lookups } from '../lookups/types.js';

@@ -3,7 +3,7 @@
 // sandbox's state, name errors, hostile ticket text, and the token never in any output.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createConfigStore } from '../../src/config/store.js';
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, LATEST_PROTOCOL_VERSION, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Harness } from '../helpers/harness.js';
 import { ticketById, unusedTicket, useHarness, userId } from '../helpers/sandbox-state.js';
 import { ensureBuilt } from '../helpers/terminal.js';
@@ -76,13 +76,29 @@ describe('tkt mcp: the read tools', () => {
     expect(await tokens(['--write', '--allow-delete'])).toBeLessThanOrEqual(4200);
   });
 
-  it('answers a tool that is not enabled with an error, sending nothing', async () => {
+  it('answers a call of a tool that is not enabled, or does not exist, with a protocol error listing the enabled ones', async () => {
     await withMcp([], async (mcp) => {
       const before = h.sandbox.stats.requests;
-      // The SDK answers an unknown tool as an error result (it used to be a protocol error).
-      const result = await mcp.call('close_ticket', { id: 1001 });
+      for (const name of ['close_ticket', 'no_such_tool']) {
+        const call = mcp.call(name, { id: 1001 });
+        await expect(call).rejects.toBeInstanceOf(McpError);
+        const error = (await call.catch((e: unknown) => e)) as McpError;
+        expect(error.code).toBe(ErrorCode.InvalidParams);
+        expect(error.message).toContain(`unknown tool "${name}"`);
+        expect(error.message).toContain(`enabled tools: ${READ.join(', ')}`);
+      }
+      expect(h.sandbox.stats.requests).toBe(before);
+    });
+  });
+
+  it('refuses an argument the tool does not take, naming it, and says so in the listed schema', async () => {
+    await withMcp([], async (mcp) => {
+      const { tools } = await mcp.client.listTools();
+      for (const tool of tools) expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
+      const before = h.sandbox.stats.requests;
+      const result = await mcp.call('get_ticket', { id: 1001, comment: 2 });
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toMatch(/Tool close_ticket not found/);
+      expect(textOf(result)).toMatch(/get_ticket: Unrecognized key: "comment"/);
       expect(h.sandbox.stats.requests).toBe(before);
     });
   });

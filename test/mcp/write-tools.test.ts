@@ -129,6 +129,20 @@ describe('tkt mcp: the write tools', () => {
     expect(writes()).toBe(sent);
   });
 
+  it('refuses an argument the tool does not take (update_ticket has no title), naming it, and changes nothing', async () => {
+    const { tools } = await mcp.client.listTools();
+    expect(tools).toHaveLength(13);
+    for (const tool of tools) expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
+    const ticket = unusedTicket(h, isOpen);
+    const before = { ...ticketById(h, ticket.id) };
+    const sent = writes();
+    const result = await mcp.call('update_ticket', { id: ticket.id, title: 'A new title', priority: 'High' });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/update_ticket: Unrecognized key: "title"/);
+    expect(writes()).toBe(sent);
+    expect(ticketById(h, ticket.id)).toEqual(before);
+  });
+
   it('a user without permission gets the error the CLI prints', async () => {
     const viewer = await connectMcp(['--write', '--profile', 'viewer'], { TKT_CONFIG_DIR: h.configDir });
     try {
