@@ -90,7 +90,8 @@ describe('npm run demo', () => {
         expect(code).toBe(0);
         const url = /listening on (http:\/\/\S+)/.exec(stdout)![1]!;
         await expect(fetch(`${url}/api/TicketsApi/appmetadata`)).rejects.toThrow();
-        expect(readdirSync(tmp)).toEqual([]);
+        // Node 22 and later keep their compile cache in the temp folder: Node's, not the demo's.
+        expect(readdirSync(tmp).filter((name) => name !== 'node-compile-cache')).toEqual([]);
       } finally {
         rmSync(tmp, { recursive: true, force: true });
       }
