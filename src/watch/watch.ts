@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import type { Context } from '../context/context.js';
 import { ApiError, InterruptedError, NetworkError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
+import { formatDate } from '../output/time.js';
 import { addedEvents, diffSnapshots, type Snapshot, type WatchEvent } from './events.js';
 import type { Poll } from './polls.js';
 import { readState, writeState } from './state-file.js';
@@ -104,6 +105,8 @@ function clockTime(date: Date): string {
 }
 
 const shownValue = (value: string | null) => (value === null ? '(none)' : sanitizeInline(value));
+/** A due date in local time, as tkt list shows dates; anything else as it is. */
+const shownField = (name: string, value: string | null) => (name === 'due' && value !== null ? formatDate(new Date(value)) || value : shownValue(value));
 
 /** `#1042 status Open → In Progress, priority Low → High`; `#1042 added: Printer jam (Open)`. */
 export function eventText(event: WatchEvent): string {
@@ -111,7 +114,7 @@ export function eventText(event: WatchEvent): string {
   switch (event.event) {
     case 'changed':
       return `#${event.id} ${Object.entries(event.changes ?? {})
-        .map(([name, [from, to]]) => `${name} ${shownValue(from)} → ${shownValue(to)}`)
+        .map(([name, [from, to]]) => `${name} ${shownField(name, from)} → ${shownField(name, to)}`)
         .join(', ')}`;
     case 'added':
       return `#${event.id} added: ${shownValue(ticket.title)} (${shownValue(ticket.status)})`;

@@ -1,0 +1,166 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { run, type WatchOptions } from '../../src/commands/watch.js';
+import { InterruptedError } from '../../src/errors.js';
+import type { WatchEvent } from '../../src/watch/events.js';
+import type { WatchTimer } from '../../src/watch/watch.js';
+import type { CommandRun, Harness } from '../helpers/harness.js';
+import { ticketById, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+
+let h: Harness;
+useHarness({}, (harness) => (h = harness));
+let dir: string;
+useTempDir('tkt-watch-', (path) => (dir = path));
+
+/** A clock the test moves: the watch's waits end when the test says, never by time passing. */
+function steppedTimer() {
+  const waits: number[] = [];
+  let wake: (() => void) | undefined;
+  let sleeping: (() => void) | undefined;
+  let asleep = new Promise<void>((resolve) => (sleeping = resolve));
+  const timer: WatchTimer = {
+    sleep: (ms, signal) =>
+      new Promise<void>((resolve) => {
+        waits.push(ms);
+        wake = resolve;
+        signal.addEventListener('abort', () => resolve(), { once: true });
+        sleeping?.();
+      }),
+  };
+  return {
+    timer,
+    waits,
+    /** Resolves once the watch waits (its poll done and told). */
+    asleep: () => asleep,
+    /** Ends the current wait; the next poll runs. */
+    async next(): Promise<void> {
+      asleep = new Promise<void>((resolve) => (sleeping = resolve));
+      wake?.();
+      await asleep;
+    },
+  };
+}
+
+const jsonLines = (text: string): WatchEvent[] =>
+  text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as WatchEvent);
+
+async function startWatch(options: WatchOptions, runOptions: Parameters<Harness['context']>[0] = { globals: { json: true } }) {
+  const r: CommandRun = await h.context(runOptions);
+  const clock = steppedTimer();
+  const done = run(options, r.ctx, clock.timer);
+  done.catch(() => {});
+  await Promise.race([clock.asleep(), done]);
+  return { r, clock, done };
+}
+
+const setDeleted = (id: number, deleted: boolean) => {
+  const ticket = ticketById(h, id);
+  ticket.isDeleted = deleted;
+  ticket.deletedOn = deleted ? new Date().toISOString() : null;
+};
+
+// The CLI cannot change a title (update has no --title): the sandbox's state can.
+const retitle = (id: number, title: string) => {
+  ticketById(h, id).title = title;
+};
+
+describe('tkt watch', () => {
+  it('prints nothing for the baseline, then each event with old and new values', async () => {
+    const changing = unusedTicket(h, (t) => t.ticketPriorityId !== null);
+    const oldTitle = changing.title;
+    const leaving = unusedTicket(h);
+    const coming = unusedTicket(h);
+    setDeleted(coming.id, true);
+    const { r, clock, done } = await startWatch({ view: 'all-tickets', interval: '30' });
+    expect(r.stdout()).toBe('');
+    expect(clock.waits).toEqual([30_000]);
+
+    const before = (await h.cli(['show', String(changing.id), '--json'])).stdout;
+    const status = (JSON.parse(before) as { ticketStatus?: { status?: string } }).ticketStatus?.status;
+    expect((await h.cli(['update', String(changing.id), '--status', 'on hold'])).code).toBe(0);
+    retitle(changing.id, 'Renamed by the test');
+    setDeleted(leaving.id, true);
+    setDeleted(coming.id, false);
+    await clock.next();
+
+    const events = jsonLines(r.stdout());
+    const changed = events.find((event) => event.event === 'changed');
+    expect(changed).toMatchObject({ id: changing.id, changes: { title: [oldTitle, 'Renamed by the test'] }, ticket: { id: changing.id, status: 'On Hold' } });
+    expect(changed?.changes?.status?.[1]).toBe('On Hold');
+    if (status !== undefined) expect(changed?.changes?.status?.[0]).toBe(status);
+    expect(changed?.changes?.status?.[0]).not.toBe('On Hold');
+    expect(events.filter((event) => event.event === 'removed')).toMatchObject([{ id: leaving.id, ticket: { title: leaving.title } }]);
+    expect(events.filter((event) => event.event === 'added')).toMatchObject([{ id: coming.id, ticket: { title: coming.title } }]);
+    expect(events).toHaveLength(3);
+    for (const event of events) expect(Object.keys(event).slice(0, 3)).toEqual(['event', 'id', 'at']);
+
+    // Nothing changed: nothing told.
+    await clock.next();
+    expect(jsonLines(r.stdout())).toHaveLength(3);
+
+    r.abort.abort('SIGTERM');
+    await expect(done).rejects.toBeInstanceOf(InterruptedError);
+  });
+
+  it('tells a change in one line with the time, for people', async () => {
+    const ticket = unusedTicket(h);
+    const oldTitle = ticket.title;
+    const { r, clock, done } = await startWatch({ view: 'all-tickets' }, {});
+    expect(clock.waits).toEqual([60_000]);
+    expect((await h.cli(['update', String(ticket.id), '--priority', 'critical'])).code).toBe(0);
+    retitle(ticket.id, 'Line test');
+    await clock.next();
+    // The SLA may move the due date with the priority: a local date and time.
+    expect(r.stdout()).toMatch(
+      new RegExp(
+        `^\\d\\d:\\d\\d:\\d\\d #${ticket.id} priority \\S+ → Critical, (due \\S+ → \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d, )?title ${oldTitle} → Line test\\n$`,
+      ),
+    );
+    r.abort.abort('SIGINT');
+    await expect(done).rejects.toBeInstanceOf(InterruptedError);
+  });
+
+  it('--initial tells every ticket of the first poll as added', async () => {
+    const r = await h.context({ globals: { json: true } });
+    await run({ view: 'all-tickets', once: true, initial: true }, r.ctx);
+    const live = h.sandbox.state.tickets.filter((t) => !t.isDeleted);
+    const events = jsonLines(r.stdout());
+    expect(events.every((event) => event.event === 'added')).toBe(true);
+    expect(events.map((event) => event.id).sort()).toEqual(live.map((t) => t.id).sort());
+  });
+
+  it('--once --state FILE: each run prints what changed since the previous one, nothing twice, nothing lost', async () => {
+    const state = join(dir, 'once.json');
+    const once = async () => {
+      const result = await h.cli(['--json', 'watch', '--once', '--view', 'all-tickets', '--state', state]);
+      expect(result.code).toBe(0);
+      return jsonLines(result.stdout);
+    };
+    expect(await once()).toEqual([]);
+    expect(JSON.parse(await readFile(state, 'utf8'))).toMatchObject({ version: 1 });
+    const [first, second] = [unusedTicket(h), unusedTicket(h)];
+    const [firstTitle, secondTitle] = [first.title, second.title];
+    retitle(first.id, 'First change');
+    expect((await once()).map((event) => [event.event, event.id, event.changes])).toEqual([['changed', first.id, { title: [firstTitle, 'First change'] }]]);
+    expect(await once()).toEqual([]);
+    retitle(second.id, 'Second change');
+    retitle(first.id, 'Third change');
+    expect((await once()).map((event) => [event.id, event.changes])).toEqual(
+      [
+        [first.id, { title: ['First change', 'Third change'] }],
+        [second.id, { title: [secondTitle, 'Second change'] }],
+      ].sort((a, b) => h.sandbox.state.tickets.findIndex((t) => t.id === b[0]) - h.sandbox.state.tickets.findIndex((t) => t.id === a[0])),
+    );
+    expect(await once()).toEqual([]);
+  });
+
+  it('refuses an --interval under 10 seconds before any request', async () => {
+    const result = await h.cli(['watch', '--interval', '9']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('error: invalid --interval "9": expected a whole number from 10');
+  });
+});
