@@ -6,7 +6,8 @@ import { InterruptedError } from '../../src/errors.js';
 import type { WatchEvent } from '../../src/watch/events.js';
 import type { WatchTimer } from '../../src/watch/watch.js';
 import type { CommandRun, Harness } from '../helpers/harness.js';
-import { ticketById, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import { frontEnv, startFrontServer, ticketById, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import { exitCodeOf } from '../../src/errors.js';
 
 let h: Harness;
 useHarness({}, (harness) => (h = harness));
@@ -163,4 +164,67 @@ describe('tkt watch', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('error: invalid --interval "9": expected a whole number from 10');
   });
+
+  it('--exec runs CMD per event in order, the event on stdin; a failing CMD is reported and the rest still run', async () => {
+    const [first, second] = [unusedTicket(h), unusedTicket(h)];
+    const log = join(dir, 'exec.log');
+    const command = `printf '%s %s ' "$TKT_EVENT" "$TKT_TICKET_ID" >> ${log}; cat >> ${log}; [ "$TKT_TICKET_ID" != ${first.id} ] || exit 3`;
+    const r = await h.context({});
+    await run({ ids: [String(first.id), String(second.id)], once: true, initial: true, exec: command }, r.ctx);
+    const lines = (await readFile(log, 'utf8')).trimEnd().split('\n');
+    expect(lines.map((line) => line.slice(0, line.indexOf(' {')))).toEqual([`added ${first.id}`, `added ${second.id}`]);
+    expect(JSON.parse(lines[1]!.slice(lines[1]!.indexOf('{')))).toMatchObject({ event: 'added', id: second.id, ticket: { title: second.title } });
+    expect(r.stderr()).toBe(`warning: --exec failed (exit 3) for added #${first.id}; watching goes on\n`);
+  });
+
+  it('tkt watch ID... tells a new conversation entry as replied', async () => {
+    const ticket = unusedTicket(h);
+    const { r, clock, done } = await startWatch({ ids: [String(ticket.id)] });
+    expect((await h.cli(['reply', String(ticket.id), '--message', 'On its way'])).code).toBe(0);
+    await clock.next();
+    const events = jsonLines(r.stdout());
+    expect(events.map((event) => event.event)).toContain('replied');
+    expect(events.find((event) => event.event === 'replied')).toMatchObject({ id: ticket.id, replies: [{ kind: expect.any(String) as string }] });
+    r.abort.abort('SIGTERM');
+    await expect(done).rejects.toBeInstanceOf(InterruptedError);
+  });
+
+  it('says a transient failure once, keeps polling, says the recovery, and ends at a 401 with exit 4', async () => {
+    let answer: number | undefined;
+    const server = await startFrontServer(h, (req, res) => {
+      if (answer === undefined || req.method !== 'POST' || req.url !== '/api/TicketsApi') return false;
+      // Retry-After: 0 keeps the client's own retries instant.
+      res.writeHead(answer, { 'retry-after': '0', 'content-type': 'text/plain' }).end('down');
+      return true;
+    });
+    try {
+      const ticket = unusedTicket(h);
+      const oldTitle = ticket.title;
+      const { r, clock, done } = await startWatch({ view: 'all-tickets' }, { globals: { json: true }, env: frontEnv(h, server) });
+      answer = 503;
+      await clock.next();
+      await clock.next();
+      expect(r.stderr().match(/warning: cannot poll: .*503.*retrying until it works\n/g)).toHaveLength(1);
+      expect(clock.waits.slice(1).every((ms) => ms < 60_000)).toBe(true);
+      answer = undefined;
+      retitle(ticket.id, 'After the outage');
+      await clock.next();
+      expect(r.stderr()).toMatch(/polling again after 2 failed polls\n$/);
+      expect(jsonLines(r.stdout())).toMatchObject([{ event: 'changed', id: ticket.id, changes: { title: [oldTitle, 'After the outage'] } }]);
+      answer = 401;
+      wakeOnly(clock);
+      const error: unknown = await done.then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
+      expect(exitCodeOf(error)).toBe(4);
+    } finally {
+      await server.close();
+    }
+  });
 });
+
+/** Ends the current wait without waiting for another (the watch is expected to end). */
+function wakeOnly(clock: ReturnType<typeof steppedTimer>): void {
+  void clock.next();
+}
