@@ -222,6 +222,51 @@ describe('tkt watch', () => {
       await server.close();
     }
   });
+
+  it('a SIGTERM during a poll lets it tell its events and write its state, then ends the watch', async () => {
+    let hold: (() => void) | undefined;
+    let held: (() => void) | undefined;
+    const heldNow = new Promise<void>((resolve) => (held = resolve));
+    const server = await startFrontServer(h, () => false, {
+      gate: (req) =>
+        hold === undefined && req.method === 'POST' && req.url === '/api/TicketsApi' && armed
+          ? new Promise<void>((resolve) => {
+              hold = resolve;
+              held?.();
+            })
+          : Promise.resolve(),
+    });
+    let armed = false;
+    try {
+      const state = join(dir, 'signal.json');
+      const ticket = unusedTicket(h);
+      const oldTitle = ticket.title;
+      const { r, clock, done } = await startWatch({ view: 'all-tickets', state }, { globals: { json: true }, env: frontEnv(h, server) });
+      retitle(ticket.id, 'Changed before the signal');
+      armed = true;
+      wakeOnly(clock);
+      await heldNow;
+      r.abort.abort('SIGTERM');
+      hold?.();
+      await expect(done).rejects.toBeInstanceOf(InterruptedError);
+      expect(jsonLines(r.stdout())).toMatchObject([{ event: 'changed', id: ticket.id, changes: { title: [oldTitle, 'Changed before the signal'] } }]);
+      const kept = JSON.parse(await readFile(state, 'utf8')) as { tickets: { id: number; title: string }[] };
+      expect(kept.tickets.find((t) => t.id === ticket.id)?.title).toBe('Changed before the signal');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('--notify rings and sends OSC 9 at a terminal only', async () => {
+    const ticket = unusedTicket(h);
+    const atTerminal = await h.context({ tty: true });
+    await run({ ids: [String(ticket.id)], once: true, initial: true, notify: true }, atTerminal.ctx);
+    expect(atTerminal.stdout()).toContain(`\x07\x1b]9;tkt: #${ticket.id} added: `);
+    const piped = await h.context({});
+    await run({ ids: [String(ticket.id)], once: true, initial: true, notify: true }, piped.ctx);
+    expect(piped.stdout()).not.toContain('\x1b]9;');
+    expect(piped.stdout()).toContain(`#${ticket.id} added: `);
+  });
 });
 
 /** Ends the current wait without waiting for another (the watch is expected to end). */
