@@ -35,9 +35,9 @@ A network failure or 5xx is said once and retried with backoff (with --once: exi
 
 Examples:
   $ tkt watch --view unassigned-tickets --notify
-  $ tkt watch --once --state ~/.tkt-watch.json --json --exec 'curl -s -d @- "$HOOK_URL"'
-  $ tkt watch --assignee @me --json | jq -r 'select(.changes.status) | "\\(.id) \\(.changes.status[1])"'
-  $ tkt watch 1042 1043`;
+  $ tkt watch --once --state watch.json --json --exec 'curl -sd @- "$HOOK"'
+  $ tkt watch --assignee @me --json | jq -c .changes
+  $ tkt watch 42 43`;
 
 export function register(program: Program, host: CommandHost): void {
   const watching = program
