@@ -159,6 +159,12 @@ describe('tkt watch', () => {
     expect(await once()).toEqual([]);
   });
 
+  it('refuses an empty list of IDs on stdin rather than watching nothing', async () => {
+    const result = await h.cli(['watch', '-'], { stdin: '\n' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('error: no ticket IDs on stdin to watch');
+  });
+
   it('refuses an --interval under 10 seconds before any request', async () => {
     const result = await h.cli(['watch', '--interval', '9']);
     expect(result.code).toBe(2);
