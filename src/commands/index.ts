@@ -28,6 +28,7 @@ import * as attach from './attach.js';
 import * as deleteCommand from './delete.js';
 import * as sandbox from './sandbox.js';
 import * as mcp from './mcp.js';
+import * as watch from './watch.js';
 
 export function registerCommands(program: Program, host: CommandHost): void {
   login.register(program, host);
@@ -39,6 +40,7 @@ export function registerCommands(program: Program, host: CommandHost): void {
   list.register(program, host);
   status.register(program, host);
   triage.register(program, host);
+  watch.register(program, host);
   show.register(program, host);
   read.register(program, host);
   metadata.register(program, host);

@@ -78,16 +78,27 @@ const GLOBAL_COMPLETIONS: CommandCompletion = { options: { '--profile': { type: 
 // Every option and argument that completes more than free text and is not a ticket field (those
 // complete as the field table types them). Files only where tkt reads one; people as the command
 // resolves them (--by among technicians, as tickets/acting-user.ts does).
+// tkt list's filters, which tkt watch takes too.
+const LIST_FILTERS = Object.fromEntries(LOOKUP_FILTERS.map((kind) => [`--${kind}`, kind === 'assignee' ? lookup(kind, NO_ASSIGNEE) : lookup(kind)]));
+
 const COMMAND_COMPLETIONS: Readonly<Record<string, CommandCompletion>> = {
   list: {
     options: {
       '--view': VIEWS,
       '--sort': SORTS,
       '--requester': lookup('requester'),
-      ...Object.fromEntries(LOOKUP_FILTERS.map((kind) => [`--${kind}`, kind === 'assignee' ? lookup(kind, NO_ASSIGNEE) : lookup(kind)])),
+      ...LIST_FILTERS,
     },
   },
   triage: { options: { '--view': VIEWS } },
+  watch: {
+    options: {
+      '--view': VIEWS,
+      '--requester': lookup('requester'),
+      '--state': FILES,
+      ...LIST_FILTERS,
+    },
+  },
   reopen: { options: { '--status': lookup('status') } },
   close: { options: { '--by': lookup('assignee'), '--attach': FILES } },
   resolve: { options: { '--by': lookup('assignee'), '--details-file': FILES } },

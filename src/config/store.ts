@@ -14,6 +14,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { OperationError } from '../errors.js';
 import { isObject, type JsonObject } from '../util/json-object.js';
 import { processIsAlive } from '../util/process-alive.js';
+import { replaceFile } from '../util/replace-file.js';
 import { assertProfileName } from './paths.js';
 import type { ConfigStore, Profile, SavedSettings, StoredToken } from './types.js';
 
@@ -165,27 +166,13 @@ async function writeObject(configDir: string, file: string, contents: () => Json
     throw fileError('write', file, error);
   }
   try {
-    replaceFile(file, `${JSON.stringify(contents(), null, '\t')}\n`);
+    // Only the lock holder writes this name.
+    replaceFile(file, `${JSON.stringify(contents(), null, '\t')}\n`, PRIVATE_FILE_MODE);
   } catch (error) {
     throw error instanceof OperationError ? error : fileError('write', file, error);
   } finally {
     release();
   }
-}
-
-/** Writes `text` beside `file`, flushes it to disk, then renames it over `file`. */
-function replaceFile(file: string, text: string): void {
-  // Only the lock holder writes this name, so a leftover from a killed writer is simply replaced.
-  const temporary = `${file}.tmp`;
-  fs.rmSync(temporary, { force: true });
-  const fd = fs.openSync(temporary, 'wx', PRIVATE_FILE_MODE);
-  try {
-    fs.writeFileSync(fd, text);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(temporary, file);
 }
 
 const LOCK_RETRY_MS = 10;

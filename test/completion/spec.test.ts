@@ -70,6 +70,11 @@ const OTHER_OPTIONS: ReadonlyArray<[string, string, object]> = [
   ['list', '--assignee', names('assignee', ['@me', 'none'])],
   ['list', '--view', { type: 'words', words: expect.arrayContaining(['my-overdue-tickets', 'unassigned-tickets']) }],
   ['list', '--sort', { type: 'words', words: expect.arrayContaining(['due', '-due']) }],
+  ['watch', '--view', { type: 'words', words: expect.arrayContaining(['unassigned-tickets']) }],
+  ['watch', '--requester', names('requester', ['@me'])],
+  ['watch', '--status', names('status')],
+  ['watch', '--assignee', names('assignee', ['@me', 'none'])],
+  ['watch', '--state', FILES],
   ['triage', '--view', { type: 'words', words: expect.arrayContaining(['my-overdue-tickets']) }],
   ['reopen', '--status', names('status')],
   ['close', '--by', names('assignee', ['@me'])],
@@ -109,7 +114,7 @@ describe('completion of the other options and arguments', () => {
   it('types every other option with a value freely (no names, no files)', () => {
     const special = new Set([...OTHER_OPTIONS.map(([command, flag]) => `${command} ${flag}`), ' --profile']);
     for (const [command, endpoints] of FIELD_COMMANDS) for (const field of endpoints.flatMap(fieldsFor)) special.add(`${command} ${flagOf(field.key)}`);
-    for (const filter of FILTER_FIELDS) special.add(`list ${flagOf(filter.key)}`);
+    for (const filter of FILTER_FIELDS) for (const command of ['list', 'watch']) special.add(`${command} ${flagOf(filter.key)}`);
     const options = [
       ...spec.globalOptions.map((option) => ['', option] as const),
       ...spec.commands.flatMap((command) => command.options.map((option) => [command.name, option] as const)),

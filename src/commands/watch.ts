@@ -1,0 +1,97 @@
+import type { CommandHost, Program } from './host.js';
+import type { Context } from '../context/context.js';
+import { UsageError } from '../errors.js';
+import { addFilterOptions, hasFilters } from '../listing/filter.js';
+import { wholeNumberOption } from '../util/ids.js';
+import { collectIds } from '../bulk/ids.js';
+import type { ViewWatchOptions } from '../watch/polls.js';
+import type { WatchTimer } from '../watch/watch.js';
+
+export interface WatchOptions extends ViewWatchOptions {
+  ids?: string[] | undefined;
+  interval?: string | undefined;
+  once?: boolean | undefined;
+  initial?: boolean | undefined;
+  state?: string | undefined;
+  notify?: boolean | undefined;
+  exec?: string | undefined;
+  overdue?: boolean | undefined;
+  dueBefore?: string | undefined;
+  createdAfter?: string | undefined;
+}
+
+export const DEFAULT_INTERVAL_SECONDS = 60;
+export const MIN_INTERVAL_SECONDS = 10;
+
+const EXAMPLES = `
+Events: added (entered the watched set), removed (left it), changed (status, priority,
+assignee, due, title: old → new) and, for given IDs, replied (new conversation entries).
+The first poll sets the baseline and prints nothing (--initial: every ticket as added).
+--state FILE keeps the last poll between runs, written after its events are out: run with
+--once from cron, it prints exactly what changed since the previous run.
+--json: one JSON Line per event. --exec CMD: sh -c CMD per event, in order, with the event's
+JSON on stdin and TKT_EVENT, TKT_TICKET_ID set; its output goes to stderr.
+A network failure or 5xx is said once and retried with backoff (with --once: exit 1).
+
+Examples:
+  $ tkt watch --view unassigned-tickets --notify
+  $ tkt watch --once --state watch.json --json --exec 'curl -sd @- "$HOOK"'
+  $ tkt watch --assignee @me --json | jq -c .changes
+  $ tkt watch 42 43`;
+
+export function register(program: Program, host: CommandHost): void {
+  const watching = program
+    .command('watch')
+    .description('Tell what changes in a view or in given tickets, as it happens')
+    .argument('[ids...]', 'ticket IDs to watch (their conversation too); - reads them from stdin')
+    .option('--view <view>', 'a list type, as for tkt list (default: "tkt config get default-view", else the service\'s own)')
+    .option('--search <text>', 'keyword, as for tkt list')
+    .option('--in <fields>', 'where --search looks, as for tkt list')
+    .option('--requester <user>', 'tickets of one requester, as for tkt list');
+  const command = addFilterOptions(watching)
+    .option('--overdue', 'only overdue tickets')
+    .option('--due-before <when>', 'only tickets due before WHEN')
+    .option('--created-after <when>', 'only tickets created after WHEN')
+    .option('--interval <seconds>', `seconds between polls, at least ${MIN_INTERVAL_SECONDS}`, String(DEFAULT_INTERVAL_SECONDS))
+    .option('--once', 'poll once and exit')
+    .option('--initial', 'tell every ticket of the first poll as added')
+    .option('--state <file>', 'keep the last poll in FILE between runs')
+    .option('--notify', 'at a terminal, a bell and a desktop notification per event')
+    .option('--exec <cmd>', 'run sh -c CMD for each event, its JSON on stdin')
+    .addHelpText('after', EXAMPLES);
+  host.action(command, ([ids], opts, ctx) => run({ ids, ...opts }, ctx), { graceful: true });
+}
+
+/** `timer` is for tests only: a clock they move instead of waiting (test/commands/watch.test.ts). */
+export async function run(options: WatchOptions, ctx: Context, timer?: WatchTimer): Promise<void> {
+  const interval = wholeNumberOption('--interval', options.interval ?? String(DEFAULT_INTERVAL_SECONDS), { min: MIN_INTERVAL_SECONDS });
+  if (options.exec !== undefined && options.exec.trim() === '') throw new UsageError('--exec needs a command');
+  if (options.state !== undefined && options.state.trim() === '') throw new UsageError('--state needs a file');
+  const { viewPoll, ticketsPoll } = await import('../watch/polls.js');
+  const { watch } = await import('../watch/watch.js');
+  let poll;
+  if (options.ids !== undefined && options.ids.length > 0) {
+    if (hasFilters(options) || (['view', 'search', 'in', 'requester'] as const).some((name) => options[name] !== undefined)) {
+      throw new UsageError('ticket IDs cannot be combined with a view, --search, --requester or filters', { hint: 'watch either tickets or a view' });
+    }
+    const ids = await collectIds(options.ids, ctx.io.stdin, ctx.signal);
+    // Unlike an ID... command, watching no ticket would wait forever for nothing.
+    if (ids.length === 0) throw new UsageError('no ticket IDs on stdin to watch');
+    poll = ticketsPoll(ids);
+  } else {
+    poll = await viewPoll(options, ctx);
+  }
+  await watch(
+    ctx,
+    poll,
+    {
+      intervalMs: interval * 1000,
+      once: options.once === true,
+      initial: options.initial === true,
+      stateFile: options.state,
+      exec: options.exec,
+      notify: options.notify === true,
+    },
+    timer,
+  );
+}

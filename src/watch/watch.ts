@@ -1,0 +1,144 @@
+// The watch loop: poll, tell each event (a line, --exec, --notify), keep the state, wait. A
+// transient failure is said once and retried with backoff; anything else ends the watch (401:
+// exit 4). A signal lets the poll in progress finish telling its events and writing its state.
+import { spawn } from 'node:child_process';
+import type { Context } from '../context/context.js';
+import { ApiError, InterruptedError, NetworkError } from '../errors.js';
+import { sanitizeInline } from '../output/sanitize.js';
+import { formatDate } from '../output/time.js';
+import { addedEvents, diffSnapshots, type Snapshot, type WatchEvent } from './events.js';
+import type { Poll } from './polls.js';
+import { readState, writeState } from './state-file.js';
+
+/** How the watch waits: real time, or a clock a test moves (test/watch/). */
+export interface WatchTimer {
+  /** Resolves after `ms`, or as soon as `signal` aborts. */
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+}
+
+export const realTimer: WatchTimer = {
+  sleep: (ms, signal) =>
+    new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal.addEventListener('abort', done, { once: true });
+    }),
+};
+
+export interface WatchSettings {
+  intervalMs: number;
+  once: boolean;
+  initial: boolean;
+  stateFile: string | undefined;
+  exec: string | undefined;
+  notify: boolean;
+}
+
+// The first retry comes soon; later ones back off up to this, or the interval if longer.
+const FIRST_RETRY_MS = 5_000;
+const MAX_RETRY_MS = 5 * 60_000;
+
+/** A failure that the next poll may not meet: no answer, a time-out, a 5xx, "too many requests". */
+export function isTransient(error: unknown): boolean {
+  if (error instanceof NetworkError) return true;
+  return error instanceof ApiError && (error.status >= 500 || error.status === 408 || error.status === 429);
+}
+
+export async function watch(ctx: Context, poll: Poll, settings: WatchSettings, timer: WatchTimer = realTimer): Promise<void> {
+  let previous: Snapshot | undefined = settings.stateFile === undefined ? undefined : await readState(settings.stateFile);
+  // A poll runs to its end after a signal: the run's signal stops the watch between polls only.
+  const pollCtx: Context = { ...ctx, signal: new AbortController().signal };
+  let failures = 0;
+  for (;;) {
+    const at = ctx.now().toISOString();
+    let result: Awaited<ReturnType<Poll>>;
+    try {
+      result = await poll(pollCtx);
+    } catch (error) {
+      if (settings.once || !isTransient(error)) throw error;
+      failures++;
+      if (failures === 1) await ctx.output.warning(`cannot poll: ${(error as Error).message}; retrying until it works\n`);
+      await timer.sleep(retryDelay(failures, settings.intervalMs), ctx.signal);
+      stopIfSignalled(ctx.signal);
+      continue;
+    }
+    if (failures > 0) await ctx.output.note(`polling again after ${failures} failed ${failures === 1 ? 'poll' : 'polls'}\n`);
+    failures = 0;
+    const events =
+      previous === undefined ? (settings.initial ? addedEvents(result.snapshot, at) : []) : diffSnapshots(previous, result.snapshot, at, result.conversations);
+    for (const event of events) await tell(ctx, event, settings);
+    if (settings.stateFile !== undefined) writeState(settings.stateFile, result.snapshot, at);
+    previous = result.snapshot;
+    if (settings.once) return;
+    stopIfSignalled(ctx.signal);
+    await timer.sleep(settings.intervalMs, ctx.signal);
+    stopIfSignalled(ctx.signal);
+  }
+}
+
+/** Between polls, a signal ends the watch (exit 130 or 143). */
+function stopIfSignalled(signal: AbortSignal): void {
+  if (signal.aborted) throw new InterruptedError();
+}
+
+/** Doubling from FIRST_RETRY_MS, capped, with up to 20% jitter so that many watchers do not retry together. */
+function retryDelay(failures: number, intervalMs: number): number {
+  const base = Math.min(FIRST_RETRY_MS * 2 ** (failures - 1), Math.max(intervalMs, MAX_RETRY_MS));
+  return Math.round(base * (1 - Math.random() * 0.2));
+}
+
+async function tell(ctx: Context, event: WatchEvent, settings: WatchSettings): Promise<void> {
+  const text = eventText(event);
+  await ctx.output.line(event, { human: () => `${clockTime(new Date(event.at))} ${text}\n`, quiet: () => `${event.id}\n` });
+  if (settings.notify && ctx.io.stdoutIsTTY) ctx.io.stdout.write(`\x07\x1b]9;tkt: ${text.replace(/[\x07\x1b]/g, '')}\x07`);
+  if (settings.exec !== undefined) await execFor(ctx, settings.exec, event);
+}
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+function clockTime(date: Date): string {
+  return `${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`;
+}
+
+const shownValue = (value: string | null) => (value === null ? '(none)' : sanitizeInline(value));
+/** A due date in local time, as tkt list shows dates; anything else as it is. */
+const shownField = (name: string, value: string | null) => (name === 'due' && value !== null ? formatDate(new Date(value)) || value : shownValue(value));
+
+/** `#1042 status Open → In Progress, priority Low → High`; `#1042 added: Printer jam (Open)`. */
+export function eventText(event: WatchEvent): string {
+  const { ticket } = event;
+  switch (event.event) {
+    case 'changed':
+      return `#${event.id} ${Object.entries(event.changes ?? {})
+        .map(([name, [from, to]]) => `${name} ${shownField(name, from)} → ${shownField(name, to)}`)
+        .join(', ')}`;
+    case 'added':
+      return `#${event.id} added: ${shownValue(ticket.title)} (${shownValue(ticket.status)})`;
+    case 'removed':
+      return `#${event.id} removed: ${shownValue(ticket.title)}`;
+    case 'replied':
+      return `#${event.id} replied: ${(event.replies ?? []).map((reply) => `${shownValue(reply.from)} (${shownValue(reply.kind)})`).join(', ')}`;
+  }
+}
+
+/** Runs `sh -c CMD` for one event: its JSON on stdin, its kind and ticket in the environment, its output on stderr. */
+async function execFor(ctx: Context, command: string, event: WatchEvent): Promise<void> {
+  const outcome = await new Promise<string | undefined>((resolve) => {
+    const child = spawn('sh', ['-c', command], {
+      env: { ...ctx.env, TKT_EVENT: event.event, TKT_TICKET_ID: String(event.id) },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    child.stdout.on('data', (chunk: Buffer) => ctx.io.stderr.write(chunk));
+    child.stderr.on('data', (chunk: Buffer) => ctx.io.stderr.write(chunk));
+    // A command that does not read its stdin must not fail the write.
+    child.stdin.on('error', () => {});
+    child.stdin.end(`${JSON.stringify(event)}\n`);
+    child.on('error', (error) => resolve(error.message));
+    child.on('close', (code, signal) => resolve(code === 0 ? undefined : signal !== null ? `killed by ${signal}` : `exit ${code}`));
+  });
+  if (outcome !== undefined) await ctx.output.warning(`--exec failed (${outcome}) for ${event.event} #${event.id}; watching goes on\n`);
+}

@@ -1,0 +1,281 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { run, type WatchOptions } from '../../src/commands/watch.js';
+import { InterruptedError } from '../../src/errors.js';
+import type { WatchEvent } from '../../src/watch/events.js';
+import type { WatchTimer } from '../../src/watch/watch.js';
+import type { CommandRun, Harness } from '../helpers/harness.js';
+import { frontEnv, startFrontServer, ticketById, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import { exitCodeOf } from '../../src/errors.js';
+
+let h: Harness;
+useHarness({}, (harness) => (h = harness));
+let dir: string;
+useTempDir('tkt-watch-', (path) => (dir = path));
+
+/** A clock the test moves: the watch's waits end when the test says, never by time passing. */
+function steppedTimer() {
+  const waits: number[] = [];
+  let wake: (() => void) | undefined;
+  let sleeping: (() => void) | undefined;
+  let asleep = new Promise<void>((resolve) => (sleeping = resolve));
+  const timer: WatchTimer = {
+    sleep: (ms, signal) =>
+      new Promise<void>((resolve) => {
+        waits.push(ms);
+        wake = resolve;
+        signal.addEventListener('abort', () => resolve(), { once: true });
+        sleeping?.();
+      }),
+  };
+  return {
+    timer,
+    waits,
+    /** Resolves once the watch waits (its poll done and told). */
+    asleep: () => asleep,
+    /** Ends the current wait; the next poll runs. */
+    async next(): Promise<void> {
+      asleep = new Promise<void>((resolve) => (sleeping = resolve));
+      wake?.();
+      await asleep;
+    },
+  };
+}
+
+const jsonLines = (text: string): WatchEvent[] =>
+  text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as WatchEvent);
+
+async function startWatch(options: WatchOptions, runOptions: Parameters<Harness['context']>[0] = { globals: { json: true } }) {
+  const r: CommandRun = await h.context(runOptions);
+  const clock = steppedTimer();
+  const done = run(options, r.ctx, clock.timer);
+  done.catch(() => {});
+  await Promise.race([clock.asleep(), done]);
+  return { r, clock, done };
+}
+
+const setDeleted = (id: number, deleted: boolean) => {
+  const ticket = ticketById(h, id);
+  ticket.isDeleted = deleted;
+  ticket.deletedOn = deleted ? new Date().toISOString() : null;
+};
+
+// The CLI cannot change a title (update has no --title): the sandbox's state can.
+const retitle = (id: number, title: string) => {
+  ticketById(h, id).title = title;
+};
+
+describe('tkt watch', () => {
+  it('prints nothing for the baseline, then each event with old and new values', async () => {
+    const changing = unusedTicket(h, (t) => t.ticketPriorityId !== null);
+    const oldTitle = changing.title;
+    const leaving = unusedTicket(h);
+    const coming = unusedTicket(h);
+    setDeleted(coming.id, true);
+    const { r, clock, done } = await startWatch({ view: 'all-tickets', interval: '30' });
+    expect(r.stdout()).toBe('');
+    expect(clock.waits).toEqual([30_000]);
+
+    const before = (await h.cli(['show', String(changing.id), '--json'])).stdout;
+    const status = (JSON.parse(before) as { ticketStatus?: { status?: string } }).ticketStatus?.status;
+    expect((await h.cli(['update', String(changing.id), '--status', 'on hold'])).code).toBe(0);
+    retitle(changing.id, 'Renamed by the test');
+    setDeleted(leaving.id, true);
+    setDeleted(coming.id, false);
+    await clock.next();
+
+    const events = jsonLines(r.stdout());
+    const changed = events.find((event) => event.event === 'changed');
+    expect(changed).toMatchObject({ id: changing.id, changes: { title: [oldTitle, 'Renamed by the test'] }, ticket: { id: changing.id, status: 'On Hold' } });
+    expect(changed?.changes?.status?.[1]).toBe('On Hold');
+    if (status !== undefined) expect(changed?.changes?.status?.[0]).toBe(status);
+    expect(changed?.changes?.status?.[0]).not.toBe('On Hold');
+    expect(events.filter((event) => event.event === 'removed')).toMatchObject([{ id: leaving.id, ticket: { title: leaving.title } }]);
+    expect(events.filter((event) => event.event === 'added')).toMatchObject([{ id: coming.id, ticket: { title: coming.title } }]);
+    expect(events).toHaveLength(3);
+    for (const event of events) expect(Object.keys(event).slice(0, 3)).toEqual(['event', 'id', 'at']);
+
+    // Nothing changed: nothing told.
+    await clock.next();
+    expect(jsonLines(r.stdout())).toHaveLength(3);
+
+    r.abort.abort('SIGTERM');
+    await expect(done).rejects.toBeInstanceOf(InterruptedError);
+  });
+
+  it('tells a change in one line with the time, for people', async () => {
+    const ticket = unusedTicket(h);
+    const oldTitle = ticket.title;
+    const { r, clock, done } = await startWatch({ view: 'all-tickets' }, {});
+    expect(clock.waits).toEqual([60_000]);
+    expect((await h.cli(['update', String(ticket.id), '--priority', 'critical'])).code).toBe(0);
+    retitle(ticket.id, 'Line test');
+    await clock.next();
+    // The SLA may move the due date with the priority: a local date and time.
+    expect(r.stdout()).toMatch(
+      new RegExp(
+        `^\\d\\d:\\d\\d:\\d\\d #${ticket.id} priority \\S+ → Critical, (due \\S+ → \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d, )?title ${oldTitle} → Line test\\n$`,
+      ),
+    );
+    r.abort.abort('SIGINT');
+    await expect(done).rejects.toBeInstanceOf(InterruptedError);
+  });
+
+  it('--initial tells every ticket of the first poll as added', async () => {
+    const r = await h.context({ globals: { json: true } });
+    await run({ view: 'all-tickets', once: true, initial: true }, r.ctx);
+    const live = h.sandbox.state.tickets.filter((t) => !t.isDeleted);
+    const events = jsonLines(r.stdout());
+    expect(events.every((event) => event.event === 'added')).toBe(true);
+    expect(events.map((event) => event.id).sort()).toEqual(live.map((t) => t.id).sort());
+  });
+
+  it('--once --state FILE: each run prints what changed since the previous one, nothing twice, nothing lost', async () => {
+    const state = join(dir, 'once.json');
+    const once = async () => {
+      const result = await h.cli(['--json', 'watch', '--once', '--view', 'all-tickets', '--state', state]);
+      expect(result.code).toBe(0);
+      return jsonLines(result.stdout);
+    };
+    expect(await once()).toEqual([]);
+    expect(JSON.parse(await readFile(state, 'utf8'))).toMatchObject({ version: 1 });
+    const [first, second] = [unusedTicket(h), unusedTicket(h)];
+    const [firstTitle, secondTitle] = [first.title, second.title];
+    retitle(first.id, 'First change');
+    expect((await once()).map((event) => [event.event, event.id, event.changes])).toEqual([['changed', first.id, { title: [firstTitle, 'First change'] }]]);
+    expect(await once()).toEqual([]);
+    retitle(second.id, 'Second change');
+    retitle(first.id, 'Third change');
+    expect((await once()).map((event) => [event.id, event.changes])).toEqual(
+      [
+        [first.id, { title: ['First change', 'Third change'] }],
+        [second.id, { title: [secondTitle, 'Second change'] }],
+      ].sort((a, b) => h.sandbox.state.tickets.findIndex((t) => t.id === b[0]) - h.sandbox.state.tickets.findIndex((t) => t.id === a[0])),
+    );
+    expect(await once()).toEqual([]);
+  });
+
+  it('refuses an empty list of IDs on stdin rather than watching nothing', async () => {
+    const result = await h.cli(['watch', '-'], { stdin: '\n' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('error: no ticket IDs on stdin to watch');
+  });
+
+  it('refuses an --interval under 10 seconds before any request', async () => {
+    const result = await h.cli(['watch', '--interval', '9']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('error: invalid --interval "9": expected a whole number from 10');
+  });
+
+  it('--exec runs CMD per event in order, the event on stdin; a failing CMD is reported and the rest still run', async () => {
+    const [first, second] = [unusedTicket(h), unusedTicket(h)];
+    const log = join(dir, 'exec.log');
+    const command = `printf '%s %s ' "$TKT_EVENT" "$TKT_TICKET_ID" >> ${log}; cat >> ${log}; [ "$TKT_TICKET_ID" != ${first.id} ] || exit 3`;
+    const r = await h.context({});
+    await run({ ids: [String(first.id), String(second.id)], once: true, initial: true, exec: command }, r.ctx);
+    const lines = (await readFile(log, 'utf8')).trimEnd().split('\n');
+    expect(lines.map((line) => line.slice(0, line.indexOf(' {')))).toEqual([`added ${first.id}`, `added ${second.id}`]);
+    expect(JSON.parse(lines[1]!.slice(lines[1]!.indexOf('{')))).toMatchObject({ event: 'added', id: second.id, ticket: { title: second.title } });
+    expect(r.stderr()).toBe(`warning: --exec failed (exit 3) for added #${first.id}; watching goes on\n`);
+  });
+
+  it('tkt watch ID... tells a new conversation entry as replied', async () => {
+    const ticket = unusedTicket(h);
+    const { r, clock, done } = await startWatch({ ids: [String(ticket.id)] });
+    expect((await h.cli(['reply', String(ticket.id), '--message', 'On its way'])).code).toBe(0);
+    await clock.next();
+    const events = jsonLines(r.stdout());
+    expect(events.map((event) => event.event)).toContain('replied');
+    expect(events.find((event) => event.event === 'replied')).toMatchObject({ id: ticket.id, replies: [{ kind: expect.any(String) as string }] });
+    r.abort.abort('SIGTERM');
+    await expect(done).rejects.toBeInstanceOf(InterruptedError);
+  });
+
+  it('says a transient failure once, keeps polling, says the recovery, and ends at a 401 with exit 4', async () => {
+    let answer: number | undefined;
+    const server = await startFrontServer(h, (req, res) => {
+      if (answer === undefined || req.method !== 'POST' || req.url !== '/api/TicketsApi') return false;
+      // Retry-After: 0 keeps the client's own retries instant.
+      res.writeHead(answer, { 'retry-after': '0', 'content-type': 'text/plain' }).end('down');
+      return true;
+    });
+    try {
+      const ticket = unusedTicket(h);
+      const oldTitle = ticket.title;
+      const { r, clock, done } = await startWatch({ view: 'all-tickets' }, { globals: { json: true }, env: frontEnv(h, server) });
+      answer = 503;
+      await clock.next();
+      await clock.next();
+      expect(r.stderr().match(/warning: cannot poll: .*503.*retrying until it works\n/g)).toHaveLength(1);
+      expect(clock.waits.slice(1).every((ms) => ms < 60_000)).toBe(true);
+      answer = undefined;
+      retitle(ticket.id, 'After the outage');
+      await clock.next();
+      expect(r.stderr()).toMatch(/polling again after 2 failed polls\n$/);
+      expect(jsonLines(r.stdout())).toMatchObject([{ event: 'changed', id: ticket.id, changes: { title: [oldTitle, 'After the outage'] } }]);
+      answer = 401;
+      wakeOnly(clock);
+      const error: unknown = await done.then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
+      expect(exitCodeOf(error)).toBe(4);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a SIGTERM during a poll lets it tell its events and write its state, then ends the watch', async () => {
+    let hold: (() => void) | undefined;
+    let held: (() => void) | undefined;
+    const heldNow = new Promise<void>((resolve) => (held = resolve));
+    const server = await startFrontServer(h, () => false, {
+      gate: (req) =>
+        hold === undefined && req.method === 'POST' && req.url === '/api/TicketsApi' && armed
+          ? new Promise<void>((resolve) => {
+              hold = resolve;
+              held?.();
+            })
+          : Promise.resolve(),
+    });
+    let armed = false;
+    try {
+      const state = join(dir, 'signal.json');
+      const ticket = unusedTicket(h);
+      const oldTitle = ticket.title;
+      const { r, clock, done } = await startWatch({ view: 'all-tickets', state }, { globals: { json: true }, env: frontEnv(h, server) });
+      retitle(ticket.id, 'Changed before the signal');
+      armed = true;
+      wakeOnly(clock);
+      await heldNow;
+      r.abort.abort('SIGTERM');
+      hold?.();
+      await expect(done).rejects.toBeInstanceOf(InterruptedError);
+      expect(jsonLines(r.stdout())).toMatchObject([{ event: 'changed', id: ticket.id, changes: { title: [oldTitle, 'Changed before the signal'] } }]);
+      const kept = JSON.parse(await readFile(state, 'utf8')) as { tickets: { id: number; title: string }[] };
+      expect(kept.tickets.find((t) => t.id === ticket.id)?.title).toBe('Changed before the signal');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('--notify rings and sends OSC 9 at a terminal only', async () => {
+    const ticket = unusedTicket(h);
+    const atTerminal = await h.context({ tty: true });
+    await run({ ids: [String(ticket.id)], once: true, initial: true, notify: true }, atTerminal.ctx);
+    expect(atTerminal.stdout()).toContain(`\x07\x1b]9;tkt: #${ticket.id} added: `);
+    const piped = await h.context({});
+    await run({ ids: [String(ticket.id)], once: true, initial: true, notify: true }, piped.ctx);
+    expect(piped.stdout()).not.toContain('\x1b]9;');
+    expect(piped.stdout()).toContain(`#${ticket.id} added: `);
+  });
+});
+
+/** Ends the current wait without waiting for another (the watch is expected to end). */
+function wakeOnly(clock: ReturnType<typeof steppedTimer>): void {
+  void clock.next();
+}
