@@ -13,6 +13,7 @@ import * as list from './list.js';
 import * as status from './status.js';
 import * as triage from './triage.js';
 import * as show from './show.js';
+import * as browse from './browse.js';
 import * as read from './read.js';
 import * as metadata from './metadata.js';
 import * as create from './create.js';
@@ -40,6 +41,7 @@ export function registerCommands(program: Program, host: CommandHost): void {
   status.register(program, host);
   triage.register(program, host);
   show.register(program, host);
+  browse.register(program, host);
   read.register(program, host);
   metadata.register(program, host);
   create.register(program, host);

@@ -14,6 +14,8 @@ export interface SavedSettings {
   pager?: string;
   defaultView?: string;
   defaultConcurrency?: number;
+  /** The ticket's page in the service's web interface, `{id}` standing for its ID (tkt browse). */
+  webUrl?: string;
 }
 
 export interface StoredToken {
