@@ -18,7 +18,7 @@ over the global value, as gh's per-host settings do). $VISUAL/$EDITOR and $PAGER
 Examples:
   $ tkt config set editor "code --wait"
   $ tkt config set default-view my-open-tickets
-  $ tkt --profile prod config set web-url 'https://helpdesk.example.com/Ticket/Details/{id}'
+  $ tkt config set web-url 'https://desk.example.com/t/{id}'
   $ tkt --profile staging config set default-concurrency 2
   $ tkt config get pager
   $ tkt config list --json

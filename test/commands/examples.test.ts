@@ -152,6 +152,8 @@ async function createWorld(): Promise<World> {
     PASSWORD: DEMO_USER,
     TKT_PASSWORD: DEMO_USER,
     NO_COLOR: '1',
+    // tkt browse starts this instead of a real browser.
+    BROWSER: 'true',
     LANG: 'C.UTF-8',
     GIT_AUTHOR_NAME: 'Tom Tech',
     GIT_AUTHOR_EMAIL: 'tech@example.com',
@@ -268,6 +270,7 @@ const HINTS: readonly HintCase[] = [
     trigger: 'tkt list --profile nourl',
     commands: ['tkt login --profile nourl --url URL'],
   },
+  { name: 'no web-url setting', trigger: 'tkt browse 42', commands: ["tkt config set web-url 'https://helpdesk.example.com/Ticket/Details/{id}'"] },
   { name: 'an empty TKT_TOKEN', setup: 'tkt logout', trigger: 'TKT_TOKEN= tkt list', commands: ['tkt login'] },
   { name: 'an expired TKT_TOKEN', trigger: 'TKT_TOKEN=$EXPIRED_TOKEN TKT_URL=$URL tkt list', commands: ['tkt login'] },
   { name: 'a token the service refuses', trigger: 'tkt whoami -q >/dev/null && TKT_CONFIG_DIR=$REFUSED_CONFIG tkt show 42', commands: ['tkt login'] },
