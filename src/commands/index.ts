@@ -21,6 +21,7 @@ import * as update from './update.js';
 import * as reply from './reply.js';
 import * as forward from './forward.js';
 import * as resolve from './resolve.js';
+import * as templates from './templates.js';
 import * as close from './close.js';
 import * as pickup from './pickup.js';
 import * as assign from './assign.js';
@@ -49,6 +50,7 @@ export function registerCommands(program: Program, host: CommandHost): void {
   reply.register(program, host);
   forward.register(program, host);
   resolve.register(program, host);
+  templates.register(program, host);
   close.register(program, host);
   pickup.register(program, host);
   assign.register(program, host);
