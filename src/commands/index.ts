@@ -9,6 +9,7 @@ import * as whoami from './whoami.js';
 import * as auth from './auth.js';
 import * as profiles from './profiles.js';
 import * as config from './config.js';
+import * as alias from './alias.js';
 import * as list from './list.js';
 import * as status from './status.js';
 import * as triage from './triage.js';
@@ -38,6 +39,7 @@ export function registerCommands(program: Program, host: CommandHost): void {
   auth.register(program, host);
   profiles.register(program, host);
   config.register(program, host);
+  alias.register(program, host);
   list.register(program, host);
   status.register(program, host);
   triage.register(program, host);

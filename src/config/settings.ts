@@ -12,7 +12,8 @@ import { squash } from '../util/option-text.js';
 import { existingProfileName } from './session.js';
 import type { ConfigStore, SavedSettings } from './types.js';
 
-export type SettingName = keyof SavedSettings;
+/** What `tkt config` reads and writes (aliases have a command of their own). */
+export type SettingName = Exclude<keyof SavedSettings, 'aliases'>;
 
 export interface SettingSpec {
   /** As typed in `tkt config`: editor, pager, default-view, default-concurrency. */
