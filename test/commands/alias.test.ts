@@ -64,6 +64,10 @@ describe('tkt alias', () => {
     expect(mine.code, mine.stderr).toBe(0);
     expect(mine.stdout).toBe((await h.cli(['list', '-q', '--limit', '100', '--view', 'my-open-tickets'])).stdout);
 
+    // Completion offers them where a command goes.
+    expect((await h.cli(['__complete', 'alias'])).stdout.split('\n')).toContain('mine');
+    for (const shell of ['bash', 'zsh', 'fish']) expect((await h.cli(['completion', shell])).stdout, shell).toContain('tkt __complete alias');
+
     expect((await h.cli(['alias', 'delete', 'mine'])).stdout).toBe('Deleted alias mine\n');
     expect((await h.cli(['alias', 'list', '-q'])).stdout).not.toContain('mine');
     const gone = await h.cli(['mine']);
