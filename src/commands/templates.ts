@@ -36,6 +36,8 @@ export async function run(options: TemplatesOptions, ctx: Context): Promise<void
   switch (options.action) {
     case 'list': {
       const all = await Promise.all((await templates.templateNames(ctx)).map((name) => templates.readTemplate(ctx, name)));
+      if (all.length === 0)
+        await ctx.output.note(`no templates yet: create one with "tkt templates edit NAME" (they are kept in ${templates.templatesDir(ctx)})\n`);
       return ctx.output.document(
         all.map(({ name, subject, file }) => ({ name, subject: subject ?? null, file })),
         {

@@ -275,6 +275,14 @@ const HINTS: readonly HintCase[] = [
   { name: 'no web-url setting', trigger: 'tkt browse 42', commands: ["tkt config set web-url 'https://helpdesk.example.com/Ticket/Details/{id}'"] },
   { name: 'a template that does not exist', trigger: 'tkt templates show printer-fixed', commands: ['tkt templates edit printer-fixed'] },
   {
+    name: 'no templates yet',
+    cited: {
+      text: 'no templates yet: create one with "tkt templates edit NAME" (they are kept in ~/.config/tkt/templates)',
+      why: 'tkt templates list before any template (test/commands/templates.test.ts)',
+    },
+    commands: ['tkt templates edit NAME'],
+  },
+  {
     name: 'an empty template',
     setup: 'mkdir -p "$TKT_CONFIG_DIR/templates" && : > "$TKT_CONFIG_DIR/templates/blank.md"',
     trigger: 'tkt reply 42 --template blank',

@@ -81,6 +81,9 @@ describe('tkt reply --template and tkt resolve --template', () => {
 
 describe('tkt templates', () => {
   it('lists and shows the templates', async () => {
+    const none = await h.cli(['templates', 'list'], { env: { TKT_CONFIG_DIR: join(dir, 'no-config') } });
+    expect(none).toMatchObject({ code: 0, stdout: '' });
+    expect(none.stderr).toContain('no templates yet');
     await saveTemplate('fixed', FIXED);
     await saveTemplate('owner', 'Your owner is {{ticket.owner}}\n');
     const list = await h.cli(['templates', 'list']);
