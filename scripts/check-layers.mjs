@@ -1,6 +1,7 @@
 // The layers of src/, checked by dependency-cruiser in `npm test` (docs/architecture.md):
 //   entry -> commands -> features (fields | reading | listing | bulk | prompts | completion | dedup |
-//     triage | account | raw-request | mcp | watch) -> cmdutil -> lookups -> context -> output -> model -> api
+//     triage | account | raw-request | mcp | watch |
+//     desk) -> cmdutil -> lookups -> context -> output -> model -> api
 //     -> (config | util) -> errors
 // A layer imports only layers after it (or its own folder), and nothing forms a cycle. The
 // sandbox is a program of its own: it imports nothing of the client but leaf helpers of util/
@@ -26,7 +27,7 @@ const LAYERS = [
   // The bundles' entries: the CLI, the start-up answers, and `tkt __complete` (dist/complete.cjs).
   ['entry', '^src/((program|process-host|fast-start)\\.js|completion/entry\\.js)$'],
   ['commands', '^src/commands/'],
-  ['features', '^src/(fields|reading|listing|bulk|prompts|completion|triage|account|raw-request|dedup|mcp|watch)/'],
+  ['features', '^src/(fields|reading|listing|bulk|prompts|completion|triage|account|raw-request|dedup|mcp|watch|desk)/'],
   // What commands share: text options, dry runs, the one-line answer of an action, kept files.
   ['cmdutil', '^src/cmdutil/'],
   ['lookups', '^src/lookups/'],

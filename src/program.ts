@@ -90,6 +90,25 @@ const SIGNAL_EXIT_CODES: Readonly<Record<StopSignal, number>> = { SIGINT: ExitCo
 // A prompt may have hidden the cursor when a signal ends the run at once.
 const SHOW_CURSOR = '\u001b[?25h';
 
+/**
+ * The command line with an alias (tkt alias) at its start replaced by its expansion, or the exit
+ * code of a shell alias, which has run. A built-in command or its alias is never looked up.
+ */
+async function withAlias(argv: string[], program: Command, proc: ProcessLike): Promise<string[] | number> {
+  const [name, ...args] = argv;
+  if (name === undefined || name.startsWith('-') || program.commands.some((command) => command.name() === name || command.aliases().includes(name)))
+    return argv;
+  const [{ expandAlias, runShellAlias, savedAliases }, { createConfigStore }, { defaultConfigDir }] = await Promise.all([
+    import('./desk/aliases.js'),
+    import('./config/store.js'),
+    import('./config/paths.js'),
+  ]);
+  const aliases = savedAliases(createConfigStore(defaultConfigDir(proc.env)));
+  if (!Object.hasOwn(aliases, name)) return argv;
+  const expansion = expandAlias(name, aliases[name]!, args);
+  return expansion.kind === 'shell' ? runShellAlias(name, expansion.script, expansion.args, proc) : expansion.argv;
+}
+
 /** Runs tkt with `argv` (without node and script) and returns the exit code. */
 export async function runCli(argv: string[], proc: ProcessLike): Promise<number> {
   const state = createRunState();
@@ -130,7 +149,9 @@ export async function runCli(argv: string[], proc: ProcessLike): Promise<number>
   let code: number = ExitCode.ok;
   const program = buildProgram(proc, state);
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    const expanded = await withAlias(argv, program, proc);
+    if (typeof expanded === 'number') return expanded;
+    await program.parseAsync(expanded, { from: 'user' });
   } catch (error) {
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by the stdout error handler while the command runs
     if (outputClosed || error instanceof OutputClosedError) return ExitCode.ok;

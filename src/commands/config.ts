@@ -1,4 +1,4 @@
-// tkt config get|set|unset|list: editor, pager, default view, default concurrency
+// tkt config get|set|unset|list: editor, pager, default view, default concurrency, web URL
 // (src/config/settings.ts says where each is kept and which wins).
 import type { CommandHost, Program } from './host.js';
 import { forgetSetting, listSettings, saveSetting, showSetting } from '../account/settings.js';
@@ -18,13 +18,17 @@ over the global value, as gh's per-host settings do). $VISUAL/$EDITOR and $PAGER
 Examples:
   $ tkt config set editor "code --wait"
   $ tkt config set default-view my-open-tickets
+  $ tkt config set web-url 'https://desk.example.com/t/{id}'
   $ tkt --profile staging config set default-concurrency 2
   $ tkt config get pager
   $ tkt config list --json
   $ tkt config unset default-view`;
 
 export function register(program: Program, host: CommandHost): void {
-  const config = program.command('config').description('Get and set tkt settings: editor, pager, default view, default concurrency').addHelpText('after', HELP);
+  const config = program
+    .command('config')
+    .description('Get and set tkt settings: editor, pager, default view, default concurrency, web URL')
+    .addHelpText('after', HELP);
   const keys = SETTINGS.map((spec) => spec.key).join(', ');
   const get = config.command('get').description('Print the value tkt uses for a setting').argument('<key>', keys);
   host.action(get, ([key], _opts, ctx) => run({ action: 'get', key }, ctx));

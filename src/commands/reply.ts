@@ -23,6 +23,8 @@ export interface ReplyOptions {
   attach?: string[] | undefined;
   /** Reply as this requester (reqreply), which may re-open a resolved or closed ticket. */
   asRequester?: string | undefined;
+  /** A reply template (tkt templates): its text is the message, its subject the subject. */
+  template?: string | undefined;
   dryRun?: boolean | undefined;
 }
 
@@ -35,7 +37,8 @@ export function register(program: Program, host: CommandHost): void {
     .option('--message-file <file>', 'read the message from a file')
     .option('--to <email>', "recipient (default: the requester's e-mail)")
     .option('--cc <emails>', 'CC addresses')
-    .option('--subject <text>', 'subject (default: "Re: <ticket title>")')
+    .option('--subject <text>', 'subject (default: the template\'s, else "Re: <ticket title>")')
+    .option('--template <name>', 'the message from a reply template, filled for the ticket (tkt templates)')
     .addOption(attachOption())
     .option('--as-requester <user>', 'post the reply as this requester (user ID, username or full name); re-opens a resolved or closed ticket')
     .addOption(dryRunOption())
@@ -61,6 +64,10 @@ export async function run(options: ReplyOptions, ctx: Context): Promise<void> {
       throw new UsageError(`${foreign.map((name) => `--${name}`).join(', ')} cannot be used with --as-requester: a requester reply is not an e-mail`);
   }
   assertRecipients(options);
+  if (options.template !== undefined && (options.message !== undefined || options.messageFile !== undefined))
+    throw new UsageError('--template cannot be used with --message or --message-file: the template is the message');
+  const templates = await import('../desk/templates.js');
+  const template = options.template === undefined ? undefined : await templates.readTemplate(ctx, options.template);
   const attach = options.attach ?? [];
   await assertReadableFiles(attach, '--attach');
   // The message options are read before the requester is looked up, so an empty message is
@@ -73,10 +80,11 @@ export async function run(options: ReplyOptions, ctx: Context): Promise<void> {
       ? undefined
       : await (await import('../lookups/index.js')).createLookups(ctx).username('requester', asRequester, { flag: '--as-requester', noun: 'user' });
   const ticket = lazyTicket(ctx, id);
-  const message = await messageOrAsk(ctx, messageOptions, messageGiven, true, async () => ticketHeading('Reply to', id, await ticket()));
+  const filled = template === undefined ? undefined : await templates.fillForTicket(ctx, template, await ticket());
+  const message = filled?.body ?? (await messageOrAsk(ctx, messageOptions, messageGiven, true, async () => ticketHeading('Reply to', id, await ticket())));
 
   const client = await ctx.api();
-  const subject = options.subject ?? `Re: ${(await ticket()).title ?? ''}`;
+  const subject = options.subject ?? filled?.subject ?? `Re: ${(await ticket()).title ?? ''}`;
   let plan: RequestPlan;
   let who: string;
   if (requesterUsername !== undefined) {

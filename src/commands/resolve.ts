@@ -9,12 +9,15 @@ import { resolutionHeading } from '../reading/ticket-heading.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 import { parseDedupKey } from '../dedup/key.js';
 import { UsageError } from '../errors.js';
+import { sameText, templateForEachTicket } from '../desk/templates.js';
 
 export interface ResolveOptions extends IdCommandOptions {
   details?: string | undefined;
   detailsFile?: string | undefined;
   by?: string | undefined;
   dedupKey?: string | undefined;
+  /** A reply template (tkt templates) filled for each ticket: its text is the resolution notes. */
+  template?: string | undefined;
 }
 
 export function register(program: Program, host: CommandHost): void {
@@ -24,6 +27,7 @@ export function register(program: Program, host: CommandHost): void {
     .addArgument(idsArgument().argOptional())
     .option('--details <text>', 'resolution notes, or - to read stdin')
     .option('--details-file <file>', 'read the resolution notes from a file')
+    .option('--template <name>', 'resolution notes from a reply template, filled for each ticket (tkt templates)')
     .option('--by <user>', 'resolver: user ID, username or full name (default: you)')
     .option('--dedup-key <key>', 'instead of IDs: every open ticket whose title ends with [KEY] (tkt create --dedup-key)')
     .addOption(concurrencyOption())
@@ -51,8 +55,16 @@ export async function run(options: ResolveOptions, ctx: Context): Promise<void> 
     ['--details', options.details],
     ['--details-file', options.detailsFile],
   ]);
-  const detailsOption = { flag: '--details', fileFlag: '--details-file', text: options.details, file: options.detailsFile };
-  const details = await requiredText(ctx, detailsOption, () => resolutionHeading(ctx, options.ids));
+  if (options.template !== undefined && (options.details !== undefined || options.detailsFile !== undefined))
+    throw new UsageError('--template cannot be used with --details or --details-file: the template is the resolution notes');
+  const detailsFor =
+    options.template === undefined
+      ? sameText(
+          await requiredText(ctx, { flag: '--details', fileFlag: '--details-file', text: options.details, file: options.detailsFile }, () =>
+            resolutionHeading(ctx, options.ids),
+          ),
+        )
+      : await templateForEachTicket(ctx, options.template);
   const submitBy = await resolveActingUser(ctx, options.by, 'resolves');
   let ids = options.ids;
   if (key !== undefined) {
@@ -64,8 +76,9 @@ export async function run(options: ResolveOptions, ctx: Context): Promise<void> 
     { ...options, ids },
     {
       verb: 'resolved',
-      plan: (id) => plans.resolveTicket(id, { details, submitBy }),
+      plan: async (id) => plans.resolveTicket(id, { details: await detailsFor.text(id), submitBy }),
       noteFor: alreadyResolvedNote,
+      beforeSend: (ids) => detailsFor.prepare(ids),
     },
   );
 }

@@ -15,6 +15,9 @@ export const idArgument = () => new Argument('<id>', 'ticket ID');
 export const concurrencyOption = (what = 'tickets') => new Option('--concurrency <n>', `${what} ${CONCURRENCY_HELP}`);
 
 /** `--dry-run`: what would be sent is printed (docs/cli.md section 7), nothing is sent. */
+/** browse and show --web: the ticket's URL printed, no browser started. */
+export const noBrowserOption = () => new Option('-n, --no-browser', 'print the URL instead of opening the browser');
+
 export const dryRunOption = () => new Option('--dry-run', 'show what would be sent, send nothing');
 
 /** `--attach FILE`, repeatable (undefined until given, so the help shows no default); `to` says what gets the files. */

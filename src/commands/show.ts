@@ -3,7 +3,7 @@ import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { fieldsOption } from '../output/flags.js';
 import { parseTicketId, wholeNumberOption } from '../util/ids.js';
-import { idArgument } from './shared-options.js';
+import { idArgument, noBrowserOption } from './shared-options.js';
 import { mayPage, pageText } from '../output/pager.js';
 import { writeText } from '../output/write.js';
 
@@ -14,6 +14,10 @@ export interface ShowOptions {
   comments?: string | undefined;
   /** false with --no-pager. */
   pager: boolean;
+  /** --web: the ticket's page in the browser instead (tkt browse). */
+  web?: boolean | undefined;
+  /** false with -n/--no-browser: with --web, the URL printed. */
+  browser?: boolean | undefined;
 }
 
 export function register(program: Program, host: CommandHost): void {
@@ -25,6 +29,8 @@ export function register(program: Program, host: CommandHost): void {
     .option('--mark-read', 'also mark the ticket as read')
     .option('--comments <n>', 'only the last N conversation entries')
     .option('--no-pager', 'print straight to the terminal, without the pager')
+    .option('-w, --web', "open the ticket's page in the web browser instead (tkt browse)")
+    .addOption(noBrowserOption())
     .addOption(fieldsOption())
     .addHelpText(
       'after',
@@ -35,6 +41,10 @@ export function register(program: Program, host: CommandHost): void {
 
 export async function run(options: ShowOptions, ctx: Context): Promise<void> {
   const id = parseTicketId(options.id);
+  if (options.web) {
+    const { browseTicket } = await import('../desk/browser.js');
+    return browseTicket(ctx, id, options.browser === false);
+  }
   const comments = options.comments === undefined ? undefined : wholeNumberOption('--comments', options.comments, { min: 0 });
   const api = await ctx.api();
   const ticket = (await api.send(plans.getTicket(id))).body;

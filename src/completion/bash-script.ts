@@ -114,7 +114,8 @@ ${perCommand}
     if [[ "$cur" == -* ]]; then
       COMPREPLY=($(compgen -W ${singleQuoted(globalFlags.join(' '))} -- "$cur"))
     else
-      COMPREPLY=($(compgen -W ${singleQuoted(commandWords.join(' '))} -- "$cur"))
+      # The commands, and the user's aliases (tkt alias).
+      COMPREPLY=($(compgen -W "${commandWords.join(' ')} $(tkt __complete alias 2>/dev/null)" -- "$cur"))
     fi
   elif [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$flags ${globalFlags.join(' ')}" -- "$cur"))

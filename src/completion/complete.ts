@@ -10,11 +10,15 @@ import { writeText } from '../output/write.js';
 /** The profiles of the config folder, for `--profile`. */
 const PROFILE = 'profile';
 
-/** What `tkt __complete KIND` names: a lookup kind, or the profiles. */
-export type NameKind = LookupKind | typeof PROFILE;
+/** The user's aliases (tkt alias), offered where a command goes. */
+const ALIAS = 'alias';
+
+/** What `tkt __complete KIND` names: a lookup kind, the profiles, or the aliases. */
+export type NameKind = LookupKind | typeof PROFILE | typeof ALIAS;
 
 async function namesOf(kind: string, ctx: Context): Promise<string[]> {
   if (kind === PROFILE) return ctx.config.profileNames();
+  if (kind === ALIAS) return Object.keys(ctx.config.getSettings().aliases ?? {}).sort();
   if (!isLookupKind(kind)) return [];
   const cacheOnly: Context = {
     ...ctx,

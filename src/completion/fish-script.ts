@@ -46,6 +46,8 @@ export function fishScript(spec: CompletionSpec): string {
     '# or save it as ~/.config/fish/completions/tkt.fish',
     fishNeedsCommand(spec),
     'complete -c tkt -f',
+    // The user's aliases (tkt alias).
+    "complete -c tkt -n '__tkt_needs_command' -a '(tkt __complete alias 2>/dev/null)' -d alias",
     ...spec.globalOptions.map((option) => fishOption(option, '')),
   ];
   for (const command of spec.commands) {

@@ -79,7 +79,8 @@ ${commandList}
   local curcontext="$curcontext" state line
   _arguments -C ${spec.globalOptions.flatMap(zshOptionSpecs).join(' ')} '1: :->command' '*:: :->args'
   case $state in
-    command) _describe 'command' commands ;;
+    # The commands, and the user's aliases (tkt alias).
+    command) commands+=(\${(f)"$(tkt __complete alias 2>/dev/null)"}); _describe 'command' commands ;;
     args)
       case $words[1] in
 ${spec.commands.map((command) => zshCommandCase(command, spec.globalOptions)).join('\n')}

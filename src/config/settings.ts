@@ -1,4 +1,4 @@
-// User settings (`tkt config`): editor, pager, default view, default concurrency.
+// User settings (`tkt config`): editor, pager, default view, default concurrency, web URL.
 //
 // Where they are kept, as gh does with its per-host overrides: `tkt config set KEY VALUE`
 // saves for every profile; `tkt --profile NAME config set KEY VALUE` saves for that profile
@@ -12,7 +12,8 @@ import { squash } from '../util/option-text.js';
 import { existingProfileName } from './session.js';
 import type { ConfigStore, SavedSettings } from './types.js';
 
-export type SettingName = keyof SavedSettings;
+/** What `tkt config` reads and writes (aliases have a command of their own). */
+export type SettingName = Exclude<keyof SavedSettings, 'aliases'>;
 
 export interface SettingSpec {
   /** As typed in `tkt config`: editor, pager, default-view, default-concurrency. */
@@ -43,6 +44,23 @@ function commandLine(key: string) {
   };
 }
 
+/** The `{id}` of the web-url setting, replaced by a ticket's ID. */
+export const WEB_URL_ID = '{id}';
+
+function parseWebUrl(text: string): string {
+  const value = text.trim();
+  const example = `e.g. "https://helpdesk.example.com/Ticket/Details/${WEB_URL_ID}"`;
+  if (!value.includes(WEB_URL_ID)) throw new UsageError(`web-url needs ${WEB_URL_ID} where the ticket's ID goes, ${example}`);
+  let url: URL | undefined;
+  try {
+    url = new URL(value.replaceAll(WEB_URL_ID, '1'));
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:')) throw new UsageError(`web-url must be an http(s) URL, ${example}`);
+  return value;
+}
+
 export const SETTINGS: readonly SettingSpec[] = [
   {
     key: 'editor',
@@ -69,6 +87,14 @@ export const SETTINGS: readonly SettingSpec[] = [
     env: [],
     fallback: DEFAULT_CONCURRENCY,
     parse: (text) => wholeNumberOption('default-concurrency', text, { min: 1, max: MAX_CONCURRENCY }),
+  },
+  {
+    key: 'web-url',
+    name: 'webUrl',
+    description: "a ticket's web page, {id} for its ID (tkt browse)",
+    env: [],
+    fallback: undefined,
+    parse: parseWebUrl,
   },
 ];
 
@@ -114,6 +140,8 @@ export interface UserSettings {
   /** A view in kebab-case (list --view accepts it), or undefined for the service's default. */
   defaultView: string | undefined;
   defaultConcurrency: number;
+  /** The web-url template, `{id}` not yet replaced; undefined when not set. */
+  webUrl: string | undefined;
 }
 
 /** The typed settings other commands read (pager for show, editor for prompts, ...). */
@@ -123,11 +151,12 @@ export function userSettings(ctx: SettingsContext): UserSettings {
       ctx,
       SETTINGS.find((spec) => spec.name === name)!,
     ).value;
-  const view = value('defaultView');
+  const optionalText = (setting: string | number | undefined) => (setting === undefined ? undefined : String(setting));
   return {
     editor: String(value('editor')),
     pager: String(value('pager')),
-    defaultView: view === undefined ? undefined : String(view),
+    defaultView: optionalText(value('defaultView')),
     defaultConcurrency: Number(value('defaultConcurrency')),
+    webUrl: optionalText(value('webUrl')),
   };
 }

@@ -14,6 +14,10 @@ export interface SavedSettings {
   pager?: string;
   defaultView?: string;
   defaultConcurrency?: number;
+  /** The ticket's page in the service's web interface, `{id}` standing for its ID (tkt browse). */
+  webUrl?: string;
+  /** `tkt alias set`: name -> expansion, for every profile (kept apart from the settings of `tkt config`). */
+  aliases?: Record<string, string>;
 }
 
 export interface StoredToken {

@@ -44,6 +44,16 @@ function startEditor(command: string, file: string, env: Readonly<Record<string,
     : spawn('sh', ['-c', `${command} "$@"`, command, file], options);
 }
 
+/** Runs the editor command line on `file` until it exits; a failure says `consequence` ("nothing was sent"). */
+export async function editFile(command: string, file: string, env: Readonly<Record<string, string | undefined>>, consequence: string): Promise<void> {
+  const child = startEditor(command, file, env);
+  const [code, signal] = (await once(child, 'exit').catch((error: unknown) => {
+    throw new OperationError(`could not start the editor "${command}"`, { hint: EDITOR_HINT, cause: error });
+  })) as [number | null, NodeJS.Signals | null];
+  if (signal === 'SIGINT') throw new InterruptedError();
+  if (code !== 0) throw new OperationError(`the editor "${command}" failed (${signal ?? `exit code ${code}`}); ${consequence}`, { hint: EDITOR_HINT });
+}
+
 /** Opens the editor on a temp file and returns the text; an empty text aborts (exit 1). */
 export async function editText(request: EditorRequest): Promise<string> {
   const command = request.editor ?? editorCommand(request.env);
@@ -53,14 +63,7 @@ export async function editText(request: EditorRequest): Promise<string> {
     const help = `# ${request.message}\n# Lines starting with '#' are ignored; an empty text aborts.\n`;
     await writeFile(file, `${request.default ?? ''}\n\n${help}`, { mode: 0o600 });
 
-    const child = startEditor(command, file, request.env);
-    const [code, signal] = (await once(child, 'exit').catch((error: unknown) => {
-      throw new OperationError(`could not start the editor "${command}"`, { hint: EDITOR_HINT, cause: error });
-    })) as [number | null, NodeJS.Signals | null];
-    if (signal === 'SIGINT') throw new InterruptedError();
-    if (code !== 0) {
-      throw new OperationError(`the editor "${command}" failed (${signal ?? `exit code ${code}`}); nothing was sent`, { hint: EDITOR_HINT });
-    }
+    await editFile(command, file, request.env, 'nothing was sent');
 
     const text = stripComments(await readFile(file, 'utf8'));
     // As git commit: leaving the text empty is how one changes one's mind, not a usage mistake.

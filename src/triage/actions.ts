@@ -11,11 +11,14 @@ import type { Lookups } from '../lookups/types.js';
 import { readTicket } from '../model/ticket.js';
 import { resolveActingUser } from '../prompts/acting-user.js';
 import { assigneeChange, changeTicket, DEFAULT_REOPEN_STATUS, reopenChange } from '../bulk/change.js';
+import { openInBrowser, ticketWebUrl } from '../desk/browser.js';
 import { alreadyAssignedNote, alreadyClosedNote, alreadyResolvedNote } from '../reading/unchanged.js';
 
 export interface TicketActions {
   pickUp(id: number): Promise<string>;
   markRead(id: number): Promise<string>;
+  /** The ticket's page in the browser (tkt browse); with no way to open it, its URL in the answer. */
+  browse(id: number): Promise<string>;
   resolve(id: number, details: string): Promise<string>;
   close(id: number): Promise<string>;
   /** `user` as `tkt assign` takes it: a user ID, username or full name. */
@@ -40,6 +43,10 @@ export function createTicketActions(ctx: Context, client: ApiClient, lookups: Lo
     async markRead(id) {
       await client.send(plans.markRead(id));
       return `marked #${id} read`;
+    },
+    async browse(id) {
+      const url = ticketWebUrl(ctx, id);
+      return (await openInBrowser(url, ctx.env)) ? `opened ${url} in the browser` : `no browser to open it: ${url}`;
     },
     async resolve(id, details) {
       if (details.trim() === '') throw new UsageError('the service needs resolution notes: nothing was sent');

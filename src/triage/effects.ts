@@ -63,6 +63,8 @@ export function createEffectRunner(deps: EffectDeps): EffectRunner {
         return deps.actions.pickUp(id);
       case 'markRead':
         return deps.actions.markRead(id);
+      case 'browse':
+        return deps.actions.browse(id);
       case 'reopen':
         return deps.actions.reopen(id);
       case 'close':

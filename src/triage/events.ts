@@ -9,6 +9,7 @@ import type { Ending } from './state.js';
 export type TicketAction =
   | { kind: 'pickUp' }
   | { kind: 'markRead' }
+  | { kind: 'browse' }
   | { kind: 'reopen' }
   | { kind: 'close' }
   | { kind: 'resolve'; notes: string }

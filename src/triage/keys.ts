@@ -22,6 +22,7 @@ export type Action =
   | 'switchView'
   | 'reopen'
   | 'markRead'
+  | 'browse'
   | 'refresh'
   | 'quit'
   | 'help'
@@ -114,6 +115,12 @@ export const KEY_TABLE: readonly KeyRow[] = [
   },
   { keys: [{ o: 'reopen' }], label: 'reopen', help: 'reopen (status Open)' },
   { keys: [{ m: 'markRead' }], label: 'read', help: 'mark read' },
+  {
+    keys: [{ w: 'browse' }],
+    label: 'web',
+    help: "open the ticket's page in the browser (tkt browse)",
+    readme: "open the ticket's page in the browser, as `tkt browse` does (the status line says where, or that the `web-url` setting is missing)",
+  },
   { keys: [{ R: 'refresh' }], label: 'refresh', help: 'refresh the list', readme: 'read the view again' },
   { keys: [{ q: 'quit' }], label: 'quit', alwaysInFooter: true, help: 'quit', readme: 'quit (exit 0)' },
   {

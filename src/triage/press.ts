@@ -80,6 +80,8 @@ function perform(state: TriageState, action: Action): Step {
       return actOnHighlighted(state, { kind: 'pickUp' });
     case 'markRead':
       return actOnHighlighted(state, { kind: 'markRead' });
+    case 'browse':
+      return actOnHighlighted(state, { kind: 'browse' });
     case 'reopen':
       return actOnHighlighted(state, { kind: 'reopen' });
     case 'reply':

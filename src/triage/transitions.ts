@@ -29,6 +29,7 @@ export function startLoad(state: TriageState, view: string): Step {
 const VERBS: Readonly<Record<TicketAction['kind'], string>> = {
   pickUp: 'picking up',
   markRead: 'marking read',
+  browse: 'opening',
   reopen: 'reopening',
   close: 'closing',
   resolve: 'resolving',

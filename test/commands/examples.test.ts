@@ -155,6 +155,10 @@ async function createWorld(): Promise<World> {
     PASSWORD: DEMO_USER,
     TKT_PASSWORD: DEMO_USER,
     NO_COLOR: '1',
+    // tkt browse starts this instead of a real browser.
+    BROWSER: 'true',
+    // tkt templates edit keeps the commented example as it is.
+    EDITOR: 'true',
     LANG: 'C.UTF-8',
     GIT_AUTHOR_NAME: 'Tom Tech',
     GIT_AUTHOR_EMAIL: 'tech@example.com',
@@ -270,6 +274,22 @@ const HINTS: readonly HintCase[] = [
     setup: 'tkt config set editor vim --profile nourl',
     trigger: 'tkt list --profile nourl',
     commands: ['tkt login --profile nourl --url URL'],
+  },
+  { name: 'no web-url setting', trigger: 'tkt browse 42', commands: ["tkt config set web-url 'https://helpdesk.example.com/Ticket/Details/{id}'"] },
+  { name: 'a template that does not exist', trigger: 'tkt templates show printer-fixed', commands: ['tkt templates edit printer-fixed'] },
+  {
+    name: 'no templates yet',
+    cited: {
+      text: 'no templates yet: create one with "tkt templates edit NAME" (they are kept in ~/.config/tkt/templates)',
+      why: 'tkt templates list before any template (test/commands/templates.test.ts)',
+    },
+    commands: ['tkt templates edit NAME'],
+  },
+  {
+    name: 'an empty template',
+    setup: 'mkdir -p "$TKT_CONFIG_DIR/templates" && : > "$TKT_CONFIG_DIR/templates/blank.md"',
+    trigger: 'tkt reply 42 --template blank',
+    commands: ['tkt templates edit blank'],
   },
   { name: 'an empty TKT_TOKEN', setup: 'tkt logout', trigger: 'TKT_TOKEN= tkt list', commands: ['tkt login'] },
   { name: 'an expired TKT_TOKEN', trigger: 'TKT_TOKEN=$EXPIRED_TOKEN TKT_URL=$URL tkt list', commands: ['tkt login'] },

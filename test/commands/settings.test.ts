@@ -66,10 +66,11 @@ describe('tkt config', () => {
       { key: 'pager', value: 'less', source: '$PAGER' },
       { key: 'default-view', value: 'my-open-tickets', source: 'global' },
       { key: 'default-concurrency', value: 2, source: 'profile viewer' },
+      { key: 'web-url', value: null, source: 'default' },
     ]);
 
     const { ctx } = await h.context({ env: { VISUAL: '', EDITOR: '', PAGER: '' } });
-    expect(userSettings(ctx)).toEqual({ editor: 'code --wait', pager: 'more', defaultView: 'my-open-tickets', defaultConcurrency: 8 });
+    expect(userSettings(ctx)).toEqual({ editor: 'code --wait', pager: 'more', defaultView: 'my-open-tickets', defaultConcurrency: 8, webUrl: undefined });
 
     // list takes the default view when --view is not given.
     const open = await h.cli(['list', '-q', '--limit', '100']);

@@ -76,6 +76,11 @@ export async function withIO(ctx: Context, io: IO): Promise<Context> {
   return { ...ctx, io, output: await createOutput({ flags: ctx.globals, io, now: ctx.now }) };
 }
 
+function namesOf(sandbox: RunningSandbox, userId: string): { firstName?: string; lastName?: string } {
+  const user = sandbox.state.users.find((candidate) => candidate.id === userId);
+  return user === undefined ? {} : { firstName: user.firstName, lastName: user.lastName };
+}
+
 export async function loginAs(sandbox: RunningSandbox, configDir: string, username: string, profile = 'default'): Promise<void> {
   const login = sandbox.demoLogins.find((l) => l.username === username);
   if (login === undefined) throw new Error(`no demo login ${username}`);
@@ -86,6 +91,8 @@ export async function loginAs(sandbox: RunningSandbox, configDir: string, userna
     url: sandbox.url,
     userId: login.userId,
     username,
+    // As tkt login saves them (whoami's name, templates' {{me.name}}).
+    ...namesOf(sandbox, login.userId),
     expiresAt: new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString(),
   });
 }

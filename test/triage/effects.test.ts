@@ -1,7 +1,10 @@
 // The effect runner against a sandbox: each effect done as the commands do it, its result
 // reported as the event update.ts takes in. A client that holds chosen requests back makes
 // answers arrive late on cue.
-import { describe, expect, it } from 'vitest';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
 import type { ApiClient, RequestPlan } from '../../src/api/types.js';
 import { createLookups } from '../../src/lookups/index.js';
 import { createTicketActions } from '../../src/triage/actions.js';
@@ -23,8 +26,8 @@ function gate(matching: (plan: RequestPlan) => boolean) {
 }
 
 /** A runner on the sandbox (the editor, the pager and the detail's rendering stood in for), and the way to hold requests back. */
-async function openRunner(deps: Partial<EffectDeps> = {}) {
-  const { ctx } = await h.context({ tty: true });
+async function openRunner(deps: Partial<EffectDeps> = {}, env: Record<string, string> = {}) {
+  const { ctx } = await h.context({ tty: true, env });
   const real = await ctx.api();
   const gates: ReturnType<typeof gate>[] = [];
   const client: ApiClient = {
@@ -146,6 +149,27 @@ describe('the effect runner', () => {
     expect(event).toEqual({ kind: 'notShown', id, reason: 'the pager "most" ($PAGER) could not be run' });
     expect(paged).toHaveLength(1);
     expect(paged[0]).toMatch(/^100: \{/);
+  });
+
+  it("opens the ticket's page with w, and says the web-url setting is missing when it is", async () => {
+    const id = await firstTicket();
+    const missing = await (await openRunner()).act(id, { kind: 'browse' });
+    expect(missing).toMatchObject({ kind: 'actionFailed', id });
+    expect(failureText((missing as { error: unknown }).error)).toContain('no web-url setting');
+
+    const dir = await mkdtemp(join(tmpdir(), 'tkt-triage-browse-'));
+    try {
+      const browser = join(dir, 'browser.sh');
+      await writeFile(browser, `#!/bin/sh\nprintf "%s" "$1" > ${join(dir, 'url.tmp')} && mv ${join(dir, 'url.tmp')} ${join(dir, 'url')}\n`);
+      await chmod(browser, 0o755);
+      expect((await h.cli(['config', 'set', 'web-url', 'https://desk.example.com/t/{id}'])).code).toBe(0);
+      const opened = await (await openRunner({}, { BROWSER: browser, PATH: process.env.PATH! })).act(id, { kind: 'browse' });
+      expect(opened).toMatchObject({ kind: 'acted', id, done: `opened https://desk.example.com/t/${id} in the browser` });
+      expect(await vi.waitFor(() => readFile(join(dir, 'url'), 'utf8'), { timeout: 5000, interval: 20 })).toBe(`https://desk.example.com/t/${id}`);
+    } finally {
+      await h.cli(['config', 'unset', 'web-url']);
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('reads the technicians for the assign picker, by name and username', async () => {

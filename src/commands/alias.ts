@@ -1,0 +1,74 @@
+// tkt alias set|list|delete: the aliases of src/desk/aliases.ts.
+import type { CommandHost, Program } from './host.js';
+import type { Context } from '../context/context.js';
+import { UsageError } from '../errors.js';
+import { sanitizeInline } from '../output/sanitize.js';
+
+export type AliasOptions =
+  { action: 'set'; name: string; expansion: string; builtins: readonly string[] } | { action: 'list' } | { action: 'delete'; name: string };
+
+const HELP = `
+An alias stands for the start of a tkt command line: $1, $2... take its arguments, and the
+arguments left over are appended. An expansion starting with ! is a shell command, run by sh
+with the arguments as $1, $2... ("$@" for all). An alias never shadows a tkt command. Aliases
+are kept for every profile; global options go after the alias ("tkt mine --json").
+
+Examples:
+  $ tkt alias set mine 'list --view my-open-tickets'
+  $ tkt alias set fixed 'resolve $1 --details "Fixed, please confirm"'
+  $ tkt alias set urgent '!tkt list -q --priority High | tkt pickup -'
+  $ tkt alias list
+  $ tkt alias delete urgent`;
+
+export function register(program: Program, host: CommandHost): void {
+  const alias = program.command('alias').description('Set, list and delete command aliases').addHelpText('after', HELP);
+  const builtins = () => program.commands.flatMap((command) => [command.name(), ...command.aliases()]);
+  const set = alias
+    .command('set')
+    .description('Save an alias (replacing one of the same name)')
+    .argument('<name>', 'the alias')
+    .argument('<expansion>', 'what it stands for');
+  host.action(set, ([name, expansion], _opts, ctx) => run({ action: 'set', name, expansion, builtins: builtins() }, ctx));
+  const list = alias.command('list').description('Every alias and what it stands for');
+  host.action(list, (_args, _opts, ctx) => run({ action: 'list' }, ctx));
+  const remove = alias.command('delete').description('Forget an alias').argument('<name>', 'the alias');
+  host.action(remove, ([name], _opts, ctx) => run({ action: 'delete', name }, ctx));
+}
+
+export async function run(options: AliasOptions, ctx: Context): Promise<void> {
+  const { checkAlias, savedAliases } = await import('../desk/aliases.js');
+  const aliases = savedAliases(ctx.config);
+  switch (options.action) {
+    case 'set': {
+      checkAlias(options.name, options.expansion, options.builtins);
+      const expansion = options.expansion.trim();
+      const replaced = Object.hasOwn(aliases, options.name);
+      await ctx.config.saveSettings({ aliases: { ...aliases, [options.name]: expansion } });
+      return ctx.output.document(
+        { name: options.name, expansion, replaced },
+        { human: () => `${replaced ? 'Changed' : 'Added'} alias ${options.name}: ${sanitizeInline(expansion)}\n` },
+      );
+    }
+    case 'list': {
+      const names = Object.keys(aliases).sort();
+      return ctx.output.document(
+        names.map((name) => ({ name, expansion: aliases[name] })),
+        {
+          human: () => names.map((name) => `${name}: ${sanitizeInline(aliases[name]!)}\n`).join(''),
+          quiet: () => names.map((name) => `${name}\n`).join(''),
+        },
+      );
+    }
+    case 'delete': {
+      if (!Object.hasOwn(aliases, options.name)) {
+        const known = Object.keys(aliases).sort();
+        throw new UsageError(`no alias ${JSON.stringify(options.name)}`, {
+          details: [known.length === 0 ? 'there are no aliases' : `aliases: ${known.join(', ')}`],
+        });
+      }
+      const { [options.name]: _removed, ...rest } = aliases;
+      await ctx.config.saveSettings({ aliases: rest });
+      return ctx.output.document({ name: options.name }, { human: () => `Deleted alias ${options.name}\n` });
+    }
+  }
+}

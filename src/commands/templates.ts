@@ -1,0 +1,69 @@
+// tkt templates list|show|edit: the reply templates of src/desk/templates.ts.
+import type { CommandHost, Program } from './host.js';
+import type { Context } from '../context/context.js';
+import { sanitizeInline } from '../output/sanitize.js';
+
+export type TemplatesOptions = { action: 'list' } | { action: 'show'; name: string } | { action: 'edit'; name: string };
+
+const HELP = `
+Templates are Markdown files in the config folder's templates/ folder (NAME.md). A front
+matter may give the reply's subject; the text may hold {{ticket.id}}, {{ticket.title}},
+{{requester.name}} and {{me.name}}, filled for each ticket by "tkt reply --template" and
+"tkt resolve --template". <!-- comments --> are never sent.
+
+Examples:
+  $ tkt templates edit printer-fixed
+  $ tkt templates list
+  $ tkt templates show printer-fixed
+  $ tkt reply 42 --template printer-fixed
+  $ tkt resolve 43 44 --template printer-fixed`;
+
+export function register(program: Program, host: CommandHost): void {
+  const templates = program.command('templates').description('List, show and edit reply templates').addHelpText('after', HELP);
+  const list = templates.command('list').description('The templates, each with its subject');
+  host.action(list, (_args, _opts, ctx) => run({ action: 'list' }, ctx));
+  const show = templates.command('show').description('Print a template as it is saved').argument('<name>', 'the template');
+  host.action(show, ([name], _opts, ctx) => run({ action: 'show', name }, ctx));
+  const edit = templates
+    .command('edit')
+    .description('Edit a template in $EDITOR, creating it from a commented example')
+    .argument('<name>', 'the template (letters, digits, ".", "-", "_")');
+  host.action(edit, ([name], _opts, ctx) => run({ action: 'edit', name }, ctx));
+}
+
+export async function run(options: TemplatesOptions, ctx: Context): Promise<void> {
+  const templates = await import('../desk/templates.js');
+  switch (options.action) {
+    case 'list': {
+      const all = await Promise.all((await templates.templateNames(ctx)).map((name) => templates.readTemplate(ctx, name)));
+      if (all.length === 0)
+        await ctx.output.note(`no templates yet: create one with "tkt templates edit NAME" (they are kept in ${templates.templatesDir(ctx)})\n`);
+      return ctx.output.document(
+        all.map(({ name, subject, file }) => ({ name, subject: subject ?? null, file })),
+        {
+          human: () => all.map(({ name, subject }) => `${sanitizeInline(name)}${subject === undefined ? '' : `  ${sanitizeInline(subject)}`}\n`).join(''),
+          quiet: () => all.map(({ name }) => `${name}\n`).join(''),
+        },
+      );
+    }
+    case 'show': {
+      const { name, subject, body, file } = await templates.readTemplate(ctx, options.name);
+      const { readFile } = await import('node:fs/promises');
+      const text = await readFile(file, 'utf8');
+      return ctx.output.document({ name, subject: subject ?? null, body, file }, { human: () => (text.endsWith('\n') ? text : `${text}\n`) });
+    }
+    case 'edit': {
+      const [{ file, created }, { editFile }, { userSettings }] = await Promise.all([
+        templates.templateFileForEdit(ctx, options.name),
+        import('../prompts/editor.js'),
+        import('../config/settings.js'),
+      ]);
+      const editor = userSettings(ctx).editor;
+      await ctx.lendTerminal(() => editFile(editor, file, ctx.env, `${file} keeps what the editor saved`));
+      return ctx.output.document(
+        { name: options.name, file, created },
+        { human: () => `${created ? 'Created' : 'Saved'} template ${options.name}: ${file}\n` },
+      );
+    }
+  }
+}

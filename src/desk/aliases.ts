@@ -1,0 +1,108 @@
+// Aliases (tkt alias set|list|delete), as gh's: a name that stands for the start of a tkt command
+// line, `$1`, `$2`... taking the alias's arguments and the rest appended; or, starting with `!`,
+// a shell command run by sh with the arguments as $1, $2... (README: Aliases). They are kept in
+// the global settings and expanded before the command line is parsed (src/program.ts); a
+// built-in command or its alias always wins.
+import { once } from 'node:events';
+import { constants as osConstants } from 'node:os';
+import type { Readable, Writable } from 'node:stream';
+import { UsageError } from '../errors.js';
+import type { ConfigStore } from '../config/types.js';
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+const PLACEHOLDER = /\$(\d+)/g;
+
+export type Expansion = { kind: 'tkt'; argv: string[] } | { kind: 'shell'; script: string; args: string[] };
+
+export function savedAliases(config: Pick<ConfigStore, 'getSettings'>): Record<string, string> {
+  return { ...config.getSettings().aliases };
+}
+
+/** Checks NAME and EXPANSION for `tkt alias set`: exit 2 when the name is a built-in or the expansion is empty or unbalanced. */
+export function checkAlias(name: string, expansion: string, builtins: readonly string[]): void {
+  if (!NAME.test(name)) throw new UsageError(`invalid alias name ${JSON.stringify(name)}: letters, digits, "-" and "_", e.g. mine`);
+  if (builtins.includes(name)) throw new UsageError(`"${name}" is a tkt command: an alias cannot shadow it`, { hint: 'choose another name' });
+  const text = expansion.trim();
+  if (text === '' || text === '!') throw new UsageError(`alias ${name} needs an expansion, e.g. 'list --view my-open-tickets'`);
+  if (!text.startsWith('!')) {
+    const [first] = splitWords(text);
+    if (first === name) throw new UsageError(`alias ${name} would expand to itself`);
+  }
+}
+
+/**
+ * Splits an expansion into words as sh would for plain words: blanks separate, '...' is literal,
+ * "..." keeps blanks (\\" and \\\\ escaped), a backslash outside quotes escapes the next character.
+ */
+export function splitWords(text: string): string[] {
+  const words: string[] = [];
+  let word: string | undefined;
+  let quote: "'" | '"' | undefined;
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index]!;
+    if (quote === "'") {
+      if (char === "'") quote = undefined;
+      else word = (word ?? '') + char;
+    } else if (quote === '"') {
+      if (char === '"') quote = undefined;
+      else if (char === '\\' && (text[index + 1] === '"' || text[index + 1] === '\\')) word = (word ?? '') + text[++index]!;
+      else word = (word ?? '') + char;
+    } else if (/\s/.test(char)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else if (char === "'" || char === '"') {
+      quote = char;
+      word ??= '';
+    } else if (char === '\\' && index + 1 < text.length) {
+      word = (word ?? '') + text[++index]!;
+    } else word = (word ?? '') + char;
+  }
+  if (quote !== undefined) throw new UsageError(`unbalanced ${quote} in the alias ${JSON.stringify(text)}`);
+  if (word !== undefined) words.push(word);
+  return words;
+}
+
+/** What the alias called `name` with `args` stands for: the tkt arguments, or the shell command. */
+export function expandAlias(name: string, expansion: string, args: readonly string[]): Expansion {
+  if (expansion.startsWith('!')) return { kind: 'shell', script: expansion.slice(1), args: [...args] };
+  const used = new Set<number>();
+  const argv = splitWords(expansion).map((word) =>
+    word.replace(PLACEHOLDER, (_whole, digits: string) => {
+      const position = Number(digits);
+      if (position < 1 || position > args.length)
+        throw new UsageError(`alias ${name} needs an argument for $${digits} (it got ${args.length})`, { details: [`${name}: ${expansion}`] });
+      used.add(position);
+      return args[position - 1]!;
+    }),
+  );
+  return { kind: 'tkt', argv: [...argv, ...args.filter((_arg, index) => !used.has(index + 1))] };
+}
+
+interface Streams {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  env: Record<string, string | undefined>;
+}
+
+/** A stream's file descriptor, so that the shell gets the terminal itself; a pipe for other streams (tests). */
+const stdioOf = (stream: Readable | Writable): number | 'pipe' => {
+  const fd = (stream as { fd?: unknown }).fd;
+  return typeof fd === 'number' ? fd : 'pipe';
+};
+
+/** Runs a `!` alias with sh, the arguments as $1, $2...; its exit code is tkt's. */
+export async function runShellAlias(name: string, script: string, args: readonly string[], streams: Streams): Promise<number> {
+  const { spawn } = await import('node:child_process');
+  const child = spawn('sh', ['-c', script, name, ...args], {
+    stdio: [stdioOf(streams.stdin), stdioOf(streams.stdout), stdioOf(streams.stderr)],
+    env: { ...streams.env },
+  });
+  if (child.stdin !== null) streams.stdin.pipe(child.stdin);
+  child.stdout?.pipe(streams.stdout, { end: false });
+  child.stderr?.pipe(streams.stderr, { end: false });
+  const [code, signal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];
+  if (child.stdin !== null) streams.stdin.unpipe(child.stdin);
+  // As a shell reports a command a signal ended: 128 + its number.
+  return code ?? 128 + (signal === null ? 0 : osConstants.signals[signal]);
+}

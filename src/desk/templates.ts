@@ -1,0 +1,185 @@
+// Reply templates (tkt reply --template, tkt resolve --template, tkt templates): Markdown files
+// in the config folder's templates/, an optional front matter giving the subject, placeholders
+// filled from the ticket and the user (README: Reply templates). A placeholder tkt does not know,
+// or one the ticket has no value for, stops the command (exit 2) before anything is sent.
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { OperationError, UsageError } from '../errors.js';
+import type { Context } from '../context/context.js';
+import type { Ticket } from '../model/ticket.js';
+
+export interface Template {
+  name: string;
+  file: string;
+  /** The front matter's subject, unfilled; undefined without one. */
+  subject: string | undefined;
+  /** The text after the front matter, unfilled, comments left in. */
+  body: string;
+}
+
+export interface FilledTemplate {
+  subject: string | undefined;
+  body: string;
+}
+
+/** What a placeholder may name, and where its value comes from. */
+export interface TemplateValues {
+  ticket: Pick<Ticket, 'id' | 'title' | 'requester'>;
+  /** The user running tkt: the name saved at login. */
+  me: string | undefined;
+}
+
+const PLACEHOLDERS: Readonly<Record<string, (values: TemplateValues) => string | number | undefined>> = {
+  'ticket.id': ({ ticket }) => ticket.id,
+  'ticket.title': ({ ticket }) => ticket.title,
+  'requester.name': ({ ticket }) => ticket.requester,
+  'me.name': ({ me }) => me,
+};
+
+const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
+const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+const EXTENSION = '.md';
+// HTML comments: Markdown shows none of them, so the example's help lines are never sent.
+const COMMENT = /<!--[\s\S]*?-->\n?/g;
+
+export const templatesDir = (ctx: Pick<Context, 'config'>) => join(ctx.config.dir, 'templates');
+
+function templateFile(ctx: Pick<Context, 'config'>, name: string): string {
+  if (!NAME.test(name)) throw new UsageError(`invalid template name ${JSON.stringify(name)}: letters, digits, ".", "-" and "_", e.g. printer-fixed`);
+  return join(templatesDir(ctx), `${name}${EXTENSION}`);
+}
+
+/** The names of the templates, sorted; none when the folder does not exist. */
+export async function templateNames(ctx: Pick<Context, 'config'>): Promise<string[]> {
+  const entries = await readdir(templatesDir(ctx)).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [] as string[];
+    throw new OperationError(`cannot read ${templatesDir(ctx)}: ${error.message}`);
+  });
+  return entries
+    .filter((entry) => entry.endsWith(EXTENSION))
+    .map((entry) => entry.slice(0, -EXTENSION.length))
+    .filter((name) => NAME.test(name))
+    .sort();
+}
+
+/** Front matter `---` ... `---` at the very top, `subject:` its only key read. */
+function parseTemplate(name: string, file: string, text: string): Template {
+  const normalized = text.replace(/\r\n/g, '\n');
+  const match = /^---\n([\s\S]*?)\n---\n?/.exec(normalized);
+  if (match === null) return { name, file, subject: undefined, body: normalized };
+  const subjectLine = match[1]!.split('\n').find((line) => /^subject\s*:/.test(line));
+  const subject = subjectLine
+    ?.replace(/^subject\s*:\s*/, '')
+    .trim()
+    .replace(/^(["'])(.*)\1$/, '$2');
+  return { name, file, subject: subject === '' ? undefined : subject, body: normalized.slice(match[0].length) };
+}
+
+/** The template NAME; exit 2 listing the templates there are when it does not exist. */
+export async function readTemplate(ctx: Pick<Context, 'config'>, name: string): Promise<Template> {
+  const file = templateFile(ctx, name);
+  const text = await readFile(file, 'utf8').catch(async (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw new OperationError(`cannot read ${file}: ${error.message}`);
+    const names = await templateNames(ctx);
+    throw new UsageError(`no template ${JSON.stringify(name)} in ${templatesDir(ctx)}`, {
+      details: [names.length === 0 ? 'there are no templates yet' : `templates: ${names.join(', ')}`],
+      hint: `create it with "tkt templates edit ${name}"`,
+    });
+  });
+  return parseTemplate(name, file, text);
+}
+
+function fillText(template: Template, text: string, values: TemplateValues): string {
+  return text.replace(PLACEHOLDER, (_whole, key: string) => {
+    if (!Object.hasOwn(PLACEHOLDERS, key)) {
+      throw new UsageError(`template ${template.name} has an unknown placeholder {{${key}}}`, {
+        details: [
+          `placeholders: ${Object.keys(PLACEHOLDERS)
+            .map((known) => `{{${known}}}`)
+            .join(', ')}`,
+        ],
+      });
+    }
+    const value = PLACEHOLDERS[key]!(values);
+    if (value === undefined || String(value).trim() === '') {
+      const whose = key === 'me.name' ? 'your login (log in again with "tkt login")' : `ticket #${values.ticket.id}`;
+      throw new UsageError(`template ${template.name} needs {{${key}}}, which ${whose} has no value for; nothing was sent`);
+    }
+    return String(value);
+  });
+}
+
+/** The subject and body with every placeholder filled and the comments left out. */
+export function fillTemplate(template: Template, values: TemplateValues): FilledTemplate {
+  const body = fillText(template, template.body.replace(COMMENT, ''), values).trim();
+  if (body === '') throw new UsageError(`template ${template.name} is empty`, { hint: `write it with "tkt templates edit ${template.name}"` });
+  return { subject: template.subject === undefined ? undefined : fillText(template, template.subject, values), body };
+}
+
+/** The template filled for one ticket, and the name saved at login for {{me.name}}. */
+export async function fillForTicket(ctx: Pick<Context, 'session'>, template: Template, ticket: TemplateValues['ticket']): Promise<FilledTemplate> {
+  return fillTemplate(template, { ticket, me: (await ctx.session()).fullName });
+}
+
+/** A text for each ticket of an ID command (resolve's notes), all of them ready before anything is sent. */
+export interface TextPerTicket {
+  /** Makes every ID's text, so that a missing value stops the run (exit 2) before the first change. */
+  prepare(ids: readonly number[]): Promise<void>;
+  text(id: number): Promise<string>;
+}
+
+/** The same text for every ticket. */
+export function sameText(text: string): TextPerTicket {
+  return { prepare: async () => {}, text: async () => text };
+}
+
+/** The template NAME's text filled for each ticket (each read once); a missing template is exit 2 now. */
+export async function templateForEachTicket(ctx: Context, name: string): Promise<TextPerTicket> {
+  const [template, { lazyTicket }] = await Promise.all([readTemplate(ctx, name), import('../reading/mail.js')]);
+  const texts = new Map<number, Promise<string>>();
+  const text = (id: number) => {
+    let filled = texts.get(id);
+    if (filled === undefined) {
+      filled = lazyTicket(ctx, id)().then(async (ticket) => (await fillForTicket(ctx, template, ticket)).body);
+      texts.set(id, filled);
+    }
+    return filled;
+  };
+  return {
+    prepare: async (ids) => {
+      await Promise.all(ids.map(text));
+    },
+    text,
+  };
+}
+
+/** What `tkt templates edit` starts a new template from. */
+export const EXAMPLE_TEMPLATE = `---
+subject: "Re: {{ticket.title}}"
+---
+<!--
+A reply template for "tkt reply ID --template NAME" and "tkt resolve ID... --template NAME".
+The subject above is used by reply (without it: "Re: <ticket title>"); resolve uses the text below.
+Placeholders: {{ticket.id}}, {{ticket.title}}, {{requester.name}}, {{me.name}}.
+Comments like this one are never sent.
+-->
+Hello {{requester.name}},
+
+The issue in ticket #{{ticket.id}} is fixed. Please let us know if it comes back.
+
+{{me.name}}
+`;
+
+/** The file of template NAME, created from the example when it does not exist yet. */
+export async function templateFileForEdit(ctx: Pick<Context, 'config'>, name: string): Promise<{ file: string; created: boolean }> {
+  const file = templateFile(ctx, name);
+  await mkdir(templatesDir(ctx), { recursive: true });
+  const created = await writeFile(file, EXAMPLE_TEMPLATE, { flag: 'wx', mode: 0o600 }).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EEXIST') return false;
+      throw new OperationError(`cannot create ${file}: ${error.message}`);
+    },
+  );
+  return { file, created };
+}

@@ -1,0 +1,77 @@
+// tkt alias set|list|delete and their expansion before the command line is parsed (README: Aliases).
+import { describe, expect, it } from 'vitest';
+import { expandAlias, splitWords } from '../../src/desk/aliases.js';
+import type { Harness } from '../helpers/harness.js';
+import { unusedTicket, useHarness } from '../helpers/sandbox-state.js';
+
+let h: Harness;
+useHarness({}, (harness) => (h = harness));
+
+const OPEN = 1;
+
+describe('alias expansion', () => {
+  it('fills $1, $2... and appends the arguments left over', () => {
+    expect(expandAlias('fx', 'resolve $1 --details "Fixed: $2"', ['42', 'toner', '--json'])).toEqual({
+      kind: 'tkt',
+      argv: ['resolve', '42', '--details', 'Fixed: toner', '--json'],
+    });
+    expect(expandAlias('mine', 'list --view my-open-tickets', ['--limit', '5'])).toEqual({
+      kind: 'tkt',
+      argv: ['list', '--view', 'my-open-tickets', '--limit', '5'],
+    });
+    expect(() => expandAlias('fx', 'resolve $2', ['42'])).toThrow('alias fx needs an argument for $2 (it got 1)');
+    expect(expandAlias('sh', '!echo "$1"', ['a b'])).toEqual({ kind: 'shell', script: 'echo "$1"', args: ['a b'] });
+  });
+
+  it('splits words as sh does for quotes and backslashes', () => {
+    expect(splitWords(`a 'b c' "d \\"e\\"" f\\ g ''`)).toEqual(['a', 'b c', 'd "e"', 'f g', '']);
+    expect(() => splitWords(`a 'b`)).toThrow("unbalanced '");
+  });
+});
+
+describe('tkt alias', () => {
+  it('runs an alias with its placeholders filled and the other arguments appended', async () => {
+    expect((await h.cli(['alias', 'set', 'fixed', 'resolve $1 --details "Fixed: $2"'])).code).toBe(0);
+    const ticket = unusedTicket(h, (t) => t.ticketStatusId === OPEN);
+    const result = await h.cli(['fixed', String(ticket.id), 'new toner', '-q']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(ticket.resolution?.details).toBe('Fixed: new toner');
+
+    const missing = await h.cli(['fixed']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('alias fixed needs an argument for $1');
+  });
+
+  it('runs a ! alias through sh with the arguments', async () => {
+    expect((await h.cli(['alias', 'set', 'greet', '!printf "%s|" "$@"; echo " $1"'])).code).toBe(0);
+    const result = await h.cli(['greet', 'a b', 'c'], { env: { PATH: process.env.PATH! } });
+    expect(result).toMatchObject({ code: 0, stdout: 'a b|c| a b\n' });
+    expect((await h.cli(['alias', 'set', 'fail', '!exit 3'])).code).toBe(0);
+    expect((await h.cli(['fail'])).code).toBe(3);
+  });
+
+  it('refuses to shadow a command or a command alias (exit 2), and lists and deletes aliases', async () => {
+    for (const name of ['list', 'view', 'help', 'alias']) {
+      const result = await h.cli(['alias', 'set', name, 'status']);
+      expect(result.code, name).toBe(2);
+      expect(result.stderr).toContain(`"${name}" is a tkt command`);
+    }
+    await h.cli(['alias', 'set', 'mine', 'list --view my-open-tickets']);
+    const list = await h.cli(['alias', 'list', '--json']);
+    expect(JSON.parse(list.stdout)).toEqual(expect.arrayContaining([{ name: 'mine', expansion: 'list --view my-open-tickets' }]));
+    expect((await h.cli(['alias', 'list'])).stdout).toContain('mine: list --view my-open-tickets\n');
+    const mine = await h.cli(['mine', '-q', '--limit', '100']);
+    expect(mine.code, mine.stderr).toBe(0);
+    expect(mine.stdout).toBe((await h.cli(['list', '-q', '--limit', '100', '--view', 'my-open-tickets'])).stdout);
+
+    // Completion offers them where a command goes.
+    expect((await h.cli(['__complete', 'alias'])).stdout.split('\n')).toContain('mine');
+    for (const shell of ['bash', 'zsh', 'fish']) expect((await h.cli(['completion', shell])).stdout, shell).toContain('tkt __complete alias');
+
+    expect((await h.cli(['alias', 'delete', 'mine'])).stdout).toBe('Deleted alias mine\n');
+    expect((await h.cli(['alias', 'list', '-q'])).stdout).not.toContain('mine');
+    const gone = await h.cli(['mine']);
+    expect(gone.code).toBe(2);
+    expect((await h.cli(['alias', 'delete', 'mine'])).code).toBe(2);
+  });
+});

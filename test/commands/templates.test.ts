@@ -1,0 +1,115 @@
+// Reply templates: tkt templates list|show|edit, reply --template, resolve --template (README: Reply templates).
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { SandboxTicket } from '../../src/sandbox/index.js';
+import type { Harness } from '../helpers/harness.js';
+import { routeCount, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+
+const OPEN = 1;
+const RESOLVE = 'POST /api/TicketsApi/resolve/{id}';
+const REPLY = 'POST /api/TicketsApi/reply/{id}';
+
+let h: Harness;
+let dir: string;
+useHarness({}, (harness) => (h = harness));
+useTempDir('tkt-templates-', (path) => (dir = path));
+
+const FIXED = `---
+subject: "Fixed: {{ticket.title}}"
+---
+<!-- never sent -->
+Hello {{requester.name}},
+
+#{{ticket.id}} ({{ticket.title}}) is fixed.
+
+{{ me.name }}
+`;
+
+async function saveTemplate(name: string, text: string): Promise<void> {
+  await mkdir(join(h.configDir, 'templates'), { recursive: true });
+  await writeFile(join(h.configDir, 'templates', `${name}.md`), text);
+}
+
+const openTicket = () => unusedTicket(h, (t) => t.ticketStatusId === OPEN && !t.locked);
+const userById = (id: string | number) => h.sandbox.state.users.find((u) => String(u.id) === String(id))!;
+const nameOf = (user: { firstName: string; lastName: string }) => `${user.firstName} ${user.lastName}`;
+const me = () => nameOf(h.sandbox.state.users.find((u) => u.username === 'admin')!);
+const expectedBody = (ticket: SandboxTicket) => `Hello ${nameOf(userById(ticket.creatorId))},\n\n#${ticket.id} (${ticket.title}) is fixed.\n\n${me()}`;
+
+describe('tkt reply --template and tkt resolve --template', () => {
+  it('reply sends the template filled from the ticket, with its subject', async () => {
+    await saveTemplate('fixed', FIXED);
+    const ticket = openTicket();
+    const result = await h.cli(['reply', String(ticket.id), '--template', 'fixed']);
+    expect(result.code, result.stderr).toBe(0);
+    const sent = h.sandbox.state.conversations.filter((c) => c.ticketId === ticket.id).at(-1);
+    expect(sent).toMatchObject({ type: 'Reply', subject: `Fixed: ${ticket.title}`, message: expectedBody(ticket) });
+  });
+
+  it('resolve fills the template for each ticket', async () => {
+    await saveTemplate('fixed', FIXED);
+    const [first, second] = [openTicket(), openTicket()];
+    const result = await h.cli(['resolve', String(first.id), String(second.id), '--template', 'fixed']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(first.resolution?.details).toBe(expectedBody(first));
+    expect(second.resolution?.details).toBe(expectedBody(second));
+  });
+
+  it('a value the run lacks or an unknown placeholder is exit 2 naming it, before anything is sent', async () => {
+    await saveTemplate('fixed', FIXED);
+    await saveTemplate('owner', 'Your owner is {{ticket.owner}}\n');
+    const [first, second] = [openTicket(), openTicket()];
+    const [resolves, replies] = [routeCount(h, RESOLVE), routeCount(h, REPLY)];
+    // A token from the environment comes without the name saved at login: {{me.name}} has no value.
+    const env = { TKT_TOKEN: h.sandbox.issueToken('admin'), TKT_URL: h.sandbox.url };
+    const noName = await h.cli(['resolve', String(first.id), String(second.id), '--template', 'fixed'], { env });
+    expect(noName.code).toBe(2);
+    expect(noName.stderr).toContain('template fixed needs {{me.name}}');
+    const unknown = await h.cli(['reply', String(first.id), '--template', 'owner']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown placeholder {{ticket.owner}}');
+    const missing = await h.cli(['reply', String(first.id), '--template', 'nosuch']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no template "nosuch"');
+    const both = await h.cli(['reply', String(first.id), '--template', 'fixed', '--message', 'hi']);
+    expect(both.code).toBe(2);
+    expect([routeCount(h, RESOLVE), routeCount(h, REPLY)]).toEqual([resolves, replies]);
+    expect(first.resolution).toBeFalsy();
+  });
+});
+
+describe('tkt templates', () => {
+  it('lists and shows the templates', async () => {
+    const none = await h.cli(['templates', 'list'], { env: { TKT_CONFIG_DIR: join(dir, 'no-config') } });
+    expect(none).toMatchObject({ code: 0, stdout: '' });
+    expect(none.stderr).toContain('no templates yet');
+    await saveTemplate('fixed', FIXED);
+    await saveTemplate('owner', 'Your owner is {{ticket.owner}}\n');
+    const list = await h.cli(['templates', 'list']);
+    expect(list.stdout).toBe('fixed  Fixed: {{ticket.title}}\nowner\n');
+    const json = await h.cli(['templates', 'list', '--json']);
+    expect(JSON.parse(json.stdout).map((t: { name: string }) => t.name)).toEqual(['fixed', 'owner']);
+    const show = await h.cli(['templates', 'show', 'fixed']);
+    expect(show.stdout).toBe(FIXED);
+    expect((await h.cli(['templates', 'show', '../x'])).code).toBe(2);
+  });
+
+  it('edit opens $EDITOR on the template, created from the commented example', async () => {
+    const editor = join(dir, 'editor.sh');
+    // The scripted editor records what it was given, then appends a line.
+    await writeFile(editor, `#!/bin/sh\ncp "$1" ${join(dir, 'seen.md')}\necho "Edited." >> "$1"\n`);
+    await chmod(editor, 0o755);
+    const result = await h.cli(['templates', 'edit', 'welcome'], { env: { EDITOR: editor, PATH: process.env.PATH! } });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('Created template welcome');
+    const seen = await readFile(join(dir, 'seen.md'), 'utf8');
+    expect(seen).toContain('subject: "Re: {{ticket.title}}"');
+    expect(seen).toContain('<!--');
+    const saved = await readFile(join(h.configDir, 'templates', 'welcome.md'), 'utf8');
+    expect(saved).toBe(`${seen}Edited.\n`);
+    const again = await h.cli(['templates', 'edit', 'welcome'], { env: { EDITOR: editor, PATH: process.env.PATH! } });
+    expect(again.stdout).toContain('Saved template welcome');
+    expect(await readFile(join(dir, 'seen.md'), 'utf8')).toBe(saved);
+  });
+});
