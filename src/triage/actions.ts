@@ -24,8 +24,8 @@ export interface TicketActions {
   /** `user` as `tkt assign` takes it: a user ID, username or full name. */
   assign(id: number, user: string): Promise<string>;
   reopen(id: number): Promise<string>;
-  /** An e-mail reply to the requester, "Re: <title>", as `tkt reply ID` sends it. */
-  reply(id: number, ticket: unknown, message: string): Promise<string>;
+  /** An e-mail reply to the requester, "Re: <title>" unless a template gave the subject, as `tkt reply ID` sends it. */
+  reply(id: number, ticket: unknown, message: string, subject?: string): Promise<string>;
 }
 
 /** What an action did: `done`, or the note of `tkt pickup`/`resolve`/`close` when the service changed nothing. */
@@ -67,10 +67,9 @@ export function createTicketActions(ctx: Context, client: ApiClient, lookups: Lo
       await changeTicket(client, id, change.fields);
       return `reopened #${id} (${change.labels.TicketStatusId ?? DEFAULT_REOPEN_STATUS})`;
     },
-    async reply(id, ticket, message) {
-      const { requesterEmail: to, title } = readTicket(ticket);
+    async reply(id, ticket, message, subject = `Re: ${readTicket(ticket).title ?? ''}`) {
+      const { requesterEmail: to } = readTicket(ticket);
       if (to === undefined) throw new UsageError(`ticket #${id} has no requester e-mail: reply with ${tktCommand(ctx, `reply ${id} --to EMAIL`)}`);
-      const subject = `Re: ${title ?? ''}`;
       await client.send(plans.replyTicket(id, { subject, to, message }));
       return `replied to #${id} (to ${to})`;
     },

@@ -12,7 +12,9 @@ import { createElement as h } from 'react';
 import type { Context } from '../context/context.js';
 import { InterruptedError } from '../errors.js';
 import { effectiveSetting, settingSpec } from '../config/settings.js';
+import { fillForTicket, readTemplate, templateNames } from '../desk/templates.js';
 import { createLookups } from '../lookups/index.js';
+import { readTicket } from '../model/ticket.js';
 import { pageText } from '../output/pager.js';
 import { renderTicketDetail } from '../reading/detail.js';
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from '../util/terminal-input.js';
@@ -106,6 +108,8 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
       const pager = triagePager(ctx);
       return (await ctx.lendTerminal(() => pageText(text, pager.command, ctx.io.stdout, ctx.env), screen)) ? undefined : pager.cannotRun;
     },
+    templateNames: () => templateNames(ctx),
+    fillTemplate: async (name, ticket) => fillForTicket(ctx, await readTemplate(ctx, name), readTicket(ticket)),
     renderDetail: (ticket, width) => renderTicketDetail(ticket, { lookups, now: ctx.now(), color, width }),
   });
   const program = startProgram(start(options.view, ctx.io.size()), runEffect);

@@ -7,9 +7,11 @@ import type { Lookups } from '../lookups/types.js';
 import { readTicket } from '../model/ticket.js';
 import { viewTickets } from '../listing/pages.js';
 import { ticketHeading } from '../reading/ticket-heading.js';
+import type { FilledTemplate } from '../desk/templates.js';
 import type { TicketActions } from './actions.js';
 import type { Effect, TicketAction, TriageEvent } from './events.js';
 import { failureText } from './failure.js';
+import type { TemplatePurpose } from './picker.js';
 
 export interface EffectDeps {
   client: ApiClient;
@@ -21,6 +23,10 @@ export interface EffectDeps {
   editor(options: { message: string; default?: string }): Promise<string>;
   /** Shows `text` in the pager, which has the terminal meanwhile; says why not when it could not be run. */
   page(text: string): Promise<string | undefined>;
+  /** The names of the reply templates (tkt templates list). */
+  templateNames(): Promise<string[]>;
+  /** Template `name` filled for the ticket, as `tkt reply --template` fills it; a missing value is an error. */
+  fillTemplate(name: string, ticket: unknown): Promise<FilledTemplate>;
   /** The full `tkt show` text of a ticket at `width` columns. */
   renderDetail(ticket: unknown, width: number): Promise<string>;
 }
@@ -57,7 +63,7 @@ export function createEffectRunner(deps: EffectDeps): EffectRunner {
     }
   }
 
-  function run(id: number, action: Exclude<TicketAction, { kind: 'reply' }>): Promise<string> {
+  function run(id: number, action: Exclude<TicketAction, { kind: 'reply' | 'resolveFromTemplate' }>): Promise<string> {
     switch (action.kind) {
       case 'pickUp':
         return deps.actions.pickUp(id);
@@ -83,8 +89,13 @@ export function createEffectRunner(deps: EffectDeps): EffectRunner {
     try {
       if (action.kind === 'reply') {
         const ticket = action.ticket ?? (await fetchTicket(id));
-        message = await deps.editor({ message: ticketHeading('Reply to', id, readTicket(ticket)), default: action.draft });
-        done = await deps.actions.reply(id, ticket, message);
+        const filled = action.template === undefined ? undefined : await deps.fillTemplate(action.template, ticket);
+        message = await deps.editor({ message: ticketHeading('Reply to', id, readTicket(ticket)), default: filled?.body ?? action.draft });
+        done = await deps.actions.reply(id, ticket, message, filled?.subject);
+      } else if (action.kind === 'resolveFromTemplate') {
+        const ticket = action.ticket ?? (await fetchTicket(id));
+        const { body } = await deps.fillTemplate(action.template, ticket);
+        done = await deps.actions.resolve(id, await deps.editor({ message: ticketHeading('Resolve', id, readTicket(ticket)), default: body }));
       } else done = await run(id, action);
     } catch (error) {
       // A message written but not sent is kept for the next try.
@@ -121,6 +132,14 @@ export function createEffectRunner(deps: EffectDeps): EffectRunner {
     }
   }
 
+  async function readTemplates(id: number, purpose: TemplatePurpose): Promise<TriageEvent> {
+    try {
+      return { kind: 'templatesRead', id, purpose, names: await deps.templateNames() };
+    } catch (error) {
+      return { kind: 'templatesFailed', error };
+    }
+  }
+
   return async (effect) => {
     switch (effect.kind) {
       case 'loadView':
@@ -133,6 +152,8 @@ export function createEffectRunner(deps: EffectDeps): EffectRunner {
         return showInPager(effect.id, effect.width, effect.ticket);
       case 'readTechnicians':
         return readTechnicians(effect.id);
+      case 'readTemplates':
+        return readTemplates(effect.id, effect.purpose);
     }
   };
 }

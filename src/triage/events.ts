@@ -2,7 +2,7 @@
 // asks for in return (effects: reads, actions, the editor and the pager), all as plain data.
 // effects.ts performs the effects and turns each result into the event that reports it.
 import type { KeyPress } from '../util/terminal-input.js';
-import type { Choice } from './picker.js';
+import type { Choice, TemplatePurpose } from './picker.js';
 import type { Ending } from './state.js';
 
 /** What an action does to the highlighted ticket, as the service is asked it. */
@@ -14,8 +14,13 @@ export type TicketAction =
   | { kind: 'close' }
   | { kind: 'resolve'; notes: string }
   | { kind: 'assign'; user: string }
-  /** The ticket when it was read already; the editor opens with the draft kept from a reply that failed. */
-  | { kind: 'reply'; ticket: unknown; draft: string | undefined };
+  /**
+   * The ticket when it was read already; the editor opens with the draft kept from a reply that
+   * failed, or with the template `template` filled for the ticket.
+   */
+  | { kind: 'reply'; ticket: unknown; draft: string | undefined; template?: string | undefined }
+  /** The editor opens with the template filled for the ticket; what is saved is the resolution notes. */
+  | { kind: 'resolveFromTemplate'; ticket: unknown; template: string };
 
 export type Effect =
   | { kind: 'loadView'; view: string; token: number }
@@ -25,6 +30,8 @@ export type Effect =
   | { kind: 'act'; id: number; action: TicketAction }
   | { kind: 'showInPager'; id: number; width: number; ticket: unknown }
   | { kind: 'readTechnicians'; id: number }
+  /** Reads the names of the reply templates, to offer them for r or s on ticket `id`. */
+  | { kind: 'readTemplates'; id: number; purpose: TemplatePurpose }
   | { kind: 'end'; ending: Ending }
   /** Ends the run with the error, as any command's would. */
   | { kind: 'fail'; error: unknown };
@@ -46,4 +53,6 @@ export type TriageEvent =
   /** The ticket could not be shown in the pager. */
   | { kind: 'notShown'; id: number; reason: string }
   | { kind: 'techniciansRead'; id: number; choices: readonly Choice[] }
-  | { kind: 'techniciansFailed'; error: unknown };
+  | { kind: 'techniciansFailed'; error: unknown }
+  | { kind: 'templatesRead'; id: number; purpose: TemplatePurpose; names: readonly string[] }
+  | { kind: 'templatesFailed'; error: unknown };

@@ -84,17 +84,22 @@ export const KEY_TABLE: readonly KeyRow[] = [
   {
     keys: [{ r: 'reply' }],
     label: 'reply',
-    help: 'reply to the requester (message in $EDITOR)',
+    help: 'reply to the requester (message in $EDITOR; a template first, if any)',
     readme:
-      'reply to the requester by e-mail, the message written in your editor (`tkt config get editor`); a ' +
-      'reply that could not be sent is kept, and the next `r` on that ticket opens the editor with it. The ' +
-      'status line says what happened (`✓ replied to #1023`) until the next action or `R`',
+      'reply to the requester by e-mail, the message written in your editor (`tkt config get editor`); with ' +
+      'reply templates, a picker offers them first (type to filter; Enter on `(no template)`, the first, ' +
+      'opens the editor empty; Esc does nothing), and the editor opens with the one picked filled for the ' +
+      'ticket, its subject used. A reply that could not be sent is kept, and the next `r` on that ticket ' +
+      'opens the editor with it (no picker). The status line says what happened (`✓ replied to #1023`) ' +
+      'until the next action or `R`',
   },
   {
     keys: [{ s: 'resolve' }],
     label: 'resolve',
-    help: 'resolve (asks for the resolution notes)',
-    readme: 'resolve, with the resolution notes typed at the prompt',
+    help: 'resolve (asks for the notes; a template first, if any)',
+    readme:
+      'resolve, with the resolution notes typed at the prompt; with reply templates, a picker offers them ' +
+      'first (as for `r`): the one picked opens the editor with it filled, and what you save is the notes',
   },
   { keys: [{ c: 'close' }], label: 'close', help: 'close (asks to confirm)', readme: 'close (asks y/n)' },
   {

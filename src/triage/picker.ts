@@ -1,6 +1,9 @@
 // Choosing from a list by typing (the assign and view pickers): which choices the typed text
 // shows, the best first.
 
+/** What the template picker (templates.ts) was opened for: r or s. */
+export type TemplatePurpose = 'reply' | 'resolve';
+
 export interface Choice {
   label: string;
   value: string;

@@ -7,6 +7,7 @@ import { actionOf, keyName, type Action } from './keys.js';
 import { layoutFor } from './layout.js';
 import { pickerMatches, type Choice } from './picker.js';
 import { currentRow, withRows, type Overlay, type TriageState } from './state.js';
+import { replyTo, templateChosen } from './templates.js';
 import { actOn, actOnHighlighted, end, say, startLoad, unchanged, type Step } from './transitions.js';
 
 /** Text typed into the filter or a prompt: control characters are never part of it. */
@@ -85,10 +86,12 @@ function perform(state: TriageState, action: Action): Step {
     case 'reopen':
       return actOnHighlighted(state, { kind: 'reopen' });
     case 'reply':
-      return actOnHighlighted(state, (id) => ({ kind: 'reply', ticket: state.details.get(id)?.ticket, draft: state.replyDrafts.get(id) }));
+      if (row === undefined) return say(state, 'no ticket highlighted', 'error');
+      // A reply kept from a failed send opens as it was: a template would replace it.
+      if (state.replyDrafts.has(row.id)) return replyTo(state, row.id);
+      return { state, effects: [{ kind: 'readTemplates', id: row.id, purpose: 'reply' }] };
     case 'resolve':
-      if (row === undefined) return unchanged(state);
-      return unchanged({ ...state, overlay: { kind: 'prompt', label: `Resolution notes for #${row.id}`, text: '', resolves: row.id } });
+      return row === undefined ? unchanged(state) : { state, effects: [{ kind: 'readTemplates', id: row.id, purpose: 'resolve' }] };
     case 'close':
       if (row === undefined) return unchanged(state);
       return unchanged({ ...state, overlay: { kind: 'confirm', question: `Close #${row.id}? (y/n)`, closes: row.id } });
@@ -150,5 +153,7 @@ function pressInOverlay(state: TriageState, overlay: Overlay, input: string, key
 }
 
 function choose(state: TriageState, picker: Extract<Overlay, { kind: 'picker' }>, choice: Choice): Step {
-  return 'assigns' in picker ? actOn(state, picker.assigns, { kind: 'assign', user: choice.value }) : startLoad(state, choice.value);
+  if ('assigns' in picker) return actOn(state, picker.assigns, { kind: 'assign', user: choice.value });
+  if ('fillsTemplate' in picker) return templateChosen(state, picker.fillsTemplate, choice);
+  return startLoad(state, choice.value);
 }

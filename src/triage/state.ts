@@ -1,7 +1,7 @@
 // What the triage screen is at one moment, as plain data: update.ts makes each next state from
 // the last and an event, view.ts draws it. Nothing here changes in place.
 import type { TerminalSize } from './layout.js';
-import type { Choice } from './picker.js';
+import type { Choice, TemplatePurpose } from './picker.js';
 import type { TriageRow } from './rows.js';
 
 export type Tone = 'info' | 'ok' | 'error';
@@ -23,7 +23,8 @@ export type Overlay =
   | { kind: 'prompt'; label: string; text: string; resolves: number }
   | { kind: 'confirm'; question: string; closes: number }
   | (PickerBase & { assigns: number })
-  | (PickerBase & { switchesView: true });
+  | (PickerBase & { switchesView: true })
+  | (PickerBase & { fillsTemplate: { id: number; purpose: TemplatePurpose } });
 
 export interface Detail {
   ticket: unknown;

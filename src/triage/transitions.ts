@@ -33,6 +33,7 @@ const VERBS: Readonly<Record<TicketAction['kind'], string>> = {
   reopen: 'reopening',
   close: 'closing',
   resolve: 'resolving',
+  resolveFromTemplate: 'resolving',
   assign: 'assigning',
   reply: 'replying to',
 };

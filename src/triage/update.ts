@@ -10,6 +10,7 @@ import { layoutFor, type TerminalSize } from './layout.js';
 import { pressKey, paste } from './press.js';
 import { detailRow, rowsOf } from './rows.js';
 import { currentRow, detailKey, initialState, withRows, type TriageState } from './state.js';
+import { templatesRead } from './templates.js';
 import { end, startLoad, unchanged, type Step } from './transitions.js';
 
 export type { Step };
@@ -61,6 +62,10 @@ function handle(state: TriageState, event: TriageEvent): Step {
       });
     case 'techniciansFailed':
       return unchanged({ ...state, status: { text: `✗ assign: ${failureText(event.error)}`, tone: 'error' } });
+    case 'templatesRead':
+      return templatesRead(state, event);
+    case 'templatesFailed':
+      return unchanged({ ...state, status: { text: `✗ templates: ${failureText(event.error)}`, tone: 'error' } });
   }
 }
 

@@ -1,12 +1,14 @@
 // The effect runner against a sandbox: each effect done as the commands do it, its result
 // reported as the event update.ts takes in. A client that holds chosen requests back makes
 // answers arrive late on cue.
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { ApiClient, RequestPlan } from '../../src/api/types.js';
+import { fillForTicket, readTemplate, templateNames, templatesDir } from '../../src/desk/templates.js';
 import { createLookups } from '../../src/lookups/index.js';
+import { readTicket } from '../../src/model/ticket.js';
 import { createTicketActions } from '../../src/triage/actions.js';
 import { createEffectRunner, type EffectDeps } from '../../src/triage/effects.js';
 import type { TicketAction, TriageEvent } from '../../src/triage/events.js';
@@ -45,6 +47,8 @@ async function openRunner(deps: Partial<EffectDeps> = {}, env: Record<string, st
     signal: ctx.signal,
     editor: async () => 'a message',
     page: async () => undefined,
+    templateNames: () => templateNames(ctx),
+    fillTemplate: async (name, ticket) => fillForTicket(ctx, await readTemplate(ctx, name), readTicket(ticket)),
     renderDetail: async (ticket, width) => `${width}: ${JSON.stringify(ticket)}`,
     ...deps,
   });
@@ -54,7 +58,12 @@ async function openRunner(deps: Partial<EffectDeps> = {}, env: Record<string, st
     return held;
   };
   const act = (id: number, action: TicketAction) => perform({ kind: 'act', id, action });
-  return { perform, hold, act };
+  /** Saves template `name` in the config folder the runner's templates are read from. */
+  const saveTemplate = async (name: string, text: string) => {
+    await mkdir(templatesDir(ctx), { recursive: true });
+    await writeFile(join(templatesDir(ctx), `${name}.md`), text);
+  };
+  return { perform, hold, act, saveTemplate };
 }
 
 const isList = (listType: string) => (plan: RequestPlan) => plan.path === '/api/TicketsApi' && (plan.json as { listType?: string }).listType === listType;
@@ -128,6 +137,40 @@ describe('the effect runner', () => {
     expect(h.sandbox.state.conversations.filter((entry) => entry.ticketId === id).map((entry) => entry.message)).toContain(
       'Have you tried turning it off and on again?',
     );
+  });
+
+  it('opens the editor on a template filled for the ticket, and sends what is saved with its subject', async () => {
+    const id = await firstTicket();
+    const ticket = ticketById(h, id);
+    const defaults: (string | undefined)[] = [];
+    const { act, perform, saveTemplate } = await openRunner({ editor: async (options) => (defaults.push(options.default), options.default ?? '') });
+    expect(await perform({ kind: 'readTemplates', id, purpose: 'reply' })).toEqual({ kind: 'templatesRead', id, purpose: 'reply', names: [] });
+    await saveTemplate('fixed', '---\nsubject: "Fixed: {{ticket.title}}"\n---\n<!-- not sent -->\nTicket #{{ticket.id}} ({{ticket.title}}) is fixed.\n');
+    expect(await perform({ kind: 'readTemplates', id, purpose: 'resolve' })).toEqual({ kind: 'templatesRead', id, purpose: 'resolve', names: ['fixed'] });
+
+    const sent = await act(id, { kind: 'reply', ticket: undefined, draft: undefined, template: 'fixed' });
+    expect(sent).toMatchObject({ kind: 'acted', id });
+    const filled = `Ticket #${id} (${ticket.title}) is fixed.`;
+    expect(defaults).toEqual([filled]);
+    const reply = h.sandbox.state.conversations.find((entry) => entry.ticketId === id && entry.message === filled);
+    expect(reply).toMatchObject({ subject: `Fixed: ${ticket.title}` });
+
+    expect(await act(id, { kind: 'resolveFromTemplate', ticket: undefined, template: 'fixed' })).toMatchObject({ kind: 'acted', id, done: `resolved #${id}` });
+    expect(defaults).toEqual([filled, filled]);
+    expect(ticketById(h, id).resolution?.details).toBe(filled);
+  });
+
+  it('says which value a template lacks, before the editor opens and before anything is sent', async () => {
+    const id = await firstTicket();
+    const editor = vi.fn(async () => 'never');
+    const { act, saveTemplate } = await openRunner({ editor });
+    await saveTemplate('owner', 'Your owner is {{ticket.owner}}\n');
+    const before = h.sandbox.state.conversations.length;
+    const failed = await act(id, { kind: 'reply', ticket: undefined, draft: undefined, template: 'owner' });
+    expect(failed).toMatchObject({ kind: 'actionFailed', id, unsentReply: undefined });
+    expect(failureText(failed?.kind === 'actionFailed' ? failed.error : undefined)).toContain('unknown placeholder {{ticket.owner}}');
+    expect(editor).not.toHaveBeenCalled();
+    expect(h.sandbox.state.conversations).toHaveLength(before);
   });
 
   it('keeps no message when the editor fails before one is written', async () => {

@@ -24,6 +24,8 @@ async function openProgram(): Promise<TriageProgram> {
     signal: ctx.signal,
     editor: async () => 'a message',
     page: async () => undefined,
+    templateNames: async () => [],
+    fillTemplate: async () => ({ subject: undefined, body: 'a message' }),
     renderDetail: async (ticket) => JSON.stringify(ticket),
   });
   return startProgram(start('MyOpenOrUnassigned', { columns: 80, rows: 24 }), perform);

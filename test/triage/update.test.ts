@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors.js';
 import type { Effect, TriageEvent } from '../../src/triage/events.js';
 import type { TriageState } from '../../src/triage/state.js';
+import type { TemplatePurpose } from '../../src/triage/picker.js';
 import { start, update, type Step } from '../../src/triage/update.js';
 import type { KeyPress } from '../../src/util/terminal-input.js';
 
@@ -30,6 +31,9 @@ function run(step: Step, ...events: TriageEvent[]): Step {
 
 /** The events that follow `step`, with only their own effects. */
 const then = (step: Step, ...events: TriageEvent[]) => run({ state: step.state, effects: [] }, ...events);
+
+/** The answer to r or s's reading of the templates: there are none. */
+const noTemplates = (id: number, purpose: TemplatePurpose): TriageEvent => ({ kind: 'templatesRead', id, purpose, names: [] });
 
 const effects = <K extends Effect['kind']>(step: Step, kind: K) =>
   step.effects.filter((effect): effect is Extract<Effect, { kind: K }> => effect.kind === kind);
@@ -207,7 +211,7 @@ describe('actions', () => {
 
   it('keeps a reply whose sending failed, and opens the editor with it on the next r', () => {
     const read = withDetail(opened());
-    const replying = then(read, key('r'));
+    const replying = then(read, key('r'), noTemplates(1031, 'reply'));
     const [first] = effects(replying, 'act');
     expect(first).toEqual({ kind: 'act', id: 1031, action: { kind: 'reply', ticket: read.state.details.get(1031)?.ticket, draft: undefined } });
 
@@ -219,17 +223,55 @@ describe('actions', () => {
     expect(effects(again, 'act')[0]?.action).toMatchObject({ kind: 'reply', draft: 'Try turning it off and on.' });
     const sent = then(again, { kind: 'acted', id: 1031, done: 'replied to #1031 (to rita@example.com)', refreshed: { ticket: ITEMS[0] } });
     // Sent: the draft is gone.
-    expect(effects(then(sent, key('r')), 'act')[0]?.action).toMatchObject({ kind: 'reply', draft: undefined });
+    expect(effects(then(sent, key('r'), noTemplates(1031, 'reply')), 'act')[0]?.action).toMatchObject({ kind: 'reply', draft: undefined });
   });
 
   it('says nothing is kept when the editor was closed before a message was written', () => {
-    const step = then(opened(), key('r'), { kind: 'actionFailed', id: 1031, error: new Error('interrupted') });
+    const step = then(opened(), key('r'), noTemplates(1031, 'reply'), { kind: 'actionFailed', id: 1031, error: new Error('interrupted') });
     expect(step.state.status?.text).toBe('✗ replying to #1031: interrupted');
   });
 
+  it('offers the templates for r, the blank text first, typed to filter, and replies with the one picked', () => {
+    const read = withDetail(opened());
+    const pressed = then(read, key('r'));
+    expect(pressed.effects).toEqual([{ kind: 'readTemplates', id: 1031, purpose: 'reply' }]);
+    expect(pressed.state.overlay).toBeUndefined();
+
+    const offered = then(pressed, { kind: 'templatesRead', id: 1031, purpose: 'reply', names: ['printer-fixed', 'vpn-reset'] });
+    expect(offered.state.overlay).toMatchObject({ kind: 'picker', title: 'Reply to #1031 with', selected: 0 });
+    const labels = offered.state.overlay?.kind === 'picker' ? offered.state.overlay.choices.map((choice) => choice.label) : [];
+    expect(labels).toEqual(['(no template)', 'printer-fixed', 'vpn-reset']);
+
+    const picked = then(offered, type('vpn'), ENTER);
+    expect(picked.state.overlay).toBeUndefined();
+    const ticket = read.state.details.get(1031)?.ticket;
+    expect(picked.effects).toEqual([{ kind: 'act', id: 1031, action: { kind: 'reply', ticket, draft: undefined, template: 'vpn-reset' } }]);
+
+    // Enter on the first entry: the editor, blank, as without templates.
+    expect(then(offered, ENTER).effects).toEqual([{ kind: 'act', id: 1031, action: { kind: 'reply', ticket, draft: undefined } }]);
+    const escaped = then(offered, ESC);
+    expect(escaped.effects).toEqual([]);
+    expect(escaped.state.status?.text).toBe('nothing was changed');
+  });
+
+  it('offers the templates for s: one picked opens the editor for the notes, none the prompt', () => {
+    const offered = then(opened(), key('s'), { kind: 'templatesRead', id: 1031, purpose: 'resolve', names: ['printer-fixed'] });
+    expect(offered.state.overlay).toMatchObject({ kind: 'picker', title: 'Resolve #1031 with' });
+    expect(then(offered, key('', { downArrow: true }), ENTER).effects).toEqual([
+      { kind: 'act', id: 1031, action: { kind: 'resolveFromTemplate', ticket: undefined, template: 'printer-fixed' } },
+    ]);
+    expect(then(offered, ENTER).state.overlay).toMatchObject({ kind: 'prompt', resolves: 1031 });
+    expect(then(opened(), key('s'), { kind: 'templatesFailed', error: new Error('EACCES') }).state.status?.text).toBe('✗ templates: EACCES');
+  });
+
+  it('opens a reply kept from a failed send without offering templates, which would replace it', () => {
+    const failed = then(opened(), key('r'), noTemplates(1031, 'reply'), { kind: 'actionFailed', id: 1031, error: new Error('HTTP 500'), unsentReply: 'draft' });
+    expect(then(failed, key('r')).effects).toEqual([{ kind: 'act', id: 1031, action: { kind: 'reply', ticket: undefined, draft: 'draft' } }]);
+  });
+
   it('resolves with the notes typed at the prompt, and closes only after a y', () => {
-    const resolving = then(opened(), key('s'), type('Toner replaced'), key('', { backspace: true }), type('d\r'));
-    expect(resolving.effects).toEqual([{ kind: 'act', id: 1031, action: { kind: 'resolve', notes: 'Toner replaced' } }]);
+    const resolving = then(opened(), key('s'), noTemplates(1031, 'resolve'), type('Toner replaced'), key('', { backspace: true }), type('d\r'));
+    expect(effects(resolving, 'act')).toEqual([{ kind: 'act', id: 1031, action: { kind: 'resolve', notes: 'Toner replaced' } }]);
 
     const declined = then(opened(), key('c'), key('n'));
     expect(declined.effects).toEqual([]);
@@ -279,9 +321,9 @@ describe('keys and pastes', () => {
   });
 
   it('takes pasted text as text, its line breaks as spaces, and turns it away over the list', () => {
-    const prompt = then(opened(), key('s'), { kind: 'paste', text: 'Toner replaced.\nThen s and c were pressed.\n' });
+    const prompt = then(opened(), key('s'), noTemplates(1031, 'resolve'), { kind: 'paste', text: 'Toner replaced.\nThen s and c were pressed.\n' });
     expect(prompt.state.overlay).toMatchObject({ kind: 'prompt', text: 'Toner replaced. Then s and c were pressed.' });
-    expect(prompt.effects).toEqual([]);
+    expect(effects(prompt, 'act')).toEqual([]);
 
     const list = then(opened(), { kind: 'paste', text: 'q' });
     expect(list.state.ended).toBe(false);
