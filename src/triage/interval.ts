@@ -39,7 +39,9 @@ export function markChanges(before: TriageState, loaded: TriageState, items: rea
   const tickets = snapshotOf(items);
   const previous = interval.last?.view === loaded.view ? interval.last.tickets : undefined;
   const changed = previous === undefined ? [] : diffSnapshots(previous, tickets, '').filter((event) => event.event !== 'removed');
-  const marked = new Set(changed.map((event) => Number(event.id)));
+  const newly = new Set(changed.map((event) => Number(event.id)));
+  // Marks stay until the highlight moves, through reads that change nothing more.
+  const marked = newly.size === 0 ? loaded.marked : new Set([...loaded.marked, ...newly]);
   const byTimer = interval.token !== undefined && interval.token === before.loading?.token;
   const status =
     byTimer && marked.size > 0

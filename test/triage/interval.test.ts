@@ -82,6 +82,13 @@ describe('tkt triage --interval', () => {
     expect(then(changed, DOWN).state.marked.size).toBe(0);
   });
 
+  it('keeps the marks through later reads that change nothing, until the highlight moves', () => {
+    const changed = ticked(opened(), [item(1031, 'Mouse double-clicks', 'On Hold'), ...ITEMS.slice(1)]);
+    const later = ticked(changed, [item(1031, 'Mouse double-clicks', 'On Hold'), ...ITEMS.slice(1)]);
+    expect([...later.state.marked]).toEqual([1031]);
+    expect(later.state.status?.text).toBe('1 ticket changed (marked *)');
+  });
+
   it('draws a * before a marked row', () => {
     const changed = ticked(opened(), [item(1031, 'Mouse double-clicks', 'On Hold'), ...ITEMS.slice(1)]);
     const style = createStyle(false);
