@@ -7,10 +7,16 @@ import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { kebabCase, parseListType } from '../listing/query.js';
 import { keyHelpLines } from '../triage/keys.js';
+import { wholeNumberOption } from '../util/ids.js';
+import { MIN_INTERVAL_SECONDS } from './watch.js';
 
 export interface TriageOptions {
   view?: string | undefined;
+  interval?: string | undefined;
 }
+
+/** Test-only: the --interval in milliseconds, for the tmux test that must not wait 10 s (README, Triage). */
+const TEST_INTERVAL_VARIABLE = 'TKT_TEST_TRIAGE_INTERVAL_MS';
 
 /** The queue triage opens without --view or a default-view setting: yours and nobody's. */
 const TRIAGE_DEFAULT_VIEW = 'MyOpenOrUnassigned';
@@ -20,6 +26,7 @@ export function register(program: Program, host: CommandHost): void {
     .command('triage')
     .description('Work through a view full-screen: navigate, read and act on tickets with single keys')
     .option('--view <view>', `the view to open (see tkt list --help); default: the default-view setting, else ${kebabCase(TRIAGE_DEFAULT_VIEW)}`)
+    .option('--interval <seconds>', `read the view again every SECONDS (at least ${MIN_INTERVAL_SECONDS}) and mark the rows that changed`)
     .addHelpText(
       'after',
       `
@@ -28,13 +35,15 @@ ${keyHelpLines().join('\n')}
 
 Examples:
   $ tkt triage
-  $ tkt triage --view unassigned-tickets`,
+  $ tkt triage --view unassigned-tickets
+  $ tkt triage --interval 30`,
     );
   // Graceful: a SIGTERM closes the screen and gives the terminal back rather than exiting under it.
   host.action(command, (_args, opts, ctx) => run(opts, ctx), { graceful: true });
 }
 
 export async function run(options: TriageOptions, ctx: Context): Promise<void> {
+  const interval = options.interval === undefined ? undefined : wholeNumberOption('--interval', options.interval, { min: MIN_INTERVAL_SECONDS });
   const view = parseListType(options.view ?? userSettings(ctx).defaultView ?? TRIAGE_DEFAULT_VIEW);
   ctx.output.assertInteractive(
     'tkt triage',
@@ -46,5 +55,7 @@ export async function run(options: TriageOptions, ctx: Context): Promise<void> {
     });
   }
   const { runTriage } = await import('../triage/app.js');
-  await runTriage(ctx, { view });
+  const testInterval = ctx.env[TEST_INTERVAL_VARIABLE];
+  const intervalMs = interval === undefined ? undefined : testInterval !== undefined ? Number(testInterval) : interval * 1000;
+  await runTriage(ctx, { view, intervalMs });
 }

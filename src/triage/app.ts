@@ -53,6 +53,8 @@ function triagePager(ctx: Context): { command: string; cannotRun: string } {
 export interface TriageRun {
   /** A list type, as the API spells it. */
   view: string;
+  /** --interval, in milliseconds: the view read again that often. */
+  intervalMs?: number | undefined;
 }
 
 export async function runTriage(ctx: Context, options: TriageRun): Promise<void> {
@@ -65,6 +67,8 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
   const stdin = ctx.io.stdin as NodeJS.ReadStream;
   const color = ctx.io.stdoutColor;
   let instance: Instance | undefined;
+  // Aborted on leaving: a pending --interval wait must not keep the process alive.
+  const closing = new AbortController();
 
   const mount = () => {
     stdout.write(ALTERNATE_SCREEN + BRACKETED_PASTE_ON);
@@ -102,7 +106,7 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
     client,
     lookups,
     actions: createTicketActions(quietCtx, client, lookups),
-    signal: ctx.signal,
+    signal: AbortSignal.any([ctx.signal, closing.signal]),
     editor: (editing) => ctx.lendTerminal(() => ctx.prompter.editor(editing), screen),
     page: async (text) => {
       const pager = triagePager(ctx);
@@ -112,7 +116,7 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
     fillTemplate: async (name, ticket) => fillForTicket(ctx, await readTemplate(ctx, name), readTicket(ticket)),
     renderDetail: (ticket, width) => renderTicketDetail(ticket, { lookups, now: ctx.now(), color, width }),
   });
-  const program = startProgram(start(options.view, ctx.io.size()), runEffect);
+  const program = startProgram(start(options.view, ctx.io.size(), options.intervalMs), runEffect);
 
   // Ctrl-C is a key on the screen (the terminal is raw); a SIGTERM (or a SIGINT sent by kill)
   // closes it the same way.
@@ -124,6 +128,7 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
   try {
     ending = await program.finished;
   } finally {
+    closing.abort();
     stopWatching();
     ctx.signal.removeEventListener('abort', onSignal);
     await unmount();

@@ -12,13 +12,16 @@ import type { TicketActions } from './actions.js';
 import type { Effect, TicketAction, TriageEvent } from './events.js';
 import { failureText } from './failure.js';
 import type { TemplatePurpose } from './picker.js';
+import { realTimer, type WatchTimer } from '../watch/watch.js';
 
 export interface EffectDeps {
   client: ApiClient;
   lookups: Lookups;
   actions: TicketActions;
-  /** The run's: aborted, loads stop. */
+  /** The run's: aborted, loads and the --interval timer stop. */
   signal: AbortSignal;
+  /** The --interval timer: real time unless a test gives a clock it moves. */
+  timer?: WatchTimer | undefined;
   /** The reply's message, written in the editor, which has the terminal meanwhile. */
   editor(options: { message: string; default?: string }): Promise<string>;
   /** Shows `text` in the pager, which has the terminal meanwhile; says why not when it could not be run. */
@@ -154,6 +157,9 @@ export function createEffectRunner(deps: EffectDeps): EffectRunner {
         return readTechnicians(effect.id);
       case 'readTemplates':
         return readTemplates(effect.id, effect.purpose);
+      case 'wait':
+        await (deps.timer ?? realTimer).sleep(effect.ms, deps.signal);
+        return deps.signal.aborted ? undefined : { kind: 'tick' };
     }
   };
 }

@@ -32,6 +32,8 @@ export type Effect =
   | { kind: 'readTechnicians'; id: number }
   /** Reads the names of the reply templates, to offer them for r or s on ticket `id`. */
   | { kind: 'readTemplates'; id: number; purpose: TemplatePurpose }
+  /** Waits `ms` (the --interval timer), then reports a tick. */
+  | { kind: 'wait'; ms: number }
   | { kind: 'end'; ending: Ending }
   /** Ends the run with the error, as any command's would. */
   | { kind: 'fail'; error: unknown };
@@ -42,6 +44,8 @@ export type TriageEvent =
   | { kind: 'resized'; columns: number; rows: number }
   /** A signal (SIGTERM, or SIGINT sent by kill): the screen closes as on Ctrl-C. */
   | { kind: 'signalled' }
+  /** The --interval timer is up. */
+  | { kind: 'tick' }
   | { kind: 'viewLoaded'; token: number; items: readonly unknown[] }
   | { kind: 'viewFailed'; token: number; error: unknown }
   | { kind: 'detailRead'; id: number; width: number; ticket: unknown; text: string; generation: number }

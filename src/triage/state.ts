@@ -3,6 +3,7 @@
 import type { TerminalSize } from './layout.js';
 import type { Choice, TemplatePurpose } from './picker.js';
 import type { TriageRow } from './rows.js';
+import type { Snapshot } from '../watch/events.js';
 
 export type Tone = 'info' | 'ok' | 'error';
 
@@ -30,6 +31,14 @@ export interface Detail {
   ticket: unknown;
   /** Its `tkt show` text, by the width it was rendered at. */
   texts: ReadonlyMap<number, string>;
+}
+
+/** --interval: the view read again every `ms` (interval.ts), and what the last read held. */
+export interface IntervalReads {
+  ms: number;
+  /** The load started by the timer: its answer leaves the status line as it was. */
+  token: number | undefined;
+  last: { view: string; tickets: Snapshot } | undefined;
 }
 
 /** The action in flight on a ticket: other actions wait for it. */
@@ -79,11 +88,14 @@ export interface TriageState {
   terminal: TerminalSize;
   /** Quit, interrupted or failed: nothing more happens. */
   ended: boolean;
+  interval: IntervalReads | undefined;
+  /** Rows added or changed by the last read (with --interval), marked until the highlight moves. */
+  marked: ReadonlySet<number>;
 }
 
 export const detailKey = (id: number, width: number) => `${id}@${width}`;
 
-export function initialState(view: string, terminal: TerminalSize): TriageState {
+export function initialState(view: string, terminal: TerminalSize, intervalMs?: number): TriageState {
   return {
     view,
     rows: [],
@@ -105,6 +117,8 @@ export function initialState(view: string, terminal: TerminalSize): TriageState 
     overlay: undefined,
     terminal,
     ended: false,
+    interval: intervalMs === undefined ? undefined : { ms: intervalMs, token: undefined, last: undefined },
+    marked: new Set(),
   };
 }
 

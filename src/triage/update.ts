@@ -11,13 +11,15 @@ import { pressKey, paste } from './press.js';
 import { detailRow, rowsOf } from './rows.js';
 import { currentRow, detailKey, initialState, withRows, type TriageState } from './state.js';
 import { templatesRead } from './templates.js';
+import { clearMarksOnMove, markChanges, tick, waitFor } from './interval.js';
 import { end, startLoad, unchanged, type Step } from './transitions.js';
 
 export type { Step };
 
-/** The first state, and the first load. */
-export function start(view: string, terminal: TerminalSize): Step {
-  return startLoad(initialState(view, terminal), view);
+/** The first state, and the first load (and with `intervalMs`, the first wait). */
+export function start(view: string, terminal: TerminalSize, intervalMs?: number): Step {
+  const first = startLoad(initialState(view, terminal, intervalMs), view);
+  return intervalMs === undefined ? first : { ...first, effects: [...first.effects, waitFor(intervalMs)] };
 }
 
 export function update(state: TriageState, event: TriageEvent): Step {
@@ -28,13 +30,15 @@ export function update(state: TriageState, event: TriageEvent): Step {
 function handle(state: TriageState, event: TriageEvent): Step {
   switch (event.kind) {
     case 'key':
-      return pressKey(state, event.input, event.key);
+      return clearMarksOnMove(state, pressKey(state, event.input, event.key));
     case 'paste':
       return paste(state, event.text);
     case 'resized':
       return unchanged({ ...state, terminal: { columns: event.columns, rows: event.rows } });
     case 'signalled':
       return end(state, 'interrupted');
+    case 'tick':
+      return tick(state);
     case 'viewLoaded':
       return unchanged(viewLoaded(state, event));
     case 'viewFailed':
@@ -86,7 +90,7 @@ function viewLoaded(state: TriageState, event: Extract<TriageEvent, { kind: 'vie
     // The title line counts the tickets; a reload says it happened.
     status: saysReadAgain ? { text: `✓ ${kebabCase(state.view)} read again`, tone: 'ok' } : undefined,
   };
-  return withRows(loaded, rowsOf(event.items), state.filter);
+  return markChanges(state, withRows(loaded, rowsOf(event.items), state.filter), event.items);
 }
 
 function viewFailed(state: TriageState, event: Extract<TriageEvent, { kind: 'viewFailed' }>): Step {

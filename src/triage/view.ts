@@ -65,6 +65,9 @@ function emptyListWhy(state: TriageState): string {
   return state.filter === '' ? 'no tickets in this view' : 'no ticket matches the filter';
 }
 
+/** `*` before a row that the last --interval read found added or changed (README, Triage). */
+const changedMark = (state: TriageState, row: TriageRow) => (state.marked.has(row.id) ? '*' : ' ');
+
 function listLines(state: TriageState, layout: Layout, { table, style, color, now }: Drawing): string[] {
   const lines = [`  ${table.header}`];
   if (state.visible.length === 0) lines.push(`  ${emptyListWhy(state)}`);
@@ -73,8 +76,9 @@ function listLines(state: TriageState, layout: Layout, { table, style, color, no
   state.visible.slice(top, top + layout.listLines).forEach((row, offset) => {
     const text = table.line(tableRow(row, now));
     const highlighted = top + offset === state.selected;
+    const line = `${highlighted ? '›' : ' '}${changedMark(state, row)}${text}`;
     // With colour the row is painted inverse; without, the marker alone shows it.
-    lines.push(highlighted ? (color ? style.inverse(`› ${text}`) : `› ${text}`) : `  ${text}`);
+    lines.push(highlighted && color ? style.inverse(line) : state.marked.has(row.id) ? style.bold(line) : line);
   });
   return lines;
 }
