@@ -84,7 +84,7 @@ export const KEY_TABLE: readonly KeyRow[] = [
   {
     keys: [{ r: 'reply' }],
     label: 'reply',
-    help: 'reply to the requester (message in $EDITOR; a template first, if any)',
+    help: 'reply in $EDITOR (a template first, if any)',
     readme:
       'reply to the requester by e-mail, the message written in your editor (`tkt config get editor`); with ' +
       'reply templates, a picker offers them first (type to filter; Enter on `(no template)`, the first, ' +

@@ -22,6 +22,7 @@ const skip = skipWithout(['bash', 'curl', 'git'], 'test/commands/examples.test.t
 const NOT_RUN: Readonly<Record<string, string>> = {
   'tkt create                       # at a terminal: asks for everything': 'asks at a terminal (test/commands/create.test.ts answers its prompts)',
   'tkt triage': 'a full-screen program for a terminal (test/pty/triage.test.ts)',
+  'tkt triage --interval 30': 'a full-screen program for a terminal (test/pty/triage-interval.test.ts)',
   'tkt triage --view unassigned-tickets': 'a full-screen program for a terminal (test/pty/triage.test.ts)',
   'tkt watch --view unassigned-tickets --notify': 'watches until stopped (test/commands/watch.test.ts)',
   'tkt watch --assignee @me --json | jq -c .changes': 'watches until stopped (test/commands/watch.test.ts)',
