@@ -56,7 +56,9 @@ describe('the key table', () => {
   it('lists every row in tkt triage --help, as the ? screen does', async () => {
     const proc = { ...fakeProcess(), stdout: new PassThrough() };
     expect(await runCli(['triage', '--help'], proc)).toBe(0);
-    const help = String(proc.stdout.read());
+    // Every chunk: Node 26's read() gives one chunk at a time.
+    let help = '';
+    for (let chunk: unknown = proc.stdout.read(); chunk !== null; chunk = proc.stdout.read()) help += String(chunk);
     for (const line of keyHelpLines()) expect(help).toContain(`${line}\n`);
     expect(keyHelpLines()).toHaveLength(KEY_TABLE.length);
   });
