@@ -64,21 +64,59 @@ describe('createProgress on a terminal', () => {
     expect(frames(screen.transcript()).at(-1)).toBe(`closed [${'█'.repeat(15)}${'░'.repeat(15)}] 4/8 · 1 failed · 1.0/s · ETA 4s`);
   });
 
-  it('redraws at most about ten times a second, ending on the latest count', () => {
+  it('redraws at most once per 50 ms of the clock however many items finish, and draws the final state', () => {
+    const screen = terminal();
+    const total = 1000;
+    const progress = createProgress(screen.io, { total, label: 'closed' });
+    // 1000 items over 999 ms of the clock: one finishing every millisecond.
+    for (let index = 0; index < total; index += 1) {
+      if (index > 0) vi.advanceTimersByTime(1);
+      progress.tick(true);
+    }
+    const drawn = frames(screen.transcript());
+    // The first frame (0/1000) at start, then one per 50 ms at most, and the final state.
+    expect(drawn.length).toBeLessThanOrEqual(1 + Math.ceil(999 / 50) + 1);
+    expect(drawn.length).toBeGreaterThanOrEqual(Math.floor(999 / 50));
+    expect(drawn.at(-1)).toMatch(/^closed \[█{30}\] 1000\/1000 · /);
+    progress.done();
+  });
+
+  it('draws a burst of items once the 50 ms are up, and the last item at once', () => {
     const screen = terminal();
     const progress = createProgress(screen.io, { total: 50, label: 'picked up' });
-    for (let index = 0; index < 50; index += 1) progress.tick(true);
+    for (let index = 0; index < 49; index += 1) progress.tick(true);
     expect(frames(screen.transcript())).toEqual([`picked up [${'░'.repeat(30)}] 0/50`]);
-    vi.advanceTimersByTime(100);
+    vi.advanceTimersByTime(49);
+    expect(frames(screen.transcript())).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(frames(screen.transcript()).at(-1)).toMatch(/^picked up \[█{29}░\] 49\/50 · /);
+    progress.tick(true);
     const all = frames(screen.transcript());
-    expect(all).toHaveLength(2);
+    expect(all).toHaveLength(3);
     expect(all.at(-1)).toMatch(/^picked up \[█{30}\] 50\/50 · /);
     expect(all.at(-1)).not.toContain('ETA');
+  });
+
+  it('puts the bar back after each line as it was last drawn, without drawing it anew', () => {
+    const screen = terminal();
+    const progress = createProgress(screen.io, { total: 100, label: 'closed' });
+    const first = frames(screen.transcript());
+    for (let index = 1; index <= 20; index += 1) {
+      progress.tick(true);
+      progress.withLine(() => screen.io.stdout.write(`✓ #${index} closed\n`));
+    }
+    // Within the same 50 ms every line is followed by the same frame: the one drawn at start.
+    const bars = frames(screen.transcript().replace(/✓ #\d+ closed\n/g, ''));
+    expect(new Set(bars)).toEqual(new Set(first));
+    vi.advanceTimersByTime(50);
+    expect(frames(screen.transcript()).at(-1)).toMatch(/ 20\/100 · /);
+    progress.done();
   });
 
   it('lifts the bar off the line before a line is printed and puts it back after', () => {
     const screen = terminal();
     const progress = createProgress(screen.io, { total: 2, label: 'closed' });
+    vi.advanceTimersByTime(50);
     progress.tick(true);
     progress.withLine(() => screen.io.stdout.write('✓ #1 closed\n'));
     const transcript = screen.transcript();
