@@ -3,8 +3,9 @@
 // keep-alive pool); a line per ID, a summary and the exit code from the bulk reporter;
 // Ctrl-C stops starting new IDs. Commands supply only what one ID sends.
 import type { ApiResponse } from '../api/types.js';
-import type { BulkVerb } from './report.js';
+import type { BulkReporter } from './report.js';
 import type { BulkOutcome } from './runner.js';
+import { createDonePrinter, skippedFiles, type BulkVerb } from './done-line.js';
 import { userSettings } from '../config/settings.js';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
@@ -52,12 +53,7 @@ export function assertSingleStdinReader(ids: readonly string[], stdinOptions: re
 
 export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec: IdCommandSpec): Promise<void> {
   // Loaded on use: command files stay light for `tkt --help`.
-  const [{ collectIds }, { parseConcurrency, runBulk }, { createBulkReporter }, { printDryRun }] = await Promise.all([
-    import('./ids.js'),
-    import('./runner.js'),
-    import('./report.js'),
-    import('../cmdutil/dry-run.js'),
-  ]);
+  const [{ collectIds }, { parseConcurrency, runBulk }] = await Promise.all([import('./ids.js'), import('./runner.js')]);
   const concurrency = parseConcurrency(options.concurrency ?? String(userSettings(ctx).defaultConcurrency));
   const ids = await collectIds(options.ids, ctx.io.stdin, ctx.signal);
   if (ids.length === 0) {
@@ -65,12 +61,17 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
     await ctx.output.note('no ticket IDs on stdin: nothing to do\n');
     return;
   }
+  const reporterFor = async (dryRun: boolean): Promise<BulkReporter> => {
+    const { createBulkReporter } = await import('./report.js');
+    return createBulkReporter(ctx.io, { output: ctx.output, verb: spec.verb, total: ids.length, dryRun, stop: ctx.signal, run: ctx });
+  };
   if (options.dryRun) {
     // Planned as a real run plans them, several at once (a read-modify-write reads each ticket),
     // printed in the IDs' order; one that cannot be planned is reported as a real run reports a
     // failed ID, and the others still print.
+    const { printDryRun } = await import('../cmdutil/dry-run.js');
     const planned = new Map<number, PlannedRequest>();
-    const reporter = createBulkReporter(ctx.io, { output: ctx.output, verb: spec.verb, total: ids.length, dryRun: true, stop: ctx.signal, run: ctx });
+    const reporter = await reporterFor(true);
     const planOne = async (id: number): Promise<BulkOutcome> => {
       planned.set(id, await spec.plan(id, () => ctx.api()));
       return {};
@@ -88,7 +89,6 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
   }
   await spec.beforeSend?.(ids);
   const client = await ctx.api();
-  const reporter = createBulkReporter(ctx.io, { output: ctx.output, verb: spec.verb, total: ids.length, stop: ctx.signal, run: ctx });
   // Every ID's line carries the service's body when it sent one (docs/cli.md section 3).
   const sendOne = async (id: number): Promise<BulkOutcome> => {
     const response = await client.send(await spec.plan(id, () => ctx.api()));
@@ -96,6 +96,21 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
     const files = spec.uploads === undefined || spec.uploads.length === 0 ? undefined : await keptFiles(client, id, spec.uploads, response);
     return { status: response.status, body: response.body, ...(note === undefined ? {} : { note }), ...(files === undefined ? {} : { files }) };
   };
+  if (ids.length === 1) {
+    // One ID that succeeds prints its line and nothing else: the bulk reporter (progress,
+    // summaries) is loaded only to tell a failure, a Ctrl-C or files not kept, as for many IDs.
+    const run = await runBulk(ids, sendOne, { concurrency, signal: ctx.signal });
+    const [result] = run.results;
+    if (result?.ok && !run.interrupted && !skippedFiles(result)) {
+      await createDonePrinter(ctx.io, ctx.output, spec.verb)(result);
+      return;
+    }
+    const reporter = await reporterFor(false);
+    for (const each of run.results) await reporter.result(each);
+    await reporter.finish(run);
+    return;
+  }
+  const reporter = await reporterFor(false);
   const run = await runBulk(ids, sendOne, {
     concurrency,
     signal: ctx.signal,

@@ -24,12 +24,11 @@ import { NO_PROGRESS, createProgress } from '../output/progress.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { createStyle } from '../output/style.js';
 import { writeText } from '../output/write.js';
+import { createDonePrinter, jsonLine, skippedFiles, type BulkVerb } from './done-line.js';
 import { formatRanges, rangeLines, summaryLayout } from './ranges.js';
 import { nameList } from '../cmdutil/action-output.js';
 import { skippedFilesError } from '../cmdutil/attachments.js';
 import { runCounts, type BulkResult, type BulkRun } from './runner.js';
-
-export type BulkVerb = 'marked read' | 'resolved' | 'closed' | 'picked up' | 'deleted' | 'assigned' | 'reopened';
 
 export interface BulkReporterOptions {
   output: Output;
@@ -56,21 +55,6 @@ const IN_DOUBT = 'in doubt (may have been carried out)';
 /** What a line about one ID says of a request whose outcome is unknown. */
 const ID_IN_DOUBT = 'in doubt (it may have been carried out)';
 
-function jsonLine(result: Pick<BulkResult, 'id' | 'ok' | 'inDoubt' | 'status' | 'error' | 'body' | 'files'> & { notStarted?: true }): Record<string, unknown> {
-  // Built key by key so the order is always id, ok, inDoubt / notStarted, status, error, kept, skipped, body.
-  const line: Record<string, unknown> = { id: result.id, ok: result.ok };
-  if (result.inDoubt) line.inDoubt = true;
-  if (result.notStarted) line.notStarted = true;
-  if (result.status !== undefined) line.status = result.status;
-  if (!result.ok) line.error = result.error ?? 'failed';
-  if (result.files !== undefined) {
-    line.kept = result.files.kept;
-    line.skipped = result.files.skipped;
-  }
-  if (result.body !== undefined) line.body = result.body;
-  return line;
-}
-
 function reasonOf(result: BulkResult): string {
   return failureReason(exitCodeOf(result.failure), result.status);
 }
@@ -92,9 +76,6 @@ function outcomes(run: BulkRun, verb: string): Map<string, number[]> {
   return groups;
 }
 
-/** A ticket changed, but some of the files sent with the change were not kept. */
-const skippedFiles = (result: BulkResult): boolean => result.ok && (result.files?.skipped.length ?? 0) > 0;
-
 const idList = (ids: readonly number[]): string => formatRanges(ids, '#');
 
 export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkReporter {
@@ -102,15 +83,14 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
   const json = output.format === 'json';
   const quiet = output.format === 'quiet';
   const single = total === 1;
-  const outStyle = createStyle(io.stdoutColor);
+  const printDone = createDonePrinter(io, output, verb);
   const errStyle = createStyle(io.color);
   const progress = single || quiet || options.dryRun ? NO_PROGRESS : createProgress(io, { total, label: verb });
   const doneLabel = options.dryRun ? 'planned (dry run)' : verb;
 
   async function humanLine(result: BulkResult): Promise<void> {
     if (result.ok) {
-      const what = result.note === undefined ? verb : sanitizeInline(result.note);
-      if (!quiet) await writeText(io.stdout, `${outStyle.green('✓')} #${result.id} ${what}\n`);
+      await printDone(result);
       // A failure of those files, told on stderr as failures are (with one ID, by the thrown error).
       if (skippedFiles(result) && !single)
         await writeText(io.stderr, `${errStyle.red('✗')} #${result.id}: the service did not keep ${nameList(result.files!.skipped)}\n`);

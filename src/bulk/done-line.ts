@@ -1,0 +1,41 @@
+// The line of one ID that succeeded, and its JSON Line: what a single ID prints on success
+// without loading the bulk reporter (report.ts), which prints them the same way for many IDs.
+import type { IO } from '../output/io.js';
+import type { Output } from '../output/types.js';
+import { sanitizeInline } from '../output/sanitize.js';
+import { createStyle } from '../output/style.js';
+import { writeText } from '../output/write.js';
+import type { BulkResult } from './runner.js';
+
+export type BulkVerb = 'marked read' | 'resolved' | 'closed' | 'picked up' | 'deleted' | 'assigned' | 'reopened';
+
+export function jsonLine(
+  result: Pick<BulkResult, 'id' | 'ok' | 'inDoubt' | 'status' | 'error' | 'body' | 'files'> & { notStarted?: true },
+): Record<string, unknown> {
+  // Built key by key so the order is always id, ok, inDoubt / notStarted, status, error, kept, skipped, body.
+  const line: Record<string, unknown> = { id: result.id, ok: result.ok };
+  if (result.inDoubt) line.inDoubt = true;
+  if (result.notStarted) line.notStarted = true;
+  if (result.status !== undefined) line.status = result.status;
+  if (!result.ok) line.error = result.error ?? 'failed';
+  if (result.files !== undefined) {
+    line.kept = result.files.kept;
+    line.skipped = result.files.skipped;
+  }
+  if (result.body !== undefined) line.body = result.body;
+  return line;
+}
+
+/** A ticket changed, but some of the files sent with the change were not kept. */
+export const skippedFiles = (result: BulkResult): boolean => result.ok && (result.files?.skipped.length ?? 0) > 0;
+
+/**
+ * Prints a success: its JSON Line with --json, nothing with -q, else "✓ #12 closed" on stdout
+ * (or what the success changed instead: "✓ #12 already closed, nothing changed").
+ */
+export function createDonePrinter(io: IO, output: Output, verb: BulkVerb): (result: BulkResult) => Promise<void> {
+  if (output.format === 'json') return (result) => output.line(jsonLine(result));
+  if (output.format === 'quiet') return async () => {};
+  const mark = createStyle(io.stdoutColor).green('✓');
+  return (result) => writeText(io.stdout, `${mark} #${result.id} ${result.note === undefined ? verb : sanitizeInline(result.note)}\n`);
+}
