@@ -86,16 +86,23 @@ async function setDueAfterPriority(client: ApiClient, id: TicketId, due: FormVal
   );
 }
 
+/** What a change needs besides its value: the option it came from, and whether to name it (for --dry-run). */
+export interface ChangeOptions {
+  typed?: TypedOption;
+  /** Name the looked-up ID (--dry-run, triage's status line): may load a lookup list a real run would not. */
+  labels: boolean;
+}
+
 /** A new assignee: `user` is a user ID, username, full name or @me, resolved as every person option is. */
-export async function assigneeChange(lookups: Lookups, user: string, typed?: TypedOption): Promise<FieldChange> {
-  const userId = await lookups.resolve('assignee', user, typed);
-  return withLabel('AssignedUser', userId, await lookups.nameOf('assignee', userId));
+export async function assigneeChange(lookups: Lookups, user: string, options: ChangeOptions): Promise<FieldChange> {
+  const userId = await lookups.resolve('assignee', user, options.typed);
+  return withLabel('AssignedUser', userId, options.labels ? await lookups.nameOf('assignee', userId) : undefined);
 }
 
 /** Back to an open status: `status` names one (name or ID), by default the status named Open. */
-export async function reopenChange(lookups: Lookups, status: string = DEFAULT_REOPEN_STATUS): Promise<FieldChange> {
-  const statusId = await lookups.resolve('status', status);
-  return withLabel('TicketStatusId', statusId, await lookups.nameOf('status', statusId));
+export async function reopenChange(lookups: Lookups, status: string | undefined, options: ChangeOptions): Promise<FieldChange> {
+  const statusId = await lookups.resolve('status', status ?? DEFAULT_REOPEN_STATUS);
+  return withLabel('TicketStatusId', statusId, options.labels ? await lookups.nameOf('status', statusId) : undefined);
 }
 
 function withLabel(field: string, value: FormValue, label: string | undefined): FieldChange {

@@ -39,7 +39,7 @@ export async function run(options: AssignOptions, ctx: Context): Promise<void> {
     throw new UsageError('name the tickets, then the user: tkt assign ID... USER', { hint: 'e.g. tkt assign 42 "Tom Tech"' });
   }
   const { createLookups } = await import('../lookups/index.js');
-  const change = await assigneeChange(createLookups(ctx), user, { flag: 'USER', noun: 'user' });
+  const change = await assigneeChange(createLookups(ctx), user, { typed: { flag: 'USER', noun: 'user' }, labels: options.dryRun === true });
   await runIdCommand(
     ctx,
     { ...options, ids: options.args.slice(0, -1) },

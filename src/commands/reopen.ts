@@ -33,7 +33,7 @@ Examples:
 
 export async function run(options: ReopenOptions, ctx: Context): Promise<void> {
   const { createLookups } = await import('../lookups/index.js');
-  const change = await reopenChange(createLookups(ctx), options.status);
+  const change = await reopenChange(createLookups(ctx), options.status, { labels: options.dryRun === true });
   await runIdCommand(ctx, options, {
     verb: 'reopened',
     ...changeRequest(change),

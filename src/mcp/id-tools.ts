@@ -66,7 +66,7 @@ export const assignTicket = defineTool({
   output: changeOutput,
   annotations: WRITE_IDEMPOTENT,
   async call(args, { ctx, lookups }) {
-    const change = await assigneeChange(lookups, args.user, { flag: 'user', noun: 'user' });
+    const change = await assigneeChange(lookups, args.user, { typed: { flag: 'user', noun: 'user' }, labels: args.dry_run === true });
     return changeOne(ctx, args.id, { verb: 'assigned', ...changeRequest(change) }, args.dry_run);
   },
 });
@@ -79,7 +79,7 @@ export const reopenTicket = defineTool({
   output: changeOutput,
   annotations: WRITE_IDEMPOTENT,
   async call(args, { ctx, lookups }) {
-    const change = await reopenChange(lookups, args.status);
+    const change = await reopenChange(lookups, args.status, { labels: args.dry_run === true });
     return changeOne(ctx, args.id, { verb: 'reopened', ...changeRequest(change) }, args.dry_run);
   },
 });

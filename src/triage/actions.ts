@@ -58,12 +58,12 @@ export function createTicketActions(ctx: Context, client: ApiClient, lookups: Lo
       return saying(id, alreadyClosedNote(await client.send(plans.closeTicket(id, { closeBy, acknowledged: false }))), `closed #${id}`);
     },
     async assign(id, user) {
-      const change = await assigneeChange(lookups, user);
+      const change = await assigneeChange(lookups, user, { labels: true });
       await changeTicket(client, id, change.fields);
       return `assigned #${id} to ${change.labels.AssignedUser ?? user}`;
     },
     async reopen(id) {
-      const change = await reopenChange(lookups);
+      const change = await reopenChange(lookups, undefined, { labels: true });
       await changeTicket(client, id, change.fields);
       return `reopened #${id} (${change.labels.TicketStatusId ?? DEFAULT_REOPEN_STATUS})`;
     },

@@ -1,4 +1,6 @@
 // tkt assign and tkt reopen (docs/cli.md section 10): bulk like close, read-modify-write like update.
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatRanges } from '../../src/bulk/ranges.js';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
@@ -117,6 +119,47 @@ describe('tkt reopen', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/#999999 not found/);
     expect(ticket!.ticketStatusId).toBe(OPEN);
+  });
+});
+
+// A real run names no looked-up ID (only --dry-run shows names): a user ID from the token or a
+// status ID as typed needs no lookup list, even with none cached.
+describe('tkt assign and tkt reopen of one ticket', () => {
+  const METADATA = 'GET /api/TicketsApi/metadata';
+  const APP_METADATA = 'GET /api/TicketsApi/appmetadata';
+  const requestCounts = () => [READ, UPDATE, METADATA, APP_METADATA].map((route) => routeCount(h, route));
+  const sent = (before: number[]) => requestCounts().map((count, index) => count - before[index]!);
+
+  it('assign ID @me sends the read and the update only, with no lookup cached', async () => {
+    const [ticket] = unusedTickets(h, 1, (t) => t.ticketStatusId === OPEN);
+    await rm(join(h.configDir, 'cache'), { recursive: true, force: true });
+    const before = requestCounts();
+    const result = await h.cli(['assign', String(ticket!.id), '@me']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe(`✓ #${ticket!.id} assigned\n`);
+    expect(sent(before)).toEqual([1, 1, 0, 0]);
+    expect(ticket!.assignedUser).toBe(userId(h, 'admin'));
+  });
+
+  it('reopen ID --status ID sends the read and the update only, with no lookup cached', async () => {
+    const [ticket] = unusedTickets(h, 1, (t) => t.ticketStatusId === RESOLVED);
+    await rm(join(h.configDir, 'cache'), { recursive: true, force: true });
+    const before = requestCounts();
+    const result = await h.cli(['reopen', String(ticket!.id), '--status', String(IN_PROGRESS)]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(sent(before)).toEqual([1, 1, 0, 0]);
+    expect(ticket!.ticketStatusId).toBe(IN_PROGRESS);
+  });
+
+  it('--dry-run still names the user and the status it would set', async () => {
+    const [ticket] = unusedTickets(h, 1, (t) => t.ticketStatusId === RESOLVED);
+    await rm(join(h.configDir, 'cache'), { recursive: true, force: true });
+    const assign = await h.cli(['assign', String(ticket!.id), '@me', '--dry-run']);
+    expect(assign.code, assign.stderr).toBe(0);
+    expect(assign.stdout).toMatch(/AssignedUser: +\S+ \(Ada Admin\) {2}\[changed\]/);
+    const reopen = await h.cli(['reopen', String(ticket!.id), '--status', String(IN_PROGRESS), '--dry-run']);
+    expect(reopen.code, reopen.stderr).toBe(0);
+    expect(reopen.stdout).toMatch(/TicketStatusId: +2 \(In Progress\) {2}\[changed\]/);
   });
 });
 
