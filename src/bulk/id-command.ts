@@ -94,7 +94,8 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
     const response = await client.send(await spec.plan(id, () => ctx.api()));
     const note = spec.noteFor?.(response);
     const files = spec.uploads === undefined || spec.uploads.length === 0 ? undefined : await keptFiles(client, id, spec.uploads, response);
-    return { status: response.status, body: response.body, ...(note === undefined ? {} : { note }), ...(files === undefined ? {} : { files }) };
+    // Absent members are left undefined (runner.ts keeps only those set): no spread per ID.
+    return { status: response.status, body: response.body, note, files };
   };
   if (ids.length === 1) {
     // One ID that succeeds prints its line and nothing else: the bulk reporter (progress,
