@@ -57,20 +57,25 @@ export async function run(options: ResolveOptions, ctx: Context): Promise<void> 
   ]);
   if (options.template !== undefined && (options.details !== undefined || options.detailsFile !== undefined))
     throw new UsageError('--template cannot be used with --details or --details-file: the template is the resolution notes');
+  const findKeyed = async (): Promise<string[]> => (key === undefined ? options.ids : (await import('../dedup/resolve.js')).openTicketIds(ctx, key));
+  // Notes to be typed at the prompt or in the editor are asked for once the key's tickets are
+  // known: the heading names them, and nobody writes notes for no ticket. Notes given by flag are
+  // checked before any request.
+  const asksForText = options.template === undefined && options.details === undefined && options.detailsFile === undefined;
+  const nothingToResolve = () => ctx.output.note(`nothing to resolve: no open ticket has the key ${key}\n`);
+  let ids = asksForText ? await findKeyed() : undefined;
+  if (ids?.length === 0) return nothingToResolve();
   const detailsFor =
     options.template === undefined
       ? sameText(
           await requiredText(ctx, { flag: '--details', fileFlag: '--details-file', text: options.details, file: options.detailsFile }, () =>
-            resolutionHeading(ctx, options.ids),
+            resolutionHeading(ctx, ids ?? options.ids),
           ),
         )
       : await templateForEachTicket(ctx, options.template);
   const submitBy = await resolveActingUser(ctx, options.by, 'resolves');
-  let ids = options.ids;
-  if (key !== undefined) {
-    ids = await (await import('../dedup/resolve.js')).openTicketIds(ctx, key);
-    if (ids.length === 0) return ctx.output.note(`nothing to resolve: no open ticket has the key ${key}\n`);
-  }
+  ids ??= await findKeyed();
+  if (ids.length === 0) return nothingToResolve();
   await runIdCommand(
     ctx,
     { ...options, ids },

@@ -1,5 +1,6 @@
 // `tkt resolve --dedup-key`: every open ticket of the key, and a calm "nothing to resolve".
 import { describe, expect, it } from 'vitest';
+import { run } from '../../src/commands/resolve.js';
 import type { Harness } from '../helpers/harness.js';
 import { routeCount, sendsNothing, ticketById, useHarness } from '../helpers/sandbox-state.js';
 
@@ -36,6 +37,26 @@ describe('tkt resolve --dedup-key', () => {
     const again = await h.cli(['resolve', '--dedup-key', 'job-none', '--details', 'green']);
     expect(again).toMatchObject({ code: 0, stdout: '', stderr: 'nothing to resolve: no open ticket has the key job-none\n' });
     expect(routeCount(h, RESOLVE)).toBe(resolves);
+  });
+
+  it("asks for the details at a terminal naming the key's tickets, found first", async () => {
+    const first = await ticket('Build failed [job-ask]');
+    const second = await ticket('Deploy failed [job-ask]');
+    const { ctx, stdout, prompter } = await h.context({
+      tty: true,
+      answers: [{ kind: 'input', message: `Resolution details for #${first}, #${second}`, value: 'Green again' }],
+    });
+    await run({ ids: [], dedupKey: 'job-ask', concurrency: '4', dryRun: false }, ctx);
+    prompter.assertDone();
+    expect(stdout()).toBe(`✓ #${first} resolved\n✓ #${second} resolved\n`);
+    expect(ticketById(h, second).resolution?.details).toBe('Green again');
+  });
+
+  it('asks nothing at a terminal when no open ticket has the key', async () => {
+    const { ctx, stderr, prompter } = await h.context({ tty: true, answers: [] });
+    await run({ ids: [], dedupKey: 'job-ask-none', concurrency: '4', dryRun: false }, ctx);
+    prompter.assertDone();
+    expect(stderr()).toBe('nothing to resolve: no open ticket has the key job-ask-none\n');
   });
 
   it('plans the resolutions in a dry run, resolving nothing', async () => {
