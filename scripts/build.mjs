@@ -54,6 +54,10 @@ const UNUSED_MODULES = [
       ' if (options.force || !Object.hasOwn(object, Symbol.toStringTag))' +
       ' Object.defineProperty(object, Symbol.toStringTag, { configurable: !options.nonConfigurable, enumerable: false, value, writable: false }); };',
   },
+  // form-data's mime-types, with mime-db's two thousand types (212 KB of JSON, about 10 ms of every
+  // form): tkt gives every file part its content type (src/api/content-types.ts), and form-data
+  // asks mime-types only for a part given none.
+  { owner: 'form-data', request: 'mime-types', contents: `exports.lookup = function lookup() { ${FAIL('the MIME database')}; };` },
   // @inquirer/core's signal-exit, which installs handlers for SIGINT, SIGTERM and a dozen others
   // while a prompt is open and re-raises the signal when it is the last listener. tkt handles
   // signals in one place (src/program.ts) and closes an open prompt through its abort signal.
@@ -69,7 +73,7 @@ const UNUSED_MODULES = [
 const unusedModules = {
   name: 'unused-modules',
   setup(build) {
-    build.onResolve({ filter: /^(\.\/client-h2\.js|\.\/devtools\.js|es-set-tostringtag|signal-exit)$/ }, (args) => {
+    build.onResolve({ filter: /^(\.\/client-h2\.js|\.\/devtools\.js|es-set-tostringtag|mime-types|signal-exit)$/ }, (args) => {
       const index = UNUSED_MODULES.findIndex(
         ({ owner, request }) => request === args.path && new RegExp(`[\\\\/]node_modules[\\\\/]${owner}[\\\\/]`).test(args.importer),
       );

@@ -1,11 +1,12 @@
 // Multipart bodies (docs/service.md 2.3): form-data writes every part's framing (boundary, headers,
-// content type by file name); the files' bytes are streamed from disk into that framing as the
+// content type by file name from content-types.ts); the files' bytes are streamed from disk into that framing as the
 // body is sent, never read whole. A file whose size is unknown until read (a pipe such as
 // `<(command)`, /dev/stdin, a device) is read once, as it is sent, in a chunked body.
 import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { OperationError, UsageError } from '../errors.js';
+import { contentTypeOf } from './content-types.js';
 import type { FormValue, MultipartInput } from './types.js';
 import { uploadName } from './upload-name.js';
 import { openInput } from '../util/input-file.js';
@@ -64,11 +65,11 @@ export async function buildMultipart(input: MultipartInput): Promise<Multipart> 
   }
   const paths = input.files ?? [];
   // Each file's part holds a marker that its bytes replace when sent: form-data frames the part
-  // (its headers, its content type from the name) as it would frame the file itself.
+  // (its headers, its content type from our table) as it would frame the file itself.
   const marker = random();
   for (const path of paths) {
     const filename = uploadName(path);
-    form.append('Uploads', marker, { filename });
+    form.append('Uploads', marker, { filename, contentType: contentTypeOf(filename) });
     names.push(`Uploads=${filename}`);
   }
   const whole = form.getBuffer();
