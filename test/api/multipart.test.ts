@@ -34,7 +34,7 @@ function receive(req: IncomingMessage): Promise<Received> {
   return new Promise((resolve, reject) => {
     const received: Received = { fields: [], files: [], types: [], contentLength: req.headers['content-length'], bytes: 0 };
     req.on('data', (chunk: Buffer) => (received.bytes += chunk.length));
-    // form-data writes file names as raw UTF-8, as browsers do.
+    // File names are written as raw UTF-8, as browsers do.
     const parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fileSize: Infinity } });
     parser.on('field', (name, value) => received.fields.push([name, value]));
     parser.on('file', (field, stream, info) => {
