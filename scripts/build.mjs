@@ -1,5 +1,5 @@
 // Bundles src/program.ts into dist/ with code splitting, so that heavy modules
-// (prompts, tables, multipart, the sandbox) become chunks loaded on first use.
+// (prompts, tables, the sandbox) become chunks loaded on first use.
 import { build } from 'esbuild';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,15 +11,13 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 // costs milliseconds of every start, so that dependency gets a stand-in that loads the real
 // built-in on first use:
 // - commander's node:child_process, for executable subcommands (tkt has none), about 6 ms;
-// - undici's node:crypto, for boundaries of FormData bodies (tkt's multipart is built by form-data):
-//   crypto's twenty-odd internal modules are the bulk of what reading a token costs;
-// - form-data's node:http and node:https (with tls), for its submit() (tkt sends with undici), and
-//   its node:crypto, needed only once a boundary is made: about 10 ms of every upload.
-const LAZY_BUILTINS = { commander: ['child_process'], undici: ['crypto'], 'form-data': ['http', 'https', 'crypto'] };
+// - undici's node:crypto, for boundaries of FormData bodies (tkt writes its multipart bodies itself,
+//   src/api/upload.ts): crypto's twenty-odd internal modules are the bulk of what reading a token costs.
+const LAZY_BUILTINS = { commander: ['child_process'], undici: ['crypto'] };
 const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(build) {
-    build.onResolve({ filter: /^(node:)?(child_process|crypto|https?)$/ }, (args) => {
+    build.onResolve({ filter: /^(node:)?(child_process|crypto)$/ }, (args) => {
       const builtin = args.path.replace(/^node:/, '');
       const owner = Object.keys(LAZY_BUILTINS).find(
         (name) => LAZY_BUILTINS[name].includes(builtin) && new RegExp(`[\\\\/]node_modules[\\\\/]${name}[\\\\/]`).test(args.importer),
@@ -40,20 +38,9 @@ const lazyBuiltins = {
 // stand-ins that fail loudly if ever called (tests run the dependencies unbundled):
 // - undici's HTTP/2 client: it loads node:http2 (and with it tls and all of crypto) when undici
 //   loads, though undici speaks HTTP/2 only with its allowH2 option, which tkt never sets.
-// And one that is replaced by what it polyfills:
-// - form-data's es-set-tostringtag, which loads get-intrinsic (about 20 ms of every upload) to
-//   define FormData.prototype[Symbol.toStringTag], which every Node tkt supports can do natively.
 const FAIL = (feature) => `throw new Error('tkt: ${feature} is not bundled')`;
 const UNUSED_MODULES = [
   { owner: 'undici', request: './client-h2.js', contents: `module.exports = function connectH2() { ${FAIL('HTTP/2')}; };` },
-  {
-    owner: 'form-data',
-    request: 'es-set-tostringtag',
-    contents:
-      'module.exports = function setToStringTag(object, value, options = {}) {' +
-      ' if (options.force || !Object.hasOwn(object, Symbol.toStringTag))' +
-      ' Object.defineProperty(object, Symbol.toStringTag, { configurable: !options.nonConfigurable, enumerable: false, value, writable: false }); };',
-  },
   // @inquirer/core's signal-exit, which installs handlers for SIGINT, SIGTERM and a dozen others
   // while a prompt is open and re-raises the signal when it is the last listener. tkt handles
   // signals in one place (src/program.ts) and closes an open prompt through its abort signal.
@@ -69,7 +56,7 @@ const UNUSED_MODULES = [
 const unusedModules = {
   name: 'unused-modules',
   setup(build) {
-    build.onResolve({ filter: /^(\.\/client-h2\.js|\.\/devtools\.js|es-set-tostringtag|signal-exit)$/ }, (args) => {
+    build.onResolve({ filter: /^(\.\/client-h2\.js|\.\/devtools\.js|signal-exit)$/ }, (args) => {
       const index = UNUSED_MODULES.findIndex(
         ({ owner, request }) => request === args.path && new RegExp(`[\\\\/]node_modules[\\\\/]${owner}[\\\\/]`).test(args.importer),
       );

@@ -3,8 +3,8 @@
 // (tickets/attachments.ts), which compares the ticket's attachments with these names.
 import { basename } from 'node:path';
 
-// form-data writes the name raw into the part's headers: a control character (an ESC, a
-// newline) there makes the body malformed and the service answers 400. Letters of any script stay.
+// The name goes into its part's headers (upload.ts), where a control character (an ESC, a
+// newline) makes the body malformed and the service answers 400. Letters of any script stay.
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
 
 export function uploadName(path: string): string {

@@ -23,6 +23,8 @@ interface ReceivedFile {
 interface Received {
   fields: [string, string][];
   files: ReceivedFile[];
+  /** Each file part's name and Content-Type, in order. */
+  types: [string, string][];
   contentLength: string | undefined;
   bytes: number;
 }
@@ -30,12 +32,13 @@ interface Received {
 /** Parses the upload with busboy, hashing files as they stream in. */
 function receive(req: IncomingMessage): Promise<Received> {
   return new Promise((resolve, reject) => {
-    const received: Received = { fields: [], files: [], contentLength: req.headers['content-length'], bytes: 0 };
+    const received: Received = { fields: [], files: [], types: [], contentLength: req.headers['content-length'], bytes: 0 };
     req.on('data', (chunk: Buffer) => (received.bytes += chunk.length));
-    // form-data writes file names as raw UTF-8, as browsers do.
+    // File names are written as raw UTF-8, as browsers do.
     const parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fileSize: Infinity } });
     parser.on('field', (name, value) => received.fields.push([name, value]));
     parser.on('file', (field, stream, info) => {
+      received.types.push([info.filename ?? '', info.mimeType]);
       const hash = createHash('sha256');
       let size = 0;
       stream.on('data', (chunk: Buffer) => {
@@ -138,6 +141,25 @@ describe('multipart uploads', () => {
 
     expect(response.status).toBe(201);
     expect(uploads[0]?.files).toEqual([{ field: 'Uploads', filename: 'r\u00e9sum\u00e9_[31m_____end.txt', size: data.length, sha256: sha256(data) }]);
+  });
+
+  it('types each file part by its extension from a short table, application/octet-stream otherwise', async () => {
+    const names = ['app.log', 'Report.PDF', 'mail.eml', 'outlook.msg', 'config.yml', 'shot.jpeg', 'bundle.7z', 'core.dump', 'README'];
+    const paths = names.map((name) => join(dir, name));
+    await Promise.all(paths.map((path) => writeFile(path, 'x')));
+    const { api, uploads } = await recordingServer();
+    await api.send(plans.addFiles(4, paths));
+    expect(uploads[0]?.types).toEqual([
+      ['app.log', 'text/plain'],
+      ['Report.PDF', 'application/pdf'],
+      ['mail.eml', 'message/rfc822'],
+      ['outlook.msg', 'application/vnd.ms-outlook'],
+      ['config.yml', 'application/yaml'],
+      ['shot.jpeg', 'image/jpeg'],
+      ['bundle.7z', 'application/x-7z-compressed'],
+      ['core.dump', 'application/octet-stream'],
+      ['README', 'application/octet-stream'],
+    ]);
   });
 
   it('attaches files as repeated Uploads parts with no other fields', async () => {

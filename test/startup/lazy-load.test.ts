@@ -20,7 +20,6 @@ const bin = path.join(root, 'bin/tkt.js');
 /** Inputs that must stay out of the entry's static closure, and why each is heavy. */
 const LAZY_INPUTS: Array<{ name: string; pattern: RegExp }> = [
   { name: '@inquirer/prompts', pattern: /(^|\/)node_modules\/@inquirer\// },
-  { name: 'form-data', pattern: /(^|\/)node_modules\/form-data\// },
   { name: 'busboy', pattern: /(^|\/)node_modules\/busboy\// },
   { name: 'undici', pattern: /(^|\/)node_modules\/undici\// },
   { name: 'the sandbox', pattern: /^src\/sandbox\// },
@@ -183,7 +182,7 @@ process.on('exit', () => {
     return { code: child.status ?? -1, stdout: child.stdout, distFiles, inputs: inputsOf(meta, distFiles), builtins };
   }
 
-  it('uploads a file without loading what form-data needs only for features tkt does not use', async () => {
+  it('uploads a file with no multipart library, no MIME database and not node:crypto itself', async () => {
     // A server in its own process (spawnSync blocks this one) that reads the body and answers its size.
     const server = spawn(
       process.execPath,
@@ -208,10 +207,12 @@ process.on('exit', () => {
 
       expect(code).toBe(0);
       expect(JSON.parse(stdout).received).toBeGreaterThan(100_000);
-      expect(inputs.some((input) => input.includes('node_modules/form-data/'))).toBe(true);
-      // get-intrinsic (behind es-set-tostringtag) and https, with tls, cost about 30 ms of every upload.
-      expect(inputs.filter((input) => /node_modules\/(get-intrinsic|es-set-tostringtag)\//.test(input))).toEqual([]);
-      expect(builtins).toContain('crypto');
+      // The body is written by src/api/upload.ts: form-data with its streams and mime-db's 212 KB cost
+      // about 10 ms of every form; its boundary comes from the global Web Crypto (half of node:crypto).
+      expect(inputs).toContain('src/api/upload.ts');
+      expect(inputs.filter((input) => /node_modules\/(form-data|combined-stream|delayed-stream|asynckit|mime-db|mime-types)\//.test(input))).toEqual([]);
+      expect(builtins).toContain('internal/crypto/random');
+      expect(builtins).not.toContain('crypto');
       expect(builtins).not.toContain('https');
       expect(builtins).not.toContain('tls');
     } finally {
@@ -306,10 +307,12 @@ process.on('exit', () => {
 
   it('sees the HTTP client once a command sends a request', () => {
     // Port 9 (discard) refuses the connection: exit 1 after undici was loaded and used.
-    const { code, inputs } = loadedInputs(['show', '1'], { TKT_URL: 'http://127.0.0.1:9', TKT_TOKEN: 'a-token' });
+    const { code, inputs, builtins } = loadedInputs(['show', '1'], { TKT_URL: 'http://127.0.0.1:9', TKT_TOKEN: 'a-token' });
 
     expect(code).toBe(1);
     expect(lazyModulesAmong(inputs)).toContain('undici');
+    // Nothing of crypto (about 5 ms): only a form's boundary needs random bytes (src/api/upload.ts).
+    expect(builtins.filter((builtin) => builtin.includes('crypto'))).toEqual([]);
   });
 
   describe('with a config folder of its own', () => {

@@ -1,0 +1,76 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildMultipart, type Upload } from '../../src/api/upload.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'tkt-upload-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function boundaryOf(headers: Record<string, string>): string {
+  const match = /^multipart\/form-data; boundary=(.+)$/.exec(headers['content-type'] ?? '');
+  if (!match) throw new Error(`not a multipart content type: ${headers['content-type']}`);
+  return match[1]!;
+}
+
+describe('buildMultipart', () => {
+  it('writes each field as a part of its own, repeated values as repeated parts, in one buffer with its length', async () => {
+    const { headers, body, names } = await buildMultipart({ fields: { Title: 'Über ✓', Empty: '', SelectedTags: [4, 9], HasDraft: false, Cc: undefined } });
+    const b = boundaryOf(headers);
+    const part = (name: string, value: string): string => `--${b}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    const expected = `${part('Title', 'Über ✓')}${part('Empty', '')}${part('SelectedTags', '4')}${part('SelectedTags', '9')}${part('HasDraft', 'false')}--${b}--\r\n`;
+
+    expect((body as Buffer).toString('utf8')).toBe(expected);
+    expect(headers['content-length']).toBe(String(Buffer.byteLength(expected)));
+    expect(names).toEqual(['Title', 'Empty', 'SelectedTags', 'SelectedTags', 'HasDraft']);
+  });
+
+  it('frames each file with its name and content type, its bytes left to be read from disk as the body is sent', async () => {
+    const log = join(dir, 'boot.log');
+    const image = join(dir, 'screen.PNG');
+    await writeFile(log, 'booted\n');
+    await writeFile(image, 'not really a png');
+    const { headers, body, names } = await buildMultipart({ fields: { Title: 'Printer' }, files: [log, image] });
+    const b = boundaryOf(headers);
+    const upload = body as Upload;
+
+    expect(upload.framing.map((piece) => piece.toString('utf8'))).toEqual([
+      `--${b}\r\nContent-Disposition: form-data; name="Title"\r\n\r\nPrinter\r\n` +
+        `--${b}\r\nContent-Disposition: form-data; name="Uploads"; filename="boot.log"\r\nContent-Type: text/plain\r\n\r\n`,
+      `\r\n--${b}\r\nContent-Disposition: form-data; name="Uploads"; filename="screen.PNG"\r\nContent-Type: image/png\r\n\r\n`,
+      `\r\n--${b}--\r\n`,
+    ]);
+    expect(upload.files).toEqual([
+      { path: log, size: 7 },
+      { path: image, size: 16 },
+    ]);
+    const framingBytes = upload.framing.reduce((sum, piece) => sum + piece.length, 0);
+    expect(upload.length).toBe(framingBytes + 7 + 16);
+    expect(headers['content-length']).toBe(String(upload.length));
+    expect(names).toEqual(['Title', 'Uploads=boot.log', 'Uploads=screen.PNG']);
+  });
+
+  it('writes CR, LF and double quotes in names percent-encoded, as browsers do, so no name can end its header', async () => {
+    const file = join(dir, 'say "hi".txt');
+    await writeFile(file, 'hi');
+    const { body } = await buildMultipart({ fields: { 'a"b\r\nX-Injected: 1': 'v' }, files: [file] });
+    const text = (body as Upload).framing[0]!.toString('utf8');
+
+    expect(text).toContain('Content-Disposition: form-data; name="a%22b%0D%0AX-Injected: 1"\r\n');
+    expect(text).toContain('name="Uploads"; filename="say %22hi%22.txt"\r\n');
+  });
+
+  it('gives every form a boundary of its own, random once a run', async () => {
+    const first = boundaryOf((await buildMultipart({ fields: {} })).headers);
+    const second = boundaryOf((await buildMultipart({ fields: {} })).headers);
+
+    expect(first).toMatch(/^-{26}tkt[0-9a-f]{24}[0-9a-z]+$/);
+    expect(second).not.toBe(first);
+    expect(second.slice(0, 53)).toBe(first.slice(0, 53));
+  });
+});
