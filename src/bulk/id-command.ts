@@ -5,7 +5,7 @@
 import type { ApiResponse } from '../api/types.js';
 import type { BulkReporter } from './report.js';
 import type { BulkOutcome } from './runner.js';
-import { createDonePrinter, skippedFiles, type BulkVerb } from './done-line.js';
+import type { BulkVerb } from './done-line.js';
 import { userSettings } from '../config/settings.js';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
@@ -53,7 +53,11 @@ export function assertSingleStdinReader(ids: readonly string[], stdinOptions: re
 
 export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec: IdCommandSpec): Promise<void> {
   // Loaded on use: command files stay light for `tkt --help`.
-  const [{ collectIds }, { parseConcurrency, runBulk }] = await Promise.all([import('./ids.js'), import('./runner.js')]);
+  const [{ collectIds }, { parseConcurrency, runBulk }, { createDonePrinter, skippedFiles }] = await Promise.all([
+    import('./ids.js'),
+    import('./runner.js'),
+    import('./done-line.js'),
+  ]);
   const concurrency = parseConcurrency(options.concurrency ?? String(userSettings(ctx).defaultConcurrency));
   const ids = await collectIds(options.ids, ctx.io.stdin, ctx.signal);
   if (ids.length === 0) {
