@@ -191,12 +191,12 @@ export function nodesToMeasure(otherNode = process.env.BENCH_NODE) {
   return nodes;
 }
 
-/** One line of a machine description for the figures: CPU model and count, load, Node. */
-export function machineLine() {
+/** One line of a machine description for the figures: CPU model and count, load, the Nodes measured. */
+export function machineLine(nodeVersions = [process.version]) {
   const cpus = os.cpus();
   const load = os
     .loadavg()
     .map((value) => value.toFixed(2))
     .join(' ');
-  return `${cpus[0]?.model ?? 'unknown CPU'} x ${cpus.length}, load ${load}, node ${process.version}`;
+  return `${cpus[0]?.model ?? 'unknown CPU'} x ${cpus.length}, load ${load}, node ${nodeVersions.join(' and ')}`;
 }

@@ -152,7 +152,9 @@ try {
     }
   }
 
-  console.log(`\n${machineLine()}; ${runs} runs each, medians; peak RSS by ${existsSync('/usr/bin/time') ? 'GNU time' : 'polling /proc'}`);
+  console.log(
+    `\n${machineLine(nodes.map((node) => node.version))}; ${runs} runs each, medians; peak RSS by ${existsSync('/usr/bin/time') ? 'GNU time' : 'polling /proc'}`,
+  );
   const header = ['node', 'command', 'tkt', 'floor', `tkt/floor (<= ${MAX_TIME_RATIO}x)`, 'tkt RSS', 'floor RSS', `tkt RSS/node -e 0 (<= ${MAX_RSS_RATIO}x)`];
   const table = rows.map((row) => [
     row.node,
