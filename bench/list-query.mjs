@@ -78,15 +78,17 @@ try {
     );
   }
   const filtered = figures.get('filtered');
-  const verdict = (ok) => (ok ? 'ok' : 'MISSED');
   const ratioToFloor = (name) => figures.get(name).seconds / figures.get(`floor ${name}`).seconds;
-  console.log(
-    `  target: within ${MAX_FLOOR_RATIO}x of the floor: plain ${ratioToFloor('plain').toFixed(2)}x ${verdict(ratioToFloor('plain') <= MAX_FLOOR_RATIO)}, filtered ${ratioToFloor('filtered').toFixed(2)}x ${verdict(ratioToFloor('filtered') <= MAX_FLOOR_RATIO)}`,
-  );
-  console.log(
-    `  target: filtered within 1.5x of plain: time ${verdict(filtered.seconds <= 1.5 * plain.seconds)}, RSS ${verdict(filtered.mb <= 1.5 * plain.mb)}`,
-  );
-  console.log(`  target: plain at most 0.5 s and 80 MB: time ${verdict(plain.seconds <= 0.5)}, RSS ${verdict(plain.mb <= 80)}`);
+  const checks = [
+    [`plain within ${MAX_FLOOR_RATIO}x of its floor (${ratioToFloor('plain').toFixed(2)}x)`, ratioToFloor('plain') <= MAX_FLOOR_RATIO],
+    [`filtered within ${MAX_FLOOR_RATIO}x of its floor (${ratioToFloor('filtered').toFixed(2)}x)`, ratioToFloor('filtered') <= MAX_FLOOR_RATIO],
+    ['filtered within 1.5x of plain: time', filtered.seconds <= 1.5 * plain.seconds],
+    ['filtered within 1.5x of plain: RSS', filtered.mb <= 1.5 * plain.mb],
+    ['plain at most 0.5 s', plain.seconds <= 0.5],
+    ['plain at most 80 MB', plain.mb <= 80],
+  ];
+  for (const [target, met] of checks) console.log(`  target: ${target}: ${met ? 'met' : 'MISSED'}`);
+  process.exitCode = checks.every(([, met]) => met) ? 0 : 1;
 } finally {
   await sandbox.stop();
   rmSync(configDir, { recursive: true, force: true });
