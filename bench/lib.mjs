@@ -1,6 +1,6 @@
 // What the bench scripts share: the built tkt, a sandbox child process, logging in, running a
 // child to the end with its peak memory, and medians. Loopback only; run `npm run build` first.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -131,28 +131,72 @@ export const megabytes = (kb) => `${(kb / 1024).toFixed(1)} MB`;
 
 /**
  * Runs every case once per round, in an order rotating by round (so a machine that slows down
- * mid-run slows every case alike), after one untimed pass that warms caches and checks that
- * each case works. A case is `{ name, run }`; `run` resolves with its seconds (or throws).
- * Resolves with a Map of name -> median seconds.
+ * mid-run slows every case alike, and cases listed side by side stay side by side: A B A B),
+ * after one untimed pass that warms caches and checks that each case works. A case is
+ * `{ name, run }`; `run` resolves with what it measured (or throws). Resolves with a Map of
+ * name -> the results of its timed runs.
  */
-export async function interleavedMedians(cases, rounds) {
+export async function interleavedRuns(cases, rounds) {
   for (const benchCase of cases) await benchCase.run();
-  const timings = new Map(cases.map((benchCase) => [benchCase.name, []]));
+  const results = new Map(cases.map((benchCase) => [benchCase.name, []]));
   for (let round = 0; round < rounds; round++) {
     for (let i = 0; i < cases.length; i++) {
       const benchCase = cases[(round + i) % cases.length];
-      timings.get(benchCase.name).push(await benchCase.run());
+      results.get(benchCase.name).push(await benchCase.run());
     }
   }
-  return new Map([...timings].map(([name, values]) => [name, median(values)]));
+  return results;
 }
 
-/** One line of a machine description for the figures: CPU model and count, load, Node. */
-export function machineLine() {
+/** interleavedRuns of cases whose `run` resolves with its seconds: a Map of name -> median seconds. */
+export async function interleavedMedians(cases, rounds) {
+  const runs = await interleavedRuns(cases, rounds);
+  return new Map([...runs].map(([name, seconds]) => [name, median(seconds)]));
+}
+
+/**
+ * Creates `count` open, unassigned tickets through the service's API (POST new, 16 at a time),
+ * for benches that close or pick up a fresh ticket in every run; resolves with their IDs, ascending.
+ */
+export async function createOpenTickets(url, token, count) {
+  const ids = [];
+  let left = count;
+  const lane = async () => {
+    while (left > 0) {
+      left--;
+      const form = new FormData();
+      form.append('Title', `bench ticket ${ids.length + 1}`);
+      form.append('Description', 'made by a bench');
+      form.append('Requester', 'aberg');
+      const response = await fetch(`${url}/api/TicketsApi/new`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+      if (response.status !== 201) throw new Error(`creating a ticket: HTTP ${response.status}: ${await response.text()}`);
+      ids.push((await response.json()).id);
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, lane));
+  return ids.sort((a, b) => a - b);
+}
+
+/**
+ * The Nodes a bench measures: the one running it, then the one `--node PATH` (or BENCH_NODE)
+ * names, if any; each as { path, version }.
+ */
+export function nodesToMeasure(otherNode = process.env.BENCH_NODE) {
+  const nodes = [{ path: process.execPath, version: process.version }];
+  if (otherNode !== undefined && otherNode !== '') {
+    const version = spawnSync(otherNode, ['--version'], { encoding: 'utf8', env: cleanEnv() }).stdout?.trim();
+    if (!version) throw new Error(`not a Node: ${otherNode}`);
+    nodes.push({ path: otherNode, version });
+  }
+  return nodes;
+}
+
+/** One line of a machine description for the figures: CPU model and count, load, the Nodes measured. */
+export function machineLine(nodeVersions = [process.version]) {
   const cpus = os.cpus();
   const load = os
     .loadavg()
     .map((value) => value.toFixed(2))
     .join(' ');
-  return `${cpus[0]?.model ?? 'unknown CPU'} x ${cpus.length}, load ${load}, node ${process.version}`;
+  return `${cpus[0]?.model ?? 'unknown CPU'} x ${cpus.length}, load ${load}, node ${nodeVersions.join(' and ')}`;
 }
