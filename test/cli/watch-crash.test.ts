@@ -8,12 +8,12 @@ import { readFileSync, watch as watchFolder } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { WatchEvent } from '../../src/watch/events.js';
 import type { Harness } from '../helpers/harness.js';
-import { unusedTickets, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import { unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 
 const bin = fileURLToPath(new URL('../../bin/tkt.js', import.meta.url));
-const OPEN = 1;
 // Generous: a loaded 2-core CI machine starts Node slowly; a pass never waits this long.
 const BOUND_MS = 15_000;
 
@@ -71,6 +71,8 @@ function keptStatus(file: string, id: number): string | null | undefined {
   }
 }
 
+const isOpen = (ticket: SandboxTicket) => ticket.ticketStatusId === 1;
+
 const onFolderChange = (folder: string) => (check: () => void) => {
   const watcher = watchFolder(folder, check);
   return () => watcher.close();
@@ -79,7 +81,7 @@ const onFolderChange = (folder: string) => (check: () => void) => {
 describe('tkt watch --state killed between polls', () => {
   it('the next run tells exactly what changed after the kill: nothing lost, nothing repeated', async () => {
     const state = join(dir, 'state.json');
-    const [first, second] = unusedTickets(h, 2, (ticket) => ticket.ticketStatusId === OPEN);
+    const [first, second] = [unusedTicket(h, isOpen), unusedTicket(h, isOpen)];
     const watching = startCli(['--json', 'watch', '--view', 'all-tickets', '--interval', '10', '--state', state]);
     const exited = new Promise((resolve) => watching.child.once('close', resolve));
     try {
