@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, rmdir } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -179,6 +179,27 @@ describe('tkt watch', () => {
     expect(stateWhenHandedOn).toHaveLength(h.sandbox.state.tickets.filter((t) => !t.isDeleted).length);
     expect(stateWhenHandedOn).not.toContain(true);
     expect(existsSync(state)).toBe(true);
+  });
+
+  it('a run that dies after telling a poll but before keeping it: the next run tells the same events again (at least once)', async () => {
+    const state = join(dir, 'window.json');
+    const watchOnce = () => h.cli(['--json', 'watch', '--once', '--view', 'all-tickets', '--state', state]);
+    expect((await watchOnce()).code).toBe(0);
+    const ticket = unusedTicket(h);
+    const oldTitle = ticket.title;
+    retitle(ticket.id, 'Told, not kept');
+    // A directory where the state's temporary file goes: the events are out, the state cannot be replaced.
+    await mkdir(`${state}.tmp`);
+    const dying = await watchOnce();
+    expect(dying.code).toBe(1);
+    expect(dying.stderr).toContain(`cannot write the state file ${state}`);
+    const told = jsonLines(dying.stdout).map((event) => [event.event, event.id, event.changes]);
+    expect(told).toEqual([['changed', ticket.id, { title: [oldTitle, 'Told, not kept'] }]]);
+    await rmdir(`${state}.tmp`);
+    const next = await watchOnce();
+    expect(next.code).toBe(0);
+    expect(jsonLines(next.stdout).map((event) => [event.event, event.id, event.changes])).toEqual(told);
+    expect(jsonLines((await watchOnce()).stdout)).toEqual([]);
   });
 
   it('refuses an empty list of IDs on stdin rather than watching nothing', async () => {
