@@ -71,7 +71,7 @@ function heapAfterFullGc(traceText) {
 }
 
 // Polls after which the RSS is read, to see whether it settles.
-const CHECKPOINTS = [1, 10, 25, 50, 75, 100];
+const CHECKPOINTS = [1, 10, ...[0.25, 0.5, 0.75, 1].map((share) => Math.round(polls * share))];
 
 /** Runs the watch until `polls` + 1 polls are done; resolves with the figures read from /proc and its --trace-gc output. */
 async function watchRun(env, dir) {
