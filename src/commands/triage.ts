@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
 import { kebabCase, parseListType } from '../listing/query.js';
 import { keyHelpLines } from '../triage/keys.js';
 import { wholeNumberOption } from '../util/ids.js';
-import { MIN_INTERVAL_SECONDS } from './watch.js';
+import { intervalMs, MIN_INTERVAL_SECONDS } from './watch.js';
 
 export interface TriageOptions {
   view?: string | undefined;
@@ -55,7 +55,5 @@ export async function run(options: TriageOptions, ctx: Context): Promise<void> {
     });
   }
   const { runTriage } = await import('../triage/app.js');
-  const testInterval = ctx.env[TEST_INTERVAL_VARIABLE];
-  const intervalMs = interval === undefined ? undefined : testInterval !== undefined ? Number(testInterval) : interval * 1000;
-  await runTriage(ctx, { view, intervalMs });
+  await runTriage(ctx, { view, intervalMs: interval === undefined ? undefined : intervalMs(interval, ctx, TEST_INTERVAL_VARIABLE) });
 }

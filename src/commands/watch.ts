@@ -23,6 +23,15 @@ export interface WatchOptions extends ViewWatchOptions {
 export const DEFAULT_INTERVAL_SECONDS = 60;
 export const MIN_INTERVAL_SECONDS = 10;
 
+/** Test-only: the --interval in milliseconds, for tests and the bench that poll a child many times (README, Watching). */
+const TEST_INTERVAL_VARIABLE = 'TKT_TEST_WATCH_INTERVAL_MS';
+
+/** An --interval of `seconds` in milliseconds, unless the test-only variable `testVariable` replaces it. */
+export function intervalMs(seconds: number, ctx: Context, testVariable: string): number {
+  const replaced = ctx.env[testVariable];
+  return replaced === undefined ? seconds * 1000 : Number(replaced);
+}
+
 const EXAMPLES = `
 Events: added (entered the watched set), removed (left it), changed (status, priority,
 assignee, due, title: old → new) and, for given IDs, replied (new conversation entries).
@@ -85,7 +94,7 @@ export async function run(options: WatchOptions, ctx: Context, timer?: WatchTime
     ctx,
     poll,
     {
-      intervalMs: interval * 1000,
+      intervalMs: intervalMs(interval, ctx, TEST_INTERVAL_VARIABLE),
       once: options.once === true,
       initial: options.initial === true,
       stateFile: options.state,

@@ -25,6 +25,18 @@ export async function writeText(stream: Writable, text: string): Promise<void> {
   });
 }
 
+/**
+ * Resolves once everything written to `stream` so far has left the process (for a pipe or a file:
+ * the kernel has it, and a SIGKILL no longer takes it back). writeText resolves sooner: a write
+ * under the high-water mark is only queued.
+ */
+export async function flushed(stream: Writable): Promise<void> {
+  if (stream.writableLength === 0) return;
+  if (stream.destroyed) throw closedError(stream.errored);
+  // An empty write's callback runs after every write queued before it.
+  await new Promise<void>((resolve, reject) => stream.write('', (error) => (error ? reject(closedError(error)) : resolve())));
+}
+
 /** Whether `error` is the reader of a pipe going away. */
 export function isClosedPipe(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | null)?.code === 'EPIPE';

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import type { Context } from '../context/context.js';
 import { ApiError, InterruptedError, NetworkError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
+import { flushed } from '../output/write.js';
 import { formatDate } from '../output/time.js';
 import { addedEvents, diffSnapshots, type Snapshot, type WatchEvent } from './events.js';
 import type { Poll } from './polls.js';
@@ -71,7 +72,11 @@ export async function watch(ctx: Context, poll: Poll, settings: WatchSettings, t
     const events =
       previous === undefined ? (settings.initial ? addedEvents(result.snapshot, at) : []) : diffSnapshots(previous, result.snapshot, at, result.conversations);
     for (const event of events) await tell(ctx, event, settings);
-    if (settings.stateFile !== undefined) writeState(settings.stateFile, result.snapshot, at);
+    if (settings.stateFile !== undefined) {
+      // Kept only once the events have left the process: a kill cannot lose an event the state says was told.
+      await flushed(ctx.io.stdout);
+      writeState(settings.stateFile, result.snapshot, at);
+    }
     previous = result.snapshot;
     if (settings.once) return;
     stopIfSignalled(ctx.signal);

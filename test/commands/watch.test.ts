@@ -1,11 +1,13 @@
-import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rmdir } from 'node:fs/promises';
+import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, type WatchOptions } from '../../src/commands/watch.js';
 import { InterruptedError } from '../../src/errors.js';
 import type { WatchEvent } from '../../src/watch/events.js';
 import type { WatchTimer } from '../../src/watch/watch.js';
-import type { CommandRun, Harness } from '../helpers/harness.js';
+import { withIO, type CommandRun, type Harness } from '../helpers/harness.js';
 import { frontEnv, startFrontServer, ticketById, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 import { exitCodeOf } from '../../src/errors.js';
 
@@ -157,6 +159,47 @@ describe('tkt watch', () => {
       ].sort((a, b) => h.sandbox.state.tickets.findIndex((t) => t.id === b[0]) - h.sandbox.state.tickets.findIndex((t) => t.id === a[0])),
     );
     expect(await once()).toEqual([]);
+  });
+
+  it('--state is written only once the events are out of the process: a kill then cannot lose them', async () => {
+    const state = join(dir, 'flushed.json');
+    // A stdout that takes each write at once but hands it on later, as Node does when a pipe is full.
+    const stateWhenHandedOn: boolean[] = [];
+    const slowStdout = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        setImmediate(() => {
+          if (chunk.length > 0) stateWhenHandedOn.push(existsSync(state));
+          callback();
+        });
+      },
+    });
+    const r = await h.context({ globals: { json: true } });
+    await run({ view: 'all-tickets', once: true, initial: true, state }, await withIO(r.ctx, { ...r.ctx.io, stdout: slowStdout }));
+    await new Promise<void>((resolve) => slowStdout.end(resolve));
+    expect(stateWhenHandedOn).toHaveLength(h.sandbox.state.tickets.filter((t) => !t.isDeleted).length);
+    expect(stateWhenHandedOn).not.toContain(true);
+    expect(existsSync(state)).toBe(true);
+  });
+
+  it('a run that dies after telling a poll but before keeping it: the next run tells the same events again (at least once)', async () => {
+    const state = join(dir, 'window.json');
+    const watchOnce = () => h.cli(['--json', 'watch', '--once', '--view', 'all-tickets', '--state', state]);
+    expect((await watchOnce()).code).toBe(0);
+    const ticket = unusedTicket(h);
+    const oldTitle = ticket.title;
+    retitle(ticket.id, 'Told, not kept');
+    // A directory where the state's temporary file goes: the events are out, the state cannot be replaced.
+    await mkdir(`${state}.tmp`);
+    const dying = await watchOnce();
+    expect(dying.code).toBe(1);
+    expect(dying.stderr).toContain(`cannot write the state file ${state}`);
+    const told = jsonLines(dying.stdout).map((event) => [event.event, event.id, event.changes]);
+    expect(told).toEqual([['changed', ticket.id, { title: [oldTitle, 'Told, not kept'] }]]);
+    await rmdir(`${state}.tmp`);
+    const next = await watchOnce();
+    expect(next.code).toBe(0);
+    expect(jsonLines(next.stdout).map((event) => [event.event, event.id, event.changes])).toEqual(told);
+    expect(jsonLines((await watchOnce()).stdout)).toEqual([]);
   });
 
   it('refuses an empty list of IDs on stdin rather than watching nothing', async () => {

@@ -1,0 +1,112 @@
+// A watch killed outright (SIGKILL, no chance to clean up) between polls, through the built CLI
+// with real processes: the next run with the same --state tells exactly what changed after the
+// kill, nothing of what the killed run told and nothing less (README, Watching). The polls come
+// every 50 ms (the test-only TKT_TEST_WATCH_INTERVAL_MS); every step waits on output or on the
+// state file, bounded, never on time.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readFileSync, watch as watchFolder } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { SandboxTicket } from '../../src/sandbox/index.js';
+import type { WatchEvent } from '../../src/watch/events.js';
+import type { Harness } from '../helpers/harness.js';
+import { unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+
+const bin = fileURLToPath(new URL('../../bin/tkt.js', import.meta.url));
+// Generous: a loaded 2-core CI machine starts Node slowly; a pass never waits this long.
+const BOUND_MS = 15_000;
+
+let h: Harness;
+useHarness({}, (harness) => (h = harness));
+let dir: string;
+useTempDir('tkt-watch-crash-', (path) => (dir = path));
+
+function startCli(args: string[]): { child: ChildProcessWithoutNullStreams; stdout: () => string; stderr: () => string } {
+  const { NODE_EXTRA_CA_CERTS: _ca, ...inherited } = process.env;
+  const env = { ...inherited, TKT_URL: h.sandbox.url, TKT_TOKEN: h.sandbox.issueToken('admin'), TKT_CONFIG_DIR: dir, TKT_TEST_WATCH_INTERVAL_MS: '50' };
+  const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdin.end();
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  return { child, stdout: () => stdout, stderr: () => stderr };
+}
+
+/** Resolves once `holds()` is true, checked now and on each call `on` arranges (it returns how to stop them); rejects after BOUND_MS. */
+function until(what: string, holds: () => boolean, on: (check: () => void) => () => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (!holds()) return;
+      finish();
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      finish();
+      reject(new Error(`no ${what} within ${BOUND_MS / 1000} s`));
+    }, BOUND_MS);
+    const stop = on(check);
+    const finish = () => {
+      clearTimeout(timer);
+      stop();
+    };
+    check();
+  });
+}
+
+const jsonLines = (text: string): WatchEvent[] =>
+  text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as WatchEvent);
+
+/** The status kept for ticket `id` in the state file, or undefined while there is none. */
+function keptStatus(file: string, id: number): string | null | undefined {
+  try {
+    const state = JSON.parse(readFileSync(file, 'utf8')) as { tickets: { id: number; status: string | null }[] };
+    return state.tickets.find((ticket) => ticket.id === id)?.status;
+  } catch {
+    return undefined; // not written yet
+  }
+}
+
+const isOpen = (ticket: SandboxTicket) => ticket.ticketStatusId === 1;
+
+const onFolderChange = (folder: string) => (check: () => void) => {
+  const watcher = watchFolder(folder, check);
+  return () => watcher.close();
+};
+
+describe('tkt watch --state killed between polls', () => {
+  it('the next run tells exactly what changed after the kill: nothing lost, nothing repeated', async () => {
+    const state = join(dir, 'state.json');
+    const [first, second] = [unusedTicket(h, isOpen), unusedTicket(h, isOpen)];
+    const watching = startCli(['--json', 'watch', '--view', 'all-tickets', '--interval', '10', '--state', state]);
+    const exited = new Promise((resolve) => watching.child.once('close', resolve));
+    try {
+      // The baseline is kept; then a change through the service's API is told and kept.
+      await until('baseline state file', () => keptStatus(state, first.id) === 'Open', onFolderChange(dir));
+      expect((await h.cli(['update', String(first.id), '--status', 'on hold'])).code).toBe(0);
+      const onStdout = (check: () => void) => {
+        watching.child.stdout.on('data', check);
+        return () => watching.child.stdout.off('data', check);
+      };
+      await until('event line for the first change', () => watching.stdout().includes('\n'), onStdout);
+      await until('state file keeping the first change', () => keptStatus(state, first.id) === 'On Hold', onFolderChange(dir));
+      expect(jsonLines(watching.stdout()).map((event) => [event.event, event.id, event.changes?.status])).toEqual([['changed', first.id, ['Open', 'On Hold']]]);
+    } finally {
+      // A poll takes milliseconds and the state is kept: the watch waits for the next poll.
+      watching.child.kill('SIGKILL');
+      await exited;
+    }
+    expect(watching.child.signalCode).toBe('SIGKILL');
+
+    expect((await h.cli(['update', String(second.id), '--status', 'on hold'])).code).toBe(0);
+    const next = startCli(['--json', 'watch', '--once', '--view', 'all-tickets', '--state', state]);
+    const code = await new Promise((resolve) => next.child.once('close', resolve));
+    expect(next.stderr()).toBe('');
+    expect(code).toBe(0);
+    expect(jsonLines(next.stdout()).map((event) => [event.event, event.id, event.changes?.status])).toEqual([['changed', second.id, ['Open', 'On Hold']]]);
+  }, 60_000);
+});
