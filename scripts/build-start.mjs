@@ -7,7 +7,11 @@ import { build } from 'esbuild';
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
-/** Runs `argv` through the built CLI with a piped, empty-environment fake process. */
+// The help is prepared without the builder's aliases (src/fast-start.ts adds the user's): the CLI
+// is run with a config folder that does not exist.
+const NO_CONFIG = { TKT_CONFIG_DIR: 'build/no-config-folder' };
+
+/** Runs `argv` through the built CLI with a piped fake process, in an environment of its own. */
 async function runBuiltCli(runCli, argv) {
   const collect = () => ({
     text: '',
@@ -18,7 +22,7 @@ async function runBuiltCli(runCli, argv) {
     },
     on() {},
   });
-  const proc = { stdin: process.stdin, stdout: collect(), stderr: collect(), env: {}, on() {}, off() {}, exit() {} };
+  const proc = { stdin: process.stdin, stdout: collect(), stderr: collect(), env: NO_CONFIG, on() {}, off() {}, exit() {} };
   const code = await runCli(argv, proc);
   return { code, stdout: proc.stdout.text, stderr: proc.stderr.text };
 }
@@ -36,7 +40,7 @@ function helpRequests(program) {
 async function prepareOutput() {
   const { buildProgram, runCli } = await import(pathToFileURL('dist/main.js').href);
   const program = buildProgram(
-    { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: {} },
+    { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: NO_CONFIG },
     { stop: new AbortController(), halt: new AbortController(), graceful: false },
   );
   const texts = [];
@@ -49,7 +53,7 @@ async function prepareOutput() {
     if (!texts.includes(stdout)) texts.push(stdout);
     answers[argv.join('\0')] = [texts.indexOf(stdout), code];
   }
-  return { texts, answers };
+  return { texts, answers, programHelp: answers['--help'][0] };
 }
 
 // These bundles hold only what their answers run. A dynamic import in their modules would pull a

@@ -7,6 +7,7 @@ import { ExitCode, InterruptedError, OutputClosedError, TktError, exitCodeOf, st
 import { cleanErrorText, errorHint, type LoginGlobals } from './cmdutil/error-text.js';
 import { reflow } from './output/reflow.js';
 import { isClosedPipe } from './output/write.js';
+import { aliasHelpSection } from './desk/alias-help.js';
 
 const EXAMPLES = `
 Examples:
@@ -49,7 +50,8 @@ export function buildProgram(proc: ProcessLike, state: RunState) {
       getOutHelpWidth: () => HELP_WIDTH,
       getErrHelpWidth: () => HELP_WIDTH,
     })
-    .addHelpText('after', EXAMPLES);
+    .addHelpText('after', EXAMPLES)
+    .addHelpText('after', () => aliasHelpSection(proc.env));
   registerCommands(program, createProcessHost(proc, state));
   return program;
 }
