@@ -38,10 +38,11 @@ function helpRequests(program) {
 }
 
 async function prepareOutput() {
-  const { buildProgram, runCli } = await import(pathToFileURL('dist/main.js').href);
+  const { buildProgram, loadCommands, runCli } = await import(pathToFileURL('dist/main.js').href);
   const program = buildProgram(
     { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: NO_CONFIG },
     { stop: new AbortController(), halt: new AbortController(), graceful: false },
+    await loadCommands(),
   );
   const texts = [];
   const answers = {};

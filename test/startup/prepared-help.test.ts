@@ -9,7 +9,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRunState } from '../../src/process-host.js';
 import { buildProgram, runCli } from '../../src/program.js';
+import { loadCommands } from '../../src/commands/index.js';
 import { fakeProcess } from '../cli/fake-process.js';
+
+// Every command's module, loaded once: each test's program registers all of them.
+const allCommands = await loadCommands();
 
 const bin = fileURLToPath(new URL('../../bin/tkt.js', import.meta.url));
 
@@ -33,7 +37,7 @@ async function runInProcess(
   return { code, stdout: text };
 }
 
-const commandNames = buildProgram(fakeProcess(), createRunState())
+const commandNames = buildProgram(fakeProcess(), createRunState(), allCommands)
   .commands.filter((command) => command.name() !== '__complete')
   .flatMap((command) => [command.name(), ...command.aliases()]);
 
