@@ -79,6 +79,18 @@ const unusedModules = {
   },
 };
 
+// `import process from 'node:process'` in an ES module dependency (chalk's supports-color, Ink,
+// @inquirer/core) makes Node 20 build the built-in's ES module facade, which reads every property
+// of process: opening stdin, stdout and stderr, 5-10 ms of the run that imports it. The process
+// object is a global: they get it as it is, read only where used.
+const processGlobal = {
+  name: 'process-global',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?process$/ }, () => ({ path: 'process', namespace: 'process-global' }));
+    build.onLoad({ filter: /.*/, namespace: 'process-global' }, () => ({ contents: 'module.exports = process;', loader: 'js' }));
+  },
+};
+
 // Stale chunks from earlier builds would otherwise be shipped with the package.
 rmSync('dist', { recursive: true, force: true });
 
@@ -98,7 +110,7 @@ await build({
   // React (bundled for `tkt triage`) picks its production build by NODE_ENV: decided here, not
   // by whatever the user's environment says.
   define: { TKT_VERSION: JSON.stringify(pkg.version), 'process.env.NODE_ENV': '"production"' },
-  plugins: [lazyBuiltins, unusedModules],
+  plugins: [lazyBuiltins, unusedModules, processGlobal],
   // CommonJS dependencies bundled into ESM still call require() for Node built-ins.
   banner: { js: "import { createRequire as __tktCreateRequire } from 'node:module'; const require = __tktCreateRequire(import.meta.url);" },
 }).then((result) => {
