@@ -27,6 +27,9 @@ async function runBuiltCli(runCli, argv) {
   return { code, stdout: proc.stdout.text, stderr: proc.stderr.text };
 }
 
+// The words without which bin/tkt.js does not ask dist/start.cjs (besides `__complete KIND`).
+const BIN_ASKS = ['--help', '-h', 'help', '--version', '-V'];
+
 /** Every way of asking for help or the version, for the program and each command and alias. */
 function helpRequests(program) {
   const requests = [['--help'], ['-h'], ['help'], ['--version'], ['-V']];
@@ -48,6 +51,8 @@ async function prepareOutput() {
   const answers = {};
   for (const argv of helpRequests(program)) {
     if (argv.length > 2) throw new Error(`bin/tkt.js asks dist/start.cjs about two arguments at most, not ${argv.join(' ')}`);
+    if (!argv.some((arg) => BIN_ASKS.includes(arg)))
+      throw new Error(`bin/tkt.js asks dist/start.cjs only with one of ${BIN_ASKS.join(' ')}, not ${argv.join(' ')}`);
     const { code, stdout, stderr } = await runBuiltCli(runCli, argv);
     // Anything that is not plain output on stdout stays with the full CLI.
     if (stderr !== '' || stdout === '') continue;

@@ -9,7 +9,8 @@ import { aliasHelpSection } from './desk/alias-help.js';
 
 /**
  * Handles `argv` when it can and returns true; false means: run dist/main.js. The bin calls it
- * only for at most two arguments (what every answer here takes): keep it so, or change the bin.
+ * only for at most two arguments with a help or version word among them, or `__complete KIND`
+ * (what every answer here takes): keep it so, or change the bin.
  */
 export function start(argv: string[]): boolean {
   // A closed stdout (`tkt --help | head -1`) ends the run quietly (docs/cli.md section 8).

@@ -152,7 +152,7 @@ describe('the files tkt loads at run time', () => {
     }
   });
 
-  it('lists and tells the queue into a pipe, -q or --json without loading string-width: only a table for people measures widths', async () => {
+  it('lists and tells the queue into a pipe, -q or --json without loading string-width or chalk: only a table for people measures widths', async () => {
     // A server in its own process (spawnSync blocks this one): every list is one ticket on page 1.
     const server = spawn(
       process.execPath,
@@ -179,7 +179,7 @@ describe('the files tkt loads at run time', () => {
         expect(code, args.join(' ')).toBe(0);
         expect(stdout).toContain('7');
         expect(
-          inputs.filter((input) => /node_modules\/string-width\/|^src\/output\/table\.ts$/.test(input)),
+          inputs.filter((input) => /node_modules\/(string-width|chalk)\/|^src\/output\/table\.ts$/.test(input)),
           args.join(' '),
         ).toEqual([]);
       }
