@@ -9,6 +9,10 @@ import { cleanErrorText, errorHint, type LoginGlobals } from './cmdutil/error-te
 import { reflow } from './output/reflow.js';
 import { isClosedPipe } from './output/write.js';
 import { aliasHelpSection } from './desk/alias-help.js';
+// Loaded with every run anyway (src/process-host.ts): a dynamic import of them would only make
+// the bundle split them into chunks of their own.
+import { createConfigStore } from './config/store.js';
+import { defaultConfigDir } from './config/paths.js';
 
 const EXAMPLES = `
 Examples:
@@ -142,11 +146,7 @@ const SHOW_CURSOR = '\u001b[?25h';
 async function withAlias(argv: string[], proc: ProcessLike): Promise<string[] | number> {
   const [name, ...args] = argv;
   if (name === undefined || name.startsWith('-') || commandCalled(name) !== undefined) return argv;
-  const [{ expandAlias, runShellAlias, savedAliases }, { createConfigStore }, { defaultConfigDir }] = await Promise.all([
-    import('./desk/aliases.js'),
-    import('./config/store.js'),
-    import('./config/paths.js'),
-  ]);
+  const { expandAlias, runShellAlias, savedAliases } = await import('./desk/aliases.js');
   const aliases = savedAliases(createConfigStore(defaultConfigDir(proc.env)));
   if (!Object.hasOwn(aliases, name)) return argv;
   const expansion = expandAlias(name, aliases[name]!, args);
