@@ -45,7 +45,7 @@ export interface LoadTrace {
   distBytes: number;
   /** The bundle inputs those files hold (src/... and node_modules/... paths). */
   inputs: string[];
-  /** The Node built-ins the run loaded (public names: http, crypto, v8), beyond what `node -e 0` loads. */
+  /** The Node built-ins the run loaded beyond Node's own start-up, as process.moduleLoadList names them (http, internal/crypto/random). */
   builtins: string[];
 }
 
@@ -143,7 +143,7 @@ process.on('exit', () => {
         distFiles,
         distBytes: distFiles.reduce((sum, file) => sum + readFileSync(path.join(root, file)).length, 0),
         inputs: inputsOf(meta, distFiles),
-        builtins: log.filter((name) => !name.startsWith('internal/')),
+        builtins: log,
       };
     },
     dispose: () => rmSync(dir, { recursive: true, force: true }),
