@@ -12,14 +12,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLoadTracer, readAllMetafiles, root, type LoadTrace, type LoadTracer } from '../helpers/load-trace.js';
 
 // Built-ins no command here has any use for: HTTP/2, TLS for an http:// URL, processes, line
-// reading of stdin (the IDs are arguments), threads, compression, SQLite, and terminals (every run
-// here is piped).
-const NEVER = ['http2', 'tls', 'https', 'child_process', 'readline', 'worker_threads', 'zlib', 'sqlite', 'tty'];
+// reading of stdin (the IDs are arguments), compression, SQLite, and terminals (every run here is
+// piped).
+const NEVER = ['http2', 'tls', 'https', 'child_process', 'readline', 'zlib', 'sqlite', 'tty'];
 // What the HTTP transport loads today with every request: perf_hooks (src/api/exchange.ts), v8
-// (src/api/undici-core.ts), crypto (src/api/upload.ts and undici's fetch), assert (undici). A
-// command that sends no request must load none of it; request commands get it until the
-// transport is replaced (then move these into REQUEST_NEVER).
-const TRANSPORT = ['perf_hooks', 'v8', 'assert', 'crypto'];
+// (src/api/undici-core.ts), crypto (src/api/upload.ts and undici's fetch), assert (undici), and
+// from Node 22 on worker_threads (undici's webidl, for markAsUncloneable). A command that sends no
+// request must load none of it; request commands get it until the transport is replaced (then
+// move these into REQUEST_NEVER).
+const TRANSPORT = ['perf_hooks', 'v8', 'assert', 'crypto', 'worker_threads'];
 // (net is not among them: Node loads it for a piped stdout.)
 const NO_REQUEST = [...NEVER, ...TRANSPORT, 'http'];
 const REQUEST_NEVER = NEVER;
