@@ -7,7 +7,10 @@
 require('node:module').enableCompileCache?.();
 
 const argv = process.argv.slice(2);
-// Every answer dist/start.cjs gives takes at most two arguments: longer command lines skip it.
-if (argv.length > 2 || !require('../dist/start.cjs').start(argv)) {
+// Every answer dist/start.cjs gives takes at most two arguments, one of them a help or version
+// word, or is `__complete KIND` (scripts/build-start.mjs checks): other command lines skip it.
+const ASKS = ['--help', '-h', 'help', '--version', '-V'];
+const mayBePrepared = argv.length <= 2 && (argv[0] === '__complete' || argv.some((arg) => ASKS.includes(arg)));
+if (!mayBePrepared || !require('../dist/start.cjs').start(argv)) {
   import('../dist/main.js').then(({ main }) => main(argv));
 }

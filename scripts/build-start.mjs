@@ -7,7 +7,11 @@ import { build } from 'esbuild';
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
-/** Runs `argv` through the built CLI with a piped, empty-environment fake process. */
+// The help is prepared without the builder's aliases (src/fast-start.ts adds the user's): the CLI
+// is run with a config folder that does not exist.
+const NO_CONFIG = { TKT_CONFIG_DIR: 'build/no-config-folder' };
+
+/** Runs `argv` through the built CLI with a piped fake process, in an environment of its own. */
 async function runBuiltCli(runCli, argv) {
   const collect = () => ({
     text: '',
@@ -18,10 +22,13 @@ async function runBuiltCli(runCli, argv) {
     },
     on() {},
   });
-  const proc = { stdin: process.stdin, stdout: collect(), stderr: collect(), env: {}, on() {}, off() {}, exit() {} };
+  const proc = { stdin: process.stdin, stdout: collect(), stderr: collect(), env: NO_CONFIG, on() {}, off() {}, exit() {} };
   const code = await runCli(argv, proc);
   return { code, stdout: proc.stdout.text, stderr: proc.stderr.text };
 }
+
+// The words without which bin/tkt.js does not ask dist/start.cjs (besides `__complete KIND`).
+const BIN_ASKS = ['--help', '-h', 'help', '--version', '-V'];
 
 /** Every way of asking for help or the version, for the program and each command and alias. */
 function helpRequests(program) {
@@ -34,22 +41,25 @@ function helpRequests(program) {
 }
 
 async function prepareOutput() {
-  const { buildProgram, runCli } = await import(pathToFileURL('dist/main.js').href);
+  const { buildProgram, loadCommands, runCli } = await import(pathToFileURL('dist/main.js').href);
   const program = buildProgram(
-    { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: {} },
+    { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: NO_CONFIG },
     { stop: new AbortController(), halt: new AbortController(), graceful: false },
+    await loadCommands(),
   );
   const texts = [];
   const answers = {};
   for (const argv of helpRequests(program)) {
     if (argv.length > 2) throw new Error(`bin/tkt.js asks dist/start.cjs about two arguments at most, not ${argv.join(' ')}`);
+    if (!argv.some((arg) => BIN_ASKS.includes(arg)))
+      throw new Error(`bin/tkt.js asks dist/start.cjs only with one of ${BIN_ASKS.join(' ')}, not ${argv.join(' ')}`);
     const { code, stdout, stderr } = await runBuiltCli(runCli, argv);
     // Anything that is not plain output on stdout stays with the full CLI.
     if (stderr !== '' || stdout === '') continue;
     if (!texts.includes(stdout)) texts.push(stdout);
     answers[argv.join('\0')] = [texts.indexOf(stdout), code];
   }
-  return { texts, answers };
+  return { texts, answers, programHelp: answers['--help'][0] };
 }
 
 // These bundles hold only what their answers run. A dynamic import in their modules would pull a

@@ -3,6 +3,7 @@
 import { build } from 'esbuild';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { buildStart } from './build-start.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -66,11 +67,124 @@ const unusedModules = {
   },
 };
 
+// `import process from 'node:process'` in an ES module dependency (chalk's supports-color, Ink,
+// @inquirer/core) makes Node 20 build the built-in's ES module facade, which reads every property
+// of process: opening stdin, stdout and stderr, 5-10 ms of the run that imports it. The process
+// object is a global: they get it as it is, read only where used.
+const processGlobal = {
+  name: 'process-global',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?process$/ }, () => ({ path: 'process', namespace: 'process-global' }));
+    build.onLoad({ filter: /.*/, namespace: 'process-global' }, () => ({ contents: 'module.exports = process;', loader: 'js' }));
+  },
+};
+
+// --- One file for what every run loads (README, Performance) ---
+// esbuild puts a module into dist/main.js only when no other entry (a module that something
+// imports dynamically: each command, each lazily loaded feature) reaches it. The modules that
+// src/program.ts loads statically are reached by most of them too, so esbuild split them into
+// a chunk per set of entries that use them: about thirty files of a few hundred bytes each, and
+// Node 20 loads ES modules one file at a time (measured: main.js with show's chain from 28
+// files, 79 ms of CPU; the same code as one file, 55 ms). So those modules ("the core", below)
+// live in main.js alone: main.js re-exports them, and the other modules import them from there.
+
+// The core: what src/program.ts loads without a dynamic import, and the modules of src/ that at
+// least CORE_SHARE command modules load statically (plans, ID parsing, the field table...), as
+// long as they bring no dependency that the program does not load already.
+const CORE_SHARE = 4;
+const staticOnly = {
+  name: 'static-only',
+  setup: (probe) => probe.onResolve({ filter: /.*/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined)),
+};
+const probe = (entryPoints) =>
+  build({
+    entryPoints,
+    bundle: true,
+    write: false,
+    outdir: 'build/core-probe',
+    format: 'esm',
+    platform: 'node',
+    metafile: true,
+    logLevel: 'warning',
+    define: { TKT_VERSION: '"0"' },
+    plugins: [staticOnly],
+  });
+
+async function coreModules() {
+  const program = Object.keys((await probe(['src/program.ts'])).metafile.inputs);
+  const commands = readdirSync('src/commands')
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => `src/commands/${file}`);
+  const users = new Map();
+  for (const output of Object.values((await probe(commands)).metafile.outputs)) {
+    for (const input of Object.keys(output.inputs)) users.set(input, (users.get(input) ?? 0) + 1);
+  }
+  const shared = [...users].filter(([input, count]) => count >= CORE_SHARE && input.startsWith('src/')).map(([input]) => input);
+  const core = [...new Set([...program, ...shared])].filter((input) => input.startsWith('src/'));
+  const all = Object.keys((await probe(core)).metafile.inputs);
+  const added = all.filter((input) => !input.startsWith('src/') && !program.includes(input));
+  if (added.length > 0) throw new Error(`the core of main.js would load ${added.join(', ')}: raise CORE_SHARE or make the import lazy`);
+  return all.filter((input) => input.startsWith('src/'));
+}
+
+/** What each of `modules` exports (main.js re-exports them with export *, which has no default). */
+async function exportsOf(modules) {
+  const result = await build({
+    entryPoints: modules,
+    bundle: false,
+    write: false,
+    outdir: 'build/core-probe',
+    outbase: '.',
+    format: 'esm',
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const names = new Map();
+  for (const output of Object.values(result.metafile.outputs)) {
+    if (output.exports.includes('default')) throw new Error(`${output.entryPoint}: the core of main.js re-exports named exports only`);
+    names.set(output.entryPoint, output.exports);
+  }
+  return names;
+}
+
+const core = await coreModules();
+const coreExports = await exportsOf(core);
+const MAIN_ENTRY = 'tkt-main-entry';
+const coreInMain = {
+  name: 'core-in-main',
+  setup(build) {
+    const relative = (file) => path.relative(process.cwd(), file).split(path.sep).join('/');
+    const isCore = (file) => coreExports.has(relative(file));
+    build.onResolve({ filter: new RegExp(`^${MAIN_ENTRY}$`) }, () => ({ path: MAIN_ENTRY, namespace: 'main-entry' }));
+    build.onLoad({ filter: /.*/, namespace: 'main-entry' }, () => ({
+      // Two core modules may export the same binding (a re-export): export * keeps it once.
+      contents: core.map((file) => `export * from ${JSON.stringify(`./${file}`)};`).join('\n'),
+      resolveDir: process.cwd(),
+      loader: 'js',
+    }));
+    // A module outside the core importing one inside it gets the binding from main.js: a stand-in
+    // of its own (its path names the importer), so that no stand-in is shared, and split, either.
+    build.onResolve({ filter: /^\.\.?\// }, async (args) => {
+      if (args.pluginData?.probing || args.namespace !== 'file' || !relative(args.importer).startsWith('src/') || isCore(args.importer)) return undefined;
+      const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { probing: true } });
+      if (resolved.errors.length > 0 || !isCore(resolved.path)) return undefined;
+      const file = relative(resolved.path);
+      return { path: `${file} from ${relative(args.importer)}`, namespace: 'core-ref', pluginData: { file } };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'core-ref' }, (args) => ({
+      contents: `export { ${coreExports.get(args.pluginData.file).join(', ')} } from 'tkt-main-js';`,
+      loader: 'js',
+    }));
+    // Every other output is in dist/chunks/.
+    build.onResolve({ filter: /^tkt-main-js$/ }, () => ({ path: '../main.js', external: true }));
+  },
+};
+
 // Stale chunks from earlier builds would otherwise be shipped with the package.
 rmSync('dist', { recursive: true, force: true });
 
 await build({
-  entryPoints: { main: 'src/program.ts' },
+  entryPoints: { main: MAIN_ENTRY },
   outdir: 'dist',
   bundle: true,
   splitting: true,
@@ -85,16 +199,31 @@ await build({
   // React (bundled for `tkt triage`) picks its production build by NODE_ENV: decided here, not
   // by whatever the user's environment says.
   define: { TKT_VERSION: JSON.stringify(pkg.version), 'process.env.NODE_ENV': '"production"' },
-  plugins: [lazyBuiltins, unusedModules],
+  plugins: [coreInMain, lazyBuiltins, unusedModules, processGlobal],
   // CommonJS dependencies bundled into ESM still call require() for Node built-ins.
   banner: { js: "import { createRequire as __tktCreateRequire } from 'node:module'; const require = __tktCreateRequire(import.meta.url);" },
-}).then((result) => {
+}).then(async (result) => {
+  await checkCoreInMain(result.metafile);
   writeBuildReport(result.metafile);
   writeThirdPartyNotices(result.metafile);
 });
 
 // The bin's first stop, with help prepared from the CLI just built (scripts/build-start.mjs).
 await buildStart({ version: pkg.version });
+
+/**
+ * The stand-ins import the core from '../main.js' by name: every other output must be in
+ * dist/chunks/, and main.js must export every name of the core (export * drops a name that two
+ * core modules export as different bindings: rename one).
+ */
+async function checkCoreInMain(metafile) {
+  const misplaced = Object.keys(metafile.outputs).filter((output) => output !== 'dist/main.js' && !output.startsWith('dist/chunks/'));
+  if (misplaced.length > 0) throw new Error(`outputs outside dist/chunks/: ${misplaced.join(', ')}`);
+  // What Node sees (the metafile lists a name that export * dropped).
+  const exported = new Set(Object.keys(await import(pathToFileURL('dist/main.js').href)));
+  const missing = [...coreExports].flatMap(([file, names]) => names.filter((name) => !exported.has(name)).map((name) => `${name} (${file})`));
+  if (missing.length > 0) throw new Error(`dist/main.js does not export ${missing.join(', ')}`);
+}
 
 // --- Package contents (README, Install): what the build writes besides the bundle. ---
 

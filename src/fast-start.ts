@@ -5,10 +5,12 @@
 // from the lookup cache (dist/complete.cjs). Everything else is left to dist/main.js, so this file
 // stays tiny: every run loads it.
 import type { ProcessLike } from './process-host.js';
+import { aliasHelpSection } from './desk/alias-help.js';
 
 /**
  * Handles `argv` when it can and returns true; false means: run dist/main.js. The bin calls it
- * only for at most two arguments (what every answer here takes): keep it so, or change the bin.
+ * only for at most two arguments with a help or version word among them, or `__complete KIND`
+ * (what every answer here takes): keep it so, or change the bin.
  */
 export function start(argv: string[]): boolean {
   // A closed stdout (`tkt --help | head -1`) ends the run quietly (docs/cli.md section 8).
@@ -16,7 +18,9 @@ export function start(argv: string[]): boolean {
   const key = argv.join('\0');
   const prepared = Object.hasOwn(TKT_PREPARED_OUTPUT.answers, key) ? TKT_PREPARED_OUTPUT.answers[key] : undefined;
   if (prepared !== undefined) {
-    process.stdout.write(TKT_PREPARED_OUTPUT.texts[prepared[0]]!);
+    // The program's help ends with the user's aliases, which only this run can know.
+    const aliases = prepared[0] === TKT_PREPARED_OUTPUT.programHelp ? aliasHelpSection(process.env) : '';
+    process.stdout.write(TKT_PREPARED_OUTPUT.texts[prepared[0]]! + (aliases === '' ? '' : `${aliases}\n`));
     process.exitCode = prepared[1];
     return true;
   }

@@ -1,5 +1,6 @@
 // Replaced at build time by esbuild (scripts/build.mjs) and vitest (vitest.config.ts).
 declare const TKT_VERSION: string;
 // Output of the commands that need no command code (help, version), keyed by their arguments
-// joined with NUL: replaced by scripts/build-start.mjs, which runs the real CLI for each.
-declare const TKT_PREPARED_OUTPUT: { texts: string[]; answers: Record<string, [text: number, exitCode: number]> };
+// joined with NUL, and which text is the program's help (without the user's aliases): replaced by
+// scripts/build-start.mjs, which runs the real CLI for each.
+declare const TKT_PREPARED_OUTPUT: { texts: string[]; answers: Record<string, [text: number, exitCode: number]>; programHelp: number };

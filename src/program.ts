@@ -2,11 +2,17 @@
 // that maps errors to an `error:` line and an exit code (docs/cli.md section 5).
 import { Command, CommanderError, Option } from '@commander-js/extra-typings';
 import { createProcessHost, createRunState, type ProcessLike, type RunState, type StopSignal } from './process-host.js';
-import { registerCommands } from './commands/index.js';
+import { loadCommands, registerCommands, type LoadedCommand } from './commands/index.js';
+import { commandCalled, type CommandName } from './commands/names.js';
 import { ExitCode, InterruptedError, OutputClosedError, TktError, exitCodeOf, stoppedHow } from './errors.js';
 import { cleanErrorText, errorHint, type LoginGlobals } from './cmdutil/error-text.js';
 import { reflow } from './output/reflow.js';
 import { isClosedPipe } from './output/write.js';
+import { aliasHelpSection } from './desk/alias-help.js';
+// Loaded with every run anyway (src/process-host.ts): a dynamic import of them would only make
+// the bundle split them into chunks of their own.
+import { createConfigStore } from './config/store.js';
+import { defaultConfigDir } from './config/paths.js';
 
 const EXAMPLES = `
 Examples:
@@ -23,8 +29,19 @@ Examples:
 // same text everywhere, so the bin can print help prepared at build time (src/fast-start.ts).
 const HELP_WIDTH = 80;
 
-export function buildProgram(proc: ProcessLike, state: RunState) {
-  const program = new Command('tkt')
+// For the build, which prepares every command's help (scripts/build-start.mjs).
+export { loadCommands };
+
+/** The program with `commands` (loadCommands: every command, or the few a run needs) registered. */
+export function buildProgram(proc: ProcessLike, state: RunState, commands: readonly LoadedCommand[]) {
+  const program = createProgram(proc);
+  registerCommands(program, createProcessHost(proc, state), commands);
+  return program;
+}
+
+/** The program with its global options and help, and no command yet. */
+function createProgram(proc: ProcessLike) {
+  return new Command('tkt')
     .description('Command-line client for the help-desk ticketing service')
     .version(TKT_VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
@@ -49,9 +66,41 @@ export function buildProgram(proc: ProcessLike, state: RunState) {
       getOutHelpWidth: () => HELP_WIDTH,
       getErrHelpWidth: () => HELP_WIDTH,
     })
-    .addHelpText('after', EXAMPLES);
-  registerCommands(program, createProcessHost(proc, state));
-  return program;
+    .addHelpText('after', EXAMPLES)
+    .addHelpText('after', () => aliasHelpSection(proc.env));
+}
+
+/**
+ * The commands a run of `argv` needs registered: the one it invokes, and for `tkt help NAME`
+ * NAME's too. Every command (undefined) where the run needs the whole CLI (the program's help,
+ * an unknown command's suggestions, the completion scripts) or the command's word cannot be told
+ * for sure: commander then sees what it always saw.
+ */
+function commandsRun(argv: readonly string[], program: Command): CommandName[] | undefined {
+  const index = commandWordIndex(argv, program);
+  const name = index === undefined ? undefined : commandCalled(argv[index]!);
+  if (index === undefined || name === undefined || name === 'completion') return undefined;
+  if (name !== 'help') return [name];
+  const subject = argv.slice(index + 1).find((arg) => !arg.startsWith('-'));
+  if (subject === undefined) return undefined;
+  const named = commandCalled(subject);
+  return named === undefined ? ['help'] : ['help', named];
+}
+
+/**
+ * Where the command's word stands in `argv`: after the global options before it and their values.
+ * Undefined for no word, `--`, or an option the program does not know (bundled short flags too).
+ */
+function commandWordIndex(argv: readonly string[], program: Command): number | undefined {
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index]!;
+    if (arg === '-' || !arg.startsWith('-')) return index;
+    const option = program.options.find((candidate) => candidate.long === arg.split('=')[0] || candidate.short === arg);
+    if (option === undefined) return undefined;
+    const next = argv[index + 1];
+    if (!arg.includes('=') && (option.required || (option.optional && next !== undefined && !next.startsWith('-')))) index++;
+  }
+  return undefined;
 }
 
 function errorLines(
@@ -94,15 +143,10 @@ const SHOW_CURSOR = '\u001b[?25h';
  * The command line with an alias (tkt alias) at its start replaced by its expansion, or the exit
  * code of a shell alias, which has run. A built-in command or its alias is never looked up.
  */
-async function withAlias(argv: string[], program: Command, proc: ProcessLike): Promise<string[] | number> {
+async function withAlias(argv: string[], proc: ProcessLike): Promise<string[] | number> {
   const [name, ...args] = argv;
-  if (name === undefined || name.startsWith('-') || program.commands.some((command) => command.name() === name || command.aliases().includes(name)))
-    return argv;
-  const [{ expandAlias, runShellAlias, savedAliases }, { createConfigStore }, { defaultConfigDir }] = await Promise.all([
-    import('./desk/aliases.js'),
-    import('./config/store.js'),
-    import('./config/paths.js'),
-  ]);
+  if (name === undefined || name.startsWith('-') || commandCalled(name) !== undefined) return argv;
+  const { expandAlias, runShellAlias, savedAliases } = await import('./desk/aliases.js');
   const aliases = savedAliases(createConfigStore(defaultConfigDir(proc.env)));
   if (!Object.hasOwn(aliases, name)) return argv;
   const expansion = expandAlias(name, aliases[name]!, args);
@@ -147,10 +191,11 @@ export async function runCli(argv: string[], proc: ProcessLike): Promise<number>
   proc.on('SIGTERM', onTerminate);
   proc.stdout.on('error', onStdoutError);
   let code: number = ExitCode.ok;
-  const program = buildProgram(proc, state);
+  const program = createProgram(proc);
   try {
-    const expanded = await withAlias(argv, program, proc);
+    const expanded = await withAlias(argv, proc);
     if (typeof expanded === 'number') return expanded;
+    registerCommands(program, createProcessHost(proc, state), await loadCommands(commandsRun(expanded, program)));
     await program.parseAsync(expanded, { from: 'user' });
   } catch (error) {
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by the stdout error handler while the command runs

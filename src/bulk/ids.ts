@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { UsageError } from '../errors.js';
 import { STDIN } from '../cmdutil/text-input.js';
@@ -41,6 +40,8 @@ function idOfLine(line: string, lineNumber: number): number | undefined {
 
 async function readStdinIds(stdin: Readable, signal: AbortSignal | undefined): Promise<number[]> {
   const ids: number[] = [];
+  // Loaded here: readline is no cost of a run given its IDs as arguments.
+  const { createInterface } = await import('node:readline');
   const lines = createInterface({ input: guardText(stdin, 'the IDs on stdin', signal, MAX_STDIN_ID_BYTES), crlfDelay: Infinity });
   let lineNumber = 0;
   try {

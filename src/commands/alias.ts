@@ -1,5 +1,6 @@
 // tkt alias set|list|delete: the aliases of src/desk/aliases.ts.
 import type { CommandHost, Program } from './host.js';
+import { builtinNames } from './names.js';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
@@ -22,13 +23,12 @@ Examples:
 
 export function register(program: Program, host: CommandHost): void {
   const alias = program.command('alias').description('Set, list and delete command aliases').addHelpText('after', HELP);
-  const builtins = () => program.commands.flatMap((command) => [command.name(), ...command.aliases()]);
   const set = alias
     .command('set')
     .description('Save an alias (replacing one of the same name)')
     .argument('<name>', 'the alias')
     .argument('<expansion>', 'what it stands for');
-  host.action(set, ([name, expansion], _opts, ctx) => run({ action: 'set', name, expansion, builtins: builtins() }, ctx));
+  host.action(set, ([name, expansion], _opts, ctx) => run({ action: 'set', name, expansion, builtins: builtinNames() }, ctx));
   const list = alias.command('list').description('Every alias and what it stands for');
   host.action(list, (_args, _opts, ctx) => run({ action: 'list' }, ctx));
   const remove = alias.command('delete').description('Forget an alias').argument('<name>', 'the alias');

@@ -23,17 +23,8 @@ Examples:
       # fpath=(~/.zsh/functions $fpath); autoload -Uz compinit && compinit
   $ tkt completion fish > ~/.config/fish/completions/tkt.fish`,
     );
-  // `program` is complete by the time the action runs, so every command is in the script.
+  // The CLI registers every command for this one (src/commands/index.ts), so all are in the script.
   host.action(command, ([shell], _opts, ctx) => run({ shell, program }, ctx));
-
-  const complete = program
-    .command('__complete', { hidden: true })
-    .description('print cached names of a lookup kind, or the profiles, for the completion scripts')
-    .argument('<kind>');
-  host.action(complete, async ([kind], _opts, ctx) => {
-    const { printNames } = await import('../completion/complete.js');
-    await printNames(kind, ctx);
-  });
 }
 
 export interface CompletionOptions {

@@ -1,69 +1,69 @@
-// Every command, registered in the order `tkt --help` lists them.
+// The command modules, each loaded only when a run needs it: src/program.ts loads the command the
+// command line invokes (every command only where the whole CLI is needed: the program's help, an
+// unknown command's suggestions, completion scripts) and registers just that with commander.
 import type { CommandHost, Program } from './host.js';
-import * as api from './api.js';
-import * as completion from './completion.js';
-import * as help from './help.js';
-import * as login from './login.js';
-import * as logout from './logout.js';
-import * as whoami from './whoami.js';
-import * as auth from './auth.js';
-import * as profiles from './profiles.js';
-import * as config from './config.js';
-import * as alias from './alias.js';
-import * as list from './list.js';
-import * as status from './status.js';
-import * as triage from './triage.js';
-import * as show from './show.js';
-import * as browse from './browse.js';
-import * as read from './read.js';
-import * as metadata from './metadata.js';
-import * as create from './create.js';
-import * as update from './update.js';
-import * as reply from './reply.js';
-import * as forward from './forward.js';
-import * as resolve from './resolve.js';
-import * as templates from './templates.js';
-import * as close from './close.js';
-import * as pickup from './pickup.js';
-import * as assign from './assign.js';
-import * as reopen from './reopen.js';
-import * as attach from './attach.js';
-import * as deleteCommand from './delete.js';
-import * as sandbox from './sandbox.js';
-import * as mcp from './mcp.js';
-import * as watch from './watch.js';
+import { COMMAND_NAMES, type CommandName } from './names.js';
 
-export function registerCommands(program: Program, host: CommandHost): void {
-  login.register(program, host);
-  logout.register(program, host);
-  whoami.register(program, host);
-  auth.register(program, host);
-  profiles.register(program, host);
-  config.register(program, host);
-  alias.register(program, host);
-  list.register(program, host);
-  status.register(program, host);
-  triage.register(program, host);
-  watch.register(program, host);
-  show.register(program, host);
-  browse.register(program, host);
-  read.register(program, host);
-  metadata.register(program, host);
-  create.register(program, host);
-  update.register(program, host);
-  reply.register(program, host);
-  forward.register(program, host);
-  resolve.register(program, host);
-  templates.register(program, host);
-  close.register(program, host);
-  pickup.register(program, host);
-  assign.register(program, host);
-  reopen.register(program, host);
-  attach.register(program, host);
-  deleteCommand.register(program, host);
-  api.register(program, host);
-  sandbox.register(program, host);
-  mcp.register(program, host);
-  completion.register(program, host);
-  help.register(program, host);
+/** What a command module gives the CLI: its definition, registered on the program. */
+export interface CommandModule {
+  register(program: Program, host: CommandHost): void;
+}
+
+const MODULES: Readonly<Record<CommandName, () => Promise<CommandModule>>> = {
+  login: () => import('./login.js'),
+  logout: () => import('./logout.js'),
+  whoami: () => import('./whoami.js'),
+  auth: () => import('./auth.js'),
+  profiles: () => import('./profiles.js'),
+  config: () => import('./config.js'),
+  alias: () => import('./alias.js'),
+  list: () => import('./list.js'),
+  status: () => import('./status.js'),
+  triage: () => import('./triage.js'),
+  watch: () => import('./watch.js'),
+  show: () => import('./show.js'),
+  browse: () => import('./browse.js'),
+  read: () => import('./read.js'),
+  metadata: () => import('./metadata.js'),
+  create: () => import('./create.js'),
+  update: () => import('./update.js'),
+  reply: () => import('./reply.js'),
+  forward: () => import('./forward.js'),
+  resolve: () => import('./resolve.js'),
+  templates: () => import('./templates.js'),
+  close: () => import('./close.js'),
+  pickup: () => import('./pickup.js'),
+  assign: () => import('./assign.js'),
+  reopen: () => import('./reopen.js'),
+  attach: () => import('./attach.js'),
+  delete: () => import('./delete.js'),
+  api: () => import('./api.js'),
+  sandbox: () => import('./sandbox.js'),
+  mcp: () => import('./mcp.js'),
+  completion: () => import('./completion.js'),
+  __complete: () => import('./complete.js'),
+  help: () => import('./help.js'),
+};
+
+export interface LoadedCommand {
+  name: CommandName;
+  module: CommandModule;
+}
+
+/** The modules of the commands `names` (by default every command), in the order `tkt --help` lists them. */
+export async function loadCommands(names?: readonly CommandName[]): Promise<LoadedCommand[]> {
+  const wanted = COMMAND_NAMES.filter(({ name }) => names === undefined || names.includes(name));
+  return Promise.all(wanted.map(async ({ name }) => ({ name, module: await MODULES[name]() })));
+}
+
+/** Registers `commands` on the program, each checked against its names in src/commands/names.ts. */
+export function registerCommands(program: Program, host: CommandHost, commands: readonly LoadedCommand[]): void {
+  for (const { name, module } of commands) {
+    module.register(program, host);
+    const registered = program.commands.at(-1);
+    const listed = COMMAND_NAMES.find((command) => command.name === name)!;
+    const found = registered === undefined ? 'nothing' : [registered.name(), ...registered.aliases()].join(', ');
+    if (found !== [listed.name, ...listed.aliases].join(', '))
+      throw new Error(`src/commands/names.ts lists ${[listed.name, ...listed.aliases].join(', ')}, but its module registers ${found}`);
+  }
 }

@@ -15,6 +15,11 @@ export function defaultConfigDir(env: Record<string, string | undefined>, platfo
   return path.posix.join(xdg && path.posix.isAbsolute(xdg) ? xdg : path.posix.join(home, '.config'), 'tkt');
 }
 
+/** The settings file (profiles, global settings, aliases) in the config folder `dir`. */
+export function settingsFileIn(dir: string): string {
+  return path.join(dir, 'config.json');
+}
+
 // Profile names become file names (tokens/<name>.json), so no separators, no leading dot
 // and no names Windows reserves (CON, NUL, COM1...), whatever the extension.
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;

@@ -15,7 +15,7 @@ import { OperationError } from '../errors.js';
 import { isObject, type JsonObject } from '../util/json-object.js';
 import { processIsAlive } from '../util/process-alive.js';
 import { replaceFile } from '../util/replace-file.js';
-import { assertProfileName } from './paths.js';
+import { assertProfileName, settingsFileIn } from './paths.js';
 import type { ConfigStore, Profile, SavedSettings, StoredToken } from './types.js';
 
 interface CacheEntry {
@@ -29,7 +29,7 @@ const PRIVATE_FILE_MODE = 0o600;
 const PRIVATE_FOLDER_MODE = 0o700;
 
 export function createConfigStore(dir: string): ConfigStore {
-  const settingsFile = path.join(dir, 'config.json');
+  const settingsFile = settingsFileIn(dir);
   const tokenFile = (profile: string) => path.join(dir, 'tokens', `${assertProfileName(profile)}.json`);
   const cacheFile = (profile: string) => path.join(dir, 'cache', `${assertProfileName(profile)}.json`);
 

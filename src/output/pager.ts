@@ -1,7 +1,6 @@
 // Long output at a terminal goes through the user's pager (`tkt config set pager`, $PAGER,
 // default `less -FRX`: quits at once when the text fits the screen, keeps colour, leaves the
 // text on screen), as git and gh do.
-import { spawn } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import type { GlobalOptions } from '../config/globals.js';
 import type { IO } from './io.js';
@@ -29,6 +28,8 @@ export async function pageText(text: string, pager: string, stdout: Writable, en
   // The terminal itself when stdout is one (less needs it); otherwise copied into stdout.
   const fd = (stdout as { fd?: unknown }).fd;
   const direct = typeof fd === 'number';
+  // Loaded here: child_process (with net and dgram) is no cost of a run that does not page.
+  const { spawn } = await import('node:child_process');
   const child = spawn('sh', ['-c', pager], { stdio: ['pipe', direct ? stdout : 'pipe', 'inherit'], env: { ...PAGER_ENV, ...env } });
   const copied = direct ? Promise.resolve() : new Promise<void>((resolve) => child.stdout!.on('end', resolve).pipe(stdout, { end: false }));
   // A pager quit early (q in less) closes its stdin: not an error.

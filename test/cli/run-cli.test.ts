@@ -4,9 +4,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRunState } from '../../src/process-host.js';
 import { buildProgram } from '../../src/program.js';
+import { loadCommands } from '../../src/commands/index.js';
 import { startServer, type TestServer } from '../api/server.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { fakeProcess } from './fake-process.js';
+
+// Every command's module, loaded once: each test's program registers all of them.
+const allCommands = await loadCommands();
 
 const STACK_FRAME = /^\s+at /m;
 const LIST_ROUTE = 'POST /api/TicketsApi';
@@ -119,7 +123,7 @@ describe('commands and global options', () => {
     expect(allowed.stderr).toMatch(/could not resolve host tkt-test\.invalid/);
   });
 
-  const program = buildProgram(fakeProcess(), createRunState());
+  const program = buildProgram(fakeProcess(), createRunState(), allCommands);
   // Hidden helpers (the completion scripts' __complete) are not for people and need no examples.
   const commands = program
     .createHelp()
@@ -209,6 +213,43 @@ describe('commands and global options', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("unknown command 'frobnicate'");
     expect(h.sandbox.stats.requests).toBe(before);
+  });
+
+  it("suggests the command meant for a misspelt one, among every command's names and aliases", async () => {
+    const misspelt = await h.cli(['shwo', '1']);
+    const aliasMisspelt = await h.cli(['--json', 'veiw', '1']);
+
+    expect(misspelt.code).toBe(2);
+    expect(misspelt.stderr).toContain("unknown command 'shwo'\n(Did you mean show?)");
+    expect(aliasMisspelt.code).toBe(2);
+    expect(aliasMisspelt.stderr).toContain("unknown command 'veiw'\n(Did you mean view?)");
+  });
+
+  it('runs the command after global options, with or without their values attached, and by its alias', async () => {
+    const id = String(h.sandbox.state.tickets[0]!.id);
+    for (const argv of [
+      ['--timeout', '5', '--json', 'show', id],
+      ['--timeout=5', '--no-input', 'view', id, '--json'],
+      ['--profile', 'default', '-q', '--json', 'show', id],
+    ]) {
+      const result = await h.cli(argv);
+
+      expect(result.code, argv.join(' ')).toBe(0);
+      expect(String(JSON.parse(result.stdout).id), argv.join(' ')).toBe(id);
+    }
+  });
+
+  it("prints a command's help for tkt help NAME and NAME --help, after global options too", async () => {
+    for (const argv of [
+      ['help', 'view'],
+      ['--json', 'help', 'close'],
+      ['--timeout', '5', 'show', '--help'],
+    ]) {
+      const result = await h.cli(argv);
+
+      expect(result.code, argv.join(' ')).toBe(0);
+      expect(result.stdout, argv.join(' ')).toMatch(/^Usage: tkt (show\|view|close) /);
+    }
   });
 
   it('exits 2 on an unknown option, before any request', async () => {

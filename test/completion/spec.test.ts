@@ -3,11 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { createRunState } from '../../src/process-host.js';
 import { completionSpec, type CommandSpec, type ValueCompletion } from '../../src/completion/spec.js';
 import { buildProgram } from '../../src/program.js';
+import { loadCommands } from '../../src/commands/index.js';
 import { FILTER_FIELDS, fieldsFor, type TicketEndpoint, type TicketFieldSpec } from '../../src/model/fields.js';
 import { addFieldOptions, flagOf } from '../../src/fields/options.js';
 import { fakeProcess } from '../cli/fake-process.js';
 
-const spec = completionSpec(buildProgram(fakeProcess(), createRunState()));
+// Every command's module, loaded once: each test's program registers all of them.
+const allCommands = await loadCommands();
+
+const spec = completionSpec(buildProgram(fakeProcess(), createRunState(), allCommands));
 
 function commandSpec(name: string): CommandSpec {
   const found = spec.commands.find((command) => command.name === name);
@@ -135,7 +139,7 @@ describe('completion of the other options and arguments', () => {
   });
 
   it("declares every command's positional arguments, as zsh needs to complete what follows them", () => {
-    const program = buildProgram(fakeProcess(), createRunState());
+    const program = buildProgram(fakeProcess(), createRunState(), allCommands);
     for (const command of spec.commands) {
       const declared = program.commands.find((candidate) => candidate.name() === command.name)!.registeredArguments;
       expect(command.positionals, command.name).toEqual(declared.map((argument) => ({ name: argument.name(), variadic: argument.variadic })));

@@ -3,10 +3,14 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { createRunState } from '../../src/process-host.js';
 import { buildProgram } from '../../src/program.js';
+import { loadCommands } from '../../src/commands/index.js';
 import { fakeProcess } from '../cli/fake-process.js';
 
+// Every command's module, loaded once: each test's program registers all of them.
+const allCommands = await loadCommands();
+
 /** Every visible command, nested ones (config get) included, as the words that call it. */
-export function commandPaths(command: CommandUnknownOpts = buildProgram(fakeProcess(), createRunState()), path: string[] = []): string[][] {
+export function commandPaths(command: CommandUnknownOpts = buildProgram(fakeProcess(), createRunState(), allCommands), path: string[] = []): string[][] {
   return command
     .createHelp()
     .visibleCommands(command)
@@ -23,7 +27,7 @@ export function helpOf(path: string[], width?: number): string {
   const proc = fakeProcess();
   let text = '';
   proc.stdout.on('data', (chunk: Buffer) => void (text += chunk.toString('utf8')));
-  const program = buildProgram(proc, createRunState());
+  const program = buildProgram(proc, createRunState(), allCommands);
   if (width !== undefined) {
     const everyCommand = (command: CommandUnknownOpts): CommandUnknownOpts[] => [command, ...command.commands.flatMap(everyCommand)];
     for (const command of everyCommand(program)) {

@@ -7,9 +7,13 @@ import { createRunState } from '../../src/process-host.js';
 import { ALL_COLLECTIONS, parseCollection } from '../../src/lookups/collections.js';
 import { collectionsOf, lookupLabel } from '../../src/lookups/index.js';
 import { buildProgram } from '../../src/program.js';
+import { loadCommands } from '../../src/commands/index.js';
 import { FILTER_FIELDS, HEADER_FIELDS, LOOKUP_FIELDS, LOOKUP_KINDS, TICKET_FIELDS, fieldsFor, isLookupKind, requiredKeys } from '../../src/model/fields.js';
 import { LOOKUP_FILTERS } from '../../src/listing/filter.js';
 import { fakeProcess } from '../cli/fake-process.js';
+
+// Every command's module, loaded once: each test's program registers all of them.
+const allCommands = await loadCommands();
 
 const keysWhere = (has: (spec: (typeof TICKET_FIELDS)[number]) => boolean) => TICKET_FIELDS.filter(has).map((spec) => spec.key);
 
@@ -99,7 +103,7 @@ describe('the field table', () => {
     expect(LOOKUP_FILTERS).toEqual(keysWhere((spec) => spec.filter !== undefined));
     expect(LOOKUP_FILTERS).toEqual(expect.arrayContaining(['assignee', 'department', 'group', 'priority', 'site', 'status']));
 
-    const list = buildProgram(fakeProcess(), createRunState()).commands.find((command) => command.name() === 'list')!;
+    const list = buildProgram(fakeProcess(), createRunState(), allCommands).commands.find((command) => command.name() === 'list')!;
     for (const spec of FILTER_FIELDS) {
       const option = list.options.find((candidate) => candidate.long === `--${spec.key}`);
       expect(option?.flags, spec.key).toBe(`--${spec.key} <${spec.filter.placeholder}>`);

@@ -4,18 +4,15 @@
 // goes to dist/main.js, whose heavy modules live in chunks imported on first use. Checked twice:
 // in esbuild's metafiles (what each entry holds and imports statically) and at run time (which
 // files `tkt --version`, `tkt --help` and a few commands actually load). `npm test` builds dist/.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLoadTracer, inputsOf, readMetafile, root, type LoadTracer, type Metafile } from '../helpers/load-trace.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const metaFile = path.join(root, 'build/meta.json');
 const startMetaFile = path.join(root, 'build/start-meta.json');
-const bin = path.join(root, 'bin/tkt.js');
 
 /** Inputs that must stay out of the entry's static closure, and why each is heavy. */
 const LAZY_INPUTS: Array<{ name: string; pattern: RegExp }> = [
@@ -35,22 +32,6 @@ const LAZY_INPUTS: Array<{ name: string; pattern: RegExp }> = [
   { name: 'src/mcp (but its catalog)', pattern: /^src\/mcp\/(?!catalog\.ts$)/ },
 ];
 
-interface Metafile {
-  inputs: Record<string, unknown>;
-  outputs: Record<string, { imports: Array<{ path: string; kind: string; external?: boolean }>; inputs: Record<string, unknown> }>;
-}
-
-function readMetafile(file = metaFile): Metafile {
-  if (!existsSync(file)) throw new Error(`${path.relative(root, file)} is missing: run \`npm run build\` (npm test does) first`);
-  return JSON.parse(readFileSync(file, 'utf8')) as Metafile;
-}
-
-/** Both builds' outputs: dist/main.js with its chunks, dist/start.cjs and dist/complete.cjs. */
-function readAllMetafiles(): Metafile {
-  const main = readMetafile();
-  return { inputs: main.inputs, outputs: { ...main.outputs, ...readMetafile(startMetaFile).outputs } };
-}
-
 /** Output files reachable from `entry` through static imports (what loading it loads). */
 function staticClosure(meta: Metafile, entry: string): Set<string> {
   const seen = new Set<string>();
@@ -63,10 +44,6 @@ function staticClosure(meta: Metafile, entry: string): Set<string> {
     }
   }
   return seen;
-}
-
-function inputsOf(meta: Metafile, outputs: Iterable<string>): string[] {
-  return [...outputs].flatMap((output) => Object.keys(meta.outputs[output]?.inputs ?? {}));
 }
 
 /** The names of the lazily-loaded modules that `inputs` contains. */
@@ -106,8 +83,15 @@ describe('the start-up bundles (dist/start.cjs, dist/complete.cjs) in their meta
 
     expect(inputs).toContain('src/fast-start.ts');
     expect(inputs).toContain('<define:TKT_PREPARED_OUTPUT>');
-    // Every run loads it: no dependency, no command, no settings code.
-    expect(inputs.filter((input) => input.startsWith('src/') || input.includes('node_modules')).sort()).toEqual(['src/fast-start.ts']);
+    // Every run loads it: no dependency, no command, no settings code but the reader of the
+    // aliases that end the program's help.
+    expect(inputs.filter((input) => input.startsWith('src/') || input.includes('node_modules')).sort()).toEqual([
+      'src/config/paths.ts',
+      'src/desk/alias-help.ts',
+      'src/fast-start.ts',
+      'src/output/sanitize.ts',
+      'src/util/json-object.ts',
+    ]);
   });
 
   it('complete.cjs holds the lookup cache reader, without commander, commands or any lazily-loaded module', () => {
@@ -124,63 +108,12 @@ describe('the start-up bundles (dist/start.cjs, dist/complete.cjs) in their meta
 });
 
 describe('the files tkt loads at run time', () => {
-  let hookDir: string;
-
+  let tracer: LoadTracer;
   beforeAll(() => {
-    // A module resolve hook that appends every resolved URL to a log file, written by the hooks
-    // thread as each import is resolved, so the log is complete when the process has exited.
-    hookDir = mkdtempSync(path.join(os.tmpdir(), 'tkt-lazy-'));
-    writeFileSync(
-      path.join(hookDir, 'hooks.mjs'),
-      `import { appendFileSync } from 'node:fs';
-let logFile;
-export function initialize(data) { logFile = data.logFile; }
-export async function resolve(specifier, context, nextResolve) {
-  const resolved = await nextResolve(specifier, context);
-  appendFileSync(logFile, resolved.url + '\\n');
-  return resolved;
-}
-`,
-    );
-    // The bin and the start-up bundles are CommonJS, which the resolve hook does not see: their
-    // files are logged from require's cache when the process exits.
-    writeFileSync(
-      path.join(hookDir, 'register.mjs'),
-      `import { appendFileSync } from 'node:fs';
-import { createRequire, register } from 'node:module';
-import { pathToFileURL } from 'node:url';
-const logFile = process.env.TKT_TEST_IMPORT_LOG;
-register('./hooks.mjs', import.meta.url, { data: { logFile } });
-const require = createRequire(import.meta.url);
-process.on('exit', () => {
-  const builtins = process.moduleLoadList.filter((name) => name.startsWith('NativeModule ')).map((name) => 'builtin:' + name.slice(13));
-  appendFileSync(logFile, [...Object.keys(require.cache).map((file) => pathToFileURL(file).href), ...builtins].map((line) => line + '\\n').join(''));
-});
-`,
-    );
+    tracer = createLoadTracer();
   });
-  afterAll(() => rmSync(hookDir, { recursive: true, force: true }));
-
-  /** Runs the bin with `args`; returns its exit code, stdout and the bundle inputs of every dist file it loaded. */
-  function loadedInputs(
-    args: string[],
-    env: Record<string, string> = {},
-  ): { code: number; stdout: string; distFiles: string[]; inputs: string[]; builtins: string[] } {
-    const meta = readAllMetafiles();
-    const logFile = path.join(hookDir, `${args.join('_').replace(/\W/g, '')}.log`);
-    const child = spawnSync(process.execPath, ['--import', pathToFileURL(path.join(hookDir, 'register.mjs')).href, bin, ...args], {
-      // An empty config folder and no session from the environment: nothing outside the test is read.
-      env: { ...process.env, TKT_TEST_IMPORT_LOG: logFile, TKT_CONFIG_DIR: hookDir, TKT_URL: '', TKT_TOKEN: '', TKT_PROFILE: '', NO_COLOR: '1', ...env },
-      encoding: 'utf8',
-    });
-    const lines = readFileSync(logFile, 'utf8').split('\n');
-    const builtins = lines.filter((line) => line.startsWith('builtin:')).map((line) => line.slice('builtin:'.length));
-    const distFiles = lines
-      .filter((url) => url.startsWith('file:'))
-      .map((url) => path.relative(root, fileURLToPath(url)).split(path.sep).join('/'))
-      .filter((file, index, all) => file.startsWith('dist/') && all.indexOf(file) === index);
-    return { code: child.status ?? -1, stdout: child.stdout, distFiles, inputs: inputsOf(meta, distFiles), builtins };
-  }
+  afterAll(() => tracer.dispose());
+  const loadedInputs = (args: string[], env: Record<string, string> = {}) => tracer.trace(args, env);
 
   it('uploads a file with no multipart library, no MIME database and not node:crypto itself', async () => {
     // A server in its own process (spawnSync blocks this one) that reads the body and answers its size.
@@ -200,7 +133,7 @@ process.on('exit', () => {
     );
     try {
       const [line] = (await once(server.stdout!, 'data')) as [Buffer];
-      const file = path.join(hookDir, 'upload.log');
+      const file = path.join(tracer.configDir, 'upload.log');
       writeFileSync(file, 'x'.repeat(100_000));
 
       const { code, stdout, inputs, builtins } = loadedInputs(['attach', '1', file, '--json'], { TKT_URL: String(line).trim(), TKT_TOKEN: 'a-token' });
@@ -220,7 +153,7 @@ process.on('exit', () => {
     }
   });
 
-  it('lists and tells the queue into a pipe, -q or --json without loading string-width: only a table for people measures widths', async () => {
+  it('lists and tells the queue into a pipe, -q or --json without loading string-width or chalk: only a table for people measures widths', async () => {
     // A server in its own process (spawnSync blocks this one): every list is one ticket on page 1.
     const server = spawn(
       process.execPath,
@@ -247,7 +180,7 @@ process.on('exit', () => {
         expect(code, args.join(' ')).toBe(0);
         expect(stdout).toContain('7');
         expect(
-          inputs.filter((input) => /node_modules\/string-width\/|^src\/output\/table\.ts$/.test(input)),
+          inputs.filter((input) => /node_modules\/(string-width|chalk)\/|^src\/output\/table\.ts$/.test(input)),
           args.join(' '),
         ).toEqual([]);
       }
@@ -271,7 +204,12 @@ process.on('exit', () => {
   it('answers tkt __complete from the lookup cache with dist/start.cjs and dist/complete.cjs only', async () => {
     const url = 'http://127.0.0.1:9';
     const { createConfigStore } = await import('../../src/config/store.js');
-    await createConfigStore(hookDir).writeCache('default', `lookups ${url} appmetadata`, { site: [{ id: 1, name: 'Head Office', aliases: [] }] }, 60_000);
+    await createConfigStore(tracer.configDir).writeCache(
+      'default',
+      `lookups ${url} appmetadata`,
+      { site: [{ id: 1, name: 'Head Office', aliases: [] }] },
+      60_000,
+    );
 
     const { code, stdout, distFiles } = loadedInputs(['__complete', 'site'], { TKT_URL: url, TKT_TOKEN: 'a-token' });
 

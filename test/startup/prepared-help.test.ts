@@ -1,24 +1,35 @@
 // dist/start.cjs prints help prepared at build time (README, Performance): it must be exactly what the CLI
 // itself prints, for the program and for every command, however it is asked for.
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRunState } from '../../src/process-host.js';
 import { buildProgram, runCli } from '../../src/program.js';
+import { loadCommands } from '../../src/commands/index.js';
 import { fakeProcess } from '../cli/fake-process.js';
+
+// Every command's module, loaded once: each test's program registers all of them.
+const allCommands = await loadCommands();
 
 const bin = fileURLToPath(new URL('../../bin/tkt.js', import.meta.url));
 
 /** The bin's stdout and exit code, piped, without a session. */
-function runBin(args: string[]): { code: number; stdout: string } {
-  const child = spawnSync(process.execPath, [bin, ...args], { env: { ...process.env, TKT_URL: '', TKT_TOKEN: '', NO_COLOR: '1' }, encoding: 'utf8' });
+function runBin(args: string[], env: Record<string, string> = {}): { code: number; stdout: string } {
+  const child = spawnSync(process.execPath, [bin, ...args], { env: { ...process.env, TKT_URL: '', TKT_TOKEN: '', NO_COLOR: '1', ...env }, encoding: 'utf8' });
   return { code: child.status ?? -1, stdout: child.stdout };
 }
 
 /** The CLI run in this process, stdout as the test chooses. */
-async function runInProcess(args: string[], stdout: { isTTY?: boolean; columns?: number } = {}): Promise<{ code: number; stdout: string }> {
-  const proc = { ...fakeProcess(), stdout: Object.assign(new PassThrough(), stdout) };
+async function runInProcess(
+  args: string[],
+  stdout: { isTTY?: boolean; columns?: number } = {},
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string }> {
+  const proc = { ...fakeProcess({}, env), stdout: Object.assign(new PassThrough(), stdout) };
   const code = await runCli(args, proc);
   // Every buffered chunk: from Node 26 on, read() without a size returns one chunk, not all of them.
   let text = '';
@@ -26,7 +37,7 @@ async function runInProcess(args: string[], stdout: { isTTY?: boolean; columns?:
   return { code, stdout: text };
 }
 
-const commandNames = buildProgram(fakeProcess(), createRunState())
+const commandNames = buildProgram(fakeProcess(), createRunState(), allCommands)
   .commands.filter((command) => command.name() !== '__complete')
   .flatMap((command) => [command.name(), ...command.aliases()]);
 
@@ -46,6 +57,55 @@ describe('prepared help', () => {
     expect(runBin([name, '--help'])).toEqual(expected);
     expect(runBin([name, '-h'])).toEqual(expected);
     expect(runBin(['help', name])).toEqual(expected);
+  });
+});
+
+describe("the user's aliases in tkt --help", () => {
+  let configDir: string;
+  beforeAll(() => {
+    configDir = mkdtempSync(path.join(os.tmpdir(), 'tkt-help-aliases-'));
+  });
+  afterAll(() => rmSync(configDir, { recursive: true, force: true }));
+  const env = () => ({ TKT_CONFIG_DIR: configDir });
+  const saveSettings = (text: string) => writeFileSync(path.join(configDir, 'config.json'), text);
+
+  it.each([[['--help']], [['-h']], [['help']]])('tkt %j ends with each alias and its expansion, from the bin and the CLI alike', async (args) => {
+    saveSettings(JSON.stringify({ settings: { aliases: { mine: 'list --view my-open-tickets', urgent: '!tkt list -q | tkt pickup -' } } }));
+    const withoutAliases = await runInProcess(['--help']);
+
+    const fromBin = runBin(args, env());
+    const inProcess = await runInProcess(args, {}, env());
+
+    expect(inProcess.code).toBe(0);
+    expect(inProcess.stdout).toBe(`${withoutAliases.stdout}\nAliases:\n  mine    list --view my-open-tickets\n  urgent  !tkt list -q | tkt pickup -\n`);
+    expect(fromBin).toEqual(inProcess);
+  });
+
+  it("lists them in the program's help only, not in a command's", async () => {
+    saveSettings(JSON.stringify({ settings: { aliases: { mine: 'list --view my-open-tickets' } } }));
+
+    expect(runBin(['list', '--help'], env()).stdout).not.toContain('Aliases:');
+    expect((await runInProcess(['list', '--help'], {}, env())).stdout).not.toContain('Aliases:');
+  });
+
+  it('shows an expansion holding control characters in caret notation', async () => {
+    saveSettings(JSON.stringify({ settings: { aliases: { clear: 'list --title \u001b[2J' } } }));
+
+    expect(runBin(['--help'], env()).stdout).toContain('\nAliases:\n  clear  list --title ^[[2J\n');
+    expect((await runInProcess(['--help'], {}, env())).stdout).toContain('\nAliases:\n  clear  list --title ^[[2J\n');
+  });
+
+  it.each([
+    ['no aliases', JSON.stringify({ settings: { aliases: {} }, profiles: { default: { url: 'http://127.0.0.1:9' } } })],
+    ['a damaged settings file', '{"settings": {"aliases": {"mine": '],
+    ['settings that are not an object', '[1, 2]'],
+  ])('prints the help without an Aliases section for %s', async (_case, text) => {
+    saveSettings(text);
+    const withoutAliases = await runInProcess(['--help']);
+
+    expect(withoutAliases.stdout).not.toContain('Aliases:');
+    expect(runBin(['--help'], env())).toEqual(withoutAliases);
+    expect(await runInProcess(['--help'], {}, env())).toEqual(withoutAliases);
   });
 });
 

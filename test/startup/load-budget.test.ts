@@ -1,0 +1,147 @@
+// What each command loads, against a budget (README, Performance): the built CLI is run as a
+// child against a sandbox (in a process of its own), and a load trace (test/helpers/load-trace.ts)
+// says which dist/ files and which Node built-ins the run loaded. A command that starts to import
+// something heavy, or a built-in its request does not use, fails here with what it loaded.
+// Budgets live in BUDGETS, one row per command line; re-tune them there when a change is meant.
+// `npm test` builds dist/ first.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLoadTracer, readAllMetafiles, root, type LoadTrace, type LoadTracer } from '../helpers/load-trace.js';
+
+// Built-ins no command here has any use for: HTTP/2, TLS for an http:// URL, processes, line
+// reading of stdin (the IDs are arguments), compression, SQLite, and terminals (every run here is
+// piped).
+const NEVER = ['http2', 'tls', 'https', 'child_process', 'readline', 'zlib', 'sqlite', 'tty'];
+// What the HTTP transport loads today with every request: perf_hooks (src/api/exchange.ts), v8
+// (src/api/undici-core.ts), crypto (src/api/upload.ts and undici's fetch), assert (undici), and
+// from Node 22 on worker_threads (undici's webidl, for markAsUncloneable). A command that sends no
+// request must load none of it; request commands get it until the transport is replaced (then
+// move these into REQUEST_NEVER).
+const TRANSPORT = ['perf_hooks', 'v8', 'assert', 'crypto', 'worker_threads'];
+// (net is not among them: Node loads it for a piped stdout.)
+const NO_REQUEST = [...NEVER, ...TRANSPORT, 'http'];
+const REQUEST_NEVER = NEVER;
+
+interface Budget {
+  /** The command line after `tkt`; each of the two traced runs asks again (a fresh ticket for a change). */
+  argv: () => readonly string[];
+  /** The most dist/ JavaScript the run may load, in KB (1,000 bytes). */
+  distKB: number;
+  /** The most dist/ files it may load. */
+  files: number;
+  /** Built-ins the run must not load. */
+  forbidden: readonly string[];
+}
+
+/** Tickets of the sandbox's demo data, handed out one per run to the commands that change one. */
+let openTickets: string[] = [];
+const nextTicket = () => {
+  const id = openTickets.shift();
+  if (id === undefined) throw new Error('no open ticket left in the sandbox for this test');
+  return id;
+};
+let uploadFile = '';
+
+// The one table. Each budget is what the run loaded when it was set (in the comment, Node 20)
+// plus about 5 KB for a help, 25 KB for a request (less than a table renderer with chalk or a
+// prompt library), and two files: Node 20 loads ES modules one file at a time, so many small
+// chunks cost more than their bytes (scripts/build.mjs, the core of main.js). What request
+// commands load is mostly two chunks that are being replaced: the HTTP transport's (undici and
+// src/api, 551 KB) and form-data's with mime-db (about 250 KB: close, attach and create); then
+// the lead re-tunes. Besides: commander (126 KB) and main.js (90 KB); dist/start.cjs (50 KB, the
+// prepared help) is for help, version and completion only.
+const BUDGETS: Record<string, Budget> = {
+  '--help': { argv: () => ['--help'], distKB: 55, files: 1, forbidden: NO_REQUEST }, // 50.3 KB, 1 file
+  '--version': { argv: () => ['--version'], distKB: 55, files: 1, forbidden: NO_REQUEST }, // 50.3 KB, 1 file
+  '__complete site': { argv: () => ['__complete', 'site'], distKB: 125, files: 2, forbidden: NO_REQUEST }, // 119.9 KB, 2 files
+  'show ID': { argv: () => ['show', '1013'], distKB: 875, files: 20, forbidden: REQUEST_NEVER }, // 848.8 KB, 18 files
+  'show ID --json': { argv: () => ['show', '1013', '--json'], distKB: 840, files: 13, forbidden: REQUEST_NEVER }, // 812.6 KB, 11 files
+  list: { argv: () => ['list'], distKB: 860, files: 19, forbidden: REQUEST_NEVER }, // 832.4 KB, 17 files
+  'close ID': { argv: () => ['close', nextTicket()], distKB: 1115, files: 24, forbidden: REQUEST_NEVER }, // 1,090.8 KB, 22 files
+  'pickup ID': { argv: () => ['pickup', nextTicket()], distKB: 860, files: 21, forbidden: REQUEST_NEVER }, // 832.3 KB, 19 files
+  'attach ID FILE': { argv: () => ['attach', '1013', uploadFile], distKB: 1085, files: 13, forbidden: REQUEST_NEVER }, // 1,057.6 KB, 11 files
+  create: {
+    argv: () => [
+      'create',
+      '-q',
+      '--title',
+      'Budget',
+      '--description',
+      'D',
+      '--requester',
+      'aberg',
+      '--site',
+      'Head Office',
+      '--department',
+      'IT',
+      '--status',
+      'Open',
+    ],
+    distKB: 1125, // 1,099.2 KB, 18 files
+    files: 20,
+    forbidden: REQUEST_NEVER,
+  },
+};
+
+const bin = path.join(root, 'bin/tkt.js');
+let sandbox: ChildProcess;
+let tracer: LoadTracer;
+let env: Record<string, string>;
+
+/** Runs the bin to prepare the world (not traced); fails on a non-zero exit. */
+function tkt(args: string[], input = ''): string {
+  const child = spawnSync(process.execPath, [bin, ...args], { env: { ...process.env, ...env }, input, encoding: 'utf8' });
+  if (child.status !== 0) throw new Error(`tkt ${args.join(' ')} exited ${child.status}:\n${child.stderr}`);
+  return child.stdout;
+}
+
+beforeAll(async () => {
+  tracer = createLoadTracer();
+  // In its own process: the traced runs block this one.
+  sandbox = spawn(process.execPath, [bin, 'sandbox', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const [banner] = (await once(sandbox.stdout!, 'data')) as [Buffer];
+  const url = /http:\/\/\S+/.exec(String(banner))![0];
+  env = { TKT_CONFIG_DIR: tracer.configDir, TKT_URL: '', TKT_TOKEN: '', TKT_PROFILE: '', NO_COLOR: '1' };
+  tkt(['login', '--url', url, '-u', 'admin', '--password-stdin'], 'admin\n');
+  openTickets = tkt(['list', '-q', '--status', 'Open']).trim().split('\n');
+  // __complete answers from the lookup cache: a dry run that resolves a site fills it.
+  tkt(['update', '1013', '--site', 'head', '--dry-run']);
+  uploadFile = path.join(tracer.configDir, 'upload.log');
+  writeFileSync(uploadFile, 'x'.repeat(100_000));
+});
+
+afterAll(() => {
+  sandbox.kill();
+  tracer.dispose();
+});
+
+/** The biggest bundle inputs of a trace, for a failure message that says what grew. */
+function biggestInputs(trace: LoadTrace): string[] {
+  const meta = readAllMetafiles();
+  return trace.distFiles
+    .flatMap((file) => Object.entries(meta.outputs[file]?.inputs ?? {}).map(([input, { bytesInOutput }]) => ({ input, bytesInOutput })))
+    .sort((a, b) => b.bytesInOutput - a.bytesInOutput)
+    .slice(0, 15)
+    .map(({ input, bytesInOutput }) => `${(bytesInOutput / 1000).toFixed(1)} KB ${input}`);
+}
+
+describe('what each command loads', () => {
+  it.each(Object.entries(BUDGETS))('tkt %s stays within its budget', (_name, budget) => {
+    const trace = tracer.trace(budget.argv, env);
+    const builtins = trace.builtins.filter((builtin) => !builtin.startsWith('internal/'));
+    const measured = `${(trace.distBytes / 1000).toFixed(1)} KB in ${trace.distFiles.length} dist files; built-ins: ${builtins.join(' ')}`;
+
+    expect(trace.code, trace.stderr).toBe(0);
+    // The trace saw the run: every run loads the bin's first stop or the CLI.
+    expect(trace.distFiles.filter((file) => file === 'dist/start.cjs' || file === 'dist/main.js')).not.toEqual([]);
+    expect(
+      builtins.filter((builtin) => budget.forbidden.includes(builtin)),
+      measured,
+    ).toEqual([]);
+    expect(trace.distBytes, `${measured}\nbiggest inputs:\n${biggestInputs(trace).join('\n')}`).toBeLessThanOrEqual(budget.distKB * 1000);
+    expect(trace.distFiles.length, `${measured}:\n${trace.distFiles.join('\n')}`).toBeLessThanOrEqual(budget.files);
+  });
+});
