@@ -1,0 +1,150 @@
+// How a request travels. Straight to the service: node:http or node:https, over one keep-alive
+// agent per protocol, which loads in a few milliseconds and answers at a bare script's pace.
+// Through HTTP(S)_PROXY (network-advice.ts proxyFor): undici's EnvHttpProxyAgent, which tunnels
+// with CONNECT; undici is loaded only then, as it costs about five times node:http's load and
+// a slower first request (README, Performance).
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
+import type { Dispatcher } from 'undici';
+import type { ResponseHeaders } from './answer.js';
+import { proxyFor, type ProxySettings } from './network-advice.js';
+import type { PoolAnswer, PoolRequest, Transport } from './pool.js';
+
+export interface TransportSettings {
+  proxies: ProxySettings;
+  /** A proxy's connect limit: undici's own default (10 s) would cut a longer --timeout short. */
+  connectTimeoutMs: number;
+}
+
+type Send = (options: RequestOptions, onResponse: (answer: IncomingMessage) => void) => ClientRequest;
+
+interface Direct {
+  agent: HttpAgent;
+  send: Send;
+}
+
+/** The connections of one client: a direct agent per protocol and the proxy agent, each made on first use. */
+export function createTransport(settings: TransportSettings): Transport {
+  // Free keep-alive sockets are unref'd by node:http: they never hold the process open. The number
+  // of sockets is not capped: the bulk runner's --concurrency caps the requests in flight.
+  let http: Direct | undefined;
+  let https: Promise<Direct> | undefined;
+  let proxied: Promise<Dispatcher> | undefined;
+
+  const direct = (protocol: string): Direct | Promise<Direct> => {
+    if (protocol !== 'https:') return (http ??= { agent: new HttpAgent({ keepAlive: true }), send: httpRequest });
+    // node:https loads tls and crypto: only a service on https pays for them.
+    return (https ??= import('node:https').then(({ Agent, request }) => ({ agent: new Agent({ keepAlive: true }) as HttpsAgent, send: request })));
+  };
+  const proxyAgent = (): Promise<Dispatcher> =>
+    (proxied ??= import('./undici-core.js').then(
+      ({ EnvHttpProxyAgent }) => new EnvHttpProxyAgent({ ...settings.proxies, connect: { timeout: settings.connectTimeoutMs } }),
+    ));
+  const settled = async <T>(made: T | Promise<T> | undefined): Promise<T | undefined> => {
+    try {
+      return await made;
+    } catch {
+      return undefined;
+    }
+  };
+  const directAgents = async (): Promise<HttpAgent[]> => [http, await settled(https)].filter((made) => made !== undefined).map((made) => made.agent);
+
+  return {
+    async request(options) {
+      const url = new URL(`${options.origin}${options.path}`);
+      if (proxyFor(url, settings.proxies) !== undefined) return sendThroughProxy(await proxyAgent(), options);
+      return sendDirect(await direct(url.protocol), url, options);
+    },
+    async destroy() {
+      for (const agent of await directAgents()) agent.destroy();
+      await (await settled(proxied))?.destroy();
+    },
+    // Called once the run's requests are done: the sockets left are idle ones.
+    async close() {
+      for (const agent of await directAgents()) agent.destroy();
+      await (await settled(proxied))?.close();
+    },
+  };
+}
+
+function sendDirect({ agent, send }: Direct, url: URL, options: PoolRequest): Promise<PoolAnswer> {
+  const { body } = options;
+  // The head undici sent: Host first (as RFC 9110 asks of a client), then Connection; a body in
+  // hand announced by its length, an iterable without one chunked (node:http's own choice).
+  const headers: Record<string, string> = { host: url.host, connection: 'keep-alive', ...options.headers };
+  if ((typeof body === 'string' || Buffer.isBuffer(body)) && headers['content-length'] === undefined) {
+    headers['content-length'] = String(Buffer.byteLength(body));
+  }
+  return new Promise((resolve, reject) => {
+    let request: ClientRequest;
+    try {
+      request = send(
+        {
+          protocol: url.protocol,
+          // node:http wants an IPv6 address without its brackets (and puts them back in Host).
+          hostname: url.hostname.replace(/^\[|\]$/g, ''),
+          port: url.port,
+          path: options.path,
+          method: options.method,
+          headers,
+          agent,
+          signal: options.signal,
+        },
+        (answer) => resolve(answerOf(answer)),
+      );
+    } catch (error) {
+      // A header value node:http refuses (a control character in a token).
+      reject(error as Error);
+      return;
+    }
+    // Every error, also one after the answer came (which reaches the body's reader), ends here.
+    request.on('error', reject);
+    if (body === undefined || typeof body === 'string' || Buffer.isBuffer(body)) request.end(body);
+    else writeChunks(request, body).catch((error: unknown) => request.destroy(error as Error));
+  });
+}
+
+/** The answer's headers as undici gave them: lower-case names, a repeated header as an array. */
+function answerOf(answer: IncomingMessage): PoolAnswer {
+  const headers: ResponseHeaders = {};
+  for (const [name, values] of Object.entries(answer.headersDistinct)) {
+    if (values !== undefined) headers[name] = values.length === 1 ? values[0] : values;
+  }
+  return { statusCode: answer.statusCode ?? 0, headers, body: answer };
+}
+
+/**
+ * Writes `chunks` in turn, asking for the next only once the connection has taken the last
+ * (upload.ts reuses its buffers on that promise); stops asking once the request is gone.
+ */
+async function writeChunks(request: ClientRequest, chunks: AsyncIterable<Buffer>): Promise<void> {
+  for await (const chunk of chunks) {
+    if (request.destroyed || (!request.write(chunk) && !(await drained(request)))) return;
+  }
+  request.end();
+}
+
+/** true once `request` can take more, false when it closed first. */
+function drained(request: ClientRequest): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (more: boolean) => () => {
+      request.off('drain', onDrain);
+      request.off('close', onClose);
+      resolve(more);
+    };
+    const onDrain = done(true);
+    const onClose = done(false);
+    request.on('drain', onDrain);
+    request.on('close', onClose);
+  });
+}
+
+async function sendThroughProxy(agent: Dispatcher, options: PoolRequest): Promise<PoolAnswer> {
+  // undici takes an async iterable as a body (its Dispatcher.request docs), though its types do not list it.
+  const { statusCode, headers, body } = await agent.request({
+    ...options,
+    method: options.method as Dispatcher.HttpMethod,
+    body: options.body as string | Buffer | undefined,
+  });
+  return { statusCode, headers: headers as ResponseHeaders, body };
+}
