@@ -13,8 +13,9 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 // - commander's node:child_process, for executable subcommands (tkt has none), about 6 ms;
 // - undici's node:crypto, for boundaries of FormData bodies (tkt's multipart is built by form-data):
 //   crypto's twenty-odd internal modules are the bulk of what reading a token costs;
-// - form-data's node:http and node:https (with tls), for its submit() (tkt sends with undici), and
-//   its node:crypto, needed only once a boundary is made: about 10 ms of every upload.
+// - form-data's node:https (with tls) and node:http, for its submit() (tkt sends with its own
+//   client, src/api/transport.ts, which loads node:https only for an https service), and its
+//   node:crypto, needed only once a boundary is made: about 10 ms of every upload.
 const LAZY_BUILTINS = { commander: ['child_process'], undici: ['crypto'], 'form-data': ['http', 'https', 'crypto'] };
 const lazyBuiltins = {
   name: 'lazy-builtins',
