@@ -7,7 +7,7 @@ import { ApiError, NetworkError, type NetworkFailure } from '../errors.js';
 import { header, isSuccess, type Received } from './answer.js';
 import { formatBytes, unexpectedBody, type Expectation } from './body.js';
 import { serverMessages } from './error-body.js';
-import { failedProxy, tlsHint, type ProxySettings } from './network-advice.js';
+import { failedProxy, tlsHint, UnusableProxyError, type ProxySettings } from './network-advice.js';
 import { redactText } from './redact.js';
 import type { ApiResponse } from './types.js';
 
@@ -88,11 +88,14 @@ function errorCodes(error: unknown, depth = 0): string[] {
   return [...own, ...errorCodes(cause, depth + 1), ...nested];
 }
 
+const PROXY_HINT = 'check HTTPS_PROXY / HTTP_PROXY, or add the host to NO_PROXY to go direct';
+
 /** A request to `url` that got no answer: `error` is what undici (or the deadline) threw. */
 export function networkError(error: unknown, method: string, url: string, timeoutMs: number, secrets: Secrets, proxies: ProxySettings): NetworkError {
   const failure = classifyNetworkError(error);
   const shownUrl = redactText(url, secrets);
   const target = `${method} ${shownUrl}`;
+  if (error instanceof UnusableProxyError) return new NetworkError(failure, method, shownUrl, `${error.message}: ${target}`, error, { hint: PROXY_HINT });
   const detail = redactText(error instanceof Error ? error.message : String(error), secrets);
   // A failure to reach the proxy is about the proxy, whatever the kind (network-advice.ts).
   const proxy = failure === 'tls' ? undefined : failedProxy(error, url, proxies);
@@ -105,9 +108,7 @@ export function networkError(error: unknown, method: string, url: string, timeou
       tls: detail,
       other: detail,
     };
-    return new NetworkError(failure, method, shownUrl, `could not reach the proxy ${proxy} (${reasons[failure]}): ${target}`, error, {
-      hint: 'check HTTPS_PROXY / HTTP_PROXY, or add the host to NO_PROXY to go direct',
-    });
+    return new NetworkError(failure, method, shownUrl, `could not reach the proxy ${proxy} (${reasons[failure]}): ${target}`, error, { hint: PROXY_HINT });
   }
   const messages: Record<NetworkFailure, string> = {
     refused: `connection refused: ${target}`,

@@ -58,6 +58,23 @@ export function proxyFor(url: URL, proxies: ProxySettings): string | undefined {
   return proxy;
 }
 
+/** HTTP(S)_PROXY applies to a request but is not a proxy's URL: thrown instead of sending it. */
+export class UnusableProxyError extends Error {
+  override readonly name = 'UnusableProxyError';
+}
+
+/** Throws UnusableProxyError unless `proxy` is an http:// or https:// URL (undici's only kinds). */
+export function checkProxyUrl(proxy: string): void {
+  let protocol: string;
+  try {
+    protocol = new URL(proxy).protocol;
+  } catch {
+    protocol = '';
+  }
+  // The value is not shown: it may hold the proxy's credentials.
+  if (protocol !== 'http:' && protocol !== 'https:') throw new UnusableProxyError('the proxy of HTTPS_PROXY / HTTP_PROXY is not an http:// or https:// URL');
+}
+
 /**
  * The proxy of a request to `url` that failed, when the failed connection was to it: the
  * error's port is the proxy's, its address the proxy's host.

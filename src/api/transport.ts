@@ -7,7 +7,7 @@ import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type In
 import type { Agent as HttpsAgent } from 'node:https';
 import type { Dispatcher } from 'undici';
 import type { ResponseHeaders } from './answer.js';
-import { proxyFor, type ProxySettings } from './network-advice.js';
+import { checkProxyUrl, proxyFor, type ProxySettings } from './network-advice.js';
 import type { PoolAnswer, PoolRequest, Transport } from './pool.js';
 
 export interface TransportSettings {
@@ -52,7 +52,11 @@ export function createTransport(settings: TransportSettings): Transport {
   return {
     async request(options) {
       const url = new URL(`${options.origin}${options.path}`);
-      if (proxyFor(url, settings.proxies) !== undefined) return sendThroughProxy(await proxyAgent(), options);
+      const proxy = proxyFor(url, settings.proxies);
+      if (proxy !== undefined) {
+        checkProxyUrl(proxy);
+        return sendThroughProxy(await proxyAgent(), options);
+      }
       return sendDirect(await direct(url.protocol), url, options);
     },
     async destroy() {
