@@ -1,7 +1,6 @@
 // One request and its answer over the pool, neither retried (retry.ts) nor redirected
 // (redirects.ts). --timeout bounds the whole exchange, a second Ctrl-C gives it up, and the
 // secrets the request carries never come back out of it: not in the trace, an error or the answer.
-import { performance } from 'node:perf_hooks';
 import { AbandonedRequestError, InterruptedError, TktError } from '../errors.js';
 import { header, isSuccess, type Received } from './answer.js';
 import { formatBytes, parseBody } from './body.js';
@@ -64,7 +63,8 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
     if (withToken) headers.authorization = `Bearer ${token}`;
     trace(`HTTP > ${method} ${url}${withToken ? ` authorization: Bearer ${REDACTED}` : ''}${outgoing.summary}`);
 
-    const started = performance.now();
+    // Date.now(), not performance.now(): the latter loads perf_hooks (a dozen modules) for a trace figure.
+    const started = Date.now();
     const deadline = startDeadline(timeoutMs);
     // An upload of files may take longer than --timeout in all: every chunk sent starts the clock
     // again, so only an upload that stops moving times out; once sent, the answer gets the full time.
@@ -82,7 +82,7 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
       const answer = await deadline.race(pending);
       const read = await deadline.race(readAnswerBody(answer, settings.maxBodyBytes));
       if ('refused' in read) throw tooLargeError(answer.statusCode, method, url, read.refused.limit, secrets, read.refused.declared);
-      const elapsed = Math.round(performance.now() - started);
+      const elapsed = Date.now() - started;
       const cut = read.cutAt === undefined ? '' : ` (body cut at ${formatBytes(read.cutAt)})`;
       trace(`HTTP < ${answer.statusCode} ${method} ${url} ${elapsed}ms${cut}`);
       // An error body is also cleared of anything credential-shaped: it is printed as the reason of a failure.
@@ -96,7 +96,7 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
       }
       if (error instanceof DeadlineExceeded) await pool.replaceIfStuck(pending, trace);
       const failed = networkError(error, method, url, timeoutMs, secrets, settings.proxies);
-      trace(`HTTP ! ${method} ${url} ${Math.round(performance.now() - started)}ms ${failed.failure}: ${failed.message}`);
+      trace(`HTTP ! ${method} ${url} ${Date.now() - started}ms ${failed.failure}: ${failed.message}`);
       throw failed;
     } finally {
       deadline.stop();
