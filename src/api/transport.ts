@@ -92,7 +92,6 @@ function sendDirect({ agent, send }: Direct, url: URL, options: PoolRequest): Pr
           method: options.method,
           headers,
           agent,
-          signal: options.signal,
         },
         (answer) => resolve(answerOf(answer)),
       );
@@ -103,9 +102,25 @@ function sendDirect({ agent, send }: Direct, url: URL, options: PoolRequest): Pr
     }
     // Every error, also one after the answer came (which reaches the body's reader), ends here.
     request.on('error', reject);
+    if (options.signal !== undefined) abortWith(options.signal, request);
     if (body === undefined || typeof body === 'string' || Buffer.isBuffer(body)) request.end(body);
     else writeChunks(request, body).catch((error: unknown) => request.destroy(error as Error));
   });
+}
+
+/**
+ * Destroys `request`, and with it its answer, when `signal` aborts. node:http's own signal option
+ * does the same at about a third more CPU per request (a stream end-of-life watcher for each),
+ * which a bulk run pays hundreds of times.
+ */
+function abortWith(signal: AbortSignal, request: ClientRequest): void {
+  const abort = (): void => void request.destroy(signal.reason as Error);
+  if (signal.aborted) {
+    abort();
+    return;
+  }
+  signal.addEventListener('abort', abort, { once: true });
+  request.once('close', () => signal.removeEventListener('abort', abort));
 }
 
 /** The answer's headers as undici gave them: lower-case names, a repeated header as an array. */
