@@ -90,7 +90,7 @@ function errorCodes(error: unknown, depth = 0): string[] {
 
 const PROXY_HINT = 'check HTTPS_PROXY / HTTP_PROXY, or add the host to NO_PROXY to go direct';
 
-/** A request to `url` that got no answer: `error` is what undici (or the deadline) threw. */
+/** A request to `url` that got no answer: `error` is what node:http, undici (behind a proxy) or the deadline threw. */
 export function networkError(error: unknown, method: string, url: string, timeoutMs: number, secrets: Secrets, proxies: ProxySettings): NetworkError {
   const failure = classifyNetworkError(error);
   const shownUrl = redactText(url, secrets);
