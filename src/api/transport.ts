@@ -3,6 +3,7 @@
 // Through HTTP(S)_PROXY (network-advice.ts proxyFor): undici's EnvHttpProxyAgent, which tunnels
 // with CONNECT; undici is loaded only then, as it costs about five times node:http's load and
 // a slower first request (README, Performance).
+import { once } from 'node:events';
 import type { Agent as HttpAgent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import type { Dispatcher } from 'undici';
 import type { ResponseHeaders } from './answer.js';
@@ -29,6 +30,9 @@ export function createTransport(settings: TransportSettings): Transport {
   let http: Direct | undefined;
   let https: Direct | undefined;
   let proxied: Promise<Dispatcher> | undefined;
+  // Requests sent and not yet done: close() lets them finish, as undici's close did (a list that
+  // stopped at its short page still has pages in flight, which the service counts).
+  const inFlight = new Set<ClientRequest>();
 
   // Taken with getBuiltinModule, not imported: from Node 22 on, importing node:http as an ES module
   // reads every export, http.WebSocket too, which loads Node's own copy of undici (65 modules,
@@ -57,14 +61,14 @@ export function createTransport(settings: TransportSettings): Transport {
         checkProxyUrl(proxy);
         return sendThroughProxy(await proxyAgent(), options);
       }
-      return sendDirect(direct(url.protocol), url, options);
+      return sendDirect(direct(url.protocol), url, options, inFlight);
     },
     async destroy() {
       for (const agent of directAgents()) agent.destroy();
       await (await proxyIfMade())?.destroy();
     },
-    // Called once the run's requests are done: the sockets left are idle ones.
     async close() {
+      await Promise.all([...inFlight].map((request) => once(request, 'close')));
       for (const agent of directAgents()) agent.destroy();
       await (await proxyIfMade())?.close();
     },
@@ -75,7 +79,7 @@ function keepAlive({ Agent, request }: { Agent: typeof HttpAgent; request: Send 
   return { agent: new Agent({ keepAlive: true }), send: request };
 }
 
-function sendDirect({ agent, send }: Direct, url: URL, options: PoolRequest): Promise<PoolAnswer> {
+function sendDirect({ agent, send }: Direct, url: URL, options: PoolRequest, inFlight: Set<ClientRequest>): Promise<PoolAnswer> {
   const { body } = options;
   // The head undici sent: Host first (as RFC 9110 asks of a client), then Connection; a body in
   // hand announced by its length, an iterable without one chunked (node:http's own choice).
@@ -104,6 +108,8 @@ function sendDirect({ agent, send }: Direct, url: URL, options: PoolRequest): Pr
       reject(error as Error);
       return;
     }
+    inFlight.add(request);
+    request.once('close', () => inFlight.delete(request));
     // Every error, also one after the answer came (which reaches the body's reader), ends here.
     request.on('error', reject);
     if (options.signal !== undefined) abortWith(options.signal, request);

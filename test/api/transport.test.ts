@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { PoolAnswer } from '../../src/api/pool.js';
 import { createTransport } from '../../src/api/transport.js';
 import type { Transport } from '../../src/api/pool.js';
+import { startServer } from './server.js';
 
 const NO_PROXY = { httpProxy: '', httpsProxy: '', noProxy: '' };
 const closers: Array<() => Promise<void>> = [];
@@ -100,6 +101,30 @@ describe('createTransport, direct', () => {
     expect(answer.statusCode).toBe(201);
     expect(answer.headers).toEqual({ 'content-type': 'application/json', 'set-cookie': ['a=1', 'b=2'], warning: ['one', 'two'], 'content-length': '2' });
     expect(await text(answer)).toBe('{}');
+  });
+
+  it('lets the requests in flight finish when closed, as undici did, and only then ends the connections', async () => {
+    let answer = (): void => undefined;
+    let asked = (): void => undefined;
+    const reached = new Promise<void>((resolve) => (asked = resolve));
+    const server = await startServer((_req, res) => {
+      answer = () => res.end('late but whole');
+      asked();
+    });
+    closers.push(() => server.close());
+    const send = transport();
+    const pending = send.request({ origin: server.url, path: '/', method: 'GET' });
+    await reached;
+
+    let closed = false;
+    const closing = send.close().then(() => (closed = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(closed).toBe(false);
+    answer();
+
+    expect(await text(await pending)).toBe('late but whole');
+    await closing;
+    expect(closed).toBe(true);
   });
 
   it('keeps an idle connection open for the next request without holding the process open', async () => {
