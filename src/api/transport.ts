@@ -3,7 +3,6 @@
 // Through HTTP(S)_PROXY (network-advice.ts proxyFor): undici's EnvHttpProxyAgent, which tunnels
 // with CONNECT; undici is loaded only then, as it costs about five times node:http's load and
 // a slower first request (README, Performance).
-import { once } from 'node:events';
 import type { Agent as HttpAgent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import type { Dispatcher } from 'undici';
 import type { ResponseHeaders } from './answer.js';
@@ -68,7 +67,8 @@ export function createTransport(settings: TransportSettings): Transport {
       await (await proxyIfMade())?.destroy();
     },
     async close() {
-      await Promise.all([...inFlight].map((request) => once(request, 'close')));
+      // Not events.once: it would reject on the request's 'error', which comes before its 'close'.
+      await Promise.all([...inFlight].map((request) => new Promise((resolve) => request.once('close', resolve))));
       for (const agent of directAgents()) agent.destroy();
       await (await proxyIfMade())?.close();
     },

@@ -127,6 +127,26 @@ describe('createTransport, direct', () => {
     expect(closed).toBe(true);
   });
 
+  it('closes all the same when a request in flight fails', async () => {
+    let drop = (): void => undefined;
+    let asked = (): void => undefined;
+    const reached = new Promise<void>((resolve) => (asked = resolve));
+    const server = await startServer((req) => {
+      drop = () => req.socket.destroy();
+      asked();
+    });
+    closers.push(() => server.close());
+    const send = transport();
+    const failed = send.request({ origin: server.url, path: '/', method: 'GET' }).catch((error: unknown) => error);
+    await reached;
+
+    const closing = send.close();
+    drop();
+
+    expect(await failed).toMatchObject({ code: 'ECONNRESET' });
+    await expect(closing).resolves.toBeUndefined();
+  });
+
   it('keeps an idle connection open for the next request without holding the process open', async () => {
     // The server runs in a child: its own sockets would hold this process, and hide the client's.
     const server = spawn(
