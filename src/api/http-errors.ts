@@ -96,7 +96,10 @@ export function networkError(error: unknown, method: string, url: string, timeou
   const shownUrl = redactText(url, secrets);
   const target = `${method} ${shownUrl}`;
   if (error instanceof UnusableProxyError) return new NetworkError(failure, method, shownUrl, `${error.message}: ${target}`, error, { hint: PROXY_HINT });
-  const detail = redactText(error instanceof Error ? error.message : String(error), secrets);
+  // node:http's socket errors start with the system call and code ("write EPROTO ..."), and
+  // OpenSSL's words end with a newline: the message is one line, of what failed.
+  const words = error instanceof Error ? error.message.replace(/^(read|write) EPROTO /, '').trim() : String(error);
+  const detail = redactText(words, secrets);
   // A failure to reach the proxy is about the proxy, whatever the kind (network-advice.ts).
   const proxy = failure === 'tls' ? undefined : failedProxy(error, url, proxies);
   if (proxy !== undefined) {
