@@ -9,10 +9,19 @@ import type { ResponseHeaders } from './answer.js';
 import { checkProxyUrl, proxyFor, type ProxySettings } from './network-advice.js';
 import type { PoolAnswer, PoolRequest, Transport } from './pool.js';
 
+/**
+ * How long an idle connection is kept for the next request: undici's default. A long run (tkt mcp,
+ * tkt watch) then never sends into a connection that a load balancer or NAT dropped without a
+ * word; a shorter keep-alive the service announces wins (less a second, node:http's margin).
+ */
+export const IDLE_SOCKET_MS = 4_000;
+
 export interface TransportSettings {
   proxies: ProxySettings;
   /** A proxy's connect limit: undici's own default (10 s) would cut a longer --timeout short. */
   connectTimeoutMs: number;
+  /** IDLE_SOCKET_MS unless given. */
+  idleSocketMs?: number;
 }
 
 type Send = (options: RequestOptions, onResponse: (answer: IncomingMessage) => void) => ClientRequest;
@@ -37,8 +46,11 @@ export function createTransport(settings: TransportSettings): Transport {
   // reads every export, http.WebSocket too, which loads Node's own copy of undici (65 modules,
   // crypto, tls, http2, zlib): on Node 24, 35 ms and 12.6 MiB more than a bare request needs.
   // node:https (tls, crypto) loads only for a service on https.
+  const idleMs = settings.idleSocketMs ?? IDLE_SOCKET_MS;
   const direct = (protocol: string): Direct =>
-    protocol === 'https:' ? (https ??= keepAlive(process.getBuiltinModule('node:https'))) : (http ??= keepAlive(process.getBuiltinModule('node:http')));
+    protocol === 'https:'
+      ? (https ??= keepAlive(process.getBuiltinModule('node:https'), idleMs))
+      : (http ??= keepAlive(process.getBuiltinModule('node:http'), idleMs));
   const proxyAgent = (): Promise<Dispatcher> =>
     (proxied ??= import('./undici-core.js').then(
       ({ EnvHttpProxyAgent }) => new EnvHttpProxyAgent({ ...settings.proxies, connect: { timeout: settings.connectTimeoutMs } }),
@@ -75,8 +87,10 @@ export function createTransport(settings: TransportSettings): Transport {
   };
 }
 
-function keepAlive({ Agent, request }: { Agent: typeof HttpAgent; request: Send }): Direct {
-  return { agent: new Agent({ keepAlive: true }), send: request };
+function keepAlive({ Agent, request }: { Agent: typeof HttpAgent; request: Send }, idleMs: number): Direct {
+  // The agent's timeout ends only idle sockets: on a socket in use it is an event nobody acts on
+  // (--timeout is the deadline of exchange.ts).
+  return { agent: new Agent({ keepAlive: true, timeout: idleMs }), send: request };
 }
 
 function sendDirect({ agent, send }: Direct, url: URL, options: PoolRequest, inFlight: Set<ClientRequest>): Promise<PoolAnswer> {

@@ -2,6 +2,7 @@
 // answer it gives back, and its idle connections, which must never keep a finished run alive.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PoolAnswer } from '../../src/api/pool.js';
@@ -145,6 +146,30 @@ describe('createTransport, direct', () => {
 
     expect(await failed).toMatchObject({ code: 'ECONNRESET' });
     await expect(closing).resolves.toBeUndefined();
+  });
+
+  it('ends a connection left idle (not one waiting for its answer), as undici did, so that a long run never writes into one dropped unseen', async () => {
+    let connectionClosed = (): void => undefined;
+    const closed = new Promise<void>((resolve) => (connectionClosed = resolve));
+    // The server keeps an idle connection a minute: only the client can end it sooner.
+    // It answers later than the idle limit: a connection in use is not idle.
+    const server = createHttpServer({ keepAliveTimeout: 60_000 }, (req, res) => {
+      req.socket.once('close', connectionClosed);
+      setTimeout(() => res.end('ok'), 60);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+    const send = createTransport({ proxies: NO_PROXY, connectTimeoutMs: 5_000, idleSocketMs: 20 });
+    closers.push(() => send.close());
+    const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+
+    expect(await text(await send.request({ origin, path: '/', method: 'GET' }))).toBe('ok');
+
+    // The transport is not closed: the idle limit alone ends the connection.
+    await closed;
   });
 
   it('keeps an idle connection open for the next request without holding the process open', async () => {
