@@ -126,7 +126,7 @@ export async function buildContext(parts: ContextParts): Promise<Context & { dis
   let api: ApiClient | undefined;
   // Trace lines name URLs and errors from the service: cleaned like any text from it.
   const debug = parts.globals.debug ? (line: string) => parts.io.stderr.write(`debug: ${sanitizeInline(line)}\n`) : undefined;
-  // undici is the largest thing a run loads: only commands that talk to the service pay for it.
+  // The HTTP client (and undici, for a proxy) loads only for commands that talk to the service.
   const makeClient = async (baseUrl: string, token?: string): Promise<ApiClient> => {
     const { createApiClient } = await import('./api/http.js');
     const client = createApiClient({

@@ -1,8 +1,9 @@
-// --timeout as a deadline for one whole exchange with the service. undici's own
-// time-outs are idle limits, and a request still queued for a connection does not
-// see its abort signal until it connects: a proxy that keeps dropping the CONNECT
-// tunnel (nodejs/undici#3897, fixed only in undici 8, which needs Node 22) would
-// hold the run forever. Racing the exchange against this clock always ends it.
+// --timeout as a deadline for one whole exchange with the service. node:http has no
+// such limit, undici's own time-outs (behind a proxy) are idle limits, and a request
+// undici still queues for a connection does not see its abort signal until it
+// connects: a proxy that keeps dropping the CONNECT tunnel (nodejs/undici#3897, fixed
+// only in undici 8, which needs Node 22) would hold the run forever. Racing the
+// exchange against this clock always ends it.
 
 /** The abort reason: named like AbortSignal.timeout()'s, so it is classified as a time-out. */
 export class DeadlineExceeded extends Error {

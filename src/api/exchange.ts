@@ -1,7 +1,6 @@
 // One request and its answer over the pool, neither retried (retry.ts) nor redirected
 // (redirects.ts). --timeout bounds the whole exchange, a second Ctrl-C gives it up, and the
 // secrets the request carries never come back out of it: not in the trace, an error or the answer.
-import { performance } from 'node:perf_hooks';
 import { AbandonedRequestError, InterruptedError, TktError } from '../errors.js';
 import { header, isSuccess, type Received } from './answer.js';
 import { formatBytes, parseBody } from './body.js';
@@ -64,35 +63,31 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
     if (withToken) headers.authorization = `Bearer ${token}`;
     trace(`HTTP > ${method} ${url}${withToken ? ` authorization: Bearer ${REDACTED}` : ''}${outgoing.summary}`);
 
-    const started = performance.now();
+    // Date.now(), not performance.now(): the latter loads perf_hooks (a dozen modules) for a trace figure.
+    const started = Date.now();
     const deadline = startDeadline(timeoutMs);
     // An upload of files may take longer than --timeout in all: every chunk sent starts the clock
     // again, so only an upload that stops moving times out; once sent, the answer gets the full time.
-    // An upload goes as an async iterable, which undici takes (its Dispatcher.request docs) but its
-    // types do not list: every chunk is written, and the socket drained, before the next is asked for.
-    const body = (isUpload(outgoing.body) ? uploadChunks(outgoing.body, deadline.restart) : outgoing.body) as string | Buffer | undefined;
+    const body = isUpload(outgoing.body) ? uploadChunks(outgoing.body, deadline.restart) : outgoing.body;
     const target = new URL(url);
     const pending = pool.request({
       origin: target.origin,
       path: `${target.pathname}${target.search}`,
-      method: method as 'GET',
+      method,
       headers,
       body,
       signal: halt === undefined ? deadline.signal : AbortSignal.any([deadline.signal, halt]),
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
     });
     try {
       const answer = await deadline.race(pending);
-      const answerHeaders = answer.headers as Received['headers'];
       const read = await deadline.race(readAnswerBody(answer, settings.maxBodyBytes));
       if ('refused' in read) throw tooLargeError(answer.statusCode, method, url, read.refused.limit, secrets, read.refused.declared);
-      const elapsed = Math.round(performance.now() - started);
+      const elapsed = Date.now() - started;
       const cut = read.cutAt === undefined ? '' : ` (body cut at ${formatBytes(read.cutAt)})`;
       trace(`HTTP < ${answer.statusCode} ${method} ${url} ${elapsed}ms${cut}`);
       // An error body is also cleared of anything credential-shaped: it is printed as the reason of a failure.
       const text = isSuccess(answer.statusCode) ? redactSecrets(read.text, tokenInData) : redactText(read.text, secrets);
-      return { status: answer.statusCode, headers: answerHeaders, url, ...parseBody(text, header(answerHeaders, 'content-type')) };
+      return { status: answer.statusCode, headers: answer.headers, url, ...parseBody(text, header(answer.headers, 'content-type')) };
     } catch (error) {
       if (error instanceof TktError) throw error;
       if (halt?.aborted) {
@@ -101,7 +96,7 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
       }
       if (error instanceof DeadlineExceeded) await pool.replaceIfStuck(pending, trace);
       const failed = networkError(error, method, url, timeoutMs, secrets, settings.proxies);
-      trace(`HTTP ! ${method} ${url} ${Math.round(performance.now() - started)}ms ${failed.failure}: ${failed.message}`);
+      trace(`HTTP ! ${method} ${url} ${Date.now() - started}ms ${failed.failure}: ${failed.message}`);
       throw failed;
     } finally {
       deadline.stop();

@@ -7,7 +7,7 @@ import { ApiError, NetworkError, type NetworkFailure } from '../errors.js';
 import { header, isSuccess, type Received } from './answer.js';
 import { formatBytes, unexpectedBody, type Expectation } from './body.js';
 import { serverMessages } from './error-body.js';
-import { failedProxy, tlsHint, type ProxySettings } from './network-advice.js';
+import { failedProxy, tlsHint, UnusableProxyError, type ProxySettings } from './network-advice.js';
 import { redactText } from './redact.js';
 import type { ApiResponse } from './types.js';
 
@@ -88,12 +88,18 @@ function errorCodes(error: unknown, depth = 0): string[] {
   return [...own, ...errorCodes(cause, depth + 1), ...nested];
 }
 
-/** A request to `url` that got no answer: `error` is what undici (or the deadline) threw. */
+const PROXY_HINT = 'check HTTPS_PROXY / HTTP_PROXY, or add the host to NO_PROXY to go direct';
+
+/** A request to `url` that got no answer: `error` is what node:http, undici (behind a proxy) or the deadline threw. */
 export function networkError(error: unknown, method: string, url: string, timeoutMs: number, secrets: Secrets, proxies: ProxySettings): NetworkError {
   const failure = classifyNetworkError(error);
   const shownUrl = redactText(url, secrets);
   const target = `${method} ${shownUrl}`;
-  const detail = redactText(error instanceof Error ? error.message : String(error), secrets);
+  if (error instanceof UnusableProxyError) return new NetworkError(failure, method, shownUrl, `${error.message}: ${target}`, error, { hint: PROXY_HINT });
+  // node:http's socket errors start with the system call and code ("write EPROTO ..."), and
+  // OpenSSL's words end with a newline: the message is one line, of what failed.
+  const words = error instanceof Error ? error.message.replace(/^(read|write) EPROTO /, '').trim() : String(error);
+  const detail = redactText(words, secrets);
   // A failure to reach the proxy is about the proxy, whatever the kind (network-advice.ts).
   const proxy = failure === 'tls' ? undefined : failedProxy(error, url, proxies);
   if (proxy !== undefined) {
@@ -105,9 +111,7 @@ export function networkError(error: unknown, method: string, url: string, timeou
       tls: detail,
       other: detail,
     };
-    return new NetworkError(failure, method, shownUrl, `could not reach the proxy ${proxy} (${reasons[failure]}): ${target}`, error, {
-      hint: 'check HTTPS_PROXY / HTTP_PROXY, or add the host to NO_PROXY to go direct',
-    });
+    return new NetworkError(failure, method, shownUrl, `could not reach the proxy ${proxy} (${reasons[failure]}): ${target}`, error, { hint: PROXY_HINT });
   }
   const messages: Record<NetworkFailure, string> = {
     refused: `connection refused: ${target}`,

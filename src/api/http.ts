@@ -1,5 +1,5 @@
-// The API client, the one place tkt speaks HTTP: it sends the request plans of plans.ts with
-// undici over a single keep-alive pool (pool.ts), one exchange at a time (exchange.ts), following
+// The API client, the one place tkt speaks HTTP: it sends the request plans of plans.ts over a
+// single keep-alive pool (pool.ts, transport.ts), one exchange at a time (exchange.ts), following
 // safe redirects (redirects.ts) and retrying what may be retried (retry.ts), and turns what came
 // back into the answer or the error it is (http-errors.ts).
 import { normalizeBaseUrl } from '../config/url.js';
@@ -12,8 +12,8 @@ import { redactText, secretValues } from './redact.js';
 import { followRedirects } from './redirects.js';
 import { attemptsFor, DEFAULT_RETRY_BASE_DELAY_MS, withRetries } from './retry.js';
 import { MAX_BODY_BYTES } from './size-limits.js';
+import { createTransport } from './transport.js';
 import type { ApiClient, ApiResponse, RequestPlan } from './types.js';
-import { EnvHttpProxyAgent } from './undici-core.js';
 
 export { classifyNetworkError } from './http-errors.js';
 export { MAX_RETRY_DELAY_MS, retryAfterMs } from './retry.js';
@@ -55,7 +55,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   // process.env for any left undefined); no custom CA is set, so Node's store (including
   // NODE_EXTRA_CA_CERTS) stays in force.
   const proxies = proxySettings(options.env);
-  const pool = createPool(() => new EnvHttpProxyAgent({ ...proxies, connect: { timeout: options.timeoutMs } }), systemClock);
+  const pool = createPool(() => createTransport({ proxies, connectTimeoutMs: options.timeoutMs }), systemClock);
   const exchange = createExchanger({
     pool,
     baseOrigin: new URL(baseUrl).origin,

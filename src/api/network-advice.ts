@@ -14,7 +14,7 @@ export function tlsHint(nodeVersion: string): string {
   return `if the service uses a private CA, set NODE_EXTRA_CA_CERTS to its PEM file${systemCa}`;
 }
 
-/** The proxy settings of undici's EnvHttpProxyAgent, read from the run's environment; '' is "none". */
+/** The proxy settings, read from the run's environment; '' is "none". */
 export interface ProxySettings {
   httpProxy: string;
   httpsProxy: string;
@@ -33,14 +33,55 @@ export function proxySettings(env: Readonly<Record<string, string | undefined>>)
   };
 }
 
+const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
+
 /**
- * The proxy undici's EnvHttpProxyAgent uses for `url`, when the failed connection was to it:
- * the error's port is the proxy's, its address the proxy's host.
+ * The proxy a request to `url` goes through, or undefined when it goes direct: HTTPS_PROXY for
+ * https (else HTTP_PROXY), HTTP_PROXY for http, unless NO_PROXY names the host (or a domain it
+ * is in, with or without a port; `*` names all). These are undici's EnvHttpProxyAgent's rules,
+ * which sends the requests that go through a proxy (transport.ts).
+ */
+export function proxyFor(url: URL, proxies: ProxySettings): string | undefined {
+  const proxy = url.protocol === 'https:' && proxies.httpsProxy !== '' ? proxies.httpsProxy : proxies.httpProxy;
+  if (proxy === '' || proxies.noProxy === '*') return undefined;
+  // url.host keeps an IPv6 address's brackets, as NO_PROXY writes it.
+  const hostname = url.host.replace(/:\d*$/, '').toLowerCase();
+  const port = Number(url.port) || DEFAULT_PORTS[url.protocol] || 0;
+  for (const entry of proxies.noProxy.split(/[,\s]/)) {
+    if (entry === '') continue;
+    const withPort = /^(.+):(\d+)$/.exec(entry);
+    const entryPort = withPort ? Number(withPort[2]) : 0;
+    const entryHost = (withPort ? withPort[1]! : entry).replace(/^\*?\./, '').toLowerCase();
+    if (entryPort !== 0 && entryPort !== port) continue;
+    if (hostname === entryHost || hostname.endsWith(`.${entryHost}`)) return undefined;
+  }
+  return proxy;
+}
+
+/** HTTP(S)_PROXY applies to a request but is not a proxy's URL: thrown instead of sending it. */
+export class UnusableProxyError extends Error {
+  override readonly name = 'UnusableProxyError';
+}
+
+/** Throws UnusableProxyError unless `proxy` is an http:// or https:// URL (undici's only kinds). */
+export function checkProxyUrl(proxy: string): void {
+  let protocol: string;
+  try {
+    protocol = new URL(proxy).protocol;
+  } catch {
+    protocol = '';
+  }
+  // The value is not shown: it may hold the proxy's credentials.
+  if (protocol !== 'http:' && protocol !== 'https:') throw new UnusableProxyError('the proxy of HTTPS_PROXY / HTTP_PROXY is not an http:// or https:// URL');
+}
+
+/**
+ * The proxy of a request to `url` that failed, when the failed connection was to it: the
+ * error's port is the proxy's, its address the proxy's host.
  */
 export function failedProxy(error: unknown, url: string, proxies: ProxySettings): string | undefined {
-  const https = new URL(url).protocol === 'https:';
-  const proxy = (https && proxies.httpsProxy !== '' ? proxies.httpsProxy : undefined) ?? proxies.httpProxy;
-  if (proxy === '') return undefined;
+  const proxy = proxyFor(new URL(url), proxies);
+  if (proxy === undefined) return undefined;
   let proxyUrl: URL;
   try {
     proxyUrl = new URL(proxy);

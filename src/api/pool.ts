@@ -2,14 +2,46 @@
 // A request that has a connection settles promptly once aborted. One that does not is still
 // queued while its pool reconnects in a loop (a proxy that keeps dropping the tunnel): the only
 // way to stop that pool is to destroy it, so later requests get a fresh one.
-import type { Dispatcher } from 'undici';
+import type { ResponseHeaders } from './answer.js';
 import type { Clock } from './clock.js';
 
 /** How long an aborted request may take to settle before its pool is taken for stuck. */
 export const STUCK_GRACE_MS = 250;
 
+/** One HTTP request as the pool sends it. */
+export interface PoolRequest {
+  /** `http://host:port` */
+  origin: string;
+  /** The path and query, from `/`. */
+  path: string;
+  method: string;
+  headers?: Record<string, string>;
+  /**
+   * An async iterable is written a chunk at a time, the next asked for once the socket has taken
+   * the last (chunked without a content-length header).
+   */
+  body?: string | Buffer | AsyncIterable<Buffer>;
+  signal?: AbortSignal;
+}
+
+export interface PoolAnswer {
+  statusCode: number;
+  headers: ResponseHeaders;
+  /** Read to its end or destroyed: only then is the connection free again. */
+  body: AsyncIterable<Buffer> & { destroy(): unknown; on(event: 'error', listener: () => void): unknown };
+}
+
+/** What a pool sends with: the connections of one client (transport.ts). */
+export interface Transport {
+  request(options: PoolRequest): Promise<PoolAnswer>;
+  /** Ends every connection and every request on them at once. */
+  destroy(): Promise<void>;
+  /** Ends the connections once their requests are done. */
+  close(): Promise<void>;
+}
+
 export interface Pool {
-  request(options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
+  request(options: PoolRequest): Promise<PoolAnswer>;
   /**
    * Called with an aborted request: when it has not settled within STUCK_GRACE_MS, destroys the
    * pool it is queued in and puts a fresh one in its place.
@@ -18,10 +50,10 @@ export interface Pool {
   close(): Promise<void>;
 }
 
-export function createPool(newDispatcher: () => Dispatcher, clock: Pick<Clock, 'sleep'>): Pool {
-  let dispatcher = newDispatcher();
+export function createPool(newTransport: () => Transport, clock: Pick<Clock, 'sleep'>): Pool {
+  let transport = newTransport();
   return {
-    request: (options) => dispatcher.request(options),
+    request: (options) => transport.request(options),
     async replaceIfStuck(pending, trace) {
       const settled = await Promise.race([
         pending.then(
@@ -31,11 +63,11 @@ export function createPool(newDispatcher: () => Dispatcher, clock: Pick<Clock, '
         clock.sleep(STUCK_GRACE_MS).then(() => false),
       ]);
       if (settled) return;
-      const stuck = dispatcher;
-      dispatcher = newDispatcher();
+      const stuck = transport;
+      transport = newTransport();
       trace('HTTP a request never got a connection: replacing the connection pool');
       await stuck.destroy().catch(() => undefined);
     },
-    close: () => dispatcher.close(),
+    close: () => transport.close(),
   };
 }

@@ -45,8 +45,8 @@ export async function readAnswerBody(answer: { statusCode: number; headers: Resp
   // A success that says it is too large is refused before a byte of it is read.
   const declared = Number(header(answer.headers, 'content-length'));
   if (success && declared > limit) {
-    // undici's body fails ("Request aborted") when destroyed before its end: unheard, that
-    // failure would be thrown as an uncaught exception.
+    // A body may fail when destroyed before its end (undici's does, "Request aborted"):
+    // unheard, that failure would be thrown as an uncaught exception.
     answer.body.on('error', () => undefined);
     answer.body.destroy();
     return { refused: { limit, declared } };

@@ -4,8 +4,8 @@ import { createExchanger, type Exchange, type ExchangeSettings } from '../../src
 import { plans } from '../../src/api/plans.js';
 import { createPool } from '../../src/api/pool.js';
 import { MAX_ERROR_BODY_BYTES } from '../../src/api/size-limits.js';
+import { createTransport } from '../../src/api/transport.js';
 import type { RequestPlan } from '../../src/api/types.js';
-import { EnvHttpProxyAgent } from '../../src/api/undici-core.js';
 import { AbandonedRequestError, ApiError, InterruptedError, NetworkError } from '../../src/errors.js';
 import { manualClock } from '../helpers/manual-clock.js';
 import { sendJson, startServer, type Handler, type TestServer } from './server.js';
@@ -27,7 +27,7 @@ async function serve(handler: Handler): Promise<TestServer> {
 
 /** An exchanger for a service at `baseUrl`; the pool's clock never moves, so a stuck request shows as a hang. */
 function exchanger(baseUrl: string, settings: Partial<ExchangeSettings> = {}) {
-  const pool = createPool(() => new EnvHttpProxyAgent(NO_PROXY), manualClock());
+  const pool = createPool(() => createTransport({ proxies: NO_PROXY, connectTimeoutMs: 5_000 }), manualClock());
   closers.push(() => pool.close());
   const exchange = createExchanger({
     pool,

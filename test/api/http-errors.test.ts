@@ -115,6 +115,12 @@ describe('networkError', () => {
     expect(error.hint).toContain('NODE_EXTRA_CA_CERTS');
   });
 
+  it("gives OpenSSL's words of a TLS failure on one line, as undici's did, without node:http's syscall prefix", () => {
+    const openssl = '80BCE18C1B7F0000:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:../deps/openssl/openssl/ssl/record/ssl3_record.c:350:\n';
+    const plainHttp = Object.assign(new Error(`write EPROTO ${openssl}`), { code: 'EPROTO', syscall: 'write' });
+    expect(networkError(plainHttp, 'GET', 'https://h/x', 1000, [], NO_PROXY).message).toBe(`TLS error (${openssl.trim()}): GET https://h/x`);
+  });
+
   it('names the proxy, without its credentials, when the proxy is what could not be reached', () => {
     const proxies = { httpProxy: 'http://ann:secret@127.0.0.1:3128', httpsProxy: '', noProxy: '' };
     const error = networkError(connectError('ECONNREFUSED', 3128), 'GET', 'http://svc/x', 1000, [], proxies);

@@ -1,9 +1,11 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { classifyNetworkError, createApiClient, joinUrl, MAX_RETRY_DELAY_MS, retryAfterMs } from '../../src/api/http.js';
 import type { ApiClientOptions } from '../../src/api/http.js';
@@ -14,6 +16,8 @@ import { sendJson, startServer } from './server.js';
 import type { Handler, TestServer } from './server.js';
 import { plans } from '../../src/api/plans.js';
 
+// The built CLI (`npm test` builds dist/ first).
+const bin = fileURLToPath(new URL('../../bin/tkt.js', import.meta.url));
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1LTEifQ.c2lnbmF0dXJl';
 
 const servers: TestServer[] = [];
@@ -43,6 +47,48 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
     },
     (error: unknown) => error,
   );
+}
+
+/**
+ * Runs `use` with an HTTPS server on 127.0.0.1 whose certificate is its own, made by openssl for
+ * that address, and the certificate's PEM file.
+ */
+async function withSelfSignedServer(use: (url: string, certFile: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'tkt-tls-'));
+  const [keyFile, certFile] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
+  try {
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-days',
+        '1',
+        '-keyout',
+        keyFile,
+        '-out',
+        certFile,
+      ],
+      { stdio: 'ignore' },
+    );
+    const server = createHttpsServer({ key: readFileSync(keyFile), cert: readFileSync(certFile) }, (_req, res) => sendJson(res, 200, { trusted: true }));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      await use(`https://127.0.0.1:${(server.address() as AddressInfo).port}`, certFile);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 describe('requests and responses', () => {
@@ -202,48 +248,29 @@ describe('errors', () => {
   });
 
   it('refuses a self-signed certificate as a TLS failure (certificate checks stay on)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tkt-tls-'));
-    try {
-      execFileSync(
-        'openssl',
-        [
-          'req',
-          '-x509',
-          '-newkey',
-          'rsa:2048',
-          '-nodes',
-          '-subj',
-          '/CN=127.0.0.1',
-          '-days',
-          '1',
-          '-keyout',
-          join(dir, 'key.pem'),
-          '-out',
-          join(dir, 'cert.pem'),
-        ],
-        { stdio: 'ignore' },
-      );
-      const server = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) =>
-        sendJson(res, 200, {}),
-      );
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      try {
-        const error = await failure(client(url).send(plans.appMetadata()));
-        expect(error).toMatchObject({ failure: 'tls' });
-        expect((error as NetworkError).message).toContain(`GET ${url}/api/TicketsApi/appmetadata`);
-        // What to do about a private CA, with the system store where this Node can use it.
-        const { hint } = error as NetworkError;
-        expect(hint).toContain('NODE_EXTRA_CA_CERTS');
-        if (supportsSystemCaVariable(process.version)) expect(hint).toContain('NODE_USE_SYSTEM_CA=1');
-        else expect(hint).not.toContain('NODE_USE_SYSTEM_CA');
-      } finally {
-        server.closeAllConnections();
-        server.close();
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    await withSelfSignedServer(async (url) => {
+      const error = await failure(client(url).send(plans.appMetadata()));
+      expect(error).toMatchObject({ failure: 'tls' });
+      expect((error as NetworkError).message).toContain(`GET ${url}/api/TicketsApi/appmetadata`);
+      // What to do about a private CA, with the system store where this Node can use it.
+      const { hint } = error as NetworkError;
+      expect(hint).toContain('NODE_EXTRA_CA_CERTS');
+      if (supportsSystemCaVariable(process.version)) expect(hint).toContain('NODE_USE_SYSTEM_CA=1');
+      else expect(hint).not.toContain('NODE_USE_SYSTEM_CA');
+    });
+  });
+
+  it('trusts that certificate once NODE_EXTRA_CA_CERTS names it (read by Node at start: a tkt run in a child)', async () => {
+    await withSelfSignedServer(async (url, certFile) => {
+      const child = spawn(process.execPath, [bin, 'api', 'GET', '/api/TicketsApi/appmetadata'], {
+        env: { ...process.env, NODE_EXTRA_CA_CERTS: certFile, TKT_URL: url, TKT_TOKEN: 'a-token', TKT_CONFIG_DIR: dirname(certFile) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      for (const stream of [child.stdout, child.stderr]) stream.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+      const [code] = (await once(child, 'exit')) as [number];
+      expect([code, output]).toEqual([0, '{\n  "trusted": true\n}\n']);
+    });
   });
 
   it('reports a host that does not resolve as a DNS failure', async () => {

@@ -1,10 +1,10 @@
-// The pool with real undici agents and real loopback servers; only the grace period's clock is moved
-// by hand.
+// The pool with real transports (node:http direct, undici through a proxy) and real loopback
+// servers; only the grace period's clock is moved by hand.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPool, STUCK_GRACE_MS, type Pool } from '../../src/api/pool.js';
-import { EnvHttpProxyAgent } from '../../src/api/undici-core.js';
+import { createTransport } from '../../src/api/transport.js';
 import { manualClock } from '../helpers/manual-clock.js';
 import { sendJson, startServer, type Handler } from './server.js';
 
@@ -32,16 +32,22 @@ async function startDroppingProxy(): Promise<string> {
   return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
 }
 
-/** A pool of agents going through `httpProxy` (direct when ''), counting the agents it makes. */
+/** A pool of transports going through `httpProxy` (direct when ''), counting the transports it makes. */
 function testPool(httpProxy = ''): { pool: Pool; clock: ReturnType<typeof manualClock>; agentsMade: () => number } {
   const clock = manualClock();
   let agentsMade = 0;
   const pool = createPool(() => {
     agentsMade += 1;
-    return new EnvHttpProxyAgent({ httpProxy, httpsProxy: '', noProxy: '' });
+    return createTransport({ proxies: { httpProxy, httpsProxy: '', noProxy: '' }, connectTimeoutMs: 5_000 });
   }, clock);
   closers.push(() => pool.close());
   return { pool, clock, agentsMade: () => agentsMade };
+}
+
+async function readJson(body: AsyncIterable<Buffer>): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(chunk);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
 }
 
 const settledAs = (pending: Promise<unknown>): Promise<unknown> =>
@@ -51,15 +57,20 @@ const settledAs = (pending: Promise<unknown>): Promise<unknown> =>
   );
 
 describe('createPool', () => {
-  it('sends over one agent, kept for every request', async () => {
-    const url = await serve((_req, res) => sendJson(res, 200, { ok: true }));
+  it('sends over one agent, kept for every request, on one kept-alive connection', async () => {
+    const clientPorts: Array<number | undefined> = [];
+    const url = await serve((req, res) => {
+      clientPorts.push(req.socket.remotePort);
+      sendJson(res, 200, { ok: true });
+    });
     const { pool, agentsMade } = testPool();
 
     for (let request = 0; request < 2; request++) {
       const answer = await pool.request({ origin: url, path: '/x', method: 'GET' });
-      expect([answer.statusCode, await answer.body.json()]).toEqual([200, { ok: true }]);
+      expect([answer.statusCode, await readJson(answer.body)]).toEqual([200, { ok: true }]);
     }
     expect(agentsMade()).toBe(1);
+    expect(new Set(clientPorts).size).toBe(1);
   });
 
   it('keeps the pool when an aborted request settles, without waiting out the grace period', async () => {

@@ -210,3 +210,27 @@ describe('a proxy that cannot be reached', () => {
     expect((error as NetworkError).message).toBe(`connection refused: GET http://127.0.0.1:${port}/api/TicketsApi/7`);
   });
 });
+
+describe('a proxy variable that is not a URL', () => {
+  it('fails a request it applies to naming the proxy setting, without its value; a host of NO_PROXY goes direct', async () => {
+    const [error, unparsed] = await Promise.all(
+      ['user:secret@proxy', 'not a url'].map((HTTP_PROXY) =>
+        client({ HTTP_PROXY })
+          .send(plans.getTicket(7))
+          .then(
+            () => undefined,
+            (caught: unknown) => caught,
+          ),
+      ),
+    );
+
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((unparsed as NetworkError).message).toBe((error as NetworkError).message);
+    expect((error as NetworkError).message).toBe(`the proxy of HTTPS_PROXY / HTTP_PROXY is not an http:// or https:// URL: GET ${target.url}/api/TicketsApi/7`);
+    expect((error as NetworkError).hint).toContain('NO_PROXY');
+    expect(target.requests).toEqual([]);
+
+    const direct = await client({ HTTP_PROXY: 'user:secret@proxy', NO_PROXY: '127.0.0.1' }).send(plans.getTicket(7));
+    expect(direct.status).toBe(200);
+  });
+});

@@ -243,14 +243,25 @@ describe('the files tkt loads at run time', () => {
     expect(lazyModulesAmong(inputs)).not.toContain('undici');
   });
 
-  it('sees the HTTP client once a command sends a request', () => {
-    // Port 9 (discard) refuses the connection: exit 1 after undici was loaded and used.
-    const { code, inputs, builtins } = loadedInputs(['show', '1'], { TKT_URL: 'http://127.0.0.1:9', TKT_TOKEN: 'a-token' });
+  it('sends a request with node:http, loading undici (and node:v8 for its flag) only for a proxy', () => {
+    // Port 9 (discard) refuses the connection: exit 1 after the client was loaded and used.
+    const direct = loadedInputs(['show', '1'], { TKT_URL: 'http://127.0.0.1:9', TKT_TOKEN: 'a-token' });
 
-    expect(code).toBe(1);
-    expect(lazyModulesAmong(inputs)).toContain('undici');
+    expect(direct.code).toBe(1);
+    expect(direct.inputs).toContain('src/api/transport.ts');
+    expect(lazyModulesAmong(direct.inputs)).not.toContain('undici');
+    expect(direct.builtins).toContain('http');
+    // On Node 22+, an ES import of node:http would also load Node's own undici (tls, http2, zlib...).
+    expect(direct.builtins.filter((builtin) => ['v8', 'https', 'tls', 'http2', 'zlib'].includes(builtin))).toEqual([]);
     // Nothing of crypto (about 5 ms): only a form's boundary needs random bytes (src/api/upload.ts).
-    expect(builtins.filter((builtin) => builtin.includes('crypto'))).toEqual([]);
+    expect(direct.builtins.filter((builtin) => builtin.includes('crypto'))).toEqual([]);
+
+    // The same refusal, from a proxy that NO_PROXY does not rule out.
+    const proxied = loadedInputs(['show', '1'], { TKT_URL: 'http://127.0.0.1:9', TKT_TOKEN: 'a-token', HTTP_PROXY: 'http://127.0.0.1:9', NO_PROXY: '' });
+
+    expect(proxied.code).toBe(1);
+    expect(lazyModulesAmong(proxied.inputs)).toContain('undici');
+    expect(proxied.builtins).toContain('v8');
   });
 
   describe('with a config folder of its own', () => {
@@ -269,7 +280,7 @@ describe('the files tkt loads at run time', () => {
 
       // Exit 1 (connection refused), not 4: the saved token was read and used.
       expect(code).toBe(1);
-      expect(lazyModulesAmong(inputs)).toContain('undici');
+      expect(inputs).toContain('src/api/transport.ts');
       // Three arguments are more than any prepared answer takes: the bin goes straight to the CLI.
       expect(distFiles).not.toContain('dist/start.cjs');
     });

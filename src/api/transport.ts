@@ -1,0 +1,193 @@
+// How a request travels. Straight to the service: node:http or node:https, over one keep-alive
+// agent per protocol, which loads in a few milliseconds and answers at a bare script's pace.
+// Through HTTP(S)_PROXY (network-advice.ts proxyFor): undici's EnvHttpProxyAgent, which tunnels
+// with CONNECT; undici is loaded only then, as it costs about five times node:http's load and
+// a slower first request (README, Performance).
+import type { Agent as HttpAgent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
+import type { Dispatcher } from 'undici';
+import type { ResponseHeaders } from './answer.js';
+import { checkProxyUrl, proxyFor, type ProxySettings } from './network-advice.js';
+import type { PoolAnswer, PoolRequest, Transport } from './pool.js';
+
+/**
+ * How long an idle connection is kept for the next request: undici's default. A long run (tkt mcp,
+ * tkt watch) then never sends into a connection that a load balancer or NAT dropped without a
+ * word; a shorter keep-alive the service announces wins (less a second, node:http's margin).
+ */
+export const IDLE_SOCKET_MS = 4_000;
+
+export interface TransportSettings {
+  proxies: ProxySettings;
+  /** A proxy's connect limit: undici's own default (10 s) would cut a longer --timeout short. */
+  connectTimeoutMs: number;
+  /** IDLE_SOCKET_MS unless given. */
+  idleSocketMs?: number;
+}
+
+type Send = (options: RequestOptions, onResponse: (answer: IncomingMessage) => void) => ClientRequest;
+
+interface Direct {
+  agent: HttpAgent;
+  send: Send;
+}
+
+/** The connections of one client: a direct agent per protocol and the proxy agent, each made on first use. */
+export function createTransport(settings: TransportSettings): Transport {
+  // Free keep-alive sockets are unref'd by node:http: they never hold the process open. The number
+  // of sockets is not capped: the bulk runner's --concurrency caps the requests in flight.
+  let http: Direct | undefined;
+  let https: Direct | undefined;
+  let proxied: Promise<Dispatcher> | undefined;
+  // Requests sent and not yet done: close() lets them finish, as undici's close did (a list that
+  // stopped at its short page still has pages in flight, which the service counts).
+  const inFlight = new Set<ClientRequest>();
+
+  // Taken with getBuiltinModule, not imported: from Node 22 on, importing node:http as an ES module
+  // reads every export, http.WebSocket too, which loads Node's own copy of undici (65 modules,
+  // crypto, tls, http2, zlib): on Node 24, 35 ms and 12.6 MiB more than a bare request needs.
+  // node:https (tls, crypto) loads only for a service on https.
+  const idleMs = settings.idleSocketMs ?? IDLE_SOCKET_MS;
+  const direct = (protocol: string): Direct =>
+    protocol === 'https:'
+      ? (https ??= keepAlive(process.getBuiltinModule('node:https'), idleMs))
+      : (http ??= keepAlive(process.getBuiltinModule('node:http'), idleMs));
+  const proxyAgent = (): Promise<Dispatcher> =>
+    (proxied ??= import('./undici-core.js').then(
+      ({ EnvHttpProxyAgent }) => new EnvHttpProxyAgent({ ...settings.proxies, connect: { timeout: settings.connectTimeoutMs } }),
+    ));
+  const proxyIfMade = async (): Promise<Dispatcher | undefined> => {
+    try {
+      return await proxied;
+    } catch {
+      return undefined;
+    }
+  };
+  const directAgents = (): HttpAgent[] => [http, https].filter((made) => made !== undefined).map((made) => made.agent);
+
+  return {
+    async request(options) {
+      const url = new URL(`${options.origin}${options.path}`);
+      const proxy = proxyFor(url, settings.proxies);
+      if (proxy !== undefined) {
+        checkProxyUrl(proxy);
+        return sendThroughProxy(await proxyAgent(), options);
+      }
+      return sendDirect(direct(url.protocol), url, options, inFlight);
+    },
+    async destroy() {
+      for (const agent of directAgents()) agent.destroy();
+      await (await proxyIfMade())?.destroy();
+    },
+    async close() {
+      // Not events.once: it would reject on the request's 'error', which comes before its 'close'.
+      await Promise.all([...inFlight].map((request) => new Promise((resolve) => request.once('close', resolve))));
+      for (const agent of directAgents()) agent.destroy();
+      await (await proxyIfMade())?.close();
+    },
+  };
+}
+
+function keepAlive({ Agent, request }: { Agent: typeof HttpAgent; request: Send }, idleMs: number): Direct {
+  // The agent's timeout ends only idle sockets: on a socket in use it is an event nobody acts on
+  // (--timeout is the deadline of exchange.ts).
+  return { agent: new Agent({ keepAlive: true, timeout: idleMs }), send: request };
+}
+
+function sendDirect({ agent, send }: Direct, url: URL, options: PoolRequest, inFlight: Set<ClientRequest>): Promise<PoolAnswer> {
+  const { body } = options;
+  // The head undici sent: Host first (as RFC 9110 asks of a client), then Connection; a body in
+  // hand announced by its length, an iterable without one chunked (node:http's own choice).
+  const headers: Record<string, string> = { host: url.host, connection: 'keep-alive', ...options.headers };
+  if ((typeof body === 'string' || Buffer.isBuffer(body)) && headers['content-length'] === undefined) {
+    headers['content-length'] = String(Buffer.byteLength(body));
+  }
+  return new Promise((resolve, reject) => {
+    let request: ClientRequest;
+    try {
+      request = send(
+        {
+          protocol: url.protocol,
+          // node:http wants an IPv6 address without its brackets (and puts them back in Host).
+          hostname: url.hostname.replace(/^\[|\]$/g, ''),
+          port: url.port,
+          path: options.path,
+          method: options.method,
+          headers,
+          agent,
+        },
+        (answer) => resolve(answerOf(answer)),
+      );
+    } catch (error) {
+      // A header value node:http refuses (a control character in a token).
+      reject(error as Error);
+      return;
+    }
+    inFlight.add(request);
+    request.once('close', () => inFlight.delete(request));
+    // Every error, also one after the answer came (which reaches the body's reader), ends here.
+    request.on('error', reject);
+    if (options.signal !== undefined) abortWith(options.signal, request);
+    if (body === undefined || typeof body === 'string' || Buffer.isBuffer(body)) request.end(body);
+    else writeChunks(request, body).catch((error: unknown) => request.destroy(error as Error));
+  });
+}
+
+/**
+ * Destroys `request`, and with it its answer, when `signal` aborts. node:http's own signal option
+ * does the same at about a third more CPU per request (a stream end-of-life watcher for each),
+ * which a bulk run pays hundreds of times.
+ */
+function abortWith(signal: AbortSignal, request: ClientRequest): void {
+  const abort = (): void => void request.destroy(signal.reason as Error);
+  if (signal.aborted) {
+    abort();
+    return;
+  }
+  signal.addEventListener('abort', abort, { once: true });
+  request.once('close', () => signal.removeEventListener('abort', abort));
+}
+
+/** The answer's headers as undici gave them: lower-case names, a repeated header as an array. */
+function answerOf(answer: IncomingMessage): PoolAnswer {
+  const headers: ResponseHeaders = {};
+  for (const [name, values] of Object.entries(answer.headersDistinct)) {
+    if (values !== undefined) headers[name] = values.length === 1 ? values[0] : values;
+  }
+  return { statusCode: answer.statusCode ?? 0, headers, body: answer };
+}
+
+/**
+ * Writes `chunks` in turn, asking for the next only once the connection has taken the last
+ * (upload.ts reuses its buffers on that promise); stops asking once the request is gone.
+ */
+async function writeChunks(request: ClientRequest, chunks: AsyncIterable<Buffer>): Promise<void> {
+  for await (const chunk of chunks) {
+    if (request.destroyed || (!request.write(chunk) && !(await drained(request)))) return;
+  }
+  request.end();
+}
+
+/** true once `request` can take more, false when it closed first. */
+function drained(request: ClientRequest): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (more: boolean) => () => {
+      request.off('drain', onDrain);
+      request.off('close', onClose);
+      resolve(more);
+    };
+    const onDrain = done(true);
+    const onClose = done(false);
+    request.on('drain', onDrain);
+    request.on('close', onClose);
+  });
+}
+
+async function sendThroughProxy(agent: Dispatcher, options: PoolRequest): Promise<PoolAnswer> {
+  // undici takes an async iterable as a body (its Dispatcher.request docs), though its types do not list it.
+  const { statusCode, headers, body } = await agent.request({
+    ...options,
+    method: options.method as Dispatcher.HttpMethod,
+    body: options.body as string | Buffer | undefined,
+  });
+  return { statusCode, headers: headers as ResponseHeaders, body };
+}
