@@ -6,6 +6,7 @@
 // stays tiny: every run loads it.
 import type { ProcessLike } from './process-host.js';
 import { aliasHelpSection } from './desk/alias-help.js';
+import { writeStdoutSync } from './util/stdout-sync.js';
 
 /**
  * Handles `argv` when it can and returns true; false means: run dist/main.js. The bin calls it
@@ -13,20 +14,18 @@ import { aliasHelpSection } from './desk/alias-help.js';
  * (what every answer here takes): keep it so, or change the bin.
  */
 export function start(argv: string[]): boolean {
-  // A closed stdout (`tkt --help | head -1`) ends the run quietly (docs/cli.md section 8).
-  process.stdout.on('error', () => undefined);
   const key = argv.join('\0');
   const prepared = Object.hasOwn(TKT_PREPARED_OUTPUT.answers, key) ? TKT_PREPARED_OUTPUT.answers[key] : undefined;
   if (prepared !== undefined) {
     // The program's help ends with the user's aliases, which only this run can know.
     const aliases = prepared[0] === TKT_PREPARED_OUTPUT.programHelp ? aliasHelpSection(process.env) : '';
-    process.stdout.write(TKT_PREPARED_OUTPUT.texts[prepared[0]]! + (aliases === '' ? '' : `${aliases}\n`));
+    writeStdoutSync(TKT_PREPARED_OUTPUT.texts[prepared[0]]! + (aliases === '' ? '' : `${aliases}\n`), () => process.stdout);
     process.exitCode = prepared[1];
     return true;
   }
   if (argv.length === 2 && argv[0] === '__complete' && !argv[1]!.startsWith('-')) {
-    const { completeInProcess } = require('./complete.cjs') as { completeInProcess(kind: string, proc: Pick<ProcessLike, 'stdout' | 'env'>): Promise<void> };
-    void completeInProcess(argv[1]!, { stdout: process.stdout, env: process.env });
+    const { completeInProcess } = require('./complete.cjs') as { completeInProcess(kind: string, proc: Pick<ProcessLike, 'env'>): Promise<void> };
+    void completeInProcess(argv[1]!, { env: process.env });
     return true;
   }
   return false;

@@ -4,7 +4,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { ApiClient } from './api/types.js';
 import type { ConfigStore, Session } from './config/types.js';
 import type { Context } from './context/context.js';
-import type { GlobalOptions } from './config/globals.js';
+import { readGlobals, type GlobalOptions } from './config/globals.js';
 import type { IO } from './output/io.js';
 import type { CommandHost } from './commands/host.js';
 import type { Prompter } from './context/prompter.js';
@@ -12,7 +12,7 @@ import { defaultConfigDir } from './config/paths.js';
 import { resolveSession } from './config/session.js';
 import { createConfigStore } from './config/store.js';
 import { createOutput } from './output/format.js';
-import { InterruptedError, UsageError } from './errors.js';
+import { InterruptedError } from './errors.js';
 import { sanitizeInline } from './output/sanitize.js';
 import { handOverTerminal } from './util/terminal-handoff.js';
 import { terminalSize, type SizedStream } from './output/terminal-size.js';
@@ -50,30 +50,6 @@ export interface RunState {
 
 export function createRunState(): RunState {
   return { stop: new AbortController(), halt: new AbortController(), graceful: false, terminalLent: false };
-}
-
-export function readGlobals(opts: Record<string, unknown>): GlobalOptions {
-  const timeout = opts.timeout === undefined ? 30 : Number(opts.timeout);
-  if (!Number.isFinite(timeout) || timeout <= 0) {
-    throw new UsageError(`invalid --timeout "${String(opts.timeout)}": expected a number of seconds greater than 0`);
-  }
-  return {
-    url: typeof opts.url === 'string' ? opts.url : undefined,
-    profile: typeof opts.profile === 'string' ? opts.profile : undefined,
-    json: opts.json === true,
-    quiet: opts.quiet === true,
-    input: opts.input !== false,
-    color: opts.color !== false,
-    timeout,
-    debug: opts.debug === true,
-    refresh: opts.refresh === true,
-    allowHttp: opts.allowHttp === true,
-    query: typeof opts.query === 'string' ? opts.query : undefined,
-    raw: opts.raw === true,
-    fields: typeof opts.fields === 'string' ? opts.fields : undefined,
-    csv: opts.csv === true,
-    columns: typeof opts.columns === 'string' ? opts.columns : undefined,
-  };
 }
 
 function colorAllowed(globals: GlobalOptions, env: Record<string, string | undefined>, stderrIsTTY: boolean): boolean {

@@ -1,8 +1,8 @@
 // `tkt __complete KIND`: what the completion scripts run on every Tab press, from the full CLI or
 // (src/completion/entry.ts) from its own light bundle: the config folder and the lookup cache,
 // never the network.
-import type { Context } from '../context/context.js';
-import { createLookups } from '../lookups/index.js';
+import type { IO } from '../output/io.js';
+import { createLookups, type LookupContext } from '../lookups/index.js';
 import { isLookupKind, type LookupKind } from '../model/fields.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { writeText } from '../output/write.js';
@@ -16,11 +16,14 @@ const ALIAS = 'alias';
 /** What `tkt __complete KIND` names: a lookup kind, the profiles, or the aliases. */
 export type NameKind = LookupKind | typeof PROFILE | typeof ALIAS;
 
-async function namesOf(kind: string, ctx: Context): Promise<string[]> {
+/** What completion uses of a run: the full CLI passes its context, the light entry builds just this. */
+export type CompletionContext = LookupContext & { io: Pick<IO, 'stdout'> };
+
+async function namesOf(kind: string, ctx: LookupContext): Promise<string[]> {
   if (kind === PROFILE) return ctx.config.profileNames();
   if (kind === ALIAS) return Object.keys(ctx.config.getSettings().aliases ?? {}).sort();
   if (!isLookupKind(kind)) return [];
-  const cacheOnly: Context = {
+  const cacheOnly: LookupContext = {
     ...ctx,
     globals: { ...ctx.globals, refresh: false },
     api: () => Promise.reject(new Error('completion never contacts the service')),
@@ -32,13 +35,18 @@ async function namesOf(kind: string, ctx: Context): Promise<string[]> {
 /**
  * The names of one kind, one per line: a lookup kind's names (and aliases, e.g. usernames) from
  * the cache, or the profiles. It never makes a request and never fails: nothing cached, not
- * logged in, an unreadable config folder or an unknown kind all print nothing.
+ * logged in, an unreadable config folder or an unknown kind all give nothing.
  */
-export async function printNames(kind: string, ctx: Context): Promise<void> {
+export async function namesText(kind: string, ctx: LookupContext): Promise<string> {
   try {
-    const names = await namesOf(kind, ctx);
-    await writeText(ctx.io.stdout, names.map((name) => `${sanitizeInline(name)}\n`).join(''));
+    return (await namesOf(kind, ctx)).map((name) => `${sanitizeInline(name)}\n`).join('');
   } catch {
     // Nothing cached, no session, an unreadable config folder: no suggestions.
+    return '';
   }
+}
+
+/** `tkt __complete KIND` in the full CLI: namesText on the run's stdout. */
+export async function printNames(kind: string, ctx: CompletionContext): Promise<void> {
+  await writeText(ctx.io.stdout, await namesText(kind, ctx));
 }

@@ -1,24 +1,34 @@
 // dist/complete.cjs: `tkt __complete KIND` as the start-up entry (src/fast-start.ts) runs it, without
-// loading commander or any command, so every Tab press stays light.
-import { Readable, Writable } from 'node:stream';
-import { createProcessContext, createRunState, readGlobals, type ProcessLike, type ProcessStreams } from '../process-host.js';
-import { printNames } from './complete.js';
+// loading commander, any command or a run's context, so every Tab press stays light.
+import { readGlobals } from '../config/globals.js';
+import { defaultConfigDir } from '../config/paths.js';
+import { resolveSession } from '../config/session.js';
+import { createConfigStore } from '../config/store.js';
+import type { ProcessLike } from '../process-host.js';
+import { writeStdoutSync } from '../util/stdout-sync.js';
+import { namesText } from './complete.js';
 
 /**
- * `tkt __complete KIND` as the start-up entry runs it: this process's context, no commander.
- * Completion reads no input and reports nothing, so it never opens stdin or stderr (opening
- * them loads Node's tty, net or file stream modules: milliseconds of every Tab press).
+ * `tkt __complete KIND` as the start-up entry runs it: the config folder and the lookup cache
+ * only. Completion reads no input, reports nothing and sends nothing, so it builds no IO, output
+ * or client, and opens neither stdin nor stderr nor Node's stdout stream (milliseconds of every
+ * Tab press).
  */
-export async function completeInProcess(kind: string, proc: Pick<ProcessLike, 'stdout' | 'env'>): Promise<void> {
+export async function completeInProcess(kind: string, proc: Pick<ProcessLike, 'env'>): Promise<void> {
+  let text = '';
   try {
-    const quiet: ProcessStreams = { ...proc, stdin: Readable.from([]), stderr: new Writable({ write: (_chunk, _encoding, done) => done() }) };
-    const ctx = await createProcessContext(quiet, readGlobals({}), createRunState());
-    try {
-      await printNames(kind, ctx);
-    } finally {
-      await ctx.dispose();
-    }
+    const globals = readGlobals({});
+    const config = createConfigStore(defaultConfigDir(proc.env));
+    text = await namesText(kind, {
+      globals,
+      env: proc.env,
+      config,
+      output: { note: async () => {} },
+      session: async () => resolveSession({ globals, env: proc.env, config, now: new Date() }),
+      api: () => Promise.reject(new Error('completion never contacts the service')),
+    });
   } catch {
     // Completion never fails: an unusable config folder just means no suggestions.
   }
+  writeStdoutSync(text, () => process.stdout);
 }

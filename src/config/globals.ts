@@ -1,4 +1,5 @@
 // The global options of every command, as parsed from the command line.
+import { UsageError } from '../errors.js';
 
 export interface GlobalOptions {
   url: string | undefined;
@@ -22,4 +23,28 @@ export interface GlobalOptions {
   fields?: string | undefined;
   csv?: boolean | undefined;
   columns?: string | undefined;
+}
+
+export function readGlobals(opts: Record<string, unknown>): GlobalOptions {
+  const timeout = opts.timeout === undefined ? 30 : Number(opts.timeout);
+  if (!Number.isFinite(timeout) || timeout <= 0) {
+    throw new UsageError(`invalid --timeout "${String(opts.timeout)}": expected a number of seconds greater than 0`);
+  }
+  return {
+    url: typeof opts.url === 'string' ? opts.url : undefined,
+    profile: typeof opts.profile === 'string' ? opts.profile : undefined,
+    json: opts.json === true,
+    quiet: opts.quiet === true,
+    input: opts.input !== false,
+    color: opts.color !== false,
+    timeout,
+    debug: opts.debug === true,
+    refresh: opts.refresh === true,
+    allowHttp: opts.allowHttp === true,
+    query: typeof opts.query === 'string' ? opts.query : undefined,
+    raw: opts.raw === true,
+    fields: typeof opts.fields === 'string' ? opts.fields : undefined,
+    csv: opts.csv === true,
+    columns: typeof opts.columns === 'string' ? opts.columns : undefined,
+  };
 }

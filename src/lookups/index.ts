@@ -162,7 +162,10 @@ export function matchEntry(
   });
 }
 
-export function createLookups(ctx: Context): Lookups {
+/** What the lookups use of a run: completion builds just this, without the rest of a context. */
+export type LookupContext = Pick<Context, 'api' | 'session' | 'config' | 'globals' | 'env'> & { output: Pick<Context['output'], 'note'> };
+
+export function createLookups(ctx: LookupContext): Lookups {
   // One fetch per source per run, whatever the number of options resolved.
   const loaded = new Map<string, Promise<Collections>>();
 

@@ -43,6 +43,22 @@ describe('a closed stdout', () => {
     expect(run.code).toBe(0);
   });
 
+  it.each([
+    ['--help', ['--help']],
+    ['__complete status', ['__complete', 'status']],
+  ])('%s into a pipe closed before it writes: exit 0, nothing on stderr', async (_name, args) => {
+    // The bin's own answers write to file descriptor 1 directly (src/util/stdout-sync.ts): the
+    // write itself meets EPIPE, with no stream to report it.
+    const { NODE_EXTRA_CA_CERTS: _ca, ...inherited } = process.env;
+    const child = spawn(process.execPath, [bin, ...args], { env: { ...inherited, ...env() }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+  });
+
   it('sends no more page requests once the reader is gone', async () => {
     const before = routeCount(h, 'POST /api/TicketsApi');
     const pages = Math.ceil(h.sandbox.state.tickets.length / 100);

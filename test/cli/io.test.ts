@@ -2,7 +2,8 @@
 // colour follows stderr's TTY, NO_COLOR, FORCE_COLOR and --no-color; prompting
 // needs stdin and stderr to be terminals, and neither --no-input nor CI.
 import { describe, expect, it } from 'vitest';
-import { createIO, readGlobals } from '../../src/process-host.js';
+import { readGlobals } from '../../src/config/globals.js';
+import { createIO } from '../../src/process-host.js';
 import { fakeProcess, type Terminals } from './fake-process.js';
 
 const ALL_TTY: Terminals = { stdin: true, stdout: true, stderr: true };

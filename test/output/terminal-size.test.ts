@@ -1,7 +1,8 @@
 // The one terminal size (README: "Where people really run it"): a size of 0 is unknown, and an
 // unknown size comes from $COLUMNS/$LINES, else 80x24.
 import { describe, expect, it } from 'vitest';
-import { createIO, readGlobals } from '../../src/process-host.js';
+import { readGlobals } from '../../src/config/globals.js';
+import { createIO } from '../../src/process-host.js';
 import { terminalSize } from '../../src/output/terminal-size.js';
 import { fakeProcess } from '../cli/fake-process.js';
 

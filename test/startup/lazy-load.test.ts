@@ -91,6 +91,7 @@ describe('the start-up bundles (dist/start.cjs, dist/complete.cjs) in their meta
       'src/fast-start.ts',
       'src/output/sanitize.ts',
       'src/util/json-object.ts',
+      'src/util/stdout-sync.ts',
     ]);
   });
 
@@ -101,6 +102,8 @@ describe('the start-up bundles (dist/start.cjs, dist/complete.cjs) in their meta
     expect(inputs).toContain('src/lookups/index.ts');
     expect(inputs.filter((input) => /node_modules|^src\/commands\//.test(input))).toEqual([]);
     expect(lazyModulesAmong(inputs)).toEqual([]);
+    // Nor a run's context: IO, output formats and the terminal are for commands that print to people.
+    expect(inputs.filter((input) => /^src\/(process-host|output\/format|util\/terminal-handoff)\.ts$/.test(input))).toEqual([]);
     // What the scripts are written from (the commands' options, the field table) is for
     // `tkt completion`, run once; a Tab press needs only the names of one kind.
     expect(inputs.filter((input) => /^src\/completion\/(spec|scripts)\.ts$|^src\/tickets\//.test(input))).toEqual([]);

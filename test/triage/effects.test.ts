@@ -39,7 +39,7 @@ async function openRunner(deps: Partial<EffectDeps> = {}, env: Record<string, st
       return real.send(plan);
     },
   };
-  const lookups = createLookups({ ...ctx, io: { ...ctx.io, canPrompt: false } });
+  const lookups = createLookups(ctx);
   const perform = createEffectRunner({
     client,
     lookups,

@@ -16,7 +16,7 @@ useHarness({ login: 'tech' }, (harness) => (h = harness));
 async function openProgram(): Promise<TriageProgram> {
   const { ctx } = await h.context({ tty: true });
   const client = await ctx.api();
-  const lookups = createLookups({ ...ctx, io: { ...ctx.io, canPrompt: false } });
+  const lookups = createLookups(ctx);
   const perform = createEffectRunner({
     client,
     lookups,
