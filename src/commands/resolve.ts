@@ -59,9 +59,9 @@ export async function run(options: ResolveOptions, ctx: Context): Promise<void> 
     throw new UsageError('--template cannot be used with --details or --details-file: the template is the resolution notes');
   const findKeyed = async (): Promise<string[]> => (key === undefined ? options.ids : (await import('../dedup/resolve.js')).openTicketIds(ctx, key));
   // Notes to be typed at the prompt or in the editor are asked for once the key's tickets are
-  // known: the heading names them, and nobody writes notes for no ticket. Notes given by flag are
-  // checked before any request.
-  const asksForText = options.template === undefined && options.details === undefined && options.detailsFile === undefined;
+  // known: the heading names them, and nobody writes notes for no ticket. Notes given by flag, or
+  // missing where nobody can be asked, are checked before any request.
+  const asksForText = ctx.io.canPrompt && options.template === undefined && options.details === undefined && options.detailsFile === undefined;
   const nothingToResolve = () => ctx.output.note(`nothing to resolve: no open ticket has the key ${key}\n`);
   let ids = asksForText ? await findKeyed() : undefined;
   if (ids?.length === 0) return nothingToResolve();

@@ -59,6 +59,12 @@ describe('tkt resolve --dedup-key', () => {
     expect(stderr()).toBe('nothing to resolve: no open ticket has the key job-ask-none\n');
   });
 
+  it("is exit 2 without --details where it cannot ask, before looking for the key's tickets", async () => {
+    const result = await sendsNothing(h, () => h.cli(['resolve', '--dedup-key', 'job-no-details']));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('missing --details');
+  });
+
   it('plans the resolutions in a dry run, resolving nothing', async () => {
     const id = await ticket('Build failed [job-dry-resolve]');
     const result = await h.cli(['--json', 'resolve', '--dedup-key', 'job-dry-resolve', '--details', 'green', '--dry-run']);
