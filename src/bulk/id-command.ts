@@ -32,8 +32,8 @@ export interface IdCommandSpec {
   plan(id: number, api: Context['api']): PlannedRequest | Promise<PlannedRequest>;
   /** Why a success changed nothing, when the answer says so ("already closed"). */
   noteFor?(response: ApiResponse): string | undefined;
-  /** Runs once the IDs are known and before anything is sent (delete's confirmation). */
-  beforeSend?(ids: readonly number[]): Promise<void>;
+  /** Runs once the IDs are known and before anything is sent (delete's confirmation), with the run's --concurrency. */
+  beforeSend?(ids: readonly number[], concurrency: number): Promise<void>;
   /** Files each request uploads (close --attach): each ID's result says which the service kept. */
   uploads?: readonly string[];
 }
@@ -91,7 +91,7 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
     await reporter.finish(run);
     return;
   }
-  await spec.beforeSend?.(ids);
+  await spec.beforeSend?.(ids, concurrency);
   const client = await ctx.api();
   // Every ID's line carries the service's body when it sent one (docs/cli.md section 3).
   const sendOne = async (id: number): Promise<BulkOutcome> => {

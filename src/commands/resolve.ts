@@ -83,7 +83,7 @@ export async function run(options: ResolveOptions, ctx: Context): Promise<void> 
       verb: 'resolved',
       plan: async (id) => plans.resolveTicket(id, { details: await detailsFor.text(id), submitBy }),
       noteFor: alreadyResolvedNote,
-      beforeSend: (ids) => detailsFor.prepare(ids),
+      beforeSend: (ids, concurrency) => detailsFor.prepare(ids, concurrency),
     },
   );
 }

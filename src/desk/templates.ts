@@ -5,6 +5,7 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { OperationError, UsageError } from '../errors.js';
+import { forEachAtMost } from '../util/at-most.js';
 import type { Context } from '../context/context.js';
 import type { Ticket } from '../model/ticket.js';
 
@@ -123,8 +124,11 @@ export async function fillForTicket(ctx: Pick<Context, 'session'>, template: Tem
 
 /** A text for each ticket of an ID command (resolve's notes), all of them ready before anything is sent. */
 export interface TextPerTicket {
-  /** Makes every ID's text, so that a missing value stops the run (exit 2) before the first change. */
-  prepare(ids: readonly number[]): Promise<void>;
+  /**
+   * Makes every ID's text, at most `concurrency` at once, so that a missing value stops the run
+   * (exit 2) before the first change; a ticket that cannot be read fails alone, when its turn comes.
+   */
+  prepare(ids: readonly number[], concurrency: number): Promise<void>;
   text(id: number): Promise<string>;
 }
 
@@ -146,9 +150,12 @@ export async function templateForEachTicket(ctx: Context, name: string): Promise
     return filled;
   };
   return {
-    prepare: async (ids) => {
-      await Promise.all(ids.map(text));
-    },
+    prepare: (ids, concurrency) =>
+      forEachAtMost(ids, concurrency, async (id) => {
+        await text(id).catch((error: unknown) => {
+          if (error instanceof UsageError) throw error;
+        });
+      }),
     text,
   };
 }

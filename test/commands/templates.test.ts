@@ -1,10 +1,11 @@
 // Reply templates: tkt templates list|show|edit, reply --template, resolve --template (README: Reply templates).
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/harness.js';
-import { routeCount, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import { frontEnv, routeCount, startFrontServer, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 
 const OPEN = 1;
 const RESOLVE = 'POST /api/TicketsApi/resolve/{id}';
@@ -54,6 +55,51 @@ describe('tkt reply --template and tkt resolve --template', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(first.resolution?.details).toBe(expectedBody(first));
     expect(second.resolution?.details).toBe(expectedBody(second));
+  });
+
+  it('resolve over several IDs: a ticket that cannot be read fails alone, the others are resolved', async () => {
+    await saveTemplate('fixed', FIXED);
+    const ticket = openTicket();
+    const result = await h.cli(['resolve', String(ticket.id), '99999', '--template', 'fixed']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(`✓ #${ticket.id} resolved`);
+    expect(result.stderr).toContain('99999');
+    expect(ticket.resolution?.details).toBe(expectedBody(ticket));
+  });
+
+  it('resolve reads the tickets to fill at most --concurrency at once', async () => {
+    // Without {{me.name}}: the front server's run has a token from the environment, which names no one.
+    await saveTemplate('done', '#{{ticket.id}} is fixed, {{requester.name}}.\n');
+    const tickets = Array.from({ length: 4 }, () => openTicket());
+    const limit = 2;
+    // A server in front counts reads as they arrive and holds them until `limit` are open at once
+    // (or none has come for a while), as the bulk test of --concurrency does.
+    let inFlight = 0;
+    let maxInFlight = 0;
+    let release = () => {};
+    let idle: NodeJS.Timeout | undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const countOpen = async (req: IncomingMessage, res: ServerResponse) => {
+      if (req.method !== 'GET') return;
+      maxInFlight = Math.max(maxInFlight, ++inFlight);
+      res.on('close', () => inFlight--);
+      clearTimeout(idle);
+      if (inFlight >= limit) release();
+      else idle = setTimeout(release, 500);
+      await held;
+    };
+    const server = await startFrontServer(h, () => false, { gate: countOpen });
+    try {
+      const result = await h.cli(['-q', 'resolve', ...tickets.map((t) => String(t.id)), '--template', 'done', '--concurrency', String(limit)], {
+        env: frontEnv(h, server),
+      });
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+    } finally {
+      await server.close();
+      await rm(join(h.configDir, 'templates', 'done.md'));
+    }
+    expect(maxInFlight).toBe(limit);
+    expect(tickets.map((t) => t.resolution?.details)).toEqual(tickets.map((t) => `#${t.id} is fixed, ${nameOf(userById(t.creatorId))}.`));
   });
 
   it('a value the run lacks or an unknown placeholder is exit 2 naming it, before anything is sent', async () => {
