@@ -4,10 +4,10 @@
 import type { IncomingMessage } from 'node:http';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness } from '../helpers/harness.js';
-import { frontEnv, startFrontServer, useHarness } from '../helpers/sandbox-state.js';
+import { frontEnv, startFrontServer, ticketById, unusedTickets, useHarness, userId } from '../helpers/sandbox-state.js';
 import { ensureBuilt } from '../helpers/terminal.js';
 import type { TestServer } from '../api/server.js';
-import { connectMcp, rawMcp } from './mcp-process.js';
+import { connectMcp, rawMcp, textOf } from './mcp-process.js';
 
 const isTicketRead = (req: IncomingMessage) => req.method === 'GET' && /^\/api\/TicketsApi\/\d+$/.test(req.url ?? '');
 
@@ -52,6 +52,53 @@ describe('tkt mcp as a process', () => {
       const results = await Promise.all(calls);
       expect(results.map((r) => (r.structuredContent as { ticket: { id: number } }).ticket.id)).toEqual(ids);
       expect(results.every((r) => r.isError !== true)).toBe(true);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('runs write calls on one ticket one after another, so both changes stick, and a call on another ticket meanwhile', async () => {
+    const lookups = h.sandbox.state.lookups;
+    const harbour = lookups.sites.find((s) => s.title === 'Harbour Depot')!.id;
+    const high = lookups.priorities.find((p) => p.priority === 'High')!.id;
+    const [ticket, other, warmUp] = unusedTickets(h, 3, (t) => t.siteId !== harbour && t.ticketPriorityId !== high && t.assignedUser !== userId(h, 'tech'));
+    const readOf = (id: number) => `/api/TicketsApi/${id}`;
+    // Ticket reads are held until two of `ticket` came (its calls raced: the bug) or one of each
+    // ticket (the second call on `ticket` waits its turn, the call on `other` went ahead).
+    const held: string[] = [];
+    let heldAtRelease: string[] = [];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const gate = async (req: IncomingMessage) => {
+      if (!isTicketRead(req) || req.url === readOf(warmUp!.id)) return;
+      held.push(req.url!);
+      const reads = held.filter((url) => url === readOf(ticket!.id)).length;
+      if (heldAtRelease.length === 0 && (reads >= 2 || (reads === 1 && held.includes(readOf(other!.id))))) {
+        heldAtRelease = [...held];
+        release();
+      }
+      await released;
+    };
+    front = await startFrontServer(h, () => false, { gate });
+    const mcp = await connectMcp(['--write'], { ...frontEnv(h, front), TKT_CONFIG_DIR: h.configDir });
+    try {
+      const due = '2031-05-01T10:00:00.000Z';
+      const update = { site: 'Harbour Depot', priority: 'High', due };
+      // With the names looked up already, each call reads its ticket first: the race is as close as it gets.
+      await mcp.call('assign_ticket', { id: warmUp!.id, user: 'tech', dry_run: true });
+      await mcp.call('update_ticket', { id: warmUp!.id, ...update, dry_run: true });
+      const results = await Promise.all([
+        mcp.call('assign_ticket', { id: ticket!.id, user: 'tech' }),
+        // A priority with a due date is two updates and a read: the assignment must not come between.
+        mcp.call('update_ticket', { id: ticket!.id, ...update }),
+        // The same call on another ticket, sent after: its read comes after the one above would.
+        mcp.call('update_ticket', { id: other!.id, ...update }),
+      ]);
+      for (const result of results) expect(result.isError, textOf(result)).toBeFalsy();
+      expect(heldAtRelease.toSorted()).toEqual([readOf(ticket!.id), readOf(other!.id)].toSorted());
+      expect(ticketById(h, ticket!.id)).toMatchObject({ assignedUser: userId(h, 'tech'), siteId: harbour, ticketPriorityId: high });
+      expect(new Date(ticketById(h, ticket!.id).dueDate!).toISOString()).toBe(due);
+      expect(ticketById(h, other!.id)).toMatchObject({ siteId: harbour, ticketPriorityId: high });
     } finally {
       await mcp.close();
     }
