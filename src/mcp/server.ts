@@ -112,6 +112,20 @@ function trackRequests(transport: StdioServerTransport): { settled(): Promise<vo
   return { settled: () => (open.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (waiting = resolve))) };
 }
 
+/**
+ * Answers a line the transport could not read, which the SDK only reports to `onerror`: not JSON
+ * (-32700) or JSON that is no JSON-RPC message (-32600), with the null ID JSON-RPC 2.0 gives an
+ * unreadable request's answer (the SDK's type has the ID optional instead).
+ */
+function answerUnreadableLines(transport: StdioServerTransport): void {
+  transport.onerror = (error) => {
+    const code = error instanceof SyntaxError ? ErrorCode.ParseError : error.name === 'ZodError' ? ErrorCode.InvalidRequest : undefined;
+    if (code === undefined) return;
+    const message = code === ErrorCode.ParseError ? 'Parse error' : 'Invalid Request';
+    void transport.send({ jsonrpc: '2.0', id: null, error: { code, message } } as unknown as JSONRPCMessage);
+  };
+}
+
 /** Serves until stdin closes (then returns) or the run is stopped (then throws InterruptedError). */
 export async function serve(ctx: Context, names: readonly ToolName[]): Promise<void> {
   const server = createServer(ctx, names);
@@ -121,6 +135,7 @@ export async function serve(ctx: Context, names: readonly ToolName[]): Promise<v
     ctx.io.stdin.once('close', resolve);
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });
   });
+  answerUnreadableLines(transport);
   await server.connect(transport);
   const requests = trackRequests(transport);
   await ended;

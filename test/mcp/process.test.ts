@@ -135,6 +135,23 @@ describe('tkt mcp as a process', () => {
     expect(exit.code).toBe(143);
   });
 
+  it('answers a line that is not JSON, or not a JSON-RPC message, with the JSON-RPC error, and goes on serving', async () => {
+    const mcp = await rawMcp([], { TKT_CONFIG_DIR: h.configDir, TKT_URL: h.sandbox.url });
+    mcp.child.stdin.write('{bad json\n');
+    expect(await mcp.response(null)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+    mcp.send({ id: 1, method: 'ping' });
+    expect(await mcp.response(1)).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+    mcp.child.stdin.write('{"jsonrpc":"2.0","id":2,"method":7}\n');
+    mcp.send({ id: 3, method: 'ping' });
+    await mcp.response(3);
+    expect(await mcp.response(null)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } });
+    mcp.child.stdin.end('{bad json at the end\n');
+    const exit = await mcp.exit;
+    expect(exit.code).toBe(0);
+    expect(exit.stderr).toBe('');
+    expect(await mcp.response(null)).toMatchObject({ error: { code: -32700 } });
+  });
+
   it('exits 0 at once when stdin closes with nothing in flight', async () => {
     const mcp = await rawMcp([], { TKT_CONFIG_DIR: h.configDir, TKT_URL: h.sandbox.url });
     mcp.child.stdin.end();
