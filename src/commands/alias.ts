@@ -9,10 +9,11 @@ export type AliasOptions =
   { action: 'set'; name: string; expansion: string; builtins: readonly string[] } | { action: 'list' } | { action: 'delete'; name: string };
 
 const HELP = `
-An alias stands for the start of a tkt command line: $1, $2... take its arguments, and the
-arguments left over are appended. An expansion starting with ! is a shell command, run by sh
-with the arguments as $1, $2... ("$@" for all). An alias never shadows a tkt command. Aliases
-are kept for every profile; global options go after the alias ("tkt mine --json").
+An alias stands for the start of a tkt command line: $1, $2... take its arguments given before
+any option (or after --), and the others are appended: "tkt fixed 42 toner --dry-run". An
+expansion starting with ! is a shell command, run by sh with every argument as $1, $2... ("$@"
+for all). An alias never shadows a tkt command. Aliases are kept for every profile; global
+options go after the alias ("tkt mine --json").
 
 Examples:
   $ tkt alias set mine 'list --view my-open-tickets'

@@ -1,8 +1,8 @@
 // Aliases (tkt alias set|list|delete), as gh's: a name that stands for the start of a tkt command
-// line, `$1`, `$2`... taking the alias's arguments and the rest appended; or, starting with `!`,
-// a shell command run by sh with the arguments as $1, $2... (README: Aliases). They are kept in
-// the global settings and expanded before the command line is parsed (src/program.ts); a
-// built-in command or its alias always wins.
+// line, `$1`, `$2`... taking the alias's arguments before any option and the rest appended; or,
+// starting with `!`, a shell command run by sh with the arguments as $1, $2... (README: Aliases).
+// They are kept in the global settings and expanded before the command line is parsed
+// (src/program.ts); a built-in command or its alias always wins.
 import { once } from 'node:events';
 import { constants as osConstants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
@@ -62,20 +62,42 @@ export function splitWords(text: string): string[] {
   return words;
 }
 
+/**
+ * The arguments of a tkt alias: `words` fill $1, $2... and are those before the first option (a lone
+ * "-", stdin, is a word) and those after "--"; from the first option on, the others are `options`,
+ * appended as they come. So an option never becomes a placeholder's text (README: Aliases).
+ */
+function aliasArguments(args: readonly string[]): { words: string[]; options: string[]; afterEnd: number } {
+  const end = args.indexOf('--');
+  const beforeEnd = end === -1 ? args : args.slice(0, end);
+  const firstOption = beforeEnd.findIndex((arg) => arg.startsWith('-') && arg !== '-');
+  const leading = firstOption === -1 ? beforeEnd : beforeEnd.slice(0, firstOption);
+  const trailing = end === -1 ? [] : args.slice(end + 1);
+  return { words: [...leading, ...trailing], options: beforeEnd.slice(leading.length), afterEnd: leading.length };
+}
+
 /** What the alias called `name` with `args` stands for: the tkt arguments, or the shell command. */
 export function expandAlias(name: string, expansion: string, args: readonly string[]): Expansion {
+  // A shell alias gets every argument as is, as git's and gh's do: its script decides what they are.
   if (expansion.startsWith('!')) return { kind: 'shell', script: expansion.slice(1), args: [...args] };
+  const { words, options, afterEnd } = aliasArguments(args);
   const used = new Set<number>();
   const argv = splitWords(expansion).map((word) =>
     word.replace(PLACEHOLDER, (_whole, digits: string) => {
       const position = Number(digits);
-      if (position < 1 || position > args.length)
-        throw new UsageError(`alias ${name} needs an argument for $${digits} (it got ${args.length})`, { details: [`${name}: ${expansion}`] });
+      if (position < 1 || position > words.length)
+        throw new UsageError(`alias ${name} needs an argument for $${digits} (it got ${words.length})`, {
+          details: [`${name}: ${expansion}`],
+          hint: 'the arguments for $1, $2... go before any option (or after --)',
+        });
       used.add(position);
-      return args[position - 1]!;
+      return words[position - 1]!;
     }),
   );
-  return { kind: 'tkt', argv: [...argv, ...args.filter((_arg, index) => !used.has(index + 1))] };
+  // Words no placeholder took stay words: those before the options, and those after "--" behind a "--" again.
+  const unused = (from: number, to: number) => words.slice(from, to).filter((_word, index) => !used.has(from + index + 1));
+  const ended = unused(afterEnd, words.length);
+  return { kind: 'tkt', argv: [...argv, ...unused(0, afterEnd), ...options, ...(ended.length > 0 ? ['--', ...ended] : [])] };
 }
 
 interface Streams {

@@ -1,6 +1,7 @@
 // `tkt mcp`'s server (docs/cli.md section 12): the official SDK's McpServer over stdio, offering
-// the tools chosen at start. Calls are served concurrently; when stdin closes or a signal comes,
-// the requests already received are answered before the server closes.
+// the tools chosen at start. Calls are served concurrently, but those that change one ticket one
+// after another (ticket-queue.ts); when stdin closes or a signal comes, the requests already
+// received are answered before the server closes.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ErrorCode, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -10,6 +11,7 @@ import { InterruptedError, UsageError } from '../errors.js';
 import { createLookups } from '../lookups/index.js';
 import type { ToolName } from './catalog.js';
 import { answer, failure, type ToolAnswer } from './text.js';
+import { KeyedQueue } from './ticket-queue.js';
 import type { ToolDefinition, ToolScope } from './tool.js';
 import { TOOL_DEFINITIONS } from './tools.js';
 
@@ -20,6 +22,11 @@ const INSTRUCTIONS =
 interface OfferedTool {
   tool: ToolDefinition;
   input: z.ZodObject;
+}
+
+/** A write tool's ticket: its calls wait for the ones on that ticket before them (src/mcp/ticket-queue.ts). */
+function ticketOf(tool: ToolDefinition, args: Record<string, unknown> | undefined): number | undefined {
+  return !tool.annotations.readOnlyHint && typeof args?.id === 'number' ? args.id : undefined;
 }
 
 async function callTool({ tool, input }: OfferedTool, args: unknown, scope: ToolScope): Promise<ToolAnswer> {
@@ -43,6 +50,7 @@ export function createServer(ctx: Context, names: readonly ToolName[]): McpServe
   const server = new McpServer({ name: 'tkt', version: TKT_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   const scope: ToolScope = { ctx, lookups: createLookups(ctx) };
   const offered = new Map<string, OfferedTool>();
+  const writes = new KeyedQueue<number>();
   for (const tool of TOOL_DEFINITIONS.filter((definition) => names.includes(definition.name))) {
     // Strict: an argument the tool does not take is an error (and `additionalProperties: false` in
     // tools/list), so that an assistant learns its mistake rather than seeing it ignored.
@@ -69,7 +77,10 @@ export function createServer(ctx: Context, names: readonly ToolName[]): McpServe
   server.server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {
     const tool = offered.get(params.name);
     if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `unknown tool "${params.name}"; enabled tools: ${[...offered.keys()].join(', ')}`);
-    return callTool(tool, params.arguments, scope);
+    const ticket = ticketOf(tool.tool, params.arguments);
+    // Queued as they come, before their arguments are checked, so that they run in that order.
+    const call = () => callTool(tool, params.arguments, scope);
+    return ticket === undefined ? call() : writes.run(ticket, call);
   });
   return server;
 }
@@ -101,6 +112,20 @@ function trackRequests(transport: StdioServerTransport): { settled(): Promise<vo
   return { settled: () => (open.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (waiting = resolve))) };
 }
 
+/**
+ * Answers a line the transport could not read, which the SDK only reports to `onerror`: not JSON
+ * (-32700) or JSON that is no JSON-RPC message (-32600), with the null ID JSON-RPC 2.0 gives an
+ * unreadable request's answer (the SDK's type has the ID optional instead).
+ */
+function answerUnreadableLines(transport: StdioServerTransport): void {
+  transport.onerror = (error) => {
+    const code = error instanceof SyntaxError ? ErrorCode.ParseError : error.name === 'ZodError' ? ErrorCode.InvalidRequest : undefined;
+    if (code === undefined) return;
+    const message = code === ErrorCode.ParseError ? 'Parse error' : 'Invalid Request';
+    void transport.send({ jsonrpc: '2.0', id: null, error: { code, message } } as unknown as JSONRPCMessage);
+  };
+}
+
 /** Serves until stdin closes (then returns) or the run is stopped (then throws InterruptedError). */
 export async function serve(ctx: Context, names: readonly ToolName[]): Promise<void> {
   const server = createServer(ctx, names);
@@ -110,6 +135,7 @@ export async function serve(ctx: Context, names: readonly ToolName[]): Promise<v
     ctx.io.stdin.once('close', resolve);
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });
   });
+  answerUnreadableLines(transport);
   await server.connect(transport);
   const requests = trackRequests(transport);
   await ended;

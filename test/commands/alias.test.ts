@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { expandAlias, splitWords } from '../../src/desk/aliases.js';
 import type { Harness } from '../helpers/harness.js';
-import { unusedTicket, useHarness } from '../helpers/sandbox-state.js';
+import { sendsNothing, unusedTicket, useHarness } from '../helpers/sandbox-state.js';
 
 let h: Harness;
 useHarness({}, (harness) => (h = harness));
@@ -23,6 +23,28 @@ describe('alias expansion', () => {
     expect(expandAlias('sh', '!echo "$1"', ['a b'])).toEqual({ kind: 'shell', script: 'echo "$1"', args: ['a b'] });
   });
 
+  it('fills the placeholders from the arguments before the first option, and after --; options are appended as they come', () => {
+    const fixed = 'resolve $1 --details "Fixed: $2"';
+    expect(expandAlias('fx', fixed, ['42', 'toner', '--dry-run', 'x'])).toEqual({
+      kind: 'tkt',
+      argv: ['resolve', '42', '--details', 'Fixed: toner', '--dry-run', 'x'],
+    });
+    // A lone "-" is an argument (stdin); after "--" every argument is a plain word.
+    expect(expandAlias('fx', fixed, ['-', '-q', '--', '--toner--'])).toEqual({
+      kind: 'tkt',
+      argv: ['resolve', '-', '--details', 'Fixed: --toner--', '-q'],
+    });
+    // Plain words left over stay plain: before the options, or after "--" again.
+    expect(expandAlias('fx', 'list --view $1', ['mine', 'extra', '--limit', '5', '--', '-x'])).toEqual({
+      kind: 'tkt',
+      argv: ['list', '--view', 'mine', 'extra', '--limit', '5', '--', '-x'],
+    });
+    expect(() => expandAlias('fx', fixed, ['42', '--dry-run'])).toThrow(
+      expect.objectContaining({ message: 'alias fx needs an argument for $2 (it got 1)', hint: expect.stringContaining('go before any option') }),
+    );
+    expect(() => expandAlias('fx', fixed, ['-q', '42', 'toner'])).toThrow('alias fx needs an argument for $1 (it got 0)');
+  });
+
   it('splits words as sh does for quotes and backslashes', () => {
     expect(splitWords(`a 'b c' "d \\"e\\"" f\\ g ''`)).toEqual(['a', 'b c', 'd "e"', 'f g', '']);
     expect(() => splitWords(`a 'b`)).toThrow("unbalanced '");
@@ -40,6 +62,25 @@ describe('tkt alias', () => {
     const missing = await h.cli(['fixed']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('alias fixed needs an argument for $1');
+  });
+
+  it("takes no option as a placeholder's value: a dry run stays one, and a misplaced option sends nothing (exit 2)", async () => {
+    expect((await h.cli(['alias', 'set', 'fixed', 'resolve $1 --details "Fixed: $2"'])).code).toBe(0);
+    const ticket = unusedTicket(h, (t) => t.ticketStatusId === OPEN);
+    const dryRun = await h.cli(['fixed', String(ticket.id), 'toner', '--dry-run']);
+    expect(dryRun.code, dryRun.stderr).toBe(0);
+    expect(dryRun.stdout).toContain('Fixed: toner');
+    expect(ticket.ticketStatusId).toBe(OPEN);
+
+    const misplaced = await sendsNothing(h, () => h.cli(['fixed', String(ticket.id), '--dry-run']));
+    expect(misplaced.code).toBe(2);
+    expect(misplaced.stderr).toContain('alias fixed needs an argument for $2');
+    expect(misplaced.stderr).toContain('go before any option');
+    const quietFirst = await sendsNothing(h, () => h.cli(['fixed', '-q', String(ticket.id), 'toner']));
+    expect(quietFirst.code).toBe(2);
+    expect(quietFirst.stderr).toContain('alias fixed needs an argument for $1');
+    expect(ticket.ticketStatusId).toBe(OPEN);
+    expect(ticket.resolution).toBeFalsy();
   });
 
   it('runs a ! alias through sh with the arguments', async () => {

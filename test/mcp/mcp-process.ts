@@ -53,8 +53,8 @@ export function textOf(result: CallToolResult): string {
 export interface RawMcp {
   child: ChildProcessWithoutNullStreams;
   send(message: Record<string, unknown>): void;
-  /** Resolves with the response to request `id`. */
-  response(id: number): Promise<Record<string, unknown>>;
+  /** Resolves with the next response to request `id` (null: to a message whose ID could not be read). */
+  response(id: number | null): Promise<Record<string, unknown>>;
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
 }
 
@@ -63,25 +63,33 @@ export async function rawMcp(args: string[], env: Record<string, string>): Promi
   const child = spawn(process.execPath, [BIN, 'mcp', ...args], { env: childEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-  const responses = new Map<number, Record<string, unknown>>();
-  const waiting = new Map<number, (message: Record<string, unknown>) => void>();
+  const responses = new Map<number | null, Record<string, unknown>>();
+  const waiting = new Map<number | null, (message: Record<string, unknown>) => void>();
   let buffer = '';
   child.stdout.setEncoding('utf8').on('data', (text: string) => {
     buffer += text;
     for (let newline = buffer.indexOf('\n'); newline >= 0; newline = buffer.indexOf('\n')) {
       const message = JSON.parse(buffer.slice(0, newline)) as Record<string, unknown>;
       buffer = buffer.slice(newline + 1);
-      const id = message.id as number;
-      responses.set(id, message);
-      waiting.get(id)?.(message);
+      const id = message.id as number | null;
+      const waiter = waiting.get(id);
+      waiting.delete(id);
+      if (waiter === undefined) responses.set(id, message);
+      else waiter(message);
     }
   });
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) =>
     child.on('close', (code, signal) => resolve({ code, signal, stderr })),
   );
   const send = (message: Record<string, unknown>) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
-  const response = (id: number) =>
-    new Promise<Record<string, unknown>>((resolve) => (responses.has(id) ? resolve(responses.get(id)!) : waiting.set(id, resolve)));
+  // Taken once: a second message of the same ID (null, say) is the next one.
+  const response = (id: number | null) =>
+    new Promise<Record<string, unknown>>((resolve) => {
+      const received = responses.get(id);
+      if (received === undefined) return waiting.set(id, resolve);
+      responses.delete(id);
+      resolve(received);
+    });
   send({ id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
   await response(0);
   send({ method: 'notifications/initialized' });

@@ -4,10 +4,10 @@
 import type { IncomingMessage } from 'node:http';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness } from '../helpers/harness.js';
-import { frontEnv, startFrontServer, useHarness } from '../helpers/sandbox-state.js';
+import { frontEnv, startFrontServer, ticketById, unusedTickets, useHarness, userId } from '../helpers/sandbox-state.js';
 import { ensureBuilt } from '../helpers/terminal.js';
 import type { TestServer } from '../api/server.js';
-import { connectMcp, rawMcp } from './mcp-process.js';
+import { connectMcp, rawMcp, textOf } from './mcp-process.js';
 
 const isTicketRead = (req: IncomingMessage) => req.method === 'GET' && /^\/api\/TicketsApi\/\d+$/.test(req.url ?? '');
 
@@ -57,6 +57,53 @@ describe('tkt mcp as a process', () => {
     }
   });
 
+  it('runs write calls on one ticket one after another, so both changes stick, and a call on another ticket meanwhile', async () => {
+    const lookups = h.sandbox.state.lookups;
+    const harbour = lookups.sites.find((s) => s.title === 'Harbour Depot')!.id;
+    const high = lookups.priorities.find((p) => p.priority === 'High')!.id;
+    const [ticket, other, warmUp] = unusedTickets(h, 3, (t) => t.siteId !== harbour && t.ticketPriorityId !== high && t.assignedUser !== userId(h, 'tech'));
+    const readOf = (id: number) => `/api/TicketsApi/${id}`;
+    // Ticket reads are held until two of `ticket` came (its calls raced: the bug) or one of each
+    // ticket (the second call on `ticket` waits its turn, the call on `other` went ahead).
+    const held: string[] = [];
+    let heldAtRelease: string[] = [];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const gate = async (req: IncomingMessage) => {
+      if (!isTicketRead(req) || req.url === readOf(warmUp!.id)) return;
+      held.push(req.url!);
+      const reads = held.filter((url) => url === readOf(ticket!.id)).length;
+      if (heldAtRelease.length === 0 && (reads >= 2 || (reads === 1 && held.includes(readOf(other!.id))))) {
+        heldAtRelease = [...held];
+        release();
+      }
+      await released;
+    };
+    front = await startFrontServer(h, () => false, { gate });
+    const mcp = await connectMcp(['--write'], { ...frontEnv(h, front), TKT_CONFIG_DIR: h.configDir });
+    try {
+      const due = '2031-05-01T10:00:00.000Z';
+      const update = { site: 'Harbour Depot', priority: 'High', due };
+      // With the names looked up already, each call reads its ticket first: the race is as close as it gets.
+      await mcp.call('assign_ticket', { id: warmUp!.id, user: 'tech', dry_run: true });
+      await mcp.call('update_ticket', { id: warmUp!.id, ...update, dry_run: true });
+      const results = await Promise.all([
+        mcp.call('assign_ticket', { id: ticket!.id, user: 'tech' }),
+        // A priority with a due date is two updates and a read: the assignment must not come between.
+        mcp.call('update_ticket', { id: ticket!.id, ...update }),
+        // The same call on another ticket, sent after: its read comes after the one above would.
+        mcp.call('update_ticket', { id: other!.id, ...update }),
+      ]);
+      for (const result of results) expect(result.isError, textOf(result)).toBeFalsy();
+      expect(heldAtRelease.toSorted()).toEqual([readOf(ticket!.id), readOf(other!.id)].toSorted());
+      expect(ticketById(h, ticket!.id)).toMatchObject({ assignedUser: userId(h, 'tech'), siteId: harbour, ticketPriorityId: high });
+      expect(new Date(ticketById(h, ticket!.id).dueDate!).toISOString()).toBe(due);
+      expect(ticketById(h, other!.id)).toMatchObject({ siteId: harbour, ticketPriorityId: high });
+    } finally {
+      await mcp.close();
+    }
+  });
+
   it('answers the call in flight when stdin closes, then exits 0', async () => {
     const gate = ticketGate();
     front = await startFrontServer(h, () => false, { gate: gate.gate });
@@ -86,6 +133,23 @@ describe('tkt mcp as a process', () => {
     expect(JSON.stringify(response)).toContain(`"id":${id}`);
     const exit = await mcp.exit;
     expect(exit.code).toBe(143);
+  });
+
+  it('answers a line that is not JSON, or not a JSON-RPC message, with the JSON-RPC error, and goes on serving', async () => {
+    const mcp = await rawMcp([], { TKT_CONFIG_DIR: h.configDir, TKT_URL: h.sandbox.url });
+    mcp.child.stdin.write('{bad json\n');
+    expect(await mcp.response(null)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+    mcp.send({ id: 1, method: 'ping' });
+    expect(await mcp.response(1)).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+    mcp.child.stdin.write('{"jsonrpc":"2.0","id":2,"method":7}\n');
+    mcp.send({ id: 3, method: 'ping' });
+    await mcp.response(3);
+    expect(await mcp.response(null)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } });
+    mcp.child.stdin.end('{bad json at the end\n');
+    const exit = await mcp.exit;
+    expect(exit.code).toBe(0);
+    expect(exit.stderr).toBe('');
+    expect(await mcp.response(null)).toMatchObject({ error: { code: -32700 } });
   });
 
   it('exits 0 at once when stdin closes with nothing in flight', async () => {
