@@ -39,7 +39,8 @@ The first poll sets the baseline and prints nothing (--initial: every ticket as 
 --state FILE keeps the last poll between runs, written after its events are out: run with
 --once from cron, it prints exactly what changed since the previous run.
 --json: one JSON Line per event. --exec CMD: sh -c CMD per event, in order, with the event's
-JSON on stdin and TKT_EVENT, TKT_TICKET_ID set; its output goes to stderr.
+JSON on stdin and TKT_EVENT, TKT_TICKET_ID set; its output goes to stderr. A failing CMD is
+a warning; with --once the run exits 1 and leaves --state as it was, to tell them again.
 A network failure or 5xx is said once and retried with backoff (with --once: exit 1).
 
 Examples:

@@ -3,7 +3,7 @@
 // exit 4). A signal lets the poll in progress finish telling its events and writing its state.
 import { spawn } from 'node:child_process';
 import type { Context } from '../context/context.js';
-import { ApiError, InterruptedError, NetworkError } from '../errors.js';
+import { ApiError, InterruptedError, NetworkError, OperationError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { flushed } from '../output/write.js';
 import { formatDate } from '../output/time.js';
@@ -71,7 +71,14 @@ export async function watch(ctx: Context, poll: Poll, settings: WatchSettings, t
     failures = 0;
     const events =
       previous === undefined ? (settings.initial ? addedEvents(result.snapshot, at) : []) : diffSnapshots(previous, result.snapshot, at, result.conversations);
-    for (const event of events) await tell(ctx, event, settings);
+    let execFailures = 0;
+    for (const event of events) if (!(await tell(ctx, event, settings))) execFailures++;
+    // A one-shot run (cron) keeps no state past a command that failed: its next run tells that poll
+    // again, and the exit code lets cron say so. A long watch reports it and goes on (README, Watching).
+    if (settings.once && execFailures > 0) {
+      const hint = settings.stateFile === undefined ? undefined : `${settings.stateFile} was left as it was: the next run tells this poll's events again`;
+      throw new OperationError(`--exec failed for ${execFailures} of ${events.length} ${events.length === 1 ? 'event' : 'events'}`, { hint });
+    }
     if (settings.stateFile !== undefined) {
       // Kept only once the events have left the process: a kill cannot lose an event the state says was told.
       await flushed(ctx.io.stdout);
@@ -96,11 +103,12 @@ function retryDelay(failures: number, intervalMs: number): number {
   return Math.round(base * (1 - Math.random() * 0.2));
 }
 
-async function tell(ctx: Context, event: WatchEvent, settings: WatchSettings): Promise<void> {
+/** Tells one event; false when its --exec command failed. */
+async function tell(ctx: Context, event: WatchEvent, settings: WatchSettings): Promise<boolean> {
   const text = eventText(event);
   await ctx.output.line(event, { human: () => `${clockTime(new Date(event.at))} ${text}\n`, quiet: () => `${event.id}\n` });
   if (settings.notify && ctx.io.stdoutIsTTY) ctx.io.stdout.write(`\x07\x1b]9;tkt: ${text.replace(/[\x07\x1b]/g, '')}\x07`);
-  if (settings.exec !== undefined) await execFor(ctx, settings.exec, event);
+  return settings.exec === undefined || (await execFor(ctx, settings.exec, event, settings.once));
 }
 
 const two = (n: number) => String(n).padStart(2, '0');
@@ -130,8 +138,11 @@ export function eventText(event: WatchEvent): string {
   }
 }
 
-/** Runs `sh -c CMD` for one event: its JSON on stdin, its kind and ticket in the environment, its output on stderr. */
-async function execFor(ctx: Context, command: string, event: WatchEvent): Promise<void> {
+/**
+ * Runs `sh -c CMD` for one event: its JSON on stdin, its kind and ticket in the environment, its
+ * output on stderr. False (and a warning) when it failed.
+ */
+async function execFor(ctx: Context, command: string, event: WatchEvent, once: boolean): Promise<boolean> {
   const outcome = await new Promise<string | undefined>((resolve) => {
     const child = spawn('sh', ['-c', command], {
       env: { ...ctx.env, TKT_EVENT: event.event, TKT_TICKET_ID: String(event.id) },
@@ -145,5 +156,7 @@ async function execFor(ctx: Context, command: string, event: WatchEvent): Promis
     child.on('error', (error) => resolve(error.message));
     child.on('close', (code, signal) => resolve(code === 0 ? undefined : signal !== null ? `killed by ${signal}` : `exit ${code}`));
   });
-  if (outcome !== undefined) await ctx.output.warning(`--exec failed (${outcome}) for ${event.event} #${event.id}; watching goes on\n`);
+  if (outcome === undefined) return true;
+  await ctx.output.warning(`--exec failed (${outcome}) for ${event.event} #${event.id}${once ? '' : '; watching goes on'}\n`);
+  return false;
 }

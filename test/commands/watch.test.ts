@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rmdir } from 'node:fs/promises';
+import { mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -214,16 +214,54 @@ describe('tkt watch', () => {
     expect(result.stderr).toContain('error: invalid --interval "9": expected a whole number from 10');
   });
 
-  it('--exec runs CMD per event in order, the event on stdin; a failing CMD is reported and the rest still run', async () => {
+  it('--exec runs CMD per event in order, the event on stdin; with --once a failing CMD is reported, the rest still run, and the run exits 1', async () => {
     const [first, second] = [unusedTicket(h), unusedTicket(h)];
     const log = join(dir, 'exec.log');
     const command = `printf '%s %s ' "$TKT_EVENT" "$TKT_TICKET_ID" >> ${log}; cat >> ${log}; [ "$TKT_TICKET_ID" != ${first.id} ] || exit 3`;
-    const r = await h.context({});
-    await run({ ids: [String(first.id), String(second.id)], once: true, initial: true, exec: command }, r.ctx);
+    const result = await h.cli(['watch', String(first.id), String(second.id), '--once', '--initial', '--exec', command]);
     const lines = (await readFile(log, 'utf8')).trimEnd().split('\n');
     expect(lines.map((line) => line.slice(0, line.indexOf(' {')))).toEqual([`added ${first.id}`, `added ${second.id}`]);
     expect(JSON.parse(lines[1]!.slice(lines[1]!.indexOf('{')))).toMatchObject({ event: 'added', id: second.id, ticket: { title: second.title } });
-    expect(r.stderr()).toBe(`warning: --exec failed (exit 3) for added #${first.id}; watching goes on\n`);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`warning: --exec failed (exit 3) for added #${first.id}\nerror: --exec failed for 1 of 2 events\n`);
+  });
+
+  it('--once --state with a failing --exec leaves the state as it was: the next run tells the same events again', async () => {
+    const state = join(dir, 'exec-state.json');
+    const hook = join(dir, 'hook-up');
+    // A webhook that is down until the file `hook` exists.
+    const args = ['--json', 'watch', '--once', '--view', 'all-tickets', '--state', state, '--exec', `cat > /dev/null; [ -e ${hook} ]`];
+    expect((await h.cli(args)).code).toBe(0);
+    const kept = await readFile(state, 'utf8');
+    const ticket = unusedTicket(h);
+    const oldTitle = ticket.title;
+    retitle(ticket.id, 'Webhook down');
+    const failing = await h.cli(args);
+    expect(failing.code).toBe(1);
+    expect(failing.stderr).toContain('error: --exec failed for 1 of 1 event\n');
+    expect(failing.stderr).toContain(`hint: ${state} was left as it was: the next run tells this poll's events again`);
+    expect(await readFile(state, 'utf8')).toBe(kept);
+    const told = jsonLines(failing.stdout).map((event) => [event.event, event.id, event.changes]);
+    expect(told).toEqual([['changed', ticket.id, { title: [oldTitle, 'Webhook down'] }]]);
+    await writeFile(hook, '');
+    const next = await h.cli(args);
+    expect(next.code).toBe(0);
+    expect(jsonLines(next.stdout).map((event) => [event.event, event.id, event.changes])).toEqual(told);
+    expect(jsonLines((await h.cli(args)).stdout)).toEqual([]);
+  });
+
+  it('a long-running watch with a failing --exec reports it, keeps the state moving and goes on watching', async () => {
+    const state = join(dir, 'exec-long.json');
+    const ticket = unusedTicket(h);
+    const { r, clock, done } = await startWatch({ view: 'all-tickets', state, exec: 'cat > /dev/null; exit 7' });
+    retitle(ticket.id, 'Hook down, watch on');
+    await clock.next();
+    expect(r.stderr()).toBe(`warning: --exec failed (exit 7) for changed #${ticket.id}; watching goes on\n`);
+    const kept = JSON.parse(await readFile(state, 'utf8')) as { tickets: { id: number; title: string }[] };
+    expect(kept.tickets.find((t) => t.id === ticket.id)?.title).toBe('Hook down, watch on');
+    expect(clock.waits).toHaveLength(2);
+    r.abort.abort('SIGTERM');
+    await expect(done).rejects.toBeInstanceOf(InterruptedError);
   });
 
   it('tkt watch ID... tells a new conversation entry as replied', async () => {
