@@ -78,29 +78,32 @@ export async function run(options: WatchOptions, ctx: Context, timer?: WatchTime
   if (options.exec !== undefined && options.exec.trim() === '') throw new UsageError('--exec needs a command');
   if (options.state !== undefined && options.state.trim() === '') throw new UsageError('--state needs a file');
   const { viewPoll, ticketsPoll } = await import('../watch/polls.js');
+  const { readState, ticketsWatching, viewWatching } = await import('../watch/state-file.js');
   const { watch } = await import('../watch/watch.js');
-  let poll;
-  if (options.ids !== undefined && options.ids.length > 0) {
+  const { ids: givenIds, interval: _interval, once, initial, state: stateFile, notify, exec, ...watched } = options;
+  let ids: number[] | undefined;
+  if (givenIds !== undefined && givenIds.length > 0) {
     if (hasFilters(options) || (['view', 'search', 'in', 'requester'] as const).some((name) => options[name] !== undefined)) {
       throw new UsageError('ticket IDs cannot be combined with a view, --search, --requester or filters', { hint: 'watch either tickets or a view' });
     }
-    const ids = await collectIds(options.ids, ctx.io.stdin, ctx.signal);
+    ids = await collectIds(givenIds, ctx.io.stdin, ctx.signal);
     // Unlike an ID... command, watching no ticket would wait forever for nothing.
     if (ids.length === 0) throw new UsageError('no ticket IDs on stdin to watch');
-    poll = ticketsPoll(ids);
-  } else {
-    poll = await viewPoll(options, ctx);
   }
+  // The state file is checked before any request: one of another watch is refused.
+  const watching = ids === undefined ? viewWatching(watched, ctx) : ticketsWatching(ids);
+  const state = stateFile === undefined ? undefined : { file: stateFile, watching, kept: await readState(stateFile, watching) };
+  const poll = ids === undefined ? await viewPoll(watched, ctx) : ticketsPoll(ids);
   await watch(
     ctx,
     poll,
     {
       intervalMs: intervalMs(interval, ctx, TEST_INTERVAL_VARIABLE),
-      once: options.once === true,
-      initial: options.initial === true,
-      stateFile: options.state,
-      exec: options.exec,
-      notify: options.notify === true,
+      once: once === true,
+      initial: initial === true,
+      state,
+      exec,
+      notify: notify === true,
     },
     timer,
   );

@@ -9,7 +9,7 @@ import { flushed } from '../output/write.js';
 import { formatDate } from '../output/time.js';
 import { addedEvents, diffSnapshots, type Snapshot, type WatchEvent } from './events.js';
 import type { Poll } from './polls.js';
-import { readState, writeState } from './state-file.js';
+import { writeState, type Watching } from './state-file.js';
 
 /** How the watch waits: real time, or a clock a test moves (test/watch/). */
 export interface WatchTimer {
@@ -34,7 +34,8 @@ export interface WatchSettings {
   intervalMs: number;
   once: boolean;
   initial: boolean;
-  stateFile: string | undefined;
+  /** --state: the file, what this watch watches, and the snapshot the file kept (readState). */
+  state: { file: string; watching: Watching; kept: Snapshot | undefined } | undefined;
   exec: string | undefined;
   notify: boolean;
 }
@@ -50,7 +51,7 @@ export function isTransient(error: unknown): boolean {
 }
 
 export async function watch(ctx: Context, poll: Poll, settings: WatchSettings, timer: WatchTimer = realTimer): Promise<void> {
-  let previous: Snapshot | undefined = settings.stateFile === undefined ? undefined : await readState(settings.stateFile);
+  let previous = settings.state?.kept;
   // A poll runs to its end after a signal: the run's signal stops the watch between polls only.
   const pollCtx: Context = { ...ctx, signal: new AbortController().signal };
   let failures = 0;
@@ -76,13 +77,13 @@ export async function watch(ctx: Context, poll: Poll, settings: WatchSettings, t
     // A one-shot run (cron) keeps no state past a command that failed: its next run tells that poll
     // again, and the exit code lets cron say so. A long watch reports it and goes on (README, Watching).
     if (settings.once && execFailures > 0) {
-      const hint = settings.stateFile === undefined ? undefined : `${settings.stateFile} was left as it was: the next run tells this poll's events again`;
+      const hint = settings.state === undefined ? undefined : `${settings.state.file} was left as it was: the next run tells this poll's events again`;
       throw new OperationError(`--exec failed for ${execFailures} of ${events.length} ${events.length === 1 ? 'event' : 'events'}`, { hint });
     }
-    if (settings.stateFile !== undefined) {
+    if (settings.state !== undefined) {
       // Kept only once the events have left the process: a kill cannot lose an event the state says was told.
       await flushed(ctx.io.stdout);
-      writeState(settings.stateFile, result.snapshot, at);
+      writeState(settings.state.file, settings.state.watching, result.snapshot, at);
     }
     previous = result.snapshot;
     if (settings.once) return;

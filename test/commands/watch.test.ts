@@ -8,7 +8,7 @@ import { InterruptedError } from '../../src/errors.js';
 import type { WatchEvent } from '../../src/watch/events.js';
 import type { WatchTimer } from '../../src/watch/watch.js';
 import { withIO, type CommandRun, type Harness } from '../helpers/harness.js';
-import { frontEnv, startFrontServer, ticketById, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import { frontEnv, sendsNothing, startFrontServer, ticketById, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 import { exitCodeOf } from '../../src/errors.js';
 
 let h: Harness;
@@ -200,6 +200,45 @@ describe('tkt watch', () => {
     expect(next.code).toBe(0);
     expect(jsonLines(next.stdout).map((event) => [event.event, event.id, event.changes])).toEqual(told);
     expect(jsonLines((await watchOnce()).stdout)).toEqual([]);
+  });
+
+  it('--state refuses, before any request, a file that another watch wrote', async () => {
+    const state = join(dir, 'owned.json');
+    expect((await h.cli(['watch', '--once', '--view', 'all-tickets', '--status', 'open', '--state', state])).code).toBe(0);
+    expect(JSON.parse(await readFile(state, 'utf8'))).toMatchObject({ watching: { view: 'all-tickets', options: { status: 'open' } } });
+    const kept = await readFile(state, 'utf8');
+    const otherView = await sendsNothing(h, () => h.cli(['watch', '--once', '--view', 'unassigned-tickets', '--status', 'open', '--state', state]));
+    expect(otherView.code).toBe(2);
+    expect(otherView.stderr).toBe(
+      `error: the state file ${state} belongs to another watch: the view all-tickets --status open, not the view unassigned-tickets --status open\n` +
+        `hint: use another --state file for this watch, or remove ${state} to start a new baseline\n`,
+    );
+    const noFilter = await sendsNothing(h, () => h.cli(['watch', '--once', '--view', 'all-tickets', '--state', state]));
+    expect(noFilter.stderr).toContain('belongs to another watch: the view all-tickets --status open, not the view all-tickets\n');
+    const tickets = await sendsNothing(h, () => h.cli(['watch', '--once', '1001', '1002', '--state', state]));
+    expect(tickets.stderr).toContain('not the tickets #1001 #1002\n');
+    expect(await readFile(state, 'utf8')).toBe(kept);
+
+    const ids = join(dir, 'ids.json');
+    expect((await h.cli(['watch', '--once', '1002', '1001', '--state', ids])).code).toBe(0);
+    // The same tickets in another order are the same watch.
+    expect((await h.cli(['watch', '--once', '1001', '1002', '--state', ids])).code).toBe(0);
+    const fewer = await sendsNothing(h, () => h.cli(['watch', '--once', '1001', '--state', ids]));
+    expect(fewer.code).toBe(2);
+    expect(fewer.stderr).toContain(`error: the state file ${ids} belongs to another watch: the tickets #1001 #1002, not the tickets #1001\n`);
+  });
+
+  it('--state takes a file written before watches were recorded in it, and records this one', async () => {
+    const state = join(dir, 'old.json');
+    const ticket = unusedTicket(h);
+    await writeFile(
+      state,
+      `${JSON.stringify({ version: 1, at: new Date().toISOString(), tickets: [{ ...ticket, id: ticket.id, title: 'Old title', status: null, priority: null, assignee: null, requester: null, due: null }] })}\n`,
+    );
+    const result = await h.cli(['--json', 'watch', '--once', String(ticket.id), '--state', state]);
+    expect(result.code).toBe(0);
+    expect(jsonLines(result.stdout).map((event) => [event.event, event.changes?.title])).toEqual([['changed', ['Old title', ticket.title]]]);
+    expect(JSON.parse(await readFile(state, 'utf8'))).toMatchObject({ version: 1, watching: { ids: [ticket.id] } });
   });
 
   it('refuses an empty list of IDs on stdin rather than watching nothing', async () => {
