@@ -59,7 +59,7 @@ export async function watch(ctx: Context, poll: Poll, settings: WatchSettings, t
     const at = ctx.now().toISOString();
     let result: Awaited<ReturnType<Poll>>;
     try {
-      result = await poll(pollCtx);
+      result = await poll(pollCtx, previous === undefined);
     } catch (error) {
       if (settings.once || !isTransient(error)) throw error;
       failures++;

@@ -215,17 +215,18 @@ describe('tkt watch', () => {
     );
     const noFilter = await sendsNothing(h, () => h.cli(['watch', '--once', '--view', 'all-tickets', '--state', state]));
     expect(noFilter.stderr).toContain('belongs to another watch: the view all-tickets --status open, not the view all-tickets\n');
-    const tickets = await sendsNothing(h, () => h.cli(['watch', '--once', '1001', '1002', '--state', state]));
-    expect(tickets.stderr).toContain('not the tickets #1001 #1002\n');
+    const [low, high] = [unusedTicket(h), unusedTicket(h)].map((t) => t.id).sort((a, b) => a - b) as [number, number];
+    const tickets = await sendsNothing(h, () => h.cli(['watch', '--once', String(low), String(high), '--state', state]));
+    expect(tickets.stderr).toContain(`not the tickets #${low} #${high}\n`);
     expect(await readFile(state, 'utf8')).toBe(kept);
 
     const ids = join(dir, 'ids.json');
-    expect((await h.cli(['watch', '--once', '1002', '1001', '--state', ids])).code).toBe(0);
+    expect((await h.cli(['watch', '--once', String(high), String(low), '--state', ids])).code).toBe(0);
     // The same tickets in another order are the same watch.
-    expect((await h.cli(['watch', '--once', '1001', '1002', '--state', ids])).code).toBe(0);
-    const fewer = await sendsNothing(h, () => h.cli(['watch', '--once', '1001', '--state', ids]));
+    expect((await h.cli(['watch', '--once', String(low), String(high), '--state', ids])).code).toBe(0);
+    const fewer = await sendsNothing(h, () => h.cli(['watch', '--once', String(low), '--state', ids]));
     expect(fewer.code).toBe(2);
-    expect(fewer.stderr).toContain(`error: the state file ${ids} belongs to another watch: the tickets #1001 #1002, not the tickets #1001\n`);
+    expect(fewer.stderr).toContain(`error: the state file ${ids} belongs to another watch: the tickets #${low} #${high}, not the tickets #${low}\n`);
   });
 
   it('--state takes a file written before watches were recorded in it, and records this one', async () => {
@@ -239,6 +240,44 @@ describe('tkt watch', () => {
     expect(result.code).toBe(0);
     expect(jsonLines(result.stdout).map((event) => [event.event, event.changes?.title])).toEqual([['changed', ['Old title', ticket.title]]]);
     expect(JSON.parse(await readFile(state, 'utf8'))).toMatchObject({ version: 1, watching: { ids: [ticket.id] } });
+  });
+
+  it('tkt watch ID...: a ticket that does not exist at the first poll is exit 3 naming it, before anything is told', async () => {
+    const missing = h.sandbox.state.tickets.reduce((highest, t) => Math.max(highest, t.id), 0) + 1000;
+    const alone = await h.cli(['watch', '--once', String(missing), '--initial']);
+    expect(alone.code).toBe(3);
+    expect(alone.stdout).toBe('');
+    expect(alone.stderr).toContain(`/api/TicketsApi/${missing}`);
+    expect(alone.stderr).toContain(`Ticket ${missing} was not found.`);
+    const ticket = unusedTicket(h);
+    const state = join(dir, 'missing.json');
+    const withOthers = await h.cli(['watch', '--once', String(ticket.id), String(missing), '--initial', '--state', state]);
+    expect(withOthers.code).toBe(3);
+    expect(withOthers.stdout).toBe('');
+    expect(existsSync(state)).toBe(false);
+  });
+
+  it('tkt watch ID...: a ticket gone after the first poll is removed, once', async () => {
+    const [kept, gone] = [unusedTicket(h), unusedTicket(h)];
+    const state = join(dir, 'gone.json');
+    const args = ['--json', 'watch', '--once', String(kept.id), String(gone.id), '--state', state];
+    expect((await h.cli(args)).code).toBe(0);
+    // The sandbox never forgets a ticket: a server in front of it answers as the service does for one purged.
+    const server = await startFrontServer(h, (req, res) => {
+      if (req.method !== 'GET' || req.url !== `/api/TicketsApi/${gone.id}`) return false;
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify(`Ticket ${gone.id} was not found.`));
+      return true;
+    });
+    try {
+      const told = await h.cli(args, { env: frontEnv(h, server) });
+      expect(told.code).toBe(0);
+      expect(jsonLines(told.stdout)).toMatchObject([{ event: 'removed', id: gone.id, ticket: { title: gone.title } }]);
+      const after = await h.cli(args, { env: frontEnv(h, server) });
+      expect(after.code).toBe(0);
+      expect(after.stdout).toBe('');
+    } finally {
+      await server.close();
+    }
   });
 
   it('refuses an empty list of IDs on stdin rather than watching nothing', async () => {
