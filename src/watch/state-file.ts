@@ -2,7 +2,9 @@
 // that poll's events are out, so a run after a crash tells what the crashed one did not. The file
 // also records what it watches (a view and its options, or ticket IDs): another watch reusing it
 // would tell the difference between two sets of tickets as a flood of events.
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, readFile, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { userSettings } from '../config/settings.js';
 import type { Context } from '../context/context.js';
 import { OperationError, UsageError } from '../errors.js';
@@ -53,6 +55,7 @@ const sameWatch = (a: Watching, b: Watching) => describeWatching(a) === describe
  * is taken (and records `watching` when next written).
  */
 export async function readState(file: string, watching: Watching): Promise<Snapshot | undefined> {
+  await assertWritableFolder(file);
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -80,6 +83,27 @@ export async function readState(file: string, watching: Watching): Promise<Snaps
     });
   }
   return new Map((tickets as WatchedTicket[]).map((ticket) => [String(ticket.id), ticket]));
+}
+
+/** The state is written after the first poll: a folder it cannot be written in is said before any request. */
+async function assertWritableFolder(file: string): Promise<void> {
+  const folder = dirname(file);
+  let isFolder: boolean;
+  try {
+    isFolder = (await stat(folder)).isDirectory();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT')
+      throw new UsageError(`--state ${file}: the folder ${folder} does not exist`, { hint: 'create it, or give a file in another folder' });
+    if (code !== 'ENOTDIR') throw new UsageError(`--state ${file}: cannot use the folder ${folder}: ${(error as Error).message}`);
+    isFolder = false;
+  }
+  if (!isFolder) throw new UsageError(`--state ${file}: ${folder} is not a folder`);
+  try {
+    await access(folder, constants.W_OK);
+  } catch {
+    throw new UsageError(`--state ${file}: the folder ${folder} is not writable`, { hint: 'give a file in a folder you can write in' });
+  }
 }
 
 export function writeState(file: string, watching: Watching, snapshot: Snapshot, at: string): void {

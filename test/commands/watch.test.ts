@@ -229,6 +229,18 @@ describe('tkt watch', () => {
     expect(fewer.stderr).toContain(`error: the state file ${ids} belongs to another watch: the tickets #${low} #${high}, not the tickets #${low}\n`);
   });
 
+  it('--state in a folder that does not exist is exit 2 before any request, naming the folder', async () => {
+    const missing = join(dir, 'nodir');
+    const result = await sendsNothing(h, () => h.cli(['watch', '--once', '--view', 'all-tickets', '--state', join(missing, 'x.json')]));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`error: --state ${join(missing, 'x.json')}: the folder ${missing} does not exist\nhint: create it, or give a file in another folder\n`);
+    const plainFile = join(dir, 'plain');
+    await writeFile(plainFile, '');
+    const notFolder = await sendsNothing(h, () => h.cli(['watch', '--once', '--view', 'all-tickets', '--state', join(plainFile, 'x.json')]));
+    expect(notFolder.code).toBe(2);
+    expect(notFolder.stderr).toContain(`error: --state ${join(plainFile, 'x.json')}: ${plainFile} is not a folder\n`);
+  });
+
   it('--state takes a file written before watches were recorded in it, and records this one', async () => {
     const state = join(dir, 'old.json');
     const ticket = unusedTicket(h);
