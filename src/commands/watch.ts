@@ -92,7 +92,7 @@ export async function run(options: WatchOptions, ctx: Context, timer?: WatchTime
   }
   // The state file is checked before any request: one of another watch is refused.
   const watching = ids === undefined ? viewWatching(watched, ctx) : ticketsWatching(ids);
-  const state = stateFile === undefined ? undefined : { file: stateFile, watching, kept: await readState(stateFile, watching) };
+  const state = stateFile === undefined ? undefined : { file: stateFile, kept: await readState(stateFile, watching) };
   const poll = ids === undefined ? await viewPoll(watched, ctx) : ticketsPoll(ids);
   await watch(
     ctx,
@@ -101,6 +101,7 @@ export async function run(options: WatchOptions, ctx: Context, timer?: WatchTime
       intervalMs: intervalMs(interval, ctx, TEST_INTERVAL_VARIABLE),
       once: once === true,
       initial: initial === true,
+      watching,
       state,
       exec,
       notify: notify === true,

@@ -9,7 +9,7 @@ import { flushed } from '../output/write.js';
 import { formatDate } from '../output/time.js';
 import { addedEvents, diffSnapshots, type Snapshot, type WatchEvent } from './events.js';
 import type { Poll } from './polls.js';
-import { writeState, type Watching } from './state-file.js';
+import { describeWatching, writeState, type Watching } from './state-file.js';
 
 /** How the watch waits: real time, or a clock a test moves (test/watch/). */
 export interface WatchTimer {
@@ -34,8 +34,10 @@ export interface WatchSettings {
   intervalMs: number;
   once: boolean;
   initial: boolean;
-  /** --state: the file, what this watch watches, and the snapshot the file kept (readState). */
-  state: { file: string; watching: Watching; kept: Snapshot | undefined } | undefined;
+  /** What this watch watches: said at a terminal, recorded in --state. */
+  watching: Watching;
+  /** --state: the file and the snapshot it kept (readState). */
+  state: { file: string; kept: Snapshot | undefined } | undefined;
   exec: string | undefined;
   notify: boolean;
 }
@@ -51,10 +53,25 @@ export function isTransient(error: unknown): boolean {
 }
 
 export async function watch(ctx: Context, poll: Poll, settings: WatchSettings, timer: WatchTimer = realTimer): Promise<void> {
+  // Ctrl-C is the usual end of a watch, and the terminal has echoed "^C": what follows (the poll
+  // in progress, the error line) starts on a line of its own.
+  const afterCtrlC = () => {
+    if (ctx.signal.reason === 'SIGINT' && ctx.io.stderrIsTTY) ctx.io.stderr.write('\n');
+  };
+  ctx.signal.addEventListener('abort', afterCtrlC, { once: true });
+  try {
+    await watchUntilStopped(ctx, poll, settings, timer);
+  } finally {
+    ctx.signal.removeEventListener('abort', afterCtrlC);
+  }
+}
+
+async function watchUntilStopped(ctx: Context, poll: Poll, settings: WatchSettings, timer: WatchTimer): Promise<void> {
   let previous = settings.state?.kept;
   // A poll runs to its end after a signal: the run's signal stops the watch between polls only.
   const pollCtx: Context = { ...ctx, signal: new AbortController().signal };
   let failures = 0;
+  let announced = false;
   for (;;) {
     const at = ctx.now().toISOString();
     let result: Awaited<ReturnType<Poll>>;
@@ -70,6 +87,8 @@ export async function watch(ctx: Context, poll: Poll, settings: WatchSettings, t
     }
     if (failures > 0) await ctx.output.note(`polling again after ${failures} failed ${failures === 1 ? 'poll' : 'polls'}\n`);
     failures = 0;
+    if (!announced) await announce(ctx, settings, result.snapshot);
+    announced = true;
     const events =
       previous === undefined ? (settings.initial ? addedEvents(result.snapshot, at) : []) : diffSnapshots(previous, result.snapshot, at, result.conversations);
     let execFailures = 0;
@@ -83,7 +102,7 @@ export async function watch(ctx: Context, poll: Poll, settings: WatchSettings, t
     if (settings.state !== undefined) {
       // Kept only once the events have left the process: a kill cannot lose an event the state says was told.
       await flushed(ctx.io.stdout);
-      writeState(settings.state.file, settings.state.watching, result.snapshot, at);
+      writeState(settings.state.file, settings.watching, result.snapshot, at);
     }
     previous = result.snapshot;
     if (settings.once) return;
@@ -91,6 +110,16 @@ export async function watch(ctx: Context, poll: Poll, settings: WatchSettings, t
     await timer.sleep(settings.intervalMs, ctx.signal);
     stopIfSignalled(ctx.signal);
   }
+}
+
+/**
+ * At a terminal, once the first poll is in, one line on stderr says that the watch runs: it
+ * may tell nothing for hours. Scripts (a pipe, -q, --json, --once) get no such line.
+ */
+async function announce(ctx: Context, settings: WatchSettings, snapshot: Snapshot): Promise<void> {
+  if (settings.once || !ctx.io.stdoutIsTTY || !ctx.io.stderrIsTTY || ctx.output.format !== 'human') return;
+  const count = 'ids' in settings.watching ? '' : ` (${snapshot.size} ${snapshot.size === 1 ? 'ticket' : 'tickets'})`;
+  await ctx.output.note(`watching ${describeWatching(settings.watching)}${count} every ${settings.intervalMs / 1000} s; Ctrl-C to stop\n`);
 }
 
 /** Between polls, a signal ends the watch (exit 130 or 143). */

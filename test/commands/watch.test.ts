@@ -233,7 +233,9 @@ describe('tkt watch', () => {
     const missing = join(dir, 'nodir');
     const result = await sendsNothing(h, () => h.cli(['watch', '--once', '--view', 'all-tickets', '--state', join(missing, 'x.json')]));
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`error: --state ${join(missing, 'x.json')}: the folder ${missing} does not exist\nhint: create it, or give a file in another folder\n`);
+    expect(result.stderr).toBe(
+      `error: --state ${join(missing, 'x.json')}: the folder ${missing} does not exist\nhint: create it, or give a file in another folder\n`,
+    );
     const plainFile = join(dir, 'plain');
     await writeFile(plainFile, '');
     const notFolder = await sendsNothing(h, () => h.cli(['watch', '--once', '--view', 'all-tickets', '--state', join(plainFile, 'x.json')]));
@@ -432,6 +434,33 @@ describe('tkt watch', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('at a terminal, says once on stderr what it watches and how to stop; never in a pipe, with -q, --json or --once', async () => {
+    const live = h.sandbox.state.tickets.filter((t) => !t.isDeleted).length;
+    const atTerminal = await startWatch({ view: 'all-tickets', interval: '30', status: 'open' }, { tty: true });
+    const open = h.sandbox.state.tickets.filter((t) => !t.isDeleted && t.ticketStatusId === 1).length;
+    expect(atTerminal.r.stderr()).toBe(`watching the view all-tickets --status open (${open} tickets) every 30 s; Ctrl-C to stop\n`);
+    await atTerminal.clock.next();
+    expect(atTerminal.r.stderr()).toBe(`watching the view all-tickets --status open (${open} tickets) every 30 s; Ctrl-C to stop\n`);
+    atTerminal.r.abort.abort('SIGINT');
+    await expect(atTerminal.done).rejects.toBeInstanceOf(InterruptedError);
+    const ticket = unusedTicket(h);
+    const given = await startWatch({ ids: [String(ticket.id)] }, { tty: true });
+    expect(given.r.stderr()).toBe(`watching the tickets #${ticket.id} every 60 s; Ctrl-C to stop\n`);
+    given.r.abort.abort('SIGINT');
+    await expect(given.done).rejects.toBeInstanceOf(InterruptedError);
+    expect(live).toBeGreaterThan(open);
+
+    for (const runOptions of [{}, { tty: true, globals: { quiet: true } }, { tty: true, globals: { json: true } }]) {
+      const quiet = await startWatch({ view: 'all-tickets' }, runOptions);
+      expect(quiet.r.stderr()).toBe('');
+      quiet.r.abort.abort('SIGINT');
+      await expect(quiet.done).rejects.toBeInstanceOf(InterruptedError);
+    }
+    const once = await h.context({ tty: true });
+    await run({ view: 'all-tickets', once: true }, once.ctx);
+    expect(once.stderr()).toBe('');
   });
 
   it('--notify rings and sends OSC 9 at a terminal only', async () => {
