@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import type { Context } from '../context/context.js';
 import { ApiError, InterruptedError, NetworkError, OperationError } from '../errors.js';
+import { entryType } from '../model/entry-type.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { flushed } from '../output/write.js';
 import { formatDate } from '../output/time.js';
@@ -164,7 +165,7 @@ export function eventText(event: WatchEvent): string {
     case 'removed':
       return `#${event.id} removed: ${shownValue(ticket.title)}`;
     case 'replied':
-      return `#${event.id} replied: ${(event.replies ?? []).map((reply) => `${shownValue(reply.from)} (${shownValue(reply.kind)})`).join(', ')}`;
+      return `#${event.id} replied: ${(event.replies ?? []).map((reply) => `${shownValue(reply.from)} (${sanitizeInline(entryType({ type: reply.kind ?? undefined, draft: false }))})`).join(', ')}`;
   }
 }
 

@@ -368,6 +368,20 @@ describe('tkt watch', () => {
     await expect(done).rejects.toBeInstanceOf(InterruptedError);
   });
 
+  it("tkt watch ID... names a reply's kind in tkt show's words", async () => {
+    const requesterOf = (t: { creatorId: string }) => h.sandbox.state.users.find((user) => user.id === t.creatorId);
+    const ticket = unusedTicket(h, (t) => !t.locked && t.ticketStatusId === 1 && requesterOf(t)?.username !== undefined);
+    const requester = requesterOf(ticket)!;
+    const { r, clock, done } = await startWatch({ ids: [String(ticket.id)] }, {});
+    expect((await h.cli(['reply', String(ticket.id), '--as-requester', requester.username, '--subject', 'S', '--message', 'Still broken'])).code).toBe(0);
+    await clock.next();
+    expect(r.stdout()).toMatch(new RegExp(`^\\d\\d:\\d\\d:\\d\\d #${ticket.id} replied: .+ \\(Reply from requester\\)\\n$`));
+    const shown = await h.cli(['show', String(ticket.id)]);
+    expect(shown.stdout).toContain('Reply from requester');
+    r.abort.abort('SIGTERM');
+    await expect(done).rejects.toBeInstanceOf(InterruptedError);
+  });
+
   it('says a transient failure once, keeps polling, says the recovery, and ends at a 401 with exit 4', async () => {
     let answer: number | undefined;
     const server = await startFrontServer(h, (req, res) => {
