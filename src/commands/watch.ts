@@ -39,7 +39,8 @@ The first poll sets the baseline and prints nothing (--initial: every ticket as 
 --state FILE keeps the last poll between runs, written after its events are out: run with
 --once from cron, it prints exactly what changed since the previous run.
 --json: one JSON Line per event. --exec CMD: sh -c CMD per event, in order, with the event's
-JSON on stdin and TKT_EVENT, TKT_TICKET_ID set; its output goes to stderr.
+JSON on stdin and TKT_EVENT, TKT_TICKET_ID set; its output goes to stderr. A failing CMD is
+a warning; with --once the run exits 1 and leaves --state as it was, to tell them again.
 A network failure or 5xx is said once and retried with backoff (with --once: exit 1).
 
 Examples:
@@ -77,29 +78,33 @@ export async function run(options: WatchOptions, ctx: Context, timer?: WatchTime
   if (options.exec !== undefined && options.exec.trim() === '') throw new UsageError('--exec needs a command');
   if (options.state !== undefined && options.state.trim() === '') throw new UsageError('--state needs a file');
   const { viewPoll, ticketsPoll } = await import('../watch/polls.js');
+  const { readState, ticketsWatching, viewWatching } = await import('../watch/state-file.js');
   const { watch } = await import('../watch/watch.js');
-  let poll;
-  if (options.ids !== undefined && options.ids.length > 0) {
+  const { ids: givenIds, interval: _interval, once, initial, state: stateFile, notify, exec, ...watched } = options;
+  let ids: number[] | undefined;
+  if (givenIds !== undefined && givenIds.length > 0) {
     if (hasFilters(options) || (['view', 'search', 'in', 'requester'] as const).some((name) => options[name] !== undefined)) {
       throw new UsageError('ticket IDs cannot be combined with a view, --search, --requester or filters', { hint: 'watch either tickets or a view' });
     }
-    const ids = await collectIds(options.ids, ctx.io.stdin, ctx.signal);
+    ids = await collectIds(givenIds, ctx.io.stdin, ctx.signal);
     // Unlike an ID... command, watching no ticket would wait forever for nothing.
     if (ids.length === 0) throw new UsageError('no ticket IDs on stdin to watch');
-    poll = ticketsPoll(ids);
-  } else {
-    poll = await viewPoll(options, ctx);
   }
+  // The state file is checked before any request: one of another watch is refused.
+  const watching = ids === undefined ? viewWatching(watched, ctx) : ticketsWatching(ids);
+  const state = stateFile === undefined ? undefined : { file: stateFile, kept: await readState(stateFile, watching) };
+  const poll = ids === undefined ? await viewPoll(watched, ctx) : ticketsPoll(ids);
   await watch(
     ctx,
     poll,
     {
       intervalMs: intervalMs(interval, ctx, TEST_INTERVAL_VARIABLE),
-      once: options.once === true,
-      initial: options.initial === true,
-      stateFile: options.state,
-      exec: options.exec,
-      notify: options.notify === true,
+      once: once === true,
+      initial: initial === true,
+      watching,
+      state,
+      exec,
+      notify: notify === true,
     },
     timer,
   );

@@ -3,7 +3,11 @@
 // through the lookups (fetched only when an ID actually needs naming).
 import type { Lookups } from '../lookups/types.js';
 import { HEADER_FIELDS, type LookupFieldSpec } from '../model/fields.js';
+import { entryType } from '../model/entry-type.js';
 import { dueState, readTicket, type Attachment, type ConversationEntry, type Ticket } from '../model/ticket.js';
+
+// Named here for `tkt show`'s other readers (tkt mcp).
+export { entryType };
 import { sanitizeInline, sanitizeText } from '../output/sanitize.js';
 import { createStyle, type Style } from '../output/style.js';
 import { renderKeyValue, type Cell } from '../output/table.js';
@@ -18,23 +22,6 @@ export interface DetailOptions {
   width?: number | undefined;
   /** Only the last N conversation entries. */
   comments?: number | undefined;
-}
-
-// The service's entry types, as people say them; others are split into words.
-const ENTRY_TYPES: Readonly<Record<string, string>> = {
-  requesterreply: 'Reply from requester',
-  reply: 'Reply',
-  forward: 'Forward',
-  close: 'Closed',
-  resolve: 'Resolved',
-  note: 'Note',
-};
-
-/** "RequesterReply" as "Reply from requester"; a draft says so. */
-export function entryType(entry: ConversationEntry): string {
-  const raw = entry.type ?? 'Message';
-  const words = ENTRY_TYPES[raw.toLowerCase()] ?? raw.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^./, (first) => first.toUpperCase());
-  return entry.draft ? `${words} (draft)` : words;
 }
 
 /** A related record: its name as the ticket gives it, else its ID named through the lookups, else the ID. */

@@ -27,6 +27,7 @@ export type Snapshot = Map<string, WatchedTicket>;
 
 export interface Reply {
   from: string | null;
+  /** The service's entry type (`RequesterReply`), as `tkt show --json` gives it; the line says it in words. */
   kind: string | null;
   at: string | null;
 }

@@ -15,8 +15,11 @@ export interface PollResult {
   conversations?: Map<string, readonly ConversationEntry[]>;
 }
 
-/** Reads the watched tickets once; `ctx` is the poll's own (its signal is not the run's). */
-export type Poll = (ctx: Context) => Promise<PollResult>;
+/**
+ * Reads the watched tickets once; `ctx` is the poll's own (its signal is not the run's).
+ * `baseline`: no earlier poll is known (not even from --state).
+ */
+export type Poll = (ctx: Context, baseline: boolean) => Promise<PollResult>;
 
 export interface ViewWatchOptions extends ListFilterOptions {
   view?: string | undefined;
@@ -47,9 +50,12 @@ export async function viewPoll(options: ViewWatchOptions, ctx: Context): Promise
   };
 }
 
-/** The poll of given tickets: one detail read each; a ticket that is gone (404) has left the watched set. */
+/**
+ * The poll of given tickets: one detail read each. A ticket that is gone (404) has left the watched
+ * set; at the baseline it never was in it, and the watch ends as `tkt show` would (exit 3).
+ */
 export function ticketsPoll(ids: readonly number[]): Poll {
-  return async (pollCtx) => {
+  return async (pollCtx, baseline) => {
     const api = await pollCtx.api();
     const snapshot: Snapshot = new Map();
     const conversations = new Map<string, readonly ConversationEntry[]>();
@@ -58,7 +64,7 @@ export function ticketsPoll(ids: readonly number[]): Poll {
       try {
         body = (await api.send(plans.getTicket(id))).body;
       } catch (error) {
-        if (error instanceof ApiError && error.status === 404) continue;
+        if (error instanceof ApiError && error.status === 404 && !baseline) continue;
         throw error;
       }
       const detail = readTicket(body);

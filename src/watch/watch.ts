@@ -3,13 +3,14 @@
 // exit 4). A signal lets the poll in progress finish telling its events and writing its state.
 import { spawn } from 'node:child_process';
 import type { Context } from '../context/context.js';
-import { ApiError, InterruptedError, NetworkError } from '../errors.js';
+import { ApiError, InterruptedError, NetworkError, OperationError } from '../errors.js';
+import { entryType } from '../model/entry-type.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { flushed } from '../output/write.js';
 import { formatDate } from '../output/time.js';
 import { addedEvents, diffSnapshots, type Snapshot, type WatchEvent } from './events.js';
 import type { Poll } from './polls.js';
-import { readState, writeState } from './state-file.js';
+import { describeWatching, writeState, type Watching } from './state-file.js';
 
 /** How the watch waits: real time, or a clock a test moves (test/watch/). */
 export interface WatchTimer {
@@ -34,7 +35,10 @@ export interface WatchSettings {
   intervalMs: number;
   once: boolean;
   initial: boolean;
-  stateFile: string | undefined;
+  /** What this watch watches: said at a terminal, recorded in --state. */
+  watching: Watching;
+  /** --state: the file and the snapshot it kept (readState). */
+  state: { file: string; kept: Snapshot | undefined } | undefined;
   exec: string | undefined;
   notify: boolean;
 }
@@ -50,15 +54,30 @@ export function isTransient(error: unknown): boolean {
 }
 
 export async function watch(ctx: Context, poll: Poll, settings: WatchSettings, timer: WatchTimer = realTimer): Promise<void> {
-  let previous: Snapshot | undefined = settings.stateFile === undefined ? undefined : await readState(settings.stateFile);
+  // Ctrl-C is the usual end of a watch, and the terminal has echoed "^C": what follows (the poll
+  // in progress, the error line) starts on a line of its own.
+  const afterCtrlC = () => {
+    if (ctx.signal.reason === 'SIGINT' && ctx.io.stderrIsTTY) ctx.io.stderr.write('\n');
+  };
+  ctx.signal.addEventListener('abort', afterCtrlC, { once: true });
+  try {
+    await watchUntilStopped(ctx, poll, settings, timer);
+  } finally {
+    ctx.signal.removeEventListener('abort', afterCtrlC);
+  }
+}
+
+async function watchUntilStopped(ctx: Context, poll: Poll, settings: WatchSettings, timer: WatchTimer): Promise<void> {
+  let previous = settings.state?.kept;
   // A poll runs to its end after a signal: the run's signal stops the watch between polls only.
   const pollCtx: Context = { ...ctx, signal: new AbortController().signal };
   let failures = 0;
+  let announced = false;
   for (;;) {
     const at = ctx.now().toISOString();
     let result: Awaited<ReturnType<Poll>>;
     try {
-      result = await poll(pollCtx);
+      result = await poll(pollCtx, previous === undefined);
     } catch (error) {
       if (settings.once || !isTransient(error)) throw error;
       failures++;
@@ -69,13 +88,22 @@ export async function watch(ctx: Context, poll: Poll, settings: WatchSettings, t
     }
     if (failures > 0) await ctx.output.note(`polling again after ${failures} failed ${failures === 1 ? 'poll' : 'polls'}\n`);
     failures = 0;
+    if (!announced) await announce(ctx, settings, result.snapshot);
+    announced = true;
     const events =
       previous === undefined ? (settings.initial ? addedEvents(result.snapshot, at) : []) : diffSnapshots(previous, result.snapshot, at, result.conversations);
-    for (const event of events) await tell(ctx, event, settings);
-    if (settings.stateFile !== undefined) {
+    let execFailures = 0;
+    for (const event of events) if (!(await tell(ctx, event, settings))) execFailures++;
+    // A one-shot run (cron) keeps no state past a command that failed: its next run tells that poll
+    // again, and the exit code lets cron say so. A long watch reports it and goes on (README, Watching).
+    if (settings.once && execFailures > 0) {
+      const hint = settings.state === undefined ? undefined : `${settings.state.file} was left as it was: the next run tells this poll's events again`;
+      throw new OperationError(`--exec failed for ${execFailures} of ${events.length} ${events.length === 1 ? 'event' : 'events'}`, { hint });
+    }
+    if (settings.state !== undefined) {
       // Kept only once the events have left the process: a kill cannot lose an event the state says was told.
       await flushed(ctx.io.stdout);
-      writeState(settings.stateFile, result.snapshot, at);
+      writeState(settings.state.file, settings.watching, result.snapshot, at);
     }
     previous = result.snapshot;
     if (settings.once) return;
@@ -83,6 +111,16 @@ export async function watch(ctx: Context, poll: Poll, settings: WatchSettings, t
     await timer.sleep(settings.intervalMs, ctx.signal);
     stopIfSignalled(ctx.signal);
   }
+}
+
+/**
+ * At a terminal, once the first poll is in, one line on stderr says that the watch runs: it
+ * may tell nothing for hours. Scripts (a pipe, -q, --json, --once) get no such line.
+ */
+async function announce(ctx: Context, settings: WatchSettings, snapshot: Snapshot): Promise<void> {
+  if (settings.once || !ctx.io.stdoutIsTTY || !ctx.io.stderrIsTTY || ctx.output.format !== 'human') return;
+  const count = 'ids' in settings.watching ? '' : ` (${snapshot.size} ${snapshot.size === 1 ? 'ticket' : 'tickets'})`;
+  await ctx.output.note(`watching ${describeWatching(settings.watching)}${count} every ${settings.intervalMs / 1000} s; Ctrl-C to stop\n`);
 }
 
 /** Between polls, a signal ends the watch (exit 130 or 143). */
@@ -96,11 +134,12 @@ function retryDelay(failures: number, intervalMs: number): number {
   return Math.round(base * (1 - Math.random() * 0.2));
 }
 
-async function tell(ctx: Context, event: WatchEvent, settings: WatchSettings): Promise<void> {
+/** Tells one event; false when its --exec command failed. */
+async function tell(ctx: Context, event: WatchEvent, settings: WatchSettings): Promise<boolean> {
   const text = eventText(event);
   await ctx.output.line(event, { human: () => `${clockTime(new Date(event.at))} ${text}\n`, quiet: () => `${event.id}\n` });
   if (settings.notify && ctx.io.stdoutIsTTY) ctx.io.stdout.write(`\x07\x1b]9;tkt: ${text.replace(/[\x07\x1b]/g, '')}\x07`);
-  if (settings.exec !== undefined) await execFor(ctx, settings.exec, event);
+  return settings.exec === undefined || (await execFor(ctx, settings.exec, event, settings.once));
 }
 
 const two = (n: number) => String(n).padStart(2, '0');
@@ -126,12 +165,15 @@ export function eventText(event: WatchEvent): string {
     case 'removed':
       return `#${event.id} removed: ${shownValue(ticket.title)}`;
     case 'replied':
-      return `#${event.id} replied: ${(event.replies ?? []).map((reply) => `${shownValue(reply.from)} (${shownValue(reply.kind)})`).join(', ')}`;
+      return `#${event.id} replied: ${(event.replies ?? []).map((reply) => `${shownValue(reply.from)} (${sanitizeInline(entryType({ type: reply.kind ?? undefined, draft: false }))})`).join(', ')}`;
   }
 }
 
-/** Runs `sh -c CMD` for one event: its JSON on stdin, its kind and ticket in the environment, its output on stderr. */
-async function execFor(ctx: Context, command: string, event: WatchEvent): Promise<void> {
+/**
+ * Runs `sh -c CMD` for one event: its JSON on stdin, its kind and ticket in the environment, its
+ * output on stderr. False (and a warning) when it failed.
+ */
+async function execFor(ctx: Context, command: string, event: WatchEvent, once: boolean): Promise<boolean> {
   const outcome = await new Promise<string | undefined>((resolve) => {
     const child = spawn('sh', ['-c', command], {
       env: { ...ctx.env, TKT_EVENT: event.event, TKT_TICKET_ID: String(event.id) },
@@ -145,5 +187,7 @@ async function execFor(ctx: Context, command: string, event: WatchEvent): Promis
     child.on('error', (error) => resolve(error.message));
     child.on('close', (code, signal) => resolve(code === 0 ? undefined : signal !== null ? `killed by ${signal}` : `exit ${code}`));
   });
-  if (outcome !== undefined) await ctx.output.warning(`--exec failed (${outcome}) for ${event.event} #${event.id}; watching goes on\n`);
+  if (outcome === undefined) return true;
+  await ctx.output.warning(`--exec failed (${outcome}) for ${event.event} #${event.id}${once ? '' : '; watching goes on'}\n`);
+  return false;
 }

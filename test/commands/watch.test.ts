@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rmdir } from 'node:fs/promises';
+import { mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { InterruptedError } from '../../src/errors.js';
 import type { WatchEvent } from '../../src/watch/events.js';
 import type { WatchTimer } from '../../src/watch/watch.js';
 import { withIO, type CommandRun, type Harness } from '../helpers/harness.js';
-import { frontEnv, startFrontServer, ticketById, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import { frontEnv, sendsNothing, startFrontServer, ticketById, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 import { exitCodeOf } from '../../src/errors.js';
 
 let h: Harness;
@@ -202,6 +202,98 @@ describe('tkt watch', () => {
     expect(jsonLines((await watchOnce()).stdout)).toEqual([]);
   });
 
+  it('--state refuses, before any request, a file that another watch wrote', async () => {
+    const state = join(dir, 'owned.json');
+    expect((await h.cli(['watch', '--once', '--view', 'all-tickets', '--status', 'open', '--state', state])).code).toBe(0);
+    expect(JSON.parse(await readFile(state, 'utf8'))).toMatchObject({ watching: { view: 'all-tickets', options: { status: 'open' } } });
+    const kept = await readFile(state, 'utf8');
+    const otherView = await sendsNothing(h, () => h.cli(['watch', '--once', '--view', 'unassigned-tickets', '--status', 'open', '--state', state]));
+    expect(otherView.code).toBe(2);
+    expect(otherView.stderr).toBe(
+      `error: the state file ${state} belongs to another watch: the view all-tickets --status open, not the view unassigned-tickets --status open\n` +
+        `hint: use another --state file for this watch, or remove ${state} to start a new baseline\n`,
+    );
+    const noFilter = await sendsNothing(h, () => h.cli(['watch', '--once', '--view', 'all-tickets', '--state', state]));
+    expect(noFilter.stderr).toContain('belongs to another watch: the view all-tickets --status open, not the view all-tickets\n');
+    const [low, high] = [unusedTicket(h), unusedTicket(h)].map((t) => t.id).sort((a, b) => a - b) as [number, number];
+    const tickets = await sendsNothing(h, () => h.cli(['watch', '--once', String(low), String(high), '--state', state]));
+    expect(tickets.stderr).toContain(`not the tickets #${low} #${high}\n`);
+    expect(await readFile(state, 'utf8')).toBe(kept);
+
+    const ids = join(dir, 'ids.json');
+    expect((await h.cli(['watch', '--once', String(high), String(low), '--state', ids])).code).toBe(0);
+    // The same tickets in another order are the same watch.
+    expect((await h.cli(['watch', '--once', String(low), String(high), '--state', ids])).code).toBe(0);
+    const fewer = await sendsNothing(h, () => h.cli(['watch', '--once', String(low), '--state', ids]));
+    expect(fewer.code).toBe(2);
+    expect(fewer.stderr).toContain(`error: the state file ${ids} belongs to another watch: the tickets #${low} #${high}, not the tickets #${low}\n`);
+  });
+
+  it('--state in a folder that does not exist is exit 2 before any request, naming the folder', async () => {
+    const missing = join(dir, 'nodir');
+    const result = await sendsNothing(h, () => h.cli(['watch', '--once', '--view', 'all-tickets', '--state', join(missing, 'x.json')]));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `error: --state ${join(missing, 'x.json')}: the folder ${missing} does not exist\nhint: create it, or give a file in another folder\n`,
+    );
+    const plainFile = join(dir, 'plain');
+    await writeFile(plainFile, '');
+    const notFolder = await sendsNothing(h, () => h.cli(['watch', '--once', '--view', 'all-tickets', '--state', join(plainFile, 'x.json')]));
+    expect(notFolder.code).toBe(2);
+    expect(notFolder.stderr).toContain(`error: --state ${join(plainFile, 'x.json')}: ${plainFile} is not a folder\n`);
+  });
+
+  it('--state takes a file written before watches were recorded in it, and records this one', async () => {
+    const state = join(dir, 'old.json');
+    const ticket = unusedTicket(h);
+    await writeFile(
+      state,
+      `${JSON.stringify({ version: 1, at: new Date().toISOString(), tickets: [{ ...ticket, id: ticket.id, title: 'Old title', status: null, priority: null, assignee: null, requester: null, due: null }] })}\n`,
+    );
+    const result = await h.cli(['--json', 'watch', '--once', String(ticket.id), '--state', state]);
+    expect(result.code).toBe(0);
+    expect(jsonLines(result.stdout).map((event) => [event.event, event.changes?.title])).toEqual([['changed', ['Old title', ticket.title]]]);
+    expect(JSON.parse(await readFile(state, 'utf8'))).toMatchObject({ version: 1, watching: { ids: [ticket.id] } });
+  });
+
+  it('tkt watch ID...: a ticket that does not exist at the first poll is exit 3 naming it, before anything is told', async () => {
+    const missing = h.sandbox.state.tickets.reduce((highest, t) => Math.max(highest, t.id), 0) + 1000;
+    const alone = await h.cli(['watch', '--once', String(missing), '--initial']);
+    expect(alone.code).toBe(3);
+    expect(alone.stdout).toBe('');
+    expect(alone.stderr).toContain(`/api/TicketsApi/${missing}`);
+    expect(alone.stderr).toContain(`Ticket ${missing} was not found.`);
+    const ticket = unusedTicket(h);
+    const state = join(dir, 'missing.json');
+    const withOthers = await h.cli(['watch', '--once', String(ticket.id), String(missing), '--initial', '--state', state]);
+    expect(withOthers.code).toBe(3);
+    expect(withOthers.stdout).toBe('');
+    expect(existsSync(state)).toBe(false);
+  });
+
+  it('tkt watch ID...: a ticket gone after the first poll is removed, once', async () => {
+    const [kept, gone] = [unusedTicket(h), unusedTicket(h)];
+    const state = join(dir, 'gone.json');
+    const args = ['--json', 'watch', '--once', String(kept.id), String(gone.id), '--state', state];
+    expect((await h.cli(args)).code).toBe(0);
+    // The sandbox never forgets a ticket: a server in front of it answers as the service does for one purged.
+    const server = await startFrontServer(h, (req, res) => {
+      if (req.method !== 'GET' || req.url !== `/api/TicketsApi/${gone.id}`) return false;
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify(`Ticket ${gone.id} was not found.`));
+      return true;
+    });
+    try {
+      const told = await h.cli(args, { env: frontEnv(h, server) });
+      expect(told.code).toBe(0);
+      expect(jsonLines(told.stdout)).toMatchObject([{ event: 'removed', id: gone.id, ticket: { title: gone.title } }]);
+      const after = await h.cli(args, { env: frontEnv(h, server) });
+      expect(after.code).toBe(0);
+      expect(after.stdout).toBe('');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('refuses an empty list of IDs on stdin rather than watching nothing', async () => {
     const result = await h.cli(['watch', '-'], { stdin: '\n' });
     expect(result.code).toBe(2);
@@ -214,16 +306,54 @@ describe('tkt watch', () => {
     expect(result.stderr).toContain('error: invalid --interval "9": expected a whole number from 10');
   });
 
-  it('--exec runs CMD per event in order, the event on stdin; a failing CMD is reported and the rest still run', async () => {
+  it('--exec runs CMD per event in order, the event on stdin; with --once a failing CMD is reported, the rest still run, and the run exits 1', async () => {
     const [first, second] = [unusedTicket(h), unusedTicket(h)];
     const log = join(dir, 'exec.log');
     const command = `printf '%s %s ' "$TKT_EVENT" "$TKT_TICKET_ID" >> ${log}; cat >> ${log}; [ "$TKT_TICKET_ID" != ${first.id} ] || exit 3`;
-    const r = await h.context({});
-    await run({ ids: [String(first.id), String(second.id)], once: true, initial: true, exec: command }, r.ctx);
+    const result = await h.cli(['watch', String(first.id), String(second.id), '--once', '--initial', '--exec', command]);
     const lines = (await readFile(log, 'utf8')).trimEnd().split('\n');
     expect(lines.map((line) => line.slice(0, line.indexOf(' {')))).toEqual([`added ${first.id}`, `added ${second.id}`]);
     expect(JSON.parse(lines[1]!.slice(lines[1]!.indexOf('{')))).toMatchObject({ event: 'added', id: second.id, ticket: { title: second.title } });
-    expect(r.stderr()).toBe(`warning: --exec failed (exit 3) for added #${first.id}; watching goes on\n`);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`warning: --exec failed (exit 3) for added #${first.id}\nerror: --exec failed for 1 of 2 events\n`);
+  });
+
+  it('--once --state with a failing --exec leaves the state as it was: the next run tells the same events again', async () => {
+    const state = join(dir, 'exec-state.json');
+    const hook = join(dir, 'hook-up');
+    // A webhook that is down until the file `hook` exists.
+    const args = ['--json', 'watch', '--once', '--view', 'all-tickets', '--state', state, '--exec', `cat > /dev/null; [ -e ${hook} ]`];
+    expect((await h.cli(args)).code).toBe(0);
+    const kept = await readFile(state, 'utf8');
+    const ticket = unusedTicket(h);
+    const oldTitle = ticket.title;
+    retitle(ticket.id, 'Webhook down');
+    const failing = await h.cli(args);
+    expect(failing.code).toBe(1);
+    expect(failing.stderr).toContain('error: --exec failed for 1 of 1 event\n');
+    expect(failing.stderr).toContain(`hint: ${state} was left as it was: the next run tells this poll's events again`);
+    expect(await readFile(state, 'utf8')).toBe(kept);
+    const told = jsonLines(failing.stdout).map((event) => [event.event, event.id, event.changes]);
+    expect(told).toEqual([['changed', ticket.id, { title: [oldTitle, 'Webhook down'] }]]);
+    await writeFile(hook, '');
+    const next = await h.cli(args);
+    expect(next.code).toBe(0);
+    expect(jsonLines(next.stdout).map((event) => [event.event, event.id, event.changes])).toEqual(told);
+    expect(jsonLines((await h.cli(args)).stdout)).toEqual([]);
+  });
+
+  it('a long-running watch with a failing --exec reports it, keeps the state moving and goes on watching', async () => {
+    const state = join(dir, 'exec-long.json');
+    const ticket = unusedTicket(h);
+    const { r, clock, done } = await startWatch({ view: 'all-tickets', state, exec: 'cat > /dev/null; exit 7' });
+    retitle(ticket.id, 'Hook down, watch on');
+    await clock.next();
+    expect(r.stderr()).toBe(`warning: --exec failed (exit 7) for changed #${ticket.id}; watching goes on\n`);
+    const kept = JSON.parse(await readFile(state, 'utf8')) as { tickets: { id: number; title: string }[] };
+    expect(kept.tickets.find((t) => t.id === ticket.id)?.title).toBe('Hook down, watch on');
+    expect(clock.waits).toHaveLength(2);
+    r.abort.abort('SIGTERM');
+    await expect(done).rejects.toBeInstanceOf(InterruptedError);
   });
 
   it('tkt watch ID... tells a new conversation entry as replied', async () => {
@@ -234,6 +364,20 @@ describe('tkt watch', () => {
     const events = jsonLines(r.stdout());
     expect(events.map((event) => event.event)).toContain('replied');
     expect(events.find((event) => event.event === 'replied')).toMatchObject({ id: ticket.id, replies: [{ kind: expect.any(String) as string }] });
+    r.abort.abort('SIGTERM');
+    await expect(done).rejects.toBeInstanceOf(InterruptedError);
+  });
+
+  it("tkt watch ID... names a reply's kind in tkt show's words", async () => {
+    const requesterOf = (t: { creatorId: string }) => h.sandbox.state.users.find((user) => user.id === t.creatorId);
+    const ticket = unusedTicket(h, (t) => !t.locked && t.ticketStatusId === 1 && requesterOf(t)?.username !== undefined);
+    const requester = requesterOf(ticket)!;
+    const { r, clock, done } = await startWatch({ ids: [String(ticket.id)] }, {});
+    expect((await h.cli(['reply', String(ticket.id), '--as-requester', requester.username, '--subject', 'S', '--message', 'Still broken'])).code).toBe(0);
+    await clock.next();
+    expect(r.stdout()).toMatch(new RegExp(`^\\d\\d:\\d\\d:\\d\\d #${ticket.id} replied: .+ \\(Reply from requester\\)\\n$`));
+    const shown = await h.cli(['show', String(ticket.id)]);
+    expect(shown.stdout).toContain('Reply from requester');
     r.abort.abort('SIGTERM');
     await expect(done).rejects.toBeInstanceOf(InterruptedError);
   });
@@ -304,6 +448,33 @@ describe('tkt watch', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('at a terminal, says once on stderr what it watches and how to stop; never in a pipe, with -q, --json or --once', async () => {
+    const live = h.sandbox.state.tickets.filter((t) => !t.isDeleted).length;
+    const atTerminal = await startWatch({ view: 'all-tickets', interval: '30', status: 'open' }, { tty: true });
+    const open = h.sandbox.state.tickets.filter((t) => !t.isDeleted && t.ticketStatusId === 1).length;
+    expect(atTerminal.r.stderr()).toBe(`watching the view all-tickets --status open (${open} tickets) every 30 s; Ctrl-C to stop\n`);
+    await atTerminal.clock.next();
+    expect(atTerminal.r.stderr()).toBe(`watching the view all-tickets --status open (${open} tickets) every 30 s; Ctrl-C to stop\n`);
+    atTerminal.r.abort.abort('SIGINT');
+    await expect(atTerminal.done).rejects.toBeInstanceOf(InterruptedError);
+    const ticket = unusedTicket(h);
+    const given = await startWatch({ ids: [String(ticket.id)] }, { tty: true });
+    expect(given.r.stderr()).toBe(`watching the tickets #${ticket.id} every 60 s; Ctrl-C to stop\n`);
+    given.r.abort.abort('SIGINT');
+    await expect(given.done).rejects.toBeInstanceOf(InterruptedError);
+    expect(live).toBeGreaterThan(open);
+
+    for (const runOptions of [{}, { tty: true, globals: { quiet: true } }, { tty: true, globals: { json: true } }]) {
+      const quiet = await startWatch({ view: 'all-tickets' }, runOptions);
+      expect(quiet.r.stderr()).toBe('');
+      quiet.r.abort.abort('SIGINT');
+      await expect(quiet.done).rejects.toBeInstanceOf(InterruptedError);
+    }
+    const once = await h.context({ tty: true });
+    await run({ view: 'all-tickets', once: true }, once.ctx);
+    expect(once.stderr()).toBe('');
   });
 
   it('--notify rings and sends OSC 9 at a terminal only', async () => {
