@@ -67,6 +67,28 @@ const unusedModules = {
   },
 };
 
+// Dependencies whose loading costs more than most of their uses, run on the first call of their
+// default export instead (esbuild evaluates a module that is require()d lazily):
+// - string-width builds an Intl.Segmenter and four Unicode property regexes when it loads,
+//   \p{RGI_Emoji} alone about 22 ms (Node 20): tkt show, a table or a wrapped text load it, and
+//   src/output/width.ts measures text that is Latin without it.
+const LAZY_DEPENDENCIES = ['string-width'];
+const lazyDependencies = {
+  name: 'lazy-dependencies',
+  setup(build) {
+    build.onResolve({ filter: new RegExp(`^(${LAZY_DEPENDENCIES.join('|')})$`) }, (args) =>
+      args.namespace === 'file' && path.relative(process.cwd(), args.importer).startsWith('src')
+        ? { path: args.path, namespace: 'lazy-dependency' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-dependency' }, (args) => ({
+      contents: `export default function lazy(...args) { return require(${JSON.stringify(args.path)}).default(...args); }`,
+      resolveDir: process.cwd(),
+      loader: 'js',
+    }));
+  },
+};
+
 // `import process from 'node:process'` in an ES module dependency (chalk's supports-color, Ink,
 // @inquirer/core) makes Node 20 build the built-in's ES module facade, which reads every property
 // of process: opening stdin, stdout and stderr, 5-10 ms of the run that imports it. The process
@@ -199,7 +221,7 @@ await build({
   // React (bundled for `tkt triage`) picks its production build by NODE_ENV: decided here, not
   // by whatever the user's environment says.
   define: { TKT_VERSION: JSON.stringify(pkg.version), 'process.env.NODE_ENV': '"production"' },
-  plugins: [coreInMain, lazyBuiltins, unusedModules, processGlobal],
+  plugins: [coreInMain, lazyBuiltins, lazyDependencies, unusedModules, processGlobal],
   // CommonJS dependencies bundled into ESM still call require() for Node built-ins.
   banner: { js: "import { createRequire as __tktCreateRequire } from 'node:module'; const require = __tktCreateRequire(import.meta.url);" },
 }).then(async (result) => {
