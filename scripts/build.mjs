@@ -186,8 +186,11 @@ const coreInMain = {
     }));
     // A module outside the core importing one inside it gets the binding from main.js: a stand-in
     // of its own (its path names the importer), so that no stand-in is shared, and split, either.
+    // So does a core module's dynamic import of another (a lazy import in code that main.js
+    // holds): as an entry of its own, the module would be split out of main.js with what it imports.
     build.onResolve({ filter: /^\.\.?\// }, async (args) => {
-      if (args.pluginData?.probing || args.namespace !== 'file' || !relative(args.importer).startsWith('src/') || isCore(args.importer)) return undefined;
+      if (args.pluginData?.probing || args.namespace !== 'file' || !relative(args.importer).startsWith('src/')) return undefined;
+      if (isCore(args.importer) && args.kind !== 'dynamic-import') return undefined;
       const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { probing: true } });
       if (resolved.errors.length > 0 || !isCore(resolved.path)) return undefined;
       const file = relative(resolved.path);

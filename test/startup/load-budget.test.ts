@@ -54,12 +54,12 @@ const BUDGETS: Record<string, Budget> = {
   '--help': { argv: () => ['--help'], distKB: 55, files: 1, forbidden: NO_REQUEST }, // 50.3 KB, 1 file
   '--version': { argv: () => ['--version'], distKB: 55, files: 1, forbidden: NO_REQUEST }, // 50.3 KB, 1 file
   '__complete site': { argv: () => ['__complete', 'site'], distKB: 125, files: 2, forbidden: NO_REQUEST }, // 119.9 KB, 2 files
-  'show ID': { argv: () => ['show', '1013'], distKB: 348, files: 19, forbidden: REQUEST_NEVER }, // 337.6 KB, 17 files
-  'show ID --json': { argv: () => ['show', '1013', '--json'], distKB: 310, files: 12, forbidden: REQUEST_NEVER }, // 299.3 KB, 10 files
-  list: { argv: () => ['list'], distKB: 330, files: 18, forbidden: REQUEST_NEVER }, // 319.1 KB, 16 files
-  'close ID': { argv: () => ['close', nextTicket()], distKB: 330, files: 21, forbidden: REQUEST_NEVER }, // 319.2 KB, 19 files
-  'pickup ID': { argv: () => ['pickup', nextTicket()], distKB: 318, files: 19, forbidden: REQUEST_NEVER }, // 307.5 KB, 17 files
-  'attach ID FILE': { argv: () => ['attach', '1013', uploadFile], distKB: 308, files: 11, forbidden: REQUEST_NEVER }, // 297.6 KB, 9 files
+  'show ID': { argv: () => ['show', '1013'], distKB: 345, files: 16, forbidden: REQUEST_NEVER }, // 334.6 KB, 14 files
+  'show ID --json': { argv: () => ['show', '1013', '--json'], distKB: 306, files: 9, forbidden: REQUEST_NEVER }, // 296.3 KB, 7 files
+  list: { argv: () => ['list'], distKB: 326, files: 15, forbidden: REQUEST_NEVER }, // 316.1 KB, 13 files
+  'close ID': { argv: () => ['close', nextTicket()], distKB: 326, files: 18, forbidden: REQUEST_NEVER }, // 316.2 KB, 16 files
+  'pickup ID': { argv: () => ['pickup', nextTicket()], distKB: 315, files: 16, forbidden: REQUEST_NEVER }, // 304.5 KB, 14 files
+  'attach ID FILE': { argv: () => ['attach', '1013', uploadFile], distKB: 305, files: 8, forbidden: REQUEST_NEVER }, // 294.6 KB, 6 files
   create: {
     argv: () => [
       'create',
@@ -77,8 +77,8 @@ const BUDGETS: Record<string, Budget> = {
       '--status',
       'Open',
     ],
-    distKB: 350, // 339.2 KB, 16 files
-    files: 18,
+    distKB: 346, // 336.2 KB, 13 files
+    files: 15,
     forbidden: REQUEST_NEVER,
   },
 };
