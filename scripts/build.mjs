@@ -213,7 +213,7 @@ const REQUIRE_BANNER = "import { createRequire as __tktCreateRequire } from 'nod
  * The outputs that never say `require` lose the banner: createRequire turns the file's URL into
  * a path and works out its node_modules folders, for each of a run's dozen files, and that work
  * on a path as long as a global install's made V8 optimise Node's URL and path functions during
- * a single request (TurboFan's code: 3.5 MB more resident memory, README Performance).
+ * a single request (TurboFan's code: 3.5 MB more resident memory).
  */
 function dropUnusedRequire(metafile) {
   for (const output of Object.keys(metafile.outputs).filter((file) => file.endsWith('.js'))) {
@@ -228,8 +228,8 @@ function dropUnusedRequire(metafile) {
  * For each ES module it loads, Node looks for the package.json that says how to read it, from the
  * file's folder up: dist/chunks/, dist/, then the package's own. Each step turns a URL into a
  * path; a dozen modules a run at the depth of a global install made V8 optimise Node's URL and
- * path functions during a single request (TurboFan's code: 3.5 MB more resident memory, README
- * Performance). The answer is given in the first folder looked at.
+ * path functions during a single request (TurboFan's code: 3.5 MB more resident memory). The
+ * answer is given in the first folder looked at.
  */
 function writeModuleScopes() {
   const scope = `${JSON.stringify({ description: 'dist/ holds ES modules: said here, so that Node looks no further up (scripts/build.mjs)', type: 'module' }, null, 2)}\n`;
