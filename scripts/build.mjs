@@ -115,10 +115,11 @@ const builtinObjects = {
     const importers = new Map();
     build.onResolve({ filter: /^(node:)?[a-z_/]+$/ }, (args) => {
       const name = args.path.replace(/^node:/, '');
-      const imported = args.kind === 'import-statement' || args.kind === 'dynamic-import';
-      // A stand-in per importer (its path names both), so that it lands in the importer's output
+      // A dynamic import() stays Node's own: as an entry, a stand-in's namespace would hold the
+      // object as its default export only.
+      if (args.kind !== 'import-statement' || !BUILTINS.has(name)) return undefined;
+      // A stand-in per importer (its path says which), so that it lands in the importer's output
       // rather than in a chunk of its own that every user of the built-in would load.
-      if (!imported || !BUILTINS.has(name)) return undefined;
       if (!importers.has(args.importer)) importers.set(args.importer, importers.size);
       return { path: `${name} for importer ${importers.get(args.importer)}`, namespace: 'builtin-object', pluginData: { name } };
     });
