@@ -2,6 +2,7 @@
 // (prompts, tables, the sandbox) become chunks loaded on first use.
 import { build } from 'esbuild';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildStart } from './build-start.mjs';
@@ -67,6 +68,28 @@ const unusedModules = {
   },
 };
 
+// Dependencies whose loading costs more than most of their uses, run on the first call of their
+// default export instead (esbuild evaluates a module that is require()d lazily):
+// - string-width builds an Intl.Segmenter and four Unicode property regexes when it loads,
+//   \p{RGI_Emoji} alone about 22 ms (Node 20): tkt show, a table or a wrapped text load it, and
+//   src/output/width.ts measures text that is Latin without it.
+const LAZY_DEPENDENCIES = ['string-width'];
+const lazyDependencies = {
+  name: 'lazy-dependencies',
+  setup(build) {
+    build.onResolve({ filter: new RegExp(`^(${LAZY_DEPENDENCIES.join('|')})$`) }, (args) =>
+      args.namespace === 'file' && path.relative(process.cwd(), args.importer).startsWith('src')
+        ? { path: args.path, namespace: 'lazy-dependency' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-dependency' }, (args) => ({
+      contents: `export default function lazy(...args) { return require(${JSON.stringify(args.path)}).default(...args); }`,
+      resolveDir: process.cwd(),
+      loader: 'js',
+    }));
+  },
+};
+
 // `import process from 'node:process'` in an ES module dependency (chalk's supports-color, Ink,
 // @inquirer/core) makes Node 20 build the built-in's ES module facade, which reads every property
 // of process: opening stdin, stdout and stderr, 5-10 ms of the run that imports it. The process
@@ -76,6 +99,34 @@ const processGlobal = {
   setup(build) {
     build.onResolve({ filter: /^(node:)?process$/ }, () => ({ path: 'process', namespace: 'process-global' }));
     build.onLoad({ filter: /.*/, namespace: 'process-global' }, () => ({ contents: 'module.exports = process;', loader: 'js' }));
+  },
+};
+
+// Every other built-in that bundled code imports as an ES module (tkt's own modules too) is the
+// built-in's object, from process.getBuiltinModule, not its ES module facade: Node builds a facade
+// by reading every export, and the getters behind them load what they stand for (node:util's
+// parseArgs, diff and colours; node:fs's promises; on Node 24 worker_threads). For the built-ins
+// main.js imports, the facades loaded 7 more of Node's modules on Node 20, and 20 more with
+// 1.7 MB on Node 24. require() calls are left as they are: they get the object already.
+const BUILTINS = new Set(builtinModules.filter((name) => !name.startsWith('_')));
+const builtinObjects = {
+  name: 'builtin-objects',
+  setup(build) {
+    const importers = new Map();
+    build.onResolve({ filter: /^(node:)?[a-z_/]+$/ }, (args) => {
+      const name = args.path.replace(/^node:/, '');
+      // A dynamic import() stays Node's own: as an entry, a stand-in's namespace would hold the
+      // object as its default export only.
+      if (args.kind !== 'import-statement' || !BUILTINS.has(name)) return undefined;
+      // A stand-in per importer (its path says which), so that it lands in the importer's output
+      // rather than in a chunk of its own that every user of the built-in would load.
+      if (!importers.has(args.importer)) importers.set(args.importer, importers.size);
+      return { path: `${name} for importer ${importers.get(args.importer)}`, namespace: 'builtin-object', pluginData: { name } };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'builtin-object' }, (args) => ({
+      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(`node:${args.pluginData.name}`)});`,
+      loader: 'js',
+    }));
   },
 };
 
@@ -164,8 +215,11 @@ const coreInMain = {
     }));
     // A module outside the core importing one inside it gets the binding from main.js: a stand-in
     // of its own (its path names the importer), so that no stand-in is shared, and split, either.
+    // So does a core module's dynamic import of another (a lazy import in code that main.js
+    // holds): as an entry of its own, the module would be split out of main.js with what it imports.
     build.onResolve({ filter: /^\.\.?\// }, async (args) => {
-      if (args.pluginData?.probing || args.namespace !== 'file' || !relative(args.importer).startsWith('src/') || isCore(args.importer)) return undefined;
+      if (args.pluginData?.probing || args.namespace !== 'file' || !relative(args.importer).startsWith('src/')) return undefined;
+      if (isCore(args.importer) && args.kind !== 'dynamic-import') return undefined;
       const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { probing: true } });
       if (resolved.errors.length > 0 || !isCore(resolved.path)) return undefined;
       const file = relative(resolved.path);
@@ -179,6 +233,37 @@ const coreInMain = {
     build.onResolve({ filter: /^tkt-main-js$/ }, () => ({ path: '../main.js', external: true }));
   },
 };
+
+// CommonJS dependencies bundled into ESM still call require() for Node built-ins: each output
+// starts with one. Only those that use it keep it (dropUnusedRequire).
+const REQUIRE_BANNER = "import { createRequire as __tktCreateRequire } from 'node:module'; const require = __tktCreateRequire(import.meta.url);";
+
+/**
+ * The outputs that never say `require` lose the banner: createRequire turns the file's URL into
+ * a path and works out its node_modules folders, for each of a run's dozen files, and that work
+ * on a path as long as a global install's made V8 optimise Node's URL and path functions during
+ * a single request (TurboFan's code: 3.5 MB more resident memory).
+ */
+function dropUnusedRequire(metafile) {
+  for (const output of Object.keys(metafile.outputs).filter((file) => file.endsWith('.js'))) {
+    const text = readFileSync(output, 'utf8');
+    if (!text.startsWith(REQUIRE_BANNER)) throw new Error(`${output} does not start with the require banner`);
+    const body = text.slice(REQUIRE_BANNER.length);
+    if (!/\brequire\b/.test(body)) writeFileSync(output, body.replace(/^\n/, ''));
+  }
+}
+
+/**
+ * For each ES module it loads, Node looks for the package.json that says how to read it, from the
+ * file's folder up: dist/chunks/, dist/, then the package's own. Each step turns a URL into a
+ * path; a dozen modules a run at the depth of a global install made V8 optimise Node's URL and
+ * path functions during a single request (TurboFan's code: 3.5 MB more resident memory). The
+ * answer is given in the first folder looked at.
+ */
+function writeModuleScopes() {
+  const scope = `${JSON.stringify({ description: 'dist/ holds ES modules: said here, so that Node looks no further up (scripts/build.mjs)', type: 'module' }, null, 2)}\n`;
+  for (const dir of ['dist', 'dist/chunks']) writeFileSync(`${dir}/package.json`, scope);
+}
 
 // Stale chunks from earlier builds would otherwise be shipped with the package.
 rmSync('dist', { recursive: true, force: true });
@@ -199,10 +284,12 @@ await build({
   // React (bundled for `tkt triage`) picks its production build by NODE_ENV: decided here, not
   // by whatever the user's environment says.
   define: { TKT_VERSION: JSON.stringify(pkg.version), 'process.env.NODE_ENV': '"production"' },
-  plugins: [coreInMain, lazyBuiltins, unusedModules, processGlobal],
+  plugins: [coreInMain, lazyBuiltins, lazyDependencies, unusedModules, processGlobal, builtinObjects],
   // CommonJS dependencies bundled into ESM still call require() for Node built-ins.
-  banner: { js: "import { createRequire as __tktCreateRequire } from 'node:module'; const require = __tktCreateRequire(import.meta.url);" },
+  banner: { js: REQUIRE_BANNER },
 }).then(async (result) => {
+  dropUnusedRequire(result.metafile);
+  writeModuleScopes();
   await checkCoreInMain(result.metafile);
   writeBuildReport(result.metafile);
   writeThirdPartyNotices(result.metafile);

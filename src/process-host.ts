@@ -59,14 +59,21 @@ function colorAllowed(globals: GlobalOptions, env: Record<string, string | undef
 }
 
 export function createIO(proc: ProcessStreams, globals: GlobalOptions): IO {
-  const stdinIsTTY = proc.stdin.isTTY === true;
+  // process.stdin is a stream made on first read, 2-3 ms over a pipe or /dev/null when stdout is
+  // a file (net or fs streams loaded for it): read only by a command that reads stdin or may ask.
+  const stdinIsTTY = () => proc.stdin.isTTY === true;
   const stdoutIsTTY = proc.stdout.isTTY === true;
   const stderrIsTTY = proc.stderr.isTTY === true;
+  const mayAsk = stderrIsTTY && globals.input && !isCI(proc.env);
   return {
-    stdin: proc.stdin,
+    get stdin() {
+      return proc.stdin;
+    },
     stdout: proc.stdout,
     stderr: proc.stderr,
-    stdinIsTTY,
+    get stdinIsTTY() {
+      return stdinIsTTY();
+    },
     stdoutIsTTY,
     stderrIsTTY,
     color: colorAllowed(globals, proc.env, stderrIsTTY),
@@ -74,7 +81,9 @@ export function createIO(proc: ProcessStreams, globals: GlobalOptions): IO {
     // FORCE_COLOR is for a terminal that does not say so (CI logs), never for data in a pipe.
     stdoutColor: stdoutIsTTY && colorAllowed(globals, proc.env, stdoutIsTTY),
     size: () => terminalSize([proc.stdout, proc.stderr], proc.env),
-    canPrompt: stdinIsTTY && stderrIsTTY && globals.input && !isCI(proc.env),
+    get canPrompt() {
+      return mayAsk && stdinIsTTY();
+    },
   };
 }
 

@@ -5,9 +5,10 @@ import stringWidth from 'string-width';
 const ELLIPSIS = '…';
 
 // Text is cut between graphemes, as string-width segments it: never an emoji or a mark from its
-// letter. (string-width builds a Segmenter when it loads, so this one costs nothing more.)
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-const graphemes = (text: string): Intl.Segments => segmenter.segment(text);
+// letter. Built on first use: a run's first Segmenter loads ICU's break rules (about 10 ms), and
+// Latin text is measured and wrapped without one.
+let segmenter: Intl.Segmenter | undefined;
+const graphemes = (text: string): Intl.Segments => (segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' })).segment(text);
 
 // Characters one column wide each, none zero-width or joining another: printable ASCII, Latin-1
 // (but the soft hyphen) and Latin Extended, up to the combining marks (U+0300). string-width's
@@ -54,6 +55,8 @@ export function truncateStart(text: string, width: number): string {
 
 /** `word` in pieces of at most `width` columns, broken between graphemes. */
 function breakWord(word: string, width: number): string[] {
+  if (displayWidth(word) <= width) return [word];
+  if (ONE_COLUMN_EACH.test(word)) return Array.from({ length: Math.ceil(word.length / width) }, (_, i) => word.slice(i * width, (i + 1) * width));
   const pieces = [''];
   let used = 0;
   for (const { segment } of graphemes(word)) {

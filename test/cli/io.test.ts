@@ -92,6 +92,25 @@ describe('prompting', () => {
   });
 });
 
+describe('stdin', () => {
+  // process.stdin is a stream made on first read: over a pipe or /dev/null it costs a run 2-3 ms
+  // (net or fs streams loaded for it) when stdout is a file, though most commands never read stdin.
+  it('is not touched by a run that neither reads it nor could prompt', () => {
+    const proc = fakeProcess({ stdout: true });
+    let reads = 0;
+    const stdin = proc.stdin;
+    Object.defineProperty(proc, 'stdin', { get: () => (reads++, stdin) });
+    const made = createIO(proc, readGlobals({}));
+
+    expect([made.color, made.stdoutColor, made.animate, made.canPrompt, made.stdoutIsTTY]).toEqual([false, true, false, false, true]);
+    expect(reads).toBe(0);
+    // The stream and its TTY flag when a command asks.
+    expect(made.stdin).toBe(stdin);
+    expect(made.stdinIsTTY).toBe(false);
+    expect(reads).toBeGreaterThan(0);
+  });
+});
+
 describe('readGlobals', () => {
   it('defaults to a 30-second time-out and accepts fractions', () => {
     expect(readGlobals({}).timeout).toBe(30);

@@ -4,11 +4,12 @@
 // goes to dist/main.js, whose heavy modules live in chunks imported on first use. Checked twice:
 // in esbuild's metafiles (what each entry holds and imports statically) and at run time (which
 // files `tkt --version`, `tkt --help` and a few commands actually load). `npm test` builds dist/.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLoadTracer, inputsOf, readMetafile, root, type LoadTracer, type Metafile } from '../helpers/load-trace.js';
 
@@ -72,6 +73,41 @@ describe('the bundle entry (dist/main.js) in the metafile', () => {
         `${name} is in the bundle`,
       ).toBe(true);
     }
+  });
+});
+
+describe('text measuring in the bundle', () => {
+  // string-width builds an Intl.Segmenter and four Unicode property regexes when it loads (about
+  // 35 ms on Node 20), and a run's first Segmenter loads ICU's break rules: tkt show, tables and
+  // wrapped text measure Latin text without either (scripts/build.mjs, src/output/width.ts).
+  it('builds no Intl.Segmenter until a text outside Latin is measured', () => {
+    const meta = readMetafile();
+    const output = Object.keys(meta.outputs).find((file) => Object.keys(meta.outputs[file]!.inputs).includes('src/output/width.ts'));
+    const countSegmenters =
+      'const Real = Intl.Segmenter; let made = 0; Intl.Segmenter = class extends Real { constructor(...args) { super(...args); made += 1; } };' +
+      ' globalThis.segmentersMade = () => made;';
+    const script = `
+      const width = await import(${JSON.stringify(pathToFileURL(path.join(root, output!)).href)});
+      const seen = [segmentersMade()];
+      width.displayWidth('Jörg Müller'); width.truncate('Drucker in der Küche', 8); width.wrapText('Jörg Müller meldet: der Drucker ist kaputt', 12);
+      seen.push(segmentersMade());
+      seen.push(width.displayWidth('打印机 🖨️'), segmentersMade());
+      console.log(JSON.stringify(seen));`;
+    const child = spawnSync(
+      process.execPath,
+      ['--input-type=module', '--import', `data:text/javascript,${encodeURIComponent(countSegmenters)}`, '-e', script],
+      {
+        encoding: 'utf8',
+      },
+    );
+
+    expect(child.stderr).toBe('');
+    const [afterLoad, afterLatin, measured, afterWide] = JSON.parse(child.stdout) as number[];
+    expect(afterLoad).toBe(0);
+    expect(afterLatin).toBe(0);
+    // Measured by string-width (CJK and the emoji two columns each), which is loaded now.
+    expect(measured).toBe(9);
+    expect(afterWide).toBeGreaterThan(0);
   });
 });
 

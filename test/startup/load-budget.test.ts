@@ -15,15 +15,15 @@ import { createLoadTracer, readAllMetafiles, root, type LoadTrace, type LoadTrac
 // reading of stdin (the IDs are arguments), compression, SQLite, and terminals (every run here is
 // piped).
 const NEVER = ['http2', 'tls', 'https', 'child_process', 'readline', 'zlib', 'sqlite', 'tty'];
-// What the HTTP transport loads today with every request: perf_hooks (src/api/exchange.ts), v8
-// (src/api/undici-core.ts), crypto (src/api/upload.ts and undici's fetch), assert (undici), and
-// from Node 22 on worker_threads (undici's webidl, for markAsUncloneable). A command that sends no
-// request must load none of it; request commands get it until the transport is replaced (then
-// move these into REQUEST_NEVER).
-const TRANSPORT = ['perf_hooks', 'v8', 'assert', 'crypto', 'worker_threads'];
+// What undici's transport loaded with every request, and a direct request (node:http, src/api/transport.ts)
+// loads none of: perf_hooks, v8 (undici's flag, src/api/undici-core.ts, behind a proxy only),
+// assert, crypto (a form's boundary takes the global Web Crypto's random bytes alone,
+// src/api/upload.ts) and, from Node 22 on, worker_threads (undici's webidl; node:util's exports
+// load it too, which is why the bundle takes built-ins as objects, scripts/build.mjs).
+const UNDICI = ['perf_hooks', 'v8', 'assert', 'crypto', 'worker_threads'];
 // (net is not among them: Node loads it for a piped stdout.)
-const NO_REQUEST = [...NEVER, ...TRANSPORT, 'http'];
-const REQUEST_NEVER = NEVER;
+const NO_REQUEST = [...NEVER, ...UNDICI, 'http'];
+const REQUEST_NEVER = [...NEVER, ...UNDICI];
 // The bin's own answers write to file descriptor 1 (src/util/stdout-sync.ts): Node's stdout
 // stream on a pipe would load net and streams, about 10 ms of a Tab press.
 const FAST_ANSWER = [...NO_REQUEST, 'net', 'stream'];
@@ -49,23 +49,21 @@ const nextTicket = () => {
 let uploadFile = '';
 
 // The one table. Each budget is what the run loaded when it was set (in the comment, Node 20)
-// plus about 5 KB for a help, 25 KB for a request (less than a table renderer with chalk or a
-// prompt library), and two files: Node 20 loads ES modules one file at a time, so many small
-// chunks cost more than their bytes (scripts/build.mjs, the core of main.js). What request
-// commands load is mostly two chunks that are being replaced: the HTTP transport's (undici and
-// src/api, 551 KB) and form-data's with mime-db (about 250 KB: close, attach and create); then
-// the lead re-tunes. Besides: commander (126 KB) and main.js (90 KB); dist/start.cjs (50 KB, the
-// prepared help) is for help, version and completion only.
+// plus about 5 KB for a help, 10 KB for a request (less than a table renderer or a prompt
+// library), and two files: Node 20 loads ES modules one file at a time, so many small chunks
+// cost more than their bytes (scripts/build.mjs, the core of main.js). What a request command
+// loads is mostly commander (126 KB), main.js (91 KB) and the HTTP transport's chunk (40 KB);
+// dist/start.cjs (50 KB, the prepared help) is for help, version and completion only.
 const BUDGETS: Record<string, Budget> = {
   '--help': { argv: () => ['--help'], distKB: 55, files: 1, forbidden: FAST_ANSWER }, // 50.3 KB, 1 file
   '--version': { argv: () => ['--version'], distKB: 55, files: 1, forbidden: FAST_ANSWER }, // 50.3 KB, 1 file
   '__complete site': { argv: () => ['__complete', 'site'], distKB: 100, files: 2, forbidden: FAST_ANSWER },
-  'show ID': { argv: () => ['show', '1013'], distKB: 875, files: 20, forbidden: REQUEST_NEVER }, // 848.8 KB, 18 files
-  'show ID --json': { argv: () => ['show', '1013', '--json'], distKB: 840, files: 13, forbidden: REQUEST_NEVER }, // 812.6 KB, 11 files
-  list: { argv: () => ['list'], distKB: 860, files: 19, forbidden: REQUEST_NEVER }, // 832.4 KB, 17 files
-  'close ID': { argv: () => ['close', nextTicket()], distKB: 1115, files: 24, forbidden: REQUEST_NEVER }, // 1,090.8 KB, 22 files
-  'pickup ID': { argv: () => ['pickup', nextTicket()], distKB: 860, files: 21, forbidden: REQUEST_NEVER }, // 832.3 KB, 19 files
-  'attach ID FILE': { argv: () => ['attach', '1013', uploadFile], distKB: 1085, files: 13, forbidden: REQUEST_NEVER }, // 1,057.6 KB, 11 files
+  'show ID': { argv: () => ['show', '1013'], distKB: 345, files: 16, forbidden: REQUEST_NEVER }, // 334.6 KB, 14 files
+  'show ID --json': { argv: () => ['show', '1013', '--json'], distKB: 306, files: 9, forbidden: REQUEST_NEVER }, // 296.3 KB, 7 files
+  list: { argv: () => ['list'], distKB: 326, files: 15, forbidden: REQUEST_NEVER }, // 316.1 KB, 13 files
+  'close ID': { argv: () => ['close', nextTicket()], distKB: 326, files: 18, forbidden: REQUEST_NEVER }, // 316.2 KB, 16 files
+  'pickup ID': { argv: () => ['pickup', nextTicket()], distKB: 315, files: 16, forbidden: REQUEST_NEVER }, // 304.5 KB, 14 files
+  'attach ID FILE': { argv: () => ['attach', '1013', uploadFile], distKB: 305, files: 8, forbidden: REQUEST_NEVER }, // 294.6 KB, 6 files
   create: {
     argv: () => [
       'create',
@@ -83,8 +81,8 @@ const BUDGETS: Record<string, Budget> = {
       '--status',
       'Open',
     ],
-    distKB: 1125, // 1,099.2 KB, 18 files
-    files: 20,
+    distKB: 346, // 336.2 KB, 13 files
+    files: 15,
     forbidden: REQUEST_NEVER,
   },
 };
