@@ -31,6 +31,15 @@ export const USERNAME_PAGE_SIZE = 25;
 // Details fetched at once when a list item does not say what a filter needs.
 const DETAIL_CONCURRENCY = 8;
 
+/**
+ * --page N counts pages of --limit tickets (with a filter, matches): with --all and no --limit the
+ * page would be one of 100, a size the user never chose, so --all then starts at page 1 only.
+ */
+function assertPageCounted(options: ListSourceOptions, page: number): void {
+  if (options.all && options.limit === undefined && page > 1)
+    throw new UsageError('--page with --all needs --limit', { hint: 'add --limit M: --page N then starts after (N-1)*M tickets' });
+}
+
 /** Where the pages come from: the paginated list, or list-by-username for --requester. */
 export async function listSource(options: ListSourceOptions, ctx: Context, filtering: boolean): Promise<PageSource> {
   const firstPage = wholeNumberOption('--page', options.page ?? '1', { min: 1 });
@@ -55,6 +64,8 @@ export async function listSource(options: ListSourceOptions, ctx: Context, filte
   if (options.in !== undefined && options.search === undefined) {
     throw new UsageError('--in only narrows --search', { hint: 'add --search TEXT' });
   }
+  // list-by-username has pages of its own fixed size, which --page counts without --limit.
+  assertPageCounted(options, firstPage);
   // `tkt config set default-view` stands in for --view; without either the service chooses.
   const view = options.view ?? userSettings(ctx).defaultView;
   const listType = view === undefined ? undefined : parseListType(view);
@@ -123,9 +134,8 @@ export interface MatchWindow {
 /** With a filter, --limit N is N matches (default 10, all with --all) and --page N skips N-1 times that. */
 export function matchWindow(options: ListSourceOptions): MatchWindow {
   const page = wholeNumberOption('--page', options.page ?? '1', { min: 1 });
+  assertPageCounted(options, page);
   const limit = options.limit !== undefined ? wholeNumberOption('--limit', options.limit, { min: 1 }) : options.all ? Infinity : DEFAULT_LIMIT;
-  if (limit === Infinity && page > 1)
-    throw new UsageError('--page with a filter and --all needs --limit', { hint: '--page N skips N-1 times --limit matches' });
   return { skip: limit === Infinity ? 0 : (page - 1) * limit, limit };
 }
 
