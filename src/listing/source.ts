@@ -8,6 +8,7 @@ import { OperationError, UsageError } from '../errors.js';
 import { readListItem } from '../model/ticket.js';
 import type { TicketFilter } from './filter.js';
 import { wholeNumberOption } from '../util/ids.js';
+import { nonBlank } from '../util/option-text.js';
 import { parseFilterBy, parseListType } from './query.js';
 import { PAGE_CONCURRENCY, listItemsOf, walkPages, type PageSource } from './pages.js';
 
@@ -61,6 +62,8 @@ export async function listSource(options: ListSourceOptions, ctx: Context, filte
       fetch: async (page) => listItemsOf((await (await ctx.api()).send(plans.listByUsername(username, page))).body),
     };
   }
+  // An empty search would match everything: more likely an unset variable than a wish.
+  if (options.search !== undefined) nonBlank(options.search, '--search is empty');
   if (options.in !== undefined && options.search === undefined) {
     throw new UsageError('--in only narrows --search', { hint: 'add --search TEXT' });
   }
