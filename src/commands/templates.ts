@@ -53,13 +53,11 @@ export async function run(options: TemplatesOptions, ctx: Context): Promise<void
       return ctx.output.document({ name, subject: subject ?? null, body, file }, { human: () => (text.endsWith('\n') ? text : `${text}\n`) });
     }
     case 'edit': {
-      const [{ file, created }, { editFile }, { userSettings }] = await Promise.all([
-        templates.templateFileForEdit(ctx, options.name),
-        import('../prompts/editor.js'),
-        import('../config/settings.js'),
-      ]);
+      const [{ editFile }, { userSettings }] = await Promise.all([import('../prompts/editor.js'), import('../config/settings.js')]);
       const editor = userSettings(ctx).editor;
-      await ctx.lendTerminal(() => editFile(editor, file, ctx.env, `${file} keeps what the editor saved`));
+      const { file, created } = await templates.editTemplate(ctx, options.name, (file) =>
+        ctx.lendTerminal(() => editFile(editor, file, ctx.env, `${file} keeps what the editor saved`)),
+      );
       return ctx.output.document(
         { name: options.name, file, created },
         { human: () => `${created ? 'Created' : 'Saved'} template ${options.name}: ${file}\n` },

@@ -112,4 +112,20 @@ describe('tkt templates', () => {
     expect(again.stdout).toContain('Saved template welcome');
     expect(await readFile(join(dir, 'seen.md'), 'utf8')).toBe(saved);
   });
+
+  it('edit keeps no new template when the example comes back unchanged (exit 1, as git with an unchanged message)', async () => {
+    const file = join(h.configDir, 'templates', 'untouched.md');
+    const quit = await h.cli(['templates', 'edit', 'untouched'], { env: { EDITOR: 'true', PATH: process.env.PATH! } });
+    expect(quit.code).toBe(1);
+    expect(quit.stderr).toMatch(/^error: template untouched not created: the example was left unchanged/m);
+    expect(quit.stdout).not.toContain('Created');
+    await expect(readFile(file)).rejects.toMatchObject({ code: 'ENOENT' });
+    expect((await h.cli(['templates', 'list'])).stdout).not.toContain('untouched');
+
+    // A template that exists is saved as it is, changed or not.
+    await saveTemplate('kept', FIXED);
+    const again = await h.cli(['templates', 'edit', 'kept'], { env: { EDITOR: 'true', PATH: process.env.PATH! } });
+    expect(again).toMatchObject({ code: 0 });
+    expect(await readFile(join(h.configDir, 'templates', 'kept.md'), 'utf8')).toBe(FIXED);
+  });
 });
