@@ -2,6 +2,7 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { run } from '../../src/commands/templates.js';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/harness.js';
 import { routeCount, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
@@ -87,12 +88,25 @@ describe('tkt templates', () => {
     await saveTemplate('fixed', FIXED);
     await saveTemplate('owner', 'Your owner is {{ticket.owner}}\n');
     const list = await h.cli(['templates', 'list']);
-    expect(list.stdout).toBe('fixed  Fixed: {{ticket.title}}\nowner\n');
+    // Piped: a tab-separated line per template, as every table is.
+    expect(list.stdout).toBe('fixed\tFixed: {{ticket.title}}\nowner\t\n');
     const json = await h.cli(['templates', 'list', '--json']);
     expect(JSON.parse(json.stdout).map((t: { name: string }) => t.name)).toEqual(['fixed', 'owner']);
     const show = await h.cli(['templates', 'show', 'fixed']);
     expect(show.stdout).toBe(FIXED);
     expect((await h.cli(['templates', 'show', '../x'])).code).toBe(2);
+  });
+
+  it('lists the templates at a terminal as a table whose columns line up', async () => {
+    await saveTemplate('a', '---\nsubject: "First"\n---\nA\n');
+    await saveTemplate('a-much-longer-name', '---\nsubject: "Second"\n---\nB\n');
+    const r = await h.context({ tty: true });
+    await run({ action: 'list' }, r.ctx);
+    const lines = r.stdout().split('\n');
+    expect(lines[0]).toMatch(/^NAME +SUBJECT$/);
+    const subjectAt = lines[0]!.indexOf('SUBJECT');
+    expect(lines.find((line) => line.startsWith('a '))!.indexOf('First')).toBe(subjectAt);
+    expect(lines.find((line) => line.startsWith('a-much-longer-name'))!.indexOf('Second')).toBe(subjectAt);
   });
 
   it('edit opens $EDITOR on the template, created from the commented example', async () => {
