@@ -25,15 +25,22 @@ export const DEFAULT_REOPEN_STATUS = 'Open';
 // The service may store the due date to the second or the minute.
 const DUE_TOLERANCE_MS = 60_000;
 
-/** The update that changes `changes` and nothing else: the ticket as it is now, with them on top. */
-async function changePlan(client: ApiClient, id: TicketId, changes: Changes): Promise<RequestPlan> {
-  const current = await client.send(plans.getTicket(id));
-  return plans.updateTicket(id, mergeUpdateForm(id, current.body, changes));
+/**
+ * The update that changes `changes` and nothing else: the ticket as it is now, with them on top;
+ * `unchanged` when the ticket already holds every one of them.
+ */
+async function changePlan(client: ApiClient, id: TicketId, changes: Changes): Promise<{ plan: RequestPlan; unchanged: boolean }> {
+  const current = (await client.send(plans.getTicket(id))).body;
+  const before = mergeUpdateForm(id, current, {});
+  return {
+    plan: plans.updateTicket(id, mergeUpdateForm(id, current, changes)),
+    unchanged: Object.entries(changes).every(([field, value]) => String(before[field]) === String(value)),
+  };
 }
 
 /** Read-modify-write of one ticket: its current fields plus `changes`. */
 export async function changeTicket(client: ApiClient, id: TicketId, changes: Changes): Promise<ApiResponse> {
-  return client.send(await changePlan(client, id, changes));
+  return client.send((await changePlan(client, id, changes)).plan);
 }
 
 /**
@@ -53,7 +60,7 @@ function splitDueAfterPriority(changes: Changes): { first: Changes; due?: FormVa
  */
 export async function plannedUpdates(client: ApiClient, id: TicketId, changes: Changes): Promise<{ plan: RequestPlan; changed: string[] }[]> {
   const { first, due } = splitDueAfterPriority(changes);
-  const plan = await changePlan(client, id, first);
+  const { plan } = await changePlan(client, id, first);
   if (due === undefined) return [{ plan, changed: Object.keys(first) }];
   const then = plans.updateTicket(id, { ...plan.form?.fields, DueDate: due });
   return [
@@ -109,9 +116,20 @@ function withLabel(field: string, value: FormValue, label: string | undefined): 
   return { fields: { [field]: value }, labels: label === undefined ? {} : { [field]: label } };
 }
 
-/** An ID... command's request for a change: the read-modify-write, sent and printed by --dry-run alike. */
-export function changeRequest(change: FieldChange): Pick<IdCommandSpec, 'plan'> {
+/**
+ * An ID... command's request for a change: the read-modify-write, sent and printed by --dry-run
+ * alike. With `alreadyNote`, a ticket that already has the change is marked unchanged with it.
+ */
+export function changeRequest(change: FieldChange, alreadyNote?: string): Pick<IdCommandSpec, 'plan'> {
   return {
-    plan: async (id, api) => ({ ...(await changePlan(await api(), id, change.fields)), changed: new Set(Object.keys(change.fields)), labels: change.labels }),
+    plan: async (id, api) => {
+      const { plan, unchanged } = await changePlan(await api(), id, change.fields);
+      return {
+        ...plan,
+        changed: new Set(Object.keys(change.fields)),
+        labels: change.labels,
+        ...(unchanged && alreadyNote !== undefined ? { unchanged: alreadyNote } : {}),
+      };
+    },
   };
 }

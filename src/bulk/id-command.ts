@@ -95,7 +95,10 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
   const client = await ctx.api();
   // Every ID's line carries the service's body when it sent one (docs/cli.md section 3).
   const sendOne = async (id: number): Promise<BulkOutcome> => {
-    const response = await client.send(await spec.plan(id, () => ctx.api()));
+    const plan = await spec.plan(id, () => ctx.api());
+    // The ticket already has the change (reopen of an open ticket): nothing to send.
+    if (plan.unchanged !== undefined) return { note: plan.unchanged };
+    const response = await client.send(plan);
     const note = spec.noteFor?.(response);
     const files = spec.uploads === undefined || spec.uploads.length === 0 ? undefined : await keptFiles(client, id, spec.uploads, response);
     // Absent members are left undefined (runner.ts keeps only those set): no spread per ID.

@@ -12,6 +12,8 @@ interface ReadingAids {
   labels?: Readonly<Record<string, string>>;
   /** Form fields the user changed (update, assign, reopen), marked in the listing. */
   changed?: ReadonlySet<string>;
+  /** The ticket already has the change (assign, reopen): what to say instead of sending it. */
+  unchanged?: string;
 }
 
 /** A plan of src/api/plans.ts as a dry run shows it (and as it is sent: the aids stay here). */

@@ -6,6 +6,7 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
+import { nonBlank } from '../util/option-text.js';
 import { readTextFile, readTextStream } from '../util/text-read.js';
 
 export const STDIN = '-';
@@ -50,13 +51,6 @@ export async function readTextOption(ctx: Context, option: TextOption | TextOpti
     throw new UsageError(`${flag} ${source}: ${fileErrorText(error)}`);
   });
   return nonBlank(text, `${flag} ${source} is empty`);
-}
-
-/** `text`, unless it is empty or only whitespace: then exit 2 with `emptyMessage`. */
-function nonBlank(text: string, emptyMessage: string): string {
-  if (text === '') throw new UsageError(emptyMessage);
-  if (text.trim() === '') throw new UsageError(`${emptyMessage} (only whitespace)`);
-  return text;
 }
 
 /**

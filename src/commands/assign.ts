@@ -5,6 +5,7 @@ import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { assigneeChange, changeRequest } from '../bulk/change.js';
 import { runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
+import { alreadyAssignedToNote } from '../reading/unchanged.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
 export interface AssignOptions extends Omit<IdCommandOptions, 'ids'> {
@@ -45,7 +46,7 @@ export async function run(options: AssignOptions, ctx: Context): Promise<void> {
     { ...options, ids: options.args.slice(0, -1) },
     {
       verb: 'assigned',
-      ...changeRequest(change),
+      ...changeRequest(change, alreadyAssignedToNote(user)),
     },
   );
 }

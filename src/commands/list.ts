@@ -46,7 +46,7 @@ export function register(program: Program, host: CommandHost): void {
     .option('--view <view>', `a list type, e.g. my-overdue-tickets (see below); default: "tkt config get default-view", else the service's own`)
     .option('--search <text>', 'keyword matched against subject, ticket ID, priority and requester')
     .option('--in <fields>', 'where --search looks: comma-separated Subject,TicketId,Priority,Requester')
-    .option('--page <n>', 'page number, from 1', '1')
+    .option('--page <n>', 'page number, from 1 (with --all: the first page of --limit tickets walked)', '1')
     .option('--limit <n>', `tickets per page (default ${DEFAULT_LIMIT}; ${ALL_PAGE_SIZE} with --all); with a filter, matching tickets`)
     .option('--all', 'walk every page, printing tickets as they arrive')
     .option('--requester <user>', `tickets of one requester: user ID, username or full name (${USERNAME_PAGE_SIZE} a page; with --page or --all)`);

@@ -4,6 +4,7 @@ import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { changeRequest, DEFAULT_REOPEN_STATUS, reopenChange } from '../bulk/change.js';
 import { runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
+import { alreadyOpenNote } from '../reading/unchanged.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
 export interface ReopenOptions extends IdCommandOptions {
@@ -36,6 +37,6 @@ export async function run(options: ReopenOptions, ctx: Context): Promise<void> {
   const change = await reopenChange(createLookups(ctx), options.status, { labels: options.dryRun === true });
   await runIdCommand(ctx, options, {
     verb: 'reopened',
-    ...changeRequest(change),
+    ...changeRequest(change, alreadyOpenNote(options.status)),
   });
 }

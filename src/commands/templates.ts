@@ -1,7 +1,7 @@
 // tkt templates list|show|edit: the reply templates of src/desk/templates.ts.
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
-import { sanitizeInline } from '../output/sanitize.js';
+import type { RecordColumn } from '../output/types.js';
 
 export type TemplatesOptions = { action: 'list' } | { action: 'show'; name: string } | { action: 'edit'; name: string };
 
@@ -31,20 +31,32 @@ export function register(program: Program, host: CommandHost): void {
   host.action(edit, ([name], _opts, ctx) => run({ action: 'edit', name }, ctx));
 }
 
+interface TemplateLine {
+  name: string;
+  subject: string | null;
+  file: string;
+}
+
+const TEMPLATE_COLUMNS: readonly RecordColumn<TemplateLine>[] = [
+  { name: 'name', header: 'NAME', human: (template) => template.name },
+  { name: 'subject', header: 'SUBJECT', human: (template) => template.subject, shrink: true },
+];
+
 export async function run(options: TemplatesOptions, ctx: Context): Promise<void> {
   const templates = await import('../desk/templates.js');
   switch (options.action) {
     case 'list': {
       const all = await Promise.all((await templates.templateNames(ctx)).map((name) => templates.readTemplate(ctx, name)));
-      if (all.length === 0)
-        await ctx.output.note(`no templates yet: create one with "tkt templates edit NAME" (they are kept in ${templates.templatesDir(ctx)})\n`);
-      return ctx.output.document(
-        all.map(({ name, subject, file }) => ({ name, subject: subject ?? null, file })),
-        {
-          human: () => all.map(({ name, subject }) => `${sanitizeInline(name)}${subject === undefined ? '' : `  ${sanitizeInline(subject)}`}\n`).join(''),
-          quiet: () => all.map(({ name }) => `${name}\n`).join(''),
-        },
-      );
+      // A table at a terminal, tab-separated lines piped, names with -q, the templates with --json.
+      const printer = await ctx.output.records<TemplateLine>({
+        prepare: (item) => item as TemplateLine,
+        columns: TEMPLATE_COLUMNS,
+        defaultColumns: () => TEMPLATE_COLUMNS.map((column) => column.name),
+        quiet: (template) => template.name,
+        none: `no templates yet: create one with "tkt templates edit NAME" (they are kept in ${templates.templatesDir(ctx)})`,
+      });
+      await printer.page(all.map(({ name, subject, file }): TemplateLine => ({ name, subject: subject ?? null, file })));
+      return printer.end();
     }
     case 'show': {
       const { name, subject, body, file } = await templates.readTemplate(ctx, options.name);
@@ -53,13 +65,11 @@ export async function run(options: TemplatesOptions, ctx: Context): Promise<void
       return ctx.output.document({ name, subject: subject ?? null, body, file }, { human: () => (text.endsWith('\n') ? text : `${text}\n`) });
     }
     case 'edit': {
-      const [{ file, created }, { editFile }, { userSettings }] = await Promise.all([
-        templates.templateFileForEdit(ctx, options.name),
-        import('../prompts/editor.js'),
-        import('../config/settings.js'),
-      ]);
+      const [{ editFile }, { userSettings }] = await Promise.all([import('../prompts/editor.js'), import('../config/settings.js')]);
       const editor = userSettings(ctx).editor;
-      await ctx.lendTerminal(() => editFile(editor, file, ctx.env, `${file} keeps what the editor saved`));
+      const { file, created } = await templates.editTemplate(ctx, options.name, (file) =>
+        ctx.lendTerminal(() => editFile(editor, file, ctx.env, `${file} keeps what the editor saved`)),
+      );
       return ctx.output.document(
         { name: options.name, file, created },
         { human: () => `${created ? 'Created' : 'Saved'} template ${options.name}: ${file}\n` },

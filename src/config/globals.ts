@@ -1,5 +1,6 @@
 // The global options of every command, as parsed from the command line.
 import { UsageError } from '../errors.js';
+import { nonBlank } from '../util/option-text.js';
 
 export interface GlobalOptions {
   url: string | undefined;
@@ -31,8 +32,9 @@ export function readGlobals(opts: Record<string, unknown>): GlobalOptions {
     throw new UsageError(`invalid --timeout "${String(opts.timeout)}": expected a number of seconds greater than 0`);
   }
   return {
-    url: typeof opts.url === 'string' ? opts.url : undefined,
-    profile: typeof opts.profile === 'string' ? opts.profile : undefined,
+    // Empty (an unset variable in `--url "$URL"`): named, not replaced by the profile's.
+    url: typeof opts.url === 'string' ? nonBlank(opts.url, '--url is empty') : undefined,
+    profile: typeof opts.profile === 'string' ? nonBlank(opts.profile, '--profile is empty') : undefined,
     json: opts.json === true,
     quiet: opts.quiet === true,
     input: opts.input !== false,

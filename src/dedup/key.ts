@@ -1,6 +1,7 @@
 // The dedup key of a CI job's ticket (docs/cli.md section 12): what a key may
 // hold, and how a title carries it, ` [KEY]` at its very end.
 import { UsageError } from '../errors.js';
+import { lengthProblem, TITLE_MAX_LENGTH } from '../model/fields.js';
 
 const KEY_PATTERN = /^[A-Za-z0-9._:/-]{1,100}$/;
 
@@ -15,9 +16,18 @@ export function parseDedupKey(text: string): string {
 
 const suffixOf = (key: string): string => ` [${key}]`;
 
-/** The title ending with ` [KEY]`: added unless the title already ends so. */
+/**
+ * The title ending with ` [KEY]`: added unless the title already ends so. Longer than the service
+ * takes is exit 2 saying that the suffix counted: the title as typed may be short enough.
+ */
 export function titleWithKey(title: string, key: string): string {
-  return title.endsWith(suffixOf(key)) ? title : `${title}${suffixOf(key)}`;
+  const suffix = suffixOf(key);
+  const keyed = title.endsWith(suffix) ? title : `${title}${suffix}`;
+  const tooLong = lengthProblem(keyed, TITLE_MAX_LENGTH);
+  if (tooLong === undefined) return keyed;
+  throw new UsageError(`--title: the title with its dedup suffix ${JSON.stringify(suffix)} is ${tooLong}`, {
+    hint: `shorten --title to at most ${TITLE_MAX_LENGTH - suffix.length} characters, or --dedup-key`,
+  });
 }
 
 /** Whether the title carries the key: ` [KEY]` at its end, exactly (a search hit is not enough). */

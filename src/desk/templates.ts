@@ -2,7 +2,7 @@
 // in the config folder's templates/, an optional front matter giving the subject, placeholders
 // filled from the ticket and the user (README: Reply templates). A placeholder tkt does not know,
 // or one the ticket has no value for, stops the command (exit 2) before anything is sent.
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { OperationError, UsageError } from '../errors.js';
 import { forEachAtMost } from '../util/at-most.js';
@@ -177,8 +177,35 @@ The issue in ticket #{{ticket.id}} is fixed. Please let us know if it comes back
 {{me.name}}
 `;
 
+/**
+ * Template NAME after `edit` ran on its file. A new one starts as the example and is not kept
+ * when the example comes back unchanged, as git drops a commit message left as it was: exit 1.
+ */
+export async function editTemplate(
+  ctx: Pick<Context, 'config'>,
+  name: string,
+  edit: (file: string) => Promise<void>,
+): Promise<{ file: string; created: boolean }> {
+  const { file, created } = await templateFileForEdit(ctx, name);
+  const dropIfUnchanged = async () => {
+    const unchanged = created && (await readFile(file, 'utf8').catch(() => undefined)) === EXAMPLE_TEMPLATE;
+    if (unchanged) await rm(file, { force: true });
+    return unchanged;
+  };
+  try {
+    await edit(file);
+  } catch (error) {
+    await dropIfUnchanged();
+    throw error;
+  }
+  if (await dropIfUnchanged()) {
+    throw new OperationError(`template ${name} not created: the example was left unchanged`, { hint: 'change the text and save it to create the template' });
+  }
+  return { file, created };
+}
+
 /** The file of template NAME, created from the example when it does not exist yet. */
-export async function templateFileForEdit(ctx: Pick<Context, 'config'>, name: string): Promise<{ file: string; created: boolean }> {
+async function templateFileForEdit(ctx: Pick<Context, 'config'>, name: string): Promise<{ file: string; created: boolean }> {
   const file = templateFile(ctx, name);
   await mkdir(templatesDir(ctx), { recursive: true });
   const created = await writeFile(file, EXAMPLE_TEMPLATE, { flag: 'wx', mode: 0o600 }).then(

@@ -8,6 +8,7 @@ import { OperationError, UsageError } from '../errors.js';
 import { readListItem } from '../model/ticket.js';
 import type { TicketFilter } from './filter.js';
 import { wholeNumberOption } from '../util/ids.js';
+import { nonBlank } from '../util/option-text.js';
 import { parseFilterBy, parseListType } from './query.js';
 import { PAGE_CONCURRENCY, listItemsOf, walkPages, type PageSource } from './pages.js';
 
@@ -31,6 +32,15 @@ export const USERNAME_PAGE_SIZE = 25;
 // Details fetched at once when a list item does not say what a filter needs.
 const DETAIL_CONCURRENCY = 8;
 
+/**
+ * --page N counts pages of --limit tickets (with a filter, matches): with --all and no --limit the
+ * page would be one of 100, a size the user never chose, so --all then starts at page 1 only.
+ */
+function assertPageCounted(options: ListSourceOptions, page: number): void {
+  if (options.all && options.limit === undefined && page > 1)
+    throw new UsageError('--page with --all needs --limit', { hint: 'add --limit M: --page N then starts after (N-1)*M tickets' });
+}
+
 /** Where the pages come from: the paginated list, or list-by-username for --requester. */
 export async function listSource(options: ListSourceOptions, ctx: Context, filtering: boolean): Promise<PageSource> {
   const firstPage = wholeNumberOption('--page', options.page ?? '1', { min: 1 });
@@ -52,9 +62,13 @@ export async function listSource(options: ListSourceOptions, ctx: Context, filte
       fetch: async (page) => listItemsOf((await (await ctx.api()).send(plans.listByUsername(username, page))).body),
     };
   }
+  // An empty search would match everything: more likely an unset variable than a wish.
+  if (options.search !== undefined) nonBlank(options.search, '--search is empty');
   if (options.in !== undefined && options.search === undefined) {
     throw new UsageError('--in only narrows --search', { hint: 'add --search TEXT' });
   }
+  // list-by-username has pages of its own fixed size, which --page counts without --limit.
+  assertPageCounted(options, firstPage);
   // `tkt config set default-view` stands in for --view; without either the service chooses.
   const view = options.view ?? userSettings(ctx).defaultView;
   const listType = view === undefined ? undefined : parseListType(view);
@@ -123,9 +137,8 @@ export interface MatchWindow {
 /** With a filter, --limit N is N matches (default 10, all with --all) and --page N skips N-1 times that. */
 export function matchWindow(options: ListSourceOptions): MatchWindow {
   const page = wholeNumberOption('--page', options.page ?? '1', { min: 1 });
+  assertPageCounted(options, page);
   const limit = options.limit !== undefined ? wholeNumberOption('--limit', options.limit, { min: 1 }) : options.all ? Infinity : DEFAULT_LIMIT;
-  if (limit === Infinity && page > 1)
-    throw new UsageError('--page with a filter and --all needs --limit', { hint: '--page N skips N-1 times --limit matches' });
   return { skip: limit === Infinity ? 0 : (page - 1) * limit, limit };
 }
 

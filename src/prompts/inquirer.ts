@@ -17,8 +17,12 @@ export interface PrompterIO {
   env: Readonly<Record<string, string | undefined>>;
   /** IO.color; prompts are drawn without colour unless told. */
   color?: boolean;
-  /** The editor command line to use (the `editor` setting, $VISUAL/$EDITOR first); else $VISUAL, $EDITOR, vi. */
-  editor?: string;
+  /**
+   * The editor command line to use (the `editor` setting, $VISUAL/$EDITOR first); else $VISUAL,
+   * $EDITOR, vi. Read when an editor opens: `tkt login` asks at a terminal for a profile that has
+   * no settings yet because it does not exist yet.
+   */
+  editor?: () => string;
   /** The run's stop signal (SIGTERM, or Ctrl-C outside the prompt): an open prompt closes. */
   signal?: AbortSignal;
   /** Context.lendTerminal: the editor gets the terminal as every program tkt starts does. */
@@ -112,7 +116,7 @@ export function createInquirerPrompter(io: PrompterIO): Prompter {
     },
     editor: async ({ message, default: initial }) => {
       io.stderr.write(`${sanitizeInline(message)} (waiting for your editor to close the file...)\n`);
-      const edit = () => editText({ message, default: initial, env: io.env, ...(io.editor === undefined ? {} : { editor: io.editor }) });
+      const edit = () => editText({ message, default: initial, env: io.env, ...(io.editor === undefined ? {} : { editor: io.editor() }) });
       return io.lendTerminal === undefined ? await edit() : await io.lendTerminal(edit);
     },
   };

@@ -5,6 +5,7 @@ import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { readTicket, type Ticket } from '../model/ticket.js';
 import { addressListProblem } from '../util/email.js';
+import { nonBlank } from '../util/option-text.js';
 import { missingText, readTextOption, type TextOptionWithFile } from '../cmdutil/text-input.js';
 
 export interface MessageOptions {
@@ -48,19 +49,19 @@ export interface RecipientOptions {
   cc?: string | undefined;
 }
 
-/** --to and --cc (each one address or several, separated by commas or semicolons): exit 2 for one that is not an address. */
+/** --to and --cc (each one address or several, separated by commas or semicolons): exit 2 for an empty one or one that is not an address. */
 export function assertRecipients(options: RecipientOptions): void {
   const problems = (['to', 'cc'] as const).flatMap((name) => {
     const text = options[name];
-    if (text === undefined || (name === 'to' && text.trim() === '')) return [];
-    return addressListProblem(`--${name}`, text) ?? [];
+    if (text === undefined) return [];
+    return addressListProblem(`--${name}`, nonBlank(text, `--${name} is empty`)) ?? [];
   });
   if (problems.length > 0) throw new UsageError(problems[0]!, { details: problems.slice(1) });
 }
 
-/** forward's --to, or asked at a terminal: a forward has no default recipient. */
+/** forward's --to (assertRecipients checked it), or asked at a terminal: a forward has no default recipient. */
 export async function forwardRecipient(ctx: Context, to: string | undefined): Promise<string> {
-  if (to !== undefined && to.trim() !== '') return to.trim();
+  if (to !== undefined) return to.trim();
   if (!ctx.io.canPrompt) throw new UsageError('missing --to', { hint: 'forward needs a recipient: --to EMAIL' });
   return ctx.prompter.input({
     message: 'Forward to (e-mail)',

@@ -1,6 +1,7 @@
 // Successes that changed nothing, as the service's answers say them (docs/cli.md section 5: still
 // exit 0): the notes `tkt pickup`, `tkt resolve` and `tkt close` print for such a ticket, and
-// the words triage's status line uses for it.
+// the words triage's status line uses for it. `tkt assign` and `tkt reopen` read the ticket
+// first, and say the same of a change it already has, sending nothing.
 import type { ApiResponse } from '../api/types.js';
 
 /** `note` when the answer's body says `pattern`, whatever its shape (JSON string or object). */
@@ -9,8 +10,16 @@ function noteFromBody(body: unknown, pattern: RegExp, note: string): string | un
   return pattern.test(text) ? note : undefined;
 }
 
-export const alreadyAssignedNote = (response: ApiResponse): string | undefined =>
-  noteFromBody(response.body, /already\s+(assigned|picked)/i, 'already assigned to you, nothing changed');
+const ASSIGNED_TO_YOU = 'already assigned to you, nothing changed';
+
+export const alreadyAssignedNote = (response: ApiResponse): string | undefined => noteFromBody(response.body, /already\s+(assigned|picked)/i, ASSIGNED_TO_YOU);
+
+/** assign's: `user` as typed (`@me` is "you"). */
+export const alreadyAssignedToNote = (user: string): string => (user.trim() === '@me' ? ASSIGNED_TO_YOU : `already assigned to ${user}, nothing changed`);
+
+/** reopen's: `status` as typed, none for the default. */
+export const alreadyOpenNote = (status: string | undefined): string =>
+  status === undefined ? 'already open, nothing changed' : `already in status ${status}, nothing changed`;
 
 export const alreadyResolvedNote = (response: ApiResponse): string | undefined =>
   noteFromBody(response.body, /already\s+resolved/i, 'already resolved, nothing changed');

@@ -1,4 +1,5 @@
 // Helpers for option values as users type them.
+import { UsageError } from '../errors.js';
 
 /**
  * commander's parser for a repeatable option: every value, in order. Without a default value
@@ -19,4 +20,15 @@ export function attachHelp(to?: string): string {
 /** A name compared loosely: "My-Tickets-On-Hold", "my_tickets_onhold" and "MyTicketsOnhold" are equal. */
 export function squash(name: string): string {
   return name.replace(/[-_\s]/g, '').toLowerCase();
+}
+
+/**
+ * `text`, unless it is empty or only whitespace: then exit 2 with `emptyMessage` ("--url is
+ * empty"). An option given an empty value (an unset variable, `--to ""`) is a mistake to name,
+ * never the option left out.
+ */
+export function nonBlank(text: string, emptyMessage: string): string {
+  if (text === '') throw new UsageError(emptyMessage);
+  if (text.trim() === '') throw new UsageError(`${emptyMessage} (only whitespace)`);
+  return text;
 }

@@ -30,7 +30,7 @@ const ids = (tickets: SandboxTicket[]) => tickets.map((t) => String(t.id));
 
 describe('tkt assign', () => {
   it('assigns several tickets to a user named by full name, keeping every other field', async () => {
-    const tickets = unusedTickets(h, 3, (t) => t.ticketStatusId === OPEN && t.groupId !== null);
+    const tickets = unusedTickets(h, 3, (t) => t.ticketStatusId === OPEN && t.groupId !== null && t.assignedUser !== userId(h, 'ttorres'));
     const before = tickets.map(kept);
     const result = await h.cli(['assign', ...ids(tickets), fullName('ttorres')]);
     expect(result.code, result.stderr).toBe(0);
@@ -119,6 +119,38 @@ describe('tkt reopen', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/#999999 not found/);
     expect(ticket!.ticketStatusId).toBe(OPEN);
+  });
+});
+
+// As pickup says of a ticket already assigned to the caller: exit 0, and what is already so.
+describe('a change the ticket already has', () => {
+  it('reopen of an open ticket says "already open, nothing changed" and sends no update; the others are reopened', async () => {
+    const [open] = unusedTickets(h, 1, (t) => t.ticketStatusId === OPEN);
+    const [resolved] = unusedTickets(h, 1, (t) => t.ticketStatusId === RESOLVED);
+    const before = [routeCount(h, READ), routeCount(h, UPDATE)];
+    const alone = await h.cli(['reopen', String(open!.id)]);
+    expect(alone).toMatchObject({ code: 0, stdout: `✓ #${open!.id} already open, nothing changed\n` });
+    expect([routeCount(h, READ) - before[0]!, routeCount(h, UPDATE) - before[1]!]).toEqual([1, 0]);
+
+    const both = await h.cli(['reopen', String(open!.id), String(resolved!.id)]);
+    expect(both.code, both.stderr).toBe(0);
+    expect(both.stdout).toContain(`✓ #${open!.id} already open, nothing changed`);
+    expect(both.stdout).toContain(`✓ #${resolved!.id} reopened`);
+    expect(resolved!.ticketStatusId).toBe(OPEN);
+    const named = await h.cli(['reopen', String(resolved!.id), '--status', 'open']);
+    expect(named.stdout).toBe(`✓ #${resolved!.id} already in status open, nothing changed\n`);
+  });
+
+  it('assign to the assignee the ticket has says "already assigned to ..., nothing changed" and sends no update', async () => {
+    const [ticket] = unusedTickets(h, 1, (t) => t.ticketStatusId === OPEN);
+    expect((await h.cli(['assign', String(ticket!.id), '@me'])).code).toBe(0);
+    const updates = routeCount(h, UPDATE);
+    const mine = await h.cli(['assign', String(ticket!.id), '@me']);
+    expect(mine).toMatchObject({ code: 0, stdout: `✓ #${ticket!.id} already assigned to you, nothing changed\n` });
+    const byName = await h.cli(['assign', String(ticket!.id), 'admin']);
+    expect(byName).toMatchObject({ code: 0, stdout: `✓ #${ticket!.id} already assigned to admin, nothing changed\n` });
+    expect(routeCount(h, UPDATE)).toBe(updates);
+    expect(ticket!.assignedUser).toBe(userId(h, 'admin'));
   });
 });
 

@@ -73,6 +73,20 @@ describe.each(TEXT_OPTIONS)('$name', ({ argv, flag, fileFlag }) => {
   });
 });
 
+describe('empty option values', () => {
+  it.each([
+    { name: '--url VALUE list', flag: '--url', argv: (value: string) => ['--url', value, 'list'] },
+    { name: '--profile VALUE list', flag: '--profile', argv: (value: string) => ['--profile', value, 'list'] },
+    { name: 'list --search VALUE', flag: '--search', argv: (value: string) => ['list', '--search', value] },
+    { name: 'forward --to VALUE', flag: '--to', argv: (value: string) => ['forward', id, '--to', value, '--message', 'M'] },
+    { name: 'reply --to VALUE', flag: '--to', argv: (value: string) => ['reply', id, '--to', value, '--message', 'M'] },
+    { name: 'forward --cc VALUE', flag: '--cc', argv: (value: string) => ['forward', id, '--to', 'a@example.com', '--cc', value, '--message', 'M'] },
+  ])('$name: an empty value is exit 2 naming $flag, not an option left out', async ({ flag, argv }) => {
+    await refused(argv(''), `${flag} is empty`);
+    await refused(argv(' '), `${flag} is empty (only whitespace)`);
+  });
+});
+
 describe('create --title', () => {
   it('refuses a whitespace-only title before any request', async () => {
     const argv = ['create', '--title', ' \t ', '--description', 'D', '--requester', 'aberg', '--site', 'Head Office', '--department', 'IT', '--status', 'Open'];

@@ -106,6 +106,21 @@ describe('tkt list', () => {
     await vi.waitFor(() => expect(listRequests() - before).toBe(pages + PAGE_CONCURRENCY - 1));
   });
 
+  it('walks from --page N with --all in pages of --limit; without --limit, --page with --all is exit 2, with or without a filter', async () => {
+    const everything = await serviceIds({ page: 1, length: 100000, listType: 'AllTickets' });
+    const fromPage3 = await h.cli(['list', '--view', 'all-tickets', '--all', '--page', '3', '--limit', '10', '-q']);
+    expect(fromPage3.code).toBe(0);
+    expect(idLines(fromPage3.stdout)).toEqual(everything.slice(20));
+    for (const argv of [
+      ['--all', '--page', '2'],
+      ['--all', '--page', '2', '--status', 'open'],
+    ]) {
+      const refused = await sendsNothing(h, () => h.cli(['list', ...argv]));
+      expect(refused.code, argv.join(' ')).toBe(2);
+      expect(refused.stderr, argv.join(' ')).toMatch(/^error: --page with --all needs --limit/m);
+    }
+  });
+
   it('prints one JSON array of every item with --all --json', async () => {
     const { ctx } = await h.context();
     const reference = (await (await ctx.api()).send(plans.listTickets({ page: 1, length: 100000, listType: 'AllTickets' }))).body;

@@ -1,8 +1,11 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/commands/login.js';
 import { createConfigStore } from '../../src/config/store.js';
+import { runCli } from '../../src/program.js';
+import { fakeProcess } from '../cli/fake-process.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 
 const AUTH_ROUTE = 'POST /api/Users/authenticate';
@@ -68,6 +71,28 @@ describe('tkt login', () => {
     expect(run1.prompter.asked.map((p) => p.kind)).toEqual(['input', 'password']);
     expect(saved()?.username).toBe('tech');
     expect(run1.stderr()).toContain('as tech');
+  });
+
+  // The process's own prompter (not the harness's scripted one), which reads the profile's settings.
+  it.each([
+    { source: '--profile', profile: 'p2', flags: ['--profile', 'p2'], env: {} as Record<string, string> },
+    { source: 'TKT_PROFILE', profile: 'p3', flags: [], env: { TKT_PROFILE: 'p3' } },
+  ])('creates the profile named by $source at a terminal, asking for the password', async ({ profile, flags, env }) => {
+    const keyboard = Object.assign(new PassThrough(), { isTTY: true });
+    const proc = { ...fakeProcess({ stdout: true, stderr: true }, { ...h.env, ...env }), stdin: keyboard };
+    let drawn = '';
+    proc.stderr.on('data', (chunk: Buffer) => (drawn += chunk.toString('utf8')));
+    const asked = new Promise<void>((resolve) => proc.stderr.on('data', () => drawn.includes('Password') && resolve()));
+    const login = runCli(['login', ...flags, '--url', h.sandbox.url, '-u', 'tech'], proc);
+    // The password is typed once asked for; a run that asks nothing ends by itself.
+    void asked.then(() => keyboard.write('tech\r'));
+
+    expect(await login, drawn).toBe(0);
+    expect(drawn).toContain('Password');
+    const config = createConfigStore(h.configDir);
+    expect(config.profileNames()).toContain(profile);
+    expect(config.getProfile(profile).url).toBe(h.sandbox.url);
+    expect(config.readToken(profile)?.username).toBe('tech');
   });
 
   it('exits 4 with the server message on a wrong password', async () => {

@@ -3,6 +3,7 @@ import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { run } from '../../src/commands/templates.js';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/harness.js';
 import { frontEnv, routeCount, startFrontServer, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
@@ -133,12 +134,25 @@ describe('tkt templates', () => {
     await saveTemplate('fixed', FIXED);
     await saveTemplate('owner', 'Your owner is {{ticket.owner}}\n');
     const list = await h.cli(['templates', 'list']);
-    expect(list.stdout).toBe('fixed  Fixed: {{ticket.title}}\nowner\n');
+    // Piped: a tab-separated line per template, as every table is.
+    expect(list.stdout).toBe('fixed\tFixed: {{ticket.title}}\nowner\t\n');
     const json = await h.cli(['templates', 'list', '--json']);
     expect(JSON.parse(json.stdout).map((t: { name: string }) => t.name)).toEqual(['fixed', 'owner']);
     const show = await h.cli(['templates', 'show', 'fixed']);
     expect(show.stdout).toBe(FIXED);
     expect((await h.cli(['templates', 'show', '../x'])).code).toBe(2);
+  });
+
+  it('lists the templates at a terminal as a table whose columns line up', async () => {
+    await saveTemplate('a', '---\nsubject: "First"\n---\nA\n');
+    await saveTemplate('a-much-longer-name', '---\nsubject: "Second"\n---\nB\n');
+    const r = await h.context({ tty: true });
+    await run({ action: 'list' }, r.ctx);
+    const lines = r.stdout().split('\n');
+    expect(lines[0]).toMatch(/^NAME +SUBJECT$/);
+    const subjectAt = lines[0]!.indexOf('SUBJECT');
+    expect(lines.find((line) => line.startsWith('a '))!.indexOf('First')).toBe(subjectAt);
+    expect(lines.find((line) => line.startsWith('a-much-longer-name'))!.indexOf('Second')).toBe(subjectAt);
   });
 
   it('edit opens $EDITOR on the template, created from the commented example', async () => {
@@ -157,5 +171,21 @@ describe('tkt templates', () => {
     const again = await h.cli(['templates', 'edit', 'welcome'], { env: { EDITOR: editor, PATH: process.env.PATH! } });
     expect(again.stdout).toContain('Saved template welcome');
     expect(await readFile(join(dir, 'seen.md'), 'utf8')).toBe(saved);
+  });
+
+  it('edit keeps no new template when the example comes back unchanged (exit 1, as git with an unchanged message)', async () => {
+    const file = join(h.configDir, 'templates', 'untouched.md');
+    const quit = await h.cli(['templates', 'edit', 'untouched'], { env: { EDITOR: 'true', PATH: process.env.PATH! } });
+    expect(quit.code).toBe(1);
+    expect(quit.stderr).toMatch(/^error: template untouched not created: the example was left unchanged/m);
+    expect(quit.stdout).not.toContain('Created');
+    await expect(readFile(file)).rejects.toMatchObject({ code: 'ENOENT' });
+    expect((await h.cli(['templates', 'list'])).stdout).not.toContain('untouched');
+
+    // A template that exists is saved as it is, changed or not.
+    await saveTemplate('kept', FIXED);
+    const again = await h.cli(['templates', 'edit', 'kept'], { env: { EDITOR: 'true', PATH: process.env.PATH! } });
+    expect(again).toMatchObject({ code: 0 });
+    expect(await readFile(join(h.configDir, 'templates', 'kept.md'), 'utf8')).toBe(FIXED);
   });
 });

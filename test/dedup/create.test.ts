@@ -238,6 +238,16 @@ describe('the key and dry runs', () => {
     expect((await occurrence(key)).stdout).toMatch(/^created #\d+\n$/);
   });
 
+  it('says that the dedup suffix was counted when the keyed title is too long, sending nothing', async () => {
+    const title = 'x'.repeat(250);
+    const result = await sendsNothing(h, () =>
+      h.cli(['create', '--integration', '--title', title, '--description', 'd', '--requester', 'ci-bot', '--dedup-key', 'disk-full-web01']),
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('error: --title: the title with its dedup suffix " [disk-full-web01]" is 268 characters, the service accepts at most 255');
+    expect(result.stderr).toContain('at most 237 characters');
+  });
+
   it('refuses --on-existing and --reopen without --dedup-key', async () => {
     const result = await sendsNothing(h, () => h.cli(['create', '--integration', '--title', 'T', '--description', 'd', '--requester', 'ci-bot', '--reopen']));
     expect(result.code).toBe(2);
