@@ -20,6 +20,7 @@ import type { Context } from '../context/context.js';
 import { OperationError, UsageError } from '../errors.js';
 import { LOOKUP_FIELDS, type LookupFacts } from '../model/fields.js';
 import { ME, type LookupEntry, type LookupKind, type Lookups, type TypedOption } from './types.js';
+import { foldForMatch } from '../util/fold.js';
 
 /** Lookups are reused from the cache for ten minutes: long enough for a burst of commands,
  *  short enough that a renamed site shows up soon without --refresh. */
@@ -77,7 +78,7 @@ function isCollections(value: unknown): value is Collections {
   return isObject(value) && Object.values(value).every(Array.isArray);
 }
 
-const lower = (text: string) => text.toLocaleLowerCase();
+const lower = foldForMatch;
 const namesOf = (entry: LookupEntry) => [entry.name, ...entry.aliases];
 
 function describe(entry: LookupEntry): string {

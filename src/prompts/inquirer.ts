@@ -9,6 +9,7 @@ import { editText } from './editor.js';
 import { createTypeAhead } from './typeahead.js';
 import type { Choice, Prompter } from '../context/prompter.js';
 import type * as InquirerPrompts from '@inquirer/prompts';
+import { foldForMatch } from '../util/fold.js';
 
 export interface PrompterIO {
   stdin: Readable;
@@ -69,11 +70,10 @@ function promptThemes(style: Style) {
   };
 }
 
-/** Case-insensitive match of every word of `term` in the choice's name or description. */
+/** Every word of `term` in the choice's name or description, case and accents aside. */
 export function matchesSearch(choice: { name: string; description?: string | undefined }, term: string | undefined): boolean {
-  const haystack = `${choice.name} ${choice.description ?? ''}`.toLowerCase();
-  return (term ?? '')
-    .toLowerCase()
+  const haystack = foldForMatch(`${choice.name} ${choice.description ?? ''}`);
+  return foldForMatch(term ?? '')
     .split(/\s+/)
     .every((word) => haystack.includes(word));
 }

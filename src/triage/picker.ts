@@ -1,6 +1,8 @@
 // Choosing from a list by typing (the assign and view pickers): which choices the typed text
 // shows, the best first.
 
+import { foldForMatch } from '../util/fold.js';
+
 /** What the template picker (templates.ts) was opened for: r or s. */
 export type TemplatePurpose = 'reply' | 'resolve';
 
@@ -18,14 +20,14 @@ function atWordStart(text: string, needle: string): boolean {
 }
 
 /**
- * The choices whose label holds `query` (case aside), the best first: the label itself, then
+ * The choices whose label holds `query` (case and accents aside), the best first: the label itself, then
  * labels that start with it, then those with a word that does, then the rest; each in list
  * order. Typed "unassigned", the view unassigned-tickets comes before my-open-or-unassigned.
  */
 export function pickerMatches(choices: readonly Choice[], query: string): Choice[] {
-  const needle = query.toLowerCase();
+  const needle = foldForMatch(query);
   const rank = (label: string): number | undefined => {
-    const text = label.toLowerCase();
+    const text = foldForMatch(label);
     if (text === needle) return 0;
     if (text.startsWith(needle)) return 1;
     if (atWordStart(text, needle)) return 2;

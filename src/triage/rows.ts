@@ -1,18 +1,19 @@
 // The list's rows, made from what the service answers: a view's items, or a ticket read again
 // after an action.
 import { readListItem, type TicketListItem } from '../model/ticket.js';
+import { foldForMatch } from '../util/fold.js';
 
 export interface TriageRow {
   id: number;
   summary: TicketListItem;
-  /** What the filter searches, lower-cased, made once per row: a view may hold 20,000 tickets. */
+  /** What the filter searches, folded (case and accents), made once per row: a view may hold 20,000 tickets. */
   searchText: string;
 }
 
 const SEARCHED_FIELDS = ['title', 'status', 'priority', 'requester', 'assignee'] as const;
 
 function triageRow(id: number, summary: TicketListItem): TriageRow {
-  const searchText = [String(id), ...SEARCHED_FIELDS.map((name) => summary[name] ?? '')].join('\u0000').toLowerCase();
+  const searchText = foldForMatch([String(id), ...SEARCHED_FIELDS.map((name) => summary[name] ?? '')].join('\u0000'));
   return { id, summary, searchText };
 }
 

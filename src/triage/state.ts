@@ -4,6 +4,7 @@ import type { TerminalSize } from './layout.js';
 import type { Choice, TemplatePurpose } from './picker.js';
 import type { TriageRow } from './rows.js';
 import type { Snapshot } from '../watch/events.js';
+import { foldForMatch } from '../util/fold.js';
 
 export type Tone = 'info' | 'ok' | 'error';
 
@@ -130,7 +131,7 @@ export const currentRow = (state: TriageState): TriageRow | undefined => state.v
  */
 export function withRows(state: TriageState, rows: readonly TriageRow[], filter: string, fallback = state.selected): TriageState {
   const current = currentRow(state);
-  const needle = filter.toLowerCase();
+  const needle = foldForMatch(filter);
   const visible = needle === '' ? rows : rows.filter((row) => row.searchText.includes(needle));
   const index = current === undefined ? -1 : visible.findIndex((row) => row.id === current.id);
   const selected = index >= 0 ? index : Math.min(fallback, Math.max(0, visible.length - 1));

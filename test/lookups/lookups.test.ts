@@ -50,6 +50,12 @@ describe('resolve', () => {
     expect(await lookups.resolve('department', 'Human Resources')).toBe(3);
   });
 
+  it('matches a name typed without its accents', async () => {
+    const lookups = createLookups((await h.context()).ctx);
+    expect(await lookups.resolve('requester', 'Jorg Muller')).toBe(userId('jmuller'));
+    expect(await lookups.resolve('requester', 'JÖRG MÜLLER')).toBe(userId('jmuller'));
+  });
+
   it('reads collections only the unscoped metadata has', async () => {
     const lookups = createLookups((await h.context()).ctx);
     expect(await lookups.resolve('subcategory', 'email')).toBe(3);

@@ -175,4 +175,10 @@ describe('matchesSearch', () => {
     expect(matchesSearch(sites[0]!, undefined)).toBe(true);
     expect(matchesSearch(sites[0]!, '')).toBe(true);
   });
+
+  it('matches what is typed without accents, and accents typed on an unaccented name', () => {
+    expect(matchesSearch({ name: 'Jörg Müller' }, 'jorg mull')).toBe(true);
+    expect(matchesSearch({ name: 'Jorg Muller' }, 'jörg')).toBe(true);
+    expect(matchesSearch({ name: 'Jörg Müller' }, 'joerg')).toBe(false);
+  });
 });

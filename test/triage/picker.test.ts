@@ -12,6 +12,12 @@ describe('pickerMatches', () => {
     expect(labels('')).toEqual(choices.map((choice) => choice.label));
   });
 
+  it('matches what is typed without accents', () => {
+    const people = ['Jörg Müller', 'Ana Núñez'].map((label) => ({ label, value: label }));
+    expect(pickerMatches(people, 'muller').map((choice) => choice.label)).toEqual(['Jörg Müller']);
+    expect(pickerMatches(people, 'nunez').map((choice) => choice.label)).toEqual(['Ana Núñez']);
+  });
+
   it('puts an exact match before all', () => {
     const views = ['unassigned-tickets-old', 'unassigned-tickets'].map((label) => ({ label, value: label }));
     expect(pickerMatches(views, 'unassigned-tickets').map((choice) => choice.label)).toEqual(['unassigned-tickets', 'unassigned-tickets-old']);

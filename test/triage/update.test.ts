@@ -94,6 +94,12 @@ describe('loading a view', () => {
     }
   });
 
+  it('filters without regard to accents: "ecran" and "cassee" typed plain find their rows', () => {
+    const accented = run(start(VIEW, SIZE), { kind: 'viewLoaded', token: 1, items: [item(1050, 'Écran noir'), item(1051, 'Souris cassée')] });
+    expect(then(accented, type('/ecran\r')).state.visible.map((row) => row.id)).toEqual([1050]);
+    expect(then(accented, type('/cassee\r')).state.visible.map((row) => row.id)).toEqual([1051]);
+  });
+
   it('says R read the view again, keeping the filter; a switch of view clears it', () => {
     const filtered = then(opened(), type('/printer\r'));
     expect(filtered.state.filter).toBe('printer');
