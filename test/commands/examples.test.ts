@@ -158,8 +158,8 @@ async function createWorld(): Promise<World> {
     NO_COLOR: '1',
     // tkt browse starts this instead of a real browser.
     BROWSER: 'true',
-    // tkt templates edit keeps the commented example as it is.
-    EDITOR: 'true',
+    // tkt templates edit saves the example with a line added (an unchanged example is not kept).
+    EDITOR: "printf 'Edited.\\n' >>",
     LANG: 'C.UTF-8',
     GIT_AUTHOR_NAME: 'Tom Tech',
     GIT_AUTHOR_EMAIL: 'tech@example.com',
