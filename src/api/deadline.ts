@@ -19,12 +19,21 @@ export interface Deadline {
   restart(): void;
   /** Stops the clock for good. */
   stop(): void;
+  /** Aborts the signal now with `reason` (the run was halted); race still follows the work. */
+  abort(reason: unknown): void;
 }
 
 export function startDeadline(ms: number): Deadline {
   const controller = new AbortController();
-  const expire = () => controller.abort(new DeadlineExceeded(`deadline of ${ms}ms passed`));
-  const timer = setTimeout(expire, ms);
+  // What race() waits on besides the work: one promise for the whole exchange, made on the
+  // first race (no listener on the signal, added and removed for each race, as a bulk run
+  // pays that per request).
+  let expired: Promise<never> | undefined;
+  let rejectExpired: ((reason: unknown) => void) | undefined;
+  const timer = setTimeout(() => {
+    controller.abort(new DeadlineExceeded(`deadline of ${ms}ms passed`));
+    rejectExpired?.(controller.signal.reason);
+  }, ms);
   return {
     signal: controller.signal,
     // An upload calls this for every chunk: refresh() re-arms the same timer, no new one each time.
@@ -32,14 +41,11 @@ export function startDeadline(ms: number): Deadline {
       if (!controller.signal.aborted) timer.refresh();
     },
     stop: () => clearTimeout(timer),
+    abort: (reason) => controller.abort(reason),
     race<T>(work: Promise<T>): Promise<T> {
-      const { signal } = controller;
-      if (signal.aborted) return Promise.reject(signal.reason);
-      return new Promise<T>((resolve, reject) => {
-        const onAbort = () => reject(signal.reason);
-        signal.addEventListener('abort', onAbort, { once: true });
-        work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-      });
+      if (controller.signal.aborted) return Promise.reject(controller.signal.reason);
+      expired ??= new Promise<never>((_, reject) => (rejectExpired = reject));
+      return Promise.race([work, expired]);
     },
   };
 }
