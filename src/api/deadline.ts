@@ -28,11 +28,13 @@ export function startDeadline(ms: number): Deadline {
   // What race() waits on besides the work: one promise for the whole exchange, made on the
   // first race (no listener on the signal, added and removed for each race, as a bulk run
   // pays that per request).
+  let passed: DeadlineExceeded | undefined;
   let expired: Promise<never> | undefined;
-  let rejectExpired: ((reason: unknown) => void) | undefined;
+  let rejectExpired: ((reason: DeadlineExceeded) => void) | undefined;
   const timer = setTimeout(() => {
-    controller.abort(new DeadlineExceeded(`deadline of ${ms}ms passed`));
-    rejectExpired?.(controller.signal.reason);
+    passed = new DeadlineExceeded(`deadline of ${ms}ms passed`);
+    controller.abort(passed);
+    rejectExpired?.(passed);
   }, ms);
   return {
     signal: controller.signal,
@@ -43,9 +45,9 @@ export function startDeadline(ms: number): Deadline {
     stop: () => clearTimeout(timer),
     abort: (reason) => controller.abort(reason),
     race<T>(work: Promise<T>): Promise<T> {
-      if (controller.signal.aborted) return Promise.reject(controller.signal.reason);
-      expired ??= new Promise<never>((_, reject) => (rejectExpired = reject));
-      return Promise.race([work, expired]);
+      // Promise.race handles both, so neither rejects unheard; the deadline first, so once passed it wins.
+      expired ??= passed === undefined ? new Promise<never>((_, reject) => (rejectExpired = reject)) : Promise.reject(passed);
+      return Promise.race([expired, work]);
     },
   };
 }

@@ -46,4 +46,18 @@ describe('startDeadline', () => {
     await vi.advanceTimersByTimeAsync(1000);
     expect(deadline.signal.aborted).toBe(false);
   });
+
+  it('rejects work raced after it passed', async () => {
+    const deadline = startDeadline(300);
+    await vi.advanceTimersByTimeAsync(300);
+    await expect(deadline.race(Promise.resolve(7))).rejects.toBeInstanceOf(DeadlineExceeded);
+  });
+
+  it('abort (the run halted) aborts the signal with its reason and leaves race to the work', async () => {
+    const deadline = startDeadline(300);
+    const halted = new Error('halted');
+    deadline.abort(halted);
+    expect(deadline.signal.reason).toBe(halted);
+    await expect(deadline.race(Promise.resolve(7))).resolves.toBe(7);
+  });
 });

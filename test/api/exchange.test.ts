@@ -153,6 +153,18 @@ describe('createExchanger', () => {
     expect(errors.map((error) => error instanceof AbandonedRequestError)).toEqual([true, true, true]);
   });
 
+  it('fails as a dropped connection when the service closes it in the middle of the body', async () => {
+    const server = await serve((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('{"id": 1, "tit', () => req.socket.destroy());
+    });
+    const { exchange, request } = exchanger(server.url);
+
+    const error = await failureOf(exchange(request(plans.getTicket(1)), `${server.url}/api/TicketsApi/1`));
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ failure: 'reset' });
+  });
+
   it('ends an exchange that outlives its time as a network time-out, keeping a pool that is not stuck', async () => {
     const server = await serve(() => undefined);
     const { exchange, request, lines } = exchanger(server.url, { timeoutMs: 100 });
