@@ -7,7 +7,7 @@ import type { Agent as HttpAgent, ClientRequest, IncomingMessage, RequestOptions
 import type { Dispatcher } from 'undici';
 import type { ResponseHeaders } from './answer.js';
 import { checkProxyUrl, proxyFor, type ProxySettings } from './network-advice.js';
-import type { PoolAnswer, PoolRequest, Transport } from './pool.js';
+import type { AbortLike, PoolAnswer, PoolRequest, Transport } from './pool.js';
 
 /**
  * How long an idle connection is kept for the next request: undici's default. A long run (tkt mcp,
@@ -157,7 +157,7 @@ function sendDirect({ agent, send }: Direct, url: URL, options: PoolRequest, inF
  * the request is closed. node:http's own signal option does the same at about a third more CPU
  * per request (a stream end-of-life watcher for each), which a bulk run pays hundreds of times.
  */
-function abortWith(signal: AbortSignal, request: ClientRequest): (() => void) | undefined {
+function abortWith(signal: AbortLike, request: ClientRequest): (() => void) | undefined {
   const abort = (): void => void request.destroy(signal.reason as Error);
   if (signal.aborted) {
     abort();

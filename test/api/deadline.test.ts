@@ -60,4 +60,17 @@ describe('startDeadline', () => {
     expect(deadline.signal.reason).toBe(halted);
     await expect(deadline.race(Promise.resolve(7))).resolves.toBe(7);
   });
+
+  it('tells the listeners of its signal once, as an AbortSignal would, and not one removed before', async () => {
+    const deadline = startDeadline(300);
+    const told: string[] = [];
+    const removed = () => told.push('removed');
+    deadline.signal.addEventListener('abort', () => told.push('first'));
+    deadline.signal.addEventListener('abort', removed);
+    deadline.signal.addEventListener('abort', () => told.push(`last: ${(deadline.signal.reason as Error).name}`));
+    deadline.signal.removeEventListener('abort', removed);
+    await vi.advanceTimersByTimeAsync(300);
+    deadline.abort(new Error('halted later'));
+    expect(told).toEqual(['first', 'last: TimeoutError']);
+  });
 });
