@@ -140,7 +140,7 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
       // The line is written inside withLine (the bar lifted); only the wait for 'drain' is after.
       let written: Promise<void> | undefined;
       progress.withLine(() => {
-        if (json || result.ok) held.hold();
+        if (json || (result.ok && !quiet)) held.hold();
         written = json ? output.line(jsonLine(result)) : humanLine(result);
       });
       // A reader that cannot keep up gets the held lines at once: the lane waits for it, not for the timer.
