@@ -13,9 +13,11 @@
 // (The older yardstick, `xargs -P 8` starting one curl per ID, measured process starts: ~40
 // closes/s, which flattered any single process.)
 //
-//   npm run build && node bench/close-vs-curl.mjs [--count 500] [--rounds 5] [--concurrency 4,16]
+//   npm run build && node bench/close-vs-curl.mjs [--count 500] [--rounds 5] [--concurrency 4,16] [--bin path/to/other/bin/tkt.js]
 //
 // --concurrency adds `tkt close - --concurrency N` (piped, without --json) for each N, to choose the default.
+// --bin adds another build's `close -`, piped and --json, in the same rounds: a before and after
+// measured side by side, where separate runs of a busy machine differ by more than the change.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,13 +30,18 @@ const MAX_PIPED_RATIO = 1.2;
 const floorScript = join(root, 'bench', 'floor.cjs');
 
 const { values: args } = parseArgs({
-  options: { count: { type: 'string', default: '500' }, rounds: { type: 'string', default: '5' }, concurrency: { type: 'string', default: '' } },
+  options: {
+    count: { type: 'string', default: '500' },
+    rounds: { type: 'string', default: '5' },
+    concurrency: { type: 'string', default: '' },
+    bin: { type: 'string' },
+  },
 });
 const count = Number(args.count);
 const rounds = Number(args.rounds);
 const extraConcurrency = args.concurrency === '' ? [] : args.concurrency.split(',').map(Number);
 if (![count, rounds, ...extraConcurrency].every((n) => Number.isInteger(n) && n >= 1)) {
-  console.error('usage: node bench/close-vs-curl.mjs [--count N] [--rounds N] [--concurrency N,N...]');
+  console.error('usage: node bench/close-vs-curl.mjs [--count N] [--rounds N] [--concurrency N,N...] [--bin path/to/bin/tkt.js]');
   process.exit(2);
 }
 
@@ -60,14 +67,20 @@ async function main() {
     delete env.TKT_PROFILE;
     const stdinOf = (ids) => `${ids.join('\n')}\n`;
 
-    const tktCase = (name, flags, closedLines) => ({
+    const tktCase = (name, flags, closedLines, tkt = bin) => ({
       name,
-      run: (ids) => timedClose(name, process.execPath, [bin, 'close', '-', ...flags], { env, stdin: stdinOf(ids) }, ids, closedLines),
+      run: (ids) => timedClose(name, process.execPath, [tkt, 'close', '-', ...flags], { env, stdin: stdinOf(ids) }, ids, closedLines),
     });
     const cases = [
       tktCase('tkt close - (piped)', [], countMatching(/closed/)),
       tktCase('tkt close - --json', ['--json'], countMatching(/"status":\s*204/)),
       ...extraConcurrency.map((n) => tktCase(`tkt close - --concurrency ${n}`, ['--concurrency', String(n)], countMatching(/closed/))),
+      ...(args.bin === undefined
+        ? []
+        : [
+            tktCase('--bin close - (piped)', [], countMatching(/closed/), args.bin),
+            tktCase('--bin close - --json', ['--json'], countMatching(/"status":\s*204/), args.bin),
+          ]),
       {
         name: `(a) node:http, ${IN_FLIGHT} in flight`,
         run: (ids) =>

@@ -4,12 +4,12 @@
 import { AbandonedRequestError, InterruptedError, TktError } from '../errors.js';
 import { header, isSuccess, type Received } from './answer.js';
 import { formatBytes, parseBody } from './body.js';
-import { DeadlineExceeded, startDeadline } from './deadline.js';
+import { DeadlineExceeded, startDeadline, type Deadline } from './deadline.js';
 import { networkError, tooLargeError } from './http-errors.js';
 import type { ProxySettings } from './network-advice.js';
 import { buildOutgoing, isUpload } from './outgoing.js';
 import type { Pool } from './pool.js';
-import { REDACTED, redactSecrets, redactText } from './redact.js';
+import { REDACTED, redactText, secretsRedactor } from './redact.js';
 import { carriesToken } from './redirects.js';
 import { readAnswerBody } from './size-limits.js';
 import type { RequestPlan } from './types.js';
@@ -38,8 +38,8 @@ export interface Exchange {
   method: string;
   plan: RequestPlan;
   secrets: readonly (string | undefined)[];
-  /** --debug, already redacted. */
-  trace: (line: string) => void;
+  /** --debug, already redacted; absent without --debug, when no trace line is even made. */
+  trace?: ((line: string) => void) | undefined;
 }
 
 /** Sends `request` to `url` once. */
@@ -49,7 +49,13 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
   const { pool, token, timeoutMs, halt } = settings;
   // In data (a successful answer) only a token long enough not to be ordinary text is replaced:
   // a test's TKT_TOKEN=x must not turn every x of a ticket into ***.
-  const tokenInData = token !== undefined && token.length >= MIN_TOKEN_IN_DATA ? [token] : [];
+  const redactData = secretsRedactor(token !== undefined && token.length >= MIN_TOKEN_IN_DATA ? [token] : []);
+  // A second Ctrl-C gives up every request in flight: one listener for the run aborts them all,
+  // rather than a signal combined with the halt for each request.
+  const inFlight = new Set<Deadline>();
+  halt?.addEventListener('abort', () => {
+    for (const deadline of inFlight) deadline.abort(halt.reason);
+  });
 
   return async ({ method, plan, secrets, trace }, url) => {
     if (halt?.aborted) throw new InterruptedError();
@@ -59,47 +65,48 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
       'user-agent': settings.userAgent,
       ...outgoing.headers,
     };
-    const withToken = token !== undefined && plan.auth !== false && carriesToken(url, settings.baseOrigin);
+    const target = new URL(url);
+    const withToken = token !== undefined && plan.auth !== false && carriesToken(target, settings.baseOrigin);
     if (withToken) headers.authorization = `Bearer ${token}`;
-    trace(`HTTP > ${method} ${url}${withToken ? ` authorization: Bearer ${REDACTED}` : ''}${outgoing.summary}`);
+    trace?.(`HTTP > ${method} ${url}${withToken ? ` authorization: Bearer ${REDACTED}` : ''}${outgoing.summary()}`);
 
     // Date.now(), not performance.now(): the latter loads perf_hooks (a dozen modules) for a trace figure.
     const started = Date.now();
     const deadline = startDeadline(timeoutMs);
+    inFlight.add(deadline);
+    // Halted while the body was being built: the request is given up as it starts.
+    if (halt?.aborted) deadline.abort(halt.reason);
     // An upload of files may take longer than --timeout in all: every chunk sent starts the clock
     // again, so only an upload that stops moving times out; once sent, the answer gets the full time.
     const body = isUpload(outgoing.body) ? uploadChunks(outgoing.body, deadline.restart) : outgoing.body;
-    const target = new URL(url);
-    const pending = pool.request({
-      origin: target.origin,
-      path: `${target.pathname}${target.search}`,
-      method,
-      headers,
-      body,
-      signal: halt === undefined ? deadline.signal : AbortSignal.any([deadline.signal, halt]),
-    });
+    const pending = pool.request({ origin: target.origin, path: `${target.pathname}${target.search}`, method, headers, body, signal: deadline.signal });
     try {
       const answer = await deadline.race(pending);
       const read = await deadline.race(readAnswerBody(answer, settings.maxBodyBytes));
       if ('refused' in read) throw tooLargeError(answer.statusCode, method, url, read.refused.limit, secrets, read.refused.declared);
-      const elapsed = Date.now() - started;
-      const cut = read.cutAt === undefined ? '' : ` (body cut at ${formatBytes(read.cutAt)})`;
-      trace(`HTTP < ${answer.statusCode} ${method} ${url} ${elapsed}ms${cut}`);
+      if (trace) {
+        const cut = read.cutAt === undefined ? '' : ` (body cut at ${formatBytes(read.cutAt)})`;
+        trace(`HTTP < ${answer.statusCode} ${method} ${url} ${Date.now() - started}ms${cut}`);
+      }
       // An error body is also cleared of anything credential-shaped: it is printed as the reason of a failure.
-      const text = isSuccess(answer.statusCode) ? redactSecrets(read.text, tokenInData) : redactText(read.text, secrets);
-      return { status: answer.statusCode, headers: answer.headers, url, ...parseBody(text, header(answer.headers, 'content-type')) };
+      const text = isSuccess(answer.statusCode) ? redactData(read.text) : redactText(read.text, secrets);
+      const { body: parsed, problem } = parseBody(text, header(answer.headers, 'content-type'));
+      return { status: answer.statusCode, headers: answer.headers, url, body: parsed, problem };
     } catch (error) {
       if (error instanceof TktError) throw error;
       if (halt?.aborted) {
-        trace(`HTTP ! ${method} ${url} given up: interrupted`);
+        trace?.(`HTTP ! ${method} ${url} given up: interrupted`);
         throw new AbandonedRequestError(method, redactText(url, secrets));
       }
-      if (error instanceof DeadlineExceeded) await pool.replaceIfStuck(pending, trace);
+      if (error instanceof DeadlineExceeded) await pool.replaceIfStuck(pending, trace ?? ignore);
       const failed = networkError(error, method, url, timeoutMs, secrets, settings.proxies);
-      trace(`HTTP ! ${method} ${url} ${Date.now() - started}ms ${failed.failure}: ${failed.message}`);
+      trace?.(`HTTP ! ${method} ${url} ${Date.now() - started}ms ${failed.failure}: ${failed.message}`);
       throw failed;
     } finally {
+      inFlight.delete(deadline);
       deadline.stop();
     }
   };
 }
+
+const ignore = (): void => undefined;

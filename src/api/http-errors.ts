@@ -15,28 +15,23 @@ type Secrets = readonly (string | undefined)[];
 
 /** The answer to return, or the error it is: a status other than 2xx, or a body the endpoint does not return. */
 export function finalAnswer(received: Received, method: string, expect: Expectation, secrets: Secrets): ApiResponse {
-  const { problem, ...response } = received;
-  const url = redactText(response.url, secrets);
-  if (!isSuccess(response.status)) {
-    // The body was redacted as it was read; the URL may carry a secret in its query.
-    throw new ApiError({
-      status: response.status,
-      method,
-      url,
-      body: response.body,
-      serverMessages: serverMessages(response.body, header(response.headers, 'content-type'), response.status),
-    });
+  const { problem, status, headers, body } = received;
+  const success = isSuccess(status);
+  const unexpected = success ? unexpectedBody({ body, problem }, expect) : undefined;
+  if (success && unexpected === undefined) return { status, headers, body, url: received.url };
+  // The body was redacted as it was read; the URL may carry a secret in its query.
+  const url = redactText(received.url, secrets);
+  if (unexpected === undefined) {
+    throw new ApiError({ status, method, url, body, serverMessages: serverMessages(body, header(headers, 'content-type'), status) });
   }
-  const unexpected = unexpectedBody({ body: response.body, problem }, expect);
-  if (unexpected === undefined) return response;
   throw new ApiError({
-    status: response.status,
+    status,
     method,
     url,
     // A sign-in page or a broken document is described, not kept.
     body: undefined,
     serverMessages: [`the service answered with ${unexpected}`],
-    message: `unusable answer (HTTP ${response.status}): ${method} ${url}`,
+    message: `unusable answer (HTTP ${status}): ${method} ${url}`,
   });
 }
 

@@ -67,18 +67,22 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     halt: options.halt,
   });
 
+  const tokenOnly = [options.token];
   async function send(plan: RequestPlan): Promise<ApiResponse> {
     const method = plan.method.toUpperCase();
     const url = joinUrl(baseUrl, plan.path);
-    const secrets = [options.token, ...secretValues(plan.json)];
-    const trace = (line: string): void => options.debug?.(redactText(line, secrets));
+    const secrets = plan.json === undefined ? tokenOnly : [options.token, ...secretValues(plan.json)];
+    // Without --debug no trace line is made at all.
+    const { debug } = options;
+    const trace = debug === undefined ? undefined : (line: string): void => debug(redactText(line, secrets));
     const request = { method, plan, secrets, trace };
     const attempts = attemptsFor(plan);
     const received = await withRetries(() => followRedirects(method, url, (at) => exchange(request, at), trace), {
       attempts,
       baseDelayMs,
       clock: systemClock,
-      onRetry: ({ reason, delayMs }, attempt) => trace(`HTTP retry ${method} ${url} after ${reason}: waiting ${delayMs}ms (attempt ${attempt} of ${attempts})`),
+      onRetry: ({ reason, delayMs }, attempt) =>
+        trace?.(`HTTP retry ${method} ${url} after ${reason}: waiting ${delayMs}ms (attempt ${attempt} of ${attempts})`),
     });
     return finalAnswer(received, method, plan.expect, secrets);
   }

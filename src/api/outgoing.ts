@@ -11,8 +11,8 @@ export interface Outgoing {
   headers: Record<string, string>;
   /** A multipart upload with files is read from disk as it is sent (upload.ts). */
   body: string | Buffer | Upload | undefined;
-  /** What the trace shows of the body, already redacted. */
-  summary: string;
+  /** What the trace shows of the body, already redacted: made only for a trace. */
+  summary: () => string;
 }
 
 export const isUpload = (body: Outgoing['body']): body is Upload => typeof body === 'object' && !Buffer.isBuffer(body);
@@ -20,17 +20,19 @@ export const isUpload = (body: Outgoing['body']): body is Upload => typeof body 
 export async function buildOutgoing(plan: RequestPlan): Promise<Outgoing> {
   if (plan.form) {
     const { headers, body, names } = await buildMultipart(plan.form);
-    return { headers, body, summary: ` multipart [${names.join(', ')}]` };
+    return { headers, body, summary: () => ` multipart [${names.join(', ')}]` };
   }
   if (plan.json !== undefined) {
     return {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(plan.json),
-      summary: ` json ${truncate(JSON.stringify(redactJson(plan.json)), MAX_TRACED_JSON)}`,
+      summary: () => ` json ${truncate(JSON.stringify(redactJson(plan.json)), MAX_TRACED_JSON)}`,
     };
   }
-  return { headers: {}, body: undefined, summary: '' };
+  return { headers: {}, body: undefined, summary: noSummary };
 }
+
+const noSummary = (): string => '';
 
 function truncate(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;

@@ -2,6 +2,7 @@
 // A request that has a connection settles promptly once aborted. One that does not is still
 // queued while its pool reconnects in a loop (a proxy that keeps dropping the tunnel): the only
 // way to stop that pool is to destroy it, so later requests get a fresh one.
+import type { Readable } from 'node:stream';
 import type { ResponseHeaders } from './answer.js';
 import type { Clock } from './clock.js';
 
@@ -21,14 +22,26 @@ export interface PoolRequest {
    * the last (chunked without a content-length header).
    */
   body?: string | Buffer | AsyncIterable<Buffer>;
-  signal?: AbortSignal;
+  signal?: AbortLike;
+}
+
+/**
+ * What aborts a request: an AbortSignal, or anything of its shape (the deadline of exchange.ts,
+ * which a bulk run makes for every request without an EventTarget). undici listens to any object
+ * with addEventListener too.
+ */
+export interface AbortLike {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  addEventListener(type: 'abort', listener: () => void, options?: { once: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
 }
 
 export interface PoolAnswer {
   statusCode: number;
   headers: ResponseHeaders;
   /** Read to its end or destroyed: only then is the connection free again. */
-  body: AsyncIterable<Buffer> & { destroy(): unknown; on(event: 'error', listener: () => void): unknown };
+  body: Readable;
 }
 
 /** What a pool sends with: the connections of one client (transport.ts). */

@@ -34,9 +34,17 @@ function secretForms(secrets: readonly (string | undefined)[]): string[] {
 
 /** Replaces the exact `secrets` only: cheap, and safe on any text (a response body). */
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
-  let result = text;
-  for (const form of secretForms(secrets)) if (result.includes(form)) result = result.split(form).join(REDACTED);
-  return result;
+  return secretsRedactor(secrets)(text);
+}
+
+/** redactSecrets for the same `secrets` again and again (every answer of a run): their forms found once. */
+export function secretsRedactor(secrets: readonly (string | undefined)[]): (text: string) => string {
+  const forms = secretForms(secrets);
+  return (text) => {
+    let result = text;
+    for (const form of forms) if (result.includes(form)) result = result.split(form).join(REDACTED);
+    return result;
+  };
 }
 
 /** Redacts free text printed about a request or a failure: `secrets`, and anything credential-shaped. */

@@ -20,8 +20,8 @@ export function redirectTarget(
 }
 
 /** The token goes to the configured origin only, never to a redirect target elsewhere. */
-export function carriesToken(url: string, baseOrigin: string): boolean {
-  return new URL(url).origin === baseOrigin;
+export function carriesToken(url: string | URL, baseOrigin: string): boolean {
+  return (typeof url === 'string' ? new URL(url) : url).origin === baseOrigin;
 }
 
 /** One try of a request: `send` at `firstUrl`, then wherever the redirects lead. */
@@ -29,14 +29,14 @@ export async function followRedirects(
   method: string,
   firstUrl: string,
   send: (url: string) => Promise<Received>,
-  trace: (line: string) => void,
+  trace: ((line: string) => void) | undefined,
 ): Promise<Received> {
   let url = firstUrl;
   for (let redirects = 0; ; redirects++) {
     const answer = await send(url);
     const next = redirectTarget(method, answer, url, redirects);
     if (next === undefined) return answer;
-    trace(`HTTP redirect ${answer.status} ${url} -> ${next}`);
+    trace?.(`HTTP redirect ${answer.status} ${url} -> ${next}`);
     url = next;
   }
 }

@@ -2,6 +2,7 @@
 // may send a body without end: what lies beyond the limit is never read, so it costs no memory.
 // A success must come whole or not at all (a list cut short would pass for a shorter list); of
 // an error body the start says enough, so it is cut, not refused.
+import type { Readable } from 'node:stream';
 import { header, isSuccess, type ResponseHeaders } from './answer.js';
 
 /** The largest body tkt reads: generous for tickets with large descriptions and long list pages. */
@@ -9,7 +10,8 @@ export const MAX_BODY_BYTES = 64 * 1024 * 1024;
 /** An error body is reduced to a line or two: no more than this of it is read. */
 export const MAX_ERROR_BODY_BYTES = 1024 * 1024;
 
-type BodyStream = AsyncIterable<Buffer> & { destroy(): unknown; on(event: 'error', listener: () => void): unknown };
+/** An answer's body: node:http's IncomingMessage, or undici's body behind a proxy. */
+type BodyStream = Readable;
 
 export interface ReadBody {
   /** The body as UTF-8 text, decoded on demand: a body refused for its size never is. */
@@ -18,22 +20,56 @@ export interface ReadBody {
   truncated: boolean;
 }
 
-/** The body as text, reading at most `limit` bytes: the stream is destroyed at the limit. */
-export async function readLimited(body: BodyStream, limit: number): Promise<ReadBody> {
+/**
+ * The body as text, reading at most `limit` bytes: the stream is destroyed at the limit. Read by
+ * its events, not `for await`: the async iterator costs a bulk run its end-of-stream watcher and
+ * a promise per chunk for every answer.
+ */
+export function readLimited(body: BodyStream, limit: number): Promise<ReadBody> {
   const chunks: Buffer[] = [];
-  const text = () => Buffer.concat(chunks).toString('utf8');
+  const text = () => (chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
   let size = 0;
-  for await (const chunk of body) {
-    if (size + chunk.length > limit) {
+  return new Promise((resolve, reject) => {
+    const settle = (): void => {
+      body.off('data', onData);
+      body.off('end', onEnd);
+      body.off('error', onError);
+      body.off('close', onClose);
+    };
+    const onData = (chunk: Buffer): void => {
+      if (size + chunk.length <= limit) {
+        chunks.push(chunk);
+        size += chunk.length;
+        return;
+      }
       chunks.push(chunk.subarray(0, limit - size));
+      settle();
+      // A body may fail when destroyed before its end (undici's does): unheard, that would be an uncaught exception.
+      body.on('error', ignore);
       body.destroy();
-      return { text, truncated: true };
-    }
-    chunks.push(chunk);
-    size += chunk.length;
-  }
-  return { text, truncated: false };
+      resolve({ text, truncated: true });
+    };
+    const onEnd = (): void => {
+      settle();
+      resolve({ text, truncated: false });
+    };
+    const onError = (error: Error): void => {
+      settle();
+      reject(error);
+    };
+    // Closed before its end without an error: cut off, as the async iterator would say.
+    const onClose = (): void => {
+      settle();
+      reject(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+    };
+    body.on('data', onData);
+    body.on('end', onEnd);
+    body.on('error', onError);
+    body.on('close', onClose);
+  });
 }
+
+const ignore = (): void => undefined;
 
 /** An answer's body as read (`cutAt` the limit an error body was cut at), or the success refused. */
 export type SizedBody = { text: string; cutAt: number | undefined } | { refused: { limit: number; declared: number | undefined } };
@@ -47,7 +83,7 @@ export async function readAnswerBody(answer: { statusCode: number; headers: Resp
   if (success && declared > limit) {
     // A body may fail when destroyed before its end (undici's does, "Request aborted"):
     // unheard, that failure would be thrown as an uncaught exception.
-    answer.body.on('error', () => undefined);
+    answer.body.on('error', ignore);
     answer.body.destroy();
     return { refused: { limit, declared } };
   }

@@ -7,7 +7,7 @@ import type { Agent as HttpAgent, ClientRequest, IncomingMessage, RequestOptions
 import type { Dispatcher } from 'undici';
 import type { ResponseHeaders } from './answer.js';
 import { checkProxyUrl, proxyFor, type ProxySettings } from './network-advice.js';
-import type { PoolAnswer, PoolRequest, Transport } from './pool.js';
+import type { AbortLike, PoolAnswer, PoolRequest, Transport } from './pool.js';
 
 /**
  * How long an idle connection is kept for the next request: undici's default. A long run (tkt mcp,
@@ -25,6 +25,13 @@ export interface TransportSettings {
 }
 
 type Send = (options: RequestOptions, onResponse: (answer: IncomingMessage) => void) => ClientRequest;
+
+interface Route {
+  origin: string;
+  url: URL;
+  /** The proxy the origin is reached through, if any. */
+  proxy: string | undefined;
+}
 
 interface Direct {
   agent: HttpAgent;
@@ -64,10 +71,19 @@ export function createTransport(settings: TransportSettings): Transport {
   };
   const directAgents = (): HttpAgent[] => [http, https].filter((made) => made !== undefined).map((made) => made.agent);
 
+  // Every request of a run goes to one origin: what it says of the connection is worked out once.
+  let route: Route | undefined;
+  const routeTo = (origin: string): Route => {
+    if (route?.origin !== origin) {
+      const url = new URL(origin);
+      route = { origin, url, proxy: proxyFor(url, settings.proxies) };
+    }
+    return route;
+  };
+
   return {
     async request(options) {
-      const url = new URL(`${options.origin}${options.path}`);
-      const proxy = proxyFor(url, settings.proxies);
+      const { url, proxy } = routeTo(options.origin);
       if (proxy !== undefined) {
         checkProxyUrl(proxy);
         return sendThroughProxy(await proxyAgent(), options);
@@ -122,36 +138,45 @@ function sendDirect({ agent, send }: Direct, url: URL, options: PoolRequest, inF
       reject(error as Error);
       return;
     }
-    inFlight.add(request);
-    request.once('close', () => inFlight.delete(request));
     // Every error, also one after the answer came (which reaches the body's reader), ends here.
     request.on('error', reject);
-    if (options.signal !== undefined) abortWith(options.signal, request);
+    inFlight.add(request);
+    const stopAborting = options.signal === undefined ? undefined : abortWith(options.signal, request);
+    // One listener for both: a bulk run adds it to every request.
+    request.once('close', () => {
+      inFlight.delete(request);
+      stopAborting?.();
+    });
     if (body === undefined || typeof body === 'string' || Buffer.isBuffer(body)) request.end(body);
     else writeChunks(request, body).catch((error: unknown) => request.destroy(error as Error));
   });
 }
 
 /**
- * Destroys `request`, and with it its answer, when `signal` aborts. node:http's own signal option
- * does the same at about a third more CPU per request (a stream end-of-life watcher for each),
- * which a bulk run pays hundreds of times.
+ * Destroys `request`, and with it its answer, when `signal` aborts; returns what stops that once
+ * the request is closed. node:http's own signal option does the same at about a third more CPU
+ * per request (a stream end-of-life watcher for each), which a bulk run pays hundreds of times.
  */
-function abortWith(signal: AbortSignal, request: ClientRequest): void {
+function abortWith(signal: AbortLike, request: ClientRequest): (() => void) | undefined {
   const abort = (): void => void request.destroy(signal.reason as Error);
   if (signal.aborted) {
     abort();
-    return;
+    return undefined;
   }
   signal.addEventListener('abort', abort, { once: true });
-  request.once('close', () => signal.removeEventListener('abort', abort));
+  return () => signal.removeEventListener('abort', abort);
 }
 
 /** The answer's headers as undici gave them: lower-case names, a repeated header as an array. */
 function answerOf(answer: IncomingMessage): PoolAnswer {
+  // From the raw name-value list, in one pass: headersDistinct would build an array for every header.
   const headers: ResponseHeaders = {};
-  for (const [name, values] of Object.entries(answer.headersDistinct)) {
-    if (values !== undefined) headers[name] = values.length === 1 ? values[0] : values;
+  const raw = answer.rawHeaders;
+  for (let index = 0; index < raw.length; index += 2) {
+    const name = raw[index]!.toLowerCase();
+    const value = raw[index + 1]!;
+    const before = headers[name];
+    headers[name] = before === undefined ? value : Array.isArray(before) ? [...before, value] : [before, value];
   }
   return { statusCode: answer.statusCode ?? 0, headers, body: answer };
 }

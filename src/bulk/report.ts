@@ -20,6 +20,7 @@ import {
   stoppedHow,
 } from '../errors.js';
 import type { Output } from '../output/types.js';
+import { NOT_HELD, holdWrites } from '../output/held-writes.js';
 import { NO_PROGRESS, createProgress } from '../output/progress.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { createStyle } from '../output/style.js';
@@ -87,19 +88,25 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
   const errStyle = createStyle(io.color);
   const progress = single || quiet || options.dryRun ? NO_PROGRESS : createProgress(io, { total, label: verb });
   const doneLabel = options.dryRun ? 'planned (dry run)' : verb;
+  // Many IDs' lines to a pipe or a file go out a batch at a time (held-writes.ts); a line on
+  // stderr lets the held ones go first, so that `> log 2>&1` keeps the order they finished in.
+  const held = single || options.dryRun || io.stdoutIsTTY ? NOT_HELD : holdWrites(io.stdout);
+  const toStderr = (line: string): Promise<void> => {
+    held.release();
+    return writeText(io.stderr, line);
+  };
 
   async function humanLine(result: BulkResult): Promise<void> {
     if (result.ok) {
       await printDone(result);
       // A failure of those files, told on stderr as failures are (with one ID, by the thrown error).
-      if (skippedFiles(result) && !single)
-        await writeText(io.stderr, `${errStyle.red('✗')} #${result.id}: the service did not keep ${nameList(result.files!.skipped)}\n`);
+      if (skippedFiles(result) && !single) await toStderr(`${errStyle.red('✗')} #${result.id}: the service did not keep ${nameList(result.files!.skipped)}\n`);
       return;
     }
     if (single) return; // the thrown error tells it, once
     const what = sanitizeInline(result.error ?? reasonOf(result));
     const line = result.inDoubt ? `${errStyle.yellow('?')} #${result.id} ${ID_IN_DOUBT}: ${what}` : `${errStyle.red('✗')} #${result.id} ${what}`;
-    await writeText(io.stderr, `${line}\n`);
+    await toStderr(`${line}\n`);
   }
 
   // One ID's failure is the `error:` line; under it the service's words, else the request it
@@ -133,12 +140,16 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
       // The line is written inside withLine (the bar lifted); only the wait for 'drain' is after.
       let written: Promise<void> | undefined;
       progress.withLine(() => {
+        if (json || (result.ok && !quiet)) held.hold();
         written = json ? output.line(jsonLine(result)) : humanLine(result);
       });
+      // A reader that cannot keep up gets the held lines at once: the lane waits for it, not for the timer.
+      if (io.stdout.writableNeedDrain) held.release();
       await written;
     },
 
     async finish(run) {
+      held.release();
       progress.done();
       const { stoppedBy } = run;
       const how = stoppedHow(options.stop?.reason);

@@ -46,4 +46,31 @@ describe('startDeadline', () => {
     await vi.advanceTimersByTimeAsync(1000);
     expect(deadline.signal.aborted).toBe(false);
   });
+
+  it('rejects work raced after it passed', async () => {
+    const deadline = startDeadline(300);
+    await vi.advanceTimersByTimeAsync(300);
+    await expect(deadline.race(Promise.resolve(7))).rejects.toBeInstanceOf(DeadlineExceeded);
+  });
+
+  it('abort (the run halted) aborts the signal with its reason and leaves race to the work', async () => {
+    const deadline = startDeadline(300);
+    const halted = new Error('halted');
+    deadline.abort(halted);
+    expect(deadline.signal.reason).toBe(halted);
+    await expect(deadline.race(Promise.resolve(7))).resolves.toBe(7);
+  });
+
+  it('tells the listeners of its signal once, as an AbortSignal would, and not one removed before', async () => {
+    const deadline = startDeadline(300);
+    const told: string[] = [];
+    const removed = () => told.push('removed');
+    deadline.signal.addEventListener('abort', () => told.push('first'));
+    deadline.signal.addEventListener('abort', removed);
+    deadline.signal.addEventListener('abort', () => told.push(`last: ${(deadline.signal.reason as Error).name}`));
+    deadline.signal.removeEventListener('abort', removed);
+    await vi.advanceTimersByTimeAsync(300);
+    deadline.abort(new Error('halted later'));
+    expect(told).toEqual(['first', 'last: TimeoutError']);
+  });
 });

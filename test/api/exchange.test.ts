@@ -131,6 +131,40 @@ describe('createExchanger', () => {
     expect(lines.at(-1)).toBe(`HTTP ! POST ${server.url}/api/TicketsApi/pickup/3 given up: interrupted`);
   });
 
+  it('gives up a request whose run is halted while its body is being built, before it is sent', async () => {
+    const halt = new AbortController();
+    const server = await serve((_req, res) => sendJson(res, 200, {}));
+    const { exchange, request } = exchanger(server.url, { halt: halt.signal });
+
+    // The exchange builds the form (an await) before it sends: the halt comes in between.
+    const pending = failureOf(exchange(request(plans.register({ fields: { Title: 'Printer' } })), `${server.url}/api/TicketsApi/new`));
+    halt.abort();
+    expect(await pending).toBeInstanceOf(AbandonedRequestError);
+    expect(server.requests).toEqual([]);
+  });
+
+  it('gives up every request in flight when the run is halted, not only one', async () => {
+    const halt = new AbortController();
+    let arrived = 0;
+    const server = await serve(() => void (++arrived === 3 && halt.abort()));
+    const { exchange, request } = exchanger(server.url, { halt: halt.signal });
+
+    const errors = await Promise.all([1, 2, 3].map((id) => failureOf(exchange(request(plans.pickupTicket(id)), `${server.url}/api/TicketsApi/pickup/${id}`))));
+    expect(errors.map((error) => error instanceof AbandonedRequestError)).toEqual([true, true, true]);
+  });
+
+  it('fails as a dropped connection when the service closes it in the middle of the body', async () => {
+    const server = await serve((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('{"id": 1, "tit', () => req.socket.destroy());
+    });
+    const { exchange, request } = exchanger(server.url);
+
+    const error = await failureOf(exchange(request(plans.getTicket(1)), `${server.url}/api/TicketsApi/1`));
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ failure: 'reset' });
+  });
+
   it('ends an exchange that outlives its time as a network time-out, keeping a pool that is not stuck', async () => {
     const server = await serve(() => undefined);
     const { exchange, request, lines } = exchanger(server.url, { timeoutMs: 100 });

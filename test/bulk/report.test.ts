@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createBulkReporter, type BulkReporterOptions } from '../../src/bulk/report.js';
 import { runBulk, type BulkResult, type BulkRun } from '../../src/bulk/runner.js';
 import { AbandonedRequestError, ApiError, ExitCode, InterruptedError, NetworkError, OperationError, TktError } from '../../src/errors.js';
@@ -452,5 +452,65 @@ describe('a slow stdout', () => {
     held.shift()!();
     await second;
     expect(lines).toEqual(['{"id":12,"ok":true,"status":204}\n', '{"id":13,"ok":true,"status":204}\n']);
+  });
+});
+
+describe('lines to a pipe or a file', () => {
+  afterEach(() => vi.useRealTimers());
+
+  /** One stream for stdout and stderr (`> log 2>&1`) that keeps each write as it came, a batch of lines written at once as one. */
+  function sharedLog() {
+    const writes: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        writes.push(chunk.toString());
+        callback();
+      },
+      writev(chunks, callback) {
+        writes.push(chunks.map(({ chunk }) => String(chunk)).join(''));
+        callback();
+      },
+    });
+    return { stream, writes };
+  }
+
+  async function reporterOn(options: { isTTY: boolean; json: boolean; total: number }) {
+    const log = sharedLog();
+    const io = { ...createTestIO({ isTTY: options.isTTY }).io, stdout: log.stream, stderr: log.stream };
+    const reporter = createBulkReporter(io, { output: await outputFor(io, options.json), verb: 'closed', total: options.total, run: { globals: {}, env: {} } });
+    return { reporter, writes: log.writes };
+  }
+
+  it('go out together rather than a write per ID, a failure on stderr after the lines that finished before it', async () => {
+    const { reporter, writes } = await reporterOn({ isTTY: false, json: false, total: 4 });
+    for (const result of [closed12, { ...closed12, id: 20 }, missing13, already14]) await reporter.result(result);
+    await reporter.finish({ results: [], notStarted: [], interrupted: false });
+    expect(writes).toEqual(['✓ #12 closed\n✓ #20 closed\n', '✗ #13 not found (HTTP 404): Ticket 13 does not exist\n', '✓ #14 already closed\n']);
+  });
+
+  it('with --json too', async () => {
+    const { reporter, writes } = await reporterOn({ isTTY: false, json: true, total: 2 });
+    await reporter.result(closed12);
+    await reporter.result(missing13);
+    await reporter.finish({ results: [], notStarted: [], interrupted: false });
+    expect(writes).toHaveLength(1);
+    expect(writes[0]!.split('\n').map((line) => (line === '' ? '' : (JSON.parse(line) as { id: number }).id))).toEqual([12, 13, '']);
+  });
+
+  it('are written within 50 ms of the first, without waiting for the end of the run', async () => {
+    vi.useFakeTimers();
+    const { reporter, writes } = await reporterOn({ isTTY: false, json: false, total: 3 });
+    await reporter.result(closed12);
+    await reporter.result({ ...closed12, id: 20 });
+    await vi.advanceTimersByTimeAsync(49);
+    expect(writes).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(writes).toEqual(['✓ #12 closed\n✓ #20 closed\n']);
+  });
+
+  it('at a terminal each line shows as its ID finishes', async () => {
+    const { reporter, writes } = await reporterOn({ isTTY: true, json: false, total: 2 });
+    await reporter.result(closed12);
+    expect(writes).toEqual(['✓ #12 closed\n']);
   });
 });

@@ -9,7 +9,7 @@ import { formatRanges } from '../../src/bulk/ranges.js';
 import { InterruptedError } from '../../src/errors.js';
 import { runCli } from '../../src/program.js';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
-import { withIO, type Harness } from '../helpers/harness.js';
+import type { Harness } from '../helpers/harness.js';
 import { startServer, type Handler } from '../api/server.js';
 import { processSignals } from '../cli/fake-process.js';
 import { frontEnv, startFrontServer, unusedTickets, useHarness } from '../helpers/sandbox-state.js';
@@ -209,29 +209,31 @@ describe('ID... commands over several IDs', () => {
 
   it('on Ctrl-C stops starting new IDs, lets the one in flight finish and names what was not done (exit 130)', async () => {
     const tickets = closable(5);
-    const { ctx, abort } = await h.context({ globals: { json: true } });
-    const lines: string[] = [];
-    // Ctrl-C arrives as soon as the first result is printed.
-    const stdout = new Writable({
-      write(chunk: Buffer, _encoding, callback) {
-        lines.push(chunk.toString('utf8'));
-        abort.abort();
-        callback();
-      },
+    // Ctrl-C arrives while the first close is at the service (lines to a pipe are written a batch
+    // at a time, so the first line printed comes too late to time it by).
+    let abort: AbortController | undefined;
+    const server = await startFrontServer(h, (req) => {
+      if (req.url?.startsWith('/api/TicketsApi/close/')) abort?.abort();
+      return false;
     });
-    const running = runClose(closeOptions(ids(tickets), { concurrency: '1' }), await withIO(ctx, { ...ctx.io, stdout }));
-    const error = await running.then(
-      () => undefined,
-      (thrown: unknown) => thrown,
-    );
-    expect(error).toBeInstanceOf(InterruptedError);
-    const notDone = formatRanges(
-      tickets.slice(1).map((t) => t.id),
-      '#',
-    );
-    expect((error as InterruptedError).details).toEqual([`closed: #${tickets[0]!.id}`, `not started: ${notDone}`]);
-    expect(tickets.map((t) => t.ticketStatusId === CLOSED)).toEqual([true, false, false, false, false]);
-    expect(jsonLines(lines.join('')).map((line) => [line.id, line.ok])).toEqual(tickets.map((t, i) => [t.id, i === 0]));
+    try {
+      const run = await h.context({ globals: { json: true }, env: frontEnv(h, server) });
+      abort = run.abort;
+      const error = await runClose(closeOptions(ids(tickets), { concurrency: '1' }), run.ctx).then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+      expect(error).toBeInstanceOf(InterruptedError);
+      const notDone = formatRanges(
+        tickets.slice(1).map((t) => t.id),
+        '#',
+      );
+      expect((error as InterruptedError).details).toEqual([`closed: #${tickets[0]!.id}`, `not started: ${notDone}`]);
+      expect(tickets.map((t) => t.ticketStatusId === CLOSED)).toEqual([true, false, false, false, false]);
+      expect(jsonLines(run.stdout()).map((line) => [line.id, line.ok])).toEqual(tickets.map((t, i) => [t.id, i === 0]));
+    } finally {
+      await server.close();
+    }
   });
 
   it('on a second signal gives up the requests in flight and says in --json that they are in doubt', async () => {
