@@ -115,6 +115,7 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
     templateNames: () => templateNames(ctx),
     fillTemplate: async (name, ticket) => fillForTicket(ctx, await readTemplate(ctx, name), readTicket(ticket)),
     renderDetail: (ticket, width) => renderTicketDetail(ticket, { lookups, now: ctx.now(), color, width }),
+    renderPane: (ticket, width) => renderTicketDetail(ticket, { lookups, now: ctx.now(), color, width, descriptionFirst: true }),
   });
   const program = startProgram(start(options.view, ctx.io.size(), options.intervalMs), runEffect);
 

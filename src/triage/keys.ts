@@ -164,6 +164,12 @@ export function keyName(input: string, key: KeyPress): string {
 /** What the key pressed does over the list, if anything. */
 export const actionOf = (input: string, key: KeyPress): Action | undefined => ACTIONS.get(keyName(input, key));
 
+/** The first key the table lists for `action`, by its name in the help ("Enter"). */
+export function keyFor(action: Action): string {
+  for (const row of KEY_TABLE) for (const keys of row.keys) for (const [key, bound] of Object.entries(keys)) if (bound === action) return key;
+  throw new Error(`no key listed for ${action}`);
+}
+
 /** The keys of a row as the ? screen lists them: "↑ ↓  j k". */
 const listedKeys = (row: KeyRow) => row.keys.map((keys) => Object.keys(keys).join(' ')).join('  ');
 
