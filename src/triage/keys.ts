@@ -90,8 +90,10 @@ export const KEY_TABLE: readonly KeyRow[] = [
       'reply templates, a picker offers them first (type to filter; Enter on `(no template)`, the first, ' +
       'opens the editor empty; Esc does nothing), and the editor opens with the one picked filled for the ' +
       'ticket, its subject used. A reply that could not be sent is kept, and the next `r` on that ticket ' +
-      'opens the editor with it (no picker). The status line says what happened (`✓ replied to #1023`) ' +
-      'until the next action or `R`',
+      'opens the editor with it (no picker); ' +
+      "leaving triage (q, Ctrl-C) saves it in the config folder's `drafts/reply-ID.txt` (`-2`, `-3`… never over " +
+      'one saved before) and says where, as gh saves the text of an issue it could not create. The status line ' +
+      'says what happened (`✓ replied to #1023`) until the next action or `R`',
   },
   {
     keys: [{ s: 'resolve' }],
