@@ -22,7 +22,15 @@ export interface DetailOptions {
   width?: number | undefined;
   /** Only the last N conversation entries. */
   comments?: number | undefined;
+  /**
+   * The description right after what the ticket is and where it stands (ID, title, status,
+   * priority), the other fields after it: for a pane that shows only the first lines (triage).
+   */
+  descriptionFirst?: boolean | undefined;
 }
+
+/** The header's first lines when the description comes first. */
+const LEADING_FIELDS: ReadonlySet<string> = new Set(['ID', 'Title', 'Status', 'Priority']);
 
 /** A related record: its name as the ticket gives it, else its ID named through the lookups, else the ID. */
 export async function relatedName(ticket: Ticket, lookups: Lookups, spec: LookupFieldSpec): Promise<string | undefined> {
@@ -47,13 +55,13 @@ function dueText(due: Date | undefined, now: Date, state: DueState): string | un
   return state.settled === true ? formatDate(due) : `${formatDate(due)} (${formatDue(due, now, state).text})`;
 }
 
-async function header(ticket: Ticket, options: DetailOptions): Promise<string> {
+async function headerPairs(ticket: Ticket, options: DetailOptions): Promise<[string, Cell][]> {
   const { lookups, now } = options;
   // Independent lookups run together; each source is still fetched at most once.
   const names = await Promise.all(HEADER_FIELDS.map((spec) => relatedName(ticket, lookups, spec)));
   const status = names[HEADER_FIELDS.findIndex((spec) => spec.key === 'status')];
   // renderKeyValue escapes the service's text, so no colour goes into these values.
-  const pairs: [string, Cell][] = [
+  return [
     ['ID', ticket.id],
     ['Title', ticket.title],
     ...HEADER_FIELDS.map((spec, index): [string, Cell] => [spec.label, names[index] ?? spec.header.whenEmpty]),
@@ -64,7 +72,6 @@ async function header(ticket: Ticket, options: DetailOptions): Promise<string> {
     ['Updated', dateText(ticket.updated)],
     ['Deleted', ticket.deleted === undefined ? undefined : (dateText(ticket.deleted.on) ?? 'yes')],
   ];
-  return renderKeyValue(pairs, { color: options.color, width: options.width });
 }
 
 function section(title: string, body: string, style: Style): string {
@@ -144,9 +151,15 @@ export async function renderTicketDetail(body: unknown, options: DetailOptions):
   const style = createStyle(options.color);
   const ticket = readTicket(body);
   const { description } = ticket;
+  const pairs = await headerPairs(ticket, options);
+  const keyValues = (chosen: [string, Cell][]) => renderKeyValue(chosen, { color: options.color, width: options.width });
+  const descriptionText = description ? section('Description', wrap(indent(sanitizeText(description)), options), style) : '';
+  const leading = options.descriptionFirst === true ? pairs.filter(([label]) => LEADING_FIELDS.has(label)) : pairs;
+  const others = options.descriptionFirst === true ? keyValues(pairs.filter(([label]) => !LEADING_FIELDS.has(label))) : '';
   return (
-    (await header(ticket, options)) +
-    (description ? section('Description', wrap(indent(sanitizeText(description)), options), style) : '') +
+    keyValues(leading) +
+    descriptionText +
+    (others === '' ? '' : `\n${others}`) +
     (await resolutionSection(ticket, options, style)) +
     conversationsSection(ticket, options, style) +
     attachmentsSection(ticket, style)

@@ -20,6 +20,7 @@ import { renderTicketDetail } from '../reading/detail.js';
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from '../util/terminal-input.js';
 import type { TerminalHolder } from '../util/terminal-handoff.js';
 import { createTicketActions } from './actions.js';
+import { saveUnsentReplies } from './drafts.js';
 import { createEffectRunner } from './effects.js';
 import { startProgram } from './program.js';
 import { TriageScreen } from './screen.js';
@@ -115,6 +116,7 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
     templateNames: () => templateNames(ctx),
     fillTemplate: async (name, ticket) => fillForTicket(ctx, await readTemplate(ctx, name), readTicket(ticket)),
     renderDetail: (ticket, width) => renderTicketDetail(ticket, { lookups, now: ctx.now(), color, width }),
+    renderPane: (ticket, width) => renderTicketDetail(ticket, { lookups, now: ctx.now(), color, width, descriptionFirst: true }),
   });
   const program = startProgram(start(options.view, ctx.io.size(), options.intervalMs), runEffect);
 
@@ -133,6 +135,8 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
     ctx.signal.removeEventListener('abort', onSignal);
     await unmount();
     stdout.write(MAIN_SCREEN);
+    // Kept for the next r until now: on the shell's screen, where it is read after the run.
+    for (const line of await saveUnsentReplies(ctx.config.dir, program.snapshot().replyDrafts)) await ctx.output.warning(line);
   }
   // Closed by Ctrl-C or a signal: the run ends as any interrupted command does, 130 (or 143 for SIGTERM).
   if (ending === 'interrupted' || ctx.signal.aborted) throw new InterruptedError();

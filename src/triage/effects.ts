@@ -30,8 +30,10 @@ export interface EffectDeps {
   templateNames(): Promise<string[]>;
   /** Template `name` filled for the ticket, as `tkt reply --template` fills it; a missing value is an error. */
   fillTemplate(name: string, ticket: unknown): Promise<FilledTemplate>;
-  /** The full `tkt show` text of a ticket at `width` columns. */
+  /** The full `tkt show` text of a ticket at `width` columns, for the pager. */
   renderDetail(ticket: unknown, width: number): Promise<string>;
+  /** The same with the description right after the title and status: the detail pane shows its first lines. */
+  renderPane(ticket: unknown, width: number): Promise<string>;
 }
 
 /** The effects that reach the runner; ending the run is the program's (program.ts). */
@@ -60,7 +62,7 @@ export function createEffectRunner(deps: EffectDeps): EffectRunner {
     const { id, width, generation } = effect;
     try {
       const ticket = effect.ticket ?? (await fetchTicket(id));
-      return { kind: 'detailRead', id, width, generation, ticket, text: await deps.renderDetail(ticket, width) };
+      return { kind: 'detailRead', id, width, generation, ticket, text: await deps.renderPane(ticket, width) };
     } catch (error) {
       return { kind: 'detailFailed', id, width, generation, error };
     }

@@ -90,8 +90,10 @@ export const KEY_TABLE: readonly KeyRow[] = [
       'reply templates, a picker offers them first (type to filter; Enter on `(no template)`, the first, ' +
       'opens the editor empty; Esc does nothing), and the editor opens with the one picked filled for the ' +
       'ticket, its subject used. A reply that could not be sent is kept, and the next `r` on that ticket ' +
-      'opens the editor with it (no picker). The status line says what happened (`✓ replied to #1023`) ' +
-      'until the next action or `R`',
+      'opens the editor with it (no picker); ' +
+      "leaving triage (q, Ctrl-C) saves it in the config folder's `drafts/reply-ID.txt` (`-2`, `-3`… never over " +
+      'one saved before) and says where, as gh saves the text of an issue it could not create. The status line ' +
+      'says what happened (`✓ replied to #1023`) until the next action or `R`',
   },
   {
     keys: [{ s: 'resolve' }],
@@ -163,6 +165,12 @@ export function keyName(input: string, key: KeyPress): string {
 
 /** What the key pressed does over the list, if anything. */
 export const actionOf = (input: string, key: KeyPress): Action | undefined => ACTIONS.get(keyName(input, key));
+
+/** The first key the table lists for `action`, by its name in the help ("Enter"). */
+export function keyFor(action: Action): string {
+  for (const row of KEY_TABLE) for (const keys of row.keys) for (const [key, bound] of Object.entries(keys)) if (bound === action) return key;
+  throw new Error(`no key listed for ${action}`);
+}
 
 /** The keys of a row as the ? screen lists them: "↑ ↓  j k". */
 const listedKeys = (row: KeyRow) => row.keys.map((keys) => Object.keys(keys).join(' ')).join('  ');

@@ -9,7 +9,7 @@ import { displayWidth, truncate, truncateStart } from '../output/width.js';
 import { formatDue } from '../output/time.js';
 import { TICKET_COLUMN_FIT } from '../listing/output.js';
 import { kebabCase } from '../listing/query.js';
-import { FOOTER_ENDING, FOOTER_KEYS, keyHelpLines } from './keys.js';
+import { FOOTER_ENDING, FOOTER_KEYS, keyFor, keyHelpLines } from './keys.js';
 import { layoutFor, type Layout } from './layout.js';
 import { pickerMatches, type Choice } from './picker.js';
 import type { TriageRow } from './rows.js';
@@ -127,7 +127,12 @@ function detailLines(state: TriageState, layout: Layout, style: Style): string[]
   if (state.failedRead?.id === row.id) return [style.red(`could not read #${row.id}: ${state.failedRead.error}`)];
   const text = state.details.get(row.id)?.texts.get(layout.width);
   if (text === undefined) return [style.dim(`reading #${row.id}…`)];
-  return text.replace(/\n$/, '').split('\n');
+  const lines = text.replace(/\n$/, '').split('\n');
+  if (lines.length <= layout.detailLines) return lines;
+  // Cut: its last line says so, and which key shows the whole ticket.
+  const shown = lines.slice(0, Math.max(0, layout.detailLines - 1));
+  const more = `… ${lines.length - shown.length} more lines: ${keyFor('show')} shows the whole ticket`;
+  return [...shown, style.dim(truncate(more, layout.width))];
 }
 
 function statusLine(state: TriageState, width: number, style: Style): string {

@@ -202,6 +202,9 @@ describe.skipIf(skip)('tkt triage at a real terminal', () => {
     await keys('m');
     const text = await waitFor(/✗ marking read #1015: /);
     expect(text).toMatch(/Ticket 1015 was not found\. \(not found, HTTP 404\)/);
+    // A reply that cannot be sent is kept (and saved on quit: the last test).
+    await keys('r');
+    await waitFor(/✗ replying to #1015 \(your reply is kept: r opens it again\)/);
     ticket(1015).isDeleted = false;
     await keys('k');
     await waitFor((screenText) => highlighted(screenText) === '1023', 'k to 1023 after the failure');
@@ -290,5 +293,9 @@ describe.skipIf(skip)('tkt triage at a real terminal', () => {
     const text = await waitFor(/\[exit \d+\]/);
     expect(text).toContain('[exit 0]');
     expect(text).not.toContain('tkt triage ·');
+    // The reply kept from the failed send is not lost with the screen: saved, and where is said.
+    const saved = join(dir, 'drafts', 'reply-1015.txt');
+    expect(text.replace(/\n/g, '')).toContain(`warning: the reply to #1015 was not sent; it is saved in ${saved}`);
+    expect(readFileSync(saved, 'utf8')).toBe('Written by the scripted editor\n');
   });
 });

@@ -50,6 +50,7 @@ async function openRunner(deps: Partial<EffectDeps> = {}, env: Record<string, st
     templateNames: () => templateNames(ctx),
     fillTemplate: async (name, ticket) => fillForTicket(ctx, await readTemplate(ctx, name), readTicket(ticket)),
     renderDetail: async (ticket, width) => `${width}: ${JSON.stringify(ticket)}`,
+    renderPane: async (ticket, width) => `pane at ${width}: ${JSON.stringify(ticket)}`,
     ...deps,
   });
   const hold = (matching: (plan: RequestPlan) => boolean) => {
@@ -94,7 +95,7 @@ describe('the effect runner', () => {
     const { perform } = await openRunner();
     const ticket = ticketById(h, id);
     const read = await perform({ kind: 'readDetail', id, width: 72, ticket: undefined, generation: 3 });
-    expect(read).toMatchObject({ kind: 'detailRead', id, width: 72, generation: 3, text: expect.stringContaining(`72: {`) });
+    expect(read).toMatchObject({ kind: 'detailRead', id, width: 72, generation: 3, text: expect.stringContaining(`pane at 72: {`) });
     expect(read).toMatchObject({ text: expect.stringContaining(JSON.stringify(ticket.title)) });
 
     ticket.isDeleted = true;

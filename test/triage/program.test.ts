@@ -27,6 +27,7 @@ async function openProgram(): Promise<TriageProgram> {
     templateNames: async () => [],
     fillTemplate: async () => ({ subject: undefined, body: 'a message' }),
     renderDetail: async (ticket) => JSON.stringify(ticket),
+    renderPane: async (ticket) => JSON.stringify(ticket),
   });
   return startProgram(start('MyOpenOrUnassigned', { columns: 80, rows: 24 }), perform);
 }

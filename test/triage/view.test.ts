@@ -1,7 +1,20 @@
-// The triage table's rows: the due column reads as `tkt list`'s does.
+// The triage screen as drawn from a state: the table's rows, and the detail pane at the sizes a
+// terminal often has.
 import { describe, expect, it } from 'vitest';
-import { tableRow } from '../../src/triage/view.js';
+import { createLookups } from '../../src/lookups/index.js';
 import { readListItem } from '../../src/model/ticket.js';
+import { fitTable, measureTable } from '../../src/output/table.js';
+import { createStyle } from '../../src/output/style.js';
+import { renderTicketDetail } from '../../src/reading/detail.js';
+import { layoutFor } from '../../src/triage/layout.js';
+import { rowsOf } from '../../src/triage/rows.js';
+import { initialState, withRows } from '../../src/triage/state.js';
+import { MARKER, screenLines, TABLE_COLUMNS, tableRow } from '../../src/triage/view.js';
+import type { Harness } from '../helpers/harness.js';
+import { useHarness } from '../helpers/sandbox-state.js';
+
+let h: Harness;
+useHarness({ login: 'tech' }, (harness) => (h = harness));
 
 const now = new Date('2026-11-22T13:05:00Z');
 const row = (ticket: Record<string, unknown>) => tableRow({ id: 1, summary: readListItem({ ticketId: 1, ...ticket }), searchText: '' }, now);
@@ -13,4 +26,48 @@ describe('triage table rows', () => {
     expect(row({ status: 'Closed', dueDate: due })).toMatchObject({ due: '2026-11-23', overdue: false });
     expect(row({ status: 'Resolved', dueDate: '2026-11-20T12:00:00Z' })).toMatchObject({ due: '2026-11-20', overdue: false });
   });
+});
+
+describe('the detail pane', () => {
+  const DESCRIPTION = Array.from({ length: 12 }, (_, n) => `Line ${n + 1} of what the requester wrote.`).join('\n');
+
+  /** The screen at `size` on the sandbox's tickets, the first highlighted: a ticket with every header field, and a long description. */
+  async function screenAt(size: { columns: number; rows: number }): Promise<string[]> {
+    const ticket = h.sandbox.state.tickets.find((t) => t.id === 1032)!;
+    ticket.description = DESCRIPTION;
+    const { ctx } = await h.context();
+    const items = h.sandbox.state.tickets
+      .filter((t) => t.id !== 1032)
+      .slice(0, 20)
+      .map((t) => ({ ...t, ticketId: t.id }));
+    const state = withRows(initialState('AllTickets', size), rowsOf([{ ...ticket, ticketId: ticket.id }, ...items]), '');
+    const { width } = layoutFor(size, state.visible.length);
+    const text = await renderTicketDetail(ticket, { lookups: createLookups(ctx), now, color: false, width, descriptionFirst: true });
+    const read = { ...state, details: new Map([[1032, { ticket, texts: new Map([[width, text]]) }]]) };
+    const tableRows = read.visible.map((visible) => tableRow(visible, now));
+    const table = fitTable(TABLE_COLUMNS, measureTable(TABLE_COLUMNS, tableRows), { width: width - MARKER, color: false });
+    return screenLines(read, { table, style: createStyle(false), color: false, now });
+  }
+
+  /** The lines between the rule under the list and the status line. */
+  const paneOf = (lines: string[]) => lines.slice(lines.findIndex((line) => line.startsWith('─')) + 1, -2).filter((line) => line !== '');
+
+  for (const size of [
+    { columns: 80, rows: 24 },
+    { columns: 100, rows: 30 },
+  ]) {
+    it(`shows the description's first lines at ${size.columns}x${size.rows}, and says the rest is cut and which key shows it`, async () => {
+      const lines = await screenAt(size);
+      expect(lines).toHaveLength(size.rows);
+      const pane = paneOf(lines);
+      expect(pane[0]).toMatch(/^ID: +1032$/);
+      expect(pane).toContainEqual(expect.stringMatching(/^Title: +Server room temperature alarm$/));
+      expect(pane).toContainEqual(expect.stringMatching(/^Status: /));
+      expect(pane).toContain('Description');
+      expect(pane).toContain('  Line 1 of what the requester wrote.');
+      expect(pane).toContain('  Line 2 of what the requester wrote.');
+      // The fields the pane has no room for come after the description, and the cut is said.
+      expect(pane.at(-1)).toMatch(/^… \d+ more lines: Enter shows the whole ticket$/);
+    });
+  }
 });
