@@ -1,16 +1,19 @@
 #!/usr/bin/env node
 'use strict';
-// CommonJS (see bin/package.json). dist/start.cjs answers help, version and completion without
-// loading the CLI; anything else loads the full CLI, dist/main.js.
+// CommonJS (see bin/package.json). dist/start.cjs answers help and version, dist/complete.cjs a
+// completion script's `__complete KIND`, without loading the CLI; anything else loads the full
+// CLI, dist/main.js.
 
 // Reuse V8's compiled code across runs where this Node has the cache (>= 22.1).
 require('node:module').enableCompileCache?.();
 
 const argv = process.argv.slice(2);
 // Every answer dist/start.cjs gives takes at most two arguments, one of them a help or version
-// word, or is `__complete KIND` (scripts/build-start.mjs checks): other command lines skip it.
+// word (scripts/build-start.mjs checks): other command lines skip it.
 const ASKS = ['--help', '-h', 'help', '--version', '-V'];
-const mayBePrepared = argv.length <= 2 && (argv[0] === '__complete' || argv.some((arg) => ASKS.includes(arg)));
-if (!mayBePrepared || !require('../dist/start.cjs').start(argv)) {
+if (argv.length === 2 && argv[0] === '__complete' && !argv[1].startsWith('-')) {
+  // A Tab press: the config folder and the lookup cache only, not even the prepared help.
+  require('../dist/complete.cjs').completeInProcess(argv[1], { env: process.env });
+} else if (!(argv.length <= 2 && argv.some((arg) => ASKS.includes(arg))) || !require('../dist/start.cjs').start(argv)) {
   import('../dist/main.js').then(({ main }) => main(argv));
 }

@@ -27,7 +27,7 @@ async function runBuiltCli(runCli, argv) {
   return { code, stdout: proc.stdout.text, stderr: proc.stderr.text };
 }
 
-// The words without which bin/tkt.js does not ask dist/start.cjs (besides `__complete KIND`).
+// The words without which bin/tkt.js does not ask dist/start.cjs.
 const BIN_ASKS = ['--help', '-h', 'help', '--version', '-V'];
 
 /** Every way of asking for help or the version, for the program and each command and alias. */
@@ -81,7 +81,6 @@ export async function buildStart({ version }) {
     entryPoints: { start: 'src/fast-start.ts', complete: 'src/completion/entry.ts' },
     outdir: 'dist',
     outExtension: { '.js': '.cjs' },
-    external: ['./complete.cjs'],
     bundle: true,
     format: 'cjs',
     platform: 'node',

@@ -1,6 +1,6 @@
 // tkt __complete KIND (hidden): what the completion scripts (tkt completion) call for the names of
 // a lookup kind, the profiles or the aliases. The bin answers it from dist/complete.cjs when it
-// can (src/fast-start.ts); this is the same answer for any other command line.
+// can (bin/tkt.js); this is the same answer for any other command line.
 import type { CommandHost, Program } from './host.js';
 
 export function register(program: Program, host: CommandHost): void {

@@ -1,4 +1,4 @@
-// dist/complete.cjs: `tkt __complete KIND` as the start-up entry (src/fast-start.ts) runs it, without
+// dist/complete.cjs: `tkt __complete KIND` as the bin runs it (bin/tkt.js), without
 // loading commander, any command or a run's context, so every Tab press stays light.
 import { readGlobals } from '../config/globals.js';
 import { defaultConfigDir } from '../config/paths.js';

@@ -240,7 +240,7 @@ describe('the files tkt loads at run time', () => {
     },
   );
 
-  it('answers tkt __complete from the lookup cache with dist/start.cjs and dist/complete.cjs only', async () => {
+  it('answers tkt __complete from the lookup cache with dist/complete.cjs only', async () => {
     const url = 'http://127.0.0.1:9';
     const { createConfigStore } = await import('../../src/config/store.js');
     await createConfigStore(tracer.configDir).writeCache(
@@ -254,7 +254,7 @@ describe('the files tkt loads at run time', () => {
 
     expect(code).toBe(0);
     expect(stdout).toBe('Head Office\n');
-    expect(distFiles.sort()).toEqual(['dist/complete.cjs', 'dist/start.cjs']);
+    expect(distFiles).toEqual(['dist/complete.cjs']);
   });
 
   it('loads the full CLI, but none of the lazily-loaded modules, for a usage error', () => {
