@@ -1,8 +1,9 @@
 // `tkt create --dedup-key`: one open ticket per key (docs/cli.md section 12).
 // Before creating, the tickets of the key are looked up: an open one gets this occurrence as a
 // requester reply (or nothing, --on-existing skip); with --reopen a resolved or closed one is
-// re-opened by that reply; else a ticket is created. Jobs that fail at the same moment each
-// create one, so after creating tkt looks again, and the newer ones give way to the oldest.
+// re-opened by that reply (never one closed as a duplicate: duplicate.ts); else a ticket is created.
+// Jobs that fail at the same moment each create one, so after creating tkt looks again, and the
+// newer ones give way to the oldest.
 import { plans } from '../api/plans.js';
 import type { ApiClient, ApiResponse } from '../api/types.js';
 import type { Context } from '../context/context.js';
@@ -10,6 +11,7 @@ import { checkKeptFiles } from '../cmdutil/attachments.js';
 import { printDryRun, type PlannedRequest } from '../cmdutil/dry-run.js';
 import { requireCreatedId } from '../fields/created.js';
 import { resolveActingUser } from '../prompts/acting-user.js';
+import { duplicateComment, ticketToReopen } from './duplicate.js';
 import { olderFirst, ticketsWithKey, type KeyedTicket } from './lookup.js';
 
 export type DedupAction = 'created' | 'updated' | 'skipped' | 'reopened';
@@ -36,11 +38,11 @@ interface Decision {
 }
 
 /** What to do, given the key's tickets (oldest first). */
-function decide(tickets: readonly KeyedTicket[], spec: DedupCreate): Decision {
+async function decide(client: ApiClient, tickets: readonly KeyedTicket[], spec: DedupCreate): Promise<Decision> {
   const open = tickets.find((ticket) => !ticket.settled);
   if (open !== undefined) return { action: spec.onExisting === 'skip' ? 'skipped' : 'updated', target: open };
-  // The latest of the settled ones: the most recent history of the failure.
-  const settled = spec.reopen ? tickets.at(-1) : undefined;
+  // The most recent history of the failure, never a duplicate tkt closed in a race.
+  const settled = spec.reopen ? await ticketToReopen(client, tickets) : undefined;
   return settled === undefined ? { action: 'created', target: undefined } : { action: 'reopened', target: settled };
 }
 
@@ -48,7 +50,7 @@ const VERB: Record<DedupAction, string> = { created: 'create a ticket', updated:
 
 export async function createOnce(ctx: Context, spec: DedupCreate): Promise<void> {
   const client = await ctx.api();
-  const { action, target } = decide(await ticketsWithKey(client, spec.key, ctx.signal), spec);
+  const { action, target } = await decide(client, await ticketsWithKey(client, spec.key, ctx.signal), spec);
   if (spec.dryRun) return printDecision(ctx, spec, action, target);
   if (target !== undefined) {
     const response = action === 'skipped' ? undefined : await client.send(spec.reply(target));
@@ -61,9 +63,7 @@ export async function createOnce(ctx: Context, spec: DedupCreate): Promise<void>
   // Another job created one first: ours is closed as its duplicate, the occurrence goes there.
   try {
     const closeBy = await resolveActingUser(ctx, undefined, 'closes');
-    await client.send(
-      plans.closeTicket(id, { closeBy, comments: `Duplicate of #${older.id} (the same failure, key ${spec.key}, reported at the same moment)` }),
-    );
+    await client.send(plans.closeTicket(id, { closeBy, comments: duplicateComment(older.id, spec.key) }));
   } catch (error) {
     // Ours stays open: the script learns its ID, and why there are two.
     await report(ctx, client, spec, { action: 'created', id, response });

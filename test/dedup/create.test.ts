@@ -11,8 +11,10 @@ const NEW = 'POST /api/TicketsApi/new';
 const REGISTER = 'POST /api/TicketsApi/register';
 const REQREPLY = 'POST /api/TicketsApi/reqreply/{id}';
 const LIST = 'POST /api/TicketsApi';
+const GET = 'GET /api/TicketsApi/{id}';
 const OPEN = 1;
 const RESOLVED = 6;
+const CLOSED = 7;
 
 let h: Harness;
 let dir: string;
@@ -20,12 +22,47 @@ let dir: string;
 useHarness({ sandbox: { seedTickets: 260 } }, (harness) => (h = harness));
 useTempDir('tkt-dedup-', (path) => (dir = path));
 
+const occurrenceArgs = (key: string, ...extra: string[]) => [
+  'create',
+  '--integration',
+  '--title',
+  'Build failed',
+  '--description',
+  'log tail',
+  '--requester',
+  'ci-bot',
+  '--dedup-key',
+  key,
+  ...extra,
+];
 /** `tkt create --integration` of one occurrence, as a CI job sends it. */
-const occurrence = (key: string, ...extra: string[]) =>
-  h.cli(['create', '--integration', '--title', 'Build failed', '--description', 'log tail', '--requester', 'ci-bot', '--dedup-key', key, ...extra]);
+const occurrence = (key: string, ...extra: string[]) => h.cli(occurrenceArgs(key, ...extra));
 
 const createdIdOf = (stdout: string): number => Number(/^created #(\d+)\n$/.exec(stdout)?.[1]);
 const ticketsTitled = (title: string) => h.sandbox.state.tickets.filter((t) => t.title === title);
+
+/**
+ * `tkt create` run by `jobs` CI jobs at the same moment, as `user`: every create is held until all
+ * are in flight, so each job's look-up finds none and each creates.
+ */
+async function createTogether(args: string[], jobs: number, user = 'admin'): Promise<Awaited<ReturnType<Harness['cli']>>[]> {
+  let arrived = 0;
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const front = await startFrontServer(h, () => false, {
+    gate: async (req) => {
+      if (req.url !== '/api/TicketsApi/new') return;
+      if (++arrived >= jobs) release();
+      await held;
+    },
+  });
+  try {
+    const env = { TKT_URL: front.url, TKT_TOKEN: h.sandbox.issueToken(user) };
+    return await Promise.all(Array.from({ length: jobs }, () => h.cli(args, { env })));
+  } finally {
+    await front.close();
+  }
+}
 
 describe('tkt create --dedup-key', () => {
   it('creates a ticket whose title ends with [KEY] when none has the key', async () => {
@@ -142,6 +179,64 @@ describe('tkt create --dedup-key', () => {
     const first = createdIdOf((await h.cli(args)).stdout);
     expect((await h.cli(args)).stdout).toBe(`updated #${first}\n`);
     expect(routeCount(h, REGISTER)).toBeGreaterThan(0);
+  });
+});
+
+describe('--reopen and the duplicates tkt closed', () => {
+  it('re-opens the ticket the race kept, not the newer one it closed as a duplicate, with one read more', async () => {
+    const closes = routeCount(h, 'POST /api/TicketsApi/close/{id}');
+    for (const result of await createTogether(occurrenceArgs('job-raced'), 3)) expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(routeCount(h, 'POST /api/TicketsApi/close/{id}')).toBe(closes + 2);
+    const [kept, ...duplicates] = ticketsTitled('Build failed [job-raced]').map((t) => t.id);
+    expect(duplicates).toHaveLength(2);
+    expect(duplicates.map((id) => ticketById(h, id).ticketStatusId)).toEqual([CLOSED, CLOSED]);
+    expect((await h.cli(['resolve', '--dedup-key', 'job-raced', '--details', 'green'])).code).toBe(0);
+    expect(ticketById(h, kept!).ticketStatusId).toBe(RESOLVED);
+
+    const [reads, replies] = [routeCount(h, GET), h.sandbox.state.conversations.filter((c) => c.ticketId === kept).length];
+    const dry = await occurrence('job-raced', '--reopen', '--dry-run');
+    expect(dry.stdout).toContain(`dry run: key job-raced: would reopen #${kept}\n`);
+    const reopened = await occurrence('job-raced', '--reopen');
+    expect(reopened).toMatchObject({ code: 0, stdout: `reopened #${kept}\n`, stderr: '' });
+    // The list does not carry close comments: the newest settled ticket's detail is read, once per run.
+    expect(routeCount(h, GET)).toBe(reads + 2);
+    expect(ticketById(h, kept!).ticketStatusId).toBe(OPEN);
+    expect(duplicates.map((id) => ticketById(h, id).ticketStatusId)).toEqual([CLOSED, CLOSED]);
+    const added = h.sandbox.state.conversations.filter((c) => c.ticketId === kept).slice(replies);
+    expect(added).toMatchObject([{ type: 'RequesterReply', subject: 'Re: Build failed [job-raced]', message: 'log tail' }]);
+  });
+
+  it('passes over a duplicate whose original no longer carries the key, to the latest other settled ticket', async () => {
+    const closedByHand = createdIdOf((await occurrence('job-orphan')).stdout);
+    expect((await h.cli(['close', String(closedByHand), '--comments', 'Fixed upstream, see the Duplicate of #1 discussion'])).code).toBe(0);
+    const unrelated = createdIdOf((await occurrence('job-orphan-other')).stdout);
+    const orphan = Number(
+      /#(\d+)/.exec(
+        (await h.cli(['create', '--integration', '--title', 'Build failed [job-orphan]', '--description', 'd', '--requester', 'ci-bot'])).stdout,
+      )?.[1],
+    );
+    expect(orphan).toBeGreaterThan(closedByHand);
+    expect(
+      (await h.cli(['close', String(orphan), '--comments', `Duplicate of #${unrelated} (the same failure, key job-orphan, reported at the same moment)`])).code,
+    ).toBe(0);
+
+    const reopened = await occurrence('job-orphan', '--reopen');
+    expect(reopened).toMatchObject({ code: 0, stdout: `reopened #${closedByHand}\n`, stderr: '' });
+    expect([ticketById(h, closedByHand).ticketStatusId, ticketById(h, orphan).ticketStatusId]).toEqual([OPEN, CLOSED]);
+  });
+
+  it('creates a ticket when the only settled ones of the key are duplicates of tickets without it', async () => {
+    const unrelated = createdIdOf((await occurrence('job-lone-other')).stdout);
+    const lone = Number(
+      /#(\d+)/.exec(
+        (await h.cli(['create', '--integration', '--title', 'Build failed [job-lone]', '--description', 'd', '--requester', 'ci-bot'])).stdout,
+      )?.[1],
+    );
+    expect((await h.cli(['close', String(lone), '--comments', `Duplicate of #${unrelated}`])).code).toBe(0);
+    const result = await occurrence('job-lone', '--reopen');
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(createdIdOf(result.stdout)).toBeGreaterThan(lone);
+    expect(ticketById(h, lone).ticketStatusId).toBe(CLOSED);
   });
 });
 
@@ -314,31 +409,16 @@ describe('a service that does more than the sandbox', () => {
 
   it('reports its own ticket and why there are two when it cannot close it as a duplicate', async () => {
     // Two jobs at once with a token that may not close: both create, the newer cannot give way.
-    let arrived = 0;
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const front = await startFrontServer(h, () => false, {
-      gate: async (req) => {
-        if (req.url !== '/api/TicketsApi/new') return;
-        if (++arrived >= 2) release();
-        await held;
-      },
-    });
-    try {
-      const env = { TKT_URL: front.url, TKT_TOKEN: h.sandbox.issueToken('viewer') };
-      const args = ['create', '--integration', '--title', 'Build failed', '--description', 'd', '--requester', 'ci-bot', '--dedup-key', 'job-no-close'];
-      const results = await Promise.all([h.cli(args, { env }), h.cli(args, { env })]);
-      const ids = ticketsTitled('Build failed [job-no-close]').map((t) => t.id);
-      expect(ids).toHaveLength(2);
-      const [older, newer] = [Math.min(...ids), Math.max(...ids)];
-      const loser = results.find((r) => r.code !== 0)!;
-      expect(results.find((r) => r.code === 0)).toMatchObject({ stdout: `created #${older}\n`, stderr: '' });
-      expect(loser.code).toBe(5);
-      expect(loser.stdout).toBe(`created #${newer}\n`);
-      expect(loser.stderr).toContain(`warning: #${newer} duplicates #${older} (key job-no-close, created at the same moment) and could not be closed\n`);
-    } finally {
-      await front.close();
-    }
+    const args = ['create', '--integration', '--title', 'Build failed', '--description', 'd', '--requester', 'ci-bot', '--dedup-key', 'job-no-close'];
+    const results = await createTogether(args, 2, 'viewer');
+    const ids = ticketsTitled('Build failed [job-no-close]').map((t) => t.id);
+    expect(ids).toHaveLength(2);
+    const [older, newer] = [Math.min(...ids), Math.max(...ids)];
+    const loser = results.find((r) => r.code !== 0)!;
+    expect(results.find((r) => r.code === 0)).toMatchObject({ stdout: `created #${older}\n`, stderr: '' });
+    expect(loser.code).toBe(5);
+    expect(loser.stdout).toBe(`created #${newer}\n`);
+    expect(loser.stderr).toContain(`warning: #${newer} duplicates #${older} (key job-no-close, created at the same moment) and could not be closed\n`);
   });
 
   it('refuses --dedup-key with --from', async () => {
