@@ -1,6 +1,5 @@
 // The ID... commands over many IDs (docs/cli.md section 7, issue 6), driven through close,
 // resolve and pickup against the sandbox.
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import { run as runClose, type CloseOptions } from '../../src/commands/close.js';
@@ -12,7 +11,7 @@ import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/harness.js';
 import { startServer, type Handler } from '../api/server.js';
 import { processSignals } from '../cli/fake-process.js';
-import { frontEnv, startFrontServer, unusedTickets, useHarness } from '../helpers/sandbox-state.js';
+import { countInFlight, frontEnv, startFrontServer, unusedTickets, useHarness } from '../helpers/sandbox-state.js';
 
 const CLOSE = 'POST /api/TicketsApi/close/{id}';
 const CLOSED = 7;
@@ -137,20 +136,8 @@ describe('ID... commands over several IDs', () => {
     await createConfigStore(h.configDir).saveSettings({ defaultConcurrency: 2 }, 'conc');
     // Enough tickets to fill every lane more than twice.
     const tickets = closable(limit * 2 + 4);
-    let inFlight = 0;
-    let maxInFlight = 0;
-    let release = () => {};
-    let idle: NodeJS.Timeout | undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const countOpen = async (_req: IncomingMessage, res: ServerResponse) => {
-      maxInFlight = Math.max(maxInFlight, ++inFlight);
-      res.on('close', () => inFlight--);
-      clearTimeout(idle);
-      if (inFlight >= limit) release();
-      else idle = setTimeout(release, 500);
-      await held;
-    };
-    const server = await startFrontServer(h, () => false, { gate: countOpen });
+    const inFlight = countInFlight(limit);
+    const server = await startFrontServer(h, () => false, inFlight);
     try {
       h.sandbox.resetStats();
       const result = await h.cli(['-q', 'close', ...ids(tickets), ...flags], { env: frontEnv(h, server) });
@@ -159,7 +146,7 @@ describe('ID... commands over several IDs', () => {
       await server.close();
     }
     expect(h.sandbox.stats.byRoute[CLOSE]).toBe(tickets.length);
-    expect(maxInFlight).toBe(limit);
+    expect(inFlight.max()).toBe(limit);
     expect(tickets.every((t) => t.ticketStatusId === CLOSED)).toBe(true);
   });
 

@@ -1,12 +1,11 @@
 // Reply templates: tkt templates list|show|edit, reply --template, resolve --template (README: Reply templates).
 import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/commands/templates.js';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/harness.js';
-import { frontEnv, routeCount, startFrontServer, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import { countInFlight, frontEnv, routeCount, startFrontServer, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 
 const OPEN = 1;
 const RESOLVE = 'POST /api/TicketsApi/resolve/{id}';
@@ -73,23 +72,9 @@ describe('tkt reply --template and tkt resolve --template', () => {
     await saveTemplate('done', '#{{ticket.id}} is fixed, {{requester.name}}.\n');
     const tickets = Array.from({ length: 4 }, () => openTicket());
     const limit = 2;
-    // A server in front counts reads as they arrive and holds them until `limit` are open at once
-    // (or none has come for a while), as the bulk test of --concurrency does.
-    let inFlight = 0;
-    let maxInFlight = 0;
-    let release = () => {};
-    let idle: NodeJS.Timeout | undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const countOpen = async (req: IncomingMessage, res: ServerResponse) => {
-      if (req.method !== 'GET') return;
-      maxInFlight = Math.max(maxInFlight, ++inFlight);
-      res.on('close', () => inFlight--);
-      clearTimeout(idle);
-      if (inFlight >= limit) release();
-      else idle = setTimeout(release, 500);
-      await held;
-    };
-    const server = await startFrontServer(h, () => false, { gate: countOpen });
+    // A server in front counts the reads as they arrive, as the bulk test of --concurrency does.
+    const inFlight = countInFlight(limit, (req) => req.method === 'GET');
+    const server = await startFrontServer(h, () => false, inFlight);
     try {
       const result = await h.cli(['-q', 'resolve', ...tickets.map((t) => String(t.id)), '--template', 'done', '--concurrency', String(limit)], {
         env: frontEnv(h, server),
@@ -99,7 +84,7 @@ describe('tkt reply --template and tkt resolve --template', () => {
       await server.close();
       await rm(join(h.configDir, 'templates', 'done.md'));
     }
-    expect(maxInFlight).toBe(limit);
+    expect(inFlight.max()).toBe(limit);
     expect(tickets.map((t) => t.resolution?.details)).toEqual(tickets.map((t) => `#${t.id} is fixed, ${nameOf(userById(t.creatorId))}.`));
   });
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/commands/create.js';
 import type { Harness } from '../helpers/harness.js';
-import { frontEnv, routeCount, sendsNothing, startFrontServer, ticketById, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import { frontEnv, holdUntilTogether, routeCount, sendsNothing, startFrontServer, ticketById, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 
 const NEW = 'POST /api/TicketsApi/new';
 const REGISTER = 'POST /api/TicketsApi/register';
@@ -38,6 +38,24 @@ const occurrenceArgs = (key: string, ...extra: string[]) => [
 /** `tkt create --integration` of one occurrence, as a CI job sends it. */
 const occurrence = (key: string, ...extra: string[]) => h.cli(occurrenceArgs(key, ...extra));
 
+/** `tkt create` of the register form (not --integration), with a dedup key. */
+const registerArgs = (title: string, key: string): string[] => [
+  'create',
+  '--title',
+  title,
+  '--description',
+  'd',
+  '--requester',
+  'aberg',
+  '--site',
+  '1',
+  '--department',
+  '1',
+  '--status',
+  'Open',
+  '--dedup-key',
+  key,
+];
 const createdIdOf = (stdout: string): number => Number(/^created #(\d+)\n$/.exec(stdout)?.[1]);
 const ticketsTitled = (title: string) => h.sandbox.state.tickets.filter((t) => t.title === title);
 
@@ -46,16 +64,11 @@ const ticketsTitled = (title: string) => h.sandbox.state.tickets.filter((t) => t
  * are in flight, so each job's look-up finds none and each creates.
  */
 async function createTogether(args: string[], jobs: number, user = 'admin'): Promise<Awaited<ReturnType<Harness['cli']>>[]> {
-  let arrived = 0;
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
-  const front = await startFrontServer(h, () => false, {
-    gate: async (req) => {
-      if (req.url !== '/api/TicketsApi/new') return;
-      if (++arrived >= jobs) release();
-      await held;
-    },
-  });
+  const front = await startFrontServer(
+    h,
+    () => false,
+    holdUntilTogether(jobs, (req) => req.url === '/api/TicketsApi/new'),
+  );
   try {
     const env = { TKT_URL: front.url, TKT_TOKEN: h.sandbox.issueToken(user) };
     return await Promise.all(Array.from({ length: jobs }, () => h.cli(args, { env })));
@@ -159,23 +172,7 @@ describe('tkt create --dedup-key', () => {
   });
 
   it('works with register too, replying as the requester given by name', async () => {
-    const args = [
-      'create',
-      '--title',
-      'Nightly failed',
-      '--description',
-      'd',
-      '--requester',
-      'aberg',
-      '--site',
-      '1',
-      '--department',
-      '1',
-      '--status',
-      'Open',
-      '--dedup-key',
-      'job-register',
-    ];
+    const args = registerArgs('Nightly failed', 'job-register');
     const first = createdIdOf((await h.cli(args)).stdout);
     expect((await h.cli(args)).stdout).toBe(`updated #${first}\n`);
     expect(routeCount(h, REGISTER)).toBeGreaterThan(0);
@@ -242,27 +239,7 @@ describe('--reopen and the duplicates tkt closed', () => {
 
 describe('at a terminal', () => {
   it('asks for what is missing, confirms, then adds to the open ticket of the key', async () => {
-    const first = createdIdOf(
-      (
-        await h.cli([
-          'create',
-          '--title',
-          'Printer jams',
-          '--description',
-          'd',
-          '--requester',
-          'aberg',
-          '--site',
-          '1',
-          '--department',
-          '1',
-          '--status',
-          'Open',
-          '--dedup-key',
-          'job-tty',
-        ])
-      ).stdout,
-    );
+    const first = createdIdOf((await h.cli(registerArgs('Printer jams', 'job-tty'))).stdout);
     const asked = await h.context({
       tty: true,
       answers: [

@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { beforeAll, expect, test } from 'vitest';
 import type { Harness } from '../helpers/harness.js';
-import { startFrontServer, useHarness } from '../helpers/sandbox-state.js';
+import { holdUntilTogether, startFrontServer, useHarness } from '../helpers/sandbox-state.js';
 import { BIN, ensureBuilt } from '../helpers/terminal.js';
 
 const JOBS = 5;
@@ -16,16 +16,11 @@ useHarness({}, (harness) => (h = harness));
 beforeAll(ensureBuilt);
 
 test(`${JOBS} concurrent create --dedup-key processes leave exactly one open ticket`, async () => {
-  let arrived = 0;
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
-  const front = await startFrontServer(h, () => false, {
-    gate: async (req) => {
-      if (req.url !== '/api/TicketsApi/new') return;
-      if (++arrived >= JOBS) release();
-      await held;
-    },
-  });
+  const front = await startFrontServer(
+    h,
+    () => false,
+    holdUntilTogether(JOBS, (req) => req.url === '/api/TicketsApi/new'),
+  );
   try {
     const env = { ...process.env, TKT_URL: front.url, TKT_TOKEN: h.sandbox.issueToken('admin'), TKT_CONFIG_DIR: h.configDir, CI: 'true' };
     const job = (n: number) =>

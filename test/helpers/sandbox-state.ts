@@ -126,3 +126,50 @@ export async function startFrontServer(
 export function frontEnv(h: Harness, server: TestServer): Record<string, string> {
   return { TKT_URL: server.url, TKT_TOKEN: h.sandbox.issueToken('admin') };
 }
+
+/** A front server's gate, and what it saw. */
+export interface Gate {
+  gate: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+}
+
+/**
+ * Holds the requests `matches` lets through until `count` are in flight at once, then lets them all
+ * go: concurrent clients (CI jobs creating at the same moment) meet at the server together.
+ */
+export function holdUntilTogether(count: number, matches: (req: IncomingMessage) => boolean): Gate {
+  let arrived = 0;
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  return {
+    gate: async (req) => {
+      if (!matches(req)) return;
+      if (++arrived >= count) release();
+      await held;
+    },
+  };
+}
+
+/**
+ * Counts the requests `matches` lets through as they arrive and holds them until `limit` are open
+ * at once (or none has come for a while, when the client sends fewer), so the most seen in flight
+ * does not depend on how fast a loaded machine runs.
+ */
+export function countInFlight(limit: number, matches: (req: IncomingMessage) => boolean = () => true): Gate & { max(): number } {
+  let inFlight = 0;
+  let maxInFlight = 0;
+  let release = () => {};
+  let idle: NodeJS.Timeout | undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  return {
+    gate: async (req, res) => {
+      if (!matches(req)) return;
+      maxInFlight = Math.max(maxInFlight, ++inFlight);
+      res.on('close', () => inFlight--);
+      clearTimeout(idle);
+      if (inFlight >= limit) release();
+      else idle = setTimeout(release, 500);
+      await held;
+    },
+    max: () => maxInFlight,
+  };
+}
