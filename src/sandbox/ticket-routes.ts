@@ -1,5 +1,5 @@
 // One ticket's endpoints (docs/service.md 4.2-4.12, 4.15, 4.17): read, create, update, reply, close, resolve...
-import { Permission } from './model.js';
+import { Permission, type SandboxTicket } from './model.js';
 import { messageFailure, problem, sendEmpty, sendJson } from './http.js';
 import { CLOSED_STATUS_ID, REOPEN_STATUS_ID, RESOLVED_STATUS_ID, SYSTEM_DEFAULTS, blankTicket, randomGuid } from './demo.js';
 import { fullName, ticketApiModel, ticketEntity } from './views.js';
@@ -210,21 +210,16 @@ export async function close(call: Call): Promise<void> {
       createdOn: now,
     });
     attachUploads(call, ticket, form);
-    const requester = call.store.user(ticket.creatorId);
-    if (acknowledged && requester) {
-      call.store.notify({
-        kind: 'email',
-        event: 'closure',
-        ticketId: ticket.id,
-        to: [requester.email],
-        cc: recipients(ticket.cc),
-        subject: `Ticket #${ticket.id} closed: ${ticket.title}`,
-        body: message,
-        createdOn: ticket.updatedOn,
-      });
-    }
+    if (acknowledged)
+      emailRequester(call, ticket, 'closure', { subject: `Ticket #${ticket.id} closed: ${ticket.title}`, body: message, createdOn: ticket.updatedOn });
     sendEmpty(call.res, 204);
   });
+}
+
+/** The e-mail the service sends the ticket's requester (copying its Cc) about a closure or a resolution. */
+function emailRequester(call: Call, ticket: SandboxTicket, event: 'closure' | 'resolution', mail: { subject: string; body: string; createdOn: string }): void {
+  const requester = call.store.user(ticket.creatorId);
+  if (requester) call.store.notify({ kind: 'email', event, ticketId: ticket.id, to: [requester.email], cc: recipients(ticket.cc), ...mail });
 }
 
 export async function resolve(call: Call): Promise<void> {
@@ -245,19 +240,11 @@ export async function resolve(call: Call): Promise<void> {
     ticket.resolution = { details, submitBy: resolver.id, submitDate: ticket.resolution ? (submitDate ?? ticket.resolution.submitDate) : (submitDate ?? now) };
     ticket.ticketStatusId = RESOLVED_STATUS_ID;
     ticket.updatedOn = now;
-    const requester = call.store.user(ticket.creatorId);
-    if (requester) {
-      call.store.notify({
-        kind: 'email',
-        event: 'resolution',
-        ticketId: ticket.id,
-        to: [requester.email],
-        cc: recipients(ticket.cc),
-        subject: `Ticket #${ticket.id} resolved: ${ticket.title}`,
-        body: `${details}\n\nClose the ticket: ${call.baseUrl}/tickets/${ticket.id}/close`,
-        createdOn: now,
-      });
-    }
+    emailRequester(call, ticket, 'resolution', {
+      subject: `Ticket #${ticket.id} resolved: ${ticket.title}`,
+      body: `${details}\n\nClose the ticket: ${call.baseUrl}/tickets/${ticket.id}/close`,
+      createdOn: now,
+    });
     call.store.changed();
     sendJson(call.res, 200, `Ticket ${ticket.id} resolved.`);
   });
