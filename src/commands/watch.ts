@@ -15,9 +15,6 @@ export interface WatchOptions extends ViewWatchOptions {
   state?: string | undefined;
   notify?: boolean | undefined;
   exec?: string | undefined;
-  overdue?: boolean | undefined;
-  dueBefore?: string | undefined;
-  createdAfter?: string | undefined;
 }
 
 export const DEFAULT_INTERVAL_SECONDS = 60;

@@ -6,7 +6,7 @@ import { ApiError } from '../errors.js';
 import { readTicket, type ConversationEntry } from '../model/ticket.js';
 import { buildFilter, checkFilterOptions, hasFilters, type ListFilterOptions } from '../listing/filter.js';
 import { PAGE_CONCURRENCY, walkPages } from '../listing/pages.js';
-import { listSource, matchingPages } from '../listing/source.js';
+import { listSource, matchingPages, type ListSourceOptions } from '../listing/source.js';
 import { watchedTicket, type Snapshot } from './events.js';
 
 export interface PollResult {
@@ -21,12 +21,8 @@ export interface PollResult {
  */
 export type Poll = (ctx: Context, baseline: boolean) => Promise<PollResult>;
 
-export interface ViewWatchOptions extends ListFilterOptions {
-  view?: string | undefined;
-  search?: string | undefined;
-  in?: string | undefined;
-  requester?: string | undefined;
-}
+/** What `tkt list` would read: the view, its search and requester, and the filters. */
+export type ViewWatchOptions = ListFilterOptions & Pick<ListSourceOptions, 'view' | 'search' | 'in' | 'requester'>;
 
 /** The poll of a view: checks the options and resolves the filter's names once, before the first poll. */
 export async function viewPoll(options: ViewWatchOptions, ctx: Context): Promise<Poll> {
