@@ -1,7 +1,8 @@
 // How every write tool sends its change: one ID through the ID runner (src/bulk/runner.ts), so a
 // failure is classified as `tkt close 42` classifies it (in doubt when the change may have been
-// made), an "already closed" answer is a success that changed nothing, and a dry run answers
-// with the very plan a real call would send.
+// made), an "already closed" answer is a success that changed nothing, a change the ticket
+// already has (assign, reopen) is one too and sends nothing, and a dry run answers with the very
+// plan a real call would send.
 import { z } from 'zod';
 import type { ApiResponse } from '../api/types.js';
 import { runBulk } from '../bulk/runner.js';
@@ -47,7 +48,10 @@ export async function changeOne(ctx: Context, id: number, spec: ChangeSpec, dryR
   const run = await runBulk(
     [id],
     async (ticket) => {
-      const response = await client.send(await spec.plan(ticket, () => ctx.api()));
+      const plan = await spec.plan(ticket, () => ctx.api());
+      // The ticket already has the change (assign_ticket to its assignee): nothing to send.
+      if (plan.unchanged !== undefined) return { note: plan.unchanged };
+      const response = await client.send(plan);
       const note = spec.noteFor?.(response);
       return { status: response.status, ...(note === undefined ? {} : { note }) };
     },

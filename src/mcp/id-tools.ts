@@ -5,7 +5,7 @@ import { plans } from '../api/plans.js';
 import { DEFAULT_REOPEN_STATUS, assigneeChange, changeRequest, reopenChange } from '../bulk/change.js';
 import { UsageError } from '../errors.js';
 import { resolveActingUser } from '../prompts/acting-user.js';
-import { alreadyAssignedNote, alreadyClosedNote, alreadyResolvedNote } from '../reading/unchanged.js';
+import { alreadyAssignedNote, alreadyAssignedToNote, alreadyClosedNote, alreadyOpenNote, alreadyResolvedNote } from '../reading/unchanged.js';
 import { WRITE, WRITE_IDEMPOTENT, changeOne, changeOutput, dryRunInput, ticketIdInput } from './change.js';
 import { defineTool } from './tool.js';
 
@@ -67,7 +67,7 @@ export const assignTicket = defineTool({
   annotations: WRITE_IDEMPOTENT,
   async call(args, { ctx, lookups }) {
     const change = await assigneeChange(lookups, args.user, { typed: { flag: 'user', noun: 'user' }, labels: args.dry_run === true });
-    return changeOne(ctx, args.id, { verb: 'assigned', ...changeRequest(change) }, args.dry_run);
+    return changeOne(ctx, args.id, { verb: 'assigned', ...changeRequest(change, alreadyAssignedToNote(args.user)) }, args.dry_run);
   },
 });
 
@@ -80,7 +80,7 @@ export const reopenTicket = defineTool({
   annotations: WRITE_IDEMPOTENT,
   async call(args, { ctx, lookups }) {
     const change = await reopenChange(lookups, args.status, { labels: args.dry_run === true });
-    return changeOne(ctx, args.id, { verb: 'reopened', ...changeRequest(change) }, args.dry_run);
+    return changeOne(ctx, args.id, { verb: 'reopened', ...changeRequest(change, alreadyOpenNote(args.status)) }, args.dry_run);
   },
 });
 

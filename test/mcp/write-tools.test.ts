@@ -103,6 +103,24 @@ describe('tkt mcp: the write tools', () => {
     expect(ticketById(h, ticket.id).isDeleted).toBe(true);
   });
 
+  it('assign to the assignee it has and reopen of an open ticket send nothing and say so, as tkt assign and tkt reopen do', async () => {
+    const ticket = unusedTicket(h, (t) => t.ticketStatusId === status('Open') && t.assignedUser === userId(h, 'tech'));
+    const before = { ...ticketById(h, ticket.id) };
+    const sent = writes();
+    const assigned = await mcp.call('assign_ticket', { id: ticket.id, user: 'tech' });
+    expect(assigned.isError).toBeFalsy();
+    expect(assigned.structuredContent).toEqual({ id: ticket.id, changed: false, note: 'already assigned to tech, nothing changed' });
+    expect(textOf(assigned)).toContain(`Ticket #${ticket.id}: already assigned to tech, nothing changed.`);
+    const toMe = await change('assign_ticket', { id: ticket.id, user: '@me' });
+    expect(toMe).toEqual({ id: ticket.id, changed: false, note: 'already assigned to you, nothing changed' });
+    const reopened = await change('reopen_ticket', { id: ticket.id });
+    expect(reopened).toEqual({ id: ticket.id, changed: false, note: 'already open, nothing changed' });
+    const sameStatus = await change('reopen_ticket', { id: ticket.id, status: 'open' });
+    expect(sameStatus).toEqual({ id: ticket.id, changed: false, note: 'already in status open, nothing changed' });
+    expect(writes()).toBe(sent);
+    expect(ticketById(h, ticket.id)).toEqual(before);
+  });
+
   it('create_ticket creates the ticket with its names resolved', async () => {
     const created = await change('create_ticket', {
       title: 'Printer jam on floor 2',
