@@ -6,14 +6,25 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 const YEAR = 365 * DAY;
 
-/** A duration in its largest whole unit, rounded down: "<1m", "59m", "3h", "2d", "1y". */
+const UNITS = [
+  { ms: MINUTE, suffix: 'm', next: HOUR },
+  { ms: HOUR, suffix: 'h', next: DAY },
+  { ms: DAY, suffix: 'd', next: YEAR },
+] as const;
+
+/**
+ * A duration in its largest unit, rounded to the nearest as a person says it ("about 4 hours",
+ * as gh does): a due date set 4 hours ahead still reads "4h" seconds later, and 3h29m reads
+ * "3h". A rounding that reaches the next unit takes it: "1h", never "60m". "<1m" under a minute.
+ */
 export function compactDuration(ms: number): string {
   const abs = Math.abs(ms);
   if (abs < MINUTE) return '<1m';
-  if (abs < HOUR) return `${Math.floor(abs / MINUTE)}m`;
-  if (abs < DAY) return `${Math.floor(abs / HOUR)}h`;
-  if (abs < YEAR) return `${Math.floor(abs / DAY)}d`;
-  return `${Math.floor(abs / YEAR)}y`;
+  for (const unit of UNITS) {
+    const count = Math.round(abs / unit.ms);
+    if (count * unit.ms < unit.next) return `${count}${unit.suffix}`;
+  }
+  return `${Math.round(abs / YEAR)}y`;
 }
 
 /** "in 3h" for the future, "3h ago" for the past. */

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { run } from '../../src/commands/update.js';
 import type { Harness } from '../helpers/harness.js';
 import { frontEnv, routeCount, sendsNothing, startFrontServer, ticketById, useHarness, userId } from '../helpers/sandbox-state.js';
@@ -112,6 +112,20 @@ describe('tkt update', () => {
     expect(ticketById(h, id)).toMatchObject({ ticketPriorityId: 3, dueDate: '2030-02-01T09:30:00.000Z' });
     // Priority first (the service recomputes the due date), then the due date.
     expect(routeCount(h, UPDATE) - before).toBe(2);
+  });
+
+  it('a due date set 4 hours ahead reads "in 4h" in tkt show seconds later, not "in 3h"', async () => {
+    const id = await fullTicket();
+    // Only the clock of Date is stopped and moved: the requests run on real timers.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    try {
+      expect((await h.cli(['update', String(id), '--due', '+4h'])).code).toBe(0);
+      vi.setSystemTime(Date.now() + 5000);
+      const shown = await h.cli(['show', String(id)]);
+      expect(shown.stdout).toMatch(/^Due:\s+\d{4}-\d\d-\d\d \d\d:\d\d \(in 4h\)$/m);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('when the service keeps its own due date, hints the update of the due date alone, in the profile used', async () => {

@@ -19,7 +19,7 @@ describe('tkt whoami', () => {
     expect(result.stdout).toMatch(new RegExp(`User ID:\\s+${tech().userId}`));
     expect(result.stdout).toContain(h.sandbox.url);
     expect(result.stdout).toMatch(/Profile:\s+default/);
-    expect(result.stdout).toMatch(/Expires:\s+\d{4}-\d\d-\d\d \d\d:\d\d \(in 6d\)/);
+    expect(result.stdout).toMatch(/Expires:\s+\d{4}-\d\d-\d\d \d\d:\d\d \(in 7d\)/);
     expect(result.stdout).toMatch(/Token:\s+token cache/);
     expect(h.sandbox.stats.requests).toBe(0);
   });

@@ -18,14 +18,28 @@ const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
 
 describe('compactDuration', () => {
-  it('uses the largest whole unit, rounded down', () => {
+  it('uses the largest unit, rounded to the nearest: "4h" for a due date set 4 hours ahead a few seconds ago', () => {
     expect(compactDuration(30_000)).toBe('<1m');
+    expect(compactDuration(59_999)).toBe('<1m');
+    expect(compactDuration(MIN + 29_000)).toBe('1m');
+    expect(compactDuration(MIN + 30_000)).toBe('2m');
     expect(compactDuration(5 * MIN)).toBe('5m');
-    expect(compactDuration(59 * MIN + 59_000)).toBe('59m');
-    expect(compactDuration(3 * HOUR + 59 * MIN)).toBe('3h');
+    expect(compactDuration(4 * HOUR - 1000)).toBe('4h');
+    expect(compactDuration(3 * HOUR + 29 * MIN)).toBe('3h');
+    expect(compactDuration(3 * HOUR + 30 * MIN)).toBe('4h');
     expect(compactDuration(2 * DAY + 5 * HOUR)).toBe('2d');
+    expect(compactDuration(2 * DAY + 12 * HOUR)).toBe('3d');
     expect(compactDuration(400 * DAY)).toBe('1y');
     expect(compactDuration(-5 * MIN)).toBe('5m');
+  });
+
+  it('moves up a unit when the rounding reaches it: never "60m", "24h" or "365d"', () => {
+    expect(compactDuration(59 * MIN + 29_000)).toBe('59m');
+    expect(compactDuration(59 * MIN + 30_000)).toBe('1h');
+    expect(compactDuration(23 * HOUR + 29 * MIN)).toBe('23h');
+    expect(compactDuration(23 * HOUR + 30 * MIN)).toBe('1d');
+    expect(compactDuration(364 * DAY + 11 * HOUR)).toBe('364d');
+    expect(compactDuration(364 * DAY + 12 * HOUR)).toBe('1y');
   });
 });
 
@@ -33,6 +47,13 @@ describe('relativeTime', () => {
   it('says "in" for the future and "ago" for the past', () => {
     expect(relativeTime(later(3 * HOUR), now)).toBe('in 3h');
     expect(relativeTime(later(-2 * DAY), now)).toBe('2d ago');
+  });
+
+  it('rounds to the nearest unit on both sides of now', () => {
+    expect(relativeTime(later(3 * HOUR + 59 * MIN + 59_000), now)).toBe('in 4h');
+    expect(relativeTime(later(3 * HOUR + 29 * MIN), now)).toBe('in 3h');
+    expect(relativeTime(later(-(3 * HOUR + 59 * MIN + 59_000)), now)).toBe('4h ago');
+    expect(relativeTime(later(-(3 * HOUR + 29 * MIN)), now)).toBe('3h ago');
   });
 });
 
@@ -45,6 +66,13 @@ describe('formatDue', () => {
     // A resolved or closed ticket's past due date is only a date; the service's flag wins.
     expect(formatDue(later(-2 * DAY - HOUR), now, { overdue: false })).toEqual({ text: '2d ago', overdue: false });
     expect(formatDue(later(3 * HOUR), now, { overdue: true })).toEqual({ text: 'in 3h', overdue: true });
+  });
+
+  it('rounds to the nearest unit: a due date set 4 hours ahead reads "in 4h" seconds later, and "4h overdue" as long after it', () => {
+    expect(formatDue(later(4 * HOUR - 5000), now)).toEqual({ text: 'in 4h', overdue: false });
+    expect(formatDue(later(3 * HOUR + 29 * MIN), now)).toEqual({ text: 'in 3h', overdue: false });
+    expect(formatDue(later(-(3 * HOUR + 59 * MIN + 59_000)), now)).toEqual({ text: '4h overdue', overdue: true });
+    expect(formatDue(later(-(3 * HOUR + 29 * MIN)), now, { overdue: false })).toEqual({ text: '3h ago', overdue: false });
   });
 
   it("gives a resolved or closed ticket's due as its date alone: how far it is from now means nothing once done", () => {
