@@ -17,6 +17,7 @@ import { sanitizeInline } from './output/sanitize.js';
 import { handOverTerminal } from './util/terminal-handoff.js';
 import { terminalSize, type SizedStream } from './output/terminal-size.js';
 import { isCI } from './util/ci.js';
+import type { StartTimer, WaitNotice } from './output/waiting.js';
 
 export type StopSignal = 'SIGINT' | 'SIGTERM';
 
@@ -46,10 +47,12 @@ export interface RunState {
   graceful: boolean;
   /** A program tkt started has the terminal (Context.lendTerminal). */
   terminalLent: boolean;
+  /** The run's wait notice, once made: a signal that ends the run at once erases its line first. */
+  waitNotice: WaitNotice | undefined;
 }
 
 export function createRunState(): RunState {
-  return { stop: new AbortController(), halt: new AbortController(), graceful: false, terminalLent: false };
+  return { stop: new AbortController(), halt: new AbortController(), graceful: false, terminalLent: false, waitNotice: undefined };
 }
 
 function colorAllowed(globals: GlobalOptions, env: Record<string, string | undefined>, stderrIsTTY: boolean): boolean {
@@ -98,6 +101,24 @@ export interface ContextParts {
   halt?: AbortSignal;
   /** Context.lendTerminal; without it (tests), `use` just runs. */
   lendTerminal?: Context['lendTerminal'];
+  /**
+   * The command says so when the service keeps it waiting (ActionOptions.saysWaiting): `timer`
+   * is a test's clock, `made` gets the notice once there is one.
+   */
+  waiting?: { timer?: StartTimer; made?: (notice: WaitNotice) => void };
+}
+
+/**
+ * The wait notice (output/waiting.ts) of a command that asks for it, for a person watching a
+ * terminal: stderr can animate (a TTY, colour not disabled), stdout is that terminal too (not a
+ * pipe to a script or a pager, as gh decides for its spinner), not CI, and no --debug, whose
+ * trace already says what is sent. Its module loads only then.
+ */
+async function waitNoticeFor({ waiting, io, env, globals }: ContextParts): Promise<WaitNotice | undefined> {
+  if (waiting === undefined || !io.animate || !io.stdoutIsTTY || isCI(env) || globals.debug) return undefined;
+  const notice = (await import('./output/waiting.js')).createWaitNotice(io, waiting.timer);
+  waiting.made?.(notice);
+  return notice;
 }
 
 /**
@@ -111,9 +132,11 @@ export async function buildContext(parts: ContextParts): Promise<Context & { dis
   let api: ApiClient | undefined;
   // Trace lines name URLs and errors from the service: cleaned like any text from it.
   const debug = parts.globals.debug ? (line: string) => parts.io.stderr.write(`debug: ${sanitizeInline(line)}\n`) : undefined;
+  // Made with the first client: one line for every client of the run.
+  let waitNotice: Promise<WaitNotice | undefined> | undefined;
   // The HTTP client (and undici, for a proxy) loads only for commands that talk to the service.
   const makeClient = async (baseUrl: string, token?: string): Promise<ApiClient> => {
-    const { createApiClient } = await import('./api/http.js');
+    const [{ createApiClient }, notice] = await Promise.all([import('./api/http.js'), (waitNotice ??= waitNoticeFor(parts))]);
     const client = createApiClient({
       baseUrl,
       env: parts.env,
@@ -124,7 +147,7 @@ export async function buildContext(parts: ContextParts): Promise<Context & { dis
       ...(parts.halt === undefined ? {} : { halt: parts.halt }),
     });
     clients.push(client);
-    return client;
+    return notice?.watching(client) ?? client;
   };
   // Output flags are checked (and --query compiled) before the command sends anything.
   const output = await createOutput({ flags: parts.globals, io: parts.io, now });
@@ -153,6 +176,8 @@ export async function buildContext(parts: ContextParts): Promise<Context & { dis
       return await makeClient(baseUrl);
     },
     async dispose() {
+      // Before the error line of a failed run, and before requests still in flight are awaited.
+      (await waitNotice)?.end();
       await Promise.allSettled(clients.map((client) => client.dispose()));
     },
   };
@@ -190,7 +215,12 @@ function processLendTerminal(proc: ProcessStreams, state: RunState): Context['le
 }
 
 /** The Context of a run of this process: its IO, the user's config folder, prompts at the terminal. */
-export async function createProcessContext(proc: ProcessStreams, globals: GlobalOptions, state: RunState): Promise<Context & { dispose(): Promise<void> }> {
+export async function createProcessContext(
+  proc: ProcessStreams,
+  globals: GlobalOptions,
+  state: RunState,
+  saysWaiting = false,
+): Promise<Context & { dispose(): Promise<void> }> {
   const io = createIO(proc, globals);
   const config = createConfigStore(defaultConfigDir(proc.env));
   const lendTerminal = processLendTerminal(proc, state);
@@ -208,6 +238,7 @@ export async function createProcessContext(proc: ProcessStreams, globals: Global
     signal: state.stop.signal,
     halt: state.halt.signal,
     lendTerminal,
+    ...(saysWaiting ? { waiting: { made: (notice: WaitNotice) => (state.waitNotice = notice) } } : {}),
   });
 }
 
@@ -221,7 +252,7 @@ export function createProcessHost(proc: ProcessLike, state: RunState): CommandHo
         const opts = commanderArgs[commanderArgs.length - 2] as Parameters<typeof handler>[1];
         const globals = readGlobals(command.optsWithGlobals());
         state.graceful = options.graceful === true;
-        const ctx = await createProcessContext(proc, globals, state);
+        const ctx = await createProcessContext(proc, globals, state, options.saysWaiting === true);
         try {
           await handler(args, opts, ctx);
         } finally {

@@ -175,7 +175,10 @@ export async function runCli(argv: string[], proc: ProcessLike): Promise<number>
     if (state.graceful && signals === 2) return state.halt.abort();
     // Nothing to wind down (or a third signal): leave now, as a shell user expects.
     if (proc.stderr.isTTY === true) proc.stderr.write(SHOW_CURSOR);
-    proc.stderr.write(`\nerror: ${stoppedHow(received)}\n`);
+    // The wait notice's line, with the terminal's "^C" on it, gives way to the error line;
+    // otherwise the error starts a line of its own after the "^C".
+    const erased = state.waitNotice?.end() === true;
+    proc.stderr.write(`${erased ? '' : '\n'}error: ${stoppedHow(received)}\n`);
     proc.exit(SIGNAL_EXIT_CODES[name]);
   };
   const onInterrupt = () => onSignal('SIGINT');

@@ -12,6 +12,11 @@ export type Program = CommandUnknownOpts;
 export interface ActionOptions {
   /** The command stops by itself on Ctrl-C (bulk runs, the sandbox); otherwise Ctrl-C exits at once. */
   graceful?: boolean;
+  /**
+   * A command that reads: at a terminal, a request the service has not answered within a second
+   * says so on stderr (output/waiting.ts) until it answers.
+   */
+  saysWaiting?: boolean;
 }
 
 export interface CommandHost {

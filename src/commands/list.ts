@@ -59,7 +59,7 @@ export function register(program: Program, host: CommandHost): void {
     .addOption(csvOption())
     .addOption(columnsOption())
     .addHelpText('after', EXAMPLES);
-  host.action(command, (_args, opts, ctx) => run(opts, ctx));
+  host.action(command, (_args, opts, ctx) => run(opts, ctx), { saysWaiting: true });
 }
 
 export async function run(options: ListOptions, ctx: Context): Promise<void> {

@@ -35,7 +35,7 @@ Examples:
   $ tkt metadata --collection sites --csv --columns id,title > sites.csv
   $ tkt metadata --collection status --query '[?statusType==\`1\`].status' --raw`,
     );
-  host.action(command, ([id], opts, ctx) => run({ id, ...opts }, ctx));
+  host.action(command, ([id], opts, ctx) => run({ id, ...opts }, ctx), { saysWaiting: true });
 }
 
 export async function run(options: MetadataOptions, ctx: Context): Promise<void> {

@@ -36,6 +36,42 @@ export const NO_PROGRESS: Progress = {
   done() {},
 };
 
+/**
+ * One line on stderr, drawn over and erased in place: the progress bar, the wait notice
+ * (waiting.ts). Cut one column short of the terminal: writing into the last column makes some
+ * terminals wrap, and a wrapped line can no longer be erased with a carriage return.
+ */
+export interface TransientLine {
+  /** Draws `text` in place of what the line showed. */
+  draw(text: string): void;
+  /** Takes the line off the screen; true when it was showing. */
+  erase(): boolean;
+  /** Draws again the text last drawn, after an erase. */
+  restore(): void;
+}
+
+export function transientLine(io: IO): TransientLine {
+  let frame = '';
+  let visible = false;
+  const show = (): void => {
+    io.stderr.write(frame);
+    visible = true;
+  };
+  return {
+    draw(text) {
+      frame = `${ERASE_LINE}${text.slice(0, Math.max(io.size().columns - 1, 0))}`;
+      show();
+    },
+    erase() {
+      if (!visible) return false;
+      io.stderr.write(ERASE_LINE);
+      visible = false;
+      return true;
+    },
+    restore: show,
+  };
+}
+
 function formatDuration(seconds: number): string {
   const whole = Math.ceil(seconds);
   if (whole < 60) return `${whole}s`;
@@ -54,10 +90,9 @@ export function createProgress(io: IO, options: ProgressOptions): Progress {
   const startedAt = Date.now();
   let finished = 0;
   let failed = 0;
-  let visible = false;
   let closed = false;
-  // The frame last drawn: put back as it is after each line, drawn anew only by draw().
-  let frame = '';
+  // The bar last drawn is put back as it is after each line, drawn anew only by draw().
+  const bar = transientLine(io);
   let lastDrawAt = Number.NEGATIVE_INFINITY;
   let pendingDraw: ReturnType<typeof setTimeout> | undefined;
 
@@ -70,8 +105,7 @@ export function createProgress(io: IO, options: ProgressOptions): Progress {
       parts.push(`${formatRate(rate)}/s`);
       if (finished < total) parts.push(`ETA ${formatDuration((total - finished) / rate)}`);
     }
-    // One column spare: writing into the last column makes some terminals wrap, and a wrapped
-    // bar can no longer be erased with a carriage return. The bar goes first, then ETA, rate...
+    // One column spare (TransientLine). The bar goes first, then ETA, rate...
     const room = io.size().columns - 1;
     let counts = parts.join(' · ');
     while (label.length + 1 + counts.length > room && parts.length > 1) {
@@ -84,7 +118,7 @@ export function createProgress(io: IO, options: ProgressOptions): Progress {
       const filled = total > 0 ? Math.round((finished / total) * barWidth) : barWidth;
       line = `${label} [${'█'.repeat(filled)}${'░'.repeat(barWidth - filled)}] ${counts}`;
     }
-    return line.slice(0, Math.max(room, 0));
+    return line;
   }
 
   function cancelPendingDraw(): void {
@@ -94,16 +128,8 @@ export function createProgress(io: IO, options: ProgressOptions): Progress {
 
   function draw(): void {
     cancelPendingDraw();
-    frame = `${ERASE_LINE}${render()}`;
-    io.stderr.write(frame);
-    visible = true;
+    bar.draw(render());
     lastDrawAt = Date.now();
-  }
-
-  function erase(): void {
-    if (!visible) return;
-    io.stderr.write(ERASE_LINE);
-    visible = false;
   }
 
   draw();
@@ -123,18 +149,14 @@ export function createProgress(io: IO, options: ProgressOptions): Progress {
       }
     },
     withLine(write) {
-      const wasVisible = visible;
-      erase();
+      const wasVisible = bar.erase();
       write();
-      if (wasVisible && !closed) {
-        io.stderr.write(frame);
-        visible = true;
-      }
+      if (wasVisible && !closed) bar.restore();
     },
     done() {
       closed = true;
       cancelPendingDraw();
-      erase();
+      bar.erase();
     },
   };
 }

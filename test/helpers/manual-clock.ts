@@ -34,3 +34,32 @@ export function manualClock(startMs = 0): ManualClock {
     },
   };
 }
+
+/** A StartTimer (src/output/waiting.ts) whose callbacks run only when the test moves it. */
+export interface ManualTimer {
+  start(callback: () => void, ms: number): () => void;
+  /** Moves time on by `ms`, running every callback whose time has come. */
+  advance(ms: number): void;
+  /** Callbacks started and neither run nor cancelled. */
+  pending(): number;
+}
+
+export function manualTimer(): ManualTimer {
+  let now = 0;
+  const timers = new Set<{ at: number; callback: () => void }>();
+  return {
+    start(callback, ms) {
+      const timer = { at: now + ms, callback };
+      timers.add(timer);
+      return () => void timers.delete(timer);
+    },
+    advance(ms) {
+      now += ms;
+      for (const timer of [...timers].filter(({ at }) => at <= now)) {
+        timers.delete(timer);
+        timer.callback();
+      }
+    },
+    pending: () => timers.size,
+  };
+}

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { createWaitNotice, WAIT_NOTICE_DELAY_MS } from '../../src/output/waiting.js';
+import { createTestIO } from '../helpers/io.js';
+import { manualTimer } from '../helpers/manual-clock.js';
+
+const ERASE_LINE = '\r\u001b[2K';
+
+/** A request the test answers (or fails) when it chooses. */
+function pending<T>(): { promise: Promise<T>; answer(value: T): void; fail(error: Error): void } {
+  let answer: (value: T) => void = () => {};
+  let fail: (error: Error) => void = () => {};
+  const promise = new Promise<T>((resolve, reject) => {
+    answer = resolve;
+    fail = reject;
+  });
+  return { promise, answer, fail };
+}
+
+function setup(columns = 80) {
+  const test = createTestIO({ isTTY: true, color: true, columns });
+  const timer = manualTimer();
+  return { test, timer, notice: createWaitNotice(test.io, timer.start) };
+}
+
+describe('the wait notice', () => {
+  it('says nothing for an answer within a second', async () => {
+    const { test, timer, notice } = setup();
+    const request = pending<string>();
+    const answered = notice.watch('helpdesk.example.com', request.promise);
+    timer.advance(WAIT_NOTICE_DELAY_MS - 1);
+    request.answer('body');
+    expect(await answered).toBe('body');
+    expect(test.stderr()).toBe('');
+    expect(timer.pending()).toBe(0);
+  });
+
+  it('shows one line once the answer is a second late, and erases it before the caller gets the answer', async () => {
+    const { test, timer, notice } = setup();
+    const request = pending<string>();
+    const answered = notice.watch('helpdesk.example.com:8443', request.promise).then((body) => ({ body, stderr: test.stderr() }));
+    timer.advance(WAIT_NOTICE_DELAY_MS);
+    expect(test.stderr()).toBe(`${ERASE_LINE}Waiting for helpdesk.example.com:8443…`);
+    // The time-out is the request's own: the line stays however long it waits.
+    timer.advance(60_000);
+    request.answer('body');
+    expect(await answered).toEqual({ body: 'body', stderr: `${ERASE_LINE}Waiting for helpdesk.example.com:8443…${ERASE_LINE}` });
+  });
+
+  it('erases the line when the request fails, and the failure reaches the caller', async () => {
+    const { test, timer, notice } = setup();
+    const request = pending<string>();
+    const answered = notice.watch('h', request.promise);
+    timer.advance(WAIT_NOTICE_DELAY_MS);
+    request.fail(new Error('timed out'));
+    await expect(answered).rejects.toThrow('timed out');
+    expect(test.stderr().endsWith(ERASE_LINE)).toBe(true);
+  });
+
+  it('keeps one line while any of several requests waits, erasing it when the last answers', async () => {
+    const { test, timer, notice } = setup();
+    const first = pending<number>();
+    const second = pending<number>();
+    const answers = [notice.watch('h', first.promise), notice.watch('h', second.promise)];
+    timer.advance(WAIT_NOTICE_DELAY_MS);
+    first.answer(1);
+    await answers[0];
+    expect(test.stderr()).toBe(`${ERASE_LINE}Waiting for h…`);
+    second.answer(2);
+    await answers[1];
+    expect(test.stderr()).toBe(`${ERASE_LINE}Waiting for h…${ERASE_LINE}`);
+    // The next slow request waits its own second again.
+    const third = pending<number>();
+    const answer = notice.watch('h', third.promise);
+    timer.advance(WAIT_NOTICE_DELAY_MS - 1);
+    expect(test.stderr()).toBe(`${ERASE_LINE}Waiting for h…${ERASE_LINE}`);
+    third.answer(3);
+    await answer;
+  });
+
+  it('end() erases the line at once (the run ends) and draws no more, telling whether a line was there', () => {
+    const { test, timer, notice } = setup();
+    void notice.watch('h', pending<number>().promise);
+    expect(notice.end()).toBe(false);
+    const { notice: shown, test: shownTest, timer: shownTimer } = setup();
+    void shown.watch('h', pending<number>().promise);
+    shownTimer.advance(WAIT_NOTICE_DELAY_MS);
+    expect(shown.end()).toBe(true);
+    expect(shownTest.stderr()).toBe(`${ERASE_LINE}Waiting for h…${ERASE_LINE}`);
+    void shown.watch('h', pending<number>().promise);
+    shownTimer.advance(WAIT_NOTICE_DELAY_MS);
+    expect(shownTest.stderr()).toBe(`${ERASE_LINE}Waiting for h…${ERASE_LINE}`);
+    expect(test.stderr()).toBe('');
+    expect(timer.pending()).toBe(0);
+  });
+
+  it('fits a narrow terminal: one column spare, so the line never wraps and can be erased', () => {
+    const { test, timer, notice } = setup(20);
+    void notice.watch('a-very-long-host-name.example.com', pending<number>().promise);
+    timer.advance(WAIT_NOTICE_DELAY_MS);
+    expect(test.stderr()).toBe(`${ERASE_LINE}Waiting for a-very-`);
+  });
+});
