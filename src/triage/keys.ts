@@ -101,7 +101,10 @@ export const KEY_TABLE: readonly KeyRow[] = [
     help: 'resolve (asks for the notes; a template first, if any)',
     readme:
       'resolve, with the resolution notes typed at the prompt; with reply templates, a picker offers them ' +
-      'first (as for `r`): the one picked opens the editor with it filled, and what you save is the notes',
+      'first (as for `r`): the one picked opens the editor with it filled, and what you save is the notes. ' +
+      'Notes that could not be sent are kept as a reply is: the next `s` on that ticket offers them again (no ' +
+      'picker; at the prompt, or in the editor when they are more than a line), Esc there keeps them as edited ' +
+      '(emptied, they are dropped), and leaving triage saves them in `drafts/resolution-ID.txt` and says where',
   },
   { keys: [{ c: 'close' }], label: 'close', help: 'close (asks to confirm)', readme: 'close (asks y/n)' },
   {
