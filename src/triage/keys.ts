@@ -138,7 +138,10 @@ export const KEY_TABLE: readonly KeyRow[] = [
     label: 'keys',
     alwaysInFooter: true,
     help: 'this help',
-    readme: 'every key, over the whole screen (the footer shows the most used ones that fit, then always `q quit` and `? keys`)',
+    readme:
+      'every key, over the whole screen (the footer shows the most used ones that fit, then always `q quit` and `? keys`); ' +
+      'any key closes it, except on a screen too short for them all: there the moving keys scroll them (by a line, a ' +
+      'page, to the ends) and the last line says how many more there are',
   },
   {
     keys: [{ 'Ctrl-C': 'interrupt' }],
@@ -178,10 +181,12 @@ export function keyFor(action: Action): string {
 /** The keys of a row as the ? screen lists them: "↑ ↓  j k". */
 const listedKeys = (row: KeyRow) => row.keys.map((keys) => Object.keys(keys).join(' ')).join('  ');
 
+/** The width of the keys' column in the lines of keyHelpLines. */
+export const KEYS_COLUMN = Math.max(...KEY_TABLE.map((row) => listedKeys(row).length));
+
 /** One line per row: its keys, then what they do. */
 export function keyHelpLines(): string[] {
-  const width = Math.max(...KEY_TABLE.map((row) => listedKeys(row).length));
-  return KEY_TABLE.map((row) => `  ${listedKeys(row).padEnd(width)}  ${row.help}`);
+  return KEY_TABLE.map((row) => `  ${listedKeys(row).padEnd(KEYS_COLUMN)}  ${row.help}`);
 }
 
 // The footer is short of room.

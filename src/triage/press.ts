@@ -4,6 +4,7 @@
 import { kebabCase, LIST_TYPES } from '../listing/query.js';
 import { keyPressOf, type KeyPress } from '../util/terminal-input.js';
 import { actionOf, keyName, type Action } from './keys.js';
+import { scrollHelp } from './help.js';
 import { layoutFor } from './layout.js';
 import { pickerMatches, type Choice } from './picker.js';
 import { currentRow, withDraft, withRows, type Overlay, type TriageState } from './state.js';
@@ -111,7 +112,7 @@ function perform(state: TriageState, action: Action): Step {
     case 'refresh':
       return startLoad(state, state.view);
     case 'help':
-      return unchanged({ ...state, overlay: { kind: 'help' } });
+      return unchanged({ ...state, overlay: { kind: 'help', top: 0 } });
     case 'quit':
       return end(state, 'quit');
     case 'interrupt':
@@ -134,7 +135,10 @@ function typeInto(state: TriageState, input: string, key: KeyPress): Step {
 
 function pressInOverlay(state: TriageState, overlay: Overlay, input: string, key: KeyPress): Step {
   const closed = { ...state, overlay: undefined };
-  if (overlay.kind === 'help') return unchanged(closed);
+  if (overlay.kind === 'help') {
+    const top = scrollHelp(state.terminal, overlay.top, actionOf(input, key));
+    return unchanged(top === undefined ? closed : { ...state, overlay: { ...overlay, top } });
+  }
   if (overlay.kind === 'confirm') {
     return input === 'y' || input === 'Y' ? actOn(closed, overlay.closes, { kind: 'close' }) : say(closed, 'nothing was changed', 'info');
   }

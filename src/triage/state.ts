@@ -24,7 +24,8 @@ interface PickerBase {
 
 /** What shows over the detail (the help over everything), with what answering it leads to. */
 export type Overlay =
-  | { kind: 'help' }
+  /** `top`: the first of its key lines shown, when they are more than the screen holds (help.ts). */
+  | { kind: 'help'; top: number }
   | { kind: 'prompt'; label: string; text: string; resolves: number }
   | { kind: 'confirm'; question: string; closes: number }
   | (PickerBase & { assigns: number })

@@ -384,9 +384,30 @@ describe('keys and pastes', () => {
 
   it('opens the help over everything, and any key closes it', () => {
     const help = then(opened(), key('?'));
-    expect(help.state.overlay).toEqual({ kind: 'help' });
+    expect(help.state.overlay).toEqual({ kind: 'help', top: 0 });
     const closed = then(help, key('p'));
     expect(closed.state.overlay).toBeUndefined();
     expect(effects(closed, 'act')).toEqual([]);
+    // All of it fits at 80x24: j closes it too.
+    expect(then(help, key('j')).state.overlay).toBeUndefined();
+  });
+
+  it('scrolls the help when the screen is too short for it, by a line, a page and to the ends; another key closes it', () => {
+    const help = then(opened(), { kind: 'resized', columns: 40, rows: 10 }, key('?'));
+    const top = (step: Step) => (step.state.overlay?.kind === 'help' ? step.state.overlay.top : undefined);
+    expect(top(then(help, key('j')))).toBe(1);
+    expect(top(then(help, key('j'), key('', { downArrow: true }), key('k')))).toBe(1);
+    expect(top(then(help, key('k')))).toBe(0);
+    const page = top(then(help, key('', { pageDown: true })))!;
+    expect(page).toBeGreaterThan(1);
+    const end = top(then(help, key('', { end: true })))!;
+    expect(end).toBeGreaterThan(page);
+    // Not past the end, nor before the start.
+    expect(top(then(help, key('G'), key('j')))).toBe(end);
+    expect(top(then(help, key('G'), key('', { pageUp: true })))).toBe(end - page);
+    expect(top(then(help, key('G'), key('g')))).toBe(0);
+    const closed = then(help, key('j'), key('x'));
+    expect(closed.state.overlay).toBeUndefined();
+    expect(closed.effects).toEqual([]);
   });
 });
