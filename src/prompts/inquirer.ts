@@ -80,18 +80,33 @@ export function matchesSearch(choice: { name: string; description?: string | und
 
 export function createInquirerPrompter(io: PrompterIO): Prompter {
   const typeAhead = createTypeAhead(io.stdin);
-  const context = { input: typeAhead.input, output: io.stderr, ...(io.signal === undefined ? {} : { signal: io.signal }) };
   const themes = promptThemes(createStyle(io.color ?? false));
 
+  /** What a prompt is shown with: its input and output, and what closes it. */
+  function promptContext(interrupted: AbortSignal) {
+    const signal = io.signal === undefined ? interrupted : AbortSignal.any([io.signal, interrupted]);
+    return {
+      input: typeAhead.input,
+      output: io.stderr,
+      signal,
+      // Read by inquirer as the prompt closes. Answered, it stays as its one line ("✔ Site
+      // Head Office"); interrupted (Ctrl-C, a stop signal), it is erased, choices and all, as
+      // the line of a shell is: inquirer alone would leave its last drawing on the screen.
+      get clearPromptOnDone() {
+        return signal.aborted;
+      },
+    };
+  }
+
   /** `show` opens its prompt at once (loaded before): keys typed ahead are given as soon as it is called. */
-  async function ask<T>(show: (prompts: Prompts) => Promise<T>): Promise<T> {
+  async function ask<T>(show: (prompts: Prompts, context: ReturnType<typeof promptContext>) => Promise<T>): Promise<T> {
     const prompts = await import('@inquirer/prompts');
     try {
-      return await typeAhead.during(() => show(prompts));
+      return await typeAhead.during((interrupted) => show(prompts, promptContext(interrupted)));
     } catch (error) {
-      // Ctrl-C inside a prompt: inquirer rejects with ExitPromptError (matched by name,
-      // the class lives in @inquirer/core which is not our direct dependency).
-      // A stop signal closes it with AbortPromptError.
+      // Ctrl-C or a stop signal closes the prompt with AbortPromptError; inquirer's own
+      // ExitPromptError stays for a SIGINT it sees itself (both matched by name: the classes
+      // live in @inquirer/core, which is not our direct dependency).
       if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError')) throw new InterruptedError();
       throw error;
     }
@@ -99,15 +114,17 @@ export function createInquirerPrompter(io: PrompterIO): Prompter {
 
   return {
     input: ({ message, default: initial, validate }) =>
-      ask(({ input }) => input({ message: sanitizeInline(message), default: initial, validate, theme: themes.base }, context)),
-    password: ({ message }) => ask(({ password }) => password({ message: sanitizeInline(message), mask: true, theme: themes.password }, context)),
+      ask(({ input }, context) => input({ message: sanitizeInline(message), default: initial, validate, theme: themes.base }, context)),
+    password: ({ message }) => ask(({ password }, context) => password({ message: sanitizeInline(message), mask: true, theme: themes.password }, context)),
     confirm: ({ message, default: initial }) =>
-      ask(({ confirm }) => confirm({ message: sanitizeInline(message), default: initial, theme: themes.base }, context)),
+      ask(({ confirm }, context) => confirm({ message: sanitizeInline(message), default: initial, theme: themes.base }, context)),
     select: ({ message, choices, default: initial }) =>
-      ask(({ select }) => select({ message: sanitizeInline(message), choices: displayChoices(choices), default: initial, theme: themes.select }, context)),
+      ask(({ select }, context) =>
+        select({ message: sanitizeInline(message), choices: displayChoices(choices), default: initial, theme: themes.select }, context),
+      ),
     search: async ({ message, choices }) => {
       const { searchList } = await import('./search-list.js');
-      const index = await ask(() =>
+      const index = await ask((_, context) =>
         searchList({ message: sanitizeInline(message), choices: displayChoices(choices), matches: matchesSearch, theme: themes.search }, context),
       );
       const chosen = choices[index];

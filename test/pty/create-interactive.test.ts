@@ -133,6 +133,25 @@ describe.skipIf(skipWithout(['tmux'], 'test/pty/create-interactive.test.ts'))('t
     expect(fixture.sandbox.state.tickets.length).toBe(count);
   });
 
+  it('Ctrl-C at a picker erases it: none of its choices is left on the screen or in the scrollback', async () => {
+    const s = await startCreate();
+    await waitFor(s, '? Title');
+    await type(s, 'Never created');
+    await keys(s, 'Enter');
+    await waitFor(s, '? Description');
+    await type(s, 'Never sent');
+    await keys(s, 'Enter');
+    await waitFor(s, '? Requester');
+    await type(s, 'anna lind\r');
+    await waitFor(s, 'Harbour Depot');
+    await keys(s, 'C-c');
+    const shown = await waitFor(s, '[exit ');
+    expect(shown).toContain('[exit 130]');
+    // The questions answered stay, each as its one line; the one interrupted is gone, and the error says why.
+    expect(shown).toMatch(/^✔ Title Never created\n✔ Description .*Never sent\n✔ Requester Anna Lind \([-\w]+\)\nerror: interrupted\n\[exit 130\]$/m);
+    expect(shown).not.toMatch(/Site|Head Office|Harbour Depot|navigate/);
+  });
+
   it.skipIf(skipWithout(['pgrep'], 'test/pty/create-interactive.test.ts (SIGTERM)'))(
     'SIGTERM at a prompt (a cancelled job) closes the prompt, exits 143 and creates nothing',
     async () => {
