@@ -28,9 +28,16 @@ export interface PrompterIO {
   signal?: AbortSignal;
   /** Context.lendTerminal: the editor gets the terminal as every program tkt starts does. */
   lendTerminal?: Context['lendTerminal'];
+  /** The terminal's height, read as each picker opens. */
+  rows?: () => number;
 }
 
 type Prompts = typeof InquirerPrompts;
+
+/** The choices a picker shows at once, as inquirer does. */
+const PAGE_SIZE = 7;
+/** The lines of a picker besides its choices: the question, a blank line, a choice's description, the keys. */
+const PICKER_LINES = 4;
 
 // Messages may quote a ticket title and choice names are lookup names: server text, shown
 // escaped like all server text.
@@ -81,6 +88,9 @@ export function matchesSearch(choice: { name: string; description?: string | und
 export function createInquirerPrompter(io: PrompterIO): Prompter {
   const typeAhead = createTypeAhead(io.stdin);
   const themes = promptThemes(createStyle(io.color ?? false));
+  // Fewer choices on a terminal too short for the whole picker: drawn again taller than the
+  // screen (on each move), it would leave a copy of its top in the scrollback every time.
+  const pageSize = () => Math.max(1, Math.min(PAGE_SIZE, (io.rows?.() ?? Infinity) - PICKER_LINES));
 
   /** What a prompt is shown with: its input and output, and what closes it. */
   function promptContext(interrupted: AbortSignal) {
@@ -120,12 +130,15 @@ export function createInquirerPrompter(io: PrompterIO): Prompter {
       ask(({ confirm }, context) => confirm({ message: sanitizeInline(message), default: initial, theme: themes.base }, context)),
     select: ({ message, choices, default: initial }) =>
       ask(({ select }, context) =>
-        select({ message: sanitizeInline(message), choices: displayChoices(choices), default: initial, theme: themes.select }, context),
+        select({ message: sanitizeInline(message), choices: displayChoices(choices), default: initial, pageSize: pageSize(), theme: themes.select }, context),
       ),
     search: async ({ message, choices }) => {
       const { searchList } = await import('./search-list.js');
       const index = await ask((_, context) =>
-        searchList({ message: sanitizeInline(message), choices: displayChoices(choices), matches: matchesSearch, theme: themes.search }, context),
+        searchList(
+          { message: sanitizeInline(message), choices: displayChoices(choices), matches: matchesSearch, pageSize: pageSize(), theme: themes.search },
+          context,
+        ),
       );
       const chosen = choices[index];
       if (chosen === undefined) throw new Error(`the search answered ${index}, not one of its ${choices.length} choices`);
