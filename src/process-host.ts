@@ -233,7 +233,16 @@ export async function createProcessContext(
       const [{ createInquirerPrompter }, { userSettings }] = await Promise.all([import('./prompts/inquirer.js'), import('./config/settings.js')]);
       // `tkt config set editor` applies to every text typed in an editor.
       const editor = () => userSettings({ config, env: proc.env, globals }).editor;
-      return createInquirerPrompter({ stdin: io.stdin, stderr: io.stderr, env: proc.env, color: io.color, editor, signal: state.stop.signal, lendTerminal });
+      return createInquirerPrompter({
+        stdin: io.stdin,
+        stderr: io.stderr,
+        env: proc.env,
+        color: io.color,
+        editor,
+        signal: state.stop.signal,
+        lendTerminal,
+        rows: () => io.size().rows,
+      });
     }),
     signal: state.stop.signal,
     halt: state.halt.signal,

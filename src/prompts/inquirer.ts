@@ -28,9 +28,16 @@ export interface PrompterIO {
   signal?: AbortSignal;
   /** Context.lendTerminal: the editor gets the terminal as every program tkt starts does. */
   lendTerminal?: Context['lendTerminal'];
+  /** The terminal's height, read as each picker opens. */
+  rows?: () => number;
 }
 
 type Prompts = typeof InquirerPrompts;
+
+/** The choices a picker shows at once, as inquirer does. */
+const PAGE_SIZE = 7;
+/** The lines of a picker besides its choices: the question, a blank line, a choice's description, the keys. */
+const PICKER_LINES = 4;
 
 // Messages may quote a ticket title and choice names are lookup names: server text, shown
 // escaped like all server text.
@@ -80,18 +87,36 @@ export function matchesSearch(choice: { name: string; description?: string | und
 
 export function createInquirerPrompter(io: PrompterIO): Prompter {
   const typeAhead = createTypeAhead(io.stdin);
-  const context = { input: typeAhead.input, output: io.stderr, ...(io.signal === undefined ? {} : { signal: io.signal }) };
   const themes = promptThemes(createStyle(io.color ?? false));
+  // Fewer choices on a terminal too short for the whole picker: drawn again taller than the
+  // screen (on each move), it would leave a copy of its top in the scrollback every time.
+  const pageSize = () => Math.max(1, Math.min(PAGE_SIZE, (io.rows?.() ?? Infinity) - PICKER_LINES));
+
+  /** What a prompt is shown with: its input and output, and what closes it. */
+  function promptContext(interrupted: AbortSignal) {
+    const signal = io.signal === undefined ? interrupted : AbortSignal.any([io.signal, interrupted]);
+    return {
+      input: typeAhead.input,
+      output: io.stderr,
+      signal,
+      // Read by inquirer as the prompt closes. Answered, it stays as its one line ("✔ Site
+      // Head Office"); interrupted (Ctrl-C, a stop signal), it is erased, choices and all, as
+      // the line of a shell is: inquirer alone would leave its last drawing on the screen.
+      get clearPromptOnDone() {
+        return signal.aborted;
+      },
+    };
+  }
 
   /** `show` opens its prompt at once (loaded before): keys typed ahead are given as soon as it is called. */
-  async function ask<T>(show: (prompts: Prompts) => Promise<T>): Promise<T> {
+  async function ask<T>(show: (prompts: Prompts, context: ReturnType<typeof promptContext>) => Promise<T>): Promise<T> {
     const prompts = await import('@inquirer/prompts');
     try {
-      return await typeAhead.during(() => show(prompts));
+      return await typeAhead.during((interrupted) => show(prompts, promptContext(interrupted)));
     } catch (error) {
-      // Ctrl-C inside a prompt: inquirer rejects with ExitPromptError (matched by name,
-      // the class lives in @inquirer/core which is not our direct dependency).
-      // A stop signal closes it with AbortPromptError.
+      // Ctrl-C or a stop signal closes the prompt with AbortPromptError; inquirer's own
+      // ExitPromptError stays for a SIGINT it sees itself (both matched by name: the classes
+      // live in @inquirer/core, which is not our direct dependency).
       if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError')) throw new InterruptedError();
       throw error;
     }
@@ -99,16 +124,21 @@ export function createInquirerPrompter(io: PrompterIO): Prompter {
 
   return {
     input: ({ message, default: initial, validate }) =>
-      ask(({ input }) => input({ message: sanitizeInline(message), default: initial, validate, theme: themes.base }, context)),
-    password: ({ message }) => ask(({ password }) => password({ message: sanitizeInline(message), mask: true, theme: themes.password }, context)),
+      ask(({ input }, context) => input({ message: sanitizeInline(message), default: initial, validate, theme: themes.base }, context)),
+    password: ({ message }) => ask(({ password }, context) => password({ message: sanitizeInline(message), mask: true, theme: themes.password }, context)),
     confirm: ({ message, default: initial }) =>
-      ask(({ confirm }) => confirm({ message: sanitizeInline(message), default: initial, theme: themes.base }, context)),
+      ask(({ confirm }, context) => confirm({ message: sanitizeInline(message), default: initial, theme: themes.base }, context)),
     select: ({ message, choices, default: initial }) =>
-      ask(({ select }) => select({ message: sanitizeInline(message), choices: displayChoices(choices), default: initial, theme: themes.select }, context)),
+      ask(({ select }, context) =>
+        select({ message: sanitizeInline(message), choices: displayChoices(choices), default: initial, pageSize: pageSize(), theme: themes.select }, context),
+      ),
     search: async ({ message, choices }) => {
       const { searchList } = await import('./search-list.js');
-      const index = await ask(() =>
-        searchList({ message: sanitizeInline(message), choices: displayChoices(choices), matches: matchesSearch, theme: themes.search }, context),
+      const index = await ask((_, context) =>
+        searchList(
+          { message: sanitizeInline(message), choices: displayChoices(choices), matches: matchesSearch, pageSize: pageSize(), theme: themes.search },
+          context,
+        ),
       );
       const chosen = choices[index];
       if (chosen === undefined) throw new Error(`the search answered ${index}, not one of its ${choices.length} choices`);

@@ -46,6 +46,8 @@ export interface SearchListConfig {
   message: string;
   choices: readonly SearchListChoice[];
   matches: (choice: SearchListChoice, term: string) => boolean;
+  /** Choices shown at once (7 unless told). */
+  pageSize?: number;
   theme?: PartialTheme<Theme<SearchTheme>>;
 }
 
@@ -93,7 +95,7 @@ export const searchList = createPrompt((config: SearchListConfig, done: (index: 
     items: matching,
     active,
     renderItem: ({ item, isActive }) => (isActive ? theme.style.highlight(`${theme.icon.cursor} ${item.name}`) : `  ${item.name}`),
-    pageSize: PAGE_SIZE,
+    pageSize: config.pageSize ?? PAGE_SIZE,
     loop: false,
   });
   const message = theme.style.message(config.message, status);

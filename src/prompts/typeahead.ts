@@ -3,11 +3,15 @@
 // ignores the rest of a chunk after the Enter that ends it, and drops what was waiting when it
 // starts (inquirer discards a TTY's stale input). So the prompts never read the terminal
 // themselves: they read a stream fed here one key at a time, and only while a prompt is open;
-// the keys it did not take wait for the next one.
+// the keys it did not take wait for the next one. Ctrl-C is not given: it interrupts the prompt
+// (inquirer.ts erases a prompt interrupted, which inquirer alone would leave drawn).
 import { PassThrough, type Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { InterruptedError } from '../errors.js';
 import { createTerminalInputReader } from '../util/terminal-input.js';
+
+const CTRL_C = '\u0003';
 
 interface TerminalInput extends Readable {
   isRaw?: boolean;
@@ -19,9 +23,10 @@ export interface TypeAhead {
   input: Readable;
   /**
    * Shows one prompt, which reads `input`, with the terminal's keys given to it until it settles.
-   * `show` must open the prompt before it returns: the keys waiting are given at once.
+   * `show` must open the prompt before it returns: the keys waiting are given at once. A Ctrl-C
+   * aborts `interrupted`.
    */
-  during<T>(show: () => Promise<T>): Promise<T>;
+  during<T>(show: (interrupted: AbortSignal) => Promise<T>): Promise<T>;
 }
 
 export function createTypeAhead(stdin: TerminalInput): TypeAhead {
@@ -36,7 +41,8 @@ export function createTypeAhead(stdin: TerminalInput): TypeAhead {
   const reader = createTerminalInputReader();
   /** Keys read and not yet given to a prompt: one character or escape sequence each. */
   const keys: string[] = [];
-  let open = false;
+  /** The prompt open, aborted by a Ctrl-C. */
+  let open: AbortController | undefined;
   let feeding = false;
 
   // One key, then a turn of the event loop: a prompt that the key ends has settled by then
@@ -44,8 +50,10 @@ export function createTypeAhead(stdin: TerminalInput): TypeAhead {
   async function feed(): Promise<void> {
     if (feeding) return;
     feeding = true;
-    while (open && keys.length > 0) {
-      input.write(keys.shift());
+    while (open !== undefined && !open.signal.aborted && keys.length > 0) {
+      const key = keys.shift();
+      if (key === CTRL_C) open.abort(new InterruptedError());
+      else input.write(key);
       await nextTurn();
     }
     feeding = false;
@@ -61,15 +69,16 @@ export function createTypeAhead(stdin: TerminalInput): TypeAhead {
   return {
     input,
     async during(show) {
-      open = true;
+      const prompt = new AbortController();
+      open = prompt;
       stdin.on('data', read);
       stdin.resume();
       try {
-        const answer = show();
+        const answer = show(prompt.signal);
         void feed();
         return await answer;
       } finally {
-        open = false;
+        open = undefined;
         stdin.off('data', read);
         stdin.pause();
       }

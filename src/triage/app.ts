@@ -20,7 +20,7 @@ import { renderTicketDetail } from '../reading/detail.js';
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from '../util/terminal-input.js';
 import type { TerminalHolder } from '../util/terminal-handoff.js';
 import { createTicketActions } from './actions.js';
-import { saveUnsentReplies } from './drafts.js';
+import { saveDrafts } from './drafts.js';
 import { createEffectRunner } from './effects.js';
 import { startProgram } from './program.js';
 import { TriageScreen } from './screen.js';
@@ -135,8 +135,8 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
     ctx.signal.removeEventListener('abort', onSignal);
     await unmount();
     stdout.write(MAIN_SCREEN);
-    // Kept for the next r until now: on the shell's screen, where it is read after the run.
-    for (const line of await saveUnsentReplies(ctx.config.dir, program.snapshot().replyDrafts)) await ctx.output.warning(line);
+    // Kept for the next r or s until now: on the shell's screen, where it is read after the run.
+    for (const line of await saveDrafts(ctx.config.dir, program.snapshot().drafts)) await ctx.output.warning(line);
   }
   // Closed by Ctrl-C or a signal: the run ends as any interrupted command does, 130 (or 143 for SIGTERM).
   if (ending === 'interrupted' || ctx.signal.aborted) throw new InterruptedError();

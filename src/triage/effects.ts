@@ -68,7 +68,7 @@ export function createEffectRunner(deps: EffectDeps): EffectRunner {
     }
   }
 
-  function run(id: number, action: Exclude<TicketAction, { kind: 'reply' | 'resolveFromTemplate' }>): Promise<string> {
+  function run(id: number, action: Exclude<TicketAction, { kind: 'reply' | 'resolveInEditor' }>): Promise<string> {
     switch (action.kind) {
       case 'pickUp':
         return deps.actions.pickUp(id);
@@ -89,22 +89,23 @@ export function createEffectRunner(deps: EffectDeps): EffectRunner {
 
   /** The action, then the ticket read again for its row. */
   async function act(id: number, action: TicketAction): Promise<TriageEvent> {
-    let message: string | undefined;
+    /** What the user wrote that the action sends (a reply, resolution notes), once it is written. */
+    let written: string | undefined;
     let done: string;
     try {
-      if (action.kind === 'reply') {
+      if (action.kind === 'reply' || action.kind === 'resolveInEditor') {
         const ticket = action.ticket ?? (await fetchTicket(id));
         const filled = action.template === undefined ? undefined : await deps.fillTemplate(action.template, ticket);
-        message = await deps.editor({ message: ticketHeading('Reply to', id, readTicket(ticket)), default: filled?.body ?? action.draft });
-        done = await deps.actions.reply(id, ticket, message, filled?.subject);
-      } else if (action.kind === 'resolveFromTemplate') {
-        const ticket = action.ticket ?? (await fetchTicket(id));
-        const { body } = await deps.fillTemplate(action.template, ticket);
-        done = await deps.actions.resolve(id, await deps.editor({ message: ticketHeading('Resolve', id, readTicket(ticket)), default: body }));
-      } else done = await run(id, action);
+        const heading = ticketHeading(action.kind === 'reply' ? 'Reply to' : 'Resolve', id, readTicket(ticket));
+        written = await deps.editor({ message: heading, default: filled?.body ?? action.draft });
+        done = action.kind === 'reply' ? await deps.actions.reply(id, ticket, written, filled?.subject) : await deps.actions.resolve(id, written);
+      } else {
+        if (action.kind === 'resolve') written = action.notes;
+        done = await run(id, action);
+      }
     } catch (error) {
-      // A message written but not sent is kept for the next try.
-      return { kind: 'actionFailed', id, error, unsentReply: message };
+      // A text written but not sent is kept for the next try.
+      return { kind: 'actionFailed', id, error, unsent: written };
     }
     try {
       return { kind: 'acted', id, done, refreshed: { ticket: await fetchTicket(id) } };

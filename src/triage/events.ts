@@ -19,8 +19,11 @@ export type TicketAction =
    * failed, or with the template `template` filled for the ticket.
    */
   | { kind: 'reply'; ticket: unknown; draft: string | undefined; template?: string | undefined }
-  /** The editor opens with the template filled for the ticket; what is saved is the resolution notes. */
-  | { kind: 'resolveFromTemplate'; ticket: unknown; template: string };
+  /**
+   * The editor opens with the template filled for the ticket, or with the notes kept from a
+   * resolve that failed; what is saved is the resolution notes.
+   */
+  | { kind: 'resolveInEditor'; ticket: unknown; draft: string | undefined; template?: string | undefined };
 
 export type Effect =
   | { kind: 'loadView'; view: string; token: number }
@@ -52,8 +55,8 @@ export type TriageEvent =
   | { kind: 'detailFailed'; id: number; width: number; error: unknown; generation: number }
   /** The action is done (`done` says what it did); the ticket as read after it, or why it could not be. */
   | { kind: 'acted'; id: number; done: string; refreshed: { ticket: unknown } | { error: unknown } }
-  /** The action failed; a reply's message, when it was written, to be kept. */
-  | { kind: 'actionFailed'; id: number; error: unknown; unsentReply?: string }
+  /** The action failed; what the user wrote for it (a reply, resolution notes), when there is such a text, to be kept. */
+  | { kind: 'actionFailed'; id: number; error: unknown; unsent?: string | undefined }
   /** The ticket could not be shown in the pager. */
   | { kind: 'notShown'; id: number; reason: string }
   | { kind: 'techniciansRead'; id: number; choices: readonly Choice[] }

@@ -101,7 +101,10 @@ export const KEY_TABLE: readonly KeyRow[] = [
     help: 'resolve (asks for the notes; a template first, if any)',
     readme:
       'resolve, with the resolution notes typed at the prompt; with reply templates, a picker offers them ' +
-      'first (as for `r`): the one picked opens the editor with it filled, and what you save is the notes',
+      'first (as for `r`): the one picked opens the editor with it filled, and what you save is the notes. ' +
+      'Notes that could not be sent are kept as a reply is: the next `s` on that ticket offers them again (no ' +
+      'picker; at the prompt, or in the editor when they are more than a line), Esc there keeps them as edited ' +
+      '(emptied, they are dropped), and leaving triage saves them in `drafts/resolution-ID.txt` and says where',
   },
   { keys: [{ c: 'close' }], label: 'close', help: 'close (asks to confirm)', readme: 'close (asks y/n)' },
   {
@@ -135,7 +138,10 @@ export const KEY_TABLE: readonly KeyRow[] = [
     label: 'keys',
     alwaysInFooter: true,
     help: 'this help',
-    readme: 'every key, over the whole screen (the footer shows the most used ones that fit, then always `q quit` and `? keys`)',
+    readme:
+      'every key, over the whole screen (the footer shows the most used ones that fit, then always `q quit` and `? keys`); ' +
+      'any key closes it, except on a screen too short for them all: there the moving keys scroll them (by a line, a ' +
+      'page, to the ends) and the last line says how many more there are',
   },
   {
     keys: [{ 'Ctrl-C': 'interrupt' }],
@@ -175,10 +181,12 @@ export function keyFor(action: Action): string {
 /** The keys of a row as the ? screen lists them: "↑ ↓  j k". */
 const listedKeys = (row: KeyRow) => row.keys.map((keys) => Object.keys(keys).join(' ')).join('  ');
 
+/** The width of the keys' column in the lines of keyHelpLines. */
+export const KEYS_COLUMN = Math.max(...KEY_TABLE.map((row) => listedKeys(row).length));
+
 /** One line per row: its keys, then what they do. */
 export function keyHelpLines(): string[] {
-  const width = Math.max(...KEY_TABLE.map((row) => listedKeys(row).length));
-  return KEY_TABLE.map((row) => `  ${listedKeys(row).padEnd(width)}  ${row.help}`);
+  return KEY_TABLE.map((row) => `  ${listedKeys(row).padEnd(KEYS_COLUMN)}  ${row.help}`);
 }
 
 // The footer is short of room.

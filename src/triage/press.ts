@@ -4,11 +4,12 @@
 import { kebabCase, LIST_TYPES } from '../listing/query.js';
 import { keyPressOf, type KeyPress } from '../util/terminal-input.js';
 import { actionOf, keyName, type Action } from './keys.js';
+import { scrollHelp } from './help.js';
 import { layoutFor } from './layout.js';
 import { pickerMatches, type Choice } from './picker.js';
-import { currentRow, withRows, type Overlay, type TriageState } from './state.js';
-import { replyTo, templateChosen } from './templates.js';
-import { actOn, actOnHighlighted, end, say, startLoad, unchanged, type Step } from './transitions.js';
+import { currentRow, withDraft, withRows, type Overlay, type TriageState } from './state.js';
+import { replyTo, resolveTo, templateChosen } from './templates.js';
+import { actOn, actOnHighlighted, end, KEPT_DRAFT, say, startLoad, unchanged, type Step } from './transitions.js';
 
 /** Text typed into the filter or a prompt: control characters are never part of it. */
 const typed = (input: string) => input.replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
@@ -88,10 +89,13 @@ function perform(state: TriageState, action: Action): Step {
     case 'reply':
       if (row === undefined) return say(state, 'no ticket highlighted', 'error');
       // A reply kept from a failed send opens as it was: a template would replace it.
-      if (state.replyDrafts.has(row.id)) return replyTo(state, row.id);
+      if (state.drafts.reply.has(row.id)) return replyTo(state, row.id);
       return { state, effects: [{ kind: 'readTemplates', id: row.id, purpose: 'reply' }] };
     case 'resolve':
-      return row === undefined ? unchanged(state) : { state, effects: [{ kind: 'readTemplates', id: row.id, purpose: 'resolve' }] };
+      if (row === undefined) return unchanged(state);
+      // So do notes kept from a failed resolve.
+      if (state.drafts.resolution.has(row.id)) return resolveTo(state, row.id);
+      return { state, effects: [{ kind: 'readTemplates', id: row.id, purpose: 'resolve' }] };
     case 'close':
       if (row === undefined) return unchanged(state);
       return unchanged({ ...state, overlay: { kind: 'confirm', question: `Close #${row.id}? (y/n)`, closes: row.id } });
@@ -108,7 +112,7 @@ function perform(state: TriageState, action: Action): Step {
     case 'refresh':
       return startLoad(state, state.view);
     case 'help':
-      return unchanged({ ...state, overlay: { kind: 'help' } });
+      return unchanged({ ...state, overlay: { kind: 'help', top: 0 } });
     case 'quit':
       return end(state, 'quit');
     case 'interrupt':
@@ -131,11 +135,22 @@ function typeInto(state: TriageState, input: string, key: KeyPress): Step {
 
 function pressInOverlay(state: TriageState, overlay: Overlay, input: string, key: KeyPress): Step {
   const closed = { ...state, overlay: undefined };
-  if (overlay.kind === 'help') return unchanged(closed);
+  if (overlay.kind === 'help') {
+    const top = scrollHelp(state.terminal, overlay.top, actionOf(input, key));
+    return unchanged(top === undefined ? closed : { ...state, overlay: { ...overlay, top } });
+  }
   if (overlay.kind === 'confirm') {
     return input === 'y' || input === 'Y' ? actOn(closed, overlay.closes, { kind: 'close' }) : say(closed, 'nothing was changed', 'info');
   }
-  if (key.escape === true) return say(closed, 'nothing was changed', 'info');
+  if (key.escape === true) {
+    // Notes kept from a failed resolve stay kept, as edited here (emptied, they are dropped).
+    if (overlay.kind === 'prompt' && state.drafts.resolution.has(overlay.resolves)) {
+      const drafts = withDraft(state.drafts, 'resolution', overlay.resolves, overlay.text);
+      const kept = drafts.resolution.has(overlay.resolves) ? ` (${KEPT_DRAFT.resolution})` : '';
+      return say({ ...closed, drafts }, `nothing was changed${kept}`, 'info');
+    }
+    return say(closed, 'nothing was changed', 'info');
+  }
   if (overlay.kind === 'prompt') {
     if (key.return === true) return actOn(closed, overlay.resolves, { kind: 'resolve', notes: overlay.text });
     if (key.backspace === true || key.delete === true) return unchanged({ ...state, overlay: { ...overlay, text: overlay.text.slice(0, -1) } });

@@ -10,6 +10,9 @@ export type Tone = 'info' | 'ok' | 'error';
 
 export type Ending = 'quit' | 'interrupted';
 
+/** Text an action sends that the user wrote: kept when the service refuses it (drafts.ts). */
+export type DraftKind = 'reply' | 'resolution';
+
 interface PickerBase {
   kind: 'picker';
   title: string;
@@ -21,7 +24,8 @@ interface PickerBase {
 
 /** What shows over the detail (the help over everything), with what answering it leads to. */
 export type Overlay =
-  | { kind: 'help' }
+  /** `top`: the first of its key lines shown, when they are more than the screen holds (help.ts). */
+  | { kind: 'help'; top: number }
   | { kind: 'prompt'; label: string; text: string; resolves: number }
   | { kind: 'confirm'; question: string; closes: number }
   | (PickerBase & { assigns: number })
@@ -47,7 +51,8 @@ export interface Running {
   id: number;
   /** As the status line says it: "picking up". */
   verb: string;
-  isReply: boolean;
+  /** What the user wrote that it sends, if anything. */
+  sends: DraftKind | undefined;
 }
 
 export interface TriageState {
@@ -80,8 +85,11 @@ export interface TriageState {
    * kept, so the next highlight reads it again, but every frame drawn meanwhile does not.
    */
   failedRead: { id: number; error: string } | undefined;
-  /** Replies written but not sent (the service refused them), by ticket: r opens the editor with them. */
-  replyDrafts: ReadonlyMap<number, string>;
+  /**
+   * Text written but not sent (the service refused it), by kind and ticket: r opens the editor
+   * with a reply, s the prompt (or the editor, for more than a line) with resolution notes.
+   */
+  drafts: Readonly<Record<DraftKind, ReadonlyMap<number, string>>>;
   running: Running | undefined;
   /** What the last action did, or what is going on. */
   status: { text: string; tone: Tone } | undefined;
@@ -112,7 +120,7 @@ export function initialState(view: string, terminal: TerminalSize, intervalMs?: 
     reading: new Set(),
     detailGeneration: 0,
     failedRead: undefined,
-    replyDrafts: new Map(),
+    drafts: { reply: new Map(), resolution: new Map() },
     running: undefined,
     status: undefined,
     overlay: undefined,
@@ -136,4 +144,12 @@ export function withRows(state: TriageState, rows: readonly TriageRow[], filter:
   const index = current === undefined ? -1 : visible.findIndex((row) => row.id === current.id);
   const selected = index >= 0 ? index : Math.min(fallback, Math.max(0, visible.length - 1));
   return { ...state, rows, filter, visible, selected };
+}
+
+/** `drafts` with `text` kept for ticket `id`, or with none when it is blank. */
+export function withDraft(drafts: TriageState['drafts'], kind: DraftKind, id: number, text: string): TriageState['drafts'] {
+  const kept = new Map(drafts[kind]);
+  if (text.trim() === '') kept.delete(id);
+  else kept.set(id, text);
+  return { ...drafts, [kind]: kept };
 }

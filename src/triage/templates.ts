@@ -12,15 +12,21 @@ export const NO_TEMPLATE: Choice = { label: '(no template)', value: '' };
 
 /** r on ticket `id`: the editor, empty or with the reply kept from a failed send. */
 export function replyTo(state: TriageState, id: number): Step {
-  return actOn(state, id, { kind: 'reply', ticket: state.details.get(id)?.ticket, draft: state.replyDrafts.get(id) });
+  return actOn(state, id, { kind: 'reply', ticket: state.details.get(id)?.ticket, draft: state.drafts.reply.get(id) });
 }
 
-/** s on ticket `id`: the prompt for the resolution notes. */
-export const resolvePrompt = (state: TriageState, id: number): Step =>
-  unchanged({ ...state, overlay: { kind: 'prompt', label: `Resolution notes for #${id}`, text: '', resolves: id } });
+/**
+ * s on ticket `id`: the prompt for the resolution notes, with the notes kept from a failed
+ * resolve; notes of more than a line (written in the editor, from a template) in the editor.
+ */
+export function resolveTo(state: TriageState, id: number): Step {
+  const kept = (state.drafts.resolution.get(id) ?? '').replace(/\n+$/, '');
+  if (kept.includes('\n')) return actOn(state, id, { kind: 'resolveInEditor', ticket: state.details.get(id)?.ticket, draft: kept });
+  return unchanged({ ...state, overlay: { kind: 'prompt', label: `Resolution notes for #${id}`, text: kept, resolves: id } });
+}
 
 /** What r or s does without a template. */
-const withoutTemplate = (state: TriageState, id: number, purpose: TemplatePurpose) => (purpose === 'reply' ? replyTo(state, id) : resolvePrompt(state, id));
+const withoutTemplate = (state: TriageState, id: number, purpose: TemplatePurpose) => (purpose === 'reply' ? replyTo(state, id) : resolveTo(state, id));
 
 /** The templates are known: the picker, or what the key does without templates when there are none. */
 export function templatesRead(state: TriageState, event: Extract<TriageEvent, { kind: 'templatesRead' }>): Step {
@@ -41,6 +47,8 @@ export function templateChosen(state: TriageState, target: { id: number; purpose
   return actOn(
     state,
     id,
-    purpose === 'reply' ? { kind: 'reply', ticket, draft: undefined, template: choice.value } : { kind: 'resolveFromTemplate', ticket, template: choice.value },
+    purpose === 'reply'
+      ? { kind: 'reply', ticket, draft: undefined, template: choice.value }
+      : { kind: 'resolveInEditor', ticket, draft: undefined, template: choice.value },
   );
 }

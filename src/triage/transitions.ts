@@ -1,13 +1,20 @@
 // The transitions that keys and effect results share (update.ts, press.ts): a load, an action
 // on a ticket, a word in the status line, the end.
 import type { Effect, TicketAction } from './events.js';
-import { currentRow, withRows, type Ending, type Tone, type TriageState } from './state.js';
+import { keyFor } from './keys.js';
+import { currentRow, withRows, type DraftKind, type Ending, type Tone, type TriageState } from './state.js';
 
 /** What update gives back: the next state, and the effects that it asks to be run. */
 export interface Step {
   state: TriageState;
   effects: readonly Effect[];
 }
+
+/** What the status line says of a text kept from a failed send. */
+export const KEPT_DRAFT: Readonly<Record<DraftKind, string>> = {
+  reply: `your reply is kept: ${keyFor('reply')} opens it again`,
+  resolution: `your notes are kept: ${keyFor('resolve')} opens them again`,
+};
 
 export const unchanged = (state: TriageState): Step => ({ state, effects: [] });
 
@@ -33,16 +40,20 @@ const VERBS: Readonly<Record<TicketAction['kind'], string>> = {
   reopen: 'reopening',
   close: 'closing',
   resolve: 'resolving',
-  resolveFromTemplate: 'resolving',
+  resolveInEditor: 'resolving',
   assign: 'assigning',
   reply: 'replying to',
 };
+
+/** What the user wrote that `action` sends, if anything. */
+const draftKindOf = (action: TicketAction): DraftKind | undefined =>
+  action.kind === 'reply' ? 'reply' : action.kind === 'resolve' || action.kind === 'resolveInEditor' ? 'resolution' : undefined;
 
 /** Runs `action` on ticket `id`, unless another action is still running. */
 export function actOn(state: TriageState, id: number, action: TicketAction): Step {
   if (state.running !== undefined) return say(state, 'wait: an action is still running', 'error');
   const verb = VERBS[action.kind];
-  const running = { id, verb, isReply: action.kind === 'reply' };
+  const running = { id, verb, sends: draftKindOf(action) };
   return { state: { ...state, running, status: { text: `${verb} #${id}…`, tone: 'info' } }, effects: [{ kind: 'act', id, action }] };
 }
 

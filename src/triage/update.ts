@@ -9,10 +9,10 @@ import { failureText } from './failure.js';
 import { layoutFor, type TerminalSize } from './layout.js';
 import { pressKey, paste } from './press.js';
 import { detailRow, rowsOf } from './rows.js';
-import { currentRow, detailKey, initialState, withRows, type TriageState } from './state.js';
+import { currentRow, detailKey, initialState, withDraft, withRows, type TriageState } from './state.js';
 import { templatesRead } from './templates.js';
 import { clearMarksOnMove, markChanges, tick, waitFor } from './interval.js';
-import { end, startLoad, unchanged, type Step } from './transitions.js';
+import { end, KEPT_DRAFT, startLoad, unchanged, type Step } from './transitions.js';
 
 export type { Step };
 
@@ -115,12 +115,10 @@ function detailRead(state: TriageState, event: Extract<TriageEvent, { kind: 'det
 /** After an action: its row and detail from the ticket as the service now has it. */
 function acted(state: TriageState, event: Extract<TriageEvent, { kind: 'acted' }>): TriageState {
   const done = sanitizeInline(event.done);
-  const replied = state.running?.isReply === true;
-  const next: TriageState = {
-    ...state,
-    running: undefined,
-    replyDrafts: replied ? mapWithout(state.replyDrafts, event.id) : state.replyDrafts,
-  };
+  const sent = state.running?.sends;
+  // Sent: what was kept of it is gone.
+  const drafts = sent === undefined ? state.drafts : { ...state.drafts, [sent]: mapWithout(state.drafts[sent], event.id) };
+  const next: TriageState = { ...state, running: undefined, drafts };
   if ('error' in event.refreshed) {
     const text = `✓ ${done}; the row could not be refreshed: ${failureText(event.refreshed.error)}`;
     return { ...next, details: mapWithout(state.details, event.id), status: { text, tone: 'ok' } };
@@ -132,11 +130,13 @@ function acted(state: TriageState, event: Extract<TriageEvent, { kind: 'acted' }
 }
 
 function actionFailed(state: TriageState, event: Extract<TriageEvent, { kind: 'actionFailed' }>): TriageState {
-  const replyDrafts = event.unsentReply === undefined ? state.replyDrafts : new Map(state.replyDrafts).set(event.id, event.unsentReply);
-  const kept = state.running?.isReply === true && replyDrafts.has(event.id) ? ' (your reply is kept: r opens it again)' : '';
+  const kind = state.running?.sends;
+  // The text last written is kept (a blank one drops the one kept before).
+  const drafts = kind !== undefined && event.unsent !== undefined ? withDraft(state.drafts, kind, event.id, event.unsent) : state.drafts;
+  const kept = kind !== undefined && drafts[kind].has(event.id) ? ` (${KEPT_DRAFT[kind]})` : '';
   // What was kept before the reason, which the width may cut.
   const text = `✗ ${state.running?.verb ?? 'acting on'} #${event.id}${kept}: ${failureText(event.error)}`;
-  return { ...state, running: undefined, replyDrafts, status: { text, tone: 'error' } };
+  return { ...state, running: undefined, drafts, status: { text, tone: 'error' } };
 }
 
 /**

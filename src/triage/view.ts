@@ -9,7 +9,8 @@ import { displayWidth, truncate, truncateStart } from '../output/width.js';
 import { formatDue } from '../output/time.js';
 import { TICKET_COLUMN_FIT } from '../listing/output.js';
 import { kebabCase } from '../listing/query.js';
-import { FOOTER_ENDING, FOOTER_KEYS, keyFor, keyHelpLines } from './keys.js';
+import { helpPage } from './help.js';
+import { FOOTER_ENDING, FOOTER_KEYS, keyFor } from './keys.js';
 import { layoutFor, type Layout } from './layout.js';
 import { pickerMatches, type Choice } from './picker.js';
 import type { TriageRow } from './rows.js';
@@ -84,7 +85,10 @@ function listLines(state: TriageState, layout: Layout, { table, style, color, no
 }
 
 /** Every key, over the list and the detail: the detail's room alone is too short at 80x24. */
-const helpLines = (style: Style) => [style.bold('Keys (any key closes this)'), ...keyHelpLines()];
+function helpLines(state: TriageState, top: number, style: Style): string[] {
+  const { header, shown, more } = helpPage(state.terminal, top);
+  return [style.bold(header), ...shown, ...(more === undefined ? [] : [style.dim(more)])];
+}
 
 /** As many of the footer's keys as fit the width, then "q quit" and "? keys", which lists them all. */
 function footerLine(width: number): string {
@@ -149,7 +153,7 @@ export function screenLines(state: TriageState, drawing: Drawing): string[] {
   // Between the title line and the status line: the list (with its header), a rule and the detail, or the help.
   const middle =
     state.overlay?.kind === 'help'
-      ? pad(helpLines(style), layout.listLines + 1 + 1 + layout.detailLines)
+      ? pad(helpLines(state, state.overlay.top, style), layout.listLines + 1 + 1 + layout.detailLines)
       : [
           ...pad(listLines(state, layout, drawing), layout.listLines + 1),
           style.dim('─'.repeat(layout.width)),

@@ -21,13 +21,13 @@ describe.skipIf(skipWithout(['tmux'], 'test/pty/create-interactive.test.ts'))('t
     await fixture?.close();
   });
 
-  /** Starts `tkt create` in a new 200x50 session; the pane stays after exit to show the code. */
-  async function startCreate(): Promise<string> {
+  /** Starts `tkt create` in a new session (200x50 unless told); the pane stays after exit to show the code. */
+  async function startCreate(size = { width: 200, height: 50 }): Promise<string> {
     sessions += 1;
     const name = `create-${sessions}`;
     // CI=true in CI would (rightly) turn prompting off: the terminal here is real.
     const command = `env -u CI NO_COLOR=1 TKT_CONFIG_DIR='${fixture.dir}' node '${BIN}' create; echo "[exit $?]"; sleep 60`;
-    await terminal.start(name, { width: 200, height: 50 }, command);
+    await terminal.start(name, size, command);
     return name;
   }
 
@@ -131,6 +131,45 @@ describe.skipIf(skipWithout(['tmux'], 'test/pty/create-interactive.test.ts'))('t
     const shown = await waitFor(s, '[exit ');
     expect(shown).toContain('[exit 130]');
     expect(fixture.sandbox.state.tickets.length).toBe(count);
+  });
+
+  it('Ctrl-C at a picker erases it: none of its choices is left on the screen or in the scrollback', async () => {
+    const s = await startCreate();
+    await waitFor(s, '? Title');
+    await type(s, 'Never created');
+    await keys(s, 'Enter');
+    await waitFor(s, '? Description');
+    await type(s, 'Never sent');
+    await keys(s, 'Enter');
+    await waitFor(s, '? Requester');
+    await type(s, 'anna lind\r');
+    await waitFor(s, 'Harbour Depot');
+    await keys(s, 'C-c');
+    const shown = await waitFor(s, '[exit ');
+    expect(shown).toContain('[exit 130]');
+    // The questions answered stay, each as its one line; the one interrupted is gone, and the error says why.
+    expect(shown).toMatch(/^✔ Title Never created\n✔ Description .*Never sent\n✔ Requester Anna Lind \([-\w]+\)\nerror: interrupted\n\[exit 130\]$/m);
+    expect(shown).not.toMatch(/Site|Head Office|Harbour Depot|navigate/);
+  });
+
+  it('fits a picker to a short terminal: moving in it and Ctrl-C leave nothing of it in the scrollback', async () => {
+    const s = await startCreate({ width: 80, height: 8 });
+    await waitFor(s, '? Title');
+    await type(s, 'Never created');
+    await keys(s, 'Enter');
+    await waitFor(s, '? Description');
+    await type(s, 'Never sent');
+    await keys(s, 'Enter');
+    await waitFor(s, '? Requester');
+    await keys(s, 'Down');
+    await keys(s, 'Down');
+    const picker = await waitFor(s, '❯ Pia Private');
+    // Drawn again on each move, a picker taller than the screen would leave a copy of its top each time.
+    expect(picker.match(/\? Requester/g)).toHaveLength(1);
+    await keys(s, 'C-c');
+    const shown = await waitFor(s, '[exit ');
+    expect(shown).toContain('[exit 130]');
+    expect(shown).not.toMatch(/Requester|Ada Admin|navigate/);
   });
 
   it.skipIf(skipWithout(['pgrep'], 'test/pty/create-interactive.test.ts (SIGTERM)'))(

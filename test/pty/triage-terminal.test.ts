@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/output/width.js';
+import { KEY_TABLE } from '../../src/triage/keys.js';
 import { BIN, privateTmux, terminalFixture, type TerminalFixture } from '../helpers/terminal.js';
 import { skipWithout } from '../helpers/tools.js';
 
@@ -161,6 +162,48 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
     expect(lines(help)).toHaveLength(24);
     await triage.keys('x');
     await triage.waitFor((screen) => !screen.includes('Keys (any key closes this)') && /^Title: /m.test(screen), 'the detail back after the help');
+  });
+
+  it('scrolls the keys at 40x10, a line or a page at a time, the last line saying how many more there are', async () => {
+    const triage = await openTriage({ width: 40, height: 10 });
+    await triage.waitFor((text) => highlighted(text) !== undefined, 'the first ticket');
+    await triage.keys('?');
+    // Under the title line and the help's own header; above the status line and the footer.
+    const body = (screen: string) => lines(screen).slice(2, 8);
+    const more = (screen: string) => body(screen).some((line) => /^… \d+ more lines/.test(line));
+    let screen = await triage.waitFor(/^Keys /m, 'the help');
+    expect(more(screen)).toBe(true);
+    expect(lines(screen)).toHaveLength(10);
+    for (const line of lines(screen)) expect(displayWidth(line)).toBeLessThanOrEqual(40);
+
+    // j to the end, a line at a time: each screen's first line, then the last screen's, are the whole help.
+    const seen: string[] = [];
+    while (more(screen)) {
+      const top = body(screen)[0];
+      seen.push(top!);
+      await triage.keys('j');
+      screen = await triage.waitFor((next) => body(next)[0] !== top, 'the help a line further');
+    }
+    seen.push(...body(screen));
+    const words = seen.join(' ').replace(/\s+/g, ' ');
+    for (const row of KEY_TABLE) {
+      const keys = row.keys.map((group) => Object.keys(group).join(' ')).join(' ');
+      expect(words, keys).toContain(`${keys} ${row.help}`);
+    }
+
+    await triage.keys('PageUp');
+    screen = await triage.waitFor(more, 'the more-lines line back after PgUp');
+    expect(screen).not.toMatch(/^ +Ctrl-C /m);
+    await triage.keys('End');
+    screen = await triage.waitFor((next) => !more(next), 'the end of the help');
+    expect(screen).toMatch(/^ +Ctrl-C /m);
+    await triage.keys('Home');
+    await triage.waitFor((next) => /^ +↑ ↓ {2}j k /.test(body(next)[0] ?? ''), 'the top of the help');
+    await triage.keys('PageDown');
+    await triage.waitFor((next) => !/↑ ↓/.test(body(next)[0] ?? ''), 'the help a page further');
+    // Any other key closes it.
+    await triage.keys('x');
+    await triage.waitFor((next) => !next.includes('Keys (') && highlighted(next) !== undefined, 'the list back after the help');
   });
 
   it("shows the service's reason first when an action fails at 80 columns", async () => {

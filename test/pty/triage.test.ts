@@ -206,6 +206,17 @@ describe.skipIf(skip)('tkt triage at a real terminal', () => {
     await keys('r');
     await waitFor(/✗ replying to #1015 \(your reply is kept: r opens it again\)/);
     ticket(1015).isDeleted = false;
+    // Resolution notes the service refused (a 500) are kept too: s offers them again.
+    fixture.sandbox.failNext('POST /api/TicketsApi/resolve/{id}', 500);
+    await keys('s');
+    await waitFor(/Resolution notes for #1015/);
+    await type('Cable reseated');
+    await keys('Enter');
+    await waitFor(/✗ resolving #1015 \(your notes are kept: s opens them again\): .*HTTP 500/);
+    await keys('s');
+    await waitFor(/^> Cable reseated▏/m, 'the kept notes on the prompt line');
+    await keys('Escape');
+    await waitFor(/nothing was changed/);
     await keys('k');
     await waitFor((screenText) => highlighted(screenText) === '1023', 'k to 1023 after the failure');
   });
@@ -297,5 +308,8 @@ describe.skipIf(skip)('tkt triage at a real terminal', () => {
     const saved = join(dir, 'drafts', 'reply-1015.txt');
     expect(text.replace(/\n/g, '')).toContain(`warning: the reply to #1015 was not sent; it is saved in ${saved}`);
     expect(readFileSync(saved, 'utf8')).toBe('Written by the scripted editor\n');
+    const notes = join(dir, 'drafts', 'resolution-1015.txt');
+    expect(text.replace(/\n/g, '')).toContain(`warning: the resolution of #1015 was not sent; it is saved in ${notes}`);
+    expect(readFileSync(notes, 'utf8')).toBe('Cable reseated\n');
   });
 });

@@ -130,7 +130,7 @@ describe('the effect runner', () => {
     const { act } = await openRunner({ editor: async (options) => (defaults.push(options.default), 'Have you tried turning it off and on again?') });
     h.sandbox.failNext('POST /api/TicketsApi/reply/{id}', 500);
     const failed = await act(id, { kind: 'reply', ticket: undefined, draft: undefined });
-    expect(failed).toMatchObject({ kind: 'actionFailed', id, unsentReply: 'Have you tried turning it off and on again?' });
+    expect(failed).toMatchObject({ kind: 'actionFailed', id, unsent: 'Have you tried turning it off and on again?' });
 
     const sent = await act(id, { kind: 'reply', ticket: undefined, draft: 'Have you tried turning it off and on again?' });
     expect(sent).toMatchObject({ kind: 'acted', id, done: expect.stringMatching(new RegExp(`^replied to #${id} \\(to `)) });
@@ -138,6 +138,20 @@ describe('the effect runner', () => {
     expect(h.sandbox.state.conversations.filter((entry) => entry.ticketId === id).map((entry) => entry.message)).toContain(
       'Have you tried turning it off and on again?',
     );
+  });
+
+  it('reports resolution notes that could not be sent, typed or written in the editor, and opens the editor on the notes given', async () => {
+    const id = await firstTicket();
+    const defaults: (string | undefined)[] = [];
+    const { act } = await openRunner({ editor: async (options) => (defaults.push(options.default), `${options.default ?? ''} again`) });
+    h.sandbox.failNext('POST /api/TicketsApi/resolve/{id}', 500);
+    expect(await act(id, { kind: 'resolve', notes: 'Cable reseated' })).toMatchObject({ kind: 'actionFailed', id, unsent: 'Cable reseated' });
+
+    h.sandbox.failNext('POST /api/TicketsApi/resolve/{id}', 500);
+    const failed = await act(id, { kind: 'resolveInEditor', ticket: undefined, draft: 'Toner replaced.\nIt prints.' });
+    expect(failed).toMatchObject({ kind: 'actionFailed', id, unsent: 'Toner replaced.\nIt prints. again' });
+    expect(defaults).toEqual(['Toner replaced.\nIt prints.']);
+    expect(ticketById(h, id).resolution).toBeFalsy();
   });
 
   it('opens the editor on a template filled for the ticket, and sends what is saved with its subject', async () => {
@@ -156,7 +170,11 @@ describe('the effect runner', () => {
     const reply = h.sandbox.state.conversations.find((entry) => entry.ticketId === id && entry.message === filled);
     expect(reply).toMatchObject({ subject: `Fixed: ${ticket.title}` });
 
-    expect(await act(id, { kind: 'resolveFromTemplate', ticket: undefined, template: 'fixed' })).toMatchObject({ kind: 'acted', id, done: `resolved #${id}` });
+    expect(await act(id, { kind: 'resolveInEditor', ticket: undefined, draft: undefined, template: 'fixed' })).toMatchObject({
+      kind: 'acted',
+      id,
+      done: `resolved #${id}`,
+    });
     expect(defaults).toEqual([filled, filled]);
     expect(ticketById(h, id).resolution?.details).toBe(filled);
   });
@@ -168,7 +186,7 @@ describe('the effect runner', () => {
     await saveTemplate('owner', 'Your owner is {{ticket.owner}}\n');
     const before = h.sandbox.state.conversations.length;
     const failed = await act(id, { kind: 'reply', ticket: undefined, draft: undefined, template: 'owner' });
-    expect(failed).toMatchObject({ kind: 'actionFailed', id, unsentReply: undefined });
+    expect(failed).toMatchObject({ kind: 'actionFailed', id, unsent: undefined });
     expect(failureText(failed?.kind === 'actionFailed' ? failed.error : undefined)).toContain('unknown placeholder {{ticket.owner}}');
     expect(editor).not.toHaveBeenCalled();
     expect(h.sandbox.state.conversations).toHaveLength(before);
@@ -182,7 +200,7 @@ describe('the effect runner', () => {
       },
     });
     const failed = await act(id, { kind: 'reply', ticket: undefined, draft: undefined });
-    expect(failed).toMatchObject({ kind: 'actionFailed', id, unsentReply: undefined });
+    expect(failed).toMatchObject({ kind: 'actionFailed', id, unsent: undefined });
   });
 
   it('gives the pager the ticket rendered at the width asked, and reports a pager that cannot be run', async () => {

@@ -222,7 +222,7 @@ describe('actions', () => {
     expect(first).toEqual({ kind: 'act', id: 1031, action: { kind: 'reply', ticket: read.state.details.get(1031)?.ticket, draft: undefined } });
 
     const refused = answer('POST', '/api/TicketsApi/reply/1031', 500);
-    const failed = then(replying, { kind: 'actionFailed', id: 1031, error: refused, unsentReply: 'Try turning it off and on.' });
+    const failed = then(replying, { kind: 'actionFailed', id: 1031, error: refused, unsent: 'Try turning it off and on.' });
     expect(failed.state.status?.text).toMatch(/^✗ replying to #1031 \(your reply is kept: r opens it again\): .*HTTP 500/);
 
     const again = then(failed, key('r'));
@@ -264,15 +264,48 @@ describe('actions', () => {
     const offered = then(opened(), key('s'), { kind: 'templatesRead', id: 1031, purpose: 'resolve', names: ['printer-fixed'] });
     expect(offered.state.overlay).toMatchObject({ kind: 'picker', title: 'Resolve #1031 with' });
     expect(then(offered, key('', { downArrow: true }), ENTER).effects).toEqual([
-      { kind: 'act', id: 1031, action: { kind: 'resolveFromTemplate', ticket: undefined, template: 'printer-fixed' } },
+      { kind: 'act', id: 1031, action: { kind: 'resolveInEditor', ticket: undefined, draft: undefined, template: 'printer-fixed' } },
     ]);
     expect(then(offered, ENTER).state.overlay).toMatchObject({ kind: 'prompt', resolves: 1031 });
     expect(then(opened(), key('s'), { kind: 'templatesFailed', error: new Error('EACCES') }).state.status?.text).toBe('✗ templates: EACCES');
   });
 
   it('opens a reply kept from a failed send without offering templates, which would replace it', () => {
-    const failed = then(opened(), key('r'), noTemplates(1031, 'reply'), { kind: 'actionFailed', id: 1031, error: new Error('HTTP 500'), unsentReply: 'draft' });
+    const failed = then(opened(), key('r'), noTemplates(1031, 'reply'), { kind: 'actionFailed', id: 1031, error: new Error('HTTP 500'), unsent: 'draft' });
     expect(then(failed, key('r')).effects).toEqual([{ kind: 'act', id: 1031, action: { kind: 'reply', ticket: undefined, draft: 'draft' } }]);
+  });
+
+  it('keeps resolution notes whose sending failed, and offers them again on the next s, without templates', () => {
+    const resolving = then(opened(), key('s'), noTemplates(1031, 'resolve'), type('Cable reseated\r'));
+    const refused = answer('POST', '/api/TicketsApi/resolve/1031', 500);
+    const failed = then(resolving, { kind: 'actionFailed', id: 1031, error: refused, unsent: 'Cable reseated' });
+    expect(failed.state.status?.text).toMatch(/^✗ resolving #1031 \(your notes are kept: s opens them again\): .*HTTP 500/);
+
+    const again = then(failed, key('s'));
+    expect(again.effects).toEqual([]);
+    expect(again.state.overlay).toEqual({ kind: 'prompt', label: 'Resolution notes for #1031', text: 'Cable reseated', resolves: 1031 });
+    // Esc keeps them, as edited; emptied, they are dropped.
+    const edited = then(again, key('', { backspace: true }), ESC);
+    expect(edited.state.status?.text).toBe('nothing was changed (your notes are kept: s opens them again)');
+    expect(then(edited, key('s')).state.overlay).toMatchObject({ kind: 'prompt', text: 'Cable reseate' });
+    const emptied = then(edited, key('s'), ...Array.from('Cable reseate', () => key('', { backspace: true })), ESC);
+    expect(emptied.state.status?.text).toBe('nothing was changed');
+    expect(then(emptied, key('s')).effects).toEqual([{ kind: 'readTemplates', id: 1031, purpose: 'resolve' }]);
+
+    // Resolved: the notes are gone.
+    const resolved = then(edited, key('s'), type('d\r'), { kind: 'acted', id: 1031, done: 'resolved #1031', refreshed: { ticket: ITEMS[0] } });
+    expect(effects(resolved, 'act')).toEqual([{ kind: 'act', id: 1031, action: { kind: 'resolve', notes: 'Cable reseated' } }]);
+    expect(then(resolved, key('s')).effects).toEqual([{ kind: 'readTemplates', id: 1031, purpose: 'resolve' }]);
+  });
+
+  it('opens notes of more than a line, written in the editor from a template, in the editor again', () => {
+    const offered = then(opened(), key('s'), { kind: 'templatesRead', id: 1031, purpose: 'resolve', names: ['printer-fixed'] });
+    const written = 'Toner replaced.\nThe printer prints again.\n';
+    const failed = then(offered, key('', { downArrow: true }), ENTER, { kind: 'actionFailed', id: 1031, error: new Error('socket hang up'), unsent: written });
+    expect(failed.state.status?.text).toBe('✗ resolving #1031 (your notes are kept: s opens them again): socket hang up');
+    expect(then(failed, key('s')).effects).toEqual([
+      { kind: 'act', id: 1031, action: { kind: 'resolveInEditor', ticket: undefined, draft: 'Toner replaced.\nThe printer prints again.' } },
+    ]);
   });
 
   it('resolves with the notes typed at the prompt, and closes only after a y', () => {
@@ -351,9 +384,30 @@ describe('keys and pastes', () => {
 
   it('opens the help over everything, and any key closes it', () => {
     const help = then(opened(), key('?'));
-    expect(help.state.overlay).toEqual({ kind: 'help' });
+    expect(help.state.overlay).toEqual({ kind: 'help', top: 0 });
     const closed = then(help, key('p'));
     expect(closed.state.overlay).toBeUndefined();
     expect(effects(closed, 'act')).toEqual([]);
+    // All of it fits at 80x24: j closes it too.
+    expect(then(help, key('j')).state.overlay).toBeUndefined();
+  });
+
+  it('scrolls the help when the screen is too short for it, by a line, a page and to the ends; another key closes it', () => {
+    const help = then(opened(), { kind: 'resized', columns: 40, rows: 10 }, key('?'));
+    const top = (step: Step) => (step.state.overlay?.kind === 'help' ? step.state.overlay.top : undefined);
+    expect(top(then(help, key('j')))).toBe(1);
+    expect(top(then(help, key('j'), key('', { downArrow: true }), key('k')))).toBe(1);
+    expect(top(then(help, key('k')))).toBe(0);
+    const page = top(then(help, key('', { pageDown: true })))!;
+    expect(page).toBeGreaterThan(1);
+    const end = top(then(help, key('', { end: true })))!;
+    expect(end).toBeGreaterThan(page);
+    // Not past the end, nor before the start.
+    expect(top(then(help, key('G'), key('j')))).toBe(end);
+    expect(top(then(help, key('G'), key('', { pageUp: true })))).toBe(end - page);
+    expect(top(then(help, key('G'), key('g')))).toBe(0);
+    const closed = then(help, key('j'), key('x'));
+    expect(closed.state.overlay).toBeUndefined();
+    expect(closed.effects).toEqual([]);
   });
 });

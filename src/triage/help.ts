@@ -1,0 +1,89 @@
+// The ? screen (README, Triage): every key of the table, each one's words wrapped under their
+// column when the terminal is narrow, and scrolled when it is too short for them all: ↑ ↓ j k
+// by a line, PgUp PgDn by a page, Home End g G to the ends; the last line says how many more
+// there are, as the detail pane's does. When it all fits, any key closes it.
+import { wrapWords } from '../output/reflow.js';
+import { truncate } from '../output/width.js';
+import { KEYS_COLUMN, keyHelpLines, type Action } from './keys.js';
+import { layoutFor, type TerminalSize } from './layout.js';
+
+/** The words of a key need this much room beside the keys; with less, they go under them. */
+const MIN_WORDS_WIDTH = 16;
+/** Where the words go under the keys, at a very narrow terminal. */
+const UNDER_INDENT = 4;
+
+/** The key lines at `width` columns: each one's words wrapped, after its keys or under them. */
+function helpBody(width: number): string[] {
+  const beside = 2 + KEYS_COLUMN + 2;
+  return keyHelpLines().flatMap((line) => {
+    if (line.length <= width) return [line];
+    const keys = line.slice(0, beside);
+    const words = line.slice(beside);
+    if (width - beside >= MIN_WORDS_WIDTH) {
+      const [first = '', ...rest] = wrapWords(words, width - beside);
+      return [keys + first, ...rest.map((wrapped) => ' '.repeat(beside) + wrapped)];
+    }
+    return [keys.trimEnd(), ...wrapWords(words, width - UNDER_INDENT).map((wrapped) => ' '.repeat(UNDER_INDENT) + wrapped)];
+  });
+}
+
+export interface HelpPage {
+  header: string;
+  /** The key lines shown, from `top`. */
+  shown: string[];
+  /** The last line: how many more there are, if any. */
+  more: string | undefined;
+  /** Whether there is more than fits: the moving keys scroll, and no longer close the help. */
+  scrolls: boolean;
+  top: number;
+  /** The `top` that shows the last lines. */
+  lastTop: number;
+  /** How far PgUp and PgDn go. */
+  page: number;
+}
+
+/** The help in `terminal`, from its key line `top` on (or as near it as shows no empty room). */
+export function helpPage(terminal: TerminalSize, top: number): HelpPage {
+  const { width, listLines, detailLines } = layoutFor(terminal, 0);
+  const body = helpBody(width);
+  // The lines of the list, its header, the rule and the detail, less the help's own header.
+  const room = listLines + detailLines + 2 - 1;
+  const lastTop = Math.max(0, body.length - room);
+  const first = Math.max(0, Math.min(top, lastTop));
+  const toTheEnd = first === lastTop;
+  const shown = toTheEnd ? body.slice(first) : body.slice(first, first + room - 1);
+  const left = body.length - first - shown.length;
+  const scrolls = lastTop > 0;
+  return {
+    header: scrolls ? 'Keys (↑ ↓ scroll, other keys close)' : 'Keys (any key closes this)',
+    shown,
+    more: left > 0 ? truncate(`… ${left} more lines: ↓ or PgDn scrolls`, width) : undefined,
+    scrolls,
+    top: first,
+    lastTop,
+    page: Math.max(1, room - 1),
+  };
+}
+
+/** Where `action` scrolls the help shown from `top`; undefined when it closes it. */
+export function scrollHelp(terminal: TerminalSize, top: number, action: Action | undefined): number | undefined {
+  const page = helpPage(terminal, top);
+  if (!page.scrolls) return undefined;
+  const to = (line: number) => Math.max(0, Math.min(page.lastTop, line));
+  switch (action) {
+    case 'up':
+      return to(page.top - 1);
+    case 'down':
+      return to(page.top + 1);
+    case 'pageUp':
+      return to(page.top - page.page);
+    case 'pageDown':
+      return to(page.top + page.page);
+    case 'first':
+      return 0;
+    case 'last':
+      return page.lastTop;
+    default:
+      return undefined;
+  }
+}
