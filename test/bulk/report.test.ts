@@ -11,7 +11,7 @@ import { createTestIO, type TestIOOptions } from '../helpers/io.js';
 const outputFor = (io: IO, json: boolean, quiet = false) => createOutput({ flags: { json, quiet }, io, now: () => new Date() });
 
 /** A reporter on `io` of a run of `total` IDs. */
-const reporterOn = async (io: IO, options: { json?: boolean; quiet?: boolean; verb?: string; total: number; stop?: AbortSignal }) =>
+const reporterOn = async (io: IO, options: Partial<Pick<BulkReporterOptions, 'verb' | 'stop'>> & { json?: boolean; quiet?: boolean; total: number }) =>
   createBulkReporter(io, {
     output: await outputFor(io, options.json ?? false, options.quiet ?? false),
     verb: options.verb ?? 'closed',
