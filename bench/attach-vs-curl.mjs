@@ -15,7 +15,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bin, cleanEnv, interleavedMedians, machineLine, megabytes, requireBuild, runChild } from './lib.mjs';
+import { bin, cleanEnv, interleavedMedians, machineLine, megabytes, requireBuild, runChild, tktEnv, verdict } from './lib.mjs';
 
 const MB = 1024 * 1024;
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -56,8 +56,7 @@ try {
     await writeFile(file, '');
     await truncate(file, bytes);
   }
-  const env = cleanEnv({ TKT_URL: server.url, TKT_TOKEN: 'bench-token', TKT_CONFIG_DIR: dir, NO_COLOR: '1' });
-  delete env.TKT_PROFILE;
+  const env = tktEnv(server.url, 'bench-token', dir);
   const tktAttach = async (file, measureRss = false) => {
     const result = await runChild(process.execPath, [bin, 'attach', '1', file, '--json'], { env, measureRss });
     if (result.code !== 0) throw new Error(`tkt attach exited ${result.code}: ${result.stderr.slice(-2000)}`);
@@ -105,7 +104,7 @@ try {
   const throughputOk = transferRatio >= MIN_THROUGHPUT_RATIO;
   const memoryOk = growth < MAX_GROWTH_KB;
   console.log(
-    `targets: throughput >= ${MIN_THROUGHPUT_RATIO * 100}% of curl: ${(transferRatio * 100).toFixed(0)}%, ${throughputOk ? 'met' : 'MISSED'}; RSS growth < ${megabytes(MAX_GROWTH_KB)}: ${memoryOk ? 'met' : 'MISSED'}`,
+    `targets: throughput >= ${MIN_THROUGHPUT_RATIO * 100}% of curl: ${(transferRatio * 100).toFixed(0)}%, ${verdict(throughputOk)}; RSS growth < ${megabytes(MAX_GROWTH_KB)}: ${verdict(memoryOk)}`,
   );
   process.exitCode = throughputOk && memoryOk ? 0 : 1;
 } finally {

@@ -18,16 +18,14 @@
 // --concurrency adds `tkt close - --concurrency N` (piped, without --json) for each N, to choose the default.
 // --bin adds another build's `close -`, piped and --json, in the same rounds: a before and after
 // measured side by side, where separate runs of a busy machine differ by more than the change.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { bin, cleanEnv, createOpenTickets, interleavedMedians, login, machineLine, requireBuild, root, runChild, startSandbox } from './lib.mjs';
+import { bin, createOpenTickets, floorScript, interleavedMedians, machineLine, runChild, verdict, withLoggedInSandbox } from './lib.mjs';
 
 const IN_FLIGHT = 8;
 const MAX_JSON_RATIO = 1.5;
 const MAX_PIPED_RATIO = 1.2;
-const floorScript = join(root, 'bench', 'floor.cjs');
 
 const { values: args } = parseArgs({
   options: {
@@ -56,87 +54,72 @@ async function timedClose(name, command, argv, options, ids, closedLines) {
 
 const countMatching = (pattern) => (stdout) => stdout.split('\n').filter((line) => pattern.test(line)).length;
 
-async function main() {
-  requireBuild();
-  const dir = await mkdtemp(join(tmpdir(), 'tkt-bench-close-'));
-  let sandbox;
-  try {
-    sandbox = await startSandbox();
-    const { token, userId } = await login(sandbox.url);
-    const env = cleanEnv({ TKT_URL: sandbox.url, TKT_TOKEN: token, TKT_CONFIG_DIR: dir, NO_COLOR: '1' });
-    delete env.TKT_PROFILE;
-    const stdinOf = (ids) => `${ids.join('\n')}\n`;
+await withLoggedInSandbox('tkt-bench-close-', async ({ sandbox, token, userId, dir, env }) => {
+  const stdinOf = (ids) => `${ids.join('\n')}\n`;
 
-    const tktCase = (name, flags, closedLines, tkt = bin) => ({
-      name,
-      run: (ids) => timedClose(name, process.execPath, [tkt, 'close', '-', ...flags], { env, stdin: stdinOf(ids) }, ids, closedLines),
-    });
-    const cases = [
-      tktCase('tkt close - (piped)', [], countMatching(/closed/)),
-      tktCase('tkt close - --json', ['--json'], countMatching(/"status":\s*204/)),
-      ...extraConcurrency.map((n) => tktCase(`tkt close - --concurrency ${n}`, ['--concurrency', String(n)], countMatching(/closed/))),
-      ...(args.bin === undefined
-        ? []
-        : [
-            tktCase('--bin close - (piped)', [], countMatching(/closed/), args.bin),
-            tktCase('--bin close - --json', ['--json'], countMatching(/"status":\s*204/), args.bin),
-          ]),
-      {
-        name: `(a) node:http, ${IN_FLIGHT} in flight`,
-        run: (ids) =>
-          timedClose(
-            'the floor',
-            process.execPath,
-            [floorScript, 'close-many', String(IN_FLIGHT), userId],
-            { env, stdin: stdinOf(ids) },
-            ids,
-            countMatching(/ 204$/),
-          ),
+  const tktCase = (name, flags, closedLines, tkt = bin) => ({
+    name,
+    run: (ids) => timedClose(name, process.execPath, [tkt, 'close', '-', ...flags], { env, stdin: stdinOf(ids) }, ids, closedLines),
+  });
+  const cases = [
+    tktCase('tkt close - (piped)', [], countMatching(/closed/)),
+    tktCase('tkt close - --json', ['--json'], countMatching(/"status":\s*204/)),
+    ...extraConcurrency.map((n) => tktCase(`tkt close - --concurrency ${n}`, ['--concurrency', String(n)], countMatching(/closed/))),
+    ...(args.bin === undefined
+      ? []
+      : [
+          tktCase('--bin close - (piped)', [], countMatching(/closed/), args.bin),
+          tktCase('--bin close - --json', ['--json'], countMatching(/"status":\s*204/), args.bin),
+        ]),
+    {
+      name: `(a) node:http, ${IN_FLIGHT} in flight`,
+      run: (ids) =>
+        timedClose(
+          'the floor',
+          process.execPath,
+          [floorScript, 'close-many', String(IN_FLIGHT), userId],
+          { env, stdin: stdinOf(ids) },
+          ids,
+          countMatching(/ 204$/),
+        ),
+    },
+    {
+      name: `(b) curl --parallel-max ${IN_FLIGHT}`,
+      run: async (ids) => {
+        // One block of options per request (`next` starts the next one); the token stays out of argv.
+        const block = (id) =>
+          [
+            `url = "${sandbox.url}/api/TicketsApi/close/${id}"`,
+            `form = "TicketId=${id}"`,
+            `form = "CloseBy=${userId}"`,
+            `header = "Authorization: Bearer ${token}"`,
+            'output = "/dev/null"',
+            'write-out = "%{http_code}\\n"',
+          ].join('\n');
+        const config = join(dir, 'curl.config');
+        await writeFile(config, `${ids.map(block).join('\nnext\n')}\n`, { mode: 0o600 });
+        const argv = ['--silent', '--parallel', '--parallel-max', String(IN_FLIGHT), '--config', config];
+        return timedClose('curl', 'curl', argv, { env }, ids, countMatching(/^204$/));
       },
-      {
-        name: `(b) curl --parallel-max ${IN_FLIGHT}`,
-        run: async (ids) => {
-          // One block of options per request (`next` starts the next one); the token stays out of argv.
-          const block = (id) =>
-            [
-              `url = "${sandbox.url}/api/TicketsApi/close/${id}"`,
-              `form = "TicketId=${id}"`,
-              `form = "CloseBy=${userId}"`,
-              `header = "Authorization: Bearer ${token}"`,
-              'output = "/dev/null"',
-              'write-out = "%{http_code}\\n"',
-            ].join('\n');
-          const config = join(dir, 'curl.config');
-          await writeFile(config, `${ids.map(block).join('\nnext\n')}\n`, { mode: 0o600 });
-          const argv = ['--silent', '--parallel', '--parallel-max', String(IN_FLIGHT), '--config', config];
-          return timedClose('curl', 'curl', argv, { env }, ids, countMatching(/^204$/));
-        },
-      },
-    ];
-    // A batch of fresh tickets for each case in each round and in the untimed first pass.
-    const total = cases.length * (rounds + 1) * count;
-    console.log(`sandbox ${sandbox.url}; creating ${total} open tickets through the API ...`);
-    const ids = (await createOpenTickets(sandbox.url, token, total)).map(String);
-    const medians = await interleavedMedians(
-      cases.map((benchCase) => ({ name: benchCase.name, run: () => benchCase.run(ids.splice(0, count)) })),
-      rounds,
-    );
+    },
+  ];
+  // A batch of fresh tickets for each case in each round and in the untimed first pass.
+  const total = cases.length * (rounds + 1) * count;
+  console.log(`sandbox ${sandbox.url}; creating ${total} open tickets through the API ...`);
+  const ids = (await createOpenTickets(sandbox.url, token, total)).map(String);
+  const medians = await interleavedMedians(
+    cases.map((benchCase) => ({ name: benchCase.name, run: () => benchCase.run(ids.splice(0, count)) })),
+    rounds,
+  );
 
-    const floor = medians.get(cases.find((benchCase) => benchCase.name.startsWith('(a)')).name);
-    console.log(`${machineLine()}; ${count} closes a run, ${rounds} rounds, medians:`);
-    for (const [name, seconds] of medians) {
-      console.log(`  ${name.padEnd(32)} ${seconds.toFixed(3)} s  ${`${Math.round(count / seconds)}/s`.padStart(7)}  ${(seconds / floor).toFixed(2)}x (a)`);
-    }
-    const pipedRatio = medians.get(cases[0].name) / floor;
-    const jsonRatio = medians.get(cases[1].name) / floor;
-    const verdict = (ok) => (ok ? 'met' : 'MISSED');
-    console.log(`target: piped without --json at most ${MAX_PIPED_RATIO}x (a): ${pipedRatio.toFixed(2)}x, ${verdict(pipedRatio <= MAX_PIPED_RATIO)}`);
-    console.log(`target: --json at most ${MAX_JSON_RATIO}x (a): ${jsonRatio.toFixed(2)}x, ${verdict(jsonRatio <= MAX_JSON_RATIO)}`);
-    process.exitCode = pipedRatio <= MAX_PIPED_RATIO && jsonRatio <= MAX_JSON_RATIO ? 0 : 1;
-  } finally {
-    await sandbox?.stop();
-    await rm(dir, { recursive: true, force: true });
+  const floor = medians.get(cases.find((benchCase) => benchCase.name.startsWith('(a)')).name);
+  console.log(`${machineLine()}; ${count} closes a run, ${rounds} rounds, medians:`);
+  for (const [name, seconds] of medians) {
+    console.log(`  ${name.padEnd(32)} ${seconds.toFixed(3)} s  ${`${Math.round(count / seconds)}/s`.padStart(7)}  ${(seconds / floor).toFixed(2)}x (a)`);
   }
-}
-
-await main();
+  const pipedRatio = medians.get(cases[0].name) / floor;
+  const jsonRatio = medians.get(cases[1].name) / floor;
+  console.log(`target: piped without --json at most ${MAX_PIPED_RATIO}x (a): ${pipedRatio.toFixed(2)}x, ${verdict(pipedRatio <= MAX_PIPED_RATIO)}`);
+  console.log(`target: --json at most ${MAX_JSON_RATIO}x (a): ${jsonRatio.toFixed(2)}x, ${verdict(jsonRatio <= MAX_JSON_RATIO)}`);
+  process.exitCode = pipedRatio <= MAX_PIPED_RATIO && jsonRatio <= MAX_JSON_RATIO ? 0 : 1;
+});

@@ -1,7 +1,9 @@
-// What the bench scripts share: the built tkt, a sandbox child process, logging in, running a
-// child to the end with its peak memory, and medians. Loopback only; run `npm run build` first.
+// What the bench scripts share: the built tkt, a sandbox child process, logging in, the
+// environment of a tkt child, running a child to the end with its peak memory, and medians.
+// Loopback only; run `npm run build` first.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -9,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 export const bin = join(root, 'bin', 'tkt.js');
+/** The floor: the same requests made with nothing but node:http (see its head). */
+export const floorScript = join(root, 'bench', 'floor.cjs');
 
 /**
  * This process's environment without NODE_EXTRA_CA_CERTS, plus `extra`: with it set, Node 20
@@ -17,6 +21,16 @@ export const bin = join(root, 'bin', 'tkt.js');
 export function cleanEnv(extra = {}) {
   const env = { ...process.env, ...extra };
   delete env.NODE_EXTRA_CA_CERTS;
+  return env;
+}
+
+/**
+ * The environment of a tkt child: cleanEnv with the service's URL and token, a config folder of
+ * its own (the bench neither reads nor writes the user's), no colour and no profile.
+ */
+export function tktEnv(url, token, configDir) {
+  const env = cleanEnv({ TKT_URL: url, TKT_TOKEN: token, TKT_CONFIG_DIR: configDir, NO_COLOR: '1' });
+  delete env.TKT_PROFILE;
   return env;
 }
 
@@ -82,6 +96,25 @@ export async function login(url, username = 'admin', password = username) {
   return { token: user.Token ?? user.token, userId: user.Id ?? user.id };
 }
 
+/**
+ * Runs `body({ sandbox, token, userId, dir, env })` against a fresh sandbox, logged in as admin,
+ * with a temporary folder `dir` and `env` = tktEnv for it; then stops the sandbox and removes
+ * the folder, whatever happened. Resolves with what body resolves with.
+ */
+export async function withLoggedInSandbox(dirPrefix, body) {
+  requireBuild();
+  const dir = await mkdtemp(join(os.tmpdir(), dirPrefix));
+  let sandbox;
+  try {
+    sandbox = await startSandbox();
+    const { token, userId } = await login(sandbox.url);
+    return await body({ sandbox, token, userId, dir, env: tktEnv(sandbox.url, token, dir) });
+  } finally {
+    await sandbox?.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 /** Peak resident set size so far (VmHWM) of a running process, in KB; 0 once it is gone. */
 export function peakRssKb(pid) {
   try {
@@ -128,6 +161,9 @@ export function median(values) {
 }
 
 export const megabytes = (kb) => `${(kb / 1024).toFixed(1)} MB`;
+
+/** How a target's line ends. */
+export const verdict = (met) => (met ? 'met' : 'MISSED');
 
 /**
  * Runs every case once per round, in an order rotating by round (so a machine that slows down

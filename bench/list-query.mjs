@@ -19,7 +19,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { bin, cleanEnv, interleavedRuns, login, machineLine, median, requireBuild, root, runChild, startSandbox } from './lib.mjs';
+import { bin, cleanEnv, floorScript, interleavedRuns, login, machineLine, median, requireBuild, runChild, startSandbox } from './lib.mjs';
 
 const MAX_FLOOR_RATIO = 1.5;
 const { values } = parseArgs({ options: { tickets: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '7' } } });
@@ -31,7 +31,7 @@ try {
   const { token } = await login(sandbox.url);
   const env = cleanEnv({ TKT_URL: sandbox.url, TKT_TOKEN: token, TKT_CONFIG_DIR: configDir });
   const list = [bin, 'list', '--all', '--view', 'all-tickets'];
-  const floor = [join(root, 'bench', 'floor.cjs'), 'list-all', 'AllTickets'];
+  const floor = [floorScript, 'list-all', 'AllTickets'];
   const cases = [
     { name: 'plain', argv: [...list, '--json'] },
     { name: 'floor plain', argv: floor },

@@ -16,7 +16,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { bin, cleanEnv, interleavedMedians, login, machineLine, megabytes, median, requireBuild, runChild, startSandbox } from './lib.mjs';
+import { bin, cleanEnv, interleavedMedians, login, machineLine, megabytes, median, requireBuild, runChild, startSandbox, verdict } from './lib.mjs';
 
 const { values } = parseArgs({ options: { tickets: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '7' } } });
 const REQUESTER = 'aberg';
@@ -86,7 +86,6 @@ try {
   const seconds = medians.get('tkt');
   const ratio = seconds / medians.get('floor');
   const peakKb = median(peaks);
-  const verdict = (ok) => (ok ? 'met' : 'MISSED');
   console.log(
     `${total} tickets of one requester (${Math.ceil(total / PAGE_SIZE)} pages, ${(bytes / 1024 / 1024).toFixed(1)} MB of JSON out), ${values.rounds} rounds, medians; ${machineLine()}`,
   );

@@ -18,30 +18,26 @@
 // created open and unassigned through the API beforehand (not timed); attach adds a 1 MB .log
 // file to one ticket made for it, so that `show 1013` prints the same ticket every run.
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   bin,
-  cleanEnv,
   createOpenTickets,
+  floorScript,
   interleavedRuns,
-  login,
   machineLine,
   median,
   megabytes,
   nodesToMeasure,
-  requireBuild,
-  root,
   runChild,
-  startSandbox,
+  verdict,
+  withLoggedInSandbox,
 } from './lib.mjs';
 
 const MAX_TIME_RATIO = 1.4;
 const MAX_RSS_RATIO = 1.2;
 const SHOWN_TICKET = '1013';
-const floorScript = join(root, 'bench', 'floor.cjs');
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '20' }, node: { type: 'string' } } });
 const runs = Number(values.runs);
@@ -105,17 +101,9 @@ function childCase(name, node, env, argvOf, prints) {
 }
 
 const ms = (seconds) => `${(seconds * 1000).toFixed(1)} ms`;
-const verdict = (ok) => (ok ? 'met' : 'MISSED');
 
-requireBuild();
 const nodes = nodesToMeasure(values.node);
-const dir = await mkdtemp(join(tmpdir(), 'tkt-bench-floor-'));
-let sandbox;
-try {
-  sandbox = await startSandbox();
-  const { token, userId } = await login(sandbox.url);
-  const env = cleanEnv({ TKT_URL: sandbox.url, TKT_TOKEN: token, TKT_CONFIG_DIR: dir, NO_COLOR: '1' });
-  delete env.TKT_PROFILE;
+await withLoggedInSandbox('tkt-bench-floor-', async ({ sandbox, token, userId, dir, env }) => {
   const upload = join(dir, 'upload.log');
   await writeFile(upload, `${'a log line of the 1 MB upload'.padEnd(63, '.')}\n`.repeat(16_384));
 
@@ -174,7 +162,4 @@ try {
   const missed = rows.filter((row) => row.timeRatio > MAX_TIME_RATIO || row.rssRatio > MAX_RSS_RATIO).length;
   console.log(`targets: ${rows.length - missed} of ${rows.length} commands meet both`);
   process.exitCode = missed === 0 ? 0 : 1;
-} finally {
-  await sandbox?.stop();
-  await rm(dir, { recursive: true, force: true });
-}
+});

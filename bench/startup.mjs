@@ -9,23 +9,16 @@
 //
 // --node (or BENCH_NODE) measures a second Node after the one running the script, e.g.
 // ~/.cache/tkt-ci-node/node-v24.21.0/bin/node. Options (environment): BENCH_ROUNDS (default 30).
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { bin, cleanEnv, interleavedMedians, login, machineLine, nodesToMeasure, requireBuild, runChild, startSandbox } from './lib.mjs';
+import { bin, interleavedMedians, machineLine, nodesToMeasure, runChild, verdict, withLoggedInSandbox } from './lib.mjs';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 30);
 const HELP_LIMIT = 1.25;
 const COMPLETE_LIMIT = 1.3;
 const { values } = parseArgs({ options: { node: { type: 'string' } } });
 
-requireBuild();
 const nodes = nodesToMeasure(values.node);
-const configDir = mkdtempSync(path.join(os.tmpdir(), 'tkt-bench-'));
-const sandbox = await startSandbox();
-try {
-  const { token } = await login(sandbox.url);
+await withLoggedInSandbox('tkt-bench-startup-', async ({ sandbox, token, env }) => {
   const firstPage = await fetch(`${sandbox.url}/api/TicketsApi`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -33,9 +26,6 @@ try {
   });
   const ticketId = String((await firstPage.json())[0].ticketId);
 
-  // A temporary config folder: the bench neither reads nor writes the user's settings.
-  const env = cleanEnv({ TKT_URL: sandbox.url, TKT_TOKEN: token, TKT_CONFIG_DIR: configDir, NO_COLOR: '1' });
-  delete env.TKT_PROFILE;
   const timed =
     (node, argv, check = () => {}) =>
     async () => {
@@ -47,7 +37,6 @@ try {
   // Completion answers from the lookup cache: fill it as any command that resolves a name does.
   await timed(nodes[0], [bin, 'update', ticketId, '--site', 'head', '--dry-run'])();
 
-  const verdict = (ok) => (ok ? 'met' : 'MISSED');
   let missed = false;
   console.log(`${machineLine(nodes.map((node) => node.version))}; ${rounds} rounds, medians:`);
   for (const node of nodes) {
@@ -78,10 +67,7 @@ try {
     }
   }
   process.exitCode = missed ? 1 : 0;
-} finally {
-  await sandbox.stop();
-  rmSync(configDir, { recursive: true, force: true });
-}
+});
 
 function fail(what, output) {
   throw new Error(`${what} printed something unexpected:\n${output.slice(0, 300)}`);

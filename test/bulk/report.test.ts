@@ -10,9 +10,26 @@ import { createTestIO, type TestIOOptions } from '../helpers/io.js';
 
 const outputFor = (io: IO, json: boolean, quiet = false) => createOutput({ flags: { json, quiet }, io, now: () => new Date() });
 
+/** A reporter on `io` of a run of `total` IDs. */
+const reporterOn = async (io: IO, options: Partial<Pick<BulkReporterOptions, 'verb' | 'stop'>> & { json?: boolean; quiet?: boolean; total: number }) =>
+  createBulkReporter(io, {
+    output: await outputFor(io, options.json ?? false, options.quiet ?? false),
+    verb: options.verb ?? 'closed',
+    total: options.total,
+    ...(options.stop === undefined ? {} : { stop: options.stop }),
+    run: { globals: {}, env: {} },
+  });
+
 /** What the client throws for an answer of `status` saying `message`. */
 const answered = (status: number, message: string) =>
   new ApiError({ status, method: 'POST', url: 'http://127.0.0.1:9/x', body: { message }, serverMessages: [message] });
+
+/** Each JSON Line of `stdout`, parsed. */
+const jsonLines = (stdout: string): unknown[] =>
+  stdout
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as unknown);
 
 const closed12: BulkResult = { id: 12, ok: true, status: 204 };
 const missing13: BulkResult = {
@@ -24,6 +41,14 @@ const missing13: BulkResult = {
   failure: answered(404, 'Ticket 13 does not exist'),
 };
 const already14: BulkResult = { id: 14, ok: true, status: 200, note: 'already closed' };
+// Sent, then no answer in time: the service may have done it.
+const timedOut9: BulkResult = {
+  id: 9,
+  ok: false,
+  inDoubt: true,
+  error: 'timed out after 30s',
+  failure: new NetworkError('timeout', 'POST', 'u', 'timed out after 30s'),
+};
 const refused15: BulkResult = {
   id: 15,
   ok: false,
@@ -44,13 +69,7 @@ async function report(
 ) {
   const test = createTestIO(options.io);
   const notStarted = options.notStarted ?? [];
-  const reporter = createBulkReporter(test.io, {
-    output: await outputFor(test.io, options.json ?? false, options.quiet ?? false),
-    verb: options.verb ?? 'closed',
-    total: options.total ?? results.length + notStarted.length,
-    ...(options.stop === undefined ? {} : { stop: options.stop }),
-    run: { globals: {}, env: {} },
-  });
+  const reporter = await reporterOn(test.io, { ...options, total: options.total ?? results.length + notStarted.length });
   for (const result of results) await reporter.result(result);
   const run: BulkRun = {
     results,
@@ -158,12 +177,9 @@ describe('--json', () => {
 
   it("still prints a JSON Line for a single ID, and the exit code is that ID's own", async () => {
     const { stdout, thrown } = await report([missing13], { json: true });
-    expect(
-      stdout
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line) as unknown),
-    ).toEqual([{ id: 13, ok: false, status: 404, error: 'not found (HTTP 404): Ticket 13 does not exist', body: { message: 'Ticket 13 does not exist' } }]);
+    expect(jsonLines(stdout)).toEqual([
+      { id: 13, ok: false, status: 404, error: 'not found (HTTP 404): Ticket 13 does not exist', body: { message: 'Ticket 13 does not exist' } },
+    ]);
     expect((thrown as TktError).exitCode).toBe(ExitCode.notFound);
   });
 
@@ -189,13 +205,6 @@ describe('-q', () => {
 });
 
 describe('a single ID', () => {
-  const timedOut9: BulkResult = {
-    id: 9,
-    ok: false,
-    inDoubt: true,
-    error: 'timed out after 30s',
-    failure: new NetworkError('timeout', 'POST', 'u', 'timed out after 30s'),
-  };
   it.each([
     [missing13, ExitCode.notFound, '#13 not found (HTTP 404)', 'Ticket 13 does not exist'],
     [
@@ -259,12 +268,7 @@ describe('interrupted', () => {
 
   it('says in the JSON Line of a request whose outcome is unknown that it is in doubt', async () => {
     const { stdout } = await report([closed12, abandoned7], { json: true, notStarted: [8], interrupted: true });
-    expect(
-      stdout
-        .trimEnd()
-        .split('\n')
-        .map((line) => JSON.parse(line) as unknown),
-    ).toEqual([
+    expect(jsonLines(stdout)).toEqual([
       { id: 12, ok: true, status: 204 },
       { id: 7, ok: false, inDoubt: true, error: abandoned7.error },
       { id: 8, ok: false, notStarted: true, error: 'not started: interrupted' },
@@ -292,14 +296,7 @@ describe('stopped by SIGTERM', () => {
 
 describe('a request that timed out after it was sent', () => {
   it('is in doubt, not failed, in the count and the summary', async () => {
-    const timedOut: BulkResult = {
-      id: 9,
-      ok: false,
-      inDoubt: true,
-      error: 'timed out after 30s',
-      failure: new NetworkError('timeout', 'POST', 'u', 'timed out after 30s'),
-    };
-    const { stderr, thrown } = await report([closed12, timedOut, missing13]);
+    const { stderr, thrown } = await report([closed12, timedOut9, missing13]);
     expect(stderr).toContain('? #9 in doubt (it may have been carried out): timed out after 30s\n');
     expect((thrown as TktError).exitCode).toBe(ExitCode.failed);
     expect((thrown as TktError).message).toBe('1 of 3 failed, 1 of 3 in doubt');
@@ -340,12 +337,7 @@ describe('a run stopped by a refusal', () => {
   it('gives each ID not started a JSON Line naming why', async () => {
     const results = [refused(1001, 403)];
     const { stdout } = await report(results, { json: true, stoppedBy: results[0], notStarted: [1002] });
-    expect(
-      stdout
-        .trimEnd()
-        .split('\n')
-        .map((line) => JSON.parse(line) as unknown),
-    ).toEqual([
+    expect(jsonLines(stdout)).toEqual([
       { id: 1001, ok: false, status: 403, error: 'permission denied (HTTP 403): Forbidden' },
       { id: 1002, ok: false, notStarted: true, error: 'not started: the run stopped at #1001 (permission denied (HTTP 403))' },
     ]);
@@ -412,7 +404,7 @@ describe('progress bar', () => {
 describe('with runBulk', () => {
   it('reports each ID as it finishes and ends with the right error', async () => {
     const test = createTestIO();
-    const reporter = createBulkReporter(test.io, { output: await outputFor(test.io, false), verb: 'picked up', total: 3, run: { globals: {}, env: {} } });
+    const reporter = await reporterOn(test.io, { verb: 'picked up', total: 3 });
     const run = await runBulk(
       [3, 1, 2],
       async (id) => {
@@ -441,7 +433,7 @@ describe('a slow stdout', () => {
       },
     });
     const io = { ...test.io, stdout };
-    const reporter = createBulkReporter(io, { output: await outputFor(io, true), verb: 'closed', total: 2, run: { globals: {}, env: {} } });
+    const reporter = await reporterOn(io, { json: true, total: 2 });
     let printed = false;
     const first = reporter.result(closed12).then(() => (printed = true));
     await nextTurn();
@@ -474,22 +466,21 @@ describe('lines to a pipe or a file', () => {
     return { stream, writes };
   }
 
-  async function reporterOn(options: { isTTY: boolean; json: boolean; total: number }) {
+  async function reporterOnLog(options: { isTTY: boolean; json: boolean; total: number }) {
     const log = sharedLog();
     const io = { ...createTestIO({ isTTY: options.isTTY }).io, stdout: log.stream, stderr: log.stream };
-    const reporter = createBulkReporter(io, { output: await outputFor(io, options.json), verb: 'closed', total: options.total, run: { globals: {}, env: {} } });
-    return { reporter, writes: log.writes };
+    return { reporter: await reporterOn(io, options), writes: log.writes };
   }
 
   it('go out together rather than a write per ID, a failure on stderr after the lines that finished before it', async () => {
-    const { reporter, writes } = await reporterOn({ isTTY: false, json: false, total: 4 });
+    const { reporter, writes } = await reporterOnLog({ isTTY: false, json: false, total: 4 });
     for (const result of [closed12, { ...closed12, id: 20 }, missing13, already14]) await reporter.result(result);
     await reporter.finish({ results: [], notStarted: [], interrupted: false });
     expect(writes).toEqual(['✓ #12 closed\n✓ #20 closed\n', '✗ #13 not found (HTTP 404): Ticket 13 does not exist\n', '✓ #14 already closed\n']);
   });
 
   it('with --json too', async () => {
-    const { reporter, writes } = await reporterOn({ isTTY: false, json: true, total: 2 });
+    const { reporter, writes } = await reporterOnLog({ isTTY: false, json: true, total: 2 });
     await reporter.result(closed12);
     await reporter.result(missing13);
     await reporter.finish({ results: [], notStarted: [], interrupted: false });
@@ -499,7 +490,7 @@ describe('lines to a pipe or a file', () => {
 
   it('are written within 50 ms of the first, without waiting for the end of the run', async () => {
     vi.useFakeTimers();
-    const { reporter, writes } = await reporterOn({ isTTY: false, json: false, total: 3 });
+    const { reporter, writes } = await reporterOnLog({ isTTY: false, json: false, total: 3 });
     await reporter.result(closed12);
     await reporter.result({ ...closed12, id: 20 });
     await vi.advanceTimersByTimeAsync(49);
@@ -509,7 +500,7 @@ describe('lines to a pipe or a file', () => {
   });
 
   it('at a terminal each line shows as its ID finishes', async () => {
-    const { reporter, writes } = await reporterOn({ isTTY: true, json: false, total: 2 });
+    const { reporter, writes } = await reporterOnLog({ isTTY: true, json: false, total: 2 });
     await reporter.result(closed12);
     expect(writes).toEqual(['✓ #12 closed\n']);
   });

@@ -15,6 +15,26 @@ function deferred<T = void>(): { promise: Promise<T>; resolve(value: T): void } 
 
 const never = new AbortController().signal;
 
+/**
+ * runBulk over IDs 1 to 5, two at a time, each held until its gate is opened, then passed to
+ * `after` (which may throw) before it succeeds; with the gates and the IDs started so far.
+ */
+function gatedRun(signal: AbortSignal, after: (id: number) => void = () => {}) {
+  const gates = new Map([1, 2, 3, 4, 5].map((id) => [id, deferred()]));
+  const started: number[] = [];
+  const running = runBulk(
+    [1, 2, 3, 4, 5],
+    async (id) => {
+      started.push(id);
+      await gates.get(id)!.promise;
+      after(id);
+      return { status: 204 };
+    },
+    { concurrency: 2, signal },
+  );
+  return { open: (id: number) => gates.get(id)!.resolve(), started, running };
+}
+
 describe('runBulk', () => {
   it('never has more than `concurrency` IDs in flight, and uses all of them', async () => {
     let inFlight = 0;
@@ -126,22 +146,12 @@ describe('runBulk', () => {
 
   it('on abort starts nothing new, lets in-flight IDs finish and lists the rest as not started', async () => {
     const controller = new AbortController();
-    const gates = new Map([1, 2, 3, 4, 5].map((id) => [id, deferred()]));
-    const started: number[] = [];
-    const running = runBulk(
-      [1, 2, 3, 4, 5],
-      async (id) => {
-        started.push(id);
-        await gates.get(id)!.promise;
-        return { status: 204 };
-      },
-      { concurrency: 2, signal: controller.signal },
-    );
+    const { open, started, running } = gatedRun(controller.signal);
     await new Promise((resolve) => setImmediate(resolve));
     expect(started).toEqual([1, 2]);
     controller.abort();
-    gates.get(2)!.resolve();
-    gates.get(1)!.resolve();
+    open(2);
+    open(1);
     const run = await running;
     expect(started).toEqual([1, 2]);
     expect(run.results.map((result) => [result.id, result.ok])).toEqual([
@@ -157,24 +167,15 @@ describe('runBulk', () => {
     ['a 401', 401, 'token expired'],
     ["register's 400 saying the permission is missing", 400, 'You do not have permission to create tickets'],
   ])('after %s starts nothing new, lets the IDs in flight finish and lists the rest as not started', async (_name, status, message) => {
-    const gates = new Map([1, 2, 3, 4, 5].map((id) => [id, deferred()]));
-    const started: number[] = [];
-    const running = runBulk(
-      [1, 2, 3, 4, 5],
-      async (id) => {
-        started.push(id);
-        await gates.get(id)!.promise;
-        if (id === 1) throw new ApiError({ status, method: 'POST', url: 'u', body: message, serverMessages: message === '' ? [] : [message] });
-        return { status: 204 };
-      },
-      { concurrency: 2, signal: never },
-    );
+    const { open, started, running } = gatedRun(never, (id) => {
+      if (id === 1) throw new ApiError({ status, method: 'POST', url: 'u', body: message, serverMessages: message === '' ? [] : [message] });
+    });
     await new Promise((resolve) => setImmediate(resolve));
-    gates.get(1)!.resolve();
+    open(1);
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
     // The refusal is in: the lane that had it takes no next ID; the other's request still runs.
     expect(started).toEqual([1, 2]);
-    gates.get(2)!.resolve();
+    open(2);
     const run = await running;
     expect(started).toEqual([1, 2]);
     expect(run.results.map((result) => [result.id, result.ok])).toEqual([

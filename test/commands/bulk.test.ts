@@ -3,6 +3,7 @@
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import { run as runClose, type CloseOptions } from '../../src/commands/close.js';
+import type { GlobalOptions } from '../../src/config/globals.js';
 import { createConfigStore } from '../../src/config/store.js';
 import { formatRanges } from '../../src/bulk/ranges.js';
 import { InterruptedError } from '../../src/errors.js';
@@ -36,6 +37,37 @@ const closeOptions = (values: string[], extra: Partial<CloseOptions> = {}): Clos
   dryRun: false,
   ...extra,
 });
+/** What `promise` rejects with, or undefined when it resolves. */
+const rejectionOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+
+/**
+ * Closes `tickets`, 2 at a time, through a front server that never answers a close, and gives
+ * them up (the first signal, then the second) once `held` closes have reached it; with the
+ * error, what the run printed and the server's URL.
+ */
+async function closesGivenUp(tickets: readonly SandboxTicket[], held: number, globals: Partial<GlobalOptions> = {}) {
+  let arrived = 0;
+  const server = await startFrontServer(h, (req) => {
+    if (!req.url?.startsWith('/api/TicketsApi/close/')) return false;
+    arrived += 1;
+    return true;
+  });
+  try {
+    const run = await h.context({ globals, env: frontEnv(h, server) });
+    const pending = runClose(closeOptions(ids(tickets), { concurrency: '2' }), run.ctx);
+    await vi.waitFor(() => expect(arrived).toBe(held));
+    run.abort.abort();
+    run.halt.abort();
+    const error = await rejectionOf(pending);
+    return { error, stdout: run.stdout(), stderr: run.stderr(), url: server.url };
+  } finally {
+    await server.close();
+  }
+}
 
 describe('ID... commands over several IDs', () => {
   it('reports every ID, names the failures in the summary and exits 1; one failure never stops the rest', async () => {
@@ -206,10 +238,7 @@ describe('ID... commands over several IDs', () => {
     try {
       const run = await h.context({ globals: { json: true }, env: frontEnv(h, server) });
       abort = run.abort;
-      const error = await runClose(closeOptions(ids(tickets), { concurrency: '1' }), run.ctx).then(
-        () => undefined,
-        (thrown: unknown) => thrown,
-      );
+      const error = await rejectionOf(runClose(closeOptions(ids(tickets), { concurrency: '1' }), run.ctx));
       expect(error).toBeInstanceOf(InterruptedError);
       const notDone = formatRanges(
         tickets.slice(1).map((t) => t.id),
@@ -225,111 +254,54 @@ describe('ID... commands over several IDs', () => {
 
   it('on a second signal gives up the requests in flight and says in --json that they are in doubt', async () => {
     const tickets = closable(5);
-    // The service has the closes but never answers them.
-    let arrived = 0;
-    const server = await startFrontServer(h, (req) => {
-      if (!req.url?.startsWith('/api/TicketsApi/close/')) return false;
-      arrived += 1;
-      return true;
-    });
-    try {
-      const run = await h.context({ globals: { json: true }, env: frontEnv(h, server) });
-      const pending = runClose(closeOptions(ids(tickets), { concurrency: '2' }), run.ctx);
-      await vi.waitFor(() => expect(arrived).toBe(2));
-      run.abort.abort();
-      run.halt.abort();
-      const error = await pending.then(
-        () => undefined,
-        (thrown: unknown) => thrown,
-      );
-      expect(error).toBeInstanceOf(InterruptedError);
-      const [sent1, sent2, ...rest] = tickets;
-      const lines = jsonLines(run.stdout()).sort((x, y) => Number(x.id) - Number(y.id));
-      expect(lines).toEqual([
-        ...[sent1!, sent2!].map((t) => ({
-          id: t.id,
-          ok: false,
-          inDoubt: true,
-          error: `interrupted while waiting for the answer to POST ${server.url}/api/TicketsApi/close/${t.id}`,
-        })),
-        ...rest.map((t) => ({ id: t.id, ok: false, notStarted: true, error: 'not started: interrupted' })),
-      ]);
-      expect((error as InterruptedError).details).toEqual([
-        `in doubt (may have been carried out): ${formatRanges([sent1!.id, sent2!.id], '#')}`,
-        `not started: ${formatRanges(
-          rest.map((t) => t.id),
-          '#',
-        )}`,
-      ]);
-    } finally {
-      await server.close();
-    }
+    const { error, stdout, url } = await closesGivenUp(tickets, 2, { json: true });
+    expect(error).toBeInstanceOf(InterruptedError);
+    const [sent1, sent2, ...rest] = tickets;
+    const lines = jsonLines(stdout).sort((x, y) => Number(x.id) - Number(y.id));
+    expect(lines).toEqual([
+      ...[sent1!, sent2!].map((t) => ({
+        id: t.id,
+        ok: false,
+        inDoubt: true,
+        error: `interrupted while waiting for the answer to POST ${url}/api/TicketsApi/close/${t.id}`,
+      })),
+      ...rest.map((t) => ({ id: t.id, ok: false, notStarted: true, error: 'not started: interrupted' })),
+    ]);
+    expect((error as InterruptedError).details).toEqual([
+      `in doubt (may have been carried out): ${formatRanges([sent1!.id, sent2!.id], '#')}`,
+      `not started: ${formatRanges(
+        rest.map((t) => t.id),
+        '#',
+      )}`,
+    ]);
   });
 
   it('on a second signal counts the requests given up as in doubt, not done, and says so once on each line', async () => {
     const tickets = closable(5);
-    let arrived = 0;
-    const server = await startFrontServer(h, (req) => {
-      if (!req.url?.startsWith('/api/TicketsApi/close/')) return false;
-      arrived += 1;
-      return true;
-    });
-    try {
-      const run = await h.context({ env: frontEnv(h, server) });
-      const pending = runClose(closeOptions(ids(tickets), { concurrency: '2' }), run.ctx);
-      await vi.waitFor(() => expect(arrived).toBe(2));
-      run.abort.abort();
-      run.halt.abort();
-      const error = await pending.then(
-        () => undefined,
-        (thrown: unknown) => thrown,
-      );
-      expect(error).toBeInstanceOf(InterruptedError);
-      expect((error as InterruptedError).message).toBe('interrupted: 0 of 5 done, 2 in doubt, 3 not started');
-      const lines = run.stderr().trimEnd().split('\n').sort();
-      expect(lines).toEqual(
-        tickets
-          .slice(0, 2)
-          .map(
-            (t) =>
-              `? #${t.id} in doubt (it may have been carried out): interrupted while waiting for the answer to POST ${server.url}/api/TicketsApi/close/${t.id}`,
-          )
-          .sort(),
-      );
-    } finally {
-      await server.close();
-    }
+    const { error, stderr, url } = await closesGivenUp(tickets, 2);
+    expect(error).toBeInstanceOf(InterruptedError);
+    expect((error as InterruptedError).message).toBe('interrupted: 0 of 5 done, 2 in doubt, 3 not started');
+    const lines = stderr.trimEnd().split('\n').sort();
+    expect(lines).toEqual(
+      tickets
+        .slice(0, 2)
+        .map((t) => `? #${t.id} in doubt (it may have been carried out): interrupted while waiting for the answer to POST ${url}/api/TicketsApi/close/${t.id}`)
+        .sort(),
+    );
   });
 
   it('given up on one ID at a second signal, says it is in doubt', async () => {
     const [ticket] = closable(1);
-    let arrived = 0;
-    const server = await startFrontServer(h, () => (arrived += 1) > 0);
-    try {
-      const run = await h.context({ env: frontEnv(h, server) });
-      const pending = runClose(closeOptions([String(ticket!.id)]), run.ctx);
-      await vi.waitFor(() => expect(arrived).toBe(1));
-      run.abort.abort();
-      run.halt.abort();
-      const error = await pending.then(
-        () => undefined,
-        (thrown: unknown) => thrown,
-      );
-      expect((error as InterruptedError).message).toBe('interrupted: 0 of 1 done, 1 in doubt');
-      expect((error as InterruptedError).details).toEqual([`in doubt (may have been carried out): #${ticket!.id}`]);
-    } finally {
-      await server.close();
-    }
+    const { error } = await closesGivenUp([ticket!], 1);
+    expect((error as InterruptedError).message).toBe('interrupted: 0 of 1 done, 1 in doubt');
+    expect((error as InterruptedError).details).toEqual([`in doubt (may have been carried out): #${ticket!.id}`]);
   });
 
   it('at a terminal gives a long list of IDs not started as ranges, and how to finish', async () => {
     // Interrupted before the first request: the IDs need not exist.
     const { ctx, abort } = await h.context({ tty: true });
     abort.abort();
-    const error = await runClose(closeOptions(Array.from({ length: 14 }, (_, i) => String(900_000 + i))), ctx).then(
-      () => undefined,
-      (thrown: unknown) => thrown,
-    );
+    const error = await rejectionOf(runClose(closeOptions(Array.from({ length: 14 }, (_, i) => String(900_000 + i))), ctx));
     expect(error).toBeInstanceOf(InterruptedError);
     expect((error as InterruptedError).details).toEqual(['not started: #900000-900013']);
     expect((error as InterruptedError).hint).toBe('to finish, run again for the IDs not started: --json marks them "notStarted"');

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, type CreateOptions } from '../../src/commands/create.js';
 import { InterruptedError, UsageError } from '../../src/errors.js';
+import { BY_ID, integrationCreateArgs, validCreateArgs, validCreateValues } from '../helpers/create-args.js';
 import type { Harness } from '../helpers/harness.js';
 import { frontEnv, routeCount, sendsNothing, startFrontServer, ticketById, useHarness, useTempDir, userId } from '../helpers/sandbox-state.js';
 
@@ -12,20 +13,7 @@ const REGISTER = 'POST /api/TicketsApi/register';
 const NEW = 'POST /api/TicketsApi/new';
 const REGISTER_PATH = '/api/TicketsApi/register';
 
-const REQUIRED = [
-  '--title',
-  'Printer on fire',
-  '--description',
-  'Smoke from tray 2',
-  '--requester',
-  'aberg',
-  '--site',
-  'Head Office',
-  '--department',
-  'IT',
-  '--status',
-  'Open',
-];
+const REQUIRED = validCreateArgs();
 
 let h: Harness;
 let dir: string;
@@ -39,9 +27,7 @@ function options(values: CreateOptions['values'], extra: Partial<CreateOptions> 
 describe('tkt create (register)', () => {
   it('refuses a malformed --cc or --email with exit 2 before any request, also in a --from row', async () => {
     const cc = await sendsNothing(h, () => h.cli(['create', ...REQUIRED, '--cc', 'boss@example.com;boss']));
-    const email = await sendsNothing(h, () =>
-      h.cli(['create', '--integration', '--title', 'T', '--description', 'D', '--requester', 'pnovak', '--email', 'pnovak at example.com']),
-    );
+    const email = await sendsNothing(h, () => h.cli(['create', ...integrationCreateArgs({ email: 'pnovak at example.com' })]));
     const file = join(dir, 'bad-cc.jsonl');
     await writeFile(file, `${JSON.stringify({ title: 'T', description: 'D', requester: 'aberg', site: 1, department: 1, status: 1, cc: 'not-an-address' })}\n`);
     const row = await sendsNothing(h, () => h.cli(['create', '--from', file]));
@@ -119,13 +105,13 @@ describe('tkt create (register)', () => {
   });
 
   it('reads the description from stdin with - and from a file', async () => {
-    const piped = await h.cli(['-q', 'create', ...REQUIRED.slice(0, 2), '--description', '-', ...REQUIRED.slice(4)], { stdin: 'line one\nline two\n' });
+    const piped = await h.cli(['-q', 'create', ...validCreateArgs({ description: '-' })], { stdin: 'line one\nline two\n' });
     expect(piped.code).toBe(0);
     expect(ticketById(h, Number(piped.stdout)).description).toBe('line one\nline two\n');
 
     const file = join(dir, 'description.md');
     await writeFile(file, '# From a file\n');
-    const fromFile = await h.cli(['-q', 'create', ...REQUIRED.slice(0, 2), '--description-file', file, ...REQUIRED.slice(4)]);
+    const fromFile = await h.cli(['-q', 'create', ...validCreateArgs({ description: null, 'description-file': file })]);
     expect(fromFile.code).toBe(0);
     expect(ticketById(h, Number(fromFile.stdout)).description).toBe('# From a file\n');
   });
@@ -147,7 +133,7 @@ describe('tkt create (register)', () => {
   it('sets the due date from a relative WHEN', async () => {
     const ctx = await h.context({ globals: { quiet: true } });
     const before = Date.now();
-    await run(options({ title: 'Due soon', description: 'd', requester: 'aberg', site: '1', department: '1', status: '1', due: '+3d' }), ctx.ctx);
+    await run(options(validCreateValues({ title: 'Due soon', due: '+3d' })), ctx.ctx);
     const due = Date.parse(ticketById(h, Number(ctx.stdout())).dueDate ?? '');
     expect(due).toBeGreaterThanOrEqual(before + 3 * 24 * 3600 * 1000 - 3_600_000);
     expect(due).toBeLessThanOrEqual(Date.now() + 3 * 24 * 3600 * 1000 + 3_600_000);
@@ -165,15 +151,14 @@ describe('tkt create (register)', () => {
   });
 
   it.each([
-    ['a title over 255 characters', ['--title', 'x'.repeat(256)], /--title: 256 characters, the service accepts at most 255/],
-    ['a bad date', ['--due', '2026-02-30'], /--due: invalid date "2026-02-30"/],
-    ['a non-numeric tag', ['--tag', 'urgent'], /--tag: invalid ID "urgent"/],
-    ['a bad SLA ID', ['--sla', '0'], /--sla: invalid ID "0"/],
-    ['an unknown ticket type', ['--type', 'incident'], /--type: unknown ticket type "incident"/],
-    ['a missing attachment', ['--attach', '/nonexistent/file.txt'], /--attach: cannot read file[\s\S]*no such file/],
-  ])('refuses %s with exit 2 before any request', async (_name, extra, message) => {
-    const args = REQUIRED.filter((_, i) => !(extra[0] === '--title' && (i === 0 || i === 1)));
-    const result = await sendsNothing(h, () => h.cli(['create', ...args, ...extra]));
+    ['a title over 255 characters', { title: 'x'.repeat(256) }, /--title: 256 characters, the service accepts at most 255/],
+    ['a bad date', { due: '2026-02-30' }, /--due: invalid date "2026-02-30"/],
+    ['a non-numeric tag', { tag: 'urgent' }, /--tag: invalid ID "urgent"/],
+    ['a bad SLA ID', { sla: '0' }, /--sla: invalid ID "0"/],
+    ['an unknown ticket type', { type: 'incident' }, /--type: unknown ticket type "incident"/],
+    ['a missing attachment', { attach: '/nonexistent/file.txt' }, /--attach: cannot read file[\s\S]*no such file/],
+  ])('refuses %s with exit 2 before any request', async (_name, overrides, message) => {
+    const result = await sendsNothing(h, () => h.cli(['create', ...validCreateArgs(overrides)]));
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
   });
@@ -183,7 +168,7 @@ describe('tkt create (register)', () => {
     await writeFile(secret, 's');
     await chmod(secret, 0o000);
     const ctx = await h.context();
-    const attempt = run(options({ title: 't', description: 'd', requester: 'aberg', site: '1', department: '1', status: '1', attach: [dir, secret] }), ctx.ctx);
+    const attempt = run(options(validCreateValues({ attach: [dir, secret] })), ctx.ctx);
     const error = await attempt.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as UsageError).details.join('\n')).toContain(`${dir}: a directory, not a file`);
@@ -200,7 +185,7 @@ describe('tkt create (register)', () => {
   });
 
   it('at a terminal, asks who "--assignee @me" is when the token names no user; without one it is exit 2', async () => {
-    const values = { title: 'Mine', description: 'd', requester: 'aberg', site: '1', department: '1', status: '1', assignee: '@me' };
+    const values = validCreateValues({ title: 'Mine', assignee: '@me' });
     // Lookups come from the cache: the sandbox refuses a token without a subject.
     const primed = await h.context({ globals: { quiet: true } });
     await run(options({ ...values, assignee: 'tech' }, { dryRun: true }), primed.ctx);
@@ -227,7 +212,7 @@ describe('tkt create (register)', () => {
 
   it('refuses an unknown requester client-side with exit 2', async () => {
     const before = routeCount(h, REGISTER);
-    const result = await h.cli(['create', ...REQUIRED.slice(0, 4), '--requester', 'nobody-at-all', ...REQUIRED.slice(6)]);
+    const result = await h.cli(['create', ...validCreateArgs({ requester: 'nobody-at-all' })]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/unknown requester "nobody-at-all"/);
     expect(routeCount(h, REGISTER)).toBe(before);
@@ -244,7 +229,7 @@ describe('tkt create (register)', () => {
 
   it('is exit 1 with the server message when the service refuses an unknown site ID', async () => {
     const count = h.sandbox.state.tickets.length;
-    const result = await h.cli(['create', ...REQUIRED.slice(0, 6), '--site', '99', ...REQUIRED.slice(8)]);
+    const result = await h.cli(['create', ...validCreateArgs({ site: '99' })]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^error: .*HTTP 400/m);
     expect(result.stderr).toMatch(/site/i);
@@ -254,7 +239,7 @@ describe('tkt create (register)', () => {
   it('is exit 4 with an expired token, and creates nothing', async () => {
     const count = h.sandbox.state.tickets.length;
     const expired = h.sandbox.issueToken('admin', { expiresInSeconds: -60 });
-    const result = await h.cli(['create', ...REQUIRED.map((v) => (v === 'Head Office' ? '1' : v === 'IT' ? '1' : v === 'Open' ? '1' : v))], {
+    const result = await h.cli(['create', ...validCreateArgs(BY_ID)], {
       env: { TKT_TOKEN: expired, TKT_URL: h.sandbox.url },
     });
     expect(result.code).toBe(4);
@@ -300,7 +285,7 @@ describe('tkt create (register)', () => {
   });
 
   it('shows server text escaped in dry-run output', async () => {
-    const result = await h.cli(['create', ...REQUIRED.slice(0, 1), 'Evil \u001b]0;pwned\u0007 title', ...REQUIRED.slice(2), '--dry-run']);
+    const result = await h.cli(['create', ...validCreateArgs({ title: 'Evil \u001b]0;pwned\u0007 title' }), '--dry-run']);
     expect(result.code).toBe(0);
     expect(result.stdout).not.toContain('\u001b');
     expect(result.stdout).toContain('^[]0;pwned^G');
@@ -310,19 +295,7 @@ describe('tkt create (register)', () => {
 describe('tkt create --integration', () => {
   it('creates through the new endpoint with the requester username and server defaults', async () => {
     const before = routeCount(h, NEW);
-    const result = await h.cli([
-      '-q',
-      'create',
-      '--integration',
-      '--title',
-      'Build failed',
-      '--description',
-      'see CI',
-      '--requester',
-      'pnovak',
-      '--priority',
-      'low',
-    ]);
+    const result = await h.cli(['-q', 'create', ...integrationCreateArgs({ priority: 'low' })]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(routeCount(h, NEW)).toBe(before + 1);
@@ -334,22 +307,7 @@ describe('tkt create --integration', () => {
   it('sends IDs given as digits without any lookup request', async () => {
     const metadataBefore = routeCount(h, 'GET /api/TicketsApi/appmetadata');
     const before = routeCount(h, NEW);
-    const result = await h.cli([
-      '-q',
-      '--refresh',
-      'create',
-      '--integration',
-      '--title',
-      'By ID',
-      '--description',
-      'd',
-      '--requester',
-      'pnovak',
-      '--site',
-      '1',
-      '--priority',
-      '1',
-    ]);
+    const result = await h.cli(['-q', '--refresh', 'create', ...integrationCreateArgs({ site: '1', priority: '1' })]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(routeCount(h, NEW)).toBe(before + 1);
@@ -358,13 +316,13 @@ describe('tkt create --integration', () => {
   });
 
   it('works for a user without any permission (viewer)', async () => {
-    const result = await h.cli(['--profile', 'viewer', '-q', 'create', '--integration', '--title', 'CI', '--description', 'd', '--requester', 'pnovak']);
+    const result = await h.cli(['--profile', 'viewer', '-q', 'create', ...integrationCreateArgs()]);
     expect(result.code).toBe(0);
     expect(ticketById(h, Number(result.stdout)).source).toBe('Api');
   });
 
   it('takes the requester by user ID, username or full name, sending the username', async () => {
-    const byName = await h.cli(['create', '--integration', '--title', 'CI by name', '--description', 'd', '--requester', 'Anna Berg', '-q']);
+    const byName = await h.cli(['create', ...integrationCreateArgs({ requester: 'Anna Berg' }), '-q']);
     expect(byName.code).toBe(0);
     const ticket = h.sandbox.state.tickets.find((t) => t.id === Number(byName.stdout.trim()))!;
     expect(ticket.creatorId).toBe(userId(h, 'aberg'));
@@ -372,43 +330,19 @@ describe('tkt create --integration', () => {
 
   it('is exit 2 with candidates for a requester nobody has, before sending; with an e-mail the service decides', async () => {
     const sent = routeCount(h, 'POST /api/TicketsApi/new');
-    const unknown = await h.cli(['create', '--integration', '--title', 'CI', '--description', 'd', '--requester', 'ghost-user']);
+    const unknown = await h.cli(['create', ...integrationCreateArgs({ requester: 'ghost-user' })]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown');
     expect(unknown.stderr).toContain('ghost-user');
     expect(routeCount(h, 'POST /api/TicketsApi/new')).toBe(sent);
-    const withEmail = await h.cli([
-      'create',
-      '--integration',
-      '--title',
-      'CI',
-      '--description',
-      'd',
-      '--requester',
-      'ghost-user',
-      '--email',
-      'ghost@nowhere.example',
-    ]);
+    const withEmail = await h.cli(['create', ...integrationCreateArgs({ requester: 'ghost-user', email: 'ghost@nowhere.example' })]);
     expect(withEmail.code).toBe(1);
     expect(withEmail.stderr).toMatch(/^error: .*400/m);
   });
 
   it('refuses options the new endpoint does not take and names the missing ones', async () => {
     const before = h.sandbox.stats.requests;
-    const foreign = await h.cli([
-      'create',
-      '--integration',
-      '--title',
-      'T',
-      '--description',
-      'd',
-      '--requester',
-      'pnovak',
-      '--subcategory',
-      'VPN',
-      '--assignee',
-      '@me',
-    ]);
+    const foreign = await h.cli(['create', ...integrationCreateArgs({ subcategory: 'VPN', assignee: '@me' })]);
     expect(foreign.code).toBe(2);
     expect(foreign.stderr).toContain('--subcategory, --assignee cannot be used with --integration');
     const missing = await h.cli(['create', '--integration', '--title', 'T']);

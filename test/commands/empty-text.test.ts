@@ -4,6 +4,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { integrationCreateArgs, validCreateArgs } from '../helpers/create-args.js';
 import type { Harness } from '../helpers/harness.js';
 import { routeCount, sendsNothing, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 
@@ -26,8 +27,9 @@ beforeAll(async () => {
   await writeFile(blankFile, ' \n\t\n');
 });
 
-const CREATE = ['create', '--title', 'T', '--requester', 'aberg', '--site', 'Head Office', '--department', 'IT', '--status', 'Open'];
-const INTEGRATION = ['create', '--integration', '--title', 'T', '--requester', 'aberg'];
+// Without a description: each case gives its own.
+const CREATE = ['create', ...validCreateArgs({ description: null })];
+const INTEGRATION = ['create', ...integrationCreateArgs({ description: null })];
 
 /** Each command and text option, and the arguments that make a whole command around it. */
 const TEXT_OPTIONS: readonly { name: string; argv: (text: string[]) => string[]; flag: string; fileFlag?: string }[] = [
@@ -89,7 +91,7 @@ describe('empty option values', () => {
 
 describe('create --title', () => {
   it('refuses a whitespace-only title before any request', async () => {
-    const argv = ['create', '--title', ' \t ', '--description', 'D', '--requester', 'aberg', '--site', 'Head Office', '--department', 'IT', '--status', 'Open'];
+    const argv = ['create', ...validCreateArgs({ title: ' \t ' })];
     await refused(argv, '--title is empty (only whitespace)');
   });
 });

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BY_ID, validCreateArgs } from '../helpers/create-args.js';
 import type { Harness } from '../helpers/harness.js';
 import { useHarness } from '../helpers/sandbox-state.js';
 
@@ -29,21 +30,7 @@ describePosix('inputs that are not text', () => {
   it('a binary file given as a description is exit 2', async () => {
     const file = path.join(h.configDir, 'image.png');
     fs.writeFileSync(file, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00]));
-    const result = await h.cli([
-      'create',
-      '--title',
-      't',
-      '--description-file',
-      file,
-      '--requester',
-      'aberg',
-      '--site',
-      '1',
-      '--department',
-      '1',
-      '--status',
-      '1',
-    ]);
+    const result = await h.cli(['create', ...validCreateArgs({ ...BY_ID, description: null, 'description-file': file })]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`--description-file ${file}: not text: it holds NUL bytes (binary data?)`);
   });

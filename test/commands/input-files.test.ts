@@ -8,6 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { integrationCreateArgs } from '../helpers/create-args.js';
 import type { Harness } from '../helpers/harness.js';
 import { sendsNothing, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 
@@ -87,7 +88,7 @@ describe('a FIFO', () => {
 
   it('is read once as --description-file of a new ticket', async () => {
     const pipe = await fifo('description.md', 'Described through a pipe');
-    const result = await h.cli(['-q', 'create', '--integration', '--title', 'Piped', '--requester', 'aberg', '--description-file', pipe.path]);
+    const result = await h.cli(['-q', 'create', ...integrationCreateArgs({ description: null, 'description-file': pipe.path })]);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     await pipe.written;
     expect(h.sandbox.state.tickets.find((t) => t.id === Number(result.stdout))?.description).toBe('Described through a pipe');
@@ -114,21 +115,7 @@ describe('a FIFO', () => {
     const pipe = await fifo('build.log', data);
     const regular = join(dir, 'notes.txt');
     await writeFile(regular, 'regular bytes\n');
-    const result = await h.cli([
-      '-q',
-      'create',
-      '--integration',
-      '--title',
-      'With pipe',
-      '--description',
-      'D',
-      '--requester',
-      'aberg',
-      '--attach',
-      regular,
-      '--attach',
-      pipe.path,
-    ]);
+    const result = await h.cli(['-q', 'create', ...integrationCreateArgs(), '--attach', regular, '--attach', pipe.path]);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     await pipe.written;
     expect(attachmentsOf(Number(result.stdout)).map((a) => [a.fileName, a.sha256])).toEqual([
@@ -196,9 +183,7 @@ describe('a directory', () => {
     const attach = await sendsNothing(h, () => h.cli(['attach', String(ticket.id), folder]));
     expect(attach).toMatchObject({ code: 2, stdout: '' });
     expect(attach.stderr).toContain(`${folder}: a directory, not a file`);
-    const create = await sendsNothing(h, () =>
-      h.cli(['create', '--integration', '--title', 'T', '--description', 'D', '--requester', '1', '--attach', folder]),
-    );
+    const create = await sendsNothing(h, () => h.cli(['create', ...integrationCreateArgs({ requester: '1', attach: folder })]));
     expect(create).toMatchObject({ code: 2, stdout: '' });
     expect(create.stderr).toContain(`${folder}: a directory, not a file`);
   });

@@ -3,6 +3,7 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { run as runList } from '../../src/commands/list.js';
+import { BY_ID, validCreateArgs } from '../helpers/create-args.js';
 import type { Harness } from '../helpers/harness.js';
 import { sendsNothing, unusedTickets, useHarness } from '../helpers/sandbox-state.js';
 import { plans } from '../../src/api/plans.js';
@@ -160,23 +161,7 @@ describe('--fields', () => {
   });
 
   it('works on create', async () => {
-    const result = await h.cli([
-      'create',
-      '--title',
-      'Fields on create',
-      '--description',
-      'd',
-      '--requester',
-      'aberg',
-      '--site',
-      '1',
-      '--department',
-      '1',
-      '--status',
-      '1',
-      '--fields',
-      'id,title',
-    ]);
+    const result = await h.cli(['create', ...validCreateArgs({ ...BY_ID, title: 'Fields on create' }), '--fields', 'id,title']);
     expect(result.code, result.stderr).toBe(0);
     const body = JSON.parse(result.stdout) as { id: number; title: string };
     expect(body).toEqual({ id: expect.any(Number), title: 'Fields on create' });

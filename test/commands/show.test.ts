@@ -5,6 +5,7 @@ import { run } from '../../src/commands/show.js';
 import { createLookups } from '../../src/lookups/index.js';
 import { displayWidth } from '../../src/output/width.js';
 import { renderTicketDetail } from '../../src/reading/detail.js';
+import { BY_ID, validCreateArgs } from '../helpers/create-args.js';
 import type { Harness } from '../helpers/harness.js';
 import { frontEnv, startFrontServer, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 import { plans } from '../../src/api/plans.js';
@@ -186,22 +187,7 @@ describe('tkt show at a terminal', () => {
   const longMessage = 'The customer domain rejects every message from our relay since this morning, and the bounce says the SPF record is missing.';
 
   async function ticketWithLongReply(): Promise<number> {
-    const created = await h.cli([
-      '-q',
-      'create',
-      '--title',
-      'Wrapping',
-      '--description',
-      longMessage,
-      '--requester',
-      'aberg',
-      '--site',
-      '1',
-      '--department',
-      '1',
-      '--status',
-      'Open',
-    ]);
+    const created = await h.cli(['-q', 'create', ...validCreateArgs({ ...BY_ID, title: 'Wrapping', description: longMessage })]);
     const id = Number(created.stdout);
     expect((await h.cli(['reply', String(id), '--as-requester', 'aberg', '--message', 'first'])).code).toBe(0);
     expect((await h.cli(['forward', String(id), '--to', 'a@example.com', '--message', 'drafted', '--draft'])).code).toBe(0);

@@ -5,6 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { integrationCreateArgs, validCreateArgs, VALID_TICKET } from '../helpers/create-args.js';
 import type { Harness } from '../helpers/harness.js';
 import { routeCount, unusedTicket, unusedTickets, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 import { formatRanges } from '../../src/bulk/ranges.js';
@@ -32,22 +33,10 @@ const openTicket = () => unusedTicket(h, (t) => t.ticketStatusId === OPEN && !t.
 const attachedNames = (id: number) => h.sandbox.state.attachments.filter((a) => a.ticketId === id).map((a) => a.fileName);
 const lastTicketId = () => h.sandbox.state.tickets.at(-1)!.id;
 const SKIP_ERROR = 'error: the service did not keep 1 of 2 files: logs.tar.gz';
-const CREATE = [
-  'create',
-  '--title',
-  'Build failed',
-  '--description',
-  'See the logs',
-  '--requester',
-  'aberg',
-  '--site',
-  'Head Office',
-  '--department',
-  'IT',
-  '--status',
-  'Open',
-];
-const INTEGRATION = ['create', '--integration', '--title', 'Build failed', '--description', 'See the logs', '--requester', 'aberg'];
+const CREATE = ['create', ...validCreateArgs()];
+const INTEGRATION = ['create', ...integrationCreateArgs()];
+/** Both files, the one the service keeps and the one it skips. */
+const bothFiles = () => ['--attach', kept, '--attach', skipped];
 
 /** The JSON line on stderr that --json gives a script beside the API's body. */
 function keptLine(stderr: string): unknown {
@@ -90,7 +79,7 @@ describe('tkt attach', () => {
 describe('tkt create --attach', () => {
   it('prints the new ticket, then fails the skipped file (exit 1): register answers without attachments, so the ticket is read', async () => {
     const gets = routeCount(h, GET);
-    const result = await h.cli([...CREATE, '--attach', kept, '--attach', skipped]);
+    const result = await h.cli([...CREATE, ...bothFiles()]);
     const id = lastTicketId();
     expect(result.code).toBe(1);
     expect(result.stdout).toBe(`Created ticket #${id}\n`);
@@ -104,15 +93,15 @@ describe('tkt create --attach', () => {
     expect(quiet).toMatchObject({ code: 1, stdout: `${lastTicketId()}\n` });
     expect(quiet.stderr).toContain('error: the service did not keep 1 of 1 file: logs.tar.gz');
 
-    const json = await h.cli(['--json', ...CREATE, '--attach', kept, '--attach', skipped]);
+    const json = await h.cli(['--json', ...CREATE, ...bothFiles()]);
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.stdout)).toMatchObject({ id: lastTicketId(), title: 'Build failed' });
+    expect(JSON.parse(json.stdout)).toMatchObject({ id: lastTicketId(), title: VALID_TICKET.title });
     expect(keptLine(json.stderr)).toEqual({ kept: ['build.txt'], skipped: ['logs.tar.gz'] });
   });
 
   it('with --integration reads the kept files from the answer (the new ticket with its attachments)', async () => {
     const gets = routeCount(h, GET);
-    const result = await h.cli([...INTEGRATION, '--attach', kept, '--attach', skipped]);
+    const result = await h.cli([...INTEGRATION, ...bothFiles()]);
     expect(result).toMatchObject({ code: 1, stdout: `Created ticket #${lastTicketId()}\n` });
     expect(result.stderr).toContain(SKIP_ERROR);
     expect(routeCount(h, GET)).toBe(gets);
@@ -125,75 +114,36 @@ describe('tkt create --attach', () => {
 });
 
 describe('tkt reply, forward --attach', () => {
-  it('reply: replied, then the skipped file named, exit 1', async () => {
-    const ticket = openTicket();
-    const result = await h.cli([
-      'reply',
-      String(ticket.id),
-      '--to',
-      'a@example.com',
-      '--subject',
-      'Logs',
-      '--message',
-      'Attached',
-      '--attach',
-      kept,
-      '--attach',
-      skipped,
-    ]);
+  /** `tkt VERB ID ...flags` with the subject "Logs" and both files, on an open ticket. */
+  async function sendLogs(verb: 'reply' | 'forward', ...flags: string[]) {
+    const id = openTicket().id;
+    const result = await h.cli([verb, String(id), ...flags, '--subject', 'Logs', '--message', 'Attached', ...bothFiles()]);
+    return { id, result };
+  }
+
+  it.each([
+    ['reply', 'a@example.com', 'replied to'],
+    ['forward', 'v@example.com', 'forwarded'],
+  ] as const)('%s: done, then the skipped file named, exit 1', async (verb, to, done) => {
+    const { id, result } = await sendLogs(verb, '--to', to);
     expect(result.code).toBe(1);
-    expect(result.stdout).toBe(`✓ replied to #${ticket.id} to a@example.com: Logs\n`);
+    expect(result.stdout).toBe(`✓ ${done} #${id} to ${to}: Logs\n`);
     expect(result.stderr).toContain(SKIP_ERROR);
   });
 
   it('reply --as-requester: its answer names no files, so the ticket is read', async () => {
-    const ticket = openTicket();
     const gets = routeCount(h, GET);
-    const result = await h.cli([
-      'reply',
-      String(ticket.id),
-      '--as-requester',
-      'aberg',
-      '--subject',
-      'Logs',
-      '--message',
-      'Attached',
-      '--attach',
-      kept,
-      '--attach',
-      skipped,
-    ]);
+    const { result } = await sendLogs('reply', '--as-requester', 'aberg');
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(SKIP_ERROR);
     expect(routeCount(h, GET)).toBe(gets + 1);
-  });
-
-  it('forward: forwarded, then the skipped file named, exit 1', async () => {
-    const ticket = openTicket();
-    const result = await h.cli([
-      'forward',
-      String(ticket.id),
-      '--to',
-      'v@example.com',
-      '--subject',
-      'Logs',
-      '--message',
-      'See attached',
-      '--attach',
-      kept,
-      '--attach',
-      skipped,
-    ]);
-    expect(result.code).toBe(1);
-    expect(result.stdout).toBe(`✓ forwarded #${ticket.id} to v@example.com: Logs\n`);
-    expect(result.stderr).toContain(SKIP_ERROR);
   });
 });
 
 describe('tkt close --attach', () => {
   it('one ticket: closed, then the skipped file named, exit 1', async () => {
     const ticket = openTicket();
-    const result = await h.cli(['close', String(ticket.id), '--attach', kept, '--attach', skipped]);
+    const result = await h.cli(['close', String(ticket.id), ...bothFiles()]);
     expect(ticket.ticketStatusId).toBe(CLOSED);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe(`✓ #${ticket.id} closed\n`);
@@ -202,14 +152,14 @@ describe('tkt close --attach', () => {
 
   it('several tickets: each closed, each line names the skipped file, the JSON Lines carry kept and skipped', async () => {
     const [a, b] = unusedTickets(h, 2, (t) => t.ticketStatusId === OPEN && !t.locked);
-    const human = await h.cli(['close', String(a!.id), String(b!.id), '--attach', kept, '--attach', skipped, '--concurrency', '1']);
+    const human = await h.cli(['close', String(a!.id), String(b!.id), ...bothFiles(), '--concurrency', '1']);
     expect(human.code).toBe(1);
     expect(human.stdout).toBe(`✓ #${a!.id} closed\n✓ #${b!.id} closed\n`);
     expect(human.stderr).toContain(`✗ #${a!.id}: the service did not keep logs.tar.gz`);
     expect(human.stderr).toContain(`error: the service did not keep files sent to 2 of 2 tickets: ${formatRanges([a!.id, b!.id], '#')}`);
 
     const [c] = unusedTickets(h, 1, (t) => t.ticketStatusId === OPEN && !t.locked);
-    const json = await h.cli(['--json', 'close', String(c!.id), '--attach', kept, '--attach', skipped]);
+    const json = await h.cli(['--json', 'close', String(c!.id), ...bothFiles()]);
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout)).toEqual({ id: c!.id, ok: true, status: 204, kept: ['build.txt'], skipped: ['logs.tar.gz'] });
   });

@@ -4,6 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/commands/create.js';
+import { BY_ID, integrationCreateArgs, validCreateArgs, type FieldFlags } from '../helpers/create-args.js';
 import type { Harness } from '../helpers/harness.js';
 import { frontEnv, holdUntilTogether, routeCount, sendsNothing, startFrontServer, ticketById, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 
@@ -22,40 +23,14 @@ let dir: string;
 useHarness({ sandbox: { seedTickets: 260 } }, (harness) => (h = harness));
 useTempDir('tkt-dedup-', (path) => (dir = path));
 
-const occurrenceArgs = (key: string, ...extra: string[]) => [
-  'create',
-  '--integration',
-  '--title',
-  'Build failed',
-  '--description',
-  'log tail',
-  '--requester',
-  'ci-bot',
-  '--dedup-key',
-  key,
-  ...extra,
-];
+/** `tkt create --integration` as a CI job sends it (requester ci-bot, the log's tail as description), with `fields`. */
+const ciJob = (fields: FieldFlags = {}) => ['create', ...integrationCreateArgs({ requester: 'ci-bot', description: 'log tail', ...fields })];
+const occurrenceArgs = (key: string, ...extra: string[]) => [...ciJob({ 'dedup-key': key }), ...extra];
 /** `tkt create --integration` of one occurrence, as a CI job sends it. */
 const occurrence = (key: string, ...extra: string[]) => h.cli(occurrenceArgs(key, ...extra));
 
 /** `tkt create` of the register form (not --integration), with a dedup key. */
-const registerArgs = (title: string, key: string): string[] => [
-  'create',
-  '--title',
-  title,
-  '--description',
-  'd',
-  '--requester',
-  'aberg',
-  '--site',
-  '1',
-  '--department',
-  '1',
-  '--status',
-  'Open',
-  '--dedup-key',
-  key,
-];
+const registerArgs = (title: string, key: string): string[] => ['create', ...validCreateArgs({ ...BY_ID, title, 'dedup-key': key })];
 const createdIdOf = (stdout: string): number => Number(/^created #(\d+)\n$/.exec(stdout)?.[1]);
 const ticketsTitled = (title: string) => h.sandbox.state.tickets.filter((t) => t.title === title);
 
@@ -86,18 +61,7 @@ describe('tkt create --dedup-key', () => {
   });
 
   it('does not add the key twice to a title that already ends with it', async () => {
-    const result = await h.cli([
-      'create',
-      '--integration',
-      '--title',
-      'Deploy broke [job-once]',
-      '--description',
-      'd',
-      '--requester',
-      'ci-bot',
-      '--dedup-key',
-      'job-once',
-    ]);
+    const result = await h.cli(ciJob({ title: 'Deploy broke [job-once]', 'dedup-key': 'job-once' }));
     expect(ticketById(h, createdIdOf(result.stdout)).title).toBe('Deploy broke [job-once]');
   });
 
@@ -117,12 +81,7 @@ describe('tkt create --dedup-key', () => {
 
   it('adds the repeat to the oldest open ticket when several have the key', async () => {
     const oldest = createdIdOf((await occurrence('job-two-open')).stdout);
-    const newer = createdIdOf(
-      (await h.cli(['create', '--integration', '--title', 'Build failed [job-two-open]', '--description', 'd', '--requester', 'ci-bot'])).stdout.replace(
-        'Created ticket',
-        'created',
-      ),
-    );
+    const newer = createdIdOf((await h.cli(ciJob({ title: 'Build failed [job-two-open]' }))).stdout.replace('Created ticket', 'created'));
     expect(newer).toBeGreaterThan(oldest);
     expect((await occurrence('job-two-open')).stdout).toBe(`updated #${oldest}\n`);
   });
@@ -148,26 +107,12 @@ describe('tkt create --dedup-key', () => {
   });
 
   it('prints the ID alone with -q and {id, action, key} with --json, in every action', async () => {
-    const quiet = await h.cli(['-q', 'create', '--integration', '--title', 'T', '--description', 'd', '--requester', 'ci-bot', '--dedup-key', 'job-output']);
+    const quiet = await h.cli(['-q', ...ciJob({ title: 'T', 'dedup-key': 'job-output' })]);
     const id = Number(quiet.stdout.trim());
     expect(quiet.stdout).toBe(`${id}\n`);
-    const json = await h.cli(['--json', 'create', '--integration', '--title', 'T', '--description', 'd', '--requester', 'ci-bot', '--dedup-key', 'job-output']);
+    const json = await h.cli(['--json', ...ciJob({ title: 'T', 'dedup-key': 'job-output' })]);
     expect(JSON.parse(json.stdout)).toEqual({ id, action: 'updated', key: 'job-output' });
-    const skipped = await h.cli([
-      '--json',
-      'create',
-      '--integration',
-      '--title',
-      'T',
-      '--description',
-      'd',
-      '--requester',
-      'ci-bot',
-      '--dedup-key',
-      'job-output',
-      '--on-existing',
-      'skip',
-    ]);
+    const skipped = await h.cli(['--json', ...ciJob({ title: 'T', 'dedup-key': 'job-output' }), '--on-existing', 'skip']);
     expect(JSON.parse(skipped.stdout)).toEqual({ id, action: 'skipped', key: 'job-output' });
   });
 
@@ -207,11 +152,7 @@ describe('--reopen and the duplicates tkt closed', () => {
     const closedByHand = createdIdOf((await occurrence('job-orphan')).stdout);
     expect((await h.cli(['close', String(closedByHand), '--comments', 'Fixed upstream, see the Duplicate of #1 discussion'])).code).toBe(0);
     const unrelated = createdIdOf((await occurrence('job-orphan-other')).stdout);
-    const orphan = Number(
-      /#(\d+)/.exec(
-        (await h.cli(['create', '--integration', '--title', 'Build failed [job-orphan]', '--description', 'd', '--requester', 'ci-bot'])).stdout,
-      )?.[1],
-    );
+    const orphan = Number(/#(\d+)/.exec((await h.cli(ciJob({ title: 'Build failed [job-orphan]' }))).stdout)?.[1]);
     expect(orphan).toBeGreaterThan(closedByHand);
     expect(
       (await h.cli(['close', String(orphan), '--comments', `Duplicate of #${unrelated} (the same failure, key job-orphan, reported at the same moment)`])).code,
@@ -224,11 +165,7 @@ describe('--reopen and the duplicates tkt closed', () => {
 
   it('creates a ticket when the only settled ones of the key are duplicates of tickets without it', async () => {
     const unrelated = createdIdOf((await occurrence('job-lone-other')).stdout);
-    const lone = Number(
-      /#(\d+)/.exec(
-        (await h.cli(['create', '--integration', '--title', 'Build failed [job-lone]', '--description', 'd', '--requester', 'ci-bot'])).stdout,
-      )?.[1],
-    );
+    const lone = Number(/#(\d+)/.exec((await h.cli(ciJob({ title: 'Build failed [job-lone]' }))).stdout)?.[1]);
     expect((await h.cli(['close', String(lone), '--comments', `Duplicate of #${unrelated}`])).code).toBe(0);
     const result = await occurrence('job-lone', '--reopen');
     expect(result).toMatchObject({ code: 0, stderr: '' });
@@ -266,7 +203,7 @@ describe('which tickets carry the key', () => {
   });
 
   it('does not take a ticket with the key in the middle of its title', async () => {
-    await h.cli(['create', '--integration', '--title', 'Build [job-middle] failed', '--description', 'd', '--requester', 'ci-bot']);
+    await h.cli(ciJob({ title: 'Build [job-middle] failed' }));
     const result = await occurrence('job-middle');
     expect(result.stdout).toMatch(/^created #\d+\n$/);
   });
@@ -312,35 +249,20 @@ describe('the key and dry runs', () => {
 
   it('says that the dedup suffix was counted when the keyed title is too long, sending nothing', async () => {
     const title = 'x'.repeat(250);
-    const result = await sendsNothing(h, () =>
-      h.cli(['create', '--integration', '--title', title, '--description', 'd', '--requester', 'ci-bot', '--dedup-key', 'disk-full-web01']),
-    );
+    const result = await sendsNothing(h, () => h.cli(ciJob({ title, 'dedup-key': 'disk-full-web01' })));
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('error: --title: the title with its dedup suffix " [disk-full-web01]" is 268 characters, the service accepts at most 255');
     expect(result.stderr).toContain('at most 237 characters');
   });
 
   it('refuses --on-existing and --reopen without --dedup-key', async () => {
-    const result = await sendsNothing(h, () => h.cli(['create', '--integration', '--title', 'T', '--description', 'd', '--requester', 'ci-bot', '--reopen']));
+    const result = await sendsNothing(h, () => h.cli([...ciJob({ title: 'T' }), '--reopen']));
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--reopen goes with --dedup-key KEY');
   });
 
   it('looks up and says the action in a dry run, changing nothing', async () => {
-    const none = await h.cli([
-      '--json',
-      'create',
-      '--integration',
-      '--title',
-      'T',
-      '--description',
-      'd',
-      '--requester',
-      'ci-bot',
-      '--dedup-key',
-      'job-dry',
-      '--dry-run',
-    ]);
+    const none = await h.cli(['--json', ...ciJob({ title: 'T', 'dedup-key': 'job-dry' }), '--dry-run']);
     expect(JSON.parse(none.stdout)).toMatchObject({ dryRun: true, action: 'created', id: null, key: 'job-dry', method: 'POST', path: '/api/TicketsApi/new' });
     const first = createdIdOf((await occurrence('job-dry')).stdout);
     const [creates, replies, version] = [routeCount(h, NEW), routeCount(h, REQREPLY), h.sandbox.state.conversations.length];
@@ -373,10 +295,7 @@ describe('a service that does more than the sandbox', () => {
       return true;
     });
     try {
-      const result = await h.cli(
-        ['create', '--integration', '--title', 'Build failed', '--description', 'd', '--requester', 'ci-bot', '--dedup-key', 'job-ghost'],
-        { env: frontEnv(h, front) },
-      );
+      const result = await h.cli(ciJob({ 'dedup-key': 'job-ghost' }), { env: frontEnv(h, front) });
       expect(result).toMatchObject({ code: 0, stderr: '' });
       expect(result.stdout).toMatch(/^created #\d+\n$/);
     } finally {
@@ -386,7 +305,7 @@ describe('a service that does more than the sandbox', () => {
 
   it('reports its own ticket and why there are two when it cannot close it as a duplicate', async () => {
     // Two jobs at once with a token that may not close: both create, the newer cannot give way.
-    const args = ['create', '--integration', '--title', 'Build failed', '--description', 'd', '--requester', 'ci-bot', '--dedup-key', 'job-no-close'];
+    const args = ciJob({ 'dedup-key': 'job-no-close' });
     const results = await createTogether(args, 2, 'viewer');
     const ids = ticketsTitled('Build failed [job-no-close]').map((t) => t.id);
     expect(ids).toHaveLength(2);

@@ -4,77 +4,53 @@ import { UsageError } from '../../src/errors.js';
 import { fieldsFor } from '../../src/model/fields.js';
 import { addFieldOptions, assertFieldsApply, fieldOfOption, missingRequired, pickFieldValues } from '../../src/fields/options.js';
 
+// The form fields update takes; register takes them all and the ticket's text, Cc, tags, SLA and Guid.
+const UPDATE_FIELDS = [
+  'AssignedUser',
+  'ClientId',
+  'CreatorId',
+  'DepartmentId',
+  'DueDate',
+  'GroupId',
+  'ImpactId',
+  'ItemId',
+  'ServiceId',
+  'SiteId',
+  'TicketCategoryId',
+  'TicketPriorityId',
+  'TicketStatusId',
+  'TicketSubCategoryId',
+  'TicketType',
+  'TierLevelId',
+  'UrgencyId',
+];
+const REGISTER_FIELDS = [...UPDATE_FIELDS, 'Title', 'Description', 'Cc', 'SelectedTags', 'SLAId', 'Guid'];
+const NEW_FIELDS = [
+  'ClientId',
+  'DepartmentId',
+  'Description',
+  'Email',
+  'GroupId',
+  'Requester',
+  'SiteId',
+  'TicketCategoryId',
+  'TicketPriorityId',
+  'TicketStatusId',
+  'TierLevelId',
+  'Title',
+];
+
 describe('field table', () => {
-  it('maps each endpoint to the form fields of its spec model', () => {
-    const formFields = (endpoint: 'register' | 'new' | 'update') =>
-      fieldsFor(endpoint)
-        .map((s) => s.formField)
-        .filter((f) => f !== '')
-        .sort();
-    expect(formFields('register')).toEqual(
-      [
-        'AssignedUser',
-        'Cc',
-        'ClientId',
-        'CreatorId',
-        'DepartmentId',
-        'Description',
-        'DueDate',
-        'GroupId',
-        'Guid',
-        'ImpactId',
-        'ItemId',
-        'SLAId',
-        'SelectedTags',
-        'ServiceId',
-        'SiteId',
-        'TicketCategoryId',
-        'TicketPriorityId',
-        'TicketStatusId',
-        'TicketSubCategoryId',
-        'TicketType',
-        'TierLevelId',
-        'Title',
-        'UrgencyId',
-      ].sort(),
-    );
-    expect(formFields('new')).toEqual(
-      [
-        'ClientId',
-        'DepartmentId',
-        'Description',
-        'Email',
-        'GroupId',
-        'Requester',
-        'SiteId',
-        'TicketCategoryId',
-        'TicketPriorityId',
-        'TicketStatusId',
-        'TierLevelId',
-        'Title',
-      ].sort(),
-    );
-    expect(formFields('update')).toEqual(
-      [
-        'AssignedUser',
-        'ClientId',
-        'CreatorId',
-        'DepartmentId',
-        'DueDate',
-        'GroupId',
-        'ImpactId',
-        'ItemId',
-        'ServiceId',
-        'SiteId',
-        'TicketCategoryId',
-        'TicketPriorityId',
-        'TicketStatusId',
-        'TicketSubCategoryId',
-        'TicketType',
-        'TierLevelId',
-        'UrgencyId',
-      ].sort(),
-    );
+  it.each([
+    ['register', REGISTER_FIELDS],
+    ['new', NEW_FIELDS],
+    ['update', UPDATE_FIELDS],
+  ] as const)('maps %s to the form fields of its spec model', (endpoint, expected) => {
+    const formFields = fieldsFor(endpoint)
+      .map((s) => s.formField)
+      .filter((f) => f !== '')
+      .sort();
+    expect(formFields).toEqual([...expected].sort());
   });
 
   it('adds each option once to a command and reads repeatable ones as lists', () => {

@@ -36,6 +36,15 @@ describe.skipIf(skipWithout(['tmux'], 'test/pty/create-interactive.test.ts'))('t
   const type = terminal.type;
   const keys = terminal.keys;
 
+  /** The ticket that `session` says it created, once tkt exited 0 there. */
+  async function createdTicket(session: string) {
+    const shown = await waitFor(session, '[exit ');
+    expect(shown).toContain('[exit 0]');
+    const id = Number(/Created ticket #(\d+)/.exec(shown)?.[1]);
+    return fixture.sandbox.state.tickets.find((t) => t.id === id);
+  }
+  const user = (username: string) => fixture.sandbox.state.users.find((u) => u.username === username)?.id;
+
   it('asks for every field, from the first prompt to a created ticket', async () => {
     const s = await startCreate();
     await waitFor(s, '? Title');
@@ -73,11 +82,7 @@ describe.skipIf(skipWithout(['tmux'], 'test/pty/create-interactive.test.ts'))('t
     expect(summary).toMatch(/^ {2}Type: +ticket$/m);
     expect(summary).not.toMatch(/CreatorId|TicketStatusId|TicketType/);
     await keys(s, 'Enter');
-    const shown = await waitFor(s, '[exit ');
-    expect(shown).toContain('[exit 0]');
-    const id = Number(/Created ticket #(\d+)/.exec(shown)?.[1]);
-    const created = fixture.sandbox.state.tickets.find((t) => t.id === id);
-    const user = (username: string) => fixture.sandbox.state.users.find((u) => u.username === username)?.id;
+    const created = await createdTicket(s);
     expect(created).toMatchObject({
       title: 'Typed on a real terminal',
       description: 'Keyboard sticks',
@@ -101,11 +106,7 @@ describe.skipIf(skipWithout(['tmux'], 'test/pty/create-interactive.test.ts'))('t
     // (an escape sequence) at the site list must arrive whole.
     const down = '\x1b[B';
     await type(s, ['Fast title', 'Fast description', 'anna lind', `${down}`, '', '', `${down}${down}`, '', '', 'tom', ''].join('\r') + '\r');
-    const shown = await waitFor(s, '[exit ');
-    expect(shown).toContain('[exit 0]');
-    const id = Number(/Created ticket #(\d+)/.exec(shown)?.[1]);
-    const created = fixture.sandbox.state.tickets.find((t) => t.id === id);
-    const user = (username: string) => fixture.sandbox.state.users.find((u) => u.username === username)?.id;
+    const created = await createdTicket(s);
     expect(created).toMatchObject({
       title: 'Fast title',
       description: 'Fast description',

@@ -35,6 +35,15 @@ describe.skipIf(skip)('tkt and the editor at a real terminal', () => {
     await fixture?.close();
   });
 
+  /** `tkt reply ID` at 80x24 with `editor` as $EDITOR, then as openTriage's shell; the session's name. */
+  async function openReply(id: number, editor: string) {
+    sessions += 1;
+    const name = `e${sessions}`;
+    const command = `env -u CI -u VISUAL EDITOR='${editor}' TKT_CONFIG_DIR='${fixture.dir}' node '${BIN}' reply ${id}; echo "[exit $?]"; cat -v`;
+    await terminal.start(name, { width: 80, height: 24 }, command);
+    return name;
+  }
+
   /**
    * `tkt triage` at 80x24 with `editor` as $EDITOR and no colour; the shell then says how it
    * exited and shows, with cat -v, what the terminal sends it until the test ends.
@@ -153,14 +162,8 @@ describe.skipIf(skip)('tkt and the editor at a real terminal', () => {
 
   it('tkt reply names the ticket in the editor, and an editor quit with no message sends nothing: exit 1, as git commit', async () => {
     const id = 1031;
-    sessions += 1;
-    const name = `e${sessions}`;
     const earlier = replies(id).length;
-    await terminal.start(
-      name,
-      { width: 80, height: 24 },
-      `env -u CI -u VISUAL EDITOR='vim -N -u NONE -i NONE' TKT_CONFIG_DIR='${fixture.dir}' node '${BIN}' reply ${id}; echo "[exit $?]"; cat -v`,
-    );
+    const name = await openReply(id, 'vim -N -u NONE -i NONE');
     await terminal.waitFor(name, `# Reply to #${id}: ${ticket(id).title}`, { what: 'vim open on the reply, naming the ticket' });
     await terminal.type(name, ':q!');
     await terminal.keys(name, 'Enter');
@@ -178,14 +181,8 @@ describe.skipIf(skip)('tkt and the editor at a real terminal', () => {
     // position and its attributes, and is gone before the answers come.
     await writeFile(editor, `#!/bin/sh\nprintf 'Sent from the shell\\n' > "$1"\nstty -echo\nprintf '\\033[6n\\033[c' > /dev/tty\n`);
     await chmod(editor, 0o755);
-    sessions += 1;
-    const name = `e${sessions}`;
     const earlier = replies(id).length;
-    await terminal.start(
-      name,
-      { width: 80, height: 24 },
-      `env -u CI -u VISUAL EDITOR='${editor}' TKT_CONFIG_DIR='${fixture.dir}' node '${BIN}' reply ${id}; echo "[exit $?]"; cat -v`,
-    );
+    const name = await openReply(id, editor);
     await terminal.waitFor(name, /\[exit 0\]/, { what: 'the reply sent' });
     expect(replies(id).slice(earlier)).toEqual(['Sent from the shell']);
     // cat -v shows what reaches the shell: the line typed, and no ^[[…R before it.

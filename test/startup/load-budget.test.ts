@@ -9,6 +9,7 @@ import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validCreateArgs } from '../helpers/create-args.js';
 import { createLoadTracer, readAllMetafiles, root, type LoadTrace, type LoadTracer } from '../helpers/load-trace.js';
 
 // Built-ins no command here has any use for: HTTP/2, TLS for an http:// URL, processes, line
@@ -65,22 +66,7 @@ const BUDGETS: Record<string, Budget> = {
   'pickup ID': { argv: () => ['pickup', nextTicket()], distKB: 315, files: 16, forbidden: REQUEST_NEVER }, // 304.5 KB, 14 files
   'attach ID FILE': { argv: () => ['attach', '1013', uploadFile], distKB: 305, files: 8, forbidden: REQUEST_NEVER }, // 294.6 KB, 6 files
   create: {
-    argv: () => [
-      'create',
-      '-q',
-      '--title',
-      'Budget',
-      '--description',
-      'D',
-      '--requester',
-      'aberg',
-      '--site',
-      'Head Office',
-      '--department',
-      'IT',
-      '--status',
-      'Open',
-    ],
+    argv: () => ['create', '-q', ...validCreateArgs()],
     distKB: 346, // 336.2 KB, 13 files
     files: 15,
     forbidden: REQUEST_NEVER,

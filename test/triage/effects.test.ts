@@ -6,14 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { ApiClient, RequestPlan } from '../../src/api/types.js';
-import { fillForTicket, readTemplate, templateNames, templatesDir } from '../../src/desk/templates.js';
-import { createLookups } from '../../src/lookups/index.js';
-import { readTicket } from '../../src/model/ticket.js';
-import { createTicketActions } from '../../src/triage/actions.js';
-import { createEffectRunner, type EffectDeps } from '../../src/triage/effects.js';
+import { templatesDir } from '../../src/desk/templates.js';
+import type { EffectDeps } from '../../src/triage/effects.js';
 import type { TicketAction, TriageEvent } from '../../src/triage/events.js';
 import { failureText } from '../../src/triage/failure.js';
 import { rowsOf } from '../../src/triage/rows.js';
+import { standInEffectRunner } from '../helpers/effect-runner.js';
 import type { Harness } from '../helpers/harness.js';
 import { ticketById, useHarness } from '../helpers/sandbox-state.js';
 
@@ -39,20 +37,7 @@ async function openRunner(deps: Partial<EffectDeps> = {}, env: Record<string, st
       return real.send(plan);
     },
   };
-  const lookups = createLookups(ctx);
-  const perform = createEffectRunner({
-    client,
-    lookups,
-    actions: createTicketActions(ctx, client, lookups),
-    signal: ctx.signal,
-    editor: async () => 'a message',
-    page: async () => undefined,
-    templateNames: () => templateNames(ctx),
-    fillTemplate: async (name, ticket) => fillForTicket(ctx, await readTemplate(ctx, name), readTicket(ticket)),
-    renderDetail: async (ticket, width) => `${width}: ${JSON.stringify(ticket)}`,
-    renderPane: async (ticket, width) => `pane at ${width}: ${JSON.stringify(ticket)}`,
-    ...deps,
-  });
+  const perform = standInEffectRunner(ctx, client, deps);
   const hold = (matching: (plan: RequestPlan) => boolean) => {
     const held = gate(matching);
     gates.push(held);

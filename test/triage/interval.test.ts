@@ -4,10 +4,11 @@
 import { describe, expect, it } from 'vitest';
 import type { TriageEvent } from '../../src/triage/events.js';
 import type { TriageState } from '../../src/triage/state.js';
-import { start, update, type Step } from '../../src/triage/update.js';
+import { start, type Step } from '../../src/triage/update.js';
 import { MARKER, screenLines, TABLE_COLUMNS, tableRow } from '../../src/triage/view.js';
 import { fitTable, measureTable } from '../../src/output/table.js';
 import { createStyle } from '../../src/output/style.js';
+import { run, stepsAfter as then } from '../helpers/triage-steps.js';
 
 const SIZE = { columns: 100, rows: 30 };
 const VIEW = 'MyOpenOrUnassigned';
@@ -17,13 +18,6 @@ const item = (id: number, title: string, status = 'Open') => ({ id, title, statu
 const ITEMS = [item(1031, 'Mouse double-clicks'), item(1029, 'Printer jams'), item(1023, 'Printer toner low')];
 const DOWN: TriageEvent = { kind: 'key', input: '', key: { downArrow: true } };
 
-function run(step: Step, ...events: TriageEvent[]): Step {
-  return events.reduce((last, event) => {
-    const next = update(last.state, event);
-    return { state: next.state, effects: [...last.effects, ...next.effects] };
-  }, step);
-}
-const then = (step: Step, ...events: TriageEvent[]) => run({ state: step.state, effects: [] }, ...events);
 const highlighted = (state: TriageState) => state.visible[state.selected]?.id;
 const loads = (step: Step) => step.effects.filter((effect) => effect.kind === 'loadView');
 const waits = (step: Step) => step.effects.filter((effect) => effect.kind === 'wait');

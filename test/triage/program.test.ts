@@ -1,12 +1,10 @@
 // The program loop on a sandbox: update.ts's effects run and their results fed back, the screen
 // told of each change, and the run's end.
 import { describe, expect, it } from 'vitest';
-import { createLookups } from '../../src/lookups/index.js';
-import { createTicketActions } from '../../src/triage/actions.js';
-import { createEffectRunner } from '../../src/triage/effects.js';
 import { startProgram, type TriageProgram } from '../../src/triage/program.js';
 import type { TriageState } from '../../src/triage/state.js';
 import { start } from '../../src/triage/update.js';
+import { standInEffectRunner } from '../helpers/effect-runner.js';
 import type { Harness } from '../helpers/harness.js';
 import { useHarness } from '../helpers/sandbox-state.js';
 
@@ -15,20 +13,7 @@ useHarness({ login: 'tech' }, (harness) => (h = harness));
 
 async function openProgram(): Promise<TriageProgram> {
   const { ctx } = await h.context({ tty: true });
-  const client = await ctx.api();
-  const lookups = createLookups(ctx);
-  const perform = createEffectRunner({
-    client,
-    lookups,
-    actions: createTicketActions(ctx, client, lookups),
-    signal: ctx.signal,
-    editor: async () => 'a message',
-    page: async () => undefined,
-    templateNames: async () => [],
-    fillTemplate: async () => ({ subject: undefined, body: 'a message' }),
-    renderDetail: async (ticket) => JSON.stringify(ticket),
-    renderPane: async (ticket) => JSON.stringify(ticket),
-  });
+  const perform = standInEffectRunner(ctx, await ctx.api());
   return startProgram(start('MyOpenOrUnassigned', { columns: 80, rows: 24 }), perform);
 }
 

@@ -5,8 +5,9 @@ import { ApiError } from '../../src/errors.js';
 import type { Effect, TriageEvent } from '../../src/triage/events.js';
 import type { TriageState } from '../../src/triage/state.js';
 import type { TemplatePurpose } from '../../src/triage/picker.js';
-import { start, update, type Step } from '../../src/triage/update.js';
+import { start, type Step } from '../../src/triage/update.js';
 import type { KeyPress } from '../../src/util/terminal-input.js';
+import { run, stepsAfter as then } from '../helpers/triage-steps.js';
 
 const SIZE = { columns: 80, rows: 24 };
 const VIEW = 'MyOpenOrUnassigned';
@@ -20,17 +21,6 @@ const ENTER = key('', { return: true });
 const ESC = key('', { escape: true });
 /** Keys typed faster than they are read: one chunk, as the screen passes it on. */
 const type = (text: string) => key(text);
-
-/** Every event in turn, from `step`: the last state, and every effect asked for on the way. */
-function run(step: Step, ...events: TriageEvent[]): Step {
-  return events.reduce((last, event) => {
-    const next = update(last.state, event);
-    return { state: next.state, effects: [...last.effects, ...next.effects] };
-  }, step);
-}
-
-/** The events that follow `step`, with only their own effects. */
-const then = (step: Step, ...events: TriageEvent[]) => run({ state: step.state, effects: [] }, ...events);
 
 /** The answer to r or s's reading of the templates: there are none. */
 const noTemplates = (id: number, purpose: TemplatePurpose): TriageEvent => ({ kind: 'templatesRead', id, purpose, names: [] });

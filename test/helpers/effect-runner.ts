@@ -1,0 +1,27 @@
+// The triage effect runner as the tests run it: on the sandbox through the given client, with
+// the editor, the pager and the renderings stood in for (the renderings say the width asked).
+import type { ApiClient } from '../../src/api/types.js';
+import type { Context } from '../../src/context/context.js';
+import { fillForTicket, readTemplate, templateNames } from '../../src/desk/templates.js';
+import { createLookups } from '../../src/lookups/index.js';
+import { readTicket } from '../../src/model/ticket.js';
+import { createTicketActions } from '../../src/triage/actions.js';
+import { createEffectRunner, type EffectDeps } from '../../src/triage/effects.js';
+
+/** An effect runner on `ctx` and `client`; `deps` replaces any of its parts. */
+export function standInEffectRunner(ctx: Context, client: ApiClient, deps: Partial<EffectDeps> = {}) {
+  const lookups = createLookups(ctx);
+  return createEffectRunner({
+    client,
+    lookups,
+    actions: createTicketActions(ctx, client, lookups),
+    signal: ctx.signal,
+    editor: async () => 'a message',
+    page: async () => undefined,
+    templateNames: () => templateNames(ctx),
+    fillTemplate: async (name, ticket) => fillForTicket(ctx, await readTemplate(ctx, name), readTicket(ticket)),
+    renderDetail: async (ticket, width) => `${width}: ${JSON.stringify(ticket)}`,
+    renderPane: async (ticket, width) => `pane at ${width}: ${JSON.stringify(ticket)}`,
+    ...deps,
+  });
+}
