@@ -1,5 +1,6 @@
 // Builds dist/start.cjs from src/fast-start.ts, the bin's first stop, which answers help, version and
-// `__complete` without loading the CLI (README, Performance), and dist/complete.cjs, what `__complete` runs.
+// `__complete` without loading the CLI (README, Performance), and dist/complete.cjs, what `__complete` runs;
+// and writes dist/argv-table.json, the command line's grammar taken from the CLI just built.
 // The help and version texts are prepared here by running the CLI just built (dist/main.js) for
 // each way of asking, so they are the CLI's own output by construction; a new command gets its
 // prepared help without touching this file.
@@ -41,12 +42,15 @@ function helpRequests(program) {
 }
 
 async function prepareOutput() {
-  const { buildProgram, loadCommands, runCli } = await import(pathToFileURL('dist/main.js').href);
+  const { commanderProgram, loadCommands, runCli } = await import(pathToFileURL('dist/main.js').href);
+  const { buildProgram, programArgvTable } = await commanderProgram();
   const program = buildProgram(
     { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: NO_CONFIG },
     { stop: new AbortController(), halt: new AbortController(), graceful: false },
     await loadCommands(),
   );
+  // The command line's grammar, for the quick path of src/program.ts (a run reads it beside main.js).
+  writeFileSync('dist/argv-table.json', JSON.stringify(programArgvTable(program)));
   const texts = [];
   const answers = {};
   for (const argv of helpRequests(program)) {

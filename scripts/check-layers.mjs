@@ -25,7 +25,7 @@ const OUT = join(ROOT, 'build', 'layers');
 // In order, top to bottom; paths as dependency-cruiser names them (relative to OUT).
 const LAYERS = [
   // The bundles' entries: the CLI, the start-up answers, and `tkt __complete` (dist/complete.cjs).
-  ['entry', '^src/((program|process-host|fast-start)\\.js|completion/entry\\.js)$'],
+  ['entry', '^src/((program|commander-program|process-host|fast-start)\\.js|completion/entry\\.js)$'],
   ['commands', '^src/commands/'],
   ['features', '^src/(fields|reading|listing|bulk|prompts|completion|triage|account|raw-request|dedup|mcp|watch|desk)/'],
   // What commands share: text options, dry runs, the one-line answer of an action, kept files.

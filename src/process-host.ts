@@ -6,7 +6,8 @@ import type { ConfigStore, Session } from './config/types.js';
 import type { Context } from './context/context.js';
 import { readGlobals, type GlobalOptions } from './config/globals.js';
 import type { IO } from './output/io.js';
-import type { CommandHost } from './commands/host.js';
+import type { ActionOptions, CommandHost, Handler } from './commands/host.js';
+import type { OptionValues } from '@commander-js/extra-typings';
 import type { Prompter } from './context/prompter.js';
 import { defaultConfigDir } from './config/paths.js';
 import { resolveSession } from './config/session.js';
@@ -251,6 +252,32 @@ export async function createProcessContext(
   });
 }
 
+/** A command's handler and how it stops, as its module hands them to CommandHost.action. */
+export interface CommandAction {
+  handler: Handler<unknown[], OptionValues>;
+  options: ActionOptions;
+}
+
+/**
+ * Runs a command's handler with `args` and `opts` as commander hands them over, in a Context
+ * built from the global options (`optsWithGlobals`: commander's command.optsWithGlobals()).
+ */
+export async function runAction<Args extends unknown[], Opts extends OptionValues>(
+  proc: ProcessLike,
+  state: RunState,
+  action: { handler: Handler<Args, Opts>; options: ActionOptions },
+  line: { args: Args; opts: Opts; optsWithGlobals: Record<string, unknown> },
+): Promise<void> {
+  const globals = readGlobals(line.optsWithGlobals);
+  state.graceful = action.options.graceful === true;
+  const ctx = await createProcessContext(proc, globals, state, action.options.saysWaiting === true);
+  try {
+    await action.handler(line.args, line.opts, ctx);
+  } finally {
+    await ctx.dispose();
+  }
+}
+
 /** The real host: one per process. */
 export function createProcessHost(proc: ProcessLike, state: RunState): CommandHost {
   return {
@@ -259,14 +286,7 @@ export function createProcessHost(proc: ProcessLike, state: RunState): CommandHo
         // commander calls back with the arguments, then the options, then the command.
         const args = commanderArgs.slice(0, -2) as Parameters<typeof handler>[0];
         const opts = commanderArgs[commanderArgs.length - 2] as Parameters<typeof handler>[1];
-        const globals = readGlobals(command.optsWithGlobals());
-        state.graceful = options.graceful === true;
-        const ctx = await createProcessContext(proc, globals, state, options.saysWaiting === true);
-        try {
-          await handler(args, opts, ctx);
-        } finally {
-          await ctx.dispose();
-        }
+        await runAction(proc, state, { handler, options }, { args, opts, optsWithGlobals: command.optsWithGlobals() });
       });
     },
   };

@@ -1,107 +1,24 @@
-// Entry point: builds the commander program, runs it, and is the only place
-// that maps errors to an `error:` line and an exit code (docs/cli.md section 5).
-import { Command, CommanderError, Option } from '@commander-js/extra-typings';
-import { createProcessHost, createRunState, type ProcessLike, type RunState, type StopSignal } from './process-host.js';
-import { loadCommands, registerCommands, type LoadedCommand } from './commands/index.js';
-import { commandCalled, type CommandName } from './commands/names.js';
+// Entry point: runs a command line, through the quick path (src/cmdutil/quick-parse.ts) or
+// commander's program (src/commander-program.ts), and is the only place that maps errors to an
+// `error:` line and an exit code (docs/cli.md section 5).
+import type { OptionValues } from '@commander-js/extra-typings';
+import { createRunState, runAction, type ProcessLike, type StopSignal } from './process-host.js';
+import { loadCommands, type CommandModule } from './commands/index.js';
+import type { ActionOptions, Handler, Program } from './commands/host.js';
+import type { ArgvTable } from './cmdutil/argv-table.js';
+import { quickParse, type QuickCommandLine } from './cmdutil/quick-parse.js';
+import { commandCalled } from './commands/names.js';
 import { ExitCode, InterruptedError, OutputClosedError, TktError, exitCodeOf, stoppedHow } from './errors.js';
 import { cleanErrorText, errorHint, type LoginGlobals } from './cmdutil/error-text.js';
-import { reflow } from './output/reflow.js';
 import { isClosedPipe } from './output/write.js';
-import { aliasHelpSection } from './desk/alias-help.js';
 // Loaded with every run anyway (src/process-host.ts): a dynamic import of them would only make
 // the bundle split them into chunks of their own.
 import { createConfigStore } from './config/store.js';
 import { defaultConfigDir } from './config/paths.js';
 
-const EXAMPLES = `
-Examples:
-  $ tkt login --url https://helpdesk.example.com -u jdoe
-  $ tkt list --view my-overdue-tickets
-  $ tkt show 42
-  $ tkt create --title "Printer on fire" --description - --requester aberg \\
-      --site "Head Office" --department IT --status Open < notes.txt
-  $ tkt list -q --view my-completed-tickets | tkt close -
-  $ tkt list --all --status open --assignee none --query 'length(@)'
-  $ tkt sandbox            # a local emulator of the service, with demo data`;
-
-// Help is laid out for 80 columns whatever the terminal (commander would follow its width): the
-// same text everywhere, so the bin can print help prepared at build time (src/fast-start.ts).
-const HELP_WIDTH = 80;
-
-// For the build, which prepares every command's help (scripts/build-start.mjs).
+// For the build, which prepares every command's help and the command line's table (scripts/build-start.mjs).
 export { loadCommands };
-
-/** The program with `commands` (loadCommands: every command, or the few a run needs) registered. */
-export function buildProgram(proc: ProcessLike, state: RunState, commands: readonly LoadedCommand[]) {
-  const program = createProgram(proc);
-  registerCommands(program, createProcessHost(proc, state), commands);
-  return program;
-}
-
-/** The program with its global options and help, and no command yet. */
-function createProgram(proc: ProcessLike) {
-  return new Command('tkt')
-    .description('Command-line client for the help-desk ticketing service')
-    .version(TKT_VERSION, '-V, --version', 'print the version')
-    .helpOption('-h, --help', 'show help')
-    .option('--url <url>', 'base URL of the service (env TKT_URL)')
-    .option('--profile <name>', 'settings profile (env TKT_PROFILE)')
-    .option('--json', 'print the API response as JSON')
-    .option('-q, --quiet', 'print only the essentials (IDs)')
-    .option('--query <expr>', 'JMESPath expression applied to the JSON output (implies --json)')
-    .option('--raw', 'with --query: strings without quotes, arrays one element per line')
-    .option('--no-input', 'never prompt (also when CI is set)')
-    .option('--no-color', 'disable colour (also NO_COLOR)')
-    .option('--timeout <seconds>', 'per-request time-out in seconds', '30')
-    .option('--debug', 'HTTP trace on stderr (credentials redacted)')
-    .addOption(new Option('--refresh', 'refetch cached lookups'))
-    .option('--allow-http', 'accept plain http to a non-local host (tkt login saves it for the profile)')
-    .showHelpAfterError('(add --help for usage)')
-    .exitOverride()
-    .configureOutput({
-      // The text after a command's options (addHelpText) is written as prose: laid out here.
-      writeOut: (text) => proc.stdout.write(reflow(text, HELP_WIDTH)),
-      writeErr: (text) => proc.stderr.write(text),
-      getOutHelpWidth: () => HELP_WIDTH,
-      getErrHelpWidth: () => HELP_WIDTH,
-    })
-    .addHelpText('after', EXAMPLES)
-    .addHelpText('after', () => aliasHelpSection(proc.env));
-}
-
-/**
- * The commands a run of `argv` needs registered: the one it invokes, and for `tkt help NAME`
- * NAME's too. Every command (undefined) where the run needs the whole CLI (the program's help,
- * an unknown command's suggestions, the completion scripts) or the command's word cannot be told
- * for sure: commander then sees what it always saw.
- */
-function commandsRun(argv: readonly string[], program: Command): CommandName[] | undefined {
-  const index = commandWordIndex(argv, program);
-  const name = index === undefined ? undefined : commandCalled(argv[index]!);
-  if (index === undefined || name === undefined || name === 'completion') return undefined;
-  if (name !== 'help') return [name];
-  const subject = argv.slice(index + 1).find((arg) => !arg.startsWith('-'));
-  if (subject === undefined) return undefined;
-  const named = commandCalled(subject);
-  return named === undefined ? ['help'] : ['help', named];
-}
-
-/**
- * Where the command's word stands in `argv`: after the global options before it and their values.
- * Undefined for no word, `--`, or an option the program does not know (bundled short flags too).
- */
-function commandWordIndex(argv: readonly string[], program: Command): number | undefined {
-  for (let index = 0; index < argv.length; index++) {
-    const arg = argv[index]!;
-    if (arg === '-' || !arg.startsWith('-')) return index;
-    const option = program.options.find((candidate) => candidate.long === arg.split('=')[0] || candidate.short === arg);
-    if (option === undefined) return undefined;
-    const next = argv[index + 1];
-    if (!arg.includes('=') && (option.required || (option.optional && next !== undefined && !next.startsWith('-')))) index++;
-  }
-  return undefined;
-}
+export const commanderProgram = () => import('./commander-program.js');
 
 function errorLines(
   error: unknown,
@@ -126,15 +43,6 @@ function errorLines(
   return lines;
 }
 
-/** The run's exit code: commander's own (help, version, a usage error), else exitCodeOf's. */
-function runExitCode(error: unknown): number {
-  if (error instanceof CommanderError) {
-    const clean = ['commander.helpDisplayed', 'commander.version', 'commander.help'];
-    return clean.includes(error.code) ? ExitCode.ok : ExitCode.usage;
-  }
-  return exitCodeOf(error);
-}
-
 const SIGNAL_EXIT_CODES: Readonly<Record<StopSignal, number>> = { SIGINT: ExitCode.interrupted, SIGTERM: ExitCode.terminated };
 // A prompt may have hidden the cursor when a signal ends the run at once.
 const SHOW_CURSOR = '\u001b[?25h';
@@ -153,8 +61,49 @@ async function withAlias(argv: string[], proc: ProcessLike): Promise<string[] | 
   return expansion.kind === 'shell' ? runShellAlias(name, expansion.script, expansion.args, proc) : expansion.argv;
 }
 
+/** A command line read without commander, and the handler its command registers. */
+interface QuickRun {
+  line: QuickCommandLine;
+  action: { handler: Handler<unknown[], OptionValues>; options: ActionOptions };
+}
+
+/**
+ * `argv` ready to run without building commander's program (docs/architecture.md, "The quick
+ * path"), or undefined where commander must read it: the table cannot tell (help, the version,
+ * errors), or the command's module registers its handler some other way.
+ */
+async function quickRun(argv: readonly string[], table: ArgvTable): Promise<QuickRun | undefined> {
+  const line = quickParse(argv, table);
+  if (line === undefined) return undefined;
+  const name = commandCalled(line.command);
+  const [loaded] = name === undefined ? [] : await loadCommands([name]);
+  const action = loaded === undefined ? undefined : registeredAction(loaded.module);
+  return action === undefined ? undefined : { line, action };
+}
+
+/**
+ * The handler `module` registers. Its definition is replayed on a stand-in that only chains
+ * (every method returns the stand-in): what the definition says, the table already holds.
+ */
+function registeredAction(module: CommandModule): QuickRun['action'] | undefined {
+  let action: QuickRun['action'] | undefined;
+  const chain: Program = new Proxy(() => undefined, { get: (_, key) => (key === 'then' ? undefined : () => chain) }) as unknown as Program;
+  module.register(chain, {
+    action(_command, handler, options = {}) {
+      // The quick parse hands over what commander would (test/cmdutil/quick-parse.test.ts).
+      action = { handler: handler as unknown as Handler<unknown[], OptionValues>, options };
+    },
+  });
+  return action?.options.readsProgram === true ? undefined : action;
+}
+
+export interface RunOptions {
+  /** The command line's table (dist/argv-table.json): without it, commander reads every command line. */
+  argvTable?: ArgvTable | undefined;
+}
+
 /** Runs tkt with `argv` (without node and script) and returns the exit code. */
-export async function runCli(argv: string[], proc: ProcessLike): Promise<number> {
+export async function runCli(argv: string[], proc: ProcessLike, options: RunOptions = {}): Promise<number> {
   const state = createRunState();
   // SIGINT and SIGTERM alike (docs/cli.md section 8); the first one to come names the exit code.
   let received: StopSignal | undefined;
@@ -194,21 +143,27 @@ export async function runCli(argv: string[], proc: ProcessLike): Promise<number>
   proc.on('SIGTERM', onTerminate);
   proc.stdout.on('error', onStdoutError);
   let code: number = ExitCode.ok;
-  const program = createProgram(proc);
+  // The program's options as commander stores them, wherever they stood: the error lines read them.
+  let programOpts = (): Record<string, unknown> => ({});
+  let commander: Awaited<ReturnType<typeof commanderProgram>> | undefined;
   try {
     const expanded = await withAlias(argv, proc);
     if (typeof expanded === 'number') return expanded;
-    registerCommands(program, createProcessHost(proc, state), await loadCommands(commandsRun(expanded, program)));
-    await program.parseAsync(expanded, { from: 'user' });
+    const quick = options.argvTable === undefined ? undefined : await quickRun(expanded, options.argvTable);
+    if (quick !== undefined) {
+      programOpts = () => quick.line.programOpts;
+      await runAction(proc, state, quick.action, quick.line);
+    } else {
+      commander = await commanderProgram();
+      await commander.runWithCommander(expanded, proc, state, (opts) => (programOpts = opts));
+    }
   } catch (error) {
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by the stdout error handler while the command runs
     if (outputClosed || error instanceof OutputClosedError) return ExitCode.ok;
-    code = error instanceof InterruptedError && received !== undefined ? SIGNAL_EXIT_CODES[received] : runExitCode(error);
     // commander has already printed its own usage errors.
-    if (!(error instanceof CommanderError)) {
-      // Global options are stored on the program as commander parses them, wherever they stood.
-      proc.stderr.write(`${errorLines(error, program.opts(), proc.env, received).join('\n')}\n`);
-    }
+    const commanders = commander?.commanderExitCode(error);
+    code = error instanceof InterruptedError && received !== undefined ? SIGNAL_EXIT_CODES[received] : (commanders ?? exitCodeOf(error));
+    if (commanders === undefined) proc.stderr.write(`${errorLines(error, programOpts(), proc.env, received).join('\n')}\n`);
   } finally {
     proc.off('SIGINT', onInterrupt);
     proc.off('SIGTERM', onTerminate);
@@ -217,12 +172,21 @@ export async function runCli(argv: string[], proc: ProcessLike): Promise<number>
   return outputClosed ? ExitCode.ok : code;
 }
 
+/** dist/argv-table.json, which the build writes beside the bundle; undefined if it is missing. */
+function builtArgvTable(): ArgvTable | undefined {
+  try {
+    return JSON.parse(process.getBuiltinModule('node:fs').readFileSync(new URL('argv-table.json', import.meta.url), 'utf8')) as ArgvTable;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The bin's entry. Sets process.exitCode instead of calling process.exit(), so
  * that a large write to a piped stdout drains before the process ends.
  */
 export async function main(argv: string[]): Promise<void> {
-  process.exitCode = await runCli(argv, process);
+  process.exitCode = await runCli(argv, process, { argvTable: builtArgvTable() });
   // Everything is recorded; only output is left to drain. A signal now still ends the process
   // at once, with its own code, as Node's default would, but without dying of it.
   for (const [name, code] of Object.entries(SIGNAL_EXIT_CODES)) process.on(name, () => process.exit(code));

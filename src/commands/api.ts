@@ -19,7 +19,7 @@ export function register(program: Program, host: CommandHost): void {
     .option('-F, --field <key=value>', 'typed field: true, false, null and integers become JSON values; @FILE uploads FILE (multipart, streamed)', collect)
     .option('-f, --raw-field <key=value>', 'string field, sent as is', collect)
     .option('--input <file>', 'send the JSON in FILE (- for stdin) as the body; fields then go to the query string')
-    .addOption(dryRunOption())
+    .addOption(dryRunOption(program))
     .addHelpText(
       'after',
       `

@@ -17,9 +17,9 @@ export function register(program: Program, host: CommandHost): void {
   const command = program
     .command('assign')
     .description('Assign tickets to a technician')
-    .addArgument(idsArgument('ticket IDs, or - to read them from stdin, then the user'))
-    .addOption(concurrencyOption())
-    .addOption(dryRunOption())
+    .addArgument(idsArgument(program, 'ticket IDs, or - to read them from stdin, then the user'))
+    .addOption(concurrencyOption(program))
+    .addOption(dryRunOption(program))
     .addHelpText(
       'after',
       `

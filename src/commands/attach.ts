@@ -19,9 +19,9 @@ export function register(program: Program, host: CommandHost): void {
   const command = program
     .command('attach')
     .description('Attach files to a ticket')
-    .addArgument(idArgument())
+    .addArgument(idArgument(program))
     .argument('<file...>', 'files to upload (streamed from disk)')
-    .addOption(dryRunOption())
+    .addOption(dryRunOption(program))
     .addHelpText(
       'after',
       `

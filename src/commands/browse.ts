@@ -13,8 +13,8 @@ export function register(program: Program, host: CommandHost): void {
   const command = program
     .command('browse')
     .description("Open a ticket's page in the web browser")
-    .addArgument(idArgument())
-    .addOption(noBrowserOption())
+    .addArgument(idArgument(program))
+    .addOption(noBrowserOption(program))
     .addHelpText(
       'after',
       `

@@ -1,4 +1,3 @@
-import { Argument } from '@commander-js/extra-typings';
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { completionScript, SHELLS, type Shell } from '../completion/scripts.js';
@@ -9,7 +8,7 @@ export function register(program: Program, host: CommandHost): void {
   const command = program
     .command('completion')
     .description('Print a shell completion script (commands, options, views and cached lookup names)')
-    .addArgument(new Argument('<shell>', 'the shell').choices(SHELLS))
+    .addArgument(program.createArgument('<shell>', 'the shell').choices(SHELLS))
     .addHelpText(
       'after',
       `
@@ -24,7 +23,7 @@ Examples:
   $ tkt completion fish > ~/.config/fish/completions/tkt.fish`,
     );
   // The CLI registers every command for this one (src/commands/index.ts), so all are in the script.
-  host.action(command, ([shell], _opts, ctx) => run({ shell, program }, ctx));
+  host.action(command, ([shell], _opts, ctx) => run({ shell, program }, ctx), { readsProgram: true });
 }
 
 export interface CompletionOptions {

@@ -17,7 +17,6 @@ import { checkFields } from '../fields/values.js';
 import { readTextOption } from '../cmdutil/text-input.js';
 import { concurrencyOption, dryRunOption } from './shared-options.js';
 import { dedupCreateSpec, dedupOptions, type DedupFlags } from '../dedup/options.js';
-import { Option } from '@commander-js/extra-typings';
 
 export interface CreateOptions extends CreateFromFlags, DedupFlags {
   values: RawFieldValues;
@@ -77,16 +76,18 @@ export function register(program: Program, host: CommandHost): void {
     .description('Create a ticket (asks for missing values at a terminal)')
     .option('--integration', 'use the integration endpoint: needs only a valid token; requester by username')
     .option('--description-file <file>', 'read the description from a file (- for stdin)')
-    .addOption(fieldsOption());
+    .addOption(fieldsOption(program));
   const command = addFieldOptions(base, ['register', 'new'])
-    .addOption(dryRunOption())
+    .addOption(dryRunOption(program))
     .option('--from <file>', 'create one ticket per row of a JSON Lines or CSV file')
     .option('--report <file>', "with --from: where to record each row's new ID or error (default FILE.report.jsonl)")
     .option('--resume <report>', 'with --from: skip the rows this report shows as created (and those in doubt)')
     .option('--retry-in-doubt', 'with --resume: send again the rows whose outcome is unknown (check them first)')
-    .addOption(concurrencyOption('with --from: tickets created'))
+    .addOption(concurrencyOption(program, 'with --from: tickets created'))
     .option('--dedup-key <key>', 'one open ticket per key: add this occurrence to the open ticket whose title ends with [KEY] instead')
-    .addOption(new Option('--on-existing <action>', 'with --dedup-key: what an open ticket gets (default: reply)').choices(['reply', 'skip'] as const))
+    .addOption(
+      program.createOption('--on-existing <action>', 'with --dedup-key: what an open ticket gets (default: reply)').choices(['reply', 'skip'] as const),
+    )
     .option('--reopen', 'with --dedup-key: re-open a resolved or closed ticket of the key rather than create one')
     .addHelpText('after', EXAMPLES);
   // Ctrl-C during --from stops new creates and lets those in flight finish and be recorded.

@@ -12,10 +12,10 @@ export function register(program: Program, host: CommandHost): void {
   const command = program
     .command('delete')
     .description('Delete tickets (soft delete)')
-    .addArgument(idsArgument())
+    .addArgument(idsArgument(program))
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
-    .addOption(concurrencyOption())
-    .addOption(dryRunOption())
+    .addOption(concurrencyOption(program))
+    .addOption(dryRunOption(program))
     .addHelpText(
       'after',
       `

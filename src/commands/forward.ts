@@ -28,15 +28,15 @@ export function register(program: Program, host: CommandHost): void {
   const command = program
     .command('forward')
     .description('Forward a ticket by e-mail')
-    .addArgument(idArgument())
+    .addArgument(idArgument(program))
     .option('--to <email>', 'recipient (required)')
     .option('--cc <emails>', 'CC addresses')
     .option('--subject <text>', 'subject (default: "Fwd: <ticket title>")')
     .option('--message <text>', 'a message, or - to read stdin (default: $EDITOR at a terminal)')
     .option('--message-file <file>', 'read the message from a file')
     .option('--draft', 'save it as a draft instead of sending')
-    .addOption(attachOption())
-    .addOption(dryRunOption())
+    .addOption(attachOption(program))
+    .addOption(dryRunOption(program))
     .addHelpText(
       'after',
       `

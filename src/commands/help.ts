@@ -17,7 +17,7 @@ export function register(program: Program, host: CommandHost): void {
     .description(`Show help for a command, or a topic: ${TOPIC_NAMES.join(', ')}`)
     .argument('[command-or-topic]')
     .addHelpText('after', `\nTopics:\n${TOPIC_NAMES.map((name) => `  ${name.padEnd(12)}${HELP_TOPICS[name].summary}`).join('\n')}`);
-  host.action(command, ([subject], _opts, ctx) => run({ subject, program }, ctx));
+  host.action(command, ([subject], _opts, ctx) => run({ subject, program }, ctx), { readsProgram: true });
 }
 
 export interface HelpOptions {

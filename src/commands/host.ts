@@ -17,6 +17,11 @@ export interface ActionOptions {
    * says so on stderr (output/waiting.ts) until it answers.
    */
   saysWaiting?: boolean;
+  /**
+   * The handler reads the program it was registered on (help, completion scripts): commander
+   * builds it for every run of the command, never the quick path (docs/architecture.md).
+   */
+  readsProgram?: boolean;
 }
 
 export interface CommandHost {

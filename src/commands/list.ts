@@ -55,9 +55,9 @@ export function register(program: Program, host: CommandHost): void {
     .option('--due-before <when>', 'only tickets due before WHEN')
     .option('--created-after <when>', 'only tickets created after WHEN')
     .option('--sort <field>', `order by ${SORT_FIELDS.join(', ')}; -FIELD for descending`)
-    .addOption(fieldsOption())
-    .addOption(csvOption())
-    .addOption(columnsOption())
+    .addOption(fieldsOption(program))
+    .addOption(csvOption(program))
+    .addOption(columnsOption(program))
     .addHelpText('after', EXAMPLES);
   host.action(command, (_args, opts, ctx) => run(opts, ctx), { saysWaiting: true });
 }

@@ -1,4 +1,3 @@
-import { Option } from '@commander-js/extra-typings';
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { askLoginUrl, assertNothingMissing, authenticate, loginPassword, loginUsername, saveSession, withoutToken, type LoginInput } from '../account/login.js';
@@ -20,7 +19,7 @@ export function register(program: Program, host: CommandHost): void {
     .option('--domain <domain>', 'directory (LDAP/AD) domain; empty for local accounts')
     .option('--password-stdin', 'read the password from stdin (one trailing newline is dropped)')
     // Hidden: only there to explain why it does not exist.
-    .addOption(new Option('--password [value]').hideHelp())
+    .addOption(program.createOption('--password [value]').hideHelp())
     .addHelpText(
       'after',
       `

@@ -20,9 +20,9 @@ export function register(program: Program, host: CommandHost): void {
     .argument('[id]', 'a ticket ID: sub-categories, items and technicians scoped to that ticket')
     .option('--app', 'the app metadata (no sub-categories, items or people)')
     .option('--collection <name>', `only this collection: ${ALL_COLLECTIONS.join(', ')}`)
-    .addOption(fieldsOption())
-    .addOption(csvOption())
-    .addOption(columnsOption())
+    .addOption(fieldsOption(program))
+    .addOption(csvOption(program))
+    .addOption(columnsOption(program))
     .addHelpText(
       'after',
       `

@@ -11,9 +11,9 @@ export function register(program: Program, host: CommandHost): void {
   const command = program
     .command('pickup')
     .description('Assign tickets to yourself')
-    .addArgument(idsArgument())
-    .addOption(concurrencyOption())
-    .addOption(dryRunOption())
+    .addArgument(idsArgument(program))
+    .addOption(concurrencyOption(program))
+    .addOption(dryRunOption(program))
     .addHelpText(
       'after',
       `

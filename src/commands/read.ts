@@ -10,9 +10,9 @@ export function register(program: Program, host: CommandHost): void {
   const command = program
     .command('read')
     .description('Mark tickets as read')
-    .addArgument(idsArgument())
-    .addOption(concurrencyOption('requests'))
-    .addOption(dryRunOption())
+    .addArgument(idsArgument(program))
+    .addOption(concurrencyOption(program, 'requests'))
+    .addOption(dryRunOption(program))
     .addHelpText('after', '\nExamples:\n  $ tkt read 42\n  $ tkt read 42 43 44 --json\n  $ tkt list -q --view my-open-tickets | tkt read -');
   host.action(command, ([ids], opts, ctx) => run({ ids, ...opts }, ctx), { graceful: true });
 }

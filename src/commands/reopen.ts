@@ -15,10 +15,10 @@ export function register(program: Program, host: CommandHost): void {
   const command = program
     .command('reopen')
     .description('Re-open resolved or closed tickets')
-    .addArgument(idsArgument())
+    .addArgument(idsArgument(program))
     .option('--status <name>', `the status to set (name or ID; default: the status named ${DEFAULT_REOPEN_STATUS})`)
-    .addOption(concurrencyOption())
-    .addOption(dryRunOption())
+    .addOption(concurrencyOption(program))
+    .addOption(dryRunOption(program))
     .addHelpText(
       'after',
       `

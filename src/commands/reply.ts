@@ -32,16 +32,16 @@ export function register(program: Program, host: CommandHost): void {
   const command = program
     .command('reply')
     .description('Reply to a ticket by e-mail (or, with --as-requester, as its requester)')
-    .addArgument(idArgument())
+    .addArgument(idArgument(program))
     .option('--message <text>', 'the message, or - to read stdin (default: $EDITOR at a terminal)')
     .option('--message-file <file>', 'read the message from a file')
     .option('--to <email>', "recipient (default: the requester's e-mail)")
     .option('--cc <emails>', 'CC addresses')
     .option('--subject <text>', 'subject (default: the template\'s, else "Re: <ticket title>")')
     .option('--template <name>', 'the message from a reply template, filled for the ticket (tkt templates)')
-    .addOption(attachOption())
+    .addOption(attachOption(program))
     .option('--as-requester <user>', 'post the reply as this requester (user ID, username or full name); re-opens a resolved or closed ticket')
-    .addOption(dryRunOption())
+    .addOption(dryRunOption(program))
     .addHelpText(
       'after',
       `

@@ -24,14 +24,14 @@ export function register(program: Program, host: CommandHost): void {
   const command = program
     .command('resolve')
     .description('Resolve tickets with resolution notes')
-    .addArgument(idsArgument().argOptional())
+    .addArgument(idsArgument(program).argOptional())
     .option('--details <text>', 'resolution notes, or - to read stdin')
     .option('--details-file <file>', 'read the resolution notes from a file')
     .option('--template <name>', 'resolution notes from a reply template, filled for each ticket (tkt templates)')
     .option('--by <user>', 'resolver: user ID, username or full name (default: you)')
     .option('--dedup-key <key>', 'instead of IDs: every open ticket whose title ends with [KEY] (tkt create --dedup-key)')
-    .addOption(concurrencyOption())
-    .addOption(dryRunOption())
+    .addOption(concurrencyOption(program))
+    .addOption(dryRunOption(program))
     .addHelpText(
       'after',
       `

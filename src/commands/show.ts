@@ -25,13 +25,13 @@ export function register(program: Program, host: CommandHost): void {
     .command('show')
     .alias('view')
     .description('Show a ticket: details, description, resolution, conversation and attachments')
-    .addArgument(idArgument())
+    .addArgument(idArgument(program))
     .option('--mark-read', 'also mark the ticket as read')
     .option('--comments <n>', 'only the last N conversation entries')
     .option('--no-pager', 'print straight to the terminal, without the pager')
     .option('-w, --web', "open the ticket's page in the web browser instead (tkt browse)")
-    .addOption(noBrowserOption())
-    .addOption(fieldsOption())
+    .addOption(noBrowserOption(program))
+    .addOption(fieldsOption(program))
     .addHelpText(
       'after',
       `\nAt a terminal the ticket is wrapped to its width and paged through "tkt config get pager"\n($PAGER, default less -FRX); never under CI, with --no-input, or at a terminal that\nreports no size.\n\nExamples:\n  $ tkt show 42\n  $ tkt view 42 --mark-read\n  $ tkt show 42 --comments 3 --no-pager\n  $ tkt show 42 --fields id,title,dueDate\n  $ tkt show 42 --query status.status --raw`,

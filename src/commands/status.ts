@@ -11,7 +11,7 @@ export function register(program: Program, host: CommandHost): void {
   const command = program
     .command('status')
     .description('Your queue at a glance: counts of your tickets by state, then the most urgent')
-    .addOption(fieldsOption())
+    .addOption(fieldsOption(program))
     .addHelpText(
       'after',
       `

@@ -34,8 +34,8 @@ Examples:
   $ tkt update 42 --category Hardware --subcategory Printer --dry-run`;
 
 export function register(program: Program, host: CommandHost): void {
-  const base = program.command('update').description('Change fields of a ticket').addArgument(idArgument());
-  const command = addFieldOptions(base, ['update']).addOption(dryRunOption()).addHelpText('after', EXAMPLES);
+  const base = program.command('update').description('Change fields of a ticket').addArgument(idArgument(program));
+  const command = addFieldOptions(base, ['update']).addOption(dryRunOption(program)).addHelpText('after', EXAMPLES);
   host.action(command, ([id], opts, ctx) => run({ ...opts, id, values: pickFieldValues(opts) }, ctx));
 }
 

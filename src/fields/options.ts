@@ -2,7 +2,7 @@
 // the user gave, and what is missing or foreign for an endpoint. create, update, create --from and
 // the prompts (prompts/fill.ts) read options through here, so an option means the same thing
 // everywhere.
-import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { UsageError } from '../errors.js';
 import { TICKET_FIELDS, fieldsFor, requiredKeys, type TicketEndpoint, type TicketFieldSpec } from '../model/fields.js';
 import { collect } from '../util/option-text.js';
@@ -51,7 +51,7 @@ export function addFieldOptions<Args extends unknown[], Opts extends OptionValue
 ): Command<Args, Opts, Globals> {
   for (const spec of TICKET_FIELDS) {
     if (!spec.endpoints.some((e) => endpoints.includes(e))) continue;
-    const option = new Option(spec.flags, spec.description);
+    const option = command.createOption(spec.flags, spec.description);
     // No default value: commander would print "(default: [])" in the help.
     if (spec.value.type === 'ids' || spec.value.type === 'files') option.argParser(collect);
     command.addOption(option);

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRunState } from '../../src/process-host.js';
-import { buildProgram } from '../../src/program.js';
+import { buildProgram } from '../../src/commander-program.js';
 import { loadCommands } from '../../src/commands/index.js';
 import { startServer, type TestServer } from '../api/server.js';
 import { createHarness, type Harness } from '../helpers/harness.js';

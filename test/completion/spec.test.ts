@@ -2,7 +2,7 @@ import { Command } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
 import { createRunState } from '../../src/process-host.js';
 import { completionSpec, type CommandSpec, type ValueCompletion } from '../../src/completion/spec.js';
-import { buildProgram } from '../../src/program.js';
+import { buildProgram } from '../../src/commander-program.js';
 import { loadCommands } from '../../src/commands/index.js';
 import { FILTER_FIELDS, fieldsFor, type TicketEndpoint, type TicketFieldSpec } from '../../src/model/fields.js';
 import { addFieldOptions, flagOf } from '../../src/fields/options.js';

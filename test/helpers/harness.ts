@@ -12,6 +12,7 @@ import type { GlobalOptions } from '../../src/config/globals.js';
 import type { IO } from '../../src/output/io.js';
 import { createOutput } from '../../src/output/format.js';
 import { runCli } from '../../src/program.js';
+import { argvTable } from './program.js';
 import { processSignals } from '../cli/fake-process.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { createTestIO, type TestIOOptions } from './io.js';
@@ -148,7 +149,8 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       };
       const out = collect((s) => (stdout += s));
       const err = collect((s) => (stderr += s));
-      const code = await runCli(argv, { stdin, stdout: out, stderr: err, env: { ...env, ...cliOptions.env }, ...processSignals() });
+      // Through the quick path where the CLI takes it (src/program.ts), as the built bin does.
+      const code = await runCli(argv, { stdin, stdout: out, stderr: err, env: { ...env, ...cliOptions.env }, ...processSignals() }, { argvTable });
       await new Promise((resolve) => setImmediate(resolve));
       return { code, stdout, stderr };
     },

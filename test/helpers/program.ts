@@ -2,12 +2,15 @@
 // command (a new one is covered without editing them).
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { createRunState } from '../../src/process-host.js';
-import { buildProgram } from '../../src/program.js';
+import { buildProgram, programArgvTable } from '../../src/commander-program.js';
 import { loadCommands } from '../../src/commands/index.js';
 import { fakeProcess } from '../cli/fake-process.js';
 
 // Every command's module, loaded once: each test's program registers all of them.
-const allCommands = await loadCommands();
+export const allCommands = await loadCommands();
+
+/** The command line's table as the build writes it (dist/argv-table.json), for runs through the quick path. */
+export const argvTable = programArgvTable(buildProgram(fakeProcess(), createRunState(), allCommands));
 
 /** Every visible command, nested ones (config get) included, as the words that call it. */
 export function commandPaths(command: CommandUnknownOpts = buildProgram(fakeProcess(), createRunState(), allCommands), path: string[] = []): string[][] {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createRunState } from '../../src/process-host.js';
 import { ALL_COLLECTIONS, parseCollection } from '../../src/lookups/collections.js';
 import { collectionsOf, lookupLabel } from '../../src/lookups/index.js';
-import { buildProgram } from '../../src/program.js';
+import { buildProgram } from '../../src/commander-program.js';
 import { loadCommands } from '../../src/commands/index.js';
 import { FILTER_FIELDS, HEADER_FIELDS, LOOKUP_FIELDS, LOOKUP_KINDS, TICKET_FIELDS, fieldsFor, isLookupKind, requiredKeys } from '../../src/model/fields.js';
 import { LOOKUP_FILTERS } from '../../src/listing/filter.js';

@@ -38,6 +38,8 @@ interface Budget {
   files: number;
   /** Built-ins the run must not load. */
   forbidden: readonly string[];
+  /** Read by the quick path (src/program.ts): commander is not loaded at all. */
+  quick?: true;
 }
 
 /** Tickets of the sandbox's demo data, handed out one per run to the commands that change one. */
@@ -53,23 +55,25 @@ let uploadFile = '';
 // plus about 5 KB for a help, 10 KB for a request (less than a table renderer or a prompt
 // library), and two files: Node 20 loads ES modules one file at a time, so many small chunks
 // cost more than their bytes (scripts/build.mjs, the core of main.js). What a request command
-// loads is mostly commander (126 KB), main.js (91 KB) and the HTTP transport's chunk (40 KB);
-// dist/start.cjs (50 KB, the prepared help) is for help, version and completion only.
+// loads is mostly main.js (132 KB) and the HTTP transport's chunk (43 KB): commander (126 KB)
+// only where the quick path leaves the command line to it (src/program.ts); dist/start.cjs
+// (50 KB, the prepared help) is for help, version and completion only.
 const BUDGETS: Record<string, Budget> = {
   '--help': { argv: () => ['--help'], distKB: 55, files: 1, forbidden: FAST_ANSWER }, // 50.3 KB, 1 file
   '--version': { argv: () => ['--version'], distKB: 55, files: 1, forbidden: FAST_ANSWER }, // 50.3 KB, 1 file
   '__complete site': { argv: () => ['__complete', 'site'], distKB: 50, files: 1, forbidden: FAST_ANSWER }, // 45.4 KB, 1 file
-  'show ID': { argv: () => ['show', '1013'], distKB: 345, files: 16, forbidden: REQUEST_NEVER }, // 334.6 KB, 14 files
-  'show ID --json': { argv: () => ['show', '1013', '--json'], distKB: 306, files: 9, forbidden: REQUEST_NEVER }, // 296.3 KB, 7 files
-  list: { argv: () => ['list'], distKB: 326, files: 15, forbidden: REQUEST_NEVER }, // 316.1 KB, 13 files
-  'close ID': { argv: () => ['close', nextTicket()], distKB: 326, files: 18, forbidden: REQUEST_NEVER }, // 316.2 KB, 16 files
-  'pickup ID': { argv: () => ['pickup', nextTicket()], distKB: 315, files: 16, forbidden: REQUEST_NEVER }, // 304.5 KB, 14 files
-  'attach ID FILE': { argv: () => ['attach', '1013', uploadFile], distKB: 305, files: 8, forbidden: REQUEST_NEVER }, // 294.6 KB, 6 files
+  'show ID': { argv: () => ['show', '1013'], distKB: 231, files: 16, forbidden: REQUEST_NEVER, quick: true }, // 220.5 KB, 14 files
+  'show ID --json': { argv: () => ['show', '1013', '--json'], distKB: 193, files: 7, forbidden: REQUEST_NEVER, quick: true }, // 182.2 KB, 5 files
+  list: { argv: () => ['list'], distKB: 212, files: 13, forbidden: REQUEST_NEVER, quick: true }, // 201.7 KB, 11 files
+  'close ID': { argv: () => ['close', nextTicket()], distKB: 211, files: 16, forbidden: REQUEST_NEVER, quick: true }, // 200.8 KB, 14 files
+  'pickup ID': { argv: () => ['pickup', nextTicket()], distKB: 199, files: 13, forbidden: REQUEST_NEVER, quick: true }, // 189.0 KB, 11 files
+  'attach ID FILE': { argv: () => ['attach', '1013', uploadFile], distKB: 191, files: 6, forbidden: REQUEST_NEVER, quick: true }, // 180.6 KB, 4 files
   create: {
     argv: () => ['create', '-q', ...validCreateArgs()],
-    distKB: 346, // 336.2 KB, 13 files
-    files: 15,
+    distKB: 232, // 222.2 KB, 12 files
+    files: 14,
     forbidden: REQUEST_NEVER,
+    quick: true,
   },
 };
 
@@ -130,5 +134,18 @@ describe('what each command loads', () => {
     ).toEqual([]);
     expect(trace.distBytes, `${measured}\nbiggest inputs:\n${biggestInputs(trace).join('\n')}`).toBeLessThanOrEqual(budget.distKB * 1000);
     expect(trace.distFiles.length, `${measured}:\n${trace.distFiles.join('\n')}`).toBeLessThanOrEqual(budget.files);
+    if (budget.quick) expect(commanderIn(trace), measured).toEqual([]);
+  });
+
+  it('loads commander for a command line the quick path leaves to it (a missing argument)', () => {
+    const trace = tracer.trace(() => ['show'], env);
+    expect(trace.code).toBe(2);
+    expect(commanderIn(trace)).not.toEqual([]);
   });
 });
+
+/** The dist/ files of a trace that hold commander. */
+function commanderIn(trace: LoadTrace): string[] {
+  const meta = readAllMetafiles();
+  return trace.distFiles.filter((file) => Object.keys(meta.outputs[file]?.inputs ?? {}).some((input) => input.includes('node_modules/commander/')));
+}

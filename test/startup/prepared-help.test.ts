@@ -8,7 +8,8 @@ import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRunState } from '../../src/process-host.js';
-import { buildProgram, runCli } from '../../src/program.js';
+import { buildProgram } from '../../src/commander-program.js';
+import { runCli } from '../../src/program.js';
 import { loadCommands } from '../../src/commands/index.js';
 import { fakeProcess } from '../cli/fake-process.js';
 

@@ -1,0 +1,126 @@
+// The CLI as commander's program: the global options, the help, and the commands a run needs.
+// It reads every command line the quick path leaves to it (src/program.ts): help, the version,
+// errors, nested commands, and it is the one definition both paths read (docs/architecture.md,
+// "The quick path"). Loaded only for such runs, and by the build.
+import { Command, CommanderError } from '@commander-js/extra-typings';
+import { createProcessHost, type ProcessLike, type RunState } from './process-host.js';
+import { loadCommands, registerCommands, type LoadedCommand } from './commands/index.js';
+import type { Program } from './commands/host.js';
+import { argvTable, type ArgvTable } from './cmdutil/argv-table.js';
+import { commandCalled, type CommandName } from './commands/names.js';
+import { ExitCode } from './errors.js';
+import { reflow } from './output/reflow.js';
+import { aliasHelpSection } from './desk/alias-help.js';
+
+const EXAMPLES = `
+Examples:
+  $ tkt login --url https://helpdesk.example.com -u jdoe
+  $ tkt list --view my-overdue-tickets
+  $ tkt show 42
+  $ tkt create --title "Printer on fire" --description - --requester aberg \\
+      --site "Head Office" --department IT --status Open < notes.txt
+  $ tkt list -q --view my-completed-tickets | tkt close -
+  $ tkt list --all --status open --assignee none --query 'length(@)'
+  $ tkt sandbox            # a local emulator of the service, with demo data`;
+
+// Help is laid out for 80 columns whatever the terminal (commander would follow its width): the
+// same text everywhere, so the bin can print help prepared at build time (src/fast-start.ts).
+const HELP_WIDTH = 80;
+
+const VERSION_FLAGS = '-V, --version';
+
+/** The table of the command line's grammar (src/cmdutil/argv-table.ts) for `program`, every command registered. */
+export const programArgvTable = (program: Program): ArgvTable => argvTable(program, VERSION_FLAGS);
+
+/** The program with `commands` (loadCommands: every command, or the few a run needs) registered. */
+export function buildProgram(proc: ProcessLike, state: RunState, commands: readonly LoadedCommand[]) {
+  const program = createProgram(proc);
+  registerCommands(program, createProcessHost(proc, state), commands);
+  return program;
+}
+
+/**
+ * Runs `argv` through commander, with the commands it needs registered. `onProgram` gets the
+ * program's options (for the error lines) before anything can fail.
+ */
+export async function runWithCommander(argv: string[], proc: ProcessLike, state: RunState, onProgram: (opts: () => Record<string, unknown>) => void) {
+  const program = createProgram(proc);
+  onProgram(() => program.opts());
+  registerCommands(program, createProcessHost(proc, state), await loadCommands(commandsRun(argv, program)));
+  await program.parseAsync(argv, { from: 'user' });
+}
+
+/** The program with its global options and help, and no command yet. */
+function createProgram(proc: ProcessLike) {
+  const program = new Command('tkt');
+  return program
+    .description('Command-line client for the help-desk ticketing service')
+    .version(TKT_VERSION, VERSION_FLAGS, 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .option('--url <url>', 'base URL of the service (env TKT_URL)')
+    .option('--profile <name>', 'settings profile (env TKT_PROFILE)')
+    .option('--json', 'print the API response as JSON')
+    .option('-q, --quiet', 'print only the essentials (IDs)')
+    .option('--query <expr>', 'JMESPath expression applied to the JSON output (implies --json)')
+    .option('--raw', 'with --query: strings without quotes, arrays one element per line')
+    .option('--no-input', 'never prompt (also when CI is set)')
+    .option('--no-color', 'disable colour (also NO_COLOR)')
+    .option('--timeout <seconds>', 'per-request time-out in seconds', '30')
+    .option('--debug', 'HTTP trace on stderr (credentials redacted)')
+    .addOption(program.createOption('--refresh', 'refetch cached lookups'))
+    .option('--allow-http', 'accept plain http to a non-local host (tkt login saves it for the profile)')
+    .showHelpAfterError('(add --help for usage)')
+    .exitOverride()
+    .configureOutput({
+      // The text after a command's options (addHelpText) is written as prose: laid out here.
+      writeOut: (text) => proc.stdout.write(reflow(text, HELP_WIDTH)),
+      writeErr: (text) => proc.stderr.write(text),
+      getOutHelpWidth: () => HELP_WIDTH,
+      getErrHelpWidth: () => HELP_WIDTH,
+    })
+    .addHelpText('after', EXAMPLES)
+    .addHelpText('after', () => aliasHelpSection(proc.env));
+}
+
+/**
+ * The commands a run of `argv` needs registered: the one it invokes, and for `tkt help NAME`
+ * NAME's too. Every command (undefined) where the run needs the whole CLI (the program's help,
+ * an unknown command's suggestions, the completion scripts) or the command's word cannot be told
+ * for sure: commander then sees what it always saw.
+ */
+function commandsRun(argv: readonly string[], program: Command): CommandName[] | undefined {
+  const index = commandWordIndex(argv, program);
+  const name = index === undefined ? undefined : commandCalled(argv[index]!);
+  if (index === undefined || name === undefined || name === 'completion') return undefined;
+  if (name !== 'help') return [name];
+  const subject = argv.slice(index + 1).find((arg) => !arg.startsWith('-'));
+  if (subject === undefined) return undefined;
+  const named = commandCalled(subject);
+  return named === undefined ? ['help'] : ['help', named];
+}
+
+/**
+ * Where the command's word stands in `argv`: after the global options before it and their values.
+ * Undefined for no word, `--`, or an option the program does not know (bundled short flags too).
+ */
+function commandWordIndex(argv: readonly string[], program: Command): number | undefined {
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index]!;
+    if (arg === '-' || !arg.startsWith('-')) return index;
+    const option = program.options.find((candidate) => candidate.long === arg.split('=')[0] || candidate.short === arg);
+    if (option === undefined) return undefined;
+    const next = argv[index + 1];
+    if (!arg.includes('=') && (option.required || (option.optional && next !== undefined && !next.startsWith('-')))) index++;
+  }
+  return undefined;
+}
+
+/**
+ * The exit code of an error commander raised (help, the version, a usage error), which it has
+ * printed itself; undefined for any other error.
+ */
+export function commanderExitCode(error: unknown): number | undefined {
+  if (!(error instanceof CommanderError)) return undefined;
+  const clean = ['commander.helpDisplayed', 'commander.version', 'commander.help'];
+  return clean.includes(error.code) ? ExitCode.ok : ExitCode.usage;
+}
