@@ -2,6 +2,7 @@
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import type { RecordColumn } from '../output/types.js';
+import { UsageError } from '../errors.js';
 
 export type TemplatesOptions = { action: 'list' } | { action: 'show'; name: string } | { action: 'edit'; name: string };
 
@@ -65,10 +66,17 @@ export async function run(options: TemplatesOptions, ctx: Context): Promise<void
       return ctx.output.document({ name, subject: subject ?? null, body, file }, { human: () => (text.endsWith('\n') ? text : `${text}\n`) });
     }
     case 'edit': {
+      // Opening the editor is asking, as reply's message is: never without a terminal, under CI or with --no-input.
+      const file = templates.templateFile(ctx, options.name);
+      if (!ctx.io.canPrompt) {
+        throw new UsageError(`cannot open the editor on template ${options.name} (no terminal to ask on)`, {
+          hint: `run it at a terminal, or write ${file} yourself`,
+        });
+      }
       const [{ editFile }, { userSettings }] = await Promise.all([import('../prompts/editor.js'), import('../config/settings.js')]);
       const editor = userSettings(ctx).editor;
-      const { file, created } = await templates.editTemplate(ctx, options.name, (file) =>
-        ctx.lendTerminal(() => editFile(editor, file, ctx.env, `${file} keeps what the editor saved`)),
+      const { created } = await templates.editTemplate(ctx, options.name, (file, afterFailure) =>
+        ctx.lendTerminal(() => editFile(editor, file, ctx.env, afterFailure)),
       );
       return ctx.output.document(
         { name: options.name, file, created },

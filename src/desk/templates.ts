@@ -45,7 +45,8 @@ const COMMENT = /<!--[\s\S]*?-->\n?/g;
 
 export const templatesDir = (ctx: Pick<Context, 'config'>) => join(ctx.config.dir, 'templates');
 
-function templateFile(ctx: Pick<Context, 'config'>, name: string): string {
+/** The file of template NAME; exit 2 for a name that is not letters, digits, ".", "-" and "_". */
+export function templateFile(ctx: Pick<Context, 'config'>, name: string): string {
   if (!NAME.test(name)) throw new UsageError(`invalid template name ${JSON.stringify(name)}: letters, digits, ".", "-" and "_", e.g. printer-fixed`);
   return join(templatesDir(ctx), `${name}${EXTENSION}`);
 }
@@ -180,11 +181,13 @@ The issue in ticket #{{ticket.id}} is fixed. Please let us know if it comes back
 /**
  * Template NAME after `edit` ran on its file. A new one starts as the example and is not kept
  * when the example comes back unchanged, as git drops a commit message left as it was: exit 1.
+ * When the editor fails, `edit` learns from `afterFailure` what is left (a new template left
+ * unchanged is dropped then): the file, or no template at all.
  */
 export async function editTemplate(
   ctx: Pick<Context, 'config'>,
   name: string,
-  edit: (file: string) => Promise<void>,
+  edit: (file: string, afterFailure: () => Promise<string>) => Promise<void>,
 ): Promise<{ file: string; created: boolean }> {
   const { file, created } = await templateFileForEdit(ctx, name);
   const dropIfUnchanged = async () => {
@@ -192,8 +195,9 @@ export async function editTemplate(
     if (unchanged) await rm(file, { force: true });
     return unchanged;
   };
+  const afterFailure = async () => ((await dropIfUnchanged()) ? `template ${name} was not created` : `${file} keeps what the editor saved`);
   try {
-    await edit(file);
+    await edit(file, afterFailure);
   } catch (error) {
     await dropIfUnchanged();
     throw error;

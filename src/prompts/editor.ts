@@ -44,14 +44,25 @@ function startEditor(command: string, file: string, env: Readonly<Record<string,
     : spawn('sh', ['-c', `${command} "$@"`, command, file], options);
 }
 
-/** Runs the editor command line on `file` until it exits; a failure says `consequence` ("nothing was sent"). */
-export async function editFile(command: string, file: string, env: Readonly<Record<string, string | undefined>>, consequence: string): Promise<void> {
+/**
+ * Runs the editor command line on `file` until it exits; a failure says `consequence` ("nothing
+ * was sent"), or what `consequence()` finds once the editor has failed.
+ */
+export async function editFile(
+  command: string,
+  file: string,
+  env: Readonly<Record<string, string | undefined>>,
+  consequence: string | (() => Promise<string>),
+): Promise<void> {
   const child = startEditor(command, file, env);
   const [code, signal] = (await once(child, 'exit').catch((error: unknown) => {
     throw new OperationError(`could not start the editor "${command}"`, { hint: EDITOR_HINT, cause: error });
   })) as [number | null, NodeJS.Signals | null];
   if (signal === 'SIGINT') throw new InterruptedError();
-  if (code !== 0) throw new OperationError(`the editor "${command}" failed (${signal ?? `exit code ${code}`}); ${consequence}`, { hint: EDITOR_HINT });
+  if (code !== 0) {
+    const outcome = typeof consequence === 'string' ? consequence : await consequence();
+    throw new OperationError(`the editor "${command}" failed (${signal ?? `exit code ${code}`}); ${outcome}`, { hint: EDITOR_HINT });
+  }
 }
 
 /** Opens the editor on a temp file and returns the text; an empty text aborts (exit 1). */

@@ -3,6 +3,10 @@ import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/commands/templates.js';
+import { exitCodeOf } from '../../src/errors.js';
+import { runCli } from '../../src/program.js';
+import { fakeProcess } from '../cli/fake-process.js';
+import { argvTable } from '../helpers/program.js';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/harness.js';
 import { countInFlight, frontEnv, routeCount, startFrontServer, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
@@ -111,6 +115,16 @@ describe('tkt reply --template and tkt resolve --template', () => {
   });
 });
 
+/** `tkt templates edit NAME` at a terminal, with EDITOR set to `editor`: its exit code, stdout and the error it ended with. */
+async function editAtTerminal(name: string, editor: string): Promise<{ code: number; stdout: string; error: string }> {
+  const r = await h.context({ tty: true, env: { EDITOR: editor, PATH: process.env.PATH! } });
+  const error = await run({ action: 'edit', name }, r.ctx).then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  return { code: error === undefined ? 0 : exitCodeOf(error), stdout: r.stdout(), error: error instanceof Error ? error.message : '' };
+}
+
 describe('tkt templates', () => {
   it('lists and shows the templates', async () => {
     const none = await h.cli(['templates', 'list'], { env: { TKT_CONFIG_DIR: join(dir, 'no-config') } });
@@ -145,31 +159,79 @@ describe('tkt templates', () => {
     // The scripted editor records what it was given, then appends a line.
     await writeFile(editor, `#!/bin/sh\ncp "$1" ${join(dir, 'seen.md')}\necho "Edited." >> "$1"\n`);
     await chmod(editor, 0o755);
-    const result = await h.cli(['templates', 'edit', 'welcome'], { env: { EDITOR: editor, PATH: process.env.PATH! } });
-    expect(result.code, result.stderr).toBe(0);
+    const result = await editAtTerminal('welcome', editor);
+    expect(result.code, result.error).toBe(0);
     expect(result.stdout).toContain('Created template welcome');
     const seen = await readFile(join(dir, 'seen.md'), 'utf8');
     expect(seen).toContain('subject: "Re: {{ticket.title}}"');
     expect(seen).toContain('<!--');
     const saved = await readFile(join(h.configDir, 'templates', 'welcome.md'), 'utf8');
     expect(saved).toBe(`${seen}Edited.\n`);
-    const again = await h.cli(['templates', 'edit', 'welcome'], { env: { EDITOR: editor, PATH: process.env.PATH! } });
+    const again = await editAtTerminal('welcome', editor);
     expect(again.stdout).toContain('Saved template welcome');
     expect(await readFile(join(dir, 'seen.md'), 'utf8')).toBe(saved);
   });
 
+  it('edit never starts the editor without a terminal to ask on (piped, CI, --no-input): exit 2, no template made', async () => {
+    const editor = join(dir, 'editor.sh');
+    const started = join(dir, 'editor-started');
+    await writeFile(editor, `#!/bin/sh\ntouch ${started}\necho "Edited." >> "$1"\n`);
+    await chmod(editor, 0o755);
+    const env = { ...h.env, EDITOR: editor, PATH: process.env.PATH! };
+    // At a terminal, CI or --no-input still means never ask: the streams all claim to be terminals.
+    const atTerminal = async (argv: string[], extraEnv: Record<string, string> = {}) => {
+      const proc = fakeProcess({ stdin: true, stdout: true, stderr: true }, { ...env, ...extraEnv });
+      let stderr = '';
+      proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+      const code = await runCli(argv, proc, { argvTable });
+      return { code, stderr };
+    };
+    const runs = [
+      await h.cli(['templates', 'edit', 'fresh'], { env }),
+      await h.cli(['--no-input', 'templates', 'edit', 'fresh'], { env }),
+      await atTerminal(['templates', 'edit', 'fresh'], { CI: 'true' }),
+      await atTerminal(['--no-input', 'templates', 'edit', 'fresh']),
+    ];
+    for (const result of runs) {
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toMatch(/^error: .*template fresh.*\(no terminal to ask on\)$/m);
+      expect(result.stderr).not.toContain('keeps');
+    }
+    await expect(readFile(started)).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(readFile(join(h.configDir, 'templates', 'fresh.md'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('edit: a failing editor on a new template says it was not created, and claims no file keeps anything', async () => {
+    const failed = await editAtTerminal('broken', 'false');
+    expect(failed.code).toBe(1);
+    expect(failed.error).toContain('template broken was not created');
+    expect(failed.error).not.toContain('keeps');
+    await expect(readFile(join(h.configDir, 'templates', 'broken.md'))).rejects.toMatchObject({ code: 'ENOENT' });
+
+    // A template that exists keeps what the editor saved before failing.
+    await saveTemplate('kept', FIXED);
+    const editor = join(dir, 'fails-after-save.sh');
+    await writeFile(editor, `#!/bin/sh\necho "Edited." >> "$1"\nexit 3\n`);
+    await chmod(editor, 0o755);
+    const file = join(h.configDir, 'templates', 'kept.md');
+    const kept = await editAtTerminal('kept', editor);
+    expect(kept.code).toBe(1);
+    expect(kept.error).toContain(`${file} keeps what the editor saved`);
+    expect(await readFile(file, 'utf8')).toBe(`${FIXED}Edited.\n`);
+  });
+
   it('edit keeps no new template when the example comes back unchanged (exit 1, as git with an unchanged message)', async () => {
     const file = join(h.configDir, 'templates', 'untouched.md');
-    const quit = await h.cli(['templates', 'edit', 'untouched'], { env: { EDITOR: 'true', PATH: process.env.PATH! } });
+    const quit = await editAtTerminal('untouched', 'true');
     expect(quit.code).toBe(1);
-    expect(quit.stderr).toMatch(/^error: template untouched not created: the example was left unchanged/m);
+    expect(quit.error).toMatch(/^template untouched not created: the example was left unchanged/);
     expect(quit.stdout).not.toContain('Created');
     await expect(readFile(file)).rejects.toMatchObject({ code: 'ENOENT' });
     expect((await h.cli(['templates', 'list'])).stdout).not.toContain('untouched');
 
     // A template that exists is saved as it is, changed or not.
     await saveTemplate('kept', FIXED);
-    const again = await h.cli(['templates', 'edit', 'kept'], { env: { EDITOR: 'true', PATH: process.env.PATH! } });
+    const again = await editAtTerminal('kept', 'true');
     expect(again).toMatchObject({ code: 0 });
     expect(await readFile(join(h.configDir, 'templates', 'kept.md'), 'utf8')).toBe(FIXED);
   });
