@@ -25,7 +25,19 @@ export interface Deadline {
   abort(reason: unknown): void;
 }
 
-export function startDeadline(ms: number): Deadline {
+/**
+ * The longest time a Node timer holds (2^31-1 ms, about 24.8 days); a longer one fires after
+ * 1 ms, with a TimeoutOverflowWarning. A longer --timeout means "practically forever": this long.
+ */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/** `ms`, or the longest time a timer holds when it is longer. */
+export function timerMs(ms: number): number {
+  return Math.min(ms, LONGEST_TIMER_MS);
+}
+
+export function startDeadline(requestedMs: number): Deadline {
+  const ms = timerMs(requestedMs);
   // The signal is a plain object of AbortSignal's shape: an AbortController, its EventTarget and
   // a listener on it cost a bulk run about a twentieth of its CPU time.
   let aborted = false;

@@ -4,6 +4,7 @@
 // back into the answer or the error it is (http-errors.ts).
 import { normalizeBaseUrl } from '../config/url.js';
 import { systemClock } from './clock.js';
+import { timerMs } from './deadline.js';
 import { createExchanger } from './exchange.js';
 import { finalAnswer } from './http-errors.js';
 import { proxySettings } from './network-advice.js';
@@ -55,13 +56,15 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   // process.env for any left undefined); no custom CA is set, so Node's store (including
   // NODE_EXTRA_CA_CERTS) stays in force.
   const proxies = proxySettings(options.env);
-  const pool = createPool(() => createTransport({ proxies, connectTimeoutMs: options.timeoutMs }), systemClock);
+  // Every limit and message uses the time a timer can hold (README: --timeout).
+  const timeoutMs = timerMs(options.timeoutMs);
+  const pool = createPool(() => createTransport({ proxies, connectTimeoutMs: timeoutMs }), systemClock);
   const exchange = createExchanger({
     pool,
     baseOrigin: new URL(baseUrl).origin,
     token: options.token,
     userAgent: options.userAgent ?? 'tkt',
-    timeoutMs: options.timeoutMs,
+    timeoutMs,
     maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES,
     proxies,
     halt: options.halt,

@@ -23,6 +23,16 @@ describe('startDeadline', () => {
     expect((deadline.signal.reason as Error).name).toBe('TimeoutError');
   });
 
+  it('waits the longest time a timer can hold (2^31-1 ms) for anything longer, never passing at once', async () => {
+    // Node (and the fake clock) runs a longer timer after 1 ms, with a warning.
+    const longest = 2 ** 31 - 1;
+    const deadline = startDeadline(3_000_000_000);
+    await vi.advanceTimersByTimeAsync(longest - 1);
+    expect(deadline.signal.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(deadline.signal.aborted).toBe(true);
+  });
+
   it('settles like the work when the work is first', async () => {
     const deadline = startDeadline(300);
     await expect(deadline.race(Promise.resolve(7))).resolves.toBe(7);

@@ -401,6 +401,31 @@ describe('ID... commands whose request timed out', () => {
   });
 });
 
+describe('a --timeout longer than any timer Node keeps', () => {
+  it('waits as long as Node can (about 24.8 days), with no warning: a slow answer still comes', async () => {
+    const warnings: Error[] = [];
+    const warned = (warning: Error) => void warnings.push(warning);
+    process.on('warning', warned);
+    // The service answers after a moment: a deadline cut to 1 ms (Node's overflow) would fail it.
+    const server = await startFrontServer(h, () => false, { holdMs: 30 });
+    try {
+      const [ticket] = closable(1);
+      const closed = await h.cli(['close', String(ticket!.id), '--timeout', '3000000'], { env: frontEnv(h, server) });
+      expect(closed.code, closed.stderr).toBe(0);
+      expect(ticket!.ticketStatusId).toBe(CLOSED);
+      const listed = await h.cli(['list', '--limit', '1', '--timeout', '99999999999'], { env: frontEnv(h, server) });
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(listed.stdout).not.toBe('');
+      // Node emits its warnings on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', warned);
+      await server.close();
+    }
+    expect(warnings.map((warning) => warning.name)).toEqual([]);
+  });
+});
+
 // The error of a JSON Line says what happened, as the line of a human run does.
 describe('ID... commands refused or unreachable, in JSON Lines', () => {
   const answering =
