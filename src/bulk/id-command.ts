@@ -8,10 +8,8 @@ import type { BulkOutcome } from './runner.js';
 import type { BulkVerb } from './done-line.js';
 import { userSettings } from '../config/settings.js';
 import type { Context } from '../context/context.js';
-import { UsageError } from '../errors.js';
 import { keptFiles } from '../cmdutil/attachments.js';
 import type { PlannedRequest } from '../cmdutil/dry-run.js';
-import { STDIN } from '../cmdutil/text-input.js';
 
 /** What every ID... command takes, as typed. */
 export interface IdCommandOptions {
@@ -36,19 +34,6 @@ export interface IdCommandSpec {
   beforeSend?(ids: readonly number[], concurrency: number): Promise<void>;
   /** Files each request uploads (close --attach): each ID's result says which the service kept. */
   uploads?: readonly string[];
-}
-
-/**
- * Refuses a second reader of stdin: `tkt resolve - --details -` or `tkt close 4 --comments -
- * --closure-comments -` cannot split one stream.
- */
-export function assertSingleStdinReader(ids: readonly string[], stdinOptions: readonly (readonly [string, string | undefined])[]): void {
-  const readers = [...(ids.includes(STDIN) ? ['IDs'] : []), ...stdinOptions.filter(([, value]) => value === STDIN).map(([flag]) => flag)];
-  if (readers.length < 2) return;
-  const named = `${readers.slice(0, -1).join(', ')} and ${readers.at(-1)!}`;
-  throw new UsageError(`${named} cannot ${readers.length === 2 ? 'both' : 'all'} be read from stdin`, {
-    hint: 'only one value can come from stdin: give the others inline or from a file',
-  });
 }
 
 export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec: IdCommandSpec): Promise<void> {

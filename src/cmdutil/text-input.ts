@@ -4,12 +4,51 @@
 // forward, resolve, close, attach, api and create --from.
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { nonBlank } from '../util/option-text.js';
 import { readTextFile, readTextStream } from '../util/text-read.js';
 
 export const STDIN = '-';
+
+/** The paths that name the run's own stdin: opening one reads what `-` reads. */
+const STDIN_PATHS: ReadonlySet<string> = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
+
+const namesStdin = (path: string) => STDIN_PATHS.has(resolve(path));
+
+/** What may read stdin in one command, as given (undefined: not given). */
+export interface StdinReaders {
+  /** The ID arguments: a lone `-` reads them from stdin. */
+  ids?: readonly string[];
+  /** Text options, each with its value: `-` reads stdin (--comments, --description). */
+  texts?: readonly (readonly [flag: string, value: string | undefined])[];
+  /** File options, each with its path: `-` or a path of stdin (/dev/stdin) reads it (--description-file). */
+  files?: readonly (readonly [flag: string, path: string | undefined])[];
+  /**
+   * Options (or, flag '', arguments) of paths only, such as --attach: a path of stdin reads it;
+   * `-` is a file of that name there.
+   */
+  paths?: readonly (readonly [flag: string, paths: readonly string[] | undefined])[];
+}
+
+/**
+ * Refuses a second reader of stdin, before anything is read or sent: `tkt resolve - --details -`,
+ * `tkt close 4 --comments - --closure-comments -` or `tkt create --description - --attach
+ * /dev/stdin` cannot split one stream (README: Text values).
+ */
+export function assertSingleStdinReader(readers: StdinReaders): void {
+  const named = [
+    ...(readers.ids?.includes(STDIN) ? ['IDs'] : []),
+    ...(readers.texts ?? []).filter(([, value]) => value === STDIN).map(([flag]) => flag),
+    ...(readers.files ?? []).flatMap(([flag, path]) => (path === STDIN ? [flag] : path !== undefined && namesStdin(path) ? [`${flag} ${path}`] : [])),
+    ...(readers.paths ?? []).flatMap(([flag, paths]) => (paths ?? []).filter(namesStdin).map((path) => (flag === '' ? path : `${flag} ${path}`))),
+  ];
+  if (named.length < 2) return;
+  throw new UsageError(`${named.slice(0, -1).join(', ')} and ${named.at(-1)!} cannot ${named.length === 2 ? 'both' : 'all'} be read from stdin`, {
+    hint: 'only one value can come from stdin: give the others inline or from a file',
+  });
+}
 
 export interface TextOption {
   /** The inline flag, e.g. `--description`. */

@@ -5,7 +5,7 @@ import type { Context } from '../context/context.js';
 import { nameList, printActionDone } from '../cmdutil/action-output.js';
 import { keptFiles, keptLine, reportKeptFiles } from '../cmdutil/attachments.js';
 import { printDryRun } from '../cmdutil/dry-run.js';
-import { assertReadableFiles } from '../cmdutil/text-input.js';
+import { assertReadableFiles, assertSingleStdinReader } from '../cmdutil/text-input.js';
 import { parseTicketId } from '../util/ids.js';
 import { dryRunOption, idArgument } from './shared-options.js';
 
@@ -37,6 +37,7 @@ Examples:
 
 export async function run(options: AttachOptions, ctx: Context): Promise<void> {
   const id = parseTicketId(options.id);
+  assertSingleStdinReader({ paths: [['', options.files]] });
   await assertReadableFiles(options.files, 'attach');
   if (options.dryRun) return printDryRun(ctx, plans.addFiles(id, options.files));
 

@@ -2,7 +2,8 @@ import { plans } from '../api/plans.js';
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { closureOf, type ClosureOptions } from '../bulk/closure.js';
-import { assertSingleStdinReader, runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
+import { runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
+import { assertSingleStdinReader } from '../cmdutil/text-input.js';
 import { alreadyClosedNote } from '../reading/unchanged.js';
 import { attachOption, concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
@@ -37,10 +38,14 @@ Examples:
 }
 
 export async function run(options: CloseOptions, ctx: Context): Promise<void> {
-  assertSingleStdinReader(options.ids, [
-    ['--comments', options.comments],
-    ['--closure-comments', options.closureComments],
-  ]);
+  assertSingleStdinReader({
+    ids: options.ids,
+    texts: [
+      ['--comments', options.comments],
+      ['--closure-comments', options.closureComments],
+    ],
+    paths: [['--attach', options.attach]],
+  });
   const closure = await closureOf(options, ctx);
   await runIdCommand(ctx, options, {
     verb: 'closed',

@@ -14,7 +14,7 @@ import { checkCreate, createEndpoint, createRequest, createdId, printCreated } f
 import { formSummary, printDryRun } from '../cmdutil/dry-run.js';
 import { addFieldOptions, assertFieldsApply, flagOf, givenKeys, pickFieldValues, type RawFieldValues } from '../fields/options.js';
 import { checkFields } from '../fields/values.js';
-import { readTextOption } from '../cmdutil/text-input.js';
+import { assertSingleStdinReader, readTextOption } from '../cmdutil/text-input.js';
 import { concurrencyOption, dryRunOption } from './shared-options.js';
 import { dedupCreateSpec, dedupOptions, type DedupFlags } from '../dedup/options.js';
 
@@ -106,15 +106,22 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
   const dedup = dedupOptions(options);
   const endpoint = createEndpoint(options.integration);
   assertFieldsApply(endpoint, options.values, options.integration ? '--integration' : 'tkt create without --integration');
+  const description = typeof options.values.description === 'string' ? options.values.description : undefined;
+  const attach = options.values.attach;
+  assertSingleStdinReader({
+    texts: [['--description', description]],
+    files: [['--description-file', options.descriptionFile]],
+    paths: [['--attach', typeof attach === 'string' ? [attach] : attach]],
+  });
   // Nothing named at all: a person at a terminal wants to be walked through the whole form.
   const fullyInteractive = givenKeys(options.values).length === 0 && options.descriptionFile === undefined;
-  const description = await readTextOption(ctx, {
+  const descriptionText = await readTextOption(ctx, {
     flag: '--description',
     fileFlag: '--description-file',
-    text: typeof options.values.description === 'string' ? options.values.description : undefined,
+    text: description,
     file: options.descriptionFile,
   });
-  let values: RawFieldValues = dedup.withKey({ ...options.values, description });
+  let values: RawFieldValues = dedup.withKey({ ...options.values, description: descriptionText });
 
   // Everything checkable without the network fails first, before any prompt or request.
   const { badValues, unreadableFiles, missing } = await checkCreate(endpoint, values, ctx.now(), '--attach');

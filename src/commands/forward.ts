@@ -7,7 +7,7 @@ import { checkKeptFiles } from '../cmdutil/attachments.js';
 import { printDryRun } from '../cmdutil/dry-run.js';
 import { assertRecipients, forwardRecipient, lazyTicket, readMessage } from '../reading/mail.js';
 import { ticketHeading } from '../reading/ticket-heading.js';
-import { assertReadableFiles } from '../cmdutil/text-input.js';
+import { assertReadableFiles, assertSingleStdinReader } from '../cmdutil/text-input.js';
 import { parseTicketId } from '../util/ids.js';
 import { attachOption, dryRunOption, idArgument } from './shared-options.js';
 
@@ -52,6 +52,7 @@ export async function run(options: ForwardOptions, ctx: Context): Promise<void> 
   const id = parseTicketId(options.id);
   assertRecipients(options);
   const attach = options.attach ?? [];
+  assertSingleStdinReader({ texts: [['--message', options.message]], files: [['--message-file', options.messageFile]], paths: [['--attach', attach]] });
   await assertReadableFiles(attach, '--attach');
   const to = await forwardRecipient(ctx, options.to);
   const ticket = lazyTicket(ctx, id);

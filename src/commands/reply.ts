@@ -8,7 +8,7 @@ import { printActionDone } from '../cmdutil/action-output.js';
 import { checkKeptFiles } from '../cmdutil/attachments.js';
 import { printDryRun } from '../cmdutil/dry-run.js';
 import { assertRecipients, lazyTicket, messageOption, messageOrAsk } from '../reading/mail.js';
-import { assertReadableFiles, readTextOption } from '../cmdutil/text-input.js';
+import { assertReadableFiles, assertSingleStdinReader, readTextOption } from '../cmdutil/text-input.js';
 import { ticketHeading } from '../reading/ticket-heading.js';
 import { parseTicketId } from '../util/ids.js';
 import { attachOption, dryRunOption, idArgument } from './shared-options.js';
@@ -69,6 +69,7 @@ export async function run(options: ReplyOptions, ctx: Context): Promise<void> {
   const templates = await import('../desk/templates.js');
   const template = options.template === undefined ? undefined : await templates.readTemplate(ctx, options.template);
   const attach = options.attach ?? [];
+  assertSingleStdinReader({ texts: [['--message', options.message]], files: [['--message-file', options.messageFile]], paths: [['--attach', attach]] });
   await assertReadableFiles(attach, '--attach');
   // The message options are read before the requester is looked up, so an empty message is
   // refused before any request; the editor opens only once the requester is known.

@@ -2,8 +2,8 @@ import { plans } from '../api/plans.js';
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { resolveActingUser } from '../prompts/acting-user.js';
-import { assertSingleStdinReader, runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
-import { requiredText } from '../cmdutil/text-input.js';
+import { runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
+import { assertSingleStdinReader, requiredText } from '../cmdutil/text-input.js';
 import { alreadyResolvedNote } from '../reading/unchanged.js';
 import { resolutionHeading } from '../reading/ticket-heading.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
@@ -51,10 +51,7 @@ export async function run(options: ResolveOptions, ctx: Context): Promise<void> 
   if (key === undefined && options.ids.length === 0)
     throw new UsageError("missing required argument 'id'", { hint: 'give ticket IDs, - for stdin, or --dedup-key KEY' });
   if (key !== undefined && options.ids.length > 0) throw new UsageError('give ticket IDs or --dedup-key, not both');
-  assertSingleStdinReader(options.ids, [
-    ['--details', options.details],
-    ['--details-file', options.detailsFile],
-  ]);
+  assertSingleStdinReader({ ids: options.ids, texts: [['--details', options.details]], files: [['--details-file', options.detailsFile]] });
   if (options.template !== undefined && (options.details !== undefined || options.detailsFile !== undefined))
     throw new UsageError('--template cannot be used with --details or --details-file: the template is the resolution notes');
   const findKeyed = async (): Promise<string[]> => (key === undefined ? options.ids : (await import('../dedup/resolve.js')).openTicketIds(ctx, key));

@@ -172,6 +172,45 @@ describe('/dev/stdin', () => {
   });
 });
 
+describe('stdin read by two options', () => {
+  let untouched: number | undefined;
+  // Stdin is one stream: the first reader takes it all, the second gets nothing (README: Text values).
+  it('piped to create as --description - and --attach /dev/stdin: exit 2, no ticket created', async () => {
+    const tickets = h.sandbox.state.tickets.length;
+    const result = await sendsNothing(h, () => runBin(['create', ...integrationCreateArgs({ description: '-', attach: '/dev/stdin' })], 'hi\n'));
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toContain('error: --description and --attach /dev/stdin cannot both be read from stdin\n');
+    expect(h.sandbox.state.tickets).toHaveLength(tickets);
+  });
+
+  it.each([
+    [['create', ...integrationCreateArgs({ description: '-', attach: '/dev/stdin' })], '--description and --attach /dev/stdin'],
+    [
+      ['create', ...integrationCreateArgs({ description: null }), '--description-file', '/proc/self/fd/0', '--attach', 'a.log', '--attach', '/dev/stdin'],
+      '--description-file /proc/self/fd/0 and --attach /dev/stdin',
+    ],
+    [['create', ...integrationCreateArgs({ attach: '/dev/stdin' }), '--attach', '/dev/fd/0'], '--attach /dev/stdin and --attach /dev/fd/0'],
+    [['reply', 'TICKET', '--message', '-', '--attach', '/dev/fd/0'], '--message and --attach /dev/fd/0'],
+    [['forward', 'TICKET', '--to', 'a@example.com', '--message-file', '-', '--attach', '/dev/stdin'], '--message-file and --attach /dev/stdin'],
+    [['close', '-', '--attach', '/dev/stdin'], 'IDs and --attach /dev/stdin'],
+    [['close', 'TICKET', '--comments', '-', '--attach', '/dev/stdin'], '--comments and --attach /dev/stdin'],
+    [['resolve', '-', '--details-file', '/dev/stdin'], 'IDs and --details-file /dev/stdin'],
+    [['attach', 'TICKET', '/dev/stdin', '/proc/self/fd/0'], '/dev/stdin and /proc/self/fd/0'],
+  ])('%j is exit 2 before any request', async (argv, readers) => {
+    // Nothing is sent: every case can name the same ticket.
+    untouched ??= openTicket().id;
+    const id = String(untouched);
+    const result = await sendsNothing(h, () =>
+      h.cli(
+        argv.map((arg) => (arg === 'TICKET' ? id : arg)),
+        { stdin: `${id}\n` },
+      ),
+    );
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr.split('\n')[0]).toBe(`error: ${readers} cannot both be read from stdin`);
+  });
+});
+
 describe('a directory', () => {
   it('is exit 2 naming it, as a text file or an attachment, before any request', async () => {
     const ticket = openTicket();
