@@ -1,6 +1,7 @@
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { selectTools, type ToolSelection } from '../mcp/catalog.js';
+import { existingProfileName } from '../config/session.js';
 
 export type McpOptions = ToolSelection;
 
@@ -31,8 +32,10 @@ Examples:
 }
 
 export async function run(options: McpOptions, ctx: Context): Promise<void> {
-  // An unknown tool name fails at start (exit 2), before the SDK loads.
+  // An unknown tool name or profile fails at start (exit 2), before the SDK loads: an assistant
+  // shows the error of a server that exits, not one that fails every call.
   const tools = selectTools(options);
+  existingProfileName(ctx);
   const { serve } = await import('../mcp/server.js');
   await serve(ctx, tools);
 }

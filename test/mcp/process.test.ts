@@ -1,13 +1,14 @@
 // `tkt mcp` as a process: calls in flight are served at once, and answered before it leaves when
 // stdin closes (exit 0) or a SIGTERM comes (143). A server in front of the sandbox holds the
 // requests (startFrontServer's gate) so that the moments are chosen, not raced.
+import { spawn } from 'node:child_process';
 import type { IncomingMessage } from 'node:http';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness } from '../helpers/harness.js';
 import { frontEnv, startFrontServer, ticketById, unusedTickets, useHarness, userId } from '../helpers/sandbox-state.js';
-import { ensureBuilt } from '../helpers/terminal.js';
+import { BIN, ensureBuilt } from '../helpers/terminal.js';
 import type { TestServer } from '../api/server.js';
-import { connectMcp, rawMcp, textOf } from './mcp-process.js';
+import { childEnv, connectMcp, rawMcp, textOf } from './mcp-process.js';
 
 const isTicketRead = (req: IncomingMessage) => req.method === 'GET' && /^\/api\/TicketsApi\/\d+$/.test(req.url ?? '');
 
@@ -156,6 +157,29 @@ describe('tkt mcp as a process', () => {
     const mcp = await rawMcp([], { TKT_CONFIG_DIR: h.configDir, TKT_URL: h.sandbox.url });
     mcp.child.stdin.end();
     expect((await mcp.exit).code).toBe(0);
+  });
+
+  it('refuses a profile nothing created at start, as every command does: exit 2 listing the profiles, before serving', async () => {
+    for (const [args, env, source] of [
+      [['--profile', 'typo', 'mcp'], {}, '--profile'],
+      [['mcp'], { TKT_PROFILE: 'typo' }, 'TKT_PROFILE'],
+    ] as const) {
+      // As an assistant starts it: stdin left open, the handshake sent at once.
+      const child = spawn(process.execPath, [BIN, ...args], { env: childEnv({ TKT_CONFIG_DIR: h.configDir, ...env }), stdio: ['pipe', 'pipe', 'pipe'] });
+      let [stdout, stderr] = ['', ''];
+      child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+      const served = new Promise<'served'>((resolve) => child.stdout.setEncoding('utf8').on('data', (text: string) => ((stdout += text), resolve('served'))));
+      const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+      child.stdin.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`,
+      );
+      const outcome = await Promise.race([exited, served]);
+      if (outcome === 'served') child.kill();
+      expect(outcome, stdout).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr).toContain(`error: no profile named "typo" (${source})\n`);
+      expect(stderr).toContain('profiles: default');
+    }
   });
 
   it('refuses an unknown --tools name at start: exit 2 listing the valid ones', async () => {
