@@ -36,10 +36,11 @@ const DEFAULT_CONCURRENCY = 8;
 /** The --concurrency help of every command that takes it. */
 export const CONCURRENCY_HELP = `at once (1-${MAX_CONCURRENCY}; default: the default-concurrency setting, else ${DEFAULT_CONCURRENCY})`;
 
-function commandLine(key: string) {
+/** `examples`: commands of the setting's kind, for the error of an empty value. */
+function commandLine(key: string, examples: string) {
   return (text: string): string => {
     const value = text.trim();
-    if (value === '') throw new UsageError(`${key} needs a command, e.g. "nano" or "code --wait"`);
+    if (value === '') throw new UsageError(`${key} needs a command, e.g. ${examples}`);
     return value;
   };
 }
@@ -68,9 +69,16 @@ export const SETTINGS: readonly SettingSpec[] = [
     description: 'command that edits long text (descriptions, replies)',
     env: ['VISUAL', 'EDITOR'],
     fallback: 'vi',
-    parse: commandLine('editor'),
+    parse: commandLine('editor', '"nano" or "code --wait"'),
   },
-  { key: 'pager', name: 'pager', description: 'command that pages long output (tkt show)', env: ['PAGER'], fallback: 'less -FRX', parse: commandLine('pager') },
+  {
+    key: 'pager',
+    name: 'pager',
+    description: 'command that pages long output (tkt show)',
+    env: ['PAGER'],
+    fallback: 'less -FRX',
+    parse: commandLine('pager', '"less -R" or "more"'),
+  },
   {
     key: 'default-view',
     name: 'defaultView',
