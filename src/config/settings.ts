@@ -36,11 +36,11 @@ const DEFAULT_CONCURRENCY = 8;
 /** The --concurrency help of every command that takes it. */
 export const CONCURRENCY_HELP = `at once (1-${MAX_CONCURRENCY}; default: the default-concurrency setting, else ${DEFAULT_CONCURRENCY})`;
 
-/** `examples`: commands of the setting's kind, for the error of an empty value. */
-function commandLine(key: string, examples: string) {
+/** A setting that may not be empty; `expected`: what it takes, with examples of its own kind. */
+function nonEmpty(key: string, expected: string) {
   return (text: string): string => {
     const value = text.trim();
-    if (value === '') throw new UsageError(`${key} needs a command, e.g. ${examples}`);
+    if (value === '') throw new UsageError(`${key} needs ${expected}`);
     return value;
   };
 }
@@ -69,7 +69,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     description: 'command that edits long text (descriptions, replies)',
     env: ['VISUAL', 'EDITOR'],
     fallback: 'vi',
-    parse: commandLine('editor', '"nano" or "code --wait"'),
+    parse: nonEmpty('editor', 'a command, e.g. "nano" or "code --wait"'),
   },
   {
     key: 'pager',
@@ -77,7 +77,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     description: 'command that pages long output (tkt show)',
     env: ['PAGER'],
     fallback: 'less -FRX',
-    parse: commandLine('pager', '"less -R" or "more"'),
+    parse: nonEmpty('pager', 'a command, e.g. "less -R" or "more"'),
   },
   {
     key: 'default-view',
@@ -86,7 +86,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     env: [],
     fallback: undefined,
     // `tkt config set` checks it against the list types (tickets/list-query.ts, a layer above this one).
-    parse: commandLine('default-view'),
+    parse: nonEmpty('default-view', 'a view, e.g. "my-open-tickets"'),
   },
   {
     key: 'default-concurrency',
