@@ -27,14 +27,17 @@ const DUE_TOLERANCE_MS = 60_000;
 
 /**
  * The update that changes `changes` and nothing else: the ticket as it is now, with them on top;
- * `unchanged` when the ticket already holds every one of them.
+ * `changed`, the form fields of `changes` whose value the ticket does not already hold (what
+ * --dry-run marks).
  */
-async function changePlan(client: ApiClient, id: TicketId, changes: Changes): Promise<{ plan: RequestPlan; unchanged: boolean }> {
+async function changePlan(client: ApiClient, id: TicketId, changes: Changes): Promise<{ plan: RequestPlan; changed: string[] }> {
   const current = (await client.send(plans.getTicket(id))).body;
   const before = mergeUpdateForm(id, current, {});
   return {
     plan: plans.updateTicket(id, mergeUpdateForm(id, current, changes)),
-    unchanged: Object.entries(changes).every(([field, value]) => String(before[field]) === String(value)),
+    changed: Object.entries(changes)
+      .filter(([field, value]) => String(before[field]) !== String(value))
+      .map(([field]) => field),
   };
 }
 
@@ -60,11 +63,12 @@ function splitDueAfterPriority(changes: Changes): { first: Changes; due?: FormVa
  */
 export async function plannedUpdates(client: ApiClient, id: TicketId, changes: Changes): Promise<{ plan: RequestPlan; changed: string[] }[]> {
   const { first, due } = splitDueAfterPriority(changes);
-  const { plan } = await changePlan(client, id, first);
-  if (due === undefined) return [{ plan, changed: Object.keys(first) }];
+  const { plan, changed } = await changePlan(client, id, first);
+  if (due === undefined) return [{ plan, changed }];
+  // The due date the first update leaves is the SLA's, unknown before it is sent: always a change.
   const then = plans.updateTicket(id, { ...plan.form?.fields, DueDate: due });
   return [
-    { plan, changed: Object.keys(first) },
+    { plan, changed },
     { plan: then, changed: ['DueDate'] },
   ];
 }
@@ -123,12 +127,12 @@ function withLabel(field: string, value: FormValue, label: string | undefined): 
 export function changeRequest(change: FieldChange, alreadyNote?: string): Pick<IdCommandSpec, 'plan'> {
   return {
     plan: async (id, api) => {
-      const { plan, unchanged } = await changePlan(await api(), id, change.fields);
+      const { plan, changed } = await changePlan(await api(), id, change.fields);
       return {
         ...plan,
-        changed: new Set(Object.keys(change.fields)),
+        changed: new Set(changed),
         labels: change.labels,
-        ...(unchanged && alreadyNote !== undefined ? { unchanged: alreadyNote } : {}),
+        ...(changed.length === 0 && alreadyNote !== undefined ? { unchanged: alreadyNote } : {}),
       };
     },
   };

@@ -27,6 +27,8 @@ Fields form a JSON body; for GET and HEAD (or with --input) they go to the query
 "key[]=value" builds an array (repeated form fields in multipart). Any "@file" value sends
 the whole request as multipart/form-data; files are sent as "${FILE_FIELD}" parts, the service's
 only file field. Non-2xx answers exit like every other command (3 not found, 4 login, 5 permission).
+The body is the essential of a raw request: -q does not change what tkt api prints (it silences
+notes on stderr); for the exit status alone, send stdout to /dev/null.
 
 Examples:
   $ tkt api GET ${TICKETS_PATH}/42

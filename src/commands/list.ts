@@ -54,7 +54,10 @@ export function register(program: Program, host: CommandHost): void {
     .option('--overdue', 'only overdue tickets')
     .option('--due-before <when>', 'only tickets due before WHEN')
     .option('--created-after <when>', 'only tickets created after WHEN')
-    .option('--sort <field>', `order by ${SORT_FIELDS.join(', ')}; -FIELD for descending`)
+    .option(
+      '--sort <field>',
+      `order the tickets printed (the page, or the --limit matches) by ${SORT_FIELDS.join(', ')}; -FIELD for descending; --all to sort the whole view`,
+    )
     .addOption(fieldsOption(program))
     .addOption(csvOption(program))
     .addOption(columnsOption(program))

@@ -48,12 +48,12 @@ export function bashScript(spec: CompletionSpec): string {
     .map((command) => {
       const names = [command.name, ...command.aliases].join('|');
       const flags = command.options.flatMap(flagsOf).join(' ');
-      const subcommands = Object.entries(command.subcommandWords)
-        .map(([sub, words]) => `${sub}) subwords=${singleQuoted(words.join(' '))} ;; `)
+      const subcommands = Object.entries(command.subcommandArguments)
+        .map(([sub, value]) => `${sub}) subaction=${singleQuoted(bashAction(value))} ;; `)
         .join('');
-      const subwords = subcommands === '' ? '' : ` case "$sub" in ${subcommands}esac;`;
+      const subaction = subcommands === '' ? '' : ` case "$sub" in ${subcommands}esac;`;
       const after = command.argumentsAfterFirst === undefined ? '' : singleQuoted(bashAction(command.argumentsAfterFirst));
-      return `    ${names}) flags=${singleQuoted(flags)}; words=${singleQuoted(command.argumentWords.join(' '))}; after=${after};${subwords} ;;`;
+      return `    ${names}) flags=${singleQuoted(flags)}; words=${singleQuoted(command.argumentWords.join(' '))}; after=${after};${subaction} ;;`;
     })
     .join('\n');
   return `# bash completion for tkt. Load it with:  source <(tkt completion bash)
@@ -90,13 +90,33 @@ _tkt_files() {
 }
 
 _tkt() {
-  local cur prev cmd="" sub="" flags="" words="" subwords="" after="" i
+  local cur prev prefix=""
   cur="\${COMP_WORDS[COMP_CWORD]}"
   prev="\${COMP_WORDS[COMP_CWORD-1]}"
   COMPREPLY=()
+  # --option=value: readline splits the word at "=" when COMP_WORDBREAKS holds it (bash's
+  # default), the option and "=" then come before the value; else the value is completed within
+  # the word, after the option and "=".
+  if [[ $cur == "=" && $prev == --* ]]; then
+    cur=""
+  elif [[ $prev == "=" && \${COMP_WORDS[COMP_CWORD-2]} == --* ]]; then
+    prev="\${COMP_WORDS[COMP_CWORD-2]}"
+  elif [[ $cur == --*=* ]]; then
+    prev="\${cur%%=*}"
+    prefix="$prev="
+    cur="\${cur#*=}"
+  fi
+  _tkt_complete
+  [[ -n $prefix ]] && COMPREPLY=("\${COMPREPLY[@]/#/$prefix}")
+  return 0
+}
+
+_tkt_complete() {
+  local cmd="" sub="" flags="" words="" subaction="" after="" i
   for ((i = 1; i < COMP_CWORD; i++)); do
     case "\${COMP_WORDS[i]}" in
-      ${globalValueFlags.join('|')}) ((i++)) ;;
+      # The option's value, after "=" when readline split the word there.
+      ${globalValueFlags.join('|')}) [[ \${COMP_WORDS[i+1]} == "=" ]] && ((i++)); ((i++)) ;;
       -*) ;;
       *) cmd="\${COMP_WORDS[i]}"; break ;;
     esac
@@ -119,13 +139,14 @@ ${perCommand}
     fi
   elif [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$flags ${globalFlags.join(' ')}" -- "$cur"))
-  elif [[ -n "$subwords" ]]; then
-    ((i + 2 == COMP_CWORD)) && COMPREPLY=($(compgen -W "$subwords" -- "$cur"))
+  elif [[ -n "$subaction" ]]; then
+    # The subcommand's first argument: config get KEY, templates show NAME.
+    ((i + 2 == COMP_CWORD)) && eval "$subaction"
   elif [[ -n "$words" && -z "$sub" ]]; then
     COMPREPLY=($(compgen -W "$words" -- "$cur"))
   elif [[ -n "$sub" && -n "$after" ]]; then
     # After the first ID: attach's FILE..., assign's USER.
-    $after
+    eval "$after"
   fi
 }
 complete -F _tkt tkt

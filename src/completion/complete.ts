@@ -6,6 +6,7 @@ import { createLookups, type LookupContext } from '../lookups/index.js';
 import { isLookupKind, type LookupKind } from '../model/fields.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { writeText } from '../output/write.js';
+import { templateNames } from '../desk/templates.js';
 
 /** The profiles of the config folder, for `--profile`. */
 const PROFILE = 'profile';
@@ -13,8 +14,11 @@ const PROFILE = 'profile';
 /** The user's aliases (tkt alias), offered where a command goes. */
 const ALIAS = 'alias';
 
-/** What `tkt __complete KIND` names: a lookup kind, the profiles, or the aliases. */
-export type NameKind = LookupKind | typeof PROFILE | typeof ALIAS;
+/** The reply templates of the config folder (tkt templates), for their NAME and --template. */
+export const TEMPLATE = 'template';
+
+/** What `tkt __complete KIND` names: a lookup kind, the profiles, the aliases or the templates. */
+export type NameKind = LookupKind | typeof PROFILE | typeof ALIAS | typeof TEMPLATE;
 
 /** What completion uses of a run: the full CLI passes its context, the light entry builds just this. */
 export type CompletionContext = LookupContext & { io: Pick<IO, 'stdout'> };
@@ -22,6 +26,7 @@ export type CompletionContext = LookupContext & { io: Pick<IO, 'stdout'> };
 async function namesOf(kind: string, ctx: LookupContext): Promise<string[]> {
   if (kind === PROFILE) return ctx.config.profileNames();
   if (kind === ALIAS) return Object.keys(ctx.config.getSettings().aliases ?? {}).sort();
+  if (kind === TEMPLATE) return templateNames(ctx);
   if (!isLookupKind(kind)) return [];
   const cacheOnly: LookupContext = {
     ...ctx,
@@ -34,7 +39,7 @@ async function namesOf(kind: string, ctx: LookupContext): Promise<string[]> {
 
 /**
  * The names of one kind, one per line: a lookup kind's names (and aliases, e.g. usernames) from
- * the cache, or the profiles. It never makes a request and never fails: nothing cached, not
+ * the cache, the profiles, the aliases or the templates. It never makes a request and never fails: nothing cached, not
  * logged in, an unreadable config folder or an unknown kind all give nothing.
  */
 export async function namesText(kind: string, ctx: LookupContext): Promise<string> {

@@ -55,12 +55,12 @@ export function fishScript(spec: CompletionSpec): string {
     for (const name of names) lines.push(`complete -c tkt -n '__tkt_needs_command' -a ${name} -d ${singleQuoted(oneLine(command.description))}`);
     const condition = `__fish_seen_subcommand_from ${names.join(' ')}`;
     lines.push(...command.options.map((option) => fishOption(option, condition)));
-    const subcommands = Object.entries(command.subcommandWords);
+    const subcommands = Object.entries(command.subcommandArguments);
     // A command's own words only until one is given (config get, not config get get).
     const wordsCondition = subcommands.length > 0 ? `${condition}; and not __fish_seen_subcommand_from ${command.argumentWords.join(' ')}` : condition;
     if (command.argumentWords.length > 0) lines.push(`complete -c tkt -n ${singleQuoted(wordsCondition)} -a ${singleQuoted(command.argumentWords.join(' '))}`);
-    for (const [sub, words] of subcommands) {
-      lines.push(`complete -c tkt -n ${singleQuoted(`${condition}; and __fish_seen_subcommand_from ${sub}`)} -a ${singleQuoted(words.join(' '))}`);
+    for (const [sub, value] of subcommands) {
+      lines.push(`complete -c tkt -n ${singleQuoted(`${condition}; and __fish_seen_subcommand_from ${sub}`)} ${fishCandidates(value)}`);
     }
     // After the first ID (tkt attach 42 ..., tkt assign 42 ...): the command line holds tkt, the command and an ID.
     const afterId = singleQuoted(`${condition}; and test (count (commandline -opc)) -ge 3`);

@@ -9,7 +9,9 @@ import type { FieldValueType } from '../model/fields.js';
 import { fieldOfOption } from '../fields/options.js';
 import { LOOKUP_FILTERS, NO_ASSIGNEE, SORT_FIELDS } from '../listing/filter.js';
 import { kebabCase, LIST_TYPES } from '../listing/query.js';
-import type { NameKind } from './complete.js';
+import { HELP_TOPICS } from '../output/help-topics.js';
+import { ALL_COLLECTIONS } from '../lookups/collections.js';
+import { TEMPLATE, type NameKind } from './complete.js';
 
 /** How an option's value is completed. */
 export type ValueCompletion =
@@ -40,10 +42,10 @@ export interface CommandSpec {
   options: OptionSpec[];
   /** The positional arguments as the command declares them (zsh completes options after them only when it knows them). */
   positionals: Positional[];
-  /** Choices of the first positional argument, when it has fixed ones. */
+  /** Choices of the first positional argument, when it has fixed ones (a subcommand's name, help's subjects). */
   argumentWords: readonly string[];
-  /** For a command with subcommands (config get KEY): the choices of each one's first argument. */
-  subcommandWords: Readonly<Record<string, readonly string[]>>;
+  /** For a command with subcommands (config get KEY, templates show NAME): how each one's first argument completes. */
+  subcommandArguments: Readonly<Record<string, ValueCompletion>>;
   /**
    * How the positional arguments after the first (the ID) complete, when they are files (attach
    * ID FILE...) or a name (assign ID... USER); other commands offer nothing there, never files.
@@ -63,6 +65,7 @@ const FILES: ValueCompletion = { type: 'files' };
 /** Typed freely: titles, numbers, dates, URLs, expressions. */
 const TYPED = words([]);
 const VIEWS = words(LIST_TYPES.map(kebabCase));
+const TEMPLATES: ValueCompletion = { type: 'names', kind: TEMPLATE, words: [] };
 const SORTS = words([...SORT_FIELDS, ...SORT_FIELDS.map((name) => `-${name}`)]);
 
 /** What a command's own options and arguments complete, beyond free text. */
@@ -70,6 +73,10 @@ interface CommandCompletion {
   /** By long flag. */
   options?: Readonly<Record<string, ValueCompletion>>;
   argumentsAfterFirst?: ValueCompletion;
+  /** The first argument's words, given the names of the commands. */
+  argumentWords?: (commands: readonly string[]) => readonly string[];
+  /** By subcommand: its first argument. */
+  subcommandArguments?: Readonly<Record<string, ValueCompletion>>;
 }
 
 /** The global options' values beyond free text. */
@@ -101,12 +108,16 @@ const COMMAND_COMPLETIONS: Readonly<Record<string, CommandCompletion>> = {
   },
   reopen: { options: { '--status': lookup('status') } },
   close: { options: { '--by': lookup('assignee'), '--attach': FILES } },
-  resolve: { options: { '--by': lookup('assignee'), '--details-file': FILES } },
-  reply: { options: { '--as-requester': lookup('requester'), '--message-file': FILES, '--attach': FILES } },
+  resolve: { options: { '--by': lookup('assignee'), '--details-file': FILES, '--template': TEMPLATES } },
+  reply: { options: { '--as-requester': lookup('requester'), '--message-file': FILES, '--attach': FILES, '--template': TEMPLATES } },
   forward: { options: { '--message-file': FILES, '--attach': FILES } },
   create: { options: { '--description-file': FILES, '--from': FILES, '--report': FILES, '--resume': FILES } },
   api: { options: { '--input': FILES } },
   sandbox: { options: { '--data': FILES } },
+  metadata: { options: { '--collection': words(ALL_COLLECTIONS) } },
+  templates: { subcommandArguments: { show: TEMPLATES, edit: TEMPLATES } },
+  // help COMMAND or help TOPIC.
+  help: { argumentWords: (commands) => [...commands, ...Object.keys(HELP_TOPICS)] },
   // attach ID FILE...
   attach: { argumentsAfterFirst: FILES },
   // assign ID... USER: `tkt assign 42 43 To<Tab>`.
@@ -131,12 +142,13 @@ function valueCompletion(option: Option, declared: CommandCompletion): ValueComp
 // A `<key>` argument (config get|set|unset) names a setting.
 const SETTING_KEYS: readonly string[] = SETTINGS.map((setting) => setting.key);
 
-function subcommandWords(command: Command): Record<string, readonly string[]> {
-  const bySubcommand: Record<string, readonly string[]> = {};
+function subcommandArguments(command: Command, declared: CommandCompletion): Record<string, ValueCompletion> {
+  const bySubcommand: Record<string, ValueCompletion> = {};
   for (const sub of command.commands) {
     const first = sub.registeredArguments[0];
     const choices = first?.argChoices ?? (first?.name() === 'key' ? SETTING_KEYS : []);
-    if (choices.length > 0) bySubcommand[sub.name()] = choices;
+    const value = declared.subcommandArguments?.[sub.name()] ?? (choices.length > 0 ? words(choices) : undefined);
+    if (value !== undefined) bySubcommand[sub.name()] = value;
   }
   return bySubcommand;
 }
@@ -149,10 +161,11 @@ function optionSpecs(command: Command, declared: CommandCompletion): OptionSpec[
 }
 
 export function completionSpec(program: Command): CompletionSpec {
-  const help = program.createHelp();
+  const visible = program.createHelp().visibleCommands(program);
+  const commandNames = visible.map((command) => command.name());
   return {
     globalOptions: optionSpecs(program, GLOBAL_COMPLETIONS),
-    commands: help.visibleCommands(program).map((command) => {
+    commands: visible.map((command) => {
       const declared = COMMAND_COMPLETIONS[command.name()] ?? {};
       return {
         name: command.name(),
@@ -163,8 +176,11 @@ export function completionSpec(program: Command): CompletionSpec {
           (option, i, all) => option.long === undefined || all.findIndex((other) => other.long === option.long) === i,
         ),
         positionals: command.registeredArguments.map((argument) => ({ name: argument.name(), variadic: argument.variadic })),
-        argumentWords: command.commands.length > 0 ? command.commands.map((sub) => sub.name()) : (command.registeredArguments[0]?.argChoices ?? []),
-        subcommandWords: subcommandWords(command),
+        argumentWords:
+          command.commands.length > 0
+            ? command.commands.map((sub) => sub.name())
+            : (command.registeredArguments[0]?.argChoices ?? declared.argumentWords?.(commandNames) ?? []),
+        subcommandArguments: subcommandArguments(command, declared),
         argumentsAfterFirst: declared.argumentsAfterFirst,
       };
     }),

@@ -2,18 +2,29 @@
 import type { CommandSpec, CompletionSpec, OptionSpec, ValueCompletion } from './spec.js';
 import { flagsOf, singleQuoted, oneLine } from './script-text.js';
 
+/** The zsh command that adds a value's candidates: _tkt_names site, compadd -- a b, _files. */
+function zshCommand(value: ValueCompletion): string {
+  if (value.type === 'names') return ['_tkt_names', value.kind, ...value.words].join(' ');
+  if (value.type === 'words') return ['compadd --', ...value.words].join(' ');
+  return '_files';
+}
+
 /** zsh's `name:action` for a value: 'site:{_tkt_names site}'. */
 function zshValue(value: ValueCompletion): string {
-  if (value.type === 'names') return `${value.kind}:{${['_tkt_names', value.kind, ...value.words].join(' ')}}`;
+  if (value.type === 'names') return `${value.kind}:{${zshCommand(value)}}`;
   if (value.type === 'words') return `value:(${value.words.join(' ')})`;
   return 'file:_files';
 }
 
-/** zsh's _arguments spec for one option: '--site[Site]:site:{_tkt_names site}'. */
+/**
+ * zsh's _arguments spec for one option: '--site=[Site]:site:{_tkt_names site}'. A long option's
+ * "=" lets its value follow in the same word (--site=Remote) as well as in the next.
+ */
 function zshOptionSpecs(option: OptionSpec): string[] {
   const description = oneLine(option.description).replace(/[[\]]/g, '').replace(/:/g, '\\:');
   const value = option.value === undefined ? '' : `:${zshValue(option.value)}`;
-  return flagsOf(option).map((flag) => singleQuoted(`${flag}[${description}]${value}`));
+  const joined = option.value === undefined ? '' : '=';
+  return flagsOf(option).map((flag) => singleQuoted(`${flag}${flag.startsWith('--') ? joined : ''}[${description}]${value}`));
 }
 
 /**
@@ -22,11 +33,11 @@ function zshOptionSpecs(option: OptionSpec): string[] {
  * (`tkt update 1013 --priority <Tab>`).
  */
 function zshPositionalSpecs(command: CommandSpec): string[] {
-  const subcommands = Object.entries(command.subcommandWords);
+  const subcommands = Object.entries(command.subcommandArguments);
   if (command.positionals.length === 0 && command.argumentWords.length > 0) {
-    // A command with subcommands (config get KEY): their names, the subcommand's own first
+    // A command with subcommands (config get KEY, templates show NAME): their names, the subcommand's own first
     // argument ($words[2] is the subcommand here), then its other arguments (config set KEY VALUE).
-    const cases = subcommands.map(([sub, words]) => `(${sub}) compadd -- ${words.join(' ')} ;;`).join(' ');
+    const cases = subcommands.map(([sub, value]) => `(${sub}) ${zshCommand(value)} ;;`).join(' ');
     return [
       `1:subcommand:(${command.argumentWords.join(' ')})`,
       ...(subcommands.length > 0 ? [`2:argument:{case $words[2] in ${cases} esac}`] : []),

@@ -36,10 +36,11 @@ const DEFAULT_CONCURRENCY = 8;
 /** The --concurrency help of every command that takes it. */
 export const CONCURRENCY_HELP = `at once (1-${MAX_CONCURRENCY}; default: the default-concurrency setting, else ${DEFAULT_CONCURRENCY})`;
 
-function commandLine(key: string) {
+/** A setting that may not be empty; `expected`: what it takes, with examples of its own kind. */
+function nonEmpty(key: string, expected: string) {
   return (text: string): string => {
     const value = text.trim();
-    if (value === '') throw new UsageError(`${key} needs a command, e.g. "nano" or "code --wait"`);
+    if (value === '') throw new UsageError(`${key} needs ${expected}`);
     return value;
   };
 }
@@ -68,9 +69,16 @@ export const SETTINGS: readonly SettingSpec[] = [
     description: 'command that edits long text (descriptions, replies)',
     env: ['VISUAL', 'EDITOR'],
     fallback: 'vi',
-    parse: commandLine('editor'),
+    parse: nonEmpty('editor', 'a command, e.g. "nano" or "code --wait"'),
   },
-  { key: 'pager', name: 'pager', description: 'command that pages long output (tkt show)', env: ['PAGER'], fallback: 'less -FRX', parse: commandLine('pager') },
+  {
+    key: 'pager',
+    name: 'pager',
+    description: 'command that pages long output (tkt show)',
+    env: ['PAGER'],
+    fallback: 'less -FRX',
+    parse: nonEmpty('pager', 'a command, e.g. "less -R" or "more"'),
+  },
   {
     key: 'default-view',
     name: 'defaultView',
@@ -78,7 +86,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     env: [],
     fallback: undefined,
     // `tkt config set` checks it against the list types (tickets/list-query.ts, a layer above this one).
-    parse: commandLine('default-view'),
+    parse: nonEmpty('default-view', 'a view, e.g. "my-open-tickets"'),
   },
   {
     key: 'default-concurrency',

@@ -4,7 +4,7 @@
 // received are answered before the server closes.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ErrorCode, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Context } from '../context/context.js';
 import { InterruptedError, UsageError } from '../errors.js';
@@ -76,13 +76,21 @@ export function createServer(ctx: Context, names: readonly ToolName[]): McpServe
   server.server.removeRequestHandler('tools/call');
   server.server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {
     const tool = offered.get(params.name);
-    if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `unknown tool "${params.name}"; enabled tools: ${[...offered.keys()].join(', ')}`);
+    if (tool === undefined) throw protocolError(ErrorCode.InvalidParams, `unknown tool "${params.name}"; enabled tools: ${[...offered.keys()].join(', ')}`);
     const ticket = ticketOf(tool.tool, params.arguments);
     // Queued as they come, before their arguments are checked, so that they run in that order.
     const call = () => callTool(tool, params.arguments, scope);
     return ticket === undefined ? call() : writes.run(ticket, call);
   });
   return server;
+}
+
+/**
+ * An error the SDK answers as a JSON-RPC error with this code and message. Not McpError: its
+ * message starts "MCP error CODE: ", which the SDK would send, and the client put before it again.
+ */
+function protocolError(code: ErrorCode, message: string): Error & { code: ErrorCode } {
+  return Object.assign(new Error(message), { code });
 }
 
 const isRequest = (message: JSONRPCMessage): message is JSONRPCMessage & { id: string | number; method: string } => 'method' in message && 'id' in message;

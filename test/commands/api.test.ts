@@ -29,6 +29,16 @@ describe('tkt api', () => {
     expect(h.sandbox.stats.byRoute['GET /api/TicketsApi/{id}']).toBe(1);
   });
 
+  it('prints the body with -q too, the response being the essential of a raw request (docs/cli.md section 3), and says so in its help', async () => {
+    const path = `/api/TicketsApi/${liveTicket().id}`;
+    const plain = await h.cli(['api', 'GET', path]);
+    const quiet = await h.cli(['-q', 'api', 'GET', path]);
+    expect(quiet).toEqual({ code: 0, stdout: plain.stdout, stderr: '' });
+
+    const help = (await h.cli(['api', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('-q does not change what tkt api prints');
+  });
+
   it('POST sends -F fields as a typed JSON body', async () => {
     const result = await h.cli(['api', 'POST', '/api/TicketsApi', '-F', 'page=1', '-F', 'length=3', '-f', 'listType=AllTickets']);
 

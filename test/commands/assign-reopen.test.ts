@@ -56,7 +56,7 @@ describe('tkt assign', () => {
   });
 
   it('is exit 2 with candidates for an unknown user, and needs IDs and a user; --dry-run sends nothing', async () => {
-    const [ticket] = unusedTickets(h, 1);
+    const [ticket] = unusedTickets(h, 1, (t) => t.assignedUser !== userId(h, 'tech'));
     const before = routeCount(h, UPDATE);
     const unknown = await h.cli(['assign', String(ticket!.id), 'Nobody Atall']);
     expect(unknown.code).toBe(2);
@@ -149,6 +149,10 @@ describe('a change the ticket already has', () => {
     expect(mine).toMatchObject({ code: 0, stdout: `✓ #${ticket!.id} already assigned to you, nothing changed\n` });
     const byName = await h.cli(['assign', String(ticket!.id), 'admin']);
     expect(byName).toMatchObject({ code: 0, stdout: `✓ #${ticket!.id} already assigned to admin, nothing changed\n` });
+    // Its dry run marks no field as changed.
+    const dry = await h.cli(['assign', String(ticket!.id), 'admin', '--dry-run']);
+    expect(dry.stdout).toMatch(/AssignedUser: +\S+ \(Ada Admin\)\n/);
+    expect(dry.stdout).not.toContain('[changed]');
     expect(routeCount(h, UPDATE)).toBe(updates);
     expect(ticket!.assignedUser).toBe(userId(h, 'admin'));
   });

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmod, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLookups } from '../../src/lookups/index.js';
@@ -31,6 +31,8 @@ describe('tkt completion', () => {
         `[ "$1" = __complete ] && [ "$2" = assignee ] && printf 'Tom Tech\\ntech\\n'`,
         `[ "$1" = __complete ] && [ "$2" = requester ] && printf "Sam O'Neil\\nsoneil\\n"`,
         `[ "$1" = __complete ] && [ "$2" = profile ] && printf 'default\\nwork\\n'`,
+        `[ "$1" = __complete ] && [ "$2" = status ] && printf 'Open\\nOn Hold\\n'`,
+        `[ "$1" = __complete ] && [ "$2" = template ] && printf 'printer-fixed\\nwelcome\\n'`,
         '',
       ].join('\n'),
     );
@@ -104,6 +106,28 @@ describe('tkt completion', () => {
     expect(bashComplete(['tkt', 'create', '--requester', "'sa"])).toEqual(["Sam O'\\''Neil"]);
     expect(bashComplete(['tkt', 'create', '--requester', '"sa'])).toEqual(["Sam O'Neil"]);
     expect(bashComplete(['tkt', 'create', '--requester', 'sa'])).toEqual(["Sam\\ O\\'Neil"]);
+  });
+
+  it('completes reply templates, help topics and metadata collections', () => {
+    expect(bashComplete(['tkt', 'templates', 'show', 'pr'])).toEqual(['printer-fixed']);
+    expect(bashComplete(['tkt', 'templates', 'edit', ''])).toEqual(['printer-fixed', 'welcome']);
+    expect(bashComplete(['tkt', 'templates', 'list', ''])).toEqual([]);
+    expect(bashComplete(['tkt', 'reply', '42', '--template', 'w'])).toEqual(['welcome']);
+    expect(bashComplete(['tkt', 'resolve', '42', '--template', 'pr'])).toEqual(['printer-fixed']);
+    expect(bashComplete(['tkt', 'help', 'exit'])).toEqual(['exit-codes']);
+    expect(bashComplete(['tkt', 'help', 'pick'])).toEqual(['pickup']);
+    expect(bashComplete(['tkt', 'metadata', '--collection', 'sit'])).toEqual(['sites']);
+  });
+
+  it('completes the value of --option=value, however readline splits the word', () => {
+    // bash splits at "=" when COMP_WORDBREAKS holds it (its default), else not.
+    expect(bashComplete(['tkt', 'list', '--status', '=', 'On'])).toEqual(['On\\ Hold']);
+    expect(bashComplete(['tkt', 'list', '--status', '=', ''])).toEqual(['Open', 'On\\ Hold']);
+    expect(bashComplete(['tkt', 'list', '--status=On'])).toEqual(['--status=On\\ Hold']);
+    expect(bashComplete(['tkt', 'list', '--sort', '=', '-d'])).toEqual(['-due']);
+    expect(bashComplete(['tkt', '--profile', '=', 'w'])).toEqual(['work']);
+    // A global option's value given with "=" is not the command.
+    expect(bashComplete(['tkt', '--profile', '=', 'work', 'list', '--vi'])).toEqual(['--view']);
   });
 
   it("completes attach's FILE after the ID, never in place of it", () => {
@@ -183,6 +207,16 @@ describe('tkt __complete', () => {
     h.sandbox.resetStats();
 
     expect(await h.cli(['__complete', 'profile'])).toEqual({ code: 0, stdout: 'default\nwork\n', stderr: '' });
+    expect(h.sandbox.stats.requests).toBe(0);
+  });
+
+  it('prints the reply templates of the config folder, without any request', async () => {
+    expect(await h.cli(['__complete', 'template'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    await mkdir(join(h.configDir, 'templates'));
+    for (const name of ['welcome', 'printer-fixed']) await writeFile(join(h.configDir, 'templates', `${name}.md`), 'Hello\n');
+    h.sandbox.resetStats();
+
+    expect(await h.cli(['__complete', 'template'])).toEqual({ code: 0, stdout: 'printer-fixed\nwelcome\n', stderr: '' });
     expect(h.sandbox.stats.requests).toBe(0);
   });
 

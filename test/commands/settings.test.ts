@@ -42,6 +42,15 @@ describe('tkt auth token', () => {
 });
 
 describe('tkt config', () => {
+  it('refuses an empty editor or pager with examples of its own kind (exit 2)', async () => {
+    const editor = await h.cli(['config', 'set', 'editor', ' ']);
+    expect(editor).toMatchObject({ code: 2, stdout: '' });
+    expect(editor.stderr).toContain('error: editor needs a command, e.g. "nano" or "code --wait"');
+    const pager = await h.cli(['config', 'set', 'pager', '']);
+    expect(pager).toMatchObject({ code: 2, stdout: '' });
+    expect(pager.stderr).toContain('error: pager needs a command, e.g. "less -R" or "more"');
+  });
+
   it('sets then reads back each setting, globally and per profile', async () => {
     for (const [key, value, expected] of [
       ['editor', 'code --wait', 'code --wait'],

@@ -160,6 +160,31 @@ describe('tkt update', () => {
     expect(ticketById(h, id).ticketPriorityId).toBe(2);
   });
 
+  it("--dry-run marks [changed] only the fields whose value differs from the ticket's", async () => {
+    const id = await fullTicket();
+    // Priority, status, site and assignee as the ticket has them; only the level differs.
+    const result = await h.cli([
+      'update',
+      String(id),
+      '--priority',
+      'medium',
+      '--status',
+      'Open',
+      '--site',
+      'Harbour Depot',
+      '--assignee',
+      'tech',
+      '--level',
+      'Tier 3',
+      '--dry-run',
+    ]);
+    expect(result.code).toBe(0);
+    const marked = result.stdout.split('\n').filter((line) => line.endsWith('[changed]'));
+    expect(marked).toHaveLength(1);
+    expect(marked[0]).toMatch(/TierLevelId:\s+3 \(Tier 3\)\s+\[changed\]/);
+    expect(result.stdout).toMatch(/TicketPriorityId:\s+2 \(Medium\)\n/);
+  });
+
   it('prints a JSON object with --json', async () => {
     const id = await fullTicket();
     const result = await h.cli(['--json', 'update', String(id), '--level', 'Tier 3']);

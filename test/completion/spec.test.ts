@@ -97,6 +97,9 @@ const OTHER_OPTIONS: ReadonlyArray<[string, string, object]> = [
   ['create', '--resume', FILES],
   ['api', '--input', FILES],
   ['sandbox', '--data', FILES],
+  ['reply', '--template', names('template')],
+  ['resolve', '--template', names('template')],
+  ['metadata', '--collection', { type: 'words', words: expect.arrayContaining(['sites', 'technicians', 'status']) }],
 ];
 
 describe('completion of the other options and arguments', () => {
@@ -136,6 +139,14 @@ describe('completion of the other options and arguments', () => {
       { name: 'assign', argumentsAfterFirst: names('assignee', ['@me']) },
       { name: 'attach', argumentsAfterFirst: FILES },
     ]);
+  });
+
+  it('completes the NAME of templates show and edit with the templates, and help with the commands and the topics', () => {
+    expect(commandSpec('templates').subcommandArguments).toEqual({ show: names('template'), edit: names('template') });
+    expect(commandSpec('config').subcommandArguments).toMatchObject({ get: { type: 'words', words: expect.arrayContaining(['pager', 'editor']) } });
+    const help = commandSpec('help').argumentWords;
+    expect(help).toEqual(expect.arrayContaining(['environment', 'exit-codes', 'formatting']));
+    expect(help).toEqual(expect.arrayContaining(spec.commands.filter((command) => command.name !== 'help').map((command) => command.name)));
   });
 
   it("declares every command's positional arguments, as zsh needs to complete what follows them", () => {

@@ -15,6 +15,7 @@ export const CACHED_NAMES: Record<string, string[]> = {
   requester: ["Sam O'Neil", 'Anna Berg', 'Anna Lind'],
   assignee: ['Tom Tech'],
   profile: ['work', 'staging'],
+  template: ['printer-fixed', 'welcome'],
 };
 
 type Shell = 'bash' | 'zsh' | 'fish';

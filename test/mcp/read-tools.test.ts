@@ -84,8 +84,8 @@ describe('tkt mcp: the read tools', () => {
         await expect(call).rejects.toBeInstanceOf(McpError);
         const error = (await call.catch((e: unknown) => e)) as McpError;
         expect(error.code).toBe(ErrorCode.InvalidParams);
-        expect(error.message).toContain(`unknown tool "${name}"`);
-        expect(error.message).toContain(`enabled tools: ${READ.join(', ')}`);
+        // The error's message on the wire is the README's text; the client SDK puts "MCP error CODE: " before it.
+        expect(error.message).toBe(`MCP error ${ErrorCode.InvalidParams}: unknown tool "${name}"; enabled tools: ${READ.join(', ')}`);
       }
       expect(h.sandbox.stats.requests).toBe(before);
     });
