@@ -9,6 +9,7 @@ import type { BulkVerb } from './done-line.js';
 import { userSettings } from '../config/settings.js';
 import type { Context } from '../context/context.js';
 import { keptFiles } from '../cmdutil/attachments.js';
+import { sanitizeInline } from '../output/sanitize.js';
 import type { PlannedRequest } from '../cmdutil/dry-run.js';
 
 /** What every ID... command takes, as typed. */
@@ -70,7 +71,11 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
     for (const id of ids) {
       const plan = planned.get(id);
       const failure = failed.get(id);
-      if (plan !== undefined) await printDryRun(ctx, plan, { jsonLines: true });
+      // The ticket already has the change: a real run sends nothing, and says so.
+      if (plan?.unchanged !== undefined) {
+        const note = plan.unchanged;
+        await ctx.output.line({ id, dryRun: true, note }, { human: () => `dry run: #${id} ${sanitizeInline(note)} (nothing would be sent)\n` });
+      } else if (plan !== undefined) await printDryRun(ctx, plan, { jsonLines: true });
       else if (failure !== undefined) await reporter.result(failure);
     }
     await reporter.finish(run);

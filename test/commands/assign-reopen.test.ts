@@ -74,7 +74,7 @@ describe('tkt assign', () => {
     expect(routeCount(h, UPDATE)).toBe(before);
   });
   it('--dry-run over several tickets plans each one, and a ticket that cannot be read stops none of the others', async () => {
-    const [first, second] = unusedTickets(h, 2);
+    const [first, second] = unusedTickets(h, 2, (t) => t.assignedUser !== userId(h, 'tech'));
     const before = routeCount(h, UPDATE);
     const dry = await h.cli(['assign', String(first!.id), '999999', String(second!.id), 'tech', '--dry-run']);
     expect(dry.code).toBe(1);
@@ -149,10 +149,13 @@ describe('a change the ticket already has', () => {
     expect(mine).toMatchObject({ code: 0, stdout: `✓ #${ticket!.id} already assigned to you, nothing changed\n` });
     const byName = await h.cli(['assign', String(ticket!.id), 'admin']);
     expect(byName).toMatchObject({ code: 0, stdout: `✓ #${ticket!.id} already assigned to admin, nothing changed\n` });
-    // Its dry run marks no field as changed.
+    // Its dry run says what the real run does: nothing would be sent.
     const dry = await h.cli(['assign', String(ticket!.id), 'admin', '--dry-run']);
-    expect(dry.stdout).toMatch(/AssignedUser: +\S+ \(Ada Admin\)\n/);
-    expect(dry.stdout).not.toContain('[changed]');
+    expect(dry).toMatchObject({ code: 0, stdout: `dry run: #${ticket!.id} already assigned to admin, nothing changed (nothing would be sent)\n` });
+    const dryJson = await h.cli(['assign', String(ticket!.id), 'admin', '--dry-run', '--json']);
+    expect(JSON.parse(dryJson.stdout)).toEqual({ id: ticket!.id, dryRun: true, note: 'already assigned to admin, nothing changed' });
+    const reopenDry = await h.cli(['reopen', String(ticket!.id), '--dry-run']);
+    expect(reopenDry.stdout).toBe(`dry run: #${ticket!.id} already open, nothing changed (nothing would be sent)\n`);
     expect(routeCount(h, UPDATE)).toBe(updates);
     expect(ticket!.assignedUser).toBe(userId(h, 'admin'));
   });
