@@ -19,7 +19,7 @@ Examples:
   $ tkt show 42
   $ tkt create --title "Printer on fire" --description - --requester aberg \\
       --site "Head Office" --department IT --status Open < notes.txt
-  $ tkt list -q --view my-completed-tickets | tkt close -
+  $ tkt list -q --all --view my-completed-tickets | tkt close -
   $ tkt list --all --status open --assignee none --query 'length(@)'
   $ tkt sandbox            # a local emulator of the service, with demo data`;
 

@@ -65,6 +65,13 @@ export class InterruptedError extends TktError {
   }
 }
 
+/**
+ * A failure that a closed stdout does not excuse, because it came before the close: `watch
+ * --once` whose --exec failed. Unlike any other error of a run whose stdout was closed, its
+ * `error:` line is printed and its exit code kept (docs/cli.md section 8).
+ */
+export class FailedBeforeOutputClosedError extends OperationError {}
+
 /** stdout was closed by its reader (`| head -1`): the run ends quietly with exit 0. */
 export class OutputClosedError extends TktError {
   constructor() {

@@ -8,9 +8,10 @@ import type { ActionOptions, Handler, Program } from './commands/host.js';
 import type { ArgvTable } from './cmdutil/argv-table.js';
 import { quickParse, type QuickCommandLine } from './cmdutil/quick-parse.js';
 import { commandCalled } from './commands/names.js';
-import { ExitCode, InterruptedError, OutputClosedError, TktError, exitCodeOf, stoppedHow } from './errors.js';
+import { ExitCode, FailedBeforeOutputClosedError, InterruptedError, OutputClosedError, TktError, exitCodeOf, stoppedHow } from './errors.js';
 import { cleanErrorText, errorHint, type LoginGlobals } from './cmdutil/error-text.js';
 import { isClosedPipe } from './output/write.js';
+import { whenPipeReaderGone } from './util/pipe-reader.js';
 // Loaded with every run anyway (src/process-host.ts): a dynamic import of them would only make
 // the bundle split them into chunks of their own.
 import { createConfigStore } from './config/store.js';
@@ -134,11 +135,16 @@ export async function runCli(argv: string[], proc: ProcessLike, options: RunOpti
   const onTerminate = () => onSignal('SIGTERM');
   // A closed stdout (`tkt list --all | head -1`) ends the run quietly: nothing new is sent.
   let outputClosed = false;
-  const onStdoutError = (error: Error) => {
-    if (!isClosedPipe(error)) return;
+  const onOutputClosed = () => {
     outputClosed = true;
     state.stop.abort();
   };
+  const onStdoutError = (error: Error) => {
+    if (isClosedPipe(error)) onOutputClosed();
+  };
+  // A command that waits (a watch between polls) hears of it without writing.
+  const stdoutFd = (proc.stdout as { fd?: unknown }).fd;
+  const stopLookingForReader = typeof stdoutFd === 'number' ? whenPipeReaderGone(stdoutFd, onOutputClosed) : undefined;
   proc.on('SIGINT', onInterrupt);
   proc.on('SIGTERM', onTerminate);
   proc.stdout.on('error', onStdoutError);
@@ -158,8 +164,9 @@ export async function runCli(argv: string[], proc: ProcessLike, options: RunOpti
       await commander.runWithCommander(expanded, proc, state, (opts) => (programOpts = opts));
     }
   } catch (error) {
+    // A closed stdout ends the run quietly, but does not hide a failure that came before it.
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by the stdout error handler while the command runs
-    if (outputClosed || error instanceof OutputClosedError) return ExitCode.ok;
+    if ((outputClosed && !(error instanceof FailedBeforeOutputClosedError)) || error instanceof OutputClosedError) return ExitCode.ok;
     // commander has already printed its own usage errors.
     const commanders = commander?.commanderExitCode(error);
     code = error instanceof InterruptedError && received !== undefined ? SIGNAL_EXIT_CODES[received] : (commanders ?? exitCodeOf(error));
@@ -167,9 +174,9 @@ export async function runCli(argv: string[], proc: ProcessLike, options: RunOpti
   } finally {
     proc.off('SIGINT', onInterrupt);
     proc.off('SIGTERM', onTerminate);
+    stopLookingForReader?.();
   }
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by the stdout error handler while the command runs
-  return outputClosed ? ExitCode.ok : code;
+  return code;
 }
 
 /** dist/argv-table.json, which the build writes beside the bundle; undefined if it is missing. */

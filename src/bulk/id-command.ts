@@ -47,7 +47,7 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
   const concurrency = parseConcurrency(options.concurrency ?? String(userSettings(ctx).defaultConcurrency));
   const ids = await collectIds(options.ids, ctx.io.stdin, ctx.signal);
   if (ids.length === 0) {
-    // `tkt list -q --view X | tkt close -` on a day with nothing to close succeeds.
+    // `tkt list -q --all --view X | tkt close -` on a day with nothing to close succeeds.
     await ctx.output.note('no ticket IDs on stdin: nothing to do\n');
     return;
   }

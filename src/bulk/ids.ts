@@ -59,7 +59,7 @@ async function readStdinIds(stdin: Readable, signal: AbortSignal | undefined): P
 
 /**
  * The IDs of an `ID...` command: the arguments, or with a lone "-" the first integer on each
- * line of stdin (so `tkt list -q | tkt close -` works), blank lines and `# ` comments skipped;
+ * line of stdin (so `tkt list -q --all | tkt close -` works), blank lines and `# ` comments skipped;
  * stdin without any is an empty list.
  * Every ID is validated before any request; duplicates are dropped keeping the first order.
  */

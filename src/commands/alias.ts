@@ -18,7 +18,7 @@ options go after the alias ("tkt mine --json").
 Examples:
   $ tkt alias set mine 'list --view my-open-tickets'
   $ tkt alias set fixed 'resolve $1 --details "Fixed, please confirm"'
-  $ tkt alias set urgent '!tkt list -q --priority High | tkt pickup -'
+  $ tkt alias set urgent '!tkt list -q --all --priority High | tkt pickup -'
   $ tkt alias list
   $ tkt alias delete urgent`;
 

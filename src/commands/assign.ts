@@ -29,7 +29,7 @@ of each ticket is read and sent back as it is.
 Examples:
   $ tkt assign 42 "Tom Tech"
   $ tkt assign 42 43 44 @me
-  $ tkt list -q --view unassigned-tickets | tkt assign - ohaddad`,
+  $ tkt list -q --all --view unassigned-tickets | tkt assign - ohaddad`,
     );
   host.action(command, ([args], opts, ctx) => run({ args, ...opts }, ctx), { graceful: true });
 }

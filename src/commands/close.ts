@@ -32,7 +32,7 @@ a closure e-mail only with --acknowledge.
 Examples:
   $ tkt close 42
   $ tkt close 42 --acknowledge --closure-comments "Thanks for your patience"
-  $ tkt list -q --view my-completed-tickets | tkt close - --concurrency 16`,
+  $ tkt list -q --all --view my-completed-tickets | tkt close - --concurrency 16`,
     );
   host.action(command, ([ids], opts, ctx) => run({ ids, ...opts }, ctx), { graceful: true });
 }

@@ -24,7 +24,7 @@ At a terminal tkt asks before deleting; in scripts and CI, --yes is required.
 Examples:
   $ tkt delete 42
   $ tkt delete 42 43 --yes
-  $ tkt list -q --search "test ticket" | tkt delete - --yes`,
+  $ tkt list -q --all --search "test ticket" | tkt delete - --yes`,
     );
   host.action(command, ([ids], opts, ctx) => run({ ids, ...opts }, ctx), { graceful: true });
 }

@@ -36,7 +36,7 @@ Examples:
   $ tkt list --all --json > tickets.json
   $ for id in $(tkt list --all --status open -q); do tkt show "$id"; done
   $ tkt list --requester aberg --all
-  $ tkt list -q --view my-completed-tickets | tkt close -`;
+  $ tkt list -q --all --view my-completed-tickets | tkt close -`;
 
 export function register(program: Program, host: CommandHost): void {
   // The lookup filters (--status, --assignee...) come from the field table, after --requester.

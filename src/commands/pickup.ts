@@ -21,7 +21,7 @@ A ticket already assigned to you is a success that changes nothing.
 
 Examples:
   $ tkt pickup 42
-  $ tkt list -q --view unassigned-tickets | tkt pickup -`,
+  $ tkt list -q --all --view unassigned-tickets | tkt pickup -`,
     );
   host.action(command, ([ids], opts, ctx) => run({ ids, ...opts }, ctx), { graceful: true });
 }

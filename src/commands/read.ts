@@ -13,7 +13,7 @@ export function register(program: Program, host: CommandHost): void {
     .addArgument(idsArgument(program))
     .addOption(concurrencyOption(program, 'requests'))
     .addOption(dryRunOption(program))
-    .addHelpText('after', '\nExamples:\n  $ tkt read 42\n  $ tkt read 42 43 44 --json\n  $ tkt list -q --view my-open-tickets | tkt read -');
+    .addHelpText('after', '\nExamples:\n  $ tkt read 42\n  $ tkt read 42 43 44 --json\n  $ tkt list -q --all --view my-open-tickets | tkt read -');
   host.action(command, ([ids], opts, ctx) => run({ ids, ...opts }, ctx), { graceful: true });
 }
 

@@ -27,7 +27,8 @@ Only the status changes: every other field of each ticket is read and sent back 
 Examples:
   $ tkt reopen 42
   $ tkt reopen 42 43 --status "In Progress"
-  $ tkt list -q --view my-completed-tickets --created-after -1d | tkt reopen -`,
+  $ tkt list -q --all --view my-completed-tickets --created-after -1d |
+      tkt reopen -`,
     );
   host.action(command, ([ids], opts, ctx) => run({ ids, ...opts }, ctx), { graceful: true });
 }

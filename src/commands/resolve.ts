@@ -40,7 +40,8 @@ Resolving a ticket that is already resolved succeeds and changes nothing.
 Examples:
   $ tkt resolve 42 --details "Replaced the toner"
   $ tkt resolve 42 43 44 --details-file notes.txt
-  $ tkt list -q --view my-open-tickets | tkt resolve - --details "Fixed in 2.4"
+  $ tkt list -q --all --view my-open-tickets |
+      tkt resolve - --details "Fixed in 2.4"
   $ tkt resolve --dedup-key ci:main/unit-tests --details "Build 4712 is green"`,
     );
   host.action(command, ([ids], opts, ctx) => run({ ids, ...opts }, ctx), { graceful: true });

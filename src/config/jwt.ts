@@ -1,5 +1,6 @@
 // Reading a JWT's claims without verifying it: the server verifies; tkt only needs to know
-// who the token says the caller is and when it runs out.
+// who the token says the caller is, when it runs out, and the odd permission that changes what
+// the service shows it.
 import { isObject, type JsonObject } from '../util/json-object.js';
 
 export type JwtClaims = JsonObject;
@@ -32,6 +33,15 @@ export function usernameFromClaims(claims: JwtClaims | undefined): string | unde
 export function expiryFromClaims(claims: JwtClaims | undefined): Date | undefined {
   const exp = claims?.exp;
   return typeof exp === 'number' && Number.isFinite(exp) ? new Date(exp * 1000) : undefined;
+}
+
+/**
+ * Whether the token carries the permission claim `permission` (docs/service.md 5.5). The spec
+ * names the permissions, not the claim that holds them: any claim whose value is `permission`,
+ * or a list with it, counts.
+ */
+export function holdsPermission(claims: JwtClaims | undefined, permission: string): boolean {
+  return Object.values(claims ?? {}).some((value) => value === permission || (Array.isArray(value) && value.includes(permission)));
 }
 
 function firstTextClaim(claims: JwtClaims | undefined, names: readonly string[]): string | undefined {

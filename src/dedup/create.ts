@@ -12,7 +12,7 @@ import { printDryRun, type PlannedRequest } from '../cmdutil/dry-run.js';
 import { requireCreatedId } from '../fields/created.js';
 import { resolveActingUser } from '../prompts/acting-user.js';
 import { duplicateComment, ticketToReopen } from './duplicate.js';
-import { olderFirst, ticketsWithKey, type KeyedTicket } from './lookup.js';
+import { olderFirst, ticketsWithKey, warnWhenOnlyOwnTickets, type KeyedTicket } from './lookup.js';
 
 export type DedupAction = 'created' | 'updated' | 'skipped' | 'reopened';
 export const ON_EXISTING = ['reply', 'skip'] as const;
@@ -50,6 +50,7 @@ const VERB: Record<DedupAction, string> = { created: 'create a ticket', updated:
 
 export async function createOnce(ctx: Context, spec: DedupCreate): Promise<void> {
   const client = await ctx.api();
+  await warnWhenOnlyOwnTickets(ctx, spec.key, 'so this may open a second one');
   const { action, target } = await decide(client, await ticketsWithKey(client, spec.key, ctx.signal), spec);
   if (spec.dryRun) return printDecision(ctx, spec, action, target);
   if (target !== undefined) {

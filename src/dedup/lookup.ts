@@ -3,6 +3,8 @@
 // ending with ` [KEY]`; deleted tickets do not count.
 import { plans } from '../api/plans.js';
 import type { ApiClient } from '../api/types.js';
+import { decodeJwtClaims, holdsPermission } from '../config/jwt.js';
+import type { Context } from '../context/context.js';
 import { readTicket } from '../model/ticket.js';
 import { PAGE_CONCURRENCY, listItemsOf, walkPages, type PageSource } from '../listing/pages.js';
 import { titleHasKey } from './key.js';
@@ -40,6 +42,21 @@ export async function ticketsWithKey(api: ApiClient, key: string, signal: AbortS
   }
   return [...found.values()].sort(olderFirst);
 }
+
+/**
+ * Warns when the look-up cannot see every ticket of the key: the service lists a login holding
+ * Tickets.OnlyPrivate only its own tickets (docs/service.md 5.5), so a ticket of the key made by
+ * another login, or for another requester, is not found (README, CI: one ticket per failure).
+ * Read from the token tkt already holds: no request. `then` says what becomes of those missed.
+ */
+export async function warnWhenOnlyOwnTickets(ctx: Context, key: string, then: string): Promise<void> {
+  if (!holdsPermission(decodeJwtClaims((await ctx.session()).token), ONLY_OWN_TICKETS)) return;
+  await ctx.output.warning(
+    `this login sees only its own tickets (${ONLY_OWN_TICKETS}): the look-up of key ${key} misses any other ticket of the key, ${then}\n`,
+  );
+}
+
+const ONLY_OWN_TICKETS = 'Tickets.OnlyPrivate';
 
 /** Older first: the earlier creation, then (created together or undated) the lower ID. */
 export function olderFirst(a: KeyedTicket, b: KeyedTicket): number {

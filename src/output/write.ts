@@ -12,16 +12,20 @@ export async function writeText(stream: Writable, text: string): Promise<void> {
   if (stream.destroyed) throw closedError(stream.errored);
   if (stream.write(text)) return;
   await new Promise<void>((resolve, reject) => {
-    const settle = () => {
-      stream.off('drain', settle);
-      stream.off('close', settle);
-      stream.off('error', settle);
-      if (stream.destroyed) reject(closedError(stream.errored));
+    const settle = (error: Error | undefined) => {
+      stream.off('drain', ready);
+      stream.off('close', ready);
+      stream.off('error', failed);
+      // process.stdout is not destroyed by EPIPE: each later write fails again, and says so.
+      if (error !== undefined) reject(closedError(error));
+      else if (stream.destroyed) reject(closedError(stream.errored));
       else resolve();
     };
-    stream.on('drain', settle);
-    stream.on('close', settle);
-    stream.on('error', settle);
+    const ready = () => settle(undefined);
+    const failed = (error: Error) => settle(error);
+    stream.on('drain', ready);
+    stream.on('close', ready);
+    stream.on('error', failed);
   });
 }
 

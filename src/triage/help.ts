@@ -44,10 +44,10 @@ export interface HelpPage {
 
 /** The help in `terminal`, from its key line `top` on (or as near it as shows no empty room). */
 export function helpPage(terminal: TerminalSize, top: number): HelpPage {
-  const { width, listLines, detailLines } = layoutFor(terminal, 0);
+  const { width, middleLines } = layoutFor(terminal, 0);
   const body = helpBody(width);
   // The lines of the list, its header, the rule and the detail, less the help's own header.
-  const room = listLines + detailLines + 2 - 1;
+  const room = Math.max(1, middleLines - 1);
   const lastTop = Math.max(0, body.length - room);
   const first = Math.max(0, Math.min(top, lastTop));
   const toTheEnd = first === lastTop;

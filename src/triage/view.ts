@@ -70,7 +70,7 @@ function emptyListWhy(state: TriageState): string {
 const changedMark = (state: TriageState, row: TriageRow) => (state.marked.has(row.id) ? '*' : ' ');
 
 function listLines(state: TriageState, layout: Layout, { table, style, color, now }: Drawing): string[] {
-  const lines = [`  ${table.header}`];
+  const lines = layout.listHeader ? [`  ${table.header}`] : [];
   if (state.visible.length === 0) lines.push(`  ${emptyListWhy(state)}`);
   // The highlight sits in the middle of the window once the list is longer than it.
   const top = Math.max(0, Math.min(state.selected - Math.floor(layout.listLines / 2), state.visible.length - layout.listLines));
@@ -104,28 +104,30 @@ function footerLine(width: number): string {
 /** Text being typed, with the cursor after it: its end, where the cursor is, when it is too long. */
 const typingLine = (text: string, width: number) => `> ${truncateStart(text, width - 3)}▏`;
 
-function overlayLines(overlay: Exclude<Overlay, { kind: 'help' }>, layout: Layout, style: Style): string[] {
+/** An overlay's lines, for `height` lines: where the detail would be, or over the list on a short terminal. */
+function overlayLines(overlay: Exclude<Overlay, { kind: 'help' }>, layout: Layout, height: number, style: Style): string[] {
   switch (overlay.kind) {
     case 'confirm':
       return [style.bold(overlay.question)];
     case 'prompt':
+      // On a short terminal the text being typed keeps its line before the label does.
+      if (height === 1) return [typingLine(overlay.text, layout.width)];
       return [style.bold(overlay.label), typingLine(overlay.text, layout.width), style.dim('Enter sends, Esc cancels')];
     case 'picker': {
       const shown = pickerMatches(overlay.choices, overlay.query);
-      const room = Math.max(1, layout.detailLines - 3);
+      const room = Math.max(1, height - 3);
       const top = Math.max(0, Math.min(overlay.selected - Math.floor(room / 2), shown.length - room));
       const choiceLine = (choice: Choice, index: number) => truncate(`${index === overlay.selected ? '› ' : '  '}${choice.label}`, layout.width);
-      return [
-        style.bold(`${overlay.title} (type to filter, Enter chooses, Esc cancels)`),
-        typingLine(overlay.query, layout.width),
-        ...(shown.length === 0 ? ['  nothing matches'] : shown.slice(top, top + room).map((choice, offset) => choiceLine(choice, top + offset))),
-      ];
+      const choices = shown.length === 0 ? ['  nothing matches'] : shown.slice(top, top + room).map((choice, offset) => choiceLine(choice, top + offset));
+      // On a short terminal the choice Enter takes keeps its line first, then the text typed.
+      if (height <= 2) return [...(height === 2 ? [typingLine(overlay.query, layout.width)] : []), ...choices];
+      return [style.bold(`${overlay.title} (type to filter, Enter chooses, Esc cancels)`), typingLine(overlay.query, layout.width), ...choices];
     }
   }
 }
 
 function detailLines(state: TriageState, layout: Layout, style: Style): string[] {
-  if (state.overlay !== undefined && state.overlay.kind !== 'help') return overlayLines(state.overlay, layout, style);
+  if (state.overlay !== undefined && state.overlay.kind !== 'help') return overlayLines(state.overlay, layout, layout.detailLines, style);
   const row = currentRow(state);
   if (row === undefined) return [];
   if (state.failedRead?.id === row.id) return [style.red(`could not read #${row.id}: ${state.failedRead.error}`)];
@@ -145,20 +147,31 @@ function statusLine(state: TriageState, width: number, style: Style): string {
   return state.status.tone === 'error' ? style.red(text) : state.status.tone === 'ok' ? style.green(text) : text;
 }
 
-/** The whole screen, one string per terminal line. */
+/** Between the title line and the status line: the list (with its header), a rule and the detail, or the help. */
+function middleLines(state: TriageState, layout: Layout, drawing: Drawing): string[] {
+  const { style } = drawing;
+  const height = layout.middleLines;
+  const fit = (lines: string[], count: number) => [...lines.slice(0, count), ...Array<string>(Math.max(0, count - lines.length)).fill('')];
+  if (state.overlay?.kind === 'help') return fit(helpLines(state, state.overlay.top, style), height);
+  // Too short for the detail: a question or a picker takes the list's place while it is open.
+  if (layout.detailLines === 0)
+    return fit(state.overlay === undefined ? listLines(state, layout, drawing) : overlayLines(state.overlay, layout, height, style), height);
+  return [
+    ...fit(listLines(state, layout, drawing), height - 1 - layout.detailLines),
+    style.dim('─'.repeat(layout.width)),
+    ...fit(detailLines(state, layout, style), layout.detailLines),
+  ];
+}
+
+/** The whole screen, one string per terminal line; the keys line is the last one at any height. */
 export function screenLines(state: TriageState, drawing: Drawing): string[] {
   const layout = layoutFor(state.terminal, state.visible.length);
   const { style } = drawing;
-  const pad = (lines: string[], count: number) => [...lines, ...Array<string>(Math.max(0, count - lines.length)).fill('')];
-  // Between the title line and the status line: the list (with its header), a rule and the detail, or the help.
-  const middle =
-    state.overlay?.kind === 'help'
-      ? pad(helpLines(state, state.overlay.top, style), layout.listLines + 1 + 1 + layout.detailLines)
-      : [
-          ...pad(listLines(state, layout, drawing), layout.listLines + 1),
-          style.dim('─'.repeat(layout.width)),
-          ...pad(detailLines(state, layout, style).slice(0, layout.detailLines), layout.detailLines),
-        ];
-  const all = [titleLine(state, layout.width, style), ...middle, statusLine(state, layout.width, style), style.dim(footerLine(layout.width))];
-  return all.slice(0, state.terminal.rows);
+  const all = [
+    ...(layout.title ? [titleLine(state, layout.width, style)] : []),
+    ...middleLines(state, layout, drawing),
+    statusLine(state, layout.width, style),
+    style.dim(footerLine(layout.width)),
+  ];
+  return all.slice(Math.max(0, all.length - state.terminal.rows));
 }

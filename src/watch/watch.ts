@@ -3,7 +3,7 @@
 // exit 4). A signal lets the poll in progress finish telling its events and writing its state.
 import { spawn } from 'node:child_process';
 import type { Context } from '../context/context.js';
-import { ApiError, InterruptedError, NetworkError, OperationError } from '../errors.js';
+import { ApiError, FailedBeforeOutputClosedError, InterruptedError, NetworkError, OutputClosedError } from '../errors.js';
 import { entryType } from '../model/entry-type.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { flushed } from '../output/write.js';
@@ -93,13 +93,20 @@ async function watchUntilStopped(ctx: Context, poll: Poll, settings: WatchSettin
     const events =
       previous === undefined ? (settings.initial ? addedEvents(result.snapshot, at) : []) : diffSnapshots(previous, result.snapshot, at, result.conversations);
     let execFailures = 0;
-    for (const event of events) if (!(await tell(ctx, event, settings))) execFailures++;
+    let told = 0;
+    try {
+      for (const event of events) {
+        if (!(await tell(ctx, event, settings))) execFailures++;
+        told++;
+      }
+    } catch (error) {
+      // A closed stdout ends the watch before the next event, and before its --exec command.
+      if (!(error instanceof OutputClosedError) || !settings.once || execFailures === 0) throw error;
+      throw execFailed(settings, execFailures, `${told} ${told === 1 ? 'event' : 'events'} told before stdout was closed (${events.length - told} not told)`);
+    }
     // A one-shot run (cron) keeps no state past a command that failed: its next run tells that poll
     // again, and the exit code lets cron say so. A long watch reports it and goes on (README, Watching).
-    if (settings.once && execFailures > 0) {
-      const hint = settings.state === undefined ? undefined : `${settings.state.file} was left as it was: the next run tells this poll's events again`;
-      throw new OperationError(`--exec failed for ${execFailures} of ${events.length} ${events.length === 1 ? 'event' : 'events'}`, { hint });
-    }
+    if (settings.once && execFailures > 0) throw execFailed(settings, execFailures, `${events.length} ${events.length === 1 ? 'event' : 'events'}`);
     if (settings.state !== undefined) {
       // Kept only once the events have left the process: a kill cannot lose an event the state says was told.
       await flushed(ctx.io.stdout);
@@ -111,6 +118,15 @@ async function watchUntilStopped(ctx: Context, poll: Poll, settings: WatchSettin
     await timer.sleep(settings.intervalMs, ctx.signal);
     stopIfSignalled(ctx.signal);
   }
+}
+
+/**
+ * `watch --once` ends with exit 1 when --exec failed for some of `events`, even when stdout was
+ * closed since (README, Watching), and leaves --state as it was.
+ */
+function execFailed(settings: WatchSettings, failures: number, events: string): FailedBeforeOutputClosedError {
+  const hint = settings.state === undefined ? undefined : `${settings.state.file} was left as it was: the next run tells this poll's events again`;
+  return new FailedBeforeOutputClosedError(`--exec failed for ${failures} of ${events}`, { hint });
 }
 
 /**

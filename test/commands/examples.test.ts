@@ -223,6 +223,15 @@ describe.skipIf(skip)('help examples', () => {
     for (const example of [...Object.keys(NOT_RUN), ...Object.keys(EXPECTED_EXIT)]) expect(all).toContain(example);
   });
 
+  it('pipe every page of a list into a command, with --all (a page holds 10 tickets; a cron job would handle 10 a run)', () => {
+    const docs = ['README.md', 'docs/cli.md', 'src/commands/README.md'].map((file) => readFileSync(join(root, file), 'utf8'));
+    const piped = [...byHelp.flatMap(([, examples]) => examples), ...docs.flatMap((text) => text.match(/\btkt list\b[^|\n`]*\|\s*tkt [^\n`]*/g) ?? [])].filter(
+      (text) => /\btkt list\b[^|]*\|\s*tkt /.test(text),
+    );
+    expect(piped.length).toBeGreaterThan(10);
+    expect(piped.filter((example) => !/\btkt list\b[^|]*--all\b[^|]*\|/.test(example))).toEqual([]);
+  });
+
   it.each(byHelp.filter(([, examples]) => examples.some((example) => NOT_RUN[example] === undefined)))(
     '%s: every example runs against the sandbox',
     async (_help, examples) => {

@@ -323,3 +323,24 @@ describe('a service that does more than the sandbox', () => {
     expect(result.stderr).toContain('--from cannot be combined with --dedup-key');
   });
 });
+
+describe('a login that sees only its own tickets (Tickets.OnlyPrivate)', () => {
+  it("warns that the look-up cannot find other logins' tickets of the key", async () => {
+    // As two CI systems, or two people, with different logins report the same failure.
+    const key = 'only-own';
+    const other = await h.cli(occurrenceArgs(key), { env: { TKT_TOKEN: h.sandbox.issueToken('viewer') } });
+    expect(other).toMatchObject({ code: 0, stderr: '' });
+    const own = await h.cli(occurrenceArgs(key), { env: { TKT_TOKEN: h.sandbox.issueToken('private') } });
+    // The duplicate tkt cannot help (the service shows it nothing of the other login), but says so.
+    expect(own).toMatchObject({ code: 0, stdout: expect.stringMatching(/^created #\d+\n$/) as string });
+    expect(own.stderr).toBe(
+      'warning: this login sees only its own tickets (Tickets.OnlyPrivate): the look-up of key only-own ' +
+        'misses any other ticket of the key, so this may open a second one\n',
+    );
+  });
+
+  it('says nothing for a login that sees every ticket', async () => {
+    const result = await h.cli(occurrenceArgs('sees-all'), { env: { TKT_TOKEN: h.sandbox.issueToken('viewer') } });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+  });
+});

@@ -18,6 +18,15 @@ async function ticket(title: string): Promise<number> {
 }
 
 describe('tkt resolve --dedup-key', () => {
+  it("warns, for a login that sees only its own tickets, that other logins' tickets of the key are not resolved", async () => {
+    await ticket('Build failed [job-private]');
+    const result = await h.cli(['resolve', '--dedup-key', 'job-private', '--details', 'green'], { env: { TKT_TOKEN: h.sandbox.issueToken('private') } });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(
+      'warning: this login sees only its own tickets (Tickets.OnlyPrivate): the look-up of key job-private misses any other ticket of the key, which stays open\n',
+    );
+  });
+
   it('resolves every open ticket of the key and no other', async () => {
     const first = await ticket('Build failed [job-green]');
     const second = await ticket('Deploy failed [job-green]');

@@ -164,6 +164,30 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
     await triage.waitFor((screen) => !screen.includes('Keys (any key closes this)') && /^Title: /m.test(screen), 'the detail back after the help');
   });
 
+  it.each([
+    [80, 6],
+    [20, 6],
+    [10, 3],
+  ])('keeps the highlighted ticket and the keys line at %ix%i, giving up the detail and the table first, and draws nothing wider', async (width, height) => {
+    const triage = await openTriage({ width, height });
+    const screen = await triage.waitFor((text) => lines(text).some((line) => line.startsWith('›')), 'the highlighted ticket');
+    const shown = lines(screen);
+    expect(shown.length).toBeLessThanOrEqual(height);
+    // The footer on the last line: both its endings where they fit, else as much of them as fits.
+    expect(shown[height - 1]).toMatch(width >= 20 ? /q quit {2}\? keys$/ : /^q quit/);
+    for (const line of shown) expect(displayWidth(line)).toBeLessThanOrEqual(width);
+    // Still usable: j moves the highlight, ? shows the keys, q quits.
+    const first = shown.find((line) => line.startsWith('›'));
+    await triage.keys('j');
+    await triage.waitFor((text) => lines(text).some((line) => line.startsWith('›') && line !== first), 'the next ticket highlighted');
+    await triage.keys('?');
+    await triage.waitFor(/^Keys /m, 'the keys');
+    await triage.keys('x');
+    await triage.waitFor((text) => !/^Keys /m.test(text), 'the list back');
+    await triage.keys('q');
+    expect(await triage.waitFor(/\[exit \d+\]/, 'the exit')).toContain('[exit 0]');
+  });
+
   it('scrolls the keys at 40x10, a line or a page at a time, the last line saying how many more there are', async () => {
     const triage = await openTriage({ width: 40, height: 10 });
     await triage.waitFor((text) => highlighted(text) !== undefined, 'the first ticket');

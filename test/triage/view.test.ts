@@ -71,3 +71,44 @@ describe('the detail pane', () => {
     });
   }
 });
+
+describe('a short terminal', () => {
+  /** The screen at `size` with `overlay` open over the sandbox's first tickets. */
+  function screenWith(size: { columns: number; rows: number }, overlay: Parameters<typeof withOverlay>[1]): string[] {
+    const items = h.sandbox.state.tickets.slice(0, 10).map((t) => ({ ...t, ticketId: t.id }));
+    const state = withOverlay(withRows(initialState('AllTickets', size), rowsOf(items), ''), overlay);
+    const table = fitTable(
+      TABLE_COLUMNS,
+      measureTable(
+        TABLE_COLUMNS,
+        state.visible.map((visible) => tableRow(visible, now)),
+      ),
+      {
+        width: size.columns - MARKER,
+        color: false,
+      },
+    );
+    return screenLines(state, { table, style: createStyle(false), color: false, now });
+  }
+  const withOverlay = (state: ReturnType<typeof initialState>, overlay: NonNullable<ReturnType<typeof initialState>['overlay']>) => ({ ...state, overlay });
+
+  it('keeps the text being typed in a prompt when one line is left for it, and the keys on the last line', () => {
+    const lines = screenWith({ columns: 40, rows: 3 }, { kind: 'prompt', label: 'Resolution notes for #1001', text: 'Fixed', resolves: 1001 });
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toBe('> Fixed▏');
+    expect(lines[2]).toMatch(/q quit {2}\? keys$/);
+  });
+
+  it('keeps the choice Enter takes in a picker, then the text typed', () => {
+    const picker = {
+      kind: 'picker',
+      title: 'Assign #1001 to',
+      query: 'om',
+      choices: [{ label: 'Omar Haddad (ohaddad)', value: 'x' }],
+      selected: 0,
+      assigns: 1001,
+    } as const;
+    expect(screenWith({ columns: 40, rows: 3 }, picker)[0]).toBe('› Omar Haddad (ohaddad)');
+    expect(screenWith({ columns: 40, rows: 5 }, picker).slice(0, 3)).toEqual(['tkt triage · all-tickets · 10 tickets', '> om▏', '› Omar Haddad (ohaddad)']);
+  });
+});
