@@ -50,6 +50,8 @@ export interface RunState {
   terminalLent: boolean;
   /** The run's wait notice, once made: a signal that ends the run at once erases its line first. */
   waitNotice: WaitNotice | undefined;
+  /** Set by the program: the command may wait long without writing (ActionOptions.waitsQuietly). */
+  waitingQuietly?: () => void;
 }
 
 export function createRunState(): RunState {
@@ -270,6 +272,7 @@ export async function runAction<Args extends unknown[], Opts extends OptionValue
 ): Promise<void> {
   const globals = readGlobals(line.optsWithGlobals);
   state.graceful = action.options.graceful === true;
+  if (action.options.waitsQuietly === true) state.waitingQuietly?.();
   const ctx = await createProcessContext(proc, globals, state, action.options.saysWaiting === true);
   try {
     await action.handler(line.args, line.opts, ctx);

@@ -142,9 +142,13 @@ export async function runCli(argv: string[], proc: ProcessLike, options: RunOpti
   const onStdoutError = (error: Error) => {
     if (isClosedPipe(error)) onOutputClosed();
   };
-  // A command that waits (a watch between polls) hears of it without writing.
-  const stdoutFd = (proc.stdout as { fd?: unknown }).fd;
-  const stopLookingForReader = typeof stdoutFd === 'number' ? whenPipeReaderGone(stdoutFd, onOutputClosed) : undefined;
+  // A command that may wait long without writing (a watch between polls) hears of it without
+  // writing (ActionOptions.waitsQuietly); any other hears of it at its next write.
+  let stopLookingForReader: (() => void) | undefined;
+  state.waitingQuietly = () => {
+    const stdoutFd = (proc.stdout as { fd?: unknown }).fd;
+    if (typeof stdoutFd === 'number') stopLookingForReader ??= whenPipeReaderGone(stdoutFd, onOutputClosed);
+  };
   proc.on('SIGINT', onInterrupt);
   proc.on('SIGTERM', onTerminate);
   proc.stdout.on('error', onStdoutError);

@@ -22,6 +22,11 @@ export interface ActionOptions {
    * builds it for every run of the command, never the quick path (docs/architecture.md).
    */
   readsProgram?: boolean;
+  /**
+   * The command may wait long without writing (tkt watch between polls): a piped stdout whose
+   * reader goes away is noticed without a write (src/util/pipe-reader.ts), not at the next one.
+   */
+  waitsQuietly?: boolean;
 }
 
 export interface CommandHost {
