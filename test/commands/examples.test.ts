@@ -16,7 +16,7 @@ import { skipWithout } from '../helpers/tools.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin', 'tkt.js');
-const skip = skipWithout(['bash', 'curl', 'git'], 'test/commands/examples.test.ts');
+const skip = skipWithout(['bash', 'curl', 'git', 'script'], 'test/commands/examples.test.ts');
 
 /** Examples not run here, each with why (and where it is tested instead). */
 const NOT_RUN: Readonly<Record<string, string>> = {
@@ -92,14 +92,20 @@ interface ShellResult {
 
 /** `command` run by bash in `cwd`, stdin empty; asynchronous, so the sandbox in this process answers. */
 function runShell(command: string, cwd: string, env: Record<string, string>): Promise<ShellResult> {
+  // Editing a template opens the editor, which needs a terminal (a piped run is refused): the
+  // command gets one from script(1), as at a person's prompt.
+  const argv = /\btkt templates edit\b/.test(command) ? ['-c', `script -qec ${quoted(command)} /dev/null`] : ['-c', command];
   return new Promise((resolve) => {
-    const child = execFile('bash', ['-c', command], { cwd, env, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    const child = execFile('bash', argv, { cwd, env, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
       resolve({ code, stdout, stderr });
     });
     child.stdin?.end();
   });
 }
+
+/** `text` as one word for bash. */
+const quoted = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
 
 /** The examples of a help text: each `$ ` line, with the lines it continues onto (`\` or `|` at the end). */
 function examplesIn(help: string): string[] {
@@ -145,6 +151,7 @@ async function createWorld(): Promise<World> {
   const h = await createHarness({ login: DEMO_USER });
   // The profiles the examples name exist, as after `tkt login --profile staging`.
   await loginAs(h.sandbox, h.configDir, DEMO_USER, 'staging');
+  await loginAs(h.sandbox, h.configDir, DEMO_USER, 'work');
   const cwd = mkdtempSync(join(tmpdir(), 'tkt-examples-'));
   const home = join(cwd, 'home');
   mkdirSync(home);
