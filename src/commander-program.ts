@@ -2,7 +2,7 @@
 // It reads every command line the quick path leaves to it (src/program.ts): help, the version,
 // errors, nested commands, and it is the one definition both paths read (docs/architecture.md,
 // "The quick path"). Loaded only for such runs, and by the build.
-import { Command, CommanderError } from '@commander-js/extra-typings';
+import { Command, CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { createProcessHost, type ProcessLike, type RunState } from './process-host.js';
 import { loadCommands, registerCommands, type LoadedCommand } from './commands/index.js';
 import type { Program } from './commands/host.js';
@@ -36,7 +36,31 @@ export const programArgvTable = (program: Program): ArgvTable => argvTable(progr
 export function buildProgram(proc: ProcessLike, state: RunState, commands: readonly LoadedCommand[]) {
   const program = createProgram(proc);
   registerCommands(program, createProcessHost(proc, state), commands);
+  shareGlobalOptions(program);
   return program;
+}
+
+/**
+ * Global options stand before the command's word or anywhere after it (`tkt show 42 --json`),
+ * and a value is never read as one (`reply --message "-q is the flag"`, `--comments --dry-run`):
+ * the program reads them only before the word (positional options), and every command has
+ * hidden copies of them, so that it reads the rest of the line in order, knowing which of its
+ * own options take a value. runOptions (src/process-host.ts) takes a copy's value over the
+ * program's where the copy was given.
+ */
+function shareGlobalOptions(program: Command) {
+  const globals = program.options.filter((option) => option.flags !== VERSION_FLAGS);
+  const share = (command: CommandUnknownOpts) => {
+    // A command's own option of the same name wins (api's --input over --no-input): that global
+    // option then stands before the command's word only.
+    const own = new Set(command.options.map((option) => option.attributeName()));
+    for (const option of globals.filter((global) => !own.has(global.attributeName()))) {
+      command.addOption(command.createOption(option.flags, option.description).hideHelp());
+    }
+    if (command.commands.length > 0) command.enablePositionalOptions();
+    command.commands.forEach(share);
+  };
+  program.commands.forEach(share);
 }
 
 /**
@@ -47,6 +71,7 @@ export async function runWithCommander(argv: string[], proc: ProcessLike, state:
   const program = createProgram(proc);
   onProgram(() => program.opts());
   registerCommands(program, createProcessHost(proc, state), await loadCommands(commandsRun(argv, program)));
+  shareGlobalOptions(program);
   await program.parseAsync(argv, { from: 'user' });
 }
 
@@ -69,6 +94,7 @@ function createProgram(proc: ProcessLike) {
     .option('--debug', 'HTTP trace on stderr (credentials redacted)')
     .addOption(program.createOption('--refresh', 'refetch cached lookups'))
     .option('--allow-http', 'accept plain http to a non-local host (tkt login saves it for the profile)')
+    .enablePositionalOptions()
     .showHelpAfterError('(add --help for usage)')
     .exitOverride()
     .configureOutput({

@@ -7,7 +7,7 @@ import type { Context } from './context/context.js';
 import { readGlobals, type GlobalOptions } from './config/globals.js';
 import type { IO } from './output/io.js';
 import type { ActionOptions, CommandHost, Handler } from './commands/host.js';
-import type { OptionValues } from '@commander-js/extra-typings';
+import type { CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import type { Prompter } from './context/prompter.js';
 import { defaultConfigDir } from './config/paths.js';
 import { resolveSession } from './config/session.js';
@@ -52,6 +52,8 @@ export interface RunState {
   waitNotice: WaitNotice | undefined;
   /** Set by the program: the command may wait long without writing (ActionOptions.waitsQuietly). */
   waitingQuietly?: () => void;
+  /** The run's options (runOptions), once its command runs: the error lines read --debug and --profile there. */
+  options?: Record<string, unknown>;
 }
 
 export function createRunState(): RunState {
@@ -262,15 +264,16 @@ export interface CommandAction {
 
 /**
  * Runs a command's handler with `args` and `opts` as commander hands them over, in a Context
- * built from the global options (`optsWithGlobals`: commander's command.optsWithGlobals()).
+ * built from the global options (`runOptions`, below).
  */
 export async function runAction<Args extends unknown[], Opts extends OptionValues>(
   proc: ProcessLike,
   state: RunState,
   action: { handler: Handler<Args, Opts>; options: ActionOptions },
-  line: { args: Args; opts: Opts; optsWithGlobals: Record<string, unknown> },
+  line: { args: Args; opts: Opts; runOptions: Record<string, unknown> },
 ): Promise<void> {
-  const globals = readGlobals(line.optsWithGlobals);
+  state.options = line.runOptions;
+  const globals = readGlobals(line.runOptions);
   state.graceful = action.options.graceful === true;
   if (action.options.waitsQuietly === true) state.waitingQuietly?.();
   const ctx = await createProcessContext(proc, globals, state, action.options.saysWaiting === true);
@@ -281,6 +284,34 @@ export async function runAction<Args extends unknown[], Opts extends OptionValue
   }
 }
 
+/**
+ * A run's options as readGlobals reads them: the command's own, and each global option from
+ * where it was given, after the command's word (its hidden copy, src/commander-program.ts) over
+ * before it (the program's); the program's default otherwise.
+ */
+export function runOptions(command: CommandUnknownOpts): Record<string, unknown> {
+  const below: CommandUnknownOpts[] = [];
+  let program = command;
+  for (let at: CommandUnknownOpts | null = command; at !== null; at = at.parent) {
+    program = at;
+    if (at.parent !== null) below.unshift(at);
+  }
+  const options: Record<string, unknown> = { ...command.opts(), ...program.opts() };
+  for (const level of below) {
+    for (const [key, value] of Object.entries(level.opts())) if (level.getOptionValueSource(key) === 'cli') options[key] = value;
+  }
+  return options;
+}
+
+/** The command's own options, as its handler gets them: without the copies of the global ones. */
+export function commandOptions(command: CommandUnknownOpts): OptionValues {
+  let program = command;
+  while (program.parent !== null) program = program.parent;
+  const globalFlags = new Set(program.options.map((option) => option.flags));
+  const copies = new Set(command.options.filter((option) => globalFlags.has(option.flags)).map((option) => option.attributeName()));
+  return Object.fromEntries(Object.entries(command.opts()).filter(([key]) => !copies.has(key)));
+}
+
 /** The real host: one per process. */
 export function createProcessHost(proc: ProcessLike, state: RunState): CommandHost {
   return {
@@ -288,8 +319,8 @@ export function createProcessHost(proc: ProcessLike, state: RunState): CommandHo
       command.action(async (...commanderArgs: unknown[]) => {
         // commander calls back with the arguments, then the options, then the command.
         const args = commanderArgs.slice(0, -2) as Parameters<typeof handler>[0];
-        const opts = commanderArgs[commanderArgs.length - 2] as Parameters<typeof handler>[1];
-        await runAction(proc, state, { handler, options }, { args, opts, optsWithGlobals: command.optsWithGlobals() });
+        const opts = commandOptions(command) as Parameters<typeof handler>[1];
+        await runAction(proc, state, { handler, options }, { args, opts, runOptions: runOptions(command) });
       });
     },
   };

@@ -153,7 +153,7 @@ export async function runCli(argv: string[], proc: ProcessLike, options: RunOpti
   proc.on('SIGTERM', onTerminate);
   proc.stdout.on('error', onStdoutError);
   let code: number = ExitCode.ok;
-  // The program's options as commander stores them, wherever they stood: the error lines read them.
+  // The program's options as commander stores them: the error lines read them before a command runs.
   let programOpts = (): Record<string, unknown> => ({});
   let commander: Awaited<ReturnType<typeof commanderProgram>> | undefined;
   try {
@@ -174,7 +174,8 @@ export async function runCli(argv: string[], proc: ProcessLike, options: RunOpti
     // commander has already printed its own usage errors.
     const commanders = commander?.commanderExitCode(error);
     code = error instanceof InterruptedError && received !== undefined ? SIGNAL_EXIT_CODES[received] : (commanders ?? exitCodeOf(error));
-    if (commanders === undefined) proc.stderr.write(`${errorLines(error, programOpts(), proc.env, received).join('\n')}\n`);
+    // The run's options, wherever they stood, once its command ran; before that, the program's.
+    if (commanders === undefined) proc.stderr.write(`${errorLines(error, state.options ?? programOpts(), proc.env, received).join('\n')}\n`);
   } finally {
     proc.off('SIGINT', onInterrupt);
     proc.off('SIGTERM', onTerminate);

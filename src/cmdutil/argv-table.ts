@@ -26,6 +26,8 @@ export interface TableOption {
   defaultValue?: unknown;
   presetArg?: unknown;
   parse: ValueParse;
+  /** A command's copy of a global option (src/commander-program.ts): its value is not the command's own. */
+  global?: true;
 }
 
 export interface TableArgument {
@@ -65,7 +67,10 @@ export function argvTable(program: CommandUnknownOpts, versionFlags: string): Ar
     .filter((command) => command.commands.length === 0 && quickReadable(command))
     .map((command) => ({
       names: [command.name(), ...command.aliases()],
-      options: command.options.map((option) => tableOption(option, false)),
+      options: command.options.map((option) => ({
+        ...tableOption(option, false),
+        ...(program.options.some((global) => global.flags === option.flags) ? { global: true as const } : {}),
+      })),
       arguments: command.registeredArguments.map(tableArgument),
       digitShort: programDigit || command.options.some(isDigitShort),
     }));

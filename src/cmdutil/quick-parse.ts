@@ -12,10 +12,10 @@ export interface QuickCommandLine {
   command: string;
   /** Its arguments as commander hands them to the action: one entry per declared argument. */
   args: unknown[];
-  /** Its own options, as commander's command.opts(). */
+  /** Its own options, as the host hands them over (commandOptions, src/process-host.ts: without the global ones' copies). */
   opts: Record<string, unknown>;
-  /** Its options and the program's, as commander's command.optsWithGlobals(). */
-  optsWithGlobals: Record<string, unknown>;
+  /** Its options and the global ones, as runOptions (src/process-host.ts) merges commander's. */
+  runOptions: Record<string, unknown>;
   /** The program's options alone, as commander's program.opts(). */
   programOpts: Record<string, unknown>;
 }
@@ -35,16 +35,20 @@ export function quickParse(argv: readonly string[], table: ArgvTable): QuickComm
 
 function parse(argv: readonly string[], table: ArgvTable): QuickCommandLine {
   const program = new OptionValues(table.options);
-  const top = parseOptions(argv, program, { leaf: false, digitShort: table.options.some(isDigitShort) });
+  // The program reads its options before the command's word only (positional options); the
+  // command has copies of them for the rest of the line (src/commander-program.ts).
+  const commandAt = (arg: string) => table.commands.find((candidate) => candidate.names.includes(arg));
+  const top = parseOptions(argv, program, { leaf: false, digitShort: table.options.some(isDigitShort), commandAt });
   const name = top.operands[0];
-  const command = name === undefined ? undefined : table.commands.find((candidate) => candidate.names.includes(name));
+  const command = name === undefined ? undefined : commandAt(name);
   if (command === undefined) throw new LeftToCommander();
   const own = new OptionValues(command.options);
   const parsed = parseOptions(top.unknown, own, { leaf: true, digitShort: command.digitShort });
   if (parsed.unknown.length > 0) throw new LeftToCommander();
   const args = processArguments(command, [...top.operands.slice(1), ...parsed.operands]);
-  const opts = own.values;
-  return { command: command.names[0]!, args, opts, optsWithGlobals: { ...opts, ...program.values }, programOpts: program.values };
+  const globals = new Set(command.options.filter((option) => option.global).map((option) => option.attribute));
+  const opts = Object.fromEntries(Object.entries(own.values).filter(([attribute]) => !globals.has(attribute)));
+  return { command: command.names[0]!, args, opts, runOptions: { ...own.values, ...program.values, ...own.given() }, programOpts: program.values };
 }
 
 /** One command's option values, with defaults set as commander's addOption sets them. */
@@ -84,6 +88,11 @@ class OptionValues {
     this.defaulted.delete(option.attribute);
   }
 
+  /** The values given on the command line (commander's source 'cli'). */
+  given(): Record<string, unknown> {
+    return Object.fromEntries(Object.entries(this.values).filter(([attribute]) => !this.defaulted.has(attribute)));
+  }
+
   private setDefault(attribute: string, value: unknown): void {
     this.values[attribute] = Array.isArray(value) ? [...(value as unknown[])] : value;
     this.defaulted.add(attribute);
@@ -105,8 +114,11 @@ function parseValue(option: TableOption, value: unknown, previous: unknown): unk
 const maybeOption = (arg: string) => arg.length > 1 && arg[0] === '-';
 const isDigitShort = (option: TableOption) => option.short !== undefined && /^-\d$/.test(option.short);
 
-/** commander's parseOptions: the options of one command consumed, the rest sorted into operands and unknown. */
-function parseOptions(args: readonly string[], values: OptionValues, level: { leaf: boolean; digitShort: boolean }) {
+/**
+ * commander's parseOptions: the options of one command consumed, the rest sorted into operands
+ * and unknown. With `commandAt` (positional options), the first word that is a command ends it.
+ */
+function parseOptions(args: readonly string[], values: OptionValues, level: { leaf: boolean; digitShort: boolean; commandAt?: (arg: string) => unknown }) {
   const operands: string[] = [];
   const unknown: string[] = [];
   let dest = operands;
@@ -169,6 +181,11 @@ function parseOptions(args: readonly string[], values: OptionValues, level: { le
     }
     // An unknown option: it and what follows are the subcommand's to read.
     if (dest === operands && maybeOption(arg) && !(level.leaf && negativeNumber(arg))) dest = unknown;
+    if (level.commandAt !== undefined && operands.length === 0 && unknown.length === 0 && level.commandAt(arg) !== undefined) {
+      operands.push(arg);
+      unknown.push(...args.slice(i));
+      break;
+    }
     dest.push(arg);
   }
   return { operands, unknown };

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { buildProgram, programArgvTable } from '../../src/commander-program.js';
 import { quickParse, type QuickCommandLine } from '../../src/cmdutil/quick-parse.js';
 import type { TableCommand, TableOption } from '../../src/cmdutil/argv-table.js';
-import { createRunState } from '../../src/process-host.js';
+import { commandOptions, createRunState, runOptions } from '../../src/process-host.js';
 import { allCommands } from '../helpers/program.js';
 import { fakeProcess } from '../cli/fake-process.js';
 
@@ -25,8 +25,8 @@ for (const command of program.commands) {
     last.parsed = {
       command: self.name(),
       args: received.slice(0, -2),
-      opts: { ...(received.at(-2) as Record<string, unknown>) },
-      optsWithGlobals: self.optsWithGlobals(),
+      opts: commandOptions(self),
+      runOptions: runOptions(self),
       programOpts: { ...program.opts() },
     };
   });

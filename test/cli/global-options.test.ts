@@ -1,0 +1,79 @@
+// Global options stand before the command's word or anywhere after it, and a word that is an
+// option's value is that value, never a global option (src/commander-program.ts, shareGlobalOptions):
+// the command lines of a fresh user's review, through the quick path and through commander.
+import { describe, expect, it } from 'vitest';
+import type { Harness } from '../helpers/harness.js';
+import { routeCount, unusedTicket, useHarness } from '../helpers/sandbox-state.js';
+
+const REPLY = 'POST /api/TicketsApi/reply/{id}';
+const CLOSE = 'POST /api/TicketsApi/close/{id}';
+const DELETE = 'DELETE /api/TicketsApi/{id}';
+
+let h: Harness;
+useHarness({}, (harness) => (h = harness));
+
+const openTicket = () => unusedTicket(h, (t) => !t.locked && !t.isDeleted && t.ticketStatusId === 1);
+
+describe('a value that looks like a global option', () => {
+  it('is the value of the option before it, and a --dry-run after it sends nothing', async () => {
+    const ticket = openTicket();
+    const replies = routeCount(h, REPLY);
+    const closes = routeCount(h, CLOSE);
+    for (const [argv, field, value] of [
+      [['reply', String(ticket.id), '--message', '-Vpn is down again', '--dry-run'], 'Message', '-Vpn is down again'],
+      [['reply', String(ticket.id), '--message', '-q is the flag you need', '--dry-run'], 'Message', '-q is the flag you need'],
+      [['reply', String(ticket.id), '--message', '--json', '--dry-run'], 'Message', '--json'],
+      [['reply', String(ticket.id), '--message', '-V'], 'Message', '-V'],
+      [['close', String(ticket.id), '--comments', '--debug', '--dry-run'], 'Comments', '--debug'],
+    ] as const) {
+      const dryRun = argv.includes('--dry-run');
+      const result = await h.cli(dryRun ? [...argv] : [...argv, '--dry-run']);
+      expect({ argv, code: result.code, stderr: result.stderr }).toEqual({ argv, code: 0, stderr: '' });
+      expect(result.stdout).toContain('dry run: would send POST');
+      expect(result.stdout).toMatch(new RegExp(`${field}: +${value.replace(/[-.]/g, '\\$&')}\n`));
+    }
+    expect(routeCount(h, REPLY)).toBe(replies);
+    expect(routeCount(h, CLOSE)).toBe(closes);
+  });
+
+  it('is read as text by --search, not as the version', async () => {
+    const result = await h.cli(['list', '--search', '-V', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).not.toContain('0.0.0-test');
+    expect(JSON.parse(result.stdout)).toEqual([]);
+  });
+});
+
+describe('global options anywhere', () => {
+  it('are read before the command, after it, between its arguments, and grouped with its own short flags', async () => {
+    const id = String(openTicket().id);
+    for (const argv of [
+      ['--json', 'show', id],
+      ['show', id, '--json'],
+      ['show', '--json', id],
+      ['--timeout', '5', 'show', id, '--json'],
+      ['show', id, '--timeout=5', '--json'],
+    ]) {
+      const result = await h.cli(argv);
+      expect({ argv, code: result.code, stderr: result.stderr }).toEqual({ argv, code: 0, stderr: '' });
+      expect(JSON.parse(result.stdout)).toMatchObject({ id: Number(id) });
+    }
+    const deletes = routeCount(h, DELETE);
+    for (const flags of [['-yq'], ['-qy'], ['-y', '-q']]) {
+      const result = await h.cli(['delete', id, ...flags, '--dry-run']);
+      expect({ flags, code: result.code, stderr: result.stderr }).toEqual({ flags, code: 0, stderr: '' });
+    }
+    expect(routeCount(h, DELETE)).toBe(deletes);
+  });
+
+  it('take the value given after the command over the one before it', async () => {
+    const id = String(openTicket().id);
+    const both = await h.cli(['--json', 'show', id, '-q']);
+    expect(both.code, both.stderr).toBe(0);
+    const quietFirst = await h.cli(['-q', 'show', id, '--json']);
+    expect(quietFirst.stdout).toBe(both.stdout);
+    // --no-input before the command stays, whatever the command's copy defaults to.
+    const noInput = await h.cli(['--no-input', 'delete', id], { env: { CI: '' } });
+    expect(noInput.code).toBe(2);
+  });
+});
