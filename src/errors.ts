@@ -54,6 +54,12 @@ export class OperationError extends TktError {}
  */
 export class FilesSkippedError extends TktError {}
 
+/**
+ * --fields or --query failed on the answer to a request that changed something: exit 1, not 2,
+ * for the change was made (docs/cli.md section 9), and what was done is told on stderr.
+ */
+export class OutputAfterChangeError extends OperationError {}
+
 /** Ctrl-C (exit 130) or SIGTERM (143): main.ts gives the code of the signal that came. */
 export class InterruptedError extends TktError {
   /** Made without words of its own: its `error:` line says how the run was stopped (stoppedHow). */

@@ -139,6 +139,8 @@ export async function buildContext(parts: ContextParts): Promise<Context & { dis
   const debug = parts.globals.debug ? (line: string) => parts.io.stderr.write(`debug: ${sanitizeInline(line)}\n`) : undefined;
   // Made with the first client: one line for every client of the run.
   let waitNotice: Promise<WaitNotice | undefined> | undefined;
+  // A request that may change something (one never retried) has left: the output module's changeSent.
+  let changeSent = false;
   // The HTTP client (and undici, for a proxy) loads only for commands that talk to the service.
   const makeClient = async (baseUrl: string, token?: string): Promise<ApiClient> => {
     const [{ createApiClient }, notice] = await Promise.all([import('./api/http.js'), (waitNotice ??= waitNoticeFor(parts))]);
@@ -152,10 +154,18 @@ export async function buildContext(parts: ContextParts): Promise<Context & { dis
       ...(parts.halt === undefined ? {} : { halt: parts.halt }),
     });
     clients.push(client);
-    return notice?.watching(client) ?? client;
+    const tracked: ApiClient = {
+      baseUrl: client.baseUrl,
+      send(plan) {
+        if (!plan.retry) changeSent = true;
+        return client.send(plan);
+      },
+      dispose: () => client.dispose(),
+    };
+    return notice?.watching(tracked) ?? tracked;
   };
   // Output flags are checked (and --query compiled) before the command sends anything.
-  const output = await createOutput({ flags: parts.globals, io: parts.io, now });
+  const output = await createOutput({ flags: parts.globals, io: parts.io, now, changeSent: () => changeSent });
   const ctx: Context & { dispose(): Promise<void> } = {
     io: parts.io,
     globals: parts.globals,

@@ -1,7 +1,7 @@
 // `tkt create --from`: checking the rows before anything is sent. Every row goes through the
 // same field table as `tkt create` (src/fields/options.ts), its names resolved and its files
 // found; one bad row and nothing is sent (exit 2, naming every bad row).
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { LookupError } from '../lookups/index.js';
@@ -70,12 +70,13 @@ async function prepareRow(
  */
 export async function prepareRows(
   pending: readonly InputRow[],
-  options: { file: string; rowCount: number; endpoint: CreateEndpoint; dryRun: boolean },
+  /** `folder`: where the rows' attachments are, the input file's; undefined: the current folder (stdin, a pipe). */
+  options: { file: string; folder: string | undefined; rowCount: number; endpoint: CreateEndpoint; dryRun: boolean },
   ctx: Context,
 ): Promise<PreparedRow[]> {
   const { createLookups } = await import('../lookups/index.js');
   const lookups = createLookups(ctx);
-  const baseDir = dirname(resolve(options.file));
+  const baseDir = resolve(options.folder ?? '.');
   const prepared: PreparedRow[] = [];
   const bad: string[] = [];
   for (const row of pending) {

@@ -6,7 +6,8 @@
 // (create-from-check.ts), then rows are created with the bulk runner's bounded concurrency, and
 // create-from-outcome.ts tells what became of them.
 //
-// The report (JSON Lines, default `<FILE>.report.jsonl`) is written ahead: a row's "sending"
+// The report (JSON Lines, default `<FILE>.report.jsonl`, or `create-from.report.jsonl` in the
+// current folder for an input no folder holds: stdin, a device, a pipe) is written ahead: a row's "sending"
 // line is on disk (fsync'ed) before its request leaves, its outcome line when the answer comes,
 // so whatever stops the run (a crash, a second Ctrl-C, SIGTERM, kill -9) no ticket the service
 // created is missing from it (docs/cli.md section 8):
@@ -20,14 +21,15 @@
 // is matched by number AND a hash of its content, so an edited file is refused rather than
 // mis-resumed; failed rows may be fixed freely before resuming. An existing report is never
 // overwritten: without --resume that would forget which tickets already exist.
-import { resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { userSettings } from '../config/settings.js';
 import type { Context } from '../context/context.js';
 import type { ApiClient, ApiResponse } from '../api/types.js';
 import { keptFiles, type KeptFiles } from '../cmdutil/attachments.js';
 import { OperationError, UsageError } from '../errors.js';
 import { NO_PROGRESS, createProgress } from '../output/progress.js';
-import { fileErrorText } from '../cmdutil/text-input.js';
+import { STDIN, assertSingleStdinReader, fileErrorText, readStdin } from '../cmdutil/text-input.js';
 import { createEndpoint, createdId } from '../fields/created.js';
 import { printDryRunRows } from '../cmdutil/dry-run.js';
 import { openReport, readReport, resumedRows, type ReportEntry, type ResumedRows } from './report-file.js';
@@ -38,11 +40,24 @@ import { rowPrinter, tellOutcome } from './create-from-outcome.js';
 import { runBulk, type BulkResult } from './runner.js';
 import { readTextFile } from '../util/text-read.js';
 
-function defaultReportPath(file: string): string {
-  return `${file}.report.jsonl`;
+/** The report's default where the input has no folder of its own: named after nothing it holds. */
+const FOLDERLESS_REPORT = 'create-from.report.jsonl';
+
+/**
+ * The folder of a regular input file: its report goes beside it and its rows' attachments are
+ * found there. Stdin (`-`), a /dev or /proc path (/dev/stdin, `<(...)`'s /dev/fd/63) and a FIFO
+ * have none that tkt may write to: undefined, for the current folder (README: Many tickets).
+ */
+async function inputFolder(file: string): Promise<string | undefined> {
+  if (file === STDIN) return undefined;
+  const path = resolve(file);
+  if (/^\/(dev|proc)\//.test(path)) return undefined;
+  const info = await stat(path).catch(() => undefined);
+  return info?.isFile() === true ? dirname(path) : undefined;
 }
 
-async function readInput(file: string): Promise<string> {
+async function readInput(file: string, ctx: Context): Promise<string> {
+  if (file === STDIN) return readStdin(ctx, '--from', 'give a file');
   try {
     return await readTextFile(file);
   } catch (error) {
@@ -56,9 +71,15 @@ function numericId(text: string | undefined): number | null {
 
 export async function runCreateFrom(options: CreateFromOptions, ctx: Context): Promise<void> {
   const endpoint = createEndpoint(options.integration);
-  const text = await readInput(options.file);
+  const text = await readInput(options.file, ctx);
   const rows = readRows(text, detectFormat(options.file, text), endpoint);
-  if (rows.length === 0) throw new UsageError(`${options.file} has no rows`);
+  if (rows.length === 0) throw new UsageError(`${options.file === STDIN ? 'stdin' : options.file} has no rows`);
+  // A row's file that is stdin too (attach /dev/stdin) would find it read.
+  assertSingleStdinReader({
+    files: [['--from', options.file]],
+    paths: rows.map((row) => [`row ${row.row} attach`, typeof row.values.attach === 'string' ? [row.values.attach] : row.values.attach]),
+  });
+  const folder = await inputFolder(options.file);
 
   const resumed: ResumedRows =
     options.resume === undefined
@@ -68,7 +89,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
   // Rows in doubt are not sent again unless asked: the service may have created them.
   const heldInDoubt = options.retryInDoubt ? new Map<number, ReportEntry>() : resumed.inDoubt;
   const pending = rows.filter((row) => !created.has(row.row) && !heldInDoubt.has(row.row));
-  const prepared = await prepareRows(pending, { file: options.file, rowCount: rows.length, endpoint, dryRun: options.dryRun }, ctx);
+  const prepared = await prepareRows(pending, { file: options.file, folder, rowCount: rows.length, endpoint, dryRun: options.dryRun }, ctx);
 
   const quiet = ctx.output.format === 'quiet';
   const skippedEntries = [...created.values(), ...heldInDoubt.values()]
@@ -85,7 +106,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
     return;
   }
 
-  const reportPath = options.report ?? options.resume ?? defaultReportPath(options.file);
+  const reportPath = options.report ?? options.resume ?? (folder === undefined ? FOLDERLESS_REPORT : `${options.file}.report.jsonl`);
   const appendToResumed = options.resume !== undefined && resolve(reportPath) === resolve(options.resume);
   const report = await openReport(reportPath, appendToResumed);
   // --json is one document (docs/cli.md section 3): an array streamed row by row, closed even when rows fail.

@@ -29,13 +29,18 @@ export function jsonLine(
 /** A ticket changed, but some of the files sent with the change were not kept. */
 export const skippedFiles = (result: BulkResult): boolean => result.ok && (result.files?.skipped.length ?? 0) > 0;
 
+/** "✓ #12 closed", or what the success changed instead: "✓ #12 already closed, nothing changed". */
+export function doneLine(result: BulkResult, verb: BulkVerb, mark = '✓'): string {
+  return `${mark} #${result.id} ${result.note === undefined ? verb : sanitizeInline(result.note)}\n`;
+}
+
 /**
- * Prints a success: its JSON Line with --json, nothing with -q, else "✓ #12 closed" on stdout
- * (or what the success changed instead: "✓ #12 already closed, nothing changed").
+ * Prints a success: its JSON Line with --json (its line said on stderr when the line's --query
+ * fails, for the change was made), nothing with -q, else its line on stdout.
  */
 export function createDonePrinter(io: IO, output: Output, verb: BulkVerb): (result: BulkResult) => Promise<void> {
-  if (output.format === 'json') return (result) => output.line(jsonLine(result));
+  if (output.format === 'json') return (result) => output.line(jsonLine(result), { human: () => doneLine(result, verb) });
   if (output.format === 'quiet') return async () => {};
   const mark = createStyle(io.stdoutColor).green('✓');
-  return (result) => writeText(io.stdout, `${mark} #${result.id} ${result.note === undefined ? verb : sanitizeInline(result.note)}\n`);
+  return (result) => writeText(io.stdout, doneLine(result, verb, mark));
 }

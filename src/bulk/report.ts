@@ -14,6 +14,7 @@ import {
   InterruptedError,
   ItemFailedError,
   OperationError,
+  OutputAfterChangeError,
   type TktError,
   exitCodeOf,
   failureReason,
@@ -25,7 +26,7 @@ import { NO_PROGRESS, createProgress } from '../output/progress.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { createStyle } from '../output/style.js';
 import { writeText } from '../output/write.js';
-import { createDonePrinter, jsonLine, skippedFiles, type BulkVerb } from './done-line.js';
+import { createDonePrinter, doneLine, jsonLine, skippedFiles, type BulkVerb } from './done-line.js';
 import { formatRanges, rangeLines, summaryLayout } from './ranges.js';
 import { nameList } from '../cmdutil/action-output.js';
 import { skippedFilesError } from '../cmdutil/attachments.js';
@@ -134,6 +135,17 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
     return details;
   }
 
+  // The first JSON Line whose --query failed: every ID's line is still told (on stderr), then the run fails with it.
+  let outputFailure: OutputAfterChangeError | undefined;
+  const printJson = async (result: BulkResult): Promise<void> => {
+    try {
+      await output.line(jsonLine(result), result.ok ? { human: () => doneLine(result, verb) } : {});
+    } catch (error) {
+      if (!(error instanceof OutputAfterChangeError)) throw error;
+      outputFailure ??= error;
+    }
+  };
+
   return {
     async result(result) {
       progress.tick(result.ok);
@@ -141,7 +153,7 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
       let written: Promise<void> | undefined;
       progress.withLine(() => {
         if (json || (result.ok && !quiet)) held.hold();
-        written = json ? output.line(jsonLine(result)) : humanLine(result);
+        written = json ? printJson(result) : humanLine(result);
       });
       // A reader that cannot keep up gets the held lines at once: the lane waits for it, not for the timer.
       if (io.stdout.writableNeedDrain) held.release();
@@ -165,6 +177,8 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
         });
       }
       const skipping = run.results.filter(skippedFiles);
+      // Failures of IDs say more than a --query that failed on the lines of the others.
+      if (failed.length === 0 && outputFailure !== undefined) throw outputFailure;
       if (failed.length === 0 && skipping.length === 0) return;
       if (failed.length === 0) {
         if (single) throw skippedFilesError(skipping[0]!.files!, skipping[0]!.id, { named: true, run: options.run });

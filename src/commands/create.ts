@@ -59,7 +59,8 @@ reopened #ID (exit 0); -q the ID; --json {"id","action","key"}. --dry-run says w
 Many tickets from a file (--from): JSON Lines (one object per line) or CSV with a header row;
 columns are named like the options above (title, description, requester, site, ...); tag and
 attach take several values separated by ";", attach paths are relative to the file. Every row is
-checked before the first ticket is created. A report (JSON Lines, default FILE.report.jsonl) maps
+checked before the first ticket is created; --from - reads stdin. A report (JSON Lines, default
+FILE.report.jsonl; create-from.report.jsonl here for stdin or a pipe) maps
 each row to its new ID or its error, written before each request leaves; --resume REPORT skips
 the rows it shows as created, and names those in doubt (sent, answer unknown: interrupted or
 timed out) without sending them again unless --retry-in-doubt is given.
@@ -79,7 +80,7 @@ export function register(program: Program, host: CommandHost): void {
     .addOption(fieldsOption(program));
   const command = addFieldOptions(base, ['register', 'new'])
     .addOption(dryRunOption(program))
-    .option('--from <file>', 'create one ticket per row of a JSON Lines or CSV file')
+    .option('--from <file>', 'create one ticket per row of a JSON Lines or CSV file (- for stdin)')
     .option('--report <file>', "with --from: where to record each row's new ID or error (default FILE.report.jsonl)")
     .option('--resume <report>', 'with --from: skip the rows this report shows as created (and those in doubt)')
     .option('--retry-in-doubt', 'with --resume: send again the rows whose outcome is unknown (check them first)')

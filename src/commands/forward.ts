@@ -5,16 +5,16 @@ import { sanitizeInline } from '../output/sanitize.js';
 import { printActionDone } from '../cmdutil/action-output.js';
 import { checkKeptFiles } from '../cmdutil/attachments.js';
 import { printDryRun } from '../cmdutil/dry-run.js';
-import { assertRecipients, forwardRecipient, lazyTicket, readMessage } from '../reading/mail.js';
+import { assertRecipients, forwardRecipient, lazyTicket, readMessage, recipientList } from '../reading/mail.js';
 import { ticketHeading } from '../reading/ticket-heading.js';
 import { assertReadableFiles, assertSingleStdinReader } from '../cmdutil/text-input.js';
 import { parseTicketId } from '../util/ids.js';
-import { attachOption, dryRunOption, idArgument } from './shared-options.js';
+import { attachOption, dryRunOption, idArgument, recipientsOption } from './shared-options.js';
 
 export interface ForwardOptions {
   id: string;
-  to?: string | undefined;
-  cc?: string | undefined;
+  to?: string[] | undefined;
+  cc?: string[] | undefined;
   subject?: string | undefined;
   message?: string | undefined;
   messageFile?: string | undefined;
@@ -29,8 +29,8 @@ export function register(program: Program, host: CommandHost): void {
     .command('forward')
     .description('Forward a ticket by e-mail')
     .addArgument(idArgument(program))
-    .option('--to <email>', 'recipient (required)')
-    .option('--cc <emails>', 'CC addresses')
+    .addOption(recipientsOption(program, '--to <email>', 'recipient (required)'))
+    .addOption(recipientsOption(program, '--cc <emails>', 'CC addresses'))
     .option('--subject <text>', 'subject (default: "Fwd: <ticket title>")')
     .option('--message <text>', 'a message, or - to read stdin (default: $EDITOR at a terminal)')
     .option('--message-file <file>', 'read the message from a file')
@@ -60,7 +60,7 @@ export async function run(options: ForwardOptions, ctx: Context): Promise<void> 
 
   const client = await ctx.api();
   const subject = options.subject ?? `Fwd: ${(await ticket()).title ?? ''}`;
-  const plan = plans.forwardTicket(id, { subject, to, cc: options.cc, message, draft: options.draft, files: attach });
+  const plan = plans.forwardTicket(id, { subject, to, cc: recipientList(options.cc), message, draft: options.draft, files: attach });
   if (options.dryRun) return printDryRun(ctx, plan);
   const response = await client.send(plan);
   const done = options.draft ? `saved a draft forward of #${id}` : `forwarded #${id}`;

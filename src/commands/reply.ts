@@ -7,18 +7,18 @@ import { sanitizeInline } from '../output/sanitize.js';
 import { printActionDone } from '../cmdutil/action-output.js';
 import { checkKeptFiles } from '../cmdutil/attachments.js';
 import { printDryRun } from '../cmdutil/dry-run.js';
-import { assertRecipients, lazyTicket, messageOption, messageOrAsk } from '../reading/mail.js';
+import { assertRecipients, lazyTicket, messageOption, messageOrAsk, recipientList } from '../reading/mail.js';
 import { assertReadableFiles, assertSingleStdinReader, readTextOption } from '../cmdutil/text-input.js';
 import { ticketHeading } from '../reading/ticket-heading.js';
 import { parseTicketId } from '../util/ids.js';
-import { attachOption, dryRunOption, idArgument } from './shared-options.js';
+import { attachOption, dryRunOption, idArgument, recipientsOption } from './shared-options.js';
 
 export interface ReplyOptions {
   id: string;
   message?: string | undefined;
   messageFile?: string | undefined;
-  to?: string | undefined;
-  cc?: string | undefined;
+  to?: string[] | undefined;
+  cc?: string[] | undefined;
   subject?: string | undefined;
   attach?: string[] | undefined;
   /** Reply as this requester (reqreply), which may re-open a resolved or closed ticket. */
@@ -35,8 +35,8 @@ export function register(program: Program, host: CommandHost): void {
     .addArgument(idArgument(program))
     .option('--message <text>', 'the message, or - to read stdin (default: $EDITOR at a terminal)')
     .option('--message-file <file>', 'read the message from a file')
-    .option('--to <email>', "recipient (default: the requester's e-mail)")
-    .option('--cc <emails>', 'CC addresses')
+    .addOption(recipientsOption(program, '--to <email>', "recipient (default: the requester's e-mail)"))
+    .addOption(recipientsOption(program, '--cc <emails>', 'CC addresses'))
     .option('--subject <text>', 'subject (default: the template\'s, else "Re: <ticket title>")')
     .option('--template <name>', 'the message from a reply template, filled for the ticket (tkt templates)')
     .addOption(attachOption(program))
@@ -92,9 +92,9 @@ export async function run(options: ReplyOptions, ctx: Context): Promise<void> {
     plan = plans.requesterReply(id, { username: requesterUsername, subject, message, files: attach });
     who = `as ${requesterUsername}`;
   } else {
-    const to = options.to ?? (await ticket()).requesterEmail;
+    const to = recipientList(options.to) ?? (await ticket()).requesterEmail;
     if (to === undefined) throw new UsageError(`ticket #${id} has no requester e-mail: pass --to`);
-    plan = plans.replyTicket(id, { subject, to, cc: options.cc, message, files: attach });
+    plan = plans.replyTicket(id, { subject, to, cc: recipientList(options.cc), message, files: attach });
     who = `to ${to}`;
   }
 

@@ -5,7 +5,7 @@
 // commander itself: a run the quick path reads never loads it (docs/architecture.md).
 import type { Program } from './host.js';
 import { CONCURRENCY_HELP } from '../config/settings.js';
-import { ATTACH_FLAGS, attachHelp, collect } from '../util/option-text.js';
+import { ATTACH_FLAGS, addressesHelp, attachHelp, collect } from '../util/option-text.js';
 
 /** `ID...`: ticket IDs, or - to read them from stdin. */
 export const idsArgument = (program: Program, description = 'ticket IDs, or - to read them from stdin (first integer on each line)') =>
@@ -22,6 +22,10 @@ export const noBrowserOption = (program: Program) => program.createOption('-n, -
 
 /** `--dry-run`: what would be sent is printed (docs/cli.md section 7), nothing is sent. */
 export const dryRunOption = (program: Program) => program.createOption('--dry-run', 'show what would be sent, send nothing');
+
+/** reply's and forward's `--to` and `--cc`: repeatable, each value one address or several. */
+export const recipientsOption = <const Flags extends string>(program: Program, flags: Flags, description: string) =>
+  program.createOption(flags, addressesHelp(description)).argParser(collect);
 
 /** `--attach FILE`, repeatable (undefined until given, so the help shows no default); `to` says what gets the files. */
 export const attachOption = (program: Program, to?: string) => program.createOption(ATTACH_FLAGS, attachHelp(to)).argParser(collect);

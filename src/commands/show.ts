@@ -6,6 +6,7 @@ import { parseTicketId, wholeNumberOption } from '../util/ids.js';
 import { idArgument, noBrowserOption } from './shared-options.js';
 import { mayPage, pageText } from '../output/pager.js';
 import { writeText } from '../output/write.js';
+import { TICKET_MEMBER_ALIASES } from '../model/ticket.js';
 
 export interface ShowOptions {
   id: string;
@@ -65,7 +66,7 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
     const paged = await ctx.lendTerminal(() => pageText(text, userSettings(ctx).pager, ctx.io.stdout, ctx.env));
     if (!paged) await writeText(ctx.io.stdout, text);
   } else {
-    await ctx.output.document(ticket, { human: render });
+    await ctx.output.document(ticket, { human: render, aliases: TICKET_MEMBER_ALIASES });
   }
   // After the ticket is printed: reading it is what marks it read.
   if (options.markRead) await api.send(plans.markRead(id));

@@ -7,7 +7,7 @@ import type { ApiResponse } from '../api/types.js';
 import type { Context } from '../context/context.js';
 import { OperationError, UsageError } from '../errors.js';
 import type { Lookups } from '../lookups/types.js';
-import { readListItem } from '../model/ticket.js';
+import { TICKET_MEMBER_ALIASES, readListItem } from '../model/ticket.js';
 import type { PlannedRequest } from '../cmdutil/dry-run.js';
 import { checkFields, resolveFields, type CheckedFields } from './values.js';
 import { missingRequired, type RawFieldValues } from './options.js';
@@ -87,7 +87,11 @@ export function requireCreatedId(response: ApiResponse, run: RunPlace): string {
 /** `Created ticket #ID`; -q the ID; --json the service's answer. */
 export async function printCreated(ctx: Context, response: ApiResponse): Promise<void> {
   const id = () => requireCreatedId(response, ctx);
-  await ctx.output.document(response.body, { human: () => `Created ticket #${id()}\n`, quiet: () => `${id()}\n` });
+  await ctx.output.document(response.body, {
+    human: () => `Created ticket #${id()}\n`,
+    quiet: () => `${id()}\n`,
+    aliases: TICKET_MEMBER_ALIASES,
+  });
 }
 
 function sameServiceLocationId(response: ApiResponse): string | undefined {

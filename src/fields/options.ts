@@ -53,7 +53,7 @@ export function addFieldOptions<Args extends unknown[], Opts extends OptionValue
     if (!spec.endpoints.some((e) => endpoints.includes(e))) continue;
     const option = command.createOption(spec.flags, spec.description);
     // No default value: commander would print "(default: [])" in the help.
-    if (spec.value.type === 'ids' || spec.value.type === 'files') option.argParser(collect);
+    if (spec.value.type === 'ids' || spec.value.type === 'files' || (spec.value.type === 'text' && spec.value.addresses === 'list')) option.argParser(collect);
     command.addOption(option);
     fieldOptions.set(option, spec);
   }

@@ -4,7 +4,7 @@ import type { FormValue, MultipartInput } from '../api/types.js';
 import { UsageError } from '../errors.js';
 import { LookupError, lookupLabel } from '../lookups/index.js';
 import type { LookupKind, Lookups, TypedOption } from '../lookups/types.js';
-import { addressListProblem, addressProblem } from '../util/email.js';
+import { addressListProblem, addressProblem, joinAddresses } from '../util/email.js';
 import { parseWholeNumber } from '../util/ids.js';
 import { parseWhen } from '../util/when.js';
 import { fieldsFor, lengthProblem, TICKET_TYPES, type TicketEndpoint, type TicketFieldSpec } from '../model/fields.js';
@@ -64,12 +64,21 @@ export function checkFields(endpoint: TicketEndpoint, values: RawFieldValues, no
         break;
       }
       case 'text': {
-        const text = asText(raw);
+        // An empty value is the option left out, as a single one is (isGiven).
+        const texts = asList(raw).filter((each) => each !== '');
+        if (texts.length === 0) break;
+        // A list of addresses (--cc, repeatable) is sent as one, each address once.
+        const text = kind.addresses === 'list' ? joinAddresses(texts) : asText(raw);
         const tooLong = kind.maxLength === undefined ? undefined : lengthProblem(text, kind.maxLength);
-        const notAddress = kind.addresses === 'one' ? addressProblem(flag, text) : kind.addresses === 'list' ? addressListProblem(flag, text) : undefined;
+        const notAddress =
+          kind.addresses === 'one'
+            ? addressProblem(flag, text)
+            : kind.addresses === 'list'
+              ? texts.map((each) => addressListProblem(flag, each)).find((problem) => problem !== undefined)
+              : undefined;
         if (tooLong !== undefined) {
           problems.push(`${flag}: ${tooLong}`);
-        } else if (text.trim() === '') {
+        } else if (texts.some((each) => each.trim() === '')) {
           // As every text option (tickets/text-input.ts): blank is a mistake, not a value to send.
           problems.push(`${flag} is empty (only whitespace)`);
         } else if (notAddress !== undefined) {

@@ -8,7 +8,7 @@ import { scalarMemberNames } from '../output/members.js';
 import { createStyle } from '../output/style.js';
 import { formatDue } from '../output/time.js';
 import { sanitizeInline } from '../output/sanitize.js';
-import { readListItem, type TicketListItem } from '../model/ticket.js';
+import { TICKET_MEMBER_ALIASES, readListItem, type TicketListItem } from '../model/ticket.js';
 
 // Fallback columns are capped so an item with fifty fields still gives a readable table.
 const MAX_FALLBACK_COLUMNS = 8;
@@ -69,6 +69,7 @@ export function createListPrinter(output: Output, color: boolean): Promise<Recor
       })
         ? DEFAULT_TICKET_COLUMNS
         : scalarMemberNames(items, MAX_FALLBACK_COLUMNS),
+    aliases: TICKET_MEMBER_ALIASES,
     quiet: (t) => (t.id === undefined ? undefined : sanitizeInline(String(t.id))),
     none: 'no tickets',
   });

@@ -13,7 +13,7 @@ import { checkCreate, createEndpoint, createRequest, createdId } from '../fields
 import { flagOf, givenKeys, type RawFieldValues } from '../fields/options.js';
 import { checkFields, resolveFields } from '../fields/values.js';
 import { fieldsFor, requiredKeys, type TicketEndpoint } from '../model/fields.js';
-import { assertRecipients, lazyTicket } from '../reading/mail.js';
+import { assertRecipients, lazyTicket, recipientList } from '../reading/mail.js';
 import { WRITE, changeOutput, dryRunInput, dryRunOutput, ticketIdInput } from './change.js';
 import { defineTool, type ToolOutput } from './tool.js';
 
@@ -133,9 +133,9 @@ export const replyToTicket = defineTool({
     const client = await ctx.api();
     const ticket = lazyTicket(ctx, args.id);
     const subject = args.subject ?? `Re: ${(await ticket()).title ?? ''}`;
-    const to = args.to ?? (await ticket()).requesterEmail;
+    const to = recipientList(args.to) ?? (await ticket()).requesterEmail;
     if (to === undefined) throw new UsageError(`ticket #${args.id} has no requester e-mail: pass to`);
-    const plan = plans.replyTicket(args.id, { subject, to, cc: args.cc, message: args.message, files: [] });
+    const plan = plans.replyTicket(args.id, { subject, to, cc: recipientList(args.cc), message: args.message, files: [] });
     if (args.dry_run) return dryRunOutput(args.id, [plan]);
     await client.send(plan);
     return { structured: { id: args.id, changed: true }, text: `Replied to #${args.id}, to ${JSON.stringify(to)}.` };

@@ -6,7 +6,7 @@
 // (tickets/list-filter.ts), completion (completion/spec.ts) and the ticket read model
 // (model/ticket.ts). A new lookup field is one row here (and the sandbox, which shares nothing).
 // It sits below lookups/ because the lookups take their kinds from it.
-import { ATTACH_FLAGS, attachHelp } from '../util/option-text.js';
+import { ATTACH_FLAGS, addressesHelp, attachHelp } from '../util/option-text.js';
 
 /** register (docs/service.md 4.3), new (4.15), update (4.4). */
 export type TicketEndpoint = 'register' | 'new' | 'update';
@@ -356,7 +356,7 @@ const ROWS = [
   otherField({
     key: 'cc',
     flags: '--cc <emails>',
-    description: 'CC e-mail addresses',
+    description: addressesHelp('CC e-mail addresses'),
     label: 'CC',
     formField: 'Cc',
     value: { type: 'text', addresses: 'list' },

@@ -107,6 +107,16 @@ const MEMBERS = {
   requesterEmail: ['requesterEmail', 'creatorEmail', 'email'],
 } as const;
 
+/**
+ * The names of one member of a ticket, each list of them: `--fields ticketId` picks a detail's
+ * `id` and `--fields id` a list item's `ticketId` (docs/cli.md section 9). Lists whose names mean
+ * different things (resolved, closed) are none.
+ */
+export const TICKET_MEMBER_ALIASES: readonly (readonly string[])[] = [
+  ...[MEMBERS.id, MEMBERS.created, MEMBERS.updated, MEMBERS.overdue, MEMBERS.conversation, MEMBERS.attachments],
+  ...TICKET_FIELDS.flatMap((spec) => [spec.members?.ids ?? [], spec.members?.names ?? []]),
+].filter((names) => names.length > 1);
+
 const RESOLUTION = { by: ['submitBy', 'resolvedBy'], at: ['submitDate', 'resolvedOn', 'createdOn'], details: ['details', 'resolution', 'text'] } as const;
 const ENTRY = {
   type: ['type', 'kind'],

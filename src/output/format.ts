@@ -4,11 +4,11 @@
 // no command reads the output flags itself.
 import { isObject } from '../api/member-access.js';
 import type { IO } from './io.js';
-import { UsageError } from '../errors.js';
+import { OutputAfterChangeError, UsageError } from '../errors.js';
 import { createJsonArrayWriter, writeJson, writeJsonLine } from './json.js';
 import type { CompiledQuery } from './query.js';
 import { escapeJsonControls, sanitizeText } from './sanitize.js';
-import { assertMembersExist, memberKey } from './members.js';
+import { assertMembersExist, memberKey, type MemberAliases } from './members.js';
 import { writeText } from './write.js';
 import type { OutputFlags, Format, DocumentForms, ArrayPrinter, Output } from './types.js';
 
@@ -16,6 +16,8 @@ export interface OutputParts {
   flags: OutputFlags;
   io: IO;
   now: () => Date;
+  /** Whether the run has sent a request that may have changed something (a --fields or --query failing on its answer is then exit 1). */
+  changeSent?: () => boolean;
 }
 
 /** Comma-separated names as typed: `--fields id,title` or `--fields "id, title"`. */
@@ -28,11 +30,11 @@ function parseNameList(text: string, flag: string): string[] {
   return [...new Set(names)];
 }
 
-function pickMembers(value: unknown, names: readonly string[]): unknown {
+function pickMembers(value: unknown, names: readonly string[], aliases: MemberAliases | undefined): unknown {
   if (!isObject(value)) return value;
   const picked: Record<string, unknown> = {};
   for (const name of names) {
-    const key = memberKey(value, name);
+    const key = memberKey(value, name, aliases);
     if (key !== undefined) picked[key] = value[key];
   }
   return picked;
@@ -82,7 +84,7 @@ function checkCombinations(flags: OutputFlags): void {
 
 /** Checks the output flags (exit 2 before any request) and compiles --query. */
 export async function createOutput(parts: OutputParts): Promise<Output> {
-  const { flags, io, now } = parts;
+  const { flags, io, now, changeSent = () => false } = parts;
   const { stdout } = io;
   checkCombinations(flags);
   const fields = flags.fields === undefined ? undefined : parseNameList(flags.fields, '--fields');
@@ -97,11 +99,31 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
   const format: Format = flags.json || query !== undefined || fields !== undefined ? 'json' : flags.csv ? 'csv' : flags.quiet ? 'quiet' : 'human';
   const raw = flags.raw === true;
 
-  const limit = (value: unknown): unknown => {
+  const limit = (value: unknown, aliases?: MemberAliases): unknown => {
     if (fields === undefined) return value;
     const items = Array.isArray(value) ? value : [value];
-    assertMembersExist(items, fields, '--fields');
-    return Array.isArray(value) ? value.map((item) => pickMembers(item, fields)) : pickMembers(value, fields);
+    assertMembersExist(items, fields, '--fields', { aliases });
+    return Array.isArray(value) ? value.map((item) => pickMembers(item, fields, aliases)) : pickMembers(value, fields, aliases);
+  };
+
+  /**
+   * Runs `shape` (--fields, --query) over an answer. When it fails after a change was sent, the
+   * change still counts: `done` (what the human output says) goes to stderr, and the run fails
+   * with exit 1, not the 2 of a usage error, which says that nothing was sent.
+   */
+  const shaped = async <T>(shape: () => T | Promise<T>, done: (() => string | undefined | Promise<string | undefined>) | undefined): Promise<T> => {
+    try {
+      return await shape();
+    } catch (error) {
+      if (!(error instanceof UsageError) || !changeSent()) throw error;
+      const told = await done?.();
+      if (told !== undefined) await writeText(io.stderr, told);
+      throw new OutputAfterChangeError(error.message, {
+        details: error.details,
+        hint: 'the change was made; only its output failed: do not run the command again for it',
+        cause: error,
+      });
+    }
   };
 
   // Said once a run, on the first answer a query found nothing in.
@@ -133,26 +155,29 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
     if (text !== undefined) await writeText(stdout, text);
   };
 
-  const data = (value: unknown): Promise<void> => {
-    const limited = limit(value);
-    return query === undefined ? writeJson(stdout, limited) : queried(query, limited).then((result) => writeResult(result, false));
+  const data = async (value: unknown, forms: DocumentForms = {}): Promise<void> => {
+    const result = await shaped(() => {
+      const limited = limit(value, forms.aliases);
+      return query === undefined ? limited : queried(query, limited);
+    }, forms.human);
+    await (query === undefined ? writeJson(stdout, result) : writeResult(result, false));
   };
 
-  const array = (): ArrayPrinter => {
+  const array = (aliases?: MemberAliases): ArrayPrinter => {
     let checked = fields === undefined;
     const limitPage = (items: readonly unknown[]) => {
       if (!checked && items.length > 0) {
         // Items of one list share a shape: the first page tells which names exist.
-        assertMembersExist(items, fields!, '--fields');
+        assertMembersExist(items, fields!, '--fields', { aliases });
         checked = true;
       }
-      return fields === undefined ? items : items.map((item) => pickMembers(item, fields));
+      return fields === undefined ? items : items.map((item) => pickMembers(item, fields, aliases));
     };
     if (query === undefined) {
       const writer = createJsonArrayWriter(stdout);
       return {
         async push(items) {
-          await writer.push(...limitPage(items));
+          await writer.push(...(await shaped(() => limitPage(items), undefined)));
         },
         end: () => writer.end(),
       };
@@ -163,7 +188,7 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
       const writer = raw ? undefined : createJsonArrayWriter(stdout);
       return {
         async push(items) {
-          const results = (await queried(compiled, limitPage(items))) as unknown[];
+          const results = (await shaped(() => queried(compiled, limitPage(items)), undefined)) as unknown[];
           if (writer === undefined) await writeResult(results, false);
           else await writer.push(...results);
         },
@@ -173,9 +198,9 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
     const held: unknown[] = [];
     return {
       async push(items) {
-        for (const item of limitPage(items)) held.push(item);
+        for (const item of await shaped(() => limitPage(items), undefined)) held.push(item);
       },
-      end: async () => writeResult(await queried(compiled, held), false),
+      end: async () => writeResult(await shaped(() => queried(compiled, held), undefined), false),
     };
   };
 
@@ -186,10 +211,14 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
       const { createRecordPrinter } = await import('./records.js');
       return createRecordPrinter({ format, columns, io, now, array }, spec);
     },
-    document: (value, forms) => (format === 'json' ? data(value) : writeForm(forms)),
-    data,
+    document: (value, forms) => (format === 'json' ? data(value, forms) : writeForm(forms)),
+    data: (value) => data(value),
     line: async (value, forms) =>
-      format === 'json' ? (query === undefined ? writeJsonLine(stdout, value) : writeResult(await queried(query, value), true)) : writeForm(forms),
+      format === 'json'
+        ? query === undefined
+          ? writeJsonLine(stdout, value)
+          : writeResult(await shaped(() => queried(query, value), forms?.human), true)
+        : writeForm(forms),
     array,
     note: async (text) => {
       if (!flags.quiet) await writeText(io.stderr, text);

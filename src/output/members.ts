@@ -3,21 +3,43 @@ import { isObject } from '../api/member-access.js';
 import { UsageError } from '../errors.js';
 import { detailLines } from './reflow.js';
 
-/** The key of `obj` that `name` means: the same spelling first, then any case. */
-export function memberKey(obj: Record<string, unknown>, name: string): string | undefined {
+/** The names of one member, each list of them (a ticket's `id` and `ticketId`): see TICKET_MEMBER_ALIASES. */
+export type MemberAliases = readonly (readonly string[])[];
+
+/** The key of `obj` that `name` spells: the same spelling first, then any case. */
+function spelledKey(obj: Record<string, unknown>, name: string): string | undefined {
   if (Object.hasOwn(obj, name)) return name;
   const lower = name.toLowerCase();
   return Object.keys(obj).find((key) => key.toLowerCase() === lower);
+}
+
+/** The key of `obj` that `name` means: as spelled (any case), else under another of its `aliases`. */
+export function memberKey(obj: Record<string, unknown>, name: string, aliases: MemberAliases = []): string | undefined {
+  const spelled = spelledKey(obj, name);
+  if (spelled !== undefined) return spelled;
+  const lower = name.toLowerCase();
+  const others = aliases.find((names) => names.some((alias) => alias.toLowerCase() === lower)) ?? [];
+  for (const other of others) {
+    const key = spelledKey(obj, other);
+    if (key !== undefined) return key;
+  }
+  return undefined;
 }
 
 /**
  * Exit 2 when a name matches a member of none of `items`, naming the members that exist:
  * a typo must not pass for a field the service left empty.
  */
-export function assertMembersExist(items: readonly unknown[], names: readonly string[], flag: string, ownNames: readonly string[] = []): void {
+export function assertMembersExist(
+  items: readonly unknown[],
+  names: readonly string[],
+  flag: string,
+  known: { ownNames?: readonly string[]; aliases?: MemberAliases } = {},
+): void {
+  const { ownNames = [], aliases } = known;
   const objects = items.filter(isObject);
   if (objects.length === 0 || names.length === 0) return;
-  const missing = names.filter((name) => !objects.some((obj) => memberKey(obj, name) !== undefined));
+  const missing = names.filter((name) => !objects.some((obj) => memberKey(obj, name, aliases) !== undefined));
   if (missing.length === 0) return;
   const existing = [...new Set(objects.flatMap((obj) => Object.keys(obj)))];
   throw new UsageError(`${flag}: no such field ${missing.map((name) => JSON.stringify(name)).join(', ')}`, {

@@ -4,7 +4,7 @@
 // machine values (ISO 8601 timestamps), the table human ones ("2d overdue").
 import { field } from '../api/member-access.js';
 import type { IO } from './io.js';
-import type { ArrayPrinter, Format } from './types.js';
+import type { Format, Output } from './types.js';
 import { assertMembersExist } from './members.js';
 import { sanitizeInline, sanitizeText } from './sanitize.js';
 import { createStyle } from './style.js';
@@ -18,7 +18,7 @@ export interface RecordContext {
   columns: readonly string[] | undefined;
   io: IO;
   now: () => Date;
-  array(): ArrayPrinter;
+  array: Output['array'];
 }
 
 interface Entry<T> {
@@ -63,7 +63,7 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
   let count = 0;
 
   if (out.format === 'json') {
-    const array = out.array();
+    const array = out.array(spec.aliases);
     return { page: (items) => array.push(items), end: () => array.end() };
   }
   if (out.format === 'quiet') {
@@ -90,7 +90,7 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
         items,
         unknown,
         '--columns',
-        spec.columns.map((column) => column.name),
+        { ownNames: spec.columns.map((column) => column.name) },
       );
     return names.map((name) => {
       const own = byName(name);

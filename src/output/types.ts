@@ -1,4 +1,5 @@
 // The output module's types, shared by its printers and by the commands that print through it.
+import type { MemberAliases } from './members.js';
 import type { Cell } from './table.js';
 
 /** The flags that shape output, as typed. `fields`, `csv` and `columns` exist only on the commands that take them. */
@@ -19,6 +20,8 @@ export interface DocumentForms {
   human?: () => string | Promise<string>;
   /** The -q text (e.g. an ID and a newline); nothing is printed without it. */
   quiet?: () => string | undefined;
+  /** Other names of the document's members, which --fields accepts (a ticket's: TICKET_MEMBER_ALIASES). */
+  aliases?: MemberAliases;
 }
 
 /** A JSON array written as its elements arrive (list --all, create --from --json). */
@@ -37,7 +40,8 @@ export interface Output {
   data(value: unknown): Promise<void>;
   /** Like document, but one compact JSON Line (ID... commands): --query applies to each line. */
   line(value: unknown, forms?: DocumentForms): Promise<void>;
-  array(): ArrayPrinter;
+  /** `aliases`: other names of the elements' members, which --fields accepts. */
+  array(aliases?: MemberAliases): ArrayPrinter;
   /** A line for people on stderr (a confirmation, a note), left out with -q. */
   note(text: string): Promise<void>;
   /** `warning: TEXT` on stderr, with -q too: something the user should know went differently. */
@@ -79,6 +83,8 @@ export interface RecordSpec<T> {
   columns: readonly RecordColumn<T>[];
   /** The columns shown without --columns, given the first non-empty page. */
   defaultColumns(items: readonly unknown[]): readonly string[];
+  /** Other names of the records' members, which --fields accepts. */
+  aliases?: MemberAliases;
   /** The -q line of a record, or undefined to print nothing for it. */
   quiet?(record: T): string | undefined;
   /** Said on stderr (human format) when there were no records at all: "no tickets". */

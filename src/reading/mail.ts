@@ -4,7 +4,7 @@ import { plans } from '../api/plans.js';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { readTicket, type Ticket } from '../model/ticket.js';
-import { addressListProblem } from '../util/email.js';
+import { addressListProblem, joinAddresses } from '../util/email.js';
 import { nonBlank } from '../util/option-text.js';
 import { missingText, readTextOption, type TextOptionWithFile } from '../cmdutil/text-input.js';
 
@@ -44,24 +44,30 @@ export async function messageOrAsk(
   throw missingText(option);
 }
 
+/** --to and --cc as given (each repeatable; tkt mcp's to and cc once), each value one address or several. */
 export interface RecipientOptions {
-  to?: string | undefined;
-  cc?: string | undefined;
+  to?: string | readonly string[] | undefined;
+  cc?: string | readonly string[] | undefined;
 }
+
+const valuesOf = (given: string | readonly string[]): readonly string[] => (typeof given === 'string' ? [given] : given);
 
 /** --to and --cc (each one address or several, separated by commas or semicolons): exit 2 for an empty one or one that is not an address. */
 export function assertRecipients(options: RecipientOptions): void {
-  const problems = (['to', 'cc'] as const).flatMap((name) => {
-    const text = options[name];
-    if (text === undefined) return [];
-    return addressListProblem(`--${name}`, nonBlank(text, `--${name} is empty`)) ?? [];
-  });
+  const problems = (['to', 'cc'] as const).flatMap((name) =>
+    valuesOf(options[name] ?? []).flatMap((text) => addressListProblem(`--${name}`, nonBlank(text, `--${name} is empty`)) ?? []),
+  );
   if (problems.length > 0) throw new UsageError(problems[0]!, { details: problems.slice(1) });
 }
 
+/** Every address of a repeated --to or --cc, as the service takes them; undefined when not given. */
+export function recipientList(given: string | readonly string[] | undefined): string | undefined {
+  return given === undefined ? undefined : joinAddresses(valuesOf(given));
+}
+
 /** forward's --to (assertRecipients checked it), or asked at a terminal: a forward has no default recipient. */
-export async function forwardRecipient(ctx: Context, to: string | undefined): Promise<string> {
-  if (to !== undefined) return to.trim();
+export async function forwardRecipient(ctx: Context, to: readonly string[] | undefined): Promise<string> {
+  if (to !== undefined) return joinAddresses(to);
   if (!ctx.io.canPrompt) throw new UsageError('missing --to', { hint: 'forward needs a recipient: --to EMAIL' });
   return ctx.prompter.input({
     message: 'Forward to (e-mail)',

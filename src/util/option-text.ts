@@ -17,6 +17,11 @@ export function attachHelp(to?: string): string {
   return `attach a file${to === undefined ? '' : ` to ${to}`} (repeatable; the service silently skips file types it does not allow)`;
 }
 
+/** The help of an option of e-mail addresses that may be repeated (--to, --cc; create's --cc comes from the field table). */
+export function addressesHelp(description: string): string {
+  return `${description} (repeatable, or comma-separated)`;
+}
+
 /** A name compared loosely: "My-Tickets-On-Hold", "my_tickets_onhold" and "MyTicketsOnhold" are equal. */
 export function squash(name: string): string {
   return name.replace(/[-_\s]/g, '').toLowerCase();

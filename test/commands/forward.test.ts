@@ -30,6 +30,28 @@ describe('tkt forward', () => {
     expect(forwardMails(ticket.id)).toHaveLength(1);
   });
 
+  it('sends every --to and --cc given, each address once', async () => {
+    const ticket = liveTicket();
+    const result = await h.cli([
+      '-q',
+      'forward',
+      String(ticket.id),
+      '--to',
+      'v@example.com',
+      '--to',
+      'w@example.com',
+      '--cc',
+      'l@example.com',
+      '--cc',
+      'l@example.com',
+      '--message',
+      'M',
+    ]);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(conversations(ticket.id).at(-1)).toMatchObject({ to: 'v@example.com, w@example.com', cc: 'l@example.com' });
+    expect(forwardMails(ticket.id).at(-1)).toMatchObject({ to: ['v@example.com', 'w@example.com'], cc: ['l@example.com'] });
+  });
+
   it('--draft logs a draft and sends no e-mail; the message is optional without a terminal', async () => {
     const ticket = liveTicket();
     const result = await h.cli(['-q', 'forward', String(ticket.id), '--to', 'vendor@example.com', '--subject', 'Later', '--draft']);

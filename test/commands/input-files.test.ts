@@ -3,8 +3,8 @@
 // consume it, and a dry run never opens an attachment. A directory is exit 2 naming it.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, constants, openSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { closeSync, constants, existsSync, openSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -63,9 +63,10 @@ afterEach(() => {
  * child's own. Node gives a child a socket for stdin, which cannot be opened by its path, so a
  * shell's `cat |` makes it the pipe that `printf ... | tkt` gives.
  */
-function runBin(argv: string[], stdin: Buffer | string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runBin(argv: string[], stdin: Buffer | string, cwd?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn('sh', ['-c', 'cat | "$@"', 'sh', process.execPath, bin, ...argv], {
     env: { PATH: process.env.PATH ?? '', ...h.env },
+    ...(cwd === undefined ? {} : { cwd }),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -169,6 +170,62 @@ describe('/dev/stdin', () => {
     );
     expect(result).toMatchObject({ code: 2, stdout: '' });
     expect(result.stderr).toBe('error: --message-file /dev/stdin is empty\n');
+  });
+});
+
+describe('create --from stdin, a device or a pipe', () => {
+  const rows = (tag: string) => [1, 2].map((n) => JSON.stringify({ title: `${tag} ${n}`, description: 'd', requester: 'pnovak' })).join('\n') + '\n';
+  const titled = (tag: string) => h.sandbox.state.tickets.filter((t) => t.title.startsWith(`${tag} `));
+  const folder = async (name: string) => {
+    const path = join(dir, name);
+    await mkdir(path);
+    return path;
+  };
+
+  it('reads stdin with --from -, its report in the current folder, resumed from there', async () => {
+    const cwd = await folder('from-dash');
+    const dryRun = await sendsNothing(h, () => runBin(['create', '--integration', '--from', '-', '--dry-run'], rows('Dashed'), cwd));
+    expect(dryRun.code, dryRun.stderr).toBe(0);
+    expect(dryRun.stdout).toContain('Dashed 2');
+    const result = await runBin(['create', '--integration', '--from', '-'], rows('Dashed'), cwd);
+    expect(result.stderr).toBe('created 2 tickets; report: create-from.report.jsonl\n');
+    expect(result.code).toBe(0);
+    expect(titled('Dashed')).toHaveLength(2);
+    const report = await readFile(join(cwd, 'create-from.report.jsonl'), 'utf8');
+    expect(report).toContain(`"id":${titled('Dashed')[1]!.id}`);
+    // The report is never overwritten: it names the tickets created.
+    const again = await sendsNothing(h, () => runBin(['create', '--integration', '--from', '-'], rows('Dashed'), cwd));
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('report create-from.report.jsonl already exists');
+    expect(again.stderr).toContain('--resume create-from.report.jsonl');
+    const resumed = await runBin(['create', '--integration', '--from', '-', '--resume', 'create-from.report.jsonl'], rows('Dashed'), cwd);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(titled('Dashed')).toHaveLength(2);
+  });
+
+  it('writes the report of --from /dev/stdin or a FIFO in the current folder, never beside them', async () => {
+    const cwd = await folder('from-dev-stdin');
+    const result = await runBin(['create', '--integration', '--from', '/dev/stdin'], rows('Devstdin'), cwd);
+    expect(result.stderr).toBe('created 2 tickets; report: create-from.report.jsonl\n');
+    expect(result.code).toBe(0);
+    expect(titled('Devstdin')).toHaveLength(2);
+    expect(await readFile(join(cwd, 'create-from.report.jsonl'), 'utf8')).toContain('"ok":true');
+    expect(existsSync('/dev/stdin.report.jsonl')).toBe(false);
+    const pipeCwd = await folder('from-fifo');
+    const pipe = await fifo('rows.jsonl', rows('Piped'));
+    const piped = await runBin(['create', '--integration', '--from', pipe.path], '', pipeCwd);
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(titled('Piped')).toHaveLength(2);
+    expect(await readFile(join(pipeCwd, 'create-from.report.jsonl'), 'utf8')).toContain('"ok":true');
+    expect(existsSync(`${pipe.path}.report.jsonl`)).toBe(false);
+  });
+
+  it('--from - is a reader of stdin: a row attaching /dev/stdin is refused', async () => {
+    const cwd = await folder('from-dash-attach');
+    const row = JSON.stringify({ title: 'Two readers', description: 'd', requester: 'pnovak', attach: '/dev/stdin' });
+    const result = await sendsNothing(h, () => runBin(['create', '--integration', '--from', '-'], `${row}\n`, cwd));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('cannot both be read from stdin');
   });
 });
 

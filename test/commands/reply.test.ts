@@ -52,6 +52,16 @@ describe('tkt reply', () => {
     expect(conversations(ticket.id).at(-1)).toMatchObject({ to: 'vendor@example.com', cc: 'boss@example.com', subject: 'Parts', message: 'from stdin\n' });
   });
 
+  it('sends every --to and --cc given, repeated or comma-separated, each address once', async () => {
+    const ticket = ticketWhere((t) => t.ticketStatusId !== OPEN && t.ticketStatusId !== RESOLVED);
+    const recipients = ['--cc', 'a@example.org', '--cc', 'b@example.org; A@example.org', '--to', 'c@example.org', '--to', 'd@example.org,c@example.org'];
+    const planned = await h.cli(['--json', 'reply', String(ticket.id), '--message', 'hi', '--subject', 'S', ...recipients, '--dry-run']);
+    expect(JSON.parse(planned.stdout)).toMatchObject({ fields: { SendTo: 'c@example.org, d@example.org', CcTo: 'a@example.org, b@example.org' } });
+    const sent = await h.cli(['-q', 'reply', String(ticket.id), '--message', 'hi', '--subject', 'S', ...recipients]);
+    expect(sent).toMatchObject({ code: 0, stderr: '' });
+    expect(h.sandbox.state.outbox.at(-1)).toMatchObject({ to: ['c@example.org', 'd@example.org'], cc: ['a@example.org', 'b@example.org'] });
+  });
+
   it('reads the message from stdin with --message -', async () => {
     const ticket = ticketWhere((t) => t.ticketStatusId === OPEN);
     const result = await h.cli(['-q', 'reply', String(ticket.id), '--message', '-'], { stdin: 'piped answer\nsecond line\n' });

@@ -169,6 +169,69 @@ describe('--fields', () => {
   });
 });
 
+describe('--fields and --query on the answer of a change', () => {
+  const created = () => h.sandbox.state.tickets.filter((t) => t.title === 'Shaped after the change');
+
+  it("accept the read model's other names of a ticket member: ticketId on a detail, id on a list item", async () => {
+    const create = await h.cli(['create', ...validCreateArgs({ ...BY_ID, title: 'Aliased fields' }), '--fields', 'ticketId,subject']);
+    expect(create.code, create.stderr).toBe(0);
+    const body = JSON.parse(create.stdout) as { id: number };
+    // The members keep the names the service gave them.
+    expect(body).toEqual({ id: expect.any(Number), title: 'Aliased fields' });
+    const items = await allItems();
+    const list = await h.cli(['list', '--limit', '2', '--view', 'all-tickets', '--fields', 'ID,title']);
+    expect(list.code, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout)).toEqual(items.slice(0, 2).map((item) => ({ ticketId: item.ticketId, subject: item.subject })));
+    // Another kind of answer has no ticket's names.
+    const sites = await h.cli(['metadata', '--collection', 'sites', '--fields', 'ticketId']);
+    expect(sites.code).toBe(2);
+  });
+
+  it('say on stderr what was done and exit 1 when the created ticket answer cannot be shaped', async () => {
+    for (const shaping of [
+      ['--query', 'abs(@)'],
+      ['--fields', 'colour'],
+    ]) {
+      const before = created().length;
+      const result = await h.cli(['create', ...validCreateArgs({ ...BY_ID, title: 'Shaped after the change' }), ...shaping]);
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(created()).toHaveLength(before + 1);
+      const ticket = created().at(-1)!;
+      expect(result.stderr).toMatch(new RegExp(`^Created ticket #${ticket.id}\nerror: --${shaping[0] === '--query' ? 'query failed' : 'fields: no such field "colour"'}`));
+      expect(result.stderr).toContain('hint: the change was made; only its output failed: do not run the command again for it');
+    }
+  });
+
+  it('say each ID done on stderr and exit 1 when the lines of an ID command cannot be shaped', async () => {
+    const [one, two, three] = unusedTickets(h, 3, (t) => t.assignedUser === null);
+    const single = await h.cli(['pickup', String(one!.id), '--query', 'abs(@)']);
+    expect(single.code, single.stderr).toBe(1);
+    expect(single.stdout).toBe('');
+    expect(single.stderr).toMatch(new RegExp(`^✓ #${one!.id} picked up\nerror: --query failed`));
+    expect(one!.assignedUser).not.toBeNull();
+    const many = await h.cli(['pickup', String(two!.id), String(three!.id), '--query', 'abs(@)']);
+    expect(many.code, many.stderr).toBe(1);
+    expect(many.stdout).toBe('');
+    expect(many.stderr).toContain(`✓ #${two!.id} picked up\n`);
+    expect(many.stderr).toContain(`✓ #${three!.id} picked up\n`);
+    expect(many.stderr.match(/^error: /gm)).toHaveLength(1);
+    expect(many.stderr).toContain('error: --query failed');
+  });
+
+  it('stay usage errors (exit 2) when nothing was changed', async () => {
+    const tickets = h.sandbox.state.tickets.length;
+    // The dry run reads the requester's ID (a lookup), and changes nothing.
+    const dryRun = await h.cli(['create', ...validCreateArgs(BY_ID), '--dry-run', '--query', 'abs(@)']);
+    expect(dryRun.code).toBe(2);
+    expect(h.sandbox.state.tickets).toHaveLength(tickets);
+    const [ticket] = unusedTickets(h, 1);
+    const show = await h.cli(['show', String(ticket!.id), '--query', 'abs(@)']);
+    expect(show.code).toBe(2);
+    expect(show.stderr).not.toContain('change was made');
+  });
+});
+
 describe('--csv, --columns and piped TSV', () => {
   it('round-trips titles with commas, quotes and line breaks through a CSV parser', async () => {
     const titles = ['Printer, 2nd floor', 'Says "PC LOAD LETTER"', 'Line one\nline two', 'All, "of"\nthem'];
