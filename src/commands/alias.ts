@@ -1,6 +1,7 @@
 // tkt alias set|list|delete: the aliases of src/desk/aliases.ts.
 import type { CommandHost, Program } from './host.js';
 import { builtinNames } from './names.js';
+import { existingProfileName } from '../config/session.js';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
@@ -41,6 +42,8 @@ export function register(program: Program, host: CommandHost): void {
 
 export async function run(options: AliasOptions, ctx: Context): Promise<void> {
   const { checkAlias, savedAliases } = await import('../desk/aliases.js');
+  // Aliases are for every profile, but a --profile (or TKT_PROFILE) nothing created is a typo here as anywhere.
+  existingProfileName(ctx);
   const aliases = savedAliases(ctx.config);
   switch (options.action) {
     case 'set': {
