@@ -8,9 +8,10 @@ import { loadCommands, registerCommands, type LoadedCommand } from './commands/i
 import type { Program } from './commands/host.js';
 import { argvTable, type ArgvTable } from './cmdutil/argv-table.js';
 import { commandCalled, type CommandName } from './commands/names.js';
-import { ExitCode } from './errors.js';
+import { ExitCode, UsageError } from './errors.js';
+import { shellWord } from './config/session.js';
 import { reflow } from './output/reflow.js';
-import { aliasHelpSection } from './desk/alias-help.js';
+import { aliasHelpSection, aliasesOnFile } from './desk/alias-help.js';
 
 const EXAMPLES = `
 Examples:
@@ -70,9 +71,29 @@ function shareGlobalOptions(program: Command) {
 export async function runWithCommander(argv: string[], proc: ProcessLike, state: RunState, onProgram: (opts: () => Record<string, unknown>) => void) {
   const program = createProgram(proc);
   onProgram(() => program.opts());
-  registerCommands(program, createProcessHost(proc, state), await loadCommands(commandsRun(argv, program)));
+  const aliases = aliasesOnFile(proc.env);
+  checkNoAliasAfterOptions(argv, program, aliases);
+  registerCommands(program, createProcessHost(proc, state), await loadCommands(commandsRun(argv, program, aliases)));
   shareGlobalOptions(program);
   await program.parseAsync(argv, { from: 'user' });
+}
+
+/**
+ * An alias is read only as the command line's first word (src/program.ts): one after global
+ * options is exit 2 saying so, with the line that runs it (its arguments first, as placeholders
+ * take them), where commander would say "unknown command".
+ */
+function checkNoAliasAfterOptions(argv: readonly string[], program: Command, aliases: Readonly<Record<string, string>>) {
+  const index = commandWordIndex(argv, program);
+  const name = index === undefined ? undefined : argv[index]!;
+  if (index === undefined || index === 0 || name === undefined || commandCalled(name) !== undefined || !Object.hasOwn(aliases, name)) return;
+  const after = argv.slice(index + 1);
+  const end = after.includes('--') ? after.indexOf('--') : after.length;
+  const line = [name, ...after.slice(0, end), ...argv.slice(0, index), ...after.slice(end)];
+  throw new UsageError(`${name} is an alias: global options go after it`, {
+    details: [`${name}: ${aliases[name]!}`],
+    hint: `tkt ${line.map(shellWord).join(' ')}`,
+  });
 }
 
 /** The program with its global options and help, and no command yet. */
@@ -110,11 +131,11 @@ function createProgram(proc: ProcessLike) {
 
 /**
  * The commands a run of `argv` needs registered: the one it invokes, and for `tkt help NAME`
- * NAME's too. Every command (undefined) where the run needs the whole CLI (the program's help,
+ * NAME's too (every command for an alias's NAME). Every command (undefined) where the run needs the whole CLI (the program's help,
  * an unknown command's suggestions, the completion scripts) or the command's word cannot be told
  * for sure: commander then sees what it always saw.
  */
-function commandsRun(argv: readonly string[], program: Command): CommandName[] | undefined {
+function commandsRun(argv: readonly string[], program: Command, aliases: Readonly<Record<string, string>>): CommandName[] | undefined {
   const index = commandWordIndex(argv, program);
   const name = index === undefined ? undefined : commandCalled(argv[index]!);
   if (index === undefined || name === undefined || name === 'completion') return undefined;
@@ -122,7 +143,9 @@ function commandsRun(argv: readonly string[], program: Command): CommandName[] |
   const subject = argv.slice(index + 1).find((arg) => !arg.startsWith('-'));
   if (subject === undefined) return undefined;
   const named = commandCalled(subject);
-  return named === undefined ? ['help'] : ['help', named];
+  if (named !== undefined) return ['help', named];
+  // An alias's help is its command's, whichever that is.
+  return Object.hasOwn(aliases, subject) ? undefined : ['help'];
 }
 
 /**

@@ -7,7 +7,7 @@ import { loadCommands, type CommandModule } from './commands/index.js';
 import type { ActionOptions, Handler, Program } from './commands/host.js';
 import type { ArgvTable } from './cmdutil/argv-table.js';
 import { quickParse, type QuickCommandLine } from './cmdutil/quick-parse.js';
-import { commandCalled } from './commands/names.js';
+import { builtinNames, commandCalled } from './commands/names.js';
 import { ExitCode, FailedBeforeOutputClosedError, InterruptedError, OutputClosedError, TktError, exitCodeOf, stoppedHow } from './errors.js';
 import { cleanErrorText, errorHint, type LoginGlobals } from './cmdutil/error-text.js';
 import { isClosedPipe } from './output/write.js';
@@ -55,9 +55,11 @@ const SHOW_CURSOR = '\u001b[?25h';
 async function withAlias(argv: string[], proc: ProcessLike): Promise<string[] | number> {
   const [name, ...args] = argv;
   if (name === undefined || name.startsWith('-') || commandCalled(name) !== undefined) return argv;
-  const { expandAlias, runShellAlias, savedAliases } = await import('./desk/aliases.js');
+  const { checkExpansionStart, expandAlias, runShellAlias, savedAliases } = await import('./desk/aliases.js');
   const aliases = savedAliases(createConfigStore(defaultConfigDir(proc.env)));
   if (!Object.hasOwn(aliases, name)) return argv;
+  // One saved by hand or by an older tkt may not start with a command: named, with its expansion.
+  checkExpansionStart(name, aliases[name]!, { builtins: builtinNames(), aliases }, { saved: true });
   const expansion = expandAlias(name, aliases[name]!, args);
   return expansion.kind === 'shell' ? runShellAlias(name, expansion.script, expansion.args, proc) : expansion.argv;
 }

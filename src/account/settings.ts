@@ -42,6 +42,8 @@ export async function saveSetting(key: string, text: string, ctx: Context): Prom
   const spec = settingSpec(key);
   const value = parseValue(spec, text);
   const profile = savedFor(ctx);
+  // Only tkt login creates a profile: saving for one that does not exist is a typo.
+  existingProfileName(ctx);
   await ctx.config.saveSettings({ [spec.name]: value }, profile);
   const where = profile === undefined ? 'for every profile' : `for profile ${profile}`;
   await ctx.output.document(
@@ -57,8 +59,7 @@ export async function saveSetting(key: string, text: string, ctx: Context): Prom
 export async function forgetSetting(key: string, ctx: Context): Promise<void> {
   const spec = settingSpec(key);
   const profile = savedFor(ctx);
-  // Only `set` creates a profile: forgetting a value of one that does not exist is a typo.
-  if (profile !== undefined) existingProfileName(ctx);
+  existingProfileName(ctx);
   await ctx.config.saveSettings({ [spec.name]: undefined }, profile);
   await ctx.output.document(
     { key: spec.key, profile: profile ?? null },

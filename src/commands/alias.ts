@@ -1,6 +1,7 @@
 // tkt alias set|list|delete: the aliases of src/desk/aliases.ts.
 import type { CommandHost, Program } from './host.js';
 import { builtinNames } from './names.js';
+import { existingProfileName } from '../config/session.js';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
@@ -9,10 +10,10 @@ export type AliasOptions =
   { action: 'set'; name: string; expansion: string; builtins: readonly string[] } | { action: 'list' } | { action: 'delete'; name: string };
 
 const HELP = `
-An alias stands for the start of a tkt command line: $1, $2... take its arguments given before
-any option (or after --), and the others are appended: "tkt fixed 42 toner --dry-run". An
-expansion starting with ! is a shell command, run by sh with every argument as $1, $2... ("$@"
-for all). An alias never shadows a tkt command. Aliases are kept for every profile; global
+An alias stands for the start of a tkt command line: a tkt command (not another alias), then its
+options. $1, $2... take its arguments given before any option (or after --), and the others are
+appended: "tkt fixed 42 toner --dry-run". An expansion starting with ! is a shell command, run by
+sh with every argument as $1, $2... ("$@" for all). An alias never shadows a tkt command. Aliases are kept for every profile; global
 options go after the alias ("tkt mine --json").
 
 Examples:
@@ -28,7 +29,10 @@ export function register(program: Program, host: CommandHost): void {
     .command('set')
     .description('Save an alias (replacing one of the same name)')
     .argument('<name>', 'the alias')
-    .argument('<expansion>', 'what it stands for');
+    .argument('<expansion>', 'what it stands for')
+    // An expansion that starts with an option ('--json list') is an argument, which run refuses
+    // saying where the options go, rather than commander's "unknown option".
+    .allowUnknownOption();
   host.action(set, ([name, expansion], _opts, ctx) => run({ action: 'set', name, expansion, builtins: builtinNames() }, ctx));
   const list = alias.command('list').description('Every alias and what it stands for');
   host.action(list, (_args, _opts, ctx) => run({ action: 'list' }, ctx));
@@ -38,10 +42,12 @@ export function register(program: Program, host: CommandHost): void {
 
 export async function run(options: AliasOptions, ctx: Context): Promise<void> {
   const { checkAlias, savedAliases } = await import('../desk/aliases.js');
+  // Aliases are for every profile, but a --profile (or TKT_PROFILE) nothing created is a typo here as anywhere.
+  existingProfileName(ctx);
   const aliases = savedAliases(ctx.config);
   switch (options.action) {
     case 'set': {
-      checkAlias(options.name, options.expansion, options.builtins);
+      checkAlias(options.name, options.expansion, { builtins: options.builtins, aliases });
       const expansion = options.expansion.trim();
       const replaced = Object.hasOwn(aliases, options.name);
       await ctx.config.saveSettings({ aliases: { ...aliases, [options.name]: expansion } });

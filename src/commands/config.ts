@@ -12,8 +12,8 @@ const HELP = `
 Settings:
 ${SETTINGS.map((spec) => `  ${spec.key.padEnd(20)} ${spec.description}`).join('\n')}
 
-"tkt config set" saves for every profile; with --profile NAME, for that profile only (it wins
-over the global value, as gh's per-host settings do). $VISUAL/$EDITOR and $PAGER win over both.
+"tkt config set" saves for every profile; with --profile NAME, for that profile only (one tkt
+login created; it wins over the global value, as gh's per-host settings do). $VISUAL/$EDITOR and $PAGER win over both.
 
 Examples:
   $ tkt config set editor "code --wait"

@@ -1,43 +1,81 @@
 import type { CommandHost, Program } from './host.js';
+import { builtinNames } from './names.js';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { HELP_TOPICS, renderHelpTopic, type HelpTopicName } from '../output/help-topics.js';
+import { sanitizeInline } from '../output/sanitize.js';
 import { writeText } from '../output/write.js';
+import { aliasesOnFile } from '../desk/alias-help.js';
 
 // As wide as every --help (README: help is laid out for 80 columns).
 const TOPIC_WIDTH = 80;
 const TOPIC_NAMES = Object.keys(HELP_TOPICS) as HelpTopicName[];
 
 // Replaces commander's help command, which knows only commands (`tkt help exit-codes` printed the
-// main help): `tkt help` also shows the README's reference tables (docs/cli.md section 10).
+// main help): `tkt help` also shows the README's reference tables (docs/cli.md section 10), a
+// nested command's help (`tkt help config set`) and what a user alias stands for.
 export function register(program: Program, host: CommandHost): void {
   program.helpCommand(false);
   const command = program
     .command('help')
     .description(`Show help for a command, or a topic: ${TOPIC_NAMES.join(', ')}`)
-    .argument('[command-or-topic]')
+    .argument('[command-or-topic...]')
     .addHelpText('after', `\nTopics:\n${TOPIC_NAMES.map((name) => `  ${name.padEnd(12)}${HELP_TOPICS[name].summary}`).join('\n')}`);
   host.action(command, ([subject], _opts, ctx) => run({ subject, program }, ctx), { readsProgram: true });
 }
 
 export interface HelpOptions {
-  subject: string | undefined;
+  /** The words after `help`: none (the program's help), a topic, a command and its subcommands, or an alias. */
+  subject: readonly string[];
   /** The whole CLI, whose commands' help this prints. */
   program: Program;
 }
 
+type Command = Program['commands'][number];
+
+const commandNamed = (parent: Program | Command, word: string) =>
+  parent.commands.find((candidate) => candidate.name() === word || candidate.aliases().includes(word));
+
 export async function run(options: HelpOptions, ctx: Context): Promise<void> {
   const { subject, program } = options;
-  if (subject !== undefined && Object.hasOwn(HELP_TOPICS, subject)) {
-    await writeText(ctx.io.stdout, renderHelpTopic(HELP_TOPICS[subject as HelpTopicName], TOPIC_WIDTH));
+  const [first, ...rest] = subject;
+  if (first !== undefined && rest.length === 0 && Object.hasOwn(HELP_TOPICS, first)) {
+    await writeText(ctx.io.stdout, renderHelpTopic(HELP_TOPICS[first as HelpTopicName], TOPIC_WIDTH));
     return;
   }
-  const command = subject === undefined ? program : program.commands.find((candidate) => candidate.name() === subject || candidate.aliases().includes(subject));
-  if (command === undefined) {
-    throw new UsageError(`no command or help topic named "${subject}"`, {
-      hint: `commands: tkt --help; topics: ${TOPIC_NAMES.join(', ')}`,
-    });
+  if (first !== undefined && rest.length === 0 && commandNamed(program, first) === undefined) {
+    // The settings as the program's help reads them: a damaged file never stops a help.
+    const aliases = aliasesOnFile(ctx.env);
+    if (Object.hasOwn(aliases, first)) return aliasHelp(first, aliases, program, ctx);
+  }
+  let command: Program | Command = program;
+  for (const word of subject) {
+    const next = commandNamed(command, word);
+    if (next === undefined) {
+      throw new UsageError(`no command or help topic named "${subject.join(' ')}"`, {
+        hint: `commands: tkt --help; topics: ${TOPIC_NAMES.join(', ')}`,
+      });
+    }
+    command = next;
   }
   // Commander writes help through the program's configured output (the same stdout).
   command.outputHelp();
+}
+
+/** What the alias `name` stands for, then the help of the command it runs. */
+async function aliasHelp(name: string, aliases: Record<string, string>, program: Program, ctx: Context): Promise<void> {
+  const expansion = aliases[name]!;
+  if (expansion.startsWith('!')) {
+    await writeText(ctx.io.stdout, `${name} is an alias of a shell command, run by sh: ${sanitizeInline(expansion.slice(1))}\n`);
+    return;
+  }
+  const { checkExpansionStart, splitWords } = await import('../desk/aliases.js');
+  // One that could not run says so, as running it would.
+  checkExpansionStart(name, expansion, { builtins: builtinNames(), aliases }, { saved: true });
+  await writeText(ctx.io.stdout, `${name} is an alias of "tkt ${sanitizeInline(expansion)}"\n\n`);
+  // The command's word: the first, or after the global options of one saved by an older tkt.
+  const command = splitWords(expansion)
+    .map((word) => commandNamed(program, word))
+    .find((found) => found !== undefined);
+  command?.outputHelp();
 }

@@ -1,5 +1,5 @@
 // The "Aliases:" section that ends `tkt --help` when the user has aliases (tkt alias), as git's
-// help lists command aliases. Both ways of printing that help use it: the CLI (src/program.ts)
+// help lists command aliases; and the aliases for commander's other answers (src/commander-program.ts). Both ways of printing that help use it: the CLI (src/program.ts)
 // and the bin's first stop (src/fast-start.ts), which adds it to the help prepared at build time.
 // So it reads the settings file itself, cheaply, and never fails: help must print whatever the
 // file holds (a damaged file is reported by the commands that use the settings).
@@ -9,7 +9,7 @@ import { isObject } from '../util/json-object.js';
 import { sanitizeInline } from '../output/sanitize.js';
 
 /** The saved aliases whose expansion is text, by name; {} when the file is missing or unreadable. */
-function readAliases(env: Record<string, string | undefined>): Record<string, string> {
+export function aliasesOnFile(env: Record<string, string | undefined>): Record<string, string> {
   try {
     const settings: unknown = JSON.parse(fs.readFileSync(settingsFileIn(defaultConfigDir(env)), 'utf8'));
     const aliases: unknown = isObject(settings) && isObject(settings.settings) ? settings.settings.aliases : undefined;
@@ -25,7 +25,7 @@ function readAliases(env: Record<string, string | undefined>): Record<string, st
  * expansion, laid out as the commands are; '' when there are none.
  */
 export function aliasHelpSection(env: Record<string, string | undefined>): string {
-  const aliases = readAliases(env);
+  const aliases = aliasesOnFile(env);
   const names = Object.keys(aliases).sort();
   if (names.length === 0) return '';
   const width = Math.max(...names.map((name) => sanitizeInline(name).length));

@@ -8,6 +8,7 @@ import { constants as osConstants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { UsageError } from '../errors.js';
 import type { ConfigStore } from '../config/types.js';
+import { shellWord } from '../config/session.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 const PLACEHOLDER = /\$(\d+)/g;
@@ -18,16 +19,62 @@ export function savedAliases(config: Pick<ConfigStore, 'getSettings'>): Record<s
   return { ...config.getSettings().aliases };
 }
 
-/** Checks NAME and EXPANSION for `tkt alias set`: exit 2 when the name is a built-in or the expansion is empty or unbalanced. */
-export function checkAlias(name: string, expansion: string, builtins: readonly string[]): void {
+/** What an expansion may start with: the built-in commands and their aliases, and the saved aliases (which it may not start with). */
+export interface KnownWords {
+  builtins: readonly string[];
+  aliases: Readonly<Record<string, string>>;
+}
+
+/** Checks NAME and EXPANSION for `tkt alias set`: exit 2 when the name is a built-in, or the expansion is empty, unbalanced or does not start with a tkt command. */
+export function checkAlias(name: string, expansion: string, known: KnownWords): void {
   if (!NAME.test(name)) throw new UsageError(`invalid alias name ${JSON.stringify(name)}: letters, digits, "-" and "_", e.g. mine`);
-  if (builtins.includes(name)) throw new UsageError(`"${name}" is a tkt command: an alias cannot shadow it`, { hint: 'choose another name' });
+  if (known.builtins.includes(name)) throw new UsageError(`"${name}" is a tkt command: an alias cannot shadow it`, { hint: 'choose another name' });
   const text = expansion.trim();
   if (text === '' || text === '!') throw new UsageError(`alias ${name} needs an expansion, e.g. 'list --view my-open-tickets'`);
-  if (!text.startsWith('!')) {
-    const [first] = splitWords(text);
-    if (first === name) throw new UsageError(`alias ${name} would expand to itself`);
+  if (!text.startsWith('!') && splitWords(text)[0] === name) throw new UsageError(`alias ${name} would expand to itself`);
+  checkExpansionStart(name, text, known, { saved: false });
+}
+
+/**
+ * Exit 2 when the tkt alias `name` does not start with a built-in command (or a command's
+ * alias), as gh refuses an expansion that is no gh command: an unknown word, another alias (an
+ * alias is expanded once), an option (the command goes first, global options after it). A saved
+ * alias (written by hand, or by an older tkt) is named with its expansion, and one that starts
+ * with an option is let run: global options may stand before the command's word.
+ */
+export function checkExpansionStart(name: string, expansion: string, known: KnownWords, { saved }: { saved: boolean }): void {
+  if (expansion.startsWith('!')) return;
+  const words = splitWords(expansion);
+  const [first, ...rest] = words;
+  if (first === undefined || known.builtins.includes(first)) return;
+  const details = saved ? [`${name}: ${expansion}`] : [];
+  const setLine = (text: string) => `tkt alias set ${name} ${shellWord(text)}`;
+  if (first.startsWith('-') && first !== '-') {
+    if (saved) return;
+    const at = words.findIndex((word) => known.builtins.includes(word));
+    const reordered = at === -1 ? `COMMAND ${expansion}` : joinWords([...words.slice(at), ...words.slice(0, at)]);
+    throw new UsageError(`alias ${name} must start with a tkt command, not the option ${first}`, {
+      hint: `global options go after the command: ${setLine(reordered)}`,
+    });
   }
+  if (Object.hasOwn(known.aliases, first)) {
+    const target = known.aliases[first]!;
+    throw new UsageError(`alias ${name} must start with a tkt command: "${first}" is an alias`, {
+      details,
+      hint: target.startsWith('!')
+        ? `a shell command can run it: ${setLine(`!tkt ${joinWords(words)} "$@"`)}`
+        : `use what ${first} stands for: ${setLine([target, ...(rest.length === 0 ? [] : [joinWords(rest)])].join(' '))}`,
+    });
+  }
+  throw new UsageError(`alias ${name} must start with a tkt command: ${JSON.stringify(first)} is none`, {
+    details,
+    hint: `tkt --help lists the commands; for a shell command: ${setLine(`!${expansion}`)}`,
+  });
+}
+
+/** Words joined into an expansion that splitWords reads back as they are. */
+function joinWords(words: readonly string[]): string {
+  return words.map((word) => (word !== '' && !/[\s'"\\]/.test(word) ? word : `"${word.replace(/["\\]/g, '\\$&')}"`)).join(' ');
 }
 
 /**

@@ -23,12 +23,13 @@ export function wholeNumberOption(option: string, text: string, range: { min: nu
 }
 
 /**
- * A ticket ID as typed by the user: digits only (surrounding blanks allowed), 1 up to
- * Number.MAX_SAFE_INTEGER so it survives the round trip through a JS number unchanged.
- * "12a", "1e3", "-4", "0x10" and "0" are all refused before any request is sent.
+ * A ticket ID as typed by the user: digits only, or "#" and digits as tkt prints IDs (surrounding
+ * blanks allowed), 1 up to Number.MAX_SAFE_INTEGER so it survives the round trip through a JS
+ * number unchanged. "12a", "1e3", "-4", "0x10", "0" and "# 12" are all refused before any
+ * request is sent.
  */
 export function parseTicketId(text: string): number {
-  const id = parseWholeNumber(text, { min: 1 });
+  const id = parseWholeNumber(text.trim().replace(/^#(?=\d)/, ''), { min: 1 });
   if (id === undefined) throw new UsageError(`invalid ticket ID ${JSON.stringify(text)}: expected a positive whole number`);
   return id;
 }

@@ -1,5 +1,6 @@
 // Hints and errors name what the user actually used (README: Choices where docs/cli.md is
 // silent): the profile and --url of the run, an unknown profile, an empty TKT_TOKEN.
+import { readFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,8 +50,8 @@ describe('the login hint', () => {
     expect(hintOf(result.stderr)).toBe('run "tkt login"');
   });
 
-  it('adds --url URL for a profile that has no URL (one made by config set)', async () => {
-    await h.cli(['config', 'set', 'editor', 'vim', '--profile', 'nourl']);
+  it("adds --url URL for a profile that has no URL (one an older tkt's config set made)", async () => {
+    await createConfigStore(h.configDir).saveSettings({ editor: 'vim' }, 'nourl');
 
     const result = await h.cli(['list', '--profile', 'nourl']);
     const withEnvUrl = await h.cli(['list', '--profile', 'nourl'], { env: { TKT_URL: h.sandbox.url } });
@@ -98,23 +99,38 @@ describe('an unknown profile', () => {
     expect(h.sandbox.stats.requests).toBe(before);
   });
 
-  it('is exit 2 for the commands that read a profile: logout, profiles, auth token, config get and list', async () => {
-    for (const argv of [['logout'], ['profiles'], ['auth', 'token'], ['config', 'get', 'editor'], ['config', 'list'], ['config', 'unset', 'editor']]) {
-      const result = await h.cli([...argv, '--profile', 'nosuch']);
-      expect(result.code, argv.join(' ')).toBe(2);
-      expect(result.stderr, argv.join(' ')).toContain('no profile named "nosuch"');
+  it('is exit 2 for the commands that read a profile, and for those that write settings: nothing is created', async () => {
+    const reads = [['logout'], ['profiles'], ['auth', 'token'], ['config', 'get', 'editor'], ['config', 'list']];
+    const writes = [
+      ['config', 'set', 'default-concurrency', '4'],
+      ['config', 'unset', 'editor'],
+      ['alias', 'set', 'mine', 'list'],
+      ['alias', 'delete', 'mine'],
+    ];
+    const saved = readFileSync(join(h.configDir, 'config.json'), 'utf8');
+    for (const argv of [...reads, ...writes]) {
+      for (const result of [await h.cli([...argv, '--profile', 'nosuch']), await h.cli(['--profile', 'nosuch', ...argv])]) {
+        expect(result.code, argv.join(' ')).toBe(2);
+        expect(result.stderr, argv.join(' ')).toContain('error: no profile named "nosuch" (--profile)\n  profiles: default, p2\n');
+      }
+      const byEnv = await h.cli(argv, { env: { TKT_PROFILE: 'nosuch' } });
+      expect(byEnv.stderr, argv.join(' ')).toContain('error: no profile named "nosuch" (TKT_PROFILE)');
     }
+    expect(readFileSync(join(h.configDir, 'config.json'), 'utf8')).toBe(saved);
+    // Still exit 2, not "not logged in", afterwards.
+    const show = await h.cli(['show', '1013', '--profile', 'nosuch']);
+    expect(show.code).toBe(2);
   });
 
-  it('is created by tkt login and by tkt config set, as before', async () => {
+  it('is created by tkt login only; its settings are set after it', async () => {
     const login = await h.cli(['login', '--profile', 'fresh', '--url', h.sandbox.url, '-u', 'tech'], { env: { TKT_PASSWORD: 'tech' } });
-    const set = await h.cli(['config', 'set', 'editor', 'nano', '--profile', 'other']);
+    const set = await h.cli(['--profile', 'fresh', 'config', 'set', 'editor', 'nano']);
 
     expect(login.code).toBe(0);
-    expect(set.code).toBe(0);
-    expect(createConfigStore(h.configDir).profileNames()).toEqual(['default', 'fresh', 'other', 'p2']);
+    expect(set).toMatchObject({ code: 0, stdout: 'Set editor to nano for profile fresh\n' });
+    expect(createConfigStore(h.configDir).profileNames()).toEqual(['default', 'fresh', 'p2']);
     expect((await h.cli(['whoami', '--profile', 'fresh'])).code).toBe(0);
-    expect((await h.cli(['config', 'get', 'editor', '--profile', 'other'], { env: { VISUAL: '', EDITOR: '' } })).stdout).toBe('nano\n');
+    expect((await h.cli(['config', 'get', 'editor', '--profile', 'fresh'], { env: { VISUAL: '', EDITOR: '' } })).stdout).toBe('nano\n');
   });
 
   it('leaves the default profile usable on a machine where nothing was saved yet', async () => {

@@ -1,5 +1,6 @@
 // tkt alias set|list|delete and their expansion before the command line is parsed (README: Aliases).
 import { describe, expect, it } from 'vitest';
+import { createConfigStore } from '../../src/config/store.js';
 import { expandAlias, splitWords } from '../../src/desk/aliases.js';
 import type { Harness } from '../helpers/harness.js';
 import { sendsNothing, unusedTicket, useHarness } from '../helpers/sandbox-state.js';
@@ -114,5 +115,74 @@ describe('tkt alias', () => {
     const gone = await h.cli(['mine']);
     expect(gone.code).toBe(2);
     expect((await h.cli(['alias', 'delete', 'mine'])).code).toBe(2);
+  });
+
+  it('refuses, before saving, an expansion that does not start with a tkt command: an unknown word, an alias, an option', async () => {
+    expect((await h.cli(['alias', 'set', 'mine', 'list --view my-open-tickets'])).code).toBe(0);
+    const unknown = await h.cli(['alias', 'set', 'bad', 'nosuch 1']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('error: alias bad must start with a tkt command: "nosuch" is none');
+    expect(unknown.stderr).toContain("shell command: tkt alias set bad '!nosuch 1'");
+
+    const ofAlias = await h.cli(['alias', 'set', 'm2', 'mine --limit 5']);
+    expect(ofAlias.code).toBe(2);
+    expect(ofAlias.stderr).toContain('error: alias m2 must start with a tkt command: "mine" is an alias');
+    expect(ofAlias.stderr).toContain("hint: use what mine stands for: tkt alias set m2 'list --view my-open-tickets --limit 5'");
+
+    // Without "--" the expansion reads as an option: it reaches the check all the same.
+    for (const argv of [
+      ['alias', 'set', 'j', '--json list --limit 1'],
+      ['alias', 'set', 'j', '--', '--json list --limit 1'],
+    ]) {
+      const optionFirst = await h.cli(argv);
+      expect(optionFirst.code, argv.join(' ')).toBe(2);
+      expect(optionFirst.stderr).toContain('error: alias j must start with a tkt command, not the option --json');
+      expect(optionFirst.stderr).toContain("hint: global options go after the command: tkt alias set j 'list --limit 1 --json'");
+    }
+    const withValue = await h.cli(['alias', 'set', 'j', '--profile "my work" list']);
+    expect(withValue.stderr).toContain(`tkt alias set j 'list --profile "my work"'`);
+
+    const saved = (await h.cli(['alias', 'list', '-q'])).stdout.split('\n');
+    expect(saved).toContain('mine');
+    for (const refused of ['bad', 'm2', 'j']) expect(saved).not.toContain(refused);
+    // A command's alias and a shell command are fine.
+    expect((await h.cli(['alias', 'set', 'v', 'view'])).code).toBe(0);
+    expect((await h.cli(['alias', 'set', 'm3', '!tkt mine "$@"'])).code).toBe(0);
+    for (const name of ['mine', 'v', 'm3']) await h.cli(['alias', 'delete', name]);
+  });
+
+  it('names the alias and its expansion when a saved one (hand-edited, or from an older tkt) cannot run', async () => {
+    await createConfigStore(h.configDir).saveSettings({ aliases: { mine: 'list --view my-open-tickets', m2: 'mine', bad: 'nosuch 1' } });
+    const bad = await sendsNothing(h, () => h.cli(['bad', '2']));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('error: alias bad must start with a tkt command: "nosuch" is none\n  bad: nosuch 1\n');
+    const ofAlias = await sendsNothing(h, () => h.cli(['m2']));
+    expect(ofAlias.code).toBe(2);
+    expect(ofAlias.stderr).toContain('error: alias m2 must start with a tkt command: "mine" is an alias\n  m2: mine\n');
+    expect(ofAlias.stderr).toContain("hint: use what mine stands for: tkt alias set m2 'list --view my-open-tickets'");
+    await createConfigStore(h.configDir).saveSettings({ aliases: {} });
+  });
+
+  it('says that global options go after an alias given after them', async () => {
+    expect((await h.cli(['alias', 'set', 'mine', 'list --view my-open-tickets'])).code).toBe(0);
+    expect((await h.cli(['alias', 'set', 'fixed', 'resolve $1 --details "Fixed: $2"'])).code).toBe(0);
+    const mine = await sendsNothing(h, () => h.cli(['--json', 'mine']));
+    expect(mine.code).toBe(2);
+    expect(mine.stderr).toBe('error: mine is an alias: global options go after it\n  mine: list --view my-open-tickets\nhint: tkt mine --json\n');
+    // A value that is an alias's name is a value (a profile called mine), and the arguments stay first.
+    const fixed = await sendsNothing(h, () => h.cli(['--profile', 'mine', 'fixed', '42', 'new toner', '--', 'x']));
+    expect(fixed.stderr).toContain("hint: tkt fixed 42 'new toner' --profile mine -- x\n");
+    for (const name of ['mine', 'fixed']) await h.cli(['alias', 'delete', name]);
+  });
+
+  it('tkt help ALIAS prints the alias, its expansion and the help of its command', async () => {
+    expect((await h.cli(['alias', 'set', 'mine', 'list --view my-open-tickets'])).code).toBe(0);
+    expect((await h.cli(['alias', 'set', 'urgent', '!tkt list -q | tkt pickup -'])).code).toBe(0);
+    const help = await h.cli(['help', 'mine']);
+    expect(help.code, help.stderr).toBe(0);
+    expect(help.stdout).toMatch(/^mine is an alias of "tkt list --view my-open-tickets"\n\nUsage: tkt list /);
+    const shell = await h.cli(['help', 'urgent']);
+    expect(shell).toEqual({ code: 0, stdout: 'urgent is an alias of a shell command, run by sh: tkt list -q | tkt pickup -\n', stderr: '' });
+    for (const name of ['mine', 'urgent']) await h.cli(['alias', 'delete', name]);
   });
 });

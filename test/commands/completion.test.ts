@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createConfigStore } from '../../src/config/store.js';
 import { createLookups } from '../../src/lookups/index.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { useTempDir } from '../helpers/sandbox-state.js';
@@ -203,7 +204,8 @@ describe('tkt __complete', () => {
   });
 
   it('prints the profiles of the config folder, logged in (default) or not (work), without any request', async () => {
-    await h.cli(['config', 'set', 'pager', 'less', '--profile', 'work']);
+    // As an older tkt's config set made it.
+    await createConfigStore(h.configDir).saveSettings({ pager: 'less' }, 'work');
     h.sandbox.resetStats();
 
     expect(await h.cli(['__complete', 'profile'])).toEqual({ code: 0, stdout: 'default\nwork\n', stderr: '' });

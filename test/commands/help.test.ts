@@ -69,6 +69,23 @@ describe('tkt help TOPIC', () => {
     expect(own.stdout).toMatch(/^ {2}exit-codes +what each exit status means$/m);
   });
 
+  it("shows a nested command's help, as tkt config set --help does", async () => {
+    const nested = await h.cli(['help', 'config', 'set']);
+    expect(nested.code, nested.stderr).toBe(0);
+    expect(nested.stdout).toBe((await h.cli(['config', 'set', '--help'])).stdout);
+    expect(nested.stdout).toMatch(/^Usage: tkt config set /);
+
+    for (const argv of [
+      ['help', 'config', 'nosuch'],
+      ['help', 'show', 'set'],
+      ['help', 'exit-codes', 'set'],
+    ]) {
+      const unknown = await h.cli(argv);
+      expect(unknown.code, argv.join(' ')).toBe(2);
+      expect(unknown.stderr).toContain(`error: no command or help topic named "${argv.slice(1).join(' ')}"`);
+    }
+  });
+
   it('rejects an unknown subject with exit 2 and names the topics', async () => {
     const result = await h.cli(['help', 'exit-code']);
 

@@ -140,7 +140,8 @@ describe('tkt profiles', () => {
 
   it('piped, prints tab-separated lines without a header, as tkt list does: the mark, name, URL (empty when none) and state', async () => {
     await loginAs(h.sandbox, h.configDir, 'tech', 'support');
-    await h.cli(['config', 'set', 'editor', 'vim', '--profile', 'nourl']);
+    // As an older tkt's config set made it.
+    await createConfigStore(h.configDir).saveSettings({ editor: 'vim' }, 'nourl');
     const piped = await h.cli(['profiles', '--profile', 'support']);
     expect(piped.stdout).toBe(
       [

@@ -41,6 +41,16 @@ describe('tkt show', () => {
     expect(r.stderr()).toBe('');
   });
 
+  it('takes the ID as tkt prints it, #42', async () => {
+    const ticket = ticketTitled('Email bounce from customer domain');
+    const shown = await h.cli(['show', `#${ticket.id}`, '--json']);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ id: ticket.id });
+    const read = await h.cli(['read', `#${ticket.id}`, '--json']);
+    expect(read.code, read.stderr).toBe(0);
+    expect(JSON.parse(read.stdout)).toMatchObject({ id: ticket.id, ok: true });
+  });
+
   it('shows the resolution and the attachments', async () => {
     const ticket = ticketTitled('VPN certificate expired');
     const r = await h.context();

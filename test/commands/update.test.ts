@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { run } from '../../src/commands/update.js';
-import type { Harness } from '../helpers/harness.js';
+import { loginAs, type Harness } from '../helpers/harness.js';
 import { frontEnv, routeCount, sendsNothing, startFrontServer, ticketById, useHarness, userId } from '../helpers/sandbox-state.js';
 
 const UPDATE = 'POST /api/TicketsApi/update/{id}';
@@ -130,7 +130,7 @@ describe('tkt update', () => {
 
   it('when the service keeps its own due date, hints the update of the due date alone, in the profile used', async () => {
     const id = await fullTicket();
-    await h.cli(['config', 'set', 'editor', 'vim', '--profile', 'v']);
+    await loginAs(h.sandbox, h.configDir, 'admin', 'v');
     // The second update, the due date's, is answered but not done: the SLA's date stays.
     let updates = 0;
     const front = await startFrontServer(h, (req, res) => {

@@ -35,6 +35,8 @@ describe('eight logins and eight settings changes at once', () => {
     const dir = tempDir();
     const profiles = Array.from({ length: 8 }, (_, i) => `p${i}`);
     const env = { TKT_CONFIG_DIR: dir, TKT_PASSWORD: 'tech', TKT_URL: '', TKT_TOKEN: '', TKT_PROFILE: '', NO_COLOR: '1' };
+    // config set refuses a profile nothing created: each exists (without a URL) before the writes race.
+    for (const profile of profiles) await createConfigStore(dir).saveProfile(profile, {});
 
     const results = await Promise.all([
       ...profiles.map((profile) => tkt(['login', '--url', sandbox.url, '-u', 'tech', '--profile', profile, '--allow-http'], env)),

@@ -8,25 +8,43 @@ describe('parseTicketId', () => {
     ['1', 1],
     [' 42 ', 42],
     ['007', 7],
+    // As tkt prints them (#42), and as stdin takes them.
+    ['#42', 42],
+    [' #42 ', 42],
     [String(Number.MAX_SAFE_INTEGER), Number.MAX_SAFE_INTEGER],
   ])('accepts %j as %d', (text, id) => {
     expect(parseTicketId(text)).toBe(id);
   });
 
-  it.each(['0', '-4', '+4', '12a', '1e3', '1.5', '0x10', '', '  ', '#12', String(Number.MAX_SAFE_INTEGER + 1), '9'.repeat(30)])(
-    'refuses %j with a usage error naming it',
-    (text) => {
-      let caught: unknown;
-      try {
-        parseTicketId(text);
-      } catch (error) {
-        caught = error;
-      }
-      expect(caught).toBeInstanceOf(UsageError);
-      expect((caught as UsageError).exitCode).toBe(ExitCode.usage);
-      expect((caught as UsageError).message).toBe(`invalid ticket ID ${JSON.stringify(text)}: expected a positive whole number`);
-    },
-  );
+  it.each([
+    '0',
+    '-4',
+    '+4',
+    '12a',
+    '1e3',
+    '1.5',
+    '0x10',
+    '',
+    '  ',
+    '#',
+    '##12',
+    '# 12',
+    '#0',
+    '#-4',
+    '12#',
+    String(Number.MAX_SAFE_INTEGER + 1),
+    '9'.repeat(30),
+  ])('refuses %j with a usage error naming it', (text) => {
+    let caught: unknown;
+    try {
+      parseTicketId(text);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(UsageError);
+    expect((caught as UsageError).exitCode).toBe(ExitCode.usage);
+    expect((caught as UsageError).message).toBe(`invalid ticket ID ${JSON.stringify(text)}: expected a positive whole number`);
+  });
 });
 
 describe('parseWholeNumber', () => {
