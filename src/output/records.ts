@@ -85,13 +85,7 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
     const byName = (name: string) => spec.columns.find((column) => column.name.toLowerCase() === name.toLowerCase());
     // A name that is neither a column nor a member of any item is a typo: exit 2 naming both kinds.
     const unknown = names.filter((name) => byName(name) === undefined);
-    if (out.columns !== undefined)
-      assertMembersExist(
-        items,
-        unknown,
-        '--columns',
-        { ownNames: spec.columns.map((column) => column.name) },
-      );
+    if (out.columns !== undefined) assertMembersExist(items, unknown, '--columns', { ownNames: spec.columns.map((column) => column.name) });
     return names.map((name) => {
       const own = byName(name);
       return own === undefined ? itemColumn<T>(name) : ownColumn(own);

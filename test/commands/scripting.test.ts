@@ -198,7 +198,9 @@ describe('--fields and --query on the answer of a change', () => {
       expect(result.stdout).toBe('');
       expect(created()).toHaveLength(before + 1);
       const ticket = created().at(-1)!;
-      expect(result.stderr).toMatch(new RegExp(`^Created ticket #${ticket.id}\nerror: --${shaping[0] === '--query' ? 'query failed' : 'fields: no such field "colour"'}`));
+      expect(result.stderr).toMatch(
+        new RegExp(`^Created ticket #${ticket.id}\nerror: --${shaping[0] === '--query' ? 'query failed' : 'fields: no such field "colour"'}`),
+      );
       expect(result.stderr).toContain('hint: the change was made; only its output failed: do not run the command again for it');
     }
   });
