@@ -21,6 +21,7 @@ import { OperationError, UsageError } from '../errors.js';
 import { LOOKUP_FIELDS, type LookupFacts } from '../model/fields.js';
 import { ME, type LookupEntry, type LookupKind, type Lookups, type TypedOption } from './types.js';
 import { foldForMatch } from '../util/fold.js';
+import { idProblem, parseWholeNumber } from '../util/ids.js';
 import { nonBlank } from '../util/option-text.js';
 
 /** Lookups are reused from the cache for ten minutes: long enough for a burst of commands,
@@ -228,8 +229,8 @@ export function createLookups(ctx: LookupContext): Lookups {
     const text = nonBlankName(kind, value, typed).trim();
     if (spec.people === true && lower(text) === ME) return me(kind);
     if (spec.people !== true && /^\d+$/.test(text)) {
-      const id = Number(text);
-      if (!Number.isSafeInteger(id) || id < 1) throw new UsageError(`${lookupMessage('invalid', kind, value, typed)}: expected a positive whole number ID`);
+      const id = parseWholeNumber(text, { min: 1 });
+      if (id === undefined) throw new UsageError(`${lookupMessage('invalid', kind, value, typed)}: ${idProblem(text)}`);
       return id;
     }
     return matchEntry(kind, text, await entries(kind), typed, ctx).id;

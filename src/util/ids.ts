@@ -23,12 +23,23 @@ export function wholeNumberOption(option: string, text: string, range: { min: nu
 }
 
 /**
+ * Why parseWholeNumber refused `text` as an ID (from 1): digits past Number.MAX_SAFE_INTEGER
+ * are a whole number all the same, so they are said to be out of range.
+ */
+export function idProblem(text: string): string {
+  const digits = text.trim();
+  return /^\d+$/.test(digits) && Number(digits) > Number.MAX_SAFE_INTEGER
+    ? `out of range: IDs go up to ${Number.MAX_SAFE_INTEGER}`
+    : 'expected a positive whole number';
+}
+
+/**
  * A ticket ID as typed by the user: digits only (surrounding blanks allowed), 1 up to
  * Number.MAX_SAFE_INTEGER so it survives the round trip through a JS number unchanged.
  * "12a", "1e3", "-4", "0x10" and "0" are all refused before any request is sent.
  */
 export function parseTicketId(text: string): number {
   const id = parseWholeNumber(text, { min: 1 });
-  if (id === undefined) throw new UsageError(`invalid ticket ID ${JSON.stringify(text)}: expected a positive whole number`);
+  if (id === undefined) throw new UsageError(`invalid ticket ID ${JSON.stringify(text)}: ${idProblem(text)}`);
   return id;
 }
