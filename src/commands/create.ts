@@ -129,9 +129,10 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
   const problem = badValues ?? unreadableFiles;
   if (problem !== undefined) throw problem;
   if (missing.length > 0 && !ctx.io.canPrompt) {
-    throw new UsageError(`missing required option${missing.length === 1 ? '' : 's'} (${whyNothingIsAsked(ctx)})`, {
+    const { reason, toBeAsked } = whyNothingIsAsked(ctx);
+    throw new UsageError(`missing required option${missing.length === 1 ? '' : 's'} (${reason})`, {
       details: detailLines(missing.join(', ')),
-      hint: 'give them as options, or run at a terminal to be asked',
+      hint: `give them as options, or ${toBeAsked} to be asked`,
     });
   }
 

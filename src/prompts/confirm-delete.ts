@@ -12,7 +12,7 @@ const IDS_SHOWN = 10;
 
 export async function confirmDelete(ids: readonly number[], ctx: Context): Promise<void> {
   if (!ctx.io.canPrompt) {
-    throw new UsageError(`refusing to delete without confirmation (${whyNothingIsAsked(ctx)})`, { hint: 'pass --yes' });
+    throw new UsageError(`refusing to delete without confirmation (${whyNothingIsAsked(ctx).reason})`, { hint: 'pass --yes' });
   }
   await writeText(ctx.io.stderr, await titleLines(ids, ctx));
   const confirmed = await ctx.prompter.confirm({ message: `Delete ${describeIds(ids)}?`, default: false });
