@@ -6,6 +6,7 @@ import { decodeJwtClaims, expiryFromClaims, userIdFromClaims } from '../config/j
 import { shellWord, tktCommand } from '../config/session.js';
 import { normalizeBaseUrl } from '../config/url.js';
 import type { Context } from '../context/context.js';
+import { whyNothingIsAsked } from '../context/nothing-asked.js';
 import { ApiError, AuthError, OperationError, UsageError } from '../errors.js';
 import { readTextStream } from '../util/text-read.js';
 
@@ -30,7 +31,7 @@ export function assertNothingMissing(input: LoginInput, ctx: Context, knownUrl: 
     ...(input.passwordStdin || ctx.env.TKT_PASSWORD ? [] : [['--password-stdin', 'password: pipe it with --password-stdin or set TKT_PASSWORD'] as const]),
   ];
   if (missing.length === 0) return;
-  throw new UsageError(`missing ${missing.map(([option]) => option).join(', ')} (no terminal to ask on)`, {
+  throw new UsageError(`missing ${missing.map(([option]) => option).join(', ')} (${whyNothingIsAsked(ctx).reason})`, {
     details: missing.map(([, remedy]) => remedy),
     // The login that would work here: this profile, its URL, the user name given.
     hint: `e.g. printf %s "$PASSWORD" | ${tktCommand(ctx, `login -u ${hasUsername(input) ? shellWord(input.username) : 'USER'} --password-stdin`, knownUrl ?? 'https://helpdesk.example.com')}`,

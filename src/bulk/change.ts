@@ -10,6 +10,7 @@ import { readTicket } from '../model/ticket.js';
 import { formatDate } from '../output/time.js';
 import type { IdCommandSpec } from './id-command.js';
 import { mergeUpdateForm } from '../fields/update-form.js';
+import { alreadyOpenNote } from '../reading/unchanged.js';
 
 type Changes = Readonly<Record<string, FormValue>>;
 
@@ -116,23 +117,38 @@ export async function reopenChange(lookups: Lookups, status: string | undefined,
   return withLabel('TicketStatusId', statusId, options.labels ? await lookups.nameOf('status', statusId) : undefined);
 }
 
+/**
+ * reopen's request (`tkt reopen`, the reopen tool): a ticket already in the status is said to be,
+ * the status named as the service names it, however it was typed (`--status op` is "Open"). The
+ * name is looked up only for such a ticket: the status list is loaded already unless the status
+ * was given by ID.
+ */
+export async function reopenRequest(lookups: Lookups, status: string | undefined, options: ChangeOptions): Promise<Pick<IdCommandSpec, 'plan'>> {
+  const change = await reopenChange(lookups, status, options);
+  const statusId = String(change.fields.TicketStatusId);
+  const statusName = async () => change.labels.TicketStatusId ?? (await lookups.nameOf('status', statusId)) ?? statusId;
+  return changeRequest(change, async () => alreadyOpenNote(status === undefined ? undefined : await statusName()));
+}
+
 function withLabel(field: string, value: FormValue, label: string | undefined): FieldChange {
   return { fields: { [field]: value }, labels: label === undefined ? {} : { [field]: label } };
 }
 
 /**
  * An ID... command's request for a change: the read-modify-write, sent and printed by --dry-run
- * alike. With `alreadyNote`, a ticket that already has the change is marked unchanged with it.
+ * alike. With `alreadyNote`, a ticket that already has the change is marked unchanged with it
+ * (made when needed, for a note that needs a look-up).
  */
-export function changeRequest(change: FieldChange, alreadyNote?: string): Pick<IdCommandSpec, 'plan'> {
+export function changeRequest(change: FieldChange, alreadyNote?: string | (() => Promise<string>)): Pick<IdCommandSpec, 'plan'> {
   return {
     plan: async (id, api) => {
       const { plan, changed } = await changePlan(await api(), id, change.fields);
+      const unchanged = changed.length > 0 || alreadyNote === undefined ? undefined : typeof alreadyNote === 'string' ? alreadyNote : await alreadyNote();
       return {
         ...plan,
         changed: new Set(changed),
         labels: change.labels,
-        ...(changed.length === 0 && alreadyNote !== undefined ? { unchanged: alreadyNote } : {}),
+        ...(unchanged === undefined ? {} : { unchanged }),
       };
     },
   };

@@ -75,7 +75,7 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
       if (plan?.unchanged !== undefined) {
         const note = plan.unchanged;
         await ctx.output.line({ id, dryRun: true, note }, { human: () => `dry run: #${id} ${sanitizeInline(note)} (nothing would be sent)\n` });
-      } else if (plan !== undefined) await printDryRun(ctx, plan, { jsonLines: true });
+      } else if (plan !== undefined) await printDryRun(ctx, plan, { idLine: id });
       else if (failure !== undefined) await reporter.result(failure);
     }
     await reporter.finish(run);

@@ -1,7 +1,7 @@
 // `--dry-run` (docs/cli.md section 7): show exactly what would be sent, send nothing. The one
 // printer of every dry run: the request plans of src/api/plans.ts (ID... commands, create,
 // update, reply..., the rows of create --from, `tkt api`) in one JSON shape and one listing.
-import type { FormValue, MultipartInput, RequestPlan } from '../api/types.js';
+import type { FormValue, MultipartInput, RequestPlan, TicketId } from '../api/types.js';
 import type { Context } from '../context/context.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { fieldsFor, ticketTypeName, type TicketEndpoint } from '../model/fields.js';
@@ -45,24 +45,25 @@ export function plannedJson(request: PlannedRequest): Record<string, unknown> {
 }
 
 /**
- * Prints the planned request: a readable listing, or with --json plannedJson (one compact line
- * with `jsonLines`, as the ID... commands print); with -q nothing. `asData`: plannedJson in
- * every format, for `tkt api`, whose every answer is JSON.
+ * Prints the planned request: a readable listing, or with --json plannedJson; with -q nothing.
+ * `idLine`: the request for that ID of an ID... command, one compact line with the ID first, as
+ * a real run's lines (docs/cli.md section 7). `asData`: plannedJson in every format, for
+ * `tkt api`, whose every answer is JSON.
  */
 export async function printDryRun(
   ctx: Context,
   request: PlannedRequest,
-  options: { jsonLines?: boolean; asData?: boolean; decision?: DryRunDecision } = {},
+  options: { idLine?: TicketId; asData?: boolean; decision?: DryRunDecision } = {},
 ): Promise<void> {
   if (options.asData === true) {
     await ctx.output.data(plannedJson(request));
     await ctx.output.note('dry run: nothing was sent\n');
     return;
   }
-  const print = options.jsonLines === true ? ctx.output.line : ctx.output.document;
-  const decision = options.decision;
+  const { idLine, decision } = options;
+  const print = idLine === undefined ? ctx.output.document : ctx.output.line;
   await print(
-    { ...(decision === undefined ? {} : { dryRun: true, ...decision.members }), ...plannedJson(request) },
+    { ...(idLine === undefined ? {} : { id: idLine }), ...(decision === undefined ? {} : { dryRun: true, ...decision.members }), ...plannedJson(request) },
     {
       human: () =>
         `${decision === undefined ? '' : `${decision.line}\n`}dry run: would send ${request.method} ${request.path} (nothing was sent)\n${requestText(request, '  ')}`,

@@ -1,6 +1,7 @@
 // tkt create: register a ticket (docs/service.md 4.3), or with --integration the `new` endpoint (4.15).
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
+import { whyNothingIsAsked } from '../context/nothing-asked.js';
 import { createFromOptions, type CreateFromFlags } from '../bulk/create-from-options.js';
 import { InterruptedError, OperationError, UsageError } from '../errors.js';
 import { createLookups } from '../lookups/index.js';
@@ -129,9 +130,10 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
   const problem = badValues ?? unreadableFiles;
   if (problem !== undefined) throw problem;
   if (missing.length > 0 && !ctx.io.canPrompt) {
-    throw new UsageError(`missing required option${missing.length === 1 ? '' : 's'} (no terminal to ask on)`, {
+    const { reason, toBeAsked } = whyNothingIsAsked(ctx);
+    throw new UsageError(`missing required option${missing.length === 1 ? '' : 's'} (${reason})`, {
       details: detailLines(missing.join(', ')),
-      hint: 'give them as options, or run at a terminal to be asked',
+      hint: `give them as options, or ${toBeAsked} to be asked`,
     });
   }
 

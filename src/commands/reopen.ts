@@ -2,9 +2,8 @@
 // bulk like close (docs/cli.md section 10), with update's read-modify-write.
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
-import { changeRequest, DEFAULT_REOPEN_STATUS, reopenChange } from '../bulk/change.js';
+import { DEFAULT_REOPEN_STATUS, reopenRequest } from '../bulk/change.js';
 import { runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
-import { alreadyOpenNote } from '../reading/unchanged.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
 export interface ReopenOptions extends IdCommandOptions {
@@ -35,9 +34,8 @@ Examples:
 
 export async function run(options: ReopenOptions, ctx: Context): Promise<void> {
   const { createLookups } = await import('../lookups/index.js');
-  const change = await reopenChange(createLookups(ctx), options.status, { labels: options.dryRun === true });
   await runIdCommand(ctx, options, {
     verb: 'reopened',
-    ...changeRequest(change, alreadyOpenNote(options.status)),
+    ...(await reopenRequest(createLookups(ctx), options.status, { labels: options.dryRun === true })),
   });
 }

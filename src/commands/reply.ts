@@ -11,6 +11,7 @@ import { assertRecipients, lazyTicket, messageOption, messageOrAsk, recipientLis
 import { assertReadableFiles, assertSingleStdinReader, readTextOption } from '../cmdutil/text-input.js';
 import { ticketHeading } from '../reading/ticket-heading.js';
 import { parseTicketId } from '../util/ids.js';
+import { nonBlank } from '../util/option-text.js';
 import { attachOption, dryRunOption, idArgument, recipientsOption } from './shared-options.js';
 
 export interface ReplyOptions {
@@ -56,9 +57,8 @@ Examples:
 
 export async function run(options: ReplyOptions, ctx: Context): Promise<void> {
   const id = parseTicketId(options.id);
-  const asRequester = options.asRequester?.trim();
+  const asRequester = options.asRequester === undefined ? undefined : nonBlank(options.asRequester, '--as-requester is empty').trim();
   if (asRequester !== undefined) {
-    if (asRequester === '') throw new UsageError('--as-requester needs a user');
     const foreign = (['to', 'cc'] as const).filter((name) => options[name] !== undefined);
     if (foreign.length > 0)
       throw new UsageError(`${foreign.map((name) => `--${name}`).join(', ')} cannot be used with --as-requester: a requester reply is not an e-mail`);

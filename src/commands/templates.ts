@@ -1,6 +1,7 @@
 // tkt templates list|show|edit: the reply templates of src/desk/templates.ts.
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
+import { whyNothingIsAsked } from '../context/nothing-asked.js';
 import type { RecordColumn } from '../output/types.js';
 import { UsageError } from '../errors.js';
 
@@ -69,9 +70,8 @@ export async function run(options: TemplatesOptions, ctx: Context): Promise<void
       // Opening the editor is asking, as reply's message is: never without a terminal, under CI or with --no-input.
       const file = templates.templateFile(ctx, options.name);
       if (!ctx.io.canPrompt) {
-        throw new UsageError(`cannot open the editor on template ${options.name} (no terminal to ask on)`, {
-          hint: `run it at a terminal, or write ${file} yourself`,
-        });
+        const { reason, toBeAsked } = whyNothingIsAsked(ctx);
+        throw new UsageError(`cannot open the editor on template ${options.name} (${reason})`, { hint: `${toBeAsked}, or write ${file} yourself` });
       }
       const [{ editFile }, { userSettings }] = await Promise.all([import('../prompts/editor.js'), import('../config/settings.js')]);
       const editor = userSettings(ctx).editor;

@@ -27,9 +27,11 @@ export interface GlobalOptions {
 }
 
 export function readGlobals(opts: Record<string, unknown>): GlobalOptions {
-  const timeout = opts.timeout === undefined ? 30 : Number(opts.timeout);
-  if (!Number.isFinite(timeout) || timeout <= 0) {
-    throw new UsageError(`invalid --timeout "${String(opts.timeout)}": expected a number of seconds greater than 0`);
+  // Plain decimal only: Number() would also read "0x10" as 16 and "1e3" as 1000.
+  const timeoutText = opts.timeout === undefined ? '30' : String(opts.timeout).trim();
+  const timeout = /^(\d+\.?\d*|\.\d+)$/.test(timeoutText) ? Number(timeoutText) : Number.NaN;
+  if (!(timeout > 0)) {
+    throw new UsageError(`invalid --timeout "${String(opts.timeout)}": expected a number of seconds greater than 0, in plain decimal (30, 1.5)`);
   }
   return {
     // Empty (an unset variable in `--url "$URL"`): named, not replaced by the profile's.

@@ -5,7 +5,7 @@
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { UsageError } from '../errors.js';
 import { TICKET_FIELDS, fieldsFor, requiredKeys, type TicketEndpoint, type TicketFieldSpec } from '../model/fields.js';
-import { collect } from '../util/option-text.js';
+import { collect, nonBlank } from '../util/option-text.js';
 
 /** What the user gave, as text, by option key: commander's options or a --from row. */
 export type RawFieldValues = Record<string, string | readonly string[] | undefined>;
@@ -69,12 +69,19 @@ export function fieldOfOption(option: object): TicketFieldSpec | undefined {
   return fieldOptions.get(option);
 }
 
-/** The field option values out of commander's parsed options. */
+/**
+ * The field option values out of commander's parsed options. A value given empty or blank is
+ * exit 2 naming the option (docs/cli.md section 11), never the option left out: only a --from
+ * row's empty cell means that.
+ */
 export function pickFieldValues(opts: object): RawFieldValues {
   const values: RawFieldValues = {};
   for (const spec of TICKET_FIELDS) {
     const value: unknown = (opts as Record<string, unknown>)[spec.key];
-    if (typeof value === 'string' || (Array.isArray(value) && value.every((v) => typeof v === 'string'))) values[spec.key] = value;
+    if (typeof value === 'string' || (Array.isArray(value) && value.every((v) => typeof v === 'string'))) {
+      for (const text of typeof value === 'string' ? [value] : (value as string[])) nonBlank(text, `${flagOf(spec.key)} is empty`);
+      values[spec.key] = value;
+    }
   }
   return values;
 }

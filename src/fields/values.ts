@@ -5,9 +5,9 @@ import { UsageError } from '../errors.js';
 import { LookupError, lookupLabel } from '../lookups/index.js';
 import type { LookupKind, Lookups, TypedOption } from '../lookups/types.js';
 import { addressListProblem, addressProblem, joinAddresses } from '../util/email.js';
-import { parseWholeNumber } from '../util/ids.js';
+import { idProblem, parseWholeNumber } from '../util/ids.js';
 import { parseWhen } from '../util/when.js';
-import { fieldsFor, lengthProblem, TICKET_TYPES, type TicketEndpoint, type TicketFieldSpec } from '../model/fields.js';
+import { fieldsFor, lengthProblem, TICKET_TYPE_ADVICE, TICKET_TYPES, type TicketEndpoint, type TicketFieldSpec } from '../model/fields.js';
 import { flagOf, isGiven, type RawFieldValues } from './options.js';
 
 /** A field checked locally and ready to be resolved (lookups) or sent as is. */
@@ -50,7 +50,7 @@ export function checkFields(endpoint: TicketEndpoint, values: RawFieldValues, no
         break;
       case 'id': {
         const id = parseWholeNumber(asText(raw), { min: 1 });
-        if (id === undefined) problems.push(`${flag}: invalid ID ${JSON.stringify(asText(raw))}: expected a positive whole number`);
+        if (id === undefined) problems.push(`${flag}: invalid ID ${JSON.stringify(asText(raw))}: ${idProblem(asText(raw))}`);
         else fields.push({ spec, value: id });
         break;
       }
@@ -58,9 +58,13 @@ export function checkFields(endpoint: TicketEndpoint, values: RawFieldValues, no
         const ids = asList(raw)
           .flatMap((text) => text.split(','))
           .map((text) => ({ text, id: parseWholeNumber(text, { min: 1 }) }));
-        const bad = ids.filter((entry) => entry.id === undefined).map((entry) => JSON.stringify(entry.text));
-        if (bad.length > 0) problems.push(`${flag}: invalid ID ${bad.join(', ')}: expected a positive whole number`);
-        else fields.push({ spec, value: ids.map((entry) => entry.id as number) });
+        const bad = ids.filter((entry) => entry.id === undefined);
+        if (bad.length === 0) fields.push({ spec, value: ids.map((entry) => entry.id as number) });
+        // One problem per kind of mistake: "x" and "-1" are not whole numbers, "9...9" is too large.
+        for (const problem of new Set(bad.map((entry) => idProblem(entry.text)))) {
+          const named = bad.filter((entry) => idProblem(entry.text) === problem).map((entry) => JSON.stringify(entry.text));
+          problems.push(`${flag}: invalid ID ${named.join(', ')}: ${problem}`);
+        }
         break;
       }
       case 'text': {
@@ -96,7 +100,7 @@ export function checkFields(endpoint: TicketEndpoint, values: RawFieldValues, no
       case 'ticketType': {
         const text = asText(raw).trim().toLowerCase();
         const type = TICKET_TYPES[text] ?? parseWholeNumber(text, { min: 1 });
-        if (type === undefined) problems.push(`${flag}: unknown ticket type ${JSON.stringify(asText(raw))}: use "ticket" or a numeric type`);
+        if (type === undefined) problems.push(`${flag}: unknown ticket type ${JSON.stringify(asText(raw))}: ${TICKET_TYPE_ADVICE}`);
         else fields.push({ spec, value: type });
         break;
       }

@@ -52,7 +52,6 @@ export async function listSource(options: ListSourceOptions, ctx: Context, filte
         details: [`the list-by-username endpoint takes only a username and a page (${USERNAME_PAGE_SIZE} a page)`],
       });
     }
-    if (options.requester.trim() === '') throw new UsageError('--requester needs a user');
     // A user ID, username or full name, as everywhere; the endpoint takes the username.
     const { createLookups } = await import('../lookups/index.js');
     const username = await createLookups(ctx).username('requester', options.requester, { flag: '--requester', noun: 'user' });

@@ -21,6 +21,8 @@ import { OperationError, UsageError } from '../errors.js';
 import { LOOKUP_FIELDS, type LookupFacts } from '../model/fields.js';
 import { ME, type LookupEntry, type LookupKind, type Lookups, type TypedOption } from './types.js';
 import { foldForMatch } from '../util/fold.js';
+import { idProblem, parseWholeNumber } from '../util/ids.js';
+import { nonBlank } from '../util/option-text.js';
 
 /** Lookups are reused from the cache for ten minutes: long enough for a burst of commands,
  *  short enough that a renamed site shows up soon without --refresh. */
@@ -134,6 +136,14 @@ function lookupMessage(verdict: string, kind: LookupKind, value: string, typed: 
   return typed === undefined ? `${verdict} ${KINDS[kind].label} ${quoted}` : `${verdict} ${typed.noun} ${quoted} for ${typed.flag}`;
 }
 
+/**
+ * `value`, unless it is empty or blank: exit 2 naming the option (`--status is empty`), as every
+ * option given an empty value (docs/cli.md section 11), before any request; never "unknown".
+ */
+function nonBlankName(kind: LookupKind, value: string, typed: TypedOption | undefined): string {
+  return nonBlank(value, `${typed?.flag ?? `--${kind}`} is empty`);
+}
+
 /** `run`: where the run looked, for the metadata command of the hint. */
 export function matchEntry(
   kind: LookupKind,
@@ -216,11 +226,11 @@ export function createLookups(ctx: LookupContext): Lookups {
 
   async function resolve(kind: LookupKind, value: string, typed?: TypedOption): Promise<number | string> {
     const spec = KINDS[kind];
-    const text = value.trim();
+    const text = nonBlankName(kind, value, typed).trim();
     if (spec.people === true && lower(text) === ME) return me(kind);
     if (spec.people !== true && /^\d+$/.test(text)) {
-      const id = Number(text);
-      if (!Number.isSafeInteger(id) || id < 1) throw new UsageError(`${lookupMessage('invalid', kind, value, typed)}: expected a positive whole number ID`);
+      const id = parseWholeNumber(text, { min: 1 });
+      if (id === undefined) throw new UsageError(`${lookupMessage('invalid', kind, value, typed)}: ${idProblem(text)}`);
       return id;
     }
     return matchEntry(kind, text, await entries(kind), typed, ctx).id;
@@ -229,7 +239,7 @@ export function createLookups(ctx: LookupContext): Lookups {
   return {
     resolve,
     async username(kind, value, typed) {
-      const text = value.trim();
+      const text = nonBlankName(kind, value, typed).trim();
       if (lower(text) === ME) {
         const { username } = await ctx.session();
         if (username !== undefined) return username;

@@ -2,10 +2,10 @@
 // do: the same plans, name resolution and "already ..." answers (src/bulk/, src/reading/).
 import { z } from 'zod';
 import { plans } from '../api/plans.js';
-import { DEFAULT_REOPEN_STATUS, assigneeChange, changeRequest, reopenChange } from '../bulk/change.js';
+import { DEFAULT_REOPEN_STATUS, assigneeChange, changeRequest, reopenRequest } from '../bulk/change.js';
 import { UsageError } from '../errors.js';
 import { resolveActingUser } from '../prompts/acting-user.js';
-import { alreadyAssignedNote, alreadyAssignedToNote, alreadyClosedNote, alreadyOpenNote, alreadyResolvedNote } from '../reading/unchanged.js';
+import { alreadyAssignedNote, alreadyAssignedToNote, alreadyClosedNote, alreadyResolvedNote } from '../reading/unchanged.js';
 import { WRITE, WRITE_IDEMPOTENT, changeOne, changeOutput, dryRunInput, ticketIdInput } from './change.js';
 import { defineTool } from './tool.js';
 
@@ -79,8 +79,7 @@ export const reopenTicket = defineTool({
   output: changeOutput,
   annotations: WRITE_IDEMPOTENT,
   async call(args, { ctx, lookups }) {
-    const change = await reopenChange(lookups, args.status, { labels: args.dry_run === true });
-    return changeOne(ctx, args.id, { verb: 'reopened', ...changeRequest(change, alreadyOpenNote(args.status)) }, args.dry_run);
+    return changeOne(ctx, args.id, { verb: 'reopened', ...(await reopenRequest(lookups, args.status, { labels: args.dry_run === true })) }, args.dry_run);
   },
 });
 

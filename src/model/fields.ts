@@ -332,7 +332,7 @@ const ROWS = [
   otherField({
     key: 'type',
     flags: '--type <type>',
-    description: 'ticket type: "ticket" or a numeric type (create defaults to ticket)',
+    description: 'ticket type: "ticket" or a type number from 1 (create defaults to ticket)',
     label: 'Type',
     formField: 'TicketType',
     value: { type: 'ticketType' },
@@ -448,6 +448,9 @@ export const FILTER_FIELDS: readonly (LookupFieldSpec & { filter: FilterFacts })
 
 /** TicketType 1 = Ticket (docs/service.md 2.4); the other values are not published, so they go by number. */
 export const TICKET_TYPES: Readonly<Record<string, number>> = { ticket: 1 };
+
+/** What `--type` takes, for a value it refuses. */
+export const TICKET_TYPE_ADVICE = 'use "ticket" or a type number, a whole number from 1 (ticket is 1)';
 
 /** A TicketType as a person names it: its name, else its number. */
 export function ticketTypeName(type: number): string {

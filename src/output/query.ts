@@ -15,8 +15,8 @@ export interface CompiledQuery {
    */
   elementwise: boolean;
   /**
-   * The member names the expression reads (`id` in `[].id`) that `value` has nowhere: why a
-   * query found nothing, for the hint that follows the answer (the spec does not describe
+   * The member names the expression reads that `value` lacks where they are read (`subject` of a
+   * ticket whose conversation entries alone have one; `b` of `a.b` anywhere): why a query found nothing, for the hint that follows the answer (the spec does not describe
    * list items, and the service decides their names and casing).
    */
   absentMembers(value: unknown): string[];
@@ -42,13 +42,31 @@ function calledFunctions(node: unknown, found: Set<string>): Set<string> {
   return found;
 }
 
-/** Every member name the expression reads. */
-function readMembers(node: unknown, found: Set<string>): Set<string> {
-  if (Array.isArray(node)) for (const child of node) readMembers(child, found);
+/** The member names an expression reads: of the answer itself (`subject`, `[].id`), and deeper (`b` in `a.b`). */
+interface ReadMembers {
+  top: Set<string>;
+  deeper: Set<string>;
+}
+
+/**
+ * Every member name the expression reads, by where: `top` while `node` reads the answer itself
+ * (or, after `[]` or `[?...]` on it, its items). What follows a `.` or a `|` reads something
+ * inside it.
+ */
+function readMembers(node: unknown, top: boolean, found: ReadMembers): ReadMembers {
+  if (Array.isArray(node)) for (const child of node) readMembers(child, top, found);
   else if (typeof node === 'object' && node !== null) {
     const typed = node as Node;
-    if (typed.type === 'Field' && typeof typed.name === 'string') found.add(typed.name);
-    for (const value of Object.values(typed)) readMembers(value, found);
+    if (typed.type === 'Field' && typeof typed.name === 'string') (top ? found.top : found.deeper).add(typed.name);
+    else if (typed.type === 'Subexpression' || typed.type === 'Pipe' || typed.type === 'IndexExpression') {
+      readMembers(typed.left, top, found);
+      readMembers(typed.right, false, found);
+    } else if (typed.type === 'Projection' || typed.type === 'FilterProjection') {
+      readMembers(typed.left, top, found);
+      const onItems = top && isIdentity(typed.left);
+      readMembers(typed.right, onItems, found);
+      readMembers(typed.condition, onItems, found);
+    } else for (const value of Object.values(typed)) readMembers(value, top, found);
   }
   return found;
 }
@@ -56,6 +74,12 @@ function readMembers(node: unknown, found: Set<string>): Set<string> {
 // Enough of an answer to know its names: items of one list share a shape.
 const SAMPLED_ITEMS = 20;
 const SAMPLED_DEPTH = 4;
+
+/** The answer's own member names: an object's, or a list's first items'. */
+function topMemberNames(value: unknown): Set<string> {
+  const items = Array.isArray(value) ? value.slice(0, SAMPLED_ITEMS) : [value];
+  return new Set(items.flatMap((item: unknown) => (typeof item === 'object' && item !== null && !Array.isArray(item) ? Object.keys(item) : [])));
+}
 
 /** The member names found in `value`, its nested objects and the first items of its arrays. */
 function memberNames(value: unknown, found: Set<string>, depth = 0): Set<string> {
@@ -100,8 +124,10 @@ export function compileQuery(expression: string): CompiledQuery {
     },
     elementwise: (ast.type === 'Projection' || ast.type === 'FilterProjection') && isIdentity(ast.left),
     absentMembers(value) {
-      const present = memberNames(value, new Set());
-      return [...readMembers(ast, new Set())].filter((name) => !present.has(name));
+      const { top, deeper } = readMembers(ast, true, { top: new Set(), deeper: new Set() });
+      const atTop = topMemberNames(value);
+      const anywhere = memberNames(value, new Set());
+      return [...new Set([...[...top].filter((name) => !atTop.has(name)), ...[...deeper].filter((name) => !anywhere.has(name))])];
     },
   };
 }

@@ -2,6 +2,7 @@
 // confirming sees what goes; no terminal, no question (--yes is required then).
 import { plans } from '../api/plans.js';
 import type { Context } from '../context/context.js';
+import { whyNothingIsAsked } from '../context/nothing-asked.js';
 import { OperationError, UsageError } from '../errors.js';
 import { readTicket } from '../model/ticket.js';
 import { sanitizeInline } from '../output/sanitize.js';
@@ -11,7 +12,7 @@ const IDS_SHOWN = 10;
 
 export async function confirmDelete(ids: readonly number[], ctx: Context): Promise<void> {
   if (!ctx.io.canPrompt) {
-    throw new UsageError('refusing to delete without confirmation: pass --yes', { hint: 'no terminal to ask at (piped, CI or --no-input)' });
+    throw new UsageError(`refusing to delete without confirmation (${whyNothingIsAsked(ctx).reason})`, { hint: 'pass --yes' });
   }
   await writeText(ctx.io.stderr, await titleLines(ids, ctx));
   const confirmed = await ctx.prompter.confirm({ message: `Delete ${describeIds(ids)}?`, default: false });

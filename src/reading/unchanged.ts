@@ -17,7 +17,7 @@ export const alreadyAssignedNote = (response: ApiResponse): string | undefined =
 /** assign's: `user` as typed (`@me` is "you"). */
 export const alreadyAssignedToNote = (user: string): string => (user.trim() === '@me' ? ASSIGNED_TO_YOU : `already assigned to ${user}, nothing changed`);
 
-/** reopen's: `status` as typed, none for the default. */
+/** reopen's: the status's own name (bulk/change.ts reopenRequest), none for the default. */
 export const alreadyOpenNote = (status: string | undefined): string =>
   status === undefined ? 'already open, nothing changed' : `already in status ${status}, nothing changed`;
 

@@ -23,6 +23,17 @@ export function wholeNumberOption(option: string, text: string, range: { min: nu
 }
 
 /**
+ * Why parseWholeNumber refused `text` as an ID (from 1): digits past Number.MAX_SAFE_INTEGER
+ * are a whole number all the same, so they are said to be out of range.
+ */
+export function idProblem(text: string): string {
+  const digits = text.trim().replace(/^#(?=\d)/, '');
+  return /^\d+$/.test(digits) && Number(digits) > Number.MAX_SAFE_INTEGER
+    ? `out of range: IDs go up to ${Number.MAX_SAFE_INTEGER}`
+    : 'expected a positive whole number';
+}
+
+/**
  * A ticket ID as typed by the user: digits only, or "#" and digits as tkt prints IDs (surrounding
  * blanks allowed), 1 up to Number.MAX_SAFE_INTEGER so it survives the round trip through a JS
  * number unchanged. "12a", "1e3", "-4", "0x10", "0" and "# 12" are all refused before any
@@ -30,6 +41,6 @@ export function wholeNumberOption(option: string, text: string, range: { min: nu
  */
 export function parseTicketId(text: string): number {
   const id = parseWholeNumber(text.trim().replace(/^#(?=\d)/, ''), { min: 1 });
-  if (id === undefined) throw new UsageError(`invalid ticket ID ${JSON.stringify(text)}: expected a positive whole number`);
+  if (id === undefined) throw new UsageError(`invalid ticket ID ${JSON.stringify(text)}: ${idProblem(text)}`);
   return id;
 }

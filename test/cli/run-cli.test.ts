@@ -87,13 +87,14 @@ describe('--timeout', () => {
 
   const listWithTimeout = (seconds: string) => h.cli(['list', '--url', silent.url, '--timeout', seconds], { env: { TKT_TOKEN: 'any-token' } });
 
-  it('refuses 0 and non-numbers with exit 2 before any request', async () => {
+  it('refuses 0, non-numbers and numbers not in plain decimal with exit 2 before any request', async () => {
     const before = silent.requests.length;
-    for (const value of ['0', 'abc']) {
+    // JavaScript's Number() takes 0x10 as 16 and 1e3 as 1000: a person writing them meant something else.
+    for (const value of ['0', 'abc', '0x10', '1e3', '-1', ' ']) {
       const result = await listWithTimeout(value);
 
       expect(result.code, value).toBe(2);
-      expect(result.stderr).toContain(`invalid --timeout "${value}"`);
+      expect(result.stderr).toContain(`invalid --timeout "${value}": expected a number of seconds greater than 0, in plain decimal (30, 1.5)`);
     }
     expect(silent.requests).toHaveLength(before);
   });

@@ -46,35 +46,35 @@ describe('printDryRun: JSON', () => {
     expect(stderr()).toBe('');
   });
 
-  it('prints one compact line, in that order of members, for the ID... commands', async () => {
+  it("prints one compact line for each ID of an ID... command, in that order of members, the ID's first", async () => {
     const { ctx, stdout } = await printer({ json: true });
-    await printDryRun(ctx, update, { jsonLines: true });
-    await printDryRun(ctx, change('POST', '/api/TicketsApi/pickup/43'), { jsonLines: true });
+    await printDryRun(ctx, update, { idLine: 42 });
+    await printDryRun(ctx, change('POST', '/api/TicketsApi/pickup/43'), { idLine: 43 });
     expect(stdout()).toBe(
-      '{"dryRun":true,"method":"POST","path":"/api/TicketsApi/update/42",' +
+      '{"id":42,"dryRun":true,"method":"POST","path":"/api/TicketsApi/update/42",' +
         '"fields":{"Id":42,"Title":"New\\u001b[2Jtitle","TicketPriorityId":3,"SelectedTags":[1,2],"HasDraft":false},' +
         '"files":["notes.txt","two\\nlines\\u009b.log"]}\n' +
-        '{"dryRun":true,"method":"POST","path":"/api/TicketsApi/pickup/43"}\n',
+        '{"id":43,"dryRun":true,"method":"POST","path":"/api/TicketsApi/pickup/43"}\n',
     );
   });
 
   it('has no fields and no files for an endpoint without a body, and `json` for a JSON body', async () => {
     const { ctx, stdout } = await printer({ json: true });
-    await printDryRun(ctx, change('DELETE', '/api/TicketsApi/42'), { jsonLines: true });
-    await printDryRun(ctx, change('POST', '/api/TicketsApi', { json: { page: 1, search: null } }), { jsonLines: true });
-    await printDryRun(ctx, change('POST', '/api/TicketsApi/resolve/42', { form: { fields: { TicketId: 42 } } }), { jsonLines: true });
-    await printDryRun(ctx, change('POST', '/api/TicketsApi/addfiles/42', { form: { fields: {}, files: ['a.png'] } }), { jsonLines: true });
+    await printDryRun(ctx, change('DELETE', '/api/TicketsApi/42'), { idLine: 42 });
+    await printDryRun(ctx, change('POST', '/api/TicketsApi', { json: { page: 1, search: null } }), { idLine: 42 });
+    await printDryRun(ctx, change('POST', '/api/TicketsApi/resolve/42', { form: { fields: { TicketId: 42 } } }), { idLine: 42 });
+    await printDryRun(ctx, change('POST', '/api/TicketsApi/addfiles/42', { form: { fields: {}, files: ['a.png'] } }), { idLine: 42 });
     expect(
       stdout()
         .trimEnd()
         .split('\n')
         .map((line) => JSON.parse(line)),
     ).toEqual([
-      { dryRun: true, method: 'DELETE', path: '/api/TicketsApi/42' },
+      { id: 42, dryRun: true, method: 'DELETE', path: '/api/TicketsApi/42' },
       // A JSON body goes as it is: its nulls too.
-      { dryRun: true, method: 'POST', path: '/api/TicketsApi', json: { page: 1, search: null } },
-      { dryRun: true, method: 'POST', path: '/api/TicketsApi/resolve/42', fields: { TicketId: 42 }, files: [] },
-      { dryRun: true, method: 'POST', path: '/api/TicketsApi/addfiles/42', fields: {}, files: ['a.png'] },
+      { id: 42, dryRun: true, method: 'POST', path: '/api/TicketsApi', json: { page: 1, search: null } },
+      { id: 42, dryRun: true, method: 'POST', path: '/api/TicketsApi/resolve/42', fields: { TicketId: 42 }, files: [] },
+      { id: 42, dryRun: true, method: 'POST', path: '/api/TicketsApi/addfiles/42', fields: {}, files: ['a.png'] },
     ]);
   });
 
@@ -152,7 +152,7 @@ describe('printDryRun: the listing', () => {
   it('prints nothing with -q', async () => {
     const { ctx, stdout, stderr } = await printer({ quiet: true });
     await printDryRun(ctx, update);
-    await printDryRun(ctx, update, { jsonLines: true });
+    await printDryRun(ctx, update, { idLine: 42 });
     expect(stdout() + stderr()).toBe('');
   });
 });

@@ -137,8 +137,13 @@ describe('a change the ticket already has', () => {
     expect(both.stdout).toContain(`✓ #${open!.id} already open, nothing changed`);
     expect(both.stdout).toContain(`✓ #${resolved!.id} reopened`);
     expect(resolved!.ticketStatusId).toBe(OPEN);
-    const named = await h.cli(['reopen', String(resolved!.id), '--status', 'open']);
-    expect(named.stdout).toBe(`✓ #${resolved!.id} already in status open, nothing changed\n`);
+    // The status by its own name, however it was typed: a prefix, another case, its ID.
+    for (const status of ['OP', 'open', String(OPEN)]) {
+      const named = await h.cli(['reopen', String(resolved!.id), '--status', status]);
+      expect(named.stdout, status).toBe(`✓ #${resolved!.id} already in status Open, nothing changed\n`);
+      const dry = await h.cli(['reopen', String(resolved!.id), '--status', status, '--dry-run']);
+      expect(dry.stdout, status).toBe(`dry run: #${resolved!.id} already in status Open, nothing changed (nothing would be sent)\n`);
+    }
   });
 
   it('assign to the assignee the ticket has says "already assigned to ..., nothing changed" and sends no update', async () => {

@@ -12,7 +12,7 @@ import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/harness.js';
 import { startServer, type Handler } from '../api/server.js';
 import { processSignals } from '../cli/fake-process.js';
-import { countInFlight, frontEnv, startFrontServer, unusedTickets, useHarness } from '../helpers/sandbox-state.js';
+import { countInFlight, frontEnv, sendsNothing, startFrontServer, unusedTickets, useHarness } from '../helpers/sandbox-state.js';
 
 const CLOSE = 'POST /api/TicketsApi/close/{id}';
 const CLOSED = 7;
@@ -203,7 +203,7 @@ describe('ID... commands over several IDs', () => {
     }
   });
 
-  it('--dry-run over several IDs sends nothing', async () => {
+  it('--dry-run over several IDs sends nothing, printing a JSON line per ID that names it', async () => {
     const tickets = closable(3);
     h.sandbox.resetStats();
     const result = await h.cli(['close', ...ids(tickets), '--dry-run']);
@@ -212,10 +212,13 @@ describe('ID... commands over several IDs', () => {
     expect(h.sandbox.stats.requests).toBe(0);
     expect(tickets.some((t) => t.ticketStatusId === CLOSED)).toBe(false);
     const json = await h.cli(['--json', 'pickup', ...ids(tickets), '--dry-run']);
-    expect(jsonLines(json.stdout).map((line) => [line.dryRun, line.method, line.path])).toEqual(
-      tickets.map((t) => [true, 'POST', `/api/TicketsApi/pickup/${t.id}`]),
+    expect(jsonLines(json.stdout).map((line) => [line.id, line.dryRun, line.method, line.path])).toEqual(
+      tickets.map((t) => [t.id, true, 'POST', `/api/TicketsApi/pickup/${t.id}`]),
     );
     expect(h.sandbox.stats.requests).toBe(0);
+    // The lines name their IDs, so the README's query over a real run's lines works on them too.
+    const queried = await sendsNothing(h, () => h.cli(['close', ...ids(tickets), '--dry-run', '--query', '{id: id, path: path}']));
+    expect(jsonLines(queried.stdout)).toEqual(tickets.map((t) => ({ id: t.id, path: `/api/TicketsApi/close/${t.id}` })));
   });
 
   it('documents each command with examples in --help', async () => {

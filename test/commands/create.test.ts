@@ -150,6 +150,12 @@ describe('tkt create (register)', () => {
       'error: missing required options (no terminal to ask on)\n  --title, --description, --requester, --site, --department, --status\n',
     );
     for (const line of none.stderr.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+    // --no-input and CI are said as the reason, as a terminal may well be there.
+    const noInput = await sendsNothing(h, () => h.cli(['--no-input', 'create', '--title', 'Only a title']));
+    expect(noInput.stderr).toContain('error: missing required options (--no-input: nothing is asked)\n');
+    expect(noInput.stderr).toContain('hint: give them as options, or run without --no-input to be asked\n');
+    const underCI = await sendsNothing(h, () => h.cli(['create', '--title', 'Only a title'], { env: { ...h.env, CI: 'true' } }));
+    expect(underCI.stderr).toContain('error: missing required options (CI is set: nothing is asked)\n');
   });
 
   it.each([

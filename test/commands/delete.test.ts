@@ -18,6 +18,9 @@ describe('tkt delete', () => {
     const result = await sendsNothing(h, () => h.cli(['delete', String(ticket.id)]));
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('pass --yes');
+    expect(result.stderr).toContain('(no terminal to ask on)');
+    const noInput = await sendsNothing(h, () => h.cli(['--no-input', 'delete', String(ticket.id)]));
+    expect(noInput.stderr).toContain('(--no-input: nothing is asked)');
     expect(ticket.isDeleted).toBe(false);
   });
 

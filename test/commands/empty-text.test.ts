@@ -83,6 +83,22 @@ describe('empty option values', () => {
     { name: 'forward --to VALUE', flag: '--to', argv: (value: string) => ['forward', id, '--to', value, '--message', 'M'] },
     { name: 'reply --to VALUE', flag: '--to', argv: (value: string) => ['reply', id, '--to', value, '--message', 'M'] },
     { name: 'forward --cc VALUE', flag: '--cc', argv: (value: string) => ['forward', id, '--to', 'a@example.com', '--cc', value, '--message', 'M'] },
+    // Field options of create and update: an empty value was once taken as the option left out.
+    { name: 'update --priority VALUE', flag: '--priority', argv: (value: string) => ['update', id, '--priority', value] },
+    { name: 'update --status VALUE beside another', flag: '--status', argv: (value: string) => ['update', id, '--status', value, '--priority', 'high'] },
+    { name: 'update --due VALUE', flag: '--due', argv: (value: string) => ['update', id, '--due', value] },
+    { name: 'update --type VALUE', flag: '--type', argv: (value: string) => ['update', id, '--type', value] },
+    { name: 'create --site VALUE', flag: '--site', argv: (value: string) => [...CREATE, '--description', 'D', '--site', value] },
+    { name: 'create --title VALUE', flag: '--title', argv: (value: string) => ['create', ...validCreateArgs({ title: value })] },
+    { name: 'create --attach VALUE', flag: '--attach', argv: (value: string) => ['create', ...validCreateArgs(), '--attach', value] },
+    // Every other option that takes a lookup name or a person.
+    { name: 'list --status VALUE', flag: '--status', argv: (value: string) => ['list', '--status', value] },
+    { name: 'list --assignee VALUE', flag: '--assignee', argv: (value: string) => ['list', '--assignee', value] },
+    { name: 'list --requester VALUE', flag: '--requester', argv: (value: string) => ['list', '--requester', value] },
+    { name: 'reopen --status VALUE', flag: '--status', argv: (value: string) => ['reopen', id, '--status', value] },
+    { name: 'resolve --by VALUE', flag: '--by', argv: (value: string) => ['resolve', id, '--by', value, '--details', 'D'] },
+    { name: 'reply --as-requester VALUE', flag: '--as-requester', argv: (value: string) => ['reply', id, '--as-requester', value, '--message', 'M'] },
+    { name: 'assign ID USER', flag: 'USER', argv: (value: string) => ['assign', id, value] },
   ])('$name: an empty value is exit 2 naming $flag, not an option left out', async ({ flag, argv }) => {
     await refused(argv(''), `${flag} is empty`);
     await refused(argv(' '), `${flag} is empty (only whitespace)`);

@@ -68,7 +68,7 @@ describe('tkt read', () => {
       .split('\n')
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     // read sends no body: its plan shows none.
-    expect(lines).toEqual(tickets.map((t) => ({ dryRun: true, method: 'POST', path: `/api/TicketsApi/read/${t.id}` })));
+    expect(lines).toEqual(tickets.map((t) => ({ id: t.id, dryRun: true, method: 'POST', path: `/api/TicketsApi/read/${t.id}` })));
     expect(readRequests()).toBe(before);
   });
 });

@@ -112,6 +112,19 @@ describe('--query', () => {
     expect(shown.stderr).toMatch(/^hint: the answer has no member "ticketID" \(did you mean "id"\?|did you mean "ticketId"\?/m);
   });
 
+  it('says so too of a member the answer has only deeper down (a ticket has no subject, its conversation entries do)', async () => {
+    const shown = await h.cli(['show', '1013', '--query', 'subject']);
+    const deeper = await h.cli(['show', '1013', '--query', 'conversations[].subject']);
+    const listed = await h.cli(['list', '--query', '[].id']);
+
+    expect(shown).toMatchObject({ code: 0, stdout: 'null\n' });
+    expect(shown.stderr).toMatch(/^hint: the answer has no member "subject"; its members: id, title, /m);
+    expect(JSON.parse(deeper.stdout)).not.toHaveLength(0);
+    expect(deeper.stderr).toBe('');
+    // A list's items are what a projection reads: their members, not the list's, are listed.
+    expect(listed.stderr).toMatch(/^hint: the answer has no member "id" .*; its members: ticketId, /m);
+  });
+
   it('gives no such hint when the query found something, or found nothing with names the answer has', async () => {
     const found = await h.cli(['list', '--query', '[].ticketId', '--raw']);
     const filtered = await h.cli(['list', '--query', "[?subject=='no such title'].ticketId"]);

@@ -7,7 +7,7 @@ import { displayWidth } from '../../src/output/width.js';
 import { renderTicketDetail } from '../../src/reading/detail.js';
 import { BY_ID, validCreateArgs } from '../helpers/create-args.js';
 import type { Harness } from '../helpers/harness.js';
-import { frontEnv, startFrontServer, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import { frontEnv, sendsNothing, startFrontServer, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 import { plans } from '../../src/api/plans.js';
 
 let h: Harness;
@@ -18,6 +18,12 @@ useTempDir('tkt-show-', (path) => (dir = path));
 const ticketTitled = (title: string) => h.sandbox.state.tickets.find((t) => t.title === title)!;
 
 describe('tkt show', () => {
+  it('says a ticket ID too large for a number is out of range, sending nothing', async () => {
+    const result = await sendsNothing(h, () => h.cli(['show', '99999999999999999999']));
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toBe(`error: invalid ticket ID "99999999999999999999": out of range: IDs go up to ${Number.MAX_SAFE_INTEGER}\n`);
+  });
+
   it('shows the header with names, the description and the conversation oldest first', async () => {
     const ticket = ticketTitled('Email bounce from customer domain');
     const r = await h.context();

@@ -186,15 +186,17 @@ describe('tkt templates', () => {
       const code = await runCli(argv, proc, { argvTable });
       return { code, stderr };
     };
+    // Each says why nothing is asked: "no terminal" at a terminal would be wrong.
     const runs = [
-      await h.cli(['templates', 'edit', 'fresh'], { env }),
-      await h.cli(['--no-input', 'templates', 'edit', 'fresh'], { env }),
-      await atTerminal(['templates', 'edit', 'fresh'], { CI: 'true' }),
-      await atTerminal(['--no-input', 'templates', 'edit', 'fresh']),
-    ];
-    for (const result of runs) {
+      [await h.cli(['templates', 'edit', 'fresh'], { env }), 'no terminal to ask on', 'run at a terminal'],
+      [await h.cli(['--no-input', 'templates', 'edit', 'fresh'], { env }), '--no-input: nothing is asked', 'run without --no-input'],
+      [await atTerminal(['templates', 'edit', 'fresh'], { CI: 'true' }), 'CI is set: nothing is asked', 'run with CI unset'],
+      [await atTerminal(['--no-input', 'templates', 'edit', 'fresh']), '--no-input: nothing is asked', 'run without --no-input'],
+    ] as const;
+    for (const [result, reason, remedy] of runs) {
       expect(result.code, result.stderr).toBe(2);
-      expect(result.stderr).toMatch(/^error: .*template fresh.*\(no terminal to ask on\)$/m);
+      expect(result.stderr.split('\n')[0]).toBe(`error: cannot open the editor on template fresh (${reason})`);
+      expect(result.stderr).toContain(`hint: ${remedy}, or write `);
       expect(result.stderr).not.toContain('keeps');
     }
     await expect(readFile(started)).rejects.toMatchObject({ code: 'ENOENT' });

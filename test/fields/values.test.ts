@@ -40,11 +40,19 @@ describe('checkFields', () => {
     );
   });
 
+  it('says which numbers a type may be, and that a too large ID is out of range', () => {
+    const error = usageError(() => checkFields('update', { type: '0', service: '9'.repeat(20) }, NOW));
+    expect(error.details).toEqual([
+      '--type: unknown ticket type "0": use "ticket" or a type number, a whole number from 1 (ticket is 1)',
+      `--service: invalid ID "${'9'.repeat(20)}": out of range: IDs go up to ${Number.MAX_SAFE_INTEGER}`,
+    ]);
+  });
+
   it('reports every bad value at once', () => {
     const error = usageError(() => checkFields('register', { due: 'soon', tag: ['x', '2', '-1'], service: '1.5', type: 'incident' }, NOW));
     expect(error.message).toBe('invalid options');
     expect(error.details).toEqual([
-      '--type: unknown ticket type "incident": use "ticket" or a numeric type',
+      '--type: unknown ticket type "incident": use "ticket" or a type number, a whole number from 1 (ticket is 1)',
       '--service: invalid ID "1.5": expected a positive whole number',
       expect.stringMatching(/^--due: invalid date "soon"/),
       '--tag: invalid ID "x", "-1": expected a positive whole number',

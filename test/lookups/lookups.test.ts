@@ -135,7 +135,9 @@ describe('resolve', () => {
     const ambiguous = await usageError(lookups.resolve('requester', 'anna', { flag: '--as', noun: 'person' }));
     expect(ambiguous.message).toMatch(/^ambiguous person "anna" for --as: it matches 2$/);
     const invalid = await usageError(lookups.resolve('subcategory', '0', { flag: '--subcategory', noun: 'sub-category' }));
-    expect(invalid.message).toBe('invalid sub-category "0" for --subcategory: expected a positive whole number ID');
+    expect(invalid.message).toBe('invalid sub-category "0" for --subcategory: expected a positive whole number');
+    const tooLarge = await usageError(lookups.resolve('status', '9'.repeat(20)));
+    expect(tooLarge.message).toBe(`invalid status "${'9'.repeat(20)}": out of range: IDs go up to ${Number.MAX_SAFE_INTEGER}`);
   });
 });
 

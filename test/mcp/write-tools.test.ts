@@ -116,7 +116,7 @@ describe('tkt mcp: the write tools', () => {
     const reopened = await change('reopen_ticket', { id: ticket.id });
     expect(reopened).toEqual({ id: ticket.id, changed: false, note: 'already open, nothing changed' });
     const sameStatus = await change('reopen_ticket', { id: ticket.id, status: 'open' });
-    expect(sameStatus).toEqual({ id: ticket.id, changed: false, note: 'already in status open, nothing changed' });
+    expect(sameStatus).toEqual({ id: ticket.id, changed: false, note: 'already in status Open, nothing changed' });
     expect(writes()).toBe(sent);
     expect(ticketById(h, ticket.id)).toEqual(before);
   });

@@ -11,6 +11,23 @@ describe('compileQuery', () => {
       expect(compileQuery(expression).elementwise, expression).toBe(false);
   });
 
+  it('names the members read that the answer lacks where they are read', () => {
+    const ticket = { id: 1, site: { title: 'HQ' }, conversations: [{ subject: 'Re: 1' }] };
+    const absent = (expression: string, value: unknown = ticket) => compileQuery(expression).absentMembers(value);
+    // The answer's own members: one that only a nested record has is absent all the same.
+    expect(absent('subject')).toEqual(['subject']);
+    expect(absent('{s: subject, t: title, i: id}')).toEqual(['subject', 'title']);
+    expect(absent('id')).toEqual([]);
+    // Deeper down, as before: anywhere in the answer.
+    expect(absent('conversations[].subject')).toEqual([]);
+    expect(absent('site.title')).toEqual([]);
+    expect(absent('site.name')).toEqual(['name']);
+    // A projection or filter over the answer reads its items.
+    expect(absent('[].id', [ticket])).toEqual([]);
+    expect(absent('[?subject].id', [ticket])).toEqual(['subject']);
+    expect(absent("[?site.title=='HQ'].id", [ticket])).toEqual([]);
+  });
+
   it('gives the same result page by page as over the whole array when elementwise', () => {
     const items = [{ id: 1, s: 'a' }, { id: 2, s: 'b' }, { id: 3, s: 'a' }, { id: 4 }];
     for (const expression of ["[?s=='a'].id", '[].s', '[*].{x: id}']) {
