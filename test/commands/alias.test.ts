@@ -185,4 +185,19 @@ describe('tkt alias', () => {
     expect(shell).toEqual({ code: 0, stdout: 'urgent is an alias of a shell command, run by sh: tkt list -q | tkt pickup -\n', stderr: '' });
     for (const name of ['mine', 'urgent']) await h.cli(['alias', 'delete', name]);
   });
+
+  it('tkt help ALIAS shows the help of the subcommand the expansion names, as tkt help config set does', async () => {
+    const cases = [
+      ['cs', 'config set', ['config', 'set']],
+      ['tok', 'auth token --show', ['auth', 'token']],
+      ['tpl', 'templates show $1', ['templates', 'show']],
+    ] as const;
+    for (const [name, expansion, command] of cases) {
+      expect((await h.cli(['alias', 'set', name, expansion])).code).toBe(0);
+      const help = await h.cli(['help', name]);
+      expect(help.code, help.stderr).toBe(0);
+      expect(help.stdout).toBe(`${name} is an alias of "tkt ${expansion}"\n\n${(await h.cli(['help', ...command])).stdout}`);
+      await h.cli(['alias', 'delete', name]);
+    }
+  });
 });
