@@ -200,4 +200,28 @@ describe('tkt alias', () => {
       await h.cli(['alias', 'delete', name]);
     }
   });
+
+  it('tkt ALIAS --help (or -h) prints what tkt help ALIAS does, placeholders unfilled; after -- it is a word', async () => {
+    expect((await h.cli(['alias', 'set', 'fixed', 'resolve $1 --details "Fixed: $2"'])).code).toBe(0);
+    const expected = await h.cli(['help', 'fixed']);
+    expect(expected.stdout).toMatch(/^fixed is an alias of "tkt resolve \$1 --details "Fixed: \$2""\n\nUsage: tkt resolve /);
+    for (const argv of [
+      ['fixed', '--help'],
+      ['fixed', '-h'],
+      ['fixed', '42', '--json', '--help'],
+    ]) {
+      expect(await sendsNothing(h, () => h.cli(argv)), argv.join(' ')).toEqual(expected);
+    }
+    const ticket = unusedTicket(h, (t) => t.ticketStatusId === OPEN);
+    const word = await h.cli(['fixed', String(ticket.id), '--dry-run', '--', '--help']);
+    expect(word.code, word.stderr).toBe(0);
+    expect(word.stdout).toContain('Fixed: --help');
+    expect(ticket.ticketStatusId).toBe(OPEN);
+    await h.cli(['alias', 'delete', 'fixed']);
+
+    // A shell alias's script decides what its arguments are, --help too.
+    expect((await h.cli(['alias', 'set', 'echoes', '!echo "$@"'])).code).toBe(0);
+    expect(await h.cli(['echoes', '--help'], { env: { PATH: process.env.PATH! } })).toMatchObject({ code: 0, stdout: '--help\n' });
+    await h.cli(['alias', 'delete', 'echoes']);
+  });
 });
