@@ -60,9 +60,18 @@ async function withAlias(argv: string[], proc: ProcessLike): Promise<string[] | 
   if (!Object.hasOwn(aliases, name)) return argv;
   // One saved by hand or by an older tkt may not start with a command: named, with its expansion.
   checkExpansionStart(name, aliases[name]!, { builtins: builtinNames(), aliases }, { saved: true });
+  // Help for a tkt alias is `tkt help NAME`, its placeholders unfilled; a shell alias's script gets
+  // every argument, --help too (README: Aliases).
+  if (!aliases[name]!.startsWith('!') && asksForHelp(args)) return ['help', name];
   const expansion = expandAlias(name, aliases[name]!, args);
   return expansion.kind === 'shell' ? runShellAlias(name, expansion.script, expansion.args, proc) : expansion.argv;
 }
+
+/** -h or --help among the arguments before "--", as commander finds it. */
+const asksForHelp = (args: readonly string[]): boolean => {
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end)).some((arg) => arg === '-h' || arg === '--help');
+};
 
 /** A command line read without commander, and the handler its command registers. */
 interface QuickRun {

@@ -36,6 +36,19 @@ type Command = Program['commands'][number];
 const commandNamed = (parent: Program | Command, word: string) =>
   parent.commands.find((candidate) => candidate.name() === word || candidate.aliases().includes(word));
 
+/** The deepest command that `words`, from the first, name under `parent`, and how many words named it. */
+function deepestCommand(parent: Program | Command, words: readonly string[]): { command: Program | Command; depth: number } {
+  let command = parent;
+  let depth = 0;
+  for (const word of words) {
+    const next = commandNamed(command, word);
+    if (next === undefined) break;
+    command = next;
+    depth++;
+  }
+  return { command, depth };
+}
+
 export async function run(options: HelpOptions, ctx: Context): Promise<void> {
   const { subject, program } = options;
   const [first, ...rest] = subject;
@@ -48,15 +61,11 @@ export async function run(options: HelpOptions, ctx: Context): Promise<void> {
     const aliases = aliasesOnFile(ctx.env);
     if (Object.hasOwn(aliases, first)) return aliasHelp(first, aliases, program, ctx);
   }
-  let command: Program | Command = program;
-  for (const word of subject) {
-    const next = commandNamed(command, word);
-    if (next === undefined) {
-      throw new UsageError(`no command or help topic named "${subject.join(' ')}"`, {
-        hint: `commands: tkt --help; topics: ${TOPIC_NAMES.join(', ')}`,
-      });
-    }
-    command = next;
+  const { command, depth } = deepestCommand(program, subject);
+  if (depth < subject.length) {
+    throw new UsageError(`no command or help topic named "${subject.join(' ')}"`, {
+      hint: `commands: tkt --help; topics: ${TOPIC_NAMES.join(', ')}`,
+    });
   }
   // Commander writes help through the program's configured output (the same stdout).
   command.outputHelp();
@@ -73,9 +82,9 @@ async function aliasHelp(name: string, aliases: Record<string, string>, program:
   // One that could not run says so, as running it would.
   checkExpansionStart(name, expansion, { builtins: builtinNames(), aliases }, { saved: true });
   await writeText(ctx.io.stdout, `${name} is an alias of "tkt ${sanitizeInline(expansion)}"\n\n`);
-  // The command's word: the first, or after the global options of one saved by an older tkt.
-  const command = splitWords(expansion)
-    .map((word) => commandNamed(program, word))
-    .find((found) => found !== undefined);
-  command?.outputHelp();
+  // The command's word: the first, or after the global options of one saved by an older tkt; then
+  // the subcommands that follow it, as `tkt help config set` finds them.
+  const words = splitWords(expansion);
+  const start = words.findIndex((word) => commandNamed(program, word) !== undefined);
+  if (start !== -1) deepestCommand(program, words.slice(start)).command.outputHelp();
 }

@@ -185,4 +185,43 @@ describe('tkt alias', () => {
     expect(shell).toEqual({ code: 0, stdout: 'urgent is an alias of a shell command, run by sh: tkt list -q | tkt pickup -\n', stderr: '' });
     for (const name of ['mine', 'urgent']) await h.cli(['alias', 'delete', name]);
   });
+
+  it('tkt help ALIAS shows the help of the subcommand the expansion names, as tkt help config set does', async () => {
+    const cases = [
+      ['cs', 'config set', ['config', 'set']],
+      ['tok', 'auth token --show', ['auth', 'token']],
+      ['tpl', 'templates show $1', ['templates', 'show']],
+    ] as const;
+    for (const [name, expansion, command] of cases) {
+      expect((await h.cli(['alias', 'set', name, expansion])).code).toBe(0);
+      const help = await h.cli(['help', name]);
+      expect(help.code, help.stderr).toBe(0);
+      expect(help.stdout).toBe(`${name} is an alias of "tkt ${expansion}"\n\n${(await h.cli(['help', ...command])).stdout}`);
+      await h.cli(['alias', 'delete', name]);
+    }
+  });
+
+  it('tkt ALIAS --help (or -h) prints what tkt help ALIAS does, placeholders unfilled; after -- it is a word', async () => {
+    expect((await h.cli(['alias', 'set', 'fixed', 'resolve $1 --details "Fixed: $2"'])).code).toBe(0);
+    const expected = await h.cli(['help', 'fixed']);
+    expect(expected.stdout).toMatch(/^fixed is an alias of "tkt resolve \$1 --details "Fixed: \$2""\n\nUsage: tkt resolve /);
+    for (const argv of [
+      ['fixed', '--help'],
+      ['fixed', '-h'],
+      ['fixed', '42', '--json', '--help'],
+    ]) {
+      expect(await sendsNothing(h, () => h.cli(argv)), argv.join(' ')).toEqual(expected);
+    }
+    const ticket = unusedTicket(h, (t) => t.ticketStatusId === OPEN);
+    const word = await h.cli(['fixed', String(ticket.id), '--dry-run', '--', '--help']);
+    expect(word.code, word.stderr).toBe(0);
+    expect(word.stdout).toContain('Fixed: --help');
+    expect(ticket.ticketStatusId).toBe(OPEN);
+    await h.cli(['alias', 'delete', 'fixed']);
+
+    // A shell alias's script decides what its arguments are, --help too.
+    expect((await h.cli(['alias', 'set', 'echoes', '!echo "$@"'])).code).toBe(0);
+    expect(await h.cli(['echoes', '--help'], { env: { PATH: process.env.PATH! } })).toMatchObject({ code: 0, stdout: '--help\n' });
+    await h.cli(['alias', 'delete', 'echoes']);
+  });
 });
