@@ -245,9 +245,9 @@ export async function createProcessContext(
     env: proc.env,
     config,
     prompter: lazyPrompter(async () => {
-      const [{ createInquirerPrompter }, { userSettings }] = await Promise.all([import('./prompts/inquirer.js'), import('./config/settings.js')]);
+      const [{ createInquirerPrompter }, { editorChoice }] = await Promise.all([import('./prompts/inquirer.js'), import('./config/settings.js')]);
       // `tkt config set editor` applies to every text typed in an editor.
-      const editor = () => userSettings({ config, env: proc.env, globals }).editor;
+      const editor = () => editorChoice({ config, env: proc.env, globals });
       return createInquirerPrompter({
         stdin: io.stdin,
         stderr: io.stderr,

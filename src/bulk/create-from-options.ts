@@ -1,6 +1,7 @@
 // `tkt create`'s --from options: when they make the run a bulk create, and what they say.
 // Light on purpose: `tkt create` reads them on every run, and the bulk create loads only for --from.
 import { UsageError } from '../errors.js';
+import { STDIN } from '../cmdutil/text-input.js';
 import { parseConcurrency } from './runner.js';
 
 /** `tkt create`'s options that concern --from, as typed (the field options are the rows' columns). */
@@ -43,6 +44,17 @@ export function createFromOptions(flags: CreateFromFlags, fieldFlags: readonly s
     throw new UsageError(`--from cannot be combined with ${fieldFlags.join(', ')}`, { hint: 'put the values in the file, one column per option' });
   }
   if (flags.retryInDoubt === true && flags.resume === undefined) throw new UsageError('--retry-in-doubt needs --resume REPORT');
+  // The report is a file written line by line and fsync'ed (a resume appends to it): stdout
+  // carries the rows' outcomes, and a file named "-" would be read as stdin by the next --resume.
+  for (const [flag, path] of [
+    ['--report', flags.report],
+    ['--resume', flags.resume],
+  ] as const) {
+    if (path === STDIN)
+      throw new UsageError(`${flag} -: the report must be a file tkt can write and read back, not stdout or stdin`, {
+        hint: `name a file, e.g. ${flag} ${file}.report.jsonl`,
+      });
+  }
   return {
     file,
     report: flags.report,

@@ -32,7 +32,7 @@ import { NO_PROGRESS, createProgress } from '../output/progress.js';
 import { STDIN, assertSingleStdinReader, fileErrorText, readStdin } from '../cmdutil/text-input.js';
 import { createEndpoint, createdId } from '../fields/created.js';
 import { printDryRunRows } from '../cmdutil/dry-run.js';
-import { openReport, readReport, resumedRows, type ReportEntry, type ResumedRows } from './report-file.js';
+import { checkReportPath, openReport, readReport, resumedRows, type ReportEntry, type ResumedRows } from './report-file.js';
 import { detectFormat, readRows } from './rows.js';
 import type { CreateFromOptions } from './create-from-options.js';
 import { prepareRows } from './create-from-check.js';
@@ -85,6 +85,9 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
     options.resume === undefined
       ? { created: new Map(), inDoubt: new Map() }
       : resumedRows(await readReport(options.resume), rows, options.resume, options.file);
+  const reportPath = options.report ?? options.resume ?? (folder === undefined ? FOLDERLESS_REPORT : `${options.file}.report.jsonl`);
+  const appendToResumed = options.resume !== undefined && resolve(reportPath) === resolve(options.resume);
+  await checkReportPath(reportPath, appendToResumed);
   const { created } = resumed;
   // Rows in doubt are not sent again unless asked: the service may have created them.
   const heldInDoubt = options.retryInDoubt ? new Map<number, ReportEntry>() : resumed.inDoubt;
@@ -106,8 +109,6 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
     return;
   }
 
-  const reportPath = options.report ?? options.resume ?? (folder === undefined ? FOLDERLESS_REPORT : `${options.file}.report.jsonl`);
-  const appendToResumed = options.resume !== undefined && resolve(reportPath) === resolve(options.resume);
   const report = await openReport(reportPath, appendToResumed);
   // --json is one document (docs/cli.md section 3): an array streamed row by row, closed even when rows fail.
   const jsonArray = ctx.output.format === 'json' ? ctx.output.array() : undefined;

@@ -1,6 +1,8 @@
 // The report of `tkt create --from`, written ahead (see create-from.ts): its lines, reading it
 // back for --resume (which rows were created, which are in doubt), and appending to it durably.
-import { open, readFile, type FileHandle } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, open, readFile, stat, type FileHandle } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { fileErrorText } from '../cmdutil/text-input.js';
 import type { InputRow } from './rows.js';
@@ -101,18 +103,40 @@ export interface ReportWriter {
   close(): Promise<void>;
 }
 
+function reportExists(path: string): UsageError {
+  return new UsageError(`report ${path} already exists: it may list tickets already created`, {
+    hint: `to skip the rows it shows as created, add --resume ${path}; or name another file with --report`,
+  });
+}
+
+const cannotWrite = (path: string, error: unknown) => new UsageError(`cannot write the report ${path}: ${fileErrorText(error)}`);
+
+/**
+ * Refuses, before any request, a report path the run could not write: a directory, a report
+ * that exists (unless `append`: a resume writing to it), a folder that is missing or read-only.
+ * A dry run checks it too, so that it refuses what the real run would.
+ */
+export async function checkReportPath(path: string, append: boolean): Promise<void> {
+  const info = await stat(path).catch(() => undefined);
+  if (info?.isDirectory() === true) throw new UsageError(`report ${path} is a directory`, { hint: 'name a file with --report' });
+  if (info !== undefined) {
+    if (!append) throw reportExists(path);
+    return;
+  }
+  await access(dirname(resolve(path)), constants.W_OK).catch((error: unknown) => {
+    throw cannotWrite(path, error);
+  });
+}
+
 export async function openReport(path: string, append: boolean): Promise<ReportWriter> {
+  await checkReportPath(path, append);
   let handle: FileHandle;
   try {
     handle = await open(path, append ? 'a' : 'wx');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') {
-      throw new UsageError(`report ${path} already exists: it may list tickets already created`, {
-        hint: `to skip the rows it shows as created, add --resume ${path}; or name another file with --report`,
-      });
-    }
-    throw new UsageError(`cannot write the report ${path}: ${fileErrorText(error)}`);
+    // Created since the check: never overwritten.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw reportExists(path);
+    throw cannotWrite(path, error);
   }
   return {
     async append(entry) {

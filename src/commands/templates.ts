@@ -73,15 +73,13 @@ export async function run(options: TemplatesOptions, ctx: Context): Promise<void
         const { reason, toBeAsked } = whyNothingIsAsked(ctx);
         throw new UsageError(`cannot open the editor on template ${options.name} (${reason})`, { hint: `${toBeAsked}, or write ${file} yourself` });
       }
-      const [{ editFile }, { userSettings }] = await Promise.all([import('../prompts/editor.js'), import('../config/settings.js')]);
-      const editor = userSettings(ctx).editor;
-      const { created } = await templates.editTemplate(ctx, options.name, (file, afterFailure) =>
+      const [{ editFile }, { editorChoice }] = await Promise.all([import('../prompts/editor.js'), import('../config/settings.js')]);
+      const editor = editorChoice(ctx);
+      const { created, changed } = await templates.editTemplate(ctx, options.name, (file, afterFailure) =>
         ctx.lendTerminal(() => editFile(editor, file, ctx.env, afterFailure)),
       );
-      return ctx.output.document(
-        { name: options.name, file, created },
-        { human: () => `${created ? 'Created' : 'Saved'} template ${options.name}: ${file}\n` },
-      );
+      const outcome = created ? `Created template ${options.name}` : changed ? `Saved template ${options.name}` : `template ${options.name} unchanged`;
+      return ctx.output.document({ name: options.name, file, created, changed }, { human: () => `${outcome}: ${file}\n` });
     }
   }
 }

@@ -9,7 +9,7 @@ import type { GlobalOptions } from './globals.js';
 import { UsageError } from '../errors.js';
 import { wholeNumberOption } from '../util/ids.js';
 import { squash } from '../util/option-text.js';
-import { existingProfileName } from './session.js';
+import { existingProfileName, tktCommand } from './session.js';
 import type { ConfigStore, SavedSettings } from './types.js';
 
 /** What `tkt config` reads and writes (aliases have a command of their own). */
@@ -143,7 +143,6 @@ export function effectiveSetting(ctx: SettingsContext, spec: SettingSpec): Effec
 }
 
 export interface UserSettings {
-  editor: string;
   pager: string;
   /** A view in kebab-case (list --view accepts it), or undefined for the service's default. */
   defaultView: string | undefined;
@@ -152,7 +151,7 @@ export interface UserSettings {
   webUrl: string | undefined;
 }
 
-/** The typed settings other commands read (pager for show, editor for prompts, ...). */
+/** The typed settings other commands read (pager for show, ...; the editor: editorChoice). */
 export function userSettings(ctx: SettingsContext): UserSettings {
   const value = (name: SettingName) =>
     effectiveSetting(
@@ -161,10 +160,29 @@ export function userSettings(ctx: SettingsContext): UserSettings {
     ).value;
   const optionalText = (setting: string | number | undefined) => (setting === undefined ? undefined : String(setting));
   return {
-    editor: String(value('editor')),
     pager: String(value('pager')),
     defaultView: optionalText(value('defaultView')),
     defaultConcurrency: Number(value('defaultConcurrency')),
     webUrl: optionalText(value('webUrl')),
   };
+}
+
+/** The editor tkt runs, and what to tell the user when it cannot run. */
+export interface EditorChoice {
+  command: string;
+  /** Where the command was chosen and how to change that: never another editor to guess at. */
+  hint: string;
+}
+
+/** The editor setting as userSettings reads it ($VISUAL, $EDITOR, the profile's, the global one, vi), with its hint. */
+export function editorChoice(ctx: SettingsContext): EditorChoice {
+  const { value, source, variable } = effectiveSetting(ctx, settingSpec('editor'));
+  const setCommand = `"${tktCommand(ctx, 'config set editor COMMAND')}"`;
+  const hints: Record<SettingSource, string> = {
+    env: `$${variable} names it: set $${variable} to an editor installed here, or unset it to use the editor setting`,
+    profile: `the editor setting of profile ${existingProfileName(ctx)} names it: change it with ${setCommand}, or set $EDITOR`,
+    global: `the editor setting names it: change it with ${setCommand}, or set $EDITOR`,
+    default: `no editor is set, so tkt ran ${String(value)}: set one with ${setCommand}, or set $EDITOR`,
+  };
+  return { command: String(value), hint: hints[source] };
 }

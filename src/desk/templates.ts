@@ -182,14 +182,16 @@ The issue in ticket #{{ticket.id}} is fixed. Please let us know if it comes back
  * Template NAME after `edit` ran on its file. A new one starts as the example and is not kept
  * when the example comes back unchanged, as git drops a commit message left as it was: exit 1.
  * When the editor fails, `edit` learns from `afterFailure` what is left (a new template left
- * unchanged is dropped then): the file, or no template at all.
+ * unchanged is dropped then): the file, or no template at all. `changed`: the file is not as
+ * it was before the editor opened (a quit without saving leaves it so).
  */
 export async function editTemplate(
   ctx: Pick<Context, 'config'>,
   name: string,
   edit: (file: string, afterFailure: () => Promise<string>) => Promise<void>,
-): Promise<{ file: string; created: boolean }> {
+): Promise<{ file: string; created: boolean; changed: boolean }> {
   const { file, created } = await templateFileForEdit(ctx, name);
+  const before = await readFile(file, 'utf8');
   const dropIfUnchanged = async () => {
     const unchanged = created && (await readFile(file, 'utf8').catch(() => undefined)) === EXAMPLE_TEMPLATE;
     if (unchanged) await rm(file, { force: true });
@@ -205,7 +207,7 @@ export async function editTemplate(
   if (await dropIfUnchanged()) {
     throw new OperationError(`template ${name} not created: the example was left unchanged`, { hint: 'change the text and save it to create the template' });
   }
-  return { file, created };
+  return { file, created, changed: (await readFile(file, 'utf8')) !== before };
 }
 
 /** The file of template NAME, created from the example when it does not exist yet. */

@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { EditorChoice } from '../config/settings.js';
 import { InterruptedError, OperationError } from '../errors.js';
 
 export interface EditorRequest {
@@ -13,13 +14,11 @@ export interface EditorRequest {
   message: string;
   default?: string;
   env: Readonly<Record<string, string | undefined>>;
-  /** A command line that overrides $VISUAL and $EDITOR (tests, or a --editor option). */
-  editor?: string;
+  /** The editor to run, overriding $VISUAL and $EDITOR (the editor setting, or tests). */
+  editor?: EditorChoice;
 }
 
-const EDITOR_HINT = 'set $EDITOR (or $VISUAL) to your editor, e.g. EDITOR=nano';
-
-/** $VISUAL, then $EDITOR, then vi, as git and crontab choose. */
+/** $VISUAL, then $EDITOR, then vi, as git and crontab choose, when no editor setting was read. */
 export function editorCommand(env: Readonly<Record<string, string | undefined>>): string {
   return env.VISUAL?.trim() || env.EDITOR?.trim() || 'vi';
 }
@@ -46,35 +45,35 @@ function startEditor(command: string, file: string, env: Readonly<Record<string,
 
 /**
  * Runs the editor command line on `file` until it exits; a failure says `consequence` ("nothing
- * was sent"), or what `consequence()` finds once the editor has failed.
+ * was sent"), or what `consequence()` finds once the editor has failed, and the editor's hint.
  */
 export async function editFile(
-  command: string,
+  { command, hint }: EditorChoice,
   file: string,
   env: Readonly<Record<string, string | undefined>>,
   consequence: string | (() => Promise<string>),
 ): Promise<void> {
   const child = startEditor(command, file, env);
   const [code, signal] = (await once(child, 'exit').catch((error: unknown) => {
-    throw new OperationError(`could not start the editor "${command}"`, { hint: EDITOR_HINT, cause: error });
+    throw new OperationError(`could not start the editor "${command}"`, { hint, cause: error });
   })) as [number | null, NodeJS.Signals | null];
   if (signal === 'SIGINT') throw new InterruptedError();
   if (code !== 0) {
     const outcome = typeof consequence === 'string' ? consequence : await consequence();
-    throw new OperationError(`the editor "${command}" failed (${signal ?? `exit code ${code}`}); ${outcome}`, { hint: EDITOR_HINT });
+    throw new OperationError(`the editor "${command}" failed (${signal ?? `exit code ${code}`}); ${outcome}`, { hint });
   }
 }
 
 /** Opens the editor on a temp file and returns the text; an empty text aborts (exit 1). */
 export async function editText(request: EditorRequest): Promise<string> {
-  const command = request.editor ?? editorCommand(request.env);
+  const editor = request.editor ?? { command: editorCommand(request.env), hint: 'set $EDITOR (or $VISUAL) to an editor installed here' };
   const dir = await mkdtemp(join(tmpdir(), 'tkt-edit-'));
   const file = join(dir, 'TKT_EDITMSG');
   try {
     const help = `# ${request.message}\n# Lines starting with '#' are ignored; an empty text aborts.\n`;
     await writeFile(file, `${request.default ?? ''}\n\n${help}`, { mode: 0o600 });
 
-    await editFile(command, file, request.env, 'nothing was sent');
+    await editFile(editor, file, request.env, 'nothing was sent');
 
     const text = stripComments(await readFile(file, 'utf8'));
     // As git commit: leaving the text empty is how one changes one's mind, not a usage mistake.

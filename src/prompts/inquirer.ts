@@ -1,6 +1,7 @@
 // The real Prompter: @inquirer/prompts drawing on stderr (stdout stays clean for data),
 // loaded on first use so `tkt --help` never pays for it.
 import type { Readable, Writable } from 'node:stream';
+import type { EditorChoice } from '../config/settings.js';
 import type { Context } from '../context/context.js';
 import { InterruptedError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
@@ -19,11 +20,11 @@ export interface PrompterIO {
   /** IO.color; prompts are drawn without colour unless told. */
   color?: boolean;
   /**
-   * The editor command line to use (the `editor` setting, $VISUAL/$EDITOR first); else $VISUAL,
+   * The editor to use and its hint (the `editor` setting, $VISUAL/$EDITOR first); else $VISUAL,
    * $EDITOR, vi. Read when an editor opens: `tkt login` asks at a terminal for a profile that has
    * no settings yet because it does not exist yet.
    */
-  editor?: () => string;
+  editor?: () => EditorChoice;
   /** The run's stop signal (SIGTERM, or Ctrl-C outside the prompt): an open prompt closes. */
   signal?: AbortSignal;
   /** Context.lendTerminal: the editor gets the terminal as every program tkt starts does. */

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runCreateFrom } from '../../src/bulk/create-from.js';
 import type { CreateFromOptions } from '../../src/bulk/create-from-options.js';
@@ -212,6 +212,36 @@ describe('tkt create --from', () => {
     expect(missing.stderr).toContain(`error: --from: cannot read ${join(dir, 'missing.csv')}: no such file`);
     for (const run of [result, missing]) expect(run.stderr).not.toContain('ENOENT');
     expect(h.sandbox.stats.byRoute[REGISTER_ROUTE]).toBeUndefined();
+  });
+
+  it('refuses a --report that is a directory, naming it, before any create; --dry-run refuses it too', async () => {
+    const file = await write('to-folder.csv', 'title,description,requester,site,department,status\nfolder-1,d,aberg,1,1,1\n');
+    for (const extra of [[], ['--dry-run']]) {
+      const result = await h.cli(['create', '--from', file, '--report', dir, ...extra]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`error: report ${dir} is a directory`);
+      expect(result.stderr).not.toContain('--resume');
+    }
+    // What a real run refuses, a dry run refuses too: an existing report without --resume.
+    const existing = await write('old.report.jsonl', '');
+    const dry = await h.cli(['create', '--from', file, '--report', existing, '--dry-run']);
+    expect(dry.code).toBe(2);
+    expect(dry.stderr).toContain(`error: report ${existing} already exists`);
+    expect(h.sandbox.stats.byRoute[REGISTER_ROUTE]).toBeUndefined();
+    expect(ticketsTitled('folder-')).toEqual([]);
+  });
+
+  it('refuses - for --report and --resume: each is a file tkt writes, not stdout or stdin', async () => {
+    const file = await write('dash.csv', 'title,description,requester,site,department,status\ndash-1,d,aberg,1,1,1\n');
+    for (const flag of ['--report', '--resume']) {
+      const result = await h.cli(['create', '--from', file, flag, '-']);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(new RegExp(`error: ${flag} -: .*file`));
+      expect(result.stderr).not.toMatch(/hint: .*--resume -/);
+    }
+    expect(existsSync('-')).toBe(false);
+    expect(h.sandbox.stats.byRoute[REGISTER_ROUTE]).toBeUndefined();
+    expect(ticketsTitled('dash-')).toEqual([]);
   });
 
   it('dry run validates and shows every row but sends no create and writes no report', async () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run as runToken } from '../../src/commands/auth.js';
 import { run as runProfiles } from '../../src/commands/profiles.js';
-import { userSettings } from '../../src/config/settings.js';
+import { editorChoice, userSettings } from '../../src/config/settings.js';
 import { createConfigStore } from '../../src/config/store.js';
 import { loginAs, type Harness } from '../helpers/harness.js';
 import { useHarness } from '../helpers/sandbox-state.js';
@@ -79,7 +79,8 @@ describe('tkt config', () => {
     ]);
 
     const { ctx } = await h.context({ env: { VISUAL: '', EDITOR: '', PAGER: '' } });
-    expect(userSettings(ctx)).toEqual({ editor: 'code --wait', pager: 'more', defaultView: 'my-open-tickets', defaultConcurrency: 8, webUrl: undefined });
+    expect(userSettings(ctx)).toEqual({ pager: 'more', defaultView: 'my-open-tickets', defaultConcurrency: 8, webUrl: undefined });
+    expect(editorChoice(ctx).command).toBe('code --wait');
 
     // list takes the default view when --view is not given.
     const open = await h.cli(['list', '-q', '--limit', '100']);

@@ -115,14 +115,22 @@ describe('tkt reply --template and tkt resolve --template', () => {
   });
 });
 
-/** `tkt templates edit NAME` at a terminal, with EDITOR set to `editor`: its exit code, stdout and the error it ended with. */
-async function editAtTerminal(name: string, editor: string): Promise<{ code: number; stdout: string; error: string }> {
-  const r = await h.context({ tty: true, env: { EDITOR: editor, PATH: process.env.PATH! } });
+/**
+ * `tkt templates edit NAME` at a terminal, with EDITOR set to `editor` (undefined: not set): its
+ * exit code, stdout and the error it ended with, and its hint.
+ */
+async function editAtTerminal(name: string, editor: string | undefined): Promise<{ code: number; stdout: string; error: string; hint: string }> {
+  const r = await h.context({ tty: true, env: { EDITOR: editor ?? '', VISUAL: '', PATH: process.env.PATH! } });
   const error = await run({ action: 'edit', name }, r.ctx).then(
     () => undefined,
     (thrown: unknown) => thrown,
   );
-  return { code: error === undefined ? 0 : exitCodeOf(error), stdout: r.stdout(), error: error instanceof Error ? error.message : '' };
+  return {
+    code: error === undefined ? 0 : exitCodeOf(error),
+    stdout: r.stdout(),
+    error: error instanceof Error ? error.message : '',
+    hint: (error as { hint?: string } | undefined)?.hint ?? '',
+  };
 }
 
 describe('tkt templates', () => {
@@ -231,10 +239,27 @@ describe('tkt templates', () => {
     await expect(readFile(file)).rejects.toMatchObject({ code: 'ENOENT' });
     expect((await h.cli(['templates', 'list'])).stdout).not.toContain('untouched');
 
-    // A template that exists is saved as it is, changed or not.
+    // A template that exists is left as it is, and said to be unchanged.
     await saveTemplate('kept', FIXED);
     const again = await editAtTerminal('kept', 'true');
-    expect(again).toMatchObject({ code: 0 });
+    expect(again).toMatchObject({ code: 0, stdout: `template kept unchanged: ${join(h.configDir, 'templates', 'kept.md')}\n` });
     expect(await readFile(join(h.configDir, 'templates', 'kept.md'), 'utf8')).toBe(FIXED);
+  });
+
+  it('edit: an editor that cannot run comes with a hint naming where it was chosen, not another editor to try', async () => {
+    const notInstalled = 'no-such-editor-tkt';
+    expect((await h.cli(['config', 'set', 'editor', notInstalled])).code).toBe(0);
+    try {
+      const fromSetting = await editAtTerminal('hinted', undefined);
+      expect(fromSetting.code).toBe(1);
+      expect(fromSetting.error).toContain(`the editor "${notInstalled}" failed (exit code 127)`);
+      expect(fromSetting.hint).toBe('the editor setting names it: change it with "tkt config set editor COMMAND", or set $EDITOR');
+
+      const fromVariable = await editAtTerminal('hinted', notInstalled);
+      expect(fromVariable.hint).toBe('$EDITOR names it: set $EDITOR to an editor installed here, or unset it to use the editor setting');
+    } finally {
+      await h.cli(['config', 'unset', 'editor']);
+    }
+    await expect(readFile(join(h.configDir, 'templates', 'hinted.md'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

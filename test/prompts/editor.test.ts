@@ -11,6 +11,8 @@ import { createCollector } from '../helpers/io.js';
 
 // Editors are small shell scripts: the file to edit arrives as "$1".
 const writing = (text: string) => `sh -c 'printf "${text}" > "$1"' --`;
+/** The editor setting `command` (test/commands/templates.test.ts checks the hints). */
+const editing = (command: string) => ({ command, hint: 'change the editor setting' });
 
 let scratch: string;
 beforeEach(async () => {
@@ -22,7 +24,7 @@ afterEach(async () => {
 
 describe('editText', () => {
   it('returns what the user wrote, without # lines', async () => {
-    const text = await editText({ message: 'Description', env: {}, editor: writing('\\nPrinter jams\\n# a comment\\non floor 2\\n\\n') });
+    const text = await editText({ message: 'Description', env: {}, editor: editing(writing('\\nPrinter jams\\n# a comment\\non floor 2\\n\\n')) });
     expect(text).toBe('Printer jams\non floor 2');
   });
 
@@ -32,7 +34,7 @@ describe('editText', () => {
       message: 'Reply to ticket 42',
       default: 'Dear user,',
       env: {},
-      editor: `sh -c 'cp "$1" "${copy}"; echo "$1" > "${copy}.path"' --`,
+      editor: editing(`sh -c 'cp "$1" "${copy}"; echo "$1" > "${copy}.path"' --`),
     });
     expect(text).toBe('Dear user,');
     const seen = await readFile(copy, 'utf8');
@@ -43,14 +45,14 @@ describe('editText', () => {
   });
 
   it('aborts as git commit does when the text is empty: a failed operation (exit 1), not a usage error', async () => {
-    const error: unknown = await editText({ message: 'Description', env: {}, editor: 'true' }).catch((e: unknown) => e);
+    const error: unknown = await editText({ message: 'Description', env: {}, editor: editing('true') }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OperationError);
     expect((error as OperationError).message).toBe('aborted: empty message, nothing was sent');
   });
 
   it('fails with an OperationError when the editor fails or does not exist', async () => {
-    await expect(editText({ message: 'm', env: {}, editor: 'false' })).rejects.toBeInstanceOf(OperationError);
-    await expect(editText({ message: 'm', env: { PATH: process.env.PATH }, editor: 'no-such-editor-tkt' })).rejects.toThrow(
+    await expect(editText({ message: 'm', env: {}, editor: editing('false') })).rejects.toBeInstanceOf(OperationError);
+    await expect(editText({ message: 'm', env: { PATH: process.env.PATH }, editor: editing('no-such-editor-tkt') })).rejects.toThrow(
       /the editor "no-such-editor-tkt" failed \(exit code 127\)/,
     );
   });
