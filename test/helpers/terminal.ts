@@ -55,9 +55,14 @@ export function privateTmux(name: string): Tmux {
   const accepts = (test: RegExp | string | ((text: string) => boolean), text: string) =>
     typeof test === 'string' ? text.includes(test) : typeof test === 'function' ? test(text) : test.test(text);
   const pause = () => new Promise((r) => setTimeout(r, 50));
+  // tmux's server exits with its last session, and a new-session that reaches it while it
+  // exits fails ("server exited unexpectedly"): the server is started first and told to stay,
+  // until close() ends it.
+  let serverUp: Promise<string> | undefined;
   return {
     tmux,
     async start(session, { width, height }, command) {
+      await (serverUp ??= tmux('start-server', ';', 'set-option', '-s', 'exit-empty', 'off'));
       await tmux('new-session', '-d', '-s', session, '-x', String(width), '-y', String(height), command);
     },
     screen,
