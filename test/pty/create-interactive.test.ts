@@ -43,16 +43,18 @@ describe.skipIf(skipWithout(['tmux'], 'test/pty/create-interactive.test.ts'))('t
     const id = Number(/Created ticket #(\d+)/.exec(shown)?.[1]);
     return fixture.sandbox.state.tickets.find((t) => t.id === id);
   }
+  /** Waits for the question `? QUESTION`, types `text` and presses Enter. */
+  async function answer(session: string, question: string, text: string) {
+    await waitFor(session, `? ${question}`);
+    await type(session, text);
+    await keys(session, 'Enter');
+  }
   const user = (username: string) => fixture.sandbox.state.users.find((u) => u.username === username)?.id;
 
   it('asks for every field, from the first prompt to a created ticket', async () => {
     const s = await startCreate();
-    await waitFor(s, '? Title');
-    await type(s, 'Typed on a real terminal');
-    await keys(s, 'Enter');
-    await waitFor(s, '? Description');
-    await type(s, 'Keyboard sticks');
-    await keys(s, 'Enter');
+    await answer(s, 'Title', 'Typed on a real terminal');
+    await answer(s, 'Description', 'Keyboard sticks');
     await waitFor(s, '? Requester');
     // Typed together with Enter, in one write (fast typing, a paste): the Enter takes the first
     // match of the whole search.
@@ -124,9 +126,7 @@ describe.skipIf(skipWithout(['tmux'], 'test/pty/create-interactive.test.ts'))('t
   it('Ctrl-C at a prompt exits 130 and creates nothing', async () => {
     const count = fixture.sandbox.state.tickets.length;
     const s = await startCreate();
-    await waitFor(s, '? Title');
-    await type(s, 'Never created');
-    await keys(s, 'Enter');
+    await answer(s, 'Title', 'Never created');
     await waitFor(s, '? Description');
     await keys(s, 'C-c');
     const shown = await waitFor(s, '[exit ');
@@ -136,12 +136,8 @@ describe.skipIf(skipWithout(['tmux'], 'test/pty/create-interactive.test.ts'))('t
 
   it('Ctrl-C at a picker erases it: none of its choices is left on the screen or in the scrollback', async () => {
     const s = await startCreate();
-    await waitFor(s, '? Title');
-    await type(s, 'Never created');
-    await keys(s, 'Enter');
-    await waitFor(s, '? Description');
-    await type(s, 'Never sent');
-    await keys(s, 'Enter');
+    await answer(s, 'Title', 'Never created');
+    await answer(s, 'Description', 'Never sent');
     await waitFor(s, '? Requester');
     await type(s, 'anna lind\r');
     await waitFor(s, 'Harbour Depot');
@@ -155,12 +151,8 @@ describe.skipIf(skipWithout(['tmux'], 'test/pty/create-interactive.test.ts'))('t
 
   it('fits a picker to a short terminal: moving in it and Ctrl-C leave nothing of it in the scrollback', async () => {
     const s = await startCreate({ width: 80, height: 8 });
-    await waitFor(s, '? Title');
-    await type(s, 'Never created');
-    await keys(s, 'Enter');
-    await waitFor(s, '? Description');
-    await type(s, 'Never sent');
-    await keys(s, 'Enter');
+    await answer(s, 'Title', 'Never created');
+    await answer(s, 'Description', 'Never sent');
     await waitFor(s, '? Requester');
     await keys(s, 'Down');
     await keys(s, 'Down');
