@@ -300,12 +300,7 @@ export async function runAction<Args extends unknown[], Opts extends OptionValue
  * before it (the program's); the program's default otherwise.
  */
 export function runOptions(command: CommandUnknownOpts): Record<string, unknown> {
-  const below: CommandUnknownOpts[] = [];
-  let program = command;
-  for (let at: CommandUnknownOpts | null = command; at !== null; at = at.parent) {
-    program = at;
-    if (at.parent !== null) below.unshift(at);
-  }
+  const [program, ...below] = commandChain(command);
   const options: Record<string, unknown> = { ...command.opts(), ...program.opts() };
   for (const level of below) {
     for (const [key, value] of Object.entries(level.opts())) if (level.getOptionValueSource(key) === 'cli') options[key] = value;
@@ -315,11 +310,17 @@ export function runOptions(command: CommandUnknownOpts): Record<string, unknown>
 
 /** The command's own options, as its handler gets them: without the copies of the global ones. */
 export function commandOptions(command: CommandUnknownOpts): OptionValues {
-  let program = command;
-  while (program.parent !== null) program = program.parent;
+  const [program] = commandChain(command);
   const globalFlags = new Set(program.options.map((option) => option.flags));
   const copies = new Set(command.options.filter((option) => globalFlags.has(option.flags)).map((option) => option.attributeName()));
   return Object.fromEntries(Object.entries(command.opts()).filter(([key]) => !copies.has(key)));
+}
+
+/** The program, then each command down to `command`. */
+function commandChain(command: CommandUnknownOpts): [CommandUnknownOpts, ...CommandUnknownOpts[]] {
+  const chain: [CommandUnknownOpts, ...CommandUnknownOpts[]] = [command];
+  for (let at = command.parent; at !== null; at = at.parent) chain.unshift(at);
+  return chain;
 }
 
 /** The real host: one per process. */

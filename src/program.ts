@@ -1,10 +1,9 @@
 // Entry point: runs a command line, through the quick path (src/cmdutil/quick-parse.ts) or
 // commander's program (src/commander-program.ts), and is the only place that maps errors to an
 // `error:` line and an exit code (docs/cli.md section 5).
-import type { OptionValues } from '@commander-js/extra-typings';
-import { createRunState, runAction, type ProcessLike, type StopSignal } from './process-host.js';
+import { createRunState, runAction, type CommandAction, type ProcessLike, type StopSignal } from './process-host.js';
 import { loadCommands, type CommandModule } from './commands/index.js';
-import type { ActionOptions, Handler, Program } from './commands/host.js';
+import type { Program } from './commands/host.js';
 import type { ArgvTable } from './cmdutil/argv-table.js';
 import { quickParse, type QuickCommandLine } from './cmdutil/quick-parse.js';
 import { builtinNames, commandCalled } from './commands/names.js';
@@ -76,7 +75,7 @@ const asksForHelp = (args: readonly string[]): boolean => {
 /** A command line read without commander, and the handler its command registers. */
 interface QuickRun {
   line: QuickCommandLine;
-  action: { handler: Handler<unknown[], OptionValues>; options: ActionOptions };
+  action: CommandAction;
 }
 
 /**
@@ -97,13 +96,13 @@ async function quickRun(argv: readonly string[], table: ArgvTable): Promise<Quic
  * The handler `module` registers. Its definition is replayed on a stand-in that only chains
  * (every method returns the stand-in): what the definition says, the table already holds.
  */
-function registeredAction(module: CommandModule): QuickRun['action'] | undefined {
-  let action: QuickRun['action'] | undefined;
+function registeredAction(module: CommandModule): CommandAction | undefined {
+  let action: CommandAction | undefined;
   const chain: Program = new Proxy(() => undefined, { get: (_, key) => (key === 'then' ? undefined : () => chain) }) as unknown as Program;
   module.register(chain, {
     action(_command, handler, options = {}) {
       // The quick parse hands over what commander would (test/cmdutil/quick-parse.test.ts).
-      action = { handler: handler as unknown as Handler<unknown[], OptionValues>, options };
+      action = { handler: handler as unknown as CommandAction['handler'], options };
     },
   });
   return action?.options.readsProgram === true ? undefined : action;

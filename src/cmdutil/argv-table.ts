@@ -50,6 +50,8 @@ export interface TableCommand {
 export interface ArgvTable {
   /** The program's own (global) options. */
   options: TableOption[];
+  /** A short flag of the program's that is a digit: commander then reads negative numbers as options. */
+  digitShort: boolean;
   /** The commands the quick path may read: top-level ones without subcommands. */
   commands: TableCommand[];
 }
@@ -62,7 +64,7 @@ export function argvTable(program: CommandUnknownOpts, versionFlags: string): Ar
   const options = program.options.map((option) => tableOption(option, option.flags === versionFlags));
   const programDigit = program.options.some(isDigitShort);
   // Program options from the environment or required: commander reads every command line.
-  if (!quickReadable(program)) return { options, commands: [] };
+  if (!quickReadable(program)) return { options, digitShort: programDigit, commands: [] };
   const commands = program.commands
     .filter((command) => command.commands.length === 0 && quickReadable(command))
     .map((command) => ({
@@ -74,7 +76,7 @@ export function argvTable(program: CommandUnknownOpts, versionFlags: string): Ar
       arguments: command.registeredArguments.map(tableArgument),
       digitShort: programDigit || command.options.some(isDigitShort),
     }));
-  return { options, commands };
+  return { options, digitShort: programDigit, commands };
 }
 
 /** Options read from the environment or required to be given are commander's to check. */

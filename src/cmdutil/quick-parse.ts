@@ -38,7 +38,7 @@ function parse(argv: readonly string[], table: ArgvTable): QuickCommandLine {
   // The program reads its options before the command's word only (positional options); the
   // command has copies of them for the rest of the line (src/commander-program.ts).
   const commandAt = (arg: string) => table.commands.find((candidate) => candidate.names.includes(arg));
-  const top = parseOptions(argv, program, { leaf: false, digitShort: table.options.some(isDigitShort), commandAt });
+  const top = parseOptions(argv, program, { leaf: false, digitShort: table.digitShort, commandAt });
   const name = top.operands[0];
   const command = name === undefined ? undefined : commandAt(name);
   if (command === undefined) throw new LeftToCommander();
@@ -112,7 +112,6 @@ function parseValue(option: TableOption, value: unknown, previous: unknown): unk
 }
 
 const maybeOption = (arg: string) => arg.length > 1 && arg[0] === '-';
-const isDigitShort = (option: TableOption) => option.short !== undefined && /^-\d$/.test(option.short);
 
 /**
  * commander's parseOptions: the options of one command consumed, the rest sorted into operands
