@@ -4,7 +4,7 @@
 // there are, as the detail pane's does. When it all fits, any key closes it.
 import { wrapWords } from '../output/reflow.js';
 import { truncate } from '../output/width.js';
-import { KEYS_COLUMN, keyHelpLines, type Action } from './keys.js';
+import { KEYS_COLUMN, keyHelpLines, movedTo, type Action } from './keys.js';
 import { layoutFor, type TerminalSize } from './layout.js';
 
 /** The words of a key need this much room beside the keys; with less, they go under them. */
@@ -68,22 +68,5 @@ export function helpPage(terminal: TerminalSize, top: number): HelpPage {
 /** Where `action` scrolls the help shown from `top`; undefined when it closes it. */
 export function scrollHelp(terminal: TerminalSize, top: number, action: Action | undefined): number | undefined {
   const page = helpPage(terminal, top);
-  if (!page.scrolls) return undefined;
-  const to = (line: number) => Math.max(0, Math.min(page.lastTop, line));
-  switch (action) {
-    case 'up':
-      return to(page.top - 1);
-    case 'down':
-      return to(page.top + 1);
-    case 'pageUp':
-      return to(page.top - page.page);
-    case 'pageDown':
-      return to(page.top + page.page);
-    case 'first':
-      return 0;
-    case 'last':
-      return page.lastTop;
-    default:
-      return undefined;
-  }
+  return page.scrolls ? movedTo(action, page.top, page.page, page.lastTop) : undefined;
 }

@@ -218,3 +218,27 @@ export function readmeKeyTable(): string {
       .join(' / ');
   return ['| key | what it does |', '|---|---|', ...KEY_TABLE.map((row) => `| ${cell(keys(row))} | ${cell(row.readme ?? row.help)} |`)].join('\n');
 }
+
+/**
+ * Where a moving key (up, down, a page, first, last) takes position `at` of 0 to `last`, a page
+ * being `page` places; undefined for any other action. The list and the help page move alike.
+ */
+export function movedTo(action: Action | undefined, at: number, page: number, last: number): number | undefined {
+  const to = (place: number) => Math.max(0, Math.min(last, place));
+  switch (action) {
+    case 'up':
+      return to(at - 1);
+    case 'down':
+      return to(at + 1);
+    case 'pageUp':
+      return to(at - page);
+    case 'pageDown':
+      return to(at + page);
+    case 'first':
+      return 0;
+    case 'last':
+      return to(last);
+    default:
+      return undefined;
+  }
+}

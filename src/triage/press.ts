@@ -3,7 +3,7 @@
 // text is only ever text.
 import { kebabCase, LIST_TYPES } from '../listing/query.js';
 import { keyPressOf, type KeyPress } from '../util/terminal-input.js';
-import { actionOf, keyName, type Action } from './keys.js';
+import { actionOf, keyName, movedTo, type Action } from './keys.js';
 import { scrollHelp } from './help.js';
 import { layoutFor } from './layout.js';
 import { pickerMatches, type Choice } from './picker.js';
@@ -56,21 +56,18 @@ function insert(state: TriageState, text: string): TriageState | undefined {
 /** A key's action over the list. */
 function perform(state: TriageState, action: Action): Step {
   const row = currentRow(state);
-  const move = (to: number) => unchanged({ ...state, selected: Math.max(0, Math.min(state.visible.length - 1, to)) });
   const page = Math.max(1, layoutFor(state.terminal, state.visible.length).listLines);
+  const moved = movedTo(action, state.selected, page, state.visible.length - 1);
+  if (moved !== undefined) return unchanged({ ...state, selected: moved });
   switch (action) {
+    // Taken by movedTo above; listed so that a new action must be placed here.
     case 'up':
-      return move(state.selected - 1);
     case 'down':
-      return move(state.selected + 1);
     case 'pageUp':
-      return move(state.selected - page);
     case 'pageDown':
-      return move(state.selected + page);
     case 'first':
-      return move(0);
     case 'last':
-      return move(state.visible.length - 1);
+      return unchanged(state);
     case 'show':
       if (row === undefined) return unchanged(state);
       return { state, effects: [{ kind: 'showInPager', id: row.id, width: state.terminal.columns, ticket: state.details.get(row.id)?.ticket }] };
