@@ -4,7 +4,8 @@
 // bearer token, the same multipart form, the 1 MB file streamed) and printing the answer, and
 // `node -e 0` for memory. Against one local sandbox (loopback only), every child without
 // NODE_EXTRA_CA_CERTS, interleaved run by run (tkt, floor, tkt, floor...) after an untimed pass
-// (which also fills tkt's lookup cache, as any earlier run would have), medians.
+// (which also fills tkt's lookup cache and the code cache of its bundles, as any earlier run
+// would have; one row measures a run without the code cache), medians.
 //
 // Wall time is spawn to exit of each child; peak RSS is the child's own (GNU time's maximum
 // resident set size; without /usr/bin/time, /proc polled every 10 ms, which can miss the peak).
@@ -55,6 +56,15 @@ function commandsOf({ userId, attachTo, upload }) {
   return [
     { name: `show ${SHOWN_TICKET}`, tkt: () => ['show', SHOWN_TICKET], floor: () => ['get', ticketPath], prints: [/^ID:\s+1013$/m, /"id":1013/] },
     { name: `show ${SHOWN_TICKET} --json`, tkt: () => ['show', SHOWN_TICKET, '--json'], floor: () => ['get', ticketPath], prints: [/"id": 1013/, /"id":1013/] },
+    // The first run of a command after an install (or every run of a CI job that never logged
+    // in): no compiled code kept from an earlier run (src/bundle-loader.ts), nor Node's own.
+    {
+      name: `show ${SHOWN_TICKET} --json, no code cache`,
+      env: { NODE_DISABLE_COMPILE_CACHE: '1' },
+      tkt: () => ['show', SHOWN_TICKET, '--json'],
+      floor: () => ['get', ticketPath],
+      prints: [/"id": 1013/, /"id":1013/],
+    },
     // tkt list asks for the first page of 10 (its default, at a pipe as at a terminal).
     {
       name: 'list',
@@ -119,8 +129,9 @@ await withLoggedInSandbox('tkt-bench-floor-', async ({ sandbox, token, userId, d
     const cases = [nodeCase];
     for (const command of commands) {
       const idFor = () => (command.takesId ? takeId() : undefined);
-      cases.push(childCase(`tkt ${command.name}`, node, env, () => [bin, ...command.tkt(idFor())], command.prints[0]));
-      cases.push(childCase(`floor ${command.name}`, node, env, () => [floorScript, ...command.floor(idFor())], command.prints[1]));
+      const commandEnv = { ...env, ...command.env };
+      cases.push(childCase(`tkt ${command.name}`, node, commandEnv, () => [bin, ...command.tkt(idFor())], command.prints[0]));
+      cases.push(childCase(`floor ${command.name}`, node, commandEnv, () => [floorScript, ...command.floor(idFor())], command.prints[1]));
     }
     const results = await interleavedRuns(cases, runs);
     const medianOf = (name, key) => median(results.get(name).map((result) => result[key]));

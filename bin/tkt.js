@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 'use strict';
 // CommonJS (see bin/package.json). dist/start.cjs answers help and version, dist/complete.cjs a
-// completion script's `__complete KIND`, without loading the CLI; anything else loads the full
-// CLI, dist/main.js.
+// completion script's `__complete KIND`, without loading the CLI; a command with a bundle of its
+// own (dist/commands/) runs from it; anything else loads the full CLI, dist/main.js.
 
 // Reuse V8's compiled code across runs where this Node has the cache (>= 22.1).
 require('node:module').enableCompileCache?.();
@@ -15,5 +15,8 @@ if (argv.length === 2 && argv[0] === '__complete' && !argv[1].startsWith('-')) {
   // A Tab press: the config folder and the lookup cache only, not even the prepared help.
   require('../dist/complete.cjs').completeInProcess(argv[1], { env: process.env });
 } else if (!(argv.length <= 2 && argv.some((arg) => ASKS.includes(arg))) || !require('../dist/start.cjs').start(argv)) {
-  import('../dist/main.js').then(({ main }) => main(argv));
+  // A command with a bundle of its own runs from it (dist/bundles.cjs); the full CLI reads any
+  // other command line, and the command lines a bundle leaves to it, before it did anything.
+  const bundled = require('../dist/bundles.cjs').bundledRun(argv[0]);
+  (bundled === undefined ? Promise.resolve(false) : bundled(argv)).then((ran) => ran || import('../dist/main.js').then(({ main }) => main(argv)));
 }

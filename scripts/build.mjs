@@ -6,6 +6,7 @@ import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildStart } from './build-start.mjs';
+import { buildCommandBundles } from './build-commands.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -297,6 +298,8 @@ await build({
 
 // The bin's first stop, with help prepared from the CLI just built (scripts/build-start.mjs).
 await buildStart({ version: pkg.version });
+// Each request command's own bundle, for its table part written just now (scripts/build-commands.mjs).
+await buildCommandBundles({ version: pkg.version, plugins: [lazyBuiltins, lazyDependencies, unusedModules, processGlobal, builtinObjects] });
 
 /**
  * The stand-ins import the core from '../main.js' by name: every other output must be in

@@ -1,5 +1,5 @@
 // The one error model of tkt. Errors carry what happened (their class, HTTP facts); the exit
-// code is decided from those in one place, exitCodeOf, and only src/program.ts turns an error into
+// code is decided from those in one place, exitCodeOf, and only src/cli-run.ts turns an error into
 // an `error:` line, a hint and that code (docs/cli.md section 5).
 
 export const ExitCode = {
@@ -105,7 +105,7 @@ export class AbandonedRequestError extends InterruptedError {
 /**
  * How a run was stopped, in the words of its `error:` line (docs/cli.md section 8): "stopped by
  * SIGTERM", else "interrupted" (Ctrl-C). `signal` is the name of the signal that came: the
- * reason of the run's stop signal (src/program.ts aborts it so).
+ * reason of the run's stop signal (src/cli-run.ts aborts it so).
  */
 export function stoppedHow(signal: unknown): string {
   return signal === 'SIGTERM' ? 'stopped by SIGTERM' : 'interrupted';

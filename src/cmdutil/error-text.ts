@@ -1,5 +1,5 @@
 // What an error says to the user, wherever it is shown: the `error:` line and its hint at the
-// end of a run (src/program.ts), or a tool result of `tkt mcp` (src/mcp/). One wording for both.
+// end of a run (src/cli-run.ts), or a tool result of `tkt mcp` (src/mcp/). One wording for both.
 import { redactText } from '../api/redact.js';
 import { loginCommand } from '../config/session.js';
 import { ExitCode, type TktError, exitCodeOf } from '../errors.js';

@@ -50,7 +50,11 @@ describe('eight logins and eight settings changes at once', () => {
       expect(store.getSettings(profile), profile).toEqual({ defaultConcurrency: i + 1 });
       expect(store.readToken(profile)?.url, profile).toBe(sandbox.url);
     });
-    expect(fs.readdirSync(dir).sort()).toEqual(['config.json', 'tokens']);
+    // Nothing else: no lock or temporary file left; cache/code holds the compiled code of the
+    // command bundles these runs ran from (src/bundle-loader.ts).
+    expect(fs.readdirSync(dir).sort()).toEqual(['cache', 'config.json', 'tokens']);
+    expect(fs.readdirSync(path.join(dir, 'cache'))).toEqual(['code']);
+    expect(fs.readdirSync(path.join(dir, 'cache', 'code')).filter((file) => !file.endsWith('.v8'))).toEqual([]);
     expect(fs.readdirSync(path.join(dir, 'tokens')).sort()).toEqual(profiles.map((profile) => `${profile}.json`));
   });
 });

@@ -1,10 +1,13 @@
 // What a run of the built CLI (bin/tkt.js, dist/) loads: the dist files, the bundle inputs they
-// hold (build/meta.json, build/start-meta.json) and the Node built-ins. Each command line is run
-// twice as a child: once with a module resolve hook that logs every file imported (the hook
-// runs on a thread of its own, which loads built-ins of its own), and once with only a preload
-// that records process.moduleLoadList at exit, so the built-ins are the run's own.
+// hold (build/meta.json, build/start-meta.json, build/commands-meta.json) and the Node built-ins.
+// Each command line is run twice as a child: once with a module resolve hook that logs every file
+// imported (the hook runs on a thread of its own, which loads built-ins of its own), and once with
+// only a preload that records process.moduleLoadList at exit, so the built-ins are the run's own.
+// A command's own bundle (dist/commands/, dist/vendor/) holds every module the command may need,
+// each module it reaches on demand inside a function that runs it on first use: of those, the
+// inputs are the ones the run ran, as V8's coverage of the first run says.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -25,10 +28,11 @@ export function readMetafile(file = path.join(root, 'build/meta.json')): Metafil
   return JSON.parse(readFileSync(file, 'utf8')) as Metafile;
 }
 
-/** Both builds' outputs: dist/main.js with its chunks, dist/start.cjs and dist/complete.cjs. */
+/** Every build's outputs: dist/main.js with its chunks, dist/start.cjs and dist/complete.cjs, the commands' bundles. */
 export function readAllMetafiles(): Metafile {
   const main = readMetafile();
-  return { inputs: main.inputs, outputs: { ...main.outputs, ...readMetafile(path.join(root, 'build/start-meta.json')).outputs } };
+  const others = ['build/start-meta.json', 'build/commands-meta.json'].map((file) => readMetafile(path.join(root, file)).outputs);
+  return { inputs: main.inputs, outputs: Object.assign({ ...main.outputs }, ...others) as Metafile['outputs'] };
 }
 
 export function inputsOf(meta: Metafile, outputs: Iterable<string>): string[] {
@@ -43,7 +47,7 @@ export interface LoadTrace {
   distFiles: string[];
   /** Their size in bytes, all together. */
   distBytes: number;
-  /** The bundle inputs those files hold (src/... and node_modules/... paths). */
+  /** The bundle inputs those files hold (src/... and node_modules/... paths); of a command's bundle, those the run ran. */
   inputs: string[];
   /** The Node built-ins the run loaded beyond Node's own start-up, as process.moduleLoadList names them (http, internal/crypto/random). */
   builtins: string[];
@@ -78,16 +82,25 @@ export async function resolve(specifier, context, nextResolve) {
 `,
   );
   // The bin and the start-up bundles are CommonJS, which the resolve hook does not see: their
-  // files are logged from require's cache when the process exits.
+  // files are logged from require's cache when the process exits; the commands' bundles, which
+  // src/bundle-loader.ts compiles with vm.Script, as each is compiled.
   writeFileSync(
     path.join(dir, 'files.mjs'),
     `import { appendFileSync } from 'node:fs';
 import { createRequire, register } from 'node:module';
 import { pathToFileURL } from 'node:url';
+import vm from 'node:vm';
 const logFile = process.env.TKT_TEST_LOAD_LOG;
 register('./hooks.mjs', import.meta.url, { data: { logFile } });
 const require = createRequire(import.meta.url);
-process.on('exit', () => appendFileSync(logFile, Object.keys(require.cache).map((file) => pathToFileURL(file).href + '\\n').join('')));
+const compiled = [];
+vm.Script = class extends vm.Script {
+  constructor(code, options) {
+    super(code, options);
+    if (typeof options?.filename === 'string') compiled.push(options.filename);
+  }
+};
+process.on('exit', () => appendFileSync(logFile, [...Object.keys(require.cache), ...compiled].map((file) => pathToFileURL(file).href + '\\n').join('')));
 `,
   );
   // The built-ins loaded after this preload ran: Node's own start-up is not the run's.
@@ -103,13 +116,19 @@ process.on('exit', () => {
   );
   let runs = 0;
 
-  const runChild = (preload: string[], argsOf: readonly string[] | (() => readonly string[]), env: Record<string, string>, input: string | undefined) => {
+  const runChild = (
+    preload: string[],
+    argsOf: readonly string[] | (() => readonly string[]),
+    env: Record<string, string>,
+    input: string | undefined,
+    extraEnv: Record<string, string> = {},
+  ) => {
     const args = typeof argsOf === 'function' ? argsOf() : argsOf;
     const logFile = path.join(dir, `run-${(runs += 1)}.log`);
     writeFileSync(logFile, '');
     const child = spawnSync(process.execPath, [...preload, bin, ...args], {
       // No session or settings from outside the test, unless the caller gives them.
-      env: { ...process.env, TKT_CONFIG_DIR: dir, TKT_URL: '', TKT_TOKEN: '', TKT_PROFILE: '', NO_COLOR: '1', ...env, TKT_TEST_LOAD_LOG: logFile },
+      env: { ...process.env, TKT_CONFIG_DIR: dir, TKT_URL: '', TKT_TOKEN: '', TKT_PROFILE: '', NO_COLOR: '1', ...env, TKT_TEST_LOAD_LOG: logFile, ...extraEnv },
       encoding: 'utf8',
       input: input ?? '',
     });
@@ -125,7 +144,12 @@ process.on('exit', () => {
     configDir: dir,
     trace(args, env = {}, input) {
       const meta = readAllMetafiles();
-      const files = runChild(['--import', pathToFileURL(path.join(dir, 'files.mjs')).href], args, env, input);
+      const coverage = path.join(dir, `coverage-${runs}`);
+      const files = runChild(['--import', pathToFileURL(path.join(dir, 'files.mjs')).href], args, env, input, {
+        NODE_V8_COVERAGE: coverage,
+        // Code compiled for coverage counts its blocks: none of it is for the code cache.
+        NODE_DISABLE_COMPILE_CACHE: '1',
+      });
       const distFiles = [
         ...new Set(
           files.log
@@ -142,10 +166,35 @@ process.on('exit', () => {
         stderr: child.stderr,
         distFiles,
         distBytes: distFiles.reduce((sum, file) => sum + readFileSync(path.join(root, file)).length, 0),
-        inputs: inputsOf(meta, distFiles),
+        inputs: distFiles.flatMap((file) => ranInputs(meta, file, coverage)),
         builtins: log,
       };
     },
     dispose: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/** Where a bundle keeps a module it runs on first use: esbuild's wrapper, a function named after the module. */
+const WRAPPED_MODULE = /= __(?:esm|commonJS)\(\{\n {2}"([^"]+)"\(/g;
+
+/**
+ * The inputs of `file` the run ran: all of them for a file of the full CLI (an ES module and its
+ * chunks hold what they run), and for a command's bundle those outside a wrapper plus those whose
+ * wrapper V8's coverage (written to `coverageDir`) saw called.
+ */
+function ranInputs(meta: Metafile, file: string, coverageDir: string): string[] {
+  const inputs = inputsOf(meta, [file]);
+  if (!/^dist\/(commands|vendor)\//.test(file)) return inputs;
+  const wrapped = new Set([...readFileSync(path.join(root, file), 'utf8').matchAll(WRAPPED_MODULE)].map((match) => match[1]!));
+  const called = new Set<string>();
+  for (const report of readdirSync(coverageDir)) {
+    const { result } = JSON.parse(readFileSync(path.join(coverageDir, report), 'utf8')) as {
+      result: Array<{ url: string; functions: Array<{ functionName: string; ranges: Array<{ count: number }> }> }>;
+    };
+    for (const script of result.filter(({ url }) => url === path.join(root, file) || url === pathToFileURL(path.join(root, file)).href)) {
+      for (const fn of script.functions) if (fn.ranges[0]!.count > 0) called.add(fn.functionName);
+    }
+  }
+  if (called.size === 0) throw new Error(`no coverage of ${file} in ${coverageDir}: the trace cannot say what it ran`);
+  return inputs.filter((input) => !wrapped.has(input) || called.has(input));
 }

@@ -1,0 +1,172 @@
+// Builds a bundle of its own for each command the quick path reads (dist/commands/NAME.cjs, entry
+// src/command-bundle.ts), the dependencies they load on demand (dist/vendor/NAME.cjs), and the
+// bin's loader of both (dist/bundles.cjs, src/bundle-loader.ts), which compiles them with V8's
+// code cache (docs/architecture.md, "Command bundles"). Runs after the full CLI is built:
+// dist/argv-table.json gives the commands and each bundle carries its own part of it.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { build, transformSync } from 'esbuild';
+
+// Commands that keep to the full CLI: triage draws with Ink, which awaits at its top level (no
+// CommonJS for it); mcp and sandbox are long-lived servers, whose start is not worth a copy;
+// help and completion read the whole program (ActionOptions.readsProgram); the bin answers
+// __complete itself.
+const FULL_CLI_ONLY = ['triage', 'mcp', 'sandbox', 'help', 'completion', '__complete'];
+
+// A package that src/ imports is a file of its own (dist/vendor/), loaded when first needed:
+// bundled into each command, the HTTP proxy's client, the prompts and the query language would
+// be parsed by every run of a command that may need them (a run without a cache parses the
+// whole file). Scoped packages share a file per scope (@inquirer/prompts and @inquirer/core).
+const vendorOf = (specifier) =>
+  specifier
+    .split('/')[0]
+    .replace(/^@/, '')
+    .replace(/[^a-z0-9-]/gi, '-');
+const BUILTINS = new Set(builtinModules);
+
+/** Imports of packages from src/ become `require('tkt-vendor:NAME')[SPECIFIER]`, recorded in `wanted`. */
+function vendorStandIns(wanted) {
+  return {
+    name: 'vendor-stand-ins',
+    setup(build) {
+      build.onResolve({ filter: /^tkt-vendor:/ }, (args) => ({ path: args.path, external: true }));
+      build.onResolve({ filter: /^[@a-z]/ }, (args) => {
+        if (args.namespace !== 'file' || !/[\\/]src[\\/]/.test(args.importer) || args.path.startsWith('node:') || BUILTINS.has(args.path)) return undefined;
+        const vendor = vendorOf(args.path);
+        if (!wanted.has(vendor)) wanted.set(vendor, new Set());
+        wanted.get(vendor).add(args.path);
+        return { path: args.path, namespace: 'vendor-stand-in', pluginData: { vendor } };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'vendor-stand-in' }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(`tkt-vendor:${args.pluginData.vendor}`)})[${JSON.stringify(args.path)}];`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+// A dynamic import() of a built-in (child_process for an editor, a pager) would stay an import()
+// in CommonJS, which vm.Script cannot run: it becomes the built-in's object, taken when reached.
+const dynamicBuiltins = {
+  name: 'dynamic-builtins',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?[a-z_/]+$/ }, (args) =>
+      args.kind === 'dynamic-import' && BUILTINS.has(args.path.replace(/^node:/, '')) ? { path: args.path, namespace: 'dynamic-builtin' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'dynamic-builtin' }, (args) => ({
+      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path.startsWith('node:') ? args.path : `node:${args.path}`)});`,
+      loader: 'js',
+    }));
+  },
+};
+
+const common = (plugins, define) => ({
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20.18',
+  // The loader reads each bundle as Latin-1 (src/bundle-loader.ts): esbuild escapes the rest.
+  charset: 'ascii',
+  metafile: true,
+  write: false,
+  logLevel: 'warning',
+  logOverride: { 'empty-import-meta': 'error' },
+  define,
+  plugins,
+});
+
+/** Checks what the loader takes for granted of a build's one output, and returns its text. */
+function checked(result) {
+  const [output] = result.outputFiles;
+  // A bundle runs through vm.Script, which has no loader for ES modules (and import.meta is an
+  // error: logOverride below).
+  const dynamic = Object.values(result.metafile.outputs).flatMap((meta) => meta.imports.filter((entry) => entry.kind === 'dynamic-import'));
+  if (dynamic.length > 0) throw new Error(`${output.path} imports ${dynamic.map((entry) => entry.path).join(', ')} with import(): a bundle is CommonJS only`);
+  return commentsInAscii(output);
+}
+
+/**
+ * The output with every character outside ASCII made "?". With charset "ascii", esbuild escapes
+ * them in strings, templates, regular expressions and names, so what is left is in comments
+ * it kept; the same program with its comments dropped proves it.
+ */
+function commentsInAscii(output) {
+  const text = output.text.replace(/[^\x00-\x7f]/g, '?');
+  const code = (source) => transformSync(source, { minifyWhitespace: true, legalComments: 'none', charset: 'ascii' }).code;
+  if (text !== output.text && code(text) !== code(output.text)) throw new Error(`${output.path}: characters outside ASCII outside comments`);
+  return text;
+}
+
+const hashOf = (text) => createHash('sha256').update(text).digest('hex').slice(0, 16);
+
+export async function buildCommandBundles({ version, plugins }) {
+  const table = JSON.parse(readFileSync('dist/argv-table.json', 'utf8'));
+  const define = { TKT_VERSION: JSON.stringify(version), 'process.env.NODE_ENV': '"production"' };
+  const commands = table.commands.filter((command) => !FULL_CLI_ONLY.includes(command.names[0]));
+  const wanted = new Map();
+  const outputs = new Map();
+  const metafiles = [];
+  mkdirSync('dist/commands', { recursive: true });
+  mkdirSync('dist/vendor', { recursive: true });
+
+  await Promise.all(
+    commands.map(async (command) => {
+      const name = command.names[0];
+      // The command's part of the table: the program's options, and the one command.
+      const own = { options: table.options, digitShort: table.digitShort, commands: [command] };
+      const result = await build({
+        ...common([dynamicBuiltins, ...plugins, vendorStandIns(wanted)], { ...define, TKT_ARGV_TABLE: JSON.stringify(own) }),
+        stdin: {
+          contents: [
+            `import { bundleEntry } from './src/command-bundle.ts';`,
+            `import * as command from './src/commands/${name}.ts';`,
+            `export const run = bundleEntry(${JSON.stringify(name)}, command, TKT_ARGV_TABLE);`,
+          ].join('\n'),
+          resolveDir: process.cwd(),
+          sourcefile: `command-bundle-${name}.ts`,
+          loader: 'ts',
+        },
+        outfile: `dist/commands/${name}.cjs`,
+      });
+      metafiles.push(result.metafile);
+      outputs.set(`commands/${name}`, checked(result));
+    }),
+  );
+
+  await Promise.all(
+    [...wanted].map(async ([vendor, specifiers]) => {
+      const result = await build({
+        ...common(plugins, define),
+        stdin: {
+          contents: `module.exports = {\n${[...specifiers].map((specifier) => `  ${JSON.stringify(specifier)}: require(${JSON.stringify(specifier)}),`).join('\n')}\n};`,
+          resolveDir: process.cwd(),
+          sourcefile: `vendor-${vendor}.js`,
+          loader: 'js',
+        },
+        outfile: `dist/vendor/${vendor}.cjs`,
+      });
+      metafiles.push(result.metafile);
+      outputs.set(`vendor/${vendor}`, checked(result));
+    }),
+  );
+
+  const hashes = {};
+  for (const [bundle, text] of [...outputs].sort(([a], [b]) => a.localeCompare(b))) {
+    writeFileSync(`dist/${bundle}.cjs`, text);
+    hashes[bundle] = hashOf(text);
+  }
+  const words = Object.fromEntries(commands.flatMap((command) => command.names.map((word) => [word, command.names[0]])));
+  const loader = await build({
+    ...common(plugins, { ...define, TKT_COMMAND_BUNDLES: JSON.stringify({ commands: words, hashes }) }),
+    entryPoints: { bundles: 'src/bundle-loader.ts' },
+    outdir: 'dist',
+    outExtension: { '.js': '.cjs' },
+    write: true,
+  });
+  metafiles.push(loader.metafile);
+  // For tests, outside dist/ (which is shipped).
+  const outputsOfAll = Object.assign({}, ...metafiles.map((meta) => meta.outputs));
+  const inputsOfAll = Object.assign({}, ...metafiles.map((meta) => meta.inputs));
+  writeFileSync('build/commands-meta.json', JSON.stringify({ inputs: inputsOfAll, outputs: outputsOfAll }));
+}

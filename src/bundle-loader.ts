@@ -1,0 +1,114 @@
+// The bin's way into a command's own bundle (dist/commands/NAME.cjs, src/command-bundle.ts), built
+// to dist/bundles.cjs. A bundle is compiled with V8's code cache of an earlier run, kept in the
+// config folder (cache/code/), so that a run parses and compiles almost none of tkt's own
+// JavaScript: on Node 20, which has no compile cache of its own, that work was half of what a
+// request command cost over a bare script (docs/architecture.md, "Command bundles").
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { Script } from 'node:vm';
+import type { BundleRun } from './command-bundle.js';
+import { defaultConfigDir } from './config/paths.js';
+
+/** Written by the build (scripts/build-commands.mjs). */
+declare const TKT_COMMAND_BUNDLES: {
+  /** Each word that names a command with a bundle (its name and aliases): the bundle's name. */
+  commands: Record<string, string>;
+  /** Each bundle, the commands' (commands/NAME.cjs) and the dependencies' they share (vendor/NAME.cjs): a hash of its content. */
+  hashes: Record<string, string>;
+};
+
+/** How a bundle asks for a dependency the build keeps in a file of its own (scripts/build-commands.mjs). */
+const VENDOR_PREFIX = 'tkt-vendor:';
+// A bundle is a CommonJS module: the same parameters as Node's own wrapper.
+const WRAPPER_START = '(function (exports, require, module, __filename, __dirname) {';
+const WRAPPER_END = '\n})';
+
+interface CodeCache {
+  /** The folder of the cached code, or undefined: nothing is read or written. */
+  dir: string | undefined;
+  /** The scripts compiled without usable cached code: written when the run ends well. */
+  stale: Array<{ script: Script; file: string; bundle: string; hash: string }>;
+}
+
+/**
+ * The cache's folder: in the config folder, once tkt has one (a CI job that never logged in gets
+ * no folder made for it); none when NODE_DISABLE_COMPILE_CACHE is set, as for Node's own cache.
+ */
+function cacheFolder(env: Record<string, string | undefined>): string | undefined {
+  if (env.NODE_DISABLE_COMPILE_CACHE !== undefined && env.NODE_DISABLE_COMPILE_CACHE !== '') return undefined;
+  const config = defaultConfigDir(env);
+  return existsSync(config) ? path.join(config, 'cache', 'code') : undefined;
+}
+
+/** The bundle of the command `word` names, ready to run, or undefined when it has none. */
+export function bundledRun(word: string | undefined, env: Record<string, string | undefined> = process.env): BundleRun | undefined {
+  const name = word !== undefined && Object.hasOwn(TKT_COMMAND_BUNDLES.commands, word) ? TKT_COMMAND_BUNDLES.commands[word] : undefined;
+  if (name === undefined) return undefined;
+  const cache: CodeCache = { dir: cacheFolder(env), stale: [] };
+  if (cache.dir !== undefined) process.once('exit', (code) => code === 0 && saveCache(cache));
+  return (load(`commands/${name}`, cache) as { run: BundleRun }).run;
+}
+
+/** Runs the bundle dist/`bundle`.cjs as a CommonJS module and returns its exports. */
+function load(bundle: string, cache: CodeCache): unknown {
+  const file = path.join(__dirname, `${bundle}.cjs`);
+  const hash = TKT_COMMAND_BUNDLES.hashes[bundle]!;
+  // The build keeps every bundle ASCII: read as Latin-1, the text is the same, without decoding.
+  const source = readFileSync(file, 'latin1');
+  const cacheFile = cache.dir === undefined ? undefined : path.join(cache.dir, cacheFileName(bundle, hash));
+  const cachedData = cacheFile === undefined ? undefined : readIfThere(cacheFile);
+  const script = new Script(WRAPPER_START + source + WRAPPER_END, { filename: file, ...(cachedData === undefined ? {} : { cachedData }) });
+  if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) cache.stale.push({ script, file: cacheFile, bundle, hash });
+  const module = { exports: {} };
+  const nodeRequire = createRequire(file);
+  const vendors = new Map<string, unknown>();
+  const bundleRequire = (id: string): unknown => {
+    if (!id.startsWith(VENDOR_PREFIX)) return nodeRequire(id);
+    const vendor = `vendor/${id.slice(VENDOR_PREFIX.length)}`;
+    if (!vendors.has(vendor)) vendors.set(vendor, load(vendor, cache));
+    return vendors.get(vendor);
+  };
+  (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, bundleRequire, module, file, path.dirname(file));
+  return module.exports;
+}
+
+/** One file per bundle, build and Node: V8 checks its own version and flags, not the source. */
+function cacheFileName(bundle: string, hash: string): string {
+  return `${bundle.replace('/', '-')}.${hash}.${process.version}-${process.arch}.v8`;
+}
+
+function readIfThere(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Writes the code V8 compiled for each stale bundle in this run (the functions it ran, so the
+ * next run of the same command compiles almost nothing), each file whole or not at all (a
+ * concurrent run reads the old one or the new one), and removes the same bundle's files of
+ * other builds. The cache only saves time: a failure to write it is no failure of the run.
+ */
+function saveCache(cache: CodeCache): void {
+  for (const { script, file, bundle, hash } of cache.stale) {
+    const temporary = `${file}.${process.pid}.tmp`;
+    try {
+      mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+      writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
+      renameSync(temporary, file);
+      const prefix = `${bundle.replace('/', '-')}.`;
+      for (const other of readdirSync(path.dirname(file))) {
+        if (other.startsWith(prefix) && !other.startsWith(`${prefix}${hash}.`)) rmSync(path.join(path.dirname(file), other), { force: true });
+      }
+    } catch {
+      try {
+        rmSync(temporary, { force: true });
+      } catch {
+        // Nothing was written where nothing could be.
+      }
+    }
+  }
+}

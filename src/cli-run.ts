@@ -1,0 +1,149 @@
+// The shell every run of a command line goes through, whichever way its command is found (the
+// full CLI, src/program.ts, or a command's own bundle, src/command-bundle.ts): signals, a closed
+// stdout, and the one place that maps errors to an `error:` line and an exit code (docs/cli.md
+// section 5).
+import { createRunState, type CommandAction, type ProcessLike, type RunState, type StopSignal } from './process-host.js';
+import type { CommandModule } from './commands/index.js';
+import type { Program } from './commands/host.js';
+import { ExitCode, FailedBeforeOutputClosedError, InterruptedError, OutputClosedError, TktError, exitCodeOf, stoppedHow } from './errors.js';
+import { cleanErrorText, errorHint, type LoginGlobals } from './cmdutil/error-text.js';
+import { isClosedPipe } from './output/write.js';
+import { whenPipeReaderGone } from './util/pipe-reader.js';
+
+function errorLines(
+  error: unknown,
+  globals: LoginGlobals & { debug?: boolean | undefined },
+  env: Record<string, string | undefined>,
+  stoppedBy: StopSignal | undefined,
+): string[] {
+  const debug = globals.debug === true;
+  if (error instanceof TktError) {
+    const message = error instanceof InterruptedError && error.bare ? stoppedHow(stoppedBy) : error.message;
+    const lines = [`error: ${cleanErrorText(message)}`];
+    for (const detail of error.details) lines.push(`  ${cleanErrorText(detail)}`);
+    const hint = errorHint(error, globals, env);
+    if (hint !== undefined) lines.push(`hint: ${cleanErrorText(hint)}`);
+    if (debug && error.stack !== undefined) lines.push(cleanErrorText(error.stack));
+    return lines;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  const lines = [`error: ${cleanErrorText(message)}`];
+  if (debug && error instanceof Error && error.stack !== undefined) lines.push(cleanErrorText(error.stack));
+  else lines.push('hint: run again with --debug for details');
+  return lines;
+}
+
+const SIGNAL_EXIT_CODES: Readonly<Record<StopSignal, number>> = { SIGINT: ExitCode.interrupted, SIGTERM: ExitCode.terminated };
+// A prompt may have hidden the cursor when a signal ends the run at once.
+const SHOW_CURSOR = '\u001b[?25h';
+
+/** How a run finds and runs its command, inside the shell of runCommandLine. */
+export interface CommandLineRun {
+  /**
+   * Runs the command; a number is the run's exit code, decided without a command (a shell
+   * alias). `programOptions` gives the program's options as soon as they are known: the error
+   * lines read --debug and --profile there before a command runs.
+   */
+  run(state: RunState, programOptions: (read: () => Record<string, unknown>) => void): Promise<number | undefined>;
+  /** The exit code of an error that was printed already (commander's usage errors), or undefined. */
+  printedErrorCode?(error: unknown): number | undefined;
+}
+
+/** Runs a command line as `how` says and returns the exit code. */
+export async function runCommandLine(proc: ProcessLike, how: CommandLineRun): Promise<number> {
+  const state = createRunState();
+  // SIGINT and SIGTERM alike (docs/cli.md section 8); the first one to come names the exit code.
+  let received: StopSignal | undefined;
+  let signals = 0;
+  const onSignal = (name: StopSignal) => {
+    if (state.terminalLent) {
+      // The pager has the terminal: a Ctrl-C reached it too and is its to handle; a SIGTERM
+      // ends the run once the pager has closed (Context.lendTerminal), as git does.
+      if (name === 'SIGINT') return;
+      received ??= name;
+      return state.stop.abort(name);
+    }
+    received ??= name;
+    signals += 1;
+    // The signal's name is the reason: a summary says how the run was stopped (stoppedHow).
+    if (state.graceful && signals === 1) return state.stop.abort(name);
+    // The second: requests in flight are given up, and their rows or IDs recorded as in doubt.
+    if (state.graceful && signals === 2) return state.halt.abort();
+    // Nothing to wind down (or a third signal): leave now, as a shell user expects.
+    if (proc.stderr.isTTY === true) proc.stderr.write(SHOW_CURSOR);
+    // The wait notice's line, with the terminal's "^C" on it, gives way to the error line;
+    // otherwise the error starts a line of its own after the "^C".
+    const erased = state.waitNotice?.end() === true;
+    proc.stderr.write(`${erased ? '' : '\n'}error: ${stoppedHow(received)}\n`);
+    proc.exit(SIGNAL_EXIT_CODES[name]);
+  };
+  const onInterrupt = () => onSignal('SIGINT');
+  const onTerminate = () => onSignal('SIGTERM');
+  // A closed stdout (`tkt list --all | head -1`) ends the run quietly: nothing new is sent.
+  let outputClosed = false;
+  const onOutputClosed = () => {
+    outputClosed = true;
+    state.stop.abort();
+  };
+  const onStdoutError = (error: Error) => {
+    if (isClosedPipe(error)) onOutputClosed();
+  };
+  // A command that may wait long without writing (a watch between polls) hears of it without
+  // writing (ActionOptions.waitsQuietly); any other hears of it at its next write.
+  let stopLookingForReader: (() => void) | undefined;
+  state.waitingQuietly = () => {
+    const stdoutFd = (proc.stdout as { fd?: unknown }).fd;
+    if (typeof stdoutFd === 'number') stopLookingForReader ??= whenPipeReaderGone(stdoutFd, onOutputClosed);
+  };
+  proc.on('SIGINT', onInterrupt);
+  proc.on('SIGTERM', onTerminate);
+  proc.stdout.on('error', onStdoutError);
+  let code: number = ExitCode.ok;
+  // The program's options as commander stores them: the error lines read them before a command runs.
+  let programOpts = (): Record<string, unknown> => ({});
+  try {
+    const decided = await how.run(state, (read) => (programOpts = read));
+    if (decided !== undefined) return decided;
+  } catch (error) {
+    // A closed stdout ends the run quietly, but does not hide a failure that came before it.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by the stdout error handler while the command runs
+    if ((outputClosed && !(error instanceof FailedBeforeOutputClosedError)) || error instanceof OutputClosedError) return ExitCode.ok;
+    // commander has already printed its own usage errors.
+    const printed = how.printedErrorCode?.(error);
+    code = error instanceof InterruptedError && received !== undefined ? SIGNAL_EXIT_CODES[received] : (printed ?? exitCodeOf(error));
+    // The run's options, wherever they stood, once its command ran; before that, the program's.
+    if (printed === undefined) proc.stderr.write(`${errorLines(error, state.options ?? programOpts(), proc.env, received).join('\n')}\n`);
+  } finally {
+    proc.off('SIGINT', onInterrupt);
+    proc.off('SIGTERM', onTerminate);
+    stopLookingForReader?.();
+  }
+  return code;
+}
+
+/**
+ * The handler `module` registers. Its definition is replayed on a stand-in that only chains
+ * (every method returns the stand-in): what the definition says, the table already holds.
+ */
+export function registeredAction(module: CommandModule): CommandAction | undefined {
+  let action: CommandAction | undefined;
+  const chain: Program = new Proxy(() => undefined, { get: (_, key) => (key === 'then' ? undefined : () => chain) }) as unknown as Program;
+  module.register(chain, {
+    action(_command, handler, options = {}) {
+      // The quick parse hands over what commander would (test/cmdutil/quick-parse.test.ts).
+      action = { handler: handler as unknown as CommandAction['handler'], options };
+    },
+  });
+  return action?.options.readsProgram === true ? undefined : action;
+}
+
+/**
+ * Ends a run of the bin with `code`. Sets process.exitCode instead of calling process.exit(), so
+ * that a large write to a piped stdout drains before the process ends.
+ */
+export function settleProcess(code: number): void {
+  process.exitCode = code;
+  // Everything is recorded; only output is left to drain. A signal now still ends the process
+  // at once, with its own code, as Node's default would, but without dying of it.
+  for (const [name, signalCode] of Object.entries(SIGNAL_EXIT_CODES)) process.on(name, () => process.exit(signalCode));
+}

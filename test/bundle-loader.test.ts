@@ -1,0 +1,144 @@
+// The bin's loader of the commands' own bundles (src/bundle-loader.ts, dist/bundles.cjs): each
+// command line that starts with such a command runs from its bundle, compiled with the code V8
+// kept from an earlier run in the config folder (cache/code/). Through the built CLI against a
+// sandbox; `npm test` builds dist/ first.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { useHarness } from './helpers/sandbox-state.js';
+import type { Harness } from './helpers/harness.js';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const bin = path.join(root, 'bin/tkt.js');
+
+/** Runs the built CLI as a user would, with `env` over this process's environment. */
+function tkt(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const { NODE_EXTRA_CA_CERTS: _ca, NODE_DISABLE_COMPILE_CACHE: _off, ...inherited } = process.env;
+  const child = spawn(process.execPath, [bin, ...args], { env: { ...inherited, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+/** The cached code files in `configDir`, by name. */
+const cacheFiles = (configDir: string) => {
+  const dir = path.join(configDir, 'cache', 'code');
+  return existsSync(dir) ? readdirSync(dir).sort() : [];
+};
+const showCache = /^commands-show\.[0-9a-f]{16}\.v\d+\.\d+\.\d+-\w+\.v8$/;
+
+describe('the commands’ bundles and their code cache', () => {
+  let h: Harness;
+  useHarness({}, (harness) => (h = harness));
+  let configDir = '';
+  // A config folder of each test's own (login's token copied), so that each starts without a cache.
+  beforeEach(() => {
+    configDir = mkdtempSync(path.join(os.tmpdir(), 'tkt-bundle-cache-'));
+  });
+  afterEach(() => rmSync(configDir, { recursive: true, force: true }));
+  const env = () => {
+    mkdirSync(path.join(configDir, 'tokens'), { recursive: true });
+    for (const file of ['config.json', 'tokens/default.json']) writeFileSync(path.join(configDir, file), readFileSync(path.join(h.configDir, file)));
+    return { TKT_CONFIG_DIR: configDir };
+  };
+
+  it('writes the code of a run that ended well, and the next run takes it instead of compiling', async () => {
+    const first = await tkt(['show', '1013', '--json'], env());
+    expect(first.code).toBe(0);
+    const [file] = cacheFiles(configDir);
+    expect(cacheFiles(configDir)).toEqual([expect.stringMatching(showCache)]);
+    const written = statSync(path.join(configDir, 'cache', 'code', file!));
+
+    const second = await tkt(['show', '1013', '--json'], env());
+
+    expect(second).toEqual(first);
+    expect(JSON.parse(second.stdout)).toMatchObject({ id: 1013 });
+    // Taken as it was: a cache V8 refused would have been written anew (renamed into place).
+    expect(statSync(path.join(configDir, 'cache', 'code', file!)).ino).toBe(written.ino);
+    expect(statSync(path.join(configDir, 'cache', 'code')).mode & 0o777).toBe(0o700);
+    expect(written.mode & 0o777).toBe(0o600);
+  });
+
+  it('replaces a damaged cache file, and the run is unharmed', async () => {
+    await tkt(['show', '1013', '--json'], env());
+    const [file] = cacheFiles(configDir);
+    const damaged = path.join(configDir, 'cache', 'code', file!);
+    writeFileSync(damaged, 'not V8 code');
+
+    const run = await tkt(['show', '1013', '--json'], env());
+
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ id: 1013 });
+    expect(readFileSync(damaged).length).toBeGreaterThan(1000);
+  });
+
+  it('keeps a file per bundle: a dependency loaded on demand (the query language) gets its own', async () => {
+    const run = await tkt(['show', '1013', '--query', 'title', '--raw'], env());
+
+    expect(run).toMatchObject({ code: 0, stdout: `${h.sandbox.state.tickets.find((ticket) => ticket.id === 1013)!.title}\n` });
+    expect(cacheFiles(configDir).map((file) => file.split('.')[0])).toEqual(['commands-show', 'vendor-jmespath-community']);
+  });
+
+  it('removes the files of other builds of the same bundle when it writes one, and leaves other bundles’ files', async () => {
+    const dir = path.join(configDir, 'cache', 'code');
+    mkdirSync(dir, { recursive: true });
+    const older = `commands-show.0123456789abcdef.${process.version}-${process.arch}.v8`;
+    const otherBundle = `commands-list.0123456789abcdef.${process.version}-${process.arch}.v8`;
+    for (const name of [older, otherBundle]) writeFileSync(path.join(dir, name), 'old');
+
+    expect((await tkt(['show', '1013', '--json'], env())).code).toBe(0);
+
+    expect(cacheFiles(configDir)).toEqual([otherBundle, expect.stringMatching(showCache)]);
+  });
+
+  it('writes nothing for a run that failed, nor with NODE_DISABLE_COMPILE_CACHE set, nor without a config folder', async () => {
+    expect((await tkt(['show', '999999'], env())).code).toBe(3);
+    expect(cacheFiles(configDir)).toEqual([]);
+
+    expect((await tkt(['show', '1013'], { ...env(), NODE_DISABLE_COMPILE_CACHE: '1' })).code).toBe(0);
+    expect(cacheFiles(configDir)).toEqual([]);
+
+    // A CI job that never logged in: tkt does not make a config folder to keep its cache in.
+    const nowhere = path.join(configDir, 'never-made');
+    const run = await tkt(['show', '1013', '--json'], { TKT_CONFIG_DIR: nowhere, TKT_URL: h.sandbox.url, TKT_TOKEN: h.sandbox.issueToken('admin') });
+    expect(run.code).toBe(0);
+    expect(existsSync(nowhere)).toBe(false);
+  });
+
+  it('runs when the cache cannot be written (a file where its folder would be)', async () => {
+    mkdirSync(path.join(configDir, 'cache'), { recursive: true });
+    writeFileSync(path.join(configDir, 'cache', 'code'), 'in the way');
+
+    const run = await tkt(['show', '1013', '--json'], env());
+
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toMatchObject({ id: 1013 });
+  });
+
+  it('hands a command line it cannot read to the full CLI before sending anything', async () => {
+    const before = h.sandbox.stats.requests;
+
+    const missing = await tkt(['show'], env());
+    const unknown = await tkt(['show', '1013', '--no-such-option'], env());
+
+    expect(missing).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining("error: missing required argument 'id'") });
+    expect(unknown).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining("error: unknown option '--no-such-option'") });
+    expect(h.sandbox.stats.requests).toBe(before);
+  });
+
+  it('every bundle loads and hands an unknown option to the full CLI (none breaks at its start)', async () => {
+    const bundles = readdirSync(path.join(root, 'dist', 'commands')).map((file) => file.replace(/\.cjs$/, ''));
+    expect(bundles).toEqual(expect.arrayContaining(['show', 'list', 'close', 'pickup', 'attach', 'create']));
+
+    for (const name of bundles) {
+      const run = await tkt([name, '--no-such-option-anywhere'], env());
+      expect(run, name).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown option '--no-such-option-anywhere'") });
+    }
+  });
+});
