@@ -299,7 +299,10 @@ await build({
 // The bin's first stop, with help prepared from the CLI just built (scripts/build-start.mjs).
 await buildStart({ version: pkg.version });
 // Each request command's own bundle, for its table part written just now (scripts/build-commands.mjs).
-await buildCommandBundles({ version: pkg.version, plugins: [lazyBuiltins, lazyDependencies, unusedModules, processGlobal, builtinObjects] });
+// CommonJS, where a built-in is require()d as it is (no facade to avoid: processGlobal and
+// builtinObjects are for ES modules; in a bundle, builtinObjects' stand-ins would each copy the
+// whole built-in's properties, esbuild's interop for a CommonJS module imported as ESM).
+await buildCommandBundles({ version: pkg.version, plugins: [lazyBuiltins, lazyDependencies, unusedModules] });
 
 /**
  * The stand-ins import the core from '../main.js' by name: every other output must be in

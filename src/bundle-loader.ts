@@ -46,8 +46,13 @@ export function bundledRun(word: string | undefined, env: Record<string, string 
   const name = word !== undefined && Object.hasOwn(TKT_COMMAND_BUNDLES.commands, word) ? TKT_COMMAND_BUNDLES.commands[word] : undefined;
   if (name === undefined) return undefined;
   const cache: CodeCache = { dir: cacheFolder(env), stale: [] };
-  if (cache.dir !== undefined) process.once('exit', (code) => code === 0 && saveCache(cache));
-  return (load(`commands/${name}`, cache) as { run: BundleRun }).run;
+  const run = (load(`commands/${name}`, cache) as { run: BundleRun }).run;
+  return async (argv) => {
+    const ran = await run(argv);
+    // A bundle that left the command line to the full CLI compiled only its parse: nothing to keep.
+    if (ran && cache.dir !== undefined) process.once('exit', (code) => code === 0 && saveCache(cache));
+    return ran;
+  };
 }
 
 /** Runs the bundle dist/`bundle`.cjs as a CommonJS module and returns its exports. */

@@ -96,8 +96,12 @@ describe('the commands’ bundles and their code cache', () => {
     expect(cacheFiles(configDir)).toEqual([otherBundle, expect.stringMatching(showCache)]);
   });
 
-  it('writes nothing for a run that failed, nor with NODE_DISABLE_COMPILE_CACHE set, nor without a config folder', async () => {
+  it('writes nothing for a run that failed, nor one the bundle left to the full CLI, nor with NODE_DISABLE_COMPILE_CACHE set, nor without a config folder', async () => {
     expect((await tkt(['show', '999999'], env())).code).toBe(3);
+    expect(cacheFiles(configDir)).toEqual([]);
+
+    // Help, exit 0: what the bundle compiled to leave it to the full CLI is no cache for a run of show.
+    expect((await tkt(['show', '1013', '--help'], env())).code).toBe(0);
     expect(cacheFiles(configDir)).toEqual([]);
 
     expect((await tkt(['show', '1013'], { ...env(), NODE_DISABLE_COMPILE_CACHE: '1' })).code).toBe(0);

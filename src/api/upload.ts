@@ -3,12 +3,13 @@
 // framing as the body is sent, never read whole. A file whose size is unknown until read (a pipe
 // such as `<(command)`, /dev/stdin, a device) is read once, as it is sent, in a chunked body.
 import type { Stats } from 'node:fs';
-import { open, stat, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { OperationError, UsageError } from '../errors.js';
 import { contentTypeOf } from './content-types.js';
 import type { FormValue, MultipartInput } from './types.js';
 import { uploadName } from './upload-name.js';
 import { openInput } from '../util/input-file.js';
+import { fsPromises } from '../util/fs-promises.js';
 
 /** A multipart body with files: the framing around them, the files, and their sizes when built. */
 export interface Upload {
@@ -103,7 +104,7 @@ export async function buildMultipart(input: MultipartInput): Promise<Multipart> 
 async function fileSize(path: string): Promise<number | undefined> {
   let info: Stats;
   try {
-    info = await stat(path);
+    info = await fsPromises().stat(path);
   } catch {
     throw new UsageError(`cannot read file ${path}`);
   }
@@ -137,7 +138,7 @@ export async function* uploadChunks(upload: Upload, onProgress: () => void): Asy
       }
       continue;
     }
-    const handle = await open(file.path, 'r');
+    const handle = await fsPromises().open(file.path, 'r');
     try {
       for await (const chunk of sizedChunks(handle, file.path, file.size, nextBuffer)) {
         onProgress();

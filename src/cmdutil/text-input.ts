@@ -3,12 +3,12 @@
 // command sends must be checked before anything is sent. Shared by create, reply,
 // forward, resolve, close, attach, api and create --from.
 import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { nonBlank } from '../util/option-text.js';
 import { readTextFile, readTextStream } from '../util/text-read.js';
+import { fsPromises } from '../util/fs-promises.js';
 
 export const STDIN = '-';
 
@@ -148,7 +148,7 @@ export async function assertReadableFiles(paths: readonly string[], flag: string
   const problems: string[] = [];
   for (const path of paths) {
     try {
-      const info = await stat(path);
+      const info = await fsPromises().stat(path);
       if (info.isDirectory()) {
         problems.push(`${path}: a directory, not a file`);
         continue;
@@ -157,7 +157,7 @@ export async function assertReadableFiles(paths: readonly string[], flag: string
         problems.push(`${path}: a socket, not a file`);
         continue;
       }
-      await access(path, constants.R_OK);
+      await fsPromises().access(path, constants.R_OK);
     } catch (error) {
       problems.push(`${path}: ${fileErrorText(error)}`);
     }

@@ -8,7 +8,7 @@
 // so it was replaced instead of worked around. Read again in conf 16.0.0 (its latest release):
 // atomically 2.1.1 still loads when-exit 2.1.5, which hooks SIGHUP, SIGINT, SIGTERM and more on
 // load and re-raises the signal with process.kill(process.pid, signal); conf still takes no lock.
-import fs from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, promises as fsPromises, readFileSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { OperationError } from '../errors.js';
@@ -95,7 +95,7 @@ export function createConfigStore(dir: string): ConfigStore {
 
     async deleteToken(profile) {
       const file = tokenFile(profile);
-      await fs.promises.rm(file, { force: true }).catch((error: unknown) => {
+      await fsPromises.rm(file, { force: true }).catch((error: unknown) => {
         throw fileError('delete', file, error);
       });
     },
@@ -128,7 +128,7 @@ function mergeDefined(base: unknown, changes: Record<string, unknown>): JsonObje
 
 function listFolder(folder: string): string[] {
   try {
-    return fs.readdirSync(folder);
+    return readdirSync(folder);
   } catch {
     return [];
   }
@@ -141,7 +141,7 @@ function profilesIn(settings: JsonObject): Record<string, Profile> {
 /** The JSON object in `file`; {} when there is no such file. */
 function readObject(file: string, ifUnreadable: 'report' | 'empty'): JsonObject {
   try {
-    const parsed: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
     if (!isObject(parsed)) throw new TypeError('not a JSON object');
     return parsed;
   } catch (error) {
@@ -190,15 +190,15 @@ async function acquireLock(lock: string): Promise<() => void> {
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     try {
-      const fd = fs.openSync(lock, 'wx', PRIVATE_FILE_MODE);
-      fs.writeSync(fd, String(process.pid));
-      fs.closeSync(fd);
-      return () => fs.rmSync(lock, { force: true });
+      const fd = openSync(lock, 'wx', PRIVATE_FILE_MODE);
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(lock, { force: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     if (isStale(lock)) {
-      fs.rmSync(lock, { force: true });
+      rmSync(lock, { force: true });
       continue;
     }
     if (Date.now() > deadline) throw new Error(`another tkt process holds ${lock}`);
@@ -208,8 +208,8 @@ async function acquireLock(lock: string): Promise<() => void> {
 
 function isStale(lock: string): boolean {
   try {
-    const age = Date.now() - fs.statSync(lock).mtimeMs;
-    const pid = Number(fs.readFileSync(lock, 'utf8'));
+    const age = Date.now() - statSync(lock).mtimeMs;
+    const pid = Number(readFileSync(lock, 'utf8'));
     // An empty file is a holder between creating and writing it: only age can tell it is dead.
     return age > STALE_LOCK_MS || (Number.isSafeInteger(pid) && pid > 0 && !processIsAlive(pid));
   } catch {
@@ -224,17 +224,17 @@ function isStale(lock: string): boolean {
  * TKT_CONFIG_DIR may name a folder that is not tkt's alone.
  */
 function makeFolders(configDir: string, folder: string): void {
-  fs.mkdirSync(path.dirname(configDir), { recursive: true });
+  mkdirSync(path.dirname(configDir), { recursive: true });
   makePrivateFolder(configDir);
   if (folder === configDir) return;
   makePrivateFolder(folder);
   // mkdir's mode is narrowed by the umask, and leaves an existing folder's mode alone.
-  fs.chmodSync(folder, PRIVATE_FOLDER_MODE);
+  chmodSync(folder, PRIVATE_FOLDER_MODE);
 }
 
 function makePrivateFolder(folder: string): void {
   try {
-    fs.mkdirSync(folder, { mode: PRIVATE_FOLDER_MODE });
+    mkdirSync(folder, { mode: PRIVATE_FOLDER_MODE });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }

@@ -3,7 +3,7 @@
 // and the bin's first stop (src/fast-start.ts), which adds it to the help prepared at build time.
 // So it reads the settings file itself, cheaply, and never fails: help must print whatever the
 // file holds (a damaged file is reported by the commands that use the settings).
-import fs from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { defaultConfigDir, settingsFileIn } from '../config/paths.js';
 import { isObject } from '../util/json-object.js';
 import { sanitizeInline } from '../output/sanitize.js';
@@ -11,7 +11,7 @@ import { sanitizeInline } from '../output/sanitize.js';
 /** The saved aliases whose expansion is text, by name; {} when the file is missing or unreadable. */
 export function aliasesOnFile(env: Record<string, string | undefined>): Record<string, string> {
   try {
-    const settings: unknown = JSON.parse(fs.readFileSync(settingsFileIn(defaultConfigDir(env)), 'utf8'));
+    const settings: unknown = JSON.parse(readFileSync(settingsFileIn(defaultConfigDir(env)), 'utf8'));
     const aliases: unknown = isObject(settings) && isObject(settings.settings) ? settings.settings.aliases : undefined;
     if (!isObject(aliases)) return {};
     return Object.fromEntries(Object.entries(aliases).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
