@@ -72,6 +72,10 @@ describe('the npm package', () => {
     const listing = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n');
     expect(listing).toContain('package/bin/tkt.js');
     expect(listing).toContain('package/dist/main.js');
+    // The commands' own bundles, their dependencies' files and the bin's loader of them.
+    expect(listing).toContain('package/dist/bundles.cjs');
+    expect(listing).toContain('package/dist/commands/show.cjs');
+    expect(listing).toContain('package/dist/vendor/undici.cjs');
     expect(listing).toContain('package/LICENSE');
     expect(listing).toContain('package/dist/THIRD-PARTY-NOTICES.md');
     expect(listing.filter((file) => file.endsWith('meta.json'))).toEqual([]);
