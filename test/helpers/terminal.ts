@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { afterAll, beforeAll } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { loginAs } from './harness.js';
 
@@ -112,4 +113,22 @@ export async function terminalFixture(prefix: string, user: string): Promise<Ter
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * For one describe block: a private tmux server and a fixture logged in as `user`, `ready`
+ * called with the fixture once it is made (the block's own set-up), both closed after the block.
+ */
+export function useTerminal(name: string, user: string, ready: (fixture: TerminalFixture) => void | Promise<void>): Tmux {
+  const terminal = privateTmux(name);
+  let fixture: TerminalFixture | undefined;
+  beforeAll(async () => {
+    fixture = await terminalFixture(name, user);
+    await ready(fixture);
+  });
+  afterAll(async () => {
+    await terminal.close();
+    await fixture?.close();
+  });
+  return terminal;
 }

@@ -2,24 +2,16 @@
 // raw-mode keys, and the whole path from the first prompt to a created ticket.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { skipWithout } from '../helpers/tools.js';
-import { BIN, privateTmux, terminalFixture, type TerminalFixture } from '../helpers/terminal.js';
+import { BIN, useTerminal, type TerminalFixture } from '../helpers/terminal.js';
 
 describe.skipIf(skipWithout(['tmux'], 'test/pty/create-interactive.test.ts'))('tkt create on a terminal', () => {
   let fixture: TerminalFixture;
-  const terminal = privateTmux('create');
+  const terminal = useTerminal('create', 'admin', (made) => {
+    fixture = made;
+  });
   let sessions = 0;
-
-  beforeAll(async () => {
-    fixture = await terminalFixture('create', 'admin');
-  });
-
-  afterAll(async () => {
-    await terminal.close();
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll failed
-    await fixture?.close();
-  });
 
   /** Starts `tkt create` in a new session (200x50 unless told); the pane stays after exit to show the code. */
   async function startCreate(size = { width: 200, height: 50 }): Promise<string> {

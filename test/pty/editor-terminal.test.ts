@@ -9,31 +9,23 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, privateTmux, terminalFixture, type TerminalFixture } from '../helpers/terminal.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, useTerminal, type TerminalFixture } from '../helpers/terminal.js';
 import { skipWithout } from '../helpers/tools.js';
 
 const skip = skipWithout(['tmux', 'vim'], 'test/pty/editor-terminal.test.ts');
 
 describe.skipIf(skip)('tkt and the editor at a real terminal', () => {
   let fixture: TerminalFixture;
-  const terminal = privateTmux('editor');
+  const terminal = useTerminal('editor', 'tech', (made) => {
+    fixture = made;
+  });
   let sessions = 0;
   const highlighted = (text: string) => /^› +(\d+) /m.exec(text)?.[1];
   const lines = (text: string) => text.replace(/\n+$/, '').split('\n');
   const ticket = (id: number) => fixture.sandbox.state.tickets.find((t) => t.id === id)!;
   const replies = (id: number) => fixture.sandbox.state.conversations.filter((c) => c.ticketId === id).map((c) => c.message);
   const listReads = () => fixture.sandbox.stats.byRoute['POST /api/TicketsApi'] ?? 0;
-
-  beforeAll(async () => {
-    fixture = await terminalFixture('editor', 'tech');
-  });
-
-  afterAll(async () => {
-    await terminal.close();
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll failed
-    await fixture?.close();
-  });
 
   /** `tkt reply ID` at 80x24 with `editor` as $EDITOR, then as openTriage's shell; the session's name. */
   async function openReply(id: number, editor: string) {

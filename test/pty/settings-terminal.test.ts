@@ -2,29 +2,21 @@
 // refuses a terminal unless --show, and the `editor` setting is the editor a reply opens.
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { skipWithout } from '../helpers/tools.js';
 import { createConfigStore } from '../../src/config/store.js';
-import { BIN, privateTmux, terminalFixture, type TerminalFixture } from '../helpers/terminal.js';
+import { BIN, useTerminal, type TerminalFixture } from '../helpers/terminal.js';
 
 const skip = skipWithout(['tmux'], 'test/pty/settings-terminal.test.ts');
 
 describe.skipIf(skip)('settings at a real terminal', () => {
   let fixture: TerminalFixture;
   let dir: string;
-  const terminal = privateTmux('settings');
-  let sessions = 0;
-
-  beforeAll(async () => {
-    fixture = await terminalFixture('settings', 'admin');
+  const terminal = useTerminal('settings', 'admin', async (made) => {
+    fixture = made;
     dir = fixture.dir;
   });
-
-  afterAll(async () => {
-    await terminal.close();
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll failed
-    await fixture?.close();
-  });
+  let sessions = 0;
 
   /** Runs tkt with `args` in a new terminal; resolves with the screen once it has exited. */
   async function onTerminal(args: string): Promise<string> {

@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, privateTmux, terminalFixture, type TerminalFixture } from '../helpers/terminal.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, useTerminal, type TerminalFixture } from '../helpers/terminal.js';
 import { skipWithout } from '../helpers/tools.js';
 
 const WIDTH = 60;
@@ -17,12 +17,8 @@ describe.skipIf(skip)('tkt show at a real terminal, through less', () => {
   let fixture: TerminalFixture;
   let dir: string;
   let ticketId: number;
-  const terminal = privateTmux('show');
-  const { tmux, waitFor } = terminal;
-  let sessions = 0;
-
-  beforeAll(async () => {
-    fixture = await terminalFixture('show', 'admin');
+  const terminal = useTerminal('show', 'admin', async (made) => {
+    fixture = made;
     dir = fixture.dir;
     const ticket = fixture.sandbox.state.tickets.find((t) => !t.isDeleted)!;
     ticket.title = TITLE;
@@ -30,12 +26,8 @@ describe.skipIf(skip)('tkt show at a real terminal, through less', () => {
     ticket.description = Array.from({ length: 400 }, (_, i) => `word${i}`).join(' ');
     ticketId = ticket.id;
   });
-
-  afterAll(async () => {
-    await terminal.close();
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll failed
-    await fixture?.close();
-  });
+  const { tmux, waitFor } = terminal;
+  let sessions = 0;
 
   /** Starts `tkt show` in a new terminal with less open on it; returns the session and tkt's PID. */
   async function showInLess(): Promise<{ name: string; pid: number }> {

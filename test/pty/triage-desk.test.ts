@@ -7,30 +7,22 @@ import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, privateTmux, terminalFixture, type TerminalFixture } from '../helpers/terminal.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, useTerminal, type TerminalFixture } from '../helpers/terminal.js';
 import { skipWithout } from '../helpers/tools.js';
 
 const skip = skipWithout(['tmux'], 'test/pty/triage-desk.test.ts');
 
 describe.skipIf(skip)('triage at the desk on a real terminal', () => {
   let fixture: TerminalFixture;
-  const terminal = privateTmux('desk');
+  const terminal = useTerminal('desk', 'tech', (made) => {
+    fixture = made;
+  });
   let sessions = 0;
   const highlighted = (text: string) => /^› +(\d+) /m.exec(text)?.[1];
   // Not execFileSync: the sandbox answers in this process.
   const tkt = async (...args: string[]) =>
     (await promisify(execFile)('node', [BIN, ...args], { env: { ...process.env, TKT_CONFIG_DIR: fixture.dir }, encoding: 'utf8' })).stdout.trim();
-
-  beforeAll(async () => {
-    fixture = await terminalFixture('desk', 'tech');
-  });
-
-  afterAll(async () => {
-    await terminal.close();
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll failed
-    await fixture?.close();
-  });
 
   /** `tkt triage` at 80x24 with `env` added, on the first ticket once its detail shows. */
   async function openTriage(env: string) {

@@ -4,24 +4,16 @@
 // what the screen shows, never for a fixed time.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, privateTmux, terminalFixture, type TerminalFixture } from '../helpers/terminal.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, useTerminal, type TerminalFixture } from '../helpers/terminal.js';
 import { skipWithout } from '../helpers/tools.js';
 
 const skip = skipWithout(['tmux'], 'test/pty/triage-interval.test.ts');
 
 describe.skipIf(skip)('tkt triage --interval', () => {
   let fixture: TerminalFixture;
-  const terminal = privateTmux('triage-interval');
-
-  beforeAll(async () => {
-    fixture = await terminalFixture('triage-interval', 'tech');
-  });
-
-  afterAll(async () => {
-    await terminal.close();
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll failed
-    await fixture?.close();
+  const terminal = useTerminal('triage-interval', 'tech', (made) => {
+    fixture = made;
   });
 
   it('draws a ticket changed through the API, marked, without a key pressed; the highlight stays', async () => {

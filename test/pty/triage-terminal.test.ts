@@ -4,31 +4,23 @@
 // every step waits for what the screen shows, never for a fixed time.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/output/width.js';
 import { KEY_TABLE } from '../../src/triage/keys.js';
-import { BIN, privateTmux, terminalFixture, type TerminalFixture } from '../helpers/terminal.js';
+import { BIN, useTerminal, type TerminalFixture } from '../helpers/terminal.js';
 import { skipWithout } from '../helpers/tools.js';
 
 const skip = skipWithout(['tmux', 'less'], 'test/pty/triage-terminal.test.ts');
 
 describe.skipIf(skip)('tkt triage and the terminal', () => {
   let fixture: TerminalFixture;
-  const terminal = privateTmux('triage-terminal');
+  const terminal = useTerminal('triage-terminal', 'tech', (made) => {
+    fixture = made;
+  });
   let sessions = 0;
   const highlighted = (text: string) => /^› +(\d+) /m.exec(text)?.[1];
   const lines = (text: string) => text.replace(/\n+$/, '').split('\n');
   const ticket = (id: number) => fixture.sandbox.state.tickets.find((t) => t.id === id)!;
-
-  beforeAll(async () => {
-    fixture = await terminalFixture('triage-terminal', 'tech');
-  });
-
-  afterAll(async () => {
-    await terminal.close();
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll failed
-    await fixture?.close();
-  });
 
   /**
    * `tkt triage ARGS` in a new terminal of `size`, with the user's default pager (no PAGER or

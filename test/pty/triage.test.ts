@@ -8,8 +8,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ensureBuilt, privateTmux, terminalFixture, type TerminalFixture } from '../helpers/terminal.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ensureBuilt, useTerminal, type TerminalFixture } from '../helpers/terminal.js';
 import { skipWithout } from '../helpers/tools.js';
 
 const RESOLVED = 6;
@@ -56,20 +56,8 @@ describe.skipIf(skip)('tkt triage at a real terminal', () => {
   let fixture: TerminalFixture;
   let dir: string;
   let techId: string;
-  const terminal = privateTmux('triage');
-  const { tmux } = terminal;
-  const keys = (...names: string[]) => terminal.keys('triage', ...names);
-  const type = (text: string) => terminal.type('triage', text);
-  /** The screen of `session` once `test` accepts it. */
-  const waitFor = (test: RegExp | ((text: string) => boolean), what?: string, session = 'triage') =>
-    terminal.waitFor(session, test, what === undefined ? {} : { what });
-  const waitUntil = (test: () => boolean, what: string) => terminal.waitUntil('triage', test, what);
-  const ticket = (id: number) => fixture.sandbox.state.tickets.find((t) => t.id === id)!;
-  const highlighted = (text: string) => /^› +(\d+) /m.exec(text)?.[1];
-  const lines = (text: string) => text.replace(/\n$/, '').split('\n');
-
-  beforeAll(async () => {
-    fixture = await terminalFixture('triage', 'tech');
+  const terminal = useTerminal('triage', 'tech', async (made) => {
+    fixture = made;
     dir = fixture.dir;
     techId = fixture.sandbox.demoLogins.find((login) => login.username === 'tech')!.userId;
     const editor = join(dir, 'editor.sh');
@@ -85,12 +73,16 @@ describe.skipIf(skip)('tkt triage at a real terminal', () => {
     const command = `env -u CI -u VISUAL NO_COLOR=1 EDITOR='${editor}' PAGER='${pager}' TKT_CONFIG_DIR='${dir}' node '${BIN}' triage; echo "[exit $?]"; sleep 60`;
     await terminal.start('triage', { width: 120, height: 36 }, command);
   });
-
-  afterAll(async () => {
-    await terminal.close();
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll failed
-    await fixture?.close();
-  });
+  const { tmux } = terminal;
+  const keys = (...names: string[]) => terminal.keys('triage', ...names);
+  const type = (text: string) => terminal.type('triage', text);
+  /** The screen of `session` once `test` accepts it. */
+  const waitFor = (test: RegExp | ((text: string) => boolean), what?: string, session = 'triage') =>
+    terminal.waitFor(session, test, what === undefined ? {} : { what });
+  const waitUntil = (test: () => boolean, what: string) => terminal.waitUntil('triage', test, what);
+  const ticket = (id: number) => fixture.sandbox.state.tickets.find((t) => t.id === id)!;
+  const highlighted = (text: string) => /^› +(\d+) /m.exec(text)?.[1];
+  const lines = (text: string) => text.replace(/\n$/, '').split('\n');
 
   it('opens on the default view with the first ticket highlighted and its detail read', async () => {
     const text = await waitFor(/Title: +Mouse double-clicks/);

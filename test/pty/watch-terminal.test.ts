@@ -2,24 +2,16 @@
 // says that it watches and how to stop it, and Ctrl-C ends it with exit 130 and its `error:` line
 // on a line of its own, not glued to the terminal's "^C". Every step waits for what the screen
 // shows, never for a fixed time.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, privateTmux, terminalFixture, type TerminalFixture } from '../helpers/terminal.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, useTerminal, type TerminalFixture } from '../helpers/terminal.js';
 import { skipWithout } from '../helpers/tools.js';
 
 const skip = skipWithout(['tmux'], 'test/pty/watch-terminal.test.ts');
 
 describe.skipIf(skip)('tkt watch at a terminal', () => {
   let fixture: TerminalFixture;
-  const terminal = privateTmux('watch');
-
-  beforeAll(async () => {
-    fixture = await terminalFixture('watch', 'tech');
-  });
-
-  afterAll(async () => {
-    await terminal.close();
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll failed
-    await fixture?.close();
+  const terminal = useTerminal('watch', 'tech', (made) => {
+    fixture = made;
   });
 
   it('says that it watches; Ctrl-C ends it with exit 130 and its error line on a line of its own', async () => {
