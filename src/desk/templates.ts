@@ -197,7 +197,11 @@ export async function editTemplate(
     if (unchanged) await rm(file, { force: true });
     return unchanged;
   };
-  const afterFailure = async () => ((await dropIfUnchanged()) ? `template ${name} was not created` : `${file} keeps what the editor saved`);
+  const afterFailure = async () => {
+    if (await dropIfUnchanged()) return `template ${name} was not created`;
+    const after = await readFile(file, 'utf8').catch(() => undefined);
+    return after === before ? `${file} is as it was` : `${file} keeps what the editor saved`;
+  };
   try {
     await edit(file, afterFailure);
   } catch (error) {

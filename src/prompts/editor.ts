@@ -43,6 +43,8 @@ function startEditor(command: string, file: string, env: Readonly<Record<string,
     : spawn('sh', ['-c', `${command} "$@"`, command, file], options);
 }
 
+const SHELL_COULD_NOT_RUN: Readonly<Record<number, string>> = { 126: 'the shell could not run it', 127: 'the shell found no such command' };
+
 /**
  * Runs the editor command line on `file` until it exits; a failure says `consequence` ("nothing
  * was sent"), or what `consequence()` finds once the editor has failed, and the editor's hint.
@@ -60,6 +62,9 @@ export async function editFile(
   if (signal === 'SIGINT') throw new InterruptedError();
   if (code !== 0) {
     const outcome = typeof consequence === 'string' ? consequence : await consequence();
+    // The shell that starts it (startEditor) says 127 for no such command, 126 for one it cannot run.
+    const unstarted = process.platform === 'win32' ? undefined : SHELL_COULD_NOT_RUN[code ?? -1];
+    if (unstarted !== undefined) throw new OperationError(`could not start the editor "${command}" (${unstarted}); ${outcome}`, { hint });
     throw new OperationError(`the editor "${command}" failed (${signal ?? `exit code ${code}`}); ${outcome}`, { hint });
   }
 }

@@ -228,6 +228,14 @@ describe('tkt templates', () => {
     expect(kept.code).toBe(1);
     expect(kept.error).toContain(`${file} keeps what the editor saved`);
     expect(await readFile(file, 'utf8')).toBe(`${FIXED}Edited.\n`);
+
+    // An editor that fails without writing leaves the template as it was, and says so.
+    await saveTemplate('kept', FIXED);
+    const untouched = await editAtTerminal('kept', 'false');
+    expect(untouched.code).toBe(1);
+    expect(untouched.error).toContain(`${file} is as it was`);
+    expect(untouched.error).not.toContain('keeps');
+    expect(await readFile(file, 'utf8')).toBe(FIXED);
   });
 
   it('edit keeps no new template when the example comes back unchanged (exit 1, as git with an unchanged message)', async () => {
@@ -252,7 +260,8 @@ describe('tkt templates', () => {
     try {
       const fromSetting = await editAtTerminal('hinted', undefined);
       expect(fromSetting.code).toBe(1);
-      expect(fromSetting.error).toContain(`the editor "${notInstalled}" failed (exit code 127)`);
+      // The shell's 127: the editor never ran, so the template is not said to keep anything of it.
+      expect(fromSetting.error).toBe(`could not start the editor "${notInstalled}" (the shell found no such command); template hinted was not created`);
       expect(fromSetting.hint).toBe('the editor setting names it: change it with "tkt config set editor COMMAND", or set $EDITOR');
 
       const fromVariable = await editAtTerminal('hinted', notInstalled);

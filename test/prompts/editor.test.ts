@@ -53,7 +53,7 @@ describe('editText', () => {
   it('fails with an OperationError when the editor fails or does not exist', async () => {
     await expect(editText({ message: 'm', env: {}, editor: editing('false') })).rejects.toBeInstanceOf(OperationError);
     await expect(editText({ message: 'm', env: { PATH: process.env.PATH }, editor: editing('no-such-editor-tkt') })).rejects.toThrow(
-      /the editor "no-such-editor-tkt" failed \(exit code 127\)/,
+      /could not start the editor "no-such-editor-tkt" \(the shell found no such command\)/,
     );
   });
 
