@@ -4,7 +4,8 @@
 // code cache (docs/architecture.md, "Command bundles"). Runs after the full CLI is built:
 // dist/argv-table.json gives the commands and each bundle carries its own part of it.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { builtinModules } from 'node:module';
 import { build, transformSync } from 'esbuild';
 
@@ -25,14 +26,27 @@ const vendorOf = (specifier) =>
     .replace(/[^a-z0-9-]/gi, '-');
 const BUILTINS = new Set(builtinModules);
 
-/** Imports of packages from src/ become `require('tkt-vendor:NAME')[SPECIFIER]`, recorded in `wanted`. */
+/**
+ * Imports of packages from src/ become `require('tkt-vendor:NAME')[SPECIFIER]`, recorded in
+ * `wanted`. The stand-in is CommonJS, which esbuild, like Node, hands to an ES module of a
+ * "type": "module" package (src/) as its default export whole: right for a CommonJS package
+ * (undici's files), wrong for an ES module's default export. That one import is refused here.
+ */
 function vendorStandIns(wanted) {
   return {
     name: 'vendor-stand-ins',
     setup(build) {
       build.onResolve({ filter: /^tkt-vendor:/ }, (args) => ({ path: args.path, external: true }));
-      build.onResolve({ filter: /^[@a-z]/ }, (args) => {
-        if (args.namespace !== 'file' || !/[\\/]src[\\/]/.test(args.importer) || args.path.startsWith('node:') || BUILTINS.has(args.path)) return undefined;
+      build.onResolve({ filter: /^[@a-z]/ }, async (args) => {
+        if (
+          args.pluginData?.probing ||
+          args.namespace !== 'file' ||
+          !/[\\/]src[\\/]/.test(args.importer) ||
+          args.path.startsWith('node:') ||
+          BUILTINS.has(args.path)
+        )
+          return undefined;
+        await refuseDefaultImportOfEsm(build, args);
         const vendor = vendorOf(args.path);
         if (!wanted.has(vendor)) wanted.set(vendor, new Set());
         wanted.get(vendor).add(args.path);
@@ -44,6 +58,26 @@ function vendorStandIns(wanted) {
       }));
     },
   };
+}
+
+async function refuseDefaultImportOfEsm(build, args) {
+  const source = readFileSync(args.importer, 'utf8');
+  const quoted = args.path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  if (!new RegExp(`import\\s+(?!type\\b)[\\w$]+\\s*(,[^;]*)?from\\s*['"]${quoted}['"]`).test(source)) return;
+  const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { probing: true } });
+  if (resolved.errors.length > 0 || !isEsmFile(resolved.path)) return;
+  throw new Error(`${args.importer}: the default import of ${args.path}, an ES module, would be its whole namespace in a command's bundle; import it by name`);
+}
+
+/** An ES module by Node's rules: .mjs, or .js under a package.json that says "type": "module". */
+function isEsmFile(file) {
+  if (file.endsWith('.mjs')) return true;
+  if (file.endsWith('.cjs')) return false;
+  for (let dir = path.dirname(file); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const manifest = path.join(dir, 'package.json');
+    if (existsSync(manifest)) return JSON.parse(readFileSync(manifest, 'utf8')).type === 'module';
+  }
+  return false;
 }
 
 // A dynamic import() of a built-in (child_process for an editor, a pager) would stay an import()
@@ -128,6 +162,9 @@ export async function buildCommandBundles({ version, plugins }) {
           loader: 'ts',
         },
         outfile: `dist/commands/${name}.cjs`,
+      }).catch((error) => {
+        // Ink awaits at its top level, which CommonJS cannot: such a command stays with the full CLI.
+        throw new Error(`the bundle of tkt ${name} does not build (a module CommonJS cannot hold? then list ${name} in FULL_CLI_ONLY): ${error.message}`);
       });
       metafiles.push(result.metafile);
       outputs.set(`commands/${name}`, checked(result));
@@ -145,6 +182,10 @@ export async function buildCommandBundles({ version, plugins }) {
           loader: 'js',
         },
         outfile: `dist/vendor/${vendor}.cjs`,
+      }).catch((error) => {
+        throw new Error(
+          `the vendor file of ${[...specifiers].join(', ')} does not build (a package CommonJS cannot hold? then list the commands that import it in FULL_CLI_ONLY): ${error.message}`,
+        );
       });
       metafiles.push(result.metafile);
       outputs.set(`vendor/${vendor}`, checked(result));

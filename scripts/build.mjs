@@ -46,7 +46,7 @@ const UNUSED_MODULES = [
   { owner: 'undici', request: './client-h2.js', contents: `module.exports = function connectH2() { ${FAIL('HTTP/2')}; };` },
   // @inquirer/core's signal-exit, which installs handlers for SIGINT, SIGTERM and a dozen others
   // while a prompt is open and re-raises the signal when it is the last listener. tkt handles
-  // signals in one place (src/program.ts) and closes an open prompt through its abort signal.
+  // signals in one place (src/cli-run.ts) and closes an open prompt through its abort signal.
   { owner: '@inquirer[\\/]core', request: 'signal-exit', contents: 'exports.onExit = function onExit() { return function remove() {}; };' },
   // The same for Ink and its restore-cursor (signal-exit 3, whose default export is the
   // function): tkt triage closes its screen and shows the cursor on the first signal through the

@@ -3,12 +3,12 @@
 // config folder (cache/code/), so that a run parses and compiles almost none of tkt's own
 // JavaScript: on Node 20, which has no compile cache of its own, that work was half of what a
 // request command cost over a bare script (docs/architecture.md, "Command bundles").
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { Script } from 'node:vm';
 import type { BundleRun } from './command-bundle.js';
 import { defaultConfigDir } from './config/paths.js';
+import { proxySettings } from './api/network-advice.js';
 
 /** Written by the build (scripts/build-commands.mjs). */
 declare const TKT_COMMAND_BUNDLES: {
@@ -27,6 +27,8 @@ const WRAPPER_END = '\n})';
 interface CodeCache {
   /** The folder of the cached code, or undefined: nothing is read or written. */
   dir: string | undefined;
+  /** What the V8 flags the code is compiled under add to its files' names. */
+  flags: string;
   /** The scripts compiled without usable cached code: written when the run ends well. */
   stale: Array<{ script: Script; file: string; bundle: string; hash: string }>;
 }
@@ -34,18 +36,29 @@ interface CodeCache {
 /**
  * The cache's folder: in the config folder, once tkt has one (a CI job that never logged in gets
  * no folder made for it); none when NODE_DISABLE_COMPILE_CACHE is set, as for Node's own cache.
+ * Cached code runs as the user: a folder someone else could have written to is not used at all.
  */
 function cacheFolder(env: Record<string, string | undefined>): string | undefined {
   if (env.NODE_DISABLE_COMPILE_CACHE !== undefined && env.NODE_DISABLE_COMPILE_CACHE !== '') return undefined;
   const config = defaultConfigDir(env);
-  return existsSync(config) ? path.join(config, 'cache', 'code') : undefined;
+  if (!existsSync(config)) return undefined;
+  const folder = path.join(config, 'cache', 'code');
+  let info: Stats;
+  try {
+    info = lstatSync(folder);
+  } catch {
+    // Not made yet: a run that ends well makes it, private (saveCache).
+    return folder;
+  }
+  const own = process.getuid === undefined || info.uid === process.getuid();
+  return info.isDirectory() && own && (info.mode & 0o022) === 0 ? folder : undefined;
 }
 
 /** The bundle of the command `word` names, ready to run, or undefined when it has none. */
 export function bundledRun(word: string | undefined, env: Record<string, string | undefined> = process.env): BundleRun | undefined {
   const name = word !== undefined && Object.hasOwn(TKT_COMMAND_BUNDLES.commands, word) ? TKT_COMMAND_BUNDLES.commands[word] : undefined;
   if (name === undefined) return undefined;
-  const cache: CodeCache = { dir: cacheFolder(env), stale: [] };
+  const cache: CodeCache = { dir: cacheFolder(env), flags: v8FlagsFor(env), stale: [] };
   const run = (load(`commands/${name}`, cache) as { run: BundleRun }).run;
   return async (argv) => {
     const ran = await run(argv);
@@ -55,21 +68,40 @@ export function bundledRun(word: string | undefined, env: Record<string, string 
   };
 }
 
+/**
+ * Behind a proxy the HTTP client sets V8's --liftoff-only (src/api/undici-core.ts: its HTTP
+ * parser's WebAssembly), and V8 takes cached code only under the flags it was made with: set
+ * during the run, the flag made every proxied run refuse its cache and write it anew. With a
+ * proxy in the environment it is set here, before anything is compiled (node:v8, 2.5 ms, only
+ * then), and that code is kept apart.
+ */
+function v8FlagsFor(env: Record<string, string | undefined>): string {
+  const { httpProxy, httpsProxy } = proxySettings(env);
+  if (httpProxy === '' && httpsProxy === '') return '';
+  process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
+  return '-liftoff';
+}
+
 /** Runs the bundle dist/`bundle`.cjs as a CommonJS module and returns its exports. */
 function load(bundle: string, cache: CodeCache): unknown {
   const file = path.join(__dirname, `${bundle}.cjs`);
   const hash = TKT_COMMAND_BUNDLES.hashes[bundle]!;
   // The build keeps every bundle ASCII: read as Latin-1, the text is the same, without decoding.
   const source = readFileSync(file, 'latin1');
-  const cacheFile = cache.dir === undefined ? undefined : path.join(cache.dir, cacheFileName(bundle, hash));
+  const cacheFile = cache.dir === undefined ? undefined : path.join(cache.dir, cacheFileName(bundle, hash, cache.flags));
   const cachedData = cacheFile === undefined ? undefined : readIfThere(cacheFile);
   const script = new Script(WRAPPER_START + source + WRAPPER_END, { filename: file, ...(cachedData === undefined ? {} : { cachedData }) });
   if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) cache.stale.push({ script, file: cacheFile, bundle, hash });
   const module = { exports: {} };
-  const nodeRequire = createRequire(file);
   const vendors = new Map<string, unknown>();
+  // A bundle holds all it runs but Node's built-ins and the vendor files: no module is looked up
+  // on disk (node:module's createRequire alone took 2.6 MB of memory on Node 24).
   const bundleRequire = (id: string): unknown => {
-    if (!id.startsWith(VENDOR_PREFIX)) return nodeRequire(id);
+    if (!id.startsWith(VENDOR_PREFIX)) {
+      const builtin: unknown = process.getBuiltinModule(id);
+      if (builtin === undefined) throw new Error(`tkt: ${file} requires ${id}, which is neither a built-in of this Node nor bundled`);
+      return builtin;
+    }
     const vendor = `vendor/${id.slice(VENDOR_PREFIX.length)}`;
     if (!vendors.has(vendor)) vendors.set(vendor, load(vendor, cache));
     return vendors.get(vendor);
@@ -78,9 +110,9 @@ function load(bundle: string, cache: CodeCache): unknown {
   return module.exports;
 }
 
-/** One file per bundle, build and Node: V8 checks its own version and flags, not the source. */
-function cacheFileName(bundle: string, hash: string): string {
-  return `${bundle.replace('/', '-')}.${hash}.${process.version}-${process.arch}.v8`;
+/** One file per bundle, build, Node and flags: V8 checks its own version and flags, not the source. */
+function cacheFileName(bundle: string, hash: string, flags: string): string {
+  return `${bundle.replace('/', '-')}.${hash}.${process.version}-${process.arch}${flags}.v8`;
 }
 
 function readIfThere(file: string): Buffer | undefined {

@@ -3,7 +3,9 @@
 // kept from an earlier run in the config folder (cache/code/). Through the built CLI against a
 // sandbox; `npm test` builds dist/ first.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -114,6 +116,21 @@ describe('the commands’ bundles and their code cache', () => {
     expect(existsSync(nowhere)).toBe(false);
   });
 
+  it('neither reads nor writes a cache folder that others may write to (cached code runs as the user)', async () => {
+    const dir = path.join(configDir, 'cache', 'code');
+    mkdirSync(dir, { recursive: true });
+    chmodSync(dir, 0o777);
+    const planted = `commands-show.0123456789abcdef.${process.version}-${process.arch}.v8`;
+    writeFileSync(path.join(dir, planted), 'planted');
+
+    const run = await tkt(['show', '1013', '--json'], env());
+
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ id: 1013 });
+    // Not even the cleaning of older builds' files: the folder is left alone.
+    expect(cacheFiles(configDir)).toEqual([planted]);
+  });
+
   it('runs when the cache cannot be written (a file where its folder would be)', async () => {
     mkdirSync(path.join(configDir, 'cache'), { recursive: true });
     writeFileSync(path.join(configDir, 'cache', 'code'), 'in the way');
@@ -123,6 +140,49 @@ describe('the commands’ bundles and their code cache', () => {
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout)).toMatchObject({ id: 1013 });
+  });
+
+  // Behind a proxy the HTTP client (src/api/undici-core.ts) sets a V8 flag, and V8 refuses cached
+  // code made under other flags: the loader sets it first, so that the cache is taken on the next
+  // run behind the same proxy, not refused and written anew on every run (a review's finding).
+  it('takes the cache on the next run behind a proxy, as without one, and keeps the two apart', async () => {
+    const tunnels: Socket[] = [];
+    const proxy = createServer((_req, res) => res.writeHead(405).end());
+    proxy.on('connect', (req, client: Socket, head: Buffer) => {
+      const [host, port] = String(req.url).split(':');
+      const upstream = connect(Number(port), host, () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(client).pipe(upstream);
+      });
+      tunnels.push(client, upstream);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const proxied = { ...env(), HTTP_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, NO_PROXY: '', no_proxy: '' };
+    try {
+      expect((await tkt(['show', '1013', '--json'], proxied)).code).toBe(0);
+      const inodes = () => cacheFiles(configDir).map((file) => statSync(path.join(configDir, 'cache', 'code', file)).ino);
+      const written = inodes();
+      expect(cacheFiles(configDir)).toEqual([
+        expect.stringMatching(/^commands-show\..*-liftoff\.v8$/),
+        expect.stringMatching(/^vendor-undici\..*-liftoff\.v8$/),
+      ]);
+
+      expect((await tkt(['show', '1013', '--json'], proxied)).code).toBe(0);
+
+      expect(inodes()).toEqual(written);
+      // Without the proxy, a file of its own; the proxied ones stay.
+      expect((await tkt(['show', '1013', '--json'], env())).code).toBe(0);
+      expect(cacheFiles(configDir)).toEqual([
+        expect.stringMatching(/^commands-show\..*-liftoff\.v8$/),
+        expect.stringMatching(showCache),
+        expect.stringMatching(/^vendor-undici\..*-liftoff\.v8$/),
+      ]);
+      expect(inodes().filter((inode) => written.includes(inode))).toHaveLength(2);
+    } finally {
+      for (const socket of tunnels) socket.destroy();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 
   it('hands a command line it cannot read to the full CLI before sending anything', async () => {

@@ -30,7 +30,7 @@ export const HELP_TOPICS = {
       '| `NO_COLOR`, `FORCE_COLOR` | the usual meaning |',
       '| `CI` | never prompt (as `--no-input`) |',
       '| `HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY` | honoured; a proxy that cannot be reached is named in the error, not taken for the service |',
-      "| `NODE_DISABLE_COMPILE_CACHE` | `1`: no compiled code kept in `cache/code/` (below), as for Node's own cache |",
+      "| `NODE_DISABLE_COMPILE_CACHE` | set (`1`): no compiled code kept in `cache/code/` (below), as for Node's own cache |",
       "| `NODE_EXTRA_CA_CERTS` | honoured (private CAs); a certificate error's hint names it, and `NODE_USE_SYSTEM_CA=1` (trust the system store) on Node >= 22.19 and 24.6 |",
       '',
       'Settings are read flag first, then environment, then the profile. Files under the config folder:',

@@ -18,8 +18,7 @@ import { createLoadTracer, readAllMetafiles, root, type LoadTrace, type LoadTrac
 const NEVER = ['http2', 'tls', 'https', 'child_process', 'readline', 'zlib', 'sqlite', 'tty'];
 // What undici's transport loaded with every request, and a direct request (node:http, src/api/transport.ts)
 // loads none of: perf_hooks, v8 (undici's flag, src/api/undici-core.ts, behind a proxy only),
-// assert, crypto (a form's boundary takes the global Web Crypto's random bytes alone,
-// src/api/upload.ts) and, from Node 22 on, worker_threads (undici's webidl; node:util's exports
+// assert, crypto (a form's boundary takes its random bytes from /dev/urandom, src/api/upload.ts) and, from Node 22 on, worker_threads (undici's webidl; node:util's exports
 // load it too, which is why the bundle takes built-ins as objects, scripts/build.mjs).
 const UNDICI = ['perf_hooks', 'v8', 'assert', 'crypto', 'worker_threads'];
 // (net is not among them: Node loads it for a piped stdout.)
