@@ -472,31 +472,48 @@ describe('lines to a pipe or a file', () => {
     return { reporter: await reporterOn(io, options), writes: log.writes };
   }
 
-  it('go out together rather than a write per ID, a failure on stderr after the lines that finished before it', async () => {
-    const { reporter, writes } = await reporterOnLog({ isTTY: false, json: false, total: 4 });
-    for (const result of [closed12, { ...closed12, id: 20 }, missing13, already14]) await reporter.result(result);
+  it('go out together rather than a write per ID (the first at once), a failure on stderr after the lines that finished before it', async () => {
+    const { reporter, writes } = await reporterOnLog({ isTTY: false, json: false, total: 5 });
+    for (const result of [closed12, { ...closed12, id: 20 }, { ...closed12, id: 21 }, missing13, already14]) await reporter.result(result);
     await reporter.finish({ results: [], notStarted: [], interrupted: false });
-    expect(writes).toEqual(['✓ #12 closed\n✓ #20 closed\n', '✗ #13 not found (HTTP 404): Ticket 13 does not exist\n', '✓ #14 already closed\n']);
+    expect(writes).toEqual([
+      '✓ #12 closed\n',
+      '✓ #20 closed\n✓ #21 closed\n',
+      '✗ #13 not found (HTTP 404): Ticket 13 does not exist\n',
+      '✓ #14 already closed\n',
+    ]);
   });
 
   it('with --json too', async () => {
-    const { reporter, writes } = await reporterOnLog({ isTTY: false, json: true, total: 2 });
+    const { reporter, writes } = await reporterOnLog({ isTTY: false, json: true, total: 3 });
     await reporter.result(closed12);
     await reporter.result(missing13);
+    await reporter.result(already14);
     await reporter.finish({ results: [], notStarted: [], interrupted: false });
-    expect(writes).toHaveLength(1);
-    expect(writes[0]!.split('\n').map((line) => (line === '' ? '' : (JSON.parse(line) as { id: number }).id))).toEqual([12, 13, '']);
+    expect(writes).toHaveLength(2);
+    expect(
+      writes
+        .join('')
+        .split('\n')
+        .map((line) => (line === '' ? '' : (JSON.parse(line) as { id: number }).id)),
+    ).toEqual([12, 13, 14, '']);
   });
 
-  it('are written within 50 ms of the first, without waiting for the end of the run', async () => {
+  it('are written at once for the first, then held 1 ms, 2, 4... up to 50 ms, without waiting for the end of the run', async () => {
     vi.useFakeTimers();
-    const { reporter, writes } = await reporterOnLog({ isTTY: false, json: false, total: 3 });
+    const { reporter, writes } = await reporterOnLog({ isTTY: false, json: false, total: 20 });
     await reporter.result(closed12);
-    await reporter.result({ ...closed12, id: 20 });
-    await vi.advanceTimersByTimeAsync(49);
-    expect(writes).toEqual([]);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(writes).toEqual(['✓ #12 closed\n✓ #20 closed\n']);
+    expect(writes).toEqual(['✓ #12 closed\n']);
+    let id = 100;
+    for (const holdMs of [1, 2, 4, 8, 16, 32, 50, 50]) {
+      const before = writes.length;
+      await reporter.result({ ...closed12, id: ++id });
+      await reporter.result({ ...closed12, id: ++id });
+      await vi.advanceTimersByTimeAsync(holdMs - 0.5);
+      expect(writes, `held ${holdMs} ms`).toHaveLength(before);
+      await vi.advanceTimersByTimeAsync(0.5);
+      expect(writes.at(-1)).toBe(`✓ #${id - 1} closed\n✓ #${id} closed\n`);
+    }
   });
 
   it('at a terminal each line shows as its ID finishes', async () => {

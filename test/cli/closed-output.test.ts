@@ -5,15 +5,16 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { routeCount, useHarness } from '../helpers/sandbox-state.js';
+import { routeCount, unusedTickets, useHarness } from '../helpers/sandbox-state.js';
 import type { Harness } from '../helpers/harness.js';
 
 const bin = fileURLToPath(new URL('../../bin/tkt.js', import.meta.url));
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 
-function readFirstChunk(args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string; got: string }> {
+function readFirstChunk(args: string[], env: Record<string, string>, input?: string): Promise<{ code: number | null; stderr: string; got: string }> {
   const { NODE_EXTRA_CA_CERTS: _ca, ...inherited } = process.env;
-  const child = spawn(process.execPath, [bin, ...args], { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, ...args], { env: { ...inherited, ...env }, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+  if (input !== undefined) child.stdin!.end(input);
   let stderr = '';
   let got = '';
   child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
@@ -57,6 +58,20 @@ describe('a closed stdout', () => {
     const code = await new Promise((resolve) => child.on('close', resolve));
     expect(stderr).toBe('');
     expect(code).toBe(0);
+  });
+
+  it('closes no more tickets once the reader is gone (`tkt close - | head -1`), though lines go out in batches', async () => {
+    // Open (status 1) and not locked: each close succeeds.
+    const ids = unusedTickets(h, 30, (ticket) => ticket.ticketStatusId === 1 && !ticket.locked).map((ticket) => ticket.id);
+    const before = routeCount(h, 'POST /api/TicketsApi/close/{id}');
+
+    const run = await readFirstChunk(['close', '-', '--concurrency', '1'], env(), `${ids.join('\n')}\n`);
+
+    expect(run.got).toMatch(/^✓ #\d+ closed\n/);
+    expect(run.code).toBe(0);
+    // The first line goes out at once: the reader's going is seen a request or two later, not
+    // after a batch's 50 ms (in which every one of the 30 was closed).
+    expect(routeCount(h, 'POST /api/TicketsApi/close/{id}') - before).toBeLessThan(10);
   });
 
   it('sends no more page requests once the reader is gone', async () => {
