@@ -50,7 +50,9 @@ export async function run(options: AliasOptions, ctx: Context): Promise<void> {
       checkAlias(options.name, options.expansion, { builtins: options.builtins, aliases });
       const expansion = options.expansion.trim();
       const replaced = Object.hasOwn(aliases, options.name);
-      await ctx.config.saveSettings({ aliases: { ...aliases, [options.name]: expansion } });
+      // Added to the aliases as saved when the file is written, not to those read above: a
+      // concurrent `tkt alias set` keeps its own.
+      await ctx.config.saveSettings((saved) => ({ aliases: { ...saved.aliases, [options.name]: expansion } }));
       return ctx.output.document(
         { name: options.name, expansion, replaced },
         { human: () => `${replaced ? 'Changed' : 'Added'} alias ${options.name}: ${sanitizeInline(expansion)}\n` },
@@ -73,8 +75,10 @@ export async function run(options: AliasOptions, ctx: Context): Promise<void> {
           details: [known.length === 0 ? 'there are no aliases' : `aliases: ${known.join(', ')}`],
         });
       }
-      const { [options.name]: _removed, ...rest } = aliases;
-      await ctx.config.saveSettings({ aliases: rest });
+      await ctx.config.saveSettings((saved) => {
+        const { [options.name]: _removed, ...rest } = saved.aliases ?? {};
+        return { aliases: rest };
+      });
       return ctx.output.document({ name: options.name }, { human: () => `Deleted alias ${options.name}\n` });
     }
   }

@@ -76,10 +76,11 @@ export function createConfigStore(dir: string): ConfigStore {
       if (profile !== undefined) assertProfileName(profile);
       await writeObject(dir, settingsFile, () => {
         const settings = readSettings();
-        if (profile === undefined) return { ...settings, settings: mergeDefined(settings.settings, changes) };
+        const changed = (saved: unknown) => mergeDefined(saved, typeof changes === 'function' ? changes({ ...(saved as SavedSettings | undefined) }) : changes);
+        if (profile === undefined) return { ...settings, settings: changed(settings.settings) };
         const all = profilesIn(settings);
         const current = Object.hasOwn(all, profile) ? all[profile]! : {};
-        all[profile] = { ...current, settings: mergeDefined(current.settings, changes) };
+        all[profile] = { ...current, settings: changed(current.settings) };
         return { ...settings, profiles: all };
       });
     },

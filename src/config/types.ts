@@ -34,6 +34,9 @@ export interface StoredToken {
 
 // Reads are synchronous and cheap; writes are async because they may wait for another tkt
 // process's lock on the file. A write that fails rejects with an OperationError naming the file.
+/** Settings to merge: a key set to undefined is removed. */
+export type SettingsChanges = Partial<Record<keyof SavedSettings, SavedSettings[keyof SavedSettings] | undefined>>;
+
 export interface ConfigStore {
   /** The folder holding settings, tokens and caches. */
   readonly dir: string;
@@ -44,8 +47,12 @@ export interface ConfigStore {
   profileNames(): string[];
   /** The global settings, or a profile's own when `profile` is given. */
   getSettings(profile?: string): SavedSettings;
-  /** Merges `changes` (a key set to undefined is removed) into the global settings or a profile's. */
-  saveSettings(changes: Partial<Record<keyof SavedSettings, SavedSettings[keyof SavedSettings] | undefined>>, profile?: string): Promise<void>;
+  /**
+   * Merges `changes` (a key set to undefined is removed) into the global settings or a profile's.
+   * A change that depends on what is saved (a map of aliases) is a function of the settings as
+   * saved, worked out under the file's lock: a concurrent change is not lost.
+   */
+  saveSettings(changes: SettingsChanges | ((saved: SavedSettings) => SettingsChanges), profile?: string): Promise<void>;
   /** Token files are 0600 and written atomically. */
   readToken(profile: string): StoredToken | undefined;
   writeToken(profile: string, token: StoredToken): Promise<void>;

@@ -13,8 +13,8 @@ const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 
 function readFirstChunk(args: string[], env: Record<string, string>, input?: string): Promise<{ code: number | null; stderr: string; got: string }> {
   const { NODE_EXTRA_CA_CERTS: _ca, ...inherited } = process.env;
-  const child = spawn(process.execPath, [bin, ...args], { env: { ...inherited, ...env }, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
-  if (input !== undefined) child.stdin!.end(input);
+  const child = spawn(process.execPath, [bin, ...args], { env: { ...inherited, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdin.end(input ?? '');
   let stderr = '';
   let got = '';
   child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));

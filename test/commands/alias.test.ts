@@ -117,6 +117,19 @@ describe('tkt alias', () => {
     expect((await h.cli(['alias', 'delete', 'mine'])).code).toBe(2);
   });
 
+  it('keeps every alias of eight `tkt alias set` at once, and of deletes among them', async () => {
+    const names = Array.from({ length: 8 }, (_, i) => `par${i}`);
+    const set = await Promise.all(names.map((name, i) => h.cli(['alias', 'set', name, `show ${1001 + i}`])));
+    expect(set.map((result) => result.code)).toEqual(names.map(() => 0));
+    const listed = (await h.cli(['alias', 'list', '--json'])).stdout;
+    expect((JSON.parse(listed) as Array<{ name: string }>).map((alias) => alias.name).filter((name) => name.startsWith('par'))).toEqual(names);
+
+    const deleted = await Promise.all(names.slice(0, 4).map((name) => h.cli(['alias', 'delete', name])));
+    expect(deleted.map((result) => result.code)).toEqual([0, 0, 0, 0]);
+    const left = (JSON.parse((await h.cli(['alias', 'list', '--json'])).stdout) as Array<{ name: string }>).map((alias) => alias.name);
+    expect(left.filter((name) => name.startsWith('par'))).toEqual(names.slice(4));
+  });
+
   it('refuses, before saving, an expansion that does not start with a tkt command: an unknown word, an alias, an option', async () => {
     expect((await h.cli(['alias', 'set', 'mine', 'list --view my-open-tickets'])).code).toBe(0);
     const unknown = await h.cli(['alias', 'set', 'bad', 'nosuch 1']);
