@@ -7,7 +7,8 @@
 // Reuse V8's compiled code across runs where this Node has the cache (>= 22.1).
 require('node:module').enableCompileCache?.();
 
-const argv = process.argv.slice(2);
+// `tkt` alone prints the program's help on stdout, exit 0, as gh and docker do.
+const argv = process.argv.length > 2 ? process.argv.slice(2) : ['--help'];
 // Every answer dist/start.cjs gives takes at most two arguments, one of them a help or version
 // word (scripts/build-start.mjs checks): other command lines skip it.
 const ASKS = ['--help', '-h', 'help', '--version', '-V'];

@@ -47,7 +47,7 @@ describe('prepared help', () => {
     expect(commandNames).toEqual(expect.arrayContaining(['list', 'show', 'view', 'close', 'sandbox']));
   });
 
-  it.each([[['--help']], [['-h']], [['help']]])('tkt %j prints the CLI own help', async (args) => {
+  it.each([[['--help']], [['-h']], [['help']], [[]]])('tkt %j prints the CLI own help on stdout, exit 0', async (args) => {
     expect(runBin(args)).toEqual(await runInProcess(['--help']));
   });
 
