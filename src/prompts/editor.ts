@@ -65,7 +65,8 @@ export async function editFile(
     // The shell that starts it (startEditor) says 127 for no such command, 126 for one it cannot run.
     const unstarted = process.platform === 'win32' ? undefined : SHELL_COULD_NOT_RUN[code ?? -1];
     if (unstarted !== undefined) throw new OperationError(`could not start the editor "${command}" (${unstarted}); ${outcome}`, { hint });
-    throw new OperationError(`the editor "${command}" failed (${signal ?? `exit code ${code}`}); ${outcome}`, { hint });
+    // It ran and said no (vi's :cq): where it was chosen, or another editor, is no help.
+    throw new OperationError(`the editor "${command}" failed (${signal ?? `exit code ${code}`}); ${outcome}`);
   }
 }
 

@@ -57,6 +57,14 @@ describe('editText', () => {
     );
   });
 
+  it("gives where the editor was chosen as the hint only when it could not start: one that ran and said no (vi's :cq) gets none", async () => {
+    const refused = await editText({ message: 'm', env: { PATH: process.env.PATH }, editor: editing('false') }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(OperationError);
+    expect((refused as OperationError).hint).toBeUndefined();
+    const missing = await editText({ message: 'm', env: { PATH: process.env.PATH }, editor: editing('no-such-editor-tkt') }).catch((error: unknown) => error);
+    expect((missing as OperationError).hint).toBe('change the editor setting');
+  });
+
   it('runs $VISUAL before $EDITOR', async () => {
     const text = await editText({ message: 'm', env: { PATH: process.env.PATH, VISUAL: writing('from visual'), EDITOR: writing('from editor') } });
     expect(text).toBe('from visual');
