@@ -160,7 +160,8 @@ const NOT_FOUND_WORDS = /\bticket\b[^.]*\b(not (been )?found|does not exist|does
  */
 export class ItemFailedError extends TktError {
   constructor(message: string, failure: unknown, options: Omit<ErrorOptions, 'cause'> = {}) {
-    super(message, { ...options, cause: failure });
+    // The failure's next step is the item's (a proxy that cannot be reached, a login).
+    super(message, { hint: failure instanceof TktError ? failure.hint : undefined, ...options, cause: failure });
   }
 }
 

@@ -44,6 +44,20 @@ describe('tkt pickup', () => {
     expect(ticket.assignedUser).toBeNull();
   });
 
+  it('through a proxy that cannot be reached, names it with the hint show gives', async () => {
+    const ticket = unassignedTicket();
+    const env = { HTTP_PROXY: 'http://127.0.0.1:9', NO_PROXY: '', no_proxy: '' };
+    const hint = 'hint: check HTTPS_PROXY / HTTP_PROXY, or add the host to NO_PROXY to go direct';
+
+    const one = await h.cli(['pickup', String(ticket.id)], { env });
+
+    expect(one.code).toBe(1);
+    expect(one.stderr).toContain(`error: #${ticket.id} failed\n  could not reach the proxy http://127.0.0.1:9 (connection refused)`);
+    expect(one.stderr).toContain(hint);
+    expect((await h.cli(['show', String(ticket.id)], { env })).stderr).toContain(hint);
+    expect(ticket.assignedUser).toBeNull();
+  });
+
   it('refuses a malformed ID before any request', async () => {
     const result = await sendsNothing(h, () => h.cli(['pickup', '12a']));
     expect(result.code).toBe(2);
