@@ -10,6 +10,7 @@ import { userSettings } from '../config/settings.js';
 import type { Context } from '../context/context.js';
 import { keptFiles } from '../cmdutil/attachments.js';
 import { sanitizeInline } from '../output/sanitize.js';
+import { writeText } from '../output/write.js';
 import type { PlannedRequest } from '../cmdutil/dry-run.js';
 
 /** What every ID... command takes, as typed. */
@@ -45,6 +46,9 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
     import('./done-line.js'),
   ]);
   const concurrency = parseConcurrency(options.concurrency ?? String(userSettings(ctx).defaultConcurrency));
+  // Typed IDs end with Ctrl-D, which a person at a terminal may not guess: a run that waits for them says so.
+  if (options.ids.includes('-') && ctx.io.stdinIsTTY && ctx.io.stderrIsTTY)
+    await writeText(ctx.io.stderr, 'reading ticket IDs from the terminal, one a line; Ctrl-D to end\n');
   const ids = await collectIds(options.ids, ctx.io.stdin, ctx.signal);
   if (ids.length === 0) {
     // `tkt list -q --all --view X | tkt close -` on a day with nothing to close succeeds.

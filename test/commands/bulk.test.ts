@@ -18,7 +18,7 @@ const CLOSE = 'POST /api/TicketsApi/close/{id}';
 const CLOSED = 7;
 
 let h: Harness;
-useHarness({ sandbox: { seedTickets: 90 }, profiles: ['viewer'] }, (harness) => (h = harness));
+useHarness({ sandbox: { seedTickets: 100 }, profiles: ['viewer'] }, (harness) => (h = harness));
 
 /** `count` live tickets that are not closed and that no other test here has used. */
 const closable = (count: number) => unusedTickets(h, count, (t) => t.ticketStatusId !== CLOSED);
@@ -194,6 +194,18 @@ describe('ID... commands over several IDs', () => {
     const piped = await h.context();
     await runClose(closeOptions(ids(closable(3))), piped.ctx);
     expect(piped.stderr()).toBe('');
+  });
+
+  it('says at a terminal that it reads the IDs typed, until Ctrl-D; nothing said when they are piped', async () => {
+    const [typed, piped] = [closable(1), closable(1)];
+    const terminal = await h.context({ tty: true, stdin: `${typed[0]!.id}\n` });
+    await runClose(closeOptions(['-']), terminal.ctx);
+    expect(terminal.stderr()).toBe('reading ticket IDs from the terminal, one a line; Ctrl-D to end\n');
+    expect(terminal.stdout()).toContain(`#${typed[0]!.id} closed`);
+
+    const pipe = await h.context({ stdin: `${piped[0]!.id}\n` });
+    await runClose(closeOptions(['-']), pipe.ctx);
+    expect(pipe.stderr()).toBe('');
   });
 
   it('refuses --concurrency outside 1..32', async () => {
