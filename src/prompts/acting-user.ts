@@ -1,6 +1,7 @@
 // Who acts: resolve's and close's --by USER (ID, username or full name from the technicians
-// lookup, or @me), else the logged-in user; and who `--assignee @me` is. A token that names no
-// user (TKT_TOKEN without the claim) means asking at a terminal, else exit 2 (docs/cli.md section 4).
+// lookup, or @me), else the logged-in user; who `--assignee @me` is; and assign's USER when it is
+// left out (picked at a terminal). A token that names no user (TKT_TOKEN without the claim) means
+// asking at a terminal, else exit 2 (docs/cli.md section 4).
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import type { Lookups } from '../lookups/types.js';
@@ -9,9 +10,14 @@ import type { RawFieldValues } from '../fields/options.js';
 const BY = { flag: '--by', noun: 'user' };
 
 /** Asks for a technician; not optional, so askLookup always answers (with no list to offer, what was typed). */
-async function askWho(ctx: Context, lookups: Lookups, message: string): Promise<string> {
+async function askWho(ctx: Context, lookups: Lookups, message: string, offerMe = false): Promise<string> {
   const { askLookup } = await import('./fill.js');
-  return (await askLookup(ctx, lookups, 'assignee', { message, search: true }))!;
+  return (await askLookup(ctx, lookups, 'assignee', { message, search: true, offerMe }))!;
+}
+
+/** assign's USER when none was typed: a technician picked at a terminal, @me (returned as such) first. */
+export function askAssignee(ctx: Context, lookups: Lookups, message: string): Promise<string> {
+  return askWho(ctx, lookups, message, true);
 }
 
 /** The user who acts, for the form's SubmitBy/CloseBy; `action` says what they do, in user words ("resolves"). */

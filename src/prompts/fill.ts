@@ -2,7 +2,7 @@
 // lists come from the lookups, long ones with type-to-filter. Ctrl-C in any prompt is
 // the prompter's InterruptedError (exit 130), thrown before anything is sent.
 import type { Context } from '../context/context.js';
-import type { LookupKind, Lookups } from '../lookups/types.js';
+import { ME, type LookupEntry, type LookupKind, type Lookups } from '../lookups/types.js';
 import type { Choice } from '../context/prompter.js';
 import { fieldsFor, lengthProblem, TITLE_MAX_LENGTH, type TicketEndpoint } from '../model/fields.js';
 import { missingRequired, type RawFieldValues } from '../fields/options.js';
@@ -20,6 +20,8 @@ export interface AskLookupOptions {
   defaultName?: string;
   /** Always type-to-filter (people lists grow). */
   search?: boolean;
+  /** A person: offer @me first, as completion does, when the token names the user (chosen, it is returned as @me). */
+  offerMe?: boolean;
 }
 
 /**
@@ -36,6 +38,8 @@ export async function askLookup(ctx: Context, lookups: Lookups, kind: LookupKind
     const aliases = entry.aliases.filter((alias) => alias.toLowerCase() !== entry.name.toLowerCase());
     return { name: aliases.length > 0 ? `${entry.name} (${aliases.join(', ')})` : entry.name, value: String(entry.id) };
   });
+  const me = options.offerMe ? await meChoice(ctx, entries) : undefined;
+  if (me !== undefined) choices.unshift(me);
   if (options.optional) choices.unshift({ name: '(none)', value: NONE });
   let chosen: string;
   if (options.search || choices.length > SELECT_LIMIT) {
@@ -46,6 +50,14 @@ export async function askLookup(ctx: Context, lookups: Lookups, kind: LookupKind
     chosen = await ctx.prompter.select({ message: options.message, choices, ...(preselected === undefined ? {} : { default: String(preselected.id) }) });
   }
   return chosen === NONE ? undefined : chosen;
+}
+
+/** `@me (Tom Tech)`, which the lookups resolve to the logged-in user; none when the token names no user. */
+async function meChoice(ctx: Context, entries: readonly LookupEntry[]): Promise<Choice<string> | undefined> {
+  const { userId } = await ctx.session();
+  if (userId === undefined) return undefined;
+  const mine = entries.find((entry) => String(entry.id) === userId);
+  return { name: mine === undefined ? ME : `${ME} (${mine.name})`, value: ME };
 }
 
 function required(value: string): true | string {

@@ -40,7 +40,12 @@ export function idProblem(text: string): string {
  * request is sent.
  */
 export function parseTicketId(text: string): number {
-  const id = parseWholeNumber(text.trim().replace(/^#(?=\d)/, ''), { min: 1 });
+  const id = ticketIdOf(text);
   if (id === undefined) throw new UsageError(`invalid ticket ID ${JSON.stringify(text)}: ${idProblem(text)}`);
   return id;
+}
+
+/** The ticket ID `text` is, as parseTicketId reads it, or undefined for anything else. */
+export function ticketIdOf(text: string): number | undefined {
+  return parseWholeNumber(text.trim().replace(/^#(?=\d)/, ''), { min: 1 });
 }

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { formatRanges } from '../../src/bulk/ranges.js';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/harness.js';
+import { run as assign } from '../../src/commands/assign.js';
 import { routeCount, unusedTickets, useHarness, userId } from '../helpers/sandbox-state.js';
 
 const UPDATE = 'POST /api/TicketsApi/update/{id}';
@@ -85,6 +86,70 @@ describe('tkt assign', () => {
     expect(dry.stderr).toContain(`\n  planned (dry run): ${formatRanges([first!.id, second!.id], '#')}\n`);
     expect(dry.stderr).not.toContain('assigned:');
     expect(routeCount(h, UPDATE)).toBe(before);
+  });
+});
+
+// A missing USER is asked at a terminal (docs/cli.md, "Prompts"), as forward asks for --to.
+describe('tkt assign ID with no user', () => {
+  it('asks for the user at a terminal: the technicians to type-to-filter, @me first', async () => {
+    const [ticket] = unusedTickets(h, 1, (t) => t.ticketStatusId === OPEN && t.assignedUser !== userId(h, 'ttorres'));
+    const { ctx, prompter } = await h.context({
+      tty: true,
+      answers: [{ kind: 'search', message: `Assign #${ticket!.id} to`, value: userId(h, 'ttorres') }],
+    });
+    await assign({ args: [String(ticket!.id)] }, ctx);
+    expect(ticket!.assignedUser).toBe(userId(h, 'ttorres'));
+    const [asked] = prompter.asked;
+    expect(asked!.choices![0]).toBe(`@me (${fullName('admin')})`);
+    expect(asked!.choices).toContain(`${fullName('ttorres')} (ttorres)`);
+  });
+
+  it('assigns to you when @me is picked, and says a ticket already yours is so', async () => {
+    const [ticket] = unusedTickets(h, 1, (t) => t.ticketStatusId === OPEN && t.assignedUser !== userId(h, 'admin'));
+    const pickMe = async () => {
+      const run = await h.context({ tty: true, answers: [{ kind: 'search', name: `@me (${fullName('admin')})` }] });
+      await assign({ args: [String(ticket!.id)] }, run.ctx);
+      return run.stdout();
+    };
+    expect(await pickMe()).toBe(`✓ #${ticket!.id} assigned\n`);
+    expect(ticket!.assignedUser).toBe(userId(h, 'admin'));
+    expect(await pickMe()).toBe(`✓ #${ticket!.id} already assigned to you, nothing changed\n`);
+  });
+
+  it('names a picked user by name when the ticket already has them', async () => {
+    const [ticket] = unusedTickets(h, 1, (t) => t.ticketStatusId === OPEN);
+    expect((await h.cli(['assign', String(ticket!.id), 'ttorres'])).code).toBe(0);
+    const { ctx, stdout } = await h.context({ tty: true, answers: [{ kind: 'search', value: userId(h, 'ttorres') }] });
+    await assign({ args: [String(ticket!.id)] }, ctx);
+    expect(stdout()).toBe(`✓ #${ticket!.id} already assigned to ${fullName('ttorres')}, nothing changed\n`);
+  });
+
+  it('is exit 2 where nothing may be asked, saying what to add, and sends nothing', async () => {
+    const [ticket] = unusedTickets(h, 1, (t) => t.ticketStatusId === OPEN);
+    const before = [routeCount(h, READ), routeCount(h, UPDATE)];
+    const cases: { argv: string[]; env: Record<string, string>; reason: string; toBeAsked: string }[] = [
+      { argv: ['assign', String(ticket!.id)], env: {}, reason: 'no terminal to ask on', toBeAsked: 'run at a terminal' },
+      { argv: ['--no-input', 'assign', String(ticket!.id)], env: {}, reason: '--no-input: nothing is asked', toBeAsked: 'run without --no-input' },
+      { argv: ['assign', String(ticket!.id)], env: { CI: 'true' }, reason: 'CI is set: nothing is asked', toBeAsked: 'run with CI unset' },
+    ];
+    for (const { argv, env, reason, toBeAsked } of cases) {
+      const result = await h.cli(argv, { env });
+      expect(result.code, argv.join(' ')).toBe(2);
+      expect(result.stderr).toContain(`error: name the tickets, then the user: tkt assign ID... USER (${reason})`);
+      expect(result.stderr).toContain(
+        `add the user after the IDs (a user ID, username, full name or @me), e.g. tkt assign ${ticket!.id} @me, or ${toBeAsked} to pick one`,
+      );
+    }
+    // IDs from stdin leave no terminal to ask on: the user goes after the -.
+    const piped = await h.cli(['assign', '-'], { stdin: String(ticket!.id) });
+    expect(piped.code).toBe(2);
+    expect(piped.stderr).toContain('e.g. tkt assign - @me');
+    expect([routeCount(h, READ), routeCount(h, UPDATE)]).toEqual(before);
+  });
+
+  it('at a terminal, a lone word that is not a ticket ID is a user without tickets: exit 2, nothing asked', async () => {
+    const { ctx } = await h.context({ tty: true });
+    await expect(assign({ args: ['tech'] }, ctx)).rejects.toThrow('name the tickets, then the user');
   });
 });
 

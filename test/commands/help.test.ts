@@ -146,3 +146,11 @@ describe('help layout', () => {
     for (const topic of Object.values(HELP_TOPICS)) expect(words(renderHelpTopic(topic, 80))).toEqual(words(renderHelpTopic(topic, 10_000)));
   });
 });
+
+describe('usage lines', () => {
+  it("tkt assign's names the user after the IDs, left out to be asked at a terminal", async () => {
+    const result = await h.cli(['assign', '--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Usage: tkt assign \[options\] <id\.\.\.> \[user\]$/m);
+  });
+});
