@@ -64,7 +64,7 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
 
   if (out.format === 'json') {
     const array = out.array(spec.aliases);
-    return { page: (items) => array.push(items), end: () => array.end() };
+    return { page: (items) => array.push(items), end: () => array.end(), cutShort: () => array.cutShort() };
   }
   if (out.format === 'quiet') {
     return {
@@ -76,6 +76,7 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
         if (lines.length > 0) await writeText(io.stdout, lines.join(''));
       },
       async end() {},
+      async cutShort() {},
     };
   }
 
@@ -141,5 +142,6 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
       const names = out.columns ?? spec.defaultColumns([]);
       if (names.length > 0) await writeText(io.stdout, csvLine(names));
     },
+    async cutShort() {},
   };
 }
