@@ -247,6 +247,31 @@ describe('tkt list', () => {
     }
   });
 
+  it("prints one table over the pages of --all at a terminal: one header, the first page's widths, later cells fitted to them", async () => {
+    // A title far wider than any of the first page's, on the third page.
+    const laterId = (await serviceIds({ page: 1, length: 100, listType: 'AllTickets' }))[12];
+    const ticket = h.sandbox.state.tickets.find((each) => each.id === laterId)!;
+    const original = ticket.title;
+    ticket.title = 'A very long title '.repeat(6) + 'END';
+    try {
+      const r = await h.context({ tty: true, size: { columns: 200 } });
+      await run({ all: true, limit: '5', view: 'all-tickets' }, r.ctx);
+      const whole = await h.context({ globals: { quiet: true } });
+      await run({ all: true, view: 'all-tickets' }, whole.ctx);
+      const [header = '', ...rows] = r.stdout().trimEnd().split('\n');
+      expect(rows).toHaveLength(idLines(whole.stdout()).length);
+      expect(rows.filter((line) => /^ *ID +TITLE/.test(line))).toEqual([]);
+      // Every row's status starts under STATUS: no column shifts between pages.
+      const statusAt = header.indexOf('STATUS');
+      for (const row of rows) expect(row.slice(statusAt - 2, statusAt), row).toBe('  ');
+      const long = rows.find((row) => row.includes('A very long title'))!;
+      expect(long).toContain('…');
+      expect(long).not.toContain('END');
+    } finally {
+      ticket.title = original;
+    }
+  });
+
   it('gives the title the room at 80 columns and fits 50, leaving out the requester and assignee first', async () => {
     const narrow = await h.context({ tty: true });
     await run({ view: 'all-tickets' }, narrow.ctx);
