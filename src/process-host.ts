@@ -46,6 +46,8 @@ export interface RunState {
   halt: AbortController;
   /** The command winds down by itself on the first signal; otherwise the run ends at once. */
   graceful: boolean;
+  /** A graceful command that only reads: the first signal gives up requests in flight too (ActionOptions.readsOnly). */
+  readsOnly: boolean;
   /** A program tkt started has the terminal (Context.lendTerminal). */
   terminalLent: boolean;
   /** The run's wait notice, once made: a signal that ends the run at once erases its line first. */
@@ -57,7 +59,7 @@ export interface RunState {
 }
 
 export function createRunState(): RunState {
-  return { stop: new AbortController(), halt: new AbortController(), graceful: false, terminalLent: false, waitNotice: undefined };
+  return { stop: new AbortController(), halt: new AbortController(), graceful: false, readsOnly: false, terminalLent: false, waitNotice: undefined };
 }
 
 function colorAllowed(globals: GlobalOptions, env: Record<string, string | undefined>, stderrIsTTY: boolean): boolean {
@@ -285,6 +287,7 @@ export async function runAction<Args extends unknown[], Opts extends OptionValue
   state.options = line.runOptions;
   const globals = readGlobals(line.runOptions);
   state.graceful = action.options.graceful === true;
+  state.readsOnly = action.options.readsOnly === true;
   if (action.options.waitsQuietly === true) state.waitingQuietly?.();
   const ctx = await createProcessContext(proc, globals, state, action.options.saysWaiting === true);
   try {

@@ -5,7 +5,7 @@ import { wrapWords } from '../output/reflow.js';
 import { SORT_FIELDS, addFilterOptions, buildFilter, buildSort, checkFilterOptions, hasFilters, parseSort, type ListFilterOptions } from '../listing/filter.js';
 import { LIST_TYPES, kebabCase } from '../listing/query.js';
 import { ALL_PAGE_SIZE, DEFAULT_LIMIT, USERNAME_PAGE_SIZE, listSource, matchWindow, matchingPages, type ListSourceOptions } from '../listing/source.js';
-import { PAGE_CONCURRENCY, walkPages } from '../listing/pages.js';
+import { PAGE_CONCURRENCY, unlessStopped, walkPages } from '../listing/pages.js';
 import { wholeNumberOption } from '../util/ids.js';
 
 export type ListOptions = ListFilterOptions & ListSourceOptions;
@@ -62,7 +62,8 @@ export function register(program: Program, host: CommandHost): void {
     .addOption(csvOption(program))
     .addOption(columnsOption(program))
     .addHelpText('after', EXAMPLES);
-  host.action(command, (_args, opts, ctx) => run(opts, ctx), { saysWaiting: true });
+  // Graceful: a signal stops the walk and gives up the pages in flight, and run closes the output.
+  host.action(command, (_args, opts, ctx) => run(opts, ctx), { saysWaiting: true, graceful: true, readsOnly: true });
 }
 
 export async function run(options: ListOptions, ctx: Context): Promise<void> {
@@ -84,20 +85,28 @@ export async function run(options: ListOptions, ctx: Context): Promise<void> {
       : options.all
         ? walkPages(source, { signal: ctx.signal, concurrency: PAGE_CONCURRENCY })
         : (async function* () {
-            yield await source.fetch(source.firstPage);
+            yield await unlessStopped(source.fetch(source.firstPage), ctx.signal);
           })();
   let shown = 0;
-  if (order === undefined) {
-    for await (const items of pages) {
-      shown += items.length;
-      await printer.page(items);
+  try {
+    if (order === undefined) {
+      for await (const items of pages) {
+        shown += items.length;
+        await printer.page(items);
+      }
+    } else {
+      // Sorting needs every ticket it orders.
+      const held: unknown[] = [];
+      for await (const items of pages) held.push(...items);
+      shown = held.length;
+      await printer.page(order(held));
     }
-  } else {
-    // Sorting needs every ticket it orders.
-    const held: unknown[] = [];
-    for await (const items of pages) held.push(...items);
-    shown = held.length;
-    await printer.page(order(held));
+  } catch (error) {
+    // Stopped part way (Ctrl-C, a page that failed): --json stays one document, its array closed
+    // after the tickets printed so far (README "Scripting"). Its own failure (a closed stdout)
+    // must not hide why the list stopped.
+    await printer.cutShort().catch(() => {});
+    throw error;
   }
   await printer.end();
   // A full page at a terminal: say how to see the rest (the service does not say how many).

@@ -22,6 +22,20 @@ export interface WalkOptions {
   concurrency: number;
 }
 
+/**
+ * `pending`'s answer. A request given up because the run was stopped (a read's first Ctrl-C gives
+ * up what is in flight) is the run interrupted, said as such: not a request that "may have been
+ * carried out".
+ */
+export async function unlessStopped<T>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
+  try {
+    return await pending;
+  } catch (error) {
+    if (signal.aborted) throw new InterruptedError();
+    throw error;
+  }
+}
+
 /** Page requests `list --all` keeps in flight: enough to hide a round trip, few enough for any service. */
 export const PAGE_CONCURRENCY = 4;
 
@@ -52,7 +66,7 @@ export async function* walkPages(source: PageSource, options: WalkOptions): Asyn
     // --limit met, a closed stdout) leaves no request behind. Pages already in flight still
     // overlap the printing of this one.
     if (page !== source.firstPage) while (inFlight.length < window) launch();
-    const items = await inFlight.shift()!;
+    const items = await unlessStopped(inFlight.shift()!, options.signal);
     if (items.length === 0) return;
     const first = JSON.stringify(items[0]);
     if (first === previousFirst) {

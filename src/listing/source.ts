@@ -10,7 +10,7 @@ import type { TicketFilter } from './filter.js';
 import { wholeNumberOption } from '../util/ids.js';
 import { nonBlank } from '../util/option-text.js';
 import { parseFilterBy, parseListType } from './query.js';
-import { PAGE_CONCURRENCY, listItemsOf, walkPages, type PageSource } from './pages.js';
+import { PAGE_CONCURRENCY, listItemsOf, unlessStopped, walkPages, type PageSource } from './pages.js';
 
 /** `tkt list`'s options that say which pages to read, as typed. */
 export interface ListSourceOptions {
@@ -146,7 +146,7 @@ export async function* matchingPages(window: MatchWindow, source: PageSource, fi
   let { skip, limit: wanted } = window;
   // Pages of the service, from its first: --page counts matches here.
   for await (const items of walkPages({ ...source, firstPage: 1 }, { signal: ctx.signal, concurrency: PAGE_CONCURRENCY })) {
-    let matches = await matchingItems(items, filter, ctx);
+    let matches = await unlessStopped(matchingItems(items, filter, ctx), ctx.signal);
     if (skip > 0) {
       const skipped = Math.min(skip, matches.length);
       matches = matches.slice(skipped);

@@ -26,6 +26,12 @@ export interface JsonArrayWriter {
   push(...items: unknown[]): Promise<void>;
   /** Closes the array (prints `[]` when nothing was pushed). */
   end(): Promise<void>;
+  /**
+   * Closes the array of a run that stops before its end (interrupted, a page that failed), so
+   * that stdout stays one JSON document with the elements printed so far; prints nothing when
+   * none was: a run that failed before any answer prints no `[]` that would claim an empty list.
+   */
+  cutShort(): Promise<void>;
 }
 
 /**
@@ -47,6 +53,9 @@ export function createJsonArrayWriter(stream: Writable): JsonArrayWriter {
     },
     end() {
       return writeText(stream, count === 0 ? '[]\n' : '\n]\n');
+    },
+    async cutShort() {
+      if (count > 0) await writeText(stream, '\n]\n');
     },
   };
 }

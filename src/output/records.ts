@@ -9,7 +9,7 @@ import { assertMembersExist } from './members.js';
 import { sanitizeInline, sanitizeText } from './sanitize.js';
 import { createStyle } from './style.js';
 import { renderPlainTable, type Cell } from './plain-table.js';
-import type { Column } from './table.js';
+import type { Column, FittedTable } from './table.js';
 import { writeText } from './write.js';
 import type { RecordColumn, RecordSpec, RecordPrinter } from './types.js';
 
@@ -64,7 +64,7 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
 
   if (out.format === 'json') {
     const array = out.array(spec.aliases);
-    return { page: (items) => array.push(items), end: () => array.end() };
+    return { page: (items) => array.push(items), end: () => array.end(), cutShort: () => array.cutShort() };
   }
   if (out.format === 'quiet') {
     return {
@@ -76,6 +76,7 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
         if (lines.length > 0) await writeText(io.stdout, lines.join(''));
       },
       async end() {},
+      async cutShort() {},
     };
   }
 
@@ -93,6 +94,12 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
   };
   const csv = out.format === 'csv';
   const tty = io.stdoutIsTTY && !csv;
+  // At a terminal, one table over every page (list --all): the first page fixes the columns and
+  // their widths, and later rows are fitted to them, so columns never shift and memory stays flat.
+  let fitted: FittedTable | undefined;
+  // The page being drawn: the table, made with the first page, paints each page's own rows.
+  let pageEntries: Entry<T>[] = [];
+  let pageNow = new Date(0);
 
   return {
     async page(items) {
@@ -101,6 +108,8 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
       const columns = chosen;
       const entries = items.map((item) => ({ item, record: spec.prepare(item) }));
       const now = out.now();
+      pageEntries = entries;
+      pageNow = now;
       count += entries.length;
       if (csv) {
         const header = count === entries.length ? csvLine(columns.map((column) => column.name)) : '';
@@ -121,14 +130,20 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
         // Columns named with --columns were all asked for: none gives way to another.
         ...(column.priority === undefined || out.columns !== undefined ? {} : { priority: column.priority }),
         ...(column.align === undefined ? {} : { align: column.align }),
-        ...(column.paint === undefined ? {} : { paint: (text, row) => column.paint!(text, entries[row.__index as number]!, now) }),
+        ...(column.paint === undefined ? {} : { paint: (text, row) => column.paint!(text, pageEntries[row.__index as number]!, pageNow) }),
       }));
       const heading =
         tty && spec.heading !== undefined && count === entries.length ? `${createStyle(io.stdoutColor).bold(sanitizeInline(spec.heading))}\n` : '';
-      // Only a table at a terminal measures widths: the module that does loads on first use.
-      const text = tty
-        ? (await import('./table.js')).renderTable(tableColumns, rows, { width: io.size().columns, color: io.stdoutColor })
-        : renderPlainTable(tableColumns, rows);
+      let text: string;
+      if (tty) {
+        const first = fitted === undefined;
+        // Only a table at a terminal measures widths: the module that does loads on first use.
+        if (fitted === undefined) {
+          const { fitTable, measureTable } = await import('./table.js');
+          fitted = fitTable(tableColumns, measureTable(tableColumns, rows), { width: io.size().columns, color: io.stdoutColor });
+        }
+        text = [...(first ? [fitted.header] : []), ...rows.map(fitted.line)].map((line) => line + '\n').join('');
+      } else text = renderPlainTable(tableColumns, rows);
       await writeText(io.stdout, heading + text);
     },
     async end() {
@@ -141,5 +156,6 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
       const names = out.columns ?? spec.defaultColumns([]);
       if (names.length > 0) await writeText(io.stdout, csvLine(names));
     },
+    async cutShort() {},
   };
 }

@@ -132,7 +132,10 @@ export function fitTable(columns: readonly Column[], natural: readonly number[],
   const line = (cells: readonly string[], paint: (text: string, i: number) => string) =>
     shown
       .map((i, position) => {
-        const text = truncate(cells[i]!, widths.get(i)!);
+        // A column that does not shrink (an ID, a date) is as wide as its cells, but a row drawn
+        // after it was measured (a later page of list --all) may hold a wider one: never cut
+        // it, the row runs a little long instead.
+        const text = columns[i]!.shrink || shown.length === 1 ? truncate(cells[i]!, widths.get(i)!) : cells[i]!;
         const pad = ' '.repeat(Math.max(0, widths.get(i)! - displayWidth(text)));
         const last = position === shown.length - 1;
         const painted = paint(text, i);

@@ -28,6 +28,8 @@ export interface DocumentForms {
 export interface ArrayPrinter {
   push(items: readonly unknown[]): Promise<void>;
   end(): Promise<void>;
+  /** The run stops before the end: closes the array if it was opened (JsonArrayWriter.cutShort); adds nothing else. */
+  cutShort(): Promise<void>;
 }
 
 export interface Output {
@@ -96,4 +98,10 @@ export interface RecordSpec<T> {
 export interface RecordPrinter {
   page(items: readonly unknown[]): Promise<void>;
   end(): Promise<void>;
+  /**
+   * The records stop before their end (interrupted, a page that failed): closes what was opened
+   * (a JSON array), and adds nothing a complete list would (no `[]`, no "no tickets", no query
+   * over a partial whole). Lines need nothing: each page is written whole.
+   */
+  cutShort(): Promise<void>;
 }

@@ -5,9 +5,10 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readReport, type ReportEntry } from '../../src/bulk/report-file.js';
 import { useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import { sendJson, startServer } from '../api/server.js';
 import type { Harness } from '../helpers/harness.js';
 
 const bin = fileURLToPath(new URL('../../bin/tkt.js', import.meta.url));
@@ -176,5 +177,36 @@ describe('a signal while tkt waits on a stdin that stays open', () => {
     expect(h.sandbox.stats.requests).toBe(before);
     expect(h.sandbox.state.tickets.filter((ticket) => ticket.title === 'never sent')).toEqual([]);
     child.stdin.destroy();
+  });
+});
+
+describe('tkt list --all --json interrupted', () => {
+  let dir = '';
+  useTempDir('tkt-interrupt-', (path) => (dir = path));
+  // Page 1 answered; every later page left unanswered, so the run is surely under way when stopped.
+  const firstPage = Array.from({ length: 5 }, (_, i) => ({ ticketId: 1001 + i, subject: `ticket ${i + 1}` }));
+  let url = '';
+  let close = async () => {};
+  beforeAll(async () => {
+    const server = await startServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      req.on('end', () => {
+        if ((JSON.parse(body) as { page?: number }).page === 1) sendJson(res, 200, firstPage);
+      });
+    });
+    url = server.url;
+    close = server.close;
+  });
+  afterAll(() => close());
+
+  it.each([
+    ['SIGINT', 130, 'error: interrupted\n'],
+    ['SIGTERM', 143, 'error: stopped by SIGTERM\n'],
+  ] as const)('by %s: exit %i, the items printed kept in a closed array, the page awaited given up', async (signal, code, line) => {
+    const run = await runKilled(['list', '--all', '--limit', '5', '--json'], { TKT_URL: url, TKT_TOKEN: 'token', TKT_CONFIG_DIR: dir }, [[signal, 0]]);
+    expect(JSON.parse(run.stdout)).toEqual(firstPage);
+    expect(run.code).toBe(code);
+    expect(run.stderr).toBe(line);
   });
 });

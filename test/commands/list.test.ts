@@ -1,11 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { run } from '../../src/commands/list.js';
 import { displayWidth } from '../../src/output/width.js';
 import { LIST_TYPES, kebabCase } from '../../src/listing/query.js';
 import { PAGE_CONCURRENCY } from '../../src/listing/pages.js';
-import type { Harness } from '../helpers/harness.js';
+import { withIO, type Harness, type HarnessOptions } from '../helpers/harness.js';
+import { InterruptedError } from '../../src/errors.js';
 import { routeCount, sendsNothing, useHarness } from '../helpers/sandbox-state.js';
 import { plans } from '../../src/api/plans.js';
 
@@ -129,6 +131,46 @@ describe('tkt list', () => {
     expect(JSON.parse(r.stdout())).toEqual(reference);
   });
 
+  /** Runs `list --all` in pages of 10, stopped (the first Ctrl-C) as its first page is written: what stdout got. */
+  async function stoppedAfterFirstPage(runOptions: Omit<HarnessOptions, 'sandbox' | 'login'>): Promise<string> {
+    const r = await h.context(runOptions);
+    let written = '';
+    const stdout = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        written += chunk.toString('utf8');
+        r.abort.abort('SIGINT');
+        done();
+      },
+    });
+    const ctx = await withIO(r.ctx, { ...r.ctx.io, stdout });
+    await expect(run({ all: true, limit: '10', view: 'all-tickets' }, ctx)).rejects.toThrow(InterruptedError);
+    return written;
+  }
+
+  it('closes the JSON array of --all when stopped part way: the items printed stay, stdout is one document', async () => {
+    const { ctx } = await h.context();
+    const firstPage = (await (await ctx.api()).send(plans.listTickets({ page: 1, length: 10, listType: 'AllTickets' }))).body as { ticketId: number }[];
+    expect(JSON.parse(await stoppedAfterFirstPage({ globals: { json: true } }))).toEqual(firstPage);
+    // --query with a projection streams page by page too.
+    const ids = JSON.parse(await stoppedAfterFirstPage({ globals: { query: '[].ticketId' } })) as unknown;
+    expect(ids).toEqual(firstPage.map((item) => item.ticketId));
+    // Lines have nothing to close, and none is cut.
+    const csv = await stoppedAfterFirstPage({ globals: { csv: true } });
+    expect(csv.split('\r\n')).toHaveLength(1 + 10 + 1);
+    expect(csv.endsWith('\r\n')).toBe(true);
+    const tsv = await stoppedAfterFirstPage({});
+    expect(tsv.split('\n').map((line) => line.split('\t')[0])).toEqual([...firstPage.map((item) => String(item.ticketId)), '']);
+  });
+
+  it('prints nothing when stopped before the first page: no [] and no "no tickets"', async () => {
+    for (const globals of [{ json: true }, { query: 'length(@)' }, {}]) {
+      const r = await h.context({ globals });
+      r.abort.abort('SIGINT');
+      await expect(run({ all: true, view: 'all-tickets' }, r.ctx)).rejects.toThrow(InterruptedError);
+      expect([r.stdout(), r.stderr()]).toEqual(['', '']);
+    }
+  });
+
   it('prints the service body as is with --json', async () => {
     const { ctx } = await h.context();
     const reference = (await (await ctx.api()).send(plans.listTickets({ page: 1, length: 10 }))).body;
@@ -200,6 +242,31 @@ describe('tkt list', () => {
       expect(r.stdout()).toContain(`${ticket.id}`);
       expect(r.stdout()).toContain('…');
       expect(r.stdout()).not.toContain('END');
+    } finally {
+      ticket.title = original;
+    }
+  });
+
+  it("prints one table over the pages of --all at a terminal: one header, the first page's widths, later cells fitted to them", async () => {
+    // A title far wider than any of the first page's, on the third page.
+    const laterId = (await serviceIds({ page: 1, length: 100, listType: 'AllTickets' }))[12];
+    const ticket = h.sandbox.state.tickets.find((each) => each.id === laterId)!;
+    const original = ticket.title;
+    ticket.title = 'A very long title '.repeat(6) + 'END';
+    try {
+      const r = await h.context({ tty: true, size: { columns: 200 } });
+      await run({ all: true, limit: '5', view: 'all-tickets' }, r.ctx);
+      const whole = await h.context({ globals: { quiet: true } });
+      await run({ all: true, view: 'all-tickets' }, whole.ctx);
+      const [header = '', ...rows] = r.stdout().trimEnd().split('\n');
+      expect(rows).toHaveLength(idLines(whole.stdout()).length);
+      expect(rows.filter((line) => /^ *ID +TITLE/.test(line))).toEqual([]);
+      // Every row's status starts under STATUS: no column shifts between pages.
+      const statusAt = header.indexOf('STATUS');
+      for (const row of rows) expect(row.slice(statusAt - 2, statusAt), row).toBe('  ');
+      const long = rows.find((row) => row.includes('A very long title'))!;
+      expect(long).toContain('…');
+      expect(long).not.toContain('END');
     } finally {
       ticket.title = original;
     }
