@@ -93,12 +93,16 @@ export class AbandonedRequestError extends InterruptedError {
   readonly method: string;
   /** What happened, without what it means: a bulk report says "in doubt" by itself. */
   readonly givenUp: string;
+  /** The request would have changed something (not a read): its outcome is unknown. */
+  readonly mayHaveChanged: boolean;
 
-  constructor(method: string, url: string) {
+  /** `read`: the request only reads (a plan that may be retried: a list's POST too). */
+  constructor(method: string, url: string, read = method === 'GET') {
     const givenUp = `interrupted while waiting for the answer to ${method} ${url}`;
-    super(`${givenUp}: it may have been carried out`);
+    super(read ? givenUp : `${givenUp}: it may have been carried out`);
     this.method = method;
     this.givenUp = givenUp;
+    this.mayHaveChanged = !read;
   }
 }
 

@@ -49,3 +49,18 @@ describe('exitCodeOf', () => {
     expect(error.message).toBe('not found (HTTP 400): POST https://helpdesk.example.com/api/TicketsApi/close/42');
   });
 });
+
+describe('AbandonedRequestError', () => {
+  it('says a request given up may have been carried out only when it would have changed something', () => {
+    const url = 'https://helpdesk.example.com/api/TicketsApi';
+    expect(new AbandonedRequestError('POST', `${url}/close/42`).message).toBe(
+      `interrupted while waiting for the answer to POST ${url}/close/42: it may have been carried out`,
+    );
+    // A list is read by POST: its plan says it only reads.
+    expect(new AbandonedRequestError('POST', url, true)).toMatchObject({
+      message: `interrupted while waiting for the answer to POST ${url}`,
+      mayHaveChanged: false,
+    });
+    expect(new AbandonedRequestError('GET', `${url}/42`).message).toBe(`interrupted while waiting for the answer to GET ${url}/42`);
+  });
+});

@@ -96,7 +96,7 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
       if (error instanceof TktError) throw error;
       if (halt?.aborted) {
         trace?.(`HTTP ! ${method} ${url} given up: interrupted`);
-        throw new AbandonedRequestError(method, redactText(url, secrets));
+        throw new AbandonedRequestError(method, redactText(url, secrets), plan.retry);
       }
       if (error instanceof DeadlineExceeded) await pool.replaceIfStuck(pending, trace ?? ignore);
       const failed = networkError(error, method, url, timeoutMs, secrets, settings.proxies);

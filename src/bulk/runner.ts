@@ -98,7 +98,7 @@ const UNKNOWN_OUTCOME_STATUSES: ReadonlySet<number> = new Set([502, 504]);
 
 /** Whether the request that failed with `error` may still have been carried out ("in doubt"). */
 export function outcomeUnknown(error: unknown): boolean {
-  if (error instanceof AbandonedRequestError) return error.method !== 'GET';
+  if (error instanceof AbandonedRequestError) return error.mayHaveChanged;
   if (error instanceof NetworkError) return error.method !== 'GET' && UNKNOWN_OUTCOME_FAILURES.has(error.failure);
   return error instanceof ApiError && error.method !== 'GET' && UNKNOWN_OUTCOME_STATUSES.has(error.status);
 }

@@ -225,6 +225,7 @@ describe('runBulk', () => {
     ['a refused connection (nothing sent)', false, new NetworkError('refused', 'POST', 'u', 'refused')],
     ['a read that timed out (it changes nothing)', false, new NetworkError('timeout', 'GET', 'u', 'timed out')],
     ['a read given up', false, new AbandonedRequestError('GET', 'u')],
+    ['a read by POST (a list) given up', false, new AbandonedRequestError('POST', 'u', true)],
     ['a 500 (the service answered)', false, new ApiError({ status: 500, method: 'POST', url: 'u', body: '', serverMessages: [] })],
   ])('%s: in doubt %s', async (_name, inDoubt, error) => {
     const run = await runBulk(
