@@ -35,6 +35,7 @@ const NOT_RUN: Readonly<Record<string, string>> = {
 /** Examples that show a refusal, with the exit code they end with and why. */
 const EXPECTED_EXIT: Readonly<Record<string, { code: number; why: string }>> = {
   'tkt delete 42': { code: 2, why: 'asks first at a terminal; without one it needs --yes (the next example)' },
+  'tkt assign 42': { code: 2, why: 'asks for the user at a terminal; without one it names what to add (test/commands/assign-reopen.test.ts)' },
 };
 
 /**
@@ -343,7 +344,9 @@ const HINTS: readonly HintCase[] = [
     trigger: 'tkt --json mine',
     commands: ['tkt mine --json'],
   },
-  { name: 'assign without a user', trigger: 'tkt assign 42', commands: ['tkt assign 42 "Tom Tech"'] },
+  // The hint repeats the IDs given: 1015 is a sandbox ticket as it is (42 would be rewritten into one).
+  { name: 'assign without a user', trigger: 'tkt assign 1015', commands: ['tkt assign 1015 @me'] },
+  { name: 'assign - without a user', trigger: 'tkt list -q --all --limit 1 | tkt assign -', commands: ['tkt assign - @me'] },
   { name: 'triage without a terminal', trigger: 'tkt triage', commands: ['tkt list --view my-open-or-unassigned'] },
   {
     name: 'a token asked for at a terminal',
