@@ -290,10 +290,10 @@ const DISPATCH = ['src/program.ts', 'src/commands/index.ts'];
 function writeLoadAheadLists(metafile) {
   // A core module imported from outside main.js is a stand-in (coreInMain): the module itself.
   const sourceOf = (input) => (input.startsWith('core-ref:') ? input.slice('core-ref:'.length).split(' from ')[0] : input);
-  const hostImports = metafile.inputs['src/process-host.ts'].imports
-    .filter((imported) => imported.kind === 'dynamic-import')
-    .map((imported) => sourceOf(imported.path));
-  const unlisted = hostImports.filter((input) => ![...CONTEXT_CLIENT, ...CONTEXT_PROMPTS].includes(input));
+  const hostImports = metafile.inputs['src/process-host.ts'].imports.filter((imported) => imported.kind === 'dynamic-import').map((imported) => imported.path);
+  const unlisted = hostImports.map(sourceOf).filter((input) => ![...CONTEXT_CLIENT, ...CONTEXT_PROMPTS].includes(input));
+  // As the host imports them (a core module through its stand-in, a file of its own).
+  const hostPart = (modules) => hostImports.filter((input) => modules.includes(sourceOf(input)));
   if (unlisted.length > 0) throw new Error(`src/process-host.ts imports ${unlisted.join(', ')} on first use: list it in CONTEXT_CLIENT or CONTEXT_PROMPTS`);
   const reached = (roots) => {
     const seen = new Set();
@@ -301,9 +301,10 @@ function writeLoadAheadLists(metafile) {
     for (let input = pending.pop(); input !== undefined; input = pending.pop()) {
       if (seen.has(input)) continue;
       seen.add(input);
+      // A stand-in is kept too: one imported dynamically is a file of its own (filesOf).
+      if (sourceOf(input) !== input) pending.push(sourceOf(input));
       for (const imported of metafile.inputs[input]?.imports ?? []) {
-        if (imported.external || (imported.kind === 'dynamic-import' && DISPATCH.includes(input))) continue;
-        pending.push(sourceOf(imported.path));
+        if (!imported.external && !(imported.kind === 'dynamic-import' && DISPATCH.includes(input))) pending.push(imported.path);
       }
     }
     return seen;
@@ -321,10 +322,10 @@ function writeLoadAheadLists(metafile) {
   const commands = Object.fromEntries(
     LONG_RUNNING.map((name) => {
       if (metafile.inputs[`src/commands/${name}.ts`] === undefined) throw new Error(`LONG_RUNNING: no src/commands/${name}.ts`);
-      return [name, filesOf(reached([`src/commands/${name}.ts`, ...CONTEXT_CLIENT]))];
+      return [name, filesOf(reached([`src/commands/${name}.ts`, ...hostPart(CONTEXT_CLIENT)]))];
     }),
   );
-  writeFileSync('dist/load-ahead.json', `${JSON.stringify({ commands, prompts: filesOf(reached(CONTEXT_PROMPTS)) }, null, 2)}\n`);
+  writeFileSync('dist/load-ahead.json', `${JSON.stringify({ commands, prompts: filesOf(reached(hostPart(CONTEXT_PROMPTS))) }, null, 2)}\n`);
   for (const [output, { imports }] of Object.entries(metafile.outputs)) {
     const targets = imports.filter((imported) => imported.kind === 'dynamic-import' && !imported.external).map((imported) => imported.path);
     if (targets.length === 0) continue;

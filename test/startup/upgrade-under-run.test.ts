@@ -7,12 +7,13 @@
 import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { existsSync, watch as watchFolder } from 'node:fs';
-import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Harness } from '../helpers/harness.js';
 import { unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
-import { ensureBuilt, ROOT } from '../helpers/terminal.js';
+import { ensureBuilt, ROOT, useTerminal } from '../helpers/terminal.js';
+import { skipWithout } from '../helpers/tools.js';
 import { childEnv, connectMcp, textOf } from '../mcp/mcp-process.js';
 
 // Generous: a loaded 2-core CI machine starts Node slowly; a pass never waits this long.
@@ -137,5 +138,37 @@ describe('a long-running command with a newer tkt installed under it', () => {
       child.kill('SIGTERM');
       await exited;
     }
+  });
+});
+
+describe.skipIf(skipWithout(['tmux'], 'test/startup/upgrade-under-run.test.ts'))('tkt triage with a newer tkt installed under it', () => {
+  let dir: string;
+  let next: string;
+  const terminal = useTerminal('upgrade', 'tech', async (fixture) => {
+    dir = fixture.dir;
+    await install(join(dir, 'install'));
+    next = await newerDist(dir);
+    const editor = join(dir, 'editor.sh');
+    await writeFile(editor, `#!/bin/sh\nprintf "Written by the scripted editor\\n" > "$1"\n`);
+    await chmod(editor, 0o755);
+    const bin = join(dir, 'install/bin/tkt.js');
+    const command = `env -u CI -u VISUAL NO_COLOR=1 EDITOR='${editor}' TKT_CONFIG_DIR='${dir}' node '${bin}' triage; echo "[exit $?]"; sleep 60`;
+    await terminal.start('triage', { width: 120, height: 36 }, command);
+  });
+  const waitFor = (test: RegExp) => terminal.waitFor('triage', test);
+
+  it('replies, resolves and shows its help after the upgrade, as before it', async () => {
+    await waitFor(/Title: +\S/);
+    await upgrade(join(dir, 'install'), next);
+    const failed = /Cannot find module|✗|\[exit/;
+    await terminal.keys('triage', 'r');
+    expect(await waitFor(/✓ replied to #|Cannot find module|✗|\[exit/)).not.toMatch(failed);
+    await terminal.keys('triage', 's');
+    expect(await waitFor(/Resolution notes for #|Cannot find module|✗|\[exit/)).not.toMatch(failed);
+    await terminal.type('triage', 'Toner replaced');
+    await terminal.keys('triage', 'Enter');
+    expect(await waitFor(/✓ resolved #|Cannot find module|✗|\[exit/)).not.toMatch(failed);
+    await terminal.keys('triage', '?');
+    expect(await waitFor(/Keys|Cannot find module|\[exit/)).not.toMatch(failed);
   });
 });
