@@ -266,6 +266,80 @@ function writeModuleScopes() {
   for (const dir of ['dist', 'dist/chunks']) writeFileSync(`${dir}/package.json`, scope);
 }
 
+// --- What a long-running command loads at its start (docs/architecture.md, "Long-running commands") ---
+// The bundle imports most modules on first use, from files whose names carry a hash of their
+// content: a newer tkt installed under a running `tkt mcp` has other names, and the old process's
+// first use of a module it had not loaded yet fails. So such a command loads at its start
+// (Context.loadAhead) every file it may import: the modules its own module reaches through static
+// and dynamic imports, those of the Context's HTTP client and wait notice, and, where it can
+// prompt, those of the prompts (src/process-host.ts), listed here in dist/load-ahead.json.
+// Loading the files is not enough: Node resolves a dynamic import again, the file's existence
+// included, the first time each module makes it (its cache is by importing module and specifier).
+// So each file that imports others on first use exports its import() calls as they are written,
+// `__tktLazyImports` (by the file each loads, from dist/), and the command makes them all at start.
+// A long-running command is one whose run calls ctx.loadAhead(): the full CLI refuses one not listed.
+const LONG_RUNNING = ['mcp', 'triage', 'watch', 'sandbox'];
+// The modules the Context imports on first use (src/process-host.ts): the client's for every
+// long-running command, the prompts' only where it can prompt.
+const CONTEXT_CLIENT = ['src/api/http.ts', 'src/output/waiting.ts'];
+const CONTEXT_PROMPTS = ['src/prompts/inquirer.ts', 'src/config/settings.ts'];
+// What picks the command (its registry, the alias expansion, commander): the command running
+// has been picked, so their dynamic imports, of every other command, are not followed.
+const DISPATCH = ['src/program.ts', 'src/commands/index.ts'];
+
+function writeLoadAheadLists(metafile) {
+  // A core module imported from outside main.js is a stand-in (coreInMain): the module itself.
+  const sourceOf = (input) => (input.startsWith('core-ref:') ? input.slice('core-ref:'.length).split(' from ')[0] : input);
+  const hostImports = metafile.inputs['src/process-host.ts'].imports.filter((imported) => imported.kind === 'dynamic-import').map((imported) => imported.path);
+  const unlisted = hostImports.map(sourceOf).filter((input) => ![...CONTEXT_CLIENT, ...CONTEXT_PROMPTS].includes(input));
+  // As the host imports them (a core module through its stand-in, a file of its own).
+  const hostPart = (modules) => hostImports.filter((input) => modules.includes(sourceOf(input)));
+  if (unlisted.length > 0) throw new Error(`src/process-host.ts imports ${unlisted.join(', ')} on first use: list it in CONTEXT_CLIENT or CONTEXT_PROMPTS`);
+  const reached = (roots) => {
+    const seen = new Set();
+    const pending = [...roots];
+    for (let input = pending.pop(); input !== undefined; input = pending.pop()) {
+      if (seen.has(input)) continue;
+      seen.add(input);
+      // A stand-in is kept too: one imported dynamically is a file of its own (filesOf).
+      if (sourceOf(input) !== input) pending.push(sourceOf(input));
+      for (const imported of metafile.inputs[input]?.imports ?? []) {
+        if (!imported.external && !(imported.kind === 'dynamic-import' && DISPATCH.includes(input))) pending.push(imported.path);
+      }
+    }
+    return seen;
+  };
+  // The files that hold any of `inputs`, or stand for one as a dynamic import's entry (whose code
+  // may sit in a chunk it imports), but main.js, loaded already.
+  const filesOf = (inputs) =>
+    Object.entries(metafile.outputs)
+      .filter(
+        ([output, { inputs: held, entryPoint }]) =>
+          output.startsWith('dist/chunks/') && output.endsWith('.js') && (inputs.has(entryPoint) || Object.keys(held).some((input) => inputs.has(input))),
+      )
+      .map(([output]) => path.posix.relative('dist', output))
+      .sort();
+  const commands = Object.fromEntries(
+    LONG_RUNNING.map((name) => {
+      if (metafile.inputs[`src/commands/${name}.ts`] === undefined) throw new Error(`LONG_RUNNING: no src/commands/${name}.ts`);
+      return [name, filesOf(reached([`src/commands/${name}.ts`, ...hostPart(CONTEXT_CLIENT)]))];
+    }),
+  );
+  writeFileSync('dist/load-ahead.json', `${JSON.stringify({ commands, prompts: filesOf(reached(hostPart(CONTEXT_PROMPTS))) }, null, 2)}\n`);
+  for (const [output, { imports }] of Object.entries(metafile.outputs)) {
+    const targets = imports.filter((imported) => imported.kind === 'dynamic-import' && !imported.external).map((imported) => imported.path);
+    if (targets.length === 0) continue;
+    const text = readFileSync(output, 'utf8');
+    const loaders = targets.map((target) => {
+      const specifier = `./${path.posix.relative(path.posix.dirname(output), target)}`;
+      const call = `import(${JSON.stringify(specifier)})`;
+      if (!text.includes(call)) throw new Error(`${output} has no ${call}: the load-ahead lists would not make its own import() calls`);
+      return `${JSON.stringify(path.posix.relative('dist', target))}: () => ${call}`;
+    });
+    writeFileSync(output, `${text}export const __tktLazyImports = { ${loaders.join(', ')} };\n`);
+  }
+}
+
 // Stale chunks from earlier builds would otherwise be shipped with the package.
 rmSync('dist', { recursive: true, force: true });
 
@@ -291,6 +365,7 @@ await build({
 }).then(async (result) => {
   dropUnusedRequire(result.metafile);
   writeModuleScopes();
+  writeLoadAheadLists(result.metafile);
   await checkCoreInMain(result.metafile);
   writeBuildReport(result.metafile);
   writeThirdPartyNotices(result.metafile);

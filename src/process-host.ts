@@ -56,7 +56,12 @@ export interface RunState {
   waitingQuietly?: () => void;
   /** The run's options (runOptions), once its command runs: the error lines read --debug and --profile there. */
   options?: Record<string, unknown>;
+  /** Set by the full CLI (dist/main.js): Context.loadAhead for `command`; without it (tests, a command's bundle), nothing to load. */
+  loadAhead?: LoadAhead;
 }
+
+/** Loads every module that `command` may import later, and the prompts' modules if `prompts` (Context.loadAhead). */
+export type LoadAhead = (command: string, parts: { prompts: boolean }) => Promise<void>;
 
 export function createRunState(): RunState {
   return { stop: new AbortController(), halt: new AbortController(), graceful: false, readsOnly: false, terminalLent: false, waitNotice: undefined };
@@ -113,6 +118,8 @@ export interface ContextParts {
    * is a test's clock, `made` gets the notice once there is one.
    */
   waiting?: { timer?: StartTimer; made?: (notice: WaitNotice) => void };
+  /** Context.loadAhead; without it (tests), nothing to load. */
+  loadAhead?: Context['loadAhead'];
 }
 
 /**
@@ -192,6 +199,7 @@ export async function buildContext(parts: ContextParts): Promise<Context & { dis
     async anonymousApi(baseUrl: string) {
       return await makeClient(baseUrl);
     },
+    loadAhead: parts.loadAhead ?? (async () => {}),
     async dispose() {
       // Before the error line of a failed run, and before requests still in flight are awaited.
       (await waitNotice)?.end();
@@ -236,6 +244,7 @@ export async function createProcessContext(
   proc: ProcessStreams,
   globals: GlobalOptions,
   state: RunState,
+  command: string,
   saysWaiting = false,
 ): Promise<Context & { dispose(): Promise<void> }> {
   const io = createIO(proc, globals);
@@ -264,6 +273,8 @@ export async function createProcessContext(
     signal: state.stop.signal,
     halt: state.halt.signal,
     lendTerminal,
+    // The prompts' modules only where the command can prompt (not tkt mcp, whose stdin is the protocol's).
+    ...(state.loadAhead === undefined ? {} : { loadAhead: () => state.loadAhead!(command, { prompts: io.canPrompt }) }),
     ...(saysWaiting ? { waiting: { made: (notice: WaitNotice) => (state.waitNotice = notice) } } : {}),
   });
 }
@@ -282,14 +293,14 @@ export async function runAction<Args extends unknown[], Opts extends OptionValue
   proc: ProcessLike,
   state: RunState,
   action: { handler: Handler<Args, Opts>; options: ActionOptions },
-  line: { args: Args; opts: Opts; runOptions: Record<string, unknown> },
+  line: { command: string; args: Args; opts: Opts; runOptions: Record<string, unknown> },
 ): Promise<void> {
   state.options = line.runOptions;
   const globals = readGlobals(line.runOptions);
   state.graceful = action.options.graceful === true;
   state.readsOnly = action.options.readsOnly === true;
   if (action.options.waitsQuietly === true) state.waitingQuietly?.();
-  const ctx = await createProcessContext(proc, globals, state, action.options.saysWaiting === true);
+  const ctx = await createProcessContext(proc, globals, state, line.command, action.options.saysWaiting === true);
   try {
     await action.handler(line.args, line.opts, ctx);
   } finally {
@@ -334,7 +345,9 @@ export function createProcessHost(proc: ProcessLike, state: RunState): CommandHo
         // commander calls back with the arguments, then the options, then the command.
         const args = commanderArgs.slice(0, -2) as Parameters<typeof handler>[0];
         const opts = commandOptions(command) as Parameters<typeof handler>[1];
-        await runAction(proc, state, { handler, options }, { args, opts, runOptions: runOptions(command) });
+        // The command's own name (a nested command's, such as config get, is its parent's).
+        const name = commandChain(command)[1]?.name() ?? command.name();
+        await runAction(proc, state, { handler, options }, { command: name, args, opts, runOptions: runOptions(command) });
       });
     },
   };

@@ -2,7 +2,7 @@
 // the quick path (src/cmdutil/quick-parse.ts) or commander's program (src/commander-program.ts),
 // inside the run's shell (src/cli-run.ts). A command line that starts with a command that has a
 // bundle of its own comes here only when that bundle leaves it (src/command-bundle.ts).
-import { runAction, type CommandAction, type ProcessLike } from './process-host.js';
+import { runAction, type CommandAction, type LoadAhead, type ProcessLike } from './process-host.js';
 import { loadCommands } from './commands/index.js';
 import type { ArgvTable } from './cmdutil/argv-table.js';
 import { quickParse, type QuickCommandLine } from './cmdutil/quick-parse.js';
@@ -65,6 +65,8 @@ async function quickRun(argv: readonly string[], table: ArgvTable): Promise<Quic
 export interface RunOptions {
   /** The command line's table (dist/argv-table.json): without it, commander reads every command line. */
   argvTable?: ArgvTable | undefined;
+  /** Context.loadAhead's loader (dist/load-ahead.json): without it, a long-running command loads as it goes. */
+  loadAhead?: LoadAhead | undefined;
 }
 
 /** Runs tkt with `argv` (without node and script) and returns the exit code. */
@@ -72,6 +74,7 @@ export async function runCli(argv: string[], proc: ProcessLike, options: RunOpti
   let commander: Awaited<ReturnType<typeof commanderProgram>> | undefined;
   return runCommandLine(proc, {
     async run(state, programOptions) {
+      state.loadAhead = options.loadAhead;
       const expanded = await withAlias(argv, proc);
       if (typeof expanded === 'number') return expanded;
       const quick = options.argvTable === undefined ? undefined : await quickRun(expanded, options.argvTable);
@@ -97,7 +100,40 @@ function builtArgvTable(): ArgvTable | undefined {
   }
 }
 
+/**
+ * What the build lists in dist/load-ahead.json (scripts/build.mjs, docs/architecture.md
+ * "Long-running commands"): for each long-running command, the files of dist/ it may import
+ * later, and those of the prompts, paths from dist/.
+ */
+interface LoadAheadLists {
+  commands: Record<string, string[]>;
+  prompts: string[];
+}
+
+/** What the build adds to a file of dist/ that imports others on first use: its import() calls, by the file each loads. */
+interface LazyImporter {
+  __tktLazyImports?: Record<string, () => Promise<unknown>>;
+}
+
+/**
+ * Context.loadAhead in the bundle: loads the files of the command's list and makes, in each of
+ * them and in main.js, their import() calls of those files. Node resolves an import() again, the
+ * file's existence included, the first time each module makes it: a file merely loaded would
+ * still be looked for when first imported.
+ */
+const loadAheadFromDist: LoadAhead = async (command, { prompts }) => {
+  const url = new URL('load-ahead.json', import.meta.url);
+  const lists = JSON.parse(process.getBuiltinModule('node:fs').readFileSync(url, 'utf8')) as LoadAheadLists;
+  const files = lists.commands[command];
+  // A command that asks without being listed would load as it goes, and break under an upgrade.
+  if (files === undefined) throw new Error(`${url.pathname} has no list for tkt ${command}: add it to LONG_RUNNING (scripts/build.mjs)`);
+  const wanted = new Set([...files, ...(prompts ? lists.prompts : [])]);
+  const modules = await Promise.all(['main.js', ...wanted].map(async (file) => (await import(new URL(file, url).href)) as LazyImporter));
+  const calls = modules.flatMap((module) => Object.entries(module.__tktLazyImports ?? {}).filter(([target]) => wanted.has(target)));
+  await Promise.all(calls.map(([, load]) => load()));
+};
+
 /** The bin's entry for the full CLI. */
 export async function main(argv: string[]): Promise<void> {
-  settleProcess(await runCli(argv, process, { argvTable: builtArgvTable() }));
+  settleProcess(await runCli(argv, process, { argvTable: builtArgvTable(), loadAhead: loadAheadFromDist }));
 }

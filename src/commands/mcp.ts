@@ -36,6 +36,8 @@ export async function run(options: McpOptions, ctx: Context): Promise<void> {
   // shows the error of a server that exits, not one that fails every call.
   const tools = selectTools(options);
   existingProfileName(ctx);
+  // An assistant keeps the server for days, through upgrades of tkt (Context.loadAhead).
+  await ctx.loadAhead();
   const { serve } = await import('../mcp/server.js');
   await serve(ctx, tools);
 }

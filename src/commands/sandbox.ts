@@ -36,6 +36,8 @@ export async function run(options: SandboxCommandOptions, ctx: Context): Promise
   if (options.data?.trim() === '') {
     throw new UsageError("--data is empty: give the path of a file for the sandbox's state", { hint: 'for example --data ./sandbox.json' });
   }
+  // A sandbox may serve for days, through upgrades of tkt (Context.loadAhead).
+  await ctx.loadAhead();
   const { startSandbox, SandboxDataError } = await import('../sandbox/index.js');
   let sandbox;
   try {

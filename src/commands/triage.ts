@@ -54,6 +54,8 @@ export async function run(options: TriageOptions, ctx: Context): Promise<void> {
       hint: `in scripts use ${tktCommand(ctx, `list --view ${kebabCase(view)}`)} and the ID commands (tkt pickup, tkt resolve...)`,
     });
   }
+  // A screen kept open for hours, through upgrades of tkt (Context.loadAhead).
+  await ctx.loadAhead();
   const { runTriage } = await import('../triage/app.js');
   await runTriage(ctx, { view, intervalMs: interval === undefined ? undefined : intervalMs(interval, ctx, TEST_INTERVAL_VARIABLE) });
 }

@@ -74,6 +74,8 @@ export async function run(options: WatchOptions, ctx: Context, timer?: WatchTime
   const interval = wholeNumberOption('--interval', options.interval ?? String(DEFAULT_INTERVAL_SECONDS), { min: MIN_INTERVAL_SECONDS });
   if (options.exec !== undefined && options.exec.trim() === '') throw new UsageError('--exec needs a command');
   if (options.state !== undefined && options.state.trim() === '') throw new UsageError('--state needs a file');
+  // A watch runs for days, through upgrades of tkt (Context.loadAhead).
+  await ctx.loadAhead();
   const { viewPoll, ticketsPoll } = await import('../watch/polls.js');
   const { readState, ticketsWatching, viewWatching } = await import('../watch/state-file.js');
   const { watch } = await import('../watch/watch.js');

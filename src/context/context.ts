@@ -34,4 +34,11 @@ export interface Context {
   api(): Promise<ApiClient>;
   /** A client without a token, for `tkt login` (and its URL checks). */
   anonymousApi(baseUrl: string): Promise<ApiClient>;
+  /**
+   * For a command that runs for hours or days (tkt mcp, triage, watch, sandbox): loads now every
+   * module of the bundle it may import later, so that a newer tkt installed under it, whose
+   * dist/ has other file names, cannot break it (docs/architecture.md, "Long-running commands").
+   * Called once its options are checked, before its first screen or request.
+   */
+  loadAhead(): Promise<void>;
 }

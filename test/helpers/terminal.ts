@@ -12,7 +12,7 @@ import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { loginAs } from './harness.js';
 
 const run = promisify(execFile);
-const ROOT = resolve(import.meta.dirname, '../..');
+export const ROOT = resolve(import.meta.dirname, '../..');
 export const BIN = join(ROOT, 'bin/tkt.js');
 const STEP_TIMEOUT_MS = 10_000;
 

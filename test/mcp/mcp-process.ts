@@ -24,8 +24,9 @@ export interface McpSession {
   close(): Promise<void>;
 }
 
-export async function connectMcp(args: string[], env: Record<string, string>): Promise<McpSession> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], env: childEnv(env), stderr: 'pipe' });
+/** `bin`: another install's bin/tkt.js (test/startup/upgrade-under-run.test.ts). */
+export async function connectMcp(args: string[], env: Record<string, string>, bin = BIN): Promise<McpSession> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', ...args], env: childEnv(env), stderr: 'pipe' });
   let stderr = '';
   (transport.stderr as Readable | null)?.setEncoding('utf8').on('data', (text: string) => (stderr += text));
   const client = new Client({ name: 'tkt-test', version: '1.0.0' });
