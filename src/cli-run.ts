@@ -78,7 +78,9 @@ export async function runCommandLine(proc: ProcessLike, how: CommandLineRun): Pr
     // The wait notice's line, with the terminal's "^C" on it, gives way to the error line;
     // otherwise the error starts a line of its own after the "^C".
     const erased = state.waitNotice?.end() === true;
-    proc.stderr.write(`${erased ? '' : '\n'}error: ${stoppedHow(received)}\n`);
+    // A piped stderr has no "^C" on it.
+    const freshLine = erased || proc.stderr.isTTY !== true;
+    proc.stderr.write(`${freshLine ? '' : '\n'}error: ${stoppedHow(received)}\n`);
     proc.exit(SIGNAL_EXIT_CODES[name]);
   };
   const onInterrupt = () => onSignal('SIGINT');

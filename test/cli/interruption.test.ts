@@ -173,7 +173,8 @@ describe('a signal while tkt waits on a stdin that stays open', () => {
     const before = h.sandbox.stats.requests;
     child.kill(signal);
     expect(await exited).toBe(code);
-    expect(stderr).toContain(signal === 'SIGTERM' ? 'error: stopped by SIGTERM\n' : 'error: interrupted\n');
+    // Its own line, with no blank line before it: a piped stderr has no "^C" to move away from.
+    expect(stderr).toBe(signal === 'SIGTERM' ? 'error: stopped by SIGTERM\n' : 'error: interrupted\n');
     expect(h.sandbox.stats.requests).toBe(before);
     expect(h.sandbox.state.tickets.filter((ticket) => ticket.title === 'never sent')).toEqual([]);
     child.stdin.destroy();
@@ -208,5 +209,39 @@ describe('tkt list --all --json interrupted', () => {
     expect(JSON.parse(run.stdout)).toEqual(firstPage);
     expect(run.code).toBe(code);
     expect(run.stderr).toBe(line);
+  });
+});
+
+describe('tkt show waiting on a service that never answers, stopped', () => {
+  let dir = '';
+  useTempDir('tkt-interrupt-', (path) => (dir = path));
+  let url = '';
+  let close = async () => {};
+  let requested = (): void => undefined;
+  beforeAll(async () => {
+    // Takes the request and never answers.
+    const server = await startServer(() => requested());
+    url = server.url;
+    close = server.close;
+  });
+  afterAll(() => close());
+
+  it.each([
+    ['SIGINT', 130, 'error: interrupted\n'],
+    ['SIGTERM', 143, 'error: stopped by SIGTERM\n'],
+  ] as const)('by %s: exit %i, its error line alone on a piped stderr (no blank line: there is no "^C" to leave)', async (signal, code, line) => {
+    const { NODE_EXTRA_CA_CERTS: _ca, ...inherited } = process.env;
+    const child = spawn(process.execPath, [bin, 'show', '1'], {
+      env: { ...inherited, TKT_URL: url, TKT_TOKEN: 'token', TKT_CONFIG_DIR: dir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (exitCode) => resolve(exitCode)));
+    // Sent and waiting: the server has the request.
+    await new Promise<void>((resolve) => (requested = resolve));
+    child.kill(signal);
+    expect(await exited).toBe(code);
+    expect(stderr).toBe(line);
   });
 });
