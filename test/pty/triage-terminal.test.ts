@@ -187,7 +187,11 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
     // Under the title line and the help's own header; above the status line and the footer.
     const body = (screen: string) => lines(screen).slice(2, 8);
     const more = (screen: string) => body(screen).some((line) => /^… \d+ more lines/.test(line));
-    let screen = await triage.waitFor(/^Keys /m, 'the help');
+    // A whole frame, not one caught while Ink redraws it: all ten lines, and the help's body ends
+    // with how many lines are left or with its last line (a frame half drawn ended the walk early
+    // in CI once, its last lines not yet written).
+    const whole = (screen: string) => lines(screen).length === 10 && (more(screen) || /^ +Ctrl-C /m.test(screen));
+    let screen = await triage.waitFor((text) => /^Keys /m.test(text) && whole(text), 'the help');
     expect(more(screen)).toBe(true);
     expect(lines(screen)).toHaveLength(10);
     for (const line of lines(screen)) expect(displayWidth(line)).toBeLessThanOrEqual(40);
@@ -198,7 +202,7 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
       const top = body(screen)[0];
       seen.push(top!);
       await triage.keys('j');
-      screen = await triage.waitFor((next) => body(next)[0] !== top, 'the help a line further');
+      screen = await triage.waitFor((next) => body(next)[0] !== top && whole(next), 'the help a line further');
     }
     seen.push(...body(screen));
     const words = seen.join(' ').replace(/\s+/g, ' ');
@@ -208,10 +212,10 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
     }
 
     await triage.keys('PageUp');
-    screen = await triage.waitFor(more, 'the more-lines line back after PgUp');
+    screen = await triage.waitFor((next) => more(next) && whole(next), 'the more-lines line back after PgUp');
     expect(screen).not.toMatch(/^ +Ctrl-C /m);
     await triage.keys('End');
-    screen = await triage.waitFor((next) => !more(next), 'the end of the help');
+    screen = await triage.waitFor((next) => !more(next) && whole(next), 'the end of the help');
     expect(screen).toMatch(/^ +Ctrl-C /m);
     await triage.keys('Home');
     await triage.waitFor((next) => /^ +↑ ↓ {2}j k /.test(body(next)[0] ?? ''), 'the top of the help');
