@@ -11,6 +11,7 @@ import { whyNothingIsAsked } from '../context/nothing-asked.js';
 import { ME, type Lookups } from '../lookups/types.js';
 import { askAssignee } from '../prompts/acting-user.js';
 import { alreadyAssignedToNote } from '../reading/unchanged.js';
+import { sanitizeInline } from '../output/sanitize.js';
 import { ticketIdOf } from '../util/ids.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
@@ -60,7 +61,8 @@ export async function run(options: AssignOptions, ctx: Context): Promise<void> {
     ctx,
     { ...options, ids },
     {
-      verb: 'assigned',
+      // "✓ #42 assigned to Tom Tech", as the user was named (or picked); text from the service made safe to print.
+      verb: `assigned to ${named.trim() === ME ? 'you' : sanitizeInline(named)}`,
       ...changeRequest(change, alreadyAssignedToNote(named)),
     },
   );

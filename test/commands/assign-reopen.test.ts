@@ -36,7 +36,7 @@ describe('tkt assign', () => {
     const result = await h.cli(['assign', ...ids(tickets), fullName('ttorres')]);
     expect(result.code, result.stderr).toBe(0);
     // A line per ticket, in the order they finished.
-    expect(result.stdout.trim().split('\n').sort()).toEqual(tickets.map((t) => `✓ #${t.id} assigned`).sort());
+    expect(result.stdout.trim().split('\n').sort()).toEqual(tickets.map((t) => `✓ #${t.id} assigned to ${fullName('ttorres')}`).sort());
     for (const [index, ticket] of tickets.entries()) {
       expect(ticket.assignedUser).toBe(userId(h, 'ttorres'));
       expect(kept(ticket)).toEqual(before[index]);
@@ -111,7 +111,7 @@ describe('tkt assign ID with no user', () => {
       await assign({ args: [String(ticket!.id)] }, run.ctx);
       return run.stdout();
     };
-    expect(await pickMe()).toBe(`✓ #${ticket!.id} assigned\n`);
+    expect(await pickMe()).toBe(`✓ #${ticket!.id} assigned to you\n`);
     expect(ticket!.assignedUser).toBe(userId(h, 'admin'));
     expect(await pickMe()).toBe(`✓ #${ticket!.id} already assigned to you, nothing changed\n`);
   });
@@ -245,7 +245,7 @@ describe('tkt assign and tkt reopen of one ticket', () => {
     const before = requestCounts();
     const result = await h.cli(['assign', String(ticket!.id), '@me']);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toBe(`✓ #${ticket!.id} assigned\n`);
+    expect(result.stdout).toBe(`✓ #${ticket!.id} assigned to you\n`);
     expect(sent(before)).toEqual([1, 1, 0, 0]);
     expect(ticket!.assignedUser).toBe(userId(h, 'admin'));
   });
