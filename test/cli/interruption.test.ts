@@ -181,6 +181,12 @@ describe('a signal while tkt waits on a stdin that stays open', () => {
   });
 });
 
+/** Each stop signal, the exit code it ends a run with and the run's last line on stderr. */
+const STOPS = [
+  ['SIGINT', 130, 'error: interrupted\n'],
+  ['SIGTERM', 143, 'error: stopped by SIGTERM\n'],
+] as const;
+
 describe('tkt list --all --json interrupted', () => {
   let dir = '';
   useTempDir('tkt-interrupt-', (path) => (dir = path));
@@ -201,10 +207,7 @@ describe('tkt list --all --json interrupted', () => {
   });
   afterAll(() => close());
 
-  it.each([
-    ['SIGINT', 130, 'error: interrupted\n'],
-    ['SIGTERM', 143, 'error: stopped by SIGTERM\n'],
-  ] as const)('by %s: exit %i, the items printed kept in a closed array, the page awaited given up', async (signal, code, line) => {
+  it.each(STOPS)('by %s: exit %i, the items printed kept in a closed array, the page awaited given up', async (signal, code, line) => {
     const run = await runKilled(['list', '--all', '--limit', '5', '--json'], { TKT_URL: url, TKT_TOKEN: 'token', TKT_CONFIG_DIR: dir }, [[signal, 0]]);
     expect(JSON.parse(run.stdout)).toEqual(firstPage);
     expect(run.code).toBe(code);
@@ -226,10 +229,7 @@ describe('tkt show waiting on a service that never answers, stopped', () => {
   });
   afterAll(() => close());
 
-  it.each([
-    ['SIGINT', 130, 'error: interrupted\n'],
-    ['SIGTERM', 143, 'error: stopped by SIGTERM\n'],
-  ] as const)('by %s: exit %i, its error line alone on a piped stderr (no blank line: there is no "^C" to leave)', async (signal, code, line) => {
+  it.each(STOPS)('by %s: exit %i, its error line alone on a piped stderr (no blank line: there is no "^C" to leave)', async (signal, code, line) => {
     const { NODE_EXTRA_CA_CERTS: _ca, ...inherited } = process.env;
     const child = spawn(process.execPath, [bin, 'show', '1'], {
       env: { ...inherited, TKT_URL: url, TKT_TOKEN: 'token', TKT_CONFIG_DIR: dir },

@@ -4,7 +4,7 @@
 // every 50 ms (the test-only TKT_TEST_WATCH_INTERVAL_MS); every step waits on output or on the
 // state file, bounded, never on time.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readFileSync, watch as watchFolder } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -12,10 +12,9 @@ import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { WatchEvent } from '../../src/watch/events.js';
 import type { Harness } from '../helpers/harness.js';
 import { unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import { onData, onFolderChange, until } from '../helpers/until.js';
 
 const bin = fileURLToPath(new URL('../../bin/tkt.js', import.meta.url));
-// Generous: a loaded 2-core CI machine starts Node slowly; a pass never waits this long.
-const BOUND_MS = 15_000;
 
 let h: Harness;
 useHarness({}, (harness) => (h = harness));
@@ -32,27 +31,6 @@ function startCli(args: string[]): { child: ChildProcessWithoutNullStreams; stdo
   child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
   child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
   return { child, stdout: () => stdout, stderr: () => stderr };
-}
-
-/** Resolves once `holds()` is true, checked now and on each call `on` arranges (it returns how to stop them); rejects after BOUND_MS. */
-function until(what: string, holds: () => boolean, on: (check: () => void) => () => void): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      if (!holds()) return;
-      finish();
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      finish();
-      reject(new Error(`no ${what} within ${BOUND_MS / 1000} s`));
-    }, BOUND_MS);
-    const stop = on(check);
-    const finish = () => {
-      clearTimeout(timer);
-      stop();
-    };
-    check();
-  });
 }
 
 const jsonLines = (text: string): WatchEvent[] =>
@@ -73,11 +51,6 @@ function keptStatus(file: string, id: number): string | null | undefined {
 
 const isOpen = (ticket: SandboxTicket) => ticket.ticketStatusId === 1;
 
-const onFolderChange = (folder: string) => (check: () => void) => {
-  const watcher = watchFolder(folder, check);
-  return () => watcher.close();
-};
-
 describe('tkt watch --state killed between polls', () => {
   it('the next run tells exactly what changed after the kill: nothing lost, nothing repeated', async () => {
     const state = join(dir, 'state.json');
@@ -88,10 +61,7 @@ describe('tkt watch --state killed between polls', () => {
       // The baseline is kept; then a change through the service's API is told and kept.
       await until('baseline state file', () => keptStatus(state, first.id) === 'Open', onFolderChange(dir));
       expect((await h.cli(['update', String(first.id), '--status', 'on hold'])).code).toBe(0);
-      const onStdout = (check: () => void) => {
-        watching.child.stdout.on('data', check);
-        return () => watching.child.stdout.off('data', check);
-      };
+      const onStdout = onData(watching.child.stdout);
       await until('event line for the first change', () => watching.stdout().includes('\n'), onStdout);
       await until('state file keeping the first change', () => keptStatus(state, first.id) === 'On Hold', onFolderChange(dir));
       expect(jsonLines(watching.stdout()).map((event) => [event.event, event.id, event.changes?.status])).toEqual([['changed', first.id, ['Open', 'On Hold']]]);

@@ -6,7 +6,7 @@
 // the same dist/ with every chunk renamed, swapped in after the command started.
 import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { existsSync, watch as watchFolder } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { chmod, cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -14,31 +14,8 @@ import type { Harness } from '../helpers/harness.js';
 import { unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 import { ensureBuilt, ROOT, useTerminal } from '../helpers/terminal.js';
 import { skipWithout } from '../helpers/tools.js';
+import { onData, onFolderChange, until } from '../helpers/until.js';
 import { childEnv, connectMcp, textOf } from '../mcp/mcp-process.js';
-
-// Generous: a loaded 2-core CI machine starts Node slowly; a pass never waits this long.
-const BOUND_MS = 15_000;
-
-/** Resolves once `holds()` is true, checked whenever `changes` emits 'data' or 'change'; rejects after BOUND_MS. */
-function until(what: string, holds: () => boolean, changes: NodeJS.EventEmitter): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      if (!holds()) return;
-      finish();
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      finish();
-      reject(new Error(`no ${what} within ${BOUND_MS / 1000} s`));
-    }, BOUND_MS);
-    const finish = () => {
-      clearTimeout(timer);
-      changes.off('data', check).off('change', check);
-    };
-    changes.on('data', check).on('change', check);
-    check();
-  });
-}
 
 /** A copy of the package as npm installs it: bin/, dist/, package.json. */
 async function install(dir: string): Promise<void> {
@@ -124,17 +101,15 @@ describe('a long-running command with a newer tkt installed under it', () => {
     child.stdout.setEncoding('utf8').on('data', (text: string) => output.emit('data', (stdout += text)));
     child.stderr.setEncoding('utf8').on('data', (text: string) => output.emit('data', (stderr += text)));
     const exited = new Promise((resolve) => child.once('close', resolve));
-    const folder = watchFolder(temp);
     try {
       // The first poll is done once its baseline is kept.
-      await until('baseline state file', () => existsSync(state), folder);
+      await until('baseline state file', () => existsSync(state), onFolderChange(temp));
       await upgrade(installed, next);
       expect((await h.cli(['update', String(ticket.id), '--status', 'on hold'])).code).toBe(0);
-      await until('an event line or an error', () => stdout.includes('On Hold') || stderr !== '', output);
+      await until('an event line or an error', () => stdout.includes('On Hold') || stderr !== '', onData(output));
       expect(stderr).toBe('');
       expect(stdout).toContain('On Hold');
     } finally {
-      folder.close();
       child.kill('SIGTERM');
       await exited;
     }
