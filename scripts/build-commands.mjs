@@ -10,10 +10,11 @@ import { builtinModules } from 'node:module';
 import { build, transformSync } from 'esbuild';
 
 // Commands that keep to the full CLI: triage draws with Ink, which awaits at its top level (no
-// CommonJS for it); mcp and sandbox are long-lived servers, whose start is not worth a copy;
-// help and completion read the whole program (ActionOptions.readsProgram); the bin answers
-// __complete itself.
-const FULL_CLI_ONLY = ['triage', 'mcp', 'sandbox', 'help', 'completion', '__complete'];
+// CommonJS for it); mcp, sandbox and watch run for hours, whose start is not worth a copy, and
+// the full CLI loads ahead what they import later (Context.loadAhead), where a bundle would take
+// a newer tkt's vendor files, installed under it, by their unchanging names; help and completion
+// read the whole program (ActionOptions.readsProgram); the bin answers __complete itself.
+const FULL_CLI_ONLY = ['triage', 'mcp', 'sandbox', 'watch', 'help', 'completion', '__complete'];
 
 // A package that src/ imports is a file of its own (dist/vendor/), loaded when first needed:
 // bundled into each command, the HTTP proxy's client, the prompts and the query language would
