@@ -59,7 +59,8 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
 
   return async ({ method, plan, secrets, trace }, url) => {
     if (halt?.aborted) throw new InterruptedError();
-    const outgoing = await buildOutgoing(plan);
+    const built = buildOutgoing(plan);
+    const outgoing = built instanceof Promise ? await built : built;
     const headers: Record<string, string> = {
       accept: 'application/json, text/plain;q=0.9, */*;q=0.5',
       'user-agent': settings.userAgent,

@@ -2,7 +2,7 @@
 // it (secrets replaced: the trace is printed).
 import { redactJson } from './redact.js';
 import type { RequestPlan } from './types.js';
-import { buildMultipart, type Upload } from './upload.js';
+import { buildMultipart, type Multipart, type Upload } from './upload.js';
 
 /** How much of a JSON body the trace shows. */
 const MAX_TRACED_JSON = 500;
@@ -17,10 +17,11 @@ export interface Outgoing {
 
 export const isUpload = (body: Outgoing['body']): body is Upload => typeof body === 'object' && !Buffer.isBuffer(body);
 
-export async function buildOutgoing(plan: RequestPlan): Promise<Outgoing> {
+/** What `plan` sends; a promise only for a form with files, whose sizes are read from disk (upload.ts). */
+export function buildOutgoing(plan: RequestPlan): Outgoing | Promise<Outgoing> {
   if (plan.form) {
-    const { headers, body, names } = await buildMultipart(plan.form);
-    return { headers, body, summary: () => ` multipart [${names.join(', ')}]` };
+    const multipart = buildMultipart(plan.form);
+    return multipart instanceof Promise ? multipart.then(multipartOutgoing) : multipartOutgoing(multipart);
   }
   if (plan.json !== undefined) {
     return {
@@ -33,6 +34,10 @@ export async function buildOutgoing(plan: RequestPlan): Promise<Outgoing> {
 }
 
 const noSummary = (): string => '';
+
+function multipartOutgoing({ headers, body, names }: Multipart): Outgoing {
+  return { headers, body, summary: () => ` multipart [${names.join(', ')}]` };
+}
 
 function truncate(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
