@@ -75,7 +75,26 @@ export async function runWithCommander(argv: string[], proc: ProcessLike, state:
   checkNoAliasAfterOptions(argv, program, aliases);
   registerCommands(program, createProcessHost(proc, state), await loadCommands(commandsRun(argv, program, aliases)));
   shareGlobalOptions(program);
-  await program.parseAsync(argv, { from: 'user' });
+  await program.parseAsync(quotedAliasExpansion(argv, program), { from: 'user' });
+}
+
+/**
+ * `tkt alias set NAME '-q list'`: the quoted word after NAME is the expansion, which `alias set`
+ * checks (an option first is refused, with the line that puts it after the command), where
+ * commander would take its first letter for tkt's -q (or -h) and the rest, "- list", for the
+ * expansion. An option's word never holds a blank, so such a word is moved behind a "--"; the
+ * options after it stay options.
+ */
+function quotedAliasExpansion(argv: string[], program: Command): string[] {
+  const alias = commandWordIndex(argv, program);
+  if (alias === undefined || argv[alias] !== 'alias') return argv;
+  const set = commandWordIndex(argv, program, alias + 1);
+  if (set === undefined || argv[set] !== 'set') return argv;
+  const name = commandWordIndex(argv, program, set + 1);
+  const at = name === undefined ? undefined : name + 1;
+  const word = at === undefined ? undefined : argv[at];
+  if (at === undefined || word === undefined || !word.startsWith('-') || !/\s/.test(word) || argv.includes('--', at)) return argv;
+  return [...argv.slice(0, at), ...argv.slice(at + 1), '--', word];
 }
 
 /**
@@ -149,11 +168,12 @@ function commandsRun(argv: readonly string[], program: Command, aliases: Readonl
 }
 
 /**
- * Where the command's word stands in `argv`: after the global options before it and their values.
- * Undefined for no word, `--`, or an option the program does not know (bundled short flags too).
+ * Where the command's word stands in `argv`: after the global options before it and their values
+ * (from `start`: a subcommand's word, or its first argument). Undefined for no word, `--`, or an
+ * option the program does not know (bundled short flags too).
  */
-function commandWordIndex(argv: readonly string[], program: Command): number | undefined {
-  for (let index = 0; index < argv.length; index++) {
+function commandWordIndex(argv: readonly string[], program: Command, start = 0): number | undefined {
+  for (let index = start; index < argv.length; index++) {
     const arg = argv[index]!;
     if (arg === '-' || !arg.startsWith('-')) return index;
     const option = program.options.find((candidate) => candidate.long === arg.split('=')[0] || candidate.short === arg);

@@ -18,6 +18,7 @@ import { sanitizeInline } from './output/sanitize.js';
 import { handOverTerminal } from './util/terminal-handoff.js';
 import { terminalSize, type SizedStream } from './output/terminal-size.js';
 import { isCI } from './util/ci.js';
+import { assertNoEmptyOption } from './util/option-text.js';
 import type { StartTimer, WaitNotice } from './output/waiting.js';
 
 export type StopSignal = 'SIGINT' | 'SIGTERM';
@@ -296,6 +297,7 @@ export async function runAction<Args extends unknown[], Opts extends OptionValue
   line: { command: string; args: Args; opts: Opts; runOptions: Record<string, unknown> },
 ): Promise<void> {
   state.options = line.runOptions;
+  assertNoEmptyOption(line.runOptions, action.options.mayBeEmpty);
   const globals = readGlobals(line.runOptions);
   state.graceful = action.options.graceful === true;
   state.readsOnly = action.options.readsOnly === true;

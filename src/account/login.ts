@@ -8,6 +8,7 @@ import { normalizeBaseUrl } from '../config/url.js';
 import type { Context } from '../context/context.js';
 import { whyNothingIsAsked } from '../context/nothing-asked.js';
 import { ApiError, AuthError, OperationError, UsageError } from '../errors.js';
+import { envValue, setButEmpty } from '../util/env.js';
 import { readTextStream } from '../util/text-read.js';
 
 /** `tkt login`'s own options, as typed. */
@@ -28,7 +29,14 @@ export function assertNothingMissing(input: LoginInput, ctx: Context, knownUrl: 
   const missing: (readonly [option: string, remedy: string])[] = [
     ...(knownUrl === undefined ? [['--url', 'service URL: pass --url or set TKT_URL'] as const] : []),
     ...(hasUsername(input) ? [] : [['-u/--username', 'user name: pass -u/--username'] as const]),
-    ...(input.passwordStdin || ctx.env.TKT_PASSWORD ? [] : [['--password-stdin', 'password: pipe it with --password-stdin or set TKT_PASSWORD'] as const]),
+    ...(input.passwordStdin || envValue(ctx.env, 'TKT_PASSWORD') !== undefined
+      ? []
+      : [
+          [
+            '--password-stdin',
+            `password: pipe it with --password-stdin or set TKT_PASSWORD${setButEmpty(ctx.env, 'TKT_PASSWORD') ? ' (it is set but empty)' : ''}`,
+          ] as const,
+        ]),
   ];
   if (missing.length === 0) return;
   throw new UsageError(`missing ${missing.map(([option]) => option).join(', ')} (${whyNothingIsAsked(ctx).reason})`, {
@@ -59,7 +67,8 @@ export async function loginPassword(input: LoginInput, ctx: Context): Promise<st
     if (password === '') throw new UsageError('--password-stdin read an empty password');
     return password;
   }
-  if (ctx.env.TKT_PASSWORD) return ctx.env.TKT_PASSWORD;
+  const fromEnv = envValue(ctx.env, 'TKT_PASSWORD');
+  if (fromEnv !== undefined) return fromEnv;
   return ctx.prompter.password({ message: 'Password' });
 }
 

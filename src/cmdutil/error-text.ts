@@ -4,6 +4,7 @@ import { redactText } from '../api/redact.js';
 import { loginCommand } from '../config/session.js';
 import { ExitCode, type TktError, exitCodeOf } from '../errors.js';
 import { sanitizeText } from '../output/sanitize.js';
+import { envValue } from '../util/env.js';
 
 /** The global options a login hint repeats. */
 export interface LoginGlobals {
@@ -24,7 +25,7 @@ export function cleanErrorText(text: string): string {
 export function errorHint(error: TktError, globals: LoginGlobals, env: Readonly<Record<string, string | undefined>>): string | undefined {
   if (error.hint !== undefined || exitCodeOf(error) !== ExitCode.notAuthenticated) return error.hint;
   // A refused token from TKT_TOKEN is not fixed by `tkt login`: that token still wins.
-  if (env.TKT_TOKEN?.trim()) {
+  if (envValue(env, 'TKT_TOKEN') !== undefined) {
     return 'the token in TKT_TOKEN was refused: set a valid one, or unset TKT_TOKEN to use the saved login';
   }
   // The login that fixes this run: its profile and --url, not the default's.

@@ -33,6 +33,11 @@ export interface ActionOptions {
    * reader goes away is noticed without a write (src/util/pipe-reader.ts), not at the next one.
    */
   waitsQuietly?: boolean;
+  /**
+   * The options (by attribute) whose empty value means something: any other option given an
+   * empty or blank value is exit 2 naming it, before the handler runs (README: Text values).
+   */
+  mayBeEmpty?: readonly string[];
 }
 
 export interface CommandHost {

@@ -5,6 +5,7 @@ import { resolveBaseUrl, resolveProfileName } from '../config/session.js';
 import { assertTransportAllowed } from '../config/url.js';
 import { UsageError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
+import { envValue } from '../util/env.js';
 
 export interface LoginOptions extends LoginInput {
   /** Set when someone typed --password: refused with the reason, never used. */
@@ -35,7 +36,10 @@ Examples:
       --url https://helpdesk.example.com -u ci-bot
   $ tkt login --url http://10.0.0.5:8080 -u jdoe --allow-http`,
     );
-  host.action(command, (_args, { password, ...opts }, ctx) => run({ ...opts, passwordFlag: password !== undefined }, ctx));
+  // --domain "": a local account; --password "" is refused as any --password is, saying why.
+  host.action(command, (_args, { password, ...opts }, ctx) => run({ ...opts, passwordFlag: password !== undefined }, ctx), {
+    mayBeEmpty: ['domain', 'password'],
+  });
 }
 
 export async function run(options: LoginOptions, ctx: Context): Promise<void> {
@@ -58,7 +62,7 @@ export async function run(options: LoginOptions, ctx: Context): Promise<void> {
 
   const user = await authenticate(ctx, baseUrl, { username, password, domain: options.domain ?? '' });
   const savedName = await saveSession(ctx, profile, baseUrl, user, username);
-  if (ctx.env.TKT_TOKEN) await ctx.output.warning('TKT_TOKEN is set and overrides the saved token until it is unset\n');
+  if (envValue(ctx.env, 'TKT_TOKEN') !== undefined) await ctx.output.warning('TKT_TOKEN is set and overrides the saved token until it is unset\n');
   // The JSON form only: people read the line on stderr below.
   await ctx.output.document(withoutToken(user));
   await ctx.output.note(`Logged in to ${baseUrl} as ${sanitizeInline(savedName)} (profile ${profile})\n`);

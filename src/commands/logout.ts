@@ -2,6 +2,7 @@ import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { existingProfileName } from '../config/session.js';
 import { tokenOrUnreadable } from '../account/profiles.js';
+import { envValue } from '../util/env.js';
 
 export function register(program: Program, host: CommandHost): void {
   const command = program
@@ -37,5 +38,5 @@ export async function run(_options: LogoutOptions, ctx: Context): Promise<void> 
       : `Logged out${url === undefined ? '' : ` of ${url}`} (profile ${profile}): token deleted\n`,
   );
   // A warning, shown with -q too: logging out changed nothing for this shell.
-  if (ctx.env.TKT_TOKEN) await ctx.output.warning('TKT_TOKEN is still set, so commands stay authenticated with it\n');
+  if (envValue(ctx.env, 'TKT_TOKEN') !== undefined) await ctx.output.warning('TKT_TOKEN is still set, so commands stay authenticated with it\n');
 }

@@ -33,9 +33,6 @@ export function register(program: Program, host: CommandHost): void {
 export async function run(options: SandboxCommandOptions, ctx: Context): Promise<void> {
   const port = wholeNumberOption('--port', options.port, { min: 0, max: 65535 });
   const seedTickets = options.seedTickets === undefined ? 0 : wholeNumberOption('--seed-tickets', options.seedTickets, { min: 0, max: 1_000_000 });
-  if (options.data?.trim() === '') {
-    throw new UsageError("--data is empty: give the path of a file for the sandbox's state", { hint: 'for example --data ./sandbox.json' });
-  }
   // A sandbox may serve for days, through upgrades of tkt (Context.loadAhead).
   await ctx.loadAhead();
   const { startSandbox, SandboxDataError } = await import('../sandbox/index.js');

@@ -72,8 +72,6 @@ export function register(program: Program, host: CommandHost): void {
 /** `timer` is for tests only: a clock they move instead of waiting (test/commands/watch.test.ts). */
 export async function run(options: WatchOptions, ctx: Context, timer?: WatchTimer): Promise<void> {
   const interval = wholeNumberOption('--interval', options.interval ?? String(DEFAULT_INTERVAL_SECONDS), { min: MIN_INTERVAL_SECONDS });
-  if (options.exec !== undefined && options.exec.trim() === '') throw new UsageError('--exec needs a command');
-  if (options.state !== undefined && options.state.trim() === '') throw new UsageError('--state needs a file');
   // A watch runs for days, through upgrades of tkt (Context.loadAhead).
   await ctx.loadAhead();
   const { viewPoll, ticketsPoll } = await import('../watch/polls.js');

@@ -2,10 +2,12 @@
 import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
+import { envValue } from '../util/env.js';
 
-/** TKT_CONFIG_DIR, else the OS config folder for "tkt". */
+/** TKT_CONFIG_DIR (unless empty or blank), else the OS config folder for "tkt". */
 export function defaultConfigDir(env: Record<string, string | undefined>, platform: NodeJS.Platform = process.platform, home: string = os.homedir()): string {
-  if (env.TKT_CONFIG_DIR) return env.TKT_CONFIG_DIR;
+  const configured = envValue(env, 'TKT_CONFIG_DIR');
+  if (configured !== undefined) return configured;
   if (platform === 'win32') {
     return path.win32.join(env.APPDATA || path.win32.join(home, 'AppData', 'Roaming'), 'tkt');
   }

@@ -2,6 +2,7 @@
 // Every setting is read in the order flag, environment, the profile's saved settings.
 import { AuthError, UsageError } from '../errors.js';
 import { decodeJwtClaims, expiryFromClaims, userIdFromClaims, usernameFromClaims } from './jwt.js';
+import { envValue, setButEmpty } from '../util/env.js';
 import { assertProfileName } from './paths.js';
 import type { ConfigStore, Profile, Session } from './types.js';
 import { assertTransportAllowed, normalizeBaseUrl } from './url.js';
@@ -22,7 +23,7 @@ const DEFAULT_PROFILE = 'default';
 
 /** The profile's name, whether or not it exists: `tkt login` and `tkt config set` create it. */
 export function resolveProfileName(input: RunPlace): string {
-  return assertProfileName(input.globals.profile || input.env.TKT_PROFILE || DEFAULT_PROFILE);
+  return assertProfileName(input.globals.profile || envValue(input.env, 'TKT_PROFILE') || DEFAULT_PROFILE);
 }
 
 /**
@@ -56,7 +57,7 @@ export function shellWord(word: string): string {
  */
 export function tktCommand(input: RunPlace, words: string, url: string | undefined = input.globals.url): string {
   const line = ['tkt', words];
-  const profile = input.globals.profile || input.env.TKT_PROFILE;
+  const profile = input.globals.profile || envValue(input.env, 'TKT_PROFILE');
   if (profile && profile !== DEFAULT_PROFILE) line.push('--profile', profile);
   if (url) line.push('--url', shellWord(url));
   if (input.globals.allowHttp === true) line.push('--allow-http');
@@ -69,13 +70,14 @@ export function tktCommand(input: RunPlace, words: string, url: string | undefin
  * run without a terminal, and at one it would ask for what the hint could have said.
  */
 export function loginCommand(input: RunPlace & { config?: ConfigStore }, words = 'login'): string {
-  const knowsUrl = input.config === undefined || Boolean(input.globals.url || input.env.TKT_URL || input.config.getProfile(resolveProfileName(input)).url);
+  const knowsUrl =
+    input.config === undefined || Boolean(input.globals.url || envValue(input.env, 'TKT_URL') || input.config.getProfile(resolveProfileName(input)).url);
   return tktCommand(input, words, knowsUrl ? input.globals.url : 'URL');
 }
 
 /** `saved`: the profile's settings, when the caller has read them already. */
 export function resolveBaseUrl(input: SettingsInput, saved: Profile = input.config.getProfile(resolveProfileName(input))): string | undefined {
-  const url = input.globals.url || input.env.TKT_URL || saved.url;
+  const url = input.globals.url || envValue(input.env, 'TKT_URL') || saved.url;
   return url ? normalizeBaseUrl(url) : undefined;
 }
 
@@ -85,11 +87,11 @@ export function resolveSession(input: SessionInput): Session {
   const allowHttp = input.globals.allowHttp === true || saved.allowHttp === true;
   // An empty TKT_TOKEN (a CI secret that is not set) counts as unset, as gh does with GH_TOKEN,
   // and is named when the run then has no token.
-  const envToken = input.env.TKT_TOKEN?.trim();
+  const envToken = envValue(input.env, 'TKT_TOKEN')?.trim();
 
   // TKT_TOKEN is used as-is: the token cache is neither read nor written.
   if (envToken) {
-    const baseUrl = requireBaseUrl(resolveBaseUrl(input, saved));
+    const baseUrl = requireBaseUrl(resolveBaseUrl(input, saved), input.env);
     assertTransportAllowed(baseUrl, allowHttp);
     const claims = decodeJwtClaims(envToken);
     const expiresAt = expiryFromClaims(claims);
@@ -112,7 +114,7 @@ export function resolveSession(input: SessionInput): Session {
 
   const stored = input.config.readToken(profile);
   if (stored === undefined) {
-    if (envToken === '') {
+    if (setButEmpty(input.env, 'TKT_TOKEN')) {
       throw new AuthError(`not logged in (profile ${profile}), and TKT_TOKEN is set but empty`, {
         hint: `set TKT_TOKEN to a token, or unset it and run "${loginCommand(input)}"`,
       });
@@ -145,9 +147,10 @@ export function resolveSession(input: SessionInput): Session {
   };
 }
 
-function requireBaseUrl(baseUrl: string | undefined): string {
+function requireBaseUrl(baseUrl: string | undefined, env: SessionInput['env']): string {
   if (baseUrl === undefined) {
-    throw new UsageError('no service URL: pass --url, set TKT_URL, or run tkt login --url URL');
+    const empty = setButEmpty(env, 'TKT_URL') ? ' (TKT_URL is set but empty)' : '';
+    throw new UsageError(`no service URL${empty}: pass --url, set TKT_URL, or run tkt login --url URL`);
   }
   return baseUrl;
 }

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { OperationError } from '../errors.js';
 import { isObject, type JsonObject } from '../util/json-object.js';
+import { nonFolderOnPath } from '../util/non-folder.js';
 import { processIsAlive } from '../util/process-alive.js';
 import { replaceFile } from '../util/replace-file.js';
 import { assertProfileName, settingsFileIn } from './paths.js';
@@ -97,6 +98,8 @@ export function createConfigStore(dir: string): ConfigStore {
     async deleteToken(profile) {
       const file = tokenFile(profile);
       await fsPromises.rm(file, { force: true }).catch((error: unknown) => {
+        // A folder on its path is a file: there is no token to delete (readObject).
+        if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return;
         throw fileError('delete', file, error);
       });
     },
@@ -139,14 +142,19 @@ function profilesIn(settings: JsonObject): Record<string, Profile> {
   return { ...(settings.profiles as Record<string, Profile> | undefined) };
 }
 
-/** The JSON object in `file`; {} when there is no such file. */
+/**
+ * The JSON object in `file`; {} when there is no such file, also when a folder on its path is a
+ * file (TKT_CONFIG_DIR naming a file): a run with TKT_URL and TKT_TOKEN needs no config folder,
+ * and a write says which path is not a folder (writeObject).
+ */
 function readObject(file: string, ifUnreadable: 'report' | 'empty'): JsonObject {
   try {
     const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
     if (!isObject(parsed)) throw new TypeError('not a JSON object');
     return parsed;
   } catch (error) {
-    if (ifUnreadable === 'empty' || (error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    const code = (error as NodeJS.ErrnoException).code;
+    if (ifUnreadable === 'empty' || code === 'ENOENT' || code === 'ENOTDIR') return {};
     throw fileError('read', file, error);
   }
 }
@@ -164,6 +172,11 @@ async function writeObject(configDir: string, file: string, contents: () => Json
     makeFolders(configDir, path.dirname(file));
     release = await acquireLock(`${file}.lock`);
   } catch (error) {
+    // TKT_CONFIG_DIR naming a file, or a file where tkt keeps a folder: named as such, not as ENOTDIR.
+    const notFolder = nonFolderOnPath(path.dirname(file));
+    if (notFolder !== undefined) {
+      throw new OperationError(`cannot write ${file}: ${notFolder} is not a folder`, { hint: 'move it away, or set TKT_CONFIG_DIR to a folder', cause: error });
+    }
     throw fileError('write', file, error);
   }
   try {

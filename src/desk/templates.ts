@@ -6,6 +6,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { OperationError, UsageError } from '../errors.js';
 import { forEachAtMost } from '../util/at-most.js';
+import { nonFolderOnPath } from '../util/non-folder.js';
 import type { Context } from '../context/context.js';
 import type { Ticket } from '../model/ticket.js';
 
@@ -51,10 +52,10 @@ export function templateFile(ctx: Pick<Context, 'config'>, name: string): string
   return join(templatesDir(ctx), `${name}${EXTENSION}`);
 }
 
-/** The names of the templates, sorted; none when the folder does not exist. */
+/** The names of the templates, sorted; none when the folder does not exist (or the config folder is a file). */
 export async function templateNames(ctx: Pick<Context, 'config'>): Promise<string[]> {
   const entries = await readdir(templatesDir(ctx)).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return [] as string[];
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return [] as string[];
     throw new OperationError(`cannot read ${templatesDir(ctx)}: ${error.message}`);
   });
   return entries
@@ -217,7 +218,10 @@ export async function editTemplate(
 /** The file of template NAME, created from the example when it does not exist yet. */
 async function templateFileForEdit(ctx: Pick<Context, 'config'>, name: string): Promise<{ file: string; created: boolean }> {
   const file = templateFile(ctx, name);
-  await mkdir(templatesDir(ctx), { recursive: true });
+  await mkdir(templatesDir(ctx), { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+    const notFolder = nonFolderOnPath(templatesDir(ctx));
+    throw new OperationError(`cannot create ${file}: ${notFolder === undefined ? error.message : `${notFolder} is not a folder`}`);
+  });
   const created = await writeFile(file, EXAMPLE_TEMPLATE, { flag: 'wx', mode: 0o600 }).then(
     () => true,
     (error: NodeJS.ErrnoException) => {

@@ -179,6 +179,8 @@ export type LookupContext = Pick<Context, 'api' | 'session' | 'config' | 'global
 export function createLookups(ctx: LookupContext): Lookups {
   // One fetch per source per run, whatever the number of options resolved.
   const loaded = new Map<string, Promise<Collections>>();
+  // Said once a run: the sources' caches share the file, and its fault.
+  let cacheFailureSaid = false;
 
   async function fetchSource(source: LookupFacts['source']): Promise<Collections> {
     const api = await ctx.api();
@@ -197,6 +199,8 @@ export function createLookups(ctx: LookupContext): Lookups {
     await ctx.config.writeCache(session.profile, key, collections, LOOKUP_CACHE_TTL_MS).catch(async (error: unknown) => {
       // A lookup cache that cannot be written costs the next command a request, not this one its result.
       if (!(error instanceof OperationError)) throw error;
+      if (cacheFailureSaid) return;
+      cacheFailureSaid = true;
       await ctx.output.note(`warning: lookups not cached: ${error.message}\n`);
     });
     return collections;

@@ -42,6 +42,12 @@ export const HELP_TOPICS = {
       '`TKT_CONFIG_DIR` keeps its mode). Each write takes a lock file beside its file, then writes a',
       'temporary file and renames it into place, so several `tkt` at once neither corrupt a file nor',
       "lose each other's changes; a lock left by a process that died is taken over.",
+      '',
+      'With `TKT_URL` and `TKT_TOKEN` no config folder is needed: one that is missing, or a',
+      '`TKT_CONFIG_DIR` that names a file, reads as empty, and only what must write there (`login`,',
+      '`config set`, `alias set`, `templates edit`) fails, exit 1, naming the path that is not a folder',
+      '(`error: cannot write /ci/tkt/config.json: /ci/tkt is not a folder`); lookups that cannot be',
+      'cached there are a warning.',
     ),
   },
   'exit-codes': {

@@ -37,3 +37,18 @@ export function nonBlank(text: string, emptyMessage: string): string {
   if (text.trim() === '') throw new UsageError(`${emptyMessage} (only whitespace)`);
   return text;
 }
+
+/**
+ * Exit 2 for an option of the command line given an empty or blank value, named as nonBlank
+ * names it (`--view is empty`), whatever the option: `options` are commander's values by
+ * attribute (none defaults to ""), `mayBeEmpty` the attributes whose empty value means something
+ * (login's --domain: a local account). README: Text values.
+ */
+export function assertNoEmptyOption(options: Readonly<Record<string, unknown>>, mayBeEmpty: readonly string[] = []): void {
+  for (const [attribute, value] of Object.entries(options)) {
+    if (mayBeEmpty.includes(attribute)) continue;
+    // commander's attribute is the long flag in camelCase: dedupKey for --dedup-key.
+    const flag = `--${attribute.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+    for (const text of Array.isArray(value) ? (value as unknown[]) : [value]) if (typeof text === 'string') nonBlank(text, `${flag} is empty`);
+  }
+}

@@ -164,6 +164,33 @@ describe('an empty TKT_TOKEN', () => {
   });
 });
 
+describe('an empty or blank TKT_ variable', () => {
+  it('is unset, as an empty TKT_TOKEN is: TKT_URL, TKT_PROFILE', async () => {
+    for (const env of [{ TKT_URL: ' ' }, { TKT_PROFILE: ' ' }, { TKT_URL: '', TKT_PROFILE: '' }] as Record<string, string>[]) {
+      const result = await h.cli(['whoami'], { env });
+      expect(result.stderr, JSON.stringify(env)).toBe('');
+      expect(result.code).toBe(0);
+    }
+  });
+
+  it('TKT_PASSWORD: unset, so named as empty when nothing else gives the password', async () => {
+    for (const value of ['', ' ']) {
+      const result = await h.cli(['login', '-u', 'tech'], { env: { TKT_PASSWORD: value, CI: 'true' } });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('  password: pipe it with --password-stdin or set TKT_PASSWORD (it is set but empty)\n');
+    }
+  });
+
+  it('TKT_TOKEN: no warning that it overrides the login, or keeps a logged-out shell logged in', async () => {
+    const login = await h.cli(['login', '-u', 'tech'], { env: { TKT_PASSWORD: 'tech', TKT_TOKEN: ' ' } });
+    expect(login.code).toBe(0);
+    expect(login.stderr).not.toContain('warning');
+    const logout = await h.cli(['logout'], { env: { TKT_TOKEN: ' ' } });
+    expect(logout.code).toBe(0);
+    expect(logout.stderr).not.toContain('warning');
+  });
+});
+
 describe('the command lines of other hints', () => {
   it('carry the profile: the resume line of a stopped create --from', async () => {
     await loginAs(h.sandbox, h.configDir, 'viewer', 'v');

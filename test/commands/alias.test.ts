@@ -152,6 +152,22 @@ describe('tkt alias', () => {
       expect(optionFirst.stderr).toContain('error: alias j must start with a tkt command, not the option --json');
       expect(optionFirst.stderr).toContain("hint: global options go after the command: tkt alias set j 'list --limit 1 --json'");
     }
+    // A quoted expansion that starts with a short option is the expansion too, never tkt's own -q
+    // (or -h) with the rest as the expansion; also with a global option after it.
+    for (const argv of [
+      ['alias', 'set', 'j', '-q list'],
+      ['alias', 'set', 'j', '-q list', '--json'],
+      ['--profile', 'default', 'alias', 'set', 'j', '-q list'],
+      ['alias', 'set', 'j', '--', '-q list'],
+    ]) {
+      const shortFirst = await h.cli(argv);
+      expect(shortFirst.code, argv.join(' ')).toBe(2);
+      expect(shortFirst.stderr, argv.join(' ')).toContain('error: alias j must start with a tkt command, not the option -q\n');
+      expect(shortFirst.stderr, argv.join(' ')).toContain("hint: global options go after the command: tkt alias set j 'list -q'\n");
+    }
+    const help = await h.cli(['alias', 'set', 'j', '-h list']);
+    expect(help.code).toBe(2);
+    expect(help.stderr).toContain("hint: global options go after the command: tkt alias set j 'list -h'\n");
     const withValue = await h.cli(['alias', 'set', 'j', '--profile "my work" list']);
     expect(withValue.stderr).toContain(`tkt alias set j 'list --profile "my work"'`);
 

@@ -56,6 +56,16 @@ describe('tkt list', () => {
     expect(idLines(overdue.stdout())).not.toEqual(idLines(all.stdout()));
   });
 
+  it('keeps the last value of a single-value option given twice, as gh does (README: Commands)', async () => {
+    const last = await h.cli(['list', '-q', '--view', 'my-lunch', '--limit', '1', '--view', 'my-overdue-tickets', '--limit', '50']);
+    expect(last.stderr).toBe('');
+    expect(last.code).toBe(0);
+    expect(idLines(last.stdout)).toEqual(await serviceIds({ page: 1, length: 50, listType: 'MyOverdueTickets' }));
+    const lastUnknown = await sendsNothing(h, () => h.cli(['list', '--view', 'all-tickets', '--view', 'my-lunch']));
+    expect(lastUnknown.code).toBe(2);
+    expect(lastUnknown.stderr).toContain('error: unknown view "my-lunch"');
+  });
+
   it('refuses an unknown view before any request, listing the valid ones', async () => {
     const result = await sendsNothing(h, () => h.cli(['list', '--view', 'my-lunch']));
     expect(result.code).toBe(2);

@@ -3,7 +3,8 @@ import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/commands/templates.js';
-import { exitCodeOf } from '../../src/errors.js';
+import { createConfigStore } from '../../src/config/store.js';
+import { exitCodeOf, OperationError } from '../../src/errors.js';
 import { runCli } from '../../src/program.js';
 import { fakeProcess } from '../cli/fake-process.js';
 import { argvTable } from '../helpers/program.js';
@@ -178,6 +179,19 @@ describe('tkt templates', () => {
     const again = await editAtTerminal('welcome', editor);
     expect(again.stdout).toContain('Saved template welcome');
     expect(await readFile(join(dir, 'seen.md'), 'utf8')).toBe(saved);
+  });
+
+  it('list finds none, and edit names the path that is not a folder, when TKT_CONFIG_DIR is a file', async () => {
+    const file = join(dir, 'not-a-folder');
+    await writeFile(file, 'a file\n');
+    const none = await h.cli(['templates', 'list'], { env: { TKT_CONFIG_DIR: file } });
+    expect(none).toMatchObject({ code: 0, stdout: '' });
+    expect(none.stderr).toContain('no templates yet');
+
+    const r = await h.context({ tty: true, env: { EDITOR: 'true', VISUAL: '', PATH: process.env.PATH! } });
+    const error = await run({ action: 'edit', name: 'welcome' }, { ...r.ctx, config: createConfigStore(file) }).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(OperationError);
+    expect((error as Error).message).toBe(`cannot create ${file}/templates/welcome.md: ${file} is not a folder`);
   });
 
   it('edit never starts the editor without a terminal to ask on (piped, CI, --no-input): exit 2, no template made', async () => {

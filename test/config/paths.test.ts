@@ -14,6 +14,8 @@ describe('defaultConfigDir', () => {
     expect(defaultConfigDir({ XDG_CONFIG_HOME: '' }, 'linux', '/home/a')).toBe('/home/a/.config/tkt');
     expect(defaultConfigDir({ XDG_CONFIG_HOME: 'cfg' }, 'linux', '/home/a')).toBe('/home/a/.config/tkt');
     expect(defaultConfigDir({ TKT_CONFIG_DIR: '' }, 'linux', '/home/a')).toBe('/home/a/.config/tkt');
+    // A blank one is unset too, as every TKT_ variable: not a folder named " " in the current one.
+    expect(defaultConfigDir({ TKT_CONFIG_DIR: ' ' }, 'linux', '/home/a')).toBe('/home/a/.config/tkt');
   });
 
   it('uses the macOS and Windows folders, without conf\'s "-nodejs" suffix', () => {

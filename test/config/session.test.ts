@@ -42,6 +42,7 @@ describe('resolveProfileName', () => {
     expect(resolveProfileName({ globals: { profile: 'flag' }, env: { TKT_PROFILE: 'env' } })).toBe('flag');
     expect(resolveProfileName({ globals: {}, env: { TKT_PROFILE: 'env' } })).toBe('env');
     expect(resolveProfileName({ globals: {}, env: { TKT_PROFILE: '' } })).toBe('default');
+    expect(resolveProfileName({ globals: {}, env: { TKT_PROFILE: ' \t' } })).toBe('default');
     expect(resolveProfileName({ globals: {}, env: {} })).toBe('default');
   });
 
@@ -60,6 +61,8 @@ describe('resolveBaseUrl', () => {
     expect(resolveBaseUrl({ ...base, env, globals: { url: 'https://flag.example/' } })).toBe('https://flag.example');
     expect(resolveBaseUrl({ ...base, env })).toBe('https://env.example');
     expect(resolveBaseUrl(base)).toBe('https://profile.example');
+    // An empty or blank TKT_URL is unset: the profile's URL.
+    for (const blank of ['', ' ']) expect(resolveBaseUrl({ ...base, env: { ...base.env, TKT_URL: blank } })).toBe('https://profile.example');
   });
 
   it("reads the chosen profile's URL", async () => {
@@ -238,6 +241,9 @@ describe('resolveSession with TKT_TOKEN', () => {
     const error = errorOf(() => resolveSession(input({ env: { TKT_TOKEN: envToken } })));
     expect(error).toBeInstanceOf(UsageError);
     expect(error.message).toBe('no service URL: pass --url, set TKT_URL, or run tkt login --url URL');
+    // Named when it is set but empty, as an empty TKT_TOKEN is.
+    const empty = errorOf(() => resolveSession(input({ env: { TKT_TOKEN: envToken, TKT_URL: '' } })));
+    expect(empty.message).toBe('no service URL (TKT_URL is set but empty): pass --url, set TKT_URL, or run tkt login --url URL');
   });
 
   it('still refuses plain http to another host unless the profile allows it', async () => {

@@ -175,10 +175,13 @@ test('an empty --data is a usage error (exit 2), and nothing is written in the c
   try {
     process.chdir(dir);
     harness = await createHarness({ login: false });
-    for (const empty of ['', ' ']) {
-      const { code, stderr } = await harness.cli(['sandbox', '--port', '0', '--data', empty]);
+    for (const [empty, error] of [
+      ['', 'error: --data is empty\n'],
+      [' ', 'error: --data is empty (only whitespace)\n'],
+    ]) {
+      const { code, stderr } = await harness.cli(['sandbox', '--port', '0', '--data', empty!]);
       expect(code).toBe(ExitCode.usage);
-      expect(stderr).toBe("error: --data is empty: give the path of a file for the sandbox's state\nhint: for example --data ./sandbox.json\n");
+      expect(stderr).toBe(error);
     }
     expect(readdirSync(dir)).toEqual([]);
   } finally {

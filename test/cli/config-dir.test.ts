@@ -1,0 +1,61 @@
+// TKT_CONFIG_DIR naming something that is not a folder (README: Environment and files): with
+// TKT_URL and TKT_TOKEN a command needs no config folder, and one that must write there says
+// which path is not a folder.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Harness } from '../helpers/harness.js';
+import { useHarness } from '../helpers/sandbox-state.js';
+
+let h: Harness;
+useHarness({}, (harness) => (h = harness));
+
+/** A regular file where the config folder should be, and the variables of a CI job that never logged in. */
+function fileAsConfigDir(): Record<string, string> {
+  const file = join(h.configDir, 'not-a-folder');
+  writeFileSync(file, 'a file\n');
+  return { TKT_CONFIG_DIR: file, TKT_URL: h.sandbox.url, TKT_TOKEN: h.sandbox.issueToken('tech') };
+}
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+describe('TKT_CONFIG_DIR that is a file', () => {
+  it('does not stop a command that has TKT_URL and TKT_TOKEN', async () => {
+    const env = fileAsConfigDir();
+    const listed = await h.cli(['list', '-q', '--limit', '2'], { env });
+    expect(listed.stderr).toBe('');
+    expect(listed.code).toBe(0);
+    expect(listed.stdout.trim().split('\n')).toHaveLength(2);
+
+    const shown = await h.cli(['show', listed.stdout.split('\n')[0]!, '--json'], { env });
+    expect(shown.code).toBe(0);
+    expect(shown.stderr).toBe('');
+    for (const argv of [['whoami'], ['logout'], ['config', 'list']]) {
+      const read = await h.cli(argv, { env });
+      expect(read.code, argv.join(' ')).toBe(0);
+      expect(read.stderr, argv.join(' ')).not.toMatch(/error|ENOTDIR/);
+    }
+
+    // A filter by a lookup name: the lookups are fetched, and only their cache is given up, saying why.
+    const filtered = await h.cli(['list', '--status', 'Open', '--limit', '1', '--query', '[].ticketId'], { env });
+    expect(filtered.code).toBe(0);
+    // Once, though both sources of lookups (metadata, appmetadata) were fetched.
+    expect(filtered.stderr).toBe(`warning: lookups not cached: cannot write ${env.TKT_CONFIG_DIR}/cache/default.json: ${env.TKT_CONFIG_DIR} is not a folder\n`);
+    expect(JSON.parse(filtered.stdout)).toEqual(expect.any(Array));
+  });
+
+  it('is named as not a folder where the folder is needed: login, settings, aliases', async () => {
+    const env = fileAsConfigDir();
+    const file = env.TKT_CONFIG_DIR!;
+    for (const argv of [
+      ['login', '-u', 'tech'],
+      ['config', 'set', 'pager', 'less'],
+      ['alias', 'set', 'mine', 'list --view my-open-tickets'],
+    ]) {
+      const result = await h.cli(argv, { env: { ...env, TKT_TOKEN: '', TKT_PASSWORD: 'tech' } });
+      expect(result.code, argv.join(' ')).toBe(1);
+      expect(result.stderr, argv.join(' ')).toMatch(new RegExp(`^error: cannot write ${escaped(file)}/\\S+: ${escaped(file)} is not a folder\\n`));
+      expect(result.stderr, argv.join(' ')).not.toContain('ENOTDIR');
+    }
+  });
+});
