@@ -9,11 +9,14 @@ import { Script } from 'node:vm';
 import type { BundleRun } from './command-bundle.js';
 import { defaultConfigDir } from './config/paths.js';
 import { proxySettings } from './api/network-advice.js';
+import { commandWord, type ProgramGrammar } from './cmdutil/quick-parse.js';
 
 /** Written by the build (scripts/build-commands.mjs). */
 declare const TKT_COMMAND_BUNDLES: {
   /** Each word that names a command with a bundle (its name and aliases): the bundle's name. */
   commands: Record<string, string>;
+  /** The program's options (dist/argv-table.json), which may stand before the command's word. */
+  program: ProgramGrammar;
   /** Each bundle, the commands' (commands/NAME.cjs) and the dependencies' they share (vendor/NAME.cjs): a hash of its content. */
   hashes: Record<string, string>;
 };
@@ -54,10 +57,16 @@ function cacheFolder(env: Record<string, string | undefined>): string | undefine
   return info.isDirectory() && own && (info.mode & 0o022) === 0 ? folder : undefined;
 }
 
-/** The bundle of the command `word` names, ready to run, or undefined when it has none. */
-export function bundledRun(word: string | undefined, env: Record<string, string | undefined> = process.env): BundleRun | undefined {
-  const name = word !== undefined && Object.hasOwn(TKT_COMMAND_BUNDLES.commands, word) ? TKT_COMMAND_BUNDLES.commands[word] : undefined;
-  if (name === undefined) return undefined;
+/**
+ * The bundle of the command `argv` runs, found after any global options as commander finds it
+ * (`tkt --profile work list`), ready to run; undefined when it has none. The bundle reads the
+ * whole command line again and leaves to the full CLI what it cannot read.
+ */
+export function bundledRun(argv: readonly string[], env: Record<string, string | undefined> = process.env): BundleRun | undefined {
+  const hasBundle = (word: string) => Object.hasOwn(TKT_COMMAND_BUNDLES.commands, word);
+  const word = commandWord(argv, TKT_COMMAND_BUNDLES.program, hasBundle);
+  if (word === undefined) return undefined;
+  const name = TKT_COMMAND_BUNDLES.commands[word]!;
   const cache: CodeCache = { dir: cacheFolder(env), flags: v8FlagsFor(env), stale: [] };
   const run = (load(`commands/${name}`, cache) as { run: BundleRun }).run;
   return async (argv) => {

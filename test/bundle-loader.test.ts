@@ -185,6 +185,20 @@ describe('the commands’ bundles and their code cache', () => {
     }
   });
 
+  // A script that puts the global options first (`tkt --profile work list`) runs from the bundle
+  // too: only a run of the bundle writes its cache.
+  it.each([
+    [['--profile', 'default', '--json', 'show', '1013'], 'show'],
+    [['--timeout=20', '-q', 'list'], 'list'],
+    [['--query', 'list', 'view', '1013'], 'show'],
+  ])('runs %j from its command’s bundle', async (argv, bundle) => {
+    const run = await tkt(argv, env());
+
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toBe('');
+    expect(cacheFiles(configDir)).toContainEqual(expect.stringMatching(new RegExp(`^commands-${bundle}\\.`)));
+  });
+
   it('hands a command line it cannot read to the full CLI before sending anything', async () => {
     const before = h.sandbox.stats.requests;
 

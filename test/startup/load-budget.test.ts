@@ -69,7 +69,16 @@ const BUDGETS: Record<string, Budget> = {
   'show ID': { argv: () => ['show', '1013'], distKB: 246, files: 3, forbidden: NO_FILE_REQUEST_NEVER, quick: true }, // 236.0 KB, 2 files
   'show ID --json': { argv: () => ['show', '1013', '--json'], distKB: 246, files: 3, forbidden: NO_FILE_REQUEST_NEVER, quick: true }, // 236.0 KB, 2 files
   list: { argv: () => ['list'], distKB: 255, files: 3, forbidden: NO_FILE_REQUEST_NEVER, quick: true }, // 245.3 KB, 2 files
+  // Global options before the command's word: the same bundle (src/bundle-loader.ts finds the word).
+  '--profile default --json show ID': {
+    argv: () => ['--profile', 'default', '--json', 'show', '1013'],
+    distKB: 246,
+    files: 3,
+    forbidden: NO_FILE_REQUEST_NEVER,
+    quick: true,
+  }, // 236.0 KB, 2 files
   'close ID': { argv: () => ['close', nextTicket()], distKB: 275, files: 3, forbidden: NO_FILE_REQUEST_NEVER, quick: true }, // 265.3 KB, 2 files
+  '-q close ID': { argv: () => ['-q', 'close', nextTicket()], distKB: 275, files: 3, forbidden: NO_FILE_REQUEST_NEVER, quick: true }, // 265.3 KB, 2 files
   'pickup ID': { argv: () => ['pickup', nextTicket()], distKB: 250, files: 3, forbidden: NO_FILE_REQUEST_NEVER, quick: true }, // 239.9 KB, 2 files
   'attach ID FILE': { argv: () => ['attach', '1013', uploadFile], distKB: 223, files: 3, forbidden: REQUEST_NEVER, quick: true }, // 213.1 KB, 2 files
   create: {
