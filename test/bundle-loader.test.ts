@@ -86,16 +86,29 @@ describe('the commands’ bundles and their code cache', () => {
     expect(cacheFiles(configDir).map((file) => file.split('.')[0])).toEqual(['commands-show', 'vendor-jmespath-community']);
   });
 
-  it('removes the files of other builds of the same bundle when it writes one, and leaves other bundles’ files', async () => {
-    const dir = path.join(configDir, 'cache', 'code');
-    mkdirSync(dir, { recursive: true });
-    const older = `commands-show.0123456789abcdef.${process.version}-${process.arch}.v8`;
-    const otherBundle = `commands-list.0123456789abcdef.${process.version}-${process.arch}.v8`;
-    for (const name of [older, otherBundle]) writeFileSync(path.join(dir, name), 'old');
-
+  // A user who upgrades Node or tkt would otherwise keep the old files forever: no run reads them.
+  it('removes, when it writes a file, every file this build and this Node cannot read, and keeps those they can', async () => {
     expect((await tkt(['show', '1013', '--json'], env())).code).toBe(0);
+    const [current] = cacheFiles(configDir);
+    const showHash = current!.split('.')[1]!;
+    const dir = path.join(configDir, 'cache', 'code');
+    const thisNode = `${process.version}-${process.arch}`;
+    const stale = [
+      `commands-show.0123456789abcdef.${thisNode}.v8`, // an older build
+      `commands-show.${showHash}.v18.20.8-${process.arch}.v8`, // another Node
+      `commands-show.${showHash}.v18.20.8-${process.arch}-liftoff.v8`,
+      `commands-gone.0123456789abcdef.${thisNode}.v8`, // a bundle this build does not have
+    ];
+    const behindProxy = `commands-show.${showHash}.${thisNode}-liftoff.v8`;
+    for (const name of [...stale, behindProxy]) writeFileSync(path.join(dir, name), 'old');
 
-    expect(cacheFiles(configDir)).toEqual([otherBundle, expect.stringMatching(showCache)]);
+    // A run that takes its cache writes nothing, and so removes nothing.
+    expect((await tkt(['show', '1013', '--json'], env())).code).toBe(0);
+    expect(cacheFiles(configDir)).toEqual([...stale, behindProxy, current].sort());
+
+    expect((await tkt(['list'], env())).code).toBe(0);
+
+    expect(cacheFiles(configDir)).toEqual([expect.stringMatching(/^commands-list\./), behindProxy, current]);
   });
 
   it('writes nothing for a run that failed, nor one the bundle left to the full CLI, nor with NODE_DISABLE_COMPILE_CACHE set, nor without a config folder', async () => {
