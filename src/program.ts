@@ -16,6 +16,7 @@ import { defaultConfigDir } from './config/paths.js';
 // For the build, which prepares every command's help and the command line's table (scripts/build-start.mjs).
 export { loadCommands };
 export const commanderProgram = () => import('./commander-program.js');
+export const helpTopics = async () => (await import('./output/help-topics.js')).HELP_TOPICS;
 
 /**
  * The command line with an alias (tkt alias) at its start replaced by its expansion, or the exit

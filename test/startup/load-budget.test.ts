@@ -63,8 +63,10 @@ let uploadFile = '';
 // only where the bundle leaves the command line to the full CLI; dist/start.cjs (50 KB, the
 // prepared help) is for help, version and completion only.
 const BUDGETS: Record<string, Budget> = {
-  '--help': { argv: () => ['--help'], distKB: 55, files: 1, forbidden: FAST_ANSWER }, // 50.3 KB, 1 file
-  '--version': { argv: () => ['--version'], distKB: 55, files: 1, forbidden: FAST_ANSWER }, // 50.3 KB, 1 file
+  '--help': { argv: () => ['--help'], distKB: 58, files: 1, forbidden: FAST_ANSWER }, // 54.9 KB, 1 file (50.3 before the help of aliases)
+  '--version': { argv: () => ['--version'], distKB: 58, files: 1, forbidden: FAST_ANSWER }, // 54.9 KB, 1 file
+  // A user's alias of a command: the prepared help of the command (tkt alias set mine ...).
+  'mine --help': { argv: () => ['mine', '--help'], distKB: 58, files: 1, forbidden: FAST_ANSWER }, // 54.9 KB, 1 file
   '__complete site': { argv: () => ['__complete', 'site'], distKB: 50, files: 1, forbidden: FAST_ANSWER }, // 45.4 KB, 1 file
   'show ID': { argv: () => ['show', '1013'], distKB: 246, files: 3, forbidden: NO_FILE_REQUEST_NEVER, quick: true }, // 236.0 KB, 2 files
   'show ID --json': { argv: () => ['show', '1013', '--json'], distKB: 246, files: 3, forbidden: NO_FILE_REQUEST_NEVER, quick: true }, // 236.0 KB, 2 files
@@ -111,6 +113,7 @@ beforeAll(async () => {
   env = { TKT_CONFIG_DIR: tracer.configDir, TKT_URL: '', TKT_TOKEN: '', TKT_PROFILE: '', NO_COLOR: '1' };
   tkt(['login', '--url', url, '-u', 'admin', '--password-stdin'], 'admin\n');
   openTickets = tkt(['list', '-q', '--status', 'Open']).trim().split('\n');
+  tkt(['alias', 'set', 'mine', 'list --assignee @me']);
   // __complete answers from the lookup cache: a dry run that resolves a site fills it.
   tkt(['update', '1013', '--site', 'head', '--dry-run']);
   uploadFile = path.join(tracer.configDir, 'upload.log');
