@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Script } from 'node:vm';
 import type { BundleRun } from './command-bundle.js';
 import { defaultConfigDir } from './config/paths.js';
-import { proxySettings } from './api/network-advice.js';
+import { namesProxy } from './api/proxy-env.js';
 import { commandWord, type ProgramGrammar } from './cmdutil/quick-parse.js';
 
 /** Written by the build (scripts/build-commands.mjs). */
@@ -85,8 +85,7 @@ export function bundledRun(argv: readonly string[], env: Record<string, string |
  * then), and that code is kept apart.
  */
 function v8FlagsFor(env: Record<string, string | undefined>): string {
-  const { httpProxy, httpsProxy } = proxySettings(env);
-  if (httpProxy === '' && httpsProxy === '') return '';
+  if (!namesProxy(env)) return '';
   process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
   return PROXY_FLAGS;
 }

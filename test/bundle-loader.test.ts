@@ -3,8 +3,6 @@
 // kept from an earlier run in the config folder (cache/code/). Through the built CLI against a
 // sandbox; `npm test` builds dist/ first.
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useHarness } from './helpers/sandbox-state.js';
 import type { Harness } from './helpers/harness.js';
+import { startForwardProxy } from './helpers/forward-proxy.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const bin = path.join(root, 'bin/tkt.js');
@@ -159,19 +158,8 @@ describe('the commands’ bundles and their code cache', () => {
   // code made under other flags: the loader sets it first, so that the cache is taken on the next
   // run behind the same proxy, not refused and written anew on every run (a review's finding).
   it('takes the cache on the next run behind a proxy, as without one, and keeps the two apart', async () => {
-    const tunnels: Socket[] = [];
-    const proxy = createServer((_req, res) => res.writeHead(405).end());
-    proxy.on('connect', (req, client: Socket, head: Buffer) => {
-      const [host, port] = String(req.url).split(':');
-      const upstream = connect(Number(port), host, () => {
-        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.write(head);
-        upstream.pipe(client).pipe(upstream);
-      });
-      tunnels.push(client, upstream);
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const proxied = { ...env(), HTTP_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, NO_PROXY: '', no_proxy: '' };
+    const proxy = await startForwardProxy();
+    const proxied = { ...env(), HTTP_PROXY: proxy.url, http_proxy: proxy.url, NO_PROXY: '', no_proxy: '' };
     try {
       expect((await tkt(['show', '1013', '--json'], proxied)).code).toBe(0);
       const inodes = () => cacheFiles(configDir).map((file) => statSync(path.join(configDir, 'cache', 'code', file)).ino);
@@ -193,8 +181,7 @@ describe('the commands’ bundles and their code cache', () => {
       ]);
       expect(inodes().filter((inode) => written.includes(inode))).toHaveLength(2);
     } finally {
-      for (const socket of tunnels) socket.destroy();
-      await new Promise((resolve) => proxy.close(resolve));
+      await proxy.close();
     }
   });
 

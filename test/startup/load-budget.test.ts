@@ -163,6 +163,25 @@ describe('what each command loads', () => {
     }
   });
 
+  // A long-running command loads ahead what it may import later (docs/architecture.md,
+  // "Long-running commands"); undici, half a megabyte, only a request through a proxy imports.
+  it('loads the proxy client ahead for tkt mcp only where the environment names a proxy', () => {
+    const meta = readAllMetafiles();
+    const undiciFiles = (trace: LoadTrace) =>
+      trace.distFiles.filter((file) => Object.keys(meta.outputs[file]?.inputs ?? {}).some((input) => input.includes('node_modules/undici/')));
+    const noProxy = { HTTP_PROXY: '', HTTPS_PROXY: '', http_proxy: '', https_proxy: '' };
+
+    const direct = tracer.trace(['mcp'], { ...env, ...noProxy });
+    const proxied = tracer.trace(['mcp'], { ...env, ...noProxy, https_proxy: 'http://127.0.0.1:9' });
+
+    expect(direct.code, direct.stderr).toBe(0);
+    expect(proxied.code, proxied.stderr).toBe(0);
+    // The trace saw the load ahead: the MCP server's own chunk is among the files.
+    expect(direct.inputs).toContain('src/mcp/server.ts');
+    expect(undiciFiles(direct)).toEqual([]);
+    expect(undiciFiles(proxied)).not.toEqual([]);
+  });
+
   it('loads commander for a command line the quick path leaves to it (a missing argument)', () => {
     const trace = tracer.trace(() => ['show'], env);
     expect(trace.code).toBe(2);
