@@ -16,8 +16,9 @@ if (argv.length === 2 && argv[0] === '__complete' && !argv[1].startsWith('-')) {
   // A Tab press: the config folder and the lookup cache only, not even the prepared help.
   require('../dist/complete.cjs').completeInProcess(argv[1], { env: process.env });
 } else if (!(argv.length <= 2 && argv.some((arg) => ASKS.includes(arg))) || !require('../dist/start.cjs').start(argv)) {
-  // A command with a bundle of its own runs from it (dist/bundles.cjs); the full CLI reads any
-  // other command line, and the command lines a bundle leaves to it, before it did anything.
-  const bundled = require('../dist/bundles.cjs').bundledRun(argv[0]);
+  // A command with a bundle of its own runs from it (dist/bundles.cjs), global options before it
+  // or not; the full CLI reads any other command line, and the command lines a bundle leaves to
+  // it, before it did anything.
+  const bundled = require('../dist/bundles.cjs').bundledRun(argv);
   (bundled === undefined ? Promise.resolve(false) : bundled(argv)).then((ran) => ran || import('../dist/main.js').then(({ main }) => main(argv)));
 }

@@ -200,7 +200,10 @@ export async function buildCommandBundles({ version, plugins }) {
   }
   const words = Object.fromEntries(commands.flatMap((command) => command.names.map((word) => [word, command.names[0]])));
   const loader = await build({
-    ...common(plugins, { ...define, TKT_COMMAND_BUNDLES: JSON.stringify({ commands: words, hashes }) }),
+    ...common(plugins, {
+      ...define,
+      TKT_COMMAND_BUNDLES: JSON.stringify({ commands: words, program: { options: table.options, digitShort: table.digitShort }, hashes }),
+    }),
     entryPoints: { bundles: 'src/bundle-loader.ts' },
     outdir: 'dist',
     outExtension: { '.js': '.cjs' },

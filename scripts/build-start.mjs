@@ -42,7 +42,7 @@ function helpRequests(program) {
 }
 
 async function prepareOutput() {
-  const { commanderProgram, loadCommands, runCli } = await import(pathToFileURL('dist/main.js').href);
+  const { commanderProgram, helpTopics, loadCommands, runCli } = await import(pathToFileURL('dist/main.js').href);
   const { buildProgram, programArgvTable } = await commanderProgram();
   const program = buildProgram(
     { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: NO_CONFIG },
@@ -63,7 +63,13 @@ async function prepareOutput() {
     if (!texts.includes(stdout)) texts.push(stdout);
     answers[argv.join('\0')] = [texts.indexOf(stdout), code];
   }
-  return { texts, answers, programHelp: answers['--help'][0] };
+  // An alias's help (src/fast-start.ts): `tkt help WORD` takes a command or a topic first (the
+  // words beyond those prepared here), and prints an alias's command's help after what it stands
+  // for, that of a subcommand if the command has them.
+  const everyWord = program.commands.flatMap((command) => [command.name(), ...command.aliases()]);
+  const notAliases = [...everyWord, ...Object.keys(await helpTopics())].filter((word) => answers[`help\0${word}`] === undefined);
+  const withSubcommands = program.commands.filter((command) => command.commands.length > 0).flatMap((command) => [command.name(), ...command.aliases()]);
+  return { texts, answers, programHelp: answers['--help'][0], notAliases, withSubcommands };
 }
 
 // These bundles hold only what their answers run. A dynamic import in their modules would pull a

@@ -283,6 +283,11 @@ const LONG_RUNNING = ['mcp', 'triage', 'watch', 'sandbox'];
 // long-running command, the prompts' only where it can prompt.
 const CONTEXT_CLIENT = ['src/api/http.ts', 'src/output/waiting.ts'];
 const CONTEXT_PROMPTS = ['src/prompts/inquirer.ts', 'src/config/settings.ts'];
+// The proxy's client (undici, half a megabyte), which the transport imports only for a request
+// that goes through HTTP(S)_PROXY (src/api/transport.ts): loaded ahead only where the run's
+// environment names a proxy. The environment is read once, at the start: a run without a proxy
+// then never imports it.
+const CONTEXT_PROXY = ['src/api/undici-core.ts'];
 // What picks the command (its registry, the alias expansion, commander): the command running
 // has been picked, so their dynamic imports, of every other command, are not followed.
 const DISPATCH = ['src/program.ts', 'src/commands/index.ts'];
@@ -304,7 +309,8 @@ function writeLoadAheadLists(metafile) {
       // A stand-in is kept too: one imported dynamically is a file of its own (filesOf).
       if (sourceOf(input) !== input) pending.push(sourceOf(input));
       for (const imported of metafile.inputs[input]?.imports ?? []) {
-        if (!imported.external && !(imported.kind === 'dynamic-import' && DISPATCH.includes(input))) pending.push(imported.path);
+        const onDemand = imported.kind === 'dynamic-import' && (DISPATCH.includes(input) || CONTEXT_PROXY.includes(sourceOf(imported.path)));
+        if (!imported.external && !onDemand) pending.push(imported.path);
       }
     }
     return seen;
@@ -325,7 +331,10 @@ function writeLoadAheadLists(metafile) {
       return [name, filesOf(reached([`src/commands/${name}.ts`, ...hostPart(CONTEXT_CLIENT)]))];
     }),
   );
-  writeFileSync('dist/load-ahead.json', `${JSON.stringify({ commands, prompts: filesOf(reached(hostPart(CONTEXT_PROMPTS))) }, null, 2)}\n`);
+  const missing = CONTEXT_PROXY.filter((input) => metafile.inputs[input] === undefined);
+  if (missing.length > 0) throw new Error(`CONTEXT_PROXY: ${missing.join(', ')} is not in the bundle`);
+  const lists = { commands, prompts: filesOf(reached(hostPart(CONTEXT_PROMPTS))), proxy: filesOf(reached(CONTEXT_PROXY)) };
+  writeFileSync('dist/load-ahead.json', `${JSON.stringify(lists, null, 2)}\n`);
   for (const [output, { imports }] of Object.entries(metafile.outputs)) {
     const targets = imports.filter((imported) => imported.kind === 'dynamic-import' && !imported.external).map((imported) => imported.path);
     if (targets.length === 0) continue;

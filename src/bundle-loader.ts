@@ -8,12 +8,15 @@ import path from 'node:path';
 import { Script } from 'node:vm';
 import type { BundleRun } from './command-bundle.js';
 import { defaultConfigDir } from './config/paths.js';
-import { proxySettings } from './api/network-advice.js';
+import { namesProxy } from './api/proxy-env.js';
+import { commandWord, type ProgramGrammar } from './cmdutil/quick-parse.js';
 
 /** Written by the build (scripts/build-commands.mjs). */
 declare const TKT_COMMAND_BUNDLES: {
   /** Each word that names a command with a bundle (its name and aliases): the bundle's name. */
   commands: Record<string, string>;
+  /** The program's options (dist/argv-table.json), which may stand before the command's word. */
+  program: ProgramGrammar;
   /** Each bundle, the commands' (commands/NAME.cjs) and the dependencies' they share (vendor/NAME.cjs): a hash of its content. */
   hashes: Record<string, string>;
 };
@@ -30,7 +33,7 @@ interface CodeCache {
   /** What the V8 flags the code is compiled under add to its files' names. */
   flags: string;
   /** The scripts compiled without usable cached code: written when the run ends well. */
-  stale: Array<{ script: Script; file: string; bundle: string; hash: string }>;
+  stale: Array<{ script: Script; file: string }>;
 }
 
 /**
@@ -54,10 +57,16 @@ function cacheFolder(env: Record<string, string | undefined>): string | undefine
   return info.isDirectory() && own && (info.mode & 0o022) === 0 ? folder : undefined;
 }
 
-/** The bundle of the command `word` names, ready to run, or undefined when it has none. */
-export function bundledRun(word: string | undefined, env: Record<string, string | undefined> = process.env): BundleRun | undefined {
-  const name = word !== undefined && Object.hasOwn(TKT_COMMAND_BUNDLES.commands, word) ? TKT_COMMAND_BUNDLES.commands[word] : undefined;
-  if (name === undefined) return undefined;
+/**
+ * The bundle of the command `argv` runs, found after any global options as commander finds it
+ * (`tkt --profile work list`), ready to run; undefined when it has none. The bundle reads the
+ * whole command line again and leaves to the full CLI what it cannot read.
+ */
+export function bundledRun(argv: readonly string[], env: Record<string, string | undefined> = process.env): BundleRun | undefined {
+  const hasBundle = (word: string) => Object.hasOwn(TKT_COMMAND_BUNDLES.commands, word);
+  const word = commandWord(argv, TKT_COMMAND_BUNDLES.program, hasBundle);
+  if (word === undefined) return undefined;
+  const name = TKT_COMMAND_BUNDLES.commands[word]!;
   const cache: CodeCache = { dir: cacheFolder(env), flags: v8FlagsFor(env), stale: [] };
   const run = (load(`commands/${name}`, cache) as { run: BundleRun }).run;
   return async (argv) => {
@@ -76,11 +85,13 @@ export function bundledRun(word: string | undefined, env: Record<string, string 
  * then), and that code is kept apart.
  */
 function v8FlagsFor(env: Record<string, string | undefined>): string {
-  const { httpProxy, httpsProxy } = proxySettings(env);
-  if (httpProxy === '' && httpsProxy === '') return '';
+  if (!namesProxy(env)) return '';
   process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
-  return '-liftoff';
+  return PROXY_FLAGS;
 }
+
+/** What the flags of a run behind a proxy add to its cache files' names. */
+const PROXY_FLAGS = '-liftoff';
 
 /** Runs the bundle dist/`bundle`.cjs as a CommonJS module and returns its exports. */
 function load(bundle: string, cache: CodeCache): unknown {
@@ -91,7 +102,7 @@ function load(bundle: string, cache: CodeCache): unknown {
   const cacheFile = cache.dir === undefined ? undefined : path.join(cache.dir, cacheFileName(bundle, hash, cache.flags));
   const cachedData = cacheFile === undefined ? undefined : readIfThere(cacheFile);
   const script = new Script(WRAPPER_START + source + WRAPPER_END, { filename: file, ...(cachedData === undefined ? {} : { cachedData }) });
-  if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) cache.stale.push({ script, file: cacheFile, bundle, hash });
+  if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) cache.stale.push({ script, file: cacheFile });
   const module = { exports: {} };
   const vendors = new Map<string, unknown>();
   // A bundle holds all it runs but Node's built-ins and the vendor files: no module is looked up
@@ -126,20 +137,20 @@ function readIfThere(file: string): Buffer | undefined {
 /**
  * Writes the code V8 compiled for each stale bundle in this run (the functions it ran, so the
  * next run of the same command compiles almost nothing), each file whole or not at all (a
- * concurrent run reads the old one or the new one), and removes the same bundle's files of
- * other builds. The cache only saves time: a failure to write it is no failure of the run.
+ * concurrent run reads the old one or the new one), then removes the files no run of this build
+ * under this Node can take: older builds', other Node versions' (a user who upgrades either
+ * would keep them forever), bundles this build no longer has. Only here, never on a run that
+ * took its cache. The cache only saves time: a failure to write it is no failure of the run.
  */
 function saveCache(cache: CodeCache): void {
-  for (const { script, file, bundle, hash } of cache.stale) {
+  let written = false;
+  for (const { script, file } of cache.stale) {
     const temporary = `${file}.${process.pid}.tmp`;
     try {
       mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
       writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
       renameSync(temporary, file);
-      const prefix = `${bundle.replace('/', '-')}.`;
-      for (const other of readdirSync(path.dirname(file))) {
-        if (other.startsWith(prefix) && !other.startsWith(`${prefix}${hash}.`)) rmSync(path.join(path.dirname(file), other), { force: true });
-      }
+      written = true;
     } catch {
       try {
         rmSync(temporary, { force: true });
@@ -147,5 +158,19 @@ function saveCache(cache: CodeCache): void {
         // Nothing was written where nothing could be.
       }
     }
+  }
+  if (written && cache.dir !== undefined) pruneCache(cache.dir);
+}
+
+/** Removes the cache files of `dir` that no bundle of this build can take under this Node, with a proxy or without. */
+function pruneCache(dir: string): void {
+  const readable = new Set(
+    Object.entries(TKT_COMMAND_BUNDLES.hashes).flatMap(([bundle, hash]) => ['', PROXY_FLAGS].map((flags) => cacheFileName(bundle, hash, flags))),
+  );
+  try {
+    // Temporary files are other runs' writes under way.
+    for (const name of readdirSync(dir)) if (name.endsWith('.v8') && !readable.has(name)) rmSync(path.join(dir, name), { force: true });
+  } catch {
+    // What is left is removed by a later write.
   }
 }

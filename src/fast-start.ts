@@ -3,7 +3,8 @@
 // definition: help and version text prepared at build time by running the real CLI
 // (scripts/build-start.mjs). `__complete`, the completion scripts' call on every Tab press, goes
 // from the bin straight to dist/complete.cjs; everything else is left to dist/main.js.
-import { aliasHelpSection } from './desk/alias-help.js';
+import { aliasHelpHeading, aliasHelpSection, aliasesOnFile } from './desk/alias-help.js';
+import { expansionWords } from './desk/alias-words.js';
 import { writeStdoutSync } from './util/stdout-sync.js';
 
 /**
@@ -12,14 +13,58 @@ import { writeStdoutSync } from './util/stdout-sync.js';
  * takes): keep it so, or change the bin.
  */
 export function start(argv: string[]): boolean {
-  const key = argv.join('\0');
-  const prepared = Object.hasOwn(TKT_PREPARED_OUTPUT.answers, key) ? TKT_PREPARED_OUTPUT.answers[key] : undefined;
+  const prepared = preparedAnswer(argv);
   if (prepared !== undefined) {
     // The program's help ends with the user's aliases, which only this run can know.
     const aliases = prepared[0] === TKT_PREPARED_OUTPUT.programHelp ? aliasHelpSection(process.env) : '';
-    writeStdoutSync(TKT_PREPARED_OUTPUT.texts[prepared[0]]! + (aliases === '' ? '' : `${aliases}\n`), () => process.stdout);
-    process.exitCode = prepared[1];
-    return true;
+    return answer(TKT_PREPARED_OUTPUT.texts[prepared[0]]! + (aliases === '' ? '' : `${aliases}\n`), prepared[1]);
   }
-  return false;
+  const help = aliasHelp(argv);
+  return help !== undefined && answer(help, 0);
+}
+
+function preparedAnswer(argv: readonly string[]): [text: number, exitCode: number] | undefined {
+  const key = argv.join('\0');
+  return Object.hasOwn(TKT_PREPARED_OUTPUT.answers, key) ? TKT_PREPARED_OUTPUT.answers[key] : undefined;
+}
+
+function answer(text: string, exitCode: number): true {
+  writeStdoutSync(text, () => process.stdout);
+  process.exitCode = exitCode;
+  return true;
+}
+
+/**
+ * The help of a user's alias (`tkt mine --help`, `-h`, `tkt help mine`) as the CLI's help command
+ * prints it (src/commands/help.ts): what it stands for, then its command's prepared help.
+ * Undefined where the CLI must answer: a shell alias's script gets --help as any argument, and
+ * an alias of a command with subcommands, of global options first, or that cannot run
+ * (src/desk/aliases.ts checkExpansionStart) has an answer that is not prepared.
+ */
+function aliasHelp(argv: readonly string[]): string | undefined {
+  const [first, second] = argv;
+  const asked =
+    argv.length !== 2
+      ? undefined
+      : first === 'help'
+        ? { name: second!, viaHelp: true }
+        : second === '--help' || second === '-h'
+          ? { name: first!, viaHelp: false }
+          : undefined;
+  // A word that starts with "-" is an option to commander, whatever a settings file holds.
+  if (
+    asked === undefined ||
+    asked.name.startsWith('-') ||
+    preparedAnswer(['help', asked.name]) !== undefined ||
+    TKT_PREPARED_OUTPUT.notAliases.includes(asked.name)
+  )
+    return undefined;
+  const aliases = aliasesOnFile(process.env);
+  const expansion = Object.hasOwn(aliases, asked.name) ? aliases[asked.name]! : undefined;
+  if (expansion === undefined) return undefined;
+  if (expansion.startsWith('!')) return asked.viaHelp ? aliasHelpHeading(asked.name, expansion) : undefined;
+  const words = expansionWords(expansion);
+  const command = Array.isArray(words) ? words[0] : undefined;
+  const help = command === undefined || TKT_PREPARED_OUTPUT.withSubcommands.includes(command) ? undefined : preparedAnswer([command, '--help']);
+  return help === undefined ? undefined : aliasHelpHeading(asked.name, expansion) + TKT_PREPARED_OUTPUT.texts[help[0]]!;
 }

@@ -19,6 +19,7 @@ import { handOverTerminal } from './util/terminal-handoff.js';
 import { terminalSize, type SizedStream } from './output/terminal-size.js';
 import { isCI } from './util/ci.js';
 import { assertNoEmptyOption } from './util/option-text.js';
+import { namesProxy } from './api/proxy-env.js';
 import type { StartTimer, WaitNotice } from './output/waiting.js';
 
 export type StopSignal = 'SIGINT' | 'SIGTERM';
@@ -61,8 +62,11 @@ export interface RunState {
   loadAhead?: LoadAhead;
 }
 
-/** Loads every module that `command` may import later, and the prompts' modules if `prompts` (Context.loadAhead). */
-export type LoadAhead = (command: string, parts: { prompts: boolean }) => Promise<void>;
+/**
+ * Loads every module that `command` may import later, the prompts' modules if `prompts`, and
+ * the proxy's client if `proxy` (Context.loadAhead).
+ */
+export type LoadAhead = (command: string, parts: { prompts: boolean; proxy: boolean }) => Promise<void>;
 
 export function createRunState(): RunState {
   return { stop: new AbortController(), halt: new AbortController(), graceful: false, readsOnly: false, terminalLent: false, waitNotice: undefined };
@@ -274,8 +278,9 @@ export async function createProcessContext(
     signal: state.stop.signal,
     halt: state.halt.signal,
     lendTerminal,
-    // The prompts' modules only where the command can prompt (not tkt mcp, whose stdin is the protocol's).
-    ...(state.loadAhead === undefined ? {} : { loadAhead: () => state.loadAhead!(command, { prompts: io.canPrompt }) }),
+    // The prompts' modules only where the command can prompt (not tkt mcp, whose stdin is the
+    // protocol's); the proxy's client only where the environment, read once, names a proxy.
+    ...(state.loadAhead === undefined ? {} : { loadAhead: () => state.loadAhead!(command, { prompts: io.canPrompt, proxy: namesProxy(proc.env) }) }),
     ...(saysWaiting ? { waiting: { made: (notice: WaitNotice) => (state.waitNotice = notice) } } : {}),
   });
 }

@@ -16,6 +16,7 @@ import { defaultConfigDir } from './config/paths.js';
 // For the build, which prepares every command's help and the command line's table (scripts/build-start.mjs).
 export { loadCommands };
 export const commanderProgram = () => import('./commander-program.js');
+export const helpTopics = async () => (await import('./output/help-topics.js')).HELP_TOPICS;
 
 /**
  * The command line with an alias (tkt alias) at its start replaced by its expansion, or the exit
@@ -103,11 +104,12 @@ function builtArgvTable(): ArgvTable | undefined {
 /**
  * What the build lists in dist/load-ahead.json (scripts/build.mjs, docs/architecture.md
  * "Long-running commands"): for each long-running command, the files of dist/ it may import
- * later, and those of the prompts, paths from dist/.
+ * later, and those of the prompts and of the proxy's client, paths from dist/.
  */
 interface LoadAheadLists {
   commands: Record<string, string[]>;
   prompts: string[];
+  proxy: string[];
 }
 
 /** What the build adds to a file of dist/ that imports others on first use: its import() calls, by the file each loads. */
@@ -121,13 +123,13 @@ interface LazyImporter {
  * file's existence included, the first time each module makes it: a file merely loaded would
  * still be looked for when first imported.
  */
-const loadAheadFromDist: LoadAhead = async (command, { prompts }) => {
+const loadAheadFromDist: LoadAhead = async (command, { prompts, proxy }) => {
   const url = new URL('load-ahead.json', import.meta.url);
   const lists = JSON.parse(process.getBuiltinModule('node:fs').readFileSync(url, 'utf8')) as LoadAheadLists;
   const files = lists.commands[command];
   // A command that asks without being listed would load as it goes, and break under an upgrade.
   if (files === undefined) throw new Error(`${url.pathname} has no list for tkt ${command}: add it to LONG_RUNNING (scripts/build.mjs)`);
-  const wanted = new Set([...files, ...(prompts ? lists.prompts : [])]);
+  const wanted = new Set([...files, ...(prompts ? lists.prompts : []), ...(proxy ? lists.proxy : [])]);
   const modules = await Promise.all(['main.js', ...wanted].map(async (file) => (await import(new URL(file, url).href)) as LazyImporter));
   const calls = modules.flatMap((module) => Object.entries(module.__tktLazyImports ?? {}).filter(([target]) => wanted.has(target)));
   await Promise.all(calls.map(([, load]) => load()));

@@ -3,8 +3,6 @@
 // kept from an earlier run in the config folder (cache/code/). Through the built CLI against a
 // sandbox; `npm test` builds dist/ first.
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useHarness } from './helpers/sandbox-state.js';
 import type { Harness } from './helpers/harness.js';
+import { startForwardProxy } from './helpers/forward-proxy.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const bin = path.join(root, 'bin/tkt.js');
@@ -86,16 +85,29 @@ describe('the commands’ bundles and their code cache', () => {
     expect(cacheFiles(configDir).map((file) => file.split('.')[0])).toEqual(['commands-show', 'vendor-jmespath-community']);
   });
 
-  it('removes the files of other builds of the same bundle when it writes one, and leaves other bundles’ files', async () => {
-    const dir = path.join(configDir, 'cache', 'code');
-    mkdirSync(dir, { recursive: true });
-    const older = `commands-show.0123456789abcdef.${process.version}-${process.arch}.v8`;
-    const otherBundle = `commands-list.0123456789abcdef.${process.version}-${process.arch}.v8`;
-    for (const name of [older, otherBundle]) writeFileSync(path.join(dir, name), 'old');
-
+  // A user who upgrades Node or tkt would otherwise keep the old files forever: no run reads them.
+  it('removes, when it writes a file, every file this build and this Node cannot read, and keeps those they can', async () => {
     expect((await tkt(['show', '1013', '--json'], env())).code).toBe(0);
+    const [current] = cacheFiles(configDir);
+    const showHash = current!.split('.')[1]!;
+    const dir = path.join(configDir, 'cache', 'code');
+    const thisNode = `${process.version}-${process.arch}`;
+    const stale = [
+      `commands-show.0123456789abcdef.${thisNode}.v8`, // an older build
+      `commands-show.${showHash}.v18.20.8-${process.arch}.v8`, // another Node
+      `commands-show.${showHash}.v18.20.8-${process.arch}-liftoff.v8`,
+      `commands-gone.0123456789abcdef.${thisNode}.v8`, // a bundle this build does not have
+    ];
+    const behindProxy = `commands-show.${showHash}.${thisNode}-liftoff.v8`;
+    for (const name of [...stale, behindProxy]) writeFileSync(path.join(dir, name), 'old');
 
-    expect(cacheFiles(configDir)).toEqual([otherBundle, expect.stringMatching(showCache)]);
+    // A run that takes its cache writes nothing, and so removes nothing.
+    expect((await tkt(['show', '1013', '--json'], env())).code).toBe(0);
+    expect(cacheFiles(configDir)).toEqual([...stale, behindProxy, current].sort());
+
+    expect((await tkt(['list'], env())).code).toBe(0);
+
+    expect(cacheFiles(configDir)).toEqual([expect.stringMatching(/^commands-list\./), behindProxy, current]);
   });
 
   it('writes nothing for a run that failed, nor one the bundle left to the full CLI, nor with NODE_DISABLE_COMPILE_CACHE set, nor without a config folder', async () => {
@@ -146,19 +158,8 @@ describe('the commands’ bundles and their code cache', () => {
   // code made under other flags: the loader sets it first, so that the cache is taken on the next
   // run behind the same proxy, not refused and written anew on every run (a review's finding).
   it('takes the cache on the next run behind a proxy, as without one, and keeps the two apart', async () => {
-    const tunnels: Socket[] = [];
-    const proxy = createServer((_req, res) => res.writeHead(405).end());
-    proxy.on('connect', (req, client: Socket, head: Buffer) => {
-      const [host, port] = String(req.url).split(':');
-      const upstream = connect(Number(port), host, () => {
-        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.write(head);
-        upstream.pipe(client).pipe(upstream);
-      });
-      tunnels.push(client, upstream);
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const proxied = { ...env(), HTTP_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, NO_PROXY: '', no_proxy: '' };
+    const proxy = await startForwardProxy();
+    const proxied = { ...env(), HTTP_PROXY: proxy.url, http_proxy: proxy.url, NO_PROXY: '', no_proxy: '' };
     try {
       expect((await tkt(['show', '1013', '--json'], proxied)).code).toBe(0);
       const inodes = () => cacheFiles(configDir).map((file) => statSync(path.join(configDir, 'cache', 'code', file)).ino);
@@ -180,9 +181,22 @@ describe('the commands’ bundles and their code cache', () => {
       ]);
       expect(inodes().filter((inode) => written.includes(inode))).toHaveLength(2);
     } finally {
-      for (const socket of tunnels) socket.destroy();
-      await new Promise((resolve) => proxy.close(resolve));
+      await proxy.close();
     }
+  });
+
+  // A script that puts the global options first (`tkt --profile work list`) runs from the bundle
+  // too: only a run of the bundle writes its cache.
+  it.each([
+    [['--profile', 'default', '--json', 'show', '1013'], 'show'],
+    [['--timeout=20', '-q', 'list'], 'list'],
+    [['--query', 'list', 'view', '1013'], 'show'],
+  ])('runs %j from its command’s bundle', async (argv, bundle) => {
+    const run = await tkt(argv, env());
+
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toBe('');
+    expect(cacheFiles(configDir)).toContainEqual(expect.stringMatching(new RegExp(`^commands-${bundle}\\.`)));
   });
 
   it('hands a command line it cannot read to the full CLI before sending anything', async () => {

@@ -44,6 +44,8 @@ describe("a command's bundle", () => {
     ['list', ['list', '--status', 'Open', '-q']],
     ['show', ['show', '999999']],
     ['list', ['list', '--fields', 'nosuchfield']],
+    ['show', ['--json', 'view', '1013']],
+    ['list', ['-q', '--timeout=20', 'list', '--status', 'Open']],
   ] as const)('runs %s with %j as the full CLI does: the same output and exit code', async (name, argv) => {
     const viaBundle = await bundled(name, [...argv]);
     const viaCli = await h.cli([...argv]);
@@ -57,6 +59,7 @@ describe("a command's bundle", () => {
     ['an unknown option', 'show', ['show', '1013', '--no-such-option']],
     ['help', 'show', ['show', '1013', '--help']],
     ['another command', 'show', ['list']],
+    ['another command after a global option whose value names this one', 'show', ['--profile', 'show', 'list']],
     ['the version', 'show', ['-V', 'show', '1013']],
     ['help, whose handler reads the program', 'help', ['help', 'show']],
   ] as const)('leaves %s to the full CLI, having written and sent nothing', async (_case, name, argv) => {

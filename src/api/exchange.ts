@@ -6,7 +6,7 @@ import { header, isSuccess, type Received } from './answer.js';
 import { formatBytes, parseBody } from './body.js';
 import { DeadlineExceeded, startDeadline, type Deadline } from './deadline.js';
 import { networkError, tooLargeError } from './http-errors.js';
-import type { ProxySettings } from './network-advice.js';
+import type { ProxySettings } from './proxy-env.js';
 import { buildOutgoing, isUpload } from './outgoing.js';
 import type { Pool } from './pool.js';
 import { REDACTED, redactText, secretsRedactor } from './redact.js';

@@ -7,7 +7,8 @@ import { ApiError, NetworkError, type NetworkFailure } from '../errors.js';
 import { header, isSuccess, type Received } from './answer.js';
 import { formatBytes, unexpectedBody, type Expectation } from './body.js';
 import { serverMessages } from './error-body.js';
-import { failedProxy, tlsHint, UnusableProxyError, type ProxySettings } from './network-advice.js';
+import { failedProxy, tlsHint, UnusableProxyError } from './network-advice.js';
+import type { ProxySettings } from './proxy-env.js';
 import { redactText } from './redact.js';
 import type { ApiResponse } from './types.js';
 

@@ -7,7 +7,7 @@ import { systemClock } from './clock.js';
 import { timerMs } from './deadline.js';
 import { createExchanger } from './exchange.js';
 import { finalAnswer } from './http-errors.js';
-import { proxySettings } from './network-advice.js';
+import { proxySettings } from './proxy-env.js';
 import { createPool } from './pool.js';
 import { redactText, secretValues } from './redact.js';
 import { followRedirects } from './redirects.js';

@@ -2,6 +2,7 @@
 // not trust names the ways to trust a private CA, and a refused or unreachable proxy is named
 // as the proxy, not mistaken for the service.
 import { isIP } from 'node:net';
+import type { ProxySettings } from './proxy-env.js';
 
 /** NODE_USE_SYSTEM_CA=1 (trust the operating system's store) exists from Node 24.6 and 22.19. */
 export function supportsSystemCaVariable(nodeVersion: string): boolean {
@@ -12,25 +13,6 @@ export function supportsSystemCaVariable(nodeVersion: string): boolean {
 export function tlsHint(nodeVersion: string): string {
   const systemCa = supportsSystemCaVariable(nodeVersion) ? ', or NODE_USE_SYSTEM_CA=1 to trust the system certificate store' : '';
   return `if the service uses a private CA, set NODE_EXTRA_CA_CERTS to its PEM file${systemCa}`;
-}
-
-/** The proxy settings, read from the run's environment; '' is "none". */
-export interface ProxySettings {
-  httpProxy: string;
-  httpsProxy: string;
-  noProxy: string;
-}
-
-/**
- * The proxy variables as undici reads them (lower case first), from `env` rather than
- * process.env: given explicitly, undici reads nothing else.
- */
-export function proxySettings(env: Readonly<Record<string, string | undefined>>): ProxySettings {
-  return {
-    httpProxy: env.http_proxy ?? env.HTTP_PROXY ?? '',
-    httpsProxy: env.https_proxy ?? env.HTTPS_PROXY ?? '',
-    noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
-  };
 }
 
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };

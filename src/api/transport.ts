@@ -6,7 +6,8 @@
 import type { Agent as HttpAgent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import type { Dispatcher } from 'undici';
 import type { ResponseHeaders } from './answer.js';
-import { checkProxyUrl, proxyFor, type ProxySettings } from './network-advice.js';
+import { checkProxyUrl, proxyFor } from './network-advice.js';
+import type { ProxySettings } from './proxy-env.js';
 import type { AbortLike, PoolAnswer, PoolRequest, Transport } from './pool.js';
 
 /**

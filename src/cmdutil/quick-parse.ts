@@ -33,12 +33,39 @@ export function quickParse(argv: readonly string[], table: ArgvTable): QuickComm
   }
 }
 
+/**
+ * The word of `argv` that names its command, found after the program's options as commander
+ * finds it, if `isCommand` takes it; undefined where the line has none or commander must read the
+ * program's options (the version). The bin's loader picks a command's bundle by it
+ * (src/bundle-loader.ts), which then parses the whole line.
+ */
+export function commandWord(argv: readonly string[], program: ProgramGrammar, isCommand: (word: string) => boolean): string | undefined {
+  try {
+    const word = programPart(argv, program, (arg) => isCommand(arg)).top.operands[0];
+    return word !== undefined && isCommand(word) ? word : undefined;
+  } catch (error) {
+    if (error instanceof LeftToCommander) return undefined;
+    throw error;
+  }
+}
+
+/** What reading the program's options takes from the table. */
+export type ProgramGrammar = Pick<ArgvTable, 'options' | 'digitShort'>;
+
+/**
+ * The program's options read up to the command's word: the program reads its options before
+ * that word only (positional options); the command has copies of them for the rest of the line
+ * (src/commander-program.ts).
+ */
+function programPart(argv: readonly string[], grammar: ProgramGrammar, isCommand: (arg: string) => boolean) {
+  const program = new OptionValues(grammar.options);
+  const top = parseOptions(argv, program, { leaf: false, digitShort: grammar.digitShort, isCommand });
+  return { program, top };
+}
+
 function parse(argv: readonly string[], table: ArgvTable): QuickCommandLine {
-  const program = new OptionValues(table.options);
-  // The program reads its options before the command's word only (positional options); the
-  // command has copies of them for the rest of the line (src/commander-program.ts).
   const commandAt = (arg: string) => table.commands.find((candidate) => candidate.names.includes(arg));
-  const top = parseOptions(argv, program, { leaf: false, digitShort: table.digitShort, commandAt });
+  const { program, top } = programPart(argv, table, (arg) => commandAt(arg) !== undefined);
   const name = top.operands[0];
   const command = name === undefined ? undefined : commandAt(name);
   if (command === undefined) throw new LeftToCommander();
@@ -115,9 +142,9 @@ const maybeOption = (arg: string) => arg.length > 1 && arg[0] === '-';
 
 /**
  * commander's parseOptions: the options of one command consumed, the rest sorted into operands
- * and unknown. With `commandAt` (positional options), the first word that is a command ends it.
+ * and unknown. With `isCommand` (positional options), the first word that is a command ends it.
  */
-function parseOptions(args: readonly string[], values: OptionValues, level: { leaf: boolean; digitShort: boolean; commandAt?: (arg: string) => unknown }) {
+function parseOptions(args: readonly string[], values: OptionValues, level: { leaf: boolean; digitShort: boolean; isCommand?: (arg: string) => boolean }) {
   const operands: string[] = [];
   const unknown: string[] = [];
   let dest = operands;
@@ -180,7 +207,7 @@ function parseOptions(args: readonly string[], values: OptionValues, level: { le
     }
     // An unknown option: it and what follows are the subcommand's to read.
     if (dest === operands && maybeOption(arg) && !(level.leaf && negativeNumber(arg))) dest = unknown;
-    if (level.commandAt !== undefined && operands.length === 0 && unknown.length === 0 && level.commandAt(arg) !== undefined) {
+    if (level.isCommand !== undefined && operands.length === 0 && unknown.length === 0 && level.isCommand(arg)) {
       operands.push(arg);
       unknown.push(...args.slice(i));
       break;

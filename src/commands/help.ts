@@ -3,9 +3,8 @@ import { builtinNames } from './names.js';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { HELP_TOPICS, renderHelpTopic, type HelpTopicName } from '../output/help-topics.js';
-import { sanitizeInline } from '../output/sanitize.js';
 import { writeText } from '../output/write.js';
-import { aliasesOnFile } from '../desk/alias-help.js';
+import { aliasHelpHeading, aliasesOnFile } from '../desk/alias-help.js';
 
 // As wide as every --help (README: help is laid out for 80 columns).
 const TOPIC_WIDTH = 80;
@@ -75,13 +74,13 @@ export async function run(options: HelpOptions, ctx: Context): Promise<void> {
 async function aliasHelp(name: string, aliases: Record<string, string>, program: Program, ctx: Context): Promise<void> {
   const expansion = aliases[name]!;
   if (expansion.startsWith('!')) {
-    await writeText(ctx.io.stdout, `${name} is an alias of a shell command, run by sh: ${sanitizeInline(expansion.slice(1))}\n`);
+    await writeText(ctx.io.stdout, aliasHelpHeading(name, expansion));
     return;
   }
   const { checkExpansionStart, splitWords } = await import('../desk/aliases.js');
   // One that could not run says so, as running it would.
   checkExpansionStart(name, expansion, { builtins: builtinNames(), aliases }, { saved: true });
-  await writeText(ctx.io.stdout, `${name} is an alias of "tkt ${sanitizeInline(expansion)}"\n\n`);
+  await writeText(ctx.io.stdout, aliasHelpHeading(name, expansion));
   // The command's word: the first, or after the global options of one saved by an older tkt; then
   // the subcommands that follow it, as `tkt help config set` finds them.
   const words = splitWords(expansion);

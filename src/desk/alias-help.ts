@@ -1,5 +1,5 @@
 // The "Aliases:" section that ends `tkt --help` when the user has aliases (tkt alias), as git's
-// help lists command aliases; and the aliases for commander's other answers (src/commander-program.ts). Both ways of printing that help use it: the CLI (src/program.ts)
+// help lists command aliases, and the line an alias's help starts with; and the aliases for commander's other answers (src/commander-program.ts). Both ways of printing that help use it: the CLI (src/program.ts)
 // and the bin's first stop (src/fast-start.ts), which adds it to the help prepared at build time.
 // So it reads the settings file itself, cheaply, and never fails: help must print whatever the
 // file holds (a damaged file is reported by the commands that use the settings).
@@ -31,4 +31,11 @@ export function aliasHelpSection(env: Record<string, string | undefined>): strin
   const width = Math.max(...names.map((name) => sanitizeInline(name).length));
   const rows = names.map((name) => `  ${sanitizeInline(name).padEnd(width)}  ${sanitizeInline(aliases[name]!)}`);
   return `\nAliases:\n${rows.join('\n')}`;
+}
+
+/** What `tkt help NAME` prints first for the alias NAME (src/commands/help.ts): what it stands for. */
+export function aliasHelpHeading(name: string, expansion: string): string {
+  return expansion.startsWith('!')
+    ? `${name} is an alias of a shell command, run by sh: ${sanitizeInline(expansion.slice(1))}\n`
+    : `${name} is an alias of "tkt ${sanitizeInline(expansion)}"\n\n`;
 }

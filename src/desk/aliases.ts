@@ -9,6 +9,7 @@ import type { Readable, Writable } from 'node:stream';
 import { UsageError } from '../errors.js';
 import type { ConfigStore } from '../config/types.js';
 import { shellWord } from '../config/session.js';
+import { expansionWords } from './alias-words.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 const PLACEHOLDER = /\$(\d+)/g;
@@ -77,35 +78,10 @@ function joinWords(words: readonly string[]): string {
   return words.map((word) => (word !== '' && !/[\s'"\\]/.test(word) ? word : `"${word.replace(/["\\]/g, '\\$&')}"`)).join(' ');
 }
 
-/**
- * Splits an expansion into words as sh would for plain words: blanks separate, '...' is literal,
- * "..." keeps blanks (\\" and \\\\ escaped), a backslash outside quotes escapes the next character.
- */
+/** The words of an expansion (expansionWords); exit 2 for a quote left open. */
 export function splitWords(text: string): string[] {
-  const words: string[] = [];
-  let word: string | undefined;
-  let quote: "'" | '"' | undefined;
-  for (let index = 0; index < text.length; index++) {
-    const char = text[index]!;
-    if (quote === "'") {
-      if (char === "'") quote = undefined;
-      else word = (word ?? '') + char;
-    } else if (quote === '"') {
-      if (char === '"') quote = undefined;
-      else if (char === '\\' && (text[index + 1] === '"' || text[index + 1] === '\\')) word = (word ?? '') + text[++index]!;
-      else word = (word ?? '') + char;
-    } else if (/\s/.test(char)) {
-      if (word !== undefined) words.push(word);
-      word = undefined;
-    } else if (char === "'" || char === '"') {
-      quote = char;
-      word ??= '';
-    } else if (char === '\\' && index + 1 < text.length) {
-      word = (word ?? '') + text[++index]!;
-    } else word = (word ?? '') + char;
-  }
-  if (quote !== undefined) throw new UsageError(`unbalanced ${quote} in the alias ${JSON.stringify(text)}`);
-  if (word !== undefined) words.push(word);
+  const words = expansionWords(text);
+  if (!Array.isArray(words)) throw new UsageError(`unbalanced ${words.unbalanced} in the alias ${JSON.stringify(text)}`);
   return words;
 }
 

@@ -37,7 +37,7 @@ export const HELP_TOPICS = {
       '`config.json` (profiles: URL, `allowHttp`), `tokens/<profile>.json` (token, its URL, user,',
       'expiry), `cache/<profile>.json` (lookups) and `cache/code/` (the code V8 compiled for each',
       "command's bundle in an earlier run, so that the next run does not compile it again; written",
-      'only after a run that ended well, never by a tkt without a config folder, and not read or written',
+      'only after a run that ended well, which then removes the files of other tkt builds and Node versions, never by a tkt without a config folder, and not read or written',
       "at all with `NODE_DISABLE_COMPILE_CACHE=1`, as Node's own compile cache). Files are mode 0600 in 0700 folders (an existing",
       '`TKT_CONFIG_DIR` keeps its mode). Each write takes a lock file beside its file, then writes a',
       'temporary file and renames it into place, so several `tkt` at once neither corrupt a file nor',

@@ -2,66 +2,15 @@
 // forward proxy on loopback unless NO_PROXY covers the host. The variables come
 // from the run's environment (the injected one), never from process.env.
 import { createServer } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/http.js';
 import { NetworkError } from '../../src/errors.js';
 import type { ApiClient } from '../../src/api/types.js';
 import { createHarness } from '../helpers/harness.js';
+import { startForwardProxy, type ForwardProxy } from '../helpers/forward-proxy.js';
 import { sendJson, startServer, type TestServer } from './server.js';
 import { plans } from '../../src/api/plans.js';
-
-interface ForwardProxy {
-  url: string;
-  /** One line per request the proxy received, e.g. `CONNECT 127.0.0.1:PORT`. */
-  seen: string[];
-  close(): Promise<void>;
-}
-
-/**
- * A plain HTTP forward proxy that tunnels: undici's ProxyAgent (proxyTunnel
- * defaults to true) sends CONNECT even for an http:// target, never an
- * absolute-form `GET http://...`. Anything but CONNECT is recorded and refused,
- * so a client that stopped tunnelling would fail here loudly.
- */
-async function startForwardProxy(): Promise<ForwardProxy> {
-  const seen: string[] = [];
-  const sockets = new Set<Socket>();
-  const server = createServer((req, res) => {
-    seen.push(`${req.method} ${req.url}`);
-    res.writeHead(405, { 'content-type': 'text/plain' }).end('this test proxy only tunnels (CONNECT)');
-  });
-  server.on('connect', (req, client: Socket, head: Buffer) => {
-    seen.push(`CONNECT ${req.url}`);
-    const target = new URL(`http://${req.url}`);
-    const upstream = connect(Number(target.port), target.hostname, () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    // Tunnelled sockets leave the server's bookkeeping, so they are closed by hand.
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('error', () => undefined);
-      socket.on('close', () => sockets.delete(socket));
-    }
-    upstream.on('close', () => client.destroy());
-    client.on('close', () => upstream.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    seen,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 /** The tunnels the proxy opened to `targetUrl`. */
 function proxiedTo(proxy: ForwardProxy, targetUrl: string): string[] {

@@ -5,7 +5,7 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
 import { buildProgram, programArgvTable } from '../../src/commander-program.js';
-import { quickParse, type QuickCommandLine } from '../../src/cmdutil/quick-parse.js';
+import { commandWord, quickParse, type QuickCommandLine } from '../../src/cmdutil/quick-parse.js';
 import type { TableCommand, TableOption } from '../../src/cmdutil/argv-table.js';
 import { commandOptions, createRunState, runOptions } from '../../src/process-host.js';
 import { allCommands } from '../helpers/program.js';
@@ -32,9 +32,14 @@ for (const command of program.commands) {
   });
 }
 
+// The command commander hands the rest of the line to, even where that command then refuses it.
+const dispatched: { name?: string } = {};
+program.hook('preSubcommand', (_program, command) => void (dispatched.name = command.name()));
+
 /** What commander makes of `argv`: the action's arguments, or 'refused' (an error, help or the version). */
 async function byCommander(argv: readonly string[]): Promise<Parsed | 'refused'> {
   delete last.parsed;
+  delete dispatched.name;
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch {
@@ -139,6 +144,42 @@ describe('quickParse against commander', () => {
     ]) {
       expect({ argv, parsed: quickParse(argv, table) }).toEqual({ argv, parsed: undefined });
     }
+  });
+
+  // The bin's loader picks a command's bundle by this word (src/bundle-loader.ts): a script that
+  // puts the global options first must get the command commander would run, or the full CLI.
+  it("finds the command's word after the program's options in every form, as commander does, or leaves the line", async () => {
+    const isCommand = (word: string) => table.commands.some((command) => command.names.includes(word));
+    const commandOf = (word: string | undefined) => table.commands.find((command) => word !== undefined && command.names.includes(word))?.names[0];
+    const lines: string[][] = [];
+    for (const command of table.commands) {
+      const [name] = command.names;
+      const args = command.arguments.filter((argument) => argument.required).map(() => '1013');
+      for (const word of command.names) {
+        lines.push([word, ...args], ['--', word, ...args], ['-q', '-q', word, ...args], ['-qq', word, ...args], ['--bogus', word, ...args]);
+        lines.push(['-qV', word], ['--help', word], ['-1', word], ['--timeout=5', '-q', '--json', word, ...args, '--url', 'http://127.0.0.1:1']);
+      }
+      for (const option of table.options) {
+        // A value that names a command is the option's, and the next word is the command.
+        for (const value of [...VALUES, 'list', 'show', '--', '-q']) {
+          for (const form of forms(option, value)) lines.push([...form, name!, ...args], [...form, '--json', name!, ...args], [...form]);
+        }
+      }
+    }
+    let found = 0;
+    for (const argv of lines) {
+      const word = commandWord(argv, table, isCommand);
+      await byCommander(argv);
+      // The word names the command commander dispatches to, or none where it dispatches to none.
+      expect({ argv, command: commandOf(word) }).toEqual({ argv, command: word === undefined ? undefined : dispatched.name });
+      if (word === undefined && dispatched.name !== undefined) {
+        // Left to the full CLI: only where commander dispatches but does not run (the version) or
+        // the quick parse steps aside.
+        expect({ argv, parsed: quickParse(argv, table) }).toEqual({ argv, parsed: undefined });
+      }
+      if (word !== undefined) found += 1;
+    }
+    expect(found).toBeGreaterThan(lines.length / 2);
   });
 
   it('reads a negative number as an argument at the command and as an unknown option before it, as commander does', async () => {

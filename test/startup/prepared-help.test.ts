@@ -82,6 +82,84 @@ describe("the user's aliases in tkt --help", () => {
     expect(fromBin).toEqual(inProcess);
   });
 
+  // The bin answers an alias's help from the prepared help of its command (src/fast-start.ts), and
+  // leaves the rest to the CLI: the same text and exit code either way.
+  it.each([
+    [
+      'a command',
+      'mine',
+      'list --view my-open-tickets',
+      [
+        ['mine', '--help'],
+        ['mine', '-h'],
+        ['help', 'mine'],
+      ],
+    ],
+    [
+      "a command's alias, quoted, with a placeholder",
+      'peek',
+      `'view' $1 --json`,
+      [
+        ['peek', '--help'],
+        ['help', 'peek'],
+      ],
+    ],
+    [
+      'a command with subcommands',
+      'dv',
+      'config get default-view',
+      [
+        ['dv', '--help'],
+        ['help', 'dv'],
+      ],
+    ],
+    [
+      'global options first (saved by an older tkt)',
+      'old',
+      '--json show $1',
+      [
+        ['old', '--help'],
+        ['help', 'old'],
+      ],
+    ],
+    [
+      'an unbalanced quote',
+      'broken',
+      `list --search 'oops`,
+      [
+        ['broken', '--help'],
+        ['help', 'broken'],
+      ],
+    ],
+    [
+      'no command',
+      'nothing',
+      'frobnicate 1',
+      [
+        ['nothing', '--help'],
+        ['help', 'nothing'],
+      ],
+    ],
+    ['a shell command', 'urgent', '!tkt list -q | tkt pickup -', [['help', 'urgent']]],
+    [
+      'a help topic',
+      'exit-codes',
+      'list',
+      [
+        ['exit-codes', '--help'],
+        ['help', 'exit-codes'],
+      ],
+    ],
+  ])("prints an alias's help as the CLI does: %s", async (_case, name, expansion, requests) => {
+    saveSettings(JSON.stringify({ settings: { aliases: { [name]: expansion } } }));
+
+    for (const args of requests) {
+      const inProcess = await runInProcess(args, {}, env());
+      expect({ args, ...runBin(args, env()) }).toEqual({ args, ...inProcess });
+      expect(inProcess.stdout + String(inProcess.code)).not.toBe('0');
+    }
+  });
+
   it("lists them in the program's help only, not in a command's", async () => {
     saveSettings(JSON.stringify({ settings: { aliases: { mine: 'list --view my-open-tickets' } } }));
 

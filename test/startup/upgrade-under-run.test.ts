@@ -11,6 +11,7 @@ import { chmod, cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node
 import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Harness } from '../helpers/harness.js';
+import { startForwardProxy } from '../helpers/forward-proxy.js';
 import { unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 import { ensureBuilt, ROOT, useTerminal } from '../helpers/terminal.js';
 import { skipWithout } from '../helpers/tools.js';
@@ -86,6 +87,30 @@ describe('a long-running command with a newer tkt installed under it', () => {
       expect(mcp.stderr()).toBe('');
     } finally {
       await mcp.close();
+    }
+  });
+
+  // Behind a proxy the client goes through undici, which a run without one never loads
+  // (dist/load-ahead.json lists it apart): loaded ahead where the environment names a proxy.
+  it('tkt mcp behind a proxy answers through it after the upgrade', async () => {
+    const proxy = await startForwardProxy();
+    const mcp = await connectMcp(
+      [],
+      { TKT_CONFIG_DIR: h.configDir, HTTP_PROXY: proxy.url, http_proxy: proxy.url, NO_PROXY: '', no_proxy: '' },
+      join(installed, 'bin/tkt.js'),
+    );
+    try {
+      await upgrade(installed, next);
+
+      const result = await mcp.call('get_ticket', { id: 1013 });
+
+      expect(textOf(result)).not.toMatch(/Cannot find module|ERR_MODULE_NOT_FOUND/);
+      expect(result.isError, textOf(result)).not.toBe(true);
+      expect(proxy.seen).toEqual([expect.stringMatching(/^CONNECT 127\.0\.0\.1:\d+$/)]);
+      expect(mcp.stderr()).toBe('');
+    } finally {
+      await mcp.close();
+      await proxy.close();
     }
   });
 

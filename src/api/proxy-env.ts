@@ -1,0 +1,28 @@
+// The proxy variables of a run's environment. Apart from network-advice.ts (which needs node:net)
+// so that the full CLI's host can tell, without loading the HTTP client, whether a long-running
+// command needs the proxy's client loaded ahead (src/process-host.ts).
+
+/** The proxy settings, read from the run's environment; '' is "none". */
+export interface ProxySettings {
+  httpProxy: string;
+  httpsProxy: string;
+  noProxy: string;
+}
+
+/**
+ * The proxy variables as undici reads them (lower case first), from `env` rather than
+ * process.env: given explicitly, undici reads nothing else.
+ */
+export function proxySettings(env: Readonly<Record<string, string | undefined>>): ProxySettings {
+  return {
+    httpProxy: env.http_proxy ?? env.HTTP_PROXY ?? '',
+    httpsProxy: env.https_proxy ?? env.HTTPS_PROXY ?? '',
+    noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
+  };
+}
+
+/** Whether `env` names a proxy for any request: without one, no request of the run goes through undici (transport.ts). */
+export function namesProxy(env: Readonly<Record<string, string | undefined>>): boolean {
+  const { httpProxy, httpsProxy } = proxySettings(env);
+  return httpProxy !== '' || httpsProxy !== '';
+}
