@@ -235,10 +235,17 @@ describe('which tickets carry the key', () => {
 });
 
 describe('the key and dry runs', () => {
-  it.each([[''], ['has space'], ['[bracket]'], ['x'.repeat(101)], ['semi;colon']])('refuses the key %j with exit 2, sending nothing', async (key) => {
+  it.each([
+    ['', '--dedup-key is empty'],
+    ['has space', 'invalid --dedup-key'],
+    ['[bracket]', 'invalid --dedup-key'],
+    ['x'.repeat(101), 'invalid --dedup-key'],
+    ['semi;colon', 'invalid --dedup-key'],
+  ])('refuses the key %j with exit 2, sending nothing', async (key, says) => {
     const result = await sendsNothing(h, () => occurrence(key));
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('error: invalid --dedup-key');
+    // An empty value is named as every option's is (README: Commands).
+    expect(result.stderr).toContain(`error: ${says}`);
   });
 
   it('takes a key of 100 characters of letters, digits and ._:/-', async () => {

@@ -127,6 +127,7 @@ describe('the start-up bundles (dist/start.cjs, dist/complete.cjs) in their meta
       'src/desk/alias-words.ts',
       'src/fast-start.ts',
       'src/output/sanitize.ts',
+      'src/util/env.ts',
       'src/util/json-object.ts',
       'src/util/stdout-sync.ts',
     ]);
