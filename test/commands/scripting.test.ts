@@ -265,6 +265,19 @@ describe('--csv, --columns and piped TSV', () => {
     expect(rows).toHaveLength((await allItems()).length);
   });
 
+  it('carries control characters as the service sent them when piped, where piped TSV shows them as a table does', async () => {
+    const title = 'Bell\u0007 ESC\u001b[31m C1\u009b NUL\u0000, CRLF\r\nCR\rtab\t.';
+    const [ticket] = unusedTickets(h, 1);
+    ticket!.title = title;
+    const search = ['list', '--search', String(ticket!.id), '--in', 'ticket-id', '--columns', 'id,title'];
+    const csv = await h.cli([...search, '--csv']);
+    expect(csv.code, csv.stderr).toBe(0);
+    expect(parse(csv.stdout, { columns: true })).toEqual([{ id: String(ticket!.id), title }]);
+    // TSV is the human output in a pipe (for grep, cut, awk): one line per row, nothing a terminal acts on.
+    const tsv = await h.cli(search);
+    expect(tsv.stdout).toBe(`${ticket!.id}\tBell^G ESC^[[31m C1<U+009B> NUL^@, CRLF CR^Mtab .\n`);
+  });
+
   it('prints the default ticket columns with a header, and ISO timestamps when piped as TSV', async () => {
     const overdue = h.sandbox.state.tickets.find((t) => t.dueDate !== null && t.dueDate < new Date().toISOString() && !t.isDeleted)!;
     const csv = await h.cli(['list', '--limit', '1', '--search', String(overdue.id), '--in', 'ticket-id', '--csv']);
