@@ -33,7 +33,8 @@ The service saves attachments only with file types it allows and skips the other
 tkt names each skipped file and exits 1, the ticket created all the same.
 
 Output: the new ticket's ID; --json the service's response (--fields id,title some members, --query
-any JMESPath); -q the ID alone.
+any JMESPath; with --dry-run both see the form it would send); -q the ID alone, unless --json,
+--fields or --query asks for more.
 
 Examples:
   $ tkt create                       # at a terminal: asks for everything
@@ -151,7 +152,7 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
       : await dedupCreateSpec(ctx, lookups, { ...dedup, key: dedup.key }, { endpoint, values, create: request, dryRun: options.dryRun === true });
   const createOnce = async () => (await import('../dedup/create.js')).createOnce(ctx, once!);
 
-  if (options.dryRun) return once === undefined ? printDryRun(ctx, request) : createOnce();
+  if (options.dryRun) return once === undefined ? printDryRun(ctx, request, { shapesForm: true }) : createOnce();
   if (asked) {
     await writeText(ctx.io.stderr, `\n${formSummary(endpoint, request.form!, request.labels)}`);
     const message = once === undefined ? 'Create this ticket?' : `Create this ticket, or add it to the open ticket of key ${once.key}?`;
