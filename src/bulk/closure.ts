@@ -1,11 +1,12 @@
 // What `tkt close` sends for its options (docs/service.md 4.7): the closure status code and closing date
 // checked, the comments read (inline or stdin), the files found, who closes.
-import type { Closure } from '../api/plans.js';
+import { plans, type Closure } from '../api/plans.js';
+import type { PlannedRequest } from '../cmdutil/dry-run.js';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { wholeNumberOption } from '../util/ids.js';
 import { parseWhen } from '../util/when.js';
-import { resolveActingUser } from '../prompts/acting-user.js';
+import { actingUser, labelActingUser, type ActingUser } from '../prompts/acting-user.js';
 import { assertReadableFiles, readTextOption } from '../cmdutil/text-input.js';
 
 /** `tkt close`'s options that make the closure, as typed. */
@@ -19,16 +20,27 @@ export interface ClosureOptions {
   attach?: string[] | undefined;
 }
 
+/** The closure every ID gets, and who closes (named in a dry run). */
+export interface PlannedClosure {
+  closure: Closure;
+  closer: ActingUser;
+}
+
 /** The closure every ID gets; bad input is exit 2 before any request. */
-export async function closureOf(options: ClosureOptions, ctx: Context): Promise<Closure> {
+export async function closureOf(options: ClosureOptions, ctx: Context): Promise<PlannedClosure> {
   const status = options.closureStatus === undefined ? undefined : wholeNumberOption('--closure-status', options.closureStatus, { min: 0 });
   const closingDate = options.date === undefined ? undefined : closingDateOf(options.date, ctx.now());
   const files = options.attach ?? [];
   await assertReadableFiles(files, '--attach');
   const comments = await readTextOption(ctx, { flag: '--comments', text: options.comments });
   const closureComments = await readTextOption(ctx, { flag: '--closure-comments', text: options.closureComments });
-  const closeBy = await resolveActingUser(ctx, options.by, 'closes');
-  return { closeBy, acknowledged: options.acknowledge, comments, status, closureComments, closingDate, files };
+  const closer = await actingUser(ctx, options.by, 'closes');
+  return { closure: { closeBy: closer.id, acknowledged: options.acknowledge, comments, status, closureComments, closingDate, files }, closer };
+}
+
+/** The request that closes one ticket, its CloseBy named for a dry run. */
+export function closePlan(id: number, { closure, closer }: PlannedClosure): PlannedRequest {
+  return labelActingUser(plans.closeTicket(id, closure), closer);
 }
 
 function closingDateOf(text: string, now: Date): string {

@@ -1,7 +1,7 @@
 // `tkt create --from FILE`: many tickets from JSON Lines or CSV, one per row.
 //
 // Rows use the create options' names as columns (title, description, requester, site, ...;
-// `tag` and `attach` take several values separated by `;`), and go through the same field
+// the repeatable ones, `tag`, `attach` and `cc`, take a JSON list too), and go through the same field
 // table as `tkt create` (src/fields/options.ts). Every row is checked before the first request
 // (create-from-check.ts), then rows are created with the bulk runner's bounded concurrency, and
 // create-from-outcome.ts tells what became of them.

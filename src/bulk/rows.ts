@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { extname } from 'node:path';
 import { UsageError } from '../errors.js';
 import { TICKET_FIELDS, fieldsFor, type TicketEndpoint } from '../model/fields.js';
-import type { RawFieldValues } from '../fields/options.js';
+import { isRepeatable, type RawFieldValues } from '../fields/options.js';
 import { parseCsv } from './csv.js';
 
 export type RowFormat = 'jsonl' | 'json' | 'csv';
@@ -21,11 +21,15 @@ export interface InputRow {
   problems: string[];
 }
 
-/** Columns holding several values: `tag` and `attach`. */
+/** Columns whose option repeats (`tag`, `attach`, `cc`): a JSON list gives several values. */
+const LIST_KEYS: ReadonlySet<string> = new Set(TICKET_FIELDS.filter((spec) => isRepeatable(spec.value)).map((spec) => spec.key));
+/**
+ * Of those, the ones whose text holds several values separated by `;`. An address list (`cc`)
+ * stays one text, which its value splits on commas and semicolons as `--cc "a@x, b@y"` is: so
+ * the hash of a row with a cc text is the one that reports written before cc took lists hold.
+ */
 const LIST_SEPARATOR = ';';
-const LIST_KEYS: ReadonlySet<string> = new Set(
-  TICKET_FIELDS.filter((spec) => spec.value.type === 'ids' || spec.value.type === 'files').map((spec) => spec.key),
-);
+const SPLIT_KEYS: ReadonlySet<string> = new Set(TICKET_FIELDS.filter((spec) => isRepeatable(spec.value) && spec.value.type !== 'text').map((spec) => spec.key));
 const KNOWN_KEYS: ReadonlySet<string> = new Set(TICKET_FIELDS.map((spec) => spec.key));
 const HASH_LENGTH = 16;
 
@@ -71,7 +75,7 @@ function splitList(text: string): string[] {
 /** One cell as text; empty means "not given", as an option that was left out. */
 function cellValue(key: string, text: string): string | string[] | undefined {
   if (text.trim() === '') return undefined;
-  return LIST_KEYS.has(key) ? splitList(text) : text;
+  return SPLIT_KEYS.has(key) ? splitList(text) : text;
 }
 
 function jsonValue(key: string, value: unknown): { value?: string | string[]; problem?: string } {

@@ -4,6 +4,7 @@
 import type { FormValue, MultipartInput, RequestPlan, TicketId } from '../api/types.js';
 import type { Context } from '../context/context.js';
 import { sanitizeInline } from '../output/sanitize.js';
+import type { ShapedPart } from '../output/types.js';
 import { fieldsFor, ticketTypeName, type TicketEndpoint } from '../model/fields.js';
 
 /** What helps a person read a planned request. */
@@ -48,12 +49,13 @@ export function plannedJson(request: PlannedRequest): Record<string, unknown> {
  * Prints the planned request: a readable listing, or with --json plannedJson; with -q nothing.
  * `idLine`: the request for that ID of an ID... command, one compact line with the ID first, as
  * a real run's lines (docs/cli.md section 7). `asData`: plannedJson in every format, for
- * `tkt api`, whose every answer is JSON.
+ * `tkt api`, whose every answer is JSON. `shapesForm`: --fields and --query see the form's
+ * fields, not the whole plan: they stand for what the real run prints (the ticket a create makes).
  */
 export async function printDryRun(
   ctx: Context,
   request: PlannedRequest,
-  options: { idLine?: TicketId; asData?: boolean; decision?: DryRunDecision } = {},
+  options: { idLine?: TicketId; asData?: boolean; decision?: DryRunDecision; shapesForm?: boolean } = {},
 ): Promise<void> {
   if (options.asData === true) {
     await ctx.output.data(plannedJson(request));
@@ -67,8 +69,18 @@ export async function printDryRun(
     {
       human: () =>
         `${decision === undefined ? '' : `${decision.line}\n`}dry run: would send ${request.method} ${request.path} (nothing was sent)\n${requestText(request, '  ')}`,
+      ...(options.shapesForm === true && request.form !== undefined ? { shapes: formPart(request.form) } : {}),
     },
   );
+}
+
+/** A form as what --fields and --query see in a dry run, in place of the answer a real run would shape. */
+function formPart(form: MultipartInput): ShapedPart {
+  return {
+    value: Object.fromEntries(sentFields(form)),
+    noun: 'the request',
+    why: "a dry run has no ticket yet: --fields and --query see the form it would send (what only the service sets, such as the ticket's id, comes with its answer)",
+  };
 }
 
 /** What a run decided before the request it would send (create --dedup-key): a line first, members in the JSON. */

@@ -1,7 +1,6 @@
-import { plans } from '../api/plans.js';
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
-import { closureOf, type ClosureOptions } from '../bulk/closure.js';
+import { closePlan, closureOf, type ClosureOptions } from '../bulk/closure.js';
 import { runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
 import { assertSingleStdinReader } from '../cmdutil/text-input.js';
 import { alreadyClosedNote } from '../reading/unchanged.js';
@@ -46,11 +45,11 @@ export async function run(options: CloseOptions, ctx: Context): Promise<void> {
     ],
     paths: [['--attach', options.attach]],
   });
-  const closure = await closureOf(options, ctx);
+  const planned = await closureOf(options, ctx);
   await runIdCommand(ctx, options, {
     verb: 'closed',
-    plan: (id) => plans.closeTicket(id, closure),
+    plan: (id) => closePlan(id, planned),
     noteFor: alreadyClosedNote,
-    uploads: closure.files,
+    uploads: planned.closure.files,
   });
 }

@@ -33,7 +33,8 @@ The service saves attachments only with file types it allows and skips the other
 tkt names each skipped file and exits 1, the ticket created all the same.
 
 Output: the new ticket's ID; --json the service's response (--fields id,title some members, --query
-any JMESPath); -q the ID alone.
+any JMESPath; with --dry-run both see the form it would send); -q the ID alone, unless --json,
+--fields or --query asks for more.
 
 Examples:
   $ tkt create                       # at a terminal: asks for everything
@@ -58,9 +59,10 @@ reopened #ID (exit 0); -q the ID; --json {"id","action","key"}. --dry-run says w
       --requester ci-bot --attach a.log --dedup-key ci:nightly
 
 Many tickets from a file (--from): JSON Lines (one object per line) or CSV with a header row;
-columns are named like the options above (title, description, requester, site, ...); tag and
-attach take several values separated by ";", attach paths are relative to the file. Every row is
-checked before the first ticket is created; --from - reads stdin. A report (JSON Lines, default
+columns are named like the options above (title, description, requester, site, ...); the
+repeatable ones take a JSON list, or text: tag and attach separated by ";", cc by "," or ";" as
+--cc; attach paths are relative to the file. Every row is checked before the first ticket is
+created; --from - reads stdin. A report (JSON Lines, default
 FILE.report.jsonl; create-from.report.jsonl here for stdin or a pipe) maps
 each row to its new ID or its error, written before each request leaves; --resume REPORT skips
 the rows it shows as created, and names those in doubt (sent, answer unknown: interrupted or
@@ -150,7 +152,7 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
       : await dedupCreateSpec(ctx, lookups, { ...dedup, key: dedup.key }, { endpoint, values, create: request, dryRun: options.dryRun === true });
   const createOnce = async () => (await import('../dedup/create.js')).createOnce(ctx, once!);
 
-  if (options.dryRun) return once === undefined ? printDryRun(ctx, request) : createOnce();
+  if (options.dryRun) return once === undefined ? printDryRun(ctx, request, { shapesForm: true }) : createOnce();
   if (asked) {
     await writeText(ctx.io.stderr, `\n${formSummary(endpoint, request.form!, request.labels)}`);
     const message = once === undefined ? 'Create this ticket?' : `Create this ticket, or add it to the open ticket of key ${once.key}?`;

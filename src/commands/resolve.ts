@@ -1,7 +1,7 @@
 import { plans } from '../api/plans.js';
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
-import { resolveActingUser } from '../prompts/acting-user.js';
+import { actingUser, labelActingUser } from '../prompts/acting-user.js';
 import { runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
 import { assertSingleStdinReader, requiredText } from '../cmdutil/text-input.js';
 import { alreadyResolvedNote } from '../reading/unchanged.js';
@@ -71,7 +71,7 @@ export async function run(options: ResolveOptions, ctx: Context): Promise<void> 
           ),
         )
       : await templateForEachTicket(ctx, options.template);
-  const submitBy = await resolveActingUser(ctx, options.by, 'resolves');
+  const resolver = await actingUser(ctx, options.by, 'resolves');
   ids ??= await findKeyed();
   if (ids.length === 0) return nothingToResolve();
   await runIdCommand(
@@ -79,7 +79,7 @@ export async function run(options: ResolveOptions, ctx: Context): Promise<void> 
     { ...options, ids },
     {
       verb: 'resolved',
-      plan: async (id) => plans.resolveTicket(id, { details: await detailsFor.text(id), submitBy }),
+      plan: async (id) => labelActingUser(plans.resolveTicket(id, { details: await detailsFor.text(id), submitBy: resolver.id }), resolver),
       noteFor: alreadyResolvedNote,
       beforeSend: (ids, concurrency) => detailsFor.prepare(ids, concurrency),
     },

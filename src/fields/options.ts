@@ -4,7 +4,7 @@
 // everywhere.
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { UsageError } from '../errors.js';
-import { TICKET_FIELDS, fieldsFor, requiredKeys, type TicketEndpoint, type TicketFieldSpec } from '../model/fields.js';
+import { TICKET_FIELDS, fieldsFor, requiredKeys, type FieldValueType, type TicketEndpoint, type TicketFieldSpec } from '../model/fields.js';
 import { collect, nonBlank } from '../util/option-text.js';
 
 /** What the user gave, as text, by option key: commander's options or a --from row. */
@@ -42,6 +42,14 @@ export function assertFieldsApply(endpoint: TicketEndpoint, values: RawFieldValu
 }
 
 /**
+ * Whether a field's option may be given several times (--tag, --attach, --cc): a --from row
+ * then takes a JSON list for it, each element as one more use of the option.
+ */
+export function isRepeatable(value: FieldValueType<string>): boolean {
+  return value.type === 'ids' || value.type === 'files' || (value.type === 'text' && value.addresses === 'list');
+}
+
+/**
  * Adds every field option of the given endpoints to a command, each flag once. Their values are
  * typed by the table (pickFieldValues), not by commander: the command's own options stay typed.
  */
@@ -53,7 +61,7 @@ export function addFieldOptions<Args extends unknown[], Opts extends OptionValue
     if (!spec.endpoints.some((e) => endpoints.includes(e))) continue;
     const option = command.createOption(spec.flags, spec.description);
     // No default value: commander would print "(default: [])" in the help.
-    if (spec.value.type === 'ids' || spec.value.type === 'files' || (spec.value.type === 'text' && spec.value.addresses === 'list')) option.argParser(collect);
+    if (isRepeatable(spec.value)) option.argParser(collect);
     command.addOption(option);
     fieldOptions.set(option, spec);
   }

@@ -10,7 +10,7 @@ import type { CompiledQuery } from './query.js';
 import { escapeJsonControls, sanitizeText } from './sanitize.js';
 import { assertMembersExist, memberKey, type MemberAliases } from './members.js';
 import { writeText } from './write.js';
-import type { OutputFlags, Format, DocumentForms, ArrayPrinter, Output } from './types.js';
+import type { OutputFlags, Format, DocumentForms, ArrayPrinter, Output, ShapedPart } from './types.js';
 
 export interface OutputParts {
   flags: OutputFlags;
@@ -51,7 +51,7 @@ const isEmptyResult = (result: unknown) => result === null || (Array.isArray(res
  * Why a --query found nothing, said after the answer with the answer's own names: the members
  * it lacks, a likely intended one (`id` for `ticketID`, `ticketId` for `id`), and those it has.
  */
-function absentMembersHint(absent: readonly string[], answer: unknown): string {
+function absentMembersHint(absent: readonly string[], answer: unknown, noun = 'the answer'): string {
   const sample = Array.isArray(answer) ? answer.find((item) => typeof item === 'object' && item !== null) : answer;
   const members = typeof sample === 'object' && sample !== null ? Object.keys(sample) : [];
   const said = absent.map((name) => {
@@ -62,7 +62,7 @@ function absentMembersHint(absent: readonly string[], answer: unknown): string {
     return `"${name}"${likely === undefined ? '' : ` (did you mean "${likely}"? names are case-sensitive)`}`;
   });
   const listed = members.length === 0 ? '' : `; its members: ${members.join(', ')}`;
-  return `hint: the answer has no member ${said.join(', ')}${listed}\n`;
+  return `hint: ${noun} has no member ${said.join(', ')}${listed}\n`;
 }
 
 function checkCombinations(flags: OutputFlags): void {
@@ -108,16 +108,22 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
 
   /**
    * Runs `shape` (--fields, --query) over an answer. When it fails after a change was sent, the
-   * change still counts: `done` (what the human output says) goes to stderr, and the run fails
-   * with exit 1, not the 2 of a usage error, which says that nothing was sent.
+   * change still counts: what the human output says goes to stderr, and the run fails with exit
+   * 1, not the 2 of a usage error, which says that nothing was sent. With -q, its essential (a
+   * new ticket's ID) goes to stdout instead: the output asked for won over -q, and failed, but a
+   * script reading -q's ID must not lose the ticket it made.
    */
-  const shaped = async <T>(shape: () => T | Promise<T>, done: (() => string | undefined | Promise<string | undefined>) | undefined): Promise<T> => {
+  const shaped = async <T>(shape: () => T | Promise<T>, forms: DocumentForms | undefined): Promise<T> => {
     try {
       return await shape();
     } catch (error) {
       if (!(error instanceof UsageError) || !changeSent()) throw error;
-      const told = await done?.();
-      if (told !== undefined) await writeText(io.stderr, told);
+      const essential = flags.quiet ? forms?.quiet?.() : undefined;
+      if (essential !== undefined) await writeText(stdout, essential);
+      else {
+        const told = await forms?.human?.();
+        if (told !== undefined) await writeText(io.stderr, told);
+      }
       throw new OutputAfterChangeError(error.message, {
         details: error.details,
         hint: 'the change was made; only its output failed: do not run the command again for it',
@@ -129,16 +135,26 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
   // Said once a run, on the first answer a query found nothing in.
   let hinted = false;
   /** Applies --query to `answer`; when that found nothing for want of a member, says so on stderr. */
-  const queried = async (compiled: CompiledQuery, answer: unknown): Promise<unknown> => {
+  const queried = async (compiled: CompiledQuery, answer: unknown, part?: ShapedPart): Promise<unknown> => {
     const result = compiled.apply(answer);
     if (!hinted && isEmptyResult(result)) {
       const absent = compiled.absentMembers(answer);
       if (absent.length > 0) {
         hinted = true;
-        await writeText(io.stderr, sanitizeText(absentMembersHint(absent, answer)));
+        await writeText(io.stderr, sanitizeText(absentMembersHint(absent, answer, part?.noun) + (part === undefined ? '' : `hint: ${part.why}\n`)));
       }
     }
     return result;
+  };
+
+  /** A --fields name that `part` lacks is a usage error that says why the expression sees it. */
+  const explained = async <T>(part: ShapedPart | undefined, shape: () => T | Promise<T>): Promise<T> => {
+    try {
+      return await shape();
+    } catch (error) {
+      if (part === undefined || !(error instanceof UsageError) || error.hint !== undefined) throw error;
+      throw new UsageError(error.message, { details: error.details, hint: part.why, cause: error });
+    }
   };
 
   /** A query result: JSON, or with --raw a scalar bare and an array one element per line (for shell loops). */
@@ -156,10 +172,16 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
   };
 
   const data = async (value: unknown, forms: DocumentForms = {}): Promise<void> => {
-    const result = await shaped(() => {
-      const limited = limit(value, forms.aliases);
-      return query === undefined ? limited : queried(query, limited);
-    }, forms.human);
+    if (fields === undefined && query === undefined) return writeJson(stdout, value);
+    const part = forms.shapes;
+    const result = await shaped(
+      () =>
+        explained(part, () => {
+          const limited = limit(part === undefined ? value : part.value, forms.aliases);
+          return query === undefined ? limited : queried(query, limited, part);
+        }),
+      forms,
+    );
     await (query === undefined ? writeJson(stdout, result) : writeResult(result, false));
   };
 
@@ -221,7 +243,7 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
       format === 'json'
         ? query === undefined
           ? writeJsonLine(stdout, value)
-          : writeResult(await shaped(() => queried(query, value), forms?.human), true)
+          : writeResult(await shaped(() => queried(query, value), forms), true)
         : writeForm(forms),
     array,
     note: async (text) => {

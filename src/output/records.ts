@@ -1,7 +1,8 @@
 // Lists of records (tickets, lookup items) printed page by page as they arrive: a table at a
 // terminal, tab-separated lines when piped, RFC 4180 CSV with --csv, IDs with -q, a JSON
 // array otherwise. --columns chooses the columns of the first three. Piped and CSV cells carry
-// machine values (ISO 8601 timestamps), the table human ones ("2d overdue").
+// machine values (ISO 8601 timestamps), the table human ones ("2d overdue"). Tables and TSV are
+// human output and show control characters made visible; CSV to a program carries them as sent.
 import { field } from '../api/member-access.js';
 import type { IO } from './io.js';
 import type { Format, Output } from './types.js';
@@ -46,17 +47,28 @@ function ownColumn<T>(column: RecordColumn<T>): RecordColumn<Entry<T>> {
   };
 }
 
-/** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled; CRLF ends a record. */
-function csvLine(cells: readonly Cell[]): string {
+// A field that needs quotes: a comma, a quote, a line break, or any other control character,
+// which a quoted field may hold (RFC 4180) and some readers take for a separator when bare.
+const NEEDS_QUOTES = /[",\u0000-\u001f\u007f-\u009f]/;
+
+/** RFC 4180: a field that needs it is quoted, quotes doubled; CRLF ends a record. `text` gives a cell's text. */
+function csvLine(cells: readonly Cell[], text: (value: string) => string): string {
   return (
     cells
       .map((cell) => {
-        const text = cell === null || cell === undefined ? '' : sanitizeText(String(cell));
-        return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+        const field = cell === null || cell === undefined ? '' : text(String(cell));
+        return NEEDS_QUOTES.test(field) ? `"${field.replace(/"/g, '""')}"` : field;
       })
       .join(',') + '\r\n'
   );
 }
+
+/**
+ * CSV is for programs (a spreadsheet, a script): piped or redirected, each value exactly as the
+ * service sent it. At a terminal a person reads it, and service text must not drive the
+ * terminal: control characters are made visible there, as in every human output.
+ */
+const csvText = (io: IO) => (io.stdoutIsTTY ? sanitizeText : (text: string) => text);
 
 export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>): RecordPrinter {
   const { io } = out;
@@ -93,6 +105,7 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
     });
   };
   const csv = out.format === 'csv';
+  const csvCell = csvText(io);
   const tty = io.stdoutIsTTY && !csv;
   // At a terminal, one table over every page (list --all): the first page fixes the columns and
   // their widths, and later rows are fitted to them, so columns never shift and memory stays flat.
@@ -112,9 +125,15 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
       pageNow = now;
       count += entries.length;
       if (csv) {
-        const header = count === entries.length ? csvLine(columns.map((column) => column.name)) : '';
+        const header =
+          count === entries.length
+            ? csvLine(
+                columns.map((column) => column.name),
+                csvCell,
+              )
+            : '';
         const cells = (entry: Entry<T>) => columns.map((column) => (column.machine ?? column.human)(entry, now));
-        await writeText(io.stdout, header + entries.map((entry) => csvLine(cells(entry))).join(''));
+        await writeText(io.stdout, header + entries.map((entry) => csvLine(cells(entry), csvCell)).join(''));
         return;
       }
       const rows = entries.map((entry, index) => {
@@ -154,7 +173,7 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
       }
       // CSV keeps its header when nothing matched, so a reader still sees the columns.
       const names = out.columns ?? spec.defaultColumns([]);
-      if (names.length > 0) await writeText(io.stdout, csvLine(names));
+      if (names.length > 0) await writeText(io.stdout, csvLine(names, csvCell));
     },
     async cutShort() {},
   };

@@ -22,6 +22,20 @@ export interface DocumentForms {
   quiet?: () => string | undefined;
   /** Other names of the document's members, which --fields accepts (a ticket's: TICKET_MEMBER_ALIASES). */
   aliases?: MemberAliases;
+  /**
+   * What --fields and --query see when it is not the document (--json still prints the
+   * document): a create's dry run gives its form, which stands for the ticket a real run prints.
+   */
+  shapes?: ShapedPart;
+}
+
+/** The part of a document that --fields and --query see (DocumentForms.shapes). */
+export interface ShapedPart {
+  value: unknown;
+  /** What it is, in hints: "the request". */
+  noun: string;
+  /** Why the expression sees it, for the hint after a name it lacks. */
+  why: string;
 }
 
 /** A JSON array written as its elements arrive (list --all, create --from --json). */

@@ -2,6 +2,8 @@
 // lookup, or @me), else the logged-in user; who `--assignee @me` is; and assign's USER when it is
 // left out (picked at a terminal). A token that names no user (TKT_TOKEN without the claim) means
 // asking at a terminal, else exit 2 (docs/cli.md section 4).
+import type { RequestPlan } from '../api/types.js';
+import type { PlannedRequest } from '../cmdutil/dry-run.js';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import type { Lookups } from '../lookups/types.js';
@@ -20,17 +22,51 @@ export function askAssignee(ctx: Context, lookups: Lookups, message: string): Pr
   return askWho(ctx, lookups, message, true);
 }
 
+/** Who acts: the user ID the form sends, and who that is. */
+export interface ActingUser {
+  id: string;
+  /**
+   * The user's name for a person reading the request (a dry run): `Tom Tech, you`. Named only
+   * from what the run already has (the login's names, the technicians --by was matched in,
+   * those offered at the question): never a request of its own. Undefined when none says.
+   */
+  label: string | undefined;
+}
+
 /** The user who acts, for the form's SubmitBy/CloseBy; `action` says what they do, in user words ("resolves"). */
-export async function resolveActingUser(ctx: Context, by: string | undefined, action: 'resolves' | 'closes'): Promise<string> {
+export async function actingUser(ctx: Context, by: string | undefined, action: 'resolves' | 'closes'): Promise<ActingUser> {
   const { createLookups } = await import('../lookups/index.js');
   const lookups = createLookups(ctx);
-  if (by !== undefined) return String(await lookups.resolve('assignee', by, BY));
+  // The technicians of --by or of the question are loaded already: naming the one chosen costs nothing.
+  const named = async (id: string): Promise<ActingUser> => {
+    const { userId, fullName, username } = await ctx.session();
+    const you = userId !== undefined && userId.toLowerCase() === id.toLowerCase();
+    const name = you ? (fullName ?? username) : await lookups.nameOf('assignee', id);
+    const label = [name, ...(you ? ['you'] : [])].filter((part) => part !== undefined).join(', ');
+    return { id, label: label === '' ? undefined : label };
+  };
+  if (by !== undefined) return named(String(await lookups.resolve('assignee', by, BY)));
   const session = await ctx.session();
-  if (session.userId !== undefined) return session.userId;
+  if (session.userId !== undefined) return named(session.userId);
   if (!ctx.io.canPrompt) {
     throw new UsageError(`cannot tell who ${action} these tickets: the token carries no user ID`, { hint: 'pass --by USER (a user ID or username)' });
   }
-  return askWho(ctx, lookups, `Who ${action} these tickets (--by)? The token names no user`);
+  return named(await askWho(ctx, lookups, `Who ${action} these tickets (--by)? The token names no user`));
+}
+
+/** The acting user's ID alone, for what sends without showing the request. */
+export async function resolveActingUser(ctx: Context, by: string | undefined, action: 'resolves' | 'closes'): Promise<string> {
+  return (await actingUser(ctx, by, action)).id;
+}
+
+/**
+ * A request that carries who acts (close's CloseBy, resolve's SubmitBy), labelled for its dry
+ * run. The field is the one holding the user's ID: the form's names stay in api/plans.ts.
+ */
+export function labelActingUser(plan: RequestPlan, user: ActingUser): PlannedRequest {
+  const fields = plan.form?.fields ?? {};
+  const field = Object.keys(fields).find((name) => fields[name] === user.id);
+  return user.label === undefined || field === undefined ? plan : { ...plan, labels: { [field]: user.label } };
 }
 
 /**

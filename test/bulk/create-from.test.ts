@@ -138,6 +138,17 @@ describe('tkt create --from', () => {
     ]);
   });
 
+  it('takes cc as a JSON list, as --cc given once per address', async () => {
+    const file = await write(
+      'cc.jsonl',
+      '{"title":"cc-list","description":"d","requester":"aberg","site":1,"department":1,"status":1,"cc":["boss@example.com","lead@example.com"]}\n',
+    );
+    const result = await h.cli(['create', '--from', file]);
+    expect(result.stderr).not.toContain('error');
+    expect(result.code).toBe(0);
+    expect(ticketsTitled('cc-list')[0]).toMatchObject({ cc: 'boss@example.com, lead@example.com' });
+  });
+
   it('creates from CSV with quoted fields and attachments found next to the file; -q prints the IDs', async () => {
     await write('screen.txt', 'log line\n');
     const file = await write(

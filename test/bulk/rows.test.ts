@@ -65,6 +65,19 @@ describe('readRows: JSON Lines', () => {
     expect(row!.values).toEqual({ title: 'A', site: '1.5', tag: ['3'], attach: ['a.txt', '2'] });
   });
 
+  it('takes a JSON list wherever the option may repeat (cc, tag, attach), as the option given several times', () => {
+    const [row] = readRows('{"title":"A","cc":["a@x.org","b@y.org"],"tag":[1],"attach":["a.txt"]}', 'jsonl', 'register');
+    expect(row!.problems).toEqual([]);
+    expect(row!.values).toEqual({ title: 'A', cc: ['a@x.org', 'b@y.org'], tag: ['1'], attach: ['a.txt'] });
+  });
+
+  it('keeps an address list given as text whole: it splits on commas and semicolons as --cc does, and its hash stays', () => {
+    const [json] = readRows('{"title":"A","cc":"a@x.org, b@y.org;c@z.org"}', 'jsonl', 'register');
+    const [csv] = readRows('title,cc\nA,"a@x.org, b@y.org;c@z.org"\n', 'csv', 'register');
+    expect(json!.values).toEqual({ title: 'A', cc: 'a@x.org, b@y.org;c@z.org' });
+    expect(csv!.hash).toBe(json!.hash);
+  });
+
   it('names each value of the wrong type, keeping the values it can read', () => {
     const [row] = readRows('{"title":true,"site":[1],"tag":[{"id":1}],"description":{"text":"x"},"priority":"high"}', 'jsonl', 'register');
     expect(row!.problems).toEqual([

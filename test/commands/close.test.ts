@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Harness } from '../helpers/harness.js';
-import { routeCount, sendsNothing, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import { routeCount, sendsNothing, unusedTicket, useHarness, useTempDir, userId } from '../helpers/sandbox-state.js';
 
 const CLOSE = 'POST /api/TicketsApi/close/{id}';
 const OPEN = 1;
@@ -131,5 +131,24 @@ describe('tkt close', () => {
     expect(result.stdout).toMatch(/Acknowledged:\s+true/);
     expect(closes()).toBe(before);
     expect(ticket.ticketStatusId).toBe(OPEN);
+  });
+
+  it('--dry-run says whose is the CloseBy ID it sends, with no request a real run would not make; --json is the request alone', async () => {
+    // A dry run neither reads nor changes the ticket: any will do.
+    const ticket = h.sandbox.state.tickets[0]!;
+    const me = await sendsNothing(h, () => h.cli(['close', String(ticket.id), '--dry-run']));
+    expect(me.stdout).toMatch(new RegExp(`CloseBy:\\s+${userId(h, 'admin')} \\(Ada Admin, you\\)\n`));
+
+    // --by loads the technicians (--refresh: from the service), as a real run does; once.
+    const before = h.sandbox.stats.requests;
+    const other = await h.cli(['close', String(ticket.id), '--dry-run', '--by', 'tech', '--refresh']);
+    expect(other.stdout).toMatch(new RegExp(`CloseBy:\\s+${userId(h, 'tech')} \\(Tom Tech\\)\n`));
+    expect(h.sandbox.stats.requests - before).toBe(1);
+    const self = await h.cli(['close', String(ticket.id), '--dry-run', '--by', userId(h, 'admin')]);
+    expect(self.stdout).toMatch(new RegExp(`CloseBy:\\s+${userId(h, 'admin')} \\(Ada Admin, you\\)\n`));
+
+    const json = await h.cli(['close', String(ticket.id), '--dry-run', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ fields: { TicketId: ticket.id, CloseBy: userId(h, 'admin') } });
+    expect(json.stdout).not.toContain('Ada Admin');
   });
 });

@@ -113,6 +113,17 @@ describe.each([
   });
 });
 
+describe('hostile text in CSV', () => {
+  // Piped, CSV carries the values as sent, for programs (test/commands/scripting.test.ts).
+  it('--csv at a terminal shows no control character but the CRLF that ends each record', async () => {
+    const run = await tkt(['list', '--csv', '--columns', 'id,title,requester'], true);
+    expect(run.code, run.out).toBe(0);
+    expect(run.out).toContain('^[[2J');
+    expect(run.out).toMatch(/\r\n$/);
+    expectClean({ ...run, out: run.out.replaceAll('\r\n', '\n') }, '--csv');
+  });
+});
+
 describe.each([
   ['at a terminal', true],
   ['piped', false],

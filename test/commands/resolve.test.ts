@@ -123,7 +123,8 @@ describe('tkt resolve', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`would send POST /api/TicketsApi/resolve/${ticket.id}`);
     expect(result.stdout).toMatch(/Details:\s+Would fix/);
-    expect(result.stdout).toMatch(new RegExp(`SubmitBy:\\s+${userId(h, 'admin')}`));
+    // Whose the ID is, from the login: no request to name the user.
+    expect(result.stdout).toMatch(new RegExp(`SubmitBy:\\s+${userId(h, 'admin')} \\(Ada Admin, you\\)\n`));
     expect(ticket.ticketStatusId).toBe(OPEN);
   });
 });

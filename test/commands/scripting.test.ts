@@ -182,6 +182,61 @@ describe('--fields', () => {
   });
 });
 
+describe('create --dry-run with --fields and --query: they shape the form it would send, which stands for the ticket', () => {
+  const dryRun = async (...shaping: string[]) => {
+    const tickets = h.sandbox.state.tickets.length;
+    const result = await h.cli(['create', ...validCreateArgs({ ...BY_ID, title: 'Dry shaped', due: '2030-01-02T03:04:05Z' }), '--dry-run', ...shaping]);
+    expect(h.sandbox.state.tickets).toHaveLength(tickets);
+    return result;
+  };
+
+  it('--fields picks the form fields, by the names of the ticket members they fill, in any case', async () => {
+    const result = await dryRun('--fields', 'title,dueDate');
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ Title: 'Dry shaped', DueDate: '2030-01-02T03:04:05.000Z' });
+  });
+
+  it('--query sees the form fields as sent', async () => {
+    const result = await dryRun('--query', 'Title', '--raw');
+    expect(result).toMatchObject({ code: 0, stdout: 'Dry shaped\n' });
+  });
+
+  it('a member only the answer has (the new ID) is exit 2 with --fields saying why, a hint with --query', async () => {
+    const fields = await dryRun('--fields', 'id,title');
+    expect(fields.code).toBe(2);
+    expect(fields.stdout).toBe('');
+    expect(fields.stderr).toMatch(/^error: --fields: no such field "id"\n/);
+    expect(fields.stderr).toMatch(/fields: Title, Description, CreatorId, SiteId/);
+    expect(fields.stderr).toMatch(/hint: a dry run has no ticket yet: --fields and --query see the form it would send/);
+    const query = await dryRun('--query', 'id');
+    expect(query).toMatchObject({ code: 0, stdout: 'null\n' });
+    expect(query.stderr).toMatch(/^hint: the request has no member "id".*; its members: Title, Description.*\nhint: a dry run has no ticket yet/);
+  });
+
+  it('--json alone prints the whole request, as every dry run does', async () => {
+    const result = await dryRun('--json');
+    expect(JSON.parse(result.stdout)).toMatchObject({ dryRun: true, method: 'POST', path: '/api/TicketsApi/register', fields: { Title: 'Dry shaped' } });
+  });
+});
+
+describe('-q with --fields or --query on create: the output asked for wins over quiet', () => {
+  it('prints the members asked for', async () => {
+    const result = await h.cli(['create', ...validCreateArgs({ ...BY_ID, title: 'Quiet fields' }), '-q', '--fields', 'id,title']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ id: expect.any(Number), title: 'Quiet fields' });
+    expect(result.stderr).toBe('');
+  });
+
+  it('still prints the new ID on stdout when they fail on the answer, as -q promises, and exits 1', async () => {
+    const result = await h.cli(['create', ...validCreateArgs({ ...BY_ID, title: 'Quiet fields failed' }), '-q', '--fields', 'id,colour']);
+    expect(result.code).toBe(1);
+    const ticket = h.sandbox.state.tickets.find((t) => t.title === 'Quiet fields failed')!;
+    expect(result.stdout).toBe(`${ticket.id}\n`);
+    expect(result.stderr).toMatch(/^error: --fields: no such field "colour"/);
+    expect(result.stderr).toContain('hint: the change was made; only its output failed: do not run the command again for it');
+  });
+});
+
 describe('--fields and --query on the answer of a change', () => {
   const created = () => h.sandbox.state.tickets.filter((t) => t.title === 'Shaped after the change');
 
@@ -263,6 +318,19 @@ describe('--csv, --columns and piped TSV', () => {
       expect(byId.get(t.id)?.due).toBe(t.dueDate === null ? '' : new Date(t.dueDate).toISOString());
     }
     expect(rows).toHaveLength((await allItems()).length);
+  });
+
+  it('carries control characters as the service sent them when piped, where piped TSV shows them as a table does', async () => {
+    const title = 'Bell\u0007 ESC\u001b[31m C1\u009b NUL\u0000, CRLF\r\nCR\rtab\t.';
+    const [ticket] = unusedTickets(h, 1);
+    ticket!.title = title;
+    const search = ['list', '--search', String(ticket!.id), '--in', 'ticket-id', '--columns', 'id,title'];
+    const csv = await h.cli([...search, '--csv']);
+    expect(csv.code, csv.stderr).toBe(0);
+    expect(parse(csv.stdout, { columns: true })).toEqual([{ id: String(ticket!.id), title }]);
+    // TSV is the human output in a pipe (for grep, cut, awk): one line per row, nothing a terminal acts on.
+    const tsv = await h.cli(search);
+    expect(tsv.stdout).toBe(`${ticket!.id}\tBell^G ESC^[[31m C1<U+009B> NUL^@, CRLF CR^Mtab .\n`);
   });
 
   it('prints the default ticket columns with a header, and ISO timestamps when piped as TSV', async () => {
