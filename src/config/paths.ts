@@ -1,10 +1,22 @@
 // Where tkt keeps its files, and which profile names may become file names.
-import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
 
+/**
+ * The user's home folder: HOME on Linux and macOS, which is what os.homedir() answers there when
+ * HOME is set, else os.homedir(). node:os, which a request needs for nothing else, is loaded only
+ * then (about 0.1 MB of memory on Node 24).
+ */
+function homeFolder(env: Record<string, string | undefined>, platform: NodeJS.Platform): string {
+  return (platform !== 'win32' && env.HOME) || process.getBuiltinModule('node:os').homedir();
+}
+
 /** TKT_CONFIG_DIR, else the OS config folder for "tkt". */
-export function defaultConfigDir(env: Record<string, string | undefined>, platform: NodeJS.Platform = process.platform, home: string = os.homedir()): string {
+export function defaultConfigDir(
+  env: Record<string, string | undefined>,
+  platform: NodeJS.Platform = process.platform,
+  home: string = homeFolder(env, platform),
+): string {
   if (env.TKT_CONFIG_DIR) return env.TKT_CONFIG_DIR;
   if (platform === 'win32') {
     return path.win32.join(env.APPDATA || path.win32.join(home, 'AppData', 'Roaming'), 'tkt');
