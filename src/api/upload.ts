@@ -3,13 +3,12 @@
 // framing as the body is sent, never read whole. A file whose size is unknown until read (a pipe
 // such as `<(command)`, /dev/stdin, a device) is read once, as it is sent, in a chunked body.
 import { closeSync, openSync, readSync, type Stats } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
 import { OperationError, UsageError } from '../errors.js';
 import { contentTypeOf } from './content-types.js';
 import type { FormValue, MultipartInput } from './types.js';
 import { uploadName } from './upload-name.js';
 import { openInput } from '../util/input-file.js';
-import { fsPromises } from '../util/fs-promises.js';
+import { closeFd, openFd, readFdAt, statPath } from '../util/fs-promises.js';
 
 /** A multipart body with files: the framing around them, the files, and their sizes when built. */
 export interface Upload {
@@ -136,7 +135,7 @@ async function withFileSizes(headers: Record<string, string>, framing: string[],
 async function fileSize(path: string): Promise<number | undefined> {
   let info: Stats;
   try {
-    info = await fsPromises().stat(path);
+    info = await statPath(path);
   } catch {
     throw new UsageError(`cannot read file ${path}`);
   }
@@ -170,14 +169,14 @@ export async function* uploadChunks(upload: Upload, onProgress: () => void): Asy
       }
       continue;
     }
-    const handle = await fsPromises().open(file.path, 'r');
+    const fd = await openFd(file.path, 'r');
     try {
-      for await (const chunk of sizedChunks(handle, file.path, file.size, nextBuffer)) {
+      for await (const chunk of sizedChunks(fd, file.path, file.size, nextBuffer)) {
         onProgress();
         yield chunk;
       }
     } finally {
-      await handle.close();
+      await closeFd(fd);
     }
   }
   yield upload.framing[upload.files.length]!;
@@ -185,10 +184,10 @@ export async function* uploadChunks(upload: Upload, onProgress: () => void): Asy
 }
 
 /** Exactly `size` bytes, read where they stand in the file. */
-async function* sizedChunks(handle: FileHandle, path: string, size: number, nextBuffer: () => Buffer): AsyncGenerator<Buffer> {
+async function* sizedChunks(fd: number, path: string, size: number, nextBuffer: () => Buffer): AsyncGenerator<Buffer> {
   for (let position = 0; position < size;) {
     const buffer = nextBuffer();
-    const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK_BYTES, size - position), position);
+    const bytesRead = await readFdAt(fd, buffer, 0, Math.min(CHUNK_BYTES, size - position), position);
     if (bytesRead === 0) throw new OperationError(`${path} shrank while it was being uploaded`);
     position += bytesRead;
     yield buffer.subarray(0, bytesRead);

@@ -49,7 +49,7 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
   // Typed IDs end with Ctrl-D, which a person at a terminal may not guess: a run that waits for them says so.
   if (options.ids.includes('-') && ctx.io.stdinIsTTY && ctx.io.stderrIsTTY)
     await writeText(ctx.io.stderr, 'reading ticket IDs from the terminal, one a line; Ctrl-D to end\n');
-  const ids = await collectIds(options.ids, ctx.io.stdin, ctx.signal);
+  const ids = await collectIds(options.ids, () => ctx.io.stdin, ctx.signal);
   if (ids.length === 0) {
     // `tkt list -q --all --view X | tkt close -` on a day with nothing to close succeeds.
     await ctx.output.note('no ticket IDs on stdin: nothing to do\n');

@@ -62,13 +62,15 @@ async function readStdinIds(stdin: Readable, signal: AbortSignal | undefined): P
  * line of stdin (so `tkt list -q --all | tkt close -` works), blank lines and `# ` comments skipped;
  * stdin without any is an empty list.
  * Every ID is validated before any request; duplicates are dropped keeping the first order.
+ * `stdin` is asked for only then: Node opens it when first asked, and a file on stdin (cron's
+ * /dev/null, `< file`) costs a file stream and the modules behind it, about 0.9 MB of memory.
  */
-export async function collectIds(args: readonly string[], stdin: Readable, signal?: AbortSignal): Promise<number[]> {
+export async function collectIds(args: readonly string[], stdin: () => Readable, signal?: AbortSignal): Promise<number[]> {
   let ids: number[];
   if (args.includes(STDIN)) {
     if (args.length > 1) throw new UsageError('"-" (read IDs from stdin) cannot be combined with other IDs');
     // No IDs (a cron job's empty list) is nothing to do: the caller says so and exits 0.
-    ids = await readStdinIds(stdin, signal);
+    ids = await readStdinIds(stdin(), signal);
   } else {
     ids = args.map(parseTicketId);
     if (ids.length === 0) throw new UsageError('no ticket IDs given', { hint: 'pass IDs, or - to read them from stdin' });

@@ -8,7 +8,7 @@ import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { nonBlank } from '../util/option-text.js';
 import { readTextFile, readTextStream } from '../util/text-read.js';
-import { fsPromises } from '../util/fs-promises.js';
+import { accessPath, statPath } from '../util/fs-promises.js';
 
 export const STDIN = '-';
 
@@ -148,7 +148,7 @@ export async function assertReadableFiles(paths: readonly string[], flag: string
   const problems: string[] = [];
   for (const path of paths) {
     try {
-      const info = await fsPromises().stat(path);
+      const info = await statPath(path);
       if (info.isDirectory()) {
         problems.push(`${path}: a directory, not a file`);
         continue;
@@ -157,7 +157,7 @@ export async function assertReadableFiles(paths: readonly string[], flag: string
         problems.push(`${path}: a socket, not a file`);
         continue;
       }
-      await fsPromises().access(path, constants.R_OK);
+      await accessPath(path, constants.R_OK);
     } catch (error) {
       problems.push(`${path}: ${fileErrorText(error)}`);
     }

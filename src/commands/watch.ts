@@ -83,7 +83,7 @@ export async function run(options: WatchOptions, ctx: Context, timer?: WatchTime
     if (hasFilters(options) || (['view', 'search', 'in', 'requester'] as const).some((name) => options[name] !== undefined)) {
       throw new UsageError('ticket IDs cannot be combined with a view, --search, --requester or filters', { hint: 'watch either tickets or a view' });
     }
-    ids = await collectIds(givenIds, ctx.io.stdin, ctx.signal);
+    ids = await collectIds(givenIds, () => ctx.io.stdin, ctx.signal);
     // Unlike an ID... command, watching no ticket would wait forever for nothing.
     if (ids.length === 0) throw new UsageError('no ticket IDs on stdin to watch');
   }

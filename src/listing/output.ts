@@ -8,12 +8,13 @@ import { scalarMemberNames } from '../output/members.js';
 import { createStyle } from '../output/style.js';
 import { formatDue } from '../output/time.js';
 import { sanitizeInline } from '../output/sanitize.js';
+import { isoUtc } from '../util/iso-time.js';
 import { TICKET_MEMBER_ALIASES, readListItem, type TicketListItem } from '../model/ticket.js';
 
 // Fallback columns are capped so an item with fifty fields still gives a readable table.
 const MAX_FALLBACK_COLUMNS = 8;
 
-const iso = (date: Date | undefined) => date?.toISOString();
+const iso = (date: Date | undefined) => (date === undefined ? undefined : isoUtc(date));
 
 /**
  * How the ticket columns give way at a narrow terminal, in `tkt list` and in triage: the ID and

@@ -11,6 +11,7 @@ import { formatDue } from '../output/time.js';
 import { TICKET_COLUMN_FIT } from './output.js';
 import { viewTickets } from './pages.js';
 import { readListItem, type TicketListItem } from '../model/ticket.js';
+import { isoUtc } from '../util/iso-time.js';
 
 // Counted views, in the order they are shown (docs/cli.md section 10), with their list types.
 const COUNTS = [
@@ -76,7 +77,7 @@ export async function renderQueue({ counts, urgent }: Queue, ctx: Context): Prom
   const tickets = urgent.map((item) => {
     const ticket = readListItem(item);
     const due = formatDue(ticket.due, ctx.now(), ticket);
-    const dueText = piped ? ticket.due?.toISOString() : due.text === '' ? 'no due date' : due.text;
+    const dueText = piped ? (ticket.due === undefined ? undefined : isoUtc(ticket.due)) : due.text === '' ? 'no due date' : due.text;
     return { id: ticket.id, due: dueText, overdue: due.overdue, priority: ticket.priority, status: ticket.status, title: ticket.title };
   });
   const columns: Column[] = [

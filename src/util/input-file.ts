@@ -5,15 +5,10 @@
 // would hold the exit for ever, "interrupted" printed and the process still there. So a FIFO is
 // read by the event loop (as stdin is), never by a pool thread; and its open, which waits for a
 // writer as `cat` does, is ended when the process exits by opening it for writing ourselves.
-import { closeSync, constants, createReadStream, fstat, open, openSync, type Stats } from 'node:fs';
+import { closeSync, constants, createReadStream, openSync } from 'node:fs';
 import { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
-
-// Not util.promisify: on Node 24, loading node:util's exports for it loads thirty-odd more of
-// Node's modules (parseArgs, diff, worker_threads...) with every run, since this module is in main.js.
-const openFd = (path: string, flags: string) =>
-  new Promise<number>((resolve, reject) => open(path, flags, (error, fd) => (error ? reject(error) : resolve(fd))));
-const fstatFd = (fd: number) => new Promise<Stats>((resolve, reject) => fstat(fd, (error, stats) => (error ? reject(error) : resolve(stats))));
+import { fstatFd, openFd } from './fs-promises.js';
 
 /** FIFOs whose open is waiting for a writer, by path (the same one may be opened twice). */
 const waiting = new Map<string, number>();

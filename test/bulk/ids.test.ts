@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { collectIds } from '../../src/bulk/ids.js';
 import { ExitCode, UsageError } from '../../src/errors.js';
 
-function stdinOf(...chunks: string[]): Readable {
-  return Readable.from(chunks.map((chunk) => Buffer.from(chunk)));
+function stdinOf(...chunks: string[]): () => Readable {
+  return () => Readable.from(chunks.map((chunk) => Buffer.from(chunk)));
 }
 
 async function usageMessage(promise: Promise<unknown>): Promise<string> {

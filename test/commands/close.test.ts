@@ -1,8 +1,12 @@
 import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../../src/program.js';
+import { processSignals } from '../cli/fake-process.js';
 import type { Harness } from '../helpers/harness.js';
+import { argvTable } from '../helpers/program.js';
 import { routeCount, sendsNothing, unusedTicket, useHarness, useTempDir, userId } from '../helpers/sandbox-state.js';
 
 const CLOSE = 'POST /api/TicketsApi/close/{id}';
@@ -27,6 +31,30 @@ describe('tkt close', () => {
     const logged = h.sandbox.state.conversations.filter((c) => c.ticketId === ticket.id && c.type === 'Close');
     expect(logged.map((c) => c.message)).toEqual(['Done\n\nThanks']);
     expect(closures(ticket.id)).toEqual([]);
+  });
+
+  it('leaves stdin alone for IDs given as arguments (a file on stdin costs Node a file stream and its modules to open)', async () => {
+    let stdinOpened = false;
+    const stdin = new PassThrough();
+    stdin.end('');
+    let stdout = '';
+    const [out, err] = [new PassThrough(), new PassThrough()];
+    out.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    err.resume();
+    const proc = {
+      get stdin() {
+        stdinOpened = true;
+        return stdin;
+      },
+      stdout: out,
+      stderr: err,
+      env: h.env,
+      ...processSignals(),
+    };
+    // A dry run: the IDs are collected as for a close, and no ticket of the sandbox is used up.
+    expect(await runCli(['close', '1013', '--dry-run'], proc, { argvTable })).toBe(0);
+    expect(stdout).toContain('would send POST /api/TicketsApi/close/1013');
+    expect(stdinOpened).toBe(false);
   });
 
   it('sends the closure e-mail with --acknowledge', async () => {

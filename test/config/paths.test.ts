@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { assertProfileName, defaultConfigDir } from '../../src/config/paths.js';
 import { ExitCode, UsageError } from '../../src/errors.js';
@@ -16,6 +17,14 @@ describe('defaultConfigDir', () => {
     expect(defaultConfigDir({ TKT_CONFIG_DIR: '' }, 'linux', '/home/a')).toBe('/home/a/.config/tkt');
     // A blank one is unset too, as every TKT_ variable: not a folder named " " in the current one.
     expect(defaultConfigDir({ TKT_CONFIG_DIR: ' ' }, 'linux', '/home/a')).toBe('/home/a/.config/tkt');
+  });
+
+  it('takes the home folder from HOME on Linux and macOS, as os.homedir() does there, and from the OS on Windows', () => {
+    const os = process.getBuiltinModule('node:os');
+    expect(defaultConfigDir({ HOME: '/home/b' }, 'linux')).toBe('/home/b/.config/tkt');
+    expect(defaultConfigDir({ HOME: '/Users/b' }, 'darwin')).toBe('/Users/b/Library/Preferences/tkt');
+    expect(defaultConfigDir({ HOME: '' }, 'linux')).toBe(`${os.homedir()}/.config/tkt`);
+    expect(defaultConfigDir({ HOME: 'C:\\msys\\home\\b' }, 'win32')).toBe(path.win32.join(os.homedir(), 'AppData', 'Roaming', 'tkt'));
   });
 
   it('uses the macOS and Windows folders, without conf\'s "-nodejs" suffix', () => {
