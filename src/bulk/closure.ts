@@ -1,12 +1,11 @@
 // What `tkt close` sends for its options (docs/service.md 4.7): the closure status code and closing date
 // checked, the comments read (inline or stdin), the files found, who closes.
-import { plans, type Closure } from '../api/plans.js';
-import type { PlannedRequest } from '../cmdutil/dry-run.js';
+import type { Closure } from '../api/plans.js';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { wholeNumberOption } from '../util/ids.js';
 import { parseWhen } from '../util/when.js';
-import { actingUser, labelActingUser, type ActingUser } from '../prompts/acting-user.js';
+import { actingUser, type ActingUser } from '../prompts/acting-user.js';
 import { assertReadableFiles, readTextOption } from '../cmdutil/text-input.js';
 
 /** `tkt close`'s options that make the closure, as typed. */
@@ -36,11 +35,6 @@ export async function closureOf(options: ClosureOptions, ctx: Context): Promise<
   const closureComments = await readTextOption(ctx, { flag: '--closure-comments', text: options.closureComments });
   const closer = await actingUser(ctx, options.by, 'closes');
   return { closure: { closeBy: closer.id, acknowledged: options.acknowledge, comments, status, closureComments, closingDate, files }, closer };
-}
-
-/** The request that closes one ticket, its CloseBy named for a dry run. */
-export function closePlan(id: number, { closure, closer }: PlannedClosure): PlannedRequest {
-  return labelActingUser(plans.closeTicket(id, closure), closer);
 }
 
 function closingDateOf(text: string, now: Date): string {

@@ -30,6 +30,11 @@ export interface IdCommandSpec {
    * made by read-modify-write reads the ticket through `api` to plan it, in a dry run too.
    */
   plan(id: number, api: Context['api']): PlannedRequest | Promise<PlannedRequest>;
+  /**
+   * What a dry run shows of a plan beyond what is sent: whose ID a field carries. Applied to dry
+   * runs only, so that a run of many IDs makes nothing per ID that it does not send.
+   */
+  forDryRun?(plan: PlannedRequest): PlannedRequest;
   /** Why a success changed nothing, when the answer says so ("already closed"). */
   noteFor?(response: ApiResponse): string | undefined;
   /** Runs once the IDs are known and before anything is sent (delete's confirmation), with the run's --concurrency. */
@@ -67,7 +72,8 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
     const planned = new Map<number, PlannedRequest>();
     const reporter = await reporterFor(true);
     const planOne = async (id: number): Promise<BulkOutcome> => {
-      planned.set(id, await spec.plan(id, () => ctx.api()));
+      const plan = await spec.plan(id, () => ctx.api());
+      planned.set(id, spec.forDryRun?.(plan) ?? plan);
       return {};
     };
     const run = await runBulk(ids, planOne, { concurrency, signal: ctx.signal });

@@ -1,6 +1,8 @@
+import { plans } from '../api/plans.js';
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
-import { closePlan, closureOf, type ClosureOptions } from '../bulk/closure.js';
+import { closureOf, type ClosureOptions } from '../bulk/closure.js';
+import { labelActingUser } from '../prompts/acting-user.js';
 import { runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
 import { assertSingleStdinReader } from '../cmdutil/text-input.js';
 import { alreadyClosedNote } from '../reading/unchanged.js';
@@ -48,7 +50,8 @@ export async function run(options: CloseOptions, ctx: Context): Promise<void> {
   const planned = await closureOf(options, ctx);
   await runIdCommand(ctx, options, {
     verb: 'closed',
-    plan: (id) => closePlan(id, planned),
+    plan: (id) => plans.closeTicket(id, planned.closure),
+    forDryRun: (plan) => labelActingUser(plan, planned.closer),
     noteFor: alreadyClosedNote,
     uploads: planned.closure.files,
   });

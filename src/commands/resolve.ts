@@ -79,7 +79,8 @@ export async function run(options: ResolveOptions, ctx: Context): Promise<void> 
     { ...options, ids },
     {
       verb: 'resolved',
-      plan: async (id) => labelActingUser(plans.resolveTicket(id, { details: await detailsFor.text(id), submitBy: resolver.id }), resolver),
+      plan: async (id) => plans.resolveTicket(id, { details: await detailsFor.text(id), submitBy: resolver.id }),
+      forDryRun: (plan) => labelActingUser(plan, resolver),
       noteFor: alreadyResolvedNote,
       beforeSend: (ids, concurrency) => detailsFor.prepare(ids, concurrency),
     },
