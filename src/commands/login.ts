@@ -49,6 +49,8 @@ export async function run(options: LoginOptions, ctx: Context): Promise<void> {
     });
   }
   const profile = resolveProfileName(ctx);
+  // A session that could not be kept: nothing is asked, no password sent.
+  ctx.config.assertWritable();
   const saved = ctx.config.getProfile(profile);
   const knownUrl = resolveBaseUrl(ctx, saved);
   assertNothingMissing(options, ctx, knownUrl);

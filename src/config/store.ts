@@ -42,6 +42,11 @@ export function createConfigStore(dir: string): ConfigStore {
   return {
     dir,
 
+    assertWritable() {
+      const notFolder = nonFolderOnPath(dir);
+      if (notFolder !== undefined) throw notAFolder(settingsFile, notFolder);
+    },
+
     getProfile(name) {
       assertProfileName(name);
       const all = profilesIn(readSettings());
@@ -174,9 +179,7 @@ async function writeObject(configDir: string, file: string, contents: () => Json
   } catch (error) {
     // TKT_CONFIG_DIR naming a file, or a file where tkt keeps a folder: named as such, not as ENOTDIR.
     const notFolder = nonFolderOnPath(path.dirname(file));
-    if (notFolder !== undefined) {
-      throw new OperationError(`cannot write ${file}: ${notFolder} is not a folder`, { hint: 'move it away, or set TKT_CONFIG_DIR to a folder', cause: error });
-    }
+    if (notFolder !== undefined) throw notAFolder(file, notFolder, error);
     throw fileError('write', file, error);
   }
   try {
@@ -187,6 +190,10 @@ async function writeObject(configDir: string, file: string, contents: () => Json
   } finally {
     release();
   }
+}
+
+function notAFolder(file: string, notFolder: string, cause?: unknown): OperationError {
+  return new OperationError(`cannot write ${file}: ${notFolder} is not a folder`, { hint: 'move it away, or set TKT_CONFIG_DIR to a folder', cause });
 }
 
 const LOCK_RETRY_MS = 10;

@@ -40,6 +40,8 @@ export type SettingsChanges = Partial<Record<keyof SavedSettings, SavedSettings[
 export interface ConfigStore {
   /** The folder holding settings, tokens and caches. */
   readonly dir: string;
+  /** Throws what a write would when a file stands where the folder should be (login checks before sending a password). */
+  assertWritable(): void;
   getProfile(name: string): Profile;
   /** Merges `changes` into the saved profile. */
   saveProfile(name: string, changes: Profile): Promise<void>;

@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Harness } from '../helpers/harness.js';
-import { useHarness } from '../helpers/sandbox-state.js';
+import { routeCount, useHarness } from '../helpers/sandbox-state.js';
 
 let h: Harness;
 useHarness({}, (harness) => (h = harness));
@@ -57,5 +57,14 @@ describe('TKT_CONFIG_DIR that is a file', () => {
       expect(result.stderr, argv.join(' ')).toMatch(new RegExp(`^error: cannot write ${escaped(file)}/\\S+: ${escaped(file)} is not a folder\\n`));
       expect(result.stderr, argv.join(' ')).not.toContain('ENOTDIR');
     }
+  });
+
+  it('stops login before the password is sent: the session could not be kept', async () => {
+    const env = fileAsConfigDir();
+    const logins = routeCount(h, 'POST /api/Users/authenticate');
+    const result = await h.cli(['login', '-u', 'tech'], { env: { ...env, TKT_TOKEN: '', TKT_PASSWORD: 'tech' } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: cannot write \S+: \S+ is not a folder\n/);
+    expect(routeCount(h, 'POST /api/Users/authenticate')).toBe(logins);
   });
 });
