@@ -49,8 +49,11 @@ export function readLimited(body: BodyStream, limit: number): Promise<ReadBody> 
       body.destroy();
       resolve({ text, truncated: true });
     };
+    // At the end the listeners stay: removing them cost a bulk run four removals per answer, and
+    // an error after the end still finds its listener (a promise settles once: it changes nothing).
+    let ended = false;
     const onEnd = (): void => {
-      settle();
+      ended = true;
       resolve({ text, truncated: false });
     };
     const onError = (error: Error): void => {
@@ -59,6 +62,7 @@ export function readLimited(body: BodyStream, limit: number): Promise<ReadBody> 
     };
     // Closed before its end without an error: cut off, as the async iterator would say.
     const onClose = (): void => {
+      if (ended) return;
       settle();
       reject(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
     };
