@@ -42,6 +42,7 @@ async function prepareRow(
   options: { baseDir: string; dryRun: boolean },
   ctx: Context,
 ): Promise<PreparedRow | string[]> {
+  if (row.unreadable) return row.problems;
   // Attachments are found next to the input file, so the file works from any folder.
   const attach = row.values.attach;
   const values: RawFieldValues =

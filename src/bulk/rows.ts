@@ -19,6 +19,8 @@ export interface InputRow {
   hash: string;
   /** Problems found while reading the row (shape, unknown columns). */
   problems: string[];
+  /** Not read at all (not JSON, not an object): its problems are all there is to say of it. */
+  unreadable?: true;
 }
 
 /** Columns whose option repeats (`tag`, `attach`, `cc`): a JSON list gives several values. */
@@ -97,7 +99,7 @@ function makeRow(row: number, line: number | undefined, values: RawFieldValues, 
 
 function objectRow(row: number, line: number | undefined, parsed: unknown, endpoint: TicketEndpoint): InputRow {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    return makeRow(row, line, {}, ['expected an object like {"title": "...", ...}']);
+    return { ...makeRow(row, line, {}, ['expected an object like {"title": "...", ...}']), unreadable: true };
   }
   const values: RawFieldValues = {};
   const problems: string[] = [];
@@ -133,7 +135,7 @@ function jsonLinesRows(text: string, endpoint: TicketEndpoint): InputRow[] {
       try {
         rows.push(objectRow(row, index + 1, JSON.parse(content), endpoint));
       } catch (error) {
-        rows.push(makeRow(row, index + 1, {}, [`not valid JSON: ${(error as Error).message}`]));
+        rows.push({ ...makeRow(row, index + 1, {}, [`not valid JSON: ${(error as Error).message}`]), unreadable: true });
       }
     });
   return rows;

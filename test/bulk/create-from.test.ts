@@ -213,6 +213,17 @@ describe('tkt create --from', () => {
     await expect(readFile(`${file}.report.jsonl`)).rejects.toThrow(/ENOENT/);
   });
 
+  it('names a JSON Lines row that cannot be read by that alone, not by columns it would lack', async () => {
+    const file = await write('unreadable.jsonl', ['{"title":"x"', '5', '{}'].join('\n'));
+    const result = await h.cli(['create', '--from', file]);
+    expect(result.code).toBe(2);
+    const lines = result.stderr.split('\n');
+    expect(lines).toContainEqual(expect.stringMatching(/^\s*row 1 \(line 1\): not valid JSON: [^;]+$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^\s*row 2 \(line 2\): expected an object like \{"title": "\.\.\.", \.\.\.\}$/));
+    // An object with nothing in it was read: what it lacks is what is wrong with it.
+    expect(lines).toContainEqual(expect.stringMatching(/^\s*row 3 \(line 3\): missing title, /));
+  });
+
   it('says in words why the report or the file cannot be opened, before any create', async () => {
     const file = await write('unwritable.csv', 'title,description,requester,site,department,status\nnope,d,aberg,1,1,1\n');
     const report = join(dir, 'no-such-folder', 'r.jsonl');
