@@ -10,14 +10,16 @@ import type { BulkResult } from './runner.js';
 export type BulkVerb = 'marked read' | 'resolved' | 'closed' | 'picked up' | 'deleted' | 'assigned' | `assigned to ${string}` | 'reopened';
 
 export function jsonLine(
-  result: Pick<BulkResult, 'id' | 'ok' | 'inDoubt' | 'status' | 'error' | 'body' | 'files'> & { notStarted?: true },
+  result: Pick<BulkResult, 'id' | 'ok' | 'inDoubt' | 'status' | 'error' | 'note' | 'body' | 'files'> & { notStarted?: true },
 ): Record<string, unknown> {
-  // Built key by key so the order is always id, ok, inDoubt / notStarted, status, error, kept, skipped, body.
+  // Built key by key so the order is always id, ok, inDoubt / notStarted, status, error, note, kept, skipped, body.
   const line: Record<string, unknown> = { id: result.id, ok: result.ok };
   if (result.inDoubt) line.inDoubt = true;
   if (result.notStarted) line.notStarted = true;
   if (result.status !== undefined) line.status = result.status;
   if (!result.ok) line.error = result.error ?? 'failed';
+  // A success that changed nothing says so, as its text line and its dry run's line do.
+  if (result.note !== undefined) line.note = result.note;
   if (result.files !== undefined) {
     line.kept = result.files.kept;
     line.skipped = result.files.skipped;

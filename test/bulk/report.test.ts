@@ -166,7 +166,7 @@ describe('--json', () => {
       [
         '{"id":12,"ok":true,"status":204}',
         '{"id":13,"ok":false,"status":404,"error":"not found (HTTP 404): Ticket 13 does not exist","body":{"message":"Ticket 13 does not exist"}}',
-        '{"id":14,"ok":true,"status":200}',
+        '{"id":14,"ok":true,"status":200,"note":"already closed"}',
         '{"id":15,"ok":false,"error":"connection refused by http://127.0.0.1:9"}',
         '',
       ].join('\n'),

@@ -226,6 +226,11 @@ describe('a change the ticket already has', () => {
     expect(JSON.parse(dryJson.stdout)).toEqual({ id: ticket!.id, dryRun: true, note: 'already assigned to admin, nothing changed' });
     const reopenDry = await h.cli(['reopen', String(ticket!.id), '--dry-run']);
     expect(reopenDry.stdout).toBe(`dry run: #${ticket!.id} already open, nothing changed (nothing would be sent)\n`);
+    // A script tells "nothing changed" from a change by the line's note, as the dry run's line has it.
+    const assignJson = await h.cli(['assign', String(ticket!.id), 'admin', '--json']);
+    expect(JSON.parse(assignJson.stdout)).toEqual({ id: ticket!.id, ok: true, note: 'already assigned to admin, nothing changed' });
+    const reopenJson = await h.cli(['reopen', String(ticket!.id), '--json']);
+    expect(JSON.parse(reopenJson.stdout)).toEqual({ id: ticket!.id, ok: true, note: 'already open, nothing changed' });
     expect(routeCount(h, UPDATE)).toBe(updates);
     expect(ticket!.assignedUser).toBe(userId(h, 'admin'));
   });

@@ -71,7 +71,13 @@ describe('tkt close', () => {
     const json = await h.cli(['--json', 'close', String(ticket.id)]);
     expect(json.code).toBe(0);
     // The service's answer rides along (docs/cli.md section 3: "body" when the API returned one).
-    expect(JSON.parse(json.stdout)).toEqual({ id: ticket.id, ok: true, status: 200, body: { message: `Ticket ${ticket.id} is already closed.` } });
+    expect(JSON.parse(json.stdout)).toEqual({
+      id: ticket.id,
+      ok: true,
+      status: 200,
+      note: 'already closed, nothing changed',
+      body: { message: `Ticket ${ticket.id} is already closed.` },
+    });
   });
 
   it('is exit 3 for an unknown ticket and exit 5 without Tickets.Close', async () => {

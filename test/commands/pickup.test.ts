@@ -31,6 +31,7 @@ describe('tkt pickup', () => {
       id: ticket.id,
       ok: true,
       status: 200,
+      note: 'already assigned to you, nothing changed',
       body: { message: `Ticket ${ticket.id} is already assigned to you.`, changed: false },
     });
   });
