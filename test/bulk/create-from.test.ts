@@ -449,6 +449,62 @@ describe('tkt create --from', () => {
     }
   });
 
+  it('a dry run of --resume tells each row as the real run does: created skipped, in doubt held back (exit 1), the rest to send', async () => {
+    const row = (n: number, requester: string) =>
+      JSON.stringify({ title: `dry-resume-${n}`, description: 'd', requester, ...(requester === 'ghost' ? GHOST_EMAIL : {}) });
+    const file = await write('dry-resume.jsonl', [row(1, 'aberg'), row(2, 'aberg'), row(3, 'ghost')].join('\n') + '\n');
+    const report = `${file}.report.jsonl`;
+    // Row 2's create is never answered: it times out, in doubt. Row 3 is refused (400).
+    const front = await startFrontServer(h, (_req, _res, body) => body.includes('dry-resume-2'));
+    try {
+      const first = await h.cli(['create', '--from', file, '--integration', '--timeout', '0.5'], { env: frontEnv(h, front) });
+      expect(first.code).toBe(1);
+    } finally {
+      await front.close();
+    }
+    const [created] = ticketsTitled('dry-resume-1');
+    // A failed row may be fixed before resuming.
+    await write('dry-resume.jsonl', [row(1, 'aberg'), row(2, 'aberg'), row(3, 'lwei')].join('\n') + '\n');
+    const resume = ['create', '--from', file, '--integration', '--resume', report];
+    const sentBefore = h.sandbox.stats.byRoute[NEW_ROUTE];
+
+    const dry = await h.cli([...resume, '--dry-run']);
+    expect(dry.stdout).toContain(`- row 1 already created as #${created!.id} (skipped)\n`);
+    expect(dry.stdout).toContain('? row 2: in doubt (the service may have created it): sent in an earlier run, not sent again\n');
+    expect(dry.stdout).not.toMatch(/row 2:? already created/);
+    expect(dry.stdout).toContain('dry run: would send 1 × POST /api/TicketsApi/new (nothing was sent)\n');
+    expect(dry.stdout).toMatch(/^ {2}row 3:\n {4}Title: +dry-resume-3$/m);
+    // Exits as the real run does: the rows in doubt need a look.
+    expect(dry.stderr).toContain('error: 1 of 3 rows in doubt\n');
+    expect(dry.stderr).toContain('  rows in doubt (the service may have created them): 2\n');
+    expect(dry.code).toBe(1);
+
+    const dryJson = await h.cli([...resume, '--dry-run', '--json']);
+    expect(JSON.parse(dryJson.stdout)).toEqual([
+      { row: 1, dryRun: true, ok: true, id: created!.id, skipped: true },
+      { row: 2, dryRun: true, ok: false, inDoubt: true, error: expect.stringContaining('timed out') as unknown, skipped: true },
+      { row: 3, dryRun: true, method: 'POST', path: '/api/TicketsApi/new', fields: expect.objectContaining({ Title: 'dry-resume-3' }) as unknown, files: [] },
+    ]);
+    expect(dryJson.code).toBe(1);
+
+    // Told to send the rows in doubt again, it would: nothing held back, exit 0.
+    const retrying = await h.cli([...resume, '--retry-in-doubt', '--dry-run', '--json']);
+    expect((JSON.parse(retrying.stdout) as { row: number; skipped?: boolean }[]).map((entry) => [entry.row, entry.skipped ?? false])).toEqual([
+      [1, true],
+      [2, false],
+      [3, false],
+    ]);
+    expect(retrying.code).toBe(0);
+    expect(h.sandbox.stats.byRoute[NEW_ROUTE]).toBe(sentBefore);
+
+    // The real run does what the dry run said.
+    const real = await h.cli(resume);
+    expect(real.stderr).toContain('? row 2: in doubt (the service may have created it): sent in an earlier run, not sent again\n');
+    expect(real.stderr).toContain('error: 1 of 3 rows in doubt\n');
+    expect(real.stdout).toMatch(/✓ row 3: created #\d+/);
+    expect(real.code).toBe(1);
+  });
+
   // Register answers 400 saying the permission is missing (docs/service.md 4.3): a refusal every row would get.
   it('stops at the first refusal: of 200 rows only the 8 in flight are sent, the rest not started and sent by --resume', async () => {
     const row = (n: number) =>
