@@ -12,6 +12,7 @@ import { sanitizeInline } from '../output/sanitize.js';
 import { createStyle, type Style } from '../output/style.js';
 import type { ArrayPrinter } from '../output/types.js';
 import { writeText } from '../output/write.js';
+import type { CreateFromOptions } from './create-from-options.js';
 import type { ReportEntry } from './report-file.js';
 import { formatRanges, rangeLines, summaryLayout } from './ranges.js';
 import { runCounts, type BulkRun } from './runner.js';
@@ -126,9 +127,26 @@ export function tellDryRunOutcome(
   ]);
 }
 
+/**
+ * The words of `tkt create` that go on where this run stopped: the file, the options that change
+ * what is sent and where (--integration: another endpoint, which takes other columns) or how
+ * much at once (--concurrency), then the report to resume from; tktCommand adds the profile and
+ * --url. Not --retry-in-doubt: the rows this run leaves in doubt are to be checked first.
+ */
+function resumeWords(options: CreateFromOptions, reportPath: string): string {
+  return [
+    'create --from',
+    shellWord(options.file),
+    ...(options.integration ? ['--integration'] : []),
+    ...(options.concurrency === undefined ? [] : ['--concurrency', String(options.concurrency)]),
+    '--resume',
+    shellWord(reportPath),
+  ].join(' ');
+}
+
 /** What a sending run left to tell once its last answer is recorded. */
 export interface CreateFromOutcome {
-  file: string;
+  options: CreateFromOptions;
   reportPath: string;
   /** Rows in the file, and of them the ones this run sent. */
   rowCount: number;
@@ -153,7 +171,7 @@ export async function tellOutcome(outcome: CreateFromOutcome, jsonArray: ArrayPr
   const inDoubtRows = [...inDoubtNow, ...outcome.heldInDoubt];
   const createdNow = run.results.length - failed.length - inDoubtNow.length;
   const { stoppedBy } = run;
-  const resumeCommand = tktCommand(ctx, `create --from ${shellWord(outcome.file)} --resume ${shellWord(reportPath)}`);
+  const resumeCommand = tktCommand(ctx, resumeWords(outcome.options, reportPath));
   if (outcome.reportFailure !== undefined) {
     throw new OperationError(`stopped: cannot write the report ${reportPath}: ${fileErrorText(outcome.reportFailure)}`, {
       details: [`created ${createdNow} of ${sentCount}; the last ones may be missing from the report`],
@@ -194,7 +212,7 @@ export async function tellOutcome(outcome: CreateFromOutcome, jsonArray: ArrayPr
     );
   }
   if (failed.length > 0 || inDoubtRows.length > 0) {
-    throw rowsToLookAt({ ...outcome, failed, inDoubtRows }, details);
+    throw rowsToLookAt({ ...outcome, file: outcome.options.file, failed, inDoubtRows }, details);
   }
   if (rowsWithSkippedFiles.length > 0) {
     throw new FilesSkippedError(

@@ -189,7 +189,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
 
     await tellOutcome(
       {
-        file: options.file,
+        options,
         reportPath,
         rowCount: rows.length,
         sentCount: prepared.length,

@@ -8,7 +8,7 @@ import type { CreateFromOptions } from '../../src/bulk/create-from-options.js';
 import { readReport, type ReportEntry, type ReportLine } from '../../src/bulk/report-file.js';
 import { detectFormat, readRows, rowHash } from '../../src/bulk/rows.js';
 import { ExitCode } from '../../src/errors.js';
-import { createHarness, type Harness } from '../helpers/harness.js';
+import { createHarness, loginAs, type Harness } from '../helpers/harness.js';
 import { frontEnv, startFrontServer } from '../helpers/sandbox-state.js';
 
 /** A requester no lookup knows, with an e-mail: tkt sends it, the service refuses it (400). */
@@ -390,6 +390,29 @@ describe('tkt create --from', () => {
         .sort(),
     ).toEqual(['stop-1', 'stop-2', 'stop-3']);
     expect(resumed.stdout()).toMatch(/✓ row 3: created #\d+/);
+  });
+
+  it('after Ctrl-C, the resume line repeats what the run used (--integration, --concurrency, the profile) and, run as shown, finishes', async () => {
+    await loginAs(h.sandbox, h.configDir, 'tech', 'ops');
+    // Rows for the integration endpoint: with register's columns missing, only `new` takes them.
+    const file = await write('hint.jsonl', [1, 2].map((n) => JSON.stringify({ title: `hint-${n}`, description: 'd', requester: 'aberg' })).join('\n'));
+    const options: CreateFromOptions = { file, report: undefined, resume: undefined, integration: true, concurrency: 1, dryRun: false, retryInDoubt: false };
+    const interrupted = await h.context({ globals: { profile: 'ops' } });
+    interrupted.abort.abort();
+    const stopped: unknown = await runCreateFrom(options, interrupted.ctx).catch((error: unknown) => error);
+    expect(stopped).toMatchObject({ exitCode: ExitCode.interrupted });
+    const { hint } = stopped as { hint: string };
+    expect(hint).toBe(`to finish: tkt create --from ${file} --integration --concurrency 1 --resume ${file}.report.jsonl --profile ops`);
+
+    const [, ...argv] = hint.replace('to finish: ', '').split(' ');
+    const resumed = await h.cli(argv);
+    expect(resumed.stderr).toBe('created 2 tickets; report: ' + `${file}.report.jsonl\n`);
+    expect(resumed.code).toBe(0);
+    expect(
+      ticketsTitled('hint-')
+        .map((t) => t.title)
+        .sort(),
+    ).toEqual(['hint-1', 'hint-2']);
   });
 
   it('on a second signal gives up the row in flight as in doubt; --resume holds it back until --retry-in-doubt', async () => {
