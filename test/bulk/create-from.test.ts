@@ -670,6 +670,13 @@ describe('tkt create --from', () => {
     const mixed = await h.cli(['create', '--from', file, '--site', '1']);
     expect(mixed.code).toBe(2);
     expect(mixed.stderr).toMatch(/--from cannot be combined with --site/);
+    // One ticket per key is a single create's: with --from its options would do nothing.
+    for (const dedup of [['--dedup-key', 'k'], ['--on-existing', 'skip'], ['--reopen']]) {
+      const refused = await h.cli(['create', '--from', file, ...dedup, '--dry-run']);
+      expect(refused.stderr).toContain(`error: --from cannot be combined with ${dedup[0]}\n`);
+      expect(refused.stderr).toContain('hint: --dedup-key and its options are for a single create; --from sends every row\n');
+      expect(refused.code).toBe(2);
+    }
     const orphan = await h.cli(['create', '--resume', 'r.jsonl']);
     expect(orphan.code).toBe(2);
     expect(orphan.stderr).toMatch(/need --from/);
