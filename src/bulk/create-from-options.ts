@@ -34,14 +34,20 @@ const FROM_FLAGS = ['from', 'report', 'resume', 'retryInDoubt', 'concurrency'] a
 /**
  * The --from run `flags` ask for, or undefined for a single create. The rows' columns replace
  * the field options (`fieldFlags`, those given), so giving both is refused rather than guessing
- * which one wins.
+ * which one wins; `dedupFlags` (--dedup-key and its options, those given) are a single create's,
+ * refused rather than silently doing nothing.
  */
-export function createFromOptions(flags: CreateFromFlags, fieldFlags: readonly string[]): CreateFromOptions | undefined {
+export function createFromOptions(flags: CreateFromFlags, fieldFlags: readonly string[], dedupFlags: readonly string[]): CreateFromOptions | undefined {
   if (!FROM_FLAGS.some((key) => flags[key] !== undefined)) return undefined;
   const file = flags.from;
   if (file === undefined) throw new UsageError('--report, --resume and --concurrency need --from FILE');
   if (fieldFlags.length > 0) {
     throw new UsageError(`--from cannot be combined with ${fieldFlags.join(', ')}`, { hint: 'put the values in the file, one column per option' });
+  }
+  if (dedupFlags.length > 0) {
+    throw new UsageError(`--from cannot be combined with ${dedupFlags.join(', ')}`, {
+      hint: '--dedup-key and its options are for a single create; --from sends every row',
+    });
   }
   if (flags.retryInDoubt === true && flags.resume === undefined) throw new UsageError('--retry-in-doubt needs --resume REPORT');
   // The report is a file written line by line and fsync'ed (a resume appends to it): stdout

@@ -9,14 +9,16 @@ import type { KeptFiles } from '../cmdutil/attachments.js';
 import { fileErrorText } from '../cmdutil/text-input.js';
 import { FilesSkippedError, InterruptedError, ItemFailedError, OperationError, exitCodeOf, failureReason, stoppedHow } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
-import { createStyle } from '../output/style.js';
+import { createStyle, type Style } from '../output/style.js';
 import type { ArrayPrinter } from '../output/types.js';
 import { writeText } from '../output/write.js';
+import type { CreateFromOptions } from './create-from-options.js';
 import type { ReportEntry } from './report-file.js';
 import { formatRanges, rangeLines, summaryLayout } from './ranges.js';
 import { runCounts, type BulkRun } from './runner.js';
 
-function entryLine(entry: ReportEntry): Record<string, unknown> {
+/** A row's element of the --json array, as the report has it. */
+export function rowJson(entry: ReportEntry): Record<string, unknown> {
   const line: Record<string, unknown> = { row: entry.row, ok: entry.ok };
   if (entry.inDoubt) line.inDoubt = true;
   if (entry.id !== undefined) line.id = entry.id;
@@ -24,6 +26,21 @@ function entryLine(entry: ReportEntry): Record<string, unknown> {
   if (entry.error !== undefined) line.error = entry.error;
   if (entry.skipped) line.skipped = true;
   return line;
+}
+
+/** The ticket a row created, as its line names it. */
+const createdTicket = (entry: ReportEntry): string => (entry.id == null ? 'a ticket (the service named no ID)' : `#${entry.id}`);
+
+const IN_DOUBT_CREATE = 'in doubt (the service may have created it)';
+
+/**
+ * The line of a row that an earlier run created or left in doubt, which this run does not send:
+ * a real run prints it, a dry run lists it.
+ */
+export function skippedRowLine(entry: ReportEntry, style: Style): string {
+  return entry.inDoubt
+    ? `${style.yellow('?')} row ${entry.row}: ${IN_DOUBT_CREATE}: sent in an earlier run, not sent again`
+    : `- row ${entry.row} already created as ${createdTicket(entry)} (skipped)`;
 }
 
 export type RowPrinter = (entry: ReportEntry, files?: KeptFiles) => Promise<void>;
@@ -35,21 +52,20 @@ export function rowPrinter(ctx: Context, jsonArray: ArrayPrinter | undefined): R
   const errStyle = createStyle(ctx.io.color);
   return async (entry, files) => {
     if (jsonArray !== undefined) {
-      await jsonArray.push([{ ...entryLine(entry), ...(files === undefined ? {} : { kept: files.kept, skipped: files.skipped }) }]);
+      await jsonArray.push([{ ...rowJson(entry), ...(files === undefined ? {} : { kept: files.kept, skipped: files.skipped }) }]);
     } else if (entry.inDoubt) {
-      const when = entry.skipped ? 'sent in an earlier run, not sent again' : sanitizeInline(entry.error ?? 'no answer');
-      await writeText(ctx.io.stderr, `${errStyle.yellow('?')} row ${entry.row}: in doubt (the service may have created it): ${when}\n`);
+      const line = entry.skipped
+        ? skippedRowLine(entry, errStyle)
+        : `${errStyle.yellow('?')} row ${entry.row}: ${IN_DOUBT_CREATE}: ${sanitizeInline(entry.error ?? 'no answer')}`;
+      await writeText(ctx.io.stderr, `${line}\n`);
     } else if (!entry.ok) {
       await writeText(ctx.io.stderr, `${errStyle.red('✗')} row ${entry.row}: ${sanitizeInline(entry.error ?? 'failed')}\n`);
     } else if (quiet) {
       // -q prints the new IDs only, ready for `| tkt close -`.
       if (entry.id != null && !entry.skipped) await writeText(ctx.io.stdout, `${entry.id}\n`);
     } else {
-      const id = entry.id == null ? 'a ticket (the service named no ID)' : `#${entry.id}`;
-      await writeText(
-        ctx.io.stdout,
-        entry.skipped ? `- row ${entry.row} already created as ${id} (skipped)\n` : `${outStyle.green('✓')} row ${entry.row}: created ${id}\n`,
-      );
+      const line = entry.skipped ? skippedRowLine(entry, outStyle) : `${outStyle.green('✓')} row ${entry.row}: created ${createdTicket(entry)}`;
+      await writeText(ctx.io.stdout, `${line}\n`);
     }
     // The ticket is created; the files it did not keep are a failure of their own, on stderr.
     if (files !== undefined && files.skipped.length > 0 && jsonArray === undefined) {
@@ -58,9 +74,79 @@ export function rowPrinter(ctx: Context, jsonArray: ArrayPrinter | undefined): R
   };
 }
 
+const IN_DOUBT_ROWS = 'rows in doubt (the service may have created them)';
+
+/**
+ * The numbers of each kind of row under the error line, as ranges wrapped and, at a terminal,
+ * cut short (summaryLayout), saying so.
+ */
+function rowLists(ctx: Context, reportPath: string, lists: readonly (readonly [label: string, rows: readonly number[]])[]): string[] {
+  const layout = summaryLayout(ctx.io, '');
+  let cut = false;
+  const lines = lists.flatMap(([label, rows]) => {
+    if (rows.length === 0) return [];
+    const list = rangeLines(label, rows, layout);
+    cut ||= list.cut;
+    return list.lines;
+  });
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set inside flatMap above
+  return cut ? [...lines, `(lists cut short: --json lists every row, and ${reportPath} every row sent)`] : lines;
+}
+
+/** The end of a run that left rows failed or in doubt (exit 1): how many, and what to do about them. */
+function rowsToLookAt(
+  rows: { file: string; reportPath: string; rowCount: number; sentCount: number; failed: readonly number[]; inDoubtRows: readonly number[] },
+  details: string[],
+): OperationError {
+  const { failed, inDoubtRows, reportPath } = rows;
+  const what = [
+    ...(failed.length > 0 ? [`${failed.length} of ${rows.sentCount} rows failed`] : []),
+    ...(inDoubtRows.length > 0 ? [`${inDoubtRows.length} of ${rows.rowCount} rows in doubt`] : []),
+  ];
+  return new OperationError(what.join(', '), {
+    details,
+    hint:
+      failed.length > 0
+        ? `fix the failed rows in ${rows.file}, then run again with --resume ${reportPath}`
+        : `check the rows in doubt in the service, then run again with --resume ${reportPath} (and --retry-in-doubt for the ones it does not have)`,
+  });
+}
+
+/**
+ * Ends a dry run as the real run would end: rows an earlier run left in doubt are held back,
+ * and the run fails (exit 1) naming them, as `ID...` dry runs fail an ID that cannot be planned.
+ */
+export function tellDryRunOutcome(
+  plan: { file: string; reportPath: string; rowCount: number; planned: number; heldInDoubt: readonly number[] },
+  ctx: Context,
+): void {
+  if (plan.heldInDoubt.length === 0) return;
+  throw rowsToLookAt({ ...plan, sentCount: plan.planned, failed: [], inDoubtRows: plan.heldInDoubt }, [
+    `would send ${plan.planned} (nothing was sent)`,
+    ...rowLists(ctx, plan.reportPath, [[IN_DOUBT_ROWS, plan.heldInDoubt]]),
+  ]);
+}
+
+/**
+ * The words of `tkt create` that go on where this run stopped: the file, the options that change
+ * what is sent and where (--integration: another endpoint, which takes other columns) or how
+ * much at once (--concurrency), then the report to resume from; tktCommand adds the profile and
+ * --url. Not --retry-in-doubt: the rows this run leaves in doubt are to be checked first.
+ */
+function resumeWords(options: CreateFromOptions, reportPath: string): string {
+  return [
+    'create --from',
+    shellWord(options.file),
+    ...(options.integration ? ['--integration'] : []),
+    ...(options.concurrency === undefined ? [] : ['--concurrency', String(options.concurrency)]),
+    '--resume',
+    shellWord(reportPath),
+  ].join(' ');
+}
+
 /** What a sending run left to tell once its last answer is recorded. */
 export interface CreateFromOutcome {
-  file: string;
+  options: CreateFromOptions;
   reportPath: string;
   /** Rows in the file, and of them the ones this run sent. */
   rowCount: number;
@@ -85,7 +171,7 @@ export async function tellOutcome(outcome: CreateFromOutcome, jsonArray: ArrayPr
   const inDoubtRows = [...inDoubtNow, ...outcome.heldInDoubt];
   const createdNow = run.results.length - failed.length - inDoubtNow.length;
   const { stoppedBy } = run;
-  const resumeCommand = tktCommand(ctx, `create --from ${shellWord(outcome.file)} --resume ${shellWord(reportPath)}`);
+  const resumeCommand = tktCommand(ctx, resumeWords(outcome.options, reportPath));
   if (outcome.reportFailure !== undefined) {
     throw new OperationError(`stopped: cannot write the report ${reportPath}: ${fileErrorText(outcome.reportFailure)}`, {
       details: [`created ${createdNow} of ${sentCount}; the last ones may be missing from the report`],
@@ -99,22 +185,14 @@ export async function tellOutcome(outcome: CreateFromOutcome, jsonArray: ArrayPr
     // --json lists every row not started; the report has none of them, so --resume sends them.
     for (const row of run.notStarted) await jsonArray?.push([{ row, ok: false, notStarted: true, error: why }]);
   }
-  const layout = summaryLayout(ctx.io, '');
-  let cut = false;
-  const listed = (label: string, numbers: readonly number[]): string[] => {
-    if (numbers.length === 0) return [];
-    const list = rangeLines(label, numbers, layout);
-    cut ||= list.cut;
-    return list.lines;
-  };
   const details = [
     `created ${createdNow}; every row sent is recorded in ${reportPath}`,
-    ...listed('failed rows', failed),
-    ...listed('rows in doubt (the service may have created them)', inDoubtRows),
-    ...listed('rows not started', run.notStarted),
-    ...listed('rows whose files the service did not keep', rowsWithSkippedFiles),
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by listed() above
-    ...(cut ? [`(lists cut short: --json lists every row, and ${reportPath} every row sent)`] : []),
+    ...rowLists(ctx, reportPath, [
+      ['failed rows', failed],
+      [IN_DOUBT_ROWS, inDoubtRows],
+      ['rows not started', run.notStarted],
+      ['rows whose files the service did not keep', rowsWithSkippedFiles],
+    ]),
   ];
   if (run.interrupted) {
     throw new InterruptedError(`${stoppedHow(ctx.signal.reason)}: ${runCounts(run, sentCount, ' rows')}`, {
@@ -134,17 +212,7 @@ export async function tellOutcome(outcome: CreateFromOutcome, jsonArray: ArrayPr
     );
   }
   if (failed.length > 0 || inDoubtRows.length > 0) {
-    const what = [
-      ...(failed.length > 0 ? [`${failed.length} of ${sentCount} rows failed`] : []),
-      ...(inDoubtRows.length > 0 ? [`${inDoubtRows.length} of ${outcome.rowCount} rows in doubt`] : []),
-    ];
-    throw new OperationError(what.join(', '), {
-      details,
-      hint:
-        failed.length > 0
-          ? `fix the failed rows in ${outcome.file}, then run again with --resume ${reportPath}`
-          : `check the rows in doubt in the service, then run again with --resume ${reportPath} (and --retry-in-doubt for the ones it does not have)`,
-    });
+    throw rowsToLookAt({ ...outcome, file: outcome.options.file, failed, inDoubtRows }, details);
   }
   if (rowsWithSkippedFiles.length > 0) {
     throw new FilesSkippedError(

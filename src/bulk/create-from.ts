@@ -36,7 +36,8 @@ import { checkReportPath, openReport, readReport, resumedRows, type ReportEntry,
 import { detectFormat, readRows } from './rows.js';
 import type { CreateFromOptions } from './create-from-options.js';
 import { prepareRows } from './create-from-check.js';
-import { rowPrinter, tellOutcome } from './create-from-outcome.js';
+import { rowJson, rowPrinter, skippedRowLine, tellDryRunOutcome, tellOutcome } from './create-from-outcome.js';
+import { createStyle } from '../output/style.js';
 import { runBulk, type BulkResult } from './runner.js';
 import { readTextFile } from '../util/text-read.js';
 
@@ -99,13 +100,15 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
     .sort((a, b) => a.row - b.row)
     .map((entry): ReportEntry => ({ ...entry, skipped: true }));
   // --dry-run: what each row would send, nothing sent, no report written.
+  // It tells each row as the real run would, and ends as it would: exit 1 for rows held in doubt.
   if (options.dryRun) {
-    const skipped = skippedEntries.map((entry) => `row ${entry.row}: already created as ${entry.id == null ? 'a ticket' : `#${entry.id}`} (skipped)`);
+    const style = createStyle(ctx.io.stdoutColor);
     await printDryRunRows(
       ctx,
       prepared.map((item) => ({ row: item.row.row, request: item.request })),
-      skipped,
+      skippedEntries.map((entry) => ({ row: entry.row, line: skippedRowLine(entry, style), json: rowJson(entry) })),
     );
+    tellDryRunOutcome({ file: options.file, reportPath, rowCount: rows.length, planned: prepared.length, heldInDoubt: [...heldInDoubt.keys()] }, ctx);
     return;
   }
 
@@ -186,7 +189,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
 
     await tellOutcome(
       {
-        file: options.file,
+        options,
         reportPath,
         rowCount: rows.length,
         sentCount: prepared.length,

@@ -89,16 +89,27 @@ export interface DryRunDecision {
   members: Record<string, unknown>;
 }
 
+/** A row a dry run would not send (create --from --resume: created or in doubt before): its line, and its --json element. */
+export interface RowLeftOut {
+  row: number;
+  line: string;
+  json: Record<string, unknown>;
+}
+
 /**
- * Prints the requests of several rows (create --from): with --json one array of plannedJson
- * with each row's number; else a listing per row, after `notes` (rows left out, and why).
+ * Prints the requests of several rows (create --from): with --json one array, in row order, of
+ * plannedJson with each row's number and of the rows left out (marked `dryRun`); else the
+ * lines of the rows left out, then a listing per row.
  */
-export async function printDryRunRows(ctx: Context, rows: readonly { row: number; request: PlannedRequest }[], notes: readonly string[]): Promise<void> {
-  const planned = rows.map(({ row, request }) => ({ row, ...plannedJson(request) }));
+export async function printDryRunRows(ctx: Context, rows: readonly { row: number; request: PlannedRequest }[], leftOut: readonly RowLeftOut[]): Promise<void> {
+  const planned = [
+    ...rows.map(({ row, request }) => ({ row, ...plannedJson(request) })),
+    ...leftOut.map(({ row, json }) => ({ row, dryRun: true, ...json })),
+  ].sort((a, b) => a.row - b.row);
   const human = () => {
     const first = rows[0]?.request;
     const what = first === undefined ? 'nothing' : `${rows.length} × ${first.method} ${first.path}`;
-    const lines = [`dry run: would send ${what} (nothing was sent)\n`, ...notes.map((note) => `- ${sanitizeInline(note)}\n`)];
+    const lines = [`dry run: would send ${what} (nothing was sent)\n`, ...leftOut.map(({ line }) => `${line}\n`)];
     for (const { row, request } of rows) lines.push(`  row ${row}:\n${requestText(request, '    ')}`);
     return lines.join('');
   };

@@ -99,11 +99,15 @@ export function register(program: Program, host: CommandHost): void {
 }
 
 export async function run(options: CreateOptions, ctx: Context): Promise<void> {
-  const fromFile = createFromOptions(options, [
-    ...givenKeys(options.values).map(flagOf),
-    ...(options.descriptionFile === undefined ? [] : ['--description-file']),
-    ...(options.dedupKey === undefined ? [] : ['--dedup-key']),
-  ]);
+  const fromFile = createFromOptions(
+    options,
+    [...givenKeys(options.values).map(flagOf), ...(options.descriptionFile === undefined ? [] : ['--description-file'])],
+    [
+      ...(options.dedupKey === undefined ? [] : ['--dedup-key']),
+      ...(options.onExisting === undefined ? [] : ['--on-existing']),
+      ...(options.reopen === true ? ['--reopen'] : []),
+    ],
+  );
   if (fromFile !== undefined) return (await import('../bulk/create-from.js')).runCreateFrom(fromFile, ctx);
 
   // The key is checked first: a bad one is exit 2 with nothing sent and nothing asked.

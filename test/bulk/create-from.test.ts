@@ -8,7 +8,7 @@ import type { CreateFromOptions } from '../../src/bulk/create-from-options.js';
 import { readReport, type ReportEntry, type ReportLine } from '../../src/bulk/report-file.js';
 import { detectFormat, readRows, rowHash } from '../../src/bulk/rows.js';
 import { ExitCode } from '../../src/errors.js';
-import { createHarness, type Harness } from '../helpers/harness.js';
+import { createHarness, loginAs, type Harness } from '../helpers/harness.js';
 import { frontEnv, startFrontServer } from '../helpers/sandbox-state.js';
 
 /** A requester no lookup knows, with an e-mail: tkt sends it, the service refuses it (400). */
@@ -403,6 +403,29 @@ describe('tkt create --from', () => {
     expect(resumed.stdout()).toMatch(/✓ row 3: created #\d+/);
   });
 
+  it('after Ctrl-C, the resume line repeats what the run used (--integration, --concurrency, the profile) and, run as shown, finishes', async () => {
+    await loginAs(h.sandbox, h.configDir, 'tech', 'ops');
+    // Rows for the integration endpoint: with register's columns missing, only `new` takes them.
+    const file = await write('hint.jsonl', [1, 2].map((n) => JSON.stringify({ title: `hint-${n}`, description: 'd', requester: 'aberg' })).join('\n'));
+    const options: CreateFromOptions = { file, report: undefined, resume: undefined, integration: true, concurrency: 1, dryRun: false, retryInDoubt: false };
+    const interrupted = await h.context({ globals: { profile: 'ops' } });
+    interrupted.abort.abort();
+    const stopped: unknown = await runCreateFrom(options, interrupted.ctx).catch((error: unknown) => error);
+    expect(stopped).toMatchObject({ exitCode: ExitCode.interrupted });
+    const { hint } = stopped as { hint: string };
+    expect(hint).toBe(`to finish: tkt create --from ${file} --integration --concurrency 1 --resume ${file}.report.jsonl --profile ops`);
+
+    const [, ...argv] = hint.replace('to finish: ', '').split(' ');
+    const resumed = await h.cli(argv);
+    expect(resumed.stderr).toBe('created 2 tickets; report: ' + `${file}.report.jsonl\n`);
+    expect(resumed.code).toBe(0);
+    expect(
+      ticketsTitled('hint-')
+        .map((t) => t.title)
+        .sort(),
+    ).toEqual(['hint-1', 'hint-2']);
+  });
+
   it('on a second signal gives up the row in flight as in doubt; --resume holds it back until --retry-in-doubt', async () => {
     const file = await write('doubt.jsonl', [1, 2, 3].map((n) => JSON.stringify({ title: `doubt-${n}`, description: 'd', requester: 'aberg' })).join('\n'));
     // In front of the sandbox: row 2 is created there, but its answer never comes back.
@@ -458,6 +481,62 @@ describe('tkt create --from', () => {
     } finally {
       await front.close();
     }
+  });
+
+  it('a dry run of --resume tells each row as the real run does: created skipped, in doubt held back (exit 1), the rest to send', async () => {
+    const row = (n: number, requester: string) =>
+      JSON.stringify({ title: `dry-resume-${n}`, description: 'd', requester, ...(requester === 'ghost' ? GHOST_EMAIL : {}) });
+    const file = await write('dry-resume.jsonl', [row(1, 'aberg'), row(2, 'aberg'), row(3, 'ghost')].join('\n') + '\n');
+    const report = `${file}.report.jsonl`;
+    // Row 2's create is never answered: it times out, in doubt. Row 3 is refused (400).
+    const front = await startFrontServer(h, (_req, _res, body) => body.includes('dry-resume-2'));
+    try {
+      const first = await h.cli(['create', '--from', file, '--integration', '--timeout', '0.5'], { env: frontEnv(h, front) });
+      expect(first.code).toBe(1);
+    } finally {
+      await front.close();
+    }
+    const [created] = ticketsTitled('dry-resume-1');
+    // A failed row may be fixed before resuming.
+    await write('dry-resume.jsonl', [row(1, 'aberg'), row(2, 'aberg'), row(3, 'lwei')].join('\n') + '\n');
+    const resume = ['create', '--from', file, '--integration', '--resume', report];
+    const sentBefore = h.sandbox.stats.byRoute[NEW_ROUTE];
+
+    const dry = await h.cli([...resume, '--dry-run']);
+    expect(dry.stdout).toContain(`- row 1 already created as #${created!.id} (skipped)\n`);
+    expect(dry.stdout).toContain('? row 2: in doubt (the service may have created it): sent in an earlier run, not sent again\n');
+    expect(dry.stdout).not.toMatch(/row 2:? already created/);
+    expect(dry.stdout).toContain('dry run: would send 1 × POST /api/TicketsApi/new (nothing was sent)\n');
+    expect(dry.stdout).toMatch(/^ {2}row 3:\n {4}Title: +dry-resume-3$/m);
+    // Exits as the real run does: the rows in doubt need a look.
+    expect(dry.stderr).toContain('error: 1 of 3 rows in doubt\n');
+    expect(dry.stderr).toContain('  rows in doubt (the service may have created them): 2\n');
+    expect(dry.code).toBe(1);
+
+    const dryJson = await h.cli([...resume, '--dry-run', '--json']);
+    expect(JSON.parse(dryJson.stdout)).toEqual([
+      { row: 1, dryRun: true, ok: true, id: created!.id, skipped: true },
+      { row: 2, dryRun: true, ok: false, inDoubt: true, error: expect.stringContaining('timed out') as unknown, skipped: true },
+      { row: 3, dryRun: true, method: 'POST', path: '/api/TicketsApi/new', fields: expect.objectContaining({ Title: 'dry-resume-3' }) as unknown, files: [] },
+    ]);
+    expect(dryJson.code).toBe(1);
+
+    // Told to send the rows in doubt again, it would: nothing held back, exit 0.
+    const retrying = await h.cli([...resume, '--retry-in-doubt', '--dry-run', '--json']);
+    expect((JSON.parse(retrying.stdout) as { row: number; skipped?: boolean }[]).map((entry) => [entry.row, entry.skipped ?? false])).toEqual([
+      [1, true],
+      [2, false],
+      [3, false],
+    ]);
+    expect(retrying.code).toBe(0);
+    expect(h.sandbox.stats.byRoute[NEW_ROUTE]).toBe(sentBefore);
+
+    // The real run does what the dry run said.
+    const real = await h.cli(resume);
+    expect(real.stderr).toContain('? row 2: in doubt (the service may have created it): sent in an earlier run, not sent again\n');
+    expect(real.stderr).toContain('error: 1 of 3 rows in doubt\n');
+    expect(real.stdout).toMatch(/✓ row 3: created #\d+/);
+    expect(real.code).toBe(1);
   });
 
   // Register answers 400 saying the permission is missing (docs/service.md 4.3): a refusal every row would get.
@@ -602,6 +681,13 @@ describe('tkt create --from', () => {
     const mixed = await h.cli(['create', '--from', file, '--site', '1']);
     expect(mixed.code).toBe(2);
     expect(mixed.stderr).toMatch(/--from cannot be combined with --site/);
+    // One ticket per key is a single create's: with --from its options would do nothing.
+    for (const dedup of [['--dedup-key', 'k'], ['--on-existing', 'skip'], ['--reopen']]) {
+      const refused = await h.cli(['create', '--from', file, ...dedup, '--dry-run']);
+      expect(refused.stderr).toContain(`error: --from cannot be combined with ${dedup[0]}\n`);
+      expect(refused.stderr).toContain('hint: --dedup-key and its options are for a single create; --from sends every row\n');
+      expect(refused.code).toBe(2);
+    }
     const orphan = await h.cli(['create', '--resume', 'r.jsonl']);
     expect(orphan.code).toBe(2);
     expect(orphan.stderr).toMatch(/need --from/);

@@ -201,7 +201,7 @@ describe('the command lines of other hints', () => {
     const result = await h.cli(['--profile', 'v', 'create', '--from', file, '--concurrency', '1']);
 
     expect(result.code).toBe(5);
-    expect(result.stderr).toContain(`to finish once that is fixed: tkt create --from ${file} --resume ${file}.report.jsonl --profile v\n`);
+    expect(result.stderr).toContain(`to finish once that is fixed: tkt create --from ${file} --concurrency 1 --resume ${file}.report.jsonl --profile v\n`);
   });
 
   it('carry the profile and --url: the metadata a lookup hint points to', async () => {

@@ -167,14 +167,17 @@ describe('printDryRunRows', () => {
     { row: 3, request: register('VPN\u001b]0;x\u0007') },
   ];
 
-  it('lists the notes, then each row under its number, each aligned on its own fields', async () => {
+  const created = { row: 2, line: '- row 2 already created as #7 (skipped)', json: { row: 2, ok: true, id: 7, skipped: true } };
+  const inDoubt = { row: 4, line: '? row 4: in doubt', json: { row: 4, ok: false, inDoubt: true, skipped: true } };
+
+  it('lists the rows left out, then each row under its number, each aligned on its own fields', async () => {
     const { ctx, stdout } = await printer();
-    await printDryRunRows(ctx, rows, ['row 2 already created as #7 (skipped)', 'row 4: \u001b[31mred']);
+    await printDryRunRows(ctx, rows, [created, inDoubt]);
     expect(stdout()).toBe(
       [
         'dry run: would send 2 × POST /api/TicketsApi/register (nothing was sent)',
         '- row 2 already created as #7 (skipped)',
-        '- row 4: ^[[31mred',
+        '? row 4: in doubt',
         '  row 1:',
         '    Title:  Printer',
         '    SiteId: 1 (Site 1)',
@@ -187,22 +190,24 @@ describe('printDryRunRows', () => {
 
   it('says "nothing" when no row is left to send', async () => {
     const { ctx, stdout } = await printer();
-    await printDryRunRows(ctx, [], ['row 1 already created as #7 (skipped)']);
-    expect(stdout()).toBe('dry run: would send nothing (nothing was sent)\n- row 1 already created as #7 (skipped)\n');
+    await printDryRunRows(ctx, [], [created]);
+    expect(stdout()).toBe('dry run: would send nothing (nothing was sent)\n- row 2 already created as #7 (skipped)\n');
   });
 
-  it('with --json prints one array, each element the planned request with its row number first, and no notes', async () => {
+  it('with --json prints one array in row order: each planned request and each row left out, with its row number first', async () => {
     const { ctx, stdout } = await printer({ json: true });
-    await printDryRunRows(ctx, rows, ['row 2 already created as #7 (skipped)']);
+    await printDryRunRows(ctx, rows, [created, inDoubt]);
     const planned = JSON.parse(stdout()) as Record<string, unknown>[];
     expect(planned).toEqual([
       { row: 1, dryRun: true, method: 'POST', path: '/api/TicketsApi/register', fields: { Title: 'Printer', SiteId: 1 }, files: [] },
+      { row: 2, dryRun: true, ok: true, id: 7, skipped: true },
       { row: 3, dryRun: true, method: 'POST', path: '/api/TicketsApi/register', fields: { Title: 'VPN\u001b]0;x\u0007' }, files: [] },
+      { row: 4, dryRun: true, ok: false, inDoubt: true, skipped: true },
     ]);
-    expect(planned.map((element) => Object.keys(element)[0])).toEqual(['row', 'row']);
+    expect(planned.map((element) => Object.keys(element)[0])).toEqual(['row', 'row', 'row', 'row']);
 
     const none = await printer({ json: true });
-    await printDryRunRows(none.ctx, [], ['row 1 already created as #7 (skipped)']);
+    await printDryRunRows(none.ctx, [], []);
     expect(JSON.parse(none.stdout())).toEqual([]);
   });
 });
