@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DeadlineExceeded, startDeadline } from '../../src/api/deadline.js';
 
@@ -31,6 +33,27 @@ describe('startDeadline', () => {
     expect(deadline.signal.aborted).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     expect(deadline.signal.aborted).toBe(true);
+  });
+
+  it('keeps nothing of a settled race: the answer of an exchange is not held for as long as its deadline is', async () => {
+    // A bulk run's deadline outlives its races for a while (the request's close listener holds
+    // it): what the races settled with must not be kept alive with it (V8 then promotes every
+    // answer to its old space). Collected for sure only by a full collection, exposed here.
+    vi.useRealTimers();
+    setFlagsFromString('--expose-gc');
+    const collect = runInNewContext('gc') as () => void;
+    const deadline = startDeadline(60_000);
+    let answer: object | undefined = { body: 'x'.repeat(1000) };
+    const held = new WeakRef(answer);
+    expect(await deadline.race(Promise.resolve(answer))).toBe(answer);
+    await expect(deadline.race(Promise.reject(new Error('refused')))).rejects.toThrow('refused');
+    answer = undefined;
+    // A WeakRef's target lives to the end of the job that made or read it.
+    await new Promise((resolve) => setImmediate(resolve));
+    collect();
+    expect(held.deref()).toBeUndefined();
+    expect(deadline.signal.aborted).toBe(false);
+    deadline.stop();
   });
 
   it('settles like the work when the work is first', async () => {
