@@ -1,7 +1,7 @@
 // A tiny real HTTP server on 127.0.0.1:0 that records what it was sent.
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '../helpers/loopback.js';
 
 export interface RecordedRequest {
   method: string;
@@ -26,17 +26,7 @@ export async function startServer(handler: Handler): Promise<TestServer> {
     requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
     handler(req, res, index);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listenOnLoopback(server)), requests };
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, contentType = 'application/json'): void {

@@ -1,7 +1,8 @@
 // A forward proxy on loopback for tests of HTTP_PROXY: it tunnels (CONNECT) to the target and
 // records what it was asked.
 import { createServer } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
+import { listenOnLoopback } from './loopback.js';
 
 export interface ForwardProxy {
   url: string;
@@ -41,16 +42,5 @@ export async function startForwardProxy(): Promise<ForwardProxy> {
     upstream.on('close', () => client.destroy());
     client.on('close', () => upstream.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    seen,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listenOnLoopback(server, sockets)), seen };
 }
