@@ -36,7 +36,7 @@ export function buildOutgoing(plan: RequestPlan): Outgoing | Promise<Outgoing> {
 const noSummary = (): string => '';
 
 function multipartOutgoing({ headers, body, names }: Multipart): Outgoing {
-  return { headers, body, summary: () => ` multipart [${names.join(', ')}]` };
+  return { headers, body, summary: () => ` multipart [${names().join(', ')}]` };
 }
 
 function truncate(text: string, max: number): string {

@@ -5,7 +5,7 @@
 import { closeSync, openSync, readSync, type Stats } from 'node:fs';
 import { OperationError, UsageError } from '../errors.js';
 import { contentTypeOf } from './content-types.js';
-import type { FormValue, MultipartInput } from './types.js';
+import type { FormScalar, MultipartInput } from './types.js';
 import { uploadName } from './upload-name.js';
 import { openInput } from '../util/input-file.js';
 import { closeFd, openFd, readFdAt, statPath } from '../util/fs-promises.js';
@@ -24,8 +24,8 @@ export interface Multipart {
   headers: Record<string, string>;
   /** The text of fields only; an Upload when there are files. */
   body: string | Upload;
-  /** The part names, for the trace. */
-  names: string[];
+  /** The part names, for the trace: made only for a trace. */
+  names: () => string[];
 }
 
 // Files are read in chunks this large into a few buffers used in turn. A fresh buffer per chunk
@@ -77,58 +77,62 @@ const headerParameter = (value: string): string =>
   // Most names have none of them: a bulk run's forms (one per ticket) are built without copying each.
   UNSAFE_IN_PARAMETER.test(value) ? value.replaceAll('\r', '%0D').replaceAll('\n', '%0A').replaceAll('"', '%22') : value;
 
-function formScalars(value: FormValue): readonly (string | number | boolean)[] {
-  if (value === undefined || value === null) return [];
-  return Array.isArray(value) ? value : [value as string | number | boolean];
-}
-
 /**
  * The multipart body of `input`: fields and, for each file, a part whose bytes come from disk.
  * A form of fields only (every bulk close, reply, pickup) is built at once, without a promise:
  * an async function is among the costliest V8 optimizes, and a run of 500 such forms spent more
- * time on optimizing this one than on building every form (README, Performance).
+ * time on optimizing this one than on building every form (README, Performance). For the same
+ * reason each field is written without an array of its values or an entry per field.
  */
 export function buildMultipart(input: MultipartInput): Multipart | Promise<Multipart> {
   const boundary = nextBoundary();
-  const headers = { 'content-type': `multipart/form-data; boundary=${boundary}` };
-  const partHead = (name: string): string => `--${boundary}${CRLF}Content-Disposition: form-data; name="${headerParameter(name)}"`;
-  const names: string[] = [];
-  let fields = '';
-  for (const [name, value] of Object.entries(input.fields)) {
-    for (const scalar of formScalars(value)) {
-      fields += `${partHead(name)}${CRLF}${CRLF}${String(scalar)}${CRLF}`;
-      names.push(name);
-    }
+  const contentType = `multipart/form-data; boundary=${boundary}`;
+  const { fields } = input;
+  let text = '';
+  for (const name in fields) {
+    const value = fields[name];
+    if (value === undefined || value === null) continue;
+    const head = `--${boundary}${CRLF}Content-Disposition: form-data; name="${headerParameter(name)}"${CRLF}${CRLF}`;
+    if (!Array.isArray(value)) text += `${head}${String(value)}${CRLF}`;
+    else for (const scalar of value as readonly FormScalar[]) text += `${head}${String(scalar)}${CRLF}`;
   }
   const end = `--${boundary}--${CRLF}`;
   const paths = input.files ?? [];
+  const names = (): string[] => [...fieldNames(fields), ...paths.map((path) => `${FILE_PART}=${uploadName(path)}`)];
   // Fields only: text, which node:http sends in one write with the request's head.
   if (paths.length === 0) {
-    const text = fields + end;
-    return { headers: { ...headers, 'content-length': String(Buffer.byteLength(text)) }, body: text, names };
+    text += end;
+    return { headers: { 'content-type': contentType, 'content-length': String(Buffer.byteLength(text)) }, body: text, names };
   }
   // The text around the files: each file's bytes go between one piece and the next.
-  const framing = [fields];
+  const framing = [text];
   for (const path of paths) {
     const filename = uploadName(path);
     framing[framing.length - 1] +=
-      `${partHead(FILE_PART)}; filename="${headerParameter(filename)}"${CRLF}Content-Type: ${contentTypeOf(filename)}${CRLF}${CRLF}`;
+      `--${boundary}${CRLF}Content-Disposition: form-data; name="${FILE_PART}"; filename="${headerParameter(filename)}"${CRLF}Content-Type: ${contentTypeOf(filename)}${CRLF}${CRLF}`;
     framing.push(CRLF);
-    names.push(`${FILE_PART}=${filename}`);
   }
   framing[framing.length - 1] += end;
-  return withFileSizes(headers, framing, paths, names);
+  return withFileSizes(contentType, framing, paths, names);
 }
 
-async function withFileSizes(headers: Record<string, string>, framing: string[], paths: readonly string[], names: string[]): Promise<Multipart> {
+/** A field's name once for each value it is sent with. */
+function fieldNames(fields: MultipartInput['fields']): string[] {
+  return Object.entries(fields).flatMap(([name, value]) =>
+    value === undefined || value === null ? [] : Array.isArray(value) ? value.map(() => name) : [name],
+  );
+}
+
+async function withFileSizes(contentType: string, framing: string[], paths: readonly string[], names: () => string[]): Promise<Multipart> {
   const pieces = framing.map((text) => Buffer.from(text));
   const files = await Promise.all(paths.map(async (path) => ({ path, size: await fileSize(path) })));
   const length = files.every((file) => file.size !== undefined)
     ? pieces.reduce((sum, piece) => sum + piece.length, 0) + files.reduce((sum, file) => sum + file.size!, 0)
     : undefined;
-  // Without content-length, undici sends the body chunked.
-  const sized = length === undefined ? headers : { ...headers, 'content-length': String(length) };
-  return { headers: sized, body: { framing: pieces, files, length }, names };
+  // Without content-length, the body is sent chunked.
+  const headers: Record<string, string> =
+    length === undefined ? { 'content-type': contentType } : { 'content-type': contentType, 'content-length': String(length) };
+  return { headers, body: { framing: pieces, files, length }, names };
 }
 
 /** The size to announce, or undefined when only reading tells it. Opens nothing: a pipe is read once, when sent. */

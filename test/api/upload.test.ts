@@ -30,7 +30,7 @@ describe('buildMultipart', () => {
 
     expect(body).toBe(expected);
     expect(headers['content-length']).toBe(String(Buffer.byteLength(expected)));
-    expect(names).toEqual(['Title', 'Empty', 'SelectedTags', 'SelectedTags', 'HasDraft']);
+    expect(names()).toEqual(['Title', 'Empty', 'SelectedTags', 'SelectedTags', 'HasDraft']);
   });
 
   it('frames each file with its name and content type, its bytes left to be read from disk as the body is sent', async () => {
@@ -55,7 +55,7 @@ describe('buildMultipart', () => {
     const framingBytes = upload.framing.reduce((sum, piece) => sum + piece.length, 0);
     expect(upload.length).toBe(framingBytes + 7 + 16);
     expect(headers['content-length']).toBe(String(upload.length));
-    expect(names).toEqual(['Title', 'Uploads=boot.log', 'Uploads=screen.PNG']);
+    expect(names()).toEqual(['Title', 'Uploads=boot.log', 'Uploads=screen.PNG']);
   });
 
   it('writes CR, LF and double quotes in names percent-encoded, as browsers do, so no name can end its header', async () => {
