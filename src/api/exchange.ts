@@ -82,8 +82,8 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
     const body = isUpload(outgoing.body) ? uploadChunks(outgoing.body, deadline.restart) : outgoing.body;
     const pending = pool.request({ origin: target.origin, path: `${target.pathname}${target.search}`, method, headers, body, signal: deadline.signal });
     try {
-      const answer = await deadline.race(pending);
-      const read = await deadline.race(readAnswerBody(answer, settings.maxBodyBytes));
+      // One race for the answer and its body: the exchange waits once, not twice, for each request.
+      const { answer, read } = await deadline.race(pending.then((answer) => readAnswerBody(answer, settings.maxBodyBytes).then((read) => ({ answer, read }))));
       if ('refused' in read) throw tooLargeError(answer.statusCode, method, url, read.refused.limit, secrets, read.refused.declared);
       if (trace) {
         const cut = read.cutAt === undefined ? '' : ` (body cut at ${formatBytes(read.cutAt)})`;

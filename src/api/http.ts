@@ -79,14 +79,20 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const { debug } = options;
     const trace = debug === undefined ? undefined : (line: string): void => debug(redactText(line, secrets));
     const request = { method, plan, secrets, trace };
+    // Only a GET follows redirects and only a read is tried again: a change (each ID of a bulk
+    // run) is one exchange, without those layers' closures and promises.
+    const tryOnce = method === 'GET' ? () => followRedirects(method, url, (at) => exchange(request, at), trace) : () => exchange(request, url);
     const attempts = attemptsFor(plan);
-    const received = await withRetries(() => followRedirects(method, url, (at) => exchange(request, at), trace), {
-      attempts,
-      baseDelayMs,
-      clock: systemClock,
-      onRetry: ({ reason, delayMs }, attempt) =>
-        trace?.(`HTTP retry ${method} ${url} after ${reason}: waiting ${delayMs}ms (attempt ${attempt} of ${attempts})`),
-    });
+    const received =
+      attempts === 1
+        ? await tryOnce()
+        : await withRetries(tryOnce, {
+            attempts,
+            baseDelayMs,
+            clock: systemClock,
+            onRetry: ({ reason, delayMs }, attempt) =>
+              trace?.(`HTTP retry ${method} ${url} after ${reason}: waiting ${delayMs}ms (attempt ${attempt} of ${attempts})`),
+          });
     return finalAnswer(received, method, plan.expect, secrets);
   }
 

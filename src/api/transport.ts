@@ -29,7 +29,12 @@ type Send = (options: RequestOptions, onResponse: (answer: IncomingMessage) => v
 
 interface Route {
   origin: string;
-  url: URL;
+  protocol: string;
+  /** Host and port, for the Host header. */
+  host: string;
+  /** node:http wants an IPv6 address without its brackets (and puts them back in Host). */
+  hostname: string;
+  port: string;
   /** The proxy the origin is reached through, if any. */
   proxy: string | undefined;
 }
@@ -70,26 +75,29 @@ export function createTransport(settings: TransportSettings): Transport {
       return undefined;
     }
   };
+  const sendProxied = async (proxy: string, options: PoolRequest): Promise<PoolAnswer> => {
+    checkProxyUrl(proxy);
+    return sendThroughProxy(await proxyAgent(), options);
+  };
   const directAgents = (): HttpAgent[] => [http, https].filter((made) => made !== undefined).map((made) => made.agent);
 
-  // Every request of a run goes to one origin: what it says of the connection is worked out once.
+  // Every request of a run goes to one origin: what it says of the connection is worked out once
+  // (a URL's getters, read for each of a bulk run's requests, cost more than the rest of the route).
   let route: Route | undefined;
   const routeTo = (origin: string): Route => {
     if (route?.origin !== origin) {
       const url = new URL(origin);
-      route = { origin, url, proxy: proxyFor(url, settings.proxies) };
+      const { protocol, host, port } = url;
+      route = { origin, protocol, host, hostname: url.hostname.replace(/^\[|\]$/g, ''), port, proxy: proxyFor(url, settings.proxies) };
     }
     return route;
   };
 
   return {
-    async request(options) {
-      const { url, proxy } = routeTo(options.origin);
-      if (proxy !== undefined) {
-        checkProxyUrl(proxy);
-        return sendThroughProxy(await proxyAgent(), options);
-      }
-      return sendDirect(direct(url.protocol), url, options, inFlight);
+    // Not an async function: a direct request (each of a bulk run's) is the one promise sendDirect makes.
+    request(options) {
+      const to = routeTo(options.origin);
+      return to.proxy === undefined ? sendDirect(direct(to.protocol), to, options, inFlight) : sendProxied(to.proxy, options);
     },
     async destroy() {
       for (const agent of directAgents()) agent.destroy();
@@ -110,11 +118,11 @@ function keepAlive({ Agent, request }: { Agent: typeof HttpAgent; request: Send 
   return { agent: new Agent({ keepAlive: true, timeout: idleMs }), send: request };
 }
 
-function sendDirect({ agent, send }: Direct, url: URL, options: PoolRequest, inFlight: Set<ClientRequest>): Promise<PoolAnswer> {
+function sendDirect({ agent, send }: Direct, route: Route, options: PoolRequest, inFlight: Set<ClientRequest>): Promise<PoolAnswer> {
   const { body } = options;
   // The head undici sent: Host first (as RFC 9110 asks of a client), then Connection; a body in
   // hand announced by its length, an iterable without one chunked (node:http's own choice).
-  const headers: Record<string, string> = { host: url.host, connection: 'keep-alive', ...options.headers };
+  const headers: Record<string, string> = { host: route.host, connection: 'keep-alive', ...options.headers };
   if ((typeof body === 'string' || Buffer.isBuffer(body)) && headers['content-length'] === undefined) {
     headers['content-length'] = String(Buffer.byteLength(body));
   }
@@ -123,10 +131,9 @@ function sendDirect({ agent, send }: Direct, url: URL, options: PoolRequest, inF
     try {
       request = send(
         {
-          protocol: url.protocol,
-          // node:http wants an IPv6 address without its brackets (and puts them back in Host).
-          hostname: url.hostname.replace(/^\[|\]$/g, ''),
-          port: url.port,
+          protocol: route.protocol,
+          hostname: route.hostname,
+          port: route.port,
           path: options.path,
           method: options.method,
           headers,
