@@ -49,6 +49,7 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
   const { pool, token, timeoutMs, halt } = settings;
   // In data (a successful answer) only a token long enough not to be ordinary text is replaced:
   // a test's TKT_TOKEN=x must not turn every x of a ticket into ***.
+  const authorization = `Bearer ${token}`;
   const redactData = secretsRedactor(token !== undefined && token.length >= MIN_TOKEN_IN_DATA ? [token] : []);
   // A second Ctrl-C gives up every request in flight: one listener for the run aborts them all,
   // rather than a signal combined with the halt for each request.
@@ -68,7 +69,7 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
     };
     const target = new URL(url);
     const withToken = token !== undefined && plan.auth !== false && carriesToken(target, settings.baseOrigin);
-    if (withToken) headers.authorization = `Bearer ${token}`;
+    if (withToken) headers.authorization = authorization;
     trace?.(`HTTP > ${method} ${url}${withToken ? ` authorization: Bearer ${REDACTED}` : ''}${outgoing.summary()}`);
 
     // Date.now(), not performance.now(): the latter loads perf_hooks (a dozen modules) for a trace figure.
@@ -79,7 +80,7 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
     if (halt?.aborted) deadline.abort(halt.reason);
     // An upload of files may take longer than --timeout in all: every chunk sent starts the clock
     // again, so only an upload that stops moving times out; once sent, the answer gets the full time.
-    const body = isUpload(outgoing.body) ? uploadChunks(outgoing.body, deadline.restart) : outgoing.body;
+    const body = isUpload(outgoing.body) ? uploadChunks(outgoing.body, () => deadline.restart()) : outgoing.body;
     const pending = pool.request({ origin: target.origin, path: `${target.pathname}${target.search}`, method, headers, body, signal: deadline.signal });
     try {
       // One race for the answer and its body: the exchange waits once, not twice, for each request.
