@@ -11,14 +11,24 @@ export function field(obj: unknown, ...names: string[]): unknown {
   for (const name of names) {
     if (name in obj) return obj[name];
   }
-  // Any case, but still in the caller's order of preference, not the object's key order.
-  const keys = new Map(Object.keys(obj).map((key) => [key.toLowerCase(), key]));
-  for (const name of names) {
-    const key = keys.get(name.toLowerCase());
-    if (key !== undefined) return obj[key];
+  // Any case, but still in the caller's order of preference, not the object's key order (of keys
+  // alike but for case, the last). One pass over the keys, no function per key: a detail shown
+  // looks up a hundred fields, a third of them under another case, and a callback run for every
+  // key of each (500 calls) was enough for Node 24 to start its Maglev compiler: 2 MB of memory.
+  const wanted = names.map(lowerCase);
+  let found: string | undefined;
+  let foundAt = wanted.length;
+  for (const key of Object.keys(obj)) {
+    const at = wanted.indexOf(key.toLowerCase());
+    if (at !== -1 && at <= foundAt) {
+      found = key;
+      foundAt = at;
+    }
   }
-  return undefined;
+  return found === undefined ? undefined : obj[found];
 }
+
+const lowerCase = (text: string): string => text.toLowerCase();
 
 export function stringField(obj: unknown, ...names: string[]): string | undefined {
   const value = field(obj, ...names);
