@@ -6,6 +6,7 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { Script } from 'node:vm';
+import { inFolder } from './util/folder-path.js';
 import type { BundleRun } from './command-bundle.js';
 import { defaultConfigDir } from './config/paths.js';
 import { namesProxy } from './api/proxy-env.js';
@@ -45,7 +46,7 @@ function cacheFolder(env: Record<string, string | undefined>): string | undefine
   if (env.NODE_DISABLE_COMPILE_CACHE !== undefined && env.NODE_DISABLE_COMPILE_CACHE !== '') return undefined;
   const config = defaultConfigDir(env);
   if (!existsSync(config)) return undefined;
-  const folder = path.join(config, 'cache', 'code');
+  const folder = inFolder(config, 'cache', 'code');
   let info: Stats;
   try {
     info = lstatSync(folder);
@@ -95,11 +96,11 @@ const PROXY_FLAGS = '-liftoff';
 
 /** Runs the bundle dist/`bundle`.cjs as a CommonJS module and returns its exports. */
 function load(bundle: string, cache: CodeCache): unknown {
-  const file = path.join(__dirname, `${bundle}.cjs`);
+  const file = inFolder(__dirname, `${bundle}.cjs`);
   const hash = TKT_COMMAND_BUNDLES.hashes[bundle]!;
   // The build keeps every bundle ASCII: read as Latin-1, the text is the same, without decoding.
   const source = readFileSync(file, 'latin1');
-  const cacheFile = cache.dir === undefined ? undefined : path.join(cache.dir, cacheFileName(bundle, hash, cache.flags));
+  const cacheFile = cache.dir === undefined ? undefined : inFolder(cache.dir, cacheFileName(bundle, hash, cache.flags));
   const cachedData = cacheFile === undefined ? undefined : readIfThere(cacheFile);
   const script = new Script(WRAPPER_START + source + WRAPPER_END, { filename: file, ...(cachedData === undefined ? {} : { cachedData }) });
   if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) cache.stale.push({ script, file: cacheFile });
@@ -169,7 +170,7 @@ function pruneCache(dir: string): void {
   );
   try {
     // Temporary files are other runs' writes under way.
-    for (const name of readdirSync(dir)) if (name.endsWith('.v8') && !readable.has(name)) rmSync(path.join(dir, name), { force: true });
+    for (const name of readdirSync(dir)) if (name.endsWith('.v8') && !readable.has(name)) rmSync(inFolder(dir, name), { force: true });
   } catch {
     // What is left is removed by a later write.
   }

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { UsageError } from '../errors.js';
 import { envValue } from '../util/env.js';
+import { inFolder } from '../util/folder-path.js';
 
 /**
  * The user's home folder: HOME on Linux and macOS, which is what os.homedir() answers there when
@@ -23,15 +24,15 @@ export function defaultConfigDir(
   if (platform === 'win32') {
     return path.win32.join(env.APPDATA || path.win32.join(home, 'AppData', 'Roaming'), 'tkt');
   }
-  if (platform === 'darwin') return path.posix.join(home, 'Library', 'Preferences', 'tkt');
+  if (platform === 'darwin') return inFolder(home, 'Library', 'Preferences', 'tkt');
   // XDG says a relative XDG_CONFIG_HOME is invalid and must be ignored.
   const xdg = env.XDG_CONFIG_HOME;
-  return path.posix.join(xdg && path.posix.isAbsolute(xdg) ? xdg : path.posix.join(home, '.config'), 'tkt');
+  return xdg && path.posix.isAbsolute(xdg) ? inFolder(xdg, 'tkt') : inFolder(home, '.config', 'tkt');
 }
 
 /** The settings file (profiles, global settings, aliases) in the config folder `dir`. */
 export function settingsFileIn(dir: string): string {
-  return path.join(dir, 'config.json');
+  return inFolder(dir, 'config.json');
 }
 
 // Profile names become file names (tokens/<name>.json), so no separators, no leading dot

@@ -16,6 +16,7 @@ import { isObject, type JsonObject } from '../util/json-object.js';
 import { nonFolderOnPath } from '../util/non-folder.js';
 import { processIsAlive } from '../util/process-alive.js';
 import { replaceFile } from '../util/replace-file.js';
+import { inFolder } from '../util/folder-path.js';
 import { assertProfileName, settingsFileIn } from './paths.js';
 import type { ConfigStore, Profile, SavedSettings, StoredToken } from './types.js';
 
@@ -31,8 +32,8 @@ const PRIVATE_FOLDER_MODE = 0o700;
 
 export function createConfigStore(dir: string): ConfigStore {
   const settingsFile = settingsFileIn(dir);
-  const tokenFile = (profile: string) => path.join(dir, 'tokens', `${assertProfileName(profile)}.json`);
-  const cacheFile = (profile: string) => path.join(dir, 'cache', `${assertProfileName(profile)}.json`);
+  const tokenFile = (profile: string) => inFolder(dir, 'tokens', `${assertProfileName(profile)}.json`);
+  const cacheFile = (profile: string) => inFolder(dir, 'cache', `${assertProfileName(profile)}.json`);
 
   // A hand-edited or damaged settings or token file is reported, never silently emptied;
   // a cache may always be thrown away, so a damaged or unreadable one reads as empty.
@@ -64,7 +65,7 @@ export function createConfigStore(dir: string): ConfigStore {
     },
 
     profileNames() {
-      const tokenNames = listFolder(path.join(dir, 'tokens'))
+      const tokenNames = listFolder(inFolder(dir, 'tokens'))
         .filter((file) => file.endsWith('.json'))
         .map((file) => file.slice(0, -'.json'.length));
       return [...new Set([...Object.keys(profilesIn(readSettings())), ...tokenNames])].sort();
