@@ -128,6 +128,7 @@ describe('the start-up bundles (dist/start.cjs, dist/complete.cjs) in their meta
       'src/fast-start.ts',
       'src/output/sanitize.ts',
       'src/util/env.ts',
+      'src/util/folder-path.ts',
       'src/util/json-object.ts',
       'src/util/stdout-sync.ts',
     ]);
