@@ -47,9 +47,9 @@ export type Exchanger = (request: Exchange, url: string) => Promise<Received>;
 
 export function createExchanger(settings: ExchangeSettings): Exchanger {
   const { pool, token, timeoutMs, halt } = settings;
+  const authorization = `Bearer ${token}`;
   // In data (a successful answer) only a token long enough not to be ordinary text is replaced:
   // a test's TKT_TOKEN=x must not turn every x of a ticket into ***.
-  const authorization = `Bearer ${token}`;
   const redactData = secretsRedactor(token !== undefined && token.length >= MIN_TOKEN_IN_DATA ? [token] : []);
   // A second Ctrl-C gives up every request in flight: one listener for the run aborts them all,
   // rather than a signal combined with the halt for each request.
