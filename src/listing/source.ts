@@ -133,12 +133,15 @@ export interface MatchWindow {
   limit: number;
 }
 
-/** With a filter, --limit N is N matches (default 10, all with --all) and --page N skips N-1 times that. */
+/**
+ * With a filter, --limit N is N matches (default 10) and --page N skips N-1 times that; --all is
+ * every match from there on, as without a filter it is every ticket, --limit or not.
+ */
 export function matchWindow(options: ListSourceOptions): MatchWindow {
   const page = wholeNumberOption('--page', options.page ?? '1', { min: 1 });
   assertPageCounted(options, page);
-  const limit = options.limit !== undefined ? wholeNumberOption('--limit', options.limit, { min: 1 }) : options.all ? Infinity : DEFAULT_LIMIT;
-  return { skip: limit === Infinity ? 0 : (page - 1) * limit, limit };
+  const pageSize = options.limit !== undefined ? wholeNumberOption('--limit', options.limit, { min: 1 }) : DEFAULT_LIMIT;
+  return { skip: (page - 1) * pageSize, limit: options.all ? Infinity : pageSize };
 }
 
 /** With a filter: the matching tickets of `window`, from as many pages as it takes. */

@@ -101,7 +101,9 @@ describe('tkt list filters', () => {
     expect(await ids('--status', 'Open', '--limit', '3')).toEqual(open.slice(0, 3));
     expect(routeCount(h, 'POST /api/TicketsApi') - beforeOne).toBe(1);
     expect(await ids('--status', 'Open', '--assignee', 'none')).toEqual(matches.slice(0, 10));
-    expect(await ids('--all', '--status', 'Open', '--assignee', 'none', '--limit', '3')).toEqual(matches.slice(0, 3));
+    // --all is every match, as it is every ticket without a filter; --limit then sizes the pages --page counts.
+    expect(await ids('--all', '--status', 'Open', '--assignee', 'none', '--limit', '3')).toEqual(matches);
+    expect(await ids('--all', '--status', 'Open', '--assignee', 'none', '--limit', '5', '--page', '2')).toEqual(matches.slice(5));
     const three = all.filter((t) => t.ticketStatusId === 1 && t.ticketPriorityId === 3 && overdue(t));
     expect(await ids('--all', '--status', 'open', '--priority', 'high', '--overdue')).toEqual(idsOf(three));
   });
