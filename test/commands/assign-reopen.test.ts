@@ -234,6 +234,20 @@ describe('a change the ticket already has', () => {
     expect(routeCount(h, UPDATE)).toBe(updates);
     expect(ticket!.assignedUser).toBe(userId(h, 'admin'));
   });
+
+  it("takes a user ID the service writes in upper case for the token's own in lower case (a GUID's letters are hex digits)", async () => {
+    const [ticket] = unusedTickets(h, 1, (t) => t.ticketStatusId === OPEN);
+    const admin = userId(h, 'admin');
+    expect(admin).toMatch(/[a-f]/);
+    ticket!.assignedUser = admin.toUpperCase();
+    const updates = routeCount(h, UPDATE);
+    const dry = await h.cli(['assign', String(ticket!.id), '@me', '--dry-run']);
+    expect(dry).toMatchObject({ code: 0, stdout: `dry run: #${ticket!.id} already assigned to you, nothing changed (nothing would be sent)\n` });
+    const mine = await h.cli(['assign', String(ticket!.id), '@me']);
+    expect(mine).toMatchObject({ code: 0, stdout: `✓ #${ticket!.id} already assigned to you, nothing changed\n` });
+    expect(routeCount(h, UPDATE)).toBe(updates);
+    expect(ticket!.assignedUser).toBe(admin.toUpperCase());
+  });
 });
 
 // A real run names no looked-up ID (only --dry-run shows names): a user ID from the token or a
