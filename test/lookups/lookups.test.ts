@@ -278,4 +278,10 @@ describe('collectionsOf', () => {
     expect(collections.assignee).toEqual([{ id: 'x-1', name: 'Tom Tech', aliases: ['tech'], username: 'tech' }]);
     expect(collections.requester).toBeUndefined();
   });
+
+  it('takes a person by e-mail where the user list of the service carries one (the sandbox list does not)', () => {
+    const { requester } = collectionsOf({ Requesters: [{ Id: 'u-7', FullName: 'Anna Berg', UserName: 'aberg', Email: 'anna.berg@example.com' }] });
+    expect(requester).toEqual([{ id: 'u-7', name: 'Anna Berg', aliases: ['aberg', 'anna.berg@example.com'], username: 'aberg' }]);
+    expect(matchEntry('requester', 'Anna.Berg@example.com', requester!).id).toBe('u-7');
+  });
 });
