@@ -43,6 +43,7 @@ function bashValueCases(spec: CompletionSpec): string {
 export function bashScript(spec: CompletionSpec): string {
   const commandWords = spec.commands.flatMap((command) => [command.name, ...command.aliases]);
   const globalFlags = spec.globalOptions.flatMap(flagsOf);
+  const programFlags = spec.programOptions.flatMap(flagsOf);
   const globalValueFlags = spec.globalOptions.filter((option) => option.value !== undefined).flatMap(flagsOf);
   const perCommand = spec.commands
     .map((command) => {
@@ -132,7 +133,7 @@ ${perCommand}
   esac
   if [[ -z "$cmd" ]]; then
     if [[ "$cur" == -* ]]; then
-      COMPREPLY=($(compgen -W ${singleQuoted(globalFlags.join(' '))} -- "$cur"))
+      COMPREPLY=($(compgen -W ${singleQuoted([...globalFlags, ...programFlags].join(' '))} -- "$cur"))
     else
       # The commands, and the user's aliases (tkt alias).
       COMPREPLY=($(compgen -W "${commandWords.join(' ')} $(tkt __complete alias 2>/dev/null)" -- "$cur"))

@@ -49,6 +49,7 @@ export function fishScript(spec: CompletionSpec): string {
     // The user's aliases (tkt alias).
     "complete -c tkt -n '__tkt_needs_command' -a '(tkt __complete alias 2>/dev/null)' -d alias",
     ...spec.globalOptions.map((option) => fishOption(option, '')),
+    ...spec.programOptions.map((option) => fishOption(option, '__tkt_needs_command')),
   ];
   for (const command of spec.commands) {
     const names = [command.name, ...command.aliases];

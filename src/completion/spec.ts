@@ -54,9 +54,15 @@ export interface CommandSpec {
 }
 
 export interface CompletionSpec {
+  /** The program's options that work before the command and after it (tkt list --json). */
   globalOptions: OptionSpec[];
+  /** The program's options that work before a command only (--version). */
+  programOptions: OptionSpec[];
   commands: CommandSpec[];
 }
+
+// commander reads --version before a command only: `tkt close 1 --version` is an unknown option.
+const BEFORE_COMMAND_ONLY: ReadonlySet<string | undefined> = new Set(['--version']);
 
 /** A lookup kind's names; a person may also be ME, as the lookups take it. */
 const lookup = (kind: LookupKind, ...extra: string[]): ValueCompletion => ({ type: 'names', kind, words: [...(acceptsMe(kind) ? [ME] : []), ...extra] });
@@ -163,8 +169,10 @@ function optionSpecs(command: Command, declared: CommandCompletion): OptionSpec[
 export function completionSpec(program: Command): CompletionSpec {
   const visible = program.createHelp().visibleCommands(program);
   const commandNames = visible.map((command) => command.name());
+  const programWide = optionSpecs(program, GLOBAL_COMPLETIONS);
   return {
-    globalOptions: optionSpecs(program, GLOBAL_COMPLETIONS),
+    globalOptions: programWide.filter((option) => !BEFORE_COMMAND_ONLY.has(option.long)),
+    programOptions: programWide.filter((option) => BEFORE_COMMAND_ONLY.has(option.long)),
     commands: visible.map((command) => {
       const declared = COMMAND_COMPLETIONS[command.name()] ?? {};
       return {

@@ -88,7 +88,7 @@ _tkt() {
 ${commandList}
   )
   local curcontext="$curcontext" state line
-  _arguments -C ${spec.globalOptions.flatMap(zshOptionSpecs).join(' ')} '1: :->command' '*:: :->args'
+  _arguments -C ${[...spec.globalOptions, ...spec.programOptions].flatMap(zshOptionSpecs).join(' ')} '1: :->command' '*:: :->args'
   case $state in
     # The commands, and the user's aliases (tkt alias).
     command) commands+=(\${(f)"$(tkt __complete alias 2>/dev/null)"}); _describe 'command' commands ;;

@@ -82,6 +82,11 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s completion at a real termina
     expect(await session.complete('tkt list --jso', /tkt list --json$/m)).toContain('--json');
   });
 
+  it.skipIf(skip)('offers --version before a command only, where tkt takes it', async () => {
+    expect(await session.complete('tkt --vers', /tkt --version ?$/m)).toContain('--version');
+    expect(await session.afterTab('tkt close 1013 --vers')).not.toContain('--version');
+  });
+
   it.skipIf(skip)("completes an option's value after a ticket ID", async () => {
     const screen = await session.list('tkt update 1013 --priority ', showsAll('Low', 'Medium', 'High', 'Urgent'));
 
