@@ -3,6 +3,7 @@
 import { AuthError, UsageError } from '../errors.js';
 import { decodeJwtClaims, expiryFromClaims, userIdFromClaims, usernameFromClaims } from './jwt.js';
 import { envValue, setButEmpty } from '../util/env.js';
+import { nonFolderOnPath } from '../util/non-folder.js';
 import { assertProfileName } from './paths.js';
 import type { ConfigStore, Profile, Session } from './types.js';
 import { assertTransportAllowed, normalizeBaseUrl } from './url.js';
@@ -119,7 +120,13 @@ export function resolveSession(input: SessionInput): Session {
         hint: `set TKT_TOKEN to a token, or unset it and run "${loginCommand(input)}"`,
       });
     }
-    throw new AuthError(`not logged in (profile ${profile})`, { hint: `run "${loginCommand(input)}"` });
+    // A login could not be kept in a config folder that is a file: the way out is another folder or a token.
+    const notFolder = nonFolderOnPath(input.config.dir);
+    const hint =
+      notFolder === undefined
+        ? `run "${loginCommand(input)}"`
+        : `the config folder ${notFolder} is not a folder, so no login is kept there: set TKT_CONFIG_DIR to a folder, or set TKT_TOKEN`;
+    throw new AuthError(`not logged in (profile ${profile})`, { hint });
   }
   // The token remembers where it was issued, which also serves as the URL when none is set.
   const baseUrl = resolveBaseUrl(input, saved) ?? normalizeBaseUrl(stored.url);

@@ -59,6 +59,16 @@ describe('TKT_CONFIG_DIR that is a file', () => {
     }
   });
 
+  it('without TKT_TOKEN, says why there is no login rather than offering a login that cannot be kept', async () => {
+    const env = fileAsConfigDir();
+    const file = env.TKT_CONFIG_DIR!;
+    const result = await h.cli(['list'], { env: { TKT_CONFIG_DIR: file, TKT_URL: env.TKT_URL! } });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toBe(
+      `error: not logged in (profile default)\nhint: the config folder ${file} is not a folder, so no login is kept there: set TKT_CONFIG_DIR to a folder, or set TKT_TOKEN\n`,
+    );
+  });
+
   it('stops login before the password is sent: the session could not be kept', async () => {
     const env = fileAsConfigDir();
     const logins = routeCount(h, 'POST /api/Users/authenticate');
