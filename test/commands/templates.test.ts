@@ -139,6 +139,16 @@ describe('tkt reply --template and tkt resolve --template', () => {
     }
     expect(sent()).toEqual(before);
   });
+
+  it('{{me.name}} under TKT_TOKEN says the token has no name, not to log in again', async () => {
+    await saveTemplate('fixed', FIXED);
+    const env = { TKT_TOKEN: h.sandbox.issueToken('admin'), TKT_URL: h.sandbox.url };
+    const result = await h.cli(['reply', String(unusedTicket(h).id), '--template', 'fixed'], { env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('template fixed needs {{me.name}}');
+    expect(result.stderr).toContain('TKT_TOKEN');
+    expect(result.stderr).not.toContain('log in again');
+  });
 });
 
 /**
