@@ -37,7 +37,13 @@ export interface IdCommandSpec {
   forDryRun?(plan: PlannedRequest): PlannedRequest;
   /** Why a success changed nothing, when the answer says so ("already closed"). */
   noteFor?(response: ApiResponse): string | undefined;
-  /** Runs once the IDs are known and before anything is sent (delete's confirmation), with the run's --concurrency. */
+  /**
+   * Runs once the IDs are known and before any is planned, in a dry run too, with the run's
+   * --concurrency: what stops the whole run here (a template's missing value) stops a dry run
+   * the same way, with the same error and exit code.
+   */
+  prepare?(ids: readonly number[], concurrency: number): Promise<void>;
+  /** Runs once the IDs are known and before anything is sent (delete's confirmation), with the run's --concurrency; not in a dry run. */
   beforeSend?(ids: readonly number[], concurrency: number): Promise<void>;
   /** Files each request uploads (close --attach): each ID's result says which the service kept. */
   uploads?: readonly string[];
@@ -60,6 +66,7 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
     await ctx.output.note('no ticket IDs on stdin: nothing to do\n');
     return;
   }
+  await spec.prepare?.(ids, concurrency);
   const reporterFor = async (dryRun: boolean): Promise<BulkReporter> => {
     const { createBulkReporter } = await import('./report.js');
     return createBulkReporter(ctx.io, { output: ctx.output, verb: spec.verb, total: ids.length, dryRun, stop: ctx.signal, run: ctx });

@@ -82,7 +82,7 @@ export async function run(options: ResolveOptions, ctx: Context): Promise<void> 
       plan: async (id) => plans.resolveTicket(id, { details: await detailsFor.text(id), submitBy: resolver.id }),
       forDryRun: (plan) => labelActingUser(plan, resolver),
       noteFor: alreadyResolvedNote,
-      beforeSend: (ids, concurrency) => detailsFor.prepare(ids, concurrency),
+      prepare: (ids, concurrency) => detailsFor.prepare(ids, concurrency),
     },
   );
 }

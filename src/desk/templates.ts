@@ -9,6 +9,7 @@ import { forEachAtMost } from '../util/at-most.js';
 import { nonFolderOnPath } from '../util/non-folder.js';
 import type { Context } from '../context/context.js';
 import type { Ticket } from '../model/ticket.js';
+import type { Session } from '../config/types.js';
 
 export interface Template {
   name: string;
@@ -27,15 +28,15 @@ export interface FilledTemplate {
 /** What a placeholder may name, and where its value comes from. */
 export interface TemplateValues {
   ticket: Pick<Ticket, 'id' | 'title' | 'requester'>;
-  /** The user running tkt: the name saved at login. */
-  me: string | undefined;
+  /** The user running tkt: the name saved at login; none with a token from TKT_TOKEN. */
+  me: Pick<Session, 'fullName' | 'tokenSource'>;
 }
 
 const PLACEHOLDERS: Readonly<Record<string, (values: TemplateValues) => string | number | undefined>> = {
   'ticket.id': ({ ticket }) => ticket.id,
   'ticket.title': ({ ticket }) => ticket.title,
   'requester.name': ({ ticket }) => ticket.requester,
-  'me.name': ({ me }) => me,
+  'me.name': ({ me }) => me.fullName,
 };
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
@@ -105,8 +106,15 @@ function fillText(template: Template, text: string, values: TemplateValues): str
     }
     const value = PLACEHOLDERS[key]!(values);
     if (value === undefined || String(value).trim() === '') {
-      const whose = key === 'me.name' ? 'your login (log in again with "tkt login")' : `ticket #${values.ticket.id}`;
-      throw new UsageError(`template ${template.name} needs {{${key}}}, which ${whose} has no value for; nothing was sent`);
+      const needs = `template ${template.name} needs {{${key}}}`;
+      if (key !== 'me.name') throw new UsageError(`${needs}, which ticket #${values.ticket.id} has no value for; nothing was sent`);
+      // A token from TKT_TOKEN carries no name (README: Reply templates): logging in again would not change that.
+      if (values.me.tokenSource === 'env') {
+        throw new UsageError(`${needs}, which has no value with TKT_TOKEN; nothing was sent`, {
+          hint: 'only "tkt login" saves your name: unset TKT_TOKEN to use the login, or take {{me.name}} out of the template',
+        });
+      }
+      throw new UsageError(`${needs}, which your login (log in again with "tkt login") has no value for; nothing was sent`);
     }
     return String(value);
   });
@@ -121,7 +129,7 @@ export function fillTemplate(template: Template, values: TemplateValues): Filled
 
 /** The template filled for one ticket, and the name saved at login for {{me.name}}. */
 export async function fillForTicket(ctx: Pick<Context, 'session'>, template: Template, ticket: TemplateValues['ticket']): Promise<FilledTemplate> {
-  return fillTemplate(template, { ticket, me: (await ctx.session()).fullName });
+  return fillTemplate(template, { ticket, me: await ctx.session() });
 }
 
 /** A text for each ticket of an ID command (resolve's notes), all of them ready before anything is sent. */

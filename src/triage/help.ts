@@ -1,7 +1,8 @@
 // The ? screen (README, Triage): every key of the table, each one's words wrapped under their
 // column when the terminal is narrow, and scrolled when it is too short for them all: ↑ ↓ j k
 // by a line, PgUp PgDn by a page, Home End g G to the ends; the last line says how many more
-// there are, as the detail pane's does. When it all fits, any key closes it.
+// there are, as the detail pane's does (at a screen of 3 lines there is one line: a key line).
+// When it all fits, any key closes it.
 import { wrapWords } from '../output/reflow.js';
 import { truncate } from '../output/width.js';
 import { KEYS_COLUMN, keyHelpLines, movedTo, type Action } from './keys.js';
@@ -27,11 +28,26 @@ function helpBody(width: number): string[] {
   });
 }
 
+/** Below this many lines the help gives up its header, as the screen gives up its title (README, Triage). */
+const HEADED_LINES = 3;
+
+/**
+ * The lines the help has: those of the list, its header, the rule and the detail; and the title's
+ * too when those are fewer than its header, a key line and the more-lines line. The status line
+ * and the footer keep theirs.
+ */
+export function helpRoom(terminal: TerminalSize): { lines: number; overTitle: boolean } {
+  const { title, middleLines } = layoutFor(terminal, 0);
+  const overTitle = title && middleLines < HEADED_LINES;
+  return { lines: middleLines + Number(overTitle), overTitle };
+}
+
 export interface HelpPage {
-  header: string;
+  /** Undefined on a screen too short for it: the key lines matter more. */
+  header: string | undefined;
   /** The key lines shown, from `top`. */
   shown: string[];
-  /** The last line: how many more there are, if any. */
+  /** The last line: how many more there are, if any (and if there is a line for it beside a key line). */
   more: string | undefined;
   /** Whether there is more than fits: the moving keys scroll, and no longer close the help. */
   scrolls: boolean;
@@ -44,20 +60,23 @@ export interface HelpPage {
 
 /** The help in `terminal`, from its key line `top` on (or as near it as shows no empty room). */
 export function helpPage(terminal: TerminalSize, top: number): HelpPage {
-  const { width, middleLines } = layoutFor(terminal, 0);
+  const { width } = layoutFor(terminal, 0);
   const body = helpBody(width);
-  // The lines of the list, its header, the rule and the detail, less the help's own header.
-  const room = Math.max(1, middleLines - 1);
+  const { lines } = helpRoom(terminal);
+  const headed = lines >= HEADED_LINES;
+  // The key lines and the more-lines line; at one line, a key line alone.
+  const room = Math.max(1, lines - Number(headed));
+  const moreFits = room > 1;
   const lastTop = Math.max(0, body.length - room);
   const first = Math.max(0, Math.min(top, lastTop));
   const toTheEnd = first === lastTop;
-  const shown = toTheEnd ? body.slice(first) : body.slice(first, first + room - 1);
+  const shown = toTheEnd ? body.slice(first) : body.slice(first, first + room - Number(moreFits));
   const left = body.length - first - shown.length;
   const scrolls = lastTop > 0;
   return {
-    header: scrolls ? 'Keys (↑ ↓ scroll, other keys close)' : 'Keys (any key closes this)',
+    header: headed ? (scrolls ? 'Keys (↑ ↓ scroll, other keys close)' : 'Keys (any key closes this)') : undefined,
     shown,
-    more: left > 0 ? truncate(`… ${left} more lines: ↓ or PgDn scrolls`, width) : undefined,
+    more: left > 0 && moreFits ? truncate(`… ${left} more lines: ↓ or PgDn scrolls`, width) : undefined,
     scrolls,
     top: first,
     lastTop,

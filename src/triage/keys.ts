@@ -141,7 +141,7 @@ export const KEY_TABLE: readonly KeyRow[] = [
     readme:
       'every key, over the whole screen (the footer shows the most used ones that fit, then always `q quit` and `? keys`); ' +
       'any key closes it, except on a screen too short for them all: there the moving keys scroll them (by a line, a ' +
-      'page, to the ends) and the last line says how many more there are',
+      'page, to the ends) and the last line says how many more there are (a screen of 3 lines has room for one key line alone)',
   },
   {
     keys: [{ 'Ctrl-C': 'interrupt' }],

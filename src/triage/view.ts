@@ -9,7 +9,7 @@ import { displayWidth, truncate, truncateStart } from '../output/width.js';
 import { formatDue } from '../output/time.js';
 import { TICKET_COLUMN_FIT } from '../listing/output.js';
 import { kebabCase } from '../listing/query.js';
-import { helpPage } from './help.js';
+import { helpPage, helpRoom } from './help.js';
 import { FOOTER_ENDING, FOOTER_KEYS, keyFor } from './keys.js';
 import { layoutFor, type Layout } from './layout.js';
 import { pickerMatches, type Choice } from './picker.js';
@@ -87,7 +87,7 @@ function listLines(state: TriageState, layout: Layout, { table, style, color, no
 /** Every key, over the list and the detail: the detail's room alone is too short at 80x24. */
 function helpLines(state: TriageState, top: number, style: Style): string[] {
   const { header, shown, more } = helpPage(state.terminal, top);
-  return [style.bold(header), ...shown, ...(more === undefined ? [] : [style.dim(more)])];
+  return [...(header === undefined ? [] : [style.bold(header)]), ...shown, ...(more === undefined ? [] : [style.dim(more)])];
 }
 
 /** As many of the footer's keys as fit the width, then "q quit" and "? keys", which lists them all. */
@@ -152,7 +152,7 @@ function middleLines(state: TriageState, layout: Layout, drawing: Drawing): stri
   const { style } = drawing;
   const height = layout.middleLines;
   const fit = (lines: string[], count: number) => [...lines.slice(0, count), ...Array<string>(Math.max(0, count - lines.length)).fill('')];
-  if (state.overlay?.kind === 'help') return fit(helpLines(state, state.overlay.top, style), height);
+  if (state.overlay?.kind === 'help') return fit(helpLines(state, state.overlay.top, style), helpRoom(state.terminal).lines);
   // Too short for the detail: a question or a picker takes the list's place while it is open.
   if (layout.detailLines === 0)
     return fit(state.overlay === undefined ? listLines(state, layout, drawing) : overlayLines(state.overlay, layout, height, style), height);
@@ -167,8 +167,10 @@ function middleLines(state: TriageState, layout: Layout, drawing: Drawing): stri
 export function screenLines(state: TriageState, drawing: Drawing): string[] {
   const layout = layoutFor(state.terminal, state.visible.length);
   const { style } = drawing;
+  // On a short screen the help takes the title's line too (help.ts).
+  const title = layout.title && !(state.overlay?.kind === 'help' && helpRoom(state.terminal).overTitle);
   const all = [
-    ...(layout.title ? [titleLine(state, layout.width, style)] : []),
+    ...(title ? [titleLine(state, layout.width, style)] : []),
     ...middleLines(state, layout, drawing),
     statusLine(state, layout.width, style),
     style.dim(footerLine(layout.width)),

@@ -10,7 +10,7 @@ import { fakeProcess } from '../cli/fake-process.js';
 import { argvTable } from '../helpers/program.js';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/harness.js';
-import { countInFlight, frontEnv, routeCount, startFrontServer, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import { countInFlight, frontEnv, routeCount, startFrontServer, unusedTicket, unusedTickets, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 
 const OPEN = 1;
 const RESOLVE = 'POST /api/TicketsApi/resolve/{id}';
@@ -113,6 +113,41 @@ describe('tkt reply --template and tkt resolve --template', () => {
     expect(both.code).toBe(2);
     expect([routeCount(h, RESOLVE), routeCount(h, REPLY)]).toEqual([resolves, replies]);
     expect(first.resolution).toBeFalsy();
+  });
+
+  it('a dry run ends as the real run would: the same exit 2 and error, for one ID and many, resolve and reply', async () => {
+    await saveTemplate('fixed', FIXED);
+    await saveTemplate('owner', 'Your owner is {{ticket.owner}}\n');
+    // Nothing is sent, whatever the tickets' status: any two will do.
+    const [first, second] = unusedTickets(h, 2) as [SandboxTicket, SandboxTicket];
+    const sent = () => [routeCount(h, RESOLVE), routeCount(h, REPLY)];
+    const before = sent();
+    const tokenEnv = { TKT_TOKEN: h.sandbox.issueToken('admin'), TKT_URL: h.sandbox.url };
+    const runs: [string[], Record<string, string>][] = [
+      [['resolve', String(first.id), String(second.id), '--template', 'owner'], {}],
+      [['resolve', String(first.id), '--template', 'owner'], {}],
+      [['resolve', String(first.id), String(second.id), '--template', 'fixed'], tokenEnv],
+      [['resolve', String(first.id), '--template', 'fixed'], tokenEnv],
+      [['reply', String(first.id), '--template', 'owner'], {}],
+      [['reply', String(first.id), '--template', 'fixed'], tokenEnv],
+    ];
+    for (const [argv, env] of runs) {
+      const real = await h.cli(argv, { env });
+      const dryRun = await h.cli([...argv, '--dry-run'], { env });
+      expect(real.code, argv.join(' ')).toBe(2);
+      expect({ code: dryRun.code, stdout: dryRun.stdout, stderr: dryRun.stderr }, argv.join(' ')).toEqual({ code: 2, stdout: '', stderr: real.stderr });
+    }
+    expect(sent()).toEqual(before);
+  });
+
+  it('{{me.name}} under TKT_TOKEN says the token has no name, not to log in again', async () => {
+    await saveTemplate('fixed', FIXED);
+    const env = { TKT_TOKEN: h.sandbox.issueToken('admin'), TKT_URL: h.sandbox.url };
+    const result = await h.cli(['reply', String(unusedTicket(h).id), '--template', 'fixed'], { env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('template fixed needs {{me.name}}');
+    expect(result.stderr).toContain('TKT_TOKEN');
+    expect(result.stderr).not.toContain('log in again');
   });
 });
 

@@ -173,9 +173,11 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
     await triage.keys('j');
     await triage.waitFor((text) => lines(text).some((line) => line.startsWith('›') && line !== first), 'the next ticket highlighted');
     await triage.keys('?');
-    await triage.waitFor(/^Keys /m, 'the keys');
+    // Under its header, or at 3 lines the first key line alone.
+    const keys = /^Keys |^ +↑ ↓ {2}j k/m;
+    await triage.waitFor(keys, 'the keys');
     await triage.keys('x');
-    await triage.waitFor((text) => !/^Keys /m.test(text), 'the list back');
+    await triage.waitFor((text) => !keys.test(text), 'the list back');
     await triage.keys('q');
     expect(await triage.waitFor(/\[exit \d+\]/, 'the exit')).toContain('[exit 0]');
   });
@@ -224,6 +226,26 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
     // Any other key closes it.
     await triage.keys('x');
     await triage.waitFor((next) => !next.includes('Keys (') && highlighted(next) !== undefined, 'the list back after the help');
+  });
+
+  it('shows and scrolls the keys after a resize to 40x4 and to 40x3, the shortest screens', async () => {
+    const triage = await openTriage({ width: 80, height: 24 });
+    await triage.ready();
+    await terminal.tmux('resize-window', '-t', triage.name, '-x', '40', '-y', '4');
+    await triage.waitFor((screen) => lines(screen).length <= 4 && highlighted(screen) !== undefined, 'the list at 40x4');
+    await triage.keys('?');
+    // A key line, then how many more there are; the status line and the footer under them.
+    let screen = await triage.waitFor((text) => /^ +↑ ↓ {2}j k /.test(lines(text)[0] ?? ''), 'the first key line at 40x4');
+    expect(lines(screen)[1]).toMatch(/^… \d+ more lines: ↓ or PgDn scrolls$/);
+    await triage.keys('j');
+    screen = await triage.waitFor((text) => /^ +PgUp PgDn /.test(lines(text)[0] ?? ''), 'the help a line further at 40x4');
+    expect(lines(screen)[1]).toMatch(/^… \d+ more lines/);
+    await terminal.tmux('resize-window', '-t', triage.name, '-x', '40', '-y', '3');
+    await triage.waitFor((text) => lines(text).length <= 3 && /^ +PgUp PgDn /.test(lines(text)[0] ?? ''), 'the same key line at 40x3');
+    await triage.keys('j');
+    await triage.waitFor((text) => lines(text).length <= 3 && /^ +the ends$/.test(lines(text)[0] ?? ''), 'the help a line further at 40x3');
+    await triage.keys('x');
+    await triage.waitFor((text) => highlighted(text) !== undefined, 'the list back after the help');
   });
 
   it("shows the service's reason first when an action fails at 80 columns", async () => {

@@ -400,4 +400,12 @@ describe('keys and pastes', () => {
     expect(closed.state.overlay).toBeUndefined();
     expect(closed.effects).toEqual([]);
   });
+
+  it.each([3, 4])('scrolls the help at %i lines, the shortest screens', (rows) => {
+    const help = then(opened(), { kind: 'resized', columns: 40, rows }, key('?'));
+    const top = (step: Step) => (step.state.overlay?.kind === 'help' ? step.state.overlay.top : undefined);
+    expect(top(then(help, key('j')))).toBe(1);
+    expect(top(then(help, key('j'), key('j'), key('k')))).toBe(1);
+    expect(top(then(help, key('', { pageDown: true })))).toBeGreaterThan(0);
+  });
 });

@@ -111,4 +111,31 @@ describe('a short terminal', () => {
     expect(screenWith({ columns: 40, rows: 3 }, picker)[0]).toBe('› Omar Haddad (ohaddad)');
     expect(screenWith({ columns: 40, rows: 5 }, picker).slice(0, 3)).toEqual(['tkt triage · all-tickets · 10 tickets', '> om▏', '› Omar Haddad (ohaddad)']);
   });
+
+  // The first key lines of the help at 40 columns: ↑ ↓ j k, then PgUp PgDn Home End.
+  const FIRST_KEYS = /^ {2}↑ ↓ {2}j k +move$/;
+  const SECOND_KEYS = /^ {2}PgUp PgDn Home End/;
+  const MORE = /^… \d+ more lines: ↓ or PgDn scrolls$/;
+
+  it('shows the help at 4 lines as a key line and how many more there are, over the title, above the status line and the keys', () => {
+    const lines = screenWith({ columns: 40, rows: 4 }, { kind: 'help', top: 0 });
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toMatch(FIRST_KEYS);
+    expect(lines[1]).toMatch(MORE);
+    expect(lines[3]).toMatch(/q quit {2}\? keys$/);
+    expect(screenWith({ columns: 40, rows: 4 }, { kind: 'help', top: 1 })[0]).toMatch(SECOND_KEYS);
+  });
+
+  it('shows the help at 3 lines as one key line, the next one a line further', () => {
+    const lines = screenWith({ columns: 40, rows: 3 }, { kind: 'help', top: 0 });
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(FIRST_KEYS);
+    expect(lines[2]).toMatch(/q quit {2}\? keys$/);
+    expect(screenWith({ columns: 40, rows: 3 }, { kind: 'help', top: 1 })[0]).toMatch(SECOND_KEYS);
+  });
+
+  it('shows the help at 5 lines under its header: a key line and how many more there are', () => {
+    const lines = screenWith({ columns: 40, rows: 5 }, { kind: 'help', top: 0 });
+    expect(lines.slice(0, 3)).toEqual([expect.stringMatching(/^Keys \(/), expect.stringMatching(FIRST_KEYS), expect.stringMatching(MORE)]);
+  });
 });
