@@ -128,7 +128,6 @@ export const replyToTicket = defineTool({
   output: changeOutput,
   annotations: WRITE,
   async call(args, { ctx }): Promise<ToolOutput> {
-    if (args.message.trim() === '') throw new UsageError('message is empty');
     assertRecipients(args);
     const client = await ctx.api();
     const ticket = lazyTicket(ctx, args.id);

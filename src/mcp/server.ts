@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { Context } from '../context/context.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { createLookups } from '../lookups/index.js';
+import { assertNoEmptyText } from '../util/option-text.js';
 import type { ToolName } from './catalog.js';
 import { answer, failure, type ToolAnswer } from './text.js';
 import { KeyedQueue } from './ticket-queue.js';
@@ -37,6 +38,8 @@ async function callTool({ tool, input }: OfferedTool, args: unknown, scope: Tool
       const issues = parsed.error.issues.map((issue) => (issue.path.length === 0 ? issue.message : `${issue.message} at ${issue.path.join('.')}`));
       throw new UsageError(`invalid arguments for tool ${tool.name}: ${issues.join('; ')}`);
     }
+    // As the CLI refuses `--comments "  "`: an empty text is a mistake to name, never sent or ignored.
+    assertNoEmptyText(parsed.data, (name) => name);
     const { structured, text } = await tool.call(parsed.data, scope);
     return answer(structured, text);
   } catch (error) {

@@ -147,6 +147,38 @@ describe('tkt mcp: the write tools', () => {
     expect(writes()).toBe(sent);
   });
 
+  it('refuses an empty or blank text argument of every write tool, naming it, as the CLI refuses --comments "  ", and sends nothing', async () => {
+    const ticket = unusedTicket(h, isOpen);
+    const before = { ...ticketById(h, ticket.id) };
+    const sent = writes();
+    const create = { title: 'Blank', description: 'd', requester: 'aberg', site: 'Head Office', department: 'IT', status: 'Open' };
+    const calls: [string, Record<string, unknown>, string][] = [
+      ['close_ticket', { id: ticket.id, comments: '  ' }, 'comments is empty (only whitespace)'],
+      ['close_ticket', { id: ticket.id, comments: '' }, 'comments is empty'],
+      ['resolve_ticket', { id: ticket.id, details: '\t' }, 'details is empty (only whitespace)'],
+      ['reply_to_ticket', { id: ticket.id, message: '' }, 'message is empty'],
+      ['reply_to_ticket', { id: ticket.id, message: 'hi', subject: ' ' }, 'subject is empty (only whitespace)'],
+      ['reply_to_ticket', { id: ticket.id, message: 'hi', cc: '' }, 'cc is empty'],
+      ['reopen_ticket', { id: ticket.id, status: '' }, 'status is empty'],
+      ['assign_ticket', { id: ticket.id, user: ' ' }, 'user is empty (only whitespace)'],
+      ['update_ticket', { id: ticket.id, priority: '', status: 'In Progress' }, 'priority is empty'],
+      ['update_ticket', { id: ticket.id, priority: '' }, 'priority is empty'],
+      ['update_ticket', { id: ticket.id, assignee: '' }, 'assignee is empty'],
+      ['update_ticket', { id: ticket.id, due: '  ' }, 'due is empty (only whitespace)'],
+      ['create_ticket', { ...create, priority: '' }, 'priority is empty'],
+      ['create_ticket', { ...create, title: ' ' }, 'title is empty (only whitespace)'],
+    ];
+    for (const [name, args, message] of calls) {
+      for (const dryRun of [false, true]) {
+        const result = await mcp.call(name, { ...args, dry_run: dryRun });
+        expect(result.isError, `${name} ${JSON.stringify(args)}`).toBe(true);
+        expect(textOf(result)).toBe(`error: ${message}`);
+      }
+    }
+    expect(writes()).toBe(sent);
+    expect(ticketById(h, ticket.id)).toEqual(before);
+  });
+
   it('refuses an argument the tool does not take (update_ticket has no title), naming it, and changes nothing', async () => {
     const { tools } = await mcp.client.listTools();
     expect(tools).toHaveLength(13);
