@@ -136,6 +136,34 @@ describe('tkt mcp: the write tools', () => {
     expect(ticket.creatorId).toBe(userId(h, 'aberg'));
   });
 
+  it('create_ticket and update_ticket take every field tkt create and tkt update take (level, client, the IDs, cc, tags)', async () => {
+    const { tools } = await mcp.client.listTools();
+    const argumentsOf = (name: string) => Object.keys(tools.find((tool) => tool.name === name)!.inputSchema.properties ?? {}).sort();
+    const updated = ['requester', 'site', 'department', 'status', 'priority', 'category', 'subcategory', 'item', 'group', 'level', 'client', 'assignee'];
+    const ids = ['type', 'service', 'impact', 'urgency', 'due'];
+    expect(argumentsOf('update_ticket')).toEqual(['id', ...updated, ...ids, 'dry_run'].sort());
+    expect(argumentsOf('create_ticket')).toEqual(['title', 'description', ...updated, ...ids, 'sla', 'cc', 'tag', 'guid', 'dry_run'].sort());
+
+    const ticket = unusedTicket(h, isOpen);
+    await change('update_ticket', { id: ticket.id, level: 'Tier 2', client: 'fabrikam', impact: '2', urgency: '3' });
+    expect(ticketById(h, ticket.id)).toMatchObject({ tierLevelId: 2, clientId: 2, impactId: 2, urgencyId: 3 });
+    const created = await change('create_ticket', {
+      title: 'Badge reader offline',
+      description: 'Door 3',
+      requester: 'aberg',
+      site: 'Head Office',
+      department: 'IT',
+      status: 'Open',
+      level: 'tier 3',
+      client: 'Contoso',
+      cc: ['ops@example.com', 'desk@example.com'],
+      tag: ['4', '5'],
+    });
+    const ticketCreated = ticketById(h, created.id!);
+    expect(ticketCreated).toMatchObject({ tierLevelId: 3, clientId: 1, tags: [4, 5] });
+    expect(ticketCreated.cc).toMatch(/ops@example\.com.*desk@example\.com/);
+  });
+
   it('a wrong name or a missing field is an error result, and nothing is sent', async () => {
     const ticket = unusedTicket(h, isOpen);
     const sent = writes();
