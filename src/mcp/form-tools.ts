@@ -10,46 +10,46 @@ import type { PlannedRequest } from '../cmdutil/dry-run.js';
 import type { Context } from '../context/context.js';
 import { OperationError, UsageError } from '../errors.js';
 import { checkCreate, createEndpoint, createRequest, createdId } from '../fields/created.js';
-import { flagOf, givenKeys, type RawFieldValues } from '../fields/options.js';
+import { givenKeys, isRepeatable, type RawFieldValues } from '../fields/options.js';
 import { checkFields, resolveFields } from '../fields/values.js';
-import { fieldsFor, requiredKeys, type TicketEndpoint } from '../model/fields.js';
+import { fieldsFor, requiredKeys, type TicketEndpoint, type TicketFieldSpec } from '../model/fields.js';
 import { assertRecipients, lazyTicket, recipientList } from '../reading/mail.js';
 import { WRITE, changeOutput, dryRunInput, dryRunOutput, ticketIdInput } from './change.js';
 import { defineTool, type ToolOutput } from './tool.js';
 
-// The fields an assistant sets: text, the date and the names people use; the rest stays with the CLI.
-const FORM_KEYS = [
-  'title',
-  'description',
-  'requester',
-  'site',
-  'department',
-  'status',
-  'priority',
-  'category',
-  'subcategory',
-  'item',
-  'group',
-  'assignee',
-  'due',
-] as const;
-type FormKey = (typeof FORM_KEYS)[number];
-const DESCRIBED: Partial<Record<FormKey, string>> = { due: 'ISO 8601, or +3d / -4h from now', assignee: 'name, username, ID or @me' };
-
-/** The input shape of an endpoint's fields: required ones required, as the field table says. */
-function fieldInput(endpoint: TicketEndpoint, { allOptional }: { allOptional: boolean }) {
-  const taken = new Set(fieldsFor(endpoint).map((spec) => spec.key));
-  const needed = new Set(allOptional ? [] : requiredKeys(endpoint));
-  const shape: Partial<Record<FormKey, z.ZodOptional<z.ZodString> | z.ZodString>> = {};
-  for (const key of FORM_KEYS.filter((name) => taken.has(name))) {
-    const field = DESCRIBED[key] === undefined ? z.string() : z.string().describe(DESCRIBED[key]);
-    shape[key] = needed.has(key) ? field : field.optional();
-  }
-  return shape as Record<FormKey, z.ZodOptional<z.ZodString>>;
+/** The fields a tool takes: all the endpoint's but files, since an assistant uploads nothing from this disk (README: Assistants). */
+function formFields(endpoint: TicketEndpoint): TicketFieldSpec[] {
+  return fieldsFor(endpoint).filter((spec) => spec.value.type !== 'files');
 }
 
-function valuesOf(args: Partial<Record<FormKey, string | undefined>>): RawFieldValues {
-  return Object.fromEntries(FORM_KEYS.filter((key) => args[key] !== undefined).map((key) => [key, args[key]]));
+/**
+ * A field's help where its value is no name (an ID, a date): the table's. Names and people are
+ * told once in the tool's description (NAMES_TAKEN), to keep tools/list small (README: Assistants).
+ */
+function helpOf(spec: TicketFieldSpec): string | undefined {
+  const { type } = spec.value;
+  return type === 'id' || type === 'ids' || type === 'when' ? spec.description : undefined;
+}
+
+const NAMES_TAKEN = 'People and lookup values take names, usernames or IDs (see lookups); assignee also @me.';
+
+type FieldArgument = z.ZodOptional<z.ZodString | z.ZodArray<z.ZodString>>;
+
+/** The input shape of an endpoint's fields, by the field table: a list where the option repeats, required ones required. */
+function fieldInput(endpoint: TicketEndpoint, { allOptional }: { allOptional: boolean }): Record<string, FieldArgument> {
+  const needed = new Set(allOptional ? [] : requiredKeys(endpoint));
+  const entries = formFields(endpoint).map((spec) => {
+    const value = isRepeatable(spec.value) ? z.array(z.string()) : z.string();
+    const help = helpOf(spec);
+    const described = help === undefined ? value : value.describe(help);
+    return [spec.key, needed.has(spec.key) ? described : described.optional()];
+  });
+  // Typed as optional throughout: checkCreate names a missing required field as the CLI does.
+  return Object.fromEntries(entries) as Record<string, FieldArgument>;
+}
+
+function valuesOf(endpoint: TicketEndpoint, args: Readonly<Record<string, unknown>>): RawFieldValues {
+  return Object.fromEntries(formFields(endpoint).flatMap((spec) => (args[spec.key] === undefined ? [] : [[spec.key, args[spec.key] as string | string[]]])));
 }
 
 /** Sends a request that has no ticket ID to go by (a create): a failure after it may have left is in doubt. */
@@ -69,12 +69,12 @@ const CREATE_ENDPOINT = createEndpoint(false);
 export const createTicket = defineTool({
   name: 'create_ticket',
   title: 'Create a ticket',
-  description: 'Create a ticket. People and lookup values take names or IDs (see lookups).',
+  description: `Create a ticket. ${NAMES_TAKEN}`,
   input: { ...fieldInput(CREATE_ENDPOINT, { allOptional: false }), ...dryRunInput },
   output: changeOutput,
   annotations: WRITE,
   async call(args, { ctx, lookups }): Promise<ToolOutput> {
-    const values = valuesOf(args);
+    const values = valuesOf(CREATE_ENDPOINT, args);
     const { badValues, missing } = await checkCreate(CREATE_ENDPOINT, values, ctx.now(), 'attach');
     if (badValues !== undefined) throw badValues;
     if (missing.length > 0) throw new UsageError(`missing: ${missing.map((flag) => flag.replace(/^--/, '')).join(', ')}`);
@@ -92,18 +92,17 @@ export const createTicket = defineTool({
 export const updateTicketTool = defineTool({
   name: 'update_ticket',
   title: 'Update a ticket',
-  description: 'Change fields of a ticket; the others keep their values.',
+  description: `Change fields of a ticket; the others keep their values. ${NAMES_TAKEN}`,
   input: { ...ticketIdInput, ...fieldInput('update', { allOptional: true }), ...dryRunInput },
   output: changeOutput,
   annotations: WRITE,
   async call(args, { ctx, lookups }): Promise<ToolOutput> {
-    const values = valuesOf(args);
+    const values = valuesOf('update', args);
     if (givenKeys(values).length === 0) {
       throw new UsageError('nothing to update: name at least one field to change', {
         details: [
-          `fields: ${fieldsFor('update')
-            .map((spec) => flagOf(spec.key).replace(/^--/, ''))
-            .filter((key) => (FORM_KEYS as readonly string[]).includes(key))
+          `fields: ${formFields('update')
+            .map((spec) => spec.key)
             .join(', ')}`,
         ],
       });
@@ -128,7 +127,6 @@ export const replyToTicket = defineTool({
   output: changeOutput,
   annotations: WRITE,
   async call(args, { ctx }): Promise<ToolOutput> {
-    if (args.message.trim() === '') throw new UsageError('message is empty');
     assertRecipients(args);
     const client = await ctx.api();
     const ticket = lazyTicket(ctx, args.id);

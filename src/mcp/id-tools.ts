@@ -3,17 +3,10 @@
 import { z } from 'zod';
 import { plans } from '../api/plans.js';
 import { DEFAULT_REOPEN_STATUS, assigneeChange, changeRequest, reopenRequest } from '../bulk/change.js';
-import { UsageError } from '../errors.js';
 import { resolveActingUser } from '../prompts/acting-user.js';
 import { alreadyAssignedNote, alreadyAssignedToNote, alreadyClosedNote, alreadyResolvedNote } from '../reading/unchanged.js';
 import { WRITE, WRITE_IDEMPOTENT, changeOne, changeOutput, dryRunInput, ticketIdInput } from './change.js';
 import { defineTool } from './tool.js';
-
-/** Text the service must get: an empty one is refused before any request, as the CLI does. */
-function required(text: string, name: string): string {
-  if (text.trim() === '') throw new UsageError(`${name} is empty`);
-  return text;
-}
 
 export const pickupTicket = defineTool({
   name: 'pickup_ticket',
@@ -33,12 +26,11 @@ export const resolveTicket = defineTool({
   output: changeOutput,
   annotations: WRITE_IDEMPOTENT,
   async call(args, { ctx }) {
-    const details = required(args.details, 'details');
     const submitBy = await resolveActingUser(ctx, undefined, 'resolves');
     return changeOne(
       ctx,
       args.id,
-      { verb: 'resolved', plan: (id) => plans.resolveTicket(id, { details, submitBy }), noteFor: alreadyResolvedNote },
+      { verb: 'resolved', plan: (id) => plans.resolveTicket(id, { details: args.details, submitBy }), noteFor: alreadyResolvedNote },
       args.dry_run,
     );
   },

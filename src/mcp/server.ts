@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { Context } from '../context/context.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { createLookups } from '../lookups/index.js';
+import { assertNoEmptyText } from '../util/option-text.js';
 import type { ToolName } from './catalog.js';
 import { answer, failure, type ToolAnswer } from './text.js';
 import { KeyedQueue } from './ticket-queue.js';
@@ -29,14 +30,19 @@ function ticketOf(tool: ToolDefinition, args: Record<string, unknown> | undefine
   return !tool.annotations.readOnlyHint && typeof args?.id === 'number' ? args.id : undefined;
 }
 
+/** A schema violation worded as the SDK words one: each issue, and where it is when it has a path. */
+function issuesOf(error: z.ZodError): string {
+  return error.issues.map((issue) => (issue.path.length === 0 ? issue.message : `${issue.message} at ${issue.path.join('.')}`)).join('; ');
+}
+
 async function callTool({ tool, input }: OfferedTool, args: unknown, scope: ToolScope): Promise<ToolAnswer> {
   try {
     const parsed = await input.safeParseAsync(args ?? {});
     if (!parsed.success) {
-      // Worded as the SDK words a schema violation: the issue, and where it is when it has a path.
-      const issues = parsed.error.issues.map((issue) => (issue.path.length === 0 ? issue.message : `${issue.message} at ${issue.path.join('.')}`));
-      throw new UsageError(`invalid arguments for tool ${tool.name}: ${issues.join('; ')}`);
+      throw new UsageError(`invalid arguments for tool ${tool.name}: ${issuesOf(parsed.error)}`);
     }
+    // As the CLI refuses `--comments "  "`: an empty text is a mistake to name, never sent or ignored.
+    assertNoEmptyText(parsed.data, (name) => name);
     const { structured, text } = await tool.call(parsed.data, scope);
     return answer(structured, text);
   } catch (error) {
@@ -72,16 +78,23 @@ export function createServer(ctx: Context, names: readonly ToolName[]): McpServe
   }
   // McpServer lists the tools; the calls are answered here, because McpServer answers a call of a
   // tool it does not offer with an error result, where the protocol error the README promises is
-  // what tells a client that the name itself is wrong.
+  // what tells a client that the name itself is wrong. Not through setRequestHandler: the SDK
+  // parses a request against the handler's schema before any code of ours runs, and answers a
+  // malformed call as an internal error (-32603) with the parser's dump. The fallback handler gets
+  // every request that has no handler as it came, so a malformed call is invalid params here.
   server.server.removeRequestHandler('tools/call');
-  server.server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {
+  server.server.fallbackRequestHandler = async (request) => {
+    if (request.method !== 'tools/call') throw protocolError(ErrorCode.MethodNotFound, 'Method not found');
+    const parsed = CallToolRequestSchema.safeParse(request);
+    if (!parsed.success) throw protocolError(ErrorCode.InvalidParams, `invalid tools/call request: ${issuesOf(parsed.error)}`);
+    const { params } = parsed.data;
     const tool = offered.get(params.name);
     if (tool === undefined) throw protocolError(ErrorCode.InvalidParams, `unknown tool "${params.name}"; enabled tools: ${[...offered.keys()].join(', ')}`);
     const ticket = ticketOf(tool.tool, params.arguments);
     // Queued as they come, before their arguments are checked, so that they run in that order.
     const call = () => callTool(tool, params.arguments, scope);
     return ticket === undefined ? call() : writes.run(ticket, call);
-  });
+  };
   return server;
 }
 

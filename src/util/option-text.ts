@@ -39,16 +39,23 @@ export function nonBlank(text: string, emptyMessage: string): string {
 }
 
 /**
- * Exit 2 for an option of the command line given an empty or blank value, named as nonBlank
- * names it (`--view is empty`), whatever the option: `options` are commander's values by
- * attribute (none defaults to ""), `mayBeEmpty` the attributes whose empty value means something
- * (login's --domain: a local account). README: Text values.
+ * Exit 2 for a value given empty or blank, named as nonBlank names it (`--view is empty` on the
+ * command line, `comments is empty` for a tool of `tkt mcp`), whatever it is: `values` by key,
+ * each a text or a list of texts (others are not text), `nameOf` a key's name for the user,
+ * `mayBeEmpty` the keys whose empty value means something. README: Text values.
+ */
+export function assertNoEmptyText(values: Readonly<Record<string, unknown>>, nameOf: (key: string) => string, mayBeEmpty: readonly string[] = []): void {
+  for (const [key, value] of Object.entries(values)) {
+    if (mayBeEmpty.includes(key)) continue;
+    for (const text of Array.isArray(value) ? (value as unknown[]) : [value]) if (typeof text === 'string') nonBlank(text, `${nameOf(key)} is empty`);
+  }
+}
+
+/**
+ * assertNoEmptyText for the options of the command line: `options` are commander's values by
+ * attribute (none defaults to ""), `mayBeEmpty` attributes (login's --domain: a local account).
  */
 export function assertNoEmptyOption(options: Readonly<Record<string, unknown>>, mayBeEmpty: readonly string[] = []): void {
-  for (const [attribute, value] of Object.entries(options)) {
-    if (mayBeEmpty.includes(attribute)) continue;
-    // commander's attribute is the long flag in camelCase: dedupKey for --dedup-key.
-    const flag = `--${attribute.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
-    for (const text of Array.isArray(value) ? (value as unknown[]) : [value]) if (typeof text === 'string') nonBlank(text, `${flag} is empty`);
-  }
+  // commander's attribute is the long flag in camelCase: dedupKey for --dedup-key.
+  assertNoEmptyText(options, (attribute) => `--${attribute.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`, mayBeEmpty);
 }

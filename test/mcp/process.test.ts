@@ -153,6 +153,31 @@ describe('tkt mcp as a process', () => {
     expect(await mcp.response(null)).toMatchObject({ error: { code: -32700 } });
   });
 
+  it('answers a malformed tools/call with invalid params (-32602) saying what is wrong, not an internal error, and goes on serving', async () => {
+    const mcp = await rawMcp([], { TKT_CONFIG_DIR: h.configDir, TKT_URL: h.sandbox.url });
+    mcp.send({ id: 8, method: 'tools/call', params: {} });
+    expect(await mcp.response(8)).toEqual({
+      jsonrpc: '2.0',
+      id: 8,
+      error: { code: -32602, message: 'invalid tools/call request: Invalid input: expected string, received undefined at params.name' },
+    });
+    mcp.send({ id: 9, method: 'tools/call', params: { name: 'get_ticket', arguments: 'x' } });
+    expect(await mcp.response(9)).toEqual({
+      jsonrpc: '2.0',
+      id: 9,
+      error: { code: -32602, message: 'invalid tools/call request: Invalid input: expected record, received string at params.arguments' },
+    });
+    // Other methods are as the SDK answers them: a known one served, an unknown one not found.
+    mcp.send({ id: 10, method: 'ping' });
+    expect(await mcp.response(10)).toEqual({ jsonrpc: '2.0', id: 10, result: {} });
+    mcp.send({ id: 11, method: 'no/such/method' });
+    expect(await mcp.response(11)).toEqual({ jsonrpc: '2.0', id: 11, error: { code: -32601, message: 'Method not found' } });
+    mcp.send({ id: 12, method: 'tools/call', params: { name: 'get_ticket', arguments: { id: 1001, comments: 0 } } });
+    expect(await mcp.response(12)).toMatchObject({ id: 12, result: { structuredContent: { ticket: { id: 1001 } } } });
+    mcp.child.stdin.end();
+    expect((await mcp.exit).code).toBe(0);
+  });
+
   it('exits 0 at once when stdin closes with nothing in flight', async () => {
     const mcp = await rawMcp([], { TKT_CONFIG_DIR: h.configDir, TKT_URL: h.sandbox.url });
     mcp.child.stdin.end();

@@ -103,6 +103,21 @@ describe('tkt mcp: the read tools', () => {
     });
   });
 
+  it('refuses an empty or blank text argument of a read tool too, as tkt list --search "" is refused, and sends nothing', async () => {
+    await withMcp([], async (mcp) => {
+      const before = h.sandbox.stats.requests;
+      for (const [args, message] of [
+        [{ search: '' }, 'search is empty'],
+        [{ assignee: ' ' }, 'assignee is empty (only whitespace)'],
+      ] as const) {
+        const result = await mcp.call('list_tickets', args);
+        expect(result.isError).toBe(true);
+        expect(textOf(result)).toBe(`error: ${message}`);
+      }
+      expect(h.sandbox.stats.requests).toBe(before);
+    });
+  });
+
   it('list_tickets: compact summaries of the filter, and a cursor to the next page', async () => {
     const me = userId(h, 'tech');
     await withMcp([], async (mcp) => {

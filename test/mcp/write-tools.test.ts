@@ -136,6 +136,34 @@ describe('tkt mcp: the write tools', () => {
     expect(ticket.creatorId).toBe(userId(h, 'aberg'));
   });
 
+  it('create_ticket and update_ticket take every field tkt create and tkt update take (level, client, the IDs, cc, tags)', async () => {
+    const { tools } = await mcp.client.listTools();
+    const argumentsOf = (name: string) => Object.keys(tools.find((tool) => tool.name === name)!.inputSchema.properties ?? {}).sort();
+    const updated = ['requester', 'site', 'department', 'status', 'priority', 'category', 'subcategory', 'item', 'group', 'level', 'client', 'assignee'];
+    const ids = ['type', 'service', 'impact', 'urgency', 'due'];
+    expect(argumentsOf('update_ticket')).toEqual(['id', ...updated, ...ids, 'dry_run'].sort());
+    expect(argumentsOf('create_ticket')).toEqual(['title', 'description', ...updated, ...ids, 'sla', 'cc', 'tag', 'guid', 'dry_run'].sort());
+
+    const ticket = unusedTicket(h, isOpen);
+    await change('update_ticket', { id: ticket.id, level: 'Tier 2', client: 'fabrikam', impact: '2', urgency: '3' });
+    expect(ticketById(h, ticket.id)).toMatchObject({ tierLevelId: 2, clientId: 2, impactId: 2, urgencyId: 3 });
+    const created = await change('create_ticket', {
+      title: 'Badge reader offline',
+      description: 'Door 3',
+      requester: 'aberg',
+      site: 'Head Office',
+      department: 'IT',
+      status: 'Open',
+      level: 'tier 3',
+      client: 'Contoso',
+      cc: ['ops@example.com', 'desk@example.com'],
+      tag: ['4', '5'],
+    });
+    const ticketCreated = ticketById(h, created.id!);
+    expect(ticketCreated).toMatchObject({ tierLevelId: 3, clientId: 1, tags: [4, 5] });
+    expect(ticketCreated.cc).toMatch(/ops@example\.com.*desk@example\.com/);
+  });
+
   it('a wrong name or a missing field is an error result, and nothing is sent', async () => {
     const ticket = unusedTicket(h, isOpen);
     const sent = writes();
@@ -145,6 +173,38 @@ describe('tkt mcp: the write tools', () => {
     const missing = await mcp.call('create_ticket', { title: 'x', description: '', requester: 'aberg', site: 'Head Office', department: 'IT', status: 'Open' });
     expect(missing.isError).toBe(true);
     expect(writes()).toBe(sent);
+  });
+
+  it('refuses an empty or blank text argument of every write tool, naming it, as the CLI refuses --comments "  ", and sends nothing', async () => {
+    const ticket = unusedTicket(h, isOpen);
+    const before = { ...ticketById(h, ticket.id) };
+    const sent = writes();
+    const create = { title: 'Blank', description: 'd', requester: 'aberg', site: 'Head Office', department: 'IT', status: 'Open' };
+    const calls: [string, Record<string, unknown>, string][] = [
+      ['close_ticket', { id: ticket.id, comments: '  ' }, 'comments is empty (only whitespace)'],
+      ['close_ticket', { id: ticket.id, comments: '' }, 'comments is empty'],
+      ['resolve_ticket', { id: ticket.id, details: '\t' }, 'details is empty (only whitespace)'],
+      ['reply_to_ticket', { id: ticket.id, message: '' }, 'message is empty'],
+      ['reply_to_ticket', { id: ticket.id, message: 'hi', subject: ' ' }, 'subject is empty (only whitespace)'],
+      ['reply_to_ticket', { id: ticket.id, message: 'hi', cc: '' }, 'cc is empty'],
+      ['reopen_ticket', { id: ticket.id, status: '' }, 'status is empty'],
+      ['assign_ticket', { id: ticket.id, user: ' ' }, 'user is empty (only whitespace)'],
+      ['update_ticket', { id: ticket.id, priority: '', status: 'In Progress' }, 'priority is empty'],
+      ['update_ticket', { id: ticket.id, priority: '' }, 'priority is empty'],
+      ['update_ticket', { id: ticket.id, assignee: '' }, 'assignee is empty'],
+      ['update_ticket', { id: ticket.id, due: '  ' }, 'due is empty (only whitespace)'],
+      ['create_ticket', { ...create, priority: '' }, 'priority is empty'],
+      ['create_ticket', { ...create, title: ' ' }, 'title is empty (only whitespace)'],
+    ];
+    for (const [name, args, message] of calls) {
+      for (const dryRun of [false, true]) {
+        const result = await mcp.call(name, { ...args, dry_run: dryRun });
+        expect(result.isError, `${name} ${JSON.stringify(args)}`).toBe(true);
+        expect(textOf(result)).toBe(`error: ${message}`);
+      }
+    }
+    expect(writes()).toBe(sent);
+    expect(ticketById(h, ticket.id)).toEqual(before);
   });
 
   it('refuses an argument the tool does not take (update_ticket has no title), naming it, and changes nothing', async () => {
