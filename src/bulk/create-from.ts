@@ -115,6 +115,8 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
   const report = await openReport(reportPath, appendToResumed);
   // --json is one document (docs/cli.md section 3): an array streamed row by row, closed even when rows fail.
   const jsonArray = ctx.output.format === 'json' ? ctx.output.array() : undefined;
+  // Why a row's line could not be printed (stdout closed by its reader: `| head -1`); undefined if every one was.
+  let printFailure: unknown;
   try {
     // A separate report keeps the whole story: the rows created earlier are copied into it.
     if (!appendToResumed) for (const entry of skippedEntries) await report.append(entry);
@@ -124,13 +126,13 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
     const rowsByNumber = new Map(prepared.map((item) => [item.row.row, item]));
     const newIds = new Map<number, string | undefined>();
     const api = await ctx.api();
-    // Stops new creates on Ctrl-C, and also when the report cannot be written: a ticket
-    // created without a record could be created twice by a later --resume.
+    // Stops new creates on Ctrl-C, when the report cannot be written (a ticket created without
+    // a record could be created twice by a later --resume), and when a row's line cannot be
+    // printed: the rows not sent stay for --resume (README: Many tickets).
     const stop = new AbortController();
     const signal = AbortSignal.any([ctx.signal, stop.signal]);
     let reportFailure: unknown;
     const progress = quiet ? NO_PROGRESS : createProgress(ctx.io, { total: prepared.length, label: 'created' });
-    let recording = Promise.resolve();
     const rowsWithSkippedFiles: number[] = [];
     const record = async (result: BulkResult) => {
       const item = rowsByNumber.get(result.id)!;
@@ -153,10 +155,18 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
         }
       }
       progress.tick(entry.ok);
-      let printed = Promise.resolve();
       if ((result.files?.skipped.length ?? 0) > 0) rowsWithSkippedFiles.push(result.id);
-      progress.withLine(() => (printed = print(entry, result.files)));
-      await printed;
+      // Once the output is gone, the answers still in flight go to the report alone: a failed
+      // print must not stop the recording of the rows after it.
+      if (printFailure !== undefined) return;
+      try {
+        let printed = Promise.resolve();
+        progress.withLine(() => (printed = print(entry, result.files)));
+        await printed;
+      } catch (error) {
+        printFailure = error;
+        stop.abort();
+      }
     };
 
     const run = await runBulk(
@@ -179,13 +189,13 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
       {
         concurrency: options.concurrency ?? userSettings(ctx).defaultConcurrency,
         signal,
-        onResult: (result) => {
-          recording = recording.then(() => record(result));
-        },
+        // Awaited by the row's lane: a slow or closed stdout is met before that lane's next create.
+        onResult: record,
       },
     );
-    await recording;
     progress.done();
+    // Every answer is recorded; the output that failed is not written to again.
+    if (printFailure !== undefined) throw printFailure;
 
     await tellOutcome(
       {
@@ -203,8 +213,8 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
       ctx,
     );
   } finally {
-    await jsonArray?.end();
     await report.close();
+    if (printFailure === undefined) await jsonArray?.end();
   }
 }
 

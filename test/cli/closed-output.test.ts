@@ -2,10 +2,12 @@
 // further requests (docs/cli.md section 8). Through the built CLI, with the reader gone after the
 // first chunk as `head` leaves.
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { routeCount, unusedTickets, useHarness } from '../helpers/sandbox-state.js';
+import { readReport, type ReportEntry } from '../../src/bulk/report-file.js';
+import { routeCount, unusedTickets, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 import type { Harness } from '../helpers/harness.js';
 
 const bin = fileURLToPath(new URL('../../bin/tkt.js', import.meta.url));
@@ -23,6 +25,16 @@ function readFirstChunk(args: string[], env: Record<string, string>, input?: str
     child.stdout.destroy();
   });
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr, got })));
+}
+
+/** Runs tkt with its stdout a pipe whose reader is gone before tkt writes anything. */
+function runIntoClosedPipe(args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  const { NODE_EXTRA_CA_CERTS: _ca, ...inherited } = process.env;
+  const child = spawn(process.execPath, [bin, ...args], { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.destroy();
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr })));
 }
 
 describe('a closed stdout', () => {
@@ -50,14 +62,9 @@ describe('a closed stdout', () => {
   ])('%s into a pipe closed before it writes: exit 0, nothing on stderr', async (_name, args) => {
     // The bin's own answers write to file descriptor 1 directly (src/util/stdout-sync.ts): the
     // write itself meets EPIPE, with no stream to report it.
-    const { NODE_EXTRA_CA_CERTS: _ca, ...inherited } = process.env;
-    const child = spawn(process.execPath, [bin, ...args], { env: { ...inherited, ...env() }, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.destroy();
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-    const code = await new Promise((resolve) => child.on('close', resolve));
-    expect(stderr).toBe('');
-    expect(code).toBe(0);
+    const run = await runIntoClosedPipe(args, env());
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
   });
 
   it('closes no more tickets once the reader is gone (`tkt close - | head -1`), though lines go out in batches', async () => {
@@ -79,6 +86,86 @@ describe('a closed stdout', () => {
     const pages = Math.ceil(h.sandbox.state.tickets.length / 100);
     await readFirstChunk(['list', '--all', '--json'], env());
     expect(routeCount(h, 'POST /api/TicketsApi') - before).toBeLessThan(pages / 2);
+  });
+});
+
+describe('create --from into a closed stdout', () => {
+  let h: Harness;
+  let dir = '';
+  useHarness({}, (harness) => (h = harness));
+  useTempDir('tkt-closed-', (path) => (dir = path));
+  const env = () => ({ TKT_URL: h.sandbox.url, TKT_TOKEN: h.sandbox.issueToken('admin'), TKT_CONFIG_DIR: h.configDir, NO_COLOR: '1' });
+  const ROWS = 40;
+  const CONCURRENCY = 4;
+
+  /** A CSV of ROWS rows titled `<prefix><row>.`: its path. */
+  function writeRows(prefix: string): string {
+    const file = join(dir, `${prefix.trim()}.csv`);
+    const rows = Array.from({ length: ROWS }, (_, i) => `${prefix}${i + 1}.,desc,aberg,Head Office,IT,Open`);
+    writeFileSync(file, ['title,description,requester,site,department,status', ...rows, ''].join('\n'));
+    return file;
+  }
+
+  const titled = (prefix: string) => h.sandbox.state.tickets.filter((ticket) => ticket.title.startsWith(prefix));
+
+  /**
+   * What the report says: the rows sent, and the ID each created. Every ticket the service
+   * created is in it with its ID, and every row sent has its outcome, so that a resume holds
+   * none of them in doubt.
+   */
+  async function checkReport(file: string, prefix: string): Promise<Set<number>> {
+    const report = await readReport(`${file}.report.jsonl`);
+    const sent = new Set(report.filter((line) => 'sending' in line).map((line) => line.row));
+    const outcomes = report.filter((line): line is ReportEntry => 'ok' in line);
+    expect(outcomes.every((line) => line.ok)).toBe(true);
+    expect(outcomes.map((line) => line.row).sort((a, b) => a - b)).toEqual([...sent].sort((a, b) => a - b));
+    expect(outcomes.map((line) => line.id).sort()).toEqual(
+      titled(prefix)
+        .map((ticket) => ticket.id)
+        .sort(),
+    );
+    return sent;
+  }
+
+  /** `--resume` creates exactly the rows never sent, holds none in doubt, and ends with each row's ticket once. */
+  async function checkResume(file: string, prefix: string, sent: ReadonlySet<number>): Promise<void> {
+    const resumed = await h.cli(['create', '--from', file, '--resume', `${file}.report.jsonl`, '-q']);
+    expect(resumed.stderr).not.toMatch(/in doubt/);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout.split('\n').filter(Boolean)).toHaveLength(ROWS - sent.size);
+    const titles = titled(prefix).map((ticket) => ticket.title);
+    expect(titles.sort()).toEqual(Array.from({ length: ROWS }, (_, i) => `${prefix}${i + 1}.`).sort());
+  }
+
+  it.each([
+    ['-q', ['-q']],
+    ['text', []],
+    ['--json', ['--json']],
+  ])('%s | head -1: exit 0, nothing on stderr, every ticket created in the report with its ID; --resume creates the rest', async (name, flags) => {
+    const prefix = `head ${name} `;
+    const file = writeRows(prefix);
+    const run = await readFirstChunk(['create', '--from', file, ...flags], env());
+    expect(run.got).not.toBe('');
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    await checkResume(file, prefix, await checkReport(file, prefix));
+  });
+
+  it.each([
+    ['-q', ['-q']],
+    ['text', []],
+    ['--json', ['--json']],
+  ])('%s into a pipe closed before it writes: only the rows already in flight are sent, each recorded', async (name, flags) => {
+    const prefix = `closed ${name} `;
+    const file = writeRows(prefix);
+    const run = await runIntoClosedPipe(['create', '--from', file, ...flags, '--concurrency', String(CONCURRENCY)], env());
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const sent = await checkReport(file, prefix);
+    // The first answer's line finds the reader gone: no row starts after it.
+    expect(sent.size).toBeGreaterThan(0);
+    expect(sent.size).toBeLessThanOrEqual(CONCURRENCY);
+    await checkResume(file, prefix, sent);
   });
 });
 
