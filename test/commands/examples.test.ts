@@ -304,6 +304,12 @@ const HINTS: readonly HintCase[] = [
     trigger: 'tkt reply 42 --template blank',
     commands: ['tkt templates edit blank'],
   },
+  {
+    name: '{{me.name}} in a template under TKT_TOKEN',
+    setup: 'mkdir -p "$TKT_CONFIG_DIR/templates" && printf "Thanks, {{me.name}}\\n" > "$TKT_CONFIG_DIR/templates/signed.md"',
+    trigger: 'TKT_TOKEN=$(tkt auth token) tkt reply 42 --template signed',
+    commands: ['tkt login'],
+  },
   { name: 'an empty TKT_TOKEN', setup: 'tkt logout', trigger: 'TKT_TOKEN= tkt list', commands: ['tkt login'] },
   { name: 'an expired TKT_TOKEN', trigger: 'TKT_TOKEN=$EXPIRED_TOKEN TKT_URL=$URL tkt list', commands: ['tkt login'] },
   { name: 'a token the service refuses', trigger: 'tkt whoami -q >/dev/null && TKT_CONFIG_DIR=$REFUSED_CONFIG tkt show 42', commands: ['tkt login'] },
