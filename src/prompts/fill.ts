@@ -56,7 +56,8 @@ export async function askLookup(ctx: Context, lookups: Lookups, kind: LookupKind
 async function meChoice(ctx: Context, entries: readonly LookupEntry[]): Promise<Choice<string> | undefined> {
   const { userId } = await ctx.session();
   if (userId === undefined) return undefined;
-  const mine = entries.find((entry) => String(entry.id) === userId);
+  // A user ID is a GUID, its letters hex digits in either case: the lists may write it in upper case.
+  const mine = entries.find((entry) => String(entry.id).toLowerCase() === userId.toLowerCase());
   return { name: mine === undefined ? ME : `${ME} (${mine.name})`, value: ME };
 }
 

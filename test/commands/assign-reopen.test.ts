@@ -1,10 +1,12 @@
 // tkt assign and tkt reopen (docs/cli.md section 10): bulk like close, read-modify-write like update.
 import { rm } from 'node:fs/promises';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatRanges } from '../../src/bulk/ranges.js';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/harness.js';
+import { startServer } from '../api/server.js';
 import { run as assign } from '../../src/commands/assign.js';
 import { routeCount, unusedTickets, useHarness, userId } from '../helpers/sandbox-state.js';
 
@@ -102,6 +104,37 @@ describe('tkt assign ID with no user', () => {
     const [asked] = prompter.asked;
     expect(asked!.choices![0]).toBe(`@me (${fullName('admin')})`);
     expect(asked!.choices).toContain(`${fullName('ttorres')} (ttorres)`);
+  });
+
+  it('names you beside @me when the service writes user IDs in upper case and the token in lower', async () => {
+    // In front of the sandbox: the lookup lists come back with every GUID in upper case.
+    const upperGuids = (text: string) => text.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, (guid) => guid.toUpperCase());
+    const service = await startServer((req, res) => {
+      const forwarded = request(`${h.sandbox.url}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const body = req.url?.includes('metadata') ? upperGuids(text) : text;
+          res.writeHead(answer.statusCode ?? 502, { 'content-type': answer.headers['content-type'] ?? 'application/json' });
+          res.end(body);
+        });
+      });
+      req.pipe(forwarded);
+    });
+    try {
+      const [ticket] = unusedTickets(h, 1, (t) => t.ticketStatusId === OPEN && t.assignedUser !== userId(h, 'admin'));
+      const { ctx, prompter } = await h.context({
+        tty: true,
+        env: { TKT_URL: service.url, TKT_TOKEN: h.sandbox.issueToken('admin') },
+        answers: [{ kind: 'search', message: `Assign #${ticket!.id} to`, value: '@me' }],
+      });
+      await assign({ args: [String(ticket!.id)] }, ctx);
+      expect(prompter.asked[0]!.choices![0]).toBe(`@me (${fullName('admin')})`);
+      expect(ticket!.assignedUser).toBe(userId(h, 'admin'));
+    } finally {
+      await service.close();
+    }
   });
 
   it('assigns to you when @me is picked, and says a ticket already yours is so', async () => {
@@ -259,7 +292,7 @@ describe('tkt assign and tkt reopen of one ticket', () => {
   const sent = (before: number[]) => requestCounts().map((count, index) => count - before[index]!);
 
   it('assign ID @me sends the read and the update only, with no lookup cached', async () => {
-    const [ticket] = unusedTickets(h, 1, (t) => t.ticketStatusId === OPEN);
+    const [ticket] = unusedTickets(h, 1, (t) => t.ticketStatusId === OPEN && t.assignedUser !== userId(h, 'admin'));
     await rm(join(h.configDir, 'cache'), { recursive: true, force: true });
     const before = requestCounts();
     const result = await h.cli(['assign', String(ticket!.id), '@me']);
