@@ -127,6 +127,13 @@ describe('create --from into a closed stdout', () => {
     return sent;
   }
 
+  /** Each way create --from prints its rows: its name in the test's title, and its flags. */
+  const OUTPUT_MODES: [string, string[]][] = [
+    ['-q', ['-q']],
+    ['text', []],
+    ['--json', ['--json']],
+  ];
+
   /** `--resume` creates exactly the rows never sent, holds none in doubt, and ends with each row's ticket once. */
   async function checkResume(file: string, prefix: string, sent: ReadonlySet<number>): Promise<void> {
     const resumed = await h.cli(['create', '--from', file, '--resume', `${file}.report.jsonl`, '-q']);
@@ -137,25 +144,20 @@ describe('create --from into a closed stdout', () => {
     expect(titles.sort()).toEqual(Array.from({ length: ROWS }, (_, i) => `${prefix}${i + 1}.`).sort());
   }
 
-  it.each([
-    ['-q', ['-q']],
-    ['text', []],
-    ['--json', ['--json']],
-  ])('%s | head -1: exit 0, nothing on stderr, every ticket created in the report with its ID; --resume creates the rest', async (name, flags) => {
-    const prefix = `head ${name} `;
-    const file = writeRows(prefix);
-    const run = await readFirstChunk(['create', '--from', file, ...flags], env());
-    expect(run.got).not.toBe('');
-    expect(run.stderr).toBe('');
-    expect(run.code).toBe(0);
-    await checkResume(file, prefix, await checkReport(file, prefix));
-  });
+  it.each(OUTPUT_MODES)(
+    '%s | head -1: exit 0, nothing on stderr, every ticket created in the report with its ID; --resume creates the rest',
+    async (name, flags) => {
+      const prefix = `head ${name} `;
+      const file = writeRows(prefix);
+      const run = await readFirstChunk(['create', '--from', file, ...flags], env());
+      expect(run.got).not.toBe('');
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      await checkResume(file, prefix, await checkReport(file, prefix));
+    },
+  );
 
-  it.each([
-    ['-q', ['-q']],
-    ['text', []],
-    ['--json', ['--json']],
-  ])('%s into a pipe closed before it writes: only the rows already in flight are sent, each recorded', async (name, flags) => {
+  it.each(OUTPUT_MODES)('%s into a pipe closed before it writes: only the rows already in flight are sent, each recorded', async (name, flags) => {
     const prefix = `closed ${name} `;
     const file = writeRows(prefix);
     const run = await runIntoClosedPipe(['create', '--from', file, ...flags, '--concurrency', String(CONCURRENCY)], env());
