@@ -11,6 +11,7 @@ import { formatDate } from '../output/time.js';
 import type { IdCommandSpec } from './id-command.js';
 import { mergeUpdateForm } from '../fields/update-form.js';
 import { alreadyOpenNote } from '../reading/unchanged.js';
+import { sameId } from '../util/same-id.js';
 
 type Changes = Readonly<Record<string, FormValue>>;
 
@@ -37,18 +38,9 @@ async function changePlan(client: ApiClient, id: TicketId, changes: Changes): Pr
   return {
     plan: plans.updateTicket(id, mergeUpdateForm(id, current, changes)),
     changed: Object.entries(changes)
-      .filter(([field, value]) => !sameFormValue(before[field], value))
+      .filter(([field, value]) => !sameId(before[field], value))
       .map(([field]) => field),
   };
-}
-
-// A user ID is a GUID, whose letters are hex digits in either case (RFC 9562): the service may
-// write one in upper case where the token's claims have it in lower.
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function sameFormValue(before: FormValue, after: FormValue): boolean {
-  const [was, will] = [String(before), String(after)];
-  return was === will || (GUID.test(was) && GUID.test(will) && was.toLowerCase() === will.toLowerCase());
 }
 
 /** Read-modify-write of one ticket: its current fields plus `changes`. */

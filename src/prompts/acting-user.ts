@@ -8,6 +8,7 @@ import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import type { Lookups } from '../lookups/types.js';
 import type { RawFieldValues } from '../fields/options.js';
+import { sameId } from '../util/same-id.js';
 
 const BY = { flag: '--by', noun: 'user' };
 
@@ -40,7 +41,7 @@ export async function actingUser(ctx: Context, by: string | undefined, action: '
   // The technicians of --by or of the question are loaded already: naming the one chosen costs nothing.
   const named = async (id: string): Promise<ActingUser> => {
     const { userId, fullName, username } = await ctx.session();
-    const you = userId !== undefined && userId.toLowerCase() === id.toLowerCase();
+    const you = userId !== undefined && sameId(userId, id);
     const name = you ? (fullName ?? username) : await lookups.nameOf('assignee', id);
     const label = [name, ...(you ? ['you'] : [])].filter((part) => part !== undefined).join(', ');
     return { id, label: label === '' ? undefined : label };

@@ -7,6 +7,7 @@ import type { Choice } from '../context/prompter.js';
 import { fieldsFor, lengthProblem, TITLE_MAX_LENGTH, type TicketEndpoint } from '../model/fields.js';
 import { missingRequired, type RawFieldValues } from '../fields/options.js';
 import { askText } from '../cmdutil/text-input.js';
+import { sameId } from '../util/same-id.js';
 
 /** Above this many entries a list becomes type-to-filter. */
 const SELECT_LIMIT = 12;
@@ -56,8 +57,7 @@ export async function askLookup(ctx: Context, lookups: Lookups, kind: LookupKind
 async function meChoice(ctx: Context, entries: readonly LookupEntry[]): Promise<Choice<string> | undefined> {
   const { userId } = await ctx.session();
   if (userId === undefined) return undefined;
-  // A user ID is a GUID, its letters hex digits in either case: the lists may write it in upper case.
-  const mine = entries.find((entry) => String(entry.id).toLowerCase() === userId.toLowerCase());
+  const mine = entries.find((entry) => sameId(entry.id, userId));
   return { name: mine === undefined ? ME : `${ME} (${mine.name})`, value: ME };
 }
 
