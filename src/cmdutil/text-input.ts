@@ -15,7 +15,9 @@ export const STDIN = '-';
 /** The paths that name the run's own stdin: opening one reads what `-` reads. */
 const STDIN_PATHS: ReadonlySet<string> = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
 
-const namesStdin = (path: string) => STDIN_PATHS.has(resolve(path));
+// Only a path that ends as one of them does is resolved: path.resolve walks the whole path, and a
+// run's walks adding up is what starts Node 22+'s Maglev compiler (bin/tkt.js).
+const namesStdin = (path: string) => (path.endsWith('stdin') || path.endsWith('0')) && STDIN_PATHS.has(resolve(path));
 
 /** What may read stdin in one command, as given (undefined: not given). */
 export interface StdinReaders {

@@ -6,7 +6,7 @@
 // `npm test` builds dist/ first.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validCreateArgs } from '../helpers/create-args.js';
@@ -96,6 +96,21 @@ const BUDGETS: Record<string, Budget> = {
 };
 
 const bin = path.join(root, 'bin/tkt.js');
+// Records each call of node:path's walking functions (each reads the whole path, character by
+// character) but those of Node's own start of the main module, and writes them at exit.
+const PATH_WALKS_PRELOAD = `const path = require('node:path');
+const walks = [];
+for (const name of ['resolve', 'normalize', 'join', 'relative']) {
+  const original = path[name];
+  path[name] = function (...args) {
+    const stack = new Error().stack;
+    if (!stack.includes('node:internal/modules/run_main')) walks.push(name + '(' + args.join(', ') + ')' + stack.split('\\n').slice(2, 5).join(''));
+    return original.apply(this, args);
+  };
+}
+process.on('exit', () => require('node:fs').writeFileSync(process.env.TKT_TEST_WALKS, JSON.stringify(walks)));
+`;
+let walksPreload = '';
 let sandbox: ChildProcess;
 let tracer: LoadTracer;
 let env: Record<string, string>;
@@ -121,6 +136,8 @@ beforeAll(async () => {
   tkt(['update', '1013', '--site', 'head', '--dry-run']);
   uploadFile = path.join(tracer.configDir, 'upload.log');
   writeFileSync(uploadFile, 'x'.repeat(100_000));
+  walksPreload = path.join(tracer.configDir, 'path-walks.cjs');
+  writeFileSync(walksPreload, PATH_WALKS_PRELOAD);
 });
 
 afterAll(() => {
@@ -189,6 +206,21 @@ describe('what each command loads', () => {
     const trace = tracer.trace(() => ['show'], env);
     expect(trace.code).toBe(2);
     expect(commanderIn(trace)).not.toEqual([]);
+  });
+});
+
+describe('path walks', () => {
+  // Node 22+ starts its Maglev compiler for its path code once a run's walks pass about 400
+  // characters, and the first compile costs 2 MB of memory; Node's own start of bin/tkt.js
+  // comes near that from an install path of 40-odd characters (README, Performance).
+  it.each(Object.entries(BUDGETS).filter(([, budget]) => budget.quick))('tkt %s walks no path after Node has started the bin', (_name, budget) => {
+    const walksFile = path.join(tracer.configDir, 'walks.json');
+    const child = spawnSync(process.execPath, ['--require', walksPreload, bin, ...budget.argv()], {
+      env: { ...process.env, ...env, TKT_TEST_WALKS: walksFile },
+      encoding: 'utf8',
+    });
+    expect(child.status, child.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(walksFile, 'utf8'))).toEqual([]);
   });
 });
 
