@@ -28,13 +28,18 @@ export interface Multipart {
   names: () => string[];
 }
 
-// Files are read in chunks this large into a few buffers used in turn. A fresh buffer per chunk
-// cost a page fault per 4 KiB of the file: 1 GB went at 60-75% of curl's speed (55% on Node 24),
-// the same as curl with the buffers reused (bench/attach-vs-curl.mjs). A buffer is filled again
-// only when undici asks for the chunk after next: it asks for a chunk once the socket has taken
-// the previous one (a chunk larger than the socket's buffer makes every write wait for 'drain').
-const CHUNK_BYTES = 1024 * 1024;
-const BUFFERS = 4;
+// A file's whole chunks are read, one after the other, into one buffer used again and again (a
+// fresh buffer per chunk cost a page fault per 4 KiB of the file: 1 GB went at 60-75% of curl's
+// speed, 55% on Node 24; bench/attach-vs-curl.mjs). That is safe because undici, given a chunk
+// over the socket's high-water mark (16 KiB on Node 20, 64 KiB since 22), waits until the socket
+// has taken all of it ('drain') before it asks for the next. A file's last, shorter chunk may be
+// under that mark, which undici leaves queued and goes on: it is read into a buffer of its own.
+// Each chunk costs an event-loop turn (1 GB in 512 KiB chunks: 15% slower than in 1 MiB on Node
+// 20), while a chunk's size is memory every upload touches: a file under LARGE_FILE_BYTES is read
+// in small chunks (a 1 MB upload's peak memory, README, Performance), a larger one in large.
+const SMALL_CHUNK_BYTES = 256 * 1024;
+const LARGE_CHUNK_BYTES = 1024 * 1024;
+const LARGE_FILE_BYTES = 4 * 1024 * 1024;
 
 /** The part every file is sent as (docs/service.md 4.11). */
 const FILE_PART = 'Uploads';
@@ -155,9 +160,9 @@ async function fileSize(path: string): Promise<number | undefined> {
  * a file of unknown size is read to its end.
  */
 export async function* uploadChunks(upload: Upload, onProgress: () => void): AsyncGenerator<Buffer> {
-  const buffers = Array.from({ length: BUFFERS }, () => Buffer.allocUnsafeSlow(CHUNK_BYTES));
-  let turn = 0;
-  const nextBuffer = (): Buffer => buffers[turn++ % BUFFERS]!;
+  // Each untouched, and so costing no memory, until a file of a whole chunk or more is read into it.
+  const smallChunk = Buffer.allocUnsafeSlow(SMALL_CHUNK_BYTES);
+  const largeChunk = Buffer.allocUnsafeSlow(LARGE_CHUNK_BYTES);
   for (const [index, file] of upload.files.entries()) {
     yield upload.framing[index]!;
     if (file.size === undefined) {
@@ -175,7 +180,7 @@ export async function* uploadChunks(upload: Upload, onProgress: () => void): Asy
     }
     const fd = await openFd(file.path, 'r');
     try {
-      for await (const chunk of sizedChunks(fd, file.path, file.size, nextBuffer)) {
+      for await (const chunk of sizedChunks(fd, file.path, file.size, file.size < LARGE_FILE_BYTES ? smallChunk : largeChunk)) {
         onProgress();
         yield chunk;
       }
@@ -187,13 +192,18 @@ export async function* uploadChunks(upload: Upload, onProgress: () => void): Asy
   onProgress();
 }
 
-/** Exactly `size` bytes, read where they stand in the file. */
-async function* sizedChunks(fd: number, path: string, size: number, nextBuffer: () => Buffer): AsyncGenerator<Buffer> {
+/** Exactly `size` bytes, read where they stand in the file: whole chunks into `wholeChunk`, the rest into a buffer of its own. */
+async function* sizedChunks(fd: number, path: string, size: number, wholeChunk: Buffer): AsyncGenerator<Buffer> {
   for (let position = 0; position < size;) {
-    const buffer = nextBuffer();
-    const bytesRead = await readFdAt(fd, buffer, 0, Math.min(CHUNK_BYTES, size - position), position);
-    if (bytesRead === 0) throw new OperationError(`${path} shrank while it was being uploaded`);
-    position += bytesRead;
-    yield buffer.subarray(0, bytesRead);
+    const length = Math.min(wholeChunk.length, size - position);
+    const buffer = length === wholeChunk.length ? wholeChunk : Buffer.allocUnsafeSlow(length);
+    // A read may return less than asked: the chunk is filled, so that no short piece of the reused buffer is sent.
+    for (let filled = 0; filled < length;) {
+      const bytesRead = await readFdAt(fd, buffer, filled, length - filled, position + filled);
+      if (bytesRead === 0) throw new OperationError(`${path} shrank while it was being uploaded`);
+      filled += bytesRead;
+    }
+    position += length;
+    yield buffer;
   }
 }

@@ -2,7 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildMultipart, type Multipart, type Upload } from '../../src/api/upload.js';
+import { randomBytes } from 'node:crypto';
+import { buildMultipart, uploadChunks, type Multipart, type Upload } from '../../src/api/upload.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -75,5 +76,24 @@ describe('buildMultipart', () => {
     expect(first).toMatch(/^-{26}tkt[0-9a-f]{24}[0-9a-z]+$/);
     expect(second).not.toBe(first);
     expect(second.slice(0, 53)).toBe(first.slice(0, 53));
+  });
+});
+
+describe('uploadChunks', () => {
+  it('never reads into a chunk that undici may still hold queued: a file end and each small file have buffers of their own', async () => {
+    // undici queues a chunk under the socket's high-water mark (64 KiB) and asks for the next at
+    // once; this consumer holds every chunk it is given, as a socket that cannot send yet does.
+    const files = [{ path: join(dir, 'big.bin'), data: randomBytes(3 * 1024 * 1024 + 100) }];
+    for (let index = 0; index < 8; index++) files.push({ path: join(dir, `small-${index}.txt`), data: randomBytes(700 + index) });
+    await Promise.all(files.map((file) => writeFile(file.path, file.data)));
+    const { body } = await buildMultipart({ fields: {}, files: files.map((file) => file.path) });
+    const held: { chunk: Buffer; asGiven: Buffer }[] = [];
+    for await (const chunk of uploadChunks(body as Upload, () => {})) held.push({ chunk, asGiven: Buffer.from(chunk) });
+
+    const small = held.filter(({ chunk }) => chunk.length < 64 * 1024);
+    expect(small.length).toBeGreaterThanOrEqual(files.length + 1);
+    for (const { chunk, asGiven } of small) expect(chunk.equals(asGiven)).toBe(true);
+    const sent = Buffer.concat(held.map(({ asGiven }) => asGiven));
+    for (const file of files) expect(sent.includes(file.data)).toBe(true);
   });
 });
