@@ -7,6 +7,7 @@ import { createProcessHost, type ProcessLike, type RunState } from './process-ho
 import { loadCommands, registerCommands, type LoadedCommand } from './commands/index.js';
 import type { Program } from './commands/host.js';
 import { argvTable, type ArgvTable } from './cmdutil/argv-table.js';
+import { assertNoOptionTakenAsValue, type OptionFlags } from './cmdutil/flag-as-value.js';
 import { commandCalled, type CommandName } from './commands/names.js';
 import { ExitCode, UsageError } from './errors.js';
 import { shellWord } from './config/session.js';
@@ -43,7 +44,8 @@ export function buildProgram(proc: ProcessLike, state: RunState, commands: reado
 
 /**
  * Global options stand before the command's word or anywhere after it (`tkt show 42 --json`),
- * and a value is never read as one (`reply --message "-q is the flag"`, `--comments --dry-run`):
+ * and a value is never read as one (`reply --message "-q is the flag"`, `--message -q`; a value
+ * that is a long option, `--comments --dry-run`, is refused: src/cmdutil/flag-as-value.ts):
  * the program reads them only before the word (positional options), and every command has
  * hidden copies of them, so that it reads the rest of the line in order, knowing which of its
  * own options take a value. runOptions (src/process-host.ts) takes a copy's value over the
@@ -75,7 +77,18 @@ export async function runWithCommander(argv: string[], proc: ProcessLike, state:
   checkNoAliasAfterOptions(argv, program, aliases);
   registerCommands(program, createProcessHost(proc, state), await loadCommands(commandsRun(argv, program, aliases)));
   shareGlobalOptions(program);
-  await program.parseAsync(quotedAliasExpansion(argv, program), { from: 'user' });
+  const line = quotedAliasExpansion(argv, program);
+  program.hook('preAction', (_program, actionCommand) => assertNoOptionTakenAsValue(line, optionFlagsAbove(actionCommand)));
+  await program.parseAsync(line, { from: 'user' });
+}
+
+/** The options of `command` and of the commands above it, the program's included. */
+function optionFlagsAbove(command: CommandUnknownOpts): OptionFlags[] {
+  const flags: OptionFlags[] = [];
+  for (let level: CommandUnknownOpts | null = command; level !== null; level = level.parent) {
+    flags.push(...level.options.map((option) => ({ short: option.short, long: option.long, takesValue: option.required })));
+  }
+  return flags;
 }
 
 /**

@@ -6,6 +6,7 @@
 // commander, which then says what it always said (docs/architecture.md, "The quick path").
 import type { ArgvTable, TableArgument, TableCommand, TableOption } from './argv-table.js';
 import { collect } from '../util/option-text.js';
+import { optionTakenAsValue } from './flag-as-value.js';
 
 export interface QuickCommandLine {
   /** The command's name (not the alias typed). */
@@ -69,6 +70,9 @@ function parse(argv: readonly string[], table: ArgvTable): QuickCommandLine {
   const name = top.operands[0];
   const command = name === undefined ? undefined : commandAt(name);
   if (command === undefined) throw new LeftToCommander();
+  // The full CLI refuses such a line with its reason.
+  const flags = [...table.options, ...command.options].map((option) => ({ ...option, takesValue: option.value === 'required' }));
+  if (optionTakenAsValue(argv, flags) !== undefined) throw new LeftToCommander();
   const own = new OptionValues(command.options);
   const parsed = parseOptions(top.unknown, own, { leaf: true, digitShort: command.digitShort });
   if (parsed.unknown.length > 0) throw new LeftToCommander();

@@ -1,5 +1,6 @@
 // Global options stand before the command's word or anywhere after it, and a word that is an
-// option's value is that value, never a global option (src/commander-program.ts, shareGlobalOptions):
+// option's value is that value, never a global option (src/commander-program.ts, shareGlobalOptions),
+// unless it is a long option, which is refused (src/cmdutil/flag-as-value.ts):
 // the command lines of a fresh user's review, through the quick path and through commander.
 import { describe, expect, it } from 'vitest';
 import type { Harness } from '../helpers/harness.js';
@@ -22,15 +23,36 @@ describe('a value that looks like a global option', () => {
     for (const [argv, field, value] of [
       [['reply', String(ticket.id), '--message', '-Vpn is down again', '--dry-run'], 'Message', '-Vpn is down again'],
       [['reply', String(ticket.id), '--message', '-q is the flag you need', '--dry-run'], 'Message', '-q is the flag you need'],
-      [['reply', String(ticket.id), '--message', '--json', '--dry-run'], 'Message', '--json'],
+      [['reply', String(ticket.id), '--message=--json', '--dry-run'], 'Message', '--json'],
       [['reply', String(ticket.id), '--message', '-V'], 'Message', '-V'],
-      [['close', String(ticket.id), '--comments', '--debug', '--dry-run'], 'Comments', '--debug'],
+      [['close', String(ticket.id), '--comments=--debug', '--dry-run'], 'Comments', '--debug'],
     ] as const) {
       const dryRun = argv.includes('--dry-run');
       const result = await h.cli(dryRun ? [...argv] : [...argv, '--dry-run']);
       expect({ argv, code: result.code, stderr: result.stderr }).toEqual({ argv, code: 0, stderr: '' });
       expect(result.stdout).toContain('dry run: would send POST');
       expect(result.stdout).toMatch(new RegExp(`${field}: +${value.replace(/[-.]/g, '\\$&')}\n`));
+    }
+    expect(routeCount(h, REPLY)).toBe(replies);
+    expect(routeCount(h, CLOSE)).toBe(closes);
+  });
+
+  it("is refused when it is one of the command line's long options, as a value left out would make it, and nothing is sent", async () => {
+    // `--message $MSG --dry-run` with $MSG empty and unquoted: the run must not send "--dry-run" for real.
+    const ticket = openTicket();
+    const replies = routeCount(h, REPLY);
+    const closes = routeCount(h, CLOSE);
+    for (const [argv, option, value] of [
+      [['reply', String(ticket.id), '--message', '--dry-run'], '--message', '--dry-run'],
+      [['reply', String(ticket.id), '--message', '--json', '--dry-run'], '--message', '--json'],
+      [['close', String(ticket.id), '--comments', '--dry-run'], '--comments', '--dry-run'],
+      [['close', String(ticket.id), '--comments', '--timeout=5'], '--comments', '--timeout=5'],
+      [['--profile', '--json', 'show', String(ticket.id)], '--profile', '--json'],
+    ] as const) {
+      const result = await h.cli([...argv]);
+      expect({ argv, code: result.code, stdout: result.stdout }).toEqual({ argv, code: 2, stdout: '' });
+      expect(result.stderr).toContain(`error: ${option} took "${value}" as its value, which is one of this command's options\n`);
+      expect(result.stderr).toContain(`write ${option}=${value}`);
     }
     expect(routeCount(h, REPLY)).toBe(replies);
     expect(routeCount(h, CLOSE)).toBe(closes);
