@@ -15,7 +15,8 @@ Filters (names resolve like everywhere: "--status on" is On Hold if unique): tkt
 pages and keeps the matching tickets, since the service filters only by view and --search;
 with a filter, --limit N means N matching tickets (default ${DEFAULT_LIMIT}; all with --all), fetched
 over as many pages as needed. --site and --department fetch a ticket's detail when the list
-does not say them. --sort orders what is printed (with --all, every ticket, held to sort).
+does not say them. --sort reads the whole view (every match, with a filter) and orders it;
+--limit and --page then pick from the sorted tickets: --sort due --limit 5 is the 5 due first.
 
 WHEN: ISO 8601 (2026-12-01 is the end of that day) or +3d / -7d / -4h from now.
 
@@ -56,7 +57,7 @@ export function register(program: Program, host: CommandHost): void {
     .option('--created-after <when>', 'only tickets created after WHEN')
     .option(
       '--sort <field>',
-      `order the tickets printed (the page, or the --limit matches) by ${SORT_FIELDS.join(', ')}; -FIELD for descending; --all to sort the whole view`,
+      `order the whole view (or every match) by ${SORT_FIELDS.join(', ')}, then print the --limit tickets of --page; -FIELD for descending`,
     )
     .addOption(fieldsOption(program))
     .addOption(csvOption(program))
@@ -71,19 +72,23 @@ export async function run(options: ListOptions, ctx: Context): Promise<void> {
   checkFilterOptions(options, ctx.now());
   const sort = parseSort(options.sort);
   const filtering = hasFilters(options);
-  const source = await listSource(options, ctx, filtering);
-  const window = filtering ? matchWindow(options) : undefined;
+  // With a filter or a sort, tkt reads the view's pages and prints what --limit and --page name
+  // of the matches or of the sorted view (the service can neither filter so nor sort).
+  const picksWindow = filtering || sort !== undefined;
+  const source = await listSource(options, ctx, picksWindow);
+  const window = picksWindow ? matchWindow(options) : undefined;
   const { createListPrinter } = await import('../listing/output.js');
   const printer = await createListPrinter(ctx.output, ctx.io.stdoutColor);
   const lookups = filtering || sort !== undefined ? (await import('../lookups/index.js')).createLookups(ctx) : undefined;
   const filter = filtering ? await buildFilter(options, ctx, lookups!) : undefined;
   const order = sort === undefined ? undefined : await buildSort(sort, lookups!);
 
+  // A sort orders every ticket (or match) of the view before --page and --limit pick from it.
   const pages: AsyncIterable<unknown[]> =
     filter !== undefined && window !== undefined
-      ? matchingPages(window, source, filter, ctx)
-      : options.all
-        ? walkPages(source, { signal: ctx.signal, concurrency: PAGE_CONCURRENCY })
+      ? matchingPages(order === undefined ? window : { skip: 0, limit: Infinity }, source, filter, ctx)
+      : options.all || order !== undefined
+        ? walkPages(order === undefined ? source : { ...source, firstPage: 1 }, { signal: ctx.signal, concurrency: PAGE_CONCURRENCY })
         : (async function* () {
             yield await unlessStopped(source.fetch(source.firstPage), ctx.signal);
           })();
@@ -98,8 +103,9 @@ export async function run(options: ListOptions, ctx: Context): Promise<void> {
       // Sorting needs every ticket it orders.
       const held: unknown[] = [];
       for await (const items of pages) held.push(...items);
-      shown = held.length;
-      await printer.page(order(held));
+      const picked = order(held).slice(window!.skip, window!.skip + window!.limit);
+      shown = picked.length;
+      await printer.page(picked);
     }
   } catch (error) {
     // Stopped part way (Ctrl-C, a page that failed): --json stays one document, its array closed

@@ -132,6 +132,21 @@ describe('tkt list filters', () => {
     expect(routeCount(h, 'POST /api/TicketsApi/list')).toBe(sent);
   });
 
+  it('sorts the whole view, then prints the --limit tickets --page names from the sorted list', async () => {
+    // --sort due --limit 5 is the 5 tickets due first, not 5 tickets sorted (a fresh user read it so, twice).
+    const all = await listed();
+    const byId = idsOf(all).sort((a, b) => a - b);
+    expect(await ids('--sort', 'id', '--limit', '3')).toEqual(byId.slice(0, 3));
+    expect(await ids('--sort', 'id', '--limit', '3', '--page', '2')).toEqual(byId.slice(3, 6));
+    expect(await ids('--sort', '-id')).toEqual([...byId].reverse().slice(0, 10));
+    const open = all.filter((t) => t.ticketStatusId === 1);
+    const byDue = [...open].sort((a, b) => (a.dueDate === null ? 1 : b.dueDate === null ? -1 : a.dueDate.localeCompare(b.dueDate)));
+    expect(await ids('--status', 'open', '--sort', 'due', '--limit', '5')).toEqual(idsOf(byDue).slice(0, 5));
+    expect(await ids('--status', 'open', '--sort', 'due', '--limit', '5', '--page', '3')).toEqual(idsOf(byDue).slice(10, 15));
+    // --all prints every sorted ticket from the --page on, as it does without --sort.
+    expect(await ids('--all', '--sort', 'id', '--limit', '100', '--page', '4')).toEqual(byId.slice(300));
+  });
+
   it('sorts by each field, ascending and descending, missing values last', async () => {
     const all = await listed();
     const open = all.filter((t) => t.ticketStatusId === 1);

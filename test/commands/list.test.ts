@@ -382,11 +382,11 @@ describe('tkt list', () => {
     expect(result.stdout).toContain('my-completed-tasks');
   });
 
-  it("says in --sort's help that it orders the tickets printed, and that --all sorts the whole view", async () => {
+  it("says in --sort's help that it orders the whole view before --limit and --page pick from it", async () => {
     const help = (await h.cli(['list', '--help'])).stdout;
     const sortHelp = /^ {2}--sort <field> +([\s\S]*?)\n {2}--/m.exec(help)?.[1]?.replace(/\s+/g, ' ');
-    expect(sortHelp).toMatch(/^order the tickets printed \(the page, or the --limit matches\) by /);
-    expect(sortHelp).toContain('--all to sort the whole view');
+    expect(sortHelp).toMatch(/^order the whole view \(or every match\) by /);
+    expect(sortHelp).toContain('then print the --limit tickets of --page');
   });
 });
 
