@@ -247,7 +247,7 @@ describe('tkt watch', () => {
     for (const [name, content] of [
       ['empty.json', ''],
       ['blank.json', ' \n\t\n'],
-    ]) {
+    ] as const) {
       const state = join(dir, name);
       await writeFile(state, content);
       const first = await h.cli(['--json', 'watch', '--once', '--view', 'all-tickets', '--state', state]);
