@@ -122,12 +122,15 @@ export class NetworkError extends TktError {
   readonly failure: NetworkFailure;
   readonly method: string;
   readonly url: string;
+  /** What failed without the request (`connection refused`), for a summary of many requests; else the message. */
+  readonly reason: string;
 
-  constructor(failure: NetworkFailure, method: string, url: string, message: string, cause?: unknown, options: { hint?: string } = {}) {
+  constructor(failure: NetworkFailure, method: string, url: string, message: string, cause?: unknown, options: { hint?: string; reason?: string } = {}) {
     super(message, { cause, hint: options.hint });
     this.failure = failure;
     this.method = method;
     this.url = url;
+    this.reason = options.reason ?? message;
   }
 }
 

@@ -91,7 +91,8 @@ export function networkError(error: unknown, method: string, url: string, timeou
   const failure = classifyNetworkError(error);
   const shownUrl = redactText(url, secrets);
   const target = `${method} ${shownUrl}`;
-  if (error instanceof UnusableProxyError) return new NetworkError(failure, method, shownUrl, `${error.message}: ${target}`, error, { hint: PROXY_HINT });
+  const failed = (reason: string, hint: string | undefined) => new NetworkError(failure, method, shownUrl, `${reason}: ${target}`, error, { hint, reason });
+  if (error instanceof UnusableProxyError) return failed(error.message, PROXY_HINT);
   // node:http's socket errors start with the system call and code ("write EPROTO ..."), and
   // OpenSSL's words end with a newline: the message is one line, of what failed.
   const words = error instanceof Error ? error.message.replace(/^(read|write) EPROTO /, '').trim() : String(error);
@@ -99,7 +100,7 @@ export function networkError(error: unknown, method: string, url: string, timeou
   // A failure to reach the proxy is about the proxy, whatever the kind (network-advice.ts).
   const proxy = failure === 'tls' ? undefined : failedProxy(error, url, proxies);
   if (proxy !== undefined) {
-    const reasons: Record<NetworkFailure, string> = {
+    const proxyReasons: Record<NetworkFailure, string> = {
       refused: 'connection refused',
       dns: 'its name does not resolve',
       timeout: 'timed out',
@@ -107,18 +108,17 @@ export function networkError(error: unknown, method: string, url: string, timeou
       tls: detail,
       other: detail,
     };
-    return new NetworkError(failure, method, shownUrl, `could not reach the proxy ${proxy} (${reasons[failure]}): ${target}`, error, { hint: PROXY_HINT });
+    return failed(`could not reach the proxy ${proxy} (${proxyReasons[failure]})`, PROXY_HINT);
   }
-  const messages: Record<NetworkFailure, string> = {
-    refused: `connection refused: ${target}`,
-    dns: `could not resolve host ${new URL(url).host}: ${target}`,
-    tls: `TLS error (${detail}): ${target}`,
-    timeout: `request timed out after ${formatSeconds(timeoutMs)}: ${target}`,
-    reset: `connection closed by the server: ${target}`,
-    other: `request failed (${detail}): ${target}`,
+  const reasons: Record<NetworkFailure, string> = {
+    refused: 'connection refused',
+    dns: `could not resolve host ${new URL(url).host}`,
+    tls: `TLS error (${detail})`,
+    timeout: `request timed out after ${formatSeconds(timeoutMs)}`,
+    reset: 'connection closed by the server',
+    other: `request failed (${detail})`,
   };
-  const hint = failure === 'tls' ? tlsHint(process.version) : undefined;
-  return new NetworkError(failure, method, shownUrl, messages[failure], error, { hint });
+  return failed(reasons[failure], failure === 'tls' ? tlsHint(process.version) : undefined);
 }
 
 function formatSeconds(ms: number): string {

@@ -13,6 +13,7 @@ import {
   FilesSkippedError,
   InterruptedError,
   ItemFailedError,
+  NetworkError,
   OperationError,
   OutputAfterChangeError,
   type TktError,
@@ -61,6 +62,11 @@ function reasonOf(result: BulkResult): string {
   return failureReason(exitCodeOf(result.failure), result.status);
 }
 
+/** A failure's group in the summary: its reason, for one without an answer what failed (`connection refused`). */
+function summaryReason(result: BulkResult): string {
+  return result.failure instanceof NetworkError ? sanitizeInline(result.failure.reason) : reasonOf(result);
+}
+
 /** Every ID under the outcome it had, in this order: done, unchanged, failed by reason, in doubt, not started. */
 function outcomes(run: BulkRun, verb: string): Map<string, number[]> {
   const groups = new Map<string, number[]>();
@@ -72,7 +78,7 @@ function outcomes(run: BulkRun, verb: string): Map<string, number[]> {
   const results = run.results;
   for (const result of results) if (result.ok && result.note === undefined) add(verb, result.id);
   for (const result of results) if (result.ok && result.note !== undefined) add(sanitizeInline(result.note), result.id);
-  for (const result of results) if (!result.ok && !result.inDoubt) add(reasonOf(result), result.id);
+  for (const result of results) if (!result.ok && !result.inDoubt) add(summaryReason(result), result.id);
   for (const result of results) if (result.inDoubt) add(IN_DOUBT, result.id);
   for (const id of run.notStarted) add('not started', id);
   return groups;

@@ -58,7 +58,7 @@ export async function run(options: LoginOptions, ctx: Context): Promise<void> {
   // --allow-http is a global option: every command honours it; login also saves it.
   const allowHttp = ctx.globals.allowHttp || (saved.allowHttp ?? false);
   // Before asking anything: the password must not cross the network unencrypted.
-  assertTransportAllowed(baseUrl, allowHttp);
+  assertTransportAllowed(baseUrl, allowHttp, 'login');
   const username = await loginUsername(options, ctx);
   const password = await loginPassword(options, ctx);
 

@@ -93,7 +93,7 @@ export function resolveSession(input: SessionInput): Session {
   // TKT_TOKEN is used as-is: the token cache is neither read nor written.
   if (envToken) {
     const baseUrl = requireBaseUrl(resolveBaseUrl(input, saved), input.env);
-    assertTransportAllowed(baseUrl, allowHttp);
+    assertTransportAllowed(baseUrl, allowHttp, 'env');
     const claims = decodeJwtClaims(envToken);
     const expiresAt = expiryFromClaims(claims);
     if (expiresAt !== undefined && expiresAt.getTime() <= input.now.getTime()) {
@@ -140,7 +140,7 @@ export function resolveSession(input: SessionInput): Session {
   if (expiresAt <= input.now) {
     throw new AuthError(`token expired on ${expiresAt.toISOString()} (profile ${profile})`);
   }
-  assertTransportAllowed(baseUrl, allowHttp);
+  assertTransportAllowed(baseUrl, allowHttp, 'login');
   const claims = decodeJwtClaims(stored.token);
   return {
     profile,

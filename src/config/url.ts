@@ -45,11 +45,17 @@ export function isLoopbackHost(hostname: string): boolean {
   return octets !== null && octets.slice(1).every((octet) => Number(octet) <= 255);
 }
 
-/** Plain http is fine on this machine; elsewhere it needs the profile's saved --allow-http. */
-export function assertTransportAllowed(baseUrl: string, allowHttp: boolean): void {
+/**
+ * Plain http is fine on this machine; elsewhere it needs --allow-http: saved with a login's
+ * profile, or given on each command when the token comes from TKT_TOKEN (no login saves it).
+ */
+export function assertTransportAllowed(baseUrl: string, allowHttp: boolean, tokenFrom: 'login' | 'env'): void {
   const url = new URL(baseUrl);
   if (url.protocol !== 'http:' || allowHttp || isLoopbackHost(url.hostname)) return;
   throw new UsageError(`refusing plain http to ${url.host}: the password and token would cross the network unencrypted`, {
-    hint: 'use https, or pass --allow-http once for this profile',
+    hint:
+      tokenFrom === 'env'
+        ? 'use https, or pass --allow-http on the command (with TKT_TOKEN, on every run: no login saves it)'
+        : 'use https, or pass --allow-http once for this profile',
   });
 }

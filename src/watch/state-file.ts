@@ -50,8 +50,8 @@ function isWatching(value: unknown): value is Watching {
 const sameWatch = (a: Watching, b: Watching) => describeWatching(a) === describeWatching(b);
 
 /**
- * The snapshot kept in `file`, or undefined when there is none yet (the first run sets the
- * baseline). A file that another watch wrote is refused; one written before watches were recorded
+ * The snapshot kept in `file`, or undefined when there is none yet: no file, or an empty one (the
+ * first run sets the baseline). A file that another watch wrote is refused; one written before watches were recorded
  * is taken (and records `watching` when next written).
  */
 export async function readState(file: string, watching: Watching): Promise<Snapshot | undefined> {
@@ -63,6 +63,8 @@ export async function readState(file: string, watching: Watching): Promise<Snaps
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new UsageError(`cannot read the state file ${file}: ${(error as Error).message}`);
   }
+  // mktemp and touch leave an empty file: a cron script may make FILE before the first run.
+  if (text.trim() === '') return undefined;
   let tickets: unknown;
   let kept: unknown;
   try {

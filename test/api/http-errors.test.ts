@@ -108,6 +108,21 @@ describe('networkError', () => {
     expect(made(connectError('ECONNREFUSED', 8080))).toBeInstanceOf(NetworkError);
   });
 
+  it('keeps what failed without the request, for a summary of many requests', () => {
+    const made = (error: unknown) => networkError(error, 'POST', `http://svc/x?token=${SECRET}`, 1500, [SECRET], NO_PROXY);
+    expect(made(connectError('ECONNREFUSED', 80)).reason).toBe('connection refused');
+    expect(made(Object.assign(new Error('getaddrinfo'), { code: 'ENOTFOUND' })).reason).toBe('could not resolve host svc');
+    expect(made(new DeadlineExceeded('passed')).reason).toBe('request timed out after 1.5s');
+    expect(made(Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' })).reason).toBe(
+      'TLS error (self-signed certificate)',
+    );
+    expect(made(new Error(`odd failure quoting ${SECRET}`)).reason).toBe('request failed (odd failure quoting ***)');
+    const proxies = { httpProxy: 'http://ann:secret@127.0.0.1:3128', httpsProxy: '', noProxy: '' };
+    expect(networkError(connectError('ECONNREFUSED', 3128), 'GET', 'http://svc/x', 1000, [], proxies).reason).toBe(
+      'could not reach the proxy http://127.0.0.1:3128 (connection refused)',
+    );
+  });
+
   it('adds what to do about a private CA to a TLS failure', () => {
     const selfSigned = Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
     const error = networkError(selfSigned, 'GET', 'https://h/x', 1000, [], NO_PROXY);

@@ -53,7 +53,7 @@ const refused15: BulkResult = {
   id: 15,
   ok: false,
   error: 'connection refused by http://127.0.0.1:9',
-  failure: new NetworkError('refused', 'POST', 'http://127.0.0.1:9/x', 'connection refused by http://127.0.0.1:9'),
+  failure: new NetworkError('refused', 'POST', 'http://127.0.0.1:9/x', 'connection refused by http://127.0.0.1:9', undefined, { reason: 'connection refused' }),
 };
 
 async function report(
@@ -94,7 +94,7 @@ describe('human output', () => {
     expect(thrown).toBeInstanceOf(OperationError);
     expect((thrown as OperationError).exitCode).toBe(ExitCode.failed);
     expect((thrown as OperationError).message).toBe('2 of 4 failed');
-    expect((thrown as OperationError).details).toEqual(['closed: #12', 'already closed: #14', 'not found (HTTP 404): #13', 'failed: #15']);
+    expect((thrown as OperationError).details).toEqual(['closed: #12', 'already closed: #14', 'not found (HTTP 404): #13', 'connection refused: #15']);
   });
 
   it('groups the failed IDs by reason, as ranges', async () => {

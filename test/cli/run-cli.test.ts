@@ -118,6 +118,11 @@ describe('commands and global options', () => {
     const refused = await h.cli(['show', '1'], { env });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/unencrypted/);
+    // No login, so no profile keeps --allow-http: the hint says where it goes (README, Credentials).
+    expect(refused.stderr.split('\n').slice(1)).toEqual([
+      'hint: use https, or pass --allow-http on the command (with TKT_TOKEN, on every run: no login saves it)',
+      '',
+    ]);
 
     // Allowed, it goes on to the network: the host does not resolve (exit 1), not the refusal.
     const allowed = await h.cli(['show', '1', '--allow-http', '--timeout', '5'], { env });

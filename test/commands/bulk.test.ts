@@ -477,6 +477,8 @@ describe('ID... commands refused or unreachable, in JSON Lines', () => {
     expect(jsonLines(json.stdout)[0]).toEqual({ id: 1001, ok: false, error: `connection refused: POST ${server.url}/api/TicketsApi/close/1001` });
     const human = await h.cli(['close', '1001', '1002'], { env: frontEnv(h, server) });
     expect(human.stderr.split('\n')[0]).toBe(`✗ #1001 connection refused: POST ${server.url}/api/TicketsApi/close/1001`);
+    // The summary names the reason, as it does for an answer (`not found (HTTP 404): #1001-1002`).
+    expect(human.stderr.split('\n').slice(2)).toEqual(['error: 2 of 2 failed', '  connection refused: #1001-1002', '']);
   });
 });
 

@@ -243,6 +243,42 @@ describe('tkt watch', () => {
     expect(notFolder.stderr).toContain(`error: --state ${join(plainFile, 'x.json')}: ${plainFile} is not a folder\n`);
   });
 
+  it('--state takes an empty file (as mktemp or touch leave it) as no state yet; other content that is not a state is refused', async () => {
+    for (const [name, content] of [
+      ['empty.json', ''],
+      ['blank.json', ' \n\t\n'],
+    ] as const) {
+      const state = join(dir, name);
+      await writeFile(state, content);
+      const first = await h.cli(['--json', 'watch', '--once', '--view', 'all-tickets', '--state', state]);
+      expect([first.code, first.stderr, first.stdout]).toEqual([0, '', '']);
+      expect(JSON.parse(await readFile(state, 'utf8'))).toMatchObject({ version: 1, watching: { view: 'all-tickets' } });
+      const ticket = unusedTicket(h);
+      const oldTitle = ticket.title;
+      retitle(ticket.id, `Changed after ${name}`);
+      const next = await h.cli(['--json', 'watch', '--once', '--view', 'all-tickets', '--state', state]);
+      expect(jsonLines(next.stdout).map((event) => [event.event, event.id, event.changes])).toEqual([
+        ['changed', ticket.id, { title: [oldTitle, `Changed after ${name}`] }],
+      ]);
+    }
+    const initial = join(dir, 'empty-initial.json');
+    await writeFile(initial, '');
+    const told = await h.cli(['--json', 'watch', '--once', '--initial', '--view', 'all-tickets', '--state', initial]);
+    expect(jsonLines(told.stdout)).toHaveLength(h.sandbox.state.tickets.filter((t) => !t.isDeleted).length);
+
+    for (const content of ['not json', '{}\n', '\n[]\n']) {
+      const other = join(dir, 'other.json');
+      await writeFile(other, content);
+      const refused = await sendsNothing(h, () => h.cli(['watch', '--once', '--view', 'all-tickets', '--state', other]));
+      expect(refused.code).toBe(2);
+      const [error, hint, end] = refused.stderr.split('\n');
+      expect(error).toMatch(/^error: the state file .+ is not one tkt watch wrote: ./);
+      expect(error).toContain(other);
+      expect([hint, end]).toEqual(['hint: remove it to start a new baseline', '']);
+      expect(await readFile(other, 'utf8')).toBe(content);
+    }
+  });
+
   it('--state takes a file written before watches were recorded in it, and records this one', async () => {
     const state = join(dir, 'old.json');
     const ticket = unusedTicket(h);

@@ -184,6 +184,7 @@ describe('resolveSession with the token cache', () => {
     const error = errorOf(() => resolveSession(base));
     expect(error).toBeInstanceOf(UsageError);
     expect(error.message).toMatch(/unencrypted/);
+    expect((error as UsageError).hint).toBe('use https, or pass --allow-http once for this profile');
 
     await base.config.saveProfile('default', { allowHttp: true });
     expect(resolveSession(base).baseUrl).toBe(insecure);

@@ -57,21 +57,27 @@ describe('isLoopbackHost', () => {
 
 describe('assertTransportAllowed', () => {
   it('accepts https anywhere and http on loopback', () => {
-    expect(() => assertTransportAllowed('https://helpdesk.example.com', false)).not.toThrow();
-    expect(() => assertTransportAllowed('http://localhost:5000', false)).not.toThrow();
-    expect(() => assertTransportAllowed('http://127.0.0.1:5000/prefix', false)).not.toThrow();
-    expect(() => assertTransportAllowed('http://[::1]:5000', false)).not.toThrow();
+    expect(() => assertTransportAllowed('https://helpdesk.example.com', false, 'login')).not.toThrow();
+    expect(() => assertTransportAllowed('http://localhost:5000', false, 'login')).not.toThrow();
+    expect(() => assertTransportAllowed('http://127.0.0.1:5000/prefix', false, 'login')).not.toThrow();
+    expect(() => assertTransportAllowed('http://[::1]:5000', false, 'login')).not.toThrow();
   });
 
   it('refuses plain http to another host, explaining why', () => {
-    const error = usageErrorOf(() => assertTransportAllowed('http://helpdesk.internal:8080', false));
+    const error = usageErrorOf(() => assertTransportAllowed('http://helpdesk.internal:8080', false, 'login'));
     expect(error.exitCode).toBe(ExitCode.usage);
     expect(error.message).toContain('helpdesk.internal:8080');
     expect(error.message).toMatch(/password and token would cross the network unencrypted/);
     expect(error.hint).toMatch(/--allow-http once for this profile/);
   });
 
+  it('says to pass --allow-http on the command when the token comes from TKT_TOKEN: no login saved a profile', () => {
+    const error = usageErrorOf(() => assertTransportAllowed('http://helpdesk.internal:8080', false, 'env'));
+    expect(error.hint).toMatch(/--allow-http on the command \(with TKT_TOKEN/);
+    expect(error.hint).not.toMatch(/for this profile/);
+  });
+
   it('accepts plain http to another host once allowed', () => {
-    expect(() => assertTransportAllowed('http://helpdesk.internal:8080', true)).not.toThrow();
+    expect(() => assertTransportAllowed('http://helpdesk.internal:8080', true, 'login')).not.toThrow();
   });
 });
