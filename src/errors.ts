@@ -155,8 +155,15 @@ export class ApiError extends TktError {
 
 // Register answers 400 (not 403) when the caller lacks Tickets.Create (docs/service.md 4.3, 5.4).
 const PERMISSION_WORDS = /permission|not allowed|forbidden|unauthori[sz]ed|lacks?\b|access denied/i;
-// The ticket itself, not a field of the request ("requester not found" is a bad value: 1).
-const NOT_FOUND_WORDS = /\bticket\b[^.]*\b(not (been )?found|does not exist|doesn't exist)|no such ticket/i;
+// A ticket or a person (the requester, a user) that does not exist: "Ticket 42 was not found.",
+// 'Requester "j.smith" was not found (nor a user with e-mail ...).', "The user with ID 7 does not
+// exist". Only a few words (a quoted name counts as one) may stand between the thing and the
+// verb, so that a ticket's other missing value ("could not save the ticket: SiteId 99 not
+// found") and a site or department (a bad value) stay failures: exit 1.
+const MISSING_THING = String.raw`\b(ticket|user|requester|creator|technician|assignee)\b`;
+const ITS_NAME = String.raw`(\s+("[^"]*"|'[^']*'|[^\s;,:]*[^\s;,:.])){0,4}?`;
+const IS_MISSING = String.raw`\s+((was|has) not (been )?found|(could|can) not be found|not found|does not exist|doesn't exist)\b`;
+const NOT_FOUND_WORDS = new RegExp(`${MISSING_THING}${ITS_NAME}${IS_MISSING}|\\bno such (ticket|user|requester)\\b`, 'i');
 
 /**
  * A multi-ID command that exits as one ticket's failure (its `cause`) would have: the run's
@@ -196,8 +203,8 @@ function exitCodeForStatus(status: number, serverMessages: readonly string[] = [
   if (status === 403) return ExitCode.permissionDenied;
   if (status === 404) return ExitCode.notFound;
   if (status === 400 && serverMessages.some((m) => PERMISSION_WORDS.test(m))) return ExitCode.permissionDenied;
-  // Update, forward, reply and resolve answer 400 for a ticket that does not exist
-  // (docs/service.md 7): a missing ticket is 3 whichever way the service says it.
+  // Update, forward, reply and resolve answer 400 for a ticket that does not exist, reqreply
+  // and the new endpoint for a user (docs/service.md 4.15, 4.17, 7): 3 whichever way it is said.
   if (status === 400 && serverMessages.some((m) => NOT_FOUND_WORDS.test(m))) return ExitCode.notFound;
   return ExitCode.failed;
 }

@@ -31,7 +31,23 @@ describe('exitCodeOf', () => {
     ['HTTP 404', apiError(404), ExitCode.notFound],
     ['HTTP 400 naming a missing permission', apiError(400, ['User lacks permission Tickets.Create']), ExitCode.permissionDenied],
     ['HTTP 400 naming a missing ticket', apiError(400, ['Ticket 42 was not found']), ExitCode.notFound],
-    ['HTTP 400 naming a bad field', apiError(400, ['Requester not found']), ExitCode.failed],
+    ['HTTP 400 naming a ticket that does not exist', apiError(400, ['Error loading metadata: ticket 42 does not exist.']), ExitCode.notFound],
+    // The user or requester named does not exist: not found too, as a missing ticket is.
+    ['HTTP 400 naming a missing requester', apiError(400, ['Requester not found']), ExitCode.notFound],
+    [
+      "the new endpoint's unknown requester",
+      apiError(400, ['Requester "nobody-such" was not found (nor a user with e-mail n@example.com).']),
+      ExitCode.notFound,
+    ],
+    ['a requester with a dot in the username', apiError(400, ['Requester "j.smith" was not found.']), ExitCode.notFound],
+    ["requester reply's unknown user", apiError(400, ['User "ghost" was not found.']), ExitCode.notFound],
+    ['HTTP 400 naming a user that does not exist', apiError(400, ['The user with ID 7 does not exist']), ExitCode.notFound],
+    // Validation messages that name a user or ticket, or say "found", in another sense: failed.
+    ['HTTP 400 naming a bad site', apiError(400, ['Site 99 was not found.']), ExitCode.failed],
+    ['HTTP 400 where something else of the ticket is missing', apiError(400, ['Could not save the ticket: SiteId 99 not found']), ExitCode.failed],
+    ['HTTP 400 that found too many users', apiError(400, ['Found 2 users with e-mail n@example.com: give the requester username']), ExitCode.failed],
+    ['HTTP 400 of a validation failure', apiError(400, ['The Title field is required. Requester found no match for the e-mail.']), ExitCode.failed],
+    ['HTTP 400 of a user field left out', apiError(400, ['Requester is required.']), ExitCode.failed],
     ['HTTP 500', apiError(500), ExitCode.failed],
     [
       'the only ticket of a bulk run',

@@ -336,7 +336,7 @@ describe('tkt create --integration', () => {
     expect(ticket.creatorId).toBe(userId(h, 'aberg'));
   });
 
-  it('is exit 2 with candidates for a requester nobody has, before sending; with an e-mail the service decides', async () => {
+  it('is exit 2 with candidates for a requester nobody has, before sending; with an e-mail the service decides (not found: 3)', async () => {
     const sent = routeCount(h, 'POST /api/TicketsApi/new');
     const unknown = await h.cli(['create', ...integrationCreateArgs({ requester: 'ghost-user' })]);
     expect(unknown.code).toBe(2);
@@ -344,8 +344,10 @@ describe('tkt create --integration', () => {
     expect(unknown.stderr).toContain('ghost-user');
     expect(routeCount(h, 'POST /api/TicketsApi/new')).toBe(sent);
     const withEmail = await h.cli(['create', ...integrationCreateArgs({ requester: 'ghost-user', email: 'ghost@nowhere.example' })]);
-    expect(withEmail.code).toBe(1);
-    expect(withEmail.stderr).toMatch(/^error: .*400/m);
+    expect(withEmail.code).toBe(3);
+    expect(withEmail.stderr).toBe(
+      `error: not found (HTTP 400): POST ${h.sandbox.url}/api/TicketsApi/new\n  Requester "ghost-user" was not found (nor a user with e-mail ghost@nowhere.example).\n`,
+    );
   });
 
   it('refuses options the new endpoint does not take and names the missing ones', async () => {
