@@ -5,6 +5,7 @@ import {
   ApiError,
   AuthError,
   ExitCode,
+  InDoubtError,
   InterruptedError,
   ItemFailedError,
   NetworkError,
@@ -12,6 +13,7 @@ import {
   OutputClosedError,
   UsageError,
   exitCodeOf,
+  rethrowInDoubt,
 } from '../src/errors.js';
 
 const apiError = (status: number, serverMessages: string[] = []) =>
@@ -78,5 +80,48 @@ describe('AbandonedRequestError', () => {
       mayHaveChanged: false,
     });
     expect(new AbandonedRequestError('GET', `${url}/42`).message).toBe(`interrupted while waiting for the answer to GET ${url}/42`);
+  });
+});
+
+describe('rethrowInDoubt', () => {
+  const url = 'https://helpdesk.example.com/api/TicketsApi/reply/7';
+  const thrownBy = (error: unknown, ticket?: string) => {
+    try {
+      rethrowInDoubt({ ...(ticket === undefined ? {} : { ticket }), hint: 'look first' })(error);
+    } catch (thrown) {
+      return thrown;
+    }
+    throw new Error('rethrowInDoubt did not throw');
+  };
+
+  it('says a change that timed out is in doubt, with what happened under it and the hint: exit 1', () => {
+    const timedOut = new NetworkError('timeout', 'POST', url, `request timed out after 2s: POST ${url}`);
+    const error = thrownBy(timedOut, '#7');
+    expect(error).toBeInstanceOf(InDoubtError);
+    expect(error).toMatchObject({ message: '#7 in doubt (it may have been carried out)', details: [timedOut.message], hint: 'look first', cause: timedOut });
+    expect(exitCodeOf(error)).toBe(ExitCode.failed);
+    expect(thrownBy(timedOut)).toMatchObject({ message: 'in doubt (the service may have created it)' });
+  });
+
+  it("says so of a gateway's 502, and of a request given up on a second signal, which stays an interruption", () => {
+    expect(thrownBy(new ApiError({ status: 502, method: 'POST', url, body: undefined, serverMessages: [] }), '#7')).toBeInstanceOf(InDoubtError);
+    const givenUp = thrownBy(new AbandonedRequestError('POST', url), '#7');
+    expect(givenUp).toBeInstanceOf(InterruptedError);
+    expect(givenUp).toMatchObject({
+      message: '#7 in doubt (it may have been carried out)',
+      details: [`interrupted while waiting for the answer to POST ${url}`],
+    });
+    expect(exitCodeOf(givenUp)).toBe(ExitCode.interrupted);
+  });
+
+  it('throws any other failure as it came: nothing sent, a read, an answer', () => {
+    for (const failure of [
+      new NetworkError('refused', 'POST', url, 'connection refused'),
+      new NetworkError('timeout', 'GET', url, 'request timed out'),
+      new ApiError({ status: 500, method: 'POST', url, body: undefined, serverMessages: [] }),
+      new Error('boom'),
+    ]) {
+      expect(thrownBy(failure, '#7')).toBe(failure);
+    }
   });
 });

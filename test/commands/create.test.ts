@@ -531,3 +531,37 @@ describe('tkt create against a service that answers register its own way', () =>
     );
   });
 });
+
+// The service takes the create and never answers (docs/cli.md section 8): it may have created the
+// ticket, so a script that runs the command again on exit 1 must be told to look first.
+describe('tkt create whose request was sent and never answered', () => {
+  async function createUnanswered(args: string[], path: string) {
+    const server = await startFrontServer(h, (req) => req.method === 'POST' && req.url === path);
+    try {
+      const env = frontEnv(h, server);
+      // The lookups are cached first, so that the create is the only request the short --timeout bounds.
+      expect((await h.cli(['create', ...args, '--dry-run'], { env })).code).toBe(0);
+      const result = await h.cli(['create', ...args, '--timeout', '0.05'], { env });
+      expect(server.requests.filter((request) => request.method === 'POST' && request.url === path)).toHaveLength(1);
+      return { ...result, url: server.url };
+    } finally {
+      await server.close();
+    }
+  }
+
+  it.each([
+    ['register', validCreateArgs({ ...BY_ID, title: 'slow create' }), REGISTER_PATH],
+    ['--integration', integrationCreateArgs({ title: 'slow create' }), '/api/TicketsApi/new'],
+  ])('%s: says the ticket is in doubt, how to look for it, and exits 1 as a single ID in doubt does', async (_endpoint, args, path) => {
+    const result = await createUnanswered(['-q', ...args], path);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^error: in doubt \\(the service may have created it\\)\n` +
+          `  request timed out after [^:]+: POST ${result.url}${path}\n` +
+          `hint: look for it with "tkt list --search 'slow create'" before running this again; --dedup-key makes a run safe to repeat\n$`,
+      ),
+    );
+  });
+});
