@@ -156,14 +156,15 @@ export class ApiError extends TktError {
 // Register answers 400 (not 403) when the caller lacks Tickets.Create (docs/service.md 4.3, 5.4).
 const PERMISSION_WORDS = /permission|not allowed|forbidden|unauthori[sz]ed|lacks?\b|access denied/i;
 // A ticket or a person (the requester, a user) that does not exist: "Ticket 42 was not found.",
-// 'Requester "j.smith" was not found (nor a user with e-mail ...).', "The user with ID 7 does not
-// exist". Only a few words (a quoted name counts as one) may stand between the thing and the
-// verb, so that a ticket's other missing value ("could not save the ticket: SiteId 99 not
-// found") and a site or department (a bad value) stay failures: exit 1.
+// 'Requester "j.smith" was not found (nor a user with e-mail ...).', "The user with ID 7 does
+// not exist", "CreatorId 9 does not match any user". Only a few words (a quoted name counts as
+// one) may stand between the thing and the verb, so that a ticket's other missing value ("could
+// not save the ticket: SiteId 99 not found") and a site or department (a bad value) stay
+// failures: exit 1.
 const MISSING_THING = String.raw`\b(ticket|user|requester|creator|technician|assignee)\b`;
 const ITS_NAME = String.raw`(\s+("[^"]*"|'[^']*'|[^\s;,:]*[^\s;,:.])){0,4}?`;
 const IS_MISSING = String.raw`\s+((was|has) not (been )?found|(could|can) not be found|not found|does not exist|doesn't exist)\b`;
-const NOT_FOUND_WORDS = new RegExp(`${MISSING_THING}${ITS_NAME}${IS_MISSING}|\\bno such (ticket|user|requester)\\b`, 'i');
+const NOT_FOUND_WORDS = new RegExp(`${MISSING_THING}${ITS_NAME}${IS_MISSING}|\\b(no such|does not match any) (ticket|user|requester)\\b`, 'i');
 
 /**
  * A multi-ID command that exits as one ticket's failure (its `cause`) would have: the run's

@@ -44,6 +44,7 @@ describe('exitCodeOf', () => {
     ['a requester with a dot in the username', apiError(400, ['Requester "j.smith" was not found.']), ExitCode.notFound],
     ["requester reply's unknown user", apiError(400, ['User "ghost" was not found.']), ExitCode.notFound],
     ['HTTP 400 naming a user that does not exist', apiError(400, ['The user with ID 7 does not exist']), ExitCode.notFound],
+    ["register's unknown CreatorId", apiError(400, ['CreatorId 99999 does not match any user.']), ExitCode.notFound],
     // Validation messages that name a user or ticket, or say "found", in another sense: failed.
     ['HTTP 400 naming a bad site', apiError(400, ['Site 99 was not found.']), ExitCode.failed],
     ['HTTP 400 where something else of the ticket is missing', apiError(400, ['Could not save the ticket: SiteId 99 not found']), ExitCode.failed],
