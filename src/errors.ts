@@ -158,8 +158,16 @@ export class ApiError extends TktError {
 
 // Register answers 400 (not 403) when the caller lacks Tickets.Create (docs/service.md 4.3, 5.4).
 const PERMISSION_WORDS = /permission|not allowed|forbidden|unauthori[sz]ed|lacks?\b|access denied/i;
-// The ticket itself, not a field of the request ("requester not found" is a bad value: 1).
-const NOT_FOUND_WORDS = /\bticket\b[^.]*\b(not (been )?found|does not exist|doesn't exist)|no such ticket/i;
+// A ticket or a person (the requester, a user) that does not exist: "Ticket 42 was not found.",
+// 'Requester "j.smith" was not found (nor a user with e-mail ...).', "The user with ID 7 does
+// not exist", "CreatorId 9 does not match any user". Only a few words (a quoted name counts as
+// one) may stand between the thing and the verb, so that a ticket's other missing value ("could
+// not save the ticket: SiteId 99 not found") and a site or department (a bad value) stay
+// failures: exit 1.
+const MISSING_THING = String.raw`\b(ticket|user|requester|creator|technician|assignee)\b`;
+const ITS_NAME = String.raw`(\s+("[^"]*"|'[^']*'|[^\s;,:]*[^\s;,:.])){0,4}?`;
+const IS_MISSING = String.raw`\s+((was|has) not (been )?found|(could|can) not be found|not found|does not exist|doesn't exist)\b`;
+const NOT_FOUND_WORDS = new RegExp(`${MISSING_THING}${ITS_NAME}${IS_MISSING}|\\b(no such|does not match any) (ticket|user|requester)\\b`, 'i');
 
 /**
  * A multi-ID command that exits as one ticket's failure (its `cause`) would have: the run's
@@ -172,6 +180,12 @@ export class ItemFailedError extends TktError {
   }
 }
 
+/**
+ * A change whose request was sent and never answered: it may have been carried out ("in doubt",
+ * docs/cli.md section 8). It exits as its cause does (a time-out, a reset, a gateway's 502/504: 1).
+ */
+export class InDoubtError extends TktError {}
+
 /** The exit code of a failure: decided here, and only here, from what the error says happened. */
 export function exitCodeOf(error: unknown): ExitCodeValue {
   if (error instanceof OutputClosedError) return ExitCode.ok;
@@ -179,7 +193,7 @@ export function exitCodeOf(error: unknown): ExitCodeValue {
   if (error instanceof UsageError) return ExitCode.usage;
   if (error instanceof AuthError) return ExitCode.notAuthenticated;
   if (error instanceof ApiError) return exitCodeForStatus(error.status, error.serverMessages);
-  if (error instanceof ItemFailedError) return exitCodeOf(error.cause);
+  if (error instanceof ItemFailedError || error instanceof InDoubtError) return exitCodeOf(error.cause);
   if (error instanceof FilesSkippedError) return ExitCode.failed;
   return ExitCode.failed;
 }
@@ -199,8 +213,8 @@ function exitCodeForStatus(status: number, serverMessages: readonly string[] = [
   if (status === 403) return ExitCode.permissionDenied;
   if (status === 404) return ExitCode.notFound;
   if (status === 400 && serverMessages.some((m) => PERMISSION_WORDS.test(m))) return ExitCode.permissionDenied;
-  // Update, forward, reply and resolve answer 400 for a ticket that does not exist
-  // (docs/service.md 7): a missing ticket is 3 whichever way the service says it.
+  // Update, forward, reply and resolve answer 400 for a ticket that does not exist, reqreply
+  // and the new endpoint for a user (docs/service.md 4.15, 4.17, 7): 3 whichever way it is said.
   if (status === 400 && serverMessages.some((m) => NOT_FOUND_WORDS.test(m))) return ExitCode.notFound;
   return ExitCode.failed;
 }
@@ -219,4 +233,50 @@ export function failureReason(exitCode: ExitCodeValue, status: number | undefine
           ? 'permission denied'
           : 'failed';
   return status === undefined ? reason : `${reason} (HTTP ${status})`;
+}
+
+// A failure after a change may have reached the service: it may have been carried out. A
+// refused connection or a name that does not resolve never sent anything; a gateway's 502 or
+// 504 came from in front of a service that may have done the work. A read (GET, such as the
+// read of a read-modify-write) changed nothing whatever became of it.
+const UNKNOWN_OUTCOME_FAILURES: ReadonlySet<NetworkFailure> = new Set(['timeout', 'reset', 'other']);
+const UNKNOWN_OUTCOME_STATUSES: ReadonlySet<number> = new Set([502, 504]);
+
+/** Whether the request that failed with `error` may still have been carried out ("in doubt"). */
+export function outcomeUnknown(error: unknown): boolean {
+  if (error instanceof AbandonedRequestError) return error.mayHaveChanged;
+  if (error instanceof NetworkError) return error.method !== 'GET' && UNKNOWN_OUTCOME_FAILURES.has(error.failure);
+  return error instanceof ApiError && error.method !== 'GET' && UNKNOWN_OUTCOME_STATUSES.has(error.status);
+}
+
+/** What happened to a request, in one line; "in doubt" is for the caller to say. */
+export function whatHappened(error: TktError): string {
+  return error instanceof AbandonedRequestError ? error.givenUp : [error.message, ...error.details].join(': ');
+}
+
+/** How every report says that a change may have been carried out (docs/cli.md section 8). */
+export const IN_DOUBT = 'in doubt (it may have been carried out)';
+/** ...and that a create may have created its ticket. */
+export const IN_DOUBT_CREATED = 'in doubt (the service may have created it)';
+
+export interface InDoubtWords {
+  /** What the change was of ("#7"); none for a create, which has no ID yet. */
+  ticket?: string;
+  /** How to find out what became of it. */
+  hint: string;
+}
+
+/**
+ * A catch for the request of one change: a failure whose outcome is unknown (outcomeUnknown)
+ * becomes "#7 in doubt (...)", or for a create "in doubt (the service may have created it)",
+ * with what happened under it and `words.hint`; any other failure is thrown as it came. Given
+ * up on a second signal, it is still an interruption (exit 130 or 143); else it exits 1.
+ */
+export function rethrowInDoubt(words: InDoubtWords): (error: unknown) => never {
+  return (error) => {
+    if (!(error instanceof TktError) || !outcomeUnknown(error)) throw error;
+    const message = words.ticket === undefined ? IN_DOUBT_CREATED : `${words.ticket} ${IN_DOUBT}`;
+    const options = { details: [whatHappened(error)], hint: words.hint, cause: error };
+    throw error instanceof InterruptedError ? new InterruptedError(message, options) : new InDoubtError(message, options);
+  };
 }

@@ -5,6 +5,7 @@ import {
   ApiError,
   AuthError,
   ExitCode,
+  InDoubtError,
   InterruptedError,
   ItemFailedError,
   NetworkError,
@@ -12,6 +13,7 @@ import {
   OutputClosedError,
   UsageError,
   exitCodeOf,
+  rethrowInDoubt,
 } from '../src/errors.js';
 
 const apiError = (status: number, serverMessages: string[] = []) =>
@@ -31,7 +33,24 @@ describe('exitCodeOf', () => {
     ['HTTP 404', apiError(404), ExitCode.notFound],
     ['HTTP 400 naming a missing permission', apiError(400, ['User lacks permission Tickets.Create']), ExitCode.permissionDenied],
     ['HTTP 400 naming a missing ticket', apiError(400, ['Ticket 42 was not found']), ExitCode.notFound],
-    ['HTTP 400 naming a bad field', apiError(400, ['Requester not found']), ExitCode.failed],
+    ['HTTP 400 naming a ticket that does not exist', apiError(400, ['Error loading metadata: ticket 42 does not exist.']), ExitCode.notFound],
+    // The user or requester named does not exist: not found too, as a missing ticket is.
+    ['HTTP 400 naming a missing requester', apiError(400, ['Requester not found']), ExitCode.notFound],
+    [
+      "the new endpoint's unknown requester",
+      apiError(400, ['Requester "nobody-such" was not found (nor a user with e-mail n@example.com).']),
+      ExitCode.notFound,
+    ],
+    ['a requester with a dot in the username', apiError(400, ['Requester "j.smith" was not found.']), ExitCode.notFound],
+    ["requester reply's unknown user", apiError(400, ['User "ghost" was not found.']), ExitCode.notFound],
+    ['HTTP 400 naming a user that does not exist', apiError(400, ['The user with ID 7 does not exist']), ExitCode.notFound],
+    ["register's unknown CreatorId", apiError(400, ['CreatorId 99999 does not match any user.']), ExitCode.notFound],
+    // Validation messages that name a user or ticket, or say "found", in another sense: failed.
+    ['HTTP 400 naming a bad site', apiError(400, ['Site 99 was not found.']), ExitCode.failed],
+    ['HTTP 400 where something else of the ticket is missing', apiError(400, ['Could not save the ticket: SiteId 99 not found']), ExitCode.failed],
+    ['HTTP 400 that found too many users', apiError(400, ['Found 2 users with e-mail n@example.com: give the requester username']), ExitCode.failed],
+    ['HTTP 400 of a validation failure', apiError(400, ['The Title field is required. Requester found no match for the e-mail.']), ExitCode.failed],
+    ['HTTP 400 of a user field left out', apiError(400, ['Requester is required.']), ExitCode.failed],
     ['HTTP 500', apiError(500), ExitCode.failed],
     [
       'the only ticket of a bulk run',
@@ -62,5 +81,48 @@ describe('AbandonedRequestError', () => {
       mayHaveChanged: false,
     });
     expect(new AbandonedRequestError('GET', `${url}/42`).message).toBe(`interrupted while waiting for the answer to GET ${url}/42`);
+  });
+});
+
+describe('rethrowInDoubt', () => {
+  const url = 'https://helpdesk.example.com/api/TicketsApi/reply/7';
+  const thrownBy = (error: unknown, ticket?: string) => {
+    try {
+      rethrowInDoubt({ ...(ticket === undefined ? {} : { ticket }), hint: 'look first' })(error);
+    } catch (thrown) {
+      return thrown;
+    }
+    throw new Error('rethrowInDoubt did not throw');
+  };
+
+  it('says a change that timed out is in doubt, with what happened under it and the hint: exit 1', () => {
+    const timedOut = new NetworkError('timeout', 'POST', url, `request timed out after 2s: POST ${url}`);
+    const error = thrownBy(timedOut, '#7');
+    expect(error).toBeInstanceOf(InDoubtError);
+    expect(error).toMatchObject({ message: '#7 in doubt (it may have been carried out)', details: [timedOut.message], hint: 'look first', cause: timedOut });
+    expect(exitCodeOf(error)).toBe(ExitCode.failed);
+    expect(thrownBy(timedOut)).toMatchObject({ message: 'in doubt (the service may have created it)' });
+  });
+
+  it("says so of a gateway's 502, and of a request given up on a second signal, which stays an interruption", () => {
+    expect(thrownBy(new ApiError({ status: 502, method: 'POST', url, body: undefined, serverMessages: [] }), '#7')).toBeInstanceOf(InDoubtError);
+    const givenUp = thrownBy(new AbandonedRequestError('POST', url), '#7');
+    expect(givenUp).toBeInstanceOf(InterruptedError);
+    expect(givenUp).toMatchObject({
+      message: '#7 in doubt (it may have been carried out)',
+      details: [`interrupted while waiting for the answer to POST ${url}`],
+    });
+    expect(exitCodeOf(givenUp)).toBe(ExitCode.interrupted);
+  });
+
+  it('throws any other failure as it came: nothing sent, a read, an answer', () => {
+    for (const failure of [
+      new NetworkError('refused', 'POST', url, 'connection refused'),
+      new NetworkError('timeout', 'GET', url, 'request timed out'),
+      new ApiError({ status: 500, method: 'POST', url, body: undefined, serverMessages: [] }),
+      new Error('boom'),
+    ]) {
+      expect(thrownBy(failure, '#7')).toBe(failure);
+    }
   });
 });

@@ -7,7 +7,7 @@ import type { Context } from '../context/context.js';
 import { nameList } from '../cmdutil/action-output.js';
 import type { KeptFiles } from '../cmdutil/attachments.js';
 import { fileErrorText } from '../cmdutil/text-input.js';
-import { FilesSkippedError, InterruptedError, ItemFailedError, OperationError, exitCodeOf, failureReason, stoppedHow } from '../errors.js';
+import { FilesSkippedError, IN_DOUBT_CREATED, InterruptedError, ItemFailedError, OperationError, exitCodeOf, failureReason, stoppedHow } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { createStyle, type Style } from '../output/style.js';
 import type { ArrayPrinter } from '../output/types.js';
@@ -31,15 +31,13 @@ export function rowJson(entry: ReportEntry): Record<string, unknown> {
 /** The ticket a row created, as its line names it. */
 const createdTicket = (entry: ReportEntry): string => (entry.id == null ? 'a ticket (the service named no ID)' : `#${entry.id}`);
 
-const IN_DOUBT_CREATE = 'in doubt (the service may have created it)';
-
 /**
  * The line of a row that an earlier run created or left in doubt, which this run does not send:
  * a real run prints it, a dry run lists it.
  */
 export function skippedRowLine(entry: ReportEntry, style: Style): string {
   return entry.inDoubt
-    ? `${style.yellow('?')} row ${entry.row}: ${IN_DOUBT_CREATE}: sent in an earlier run, not sent again`
+    ? `${style.yellow('?')} row ${entry.row}: ${IN_DOUBT_CREATED}: sent in an earlier run, not sent again`
     : `- row ${entry.row} already created as ${createdTicket(entry)} (skipped)`;
 }
 
@@ -56,7 +54,7 @@ export function rowPrinter(ctx: Context, jsonArray: ArrayPrinter | undefined): R
     } else if (entry.inDoubt) {
       const line = entry.skipped
         ? skippedRowLine(entry, errStyle)
-        : `${errStyle.yellow('?')} row ${entry.row}: ${IN_DOUBT_CREATE}: ${sanitizeInline(entry.error ?? 'no answer')}`;
+        : `${errStyle.yellow('?')} row ${entry.row}: ${IN_DOUBT_CREATED}: ${sanitizeInline(entry.error ?? 'no answer')}`;
       await writeText(ctx.io.stderr, `${line}\n`);
     } else if (!entry.ok) {
       await writeText(ctx.io.stderr, `${errStyle.red('✗')} row ${entry.row}: ${sanitizeInline(entry.error ?? 'failed')}\n`);

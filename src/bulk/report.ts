@@ -11,6 +11,7 @@ import {
   ApiError,
   ExitCode,
   FilesSkippedError,
+  IN_DOUBT,
   InterruptedError,
   ItemFailedError,
   NetworkError,
@@ -54,9 +55,8 @@ export interface BulkReporter {
   finish(run: BulkRun): Promise<void>;
 }
 
-const IN_DOUBT = 'in doubt (may have been carried out)';
-/** What a line about one ID says of a request whose outcome is unknown. */
-const ID_IN_DOUBT = 'in doubt (it may have been carried out)';
+// The summary's label; a line about one ID says IN_DOUBT, as every single change does.
+const IN_DOUBT_LABEL = 'in doubt (may have been carried out)';
 
 function reasonOf(result: BulkResult): string {
   return failureReason(exitCodeOf(result.failure), result.status);
@@ -79,7 +79,7 @@ function outcomes(run: BulkRun, verb: string): Map<string, number[]> {
   for (const result of results) if (result.ok && result.note === undefined) add(verb, result.id);
   for (const result of results) if (result.ok && result.note !== undefined) add(sanitizeInline(result.note), result.id);
   for (const result of results) if (!result.ok && !result.inDoubt) add(summaryReason(result), result.id);
-  for (const result of results) if (result.inDoubt) add(IN_DOUBT, result.id);
+  for (const result of results) if (result.inDoubt) add(IN_DOUBT_LABEL, result.id);
   for (const id of run.notStarted) add('not started', id);
   return groups;
 }
@@ -112,7 +112,7 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
     }
     if (single) return; // the thrown error tells it, once
     const what = sanitizeInline(result.error ?? reasonOf(result));
-    const line = result.inDoubt ? `${errStyle.yellow('?')} #${result.id} ${ID_IN_DOUBT}: ${what}` : `${errStyle.red('✗')} #${result.id} ${what}`;
+    const line = result.inDoubt ? `${errStyle.yellow('?')} #${result.id} ${IN_DOUBT}: ${what}` : `${errStyle.red('✗')} #${result.id} ${what}`;
     await toStderr(`${line}\n`);
   }
 
@@ -122,7 +122,7 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
     const { failure } = result;
     const detail =
       failure instanceof ApiError ? (failure.serverMessages.length > 0 ? failure.serverMessages.join('; ') : `${failure.method} ${failure.url}`) : result.error;
-    return new ItemFailedError(`#${result.id} ${result.inDoubt ? ID_IN_DOUBT : reasonOf(result)}`, failure, {
+    return new ItemFailedError(`#${result.id} ${result.inDoubt ? IN_DOUBT : reasonOf(result)}`, failure, {
       details: detail === undefined ? [] : [detail],
     });
   }

@@ -1,4 +1,4 @@
-import { AbandonedRequestError, ApiError, NetworkError, TktError, exitCodeOf, failureReason, refusesEveryRequest } from '../errors.js';
+import { ApiError, TktError, exitCodeOf, failureReason, outcomeUnknown, refusesEveryRequest, whatHappened } from '../errors.js';
 import type { KeptFiles } from '../cmdutil/attachments.js';
 import { wholeNumberOption } from '../util/ids.js';
 
@@ -80,27 +80,8 @@ function describeApiError(error: ApiError): string {
   return error.serverMessages.length > 0 ? `${reason}: ${error.serverMessages.join('; ')}` : reason;
 }
 
-/** What a failure without an HTTP answer says happened; "in doubt" is said by the result itself. */
-function describeFailure(error: TktError): string {
-  return error instanceof AbandonedRequestError ? error.givenUp : [error.message, ...error.details].join(': ');
-}
-
 function hasBody(body: unknown): boolean {
   return body !== undefined && body !== null && body !== '';
-}
-
-// A failure after a change may have reached the service: it may have been carried out. A
-// refused connection or a name that does not resolve never sent anything; a gateway's 502 or
-// 504 came from in front of a service that may have done the work. A read (GET, such as the
-// read of a read-modify-write) changed nothing whatever became of it.
-const UNKNOWN_OUTCOME_FAILURES: ReadonlySet<string> = new Set(['timeout', 'reset', 'other']);
-const UNKNOWN_OUTCOME_STATUSES: ReadonlySet<number> = new Set([502, 504]);
-
-/** Whether the request that failed with `error` may still have been carried out ("in doubt"). */
-export function outcomeUnknown(error: unknown): boolean {
-  if (error instanceof AbandonedRequestError) return error.mayHaveChanged;
-  if (error instanceof NetworkError) return error.method !== 'GET' && UNKNOWN_OUTCOME_FAILURES.has(error.failure);
-  return error instanceof ApiError && error.method !== 'GET' && UNKNOWN_OUTCOME_STATUSES.has(error.status);
 }
 
 function failedResult(id: number, error: unknown): BulkResult {
@@ -116,7 +97,7 @@ function failedResult(id: number, error: unknown): BulkResult {
       ...inDoubt,
     };
   }
-  if (error instanceof TktError) return { id, ok: false, error: describeFailure(error), failure: error, ...inDoubt };
+  if (error instanceof TktError) return { id, ok: false, error: whatHappened(error), failure: error, ...inDoubt };
   return { id, ok: false, error: error instanceof Error ? error.message : String(error), failure: error };
 }
 

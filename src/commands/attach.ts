@@ -5,6 +5,7 @@ import type { Context } from '../context/context.js';
 import { nameList, printActionDone } from '../cmdutil/action-output.js';
 import { keptFiles, keptLine, reportKeptFiles } from '../cmdutil/attachments.js';
 import { printDryRun } from '../cmdutil/dry-run.js';
+import { changeInDoubt } from '../cmdutil/in-doubt.js';
 import { assertReadableFiles, assertSingleStdinReader } from '../cmdutil/text-input.js';
 import { parseTicketId } from '../util/ids.js';
 import { dryRunOption, idArgument } from './shared-options.js';
@@ -42,7 +43,7 @@ export async function run(options: AttachOptions, ctx: Context): Promise<void> {
   if (options.dryRun) return printDryRun(ctx, plans.addFiles(id, options.files));
 
   const client = await ctx.api();
-  const response = await client.send(plans.addFiles(id, options.files));
+  const response = await client.send(plans.addFiles(id, options.files)).catch(changeInDoubt(ctx, id));
   const files = await keptFiles(client, id, options.files, response);
   const sent = `✓ sent ${options.files.length} file(s) to #${id}: ${nameList(options.files.map(uploadName))}`;
   // Nothing kept, nothing to report as done: the error that follows says it.

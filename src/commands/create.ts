@@ -13,6 +13,7 @@ import { answerAssigneeMe } from '../prompts/acting-user.js';
 import { checkKeptFiles } from '../cmdutil/attachments.js';
 import { checkCreate, createEndpoint, createRequest, createdId, printCreated } from '../fields/created.js';
 import { formSummary, printDryRun } from '../cmdutil/dry-run.js';
+import { createInDoubt } from '../cmdutil/in-doubt.js';
 import { addFieldOptions, assertFieldsApply, flagOf, givenKeys, pickFieldValues, type RawFieldValues } from '../fields/options.js';
 import { checkFields } from '../fields/values.js';
 import { assertSingleStdinReader, readTextOption } from '../cmdutil/text-input.js';
@@ -167,7 +168,7 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
   if (ctx.signal.aborted) throw new InterruptedError();
   if (once !== undefined) return createOnce();
   const client = await ctx.api();
-  const response = await client.send(request);
+  const response = await client.send(request).catch(createInDoubt(ctx, String(values.title)));
   // The ticket is reported first (its ID on stdout for -q): a skipped file fails after it.
   await printCreated(ctx, response);
   const id = createdId(response);

@@ -5,6 +5,7 @@ import { sanitizeInline } from '../output/sanitize.js';
 import { printActionDone } from '../cmdutil/action-output.js';
 import { checkKeptFiles } from '../cmdutil/attachments.js';
 import { printDryRun } from '../cmdutil/dry-run.js';
+import { changeInDoubt } from '../cmdutil/in-doubt.js';
 import { assertRecipients, forwardRecipient, lazyTicket, readMessage, recipientList } from '../reading/mail.js';
 import { ticketHeading } from '../reading/ticket-heading.js';
 import { assertReadableFiles, assertSingleStdinReader } from '../cmdutil/text-input.js';
@@ -62,7 +63,7 @@ export async function run(options: ForwardOptions, ctx: Context): Promise<void> 
   const subject = options.subject ?? `Fwd: ${(await ticket()).title ?? ''}`;
   const plan = plans.forwardTicket(id, { subject, to, cc: recipientList(options.cc), message, draft: options.draft, files: attach });
   if (options.dryRun) return printDryRun(ctx, plan);
-  const response = await client.send(plan);
+  const response = await client.send(plan).catch(changeInDoubt(ctx, id));
   const done = options.draft ? `saved a draft forward of #${id}` : `forwarded #${id}`;
   await printActionDone(ctx, response.body, `✓ ${done} to ${sanitizeInline(to)}: ${sanitizeInline(subject)}`);
   await checkKeptFiles(ctx, client, id, attach, response);

@@ -7,6 +7,7 @@ import { sanitizeInline } from '../output/sanitize.js';
 import { printActionDone } from '../cmdutil/action-output.js';
 import { checkKeptFiles } from '../cmdutil/attachments.js';
 import { printDryRun } from '../cmdutil/dry-run.js';
+import { changeInDoubt } from '../cmdutil/in-doubt.js';
 import { assertRecipients, lazyTicket, messageOption, messageOrAsk, recipientList } from '../reading/mail.js';
 import { assertReadableFiles, assertSingleStdinReader, readTextOption } from '../cmdutil/text-input.js';
 import { ticketHeading } from '../reading/ticket-heading.js';
@@ -99,7 +100,7 @@ export async function run(options: ReplyOptions, ctx: Context): Promise<void> {
   }
 
   if (options.dryRun) return printDryRun(ctx, plan);
-  const response = await client.send(plan);
+  const response = await client.send(plan).catch(changeInDoubt(ctx, id));
   await printActionDone(ctx, response.body, `✓ replied to #${id} ${sanitizeInline(who)}: ${sanitizeInline(subject)}`);
   await checkKeptFiles(ctx, client, id, attach, response);
 }

@@ -9,6 +9,7 @@ import type { ApiClient, ApiResponse } from '../api/types.js';
 import type { Context } from '../context/context.js';
 import { checkKeptFiles } from '../cmdutil/attachments.js';
 import { printDryRun, type PlannedRequest } from '../cmdutil/dry-run.js';
+import { changeInDoubt, keyedCreateInDoubt } from '../cmdutil/in-doubt.js';
 import { requireCreatedId } from '../fields/created.js';
 import { resolveActingUser } from '../prompts/acting-user.js';
 import { duplicateComment, ticketToReopen } from './duplicate.js';
@@ -54,10 +55,10 @@ export async function createOnce(ctx: Context, spec: DedupCreate): Promise<void>
   const { action, target } = await decide(client, await ticketsWithKey(client, spec.key, ctx.signal), spec);
   if (spec.dryRun) return printDecision(ctx, spec, action, target);
   if (target !== undefined) {
-    const response = action === 'skipped' ? undefined : await client.send(spec.reply(target));
+    const response = action === 'skipped' ? undefined : await client.send(spec.reply(target)).catch(changeInDoubt(ctx, target.id));
     return report(ctx, client, spec, { action, id: target.id, response });
   }
-  const response = await client.send(spec.create);
+  const response = await client.send(spec.create).catch(keyedCreateInDoubt(spec.key));
   const id = Number(requireCreatedId(response, ctx));
   const older = await olderOpenTicket(client, spec.key, id, ctx.signal);
   if (older === undefined) return report(ctx, client, spec, { action: 'created', id, response });
@@ -71,7 +72,7 @@ export async function createOnce(ctx: Context, spec: DedupCreate): Promise<void>
     await ctx.output.warning(`#${id} duplicates #${older.id} (key ${spec.key}, created at the same moment) and could not be closed\n`);
     throw error;
   }
-  return report(ctx, client, spec, { action: 'updated', id: older.id, response: await client.send(spec.reply(older)) });
+  return report(ctx, client, spec, { action: 'updated', id: older.id, response: await client.send(spec.reply(older)).catch(changeInDoubt(ctx, older.id)) });
 }
 
 /** The oldest open ticket of the key that is older than ours, when another job made one too. */

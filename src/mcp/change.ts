@@ -8,7 +8,7 @@ import type { ApiResponse } from '../api/types.js';
 import { runBulk } from '../bulk/runner.js';
 import { plannedJson, type PlannedRequest } from '../cmdutil/dry-run.js';
 import type { Context } from '../context/context.js';
-import { InterruptedError, OperationError, TktError } from '../errors.js';
+import { InterruptedError, OperationError, TktError, rethrowInDoubt } from '../errors.js';
 import { defined } from './summary.js';
 import type { ToolAnnotations, ToolOutput } from './tool.js';
 
@@ -41,6 +41,11 @@ export interface ChangeSpec {
   noteFor?(response: ApiResponse): string | undefined;
 }
 
+/** A catch for the request of a change of ticket `id`: in doubt as the CLI says it, else the failure as it came. */
+export function changeInDoubt(id: number): (error: unknown) => never {
+  return rethrowInDoubt({ ticket: `#${id}`, hint: 'read the ticket (get_ticket) before trying again' });
+}
+
 /** Sends one ticket's change, or with `dryRun` only plans it. */
 export async function changeOne(ctx: Context, id: number, spec: ChangeSpec, dryRun: boolean | undefined): Promise<ToolOutput> {
   if (dryRun) return dryRunOutput(id, [await spec.plan(id, () => ctx.api())]);
@@ -60,12 +65,8 @@ export async function changeOne(ctx: Context, id: number, spec: ChangeSpec, dryR
   const result = run.results[0];
   if (result === undefined) throw new InterruptedError();
   if (!result.ok) {
-    if (result.inDoubt) {
-      throw new OperationError(`ticket #${id}: in doubt: ${result.error ?? 'no answer'}`, {
-        hint: 'the service may have made the change: read the ticket (get_ticket) before trying again',
-      });
-    }
-    throw result.failure instanceof TktError ? result.failure : new OperationError(result.error ?? 'failed');
+    if (result.failure instanceof TktError) changeInDoubt(id)(result.failure);
+    throw new OperationError(result.error ?? 'failed');
   }
   const changed = result.note === undefined;
   return { structured: defined({ id, changed, note: result.note }), text: changed ? `Ticket #${id} ${spec.verb}.` : `Ticket #${id}: ${result.note}.` };

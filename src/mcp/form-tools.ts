@@ -5,16 +5,15 @@ import { z } from 'zod';
 import { plans } from '../api/plans.js';
 import type { ApiResponse } from '../api/types.js';
 import { plannedUpdates, updateTicket } from '../bulk/change.js';
-import { outcomeUnknown } from '../bulk/runner.js';
 import type { PlannedRequest } from '../cmdutil/dry-run.js';
 import type { Context } from '../context/context.js';
-import { OperationError, UsageError } from '../errors.js';
+import { UsageError, rethrowInDoubt } from '../errors.js';
 import { checkCreate, createEndpoint, createRequest, createdId } from '../fields/created.js';
 import { givenKeys, isRepeatable, type RawFieldValues } from '../fields/options.js';
 import { checkFields, resolveFields } from '../fields/values.js';
 import { fieldsFor, requiredKeys, type TicketEndpoint, type TicketFieldSpec } from '../model/fields.js';
 import { assertRecipients, lazyTicket, recipientList } from '../reading/mail.js';
-import { WRITE, changeOutput, dryRunInput, dryRunOutput, ticketIdInput } from './change.js';
+import { WRITE, changeInDoubt, changeOutput, dryRunInput, dryRunOutput, ticketIdInput } from './change.js';
 import { defineTool, type ToolOutput } from './tool.js';
 
 /** The fields a tool takes: all the endpoint's but files, since an assistant uploads nothing from this disk (README: Assistants). */
@@ -54,14 +53,7 @@ function valuesOf(endpoint: TicketEndpoint, args: Readonly<Record<string, unknow
 
 /** Sends a request that has no ticket ID to go by (a create): a failure after it may have left is in doubt. */
 async function sendNew(ctx: Context, request: PlannedRequest): Promise<ApiResponse> {
-  try {
-    return await (await ctx.api()).send(request);
-  } catch (error) {
-    if (!outcomeUnknown(error)) throw error;
-    throw new OperationError(`in doubt: ${error instanceof Error ? error.message : String(error)}`, {
-      hint: 'the ticket may have been created: look for it (list_tickets with search) before trying again',
-    });
-  }
+  return (await ctx.api()).send(request).catch(rethrowInDoubt({ hint: 'look for it (list_tickets with search) before trying again' }));
 }
 
 const CREATE_ENDPOINT = createEndpoint(false);
@@ -135,7 +127,7 @@ export const replyToTicket = defineTool({
     if (to === undefined) throw new UsageError(`ticket #${args.id} has no requester e-mail: pass to`);
     const plan = plans.replyTicket(args.id, { subject, to, cc: recipientList(args.cc), message: args.message, files: [] });
     if (args.dry_run) return dryRunOutput(args.id, [plan]);
-    await client.send(plan);
+    await client.send(plan).catch(changeInDoubt(args.id));
     return { structured: { id: args.id, changed: true }, text: `Replied to #${args.id}, to ${JSON.stringify(to)}.` };
   },
 });

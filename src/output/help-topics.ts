@@ -59,7 +59,7 @@ export const HELP_TOPICS = {
       '| 0 | success (also "already closed", "already resolved", "already assigned to you") |',
       '| 1 | the operation failed: server rejected it (400, 500), network failure, time-out, or at least one ID of a multi-ID command failed; declining a confirmation; a `--fields` or `--query` that failed on the answer to a change that was made |',
       '| 2 | usage error before any request: unknown flag, missing value without a terminal, malformed value, a lookup name matching nothing or several things |',
-      '| 3 | not found (404, or a 400 saying the ticket was not found, as resolve and close answer) |',
+      '| 3 | not found (404, or a 400 saying the ticket or user was not found, as resolve answers for a ticket and `create --integration` for a requester) |',
       '| 4 | not authenticated: no token, expired token, 401, wrong credentials, locked-out account |',
       "| 5 | permission denied (403, or register's 400 saying the permission is missing) |",
       '| 130 | interrupted (Ctrl-C, SIGINT) |',

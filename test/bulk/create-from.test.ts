@@ -311,7 +311,7 @@ describe('tkt create --from', () => {
     expect(first.code).toBe(1);
     expect(first.stderr).toContain('error: 2 of 5 rows failed\n');
     expect(first.stderr).toContain('  failed rows: 2, 4\n');
-    expect(first.stderr).toMatch(/✗ row 2: failed \(HTTP 400\): .*ghost/);
+    expect(first.stderr).toMatch(/✗ row 2: not found \(HTTP 400\): Requester "ghost" was not found/);
     expect(first.stderr).toContain(`--resume ${report}`);
     expect(
       ticketsTitled('resume-')

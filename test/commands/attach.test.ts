@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Harness } from '../helpers/harness.js';
-import { routeCount, sendsNothing, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import { frontEnv, routeCount, sendsNothing, startFrontServer, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 
 const ADD_FILES = 'POST /api/TicketsApi/addfiles/{id}';
 
@@ -77,5 +77,27 @@ describe('tkt attach', () => {
     expect(result.stdout).toContain(`would send POST /api/TicketsApi/addfiles/${id}`);
     expect(result.stdout).toContain('b.txt');
     expect(routeCount(h, ADD_FILES)).toBe(before);
+  });
+});
+
+describe('tkt attach whose request was sent and never answered', () => {
+  it('says the upload is in doubt, naming the ticket and how to look at it (exit 1, as a single ID in doubt)', async () => {
+    const id = firstLiveTicketId();
+    const file = join(dir, 'unanswered.txt');
+    await writeFile(file, 'log');
+    const server = await startFrontServer(h, (req) => req.method === 'POST' && req.url === `/api/TicketsApi/addfiles/${id}`);
+    try {
+      const result = await h.cli(['attach', String(id), file, '--timeout', '0.05'], { env: frontEnv(h, server) });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^error: #${id} in doubt \\(it may have been carried out\\)\n` +
+            `  request timed out after [^:]+: POST ${server.url}/api/TicketsApi/addfiles/${id}\n` +
+            `hint: look at it with "tkt show ${id}" before running this again\n$`,
+        ),
+      );
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -336,7 +336,7 @@ describe('tkt create --integration', () => {
     expect(ticket.creatorId).toBe(userId(h, 'aberg'));
   });
 
-  it('is exit 2 with candidates for a requester nobody has, before sending; with an e-mail the service decides', async () => {
+  it('is exit 2 with candidates for a requester nobody has, before sending; with an e-mail the service decides (not found: 3)', async () => {
     const sent = routeCount(h, 'POST /api/TicketsApi/new');
     const unknown = await h.cli(['create', ...integrationCreateArgs({ requester: 'ghost-user' })]);
     expect(unknown.code).toBe(2);
@@ -344,8 +344,10 @@ describe('tkt create --integration', () => {
     expect(unknown.stderr).toContain('ghost-user');
     expect(routeCount(h, 'POST /api/TicketsApi/new')).toBe(sent);
     const withEmail = await h.cli(['create', ...integrationCreateArgs({ requester: 'ghost-user', email: 'ghost@nowhere.example' })]);
-    expect(withEmail.code).toBe(1);
-    expect(withEmail.stderr).toMatch(/^error: .*400/m);
+    expect(withEmail.code).toBe(3);
+    expect(withEmail.stderr).toBe(
+      `error: not found (HTTP 400): POST ${h.sandbox.url}/api/TicketsApi/new\n  Requester "ghost-user" was not found (nor a user with e-mail ghost@nowhere.example).\n`,
+    );
   });
 
   it('refuses options the new endpoint does not take and names the missing ones', async () => {
@@ -526,6 +528,40 @@ describe('tkt create against a service that answers register its own way', () =>
   it('ignores a Location on another host when the body names no ID: no ID rather than a wrong one', async () => {
     await expect(createThrough(registerWith(201, { location: 'http://elsewhere.example/api/TicketsApi/999999' }, { success: true }))).rejects.toThrow(
       'named no ticket ID',
+    );
+  });
+});
+
+// The service takes the create and never answers (docs/cli.md section 8): it may have created the
+// ticket, so a script that runs the command again on exit 1 must be told to look first.
+describe('tkt create whose request was sent and never answered', () => {
+  async function createUnanswered(args: string[], path: string) {
+    const server = await startFrontServer(h, (req) => req.method === 'POST' && req.url === path);
+    try {
+      const env = frontEnv(h, server);
+      // The lookups are cached first, so that the create is the only request the short --timeout bounds.
+      expect((await h.cli(['create', ...args, '--dry-run'], { env })).code).toBe(0);
+      const result = await h.cli(['create', ...args, '--timeout', '0.05'], { env });
+      expect(server.requests.filter((request) => request.method === 'POST' && request.url === path)).toHaveLength(1);
+      return { ...result, url: server.url };
+    } finally {
+      await server.close();
+    }
+  }
+
+  it.each([
+    ['register', validCreateArgs({ ...BY_ID, title: 'slow create' }), REGISTER_PATH],
+    ['--integration', integrationCreateArgs({ title: 'slow create' }), '/api/TicketsApi/new'],
+  ])('%s: says the ticket is in doubt, how to look for it, and exits 1 as a single ID in doubt does', async (_endpoint, args, path) => {
+    const result = await createUnanswered(['-q', ...args], path);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^error: in doubt \\(the service may have created it\\)\n` +
+          `  request timed out after [^:]+: POST ${result.url}${path}\n` +
+          `hint: look for it with "tkt list --search 'slow create'" before running this again; --dedup-key makes a run safe to repeat\n$`,
+      ),
     );
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/commands/forward.js';
 import type { Harness } from '../helpers/harness.js';
-import { routeCount, sendsNothing, unusedTicket, useHarness } from '../helpers/sandbox-state.js';
+import { frontEnv, routeCount, sendsNothing, startFrontServer, unusedTicket, useHarness } from '../helpers/sandbox-state.js';
 
 const FORWARD = 'POST /api/TicketsApi/forward/{id}';
 
@@ -122,5 +122,27 @@ describe('tkt forward', () => {
     expect(result.stdout).toContain(`would send POST /api/TicketsApi/forward/${ticket.id}`);
     expect(result.stdout).toMatch(/HasDraft:\s+true/);
     expect(forwards()).toBe(before);
+  });
+});
+
+describe('tkt forward whose request was sent and never answered', () => {
+  it('says the forward is in doubt, naming the ticket and how to look at it (exit 1, as a single ID in doubt)', async () => {
+    const ticket = liveTicket();
+    const server = await startFrontServer(h, (req) => req.method === 'POST' && req.url === `/api/TicketsApi/forward/${ticket.id}`);
+    try {
+      // --subject given: the forward is the only request.
+      const args = ['forward', String(ticket.id), '--to', 'vendor@example.com', '--subject', 'S', '--message', 'M', '--timeout', '0.05'];
+      const result = await h.cli(args, { env: frontEnv(h, server) });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^error: #${ticket.id} in doubt \\(it may have been carried out\\)\n` +
+            `  request timed out after [^:]+: POST ${server.url}/api/TicketsApi/forward/${ticket.id}\n` +
+            `hint: look at it with "tkt show ${ticket.id}" before running this again\n$`,
+        ),
+      );
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { run, type ReplyOptions } from '../../src/commands/reply.js';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/harness.js';
-import { routeCount, sendsNothing, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import { frontEnv, routeCount, sendsNothing, startFrontServer, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 
 const REPLY = 'POST /api/TicketsApi/reply/{id}';
 const GET = 'GET /api/TicketsApi/{id}';
@@ -194,5 +194,27 @@ describe('tkt reply --as-requester', () => {
     expect(ticket.ticketStatusId).toBe(RESOLVED);
     const withTo = await h.cli(['reply', String(ticket.id), '--as-requester', 'x', '--to', 'a@example.com', '--message', 'x']);
     expect(withTo.code).toBe(2);
+  });
+});
+
+describe('tkt reply whose request was sent and never answered', () => {
+  it('says the reply is in doubt, naming the ticket and how to look at it (exit 1, as a single ID in doubt)', async () => {
+    const ticket = ticketWhere(() => true);
+    const server = await startFrontServer(h, (req) => req.method === 'POST' && req.url === `/api/TicketsApi/reply/${ticket.id}`);
+    try {
+      // --to and --subject given: the reply is the only request.
+      const args = ['reply', String(ticket.id), '--to', 'a@example.com', '--subject', 'S', '--message', 'M', '--timeout', '0.05'];
+      const result = await h.cli(args, { env: frontEnv(h, server) });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^error: #${ticket.id} in doubt \\(it may have been carried out\\)\n` +
+            `  request timed out after [^:]+: POST ${server.url}/api/TicketsApi/reply/${ticket.id}\n` +
+            `hint: look at it with "tkt show ${ticket.id}" before running this again\n$`,
+        ),
+      );
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -351,3 +351,44 @@ describe('a login that sees only its own tickets (Tickets.OnlyPrivate)', () => {
     expect(result).toMatchObject({ code: 0, stderr: '' });
   });
 });
+
+// The create or the reply was sent and never answered (docs/cli.md section 8): in doubt, as tkt create says it.
+describe('tkt create --dedup-key whose request was sent and never answered', () => {
+  async function occurrenceUnanswered(key: string, path: RegExp) {
+    const server = await startFrontServer(h, (req) => req.method === 'POST' && path.test(req.url ?? ''));
+    try {
+      const result = await h.cli([...occurrenceArgs(key), '--timeout', '0.5'], { env: frontEnv(h, server) });
+      expect(server.requests.filter((request) => request.method === 'POST' && path.test(request.url))).toHaveLength(1);
+      return { ...result, url: server.url };
+    } finally {
+      await server.close();
+    }
+  }
+
+  it('says a create is in doubt, and that running it again is safe with the key', async () => {
+    const result = await occurrenceUnanswered('job-unanswered-create', /^\/api\/TicketsApi\/new$/);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^error: in doubt \\(the service may have created it\\)\n` +
+          `  request timed out after [^:]+: POST ${result.url}/api/TicketsApi/new\n` +
+          `hint: running this again is safe: --dedup-key job-unanswered-create adds to the ticket if it was created\n$`,
+      ),
+    );
+  });
+
+  it('says the reply to the open ticket of the key is in doubt, naming the ticket', async () => {
+    const first = await occurrence('job-unanswered-reply');
+    const id = createdIdOf(first.stdout);
+    const result = await occurrenceUnanswered('job-unanswered-reply', /^\/api\/TicketsApi\/reqreply\//);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^error: #${id} in doubt \\(it may have been carried out\\)\n` +
+          `  request timed out after [^:]+: POST ${result.url}/api/TicketsApi/reqreply/${id}\n` +
+          `hint: look at it with "tkt show ${id}" before running this again\n$`,
+      ),
+    );
+  });
+});
