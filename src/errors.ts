@@ -164,10 +164,10 @@ const PERMISSION_WORDS = /permission|not allowed|forbidden|unauthori[sz]ed|lacks
 // one) may stand between the thing and the verb, so that a ticket's other missing value ("could
 // not save the ticket: SiteId 99 not found") and a site or department (a bad value) stay
 // failures: exit 1.
-const MISSING_THING = String.raw`\b(ticket|user|requester|creator|technician|assignee)\b`;
-const ITS_NAME = String.raw`(\s+("[^"]*"|'[^']*'|[^\s;,:]*[^\s;,:.])){0,4}?`;
-const IS_MISSING = String.raw`\s+((was|has) not (been )?found|(could|can) not be found|not found|does not exist|doesn't exist)\b`;
-const NOT_FOUND_WORDS = new RegExp(`${MISSING_THING}${ITS_NAME}${IS_MISSING}|\\b(no such|does not match any) (ticket|user|requester)\\b`, 'i');
+// The thing, up to four words of its name, how it is missing; or "no such user". One literal:
+// a RegExp built from parts at load kept this module in every bundle that names an error class.
+const NOT_FOUND_WORDS =
+  /\b(ticket|user|requester|creator|technician|assignee)\b(\s+("[^"]*"|'[^']*'|[^\s;,:]*[^\s;,:.])){0,4}?\s+((was|has) not (been )?found|(could|can) not be found|not found|does not exist|doesn't exist)\b|\b(no such|does not match any) (ticket|user|requester)\b/i;
 
 /**
  * A multi-ID command that exits as one ticket's failure (its `cause`) would have: the run's

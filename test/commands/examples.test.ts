@@ -389,6 +389,22 @@ const HINTS: readonly HintCase[] = [
     },
     commands: ['tkt show 42'],
   },
+  {
+    name: 'a reply, forward or attach in doubt',
+    cited: {
+      text: 'look at it with "tkt show 42" before running this again',
+      why: 'needs a service that takes the request and never answers (test/commands/reply.test.ts)',
+    },
+    commands: ['tkt show 42'],
+  },
+  {
+    name: 'a create in doubt',
+    cited: {
+      text: 'look for it with "tkt list --search \'printer jam\'" before running this again; --dedup-key makes a run safe to repeat',
+      why: 'needs a service that takes the request and never answers (test/commands/create.test.ts)',
+    },
+    commands: ["tkt list --search 'printer jam'"],
+  },
 ];
 
 /** Hints that name tkt but no command line to run, and why. */
