@@ -123,7 +123,7 @@ describe('a short terminal', () => {
     { rows: 8, shown: 3 },
     { rows: 6, shown: 1 },
   ]) {
-    it(`gives a picker the list's place and the detail's at 40x${rows}: its label, the text typed and ${shown} choices`, () => {
+    it(`gives a picker the list's place and the detail's at 40x${rows}: its label, the text typed and as many choices as fit (${shown})`, () => {
       const lines = screenWith({ columns: 40, rows }, picker(9));
       expect(lines).toHaveLength(rows);
       expect(lines.slice(0, shown + 3)).toEqual([
