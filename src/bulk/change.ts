@@ -44,7 +44,7 @@ async function changePlan(client: ApiClient, id: TicketId, changes: Changes): Pr
 }
 
 /** Read-modify-write of one ticket: its current fields plus `changes`. */
-export async function changeTicket(client: ApiClient, id: TicketId, changes: Changes): Promise<ApiResponse> {
+async function changeTicket(client: ApiClient, id: TicketId, changes: Changes): Promise<ApiResponse> {
   return client.send((await changePlan(client, id, changes)).plan);
 }
 

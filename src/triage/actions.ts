@@ -1,6 +1,7 @@
 // What triage's single keys do to one ticket, through the code the commands use: the request
-// plans of src/api/plans.ts (pickup, read, resolve, close, reply), the changes of `tkt assign`
-// and `tkt reopen` with update's read-modify-write (tickets/change.ts), and the commands' ways
+// plans of src/api/plans.ts (pickup, read, resolve, close, reply), the change requests of `tkt
+// assign` and `tkt reopen` with update's read-modify-write (bulk/change.ts: nothing sent to a
+// ticket that already has the change), and the commands' ways
 // of finding who acts, the requester's e-mail and the reply's subject. No request is written here.
 import { tktCommand } from '../config/session.js';
 import { plans } from '../api/plans.js';
@@ -10,9 +11,11 @@ import { UsageError } from '../errors.js';
 import type { Lookups } from '../lookups/types.js';
 import { readTicket } from '../model/ticket.js';
 import { resolveActingUser } from '../prompts/acting-user.js';
-import { assigneeChange, changeTicket, DEFAULT_REOPEN_STATUS, reopenChange } from '../bulk/change.js';
+import { assigneeChange, changeRequest, DEFAULT_REOPEN_STATUS, reopenRequest } from '../bulk/change.js';
 import { openInBrowser, ticketWebUrl } from '../desk/browser.js';
-import { alreadyAssignedNote, alreadyClosedNote, alreadyResolvedNote } from '../reading/unchanged.js';
+import { alreadyAssignedNote, alreadyAssignedToNote, alreadyClosedNote, alreadyResolvedNote } from '../reading/unchanged.js';
+import type { IdCommandSpec } from '../bulk/id-command.js';
+import type { PlannedRequest } from '../cmdutil/dry-run.js';
 
 export interface TicketActions {
   pickUp(id: number): Promise<string>;
@@ -28,7 +31,7 @@ export interface TicketActions {
   reply(id: number, ticket: unknown, message: string, subject?: string): Promise<string>;
 }
 
-/** What an action did: `done`, or the note of `tkt pickup`/`resolve`/`close` when the service changed nothing. */
+/** What an action did: `done`, or the note its command prints for a ticket it left unchanged. */
 const saying = (id: number, unchanged: string | undefined, done: string) => (unchanged === undefined ? done : `#${id} ${unchanged}`);
 
 /**
@@ -36,6 +39,12 @@ const saying = (id: number, unchanged: string | undefined, done: string) => (unc
  * that says to use the command with --by, instead of a question.
  */
 export function createTicketActions(ctx: Context, client: ApiClient, lookups: Lookups): TicketActions {
+  /** `tkt assign`'s and `tkt reopen`'s change: not sent to a ticket that already has it (the plan says so). */
+  const sendChange = async (id: number, request: Pick<IdCommandSpec, 'plan'>): Promise<PlannedRequest> => {
+    const plan = await request.plan(id, async () => client);
+    if (plan.unchanged === undefined) await client.send(plan);
+    return plan;
+  };
   return {
     async pickUp(id) {
       return saying(id, alreadyAssignedNote(await client.send(plans.pickupTicket(id))), `picked up #${id}`);
@@ -59,13 +68,13 @@ export function createTicketActions(ctx: Context, client: ApiClient, lookups: Lo
     },
     async assign(id, user) {
       const change = await assigneeChange(lookups, user, { labels: true });
-      await changeTicket(client, id, change.fields);
-      return `assigned #${id} to ${change.labels.AssignedUser ?? user}`;
+      const named = change.labels.AssignedUser ?? user;
+      const plan = await sendChange(id, changeRequest(change, alreadyAssignedToNote(named)));
+      return saying(id, plan.unchanged, `assigned #${id} to ${named}`);
     },
     async reopen(id) {
-      const change = await reopenChange(lookups, undefined, { labels: true });
-      await changeTicket(client, id, change.fields);
-      return `reopened #${id} (${change.labels.TicketStatusId ?? DEFAULT_REOPEN_STATUS})`;
+      const plan = await sendChange(id, await reopenRequest(lookups, undefined, { labels: true }));
+      return saying(id, plan.unchanged, `reopened #${id} (${plan.labels?.TicketStatusId ?? DEFAULT_REOPEN_STATUS})`);
     },
     async reply(id, ticket, message, subject = `Re: ${readTicket(ticket).title ?? ''}`) {
       const { requesterEmail: to } = readTicket(ticket);

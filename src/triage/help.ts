@@ -6,7 +6,7 @@
 import { wrapWords } from '../output/reflow.js';
 import { truncate } from '../output/width.js';
 import { KEYS_COLUMN, keyHelpLines, movedTo, type Action } from './keys.js';
-import { layoutFor, type TerminalSize } from './layout.js';
+import { coverRoom, layoutFor, type TerminalSize } from './layout.js';
 
 /** The words of a key need this much room beside the keys; with less, they go under them. */
 const MIN_WORDS_WIDTH = 16;
@@ -36,11 +36,7 @@ const HEADED_LINES = 3;
  * too when those are fewer than its header, a key line and the more-lines line. The status line
  * and the footer keep theirs.
  */
-export function helpRoom(terminal: TerminalSize): { lines: number; overTitle: boolean } {
-  const { title, middleLines } = layoutFor(terminal, 0);
-  const overTitle = title && middleLines < HEADED_LINES;
-  return { lines: middleLines + Number(overTitle), overTitle };
-}
+export const helpRoom = (terminal: TerminalSize) => coverRoom(terminal, HEADED_LINES);
 
 export interface HelpPage {
   /** Undefined on a screen too short for it: the key lines matter more. */

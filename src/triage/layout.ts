@@ -43,3 +43,13 @@ export function layoutFor(size: TerminalSize, tickets: number): Layout {
   const detailLines = free - listLines;
   return { width, title: true, listHeader: true, listLines, detailLines, middleLines: 1 + listLines + 1 + detailLines };
 }
+
+/**
+ * The lines of what covers the list and the detail (the help, or an overlay the detail pane is too
+ * short for): theirs, and the title's too when those are fewer than the `wanted` lines.
+ */
+export function coverRoom(terminal: TerminalSize, wanted: number): { lines: number; overTitle: boolean } {
+  const { title, middleLines } = layoutFor(terminal, 0);
+  const overTitle = title && middleLines < wanted;
+  return { lines: middleLines + Number(overTitle), overTitle };
+}

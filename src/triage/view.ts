@@ -11,7 +11,7 @@ import { TICKET_COLUMN_FIT } from '../listing/output.js';
 import { kebabCase } from '../listing/query.js';
 import { helpPage, helpRoom } from './help.js';
 import { FOOTER_ENDING, FOOTER_KEYS, keyFor } from './keys.js';
-import { layoutFor, type Layout } from './layout.js';
+import { coverRoom, layoutFor, type Layout } from './layout.js';
 import { pickerMatches, type Choice } from './picker.js';
 import type { TriageRow } from './rows.js';
 import { currentRow, type Overlay, type TriageState } from './state.js';
@@ -104,7 +104,14 @@ function footerLine(width: number): string {
 /** Text being typed, with the cursor after it: its end, where the cursor is, when it is too long. */
 const typingLine = (text: string, width: number) => `> ${truncateStart(text, width - 3)}▏`;
 
-/** An overlay's lines, for `height` lines: where the detail would be, or over the list on a short terminal. */
+/** The label and the text typed on one line, the label cut first: a picker at two lines. */
+function labelledTypingLine(label: string, text: string, width: number, style: Style): string {
+  const typing = typingLine(text, width);
+  const room = width - displayWidth(typing) - 1;
+  return room > 1 ? `${style.bold(truncate(label, room))} ${typing}` : typing;
+}
+
+/** An overlay's lines, for `height` lines: where the detail would be, or over the list too (coverOf). */
 function overlayLines(overlay: Exclude<Overlay, { kind: 'help' }>, layout: Layout, height: number, style: Style): string[] {
   switch (overlay.kind) {
     case 'confirm':
@@ -115,15 +122,32 @@ function overlayLines(overlay: Exclude<Overlay, { kind: 'help' }>, layout: Layou
       return [style.bold(overlay.label), typingLine(overlay.text, layout.width), style.dim('Enter sends, Esc cancels')];
     case 'picker': {
       const shown = pickerMatches(overlay.choices, overlay.query);
-      const room = Math.max(1, height - 3);
+      const room = Math.max(1, height - 2);
       const top = Math.max(0, Math.min(overlay.selected - Math.floor(room / 2), shown.length - room));
       const choiceLine = (choice: Choice, index: number) => truncate(`${index === overlay.selected ? '› ' : '  '}${choice.label}`, layout.width);
       const choices = shown.length === 0 ? ['  nothing matches'] : shown.slice(top, top + room).map((choice, offset) => choiceLine(choice, top + offset));
-      // On a short terminal the choice Enter takes keeps its line first, then the text typed.
-      if (height <= 2) return [...(height === 2 ? [typingLine(overlay.query, layout.width)] : []), ...choices];
+      // On a short terminal the choice Enter takes keeps its line first, then the label with the text typed.
+      if (height === 1) return choices;
+      if (height === 2) return [labelledTypingLine(overlay.title, overlay.query, layout.width, style), ...choices];
       return [style.bold(`${overlay.title} (type to filter, Enter chooses, Esc cancels)`), typingLine(overlay.query, layout.width), ...choices];
     }
   }
+}
+
+/** The lines an overlay needs to say what it asks: a picker its label, the text typed and a choice. */
+const WANTED_LINES = { confirm: 1, prompt: 2, picker: 3 } as const;
+
+/**
+ * The room of an overlay that covers the list and the detail, or undefined when it fits in the
+ * detail pane: the help always covers them; a question, a prompt or a picker when the detail pane
+ * is too short for it (README, Triage), over the title too when they are (as the help).
+ */
+function coverOf(state: TriageState, layout: Layout): { lines: number; overTitle: boolean } | undefined {
+  const { overlay } = state;
+  if (overlay === undefined) return undefined;
+  if (overlay.kind === 'help') return helpRoom(state.terminal);
+  const wanted = WANTED_LINES[overlay.kind];
+  return layout.detailLines >= wanted ? undefined : coverRoom(state.terminal, wanted);
 }
 
 function detailLines(state: TriageState, layout: Layout, style: Style): string[] {
@@ -147,15 +171,17 @@ function statusLine(state: TriageState, width: number, style: Style): string {
   return state.status.tone === 'error' ? style.red(text) : state.status.tone === 'ok' ? style.green(text) : text;
 }
 
-/** Between the title line and the status line: the list (with its header), a rule and the detail, or the help. */
+/** Between the title line and the status line: the list (with its header), a rule and the detail, or what covers them. */
 function middleLines(state: TriageState, layout: Layout, drawing: Drawing): string[] {
   const { style } = drawing;
   const height = layout.middleLines;
   const fit = (lines: string[], count: number) => [...lines.slice(0, count), ...Array<string>(Math.max(0, count - lines.length)).fill('')];
-  if (state.overlay?.kind === 'help') return fit(helpLines(state, state.overlay.top, style), helpRoom(state.terminal).lines);
-  // Too short for the detail: a question or a picker takes the list's place while it is open.
-  if (layout.detailLines === 0)
-    return fit(state.overlay === undefined ? listLines(state, layout, drawing) : overlayLines(state.overlay, layout, height, style), height);
+  const cover = coverOf(state, layout);
+  if (cover !== undefined && state.overlay !== undefined) {
+    const { overlay } = state;
+    return fit(overlay.kind === 'help' ? helpLines(state, overlay.top, style) : overlayLines(overlay, layout, cover.lines, style), cover.lines);
+  }
+  if (layout.detailLines === 0) return fit(listLines(state, layout, drawing), height);
   return [
     ...fit(listLines(state, layout, drawing), height - 1 - layout.detailLines),
     style.dim('─'.repeat(layout.width)),
@@ -167,8 +193,8 @@ function middleLines(state: TriageState, layout: Layout, drawing: Drawing): stri
 export function screenLines(state: TriageState, drawing: Drawing): string[] {
   const layout = layoutFor(state.terminal, state.visible.length);
   const { style } = drawing;
-  // On a short screen the help takes the title's line too (help.ts).
-  const title = layout.title && !(state.overlay?.kind === 'help' && helpRoom(state.terminal).overTitle);
+  // On a short screen what covers the list takes the title's line too (coverOf).
+  const title = layout.title && coverOf(state, layout)?.overTitle !== true;
   const all = [
     ...(title ? [titleLine(state, layout.width, style)] : []),
     ...middleLines(state, layout, drawing),

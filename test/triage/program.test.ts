@@ -6,7 +6,10 @@ import type { TriageState } from '../../src/triage/state.js';
 import { start } from '../../src/triage/update.js';
 import { standInEffectRunner } from '../helpers/effect-runner.js';
 import type { Harness } from '../helpers/harness.js';
-import { useHarness } from '../helpers/sandbox-state.js';
+import { routeCount, ticketById, userId, useHarness } from '../helpers/sandbox-state.js';
+
+const OPEN = 1;
+const UPDATE = 'POST /api/TicketsApi/update/{id}';
 
 let h: Harness;
 useHarness({ login: 'tech' }, (harness) => (h = harness));
@@ -42,6 +45,33 @@ describe('the triage program', () => {
 
     program.dispatch({ kind: 'key', input: 'q', key: {} });
     await expect(program.finished).resolves.toBe('quit');
+  });
+
+  it('leaves a ticket that already has the change alone on o and a, saying so as tkt reopen and tkt assign do', async () => {
+    const program = await openProgram();
+    const loaded = await until(program, (state) => state.loading === undefined);
+    const id = loaded.visible[0]!.id;
+    const ticket = ticketById(h, id);
+    Object.assign(ticket, { ticketStatusId: OPEN, assignedUser: userId(h, 'tech') });
+    const { updatedOn } = ticket;
+    const updates = routeCount(h, UPDATE);
+    const press = (input: string, key: Record<string, boolean> = {}) => program.dispatch({ kind: 'key', input, key });
+    /** The status line once the action under way is done. */
+    const said = async () => (await until(program, (state) => state.running === undefined && state.status !== undefined)).status?.text;
+
+    press('o');
+    expect(await said()).toBe(`✓ #${id} already open, nothing changed`);
+
+    press('a');
+    await until(program, (state) => state.overlay?.kind === 'picker');
+    for (const letter of 'tom') press(letter);
+    press('', { return: true });
+    expect(await said()).toBe(`✓ #${id} already assigned to Tom Tech, nothing changed`);
+
+    expect(routeCount(h, UPDATE)).toBe(updates);
+    expect(ticket.updatedOn).toBe(updatedOn);
+    press('q');
+    await program.finished;
   });
 
   it('fails with the error of a first load that fails', async () => {

@@ -99,17 +99,46 @@ describe('a short terminal', () => {
     expect(lines[2]).toMatch(/q quit {2}\? keys$/);
   });
 
-  it('keeps the choice Enter takes in a picker, then the text typed', () => {
-    const picker = {
+  const picker = (choices: number) =>
+    ({
       kind: 'picker',
       title: 'Assign #1001 to',
       query: 'om',
-      choices: [{ label: 'Omar Haddad (ohaddad)', value: 'x' }],
+      choices: Array.from({ length: choices }, (_, n) => ({ label: `Omar Haddad ${n + 1}`, value: String(n) })),
       selected: 0,
       assigns: 1001,
-    } as const;
-    expect(screenWith({ columns: 40, rows: 3 }, picker)[0]).toBe('› Omar Haddad (ohaddad)');
-    expect(screenWith({ columns: 40, rows: 5 }, picker).slice(0, 3)).toEqual(['tkt triage · all-tickets · 10 tickets', '> om▏', '› Omar Haddad (ohaddad)']);
+    }) as const;
+  const LABEL = /^Assign #1001 to \(type to filter/;
+  const choice = (n: number) => `${n === 1 ? '›' : ' '} Omar Haddad ${n}`;
+
+  it('keeps the choice Enter takes in a picker at one line, then the label with the text typed, then the text on its own line', () => {
+    expect(screenWith({ columns: 40, rows: 3 }, picker(1))[0]).toBe(choice(1));
+    expect(screenWith({ columns: 40, rows: 4 }, picker(1)).slice(0, 2)).toEqual(['Assign #1001 to > om▏', choice(1)]);
+    expect(screenWith({ columns: 40, rows: 5 }, picker(1)).slice(0, 3)).toEqual([expect.stringMatching(LABEL), '> om▏', choice(1)]);
+  });
+
+  // Under the list, the detail pane of a 10-line terminal has 2 lines, of an 8-line one 1.
+  for (const { rows, shown } of [
+    { rows: 10, shown: 5 },
+    { rows: 8, shown: 3 },
+    { rows: 6, shown: 1 },
+  ]) {
+    it(`gives a picker the list's place and the detail's at 40x${rows}: its label, the text typed and as many choices as fit (${shown})`, () => {
+      const lines = screenWith({ columns: 40, rows }, picker(9));
+      expect(lines).toHaveLength(rows);
+      expect(lines.slice(0, shown + 3)).toEqual([
+        expect.stringMatching(/^tkt triage · /),
+        expect.stringMatching(LABEL),
+        '> om▏',
+        ...Array.from({ length: shown }, (_, n) => choice(n + 1)),
+      ]);
+      expect(lines.at(-1)).toMatch(/q quit {2}\? keys$/);
+    });
+  }
+
+  it("gives a prompt the list's place when the detail pane is too short for its label", () => {
+    const lines = screenWith({ columns: 40, rows: 8 }, { kind: 'prompt', label: 'Resolution notes for #1001', text: 'Fixed', resolves: 1001 });
+    expect(lines.slice(1, 4)).toEqual(['Resolution notes for #1001', '> Fixed▏', 'Enter sends, Esc cancels']);
   });
 
   // The first key lines of the help at 40 columns: ↑ ↓ j k, then PgUp PgDn Home End.
