@@ -2,10 +2,10 @@ import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { columnsOption, csvOption, fieldsOption } from '../output/flags.js';
 import { wrapWords } from '../output/reflow.js';
-import { SORT_FIELDS, addFilterOptions, buildFilter, buildSort, checkFilterOptions, hasFilters, parseSort, type ListFilterOptions } from '../listing/filter.js';
+import { SORT_FIELDS, addFilterOptions, type ListFilterOptions } from '../listing/filter.js';
 import { LIST_TYPES, kebabCase } from '../listing/query.js';
-import { ALL_PAGE_SIZE, DEFAULT_LIMIT, USERNAME_PAGE_SIZE, listSource, matchWindow, matchingPages, type ListSourceOptions } from '../listing/source.js';
-import { PAGE_CONCURRENCY, unlessStopped, walkPages } from '../listing/pages.js';
+import { ALL_PAGE_SIZE, DEFAULT_LIMIT, USERNAME_PAGE_SIZE, type ListSourceOptions } from '../listing/source.js';
+import { listedPages, planListing } from '../listing/listed.js';
 import { wholeNumberOption } from '../util/ids.js';
 
 export type ListOptions = ListFilterOptions & ListSourceOptions;
@@ -68,44 +68,16 @@ export function register(program: Program, host: CommandHost): void {
 }
 
 export async function run(options: ListOptions, ctx: Context): Promise<void> {
-  // Everything checkable without the network fails first (exit 2 before any request).
-  checkFilterOptions(options, ctx.now());
-  const sort = parseSort(options.sort);
-  const filtering = hasFilters(options);
   // With a filter or a sort, tkt reads the view's pages and prints what --limit and --page name
   // of the matches or of the sorted view (the service can neither filter so nor sort).
-  const picksWindow = filtering || sort !== undefined;
-  const source = await listSource(options, ctx, picksWindow);
-  const window = picksWindow ? matchWindow(options) : undefined;
+  const listing = await planListing(options, ctx);
   const { createListPrinter } = await import('../listing/output.js');
   const printer = await createListPrinter(ctx.output, ctx.io.stdoutColor);
-  const lookups = filtering || sort !== undefined ? (await import('../lookups/index.js')).createLookups(ctx) : undefined;
-  const filter = filtering ? await buildFilter(options, ctx, lookups!) : undefined;
-  const order = sort === undefined ? undefined : await buildSort(sort, lookups!);
-
-  // A sort orders every ticket (or match) of the view before --page and --limit pick from it.
-  const pages: AsyncIterable<unknown[]> =
-    filter !== undefined && window !== undefined
-      ? matchingPages(order === undefined ? window : { skip: 0, limit: Infinity }, source, filter, ctx)
-      : options.all || order !== undefined
-        ? walkPages(order === undefined ? source : { ...source, firstPage: 1 }, { signal: ctx.signal, concurrency: PAGE_CONCURRENCY })
-        : (async function* () {
-            yield await unlessStopped(source.fetch(source.firstPage), ctx.signal);
-          })();
   let shown = 0;
   try {
-    if (order === undefined) {
-      for await (const items of pages) {
-        shown += items.length;
-        await printer.page(items);
-      }
-    } else {
-      // Sorting needs every ticket it orders.
-      const held: unknown[] = [];
-      for await (const items of pages) held.push(...items);
-      const picked = order(held).slice(window!.skip, window!.skip + window!.limit);
-      shown = picked.length;
-      await printer.page(picked);
+    for await (const items of listedPages(listing, ctx)) {
+      shown += items.length;
+      await printer.page(items);
     }
   } catch (error) {
     // Stopped part way (Ctrl-C, a page that failed): --json stays one document, its array closed
@@ -116,7 +88,7 @@ export async function run(options: ListOptions, ctx: Context): Promise<void> {
   }
   await printer.end();
   // A full page at a terminal: say how to see the rest (the service does not say how many).
-  const pageFull = !options.all && shown >= (window?.limit ?? source.pageSize);
+  const pageFull = !options.all && shown >= (listing.window?.limit ?? listing.source.pageSize);
   if (pageFull && ctx.output.format === 'human' && ctx.io.stdoutIsTTY) {
     const next = wholeNumberOption('--page', options.page ?? '1', { min: 1 }) + 1;
     await ctx.output.note(`${shown} shown; more with --page ${next}, or --all\n`);

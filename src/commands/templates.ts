@@ -29,7 +29,7 @@ export function register(program: Program, host: CommandHost): void {
   const edit = templates
     .command('edit')
     .description('Edit a template in $EDITOR, creating it from a commented example')
-    .argument('<name>', 'the template (letters, digits, ".", "-", "_")');
+    .argument('<name>', 'the template (ASCII letters, digits, ".", "-", "_")');
   host.action(edit, ([name], _opts, ctx) => run({ action: 'edit', name }, ctx));
 }
 
@@ -48,7 +48,10 @@ export async function run(options: TemplatesOptions, ctx: Context): Promise<void
   const templates = await import('../desk/templates.js');
   switch (options.action) {
     case 'list': {
-      const all = await Promise.all((await templates.templateNames(ctx)).map((name) => templates.readTemplate(ctx, name)));
+      const { names, leftOut } = await templates.templateFiles(ctx);
+      // Said rather than silently missing from the list: a file made by hand under a name tkt does not take.
+      for (const entry of leftOut) await ctx.output.warning(templates.leftOutWarning(entry));
+      const all = await Promise.all(names.map((name) => templates.readTemplate(ctx, name)));
       // A table at a terminal, tab-separated lines piped, names with -q, the templates with --json.
       const printer = await ctx.output.records<TemplateLine>({
         prepare: (item) => item as TemplateLine,

@@ -85,9 +85,12 @@ _tkt_names() {
 }
 
 _tkt_files() {
-  # Only where tkt takes files (--attach, attach's FILE...): never for IDs or names.
+  # Only where tkt takes files (--attach, attach's FILE...): never for IDs or names. At Tab,
+  # compgen -f reads the word as the shell will (quotes, backslashes); its names come one a line,
+  # whole (they hold spaces), and readline escapes them for where they go, closes a quote and
+  # marks folders with "/" (-o filenames).
   compopt -o filenames 2>/dev/null
-  COMPREPLY=($(compgen -f -- "$cur"))
+  mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 }
 
 _tkt() {

@@ -41,30 +41,40 @@ const PLACEHOLDERS: Readonly<Record<string, (values: TemplateValues) => string |
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+const NAME_RULE = 'ASCII letters, digits, ".", "-" and "_"';
 const EXTENSION = '.md';
 // HTML comments: Markdown shows none of them, so the example's help lines are never sent.
 const COMMENT = /<!--[\s\S]*?-->\n?/g;
 
 export const templatesDir = (ctx: Pick<Context, 'config'>) => join(ctx.config.dir, 'templates');
 
-/** The file of template NAME; exit 2 for a name that is not letters, digits, ".", "-" and "_". */
+/** The file of template NAME; exit 2 for a name that is not ASCII letters, digits, ".", "-" and "_". */
 export function templateFile(ctx: Pick<Context, 'config'>, name: string): string {
-  if (!NAME.test(name)) throw new UsageError(`invalid template name ${JSON.stringify(name)}: letters, digits, ".", "-" and "_", e.g. printer-fixed`);
+  if (!NAME.test(name)) throw new UsageError(`invalid template name ${JSON.stringify(name)}: ${NAME_RULE}, e.g. printer-fixed`);
   return join(templatesDir(ctx), `${name}${EXTENSION}`);
 }
 
-/** The names of the templates, sorted; none when the folder does not exist (or the config folder is a file). */
-export async function templateNames(ctx: Pick<Context, 'config'>): Promise<string[]> {
+/**
+ * The names of the templates, sorted, and the Markdown files left out for a name tkt does not
+ * take (`my template.md`), for `tkt templates list` to name. Hidden files are not templates.
+ * Nothing when the folder does not exist (or the config folder is a file).
+ */
+export async function templateFiles(ctx: Pick<Context, 'config'>): Promise<{ names: string[]; leftOut: string[] }> {
   const entries = await readdir(templatesDir(ctx)).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return [] as string[];
     throw new OperationError(`cannot read ${templatesDir(ctx)}: ${error.message}`);
   });
-  return entries
-    .filter((entry) => entry.endsWith(EXTENSION))
-    .map((entry) => entry.slice(0, -EXTENSION.length))
-    .filter((name) => NAME.test(name))
-    .sort();
+  const markdown = entries.filter((entry) => entry.endsWith(EXTENSION) && !entry.startsWith('.')).sort();
+  return {
+    names: markdown.map((entry) => entry.slice(0, -EXTENSION.length)).filter((name) => NAME.test(name)),
+    leftOut: markdown.filter((entry) => !NAME.test(entry.slice(0, -EXTENSION.length))),
+  };
 }
+
+export const templateNames = async (ctx: Pick<Context, 'config'>): Promise<string[]> => (await templateFiles(ctx)).names;
+
+/** Why `tkt templates list` leaves out the file `entry` of the templates folder. */
+export const leftOutWarning = (entry: string) => `left out templates/${entry}: a template name is ${NAME_RULE}; rename the file to use it\n`;
 
 /** Front matter `---` ... `---` at the very top, `subject:` its only key read. */
 function parseTemplate(name: string, file: string, text: string): Template {

@@ -1,9 +1,12 @@
 // list_tickets: `tkt list` for an assistant. The same sources, filters and name resolution
-// (src/listing/), a page of compact summaries at a time, and an opaque cursor for the next.
+// (src/listing/), a page of compact summaries at a time, and an opaque cursor for the next,
+// given only when a next ticket exists.
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
-import { buildFilter, buildSort, checkFilterOptions, hasFilters, parseSort, type ListFilterOptions } from '../listing/filter.js';
-import { listSource, matchWindow, matchingPages, type ListSourceOptions } from '../listing/source.js';
+import type { ListFilterOptions } from '../listing/filter.js';
+import { listedPages, planListing } from '../listing/listed.js';
+import { listSource, type ListSourceOptions } from '../listing/source.js';
+import type { Context } from '../context/context.js';
 import { summarize, summaryLine, ticketSummarySchema } from './summary.js';
 import { FENCE_NOTE } from './text.js';
 import { READ_ONLY, defineTool } from './tool.js';
@@ -18,7 +21,7 @@ const input = {
   priority: z.string().optional().describe('priority name or ID'),
   assignee: z.string().optional().describe('@me, none, or a person (name, username or ID)'),
   overdue: z.boolean().optional().describe('only overdue tickets'),
-  sort: z.string().optional().describe('id, created, due, priority or status; -due for descending'),
+  sort: z.string().optional().describe('id, created, due, priority or status (-due: descending); orders every match, then pages'),
   limit: z.number().int().min(1).max(MAX_LIST_LIMIT).optional().describe(`default ${DEFAULT_LIST_LIMIT}`),
   cursor: z.string().optional().describe('next_cursor of the previous call, with the same other arguments'),
 };
@@ -49,11 +52,17 @@ function decodeCursor(cursor: string | undefined, args: ListArgs): number {
   return page;
 }
 
+/** Whether the service has a ticket after the first `count` of the listing: a page of one ticket. */
+async function ticketAfter(options: ListSourceOptions, count: number, ctx: Context): Promise<boolean> {
+  const oneAtATime = await listSource({ ...options, limit: '1' }, ctx, false);
+  return (await oneAtATime.fetch(count + 1)).length > 0;
+}
+
 export const listTickets = defineTool({
   name: 'list_tickets',
   title: 'List tickets',
   description:
-    'List tickets as compact summaries, filtered by view, search, status, priority, assignee, overdue. Names resolve like the tkt CLI. Pass next_cursor for more.',
+    'List tickets as compact summaries, filtered by view, search, status, priority, assignee, overdue; sorted as a whole. Names resolve like the tkt CLI. next_cursor: more exist.',
   input,
   output: { tickets: z.array(ticketSummarySchema), next_cursor: z.string().optional() },
   annotations: READ_ONLY,
@@ -71,26 +80,22 @@ export const listTickets = defineTool({
       page: String(page),
       limit: String(limit),
     };
-    checkFilterOptions(options, ctx.now());
-    const sort = parseSort(options.sort);
-    const filtering = hasFilters(options);
-    const source = await listSource(options, ctx, filtering);
-    let items: unknown[] = [];
-    if (filtering) {
-      const filter = await buildFilter(options, ctx, lookups);
-      for await (const matches of matchingPages(matchWindow(options), source, filter, ctx)) items.push(...matches);
-    } else {
-      items = await source.fetch(source.firstPage);
-    }
-    // As `tkt list --sort` without --all: the page is ordered.
-    if (sort !== undefined) items = (await buildSort(sort, lookups))(items);
+    // As `tkt list`: with a filter or a sort, the page is taken of the matches or of the sorted
+    // view, and one ticket more than the page says whether more exist.
+    const listing = await planListing(options, ctx, lookups);
+    const { window } = listing;
+    const lookingAhead = { ...listing, window: window && { ...window, limit: window.limit + 1 } };
+    const items: unknown[] = [];
+    for await (const listed of listedPages(lookingAhead, ctx)) items.push(...listed);
+    // Without a filter or a sort the page is the service's own: a full one asks for the one
+    // ticket after it (a page of one), which a page of limit + 1 could not do for the pages after
+    // the first (they would no longer start where the service's pages of limit start).
+    const more = window !== undefined ? items.length > limit : items.length >= limit && (await ticketAfter(options, page * limit, ctx));
     const now = ctx.now();
-    const tickets = items.map((item) => summarize(item, now));
-    // The service does not say how many there are: a full page may have a next one.
-    const full = items.length >= limit;
-    const structured = { tickets, ...(full ? { next_cursor: encodeCursor(page + 1, args) } : {}) };
+    const tickets = items.slice(0, limit).map((item) => summarize(item, now));
+    const structured = { tickets, ...(more ? { next_cursor: encodeCursor(page + 1, args) } : {}) };
     const lines = tickets.length === 0 ? ['No tickets match.'] : [FENCE_NOTE, ...tickets.map(summaryLine)];
-    if (full) lines.push(`More may exist: call again with cursor ${structured.next_cursor}`);
+    if (more) lines.push(`More exist: call again with cursor ${structured.next_cursor}`);
     return { structured, text: lines.join('\n') };
   },
 });

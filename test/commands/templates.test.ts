@@ -186,6 +186,31 @@ describe('tkt templates', () => {
     expect((await h.cli(['templates', 'show', '../x'])).code).toBe(2);
   });
 
+  it('list names each template file it leaves out, and why, on stderr (with -q too); other files go unmentioned', async () => {
+    const config = join(dir, 'odd-names');
+    await mkdir(join(config, 'templates'), { recursive: true });
+    // Editors' backups and hidden files are not templates; "über" and "my template" are names tkt does not take.
+    for (const file of ['my template.md', 'über.md', 'ok.md', 'notes.txt', 'ok.md~', '.ok.md.swp', '.hidden.md']) {
+      await writeFile(join(config, 'templates', file), 'Hello\n');
+    }
+    const rule = 'a template name is ASCII letters, digits, ".", "-" and "_"';
+    for (const args of [[], ['-q']]) {
+      const list = await h.cli(['templates', 'list', ...args], { env: { TKT_CONFIG_DIR: config } });
+      expect(list.code).toBe(0);
+      expect(list.stdout).toBe(args.length === 0 ? 'ok\t\n' : 'ok\n');
+      expect(list.stderr.split('\n').filter((line) => line !== '')).toEqual([
+        `warning: left out templates/my template.md: ${rule}; rename the file to use it`,
+        `warning: left out templates/über.md: ${rule}; rename the file to use it`,
+      ]);
+    }
+    // Only names it leaves out: none listed, and each said.
+    await rm(join(config, 'templates', 'ok.md'));
+    const none = await h.cli(['templates', 'list'], { env: { TKT_CONFIG_DIR: config } });
+    expect(none).toMatchObject({ code: 0, stdout: '' });
+    expect(none.stderr).toContain('warning: left out templates/my template.md');
+    expect(none.stderr).toContain('no templates yet');
+  });
+
   it('lists the templates at a terminal as a table whose columns line up', async () => {
     await saveTemplate('a', '---\nsubject: "First"\n---\nA\n');
     await saveTemplate('a-much-longer-name', '---\nsubject: "Second"\n---\nB\n');

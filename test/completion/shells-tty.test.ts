@@ -53,6 +53,24 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s completion at a real termina
     expect(await session.complete('tkt attach 12 rep', /tkt attach 12 report\.txt ?$/m)).toContain('report.txt');
   });
 
+  it.skipIf(skip)('completes a file name with spaces and a non-ASCII letter, escaped for the shell', async () => {
+    expect(await session.complete('tkt attach 12 my', /tkt attach 12 my\\ file\\ ü\.txt ?$/m)).toContain('my\\ file\\ ü.txt');
+    expect(await session.complete('tkt close 1013 --attach my', /--attach my\\ file\\ ü\.txt ?$/m)).toContain('my\\ file\\ ü.txt');
+    expect(await session.complete('tkt attach 12 my\\ fi', /tkt attach 12 my\\ file\\ ü\.txt ?$/m)).toContain('my\\ file\\ ü.txt');
+  });
+
+  it.skipIf(skip)('completes a file name with spaces inside an opening quote, closing it', async () => {
+    expect(await session.complete("tkt attach 12 'my", /tkt attach 12 'my file ü\.txt' ?$/m)).toContain("'my file ü.txt'");
+    expect(await session.complete('tkt attach 12 "my', /tkt attach 12 "my file ü\.txt" ?$/m)).toContain('"my file ü.txt"');
+  });
+
+  it.skipIf(skip)('completes a folder name with spaces, then the files in it', async () => {
+    expect(await session.complete('tkt attach 12 our', /tkt attach 12 our\\ dir\\ ü\/$/m)).toContain('our\\ dir\\ ü/');
+    expect(await session.complete('tkt attach 12 our\\ dir\\ ü/in', /tkt attach 12 our\\ dir\\ ü\/inner\\ file\.txt ?$/m)).toContain(
+      'our\\ dir\\ ü/inner\\ file.txt',
+    );
+  });
+
   it.skipIf(skip)('offers no files for an ID', async () => {
     expect(await session.afterTab('tkt show rep')).not.toContain('report.txt');
     // attach takes files, but only after its ticket ID.

@@ -18,6 +18,10 @@ export const CACHED_NAMES: Record<string, string[]> = {
   template: ['printer-fixed', 'welcome'],
 };
 
+/** A file and a folder in the shell's working folder whose names have spaces and a non-ASCII letter. */
+export const FILE_WITH_SPACES = 'my file ü.txt';
+export const FOLDER_WITH_SPACES = 'our dir ü';
+
 type Shell = 'bash' | 'zsh' | 'fish';
 
 const BASH_COMPLETION = '/usr/share/bash-completion/bash_completion';
@@ -54,7 +58,8 @@ export async function startShellSession(shell: Shell): Promise<ShellSession> {
   const cases = Object.entries(CACHED_NAMES).map(([kind, names]) => `  ${kind}) printf '%s\\n' ${names.map(shellQuoted).join(' ')} ;;`);
   writeFileSync(path.join(home, 'bin', 'tkt'), `#!/bin/sh\n[ "$1" = __complete ] || exit 0\ncase "$2" in\n${cases.join('\n')}\nesac\n`);
   chmodSync(path.join(home, 'bin', 'tkt'), 0o755);
-  const env = `env -i HOME=${home} ZDOTDIR=${home} HISTFILE=/dev/null PATH=${path.join(home, 'bin')}:/usr/bin:/bin TERM=xterm-256color`;
+  // A UTF-8 locale, as a user's terminal has: in the C locale the shells write a non-ASCII letter as bytes ($'\303\274').
+  const env = `env -i LANG=C.UTF-8 HOME=${home} ZDOTDIR=${home} HISTFILE=/dev/null PATH=${path.join(home, 'bin')}:/usr/bin:/bin TERM=xterm-256color`;
   let command: string;
   if (shell === 'zsh') {
     // A folder the user owns on fpath, then compinit.
@@ -79,6 +84,10 @@ export async function startShellSession(shell: Shell): Promise<ShellSession> {
   // The one file starting "rep": a shell that offers files puts it in the line rather than in a
   // list of candidates, which the keys typed after the Tab could dismiss (fish does).
   writeFileSync(path.join(home, 'report.txt'), 'x');
+  // Names a shell must escape, with a letter outside ASCII: the only ones starting "my" and "our".
+  writeFileSync(path.join(home, FILE_WITH_SPACES), 'x');
+  mkdirSync(path.join(home, FOLDER_WITH_SPACES));
+  writeFileSync(path.join(home, FOLDER_WITH_SPACES, 'inner file.txt'), 'x');
   await terminal.start(shell, { width: 160, height: 40 }, `cd '${home}' && exec ${command}`);
   // Keys are for the line editor, which reads them once the prompt shows.
   await terminal.waitFor(shell, new RegExp(`^${prompt}`, 'm'), { what: `${shell} to start` });

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createConfigStore } from '../../src/config/store.js';
 import { ErrorCode, LATEST_PROTOCOL_VERSION, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Harness } from '../helpers/harness.js';
-import { ticketById, unusedTicket, useHarness, userId } from '../helpers/sandbox-state.js';
+import { routeCount, ticketById, unusedTicket, useHarness, userId } from '../helpers/sandbox-state.js';
 import { ensureBuilt } from '../helpers/terminal.js';
 import { connectMcp, textOf, type McpSession } from './mcp-process.js';
 
@@ -145,6 +145,79 @@ describe('tkt mcp: the read tools', () => {
       const other = await mcp.call('list_tickets', { assignee: '@me', limit: 3, cursor: page.next_cursor });
       expect(other.isError).toBe(true);
       expect(textOf(other)).toMatch(/cursor belongs to other arguments/);
+    });
+  });
+
+  type TicketPage = { tickets: { id: number; due?: string }[]; next_cursor?: string };
+  /** Every ticket of `query`, `limit` a call, following next_cursor; each call's page too. */
+  async function walk(mcp: McpSession, query: Record<string, unknown>, limit: number): Promise<{ ids: number[]; pages: TicketPage[] }> {
+    const pages: TicketPage[] = [];
+    for (let cursor: string | undefined; pages.length === 0 || cursor !== undefined; cursor = pages.at(-1)!.next_cursor) {
+      const result = await mcp.call('list_tickets', { ...query, limit, ...(cursor === undefined ? {} : { cursor }) });
+      expect(result.isError, textOf(result)).toBeFalsy();
+      pages.push(result.structuredContent as TicketPage);
+    }
+    return { ids: pages.flatMap((page) => page.tickets.map((ticket) => ticket.id)), pages };
+  }
+
+  it('list_tickets: next_cursor only when another ticket exists, so following it never ends in an empty page', async () => {
+    await withMcp([], async (mcp) => {
+      for (const query of [{ view: 'my-open-tickets' }, { assignee: '@me' }, { view: 'my-open-tickets', sort: 'due' }]) {
+        const whole = (await walk(mcp, query, 100)).pages;
+        expect(whole).toHaveLength(1);
+        const ids = whole[0]!.tickets.map((ticket) => ticket.id);
+        expect(ids.length, JSON.stringify(query)).toBeGreaterThan(1);
+
+        // A page holding exactly the last tickets says nothing more exists.
+        const exact = await mcp.call('list_tickets', { ...query, limit: ids.length });
+        expect((exact.structuredContent as TicketPage).tickets.map((ticket) => ticket.id)).toEqual(ids);
+        expect((exact.structuredContent as TicketPage).next_cursor, JSON.stringify(query)).toBeUndefined();
+        expect(textOf(exact)).not.toMatch(/cursor/);
+
+        // One short of the whole: a cursor, to a last page of one ticket without one.
+        const short = await walk(mcp, query, ids.length - 1);
+        expect(short.pages.map((page) => page.tickets.length)).toEqual([ids.length - 1, 1]);
+        expect(short.ids).toEqual(ids);
+      }
+    });
+  });
+
+  it('list_tickets: without a filter, a page that is not full costs one request, a full one a look one ticket ahead', async () => {
+    await withMcp([], async (mcp) => {
+      const lists = () => routeCount(h, 'POST /api/TicketsApi');
+      const count = (await walk(mcp, { view: 'my-open-tickets' }, 100)).ids.length;
+      for (const [limit, requests] of [
+        [count + 1, 1],
+        [count, 2],
+      ] as const) {
+        const before = lists();
+        await mcp.call('list_tickets', { view: 'my-open-tickets', limit });
+        expect(lists() - before, `limit ${limit} of ${count}`).toBe(requests);
+      }
+    });
+  });
+
+  it('list_tickets: sort orders the whole view (every match, with a filter) before a page is taken, the cursor paging the sorted tickets', async () => {
+    await withMcp([], async (mcp) => {
+      for (const query of [
+        { view: 'all-tickets', sort: 'due' },
+        { view: 'all-tickets', sort: 'id' },
+        { assignee: '@me', sort: '-due' },
+      ]) {
+        const { sort: _sort, ...unsorted } = query;
+        // Each view fits a page of 100: sorted as a whole, even if only the page were sorted.
+        const sorted = (await walk(mcp, query, 100)).ids;
+        expect([...sorted].sort()).toEqual((await walk(mcp, unsorted, 100)).ids.sort());
+        expect(sorted.length, JSON.stringify(query)).toBeGreaterThan(3);
+
+        const paged = await walk(mcp, query, 3);
+        expect(paged.ids, JSON.stringify(query)).toEqual(sorted);
+        expect(paged.pages.every((page) => page.tickets.length <= 3)).toBe(true);
+      }
+      // The first page of a sort by due is the tickets due first.
+      const firstDue = (await walk(mcp, { view: 'all-tickets', sort: 'due' }, 100)).pages[0]!.tickets.slice(0, 3);
+      const page = (await mcp.call('list_tickets', { view: 'all-tickets', sort: 'due', limit: 3 })).structuredContent as TicketPage;
+      expect(page.tickets).toEqual(firstDue);
     });
   });
 
