@@ -7,7 +7,7 @@ import { run, type ReplyOptions } from '../../src/commands/reply.js';
 import { exitCodeOf } from '../../src/errors.js';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/harness.js';
-import { routeCount, sendsNothing, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import { frontEnv, routeCount, sendsNothing, startFrontServer, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 
 const REPLY = 'POST /api/TicketsApi/reply/{id}';
 const GET = 'GET /api/TicketsApi/{id}';
@@ -113,6 +113,30 @@ describe('tkt reply', () => {
     expect(await readFile(draft, 'utf8')).toBe('Same fault as\n#1234 last week.\n');
     expect(stderr()).toBe(`your message was saved to ${draft}\n`);
     expect(conversations(ticket.id).some((entry) => entry.message?.startsWith('Same fault'))).toBe(false);
+  });
+
+  it('keeps the message written in the editor when the reply is in doubt: sent, and never answered', async () => {
+    const ticket = ticketWhere(() => true);
+    // The connection is cut once the reply has been sent: whether it was carried out is unknown.
+    const server = await startFrontServer(h, (req) => {
+      const cut = req.method === 'POST' && req.url === `/api/TicketsApi/reply/${ticket.id}`;
+      if (cut) req.socket.destroy();
+      return cut;
+    });
+    try {
+      const { ctx, stderr } = await h.context({
+        tty: true,
+        env: frontEnv(h, server),
+        answers: [{ kind: 'editor', value: 'Did this reach you?' }],
+      });
+      const error = await run(options(ticket.id, { to: ['a@example.com'], subject: 'S' }), ctx).catch((caught: unknown) => caught);
+      expect(exitCodeOf(error)).toBe(1);
+      const draft = join(h.configDir, 'drafts', `reply-${ticket.id}.txt`);
+      expect(await readFile(draft, 'utf8')).toBe('Did this reach you?\n');
+      expect(stderr()).toBe(`your message was saved to ${draft}\n`);
+    } finally {
+      await server.close();
+    }
   });
 
   it('keeps no draft of a message given by option, file or stdin: the user still has it', async () => {
