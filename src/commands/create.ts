@@ -18,6 +18,7 @@ import { addFieldOptions, assertFieldsApply, flagOf, givenKeys, pickFieldValues,
 import { checkFields } from '../fields/values.js';
 import { assertSingleStdinReader, readTextOption } from '../cmdutil/text-input.js';
 import { concurrencyOption, dryRunOption } from './shared-options.js';
+import { keepTypedText, type TypedText } from '../cmdutil/drafts.js';
 import { dedupCreateSpec, dedupOptions, type DedupFlags } from '../dedup/options.js';
 
 export interface CreateOptions extends CreateFromFlags, DedupFlags {
@@ -147,28 +148,43 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
   const lookups = createLookups(ctx);
   // Values typed at prompts are shown back, with names for the IDs, before anything is sent.
   const asked = ctx.io.canPrompt && (missing.length > 0 || fullyInteractive);
-  if (asked) values = await fillTicketFields(ctx, lookups, values, { endpoint, optional: fullyInteractive });
-  values = dedup.withKey(await answerAssigneeMe(ctx, lookups, values));
-  const request = await createRequest(endpoint, checkFields(endpoint, values, ctx.now()), lookups, { labels: options.dryRun === true || asked });
+  // A description typed at the terminal is kept in drafts/ if the ticket is not created
+  // (README, Drafts), unless the user says no to creating it.
+  let typed: TypedText | undefined;
+  const described = (text: string) => (typed = { text, stem: 'description', was: 'your description was' });
+  const sent = await keepTypedText(
+    ctx,
+    () => typed,
+    async () => {
+      if (asked) values = await fillTicketFields(ctx, lookups, values, { endpoint, optional: fullyInteractive, described });
+      values = dedup.withKey(await answerAssigneeMe(ctx, lookups, values));
+      const request = await createRequest(endpoint, checkFields(endpoint, values, ctx.now()), lookups, { labels: options.dryRun === true || asked });
 
-  const once =
-    dedup.key === undefined
-      ? undefined
-      : await dedupCreateSpec(ctx, lookups, { ...dedup, key: dedup.key }, { endpoint, values, create: request, dryRun: options.dryRun === true });
-  const createOnce = async () => (await import('../dedup/create.js')).createOnce(ctx, once!);
+      const once =
+        dedup.key === undefined
+          ? undefined
+          : await dedupCreateSpec(ctx, lookups, { ...dedup, key: dedup.key }, { endpoint, values, create: request, dryRun: options.dryRun === true });
+      const createOnce = async () => (await import('../dedup/create.js')).createOnce(ctx, once!);
 
-  if (options.dryRun) return once === undefined ? printDryRun(ctx, request, { shapesForm: true }) : createOnce();
-  if (asked) {
-    await writeText(ctx.io.stderr, `\n${formSummary(endpoint, request.form!, request.labels)}`);
-    const message = once === undefined ? 'Create this ticket?' : `Create this ticket, or add it to the open ticket of key ${once.key}?`;
-    if (!(await ctx.prompter.confirm({ message, default: true }))) throw new OperationError('cancelled: nothing was created');
-  }
-  // Ctrl-C does not end the process at once here (--from needs that, see register), so a
-  // press while names were being resolved must still stop the create before it is sent.
-  if (ctx.signal.aborted) throw new InterruptedError();
-  if (once !== undefined) return createOnce();
-  const client = await ctx.api();
-  const response = await client.send(request).catch(createInDoubt(ctx, String(values.title)));
+      if (options.dryRun) return void (await (once === undefined ? printDryRun(ctx, request, { shapesForm: true }) : createOnce()));
+      if (asked) {
+        await writeText(ctx.io.stderr, `\n${formSummary(endpoint, request.form!, request.labels)}`);
+        const message = once === undefined ? 'Create this ticket?' : `Create this ticket, or add it to the open ticket of key ${once.key}?`;
+        if (!(await ctx.prompter.confirm({ message, default: true }))) {
+          typed = undefined;
+          throw new OperationError('cancelled: nothing was created');
+        }
+      }
+      // Ctrl-C does not end the process at once here (--from needs that, see register), so a
+      // press while names were being resolved must still stop the create before it is sent.
+      if (ctx.signal.aborted) throw new InterruptedError();
+      if (once !== undefined) return void (await createOnce());
+      const client = await ctx.api();
+      return { client, request, response: await client.send(request).catch(createInDoubt(ctx, String(values.title))) };
+    },
+  );
+  if (sent === undefined) return;
+  const { client, request, response } = sent;
   // The ticket is reported first (its ID on stdout for -q): a skipped file fails after it.
   await printCreated(ctx, response);
   const id = createdId(response);

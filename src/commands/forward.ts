@@ -4,6 +4,7 @@ import type { Context } from '../context/context.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { printActionDone } from '../cmdutil/action-output.js';
 import { checkKeptFiles } from '../cmdutil/attachments.js';
+import { keepTypedText } from '../cmdutil/drafts.js';
 import { printDryRun } from '../cmdutil/dry-run.js';
 import { changeInDoubt } from '../cmdutil/in-doubt.js';
 import { assertRecipients, forwardRecipient, lazyTicket, readMessage, recipientList } from '../reading/mail.js';
@@ -58,12 +59,25 @@ export async function run(options: ForwardOptions, ctx: Context): Promise<void> 
   const to = await forwardRecipient(ctx, options.to);
   const ticket = lazyTicket(ctx, id);
   const message = await readMessage(ctx, options, false, async () => ticketHeading('Forward', id, await ticket()));
+  // Typed in $EDITOR: kept in drafts/ if it is not sent (README, Drafts).
+  const typed =
+    options.message === undefined && options.messageFile === undefined && message !== undefined
+      ? { text: message, stem: `forward-${id}`, was: 'your message was' }
+      : undefined;
 
-  const client = await ctx.api();
-  const subject = options.subject ?? `Fwd: ${(await ticket()).title ?? ''}`;
-  const plan = plans.forwardTicket(id, { subject, to, cc: recipientList(options.cc), message, draft: options.draft, files: attach });
-  if (options.dryRun) return printDryRun(ctx, plan);
-  const response = await client.send(plan).catch(changeInDoubt(ctx, id));
+  const sent = await keepTypedText(
+    ctx,
+    () => typed,
+    async () => {
+      const client = await ctx.api();
+      const subject = options.subject ?? `Fwd: ${(await ticket()).title ?? ''}`;
+      const plan = plans.forwardTicket(id, { subject, to, cc: recipientList(options.cc), message, draft: options.draft, files: attach });
+      if (options.dryRun) return void (await printDryRun(ctx, plan));
+      return { client, subject, response: await client.send(plan).catch(changeInDoubt(ctx, id)) };
+    },
+  );
+  if (sent === undefined) return;
+  const { client, subject, response } = sent;
   const done = options.draft ? `saved a draft forward of #${id}` : `forwarded #${id}`;
   await printActionDone(ctx, response.body, `✓ ${done} to ${sanitizeInline(to)}: ${sanitizeInline(subject)}`);
   await checkKeptFiles(ctx, client, id, attach, response);

@@ -6,6 +6,7 @@ import { UsageError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { printActionDone } from '../cmdutil/action-output.js';
 import { checkKeptFiles } from '../cmdutil/attachments.js';
+import { keepTypedText } from '../cmdutil/drafts.js';
 import { printDryRun } from '../cmdutil/dry-run.js';
 import { changeInDoubt } from '../cmdutil/in-doubt.js';
 import { assertRecipients, lazyTicket, messageOption, messageOrAsk, recipientList } from '../reading/mail.js';
@@ -84,23 +85,33 @@ export async function run(options: ReplyOptions, ctx: Context): Promise<void> {
   const ticket = lazyTicket(ctx, id);
   const filled = template === undefined ? undefined : await templates.fillForTicket(ctx, template, await ticket());
   const message = filled?.body ?? (await messageOrAsk(ctx, messageOptions, messageGiven, true, async () => ticketHeading('Reply to', id, await ticket())));
+  // Typed in $EDITOR: kept in drafts/ if it is not sent (README, Drafts).
+  const typed =
+    filled === undefined && messageGiven === undefined && message !== undefined ? { text: message, stem: `reply-${id}`, was: 'your message was' } : undefined;
 
-  const client = await ctx.api();
-  const subject = options.subject ?? filled?.subject ?? `Re: ${(await ticket()).title ?? ''}`;
-  let plan: RequestPlan;
-  let who: string;
-  if (requesterUsername !== undefined) {
-    plan = plans.requesterReply(id, { username: requesterUsername, subject, message, files: attach });
-    who = `as ${requesterUsername}`;
-  } else {
-    const to = recipientList(options.to) ?? (await ticket()).requesterEmail;
-    if (to === undefined) throw new UsageError(`ticket #${id} has no requester e-mail: pass --to`);
-    plan = plans.replyTicket(id, { subject, to, cc: recipientList(options.cc), message, files: attach });
-    who = `to ${to}`;
-  }
-
-  if (options.dryRun) return printDryRun(ctx, plan);
-  const response = await client.send(plan).catch(changeInDoubt(ctx, id));
+  const sent = await keepTypedText(
+    ctx,
+    () => typed,
+    async () => {
+      const client = await ctx.api();
+      const subject = options.subject ?? filled?.subject ?? `Re: ${(await ticket()).title ?? ''}`;
+      let plan: RequestPlan;
+      let who: string;
+      if (requesterUsername !== undefined) {
+        plan = plans.requesterReply(id, { username: requesterUsername, subject, message, files: attach });
+        who = `as ${requesterUsername}`;
+      } else {
+        const to = recipientList(options.to) ?? (await ticket()).requesterEmail;
+        if (to === undefined) throw new UsageError(`ticket #${id} has no requester e-mail: pass --to`);
+        plan = plans.replyTicket(id, { subject, to, cc: recipientList(options.cc), message, files: attach });
+        who = `to ${to}`;
+      }
+      if (options.dryRun) return void (await printDryRun(ctx, plan));
+      return { client, subject, who, response: await client.send(plan).catch(changeInDoubt(ctx, id)) };
+    },
+  );
+  if (sent === undefined) return;
+  const { client, subject, who, response } = sent;
   await printActionDone(ctx, response.body, `✓ replied to #${id} ${sanitizeInline(who)}: ${sanitizeInline(subject)}`);
   await checkKeptFiles(ctx, client, id, attach, response);
 }

@@ -4,6 +4,7 @@ import type { Context } from '../context/context.js';
 import { actingUser, labelActingUser } from '../prompts/acting-user.js';
 import { runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
 import { assertSingleStdinReader, requiredText } from '../cmdutil/text-input.js';
+import { keepTypedText } from '../cmdutil/drafts.js';
 import { alreadyResolvedNote } from '../reading/unchanged.js';
 import { resolutionHeading } from '../reading/ticket-heading.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
@@ -63,26 +64,36 @@ export async function run(options: ResolveOptions, ctx: Context): Promise<void> 
   const nothingToResolve = () => ctx.output.note(`nothing to resolve: no open ticket has the key ${key}\n`);
   let ids = asksForText ? await findKeyed() : undefined;
   if (ids?.length === 0) return nothingToResolve();
-  const detailsFor =
+  const details =
     options.template === undefined
-      ? sameText(
-          await requiredText(ctx, { flag: '--details', fileFlag: '--details-file', text: options.details, file: options.detailsFile }, () =>
-            resolutionHeading(ctx, ids ?? options.ids),
-          ),
+      ? await requiredText(ctx, { flag: '--details', fileFlag: '--details-file', text: options.details, file: options.detailsFile }, () =>
+          resolutionHeading(ctx, ids ?? options.ids),
         )
-      : await templateForEachTicket(ctx, options.template);
-  const resolver = await actingUser(ctx, options.by, 'resolves');
-  ids ??= await findKeyed();
-  if (ids.length === 0) return nothingToResolve();
-  await runIdCommand(
+      : undefined;
+  const detailsFor = details === undefined ? await templateForEachTicket(ctx, options.template!) : sameText(details);
+  // Typed at the terminal: kept in drafts/ when a ticket is not resolved (README, Drafts).
+  const typed = asksForText && details !== undefined ? { text: details, stem: draftStem(ids ?? options.ids), was: 'your resolution notes were' } : undefined;
+  await keepTypedText(
     ctx,
-    { ...options, ids },
-    {
-      verb: 'resolved',
-      plan: async (id) => plans.resolveTicket(id, { details: await detailsFor.text(id), submitBy: resolver.id }),
-      forDryRun: (plan) => labelActingUser(plan, resolver),
-      noteFor: alreadyResolvedNote,
-      prepare: (ids, concurrency) => detailsFor.prepare(ids, concurrency),
+    () => typed,
+    async () => {
+      const resolver = await actingUser(ctx, options.by, 'resolves');
+      ids ??= await findKeyed();
+      if (ids.length === 0) return nothingToResolve();
+      await runIdCommand(
+        ctx,
+        { ...options, ids },
+        {
+          verb: 'resolved',
+          plan: async (id) => plans.resolveTicket(id, { details: await detailsFor.text(id), submitBy: resolver.id }),
+          forDryRun: (plan) => labelActingUser(plan, resolver),
+          noteFor: alreadyResolvedNote,
+          prepare: (ids, concurrency) => detailsFor.prepare(ids, concurrency),
+        },
+      );
     },
   );
 }
+
+/** `resolution-1015` for the notes of one ticket, as triage names them; `resolution` for several. */
+const draftStem = (ids: readonly string[]) => (ids.length === 1 && /^\d+$/.test(ids[0]!) ? `resolution-${ids[0]}` : 'resolution');

@@ -1,6 +1,8 @@
-// Long text from $VISUAL / $EDITOR, the way `git commit` asks for a message: a temp file
-// holding the default text and `#` help lines, the editor on the real terminal, and the
-// file read back without the `#` lines.
+// Long text from $VISUAL / $EDITOR, the way `git commit --cleanup=scissors` asks for a message:
+// a temp file holding the default text, then git's scissors line and the instructions below
+// it, the editor on the real terminal, and the file read back up to the scissors. Nothing above
+// them is dropped: `#1234` at the start of a line, or a template's `# Heading`, is text
+// (README, Text values).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -10,7 +12,7 @@ import type { EditorChoice } from '../config/settings.js';
 import { InterruptedError, OperationError } from '../errors.js';
 
 export interface EditorRequest {
-  /** Shown as a `#` line in the file. */
+  /** The heading, shown as a `#` line below the scissors. */
   message: string;
   default?: string;
   env: Readonly<Record<string, string | undefined>>;
@@ -23,12 +25,27 @@ export function editorCommand(env: Readonly<Record<string, string | undefined>>)
   return env.VISUAL?.trim() || env.EDITOR?.trim() || 'vi';
 }
 
-/** The text minus `#` comment lines and the blank lines around it. */
-export function stripComments(text: string): string {
+/** git's scissors line: what is below it is never sent. */
+export const SCISSORS = '# ------------------------ >8 ------------------------';
+
+/** What tkt writes below the text: the scissors, what they mean, the heading `message`, how to abort. */
+export function instructionLines(message: string): string[] {
+  return [SCISSORS, '# Do not modify or remove the line above.', '# Everything below it will be ignored.', `# ${message}`, '# An empty message aborts.']
+    .join('\n')
+    .split('\n');
+}
+
+/**
+ * The text of a file tkt wrote with `instructions` below it: what is above the scissors line,
+ * without the blank lines around it. With the scissors line deleted, only the lines that are
+ * exactly the instructions tkt wrote are dropped, so they are never sent and nobody's text is.
+ */
+export function editedText(file: string, instructions: readonly string[]): string {
+  const lines = file.replace(/\r\n/g, '\n').split('\n');
+  const scissors = lines.findIndex((line) => line.trimEnd() === SCISSORS);
+  const written = instructions.map((line) => line.trimEnd());
+  const text = scissors >= 0 ? lines.slice(0, scissors) : lines.filter((line) => !written.includes(line.trimEnd()));
   return text
-    .replace(/\r\n/g, '\n')
-    .split('\n')
-    .filter((line) => !line.startsWith('#'))
     .join('\n')
     .replace(/^(\s*\n)+/, '')
     .trimEnd();
@@ -76,12 +93,12 @@ export async function editText(request: EditorRequest): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'tkt-edit-'));
   const file = join(dir, 'TKT_EDITMSG');
   try {
-    const help = `# ${request.message}\n# Lines starting with '#' are ignored; an empty text aborts.\n`;
-    await writeFile(file, `${request.default ?? ''}\n\n${help}`, { mode: 0o600 });
+    const instructions = instructionLines(request.message);
+    await writeFile(file, `${request.default ?? ''}\n\n${instructions.join('\n')}\n`, { mode: 0o600 });
 
     await editFile(editor, file, request.env, 'nothing was sent');
 
-    const text = stripComments(await readFile(file, 'utf8'));
+    const text = editedText(await readFile(file, 'utf8'), instructions);
     // As git commit: leaving the text empty is how one changes one's mind, not a usage mistake.
     if (text === '') throw new OperationError('aborted: empty message, nothing was sent');
     return text;

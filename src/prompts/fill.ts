@@ -74,6 +74,8 @@ export interface FillOptions {
   endpoint: TicketEndpoint;
   /** Also ask the optional fields (a fully interactive `tkt create`). */
   optional: boolean;
+  /** Told the description as soon as it is typed, before the questions that may still fail. */
+  described?: (text: string) => void;
 }
 
 /**
@@ -86,7 +88,10 @@ export async function fillTicketFields(ctx: Context, lookups: Lookups, values: R
   const has = (key: string) => filled[key] !== undefined && filled[key] !== '';
 
   if (missing.has('title')) filled.title = await ctx.prompter.input({ message: 'Title', validate: validTitle });
-  if (missing.has('description')) filled.description = await askText(ctx, 'Description');
+  if (missing.has('description')) {
+    filled.description = await askText(ctx, 'Description');
+    options.described?.(filled.description);
+  }
   // The lookup fields the table says to ask for, in its order (the order a person fills the form in).
   for (const spec of fieldsFor(options.endpoint)) {
     const { ask, value } = spec;

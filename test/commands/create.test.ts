@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { chmod, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, type CreateOptions } from '../../src/commands/create.js';
-import { InterruptedError, UsageError } from '../../src/errors.js';
+import { exitCodeOf, InterruptedError, UsageError } from '../../src/errors.js';
 import { BY_ID, integrationCreateArgs, validCreateArgs, validCreateValues } from '../helpers/create-args.js';
 import type { Harness } from '../helpers/harness.js';
 import { frontEnv, routeCount, sendsNothing, startFrontServer, ticketById, useHarness, useTempDir, userId } from '../helpers/sandbox-state.js';
@@ -437,6 +438,41 @@ describe('tkt create at a terminal', () => {
     await run(options({ title: 'Half given', description: 'd', requester: 'aberg', site: 'Remote', priority: 'Low' }), run2.ctx);
     run2.prompter.assertDone();
     expect(ticketById(h, Number(run2.stdout()))).toMatchObject({ departmentId: 5, ticketStatusId: 4, siteId: 3, ticketPriorityId: 1 });
+  });
+
+  it('keeps the description written in the editor when the service refuses the ticket, and says where', async () => {
+    const count = h.sandbox.state.tickets.length;
+    const refused = await h.context({
+      tty: true,
+      globals: { profile: 'viewer' },
+      answers: [
+        { kind: 'input', message: 'Description', value: '' },
+        { kind: 'editor', message: 'Description', value: 'Smoke from tray 2\n# Seen at\n#1234 too' },
+        { kind: 'confirm', message: 'Create this ticket?', value: true },
+      ],
+    });
+    const { description: _given, ...values } = validCreateValues();
+    const error = await run(options(values), refused.ctx).catch((caught: unknown) => caught);
+    expect(exitCodeOf(error)).toBe(5);
+    const draft = join(h.configDir, 'drafts', 'description.txt');
+    expect(await readFile(draft, 'utf8')).toBe('Smoke from tray 2\n# Seen at\n#1234 too\n');
+    // After the summary that was confirmed: the line saying where.
+    expect(refused.stderr().split('\n').slice(-3)).toEqual(['  Type:         ticket', `your description was saved to ${draft}`, '']);
+    expect(h.sandbox.state.tickets.length).toBe(count);
+  });
+
+  it('keeps no draft of a description typed and then declined: saying no is dropping it, as gh does', async () => {
+    const declined = await h.context({
+      tty: true,
+      answers: [
+        { kind: 'input', message: 'Description', value: 'Typed, then declined' },
+        { kind: 'confirm', message: 'Create this ticket?', value: false },
+      ],
+    });
+    const { description: _given, ...values } = validCreateValues();
+    await expect(run(options(values), declined.ctx)).rejects.toThrow('cancelled: nothing was created');
+    expect(declined.stderr()).not.toContain('saved');
+    expect(existsSync(join(h.configDir, 'drafts', 'description-2.txt'))).toBe(false);
   });
 
   it('sends nothing when the summary is not confirmed', async () => {

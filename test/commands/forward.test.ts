@@ -1,4 +1,7 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { exitCodeOf } from '../../src/errors.js';
 import { run } from '../../src/commands/forward.js';
 import type { Harness } from '../helpers/harness.js';
 import { frontEnv, routeCount, sendsNothing, startFrontServer, unusedTicket, useHarness } from '../helpers/sandbox-state.js';
@@ -15,6 +18,27 @@ const forwardMails = (id: number) => h.sandbox.state.outbox.filter((m) => m.even
 const forwards = () => routeCount(h, FORWARD);
 
 describe('tkt forward', () => {
+  it('keeps the message written in the editor when the forward fails, in the drafts folder, and says where', async () => {
+    const ticket = liveTicket();
+    const { ctx, stderr } = await h.context({
+      tty: true,
+      answers: [
+        {
+          kind: 'editor',
+          edit: () => {
+            ticket.isDeleted = true;
+            return 'Can you look at this?';
+          },
+        },
+      ],
+    });
+    const error = await run({ id: String(ticket.id), to: ['vendor@example.com'] }, ctx).catch((caught: unknown) => caught);
+    expect(exitCodeOf(error)).toBe(3);
+    const draft = join(h.configDir, 'drafts', `forward-${ticket.id}.txt`);
+    expect(await readFile(draft, 'utf8')).toBe('Can you look at this?\n');
+    expect(stderr()).toBe(`your message was saved to ${draft}\n`);
+  });
+
   it('forwards with Fwd: <title>, logging the conversation and sending the e-mail', async () => {
     const ticket = liveTicket();
     const result = await h.cli(['forward', String(ticket.id), '--to', 'vendor@example.com', '--cc', 'lead@example.com', '--message', 'Please check']);

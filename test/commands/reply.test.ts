@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, type ReplyOptions } from '../../src/commands/reply.js';
+import { exitCodeOf } from '../../src/errors.js';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/harness.js';
 import { frontEnv, routeCount, sendsNothing, startFrontServer, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
@@ -14,7 +16,7 @@ const RESOLVED = 6;
 
 let h: Harness;
 let dir: string;
-useHarness({ profiles: ['viewer'] }, (harness) => (h = harness));
+useHarness({ sandbox: { seedTickets: 40 }, profiles: ['viewer'] }, (harness) => (h = harness));
 useTempDir('tkt-reply-', (path) => (dir = path));
 
 const ticketWhere = (predicate: (t: SandboxTicket) => boolean) => unusedTicket(h, (t) => !t.locked && predicate(t));
@@ -88,6 +90,68 @@ describe('tkt reply', () => {
     await run(options(ticket.id), ctx);
     prompter.assertDone();
     expect(conversations(ticket.id).at(-1)?.message).toBe('Typed in vi');
+  });
+
+  it('keeps the message written in the editor when the reply fails, in the drafts folder, and says where', async () => {
+    const ticket = ticketWhere((t) => t.ticketStatusId === OPEN);
+    const { ctx, stderr } = await h.context({
+      tty: true,
+      answers: [
+        {
+          kind: 'editor',
+          edit: () => {
+            // Deleted by someone else while the reply was being written.
+            ticket.isDeleted = true;
+            return 'Same fault as\n#1234 last week.';
+          },
+        },
+      ],
+    });
+    const error = await run(options(ticket.id), ctx).catch((caught: unknown) => caught);
+    expect(exitCodeOf(error)).toBe(3);
+    const draft = join(h.configDir, 'drafts', `reply-${ticket.id}.txt`);
+    expect(await readFile(draft, 'utf8')).toBe('Same fault as\n#1234 last week.\n');
+    expect(stderr()).toBe(`your message was saved to ${draft}\n`);
+    expect(conversations(ticket.id).some((entry) => entry.message?.startsWith('Same fault'))).toBe(false);
+  });
+
+  it('keeps the message written in the editor when the reply is in doubt: sent, and never answered', async () => {
+    const ticket = ticketWhere(() => true);
+    // The connection is cut once the reply has been sent: whether it was carried out is unknown.
+    const server = await startFrontServer(h, (req) => {
+      const cut = req.method === 'POST' && req.url === `/api/TicketsApi/reply/${ticket.id}`;
+      if (cut) req.socket.destroy();
+      return cut;
+    });
+    try {
+      const { ctx, stderr } = await h.context({
+        tty: true,
+        env: frontEnv(h, server),
+        answers: [{ kind: 'editor', value: 'Did this reach you?' }],
+      });
+      const error = await run(options(ticket.id, { to: ['a@example.com'], subject: 'S' }), ctx).catch((caught: unknown) => caught);
+      expect(exitCodeOf(error)).toBe(1);
+      const draft = join(h.configDir, 'drafts', `reply-${ticket.id}.txt`);
+      expect(await readFile(draft, 'utf8')).toBe('Did this reach you?\n');
+      expect(stderr()).toBe(`your message was saved to ${draft}\n`);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('keeps no draft of a message given by option, file or stdin: the user still has it', async () => {
+    const ticket = ticketWhere((t) => t.ticketStatusId === OPEN);
+    const file = join(dir, 'gone.txt');
+    await writeFile(file, 'From a file\n');
+    ticket.isDeleted = true;
+    const given = [
+      await h.cli(['reply', String(ticket.id), '--to', 'a@example.com', '--subject', 'S', '--message', 'Inline']),
+      await h.cli(['reply', String(ticket.id), '--to', 'a@example.com', '--subject', 'S', '--message-file', file]),
+      await h.cli(['reply', String(ticket.id), '--to', 'a@example.com', '--subject', 'S', '--message', '-'], { stdin: 'From stdin\n' }),
+    ];
+    expect(given.map((result) => result.code)).toEqual([3, 3, 3]);
+    for (const result of given) expect(result.stderr).not.toContain('saved');
+    expect(existsSync(join(h.configDir, 'drafts', `reply-${ticket.id}.txt`))).toBe(false);
   });
 
   it('is exit 2 without a message when it cannot ask, sending nothing', async () => {

@@ -1,4 +1,7 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { exitCodeOf } from '../../src/errors.js';
 import { run } from '../../src/commands/resolve.js';
 import type { Harness } from '../helpers/harness.js';
 import { routeCount, sendsNothing, unusedTicket, useHarness, userId } from '../helpers/sandbox-state.js';
@@ -15,6 +18,26 @@ const openTicket = () => unusedTicket(h, (t) => t.ticketStatusId === OPEN);
 const resolves = () => routeCount(h, RESOLVE);
 
 describe('tkt resolve', () => {
+  it('keeps the notes written in the editor when the service refuses them, in the drafts folder, and says where', async () => {
+    // Neither open nor resolved: the open ones are for the tests that resolve.
+    const ticket = unusedTicket(h, (t) => t.ticketStatusId !== OPEN && t.ticketStatusId !== RESOLVED);
+    const status = ticket.ticketStatusId;
+    const { ctx, stderr } = await h.context({
+      tty: true,
+      globals: { profile: 'viewer' },
+      answers: [
+        { kind: 'input', message: 'Resolution details', value: '' },
+        { kind: 'editor', message: `Resolution details for #${ticket.id}`, value: 'Cable reseated\n#1234 had the same' },
+      ],
+    });
+    const error = await run({ ids: [String(ticket.id)], concurrency: '4', dryRun: false }, ctx).catch((caught: unknown) => caught);
+    expect(exitCodeOf(error)).toBe(5);
+    const draft = join(h.configDir, 'drafts', `resolution-${ticket.id}.txt`);
+    expect(await readFile(draft, 'utf8')).toBe('Cable reseated\n#1234 had the same\n');
+    expect(stderr()).toBe(`your resolution notes were saved to ${draft}\n`);
+    expect(ticket.ticketStatusId).toBe(status);
+  });
+
   it('resolves as the logged-in user, records the resolution and e-mails the requester', async () => {
     const ticket = openTicket();
     const result = await h.cli(['resolve', String(ticket.id), '--details', 'Replaced the toner']);

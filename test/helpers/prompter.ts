@@ -13,6 +13,8 @@ interface Expectation {
 export type ScriptedAnswer = Expectation &
   (
     | { kind: 'input' | 'password' | 'editor'; value: string }
+    /** The editor's text made from the text it opened with; what happens meanwhile (a ticket deleted) happens in `edit`. */
+    | { kind: 'editor'; edit: (initial: string | undefined) => string }
     | { kind: 'confirm'; value: boolean }
     /** Picks the choice whose name is `name`, or whose value equals `value`. */
     | { kind: 'select' | 'search'; name: string }
@@ -88,8 +90,9 @@ export function createScriptedPrompter(answers: readonly ScriptedAnswer[]): Scri
     async search({ message, choices }) {
       return pick('search', message, choices);
     },
-    async editor({ message }) {
-      return scriptedValue<string>(next({ kind: 'editor', message }));
+    async editor({ message, default: initial }) {
+      const answer = next({ kind: 'editor', message });
+      return 'edit' in answer ? answer.edit(initial) : scriptedValue<string>(answer);
     },
     assertDone() {
       if (remaining.length > 0) {

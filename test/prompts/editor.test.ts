@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OperationError } from '../../src/errors.js';
-import { editorCommand, editText, stripComments } from '../../src/prompts/editor.js';
+import { editedText, editorCommand, editText, instructionLines, SCISSORS } from '../../src/prompts/editor.js';
 import { createInquirerPrompter } from '../../src/prompts/inquirer.js';
 import { createCollector } from '../helpers/io.js';
 
@@ -23,9 +23,16 @@ afterEach(async () => {
 });
 
 describe('editText', () => {
-  it('returns what the user wrote, without # lines', async () => {
-    const text = await editText({ message: 'Description', env: {}, editor: editing(writing('\\nPrinter jams\\n# a comment\\non floor 2\\n\\n')) });
-    expect(text).toBe('Printer jams\non floor 2');
+  it('returns what the user wrote, lines starting with # included', async () => {
+    const text = await editText({ message: 'Description', env: {}, editor: editing(writing('\\nPrinter jams\\n#1234 again\\n# Floor 2\\n\\n')) });
+    expect(text).toBe('Printer jams\n#1234 again\n# Floor 2');
+  });
+
+  it('sends a default text with # lines, saved as is, as is: only the scissors and what is below them are dropped', async () => {
+    const copy = join(scratch, 'seen');
+    const text = await editText({ message: 'Reply to #7', default: '#7 is fixed.\n\n# What we did\n- toner', env: {}, editor: editing(`cp "$1" "${copy}" #`) });
+    expect(text).toBe('#7 is fixed.\n\n# What we did\n- toner');
+    expect(await readFile(copy, 'utf8')).toBe(`#7 is fixed.\n\n# What we did\n- toner\n\n${instructionLines('Reply to #7').join('\n')}\n`);
   });
 
   it('opens a file holding the default text and the message as a comment, then removes it', async () => {
@@ -79,9 +86,26 @@ describe('editorCommand', () => {
   });
 });
 
-describe('stripComments', () => {
-  it('drops # lines and surrounding blank lines, keeps inner blank lines and indentation', () => {
-    expect(stripComments('\n\n  indented\r\n\nsecond\n# help\n\n')).toBe('  indented\n\nsecond');
+describe('editedText', () => {
+  const instructions = instructionLines('Reply to #1031: Mouse');
+
+  it('keeps what is above the scissors, # lines, inner blank lines and indentation included, without the blank lines around it', () => {
+    expect(editedText(`\n\n  indented\r\n\n#1234\n# heading\n\n${instructions.join('\n')}\nbelow\n`, instructions)).toBe('  indented\n\n#1234\n# heading');
+  });
+
+  it('cuts at the scissors line wherever it was moved, its trailing spaces aside', () => {
+    expect(editedText(`Thanks\n${SCISSORS}  \nnot sent\n\n${instructions.join('\n')}\n`, instructions)).toBe('Thanks');
+  });
+
+  it('with the scissors line deleted, drops only the lines tkt wrote: the instructions are never sent, # lines of the text are', () => {
+    const rest = instructions.filter((line) => line !== SCISSORS);
+    expect(rest).toContain('# Reply to #1031: Mouse');
+    expect(editedText(`#1234 again\n# What we did\n\n${rest.join('\n')}\n`, instructions)).toBe('#1234 again\n# What we did');
+  });
+
+  it('is empty when only the instructions are left, so the message aborts', () => {
+    expect(editedText(`\n\n${instructions.join('\n')}\n`, instructions)).toBe('');
+    expect(editedText(`\n${instructions.slice(1).join('\n')}\n`, instructions)).toBe('');
   });
 });
 

@@ -165,6 +165,18 @@ describe.skipIf(skip)('tkt and the editor at a real terminal', () => {
     expect(replies(id).length).toBe(earlier);
   });
 
+  it('tkt reply sends the lines typed above the scissors, #1234 ones included, and none of the lines below it', async () => {
+    const id = 1031;
+    const editor = join(fixture.dir, 'typing-editor.sh');
+    // Types the reply at the top of the file, as a person does, leaving what tkt wrote below it.
+    await writeFile(editor, `#!/bin/sh\n{ printf 'Same fault as\\n#1234 last week.\\n'; cat "$1"; } > "$1.new" && mv "$1.new" "$1"\n`);
+    await chmod(editor, 0o755);
+    const earlier = replies(id).length;
+    const name = await openReply(id, editor);
+    await terminal.waitFor(name, /\[exit 0\]/, { what: 'the reply sent' });
+    expect(replies(id).slice(earlier)).toEqual(['Same fault as\n#1234 last week.']);
+  });
+
   it('leaves the shell nothing of what the terminal answered the editor of tkt reply', async () => {
     // A ticket of the demo data with a requester e-mail.
     const id = 1031;

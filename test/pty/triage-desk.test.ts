@@ -66,6 +66,23 @@ describe.skipIf(skip)('triage at the desk on a real terminal', () => {
     await triage.keys('q');
   });
 
+  it('r sends the lines of a template that start with #, saved as is: only what tkt wrote below the scissors is dropped', async () => {
+    await mkdir(join(fixture.dir, 'templates'), { recursive: true });
+    await writeFile(join(fixture.dir, 'templates', 'hash.md'), 'Hello {{requester.name}},\n\n#{{ticket.id}} is fixed.\n\n# What we did\n- replaced toner\n');
+    const triage = await openTriage('EDITOR=true');
+    const { id } = triage;
+    const ticket = fixture.sandbox.state.tickets.find((t) => t.id === id)!;
+    const creator = fixture.sandbox.state.users.find((user) => user.id === ticket.creatorId)!;
+    await triage.keys('r');
+    await triage.waitFor(/hash/, 'the templates listed');
+    await triage.type('hash');
+    await triage.keys('Enter');
+    await triage.waitFor(new RegExp(`✓ replied to #${id} `), 'the reply sent');
+    const reply = fixture.sandbox.state.conversations.filter((entry) => entry.ticketId === id).at(-1);
+    expect(reply?.message).toBe(`Hello ${creator.firstName} ${creator.lastName},\n\n#${id} is fixed.\n\n# What we did\n- replaced toner`);
+    await triage.keys('q');
+  });
+
   it("w runs $BROWSER with the highlighted ticket's page from the web-url setting", async () => {
     const opened = join(fixture.dir, 'opened.txt');
     const browser = join(fixture.dir, 'browser.sh');

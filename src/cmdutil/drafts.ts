@@ -1,0 +1,55 @@
+// Text typed at a terminal for a request that did not go through, kept as a file in the config
+// folder's drafts/ and said where, as gh saves the text of an issue it could not create
+// (README, Drafts). Triage keeps its unsent replies there too (src/triage/drafts.ts).
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Context } from '../context/context.js';
+import { writeText } from '../output/write.js';
+
+export const draftsDir = (configDir: string) => join(configDir, 'drafts');
+
+/** Writes `text` to drafts/<stem>.txt, or <stem>-2.txt…, never over a draft saved before; the file's path. */
+export async function saveDraft(configDir: string, stem: string, text: string): Promise<string> {
+  const folder = draftsDir(configDir);
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  for (let count = 1; ; count++) {
+    const file = join(folder, count === 1 ? `${stem}.txt` : `${stem}-${count}.txt`);
+    try {
+      await writeFile(file, text.endsWith('\n') ? text : `${text}\n`, { flag: 'wx', mode: 0o600 });
+      return file;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+}
+
+/** A text typed at the terminal (in $EDITOR or at a prompt) for one request. */
+export interface TypedText {
+  text: string;
+  /** Its draft file's name without .txt: `reply-1023`. */
+  stem: string;
+  /** What the user is told it was: "your message was", "your resolution notes were". */
+  was: string;
+}
+
+/**
+ * Runs `send` (the request and whatever may fail between the typing and it); when it throws, the
+ * request refused, failed or in doubt, saves the text `typed` names and says where on stderr
+ * before the error is told. `typed` answers undefined for text from an option, a file or stdin,
+ * which the user still has, and for text the user chose to drop.
+ */
+export async function keepTypedText<T>(ctx: Context, typed: () => TypedText | undefined, send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (error) {
+    const draft = typed();
+    if (draft !== undefined) {
+      const said = await saveDraft(ctx.config.dir, draft.stem, draft.text).then(
+        (file) => `${draft.was} saved to ${file}\n`,
+        (failure: unknown) => `${draft.was} not saved (${(failure as Error).message}); here it is:\n${draft.text}\n`,
+      );
+      await writeText(ctx.io.stderr, said);
+    }
+    throw error;
+  }
+}
