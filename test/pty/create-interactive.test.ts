@@ -136,8 +136,11 @@ describe.skipIf(skipWithout(['tmux'], 'test/pty/create-interactive.test.ts'))('t
     await keys(s, 'C-c');
     const shown = await waitFor(s, '[exit ');
     expect(shown).toContain('[exit 130]');
-    // The questions answered stay, each as its one line; the one interrupted is gone, and the error says why.
-    expect(shown).toMatch(/^✔ Title Never created\n✔ Description .*Never sent\n✔ Requester Anna Lind \([-\w]+\)\nerror: interrupted\n\[exit 130\]$/m);
+    // The questions answered stay, each as its one line; the one interrupted is gone, the description
+    // typed is kept in drafts/ (README, Drafts), and the error says why.
+    expect(shown).toMatch(
+      /^✔ Title Never created\n✔ Description .*Never sent\n✔ Requester Anna Lind \([-\w]+\)\nyour description was saved to \S+drafts\/description\.txt\nerror: interrupted\n\[exit 130\]$/m,
+    );
     expect(shown).not.toMatch(/Site|Head Office|Harbour Depot|navigate/);
   });
 
