@@ -106,7 +106,7 @@ export const updateTicketTool = defineTool({
         args.id,
         (await plannedUpdates(api, args.id, form.fields)).map(({ plan }) => plan),
       );
-    await updateTicket(api, args.id, form.fields, ctx);
+    await updateTicket(api, args.id, form.fields, ctx).catch(changeInDoubt(args.id));
     return { structured: { id: args.id, changed: true }, text: `Updated ticket #${args.id}: ${givenKeys(values).join(', ')}.` };
   },
 });

@@ -3,7 +3,7 @@
 // closed" is a success that changed nothing, and a user without permission gets the CLI's error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness } from '../helpers/harness.js';
-import { ticketById, unusedTicket, useHarness, userId } from '../helpers/sandbox-state.js';
+import { frontEnv, startFrontServer, ticketById, unusedTicket, useHarness, userId } from '../helpers/sandbox-state.js';
 import { ensureBuilt } from '../helpers/terminal.js';
 import { connectMcp, textOf, type McpSession } from './mcp-process.js';
 
@@ -219,6 +219,22 @@ describe('tkt mcp: the write tools', () => {
     expect(textOf(result)).toMatch(/update_ticket: Unrecognized key: "title"/);
     expect(writes()).toBe(sent);
     expect(ticketById(h, ticket.id)).toEqual(before);
+  });
+
+  it('an update whose request was sent and never answered is in doubt, as the CLI and the other tools say it', async () => {
+    const ticket = unusedTicket(h, isOpen);
+    // The read of the read-modify-write goes through; the update is taken and never answered.
+    const front = await startFrontServer(h, (req) => req.method === 'POST' && req.url === `/api/TicketsApi/update/${ticket.id}`);
+    const stalled = await connectMcp(['--write', '--timeout', '0.2'], { TKT_CONFIG_DIR: h.configDir, ...frontEnv(h, front) });
+    try {
+      const result = await stalled.call('update_ticket', { id: ticket.id, priority: 'High' });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain(`#${ticket.id} in doubt (it may have been carried out)`);
+      expect(textOf(result)).toContain('read the ticket (get_ticket) before trying again');
+    } finally {
+      await stalled.close();
+      await front.close();
+    }
   });
 
   it('a user without permission gets the error the CLI prints', async () => {
