@@ -14,13 +14,15 @@
 //
 //   npm run build && node bench/request-floor.mjs [--runs 20] [--node PATH]
 //
-// --node (or BENCH_NODE) measures a second Node after the one running the script, e.g.
+// --installed runs tkt as an npm global install does: a copy of the build under a prefix, through
+// the link in PREFIX/bin (the checkout's short path hides what Node 22+ pays at start for a longer
+// one). --node (or BENCH_NODE) measures a second Node after the one running the script, e.g.
 // ~/.cache/tkt-ci-node/node-v24.21.0/bin/node. Every close and pickup run gets a ticket of its own,
 // created open and unassigned through the API beforehand (not timed); attach adds a 1 MB .log
 // file to one ticket made for it, so that `show 1013` prints the same ticket every run.
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   bin,
@@ -40,10 +42,12 @@ const MAX_TIME_RATIO = 1.4;
 const MAX_RSS_RATIO = 1.2;
 const SHOWN_TICKET = '1013';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '20' }, node: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '20' }, node: { type: 'string' }, installed: { type: 'boolean', default: false } },
+});
 const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1) {
-  console.error('usage: node bench/request-floor.mjs [--runs N] [--node PATH]');
+  console.error('usage: node bench/request-floor.mjs [--runs N] [--node PATH] [--installed]');
   process.exit(2);
 }
 
@@ -112,8 +116,24 @@ function childCase(name, node, env, argvOf, prints) {
 
 const ms = (seconds) => `${(seconds * 1000).toFixed(1)} ms`;
 
+/**
+ * This build laid out as `npm install -g --prefix PREFIX` lays it out, run through the link npm
+ * makes: the path Node resolves at start is an installed one, not the checkout's (README,
+ * Performance: on Node 22+ a longer path costs Node's own start 2 MB).
+ */
+function installedBin(dir) {
+  const prefix = join(dir, 'prefix');
+  const packageDir = join(prefix, 'lib', 'node_modules', 'tkt-cli');
+  for (const part of ['bin', 'dist', 'package.json']) cpSync(join(dirname(dirname(bin)), part), join(packageDir, part), { recursive: true });
+  mkdirSync(join(prefix, 'bin'));
+  symlinkSync(join('..', 'lib', 'node_modules', 'tkt-cli', 'bin', 'tkt.js'), join(prefix, 'bin', 'tkt'));
+  return join(prefix, 'bin', 'tkt');
+}
+
 const nodes = nodesToMeasure(values.node);
 await withLoggedInSandbox('tkt-bench-floor-', async ({ sandbox, token, userId, dir, env }) => {
+  const tktBin = values.installed ? installedBin(dir) : bin;
+  if (values.installed) console.log(`tkt run as installed: ${tktBin}`);
   const upload = join(dir, 'upload.log');
   await writeFile(upload, `${'a log line of the 1 MB upload'.padEnd(63, '.')}\n`.repeat(16_384));
 
@@ -130,7 +150,7 @@ await withLoggedInSandbox('tkt-bench-floor-', async ({ sandbox, token, userId, d
     for (const command of commands) {
       const idFor = () => (command.takesId ? takeId() : undefined);
       const commandEnv = { ...env, ...command.env };
-      cases.push(childCase(`tkt ${command.name}`, node, commandEnv, () => [bin, ...command.tkt(idFor())], command.prints[0]));
+      cases.push(childCase(`tkt ${command.name}`, node, commandEnv, () => [tktBin, ...command.tkt(idFor())], command.prints[0]));
       cases.push(childCase(`floor ${command.name}`, node, commandEnv, () => [floorScript, ...command.floor(idFor())], command.prints[1]));
     }
     const results = await interleavedRuns(cases, runs);
