@@ -213,6 +213,25 @@ describe('tkt create --from', () => {
     await expect(readFile(`${file}.report.jsonl`)).rejects.toThrow(/ENOENT/);
   });
 
+  it("lists every problem of a row in one pass: its values' formats and each name no lookup knows", async () => {
+    const file = await write(
+      'many-problems.csv',
+      [
+        'title,description,requester,site,department,status,due,cc',
+        'many-1,d,nobody,Atlantis,IT,Open,,',
+        'many-2,d,aberg,Atlantis,Nowhere,Open,next tuesday,not-an-address',
+        'many-3,d,aberg,Head Office,IT,Open,,',
+      ].join('\n'),
+    );
+    const result = await h.cli(['create', '--from', file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/2 of 3 rows in .*many-problems\.csv are not valid; nothing was sent/);
+    expect(result.stderr).toMatch(/row 1 \(line 2\): unknown requester "nobody"; unknown site "Atlantis"\n/);
+    expect(result.stderr).toMatch(/row 2 \(line 3\): due: .*; cc: .*not-an-address.*; unknown site "Atlantis"; unknown department "Nowhere"\n/);
+    expect(result.stderr).not.toMatch(/row 3/);
+    expect(h.sandbox.stats.byRoute[REGISTER_ROUTE]).toBeUndefined();
+  });
+
   it('names a JSON Lines row that cannot be read by that alone, not by columns it would lack', async () => {
     const file = await write('unreadable.jsonl', ['{"title":"x"', '5', '{}'].join('\n'));
     const result = await h.cli(['create', '--from', file]);
