@@ -9,6 +9,7 @@ import type { Lookups } from '../lookups/types.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import type { RawFieldValues } from '../fields/options.js';
 import { checkCreate, createRequest, type CreateEndpoint } from '../fields/created.js';
+import { unresolvedNames } from '../fields/values.js';
 import type { PlannedRequest } from '../cmdutil/dry-run.js';
 import type { InputRow } from './rows.js';
 
@@ -49,12 +50,15 @@ async function prepareRow(
     attach === undefined
       ? row.values
       : { ...row.values, attach: (typeof attach === 'string' ? [attach] : attach).map((path) => resolve(options.baseDir, path)) };
-  const { checked, badValues, unreadableFiles, missing } = await checkCreate(endpoint, values, ctx.now(), 'attach');
+  const { checked, goodValues, badValues, unreadableFiles, missing } = await checkCreate(endpoint, values, ctx.now(), 'attach');
+  // The names of a row with bad values are resolved too: the file is fixed in one round.
+  const unknownNames = await unresolvedNames(goodValues, lookups);
   const problems = [
     ...row.problems,
     ...(missing.length > 0 ? [`missing ${missing.map(asColumnMessage).join(', ')}`] : []),
     ...(badValues === undefined ? [] : problemsOf(badValues)),
     ...(unreadableFiles === undefined ? [] : problemsOf(unreadableFiles).map((problem) => `attach: ${problem}`)),
+    ...unknownNames.flatMap(problemsOf),
   ];
   if (problems.length > 0 || checked === undefined) return problems;
   try {

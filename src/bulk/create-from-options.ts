@@ -3,13 +3,44 @@
 import { UsageError } from '../errors.js';
 import { STDIN } from '../cmdutil/text-input.js';
 import { parseConcurrency } from './runner.js';
+import { parseWholeNumber } from '../util/ids.js';
+
+/** `5,7` or `5-7,9`: the rows --retry-in-doubt sends again. */
+function rowList(text: string): number[] {
+  return text.split(',').flatMap((part) => {
+    const [first, last = first] = part.split('-').map((bound) => parseWholeNumber(bound.trim(), { min: 1 }));
+    if (first === undefined || last === undefined || last < first) {
+      throw new UsageError(`--retry-in-doubt: ${JSON.stringify(part.trim())} is not a row number or range`, { hint: 'list rows as 5,7 or 5-7' });
+    }
+    return Array.from({ length: last - first + 1 }, (_, index) => first + index);
+  });
+}
+
+/** `--created ROW=ID`, each: the row and the ticket the service created from it. */
+function createdRows(pairs: readonly string[]): Map<number, number> {
+  const created = new Map<number, number>();
+  for (const pair of pairs) {
+    const [row, id] = pair.split('=').map((part) => parseWholeNumber(part.trim(), { min: 1 }));
+    if (row === undefined || id === undefined || pair.split('=').length !== 2) {
+      throw new UsageError(`--created: expected ROW=ID (the row and the ticket the service created from it), got ${JSON.stringify(pair)}`, {
+        hint: 'e.g. --created 5=1043',
+      });
+    }
+    if (created.has(row) && created.get(row) !== id) throw new UsageError(`--created: row ${row} is given two tickets`);
+    created.set(row, id);
+  }
+  return created;
+}
 
 /** `tkt create`'s options that concern --from, as typed (the field options are the rows' columns). */
 export interface CreateFromFlags {
   from?: string | undefined;
   report?: string | undefined;
   resume?: string | undefined;
-  retryInDoubt?: boolean | undefined;
+  /** true (given bare): every row in doubt; else the rows, as `5,7` or `5-7`. */
+  retryInDoubt?: boolean | string | undefined;
+  /** `ROW=ID` each: rows in doubt the user found the service created. */
+  created?: string[] | undefined;
   concurrency?: string | undefined;
   integration?: boolean | undefined;
   dryRun?: boolean | undefined;
@@ -20,8 +51,10 @@ export interface CreateFromOptions {
   /** Where to write the report; default: the --resume report, else `<FILE>.report.jsonl`. */
   report: string | undefined;
   resume: string | undefined;
-  /** With --resume: send the rows in doubt again. */
-  retryInDoubt: boolean;
+  /** With --resume: send again every row in doubt (true), or these ones. */
+  retryInDoubt: boolean | readonly number[];
+  /** With --resume: rows in doubt the service did create, with their tickets' IDs, to record in the report. */
+  created?: ReadonlyMap<number, number> | undefined;
   integration: boolean;
   /** undefined: the default-concurrency setting. */
   concurrency: number | undefined;
@@ -29,7 +62,7 @@ export interface CreateFromOptions {
 }
 
 // Any of these makes the run a --from run.
-const FROM_FLAGS = ['from', 'report', 'resume', 'retryInDoubt', 'concurrency'] as const;
+const FROM_FLAGS = ['from', 'report', 'resume', 'retryInDoubt', 'created', 'concurrency'] as const;
 
 /**
  * The --from run `flags` ask for, or undefined for a single create. The rows' columns replace
@@ -40,7 +73,7 @@ const FROM_FLAGS = ['from', 'report', 'resume', 'retryInDoubt', 'concurrency'] a
 export function createFromOptions(flags: CreateFromFlags, fieldFlags: readonly string[], dedupFlags: readonly string[]): CreateFromOptions | undefined {
   if (!FROM_FLAGS.some((key) => flags[key] !== undefined)) return undefined;
   const file = flags.from;
-  if (file === undefined) throw new UsageError('--report, --resume and --concurrency need --from FILE');
+  if (file === undefined) throw new UsageError('--report, --resume, --retry-in-doubt, --created and --concurrency need --from FILE');
   if (fieldFlags.length > 0) {
     throw new UsageError(`--from cannot be combined with ${fieldFlags.join(', ')}`, { hint: 'put the values in the file, one column per option' });
   }
@@ -49,7 +82,20 @@ export function createFromOptions(flags: CreateFromFlags, fieldFlags: readonly s
       hint: '--dedup-key and its options are for a single create; --from sends every row',
     });
   }
-  if (flags.retryInDoubt === true && flags.resume === undefined) throw new UsageError('--retry-in-doubt needs --resume REPORT');
+  for (const [flag, given] of [
+    ['--retry-in-doubt', flags.retryInDoubt],
+    ['--created', flags.created],
+  ] as const) {
+    if (given !== undefined && flags.resume === undefined)
+      throw new UsageError(`${flag} needs --resume REPORT`, { hint: 'it settles rows an earlier run left in doubt' });
+  }
+  const retryInDoubt = typeof flags.retryInDoubt === 'string' ? rowList(flags.retryInDoubt) : flags.retryInDoubt === true;
+  const created = flags.created === undefined ? undefined : createdRows(flags.created);
+  const both = Array.isArray(retryInDoubt) ? retryInDoubt.filter((row) => created?.has(row)) : [];
+  if (both.length > 0)
+    throw new UsageError(`row ${both[0]} is given to both --created and --retry-in-doubt`, {
+      hint: 'a row the service has is recorded with --created; one it does not have is sent again',
+    });
   // The report is a file written line by line and fsync'ed (a resume appends to it): stdout
   // carries the rows' outcomes, and a file named "-" would be read as stdin by the next --resume.
   for (const [flag, path] of [
@@ -67,7 +113,8 @@ export function createFromOptions(flags: CreateFromFlags, fieldFlags: readonly s
     resume: flags.resume,
     integration: flags.integration === true,
     concurrency: flags.concurrency === undefined ? undefined : parseConcurrency(flags.concurrency),
-    retryInDoubt: flags.retryInDoubt === true,
+    retryInDoubt,
+    created,
     dryRun: flags.dryRun === true,
   };
 }

@@ -91,9 +91,29 @@ function rowLists(ctx: Context, reportPath: string, lists: readonly (readonly [l
   return cut ? [...lines, `(lists cut short: --json lists every row, and ${reportPath} every row sent)`] : lines;
 }
 
+/**
+ * What to do about the rows in doubt: check them in the service, then settle each with the
+ * resume command, `--created ROW=ID` for one it has, `--retry-in-doubt ROWS` for the others.
+ */
+function settleHint(resumeCommand: string, inDoubtRows: readonly number[]): string {
+  const rows = formatRanges(inDoubtRows, '').replaceAll(', ', ',');
+  return (
+    `check the rows in doubt in the service, then record each one it has with "${resumeCommand} --created ROW=ID" ` +
+    `and send again those it does not have with "${resumeCommand} --retry-in-doubt ${rows}" (both may go in one run)`
+  );
+}
+
 /** The end of a run that left rows failed or in doubt (exit 1): how many, and what to do about them. */
 function rowsToLookAt(
-  rows: { file: string; reportPath: string; rowCount: number; sentCount: number; failed: readonly number[]; inDoubtRows: readonly number[] },
+  rows: {
+    file: string;
+    reportPath: string;
+    resumeCommand: string;
+    rowCount: number;
+    sentCount: number;
+    failed: readonly number[];
+    inDoubtRows: readonly number[];
+  },
   details: string[],
 ): OperationError {
   const { failed, inDoubtRows, reportPath } = rows;
@@ -101,13 +121,11 @@ function rowsToLookAt(
     ...(failed.length > 0 ? [`${failed.length} of ${rows.sentCount} rows failed`] : []),
     ...(inDoubtRows.length > 0 ? [`${inDoubtRows.length} of ${rows.rowCount} rows in doubt`] : []),
   ];
-  return new OperationError(what.join(', '), {
-    details,
-    hint:
-      failed.length > 0
-        ? `fix the failed rows in ${rows.file}, then run again with --resume ${reportPath}`
-        : `check the rows in doubt in the service, then run again with --resume ${reportPath} (and --retry-in-doubt for the ones it does not have)`,
-  });
+  const hints = [
+    ...(failed.length > 0 ? [`fix the failed rows in ${rows.file}, then run again with --resume ${reportPath}`] : []),
+    ...(inDoubtRows.length > 0 ? [settleHint(rows.resumeCommand, inDoubtRows)] : []),
+  ];
+  return new OperationError(what.join(', '), { details, hint: hints.join('; ') });
 }
 
 /**
@@ -115,11 +133,12 @@ function rowsToLookAt(
  * and the run fails (exit 1) naming them, as `ID...` dry runs fail an ID that cannot be planned.
  */
 export function tellDryRunOutcome(
-  plan: { file: string; reportPath: string; rowCount: number; planned: number; heldInDoubt: readonly number[] },
+  plan: { options: CreateFromOptions; reportPath: string; rowCount: number; planned: number; heldInDoubt: readonly number[] },
   ctx: Context,
 ): void {
   if (plan.heldInDoubt.length === 0) return;
-  throw rowsToLookAt({ ...plan, sentCount: plan.planned, failed: [], inDoubtRows: plan.heldInDoubt }, [
+  const resumeCommand = tktCommand(ctx, resumeWords(plan.options, plan.reportPath));
+  throw rowsToLookAt({ ...plan, file: plan.options.file, resumeCommand, sentCount: plan.planned, failed: [], inDoubtRows: plan.heldInDoubt }, [
     `would send ${plan.planned} (nothing was sent)`,
     ...rowLists(ctx, plan.reportPath, [[IN_DOUBT_ROWS, plan.heldInDoubt]]),
   ]);
@@ -129,7 +148,7 @@ export function tellDryRunOutcome(
  * The words of `tkt create` that go on where this run stopped: the file, the options that change
  * what is sent and where (--integration: another endpoint, which takes other columns) or how
  * much at once (--concurrency), then the report to resume from; tktCommand adds the profile and
- * --url. Not --retry-in-doubt: the rows this run leaves in doubt are to be checked first.
+ * --url. Not --retry-in-doubt nor --created: the rows this run leaves in doubt are to be checked first.
  */
 function resumeWords(options: CreateFromOptions, reportPath: string): string {
   return [
@@ -210,7 +229,7 @@ export async function tellOutcome(outcome: CreateFromOutcome, jsonArray: ArrayPr
     );
   }
   if (failed.length > 0 || inDoubtRows.length > 0) {
-    throw rowsToLookAt({ ...outcome, file: outcome.options.file, failed, inDoubtRows }, details);
+    throw rowsToLookAt({ ...outcome, file: outcome.options.file, resumeCommand, failed, inDoubtRows }, details);
   }
   if (rowsWithSkippedFiles.length > 0) {
     throw new FilesSkippedError(

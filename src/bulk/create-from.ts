@@ -17,7 +17,8 @@
 //   {"row":5,"hash":"…","ok":false,"inDoubt":true,"error":"…"}
 // A row sent without an answer (its "sending" line is the last, or the request was given up
 // or timed out) is in doubt: the service may have created it. `--resume REPORT` skips the rows
-// it shows as created and, unless --retry-in-doubt is given, those in doubt, naming them. A row
+// it shows as created and those in doubt, naming them, until the user settles each after looking:
+// `--created ROW=ID` records one the service has, `--retry-in-doubt [ROWS]` sends again. A row
 // is matched by number AND a hash of its content, so an edited file is refused rather than
 // mis-resumed; failed rows may be fixed freely before resuming. An existing report is never
 // overwritten: without --resume that would forget which tickets already exist.
@@ -32,7 +33,7 @@ import { NO_PROGRESS, createProgress } from '../output/progress.js';
 import { STDIN, assertSingleStdinReader, fileErrorText, readStdin } from '../cmdutil/text-input.js';
 import { createEndpoint, createdId } from '../fields/created.js';
 import { printDryRunRows } from '../cmdutil/dry-run.js';
-import { checkReportPath, openReport, readReport, resumedRows, type ReportEntry, type ResumedRows } from './report-file.js';
+import { checkReportPath, openReport, readReport, resumedRows, settleInDoubt, type ReportEntry, type ResumedRows } from './report-file.js';
 import { detectFormat, readRows } from './rows.js';
 import type { CreateFromOptions } from './create-from-options.js';
 import { prepareRows } from './create-from-check.js';
@@ -89,9 +90,8 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
   const reportPath = options.report ?? options.resume ?? (folder === undefined ? FOLDERLESS_REPORT : `${options.file}.report.jsonl`);
   const appendToResumed = options.resume !== undefined && resolve(reportPath) === resolve(options.resume);
   await checkReportPath(reportPath, appendToResumed);
-  const { created } = resumed;
   // Rows in doubt are not sent again unless asked: the service may have created them.
-  const heldInDoubt = options.retryInDoubt ? new Map<number, ReportEntry>() : resumed.inDoubt;
+  const { created, heldInDoubt, recorded } = settleInDoubt(resumed, options, options.resume ?? reportPath);
   const pending = rows.filter((row) => !created.has(row.row) && !heldInDoubt.has(row.row));
   const prepared = await prepareRows(pending, { file: options.file, folder, rowCount: rows.length, endpoint, dryRun: options.dryRun }, ctx);
 
@@ -108,7 +108,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
       prepared.map((item) => ({ row: item.row.row, request: item.request })),
       skippedEntries.map((entry) => ({ row: entry.row, line: skippedRowLine(entry, style), json: rowJson(entry) })),
     );
-    tellDryRunOutcome({ file: options.file, reportPath, rowCount: rows.length, planned: prepared.length, heldInDoubt: [...heldInDoubt.keys()] }, ctx);
+    tellDryRunOutcome({ options, reportPath, rowCount: rows.length, planned: prepared.length, heldInDoubt: [...heldInDoubt.keys()] }, ctx);
     return;
   }
 
@@ -118,8 +118,9 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
   // Why a row's line could not be printed (stdout closed by its reader: `| head -1`); undefined if every one was.
   let printFailure: unknown;
   try {
-    // A separate report keeps the whole story: the rows created earlier are copied into it.
-    if (!appendToResumed) for (const entry of skippedEntries) await report.append(entry);
+    // A separate report keeps the whole story: the rows created earlier are copied into it
+    // (those --created records among them); the resumed report gets what --created records.
+    for (const entry of appendToResumed ? recorded : skippedEntries) await report.append(entry);
     const print = rowPrinter(ctx, jsonArray);
     for (const entry of skippedEntries) await print(entry);
 

@@ -1,5 +1,6 @@
 // A small RFC 4180 reader for `tkt create --from file.csv`: quoted fields with doubled
-// quotes, commas and line breaks inside quotes, CRLF or LF line ends, a leading BOM.
+// quotes, delimiters and line breaks inside quotes, CRLF or LF line ends, a leading BOM. The
+// delimiter is a comma unless told otherwise (a spreadsheet in some locales writes `;`).
 // Written here rather than pulled in as a dependency: the format is small and fixed.
 import { UsageError } from '../errors.js';
 
@@ -11,12 +12,16 @@ export interface CsvRecord {
 
 const BOM = '\uFEFF';
 
+/** The delimiters a CSV file may use: `,` (RFC 4180), `;` and a tab (spreadsheets in some locales). */
+export type CsvDelimiter = ',' | ';' | '\t';
+
 /**
  * Splits CSV text into records. Blank lines are skipped (so is the empty "record" after a
  * final line break). An unterminated quote, or text between a closing quote and the next
  * comma, is a UsageError naming the line: such a file would otherwise be read wrongly.
  */
-export function parseCsv(input: string): CsvRecord[] {
+export function parseCsv(input: string, options: { delimiter?: CsvDelimiter; maxRecords?: number } = {}): CsvRecord[] {
+  const { delimiter = ',', maxRecords = Infinity } = options;
   const text = input.startsWith(BOM) ? input.slice(BOM.length) : input;
   const records: CsvRecord[] = [];
   let cells: string[] = [];
@@ -62,14 +67,14 @@ export function parseCsv(input: string): CsvRecord[] {
         i += 1;
       }
       const next = text[i];
-      if (next !== undefined && next !== ',' && next !== '\n' && !(next === '\r' && text[i + 1] === '\n')) {
+      if (next !== undefined && next !== delimiter && next !== '\n' && !(next === '\r' && text[i + 1] === '\n')) {
         throw new UsageError(`CSV line ${line}: unexpected ${JSON.stringify(next)} after a closing quote`, {
           hint: 'a quote inside a quoted field is written as two quotes ("")',
         });
       }
       continue;
     }
-    if (char === ',') {
+    if (char === delimiter) {
       recordHasContent = true;
       endCell();
       i += 1;
@@ -77,6 +82,7 @@ export function parseCsv(input: string): CsvRecord[] {
     }
     if (char === '\n' || (char === '\r' && text[i + 1] === '\n')) {
       endRecord();
+      if (records.length >= maxRecords) return records;
       i += char === '\r' ? 2 : 1;
       line += 1;
       recordLine = line;

@@ -27,6 +27,8 @@ export interface ReportEntry {
   error?: string;
   /** Created (or in doubt) in an earlier run, copied from the --resume report. */
   skipped?: true;
+  /** A row in doubt the user found created: recorded by `--created ROW=ID`, not by an answer. */
+  recorded?: '--created';
 }
 
 export type ReportLine = SendingLine | ReportEntry;
@@ -96,6 +98,56 @@ export function resumedRows(lines: readonly ReportLine[], rows: readonly InputRo
     );
   }
   return { created, inDoubt };
+}
+
+/** What the user settled of the rows in doubt: which to send again, which the service created as which ticket. */
+export interface Settling {
+  retryInDoubt: boolean | readonly number[];
+  created?: ReadonlyMap<number, number> | undefined;
+}
+
+export interface SettledRows {
+  /** Rows created: those the report shows, and those recorded now. */
+  created: Map<number, ReportEntry>;
+  /** Rows still in doubt, not sent. */
+  heldInDoubt: Map<number, ReportEntry>;
+  /** The outcome lines `--created` adds to the report. */
+  recorded: ReportEntry[];
+}
+
+/**
+ * Applies --retry-in-doubt and --created to what the report says. Each row they name must be in
+ * doubt; one already created (with that ticket) is let be, so that the same command may run
+ * again. Anything else is refused: a mistyped row number must not send or record a wrong row.
+ */
+export function settleInDoubt(resumed: ResumedRows, settling: Settling, reportPath: string): SettledRows {
+  const created = new Map(resumed.created);
+  const heldInDoubt = settling.retryInDoubt === true ? new Map<number, ReportEntry>() : new Map(resumed.inDoubt);
+  const notInDoubt = (row: number, flag: string) =>
+    new UsageError(`${flag}: row ${row} is not in doubt in ${reportPath}`, {
+      hint:
+        resumed.inDoubt.size === 0 ? 'no row is in doubt there' : `the rows in doubt there: ${[...resumed.inDoubt.keys()].sort((a, b) => a - b).join(', ')}`,
+    });
+  for (const row of settling.retryInDoubt === true || settling.retryInDoubt === false ? [] : settling.retryInDoubt) {
+    if (resumed.created.has(row)) continue;
+    if (!resumed.inDoubt.has(row)) throw notInDoubt(row, '--retry-in-doubt');
+    heldInDoubt.delete(row);
+  }
+  const recorded: ReportEntry[] = [];
+  for (const [row, id] of settling.created ?? []) {
+    const known = resumed.created.get(row);
+    if (known !== undefined) {
+      if (known.id === id) continue;
+      throw new UsageError(`--created: row ${row} is recorded in ${reportPath} as created as ${known.id == null ? 'a ticket' : `#${known.id}`}, not #${id}`);
+    }
+    const doubt = resumed.inDoubt.get(row);
+    if (doubt === undefined) throw notInDoubt(row, '--created');
+    const entry: ReportEntry = { row, hash: doubt.hash, ok: true, id, recorded: '--created' };
+    recorded.push(entry);
+    created.set(row, entry);
+    heldInDoubt.delete(row);
+  }
+  return { created, heldInDoubt, recorded };
 }
 
 export interface ReportWriter {

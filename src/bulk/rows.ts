@@ -5,7 +5,7 @@ import { extname } from 'node:path';
 import { UsageError } from '../errors.js';
 import { TICKET_FIELDS, fieldsFor, type TicketEndpoint } from '../model/fields.js';
 import { isRepeatable, type RawFieldValues } from '../fields/options.js';
-import { parseCsv } from './csv.js';
+import { parseCsv, type CsvDelimiter, type CsvRecord } from './csv.js';
 
 export type RowFormat = 'jsonl' | 'json' | 'csv';
 
@@ -152,29 +152,71 @@ function jsonArrayRows(text: string, endpoint: TicketEndpoint): InputRow[] {
   return parsed.map((item, index) => objectRow(index + 1, undefined, item, endpoint));
 }
 
-function csvRows(text: string, endpoint: TicketEndpoint): InputRow[] {
-  const [header, ...records] = parseCsv(text);
-  if (header === undefined) return [];
-  const keys = header.cells.map(columnKey);
-  const problems = keys.map((key) => columnProblem(key, endpoint)).filter((p): p is string => p !== undefined);
-  const duplicates = keys.filter((key, index) => keys.indexOf(key) !== index);
+/**
+ * The delimiter of a CSV file, told by its header: a comma, unless the header read with commas
+ * is one cell holding `;` or a tab but not both (no column name holds either), as a spreadsheet
+ * in some locales saves it (README: Many tickets).
+ */
+function csvDelimiter(text: string): CsvDelimiter {
+  const [only, ...others] = parseCsv(text, { maxRecords: 1 })[0]?.cells ?? [];
+  if (only === undefined || others.length > 0) return ',';
+  const found = ([';', '\t'] as const).filter((delimiter) => only.includes(delimiter));
+  return found.length === 1 ? found[0]! : ',';
+}
+
+const isBlank = (cell: string) => cell.trim() === '';
+
+/** The problems of a CSV header: columns unknown, foreign, named twice, or nameless yet holding values. */
+function headerProblems(keys: readonly string[], records: readonly CsvRecord[], delimiter: CsvDelimiter, endpoint: TicketEndpoint): string[] {
+  const delimiterNote = delimiter === ',' ? '' : ` (the file is read as delimited by ${JSON.stringify(delimiter)}, as its header is)`;
+  const problems = keys.flatMap((key, column) => {
+    if (key === '') {
+      // A spreadsheet adds a nameless column (a trailing delimiter): harmless while it is empty.
+      const index = records.findIndex((record) => !isBlank(record.cells[column] ?? ''));
+      const record = records[index];
+      return record === undefined
+        ? []
+        : [`column ${column + 1} has no name, but row ${index + 1} (line ${record.line}) has a value under it: ${JSON.stringify(record.cells[column])}`];
+    }
+    const problem = columnProblem(key, endpoint);
+    return problem === undefined ? [] : [problem.startsWith('unknown') ? `${problem}${delimiterNote}` : problem];
+  });
+  const duplicates = keys.filter((key, index) => key !== '' && keys.indexOf(key) !== index);
   if (duplicates.length > 0) problems.push(`column${duplicates.length === 1 ? '' : 's'} named twice: ${[...new Set(duplicates)].join(', ')}`);
+  return problems;
+}
+
+function csvRows(text: string, endpoint: TicketEndpoint): InputRow[] {
+  const delimiter = csvDelimiter(text);
+  const [header, ...allRecords] = parseCsv(text, { delimiter });
+  if (header === undefined) return [];
+  // A row of empty cells (`,,,,` from a spreadsheet) is skipped as a blank line is.
+  const records = allRecords.filter((record) => !record.cells.every(isBlank));
+  const keys = header.cells.map(columnKey);
+  const problems = headerProblems(keys, records, delimiter, endpoint);
   if (problems.length > 0) {
+    // A column kept for people (Notes) is refused all the same: a misspelt one must not drop data silently.
+    const unknown = keys.some((key) => key !== '' && !KNOWN_KEYS.has(key));
     throw new UsageError(`the CSV header (line ${header.line}) is not usable`, {
       details: problems,
-      hint: `columns are named like the create options: ${fieldsFor(endpoint)
+      hint: `${unknown ? 'remove the columns that are not ticket fields (or keep them in another file), and correct a misspelt name; ' : ''}columns are named like the create options: ${fieldsFor(
+        endpoint,
+      )
         .map((spec) => spec.key)
         .filter((k, i, all) => all.indexOf(k) === i)
         .join(', ')}`,
     });
   }
+  // A record may leave out the nameless columns at the end of the header, not a named one.
+  const namedCount = keys.findLastIndex((key) => key !== '') + 1;
   return records.map((record, index) => {
     const values: RawFieldValues = {};
     keys.forEach((key, column) => {
-      const value = cellValue(key, record.cells[column] ?? '');
+      const value = key === '' ? undefined : cellValue(key, record.cells[column] ?? '');
       if (value !== undefined) values[key] = value;
     });
-    const rowProblems = record.cells.length === keys.length ? [] : [`has ${record.cells.length} fields, the header has ${keys.length}`];
+    const fits = record.cells.length >= namedCount && record.cells.length <= keys.length;
+    const rowProblems = fits ? [] : [`has ${record.cells.length} fields, the header has ${keys.length}`];
     return makeRow(index + 1, record.line, values, rowProblems);
   });
 }

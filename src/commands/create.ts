@@ -20,6 +20,7 @@ import { assertSingleStdinReader, readTextOption } from '../cmdutil/text-input.j
 import { concurrencyOption, dryRunOption } from './shared-options.js';
 import { keepTypedText, type TypedText } from '../cmdutil/drafts.js';
 import { dedupCreateSpec, dedupOptions, type DedupFlags } from '../dedup/options.js';
+import { collect } from '../util/option-text.js';
 
 export interface CreateOptions extends CreateFromFlags, DedupFlags {
   values: RawFieldValues;
@@ -68,7 +69,8 @@ created; --from - reads stdin. A report (JSON Lines, default
 FILE.report.jsonl; create-from.report.jsonl here for stdin or a pipe) maps
 each row to its new ID or its error, written before each request leaves; --resume REPORT skips
 the rows it shows as created, and names those in doubt (sent, answer unknown: interrupted or
-timed out) without sending them again unless --retry-in-doubt is given.
+timed out) without sending them again. Check them in the service, then settle each: --created
+ROW=ID records one it has, --retry-in-doubt ROWS (5,7 or 5-7) sends again those it does not.
 
 Output: a line per row; --json one JSON array of {"row","ok","id"} or {"row","ok":false,"status","error"};
 -q the new IDs. Exit 2 when a row is invalid (nothing is sent), 1 when a row failed.
@@ -88,7 +90,8 @@ export function register(program: Program, host: CommandHost): void {
     .option('--from <file>', 'create one ticket per row of a JSON Lines or CSV file (- for stdin)')
     .option('--report <file>', "with --from: where to record each row's new ID or error (default FILE.report.jsonl)")
     .option('--resume <report>', 'with --from: skip the rows this report shows as created (and those in doubt)')
-    .option('--retry-in-doubt', 'with --resume: send again the rows whose outcome is unknown (check them first)')
+    .option('--retry-in-doubt [rows]', 'with --resume: send again the rows in doubt the service does not have (e.g. 5,7; all when bare: check them first)')
+    .option('--created <row=id>', 'with --resume: record that the service created this row in doubt as ticket ID (repeatable)', collect)
     .addOption(concurrencyOption(program, 'with --from: tickets created'))
     .option('--dedup-key <key>', 'one open ticket per key: add this occurrence to the open ticket whose title ends with [KEY] instead')
     .addOption(

@@ -9,7 +9,7 @@ import { OperationError, UsageError } from '../errors.js';
 import type { Lookups } from '../lookups/types.js';
 import { TICKET_MEMBER_ALIASES, readListItem } from '../model/ticket.js';
 import type { PlannedRequest } from '../cmdutil/dry-run.js';
-import { checkFields, resolveFields, type CheckedFields } from './values.js';
+import { badValuesError, checkEachField, resolveFields, type CheckedFields } from './values.js';
 import { missingRequired, type RawFieldValues } from './options.js';
 import { assertReadableFiles } from '../cmdutil/text-input.js';
 
@@ -23,6 +23,8 @@ export function createEndpoint(integration: boolean | undefined): CreateEndpoint
 export interface CreateCheck {
   /** The values, checked; undefined when some of them are bad. */
   checked: CheckedFields | undefined;
+  /** The good values, all of them when none is bad: their names can be resolved all the same. */
+  goodValues: CheckedFields;
   /** What is wrong with the values (exit 2). */
   badValues: UsageError | undefined;
   /** The attachments that cannot be read (exit 2). */
@@ -34,13 +36,12 @@ export interface CreateCheck {
 /** Everything about a create that can be checked without the network. `filesFlag` names the attachments in messages. */
 export async function checkCreate(endpoint: CreateEndpoint, values: RawFieldValues, now: Date, filesFlag: string): Promise<CreateCheck> {
   const files = values.attach;
-  const [checked, unreadable] = await Promise.all([
-    usageProblem(async () => checkFields(endpoint, values, now)),
-    usageProblem(async () => (files === undefined || typeof files === 'string' ? undefined : assertReadableFiles(files, filesFlag))),
-  ]);
+  const { checked, problems } = checkEachField(endpoint, values, now);
+  const unreadable = await usageProblem(async () => (files === undefined || typeof files === 'string' ? undefined : assertReadableFiles(files, filesFlag)));
   return {
-    checked: checked instanceof UsageError ? undefined : checked,
-    badValues: checked instanceof UsageError ? checked : undefined,
+    checked: problems.length === 0 ? checked : undefined,
+    goodValues: checked,
+    badValues: badValuesError(problems),
     unreadableFiles: unreadable instanceof UsageError ? unreadable : undefined,
     missing: missingRequired(endpoint, values),
   };

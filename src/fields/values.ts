@@ -32,11 +32,18 @@ function asText(value: string | readonly string[]): string {
   return typeof value === 'string' ? value : value.join(',');
 }
 
+export interface FieldCheck {
+  /** The given values that are good. */
+  checked: CheckedFields;
+  /** What is wrong with the others, one problem each. */
+  problems: string[];
+}
+
 /**
- * Checks every given value without any request: lengths, IDs, dates, types.
- * All problems are reported together (exit 2). Required options are not checked here.
+ * Checks every given value without any request: lengths, IDs, dates, types; keeps the good ones,
+ * so that their names can be resolved all the same. Required options are not checked here.
  */
-export function checkFields(endpoint: TicketEndpoint, values: RawFieldValues, now: Date): CheckedFields {
+export function checkEachField(endpoint: TicketEndpoint, values: RawFieldValues, now: Date): FieldCheck {
   const problems: string[] = [];
   const fields: CheckedField[] = [];
   for (const spec of fieldsFor(endpoint)) {
@@ -109,9 +116,21 @@ export function checkFields(endpoint: TicketEndpoint, values: RawFieldValues, no
         break;
     }
   }
-  if (problems.length === 1) throw new UsageError(problems[0]!);
-  if (problems.length > 1) throw new UsageError('invalid options', { details: problems });
-  return { endpoint, fields };
+  return { checked: { endpoint, fields }, problems };
+}
+
+/** The problems checkEachField found, as the one error that reports them together (exit 2); undefined for none. */
+export function badValuesError(problems: readonly string[]): UsageError | undefined {
+  if (problems.length === 0) return undefined;
+  return problems.length === 1 ? new UsageError(problems[0]!) : new UsageError('invalid options', { details: [...problems] });
+}
+
+/** The given values checked (checkEachField); a bad one throws, naming every problem. */
+export function checkFields(endpoint: TicketEndpoint, values: RawFieldValues, now: Date): CheckedFields {
+  const { checked, problems } = checkEachField(endpoint, values, now);
+  const error = badValuesError(problems);
+  if (error !== undefined) throw error;
+  return checked;
 }
 
 export interface ResolvedFields {
@@ -133,22 +152,48 @@ export async function resolveFields(checked: CheckedFields, lookups: Lookups, op
   for (const entry of checked.fields) {
     if (entry.files !== undefined) files.push(...entry.files);
     else if (entry.spec.value.type === 'lookup' && entry.lookupText !== undefined) {
-      const kind = entry.spec.value.kind;
-      const label = lookupLabel(kind);
-      // "unknown site" already names --site; "unknown sub-category" must name --subcategory.
-      const typed = label === entry.spec.key ? undefined : { flag: `--${entry.spec.key}`, noun: label };
-      if (entry.spec.value.as === 'username') {
-        fields[entry.spec.formField] = await usernameOf(entry.spec.value.kind, entry.lookupText, checked, lookups, typed);
-        continue;
-      }
-      const id = await lookups.resolve(kind, entry.lookupText, typed);
-      fields[entry.spec.formField] = id;
-      if (!options.labels) continue;
-      const name = await lookups.nameOf(kind, id);
+      const { value, id } = await resolveLookup(entry.spec.value, entry.spec.key, entry.lookupText, checked, lookups);
+      fields[entry.spec.formField] = value;
+      if (!options.labels || id === undefined) continue;
+      const name = await lookups.nameOf(entry.spec.value.kind, id);
       if (name !== undefined) labels[entry.spec.formField] = name;
     } else fields[entry.spec.formField] = entry.value;
   }
   return { form: files.length > 0 ? { fields, files } : { fields }, labels };
+}
+
+/**
+ * Every name of `checked` the lookups do not know, each as its error: resolveFields stops at
+ * the first, a `create --from` file is told them all in one pass.
+ */
+export async function unresolvedNames(checked: CheckedFields, lookups: Lookups): Promise<UsageError[]> {
+  const errors: UsageError[] = [];
+  for (const entry of checked.fields) {
+    if (entry.spec.value.type !== 'lookup' || entry.lookupText === undefined) continue;
+    try {
+      await resolveLookup(entry.spec.value, entry.spec.key, entry.lookupText, checked, lookups);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      errors.push(error);
+    }
+  }
+  return errors;
+}
+
+/** One looked-up field's value to send: a username as such, else an ID (also returned, to label it). */
+async function resolveLookup(
+  lookup: { kind: LookupKind; as?: 'username' },
+  key: string,
+  text: string,
+  checked: CheckedFields,
+  lookups: Lookups,
+): Promise<{ value: FormValue; id?: number | string }> {
+  const label = lookupLabel(lookup.kind);
+  // "unknown site" already names --site; "unknown sub-category" must name --subcategory.
+  const typed = label === key ? undefined : { flag: `--${key}`, noun: label };
+  if (lookup.as === 'username') return { value: await usernameOf(lookup.kind, text, checked, lookups, typed) };
+  const id = await lookups.resolve(lookup.kind, text, typed);
+  return { value: id, id };
 }
 
 /**

@@ -213,6 +213,25 @@ describe('tkt create --from', () => {
     await expect(readFile(`${file}.report.jsonl`)).rejects.toThrow(/ENOENT/);
   });
 
+  it("lists every problem of a row in one pass: its values' formats and each name no lookup knows", async () => {
+    const file = await write(
+      'many-problems.csv',
+      [
+        'title,description,requester,site,department,status,due,cc',
+        'many-1,d,nobody,Atlantis,IT,Open,,',
+        'many-2,d,aberg,Atlantis,Nowhere,Open,next tuesday,not-an-address',
+        'many-3,d,aberg,Head Office,IT,Open,,',
+      ].join('\n'),
+    );
+    const result = await h.cli(['create', '--from', file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/2 of 3 rows in .*many-problems\.csv are not valid; nothing was sent/);
+    expect(result.stderr).toMatch(/row 1 \(line 2\): unknown requester "nobody"; unknown site "Atlantis"\n/);
+    expect(result.stderr).toMatch(/row 2 \(line 3\): due: .*; cc: .*not-an-address.*; unknown site "Atlantis"; unknown department "Nowhere"\n/);
+    expect(result.stderr).not.toMatch(/row 3/);
+    expect(h.sandbox.stats.byRoute[REGISTER_ROUTE]).toBeUndefined();
+  });
+
   it('names a JSON Lines row that cannot be read by that alone, not by columns it would lack', async () => {
     const file = await write('unreadable.jsonl', ['{"title":"x"', '5', '{}'].join('\n'));
     const result = await h.cli(['create', '--from', file]);
@@ -481,6 +500,79 @@ describe('tkt create --from', () => {
     } finally {
       await front.close();
     }
+  });
+
+  it('settles rows in doubt one by one: --created ROW=ID records a row the service has, --retry-in-doubt ROWS sends only those', async () => {
+    const file = await write(
+      'settle.jsonl',
+      [1, 2, 3, 4].map((n) => JSON.stringify({ title: `settle-${n}`, description: 'd', requester: 'aberg' })).join('\n'),
+    );
+    const report = `${file}.report.jsonl`;
+    // A gateway answers 504 to rows 2 and 3: the service created row 2, never saw row 3.
+    const front = await startFrontServer(h, (req, res, body) => {
+      if (body.includes('settle-3')) {
+        res.writeHead(504).end();
+        return true;
+      }
+      if (!body.includes('settle-2')) return false;
+      void fetch(`${h.sandbox.url}${req.url ?? '/'}`, {
+        method: 'POST',
+        headers: { authorization: req.headers.authorization!, 'content-type': req.headers['content-type']! },
+        body,
+      }).then(() => res.writeHead(504).end());
+      return true;
+    });
+    try {
+      const first = await h.cli(['create', '--from', file, '--integration'], { env: frontEnv(h, front) });
+      expect(first.code).toBe(1);
+    } finally {
+      await front.close();
+    }
+    const [created2] = ticketsTitled('settle-2');
+    expect(ticketsTitled('settle-3')).toEqual([]);
+
+    // The hint names the command lines that settle them.
+    const resume = ['create', '--from', file, '--integration', '--resume', report];
+    const held = await h.cli(resume);
+    expect(held.code).toBe(1);
+    expect(held.stderr).toContain('error: 2 of 4 rows in doubt\n');
+    expect(held.stderr).toContain(`--created ROW=ID`);
+    expect(held.stderr).toContain(`create --from ${file} --integration --resume ${report} --created ROW=ID`);
+    expect(held.stderr).toContain(`create --from ${file} --integration --resume ${report} --retry-in-doubt 2-3`);
+
+    // Refused before any request: a row not in doubt or created as another ticket, a malformed pair, the same row both ways, without --resume.
+    const createsBefore = h.sandbox.stats.byRoute[NEW_ROUTE];
+    for (const [args, message] of [
+      [[...resume, '--retry-in-doubt', '2,9'], /--retry-in-doubt: row 9 is not in doubt in .*\n.*hint: the rows in doubt there: 2, 3/],
+      [[...resume, '--retry-in-doubt', '2,x'], /--retry-in-doubt: "x" is not a row number/],
+      [[...resume, '--created', '2'], /--created: expected ROW=ID \(the row and the ticket the service created from it\), got "2"/],
+      [[...resume, '--created', '9=5'], /--created: row 9 is not in doubt in /],
+      [[...resume, '--created', '4=5'], /--created: row 4 is recorded in .* as created as #\d+, not #5/],
+      [[...resume, '--created', '2=5', '--retry-in-doubt', '2'], /row 2 is given to both --created and --retry-in-doubt/],
+      [['create', '--from', file, '--created', '2=5'], /--created needs --resume REPORT/],
+    ] as const) {
+      const refused = await h.cli([...args]);
+      expect(refused.stderr).toMatch(message);
+      expect(refused.code).toBe(2);
+    }
+    expect(h.sandbox.stats.byRoute[NEW_ROUTE]).toBe(createsBefore);
+
+    // Row 2 recorded as the ticket found, row 3 sent again: each ticket once.
+    const settled = await h.cli([...resume, '--created', `2=${created2!.id}`, '--retry-in-doubt', '3']);
+    expect(settled.stderr).toBe(`created 1 ticket, 3 skipped as already created; report: ${report}\n`);
+    expect(settled.stdout).toContain(`- row 2 already created as #${created2!.id} (skipped)\n`);
+    expect(settled.code).toBe(0);
+    expect(ticketsTitled('settle-2')).toHaveLength(1);
+    expect(ticketsTitled('settle-3')).toHaveLength(1);
+    expect(outcomes(await readReport(report)).find((entry) => entry.row === 2 && entry.ok)).toMatchObject({ id: created2!.id, recorded: '--created' });
+
+    // The same command again does no harm; a plain --resume finds every row done.
+    const again = await h.cli([...resume, '--created', `2=${created2!.id}`, '--retry-in-doubt', '3']);
+    expect(again.code).toBe(0);
+    const done = await h.cli(resume);
+    expect(done.stderr).toBe(`created 0 tickets, 4 skipped as already created; report: ${report}\n`);
+    expect(done.code).toBe(0);
+    expect(ticketsTitled('settle-')).toHaveLength(4);
   });
 
   it('a dry run of --resume tells each row as the real run does: created skipped, in doubt held back (exit 1), the rest to send', async () => {

@@ -182,6 +182,53 @@ describe('readRows: CSV', () => {
     expect(error.hint).not.toMatch(/\btag\b/);
   });
 
+  // What a spreadsheet leaves in a CSV it saves: rows of commas, a nameless last column.
+  it('skips a row whose every cell is empty or blank, as a blank line, and numbers rows without it', () => {
+    const rows = readRows('title,description,site\n,,\nA,one,HQ\n , ,\t\n"",,\nB,two,HQ\n,,\n', 'csv', 'register');
+    expect(shape(rows)).toEqual([
+      { row: 1, line: 3, values: { title: 'A', description: 'one', site: 'HQ' }, problems: [] },
+      { row: 2, line: 6, values: { title: 'B', description: 'two', site: 'HQ' }, problems: [] },
+    ]);
+    expect(readRows('title,site\n,\n,,,\n', 'csv', 'register')).toEqual([]);
+  });
+
+  it('ignores a header cell left empty when no row has a value under it, with or without the trailing comma', () => {
+    const rows = readRows('title,"site",\nA,HQ,\nB,Remote\n', 'csv', 'register');
+    expect(shape(rows)).toEqual([
+      { row: 1, line: 2, values: { title: 'A', site: 'HQ' }, problems: [] },
+      { row: 2, line: 3, values: { title: 'B', site: 'Remote' }, problems: [] },
+    ]);
+    expect(readRows('title,,site\nA,,HQ\n', 'csv', 'register')[0]!.values).toEqual({ title: 'A', site: 'HQ' });
+  });
+
+  it('refuses a nameless column that holds a value, naming the column and the first row with one', () => {
+    const error = usageErrorOf(() => readRows('title,site,\nA,HQ,\nB,HQ,note\n', 'csv', 'register'));
+    expect(error.message).toBe('the CSV header (line 1) is not usable');
+    expect(error.details).toEqual(['column 3 has no name, but row 2 (line 3) has a value under it: "note"']);
+  });
+
+  it('reads a file delimited by semicolons or tabs (a spreadsheet in another locale), told by its header', () => {
+    for (const delimiter of [';', '\t']) {
+      const text = ['title', 'description', 'tag', ''].join(delimiter) + '\n' + ['"A; b"', 'one, two', '"1;2"', ''].join(delimiter) + '\n';
+      expect(shape(readRows(text, 'csv', 'register'))).toEqual([
+        { row: 1, line: 2, values: { title: 'A; b', description: 'one, two', tag: ['1', '2'] }, problems: [] },
+      ]);
+    }
+  });
+
+  it('says which delimiter a header seems to use when its names are not columns either way', () => {
+    const error = usageErrorOf(() => readRows('title;colour\nA;red\n', 'csv', 'register'));
+    expect(error.details).toEqual(['unknown column "colour" (the file is read as delimited by ";", as its header is)']);
+  });
+
+  it('tells how to go on past a column that is not a field: remove it, or fix the name of a mistyped one', () => {
+    const error = usageErrorOf(() => readRows('title,Notes,sight\nA,for Bob,HQ\n', 'csv', 'register'));
+    expect(error.details).toEqual(['unknown column "notes"', 'unknown column "sight"']);
+    expect(error.hint).toMatch(
+      /^remove the columns that are not ticket fields \(or keep them in another file\), and correct a misspelt name; columns are named like the create options: title, /,
+    );
+  });
+
   it("flags a record with more fields than the header, keeping the header's columns", () => {
     const [row] = readRows('title,site\nA,HQ,extra\n', 'csv', 'register');
     expect(row!.values).toEqual({ title: 'A', site: 'HQ' });
