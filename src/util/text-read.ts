@@ -34,7 +34,7 @@ function shellWord(word: string): string {
 const convertFile =
   (path: string): ConvertHint =>
   (encoding) =>
-    `save it as UTF-8 (in Excel: "CSV UTF-8"), or convert it: iconv -f ${encoding} -t UTF-8 ${shellWord(path)} > ${shellWord(`${path}.utf8`)}`;
+    `save it as UTF-8${/\.csv$/i.test(path) ? ' (in Excel: "CSV UTF-8")' : ''}, or convert it: iconv -f ${encoding} -t UTF-8 ${shellWord(path)} > ${shellWord(`${path}.utf8`)}`;
 
 const convertStdin: ConvertHint = (encoding) => `convert it on its way in: ... | iconv -f ${encoding} -t UTF-8 | tkt ...`;
 

@@ -62,6 +62,17 @@ describe('text that is not UTF-8', () => {
     expect(result.stderr).toContain(`error: cannot read --input ${file}: not UTF-8 text: byte 0xE9 on line 1, column 17\n`);
   });
 
+  it('a reply template saved in Windows-1252 is exit 2, naming the template, nothing sent', async () => {
+    const file = path.join(h.configDir, 'templates', 'merci.md');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, latin1("Subject: R\u00e9solu\n\nBonjour {{requester.name}}, c'est r\u00e9gl\u00e9.\n"));
+    const result = await sendsNothing(h, () => h.cli(['reply', '1001', '--template', 'merci']));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`error: template merci (${file}) is not UTF-8 text: byte 0xE9 on line 1, column 11\n`);
+    // Not a CSV: no word of Excel.
+    expect(result.stderr).toContain(`hint: save it as UTF-8, or convert it: iconv -f WINDOWS-1252 -t UTF-8 ${file} > ${file}.utf8`);
+  });
+
   it('UTF-8 with a BOM and characters of 2, 3 and 4 bytes is read as written, the BOM dropped', async () => {
     const title = 'Café réseau 漢字 😀 from-bom';
     const csv = write('utf8-bom.csv', `\uFEFF${CSV_HEADER}${title},Résumé € 😀,aberg,1,1,1\r\n`);
