@@ -34,7 +34,10 @@ function shellWord(word: string): string {
 const convertFile =
   (path: string): ConvertHint =>
   (encoding) =>
-    `save it as UTF-8${/\.csv$/i.test(path) ? ' (in Excel: "CSV UTF-8")' : ''}, or convert it: iconv -f ${encoding} -t UTF-8 ${shellWord(path)} > ${shellWord(`${path}.utf8`)}`;
+    // `<(command)` is /dev/fd/63: there is no file to convert, only a command's output.
+    /^\/(dev|proc)\//.test(path)
+      ? `convert it on its way in: <(... | iconv -f ${encoding} -t UTF-8)`
+      : `save it as UTF-8${/\.csv$/i.test(path) ? ' (in Excel: "CSV UTF-8")' : ''}, or convert it: iconv -f ${encoding} -t UTF-8 ${shellWord(path)} > ${shellWord(`${path}.utf8`)}`;
 
 const convertStdin: ConvertHint = (encoding) => `convert it on its way in: ... | iconv -f ${encoding} -t UTF-8 | tkt ...`;
 

@@ -82,6 +82,18 @@ describe('readTextFile: UTF-8 only (README: Text values)', () => {
     expect(await readTextFile(file)).toBe(text);
   });
 
+  posixOnly('says to convert a pipe (<(command), /dev/stdin) on its way in: it has no file to convert', async () => {
+    const file = path.join(tempDir(), 'piped.txt');
+    fs.writeFileSync(file, latin1);
+    const fd = fs.openSync(file, 'r');
+    try {
+      const error = (await readTextFile(`/dev/fd/${fd}`).catch((caught: unknown) => caught)) as NotTextError;
+      expect(error.hint).toBe('convert it on its way in: <(... | iconv -f WINDOWS-1252 -t UTF-8)');
+    } finally {
+      fs.closeSync(fd);
+    }
+  });
+
   it('quotes a file name the shell would split in the convert command', async () => {
     const file = path.join(tempDir(), "Bob's list.csv");
     fs.writeFileSync(file, latin1);
