@@ -1,7 +1,8 @@
 // Text inputs read within bounds (docs/cli.md section 7): `--from`, `api --input`, and text options read
 // from a file or stdin. `create --from /dev/zero` once took 600 MB before failing with
 // "Invalid string length"; now anything that is not a file of text fails at once, and a text
-// larger than the limit fails when the limit is reached, having held no more than that.
+// larger than the limit fails when the limit is reached, having held no more than that. Text is
+// UTF-8 only (README: Text values): a Windows-1252 CSV from Excel was sent with its accents as U+FFFD.
 import { Transform, type Readable } from 'node:stream';
 import { InterruptedError, UsageError } from '../errors.js';
 import { openInput } from './input-file.js';
