@@ -40,7 +40,7 @@ import { prepareRows } from './create-from-check.js';
 import { rowJson, rowPrinter, skippedRowLine, tellDryRunOutcome, tellOutcome } from './create-from-outcome.js';
 import { createStyle } from '../output/style.js';
 import { runBulk, type BulkResult } from './runner.js';
-import { readTextFile } from '../util/text-read.js';
+import { notTextHint, readTextFile } from '../util/text-read.js';
 
 /** The report's default where the input has no folder of its own: named after nothing it holds. */
 const FOLDERLESS_REPORT = 'create-from.report.jsonl';
@@ -63,7 +63,7 @@ async function readInput(file: string, ctx: Context): Promise<string> {
   try {
     return await readTextFile(file);
   } catch (error) {
-    throw new UsageError(`--from: cannot read ${file}: ${fileErrorText(error)}`);
+    throw new UsageError(`--from: cannot read ${file}: ${fileErrorText(error)}`, { hint: notTextHint(error) });
   }
 }
 

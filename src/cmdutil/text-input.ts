@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { nonBlank } from '../util/option-text.js';
-import { readTextFile, readTextStream } from '../util/text-read.js';
+import { notTextHint, readTextFile, readTextStream } from '../util/text-read.js';
 import { accessPath, statPath } from '../util/fs-promises.js';
 
 export const STDIN = '-';
@@ -89,7 +89,7 @@ export async function readTextOption(ctx: Context, option: TextOption | TextOpti
   if (option.text !== undefined || withFile === undefined) return nonBlank(source, `${flag} is empty`);
   await assertReadableFiles([source], flag);
   const text = await readTextFile(source).catch((error: unknown) => {
-    throw new UsageError(`${flag} ${source}: ${fileErrorText(error)}`);
+    throw new UsageError(`${flag} ${source}: ${fileErrorText(error)}`, { hint: notTextHint(error) });
   });
   return nonBlank(text, `${flag} ${source} is empty`);
 }

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { OperationError, UsageError } from '../errors.js';
 import { forEachAtMost } from '../util/at-most.js';
 import { nonFolderOnPath } from '../util/non-folder.js';
+import { NotTextError, readTextFile } from '../util/text-read.js';
 import type { Context } from '../context/context.js';
 import type { Ticket } from '../model/ticket.js';
 import type { Session } from '../config/types.js';
@@ -92,7 +93,9 @@ function parseTemplate(name: string, file: string, text: string): Template {
 /** The template NAME; exit 2 listing the templates there are when it does not exist. */
 export async function readTemplate(ctx: Pick<Context, 'config'>, name: string): Promise<Template> {
   const file = templateFile(ctx, name);
-  const text = await readFile(file, 'utf8').catch(async (error: NodeJS.ErrnoException) => {
+  const text = await readTextFile(file).catch(async (error: NodeJS.ErrnoException | NotTextError) => {
+    // A template is sent as its text: one in Windows-1252 would go out with its accents mangled.
+    if (error instanceof NotTextError) throw new UsageError(`template ${name} (${file}) is ${error.message}`, { hint: error.hint });
     if (error.code !== 'ENOENT') throw new OperationError(`cannot read ${file}: ${error.message}`);
     const names = await templateNames(ctx);
     throw new UsageError(`no template ${JSON.stringify(name)} in ${templatesDir(ctx)}`, {

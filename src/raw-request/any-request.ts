@@ -7,7 +7,7 @@ import { UsageError } from '../errors.js';
 import { sanitizeText } from '../output/sanitize.js';
 import { writeText } from '../output/write.js';
 import { STDIN, assertReadableFiles, fileErrorText, readStdin } from '../cmdutil/text-input.js';
-import { readTextFile } from '../util/text-read.js';
+import { notTextHint, readTextFile } from '../util/text-read.js';
 
 export interface AnyRequestInput {
   method: string;
@@ -140,7 +140,7 @@ async function readInputFile(path: string): Promise<string> {
   try {
     return await readTextFile(path);
   } catch (error) {
-    throw new UsageError(`cannot read --input ${path}: ${fileErrorText(error)}`);
+    throw new UsageError(`cannot read --input ${path}: ${fileErrorText(error)}`, { hint: notTextHint(error) });
   }
 }
 

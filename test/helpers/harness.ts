@@ -54,7 +54,7 @@ export interface Harness {
   /** A fresh context (new IO, new prompter) for one command run. */
   context(options?: Omit<HarnessOptions, 'sandbox' | 'login'>): Promise<CommandRun>;
   /** Runs the whole CLI in-process (commander, error mapping, exit code) with fake streams. */
-  cli(argv: string[], options?: { stdin?: string; env?: Record<string, string> }): Promise<{ code: number; stdout: string; stderr: string }>;
+  cli(argv: string[], options?: { stdin?: string | Buffer; env?: Record<string, string> }): Promise<{ code: number; stdout: string; stderr: string }>;
   /** Fails when a context's scripted answers were not all asked for (then forgets those contexts). */
   assertPromptsDone(): void;
   /** Stops the sandbox; fails, like assertPromptsDone, on scripted answers never asked for. */

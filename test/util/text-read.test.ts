@@ -46,6 +46,62 @@ describe('readTextFile', () => {
   });
 });
 
+describe('readTextFile: UTF-8 only (README: Text values)', () => {
+  const latin1 = Buffer.from('title\nCaf\xe9 r\xe9seau\n', 'latin1');
+
+  it('refuses a Latin-1 file, naming the first byte that is not UTF-8, where it is, and how to convert it', async () => {
+    const file = path.join(tempDir(), 'latin1.csv');
+    fs.writeFileSync(file, latin1);
+    const error = await readTextFile(file).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NotTextError);
+    expect((error as NotTextError).message).toBe('not UTF-8 text: byte 0xE9 on line 2, column 4');
+    expect((error as NotTextError).hint).toBe(`save it as UTF-8 (in Excel: "CSV UTF-8"), or convert it: iconv -f WINDOWS-1252 -t UTF-8 ${file} > ${file}.utf8`);
+  });
+
+  it('finds the line of a bad byte beyond the first chunk read, and one cut at the end of the file', async () => {
+    const file = path.join(tempDir(), 'late.txt');
+    fs.writeFileSync(file, Buffer.concat([Buffer.from('é\n'.repeat(50_000)), Buffer.from([0x41, 0xff])]));
+    await expect(readTextFile(file)).rejects.toThrow('not UTF-8 text: byte 0xFF on line 50001, column 2');
+    fs.writeFileSync(file, Buffer.concat([Buffer.from('ok\n€'), Buffer.from('€').subarray(0, 2)]));
+    await expect(readTextFile(file)).rejects.toThrow('not UTF-8 text: byte 0xE2 on line 2, column 2');
+  });
+
+  it('names a UTF-16 file as such', async () => {
+    const file = path.join(tempDir(), 'utf16.txt');
+    fs.writeFileSync(file, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Café', 'utf16le')]));
+    const error = await readTextFile(file).catch((caught: unknown) => caught);
+    expect((error as NotTextError).message).toBe('UTF-16 text, not UTF-8');
+    expect((error as NotTextError).hint).toContain(`iconv -f UTF-16 -t UTF-8 ${file} > ${file}.utf8`);
+  });
+
+  it('reads UTF-8 with a BOM, which it drops, and characters split between two reads', async () => {
+    const file = path.join(tempDir(), "with bom's.txt");
+    // The file stream reads 64 KiB at a time: the euro sign's 3 bytes straddle the first read's end.
+    const text = `${'x'.repeat(65_536 - 3 - 1)}€ Résumé 漢字 😀\n`;
+    fs.writeFileSync(file, `\uFEFF${text}`);
+    expect(await readTextFile(file)).toBe(text);
+  });
+
+  posixOnly('says to convert a pipe (<(command), /dev/stdin) on its way in: it has no file to convert', async () => {
+    const file = path.join(tempDir(), 'piped.txt');
+    fs.writeFileSync(file, latin1);
+    const fd = fs.openSync(file, 'r');
+    try {
+      const error = (await readTextFile(`/dev/fd/${fd}`).catch((caught: unknown) => caught)) as NotTextError;
+      expect(error.hint).toBe('convert it on its way in: <(... | iconv -f WINDOWS-1252 -t UTF-8)');
+    } finally {
+      fs.closeSync(fd);
+    }
+  });
+
+  it('quotes a file name the shell would split in the convert command', async () => {
+    const file = path.join(tempDir(), "Bob's list.csv");
+    fs.writeFileSync(file, latin1);
+    const error = (await readTextFile(file).catch((caught: unknown) => caught)) as NotTextError;
+    expect(error.hint).toContain(`iconv -f WINDOWS-1252 -t UTF-8 '${file.replace("'", "'\\''")}' > '${file.replace("'", "'\\''")}.utf8'`);
+  });
+});
+
 describe('readTextStream', () => {
   it('stops reading an endless text at the limit: exit 2 naming the option', async () => {
     const { stream, pulled } = endless('y\n');
@@ -54,6 +110,19 @@ describe('readTextStream', () => {
     expect((error as UsageError).message).toBe('--description -: stdin is larger than 1 MB, more than tkt reads');
     expect(pulled()).toBeLessThan(40);
     expect(stream.destroyed).toBe(true);
+  });
+
+  it('refuses Latin-1 on stdin, and reads UTF-8 whose characters come split over many chunks', async () => {
+    const error = await readTextStream(Readable.from([Buffer.from('R\xe9sum\xe9', 'latin1')]), '--message -').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).message).toBe('--message -: stdin is not UTF-8 text: byte 0xE9 on line 1, column 2');
+    expect((error as UsageError).hint).toBe('convert it on its way in: ... | iconv -f WINDOWS-1252 -t UTF-8 | tkt ...');
+
+    const bytes = Buffer.from('\uFEFF😀 é\n€');
+    const oneByteChunks = [...bytes].map((byte) => Buffer.from([byte]));
+    expect(await readTextStream(Readable.from(oneByteChunks), '--message -')).toBe('😀 é\n€');
+    const badAfterSplit = [...Buffer.from('ok\n😀'), 0xe9, 0x41].map((byte) => Buffer.from([byte]));
+    await expect(readTextStream(Readable.from(badAfterSplit), '--message -')).rejects.toThrow('byte 0xE9 on line 2, column 2');
   });
 
   it('refuses binary data on stdin', async () => {

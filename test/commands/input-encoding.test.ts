@@ -1,0 +1,89 @@
+// Text that is not UTF-8 (README: Text values): Excel on Windows saves "CSV" as Windows-1252, and
+// such a file was once sent with its accents turned into U+FFFD ("Caf\uFFFD r\uFFFDseau"). Now
+// every text input read from a file or stdin is exit 2 before any request, naming the input, where
+// the first byte that is not UTF-8 is and how to convert it; UTF-8 with a BOM still works.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BY_ID, validCreateArgs } from '../helpers/create-args.js';
+import type { Harness } from '../helpers/harness.js';
+import { sendsNothing, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+
+let h: Harness;
+useHarness({}, (harness) => (h = harness));
+let dir: string;
+useTempDir('tkt-encoding-', (made) => (dir = made));
+
+const latin1 = (text: string) => Buffer.from(text, 'latin1');
+const CSV_HEADER = 'title,description,requester,site,department,status\n';
+
+function write(name: string, content: string | Buffer): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, content);
+  return file;
+}
+
+describe('text that is not UTF-8', () => {
+  it('create --from a Windows-1252 CSV is exit 2, naming the line, before any row is sent', async () => {
+    const file = write('latin1.csv', latin1(`${CSV_HEADER}Printer,ok,aberg,1,1,1\nCaf\u00e9 r\u00e9seau,b,aberg,1,1,1\n`));
+    const result = await sendsNothing(h, () => h.cli(['create', '--from', file]));
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`error: --from: cannot read ${file}: not UTF-8 text: byte 0xE9 on line 3, column 4\n`);
+    expect(result.stderr).toContain(`hint: save it as UTF-8 (in Excel: "CSV UTF-8"), or convert it: iconv -f WINDOWS-1252 -t UTF-8 ${file} > ${file}.utf8`);
+    expect(h.sandbox.state.tickets.some((ticket) => ticket.title === 'Printer')).toBe(false);
+  });
+
+  it('create --from - with Windows-1252 on stdin is exit 2', async () => {
+    const result = await sendsNothing(h, () => h.cli(['create', '--from', '-'], { stdin: latin1(`${CSV_HEADER}Caf\u00e9,b,aberg,1,1,1\n`) }));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('error: --from -: stdin is not UTF-8 text: byte 0xE9 on line 2, column 4\n');
+    expect(result.stderr).toContain('hint: convert it on its way in: ... | iconv -f WINDOWS-1252 -t UTF-8 | tkt ...');
+  });
+
+  it('a Latin-1 --description-file is exit 2, nothing created', async () => {
+    const file = write('description.txt', latin1('R\u00e9sum\u00e9 du probl\u00e8me\n'));
+    const result = await sendsNothing(h, () => h.cli(['create', ...validCreateArgs({ ...BY_ID, description: null, 'description-file': file })]));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`error: --description-file ${file}: not UTF-8 text: byte 0xE9 on line 1, column 2\n`);
+    expect(result.stderr).toContain(`iconv -f WINDOWS-1252 -t UTF-8 ${file} > ${file}.utf8`);
+  });
+
+  it('Latin-1 on stdin for a text option is exit 2', async () => {
+    const result = await sendsNothing(h, () => h.cli(['reply', '1001', '--message', '-'], { stdin: latin1("Merci, c'est r\u00e9gl\u00e9") }));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('error: --message -: stdin is not UTF-8 text: byte 0xE9 on line 1, column 15\n');
+  });
+
+  it('api --input in Latin-1 is exit 2', async () => {
+    const file = write('body.json', latin1('{"subject": "Caf\u00e9"}'));
+    const result = await sendsNothing(h, () => h.cli(['api', 'POST', '/api/TicketsApi', '--input', file]));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`error: cannot read --input ${file}: not UTF-8 text: byte 0xE9 on line 1, column 17\n`);
+  });
+
+  it('a reply template saved in Windows-1252 is exit 2, naming the template, nothing sent', async () => {
+    const file = path.join(h.configDir, 'templates', 'merci.md');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, latin1("Subject: R\u00e9solu\n\nBonjour {{requester.name}}, c'est r\u00e9gl\u00e9.\n"));
+    const result = await sendsNothing(h, () => h.cli(['reply', '1001', '--template', 'merci']));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`error: template merci (${file}) is not UTF-8 text: byte 0xE9 on line 1, column 11\n`);
+    // Not a CSV: no word of Excel.
+    expect(result.stderr).toContain(`hint: save it as UTF-8, or convert it: iconv -f WINDOWS-1252 -t UTF-8 ${file} > ${file}.utf8`);
+  });
+
+  it('UTF-8 with a BOM and characters of 2, 3 and 4 bytes is read as written, the BOM dropped', async () => {
+    const title = 'Café réseau 漢字 😀 from-bom';
+    const csv = write('utf8-bom.csv', `\uFEFF${CSV_HEADER}${title},Résumé € 😀,aberg,1,1,1\r\n`);
+    const fromCsv = await h.cli(['create', '--from', csv]);
+    expect(fromCsv.code).toBe(0);
+    expect(h.sandbox.state.tickets.find((ticket) => ticket.title === title)?.description).toBe('Résumé € 😀');
+
+    const description = write('description-bom.txt', '\uFEFFRésumé du problème 😀\n');
+    const fromFile = await h.cli(['create', ...validCreateArgs({ ...BY_ID, title: 'bom description', description: null, 'description-file': description })]);
+    expect(fromFile.code).toBe(0);
+    // The BOM is not text: the description starts where the writer's text does.
+    expect(h.sandbox.state.tickets.find((ticket) => ticket.title === 'bom description')?.description).toBe('Résumé du problème 😀\n');
+  });
+});
