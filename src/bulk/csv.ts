@@ -1,5 +1,5 @@
 // A small RFC 4180 reader for `tkt create --from file.csv`: quoted fields with doubled
-// quotes, delimiters and line breaks inside quotes, CRLF or LF line ends, a leading BOM. The
+// quotes, delimiters and line breaks inside quotes, CRLF or LF line ends (the reader has dropped a BOM). The
 // delimiter is a comma unless told otherwise (a spreadsheet in some locales writes `;`).
 // Written here rather than pulled in as a dependency: the format is small and fixed.
 import { UsageError } from '../errors.js';
@@ -10,8 +10,6 @@ export interface CsvRecord {
   line: number;
 }
 
-const BOM = '\uFEFF';
-
 /** The delimiters a CSV file may use: `,` (RFC 4180), `;` and a tab (spreadsheets in some locales). */
 export type CsvDelimiter = ',' | ';' | '\t';
 
@@ -20,9 +18,8 @@ export type CsvDelimiter = ',' | ';' | '\t';
  * final line break). An unterminated quote, or text between a closing quote and the next
  * comma, is a UsageError naming the line: such a file would otherwise be read wrongly.
  */
-export function parseCsv(input: string, options: { delimiter?: CsvDelimiter; maxRecords?: number } = {}): CsvRecord[] {
+export function parseCsv(text: string, options: { delimiter?: CsvDelimiter; maxRecords?: number } = {}): CsvRecord[] {
   const { delimiter = ',', maxRecords = Infinity } = options;
-  const text = input.startsWith(BOM) ? input.slice(BOM.length) : input;
   const records: CsvRecord[] = [];
   let cells: string[] = [];
   let cell = '';

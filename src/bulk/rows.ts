@@ -40,7 +40,7 @@ export function detectFormat(path: string, text: string): RowFormat {
   const extension = extname(path).toLowerCase();
   if (extension === '.csv') return 'csv';
   if (extension === '.jsonl' || extension === '.ndjson') return 'jsonl';
-  const first = text.replace(/^\uFEFF/, '').trimStart()[0];
+  const first = text.trimStart()[0];
   if (first === '[') return 'json';
   if (first === '{' || extension === '.json') return 'jsonl';
   return 'csv';
@@ -126,25 +126,22 @@ function objectRow(row: number, line: number | undefined, parsed: unknown, endpo
 
 function jsonLinesRows(text: string, endpoint: TicketEndpoint): InputRow[] {
   const rows: InputRow[] = [];
-  text
-    .replace(/^\uFEFF/, '')
-    .split(/\r?\n/)
-    .forEach((content, index) => {
-      if (content.trim() === '') return;
-      const row = rows.length + 1;
-      try {
-        rows.push(objectRow(row, index + 1, JSON.parse(content), endpoint));
-      } catch (error) {
-        rows.push({ ...makeRow(row, index + 1, {}, [`not valid JSON: ${(error as Error).message}`]), unreadable: true });
-      }
-    });
+  text.split(/\r?\n/).forEach((content, index) => {
+    if (content.trim() === '') return;
+    const row = rows.length + 1;
+    try {
+      rows.push(objectRow(row, index + 1, JSON.parse(content), endpoint));
+    } catch (error) {
+      rows.push({ ...makeRow(row, index + 1, {}, [`not valid JSON: ${(error as Error).message}`]), unreadable: true });
+    }
+  });
   return rows;
 }
 
 function jsonArrayRows(text: string, endpoint: TicketEndpoint): InputRow[] {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
+    parsed = JSON.parse(text);
   } catch (error) {
     throw new UsageError(`not valid JSON: ${(error as Error).message}`, { hint: 'use JSON Lines (one object per line) or a JSON array of objects' });
   }

@@ -32,10 +32,6 @@ describe('parseCsv', () => {
     expect(cellsOf('a\r\n"x\r\ny"\r\n')).toEqual([['a'], ['x\r\ny']]);
   });
 
-  it('drops a leading byte order mark, so the first column is named correctly', () => {
-    expect(cellsOf('\uFEFFtitle,site\nT,1\n')[0]).toEqual(['title', 'site']);
-  });
-
   it('keeps empty cells, including empty quoted ones and a trailing empty cell', () => {
     expect(cellsOf('a,b,c\n,"",\n')).toEqual([
       ['a', 'b', 'c'],
