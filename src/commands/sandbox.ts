@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
-import { OperationError, UsageError } from '../errors.js';
+import { InterruptedError, OperationError, UsageError } from '../errors.js';
 import { wholeNumberOption } from '../util/ids.js';
 
 const DEFAULT_SANDBOX_PORT = 8642;
@@ -72,4 +72,6 @@ export async function run(options: SandboxCommandOptions, ctx: Context): Promise
   } finally {
     await sandbox.close();
   }
+  // Only a signal ends it: exit 130 or 143 as any command so stopped, as docker run in the foreground (README, The sandbox).
+  throw new InterruptedError();
 }
