@@ -131,12 +131,25 @@ function execFailed(settings: WatchSettings, failures: number, events: string): 
 
 /**
  * At a terminal, once the first poll is in, one line on stderr says that the watch runs: it
- * may tell nothing for hours. Scripts (a pipe, -q, --json, --once) get no such line.
+ * may tell nothing for hours. Scripts (a pipe, -q, --json, --once) get no such line; a lone
+ * --once gets its own (explainLoneOnce).
  */
 async function announce(ctx: Context, settings: WatchSettings, snapshot: Snapshot): Promise<void> {
-  if (settings.once || !ctx.io.stdoutIsTTY || !ctx.io.stderrIsTTY || ctx.output.format !== 'human') return;
+  if (settings.once) return explainLoneOnce(ctx, settings);
+  if (!ctx.io.stdoutIsTTY || !ctx.io.stderrIsTTY || ctx.output.format !== 'human') return;
   const count = 'ids' in settings.watching ? '' : ` (${snapshot.size} ${snapshot.size === 1 ? 'ticket' : 'tickets'})`;
   await ctx.output.note(`watching ${describeWatching(settings.watching)}${count} every ${settings.intervalMs / 1000} s; Ctrl-C to stop\n`);
+}
+
+/**
+ * `--once` with no --state and no --initial has only a first poll, which tells nothing: a person
+ * (stderr at a terminal, not -q) is told why and what to give; a script's output stays as it was.
+ */
+async function explainLoneOnce(ctx: Context, settings: WatchSettings): Promise<void> {
+  if (settings.state !== undefined || settings.initial || !ctx.io.stderrIsTTY) return;
+  await ctx.output.note(
+    'the first poll only sets the starting point, so "watch --once" alone tells nothing: give --state FILE to tell what changed since the last run, or --initial to tell every ticket as added\n',
+  );
 }
 
 /** Between polls, a signal ends the watch (exit 130 or 143). */
