@@ -6,6 +6,7 @@ import type { Context } from '../context/context.js';
 import { ApiError, FailedBeforeOutputClosedError, InterruptedError, NetworkError, OutputClosedError } from '../errors.js';
 import { entryType } from '../model/entry-type.js';
 import { sanitizeInline } from '../output/sanitize.js';
+import { breakLineAfterCtrlC } from '../output/io.js';
 import { flushed } from '../output/write.js';
 import { formatDate } from '../output/time.js';
 import { addedEvents, diffSnapshots, type Snapshot, type WatchEvent } from './events.js';
@@ -54,16 +55,12 @@ export function isTransient(error: unknown): boolean {
 }
 
 export async function watch(ctx: Context, poll: Poll, settings: WatchSettings, timer: WatchTimer = realTimer): Promise<void> {
-  // Ctrl-C is the usual end of a watch, and the terminal has echoed "^C": what follows (the poll
-  // in progress, the error line) starts on a line of its own.
-  const afterCtrlC = () => {
-    if (ctx.signal.reason === 'SIGINT' && ctx.io.stderrIsTTY) ctx.io.stderr.write('\n');
-  };
-  ctx.signal.addEventListener('abort', afterCtrlC, { once: true });
+  // Ctrl-C is the usual end of a watch.
+  const stopListening = breakLineAfterCtrlC(ctx.io, ctx.signal);
   try {
     await watchUntilStopped(ctx, poll, settings, timer);
   } finally {
-    ctx.signal.removeEventListener('abort', afterCtrlC);
+    stopListening();
   }
 }
 

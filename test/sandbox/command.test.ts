@@ -86,6 +86,16 @@ test('tkt sandbox prints its URL and the demo logins, serves until aborted, then
   await expect(fetch(`${url}/api/Users/authenticate`, { method: 'POST' })).rejects.toThrow();
 });
 
+test('at a terminal, what follows Ctrl-C (the error line) starts on a line of its own, not after the echoed ^C', async () => {
+  harness = await createHarness({ login: false });
+  const { ctx, stdout, stderr, abort } = await harness.context({ tty: true });
+  const running = run({ port: '0', host: '127.0.0.1', data: undefined, seedTickets: undefined }, ctx);
+  await waitFor(() => stdout().includes('Press Ctrl-C'));
+  abort.abort('SIGINT');
+  await expect(running).rejects.toBeInstanceOf(InterruptedError);
+  expect(stderr()).toBe('\n');
+});
+
 test.each([
   ['SIGINT', 130, 'error: interrupted\n'],
   ['SIGTERM', 143, 'error: stopped by SIGTERM\n'],
