@@ -144,9 +144,7 @@ async function announce(ctx: Context, settings: WatchSettings, snapshot: Snapsho
  */
 async function explainLoneOnce(ctx: Context, settings: WatchSettings): Promise<void> {
   if (settings.state !== undefined || settings.initial || !ctx.io.stderrIsTTY) return;
-  await ctx.output.note(
-    'the first poll only sets the starting point, so "watch --once" alone tells nothing: give --state FILE to tell what changed since the last run, or --initial to tell every ticket as added\n',
-  );
+  await ctx.output.note('the first poll only sets the starting point: use --state FILE to see changes across runs, or --initial\n');
 }
 
 /** Between polls, a signal ends the watch (exit 130 or 143). */

@@ -514,8 +514,7 @@ describe('tkt watch', () => {
   });
 
   it('--once with neither --state nor --initial says at a terminal that it can tell nothing, and how to see changes; scripts see nothing new', async () => {
-    const note =
-      'the first poll only sets the starting point, so "watch --once" alone tells nothing: give --state FILE to tell what changed since the last run, or --initial to tell every ticket as added\n';
+    const note = 'the first poll only sets the starting point: use --state FILE to see changes across runs, or --initial\n';
     const atTerminal = await h.context({ tty: true });
     await run({ view: 'all-tickets', once: true }, atTerminal.ctx);
     expect(atTerminal.stdout()).toBe('');
