@@ -106,7 +106,8 @@ async function step(env, line) {
     out(text);
   };
   child.stdout.on('data', show);
-  child.stderr.on('data', (chunk) => process.stderr.write(chunk));
+  const forwardErrors = (chunk) => process.stderr.write(chunk);
+  child.stderr.on('data', forwardErrors);
   const code = await exited(child, line);
   if (code !== 0) throw new StepFailed(`"${line}" exited with ${code}`);
   return printed;
@@ -131,7 +132,8 @@ function firstId(text, what) {
 async function startSandbox(env) {
   out('$ tkt sandbox --port 0 &\n');
   const child = spawn('tkt', ['sandbox', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stderr.on('data', (chunk) => process.stderr.write(chunk));
+  const forwardErrors = (chunk) => process.stderr.write(chunk);
+  child.stderr.on('data', forwardErrors);
   const url = await new Promise((resolve, reject) => {
     let seen = '';
     const timer = setTimeout(() => reject(new StepFailed(`the sandbox printed no URL within ${SANDBOX_START_TIMEOUT_MS / 1000}s`)), SANDBOX_START_TIMEOUT_MS);
@@ -152,12 +154,17 @@ async function startSandbox(env) {
       reject(new StepFailed(`the sandbox exited (${code}) before printing its URL`));
     });
   });
-  return { child, url };
+  return { child, url, forwardErrors };
 }
 
-/** Ctrl-C for the sandbox (it closes its server and sockets), then SIGKILL if it lingers. */
-async function stopSandbox(child) {
+/**
+ * Ctrl-C for the sandbox (it closes its server and sockets), then SIGKILL if it lingers. Its
+ * "error: interrupted" line (exit 130) is the demo's own doing: not shown.
+ */
+async function stopSandbox({ child, forwardErrors }) {
   if (child.exitCode !== null || child.signalCode !== null) return;
+  child.stderr.off('data', forwardErrors);
+  child.stderr.resume();
   const gone = new Promise((resolve) => child.once('close', resolve));
   child.kill('SIGINT');
   const timer = setTimeout(() => child.kill('SIGKILL'), SANDBOX_STOP_TIMEOUT_MS);
@@ -227,7 +234,7 @@ async function main() {
   } catch (error) {
     failure = stopped ?? error;
   } finally {
-    if (sandbox) await stopSandbox(sandbox.child);
+    if (sandbox) await stopSandbox(sandbox);
     await rm(demoDir, { recursive: true, force: true });
     process.off('SIGINT', interrupt);
   }

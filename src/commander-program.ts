@@ -39,6 +39,7 @@ export function buildProgram(proc: ProcessLike, state: RunState, commands: reado
   const program = createProgram(proc);
   registerCommands(program, createProcessHost(proc, state), commands);
   shareGlobalOptions(program);
+  suggestShortOptionCase(program);
   return program;
 }
 
@@ -67,6 +68,23 @@ function shareGlobalOptions(program: Command) {
 }
 
 /**
+ * Commander suggests a long option for a misspelt one, never a short one: the program's short
+ * options typed in the other case (`-v` for `-V`, as other tools spell the version) get the same
+ * "(Did you mean ...?)" line. Set on the program alone, once its commands have taken their copy
+ * of its output settings: after a command's word, -V is no option.
+ */
+function suggestShortOptionCase(program: Command) {
+  const shorts = new Set(program.options.flatMap((option) => option.short ?? []));
+  program.configureOutput({
+    outputError: (text, write) => {
+      const letter = /^error: unknown option '-([a-zA-Z])'\n$/.exec(text)?.[1];
+      const otherCase = letter === undefined ? undefined : `-${letter === letter.toLowerCase() ? letter.toUpperCase() : letter.toLowerCase()}`;
+      write(otherCase !== undefined && shorts.has(otherCase) ? `${text}(Did you mean ${otherCase}?)\n` : text);
+    },
+  });
+}
+
+/**
  * Runs `argv` through commander, with the commands it needs registered. `onProgram` gets the
  * program's options (for the error lines) before anything can fail.
  */
@@ -77,6 +95,7 @@ export async function runWithCommander(argv: string[], proc: ProcessLike, state:
   checkNoAliasAfterOptions(argv, program, aliases);
   registerCommands(program, createProcessHost(proc, state), await loadCommands(commandsRun(argv, program, aliases)));
   shareGlobalOptions(program);
+  suggestShortOptionCase(program);
   const line = quotedAliasExpansion(argv, program);
   program.hook('preAction', (_program, actionCommand) => assertNoOptionTakenAsValue(line, optionFlagsAbove(actionCommand)));
   await program.parseAsync(line, { from: 'user' });

@@ -7,7 +7,7 @@ import { ApiError, NetworkError, type NetworkFailure } from '../errors.js';
 import { header, isSuccess, type Received } from './answer.js';
 import { formatBytes, unexpectedBody, type Expectation } from './body.js';
 import { serverMessages } from './error-body.js';
-import { failedProxy, tlsHint, UnusableProxyError } from './network-advice.js';
+import { failedProxy, isPlainHttpAnswer, plainHttpHint, tlsHint, UnusableProxyError } from './network-advice.js';
 import type { ProxySettings } from './proxy-env.js';
 import { redactText } from './redact.js';
 import type { ApiResponse } from './types.js';
@@ -118,7 +118,8 @@ export function networkError(error: unknown, method: string, url: string, timeou
     reset: 'connection closed by the server',
     other: `request failed (${detail})`,
   };
-  return failed(reasons[failure], failure === 'tls' ? tlsHint(process.version) : undefined);
+  if (failure !== 'tls') return failed(reasons[failure], undefined);
+  return failed(reasons[failure], isPlainHttpAnswer(errorCodes(error), words) ? plainHttpHint(url) : tlsHint(process.version));
 }
 
 function formatSeconds(ms: number): string {

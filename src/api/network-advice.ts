@@ -1,7 +1,9 @@
-// What to do about a request that got no HTTP answer (docs/cli.md section 1): a certificate the machine does
-// not trust names the ways to trust a private CA, and a refused or unreachable proxy is named
-// as the proxy, not mistaken for the service.
+// What to do about a request that got no HTTP answer (docs/cli.md section 1): a certificate the
+// machine does not trust names the ways to trust a private CA, TLS spoken to a plain-http port
+// names its http:// URL, and a refused or unreachable proxy is named as the proxy, not mistaken
+// for the service.
 import { isIP } from 'node:net';
+import { isLoopbackHost } from '../config/url.js';
 import type { ProxySettings } from './proxy-env.js';
 
 /** NODE_USE_SYSTEM_CA=1 (trust the operating system's store) exists from Node 24.6 and 22.19. */
@@ -13,6 +15,18 @@ export function supportsSystemCaVariable(nodeVersion: string): boolean {
 export function tlsHint(nodeVersion: string): string {
   const systemCa = supportsSystemCaVariable(nodeVersion) ? ', or NODE_USE_SYSTEM_CA=1 to trust the system certificate store' : '';
   return `if the service uses a private CA, set NODE_EXTRA_CA_CERTS to its PEM file${systemCa}`;
+}
+
+/** OpenSSL's words when a TLS handshake gets an answer that is not TLS: a plain-http port, most often. */
+export function isPlainHttpAnswer(codes: readonly string[], words: string): boolean {
+  return codes.includes('ERR_SSL_WRONG_VERSION_NUMBER') || /wrong version number/i.test(words);
+}
+
+/** For https to a port that speaks plain http: its http:// origin, allowed without --allow-http on loopback only (docs/cli.md section 4). */
+export function plainHttpHint(url: string): string {
+  const { hostname, host } = new URL(url);
+  const allow = isLoopbackHost(hostname) ? '' : ' (with --allow-http, if you trust the network)';
+  return `the service may speak plain http on that port: try http://${host}${allow}`;
 }
 
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };

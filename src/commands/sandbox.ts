@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
-import { OperationError, UsageError } from '../errors.js';
+import { InterruptedError, OperationError, UsageError } from '../errors.js';
+import { breakLineAfterCtrlC } from '../output/io.js';
 import { wholeNumberOption } from '../util/ids.js';
 
 const DEFAULT_SANDBOX_PORT = 8642;
@@ -53,6 +54,8 @@ export async function run(options: SandboxCommandOptions, ctx: Context): Promise
     }
     throw error;
   }
+  // Ctrl-C is how a sandbox ends.
+  const stopListening = breakLineAfterCtrlC(ctx.io, ctx.signal);
   try {
     const running = sandbox;
     await ctx.output.document(
@@ -70,6 +73,9 @@ export async function run(options: SandboxCommandOptions, ctx: Context): Promise
       else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
     });
   } finally {
+    stopListening();
     await sandbox.close();
   }
+  // Only a signal ends it: exit 130 or 143 as any command so stopped, as docker run in the foreground (README, The sandbox).
+  throw new InterruptedError();
 }

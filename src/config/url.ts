@@ -4,13 +4,17 @@ import { UsageError } from '../errors.js';
 /** `https://host[:port][/prefix]`: http(s) only, no credentials, query or fragment, no trailing slash. */
 export function normalizeBaseUrl(input: string): string {
   const text = input.trim();
+  // "localhost:5000" would parse with "localhost:" as its scheme: a host and port come first.
+  if (HOST_AND_PORT.test(text)) {
+    throw new UsageError(`invalid service URL ${JSON.stringify(input)}: no http:// or https:// before the host`, { hint: hintForSchemeless(text) });
+  }
   let url: URL;
   try {
     url = new URL(text);
   } catch {
     throw new UsageError(`invalid service URL ${JSON.stringify(input)}`, { hint: hintForSchemeless(text) });
   }
-  // "host:5000" parses with "host:" as its scheme, so a wrong scheme gets the same hint.
+  // "mailto:x" or "helpdesk:" parses with a scheme of its own.
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new UsageError(`invalid service URL ${JSON.stringify(input)}: only http and https are supported`, {
       hint: hintForSchemeless(text),
@@ -27,8 +31,21 @@ export function normalizeBaseUrl(input: string): string {
   return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
 }
 
+/** `host:port` or `[v6]:port`, maybe with a path: a URL missing its scheme. */
+const HOST_AND_PORT = /^(\[[0-9a-f:.]+\]|[^\s/:@[\]]+):\d+(\/\S*)?$/i;
+
+/** The URL the user likely meant: plain http on loopback (the sandbox's, allowed there), https elsewhere. */
 function hintForSchemeless(text: string): string {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? 'use an http:// or https:// URL' : `did you mean https://${text}?`;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return 'use an http:// or https:// URL';
+  return `did you mean ${loopbackHostOf(text) ? 'http' : 'https'}://${text}?`;
+}
+
+function loopbackHostOf(schemeless: string): boolean {
+  try {
+    return isLoopbackHost(new URL(`http://${schemeless}`).hostname);
+  } catch {
+    return false;
+  }
 }
 
 const IPV4_LOOPBACK = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;

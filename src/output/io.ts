@@ -26,3 +26,16 @@ export interface IO {
   /** stdin and stderr are TTYs and neither --no-input nor CI: commands may ask. */
   canPrompt: boolean;
 }
+
+/**
+ * When `signal` aborts with SIGINT at a terminal, which has echoed "^C", a line break on stderr:
+ * what follows (the poll in progress, the error line) starts on a line of its own. For commands
+ * that Ctrl-C usually ends (watch, sandbox). Returns the way to stop listening.
+ */
+export function breakLineAfterCtrlC(io: IO, signal: AbortSignal): () => void {
+  const afterCtrlC = () => {
+    if (signal.reason === 'SIGINT' && io.stderrIsTTY) io.stderr.write('\n');
+  };
+  signal.addEventListener('abort', afterCtrlC, { once: true });
+  return () => signal.removeEventListener('abort', afterCtrlC);
+}

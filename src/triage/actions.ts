@@ -16,12 +16,13 @@ import { openInBrowser, ticketWebUrl } from '../desk/browser.js';
 import { alreadyAssignedNote, alreadyAssignedToNote, alreadyClosedNote, alreadyResolvedNote } from '../reading/unchanged.js';
 import type { IdCommandSpec } from '../bulk/id-command.js';
 import type { PlannedRequest } from '../cmdutil/dry-run.js';
+import type { ActionOutcome } from './events.js';
 
 export interface TicketActions {
   pickUp(id: number): Promise<string>;
   markRead(id: number): Promise<string>;
-  /** The ticket's page in the browser (tkt browse); with no way to open it, its URL in the answer. */
-  browse(id: number): Promise<string>;
+  /** The ticket's page in the browser (tkt browse); with no way to open it, its URL, as not done. */
+  browse(id: number): Promise<ActionOutcome>;
   resolve(id: number, details: string): Promise<string>;
   close(id: number): Promise<string>;
   /** `user` as `tkt assign` takes it: a user ID, username or full name. */
@@ -55,7 +56,7 @@ export function createTicketActions(ctx: Context, client: ApiClient, lookups: Lo
     },
     async browse(id) {
       const url = ticketWebUrl(ctx, id);
-      return (await openInBrowser(url, ctx.env)) ? `opened ${url} in the browser` : `no browser to open it: ${url}`;
+      return (await openInBrowser(url, ctx.env)) ? `opened ${url} in the browser` : { notDone: `no browser to open it: ${url}` };
     },
     async resolve(id, details) {
       if (details.trim() === '') throw new UsageError('the service needs resolution notes: nothing was sent');

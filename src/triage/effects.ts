@@ -9,7 +9,7 @@ import { viewTickets } from '../listing/pages.js';
 import { ticketHeading } from '../reading/ticket-heading.js';
 import type { FilledTemplate } from '../desk/templates.js';
 import type { TicketActions } from './actions.js';
-import type { Effect, TicketAction, TriageEvent } from './events.js';
+import type { ActionOutcome, Effect, TicketAction, TriageEvent } from './events.js';
 import { failureText } from './failure.js';
 import type { TemplatePurpose } from './picker.js';
 import { realTimer, type WatchTimer } from '../watch/watch.js';
@@ -68,7 +68,7 @@ export function createEffectRunner(deps: EffectDeps): EffectRunner {
     }
   }
 
-  function run(id: number, action: Exclude<TicketAction, { kind: 'reply' | 'resolveInEditor' }>): Promise<string> {
+  function run(id: number, action: Exclude<TicketAction, { kind: 'reply' | 'resolveInEditor' }>): Promise<ActionOutcome> {
     switch (action.kind) {
       case 'pickUp':
         return deps.actions.pickUp(id);
@@ -91,7 +91,7 @@ export function createEffectRunner(deps: EffectDeps): EffectRunner {
   async function act(id: number, action: TicketAction): Promise<TriageEvent> {
     /** What the user wrote that the action sends (a reply, resolution notes), once it is written. */
     let written: string | undefined;
-    let done: string;
+    let done: ActionOutcome;
     try {
       if (action.kind === 'reply' || action.kind === 'resolveInEditor') {
         const ticket = action.ticket ?? (await fetchTicket(id));

@@ -5,6 +5,12 @@ import type { KeyPress } from '../util/terminal-input.js';
 import type { Choice, TemplatePurpose } from './picker.js';
 import type { Ending } from './state.js';
 
+/**
+ * What an action reports: what it did, or (`notDone`) what it could not do though nothing failed,
+ * said without a tick (no browser to open the page: its URL).
+ */
+export type ActionOutcome = string | { notDone: string };
+
 /** What an action does to the highlighted ticket, as the service is asked it. */
 export type TicketAction =
   | { kind: 'pickUp' }
@@ -54,7 +60,7 @@ export type TriageEvent =
   | { kind: 'detailRead'; id: number; width: number; ticket: unknown; text: string; generation: number }
   | { kind: 'detailFailed'; id: number; width: number; error: unknown; generation: number }
   /** The action is done (`done` says what it did); the ticket as read after it, or why it could not be. */
-  | { kind: 'acted'; id: number; done: string; refreshed: { ticket: unknown } | { error: unknown } }
+  | { kind: 'acted'; id: number; done: ActionOutcome; refreshed: { ticket: unknown } | { error: unknown } }
   /** The action failed; what the user wrote for it (a reply, resolution notes), when there is such a text, to be kept. */
   | { kind: 'actionFailed'; id: number; error: unknown; unsent?: string | undefined }
   /** The ticket could not be shown in the pager. */

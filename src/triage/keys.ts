@@ -34,7 +34,7 @@ type Keys = Readonly<Record<string, Action>>;
 export interface KeyRow {
   /** The keys as listed: groups that do the same in two ways (the arrows and vi's j k). */
   keys: readonly Keys[];
-  /** Keys that do what listed ones do, left out of the lists (vi's g and G; Esc, which `/`'s help explains). */
+  /** Keys that do what listed ones do, left out of the lists (Esc, which `/`'s help explains). */
   unlisted?: Keys;
   /** Its word in the footer, which shows the rows that have one, in this order, as far as the width allows. */
   label?: string;
@@ -54,11 +54,13 @@ export const KEY_TABLE: readonly KeyRow[] = [
     ],
     help: 'move',
   },
+  { keys: [{ PgUp: 'pageUp', PgDn: 'pageDown' }], help: 'move by a page' },
   {
-    keys: [{ PgUp: 'pageUp', PgDn: 'pageDown', Home: 'first', End: 'last' }],
-    unlisted: { g: 'first', G: 'last' },
-    help: 'move by a page, to the ends',
-    readme: 'move by a page, to the ends (`g` and `G` go to the ends too)',
+    keys: [
+      { Home: 'first', End: 'last' },
+      { g: 'first', G: 'last' },
+    ],
+    help: 'to the first ticket, to the last',
   },
   {
     keys: [{ Enter: 'show' }],

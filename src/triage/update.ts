@@ -114,19 +114,23 @@ function detailRead(state: TriageState, event: Extract<TriageEvent, { kind: 'det
 
 /** After an action: its row and detail from the ticket as the service now has it. */
 function acted(state: TriageState, event: Extract<TriageEvent, { kind: 'acted' }>): TriageState {
-  const done = sanitizeInline(event.done);
+  // Done gets a tick; what was not done though nothing failed is said in the neutral tone.
+  const status =
+    typeof event.done === 'string'
+      ? { text: `✓ ${sanitizeInline(event.done)}`, tone: 'ok' as const }
+      : { text: sanitizeInline(event.done.notDone), tone: 'info' as const };
   const sent = state.running?.sends;
   // Sent: what was kept of it is gone.
   const drafts = sent === undefined ? state.drafts : { ...state.drafts, [sent]: mapWithout(state.drafts[sent], event.id) };
   const next: TriageState = { ...state, running: undefined, drafts };
   if ('error' in event.refreshed) {
-    const text = `✓ ${done}; the row could not be refreshed: ${failureText(event.refreshed.error)}`;
-    return { ...next, details: mapWithout(state.details, event.id), status: { text, tone: 'ok' } };
+    const text = `${status.text}; the row could not be refreshed: ${failureText(event.refreshed.error)}`;
+    return { ...next, details: mapWithout(state.details, event.id), status: { ...status, text } };
   }
   const { ticket } = event.refreshed;
   const details = new Map(state.details).set(event.id, { ticket, texts: new Map() });
   const rows = state.rows.map((row) => (row.id === event.id ? detailRow(event.id, ticket) : row));
-  return withRows({ ...next, details, status: { text: `✓ ${done}`, tone: 'ok' } }, rows, state.filter);
+  return withRows({ ...next, details, status }, rows, state.filter);
 }
 
 function actionFailed(state: TriageState, event: Extract<TriageEvent, { kind: 'actionFailed' }>): TriageState {

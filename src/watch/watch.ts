@@ -6,6 +6,7 @@ import type { Context } from '../context/context.js';
 import { ApiError, FailedBeforeOutputClosedError, InterruptedError, NetworkError, OutputClosedError } from '../errors.js';
 import { entryType } from '../model/entry-type.js';
 import { sanitizeInline } from '../output/sanitize.js';
+import { breakLineAfterCtrlC } from '../output/io.js';
 import { flushed } from '../output/write.js';
 import { formatDate } from '../output/time.js';
 import { addedEvents, diffSnapshots, type Snapshot, type WatchEvent } from './events.js';
@@ -54,16 +55,12 @@ export function isTransient(error: unknown): boolean {
 }
 
 export async function watch(ctx: Context, poll: Poll, settings: WatchSettings, timer: WatchTimer = realTimer): Promise<void> {
-  // Ctrl-C is the usual end of a watch, and the terminal has echoed "^C": what follows (the poll
-  // in progress, the error line) starts on a line of its own.
-  const afterCtrlC = () => {
-    if (ctx.signal.reason === 'SIGINT' && ctx.io.stderrIsTTY) ctx.io.stderr.write('\n');
-  };
-  ctx.signal.addEventListener('abort', afterCtrlC, { once: true });
+  // Ctrl-C is the usual end of a watch.
+  const stopListening = breakLineAfterCtrlC(ctx.io, ctx.signal);
   try {
     await watchUntilStopped(ctx, poll, settings, timer);
   } finally {
-    ctx.signal.removeEventListener('abort', afterCtrlC);
+    stopListening();
   }
 }
 
@@ -131,12 +128,23 @@ function execFailed(settings: WatchSettings, failures: number, events: string): 
 
 /**
  * At a terminal, once the first poll is in, one line on stderr says that the watch runs: it
- * may tell nothing for hours. Scripts (a pipe, -q, --json, --once) get no such line.
+ * may tell nothing for hours. Scripts (a pipe, -q, --json, --once) get no such line; a lone
+ * --once gets its own (explainLoneOnce).
  */
 async function announce(ctx: Context, settings: WatchSettings, snapshot: Snapshot): Promise<void> {
-  if (settings.once || !ctx.io.stdoutIsTTY || !ctx.io.stderrIsTTY || ctx.output.format !== 'human') return;
+  if (settings.once) return explainLoneOnce(ctx, settings);
+  if (!ctx.io.stdoutIsTTY || !ctx.io.stderrIsTTY || ctx.output.format !== 'human') return;
   const count = 'ids' in settings.watching ? '' : ` (${snapshot.size} ${snapshot.size === 1 ? 'ticket' : 'tickets'})`;
   await ctx.output.note(`watching ${describeWatching(settings.watching)}${count} every ${settings.intervalMs / 1000} s; Ctrl-C to stop\n`);
+}
+
+/**
+ * `--once` with no --state and no --initial has only a first poll, which tells nothing: a person
+ * (stderr at a terminal, not -q) is told why and what to give; a script's output stays as it was.
+ */
+async function explainLoneOnce(ctx: Context, settings: WatchSettings): Promise<void> {
+  if (settings.state !== undefined || settings.initial || !ctx.io.stderrIsTTY) return;
+  await ctx.output.note('the first poll only sets the starting point: use --state FILE to see changes across runs, or --initial\n');
 }
 
 /** Between polls, a signal ends the watch (exit 130 or 143). */

@@ -136,6 +136,22 @@ describe('networkError', () => {
     expect(networkError(plainHttp, 'GET', 'https://h/x', 1000, [], NO_PROXY).message).toBe(`TLS error (${openssl.trim()}): GET https://h/x`);
   });
 
+  it('says that a port answering TLS with "wrong version number" may serve plain http, naming the http:// URL', () => {
+    const openssl = '80BCE18C1B7F0000:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:../deps/openssl/openssl/ssl/record/ssl3_record.c:350:\n';
+    const plainHttp = Object.assign(new Error(`write EPROTO ${openssl}`), { code: 'EPROTO', syscall: 'write' });
+    const loopback = networkError(plainHttp, 'POST', 'https://127.0.0.1:8642/api/Users/authenticate', 1000, [], NO_PROXY);
+    expect(loopback.failure).toBe('tls');
+    expect(loopback.hint).toBe('the service may speak plain http on that port: try http://127.0.0.1:8642');
+    // Elsewhere plain http needs --allow-http (docs/cli.md section 4): the hint says so.
+    const remote = networkError(plainHttp, 'GET', 'https://helpdesk.example.com:8080/helpdesk/api/x', 1000, [], NO_PROXY);
+    expect(remote.hint).toBe(
+      'the service may speak plain http on that port: try http://helpdesk.example.com:8080 (with --allow-http, if you trust the network)',
+    );
+    // Node's own code for it says the same.
+    const coded = Object.assign(new Error('wrong version number'), { code: 'ERR_SSL_WRONG_VERSION_NUMBER' });
+    expect(networkError(coded, 'GET', 'https://[::1]:9/x', 1000, [], NO_PROXY).hint).toBe('the service may speak plain http on that port: try http://[::1]:9');
+  });
+
   it('names the proxy, without its credentials, when the proxy is what could not be reached', () => {
     const proxies = { httpProxy: 'http://ann:secret@127.0.0.1:3128', httpsProxy: '', noProxy: '' };
     const error = networkError(connectError('ECONNREFUSED', 3128), 'GET', 'http://svc/x', 1000, [], proxies);

@@ -232,6 +232,16 @@ describe('commands and global options', () => {
     expect(aliasMisspelt.stderr).toContain("unknown command 'veiw'\n(Did you mean view?)");
   });
 
+  it('suggests -V for -v (a short option in the wrong case), as commander suggests a long option for a misspelt one; -v stays an error', async () => {
+    const version = await h.cli(['-v']);
+    expect(version.code).toBe(2);
+    expect(version.stdout).toBe('');
+    expect(version.stderr).toBe("error: unknown option '-v'\n(Did you mean -V?)\n(add --help for usage)\n");
+    expect((await h.cli(['-Q', 'list'])).stderr).toContain("error: unknown option '-Q'\n(Did you mean -q?)\n");
+    // After the command's word -V is no option either (the version is asked before it): no suggestion.
+    expect((await h.cli(['list', '-v'])).stderr).toBe("error: unknown option '-v'\n(add --help for usage)\n");
+  });
+
   it('runs the command after global options, with or without their values attached, and by its alias', async () => {
     const id = String(h.sandbox.state.tickets[0]!.id);
     for (const argv of [

@@ -509,8 +509,32 @@ describe('tkt watch', () => {
       await expect(quiet.done).rejects.toBeInstanceOf(InterruptedError);
     }
     const once = await h.context({ tty: true });
-    await run({ view: 'all-tickets', once: true }, once.ctx);
+    await run({ view: 'all-tickets', once: true, state: join(dir, 'announce.json') }, once.ctx);
     expect(once.stderr()).toBe('');
+  });
+
+  it('--once with neither --state nor --initial says at a terminal that it can tell nothing, and how to see changes; scripts see nothing new', async () => {
+    const note = 'the first poll only sets the starting point: use --state FILE to see changes across runs, or --initial\n';
+    const atTerminal = await h.context({ tty: true });
+    await run({ view: 'all-tickets', once: true }, atTerminal.ctx);
+    expect(atTerminal.stdout()).toBe('');
+    expect(atTerminal.stderr()).toBe(note);
+    // stdout to a pipe (| jq) with stderr at the terminal: a person still reads stderr.
+    const piped = await h.context({ tty: true, globals: { json: true } });
+    await run({ view: 'all-tickets', once: true }, await withIO(piped.ctx, { ...piped.ctx.io, stdoutIsTTY: false }));
+    expect(piped.stderr()).toBe(note);
+
+    const silent = [
+      { run: {}, options: {} },
+      { run: { tty: true, globals: { quiet: true } }, options: {} },
+      { run: { tty: true }, options: { initial: true } },
+      { run: { tty: true }, options: { state: join(dir, 'once-note.json') } },
+    ];
+    for (const { run: runOptions, options } of silent) {
+      const r = await h.context(runOptions);
+      await run({ view: 'all-tickets', once: true, ...options }, r.ctx);
+      expect(r.stderr()).toBe('');
+    }
   });
 
   it('--notify rings and sends OSC 9 at a terminal only', async () => {

@@ -27,7 +27,8 @@ describe('normalizeBaseUrl', () => {
 
   it.each([
     ['no scheme', 'helpdesk.example.com', /did you mean https:\/\/helpdesk\.example\.com/],
-    ['host:port', 'localhost:5000', /did you mean https:\/\/localhost:5000/],
+    ['a remote host:port', 'helpdesk.example.com:8443', /did you mean https:\/\/helpdesk\.example\.com:8443\?/],
+    ['a loopback host (plain http is allowed there)', 'localhost', /did you mean http:\/\/localhost\?/],
     ['ftp', 'ftp://example.com', /http:\/\/ or https:\/\//],
     ['junk', 'not a url', /did you mean/],
     ['empty', '', /did you mean/],
@@ -35,6 +36,19 @@ describe('normalizeBaseUrl', () => {
     const error = usageErrorOf(() => normalizeBaseUrl(input));
     expect(error.exitCode).toBe(ExitCode.usage);
     expect(error.hint).toMatch(hint);
+  });
+
+  it.each([
+    ['localhost:5000', 'http://localhost:5000'],
+    ['127.0.0.1:8642', 'http://127.0.0.1:8642'],
+    ['127.0.0.1:8642/helpdesk', 'http://127.0.0.1:8642/helpdesk'],
+    ['[::1]:8080', 'http://[::1]:8080'],
+    ['helpdesk.example.com:8443', 'https://helpdesk.example.com:8443'],
+  ])('reads %s as a host and port missing the scheme (not as a scheme), and suggests %s', (input, suggested) => {
+    const error = usageErrorOf(() => normalizeBaseUrl(input));
+    expect(error.exitCode).toBe(ExitCode.usage);
+    expect(error.message).toBe(`invalid service URL ${JSON.stringify(input)}: no http:// or https:// before the host`);
+    expect(error.hint).toBe(`did you mean ${suggested}?`);
   });
 
   it('refuses credentials, queries and fragments', () => {

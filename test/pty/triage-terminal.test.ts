@@ -148,7 +148,7 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
 
     await triage.keys('?');
     const help = await triage.waitFor(/Keys \(any key closes this\)/);
-    for (const key of ['↑ ↓  j k', 'PgUp PgDn Home End', '/', 'Enter', 'p', 'r', 's', 'c', 'a', 'o', 'm', 'v', 'R', '?', 'q', 'Ctrl-C']) {
+    for (const key of ['↑ ↓  j k', 'PgUp PgDn', 'Home End  g G', '/', 'Enter', 'p', 'r', 's', 'c', 'a', 'o', 'm', 'v', 'R', '?', 'q', 'Ctrl-C']) {
       expect(help, key).toMatch(new RegExp(`^  ${key.replace(/[?/↑↓]/g, '\\$&')} +\\S`, 'm'));
     }
     expect(lines(help)).toHaveLength(24);

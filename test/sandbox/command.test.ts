@@ -1,11 +1,15 @@
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, expect, test } from 'vitest';
 import { run, type SandboxCommandOptions } from '../../src/commands/sandbox.js';
-import { ExitCode } from '../../src/errors.js';
+import { ExitCode, InterruptedError } from '../../src/errors.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
+
+const bin = fileURLToPath(new URL('../../bin/tkt.js', import.meta.url));
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -28,7 +32,7 @@ async function runSandbox(options: Partial<SandboxCommandOptions>): Promise<{ ur
     url,
     async stop() {
       abort.abort();
-      await running;
+      await expect(running).rejects.toBeInstanceOf(InterruptedError);
     },
   };
 }
@@ -77,8 +81,48 @@ test('tkt sandbox prints its URL and the demo logins, serves until aborted, then
   });
   expect(auth.status).toBe(200);
   abort.abort();
-  await running;
+  // Stopped by a signal, as docker run in the foreground: exit 130 or 143 (docs/cli.md section 5), once closed.
+  await expect(running).rejects.toBeInstanceOf(InterruptedError);
   await expect(fetch(`${url}/api/Users/authenticate`, { method: 'POST' })).rejects.toThrow();
+});
+
+test('at a terminal, what follows Ctrl-C (the error line) starts on a line of its own, not after the echoed ^C', async () => {
+  harness = await createHarness({ login: false });
+  const { ctx, stdout, stderr, abort } = await harness.context({ tty: true });
+  const running = run({ port: '0', host: '127.0.0.1', data: undefined, seedTickets: undefined }, ctx);
+  await waitFor(() => stdout().includes('Press Ctrl-C'));
+  abort.abort('SIGINT');
+  await expect(running).rejects.toBeInstanceOf(InterruptedError);
+  expect(stderr()).toBe('\n');
+});
+
+test.each([
+  ['SIGINT', 130, 'error: interrupted\n'],
+  ['SIGTERM', 143, 'error: stopped by SIGTERM\n'],
+] as const)('the built tkt sandbox stopped by %s exits %i, saying so on stderr', async (signal, code, stderr) => {
+  const configDir = mkdtempSync(join(tmpdir(), 'tkt-sandbox-signal-'));
+  try {
+    const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '-q'], {
+      env: { PATH: process.env.PATH ?? '', TKT_CONFIG_DIR: configDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (exitCode) => resolve(exitCode)));
+    await new Promise<void>((resolve) =>
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.endsWith('\n')) resolve();
+      }),
+    );
+    child.kill(signal);
+    expect(await exited).toBe(code);
+    expect(err).toBe(stderr);
+    await expect(fetch(`${out.trim()}/api/Users/authenticate`, { method: 'POST' })).rejects.toThrow();
+  } finally {
+    rmSync(configDir, { recursive: true, force: true });
+  }
 });
 
 test("the banner's login line is the README quick start's, with the sandbox's URL", async () => {
@@ -90,7 +134,7 @@ test("the banner's login line is the README quick start's, with the sandbox's UR
   const running = run({ port: '0', host: '127.0.0.1', data: undefined, seedTickets: undefined }, ctx);
   await waitFor(() => stdout().includes('Press Ctrl-C'));
   abort.abort();
-  await running;
+  await expect(running).rejects.toBeInstanceOf(InterruptedError);
   const url = /listening on (http:\/\/\S+)/.exec(stdout())?.[1] ?? '';
   expect(stdout()).toContain(`\nTry: tkt login --url ${url} ${quickStart}\n`);
 });
@@ -101,7 +145,7 @@ test('--json prints one JSON document with the URL and logins', async () => {
   const running = run({ port: '0', host: '127.0.0.1', data: undefined, seedTickets: undefined }, ctx);
   await waitFor(() => stdout().endsWith('\n'));
   abort.abort();
-  await running;
+  await expect(running).rejects.toBeInstanceOf(InterruptedError);
   const printed = JSON.parse(stdout());
   expect(printed.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   expect(printed.demoLogins).toHaveLength(4);

@@ -212,6 +212,9 @@ describe('the effect runner', () => {
       expect((await h.cli(['config', 'set', 'web-url', 'https://desk.example.com/t/{id}'])).code).toBe(0);
       const opened = await (await openRunner({}, { BROWSER: browser, PATH: process.env.PATH! })).act(id, { kind: 'browse' });
       expect(opened).toMatchObject({ kind: 'acted', id, done: `opened https://desk.example.com/t/${id} in the browser` });
+      // Nothing to open it with: the URL, as not done (triage shows it without a tick).
+      const noBrowser = await (await openRunner({}, { BROWSER: join(dir, 'no-such-browser'), PATH: dir })).act(id, { kind: 'browse' });
+      expect(noBrowser).toMatchObject({ kind: 'acted', id, done: { notDone: `no browser to open it: https://desk.example.com/t/${id}` } });
       expect(await vi.waitFor(() => readFile(join(dir, 'url'), 'utf8'), { timeout: 5000, interval: 20 })).toBe(`https://desk.example.com/t/${id}`);
     } finally {
       await h.cli(['config', 'unset', 'web-url']);

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/program.js';
-import { FOOTER_ENDING, FOOTER_KEYS, KEY_TABLE, keyHelpLines, keyName, readmeKeyTable } from '../../src/triage/keys.js';
+import { FOOTER_ENDING, FOOTER_KEYS, KEY_TABLE, KEYS_COLUMN, keyHelpLines, keyName, readmeKeyTable } from '../../src/triage/keys.js';
 import type { KeyPress } from '../../src/util/terminal-input.js';
 import { fakeProcess } from '../cli/fake-process.js';
 
@@ -61,6 +61,18 @@ describe('the key table', () => {
     for (let chunk: unknown = proc.stdout.read(); chunk !== null; chunk = proc.stdout.read()) help += String(chunk);
     for (const line of keyHelpLines()) expect(help).toContain(`${line}\n`);
     expect(keyHelpLines()).toHaveLength(KEY_TABLE.length);
+  });
+
+  it("names every key in the ? screen but Esc (which /'s line explains): vi's g and G too, as the README does", () => {
+    const listed = keyHelpLines().flatMap((line) =>
+      line
+        .slice(2, 2 + KEYS_COLUMN)
+        .trim()
+        .split(/ +/),
+    );
+    const every = KEY_TABLE.flatMap((row) => [...row.keys, row.unlisted ?? {}].flatMap((keys) => Object.keys(keys)));
+    expect(every.filter((key) => !listed.includes(key))).toEqual(['Esc']);
+    expect(keyHelpLines()).toContain(`  ${'Home End  g G'.padEnd(KEYS_COLUMN)}  to the first ticket, to the last`);
   });
 
   it('ends the footer with the way out and the way to every key', () => {

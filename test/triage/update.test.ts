@@ -194,6 +194,12 @@ describe('actions', () => {
     expect(effects(done, 'readDetail')).toEqual([expect.objectContaining({ id: 1031, ticket })]);
   });
 
+  it('says without a tick what an action could not do though nothing failed (w with no browser): the neutral tone', () => {
+    const url = 'https://desk.example.com/t/1031';
+    const step = then(opened(), key('w'), { kind: 'acted', id: 1031, done: { notDone: `no browser to open it: ${url}` }, refreshed: { ticket: ITEMS[0] } });
+    expect(step.state.status).toEqual({ text: `no browser to open it: ${url}`, tone: 'info' });
+  });
+
   it('says the action was done when its row could not be read again', () => {
     const step = then(opened(), key('o'), { kind: 'acted', id: 1031, done: 'reopened #1031 (Open)', refreshed: { error: notFound(1031) } });
     expect(step.state.status?.text).toBe('✓ reopened #1031 (Open); the row could not be refreshed: Ticket 1031 was not found. (not found, HTTP 404)');
