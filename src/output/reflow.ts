@@ -85,16 +85,21 @@ export function helpForWidth(text: string, columns: number | undefined): string 
   const lines = reflow(text, columns).split('\n');
   const out: string[] = [];
   let inExamples = false;
+  let commandGoesOn = false;
   for (let index = 0; index < lines.length; index++) {
     const line = lines[index]!;
     if (!line.startsWith(' ')) {
       inExamples = line === 'Examples:';
+      commandGoesOn = false;
       out.push(line);
       continue;
     }
     const indent = /^ */.exec(line)![0];
-    const item = inExamples ? null : ITEM.exec(line);
-    if (inExamples) out.push(...exampleLines(line, indent, columns));
+    // An example: under "Examples:", a "$ " line anywhere, and the lines a command goes on on.
+    const isCommand = inExamples || commandGoesOn || line.startsWith(`${indent}$ `);
+    commandGoesOn = isCommand && /( \\|\|)$/.test(line);
+    const item = isCommand ? null : ITEM.exec(line);
+    if (isCommand) out.push(...exampleLines(line, indent, columns));
     else if (item !== null) {
       const column = item[1]!.length + item[2]!.length;
       const description = [item[3]!];
@@ -104,8 +109,8 @@ export function helpForWidth(text: string, columns: number | undefined): string 
     } else {
       // Lines in a run at one indent (a list of names) are re-wrapped together when one is too long.
       const run = [line];
-      while (index + 1 < lines.length && /^ */.exec(lines[index + 1]!)![0] === indent && /\S/.test(lines[index + 1]!) && !ITEM.test(lines[index + 1]!))
-        run.push(lines[++index]!);
+      const joins = (next: string) => /^ */.exec(next)![0] === indent && /\S/.test(next) && !ITEM.test(next) && !next.startsWith(`${indent}$ `);
+      while (index + 1 < lines.length && joins(lines[index + 1]!)) run.push(lines[++index]!);
       if (run.every((each) => each.length <= columns)) out.push(...run);
       else out.push(...wrapWords(run.map((each) => each.trim()).join(' '), columns - indent.length).map((part) => indent + part));
     }

@@ -114,6 +114,28 @@ describe('helpForWidth', () => {
     expect(helpForWidth(help, 60)).toContain('  $ tkt sandbox\n      # a local emulator of the service, with demo data\n');
   });
 
+  it('takes a "$ " line for an example wherever it stands, with the lines it goes on on', () => {
+    const text = [
+      'One ticket per CI failure.',
+      '  $ tkt create --integration --title "Nightly failed" --description-file a.log \\',
+      '      --requester ci-bot --attach a.log --dedup-key ci:nightly',
+      '  $ tkt list',
+      '',
+    ].join('\n');
+
+    expect(helpForWidth(text, 60)).toBe(
+      [
+        'One ticket per CI failure.',
+        '  $ tkt create --integration --title "Nightly failed" \\',
+        '      --description-file a.log \\',
+        '      --requester ci-bot --attach a.log --dedup-key \\',
+        '      ci:nightly',
+        '  $ tkt list',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('lets an example run long rather than break a quoted word', () => {
     const text = `Examples:\n  $ tkt alias set urgent '!tkt list -q --all --priority High | tkt pickup -'\n`;
 
