@@ -96,7 +96,7 @@ export function helpForWidth(text: string, columns: number | undefined): string 
     }
     const indent = /^ */.exec(line)![0];
     // An example: under "Examples:", a "$ " line anywhere, and the lines a command goes on on.
-    const isCommand = inExamples || commandGoesOn || line.startsWith(`${indent}$ `);
+    const isCommand: boolean = inExamples || commandGoesOn || line.startsWith(`${indent}$ `);
     commandGoesOn = isCommand && /( \\|\|)$/.test(line);
     const item = isCommand ? null : ITEM.exec(line);
     if (isCommand) out.push(...exampleLines(line, indent, columns));
