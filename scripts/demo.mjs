@@ -72,6 +72,36 @@ function onTerminal(line) {
   return process.platform === 'linux' ? ['script', ['-qec', sized, '/dev/null']] : ['script', ['-q', '/dev/null', 'sh', '-c', sized]];
 }
 
+// What a step prints for its terminal (script's pty) is copied to the demo's own, so what asks
+// that terminal something is kept back: the demo's terminal would answer into the input of the
+// user's shell, which runs it once the demo ends (tkt show asks for the terminal's status after its
+// pager, src/util/terminal-handoff.ts). The demo answers that one itself, as a terminal does, so
+// that tkt does not wait for it. Into a log (not a terminal) no escape sequence goes at all.
+const ESCAPE_SEQUENCE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|[\]P^_X][^\x07\x1b]*(?:\x07|\x1b\\)|[ -/]*[0-~])/g;
+const QUERY = /^\x1b(?:\[[?>=]?[0-9;]*[nc]|\[[?]?[0-9;]*\$p|\[>[0-9;]*q|\[[0-9;]*t|\][^\x07\x1b]*\?)/;
+const STATUS_REQUEST = '\x1b[5n';
+const STATUS_ANSWER = '\x1b[0n';
+// An escape sequence cut by the end of a chunk: held back until the rest comes.
+const UNFINISHED = /\x1b(?:\[[0-?]*[ -/]*|[\]P^_X][^\x07\x1b]*(?:\x1b)?|[ -/]*)?$/;
+
+/**
+ * The filter of a step's output on its way to the demo's terminal (or log): returns what to show
+ * of each chunk, and calls `answer` with what the step's terminal would answer.
+ */
+function terminalFilter(answer) {
+  let held = '';
+  return (chunk) => {
+    let text = held + chunk;
+    const unfinished = UNFINISHED.exec(text);
+    held = unfinished?.[0] ?? '';
+    text = text.slice(0, text.length - held.length);
+    return text.replace(ESCAPE_SEQUENCE, (sequence) => {
+      if (sequence === STATUS_REQUEST) answer(STATUS_ANSWER);
+      return process.stdout.isTTY && !QUERY.test(sequence) ? sequence : '';
+    });
+  };
+}
+
 /** Resolves with the exit code; kills the child when it outlives the step's time. */
 function exited(child, what) {
   return new Promise((resolve, reject) => {
@@ -97,18 +127,22 @@ function exited(child, what) {
 async function step(env, line) {
   if (stopped) throw stopped;
   out(`\n$ ${line}\n`);
-  const [command, args] = onTerminal(line) ?? ['sh', ['-c', line]];
-  const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const terminal = onTerminal(line);
+  const [command, args] = terminal ?? ['sh', ['-c', line]];
+  // script copies its input to the step's terminal: the demo's answers, nothing typed.
+  const child = spawn(command, args, { env, stdio: [terminal ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+  child.stdin?.on('error', () => undefined);
+  const filter = terminalFilter((text) => child.stdin?.write(text));
   let printed = '';
   const show = (chunk) => {
-    const text = String(chunk).replace(/\r\n/g, '\n');
+    const text = filter(String(chunk)).replace(/\r\n/g, '\n');
     printed += text;
     out(text);
   };
+  child.stdout.setEncoding('utf8');
   child.stdout.on('data', show);
-  const forwardErrors = (chunk) => process.stderr.write(chunk);
-  child.stderr.on('data', forwardErrors);
-  const code = await exited(child, line);
+  child.stderr.on('data', (chunk) => process.stderr.write(chunk));
+  const code = await exited(child, line).finally(() => child.stdin?.end());
   if (code !== 0) throw new StepFailed(`"${line}" exited with ${code}`);
   return printed;
 }

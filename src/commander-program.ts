@@ -11,7 +11,7 @@ import { assertNoOptionTakenAsValue, type OptionFlags } from './cmdutil/flag-as-
 import { commandCalled, type CommandName } from './commands/names.js';
 import { ExitCode, UsageError } from './errors.js';
 import { shellWord } from './config/session.js';
-import { reflow } from './output/reflow.js';
+import { HELP_WIDTH, helpForWidth, reflow, terminalColumns } from './output/reflow.js';
 import { aliasHelpSection, aliasesOnFile } from './desk/alias-help.js';
 
 const EXAMPLES = `
@@ -25,9 +25,9 @@ Examples:
   $ tkt list --all --status open --assignee none --query 'length(@)'
   $ tkt sandbox            # a local emulator of the service, with demo data`;
 
-// Help is laid out for 80 columns whatever the terminal (commander would follow its width): the
-// same text everywhere, so the bin can print help prepared at build time (src/fast-start.ts).
-const HELP_WIDTH = 80;
+// Help is laid out for 80 columns (commander would follow the terminal's width): the same text
+// in a pipe and at any terminal at least that wide, so the bin can print help prepared at build
+// time (src/fast-start.ts); a narrower terminal gets that text laid out again (helpForWidth).
 
 const VERSION_FLAGS = '-V, --version';
 
@@ -171,7 +171,7 @@ function createProgram(proc: ProcessLike) {
     .exitOverride()
     .configureOutput({
       // The text after a command's options (addHelpText) is written as prose: laid out here.
-      writeOut: (text) => proc.stdout.write(reflow(text, HELP_WIDTH)),
+      writeOut: (text) => proc.stdout.write(helpForWidth(reflow(text, HELP_WIDTH), terminalColumns(proc.stdout))),
       writeErr: (text) => proc.stderr.write(text),
       getOutHelpWidth: () => HELP_WIDTH,
       getErrHelpWidth: () => HELP_WIDTH,

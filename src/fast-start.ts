@@ -5,6 +5,8 @@
 // from the bin straight to dist/complete.cjs; everything else is left to dist/main.js.
 import { aliasHelpHeading, aliasHelpSection, aliasesOnFile } from './desk/alias-help.js';
 import { expansionWords } from './desk/alias-words.js';
+import { fstatSync, statSync } from 'node:fs';
+import { helpForWidth, terminalColumns } from './output/reflow.js';
 import { writeStdoutSync } from './util/stdout-sync.js';
 
 /**
@@ -29,9 +31,26 @@ function preparedAnswer(argv: readonly string[]): [text: number, exitCode: numbe
 }
 
 function answer(text: string, exitCode: number): true {
-  writeStdoutSync(text, () => process.stdout);
+  writeStdoutSync(helpForWidth(text, stdoutColumns()), () => process.stdout);
   process.exitCode = exitCode;
   return true;
+}
+
+/**
+ * The width of stdout when it is a terminal. Help is prepared for 80 columns; a narrower terminal
+ * gets it laid out for its width. Neither process.stdout (on a pipe it builds a socket:
+ * src/util/stdout-sync.ts) nor node:tty is loaded unless stdout is a character device.
+ */
+function stdoutColumns(): number | undefined {
+  try {
+    const stdout = fstatSync(1);
+    // /dev/null is a character device too, not worth loading node:tty (and net) for.
+    if (!stdout.isCharacterDevice() || (process.platform !== 'win32' && stdout.rdev === statSync('/dev/null').rdev)) return undefined;
+    if (!process.getBuiltinModule('node:tty').isatty(1)) return undefined;
+  } catch {
+    return undefined;
+  }
+  return terminalColumns(process.stdout);
 }
 
 /**

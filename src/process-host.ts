@@ -98,8 +98,9 @@ export function createIO(proc: ProcessStreams, globals: GlobalOptions): IO {
     stderrIsTTY,
     color: colorAllowed(globals, proc.env, stderrIsTTY),
     animate: stderrIsTTY && colorAllowed(globals, proc.env, stderrIsTTY),
-    // FORCE_COLOR is for a terminal that does not say so (CI logs), never for data in a pipe.
-    stdoutColor: stdoutIsTTY && colorAllowed(globals, proc.env, stdoutIsTTY),
+    // Colour is stderr's to allow (2>/dev/null at a terminal: plain data too); FORCE_COLOR is
+    // for a terminal that does not say so (CI logs), never for data in a pipe.
+    stdoutColor: stdoutIsTTY && colorAllowed(globals, proc.env, stderrIsTTY),
     size: () => terminalSize([proc.stdout, proc.stderr], proc.env),
     get canPrompt() {
       return mayAsk && stdinIsTTY();

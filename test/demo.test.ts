@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { skipWithout } from './helpers/tools.js';
+import { privateTmux } from './helpers/terminal.js';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const DEMO_TIMEOUT_MS = 60_000;
@@ -68,6 +69,9 @@ describe('npm run demo', () => {
         expect(overdueList).toMatch(/overdue$/m);
         expect(overdueList).not.toContain('\t');
       }
+      // A log of plain text: nothing of the terminal the steps ran on (tkt show's status request
+      // after its pager, its mode resets), which a terminal showing the log would act on.
+      expect(stdout).not.toContain('\x1b');
       // The ticket the demo created went all the way: picked up, replied to, resolved, closed.
       const created = /^tkt pickup (\d+)$/m.exec(commands.join('\n'))![1];
       expect(stdout).toContain(`✓ #${created} picked up`);
@@ -94,6 +98,31 @@ describe('npm run demo', () => {
         expect(readdirSync(tmp).filter((name) => name !== 'node-compile-cache')).toEqual([]);
       } finally {
         rmSync(tmp, { recursive: true, force: true });
+      }
+    },
+    DEMO_TIMEOUT_MS,
+  );
+
+  it.skipIf(skipWithout(['tmux', 'script'], 'test/demo.test.ts (at a terminal)'))(
+    'leaves nothing behind at a terminal: no answer of the terminal shown, and the next command runs as typed',
+    async () => {
+      const terminal = privateTmux('demo');
+      try {
+        // After the demo, cat -v shows what the shell would read next: what was typed, and
+        // anything the terminal answered to a query the demo let through.
+        await terminal.start('demo', { width: 100, height: 40 }, `cd '${root}' && env -u CI node scripts/demo.mjs; echo "[demo exit $?]"; cat -v`);
+        // The demo runs longer than one screen's wait (10 s): waited for over a few.
+        let ended = '';
+        for (let waits = 0; ended === '' && waits < 4; waits++)
+          ended = await terminal.waitFor('demo', /^\[demo exit \d+\]$/m, { what: 'the demo ending', capture: ['-S', '-2000'] }).catch(() => '');
+        expect(ended).toContain('[demo exit 0]');
+        await terminal.type('demo', 'clear');
+        await terminal.keys('demo', 'Enter');
+        const after = await terminal.waitFor('demo', /^clear\n.*clear$/m, { what: 'the line typed, echoed and read', capture: ['-S', '-2000'] });
+        expect(after).not.toContain('^[');
+        expect(after.match(/^.*clear$/gm)).toEqual(['clear', 'clear']);
+      } finally {
+        await terminal.close();
       }
     },
     DEMO_TIMEOUT_MS,

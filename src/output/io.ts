@@ -19,7 +19,7 @@ export interface IO {
    * FORCE_COLOR never turns them on: a CI log would keep every frame.
    */
   animate: boolean;
-  /** Colour in data on stdout: only when stdout is a TTY (and colour not disabled). */
+  /** Colour in data on stdout: only when stdout is a TTY and colour is allowed on stderr (above). */
   stdoutColor: boolean;
   /** The terminal's size now (it follows resizes): $COLUMNS/$LINES, else 80x24, when it reports none. */
   size(): TerminalSize;

@@ -40,12 +40,18 @@ describe('colour', () => {
     expect(io(ALL_TTY, { FORCE_COLOR: 'false' }).color).toBe(false);
   });
 
-  it('decides stdout on its own: colour only at a terminal, FORCE_COLOR never paints a pipe', () => {
+  it('paints stdout only when it is a terminal too: FORCE_COLOR never paints a pipe', () => {
     expect(io({}, { FORCE_COLOR: '1' }).stdoutColor).toBe(false);
-    expect(io({ stdout: true }, {}).stdoutColor).toBe(true);
-    expect(io({ stdout: true, stderr: false }, {}).color).toBe(false);
+    expect(io({ stdout: true, stderr: true }, {}).stdoutColor).toBe(true);
+    expect(io({ stdout: false, stderr: true }, {}).stdoutColor).toBe(false);
     expect(io({ stdout: true }, { NO_COLOR: '1' }).stdoutColor).toBe(false);
     expect(io({ stdout: true }, {}, { color: false }).stdoutColor).toBe(false);
+  });
+
+  it('leaves stdout plain at a terminal when stderr is not one (2>/dev/null), unless FORCE_COLOR', () => {
+    expect(io({ stdout: true, stderr: false }, {}).stdoutColor).toBe(false);
+    expect(io({ stdout: true, stderr: false }, { FORCE_COLOR: '1' }).stdoutColor).toBe(true);
+    expect(io({ stdout: true, stderr: false }, { FORCE_COLOR: '1', NO_COLOR: '1' }).stdoutColor).toBe(false);
   });
 
   it('stays off when FORCE_COLOR meets NO_COLOR or --no-color: the user asked for none', () => {
@@ -102,7 +108,7 @@ describe('stdin', () => {
     Object.defineProperty(proc, 'stdin', { get: () => (reads++, stdin) });
     const made = createIO(proc, readGlobals({}));
 
-    expect([made.color, made.stdoutColor, made.animate, made.canPrompt, made.stdoutIsTTY]).toEqual([false, true, false, false, true]);
+    expect([made.color, made.stdoutColor, made.animate, made.canPrompt, made.stdoutIsTTY]).toEqual([false, false, false, false, true]);
     expect(reads).toBe(0);
     // The stream and its TTY flag when a command asks.
     expect(made.stdin).toBe(stdin);

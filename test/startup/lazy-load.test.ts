@@ -120,12 +120,14 @@ describe('the start-up bundles (dist/start.cjs, dist/complete.cjs) in their meta
     expect(inputs).toContain('src/fast-start.ts');
     expect(inputs).toContain('<define:TKT_PREPARED_OUTPUT>');
     // Every run loads it: no dependency, no command, no settings code but the reader of the
-    // aliases that end the program's help, and the splitter of an alias's words for its help.
+    // aliases that end the program's help, the splitter of an alias's words for its help, and
+    // the layout of help for a terminal narrower than it was prepared for.
     expect(inputs.filter((input) => input.startsWith('src/') || input.includes('node_modules')).sort()).toEqual([
       'src/config/paths.ts',
       'src/desk/alias-help.ts',
       'src/desk/alias-words.ts',
       'src/fast-start.ts',
+      'src/output/reflow.ts',
       'src/output/sanitize.ts',
       'src/util/env.ts',
       'src/util/folder-path.ts',

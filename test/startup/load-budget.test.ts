@@ -66,10 +66,11 @@ let uploadFile = '';
 // only where the bundle leaves the command line to the full CLI; dist/start.cjs (50 KB, the
 // prepared help) is for help, version and completion only.
 const BUDGETS: Record<string, Budget> = {
-  '--help': { argv: () => ['--help'], distKB: 58, files: 1, forbidden: FAST_ANSWER }, // 55.6 KB, 1 file (50.3 before the help of aliases)
-  '--version': { argv: () => ['--version'], distKB: 58, files: 1, forbidden: FAST_ANSWER }, // 55.6 KB, 1 file
+  // 61.9 KB with the layout of help for a narrower terminal (src/output/reflow.ts, 5.9 KB).
+  '--help': { argv: () => ['--help'], distKB: 64, files: 1, forbidden: FAST_ANSWER }, // 55.6 KB, 1 file (50.3 before the help of aliases)
+  '--version': { argv: () => ['--version'], distKB: 64, files: 1, forbidden: FAST_ANSWER }, // 55.6 KB, 1 file
   // A user's alias of a command: the prepared help of the command (tkt alias set mine ...).
-  'mine --help': { argv: () => ['mine', '--help'], distKB: 58, files: 1, forbidden: FAST_ANSWER }, // 55.6 KB, 1 file
+  'mine --help': { argv: () => ['mine', '--help'], distKB: 64, files: 1, forbidden: FAST_ANSWER }, // 55.6 KB, 1 file
   '__complete site': { argv: () => ['__complete', 'site'], distKB: 55, files: 1, forbidden: FAST_ANSWER }, // 53.0 KB, 1 file (the env reader and the config folder's check)
   'show ID': { argv: () => ['show', '1013'], distKB: 253, files: 3, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 248.1 KB, 2 files
   'show ID --json': { argv: () => ['show', '1013', '--json'], distKB: 253, files: 3, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 248.1 KB, 2 files
