@@ -243,7 +243,7 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
     await terminal.tmux('resize-window', '-t', triage.name, '-x', '40', '-y', '3');
     await triage.waitFor((text) => lines(text).length <= 3 && /^ +PgUp PgDn /.test(lines(text)[0] ?? ''), 'the same key line at 40x3');
     await triage.keys('j');
-    await triage.waitFor((text) => lines(text).length <= 3 && /^ +the ends$/.test(lines(text)[0] ?? ''), 'the help a line further at 40x3');
+    await triage.waitFor((text) => lines(text).length <= 3 && /^ +Home End {2}g G /.test(lines(text)[0] ?? ''), 'the help a line further at 40x3');
     await triage.keys('x');
     await triage.waitFor((text) => highlighted(text) !== undefined, 'the list back after the help');
   });
