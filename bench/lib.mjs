@@ -48,7 +48,10 @@ export function requireBuild() {
  */
 export async function startSandbox(args = [], { timeoutMs = 30_000 } = {}) {
   const started = performance.now();
-  const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', ...args], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', ...args], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its errors are shown until the bench stops it: then its "error: interrupted" is the bench's doing.
+  const showErrors = (chunk) => process.stderr.write(chunk);
+  child.stderr.on('data', showErrors);
   const url = await new Promise((resolve, reject) => {
     let seen = '';
     const timer = setTimeout(() => {
@@ -72,7 +75,15 @@ export async function startSandbox(args = [], { timeoutMs = 30_000 } = {}) {
   const startupMs = performance.now() - started;
   // Keep draining its stdout so the child never blocks on a full pipe.
   child.stdout.resume();
-  return { child, url, startupMs, stop: () => stopChild(child) };
+  return {
+    child,
+    url,
+    startupMs,
+    stop: () => {
+      child.stderr.off('data', showErrors).resume();
+      return stopChild(child);
+    },
+  };
 }
 
 async function stopChild(child) {
