@@ -58,6 +58,25 @@ describe('tkt browse', () => {
     expect(JSON.parse(showPrinted.stdout)).toEqual({ id: 7, url: 'https://helpdesk.example.com/Ticket/Details/7', opened: false });
   });
 
+  it('prints the URL with a warning when $BROWSER names a program that is not there, as when nothing can open it', async () => {
+    expect((await h.cli(['config', 'set', 'web-url', WEB_URL])).code).toBe(0);
+    for (const [browser, program] of [
+      ['no-such-browser --new-window', 'no-such-browser'],
+      ['MOZ_X=1 no-such-browser', 'no-such-browser'],
+      [join(dir, 'missing', 'browser'), join(dir, 'missing', 'browser')],
+    ] as const) {
+      const result = await h.cli(['browse', '5'], { env: { BROWSER: browser, PATH: process.env.PATH! } });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toBe('https://helpdesk.example.com/Ticket/Details/5\n');
+      expect(result.stderr).toBe(`warning: $BROWSER names ${program}, which is no program here: the URL is printed instead\n`);
+    }
+    // A setting before the program is sh's, not the program: the browser there is started.
+    const browser = await recordingBrowser();
+    const opened = await h.cli(['browse', '6'], { env: { BROWSER: `MOZ_X=1 ${browser.command}`, PATH: process.env.PATH! } });
+    expect(opened.stderr).toContain('Opening https://helpdesk.example.com/Ticket/Details/6 in your browser.');
+    expect(await browser.calls()).toBe('https://helpdesk.example.com/Ticket/Details/6\n');
+  });
+
   it('prints the URL when there is no $BROWSER and no opener on PATH', async () => {
     expect((await h.cli(['--profile', 'default', 'config', 'set', 'web-url', WEB_URL])).code).toBe(0);
     const result = await h.cli(['browse', '9'], { env: { BROWSER: '', PATH: dir } });
