@@ -123,6 +123,18 @@ export async function startFrontServer(
 }
 
 /** Environment for a command run as admin against `server`. */
+/**
+ * The whole of stderr when a change of ticket `id`, sent as a POST to `url`, was never answered:
+ * in doubt, what happened, how to look (src/cmdutil/in-doubt.ts).
+ */
+export function changeInDoubtStderr(id: number, url: string): RegExp {
+  return new RegExp(
+    `^error: #${id} in doubt \\(it may have been carried out\\)\n` +
+      `  request timed out after [^:]+: POST ${url}\n` +
+      `hint: look at it with "tkt show ${id}" before running this again\n$`,
+  );
+}
+
 export function frontEnv(h: Harness, server: TestServer): Record<string, string> {
   return { TKT_URL: server.url, TKT_TOKEN: h.sandbox.issueToken('admin') };
 }
