@@ -10,7 +10,7 @@ import { argvTable, type ArgvTable } from './cmdutil/argv-table.js';
 import { assertNoOptionTakenAsValue, type OptionFlags } from './cmdutil/flag-as-value.js';
 import { commandCalled, type CommandName } from './commands/names.js';
 import { ExitCode, UsageError } from './errors.js';
-import { shellWord } from './config/session.js';
+import { shellWord } from './util/shell-word.js';
 import { HELP_WIDTH, helpForWidth, reflow, terminalColumns } from './output/reflow.js';
 import { aliasHelpSection, aliasesOnFile } from './desk/alias-help.js';
 

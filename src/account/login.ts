@@ -3,7 +3,8 @@
 import { isObject, stringField } from '../api/member-access.js';
 import { plans } from '../api/plans.js';
 import { decodeJwtClaims, expiryFromClaims, userIdFromClaims } from '../config/jwt.js';
-import { shellWord, tktCommand } from '../config/session.js';
+import { tktCommand } from '../config/session.js';
+import { shellWord } from '../util/shell-word.js';
 import { normalizeBaseUrl } from '../config/url.js';
 import type { Context } from '../context/context.js';
 import { whyNothingIsAsked } from '../context/nothing-asked.js';

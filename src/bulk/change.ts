@@ -1,7 +1,8 @@
 // Changing fields of a ticket the safe way (docs/service.md 4.4): the update form may treat an absent
 // field as "clear it", so the ticket is read and sent back whole with the changes. `tkt update`,
 // the everyday changes (assign, reopen) and the triage screen all change tickets through here.
-import { shellWord, tktCommand, type RunPlace } from '../config/session.js';
+import { tktCommand, type RunPlace } from '../config/session.js';
+import { shellWord } from '../util/shell-word.js';
 import { plans } from '../api/plans.js';
 import type { ApiClient, ApiResponse, FormValue, RequestPlan, TicketId } from '../api/types.js';
 import { OperationError } from '../errors.js';

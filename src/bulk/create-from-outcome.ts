@@ -2,7 +2,8 @@
 // the tickets created, stderr for the rows that failed or are in doubt, --json one array), the
 // files the service did not keep, and the end of the run: a summary line, or the error that
 // says what stopped it or which rows need another look, with the `--resume` command to finish.
-import { shellWord, tktCommand } from '../config/session.js';
+import { tktCommand } from '../config/session.js';
+import { shellWord } from '../util/shell-word.js';
 import type { Context } from '../context/context.js';
 import { nameList } from '../cmdutil/action-output.js';
 import type { KeptFiles } from '../cmdutil/attachments.js';

@@ -1,6 +1,7 @@
 // What a command says when the request of its change was sent and never answered (docs/cli.md
 // section 8): in doubt, and how to look before running it again (see rethrowInDoubt).
-import { shellWord, tktCommand, type RunPlace } from '../config/session.js';
+import { tktCommand, type RunPlace } from '../config/session.js';
+import { shellWord } from '../util/shell-word.js';
 import { rethrowInDoubt } from '../errors.js';
 
 const BEFORE_AGAIN = 'before running this again';

@@ -1,6 +1,7 @@
 // Which profile, which service and which token a command uses (docs/cli.md sections 1 and 4).
 // Every setting is read in the order flag, environment, the profile's saved settings.
 import { AuthError, UsageError } from '../errors.js';
+import { shellWord } from '../util/shell-word.js';
 import { decodeJwtClaims, expiryFromClaims, userIdFromClaims, usernameFromClaims } from './jwt.js';
 import { envValue, setButEmpty } from '../util/env.js';
 import { nonFolderOnPath } from '../util/non-folder.js';
@@ -39,14 +40,6 @@ export function existingProfileName(input: SettingsInput): string {
     details: [`profiles: ${[...new Set([DEFAULT_PROFILE, ...names])].sort().join(', ')}`],
     hint: `"${loginCommand(input)}" creates it`,
   });
-}
-
-// What a hint may show bare in a shell command; anything else is single-quoted.
-const SHELL_SAFE = /^[\w@%+=:,./~-]+$/;
-
-/** One word of a command line a hint shows, quoted for a POSIX shell when it needs to be. */
-export function shellWord(word: string): string {
-  return SHELL_SAFE.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
 /**

@@ -8,7 +8,7 @@ import { constants as osConstants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { UsageError } from '../errors.js';
 import type { ConfigStore } from '../config/types.js';
-import { shellWord } from '../config/session.js';
+import { shellWord } from '../util/shell-word.js';
 import { expansionWords } from './alias-words.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;

@@ -6,6 +6,7 @@
 import { Transform, type Readable } from 'node:stream';
 import { InterruptedError, UsageError } from '../errors.js';
 import { openInput } from './input-file.js';
+import { shellWord } from './shell-word.js';
 
 /** The largest text input: the most tkt reads of a ticket from the service, too. */
 const MAX_TEXT_INPUT_BYTES = 64 * 1024 * 1024;
@@ -26,11 +27,6 @@ export const notTextHint = (error: unknown): string | undefined => (error instan
 
 /** The hint that says how to convert a file (or stdin) from `encoding`, as iconv names it. */
 type ConvertHint = (encoding: string) => string;
-
-/** A word the shell would split or expand, quoted for it. */
-function shellWord(word: string): string {
-  return /^[\w./@%+=:,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
-}
 
 const convertFile =
   (path: string): ConvertHint =>
