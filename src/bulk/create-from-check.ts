@@ -50,9 +50,9 @@ async function prepareRow(
     attach === undefined
       ? row.values
       : { ...row.values, attach: (typeof attach === 'string' ? [attach] : attach).map((path) => resolve(options.baseDir, path)) };
-  const { checked, goodValues, badValues, unreadableFiles, missing } = await checkCreate(endpoint, values, ctx.now(), 'attach');
+  const { checked, badValues, unreadableFiles, missing } = await checkCreate(endpoint, values, ctx.now(), 'attach');
   // The names of a row with bad values are resolved too: the file is fixed in one round.
-  const unknownNames = await unresolvedNames(goodValues, lookups);
+  const unknownNames = await unresolvedNames(checked, lookups);
   const problems = [
     ...row.problems,
     ...(missing.length > 0 ? [`missing ${missing.map(asColumnMessage).join(', ')}`] : []),
@@ -60,7 +60,7 @@ async function prepareRow(
     ...(unreadableFiles === undefined ? [] : problemsOf(unreadableFiles).map((problem) => `attach: ${problem}`)),
     ...unknownNames.flatMap(problemsOf),
   ];
-  if (problems.length > 0 || checked === undefined) return problems;
+  if (problems.length > 0) return problems;
   try {
     const files = values.attach === undefined ? [] : typeof values.attach === 'string' ? [values.attach] : [...values.attach];
     return { row, request: await createRequest(endpoint, checked, lookups, { labels: options.dryRun }), attach: files };

@@ -21,10 +21,8 @@ export function createEndpoint(integration: boolean | undefined): CreateEndpoint
 }
 
 export interface CreateCheck {
-  /** The values, checked; undefined when some of them are bad. */
-  checked: CheckedFields | undefined;
-  /** The good values, all of them when none is bad: their names can be resolved all the same. */
-  goodValues: CheckedFields;
+  /** The good values, all of them when badValues is undefined (a row's names are resolved all the same). */
+  checked: CheckedFields;
   /** What is wrong with the values (exit 2). */
   badValues: UsageError | undefined;
   /** The attachments that cannot be read (exit 2). */
@@ -39,8 +37,7 @@ export async function checkCreate(endpoint: CreateEndpoint, values: RawFieldValu
   const { checked, problems } = checkEachField(endpoint, values, now);
   const unreadable = await usageProblem(async () => (files === undefined || typeof files === 'string' ? undefined : assertReadableFiles(files, filesFlag)));
   return {
-    checked: problems.length === 0 ? checked : undefined,
-    goodValues: checked,
+    checked,
     badValues: badValuesError(problems),
     unreadableFiles: unreadable instanceof UsageError ? unreadable : undefined,
     missing: missingRequired(endpoint, values),

@@ -67,10 +67,10 @@ export const createTicket = defineTool({
   annotations: WRITE,
   async call(args, { ctx, lookups }): Promise<ToolOutput> {
     const values = valuesOf(CREATE_ENDPOINT, args);
-    const { badValues, missing } = await checkCreate(CREATE_ENDPOINT, values, ctx.now(), 'attach');
+    const { checked, badValues, missing } = await checkCreate(CREATE_ENDPOINT, values, ctx.now(), 'attach');
     if (badValues !== undefined) throw badValues;
     if (missing.length > 0) throw new UsageError(`missing: ${missing.map((flag) => flag.replace(/^--/, '')).join(', ')}`);
-    const request = await createRequest(CREATE_ENDPOINT, checkFields(CREATE_ENDPOINT, values, ctx.now()), lookups, { labels: args.dry_run === true });
+    const request = await createRequest(CREATE_ENDPOINT, checked, lookups, { labels: args.dry_run === true });
     if (args.dry_run) return dryRunOutput(undefined, [request]);
     const response = await sendNew(ctx, request);
     const id = createdId(response);
