@@ -25,10 +25,6 @@ Examples:
   $ tkt list --all --status open --assignee none --query 'length(@)'
   $ tkt sandbox            # a local emulator of the service, with demo data`;
 
-// Help is laid out for 80 columns (commander would follow the terminal's width): the same text
-// in a pipe and at any terminal at least that wide, so the bin can print help prepared at build
-// time (src/fast-start.ts); a narrower terminal gets that text laid out again (helpForWidth).
-
 const VERSION_FLAGS = '-V, --version';
 
 /** The table of the command line's grammar (src/cmdutil/argv-table.ts) for `program`, every command registered. */

@@ -163,9 +163,8 @@ const PERMISSION_WORDS = /permission|not allowed|forbidden|unauthori[sz]ed|lacks
 // not exist", "CreatorId 9 does not match any user". Only a few words (a quoted name counts as
 // one) may stand between the thing and the verb, so that a ticket's other missing value ("could
 // not save the ticket: SiteId 99 not found") and a site or department (a bad value) stay
-// failures: exit 1.
-// The thing, up to four words of its name, how it is missing; or "no such user". One literal:
-// a RegExp built from parts at load kept this module in every bundle that names an error class.
+// failures: exit 1. One literal: a RegExp built from parts at load kept this module in every
+// bundle that names an error class, dist/start.cjs included.
 const NOT_FOUND_WORDS =
   /\b(ticket|user|requester|creator|technician|assignee)\b(\s+("[^"]*"|'[^']*'|[^\s;,:]*[^\s;,:.])){0,4}?\s+((was|has) not (been )?found|(could|can) not be found|not found|does not exist|doesn't exist)\b|\b(no such|does not match any) (ticket|user|requester)\b/i;
 

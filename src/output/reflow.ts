@@ -64,7 +64,11 @@ export function reflow(text: string, width: number): string {
   return out.join('\n');
 }
 
-/** The width help is prepared for (README: help is laid out for 80 columns), the same in a pipe. */
+/**
+ * The width help is laid out for, commander's included (it would follow the terminal's): the
+ * same text in a pipe and at any terminal at least that wide, so the bin can print help prepared
+ * at build time (src/fast-start.ts); a narrower terminal gets it laid out again (helpForWidth).
+ */
 export const HELP_WIDTH = 80;
 // An option's or a command's description narrower than this, or than its longest word, goes
 // under its name instead.
