@@ -126,8 +126,14 @@ function tkt(args: string[], input = ''): string {
 beforeAll(async () => {
   tracer = createLoadTracer();
   // In its own process: the traced runs block this one.
-  sandbox = spawn(process.execPath, [bin, 'sandbox', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const [banner] = (await once(sandbox.stdout!, 'data')) as [Buffer];
+  // Its stderr is kept, not inherited: the "stopped by SIGTERM" of afterAll's kill is no failure.
+  sandbox = spawn(process.execPath, [bin, 'sandbox', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let sandboxStderr = '';
+  sandbox.stderr!.setEncoding('utf8').on('data', (text: string) => (sandboxStderr += text));
+  const [banner] = (await Promise.race([
+    once(sandbox.stdout!, 'data'),
+    once(sandbox, 'exit').then(([code]) => Promise.reject(new Error(`the sandbox exited ${code} before it listened:\n${sandboxStderr}`))),
+  ])) as [Buffer];
   const url = /http:\/\/\S+/.exec(String(banner))![0];
   env = { TKT_CONFIG_DIR: tracer.configDir, TKT_URL: '', TKT_TOKEN: '', TKT_PROFILE: '', NO_COLOR: '1' };
   tkt(['login', '--url', url, '-u', 'admin', '--password-stdin'], 'admin\n');
