@@ -90,7 +90,7 @@ export async function run(options: WatchOptions, ctx: Context, timer?: WatchTime
   // The state file is checked before any request: one of another watch is refused. The watch
   // holds it until it ends (README, Watching).
   const watching = ids === undefined ? viewWatching(watched, ctx) : ticketsWatching(ids);
-  const state = stateFile === undefined ? undefined : await holdState(stateFile, await currentWatcher(ctx), watching, waitClock(ctx, timer));
+  const state = stateFile === undefined ? undefined : await holdState(stateFile, await currentWatcher(ctx), watching, ctx, waitClock(ctx, timer));
   try {
     const poll = ids === undefined ? await viewPoll(watched, ctx) : ticketsPoll(ids);
     await watch(

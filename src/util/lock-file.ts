@@ -19,6 +19,8 @@ export interface LockWait {
   maxRetryMs?: number;
   /** The clock of the wait (a test's moves when the test says). */
   clock?: { now(): number; sleep(ms: number): Promise<void> };
+  /** Called once, when a live holder first makes it wait. */
+  onWait?: (holder: number | undefined) => Promise<void>;
 }
 
 /** Another live process held the lock for all of the wait. */
@@ -40,9 +42,13 @@ const systemClock = { now: () => Date.now(), sleep: (ms: number) => delay(ms) };
  * is gone (or, with `staleAfterMs`, that is older than any holder keeps it) is taken over.
  * Returns the function that releases it.
  */
-export async function acquireLock(lock: string, { waitMs, staleAfterMs, maxRetryMs = FIRST_RETRY_MS, clock = systemClock }: LockWait): Promise<() => void> {
+export async function acquireLock(
+  lock: string,
+  { waitMs, staleAfterMs, maxRetryMs = FIRST_RETRY_MS, clock = systemClock, onWait }: LockWait,
+): Promise<() => void> {
   const deadline = clock.now() + waitMs;
   let retryMs = FIRST_RETRY_MS;
+  let waiting = false;
   for (;;) {
     try {
       const fd = openSync(lock, 'wx', LOCK_FILE_MODE);
@@ -58,6 +64,8 @@ export async function acquireLock(lock: string, { waitMs, staleAfterMs, maxRetry
       continue;
     }
     if (clock.now() > deadline) throw new LockBusyError(lock, holder);
+    if (!waiting) await onWait?.(holder);
+    waiting = true;
     // Jitter, so that waiters do not all retry together.
     await clock.sleep(retryMs + Math.random() * retryMs);
     retryMs = Math.min(retryMs * 2, maxRetryMs);

@@ -9,7 +9,7 @@ import { access, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { userSettings } from '../config/settings.js';
 import type { Context } from '../context/context.js';
-import { OperationError, UsageError } from '../errors.js';
+import { OperationError, TktError, UsageError } from '../errors.js';
 import { LOOKUP_FILTERS } from '../listing/filter.js';
 import { kebabCase, parseFilterBy, parseListType } from '../listing/query.js';
 import { acquireLock, LockBusyError, type LockWait } from '../util/lock-file.js';
@@ -142,13 +142,20 @@ const LOCK_MAX_RETRY_MS = 1_000;
  * Takes `file` for this watch: its lock (waiting for another run to finish with it, bounded), then
  * what it kept. All before any request; the caller releases it when the watch ends.
  */
-export async function holdState(file: string, watcher: Watcher, watching: Watching, clock: NonNullable<LockWait['clock']>): Promise<HeldState> {
+export async function holdState(file: string, watcher: Watcher, watching: Watching, ctx: Context, clock: NonNullable<LockWait['clock']>): Promise<HeldState> {
   await assertWritableFolder(file);
   const lock = `${file}.lock`;
+  // A person would take a silent minute for a hang; cron's mail needs no such line.
+  const onWait = async (holder: number | undefined) => {
+    const other = holder === undefined ? 'another tkt watch' : `another tkt watch (pid ${holder})`;
+    if (ctx.io.stderrIsTTY) await ctx.output.note(`waiting for ${other} to finish with the state file ${file} (up to ${LOCK_WAIT_MS / 1000} s)\n`);
+  };
   let release: () => void;
   try {
-    release = await acquireLock(lock, { waitMs: LOCK_WAIT_MS, maxRetryMs: LOCK_MAX_RETRY_MS, clock });
+    release = await acquireLock(lock, { waitMs: LOCK_WAIT_MS, maxRetryMs: LOCK_MAX_RETRY_MS, clock, onWait });
   } catch (error) {
+    // A signal while waiting is an interruption (the clock's sleep says so), not a failure of the lock.
+    if (error instanceof TktError) throw error;
     if (!(error instanceof LockBusyError)) throw new OperationError(`cannot lock the state file ${file}: ${(error as Error).message}`);
     const holder = error.holder === undefined ? 'another tkt watch' : `another tkt watch (pid ${error.holder})`;
     const gone = error.holder === undefined ? 'if no tkt watch runs' : `if no tkt watch runs as pid ${error.holder}`;

@@ -304,6 +304,26 @@ describe('tkt watch', () => {
     expect(waits.length).toBeLessThan(100);
     expect(await readFile(`${state}.lock`, 'utf8')).toBe(String(process.pid));
     expect(existsSync(state)).toBe(false);
+    // Not at a terminal (cron): no word while it waits.
+    expect(r.stderr()).toBe('');
+  });
+
+  it('at a terminal, says once that it waits for the --state lock; Ctrl-C then ends the run as an interruption (exit 130), leaving the lock to its holder', async () => {
+    const state = join(dir, 'held-interrupted.json');
+    await writeFile(`${state}.lock`, String(process.pid));
+    const r = await h.context({ tty: true });
+    const interruptingTimer: WatchTimer = {
+      sleep: async () => r.abort.abort(),
+    };
+    const error = await sendsNothing(h, () =>
+      run({ view: 'all-tickets', once: true, state }, r.ctx, interruptingTimer).then(
+        () => undefined,
+        (failure: unknown) => failure,
+      ),
+    );
+    expect(error).toBeInstanceOf(InterruptedError);
+    expect(r.stderr()).toBe(`waiting for another tkt watch (pid ${process.pid}) to finish with the state file ${state} (up to 60 s)\n`);
+    expect(await readFile(`${state}.lock`, 'utf8')).toBe(String(process.pid));
   });
 
   it('a long-running watch holds the lock of its --state from before its first poll until it ends', async () => {
