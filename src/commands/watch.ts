@@ -75,8 +75,8 @@ export async function run(options: WatchOptions, ctx: Context, timer?: WatchTime
   // A watch runs for days, through upgrades of tkt (Context.loadAhead).
   await ctx.loadAhead();
   const { viewPoll, ticketsPoll } = await import('../watch/polls.js');
-  const { readState, ticketsWatching, viewWatching } = await import('../watch/state-file.js');
-  const { watch } = await import('../watch/watch.js');
+  const { currentWatcher, holdState, ticketsWatching, viewWatching } = await import('../watch/state-file.js');
+  const { waitClock, watch } = await import('../watch/watch.js');
   const { ids: givenIds, interval: _interval, once, initial, state: stateFile, notify, exec, ...watched } = options;
   let ids: number[] | undefined;
   if (givenIds !== undefined && givenIds.length > 0) {
@@ -87,22 +87,27 @@ export async function run(options: WatchOptions, ctx: Context, timer?: WatchTime
     // Unlike an ID... command, watching no ticket would wait forever for nothing.
     if (ids.length === 0) throw new UsageError('no ticket IDs on stdin to watch');
   }
-  // The state file is checked before any request: one of another watch is refused.
+  // The state file is checked before any request: one of another watch is refused. The watch
+  // holds it until it ends (README, Watching).
   const watching = ids === undefined ? viewWatching(watched, ctx) : ticketsWatching(ids);
-  const state = stateFile === undefined ? undefined : { file: stateFile, kept: await readState(stateFile, watching) };
-  const poll = ids === undefined ? await viewPoll(watched, ctx) : ticketsPoll(ids);
-  await watch(
-    ctx,
-    poll,
-    {
-      intervalMs: intervalMs(interval, ctx, TEST_INTERVAL_VARIABLE),
-      once: once === true,
-      initial: initial === true,
-      watching,
-      state,
-      exec,
-      notify: notify === true,
-    },
-    timer,
-  );
+  const state = stateFile === undefined ? undefined : await holdState(stateFile, await currentWatcher(ctx), watching, ctx, waitClock(ctx, timer));
+  try {
+    const poll = ids === undefined ? await viewPoll(watched, ctx) : ticketsPoll(ids);
+    await watch(
+      ctx,
+      poll,
+      {
+        intervalMs: intervalMs(interval, ctx, TEST_INTERVAL_VARIABLE),
+        once: once === true,
+        initial: initial === true,
+        watching,
+        state,
+        exec,
+        notify: notify === true,
+      },
+      timer,
+    );
+  } finally {
+    state?.release();
+  }
 }

@@ -8,13 +8,12 @@
 // so it was replaced instead of worked around. Read again in conf 16.0.0 (its latest release):
 // atomically 2.1.1 still loads when-exit 2.1.5, which hooks SIGHUP, SIGINT, SIGTERM and more on
 // load and re-raises the signal with process.kill(process.pid, signal); conf still takes no lock.
-import { chmodSync, closeSync, mkdirSync, openSync, promises as fsPromises, readFileSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
+import { chmodSync, mkdirSync, promises as fsPromises, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { OperationError } from '../errors.js';
 import { isObject, type JsonObject } from '../util/json-object.js';
 import { nonFolderOnPath } from '../util/non-folder.js';
-import { processIsAlive } from '../util/process-alive.js';
+import { acquireLock } from '../util/lock-file.js';
 import { replaceFile } from '../util/replace-file.js';
 import { inFolder } from '../util/folder-path.js';
 import { assertProfileName, settingsFileIn } from './paths.js';
@@ -176,7 +175,7 @@ async function writeObject(configDir: string, file: string, contents: () => Json
   let release: () => void;
   try {
     makeFolders(configDir, path.dirname(file));
-    release = await acquireLock(`${file}.lock`);
+    release = await acquireLock(`${file}.lock`, { waitMs: LOCK_WAIT_MS, staleAfterMs: STALE_LOCK_MS });
   } catch (error) {
     // TKT_CONFIG_DIR naming a file, or a file where tkt keeps a folder: named as such, not as ENOTDIR.
     const notFolder = nonFolderOnPath(path.dirname(file));
@@ -197,48 +196,10 @@ function notAFolder(file: string, notFolder: string, cause?: unknown): Operation
   return new OperationError(`cannot write ${file}: ${notFolder} is not a folder`, { hint: 'move it away, or set TKT_CONFIG_DIR to a folder', cause });
 }
 
-const LOCK_RETRY_MS = 10;
 /** A lock this old was left by a writer that died holding it (a write takes milliseconds). */
 const STALE_LOCK_MS = 10_000;
 /** Long enough for dozens of writers queued on one file; then the lock is reported. */
 const LOCK_WAIT_MS = 30_000;
-
-/**
- * Takes the lock file `lock` (created exclusively, holding our PID), waiting while another
- * process holds it. A lock whose holder is gone, or that is older than any write takes, is
- * taken over. Returns the function that releases it.
- */
-async function acquireLock(lock: string): Promise<() => void> {
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (;;) {
-    try {
-      const fd = openSync(lock, 'wx', PRIVATE_FILE_MODE);
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => rmSync(lock, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    if (isStale(lock)) {
-      rmSync(lock, { force: true });
-      continue;
-    }
-    if (Date.now() > deadline) throw new Error(`another tkt process holds ${lock}`);
-    await delay(LOCK_RETRY_MS + Math.random() * LOCK_RETRY_MS);
-  }
-}
-
-function isStale(lock: string): boolean {
-  try {
-    const age = Date.now() - statSync(lock).mtimeMs;
-    const pid = Number(readFileSync(lock, 'utf8'));
-    // An empty file is a holder between creating and writing it: only age can tell it is dead.
-    return age > STALE_LOCK_MS || (Number.isSafeInteger(pid) && pid > 0 && !processIsAlive(pid));
-  } catch {
-    // Released meanwhile: not stale, just try again.
-    return false;
-  }
-}
 
 /**
  * The config folder, and `folder` inside it (tokens, cache), created 0700. The subfolders are

@@ -11,7 +11,7 @@ import { flushed } from '../output/write.js';
 import { formatDate } from '../output/time.js';
 import { addedEvents, diffSnapshots, type Snapshot, type WatchEvent } from './events.js';
 import type { Poll } from './polls.js';
-import { describeWatching, writeState, type Watching } from './state-file.js';
+import { describeWatching, writeState, type HeldState, type Watching } from './state-file.js';
 
 /** How the watch waits: real time, or a clock a test moves (test/watch/). */
 export interface WatchTimer {
@@ -32,14 +32,25 @@ export const realTimer: WatchTimer = {
     }),
 };
 
+/** The clock of a wait before the watch starts (another run's lock on --state): `timer`'s, ended by a signal. */
+export function waitClock(ctx: Context, timer: WatchTimer = realTimer): { now(): number; sleep(ms: number): Promise<void> } {
+  return {
+    now: () => ctx.now().getTime(),
+    async sleep(ms) {
+      await timer.sleep(ms, ctx.signal);
+      stopIfSignalled(ctx.signal);
+    },
+  };
+}
+
 export interface WatchSettings {
   intervalMs: number;
   once: boolean;
   initial: boolean;
   /** What this watch watches: said at a terminal, recorded in --state. */
   watching: Watching;
-  /** --state: the file and the snapshot it kept (readState). */
-  state: { file: string; kept: Snapshot | undefined } | undefined;
+  /** --state: the file, held for the watch, and the snapshot it kept (holdState). */
+  state: HeldState | undefined;
   exec: string | undefined;
   notify: boolean;
 }
@@ -107,7 +118,7 @@ async function watchUntilStopped(ctx: Context, poll: Poll, settings: WatchSettin
     if (settings.state !== undefined) {
       // Kept only once the events have left the process: a kill cannot lose an event the state says was told.
       await flushed(ctx.io.stdout);
-      writeState(settings.state.file, settings.watching, result.snapshot, at);
+      writeState(settings.state, settings.watching, result.snapshot, at);
     }
     previous = result.snapshot;
     if (settings.once) return;

@@ -188,14 +188,15 @@ describe('tkt watch', () => {
     const ticket = unusedTicket(h);
     const oldTitle = ticket.title;
     retitle(ticket.id, 'Told, not kept');
-    // A directory where the state's temporary file goes: the events are out, the state cannot be replaced.
-    await mkdir(`${state}.tmp`);
+    // A directory where this process's temporary state file goes: the events are out, the state cannot be replaced.
+    const temporary = `${state}.${process.pid}.tmp`;
+    await mkdir(temporary);
     const dying = await watchOnce();
     expect(dying.code).toBe(1);
     expect(dying.stderr).toContain(`cannot write the state file ${state}`);
     const told = jsonLines(dying.stdout).map((event) => [event.event, event.id, event.changes]);
     expect(told).toEqual([['changed', ticket.id, { title: [oldTitle, 'Told, not kept'] }]]);
-    await rmdir(`${state}.tmp`);
+    await rmdir(temporary);
     const next = await watchOnce();
     expect(next.code).toBe(0);
     expect(jsonLines(next.stdout).map((event) => [event.event, event.id, event.changes])).toEqual(told);
@@ -227,6 +228,114 @@ describe('tkt watch', () => {
     const fewer = await sendsNothing(h, () => h.cli(['watch', '--once', String(low), '--state', ids]));
     expect(fewer.code).toBe(2);
     expect(fewer.stderr).toContain(`error: the state file ${ids} belongs to another watch: the tickets #${low} #${high}, not the tickets #${low}\n`);
+  });
+
+  it('--state records the service and the user it was taken from: another of either is refused before any request, naming what differs', async () => {
+    const state = join(dir, 'whose.json');
+    const watchAs = (env: Record<string, string>) => h.cli(['--json', 'watch', '--once', '--view', 'all-tickets', '--state', state], { env });
+    expect((await watchAs({})).code).toBe(0);
+    const adminId = h.sandbox.demoLogins.find((login) => login.username === 'admin')?.userId;
+    expect(JSON.parse(await readFile(state, 'utf8'))).toMatchObject({ service: h.sandbox.url, user: { id: adminId, name: 'admin' } });
+    const kept = await readFile(state, 'utf8');
+
+    // The same sandbox under another name stands for staging and production.
+    const otherUrl = h.sandbox.url.replace('127.0.0.1', 'localhost');
+    const otherService = await sendsNothing(h, () => watchAs({ TKT_URL: otherUrl, TKT_TOKEN: h.sandbox.issueToken('admin') }));
+    expect(otherService.code).toBe(2);
+    expect(otherService.stderr).toBe(
+      `error: the state file ${state} belongs to another watch: the service ${h.sandbox.url}, not ${otherUrl}\n` +
+        `hint: use another --state file for this watch, or remove ${state} to start a new baseline\n`,
+    );
+    const otherUser = await sendsNothing(h, () => watchAs({ TKT_TOKEN: h.sandbox.issueToken('tech') }));
+    expect(otherUser.code).toBe(2);
+    expect(otherUser.stderr).toContain(`error: the state file ${state} belongs to another watch: the user admin, not tech\n`);
+    expect(await readFile(state, 'utf8')).toBe(kept);
+
+    // The same user through TKT_TOKEN (its claims, not the saved login) is the same watch.
+    const sameUser = await watchAs({ TKT_TOKEN: h.sandbox.issueToken('admin') });
+    expect([sameUser.code, sameUser.stderr, sameUser.stdout]).toEqual([0, '', '']);
+  });
+
+  it('--state compares view and lookup names as tkt list reads them, without regard to case, and keeps the view as tkt list spells it', async () => {
+    const state = join(dir, 'any-case.json');
+    const watchWith = (...args: string[]) => h.cli(['--json', 'watch', '--once', ...args, '--state', state]);
+    const first = await watchWith('--view', 'All-Tickets', '--status', 'open', '--priority', 'high');
+    expect([first.code, first.stderr]).toEqual([0, '']);
+    expect(JSON.parse(await readFile(state, 'utf8'))).toMatchObject({ watching: { view: 'all-tickets', options: { status: 'open', priority: 'high' } } });
+    for (const args of [
+      ['--view', 'all-tickets', '--status', 'Open', '--priority', 'High'],
+      ['--view', 'AllTickets', '--status', 'OPEN', '--priority', 'high'],
+    ]) {
+      const again = await watchWith(...args);
+      expect([args, again.code, again.stderr]).toEqual([args, 0, '']);
+    }
+    const other = await sendsNothing(h, () => watchWith('--view', 'all-tickets', '--status', 'closed', '--priority', 'high'));
+    expect(other.code).toBe(2);
+  });
+
+  it('--state held by another live watch: waits for it a minute, on a clock the test moves, then exit 1 naming it, before any request', async () => {
+    const state = join(dir, 'held.json');
+    // This test's own process stands for the other watch: it is alive.
+    await writeFile(`${state}.lock`, String(process.pid));
+    const r = await h.context();
+    let now = r.ctx.now().getTime();
+    const waits: number[] = [];
+    const movingTimer: WatchTimer = {
+      sleep: async (ms) => {
+        waits.push(ms);
+        now += ms;
+      },
+    };
+    const ctx = { ...r.ctx, now: () => new Date(now) };
+    const error = await sendsNothing(h, () =>
+      run({ view: 'all-tickets', once: true, state }, ctx, movingTimer).then(
+        () => undefined,
+        (failure: unknown) => failure,
+      ),
+    );
+    expect(exitCodeOf(error)).toBe(1);
+    expect((error as Error).message).toBe(`the state file ${state} is in use by another tkt watch (pid ${process.pid}), still after 60 s`);
+    expect((error as { hint?: string }).hint).toBe(
+      `a state file serves one watch at a time: give this watch its own --state file (if no tkt watch runs as pid ${process.pid}, remove ${state}.lock)`,
+    );
+    const waited = waits.reduce((sum, ms) => sum + ms, 0);
+    expect(waited).toBeGreaterThan(60_000);
+    // Backing off: not thousands of looks at the lock.
+    expect(waits.length).toBeLessThan(100);
+    expect(await readFile(`${state}.lock`, 'utf8')).toBe(String(process.pid));
+    expect(existsSync(state)).toBe(false);
+    // Not at a terminal (cron): no word while it waits.
+    expect(r.stderr()).toBe('');
+  });
+
+  it('at a terminal, says once that it waits for the --state lock; Ctrl-C then ends the run as an interruption (exit 130), leaving the lock to its holder', async () => {
+    const state = join(dir, 'held-interrupted.json');
+    await writeFile(`${state}.lock`, String(process.pid));
+    const r = await h.context({ tty: true });
+    const interruptingTimer: WatchTimer = {
+      sleep: async () => r.abort.abort(),
+    };
+    const error = await sendsNothing(h, () =>
+      run({ view: 'all-tickets', once: true, state }, r.ctx, interruptingTimer).then(
+        () => undefined,
+        (failure: unknown) => failure,
+      ),
+    );
+    expect(error).toBeInstanceOf(InterruptedError);
+    expect(r.stderr()).toBe(`waiting for another tkt watch (pid ${process.pid}) to finish with the state file ${state} (up to 60 s)\n`);
+    expect(await readFile(`${state}.lock`, 'utf8')).toBe(String(process.pid));
+  });
+
+  it('a long-running watch holds the lock of its --state from before its first poll until it ends', async () => {
+    const state = join(dir, 'long.json');
+    const { r, clock, done } = await startWatch({ view: 'all-tickets', state });
+    expect(await readFile(`${state}.lock`, 'utf8')).toBe(String(process.pid));
+    await clock.next();
+    expect(await readFile(`${state}.lock`, 'utf8')).toBe(String(process.pid));
+    r.abort.abort();
+    await expect(done).rejects.toBeInstanceOf(InterruptedError);
+    expect(existsSync(`${state}.lock`)).toBe(false);
+    expect(existsSync(state)).toBe(true);
   });
 
   it('--state in a folder that does not exist is exit 2 before any request, naming the folder', async () => {
@@ -289,7 +398,12 @@ describe('tkt watch', () => {
     const result = await h.cli(['--json', 'watch', '--once', String(ticket.id), '--state', state]);
     expect(result.code).toBe(0);
     expect(jsonLines(result.stdout).map((event) => [event.event, event.changes?.title])).toEqual([['changed', ['Old title', ticket.title]]]);
-    expect(JSON.parse(await readFile(state, 'utf8'))).toMatchObject({ version: 1, watching: { ids: [ticket.id] } });
+    expect(JSON.parse(await readFile(state, 'utf8'))).toMatchObject({
+      version: 1,
+      service: h.sandbox.url,
+      user: { name: 'admin' },
+      watching: { ids: [ticket.id] },
+    });
   });
 
   it('tkt watch ID...: a ticket that does not exist at the first poll is exit 3 naming it, before anything is told', async () => {
@@ -311,14 +425,17 @@ describe('tkt watch', () => {
     const [kept, gone] = [unusedTicket(h), unusedTicket(h)];
     const state = join(dir, 'gone.json');
     const args = ['--json', 'watch', '--once', String(kept.id), String(gone.id), '--state', state];
-    expect((await h.cli(args)).code).toBe(0);
     // The sandbox never forgets a ticket: a server in front of it answers as the service does for one purged.
+    let purged = false;
     const server = await startFrontServer(h, (req, res) => {
-      if (req.method !== 'GET' || req.url !== `/api/TicketsApi/${gone.id}`) return false;
+      if (!purged || req.method !== 'GET' || req.url !== `/api/TicketsApi/${gone.id}`) return false;
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify(`Ticket ${gone.id} was not found.`));
       return true;
     });
     try {
+      // The state records the service: every run goes through the same one.
+      expect((await h.cli(args, { env: frontEnv(h, server) })).code).toBe(0);
+      purged = true;
       const told = await h.cli(args, { env: frontEnv(h, server) });
       expect(told.code).toBe(0);
       expect(jsonLines(told.stdout)).toMatchObject([{ event: 'removed', id: gone.id, ticket: { title: gone.title } }]);
