@@ -46,7 +46,7 @@ export function checkAlias(name: string, expansion: string, known: KnownWords): 
 export function checkExpansionStart(name: string, expansion: string, known: KnownWords, { saved }: { saved: boolean }): void {
   if (expansion.startsWith('!')) return;
   const words = splitWords(expansion);
-  const [first, ...rest] = words;
+  const [first] = words;
   if (first === undefined || known.builtins.includes(first)) return;
   const details = saved ? [`${name}: ${expansion}`] : [];
   const setLine = (text: string) => aliasSetLine(name, text);
