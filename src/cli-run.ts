@@ -9,6 +9,7 @@ import { ExitCode, FailedBeforeOutputClosedError, InterruptedError, OutputClosed
 import { cleanErrorText, errorHint, type LoginGlobals } from './cmdutil/error-text.js';
 import { isClosedPipe } from './output/write.js';
 import { whenPipeReaderGone } from './util/pipe-reader.js';
+import { isDumbTerminal } from './util/dumb-terminal.js';
 
 function errorLines(
   error: unknown,
@@ -74,7 +75,7 @@ export async function runCommandLine(proc: ProcessLike, how: CommandLineRun): Pr
     // The second: requests in flight are given up, and their rows or IDs recorded as in doubt.
     if (state.graceful && signals === 2) return state.halt.abort();
     // Nothing to wind down (or a third signal): leave now, as a shell user expects.
-    if (proc.stderr.isTTY === true) proc.stderr.write(SHOW_CURSOR);
+    if (proc.stderr.isTTY === true && !isDumbTerminal(proc.env)) proc.stderr.write(SHOW_CURSOR);
     // The wait notice's line, with the terminal's "^C" on it, gives way to the error line;
     // otherwise the error starts a line of its own after the "^C".
     const erased = state.waitNotice?.end() === true;

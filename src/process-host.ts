@@ -18,6 +18,7 @@ import { sanitizeInline } from './output/sanitize.js';
 import { handOverTerminal } from './util/terminal-handoff.js';
 import { terminalSize, type SizedStream } from './output/terminal-size.js';
 import { isCI } from './util/ci.js';
+import { isDumbTerminal } from './util/dumb-terminal.js';
 import { assertNoEmptyOption } from './util/option-text.js';
 import { namesProxy } from './api/proxy-env.js';
 import type { StartTimer, WaitNotice } from './output/waiting.js';
@@ -75,7 +76,7 @@ export function createRunState(): RunState {
 function colorAllowed(globals: GlobalOptions, env: Record<string, string | undefined>, stderrIsTTY: boolean): boolean {
   if (!globals.color || (env.NO_COLOR !== undefined && env.NO_COLOR !== '')) return false;
   if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
-  return stderrIsTTY;
+  return stderrIsTTY && !isDumbTerminal(env);
 }
 
 export function createIO(proc: ProcessStreams, globals: GlobalOptions): IO {
@@ -85,6 +86,7 @@ export function createIO(proc: ProcessStreams, globals: GlobalOptions): IO {
   const stdoutIsTTY = proc.stdout.isTTY === true;
   const stderrIsTTY = proc.stderr.isTTY === true;
   const mayAsk = stderrIsTTY && globals.input && !isCI(proc.env);
+  const cursorControl = !isDumbTerminal(proc.env);
   return {
     get stdin() {
       return proc.stdin;
@@ -97,7 +99,8 @@ export function createIO(proc: ProcessStreams, globals: GlobalOptions): IO {
     stdoutIsTTY,
     stderrIsTTY,
     color: colorAllowed(globals, proc.env, stderrIsTTY),
-    animate: stderrIsTTY && colorAllowed(globals, proc.env, stderrIsTTY),
+    animate: stderrIsTTY && cursorControl && colorAllowed(globals, proc.env, stderrIsTTY),
+    cursorControl,
     // Colour is stderr's to allow (2>/dev/null at a terminal: plain data too); FORCE_COLOR is
     // for a terminal that does not say so (CI logs), never for data in a pipe.
     stdoutColor: stdoutIsTTY && colorAllowed(globals, proc.env, stderrIsTTY),
@@ -236,7 +239,7 @@ function processLendTerminal(proc: ProcessStreams, state: RunState): Context['le
     if (state.terminalLent) return await use();
     state.terminalLent = true;
     try {
-      return await handOverTerminal(proc, use, holder);
+      return await handOverTerminal({ stdin: proc.stdin, stdout: proc.stdout, cursorControl: !isDumbTerminal(proc.env) }, use, holder);
     } finally {
       state.terminalLent = false;
       // A SIGTERM came while the program had the terminal: it has closed, now the run ends.

@@ -3,7 +3,7 @@
 // update, reply..., the rows of create --from, `tkt api`) in one JSON shape and one listing.
 import type { FormValue, MultipartInput, RequestPlan, TicketId } from '../api/types.js';
 import type { Context } from '../context/context.js';
-import { sanitizeInline } from '../output/sanitize.js';
+import { sanitizeInline, sanitizeText } from '../output/sanitize.js';
 import type { ShapedPart } from '../output/types.js';
 import { fieldsFor, ticketTypeName, type TicketEndpoint } from '../model/fields.js';
 
@@ -141,14 +141,28 @@ export function formSummary(endpoint: TicketEndpoint, form: MultipartInput, labe
   return rows.map(([label, text]) => `  ${`${label}:`.padEnd(width)}${sanitizeInline(text).trim()}\n`).join('');
 }
 
+/**
+ * A value as it would be sent, for a dry run that is there to check it: a message of several
+ * lines keeps them (its blank ones too), the lines after the first under the value column.
+ * A final line break is not shown, as a text ends with one.
+ */
+function valueLines(value: string, column: string): string {
+  return sanitizeText(value)
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((line, index) => (index === 0 || line === '' ? line : `${column}${line}`))
+    .join('\n');
+}
+
 function formText(request: Pick<PlannedRequest, 'labels' | 'changed'>, fields: [string, FormValue][], files: readonly string[], indent: string): string {
   const width = Math.max(0, ...fields.map(([name]) => name.length), files.length > 0 ? 'Uploads'.length : 0) + 2;
+  const column = ' '.repeat(indent.length + width);
   const lines: string[] = [];
   for (const [name, value] of fields) {
     const label = request.labels?.[name];
     const shown = label === undefined ? formatValue(value) : `${formatValue(value)} (${label})`;
     const mark = request.changed?.has(name) ? '  [changed]' : '';
-    lines.push(`${indent}${`${name}:`.padEnd(width)}${sanitizeInline(shown)}${mark}`);
+    lines.push(`${indent}${`${name}:`.padEnd(width)}${valueLines(shown, column)}${mark}`);
   }
   for (const file of files) lines.push(`${indent}${'Uploads:'.padEnd(width)}${sanitizeInline(file)}`);
   return lines.map((line) => `${line}\n`).join('');

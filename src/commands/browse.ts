@@ -20,7 +20,8 @@ export function register(program: Program, host: CommandHost): void {
       `
 The page is the web-url setting with {id} replaced by the ticket's ID. It opens with $BROWSER,
 else xdg-open (open on macOS, start on Windows); with -n, or when nothing can open it, the URL
-is printed.
+is printed. At a terminal, $BROWSER runs on it (a text browser such as w3m needs it) and tkt
+waits for it to exit.
 
 Examples:
   $ tkt config set web-url 'https://helpdesk.example.com/Ticket/Details/{id}'

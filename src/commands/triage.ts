@@ -54,6 +54,11 @@ export async function run(options: TriageOptions, ctx: Context): Promise<void> {
       hint: `in scripts use ${tktCommand(ctx, `list --view ${kebabCase(view)}`)} and the ID commands (tkt pickup, tkt resolve...)`,
     });
   }
+  if (!ctx.io.cursorControl) {
+    throw new UsageError('tkt triage needs a terminal that can draw a screen: TERM is dumb (as in Emacs M-x shell)', {
+      hint: `run it in a terminal emulator (in Emacs: M-x term or vterm), or use ${tktCommand(ctx, `list --view ${kebabCase(view)}`)} and the ID commands`,
+    });
+  }
   // A screen kept open for hours, through upgrades of tkt (Context.loadAhead).
   await ctx.loadAhead();
   const { runTriage } = await import('../triage/app.js');

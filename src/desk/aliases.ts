@@ -46,10 +46,10 @@ export function checkAlias(name: string, expansion: string, known: KnownWords): 
 export function checkExpansionStart(name: string, expansion: string, known: KnownWords, { saved }: { saved: boolean }): void {
   if (expansion.startsWith('!')) return;
   const words = splitWords(expansion);
-  const [first, ...rest] = words;
+  const [first] = words;
   if (first === undefined || known.builtins.includes(first)) return;
   const details = saved ? [`${name}: ${expansion}`] : [];
-  const setLine = (text: string) => `tkt alias set ${name} ${shellWord(text)}`;
+  const setLine = (text: string) => aliasSetLine(name, text);
   if (first.startsWith('-') && first !== '-') {
     if (saved) return;
     const at = words.findIndex((word) => known.builtins.includes(word));
@@ -58,19 +58,36 @@ export function checkExpansionStart(name: string, expansion: string, known: Know
       hint: `global options go after the command: ${setLine(reordered)}`,
     });
   }
+  // Only a saved alias can: `alias set` refuses it (checkAlias).
+  if (first === name)
+    throw new UsageError(`alias ${name} would expand to itself`, { details, hint: `make it start with a tkt command, or remove it: tkt alias delete ${name}` });
   if (Object.hasOwn(known.aliases, first)) {
     const target = known.aliases[first]!;
-    throw new UsageError(`alias ${name} must start with a tkt command: "${first}" is an alias`, {
-      details,
-      hint: target.startsWith('!')
-        ? `a shell command can run it: ${setLine(`!tkt ${joinWords(words)} "$@"`)}`
-        : `use what ${first} stands for: ${setLine([target, ...(rest.length === 0 ? [] : [joinWords(rest)])].join(' '))}`,
-    });
+    throw new UsageError(`alias ${name} must start with a tkt command: "${first}" is an alias`, { details, hint: aliasTargetHint(name, words, target, known) });
   }
   throw new UsageError(`alias ${name} must start with a tkt command: ${JSON.stringify(first)} is none`, {
     details,
     hint: `tkt --help lists the commands; for a shell command: ${setLine(`!${expansion}`)}`,
   });
+}
+
+/** The command line that saves `text` as the alias `name`. */
+function aliasSetLine(name: string, text: string): string {
+  return `tkt alias set ${name} ${shellWord(text)}`;
+}
+
+/**
+ * The way out for the tkt alias `name` (`words`) that starts with another alias, whose expansion
+ * is `target`: what that one stands for, when it is a tkt command (so that `alias set` takes it);
+ * else, as in a loop of aliases edited by hand (r1 -> r2 -> r1), removing `name`.
+ */
+function aliasTargetHint(name: string, words: readonly string[], target: string, known: KnownWords): string {
+  if (target.startsWith('!')) return `a shell command can run it: ${aliasSetLine(name, `!tkt ${joinWords(words)} "$@"`)}`;
+  const targetWords = expansionWords(target);
+  const [first, ...rest] = words;
+  if (Array.isArray(targetWords) && known.builtins.includes(targetWords[0] ?? ''))
+    return `use what ${first} stands for: ${aliasSetLine(name, [target, ...(rest.length === 0 ? [] : [joinWords(rest)])].join(' '))}`;
+  return `what ${first} stands for does not start with a tkt command either: remove ${name} with tkt alias delete ${name}`;
 }
 
 /** Words joined into an expansion that splitWords reads back as they are. */

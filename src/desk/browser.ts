@@ -1,9 +1,14 @@
 // A ticket's page in the browser (tkt browse, tkt show --web, triage w), as gh browse does:
-// $BROWSER, else the platform's opener (xdg-open, open, start), started on its own so tkt
-// neither waits for it nor holds the terminal; with no way to open, the URL is printed.
+// $BROWSER, else the platform's opener (xdg-open, open, start); with no way to open, the URL is
+// printed. $BROWSER may be a text browser (w3m, lynx on a headless box), which needs the
+// terminal: at one it runs in the foreground, lent the terminal, and tkt waits for it. The
+// opener (and $BROWSER without a terminal) is started on its own: tkt neither waits for it nor
+// holds the terminal (README: Open in the browser).
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { accessSync, constants, statSync } from 'node:fs';
-import { UsageError } from '../errors.js';
+import { OperationError, UsageError } from '../errors.js';
+import { SHELL_COULD_NOT_RUN } from '../util/shell-status.js';
 import { userSettings, WEB_URL_ID } from '../config/settings.js';
 import type { Context } from '../context/context.js';
 
@@ -20,9 +25,14 @@ export function ticketWebUrl(ctx: Pick<Context, 'config' | 'env' | 'globals'>, i
   return template.replaceAll(WEB_URL_ID, String(id));
 }
 
+/** $BROWSER, the user's own choice of a browser (a command line), when it is set. */
+function chosenBrowser(env: Env): string | undefined {
+  return env.BROWSER?.trim() || undefined;
+}
+
 /** The program and arguments that open `url`: $BROWSER (a command line, through sh) or the platform's opener. */
 function opener(url: string, env: Env): [string, string[]] {
-  const browser = env.BROWSER?.trim();
+  const browser = chosenBrowser(env);
   if (browser) return process.platform === 'win32' ? ['cmd', ['/c', `${browser} "${url}"`]] : ['sh', ['-c', `${browser} "$@"`, browser, url]];
   if (process.platform === 'darwin') return ['open', [url]];
   // start's first quoted argument is the window title.
@@ -53,16 +63,47 @@ export function missingBrowser(env: Env): string | undefined {
   return found ? undefined : program;
 }
 
-/** Starts the browser on `url` without waiting for it; false when there is no program to start. */
-export async function openInBrowser(url: string, env: Env): Promise<boolean> {
-  if (missingBrowser(env) !== undefined) return false;
-  const [command, args] = opener(url, env);
-  const child = spawn(command, args, { detached: true, stdio: 'ignore', env: { ...env } });
+/** Runs $BROWSER (`browser`, as `command` and `args`) on the terminal until it exits; exit 1 when it fails. */
+async function runAtTerminal(browser: string, command: string, args: string[], env: Env): Promise<void> {
+  const child = spawn(command, args, { stdio: 'inherit', env: { ...env } });
+  const [code, signal] = (await once(child, 'exit').catch((error: unknown) => {
+    throw new OperationError(`could not start the browser "${browser}" ($BROWSER)`, { cause: error });
+  })) as [number | null, NodeJS.Signals | null];
+  if (code === 0) return;
+  const unstarted = process.platform === 'win32' ? undefined : SHELL_COULD_NOT_RUN[code ?? -1];
+  if (unstarted !== undefined) throw new OperationError(`could not start the browser "${browser}" ($BROWSER): ${unstarted}`);
+  throw new OperationError(`the browser "${browser}" ($BROWSER) failed (${signal ?? `exit code ${code}`})`);
+}
+
+/**
+ * Opens `url`; false when there is no program to start. $BROWSER at a terminal (stdin and stdout)
+ * runs in the foreground with the terminal lent to it (Context.lendTerminal: tkt reads nothing
+ * meanwhile) and is waited for, as gh does: a text browser needs the terminal, and its failure is
+ * an error (exit 1). Otherwise the browser is started on its own and not waited for.
+ * `announce` says that it opens: once started, or, at the terminal, just before.
+ */
+export async function openInBrowser(
+  url: string,
+  ctx: Pick<Context, 'env' | 'io' | 'lendTerminal'>,
+  announce: () => Promise<void> = async () => undefined,
+): Promise<boolean> {
+  if (missingBrowser(ctx.env) !== undefined) return false;
+  const [command, args] = opener(url, ctx.env);
+  const browser = chosenBrowser(ctx.env);
+  if (browser !== undefined && ctx.io.stdinIsTTY && ctx.io.stdoutIsTTY) {
+    await ctx.lendTerminal(async () => {
+      await announce();
+      await runAtTerminal(browser, command, args, ctx.env);
+    });
+    return true;
+  }
+  const child = spawn(command, args, { detached: true, stdio: 'ignore', env: { ...ctx.env } });
   const started = await new Promise<boolean>((resolve) => {
     child.once('spawn', () => resolve(true));
     child.once('error', () => resolve(false));
   });
   child.unref();
+  if (started) await announce();
   return started;
 }
 
@@ -71,7 +112,6 @@ export async function browseTicket(ctx: Context, id: number, noBrowser: boolean)
   const url = ticketWebUrl(ctx, id);
   const missing = noBrowser ? undefined : missingBrowser(ctx.env);
   if (missing !== undefined) await ctx.output.warning(`$BROWSER names ${missing}, which is no program here: the URL is printed instead\n`);
-  const opened = !noBrowser && (await openInBrowser(url, ctx.env));
+  const opened = !noBrowser && (await openInBrowser(url, ctx, () => ctx.output.note(`Opening ${url} in your browser.\n`)));
   await ctx.output.document({ id, url, opened }, { human: () => (opened ? '' : `${url}\n`), quiet: () => `${url}\n` });
-  if (opened) await ctx.output.note(`Opening ${url} in your browser.\n`);
 }

@@ -10,15 +10,22 @@ export interface IO {
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
   /**
-   * Colour on stderr (a TTY, or FORCE_COLOR; colour not disabled).
+   * Colour on stderr (a TTY that is not TERM=dumb, or FORCE_COLOR; colour not disabled).
    * Each stream has its own: nothing else decides colour.
    */
   color: boolean;
   /**
-   * Progress bars and spinners on stderr: only at a terminal, with colour not disabled.
-   * FORCE_COLOR never turns them on: a CI log would keep every frame.
+   * Progress bars and spinners on stderr: only at a terminal that moves its cursor
+   * (cursorControl), with colour not disabled. FORCE_COLOR never turns them on: a CI log would
+   * keep every frame.
    */
   animate: boolean;
+  /**
+   * The terminal, if there is one, acts on the escape sequences that move the cursor, draw a
+   * screen or notify (not TERM=dumb, which shows them as text): progress bars, spinners, the pager
+   * and triage's screen need it. Colour is decided apart (color, stdoutColor).
+   */
+  cursorControl: boolean;
   /** Colour in data on stdout: only when stdout is a TTY and colour is allowed on stderr (above). */
   stdoutColor: boolean;
   /** The terminal's size now (it follows resizes): $COLUMNS/$LINES, else 80x24, when it reports none. */

@@ -12,12 +12,13 @@ const NOT_RUNNABLE = new Set([126, 127]);
 const PAGER_ENV = { LESS: 'FRX', LV: '-c' };
 
 /**
- * Whether a pager may take the terminal: stdout is one that reports its rows, and someone can
- * answer the pager. Never under CI or --no-input, nor at a terminal of unknown size (a pty of
- * `script` or `docker run -t`), where less would wait for keys nobody sends.
+ * Whether a pager may take the terminal: stdout is one that reports its rows and moves its
+ * cursor (not TERM=dumb, where less cannot draw), and someone can answer the pager. Never under
+ * CI or --no-input, nor at a terminal of unknown size (a pty of `script` or `docker run -t`),
+ * where less would wait for keys nobody sends.
  */
 export function mayPage(io: IO, globals: Pick<GlobalOptions, 'input'>, env: Readonly<Record<string, string | undefined>>): boolean {
-  return io.stdoutIsTTY && globals.input && !isCI(env) && io.size().rowsReported;
+  return io.stdoutIsTTY && io.cursorControl && globals.input && !isCI(env) && io.size().rowsReported;
 }
 
 /**

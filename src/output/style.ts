@@ -1,5 +1,5 @@
 // Colour follows IO.color (stderr) or IO.stdoutColor (stdout), decided once per stream in
-// cli.ts from its TTY, NO_COLOR, FORCE_COLOR and --no-color (a terminal library's own detection
+// process-host.ts from its TTY, TERM=dumb, NO_COLOR, FORCE_COLOR and --no-color (a terminal library's own detection
 // would disagree when piped); the codes are chalk's at its level 1.
 export type Paint = (text: string) => string;
 

@@ -4,6 +4,7 @@
 // them is dropped: `#1234` at the start of a line, or a template's `# Heading`, is text
 // (README, Text values).
 import { spawn } from 'node:child_process';
+import { SHELL_COULD_NOT_RUN } from '../util/shell-status.js';
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -59,8 +60,6 @@ function startEditor(command: string, file: string, env: Readonly<Record<string,
     ? spawn(`${command} "${file}"`, { ...options, shell: true })
     : spawn('sh', ['-c', `${command} "$@"`, command, file], options);
 }
-
-const SHELL_COULD_NOT_RUN: Readonly<Record<number, string>> = { 126: 'the shell could not run it', 127: 'the shell found no such command' };
 
 /**
  * Runs the editor command line on `file` until it exits; a failure says `consequence` ("nothing

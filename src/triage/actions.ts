@@ -56,7 +56,7 @@ export function createTicketActions(ctx: Context, client: ApiClient, lookups: Lo
     },
     async browse(id) {
       const url = ticketWebUrl(ctx, id);
-      return (await openInBrowser(url, ctx.env)) ? `opened ${url} in the browser` : { notDone: `no browser to open it: ${url}` };
+      return (await openInBrowser(url, ctx)) ? `opened ${url} in the browser` : { notDone: `no browser to open it: ${url}` };
     },
     async resolve(id, details) {
       if (details.trim() === '') throw new UsageError('the service needs resolution notes: nothing was sent');

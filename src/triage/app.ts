@@ -106,7 +106,8 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
   const runEffect = createEffectRunner({
     client,
     lookups,
-    actions: createTicketActions(quietCtx, client, lookups),
+    // A $BROWSER run at the terminal (w) has it as the editor does: the screen lets go of it first.
+    actions: createTicketActions({ ...quietCtx, lendTerminal: (use) => ctx.lendTerminal(use, screen) }, client, lookups),
     signal: AbortSignal.any([ctx.signal, closing.signal]),
     editor: (editing) => ctx.lendTerminal(() => ctx.prompter.editor(editing), screen),
     page: async (text) => {

@@ -29,6 +29,8 @@ interface TerminalInput extends Readable {
 export interface TerminalStreams {
   stdin: Readable;
   stdout: Writable & { isTTY?: boolean };
+  /** false at a dumb terminal (TERM=dumb), which shows escapes as text: none is written to it (IO.cursorControl). */
+  cursorControl?: boolean;
 }
 
 // A program that ends without undoing these (killed, crashed) would leave its pastes marked and
@@ -90,6 +92,7 @@ export async function handOverTerminal<T>(terminal: TerminalStreams, use: () => 
   const setRawMode = stdin.isTTY === true ? stdin.setRawMode?.bind(stdin) : undefined;
   await holder?.release();
   const wasRaw = stdin.isRaw === true;
+  const controls = terminal.stdout.isTTY === true && terminal.cursorControl !== false ? terminal.stdout : undefined;
   setRawMode?.(false);
   await stopReading(stdin);
   try {
@@ -97,11 +100,11 @@ export async function handOverTerminal<T>(terminal: TerminalStreams, use: () => 
   } finally {
     if (setRawMode !== undefined) {
       setRawMode(true);
-      await dropTerminalReplies(stdin, terminal.stdout.isTTY === true ? terminal.stdout : undefined);
+      await dropTerminalReplies(stdin, controls);
       // The holder reads keys as they are typed; anyone else gets the terminal as it was.
       setRawMode(holder !== undefined || wasRaw);
     }
-    if (terminal.stdout.isTTY === true) terminal.stdout.write(BRACKETED_PASTE_OFF + FOCUS_REPORTING_OFF);
+    controls?.write(BRACKETED_PASTE_OFF + FOCUS_REPORTING_OFF);
     holder?.retake();
   }
 }

@@ -173,7 +173,8 @@ function retryDelay(failures: number, intervalMs: number): number {
 async function tell(ctx: Context, event: WatchEvent, settings: WatchSettings): Promise<boolean> {
   const text = eventText(event);
   await ctx.output.line(event, { human: () => `${clockTime(new Date(event.at))} ${text}\n`, quiet: () => `${event.id}\n` });
-  if (settings.notify && ctx.io.stdoutIsTTY) ctx.io.stdout.write(`\x07\x1b]9;tkt: ${text.replace(/[\x07\x1b]/g, '')}\x07`);
+  // A dumb terminal (TERM=dumb) would show the notification's escape as text: the bell alone.
+  if (settings.notify && ctx.io.stdoutIsTTY) ctx.io.stdout.write(ctx.io.cursorControl ? `\x07\x1b]9;tkt: ${text.replace(/[\x07\x1b]/g, '')}\x07` : '\x07');
   return settings.exec === undefined || (await execFor(ctx, settings.exec, event, settings.once));
 }
 

@@ -60,6 +60,24 @@ describe('colour', () => {
   });
 });
 
+describe('a dumb terminal (TERM=dumb: Emacs M-x shell, some IDE consoles)', () => {
+  it('gets no colour on either stream, as chalk and gh decide, unless FORCE_COLOR asks for it', () => {
+    const dumb = io(ALL_TTY, { TERM: 'dumb' });
+    expect([dumb.color, dumb.stdoutColor]).toEqual([false, false]);
+    const forced = io(ALL_TTY, { TERM: 'dumb', FORCE_COLOR: '1' });
+    expect([forced.color, forced.stdoutColor]).toEqual([true, true]);
+    expect(io(ALL_TTY, { TERM: 'xterm-256color' }).color).toBe(true);
+  });
+
+  it('moves no cursor: no progress bar, spinner, pager or screen, not even with FORCE_COLOR', () => {
+    expect(io(ALL_TTY, { TERM: 'dumb' }).cursorControl).toBe(false);
+    expect(io(ALL_TTY, { TERM: 'dumb', FORCE_COLOR: '1' }).animate).toBe(false);
+    expect(io(ALL_TTY, { TERM: 'dumb' }).animate).toBe(false);
+    expect(io(ALL_TTY, { TERM: 'xterm' }).cursorControl).toBe(true);
+    expect(io(ALL_TTY).cursorControl).toBe(true);
+  });
+});
+
 describe('progress bars and spinners', () => {
   it('are drawn only when stderr is a terminal and colour is not disabled', () => {
     expect(io(ALL_TTY).animate).toBe(true);

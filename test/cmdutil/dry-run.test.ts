@@ -143,6 +143,47 @@ describe('printDryRun: the listing', () => {
     );
   });
 
+  it('shows a value of several lines with its lines, each under the value column: what would be sent, blank lines too', async () => {
+    const { ctx, stdout } = await printer();
+    const message = 'Hello Jörg Müller,\r\n\r\nThe printer is fixed.\n\tToner: new\u001b[2J\n\nTom Tech\n';
+    await printDryRun(ctx, {
+      ...change('POST', '/api/TicketsApi/reply/7', { form: { fields: { Subject: 'Re: Printer', Message: message } } }),
+      changed: new Set(['Message']),
+    });
+    expect(stdout()).toBe(
+      [
+        'dry run: would send POST /api/TicketsApi/reply/7 (nothing was sent)',
+        '  Subject: Re: Printer',
+        '  Message: Hello Jörg Müller,',
+        '',
+        '           The printer is fixed.',
+        '           \tToner: new^[[2J',
+        '',
+        '           Tom Tech  [changed]',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('shows the lines of a value of several lines in the rows of create --from too', async () => {
+    const { ctx, stdout } = await printer();
+    await printDryRunRows(
+      ctx,
+      [{ row: 1, request: change('POST', '/api/TicketsApi/register', { form: { fields: { Title: 'Printer', Description: 'one\ntwo' } } }) }],
+      [],
+    );
+    expect(stdout()).toBe(
+      [
+        'dry run: would send 1 × POST /api/TicketsApi/register (nothing was sent)',
+        '  row 1:',
+        '    Title:       Printer',
+        '    Description: one',
+        '                 two',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('is the heading alone for an endpoint without a body', async () => {
     const { ctx, stdout } = await printer();
     await printDryRun(ctx, change('POST', '/api/TicketsApi/pickup/42'));

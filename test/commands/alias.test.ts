@@ -1,7 +1,7 @@
 // tkt alias set|list|delete and their expansion before the command line is parsed (README: Aliases).
 import { describe, expect, it } from 'vitest';
 import { createConfigStore } from '../../src/config/store.js';
-import { expandAlias, splitWords } from '../../src/desk/aliases.js';
+import { expandAlias, savedAliases, splitWords } from '../../src/desk/aliases.js';
 import type { Harness } from '../helpers/harness.js';
 import { sendsNothing, unusedTicket, useHarness } from '../helpers/sandbox-state.js';
 
@@ -189,6 +189,33 @@ describe('tkt alias', () => {
     expect(ofAlias.code).toBe(2);
     expect(ofAlias.stderr).toContain('error: alias m2 must start with a tkt command: "mine" is an alias\n  m2: mine\n');
     expect(ofAlias.stderr).toContain("hint: use what mine stands for: tkt alias set m2 'list --view my-open-tickets'");
+    await createConfigStore(h.configDir).saveSettings({ aliases: {} });
+  });
+
+  it('hints a command that works for a loop of saved aliases (hand-edited): the hinted command, run, succeeds', async () => {
+    for (const name of ['r1', 'r2', 'loop', 'opt']) {
+      await createConfigStore(h.configDir).saveSettings({
+        aliases: { r1: 'r2', r2: 'r1', loop: 'loop -q', opt: 'r1 --json', mine: 'list --view my-open-tickets' },
+      });
+      const looped = await sendsNothing(h, () => h.cli([name]));
+      expect(looped.code, name).toBe(2);
+      const hint = /^hint: .*?(tkt alias .*)$/m.exec(looped.stderr)?.[1];
+      expect(hint, looped.stderr).toBeDefined();
+      const [tkt, ...hinted] = splitWords(hint!);
+      expect(tkt).toBe('tkt');
+      const fixed = await h.cli(hinted);
+      expect(fixed.code, `${hint}: ${fixed.stderr}`).toBe(0);
+      expect(savedAliases(createConfigStore(h.configDir)), hint).not.toHaveProperty(name);
+    }
+    await createConfigStore(h.configDir).saveSettings({ aliases: {} });
+  });
+
+  it('says that an alias that starts with its own name (hand-edited) expands to itself', async () => {
+    await createConfigStore(h.configDir).saveSettings({ aliases: { loop: 'loop -q' } });
+    const looped = await sendsNothing(h, () => h.cli(['loop']));
+    expect(looped.stderr).toBe(
+      'error: alias loop would expand to itself\n  loop: loop -q\nhint: make it start with a tkt command, or remove it: tkt alias delete loop\n',
+    );
     await createConfigStore(h.configDir).saveSettings({ aliases: {} });
   });
 

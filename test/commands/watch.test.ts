@@ -664,6 +664,15 @@ describe('tkt watch', () => {
     expect(piped.stdout()).not.toContain('\x1b]9;');
     expect(piped.stdout()).toContain(`#${ticket.id} added: `);
   });
+
+  it('--notify only rings at a dumb terminal (TERM=dumb), which would show the OSC 9 escape as text', async () => {
+    const ticket = unusedTicket(h);
+    const dumb = await h.context({ tty: true });
+    await run({ ids: [String(ticket.id)], once: true, initial: true, notify: true }, await withIO(dumb.ctx, { ...dumb.ctx.io, cursorControl: false }));
+    expect(dumb.stdout()).toContain(`\x07`);
+    expect(dumb.stdout()).not.toContain('\x1b');
+    expect(dumb.stdout()).toContain(`#${ticket.id} added: `);
+  });
 });
 
 /** Ends the current wait without waiting for another (the watch is expected to end). */

@@ -52,6 +52,7 @@ export function createTestIO(options: TestIOOptions = {}): TestIO {
       color: options.color ?? false,
       animate: (options.color ?? false) && isTTY,
       stdoutColor: (options.color ?? false) && isTTY,
+      cursorControl: true,
       size: () => ({ columns: options.columns ?? 80, rows: options.rows ?? 24, rowsReported: options.rowsReported ?? isTTY }),
       canPrompt: options.canPrompt ?? isTTY,
     },
