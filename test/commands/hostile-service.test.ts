@@ -141,6 +141,59 @@ describe('secrets echoed by the service', () => {
     expect(run.stderr).toMatch(/debug: HTTP > POST .*authenticate/);
     expectNoSecrets(run);
   });
+
+  /** A login service that answers 200 with `answer(password)` as `contentType`. */
+  function loginEcho(contentType: string, answer: (password: string) => string) {
+    return serve((req, res) => {
+      let body = '';
+      req.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      req.on('end', () => {
+        const { Password } = JSON.parse(body) as { Password: string };
+        res.writeHead(200, { 'content-type': contentType });
+        res.end(answer(Password));
+      });
+    });
+  }
+
+  it.each([
+    ['text/plain', (password: string) => `Wrong secret ${password} for ann`, /the service answered with text \("Wrong secret \*\*\* for ann"\)/],
+    ['text/html', (password: string) => `<html><head><title>Sign in again, ${password}</title></head></html>`, /an HTML page \("Sign in again, \*\*\*"\)/],
+  ])('never prints the password a login answer of 200 %s quotes: the unusable answer is redacted too', async (contentType, answer, expected) => {
+    const server = await loginEcho(contentType, answer);
+
+    for (const extra of [[], ['--json'], ['--debug']]) {
+      const run = await tkt(['login', '-u', 'ann', ...extra], server, { TKT_TOKEN: '', TKT_PASSWORD: PASSWORD });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(expected);
+      expectNoSecrets(run);
+    }
+  });
+
+  it('login --json prints the user without the password a successful answer quotes, and keeps the token it sent', async () => {
+    const token = 'issued-token-0123456789-abcdef';
+    const server = await loginEcho('application/json', (password) =>
+      JSON.stringify({ Id: 9, Username: 'ann', FirstName: 'Ann', LastName: `Smith (${password})`, Token: token }),
+    );
+    const configDir = tempDir();
+
+    const run = await tkt(['login', '-u', 'ann', '--json'], server, { TKT_TOKEN: '', TKT_PASSWORD: PASSWORD, TKT_CONFIG_DIR: configDir });
+
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ Id: 9, Username: 'ann', FirstName: 'Ann', LastName: 'Smith (***)' });
+    expectNoSecrets(run);
+    const saved = JSON.parse(fs.readFileSync(path.join(configDir, 'tokens', 'default.json'), 'utf8')) as Record<string, unknown>;
+    expect(saved).toMatchObject({ token, username: 'ann', lastName: 'Smith (***)' });
+  });
+
+  it('a user name the same as the password stays the user name: it was sent openly', async () => {
+    const server = await loginEcho('application/json', (password) => JSON.stringify({ Id: 9, Username: password, Token: 'issued-token-0123456789-abcdef' }));
+
+    const run = await tkt(['login', '-u', 'tech', '--json'], server, { TKT_TOKEN: '', TKT_PASSWORD: 'tech' });
+
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ Id: 9, Username: 'tech' });
+    expect(run.stderr).toContain('as tech');
+  });
 });
 
 describe('a 2xx that is not the answer', () => {
