@@ -7,7 +7,7 @@ import { ApiError, NetworkError, type NetworkFailure } from '../errors.js';
 import { header, isSuccess, type Received } from './answer.js';
 import { formatBytes, unexpectedBody, type Expectation } from './body.js';
 import { serverMessages } from './error-body.js';
-import { failedProxy, isPlainHttpAnswer, plainHttpHint, tlsHint, UnusableProxyError } from './network-advice.js';
+import { failedProxy, isPlainHttpAnswer, plainHttpHint, ProxyTunnelError, tlsHint, UnusableProxyError } from './network-advice.js';
 import type { ProxySettings } from './proxy-env.js';
 import { redactText } from './redact.js';
 import type { ApiResponse } from './types.js';
@@ -85,14 +85,33 @@ function errorCodes(error: unknown, depth = 0): string[] {
 }
 
 const PROXY_HINT = 'check HTTPS_PROXY / HTTP_PROXY, or add the host to NO_PROXY to go direct';
+const PROXY_CREDENTIALS_HINT = "check the proxy's user name and password in HTTPS_PROXY / HTTP_PROXY";
+
+/** The ProxyTunnelError of a failure, if it is one: undici may hand it on wrapped. */
+function proxyTunnelError(error: unknown, depth = 0): ProxyTunnelError | undefined {
+  if (error instanceof ProxyTunnelError) return error;
+  if (typeof error !== 'object' || error === null || depth > 4) return undefined;
+  return proxyTunnelError((error as { cause?: unknown }).cause, depth + 1);
+}
 
 /** A request to `url` that got no answer: `error` is what node:http, undici (behind a proxy) or the deadline threw. */
 export function networkError(error: unknown, method: string, url: string, timeoutMs: number, secrets: Secrets, proxies: ProxySettings): NetworkError {
   const failure = classifyNetworkError(error);
   const shownUrl = redactText(url, secrets);
   const target = `${method} ${shownUrl}`;
-  const failed = (reason: string, hint: string | undefined) => new NetworkError(failure, method, shownUrl, `${reason}: ${target}`, error, { hint, reason });
-  if (error instanceof UnusableProxyError) return failed(error.message, PROXY_HINT);
+  const failed = (reason: string, hint: string | undefined, notSent = false) =>
+    new NetworkError(failure, method, shownUrl, `${reason}: ${target}`, error, { hint, reason, notSent });
+  if (error instanceof UnusableProxyError) return failed(error.message, PROXY_HINT, true);
+  const tunnel = proxyTunnelError(error);
+  if (tunnel?.status !== undefined) {
+    // Not imported: node:http as an ES module costs every run its load (transport.ts).
+    const phrase = process.getBuiltinModule('node:http').STATUS_CODES[tunnel.status];
+    const refused = `the proxy ${tunnel.proxy} refused the tunnel (${tunnel.status}${phrase === undefined ? '' : ` ${phrase}`})`;
+    return failed(refused, tunnel.status === 407 ? PROXY_CREDENTIALS_HINT : PROXY_HINT, true);
+  }
+  if (tunnel !== undefined && failure === 'reset') {
+    return failed(`the proxy ${tunnel.proxy} closed the connection instead of opening a tunnel (nothing was sent to the service)`, PROXY_HINT, true);
+  }
   // node:http's socket errors start with the system call and code ("write EPROTO ..."), and
   // OpenSSL's words end with a newline: the message is one line, of what failed.
   const words = error instanceof Error ? error.message.replace(/^(read|write) EPROTO /, '').trim() : String(error);
@@ -108,7 +127,7 @@ export function networkError(error: unknown, method: string, url: string, timeou
       tls: detail,
       other: detail,
     };
-    return failed(`could not reach the proxy ${proxy} (${proxyReasons[failure]})`, PROXY_HINT);
+    return failed(`could not reach the proxy ${proxy} (${proxyReasons[failure]})`, PROXY_HINT, tunnel !== undefined);
   }
   const reasons: Record<NetworkFailure, string> = {
     refused: 'connection refused',

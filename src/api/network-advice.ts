@@ -54,6 +54,31 @@ export function proxyFor(url: URL, proxies: ProxySettings): string | undefined {
   return proxy;
 }
 
+/**
+ * The proxy did not open the tunnel to the service: it answered CONNECT with `status`, or the
+ * connection to it failed first (the `cause`). Nothing reached the service. Its code is tkt's
+ * own: undici takes a tunnel that failed with its socket error code for a connection to try
+ * again at once, and would open thousands a second until the deadline.
+ */
+export class ProxyTunnelError extends Error {
+  override readonly name = 'ProxyTunnelError';
+  readonly code = 'TKT_PROXY_TUNNEL';
+
+  /** `proxy`: its URL without credentials; `status`: its answer to CONNECT. */
+  constructor(
+    readonly proxy: string,
+    readonly status: number | undefined,
+    cause?: unknown,
+  ) {
+    super(status === undefined ? `no tunnel through the proxy ${proxy}` : `the proxy ${proxy} answered CONNECT with ${status}`, { cause });
+  }
+}
+
+/** A proxy's URL as tkt shows it: without the credentials it may hold. */
+export function shownProxy(proxy: URL): string {
+  return `${proxy.protocol}//${proxy.host}`;
+}
+
 /** HTTP(S)_PROXY applies to a request but is not a proxy's URL: thrown instead of sending it. */
 export class UnusableProxyError extends Error {
   override readonly name = 'UnusableProxyError';
@@ -89,8 +114,7 @@ export function failedProxy(error: unknown, url: string, proxies: ProxySettings)
   const matches = connectionTargets(error).some(
     ({ address, port }) => port === proxyPort && (address === undefined || isIP(proxyHost) === 0 || address === proxyHost),
   );
-  // Credentials in the proxy URL are never shown.
-  return matches ? `${proxyUrl.protocol}//${proxyUrl.host}` : undefined;
+  return matches ? shownProxy(proxyUrl) : undefined;
 }
 
 /** The address and port of every connection attempt in an error and its causes. */
