@@ -153,10 +153,11 @@ export class ApiError extends TktError {
   /** The server's own message, extracted whatever the body's shape; may be empty. */
   readonly serverMessages: string[];
 
-  constructor(init: { status: number; method: string; url: string; body: unknown; serverMessages: string[]; message?: string }) {
+  constructor(init: { status: number; method: string; url: string; body: unknown; serverMessages: string[]; message?: string; hint?: string | undefined }) {
     // The full URL names the server, which matters when several profiles exist.
     super(init.message ?? `${failureReason(exitCodeForStatus(init.status, init.serverMessages), init.status)}: ${init.method} ${init.url}`, {
       details: init.serverMessages,
+      hint: init.hint,
     });
     this.status = init.status;
     this.method = init.method;

@@ -10,20 +10,23 @@ import { serverMessages } from './error-body.js';
 import { failedProxy, isPlainHttpAnswer, plainHttpHint, ProxyTunnelError, tlsHint, UnusableProxyError } from './network-advice.js';
 import type { ProxySettings } from './proxy-env.js';
 import { redactText } from './redact.js';
+import { REDIRECT_STATUSES, redirectHint, type RedirectContext } from './redirects.js';
 import type { ApiResponse } from './types.js';
 
 type Secrets = readonly (string | undefined)[];
 
 /** The answer to return, or the error it is: a status other than 2xx, or a body the endpoint does not return. */
-export function finalAnswer(received: Received, method: string, expect: Expectation, secrets: Secrets): ApiResponse {
+export function finalAnswer(received: Received, method: string, expect: Expectation, secrets: Secrets, redirect?: RedirectContext): ApiResponse {
   const { problem, status, headers, body } = received;
   const success = isSuccess(status);
   const unexpected = success ? unexpectedBody({ body, problem }, expect) : undefined;
   if (success && unexpected === undefined) return { status, headers, body, url: received.url };
   // The body was redacted as it was read; the URL may carry a secret in its query.
   const url = redactText(received.url, secrets);
+  const advice = redirect === undefined ? undefined : redirectAdvice(received, redirect);
+  const hint = advice === undefined ? undefined : redactText(advice, secrets);
   if (unexpected === undefined) {
-    throw new ApiError({ status, method, url, body, serverMessages: serverMessages(body, header(headers, 'content-type'), status) });
+    throw new ApiError({ status, method, url, body, serverMessages: serverMessages(body, header(headers, 'content-type'), status), hint });
   }
   throw new ApiError({
     status,
@@ -33,7 +36,18 @@ export function finalAnswer(received: Received, method: string, expect: Expectat
     body: undefined,
     serverMessages: [`the service answered with ${unexpected}`],
     message: `unusable answer (HTTP ${status}): ${method} ${url}`,
+    hint,
   });
+}
+
+/**
+ * The hint of a failure that a redirect explains: a redirect not followed (a change's, or a sixth
+ * in a row), or a GET that redirects led away from the service, where its token is not sent.
+ */
+function redirectAdvice(received: Received, redirect: RedirectContext): string | undefined {
+  const location = header(received.headers, 'location');
+  if (REDIRECT_STATUSES.has(received.status) && location) return redirectHint(new URL(location, received.url).href, redirect);
+  return new URL(received.url).origin === new URL(redirect.baseUrl).origin ? undefined : redirectHint(received.url, redirect);
 }
 
 /** A success larger than `limit`, as its Content-Length said (`declared`) or as it turned out. */

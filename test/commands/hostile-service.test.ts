@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -231,6 +231,55 @@ describe('a 2xx that is not the answer', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/sign-in gateway/);
+  });
+});
+
+describe('redirects', () => {
+  const redirectTo = (status: number, location: (req: IncomingMessage) => string) => (req: IncomingMessage, res: ServerResponse) => {
+    res.writeHead(status, { location: location(req) });
+    res.end();
+  };
+
+  it('a GET sent on to another origin, without the token, that fails there says so, not that the token was refused', async () => {
+    const elsewhere = await serve((_req, res) => sendJson(res, 401, { message: 'who are you?' }));
+    const home = await serve(redirectTo(302, (req) => `${elsewhere.url.replace('127.0.0.1', 'localhost')}${req.url}`));
+
+    const run = await tkt(['show', '5'], home);
+
+    expect(run.code).toBe(4);
+    expect(run.stderr).toContain(`not authenticated (HTTP 401): GET ${elsewhere.url.replace('127.0.0.1', 'localhost')}/api/TicketsApi/5`);
+    expect(run.stderr).toContain(
+      `hint: the service redirected to ${elsewhere.url.replace('127.0.0.1', 'localhost')}/api/TicketsApi/5 (another origin; the token is not sent there): use --url ${elsewhere.url.replace('127.0.0.1', 'localhost')}`,
+    );
+    expect(run.stderr).not.toContain('TKT_TOKEN was refused');
+    expect(elsewhere.requests[0]!.headers.authorization).toBeUndefined();
+  });
+
+  it.each([301, 308])('a POST answered %i names where it was sent: list and login', async (status) => {
+    const elsewhere = 'https://helpdesk.example.test/desk';
+    const home = await serve(redirectTo(status, (req) => `${elsewhere}${req.url}`));
+
+    const list = await tkt(['list'], home);
+    expect(list.code).toBe(1);
+    expect(list.stderr).toContain(`error: failed (HTTP ${status}): POST ${home.url}/api/TicketsApi`);
+    expect(list.stderr).toContain(
+      `hint: the service redirected to ${elsewhere}/api/TicketsApi (another origin; the token is not sent there): use --url ${elsewhere}`,
+    );
+
+    const login = await tkt(['login', '-u', 'ann'], home, { TKT_TOKEN: '', TKT_PASSWORD: PASSWORD });
+    expect(login.code).toBe(1);
+    expect(login.stderr).toContain(`hint: the service redirected to ${elsewhere}/api/Users/authenticate (another origin): use --url ${elsewhere}`);
+    expect(home.requests.every((request) => request.method === 'POST')).toBe(true);
+  });
+
+  it('a redirect from http to https on the same host says the service wants https', async () => {
+    const home = await serve(redirectTo(308, (req) => `https://${req.headers.host}${req.url}`));
+    const host = new URL(home.url).host;
+
+    const run = await tkt(['login', '-u', 'ann'], home, { TKT_TOKEN: '', TKT_PASSWORD: PASSWORD });
+
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`hint: the service redirected to https://${host}/api/Users/authenticate (it wants https): use --url https://${host}`);
   });
 });
 
