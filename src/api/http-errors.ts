@@ -7,7 +7,7 @@ import { ApiError, NetworkError, type NetworkFailure } from '../errors.js';
 import { header, isSuccess, type Received } from './answer.js';
 import { formatBytes, unexpectedBody, type Expectation } from './body.js';
 import { serverMessages } from './error-body.js';
-import { failedProxy, isPlainHttpAnswer, plainHttpHint, ProxyTunnelError, tlsHint, UnusableProxyError } from './network-advice.js';
+import { certificateNameHint, failedProxy, isPlainHttpAnswer, plainHttpHint, ProxyTunnelError, tlsHint, UnusableProxyError } from './network-advice.js';
 import type { ProxySettings } from './proxy-env.js';
 import { redactText } from './redact.js';
 import { REDIRECT_STATUSES, redirectHint, type RedirectContext } from './redirects.js';
@@ -152,7 +152,10 @@ export function networkError(error: unknown, method: string, url: string, timeou
     other: `request failed (${detail})`,
   };
   if (failure !== 'tls') return failed(reasons[failure], undefined);
-  return failed(reasons[failure], isPlainHttpAnswer(errorCodes(error), words) ? plainHttpHint(url) : tlsHint(process.version));
+  const hint = isPlainHttpAnswer(errorCodes(error), words)
+    ? plainHttpHint(url)
+    : (certificateNameHint(error, url) ?? tlsHint(process.version, process.env.NODE_EXTRA_CA_CERTS));
+  return failed(reasons[failure], hint);
 }
 
 function formatSeconds(ms: number): string {

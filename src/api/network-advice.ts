@@ -12,9 +12,56 @@ export function supportsSystemCaVariable(nodeVersion: string): boolean {
   return major > 24 || (major === 24 && minor >= 6) || (major === 23 && minor >= 9) || (major === 22 && minor >= 19);
 }
 
-export function tlsHint(nodeVersion: string): string {
+/**
+ * What to do about a certificate this machine does not trust. `extraCaFile` is the process's
+ * NODE_EXTRA_CA_CERTS, which Node read at start: a file it could not load (it only warns) is
+ * named, for setting it again would not help.
+ */
+export function tlsHint(nodeVersion: string, extraCaFile: string | undefined): string {
   const systemCa = supportsSystemCaVariable(nodeVersion) ? ', or NODE_USE_SYSTEM_CA=1 to trust the system certificate store' : '';
-  return `if the service uses a private CA, set NODE_EXTRA_CA_CERTS to its PEM file${systemCa}`;
+  if (!extraCaFile) return `if the service uses a private CA, set NODE_EXTRA_CA_CERTS to its PEM file${systemCa}`;
+  if (!holdsCertificates(extraCaFile)) {
+    return `NODE_EXTRA_CA_CERTS names ${extraCaFile}, which could not be loaded (Node ignored it): point it at a readable PEM file of the service's CA`;
+  }
+  return `if the service uses a private CA, add it to the PEM file NODE_EXTRA_CA_CERTS names (${extraCaFile})${systemCa}`;
+}
+
+/** Whether `file` reads as PEM certificates, as Node needs it to for NODE_EXTRA_CA_CERTS. */
+function holdsCertificates(file: string): boolean {
+  try {
+    // Read only for this advice: node:fs is not loaded by the HTTP client otherwise.
+    return process.getBuiltinModule('node:fs').readFileSync(file, 'latin1').includes('-----BEGIN CERTIFICATE-----');
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * For a certificate that is trusted but not for the host asked for (Node's
+ * ERR_TLS_CERT_ALTNAME_INVALID): the names it is for, when the error carries it.
+ */
+export function certificateNameHint(error: unknown, url: string): string | undefined {
+  const mismatch = findByCode(error, 'ERR_TLS_CERT_ALTNAME_INVALID') as { cert?: { subjectaltname?: unknown; subject?: { CN?: unknown } } } | undefined;
+  if (mismatch === undefined) return undefined;
+  const { hostname } = new URL(url);
+  const altNames = mismatch.cert?.subjectaltname;
+  const names =
+    typeof altNames === 'string' && altNames !== ''
+      ? altNames.split(/,\s*/).map((name) => name.replace(/^[^:]*:/, ''))
+      : typeof mismatch.cert?.subject?.CN === 'string'
+        ? [mismatch.cert.subject.CN]
+        : [];
+  const host = hostname.replace(/^\[|\]$/g, '');
+  return names.length === 0
+    ? `the certificate is not for ${host}: use a --url with a name it is for`
+    : `the certificate is for ${names.join(', ')}, not ${host}: use a --url with a name it is for`;
+}
+
+/** The error, or one of its causes, whose code is `code`. */
+function findByCode(error: unknown, code: string, depth = 0): object | undefined {
+  if (typeof error !== 'object' || error === null || depth > 4) return undefined;
+  const { code: own, cause } = error as { code?: unknown; cause?: unknown };
+  return own === code ? error : findByCode(cause, code, depth + 1);
 }
 
 /** OpenSSL's words when a TLS handshake gets an answer that is not TLS: a plain-http port, most often. */
