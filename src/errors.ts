@@ -124,13 +124,23 @@ export class NetworkError extends TktError {
   readonly url: string;
   /** What failed without the request (`connection refused`), for a summary of many requests; else the message. */
   readonly reason: string;
+  /** The request surely never reached the service (a proxy that opened no tunnel), whatever the failure. */
+  readonly notSent: boolean;
 
-  constructor(failure: NetworkFailure, method: string, url: string, message: string, cause?: unknown, options: { hint?: string; reason?: string } = {}) {
+  constructor(
+    failure: NetworkFailure,
+    method: string,
+    url: string,
+    message: string,
+    cause?: unknown,
+    options: { hint?: string; reason?: string; notSent?: boolean } = {},
+  ) {
     super(message, { cause, hint: options.hint });
     this.failure = failure;
     this.method = method;
     this.url = url;
     this.reason = options.reason ?? message;
+    this.notSent = options.notSent === true;
   }
 }
 
@@ -143,10 +153,11 @@ export class ApiError extends TktError {
   /** The server's own message, extracted whatever the body's shape; may be empty. */
   readonly serverMessages: string[];
 
-  constructor(init: { status: number; method: string; url: string; body: unknown; serverMessages: string[]; message?: string }) {
+  constructor(init: { status: number; method: string; url: string; body: unknown; serverMessages: string[]; message?: string; hint?: string | undefined }) {
     // The full URL names the server, which matters when several profiles exist.
     super(init.message ?? `${failureReason(exitCodeForStatus(init.status, init.serverMessages), init.status)}: ${init.method} ${init.url}`, {
       details: init.serverMessages,
+      hint: init.hint,
     });
     this.status = init.status;
     this.method = init.method;
@@ -244,7 +255,7 @@ const UNKNOWN_OUTCOME_STATUSES: ReadonlySet<number> = new Set([502, 504]);
 /** Whether the request that failed with `error` may still have been carried out ("in doubt"). */
 export function outcomeUnknown(error: unknown): boolean {
   if (error instanceof AbandonedRequestError) return error.mayHaveChanged;
-  if (error instanceof NetworkError) return error.method !== 'GET' && UNKNOWN_OUTCOME_FAILURES.has(error.failure);
+  if (error instanceof NetworkError) return error.method !== 'GET' && !error.notSent && UNKNOWN_OUTCOME_FAILURES.has(error.failure);
   return error instanceof ApiError && error.method !== 'GET' && UNKNOWN_OUTCOME_STATUSES.has(error.status);
 }
 

@@ -96,8 +96,18 @@ export async function authenticate(ctx: Context, baseUrl: string, credentials: {
   }
 }
 
-/** Saves the profile's URL and the token (owner-readable only) with what the user object and its claims say; returns the user's name. */
-export async function saveSession(ctx: Context, profile: string, baseUrl: string, user: unknown, typedUsername: string): Promise<string> {
+/**
+ * Saves the profile's URL and the token (owner-readable only) with what the user object and its
+ * claims say; returns the user's name. `allowHttp` is saved with the URL and holds for it alone: a
+ * login elsewhere without --allow-http drops it.
+ */
+export async function saveSession(
+  ctx: Context,
+  profile: string,
+  { baseUrl, allowHttp }: { baseUrl: string; allowHttp: boolean },
+  user: unknown,
+  typedUsername: string,
+): Promise<string> {
   const token = stringField(user, 'Token');
   if (token === undefined || token === '') {
     throw new OperationError(`${baseUrl} accepted the login but sent no token`);
@@ -105,7 +115,7 @@ export async function saveSession(ctx: Context, profile: string, baseUrl: string
   const claims = decodeJwtClaims(token);
   const expiresAt = expiryFromClaims(claims) ?? new Date(ctx.now().getTime() + DEFAULT_TOKEN_LIFETIME_MS);
   const username = stringField(user, 'Username') ?? typedUsername;
-  await ctx.config.saveProfile(profile, { url: baseUrl, ...(ctx.globals.allowHttp ? { allowHttp: true } : {}) });
+  await ctx.config.saveProfile(profile, { url: baseUrl, allowHttp: allowHttp ? true : undefined });
   await ctx.config.writeToken(profile, {
     token,
     url: baseUrl,

@@ -3,13 +3,13 @@
 // secrets the request carries never come back out of it: not in the trace, an error or the answer.
 import { AbandonedRequestError, InterruptedError, TktError } from '../errors.js';
 import { header, isSuccess, type Received } from './answer.js';
-import { formatBytes, parseBody } from './body.js';
+import { formatBytes, parseBody, type ParsedBody } from './body.js';
 import { DeadlineExceeded, startDeadline, type Deadline } from './deadline.js';
 import { networkError, tooLargeError } from './http-errors.js';
 import type { ProxySettings } from './proxy-env.js';
 import { buildOutgoing, isUpload } from './outgoing.js';
 import type { Pool } from './pool.js';
-import { REDACTED, redactText, secretsRedactor } from './redact.js';
+import { echoableSecrets, REDACTED, redactStrings, redactText, secretsRedactor } from './redact.js';
 import { carriesToken } from './redirects.js';
 import { readAnswerBody } from './size-limits.js';
 import type { RequestPlan } from './types.js';
@@ -90,9 +90,11 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
         const cut = read.cutAt === undefined ? '' : ` (body cut at ${formatBytes(read.cutAt)})`;
         trace(`HTTP < ${answer.statusCode} ${method} ${url} ${Date.now() - started}ms${cut}`);
       }
+      const contentType = header(answer.headers, 'content-type');
       // An error body is also cleared of anything credential-shaped: it is printed as the reason of a failure.
-      const text = isSuccess(answer.statusCode) ? redactData(read.text) : redactText(read.text, secrets);
-      const { body: parsed, problem } = parseBody(text, header(answer.headers, 'content-type'));
+      const { body: parsed, problem } = isSuccess(answer.statusCode)
+        ? parseSuccess(redactData(read.text), contentType, plan.json === undefined ? [] : echoableSecrets(plan.json))
+        : parseBody(redactText(read.text, secrets), contentType);
       return { status: answer.statusCode, headers: answer.headers, url, body: parsed, problem };
     } catch (error) {
       if (error instanceof TktError) throw error;
@@ -112,3 +114,17 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
 }
 
 const ignore = (): void => undefined;
+
+/**
+ * A successful answer, cleared of the secrets its request's body carried (a login's password):
+ * printed as data (login --json) or described as an answer that is not one, it never shows them.
+ * Parsed JSON has them replaced in its strings, not its syntax: a password such as `1` or `true`
+ * must not break the document.
+ */
+function parseSuccess(text: string, contentType: string | undefined, bodySecrets: readonly string[]): ParsedBody {
+  const parsed = parseBody(text, contentType);
+  if (bodySecrets.length === 0) return parsed;
+  const redact = secretsRedactor(bodySecrets);
+  if (parsed.problem === undefined && typeof parsed.body !== 'string') return { body: redactStrings(parsed.body, redact), problem: undefined };
+  return parseBody(redact(text), contentType);
+}

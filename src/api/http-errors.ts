@@ -7,23 +7,26 @@ import { ApiError, NetworkError, type NetworkFailure } from '../errors.js';
 import { header, isSuccess, type Received } from './answer.js';
 import { formatBytes, unexpectedBody, type Expectation } from './body.js';
 import { serverMessages } from './error-body.js';
-import { failedProxy, isPlainHttpAnswer, plainHttpHint, tlsHint, UnusableProxyError } from './network-advice.js';
+import { certificateNameHint, failedProxy, isPlainHttpAnswer, plainHttpHint, ProxyTunnelError, tlsHint, UnusableProxyError } from './network-advice.js';
 import type { ProxySettings } from './proxy-env.js';
 import { redactText } from './redact.js';
+import { REDIRECT_STATUSES, redirectHint, type RedirectContext } from './redirects.js';
 import type { ApiResponse } from './types.js';
 
 type Secrets = readonly (string | undefined)[];
 
 /** The answer to return, or the error it is: a status other than 2xx, or a body the endpoint does not return. */
-export function finalAnswer(received: Received, method: string, expect: Expectation, secrets: Secrets): ApiResponse {
+export function finalAnswer(received: Received, method: string, expect: Expectation, secrets: Secrets, redirect?: RedirectContext): ApiResponse {
   const { problem, status, headers, body } = received;
   const success = isSuccess(status);
   const unexpected = success ? unexpectedBody({ body, problem }, expect) : undefined;
   if (success && unexpected === undefined) return { status, headers, body, url: received.url };
   // The body was redacted as it was read; the URL may carry a secret in its query.
   const url = redactText(received.url, secrets);
+  const advice = redirect === undefined ? undefined : redirectAdvice(received, redirect);
+  const hint = advice === undefined ? undefined : redactText(advice, secrets);
   if (unexpected === undefined) {
-    throw new ApiError({ status, method, url, body, serverMessages: serverMessages(body, header(headers, 'content-type'), status) });
+    throw new ApiError({ status, method, url, body, serverMessages: serverMessages(body, header(headers, 'content-type'), status), hint });
   }
   throw new ApiError({
     status,
@@ -33,7 +36,18 @@ export function finalAnswer(received: Received, method: string, expect: Expectat
     body: undefined,
     serverMessages: [`the service answered with ${unexpected}`],
     message: `unusable answer (HTTP ${status}): ${method} ${url}`,
+    hint,
   });
+}
+
+/**
+ * The hint of a failure that a redirect explains: a redirect not followed (a change's, or a sixth
+ * in a row), or a GET that redirects led away from the service, where its token is not sent.
+ */
+function redirectAdvice(received: Received, redirect: RedirectContext): string | undefined {
+  const location = header(received.headers, 'location');
+  if (REDIRECT_STATUSES.has(received.status) && location) return redirectHint(new URL(location, received.url).href, redirect);
+  return new URL(received.url).origin === new URL(redirect.baseUrl).origin ? undefined : redirectHint(received.url, redirect);
 }
 
 /** A success larger than `limit`, as its Content-Length said (`declared`) or as it turned out. */
@@ -85,14 +99,33 @@ function errorCodes(error: unknown, depth = 0): string[] {
 }
 
 const PROXY_HINT = 'check HTTPS_PROXY / HTTP_PROXY, or add the host to NO_PROXY to go direct';
+const PROXY_CREDENTIALS_HINT = "check the proxy's user name and password in HTTPS_PROXY / HTTP_PROXY";
+
+/** The ProxyTunnelError of a failure, if it is one: undici may hand it on wrapped. */
+function proxyTunnelError(error: unknown, depth = 0): ProxyTunnelError | undefined {
+  if (error instanceof ProxyTunnelError) return error;
+  if (typeof error !== 'object' || error === null || depth > 4) return undefined;
+  return proxyTunnelError((error as { cause?: unknown }).cause, depth + 1);
+}
 
 /** A request to `url` that got no answer: `error` is what node:http, undici (behind a proxy) or the deadline threw. */
 export function networkError(error: unknown, method: string, url: string, timeoutMs: number, secrets: Secrets, proxies: ProxySettings): NetworkError {
   const failure = classifyNetworkError(error);
   const shownUrl = redactText(url, secrets);
   const target = `${method} ${shownUrl}`;
-  const failed = (reason: string, hint: string | undefined) => new NetworkError(failure, method, shownUrl, `${reason}: ${target}`, error, { hint, reason });
-  if (error instanceof UnusableProxyError) return failed(error.message, PROXY_HINT);
+  const failed = (reason: string, hint: string | undefined, notSent = false) =>
+    new NetworkError(failure, method, shownUrl, `${reason}: ${target}`, error, { hint, reason, notSent });
+  if (error instanceof UnusableProxyError) return failed(error.message, PROXY_HINT, true);
+  const tunnel = proxyTunnelError(error);
+  if (tunnel?.status !== undefined) {
+    // Not imported: node:http as an ES module costs every run its load (transport.ts).
+    const phrase = process.getBuiltinModule('node:http').STATUS_CODES[tunnel.status];
+    const refused = `the proxy ${tunnel.proxy} refused the tunnel (${tunnel.status}${phrase === undefined ? '' : ` ${phrase}`})`;
+    return failed(refused, tunnel.status === 407 ? PROXY_CREDENTIALS_HINT : PROXY_HINT, true);
+  }
+  if (tunnel !== undefined && failure === 'reset') {
+    return failed(`the proxy ${tunnel.proxy} closed the connection instead of opening a tunnel (nothing was sent to the service)`, PROXY_HINT, true);
+  }
   // node:http's socket errors start with the system call and code ("write EPROTO ..."), and
   // OpenSSL's words end with a newline: the message is one line, of what failed.
   const words = error instanceof Error ? error.message.replace(/^(read|write) EPROTO /, '').trim() : String(error);
@@ -108,7 +141,7 @@ export function networkError(error: unknown, method: string, url: string, timeou
       tls: detail,
       other: detail,
     };
-    return failed(`could not reach the proxy ${proxy} (${proxyReasons[failure]})`, PROXY_HINT);
+    return failed(`could not reach the proxy ${proxy} (${proxyReasons[failure]})`, PROXY_HINT, tunnel !== undefined);
   }
   const reasons: Record<NetworkFailure, string> = {
     refused: 'connection refused',
@@ -119,7 +152,10 @@ export function networkError(error: unknown, method: string, url: string, timeou
     other: `request failed (${detail})`,
   };
   if (failure !== 'tls') return failed(reasons[failure], undefined);
-  return failed(reasons[failure], isPlainHttpAnswer(errorCodes(error), words) ? plainHttpHint(url) : tlsHint(process.version));
+  const hint = isPlainHttpAnswer(errorCodes(error), words)
+    ? plainHttpHint(url)
+    : (certificateNameHint(error, url) ?? tlsHint(process.version, process.env.NODE_EXTRA_CA_CERTS));
+  return failed(reasons[failure], hint);
 }
 
 function formatSeconds(ms: number): string {

@@ -93,7 +93,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
             onRetry: ({ reason, delayMs }, attempt) =>
               trace?.(`HTTP retry ${method} ${url} after ${reason}: waiting ${delayMs}ms (attempt ${attempt} of ${attempts})`),
           });
-    return finalAnswer(received, method, plan.expect, secrets);
+    return finalAnswer(received, method, plan.expect, secrets, { requestUrl: url, baseUrl, withToken: options.token !== undefined && plan.auth !== false });
   }
 
   return { baseUrl, send, dispose: () => pool.close() };

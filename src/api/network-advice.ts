@@ -12,9 +12,56 @@ export function supportsSystemCaVariable(nodeVersion: string): boolean {
   return major > 24 || (major === 24 && minor >= 6) || (major === 23 && minor >= 9) || (major === 22 && minor >= 19);
 }
 
-export function tlsHint(nodeVersion: string): string {
+/**
+ * What to do about a certificate this machine does not trust. `extraCaFile` is the process's
+ * NODE_EXTRA_CA_CERTS, which Node read at start: a file it could not load (it only warns) is
+ * named, for setting it again would not help.
+ */
+export function tlsHint(nodeVersion: string, extraCaFile: string | undefined): string {
   const systemCa = supportsSystemCaVariable(nodeVersion) ? ', or NODE_USE_SYSTEM_CA=1 to trust the system certificate store' : '';
-  return `if the service uses a private CA, set NODE_EXTRA_CA_CERTS to its PEM file${systemCa}`;
+  if (!extraCaFile) return `if the service uses a private CA, set NODE_EXTRA_CA_CERTS to its PEM file${systemCa}`;
+  if (!holdsCertificates(extraCaFile)) {
+    return `NODE_EXTRA_CA_CERTS names ${extraCaFile}, which could not be loaded (Node ignored it): point it at a readable PEM file of the service's CA`;
+  }
+  return `if the service uses a private CA, add it to the PEM file NODE_EXTRA_CA_CERTS names (${extraCaFile})${systemCa}`;
+}
+
+/** Whether `file` reads as PEM certificates, as Node needs it to for NODE_EXTRA_CA_CERTS. */
+function holdsCertificates(file: string): boolean {
+  try {
+    // Read only for this advice: node:fs is not loaded by the HTTP client otherwise.
+    return process.getBuiltinModule('node:fs').readFileSync(file, 'latin1').includes('-----BEGIN CERTIFICATE-----');
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * For a certificate that is trusted but not for the host asked for (Node's
+ * ERR_TLS_CERT_ALTNAME_INVALID): the names it is for, when the error carries it.
+ */
+export function certificateNameHint(error: unknown, url: string): string | undefined {
+  const mismatch = findByCode(error, 'ERR_TLS_CERT_ALTNAME_INVALID') as { cert?: { subjectaltname?: unknown; subject?: { CN?: unknown } } } | undefined;
+  if (mismatch === undefined) return undefined;
+  const { hostname } = new URL(url);
+  const altNames = mismatch.cert?.subjectaltname;
+  const names =
+    typeof altNames === 'string' && altNames !== ''
+      ? altNames.split(/,\s*/).map((name) => name.replace(/^[^:]*:/, ''))
+      : typeof mismatch.cert?.subject?.CN === 'string'
+        ? [mismatch.cert.subject.CN]
+        : [];
+  const host = hostname.replace(/^\[|\]$/g, '');
+  return names.length === 0
+    ? `the certificate is not for ${host}: use a --url with a name it is for`
+    : `the certificate is for ${names.join(', ')}, not ${host}: use a --url with a name it is for`;
+}
+
+/** The error, or one of its causes, whose code is `code`. */
+function findByCode(error: unknown, code: string, depth = 0): object | undefined {
+  if (typeof error !== 'object' || error === null || depth > 4) return undefined;
+  const { code: own, cause } = error as { code?: unknown; cause?: unknown };
+  return own === code ? error : findByCode(cause, code, depth + 1);
 }
 
 /** OpenSSL's words when a TLS handshake gets an answer that is not TLS: a plain-http port, most often. */
@@ -54,6 +101,31 @@ export function proxyFor(url: URL, proxies: ProxySettings): string | undefined {
   return proxy;
 }
 
+/**
+ * The proxy did not open the tunnel to the service: it answered CONNECT with `status`, or the
+ * connection to it failed first (the `cause`). Nothing reached the service. Its code is tkt's
+ * own: undici takes a tunnel that failed with its socket error code for a connection to try
+ * again at once, and would open thousands a second until the deadline.
+ */
+export class ProxyTunnelError extends Error {
+  override readonly name = 'ProxyTunnelError';
+  readonly code = 'TKT_PROXY_TUNNEL';
+
+  /** `proxy`: its URL without credentials; `status`: its answer to CONNECT. */
+  constructor(
+    readonly proxy: string,
+    readonly status: number | undefined,
+    cause?: unknown,
+  ) {
+    super(status === undefined ? `no tunnel through the proxy ${proxy}` : `the proxy ${proxy} answered CONNECT with ${status}`, { cause });
+  }
+}
+
+/** A proxy's URL as tkt shows it: without the credentials it may hold. */
+export function shownProxy(proxy: URL): string {
+  return `${proxy.protocol}//${proxy.host}`;
+}
+
 /** HTTP(S)_PROXY applies to a request but is not a proxy's URL: thrown instead of sending it. */
 export class UnusableProxyError extends Error {
   override readonly name = 'UnusableProxyError';
@@ -89,8 +161,7 @@ export function failedProxy(error: unknown, url: string, proxies: ProxySettings)
   const matches = connectionTargets(error).some(
     ({ address, port }) => port === proxyPort && (address === undefined || isIP(proxyHost) === 0 || address === proxyHost),
   );
-  // Credentials in the proxy URL are never shown.
-  return matches ? `${proxyUrl.protocol}//${proxyUrl.host}` : undefined;
+  return matches ? shownProxy(proxyUrl) : undefined;
 }
 
 /** The address and port of every connection attempt in an error and its causes. */

@@ -77,3 +77,27 @@ export function secretValues(json: unknown): string[] {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return [];
   return Object.entries(json).flatMap(([key, value]) => (isSecretKey(key) && typeof value === 'string' ? [value] : []));
 }
+
+/**
+ * The secrets of a request body that an answer must not show back: those of secretValues that the
+ * body does not also carry openly (a password that is the user name is shown as the user name).
+ */
+export function echoableSecrets(json: unknown): string[] {
+  const secrets = secretValues(json);
+  if (secrets.length === 0) return secrets;
+  const open = new Set(Object.entries(json as object).flatMap(([key, value]) => (!isSecretKey(key) && typeof value === 'string' ? [value] : [])));
+  return secrets.filter((secret) => !open.has(secret));
+}
+
+/**
+ * A copy of a JSON value with `redact` applied to its strings, but not to its names nor to the
+ * values of secret-named fields: the credentials the service issues (a login's Token) are kept
+ * as they came, and are never printed (docs/cli.md section 4).
+ */
+export function redactStrings(value: unknown, redact: (text: string) => string, depth = 0): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth >= MAX_DEPTH) return REDACTED;
+  if (Array.isArray(value)) return value.map((item) => redactStrings(item, redact, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, isSecretKey(key) ? inner : redactStrings(inner, redact, depth + 1)]));
+}

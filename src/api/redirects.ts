@@ -4,7 +4,7 @@
 import { header, type Received, type ResponseHeaders } from './answer.js';
 
 const MAX_REDIRECTS = 5;
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+export const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /** Where `answer` to `method` at `fromUrl` sends the request next, or undefined when it is the answer. */
 export function redirectTarget(
@@ -39,4 +39,29 @@ export async function followRedirects(
     trace?.(`HTTP redirect ${answer.status} ${url} -> ${next}`);
     url = next;
   }
+}
+
+/** Where the request to `requestUrl` (the base URL `baseUrl` and a path) was sent instead, and whether it carried the token. */
+export interface RedirectContext {
+  requestUrl: string;
+  baseUrl: string;
+  withToken: boolean;
+}
+
+/**
+ * The next step after a redirect to `target` that tkt did not follow (a change's) or that led a
+ * GET away from the service to fail there: the --url it points to, when the target is the same
+ * path under another base URL (a service that moved, or wants https); a sign-in page elsewhere
+ * is named, not offered as the service.
+ */
+export function redirectHint(target: string, { requestUrl, baseUrl, withToken }: RedirectContext): string {
+  const to = new URL(target, requestUrl);
+  const from = new URL(requestUrl);
+  const path = requestUrl.slice(baseUrl.length);
+  const movedTo = path !== '' && to.href.endsWith(path) ? to.href.slice(0, -path.length) : undefined;
+  const useUrl = movedTo === undefined || movedTo === baseUrl ? '' : `: use --url ${movedTo}`;
+  const redirected = `the service redirected to ${to.href}`;
+  if (to.origin === from.origin) return `${redirected}${useUrl || ': tkt follows the redirects of a GET only (a change is never sent twice)'}`;
+  if (from.protocol === 'http:' && to.protocol === 'https:' && from.hostname === to.hostname) return `${redirected} (it wants https)${useUrl}`;
+  return `${redirected} (another origin${withToken ? '; the token is not sent there' : ''})${useUrl}`;
 }

@@ -4,9 +4,9 @@
 // with CONNECT; undici is loaded only then, as it costs about five times node:http's load and
 // a slower first request (README, Performance).
 import type { Agent as HttpAgent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
-import type { Dispatcher } from 'undici';
+import type { Dispatcher, Pool } from 'undici';
 import type { ResponseHeaders } from './answer.js';
-import { checkProxyUrl, proxyFor } from './network-advice.js';
+import { checkProxyUrl, ProxyTunnelError, proxyFor, shownProxy } from './network-advice.js';
 import type { ProxySettings } from './proxy-env.js';
 import type { AbortLike, PoolAnswer, PoolRequest, Transport } from './pool.js';
 
@@ -66,7 +66,12 @@ export function createTransport(settings: TransportSettings): Transport {
       : (http ??= keepAlive(process.getBuiltinModule('node:http'), idleMs));
   const proxyAgent = (): Promise<Dispatcher> =>
     (proxied ??= import('./undici-core.js').then(
-      ({ EnvHttpProxyAgent }) => new EnvHttpProxyAgent({ ...settings.proxies, connect: { timeout: settings.connectTimeoutMs } }),
+      ({ EnvHttpProxyAgent, Pool }) =>
+        new EnvHttpProxyAgent({
+          ...settings.proxies,
+          connect: { timeout: settings.connectTimeoutMs },
+          clientFactory: (proxy, options) => tunnellingPool(new Pool(proxy, options), proxy),
+        }),
     ));
   const proxyIfMade = async (): Promise<Dispatcher | undefined> => {
     try {
@@ -213,6 +218,28 @@ function drained(request: ClientRequest): Promise<boolean> {
     request.on('drain', onDrain);
     request.on('close', onClose);
   });
+}
+
+/**
+ * `pool` (undici's connection to the proxy `proxy`) with its CONNECT failing as ProxyTunnelError:
+ * a refusal keeps its status for the message, and a proxy that closes the connection instead of
+ * answering is not retried by undici in a loop (see ProxyTunnelError).
+ */
+function tunnellingPool(pool: Pool, proxy: URL): Pool {
+  const connect = pool.connect.bind(pool) as (options: Dispatcher.ConnectOptions) => Promise<Dispatcher.ConnectData>;
+  const shown = shownProxy(proxy);
+  const tunnel = async (options: Dispatcher.ConnectOptions): Promise<Dispatcher.ConnectData> => {
+    let answer: Dispatcher.ConnectData;
+    try {
+      answer = await connect(options);
+    } catch (error) {
+      throw new ProxyTunnelError(shown, undefined, error);
+    }
+    if (answer.statusCode === 200) return answer;
+    answer.socket.on('error', () => undefined).destroy();
+    throw new ProxyTunnelError(shown, answer.statusCode);
+  };
+  return Object.assign(pool, { connect: tunnel });
 }
 
 async function sendThroughProxy(agent: Dispatcher, options: PoolRequest): Promise<PoolAnswer> {

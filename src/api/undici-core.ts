@@ -5,9 +5,10 @@
 // internals, not its API, so package.json pins undici to one exact version (no range): a new
 // version comes only by editing that line, and test/api/* and every command test exercise them.
 import { setFlagsFromString } from 'node:v8';
-import type { EnvHttpProxyAgent as EnvHttpProxyAgentType } from 'undici';
+import type { EnvHttpProxyAgent as EnvHttpProxyAgentType, Pool as PoolType } from 'undici';
 import DispatcherClass from 'undici/lib/dispatcher/dispatcher.js';
 import EnvHttpProxyAgentClass from 'undici/lib/dispatcher/env-http-proxy-agent.js';
+import PoolClass from 'undici/lib/dispatcher/pool.js';
 import requestApi from 'undici/lib/api/index.js';
 
 Object.assign(DispatcherClass.prototype, requestApi);
@@ -19,3 +20,5 @@ Object.assign(DispatcherClass.prototype, requestApi);
 setFlagsFromString('--liftoff-only');
 
 export const EnvHttpProxyAgent: typeof EnvHttpProxyAgentType = EnvHttpProxyAgentClass;
+/** What a proxy agent talks to its proxy with (undici's own default: transport.ts wraps it). */
+export const Pool: typeof PoolType = PoolClass;

@@ -14,3 +14,8 @@ declare module 'undici/lib/api/index.js' {
   const requestApi: Record<string, unknown>;
   export default requestApi;
 }
+declare module 'undici/lib/dispatcher/pool.js' {
+  import type { Pool } from 'undici';
+  const PoolClass: typeof Pool;
+  export default PoolClass;
+}

@@ -1,7 +1,7 @@
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { askLoginUrl, assertNothingMissing, authenticate, loginPassword, loginUsername, saveSession, withoutToken, type LoginInput } from '../account/login.js';
-import { resolveBaseUrl, resolveProfileName } from '../config/session.js';
+import { allowsHttp, httpAllowedOrigin, resolveBaseUrl, resolveProfileName } from '../config/session.js';
 import { assertTransportAllowed } from '../config/url.js';
 import { UsageError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
@@ -55,15 +55,15 @@ export async function run(options: LoginOptions, ctx: Context): Promise<void> {
   const knownUrl = resolveBaseUrl(ctx, saved);
   assertNothingMissing(options, ctx, knownUrl);
   const baseUrl = knownUrl ?? (await askLoginUrl(ctx));
-  // --allow-http is a global option: every command honours it; login also saves it.
-  const allowHttp = ctx.globals.allowHttp || (saved.allowHttp ?? false);
+  // --allow-http is a global option: every command honours it; login also saves it, for this URL.
+  const allowHttp = allowsHttp(ctx.globals, saved, baseUrl);
   // Before asking anything: the password must not cross the network unencrypted.
-  assertTransportAllowed(baseUrl, allowHttp, 'login');
+  assertTransportAllowed(baseUrl, allowHttp, 'login', httpAllowedOrigin(saved));
   const username = await loginUsername(options, ctx);
   const password = await loginPassword(options, ctx);
 
   const user = await authenticate(ctx, baseUrl, { username, password, domain: options.domain ?? '' });
-  const savedName = await saveSession(ctx, profile, baseUrl, user, username);
+  const savedName = await saveSession(ctx, profile, { baseUrl, allowHttp }, user, username);
   if (envValue(ctx.env, 'TKT_TOKEN') !== undefined) await ctx.output.warning('TKT_TOKEN is set and overrides the saved token until it is unset\n');
   // The JSON form only: people read the line on stderr below.
   await ctx.output.document(withoutToken(user));

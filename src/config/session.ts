@@ -75,10 +75,27 @@ export function resolveBaseUrl(input: SettingsInput, saved: Profile = input.conf
   return url ? normalizeBaseUrl(url) : undefined;
 }
 
+/**
+ * The origin a profile's saved --allow-http holds for: that of the URL it was saved with at
+ * login, and no other (README, Environment and files); undefined when it has none.
+ */
+export function httpAllowedOrigin(saved: Profile): string | undefined {
+  if (saved.allowHttp !== true || saved.url === undefined) return undefined;
+  try {
+    return new URL(saved.url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether plain http to `baseUrl` is allowed: --allow-http on the command, or the profile's for that origin. */
+export function allowsHttp(globals: SessionInput['globals'], saved: Profile, baseUrl: string): boolean {
+  return globals.allowHttp === true || httpAllowedOrigin(saved) === new URL(baseUrl).origin;
+}
+
 export function resolveSession(input: SessionInput): Session {
   const profile = existingProfileName(input);
   const saved = input.config.getProfile(profile);
-  const allowHttp = input.globals.allowHttp === true || saved.allowHttp === true;
   // An empty TKT_TOKEN (a CI secret that is not set) counts as unset, as gh does with GH_TOKEN,
   // and is named when the run then has no token.
   const envToken = envValue(input.env, 'TKT_TOKEN')?.trim();
@@ -86,7 +103,7 @@ export function resolveSession(input: SessionInput): Session {
   // TKT_TOKEN is used as-is: the token cache is neither read nor written.
   if (envToken) {
     const baseUrl = requireBaseUrl(resolveBaseUrl(input, saved), input.env);
-    assertTransportAllowed(baseUrl, allowHttp, 'env');
+    assertTransportAllowed(baseUrl, allowsHttp(input.globals, saved, baseUrl), 'env');
     const claims = decodeJwtClaims(envToken);
     const expiresAt = expiryFromClaims(claims);
     if (expiresAt !== undefined && expiresAt.getTime() <= input.now.getTime()) {
@@ -133,7 +150,7 @@ export function resolveSession(input: SessionInput): Session {
   if (expiresAt <= input.now) {
     throw new AuthError(`token expired on ${expiresAt.toISOString()} (profile ${profile})`);
   }
-  assertTransportAllowed(baseUrl, allowHttp, 'login');
+  assertTransportAllowed(baseUrl, allowsHttp(input.globals, saved, baseUrl), 'login', httpAllowedOrigin(saved));
   const claims = decodeJwtClaims(stored.token);
   return {
     profile,

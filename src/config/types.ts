@@ -2,7 +2,7 @@
 
 export interface Profile {
   url?: string;
-  /** `--allow-http` given once for this profile: plain http to a non-loopback host is accepted. */
+  /** `--allow-http` given at the login that saved `url`: plain http to that origin (only) is accepted. */
   allowHttp?: boolean;
   /** `tkt --profile NAME config set`: this profile's own values, over the global ones. */
   settings?: SavedSettings;

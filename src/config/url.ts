@@ -64,15 +64,18 @@ export function isLoopbackHost(hostname: string): boolean {
 
 /**
  * Plain http is fine on this machine; elsewhere it needs --allow-http: saved with a login's
- * profile, or given on each command when the token comes from TKT_TOKEN (no login saves it).
+ * profile for that login's URL (its origin: `savedFor`), or given on each command when the token
+ * comes from TKT_TOKEN (no login saves it).
  */
-export function assertTransportAllowed(baseUrl: string, allowHttp: boolean, tokenFrom: 'login' | 'env'): void {
+export function assertTransportAllowed(baseUrl: string, allowHttp: boolean, tokenFrom: 'login' | 'env', savedFor?: string): void {
   const url = new URL(baseUrl);
   if (url.protocol !== 'http:' || allowHttp || isLoopbackHost(url.hostname)) return;
   throw new UsageError(`refusing plain http to ${url.host}: the password and token would cross the network unencrypted`, {
     hint:
       tokenFrom === 'env'
         ? 'use https, or pass --allow-http on the command (with TKT_TOKEN, on every run: no login saves it)'
-        : 'use https, or pass --allow-http once for this profile',
+        : savedFor === undefined
+          ? 'use https, or pass --allow-http once for this profile'
+          : `use https, or pass --allow-http (this profile has it for ${savedFor} only)`,
   });
 }

@@ -53,7 +53,7 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
  * Runs `use` with an HTTPS server on 127.0.0.1 whose certificate is its own, made by openssl for
  * that address, and the certificate's PEM file.
  */
-async function withSelfSignedServer(use: (url: string, certFile: string) => Promise<void>): Promise<void> {
+async function withSelfSignedServer(use: (url: string, certFile: string) => Promise<void>, names = 'IP:127.0.0.1'): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'tkt-tls-'));
   const [keyFile, certFile] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
   try {
@@ -68,7 +68,7 @@ async function withSelfSignedServer(use: (url: string, certFile: string) => Prom
         '-subj',
         '/CN=127.0.0.1',
         '-addext',
-        'subjectAltName=IP:127.0.0.1',
+        `subjectAltName=${names}`,
         '-days',
         '1',
         '-keyout',
@@ -270,6 +270,37 @@ describe('errors', () => {
       for (const stream of [child.stdout, child.stderr]) stream.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
       const [code] = (await once(child, 'exit')) as [number];
       expect([code, output]).toEqual([0, '{\n  "trusted": true\n}\n']);
+    });
+  });
+
+  /** A tkt run in a child (Node reads NODE_EXTRA_CA_CERTS at start): its exit code and stderr. */
+  async function tktAgainst(url: string, caFile: string): Promise<{ code: number; stderr: string }> {
+    const child = spawn(process.execPath, [bin, 'api', 'GET', '/api/TicketsApi/appmetadata'], {
+      env: { ...process.env, NODE_EXTRA_CA_CERTS: caFile, TKT_URL: url, TKT_TOKEN: 'a-token', TKT_CONFIG_DIR: join(dirname(caFile), 'cfg') },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const [code] = (await once(child, 'exit')) as [number];
+    return { code, stderr };
+  }
+
+  it('says that a trusted certificate names another host, and which, instead of pointing at a private CA', async () => {
+    await withSelfSignedServer(async (url, certFile) => {
+      const run = await tktAgainst(url, certFile);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`GET ${url}/api/TicketsApi/appmetadata`);
+      expect(run.stderr).toContain('hint: the certificate is for other.test, www.other.test, not 127.0.0.1: use a --url with a name it is for');
+      expect(run.stderr).not.toContain('private CA');
+    }, 'DNS:other.test,DNS:www.other.test');
+  });
+
+  it('says that the file NODE_EXTRA_CA_CERTS names could not be loaded', async () => {
+    await withSelfSignedServer(async (url, certFile) => {
+      const missing = join(dirname(certFile), 'nonexistent.pem');
+      const run = await tktAgainst(url, missing);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`hint: NODE_EXTRA_CA_CERTS names ${missing}, which could not be loaded (Node ignored it): point it at a readable PEM file`);
     });
   });
 

@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/http.js';
-import { NetworkError } from '../../src/errors.js';
+import { NetworkError, outcomeUnknown } from '../../src/errors.js';
 import type { ApiClient } from '../../src/api/types.js';
 import { createHarness } from '../helpers/harness.js';
 import { startForwardProxy, type ForwardProxy } from '../helpers/forward-proxy.js';
@@ -101,22 +101,89 @@ describe('HTTP_PROXY', () => {
 });
 
 describe('a proxy that fails the tunnel', () => {
-  it('ends with a network error within --timeout when the proxy drops CONNECT, instead of hanging', async () => {
-    const dropping = createServer();
-    dropping.on('connect', (_req, socket: Socket) => socket.destroy());
-    await new Promise<void>((resolve) => dropping.listen(0, '127.0.0.1', resolve));
-    const made = client({ HTTP_PROXY: `http://127.0.0.1:${(dropping.address() as AddressInfo).port}` }, { timeoutMs: 500 });
+  /** A proxy that answers every CONNECT with `refuse`, counting the connections it gets. */
+  async function failingProxy(refuse: (socket: Socket) => void): Promise<{ url: string; port: number; connections: () => number; close(): Promise<void> }> {
+    const server = createServer();
+    let connections = 0;
+    server.on('connection', () => (connections += 1));
+    server.on('connect', (_req, socket: Socket) => refuse(socket));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      port,
+      connections: () => connections,
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    };
+  }
+
+  const drop = (socket: Socket): void => void socket.destroy();
+  const answer = (status: string) => (socket: Socket) =>
+    void socket.end(`HTTP/1.1 ${status}\r\nProxy-Authenticate: Basic realm="corp"\r\nContent-Length: 0\r\n\r\n`);
+
+  function failureOf(made: ApiClient, plan: Parameters<ApiClient['send']>[0]): Promise<NetworkError> {
+    return made.send(plan).then(
+      () => expect.unreachable('the request passed'),
+      (caught: unknown) => {
+        expect(caught).toBeInstanceOf(NetworkError);
+        return caught as NetworkError;
+      },
+    );
+  }
+
+  it("tries a read the retry policy's 3 times when the proxy drops CONNECT, naming the proxy, not a time-out", async () => {
+    const dropping = await failingProxy(drop);
     try {
-      const error = await made.send(plans.register({ fields: { Title: 't' } })).then(
-        () => undefined,
-        (caught: unknown) => caught,
+      const error = await failureOf(client({ HTTP_PROXY: `http://user:pw@127.0.0.1:${dropping.port}` }, { timeoutMs: 3000 }), plans.getTicket(7));
+
+      expect(error.message).toBe(
+        `the proxy ${dropping.url} closed the connection instead of opening a tunnel (nothing was sent to the service): GET ${target.url}/api/TicketsApi/7`,
       );
-      expect(error).toBeInstanceOf(NetworkError);
-      expect((error as NetworkError).url).toBe(`${target.url}/api/TicketsApi/register`);
+      expect(error.hint).toContain('HTTPS_PROXY');
+      expect(dropping.connections()).toBe(3);
       expect(target.requests).toEqual([]);
     } finally {
-      dropping.closeAllConnections();
-      await new Promise<void>((resolve) => dropping.close(() => resolve()));
+      await dropping.close();
+    }
+  });
+
+  it('sends a change once and reports it not sent, not in doubt', async () => {
+    const dropping = await failingProxy(drop);
+    try {
+      const error = await failureOf(client({ HTTP_PROXY: dropping.url }, { timeoutMs: 3000 }), plans.register({ fields: { Title: 't' } }));
+
+      expect(error.url).toBe(`${target.url}/api/TicketsApi/register`);
+      expect(outcomeUnknown(error)).toBe(false);
+      expect(dropping.connections()).toBe(1);
+      expect(target.requests).toEqual([]);
+    } finally {
+      await dropping.close();
+    }
+  });
+
+  it.each([
+    ['407 Proxy Authentication Required', "check the proxy's user name and password in HTTPS_PROXY / HTTP_PROXY"],
+    ['502 Bad Gateway', 'check HTTPS_PROXY / HTTP_PROXY, or add the host to NO_PROXY to go direct'],
+  ])('names a proxy that answers CONNECT with %s, never its password, once and not in doubt', async (status, hint) => {
+    const refusing = await failingProxy(answer(status));
+    try {
+      const made = client({ HTTP_PROXY: `http://user:pw-Secret@127.0.0.1:${refusing.port}` });
+      const error = await failureOf(made, plans.getTicket(7));
+
+      expect(error.message).toBe(`the proxy ${refusing.url} refused the tunnel (${status}): GET ${target.url}/api/TicketsApi/7`);
+      expect(error.hint).toBe(hint);
+      expect(`${error.message} ${error.hint}`).not.toContain('pw-Secret');
+      const change = await failureOf(made, plans.register({ fields: { Title: 't' } }));
+      expect(outcomeUnknown(change)).toBe(false);
+      // A refusal is not retried: the same request would be refused the same way.
+      expect(refusing.connections()).toBe(2);
+      expect(target.requests).toEqual([]);
+    } finally {
+      await refusing.close();
     }
   });
 });

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -141,6 +141,59 @@ describe('secrets echoed by the service', () => {
     expect(run.stderr).toMatch(/debug: HTTP > POST .*authenticate/);
     expectNoSecrets(run);
   });
+
+  /** A login service that answers 200 with `answer(password)` as `contentType`. */
+  function loginEcho(contentType: string, answer: (password: string) => string) {
+    return serve((req, res) => {
+      let body = '';
+      req.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      req.on('end', () => {
+        const { Password } = JSON.parse(body) as { Password: string };
+        res.writeHead(200, { 'content-type': contentType });
+        res.end(answer(Password));
+      });
+    });
+  }
+
+  it.each([
+    ['text/plain', (password: string) => `Wrong secret ${password} for ann`, /the service answered with text \("Wrong secret \*\*\* for ann"\)/],
+    ['text/html', (password: string) => `<html><head><title>Sign in again, ${password}</title></head></html>`, /an HTML page \("Sign in again, \*\*\*"\)/],
+  ])('never prints the password a login answer of 200 %s quotes: the unusable answer is redacted too', async (contentType, answer, expected) => {
+    const server = await loginEcho(contentType, answer);
+
+    for (const extra of [[], ['--json'], ['--debug']]) {
+      const run = await tkt(['login', '-u', 'ann', ...extra], server, { TKT_TOKEN: '', TKT_PASSWORD: PASSWORD });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(expected);
+      expectNoSecrets(run);
+    }
+  });
+
+  it('login --json prints the user without the password a successful answer quotes, and keeps the token it sent', async () => {
+    const token = 'issued-token-0123456789-abcdef';
+    const server = await loginEcho('application/json', (password) =>
+      JSON.stringify({ Id: 9, Username: 'ann', FirstName: 'Ann', LastName: `Smith (${password})`, Token: token }),
+    );
+    const configDir = tempDir();
+
+    const run = await tkt(['login', '-u', 'ann', '--json'], server, { TKT_TOKEN: '', TKT_PASSWORD: PASSWORD, TKT_CONFIG_DIR: configDir });
+
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ Id: 9, Username: 'ann', FirstName: 'Ann', LastName: 'Smith (***)' });
+    expectNoSecrets(run);
+    const saved = JSON.parse(fs.readFileSync(path.join(configDir, 'tokens', 'default.json'), 'utf8')) as Record<string, unknown>;
+    expect(saved).toMatchObject({ token, username: 'ann', lastName: 'Smith (***)' });
+  });
+
+  it('a user name the same as the password stays the user name: it was sent openly', async () => {
+    const server = await loginEcho('application/json', (password) => JSON.stringify({ Id: 9, Username: password, Token: 'issued-token-0123456789-abcdef' }));
+
+    const run = await tkt(['login', '-u', 'tech', '--json'], server, { TKT_TOKEN: '', TKT_PASSWORD: 'tech' });
+
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ Id: 9, Username: 'tech' });
+    expect(run.stderr).toContain('as tech');
+  });
 });
 
 describe('a 2xx that is not the answer', () => {
@@ -178,6 +231,55 @@ describe('a 2xx that is not the answer', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/sign-in gateway/);
+  });
+});
+
+describe('redirects', () => {
+  const redirectTo = (status: number, location: (req: IncomingMessage) => string) => (req: IncomingMessage, res: ServerResponse) => {
+    res.writeHead(status, { location: location(req) });
+    res.end();
+  };
+
+  it('a GET sent on to another origin, without the token, that fails there says so, not that the token was refused', async () => {
+    const elsewhere = await serve((_req, res) => sendJson(res, 401, { message: 'who are you?' }));
+    const home = await serve(redirectTo(302, (req) => `${elsewhere.url.replace('127.0.0.1', 'localhost')}${req.url}`));
+
+    const run = await tkt(['show', '5'], home);
+
+    expect(run.code).toBe(4);
+    expect(run.stderr).toContain(`not authenticated (HTTP 401): GET ${elsewhere.url.replace('127.0.0.1', 'localhost')}/api/TicketsApi/5`);
+    expect(run.stderr).toContain(
+      `hint: the service redirected to ${elsewhere.url.replace('127.0.0.1', 'localhost')}/api/TicketsApi/5 (another origin; the token is not sent there): use --url ${elsewhere.url.replace('127.0.0.1', 'localhost')}`,
+    );
+    expect(run.stderr).not.toContain('TKT_TOKEN was refused');
+    expect(elsewhere.requests[0]!.headers.authorization).toBeUndefined();
+  });
+
+  it.each([301, 308])('a POST answered %i names where it was sent: list and login', async (status) => {
+    const elsewhere = 'https://helpdesk.example.test/desk';
+    const home = await serve(redirectTo(status, (req) => `${elsewhere}${req.url}`));
+
+    const list = await tkt(['list'], home);
+    expect(list.code).toBe(1);
+    expect(list.stderr).toContain(`error: failed (HTTP ${status}): POST ${home.url}/api/TicketsApi`);
+    expect(list.stderr).toContain(
+      `hint: the service redirected to ${elsewhere}/api/TicketsApi (another origin; the token is not sent there): use --url ${elsewhere}`,
+    );
+
+    const login = await tkt(['login', '-u', 'ann'], home, { TKT_TOKEN: '', TKT_PASSWORD: PASSWORD });
+    expect(login.code).toBe(1);
+    expect(login.stderr).toContain(`hint: the service redirected to ${elsewhere}/api/Users/authenticate (another origin): use --url ${elsewhere}`);
+    expect(home.requests.every((request) => request.method === 'POST')).toBe(true);
+  });
+
+  it('a redirect from http to https on the same host says the service wants https', async () => {
+    const home = await serve(redirectTo(308, (req) => `https://${req.headers.host}${req.url}`));
+    const host = new URL(home.url).host;
+
+    const run = await tkt(['login', '-u', 'ann'], home, { TKT_TOKEN: '', TKT_PASSWORD: PASSWORD });
+
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`hint: the service redirected to https://${host}/api/Users/authenticate (it wants https): use --url https://${host}`);
   });
 });
 

@@ -6,6 +6,7 @@ import { run } from '../../src/commands/login.js';
 import { createConfigStore } from '../../src/config/store.js';
 import { runCli } from '../../src/program.js';
 import { fakeProcess } from '../cli/fake-process.js';
+import { startForwardProxy } from '../helpers/forward-proxy.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 
 const AUTH_ROUTE = 'POST /api/Users/authenticate';
@@ -178,6 +179,33 @@ describe('tkt login', () => {
 
     expect(result.code).toBe(0);
     expect(createConfigStore(h.configDir).getProfile('default')).toEqual({ url: h.sandbox.url, allowHttp: true });
+  });
+
+  it('keeps --allow-http for the URL it was given with: another host needs it again, for a login or with TKT_TOKEN', async () => {
+    // Every "remote" host is the sandbox, through a proxy on loopback: nothing leaves the machine.
+    const proxy = await startForwardProxy({ connectTo: new URL(h.sandbox.url).host });
+    try {
+      const env = { TKT_PASSWORD: 'admin', HTTP_PROXY: proxy.url };
+      const first = await h.cli(['login', '--profile', 'lan', '--url', 'http://helpdesk.example.test', '-u', 'admin', '--allow-http'], { env });
+      expect(first.code).toBe(0);
+      const again = await h.cli(['login', '--profile', 'lan', '-u', 'admin'], { env });
+      expect(again.code).toBe(0);
+
+      const other = await h.cli(['login', '--profile', 'lan', '--url', 'http://other-host.example.test', '-u', 'admin'], { env });
+      expect(other.code).toBe(2);
+      expect(other.stderr).toMatch(/refusing plain http to other-host\.example\.test/);
+      expect(other.stderr).toContain('hint: use https, or pass --allow-http (this profile has it for http://helpdesk.example.test only)');
+
+      const token = await h.cli(['--profile', 'lan', 'show', '1013'], {
+        env: { HTTP_PROXY: proxy.url, TKT_URL: 'http://third-host.example.test', TKT_TOKEN: h.sandbox.issueToken('admin') },
+      });
+      expect(token.code).toBe(2);
+      expect(token.stderr).toContain('hint: use https, or pass --allow-http on the command (with TKT_TOKEN, on every run: no login saves it)');
+
+      expect(proxy.seen).toEqual(['CONNECT helpdesk.example.test:80', 'CONNECT helpdesk.example.test:80']);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('warns that TKT_TOKEN overrides the saved token', async () => {

@@ -247,10 +247,18 @@ describe('resolveSession with TKT_TOKEN', () => {
     expect(empty.message).toBe('no service URL (TKT_URL is set but empty): pass --url, set TKT_URL, or run tkt login --url URL');
   });
 
-  it('still refuses plain http to another host unless the profile allows it', async () => {
+  it('still refuses plain http to another host unless the profile allows it for that origin', async () => {
     const base = input({ url: 'http://helpdesk.internal', env: { TKT_TOKEN: envToken } });
     expect(errorOf(() => resolveSession(base)).exitCode).toBe(ExitCode.usage);
-    await base.config.saveProfile('default', { allowHttp: true });
+    await base.config.saveProfile('default', { url: 'http://helpdesk.internal/desk', allowHttp: true });
     expect(resolveSession(base).baseUrl).toBe('http://helpdesk.internal');
+
+    // The saved permission is the login's URL's, not the profile's for any host or port.
+    for (const elsewhere of ['http://third-host.internal', 'http://helpdesk.internal:8080']) {
+      const error = errorOf(() => resolveSession({ ...base, globals: { url: elsewhere } }));
+      expect(error.exitCode, elsewhere).toBe(ExitCode.usage);
+      expect((error as UsageError).hint).toBe('use https, or pass --allow-http on the command (with TKT_TOKEN, on every run: no login saves it)');
+      expect(resolveSession({ ...base, globals: { url: elsewhere, allowHttp: true } }).baseUrl).toBe(elsewhere);
+    }
   });
 });

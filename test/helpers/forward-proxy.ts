@@ -17,7 +17,7 @@ export interface ForwardProxy {
  * absolute-form `GET http://...`. Anything but CONNECT is recorded and refused,
  * so a client that stopped tunnelling would fail here loudly.
  */
-export async function startForwardProxy(): Promise<ForwardProxy> {
+export async function startForwardProxy(options: { connectTo?: string } = {}): Promise<ForwardProxy> {
   const seen: string[] = [];
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
@@ -26,7 +26,9 @@ export async function startForwardProxy(): Promise<ForwardProxy> {
   });
   server.on('connect', (req, client: Socket, head: Buffer) => {
     seen.push(`CONNECT ${req.url}`);
-    const target = new URL(`http://${req.url}`);
+    // `connectTo` (host:port on loopback) stands in for every host: a test reaches a "remote"
+    // name such as helpdesk.example.test without any traffic leaving the machine.
+    const target = new URL(`http://${options.connectTo ?? req.url}`);
     const upstream = connect(Number(target.port), target.hostname, () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       upstream.write(head);
