@@ -257,7 +257,8 @@ export async function createProcessContext(
   saysWaiting = false,
 ): Promise<Context & { dispose(): Promise<void> }> {
   const io = createIO(proc, globals);
-  const config = createConfigStore(defaultConfigDir(proc.env));
+  // A loose token file, a lock waited for: said on stderr, each once a run.
+  const config = createConfigStore(defaultConfigDir(proc.env), { warn: (text) => void io.stderr.write(`warning: ${text}\n`) });
   const lendTerminal = processLendTerminal(proc, state);
   return await buildContext({
     io,

@@ -1,20 +1,21 @@
 // Multipart bodies (docs/service.md 2.3, RFC 7578): each field and each file is a part with its
 // own headers between boundaries; the files' bytes are streamed from disk between their parts'
 // framing as the body is sent, never read whole. A file whose size is unknown until read (a pipe
-// such as `<(command)`, /dev/stdin, a device) is read once, as it is sent, in a chunked body.
+// such as `<(command)`, /dev/stdin) is read once, as it is sent, in a chunked body.
 import { closeSync, openSync, readSync, type Stats } from 'node:fs';
 import { OperationError, UsageError } from '../errors.js';
 import { contentTypeOf } from './content-types.js';
 import type { FormScalar, MultipartInput } from './types.js';
 import { uploadName } from './upload-name.js';
 import { openInput } from '../util/input-file.js';
+import { DEVICE_HINT, deviceProblem } from '../util/file-kind.js';
 import { closeFd, openFd, readFdAt, statPath } from '../util/fs-promises.js';
 
 /** A multipart body with files: the framing around them, the files, and their sizes when built. */
 export interface Upload {
   /** Before the first file, between files, after the last (files + 1 pieces). */
   framing: Buffer[];
-  /** `size` undefined: known only once read (a pipe, a device). */
+  /** `size` undefined: known only once read (a pipe). */
   files: readonly { path: string; size: number | undefined }[];
   /** The whole body's length, sent as content-length, when every size is known; else the body is chunked. */
   length: number | undefined;
@@ -149,7 +150,9 @@ async function fileSize(path: string): Promise<number | undefined> {
     throw new UsageError(`cannot read file ${path}`);
   }
   if (info.isDirectory()) throw new UsageError(`cannot upload ${path}: a directory, not a file`);
-  // A pipe or a device has no size; a file of /proc or /sys says 0 whatever it holds.
+  const device = deviceProblem(path, info);
+  if (device !== undefined) throw new UsageError(`cannot upload ${path}: ${device}`, { hint: DEVICE_HINT });
+  // A pipe has no size; a file of /proc or /sys says 0 whatever it holds.
   return info.isFile() && info.size > 0 ? info.size : undefined;
 }
 

@@ -9,6 +9,7 @@ import { UsageError } from '../errors.js';
 import { nonBlank } from '../util/option-text.js';
 import { notTextHint, readTextFile, readTextStream } from '../util/text-read.js';
 import { accessPath, statPath } from '../util/fs-promises.js';
+import { DEVICE_HINT, deviceProblem } from '../util/file-kind.js';
 
 export const STDIN = '-';
 
@@ -87,7 +88,8 @@ export async function readTextOption(ctx: Context, option: TextOption | TextOpti
     return nonBlank(text, `${flag} -: stdin was empty`);
   }
   if (option.text !== undefined || withFile === undefined) return nonBlank(source, `${flag} is empty`);
-  await assertReadableFiles([source], flag);
+  // A text file's bytes are checked as they are read: /dev/zero stops at its first NUL.
+  await assertReadableFiles([source], flag, { devices: true });
   const text = await readTextFile(source).catch((error: unknown) => {
     throw new UsageError(`${flag} ${source}: ${fileErrorText(error)}`, { hint: notTextHint(error) });
   });
@@ -142,12 +144,14 @@ export function missingText(option: TextOptionWithFile): UsageError {
 
 /**
  * Every path must be something tkt can read: a regular file, a FIFO (what `<(command)` gives),
- * /dev/stdin, a character device; not a directory. Checked before the first request so a typo
+ * /dev/stdin from a pipe or a file; a device only as text (`devices`: util/file-kind.ts); not a
+ * directory. Checked before the first request so a typo
  * never leaves a half-done operation, and without opening anything: a pipe can be read only
  * once, and that read is the one that sends it. All bad paths are named at once (exit 2).
  */
-export async function assertReadableFiles(paths: readonly string[], flag: string): Promise<void> {
+export async function assertReadableFiles(paths: readonly string[], flag: string, options: { devices?: boolean } = {}): Promise<void> {
   const problems: string[] = [];
+  let hint: string | undefined;
   for (const path of paths) {
     try {
       const info = await statPath(path);
@@ -159,12 +163,18 @@ export async function assertReadableFiles(paths: readonly string[], flag: string
         problems.push(`${path}: a socket, not a file`);
         continue;
       }
+      const device = options.devices === true ? undefined : deviceProblem(path, info);
+      if (device !== undefined) {
+        problems.push(`${path}: ${device}`);
+        hint = DEVICE_HINT;
+        continue;
+      }
       await accessPath(path, constants.R_OK);
     } catch (error) {
       problems.push(`${path}: ${fileErrorText(error)}`);
     }
   }
   if (problems.length > 0) {
-    throw new UsageError(`${flag}: cannot read ${problems.length === 1 ? 'file' : `${problems.length} files`}`, { details: problems });
+    throw new UsageError(`${flag}: cannot read ${problems.length === 1 ? 'file' : `${problems.length} files`}`, { details: problems, hint });
   }
 }

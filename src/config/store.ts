@@ -8,13 +8,15 @@
 // so it was replaced instead of worked around. Read again in conf 16.0.0 (its latest release):
 // atomically 2.1.1 still loads when-exit 2.1.5, which hooks SIGHUP, SIGINT, SIGTERM and more on
 // load and re-raises the signal with process.kill(process.pid, signal); conf still takes no lock.
-import { chmodSync, mkdirSync, promises as fsPromises, readFileSync, readdirSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, promises as fsPromises, readFileSync, readdirSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { OperationError } from '../errors.js';
 import { isObject, type JsonObject } from '../util/json-object.js';
 import { nonFolderOnPath } from '../util/non-folder.js';
-import { acquireLock } from '../util/lock-file.js';
+import { acquireLock, LockBusyError, LockNotFileError, type LockWait } from '../util/lock-file.js';
 import { replaceFile } from '../util/replace-file.js';
+import { shellWord } from '../util/shell-word.js';
 import { inFolder } from '../util/folder-path.js';
 import { assertProfileName, settingsFileIn } from './paths.js';
 import type { ConfigStore, Profile, SavedSettings, StoredToken } from './types.js';
@@ -29,7 +31,32 @@ interface CacheEntry {
 const PRIVATE_FILE_MODE = 0o600;
 const PRIVATE_FOLDER_MODE = 0o700;
 
-export function createConfigStore(dir: string): ConfigStore {
+/** Time as the lock's waits read it. */
+type LockClock = NonNullable<LockWait['clock']>;
+
+export interface ConfigStoreOptions {
+  /** Says a warning's text on stderr (a loose token file, a lock waited for); by default nothing is said. */
+  warn?: (text: string) => void;
+  /** Tests move it instead of waiting. */
+  clock?: LockClock;
+}
+
+/** What the store's writes and reads need from the run: its clock, and its warnings, each said once. */
+interface StoreRun {
+  clock: LockClock;
+  warnOnce(text: string): void;
+}
+
+export function createConfigStore(dir: string, options: ConfigStoreOptions = {}): ConfigStore {
+  const said = new Set<string>();
+  const run: StoreRun = {
+    clock: options.clock ?? { now: () => Date.now(), sleep: (ms) => delay(ms) },
+    warnOnce(text) {
+      if (said.has(text)) return;
+      said.add(text);
+      options.warn?.(text);
+    },
+  };
   const settingsFile = settingsFileIn(dir);
   const tokenFile = (profile: string) => inFolder(dir, 'tokens', `${assertProfileName(profile)}.json`);
   const cacheFile = (profile: string) => inFolder(dir, 'cache', `${assertProfileName(profile)}.json`);
@@ -45,6 +72,9 @@ export function createConfigStore(dir: string): ConfigStore {
     assertWritable() {
       const notFolder = nonFolderOnPath(dir);
       if (notFolder !== undefined) throw notAFolder(settingsFile, notFolder);
+      // Before login sends a password: the token could not be kept there.
+      const tokens = inFolder(dir, 'tokens');
+      ownEntry(tokens, 'folder', tokens, 'write');
     },
 
     getProfile(name) {
@@ -55,7 +85,7 @@ export function createConfigStore(dir: string): ConfigStore {
 
     async saveProfile(name, changes) {
       assertProfileName(name);
-      await writeObject(dir, settingsFile, () => {
+      await writeObject(run, dir, settingsFile, () => {
         const settings = readSettings();
         const all = profilesIn(settings);
         all[name] = { ...(Object.hasOwn(all, name) ? all[name] : {}), ...changes };
@@ -80,7 +110,7 @@ export function createConfigStore(dir: string): ConfigStore {
 
     async saveSettings(changes, profile) {
       if (profile !== undefined) assertProfileName(profile);
-      await writeObject(dir, settingsFile, () => {
+      await writeObject(run, dir, settingsFile, () => {
         const settings = readSettings();
         const changed = (saved: unknown) => mergeDefined(saved, typeof changes === 'function' ? changes({ ...(saved as SavedSettings | undefined) }) : changes);
         if (profile === undefined) return { ...settings, settings: changed(settings.settings) };
@@ -92,12 +122,19 @@ export function createConfigStore(dir: string): ConfigStore {
     },
 
     readToken(profile) {
-      const stored = readObject(tokenFile(profile), 'report');
-      return isStoredToken(stored) ? stored : undefined;
+      const file = tokenFile(profile);
+      const folder = path.dirname(file);
+      const folderInfo = ownEntry(folder, 'folder', file, 'read');
+      const fileInfo = folderInfo === undefined ? undefined : ownEntry(file, 'token file', file, 'read');
+      const stored = readObject(file, 'report');
+      if (!isStoredToken(stored)) return undefined;
+      // Windows has no such modes: its files are private by their ACLs.
+      if (folderInfo !== undefined && fileInfo !== undefined && process.platform !== 'win32') warnLooseModes(run, dir, folderInfo, file, fileInfo);
+      return stored;
     },
 
     async writeToken(profile, token) {
-      await writeObject(dir, tokenFile(profile), () => ({ ...token }));
+      await writeObject(run, dir, tokenFile(profile), () => ({ ...token }));
     },
 
     async deleteToken(profile) {
@@ -120,7 +157,7 @@ export function createConfigStore(dir: string): ConfigStore {
     async writeCache(profile, key, value, ttlMs) {
       const file = cacheFile(profile);
       const entry: CacheEntry = { value, expiresAt: new Date(Date.now() + ttlMs).toISOString() };
-      await writeObject(dir, file, () => ({ ...readCacheEntries(file), [key]: entry }));
+      await writeObject(run, dir, file, () => ({ ...readCacheEntries(file), [key]: entry }));
     },
   };
 }
@@ -171,12 +208,14 @@ function readObject(file: string, ifUnreadable: 'report' | 'empty'): JsonObject 
  * Everything after taking the lock is synchronous: no signal handler, no other write of
  * this process can run between reading the old contents and renaming the new ones in.
  */
-async function writeObject(configDir: string, file: string, contents: () => JsonObject): Promise<void> {
+async function writeObject(run: StoreRun, configDir: string, file: string, contents: () => JsonObject): Promise<void> {
   let release: () => void;
   try {
-    makeFolders(configDir, path.dirname(file));
-    release = await acquireLock(`${file}.lock`, { waitMs: LOCK_WAIT_MS, staleAfterMs: STALE_LOCK_MS });
+    makeFolders(configDir, file);
+    release = await lockFor(run, file);
   } catch (error) {
+    // Said in full where it was found: a link, a lock that is not a file or is held too long.
+    if (error instanceof OperationError) throw error;
     // TKT_CONFIG_DIR naming a file, or a file where tkt keeps a folder: named as such, not as ENOTDIR.
     const notFolder = nonFolderOnPath(path.dirname(file));
     if (notFolder !== undefined) throw notAFolder(file, notFolder, error);
@@ -196,23 +235,114 @@ function notAFolder(file: string, notFolder: string, cause?: unknown): Operation
   return new OperationError(`cannot write ${file}: ${notFolder} is not a folder`, { hint: 'move it away, or set TKT_CONFIG_DIR to a folder', cause });
 }
 
-/** A lock this old was left by a writer that died holding it (a write takes milliseconds). */
+/** A lock this old was left by a writer that died holding it (a write takes milliseconds), or its PID is another process's now. */
 const STALE_LOCK_MS = 10_000;
 /** Long enough for dozens of writers queued on one file; then the lock is reported. */
 const LOCK_WAIT_MS = 30_000;
+/** A wait this long is said on stderr: a write takes milliseconds, so something holds the lock. */
+const LOCK_NOTICE_MS = 1000;
+
+/** Takes the lock of `file`, saying a long wait and a take-over on stderr; its failures as OperationErrors. */
+async function lockFor(run: StoreRun, file: string): Promise<() => void> {
+  const lock = `${file}.lock`;
+  try {
+    return await acquireLock(lock, {
+      waitMs: LOCK_WAIT_MS,
+      staleAfterMs: STALE_LOCK_MS,
+      clock: run.clock,
+      noticeAfterMs: LOCK_NOTICE_MS,
+      onWait: (holder) => run.warnOnce(`waiting for ${lock}${holder === undefined ? '' : `, held by process ${holder}`}`),
+      onTakeOver: (holder) => run.warnOnce(`took over ${lock}: process ${holder} has held it for more than ${STALE_LOCK_MS / 1000} s`),
+    });
+  } catch (error) {
+    if (error instanceof LockNotFileError) {
+      throw new OperationError(`cannot write ${file}: its lock ${lock} is not a file`, {
+        hint: `tkt makes that file while it writes, and removes it: move ${lock} away`,
+      });
+    }
+    if (error instanceof LockBusyError) {
+      throw new OperationError(`cannot write ${file}: another tkt process holds ${lock}`, {
+        hint: `several tkt were writing it at once: try again, or remove ${lock} if no tkt is running`,
+      });
+    }
+    throw error;
+  }
+}
 
 /**
- * The config folder, and `folder` inside it (tokens, cache), created 0700. The subfolders are
- * made 0700 even when they already existed; an existing config folder keeps its mode, as
- * TKT_CONFIG_DIR may name a folder that is not tkt's alone.
+ * The config folder, and the folder of `file` inside it (tokens, cache), created 0700. The
+ * subfolders are made 0700 even when they already existed, and must be folders of tkt's own: a
+ * link is refused, as its target is not tkt's to change (README: Environment and files). An
+ * existing config folder keeps its mode, as TKT_CONFIG_DIR may name a folder that is not tkt's
+ * alone, and may be a link (to a dotfiles folder).
  */
-function makeFolders(configDir: string, folder: string): void {
+function makeFolders(configDir: string, file: string): void {
   mkdirSync(path.dirname(configDir), { recursive: true });
   makePrivateFolder(configDir);
+  const folder = path.dirname(file);
   if (folder === configDir) return;
+  ownEntry(folder, 'folder', file, 'write');
   makePrivateFolder(folder);
   // mkdir's mode is narrowed by the umask, and leaves an existing folder's mode alone.
   chmodSync(folder, PRIVATE_FOLDER_MODE);
+}
+
+/**
+ * `entry` (a folder of tkt's, a token file) as lstat sees it, undefined when there is none; a
+ * symbolic link there is refused (exit 1) naming it, as ssh refuses an odd key file: tkt would
+ * read a token, or change the mode of a folder, that another owner chose. `file`: the file that
+ * was to be read or written (`entry` itself, or a file in it).
+ */
+function ownEntry(entry: string, kind: 'folder' | 'token file', file: string, action: 'read' | 'write'): Stats | undefined {
+  let info: Stats;
+  try {
+    info = lstatSync(entry);
+  } catch {
+    return undefined;
+  }
+  if (!info.isSymbolicLink()) return info;
+  throw new OperationError(`cannot ${action} ${file}: ${entry === file ? 'it' : entry} is a symbolic link`, {
+    hint:
+      kind === 'token file'
+        ? `tkt keeps each token in a file of its own: remove the link (rm ${shellWord(entry)}) and log in again`
+        : `tkt keeps its files in folders of its own, 0700: replace the link with a folder (rm ${shellWord(entry)} && mkdir -m 700 ${shellWord(entry)}), or set TKT_CONFIG_DIR`,
+  });
+}
+
+/** Group and others may neither read nor write a token file. */
+const LOOSE_FILE_BITS = 0o066;
+/**
+ * Others may not write the folders (they could put another token or URL there); a group may, as
+ * where each user has a group of their own and a umask of 002 (Debian, Fedora).
+ */
+const LOOSE_FOLDER_BITS = 0o002;
+
+/** Warns, once a run, of the config folder, tokens/ and the token file when others may read or change them (README: Environment and files). */
+function warnLooseModes(run: StoreRun, configDir: string, folderInfo: Stats, file: string, fileInfo: Stats): void {
+  let configInfo: Stats | undefined;
+  try {
+    configInfo = statSync(configDir);
+  } catch {
+    // Gone meanwhile: nothing to say.
+  }
+  const looseFolders: [string, Stats | undefined][] = [
+    [configDir, configInfo],
+    [path.dirname(file), folderInfo],
+  ];
+  for (const [folder, info] of looseFolders) {
+    const words = info === undefined ? undefined : looseWords(info.mode, LOOSE_FOLDER_BITS);
+    if (words !== undefined) run.warnOnce(`${folder} is ${words}: chmod o-w ${shellWord(folder)}`);
+  }
+  const words = looseWords(fileInfo.mode, LOOSE_FILE_BITS);
+  if (words !== undefined) run.warnOnce(`${file} is ${words}: chmod 600 ${shellWord(file)}`);
+}
+
+/** "readable by others (0644)", "writable by its group (0620)"; undefined when no bit of `loose` is set. */
+function looseWords(mode: number, loose: number): string | undefined {
+  const bits = mode & loose;
+  if (bits === 0) return undefined;
+  const access = [bits & 0o044 ? 'readable' : '', bits & 0o022 ? 'writable' : ''].filter((word) => word !== '').join(' and ');
+  return `${access} by ${bits & 0o007 ? 'others' : 'its group'} (0${(mode & 0o777).toString(8).padStart(3, '0')})`;
 }
 
 function makePrivateFolder(folder: string): void {

@@ -222,6 +222,14 @@ describe('multipart uploads', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('refuses a device before sending anything: /dev/zero would be uploaded for ever', async () => {
+    const { api, server } = await recordingServer();
+    const error = await api.send(plans.addFiles(1, ['/dev/zero'])).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).message).toBe('cannot upload /dev/zero: a device, not a file or a pipe');
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('refuses a missing file before sending anything', async () => {
     const { api, server } = await recordingServer();
     const error = await api.send(plans.addFiles(1, [join(dir, 'missing.pdf')])).catch((e: unknown) => e);

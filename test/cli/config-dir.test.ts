@@ -1,7 +1,7 @@
 // TKT_CONFIG_DIR naming something that is not a folder (README: Environment and files): with
 // TKT_URL and TKT_TOKEN a command needs no config folder, and one that must write there says
 // which path is not a folder.
-import { writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Harness } from '../helpers/harness.js';
@@ -76,5 +76,35 @@ describe('TKT_CONFIG_DIR that is a file', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^error: cannot write \S+: \S+ is not a folder\n/);
     expect(routeCount(h, 'POST /api/Users/authenticate')).toBe(logins);
+  });
+});
+
+describe('what the config folder holds (README: Environment and files)', () => {
+  it('a token file others may read: a warning once per run, with the command that fixes it; the command runs', async () => {
+    const file = join(h.configDir, 'tokens', 'default.json');
+    chmodSync(file, 0o644);
+    try {
+      const result = await h.cli(['whoami']);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toBe(`warning: ${file} is readable by others (0644): chmod 600 ${file}\n`);
+    } finally {
+      chmodSync(file, 0o600);
+    }
+    expect((await h.cli(['whoami'])).stderr).toBe('');
+  });
+
+  it('a tokens folder that links elsewhere: login stops before the password is sent, and the linked folder keeps its mode', async () => {
+    const dir = join(h.configDir, 'linked');
+    const shared = join(h.configDir, 'shared');
+    mkdirSync(dir);
+    mkdirSync(shared);
+    chmodSync(shared, 0o755);
+    symlinkSync(shared, join(dir, 'tokens'));
+    const logins = routeCount(h, 'POST /api/Users/authenticate');
+    const result = await h.cli(['login', '--url', h.sandbox.url, '-u', 'tech'], { env: { TKT_CONFIG_DIR: dir, TKT_PASSWORD: 'tech' } });
+    expect(result.code).toBe(1);
+    expect(result.stderr.split('\n')[0]).toBe(`error: cannot write ${join(dir, 'tokens')}: it is a symbolic link`);
+    expect(routeCount(h, 'POST /api/Users/authenticate')).toBe(logins);
+    expect(statSync(shared).mode & 0o777).toBe(0o755);
   });
 });

@@ -12,9 +12,9 @@ import type { TestServer } from '../api/server.js';
 import type { Harness } from '../helpers/harness.js';
 import { frontEnv, startFrontServer, unusedTicket, useHarness } from '../helpers/sandbox-state.js';
 
-const HOSTILE = '\u001b[2J\u001b]0;pwned\u0007\u001b]52;c;Y3VybCBldmlsLnNo\u0007\rX\u009b31m\u0000';
-// What a terminal acts on: C0 controls but newline and tab, DEL, C1.
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+const HOSTILE = '\u001b[2J\u001b]0;pwned\u0007\u001b]52;c;Y3VybCBldmlsLnNo\u0007\rX\u009b31m\u0000\u202egnp.exe\u2066';
+// What a terminal acts on: C0 controls but newline and tab, DEL, C1; and the bidi controls that reorder the text after them.
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 const MEMBER = `note${HOSTILE}`;
 
 let h: Harness;
@@ -208,6 +208,26 @@ describe('hostile member names, error messages and pages', () => {
         expect(run.out).toContain(tty ? 'NOTE^[[2J' : '^[[2J');
         expectClean(run, argv.join(' '));
       }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('api prints a page at a terminal made visible, and piped as it came, byte for byte', async () => {
+    const page = `<html><title>Sign in${HOSTILE}</title></html>\n`;
+    const server = await front((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(page);
+      return true;
+    });
+    try {
+      const shown = await tkt(['api', 'GET', '/sso/login'], true, frontEnv(h, server));
+      expect(shown.code, shown.out).toBe(0);
+      expect(shown.out).toContain('Sign in^[[2J');
+      expect(shown.out).toContain('<U+202E>gnp.exe<U+2066>');
+      expectClean(shown, 'api at a terminal');
+      const piped = await tkt(['api', 'GET', '/sso/login'], false, frontEnv(h, server));
+      expect(piped).toEqual({ code: 0, out: page });
     } finally {
       await server.close();
     }

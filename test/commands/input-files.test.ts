@@ -4,7 +4,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, constants, existsSync, openSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -229,6 +229,33 @@ describe('create --from stdin, a device or a pipe', () => {
   });
 });
 
+describe('/dev/stdin redirected from a file', () => {
+  it('is attached, every byte intact', async () => {
+    const ticket = openTicket();
+    const file = join(dir, 'redirected.bin');
+    const data = randomBytes(300 * 1024 + 7);
+    await writeFile(file, data);
+    // /dev/stdin under a name of a type the sandbox keeps.
+    const link = join(dir, 'stdin.log');
+    await symlink('/dev/stdin', link);
+    const fd = openSync(file, 'r');
+    try {
+      // The file itself as the child's fd 0, as `tkt attach ID /dev/stdin < FILE` gives it.
+      const child = spawn(process.execPath, [bin, 'attach', String(ticket.id), link], {
+        env: { PATH: process.env.PATH ?? '', ...h.env },
+        stdio: [fd, 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    } finally {
+      closeSync(fd);
+    }
+    expect(attachmentsOf(ticket.id).map((a) => [a.size, a.sha256])).toEqual([[data.length, sha256(data)]]);
+  });
+});
+
 describe('stdin read by two options', () => {
   let untouched: number | undefined;
   // Stdin is one stream: the first reader takes it all, the second gets nothing (README: Text values).
@@ -265,6 +292,33 @@ describe('stdin read by two options', () => {
     );
     expect(result).toMatchObject({ code: 2, stdout: '' });
     expect(result.stderr.split('\n')[0]).toBe(`error: ${readers} cannot both be read from stdin`);
+  });
+});
+
+describe('a device', () => {
+  // /dev/zero never ends: as an attachment it was uploaded for ever (8 GB in 8 s, and no
+  // --timeout, as every chunk restarts the clock). Only a file or a pipe is uploaded.
+  it('is exit 2 naming it as an attachment of any command, before any request', async () => {
+    const ticket = openTicket();
+    const runs = {
+      attach: ['attach', String(ticket.id), '/dev/zero'],
+      reply: ['reply', String(ticket.id), '--to', 'a@example.com', '--subject', 'S', '--message', 'm', '--attach', '/dev/zero'],
+      close: ['close', String(ticket.id), '--attach', '/dev/zero'],
+      create: ['create', ...integrationCreateArgs({ requester: '1', attach: '/dev/zero' })],
+      api: ['api', 'POST', `/api/TicketsApi/addfiles/${ticket.id}`, '-F', 'Uploads=@/dev/zero'],
+    };
+    for (const [name, argv] of Object.entries(runs)) {
+      const result = await sendsNothing(h, () => h.cli(argv));
+      expect({ name, ...result }).toMatchObject({ name, code: 2, stdout: '' });
+      expect(result.stderr).toContain('/dev/zero: a device, not a file or a pipe');
+    }
+  });
+
+  it('is still read as a text file, where its bytes are checked: /dev/zero is refused for its NUL bytes', async () => {
+    const ticket = openTicket();
+    const result = await sendsNothing(h, () => h.cli(['reply', String(ticket.id), '--to', 'a@example.com', '--subject', 'S', '--message-file', '/dev/zero']));
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toContain('NUL bytes');
   });
 });
 

@@ -356,3 +356,133 @@ describe('the config folder', () => {
     expect([modeOf(other), modeOf(path.join(other, 'tokens')), modeOf(path.join(other, 'cache'))]).toEqual([0o700, 0o700, 0o700]);
   });
 });
+
+describe('links and loose modes', () => {
+  /** A warn hook that keeps what it is told. */
+  const warnings = () => {
+    const said: string[] = [];
+    return { said, warn: (text: string) => void said.push(text) };
+  };
+
+  posixOnly('never changes the mode of a folder that tokens/ links to: the write is refused naming the link', async () => {
+    const dir = tempDir();
+    const shared = path.join(tempDir(), 'shared');
+    fs.mkdirSync(shared);
+    fs.chmodSync(shared, 0o755);
+    fs.symlinkSync(shared, path.join(dir, 'tokens'));
+    const error = await createConfigStore(dir)
+      .writeToken('default', token)
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OperationError);
+    expect((error as OperationError).message).toBe(`cannot write ${path.join(dir, 'tokens', 'default.json')}: ${path.join(dir, 'tokens')} is a symbolic link`);
+    expect(modeOf(shared)).toBe(0o755);
+    expect(fs.readdirSync(shared)).toEqual([]);
+  });
+
+  posixOnly('never changes the mode of a folder that cache/ links to', async () => {
+    const dir = tempDir();
+    const shared = path.join(tempDir(), 'shared');
+    fs.mkdirSync(shared);
+    fs.chmodSync(shared, 0o755);
+    fs.symlinkSync(shared, path.join(dir, 'cache'));
+    await expect(createConfigStore(dir).writeCache('default', 'sites', [], 60_000)).rejects.toThrow(`${path.join(dir, 'cache')} is a symbolic link`);
+    expect(modeOf(shared)).toBe(0o755);
+  });
+
+  posixOnly('reads no token through a link, as tokens/ or as the token file: exit 1 naming it', async () => {
+    const dir = tempDir();
+    const elsewhere = tempDir();
+    await createConfigStore(elsewhere).writeToken('default', token);
+    fs.symlinkSync(path.join(elsewhere, 'tokens'), path.join(dir, 'tokens'));
+    expect(() => createConfigStore(dir).readToken('default')).toThrow(
+      `cannot read ${path.join(dir, 'tokens', 'default.json')}: ${path.join(dir, 'tokens')} is a symbolic link`,
+    );
+
+    const other = tempDir();
+    fs.mkdirSync(path.join(other, 'tokens'), { mode: 0o700 });
+    fs.symlinkSync(path.join(elsewhere, 'tokens', 'default.json'), path.join(other, 'tokens', 'default.json'));
+    expect(() => createConfigStore(other).readToken('default')).toThrow(`cannot read ${path.join(other, 'tokens', 'default.json')}: it is a symbolic link`);
+  });
+
+  posixOnly('warns once when the token file is readable or writable by others, with the command that fixes it', async () => {
+    const dir = tempDir();
+    await createConfigStore(dir).writeToken('default', token);
+    const file = path.join(dir, 'tokens', 'default.json');
+    for (const [mode, words] of [
+      [0o644, 'readable by others (0644)'],
+      [0o640, 'readable by its group (0640)'],
+      [0o602, 'writable by others (0602)'],
+      [0o666, 'readable and writable by others (0666)'],
+    ] as const) {
+      fs.chmodSync(file, mode);
+      const { said, warn } = warnings();
+      const store = createConfigStore(dir, { warn });
+      expect(store.readToken('default')).toEqual(token);
+      store.readToken('default');
+      expect(said).toEqual([`${file} is ${words}: chmod 600 ${file}`]);
+    }
+    fs.chmodSync(file, 0o600);
+    const { said, warn } = warnings();
+    createConfigStore(dir, { warn }).readToken('default');
+    expect(said).toEqual([]);
+  });
+
+  posixOnly('warns once when the config folder or tokens/ is writable by others', async () => {
+    const dir = tempDir();
+    await createConfigStore(dir).writeToken('default', token);
+    const tokens = path.join(dir, 'tokens');
+    fs.chmodSync(dir, 0o777);
+    fs.chmodSync(tokens, 0o703);
+    const { said, warn } = warnings();
+    const store = createConfigStore(dir, { warn });
+    store.readToken('default');
+    store.readToken('default');
+    expect(said).toEqual([`${dir} is writable by others (0777): chmod o-w ${dir}`, `${tokens} is writable by others (0703): chmod o-w ${tokens}`]);
+  });
+});
+
+describe('a lock that is held', () => {
+  /** A clock whose sleeps pass at once; the warnings it was at when each was said. */
+  function movingClock() {
+    const start = Date.now();
+    let now = start;
+    const said: [atMs: number, text: string][] = [];
+    return {
+      said,
+      sleeps: () => now - start,
+      options: { clock: { now: () => now, sleep: async (ms: number) => void (now += ms) }, warn: (text: string) => void said.push([now - start, text]) },
+    };
+  }
+
+  it('is waited for, said after a second on stderr naming the lock and its holder, then taken over', async () => {
+    const dir = tempDir();
+    const lock = path.join(dir, 'config.json.lock');
+    // A holder that lives: this process, as another tkt would be.
+    fs.writeFileSync(lock, String(process.pid));
+    const clock = movingClock();
+    await createConfigStore(dir, clock.options).saveProfile('default', { url: 'https://a.example' });
+    expect(createConfigStore(dir).getProfile('default')).toEqual({ url: 'https://a.example' });
+    expect(clock.said.map(([, text]) => text)).toEqual([
+      `waiting for ${lock}, held by process ${process.pid}`,
+      `took over ${lock}: process ${process.pid} has held it for more than 10 s`,
+    ]);
+    const [waited] = clock.said[0]!;
+    expect(waited).toBeGreaterThanOrEqual(1000);
+    expect(waited).toBeLessThan(1100);
+  });
+
+  it('that is not a file is an error at once, naming it', async () => {
+    const dir = tempDir();
+    const lock = path.join(dir, 'config.json.lock');
+    fs.mkdirSync(lock);
+    const clock = movingClock();
+    const error = await createConfigStore(dir, clock.options)
+      .saveProfile('default', { url: 'https://a.example' })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OperationError);
+    expect((error as OperationError).message).toBe(`cannot write ${path.join(dir, 'config.json')}: its lock ${lock} is not a file`);
+    expect((error as OperationError).hint).toBe(`tkt makes that file while it writes, and removes it: move ${lock} away`);
+    expect(clock.sleeps()).toBe(0);
+    expect(clock.said).toEqual([]);
+  });
+});

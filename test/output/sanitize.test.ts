@@ -36,6 +36,18 @@ describe('sanitizeText', () => {
     expect(sanitizeText('a\u0000b\u0008c')).toBe('a^@b^Hc');
   });
 
+  it('shows the bidi controls that reorder what follows (Trojan Source): a title cannot read backwards', () => {
+    expect(sanitizeText('invoice \u202efdp.exe')).toBe('invoice <U+202E>fdp.exe');
+    for (const code of [0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069]) {
+      expect(sanitizeInline(`a${String.fromCharCode(code)}b`)).toBe(`a<U+${code.toString(16).toUpperCase()}>b`);
+    }
+  });
+
+  it('leaves right-to-left text and its marks alone', () => {
+    const text = 'שלום \u200fעולם مرحبا';
+    expect(sanitizeText(text)).toBe(text);
+  });
+
   it('leaves ordinary text, accents, CJK and emoji alone', () => {
     const text = 'Crème brûlée — 打印机 🖨️ ok\n\tindented';
     expect(sanitizeText(text)).toBe(text);
@@ -58,6 +70,13 @@ describe('escapeJsonControls', () => {
     const json = escapeJsonControls(JSON.stringify(value));
     expect(json).toBe('{"title":"a\\u009b31mb\\u007f","ok":"é€"}');
     expect(json).not.toMatch(CONTROL_CHARS);
+    expect(JSON.parse(json)).toEqual(value);
+  });
+
+  it('writes bidi controls as \\u escapes too', () => {
+    const value = { title: 'invoice \u202efdp.exe\u2066' };
+    const json = escapeJsonControls(JSON.stringify(value));
+    expect(json).toBe('{"title":"invoice \\u202efdp.exe\\u2066"}');
     expect(JSON.parse(json)).toEqual(value);
   });
 });
