@@ -95,6 +95,8 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
   // shell's screen, which is left only on quit. A full-screen program switches screens itself.
   const screen: TerminalHolder = {
     async release() {
+      // Keys typed ahead of the editor or the pager are not theirs to have, nor triage's (typed-ahead.ts).
+      program.dispatch({ kind: 'terminalLent' });
       await unmount();
       stdout.write(CLEAR_SCREEN);
     },

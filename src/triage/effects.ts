@@ -114,12 +114,12 @@ export function createEffectRunner(deps: EffectDeps): EffectRunner {
     }
   }
 
-  async function showInPager(id: number, width: number, cached: unknown): Promise<TriageEvent | undefined> {
+  async function showInPager(id: number, width: number, cached: unknown): Promise<TriageEvent> {
     try {
       const text = await deps.renderDetail(cached ?? (await fetchTicket(id)), width);
       const notShown = await deps.page(text);
       // Printed instead, the ticket would land on the shell's screen, under triage's.
-      return notShown === undefined ? undefined : { kind: 'notShown', id, reason: notShown };
+      return notShown === undefined ? { kind: 'shown', id } : { kind: 'notShown', id, reason: notShown };
     } catch (error) {
       return { kind: 'notShown', id, reason: failureText(error) };
     }

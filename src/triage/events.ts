@@ -63,8 +63,12 @@ export type TriageEvent =
   | { kind: 'acted'; id: number; done: ActionOutcome; refreshed: { ticket: unknown } | { error: unknown } }
   /** The action failed; what the user wrote for it (a reply, resolution notes), when there is such a text, to be kept. */
   | { kind: 'actionFailed'; id: number; error: unknown; unsent?: string | undefined }
+  /** The pager has shown the ticket, and exited. */
+  | { kind: 'shown'; id: number }
   /** The ticket could not be shown in the pager. */
   | { kind: 'notShown'; id: number; reason: string }
+  /** The editor or the pager is about to get the terminal: the screen has let go of it. */
+  | { kind: 'terminalLent' }
   | { kind: 'techniciansRead'; id: number; choices: readonly Choice[] }
   | { kind: 'techniciansFailed'; error: unknown }
   | { kind: 'templatesRead'; id: number; purpose: TemplatePurpose; names: readonly string[] }

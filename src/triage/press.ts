@@ -7,9 +7,10 @@ import { actionOf, keyName, movedTo, type Action } from './keys.js';
 import { scrollHelp } from './help.js';
 import { layoutFor } from './layout.js';
 import { pickerMatches, type Choice } from './picker.js';
-import { currentRow, withDraft, withRows, type Overlay, type TriageState } from './state.js';
+import { currentRow, withDraft, withRows, type Overlay, type TriageState, type TypedAhead } from './state.js';
 import { replyTo, resolveTo, templateChosen } from './templates.js';
-import { actOn, actOnHighlighted, end, KEPT_DRAFT, say, startLoad, unchanged, type Step } from './transitions.js';
+import { actOn, actOnHighlighted, andThen, end, KEPT_DRAFT, say, startLoad, unchanged, type Step } from './transitions.js';
+import { holdingKeys, typedAhead } from './typed-ahead.js';
 
 /** Text typed into the filter or a prompt: control characters are never part of it. */
 const typed = (input: string) => input.replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
@@ -21,6 +22,12 @@ export function pressKey(state: TriageState, input: string, key: KeyPress): Step
   if (keyName(input, key) === 'Ctrl-C') return end(state, 'interrupted');
   // Keys typed faster than they are read come as one chunk ("jj", "printer\r"): one at a time.
   if ([...input].length > 1 && key.ctrl !== true) return pressEach(state, input);
+  // What a key opened is on its way: the keys typed meanwhile are its.
+  if (state.opening !== undefined) return unchanged(typedAhead(state, state.opening, { kind: 'key', input, key }));
+  return holdingKeys(pressOne(state, input, key));
+}
+
+function pressOne(state: TriageState, input: string, key: KeyPress): Step {
   if (state.overlay !== undefined) return pressInOverlay(state, state.overlay, input, key);
   if (state.filtering) return pressInFilter(state, input, key);
   const action = actionOf(input, key);
@@ -28,18 +35,25 @@ export function pressKey(state: TriageState, input: string, key: KeyPress): Step
 }
 
 function pressEach(state: TriageState, chunk: string): Step {
-  let step = unchanged(state);
-  for (const char of chunk) {
-    if (step.state.ended) break;
+  return [...chunk].reduce((step, char) => {
+    if (step.state.ended) return step;
     const { input, key } = keyPressOf(char);
-    const next = pressKey(step.state, input, key);
-    step = { state: next.state, effects: [...step.effects, ...next.effects] };
-  }
-  return step;
+    return andThen(step, (last) => pressKey(last, input, key));
+  }, unchanged(state));
+}
+
+/** What was typed while what a key opened was on its way, now that it is open: in order, as if it had been there. */
+export function pressTypedAhead(step: Step, typed: readonly TypedAhead[]): Step {
+  return typed.reduce(
+    (last, input) =>
+      last.state.ended ? last : andThen(last, (state) => (input.kind === 'key' ? pressKey(state, input.input, input.key) : paste(state, input.text))),
+    step,
+  );
 }
 
 /** Pasted text: into the filter, the prompt or the picker being typed, as text, never as keys. */
 export function paste(state: TriageState, text: string): Step {
+  if (state.opening !== undefined) return unchanged(typedAhead(state, state.opening, { kind: 'paste', text }));
   const inserted = insert(state, typed(oneLine(text)));
   return inserted === undefined ? say(state, 'pasted text goes into the filter (/), a prompt or a picker: nothing was done', 'info') : unchanged(inserted);
 }

@@ -5,6 +5,7 @@ import type { Choice, TemplatePurpose } from './picker.js';
 import type { TriageRow } from './rows.js';
 import type { Snapshot } from '../watch/events.js';
 import { foldForMatch } from '../util/fold.js';
+import type { KeyPress } from '../util/terminal-input.js';
 
 export type Tone = 'info' | 'ok' | 'error';
 
@@ -55,6 +56,12 @@ export interface Running {
   sends: DraftKind | undefined;
 }
 
+/** A key or a paste typed while what a key opened is on its way (typed-ahead.ts). */
+export type TypedAhead = { kind: 'key'; input: string; key: KeyPress } | { kind: 'paste'; text: string };
+
+/** What a key opened that comes only after an effect: a picker once its choices are read, the editor, the pager. */
+export type Awaited = 'technicians' | 'templates' | 'editor' | 'pager';
+
 export interface TriageState {
   /** The list type shown. */
   view: string;
@@ -94,6 +101,8 @@ export interface TriageState {
   /** What the last action did, or what is going on. */
   status: { text: string; tone: Tone } | undefined;
   overlay: Overlay | undefined;
+  /** Something a key opened is on its way: what is typed meanwhile waits for it, in order. */
+  opening: { awaits: Awaited; typed: readonly TypedAhead[] } | undefined;
   terminal: TerminalSize;
   /** Quit, interrupted or failed: nothing more happens. */
   ended: boolean;
@@ -124,6 +133,7 @@ export function initialState(view: string, terminal: TerminalSize, intervalMs?: 
     running: undefined,
     status: undefined,
     overlay: undefined,
+    opening: undefined,
     terminal,
     ended: false,
     interval: intervalMs === undefined ? undefined : { ms: intervalMs, token: undefined, last: undefined },

@@ -101,6 +101,28 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
     expect(shell).toMatch(/^after$/m);
   });
 
+  it('gives the keys sent in one write with a, r or s to the picker or prompt it opens, never to the list', async () => {
+    const triage = await openTriage({ width: 100, height: 30 }, { args: '--view all-tickets' });
+    await triage.ready();
+    // A resolved ticket: o would reopen it, were it read as a key of the list.
+    await triage.type('/1011');
+    await triage.keys('Enter');
+    await triage.waitFor((text) => highlighted(text) === '1011' && /^Title: /m.test(text), 'ticket 1011 and its detail');
+    const { ticketStatusId: status, assignedUser: assignee } = ticket(1011);
+    await triage.type('aom');
+    await triage.waitFor((text) => /Assign #1011 to/.test(text) && /^> om▏/m.test(text), 'the assign picker, filtered by om');
+    await triage.keys('Escape');
+    await triage.waitFor(/nothing was changed/);
+    // s (no templates) and the notes up to Esc, in one write: the prompt has them, nothing is sent.
+    await triage.type('sNot yet\x1b');
+    await triage.waitFor(/^nothing was changed/m, 'the prompt closed by the Esc typed ahead');
+    await triage.type('sNot yet');
+    await triage.waitFor(/^> Not yet▏/m, 'the notes in the prompt');
+    await triage.keys('Escape');
+    expect(ticket(1011).ticketStatusId).toBe(status);
+    expect(ticket(1011).assignedUser).toBe(assignee);
+  });
+
   it('shows the end of a text longer than the prompt line, where the cursor is', async () => {
     const triage = await openTriage({ width: 80, height: 24 });
     const id = Number(highlighted(await triage.ready()));

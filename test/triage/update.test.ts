@@ -415,3 +415,77 @@ describe('keys and pastes', () => {
     expect(top(then(help, key('', { pageDown: true })))).toBeGreaterThan(0);
   });
 });
+
+describe('keys typed before what a key opens is open', () => {
+  const technicians = (id: number): TriageEvent => ({
+    kind: 'techniciansRead',
+    id,
+    choices: [
+      { label: 'Ada Admin (admin)', value: '1' },
+      { label: 'Tom Tech (tech)', value: '2' },
+    ],
+  });
+  const templates = (id: number, purpose: TemplatePurpose): TriageEvent => ({ kind: 'templatesRead', id, purpose, names: ['printer-fixed'] });
+  const acts = (step: Step) => effects(step, 'act');
+
+  it('gives the keys typed with a, in the same chunk or after it, to the assign picker once it opens', () => {
+    const typed = then(opened(), type('aom'));
+    // o would reopen and m mark read, were they keys of the list.
+    expect(acts(typed)).toEqual([]);
+    expect(typed.state.overlay).toBeUndefined();
+    expect(then(typed, technicians(1031)).state.overlay).toMatchObject({ kind: 'picker', query: 'om' });
+    const apart = then(opened(), key('a'), key('t'), type('om'), technicians(1031));
+    expect(apart.state.overlay).toMatchObject({ kind: 'picker', query: 'tom' });
+    // Typed up to Enter before the picker came: the technician chosen as if it had been there.
+    expect(acts(then(opened(), type('atom\r'), technicians(1031)))).toEqual([{ kind: 'act', id: 1031, action: { kind: 'assign', user: '2' } }]);
+  });
+
+  it('gives them to the template picker of r and s, and to the prompt of s without templates, pastes too', () => {
+    const reply = then(opened(), type('rpri'), templates(1031, 'reply'));
+    expect(acts(reply)).toEqual([]);
+    expect(reply.state.overlay).toMatchObject({ kind: 'picker', query: 'pri' });
+    const notes = then(opened(), type('sDone'), { kind: 'paste', text: ' and tested' }, noTemplates(1031, 'resolve'));
+    expect(notes.state.overlay).toMatchObject({ kind: 'prompt', text: 'Done and tested' });
+    const sent = then(opened(), type('sToner\r'), noTemplates(1031, 'resolve'));
+    expect(acts(sent)).toEqual([{ kind: 'act', id: 1031, action: { kind: 'resolve', notes: 'Toner' } }]);
+    // Esc typed ahead closes what opens, and nothing is done.
+    const escaped = then(opened(), key('a'), ESC, key('p'), technicians(1031));
+    expect(escaped.state.overlay).toBeUndefined();
+    expect(acts(escaped)).toEqual([{ kind: 'act', id: 1031, action: { kind: 'pickUp' } }]);
+  });
+
+  it('drops the keys typed ahead of the editor or the pager, which cannot have them, and of a picker that could not open', () => {
+    // r without templates opens the editor: Enter and p would open the pager and pick the ticket up.
+    const replying = then(opened(), type('r\rp'), noTemplates(1031, 'reply'));
+    expect(replying.effects.filter((effect) => effect.kind !== 'readTemplates')).toEqual([
+      { kind: 'act', id: 1031, action: { kind: 'reply', ticket: undefined, draft: undefined } },
+    ]);
+    const lent = then(replying, key('m'), { kind: 'terminalLent' });
+    expect(lent.effects).toEqual([]);
+    // Once the editor has the terminal, what comes after it is typed in triage again.
+    expect(effects(then(lent, { kind: 'acted', id: 1031, done: 'replied to #1031', refreshed: { ticket: ITEMS[0] } }, key('p')), 'act')).toEqual([
+      { kind: 'act', id: 1031, action: { kind: 'pickUp' } },
+    ]);
+    // Enter, then q before the pager is up: q is not triage's.
+    const paging = then(withDetail(opened()), type('\rq'));
+    expect(paging.state.ended).toBe(false);
+    expect(then(paging, { kind: 'shown', id: 1031 }, key('q')).state.ended).toBe(true);
+    const failed = then(opened(), type('abad\r'), { kind: 'techniciansFailed', error: new Error('HTTP 500') });
+    expect(acts(failed)).toEqual([]);
+    expect(failed.state.status?.text).toBe('✗ assign: HTTP 500');
+    expect(acts(then(failed, key('p')))).toEqual([{ kind: 'act', id: 1031, action: { kind: 'pickUp' } }]);
+  });
+
+  it('keeps waiting for the picker when another action ends meanwhile, and still ends on Ctrl-C', () => {
+    const picking = then(
+      opened(),
+      key('p'),
+      key('a'),
+      type('to'),
+      { kind: 'acted', id: 1031, done: 'picked up #1031', refreshed: { ticket: ITEMS[0] } },
+      type('m'),
+    );
+    expect(then(picking, technicians(1031)).state.overlay).toMatchObject({ kind: 'picker', query: 'tom' });
+    expect(then(then(opened(), key('a')), key('c', { ctrl: true })).effects).toEqual([{ kind: 'end', ending: 'interrupted' }]);
+  });
+});
