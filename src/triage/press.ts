@@ -11,9 +11,13 @@ import { currentRow, withDraft, withRows, type Overlay, type TriageState, type T
 import { replyTo, resolveTo, templateChosen } from './templates.js';
 import { actOn, actOnHighlighted, andThen, end, KEPT_DRAFT, say, startLoad, unchanged, type Step } from './transitions.js';
 import { holdingKeys, typedAhead } from './typed-ahead.js';
+import { editLine, insertText, type Line } from './line-edit.js';
 
-/** Text typed into the filter or a prompt: control characters are never part of it. */
-const typed = (input: string) => input.replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
+/**
+ * Text typed into the filter or a prompt: control characters are never part of it, nor half of a
+ * character (a lone surrogate, which would be sent as U+FFFD).
+ */
+const typed = (input: string) => input.replace(/[\u0000-\u001f\u007f-\u009f]|\p{Cs}/gu, '');
 
 /** Pasted text for a one-line prompt: its line breaks and tabs as spaces, none at the ends. */
 const oneLine = (text: string) => text.replace(/^[\r\n]+|[\r\n]+$/g, '').replace(/\r\n|[\r\n\t]/g, ' ');
@@ -58,13 +62,27 @@ export function paste(state: TriageState, text: string): Step {
   return inserted === undefined ? say(state, 'pasted text goes into the filter (/), a prompt or a picker: nothing was done', 'info') : unchanged(inserted);
 }
 
-/** `text` added to what is being typed: the prompt's text, the picker's query or the filter; undefined when nothing is. */
+/** `text` added at the cursor of what is being typed; undefined when nothing is. */
 function insert(state: TriageState, text: string): TriageState | undefined {
+  const line = lineBeingTyped(state);
+  return line === undefined ? undefined : withLineTyped(state, insertText(line, text));
+}
+
+/** What is being typed: the prompt's text, the picker's query or the filter, with its cursor. */
+function lineBeingTyped(state: TriageState): Line | undefined {
   const { overlay } = state;
-  if (overlay?.kind === 'prompt') return { ...state, overlay: { ...overlay, text: overlay.text + text } };
-  if (overlay?.kind === 'picker') return { ...state, overlay: { ...overlay, query: overlay.query + text, selected: 0 } };
-  if (overlay === undefined && state.filtering) return withRows(state, state.rows, state.filter + text, 0);
+  if (overlay?.kind === 'prompt') return { text: overlay.text, cursor: overlay.cursor };
+  if (overlay?.kind === 'picker') return { text: overlay.query, cursor: overlay.cursor };
+  if (overlay === undefined && state.filtering) return { text: state.filter, cursor: state.filterCursor };
   return undefined;
+}
+
+/** `state` with `line` where lineBeingTyped found it; a picker's query changed shows its best match first. */
+function withLineTyped(state: TriageState, { text, cursor }: Line): TriageState {
+  const { overlay } = state;
+  if (overlay?.kind === 'prompt') return { ...state, overlay: { ...overlay, text, cursor } };
+  if (overlay?.kind === 'picker') return { ...state, overlay: { ...overlay, query: text, cursor, selected: text === overlay.query ? overlay.selected : 0 } };
+  return { ...withRows(state, state.rows, text, 0), filterCursor: cursor };
 }
 
 /** A key's action over the list. */
@@ -118,7 +136,7 @@ function perform(state: TriageState, action: Action): Step {
         0,
         choices.findIndex((choice) => choice.value === state.view),
       );
-      return unchanged({ ...state, overlay: { kind: 'picker', title: 'Switch to view', query: '', choices, selected, switchesView: true } });
+      return unchanged({ ...state, overlay: { kind: 'picker', title: 'Switch to view', query: '', cursor: 0, choices, selected, switchesView: true } });
     }
     case 'refresh':
       return startLoad(state, state.view);
@@ -134,14 +152,17 @@ function perform(state: TriageState, action: Action): Step {
 function pressInFilter(state: TriageState, input: string, key: KeyPress): Step {
   if (key.return === true || key.upArrow === true || key.downArrow === true) return unchanged({ ...state, filtering: false });
   if (key.escape === true) return unchanged(withRows({ ...state, filtering: false }, state.rows, ''));
-  if (key.backspace === true || key.delete === true) return unchanged(withRows(state, state.rows, state.filter.slice(0, -1)));
   return typeInto(state, input, key);
 }
 
-/** A key typed into the filter, a prompt or a picker: its character, if it is text. */
+/** A key typed into the filter, a prompt or a picker: an editing key (line-edit.ts), or its character, if it is text. */
 function typeInto(state: TriageState, input: string, key: KeyPress): Step {
+  const line = lineBeingTyped(state);
+  if (line === undefined) return unchanged(state);
+  const edited = editLine(line, input, key);
+  if (edited !== undefined) return unchanged(withLineTyped(state, edited));
   const text = typed(input);
-  return unchanged(text === '' || key.ctrl === true ? state : (insert(state, text) ?? state));
+  return unchanged(text === '' || key.ctrl === true ? state : withLineTyped(state, insertText(line, text)));
 }
 
 function pressInOverlay(state: TriageState, overlay: Overlay, input: string, key: KeyPress): Step {
@@ -164,7 +185,6 @@ function pressInOverlay(state: TriageState, overlay: Overlay, input: string, key
   }
   if (overlay.kind === 'prompt') {
     if (key.return === true) return actOn(closed, overlay.resolves, { kind: 'resolve', notes: overlay.text });
-    if (key.backspace === true || key.delete === true) return unchanged({ ...state, overlay: { ...overlay, text: overlay.text.slice(0, -1) } });
     return typeInto(state, input, key);
   }
   const shown = pickerMatches(overlay.choices, overlay.query);
@@ -174,7 +194,6 @@ function pressInOverlay(state: TriageState, overlay: Overlay, input: string, key
   }
   if (key.upArrow === true) return unchanged({ ...state, overlay: { ...overlay, selected: Math.max(0, overlay.selected - 1) } });
   if (key.downArrow === true) return unchanged({ ...state, overlay: { ...overlay, selected: Math.min(shown.length - 1, overlay.selected + 1) } });
-  if (key.backspace === true || key.delete === true) return unchanged({ ...state, overlay: { ...overlay, query: overlay.query.slice(0, -1), selected: 0 } });
   return typeInto(state, input, key);
 }
 

@@ -66,7 +66,7 @@ function handle(state: TriageState, event: TriageEvent): Step {
       const { state: ready, typed } = arrived(state, 'technicians');
       // Not over a prompt or picker opened meanwhile: what is typed there would be lost.
       if (ready.overlay !== undefined) return unchanged(ready);
-      const picker = { kind: 'picker', title: `Assign #${event.id} to`, query: '', choices: event.choices, selected: 0, assigns: event.id } as const;
+      const picker = { kind: 'picker', title: `Assign #${event.id} to`, query: '', cursor: 0, choices: event.choices, selected: 0, assigns: event.id } as const;
       return pressTypedAhead(unchanged({ ...ready, overlay: picker }), typed);
     }
     case 'techniciansFailed':

@@ -123,6 +123,27 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
     expect(ticket(1011).assignedUser).toBe(assignee);
   });
 
+  it('edits the resolve prompt where its cursor is, a whole emoji at a time, at 40x10', async () => {
+    const triage = await openTriage({ width: 40, height: 10 });
+    const id = Number(highlighted(await triage.waitFor((text) => highlighted(text) !== undefined, 'the first ticket')));
+    await triage.keys('s');
+    await triage.waitFor(/^> ▏$/m, 'the prompt');
+    await triage.type('Done 😀');
+    await triage.keys('BSpace');
+    await triage.waitFor(/^> Done ▏$/m, 'the emoji gone whole');
+    await triage.keys('Left', 'Left');
+    await triage.type('X');
+    await triage.waitFor(/^> DonX▏e$/m, 'X typed before the last two characters');
+    await triage.keys('Home');
+    await triage.type('[');
+    await triage.keys('End');
+    await triage.type('ok');
+    await triage.waitFor(/^> \[DonXe ok▏$/m, 'the text edited at both ends');
+    await triage.keys('Enter');
+    await triage.waitFor(new RegExp(`✓ resolved #${id}`));
+    expect(ticket(id).resolution?.details).toBe('[DonXe ok');
+  });
+
   it('shows the end of a text longer than the prompt line, where the cursor is', async () => {
     const triage = await openTriage({ width: 80, height: 24 });
     const id = Number(highlighted(await triage.ready()));

@@ -279,7 +279,7 @@ describe('actions', () => {
 
     const again = then(failed, key('s'));
     expect(again.effects).toEqual([]);
-    expect(again.state.overlay).toEqual({ kind: 'prompt', label: 'Resolution notes for #1031', text: 'Cable reseated', resolves: 1031 });
+    expect(again.state.overlay).toEqual({ kind: 'prompt', label: 'Resolution notes for #1031', text: 'Cable reseated', cursor: 14, resolves: 1031 });
     // Esc keeps them, as edited; emptied, they are dropped.
     const edited = then(again, key('', { backspace: true }), ESC);
     expect(edited.state.status?.text).toBe('nothing was changed (your notes are kept: s opens them again)');
@@ -353,6 +353,30 @@ describe('keys and pastes', () => {
     const cleared = then(step, ESC);
     expect(cleared.state.filter).toBe('');
     expect(highlighted(cleared.state)).toBe(1023);
+  });
+
+  it('deletes a whole emoji with Backspace at the prompt, so that no half of it is sent', () => {
+    const sent = then(opened(), key('s'), noTemplates(1031, 'resolve'), type('Done 😀'), key('', { backspace: true }), ENTER);
+    expect(effects(sent, 'act')).toEqual([{ kind: 'act', id: 1031, action: { kind: 'resolve', notes: 'Done ' } }]);
+    // Nor a half typed or pasted on its own.
+    const halves = then(opened(), key('s'), noTemplates(1031, 'resolve'), type('a\ud83d'), { kind: 'paste', text: 'b\ude00' }, ENTER);
+    expect(effects(halves, 'act')).toEqual([{ kind: 'act', id: 1031, action: { kind: 'resolve', notes: 'ab' } }]);
+  });
+
+  it('edits the prompt, the picker and the filter where the cursor is: Left Left X inserts before the last two characters', () => {
+    const LEFT = key('', { leftArrow: true });
+    const notes = then(opened(), key('s'), noTemplates(1031, 'resolve'), type('Done'), LEFT, LEFT, type('X'));
+    expect(notes.state.overlay).toMatchObject({ kind: 'prompt', text: 'DoXne', cursor: 3 });
+    expect(effects(then(notes, key('u', { ctrl: true }), ENTER), 'act')).toEqual([{ kind: 'act', id: 1031, action: { kind: 'resolve', notes: 'ne' } }]);
+    const choices = [
+      { label: 'Ada Admin (admin)', value: '1' },
+      { label: 'Tom Tech (tech)', value: '2' },
+    ];
+    const picker = then(opened(), key('a'), { kind: 'techniciansRead', id: 1031, choices }, type('tech'), key('', { home: true }), key('', { delete: true }));
+    expect(picker.state.overlay).toMatchObject({ kind: 'picker', query: 'ech', cursor: 0 });
+    const filter = then(opened(), type('/printr'), LEFT, type('e'), key('', { end: true }), key('w', { ctrl: true }), type('VPN'));
+    expect(filter.state).toMatchObject({ filter: 'VPN', filterCursor: 3 });
+    expect(then(opened(), type('/prinetr'), LEFT, LEFT, key('', { backspace: true })).state).toMatchObject({ filter: 'printr', filterCursor: 4 });
   });
 
   it('takes pasted text as text, its line breaks as spaces, and turns it away over the list', () => {
