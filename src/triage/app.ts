@@ -36,6 +36,7 @@ const CLEAR_SCREEN = '\x1b[2J\x1b[H';
 // The default pager, `less -FRX`, suits `tkt show` at the prompt but not a full-screen program:
 // F quits at once on a ticket that fits, X prints it into the shell's own screen. Here less
 // keeps the colours, stays until q and clears up; -+F -+X also undo them when $LESS has them.
+// A configured less is run as it is, but never with -F (pageText's `stays`).
 const TRIAGE_DEFAULT_PAGER = 'less -R -+F -+X';
 
 /**
@@ -113,7 +114,7 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
     editor: (editing) => ctx.lendTerminal(() => ctx.prompter.editor(editing), screen),
     page: async (text) => {
       const pager = triagePager(ctx);
-      return (await ctx.lendTerminal(() => pageText(text, pager.command, ctx.io.stdout, ctx.env), screen)) ? undefined : pager.cannotRun;
+      return (await ctx.lendTerminal(() => pageText(text, pager.command, ctx.io.stdout, ctx.env, { stays: true }), screen)) ? undefined : pager.cannotRun;
     },
     templateNames: () => templateNames(ctx),
     fillTemplate: async (name, ticket) => fillForTicket(ctx, await readTemplate(ctx, name), readTicket(ticket)),

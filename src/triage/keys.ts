@@ -69,8 +69,9 @@ export const KEY_TABLE: readonly KeyRow[] = [
     readme:
       'the whole ticket in the pager, as `tkt show` prints it; the default pager here is `less -R` over the ' +
       'whole screen until `q` (not `less -FRX`, which would quit at once on a short ticket and leave it in ' +
-      "the shell's screen); a configured pager runs as it is; one that cannot be run is said in the status " +
-      'line',
+      "the shell's screen); a configured pager runs as it is, except that less is never given -F here " +
+      "(with `LESS` unset it gets `R`, not git's `FRX`; a `LESS` of yours with F has it undone by `-+F`), so a " +
+      'ticket that fits stays until `q`; one that cannot be run is said in the status line',
   },
   {
     keys: [{ '/': 'filter' }],

@@ -65,6 +65,17 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
     expect(shell).not.toMatch(/^ID: /m);
   });
 
+  it.each(['PAGER=less', 'PAGER=less LESS=FRX'])('keeps a configured less (%s) up until q on a ticket that fits the screen', async (env) => {
+    const triage = await openTriage({ width: 80, height: 24 }, { env });
+    const id = highlighted(await triage.ready())!;
+    await triage.keys('Enter');
+    // Not quit at once by -F, from tkt's LESS for tkt show or from the user's.
+    const paged = await triage.waitFor(/^\(END\)/m, "less's (END) prompt");
+    expect(paged).toMatch(new RegExp(`^ID: +${id}$`, 'm'));
+    await triage.keys('q');
+    await triage.waitFor(/^tkt triage · /, 'the screen back after less');
+  });
+
   it('takes pasted text as text in the resolve prompt, the filter and the picker, never as keys', async () => {
     const triage = await openTriage({ width: 80, height: 24 });
     const id = Number(highlighted(await triage.ready()));
