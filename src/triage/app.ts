@@ -105,6 +105,18 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
       if (!program.snapshot().ended) mount();
     },
   };
+  // Ctrl-Z: the shell gets its own screen back; on fg the screen comes back at the terminal's size then.
+  const suspended: TerminalHolder = {
+    async release() {
+      await unmount();
+      stdout.write(MAIN_SCREEN);
+    },
+    retake() {
+      const { columns, rows } = ctx.io.size();
+      program.dispatch({ kind: 'resized', columns, rows });
+      screen.retake();
+    },
+  };
   // The editor or pager has the terminal: a Ctrl-C there is theirs (Context.lendTerminal).
   const runEffect = createEffectRunner({
     client,
@@ -116,6 +128,7 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
       const pager = triagePager(ctx);
       return (await ctx.lendTerminal(() => pageText(text, pager.command, ctx.io.stdout, ctx.env, { stays: true }), screen)) ? undefined : pager.cannotRun;
     },
+    suspend: () => ctx.suspend(suspended),
     templateNames: () => templateNames(ctx),
     fillTemplate: async (name, ticket) => fillForTicket(ctx, await readTemplate(ctx, name), readTicket(ticket)),
     renderDetail: (ticket, width) => renderTicketDetail(ticket, { lookups, now: ctx.now(), color, width }),

@@ -26,7 +26,8 @@ export type Action =
   | 'refresh'
   | 'quit'
   | 'help'
-  | 'interrupt';
+  | 'interrupt'
+  | 'suspend';
 
 /** Keys by the names keyName gives them, and what each does. */
 type Keys = Readonly<Record<string, Action>>;
@@ -150,6 +151,14 @@ export const KEY_TABLE: readonly KeyRow[] = [
     keys: [{ 'Ctrl-C': 'interrupt' }],
     help: 'quit, as interrupted (exit 130)',
     readme: 'quit as interrupted: exit 130, as any command interrupted by Ctrl-C (a SIGTERM closes the screen too, exit 143)',
+  },
+  {
+    keys: [{ 'Ctrl-Z': 'suspend' }],
+    help: 'suspend to the shell (fg comes back)',
+    readme:
+      "suspend to the shell, as less and vim do (job control): the shell's screen and its terminal as they were, triage " +
+      "stopped until `fg`, which brings it back drawn at the terminal's size then; anywhere, even while typing. Run " +
+      'without a shell with job control to return to, the screen stays and the status line says so',
   },
 ];
 

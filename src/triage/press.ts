@@ -23,7 +23,9 @@ const typed = (input: string) => input.replace(/[\u0000-\u001f\u007f-\u009f]|\p{
 const oneLine = (text: string) => text.replace(/^[\r\n]+|[\r\n]+$/g, '').replace(/\r\n|[\r\n\t]/g, ' ');
 
 export function pressKey(state: TriageState, input: string, key: KeyPress): Step {
+  // Anywhere: as Ctrl-C and Ctrl-Z would be, the terminal's, were it not raw.
   if (keyName(input, key) === 'Ctrl-C') return end(state, 'interrupted');
+  if (keyName(input, key) === 'Ctrl-Z') return suspend(state);
   // Keys typed faster than they are read come as one chunk ("jj", "printer\r"): one at a time.
   if ([...input].length > 1 && key.ctrl !== true) return pressEach(state, input);
   // What a key opened is on its way: the keys typed meanwhile are its.
@@ -146,8 +148,13 @@ function perform(state: TriageState, action: Action): Step {
       return end(state, 'quit');
     case 'interrupt':
       return end(state, 'interrupted');
+    // Taken by pressKey, as interrupt is.
+    case 'suspend':
+      return suspend(state);
   }
 }
+
+const suspend = (state: TriageState): Step => ({ state, effects: [{ kind: 'suspend' }] });
 
 function pressInFilter(state: TriageState, input: string, key: KeyPress): Step {
   if (key.return === true || key.upArrow === true || key.downArrow === true) return unchanged({ ...state, filtering: false });

@@ -38,6 +38,8 @@ function handle(state: TriageState, event: TriageEvent): Step {
       return unchanged({ ...state, terminal: { columns: event.columns, rows: event.rows } });
     case 'signalled':
       return end(state, 'interrupted');
+    case 'notSuspended':
+      return unchanged({ ...state, status: { text: `Ctrl-Z: ${event.reason}, so the screen stays`, tone: 'info' } });
     case 'tick':
       return tick(state);
     case 'viewLoaded':

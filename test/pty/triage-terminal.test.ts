@@ -202,7 +202,7 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
 
     await triage.keys('?');
     const help = await triage.waitFor(/Keys \(any key closes this\)/);
-    for (const key of ['↑ ↓  j k', 'PgUp PgDn', 'Home End  g G', '/', 'Enter', 'p', 'r', 's', 'c', 'a', 'o', 'm', 'v', 'R', '?', 'q', 'Ctrl-C']) {
+    for (const key of ['↑ ↓  j k', 'PgUp PgDn', 'Home End  g G', '/', 'Enter', 'p', 'r', 's', 'c', 'a', 'o', 'm', 'v', 'R', '?', 'q', 'Ctrl-C', 'Ctrl-Z']) {
       expect(help, key).toMatch(new RegExp(`^  ${key.replace(/[?/↑↓]/g, '\\$&')} +\\S`, 'm'));
     }
     expect(lines(help)).toHaveLength(24);
@@ -351,6 +351,56 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
     expect(shell).toContain('[exit 130]');
     expect(shell).toContain('error: interrupted');
     expect(shell).not.toContain('tkt triage ·');
+  });
+
+  it('suspends on Ctrl-Z to a shell with job control, which has its terminal as it was, and comes back with fg', async () => {
+    sessions += 1;
+    const name = `t${sessions}`;
+    await terminal.start(name, { width: 100, height: 30 }, 'env -u PAGER -u LESS -u CI PS1="$ " bash --norc --noprofile -i');
+    await terminal.waitFor(name, /^\$ ?$/m, { what: "the shell's prompt" });
+    // The command alone: after `cmd; echo`, bash runs the echo when cmd stops.
+    await terminal.type(name, `env NO_COLOR=1 TKT_CONFIG_DIR='${fixture.dir}' node '${BIN}' triage`);
+    await terminal.keys(name, 'Enter');
+    const screen = await terminal.waitFor(name, (text) => highlighted(text) !== undefined && /^Title: /m.test(text), { what: 'the triage screen' });
+    const first = highlighted(screen);
+    await terminal.keys(name, 'C-z');
+    // The shell's own screen and prompt: triage's is gone, the job stopped.
+    const stopped = await terminal.waitFor(name, /Stopped/, { what: 'the job stopped' });
+    expect(stopped).not.toContain('tkt triage ·');
+    await terminal.type(name, "echo \"modes: $(stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e echo -e -icanon -e -echo | sort | tr '\\n' ' ')\"; jobs");
+    await terminal.keys(name, 'Enter');
+    const afterModes = (text: string) => text.split(/^modes: /m)[1] ?? '';
+    const shell = await terminal.waitFor(name, (text) => /^\[1\]\+ +Stopped +env /m.test(afterModes(text)), { what: 'the stopped job in jobs' });
+    // The terminal as the shell wants it: lines and echo, not raw.
+    expect(afterModes(shell)).toMatch(/^echo icanon *$/m);
+    await terminal.type(name, 'fg');
+    await terminal.keys(name, 'Enter');
+    await terminal.waitFor(name, (text) => highlighted(text) === first && /^Title: /m.test(text), { what: 'the triage screen again' });
+    await terminal.keys(name, 'j');
+    await terminal.waitFor(name, (text) => highlighted(text) !== first && highlighted(text) !== undefined, { what: 'j moving the highlight' });
+    // Back at another size: drawn at that one.
+    await terminal.keys(name, 'C-z');
+    await terminal.waitFor(name, (text) => afterModes(text).includes('fg') && /Stopped/.test(afterModes(text).split('fg')[1] ?? ''), { what: 'stopped again' });
+    await terminal.tmux('resize-window', '-t', name, '-x', '40', '-y', '10');
+    await terminal.type(name, 'fg');
+    await terminal.keys(name, 'Enter');
+    const narrow = await terminal.waitFor(name, (text) => highlighted(text) !== undefined && /q quit {2}\? keys$/m.test(text), { what: 'the screen at 40x10' });
+    expect(lines(narrow)).toHaveLength(10);
+    for (const line of lines(narrow)) expect(displayWidth(line)).toBeLessThanOrEqual(40);
+    await terminal.keys(name, 'q');
+    await terminal.waitFor(name, (text) => !text.includes('q quit'), { what: 'the shell after q' });
+    await terminal.type(name, 'echo "[exit $?]"');
+    await terminal.keys(name, 'Enter');
+    expect(await terminal.waitFor(name, /^\[exit \d+\]/m, { what: 'the exit' })).toMatch(/^\[exit 0\]/m);
+  });
+
+  it('says so and stays when Ctrl-Z has no shell with job control to stop to', async () => {
+    const triage = await openTriage({ width: 80, height: 24 });
+    const id = highlighted(await triage.ready());
+    await triage.keys('C-z');
+    await triage.waitFor(/^Ctrl-Z: /m, 'why it did not suspend');
+    await triage.keys('j');
+    await triage.waitFor((text) => highlighted(text) !== id && highlighted(text) !== undefined, 'j moving the highlight');
   });
 
   it('says what it needs when stderr is not the terminal: stdin, stdout and stderr', async () => {

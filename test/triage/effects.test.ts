@@ -201,6 +201,15 @@ describe('the effect runner', () => {
     expect(shown).toEqual({ kind: 'shown', id });
   });
 
+  it('suspends through the host, and reports only a suspension that could not be', async () => {
+    const suspended: string[] = [];
+    const stopped = await openRunner({ suspend: async () => void suspended.push('stopped') });
+    expect(await stopped.perform({ kind: 'suspend' })).toBeUndefined();
+    expect(suspended).toEqual(['stopped']);
+    const refused = await openRunner({ suspend: async () => 'no job control' });
+    expect(await refused.perform({ kind: 'suspend' })).toEqual({ kind: 'notSuspended', reason: 'no job control' });
+  });
+
   it("opens the ticket's page with w, and says the web-url setting is missing when it is", async () => {
     const id = await firstTicket();
     const missing = await (await openRunner()).act(id, { kind: 'browse' });

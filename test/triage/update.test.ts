@@ -397,6 +397,17 @@ describe('keys and pastes', () => {
     expect(then(signalled, key('p'), { kind: 'viewLoaded', token: 1, items: [] })).toEqual({ state: signalled.state, effects: [] });
   });
 
+  it('suspends on Ctrl-Z, over the list, while typing and while a picker is on its way, and says why when it could not', () => {
+    const CTRL_Z = key('z', { ctrl: true });
+    for (const before of [[], [type('/prin')], [key('s'), noTemplates(1031, 'resolve'), type('Done')], [key('a')]]) {
+      const typing = then(opened(), ...before);
+      const suspended = then(typing, CTRL_Z);
+      expect(suspended).toEqual({ state: typing.state, effects: [{ kind: 'suspend' }] });
+    }
+    const refused = then(opened(), CTRL_Z, { kind: 'notSuspended', reason: 'no shell with job control started tkt' });
+    expect(refused.state.status).toEqual({ text: 'Ctrl-Z: no shell with job control started tkt, so the screen stays', tone: 'info' });
+  });
+
   it('reads a Ctrl key with a letter as no key of the table, not as the letter', () => {
     const before = opened();
     expect(then(before, key('p', { ctrl: true }), key('q', { ctrl: true }))).toEqual({ state: before.state, effects: [] });
