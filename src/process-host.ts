@@ -271,7 +271,7 @@ function processSuspend(proc: ProcessParts, state: RunState): Context['suspend']
     const suspension = suspendToShell(proc, job, holder);
     state.suspension = suspension.catch(() => undefined);
     try {
-      return (await suspension) ? undefined : 'no shell with job control started tkt (run it from an interactive shell to use it)';
+      return (await suspension) ? undefined : 'no shell with job control to return to';
     } finally {
       state.suspension = undefined;
     }
