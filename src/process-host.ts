@@ -15,7 +15,7 @@ import { createConfigStore } from './config/store.js';
 import { createOutput } from './output/format.js';
 import { InterruptedError } from './errors.js';
 import { sanitizeInline } from './output/sanitize.js';
-import { handOverTerminal } from './util/terminal-handoff.js';
+import { handOverTerminal, suspendToShell, type JobControl } from './util/terminal-handoff.js';
 import { terminalSize, type SizedStream } from './output/terminal-size.js';
 import { isCI } from './util/ci.js';
 import { isDumbTerminal } from './util/dumb-terminal.js';
@@ -34,10 +34,18 @@ export interface ProcessLike {
   on(event: StopSignal, listener: () => void): unknown;
   off(event: StopSignal, listener: () => void): unknown;
   exit(code: number): void;
+  /** Ctrl-Z's stop (Context.suspend); a test's stand-in may have none. */
+  pid?: JobControl['pid'];
+  kill?: JobControl['kill'];
+  once?: JobControl['once'];
+  removeListener?: JobControl['removeListener'];
 }
 
 /** What a command's context reads of the process. */
 export type ProcessStreams = Pick<ProcessLike, 'stdin' | 'stdout' | 'stderr' | 'env'>;
+
+/** ...and how it stops it for Ctrl-Z, when it can. */
+type ProcessParts = ProcessStreams & Partial<Pick<ProcessLike, 'pid' | 'kill' | 'once' | 'removeListener'>>;
 
 /**
  * How a run is stopped (docs/cli.md section 8). The first SIGINT/SIGTERM aborts `stop`, with
@@ -53,6 +61,8 @@ export interface RunState {
   readsOnly: boolean;
   /** A program tkt started has the terminal (Context.lendTerminal). */
   terminalLent: boolean;
+  /** Suspended by Ctrl-Z (Context.suspend): settles once the terminal is taken back. */
+  suspension?: Promise<unknown> | undefined;
   /** The run's wait notice, once made: a signal that ends the run at once erases its line first. */
   waitNotice: WaitNotice | undefined;
   /** Set by the program: the command may wait long without writing (ActionOptions.waitsQuietly). */
@@ -122,6 +132,8 @@ export interface ContextParts {
   halt?: AbortSignal;
   /** Context.lendTerminal; without it (tests), `use` just runs. */
   lendTerminal?: Context['lendTerminal'];
+  /** Context.suspend; without it (tests), nothing can be suspended. */
+  suspend?: Context['suspend'];
   /**
    * The command says so when the service keeps it waiting (ActionOptions.saysWaiting): `timer`
    * is a test's clock, `made` gets the notice once there is one.
@@ -193,6 +205,7 @@ export async function buildContext(parts: ContextParts): Promise<Context & { dis
     prompter: parts.prompter,
     signal: parts.signal,
     lendTerminal: parts.lendTerminal ?? ((use) => use()),
+    suspend: parts.suspend ?? (async () => 'this run cannot be suspended'),
     now,
     async session() {
       session ??= resolveSession({ globals: parts.globals, env: parts.env, config: parts.config, now: now() });
@@ -237,6 +250,8 @@ function processLendTerminal(proc: ProcessStreams, state: RunState): Context['le
   return async (use, holder) => {
     // Already lent: the editor that the triage screen opens.
     if (state.terminalLent) return await use();
+    // Suspended (or on its way back): the terminal is taken back before it is lent.
+    while (state.suspension !== undefined) await state.suspension;
     state.terminalLent = true;
     try {
       return await handOverTerminal({ stdin: proc.stdin, stdout: proc.stdout, cursorControl: !isDumbTerminal(proc.env) }, use, holder);
@@ -248,9 +263,27 @@ function processLendTerminal(proc: ProcessStreams, state: RunState): Context['le
   };
 }
 
+/** Context.suspend for this process: stopped as a shell's Ctrl-Z stops a program, when its parts allow. */
+function processSuspend(proc: ProcessParts, state: RunState): Context['suspend'] {
+  return async (holder) => {
+    const { pid, kill, once, removeListener } = proc;
+    if (pid === undefined || kill === undefined || once === undefined || removeListener === undefined) return 'this run cannot be suspended';
+    // A program has the terminal, or the last Ctrl-Z is still being undone: nothing to suspend now.
+    if (state.terminalLent || state.suspension !== undefined) return undefined;
+    const job: JobControl = { pid, kill: kill.bind(proc), once: once.bind(proc), removeListener: removeListener.bind(proc) };
+    const suspension = suspendToShell(proc, job, holder);
+    state.suspension = suspension.catch(() => undefined);
+    try {
+      return (await suspension) ? undefined : 'no shell with job control to return to';
+    } finally {
+      state.suspension = undefined;
+    }
+  };
+}
+
 /** The Context of a run of this process: its IO, the user's config folder, prompts at the terminal. */
 export async function createProcessContext(
-  proc: ProcessStreams,
+  proc: ProcessParts,
   globals: GlobalOptions,
   state: RunState,
   command: string,
@@ -283,6 +316,7 @@ export async function createProcessContext(
     signal: state.stop.signal,
     halt: state.halt.signal,
     lendTerminal,
+    suspend: processSuspend(proc, state),
     // The prompts' modules only where the command can prompt (not tkt mcp, whose stdin is the
     // protocol's); the proxy's client only where the environment, read once, names a proxy.
     ...(state.loadAhead === undefined ? {} : { loadAhead: () => state.loadAhead!(command, { prompts: io.canPrompt, proxy: namesProxy(proc.env) }) }),

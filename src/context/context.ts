@@ -27,6 +27,13 @@ export interface Context {
    * so it never outlives tkt holding the terminal. Called again while lent, `use` just runs.
    */
   lendTerminal<T>(use: () => Promise<T>, holder?: TerminalHolder): Promise<T>;
+  /**
+   * Suspends the run to the shell, as Ctrl-Z does a program at the terminal (job control): the
+   * holder (the triage screen) lets go of the terminal, which is left as tkt found it, the process
+   * stops until the shell continues it (fg), and the holder takes the terminal back. Resolves
+   * then; or at once with why not, when it could not be stopped (no shell with job control).
+   */
+  suspend(holder: TerminalHolder): Promise<string | undefined>;
   now(): Date;
   /** The resolved URL, token and user; throws AuthError / UsageError when they are missing. */
   session(): Promise<Session>;

@@ -12,6 +12,16 @@ const NOT_RUNNABLE = new Set([126, 127]);
 const PAGER_ENV = { LESS: 'FRX', LV: '-c' };
 
 /**
+ * The pager's environment. One that must stay until the user quits it (a full-screen program's,
+ * where a ticket that fits would otherwise flash and be gone) gives less no -F: not git's, and
+ * the user's own undone (-+F), their other options kept.
+ */
+function pagerEnv(env: Readonly<Record<string, string | undefined>>, stays: boolean): Record<string, string | undefined> {
+  if (!stays) return { ...PAGER_ENV, ...env };
+  return { ...PAGER_ENV, ...env, LESS: env.LESS === undefined ? 'R' : `${env.LESS} -+F` };
+}
+
+/**
  * Whether a pager may take the terminal: stdout is one that reports its rows and moves its
  * cursor (not TERM=dumb, where less cannot draw), and someone can answer the pager. Never under
  * CI or --no-input, nor at a terminal of unknown size (a pty of `script` or `docker run -t`),
@@ -22,16 +32,23 @@ export function mayPage(io: IO, globals: Pick<GlobalOptions, 'input'>, env: Read
 }
 
 /**
- * Pages `text` through `pager` (a command line, run by sh, in `env`) on the terminal. False when
- * the pager cannot be run: nothing was shown, and what to do instead is the caller's to decide.
+ * Pages `text` through `pager` (a command line, run by sh, in `env`) on the terminal; with
+ * `stays`, less stays until q even when the text fits (pagerEnv). False when the pager cannot be
+ * run: nothing was shown, and what to do instead is the caller's to decide.
  */
-export async function pageText(text: string, pager: string, stdout: Writable, env: Readonly<Record<string, string | undefined>>): Promise<boolean> {
+export async function pageText(
+  text: string,
+  pager: string,
+  stdout: Writable,
+  env: Readonly<Record<string, string | undefined>>,
+  { stays = false }: { stays?: boolean } = {},
+): Promise<boolean> {
   // The terminal itself when stdout is one (less needs it); otherwise copied into stdout.
   const fd = (stdout as { fd?: unknown }).fd;
   const direct = typeof fd === 'number';
   // Loaded here: child_process (with net and dgram) is no cost of a run that does not page.
   const { spawn } = await import('node:child_process');
-  const child = spawn('sh', ['-c', pager], { stdio: ['pipe', direct ? stdout : 'pipe', 'inherit'], env: { ...PAGER_ENV, ...env } });
+  const child = spawn('sh', ['-c', pager], { stdio: ['pipe', direct ? stdout : 'pipe', 'inherit'], env: pagerEnv(env, stays) });
   const copied = direct ? Promise.resolve() : new Promise<void>((resolve) => child.stdout!.on('end', resolve).pipe(stdout, { end: false }));
   // A pager quit early (q in less) closes its stdin: not an error.
   child.stdin!.on('error', () => undefined);

@@ -10,6 +10,12 @@ const ELLIPSIS = '…';
 let segmenter: Intl.Segmenter | undefined;
 const graphemes = (text: string): Intl.Segments => (segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' })).segment(text);
 
+/** Where the grapheme holding the UTF-16 unit at `index` of `text` starts and ends (an emoji, a letter with its marks). */
+export function graphemeAt(text: string, index: number): { start: number; end: number } {
+  const { index: start, segment } = graphemes(text).containing(index)!;
+  return { start, end: start + segment.length };
+}
+
 // Characters one column wide each, none zero-width or joining another: printable ASCII, Latin-1
 // (but the soft hyphen) and Latin Extended, up to the combining marks (U+0300). string-width's
 // own fast path is for ASCII alone; names like "Jörg Müller" cost it tens of microseconds each,

@@ -36,6 +36,7 @@ const CLEAR_SCREEN = '\x1b[2J\x1b[H';
 // The default pager, `less -FRX`, suits `tkt show` at the prompt but not a full-screen program:
 // F quits at once on a ticket that fits, X prints it into the shell's own screen. Here less
 // keeps the colours, stays until q and clears up; -+F -+X also undo them when $LESS has them.
+// A configured less is run as it is, but never with -F (pageText's `stays`).
 const TRIAGE_DEFAULT_PAGER = 'less -R -+F -+X';
 
 /**
@@ -95,11 +96,25 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
   // shell's screen, which is left only on quit. A full-screen program switches screens itself.
   const screen: TerminalHolder = {
     async release() {
+      // Keys typed ahead of the editor or the pager are not theirs to have, nor triage's (typed-ahead.ts).
+      program.dispatch({ kind: 'terminalLent' });
       await unmount();
       stdout.write(CLEAR_SCREEN);
     },
     retake() {
       if (!program.snapshot().ended) mount();
+    },
+  };
+  // Ctrl-Z: the shell gets its own screen back; on fg the screen comes back at the terminal's size then.
+  const suspended: TerminalHolder = {
+    async release() {
+      await unmount();
+      stdout.write(MAIN_SCREEN);
+    },
+    retake() {
+      const { columns, rows } = ctx.io.size();
+      program.dispatch({ kind: 'resized', columns, rows });
+      screen.retake();
     },
   };
   // The editor or pager has the terminal: a Ctrl-C there is theirs (Context.lendTerminal).
@@ -112,8 +127,9 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
     editor: (editing) => ctx.lendTerminal(() => ctx.prompter.editor(editing), screen),
     page: async (text) => {
       const pager = triagePager(ctx);
-      return (await ctx.lendTerminal(() => pageText(text, pager.command, ctx.io.stdout, ctx.env), screen)) ? undefined : pager.cannotRun;
+      return (await ctx.lendTerminal(() => pageText(text, pager.command, ctx.io.stdout, ctx.env, { stays: true }), screen)) ? undefined : pager.cannotRun;
     },
+    suspend: () => ctx.suspend(suspended),
     templateNames: () => templateNames(ctx),
     fillTemplate: async (name, ticket) => fillForTicket(ctx, await readTemplate(ctx, name), readTicket(ticket)),
     renderDetail: (ticket, width) => renderTicketDetail(ticket, { lookups, now: ctx.now(), color, width }),

@@ -26,6 +26,8 @@ export interface EffectDeps {
   editor(options: { message: string; default?: string }): Promise<string>;
   /** Shows `text` in the pager, which has the terminal meanwhile; says why not when it could not be run. */
   page(text: string): Promise<string | undefined>;
+  /** Suspends the run to the shell until it is continued (Context.suspend); why not, when it could not. */
+  suspend(): Promise<string | undefined>;
   /** The names of the reply templates (tkt templates list). */
   templateNames(): Promise<string[]>;
   /** Template `name` filled for the ticket, as `tkt reply --template` fills it; a missing value is an error. */
@@ -114,12 +116,12 @@ export function createEffectRunner(deps: EffectDeps): EffectRunner {
     }
   }
 
-  async function showInPager(id: number, width: number, cached: unknown): Promise<TriageEvent | undefined> {
+  async function showInPager(id: number, width: number, cached: unknown): Promise<TriageEvent> {
     try {
       const text = await deps.renderDetail(cached ?? (await fetchTicket(id)), width);
       const notShown = await deps.page(text);
       // Printed instead, the ticket would land on the shell's screen, under triage's.
-      return notShown === undefined ? undefined : { kind: 'notShown', id, reason: notShown };
+      return notShown === undefined ? { kind: 'shown', id } : { kind: 'notShown', id, reason: notShown };
     } catch (error) {
       return { kind: 'notShown', id, reason: failureText(error) };
     }
@@ -160,6 +162,10 @@ export function createEffectRunner(deps: EffectDeps): EffectRunner {
         return readTechnicians(effect.id);
       case 'readTemplates':
         return readTemplates(effect.id, effect.purpose);
+      case 'suspend': {
+        const reason = await deps.suspend();
+        return reason === undefined ? undefined : { kind: 'notSuspended', reason };
+      }
       case 'wait':
         await (deps.timer ?? realTimer).sleep(effect.ms, deps.signal);
         return deps.signal.aborted ? undefined : { kind: 'tick' };

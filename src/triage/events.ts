@@ -41,6 +41,8 @@ export type Effect =
   | { kind: 'readTechnicians'; id: number }
   /** Reads the names of the reply templates, to offer them for r or s on ticket `id`. */
   | { kind: 'readTemplates'; id: number; purpose: TemplatePurpose }
+  /** Suspends the run to the shell (Ctrl-Z), until it is continued. */
+  | { kind: 'suspend' }
   /** Waits `ms` (the --interval timer), then reports a tick. */
   | { kind: 'wait'; ms: number }
   | { kind: 'end'; ending: Ending }
@@ -63,8 +65,14 @@ export type TriageEvent =
   | { kind: 'acted'; id: number; done: ActionOutcome; refreshed: { ticket: unknown } | { error: unknown } }
   /** The action failed; what the user wrote for it (a reply, resolution notes), when there is such a text, to be kept. */
   | { kind: 'actionFailed'; id: number; error: unknown; unsent?: string | undefined }
+  /** The pager has shown the ticket, and exited. */
+  | { kind: 'shown'; id: number }
   /** The ticket could not be shown in the pager. */
   | { kind: 'notShown'; id: number; reason: string }
+  /** The editor or the pager is about to get the terminal: the screen has let go of it. */
+  | { kind: 'terminalLent' }
+  /** Ctrl-Z could not suspend the run, and why. */
+  | { kind: 'notSuspended'; reason: string }
   | { kind: 'techniciansRead'; id: number; choices: readonly Choice[] }
   | { kind: 'techniciansFailed'; error: unknown }
   | { kind: 'templatesRead'; id: number; purpose: TemplatePurpose; names: readonly string[] }

@@ -26,7 +26,8 @@ export type Action =
   | 'refresh'
   | 'quit'
   | 'help'
-  | 'interrupt';
+  | 'interrupt'
+  | 'suspend';
 
 /** Keys by the names keyName gives them, and what each does. */
 type Keys = Readonly<Record<string, Action>>;
@@ -69,8 +70,9 @@ export const KEY_TABLE: readonly KeyRow[] = [
     readme:
       'the whole ticket in the pager, as `tkt show` prints it; the default pager here is `less -R` over the ' +
       'whole screen until `q` (not `less -FRX`, which would quit at once on a short ticket and leave it in ' +
-      "the shell's screen); a configured pager runs as it is; one that cannot be run is said in the status " +
-      'line',
+      "the shell's screen); a configured pager runs as it is, except that less is never given -F here " +
+      "(with `LESS` unset it gets `R`, not git's `FRX`; a `LESS` of yours with F has it undone by `-+F`), so a " +
+      'ticket that fits stays until `q`; one that cannot be run is said in the status line',
   },
   {
     keys: [{ '/': 'filter' }],
@@ -149,6 +151,14 @@ export const KEY_TABLE: readonly KeyRow[] = [
     keys: [{ 'Ctrl-C': 'interrupt' }],
     help: 'quit, as interrupted (exit 130)',
     readme: 'quit as interrupted: exit 130, as any command interrupted by Ctrl-C (a SIGTERM closes the screen too, exit 143)',
+  },
+  {
+    keys: [{ 'Ctrl-Z': 'suspend' }],
+    help: 'suspend to the shell (fg comes back)',
+    readme:
+      "suspend to the shell, as less and vim do (job control): the shell's screen and its terminal as they were, triage " +
+      "stopped until `fg`, which brings it back drawn at the terminal's size then; anywhere, even while typing. Run " +
+      'without a shell with job control to return to, the screen stays and the status line says so',
   },
 ];
 

@@ -7,20 +7,33 @@ import { actionOf, keyName, movedTo, type Action } from './keys.js';
 import { scrollHelp } from './help.js';
 import { layoutFor } from './layout.js';
 import { pickerMatches, type Choice } from './picker.js';
-import { currentRow, withDraft, withRows, type Overlay, type TriageState } from './state.js';
+import { currentRow, withDraft, withRows, type Overlay, type TriageState, type TypedAhead } from './state.js';
 import { replyTo, resolveTo, templateChosen } from './templates.js';
-import { actOn, actOnHighlighted, end, KEPT_DRAFT, say, startLoad, unchanged, type Step } from './transitions.js';
+import { actOn, actOnHighlighted, andThen, end, KEPT_DRAFT, say, startLoad, unchanged, type Step } from './transitions.js';
+import { holdingKeys, typedAhead } from './typed-ahead.js';
+import { editLine, insertText, type Line } from './line-edit.js';
 
-/** Text typed into the filter or a prompt: control characters are never part of it. */
-const typed = (input: string) => input.replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
+/**
+ * Text typed into the filter or a prompt: control characters are never part of it, nor half of a
+ * character (a lone surrogate, which would be sent as U+FFFD).
+ */
+const typed = (input: string) => input.replace(/[\u0000-\u001f\u007f-\u009f]|\p{Cs}/gu, '');
 
 /** Pasted text for a one-line prompt: its line breaks and tabs as spaces, none at the ends. */
 const oneLine = (text: string) => text.replace(/^[\r\n]+|[\r\n]+$/g, '').replace(/\r\n|[\r\n\t]/g, ' ');
 
 export function pressKey(state: TriageState, input: string, key: KeyPress): Step {
+  // Anywhere: as Ctrl-C and Ctrl-Z would be, the terminal's, were it not raw.
   if (keyName(input, key) === 'Ctrl-C') return end(state, 'interrupted');
+  if (keyName(input, key) === 'Ctrl-Z') return suspend(state);
   // Keys typed faster than they are read come as one chunk ("jj", "printer\r"): one at a time.
   if ([...input].length > 1 && key.ctrl !== true) return pressEach(state, input);
+  // What a key opened is on its way: the keys typed meanwhile are its.
+  if (state.opening !== undefined) return unchanged(typedAhead(state, state.opening, { kind: 'key', input, key }));
+  return holdingKeys(pressOne(state, input, key));
+}
+
+function pressOne(state: TriageState, input: string, key: KeyPress): Step {
   if (state.overlay !== undefined) return pressInOverlay(state, state.overlay, input, key);
   if (state.filtering) return pressInFilter(state, input, key);
   const action = actionOf(input, key);
@@ -28,29 +41,50 @@ export function pressKey(state: TriageState, input: string, key: KeyPress): Step
 }
 
 function pressEach(state: TriageState, chunk: string): Step {
-  let step = unchanged(state);
-  for (const char of chunk) {
-    if (step.state.ended) break;
+  return [...chunk].reduce((step, char) => {
+    if (step.state.ended) return step;
     const { input, key } = keyPressOf(char);
-    const next = pressKey(step.state, input, key);
-    step = { state: next.state, effects: [...step.effects, ...next.effects] };
-  }
-  return step;
+    return andThen(step, (last) => pressKey(last, input, key));
+  }, unchanged(state));
+}
+
+/** What was typed while what a key opened was on its way, now that it is open: in order, as if it had been there. */
+export function pressTypedAhead(step: Step, typed: readonly TypedAhead[]): Step {
+  return typed.reduce(
+    (last, input) =>
+      last.state.ended ? last : andThen(last, (state) => (input.kind === 'key' ? pressKey(state, input.input, input.key) : paste(state, input.text))),
+    step,
+  );
 }
 
 /** Pasted text: into the filter, the prompt or the picker being typed, as text, never as keys. */
 export function paste(state: TriageState, text: string): Step {
+  if (state.opening !== undefined) return unchanged(typedAhead(state, state.opening, { kind: 'paste', text }));
   const inserted = insert(state, typed(oneLine(text)));
   return inserted === undefined ? say(state, 'pasted text goes into the filter (/), a prompt or a picker: nothing was done', 'info') : unchanged(inserted);
 }
 
-/** `text` added to what is being typed: the prompt's text, the picker's query or the filter; undefined when nothing is. */
+/** `text` added at the cursor of what is being typed; undefined when nothing is. */
 function insert(state: TriageState, text: string): TriageState | undefined {
+  const line = lineBeingTyped(state);
+  return line === undefined ? undefined : withLineTyped(state, insertText(line, text));
+}
+
+/** What is being typed: the prompt's text, the picker's query or the filter, with its cursor. */
+function lineBeingTyped(state: TriageState): Line | undefined {
   const { overlay } = state;
-  if (overlay?.kind === 'prompt') return { ...state, overlay: { ...overlay, text: overlay.text + text } };
-  if (overlay?.kind === 'picker') return { ...state, overlay: { ...overlay, query: overlay.query + text, selected: 0 } };
-  if (overlay === undefined && state.filtering) return withRows(state, state.rows, state.filter + text, 0);
+  if (overlay?.kind === 'prompt') return { text: overlay.text, cursor: overlay.cursor };
+  if (overlay?.kind === 'picker') return { text: overlay.query, cursor: overlay.cursor };
+  if (overlay === undefined && state.filtering) return { text: state.filter, cursor: state.filterCursor };
   return undefined;
+}
+
+/** `state` with `line` where lineBeingTyped found it; a picker's query changed shows its best match first. */
+function withLineTyped(state: TriageState, { text, cursor }: Line): TriageState {
+  const { overlay } = state;
+  if (overlay?.kind === 'prompt') return { ...state, overlay: { ...overlay, text, cursor } };
+  if (overlay?.kind === 'picker') return { ...state, overlay: { ...overlay, query: text, cursor, selected: text === overlay.query ? overlay.selected : 0 } };
+  return { ...withRows(state, state.rows, text, 0), filterCursor: cursor };
 }
 
 /** A key's action over the list. */
@@ -104,7 +138,7 @@ function perform(state: TriageState, action: Action): Step {
         0,
         choices.findIndex((choice) => choice.value === state.view),
       );
-      return unchanged({ ...state, overlay: { kind: 'picker', title: 'Switch to view', query: '', choices, selected, switchesView: true } });
+      return unchanged({ ...state, overlay: { kind: 'picker', title: 'Switch to view', query: '', cursor: 0, choices, selected, switchesView: true } });
     }
     case 'refresh':
       return startLoad(state, state.view);
@@ -114,20 +148,28 @@ function perform(state: TriageState, action: Action): Step {
       return end(state, 'quit');
     case 'interrupt':
       return end(state, 'interrupted');
+    // Taken by pressKey, as interrupt is.
+    case 'suspend':
+      return suspend(state);
   }
 }
+
+const suspend = (state: TriageState): Step => ({ state, effects: [{ kind: 'suspend' }] });
 
 function pressInFilter(state: TriageState, input: string, key: KeyPress): Step {
   if (key.return === true || key.upArrow === true || key.downArrow === true) return unchanged({ ...state, filtering: false });
   if (key.escape === true) return unchanged(withRows({ ...state, filtering: false }, state.rows, ''));
-  if (key.backspace === true || key.delete === true) return unchanged(withRows(state, state.rows, state.filter.slice(0, -1)));
   return typeInto(state, input, key);
 }
 
-/** A key typed into the filter, a prompt or a picker: its character, if it is text. */
+/** A key typed into the filter, a prompt or a picker: an editing key (line-edit.ts), or its character, if it is text. */
 function typeInto(state: TriageState, input: string, key: KeyPress): Step {
+  const line = lineBeingTyped(state);
+  if (line === undefined) return unchanged(state);
+  const edited = editLine(line, input, key);
+  if (edited !== undefined) return unchanged(withLineTyped(state, edited));
   const text = typed(input);
-  return unchanged(text === '' || key.ctrl === true ? state : (insert(state, text) ?? state));
+  return unchanged(text === '' || key.ctrl === true ? state : withLineTyped(state, insertText(line, text)));
 }
 
 function pressInOverlay(state: TriageState, overlay: Overlay, input: string, key: KeyPress): Step {
@@ -150,7 +192,6 @@ function pressInOverlay(state: TriageState, overlay: Overlay, input: string, key
   }
   if (overlay.kind === 'prompt') {
     if (key.return === true) return actOn(closed, overlay.resolves, { kind: 'resolve', notes: overlay.text });
-    if (key.backspace === true || key.delete === true) return unchanged({ ...state, overlay: { ...overlay, text: overlay.text.slice(0, -1) } });
     return typeInto(state, input, key);
   }
   const shown = pickerMatches(overlay.choices, overlay.query);
@@ -160,7 +201,6 @@ function pressInOverlay(state: TriageState, overlay: Overlay, input: string, key
   }
   if (key.upArrow === true) return unchanged({ ...state, overlay: { ...overlay, selected: Math.max(0, overlay.selected - 1) } });
   if (key.downArrow === true) return unchanged({ ...state, overlay: { ...overlay, selected: Math.min(shown.length - 1, overlay.selected + 1) } });
-  if (key.backspace === true || key.delete === true) return unchanged({ ...state, overlay: { ...overlay, query: overlay.query.slice(0, -1), selected: 0 } });
   return typeInto(state, input, key);
 }
 

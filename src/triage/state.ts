@@ -5,6 +5,7 @@ import type { Choice, TemplatePurpose } from './picker.js';
 import type { TriageRow } from './rows.js';
 import type { Snapshot } from '../watch/events.js';
 import { foldForMatch } from '../util/fold.js';
+import type { KeyPress } from '../util/terminal-input.js';
 
 export type Tone = 'info' | 'ok' | 'error';
 
@@ -17,6 +18,8 @@ interface PickerBase {
   kind: 'picker';
   title: string;
   query: string;
+  /** Where in the query the cursor is (line-edit.ts). */
+  cursor: number;
   choices: readonly Choice[];
   /** Index into the choices the query shows (pickerMatches). */
   selected: number;
@@ -26,7 +29,7 @@ interface PickerBase {
 export type Overlay =
   /** `top`: the first of its key lines shown, when they are more than the screen holds (help.ts). */
   | { kind: 'help'; top: number }
-  | { kind: 'prompt'; label: string; text: string; resolves: number }
+  | { kind: 'prompt'; label: string; text: string; cursor: number; resolves: number }
   | { kind: 'confirm'; question: string; closes: number }
   | (PickerBase & { assigns: number })
   | (PickerBase & { switchesView: true })
@@ -55,6 +58,12 @@ export interface Running {
   sends: DraftKind | undefined;
 }
 
+/** A key or a paste typed while what a key opened is on its way (typed-ahead.ts). */
+export type TypedAhead = { kind: 'key'; input: string; key: KeyPress } | { kind: 'paste'; text: string };
+
+/** What a key opened that comes only after an effect: a picker once its choices are read, the editor, the pager. */
+export type Awaited = 'technicians' | 'templates' | 'editor' | 'pager';
+
 export interface TriageState {
   /** The list type shown. */
   view: string;
@@ -64,6 +73,8 @@ export interface TriageState {
   /** Index into `visible`. */
   selected: number;
   filter: string;
+  /** Where in the filter the cursor is (line-edit.ts): at its end when it is set otherwise than by typing. */
+  filterCursor: number;
   /** Typing the filter: keys go to it until Enter or Esc. */
   filtering: boolean;
   /** The load whose answer the screen waits for; a later load overtakes it, and its answer is dropped. */
@@ -94,6 +105,8 @@ export interface TriageState {
   /** What the last action did, or what is going on. */
   status: { text: string; tone: Tone } | undefined;
   overlay: Overlay | undefined;
+  /** Something a key opened is on its way: what is typed meanwhile waits for it, in order. */
+  opening: { awaits: Awaited; typed: readonly TypedAhead[] } | undefined;
   terminal: TerminalSize;
   /** Quit, interrupted or failed: nothing more happens. */
   ended: boolean;
@@ -111,6 +124,7 @@ export function initialState(view: string, terminal: TerminalSize, intervalMs?: 
     visible: [],
     selected: 0,
     filter: '',
+    filterCursor: 0,
     filtering: false,
     loading: undefined,
     loads: 0,
@@ -124,6 +138,7 @@ export function initialState(view: string, terminal: TerminalSize, intervalMs?: 
     running: undefined,
     status: undefined,
     overlay: undefined,
+    opening: undefined,
     terminal,
     ended: false,
     interval: intervalMs === undefined ? undefined : { ms: intervalMs, token: undefined, last: undefined },
@@ -143,7 +158,8 @@ export function withRows(state: TriageState, rows: readonly TriageRow[], filter:
   const visible = needle === '' ? rows : rows.filter((row) => row.searchText.includes(needle));
   const index = current === undefined ? -1 : visible.findIndex((row) => row.id === current.id);
   const selected = index >= 0 ? index : Math.min(fallback, Math.max(0, visible.length - 1));
-  return { ...state, rows, filter, visible, selected };
+  const filterCursor = filter === state.filter ? state.filterCursor : filter.length;
+  return { ...state, rows, filter, filterCursor, visible, selected };
 }
 
 /** `drafts` with `text` kept for ticket `id`, or with none when it is blank. */

@@ -22,7 +22,7 @@ export function replyTo(state: TriageState, id: number): Step {
 export function resolveTo(state: TriageState, id: number): Step {
   const kept = (state.drafts.resolution.get(id) ?? '').replace(/\n+$/, '');
   if (kept.includes('\n')) return actOn(state, id, { kind: 'resolveInEditor', ticket: state.details.get(id)?.ticket, draft: kept });
-  return unchanged({ ...state, overlay: { kind: 'prompt', label: `Resolution notes for #${id}`, text: kept, resolves: id } });
+  return unchanged({ ...state, overlay: { kind: 'prompt', label: `Resolution notes for #${id}`, text: kept, cursor: kept.length, resolves: id } });
 }
 
 /** What r or s does without a template. */
@@ -36,7 +36,7 @@ export function templatesRead(state: TriageState, event: Extract<TriageEvent, { 
   if (names.length === 0) return withoutTemplate(state, id, purpose);
   const choices = [NO_TEMPLATE, ...names.map((name) => ({ label: name, value: name }))];
   const title = purpose === 'reply' ? `Reply to #${id} with` : `Resolve #${id} with`;
-  return unchanged({ ...state, overlay: { kind: 'picker', title, query: '', choices, selected: 0, fillsTemplate: { id, purpose } } });
+  return unchanged({ ...state, overlay: { kind: 'picker', title, query: '', cursor: 0, choices, selected: 0, fillsTemplate: { id, purpose } } });
 }
 
 /** Enter in the template picker: the editor with the template filled, or the blank text. */

@@ -18,6 +18,12 @@ export const KEPT_DRAFT: Readonly<Record<DraftKind, string>> = {
 
 export const unchanged = (state: TriageState): Step => ({ state, effects: [] });
 
+/** `step`, then what `next` makes of its state: the effects of both. */
+export function andThen(step: Step, next: (state: TriageState) => Step): Step {
+  const after = next(step.state);
+  return { state: after.state, effects: [...step.effects, ...after.effects] };
+}
+
 export const say = (state: TriageState, text: string, tone: Tone): Step => unchanged({ ...state, status: { text, tone } });
 
 export const end = (state: TriageState, ending: Ending): Step => ({ state: { ...state, ended: true }, effects: [{ kind: 'end', ending }] });

@@ -7,12 +7,13 @@ import { kebabCase } from '../listing/query.js';
 import type { Effect, TriageEvent } from './events.js';
 import { failureText } from './failure.js';
 import { layoutFor, type TerminalSize } from './layout.js';
-import { pressKey, paste } from './press.js';
+import { pressKey, pressTypedAhead, paste } from './press.js';
 import { detailRow, rowsOf } from './rows.js';
 import { currentRow, detailKey, initialState, withDraft, withRows, type TriageState } from './state.js';
 import { templatesRead } from './templates.js';
 import { clearMarksOnMove, markChanges, tick, waitFor } from './interval.js';
 import { end, KEPT_DRAFT, startLoad, unchanged, type Step } from './transitions.js';
+import { arrived, holdingKeys } from './typed-ahead.js';
 
 export type { Step };
 
@@ -37,6 +38,8 @@ function handle(state: TriageState, event: TriageEvent): Step {
       return unchanged({ ...state, terminal: { columns: event.columns, rows: event.rows } });
     case 'signalled':
       return end(state, 'interrupted');
+    case 'notSuspended':
+      return unchanged({ ...state, status: { text: `Ctrl-Z: ${event.reason}, so the screen stays`, tone: 'info' } });
     case 'tick':
       return tick(state);
     case 'viewLoaded':
@@ -52,24 +55,30 @@ function handle(state: TriageState, event: TriageEvent): Step {
       return unchanged(currentRow(read)?.id === event.id ? { ...read, failedRead: { id: event.id, error: failureText(event.error) } } : read);
     }
     case 'acted':
-      return unchanged(acted(state, event));
+      return unchanged(acted(arrived(state, 'editor').state, event));
     case 'actionFailed':
-      return unchanged(actionFailed(state, event));
+      return unchanged(actionFailed(arrived(state, 'editor').state, event));
+    case 'terminalLent':
+      return unchanged(arrived(state, 'editor', 'pager').state);
+    case 'shown':
+      return unchanged(arrived(state, 'pager').state);
     case 'notShown':
-      return unchanged({ ...state, status: { text: `✗ show #${event.id}: ${event.reason}`, tone: 'error' } });
-    case 'techniciansRead':
+      return unchanged({ ...arrived(state, 'pager').state, status: { text: `✗ show #${event.id}: ${event.reason}`, tone: 'error' } });
+    case 'techniciansRead': {
+      const { state: ready, typed } = arrived(state, 'technicians');
       // Not over a prompt or picker opened meanwhile: what is typed there would be lost.
-      if (state.overlay !== undefined) return unchanged(state);
-      return unchanged({
-        ...state,
-        overlay: { kind: 'picker', title: `Assign #${event.id} to`, query: '', choices: event.choices, selected: 0, assigns: event.id },
-      });
+      if (ready.overlay !== undefined) return unchanged(ready);
+      const picker = { kind: 'picker', title: `Assign #${event.id} to`, query: '', cursor: 0, choices: event.choices, selected: 0, assigns: event.id } as const;
+      return pressTypedAhead(unchanged({ ...ready, overlay: picker }), typed);
+    }
     case 'techniciansFailed':
-      return unchanged({ ...state, status: { text: `✗ assign: ${failureText(event.error)}`, tone: 'error' } });
-    case 'templatesRead':
-      return templatesRead(state, event);
+      return unchanged({ ...arrived(state, 'technicians').state, status: { text: `✗ assign: ${failureText(event.error)}`, tone: 'error' } });
+    case 'templatesRead': {
+      const { state: ready, typed } = arrived(state, 'templates');
+      return pressTypedAhead(holdingKeys(templatesRead(ready, event)), typed);
+    }
     case 'templatesFailed':
-      return unchanged({ ...state, status: { text: `✗ templates: ${failureText(event.error)}`, tone: 'error' } });
+      return unchanged({ ...arrived(state, 'templates').state, status: { text: `✗ templates: ${failureText(event.error)}`, tone: 'error' } });
   }
 }
 

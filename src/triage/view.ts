@@ -12,6 +12,7 @@ import { kebabCase } from '../listing/query.js';
 import { helpPage, helpRoom } from './help.js';
 import { FOOTER_ENDING, FOOTER_KEYS, keyFor } from './keys.js';
 import { coverRoom, layoutFor, type Layout } from './layout.js';
+import type { Line } from './line-edit.js';
 import { pickerMatches, type Choice } from './picker.js';
 import type { TriageRow } from './rows.js';
 import { currentRow, type Overlay, type TriageState } from './state.js';
@@ -55,9 +56,14 @@ export interface Drawing {
 
 function titleLine(state: TriageState, width: number, style: Style): string {
   const count = state.filter === '' ? `${state.rows.length} tickets` : `${state.visible.length} of ${state.rows.length} tickets`;
-  const filter = state.filtering ? `  filter: /${state.filter}▏` : state.filter === '' ? '' : `  filter: /${state.filter}`;
   const shown = state.loading !== undefined ? 'loading…' : state.loadFailed && state.rows.length === 0 ? 'not loaded' : count;
-  return style.bold(truncate(`tkt triage · ${kebabCase(state.view)} · ${shown}${filter}`, width));
+  const title = `tkt triage · ${kebabCase(state.view)} · ${shown}`;
+  if (!state.filtering) return style.bold(truncate(state.filter === '' ? title : `${title}  filter: /${state.filter}`, width));
+  // Being typed: the cursor kept in sight, as on a prompt line.
+  const label = `${title}  filter: /`;
+  const room = width - displayWidth(label);
+  const typing = withCursor({ text: state.filter, cursor: state.filterCursor }, room);
+  return style.bold(room > 1 ? label + typing : truncate(label, width));
 }
 
 function emptyListWhy(state: TriageState): string {
@@ -101,11 +107,26 @@ function footerLine(width: number): string {
   return truncate(keys + FOOTER_ENDING, width);
 }
 
-/** Text being typed, with the cursor after it: its end, where the cursor is, when it is too long. */
-const typingLine = (text: string, width: number) => `> ${truncateStart(text, width - 3)}▏`;
+const CURSOR = '▏';
+
+/**
+ * Text being typed, in `width` columns, with the cursor drawn where it is: when the text is
+ * longer, the part around the cursor, cut before it (at least half the room kept for what
+ * comes before the cursor) and after it.
+ */
+function withCursor({ text, cursor }: Line, width: number): string {
+  const room = width - displayWidth(CURSOR);
+  const before = text.slice(0, cursor);
+  const after = text.slice(cursor);
+  const beforeShown = truncateStart(before, Math.max(room - displayWidth(after), Math.ceil(room / 2)));
+  return beforeShown + CURSOR + truncate(after, room - displayWidth(beforeShown));
+}
+
+/** The line of text being typed. */
+const typingLine = (line: Line, width: number) => `> ${withCursor(line, width - 2)}`;
 
 /** The label and the text typed on one line, the label cut first: a picker at two lines. */
-function labelledTypingLine(label: string, text: string, width: number, style: Style): string {
+function labelledTypingLine(label: string, text: Line, width: number, style: Style): string {
   const typing = typingLine(text, width);
   const room = width - displayWidth(typing) - 1;
   return room > 1 ? `${style.bold(truncate(label, room))} ${typing}` : typing;
@@ -118,8 +139,8 @@ function overlayLines(overlay: Exclude<Overlay, { kind: 'help' }>, layout: Layou
       return [style.bold(overlay.question)];
     case 'prompt':
       // On a short terminal the text being typed keeps its line before the label does.
-      if (height === 1) return [typingLine(overlay.text, layout.width)];
-      return [style.bold(overlay.label), typingLine(overlay.text, layout.width), style.dim('Enter sends, Esc cancels')];
+      if (height === 1) return [typingLine(overlay, layout.width)];
+      return [style.bold(overlay.label), typingLine(overlay, layout.width), style.dim('Enter sends, Esc cancels')];
     case 'picker': {
       const shown = pickerMatches(overlay.choices, overlay.query);
       const room = Math.max(1, height - 2);
@@ -128,8 +149,9 @@ function overlayLines(overlay: Exclude<Overlay, { kind: 'help' }>, layout: Layou
       const choices = shown.length === 0 ? ['  nothing matches'] : shown.slice(top, top + room).map((choice, offset) => choiceLine(choice, top + offset));
       // On a short terminal the choice Enter takes keeps its line first, then the label with the text typed.
       if (height === 1) return choices;
-      if (height === 2) return [labelledTypingLine(overlay.title, overlay.query, layout.width, style), ...choices];
-      return [style.bold(`${overlay.title} (type to filter, Enter chooses, Esc cancels)`), typingLine(overlay.query, layout.width), ...choices];
+      const query = { text: overlay.query, cursor: overlay.cursor };
+      if (height === 2) return [labelledTypingLine(overlay.title, query, layout.width, style), ...choices];
+      return [style.bold(`${overlay.title} (type to filter, Enter chooses, Esc cancels)`), typingLine(query, layout.width), ...choices];
     }
   }
 }

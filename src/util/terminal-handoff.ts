@@ -86,6 +86,50 @@ async function dropTerminalReplies(stdin: Readable, ask: Writable | undefined): 
   if (keys !== '') stdin.unshift(keys);
 }
 
+/** Stopping the process as a shell's job control does (the real process's): by its ID, with signals. */
+export interface JobControl {
+  pid: number;
+  kill(pid: number, signal: 'SIGTSTP' | 'SIGWINCH'): unknown;
+  once(event: 'SIGCONT', listener: () => void): unknown;
+  removeListener(event: 'SIGCONT', listener: () => void): unknown;
+}
+
+/**
+ * Stops the process with SIGTSTP, as the terminal's Ctrl-Z does to a program in cooked mode,
+ * until the shell continues it (fg); false when nothing stopped it. Stopped, the process runs on
+ * only once continued, with the SIGCONT already there to be read within a turn of the loop. A
+ * process group with no shell of the session's to continue it (an orphaned one: tkt run by tmux or
+ * `sh -c` without job control) is not stopped: the kernel discards SIGTSTP there.
+ */
+async function stopUntilContinued(job: JobControl): Promise<boolean> {
+  const heard = { continued: false };
+  const onContinue = () => {
+    heard.continued = true;
+  };
+  job.once('SIGCONT', onContinue);
+  try {
+    job.kill(job.pid, 'SIGTSTP');
+    await nextTurn();
+  } catch {
+    // No such signal on this system (Windows).
+  } finally {
+    job.removeListener('SIGCONT', onContinue);
+  }
+  // Resized while stopped, the terminal told the shell, not tkt: its size read again, as on a resize.
+  if (heard.continued) job.kill(job.pid, 'SIGWINCH');
+  return heard.continued;
+}
+
+/**
+ * Suspends the process to the shell (Ctrl-Z in a full-screen program, as less and vim do): the
+ * holder lets go (and leaves the alternate screen), the terminal is left as tkt found it and
+ * unread, the process stops; continued, it takes the terminal back as after a program lent it.
+ * False when it could not be stopped: the holder has the terminal back at once.
+ */
+export async function suspendToShell(terminal: TerminalStreams, job: JobControl, holder: TerminalHolder): Promise<boolean> {
+  return await handOverTerminal(terminal, () => stopUntilContinued(job), holder);
+}
+
 /** Runs `use`, which starts a program on the terminal and resolves once it has exited, with the terminal lent to it. */
 export async function handOverTerminal<T>(terminal: TerminalStreams, use: () => Promise<T>, holder?: TerminalHolder): Promise<T> {
   const stdin = terminal.stdin as TerminalInput;

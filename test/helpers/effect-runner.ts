@@ -18,6 +18,7 @@ export function standInEffectRunner(ctx: Context, client: ApiClient, deps: Parti
     signal: ctx.signal,
     editor: async () => 'a message',
     page: async () => undefined,
+    suspend: async () => undefined,
     templateNames: () => templateNames(ctx),
     fillTemplate: async (name, ticket) => fillForTicket(ctx, await readTemplate(ctx, name), readTicket(ticket)),
     renderDetail: async (ticket, width) => `${width}: ${JSON.stringify(ticket)}`,

@@ -65,6 +65,17 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
     expect(shell).not.toMatch(/^ID: /m);
   });
 
+  it.each(['PAGER=less', 'PAGER=less LESS=FRX'])('keeps a configured less (%s) up until q on a ticket that fits the screen', async (env) => {
+    const triage = await openTriage({ width: 80, height: 24 }, { env });
+    const id = highlighted(await triage.ready())!;
+    await triage.keys('Enter');
+    // Not quit at once by -F, from tkt's LESS for tkt show or from the user's.
+    const paged = await triage.waitFor(/^\(END\)/m, "less's (END) prompt");
+    expect(paged).toMatch(new RegExp(`^ID: +${id}$`, 'm'));
+    await triage.keys('q');
+    await triage.waitFor(/^tkt triage · /, 'the screen back after less');
+  });
+
   it('takes pasted text as text in the resolve prompt, the filter and the picker, never as keys', async () => {
     const triage = await openTriage({ width: 80, height: 24 });
     const id = Number(highlighted(await triage.ready()));
@@ -99,6 +110,49 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
     await triage.paste('after\n');
     const shell = await triage.waitFor(/^after$|\^\[\[200~/m, 'the paste in the shell');
     expect(shell).toMatch(/^after$/m);
+  });
+
+  it('gives the keys sent in one write with a, r or s to the picker or prompt it opens, never to the list', async () => {
+    const triage = await openTriage({ width: 100, height: 30 }, { args: '--view all-tickets' });
+    await triage.ready();
+    // A resolved ticket: o would reopen it, were it read as a key of the list.
+    await triage.type('/1011');
+    await triage.keys('Enter');
+    await triage.waitFor((text) => highlighted(text) === '1011' && /^Title: /m.test(text), 'ticket 1011 and its detail');
+    const { ticketStatusId: status, assignedUser: assignee } = ticket(1011);
+    await triage.type('aom');
+    await triage.waitFor((text) => /Assign #1011 to/.test(text) && /^> om▏/m.test(text), 'the assign picker, filtered by om');
+    await triage.keys('Escape');
+    await triage.waitFor(/nothing was changed/);
+    // s (no templates) and the notes up to Esc, in one write: the prompt has them, nothing is sent.
+    await triage.type('sNot yet\x1b');
+    await triage.waitFor(/^nothing was changed/m, 'the prompt closed by the Esc typed ahead');
+    await triage.type('sNot yet');
+    await triage.waitFor(/^> Not yet▏/m, 'the notes in the prompt');
+    await triage.keys('Escape');
+    expect(ticket(1011).ticketStatusId).toBe(status);
+    expect(ticket(1011).assignedUser).toBe(assignee);
+  });
+
+  it('edits the resolve prompt where its cursor is, a whole emoji at a time, at 40x10', async () => {
+    const triage = await openTriage({ width: 40, height: 10 });
+    const id = Number(highlighted(await triage.waitFor((text) => highlighted(text) !== undefined, 'the first ticket')));
+    await triage.keys('s');
+    await triage.waitFor(/^> ▏$/m, 'the prompt');
+    await triage.type('Done 😀');
+    await triage.keys('BSpace');
+    await triage.waitFor(/^> Done ▏$/m, 'the emoji gone whole');
+    await triage.keys('Left', 'Left');
+    await triage.type('X');
+    await triage.waitFor(/^> DonX▏e$/m, 'X typed before the last two characters');
+    await triage.keys('Home');
+    await triage.type('[');
+    await triage.keys('End');
+    await triage.type('ok');
+    await triage.waitFor(/^> \[DonXe ok▏$/m, 'the text edited at both ends');
+    await triage.keys('Enter');
+    await triage.waitFor(new RegExp(`✓ resolved #${id}`));
+    expect(ticket(id).resolution?.details).toBe('[DonXe ok');
   });
 
   it('shows the end of a text longer than the prompt line, where the cursor is', async () => {
@@ -148,7 +202,7 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
 
     await triage.keys('?');
     const help = await triage.waitFor(/Keys \(any key closes this\)/);
-    for (const key of ['↑ ↓  j k', 'PgUp PgDn', 'Home End  g G', '/', 'Enter', 'p', 'r', 's', 'c', 'a', 'o', 'm', 'v', 'R', '?', 'q', 'Ctrl-C']) {
+    for (const key of ['↑ ↓  j k', 'PgUp PgDn', 'Home End  g G', '/', 'Enter', 'p', 'r', 's', 'c', 'a', 'o', 'm', 'v', 'R', '?', 'q', 'Ctrl-C', 'Ctrl-Z']) {
       expect(help, key).toMatch(new RegExp(`^  ${key.replace(/[?/↑↓]/g, '\\$&')} +\\S`, 'm'));
     }
     expect(lines(help)).toHaveLength(24);
@@ -297,6 +351,56 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
     expect(shell).toContain('[exit 130]');
     expect(shell).toContain('error: interrupted');
     expect(shell).not.toContain('tkt triage ·');
+  });
+
+  it('suspends on Ctrl-Z to a shell with job control, which has its terminal as it was, and comes back with fg', async () => {
+    sessions += 1;
+    const name = `t${sessions}`;
+    await terminal.start(name, { width: 100, height: 30 }, 'env -u PAGER -u LESS -u CI PS1="$ " bash --norc --noprofile -i');
+    await terminal.waitFor(name, /^\$ ?$/m, { what: "the shell's prompt" });
+    // The command alone: after `cmd; echo`, bash runs the echo when cmd stops.
+    await terminal.type(name, `env NO_COLOR=1 TKT_CONFIG_DIR='${fixture.dir}' node '${BIN}' triage`);
+    await terminal.keys(name, 'Enter');
+    const screen = await terminal.waitFor(name, (text) => highlighted(text) !== undefined && /^Title: /m.test(text), { what: 'the triage screen' });
+    const first = highlighted(screen);
+    await terminal.keys(name, 'C-z');
+    // The shell's own screen and prompt: triage's is gone, the job stopped.
+    const stopped = await terminal.waitFor(name, /Stopped/, { what: 'the job stopped' });
+    expect(stopped).not.toContain('tkt triage ·');
+    await terminal.type(name, "echo \"modes: $(stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e echo -e -icanon -e -echo | sort | tr '\\n' ' ')\"; jobs");
+    await terminal.keys(name, 'Enter');
+    const afterModes = (text: string) => text.split(/^modes: /m)[1] ?? '';
+    const shell = await terminal.waitFor(name, (text) => /^\[1\]\+ +Stopped +env /m.test(afterModes(text)), { what: 'the stopped job in jobs' });
+    // The terminal as the shell wants it: lines and echo, not raw.
+    expect(afterModes(shell)).toMatch(/^echo icanon *$/m);
+    await terminal.type(name, 'fg');
+    await terminal.keys(name, 'Enter');
+    await terminal.waitFor(name, (text) => highlighted(text) === first && /^Title: /m.test(text), { what: 'the triage screen again' });
+    await terminal.keys(name, 'j');
+    await terminal.waitFor(name, (text) => highlighted(text) !== first && highlighted(text) !== undefined, { what: 'j moving the highlight' });
+    // Back at another size: drawn at that one.
+    await terminal.keys(name, 'C-z');
+    await terminal.waitFor(name, (text) => afterModes(text).includes('fg') && /Stopped/.test(afterModes(text).split('fg')[1] ?? ''), { what: 'stopped again' });
+    await terminal.tmux('resize-window', '-t', name, '-x', '40', '-y', '10');
+    await terminal.type(name, 'fg');
+    await terminal.keys(name, 'Enter');
+    const narrow = await terminal.waitFor(name, (text) => highlighted(text) !== undefined && /q quit {2}\? keys$/m.test(text), { what: 'the screen at 40x10' });
+    expect(lines(narrow)).toHaveLength(10);
+    for (const line of lines(narrow)) expect(displayWidth(line)).toBeLessThanOrEqual(40);
+    await terminal.keys(name, 'q');
+    await terminal.waitFor(name, (text) => !text.includes('q quit'), { what: 'the shell after q' });
+    await terminal.type(name, 'echo "[exit $?]"');
+    await terminal.keys(name, 'Enter');
+    expect(await terminal.waitFor(name, /^\[exit \d+\]/m, { what: 'the exit' })).toMatch(/^\[exit 0\]/m);
+  });
+
+  it('says so and stays when Ctrl-Z has no shell with job control to stop to', async () => {
+    const triage = await openTriage({ width: 80, height: 24 });
+    const id = highlighted(await triage.ready());
+    await triage.keys('C-z');
+    await triage.waitFor(/^Ctrl-Z: /m, 'why it did not suspend');
+    await triage.keys('j');
+    await triage.waitFor((text) => highlighted(text) !== id && highlighted(text) !== undefined, 'j moving the highlight');
   });
 
   it('says what it needs when stderr is not the terminal: stdin, stdout and stderr', async () => {

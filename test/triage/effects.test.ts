@@ -196,6 +196,18 @@ describe('the effect runner', () => {
     expect(event).toEqual({ kind: 'notShown', id, reason: 'the pager "most" ($PAGER) could not be run' });
     expect(paged).toHaveLength(1);
     expect(paged[0]).toMatch(/^100: \{/);
+    // Shown: said too, so that the keys typed ahead of the pager stop being held.
+    const shown = await (await openRunner()).perform({ kind: 'showInPager', id, width: 100, ticket: undefined });
+    expect(shown).toEqual({ kind: 'shown', id });
+  });
+
+  it('suspends through the host, and reports only a suspension that could not be', async () => {
+    const suspended: string[] = [];
+    const stopped = await openRunner({ suspend: async () => void suspended.push('stopped') });
+    expect(await stopped.perform({ kind: 'suspend' })).toBeUndefined();
+    expect(suspended).toEqual(['stopped']);
+    const refused = await openRunner({ suspend: async () => 'no job control' });
+    expect(await refused.perform({ kind: 'suspend' })).toEqual({ kind: 'notSuspended', reason: 'no job control' });
   });
 
   it("opens the ticket's page with w, and says the web-url setting is missing when it is", async () => {

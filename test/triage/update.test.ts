@@ -279,7 +279,7 @@ describe('actions', () => {
 
     const again = then(failed, key('s'));
     expect(again.effects).toEqual([]);
-    expect(again.state.overlay).toEqual({ kind: 'prompt', label: 'Resolution notes for #1031', text: 'Cable reseated', resolves: 1031 });
+    expect(again.state.overlay).toEqual({ kind: 'prompt', label: 'Resolution notes for #1031', text: 'Cable reseated', cursor: 14, resolves: 1031 });
     // Esc keeps them, as edited; emptied, they are dropped.
     const edited = then(again, key('', { backspace: true }), ESC);
     expect(edited.state.status?.text).toBe('nothing was changed (your notes are kept: s opens them again)');
@@ -355,6 +355,30 @@ describe('keys and pastes', () => {
     expect(highlighted(cleared.state)).toBe(1023);
   });
 
+  it('deletes a whole emoji with Backspace at the prompt, so that no half of it is sent', () => {
+    const sent = then(opened(), key('s'), noTemplates(1031, 'resolve'), type('Done 😀'), key('', { backspace: true }), ENTER);
+    expect(effects(sent, 'act')).toEqual([{ kind: 'act', id: 1031, action: { kind: 'resolve', notes: 'Done ' } }]);
+    // Nor a half typed or pasted on its own.
+    const halves = then(opened(), key('s'), noTemplates(1031, 'resolve'), type('a\ud83d'), { kind: 'paste', text: 'b\ude00' }, ENTER);
+    expect(effects(halves, 'act')).toEqual([{ kind: 'act', id: 1031, action: { kind: 'resolve', notes: 'ab' } }]);
+  });
+
+  it('edits the prompt, the picker and the filter where the cursor is: Left Left X inserts before the last two characters', () => {
+    const LEFT = key('', { leftArrow: true });
+    const notes = then(opened(), key('s'), noTemplates(1031, 'resolve'), type('Done'), LEFT, LEFT, type('X'));
+    expect(notes.state.overlay).toMatchObject({ kind: 'prompt', text: 'DoXne', cursor: 3 });
+    expect(effects(then(notes, key('u', { ctrl: true }), ENTER), 'act')).toEqual([{ kind: 'act', id: 1031, action: { kind: 'resolve', notes: 'ne' } }]);
+    const choices = [
+      { label: 'Ada Admin (admin)', value: '1' },
+      { label: 'Tom Tech (tech)', value: '2' },
+    ];
+    const picker = then(opened(), key('a'), { kind: 'techniciansRead', id: 1031, choices }, type('tech'), key('', { home: true }), key('', { delete: true }));
+    expect(picker.state.overlay).toMatchObject({ kind: 'picker', query: 'ech', cursor: 0 });
+    const filter = then(opened(), type('/printr'), LEFT, type('e'), key('', { end: true }), key('w', { ctrl: true }), type('VPN'));
+    expect(filter.state).toMatchObject({ filter: 'VPN', filterCursor: 3 });
+    expect(then(opened(), type('/prinetr'), LEFT, LEFT, key('', { backspace: true })).state).toMatchObject({ filter: 'printr', filterCursor: 4 });
+  });
+
   it('takes pasted text as text, its line breaks as spaces, and turns it away over the list', () => {
     const prompt = then(opened(), key('s'), noTemplates(1031, 'resolve'), { kind: 'paste', text: 'Toner replaced.\nThen s and c were pressed.\n' });
     expect(prompt.state.overlay).toMatchObject({ kind: 'prompt', text: 'Toner replaced. Then s and c were pressed.' });
@@ -371,6 +395,17 @@ describe('keys and pastes', () => {
     const signalled = then(opened(), { kind: 'signalled' });
     expect(signalled.effects).toEqual([{ kind: 'end', ending: 'interrupted' }]);
     expect(then(signalled, key('p'), { kind: 'viewLoaded', token: 1, items: [] })).toEqual({ state: signalled.state, effects: [] });
+  });
+
+  it('suspends on Ctrl-Z, over the list, while typing and while a picker is on its way, and says why when it could not', () => {
+    const CTRL_Z = key('z', { ctrl: true });
+    for (const before of [[], [type('/prin')], [key('s'), noTemplates(1031, 'resolve'), type('Done')], [key('a')]]) {
+      const typing = then(opened(), ...before);
+      const suspended = then(typing, CTRL_Z);
+      expect(suspended).toEqual({ state: typing.state, effects: [{ kind: 'suspend' }] });
+    }
+    const refused = then(opened(), CTRL_Z, { kind: 'notSuspended', reason: 'no shell with job control started tkt' });
+    expect(refused.state.status).toEqual({ text: 'Ctrl-Z: no shell with job control started tkt, so the screen stays', tone: 'info' });
   });
 
   it('reads a Ctrl key with a letter as no key of the table, not as the letter', () => {
@@ -413,5 +448,79 @@ describe('keys and pastes', () => {
     expect(top(then(help, key('j')))).toBe(1);
     expect(top(then(help, key('j'), key('j'), key('k')))).toBe(1);
     expect(top(then(help, key('', { pageDown: true })))).toBeGreaterThan(0);
+  });
+});
+
+describe('keys typed before what a key opens is open', () => {
+  const technicians = (id: number): TriageEvent => ({
+    kind: 'techniciansRead',
+    id,
+    choices: [
+      { label: 'Ada Admin (admin)', value: '1' },
+      { label: 'Tom Tech (tech)', value: '2' },
+    ],
+  });
+  const templates = (id: number, purpose: TemplatePurpose): TriageEvent => ({ kind: 'templatesRead', id, purpose, names: ['printer-fixed'] });
+  const acts = (step: Step) => effects(step, 'act');
+
+  it('gives the keys typed with a, in the same chunk or after it, to the assign picker once it opens', () => {
+    const typed = then(opened(), type('aom'));
+    // o would reopen and m mark read, were they keys of the list.
+    expect(acts(typed)).toEqual([]);
+    expect(typed.state.overlay).toBeUndefined();
+    expect(then(typed, technicians(1031)).state.overlay).toMatchObject({ kind: 'picker', query: 'om' });
+    const apart = then(opened(), key('a'), key('t'), type('om'), technicians(1031));
+    expect(apart.state.overlay).toMatchObject({ kind: 'picker', query: 'tom' });
+    // Typed up to Enter before the picker came: the technician chosen as if it had been there.
+    expect(acts(then(opened(), type('atom\r'), technicians(1031)))).toEqual([{ kind: 'act', id: 1031, action: { kind: 'assign', user: '2' } }]);
+  });
+
+  it('gives them to the template picker of r and s, and to the prompt of s without templates, pastes too', () => {
+    const reply = then(opened(), type('rpri'), templates(1031, 'reply'));
+    expect(acts(reply)).toEqual([]);
+    expect(reply.state.overlay).toMatchObject({ kind: 'picker', query: 'pri' });
+    const notes = then(opened(), type('sDone'), { kind: 'paste', text: ' and tested' }, noTemplates(1031, 'resolve'));
+    expect(notes.state.overlay).toMatchObject({ kind: 'prompt', text: 'Done and tested' });
+    const sent = then(opened(), type('sToner\r'), noTemplates(1031, 'resolve'));
+    expect(acts(sent)).toEqual([{ kind: 'act', id: 1031, action: { kind: 'resolve', notes: 'Toner' } }]);
+    // Esc typed ahead closes what opens, and nothing is done.
+    const escaped = then(opened(), key('a'), ESC, key('p'), technicians(1031));
+    expect(escaped.state.overlay).toBeUndefined();
+    expect(acts(escaped)).toEqual([{ kind: 'act', id: 1031, action: { kind: 'pickUp' } }]);
+  });
+
+  it('drops the keys typed ahead of the editor or the pager, which cannot have them, and of a picker that could not open', () => {
+    // r without templates opens the editor: Enter and p would open the pager and pick the ticket up.
+    const replying = then(opened(), type('r\rp'), noTemplates(1031, 'reply'));
+    expect(replying.effects.filter((effect) => effect.kind !== 'readTemplates')).toEqual([
+      { kind: 'act', id: 1031, action: { kind: 'reply', ticket: undefined, draft: undefined } },
+    ]);
+    const lent = then(replying, key('m'), { kind: 'terminalLent' });
+    expect(lent.effects).toEqual([]);
+    // Once the editor has the terminal, what comes after it is typed in triage again.
+    expect(effects(then(lent, { kind: 'acted', id: 1031, done: 'replied to #1031', refreshed: { ticket: ITEMS[0] } }, key('p')), 'act')).toEqual([
+      { kind: 'act', id: 1031, action: { kind: 'pickUp' } },
+    ]);
+    // Enter, then q before the pager is up: q is not triage's.
+    const paging = then(withDetail(opened()), type('\rq'));
+    expect(paging.state.ended).toBe(false);
+    expect(then(paging, { kind: 'shown', id: 1031 }, key('q')).state.ended).toBe(true);
+    const failed = then(opened(), type('abad\r'), { kind: 'techniciansFailed', error: new Error('HTTP 500') });
+    expect(acts(failed)).toEqual([]);
+    expect(failed.state.status?.text).toBe('✗ assign: HTTP 500');
+    expect(acts(then(failed, key('p')))).toEqual([{ kind: 'act', id: 1031, action: { kind: 'pickUp' } }]);
+  });
+
+  it('keeps waiting for the picker when another action ends meanwhile, and still ends on Ctrl-C', () => {
+    const picking = then(
+      opened(),
+      key('p'),
+      key('a'),
+      type('to'),
+      { kind: 'acted', id: 1031, done: 'picked up #1031', refreshed: { ticket: ITEMS[0] } },
+      type('m'),
+    );
+    expect(then(picking, technicians(1031)).state.overlay).toMatchObject({ kind: 'picker', query: 'tom' });
+    expect(then(then(opened(), key('a')), key('c', { ctrl: true })).effects).toEqual([{ kind: 'end', ending: 'interrupted' }]);
   });
 });

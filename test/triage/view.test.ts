@@ -8,7 +8,8 @@ import { createStyle } from '../../src/output/style.js';
 import { renderTicketDetail } from '../../src/reading/detail.js';
 import { layoutFor } from '../../src/triage/layout.js';
 import { rowsOf } from '../../src/triage/rows.js';
-import { initialState, withRows } from '../../src/triage/state.js';
+import { initialState, withRows, type Overlay, type TriageState } from '../../src/triage/state.js';
+import { displayWidth } from '../../src/output/width.js';
 import { MARKER, screenLines, TABLE_COLUMNS, tableRow } from '../../src/triage/view.js';
 import type { Harness } from '../helpers/harness.js';
 import { useHarness } from '../helpers/sandbox-state.js';
@@ -74,9 +75,9 @@ describe('the detail pane', () => {
 
 describe('a short terminal', () => {
   /** The screen at `size` with `overlay` open over the sandbox's first tickets. */
-  function screenWith(size: { columns: number; rows: number }, overlay: Parameters<typeof withOverlay>[1]): string[] {
+  function screenWith(size: { columns: number; rows: number }, overlay: Overlay | undefined, more: Partial<TriageState> = {}): string[] {
     const items = h.sandbox.state.tickets.slice(0, 10).map((t) => ({ ...t, ticketId: t.id }));
-    const state = withOverlay(withRows(initialState('AllTickets', size), rowsOf(items), ''), overlay);
+    const state = { ...withRows(initialState('AllTickets', size), rowsOf(items), ''), overlay, ...more };
     const table = fitTable(
       TABLE_COLUMNS,
       measureTable(
@@ -90,10 +91,9 @@ describe('a short terminal', () => {
     );
     return screenLines(state, { table, style: createStyle(false), color: false, now });
   }
-  const withOverlay = (state: ReturnType<typeof initialState>, overlay: NonNullable<ReturnType<typeof initialState>['overlay']>) => ({ ...state, overlay });
 
   it('keeps the text being typed in a prompt when one line is left for it, and the keys on the last line', () => {
-    const lines = screenWith({ columns: 40, rows: 3 }, { kind: 'prompt', label: 'Resolution notes for #1001', text: 'Fixed', resolves: 1001 });
+    const lines = screenWith({ columns: 40, rows: 3 }, { kind: 'prompt', label: 'Resolution notes for #1001', text: 'Fixed', cursor: 5, resolves: 1001 });
     expect(lines).toHaveLength(3);
     expect(lines[0]).toBe('> Fixed▏');
     expect(lines[2]).toMatch(/q quit {2}\? keys$/);
@@ -104,6 +104,7 @@ describe('a short terminal', () => {
       kind: 'picker',
       title: 'Assign #1001 to',
       query: 'om',
+      cursor: 2,
       choices: Array.from({ length: choices }, (_, n) => ({ label: `Omar Haddad ${n + 1}`, value: String(n) })),
       selected: 0,
       assigns: 1001,
@@ -136,8 +137,26 @@ describe('a short terminal', () => {
     });
   }
 
+  it('draws the cursor where it is in the text typed, and keeps it in sight in a text longer than the line', () => {
+    const prompt = (text: string, cursor: number) => ({ kind: 'prompt', label: 'Resolution notes for #1001', text, cursor, resolves: 1001 }) as const;
+    expect(screenWith({ columns: 40, rows: 3 }, prompt('Fixed it', 3))[0]).toBe('> Fix▏ed it');
+    expect(screenWith({ columns: 40, rows: 3 }, prompt('Fixed 😀', 6))[0]).toBe('> Fixed ▏😀');
+    const long = 'Replaced the toner, cleaned the drum, printed a test page';
+    const atStart = screenWith({ columns: 40, rows: 3 }, prompt(long, 0))[0]!;
+    expect(atStart).toBe(`> ▏${long.slice(0, 36)}…`);
+    const inMiddle = screenWith({ columns: 40, rows: 3 }, prompt(long, long.indexOf('drum')))[0]!;
+    expect(inMiddle).toMatch(/^> …[^▏]*cleaned the ▏drum[^▏]*…$/);
+    expect(displayWidth(inMiddle)).toBe(40);
+    expect(screenWith({ columns: 40, rows: 3 }, prompt(long, long.length))[0]).toBe(`> …${long.slice(-36)}▏`);
+  });
+
+  it('draws the cursor in the filter on the title line', () => {
+    const lines = screenWith({ columns: 80, rows: 10 }, undefined, { filtering: true, filter: 'printer', filterCursor: 5 });
+    expect(lines[0]).toMatch(/filter: \/print▏er$/);
+  });
+
   it("gives a prompt the list's place when the detail pane is too short for its label", () => {
-    const lines = screenWith({ columns: 40, rows: 8 }, { kind: 'prompt', label: 'Resolution notes for #1001', text: 'Fixed', resolves: 1001 });
+    const lines = screenWith({ columns: 40, rows: 8 }, { kind: 'prompt', label: 'Resolution notes for #1001', text: 'Fixed', cursor: 5, resolves: 1001 });
     expect(lines.slice(1, 4)).toEqual(['Resolution notes for #1001', '> Fixed▏', 'Enter sends, Esc cancels']);
   });
 
