@@ -144,24 +144,26 @@ export function missingText(option: TextOptionWithFile): UsageError {
  * Every path must be something tkt can read: a regular file, a FIFO (what `<(command)` gives),
  * /dev/stdin, a character device; not a directory. Checked before the first request so a typo
  * never leaves a half-done operation, and without opening anything: a pipe can be read only
- * once, and that read is the one that sends it. All bad paths are named at once (exit 2).
+ * once, and that read is the one that sends it. All bad paths are named at once (exit 2), each as
+ * `shown` has it (an upload's argument, `/dev/stdin#build.log`, for its path).
  */
-export async function assertReadableFiles(paths: readonly string[], flag: string): Promise<void> {
+export async function assertReadableFiles(paths: readonly string[], flag: string, shown: readonly string[] = paths): Promise<void> {
   const problems: string[] = [];
-  for (const path of paths) {
+  for (const [index, path] of paths.entries()) {
+    const name = shown[index] ?? path;
     try {
       const info = await statPath(path);
       if (info.isDirectory()) {
-        problems.push(`${path}: a directory, not a file`);
+        problems.push(`${name}: a directory, not a file`);
         continue;
       }
       if (info.isSocket()) {
-        problems.push(`${path}: a socket, not a file`);
+        problems.push(`${name}: a socket, not a file`);
         continue;
       }
       await accessPath(path, constants.R_OK);
     } catch (error) {
-      problems.push(`${path}: ${fileErrorText(error)}`);
+      problems.push(`${name}: ${fileErrorText(error)}`);
     }
   }
   if (problems.length > 0) {

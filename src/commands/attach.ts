@@ -1,12 +1,12 @@
 import { plans } from '../api/plans.js';
-import { uploadName } from '../api/upload-name.js';
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { nameList, printActionDone } from '../cmdutil/action-output.js';
 import { keptFiles, keptLine, reportKeptFiles } from '../cmdutil/attachments.js';
 import { printDryRun } from '../cmdutil/dry-run.js';
 import { changeInDoubt } from '../cmdutil/in-doubt.js';
-import { assertReadableFiles, assertSingleStdinReader } from '../cmdutil/text-input.js';
+import { assertSingleStdinReader } from '../cmdutil/text-input.js';
+import { checkUploads, uploadPaths } from '../cmdutil/upload-files.js';
 import { parseTicketId } from '../util/ids.js';
 import { dryRunOption, idArgument } from './shared-options.js';
 
@@ -38,16 +38,16 @@ Examples:
 
 export async function run(options: AttachOptions, ctx: Context): Promise<void> {
   const id = parseTicketId(options.id);
-  assertSingleStdinReader({ paths: [['', options.files]] });
-  await assertReadableFiles(options.files, 'attach');
-  if (options.dryRun) return printDryRun(ctx, plans.addFiles(id, options.files));
+  assertSingleStdinReader({ paths: [['', uploadPaths(options.files)]] });
+  const uploads = await checkUploads(options.files, 'attach');
+  if (options.dryRun) return printDryRun(ctx, plans.addFiles(id, uploads));
 
   const client = await ctx.api();
-  const response = await client.send(plans.addFiles(id, options.files)).catch(changeInDoubt(ctx, id));
-  const files = await keptFiles(client, id, options.files, response);
-  const sent = `✓ sent ${options.files.length} file(s) to #${id}: ${nameList(options.files.map(uploadName))}`;
+  const response = await client.send(plans.addFiles(id, uploads)).catch(changeInDoubt(ctx, id));
+  const files = await keptFiles(client, id, uploads, response);
+  const sent = `✓ sent ${uploads.length} file(s) to #${id}: ${nameList(uploads.map((upload) => upload.name))}`;
   // Nothing kept, nothing to report as done: the error that follows says it.
   if (files === undefined || files.kept.length > 0) await printActionDone(ctx, response.body, files === undefined ? sent : `✓ ${keptLine(files, id)}`);
   else await ctx.output.document(response.body);
-  await reportKeptFiles(ctx, id, files);
+  await reportKeptFiles(ctx, id, files, { uploads, as: 'arguments' });
 }
