@@ -21,7 +21,7 @@ export function register(program: Program, host: CommandHost): void {
     .command('attach')
     .description('Attach files to a ticket')
     .addArgument(idArgument(program))
-    .argument('<file...>', 'files to upload (streamed from disk)')
+    .argument('<file...>', 'files to upload (streamed from disk); FILE#NAME sends FILE as NAME')
     .addOption(dryRunOption(program))
     .addHelpText(
       'after',
@@ -29,9 +29,15 @@ export function register(program: Program, host: CommandHost): void {
 The service keeps only file types on its allowed list and silently skips the others:
 tkt names each file it skipped and exits 1 (--json: the names on stderr, see README).
 
+A file goes under its own name: <(command) as 63, /dev/stdin as stdin, which have no
+extension to allow. FILE#NAME sends it as NAME, a plain file name (the part after the
+last #); a file whose own name holds # is sent whole. --dry-run shows the names.
+
 Examples:
   $ tkt attach 42 screenshot.png error.log
-  $ tkt attach 42 ~/Downloads/*.pdf`,
+  $ tkt attach 42 ~/Downloads/*.pdf
+  $ ps aux | tkt attach 42 /dev/stdin#processes.txt
+  $ tkt attach 42 <(df -h)#disk.txt`,
     );
   host.action(command, ([id, files], opts, ctx) => run({ id, files, ...opts }, ctx));
 }
