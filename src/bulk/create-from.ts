@@ -31,7 +31,6 @@ import { keptFiles, type KeptFiles } from '../cmdutil/attachments.js';
 import { OperationError, UsageError } from '../errors.js';
 import { NO_PROGRESS, createProgress } from '../output/progress.js';
 import { STDIN, assertSingleStdinReader, fileErrorText, readStdin } from '../cmdutil/text-input.js';
-import { uploadPaths } from '../cmdutil/upload-files.js';
 import { createEndpoint, createdId } from '../fields/created.js';
 import { printDryRunRows } from '../cmdutil/dry-run.js';
 import { checkReportPath, openReport, readReport, resumedRows, settleInDoubt, type ReportEntry, type ResumedRows } from './report-file.js';
@@ -80,7 +79,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
   // A row's file that is stdin too (attach /dev/stdin) would find it read.
   assertSingleStdinReader({
     files: [['--from', options.file]],
-    paths: rows.map((row) => [`row ${row.row} attach`, uploadPaths(typeof row.values.attach === 'string' ? [row.values.attach] : row.values.attach)]),
+    paths: rows.map((row) => [`row ${row.row} attach`, typeof row.values.attach === 'string' ? [row.values.attach] : row.values.attach]),
   });
   const folder = await inputFolder(options.file);
 

@@ -9,6 +9,7 @@ import { UsageError } from '../errors.js';
 import { nonBlank } from '../util/option-text.js';
 import { notTextHint, readTextFile, readTextStream } from '../util/text-read.js';
 import { accessPath, statPath } from '../util/fs-promises.js';
+import { uploadOf } from './upload-argument.js';
 
 export const STDIN = '-';
 
@@ -28,8 +29,8 @@ export interface StdinReaders {
   /** File options, each with its path: `-` or a path of stdin (/dev/stdin) reads it (--description-file). */
   files?: readonly (readonly [flag: string, path: string | undefined])[];
   /**
-   * Options (or, flag '', arguments) of paths only, such as --attach: a path of stdin reads it;
-   * `-` is a file of that name there.
+   * Options (or, flag '', arguments) of uploads, such as --attach: PATH or PATH#NAME
+   * (upload-argument.ts), a PATH of stdin reads it; `-` is a file of that name there.
    */
   paths?: readonly (readonly [flag: string, paths: readonly string[] | undefined])[];
 }
@@ -44,7 +45,12 @@ export function assertSingleStdinReader(readers: StdinReaders): void {
     ...(readers.ids?.includes(STDIN) ? ['IDs'] : []),
     ...(readers.texts ?? []).filter(([, value]) => value === STDIN).map(([flag]) => flag),
     ...(readers.files ?? []).flatMap(([flag, path]) => (path === STDIN ? [flag] : path !== undefined && namesStdin(path) ? [`${flag} ${path}`] : [])),
-    ...(readers.paths ?? []).flatMap(([flag, paths]) => (paths ?? []).filter(namesStdin).map((path) => (flag === '' ? path : `${flag} ${path}`))),
+    ...(readers.paths ?? []).flatMap(([flag, uploads]) =>
+      (uploads ?? [])
+        .map((upload) => uploadOf(upload).path)
+        .filter(namesStdin)
+        .map((path) => (flag === '' ? path : `${flag} ${path}`)),
+    ),
   ];
   if (named.length < 2) return;
   throw new UsageError(`${named.slice(0, -1).join(', ')} and ${named.at(-1)!} cannot ${named.length === 2 ? 'both' : 'all'} be read from stdin`, {

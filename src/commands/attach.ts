@@ -6,7 +6,7 @@ import { keptFiles, keptLine, reportKeptFiles } from '../cmdutil/attachments.js'
 import { printDryRun } from '../cmdutil/dry-run.js';
 import { changeInDoubt } from '../cmdutil/in-doubt.js';
 import { assertSingleStdinReader } from '../cmdutil/text-input.js';
-import { checkUploads, uploadPaths } from '../cmdutil/upload-files.js';
+import { checkUploads } from '../cmdutil/upload-files.js';
 import { parseTicketId } from '../util/ids.js';
 import { dryRunOption, idArgument } from './shared-options.js';
 
@@ -44,7 +44,7 @@ Examples:
 
 export async function run(options: AttachOptions, ctx: Context): Promise<void> {
   const id = parseTicketId(options.id);
-  assertSingleStdinReader({ paths: [['', uploadPaths(options.files)]] });
+  assertSingleStdinReader({ paths: [['', options.files]] });
   const uploads = await checkUploads(options.files, 'attach');
   if (options.dryRun) return printDryRun(ctx, plans.addFiles(id, uploads));
 

@@ -4,7 +4,6 @@ import type { Context } from '../context/context.js';
 import { closureOf, type ClosureOptions } from '../bulk/closure.js';
 import { labelActingUser } from '../prompts/acting-user.js';
 import { runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
-import { uploadPaths } from '../cmdutil/upload-files.js';
 import { assertSingleStdinReader } from '../cmdutil/text-input.js';
 import { alreadyClosedNote } from '../reading/unchanged.js';
 import { attachOption, concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
@@ -46,7 +45,7 @@ export async function run(options: CloseOptions, ctx: Context): Promise<void> {
       ['--comments', options.comments],
       ['--closure-comments', options.closureComments],
     ],
-    paths: [['--attach', uploadPaths(options.attach)]],
+    paths: [['--attach', options.attach]],
   });
   const planned = await closureOf(options, ctx);
   await runIdCommand(ctx, options, {

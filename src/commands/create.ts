@@ -17,7 +17,6 @@ import { createInDoubt } from '../cmdutil/in-doubt.js';
 import { addFieldOptions, assertFieldsApply, flagOf, givenKeys, pickFieldValues, type RawFieldValues } from '../fields/options.js';
 import { checkFields } from '../fields/values.js';
 import { assertSingleStdinReader, readTextOption } from '../cmdutil/text-input.js';
-import { uploadPaths } from '../cmdutil/upload-files.js';
 import { concurrencyOption, dryRunOption } from './shared-options.js';
 import { keepTypedText, type TypedText } from '../cmdutil/drafts.js';
 import { dedupCreateSpec, dedupOptions, type DedupFlags } from '../dedup/options.js';
@@ -125,7 +124,7 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
   assertSingleStdinReader({
     texts: [['--description', description]],
     files: [['--description-file', options.descriptionFile]],
-    paths: [['--attach', uploadPaths(typeof attach === 'string' ? [attach] : attach)]],
+    paths: [['--attach', typeof attach === 'string' ? [attach] : attach]],
   });
   // Nothing named at all: a person at a terminal wants to be walked through the whole form.
   const fullyInteractive = givenKeys(options.values).length === 0 && options.descriptionFile === undefined;

@@ -10,7 +10,7 @@ import { changeInDoubt } from '../cmdutil/in-doubt.js';
 import { assertRecipients, forwardRecipient, lazyTicket, readMessage, recipientList } from '../reading/mail.js';
 import { ticketHeading } from '../reading/ticket-heading.js';
 import { assertSingleStdinReader } from '../cmdutil/text-input.js';
-import { checkUploads, uploadPaths } from '../cmdutil/upload-files.js';
+import { checkUploads } from '../cmdutil/upload-files.js';
 import { parseTicketId } from '../util/ids.js';
 import { attachOption, dryRunOption, idArgument, recipientsOption } from './shared-options.js';
 
@@ -54,11 +54,7 @@ Examples:
 export async function run(options: ForwardOptions, ctx: Context): Promise<void> {
   const id = parseTicketId(options.id);
   assertRecipients(options);
-  assertSingleStdinReader({
-    texts: [['--message', options.message]],
-    files: [['--message-file', options.messageFile]],
-    paths: [['--attach', uploadPaths(options.attach)]],
-  });
+  assertSingleStdinReader({ texts: [['--message', options.message]], files: [['--message-file', options.messageFile]], paths: [['--attach', options.attach]] });
   const attach = await checkUploads(options.attach ?? [], '--attach');
   const to = await forwardRecipient(ctx, options.to);
   const ticket = lazyTicket(ctx, id);

@@ -1,7 +1,7 @@
 // Ticket field values checked and resolved: what the user typed (options, a --from row, the
 // prompts) becomes the form the service takes, by the field table (fields.ts).
 import type { FormValue, MultipartInput, UploadFile } from '../api/types.js';
-import { uploadOf, type GivenUpload } from '../cmdutil/upload-files.js';
+import { uploadOf, type GivenUpload } from '../cmdutil/upload-argument.js';
 import { UsageError } from '../errors.js';
 import { LookupError, lookupLabel } from '../lookups/index.js';
 import type { LookupKind, Lookups, TypedOption } from '../lookups/types.js';

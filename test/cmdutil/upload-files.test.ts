@@ -1,10 +1,11 @@
-// PATH#NAME (src/cmdutil/upload-files.ts): how an upload argument splits into the file read and
+// PATH#NAME (src/cmdutil/upload-argument.ts, upload-files.ts): how an upload argument splits into the file read and
 // the name sent, what NAME may be, and the hint's example of a name with an extension.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { checkUploads, hasExtension, namedExample, uploadOf, uploadPaths } from '../../src/cmdutil/upload-files.js';
+import { uploadOf } from '../../src/cmdutil/upload-argument.js';
+import { checkUploads, hasExtension, namedExample } from '../../src/cmdutil/upload-files.js';
 import { useTempDir } from '../helpers/sandbox-state.js';
 
 let dir: string;
@@ -64,11 +65,6 @@ describe('uploadOf', () => {
     ['#build.log', "no file before '#'"],
   ])('refuses %j: %s', (argument, problem) => {
     expect(uploadOf(argument).nameProblem).toBe(problem);
-  });
-
-  it('gives the paths read, for the check of who reads stdin', () => {
-    expect(uploadPaths(['/dev/stdin#build.log', 'a.txt'])).toEqual(['/dev/stdin', 'a.txt']);
-    expect(uploadPaths(undefined)).toBeUndefined();
   });
 });
 
