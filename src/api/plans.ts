@@ -3,7 +3,7 @@
 // so the service's paths and form field names are written here and nowhere else. Light on
 // purpose: command files import it, so it must not load the HTTP client.
 import { UsageError } from '../errors.js';
-import type { Credentials, FormValue, MultipartInput, RequestPlan, TicketId, TicketTable } from './types.js';
+import type { Credentials, FormValue, MultipartInput, RequestPlan, TicketId, TicketTable, UploadFile } from './types.js';
 
 export const TICKETS_PATH = '/api/TicketsApi';
 
@@ -34,7 +34,7 @@ const change = (method: string, path: string, form?: MultipartInput): RequestPla
 });
 
 /** Form fields, with the files to upload as `Uploads` parts when there are any. */
-function formOf(fields: Record<string, FormValue>, files: readonly string[] | undefined): MultipartInput {
+function formOf(fields: Record<string, FormValue>, files: readonly UploadFile[] | undefined): MultipartInput {
   return files === undefined || files.length === 0 ? { fields } : { fields, files };
 }
 
@@ -57,7 +57,7 @@ export interface Closure {
   closureComments?: string | undefined;
   /** ISO 8601. */
   closingDate?: string | undefined;
-  files?: readonly string[] | undefined;
+  files?: readonly UploadFile[] | undefined;
 }
 
 /** An e-mail about a ticket: a reply (docs/service.md 4.6) or a forward (4.5). */
@@ -66,7 +66,7 @@ export interface Mail {
   to: string;
   cc?: string | undefined;
   message?: string | undefined;
-  files?: readonly string[] | undefined;
+  files?: readonly UploadFile[] | undefined;
 }
 
 /** A reply posted as the ticket's requester (docs/service.md 4.17). */
@@ -75,7 +75,7 @@ export interface RequesterReply {
   username: string;
   subject: string;
   message?: string | undefined;
-  files?: readonly string[] | undefined;
+  files?: readonly UploadFile[] | undefined;
 }
 
 export const plans = {
@@ -127,7 +127,7 @@ export const plans = {
     change('POST', actionPath('resolve', id), { fields: { TicketId: id, Details: resolution.details, SubmitBy: resolution.submitBy } }),
   pickupTicket: (id: TicketId): RequestPlan => change('POST', actionPath('pickup', id)),
   markRead: (id: TicketId): RequestPlan => change('POST', actionPath('read', id)),
-  addFiles: (id: TicketId, files: readonly string[]): RequestPlan => change('POST', actionPath('addfiles', id), { fields: {}, files }),
+  addFiles: (id: TicketId, files: readonly UploadFile[]): RequestPlan => change('POST', actionPath('addfiles', id), { fields: {}, files }),
   deleteTicket: (id: TicketId): RequestPlan => change('DELETE', ticketPath(id)),
 
   /** `tkt api`: any method and path; a GET may be retried; whatever comes back is the answer. */

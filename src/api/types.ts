@@ -16,10 +16,16 @@ export type FormScalar = string | number | boolean;
 /** undefined/null fields are left out; arrays become repeated fields (SelectedTags). */
 export type FormValue = FormScalar | readonly FormScalar[] | undefined | null;
 
+/** A file to upload: where it is read from, and the name the service gets it under (its `filename`). */
+export interface UploadFile {
+  path: string;
+  name: string;
+}
+
 export interface MultipartInput {
   fields: Record<string, FormValue>;
-  /** Paths on disk, streamed (never read into memory) as repeated `Uploads` parts. */
-  files?: readonly string[];
+  /** Files on disk, streamed (never read into memory) as repeated `Uploads` parts. */
+  files?: readonly UploadFile[];
 }
 
 /** Body of the paginated list (docs/service.md 4.1, TicketTable). */

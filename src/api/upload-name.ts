@@ -1,7 +1,9 @@
-// The name a file is uploaded under: its base name, made safe for a multipart header. Shared
-// by the body that sends it (upload.ts) and the check of which files the service kept
-// (tickets/attachments.ts), which compares the ticket's attachments with these names.
+// The name a file is uploaded under when none is given (README: Naming an upload): its base name,
+// made safe for a multipart header. Used by the reading of upload arguments
+// (cmdutil/upload-files.ts); the body (upload.ts) and the check of which files the service kept
+// (cmdutil/attachments.ts) take the name from there.
 import { basename } from 'node:path';
+import type { UploadFile } from './types.js';
 
 // The name goes into its part's headers (upload.ts), where a control character (an ESC, a
 // newline) makes the body malformed and the service answers 400. Letters of any script stay.
@@ -9,4 +11,9 @@ const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
 
 export function uploadName(path: string): string {
   return basename(path).replace(CONTROL_CHARACTERS, '_');
+}
+
+/** `path` sent under its own name. */
+export function fileUpload(path: string): UploadFile {
+  return { path, name: uploadName(path) };
 }

@@ -5,8 +5,7 @@
 import { closeSync, openSync, readSync, type Stats } from 'node:fs';
 import { OperationError, UsageError } from '../errors.js';
 import { contentTypeOf } from './content-types.js';
-import type { FormScalar, MultipartInput } from './types.js';
-import { uploadName } from './upload-name.js';
+import type { FormScalar, MultipartInput, UploadFile } from './types.js';
 import { openInput } from '../util/input-file.js';
 import { DEVICE_HINT, deviceProblem } from '../util/file-kind.js';
 import { closeFd, openFd, readFdAt, statPath } from '../util/fs-promises.js';
@@ -103,23 +102,22 @@ export function buildMultipart(input: MultipartInput): Multipart | Promise<Multi
     else for (const scalar of value as readonly FormScalar[]) text += `${head}${String(scalar)}${CRLF}`;
   }
   const end = `--${boundary}--${CRLF}`;
-  const paths = input.files ?? [];
-  const names = (): string[] => [...fieldNames(fields), ...paths.map((path) => `${FILE_PART}=${uploadName(path)}`)];
+  const uploads = input.files ?? [];
+  const names = (): string[] => [...fieldNames(fields), ...uploads.map((file) => `${FILE_PART}=${file.name}`)];
   // Fields only: text, which node:http sends in one write with the request's head.
-  if (paths.length === 0) {
+  if (uploads.length === 0) {
     text += end;
     return { headers: { 'content-type': contentType, 'content-length': String(Buffer.byteLength(text)) }, body: text, names };
   }
   // The text around the files: each file's bytes go between one piece and the next.
   const framing = [text];
-  for (const path of paths) {
-    const filename = uploadName(path);
+  for (const { name } of uploads) {
     framing[framing.length - 1] +=
-      `--${boundary}${CRLF}Content-Disposition: form-data; name="${FILE_PART}"; filename="${headerParameter(filename)}"${CRLF}Content-Type: ${contentTypeOf(filename)}${CRLF}${CRLF}`;
+      `--${boundary}${CRLF}Content-Disposition: form-data; name="${FILE_PART}"; filename="${headerParameter(name)}"${CRLF}Content-Type: ${contentTypeOf(name)}${CRLF}${CRLF}`;
     framing.push(CRLF);
   }
   framing[framing.length - 1] += end;
-  return withFileSizes(contentType, framing, paths, names);
+  return withFileSizes(contentType, framing, uploads, names);
 }
 
 /** A field's name once for each value it is sent with. */
@@ -129,9 +127,9 @@ function fieldNames(fields: MultipartInput['fields']): string[] {
   );
 }
 
-async function withFileSizes(contentType: string, framing: string[], paths: readonly string[], names: () => string[]): Promise<Multipart> {
+async function withFileSizes(contentType: string, framing: string[], uploads: readonly UploadFile[], names: () => string[]): Promise<Multipart> {
   const pieces = framing.map((text) => Buffer.from(text));
-  const files = await Promise.all(paths.map(async (path) => ({ path, size: await fileSize(path) })));
+  const files = await Promise.all(uploads.map(async ({ path }) => ({ path, size: await fileSize(path) })));
   const length = files.every((file) => file.size !== undefined)
     ? pieces.reduce((sum, piece) => sum + piece.length, 0) + files.reduce((sum, file) => sum + file.size!, 0)
     : undefined;

@@ -6,7 +6,8 @@ import { UsageError } from '../errors.js';
 import { wholeNumberOption } from '../util/ids.js';
 import { parseWhen } from '../util/when.js';
 import { actingUser, type ActingUser } from '../prompts/acting-user.js';
-import { assertReadableFiles, readTextOption } from '../cmdutil/text-input.js';
+import { readTextOption } from '../cmdutil/text-input.js';
+import { checkUploads } from '../cmdutil/upload-files.js';
 
 /** `tkt close`'s options that make the closure, as typed. */
 export interface ClosureOptions {
@@ -29,8 +30,7 @@ export interface PlannedClosure {
 export async function closureOf(options: ClosureOptions, ctx: Context): Promise<PlannedClosure> {
   const status = options.closureStatus === undefined ? undefined : wholeNumberOption('--closure-status', options.closureStatus, { min: 0 });
   const closingDate = options.date === undefined ? undefined : closingDateOf(options.date, ctx.now());
-  const files = options.attach ?? [];
-  await assertReadableFiles(files, '--attach');
+  const files = await checkUploads(options.attach ?? [], '--attach');
   const comments = await readTextOption(ctx, { flag: '--comments', text: options.comments });
   const closureComments = await readTextOption(ctx, { flag: '--closure-comments', text: options.closureComments });
   const closer = await actingUser(ctx, options.by, 'closes');

@@ -2,12 +2,12 @@
 // same field table as `tkt create` (src/fields/options.ts), its names resolved and its files
 // found; one bad row and nothing is sent (exit 2, naming every bad row).
 import { resolve } from 'node:path';
+import type { UploadFile } from '../api/types.js';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { LookupError } from '../lookups/index.js';
 import type { Lookups } from '../lookups/types.js';
 import { sanitizeInline } from '../output/sanitize.js';
-import type { RawFieldValues } from '../fields/options.js';
 import { checkCreate, createRequest, type CreateEndpoint } from '../fields/created.js';
 import { unresolvedNames } from '../fields/values.js';
 import type { PlannedRequest } from '../cmdutil/dry-run.js';
@@ -32,7 +32,7 @@ export interface PreparedRow {
   row: InputRow;
   request: PlannedRequest;
   /** The files the row attaches, found next to the input file. */
-  attach: string[];
+  attach: readonly UploadFile[];
 }
 
 /** Checks one row as `tkt create` checks its options; returns its request (labelled for --dry-run), or every problem. */
@@ -45,12 +45,7 @@ async function prepareRow(
 ): Promise<PreparedRow | string[]> {
   if (row.unreadable) return row.problems;
   // Attachments are found next to the input file, so the file works from any folder.
-  const attach = row.values.attach;
-  const values: RawFieldValues =
-    attach === undefined
-      ? row.values
-      : { ...row.values, attach: (typeof attach === 'string' ? [attach] : attach).map((path) => resolve(options.baseDir, path)) };
-  const { checked, badValues, unreadableFiles, missing } = await checkCreate(endpoint, values, ctx.now(), 'attach');
+  const { checked, badValues, unreadableFiles, missing } = await checkCreate(endpoint, row.values, ctx.now(), 'attach', { filesIn: options.baseDir });
   // The names of a row with bad values are resolved too: the file is fixed in one round.
   const unknownNames = await unresolvedNames(checked, lookups);
   const problems = [
@@ -62,8 +57,8 @@ async function prepareRow(
   ];
   if (problems.length > 0) return problems;
   try {
-    const files = values.attach === undefined ? [] : typeof values.attach === 'string' ? [values.attach] : [...values.attach];
-    return { row, request: await createRequest(endpoint, checked, lookups, { labels: options.dryRun }), attach: files };
+    const request = await createRequest(endpoint, checked, lookups, { labels: options.dryRun });
+    return { row, request, attach: request.form?.files ?? [] };
   } catch (error) {
     return problemsOf(error);
   }

@@ -26,7 +26,7 @@ import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { userSettings } from '../config/settings.js';
 import type { Context } from '../context/context.js';
-import type { ApiClient, ApiResponse } from '../api/types.js';
+import type { ApiClient, ApiResponse, UploadFile } from '../api/types.js';
 import { keptFiles, type KeptFiles } from '../cmdutil/attachments.js';
 import { OperationError, UsageError } from '../errors.js';
 import { NO_PROGRESS, createProgress } from '../output/progress.js';
@@ -224,10 +224,10 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
  * read-back that fails leaves the files unknown rather than failing the row, which --resume
  * would then create again.
  */
-async function filesKept(api: ApiClient, id: string | undefined, paths: readonly string[], response: ApiResponse): Promise<{ files?: KeptFiles }> {
-  if (paths.length === 0 || id === undefined) return {};
+async function filesKept(api: ApiClient, id: string | undefined, uploads: readonly UploadFile[], response: ApiResponse): Promise<{ files?: KeptFiles }> {
+  if (uploads.length === 0 || id === undefined) return {};
   try {
-    const files = await keptFiles(api, Number(id), paths, response);
+    const files = await keptFiles(api, Number(id), uploads, response);
     return files === undefined ? {} : { files };
   } catch {
     return {};

@@ -2,7 +2,7 @@
 // stdin, checked before any request; bounded concurrency over the run's one client (one
 // keep-alive pool); a line per ID, a summary and the exit code from the bulk reporter;
 // Ctrl-C stops starting new IDs. Commands supply only what one ID sends.
-import type { ApiResponse } from '../api/types.js';
+import type { ApiResponse, UploadFile } from '../api/types.js';
 import type { BulkReporter } from './report.js';
 import type { BulkOutcome } from './runner.js';
 import type { BulkVerb } from './done-line.js';
@@ -46,7 +46,7 @@ export interface IdCommandSpec {
   /** Runs once the IDs are known and before anything is sent (delete's confirmation), with the run's --concurrency; not in a dry run. */
   beforeSend?(ids: readonly number[], concurrency: number): Promise<void>;
   /** Files each request uploads (close --attach): each ID's result says which the service kept. */
-  uploads?: readonly string[];
+  uploads?: readonly UploadFile[];
 }
 
 export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec: IdCommandSpec): Promise<void> {
@@ -69,7 +69,8 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
   await spec.prepare?.(ids, concurrency);
   const reporterFor = async (dryRun: boolean): Promise<BulkReporter> => {
     const { createBulkReporter } = await import('./report.js');
-    return createBulkReporter(ctx.io, { output: ctx.output, verb: spec.verb, total: ids.length, dryRun, stop: ctx.signal, run: ctx });
+    const sent = spec.uploads === undefined || spec.uploads.length === 0 ? undefined : { uploads: spec.uploads, as: '--attach' as const };
+    return createBulkReporter(ctx.io, { output: ctx.output, verb: spec.verb, total: ids.length, dryRun, stop: ctx.signal, run: ctx, sent });
   };
   if (options.dryRun) {
     // Planned as a real run plans them, several at once (a read-modify-write reads each ticket),

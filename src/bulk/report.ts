@@ -31,7 +31,7 @@ import { writeText } from '../output/write.js';
 import { createDonePrinter, doneLine, jsonLine, skippedFiles, type BulkVerb } from './done-line.js';
 import { formatRanges, rangeLines, summaryLayout } from './ranges.js';
 import { nameList } from '../cmdutil/action-output.js';
-import { skippedFilesError } from '../cmdutil/attachments.js';
+import { namingHint, skippedFilesError, type SentFiles } from '../cmdutil/attachments.js';
 import { runCounts, type BulkResult, type BulkRun } from './runner.js';
 
 export interface BulkReporterOptions {
@@ -46,6 +46,8 @@ export interface BulkReporterOptions {
   stop?: AbortSignal;
   /** Where the run looked, for the command lines of hints. */
   run: RunPlace;
+  /** The files each request uploaded (close --attach), for the hint of a file not kept. */
+  sent?: SentFiles | undefined;
 }
 
 export interface BulkReporter {
@@ -187,11 +189,13 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
       if (failed.length === 0 && outputFailure !== undefined) throw outputFailure;
       if (failed.length === 0 && skipping.length === 0) return;
       if (failed.length === 0) {
-        if (single) throw skippedFilesError(skipping[0]!.files!, skipping[0]!.id, { named: true, run: options.run });
+        if (single) throw skippedFilesError(skipping[0]!.files!, skipping[0]!.id, { named: true, run: options.run, sent: options.sent });
         throw new FilesSkippedError(
           `the service did not keep files sent to ${skipping.length} of ${total} tickets: ${idList(skipping.map((result) => result.id))}`,
           {
-            hint: 'the service keeps only the file types it allows; --json lists the kept and skipped files of each ticket',
+            hint:
+              namingHint(skipping[0]!.files!, skipping[0]!.id, options) ??
+              'the service keeps only the file types it allows; --json lists the kept and skipped files of each ticket',
           },
         );
       }

@@ -6,11 +6,11 @@
 import { tktCommand, type RunPlace } from '../config/session.js';
 import { field, isObject, stringField } from '../api/member-access.js';
 import { plans } from '../api/plans.js';
-import type { ApiClient, ApiResponse, TicketId } from '../api/types.js';
-import { uploadName } from '../api/upload-name.js';
+import type { ApiClient, ApiResponse, TicketId, UploadFile } from '../api/types.js';
 import type { Context } from '../context/context.js';
 import { FilesSkippedError, OperationError, TktError } from '../errors.js';
 import { nameList } from './action-output.js';
+import { hasExtension, namedExample } from './upload-files.js';
 
 // The answers of the spec show no such lists (addfiles, reply: "not shown"); a service that has
 // them may call them any of these. A ticket's own list names every file it holds.
@@ -44,13 +44,13 @@ function among(names: readonly string[]): (name: string) => boolean {
 }
 
 /**
- * Which of `paths`, sent to ticket `id` in the request `response` answers, the service kept;
+ * Which of `uploads`, sent to ticket `id` in the request `response` answers, the service kept;
  * undefined when neither the answer nor the ticket lists any files. Read back, a file counts as
  * kept when the ticket has a file of its name: an earlier one of that name means its type is
  * allowed. A failed read is exit 1 saying the change itself was done.
  */
-export async function keptFiles(client: ApiClient, id: TicketId, paths: readonly string[], response: ApiResponse): Promise<KeptFiles | undefined> {
-  const sent = paths.map(uploadName);
+export async function keptFiles(client: ApiClient, id: TicketId, uploads: readonly UploadFile[], response: ApiResponse): Promise<KeptFiles | undefined> {
+  const sent = uploads.map((upload) => upload.name);
   const skipped = fileNamesIn(field(response.body, ...SKIPPED_LISTS));
   if (skipped !== undefined) {
     const isSkipped = among(skipped);
@@ -80,30 +80,59 @@ export function keptLine(files: KeptFiles, id: TicketId): string {
 }
 
 /**
+ * The files sent, for a hint that names one: `as` how the command took them, `--attach FILE` or,
+ * for `tkt attach`, its arguments.
+ */
+export interface SentFiles {
+  uploads: readonly UploadFile[];
+  as: '--attach' | 'arguments';
+}
+
+/**
  * Tells what became of the files after the ticket change was reported: with --json the kept and
  * skipped names as a JSON Line on stderr (stdout is the API's body); any skipped file is exit 1
  * naming it; with no way to tell, a warning.
  */
-export async function reportKeptFiles(ctx: Context, id: TicketId, files: KeptFiles | undefined): Promise<void> {
+export async function reportKeptFiles(ctx: Context, id: TicketId, files: KeptFiles | undefined, sent: SentFiles): Promise<void> {
   if (files === undefined) {
     await ctx.output.warning(`the service did not say which files it kept, and #${id} lists none: "${tktCommand(ctx, `show ${id}`)}" shows what it has\n`);
     return;
   }
   await ctx.output.aside(files);
-  if (files.skipped.length > 0) throw skippedFilesError(files, id, { run: ctx });
+  if (files.skipped.length > 0) throw skippedFilesError(files, id, { run: ctx, sent });
 }
 
 /** The failure of the files the service skipped; `named` puts the ticket first, as a line of several tickets does. */
-export function skippedFilesError(files: KeptFiles, id: TicketId, options: { named?: boolean; run: RunPlace }): FilesSkippedError {
+export function skippedFilesError(
+  files: KeptFiles,
+  id: TicketId,
+  options: { named?: boolean; run: RunPlace; sent?: SentFiles | undefined },
+): FilesSkippedError {
   const counted = ofFiles(files.skipped.length, files.kept.length + files.skipped.length);
   return new FilesSkippedError(`${options.named ? `#${id}: ` : ''}the service did not keep ${counted}: ${nameList(files.skipped)}`, {
     details: files.kept.length > 0 ? [`kept: ${nameList(files.kept)}`] : [],
-    hint: `the service keeps only the file types it allows; "${tktCommand(options.run, `show ${id}`)}" lists the ticket's attachments`,
+    hint:
+      namingHint(files, id, options) ??
+      `the service keeps only the file types it allows; "${tktCommand(options.run, `show ${id}`)}" lists the ticket's attachments`,
   });
 }
 
-/** After a single-ticket upload: which of `paths` were kept, reported as reportKeptFiles does. */
-export async function checkKeptFiles(ctx: Context, client: ApiClient, id: TicketId, paths: readonly string[], response: ApiResponse): Promise<void> {
-  if (paths.length === 0) return;
-  await reportKeptFiles(ctx, id, await keptFiles(client, id, paths, response));
+/**
+ * For a file skipped under a name without an extension (`<(cmd)` sends `63`, `/dev/stdin` sends
+ * `stdin`), the fix: name the upload (README: Naming an upload). Undefined for other names: a
+ * type the service refuses is not for tkt to rename.
+ */
+export function namingHint(files: KeptFiles, id: TicketId, options: { run: RunPlace; sent?: SentFiles | undefined }): string | undefined {
+  const skipped = new Set(files.skipped);
+  const unnamed = options.sent?.uploads.find((upload) => skipped.has(upload.name) && !hasExtension(upload.name));
+  if (unnamed === undefined) return undefined;
+  const example = namedExample(unnamed);
+  const fix = options.sent!.as === 'arguments' ? `"${tktCommand(options.run, `attach ${id} ${example}`)}"` : `--attach ${example}`;
+  return `"${unnamed.name}" has no extension, and the service keeps only the file types it allows: name the upload with one, as ${fix}`;
+}
+
+/** After a single-ticket upload with --attach: which files were kept, reported as reportKeptFiles does. */
+export async function checkKeptFiles(ctx: Context, client: ApiClient, id: TicketId, uploads: readonly UploadFile[], response: ApiResponse): Promise<void> {
+  if (uploads.length === 0) return;
+  await reportKeptFiles(ctx, id, await keptFiles(client, id, uploads, response), { uploads, as: '--attach' });
 }

@@ -1,7 +1,7 @@
 // `--dry-run` (docs/cli.md section 7): show exactly what would be sent, send nothing. The one
 // printer of every dry run: the request plans of src/api/plans.ts (ID... commands, create,
 // update, reply..., the rows of create --from, `tkt api`) in one JSON shape and one listing.
-import type { FormValue, MultipartInput, RequestPlan, TicketId } from '../api/types.js';
+import type { FormValue, MultipartInput, RequestPlan, TicketId, UploadFile } from '../api/types.js';
 import type { Context } from '../context/context.js';
 import { sanitizeInline, sanitizeText } from '../output/sanitize.js';
 import type { ShapedPart } from '../output/types.js';
@@ -32,17 +32,25 @@ function sentFields(form: MultipartInput): [string, FormValue][] {
 
 /**
  * A planned request as JSON, the same shape for every dry run:
- * `{dryRun, method, path, fields, files}` (no fields for an endpoint without a body, `json`
- * for a JSON body).
+ * `{dryRun, method, path, fields, files, fileNames}` (no fields for an endpoint without a body,
+ * `json` for a JSON body): `files` the paths read, `fileNames` the names each is sent under.
  */
 export function plannedJson(request: PlannedRequest): Record<string, unknown> {
+  const files = request.form?.files ?? [];
   return {
     dryRun: true,
     method: request.method,
     path: request.path,
     ...(request.json === undefined ? {} : { json: request.json }),
-    ...(request.form === undefined ? {} : { fields: Object.fromEntries(sentFields(request.form)), files: request.form.files ?? [] }),
+    ...(request.form === undefined
+      ? {}
+      : { fields: Object.fromEntries(sentFields(request.form)), files: files.map((file) => file.path), fileNames: files.map((file) => file.name) }),
   };
+}
+
+/** A file as a person checks it before it is sent: its path, and the name the service gets when that is not the path (`/dev/stdin as build.log`). */
+function fileText(file: UploadFile): string {
+  return file.path === file.name ? file.path : `${file.path} as ${file.name}`;
 }
 
 /**
@@ -136,7 +144,7 @@ export function formSummary(endpoint: TicketEndpoint, form: MultipartInput, labe
     return [spec?.label ?? formField, name === undefined ? text : `${name} (${text})`];
   });
   const attachments = specs.find((spec) => spec.value.type === 'files')?.label ?? 'Uploads';
-  for (const file of form.files ?? []) rows.push([attachments, file]);
+  for (const file of form.files ?? []) rows.push([attachments, fileText(file)]);
   const width = Math.max(0, ...rows.map(([label]) => label.length)) + 3;
   return rows.map(([label, text]) => `  ${`${label}:`.padEnd(width)}${sanitizeInline(text).trim()}\n`).join('');
 }
@@ -154,7 +162,7 @@ function valueLines(value: string, column: string): string {
     .join('\n');
 }
 
-function formText(request: Pick<PlannedRequest, 'labels' | 'changed'>, fields: [string, FormValue][], files: readonly string[], indent: string): string {
+function formText(request: Pick<PlannedRequest, 'labels' | 'changed'>, fields: [string, FormValue][], files: readonly UploadFile[], indent: string): string {
   const width = Math.max(0, ...fields.map(([name]) => name.length), files.length > 0 ? 'Uploads'.length : 0) + 2;
   const column = ' '.repeat(indent.length + width);
   const lines: string[] = [];
@@ -164,6 +172,6 @@ function formText(request: Pick<PlannedRequest, 'labels' | 'changed'>, fields: [
     const mark = request.changed?.has(name) ? '  [changed]' : '';
     lines.push(`${indent}${`${name}:`.padEnd(width)}${valueLines(shown, column)}${mark}`);
   }
-  for (const file of files) lines.push(`${indent}${'Uploads:'.padEnd(width)}${sanitizeInline(file)}`);
+  for (const file of files) lines.push(`${indent}${'Uploads:'.padEnd(width)}${sanitizeInline(fileText(file))}`);
   return lines.map((line) => `${line}\n`).join('');
 }

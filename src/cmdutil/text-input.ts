@@ -10,6 +10,7 @@ import { nonBlank } from '../util/option-text.js';
 import { notTextHint, readTextFile, readTextStream } from '../util/text-read.js';
 import { accessPath, statPath } from '../util/fs-promises.js';
 import { DEVICE_HINT, deviceProblem } from '../util/file-kind.js';
+import { uploadOf } from './upload-argument.js';
 
 export const STDIN = '-';
 
@@ -29,8 +30,8 @@ export interface StdinReaders {
   /** File options, each with its path: `-` or a path of stdin (/dev/stdin) reads it (--description-file). */
   files?: readonly (readonly [flag: string, path: string | undefined])[];
   /**
-   * Options (or, flag '', arguments) of paths only, such as --attach: a path of stdin reads it;
-   * `-` is a file of that name there.
+   * Options (or, flag '', arguments) of uploads, such as --attach: PATH or PATH#NAME
+   * (upload-argument.ts), a PATH of stdin reads it; `-` is a file of that name there.
    */
   paths?: readonly (readonly [flag: string, paths: readonly string[] | undefined])[];
 }
@@ -45,7 +46,12 @@ export function assertSingleStdinReader(readers: StdinReaders): void {
     ...(readers.ids?.includes(STDIN) ? ['IDs'] : []),
     ...(readers.texts ?? []).filter(([, value]) => value === STDIN).map(([flag]) => flag),
     ...(readers.files ?? []).flatMap(([flag, path]) => (path === STDIN ? [flag] : path !== undefined && namesStdin(path) ? [`${flag} ${path}`] : [])),
-    ...(readers.paths ?? []).flatMap(([flag, paths]) => (paths ?? []).filter(namesStdin).map((path) => (flag === '' ? path : `${flag} ${path}`))),
+    ...(readers.paths ?? []).flatMap(([flag, uploads]) =>
+      (uploads ?? [])
+        .map((upload) => uploadOf(upload).path)
+        .filter(namesStdin)
+        .map((path) => (flag === '' ? path : `${flag} ${path}`)),
+    ),
   ];
   if (named.length < 2) return;
   throw new UsageError(`${named.slice(0, -1).join(', ')} and ${named.at(-1)!} cannot ${named.length === 2 ? 'both' : 'all'} be read from stdin`, {
@@ -147,31 +153,37 @@ export function missingText(option: TextOptionWithFile): UsageError {
  * /dev/stdin from a pipe or a file; a device only as text (`devices`: util/file-kind.ts); not a
  * directory. Checked before the first request so a typo
  * never leaves a half-done operation, and without opening anything: a pipe can be read only
- * once, and that read is the one that sends it. All bad paths are named at once (exit 2).
+ * once, and that read is the one that sends it. All bad paths are named at once (exit 2), each as
+ * `shown` has it (an upload's argument, `/dev/stdin#build.log`, for its path).
  */
-export async function assertReadableFiles(paths: readonly string[], flag: string, options: { devices?: boolean } = {}): Promise<void> {
+export async function assertReadableFiles(
+  paths: readonly string[],
+  flag: string,
+  { devices = false, shown = paths }: { devices?: boolean; shown?: readonly string[] } = {},
+): Promise<void> {
   const problems: string[] = [];
   let hint: string | undefined;
-  for (const path of paths) {
+  for (const [index, path] of paths.entries()) {
+    const name = shown[index] ?? path;
     try {
       const info = await statPath(path);
       if (info.isDirectory()) {
-        problems.push(`${path}: a directory, not a file`);
+        problems.push(`${name}: a directory, not a file`);
         continue;
       }
       if (info.isSocket()) {
-        problems.push(`${path}: a socket, not a file`);
+        problems.push(`${name}: a socket, not a file`);
         continue;
       }
-      const device = options.devices === true ? undefined : deviceProblem(path, info);
+      const device = devices ? undefined : deviceProblem(path, info);
       if (device !== undefined) {
-        problems.push(`${path}: ${device}`);
+        problems.push(`${name}: ${device}`);
         hint = DEVICE_HINT;
         continue;
       }
       await accessPath(path, constants.R_OK);
     } catch (error) {
-      problems.push(`${path}: ${fileErrorText(error)}`);
+      problems.push(`${name}: ${fileErrorText(error)}`);
     }
   }
   if (problems.length > 0) {

@@ -1,12 +1,12 @@
 import { plans } from '../api/plans.js';
-import { uploadName } from '../api/upload-name.js';
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { nameList, printActionDone } from '../cmdutil/action-output.js';
 import { keptFiles, keptLine, reportKeptFiles } from '../cmdutil/attachments.js';
 import { printDryRun } from '../cmdutil/dry-run.js';
 import { changeInDoubt } from '../cmdutil/in-doubt.js';
-import { assertReadableFiles, assertSingleStdinReader } from '../cmdutil/text-input.js';
+import { assertSingleStdinReader } from '../cmdutil/text-input.js';
+import { checkUploads } from '../cmdutil/upload-files.js';
 import { parseTicketId } from '../util/ids.js';
 import { dryRunOption, idArgument } from './shared-options.js';
 
@@ -21,7 +21,7 @@ export function register(program: Program, host: CommandHost): void {
     .command('attach')
     .description('Attach files to a ticket')
     .addArgument(idArgument(program))
-    .argument('<file...>', 'files to upload (streamed from disk)')
+    .argument('<file...>', 'files to upload (streamed from disk); FILE#NAME sends FILE as NAME')
     .addOption(dryRunOption(program))
     .addHelpText(
       'after',
@@ -29,9 +29,15 @@ export function register(program: Program, host: CommandHost): void {
 The service keeps only file types on its allowed list and silently skips the others:
 tkt names each file it skipped and exits 1 (--json: the names on stderr, see README).
 
+A file goes under its own name: <(command) as 63, /dev/stdin as stdin, which have no
+extension to allow. FILE#NAME sends it as NAME, a plain file name (the part after the
+last #); a file whose own name holds # is sent whole. --dry-run shows the names.
+
 Examples:
   $ tkt attach 42 screenshot.png error.log
-  $ tkt attach 42 ~/Downloads/*.pdf`,
+  $ tkt attach 42 ~/Downloads/*.pdf
+  $ ps aux | tkt attach 42 /dev/stdin#processes.txt
+  $ tkt attach 42 <(df -h)#disk.txt`,
     );
   host.action(command, ([id, files], opts, ctx) => run({ id, files, ...opts }, ctx));
 }
@@ -39,15 +45,15 @@ Examples:
 export async function run(options: AttachOptions, ctx: Context): Promise<void> {
   const id = parseTicketId(options.id);
   assertSingleStdinReader({ paths: [['', options.files]] });
-  await assertReadableFiles(options.files, 'attach');
-  if (options.dryRun) return printDryRun(ctx, plans.addFiles(id, options.files));
+  const uploads = await checkUploads(options.files, 'attach');
+  if (options.dryRun) return printDryRun(ctx, plans.addFiles(id, uploads));
 
   const client = await ctx.api();
-  const response = await client.send(plans.addFiles(id, options.files)).catch(changeInDoubt(ctx, id));
-  const files = await keptFiles(client, id, options.files, response);
-  const sent = `✓ sent ${options.files.length} file(s) to #${id}: ${nameList(options.files.map(uploadName))}`;
+  const response = await client.send(plans.addFiles(id, uploads)).catch(changeInDoubt(ctx, id));
+  const files = await keptFiles(client, id, uploads, response);
+  const sent = `✓ sent ${uploads.length} file(s) to #${id}: ${nameList(uploads.map((upload) => upload.name))}`;
   // Nothing kept, nothing to report as done: the error that follows says it.
   if (files === undefined || files.kept.length > 0) await printActionDone(ctx, response.body, files === undefined ? sent : `✓ ${keptLine(files, id)}`);
   else await ctx.output.document(response.body);
-  await reportKeptFiles(ctx, id, files);
+  await reportKeptFiles(ctx, id, files, { uploads, as: 'arguments' });
 }

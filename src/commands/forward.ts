@@ -9,7 +9,8 @@ import { printDryRun } from '../cmdutil/dry-run.js';
 import { changeInDoubt } from '../cmdutil/in-doubt.js';
 import { assertRecipients, forwardRecipient, lazyTicket, readMessage, recipientList } from '../reading/mail.js';
 import { ticketHeading } from '../reading/ticket-heading.js';
-import { assertReadableFiles, assertSingleStdinReader } from '../cmdutil/text-input.js';
+import { assertSingleStdinReader } from '../cmdutil/text-input.js';
+import { checkUploads } from '../cmdutil/upload-files.js';
 import { parseTicketId } from '../util/ids.js';
 import { attachOption, dryRunOption, idArgument, recipientsOption } from './shared-options.js';
 
@@ -53,9 +54,8 @@ Examples:
 export async function run(options: ForwardOptions, ctx: Context): Promise<void> {
   const id = parseTicketId(options.id);
   assertRecipients(options);
-  const attach = options.attach ?? [];
-  assertSingleStdinReader({ texts: [['--message', options.message]], files: [['--message-file', options.messageFile]], paths: [['--attach', attach]] });
-  await assertReadableFiles(attach, '--attach');
+  assertSingleStdinReader({ texts: [['--message', options.message]], files: [['--message-file', options.messageFile]], paths: [['--attach', options.attach]] });
+  const attach = await checkUploads(options.attach ?? [], '--attach');
   const to = await forwardRecipient(ctx, options.to);
   const ticket = lazyTicket(ctx, id);
   const message = await readMessage(ctx, options, false, async () => ticketHeading('Forward', id, await ticket()));

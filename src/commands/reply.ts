@@ -10,7 +10,8 @@ import { keepTypedText } from '../cmdutil/drafts.js';
 import { printDryRun } from '../cmdutil/dry-run.js';
 import { changeInDoubt } from '../cmdutil/in-doubt.js';
 import { assertRecipients, lazyTicket, messageOption, messageOrAsk, recipientList } from '../reading/mail.js';
-import { assertReadableFiles, assertSingleStdinReader, readTextOption } from '../cmdutil/text-input.js';
+import { assertSingleStdinReader, readTextOption } from '../cmdutil/text-input.js';
+import { checkUploads } from '../cmdutil/upload-files.js';
 import { ticketHeading } from '../reading/ticket-heading.js';
 import { parseTicketId } from '../util/ids.js';
 import { nonBlank } from '../util/option-text.js';
@@ -70,9 +71,8 @@ export async function run(options: ReplyOptions, ctx: Context): Promise<void> {
     throw new UsageError('--template cannot be used with --message or --message-file: the template is the message');
   const templates = await import('../desk/templates.js');
   const template = options.template === undefined ? undefined : await templates.readTemplate(ctx, options.template);
-  const attach = options.attach ?? [];
-  assertSingleStdinReader({ texts: [['--message', options.message]], files: [['--message-file', options.messageFile]], paths: [['--attach', attach]] });
-  await assertReadableFiles(attach, '--attach');
+  assertSingleStdinReader({ texts: [['--message', options.message]], files: [['--message-file', options.messageFile]], paths: [['--attach', options.attach]] });
+  const attach = await checkUploads(options.attach ?? [], '--attach');
   // The message options are read before the requester is looked up, so an empty message is
   // refused before any request; the editor opens only once the requester is known.
   const messageOptions = messageOption(options);

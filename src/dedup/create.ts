@@ -5,7 +5,7 @@
 // Jobs that fail at the same moment each create one, so after creating tkt looks again, and the
 // newer ones give way to the oldest.
 import { plans } from '../api/plans.js';
-import type { ApiClient, ApiResponse } from '../api/types.js';
+import type { ApiClient, ApiResponse, UploadFile } from '../api/types.js';
 import type { Context } from '../context/context.js';
 import { checkKeptFiles } from '../cmdutil/attachments.js';
 import { printDryRun, type PlannedRequest } from '../cmdutil/dry-run.js';
@@ -29,7 +29,7 @@ export interface DedupCreate {
   /** The requester reply that adds this occurrence to an existing ticket of the key. */
   reply(existing: KeyedTicket): PlannedRequest;
   /** The files both requests upload. */
-  files: readonly string[];
+  files: readonly UploadFile[];
 }
 
 interface Decision {

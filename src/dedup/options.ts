@@ -47,8 +47,9 @@ export async function dedupCreateSpec(
   dedup: DedupOptions & { key: string },
   create: { endpoint: CreateEndpoint; values: RawFieldValues; create: PlannedRequest; dryRun: boolean },
 ): Promise<DedupCreate> {
-  const { requester, description, attach } = create.values;
-  const files = attach === undefined ? [] : typeof attach === 'string' ? [attach] : [...attach];
+  const { requester, description } = create.values;
+  // The files the create would send, under the names it would send them by.
+  const files = create.create.form?.files ?? [];
   // The reply is posted as the requester, by username: `new` takes one as given, register a user ID, username or name.
   const username =
     typeof requester !== 'string'

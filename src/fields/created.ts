@@ -9,9 +9,9 @@ import { OperationError, UsageError } from '../errors.js';
 import type { Lookups } from '../lookups/types.js';
 import { TICKET_MEMBER_ALIASES, readListItem } from '../model/ticket.js';
 import type { PlannedRequest } from '../cmdutil/dry-run.js';
-import { badValuesError, checkEachField, resolveFields, type CheckedFields } from './values.js';
+import { badValuesError, checkEachField, resolveFields, type CheckedFields, type FileOptions } from './values.js';
 import { missingRequired, type RawFieldValues } from './options.js';
-import { assertReadableFiles } from '../cmdutil/text-input.js';
+import { assertReadableUploads } from '../cmdutil/upload-files.js';
 
 export type CreateEndpoint = 'register' | 'new';
 
@@ -31,11 +31,20 @@ export interface CreateCheck {
   missing: string[];
 }
 
-/** Everything about a create that can be checked without the network. `filesFlag` names the attachments in messages. */
-export async function checkCreate(endpoint: CreateEndpoint, values: RawFieldValues, now: Date, filesFlag: string): Promise<CreateCheck> {
-  const files = values.attach;
-  const { checked, problems } = checkEachField(endpoint, values, now);
-  const unreadable = await usageProblem(async () => (files === undefined || typeof files === 'string' ? undefined : assertReadableFiles(files, filesFlag)));
+/**
+ * Everything about a create that can be checked without the network. `filesFlag` names the
+ * attachments in messages; `filesIn` is where their relative paths are found.
+ */
+export async function checkCreate(
+  endpoint: CreateEndpoint,
+  values: RawFieldValues,
+  now: Date,
+  filesFlag: string,
+  options: FileOptions = {},
+): Promise<CreateCheck> {
+  const { checked, problems } = checkEachField(endpoint, values, now, options);
+  const files = checked.fields.flatMap((field) => field.files ?? []);
+  const unreadable = await usageProblem(() => assertReadableUploads(files, filesFlag));
   return {
     checked,
     badValues: badValuesError(problems),

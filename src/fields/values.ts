@@ -1,6 +1,7 @@
 // Ticket field values checked and resolved: what the user typed (options, a --from row, the
 // prompts) becomes the form the service takes, by the field table (fields.ts).
-import type { FormValue, MultipartInput } from '../api/types.js';
+import type { FormValue, MultipartInput, UploadFile } from '../api/types.js';
+import { uploadOf, type GivenUpload } from '../cmdutil/upload-argument.js';
 import { UsageError } from '../errors.js';
 import { LookupError, lookupLabel } from '../lookups/index.js';
 import type { LookupKind, Lookups, TypedOption } from '../lookups/types.js';
@@ -16,7 +17,7 @@ interface CheckedField {
   /** The text to resolve through the lookups (lookup fields only). */
   lookupText?: string;
   value?: FormValue;
-  files?: string[];
+  files?: GivenUpload[];
 }
 
 export interface CheckedFields {
@@ -32,6 +33,11 @@ function asText(value: string | readonly string[]): string {
   return typeof value === 'string' ? value : value.join(',');
 }
 
+/** Where the attachments' relative paths are found: `filesIn` (create --from: beside its file), else the current folder. */
+export interface FileOptions {
+  filesIn?: string | undefined;
+}
+
 export interface FieldCheck {
   /** The given values that are good. */
   checked: CheckedFields;
@@ -43,7 +49,7 @@ export interface FieldCheck {
  * Checks every given value without any request: lengths, IDs, dates, types; keeps the good ones,
  * so that their names can be resolved all the same. Required options are not checked here.
  */
-export function checkEachField(endpoint: TicketEndpoint, values: RawFieldValues, now: Date): FieldCheck {
+export function checkEachField(endpoint: TicketEndpoint, values: RawFieldValues, now: Date, options: FileOptions = {}): FieldCheck {
   const problems: string[] = [];
   const fields: CheckedField[] = [];
   for (const spec of fieldsFor(endpoint)) {
@@ -111,9 +117,13 @@ export function checkEachField(endpoint: TicketEndpoint, values: RawFieldValues,
         else fields.push({ spec, value: type });
         break;
       }
-      case 'files':
-        fields.push({ spec, files: asList(raw) });
+      case 'files': {
+        const files = asList(raw).map((argument) => uploadOf(argument, options.filesIn));
+        const unnamed = files.filter((file) => file.nameProblem !== undefined);
+        for (const file of unnamed) problems.push(`${flag} ${file.given}: ${file.nameProblem!}`);
+        if (unnamed.length === 0) fields.push({ spec, files });
         break;
+      }
     }
   }
   return { checked: { endpoint, fields }, problems };
@@ -126,8 +136,8 @@ export function badValuesError(problems: readonly string[]): UsageError | undefi
 }
 
 /** The given values checked (checkEachField); a bad one throws, naming every problem. */
-export function checkFields(endpoint: TicketEndpoint, values: RawFieldValues, now: Date): CheckedFields {
-  const { checked, problems } = checkEachField(endpoint, values, now);
+export function checkFields(endpoint: TicketEndpoint, values: RawFieldValues, now: Date, options: FileOptions = {}): CheckedFields {
+  const { checked, problems } = checkEachField(endpoint, values, now, options);
   const error = badValuesError(problems);
   if (error !== undefined) throw error;
   return checked;
@@ -147,10 +157,10 @@ export interface ResolvedFields {
 export async function resolveFields(checked: CheckedFields, lookups: Lookups, options: { labels: boolean }): Promise<ResolvedFields> {
   const fields: Record<string, FormValue> = {};
   const labels: Record<string, string> = {};
-  const files: string[] = [];
+  const files: UploadFile[] = [];
   // Sequential: each kind loads its lookup once and the next one hits the cache.
   for (const entry of checked.fields) {
-    if (entry.files !== undefined) files.push(...entry.files);
+    if (entry.files !== undefined) files.push(...entry.files.map(({ path, name }) => ({ path, name })));
     else if (entry.spec.value.type === 'lookup' && entry.lookupText !== undefined) {
       const { value, id } = await resolveLookup(entry.spec.value, entry.spec.key, entry.lookupText, checked, lookups);
       fields[entry.spec.formField] = value;

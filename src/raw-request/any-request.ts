@@ -6,7 +6,8 @@ import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { sanitizeText } from '../output/sanitize.js';
 import { writeText } from '../output/write.js';
-import { STDIN, assertReadableFiles, fileErrorText, readStdin } from '../cmdutil/text-input.js';
+import { STDIN, fileErrorText, readStdin } from '../cmdutil/text-input.js';
+import { checkUploads } from '../cmdutil/upload-files.js';
 import { notTextHint, readTextFile } from '../util/text-read.js';
 
 export interface AnyRequestInput {
@@ -31,7 +32,7 @@ interface ParsedField {
   /** `key[]=v`: the values collect into an array (repeated form fields in multipart). */
   array: boolean;
   value: FieldValue;
-  /** `@path`: the file to upload. */
+  /** `@path` or `@path#name`: the file to upload (README: Naming an upload). */
   file?: string;
 }
 
@@ -46,7 +47,7 @@ export async function planAnyRequest(options: AnyRequestInput, ctx: Context): Pr
   }
   const fields = [...options.typedFields.map((f) => parseField(f, true)), ...options.rawFields.map((f) => parseField(f, false))];
   const files = fields.filter((field) => field.file !== undefined);
-  await assertReadableFiles(
+  const uploads = await checkUploads(
     files.map((field) => field.file!),
     '-F',
   );
@@ -61,7 +62,7 @@ export async function planAnyRequest(options: AnyRequestInput, ctx: Context): Pr
   if (fieldsInQuery || fields.length === 0) return plans.anyRequest(method, withQuery(options.path, fields));
   if (files.length > 0) {
     return plans.anyRequest(method, options.path, {
-      form: { fields: toForm(fields.filter((field) => field.file === undefined)), files: files.map((field) => field.file!) },
+      form: { fields: toForm(fields.filter((field) => field.file === undefined)), files: uploads },
     });
   }
   return plans.anyRequest(method, options.path, { json: toJson(fields) });

@@ -14,7 +14,7 @@ export const ATTACH_FLAGS = '--attach <file>';
 
 /** --attach's help; `to` says what gets the files ("each ticket"). */
 export function attachHelp(to?: string): string {
-  return `attach a file${to === undefined ? '' : ` to ${to}`} (repeatable; the service silently skips file types it does not allow)`;
+  return `attach a file${to === undefined ? '' : ` to ${to}`} (repeatable; FILE#NAME sends it as NAME; the service silently skips file types it does not allow)`;
 }
 
 /** The help of an option of e-mail addresses that may be repeated (--to, --cc; create's --cc comes from the field table). */

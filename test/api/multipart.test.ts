@@ -12,6 +12,7 @@ import { NetworkError, OperationError, UsageError } from '../../src/errors.js';
 import { sendJson, startServer } from './server.js';
 import type { TestServer } from './server.js';
 import { plans } from '../../src/api/plans.js';
+import { fileUpload } from '../../src/api/upload-name.js';
 
 interface ReceivedFile {
   field: string;
@@ -108,7 +109,7 @@ describe('multipart uploads', () => {
     const response = await api.send(
       plans.register({
         fields: { Title: 'Über ✓ "quoted"', Description: 'two\nlines', SiteId: 3, HasDraft: false, SelectedTags: [4, 9], Cc: undefined, Guid: null },
-        files: [big.path, small.path],
+        files: [big.path, small.path].map(fileUpload),
       }),
     );
 
@@ -137,7 +138,7 @@ describe('multipart uploads', () => {
     const path = join(dir, 'r\u00e9sum\u00e9\u001b[31m\u0007\u007f\u009b\r\nend.txt');
     await writeFile(path, data);
     const { api, uploads } = await recordingServer();
-    const response = await api.send(plans.addFiles(5, [path]));
+    const response = await api.send(plans.addFiles(5, [path].map(fileUpload)));
 
     expect(response.status).toBe(201);
     expect(uploads[0]?.files).toEqual([{ field: 'Uploads', filename: 'r\u00e9sum\u00e9_[31m_____end.txt', size: data.length, sha256: sha256(data) }]);
@@ -148,7 +149,7 @@ describe('multipart uploads', () => {
     const paths = names.map((name) => join(dir, name));
     await Promise.all(paths.map((path) => writeFile(path, 'x')));
     const { api, uploads } = await recordingServer();
-    await api.send(plans.addFiles(4, paths));
+    await api.send(plans.addFiles(4, paths.map(fileUpload)));
     expect(uploads[0]?.types).toEqual([
       ['app.log', 'text/plain'],
       ['Report.PDF', 'application/pdf'],
@@ -164,7 +165,7 @@ describe('multipart uploads', () => {
 
   it('attaches files as repeated Uploads parts with no other fields', async () => {
     const { api, server, uploads } = await recordingServer();
-    await api.send(plans.addFiles(12, [small.path, small.path]));
+    await api.send(plans.addFiles(12, [small.path, small.path].map(fileUpload)));
     expect(server.requests[0]?.url).toBe('/api/TicketsApi/addfiles/12');
     expect(uploads[0]?.fields).toEqual([]);
     expect(uploads[0]?.files.map((file) => [file.field, file.sha256])).toEqual([
@@ -205,7 +206,7 @@ describe('multipart uploads', () => {
     // A failed upload never opened the FIFO: its writer would wait for ever.
     cleanups.push(async () => void (writer.exitCode === null && writer.kill()));
     const { api, server, uploads } = await recordingServer();
-    await api.send(plans.addFiles(3, [small.path, path]));
+    await api.send(plans.addFiles(3, [small.path, path].map(fileUpload)));
     expect(uploads[0]?.files).toEqual([
       { field: 'Uploads', filename: 'notes ü.txt', size: small.data.length, sha256: sha256(small.data) },
       { field: 'Uploads', filename: 'piped.log', size: data.length, sha256: sha256(data) },
@@ -216,7 +217,7 @@ describe('multipart uploads', () => {
 
   it('refuses a directory before sending anything', async () => {
     const { api, server } = await recordingServer();
-    const error = await api.send(plans.addFiles(1, [dir])).catch((e: unknown) => e);
+    const error = await api.send(plans.addFiles(1, [dir].map(fileUpload))).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as UsageError).message).toBe(`cannot upload ${dir}: a directory, not a file`);
     expect(server.requests).toHaveLength(0);
@@ -224,7 +225,7 @@ describe('multipart uploads', () => {
 
   it('refuses a device before sending anything: /dev/zero would be uploaded for ever', async () => {
     const { api, server } = await recordingServer();
-    const error = await api.send(plans.addFiles(1, ['/dev/zero'])).catch((e: unknown) => e);
+    const error = await api.send(plans.addFiles(1, ['/dev/zero'].map(fileUpload))).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as UsageError).message).toBe('cannot upload /dev/zero: a device, not a file or a pipe');
     expect(server.requests).toHaveLength(0);
@@ -232,7 +233,7 @@ describe('multipart uploads', () => {
 
   it('refuses a missing file before sending anything', async () => {
     const { api, server } = await recordingServer();
-    const error = await api.send(plans.addFiles(1, [join(dir, 'missing.pdf')])).catch((e: unknown) => e);
+    const error = await api.send(plans.addFiles(1, [join(dir, 'missing.pdf')].map(fileUpload))).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as UsageError).message).toContain('missing.pdf');
     expect(server.requests).toHaveLength(0);
@@ -261,7 +262,7 @@ describe('multipart uploads', () => {
       );
     }, 800);
     const started = Date.now();
-    const answer = await api.send(plans.addFiles(1, [file]));
+    const answer = await api.send(plans.addFiles(1, [file].map(fileUpload)));
     expect(Date.now() - started).toBeGreaterThan(800);
     expect((answer.body as Received).files).toEqual([{ field: 'Uploads', filename: 'slow.bin', size: data.length, sha256: sha256(data) }]);
   });
@@ -277,14 +278,16 @@ describe('multipart uploads', () => {
       });
       req.resume();
     });
-    const error = await api.send(plans.addFiles(1, [file])).catch((e: unknown) => e);
+    const error = await api.send(plans.addFiles(1, [file].map(fileUpload))).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OperationError);
     expect((error as OperationError).message).toBe(`${file} shrank while it was being uploaded`);
   });
 
   it('times out when the server never answers an upload', async () => {
     const { api } = await setup(() => undefined, 300);
-    const error = await api.send(plans.replyTicket(5, { subject: 'Re: big', to: 'ann@example.com', files: [big.path] })).catch((e: unknown) => e);
+    const error = await api
+      .send(plans.replyTicket(5, { subject: 'Re: big', to: 'ann@example.com', files: [big.path].map(fileUpload) }))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).toMatchObject({ failure: 'timeout' });
   });

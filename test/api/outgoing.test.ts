@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildOutgoing, isUpload } from '../../src/api/outgoing.js';
 import { plans } from '../../src/api/plans.js';
+import { fileUpload } from '../../src/api/upload-name.js';
 
 describe('buildOutgoing', () => {
   it('sends a JSON body whole and traces it with its secrets replaced', async () => {
@@ -36,7 +37,7 @@ describe('buildOutgoing', () => {
     try {
       const file = join(dir, 'log.txt');
       await writeFile(file, 'a log');
-      const upload = await buildOutgoing(plans.register({ fields: { Title: 'Printer' }, files: [file] }));
+      const upload = await buildOutgoing(plans.register({ fields: { Title: 'Printer' }, files: [file].map(fileUpload) }));
       expect(isUpload(upload.body)).toBe(true);
       // The part names as upload.ts gives them (the file's name with its part).
       expect(upload.summary()).toMatch(/^ multipart \[Title, Uploads\b.*\]$/);

@@ -4,6 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { plans } from '../../src/api/plans.js';
 import { UsageError } from '../../src/errors.js';
 
+const A_LOG = { path: 'a.log', name: 'a.log' };
+const F_PNG = { path: 'shots/f.png', name: 'f.png' };
+
 describe('request plans', () => {
   it('reads: method, path, retried, and what the answer must be', () => {
     expect(plans.getTicket(5)).toEqual({ method: 'GET', path: '/api/TicketsApi/5', retry: true, expect: 'object' });
@@ -54,7 +57,7 @@ describe('request plans', () => {
     expect(plans.pickupTicket(4)).toEqual({ method: 'POST', path: '/api/TicketsApi/pickup/4', retry: false, expect: 'any' });
     expect(plans.markRead(4)).toEqual({ method: 'POST', path: '/api/TicketsApi/read/4', retry: false, expect: 'any' });
     expect(plans.deleteTicket(4)).toEqual({ method: 'DELETE', path: '/api/TicketsApi/4', retry: false, expect: 'any' });
-    expect(plans.addFiles(4, ['a.log'])).toMatchObject({ path: '/api/TicketsApi/addfiles/4', form: { fields: {}, files: ['a.log'] } });
+    expect(plans.addFiles(4, [A_LOG])).toMatchObject({ path: '/api/TicketsApi/addfiles/4', form: { fields: {}, files: [A_LOG] } });
   });
 
   it("writes the service's form field names for each action, and files only when there are some", () => {
@@ -72,9 +75,9 @@ describe('request plans', () => {
     ).toEqual({
       fields: { TicketId: 7, CloseBy: 'u-1', Acknowledged: true, Comments: 'c', Status: 2, ClosureComments: 'cc', ClosingDate: '2026-11-25T00:00:00.000Z' },
     });
-    expect(plans.replyTicket(7, { subject: 'Re: x', to: 'a@example.com', cc: 'b@example.com', message: 'hi', files: ['f.png'] })).toMatchObject({
+    expect(plans.replyTicket(7, { subject: 'Re: x', to: 'a@example.com', cc: 'b@example.com', message: 'hi', files: [F_PNG] })).toMatchObject({
       path: '/api/TicketsApi/reply/7',
-      form: { fields: { Id: 7, Title: 'Re: x', SendTo: 'a@example.com', CcTo: 'b@example.com', Message: 'hi' }, files: ['f.png'] },
+      form: { fields: { Id: 7, Title: 'Re: x', SendTo: 'a@example.com', CcTo: 'b@example.com', Message: 'hi' }, files: [F_PNG] },
     });
     expect(plans.forwardTicket(7, { subject: 'Fwd: x', to: 'v@example.com', draft: true }).form).toEqual({
       fields: { Id: 7, Title: 'Fwd: x', SendTo: 'v@example.com', CcTo: undefined, Message: undefined, HasDraft: true },

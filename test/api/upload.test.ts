@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { buildMultipart, uploadChunks, type Multipart, type Upload } from '../../src/api/upload.js';
+import { fileUpload } from '../../src/api/upload-name.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -39,7 +40,7 @@ describe('buildMultipart', () => {
     const image = join(dir, 'screen.PNG');
     await writeFile(log, 'booted\n');
     await writeFile(image, 'not really a png');
-    const { headers, body, names } = await buildMultipart({ fields: { Title: 'Printer' }, files: [log, image] });
+    const { headers, body, names } = await buildMultipart({ fields: { Title: 'Printer' }, files: [log, image].map(fileUpload) });
     const b = boundaryOf(headers);
     const upload = body as Upload;
 
@@ -62,7 +63,7 @@ describe('buildMultipart', () => {
   it('writes CR, LF and double quotes in names percent-encoded, as browsers do, so no name can end its header', async () => {
     const file = join(dir, 'say "hi".txt');
     await writeFile(file, 'hi');
-    const { body } = await buildMultipart({ fields: { 'a"b\r\nX-Injected: 1': 'v' }, files: [file] });
+    const { body } = await buildMultipart({ fields: { 'a"b\r\nX-Injected: 1': 'v' }, files: [file].map(fileUpload) });
     const text = (body as Upload).framing[0]!.toString('utf8');
 
     expect(text).toContain('Content-Disposition: form-data; name="a%22b%0D%0AX-Injected: 1"\r\n');
@@ -86,7 +87,7 @@ describe('uploadChunks', () => {
     const files = [{ path: join(dir, 'big.bin'), data: randomBytes(3 * 1024 * 1024 + 100) }];
     for (let index = 0; index < 8; index++) files.push({ path: join(dir, `small-${index}.txt`), data: randomBytes(700 + index) });
     await Promise.all(files.map((file) => writeFile(file.path, file.data)));
-    const { body } = await buildMultipart({ fields: {}, files: files.map((file) => file.path) });
+    const { body } = await buildMultipart({ fields: {}, files: files.map((file) => fileUpload(file.path)) });
     const held: { chunk: Buffer; asGiven: Buffer }[] = [];
     for await (const chunk of uploadChunks(body as Upload, () => {})) held.push({ chunk, asGiven: Buffer.from(chunk) });
 

@@ -609,7 +609,15 @@ describe('tkt create --from', () => {
     expect(JSON.parse(dryJson.stdout)).toEqual([
       { row: 1, dryRun: true, ok: true, id: created!.id, skipped: true },
       { row: 2, dryRun: true, ok: false, inDoubt: true, error: expect.stringContaining('timed out') as unknown, skipped: true },
-      { row: 3, dryRun: true, method: 'POST', path: '/api/TicketsApi/new', fields: expect.objectContaining({ Title: 'dry-resume-3' }) as unknown, files: [] },
+      {
+        row: 3,
+        dryRun: true,
+        method: 'POST',
+        path: '/api/TicketsApi/new',
+        fields: expect.objectContaining({ Title: 'dry-resume-3' }) as unknown,
+        files: [],
+        fileNames: [],
+      },
     ]);
     expect(dryJson.code).toBe(1);
 

@@ -17,12 +17,17 @@ async function printer(flags: Partial<OutputParts['flags']> = {}) {
 
 const change = (method: string, path: string, rest: Partial<RequestPlan> = {}): RequestPlan => ({ method, path, retry: false, expect: 'any', ...rest });
 
+const A_PNG = { path: 'shots/a.png', name: 'a.png' };
+
 /** An update with every kind of value, values nobody sends, reading aids, and two files. */
 const update: PlannedRequest = {
   ...change('POST', '/api/TicketsApi/update/42', {
     form: {
       fields: { Id: 42, Title: 'New\u001b[2Jtitle', TicketPriorityId: 3, SiteId: null, CcTo: undefined, SelectedTags: [1, 2], HasDraft: false },
-      files: ['notes.txt', 'two\nlines\u009b.log'],
+      files: [
+        { path: 'notes.txt', name: 'notes.txt' },
+        { path: '/dev/fd/63', name: 'two\nlines\u009b.log' },
+      ],
     },
   }),
   labels: { TicketPriorityId: 'High\u0007', SiteId: 'Head Office' },
@@ -35,11 +40,12 @@ const UPDATE_JSON = {
   method: 'POST',
   path: '/api/TicketsApi/update/42',
   fields: { Id: 42, Title: 'New\u001b[2Jtitle', TicketPriorityId: 3, SelectedTags: [1, 2], HasDraft: false },
-  files: ['notes.txt', 'two\nlines\u009b.log'],
+  files: ['notes.txt', '/dev/fd/63'],
+  fileNames: ['notes.txt', 'two\nlines\u009b.log'],
 };
 
 describe('printDryRun: JSON', () => {
-  it('with --json prints {dryRun, method, path, fields, files}: fields left undefined or null and the reading aids left out', async () => {
+  it('with --json prints {dryRun, method, path, fields, files, fileNames}: fields left undefined or null and the reading aids left out', async () => {
     const { ctx, stdout, stderr } = await printer({ json: true });
     await printDryRun(ctx, update);
     expect(JSON.parse(stdout())).toEqual(UPDATE_JSON);
@@ -53,7 +59,7 @@ describe('printDryRun: JSON', () => {
     expect(stdout()).toBe(
       '{"id":42,"dryRun":true,"method":"POST","path":"/api/TicketsApi/update/42",' +
         '"fields":{"Id":42,"Title":"New\\u001b[2Jtitle","TicketPriorityId":3,"SelectedTags":[1,2],"HasDraft":false},' +
-        '"files":["notes.txt","two\\nlines\\u009b.log"]}\n' +
+        '"files":["notes.txt","/dev/fd/63"],"fileNames":["notes.txt","two\\nlines\\u009b.log"]}\n' +
         '{"id":43,"dryRun":true,"method":"POST","path":"/api/TicketsApi/pickup/43"}\n',
     );
   });
@@ -63,7 +69,7 @@ describe('printDryRun: JSON', () => {
     await printDryRun(ctx, change('DELETE', '/api/TicketsApi/42'), { idLine: 42 });
     await printDryRun(ctx, change('POST', '/api/TicketsApi', { json: { page: 1, search: null } }), { idLine: 42 });
     await printDryRun(ctx, change('POST', '/api/TicketsApi/resolve/42', { form: { fields: { TicketId: 42 } } }), { idLine: 42 });
-    await printDryRun(ctx, change('POST', '/api/TicketsApi/addfiles/42', { form: { fields: {}, files: ['a.png'] } }), { idLine: 42 });
+    await printDryRun(ctx, change('POST', '/api/TicketsApi/addfiles/42', { form: { fields: {}, files: [A_PNG] } }), { idLine: 42 });
     expect(
       stdout()
         .trimEnd()
@@ -73,8 +79,8 @@ describe('printDryRun: JSON', () => {
       { id: 42, dryRun: true, method: 'DELETE', path: '/api/TicketsApi/42' },
       // A JSON body goes as it is: its nulls too.
       { id: 42, dryRun: true, method: 'POST', path: '/api/TicketsApi', json: { page: 1, search: null } },
-      { id: 42, dryRun: true, method: 'POST', path: '/api/TicketsApi/resolve/42', fields: { TicketId: 42 }, files: [] },
-      { id: 42, dryRun: true, method: 'POST', path: '/api/TicketsApi/addfiles/42', fields: {}, files: ['a.png'] },
+      { id: 42, dryRun: true, method: 'POST', path: '/api/TicketsApi/resolve/42', fields: { TicketId: 42 }, files: [], fileNames: [] },
+      { id: 42, dryRun: true, method: 'POST', path: '/api/TicketsApi/addfiles/42', fields: {}, files: ['shots/a.png'], fileNames: ['a.png'] },
     ]);
   });
 
@@ -120,7 +126,7 @@ describe('printDryRun: the listing', () => {
         '  SelectedTags:     1, 2',
         '  HasDraft:         false',
         '  Uploads:          notes.txt',
-        '  Uploads:          two lines<U+009B>.log',
+        '  Uploads:          /dev/fd/63 as two lines<U+009B>.log',
         '',
       ].join('\n'),
     );
@@ -129,7 +135,7 @@ describe('printDryRun: the listing', () => {
 
   it('aligns on Uploads when it is the longest name, and shows a JSON body on one line', async () => {
     const { ctx, stdout } = await printer();
-    await printDryRun(ctx, change('POST', '/api/TicketsApi/addfiles/42', { form: { fields: { Id: 42 }, files: ['a.png'] } }));
+    await printDryRun(ctx, change('POST', '/api/TicketsApi/addfiles/42', { form: { fields: { Id: 42 }, files: [{ path: 'a.png', name: 'a.png' }] } }));
     await printDryRun(ctx, change('POST', '/api/TicketsApi', { json: { search: 'two\nlines\u009b', page: 1 } }));
     expect(stdout()).toBe(
       [
@@ -240,9 +246,9 @@ describe('printDryRunRows', () => {
     await printDryRunRows(ctx, rows, [created, inDoubt]);
     const planned = JSON.parse(stdout()) as Record<string, unknown>[];
     expect(planned).toEqual([
-      { row: 1, dryRun: true, method: 'POST', path: '/api/TicketsApi/register', fields: { Title: 'Printer', SiteId: 1 }, files: [] },
+      { row: 1, dryRun: true, method: 'POST', path: '/api/TicketsApi/register', fields: { Title: 'Printer', SiteId: 1 }, files: [], fileNames: [] },
       { row: 2, dryRun: true, ok: true, id: 7, skipped: true },
-      { row: 3, dryRun: true, method: 'POST', path: '/api/TicketsApi/register', fields: { Title: 'VPN\u001b]0;x\u0007' }, files: [] },
+      { row: 3, dryRun: true, method: 'POST', path: '/api/TicketsApi/register', fields: { Title: 'VPN\u001b]0;x\u0007' }, files: [], fileNames: [] },
       { row: 4, dryRun: true, ok: false, inDoubt: true, skipped: true },
     ]);
     expect(planned.map((element) => Object.keys(element)[0])).toEqual(['row', 'row', 'row', 'row']);
@@ -255,7 +261,13 @@ describe('printDryRunRows', () => {
 
 describe('formSummary', () => {
   it('lists the fields to be sent under the words of the prompts, chosen names with their IDs, the type in words, the files', () => {
-    const form = { fields: { Title: 'Printer\ton fire', CreatorId: 'u-7', SiteId: 1, TicketType: 1, Cc: undefined, DueDate: null }, files: ['a.log'] };
+    const form = {
+      fields: { Title: 'Printer\ton fire', CreatorId: 'u-7', SiteId: 1, TicketType: 1, Cc: undefined, DueDate: null },
+      files: [
+        { path: 'a.log', name: 'a.log' },
+        { path: '/dev/stdin', name: 'build.log' },
+      ],
+    };
     expect(formSummary('register', form, { CreatorId: 'Anna Berg', SiteId: 'Head Office', Cc: 'unused' })).toBe(
       [
         '  Title:        Printer on fire',
@@ -263,6 +275,7 @@ describe('formSummary', () => {
         '  Site:         Head Office (1)',
         '  Type:         ticket',
         '  Attachments:  a.log',
+        '  Attachments:  /dev/stdin as build.log',
         '',
       ].join('\n'),
     );

@@ -64,7 +64,19 @@ afterEach(() => {
  * shell's `cat |` makes it the pipe that `printf ... | tkt` gives.
  */
 function runBin(argv: string[], stdin: Buffer | string, cwd?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn('sh', ['-c', 'cat | "$@"', 'sh', process.execPath, bin, ...argv], {
+  return runInShell('sh', 'cat | "$@"', argv, stdin, cwd);
+}
+
+/** The built CLI as `script` of `shell` runs it: "$@" is tkt and `argv` (`seq 1 3000 | "$@"`). */
+function runInShell(
+  shell: 'sh' | 'bash',
+  script: string,
+  argv: string[],
+  stdin: Buffer | string = '',
+  cwd?: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  // --norc: bash reads ~/.bashrc when its stdin is a socket (as node gives a child), taking it for rshd.
+  const child = spawn(shell, [...(shell === 'bash' ? ['--norc'] : []), '-c', script, shell, process.execPath, bin, ...argv], {
     env: { PATH: process.env.PATH ?? '', ...h.env },
     ...(cwd === undefined ? {} : { cwd }),
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -280,6 +292,10 @@ describe('stdin read by two options', () => {
     [['close', 'TICKET', '--comments', '-', '--attach', '/dev/stdin'], '--comments and --attach /dev/stdin'],
     [['resolve', '-', '--details-file', '/dev/stdin'], 'IDs and --details-file /dev/stdin'],
     [['attach', 'TICKET', '/dev/stdin', '/proc/self/fd/0'], '/dev/stdin and /proc/self/fd/0'],
+    // Named (README: Naming an upload), it is stdin all the same.
+    [['attach', 'TICKET', '/dev/stdin#a.log', '/dev/fd/0#b.log'], '/dev/stdin and /dev/fd/0'],
+    [['close', '-', '--attach', '/dev/stdin#build.log'], 'IDs and --attach /dev/stdin'],
+    [['create', ...integrationCreateArgs({ description: '-', attach: '/dev/stdin#build.log' })], '--description and --attach /dev/stdin'],
   ])('%j is exit 2 before any request', async (argv, readers) => {
     // Nothing is sent: every case can name the same ticket.
     untouched ??= openTicket().id;
@@ -336,5 +352,66 @@ describe('a directory', () => {
     const create = await sendsNothing(h, () => h.cli(['create', ...integrationCreateArgs({ requester: '1', attach: folder })]));
     expect(create).toMatchObject({ code: 2, stdout: '' });
     expect(create.stderr).toContain(`${folder}: a directory, not a file`);
+  });
+});
+
+describe('a pipe named with PATH#NAME (README: Naming an upload)', () => {
+  // The sandbox keeps only allowed extensions, as the service does: a pipe's own name has none.
+  it('a FIFO is streamed under NAME, every byte intact, and kept', async () => {
+    const ticket = openTicket();
+    const data = randomBytes(300 * 1024 + 7);
+    const pipe = await fifo('capture', data);
+    const before = attachmentsOf(ticket.id).length;
+    const result = await h.cli(['attach', String(ticket.id), `${pipe.path}#capture.log`]);
+    expect(result).toMatchObject({ code: 0, stdout: `✓ attached 1 of 1 file to #${ticket.id}: capture.log\n`, stderr: '' });
+    await pipe.written;
+    expect(
+      attachmentsOf(ticket.id)
+        .slice(before)
+        .map((a) => [a.fileName, a.size, a.sha256]),
+    ).toEqual([['capture.log', data.length, sha256(data)]]);
+  });
+
+  it('a FIFO without NAME is skipped under its own name: exit 1, the hint names it', async () => {
+    const ticket = openTicket();
+    const pipe = await fifo('capture-unnamed', 'log line\n');
+    const result = await h.cli(['attach', String(ticket.id), pipe.path]);
+    await pipe.written;
+    expect(result).toMatchObject({ code: 1, stdout: '' });
+    expect(result.stderr).toContain('error: the service did not keep 1 of 1 file: capture-unnamed\n');
+    expect(result.stderr).toContain(`name the upload with one, as "tkt attach ${ticket.id} ${pipe.path}#capture-unnamed.txt"\n`);
+  });
+
+  it('seq 1 3000 | tkt attach ID /dev/stdin#x.txt: the whole of stdin, kept as x.txt', async () => {
+    const ticket = openTicket();
+    const result = await runInShell('sh', 'seq 1 3000 | "$@"', ['attach', String(ticket.id), '/dev/stdin#x.txt']);
+    expect(result).toMatchObject({ code: 0, stdout: `✓ attached 1 of 1 file to #${ticket.id}: x.txt\n`, stderr: '' });
+    const expected = `${Array.from({ length: 3000 }, (_, index) => index + 1).join('\n')}\n`;
+    expect(attachmentsOf(ticket.id).map((a) => [a.fileName, a.size, a.sha256])).toContainEqual(['x.txt', expected.length, sha256(expected)]);
+  });
+
+  it('seq | tkt create --integration --attach /dev/stdin: the ticket, then stdin skipped, exit 1, the hint the fix', async () => {
+    const result = await runInShell('sh', 'seq 1 3000 | "$@"', ['-q', 'create', ...integrationCreateArgs({ attach: '/dev/stdin' })]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^\d+\n$/);
+    expect(result.stderr.split('\n')).toEqual([
+      'error: the service did not keep 1 of 1 file: stdin',
+      'hint: "stdin" has no extension, and the service keeps only the file types it allows: name the upload with one, as --attach /dev/stdin#stdin.txt',
+      '',
+    ]);
+    const named = await runInShell('sh', 'seq 1 3000 | "$@"', ['-q', 'create', ...integrationCreateArgs({ attach: '/dev/stdin#build.log' })]);
+    expect(named).toMatchObject({ code: 0, stderr: '' });
+    expect(attachmentsOf(Number(named.stdout)).map((a) => a.fileName)).toEqual(['build.log']);
+  });
+
+  it("bash's <(command)#report.txt is kept as report.txt; unnamed, as 63, the hint shows <(command)#63.txt", async () => {
+    const ticket = openTicket();
+    const named = await runInShell('bash', '"$@" <(seq 1 5)#report.txt', ['attach', String(ticket.id)]);
+    expect(named).toMatchObject({ code: 0, stdout: `✓ attached 1 of 1 file to #${ticket.id}: report.txt\n`, stderr: '' });
+    const unnamed = await runInShell('bash', '"$@" <(seq 1 5)', ['attach', String(ticket.id)]);
+    expect(unnamed.code).toBe(1);
+    expect(unnamed.stderr).toMatch(
+      /^error: the service did not keep 1 of 1 file: (\d+)\nhint: "\1" has no extension.*, as "tkt attach \d+ <\(command\)#\1\.txt"\n$/,
+    );
   });
 });

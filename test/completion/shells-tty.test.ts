@@ -59,6 +59,11 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s completion at a real termina
     expect(await session.complete('tkt attach 12 my\\ fi', /tkt attach 12 my\\ file\\ ü\.txt ?$/m)).toContain('my\\ file\\ ü.txt');
   });
 
+  it.skipIf(skip)('completes the PATH of PATH#NAME (README: Naming an upload) as any file', async () => {
+    expect(await session.complete('tkt attach 12 /dev/stdi', /tkt attach 12 \/dev\/stdin ?$/m)).toContain('/dev/stdin');
+    expect(await session.complete('tkt create --attach /dev/stdi', /--attach \/dev\/stdin ?$/m)).toContain('/dev/stdin');
+  });
+
   it.skipIf(skip)('completes a file name with spaces inside an opening quote, closing it', async () => {
     expect(await session.complete("tkt attach 12 'my", /tkt attach 12 'my file ü\.txt' ?$/m)).toContain("'my file ü.txt'");
     expect(await session.complete('tkt attach 12 "my', /tkt attach 12 "my file ü\.txt" ?$/m)).toContain('"my file ü.txt"');

@@ -19,7 +19,7 @@ describe('checkFields', () => {
   it('accepts and converts every kind of value', () => {
     const checked = checkFields(
       'register',
-      { title: 'x'.repeat(255), due: '+2h', tag: ['1', '2,3'], sla: '7', type: 'Ticket', site: ' HQ ', attach: ['a', 'b'] },
+      { title: 'x'.repeat(255), due: '+2h', tag: ['1', '2,3'], sla: '7', type: 'Ticket', site: ' HQ ', attach: ['a', '/dev/stdin#b.log'] },
       NOW,
     );
     const byKey = Object.fromEntries(checked.fields.map((f) => [f.spec.key, f]));
@@ -29,7 +29,10 @@ describe('checkFields', () => {
     expect(byKey.sla?.value).toBe(7);
     expect(byKey.type?.value).toBe(1);
     expect(byKey.site?.lookupText).toBe('HQ');
-    expect(byKey.attach?.files).toEqual(['a', 'b']);
+    expect(byKey.attach?.files?.map(({ path, name }) => [path, name])).toEqual([
+      ['a', 'a'],
+      ['/dev/stdin', 'b.log'],
+    ]);
   });
 
   it('counts UTF-16 units against the 255 limit, as the service does, and says so', () => {
@@ -58,6 +61,15 @@ describe('checkFields', () => {
       '--tag: invalid ID "x", "-1": expected a positive whole number',
     ]);
   });
+
+  it('names each attachment whose NAME after # is no plain file name, among the other bad values', () => {
+    const error = usageError(() => checkFields('register', { due: 'soon', attach: ['ok.txt', '/dev/stdin#', 'b#x/y.log'] }, NOW));
+    expect(error.details).toEqual([
+      expect.stringMatching(/^--due: invalid date "soon"/),
+      "--attach /dev/stdin#: no name after '#'",
+      "--attach b#x/y.log: the name after '#' cannot hold '/' or '\\'",
+    ]);
+  });
 });
 
 describe('resolveFields', () => {
@@ -84,7 +96,7 @@ describe('resolveFields', () => {
     const resolved = await resolveFields(checkFields('register', { site: 'HQ', requester: 'Anna', sla: '3', attach: ['f.txt'] }, NOW), lookups, {
       labels: true,
     });
-    expect(resolved.form).toEqual({ fields: { SiteId: 1, CreatorId: 'u-anna', SLAId: 3 }, files: ['f.txt'] });
+    expect(resolved.form).toEqual({ fields: { SiteId: 1, CreatorId: 'u-anna', SLAId: 3 }, files: [{ path: 'f.txt', name: 'f.txt' }] });
     expect(resolved.labels).toEqual({ SiteId: 'hq', CreatorId: 'anna' });
   });
 
