@@ -8,7 +8,18 @@ import { InterruptedError } from '../../src/errors.js';
 import type { WatchEvent } from '../../src/watch/events.js';
 import type { WatchTimer } from '../../src/watch/watch.js';
 import { withIO, type CommandRun, type Harness } from '../helpers/harness.js';
-import { frontEnv, sendsNothing, startFrontServer, ticketById, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import {
+  frontEnv,
+  holdUntilReleased,
+  requestTo,
+  sendsNothing,
+  startFrontServer,
+  ticketById,
+  unusedTicket,
+  useHarness,
+  useTempDir,
+} from '../helpers/sandbox-state.js';
+import { processSignals } from '../cli/fake-process.js';
 import { exitCodeOf } from '../../src/errors.js';
 
 let h: Harness;
@@ -481,6 +492,31 @@ describe('tkt watch', () => {
       expect(jsonLines(r.stdout())).toMatchObject([{ event: 'changed', id: ticket.id, changes: { title: [oldTitle, 'Changed before the signal'] } }]);
       const kept = JSON.parse(await readFile(state, 'utf8')) as { tickets: { id: number; title: string }[] };
       expect(kept.tickets.find((t) => t.id === ticket.id)?.title).toBe('Changed before the signal');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('--once stopped by SIGTERM during its poll: tells its events, writes its state, then exits 143 saying so', async () => {
+    const state = join(dir, 'once-signal.json');
+    const args = ['--json', 'watch', '--once', '--view', 'all-tickets', '--state', state];
+    expect(await h.cli(args)).toMatchObject({ code: 0, stdout: '' });
+    const ticket = unusedTicket(h);
+    const oldTitle = ticket.title;
+    retitle(ticket.id, 'Changed before the cron run');
+    const gate = holdUntilReleased(requestTo('POST', '/api/TicketsApi'));
+    const server = await startFrontServer(h, () => false, gate);
+    try {
+      const signals = processSignals();
+      const running = h.cli(args, { env: frontEnv(h, server), signals });
+      await gate.arrived;
+      signals.send('SIGTERM');
+      gate.release();
+      const result = await running;
+      expect(jsonLines(result.stdout)).toMatchObject([{ event: 'changed', id: ticket.id, changes: { title: [oldTitle, 'Changed before the cron run'] } }]);
+      expect(result).toMatchObject({ code: 143, stderr: 'error: stopped by SIGTERM\n' });
+      const kept = JSON.parse(await readFile(state, 'utf8')) as { tickets: { id: number; title: string }[] };
+      expect(kept.tickets.find((t) => t.id === ticket.id)?.title).toBe('Changed before the cron run');
     } finally {
       await server.close();
     }

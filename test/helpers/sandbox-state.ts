@@ -162,6 +162,32 @@ export function holdUntilTogether(count: number, matches: (req: IncomingMessage)
 }
 
 /**
+ * Holds every request `matches` lets through until `release()`: `arrived` resolves when the first
+ * is held, so a test can stop the run while the service has that request.
+ */
+export function holdUntilReleased(matches: (req: IncomingMessage) => boolean): Gate & { arrived: Promise<void>; release(): void } {
+  let arrive = () => {};
+  const arrived = new Promise<void>((resolve) => (arrive = resolve));
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  return {
+    gate: async (req) => {
+      if (!matches(req)) return;
+      arrive();
+      await released;
+    },
+    arrived,
+    release,
+  };
+}
+
+/** A request of `method` to exactly `path`, for the gates above. */
+export const requestTo =
+  (method: string, path: string | RegExp) =>
+  (req: IncomingMessage): boolean =>
+    req.method === method && (typeof path === 'string' ? req.url === path : path.test(req.url ?? ''));
+
+/**
  * Counts the requests `matches` lets through as they arrive and holds them until `limit` are open
  * at once (or none has come for a while, when the client sends fewer), so the most seen in flight
  * does not depend on how fast a loaded machine runs.
