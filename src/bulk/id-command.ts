@@ -12,6 +12,7 @@ import { keptFiles } from '../cmdutil/attachments.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { writeText } from '../output/write.js';
 import type { PlannedRequest } from '../cmdutil/dry-run.js';
+import { sendChange } from '../cmdutil/send-change.js';
 
 /** What every ID... command takes, as typed. */
 export interface IdCommandOptions {
@@ -105,7 +106,8 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
     const plan = await spec.plan(id, () => ctx.api());
     // The ticket already has the change (reopen of an open ticket): nothing to send.
     if (plan.unchanged !== undefined) return { note: plan.unchanged };
-    const response = await client.send(plan);
+    // Not once the run is stopped: a signal while the ticket was read leaves this ID not started.
+    const response = await sendChange(ctx, client, plan);
     const note = spec.noteFor?.(response);
     const files = spec.uploads === undefined || spec.uploads.length === 0 ? undefined : await keptFiles(client, id, spec.uploads, response);
     // Absent members are left undefined (runner.ts keeps only those set): no spread per ID.

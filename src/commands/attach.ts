@@ -6,6 +6,7 @@ import { nameList, printActionDone } from '../cmdutil/action-output.js';
 import { keptFiles, keptLine, reportKeptFiles } from '../cmdutil/attachments.js';
 import { printDryRun } from '../cmdutil/dry-run.js';
 import { changeInDoubt } from '../cmdutil/in-doubt.js';
+import { sendChange } from '../cmdutil/send-change.js';
 import { assertReadableFiles, assertSingleStdinReader } from '../cmdutil/text-input.js';
 import { parseTicketId } from '../util/ids.js';
 import { dryRunOption, idArgument } from './shared-options.js';
@@ -33,7 +34,8 @@ Examples:
   $ tkt attach 42 screenshot.png error.log
   $ tkt attach 42 ~/Downloads/*.pdf`,
     );
-  host.action(command, ([id, files], opts, ctx) => run({ id, files, ...opts }, ctx));
+  // A signal during the upload lets its answer come and be told, then ends the run (cmdutil/send-change.ts).
+  host.action(command, ([id, files], opts, ctx) => run({ id, files, ...opts }, ctx), { graceful: true });
 }
 
 export async function run(options: AttachOptions, ctx: Context): Promise<void> {
@@ -43,7 +45,7 @@ export async function run(options: AttachOptions, ctx: Context): Promise<void> {
   if (options.dryRun) return printDryRun(ctx, plans.addFiles(id, options.files));
 
   const client = await ctx.api();
-  const response = await client.send(plans.addFiles(id, options.files)).catch(changeInDoubt(ctx, id));
+  const response = await sendChange(ctx, client, plans.addFiles(id, options.files), changeInDoubt(ctx, id));
   const files = await keptFiles(client, id, options.files, response);
   const sent = `✓ sent ${options.files.length} file(s) to #${id}: ${nameList(options.files.map(uploadName))}`;
   // Nothing kept, nothing to report as done: the error that follows says it.

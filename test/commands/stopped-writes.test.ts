@@ -6,10 +6,15 @@ import { describe, expect, it } from 'vitest';
 import { processSignals } from '../cli/fake-process.js';
 import { integrationCreateArgs } from '../helpers/create-args.js';
 import type { Harness } from '../helpers/harness.js';
-import { frontEnv, holdUntilReleased, requestTo, startFrontServer, useHarness } from '../helpers/sandbox-state.js';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SandboxTicket } from '../../src/sandbox/index.js';
+import { frontEnv, holdUntilReleased, requestTo, startFrontServer, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 
 let h: Harness;
 useHarness({}, (harness) => (h = harness));
+let dir: string;
+useTempDir('tkt-stopped-', (path) => (dir = path));
 
 const STOPS = [
   ['SIGTERM', 143, 'error: stopped by SIGTERM\n'],
@@ -18,19 +23,26 @@ const STOPS = [
 
 /**
  * Runs `args` with the request `held` matches held at the service; once the service has it, the
- * run gets `signal`, then the service answers. `sent` counts the requests `held` matched.
+ * run gets `signal`, then the service answers it (unless `answered` is false: never). `sent`
+ * counts the requests `counted` matches that reached the service.
  */
-async function stoppedWhileHeld(args: string[], held: ReturnType<typeof requestTo>, signal: 'SIGTERM' | 'SIGINT', extraEnv: Record<string, string> = {}) {
+async function stoppedWhileHeld(
+  args: string[],
+  held: ReturnType<typeof requestTo>,
+  signal: 'SIGTERM' | 'SIGINT',
+  options: { answered?: boolean; counted?: ReturnType<typeof requestTo> } = {},
+) {
   const gate = holdUntilReleased(held);
-  const server = await startFrontServer(h, () => false, gate);
+  const server = await startFrontServer(h, (req) => options.answered === false && held(req), gate);
   try {
     const signals = processSignals();
-    const running = h.cli(args, { env: { ...frontEnv(h, server), ...extraEnv }, signals });
+    const running = h.cli(args, { env: frontEnv(h, server), signals });
     await gate.arrived;
     signals.send(signal);
     gate.release();
     const result = await running;
-    return { ...result, exits: signals.exits };
+    const sent = options.counted === undefined ? 0 : server.requests.filter(options.counted).length;
+    return { ...result, exits: signals.exits, sent };
   } finally {
     await server.close();
   }
@@ -43,5 +55,73 @@ describe('tkt create stopped while the service creates its ticket', () => {
     const created = h.sandbox.state.tickets.filter((t) => t.title === title);
     expect(created).toHaveLength(1);
     expect(result).toMatchObject({ code, stdout: `${created[0]!.id}\n`, stderr: line, exits: [] });
+  });
+});
+
+const RESOLVED = 6;
+
+/** A command line that changes ticket `id` (a file it uploads in `dir`), the request of its change, and what shows it was made. */
+interface Write {
+  args: (id: number) => string[];
+  change: (id: number) => ReturnType<typeof requestTo>;
+  /** Puts the ticket in a state the command changes (unassigned for assign, resolved for reopen). */
+  prepare?: (t: SandboxTicket) => void;
+}
+
+const post = (action: string) => (id: number) => requestTo('POST', `/api/TicketsApi/${action}/${id}`);
+const WRITES: Record<string, Write> = {
+  attach: { args: (id) => ['attach', String(id), join(dir, 'build.log')], change: post('addfiles') },
+  reply: { args: (id) => ['reply', String(id), '--message', 'On its way'], change: post('reply') },
+  forward: { args: (id) => ['forward', String(id), '--to', 'vendor@example.com', '--message', 'FYI'], change: post('forward') },
+  update: { args: (id) => ['update', String(id), '--priority', 'high'], change: post('update') },
+  pickup: { args: (id) => ['pickup', String(id)], change: post('pickup') },
+  assign: { args: (id) => ['assign', String(id), 'tech'], change: post('update'), prepare: (t) => (t.assignedUser = null) },
+  reopen: { args: (id) => ['reopen', String(id)], change: post('update'), prepare: (t) => (t.ticketStatusId = RESOLVED) },
+  resolve: { args: (id) => ['resolve', String(id), '--details', 'Fixed'], change: post('resolve') },
+  delete: { args: (id) => ['delete', String(id), '--yes'], change: (id) => requestTo('DELETE', `/api/TicketsApi/${id}`) },
+};
+
+describe('a change of one ticket stopped while the service has it', () => {
+  it.each(Object.keys(WRITES))('%s: waits for the answer, tells the outcome, then exits 143 saying SIGTERM stopped it', async (name) => {
+    await writeFile(join(dir, 'build.log'), 'log\n');
+    const write = WRITES[name]!;
+    const ticket = unusedTicket(h);
+    write.prepare?.(ticket);
+    const { id } = ticket;
+    const result = await stoppedWhileHeld(write.args(id), write.change(id), 'SIGTERM');
+    // The outcome as a run that was not stopped tells it: a line naming the ticket (the ID
+    // commands add it to their summary), and the stop.
+    expect(result.stdout).toMatch(new RegExp(`^(✓ |Updated ticket )\\S*.*#${id}\\b`));
+    expect(result.stderr).toMatch(/^error: stopped by SIGTERM(\n|: 1 of 1 done\n)/);
+    expect(result).toMatchObject({ code: 143, exits: [] });
+  });
+
+  it('attach whose answer never comes, then: in doubt, how to look, and the stop', async () => {
+    await writeFile(join(dir, 'build.log'), 'log\n');
+    const { id } = unusedTicket(h);
+    const result = await stoppedWhileHeld(['attach', String(id), join(dir, 'build.log'), '--timeout', '0.5'], post('addfiles')(id), 'SIGTERM', {
+      answered: false,
+    });
+    expect(result.code).toBe(143);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^error: #${id} in doubt \\(it may have been carried out\\)\n  request timed out after [^:]+: POST \\S+/addfiles/${id}\n` +
+          `hint: look at it with "tkt show ${id}" before running this again\nerror: stopped by SIGTERM\n$`,
+      ),
+    );
+  });
+});
+
+describe('a change of one ticket stopped before it is sent', () => {
+  it.each(['reply', 'forward', 'update', 'assign', 'reopen'])('%s: the read before it is answered, the change is never sent: exit 143', async (name) => {
+    const write = WRITES[name]!;
+    const ticket = unusedTicket(h);
+    write.prepare?.(ticket);
+    const { id } = ticket;
+    const result = await stoppedWhileHeld(write.args(id), requestTo('GET', `/api/TicketsApi/${id}`), 'SIGTERM', { counted: write.change(id) });
+    expect(result.sent).toBe(0);
+    expect(result).toMatchObject({ code: 143, stdout: '', exits: [] });
+    expect(result.stderr).toMatch(/^error: stopped by SIGTERM(\n|: 0 of 1 done)/);
   });
 });

@@ -184,7 +184,7 @@ export function holdUntilReleased(matches: (req: IncomingMessage) => boolean): G
 /** A request of `method` to exactly `path`, for the gates above. */
 export const requestTo =
   (method: string, path: string | RegExp) =>
-  (req: IncomingMessage): boolean =>
+  (req: Pick<IncomingMessage, 'method' | 'url'>): boolean =>
     req.method === method && (typeof path === 'string' ? req.url === path : path.test(req.url ?? ''));
 
 /**

@@ -1,0 +1,22 @@
+// The request of a command's change, sent as docs/cli.md section 8 asks: never once the run is
+// stopped (a signal came before it left: nothing is done, exit 130 or 143), and once sent,
+// awaited through a first signal (the command registers `graceful`), so that its outcome is told
+// before the run ends as stopped (src/cli-run.ts); an answer that never comes is in doubt.
+import type { ApiClient, ApiResponse, RequestPlan } from '../api/types.js';
+import type { Context } from '../context/context.js';
+import { StoppedBeforeSendingError } from '../errors.js';
+
+/**
+ * Sends `plan` with `client` unless the run is stopped; `inDoubt` (src/cmdutil/in-doubt.ts)
+ * says what a failure whose outcome is unknown means for this change.
+ */
+export async function sendChange(
+  run: Pick<Context, 'signal'>,
+  client: ApiClient,
+  plan: RequestPlan,
+  inDoubt?: (error: unknown) => never,
+): Promise<ApiResponse> {
+  if (run.signal.aborted) throw new StoppedBeforeSendingError(run.signal.reason);
+  const sent = client.send(plan);
+  return await (inDoubt === undefined ? sent : sent.catch(inDoubt));
+}
