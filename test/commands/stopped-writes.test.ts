@@ -125,3 +125,26 @@ describe('a change of one ticket stopped before it is sent', () => {
     expect(result.stderr).toMatch(/^error: stopped by SIGTERM(\n|: 0 of 1 done)/);
   });
 });
+
+describe('tkt update --priority P --due WHEN stopped between its two updates', () => {
+  it('says the priority changed and the due date was not sent, and how to send it: exit 143', async () => {
+    const ticket = unusedTicket(h);
+    const priorityBefore = ticket.ticketPriorityId;
+    // The second read of the ticket comes after the first update (the priority) was answered.
+    let reads = 0;
+    const secondRead = (req: Parameters<ReturnType<typeof requestTo>>[0]) => requestTo('GET', `/api/TicketsApi/${ticket.id}`)(req) && ++reads === 2;
+    const result = await stoppedWhileHeld(['update', String(ticket.id), '--priority', 'critical', '--due', '+4h'], secondRead, 'SIGTERM', {
+      counted: post('update')(ticket.id),
+    });
+    expect(result.sent).toBe(1);
+    expect(ticket.ticketPriorityId).not.toBe(priorityBefore);
+    expect(result).toMatchObject({ code: 143, stdout: '' });
+    // The due date as it was resolved when the run began: the hint sets that one.
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^error: ticket #${ticket.id}: the priority changed, but the due date was not sent: stopped by SIGTERM\n` +
+          `hint: to set it, run "tkt update ${ticket.id} --due \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z"\n$`,
+      ),
+    );
+  });
+});
