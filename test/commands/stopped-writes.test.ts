@@ -3,13 +3,12 @@
 // stopped tells it, then the run ends with the signal's code and line (docs/cli.md section 8). A
 // signal before the change leaves sends nothing.
 import { describe, expect, it } from 'vitest';
-import { processSignals } from '../cli/fake-process.js';
 import { integrationCreateArgs } from '../helpers/create-args.js';
 import type { Harness } from '../helpers/harness.js';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
-import { frontEnv, holdUntilReleased, requestTo, startFrontServer, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import { requestTo, stoppedAt, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 
 let h: Harness;
 useHarness({}, (harness) => (h = harness));
@@ -21,37 +20,10 @@ const STOPS = [
   ['SIGINT', 130, 'error: interrupted\n'],
 ] as const;
 
-/**
- * Runs `args` with the request `held` matches held at the service; once the service has it, the
- * run gets `signal`, then the service answers it (unless `answered` is false: never). `sent`
- * counts the requests `counted` matches that reached the service.
- */
-async function stoppedWhileHeld(
-  args: string[],
-  held: ReturnType<typeof requestTo>,
-  signal: 'SIGTERM' | 'SIGINT',
-  options: { answered?: boolean; counted?: ReturnType<typeof requestTo> } = {},
-) {
-  const gate = holdUntilReleased(held);
-  const server = await startFrontServer(h, (req) => options.answered === false && held(req), gate);
-  try {
-    const signals = processSignals();
-    const running = h.cli(args, { env: frontEnv(h, server), signals });
-    await gate.arrived;
-    signals.send(signal);
-    gate.release();
-    const result = await running;
-    const sent = options.counted === undefined ? 0 : server.requests.filter(options.counted).length;
-    return { ...result, exits: signals.exits, sent };
-  } finally {
-    await server.close();
-  }
-}
-
 describe('tkt create stopped while the service creates its ticket', () => {
   it.each(STOPS)('%s: prints the new ID (-q), then exits %i with its line', async (signal, code, line) => {
     const title = `stopped mid-create ${signal}`;
-    const result = await stoppedWhileHeld(['create', ...integrationCreateArgs({ title }), '-q'], requestTo('POST', '/api/TicketsApi/new'), signal);
+    const result = await stoppedAt(h, ['create', ...integrationCreateArgs({ title }), '-q'], requestTo('POST', '/api/TicketsApi/new'), signal);
     const created = h.sandbox.state.tickets.filter((t) => t.title === title);
     expect(created).toHaveLength(1);
     expect(result).toMatchObject({ code, stdout: `${created[0]!.id}\n`, stderr: line, exits: [] });
@@ -88,7 +60,7 @@ describe('a change of one ticket stopped while the service has it', () => {
     const ticket = unusedTicket(h);
     write.prepare?.(ticket);
     const { id } = ticket;
-    const result = await stoppedWhileHeld(write.args(id), write.change(id), 'SIGTERM');
+    const result = await stoppedAt(h, write.args(id), write.change(id), 'SIGTERM');
     // The outcome as a run that was not stopped tells it: a line naming the ticket (the ID
     // commands add it to their summary), and the stop.
     expect(result.stdout).toMatch(new RegExp(`^(✓ |Updated ticket )\\S*.*#${id}\\b`));
@@ -99,7 +71,7 @@ describe('a change of one ticket stopped while the service has it', () => {
   it('attach whose answer never comes, then: in doubt, how to look, and the stop', async () => {
     await writeFile(join(dir, 'build.log'), 'log\n');
     const { id } = unusedTicket(h);
-    const result = await stoppedWhileHeld(['attach', String(id), join(dir, 'build.log'), '--timeout', '0.5'], post('addfiles')(id), 'SIGTERM', {
+    const result = await stoppedAt(h, ['attach', String(id), join(dir, 'build.log'), '--timeout', '0.5'], post('addfiles')(id), 'SIGTERM', {
       answered: false,
     });
     expect(result.code).toBe(143);
@@ -119,7 +91,7 @@ describe('a change of one ticket stopped before it is sent', () => {
     const ticket = unusedTicket(h);
     write.prepare?.(ticket);
     const { id } = ticket;
-    const result = await stoppedWhileHeld(write.args(id), requestTo('GET', `/api/TicketsApi/${id}`), 'SIGTERM', { counted: write.change(id) });
+    const result = await stoppedAt(h, write.args(id), requestTo('GET', `/api/TicketsApi/${id}`), 'SIGTERM', { counted: write.change(id) });
     expect(result.sent).toBe(0);
     expect(result).toMatchObject({ code: 143, stdout: '', exits: [] });
     expect(result.stderr).toMatch(/^error: stopped by SIGTERM(\n|: 0 of 1 done)/);
@@ -133,7 +105,7 @@ describe('tkt update --priority P --due WHEN stopped between its two updates', (
     // The second read of the ticket comes after the first update (the priority) was answered.
     let reads = 0;
     const secondRead = (req: Parameters<ReturnType<typeof requestTo>>[0]) => requestTo('GET', `/api/TicketsApi/${ticket.id}`)(req) && ++reads === 2;
-    const result = await stoppedWhileHeld(['update', String(ticket.id), '--priority', 'critical', '--due', '+4h'], secondRead, 'SIGTERM', {
+    const result = await stoppedAt(h, ['update', String(ticket.id), '--priority', 'critical', '--due', '+4h'], secondRead, 'SIGTERM', {
       counted: post('update')(ticket.id),
     });
     expect(result.sent).toBe(1);

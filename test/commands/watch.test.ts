@@ -8,18 +8,7 @@ import { InterruptedError } from '../../src/errors.js';
 import type { WatchEvent } from '../../src/watch/events.js';
 import type { WatchTimer } from '../../src/watch/watch.js';
 import { withIO, type CommandRun, type Harness } from '../helpers/harness.js';
-import {
-  frontEnv,
-  holdUntilReleased,
-  requestTo,
-  sendsNothing,
-  startFrontServer,
-  ticketById,
-  unusedTicket,
-  useHarness,
-  useTempDir,
-} from '../helpers/sandbox-state.js';
-import { processSignals } from '../cli/fake-process.js';
+import { frontEnv, requestTo, sendsNothing, startFrontServer, stoppedAt, ticketById, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 import { exitCodeOf } from '../../src/errors.js';
 
 let h: Harness;
@@ -504,22 +493,11 @@ describe('tkt watch', () => {
     const ticket = unusedTicket(h);
     const oldTitle = ticket.title;
     retitle(ticket.id, 'Changed before the cron run');
-    const gate = holdUntilReleased(requestTo('POST', '/api/TicketsApi'));
-    const server = await startFrontServer(h, () => false, gate);
-    try {
-      const signals = processSignals();
-      const running = h.cli(args, { env: frontEnv(h, server), signals });
-      await gate.arrived;
-      signals.send('SIGTERM');
-      gate.release();
-      const result = await running;
-      expect(jsonLines(result.stdout)).toMatchObject([{ event: 'changed', id: ticket.id, changes: { title: [oldTitle, 'Changed before the cron run'] } }]);
-      expect(result).toMatchObject({ code: 143, stderr: 'error: stopped by SIGTERM\n' });
-      const kept = JSON.parse(await readFile(state, 'utf8')) as { tickets: { id: number; title: string }[] };
-      expect(kept.tickets.find((t) => t.id === ticket.id)?.title).toBe('Changed before the cron run');
-    } finally {
-      await server.close();
-    }
+    const result = await stoppedAt(h, args, requestTo('POST', '/api/TicketsApi'), 'SIGTERM');
+    expect(jsonLines(result.stdout)).toMatchObject([{ event: 'changed', id: ticket.id, changes: { title: [oldTitle, 'Changed before the cron run'] } }]);
+    expect(result).toMatchObject({ code: 143, stderr: 'error: stopped by SIGTERM\n' });
+    const kept = JSON.parse(await readFile(state, 'utf8')) as { tickets: { id: number; title: string }[] };
+    expect(kept.tickets.find((t) => t.id === ticket.id)?.title).toBe('Changed before the cron run');
   });
 
   it('at a terminal, says once on stderr what it watches and how to stop; never in a pipe, with -q, --json or --once', async () => {

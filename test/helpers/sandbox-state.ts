@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
 import { startServer, type TestServer } from '../api/server.js';
 import { createHarness, loginAs, type Harness, type HarnessOptions } from './harness.js';
+import { processSignals } from '../cli/fake-process.js';
 
 /**
  * One harness for the whole test file, handed to `bind` once it runs. Each of `profiles` is a
@@ -210,4 +211,33 @@ export function countInFlight(limit: number, matches: (req: IncomingMessage) => 
     },
     max: () => maxInFlight,
   };
+}
+
+/**
+ * Runs `args` (the CLI in-process, as admin unless `env` says otherwise) with the request `held`
+ * matches held at a front server; once the service has it, the run gets `signal`, then the
+ * service answers it (unless `answered` is false: never). `sent` counts the requests `counted`
+ * matches that reached the service; `exits`, the codes the run asked to exit with at once.
+ */
+export async function stoppedAt(
+  h: Harness,
+  args: string[],
+  held: ReturnType<typeof requestTo>,
+  signal: 'SIGTERM' | 'SIGINT',
+  options: { answered?: boolean; counted?: ReturnType<typeof requestTo>; env?: Record<string, string> } = {},
+) {
+  const gate = holdUntilReleased(held);
+  const server = await startFrontServer(h, (req) => options.answered === false && held(req), gate);
+  try {
+    const signals = processSignals();
+    const running = h.cli(args, { env: { ...frontEnv(h, server), ...options.env }, signals });
+    await gate.arrived;
+    signals.send(signal);
+    gate.release();
+    const result = await running;
+    const sent = options.counted === undefined ? 0 : server.requests.filter(options.counted).length;
+    return { ...result, exits: signals.exits, sent };
+  } finally {
+    await server.close();
+  }
 }
