@@ -126,12 +126,18 @@ async function report(ctx: Context, client: ApiClient, spec: DedupCreate, done: 
   if (response !== undefined) await checkKeptFiles(ctx, client, id, spec.files, response);
 }
 
+/**
+ * A dry run's decision. -q prints the ID of the ticket the run would add to, skip or reopen, and
+ * nothing when it would create one (it has no ID yet): a script tells the two apart by the output
+ * alone (README, CI: one ticket per failure).
+ */
 async function printDecision(ctx: Context, spec: DedupCreate, action: DedupAction, target: KeyedTicket | undefined): Promise<void> {
   const members = { action, id: target?.id ?? null, key: spec.key };
   const line = `dry run: key ${spec.key}: would ${VERB[action]}${target === undefined ? '' : ` #${target.id}`}`;
+  const quiet = target === undefined ? undefined : `${target.id}\n`;
   if (action === 'skipped') {
-    await ctx.output.document({ dryRun: true, ...members }, { human: () => `${line} (nothing would be sent)\n`, quiet: () => `${target!.id}\n` });
+    await ctx.output.document({ dryRun: true, ...members }, { human: () => `${line} (nothing would be sent)\n`, quiet: () => quiet });
     return;
   }
-  await printDryRun(ctx, action === 'created' ? spec.create : spec.reply(target!), { decision: { line, members } });
+  await printDryRun(ctx, action === 'created' ? spec.create : spec.reply(target!), { decision: { line, members, ...(quiet === undefined ? {} : { quiet }) } });
 }

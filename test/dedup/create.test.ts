@@ -298,6 +298,17 @@ describe('the key and dry runs', () => {
     expect(skip.stdout).toBe(`dry run: key job-dry: would skip #${first} (nothing would be sent)\n`);
     expect([routeCount(h, NEW), routeCount(h, REQREPLY), h.sandbox.state.conversations.length]).toEqual([creates, replies, version]);
   });
+  it('-q in a dry run prints the ID of the ticket it would add to (or skip, or reopen), nothing when it would create one', async () => {
+    const none = await h.cli(occurrenceArgs('job-dry-q', '--dry-run', '-q'));
+    expect(none).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    const id = createdIdOf((await occurrence('job-dry-q')).stdout);
+    for (const extra of [[], ['--on-existing', 'skip']]) {
+      expect(await h.cli(occurrenceArgs('job-dry-q', '--dry-run', '-q', ...extra))).toMatchObject({ code: 0, stdout: `${id}\n`, stderr: '' });
+    }
+    ticketById(h, id).ticketStatusId = RESOLVED;
+    expect(await h.cli(occurrenceArgs('job-dry-q', '--dry-run', '-q', '--reopen'))).toMatchObject({ code: 0, stdout: `${id}\n`, stderr: '' });
+    expect(await h.cli(occurrenceArgs('job-dry-q', '--dry-run', '-q'))).toMatchObject({ code: 0, stdout: '', stderr: '' });
+  });
 });
 
 describe('a service that does more than the sandbox', () => {
