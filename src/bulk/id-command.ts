@@ -9,6 +9,7 @@ import type { BulkVerb } from './done-line.js';
 import { userSettings } from '../config/settings.js';
 import type { Context } from '../context/context.js';
 import { keptFiles } from '../cmdutil/attachments.js';
+import { breakLineAfterCtrlC } from '../output/io.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { writeText } from '../output/write.js';
 import type { PlannedRequest } from '../cmdutil/dry-run.js';
@@ -116,7 +117,9 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
   if (ids.length === 1) {
     // One ID that succeeds prints its line and nothing else: the bulk reporter (progress,
     // summaries) is loaded only to tell a failure, a Ctrl-C or files not kept, as for many IDs.
-    const run = await runBulk(ids, sendOne, { concurrency, signal: ctx.signal });
+    // With no progress bar to redraw the line, its outcome after a Ctrl-C starts a line of its own.
+    const stopListening = breakLineAfterCtrlC(ctx.io, ctx.signal);
+    const run = await runBulk(ids, sendOne, { concurrency, signal: ctx.signal }).finally(stopListening);
     const [result] = run.results;
     if (result?.ok && !run.interrupted && !skippedFiles(result)) {
       await createDonePrinter(ctx.io, ctx.output, spec.verb)(result);

@@ -5,18 +5,26 @@
 import type { ApiClient, ApiResponse, RequestPlan } from '../api/types.js';
 import type { Context } from '../context/context.js';
 import { StoppedBeforeSendingError } from '../errors.js';
+import { breakLineAfterCtrlC } from '../output/io.js';
 
 /**
- * Sends `plan` with `client` unless the run is stopped; `inDoubt` (src/cmdutil/in-doubt.ts)
- * says what a failure whose outcome is unknown means for this change.
+ * Sends `plan` with `client` unless the run is stopped. With `inDoubt` (src/cmdutil/in-doubt.ts:
+ * what a failure whose outcome is unknown means for it) it is a command's one change, whose
+ * outcome, awaited after a Ctrl-C at a terminal, is told on a line of its own, not after the
+ * "^C"; without, one ID of many, whose runner tells it.
  */
 export async function sendChange(
-  run: Pick<Context, 'signal'>,
+  run: Pick<Context, 'signal' | 'io'>,
   client: ApiClient,
   plan: RequestPlan,
   inDoubt?: (error: unknown) => never,
 ): Promise<ApiResponse> {
   if (run.signal.aborted) throw new StoppedBeforeSendingError(run.signal.reason);
-  const sent = client.send(plan);
-  return await (inDoubt === undefined ? sent : sent.catch(inDoubt));
+  if (inDoubt === undefined) return await client.send(plan);
+  const stopListening = breakLineAfterCtrlC(run.io, run.signal);
+  try {
+    return await client.send(plan).catch(inDoubt);
+  } finally {
+    stopListening();
+  }
 }

@@ -8,7 +8,8 @@ import type { Harness } from '../helpers/harness.js';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
-import { requestTo, stoppedAt, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import type { Context } from '../../src/context/context.js';
+import { frontEnv, holdUntilReleased, requestTo, startFrontServer, stoppedAt, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 
 let h: Harness;
 useHarness({}, (harness) => (h = harness));
@@ -118,5 +119,28 @@ describe('tkt update --priority P --due WHEN stopped between its two updates', (
           `hint: to set it, run "tkt update ${ticket.id} --due \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z"\n$`,
       ),
     );
+  });
+});
+
+describe('a change of one ticket at a terminal, Ctrl-C while it is sent', () => {
+  it.each([
+    ['reply', async (id: number, ctx: Context) => (await import('../../src/commands/reply.js')).run({ id: String(id), message: 'On its way' }, ctx)],
+    ['pickup', async (id: number, ctx: Context) => (await import('../../src/commands/pickup.js')).run({ ids: [String(id)] }, ctx)],
+  ] as const)('%s: its outcome starts a line of its own, not after the terminal\'s "^C"', async (name, run) => {
+    const { id } = unusedTicket(h);
+    const gate = holdUntilReleased(requestTo('POST', `/api/TicketsApi/${name}/${id}`));
+    const server = await startFrontServer(h, () => false, gate);
+    try {
+      const r = await h.context({ tty: true, env: frontEnv(h, server) });
+      const running = run(id, r.ctx).catch((error: unknown) => error);
+      await gate.arrived;
+      r.abort.abort('SIGINT');
+      gate.release();
+      await running;
+      expect(r.stderr()).toBe('\n');
+      expect(r.stdout()).toMatch(new RegExp(`^✓ .*#${id}\\b`));
+    } finally {
+      await server.close();
+    }
   });
 });
