@@ -111,15 +111,25 @@ export async function runCommandLine(proc: ProcessLike, how: CommandLineRun): Pr
   try {
     const decided = await how.run(state, (read) => (programOpts = read));
     if (decided !== undefined) return decided;
+    // A graceful command finished what was in flight when the signal came and told its outcome
+    // (a create's new ID, a watch's events): the run still ends as stopped (docs/cli.md section 8).
+    if (received !== undefined) {
+      proc.stderr.write(`error: ${stoppedHow(received)}\n`);
+      code = SIGNAL_EXIT_CODES[received];
+    }
   } catch (error) {
     // A closed stdout ends the run quietly, but does not hide a failure that came before it.
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by the stdout error handler while the command runs
     if ((outputClosed && !(error instanceof FailedBeforeOutputClosedError)) || error instanceof OutputClosedError) return ExitCode.ok;
     // commander has already printed its own usage errors.
     const printed = how.printedErrorCode?.(error);
-    code = error instanceof InterruptedError && received !== undefined ? SIGNAL_EXIT_CODES[received] : (printed ?? exitCodeOf(error));
+    // Stopped by a signal, the run exits with its code whatever else failed; a failure that is
+    // not the stop itself (a change in doubt, a refusal) is told, then the stop.
+    code = received !== undefined ? SIGNAL_EXIT_CODES[received] : (printed ?? exitCodeOf(error));
+    const lines = printed === undefined ? errorLines(error, state.options ?? programOpts(), proc.env, received) : [];
+    if (received !== undefined && !(error instanceof InterruptedError)) lines.push(`error: ${stoppedHow(received)}`);
     // The run's options, wherever they stood, once its command ran; before that, the program's.
-    if (printed === undefined) proc.stderr.write(`${errorLines(error, state.options ?? programOpts(), proc.env, received).join('\n')}\n`);
+    if (lines.length > 0) proc.stderr.write(`${lines.join('\n')}\n`);
   } finally {
     proc.off('SIGINT', onInterrupt);
     proc.off('SIGTERM', onTerminate);

@@ -72,6 +72,21 @@ export class InterruptedError extends TktError {
 }
 
 /**
+ * A change not sent because the run had been stopped before it left (docs/cli.md section 8):
+ * nothing was done. An ID command counts its ticket as not started.
+ */
+export class StoppedBeforeSendingError extends InterruptedError {
+  /** How the run was stopped, in words (stoppedHow): "stopped by SIGTERM". */
+  readonly how: string;
+
+  /** `signal`: the reason of the run's stop signal, the name of the signal that came. */
+  constructor(signal: unknown) {
+    super();
+    this.how = stoppedHow(signal);
+  }
+}
+
+/**
  * A failure that a closed stdout does not excuse, because it came before the close: `watch
  * --once` whose --exec failed. Unlike any other error of a run whose stdout was closed, its
  * `error:` line is printed and its exit code kept (docs/cli.md section 8).

@@ -5,7 +5,7 @@ import { tktCommand, type RunPlace } from '../config/session.js';
 import { shellWord } from '../util/shell-word.js';
 import { plans } from '../api/plans.js';
 import type { ApiClient, ApiResponse, FormValue, RequestPlan, TicketId } from '../api/types.js';
-import { OperationError } from '../errors.js';
+import { InterruptedError, OperationError, StoppedBeforeSendingError } from '../errors.js';
 import type { Lookups, TypedOption } from '../lookups/types.js';
 import { readTicket } from '../model/ticket.js';
 import { formatDate } from '../output/time.js';
@@ -44,9 +44,12 @@ async function changePlan(client: ApiClient, id: TicketId, changes: Changes): Pr
   };
 }
 
+/** How an update is sent: as it is, or through the command's gate (src/cmdutil/send-change.ts). */
+export type ChangeSender = (plan: RequestPlan) => Promise<ApiResponse>;
+
 /** Read-modify-write of one ticket: its current fields plus `changes`. */
-async function changeTicket(client: ApiClient, id: TicketId, changes: Changes): Promise<ApiResponse> {
-  return client.send((await changePlan(client, id, changes)).plan);
+async function changeTicket(client: ApiClient, id: TicketId, changes: Changes, send: ChangeSender): Promise<ApiResponse> {
+  return send((await changePlan(client, id, changes)).plan);
 }
 
 /**
@@ -76,18 +79,31 @@ export async function plannedUpdates(client: ApiClient, id: TicketId, changes: C
   ];
 }
 
-/** Sends `tkt update`'s change: the first update's answer; fails when the service keeps its own due date. */
-/** `run`: where the run looked, for the command line of a hint. */
-export async function updateTicket(client: ApiClient, id: TicketId, changes: Changes, run: RunPlace): Promise<ApiResponse> {
+/**
+ * Sends `tkt update`'s change: the first update's answer; fails when the service keeps its own due
+ * date, or when `send` refuses the second update (the run stopped): the first one was made.
+ * `run`: where the run looked, for the command line of a hint.
+ */
+export async function updateTicket(
+  client: ApiClient,
+  id: TicketId,
+  changes: Changes,
+  run: RunPlace,
+  send: ChangeSender = (plan) => client.send(plan),
+): Promise<ApiResponse> {
   const { first, due } = splitDueAfterPriority(changes);
-  const response = await changeTicket(client, id, first);
-  if (due !== undefined) await setDueAfterPriority(client, id, due, run);
+  const response = await changeTicket(client, id, first, send);
+  if (due !== undefined) await setDueAfterPriority(client, id, due, run, send);
   return response;
 }
 
 /** The second update of `--priority P --due WHEN`; says so when the service still keeps its own. */
-async function setDueAfterPriority(client: ApiClient, id: TicketId, due: FormValue, run: RunPlace): Promise<void> {
-  await changeTicket(client, id, { DueDate: due });
+async function setDueAfterPriority(client: ApiClient, id: TicketId, due: FormValue, run: RunPlace, send: ChangeSender): Promise<void> {
+  const retry = `"${tktCommand(run, `update ${id} --due ${shellWord(String(due))}`)}"`;
+  await changeTicket(client, id, { DueDate: due }, send).catch((error: unknown) => {
+    if (!(error instanceof StoppedBeforeSendingError)) throw error;
+    throw new InterruptedError(`ticket #${id}: the priority changed, but the due date was not sent: ${error.how}`, { hint: `to set it, run ${retry}` });
+  });
   const kept = readTicket((await client.send(plans.getTicket(id))).body).due;
   const wanted = new Date(String(due));
   if (kept !== undefined && Math.abs(kept.getTime() - wanted.getTime()) < DUE_TOLERANCE_MS) return;
@@ -95,7 +111,7 @@ async function setDueAfterPriority(client: ApiClient, id: TicketId, due: FormVal
     `ticket #${id}: the priority changed, but the service keeps the due date ${kept === undefined ? 'empty' : formatDate(kept)}, not ${formatDate(wanted)}`,
     {
       details: ['the service sets the due date from the SLA of the priority, and did not take the one given'],
-      hint: `try "${tktCommand(run, `update ${id} --due ${shellWord(String(due))}`)}" alone; if the SLA still wins, the due date is the service's to set`,
+      hint: `try ${retry} alone; if the SLA still wins, the due date is the service's to set`,
     },
   );
 }

@@ -28,7 +28,7 @@ import { userSettings } from '../config/settings.js';
 import type { Context } from '../context/context.js';
 import type { ApiClient, ApiResponse, UploadFile } from '../api/types.js';
 import { keptFiles, type KeptFiles } from '../cmdutil/attachments.js';
-import { OperationError, UsageError } from '../errors.js';
+import { InterruptedError, OperationError, UsageError } from '../errors.js';
 import { NO_PROGRESS, createProgress } from '../output/progress.js';
 import { STDIN, assertSingleStdinReader, fileErrorText, readStdin } from '../cmdutil/text-input.js';
 import { createEndpoint, createdId } from '../fields/created.js';
@@ -61,8 +61,9 @@ async function inputFolder(file: string): Promise<string | undefined> {
 async function readInput(file: string, ctx: Context): Promise<string> {
   if (file === STDIN) return readStdin(ctx, '--from', 'give a file');
   try {
-    return await readTextFile(file);
+    return await readTextFile(file, { signal: ctx.signal });
   } catch (error) {
+    if (error instanceof InterruptedError) throw error;
     throw new UsageError(`--from: cannot read ${file}: ${fileErrorText(error)}`, { hint: notTextHint(error) });
   }
 }

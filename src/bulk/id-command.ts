@@ -9,9 +9,11 @@ import type { BulkVerb } from './done-line.js';
 import { userSettings } from '../config/settings.js';
 import type { Context } from '../context/context.js';
 import { keptFiles } from '../cmdutil/attachments.js';
+import { breakLineAfterCtrlC } from '../output/io.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { writeText } from '../output/write.js';
 import type { PlannedRequest } from '../cmdutil/dry-run.js';
+import { sendChange } from '../cmdutil/send-change.js';
 
 /** What every ID... command takes, as typed. */
 export interface IdCommandOptions {
@@ -106,7 +108,8 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
     const plan = await spec.plan(id, () => ctx.api());
     // The ticket already has the change (reopen of an open ticket): nothing to send.
     if (plan.unchanged !== undefined) return { note: plan.unchanged };
-    const response = await client.send(plan);
+    // Not once the run is stopped: a signal while the ticket was read leaves this ID not started.
+    const response = await sendChange(ctx, client, plan);
     const note = spec.noteFor?.(response);
     const files = spec.uploads === undefined || spec.uploads.length === 0 ? undefined : await keptFiles(client, id, spec.uploads, response);
     // Absent members are left undefined (runner.ts keeps only those set): no spread per ID.
@@ -115,7 +118,9 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
   if (ids.length === 1) {
     // One ID that succeeds prints its line and nothing else: the bulk reporter (progress,
     // summaries) is loaded only to tell a failure, a Ctrl-C or files not kept, as for many IDs.
-    const run = await runBulk(ids, sendOne, { concurrency, signal: ctx.signal });
+    // With no progress bar to redraw the line, its outcome after a Ctrl-C starts a line of its own.
+    const stopListening = breakLineAfterCtrlC(ctx.io, ctx.signal);
+    const run = await runBulk(ids, sendOne, { concurrency, signal: ctx.signal }).finally(stopListening);
     const [result] = run.results;
     if (result?.ok && !run.interrupted && !skippedFiles(result)) {
       await createDonePrinter(ctx.io, ctx.output, spec.verb)(result);

@@ -1,4 +1,4 @@
-import { ApiError, TktError, exitCodeOf, failureReason, outcomeUnknown, refusesEveryRequest, whatHappened } from '../errors.js';
+import { ApiError, StoppedBeforeSendingError, TktError, exitCodeOf, failureReason, outcomeUnknown, refusesEveryRequest, whatHappened } from '../errors.js';
 import type { KeptFiles } from '../cmdutil/attachments.js';
 import { wholeNumberOption } from '../util/ids.js';
 
@@ -46,7 +46,10 @@ export interface BulkOptions {
 export interface BulkRun {
   /** One per started ID, in input order. */
   results: BulkResult[];
-  /** IDs never started (the signal aborted, or a refusal stopped the run), in input order. */
+  /**
+   * IDs never started (the signal aborted, or a refusal stopped the run), in input order: also
+   * those whose worker was stopped before its change left (StoppedBeforeSendingError).
+   */
   notStarted: number[];
   interrupted: boolean;
   /** The first 401 or 403 (exitCodeOf 4 or 5), after which no ID started. */
@@ -135,6 +138,8 @@ export async function runBulk(ids: readonly number[], worker: BulkWorker, option
       try {
         result = resultFromOutcome(id, await worker(id));
       } catch (error) {
+        // Nothing was sent for it: left without a result, it is reported as not started.
+        if (error instanceof StoppedBeforeSendingError) continue;
         result = failedResult(id, error);
       }
       results[index] = result;
@@ -149,7 +154,7 @@ export async function runBulk(ids: readonly number[], worker: BulkWorker, option
   await Promise.all(Array.from({ length: Math.min(concurrency, ids.length) }, lane));
   return {
     results: results.filter((result): result is BulkResult => result !== undefined),
-    notStarted: ids.slice(nextIndex),
+    notStarted: ids.filter((_, index) => results[index] === undefined),
     interrupted: signal.aborted,
     ...(stoppedBy === undefined ? {} : { stoppedBy }),
   };

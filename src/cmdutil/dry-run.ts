@@ -77,6 +77,7 @@ export async function printDryRun(
     {
       human: () =>
         `${decision === undefined ? '' : `${decision.line}\n`}dry run: would send ${request.method} ${request.path} (nothing was sent)\n${requestText(request, '  ')}`,
+      ...(decision?.quiet === undefined ? {} : { quiet: () => decision.quiet }),
       ...(options.shapesForm === true && request.form !== undefined ? { shapes: formPart(request.form) } : {}),
     },
   );
@@ -95,6 +96,8 @@ function formPart(form: MultipartInput): ShapedPart {
 export interface DryRunDecision {
   line: string;
   members: Record<string, unknown>;
+  /** What -q prints (the ID of the ticket it would change); nothing without it. */
+  quiet?: string;
 }
 
 /** A row a dry run would not send (create --from --resume: created or in doubt before): its line, and its --json element. */

@@ -5,7 +5,7 @@
 import { constants } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Context } from '../context/context.js';
-import { UsageError } from '../errors.js';
+import { InterruptedError, UsageError } from '../errors.js';
 import { nonBlank } from '../util/option-text.js';
 import { notTextHint, readTextFile, readTextStream } from '../util/text-read.js';
 import { accessPath, statPath } from '../util/fs-promises.js';
@@ -96,7 +96,8 @@ export async function readTextOption(ctx: Context, option: TextOption | TextOpti
   if (option.text !== undefined || withFile === undefined) return nonBlank(source, `${flag} is empty`);
   // A text file's bytes are checked as they are read: /dev/zero stops at its first NUL.
   await assertReadableFiles([source], flag, { devices: true });
-  const text = await readTextFile(source).catch((error: unknown) => {
+  const text = await readTextFile(source, { signal: ctx.signal }).catch((error: unknown) => {
+    if (error instanceof InterruptedError) throw error;
     throw new UsageError(`${flag} ${source}: ${fileErrorText(error)}`, { hint: notTextHint(error) });
   });
   return nonBlank(text, `${flag} ${source} is empty`);

@@ -5,6 +5,7 @@ import { nameList, printActionDone } from '../cmdutil/action-output.js';
 import { keptFiles, keptLine, reportKeptFiles } from '../cmdutil/attachments.js';
 import { printDryRun } from '../cmdutil/dry-run.js';
 import { changeInDoubt } from '../cmdutil/in-doubt.js';
+import { sendChange } from '../cmdutil/send-change.js';
 import { assertSingleStdinReader } from '../cmdutil/text-input.js';
 import { checkUploads } from '../cmdutil/upload-files.js';
 import { parseTicketId } from '../util/ids.js';
@@ -39,7 +40,8 @@ Examples:
   $ ps aux | tkt attach 42 /dev/stdin#processes.txt
   $ tkt attach 42 <(df -h)#disk.txt`,
     );
-  host.action(command, ([id, files], opts, ctx) => run({ id, files, ...opts }, ctx));
+  // A signal during the upload lets its answer come and be told, then ends the run (cmdutil/send-change.ts).
+  host.action(command, ([id, files], opts, ctx) => run({ id, files, ...opts }, ctx), { graceful: true });
 }
 
 export async function run(options: AttachOptions, ctx: Context): Promise<void> {
@@ -49,7 +51,7 @@ export async function run(options: AttachOptions, ctx: Context): Promise<void> {
   if (options.dryRun) return printDryRun(ctx, plans.addFiles(id, uploads));
 
   const client = await ctx.api();
-  const response = await client.send(plans.addFiles(id, uploads)).catch(changeInDoubt(ctx, id));
+  const response = await sendChange(ctx, client, plans.addFiles(id, uploads), changeInDoubt(ctx, id));
   const files = await keptFiles(client, id, uploads, response);
   const sent = `✓ sent ${uploads.length} file(s) to #${id}: ${nameList(uploads.map((upload) => upload.name))}`;
   // Nothing kept, nothing to report as done: the error that follows says it.

@@ -3,7 +3,7 @@ import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { whyNothingIsAsked } from '../context/nothing-asked.js';
 import { createFromOptions, type CreateFromFlags } from '../bulk/create-from-options.js';
-import { InterruptedError, OperationError, UsageError } from '../errors.js';
+import { OperationError, UsageError } from '../errors.js';
 import { createLookups } from '../lookups/index.js';
 import { fieldsOption } from '../output/flags.js';
 import { detailLines } from '../output/reflow.js';
@@ -14,6 +14,7 @@ import { checkKeptFiles } from '../cmdutil/attachments.js';
 import { checkCreate, createEndpoint, createRequest, createdId, printCreated } from '../fields/created.js';
 import { formSummary, printDryRun } from '../cmdutil/dry-run.js';
 import { createInDoubt } from '../cmdutil/in-doubt.js';
+import { sendChange } from '../cmdutil/send-change.js';
 import { addFieldOptions, assertFieldsApply, flagOf, givenKeys, pickFieldValues, type RawFieldValues } from '../fields/options.js';
 import { checkFields } from '../fields/values.js';
 import { assertSingleStdinReader, readTextOption } from '../cmdutil/text-input.js';
@@ -99,7 +100,8 @@ export function register(program: Program, host: CommandHost): void {
     )
     .option('--reopen', 'with --dedup-key: re-open a resolved or closed ticket of the key rather than create one')
     .addHelpText('after', EXAMPLES);
-  // Ctrl-C during --from stops new creates and lets those in flight finish and be recorded.
+  // Ctrl-C during --from stops new creates and lets those in flight finish and be recorded; a
+  // single create's answer is awaited and told (cmdutil/send-change.ts).
   host.action(command, (_args, opts, ctx) => run({ ...opts, values: pickFieldValues(opts) }, ctx), { graceful: true });
 }
 
@@ -178,12 +180,11 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
           throw new OperationError('cancelled: nothing was created');
         }
       }
-      // Ctrl-C does not end the process at once here (--from needs that, see register), so a
-      // press while names were being resolved must still stop the create before it is sent.
-      if (ctx.signal.aborted) throw new InterruptedError();
       if (once !== undefined) return void (await createOnce());
       const client = await ctx.api();
-      return { client, request, response: await client.send(request).catch(createInDoubt(ctx, String(values.title))) };
+      // A signal while names were resolved stops the create before it is sent; one while it is
+      // sent lets the new ID be told before the run ends.
+      return { client, request, response: await sendChange(ctx, client, request, createInDoubt(ctx, String(values.title))) };
     },
   );
   if (sent === undefined) return;

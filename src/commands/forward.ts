@@ -7,6 +7,7 @@ import { checkKeptFiles } from '../cmdutil/attachments.js';
 import { keepTypedText } from '../cmdutil/drafts.js';
 import { printDryRun } from '../cmdutil/dry-run.js';
 import { changeInDoubt } from '../cmdutil/in-doubt.js';
+import { sendChange } from '../cmdutil/send-change.js';
 import { assertRecipients, forwardRecipient, lazyTicket, readMessage, recipientList } from '../reading/mail.js';
 import { ticketHeading } from '../reading/ticket-heading.js';
 import { assertSingleStdinReader } from '../cmdutil/text-input.js';
@@ -48,7 +49,8 @@ Examples:
   $ tkt forward 42 --to vendor@example.com --cc lead@example.com --attach a.log
   $ tkt forward 42 --to vendor@example.com --draft --message-file draft.txt`,
     );
-  host.action(command, ([id], opts, ctx) => run({ id, ...opts }, ctx));
+  // A signal while the forward is sent lets its answer come and be told, then ends the run (cmdutil/send-change.ts).
+  host.action(command, ([id], opts, ctx) => run({ id, ...opts }, ctx), { graceful: true });
 }
 
 export async function run(options: ForwardOptions, ctx: Context): Promise<void> {
@@ -73,7 +75,7 @@ export async function run(options: ForwardOptions, ctx: Context): Promise<void> 
       const subject = options.subject ?? `Fwd: ${(await ticket()).title ?? ''}`;
       const plan = plans.forwardTicket(id, { subject, to, cc: recipientList(options.cc), message, draft: options.draft, files: attach });
       if (options.dryRun) return void (await printDryRun(ctx, plan));
-      return { client, subject, response: await client.send(plan).catch(changeInDoubt(ctx, id)) };
+      return { client, subject, response: await sendChange(ctx, client, plan, changeInDoubt(ctx, id)) };
     },
   );
   if (sent === undefined) return;

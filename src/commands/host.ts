@@ -10,7 +10,11 @@ export type Handler<Args extends unknown[], Opts extends OptionValues> = (args: 
 export type Program = CommandUnknownOpts;
 
 export interface ActionOptions {
-  /** The command stops by itself on Ctrl-C (bulk runs, the sandbox); otherwise Ctrl-C exits at once. */
+  /**
+   * The command stops by itself on Ctrl-C (bulk runs, the sandbox, a change of one ticket sent
+   * through cmdutil/send-change.ts, whose answer is awaited and told); otherwise Ctrl-C exits at
+   * once. A graceful run that finishes after the signal still exits 130 or 143 (src/cli-run.ts).
+   */
   graceful?: boolean;
   /**
    * With graceful: the command only reads, so the first Ctrl-C also gives up the requests in

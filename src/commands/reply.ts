@@ -9,6 +9,7 @@ import { checkKeptFiles } from '../cmdutil/attachments.js';
 import { keepTypedText } from '../cmdutil/drafts.js';
 import { printDryRun } from '../cmdutil/dry-run.js';
 import { changeInDoubt } from '../cmdutil/in-doubt.js';
+import { sendChange } from '../cmdutil/send-change.js';
 import { assertRecipients, lazyTicket, messageOption, messageOrAsk, recipientList } from '../reading/mail.js';
 import { assertSingleStdinReader, readTextOption } from '../cmdutil/text-input.js';
 import { checkUploads } from '../cmdutil/upload-files.js';
@@ -55,7 +56,8 @@ Examples:
   $ git log -1 --format=%B | tkt reply 42 --message -
   $ tkt reply 42 --as-requester aberg --message "Still broken after the fix"`,
     );
-  host.action(command, ([id], opts, ctx) => run({ id, ...opts }, ctx));
+  // A signal while the reply is sent lets its answer come and be told, then ends the run (cmdutil/send-change.ts).
+  host.action(command, ([id], opts, ctx) => run({ id, ...opts }, ctx), { graceful: true });
 }
 
 export async function run(options: ReplyOptions, ctx: Context): Promise<void> {
@@ -107,7 +109,7 @@ export async function run(options: ReplyOptions, ctx: Context): Promise<void> {
         who = `to ${to}`;
       }
       if (options.dryRun) return void (await printDryRun(ctx, plan));
-      return { client, subject, who, response: await client.send(plan).catch(changeInDoubt(ctx, id)) };
+      return { client, subject, who, response: await sendChange(ctx, client, plan, changeInDoubt(ctx, id)) };
     },
   );
   if (sent === undefined) return;

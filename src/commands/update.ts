@@ -7,6 +7,8 @@ import { UsageError } from '../errors.js';
 import { createLookups } from '../lookups/index.js';
 import { answerAssigneeMe } from '../prompts/acting-user.js';
 import { printDryRun } from '../cmdutil/dry-run.js';
+import { changeInDoubt } from '../cmdutil/in-doubt.js';
+import { sendChange } from '../cmdutil/send-change.js';
 import { detailLines } from '../output/reflow.js';
 import { fieldsFor } from '../model/fields.js';
 import { addFieldOptions, assertFieldsApply, flagOf, givenKeys, pickFieldValues, type RawFieldValues } from '../fields/options.js';
@@ -36,7 +38,8 @@ Examples:
 export function register(program: Program, host: CommandHost): void {
   const base = program.command('update').description('Change fields of a ticket').addArgument(idArgument(program));
   const command = addFieldOptions(base, ['update']).addOption(dryRunOption(program)).addHelpText('after', EXAMPLES);
-  host.action(command, ([id], opts, ctx) => run({ ...opts, id, values: pickFieldValues(opts) }, ctx));
+  // A signal while the update is sent lets its answer come and be told, then ends the run (cmdutil/send-change.ts).
+  host.action(command, ([id], opts, ctx) => run({ ...opts, id, values: pickFieldValues(opts) }, ctx), { graceful: true });
 }
 
 export async function run(options: UpdateOptions, ctx: Context): Promise<void> {
@@ -68,6 +71,6 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<void> {
     for (const { plan, changed } of await plannedUpdates(api, id, changes.fields)) await printDryRun(ctx, { ...plan, labels, changed: new Set(changed) });
     return;
   }
-  const response = await updateTicket(api, id, changes.fields, ctx);
+  const response = await updateTicket(api, id, changes.fields, ctx, (plan) => sendChange(ctx, api, plan, changeInDoubt(ctx, id)));
   await ctx.output.document(response.body ?? { id, ok: true, status: response.status }, { human: () => `Updated ticket #${id}\n` });
 }

@@ -44,6 +44,22 @@ export function holdsPermission(claims: JwtClaims | undefined, permission: strin
   return Object.values(claims ?? {}).some((value) => value === permission || (Array.isArray(value) && value.includes(permission)));
 }
 
+/**
+ * Whether the token lists the caller's permissions, so that one missing from it is missing indeed:
+ * a claim holds a permission of the service (`Tickets.`...), or is named for them (`permissions`,
+ * though empty). A token that names none says nothing either way.
+ */
+export function listsPermissions(claims: JwtClaims | undefined): boolean {
+  const isPermission = (value: unknown) => typeof value === 'string' && value.startsWith(PERMISSION_PREFIX);
+  return Object.entries(claims ?? {}).some(
+    ([name, value]) => PERMISSIONS_CLAIM.test(name) || isPermission(value) || (Array.isArray(value) && value.some(isPermission)),
+  );
+}
+
+// The permissions of docs/service.md 5.5 all start so.
+const PERMISSION_PREFIX = 'Tickets.';
+const PERMISSIONS_CLAIM = /permission/i;
+
 function firstTextClaim(claims: JwtClaims | undefined, names: readonly string[]): string | undefined {
   for (const name of names) {
     const value = claims?.[name];

@@ -10,10 +10,12 @@ import type { Context } from '../context/context.js';
 import { checkKeptFiles } from '../cmdutil/attachments.js';
 import { printDryRun, type PlannedRequest } from '../cmdutil/dry-run.js';
 import { changeInDoubt, keyedCreateInDoubt } from '../cmdutil/in-doubt.js';
+import { sendChange } from '../cmdutil/send-change.js';
+import { StoppedBeforeSendingError } from '../errors.js';
 import { requireCreatedId } from '../fields/created.js';
 import { resolveActingUser } from '../prompts/acting-user.js';
 import { duplicateComment, ticketToReopen } from './duplicate.js';
-import { olderFirst, ticketsWithKey, warnWhenOnlyOwnTickets, type KeyedTicket } from './lookup.js';
+import { olderFirst, ticketsWithKey, warnWhenCannotClose, warnWhenOnlyOwnTickets, type KeyedTicket } from './lookup.js';
 
 export type DedupAction = 'created' | 'updated' | 'skipped' | 'reopened';
 export const ON_EXISTING = ['reply', 'skip'] as const;
@@ -39,11 +41,11 @@ interface Decision {
 }
 
 /** What to do, given the key's tickets (oldest first). */
-async function decide(client: ApiClient, tickets: readonly KeyedTicket[], spec: DedupCreate): Promise<Decision> {
+async function decide(client: ApiClient, tickets: readonly KeyedTicket[], spec: DedupCreate, signal: AbortSignal): Promise<Decision> {
   const open = tickets.find((ticket) => !ticket.settled);
   if (open !== undefined) return { action: spec.onExisting === 'skip' ? 'skipped' : 'updated', target: open };
   // The most recent history of the failure, never a duplicate tkt closed in a race.
-  const settled = spec.reopen ? await ticketToReopen(client, tickets) : undefined;
+  const settled = spec.reopen ? await ticketToReopen(client, tickets, signal) : undefined;
   return settled === undefined ? { action: 'created', target: undefined } : { action: 'reopened', target: settled };
 }
 
@@ -52,27 +54,54 @@ const VERB: Record<DedupAction, string> = { created: 'create a ticket', updated:
 export async function createOnce(ctx: Context, spec: DedupCreate): Promise<void> {
   const client = await ctx.api();
   await warnWhenOnlyOwnTickets(ctx, spec.key, 'so this may open a second one');
-  const { action, target } = await decide(client, await ticketsWithKey(client, spec.key, ctx.signal), spec);
+  const { action, target } = await decide(client, await ticketsWithKey(client, spec.key, ctx.signal), spec, ctx.signal);
+  if (action === 'created') await warnWhenCannotClose(ctx, spec.key);
   if (spec.dryRun) return printDecision(ctx, spec, action, target);
+  // Each change goes through sendChange: none starts once the run is stopped (a signal during
+  // the look-up creates nothing), and one in flight is awaited and told (docs/cli.md section 8).
   if (target !== undefined) {
-    const response = action === 'skipped' ? undefined : await client.send(spec.reply(target)).catch(changeInDoubt(ctx, target.id));
+    const response = action === 'skipped' ? undefined : await sendChange(ctx, client, spec.reply(target), changeInDoubt(ctx, target.id));
     return report(ctx, client, spec, { action, id: target.id, response });
   }
-  const response = await client.send(spec.create).catch(keyedCreateInDoubt(spec.key));
-  const id = Number(requireCreatedId(response, ctx));
-  const older = await olderOpenTicket(client, spec.key, id, ctx.signal);
-  if (older === undefined) return report(ctx, client, spec, { action: 'created', id, response });
-  // Another job created one first: ours is closed as its duplicate, the occurrence goes there.
+  const response = await sendChange(ctx, client, spec.create, keyedCreateInDoubt(spec.key));
+  const created: Done = { action: 'created', id: Number(requireCreatedId(response, ctx)), response };
+  // The ticket the service created is told whatever comes after: a failed look-up, a signal.
+  let older: KeyedTicket | undefined;
   try {
-    const closeBy = await resolveActingUser(ctx, undefined, 'closes');
-    await client.send(plans.closeTicket(id, { closeBy, comments: duplicateComment(older.id, spec.key) }));
+    // Stopped while it was created: the look-up for a twin would be a new request.
+    older = ctx.signal.aborted ? undefined : await olderOpenTicket(client, spec.key, created.id, ctx.signal);
   } catch (error) {
-    // Ours stays open: the script learns its ID, and why there are two.
-    await report(ctx, client, spec, { action: 'created', id, response });
-    await ctx.output.warning(`#${id} duplicates #${older.id} (key ${spec.key}, created at the same moment) and could not be closed\n`);
+    await report(ctx, client, spec, created);
     throw error;
   }
-  return report(ctx, client, spec, { action: 'updated', id: older.id, response: await client.send(spec.reply(older)).catch(changeInDoubt(ctx, older.id)) });
+  return older === undefined ? report(ctx, client, spec, created) : giveWay(ctx, client, spec, created, older);
+}
+
+/**
+ * Another job created a ticket of the key first: the occurrence goes to that older one, then ours
+ * is closed as its duplicate, so the key keeps one open ticket, whose ID is reported (-q). Should
+ * the occurrence not reach the older one, ours keeps it and stays open, and is reported.
+ */
+async function giveWay(ctx: Context, client: ApiClient, spec: DedupCreate, created: Done, older: KeyedTicket): Promise<void> {
+  const twins = `#${created.id} duplicates #${older.id} (key ${spec.key}, created at the same moment)`;
+  let updated: Done;
+  try {
+    updated = { action: 'updated', id: older.id, response: await sendChange(ctx, client, spec.reply(older), changeInDoubt(ctx, older.id)) };
+  } catch (error) {
+    await report(ctx, client, spec, created);
+    await ctx.output.warning(`${twins} and holds this occurrence: it was left open\n`);
+    throw error;
+  }
+  try {
+    const closeBy = await resolveActingUser(ctx, undefined, 'closes');
+    await sendChange(ctx, client, plans.closeTicket(created.id, { closeBy, comments: duplicateComment(older.id, spec.key) }));
+  } catch (error) {
+    // Ours stays open; the script still learns the older one, which every later run of the key updates.
+    await report(ctx, client, spec, updated);
+    await ctx.output.warning(`${twins} and ${error instanceof StoppedBeforeSendingError ? 'was not closed' : 'could not be closed'}\n`);
+    throw error;
+  }
+  return report(ctx, client, spec, updated);
 }
 
 /** The oldest open ticket of the key that is older than ours, when another job made one too. */
@@ -84,23 +113,31 @@ async function olderOpenTicket(client: ApiClient, key: string, ownId: number, si
   return tickets.find((ticket) => !ticket.settled && ticket.id !== ownId && isOlder(ticket));
 }
 
-async function report(
-  ctx: Context,
-  client: ApiClient,
-  spec: DedupCreate,
-  done: { action: DedupAction; id: number; response: ApiResponse | undefined },
-): Promise<void> {
+/** What a run did to which ticket, with the answer whose files are checked. */
+interface Done {
+  action: DedupAction;
+  id: number;
+  response: ApiResponse | undefined;
+}
+
+async function report(ctx: Context, client: ApiClient, spec: DedupCreate, done: Done): Promise<void> {
   const { action, id, response } = done;
   await ctx.output.document({ id, action, key: spec.key }, { human: () => `${action} #${id}\n`, quiet: () => `${id}\n` });
   if (response !== undefined) await checkKeptFiles(ctx, client, id, spec.files, response);
 }
 
+/**
+ * A dry run's decision. -q prints the ID of the ticket the run would add to, skip or reopen, and
+ * nothing when it would create one (it has no ID yet): a script tells the two apart by the output
+ * alone (README, CI: one ticket per failure).
+ */
 async function printDecision(ctx: Context, spec: DedupCreate, action: DedupAction, target: KeyedTicket | undefined): Promise<void> {
   const members = { action, id: target?.id ?? null, key: spec.key };
   const line = `dry run: key ${spec.key}: would ${VERB[action]}${target === undefined ? '' : ` #${target.id}`}`;
+  const quiet = target === undefined ? undefined : `${target.id}\n`;
   if (action === 'skipped') {
-    await ctx.output.document({ dryRun: true, ...members }, { human: () => `${line} (nothing would be sent)\n`, quiet: () => `${target!.id}\n` });
+    await ctx.output.document({ dryRun: true, ...members }, { human: () => `${line} (nothing would be sent)\n`, quiet: () => quiet });
     return;
   }
-  await printDryRun(ctx, action === 'created' ? spec.create : spec.reply(target!), { decision: { line, members } });
+  await printDryRun(ctx, action === 'created' ? spec.create : spec.reply(target!), { decision: { line, members, ...(quiet === undefined ? {} : { quiet }) } });
 }

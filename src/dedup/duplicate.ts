@@ -2,6 +2,7 @@
 // the race, and how --reopen recognises such a ticket afterwards. A list item carries no close
 // comment (docs/service.md 4.1), the ticket's conversation does (4.2, 4.7): that is one read.
 import { plans } from '../api/plans.js';
+import { InterruptedError } from '../errors.js';
 import type { ApiClient } from '../api/types.js';
 import { readTicket, type ConversationEntry } from '../model/ticket.js';
 import type { KeyedTicket } from './lookup.js';
@@ -28,9 +29,11 @@ export function duplicateOf(conversation: readonly ConversationEntry[]): number 
  * or the original a duplicate names when that carries the key (where the occurrences went). Each
  * candidate's detail is read, newest first: one read unless duplicates of keyless tickets come first.
  */
-export async function ticketToReopen(client: ApiClient, settled: readonly KeyedTicket[]): Promise<KeyedTicket | undefined> {
+export async function ticketToReopen(client: ApiClient, settled: readonly KeyedTicket[], signal: AbortSignal): Promise<KeyedTicket | undefined> {
   const byId = new Map(settled.map((ticket) => [ticket.id, ticket]));
   for (const candidate of [...settled].reverse()) {
+    // A stopped run starts no new read (docs/cli.md section 8).
+    if (signal.aborted) throw new InterruptedError();
     const detail = readTicket((await client.send(plans.getTicket(candidate.id))).body);
     const original = duplicateOf(detail.conversation);
     if (original === undefined) return candidate;

@@ -3,7 +3,7 @@
 // ending with ` [KEY]`; deleted tickets do not count.
 import { plans } from '../api/plans.js';
 import type { ApiClient } from '../api/types.js';
-import { decodeJwtClaims, holdsPermission } from '../config/jwt.js';
+import { decodeJwtClaims, holdsPermission, listsPermissions } from '../config/jwt.js';
 import type { Context } from '../context/context.js';
 import { readTicket } from '../model/ticket.js';
 import { PAGE_CONCURRENCY, listItemsOf, walkPages, type PageSource } from '../listing/pages.js';
@@ -57,6 +57,22 @@ export async function warnWhenOnlyOwnTickets(ctx: Context, key: string, then: st
 }
 
 const ONLY_OWN_TICKETS = 'Tickets.OnlyPrivate';
+
+/**
+ * Warns, before a ticket of the key is created, when the token lists the login's permissions and
+ * Tickets.Close is not among them: should another job create one at the same moment, the newer
+ * cannot be closed as the duplicate, and both stay open (README, CI: one ticket per failure).
+ */
+export async function warnWhenCannotClose(ctx: Context, key: string): Promise<void> {
+  const claims = decodeJwtClaims((await ctx.session()).token);
+  if (!listsPermissions(claims) || holdsPermission(claims, CLOSE)) return;
+  await ctx.output.warning(
+    `this login may not close tickets (no ${CLOSE}): should another job create a ticket of key ${key} at the same moment, ` +
+      'the newer cannot be closed as a duplicate, and both stay open\n',
+  );
+}
+
+const CLOSE = 'Tickets.Close';
 
 /** Older first: the earlier creation, then (created together or undated) the lower ID. */
 export function olderFirst(a: KeyedTicket, b: KeyedTicket): number {

@@ -37,7 +37,8 @@ export interface IO {
 /**
  * When `signal` aborts with SIGINT at a terminal, which has echoed "^C", a line break on stderr:
  * what follows (the poll in progress, the error line) starts on a line of its own. For commands
- * that Ctrl-C usually ends (watch, sandbox). Returns the way to stop listening.
+ * that Ctrl-C usually ends (watch, sandbox), and a change whose answer is awaited after it (a
+ * single one: a progress bar redraws its own line). Returns the way to stop listening.
  */
 export function breakLineAfterCtrlC(io: IO, signal: AbortSignal): () => void {
   const afterCtrlC = () => {

@@ -14,35 +14,44 @@ import { fstatFd, openFd } from './fs-promises.js';
 const waiting = new Map<string, number>();
 let releasingAtExit = false;
 
-function releaseWaitingOpens(): void {
-  for (const path of waiting.keys()) {
-    try {
-      // A writer that comes and goes: the waiting open returns, and reads the end at once.
-      closeSync(openSync(path, constants.O_WRONLY | constants.O_NONBLOCK));
-    } catch {
-      // ENXIO: nobody waits on it any more.
-    }
+/** A writer that comes and goes: an open of `path` waiting for one returns, and reads the end at once. */
+function releaseWaitingOpen(path: string): void {
+  try {
+    closeSync(openSync(path, constants.O_WRONLY | constants.O_NONBLOCK));
+  } catch {
+    // ENXIO: nobody waits on it any more.
   }
 }
 
-async function openWaitingForWriter(path: string): Promise<number> {
+function releaseWaitingOpens(): void {
+  for (const path of waiting.keys()) releaseWaitingOpen(path);
+}
+
+async function openWaitingForWriter(path: string, signal: AbortSignal | undefined): Promise<number> {
   if (!releasingAtExit) {
     releasingAtExit = true;
     process.on('exit', releaseWaitingOpens);
   }
   waiting.set(path, (waiting.get(path) ?? 0) + 1);
+  const release = () => releaseWaitingOpen(path);
+  signal?.addEventListener('abort', release, { once: true });
   try {
     return await openFd(path, 'r');
   } finally {
+    signal?.removeEventListener('abort', release);
     const left = waiting.get(path)! - 1;
     if (left === 0) waiting.delete(path);
     else waiting.set(path, left);
   }
 }
 
-/** `path` as a stream of its bytes; file errors are thrown as Node raises them (ENOENT...). */
-export async function openInput(path: string): Promise<Readable> {
-  const fd = await openWaitingForWriter(path);
+/**
+ * `path` as a stream of its bytes; file errors are thrown as Node raises them (ENOENT...). With
+ * `signal`, a FIFO's open waiting for a writer is released when it aborts (the caller's read then
+ * ends as the signal says).
+ */
+export async function openInput(path: string, signal?: AbortSignal): Promise<Readable> {
+  const fd = await openWaitingForWriter(path, signal);
   // libuv reads a pipe without blocking (epoll), as it reads stdin.
   if ((await fstatFd(fd)).isFIFO()) return new Socket({ fd, readable: true, writable: false });
   return createReadStream('', { fd });

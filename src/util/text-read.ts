@@ -126,9 +126,15 @@ function heldBack(texts: readonly string[], tail: Buffer, read: number): Buffer 
   return tail.subarray(tail.length - (read - decoded));
 }
 
-/** A file (or a pipe such as `<(jq ...)`) as text; file errors are thrown as Node raises them. */
-export async function readTextFile(path: string, limit = MAX_TEXT_INPUT_BYTES): Promise<string> {
-  return readText(await openInput(path), limit, convertFile(path));
+/**
+ * A file (or a pipe such as `<(jq ...)`) as text; file errors are thrown as Node raises them.
+ * With `signal` (a graceful command's stop), a FIFO whose writer stays quiet does not keep the
+ * command waiting.
+ */
+export async function readTextFile(path: string, { signal, limit = MAX_TEXT_INPUT_BYTES }: { signal?: AbortSignal; limit?: number } = {}): Promise<string> {
+  const stream = await openInput(path, signal);
+  stopOnSignal(stream, signal);
+  return readText(stream, limit, convertFile(path));
 }
 
 /**

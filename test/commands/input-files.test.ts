@@ -147,23 +147,32 @@ describe('a FIFO', () => {
 });
 
 describe('a FIFO whose writer stays quiet', () => {
+  /** Starts tkt reading `pipe` (its args), holds the FIFO open without writing, then sends SIGTERM: the exit code. */
+  async function stoppedReading(args: string[], pipe: string): Promise<number | null> {
+    const child = spawn(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH ?? '', ...h.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    // Opens the FIFO for writing (which waits until tkt has opened it for reading), says so,
+    // then holds it open without writing: tkt is left reading.
+    const writer = spawn('sh', ['-c', 'exec 3>"$0"; echo open; exec cat', pipe], { stdio: ['pipe', 'pipe', 'inherit'] });
+    writers.push(writer);
+    await new Promise((resolve) => writer.stdout.once('data', resolve));
+    child.kill('SIGTERM');
+    return exited;
+  }
+
   it('does not keep tkt alive after SIGTERM: it ends with 143', async () => {
     const ticket = openTicket();
     const pipe = await fifo('quiet.txt');
     const replies = conversations(ticket.id).length;
-    const child = spawn(process.execPath, [bin, 'reply', String(ticket.id), '--to', 'a@example.com', '--subject', 'S', '--message-file', pipe.path], {
-      env: { PATH: process.env.PATH ?? '', ...h.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    // Opens the FIFO for writing (which waits until tkt has opened it for reading), says so,
-    // then holds it open without writing: tkt is left reading.
-    const writer = spawn('sh', ['-c', 'exec 3>"$0"; echo open; exec cat', pipe.path], { stdio: ['pipe', 'pipe', 'inherit'] });
-    writers.push(writer);
-    await new Promise((resolve) => writer.stdout.once('data', resolve));
-    child.kill('SIGTERM');
-    expect(await exited).toBe(143);
+    expect(await stoppedReading(['reply', String(ticket.id), '--to', 'a@example.com', '--subject', 'S', '--message-file', pipe.path], pipe.path)).toBe(143);
     expect(conversations(ticket.id)).toHaveLength(replies);
+  });
+
+  it('as create --from, does not keep tkt alive after SIGTERM either', async () => {
+    const pipe = await fifo('quiet.csv');
+    const tickets = h.sandbox.state.tickets.length;
+    expect(await stoppedReading(['create', '--from', pipe.path], pipe.path)).toBe(143);
+    expect(h.sandbox.state.tickets).toHaveLength(tickets);
   });
 });
 

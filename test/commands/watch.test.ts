@@ -8,7 +8,7 @@ import { InterruptedError } from '../../src/errors.js';
 import type { WatchEvent } from '../../src/watch/events.js';
 import type { WatchTimer } from '../../src/watch/watch.js';
 import { withIO, type CommandRun, type Harness } from '../helpers/harness.js';
-import { frontEnv, sendsNothing, startFrontServer, ticketById, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import { frontEnv, requestTo, sendsNothing, startFrontServer, stoppedAt, ticketById, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 import { exitCodeOf } from '../../src/errors.js';
 
 let h: Harness;
@@ -601,6 +601,23 @@ describe('tkt watch', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('--once stopped by SIGTERM during its poll: tells its events, writes its state, then exits 143 saying so', async () => {
+    const state = join(dir, 'once-signal.json');
+    const args = ['--json', 'watch', '--once', '--view', 'all-tickets', '--state', state];
+    const ticket = unusedTicket(h);
+    const oldTitle = ticket.title;
+    // The baseline through the same service and login: the state file records both.
+    const baseline = async (env: Record<string, string>) => {
+      expect(await h.cli(args, { env })).toMatchObject({ code: 0, stdout: '' });
+      retitle(ticket.id, 'Changed before the cron run');
+    };
+    const result = await stoppedAt(h, args, requestTo('POST', '/api/TicketsApi'), 'SIGTERM', { before: baseline });
+    expect(jsonLines(result.stdout)).toMatchObject([{ event: 'changed', id: ticket.id, changes: { title: [oldTitle, 'Changed before the cron run'] } }]);
+    expect(result).toMatchObject({ code: 143, stderr: 'error: stopped by SIGTERM\n' });
+    const kept = JSON.parse(await readFile(state, 'utf8')) as { tickets: { id: number; title: string }[] };
+    expect(kept.tickets.find((t) => t.id === ticket.id)?.title).toBe('Changed before the cron run');
   });
 
   it('at a terminal, says once on stderr what it watches and how to stop; never in a pipe, with -q, --json or --once', async () => {

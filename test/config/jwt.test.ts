@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeJwtClaims, expiryFromClaims, userIdFromClaims, usernameFromClaims } from '../../src/config/jwt.js';
+import { decodeJwtClaims, expiryFromClaims, listsPermissions, userIdFromClaims, usernameFromClaims } from '../../src/config/jwt.js';
 import { fakeJwt } from './jwt-fixture.js';
 
 const LONG = 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/';
@@ -69,5 +69,21 @@ describe('expiryFromClaims', () => {
     expect(expiryFromClaims({ exp: 'tomorrow' })).toBeUndefined();
     expect(expiryFromClaims({})).toBeUndefined();
     expect(expiryFromClaims(undefined)).toBeUndefined();
+  });
+});
+
+describe('listsPermissions', () => {
+  it.each([
+    ['a list of the service permissions', { permissions: ['Tickets.Create'] }],
+    ['a claim named for them, though empty', { permissions: [] }],
+    ['one permission under another name', { role: 'Tickets.Close' }],
+    ['a list under another name', { scope: ['openid', 'Tickets.Reply'] }],
+  ])('is true for %s', (_label, claims) => {
+    expect(listsPermissions(decodeJwtClaims(fakeJwt({ sub: '7', ...claims })))).toBe(true);
+  });
+
+  it('is false for a token that names no permission, or no token to read', () => {
+    expect(listsPermissions(decodeJwtClaims(fakeJwt({ sub: '7', unique_name: 'ci-bot', scope: ['openid'] })))).toBe(false);
+    expect(listsPermissions(decodeJwtClaims('opaque-api-key'))).toBe(false);
   });
 });

@@ -10,9 +10,11 @@ import {
   changeInDoubtStderr,
   frontEnv,
   holdUntilTogether,
+  requestTo,
   routeCount,
   sendsNothing,
   startFrontServer,
+  stoppedAt,
   ticketById,
   useHarness,
   useTempDir,
@@ -41,6 +43,10 @@ const occurrence = (key: string, ...extra: string[]) => h.cli(occurrenceArgs(key
 
 /** `tkt create` of the register form (not --integration), with a dedup key. */
 const registerArgs = (title: string, key: string): string[] => ['create', ...validCreateArgs({ ...BY_ID, title, 'dedup-key': key })];
+/** The warning of a login without Tickets.Close, before it creates a ticket of `key`. */
+const warnedAhead = (key: string) =>
+  `warning: this login may not close tickets (no Tickets.Close): should another job create a ticket of key ${key} at the same moment, ` +
+  'the newer cannot be closed as a duplicate, and both stay open\n';
 const createdIdOf = (stdout: string): number => Number(/^created #(\d+)\n$/.exec(stdout)?.[1]);
 const ticketsTitled = (title: string) => h.sandbox.state.tickets.filter((t) => t.title === title);
 
@@ -292,6 +298,17 @@ describe('the key and dry runs', () => {
     expect(skip.stdout).toBe(`dry run: key job-dry: would skip #${first} (nothing would be sent)\n`);
     expect([routeCount(h, NEW), routeCount(h, REQREPLY), h.sandbox.state.conversations.length]).toEqual([creates, replies, version]);
   });
+  it('-q in a dry run prints the ID of the ticket it would add to (or skip, or reopen), nothing when it would create one', async () => {
+    const none = await h.cli(occurrenceArgs('job-dry-q', '--dry-run', '-q'));
+    expect(none).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    const id = createdIdOf((await occurrence('job-dry-q')).stdout);
+    for (const extra of [[], ['--on-existing', 'skip']]) {
+      expect(await h.cli(occurrenceArgs('job-dry-q', '--dry-run', '-q', ...extra))).toMatchObject({ code: 0, stdout: `${id}\n`, stderr: '' });
+    }
+    ticketById(h, id).ticketStatusId = RESOLVED;
+    expect(await h.cli(occurrenceArgs('job-dry-q', '--dry-run', '-q', '--reopen'))).toMatchObject({ code: 0, stdout: `${id}\n`, stderr: '' });
+    expect(await h.cli(occurrenceArgs('job-dry-q', '--dry-run', '-q'))).toMatchObject({ code: 0, stdout: '', stderr: '' });
+  });
 });
 
 describe('a service that does more than the sandbox', () => {
@@ -320,18 +337,23 @@ describe('a service that does more than the sandbox', () => {
     }
   });
 
-  it('reports its own ticket and why there are two when it cannot close it as a duplicate', async () => {
+  it('cannot close its duplicate: adds the occurrence to the older ticket, whose ID both jobs print (-q), and says why there are two', async () => {
     // Two jobs at once with a token that may not close: both create, the newer cannot give way.
-    const args = ciJob({ 'dedup-key': 'job-no-close' });
+    const args = [...ciJob({ 'dedup-key': 'job-no-close' }), '-q'];
     const results = await createTogether(args, 2, 'viewer');
     const ids = ticketsTitled('Build failed [job-no-close]').map((t) => t.id);
     expect(ids).toHaveLength(2);
     const [older, newer] = [Math.min(...ids), Math.max(...ids)];
+    const ahead = warnedAhead('job-no-close');
     const loser = results.find((r) => r.code !== 0)!;
-    expect(results.find((r) => r.code === 0)).toMatchObject({ stdout: `created #${older}\n`, stderr: '' });
+    expect(results.find((r) => r.code === 0)).toMatchObject({ stdout: `${older}\n`, stderr: ahead });
     expect(loser.code).toBe(5);
-    expect(loser.stdout).toBe(`created #${newer}\n`);
-    expect(loser.stderr).toContain(`warning: #${newer} duplicates #${older} (key job-no-close, created at the same moment) and could not be closed\n`);
+    // A script's ticket-id is the ticket every later run of the key updates.
+    expect(loser.stdout).toBe(`${older}\n`);
+    expect(loser.stderr).toContain(`${ahead}warning: #${newer} duplicates #${older} (key job-no-close, created at the same moment) and could not be closed\n`);
+    const replies = h.sandbox.state.conversations.filter((c) => c.type === 'RequesterReply' && c.ticketId === older);
+    expect(replies).toHaveLength(1);
+    expect(ticketById(h, newer).ticketStatusId).not.toBe(CLOSED);
   });
 
   it('refuses --dedup-key with --from', async () => {
@@ -345,20 +367,32 @@ describe('a login that sees only its own tickets (Tickets.OnlyPrivate)', () => {
   it("warns that the look-up cannot find other logins' tickets of the key", async () => {
     // As two CI systems, or two people, with different logins report the same failure.
     const key = 'only-own';
-    const other = await h.cli(occurrenceArgs(key), { env: { TKT_TOKEN: h.sandbox.issueToken('viewer') } });
+    const other = await h.cli(occurrenceArgs(key), { env: { TKT_TOKEN: h.sandbox.issueToken('ci-bot') } });
     expect(other).toMatchObject({ code: 0, stderr: '' });
     const own = await h.cli(occurrenceArgs(key), { env: { TKT_TOKEN: h.sandbox.issueToken('private') } });
     // The duplicate tkt cannot help (the service shows it nothing of the other login), but says so.
     expect(own).toMatchObject({ code: 0, stdout: expect.stringMatching(/^created #\d+\n$/) as string });
     expect(own.stderr).toBe(
       'warning: this login sees only its own tickets (Tickets.OnlyPrivate): the look-up of key only-own ' +
-        'misses any other ticket of the key, so this may open a second one\n',
+        `misses any other ticket of the key, so this may open a second one\n${warnedAhead(key)}`,
     );
   });
 
   it('says nothing for a login that sees every ticket', async () => {
-    const result = await h.cli(occurrenceArgs('sees-all'), { env: { TKT_TOKEN: h.sandbox.issueToken('viewer') } });
+    const result = await h.cli(occurrenceArgs('sees-all'), { env: { TKT_TOKEN: h.sandbox.issueToken('ci-bot') } });
     expect(result).toMatchObject({ code: 0, stderr: '' });
+  });
+});
+
+describe('a login that may not close tickets (no Tickets.Close)', () => {
+  it('is warned before it creates a ticket of the key, even in a dry run; not when it adds to the open one', async () => {
+    const env = { TKT_TOKEN: h.sandbox.issueToken('viewer') };
+    const dry = await h.cli(occurrenceArgs('no-close-ahead', '--dry-run', '-q'), { env });
+    expect(dry).toMatchObject({ code: 0, stdout: '', stderr: warnedAhead('no-close-ahead') });
+    const first = await h.cli(occurrenceArgs('no-close-ahead'), { env });
+    expect(first).toMatchObject({ code: 0, stdout: expect.stringMatching(/^created #\d+\n$/) as string, stderr: warnedAhead('no-close-ahead') });
+    const again = await h.cli(occurrenceArgs('no-close-ahead'), { env });
+    expect(again).toMatchObject({ code: 0, stdout: `updated #${createdIdOf(first.stdout)}\n`, stderr: '' });
   });
 });
 
@@ -394,5 +428,46 @@ describe('tkt create --dedup-key whose request was sent and never answered', () 
     const result = await occurrenceUnanswered('job-unanswered-reply', /^\/api\/TicketsApi\/reqreply\//);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(changeInDoubtStderr(id, `${result.url}/api/TicketsApi/reqreply/${id}`));
+  });
+});
+
+// How CI cancels a job (docs/cli.md section 8): no new request once stopped, what was sent is
+// awaited and told, and a ticket the service created is never missing from the output.
+describe('tkt create --dedup-key stopped by SIGTERM', () => {
+  const ciBot = () => ({ TKT_TOKEN: h.sandbox.issueToken('ci-bot') });
+  const list = requestTo('POST', '/api/TicketsApi');
+  const create = requestTo('POST', '/api/TicketsApi/new');
+
+  it('during the look-up: creates nothing, exit 143', async () => {
+    const result = await stoppedAt(h, [...occurrenceArgs('job-stopped-lookup'), '-q'], list, 'SIGTERM', { env: ciBot(), counted: create });
+    expect(result).toMatchObject({ code: 143, stdout: '', stderr: 'error: stopped by SIGTERM\n', sent: 0, exits: [] });
+    expect(ticketsTitled('Build failed [job-stopped-lookup]')).toEqual([]);
+  });
+
+  it('while the service creates the ticket: waits for it, prints its ID (-q), looks no further, exit 143', async () => {
+    const result = await stoppedAt(h, [...occurrenceArgs('job-stopped-create'), '-q'], create, 'SIGTERM', { env: ciBot(), counted: list });
+    const created = ticketsTitled('Build failed [job-stopped-create]');
+    expect(created).toHaveLength(1);
+    // One look-up before the create; none after it (the race's check is a new request).
+    expect(result).toMatchObject({ code: 143, stdout: `${created[0]!.id}\n`, stderr: 'error: stopped by SIGTERM\n', sent: 1, exits: [] });
+  });
+
+  it('while it replies to the open ticket of the key: waits for it, says updated #ID, exit 143', async () => {
+    const id = createdIdOf((await occurrence('job-stopped-reply')).stdout);
+    const result = await stoppedAt(h, occurrenceArgs('job-stopped-reply'), requestTo('POST', `/api/TicketsApi/reqreply/${id}`), 'SIGTERM', { env: ciBot() });
+    expect(result).toMatchObject({ code: 143, stdout: `updated #${id}\n`, stderr: 'error: stopped by SIGTERM\n', exits: [] });
+    expect(ticketsTitled('Build failed [job-stopped-reply]')).toHaveLength(1);
+  });
+
+  it('and the answer to the create never comes: in doubt, safe to run again, then the stop', async () => {
+    const result = await stoppedAt(h, [...occurrenceArgs('job-stopped-doubt'), '--timeout', '0.5'], create, 'SIGTERM', { env: ciBot(), answered: false });
+    expect(result.code).toBe(143);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^error: in doubt \\(the service may have created it\\)\n  request timed out after [^:]+: POST \\S+/api/TicketsApi/new\n` +
+          `hint: running this again is safe: --dedup-key job-stopped-doubt adds to the ticket if it was created\nerror: stopped by SIGTERM\n$`,
+      ),
+    );
   });
 });

@@ -13,7 +13,7 @@ import type { IO } from '../../src/output/io.js';
 import { createOutput } from '../../src/output/format.js';
 import { runCli } from '../../src/program.js';
 import { argvTable } from './program.js';
-import { processSignals } from '../cli/fake-process.js';
+import { processSignals, type ProcessSignals } from '../cli/fake-process.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { createTestIO, type TestIOOptions } from './io.js';
 import { createScriptedPrompter, type ScriptedAnswer } from './prompter.js';
@@ -53,8 +53,14 @@ export interface Harness {
   env: Record<string, string>;
   /** A fresh context (new IO, new prompter) for one command run. */
   context(options?: Omit<HarnessOptions, 'sandbox' | 'login'>): Promise<CommandRun>;
-  /** Runs the whole CLI in-process (commander, error mapping, exit code) with fake streams. */
-  cli(argv: string[], options?: { stdin?: string | Buffer; env?: Record<string, string> }): Promise<{ code: number; stdout: string; stderr: string }>;
+  /**
+   * Runs the whole CLI in-process (commander, error mapping, exit code) with fake streams;
+   * `signals` delivers SIGINT/SIGTERM to the run when the test says (processSignals).
+   */
+  cli(
+    argv: string[],
+    options?: { stdin?: string | Buffer; env?: Record<string, string>; signals?: ProcessSignals },
+  ): Promise<{ code: number; stdout: string; stderr: string }>;
   /** Fails when a context's scripted answers were not all asked for (then forgets those contexts). */
   assertPromptsDone(): void;
   /** Stops the sandbox; fails, like assertPromptsDone, on scripted answers never asked for. */
@@ -150,7 +156,11 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       const out = collect((s) => (stdout += s));
       const err = collect((s) => (stderr += s));
       // Through the quick path where the CLI takes it (src/program.ts), as the built bin does.
-      const code = await runCli(argv, { stdin, stdout: out, stderr: err, env: { ...env, ...cliOptions.env }, ...processSignals() }, { argvTable });
+      const code = await runCli(
+        argv,
+        { stdin, stdout: out, stderr: err, env: { ...env, ...cliOptions.env }, ...(cliOptions.signals ?? processSignals()) },
+        { argvTable },
+      );
       await new Promise((resolve) => setImmediate(resolve));
       return { code, stdout, stderr };
     },

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
 import { startServer, type TestServer } from '../api/server.js';
 import { createHarness, loginAs, type Harness, type HarnessOptions } from './harness.js';
+import { processSignals } from '../cli/fake-process.js';
 
 /**
  * One harness for the whole test file, handed to `bind` once it runs. Each of `profiles` is a
@@ -162,6 +163,32 @@ export function holdUntilTogether(count: number, matches: (req: IncomingMessage)
 }
 
 /**
+ * Holds every request `matches` lets through until `release()`: `arrived` resolves when the first
+ * is held, so a test can stop the run while the service has that request.
+ */
+export function holdUntilReleased(matches: (req: IncomingMessage) => boolean): Gate & { arrived: Promise<void>; release(): void } {
+  let arrive = () => {};
+  const arrived = new Promise<void>((resolve) => (arrive = resolve));
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  return {
+    gate: async (req) => {
+      if (!matches(req)) return;
+      arrive();
+      await released;
+    },
+    arrived,
+    release,
+  };
+}
+
+/** A request of `method` to exactly `path`, for the gates above. */
+export const requestTo =
+  (method: string, path: string | RegExp) =>
+  (req: Pick<IncomingMessage, 'method' | 'url'>): boolean =>
+    req.method === method && (typeof path === 'string' ? req.url === path : path.test(req.url ?? ''));
+
+/**
  * Counts the requests `matches` lets through as they arrive and holds them until `limit` are open
  * at once (or none has come for a while, when the client sends fewer), so the most seen in flight
  * does not depend on how fast a loaded machine runs.
@@ -184,4 +211,43 @@ export function countInFlight(limit: number, matches: (req: IncomingMessage) => 
     },
     max: () => maxInFlight,
   };
+}
+
+/**
+ * Runs `args` (the CLI in-process, as admin unless `env` says otherwise) with the request `held`
+ * matches held at a front server; once the service has it, the run gets `signal`, then the
+ * service answers it (unless `answered` is false: never). `sent` counts the requests `counted`
+ * matches that reached the service; `exits`, the codes the run asked to exit with at once.
+ */
+export async function stoppedAt(
+  h: Harness,
+  args: string[],
+  held: ReturnType<typeof requestTo>,
+  signal: 'SIGTERM' | 'SIGINT',
+  options: {
+    answered?: boolean;
+    counted?: ReturnType<typeof requestTo>;
+    env?: Record<string, string>;
+    /** Runs first, through the same front server (its env given), none of its requests held: a watch's baseline. */
+    before?: (env: Record<string, string>) => Promise<void>;
+  } = {},
+) {
+  let armed = options.before === undefined;
+  const gate = holdUntilReleased((req) => armed && held(req));
+  const server = await startFrontServer(h, (req) => options.answered === false && held(req), gate);
+  try {
+    const env = { ...frontEnv(h, server), ...options.env };
+    await options.before?.(env);
+    armed = true;
+    const signals = processSignals();
+    const running = h.cli(args, { env, signals });
+    await gate.arrived;
+    signals.send(signal);
+    gate.release();
+    const result = await running;
+    const sent = options.counted === undefined ? 0 : server.requests.filter(options.counted).length;
+    return { ...result, exits: signals.exits, sent };
+  } finally {
+    await server.close();
+  }
 }

@@ -37,8 +37,8 @@ describe('readTextFile', () => {
   it('refuses a text beyond the limit without reading past it', async () => {
     const file = path.join(tempDir(), 'big.txt');
     fs.writeFileSync(file, 'x'.repeat(300_000));
-    await expect(readTextFile(file, 100_000)).rejects.toThrow(NotTextError);
-    expect(await readTextFile(file, 300_000)).toHaveLength(300_000);
+    await expect(readTextFile(file, { limit: 100_000 })).rejects.toThrow(NotTextError);
+    expect(await readTextFile(file, { limit: 300_000 })).toHaveLength(300_000);
   });
 
   it('throws file errors as Node raises them, for the caller to put in words', async () => {
