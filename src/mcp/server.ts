@@ -8,9 +8,9 @@ import { CallToolRequestSchema, ErrorCode, type JSONRPCMessage } from '@modelcon
 import { z } from 'zod';
 import type { Context } from '../context/context.js';
 import { InterruptedError, UsageError } from '../errors.js';
-import { createLookups } from '../lookups/index.js';
 import { assertNoEmptyText } from '../util/option-text.js';
 import type { ToolName } from './catalog.js';
+import { callScope, serverShared } from './call-scope.js';
 import { answer, failure, type ToolAnswer } from './text.js';
 import { KeyedQueue } from './ticket-queue.js';
 import type { ToolDefinition, ToolScope } from './tool.js';
@@ -54,7 +54,7 @@ async function callTool({ tool, input }: OfferedTool, args: unknown, scope: Tool
 /** The server with the chosen tools, not yet connected. */
 export function createServer(ctx: Context, names: readonly ToolName[]): McpServer {
   const server = new McpServer({ name: 'tkt', version: TKT_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
-  const scope: ToolScope = { ctx, lookups: createLookups(ctx) };
+  const shared = serverShared();
   const offered = new Map<string, OfferedTool>();
   const writes = new KeyedQueue<number>();
   for (const tool of TOOL_DEFINITIONS.filter((definition) => names.includes(definition.name))) {
@@ -83,7 +83,7 @@ export function createServer(ctx: Context, names: readonly ToolName[]): McpServe
   // malformed call as an internal error (-32603) with the parser's dump. The fallback handler gets
   // every request that has no handler as it came, so a malformed call is invalid params here.
   server.server.removeRequestHandler('tools/call');
-  server.server.fallbackRequestHandler = async (request) => {
+  server.server.fallbackRequestHandler = async (request, extra) => {
     if (request.method !== 'tools/call') throw protocolError(ErrorCode.MethodNotFound, 'Method not found');
     const parsed = CallToolRequestSchema.safeParse(request);
     if (!parsed.success) throw protocolError(ErrorCode.InvalidParams, `invalid tools/call request: ${issuesOf(parsed.error)}`);
@@ -92,7 +92,7 @@ export function createServer(ctx: Context, names: readonly ToolName[]): McpServe
     if (tool === undefined) throw protocolError(ErrorCode.InvalidParams, `unknown tool "${params.name}"; enabled tools: ${[...offered.keys()].join(', ')}`);
     const ticket = ticketOf(tool.tool, params.arguments);
     // Queued as they come, before their arguments are checked, so that they run in that order.
-    const call = () => callTool(tool, params.arguments, scope);
+    const call = () => callTool(tool, params.arguments, callScope(ctx, shared, extra.signal));
     return ticket === undefined ? call() : writes.run(ticket, call);
   };
   return server;
