@@ -7,7 +7,7 @@ import type { ApiClient } from '../api/types.js';
 import { resolveSession } from '../config/session.js';
 import type { Session } from '../config/types.js';
 import type { Context } from '../context/context.js';
-import { InterruptedError, stoppedHow } from '../errors.js';
+import { InterruptedError } from '../errors.js';
 import { createLookups, type LookupOptions } from '../lookups/index.js';
 import type { ToolScope } from './tool.js';
 
@@ -20,9 +20,9 @@ export function serverShared(): ServerShared {
   return { fetching: new Map() };
 }
 
-/** Why a call sends nothing more: the server's stop signal (SIGINT, SIGTERM) or the client's cancellation. */
-function stopWords(ctx: Context, cancelled: AbortSignal): string {
-  return ctx.signal.aborted ? stoppedHow(ctx.signal.reason) : cancelled.aborted ? 'cancelled' : 'interrupted';
+/** Why a call sends nothing more: the server was stopped (SIGINT, SIGTERM), else the client cancelled it. */
+function stopWords(ctx: Context): string {
+  return ctx.signal.aborted ? 'interrupted' : 'cancelled';
 }
 
 /** A client that sends nothing once `signal` is aborted: the plan is refused before it leaves. */
@@ -30,7 +30,7 @@ function stoppingClient(client: ApiClient, signal: AbortSignal, words: () => str
   return {
     baseUrl: client.baseUrl,
     send(plan) {
-      if (signal.aborted) return Promise.reject(new InterruptedError(`${words()}: ${plan.method} ${plan.path} was not sent`));
+      if (signal.aborted) return Promise.reject(new InterruptedError(`${words()} before ${plan.method} ${plan.path} was sent`));
       return client.send(plan);
     },
     dispose: () => client.dispose(),
@@ -49,7 +49,7 @@ export function callScope(ctx: Context, shared: ServerShared, cancelled: AbortSi
     signal,
     // Read once per call, so that every request of the call goes with the same login.
     session: () => (session ??= Promise.resolve().then(() => resolveSession({ globals: ctx.globals, env: ctx.env, config: ctx.config, now: ctx.now() }))),
-    api: async () => stoppingClient(await ctx.apiFor(await callCtx.session()), signal, () => stopWords(ctx, cancelled)),
+    api: async () => stoppingClient(await ctx.apiFor(await callCtx.session()), signal, () => stopWords(ctx)),
   };
   return { ctx: callCtx, lookups: createLookups(callCtx, { fetching: shared.fetching, refetchUnknown: true }) };
 }

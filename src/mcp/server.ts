@@ -4,7 +4,7 @@
 // received are answered before the server closes.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Context } from '../context/context.js';
 import { InterruptedError, UsageError } from '../errors.js';
@@ -51,8 +51,11 @@ async function callTool({ tool, input }: OfferedTool, args: unknown, scope: Tool
   }
 }
 
-/** The server with the chosen tools, not yet connected. */
-export function createServer(ctx: Context, names: readonly ToolName[]): McpServer {
+/**
+ * The server with the chosen tools, not yet connected. `cancelledEnded` hears of a call the
+ * client cancelled once it is done: the SDK sends no answer to it.
+ */
+export function createServer(ctx: Context, names: readonly ToolName[], cancelledEnded: (id: RequestId) => void = () => {}): McpServer {
   const server = new McpServer({ name: 'tkt', version: TKT_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   const shared = serverShared();
   const offered = new Map<string, OfferedTool>();
@@ -93,7 +96,11 @@ export function createServer(ctx: Context, names: readonly ToolName[]): McpServe
     const ticket = ticketOf(tool.tool, params.arguments);
     // Queued as they come, before their arguments are checked, so that they run in that order.
     const call = () => callTool(tool, params.arguments, callScope(ctx, shared, extra.signal));
-    return ticket === undefined ? call() : writes.run(ticket, call);
+    try {
+      return await (ticket === undefined ? call() : writes.run(ticket, call));
+    } finally {
+      if (extra.signal.aborted) cancelledEnded(extra.requestId);
+    }
   };
   return server;
 }
@@ -106,31 +113,40 @@ function protocolError(code: ErrorCode, message: string): Error & { code: ErrorC
   return Object.assign(new Error(message), { code });
 }
 
-const isRequest = (message: JSONRPCMessage): message is JSONRPCMessage & { id: string | number; method: string } => 'method' in message && 'id' in message;
-const isResponse = (message: JSONRPCMessage): message is JSONRPCMessage & { id: string | number } => !('method' in message) && 'id' in message;
+const isRequest = (message: JSONRPCMessage): message is JSONRPCMessage & { id: RequestId; method: string } => 'method' in message && 'id' in message;
+const isResponse = (message: JSONRPCMessage): message is JSONRPCMessage & { id: RequestId } => !('method' in message) && 'id' in message;
 
 /**
- * Counts the requests received and not yet answered, through the transport's two ends: a
+ * The requests received and not yet done with, counted through the transport's two ends: a
  * request read just before stdin closed is still answered, whatever the SDK does with it first.
+ * A call the client cancelled is done when it ends (createServer's `cancelledEnded`), unanswered.
  */
-function trackRequests(transport: StdioServerTransport): { settled(): Promise<void> } {
-  const open = new Set<string | number>();
+function openRequests() {
+  const open = new Set<RequestId>();
   let waiting: (() => void) | undefined;
-  const receive = transport.onmessage;
-  transport.onmessage = (message) => {
-    if (isRequest(message)) open.add(message.id);
-    receive?.(message);
+  const done = (id: RequestId) => {
+    open.delete(id);
+    if (open.size === 0) waiting?.();
   };
-  const send = transport.send.bind(transport);
-  transport.send = async (message) => {
-    try {
-      await send(message);
-    } finally {
-      if (isResponse(message)) open.delete(message.id);
-      if (open.size === 0) waiting?.();
-    }
+  return {
+    done,
+    watch(transport: StdioServerTransport): void {
+      const receive = transport.onmessage;
+      transport.onmessage = (message) => {
+        if (isRequest(message)) open.add(message.id);
+        receive?.(message);
+      };
+      const send = transport.send.bind(transport);
+      transport.send = async (message) => {
+        try {
+          await send(message);
+        } finally {
+          if (isResponse(message)) done(message.id);
+        }
+      };
+    },
+    settled: () => (open.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (waiting = resolve))),
   };
-  return { settled: () => (open.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (waiting = resolve))) };
 }
 
 /**
@@ -149,7 +165,8 @@ function answerUnreadableLines(transport: StdioServerTransport): void {
 
 /** Serves until stdin closes (then returns) or the run is stopped (then throws InterruptedError). */
 export async function serve(ctx: Context, names: readonly ToolName[]): Promise<void> {
-  const server = createServer(ctx, names);
+  const requests = openRequests();
+  const server = createServer(ctx, names, requests.done);
   const transport = new StdioServerTransport(ctx.io.stdin, ctx.io.stdout);
   const ended = new Promise<void>((resolve) => {
     ctx.io.stdin.once('end', resolve);
@@ -158,7 +175,7 @@ export async function serve(ctx: Context, names: readonly ToolName[]): Promise<v
   });
   answerUnreadableLines(transport);
   await server.connect(transport);
-  const requests = trackRequests(transport);
+  requests.watch(transport);
   await ended;
   await requests.settled();
   await server.close();
