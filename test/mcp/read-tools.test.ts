@@ -182,13 +182,49 @@ describe('tkt mcp: the read tools', () => {
     });
   });
 
-  it('list_tickets: without a filter, a page that is not full costs one request, a full one a look one ticket ahead', async () => {
+  it('list_tickets: a cursor shows every ticket that stays in the view once, when tickets leave it or join it between pages', async () => {
+    await withMcp(['--write'], async (mcp) => {
+      for (const query of [{ view: 'unassigned-tickets' }, { view: 'unassigned-tickets', sort: 'id' }, { view: 'unassigned-tickets', priority: 'Low' }]) {
+        const shown: number[] = [];
+        const page = async (cursor?: string) => {
+          const result = await mcp.call('list_tickets', { ...query, limit: 2, ...(cursor === undefined ? {} : { cursor }) });
+          expect(result.isError, textOf(result)).toBeFalsy();
+          const listed = result.structuredContent as TicketPage;
+          shown.push(...listed.tickets.map((ticket) => ticket.id));
+          return listed;
+        };
+        const first = await page();
+        expect(first.tickets, JSON.stringify(query)).toHaveLength(2);
+        // The assistant picks up what it was shown: both leave the view.
+        for (const { id } of first.tickets) expect((await mcp.call('pickup_ticket', { id })).isError).toBeFalsy();
+        // A ticket arrives, unassigned, at the top of the view.
+        const created = await mcp.call('create_ticket', {
+          title: 'Arrived between pages',
+          description: 'd',
+          requester: 'aberg',
+          site: 'Head Office',
+          department: 'IT',
+          status: 'Open',
+          priority: 'Low',
+        });
+        const arrived = (created.structuredContent as { id: number }).id;
+        for (let next = first.next_cursor; next !== undefined;) next = (await page(next)).next_cursor;
+        // Shown once each: the two picked up, every ticket the view holds now, the new one among them.
+        const now = (await walk(mcp, query, 100)).ids;
+        expect(now).toContain(arrived);
+        expect(shown.toSorted(), JSON.stringify(query)).toEqual([...first.tickets.map((ticket) => ticket.id), ...now].toSorted());
+      }
+    });
+  });
+
+  it('list_tickets: without a filter, a first page costs one request, full or not (it asks for one ticket more than it shows)', async () => {
     await withMcp([], async (mcp) => {
       const lists = () => routeCount(h, 'POST /api/TicketsApi');
       const count = (await walk(mcp, { view: 'my-open-tickets' }, 100)).ids.length;
       for (const [limit, requests] of [
         [count + 1, 1],
-        [count, 2],
+        [count, 1],
+        [count - 1, 1],
       ] as const) {
         const before = lists();
         await mcp.call('list_tickets', { view: 'my-open-tickets', limit });
