@@ -123,6 +123,8 @@ export class LookupError extends UsageError {
   constructor(
     /** Whether the name matched nothing, or several entries. */
     readonly reason: 'unknown' | 'ambiguous',
+    /** Whose names: where the valid ones are listed. */
+    readonly kind: LookupKind,
     message: string,
     options: { details?: string[]; hint?: string },
   ) {
@@ -165,9 +167,9 @@ export function matchEntry(
   const hint = `see "${tktCommand(run, `metadata --collection ${spec.collection[0]}`)}"`;
   if (matches.length === 1 && wanted !== '') return matches[0]!;
   if (matches.length === 0 || wanted === '') {
-    throw new LookupError('unknown', lookupMessage('unknown', kind, value, typed), { details: candidateLines(entries, value), hint });
+    throw new LookupError('unknown', kind, lookupMessage('unknown', kind, value, typed), { details: candidateLines(entries, value), hint });
   }
-  throw new LookupError('ambiguous', `${lookupMessage('ambiguous', kind, value, typed)}: it matches ${matches.length}`, {
+  throw new LookupError('ambiguous', kind, `${lookupMessage('ambiguous', kind, value, typed)}: it matches ${matches.length}`, {
     details: ['matches:', ...matches.slice(0, MAX_CANDIDATES_SHOWN).map((e) => `  ${describe(e)}`)],
     hint: 'type more of the name, or the ID',
   });

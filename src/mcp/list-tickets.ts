@@ -56,8 +56,7 @@ function decodeCursor(cursor: string | undefined, args: ListArgs): string[] {
 export const listTickets = defineTool({
   name: 'list_tickets',
   title: 'List tickets',
-  description:
-    'List tickets as compact summaries, filtered by view, search, status, priority, assignee, overdue; sorted as a whole. Names resolve like the tkt CLI. next_cursor: more exist.',
+  description: 'Compact ticket summaries, filtered, sorted as a whole. Names resolve like the tkt CLI. next_cursor: more exist.',
   input,
   output: { tickets: z.array(ticketSummarySchema), next_cursor: z.string().optional() },
   annotations: READ_ONLY,

@@ -47,7 +47,8 @@ async function callTool({ tool, input }: OfferedTool, args: unknown, scope: Tool
     return answer(structured, text);
   } catch (error) {
     // The service's refusals and bad names are the assistant's to read, as the CLI's user reads them.
-    return failure(error, scope.ctx.globals, scope.ctx.env);
+    const { globals, env, config } = scope.ctx;
+    return failure(error, { globals, env, config, arguments: Object.keys(tool.input) });
   }
 }
 
