@@ -151,6 +151,21 @@ function openRequests() {
 }
 
 /**
+ * Writes the messages one after another. The SDK's transport waits for stdout's drain after each
+ * write that stdout pushed back, each with a listener of its own: answers made at once while the
+ * assistant reads slowly would pile them up (MaxListenersExceededWarning). In turn, one waits.
+ */
+function oneMessageAtATime(transport: StdioServerTransport): void {
+  const send = transport.send.bind(transport);
+  let previous: Promise<void> = Promise.resolve();
+  transport.send = (message) => {
+    const sent = previous.then(() => send(message));
+    previous = sent.catch(() => {});
+    return sent;
+  };
+}
+
+/**
  * Answers a line the transport could not read, which the SDK only reports to `onerror`: not JSON
  * (-32700) or JSON that is no JSON-RPC message (-32600), with the null ID JSON-RPC 2.0 gives an
  * unreadable request's answer (the SDK's type has the ID optional instead).
@@ -176,6 +191,7 @@ export async function serve(ctx: Context, names: readonly ToolName[]): Promise<v
   });
   answerUnreadableLines(transport);
   await server.connect(transport);
+  oneMessageAtATime(transport);
   requests.watch(transport);
   await ended;
   await requests.settled();

@@ -7,6 +7,8 @@ import type { Harness } from '../helpers/harness.js';
 import { lineClient, type LineClient } from './mcp-process.js';
 
 export interface InProcessMcp extends LineClient {
+  /** What the server writes to: paused, it pushes back as a slow reader of stdout does. */
+  output: PassThrough;
   /** Settles when the server is done: resolves when its input ended, rejects when it was stopped. */
   served: Promise<void>;
   /** The run's first signal, as SIGTERM gives it. */
@@ -18,9 +20,10 @@ export interface InProcessMcp extends LineClient {
 export async function inProcessMcp(h: Harness, tools: readonly ToolName[], env: Record<string, string>): Promise<InProcessMcp> {
   const run = await h.context({ env });
   const input = new PassThrough();
-  const output = new PassThrough();
+  // A small buffer, so that an answer not read yet pushes back at once.
+  const output = new PassThrough({ highWaterMark: 64 });
   const served = serve({ ...run.ctx, io: { ...run.ctx.io, stdin: input, stdout: output } }, tools);
   // Looked at by the test when it expects the end; never an unhandled rejection meanwhile.
   served.catch(() => {});
-  return { ...(await lineClient(input, output)), served, stop: () => run.abort.abort('SIGTERM'), endInput: () => input.end() };
+  return { ...(await lineClient(input, output)), output, served, stop: () => run.abort.abort('SIGTERM'), endInput: () => input.end() };
 }

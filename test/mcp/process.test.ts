@@ -191,6 +191,21 @@ describe('tkt mcp as a process', () => {
     expect(ticketById(h, ticket!.id)).toEqual(before);
   });
 
+  it('answers written while stdout pushes back wait their turn: one waits for it to drain, not one listener each', async () => {
+    const mcp = await inProcessMcp(h, ['lookups'], { TKT_URL: h.sandbox.url });
+    // A reader that has stopped reading; twenty calls answered at once, without a request (a bad kind).
+    mcp.output.pause();
+    const ids = Array.from({ length: 20 }, (_, index) => index + 1);
+    for (const id of ids) mcp.send({ id, method: 'tools/call', params: { name: 'lookups', arguments: { kind: 'planet' } } });
+    // Every answer is made within these turns of the event loop: no request, no timer.
+    for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(mcp.output.listenerCount('drain')).toBeLessThanOrEqual(1);
+    mcp.output.resume();
+    for (const id of ids) expect(resultOf(await mcp.response(id)).isError).toBe(true);
+    mcp.endInput();
+    await mcp.served;
+  });
+
   it('serves eighty calls at once with one client: no listener piles up on a shared signal', async () => {
     const mcp = await connectMcp([], { TKT_CONFIG_DIR: h.configDir, TKT_URL: h.sandbox.url });
     try {
