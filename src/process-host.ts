@@ -164,7 +164,7 @@ export async function buildContext(parts: ContextParts): Promise<Context & { dis
   const now = () => new Date();
   const clients: ApiClient[] = [];
   let session: Session | undefined;
-  let api: ApiClient | undefined;
+  const sessionClients = new Map<string, Promise<ApiClient>>();
   // Trace lines name URLs and errors from the service: cleaned like any text from it.
   const debug = parts.globals.debug ? (line: string) => parts.io.stderr.write(`debug: ${sanitizeInline(line)}\n`) : undefined;
   // Made with the first client: one line for every client of the run.
@@ -212,11 +212,16 @@ export async function buildContext(parts: ContextParts): Promise<Context & { dis
       return session;
     },
     async api() {
-      if (api === undefined) {
-        const current = await ctx.session();
-        api = await makeClient(current.baseUrl, current.token);
+      return await ctx.apiFor(await ctx.session());
+    },
+    async apiFor({ baseUrl, token }) {
+      const key = JSON.stringify([baseUrl, token]);
+      let client = sessionClients.get(key);
+      if (client === undefined) {
+        client = makeClient(baseUrl, token);
+        sessionClients.set(key, client);
       }
-      return api;
+      return await client;
     },
     async anonymousApi(baseUrl: string) {
       return await makeClient(baseUrl);

@@ -43,16 +43,24 @@ export function existingProfileName(input: SettingsInput): string {
 }
 
 /**
+ * `nameProfile`: the line names the profile even when it is the default, for a reader whose shell
+ * may choose another (an assistant that tells its user what to run, tkt mcp).
+ */
+export interface NamingProfile {
+  nameProfile?: boolean;
+}
+
+/**
  * A tkt command line for a hint, that does what it says where this run looked (docs/cli.md
  * section 11): `words` (already quoted, see shellWord) followed by the run's profile (from
  * --profile or TKT_PROFILE, named even when it came from the environment, so the line works in
  * any shell), its --url and --allow-http when given as flags (TKT_URL is read by every command).
  * `url` stands in for the run's --url when the line needs one the run was not given.
  */
-export function tktCommand(input: RunPlace, words: string, url: string | undefined = input.globals.url): string {
+export function tktCommand(input: RunPlace & NamingProfile, words: string, url: string | undefined = input.globals.url): string {
   const line = ['tkt', words];
-  const profile = input.globals.profile || envValue(input.env, 'TKT_PROFILE');
-  if (profile && profile !== DEFAULT_PROFILE) line.push('--profile', profile);
+  const profile = input.globals.profile || envValue(input.env, 'TKT_PROFILE') || (input.nameProfile ? DEFAULT_PROFILE : undefined);
+  if (profile && (profile !== DEFAULT_PROFILE || input.nameProfile)) line.push('--profile', profile);
   if (url) line.push('--url', shellWord(url));
   if (input.globals.allowHttp === true) line.push('--allow-http');
   return line.join(' ');
@@ -63,7 +71,7 @@ export function tktCommand(input: RunPlace, words: string, url: string | undefin
  * has no URL (and none from --url or TKT_URL) gets `--url URL`: a login without one could not
  * run without a terminal, and at one it would ask for what the hint could have said.
  */
-export function loginCommand(input: RunPlace & { config?: ConfigStore }, words = 'login'): string {
+export function loginCommand(input: RunPlace & NamingProfile & { config?: ConfigStore }, words = 'login'): string {
   const knowsUrl =
     input.config === undefined || Boolean(input.globals.url || envValue(input.env, 'TKT_URL') || input.config.getProfile(resolveProfileName(input)).url);
   return tktCommand(input, words, knowsUrl ? input.globals.url : 'URL');

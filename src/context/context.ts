@@ -39,6 +39,11 @@ export interface Context {
   session(): Promise<Session>;
   /** An authenticated client for the session (one keep-alive pool per run). */
   api(): Promise<ApiClient>;
+  /**
+   * The client of a session read otherwise (tkt mcp reads its login afresh for every call): one
+   * per service and token for the whole run, so calls with the same login share its pool.
+   */
+  apiFor(session: Pick<Session, 'baseUrl' | 'token'>): Promise<ApiClient>;
   /** A client without a token, for `tkt login` (and its URL checks). */
   anonymousApi(baseUrl: string): Promise<ApiClient>;
   /**

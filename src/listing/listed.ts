@@ -3,6 +3,7 @@
 // of the matches, with a sort of the whole view (every match, with a filter) ordered.
 import type { Context } from '../context/context.js';
 import type { Lookups } from '../lookups/types.js';
+import { readListItem } from '../model/ticket.js';
 import { buildFilter, buildSort, checkFilterOptions, hasFilters, parseSort, type ListFilterOptions, type TicketFilter } from './filter.js';
 import { PAGE_CONCURRENCY, unlessStopped, walkPages, type PageSource } from './pages.js';
 import { listSource, matchWindow, matchingPages, type ListSourceOptions, type MatchWindow } from './source.js';
@@ -35,6 +36,25 @@ export async function planListing(options: ListFilterOptions & ListSourceOptions
     filter: filtering ? await buildFilter(options, ctx, names!) : undefined,
     order: sort === undefined ? undefined : await buildSort(sort, names!),
     all: options.all === true,
+  };
+}
+
+/**
+ * The listing's first `count` tickets that are not in `shown` (IDs), taken from the view as it is
+ * now: paging by what was shown, rather than by position, shows a ticket that stays in the view
+ * exactly once, when others leave it or join it between pages (list_tickets' cursor).
+ */
+export function notShownListing(listing: Listing, shown: ReadonlySet<string>, count: number): Listing {
+  const { filter } = listing;
+  const notShown = (item: unknown) => {
+    const { id } = readListItem(item);
+    return id === undefined || !shown.has(String(id));
+  };
+  return {
+    ...listing,
+    window: { skip: 0, limit: count },
+    filter: { active: true, test: (item) => notShown(item) && (filter === undefined ? true : filter.test(item)) },
+    all: false,
   };
 }
 

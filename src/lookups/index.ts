@@ -123,6 +123,8 @@ export class LookupError extends UsageError {
   constructor(
     /** Whether the name matched nothing, or several entries. */
     readonly reason: 'unknown' | 'ambiguous',
+    /** Whose names: where the valid ones are listed. */
+    readonly kind: LookupKind,
     message: string,
     options: { details?: string[]; hint?: string },
   ) {
@@ -165,9 +167,9 @@ export function matchEntry(
   const hint = `see "${tktCommand(run, `metadata --collection ${spec.collection[0]}`)}"`;
   if (matches.length === 1 && wanted !== '') return matches[0]!;
   if (matches.length === 0 || wanted === '') {
-    throw new LookupError('unknown', lookupMessage('unknown', kind, value, typed), { details: candidateLines(entries, value), hint });
+    throw new LookupError('unknown', kind, lookupMessage('unknown', kind, value, typed), { details: candidateLines(entries, value), hint });
   }
-  throw new LookupError('ambiguous', `${lookupMessage('ambiguous', kind, value, typed)}: it matches ${matches.length}`, {
+  throw new LookupError('ambiguous', kind, `${lookupMessage('ambiguous', kind, value, typed)}: it matches ${matches.length}`, {
     details: ['matches:', ...matches.slice(0, MAX_CANDIDATES_SHOWN).map((e) => `  ${describe(e)}`)],
     hint: 'type more of the name, or the ID',
   });
@@ -176,27 +178,36 @@ export function matchEntry(
 /** What the lookups use of a run: completion builds just this, without the rest of a context. */
 export type LookupContext = Pick<Context, 'api' | 'session' | 'config' | 'globals' | 'env'> & { output: Pick<Context['output'], 'note'> };
 
-export function createLookups(ctx: LookupContext): Lookups {
+/** A source's collections, and whether they came from the service in this run (not from the cache). */
+interface Loaded {
+  collections: Collections;
+  fetched: boolean;
+}
+
+export interface LookupOptions {
+  /**
+   * Fetches under way, shared by lookups made one per call (tkt mcp): calls at once with a cold
+   * cache cost one request per source, not one each.
+   */
+  fetching?: Map<string, Promise<Collections>>;
+  /**
+   * A name unknown to lookups read from the cache is looked for once more in the service's
+   * lists: for a caller that cannot pass --refresh (tkt mcp, README: Assistants).
+   */
+  refetchUnknown?: boolean;
+}
+
+export function createLookups(ctx: LookupContext, options: LookupOptions = {}): Lookups {
   // One fetch per source per run, whatever the number of options resolved.
-  const loaded = new Map<string, Promise<Collections>>();
+  const loaded = new Map<string, Promise<Loaded>>();
   // Said once a run: the sources' caches share the file, and its fault.
   let cacheFailureSaid = false;
 
-  async function fetchSource(source: LookupFacts['source']): Promise<Collections> {
+  async function fetchSource(source: LookupFacts['source'], profile: string, key: string): Promise<Collections> {
     const api = await ctx.api();
     const response = await api.send(source === 'appmetadata' ? plans.appMetadata() : plans.metadata());
-    return collectionsOf(response.body);
-  }
-
-  async function loadSource(source: LookupFacts['source']): Promise<Collections> {
-    const session = await ctx.session();
-    const key = `lookups ${session.baseUrl} ${source}`;
-    if (!ctx.globals.refresh) {
-      const cached = ctx.config.readCache<unknown>(session.profile, key);
-      if (isCollections(cached)) return cached;
-    }
-    const collections = await fetchSource(source);
-    await ctx.config.writeCache(session.profile, key, collections, LOOKUP_CACHE_TTL_MS).catch(async (error: unknown) => {
+    const collections = collectionsOf(response.body);
+    await ctx.config.writeCache(profile, key, collections, LOOKUP_CACHE_TTL_MS).catch(async (error: unknown) => {
       // A lookup cache that cannot be written costs the next command a request, not this one its result.
       if (!(error instanceof OperationError)) throw error;
       if (cacheFailureSaid) return;
@@ -206,16 +217,52 @@ export function createLookups(ctx: LookupContext): Lookups {
     return collections;
   }
 
-  async function entries(kind: LookupKind): Promise<LookupEntry[]> {
-    const { source } = KINDS[kind];
-    let collections = loaded.get(source);
-    if (collections === undefined) {
-      collections = loadSource(source);
-      loaded.set(source, collections);
-      // A failed fetch is not remembered: the next call may succeed.
-      collections.catch(() => loaded.delete(source));
+  async function loadSource(source: LookupFacts['source'], refetch: boolean): Promise<Loaded> {
+    const session = await ctx.session();
+    const key = `lookups ${session.baseUrl} ${source}`;
+    if (!ctx.globals.refresh && !refetch) {
+      const cached = ctx.config.readCache<unknown>(session.profile, key);
+      if (isCollections(cached)) return { collections: cached, fetched: false };
     }
-    return (await collections)[kind] ?? [];
+    const { fetching } = options;
+    if (fetching === undefined) return { collections: await fetchSource(source, session.profile, key), fetched: true };
+    const shared = `${session.profile} ${key}`;
+    let fetched = fetching.get(shared);
+    if (fetched === undefined) {
+      fetched = fetchSource(source, session.profile, key);
+      fetching.set(shared, fetched);
+      const forget = () => fetching.delete(shared);
+      fetched.then(forget, forget);
+    }
+    return { collections: await fetched, fetched: true };
+  }
+
+  function load(source: LookupFacts['source'], refetch = false): Promise<Loaded> {
+    let loading = loaded.get(source);
+    if (loading === undefined || refetch) {
+      const started = loadSource(source, refetch);
+      loading = started;
+      loaded.set(source, started);
+      // A failed fetch is not remembered: the next call may succeed.
+      started.catch(() => loaded.get(source) === started && loaded.delete(source));
+    }
+    return loading;
+  }
+
+  async function entries(kind: LookupKind): Promise<LookupEntry[]> {
+    return (await load(KINDS[kind].source)).collections[kind] ?? [];
+  }
+
+  /** The entry `text` names; a name unknown to cached lookups looked for again, when asked to. */
+  async function matchLoaded(kind: LookupKind, text: string, typed: TypedOption | undefined): Promise<LookupEntry> {
+    const { source } = KINDS[kind];
+    const { collections, fetched } = await load(source);
+    try {
+      return matchEntry(kind, text, collections[kind] ?? [], typed, ctx);
+    } catch (error) {
+      if (!options.refetchUnknown || fetched || !(error instanceof LookupError) || error.reason !== 'unknown') throw error;
+      return matchEntry(kind, text, (await load(source, true)).collections[kind] ?? [], typed, ctx);
+    }
   }
 
   async function me(kind: LookupKind): Promise<string> {
@@ -237,7 +284,7 @@ export function createLookups(ctx: LookupContext): Lookups {
       if (id === undefined) throw new UsageError(`${lookupMessage('invalid', kind, value, typed)}: ${idProblem(text)}`);
       return id;
     }
-    return matchEntry(kind, text, await entries(kind), typed, ctx).id;
+    return (await matchLoaded(kind, text, typed)).id;
   }
 
   return {

@@ -10,6 +10,7 @@ import { plannedJson, type PlannedRequest } from '../cmdutil/dry-run.js';
 import type { Context } from '../context/context.js';
 import { InterruptedError, OperationError, TktError, rethrowInDoubt } from '../errors.js';
 import { defined } from './summary.js';
+import { cut } from './text.js';
 import type { ToolAnnotations, ToolOutput } from './tool.js';
 
 export const dryRunInput = { dry_run: z.boolean().optional().describe('answer with the request it would send; send nothing') };
@@ -27,10 +28,18 @@ export const changeOutput = {
 export const WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
 export const WRITE_IDEMPOTENT: ToolAnnotations = { ...WRITE, idempotentHint: true };
 
-/** A dry run's answer: the plans, as `--dry-run --json` prints them. */
+/**
+ * A dry run's answer: the plans, as `--dry-run --json` prints them, whole in the structured
+ * content; the text a preview of each, bounded as ticket texts are (a long reply is not sent twice).
+ */
 export function dryRunOutput(id: number | undefined, planned: readonly PlannedRequest[]): ToolOutput {
   const requests = planned.map(plannedJson);
-  const lines = requests.map((request) => `${String(request.method)} ${String(request.path)} ${JSON.stringify(request.fields ?? request.json ?? {})}`);
+  const lines = requests.map((request) =>
+    cut(
+      `${String(request.method)} ${String(request.path)} ${JSON.stringify(request.fields ?? request.json ?? {})}`,
+      'the structured content has the whole request',
+    ),
+  );
   return { structured: defined({ id, dry_run: true, changed: false, requests }), text: `Dry run: nothing was sent. It would send:\n${lines.join('\n')}` };
 }
 

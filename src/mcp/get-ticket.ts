@@ -1,30 +1,29 @@
-// get_ticket: `tkt show` for an assistant. The detail read model (src/model/ticket.ts), related
-// names as `tkt show` gives them, and only the last N conversation entries, each bounded.
+// get_ticket: `tkt show` for an assistant. The detail read model (src/model/ticket.ts), the facts
+// `tkt show` gives, read by its code (src/reading/detail.ts), and only the last N conversation
+// entries, each text bounded unless the whole is asked for.
 import { z } from 'zod';
 import { plans } from '../api/plans.js';
 import { HEADER_FIELDS } from '../model/fields.js';
-import { readTicket, type ConversationEntry } from '../model/ticket.js';
-import { entryType, orderedConversation, relatedName } from '../reading/detail.js';
+import { readTicket, type Attachment, type ConversationEntry } from '../model/ticket.js';
+import { entryType, orderedConversation, relatedName, resolutionFacts, sizeText } from '../reading/detail.js';
 import { stripControls } from '../output/sanitize.js';
 import { defined } from './summary.js';
-import { FENCE_NOTE, block, clean, quoted } from './text.js';
+import { FENCE_NOTE, block, clean, cut, quoted } from './text.js';
 import { READ_ONLY, defineTool } from './tool.js';
 
 const DEFAULT_COMMENTS = 5;
 const MAX_COMMENTS = 50;
-// A pasted log in a description or message would fill the model's context on its own.
-const MAX_TEXT_CHARS = 4000;
-
-function bounded(text: string | undefined): string | undefined {
+/** A text of the ticket, cut unless `whole`, the marker naming the call that reads the rest. */
+function bounded(text: string | undefined, whole: boolean | undefined): string | undefined {
   const cleaned = clean(text);
-  if (cleaned === undefined || cleaned.length <= MAX_TEXT_CHARS) return cleaned;
-  return `${cleaned.slice(0, MAX_TEXT_CHARS)}\n[... ${cleaned.length - MAX_TEXT_CHARS} more characters: tkt show]`;
+  return cleaned === undefined || whole === true ? cleaned : cut(cleaned, 'get_ticket with full_text: true');
 }
 
 const entrySchema = z.object({
   type: z.string(),
   from: z.string().optional(),
   to: z.string().optional(),
+  cc: z.string().optional(),
   at: z.string().optional(),
   subject: z.string().optional(),
   message: z.string().optional(),
@@ -34,68 +33,106 @@ const ticketSchema = z.object({
   id: z.union([z.number(), z.string()]).optional(),
   title: z.string().optional(),
   ...Object.fromEntries(HEADER_FIELDS.map((spec) => [spec.key, z.string().optional()])),
+  cc: z.string().optional(),
+  source: z.string().optional(),
   due: z.string().optional(),
   created: z.string().optional(),
   updated: z.string().optional(),
+  deleted: z.string().optional(),
   description: z.string().optional(),
   resolution: z.string().optional(),
+  resolved_by: z.string().optional(),
+  resolved_at: z.string().optional(),
 });
 
-function entryOf(entry: ConversationEntry): z.infer<typeof entrySchema> {
+const attachmentSchema = z.object({ name: z.string().optional(), size: z.number().optional().describe('bytes'), at: z.string().optional() });
+
+function attachmentOf(attachment: Attachment): z.infer<typeof attachmentSchema> {
+  return defined({ name: clean(attachment.name), size: attachment.size, at: attachment.at?.toISOString() });
+}
+
+function entryOf(entry: ConversationEntry, whole: boolean | undefined): z.infer<typeof entrySchema> {
   return defined({
     type: stripControls(entryType(entry)),
     from: clean(entry.from),
     to: clean(entry.to),
+    cc: clean(entry.cc),
     at: entry.at?.toISOString(),
     subject: clean(entry.subject),
-    message: bounded(entry.message),
+    message: bounded(entry.message, whole),
   });
 }
 
 export const getTicket = defineTool({
   name: 'get_ticket',
   title: 'Get a ticket',
-  description: `One ticket: its fields, description and the last N conversation entries (default ${DEFAULT_COMMENTS}).`,
+  description: `One ticket: fields, texts, attachments, the last N conversation entries (default ${DEFAULT_COMMENTS}).`,
   input: {
     id: z.number().int().positive().describe('ticket ID'),
     comments: z.number().int().min(0).max(MAX_COMMENTS).optional().describe(`last N conversation entries, default ${DEFAULT_COMMENTS}`),
+    full_text: z.boolean().optional().describe('texts uncut'),
   },
-  output: { ticket: ticketSchema, conversation: z.array(entrySchema), conversation_total: z.number() },
+  output: { ticket: ticketSchema, conversation: z.array(entrySchema), conversation_total: z.number(), attachments: z.array(attachmentSchema) },
   annotations: READ_ONLY,
   async call(args, { ctx, lookups }) {
     const body = (await (await ctx.api()).send(plans.getTicket(args.id))).body;
     const ticket = readTicket(body);
-    const names = await Promise.all(HEADER_FIELDS.map((spec) => relatedName(ticket, lookups, spec)));
-    const { resolution } = ticket;
-    const resolutionText = resolution === undefined ? undefined : 'text' in resolution ? resolution.text : resolution.details;
+    const [names, resolution] = await Promise.all([
+      Promise.all(HEADER_FIELDS.map((spec) => relatedName(ticket, lookups, spec))),
+      resolutionFacts(ticket, lookups),
+    ]);
     const facts = defined({
       id: ticket.id,
       title: clean(ticket.title),
       ...Object.fromEntries(HEADER_FIELDS.map((spec, index) => [spec.key, clean(names[index])])),
+      cc: clean(ticket.cc),
+      source: clean(ticket.source),
       due: ticket.due?.toISOString(),
       created: ticket.created?.toISOString(),
       updated: ticket.updated?.toISOString(),
-      description: bounded(ticket.description),
-      resolution: bounded(resolutionText),
+      deleted: ticket.deleted === undefined ? undefined : (ticket.deleted.on?.toISOString() ?? 'yes'),
+      description: bounded(ticket.description, args.full_text),
+      resolution: bounded(resolution?.text, args.full_text),
+      resolved_by: clean(resolution?.by),
+      resolved_at: resolution?.at?.toISOString(),
     });
+    const attachments = ticket.attachments.map(attachmentOf);
     const all = orderedConversation(ticket);
-    const shown = all.slice(Math.max(0, all.length - (args.comments ?? DEFAULT_COMMENTS))).map(entryOf);
+    const shown = all.slice(Math.max(0, all.length - (args.comments ?? DEFAULT_COMMENTS))).map((entry) => entryOf(entry, args.full_text));
 
     const lines = [FENCE_NOTE, `Ticket #${ticket.id ?? args.id}: ${quoted(facts.title)}`];
     for (const spec of HEADER_FIELDS) {
       const value = facts[spec.key as keyof typeof facts];
       if (value !== undefined) lines.push(`${spec.label}: ${quoted(String(value))}`);
     }
-    for (const key of ['due', 'created', 'updated'] as const) if (facts[key] !== undefined) lines.push(`${key}: ${facts[key]}`);
+    for (const key of ['cc', 'source'] as const) if (facts[key] !== undefined) lines.push(`${key}: ${quoted(facts[key])}`);
+    for (const key of ['due', 'created', 'updated', 'deleted'] as const) if (facts[key] !== undefined) lines.push(`${key}: ${facts[key]}`);
     if (facts.description !== undefined) lines.push('Description:', block('description', facts.description));
-    if (facts.resolution !== undefined) lines.push('Resolution:', block('resolution', facts.resolution));
+    if (resolution !== undefined) {
+      const said = [
+        facts.resolved_by === undefined ? undefined : `by ${quoted(facts.resolved_by)}`,
+        facts.resolved_at === undefined ? undefined : `at ${facts.resolved_at}`,
+      ];
+      const meta = said.filter((part) => part !== undefined).join(' ');
+      lines.push(`Resolution${meta === '' ? '' : `, ${meta}`}:`, block('resolution', facts.resolution ?? ''));
+    }
     lines.push(`Conversation: ${shown.length === all.length ? `${all.length} entries` : `last ${shown.length} of ${all.length}`}`);
     for (const entry of shown) {
-      lines.push(
-        `- ${quoted(entry.type)}${entry.at === undefined ? '' : ` at ${entry.at}`} from ${quoted(entry.from)}${entry.subject === undefined ? '' : `, subject ${quoted(entry.subject)}`}`,
-      );
+      const parts = [
+        `- ${quoted(entry.type)}`,
+        entry.at === undefined ? undefined : `at ${entry.at}`,
+        `from ${quoted(entry.from)}`,
+        entry.to === undefined ? undefined : `to ${quoted(entry.to)}`,
+        entry.cc === undefined ? undefined : `cc ${quoted(entry.cc)}`,
+      ];
+      lines.push(`${parts.filter(Boolean).join(' ')}${entry.subject === undefined ? '' : `, subject ${quoted(entry.subject)}`}`);
       if (entry.message !== undefined) lines.push(block('message', entry.message));
     }
-    return { structured: { ticket: facts, conversation: shown, conversation_total: all.length }, text: lines.join('\n') };
+    if (attachments.length > 0) {
+      lines.push(`Attachments: ${attachments.length}`);
+      for (const file of attachments)
+        lines.push(['-', quoted(file.name), sizeText(file.size), file.at === undefined ? undefined : `at ${file.at}`].filter(Boolean).join(' '));
+    }
+    return { structured: { ticket: facts, conversation: shown, conversation_total: all.length, attachments }, text: lines.join('\n') };
   },
 });

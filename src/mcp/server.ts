@@ -4,13 +4,13 @@
 // received are answered before the server closes.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Context } from '../context/context.js';
 import { InterruptedError, UsageError } from '../errors.js';
-import { createLookups } from '../lookups/index.js';
 import { assertNoEmptyText } from '../util/option-text.js';
 import type { ToolName } from './catalog.js';
+import { callScope, serverShared } from './call-scope.js';
 import { answer, failure, type ToolAnswer } from './text.js';
 import { KeyedQueue } from './ticket-queue.js';
 import type { ToolDefinition, ToolScope } from './tool.js';
@@ -47,14 +47,18 @@ async function callTool({ tool, input }: OfferedTool, args: unknown, scope: Tool
     return answer(structured, text);
   } catch (error) {
     // The service's refusals and bad names are the assistant's to read, as the CLI's user reads them.
-    return failure(error, scope.ctx.globals, scope.ctx.env);
+    const { globals, env, config } = scope.ctx;
+    return failure(error, { globals, env, config, arguments: Object.keys(tool.input) });
   }
 }
 
-/** The server with the chosen tools, not yet connected. */
-export function createServer(ctx: Context, names: readonly ToolName[]): McpServer {
+/**
+ * The server with the chosen tools, not yet connected. `cancelledEnded` hears of a call the
+ * client cancelled once it is done: the SDK sends no answer to it.
+ */
+export function createServer(ctx: Context, names: readonly ToolName[], cancelledEnded: (id: RequestId) => void = () => {}): McpServer {
   const server = new McpServer({ name: 'tkt', version: TKT_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
-  const scope: ToolScope = { ctx, lookups: createLookups(ctx) };
+  const shared = serverShared();
   const offered = new Map<string, OfferedTool>();
   const writes = new KeyedQueue<number>();
   for (const tool of TOOL_DEFINITIONS.filter((definition) => names.includes(definition.name))) {
@@ -83,7 +87,7 @@ export function createServer(ctx: Context, names: readonly ToolName[]): McpServe
   // malformed call as an internal error (-32603) with the parser's dump. The fallback handler gets
   // every request that has no handler as it came, so a malformed call is invalid params here.
   server.server.removeRequestHandler('tools/call');
-  server.server.fallbackRequestHandler = async (request) => {
+  server.server.fallbackRequestHandler = async (request, extra) => {
     if (request.method !== 'tools/call') throw protocolError(ErrorCode.MethodNotFound, 'Method not found');
     const parsed = CallToolRequestSchema.safeParse(request);
     if (!parsed.success) throw protocolError(ErrorCode.InvalidParams, `invalid tools/call request: ${issuesOf(parsed.error)}`);
@@ -92,8 +96,12 @@ export function createServer(ctx: Context, names: readonly ToolName[]): McpServe
     if (tool === undefined) throw protocolError(ErrorCode.InvalidParams, `unknown tool "${params.name}"; enabled tools: ${[...offered.keys()].join(', ')}`);
     const ticket = ticketOf(tool.tool, params.arguments);
     // Queued as they come, before their arguments are checked, so that they run in that order.
-    const call = () => callTool(tool, params.arguments, scope);
-    return ticket === undefined ? call() : writes.run(ticket, call);
+    const call = () => callTool(tool, params.arguments, callScope(ctx, shared, extra.signal));
+    try {
+      return await (ticket === undefined ? call() : writes.run(ticket, call));
+    } finally {
+      if (extra.signal.aborted) cancelledEnded(extra.requestId);
+    }
   };
   return server;
 }
@@ -106,31 +114,55 @@ function protocolError(code: ErrorCode, message: string): Error & { code: ErrorC
   return Object.assign(new Error(message), { code });
 }
 
-const isRequest = (message: JSONRPCMessage): message is JSONRPCMessage & { id: string | number; method: string } => 'method' in message && 'id' in message;
-const isResponse = (message: JSONRPCMessage): message is JSONRPCMessage & { id: string | number } => !('method' in message) && 'id' in message;
+const isRequest = (message: JSONRPCMessage): message is JSONRPCMessage & { id: RequestId; method: string } => 'method' in message && 'id' in message;
+const isResponse = (message: JSONRPCMessage): message is JSONRPCMessage & { id: RequestId } => !('method' in message) && 'id' in message;
 
 /**
- * Counts the requests received and not yet answered, through the transport's two ends: a
+ * The requests received and not yet done with, counted through the transport's two ends: a
  * request read just before stdin closed is still answered, whatever the SDK does with it first.
+ * A call the client cancelled is done when it ends (createServer's `cancelledEnded`), unanswered.
  */
-function trackRequests(transport: StdioServerTransport): { settled(): Promise<void> } {
-  const open = new Set<string | number>();
+function openRequests() {
+  const open = new Set<RequestId>();
   let waiting: (() => void) | undefined;
-  const receive = transport.onmessage;
-  transport.onmessage = (message) => {
-    if (isRequest(message)) open.add(message.id);
-    receive?.(message);
+  const done = (id: RequestId) => {
+    open.delete(id);
+    if (open.size === 0) waiting?.();
   };
+  return {
+    done,
+    watch(transport: StdioServerTransport): void {
+      const receive = transport.onmessage;
+      transport.onmessage = (message) => {
+        if (isRequest(message)) open.add(message.id);
+        receive?.(message);
+      };
+      const send = transport.send.bind(transport);
+      transport.send = async (message) => {
+        try {
+          await send(message);
+        } finally {
+          if (isResponse(message)) done(message.id);
+        }
+      };
+    },
+    settled: () => (open.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (waiting = resolve))),
+  };
+}
+
+/**
+ * Writes the messages one after another. The SDK's transport waits for stdout's drain after each
+ * write that stdout pushed back, each with a listener of its own: answers made at once while the
+ * assistant reads slowly would pile them up (MaxListenersExceededWarning). In turn, one waits.
+ */
+function oneMessageAtATime(transport: StdioServerTransport): void {
   const send = transport.send.bind(transport);
-  transport.send = async (message) => {
-    try {
-      await send(message);
-    } finally {
-      if (isResponse(message)) open.delete(message.id);
-      if (open.size === 0) waiting?.();
-    }
+  let previous: Promise<void> = Promise.resolve();
+  transport.send = (message) => {
+    const sent = previous.then(() => send(message));
+    previous = sent.catch(() => {});
+    return sent;
   };
-  return { settled: () => (open.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (waiting = resolve))) };
 }
 
 /**
@@ -149,7 +181,8 @@ function answerUnreadableLines(transport: StdioServerTransport): void {
 
 /** Serves until stdin closes (then returns) or the run is stopped (then throws InterruptedError). */
 export async function serve(ctx: Context, names: readonly ToolName[]): Promise<void> {
-  const server = createServer(ctx, names);
+  const requests = openRequests();
+  const server = createServer(ctx, names, requests.done);
   const transport = new StdioServerTransport(ctx.io.stdin, ctx.io.stdout);
   const ended = new Promise<void>((resolve) => {
     ctx.io.stdin.once('end', resolve);
@@ -158,7 +191,8 @@ export async function serve(ctx: Context, names: readonly ToolName[]): Promise<v
   });
   answerUnreadableLines(transport);
   await server.connect(transport);
-  const requests = trackRequests(transport);
+  oneMessageAtATime(transport);
+  requests.watch(transport);
   await ended;
   await requests.settled();
   await server.close();

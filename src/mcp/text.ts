@@ -5,7 +5,10 @@
 // in a ticket title reads as the title's words, never as tkt's.
 import { randomBytes } from 'node:crypto';
 import { cleanErrorText, errorHint, type LoginGlobals } from '../cmdutil/error-text.js';
+import { loginCommand } from '../config/session.js';
+import type { ConfigStore } from '../config/types.js';
 import { TktError } from '../errors.js';
+import { LookupError } from '../lookups/index.js';
 import { stripControls } from '../output/sanitize.js';
 
 /** The shape of a tool's answer, as the SDK's CallToolResult takes it. */
@@ -36,23 +39,59 @@ export function block(label: string, text: string): string {
   return `<<${label} ${tag}>>\n${stripControls(text)}\n<<end ${tag}>>`;
 }
 
+// A pasted log in a description, or a dry run of a long reply, would fill the model's context on its own.
+export const MAX_TEXT_CHARS = 4000;
+
+/** `text` up to MAX_TEXT_CHARS, then a marker saying how much more there is and where (`rest`). */
+export function cut(text: string, rest: string): string {
+  if (text.length <= MAX_TEXT_CHARS) return text;
+  return `${text.slice(0, MAX_TEXT_CHARS)}\n[... ${text.length - MAX_TEXT_CHARS} more characters: ${rest}]`;
+}
+
 /** A success: the structured facts, and their rendering. */
 export function answer(structured: Record<string, unknown>, text: string): ToolAnswer {
   return { content: [{ type: 'text', text }], structuredContent: structured };
 }
 
+/** Where a failure is told: the run's login settings, and the arguments of the tool that failed. */
+export interface FailurePlace {
+  globals: LoginGlobals;
+  env: Readonly<Record<string, string | undefined>>;
+  config: ConfigStore;
+  arguments: readonly string[];
+}
+
 /**
  * A failure as a tool result: the message, details and hint the CLI would print (credentials
- * redacted, controls shown), the login hint naming this run's profile.
+ * redacted, controls shown), worded for an assistant (toolWording).
  */
-export function failure(error: unknown, globals: LoginGlobals, env: Readonly<Record<string, string | undefined>>): ToolAnswer {
+export function failure(error: unknown, place: FailurePlace): ToolAnswer {
   const lines: string[] = [];
   if (error instanceof TktError) {
-    lines.push(`error: ${error.message}`, ...error.details.map((detail) => `  ${detail}`));
-    const hint = errorHint(error, globals, env);
-    if (hint !== undefined) lines.push(`hint: ${hint}`);
+    const { named, hint } = toolWording(error, place);
+    lines.push(`error: ${named(error.message)}`, ...error.details.map((detail) => `  ${named(detail)}`));
+    if (hint !== undefined) lines.push(`hint: ${named(hint)}`);
   } else {
     lines.push(`error: ${error instanceof Error ? error.message : String(error)}`);
   }
   return { isError: true, content: [{ type: 'text', text: lines.map(cleanErrorText).join('\n') }] };
+}
+
+/**
+ * The CLI's words for an error, as an assistant can act on them (README, Assistants): a CLI
+ * option that is an argument of the tool is named as the argument (`--sort` is `sort`), the
+ * valid names of a lookup are the lookups tool's, and the login to run names the profile even
+ * when it is the default, since the user's shell may choose another.
+ */
+function toolWording(error: TktError, place: FailurePlace): { named: (text: string) => string; hint: string | undefined } {
+  const taken = new Set(place.arguments);
+  const named = (text: string) =>
+    text.replace(/--([a-z][a-z0-9-]*)/g, (flag, name: string) => {
+      const argument = name.replaceAll('-', '_');
+      return taken.has(argument) ? argument : flag;
+    });
+  if (error instanceof LookupError && error.reason === 'unknown') return { named, hint: `call lookups with kind "${error.kind}"` };
+  const hint = errorHint(error, place.globals, place.env);
+  const logins = [loginCommand({ globals: place.globals, env: place.env }), loginCommand(place)].map((line) => `run "${line}"`);
+  return { named, hint: hint !== undefined && logins.includes(hint) ? `run "${loginCommand({ ...place, nameProfile: true })}"` : hint };
 }

@@ -7,7 +7,7 @@ import type { Context } from '../context/context.js';
 import type { Lookups } from '../lookups/types.js';
 import type { ToolName } from './catalog.js';
 
-/** What every call shares: the run's Context and one lookups cache for the whole session. */
+/** What a call works with: the run's Context with this call's login and signal, and its lookups (call-scope.ts). */
 export interface ToolScope {
   ctx: Context;
   lookups: Lookups;

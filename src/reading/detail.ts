@@ -89,15 +89,28 @@ function indent(text: string): string {
     .join('\n');
 }
 
-async function resolutionSection(ticket: Ticket, options: DetailOptions, style: Style): Promise<string> {
+/** A resolution as `tkt show` gives it: its text, and who resolved it (named) and when, when it says. */
+export interface ResolutionFacts {
+  text: string | undefined;
+  by: string | undefined;
+  at: Date | undefined;
+}
+
+export async function resolutionFacts(ticket: Ticket, lookups: Lookups): Promise<ResolutionFacts | undefined> {
   const { resolution } = ticket;
-  if (resolution === undefined) return '';
-  if ('text' in resolution) return section('Resolution', indent(sanitizeText(resolution.text)), style);
+  if (resolution === undefined) return undefined;
+  if ('text' in resolution) return { text: resolution.text, by: undefined, at: undefined };
   const { by } = resolution;
   // submitBy is a user ID; technicians are who resolve.
-  const byName = by === undefined ? undefined : ((await options.lookups.nameOf('assignee', by).catch(() => undefined)) ?? by);
-  const meta = [byName === undefined ? undefined : `by ${sanitizeInline(byName)}`, dateText(resolution.at)].filter(Boolean).join(', ');
-  const details = sanitizeText(resolution.details ?? '');
+  const byName = by === undefined ? undefined : ((await lookups.nameOf('assignee', by).catch(() => undefined)) ?? by);
+  return { text: resolution.details, by: byName, at: resolution.at };
+}
+
+async function resolutionSection(ticket: Ticket, options: DetailOptions, style: Style): Promise<string> {
+  const resolution = await resolutionFacts(ticket, options.lookups);
+  if (resolution === undefined) return '';
+  const meta = [resolution.by === undefined ? undefined : `by ${sanitizeInline(resolution.by)}`, dateText(resolution.at)].filter(Boolean).join(', ');
+  const details = sanitizeText(resolution.text ?? '');
   return section('Resolution', (meta === '' ? '' : `  ${style.dim(meta)}\n`) + wrap(indent(details), options), style);
 }
 
@@ -128,7 +141,8 @@ function conversationsSection(ticket: Ticket, options: DetailOptions, style: Sty
   return section(title, blocks.join('\n'), style);
 }
 
-function sizeText(bytes: number | undefined): string | undefined {
+/** A size as `tkt show` prints it: 512 B, 1.5 KB. */
+export function sizeText(bytes: number | undefined): string | undefined {
   if (bytes === undefined) return undefined;
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;

@@ -2,7 +2,7 @@
 // official SDK's Client over stdio, or with raw JSON-RPC lines when a test needs to close stdin
 // or send a signal at a chosen moment.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -51,23 +51,19 @@ export function textOf(result: CallToolResult): string {
   return result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
 }
 
-export interface RawMcp {
-  child: ChildProcessWithoutNullStreams;
+/** JSON-RPC lines written to a server's input and read from its output. */
+export interface LineClient {
   send(message: Record<string, unknown>): void;
   /** Resolves with the next response to request `id` (null: to a message whose ID could not be read). */
   response(id: number | null): Promise<Record<string, unknown>>;
-  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
 }
 
-/** `tkt mcp` spoken to line by line, initialized and ready for tools/call. */
-export async function rawMcp(args: string[], env: Record<string, string>): Promise<RawMcp> {
-  const child = spawn(process.execPath, [BIN, 'mcp', ...args], { env: childEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+/** Speaks to a server through `input` and `output`, and initializes it, ready for tools/call. */
+export async function lineClient(input: Writable, output: Readable): Promise<LineClient> {
   const responses = new Map<number | null, Record<string, unknown>>();
   const waiting = new Map<number | null, (message: Record<string, unknown>) => void>();
   let buffer = '';
-  child.stdout.setEncoding('utf8').on('data', (text: string) => {
+  output.setEncoding('utf8').on('data', (text: string) => {
     buffer += text;
     for (let newline = buffer.indexOf('\n'); newline >= 0; newline = buffer.indexOf('\n')) {
       const message = JSON.parse(buffer.slice(0, newline)) as Record<string, unknown>;
@@ -79,10 +75,7 @@ export async function rawMcp(args: string[], env: Record<string, string>): Promi
       else waiter(message);
     }
   });
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) =>
-    child.on('close', (code, signal) => resolve({ code, signal, stderr })),
-  );
-  const send = (message: Record<string, unknown>) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  const send = (message: Record<string, unknown>) => input.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
   // Taken once: a second message of the same ID (null, say) is the next one.
   const response = (id: number | null) =>
     new Promise<Record<string, unknown>>((resolve) => {
@@ -94,5 +87,21 @@ export async function rawMcp(args: string[], env: Record<string, string>): Promi
   send({ id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
   await response(0);
   send({ method: 'notifications/initialized' });
-  return { child, send, response, exit };
+  return { send, response };
+}
+
+export interface RawMcp extends LineClient {
+  child: ChildProcessWithoutNullStreams;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
+}
+
+/** `tkt mcp` spoken to line by line, initialized and ready for tools/call. */
+export async function rawMcp(args: string[], env: Record<string, string>): Promise<RawMcp> {
+  const child = spawn(process.execPath, [BIN, 'mcp', ...args], { env: childEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, stderr })),
+  );
+  return { child, exit, ...(await lineClient(child.stdin, child.stdout)) };
 }

@@ -8,8 +8,10 @@ import type { Harness } from '../helpers/harness.js';
 import { frontEnv, startFrontServer, ticketById, unusedTickets, useHarness, userId } from '../helpers/sandbox-state.js';
 import { BIN, ensureBuilt } from '../helpers/terminal.js';
 import type { TestServer } from '../api/server.js';
+import { inProcessMcp } from './in-process.js';
 import { childEnv, connectMcp, rawMcp, textOf } from './mcp-process.js';
 
+const isUpdateLine = (id: number) => (line: string) => line === `POST /api/TicketsApi/update/${id}`;
 const isTicketRead = (req: IncomingMessage) => req.method === 'GET' && /^\/api\/TicketsApi\/\d+$/.test(req.url ?? '');
 
 /** A gate that holds ticket reads until `release`; `arrived(n)` resolves once n are held. */
@@ -134,6 +136,85 @@ describe('tkt mcp as a process', () => {
     expect(JSON.stringify(response)).toContain(`"id":${id}`);
     const exit = await mcp.exit;
     expect(exit.code).toBe(143);
+  });
+
+  /** The text of a tools/call response, and whether it is an error result. */
+  const resultOf = (response: Record<string, unknown>) => {
+    const result = response.result as { isError?: boolean; content: { text: string }[] };
+    return { isError: result.isError === true, text: result.content.map((part) => part.text).join('\n') };
+  };
+
+  it('at SIGTERM, a write whose read was in flight sends nothing more and says interrupted; a call that comes after starts no request', async () => {
+    const gate = ticketGate();
+    const seen: string[] = [];
+    const gateAndSee = (req: IncomingMessage) => (seen.push(`${req.method} ${req.url}`), gate.gate(req));
+    front = await startFrontServer(h, () => false, { gate: gateAndSee });
+    const mcp = await inProcessMcp(h, ['list_tickets', 'update_ticket'], frontEnv(h, front));
+    const [ticket] = unusedTickets(h, 1);
+    const before = { ...ticketById(h, ticket!.id) };
+    mcp.send({ id: 1, method: 'tools/call', params: { name: 'update_ticket', arguments: { id: ticket!.id, priority: 'High' } } });
+    await gate.arrived(1);
+    mcp.stop();
+    const requestsAtStop = seen.length;
+    mcp.send({ id: 2, method: 'tools/call', params: { name: 'list_tickets', arguments: { limit: 1 } } });
+    const late = resultOf(await mcp.response(2));
+    expect(late).toEqual({ isError: true, text: 'error: interrupted' });
+    gate.release();
+    const write = resultOf(await mcp.response(1));
+    expect(write.isError).toBe(true);
+    expect(write.text).toBe(`error: interrupted before POST /api/TicketsApi/update/${ticket!.id} was sent`);
+    await expect(mcp.served).rejects.toThrow('interrupted');
+    expect(seen.length).toBe(requestsAtStop);
+    expect(seen.filter(isUpdateLine(ticket!.id))).toEqual([]);
+    expect(ticketById(h, ticket!.id)).toEqual(before);
+  });
+
+  it('a call the client cancels (as the SDK does on its own timeout) sends no request after the cancel, and the server still ends when stdin closes', async () => {
+    const gate = ticketGate();
+    const seen: string[] = [];
+    const gateAndSee = (req: IncomingMessage) => (seen.push(`${req.method} ${req.url}`), gate.gate(req));
+    front = await startFrontServer(h, () => false, { gate: gateAndSee });
+    const mcp = await inProcessMcp(h, ['update_ticket'], frontEnv(h, front));
+    const [ticket] = unusedTickets(h, 1);
+    const before = { ...ticketById(h, ticket!.id) };
+    mcp.send({ id: 1, method: 'tools/call', params: { name: 'update_ticket', arguments: { id: ticket!.id, priority: 'High' } } });
+    await gate.arrived(1);
+    mcp.send({ method: 'notifications/cancelled', params: { requestId: 1, reason: 'timed out' } });
+    // Answered after the cancel was read: lines are read in order.
+    mcp.send({ id: 2, method: 'ping' });
+    await mcp.response(2);
+    gate.release();
+    mcp.endInput();
+    // The cancelled call gets no answer (the protocol says so); the server waits for it, then ends.
+    await mcp.served;
+    expect(seen.filter(isUpdateLine(ticket!.id))).toEqual([]);
+    expect(ticketById(h, ticket!.id)).toEqual(before);
+  });
+
+  it('answers written while stdout pushes back wait their turn: one waits for it to drain, not one listener each', async () => {
+    const mcp = await inProcessMcp(h, ['lookups'], { TKT_URL: h.sandbox.url });
+    // A reader that has stopped reading; twenty calls answered at once, without a request (a bad kind).
+    mcp.output.pause();
+    const ids = Array.from({ length: 20 }, (_, index) => index + 1);
+    for (const id of ids) mcp.send({ id, method: 'tools/call', params: { name: 'lookups', arguments: { kind: 'planet' } } });
+    // Every answer is made within these turns of the event loop: no request, no timer.
+    for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(mcp.output.listenerCount('drain')).toBeLessThanOrEqual(1);
+    mcp.output.resume();
+    for (const id of ids) expect(resultOf(await mcp.response(id)).isError).toBe(true);
+    mcp.endInput();
+    await mcp.served;
+  });
+
+  it('serves eighty calls at once with one client: no listener piles up on a shared signal', async () => {
+    const mcp = await connectMcp([], { TKT_CONFIG_DIR: h.configDir, TKT_URL: h.sandbox.url });
+    try {
+      const results = await Promise.all(Array.from({ length: 80 }, () => mcp.call('my_queue')));
+      expect(results.filter((result) => result.isError === true)).toEqual([]);
+      expect(mcp.stderr()).toBe('');
+    } finally {
+      await mcp.close();
+    }
   });
 
   it('answers a line that is not JSON, or not a JSON-RPC message, with the JSON-RPC error, and goes on serving', async () => {

@@ -65,6 +65,20 @@ describe('tkt mcp: the write tools', () => {
     expect(assign.requests![0]!.fields).toMatchObject({ AssignedUser: userId(h, 'tech') });
   });
 
+  it('a dry run of a long message answers it whole once, in the structured content, and a bounded preview in the text', async () => {
+    const ticket = unusedTicket(h, isOpen);
+    const message = `${'a'.repeat(300_000)}THE END`;
+    const result = await mcp.call('reply_to_ticket', { id: ticket.id, message, dry_run: true });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    const planned = result.structuredContent as Change;
+    expect(planned.requests![0]!.fields!.Message).toBe(message);
+    const text = textOf(result);
+    expect(text.length).toBeLessThan(6_000);
+    expect(text).toMatch(/^Dry run: nothing was sent\. It would send:\nPOST \S+ \{/);
+    expect(text).toContain('more characters: the structured content has the whole request]');
+    expect(JSON.stringify(result).length).toBeLessThan(message.length + 10_000);
+  });
+
   it('pickup, assign, update, reply, resolve, close, reopen and delete change the ticket', async () => {
     const ticket = unusedTicket(h, (t) => isOpen(t) && t.assignedUser === null);
     expect(await change('pickup_ticket', { id: ticket.id })).toEqual({ id: ticket.id, changed: true });

@@ -1,0 +1,56 @@
+// What one tool call works with (README, Assistants). A server runs for days: the login is read
+// afresh from the config folder for every call (a `tkt login` or `tkt logout` counts from the
+// next call; TKT_TOKEN stays as the environment gives it), and so are the lookups, through the
+// cache the CLI keeps, with its expiry. A call stops starting requests once it is cancelled or
+// the server is stopped: a request already sent is waited for, none is sent after.
+import type { ApiClient } from '../api/types.js';
+import { resolveSession } from '../config/session.js';
+import type { Session } from '../config/types.js';
+import type { Context } from '../context/context.js';
+import { InterruptedError } from '../errors.js';
+import { createLookups, type LookupOptions } from '../lookups/index.js';
+import type { ToolScope } from './tool.js';
+
+/** What the calls of one server share: the lookups' fetches under way. */
+export interface ServerShared {
+  fetching: NonNullable<LookupOptions['fetching']>;
+}
+
+export function serverShared(): ServerShared {
+  return { fetching: new Map() };
+}
+
+/** Why a call sends nothing more: the server was stopped (SIGINT, SIGTERM), else the client cancelled it. */
+function stopWords(ctx: Context): string {
+  return ctx.signal.aborted ? 'interrupted' : 'cancelled';
+}
+
+/** A client that sends nothing once `signal` is aborted: the plan is refused before it leaves. */
+function stoppingClient(client: ApiClient, signal: AbortSignal, words: () => string): ApiClient {
+  return {
+    baseUrl: client.baseUrl,
+    send(plan) {
+      if (signal.aborted) return Promise.reject(new InterruptedError(`${words()} before ${plan.method} ${plan.path} was sent`));
+      return client.send(plan);
+    },
+    // The client is the run's, closed with it: a call never closes it.
+    dispose: async () => {},
+  };
+}
+
+/**
+ * The scope of one call: the server's Context with this call's login, and its signal aborted
+ * when the server is stopped or the client cancels the call (`cancelled`).
+ */
+export function callScope(ctx: Context, shared: ServerShared, cancelled: AbortSignal): ToolScope {
+  const signal = AbortSignal.any([ctx.signal, cancelled]);
+  let session: Promise<Session> | undefined;
+  const callCtx: Context = {
+    ...ctx,
+    signal,
+    // Read once per call, so that every request of the call goes with the same login.
+    session: () => (session ??= Promise.resolve().then(() => resolveSession({ globals: ctx.globals, env: ctx.env, config: ctx.config, now: ctx.now() }))),
+    api: async () => stoppingClient(await ctx.apiFor(await callCtx.session()), signal, () => stopWords(ctx)),
+  };
+  return { ctx: callCtx, lookups: createLookups(callCtx, { fetching: shared.fetching, refetchUnknown: true }) };
+}
