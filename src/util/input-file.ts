@@ -8,6 +8,7 @@
 import { closeSync, constants, createReadStream, openSync } from 'node:fs';
 import { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
+import { InterruptedError } from '../errors.js';
 import { fstatFd, openFd } from './fs-promises.js';
 
 /** FIFOs whose open is waiting for a writer, by path (the same one may be opened twice). */
@@ -47,12 +48,20 @@ async function openWaitingForWriter(path: string, signal: AbortSignal | undefine
 
 /**
  * `path` as a stream of its bytes; file errors are thrown as Node raises them (ENOENT...). With
- * `signal`, a FIFO's open waiting for a writer is released when it aborts (the caller's read then
- * ends as the signal says).
+ * `signal`, a FIFO's open waiting for a writer is released when it aborts, and its read ends with
+ * InterruptedError; a regular file is read whole whatever the signal (its read ends by itself).
  */
 export async function openInput(path: string, signal?: AbortSignal): Promise<Readable> {
   const fd = await openWaitingForWriter(path, signal);
+  // A file's read ends by itself; a pipe's writer may stay quiet for ever.
+  if (!(await fstatFd(fd)).isFIFO()) return createReadStream('', { fd });
   // libuv reads a pipe without blocking (epoll), as it reads stdin.
-  if ((await fstatFd(fd)).isFIFO()) return new Socket({ fd, readable: true, writable: false });
-  return createReadStream('', { fd });
+  const pipe = new Socket({ fd, readable: true, writable: false });
+  if (signal !== undefined) {
+    const stop = () => pipe.destroy(new InterruptedError());
+    if (signal.aborted) stop();
+    else signal.addEventListener('abort', stop, { once: true });
+    pipe.once('close', () => signal.removeEventListener('abort', stop));
+  }
+  return pipe;
 }

@@ -132,9 +132,7 @@ function heldBack(texts: readonly string[], tail: Buffer, read: number): Buffer 
  * command waiting.
  */
 export async function readTextFile(path: string, { signal, limit = MAX_TEXT_INPUT_BYTES }: { signal?: AbortSignal; limit?: number } = {}): Promise<string> {
-  const stream = await openInput(path, signal);
-  stopOnSignal(stream, signal);
-  return readText(stream, limit, convertFile(path));
+  return readText(await openInput(path, signal), limit, convertFile(path));
 }
 
 /**

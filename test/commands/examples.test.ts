@@ -355,6 +355,20 @@ const HINTS: readonly HintCase[] = [
   { name: 'assign - without a user', trigger: 'tkt list -q --all --limit 1 | tkt assign -', commands: ['tkt assign - @me'] },
   { name: 'triage without a terminal', trigger: 'tkt triage', commands: ['tkt list --view my-open-or-unassigned'] },
   {
+    name: 'an alias that expands to itself (hand-edited)',
+    setup: `node -e 'const fs = require("fs"), f = process.env.TKT_CONFIG_DIR + "/config.json", c = JSON.parse(fs.readFileSync(f, "utf8")); c.settings = { ...c.settings, aliases: { loop: "loop -q" } }; fs.writeFileSync(f, JSON.stringify(c))'`,
+    trigger: 'tkt loop',
+    commands: ['tkt alias delete loop'],
+  },
+  {
+    name: 'triage at a TERM=dumb terminal',
+    cited: {
+      text: 'run it in a terminal emulator (in Emacs: M-x term or vterm), or use tkt list --view my-open-or-unassigned and the ID commands',
+      why: 'refused only at a terminal (test/pty/dumb-terminal.test.ts)',
+    },
+    commands: ['tkt list --view my-open-or-unassigned'],
+  },
+  {
     name: 'a token asked for at a terminal',
     cited: { text: 'pipe it (tkt auth token | gh secret set TKT_TOKEN), or add --show', why: 'refused only at a terminal (test/commands/settings.test.ts)' },
     commands: ['tkt auth token | gh secret set TKT_TOKEN'],
@@ -410,6 +424,9 @@ const HINTS: readonly HintCase[] = [
 /** Hints that name tkt but no command line to run, and why. */
 const HINTS_WITHOUT_COMMAND_LINE: Readonly<Record<string, string>> = {
   'pass the report a previous "tkt create --from" wrote': "names the command that writes reports; the file is the user's",
+  'tkt makes that file while it writes, and removes it: move ':
+    'says what the lock file is, no command (a lock path that is not a file: test/config/store.test.ts)',
+  'several tkt were writing it at once: try again, or remove ': 'says what to do about a lock held too long, no command (test/config/store.test.ts)',
 };
 
 /** The literal text of every hint in src/ that mentions tkt or builds a tkt command line (the parts between its ${...}). */
