@@ -45,7 +45,8 @@ describe('the commands’ bundles and their code cache', () => {
   const env = () => {
     // Private as login makes them: a token others may read is warned about on stderr.
     mkdirSync(path.join(configDir, 'tokens'), { recursive: true, mode: 0o700 });
-    for (const file of ['config.json', 'tokens/default.json']) writeFileSync(path.join(configDir, file), readFileSync(path.join(h.configDir, file)), { mode: 0o600 });
+    for (const file of ['config.json', 'tokens/default.json'])
+      writeFileSync(path.join(configDir, file), readFileSync(path.join(h.configDir, file)), { mode: 0o600 });
     return { TKT_CONFIG_DIR: configDir };
   };
 
