@@ -47,7 +47,8 @@ describe('tkt mcp: the write tools', () => {
       ['resolve_ticket', { id: ticket.id, details: 'fixed' }],
       ['close_ticket', { id: ticket.id }],
       ['assign_ticket', { id: ticket.id, user: 'tech' }],
-      ['reopen_ticket', { id: ticket.id }],
+      // An open ticket reopened (to Open) is a change it already has: a status it has not.
+      ['reopen_ticket', { id: ticket.id, status: 'In Progress' }],
       ['delete_ticket', { id: ticket.id }],
       ['update_ticket', { id: ticket.id, priority: 'High' }],
       ['reply_to_ticket', { id: ticket.id, message: 'hello' }],
@@ -133,6 +134,24 @@ describe('tkt mcp: the write tools', () => {
     expect(sameStatus).toEqual({ id: ticket.id, changed: false, note: 'already in status Open, nothing changed' });
     expect(writes()).toBe(sent);
     expect(ticketById(h, ticket.id)).toEqual(before);
+  });
+
+  it('a dry run of a change the ticket already has answers what the real call does: the note, and nothing it would send', async () => {
+    const open = unusedTicket(h, (t) => t.ticketStatusId === status('Open') && t.assignedUser === userId(h, 'tech'));
+    const closed = unusedTicket(h, (t) => t.ticketStatusId === status('Closed'));
+    const sent = writes();
+    const calls: [string, Record<string, unknown>, string][] = [
+      ['assign_ticket', { id: open.id, user: 'tech' }, 'already assigned to tech, nothing changed'],
+      ['reopen_ticket', { id: open.id }, 'already open, nothing changed'],
+      ['reopen_ticket', { id: closed.id, status: 'Closed' }, 'already in status Closed, nothing changed'],
+    ];
+    for (const [name, args, note] of calls) {
+      const result = await mcp.call(name, { ...args, dry_run: true });
+      expect(result.isError, textOf(result)).toBeFalsy();
+      expect(result.structuredContent).toEqual({ id: args.id, dry_run: true, changed: false, note });
+      expect(textOf(result)).toBe(`Dry run: ticket #${String(args.id)}: ${note}; nothing would be sent.`);
+    }
+    expect(writes()).toBe(sent);
   });
 
   it('create_ticket creates the ticket with its names resolved', async () => {
