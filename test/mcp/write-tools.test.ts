@@ -197,6 +197,25 @@ describe('tkt mcp: the write tools', () => {
     expect(ticketCreated.cc).toMatch(/ops@example\.com.*desk@example\.com/);
   });
 
+  it("a value the service refuses as invalid (a site removed since the cache was filled) is looked up afresh: the next call sees the service's list", async () => {
+    const ticket = unusedTicket(h, isOpen);
+    const sites = h.sandbox.state.lookups.sites;
+    const yarrow = { id: Math.max(...sites.map((site) => site.id)) + 1, title: 'Yarrow Annex' };
+    sites.push(yarrow);
+    // The cache (ten minutes) learns of the site; then the service drops it.
+    expect((await change('update_ticket', { id: ticket.id, site: 'Yarrow' })).changed).toBe(true);
+    sites.splice(sites.indexOf(yarrow), 1);
+    const refused = await mcp.call('update_ticket', { id: ticket.id, site: 'Yarrow', priority: 'Low' });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain(`Invalid SiteId: ${yarrow.id} does not exist.`);
+    const again = await mcp.call('update_ticket', { id: ticket.id, site: 'Yarrow', priority: 'Low' });
+    expect(again.isError).toBe(true);
+    expect(textOf(again)).toMatch(/^error: unknown site "Yarrow"\n/);
+    expect(textOf(again)).not.toContain('Yarrow Annex');
+    expect(textOf(again)).toContain('hint: call lookups with kind "site"');
+    expect(textOf(await mcp.call('lookups', { kind: 'site', search: 'Yarrow' }))).toBe('No site matches.');
+  });
+
   it('a wrong name or a missing field is an error result, and nothing is sent', async () => {
     const ticket = unusedTicket(h, isOpen);
     const sent = writes();
