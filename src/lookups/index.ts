@@ -17,7 +17,7 @@ import { tktCommand, type RunPlace } from '../config/session.js';
 import { plans } from '../api/plans.js';
 import { arrayField, field, isObject, stringField } from '../api/member-access.js';
 import type { Context } from '../context/context.js';
-import { OperationError, UsageError } from '../errors.js';
+import { ApiError, OperationError, UsageError } from '../errors.js';
 import { LOOKUP_FIELDS, type LookupFacts } from '../model/fields.js';
 import { ME, type LookupEntry, type LookupKind, type Lookups, type TypedOption } from './types.js';
 import { foldForMatch } from '../util/fold.js';
@@ -175,6 +175,36 @@ export function matchEntry(
   });
 }
 
+// Each lookup kind by the form fields that carry it (`SiteId`; the requester is `Requester` on new).
+const KINDS_BY_FORM_FIELD = LOOKUP_FIELDS.flatMap((spec) =>
+  [spec.formField, ...Object.values(spec.on ?? {}).map((facts) => facts.formField)]
+    .filter((name): name is string => name !== undefined && name !== '')
+    .map((name) => ({ kind: spec.value.kind, field: new RegExp(`\\b${name}\\b`, 'i') })),
+);
+
+/**
+ * The lookup kinds a refusal of the service names by their form field (`Invalid SiteId: 9 does
+ * not exist.`, `AssignedUser 7 is not a technician.`): an HTTP 400, or one a failure was caused by.
+ */
+export function kindsRefusedBy(error: unknown): LookupKind[] {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (!(cause instanceof ApiError) || cause.status !== 400) continue;
+    const said = cause.serverMessages.join('\n');
+    return [...new Set(KINDS_BY_FORM_FIELD.filter(({ field }) => field.test(said)).map(({ kind }) => kind))];
+  }
+  return [];
+}
+
+/**
+ * After the service refused a value it named (kindsRefusedBy), that kind's list is fetched again
+ * and cached, so that the next name resolved sees the service's list, not the cached one that
+ * offered a value the service no longer has (README: Assistants). A fetch that fails changes nothing.
+ */
+export async function refetchRefused(lookups: Lookups, error: unknown): Promise<void> {
+  const bySource = new Map(kindsRefusedBy(error).map((kind) => [KINDS[kind].source, kind]));
+  await Promise.all([...bySource.values()].map((kind) => lookups.entries(kind, { fresh: true }).catch(() => undefined)));
+}
+
 /** What the lookups use of a run: completion builds just this, without the rest of a context. */
 export type LookupContext = Pick<Context, 'api' | 'session' | 'config' | 'globals' | 'env'> & { output: Pick<Context['output'], 'note'> };
 
@@ -249,8 +279,8 @@ export function createLookups(ctx: LookupContext, options: LookupOptions = {}): 
     return loading;
   }
 
-  async function entries(kind: LookupKind): Promise<LookupEntry[]> {
-    return (await load(KINDS[kind].source)).collections[kind] ?? [];
+  async function entries(kind: LookupKind, options: { fresh?: boolean } = {}): Promise<LookupEntry[]> {
+    return (await load(KINDS[kind].source, options.fresh === true)).collections[kind] ?? [];
   }
 
   /** The entry `text` names; a name unknown to cached lookups looked for again, when asked to. */

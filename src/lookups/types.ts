@@ -40,8 +40,8 @@ export interface Lookups {
    * ID, username or full name, matched as `resolve` does, gives that user's username.
    */
   username(kind: LookupKind, value: string, typed?: TypedOption): Promise<string>;
-  /** Every entry of a kind, for prompts and completion. */
-  entries(kind: LookupKind): Promise<LookupEntry[]>;
+  /** Every entry of a kind, for prompts and completion; `fresh`: from the service, not the cache (and cached). */
+  entries(kind: LookupKind, options?: { fresh?: boolean }): Promise<LookupEntry[]>;
   /** The display name of an ID, or undefined when it is unknown. */
   nameOf(kind: LookupKind, id: number | string): Promise<string | undefined>;
 }

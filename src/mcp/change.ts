@@ -2,7 +2,7 @@
 // failure is classified as `tkt close 42` classifies it (in doubt when the change may have been
 // made), an "already closed" answer is a success that changed nothing, a change the ticket
 // already has (assign, reopen) is one too and sends nothing, and a dry run answers with the very
-// plan a real call would send.
+// plan a real call would send, or with its note when it would send nothing.
 import { z } from 'zod';
 import type { ApiResponse } from '../api/types.js';
 import { runBulk } from '../bulk/runner.js';
@@ -57,7 +57,15 @@ export function changeInDoubt(id: number): (error: unknown) => never {
 
 /** Sends one ticket's change, or with `dryRun` only plans it. */
 export async function changeOne(ctx: Context, id: number, spec: ChangeSpec, dryRun: boolean | undefined): Promise<ToolOutput> {
-  if (dryRun) return dryRunOutput(id, [await spec.plan(id, () => ctx.api())]);
+  if (dryRun) {
+    const plan = await spec.plan(id, () => ctx.api());
+    // As `--dry-run` says it: the ticket already has the change, and a real call would send nothing.
+    if (plan.unchanged === undefined) return dryRunOutput(id, [plan]);
+    return {
+      structured: { id, dry_run: true, changed: false, note: plan.unchanged },
+      text: `Dry run: ticket #${id}: ${plan.unchanged}; nothing would be sent.`,
+    };
+  }
   const client = await ctx.api();
   const run = await runBulk(
     [id],

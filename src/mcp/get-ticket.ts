@@ -6,7 +6,7 @@ import { plans } from '../api/plans.js';
 import { HEADER_FIELDS } from '../model/fields.js';
 import { readTicket, type Attachment, type ConversationEntry } from '../model/ticket.js';
 import { entryType, orderedConversation, relatedName, resolutionFacts, sizeText } from '../reading/detail.js';
-import { stripControls } from '../output/sanitize.js';
+import { sanitizeForModel } from '../output/sanitize.js';
 import { defined } from './summary.js';
 import { FENCE_NOTE, block, clean, cut, quoted } from './text.js';
 import { READ_ONLY, defineTool } from './tool.js';
@@ -32,7 +32,10 @@ const entrySchema = z.object({
 const ticketSchema = z.object({
   id: z.union([z.number(), z.string()]).optional(),
   title: z.string().optional(),
-  ...Object.fromEntries(HEADER_FIELDS.map((spec) => [spec.key, z.string().optional()])),
+  // null: the ticket has none, and the header says so (the assignee: "unassigned").
+  ...Object.fromEntries(
+    HEADER_FIELDS.map((spec) => [spec.key, spec.header.whenEmpty === undefined ? z.string().optional() : z.string().nullable().optional()]),
+  ),
   cc: z.string().optional(),
   source: z.string().optional(),
   due: z.string().optional(),
@@ -53,7 +56,7 @@ function attachmentOf(attachment: Attachment): z.infer<typeof attachmentSchema> 
 
 function entryOf(entry: ConversationEntry, whole: boolean | undefined): z.infer<typeof entrySchema> {
   return defined({
-    type: stripControls(entryType(entry)),
+    type: sanitizeForModel(entryType(entry)),
     from: clean(entry.from),
     to: clean(entry.to),
     cc: clean(entry.cc),
@@ -84,7 +87,7 @@ export const getTicket = defineTool({
     const facts = defined({
       id: ticket.id,
       title: clean(ticket.title),
-      ...Object.fromEntries(HEADER_FIELDS.map((spec, index) => [spec.key, clean(names[index])])),
+      ...Object.fromEntries(HEADER_FIELDS.map((spec, index) => [spec.key, clean(names[index]) ?? (spec.header.whenEmpty === undefined ? undefined : null)])),
       cc: clean(ticket.cc),
       source: clean(ticket.source),
       due: ticket.due?.toISOString(),
@@ -103,7 +106,8 @@ export const getTicket = defineTool({
     const lines = [FENCE_NOTE, `Ticket #${ticket.id ?? args.id}: ${quoted(facts.title)}`];
     for (const spec of HEADER_FIELDS) {
       const value = facts[spec.key as keyof typeof facts];
-      if (value !== undefined) lines.push(`${spec.label}: ${quoted(String(value))}`);
+      if (value === null) lines.push(`${spec.label}: ${spec.header.whenEmpty}`);
+      else if (value !== undefined) lines.push(`${spec.label}: ${quoted(String(value))}`);
     }
     for (const key of ['cc', 'source'] as const) if (facts[key] !== undefined) lines.push(`${key}: ${quoted(facts[key])}`);
     for (const key of ['due', 'created', 'updated', 'deleted'] as const) if (facts[key] !== undefined) lines.push(`${key}: ${facts[key]}`);

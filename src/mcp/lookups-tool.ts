@@ -1,5 +1,5 @@
-// lookups: the names a ticket field takes (statuses, people, sites...), from the lookups cache
-// that resolves names everywhere (src/lookups/), so an assistant can pick a valid one.
+// lookups: the names a ticket field takes (statuses, people, sites...), fetched by the lookups
+// that resolve names everywhere (src/lookups/), so an assistant can pick a valid one.
 import { z } from 'zod';
 import { LOOKUP_KINDS, type LookupKind } from '../model/fields.js';
 import { defined } from './summary.js';
@@ -24,7 +24,9 @@ export const lookupsTool = defineTool({
   annotations: READ_ONLY,
   async call(args, { lookups }) {
     const wanted = args.search?.trim().toLowerCase() ?? '';
-    const matching = (await lookups.entries(args.kind)).filter(
+    // Always the service's list, as `tkt metadata` reads it: an assistant has no --refresh, and it
+    // asks for the values to choose one (README, Assistants); the list fetched is cached for names.
+    const matching = (await lookups.entries(args.kind, { fresh: true })).filter(
       (entry) => wanted === '' || [entry.name, ...entry.aliases].some((name) => name.toLowerCase().includes(wanted)),
     );
     const entries = matching.slice(0, MAX_ENTRIES).map((entry) => defined({ id: entry.id, name: clean(entry.name) ?? '', username: clean(entry.username) }));

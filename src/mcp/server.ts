@@ -8,6 +8,7 @@ import { CallToolRequestSchema, ErrorCode, type JSONRPCMessage, type RequestId }
 import { z } from 'zod';
 import type { Context } from '../context/context.js';
 import { InterruptedError, UsageError } from '../errors.js';
+import { refetchRefused } from '../lookups/index.js';
 import { assertNoEmptyText } from '../util/option-text.js';
 import type { ToolName } from './catalog.js';
 import { callScope, serverShared } from './call-scope.js';
@@ -46,6 +47,8 @@ async function callTool({ tool, input }: OfferedTool, args: unknown, scope: Tool
     const { structured, text } = await tool.call(parsed.data, scope);
     return answer(structured, text);
   } catch (error) {
+    // A value the service refuses may be one the cached lookups still offer: the next call reads them afresh.
+    await refetchRefused(scope.lookups, error);
     // The service's refusals and bad names are the assistant's to read, as the CLI's user reads them.
     const { globals, env, config } = scope.ctx;
     return failure(error, { globals, env, config, arguments: Object.keys(tool.input) });

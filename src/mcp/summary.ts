@@ -1,6 +1,7 @@
 // A ticket of a list as an assistant gets it: the few facts that pick the next ticket, from the
 // list item read model (src/model/ticket.ts) that `tkt list` prints.
 import { z } from 'zod';
+import { lookupFieldOf } from '../model/fields.js';
 import { readListItem } from '../model/ticket.js';
 import { clean, quoted } from './text.js';
 
@@ -9,12 +10,15 @@ export const ticketSummarySchema = z.object({
   title: z.string().optional(),
   status: z.string().optional(),
   priority: z.string().optional(),
-  assignee: z.string().optional(),
+  assignee: z.string().nullable().optional(),
   requester: z.string().optional(),
   due: z.string().optional().describe('ISO 8601'),
   overdue: z.boolean().optional(),
 });
 export type TicketSummary = z.infer<typeof ticketSummarySchema>;
+
+/** What `tkt show` says of a ticket without an assignee. */
+const UNASSIGNED = lookupFieldOf('assignee').header?.whenEmpty;
 
 /** Leaves out what the ticket does not say: undefined members are not JSON. */
 export function defined<T extends Record<string, unknown>>(record: T): T {
@@ -29,7 +33,7 @@ export function summarize(item: unknown, now: Date): TicketSummary {
     title: clean(ticket.title),
     status: clean(ticket.status),
     priority: clean(ticket.priority),
-    assignee: clean(ticket.assignee),
+    assignee: clean(ticket.assignee) ?? null,
     requester: clean(ticket.requester),
     due: ticket.due?.toISOString(),
     overdue: overdue || undefined,
@@ -47,7 +51,7 @@ export function summaryLine(ticket: TicketSummary): string {
     state === '' ? undefined : `[${state}]`,
     quoted(ticket.title),
     `requester ${quoted(ticket.requester)}`,
-    `assignee ${quoted(ticket.assignee)}`,
+    `assignee ${ticket.assignee === null ? UNASSIGNED : quoted(ticket.assignee)}`,
     ticket.due === undefined ? undefined : `due ${ticket.due}`,
     ticket.overdue ? 'OVERDUE' : undefined,
   ]

@@ -42,10 +42,16 @@ export function escapeJsonControls(json: string): string {
   return json.replace(JSON_RAW_CONTROL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+// Zero-width characters (spaces, joiners, word joiner, BOM) hide inside a word: "pass\u200bword"
+// is not "password" to a program, though it reads the same.
+const HIDDEN_FROM_MODEL = /[\u200b-\u200d\u2060\ufeff\u202a-\u202e\u2066-\u2069]/g;
+
 /**
  * Server text for a reader that is not a terminal (an assistant, through `tkt mcp`): control
- * characters removed rather than shown, as nothing would display them; \n and \t kept.
+ * characters removed, as nothing would display them; bidi controls and zero-width characters
+ * shown as `<U+202E>`, as a terminal shows bidi controls, so the reader sees that the text
+ * carries them; \n and \t kept. Applied twice, the same text.
  */
-export function stripControls(text: string): string {
-  return text.replace(/\r\n/g, '\n').replace(CONTROL, '');
+export function sanitizeForModel(text: string): string {
+  return text.replace(/\r\n/g, '\n').replace(CONTROL, '').replace(HIDDEN_FROM_MODEL, visible);
 }

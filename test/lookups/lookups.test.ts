@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
-import { LookupError, collectionsOf, createLookups, matchEntry } from '../../src/lookups/index.js';
+import { ApiError, InDoubtError, UsageError } from '../../src/errors.js';
+import { LookupError, collectionsOf, createLookups, kindsRefusedBy, matchEntry } from '../../src/lookups/index.js';
 import type { LookupEntry } from '../../src/lookups/types.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { frontEnv, startFrontServer } from '../helpers/sandbox-state.js';
@@ -283,5 +283,23 @@ describe('collectionsOf', () => {
     const { requester } = collectionsOf({ Requesters: [{ Id: 'u-7', FullName: 'Anna Berg', UserName: 'aberg', Email: 'anna.berg@example.com' }] });
     expect(requester).toEqual([{ id: 'u-7', name: 'Anna Berg', aliases: ['aberg', 'anna.berg@example.com'], username: 'aberg' }]);
     expect(matchEntry('requester', 'Anna.Berg@example.com', requester!).id).toBe('u-7');
+  });
+});
+
+describe('kindsRefusedBy', () => {
+  const refusal = (status: number, ...serverMessages: string[]) => new ApiError({ status, method: 'POST', url: 'u', body: '', serverMessages });
+
+  it('names the lookup kinds whose form field a 400 of the service names, however deep the cause', () => {
+    expect(kindsRefusedBy(refusal(400, 'Invalid SiteId: 9 does not exist.'))).toEqual(['site']);
+    expect(kindsRefusedBy(refusal(400, 'AssignedUser 7 is not a technician.'))).toEqual(['assignee']);
+    expect(kindsRefusedBy(refusal(400, 'Requester "j.smith" was not found.'))).toEqual(['requester']);
+    expect(kindsRefusedBy(new InDoubtError('#4 may have changed', { cause: refusal(400, 'invalid departmentid') }))).toEqual(['department']);
+  });
+
+  it('names none for another status, a message naming no looked-up field, or no service error', () => {
+    expect(kindsRefusedBy(refusal(500, 'Invalid SiteId: 9 does not exist.'))).toEqual([]);
+    expect(kindsRefusedBy(refusal(400, 'Ticket 42 was not found.'))).toEqual([]);
+    expect(kindsRefusedBy(refusal(400, 'Invalid SiteIdentifier'))).toEqual([]);
+    expect(kindsRefusedBy(new UsageError('SiteId'))).toEqual([]);
   });
 });

@@ -47,7 +47,8 @@ describe('tkt mcp: the write tools', () => {
       ['resolve_ticket', { id: ticket.id, details: 'fixed' }],
       ['close_ticket', { id: ticket.id }],
       ['assign_ticket', { id: ticket.id, user: 'tech' }],
-      ['reopen_ticket', { id: ticket.id }],
+      // An open ticket reopened (to Open) is a change it already has: a status it has not.
+      ['reopen_ticket', { id: ticket.id, status: 'In Progress' }],
       ['delete_ticket', { id: ticket.id }],
       ['update_ticket', { id: ticket.id, priority: 'High' }],
       ['reply_to_ticket', { id: ticket.id, message: 'hello' }],
@@ -135,6 +136,24 @@ describe('tkt mcp: the write tools', () => {
     expect(ticketById(h, ticket.id)).toEqual(before);
   });
 
+  it('a dry run of a change the ticket already has answers what the real call does: the note, and nothing it would send', async () => {
+    const open = unusedTicket(h, (t) => t.ticketStatusId === status('Open') && t.assignedUser === userId(h, 'tech'));
+    const closed = unusedTicket(h, (t) => t.ticketStatusId === status('Closed'));
+    const sent = writes();
+    const calls: [string, Record<string, unknown>, string][] = [
+      ['assign_ticket', { id: open.id, user: 'tech' }, 'already assigned to tech, nothing changed'],
+      ['reopen_ticket', { id: open.id }, 'already open, nothing changed'],
+      ['reopen_ticket', { id: closed.id, status: 'Closed' }, 'already in status Closed, nothing changed'],
+    ];
+    for (const [name, args, note] of calls) {
+      const result = await mcp.call(name, { ...args, dry_run: true });
+      expect(result.isError, textOf(result)).toBeFalsy();
+      expect(result.structuredContent).toEqual({ id: args.id, dry_run: true, changed: false, note });
+      expect(textOf(result)).toBe(`Dry run: ticket #${String(args.id)}: ${note}; nothing would be sent.`);
+    }
+    expect(writes()).toBe(sent);
+  });
+
   it('create_ticket creates the ticket with its names resolved', async () => {
     const created = await change('create_ticket', {
       title: 'Printer jam on floor 2',
@@ -176,6 +195,25 @@ describe('tkt mcp: the write tools', () => {
     const ticketCreated = ticketById(h, created.id!);
     expect(ticketCreated).toMatchObject({ tierLevelId: 3, clientId: 1, tags: [4, 5] });
     expect(ticketCreated.cc).toMatch(/ops@example\.com.*desk@example\.com/);
+  });
+
+  it("a value the service refuses as invalid (a site removed since the cache was filled) is looked up afresh: the next call sees the service's list", async () => {
+    const ticket = unusedTicket(h, isOpen);
+    const sites = h.sandbox.state.lookups.sites;
+    const yarrow = { id: Math.max(...sites.map((site) => site.id)) + 1, title: 'Yarrow Annex' };
+    sites.push(yarrow);
+    // The cache (ten minutes) learns of the site; then the service drops it.
+    expect((await change('update_ticket', { id: ticket.id, site: 'Yarrow' })).changed).toBe(true);
+    sites.splice(sites.indexOf(yarrow), 1);
+    const refused = await mcp.call('update_ticket', { id: ticket.id, site: 'Yarrow', priority: 'Low' });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain(`Invalid SiteId: ${yarrow.id} does not exist.`);
+    const again = await mcp.call('update_ticket', { id: ticket.id, site: 'Yarrow', priority: 'Low' });
+    expect(again.isError).toBe(true);
+    expect(textOf(again)).toMatch(/^error: unknown site "Yarrow"\n/);
+    expect(textOf(again)).not.toContain('Yarrow Annex');
+    expect(textOf(again)).toContain('hint: call lookups with kind "site"');
+    expect(textOf(await mcp.call('lookups', { kind: 'site', search: 'Yarrow' }))).toBe('No site matches.');
   });
 
   it('a wrong name or a missing field is an error result, and nothing is sent', async () => {

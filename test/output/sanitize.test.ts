@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeJsonControls, sanitizeInline, sanitizeText } from '../../src/output/sanitize.js';
+import { escapeJsonControls, sanitizeForModel, sanitizeInline, sanitizeText } from '../../src/output/sanitize.js';
 
 // Anything that could reach the terminal as a control sequence.
 const CONTROL_CHARS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
@@ -78,5 +78,25 @@ describe('escapeJsonControls', () => {
     const json = escapeJsonControls(JSON.stringify(value));
     expect(json).toBe('{"title":"invoice \\u202efdp.exe\\u2066"}');
     expect(JSON.parse(json)).toEqual(value);
+  });
+});
+
+describe('sanitizeForModel', () => {
+  it('removes the controls a terminal would run (ESC, BEL, NUL, a lone CR, C1) and keeps lines and tabs', () => {
+    expect(sanitizeForModel('a\u001b[2J\u0007b\u0000c\rd\u009be\r\nf\tg')).toBe('a[2Jbcde\nf\tg');
+  });
+
+  it('shows bidi controls and zero-width characters as <U+202E>, as tkt show does: the model sees the text carries them', () => {
+    for (const code of [0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069, 0x200b, 0x200c, 0x200d, 0x2060, 0xfeff]) {
+      expect(sanitizeForModel(`a${String.fromCharCode(code)}b`)).toBe(`a<U+${code.toString(16).toUpperCase()}>b`);
+    }
+    expect(sanitizeForModel('invoice \u202efdp.exe')).toBe('invoice <U+202E>fdp.exe');
+  });
+
+  it('gives the same text when applied twice, and leaves right-to-left text, its marks and emoji alone', () => {
+    const shown = sanitizeForModel('x\u202ey\u200bz');
+    expect(sanitizeForModel(shown)).toBe(shown);
+    const text = 'שלום \u200fעולם مرحبا 🖨️ Crème';
+    expect(sanitizeForModel(text)).toBe(text);
   });
 });
