@@ -1,5 +1,17 @@
 #!/usr/bin/env node
 'use strict';
+// A signal while Node is still loading tkt ends the run as the CLI's own handlers would: one
+// error line, 130 or 143 (README, Interruption). src/cli-run.ts removes these as it sets those.
+const EARLY_STOPS = { SIGINT: [130, 'interrupted'], SIGTERM: [143, 'stopped by SIGTERM'] };
+const stopEarly = (name) => {
+  // At a terminal, the line comes after the "^C" the terminal echoed.
+  require('node:fs').writeSync(2, `${require('node:tty').isatty(2) ? '\n' : ''}error: ${EARLY_STOPS[name][1]}\n`);
+  process.exit(EARLY_STOPS[name][0]);
+};
+for (const name in EARLY_STOPS) process.on(name, stopEarly);
+globalThis[Symbol.for('tkt.handOverSignals')] = () => {
+  for (const name in EARLY_STOPS) process.off(name, stopEarly);
+};
 // CommonJS (see bin/package.json). dist/start.cjs answers help and version, dist/complete.cjs a
 // completion script's `__complete KIND`, without loading the CLI; a command with a bundle of its
 // own (dist/commands/) runs from it; anything else loads the full CLI, dist/main.js.

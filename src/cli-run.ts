@@ -38,6 +38,15 @@ const SIGNAL_EXIT_CODES: Readonly<Record<StopSignal, number>> = { SIGINT: ExitCo
 // A prompt may have hidden the cursor when a signal ends the run at once.
 const SHOW_CURSOR = '\u001b[?25h';
 
+/**
+ * Removes bin/tkt.js's handlers of a signal that comes while Node loads tkt, once the run's own
+ * are set (README, Interruption); a run without the bin (a test) has none.
+ */
+function handOverEarlySignals(): void {
+  const handOver = (globalThis as Record<symbol, unknown>)[Symbol.for('tkt.handOverSignals')];
+  if (typeof handOver === 'function') (handOver as () => void)();
+}
+
 /** How a run finds and runs its command, inside the shell of runCommandLine. */
 export interface CommandLineRun {
   /**
@@ -104,6 +113,7 @@ export async function runCommandLine(proc: ProcessLike, how: CommandLineRun): Pr
   };
   proc.on('SIGINT', onInterrupt);
   proc.on('SIGTERM', onTerminate);
+  handOverEarlySignals();
   proc.stdout.on('error', onStdoutError);
   let code: number = ExitCode.ok;
   // The program's options as commander stores them: the error lines read them before a command runs.

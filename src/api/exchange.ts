@@ -6,6 +6,7 @@ import { header, isSuccess, type Received } from './answer.js';
 import { formatBytes, parseBody, type ParsedBody } from './body.js';
 import { DeadlineExceeded, startDeadline, type Deadline } from './deadline.js';
 import { networkError, tooLargeError } from './http-errors.js';
+import { proxyFor } from './network-advice.js';
 import type { ProxySettings } from './proxy-env.js';
 import { buildOutgoing, isUpload } from './outgoing.js';
 import type { Pool } from './pool.js';
@@ -81,7 +82,11 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
     // An upload of files may take longer than --timeout in all: every chunk sent starts the clock
     // again, so only an upload that stops moving times out; once sent, the answer gets the full time.
     const body = isUpload(outgoing.body) ? uploadChunks(outgoing.body, () => deadline.restart()) : outgoing.body;
-    const pending = pool.request({ origin: target.origin, path: `${target.pathname}${target.search}`, method, headers, body, signal: deadline.signal });
+    // Behind a proxy, the request reaches the service only once the proxy has opened a tunnel.
+    const proxy = proxyFor(target, settings.proxies);
+    let tunnelAwaited = proxy !== undefined;
+    const request = { origin: target.origin, path: `${target.pathname}${target.search}`, method, headers, body, signal: deadline.signal };
+    const pending = pool.request(tunnelAwaited ? { ...request, tunnelled: () => (tunnelAwaited = false) } : request);
     try {
       // One race for the answer and its body: the exchange waits once, not twice, for each request.
       const { answer, read } = await deadline.race(pending.then((answer) => readAnswerBody(answer, settings.maxBodyBytes).then((read) => ({ answer, read }))));
@@ -103,7 +108,7 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
         throw new AbandonedRequestError(method, redactText(url, secrets), plan.retry);
       }
       if (error instanceof DeadlineExceeded) await pool.replaceIfStuck(pending, trace ?? ignore);
-      const failed = networkError(error, method, url, timeoutMs, secrets, settings.proxies);
+      const failed = networkError(error, method, url, timeoutMs, secrets, settings.proxies, tunnelAwaited ? proxy : undefined);
       trace?.(`HTTP ! ${method} ${url} ${Date.now() - started}ms ${failed.failure}: ${failed.message}`);
       throw failed;
     } finally {

@@ -7,7 +7,16 @@ import { ApiError, NetworkError, type NetworkFailure } from '../errors.js';
 import { header, isSuccess, type Received } from './answer.js';
 import { formatBytes, unexpectedBody, type Expectation } from './body.js';
 import { serverMessages } from './error-body.js';
-import { certificateNameHint, failedProxy, isPlainHttpAnswer, plainHttpHint, ProxyTunnelError, tlsHint, UnusableProxyError } from './network-advice.js';
+import {
+  certificateNameHint,
+  failedProxy,
+  isPlainHttpAnswer,
+  plainHttpHint,
+  ProxyTunnelError,
+  shownProxy,
+  tlsHint,
+  UnusableProxyError,
+} from './network-advice.js';
 import type { ProxySettings } from './proxy-env.js';
 import { redactText } from './redact.js';
 import { REDIRECT_STATUSES, redirectHint, type RedirectContext } from './redirects.js';
@@ -108,8 +117,19 @@ function proxyTunnelError(error: unknown, depth = 0): ProxyTunnelError | undefin
   return proxyTunnelError((error as { cause?: unknown }).cause, depth + 1);
 }
 
-/** A request to `url` that got no answer: `error` is what node:http, undici (behind a proxy) or the deadline threw. */
-export function networkError(error: unknown, method: string, url: string, timeoutMs: number, secrets: Secrets, proxies: ProxySettings): NetworkError {
+/**
+ * A request to `url` that got no answer: `error` is what node:http, undici (behind a proxy) or the
+ * deadline threw. `tunnelAwaited`: the proxy whose tunnel the request was still waiting for.
+ */
+export function networkError(
+  error: unknown,
+  method: string,
+  url: string,
+  timeoutMs: number,
+  secrets: Secrets,
+  proxies: ProxySettings,
+  tunnelAwaited?: string,
+): NetworkError {
   const failure = classifyNetworkError(error);
   const shownUrl = redactText(url, secrets);
   const target = `${method} ${shownUrl}`;
@@ -143,6 +163,10 @@ export function networkError(error: unknown, method: string, url: string, timeou
     };
     return failed(`could not reach the proxy ${proxy} (${proxyReasons[failure]})`, PROXY_HINT, tunnel !== undefined);
   }
+  if (failure === 'timeout' && tunnelAwaited !== undefined) {
+    const shown = shownProxy(new URL(tunnelAwaited));
+    return failed(`the proxy ${shown} did not open a tunnel within ${seconds(timeoutMs)} s (nothing was sent to the service)`, PROXY_HINT, true);
+  }
   const reasons: Record<NetworkFailure, string> = {
     refused: 'connection refused',
     dns: `could not resolve host ${new URL(url).host}`,
@@ -158,6 +182,10 @@ export function networkError(error: unknown, method: string, url: string, timeou
   return failed(reasons[failure], hint);
 }
 
+function seconds(ms: number): number {
+  return Number((ms / 1000).toFixed(3));
+}
+
 function formatSeconds(ms: number): string {
-  return `${Number((ms / 1000).toFixed(3))}s`;
+  return `${seconds(ms)}s`;
 }

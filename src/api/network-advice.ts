@@ -85,7 +85,8 @@ const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
  * which sends the requests that go through a proxy (transport.ts).
  */
 export function proxyFor(url: URL, proxies: ProxySettings): string | undefined {
-  const proxy = url.protocol === 'https:' && proxies.httpsProxy !== '' ? proxies.httpsProxy : proxies.httpProxy;
+  // The variables first: without a proxy, the URL's getters are not read (an exchange asks for every request).
+  const proxy = proxies.httpsProxy !== '' && url.protocol === 'https:' ? proxies.httpsProxy : proxies.httpProxy;
   if (proxy === '' || proxies.noProxy === '*') return undefined;
   // url.host keeps an IPv6 address's brackets, as NO_PROXY writes it.
   const hostname = url.host.replace(/:\d*$/, '').toLowerCase();

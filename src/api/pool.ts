@@ -23,6 +23,11 @@ export interface PoolRequest {
    */
   body?: string | Buffer | AsyncIterable<Buffer>;
   signal?: AbortLike;
+  /**
+   * Behind a proxy: called as the request starts out through the proxy's tunnel. Until then
+   * nothing has reached the service. A direct request never calls it.
+   */
+  tunnelled?: () => void;
 }
 
 /**

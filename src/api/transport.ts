@@ -242,12 +242,30 @@ function tunnellingPool(pool: Pool, proxy: URL): Pool {
   return Object.assign(pool, { connect: tunnel });
 }
 
-async function sendThroughProxy(agent: Dispatcher, options: PoolRequest): Promise<PoolAnswer> {
+async function sendThroughProxy(agent: Dispatcher, { tunnelled, ...options }: PoolRequest): Promise<PoolAnswer> {
+  const sender = tunnelled === undefined ? agent : tellingWhenWritten(agent, tunnelled);
   // undici takes an async iterable as a body (its Dispatcher.request docs), though its types do not list it.
-  const { statusCode, headers, body } = await agent.request({
+  const { statusCode, headers, body } = await sender.request({
     ...options,
     method: options.method as Dispatcher.HttpMethod,
     body: options.body as string | Buffer | undefined,
   });
   return { statusCode, headers: headers as ResponseHeaders, body };
+}
+
+/**
+ * `agent`, calling `written` as its request starts to be written to a connection: undici calls a
+ * request's onConnect then, once a connection (behind a proxy, its tunnel) is open, not before.
+ */
+function tellingWhenWritten(agent: Dispatcher, written: () => void): Dispatcher {
+  const dispatch = (options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean => {
+    const { onConnect } = handler;
+    handler.onConnect = function (this: Dispatcher.DispatchHandler, ...args: Parameters<NonNullable<typeof onConnect>>) {
+      written();
+      onConnect?.apply(this, args);
+    };
+    return agent.dispatch(options, handler);
+  };
+  // The request API (undici's Dispatcher.request) sends through `this.dispatch`.
+  return Object.assign(Object.create(agent) as Dispatcher, { dispatch });
 }

@@ -63,12 +63,14 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
   if (options.ids.includes('-') && ctx.io.stdinIsTTY && ctx.io.stderrIsTTY)
     await writeText(ctx.io.stderr, 'reading ticket IDs from the terminal, one a line; Ctrl-D to end\n');
   const ids = await collectIds(options.ids, () => ctx.io.stdin, ctx.signal);
+  // Stopped while stdin was read: nothing is prepared, asked or sent, each ID read is reported not started.
+  const stopped = ctx.signal.aborted;
   if (ids.length === 0) {
     // `tkt list -q --all --view X | tkt close -` on a day with nothing to close succeeds.
     await ctx.output.note('no ticket IDs on stdin: nothing to do\n');
     return;
   }
-  await spec.prepare?.(ids, concurrency);
+  if (!stopped) await spec.prepare?.(ids, concurrency);
   const reporterFor = async (dryRun: boolean): Promise<BulkReporter> => {
     const { createBulkReporter } = await import('./report.js');
     const sent = spec.uploads === undefined || spec.uploads.length === 0 ? undefined : { uploads: spec.uploads, as: '--attach' as const };
@@ -101,7 +103,7 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
     await reporter.finish(run);
     return;
   }
-  await spec.beforeSend?.(ids, concurrency);
+  if (!stopped) await spec.beforeSend?.(ids, concurrency);
   const client = await ctx.api();
   // Every ID's line carries the service's body when it sent one (docs/cli.md section 3).
   const sendOne = async (id: number): Promise<BulkOutcome> => {

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { UsageError } from '../errors.js';
+import { InterruptedError, UsageError } from '../errors.js';
 import { STDIN } from '../cmdutil/text-input.js';
 import { parseTicketId } from '../util/ids.js';
 import { guardText } from '../util/text-read.js';
@@ -49,6 +49,10 @@ async function readStdinIds(stdin: Readable, signal: AbortSignal | undefined): P
       const id = idOfLine(line, (lineNumber += 1));
       if (id !== undefined) ids.push(id);
     }
+  } catch (error) {
+    // Stopped while a writer was still giving IDs: those read so far are the run's, each
+    // reported as not started (README: Scripting).
+    if (!(error instanceof InterruptedError && signal?.aborted === true)) throw error;
   } finally {
     // Whatever ended the read (a bad line, a signal), an open stdin must not keep tkt running.
     lines.close();
@@ -62,6 +66,7 @@ async function readStdinIds(stdin: Readable, signal: AbortSignal | undefined): P
  * line of stdin (so `tkt list -q --all | tkt close -` works), blank lines and `# ` comments skipped;
  * stdin without any is an empty list.
  * Every ID is validated before any request; duplicates are dropped keeping the first order.
+ * Stopped by `signal` while stdin is read, the IDs read so far are the list.
  * `stdin` is asked for only then: Node opens it when first asked, and a file on stdin (cron's
  * /dev/null, `< file`) costs a file stream and the modules behind it, about 0.9 MB of memory.
  */

@@ -17,7 +17,7 @@ import { tktCommand, type RunPlace } from '../config/session.js';
 import { plans } from '../api/plans.js';
 import { arrayField, field, isObject, stringField } from '../api/member-access.js';
 import type { Context } from '../context/context.js';
-import { ApiError, OperationError, UsageError } from '../errors.js';
+import { ApiError, OperationError, StoppedBeforeSendingError, UsageError } from '../errors.js';
 import { LOOKUP_FIELDS, type LookupFacts } from '../model/fields.js';
 import { ME, type LookupEntry, type LookupKind, type Lookups, type TypedOption } from './types.js';
 import { foldForMatch } from '../util/fold.js';
@@ -206,7 +206,11 @@ export async function refetchRefused(lookups: Lookups, error: unknown): Promise<
 }
 
 /** What the lookups use of a run: completion builds just this, without the rest of a context. */
-export type LookupContext = Pick<Context, 'api' | 'session' | 'config' | 'globals' | 'env'> & { output: Pick<Context['output'], 'note'> };
+export type LookupContext = Pick<Context, 'api' | 'session' | 'config' | 'globals' | 'env'> & {
+  output: Pick<Context['output'], 'note'>;
+  /** The run's stop (Context.signal): once it has aborted, no lookup is fetched (README: Interruption). */
+  signal?: AbortSignal;
+};
 
 /** A source's collections, and whether they came from the service in this run (not from the cache). */
 interface Loaded {
@@ -235,6 +239,8 @@ export function createLookups(ctx: LookupContext, options: LookupOptions = {}): 
 
   async function fetchSource(source: LookupFacts['source'], profile: string, key: string): Promise<Collections> {
     const api = await ctx.api();
+    // A stopped run starts no new request (docs/cli.md section 8): the change these names were for is not sent either.
+    if (ctx.signal?.aborted === true) throw new StoppedBeforeSendingError(ctx.signal.reason);
     const response = await api.send(source === 'appmetadata' ? plans.appMetadata() : plans.metadata());
     const collections = collectionsOf(response.body);
     await ctx.config.writeCache(profile, key, collections, LOOKUP_CACHE_TTL_MS).catch(async (error: unknown) => {

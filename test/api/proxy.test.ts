@@ -186,6 +186,58 @@ describe('a proxy that fails the tunnel', () => {
       await refusing.close();
     }
   });
+  it('reports a change not sent, naming the proxy, when the proxy never answers CONNECT within --timeout', async () => {
+    const held: Socket[] = [];
+    const silent = await failingProxy((socket) => void held.push(socket));
+    try {
+      const error = await failureOf(client({ HTTP_PROXY: silent.url }, { timeoutMs: 300 }), plans.register({ fields: { Title: 't' } }));
+
+      expect(error.message).toBe(
+        `the proxy ${silent.url} did not open a tunnel within 0.3 s (nothing was sent to the service): POST ${target.url}/api/TicketsApi/register`,
+      );
+      expect(error.hint).toContain('HTTPS_PROXY');
+      expect(outcomeUnknown(error)).toBe(false);
+      expect(target.requests).toEqual([]);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await silent.close();
+    }
+  });
+
+  it('tkt close --json through it: the ID failed, not in doubt, naming the proxy', async () => {
+    const held: Socket[] = [];
+    const silent = await failingProxy((socket) => void held.push(socket));
+    const h = await createHarness();
+    try {
+      const result = await h.cli(['close', '1013', '--json', '--timeout', '0.3'], { env: { HTTP_PROXY: silent.url } });
+
+      expect(result.code).toBe(1);
+      const line = JSON.parse(result.stdout) as Record<string, unknown>;
+      expect(line).toMatchObject({ id: 1013, ok: false });
+      expect(line).not.toHaveProperty('inDoubt');
+      expect(line.error).toBe(
+        `the proxy ${silent.url} did not open a tunnel within 0.3 s (nothing was sent to the service): POST ${h.sandbox.url}/api/TicketsApi/close/1013`,
+      );
+    } finally {
+      await h.close();
+      for (const socket of held) socket.destroy();
+      await silent.close();
+    }
+  });
+
+  it('keeps a change in doubt when the tunnel opened and the service never answered', async () => {
+    const silentService = await startServer(() => undefined);
+    try {
+      const made = client({ HTTP_PROXY: proxy.url }, { baseUrl: silentService.url, timeoutMs: 300 });
+      const error = await failureOf(made, plans.register({ fields: { Title: 't' } }));
+
+      expect(error.message).toBe(`request timed out after 0.3s: POST ${silentService.url}/api/TicketsApi/register`);
+      expect(outcomeUnknown(error)).toBe(true);
+      expect(silentService.requests).toHaveLength(1);
+    } finally {
+      await silentService.close();
+    }
+  });
 });
 
 describe('a proxy that cannot be reached', () => {

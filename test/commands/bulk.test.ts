@@ -1,6 +1,6 @@
 // The ID... commands over many IDs (docs/cli.md section 7, issue 6), driven through close,
 // resolve and pickup against the sandbox.
-import { PassThrough, Readable, Writable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import { run as runClose, type CloseOptions } from '../../src/commands/close.js';
 import type { GlobalOptions } from '../../src/config/globals.js';
@@ -488,17 +488,35 @@ describe('ID... commands stopped by SIGTERM', () => {
     return { stream: new Writable({ write: (chunk: Buffer, _encoding, callback) => ((text += chunk.toString('utf8')), callback()) }), text: () => text };
   };
 
-  it('exit 143 saying it was SIGTERM also while still reading the IDs on stdin', async () => {
+  it.each([
+    ['SIGTERM', 143, 'stopped by SIGTERM'],
+    ['SIGINT', 130, 'interrupted'],
+  ] as const)('%s while still reading the IDs on stdin: those read so far are reported not started, exit %i', async (signal, code, how) => {
     const signals = processSignals();
-    const stdin = new PassThrough();
-    stdin.write('1001\n');
+    // Two lines, then a writer that stays quiet (`(echo 1001; sleep 30; echo 1002) | tkt close -`):
+    // with no buffer, stdin is asked for more only once the lines before were taken.
+    let askedForMore = () => {};
+    const quiet = new Promise<void>((resolve) => (askedForMore = resolve));
+    let reads = 0;
+    const stdin = new Readable({
+      highWaterMark: 0,
+      read() {
+        reads += 1;
+        if (reads === 1) this.push('1001\n# a comment\n#1002: Wi-Fi\n');
+        else askedForMore();
+      },
+    });
     const stdout = capture();
     const stderr = capture();
-    const running = runCli(['close', '-'], { stdin, stdout: stdout.stream, stderr: stderr.stream, env: { ...h.env }, ...signals });
-    await vi.waitFor(() => expect(stdin.readableFlowing).toBe(true));
-    signals.send('SIGTERM');
-    expect(await running).toBe(143);
-    expect(stderr.text()).toBe('error: stopped by SIGTERM\n');
+    const running = runCli(['close', '-', '--json'], { stdin, stdout: stdout.stream, stderr: stderr.stream, env: { ...h.env }, ...signals });
+    await quiet;
+    await new Promise((resolve) => setImmediate(resolve));
+    await sendsNothing(h, async () => {
+      signals.send(signal);
+      expect(await running).toBe(code);
+    });
+    expect(jsonLines(stdout.text())).toEqual([1001, 1002].map((id) => ({ id, ok: false, notStarted: true, error: `not started: ${how}` })));
+    expect(stderr.text()).toMatch(new RegExp(`^error: ${how}: 0 of 2 done, 2 not started\n  not started: #1001-1002\nhint: to finish, run again`));
   });
 
   it('exit 143 and say it was SIGTERM that stopped them, in the summary and the JSON Lines', async () => {

@@ -3,7 +3,7 @@
 // stopped tells it, then the run ends with the signal's code and line (docs/cli.md section 8). A
 // signal before the change leaves sends nothing.
 import { describe, expect, it } from 'vitest';
-import { integrationCreateArgs } from '../helpers/create-args.js';
+import { integrationCreateArgs, validCreateArgs } from '../helpers/create-args.js';
 import type { Harness } from '../helpers/harness.js';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -142,5 +142,19 @@ describe('a change of one ticket at a terminal, Ctrl-C while it is sent', () => 
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('tkt create stopped while it resolves names', () => {
+  const lookup = requestTo('GET', /^\/api\/TicketsApi\/(app)?metadata$/);
+
+  it.each(STOPS)('%s: no further lookup is fetched and nothing is created: exit %i at once', async (signal, code, line) => {
+    const title = `stopped resolving names ${signal}`;
+    const args = ['create', '-q', '--refresh', ...validCreateArgs({ title, requester: 'Anna Berg', priority: 'high' })];
+    const result = await stoppedAt(h, args, lookup, signal, { counted: lookup });
+    // The lookup the service had when the signal came, and no other.
+    expect(result.sent).toBe(1);
+    expect(h.sandbox.state.tickets.filter((t) => t.title === title)).toHaveLength(0);
+    expect(result).toMatchObject({ code, stdout: '', stderr: line, exits: [] });
   });
 });
