@@ -36,7 +36,7 @@ const CLEAR_SCREEN = '\x1b[2J\x1b[H';
 // The default pager, `less -FRX`, suits `tkt show` at the prompt but not a full-screen program:
 // F quits at once on a ticket that fits, X prints it into the shell's own screen. Here less
 // keeps the colours, stays until q and clears up; -+F -+X also undo them when $LESS has them.
-// A configured less is run as it is, but never with -F (pageText's `stays`).
+// A configured less is run as it is, but never with -F, from $LESS or its command line (pageText's `stays`).
 const TRIAGE_DEFAULT_PAGER = 'less -R -+F -+X';
 
 /**
