@@ -7,7 +7,7 @@ import { kebabCase } from '../listing/query.js';
 import type { Effect, TriageEvent } from './events.js';
 import { failureText } from './failure.js';
 import { layoutFor, type TerminalSize } from './layout.js';
-import { pressKey, pressTypedAhead, paste } from './press.js';
+import { pressKey, pressTypedAhead, paste, takeTurns } from './press.js';
 import { detailRow, rowsOf } from './rows.js';
 import { currentRow, detailKey, initialState, withDraft, withRows, type TriageState } from './state.js';
 import { templatesRead } from './templates.js';
@@ -55,9 +55,9 @@ function handle(state: TriageState, event: TriageEvent): Step {
       return unchanged(currentRow(read)?.id === event.id ? { ...read, failedRead: { id: event.id, error: failureText(event.error) } } : read);
     }
     case 'acted':
-      return unchanged(acted(arrived(state, 'editor').state, event));
+      return takeTurns(unchanged(acted(arrived(state, 'editor').state, event)));
     case 'actionFailed':
-      return unchanged(actionFailed(arrived(state, 'editor').state, event));
+      return takeTurns(unchanged(actionFailed(arrived(state, 'editor').state, event)));
     case 'terminalLent':
       return unchanged(arrived(state, 'editor', 'pager').state);
     case 'shown':
