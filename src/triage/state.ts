@@ -131,6 +131,11 @@ export interface TriageState {
   running: Running | undefined;
   /** Keys typed and actions chosen while an action ran: done in turn once it is over, in order. */
   queued: readonly Queued[];
+  /**
+   * Left (q, Ctrl-C, a signal) with an action being sent: what it did once it is over, said after
+   * the screen; and the keys that waited their turn, not done.
+   */
+  left: { outcomes: readonly string[]; notDone: readonly string[] } | undefined;
   /** What failed of the actions done in turn: said until the last of them is over. */
   failedInTurn: string | undefined;
   /** What the last action did, or what is going on. */
@@ -168,6 +173,7 @@ export function initialState(view: string, terminal: TerminalSize, intervalMs?: 
     drafts: { reply: new Map(), resolution: new Map() },
     running: undefined,
     queued: [],
+    left: undefined,
     failedInTurn: undefined,
     status: undefined,
     overlay: undefined,

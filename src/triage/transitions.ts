@@ -1,7 +1,7 @@
 // The transitions that keys and effect results share (update.ts, press.ts): a load, an action
 // on a ticket, a word in the status line, the end.
 import type { Effect, TicketAction } from './events.js';
-import { keyFor } from './keys.js';
+import { keyFor, keyName } from './keys.js';
 import { withRows, type DraftKind, type Ending, type Queued, type Tone, type TriageState } from './state.js';
 
 /** What update gives back: the next state, and the effects that it asks to be run. */
@@ -26,7 +26,18 @@ export function andThen(step: Step, next: (state: TriageState) => Step): Step {
 
 export const say = (state: TriageState, text: string, tone: Tone): Step => unchanged({ ...state, status: { text, tone } });
 
-export const end = (state: TriageState, ending: Ending): Step => ({ state: { ...state, ended: true }, effects: [{ kind: 'end', ending }] });
+/** The run ends: what waited for the action being sent is not done (its outcome is said after the screen). */
+export const end = (state: TriageState, ending: Ending): Step => ({
+  state: { ...state, ended: true, queued: [], left: { outcomes: [], notDone: state.queued.flatMap(notDone) } },
+  effects: [{ kind: 'end', ending }],
+});
+
+/** A queued key as the list of what was not done says it ("p on #7"); nothing for what was typed into what a key opens. */
+function notDone(item: Queued): string[] {
+  if ('action' in item) return [`${VERBS[item.action.kind]} #${item.on}`];
+  if (item.on === undefined || item.typed.kind !== 'key') return [];
+  return [`${keyName(item.typed.input, item.typed.key)} on #${item.on}`];
+}
 
 /** Reads `view` and shows it; its answer wins over any load started before. */
 export function startLoad(state: TriageState, view: string): Step {

@@ -24,7 +24,7 @@ export function start(view: string, terminal: TerminalSize, intervalMs?: number)
 }
 
 export function update(state: TriageState, event: TriageEvent): Step {
-  if (state.ended) return unchanged(state);
+  if (state.ended) return unchanged(overAfterLeaving(state, event));
   return withDetailWanted(handle(state, event));
 }
 
@@ -80,6 +80,16 @@ function handle(state: TriageState, event: TriageEvent): Step {
     case 'templatesFailed':
       return unchanged({ ...arrived(state, 'templates').state, status: { text: `✗ templates: ${failureText(event.error)}`, tone: 'error' } });
   }
+}
+
+/** Left while an action was being sent: what it did, once it is over, for the report after the screen. */
+function overAfterLeaving(state: TriageState, event: TriageEvent): TriageState {
+  const { running, left } = state;
+  if (running === undefined || left === undefined || (event.kind !== 'acted' && event.kind !== 'actionFailed') || event.id !== running.id) return state;
+  const over = event.kind === 'acted' ? acted(state, event) : actionFailed(state, event);
+  // The text not sent is saved on leaving, and said then: not "r opens it again".
+  const outcome = event.kind === 'acted' ? over.status!.text : `✗ ${running.verb} #${event.id}: ${failureText(event.error)}`;
+  return { ...over, left: { ...left, outcomes: [...left.outcomes, outcome] } };
 }
 
 function viewLoaded(state: TriageState, event: Extract<TriageEvent, { kind: 'viewLoaded' }>): TriageState {

@@ -574,3 +574,26 @@ describe('keys typed while an action runs', () => {
     expect(acts(then(closing, acted(1031, 'closed #1031')))).toEqual([]);
   });
 });
+
+describe('leaving while an action is being sent', () => {
+  it.each([
+    ['q', key('q'), 'quit'],
+    ['Ctrl-C', key('c', { ctrl: true }), 'interrupted'],
+  ] as const)('%s: records what the action did once it is over, and lists the keys waiting their turn as not done', (_name, leave, ending) => {
+    const left = then(then(opened(), type('pjpjm')), leave);
+    expect(left.effects).toEqual([{ kind: 'end', ending }]);
+    expect(left.state.left).toEqual({ outcomes: [], notDone: ['p on #1029', 'm on #1023'] });
+    // Nothing waiting is started once the action is over.
+    const over = then(left, { kind: 'acted', id: 1031, done: 'picked up #1031', refreshed: { ticket: ITEMS[0] } });
+    expect(over.effects).toEqual([]);
+    expect(over.state.running).toBeUndefined();
+    expect(over.state.left).toEqual({ outcomes: ['✓ picked up #1031'], notDone: ['p on #1029', 'm on #1023'] });
+  });
+
+  it('records a failure, and keeps the text that was not sent, to be saved', () => {
+    const replying = then(opened(), type('r'), noTemplates(1031, 'reply'), { kind: 'terminalLent' }, key('c', { ctrl: true }));
+    const failed = then(replying, { kind: 'actionFailed', id: 1031, error: notFound(1031), unsent: 'On its way.' });
+    expect(failed.state.left?.outcomes).toEqual([expect.stringMatching(/^✗ replying to #1031: Ticket 1031 was not found\./)]);
+    expect(failed.state.drafts.reply.get(1031)).toBe('On its way.');
+  });
+});
