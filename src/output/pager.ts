@@ -22,6 +22,15 @@ function pagerEnv(env: Readonly<Record<string, string | undefined>>, stays: bool
 }
 
 /**
+ * The command line to run: one that stays and runs less gets -+F last, which less reads after
+ * $LESS and the options before it, so that an -F there (git's recommended `less -FRX`) is undone.
+ */
+function pagerCommand(pager: string, stays: boolean): string {
+  const program = pager.trim().split(/\s+/)[0] ?? '';
+  return stays && /(^|\/)less$/.test(program) ? `${pager} -+F` : pager;
+}
+
+/**
  * Whether a pager may take the terminal: stdout is one that reports its rows and moves its
  * cursor (not TERM=dumb, where less cannot draw), and someone can answer the pager. Never under
  * CI or --no-input, nor at a terminal of unknown size (a pty of `script` or `docker run -t`),
@@ -33,7 +42,7 @@ export function mayPage(io: IO, globals: Pick<GlobalOptions, 'input'>, env: Read
 
 /**
  * Pages `text` through `pager` (a command line, run by sh, in `env`) on the terminal; with
- * `stays`, less stays until q even when the text fits (pagerEnv). False when the pager cannot be
+ * `stays`, less stays until q even when the text fits (pagerEnv, pagerCommand). False when the pager cannot be
  * run: nothing was shown, and what to do instead is the caller's to decide.
  */
 export async function pageText(
@@ -48,7 +57,7 @@ export async function pageText(
   const direct = typeof fd === 'number';
   // Loaded here: child_process (with net and dgram) is no cost of a run that does not page.
   const { spawn } = await import('node:child_process');
-  const child = spawn('sh', ['-c', pager], { stdio: ['pipe', direct ? stdout : 'pipe', 'inherit'], env: pagerEnv(env, stays) });
+  const child = spawn('sh', ['-c', pagerCommand(pager, stays)], { stdio: ['pipe', direct ? stdout : 'pipe', 'inherit'], env: pagerEnv(env, stays) });
   const copied = direct ? Promise.resolve() : new Promise<void>((resolve) => child.stdout!.on('end', resolve).pipe(stdout, { end: false }));
   // A pager quit early (q in less) closes its stdin: not an error.
   child.stdin!.on('error', () => undefined);

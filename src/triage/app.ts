@@ -22,7 +22,7 @@ import type { TerminalHolder } from '../util/terminal-handoff.js';
 import { createTicketActions } from './actions.js';
 import { saveDrafts } from './drafts.js';
 import { createEffectRunner } from './effects.js';
-import { startProgram } from './program.js';
+import { startProgram, type TriageProgram } from './program.js';
 import { TriageScreen } from './screen.js';
 import type { Ending } from './state.js';
 import { watchTerminalSize } from './terminal-size.js';
@@ -36,7 +36,7 @@ const CLEAR_SCREEN = '\x1b[2J\x1b[H';
 // The default pager, `less -FRX`, suits `tkt show` at the prompt but not a full-screen program:
 // F quits at once on a ticket that fits, X prints it into the shell's own screen. Here less
 // keeps the colours, stays until q and clears up; -+F -+X also undo them when $LESS has them.
-// A configured less is run as it is, but never with -F (pageText's `stays`).
+// A configured less is run as it is, but never with -F, from $LESS or its command line (pageText's `stays`).
 const TRIAGE_DEFAULT_PAGER = 'less -R -+F -+X';
 
 /**
@@ -152,9 +152,33 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
     ctx.signal.removeEventListener('abort', onSignal);
     await unmount();
     stdout.write(MAIN_SCREEN);
+    await reportLeft(ctx, program);
     // Kept for the next r or s until now: on the shell's screen, where it is read after the run.
     for (const line of await saveDrafts(ctx.config.dir, program.snapshot().drafts)) await ctx.output.warning(line);
   }
   // Closed by Ctrl-C or a signal: the run ends as any interrupted command does, 130 (or 143 for SIGTERM).
   if (ending === 'interrupted' || ctx.signal.aborted) throw new InterruptedError();
+}
+
+/**
+ * Left with an action being sent (q, Ctrl-C, a signal): it is waited for, as any interrupted
+ * command waits for its requests in flight, and what it did is said on the shell's screen, with
+ * the keys that waited their turn, not done.
+ */
+async function reportLeft(ctx: Context, program: TriageProgram): Promise<void> {
+  const running = program.snapshot().running;
+  if (running !== undefined) {
+    await ctx.output.note(`waiting for what was being sent: ${running.verb} #${running.id}…\n`);
+    await new Promise<void>((resolve) => {
+      const stop = program.subscribe(() => {
+        if (program.snapshot().running !== undefined) return;
+        stop();
+        resolve();
+      });
+    });
+  }
+  const { left } = program.snapshot();
+  if (left === undefined) return;
+  for (const outcome of left.outcomes) await ctx.output.note(`${outcome}\n`);
+  if (left.notDone.length > 0) await ctx.output.note(`not done (typed while an action was being sent): ${left.notDone.join(', ')}\n`);
 }

@@ -3,7 +3,7 @@
 // effects.ts performs the effects and turns each result into the event that reports it.
 import type { KeyPress } from '../util/terminal-input.js';
 import type { Choice, TemplatePurpose } from './picker.js';
-import type { Ending } from './state.js';
+import type { Ending, TicketAction } from './state.js';
 
 /**
  * What an action reports: what it did, or (`notDone`) what it could not do though nothing failed,
@@ -11,25 +11,7 @@ import type { Ending } from './state.js';
  */
 export type ActionOutcome = string | { notDone: string };
 
-/** What an action does to the highlighted ticket, as the service is asked it. */
-export type TicketAction =
-  | { kind: 'pickUp' }
-  | { kind: 'markRead' }
-  | { kind: 'browse' }
-  | { kind: 'reopen' }
-  | { kind: 'close' }
-  | { kind: 'resolve'; notes: string }
-  | { kind: 'assign'; user: string }
-  /**
-   * The ticket when it was read already; the editor opens with the draft kept from a reply that
-   * failed, or with the template `template` filled for the ticket.
-   */
-  | { kind: 'reply'; ticket: unknown; draft: string | undefined; template?: string | undefined }
-  /**
-   * The editor opens with the template filled for the ticket, or with the notes kept from a
-   * resolve that failed; what is saved is the resolution notes.
-   */
-  | { kind: 'resolveInEditor'; ticket: unknown; draft: string | undefined; template?: string | undefined };
+export type { TicketAction };
 
 export type Effect =
   | { kind: 'loadView'; view: string; token: number }

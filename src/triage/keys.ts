@@ -71,7 +71,8 @@ export const KEY_TABLE: readonly KeyRow[] = [
       'the whole ticket in the pager, as `tkt show` prints it; the default pager here is `less -R` over the ' +
       'whole screen until `q` (not `less -FRX`, which would quit at once on a short ticket and leave it in ' +
       "the shell's screen); a configured pager runs as it is, except that less is never given -F here " +
-      "(with `LESS` unset it gets `R`, not git's `FRX`; a `LESS` of yours with F has it undone by `-+F`), so a " +
+      "(with `LESS` unset it gets `R`, not git's `FRX`; a `LESS` of yours with F, or a command line such as " +
+      '`less -FRX`, has it undone by a `-+F` added at the end of the command line), so a ' +
       'ticket that fits stays until `q`; one that cannot be run is said in the status line',
   },
   {

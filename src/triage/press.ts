@@ -7,10 +7,10 @@ import { actionOf, keyName, movedTo, type Action } from './keys.js';
 import { scrollHelp } from './help.js';
 import { layoutFor } from './layout.js';
 import { pickerMatches, type Choice } from './picker.js';
-import { currentRow, withDraft, withRows, type Overlay, type TriageState, type TypedAhead } from './state.js';
+import { currentRow, withDraft, withRows, type Overlay, type Queued, type TriageState, type TypedAhead } from './state.js';
 import { replyTo, resolveTo, templateChosen } from './templates.js';
-import { actOn, actOnHighlighted, andThen, end, KEPT_DRAFT, say, startLoad, unchanged, type Step } from './transitions.js';
-import { holdingKeys, typedAhead } from './typed-ahead.js';
+import { actOn, andThen, queue, end, KEPT_DRAFT, say, startLoad, unchanged, type Step } from './transitions.js';
+import { holdingKeys, queuedBehindOpener, TICKET_KEYS, typedAhead } from './typed-ahead.js';
 import { editLine, insertText, type Line } from './line-edit.js';
 
 /**
@@ -30,6 +30,7 @@ export function pressKey(state: TriageState, input: string, key: KeyPress): Step
   if ([...input].length > 1 && key.ctrl !== true) return pressEach(state, input);
   // What a key opened is on its way: the keys typed meanwhile are its.
   if (state.opening !== undefined) return unchanged(typedAhead(state, state.opening, { kind: 'key', input, key }));
+  if (queuedBehindOpener(state)) return unchanged(queue(state, { typed: { kind: 'key', input, key }, on: undefined }));
   return holdingKeys(pressOne(state, input, key));
 }
 
@@ -37,7 +38,48 @@ function pressOne(state: TriageState, input: string, key: KeyPress): Step {
   if (state.overlay !== undefined) return pressInOverlay(state, state.overlay, input, key);
   if (state.filtering) return pressInFilter(state, input, key);
   const action = actionOf(input, key);
-  return action === undefined ? unchanged(state) : perform(state, action);
+  if (action === undefined) return unchanged(state);
+  const row = currentRow(state);
+  // Typed while an action runs: for the ticket highlighted now, once that action is over.
+  if (state.running !== undefined && TICKET_KEYS.has(action) && row !== undefined)
+    return unchanged(queue(state, { typed: { kind: 'key', input, key }, on: row.id }));
+  return perform(state, action);
+}
+
+/**
+ * The action running is over (its outcome in the status line): what waited for it, in order, until
+ * one of them starts another action, which the rest then waits for. The status line keeps the
+ * outcome before the next action's words, and a failure until the last one is over.
+ */
+export function takeTurns(step: Step): Step {
+  const { queued, status: outcome } = step.state;
+  const failed = outcome?.tone === 'error' ? outcome.text : undefined;
+  if (queued.length === 0) {
+    const earlier = step.state.failedInTurn;
+    if (earlier === undefined || outcome === undefined) return step;
+    return { ...step, state: { ...step.state, failedInTurn: undefined, status: { text: `${outcome.text} (before it: ${earlier})`, tone: 'error' } } };
+  }
+  const ready: Step = { ...step, state: { ...step.state, queued: [], failedInTurn: step.state.failedInTurn ?? failed } };
+  const next = queued.reduce((last, item) => {
+    if (last.state.ended) return last;
+    if (last.state.running !== undefined) return { ...last, state: { ...last.state, queued: [...last.state.queued, item] } };
+    return andThen(last, (state) => takeTurn(state, item));
+  }, ready);
+  const { running, status } = next.state;
+  if (running === undefined || outcome === undefined || status === undefined) return takeTurns({ ...next, state: { ...next.state, queued: [] } });
+  const tone = failed === undefined ? 'info' : 'error';
+  return { ...next, state: { ...next.state, status: { text: `${outcome.text} · ${status.text}`, tone } } };
+}
+
+/** One queued key, pastes or action, now that its turn has come. */
+function takeTurn(state: TriageState, item: Queued): Step {
+  if ('action' in item) return actOn(state, item.on, item.action);
+  const { typed: input, on } = item;
+  if (input.kind === 'paste') return paste(state, input.text);
+  const action = actionOf(input.input, input.key);
+  // Acts on the ticket highlighted when it was typed, wherever the highlight is now.
+  if (on !== undefined && action !== undefined && TICKET_KEYS.has(action)) return holdingKeys(actOnTicket(state, action as TicketKey, on));
+  return pressKey(state, input.input, input.key);
 }
 
 function pressEach(state: TriageState, chunk: string): Step {
@@ -60,6 +102,7 @@ export function pressTypedAhead(step: Step, typed: readonly TypedAhead[]): Step 
 /** Pasted text: into the filter, the prompt or the picker being typed, as text, never as keys. */
 export function paste(state: TriageState, text: string): Step {
   if (state.opening !== undefined) return unchanged(typedAhead(state, state.opening, { kind: 'paste', text }));
+  if (queuedBehindOpener(state)) return unchanged(queue(state, { typed: { kind: 'paste', text }, on: undefined }));
   const inserted = insert(state, typed(oneLine(text)));
   return inserted === undefined ? say(state, 'pasted text goes into the filter (/), a prompt or a picker: nothing was done', 'info') : unchanged(inserted);
 }
@@ -103,35 +146,19 @@ function perform(state: TriageState, action: Action): Step {
     case 'last':
       return unchanged(state);
     case 'show':
-      if (row === undefined) return unchanged(state);
-      return { state, effects: [{ kind: 'showInPager', id: row.id, width: state.terminal.columns, ticket: state.details.get(row.id)?.ticket }] };
+    case 'pickUp':
+    case 'markRead':
+    case 'browse':
+    case 'reopen':
+    case 'reply':
+    case 'resolve':
+    case 'close':
+    case 'assign':
+      return row === undefined ? say(state, 'no ticket highlighted', 'error') : actOnTicket(state, action, row.id);
     case 'filter':
       return unchanged({ ...state, filtering: true });
     case 'clearFilter':
       return unchanged(state.filter === '' ? state : withRows(state, state.rows, ''));
-    case 'pickUp':
-      return actOnHighlighted(state, { kind: 'pickUp' });
-    case 'markRead':
-      return actOnHighlighted(state, { kind: 'markRead' });
-    case 'browse':
-      return actOnHighlighted(state, { kind: 'browse' });
-    case 'reopen':
-      return actOnHighlighted(state, { kind: 'reopen' });
-    case 'reply':
-      if (row === undefined) return say(state, 'no ticket highlighted', 'error');
-      // A reply kept from a failed send opens as it was: a template would replace it.
-      if (state.drafts.reply.has(row.id)) return replyTo(state, row.id);
-      return { state, effects: [{ kind: 'readTemplates', id: row.id, purpose: 'reply' }] };
-    case 'resolve':
-      if (row === undefined) return unchanged(state);
-      // So do notes kept from a failed resolve.
-      if (state.drafts.resolution.has(row.id)) return resolveTo(state, row.id);
-      return { state, effects: [{ kind: 'readTemplates', id: row.id, purpose: 'resolve' }] };
-    case 'close':
-      if (row === undefined) return unchanged(state);
-      return unchanged({ ...state, overlay: { kind: 'confirm', question: `Close #${row.id}? (y/n)`, closes: row.id } });
-    case 'assign':
-      return row === undefined ? unchanged(state) : { state, effects: [{ kind: 'readTechnicians', id: row.id }] };
     case 'switchView': {
       const choices = LIST_TYPES.map((type) => ({ label: kebabCase(type), value: type }));
       const selected = Math.max(
@@ -151,6 +178,34 @@ function perform(state: TriageState, action: Action): Step {
     // Taken by pressKey, as interrupt is.
     case 'suspend':
       return suspend(state);
+  }
+}
+
+/** The keys that act on a ticket (TICKET_KEYS). */
+type TicketKey = 'show' | 'pickUp' | 'markRead' | 'browse' | 'reopen' | 'reply' | 'resolve' | 'close' | 'assign';
+
+/** A key's action on ticket `id`: the highlighted one, or the one highlighted when the key was typed. */
+function actOnTicket(state: TriageState, action: TicketKey, id: number): Step {
+  switch (action) {
+    case 'show':
+      return { state, effects: [{ kind: 'showInPager', id, width: state.terminal.columns, ticket: state.details.get(id)?.ticket }] };
+    case 'pickUp':
+    case 'markRead':
+    case 'browse':
+    case 'reopen':
+      return actOn(state, id, { kind: action });
+    case 'reply':
+      // A reply kept from a failed send opens as it was: a template would replace it.
+      if (state.drafts.reply.has(id)) return replyTo(state, id);
+      return { state, effects: [{ kind: 'readTemplates', id, purpose: 'reply' }] };
+    case 'resolve':
+      // So do notes kept from a failed resolve.
+      if (state.drafts.resolution.has(id)) return resolveTo(state, id);
+      return { state, effects: [{ kind: 'readTemplates', id, purpose: 'resolve' }] };
+    case 'close':
+      return unchanged({ ...state, overlay: { kind: 'confirm', question: `Close #${id}? (y/n)`, closes: id } });
+    case 'assign':
+      return { state, effects: [{ kind: 'readTechnicians', id }] };
   }
 }
 

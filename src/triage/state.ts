@@ -61,6 +61,33 @@ export interface Running {
 /** A key or a paste typed while what a key opened is on its way (typed-ahead.ts). */
 export type TypedAhead = { kind: 'key'; input: string; key: KeyPress } | { kind: 'paste'; text: string };
 
+/** What an action does to the highlighted ticket, as the service is asked it. */
+export type TicketAction =
+  | { kind: 'pickUp' }
+  | { kind: 'markRead' }
+  | { kind: 'browse' }
+  | { kind: 'reopen' }
+  | { kind: 'close' }
+  | { kind: 'resolve'; notes: string }
+  | { kind: 'assign'; user: string }
+  /**
+   * The ticket when it was read already; the editor opens with the draft kept from a reply that
+   * failed, or with the template `template` filled for the ticket.
+   */
+  | { kind: 'reply'; ticket: unknown; draft: string | undefined; template?: string | undefined }
+  /**
+   * The editor opens with the template filled for the ticket, or with the notes kept from a
+   * resolve that failed; what is saved is the resolution notes.
+   */
+  | { kind: 'resolveInEditor'; ticket: unknown; draft: string | undefined; template?: string | undefined };
+
+/**
+ * What waits for the action running (typed-ahead.ts): a key typed over the list, with the ticket
+ * highlighted then (`on`; none for what is typed after a key that opens something, which is
+ * that thing's), or an action chosen (a template, a technician) for ticket `on`.
+ */
+export type Queued = { typed: TypedAhead; on: number | undefined } | { action: TicketAction; on: number };
+
 /** What a key opened that comes only after an effect: a picker once its choices are read, the editor, the pager. */
 export type Awaited = 'technicians' | 'templates' | 'editor' | 'pager';
 
@@ -102,6 +129,15 @@ export interface TriageState {
    */
   drafts: Readonly<Record<DraftKind, ReadonlyMap<number, string>>>;
   running: Running | undefined;
+  /** Keys typed and actions chosen while an action ran: done in turn once it is over, in order. */
+  queued: readonly Queued[];
+  /**
+   * Left (q, Ctrl-C, a signal) with an action being sent: what it did once it is over, said after
+   * the screen; and the keys that waited their turn, not done.
+   */
+  left: { outcomes: readonly string[]; notDone: readonly string[] } | undefined;
+  /** What failed of the actions done in turn: said until the last of them is over. */
+  failedInTurn: string | undefined;
   /** What the last action did, or what is going on. */
   status: { text: string; tone: Tone } | undefined;
   overlay: Overlay | undefined;
@@ -136,6 +172,9 @@ export function initialState(view: string, terminal: TerminalSize, intervalMs?: 
     failedRead: undefined,
     drafts: { reply: new Map(), resolution: new Map() },
     running: undefined,
+    queued: [],
+    left: undefined,
+    failedInTurn: undefined,
     status: undefined,
     overlay: undefined,
     opening: undefined,

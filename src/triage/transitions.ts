@@ -1,8 +1,8 @@
 // The transitions that keys and effect results share (update.ts, press.ts): a load, an action
 // on a ticket, a word in the status line, the end.
 import type { Effect, TicketAction } from './events.js';
-import { keyFor } from './keys.js';
-import { currentRow, withRows, type DraftKind, type Ending, type Tone, type TriageState } from './state.js';
+import { keyFor, keyName } from './keys.js';
+import { withRows, type DraftKind, type Ending, type Queued, type Tone, type TriageState } from './state.js';
 
 /** What update gives back: the next state, and the effects that it asks to be run. */
 export interface Step {
@@ -26,7 +26,18 @@ export function andThen(step: Step, next: (state: TriageState) => Step): Step {
 
 export const say = (state: TriageState, text: string, tone: Tone): Step => unchanged({ ...state, status: { text, tone } });
 
-export const end = (state: TriageState, ending: Ending): Step => ({ state: { ...state, ended: true }, effects: [{ kind: 'end', ending }] });
+/** The run ends: what waited for the action being sent is not done (its outcome is said after the screen). */
+export const end = (state: TriageState, ending: Ending): Step => ({
+  state: { ...state, ended: true, queued: [], left: { outcomes: [], notDone: state.queued.flatMap(notDone) } },
+  effects: [{ kind: 'end', ending }],
+});
+
+/** A queued key as the list of what was not done says it ("p on #7"); nothing for what was typed into what a key opens. */
+function notDone(item: Queued): string[] {
+  if ('action' in item) return [`${VERBS[item.action.kind]} #${item.on}`];
+  if (item.on === undefined || item.typed.kind !== 'key') return [];
+  return [`${keyName(item.typed.input, item.typed.key)} on #${item.on}`];
+}
 
 /** Reads `view` and shows it; its answer wins over any load started before. */
 export function startLoad(state: TriageState, view: string): Step {
@@ -36,6 +47,15 @@ export function startLoad(state: TriageState, view: string): Step {
   // Another view starts unfiltered: a filter carried over would hide its tickets unasked.
   const shown = view === state.view ? started : withRows({ ...started, filtering: false }, [], '', 0);
   return { state: shown, effects: [{ kind: 'loadView', view, token }] };
+}
+
+/** `item` waiting for the action running; the status line says how many wait. */
+export function queue(state: TriageState, item: Queued): TriageState {
+  const queued = [...state.queued, item];
+  const { running } = state;
+  if (running === undefined) return { ...state, queued };
+  const waiting = queued.filter((entry) => entry.on !== undefined).length;
+  return { ...state, queued, status: { text: `${running.verb} #${running.id}… (then ${waiting} more)`, tone: 'info' } };
 }
 
 /** As the status line says what is going on: "picking up #7…". */
@@ -55,17 +75,10 @@ const VERBS: Readonly<Record<TicketAction['kind'], string>> = {
 const draftKindOf = (action: TicketAction): DraftKind | undefined =>
   action.kind === 'reply' ? 'reply' : action.kind === 'resolve' || action.kind === 'resolveInEditor' ? 'resolution' : undefined;
 
-/** Runs `action` on ticket `id`, unless another action is still running. */
+/** Runs `action` on ticket `id`; after the one running, when there is one (typed-ahead.ts). */
 export function actOn(state: TriageState, id: number, action: TicketAction): Step {
-  if (state.running !== undefined) return say(state, 'wait: an action is still running', 'error');
+  if (state.running !== undefined) return unchanged(queue(state, { action, on: id }));
   const verb = VERBS[action.kind];
   const running = { id, verb, sends: draftKindOf(action) };
   return { state: { ...state, running, status: { text: `${verb} #${id}…`, tone: 'info' } }, effects: [{ kind: 'act', id, action }] };
-}
-
-/** Runs `action` (or the one made for its ID) on the highlighted ticket. */
-export function actOnHighlighted(state: TriageState, action: TicketAction | ((id: number) => TicketAction)): Step {
-  const row = currentRow(state);
-  if (row === undefined) return say(state, 'no ticket highlighted', 'error');
-  return actOn(state, row.id, typeof action === 'function' ? action(row.id) : action);
 }

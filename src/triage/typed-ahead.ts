@@ -5,7 +5,13 @@
 // the prompt in order once it is open, as if it had been there. The editor and the pager cannot
 // be given it (they read the terminal themselves): it is dropped when they take the terminal,
 // as it is when the picker cannot open.
+//
+// Keys typed while an action runs wait for it too: a key that acts on a ticket is queued with the
+// ticket highlighted when it was typed (the highlight moves on meanwhile), and once the action is
+// over each runs in turn on its ticket (press.ts takeTurns); what is typed after a queued key
+// that opens something (a picker, a prompt, the question of c) is that thing's, and waits with it.
 import type { Effect } from './events.js';
+import { actionOf, type Action } from './keys.js';
 import type { Awaited, TriageState, TypedAhead } from './state.js';
 import type { Step } from './transitions.js';
 
@@ -47,3 +53,15 @@ export function arrived(state: TriageState, ...awaited: Awaited[]): { state: Tri
   if (opening === undefined || !awaited.includes(opening.awaits)) return { state, typed: [] };
   return { state: { ...state, opening: undefined }, typed: opening.typed };
 }
+
+/** Keys that act on the highlighted ticket: typed while an action runs, they wait their turn. */
+export const TICKET_KEYS: ReadonlySet<Action> = new Set(['show', 'pickUp', 'markRead', 'browse', 'reopen', 'reply', 'resolve', 'close', 'assign']);
+
+/** Keys whose action opens something that what is typed next goes to. */
+const OPENERS: ReadonlySet<Action> = new Set(['reply', 'resolve', 'close', 'assign']);
+
+/** A queued key that opens something: what is typed after it is its, and waits too. */
+export const queuedBehindOpener = (state: TriageState): boolean =>
+  state.queued.some(
+    (item) => 'typed' in item && item.on !== undefined && item.typed.kind === 'key' && OPENERS.has(actionOf(item.typed.input, item.typed.key)!),
+  );

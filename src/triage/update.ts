@@ -7,7 +7,7 @@ import { kebabCase } from '../listing/query.js';
 import type { Effect, TriageEvent } from './events.js';
 import { failureText } from './failure.js';
 import { layoutFor, type TerminalSize } from './layout.js';
-import { pressKey, pressTypedAhead, paste } from './press.js';
+import { pressKey, pressTypedAhead, paste, takeTurns } from './press.js';
 import { detailRow, rowsOf } from './rows.js';
 import { currentRow, detailKey, initialState, withDraft, withRows, type TriageState } from './state.js';
 import { templatesRead } from './templates.js';
@@ -24,7 +24,7 @@ export function start(view: string, terminal: TerminalSize, intervalMs?: number)
 }
 
 export function update(state: TriageState, event: TriageEvent): Step {
-  if (state.ended) return unchanged(state);
+  if (state.ended) return unchanged(overAfterLeaving(state, event));
   return withDetailWanted(handle(state, event));
 }
 
@@ -55,9 +55,9 @@ function handle(state: TriageState, event: TriageEvent): Step {
       return unchanged(currentRow(read)?.id === event.id ? { ...read, failedRead: { id: event.id, error: failureText(event.error) } } : read);
     }
     case 'acted':
-      return unchanged(acted(arrived(state, 'editor').state, event));
+      return takeTurns(unchanged(acted(arrived(state, 'editor').state, event)));
     case 'actionFailed':
-      return unchanged(actionFailed(arrived(state, 'editor').state, event));
+      return takeTurns(unchanged(actionFailed(arrived(state, 'editor').state, event)));
     case 'terminalLent':
       return unchanged(arrived(state, 'editor', 'pager').state);
     case 'shown':
@@ -80,6 +80,16 @@ function handle(state: TriageState, event: TriageEvent): Step {
     case 'templatesFailed':
       return unchanged({ ...arrived(state, 'templates').state, status: { text: `✗ templates: ${failureText(event.error)}`, tone: 'error' } });
   }
+}
+
+/** Left while an action was being sent: what it did, once it is over, for the report after the screen. */
+function overAfterLeaving(state: TriageState, event: TriageEvent): TriageState {
+  const { running, left } = state;
+  if (running === undefined || left === undefined || (event.kind !== 'acted' && event.kind !== 'actionFailed') || event.id !== running.id) return state;
+  const over = event.kind === 'acted' ? acted(state, event) : actionFailed(state, event);
+  // The text not sent is saved on leaving, and said then: not "r opens it again".
+  const outcome = event.kind === 'acted' ? over.status!.text : `✗ ${running.verb} #${event.id}: ${failureText(event.error)}`;
+  return { ...over, left: { ...left, outcomes: [...left.outcomes, outcome] } };
 }
 
 function viewLoaded(state: TriageState, event: Extract<TriageEvent, { kind: 'viewLoaded' }>): TriageState {

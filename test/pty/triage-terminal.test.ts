@@ -2,6 +2,7 @@
 // the default pager taking the whole screen and leaving nothing behind, pasted text, what fits
 // at 80x24 and narrower, Ctrl-C, and a run that cannot start. Each test opens its own screen;
 // every step waits for what the screen shows, never for a fixed time.
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -74,6 +75,31 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
     expect(paged).toMatch(new RegExp(`^ID: +${id}$`, 'm'));
     await triage.keys('q');
     await triage.waitFor(/^tkt triage · /, 'the screen back after less');
+  });
+
+  it.each([`PAGER='less -FX'`, `PAGER="$(command -v less) -FRX" LESS=F`])('keeps a less given -F on its command line (%s) up until q', async (env) => {
+    const triage = await openTriage({ width: 80, height: 24 }, { env });
+    const id = highlighted(await triage.ready())!;
+    await triage.keys('Enter');
+    const paged = await triage.waitFor(/^\(END\)/m, "less's (END) prompt");
+    expect(paged).toMatch(new RegExp(`^ID: +${id}$`, 'm'));
+    await triage.keys('q');
+    await triage.waitFor(/^tkt triage · /, 'the screen back after less');
+  });
+
+  it("keeps the pager setting's less -FRX up until q", async () => {
+    const config = (...args: string[]) => execFileSync('node', [BIN, 'config', ...args], { env: { ...process.env, TKT_CONFIG_DIR: fixture.dir } });
+    config('set', 'pager', 'less -FRX');
+    try {
+      const triage = await openTriage({ width: 80, height: 24 });
+      await triage.ready();
+      await triage.keys('Enter');
+      await triage.waitFor(/^\(END\)/m, "less's (END) prompt");
+      await triage.keys('q');
+      await triage.waitFor(/^tkt triage · /, 'the screen back after less');
+    } finally {
+      config('unset', 'pager');
+    }
   });
 
   it('takes pasted text as text in the resolve prompt, the filter and the picker, never as keys', async () => {

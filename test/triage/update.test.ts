@@ -183,10 +183,10 @@ describe('actions', () => {
     expect(picking.state.status).toEqual({ text: 'picking up #1031…', tone: 'info' });
     const waiting = then(picking, key('m'));
     expect(waiting.effects).toEqual([]);
-    expect(waiting.state.status).toEqual({ text: 'wait: an action is still running', tone: 'error' });
+    expect(waiting.state.status).toEqual({ text: 'picking up #1031… (then 1 more)', tone: 'info' });
 
     const ticket = { ...ITEMS[0], assignee: { fullName: 'Tom Tech' } };
-    const done = then(waiting, { kind: 'acted', id: 1031, done: 'picked up #1031', refreshed: { ticket } });
+    const done = then(picking, { kind: 'acted', id: 1031, done: 'picked up #1031', refreshed: { ticket } });
     expect(done.state.running).toBeUndefined();
     expect(done.state.status).toEqual({ text: '✓ picked up #1031', tone: 'ok' });
     expect(done.state.visible[0]?.summary.assignee).toBe('Tom Tech');
@@ -522,5 +522,78 @@ describe('keys typed before what a key opens is open', () => {
     );
     expect(then(picking, technicians(1031)).state.overlay).toMatchObject({ kind: 'picker', query: 'tom' });
     expect(then(then(opened(), key('a')), key('c', { ctrl: true })).effects).toEqual([{ kind: 'end', ending: 'interrupted' }]);
+  });
+});
+
+describe('keys typed while an action runs', () => {
+  const acted = (id: number, done: string): TriageEvent => ({ kind: 'acted', id, done, refreshed: { ticket: ITEMS.find((entry) => entry.id === id) } });
+  const acts = (step: Step) => effects(step, 'act').map(({ id, action }) => `${action.kind} #${id}`);
+
+  it('runs each in turn on the ticket highlighted when it was typed, while the moves happen at once', () => {
+    // p on 1031, down, p on 1029, down: the highlight is on 1023 before the first is over.
+    const typed = then(opened(), type('pjpj'));
+    expect(acts(typed)).toEqual(['pickUp #1031']);
+    expect(highlighted(typed.state)).toBe(1023);
+    expect(typed.state.status).toEqual({ text: 'picking up #1031… (then 1 more)', tone: 'info' });
+    const second = then(typed, acted(1031, 'picked up #1031'));
+    expect(acts(second)).toEqual(['pickUp #1029']);
+    // The first's outcome stays said while the next runs.
+    expect(second.state.status).toEqual({ text: '✓ picked up #1031 · picking up #1029…', tone: 'info' });
+    const done = then(second, acted(1029, 'picked up #1029'));
+    expect(done.effects.filter((effect) => effect.kind === 'act')).toEqual([]);
+    expect(done.state.status).toEqual({ text: '✓ picked up #1029', tone: 'ok' });
+  });
+
+  it('marks read each ticket m was typed on (mjmjm), in order', () => {
+    const step = run(opened(), type('mjmjm'), acted(1031, 'marked #1031 read'), acted(1029, 'marked #1029 read'), acted(1023, 'marked #1023 read'));
+    expect(acts(step)).toEqual(['markRead #1031', 'markRead #1029', 'markRead #1023']);
+    expect(highlighted(step.state)).toBe(1023);
+  });
+
+  it('keeps a failure said until the last action in turn is over', () => {
+    const failed = then(opened(), type('pjp'), { kind: 'actionFailed', id: 1031, error: notFound(1031) });
+    expect(acts(failed)).toEqual(['pickUp #1031', 'pickUp #1029']);
+    expect(failed.state.status?.tone).toBe('error');
+    expect(failed.state.status?.text).toMatch(/^✗ picking up #1031: Ticket 1031 was not found\..* · picking up #1029…$/);
+    const done = then(failed, acted(1029, 'picked up #1029'));
+    expect(done.state.status?.tone).toBe('error');
+    expect(done.state.status?.text).toMatch(/^✓ picked up #1029 \(before it: ✗ picking up #1031: Ticket 1031 was not found\./);
+  });
+
+  it('gives what is typed after a queued key that opens something to that thing, in its turn', () => {
+    // a typed while 1031 is picked up, on 1029: the picker opens once the pickup is over, with "tom" typed.
+    const assigning = then(opened(), type('pjatom\r'));
+    expect(acts(assigning)).toEqual(['pickUp #1031']);
+    const turn = then(assigning, acted(1031, 'picked up #1031'));
+    expect(effects(turn, 'readTechnicians')).toEqual([{ kind: 'readTechnicians', id: 1029 }]);
+    const chosen = then(turn, { kind: 'techniciansRead', id: 1029, choices: [{ label: 'Tom Tech (tech)', value: '2' }] });
+    expect(effects(chosen, 'act')).toEqual([{ kind: 'act', id: 1029, action: { kind: 'assign', user: '2' } }]);
+    // c and its y, and the question's n, wait their turn as well.
+    const closing = run(opened(), type('pcyjcn'), acted(1031, 'picked up #1031'));
+    expect(acts(closing)).toEqual(['pickUp #1031', 'close #1031']);
+    expect(acts(then(closing, acted(1031, 'closed #1031')))).toEqual([]);
+  });
+});
+
+describe('leaving while an action is being sent', () => {
+  it.each([
+    ['q', key('q'), 'quit'],
+    ['Ctrl-C', key('c', { ctrl: true }), 'interrupted'],
+  ] as const)('%s: records what the action did once it is over, and lists the keys waiting their turn as not done', (_name, leave, ending) => {
+    const left = then(then(opened(), type('pjpjm')), leave);
+    expect(left.effects).toEqual([{ kind: 'end', ending }]);
+    expect(left.state.left).toEqual({ outcomes: [], notDone: ['p on #1029', 'm on #1023'] });
+    // Nothing waiting is started once the action is over.
+    const over = then(left, { kind: 'acted', id: 1031, done: 'picked up #1031', refreshed: { ticket: ITEMS[0] } });
+    expect(over.effects).toEqual([]);
+    expect(over.state.running).toBeUndefined();
+    expect(over.state.left).toEqual({ outcomes: ['✓ picked up #1031'], notDone: ['p on #1029', 'm on #1023'] });
+  });
+
+  it('records a failure, and keeps the text that was not sent, to be saved', () => {
+    const replying = then(opened(), type('r'), noTemplates(1031, 'reply'), { kind: 'terminalLent' }, key('c', { ctrl: true }));
+    const failed = then(replying, { kind: 'actionFailed', id: 1031, error: notFound(1031), unsent: 'On its way.' });
+    expect(failed.state.left?.outcomes).toEqual([expect.stringMatching(/^✗ replying to #1031: Ticket 1031 was not found\./)]);
+    expect(failed.state.drafts.reply.get(1031)).toBe('On its way.');
   });
 });
