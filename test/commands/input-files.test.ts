@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { integrationCreateArgs } from '../helpers/create-args.js';
 import type { Harness } from '../helpers/harness.js';
-import { sendsNothing, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import { sendsNothing, unusedTicket, unusedTickets, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 
 let h: Harness;
 let dir: string;
@@ -191,6 +191,19 @@ describe('/dev/stdin', () => {
     );
     expect(result).toMatchObject({ code: 2, stdout: '' });
     expect(result.stderr).toBe('error: --message-file /dev/stdin is empty\n');
+  });
+});
+
+describe('a pipe given to several uploads of one run', () => {
+  it('is sent once: the next upload fails, naming it, rather than send an empty file reported as kept', async () => {
+    const [first, second] = unusedTickets(h, 2, (t) => t.ticketStatusId === OPEN && !t.locked).map((t) => t.id);
+    const result = await runBin(['close', String(first), String(second), '--attach', '/dev/stdin#build.log'], 'compiler said no\n');
+    expect(result.code).toBe(1);
+    // The ID commands run at once, so either may be the one that read the pipe.
+    const [read, refused] = attachmentsOf(first!).some((a) => a.fileName === 'build.log') ? [first!, second!] : [second!, first!];
+    expect(attachmentsOf(read).find((a) => a.fileName === 'build.log')?.size).toBe('compiler said no\n'.length);
+    expect(attachmentsOf(refused).some((a) => a.fileName === 'build.log')).toBe(false);
+    expect(result.stderr).toContain(`✗ #${refused} cannot send /dev/stdin again: it is a pipe, read by an earlier upload of this run, and its bytes cannot be read twice\n`);
   });
 });
 
