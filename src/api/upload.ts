@@ -190,6 +190,21 @@ async function fileToSend(upload: UploadFile): Promise<Upload['files'][number]> 
   return { path, size, spool };
 }
 
+/**
+ * How many bytes an upload of `upload` sent, when that is known without reading it: a file's
+ * size, a pipe's kept copy's; undefined for a pipe not kept (and a file of /proc, which says 0).
+ */
+export async function sentSize(upload: UploadFile): Promise<number | undefined> {
+  const spool = readPipes.get(upload.path);
+  if (spool !== undefined) return spool.size;
+  try {
+    const info = await statPath(upload.path);
+    return info.isFile() && info.size > 0 ? info.size : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The size to announce, or undefined when only reading tells it; `pipe`: it can be read only once. Opens nothing: a pipe is read once, when sent. */
 async function fileSize(path: string): Promise<{ size: number | undefined; pipe: boolean }> {
   let info: Stats;

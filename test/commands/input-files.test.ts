@@ -203,7 +203,9 @@ describe('a pipe given to several uploads of one run', () => {
     const [read, refused] = attachmentsOf(first!).some((a) => a.fileName === 'build.log') ? [first!, second!] : [second!, first!];
     expect(attachmentsOf(read).find((a) => a.fileName === 'build.log')?.size).toBe('compiler said no\n'.length);
     expect(attachmentsOf(refused).some((a) => a.fileName === 'build.log')).toBe(false);
-    expect(result.stderr).toContain(`✗ #${refused} cannot send /dev/stdin again: it is a pipe, read by an earlier upload of this run, and its bytes cannot be read twice\n`);
+    expect(result.stderr).toContain(
+      `✗ #${refused} cannot send /dev/stdin again: it is a pipe, read by an earlier upload of this run, and its bytes cannot be read twice\n`,
+    );
   });
 });
 
