@@ -87,6 +87,18 @@ export class StoppedBeforeSendingError extends InterruptedError {
 }
 
 /**
+ * A request whose body was still being sent when the run was stopped (an upload from a pipe that
+ * keeps writing): it was given up there, and the service, never having received it whole, cannot
+ * have acted on it. Not done, not in doubt; the run exits as the signal says.
+ */
+export class StoppedWhileSendingError extends InterruptedError {
+  /** `signal`: the reason of the run's stop signal, the name of the signal that came. */
+  constructor(signal: unknown, method: string, url: string) {
+    super(`${stoppedHow(signal)} while sending ${method} ${url}: not done, the service never received the whole request`);
+  }
+}
+
+/**
  * A failure that a closed stdout does not excuse, because it came before the close: `watch
  * --once` whose --exec failed. Unlike any other error of a run whose stdout was closed, its
  * `error:` line is printed and its exit code kept (docs/cli.md section 8).

@@ -182,6 +182,7 @@ export async function buildContext(parts: ContextParts): Promise<Context & { dis
       ...(token === undefined ? {} : { token }),
       ...(debug === undefined ? {} : { debug }),
       ...(parts.halt === undefined ? {} : { halt: parts.halt }),
+      stop: parts.signal,
     });
     clients.push(client);
     const tracked: ApiClient = {

@@ -1,14 +1,15 @@
 // One request and its answer over the pool, neither retried (retry.ts) nor redirected
-// (redirects.ts). --timeout bounds the whole exchange, a second Ctrl-C gives it up, and the
-// secrets the request carries never come back out of it: not in the trace, an error or the answer.
-import { AbandonedRequestError, InterruptedError, TktError } from '../errors.js';
+// (redirects.ts). --timeout bounds the whole exchange, a second Ctrl-C gives it up (the first, an
+// upload still being sent), and the secrets the request carries never come back out of it: not in
+// the trace, an error or the answer.
+import { AbandonedRequestError, InterruptedError, StoppedWhileSendingError, TktError } from '../errors.js';
 import { header, isSuccess, type Received } from './answer.js';
 import { formatBytes, parseBody, type ParsedBody } from './body.js';
 import { DeadlineExceeded, startDeadline, type Deadline } from './deadline.js';
 import { networkError, tooLargeError } from './http-errors.js';
 import { proxyFor } from './network-advice.js';
 import type { ProxySettings } from './proxy-env.js';
-import { buildOutgoing, isUpload } from './outgoing.js';
+import { buildOutgoing, isUpload, type Outgoing } from './outgoing.js';
 import type { Pool } from './pool.js';
 import { echoableSecrets, REDACTED, redactStrings, redactText, secretsRedactor } from './redact.js';
 import { carriesToken } from './redirects.js';
@@ -32,6 +33,8 @@ export interface ExchangeSettings {
   proxies: ProxySettings;
   /** Aborted on a second Ctrl-C/SIGTERM. */
   halt: AbortSignal | undefined;
+  /** Aborted on the first Ctrl-C/SIGTERM, the signal's name as its reason (else by a closed stdout). */
+  stop: AbortSignal | undefined;
 }
 
 /** One request of a plan: its method, and what it must never print (the token, a login's password). */
@@ -47,7 +50,7 @@ export interface Exchange {
 export type Exchanger = (request: Exchange, url: string) => Promise<Received>;
 
 export function createExchanger(settings: ExchangeSettings): Exchanger {
-  const { pool, token, timeoutMs, halt } = settings;
+  const { pool, token, timeoutMs, halt, stop } = settings;
   const authorization = `Bearer ${token}`;
   // In data (a successful answer) only a token long enough not to be ordinary text is replaced:
   // a test's TKT_TOKEN=x must not turn every x of a ticket into ***.
@@ -57,6 +60,17 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
   const inFlight = new Set<Deadline>();
   halt?.addEventListener('abort', () => {
     for (const deadline of inFlight) deadline.abort(halt.reason);
+  });
+  // The first signal gives up every upload whose body is still being sent (README, Interruption): the
+  // service never received it whole, so it cannot have acted on it, and a pipe that keeps writing
+  // would hold the run (each chunk starts --timeout again). A body sent whole is awaited as any
+  // request. A closed stdout stops no upload: it is no reason to lose one.
+  const sendingBodies = new Set<(signal: string) => void>();
+  const stoppedBySignal = (): string | undefined =>
+    stop?.aborted === true && (stop.reason === 'SIGINT' || stop.reason === 'SIGTERM') ? stop.reason : undefined;
+  stop?.addEventListener('abort', () => {
+    const signal = stoppedBySignal();
+    if (signal !== undefined) for (const stopSending of sendingBodies) stopSending(signal);
   });
 
   return async ({ method, plan, secrets, trace }, url) => {
@@ -81,7 +95,21 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
     if (halt?.aborted) deadline.abort(halt.reason);
     // An upload of files may take longer than --timeout in all: every chunk sent starts the clock
     // again, so only an upload that stops moving times out; once sent, the answer gets the full time.
-    const body = isUpload(outgoing.body) ? uploadChunks(outgoing.body, () => deadline.restart()) : outgoing.body;
+    let stoppedSending: string | undefined;
+    const stopSending = (signal: string): void => {
+      stoppedSending = signal;
+      deadline.abort(signal);
+    };
+    let body: Outgoing['body'] | AsyncGenerator<Buffer> = outgoing.body;
+    if (isUpload(body)) {
+      sendingBodies.add(stopSending);
+      body = untilSent(
+        uploadChunks(body, () => deadline.restart()),
+        () => sendingBodies.delete(stopSending),
+      );
+      const signal = stoppedBySignal();
+      if (signal !== undefined) stopSending(signal);
+    }
     // Behind a proxy, the request reaches the service only once the proxy has opened a tunnel.
     const proxy = proxyFor(target, settings.proxies);
     let tunnelAwaited = proxy !== undefined;
@@ -102,6 +130,10 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
         : parseBody(redactText(read.text, secrets), contentType);
       return { status: answer.statusCode, headers: answer.headers, url, body: parsed, problem };
     } catch (error) {
+      if (stoppedSending !== undefined) {
+        trace?.(`HTTP ! ${method} ${url} given up while its body was being sent: ${stoppedSending}`);
+        throw new StoppedWhileSendingError(stoppedSending, method, redactText(url, secrets));
+      }
       if (error instanceof TktError) throw error;
       if (halt?.aborted) {
         trace?.(`HTTP ! ${method} ${url} given up: interrupted`);
@@ -112,6 +144,7 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
       trace?.(`HTTP ! ${method} ${url} ${Date.now() - started}ms ${failed.failure}: ${failed.message}`);
       throw failed;
     } finally {
+      sendingBodies.delete(stopSending);
       inFlight.delete(deadline);
       deadline.stop();
     }
@@ -119,6 +152,12 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
 }
 
 const ignore = (): void => undefined;
+
+/** `chunks`, then `sent()` once the last of them has been taken. */
+async function* untilSent(chunks: AsyncGenerator<Buffer>, sent: () => void): AsyncGenerator<Buffer> {
+  yield* chunks;
+  sent();
+}
 
 /**
  * A successful answer, cleared of the secrets its request's body carried (a login's password):

@@ -38,6 +38,8 @@ export interface ApiClientOptions {
    * given up (AbandonedRequestError: their outcome is unknown).
    */
   halt?: AbortSignal;
+  /** Aborted on the first Ctrl-C/SIGTERM (its name the reason): an upload still being sent is given up. */
+  stop?: AbortSignal;
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY (or their lower-case forms) are read. */
   env: Readonly<Record<string, string | undefined>>;
 }
@@ -68,6 +70,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES,
     proxies,
     halt: options.halt,
+    stop: options.stop,
   });
 
   const tokenOnly = [options.token];

@@ -20,6 +20,11 @@ export type FormValue = FormScalar | readonly FormScalar[] | undefined | null;
 export interface UploadFile {
   path: string;
   name: string;
+  /**
+   * The run may send this upload again (create --dedup-key's reply to an older ticket): a pipe,
+   * readable once, is kept in a private file as it is first sent, and sent again from there (upload.ts).
+   */
+  resend?: boolean;
 }
 
 export interface MultipartInput {

@@ -9,8 +9,10 @@ import type { UploadFile } from './types.js';
 // newline) makes the body malformed and the service answers 400. Letters of any script stay.
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
 
+// A `"` goes into the header as %22, as browsers write it (upload.ts), and the service stores
+// that: the name is %22 from the start, so the kept check and the report name what the service has.
 export function uploadName(path: string): string {
-  return basename(path).replace(CONTROL_CHARACTERS, '_');
+  return basename(path).replace(CONTROL_CHARACTERS, '_').replaceAll('"', '%22');
 }
 
 /** `path` sent under its own name. */

@@ -1,21 +1,24 @@
 // Multipart bodies (docs/service.md 2.3, RFC 7578): each field and each file is a part with its
 // own headers between boundaries; the files' bytes are streamed from disk between their parts'
 // framing as the body is sent, never read whole. A file whose size is unknown until read (a pipe
-// such as `<(command)`, /dev/stdin) is read once, as it is sent, in a chunked body.
-import { closeSync, openSync, readSync, type Stats } from 'node:fs';
+// such as `<(command)`, /dev/stdin) is read once, as it is sent, in a chunked body; a pipe the run
+// may send again is kept in a private file as it is read (spools), and a pipe already read is
+// never sent again as if it were empty.
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
 import { OperationError, UsageError } from '../errors.js';
 import { contentTypeOf } from './content-types.js';
 import type { FormScalar, MultipartInput, UploadFile } from './types.js';
 import { openInput } from '../util/input-file.js';
 import { DEVICE_HINT, deviceProblem } from '../util/file-kind.js';
-import { closeFd, openFd, readFdAt, statPath } from '../util/fs-promises.js';
+import { closeFd, openFd, readFdAt, statPath, writeFdAll } from '../util/fs-promises.js';
 
 /** A multipart body with files: the framing around them, the files, and their sizes when built. */
 export interface Upload {
   /** Before the first file, between files, after the last (files + 1 pieces). */
   framing: Buffer[];
-  /** `size` undefined: known only once read (a pipe). */
-  files: readonly { path: string; size: number | undefined }[];
+  /** `size` undefined: known only once read (a pipe). `spool`: where a pipe's bytes are kept as they are read. */
+  files: readonly { path: string; size: number | undefined; spool?: Spool | undefined }[];
   /** The whole body's length, sent as content-length, when every size is known; else the body is chunked. */
   length: number | undefined;
 }
@@ -129,7 +132,7 @@ function fieldNames(fields: MultipartInput['fields']): string[] {
 
 async function withFileSizes(contentType: string, framing: string[], uploads: readonly UploadFile[], names: () => string[]): Promise<Multipart> {
   const pieces = framing.map((text) => Buffer.from(text));
-  const files = await Promise.all(uploads.map(async ({ path }) => ({ path, size: await fileSize(path) })));
+  const files = await Promise.all(uploads.map(fileToSend));
   const length = files.every((file) => file.size !== undefined)
     ? pieces.reduce((sum, piece) => sum + piece.length, 0) + files.reduce((sum, file) => sum + file.size!, 0)
     : undefined;
@@ -139,8 +142,71 @@ async function withFileSizes(contentType: string, framing: string[], uploads: re
   return { headers, body: { framing: pieces, files, length }, names };
 }
 
-/** The size to announce, or undefined when only reading tells it. Opens nothing: a pipe is read once, when sent. */
-async function fileSize(path: string): Promise<number | undefined> {
+/**
+ * A pipe's bytes kept in a private file as its first upload reads them, for the run to send them
+ * again (UploadFile.resend). `size` is set once the pipe was read to its end: until then, there
+ * is nothing whole to send again.
+ */
+interface Spool {
+  path: string;
+  size: number | undefined;
+}
+
+/** Pipes read (or being read) by an upload of this run, each with its spool when it is kept. */
+const readPipes = new Map<string, Spool | undefined>();
+let spoolFolder: string | undefined;
+
+/** A new file for a spool, 0600 in a folder of the system's temporary one that only this user may enter, removed at exit. */
+async function newSpoolPath(): Promise<string> {
+  if (spoolFolder === undefined) {
+    // mkdtemp makes the folder 0700. node:os only here: the one upload in many that needs it.
+    const { tmpdir } = await import('node:os');
+    const folder = mkdtempSync(join(tmpdir(), 'tkt-upload-'));
+    process.on('exit', () => rmSync(folder, { recursive: true, force: true }));
+    spoolFolder = folder;
+  }
+  return join(spoolFolder, String(readPipes.size));
+}
+
+/** What the body sends of `upload`: its path and size, or a pipe's kept copy; a pipe read before and not kept is an error. */
+async function fileToSend(upload: UploadFile): Promise<Upload['files'][number]> {
+  const { path } = upload;
+  const { size, pipe } = await fileSize(path);
+  if (!pipe) return { path, size };
+  // Looked up after the await: the forms of a bulk run are built at the same time.
+  if (readPipes.has(path)) {
+    const spool = readPipes.get(path);
+    // Its bytes were read by an earlier upload: opened again, the pipe gives none, or another writer's.
+    if (spool?.size === undefined) {
+      const why = spool === undefined ? 'read by an earlier upload of this run' : 'not read to its end by an earlier upload of this run';
+      throw new OperationError(`cannot send ${path} again: it is a pipe, ${why}, and its bytes cannot be read twice`);
+    }
+    return { path: spool.path, size: spool.size > 0 ? spool.size : undefined };
+  }
+  // Claimed before the next await, so that no other form takes the same pipe meanwhile.
+  const spool: Spool | undefined = upload.resend === true ? { path: '', size: undefined } : undefined;
+  readPipes.set(path, spool);
+  if (spool !== undefined) spool.path = await newSpoolPath();
+  return { path, size, spool };
+}
+
+/**
+ * How many bytes an upload of `upload` sent, when that is known without reading it: a file's
+ * size, a pipe's kept copy's; undefined for a pipe not kept (and a file of /proc, which says 0).
+ */
+export async function sentSize(upload: UploadFile): Promise<number | undefined> {
+  const spool = readPipes.get(upload.path);
+  if (spool !== undefined) return spool.size;
+  try {
+    const info = await statPath(upload.path);
+    return info.isFile() && info.size > 0 ? info.size : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The size to announce, or undefined when only reading tells it; `pipe`: it can be read only once. Opens nothing: a pipe is read once, when sent. */
+async function fileSize(path: string): Promise<{ size: number | undefined; pipe: boolean }> {
   let info: Stats;
   try {
     info = await statPath(path);
@@ -150,8 +216,9 @@ async function fileSize(path: string): Promise<number | undefined> {
   if (info.isDirectory()) throw new UsageError(`cannot upload ${path}: a directory, not a file`);
   const device = deviceProblem(path, info);
   if (device !== undefined) throw new UsageError(`cannot upload ${path}: ${device}`, { hint: DEVICE_HINT });
-  // A pipe has no size; a file of /proc or /sys says 0 whatever it holds.
-  return info.isFile() && info.size > 0 ? info.size : undefined;
+  // A pipe has no size; a file of /proc or /sys says 0 whatever it holds, and can be read again.
+  if (info.isFile()) return { size: info.size > 0 ? info.size : undefined, pipe: false };
+  return { size: undefined, pipe: true };
 }
 
 /**
@@ -169,13 +236,20 @@ export async function* uploadChunks(upload: Upload, onProgress: () => void): Asy
     if (file.size === undefined) {
       // Read once, to its end, as it comes (util/input-file.ts: a pipe never blocks the exit).
       const stream = await openInput(file.path);
+      const spool = file.spool === undefined ? undefined : await openFd(file.spool.path, 'wx', 0o600);
       try {
+        let size = 0;
         for await (const chunk of stream) {
           onProgress();
+          if (spool !== undefined) await writeFdAll(spool, chunk as Buffer);
+          size += (chunk as Buffer).length;
           yield chunk as Buffer;
         }
+        // Whole: the run may send it again.
+        if (file.spool !== undefined) file.spool.size = size;
       } finally {
         stream.destroy();
+        if (spool !== undefined) await closeFd(spool);
       }
       continue;
     }

@@ -151,15 +151,29 @@ export function tellDryRunOutcome(
  * much at once (--concurrency), then the report to resume from; tktCommand adds the profile and
  * --url. Not --retry-in-doubt nor --created: the rows this run leaves in doubt are to be checked first.
  */
-function resumeWords(options: CreateFromOptions, reportPath: string): string {
+function resumeWords(options: CreateFromOptions, reportPath: string | undefined): string {
   return [
     'create --from',
     shellWord(options.file),
     ...(options.integration ? ['--integration'] : []),
     ...(options.concurrency === undefined ? [] : ['--concurrency', String(options.concurrency)]),
-    '--resume',
-    shellWord(reportPath),
+    ...(reportPath === undefined ? [] : ['--resume', shellWord(reportPath)]),
   ].join(' ');
+}
+
+/**
+ * A run stopped while it resolved its rows' names, before it wrote a report or sent a row: every
+ * row is left, and the same command (its --resume, if it had one) goes on.
+ */
+export function stoppedBeforeRows(
+  options: CreateFromOptions,
+  rows: readonly number[],
+  ctx: Pick<Context, 'signal' | 'session' | 'globals' | 'env'>,
+): InterruptedError {
+  return new InterruptedError(`${stoppedHow(ctx.signal.reason)}: nothing was sent`, {
+    details: [`rows not started: ${formatRanges(rows, '')}`],
+    hint: `to finish: ${tktCommand(ctx, resumeWords(options, options.resume))}`,
+  });
 }
 
 /** What a sending run left to tell once its last answer is recorded. */

@@ -28,7 +28,7 @@ import { userSettings } from '../config/settings.js';
 import type { Context } from '../context/context.js';
 import type { ApiClient, ApiResponse, UploadFile } from '../api/types.js';
 import { keptFiles, type KeptFiles } from '../cmdutil/attachments.js';
-import { InterruptedError, OperationError, UsageError } from '../errors.js';
+import { InterruptedError, OperationError, StoppedBeforeSendingError, UsageError } from '../errors.js';
 import { NO_PROGRESS, createProgress } from '../output/progress.js';
 import { STDIN, assertSingleStdinReader, fileErrorText, readStdin } from '../cmdutil/text-input.js';
 import { createEndpoint, createdId } from '../fields/created.js';
@@ -37,7 +37,7 @@ import { checkReportPath, openReport, readReport, resumedRows, settleInDoubt, ty
 import { detectFormat, readRows } from './rows.js';
 import type { CreateFromOptions } from './create-from-options.js';
 import { prepareRows } from './create-from-check.js';
-import { rowJson, rowPrinter, skippedRowLine, tellDryRunOutcome, tellOutcome } from './create-from-outcome.js';
+import { rowJson, rowPrinter, skippedRowLine, stoppedBeforeRows, tellDryRunOutcome, tellOutcome } from './create-from-outcome.js';
 import { createStyle } from '../output/style.js';
 import { runBulk, type BulkResult } from './runner.js';
 import { notTextHint, readTextFile } from '../util/text-read.js';
@@ -94,7 +94,18 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
   // Rows in doubt are not sent again unless asked: the service may have created them.
   const { created, heldInDoubt, recorded } = settleInDoubt(resumed, options, options.resume ?? reportPath);
   const pending = rows.filter((row) => !created.has(row.row) && !heldInDoubt.has(row.row));
-  const prepared = await prepareRows(pending, { file: options.file, folder, rowCount: rows.length, endpoint, dryRun: options.dryRun }, ctx);
+  const prepared = await prepareRows(pending, { file: options.file, folder, rowCount: rows.length, endpoint, dryRun: options.dryRun }, ctx).catch(
+    (error: unknown) => {
+      // Stopped while names were looked up (no lookup starts after a signal): no row was sent.
+      if (error instanceof StoppedBeforeSendingError)
+        throw stoppedBeforeRows(
+          options,
+          pending.map((row) => row.row),
+          ctx,
+        );
+      throw error;
+    },
+  );
 
   const quiet = ctx.output.format === 'quiet';
   const skippedEntries = [...created.values(), ...heldInDoubt.values()]

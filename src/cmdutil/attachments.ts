@@ -2,11 +2,13 @@
 // the others without an error (docs/service.md 4.11), so a 2xx says nothing about the files: a CI job would
 // lose its log and stay green. After every upload (attach, create, reply, forward, close) tkt
 // finds out which were kept, from the answer when it names them, else from the ticket read back,
-// and fails the files it skipped (README: Attachments the service skips).
+// and fails the files it skipped (README: Attachments the service skips). A file listed with a
+// size other than the one sent (an empty copy) is not the file sent: it counts as not kept.
 import { tktCommand, type RunPlace } from '../config/session.js';
 import { field, isObject, stringField } from '../api/member-access.js';
 import { plans } from '../api/plans.js';
 import type { ApiClient, ApiResponse, TicketId, UploadFile } from '../api/types.js';
+import { sentSize } from '../api/upload.js';
 import type { Context } from '../context/context.js';
 import { FilesSkippedError, OperationError, TktError } from '../errors.js';
 import { nameList } from './action-output.js';
@@ -37,6 +39,39 @@ function split(sent: readonly string[], isKept: (name: string) => boolean): Kept
   return { kept: sent.filter(isKept), skipped: sent.filter((name) => !isKept(name)) };
 }
 
+/** The sizes a list gives its files, by name in lower case (as `among` compares); entries without a size give none. */
+function sizesIn(list: unknown): Map<string, number[]> {
+  const sizes = new Map<string, number[]>();
+  if (!Array.isArray(list)) return sizes;
+  for (const entry of list) {
+    const name = isObject(entry) ? stringField(entry, 'fileName', 'name', 'file') : undefined;
+    const size = field(entry, 'size', 'fileSize', 'length');
+    if (name === undefined || typeof size !== 'number') continue;
+    const key = name.toLowerCase();
+    sizes.set(key, [...(sizes.get(key) ?? []), size]);
+  }
+  return sizes;
+}
+
+/**
+ * The names of `uploads` that `list` gives only other sizes than the one sent, where both are
+ * known: a file of that name on the ticket that is not the file sent (a pipe re-sent empty).
+ */
+async function sizesDiffering(uploads: readonly UploadFile[], list: unknown): Promise<Set<string>> {
+  const listed = sizesIn(list);
+  const differing = new Set<string>();
+  if (listed.size === 0) return differing;
+  await Promise.all(
+    uploads.map(async (upload) => {
+      const sizes = listed.get(upload.name.toLowerCase());
+      if (sizes === undefined) return;
+      const sent = await sentSize(upload);
+      if (sent !== undefined && !sizes.includes(sent)) differing.add(upload.name);
+    }),
+  );
+  return differing;
+}
+
 /** Whether a name is among `names`: without regard to case, as the service may store it. */
 function among(names: readonly string[]): (name: string) => boolean {
   const known = new Set(names.map((name) => name.toLowerCase()));
@@ -51,13 +86,19 @@ function among(names: readonly string[]): (name: string) => boolean {
  */
 export async function keptFiles(client: ApiClient, id: TicketId, uploads: readonly UploadFile[], response: ApiResponse): Promise<KeptFiles | undefined> {
   const sent = uploads.map((upload) => upload.name);
+  const keptList = field(response.body, ...KEPT_LISTS);
   const skipped = fileNamesIn(field(response.body, ...SKIPPED_LISTS));
   if (skipped !== undefined) {
     const isSkipped = among(skipped);
-    return split(sent, (name) => !isSkipped(name));
+    const differing = await sizesDiffering(uploads, keptList);
+    return split(sent, (name) => !isSkipped(name) && !differing.has(name));
   }
-  const kept = fileNamesIn(field(response.body, ...KEPT_LISTS));
-  if (kept !== undefined) return split(sent, among(kept));
+  const kept = fileNamesIn(keptList);
+  if (kept !== undefined) {
+    const isKept = among(kept);
+    const differing = await sizesDiffering(uploads, keptList);
+    return split(sent, (name) => isKept(name) && !differing.has(name));
+  }
   let ticket: unknown;
   try {
     ticket = (await client.send(plans.getTicket(id))).body;
@@ -65,8 +106,12 @@ export async function keptFiles(client: ApiClient, id: TicketId, uploads: readon
     const reason = error instanceof TktError ? [error.message, ...error.details] : [String(error)];
     throw new OperationError(`#${id}: could not read the ticket back to see which files the service kept`, { details: reason, cause: error });
   }
-  const onTicket = fileNamesIn(field(ticket, ...TICKET_LISTS));
-  return onTicket === undefined ? undefined : split(sent, among(onTicket));
+  const ticketList = field(ticket, ...TICKET_LISTS);
+  const onTicket = fileNamesIn(ticketList);
+  if (onTicket === undefined) return undefined;
+  const isOnTicket = among(onTicket);
+  const differing = await sizesDiffering(uploads, ticketList);
+  return split(sent, (name) => isOnTicket(name) && !differing.has(name));
 }
 
 /** "1 of 2 files", "2 of 2 files", "1 of 1 file". */

@@ -25,6 +25,8 @@ function nameProblem(name: string): string | undefined {
   // A '\' too: a service on Windows would take what follows it as the name, and name the file otherwise.
   if (/[/\\]/.test(name)) return `the name after '#' cannot hold '/' or '\\'`;
   if (CONTROL_CHARACTERS.test(name)) return "the name after '#' cannot hold control characters";
+  // Sent as %22 (api/upload.ts), it would be stored and listed under another name than NAME.
+  if (name.includes('"')) return `the name after '#' cannot hold '"': a multipart name carries it as %22`;
   return undefined;
 }
 

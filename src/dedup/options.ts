@@ -50,6 +50,10 @@ export async function dedupCreateSpec(
   const { requester, description } = create.values;
   // The files the create would send, under the names it would send them by.
   const files = create.create.form?.files ?? [];
+  // A job that gives way to an older ticket sends them again (create.ts): a pipe is kept as it is first sent.
+  const createForm = create.create.form;
+  const createOnce =
+    createForm === undefined ? create.create : { ...create.create, form: { ...createForm, files: files.map((file) => ({ ...file, resend: true })) } };
   // The reply is posted as the requester, by username: `new` takes one as given, register a user ID, username or name.
   const username =
     typeof requester !== 'string'
@@ -63,7 +67,7 @@ export async function dedupCreateSpec(
     onExisting: dedup.onExisting,
     reopen: dedup.reopen,
     dryRun: create.dryRun,
-    create: create.create,
+    create: createOnce,
     files,
     reply: (existing) =>
       plans.requesterReply(existing.id, {

@@ -38,6 +38,7 @@ function exchanger(baseUrl: string, settings: Partial<ExchangeSettings> = {}) {
     maxBodyBytes: 1024,
     proxies: NO_PROXY,
     halt: undefined,
+    stop: undefined,
     ...settings,
   });
   const lines: string[] = [];

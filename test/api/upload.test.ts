@@ -1,6 +1,7 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { buildMultipart, uploadChunks, type Multipart, type Upload } from '../../src/api/upload.js';
@@ -96,5 +97,46 @@ describe('uploadChunks', () => {
     for (const { chunk, asGiven } of small) expect(chunk.equals(asGiven)).toBe(true);
     const sent = Buffer.concat(held.map(({ asGiven }) => asGiven));
     for (const file of files) expect(sent.includes(file.data)).toBe(true);
+  });
+});
+
+describe('a pipe sent again (UploadFile.resend)', () => {
+  /** The bytes of `upload`'s files as its body sends them, framing left out. */
+  async function sentBytes(upload: Upload): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of uploadChunks(upload, () => undefined)) if (!upload.framing.includes(chunk)) chunks.push(Buffer.from(chunk));
+    return Buffer.concat(chunks);
+  }
+
+  it('is kept, as it is first read, in a file only its user may read, and sent again from there with its size', async () => {
+    const fifo = join(dir, 'log-pipe');
+    execFileSync('mkfifo', [fifo]);
+    const data = randomBytes(70 * 1024);
+    const writer = spawn('sh', ['-c', 'exec cat > "$0"', fifo], { stdio: ['pipe', 'ignore', 'inherit'] });
+    writer.stdin.end(data);
+    const file = { path: fifo, name: 'build.log' };
+    const first = (await buildMultipart({ fields: {}, files: [{ ...file, resend: true }] })) as Multipart;
+    expect(first.headers['content-length']).toBeUndefined();
+    expect(await sentBytes(first.body as Upload)).toEqual(data);
+
+    const again = (await buildMultipart({ fields: {}, files: [file] })) as Multipart;
+    const kept = (again.body as Upload).files[0]!;
+    expect(kept.size).toBe(data.length);
+    expect(kept.path).not.toBe(fifo);
+    expect((await stat(kept.path)).mode & 0o777).toBe(0o600);
+    expect((await stat(dirname(kept.path))).mode & 0o777).toBe(0o700);
+    expect(await sentBytes(again.body as Upload)).toEqual(data);
+  });
+
+  it('is refused when it was read by an upload that kept no copy: never sent again as an empty file', async () => {
+    const fifo = join(dir, 'once-pipe');
+    execFileSync('mkfifo', [fifo]);
+    const writer = spawn('sh', ['-c', 'exec cat > "$0"', fifo], { stdio: ['pipe', 'ignore', 'inherit'] });
+    writer.stdin.end('once\n');
+    const file = { path: fifo, name: 'once.log' };
+    expect((await sentBytes(((await buildMultipart({ fields: {}, files: [file] })) as Multipart).body as Upload)).toString()).toBe('once\n');
+    await expect(buildMultipart({ fields: {}, files: [file] })).rejects.toThrow(
+      `cannot send ${fifo} again: it is a pipe, read by an earlier upload of this run, and its bytes cannot be read twice`,
+    );
   });
 });

@@ -427,6 +427,8 @@ describe('tkt create --from', () => {
     // Rows for the integration endpoint: with register's columns missing, only `new` takes them.
     const file = await write('hint.jsonl', [1, 2].map((n) => JSON.stringify({ title: `hint-${n}`, description: 'd', requester: 'aberg' })).join('\n'));
     const options: CreateFromOptions = { file, report: undefined, resume: undefined, integration: true, concurrency: 1, dryRun: false, retryInDoubt: false };
+    // The names looked up first (a dry run fills the profile's cache): the run stops at its rows.
+    await runCreateFrom({ ...options, dryRun: true }, (await h.context({ globals: { profile: 'ops' } })).ctx);
     const interrupted = await h.context({ globals: { profile: 'ops' } });
     interrupted.abort.abort();
     const stopped: unknown = await runCreateFrom(options, interrupted.ctx).catch((error: unknown) => error);
@@ -443,6 +445,33 @@ describe('tkt create --from', () => {
         .map((t) => t.title)
         .sort(),
     ).toEqual(['hint-1', 'hint-2']);
+  });
+
+  it('stopped while it looks names up, before any row: nothing sent, every row not started, the same command to finish', async () => {
+    await loginAs(h.sandbox, h.configDir, 'tech', 'fresh');
+    const file = await write('names.jsonl', [1, 2].map((n) => JSON.stringify({ title: `names-${n}`, description: 'd', requester: 'aberg' })).join('\n'));
+    const options: CreateFromOptions = {
+      file,
+      report: undefined,
+      resume: undefined,
+      integration: true,
+      concurrency: undefined,
+      dryRun: false,
+      retryInDoubt: false,
+    };
+    // A profile whose lookups are not cached yet: the run would fetch them, but it is stopped.
+    const interrupted = await h.context({ globals: { profile: 'fresh' } });
+    interrupted.abort.abort();
+    const stopped: unknown = await runCreateFrom(options, interrupted.ctx).catch((error: unknown) => error);
+    expect(stopped).toMatchObject({ exitCode: ExitCode.interrupted, message: 'interrupted: nothing was sent', details: ['rows not started: 1-2'] });
+    const { hint } = stopped as { hint: string };
+    expect(hint).toBe(`to finish: tkt create --from ${file} --integration --profile fresh`);
+    expect(ticketsTitled('names-')).toEqual([]);
+
+    const [, ...argv] = hint.replace('to finish: ', '').split(' ');
+    const finished = await h.cli(argv);
+    expect(finished.stderr).toBe(`created 2 tickets; report: ${file}.report.jsonl\n`);
+    expect(ticketsTitled('names-')).toHaveLength(2);
   });
 
   it('on a second signal gives up the row in flight as in doubt; --resume holds it back until --retry-in-doubt', async () => {

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { integrationCreateArgs } from '../helpers/create-args.js';
 import type { Harness } from '../helpers/harness.js';
-import { sendsNothing, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import { sendsNothing, unusedTicket, unusedTickets, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 
 let h: Harness;
 let dir: string;
@@ -194,6 +194,21 @@ describe('/dev/stdin', () => {
   });
 });
 
+describe('a pipe given to several uploads of one run', () => {
+  it('is sent once: the next upload fails, naming it, rather than send an empty file reported as kept', async () => {
+    const [first, second] = unusedTickets(h, 2, (t) => t.ticketStatusId === OPEN && !t.locked).map((t) => t.id);
+    const result = await runBin(['close', String(first), String(second), '--attach', '/dev/stdin#build.log'], 'compiler said no\n');
+    expect(result.code).toBe(1);
+    // The ID commands run at once, so either may be the one that read the pipe.
+    const [read, refused] = attachmentsOf(first!).some((a) => a.fileName === 'build.log') ? [first!, second!] : [second!, first!];
+    expect(attachmentsOf(read).find((a) => a.fileName === 'build.log')?.size).toBe('compiler said no\n'.length);
+    expect(attachmentsOf(refused).some((a) => a.fileName === 'build.log')).toBe(false);
+    expect(result.stderr).toContain(
+      `✗ #${refused} cannot send /dev/stdin again: it is a pipe, read by an earlier upload of this run, and its bytes cannot be read twice\n`,
+    );
+  });
+});
+
 describe('create --from stdin, a device or a pipe', () => {
   const rows = (tag: string) => [1, 2].map((n) => JSON.stringify({ title: `${tag} ${n}`, description: 'd', requester: 'pnovak' })).join('\n') + '\n';
   const titled = (tag: string) => h.sandbox.state.tickets.filter((t) => t.title.startsWith(`${tag} `));
@@ -273,7 +288,12 @@ describe('/dev/stdin redirected from a file', () => {
     } finally {
       closeSync(fd);
     }
-    expect(attachmentsOf(ticket.id).map((a) => [a.size, a.sha256])).toEqual([[data.length, sha256(data)]]);
+    // The ticket may hold files from before (the demo's).
+    expect(
+      attachmentsOf(ticket.id)
+        .filter((a) => a.fileName === 'stdin.log')
+        .map((a) => [a.size, a.sha256]),
+    ).toEqual([[data.length, sha256(data)]]);
   });
 });
 

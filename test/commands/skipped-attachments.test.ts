@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { integrationCreateArgs, validCreateArgs, VALID_TICKET } from '../helpers/create-args.js';
 import type { Harness } from '../helpers/harness.js';
-import { routeCount, unusedTicket, unusedTickets, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import { frontEnv, routeCount, startFrontServer, unusedTicket, unusedTickets, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 import { formatRanges } from '../../src/bulk/ranges.js';
 
 let h: Harness;
@@ -162,5 +162,27 @@ describe('tkt close --attach', () => {
     const json = await h.cli(['--json', 'close', String(c!.id), ...bothFiles()]);
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout)).toEqual({ id: c!.id, ok: true, status: 204, kept: ['build.txt'], skipped: ['logs.tar.gz'] });
+  });
+});
+
+// A service that lists a file it kept with a size says how many bytes it has: a copy of another
+// size (an empty one) is not the file that was sent.
+describe('a file the service lists at another size than was sent', () => {
+  it('is not kept: named, exit 1', async () => {
+    const id = openTicket().id;
+    const server = await startFrontServer(h, (req, res) => {
+      if (!req.url?.startsWith('/api/TicketsApi/addfiles/')) return false;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ success: true, attachments: [{ id: 1, fileName: 'build.txt', size: 0 }], skipped: [] }));
+      return true;
+    });
+    try {
+      const result = await h.cli(['--json', 'attach', String(id), kept], { env: frontEnv(h, server) });
+      expect(result.code).toBe(1);
+      expect(keptLine(result.stderr)).toEqual({ kept: [], skipped: ['build.txt'] });
+      expect(result.stderr).toContain('error: the service did not keep 1 of 1 file: build.txt\n');
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -2,7 +2,10 @@
 // while the service has its change: the answer is awaited, the outcome told as a run that was not
 // stopped tells it, then the run ends with the signal's code and line (docs/cli.md section 8). A
 // signal before the change leaves sends nothing.
+import { execFileSync, spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { startServer } from '../api/server.js';
+import { processSignals } from '../cli/fake-process.js';
 import { integrationCreateArgs, validCreateArgs } from '../helpers/create-args.js';
 import type { Harness } from '../helpers/harness.js';
 import { writeFile } from 'node:fs/promises';
@@ -156,5 +159,39 @@ describe('tkt create stopped while it resolves names', () => {
     expect(result.sent).toBe(1);
     expect(h.sandbox.state.tickets.filter((t) => t.title === title)).toHaveLength(0);
     expect(result).toMatchObject({ code, stdout: '', stderr: line, exits: [] });
+  });
+});
+
+// A pipe that is still being written when the signal comes (`make | tkt attach ID /dev/stdin#x`
+// cancelled): the service has not received the request whole, so it cannot have acted on it.
+// The upload ends at once, as not done (not in doubt), and the run exits with the signal's code.
+describe('an upload stopped while its body is still being sent', () => {
+  it.each(STOPS)('%s: ends the upload at once, says it was not done, exits %i', async (signal, code, line) => {
+    const { id } = unusedTicket(h);
+    const fifo = join(dir, `live-${signal}`);
+    execFileSync('mkfifo', [fifo]);
+    // A writer that has written a line and stays open: the pipe never ends by itself.
+    const writer = spawn('sh', ['-c', 'exec cat > "$0"', fifo], { stdio: ['pipe', 'ignore', 'inherit'] });
+    writer.stdin.on('error', () => undefined);
+    writer.stdin.write('line\n');
+    let bodyArrived: () => void;
+    const arrived = new Promise<void>((resolve) => (bodyArrived = resolve));
+    const server = await startServer((req) => req.once('data', () => bodyArrived()));
+    try {
+      const signals = processSignals();
+      const running = h.cli(['attach', String(id), `${fifo}#live.log`], { env: frontEnv(h, server), signals });
+      await arrived;
+      signals.send(signal);
+      const result = await running;
+      expect(result).toMatchObject({ code, stdout: '' });
+      expect(signals.exits).toEqual([]);
+      expect(result.stderr).toBe(
+        `error: ${line.slice('error: '.length, -1)} while sending POST ${server.url}/api/TicketsApi/addfiles/${id}: not done, ` +
+          'the service never received the whole request\n',
+      );
+    } finally {
+      writer.kill();
+      await server.close();
+    }
   });
 });

@@ -91,10 +91,21 @@ describe('tkt attach ID PATH#NAME', () => {
     ['/dev/null#', "no name after '#'"],
     ['/dev/null#logs/build.log', "the name after '#' cannot hold '/' or '\\'"],
     ['/dev/null#..', '".." is no file name'],
+    // Sent as %22, as browsers write it: the service would store a"b.txt as a%22b.txt.
+    ['/dev/null#a"b.txt', "the name after '#' cannot hold '\"': a multipart name carries it as %22"],
   ])('is exit 2 for %s, naming it, before anything is sent', async (argument, problem) => {
     const result = await sendsNothing(h, () => h.cli(['attach', String(ticket), argument]));
     expect(result.code).toBe(2);
     expect(result.stderr.split('\n')[0]).toBe(`error: attach ${argument}: ${problem}`);
+  });
+
+  it("a file whose own name holds '\"' is reported under the name the service receives and stores, %22 for each '\"'", async () => {
+    const quoted = join(dir, 'say "hi".txt');
+    await writeFile(quoted, 'hi\n');
+    const { result, names } = await added(ticket, () => h.cli(['--json', 'attach', String(ticket), quoted]));
+    expect(names).toEqual(['say %22hi%22.txt']);
+    expect(result.code).toBe(0);
+    expect(keptLine(result.stderr)).toEqual({ kept: ['say %22hi%22.txt'], skipped: [] });
   });
 
   it('names the argument of a file that cannot be read', async () => {

@@ -49,3 +49,35 @@ test(`${JOBS} concurrent create --dedup-key processes leave exactly one open tic
     await front.close();
   }
 });
+
+// Each job pipes its log in (`make | tkt create ... --attach /dev/stdin#build.log`): the pipe is
+// read once, by the upload to the job's own new ticket, yet the job that gives way sends its
+// occurrence again, to the older ticket. That copy must carry the same bytes, not an empty file.
+test('concurrent jobs attaching a piped log: the surviving ticket gets every job its whole log', async () => {
+  const jobs = 3;
+  const key = 'ci:race/piped-log';
+  const front = await startFrontServer(
+    h,
+    () => false,
+    holdUntilTogether(jobs, (req) => req.url === '/api/TicketsApi/new'),
+  );
+  try {
+    const env = { ...process.env, TKT_URL: front.url, TKT_TOKEN: h.sandbox.issueToken('admin'), TKT_CONFIG_DIR: h.configDir, CI: 'true' };
+    const args = (n: number) => ['create', '--integration', '--requester', 'ci-bot', '--title', 'Piped log', '--description', `job ${n}`];
+    // A shell's pipe, as a CI job's: node would give the child a socket, which /dev/stdin cannot open.
+    const job = (n: number) =>
+      promisify(execFile)('sh', ['-c', `seq 1 ${n * 1000} | "$@"`, 'sh', 'node', BIN, ...args(n), '--attach', `/dev/stdin#build${n}.log`, '--dedup-key', key], {
+        env,
+      });
+    const results = await Promise.all(Array.from({ length: jobs }, (_, n) => job(n + 1)));
+    for (const { stderr } of results) expect(stderr).toBe('');
+
+    const keyed = h.sandbox.state.tickets.filter((t) => t.title === `Piped log [${key}]`);
+    const survivor = Math.min(...keyed.map((t) => t.id));
+    const logSize = (n: number) => Array.from({ length: n * 1000 }, (_, i) => `${i + 1}\n`).join('').length;
+    const onSurvivor = h.sandbox.state.attachments.filter((a) => a.ticketId === survivor).map((a) => [a.fileName, a.size]);
+    expect(onSurvivor.sort()).toEqual(Array.from({ length: jobs }, (_, n) => [`build${n + 1}.log`, logSize(n + 1)]));
+  } finally {
+    await front.close();
+  }
+});
