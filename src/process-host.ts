@@ -317,6 +317,8 @@ export async function createProcessContext(
         signal: state.stop.signal,
         lendTerminal,
         rows: () => io.size().rows,
+        cursorControl: io.cursorControl,
+        columns: () => io.size().columns,
       });
     }),
     signal: state.stop.signal,

@@ -5,6 +5,7 @@ import type { EditorChoice } from '../config/settings.js';
 import type { Context } from '../context/context.js';
 import { InterruptedError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
+import { truncate } from '../output/width.js';
 import { createStyle, type Style } from '../output/style.js';
 import { editText } from './editor.js';
 import { createTypeAhead } from './typeahead.js';
@@ -31,6 +32,10 @@ export interface PrompterIO {
   lendTerminal?: Context['lendTerminal'];
   /** The terminal's height, read as each picker opens. */
   rows?: () => number;
+  /** IO.cursorControl: stderr can go back over a line (the editor's "waiting" line is erased after it). */
+  cursorControl?: boolean;
+  /** The terminal's width: the "waiting" line is kept to one row, which \r can go back to. */
+  columns?: () => number;
 }
 
 type Prompts = typeof InquirerPrompts;
@@ -146,9 +151,23 @@ export function createInquirerPrompter(io: PrompterIO): Prompter {
       return chosen.value;
     },
     editor: async ({ message, default: initial }) => {
-      io.stderr.write(`${sanitizeInline(message)} (waiting for your editor to close the file...)\n`);
+      // As git does: at a terminal that can, the line is left open and erased once the editor is
+      // done, so that what follows (✓ replied) is not under a stale "waiting".
+      const erase = io.cursorControl === true;
+      const suffix = ' (waiting for your editor to close the file...)';
+      let waiting = `${sanitizeInline(message)}${suffix}`;
+      if (erase && io.columns !== undefined) {
+        // One row, the suffix kept whole where it fits: a wrapped line would leave its first row.
+        const width = Math.max(1, io.columns() - 1);
+        waiting = truncate(`${truncate(sanitizeInline(message), Math.max(1, width - suffix.length))}${suffix}`, width);
+      }
+      io.stderr.write(erase ? waiting : `${waiting}\n`);
       const edit = () => editText({ message, default: initial, env: io.env, ...(io.editor === undefined ? {} : { editor: io.editor() }) });
-      return io.lendTerminal === undefined ? await edit() : await io.lendTerminal(edit);
+      try {
+        return io.lendTerminal === undefined ? await edit() : await io.lendTerminal(edit);
+      } finally {
+        if (erase) io.stderr.write('\r\x1b[K');
+      }
     },
   };
 }

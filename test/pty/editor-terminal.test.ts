@@ -173,8 +173,11 @@ describe.skipIf(skip)('tkt and the editor at a real terminal', () => {
     await chmod(editor, 0o755);
     const earlier = replies(id).length;
     const name = await openReply(id, editor);
-    await terminal.waitFor(name, /\[exit 0\]/, { what: 'the reply sent' });
+    const shown = await terminal.waitFor(name, /\[exit 0\]/, { what: 'the reply sent' });
     expect(replies(id).slice(earlier)).toEqual(['Same fault as\n#1234 last week.']);
+    // The "waiting" line is erased once the editor is done, as git erases its own.
+    expect(shown).not.toContain('waiting for your editor');
+    expect(shown).toMatch(/^✓ replied to #1031/m);
   });
 
   it('leaves the shell nothing of what the terminal answered the editor of tkt reply', async () => {
