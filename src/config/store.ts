@@ -147,7 +147,10 @@ export function createConfigStore(dir: string, options: ConfigStoreOptions = {})
     },
 
     readCache<T>(profile: string, key: string): T | undefined {
-      const entries = readCacheEntries(cacheFile(profile));
+      const file = cacheFile(profile);
+      // Names become the IDs it holds: a cache another owner chose is not read.
+      if (ownEntry(path.dirname(file), 'folder', file, 'read') !== undefined) ownEntry(file, 'cache file', file, 'read');
+      const entries = readCacheEntries(file);
       const entry = (Object.hasOwn(entries, key) ? entries[key] : undefined) as Partial<CacheEntry> | null | undefined;
       // A missing or unparsable expiry counts as expired.
       if (!(Date.parse(entry?.expiresAt ?? '') > Date.now())) return undefined;
@@ -288,12 +291,12 @@ function makeFolders(configDir: string, file: string): void {
 }
 
 /**
- * `entry` (a folder of tkt's, a token file) as lstat sees it, undefined when there is none; a
+ * `entry` (a folder of tkt's, a token or cache file) as lstat sees it, undefined when there is none; a
  * symbolic link there is refused (exit 1) naming it, as ssh refuses an odd key file: tkt would
- * read a token, or change the mode of a folder, that another owner chose. `file`: the file that
+ * read a token or a cache, or change the mode of a folder, that another owner chose. `file`: the file that
  * was to be read or written (`entry` itself, or a file in it).
  */
-function ownEntry(entry: string, kind: 'folder' | 'token file', file: string, action: 'read' | 'write'): Stats | undefined {
+function ownEntry(entry: string, kind: 'folder' | 'token file' | 'cache file', file: string, action: 'read' | 'write'): Stats | undefined {
   let info: Stats;
   try {
     info = lstatSync(entry);
@@ -305,7 +308,9 @@ function ownEntry(entry: string, kind: 'folder' | 'token file', file: string, ac
     hint:
       kind === 'token file'
         ? `tkt keeps each token in a file of its own: remove the link (rm ${shellWord(entry)}) and log in again`
-        : `tkt keeps its files in folders of its own, 0700: replace the link with a folder (rm ${shellWord(entry)} && mkdir -m 700 ${shellWord(entry)}), or set TKT_CONFIG_DIR`,
+        : kind === 'cache file'
+          ? `tkt keeps its lookup cache in a file of its own: remove the link (rm ${shellWord(entry)}); the cache is fetched again`
+          : `tkt keeps its files in folders of its own, 0700: replace the link with a folder (rm ${shellWord(entry)} && mkdir -m 700 ${shellWord(entry)}), or set TKT_CONFIG_DIR`,
   });
 }
 

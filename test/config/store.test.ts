@@ -389,6 +389,22 @@ describe('links and loose modes', () => {
     expect(modeOf(shared)).toBe(0o755);
   });
 
+  posixOnly('reads no lookup cache through a link, as cache/ or as its file: a planted cache would turn names into other IDs', async () => {
+    const dir = tempDir();
+    const elsewhere = tempDir();
+    await createConfigStore(elsewhere).writeCache('default', 'users', [{ id: 'planted', name: 'Tom Tech' }], 60_000);
+    fs.symlinkSync(path.join(elsewhere, 'cache'), path.join(dir, 'cache'));
+    expect(() => createConfigStore(dir).readCache('default', 'users')).toThrow(
+      `cannot read ${path.join(dir, 'cache', 'default.json')}: ${path.join(dir, 'cache')} is a symbolic link`,
+    );
+    const linkedFile = tempDir();
+    fs.mkdirSync(path.join(linkedFile, 'cache'), { mode: 0o700 });
+    fs.symlinkSync(path.join(elsewhere, 'cache', 'default.json'), path.join(linkedFile, 'cache', 'default.json'));
+    expect(() => createConfigStore(linkedFile).readCache('default', 'users')).toThrow(
+      `cannot read ${path.join(linkedFile, 'cache', 'default.json')}: it is a symbolic link`,
+    );
+  });
+
   posixOnly('reads no token through a link, as tokens/ or as the token file: exit 1 naming it', async () => {
     const dir = tempDir();
     const elsewhere = tempDir();
