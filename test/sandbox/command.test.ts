@@ -139,6 +139,21 @@ test("the banner's login line is the README quick start's, with the sandbox's UR
   expect(stdout()).toContain(`\nTry: tkt login --url ${url} ${quickStart}\n`);
 });
 
+test("on every interface (--host 0.0.0.0), the banner's login line names a URL tkt logs in to: loopback's", async () => {
+  harness = await createHarness({ login: false });
+  const { ctx, stdout, abort } = await harness.context();
+  const running = run({ port: '0', host: '0.0.0.0', data: undefined, seedTickets: undefined }, ctx);
+  await waitFor(() => stdout().includes('Press Ctrl-C'));
+  const port = /listening on http:\/\/0\.0\.0\.0:(\d+)/.exec(stdout())?.[1];
+  expect(port).toBeDefined();
+  expect(stdout()).toContain(`\nTry: tkt login --url http://127.0.0.1:${port} -u tech\n`);
+  // Run as shown, it logs in.
+  const login = await harness.cli(['login', '--url', `http://127.0.0.1:${port}`, '-u', 'tech', '--password-stdin'], { stdin: 'tech\n' });
+  abort.abort();
+  await expect(running).rejects.toBeInstanceOf(InterruptedError);
+  expect(login.code).toBe(0);
+});
+
 test('--json prints one JSON document with the URL and logins', async () => {
   harness = await createHarness({ login: false });
   const { ctx, stdout, abort } = await harness.context({ globals: { json: true } });
