@@ -15,7 +15,7 @@ import { StoppedBeforeSendingError } from '../errors.js';
 import { requireCreatedId } from '../fields/created.js';
 import { resolveActingUser } from '../prompts/acting-user.js';
 import { duplicateComment, ticketToReopen } from './duplicate.js';
-import { olderFirst, ticketsWithKey, warnWhenCannotClose, warnWhenOnlyOwnTickets, type KeyedTicket } from './lookup.js';
+import { KeyTickets, olderFirst, ticketsWithKey, warnWhenCannotClose, warnWhenOnlyOwnTickets, type KeyRequester, type KeyedTicket } from './lookup.js';
 
 export type DedupAction = 'created' | 'updated' | 'skipped' | 'reopened';
 export const ON_EXISTING = ['reply', 'skip'] as const;
@@ -32,6 +32,8 @@ export interface DedupCreate {
   reply(existing: KeyedTicket): PlannedRequest;
   /** The files both requests upload. */
   files: readonly UploadFile[];
+  /** Whose tickets of the key this create may add to, re-open or close: the requester it creates for. */
+  requester: KeyRequester;
 }
 
 interface Decision {
@@ -40,12 +42,17 @@ interface Decision {
   target: KeyedTicket | undefined;
 }
 
-/** What to do, given the key's tickets (oldest first). */
-async function decide(client: ApiClient, tickets: readonly KeyedTicket[], spec: DedupCreate, signal: AbortSignal): Promise<Decision> {
-  const open = tickets.find((ticket) => !ticket.settled);
+/** What to do, given the key's tickets (oldest first); only the requester's own count. */
+async function decide(own: KeyTickets, tickets: readonly KeyedTicket[], spec: DedupCreate): Promise<Decision> {
+  const open = await own.firstOwn(tickets.filter((ticket) => !ticket.settled));
   if (open !== undefined) return { action: spec.onExisting === 'skip' ? 'skipped' : 'updated', target: open };
   // The most recent history of the failure, never a duplicate tkt closed in a race.
-  const settled = spec.reopen ? await ticketToReopen(client, tickets, signal) : undefined;
+  const settled = spec.reopen
+    ? await ticketToReopen(
+        own,
+        tickets.filter((ticket) => ticket.settled),
+      )
+    : undefined;
   return settled === undefined ? { action: 'created', target: undefined } : { action: 'reopened', target: settled };
 }
 
@@ -54,7 +61,8 @@ const VERB: Record<DedupAction, string> = { created: 'create a ticket', updated:
 export async function createOnce(ctx: Context, spec: DedupCreate): Promise<void> {
   const client = await ctx.api();
   await warnWhenOnlyOwnTickets(ctx, spec.key, 'so this may open a second one');
-  const { action, target } = await decide(client, await ticketsWithKey(client, spec.key, ctx.signal), spec, ctx.signal);
+  const own = new KeyTickets(client, spec.requester, ctx.signal);
+  const { action, target } = await decide(own, await ticketsWithKey(client, spec.key, ctx.signal), spec);
   if (action === 'created') await warnWhenCannotClose(ctx, spec.key);
   if (spec.dryRun) return printDecision(ctx, spec, action, target);
   // Each change goes through sendChange: none starts once the run is stopped (a signal during
@@ -69,7 +77,7 @@ export async function createOnce(ctx: Context, spec: DedupCreate): Promise<void>
   let older: KeyedTicket | undefined;
   try {
     // Stopped while it was created: the look-up for a twin would be a new request.
-    older = ctx.signal.aborted ? undefined : await olderOpenTicket(client, spec.key, created.id, ctx.signal);
+    older = ctx.signal.aborted ? undefined : await olderOpenTicket(own, spec.key, created.id);
   } catch (error) {
     await report(ctx, client, spec, created);
     throw error;
@@ -104,13 +112,13 @@ async function giveWay(ctx: Context, client: ApiClient, spec: DedupCreate, creat
   return report(ctx, client, spec, updated);
 }
 
-/** The oldest open ticket of the key that is older than ours, when another job made one too. */
-async function olderOpenTicket(client: ApiClient, key: string, ownId: number, signal: AbortSignal): Promise<KeyedTicket | undefined> {
-  const tickets = await ticketsWithKey(client, key, signal);
-  const own = tickets.find((ticket) => ticket.id === ownId);
+/** The requester's oldest open ticket of the key that is older than ours, when another job made one too. */
+async function olderOpenTicket(own: KeyTickets, key: string, ownId: number): Promise<KeyedTicket | undefined> {
+  const tickets = await ticketsWithKey(own.api, key, own.signal);
+  const ours = tickets.find((ticket) => ticket.id === ownId);
   // Ours not listed yet: only the IDs can tell which came first.
-  const isOlder = (ticket: KeyedTicket) => (own === undefined ? ticket.id < ownId : olderFirst(ticket, own) < 0);
-  return tickets.find((ticket) => !ticket.settled && ticket.id !== ownId && isOlder(ticket));
+  const isOlder = (ticket: KeyedTicket) => (ours === undefined ? ticket.id < ownId : olderFirst(ticket, ours) < 0);
+  return own.firstOwn(tickets.filter((ticket) => !ticket.settled && ticket.id !== ownId && isOlder(ticket)));
 }
 
 /** What a run did to which ticket, with the answer whose files are checked. */

@@ -1,11 +1,9 @@
 // The close comment tkt leaves on its own ticket when another job's older ticket of the key won
 // the race, and how --reopen recognises such a ticket afterwards. A list item carries no close
 // comment (docs/service.md 4.1), the ticket's conversation does (4.2, 4.7): that is one read.
-import { plans } from '../api/plans.js';
 import { InterruptedError } from '../errors.js';
-import type { ApiClient } from '../api/types.js';
-import { readTicket, type ConversationEntry } from '../model/ticket.js';
-import type { KeyedTicket } from './lookup.js';
+import type { ConversationEntry } from '../model/ticket.js';
+import type { KeyTickets, KeyedTicket } from './lookup.js';
 
 export function duplicateComment(originalId: number, key: string): string {
   return `Duplicate of #${originalId} (the same failure, key ${key}, reported at the same moment)`;
@@ -25,20 +23,21 @@ export function duplicateOf(conversation: readonly ConversationEntry[]): number 
 }
 
 /**
- * The settled ticket of the key that --reopen re-opens: the latest one not closed as a duplicate,
- * or the original a duplicate names when that carries the key (where the occurrences went). Each
- * candidate's detail is read, newest first: one read unless duplicates of keyless tickets come first.
+ * The settled ticket of the key that --reopen re-opens: the latest one of this run's requester not
+ * closed as a duplicate, or the original a duplicate names when that carries the key and is of the
+ * requester too (where the occurrences went). Each candidate's detail is read, newest first: one
+ * read, and one more to follow a duplicate, unless duplicates of keyless tickets come first.
  */
-export async function ticketToReopen(client: ApiClient, settled: readonly KeyedTicket[], signal: AbortSignal): Promise<KeyedTicket | undefined> {
+export async function ticketToReopen(own: KeyTickets, settled: readonly KeyedTicket[]): Promise<KeyedTicket | undefined> {
   const byId = new Map(settled.map((ticket) => [ticket.id, ticket]));
   for (const candidate of [...settled].reverse()) {
     // A stopped run starts no new read (docs/cli.md section 8).
-    if (signal.aborted) throw new InterruptedError();
-    const detail = readTicket((await client.send(plans.getTicket(candidate.id))).body);
-    const original = duplicateOf(detail.conversation);
+    if (own.signal.aborted) throw new InterruptedError();
+    if (!(await own.owns(candidate))) continue;
+    const original = duplicateOf((await own.detail(candidate.id)).conversation);
     if (original === undefined) return candidate;
     const followed = byId.get(original);
-    if (followed !== undefined && followed !== candidate) return followed;
+    if (followed !== undefined && followed !== candidate && (await own.owns(followed))) return followed;
   }
   return undefined;
 }

@@ -5,7 +5,8 @@ import { plans } from '../api/plans.js';
 import type { ApiClient } from '../api/types.js';
 import { decodeJwtClaims, holdsPermission, listsPermissions } from '../config/jwt.js';
 import type { Context } from '../context/context.js';
-import { readTicket } from '../model/ticket.js';
+import { InterruptedError } from '../errors.js';
+import { readTicket, type FieldReading, type Ticket } from '../model/ticket.js';
 import { PAGE_CONCURRENCY, listItemsOf, walkPages, type PageSource } from '../listing/pages.js';
 import { titleHasKey } from './key.js';
 
@@ -16,6 +17,61 @@ export interface KeyedTicket {
   /** Resolved or closed. */
   settled: boolean;
   created: Date | undefined;
+  /** The requester as the list item names it: an ID on some services, a name alone on others. */
+  requester: FieldReading;
+}
+
+/** The requester a create of the key uses: its user ID where known, its username. */
+export interface KeyRequester {
+  id: string | undefined;
+  username: string | undefined;
+}
+
+/**
+ * Which tickets of the key are this run's: those of the requester the create uses. Keys are
+ * predictable, and anyone may end a title of their own with one: another requester's ticket never
+ * gets the occurrence, and is never re-opened or closed (README, CI: one ticket per failure).
+ * A list item that names the requester by name alone has its detail read, once per run.
+ */
+export class KeyTickets {
+  readonly #details = new Map<number, Promise<Ticket>>();
+
+  constructor(
+    readonly api: ApiClient,
+    readonly requester: KeyRequester,
+    readonly signal: AbortSignal,
+  ) {}
+
+  /** The ticket's detail, read once. */
+  detail(id: number): Promise<Ticket> {
+    let detail = this.#details.get(id);
+    if (detail === undefined) {
+      detail = this.api.send(plans.getTicket(id)).then((response) => readTicket(response.body));
+      this.#details.set(id, detail);
+    }
+    return detail;
+  }
+
+  /** Whether the ticket's requester is this run's; one the service does not tell is not. */
+  async owns(ticket: KeyedTicket): Promise<boolean> {
+    const listed = sameUser(ticket.requester, this.requester);
+    if (listed !== undefined) return listed;
+    if (this.signal.aborted) throw new InterruptedError();
+    return sameUser((await this.detail(ticket.id)).field('requester'), this.requester) ?? false;
+  }
+
+  /** The first of `tickets` (in their order) that is this run's. */
+  async firstOwn(tickets: readonly KeyedTicket[]): Promise<KeyedTicket | undefined> {
+    for (const ticket of tickets) if (await this.owns(ticket)) return ticket;
+    return undefined;
+  }
+}
+
+/** By user ID when both are known, else by username (case aside); undefined when neither tells. */
+function sameUser(reading: FieldReading, requester: KeyRequester): boolean | undefined {
+  if (reading.id !== undefined && requester.id !== undefined) return String(reading.id) === requester.id;
+  if (reading.username !== undefined && requester.username !== undefined) return reading.username.toLowerCase() === requester.username.toLowerCase();
+  return undefined;
 }
 
 // Big pages: a key found in many titles costs few requests.
@@ -37,7 +93,7 @@ export async function ticketsWithKey(api: ApiClient, key: string, signal: AbortS
       const ticket = readTicket(item);
       const id = Number(ticket.id);
       if (!Number.isSafeInteger(id) || ticket.deleted !== undefined || !titleHasKey(ticket.title, key)) continue;
-      found.set(id, { id, title: ticket.title!, settled: ticket.settled, created: ticket.created });
+      found.set(id, { id, title: ticket.title!, settled: ticket.settled, created: ticket.created, requester: ticket.field('requester') });
     }
   }
   return [...found.values()].sort(olderFirst);

@@ -62,6 +62,9 @@ export async function dedupCreateSpec(
         ? requester
         : await lookups.username('requester', requester, { flag: '--requester', noun: 'user' });
   if (username === undefined) throw new UsageError('--dedup-key needs --requester: the occurrence is added as a reply from the requester');
+  // Only the requester's own tickets of the key count: register's is known by user ID, new's by the username given.
+  const requesterId =
+    create.endpoint === 'new' ? undefined : String(await lookups.resolve('requester', String(requester), { flag: '--requester', noun: 'user' }));
   return {
     key: dedup.key,
     onExisting: dedup.onExisting,
@@ -69,6 +72,7 @@ export async function dedupCreateSpec(
     dryRun: create.dryRun,
     create: createOnce,
     files,
+    requester: { id: requesterId, username },
     reply: (existing) =>
       plans.requesterReply(existing.id, {
         username,

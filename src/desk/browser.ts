@@ -4,6 +4,7 @@
 // terminal: at one it runs in the foreground, lent the terminal, and tkt waits for it. The
 // opener (and $BROWSER without a terminal) is started on its own: tkt neither waits for it nor
 // holds the terminal (README: Open in the browser).
+import { childEnv } from '../util/child-env.js';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { accessSync, constants, statSync } from 'node:fs';
@@ -65,7 +66,7 @@ export function missingBrowser(env: Env): string | undefined {
 
 /** Runs $BROWSER (`browser`, as `command` and `args`) on the terminal until it exits; exit 1 when it fails. */
 async function runAtTerminal(browser: string, command: string, args: string[], env: Env): Promise<void> {
-  const child = spawn(command, args, { stdio: 'inherit', env: { ...env } });
+  const child = spawn(command, args, { stdio: 'inherit', env: childEnv(env) });
   const [code, signal] = (await once(child, 'exit').catch((error: unknown) => {
     throw new OperationError(`could not start the browser "${browser}" ($BROWSER)`, { cause: error });
   })) as [number | null, NodeJS.Signals | null];
@@ -97,7 +98,7 @@ export async function openInBrowser(
     });
     return true;
   }
-  const child = spawn(command, args, { detached: true, stdio: 'ignore', env: { ...ctx.env } });
+  const child = spawn(command, args, { detached: true, stdio: 'ignore', env: childEnv(ctx.env) });
   const started = await new Promise<boolean>((resolve) => {
     child.once('spawn', () => resolve(true));
     child.once('error', () => resolve(false));

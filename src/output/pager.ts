@@ -1,6 +1,7 @@
 // Long output at a terminal goes through the user's pager (`tkt config set pager`, $PAGER,
 // default `less -FRX`: quits at once when the text fits the screen, keeps colour, leaves the
 // text on screen), as git and gh do.
+import { childEnv } from '../util/child-env.js';
 import type { Writable } from 'node:stream';
 import type { GlobalOptions } from '../config/globals.js';
 import type { IO } from './io.js';
@@ -17,8 +18,8 @@ const PAGER_ENV = { LESS: 'FRX', LV: '-c' };
  * the user's own undone (-+F), their other options kept.
  */
 function pagerEnv(env: Readonly<Record<string, string | undefined>>, stays: boolean): Record<string, string | undefined> {
-  if (!stays) return { ...PAGER_ENV, ...env };
-  return { ...PAGER_ENV, ...env, LESS: env.LESS === undefined ? 'R' : `${env.LESS} -+F` };
+  if (!stays) return { ...PAGER_ENV, ...childEnv(env) };
+  return { ...PAGER_ENV, ...childEnv(env), LESS: env.LESS === undefined ? 'R' : `${env.LESS} -+F` };
 }
 
 /**

@@ -3,6 +3,7 @@
 // it, the editor on the real terminal, and the file read back up to the scissors. Nothing above
 // them is dropped: `#1234` at the start of a line, or a template's `# Heading`, is text
 // (README, Text values).
+import { childEnv } from '../util/child-env.js';
 import { spawn } from 'node:child_process';
 import { SHELL_COULD_NOT_RUN } from '../util/shell-status.js';
 import { once } from 'node:events';
@@ -55,7 +56,7 @@ export function editedText(file: string, instructions: readonly string[]): strin
 // The editor setting is a command line ("code --wait"), so it goes through a shell with
 // the file as a separate argument: a temp path with spaces or $ is never re-parsed.
 function startEditor(command: string, file: string, env: Readonly<Record<string, string | undefined>>) {
-  const options = { stdio: 'inherit' as const, env: { ...env } };
+  const options = { stdio: 'inherit' as const, env: childEnv(env) };
   return process.platform === 'win32'
     ? spawn(`${command} "${file}"`, { ...options, shell: true })
     : spawn('sh', ['-c', `${command} "$@"`, command, file], options);

@@ -141,7 +141,7 @@ describe('tkt create --dedup-key', () => {
 });
 
 describe('--reopen and the duplicates tkt closed', () => {
-  it('re-opens the ticket the race kept, not the newer one it closed as a duplicate, with one read more', async () => {
+  it('re-opens the ticket the race kept, not the newer one it closed as a duplicate, with two reads more', async () => {
     const closes = routeCount(h, 'POST /api/TicketsApi/close/{id}');
     for (const result of await createTogether(occurrenceArgs('job-raced'), 3)) expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(routeCount(h, 'POST /api/TicketsApi/close/{id}')).toBe(closes + 2);
@@ -156,8 +156,9 @@ describe('--reopen and the duplicates tkt closed', () => {
     expect(dry.stdout).toContain(`dry run: key job-raced: would reopen #${kept}\n`);
     const reopened = await occurrence('job-raced', '--reopen');
     expect(reopened).toMatchObject({ code: 0, stdout: `reopened #${kept}\n`, stderr: '' });
-    // The list does not carry close comments: the newest settled ticket's detail is read, once per run.
-    expect(routeCount(h, GET)).toBe(reads + 2);
+    // The list carries neither close comments nor the requester's ID: the newest settled ticket's
+    // detail is read, and the kept one's to learn its requester, once each per run.
+    expect(routeCount(h, GET)).toBe(reads + 4);
     expect(ticketById(h, kept!).ticketStatusId).toBe(OPEN);
     expect(duplicates.map((id) => ticketById(h, id).ticketStatusId)).toEqual([CLOSED, CLOSED]);
     const added = h.sandbox.state.conversations.filter((c) => c.ticketId === kept).slice(replies);
@@ -237,6 +238,8 @@ describe('which tickets carry the key', () => {
     const keyed = tickets.find((t) => t.ticketStatusId === OPEN)!;
     tickets.splice(tickets.indexOf(keyed), 1);
     keyed.title = 'Disk full [job-pages]';
+    // Only the requester's own tickets of the key count.
+    keyed.creatorId = h.sandbox.state.users.find((u) => u.username === 'ci-bot')!.id;
     for (const [index, ticket] of tickets
       .filter((t) => t.createdOn > keyed.createdOn)
       .slice(0, 230)
@@ -247,6 +250,47 @@ describe('which tickets carry the key', () => {
     const result = await occurrence('job-pages', '--on-existing', 'skip');
     expect(result).toMatchObject({ code: 0, stdout: `skipped #${keyed.id}\n` });
     expect(routeCount(h, LIST) - lists).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe("another requester's ticket with the key in its title", () => {
+  // Keys are predictable (gh:owner/repo/job): anyone may title a ticket of their own with one. A
+  // CI occurrence (its description, its logs) must never land on that ticket (README, CI: one ticket per failure).
+  const decoyOf = async (key: string, requester = 'aberg'): Promise<number> =>
+    Number(/#(\d+)/.exec((await h.cli(ciJob({ requester, title: `Need help with printer [${key}]` }))).stdout)?.[1]);
+  const conversationOf = (id: number) => h.sandbox.state.conversations.filter((c) => c.ticketId === id).length;
+  const attachmentsOf = (id: number) => h.sandbox.state.attachments.filter((a) => a.ticketId === id).length;
+
+  it.each([[[]], [['--on-existing', 'skip']], [['--reopen']]])('is neither updated, skipped to nor given way to (%j): a ticket is created', async (extra) => {
+    const key = `gh:acme/shop/test${extra.join('')}`;
+    const decoy = await decoyOf(key);
+    const [said, files] = [conversationOf(decoy), attachmentsOf(decoy)];
+    const log = join(dir, 'build.log');
+    await writeFile(log, 'SECRET\n');
+    const result = await occurrence(key, '--attach', log, ...extra);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const created = createdIdOf(result.stdout);
+    expect(created).toBeGreaterThan(decoy);
+    expect(ticketById(h, created).ticketStatusId).toBe(OPEN);
+    expect([ticketById(h, decoy).ticketStatusId, conversationOf(decoy), attachmentsOf(decoy)]).toEqual([OPEN, said, files]);
+    // After creating, the look-up for an older ticket of the key (another job's) passed over the
+    // decoy too: ours stays open. The next occurrence goes to ours, not to the older decoy.
+    expect((await occurrence(key, ...extra)).stdout).toBe(`${extra[1] === 'skip' ? 'skipped' : 'updated'} #${created}\n`);
+  });
+
+  it('is not re-opened by --reopen when resolved', async () => {
+    const decoy = await decoyOf('gh:acme/shop/settled');
+    expect((await h.cli(['resolve', String(decoy), '--details', 'printer fixed'])).code).toBe(0);
+    const result = await occurrence('gh:acme/shop/settled', '--reopen');
+    expect(createdIdOf(result.stdout)).toBeGreaterThan(decoy);
+    expect(ticketById(h, decoy).ticketStatusId).toBe(RESOLVED);
+  });
+
+  it('counts for register too, compared by user ID', async () => {
+    const decoy = await decoyOf('job-register-decoy', 'pnovak');
+    const result = await h.cli(registerArgs('Nightly failed', 'job-register-decoy'));
+    expect(createdIdOf(result.stdout)).toBeGreaterThan(decoy);
+    expect(ticketById(h, decoy).ticketStatusId).toBe(OPEN);
   });
 });
 
