@@ -52,6 +52,7 @@ const PROCESS_SUBSTITUTION = /^\/(dev|proc\/self)\/fd\/([1-9]|\d\d+)$/;
  * `<(command)#63.txt`. A hint's suggestion, not a choice made for the user: only they know the type.
  */
 export function namedExample(upload: UploadFile): string {
-  const name = shellWord(`${upload.name}.txt`);
+  // A NAME holds no '#' (PATH#NAME splits at the last one): a file's own '#' becomes '-'.
+  const name = shellWord(`${upload.name.replaceAll('#', '-')}.txt`);
   return PROCESS_SUBSTITUTION.test(upload.path) ? `<(command)#${name}` : `${shellWord(upload.path)}#${name}`;
 }

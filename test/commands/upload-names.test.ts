@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { integrationCreateArgs, validCreateArgs } from '../helpers/create-args.js';
 import type { Harness } from '../helpers/harness.js';
 import { sendsNothing, unusedTicket, unusedTickets, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import { splitWords } from '../../src/desk/aliases.js';
 
 let h: Harness;
 let dir: string;
@@ -61,6 +62,19 @@ describe('tkt attach ID PATH#NAME', () => {
       `hint: "build-output" has no extension, and the service keeps only the file types it allows: name the upload with one, as "tkt attach ${id} ${bare}#build-output.txt"`,
       '',
     ]);
+  });
+
+  it("a file skipped whose own name holds '#': the hinted name holds none, and the hinted command, run, attaches it", async () => {
+    const id = ticket;
+    const hashed = join(dir, 'notes#2');
+    await writeFile(hashed, 'notes');
+    const result = await h.cli(['attach', String(id), hashed]);
+    expect(result.code).toBe(1);
+    const hinted = /as "tkt (attach .*)"$/m.exec(result.stderr)?.[1];
+    expect(hinted).toBe(`attach ${id} '${hashed}'#notes-2.txt`);
+    const { result: fixed, names } = await added(ticket, () => h.cli(splitWords(hinted!)));
+    expect(fixed.code).toBe(0);
+    expect(names).toEqual(['notes-2.txt']);
   });
 
   it('a file skipped for its type keeps the general hint: renaming an .exe is not for tkt to suggest', async () => {
