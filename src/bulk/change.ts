@@ -10,7 +10,7 @@ import type { Lookups, TypedOption } from '../lookups/types.js';
 import { readTicket } from '../model/ticket.js';
 import { formatDate } from '../output/time.js';
 import type { IdCommandSpec } from './id-command.js';
-import { mergeUpdateForm } from '../fields/update-form.js';
+import { currentUpdateForm, mergeUpdateForm } from '../fields/update-form.js';
 import { alreadyOpenNote } from '../reading/unchanged.js';
 import { sameId } from '../util/same-id.js';
 
@@ -35,7 +35,7 @@ const DUE_TOLERANCE_MS = 60_000;
  */
 async function changePlan(client: ApiClient, id: TicketId, changes: Changes): Promise<{ plan: RequestPlan; changed: string[] }> {
   const current = (await client.send(plans.getTicket(id))).body;
-  const before = mergeUpdateForm(id, current, {});
+  const before = currentUpdateForm(id, current);
   return {
     plan: plans.updateTicket(id, mergeUpdateForm(id, current, changes)),
     changed: Object.entries(changes)

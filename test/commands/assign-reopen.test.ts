@@ -8,7 +8,7 @@ import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/harness.js';
 import { startServer } from '../api/server.js';
 import { run as assign } from '../../src/commands/assign.js';
-import { routeCount, unusedTickets, useHarness, userId } from '../helpers/sandbox-state.js';
+import { frontEnv, holdUntilReleased, requestTo, routeCount, startFrontServer, unusedTickets, useHarness, userId } from '../helpers/sandbox-state.js';
 
 const UPDATE = 'POST /api/TicketsApi/update/{id}';
 const READ = 'GET /api/TicketsApi/{id}';
@@ -328,3 +328,27 @@ function fullName(username: string): string {
   const user = h.sandbox.state.users.find((u) => u.username === username)!;
   return `${user.firstName} ${user.lastName}`;
 }
+
+// Scripts running at once: another writer changes the ticket between tkt's read and its update.
+describe('tkt assign with another writer', () => {
+  it('leaves a ticket closed between its read and its update closed: the form does not send back the status it read', async () => {
+    const ticket = unusedTickets(h, 1, (t) => t.ticketStatusId === OPEN && t.assignedUser !== userId(h, 'ohaddad'))[0]!;
+    const update = holdUntilReleased(requestTo('POST', `/api/TicketsApi/update/${ticket.id}`));
+    const server = await startFrontServer(h, () => false, { gate: update.gate });
+    try {
+      const assigning = h.cli(['assign', String(ticket.id), 'ohaddad', '-q'], { env: frontEnv(h, server) });
+      // The update was planned from the ticket read as Open; another script closes it before it goes.
+      await update.arrived;
+      const closing = await h.cli(['close', String(ticket.id), '-q']);
+      expect(closing.code, closing.stderr).toBe(0);
+      expect(ticket.ticketStatusId).toBe(CLOSED);
+      update.release();
+      const result = await assigning;
+      expect(result.code, result.stderr).toBe(0);
+      expect(ticket.assignedUser).toBe(userId(h, 'ohaddad'));
+      expect(ticket.ticketStatusId).toBe(CLOSED);
+    } finally {
+      await server.close();
+    }
+  });
+});
