@@ -54,8 +54,8 @@ async function changeTicket(client: ApiClient, id: TicketId, changes: Changes, s
 }
 
 /**
- * The ticket read back after an update, and what of `change` it does not hold ("assignee is now
- * Tom Tech, not ohaddad"): named as the ticket names its values, the wanted one by its label.
+ * The ticket read back after an update, and what of `change` it shows it does not hold ("assignee
+ * is now Tom Tech, not ohaddad"): named as the ticket names its values, the wanted one by its label.
  */
 async function readBack(client: ApiClient, id: TicketId, change: FieldChange): Promise<{ ticket: Ticket; lost: string[] }> {
   const detail = (await client.send(plans.getTicket(id))).body;
@@ -63,7 +63,8 @@ async function readBack(client: ApiClient, id: TicketId, change: FieldChange): P
   const holds = currentUpdateForm(id, detail);
   const lost: string[] = [];
   for (const spec of fieldsFor('update')) {
-    if (!(spec.formField in change.fields)) continue;
+    // A field the ticket does not show (the spec leaves most of the detail open) cannot be checked.
+    if (!(spec.formField in change.fields) || !ticket.field(spec.key).said) continue;
     const wanted = change.fields[spec.formField];
     if (spec.formField === 'DueDate' ? sameDue(ticket.due, wanted) : sameId(holds[spec.formField], wanted)) continue;
     const now = spec.formField === 'DueDate' ? ticket.due && formatDate(ticket.due) : ticket.field(spec.key).name;
