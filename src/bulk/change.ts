@@ -7,16 +7,17 @@ import { plans } from '../api/plans.js';
 import type { ApiClient, ApiResponse, FormValue, RequestPlan, TicketId } from '../api/types.js';
 import { InterruptedError, OperationError, StoppedBeforeSendingError } from '../errors.js';
 import type { Lookups, TypedOption } from '../lookups/types.js';
-import { readTicket } from '../model/ticket.js';
+import { fieldsFor } from '../model/fields.js';
+import { readTicket, type Ticket } from '../model/ticket.js';
 import { formatDate } from '../output/time.js';
 import type { IdCommandSpec } from './id-command.js';
-import { mergeUpdateForm } from '../fields/update-form.js';
+import { currentUpdateForm, mergeUpdateForm } from '../fields/update-form.js';
 import { alreadyOpenNote } from '../reading/unchanged.js';
 import { sameId } from '../util/same-id.js';
 
 type Changes = Readonly<Record<string, FormValue>>;
 
-/** Form fields to change, with the names of the looked-up IDs (for --dry-run and messages). */
+/** Form fields to change, with the names of the looked-up IDs (for --dry-run and messages), else as typed. */
 export interface FieldChange {
   fields: Changes;
   labels: Readonly<Record<string, string>>;
@@ -35,7 +36,7 @@ const DUE_TOLERANCE_MS = 60_000;
  */
 async function changePlan(client: ApiClient, id: TicketId, changes: Changes): Promise<{ plan: RequestPlan; changed: string[] }> {
   const current = (await client.send(plans.getTicket(id))).body;
-  const before = mergeUpdateForm(id, current, {});
+  const before = currentUpdateForm(id, current);
   return {
     plan: plans.updateTicket(id, mergeUpdateForm(id, current, changes)),
     changed: Object.entries(changes)
@@ -50,6 +51,54 @@ export type ChangeSender = (plan: RequestPlan) => Promise<ApiResponse>;
 /** Read-modify-write of one ticket: its current fields plus `changes`. */
 async function changeTicket(client: ApiClient, id: TicketId, changes: Changes, send: ChangeSender): Promise<ApiResponse> {
   return send((await changePlan(client, id, changes)).plan);
+}
+
+/**
+ * The ticket read back after an update, and what of `change` it shows it does not hold ("assignee
+ * is now Tom Tech, not ohaddad"): named as the ticket names its values, the wanted one by its label.
+ */
+async function readBack(client: ApiClient, id: TicketId, change: FieldChange): Promise<{ ticket: Ticket; lost: string[] }> {
+  const detail = (await client.send(plans.getTicket(id))).body;
+  const ticket = readTicket(detail);
+  const holds = currentUpdateForm(id, detail);
+  const lost: string[] = [];
+  for (const spec of fieldsFor('update')) {
+    // A field the ticket does not show (the spec leaves most of the detail open) cannot be checked.
+    if (!(spec.formField in change.fields) || !ticket.field(spec.key).said) continue;
+    const wanted = change.fields[spec.formField];
+    if (spec.formField === 'DueDate' ? sameDue(ticket.due, wanted) : sameId(holds[spec.formField], wanted)) continue;
+    const now = spec.formField === 'DueDate' ? ticket.due && formatDate(ticket.due) : ticket.field(spec.key).name;
+    lost.push(`${spec.label.toLowerCase()} is now ${now ?? holds[spec.formField] ?? 'empty'}, not ${change.labels[spec.formField] ?? wanted}`);
+  }
+  return { ticket, lost };
+}
+
+// The service may store the due date to the second or the minute.
+function sameDue(kept: Date | undefined, wanted: FormValue | undefined): boolean {
+  return kept !== undefined && Math.abs(kept.getTime() - new Date(String(wanted)).getTime()) < DUE_TOLERANCE_MS;
+}
+
+/**
+ * A read-modify-write that notices a concurrent writer (README, "Scripts changing the same
+ * tickets"): the update form has no version check, so another writer's update sent just after
+ * this one puts back the values it read. Once `attempt` has sent its update (`sent` says so), the
+ * ticket is read back; a change it does not hold is made once more from a fresh read, and lost
+ * again, fails naming what the ticket now holds.
+ */
+export async function keptChange<T>(
+  client: ApiClient,
+  id: TicketId,
+  change: FieldChange,
+  attempt: () => Promise<T>,
+  sent: (outcome: T) => boolean,
+): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    const outcome = await attempt();
+    if (!sent(outcome)) return outcome;
+    const { lost } = await readBack(client, id, change);
+    if (lost.length === 0) return outcome;
+    if (tries === 2) throw new OperationError(`changed by someone else meanwhile: ${lost.join(', ')}; run it again`);
+  }
 }
 
 /**
@@ -87,12 +136,18 @@ export async function plannedUpdates(client: ApiClient, id: TicketId, changes: C
 export async function updateTicket(
   client: ApiClient,
   id: TicketId,
-  changes: Changes,
+  change: FieldChange,
   run: RunPlace,
   send: ChangeSender = (plan) => client.send(plan),
 ): Promise<ApiResponse> {
-  const { first, due } = splitDueAfterPriority(changes);
-  const response = await changeTicket(client, id, first, send);
+  const { first, due } = splitDueAfterPriority(change.fields);
+  const response = await keptChange(
+    client,
+    id,
+    { ...change, fields: first },
+    () => changeTicket(client, id, first, send),
+    () => true,
+  );
   if (due !== undefined) await setDueAfterPriority(client, id, due, run, send);
   return response;
 }
@@ -104,9 +159,10 @@ async function setDueAfterPriority(client: ApiClient, id: TicketId, due: FormVal
     if (!(error instanceof StoppedBeforeSendingError)) throw error;
     throw new InterruptedError(`ticket #${id}: the priority changed, but the due date was not sent: ${error.how}`, { hint: `to set it, run ${retry}` });
   });
-  const kept = readTicket((await client.send(plans.getTicket(id))).body).due;
+  const { ticket, lost } = await readBack(client, id, { fields: { DueDate: due }, labels: {} });
+  if (lost.length === 0) return;
+  const kept = ticket.due;
   const wanted = new Date(String(due));
-  if (kept !== undefined && Math.abs(kept.getTime() - wanted.getTime()) < DUE_TOLERANCE_MS) return;
   throw new OperationError(
     `ticket #${id}: the priority changed, but the service keeps the due date ${kept === undefined ? 'empty' : formatDate(kept)}, not ${formatDate(wanted)}`,
     {
@@ -126,13 +182,14 @@ export interface ChangeOptions {
 /** A new assignee: `user` is a user ID, username, full name or @me, resolved as every person option is. */
 export async function assigneeChange(lookups: Lookups, user: string, options: ChangeOptions): Promise<FieldChange> {
   const userId = await lookups.resolve('assignee', user, options.typed);
-  return withLabel('AssignedUser', userId, options.labels ? await lookups.nameOf('assignee', userId) : undefined);
+  return withLabel('AssignedUser', userId, options.labels ? await lookups.nameOf('assignee', userId) : user.trim());
 }
 
 /** Back to an open status: `status` names one (name or ID), by default the status named Open. */
 export async function reopenChange(lookups: Lookups, status: string | undefined, options: ChangeOptions): Promise<FieldChange> {
-  const statusId = await lookups.resolve('status', status ?? DEFAULT_REOPEN_STATUS);
-  return withLabel('TicketStatusId', statusId, options.labels ? await lookups.nameOf('status', statusId) : undefined);
+  const named = status ?? DEFAULT_REOPEN_STATUS;
+  const statusId = await lookups.resolve('status', named);
+  return withLabel('TicketStatusId', statusId, options.labels ? await lookups.nameOf('status', statusId) : named.trim());
 }
 
 /**
@@ -141,10 +198,11 @@ export async function reopenChange(lookups: Lookups, status: string | undefined,
  * name is looked up only for such a ticket: the status list is loaded already unless the status
  * was given by ID.
  */
-export async function reopenRequest(lookups: Lookups, status: string | undefined, options: ChangeOptions): Promise<Pick<IdCommandSpec, 'plan'>> {
+export async function reopenRequest(lookups: Lookups, status: string | undefined, options: ChangeOptions): Promise<Pick<IdCommandSpec, 'plan' | 'keep'>> {
   const change = await reopenChange(lookups, status, options);
   const statusId = String(change.fields.TicketStatusId);
-  const statusName = async () => change.labels.TicketStatusId ?? (await lookups.nameOf('status', statusId)) ?? statusId;
+  // Without labels, the label is the status as typed, not as the service names it.
+  const statusName = async () => (options.labels ? change.labels.TicketStatusId : undefined) ?? (await lookups.nameOf('status', statusId)) ?? statusId;
   return changeRequest(change, async () => alreadyOpenNote(status === undefined ? undefined : await statusName()));
 }
 
@@ -157,8 +215,9 @@ function withLabel(field: string, value: FormValue, label: string | undefined): 
  * alike. With `alreadyNote`, a ticket that already has the change is marked unchanged with it
  * (made when needed, for a note that needs a look-up).
  */
-export function changeRequest(change: FieldChange, alreadyNote?: string | (() => Promise<string>)): Pick<IdCommandSpec, 'plan'> {
+export function changeRequest(change: FieldChange, alreadyNote?: string | (() => Promise<string>)): Pick<IdCommandSpec, 'plan' | 'keep'> {
   return {
+    keep: (client, id, attempt, sent) => keptChange(client, id, change, attempt, sent),
     plan: async (id, api) => {
       const { plan, changed } = await changePlan(await api(), id, change.fields);
       const unchanged = changed.length > 0 || alreadyNote === undefined ? undefined : typeof alreadyNote === 'string' ? alreadyNote : await alreadyNote();

@@ -2,7 +2,7 @@
 // stdin, checked before any request; bounded concurrency over the run's one client (one
 // keep-alive pool); a line per ID, a summary and the exit code from the bulk reporter;
 // Ctrl-C stops starting new IDs. Commands supply only what one ID sends.
-import type { ApiResponse, UploadFile } from '../api/types.js';
+import type { ApiClient, ApiResponse, UploadFile } from '../api/types.js';
 import type { BulkReporter } from './report.js';
 import type { BulkOutcome } from './runner.js';
 import type { BulkVerb } from './done-line.js';
@@ -14,6 +14,8 @@ import { sanitizeInline } from '../output/sanitize.js';
 import { writeText } from '../output/write.js';
 import type { PlannedRequest } from '../cmdutil/dry-run.js';
 import { sendChange } from '../cmdutil/send-change.js';
+
+export type KeepChange = <T>(client: ApiClient, id: number, attempt: () => Promise<T>, sent: (outcome: T) => boolean) => Promise<T>;
 
 /** What every ID... command takes, as typed. */
 export interface IdCommandOptions {
@@ -37,6 +39,11 @@ export interface IdCommandSpec {
    * runs only, so that a run of many IDs makes nothing per ID that it does not send.
    */
   forDryRun?(plan: PlannedRequest): PlannedRequest;
+  /**
+   * A read-modify-write's check (keptChange, src/bulk/change.ts): runs `attempt` (plan and send),
+   * and once sent (`sent`) reads the ticket back to notice a concurrent writer's update undoing it.
+   */
+  keep?: KeepChange;
   /** Why a success changed nothing, when the answer says so ("already closed"). */
   noteFor?(response: ApiResponse): string | undefined;
   /**
@@ -106,7 +113,7 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
   if (!stopped) await spec.beforeSend?.(ids, concurrency);
   const client = await ctx.api();
   // Every ID's line carries the service's body when it sent one (docs/cli.md section 3).
-  const sendOne = async (id: number): Promise<BulkOutcome> => {
+  const sendOnce = async (id: number): Promise<BulkOutcome> => {
     const plan = await spec.plan(id, () => ctx.api());
     // The ticket already has the change (reopen of an open ticket): nothing to send.
     if (plan.unchanged !== undefined) return { note: plan.unchanged };
@@ -117,6 +124,15 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
     // Absent members are left undefined (runner.ts keeps only those set): no spread per ID.
     return { status: response.status, body: response.body, note, files };
   };
+  const sendOne = (id: number): Promise<BulkOutcome> =>
+    spec.keep === undefined
+      ? sendOnce(id)
+      : spec.keep(
+          client,
+          id,
+          () => sendOnce(id),
+          (outcome) => outcome.status !== undefined,
+        );
   if (ids.length === 1) {
     // One ID that succeeds prints its line and nothing else: the bulk reporter (progress,
     // summaries) is loaded only to tell a failure, a Ctrl-C or files not kept, as for many IDs.

@@ -12,7 +12,7 @@ import { sendChange } from '../cmdutil/send-change.js';
 import { detailLines } from '../output/reflow.js';
 import { fieldsFor } from '../model/fields.js';
 import { addFieldOptions, assertFieldsApply, flagOf, givenKeys, pickFieldValues, type RawFieldValues } from '../fields/options.js';
-import { checkFields, resolveFields } from '../fields/values.js';
+import { checkFields, resolveFields, typedNames } from '../fields/values.js';
 import { plannedUpdates, updateTicket } from '../bulk/change.js';
 import { parseTicketId } from '../util/ids.js';
 import { dryRunOption, idArgument } from './shared-options.js';
@@ -71,6 +71,7 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<void> {
     for (const { plan, changed } of await plannedUpdates(api, id, changes.fields)) await printDryRun(ctx, { ...plan, labels, changed: new Set(changed) });
     return;
   }
-  const response = await updateTicket(api, id, changes.fields, ctx, (plan) => sendChange(ctx, api, plan, changeInDoubt(ctx, id)));
+  const change = { fields: changes.fields, labels: { ...typedNames(toResolve), ...labels } };
+  const response = await updateTicket(api, id, change, ctx, (plan) => sendChange(ctx, api, plan, changeInDoubt(ctx, id)));
   await ctx.output.document(response.body ?? { id, ok: true, status: response.status }, { human: () => `Updated ticket #${id}\n` });
 }

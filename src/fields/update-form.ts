@@ -4,17 +4,25 @@ import type { FormValue } from '../api/types.js';
 import { fieldsFor } from '../model/fields.js';
 import { readTicket } from '../model/ticket.js';
 
-/**
- * The full update form (read-modify-write): every current value of the ticket plus the
- * changes, so a server that clears absent fields never loses one the user did not name.
- */
-export function mergeUpdateForm(ticketId: number, detail: unknown, changes: Record<string, FormValue>): Record<string, FormValue> {
+/** Every current value of the ticket, as the update form names its fields. */
+export function currentUpdateForm(ticketId: number, detail: unknown): Record<string, FormValue> {
   const ticket = readTicket(detail);
   const form: Record<string, FormValue> = { Id: ticketId };
-  for (const spec of fieldsFor('update')) {
-    if (spec.formField === '') continue;
-    form[spec.formField] = spec.formField in changes ? changes[spec.formField] : ticket.field(spec.key).value;
-  }
+  for (const spec of fieldsFor('update')) if (spec.formField !== '') form[spec.formField] = ticket.field(spec.key).value;
   if (ticket.templateId !== undefined) form.TemplateId = ticket.templateId;
+  return form;
+}
+
+/**
+ * The full update form (read-modify-write): every current value of the ticket plus the
+ * changes, so a server that clears absent fields never loses one the user did not name; a field
+ * the service applies only as a change (the status) is sent only when it is one.
+ */
+export function mergeUpdateForm(ticketId: number, detail: unknown, changes: Record<string, FormValue>): Record<string, FormValue> {
+  const form = currentUpdateForm(ticketId, detail);
+  for (const spec of fieldsFor('update')) {
+    if (spec.formField in changes) form[spec.formField] = changes[spec.formField];
+    else if (spec.onlyAsChange) delete form[spec.formField];
+  }
   return form;
 }

@@ -172,6 +172,13 @@ export async function resolveFields(checked: CheckedFields, lookups: Lookups, op
   return { form: files.length > 0 ? { fields, files } : { fields }, labels };
 }
 
+/** The lookup values of `checked` as typed, by form field: what a message names a wanted value by without a lookup. */
+export function typedNames(checked: CheckedFields): Record<string, string> {
+  const typed: Record<string, string> = {};
+  for (const entry of checked.fields) if (entry.lookupText !== undefined) typed[entry.spec.formField] = entry.lookupText.trim();
+  return typed;
+}
+
 /**
  * Every name of `checked` the lookups do not know, each as its error: resolveFields stops at
  * the first, a `create --from` file is told them all in one pass.

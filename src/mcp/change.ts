@@ -5,7 +5,8 @@
 // plan a real call would send, or with its note when it would send nothing.
 import { z } from 'zod';
 import type { ApiResponse } from '../api/types.js';
-import { runBulk } from '../bulk/runner.js';
+import { runBulk, type BulkOutcome } from '../bulk/runner.js';
+import type { KeepChange } from '../bulk/id-command.js';
 import { plannedJson, type PlannedRequest } from '../cmdutil/dry-run.js';
 import type { Context } from '../context/context.js';
 import { InterruptedError, OperationError, TktError, rethrowInDoubt } from '../errors.js';
@@ -48,6 +49,8 @@ export interface ChangeSpec {
   verb: string;
   plan(id: number, api: Context['api']): PlannedRequest | Promise<PlannedRequest>;
   noteFor?(response: ApiResponse): string | undefined;
+  /** A read-modify-write's check for a concurrent writer (src/bulk/change.ts keptChange). */
+  keep?: KeepChange;
 }
 
 /** A catch for the request of a change of ticket `id`: in doubt as the CLI says it, else the failure as it came. */
@@ -70,12 +73,15 @@ export async function changeOne(ctx: Context, id: number, spec: ChangeSpec, dryR
   const run = await runBulk(
     [id],
     async (ticket) => {
-      const plan = await spec.plan(ticket, () => ctx.api());
-      // The ticket already has the change (assign_ticket to its assignee): nothing to send.
-      if (plan.unchanged !== undefined) return { note: plan.unchanged };
-      const response = await client.send(plan);
-      const note = spec.noteFor?.(response);
-      return { status: response.status, ...(note === undefined ? {} : { note }) };
+      const attempt = async (): Promise<BulkOutcome> => {
+        const plan = await spec.plan(ticket, () => ctx.api());
+        // The ticket already has the change (assign_ticket to its assignee): nothing to send.
+        if (plan.unchanged !== undefined) return { note: plan.unchanged };
+        const response = await client.send(plan);
+        const note = spec.noteFor?.(response);
+        return { status: response.status, ...(note === undefined ? {} : { note }) };
+      };
+      return spec.keep === undefined ? attempt() : spec.keep(client, ticket, attempt, (outcome) => outcome.status !== undefined);
     },
     { concurrency: 1, signal: ctx.signal },
   );

@@ -10,7 +10,7 @@ import type { Context } from '../context/context.js';
 import { UsageError, rethrowInDoubt } from '../errors.js';
 import { checkCreate, createEndpoint, createRequest, createdId } from '../fields/created.js';
 import { givenKeys, isRepeatable, type RawFieldValues } from '../fields/options.js';
-import { checkFields, resolveFields } from '../fields/values.js';
+import { checkFields, resolveFields, typedNames } from '../fields/values.js';
 import { fieldsFor, requiredKeys, type TicketEndpoint, type TicketFieldSpec } from '../model/fields.js';
 import { assertRecipients, lazyTicket, recipientList } from '../reading/mail.js';
 import { WRITE, changeInDoubt, changeOutput, dryRunInput, dryRunOutput, ticketIdInput } from './change.js';
@@ -99,14 +99,15 @@ export const updateTicketTool = defineTool({
         ],
       });
     }
-    const { form } = await resolveFields(checkFields('update', values, ctx.now()), lookups, { labels: false });
+    const checked = checkFields('update', values, ctx.now());
+    const { form } = await resolveFields(checked, lookups, { labels: false });
     const api = await ctx.api();
     if (args.dry_run)
       return dryRunOutput(
         args.id,
         (await plannedUpdates(api, args.id, form.fields)).map(({ plan }) => plan),
       );
-    await updateTicket(api, args.id, form.fields, ctx).catch(changeInDoubt(args.id));
+    await updateTicket(api, args.id, { fields: form.fields, labels: typedNames(checked) }, ctx).catch(changeInDoubt(args.id));
     return { structured: { id: args.id, changed: true }, text: `Updated ticket #${args.id}: ${givenKeys(values).join(', ')}.` };
   },
 });

@@ -99,6 +99,12 @@ export interface FieldRow<Kind extends string> {
   filter?: FilterFacts;
   /** Asked for by create at a terminal when missing (lookup fields). */
   ask?: AskFacts;
+  /**
+   * The update form sends it only as a change: the service applies it only when given and
+   * different from the ticket's (docs/service.md 4.4), so the value read is not sent back, where it
+   * would undo another writer's change made between the read and the update.
+   */
+  onlyAsChange?: true;
   /** Facts that differ on one endpoint; `fieldsFor` applies them. */
   on?: Partial<Record<TicketEndpoint, EndpointFacts<Kind>>>;
 }
@@ -228,6 +234,7 @@ const ROWS = [
     formField: 'TicketStatusId',
     endpoints: ALL,
     required: ['register'],
+    onlyAsChange: true,
     ids: ['statusId'],
     names: ['status', 'statusName', 'ticketStatus'],
     lookup: { collection: ['status', 'statuses'], entryNames: ['status', 'name', 'title'], source: 'appmetadata' },

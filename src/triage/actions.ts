@@ -41,10 +41,13 @@ const saying = (id: number, unchanged: string | undefined, done: string) => (unc
  */
 export function createTicketActions(ctx: Context, client: ApiClient, lookups: Lookups): TicketActions {
   /** `tkt assign`'s and `tkt reopen`'s change: not sent to a ticket that already has it (the plan says so). */
-  const sendChange = async (id: number, request: Pick<IdCommandSpec, 'plan'>): Promise<PlannedRequest> => {
-    const plan = await request.plan(id, async () => client);
-    if (plan.unchanged === undefined) await client.send(plan);
-    return plan;
+  const sendChange = async (id: number, request: Pick<IdCommandSpec, 'plan' | 'keep'>): Promise<PlannedRequest> => {
+    const attempt = async () => {
+      const plan = await request.plan(id, async () => client);
+      if (plan.unchanged === undefined) await client.send(plan);
+      return plan;
+    };
+    return request.keep === undefined ? attempt() : request.keep(client, id, attempt, (plan) => plan.unchanged === undefined);
   };
   return {
     async pickUp(id) {

@@ -8,7 +8,7 @@ import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/harness.js';
 import { startServer } from '../api/server.js';
 import { run as assign } from '../../src/commands/assign.js';
-import { routeCount, unusedTickets, useHarness, userId } from '../helpers/sandbox-state.js';
+import { frontEnv, holdUntilReleased, requestTo, routeCount, startFrontServer, unusedTickets, useHarness, userId } from '../helpers/sandbox-state.js';
 
 const UPDATE = 'POST /api/TicketsApi/update/{id}';
 const READ = 'GET /api/TicketsApi/{id}';
@@ -284,31 +284,32 @@ describe('a change the ticket already has', () => {
 });
 
 // A real run names no looked-up ID (only --dry-run shows names): a user ID from the token or a
-// status ID as typed needs no lookup list, even with none cached.
+// status ID as typed needs no lookup list, even with none cached. The ticket is read twice: to
+// plan the update, and back once it is made (README, "Scripts changing the same tickets").
 describe('tkt assign and tkt reopen of one ticket', () => {
   const METADATA = 'GET /api/TicketsApi/metadata';
   const APP_METADATA = 'GET /api/TicketsApi/appmetadata';
   const requestCounts = () => [READ, UPDATE, METADATA, APP_METADATA].map((route) => routeCount(h, route));
   const sent = (before: number[]) => requestCounts().map((count, index) => count - before[index]!);
 
-  it('assign ID @me sends the read and the update only, with no lookup cached', async () => {
+  it('assign ID @me sends the read, the update and the read back only, with no lookup cached', async () => {
     const [ticket] = unusedTickets(h, 1, (t) => t.ticketStatusId === OPEN && t.assignedUser !== userId(h, 'admin'));
     await rm(join(h.configDir, 'cache'), { recursive: true, force: true });
     const before = requestCounts();
     const result = await h.cli(['assign', String(ticket!.id), '@me']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe(`✓ #${ticket!.id} assigned to you\n`);
-    expect(sent(before)).toEqual([1, 1, 0, 0]);
+    expect(sent(before)).toEqual([2, 1, 0, 0]);
     expect(ticket!.assignedUser).toBe(userId(h, 'admin'));
   });
 
-  it('reopen ID --status ID sends the read and the update only, with no lookup cached', async () => {
+  it('reopen ID --status ID sends the read, the update and the read back only, with no lookup cached', async () => {
     const [ticket] = unusedTickets(h, 1, (t) => t.ticketStatusId === RESOLVED);
     await rm(join(h.configDir, 'cache'), { recursive: true, force: true });
     const before = requestCounts();
     const result = await h.cli(['reopen', String(ticket!.id), '--status', String(IN_PROGRESS)]);
     expect(result.code, result.stderr).toBe(0);
-    expect(sent(before)).toEqual([1, 1, 0, 0]);
+    expect(sent(before)).toEqual([2, 1, 0, 0]);
     expect(ticket!.ticketStatusId).toBe(IN_PROGRESS);
   });
 
@@ -328,3 +329,98 @@ function fullName(username: string): string {
   const user = h.sandbox.state.users.find((u) => u.username === username)!;
   return `${user.firstName} ${user.lastName}`;
 }
+
+// Scripts running at once: another writer changes the ticket between tkt's read and its update.
+describe('tkt assign with another writer', () => {
+  it('leaves a ticket closed between its read and its update closed: the form does not send back the status it read', async () => {
+    const ticket = unusedTickets(h, 1, (t) => t.ticketStatusId === OPEN && t.assignedUser !== userId(h, 'ohaddad'))[0]!;
+    const update = holdUntilReleased(requestTo('POST', `/api/TicketsApi/update/${ticket.id}`));
+    const server = await startFrontServer(h, () => false, { gate: update.gate });
+    try {
+      const assigning = h.cli(['assign', String(ticket.id), 'ohaddad', '-q'], { env: frontEnv(h, server) });
+      // The update was planned from the ticket read as Open; another script closes it before it goes.
+      await update.arrived;
+      const closing = await h.cli(['close', String(ticket.id), '-q']);
+      expect(closing.code, closing.stderr).toBe(0);
+      expect(ticket.ticketStatusId).toBe(CLOSED);
+      update.release();
+      const result = await assigning;
+      expect(result.code, result.stderr).toBe(0);
+      expect(ticket.assignedUser).toBe(userId(h, 'ohaddad'));
+      expect(ticket.ticketStatusId).toBe(CLOSED);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+/**
+ * A front server where another writer's whole-form update lands just after each of tkt's first
+ * `times` updates of `ticket`: when tkt reads the ticket back, `undo` has put back what it held.
+ */
+async function undoneAfterUpdates(ticket: SandboxTicket, times: number, undo: (t: SandboxTicket) => void) {
+  let updates = 0;
+  let undone = 0;
+  return startFrontServer(h, () => false, {
+    gate: async (req) => {
+      if (requestTo('POST', `/api/TicketsApi/update/${ticket.id}`)(req)) updates++;
+      // The first read after an update: the other writer's update has been made meanwhile.
+      else if (requestTo('GET', `/api/TicketsApi/${ticket.id}`)(req) && undone < Math.min(updates, times)) {
+        undo(ticket);
+        undone = updates;
+      }
+    },
+  });
+}
+
+describe('tkt assign and tkt reopen when another writer undoes the change', () => {
+  it('reads the ticket back, and makes the change once more when another update put back the old assignee', async () => {
+    const ticket = unusedTickets(h, 1, (t) => t.assignedUser !== userId(h, 'ohaddad'))[0]!;
+    const old = ticket.assignedUser;
+    const server = await undoneAfterUpdates(ticket, 1, (t) => (t.assignedUser = old));
+    try {
+      const before = [routeCount(h, READ), routeCount(h, UPDATE)];
+      const result = await h.cli(['assign', String(ticket.id), 'ohaddad'], { env: frontEnv(h, server) });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toBe(`✓ #${ticket.id} assigned to ohaddad\n`);
+      expect(ticket.assignedUser).toBe(userId(h, 'ohaddad'));
+      // Read, update, read back (undone); read, update, read back.
+      expect([routeCount(h, READ) - before[0]!, routeCount(h, UPDATE) - before[1]!]).toEqual([4, 2]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('fails the ticket, naming what it holds, when the change is undone twice; the other IDs are done', async () => {
+    const [contested, other] = unusedTickets(h, 2, (t) => t.assignedUser !== userId(h, 'ohaddad') && t.assignedUser !== userId(h, 'ttorres'));
+    const server = await undoneAfterUpdates(contested!, 2, (t) => (t.assignedUser = userId(h, 'ttorres')));
+    try {
+      const result = await h.cli(['assign', '-', 'ohaddad', '--json'], { env: frontEnv(h, server), stdin: `${contested!.id}\n${other!.id}\n` });
+      expect(result.code).toBe(1);
+      const lines = result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { id: number; ok: boolean; error?: string });
+      expect(lines.find((line) => line.id === other!.id)).toMatchObject({ ok: true });
+      const failed = lines.find((line) => line.id === contested!.id);
+      expect(failed).toMatchObject({ ok: false });
+      expect(failed?.error).toMatch(/changed by someone else meanwhile: assignee is now .*Torres.*, not ohaddad; run it again/);
+      expect(other!.assignedUser).toBe(userId(h, 'ohaddad'));
+      expect(contested!.assignedUser).toBe(userId(h, 'ttorres'));
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('reopen fails the ticket when another update closes it again each time', async () => {
+    const ticket = unusedTickets(h, 1, (t) => t.ticketStatusId === CLOSED)[0]!;
+    const server = await undoneAfterUpdates(ticket, 2, (t) => (t.ticketStatusId = CLOSED));
+    try {
+      const result = await h.cli(['reopen', String(ticket.id)], { env: frontEnv(h, server) });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(`error: #${ticket.id} failed\n  changed by someone else meanwhile: status is now Closed, not Open; run it again\n`);
+    } finally {
+      await server.close();
+    }
+  });
+});

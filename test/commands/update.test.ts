@@ -147,6 +147,34 @@ describe('tkt update', () => {
     }
   });
 
+  it('reads the ticket back, and fails naming what it holds when another writer undoes the change twice', async () => {
+    const id = await fullTicket();
+    const ticket = ticketById(h, id);
+    // Another writer's whole-form update, made after each of tkt's, puts back the old priority.
+    const old = ticket.ticketPriorityId;
+    let updates = 0;
+    let undone = 0;
+    const front = await startFrontServer(h, () => false, {
+      gate: async (req) => {
+        if (req.method === 'POST' && req.url === `/api/TicketsApi/update/${id}`) updates++;
+        else if (req.method === 'GET' && req.url === `/api/TicketsApi/${id}` && undone < updates) {
+          ticket.ticketPriorityId = old;
+          undone = updates;
+        }
+      },
+    });
+    try {
+      const before = routeCount(h, UPDATE);
+      const result = await h.cli(['update', String(id), '--priority', 'high'], { env: frontEnv(h, front) });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe('error: changed by someone else meanwhile: priority is now Medium, not high; run it again\n');
+      // Sent once more from a fresh read before failing.
+      expect(routeCount(h, UPDATE) - before).toBe(2);
+    } finally {
+      await front.close();
+    }
+  });
+
   it('--dry-run shows the full form with the changes marked and sends no update', async () => {
     const id = await fullTicket();
     const before = routeCount(h, UPDATE);

@@ -39,4 +39,12 @@ describe('read-modify-write', () => {
       TemplateId: 'tpl-guid',
     });
   });
+
+  // The service applies the status only when given and different (docs/service.md 4.4): the one
+  // read is not sent back, where it would undo a close made between the read and the update.
+  it('leaves the status out unless it is one of the changes', () => {
+    const form = mergeUpdateForm(7, detail, { AssignedUser: 'u-me' });
+    expect(form).not.toHaveProperty('TicketStatusId');
+    expect(form).toMatchObject({ SiteId: 2, DepartmentId: 3, TicketCategoryId: 4, CreatorId: 'u-1', AssignedUser: 'u-me' });
+  });
 });
