@@ -38,7 +38,9 @@ export function register(program: Program, host: CommandHost): void {
       `
 USER is a user ID, username or full name, or @me; left out at a terminal, it is
 picked from the technicians. Only the assignee changes: every other field of
-each ticket is read and sent back as it is.
+each ticket but its status is read and sent back as it is (the status is left
+out, so a close meanwhile stays). The ticket is read back after; a change that
+someone else undid meanwhile is sent once more, then failed (README).
 
 Examples:
   $ tkt assign 42 "Tom Tech"

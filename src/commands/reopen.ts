@@ -22,6 +22,8 @@ export function register(program: Program, host: CommandHost): void {
       'after',
       `
 Only the status changes: every other field of each ticket is read and sent back as it is.
+The ticket is read back after; a change someone else undid meanwhile is sent once more,
+then failed (README).
 
 Examples:
   $ tkt reopen 42
