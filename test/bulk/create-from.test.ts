@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runCreateFrom } from '../../src/bulk/create-from.js';
 import type { CreateFromOptions } from '../../src/bulk/create-from-options.js';
@@ -365,6 +366,52 @@ describe('tkt create --from', () => {
     expect(h.sandbox.stats.byRoute[NEW_ROUTE]).toBeUndefined();
     expect((JSON.parse(third.stdout) as { skipped?: boolean }[]).map((entry) => entry.skipped)).toEqual([true, true, true, true, true]);
     expect(ticketsTitled('resume-')).toHaveLength(5);
+  });
+
+  it("refuses a second run on a report in use, at once and with the holder named: each row created once; a dead holder's lock is taken over", async () => {
+    const row = (n: number) => JSON.stringify({ title: `locked-${n}`, description: 'd', requester: 'aberg' });
+    const file = await write('locked.jsonl', [1, 2, 3, 4].map(row).join('\n'));
+    const report = `${file}.report.jsonl`;
+    // A first run left rows 2-4 for --resume.
+    await writeFile(report, JSON.stringify({ row: 1, hash: readRows(row(1), 'jsonl', 'new')[0]!.hash, ok: true, id: 1 }) + '\n');
+    // The first resume's creates are held until the second run has ended.
+    let reached = () => {};
+    const sending = new Promise<void>((resolve) => (reached = resolve));
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const front = await startFrontServer(h, () => false, {
+      gate: async (req) => {
+        if (req.url !== '/api/TicketsApi/new') return;
+        reached();
+        await held;
+      },
+    });
+    try {
+      const env = { TKT_URL: front.url, TKT_TOKEN: h.sandbox.issueToken('tech') };
+      const first = h.cli(['create', '--from', file, '--integration', '--resume', report], { env });
+      await sending;
+      const second = await h.cli(['create', '--from', file, '--integration', '--resume', report], { env });
+      expect(second.code).toBe(1);
+      expect(second.stderr).toContain(`error: the report ${report} is in use by another tkt create --from (pid ${process.pid})\n`);
+      expect(second.stderr).toContain(`remove ${report}.lock`);
+      expect(second.stdout).toBe('');
+      release();
+      expect((await first).code).toBe(0);
+    } finally {
+      release();
+      await front.close();
+    }
+    expect(h.sandbox.stats.byRoute[NEW_ROUTE]).toBe(3);
+    expect(existsSync(`${report}.lock`)).toBe(false);
+
+    // A lock whose process is gone (killed) is taken over.
+    const file2 = await write('stale.jsonl', [5, 6].map(row).join('\n'));
+    const deadPid = spawnSync(process.execPath, ['-e', '']).pid;
+    await writeFile(`${file2}.report.jsonl.lock`, String(deadPid));
+    const after = await h.cli(['create', '--from', file2, '--integration']);
+    expect(after.stderr).toMatch(/created 2 tickets/);
+    expect(after.code).toBe(0);
+    expect(existsSync(`${file2}.report.jsonl.lock`)).toBe(false);
   });
 
   it('refuses to resume when a row the report shows as created was edited', async () => {
