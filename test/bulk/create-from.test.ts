@@ -233,6 +233,29 @@ describe('tkt create --from', () => {
     expect(h.sandbox.stats.byRoute[REGISTER_ROUTE]).toBeUndefined();
   });
 
+  it('lists the candidates of each unknown name once, as tkt create does, naming the rows that use it', async () => {
+    const file = await write(
+      'unknown-names.csv',
+      [
+        'title,description,requester,site,department,status',
+        'names-1,d,Nobody Here,Mars,IT,Open',
+        'names-2,d,aberg,Mars,IT,Open',
+        'names-3,d,Nobody Here,Mars,IT,Open',
+      ].join('\n'),
+    );
+    const result = await h.cli(['create', '--from', file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('  row 1 (line 2): unknown requester "Nobody Here"; unknown site "Mars"\n');
+    // The site's candidates, as `tkt create --site Mars` lists them, once for its three rows.
+    expect(result.stderr).toContain(
+      '  unknown site "Mars" (rows 1-3):\n    candidates:\n      Head Office (id 1)\n      Harbour Depot (id 2)\n      Remote (id 3)\n',
+    );
+    expect(result.stderr).toMatch(/\n {2}unknown requester "Nobody Here" \(rows 1, 3\):\n {4}closest of \d+:\n( {6}.*\n)* {6}Anna Berg \(id [^)]*, aberg\)\n/);
+    expect(result.stderr.match(/Harbour Depot/g)).toHaveLength(1);
+    expect(result.stderr).toContain('hint: see "tkt metadata --collection requesters" and "tkt metadata --collection sites"\n');
+    expect(h.sandbox.stats.byRoute[REGISTER_ROUTE]).toBeUndefined();
+  });
+
   it('names a JSON Lines row that cannot be read by that alone, not by columns it would lack', async () => {
     const file = await write('unreadable.jsonl', ['{"title":"x"', '5', '{}'].join('\n'));
     const result = await h.cli(['create', '--from', file]);
