@@ -11,6 +11,7 @@ import { readTicket } from '../model/ticket.js';
 import { formatDate } from '../output/time.js';
 import type { IdCommandSpec } from './id-command.js';
 import { mergeUpdateForm } from '../fields/update-form.js';
+import { sameDue } from '../fields/created.js';
 import { alreadyOpenNote } from '../reading/unchanged.js';
 import { sameId } from '../util/same-id.js';
 
@@ -24,9 +25,6 @@ export interface FieldChange {
 
 /** The status `reopen` sets when none is named (docs/cli.md section 10). */
 export const DEFAULT_REOPEN_STATUS = 'Open';
-
-// The service may store the due date to the second or the minute.
-const DUE_TOLERANCE_MS = 60_000;
 
 /**
  * The update that changes `changes` and nothing else: the ticket as it is now, with them on top;
@@ -106,7 +104,7 @@ async function setDueAfterPriority(client: ApiClient, id: TicketId, due: FormVal
   });
   const kept = readTicket((await client.send(plans.getTicket(id))).body).due;
   const wanted = new Date(String(due));
-  if (kept !== undefined && Math.abs(kept.getTime() - wanted.getTime()) < DUE_TOLERANCE_MS) return;
+  if (sameDue(kept, wanted)) return;
   throw new OperationError(
     `ticket #${id}: the priority changed, but the service keeps the due date ${kept === undefined ? 'empty' : formatDate(kept)}, not ${formatDate(wanted)}`,
     {

@@ -31,7 +31,7 @@ import { keptFiles, type KeptFiles } from '../cmdutil/attachments.js';
 import { InterruptedError, OperationError, StoppedBeforeSendingError, UsageError } from '../errors.js';
 import { NO_PROGRESS, createProgress } from '../output/progress.js';
 import { STDIN, assertSingleStdinReader, fileErrorText, readStdin } from '../cmdutil/text-input.js';
-import { createEndpoint, createdId } from '../fields/created.js';
+import { createEndpoint, createdId, replacedDue, type ReplacedDue } from '../fields/created.js';
 import { printDryRunRows } from '../cmdutil/dry-run.js';
 import { checkReportPath, lockReport, openReport, readReport, resumedRows, settleInDoubt, type ReportEntry, type ResumedRows } from './report-file.js';
 import { detectFormat, readRows, type InputRow } from './rows.js';
@@ -167,6 +167,7 @@ async function createRows(
     let reportFailure: unknown;
     const progress = quiet ? NO_PROGRESS : createProgress(ctx.io, { total: prepared.length, label: 'created' });
     const rowsWithSkippedFiles: number[] = [];
+    const replacedDues = new Map<number, ReplacedDue>();
     const record = async (result: BulkResult) => {
       const item = rowsByNumber.get(result.id)!;
       const entry: ReportEntry = result.ok
@@ -194,7 +195,7 @@ async function createRows(
       if (printFailure !== undefined) return;
       try {
         let printed = Promise.resolve();
-        progress.withLine(() => (printed = print(entry, result.files)));
+        progress.withLine(() => (printed = print(entry, result.files, replacedDues.get(result.id))));
         await printed;
       } catch (error) {
         printFailure = error;
@@ -217,6 +218,8 @@ async function createRows(
         const response = await api.send(item.request);
         const id = createdId(response);
         newIds.set(row, id);
+        const due = await replacedDue(api, item.request, response, id);
+        if (due !== undefined) replacedDues.set(row, due);
         return { status: response.status, ...(await filesKept(api, id, item.attach, response)) };
       },
       {
@@ -240,6 +243,7 @@ async function createRows(
         heldInDoubt: [...heldInDoubt.keys()],
         run,
         rowsWithSkippedFiles,
+        rowsWithReplacedDue: [...replacedDues.keys()].sort((a, b) => a - b),
         reportFailure,
       },
       jsonArray,

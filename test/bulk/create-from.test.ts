@@ -9,6 +9,7 @@ import type { CreateFromOptions } from '../../src/bulk/create-from-options.js';
 import { readReport, type ReportEntry, type ReportLine } from '../../src/bulk/report-file.js';
 import { detectFormat, readRows, rowHash } from '../../src/bulk/rows.js';
 import { ExitCode } from '../../src/errors.js';
+import { formatDate } from '../../src/output/time.js';
 import { createHarness, loginAs, type Harness } from '../helpers/harness.js';
 import { frontEnv, startFrontServer } from '../helpers/sandbox-state.js';
 
@@ -447,6 +448,39 @@ describe('tkt create --from', () => {
     expect(result.stderr).toMatch(/row 1 was created as #\d+ from different content/);
     expect(h.sandbox.stats.byRoute[NEW_ROUTE]).toBeUndefined();
     expect(ticketsTitled('edit-1')).toHaveLength(1);
+  });
+
+  it("names each row whose due date the service's SLA replaced, with both dates: created and recorded, exit 1", async () => {
+    const named = '2030-01-15T12:00';
+    const row = (n: number, priority?: string) =>
+      JSON.stringify({
+        title: `sla-${n}`,
+        description: 'd',
+        requester: 'aberg',
+        site: 1,
+        department: 1,
+        status: 1,
+        due: named,
+        ...(priority ? { priority } : {}),
+      });
+    const file = await write('sla.jsonl', [row(1, 'high'), row(2), row(3, 'low')].join('\n'));
+    const result = await h.cli(['create', '--from', file, '--concurrency', '1']);
+    expect(result.code).toBe(1);
+    const [first, second, third] = ticketsTitled('sla-').sort((a, b) => a.title.localeCompare(b.title));
+    expect(Date.parse(second!.dueDate!)).toBe(new Date(named).getTime());
+    for (const [n, ticket] of [
+      [1, first!],
+      [3, third!],
+    ] as const) {
+      expect(result.stderr).toContain(
+        `! row ${n}: created #${ticket.id}, but the service set its due date to ${formatDate(new Date(ticket.dueDate!))} (its SLA), not 2030-01-15 12:00\n`,
+      );
+    }
+    expect(result.stderr).not.toMatch(/row 2:/);
+    expect(result.stderr).toContain('error: the service set its own due date (its SLA) on 2 of 3 rows: row 1, row 3\n');
+    expect(result.stderr).toMatch(/hint: .*tkt update ID --due/);
+    // Created, so recorded: --resume creates none of them again.
+    expect(outcomes(await readReport(`${file}.report.jsonl`)).every((entry) => entry.ok)).toBe(true);
   });
 
   it('reads a JSON array; a separate --report gets the rows created earlier copied in', async () => {
