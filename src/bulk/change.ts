@@ -12,6 +12,7 @@ import { readTicket, type Ticket } from '../model/ticket.js';
 import { formatDate } from '../output/time.js';
 import type { IdCommandSpec } from './id-command.js';
 import { currentUpdateForm, mergeUpdateForm } from '../fields/update-form.js';
+import { sameDue } from '../fields/created.js';
 import { alreadyOpenNote } from '../reading/unchanged.js';
 import { sameId } from '../util/same-id.js';
 
@@ -25,9 +26,6 @@ export interface FieldChange {
 
 /** The status `reopen` sets when none is named (docs/cli.md section 10). */
 export const DEFAULT_REOPEN_STATUS = 'Open';
-
-// The service may store the due date to the second or the minute.
-const DUE_TOLERANCE_MS = 60_000;
 
 /**
  * The update that changes `changes` and nothing else: the ticket as it is now, with them on top;
@@ -66,16 +64,11 @@ async function readBack(client: ApiClient, id: TicketId, change: FieldChange): P
     // A field the ticket does not show (the spec leaves most of the detail open) cannot be checked.
     if (!(spec.formField in change.fields) || !ticket.field(spec.key).said) continue;
     const wanted = change.fields[spec.formField];
-    if (spec.formField === 'DueDate' ? sameDue(ticket.due, wanted) : sameId(holds[spec.formField], wanted)) continue;
+    if (spec.formField === 'DueDate' ? sameDue(ticket.due, new Date(String(wanted))) : sameId(holds[spec.formField], wanted)) continue;
     const now = spec.formField === 'DueDate' ? ticket.due && formatDate(ticket.due) : ticket.field(spec.key).name;
     lost.push(`${spec.label.toLowerCase()} is now ${now ?? holds[spec.formField] ?? 'empty'}, not ${change.labels[spec.formField] ?? wanted}`);
   }
   return { ticket, lost };
-}
-
-// The service may store the due date to the second or the minute.
-function sameDue(kept: Date | undefined, wanted: FormValue | undefined): boolean {
-  return kept !== undefined && Math.abs(kept.getTime() - new Date(String(wanted)).getTime()) < DUE_TOLERANCE_MS;
 }
 
 /**

@@ -12,6 +12,7 @@ import { checkCreate, createRequest, type CreateEndpoint } from '../fields/creat
 import { unresolvedNames } from '../fields/values.js';
 import type { PlannedRequest } from '../cmdutil/dry-run.js';
 import type { InputRow } from './rows.js';
+import { formatRanges } from './ranges.js';
 
 function rowLabel(row: InputRow): string {
   return row.line === undefined ? `row ${row.row}` : `row ${row.row} (line ${row.line})`;
@@ -22,10 +23,46 @@ function asColumnMessage(message: string): string {
   return message.replace(/--([a-z]+)/g, '$1');
 }
 
-function problemsOf(error: unknown): string[] {
+/**
+ * The names no lookup matched, each once with the rows that use it: its candidates are listed
+ * once under the bad rows, as `tkt create` lists them, not repeated for every row.
+ */
+class LookupMisses {
+  private readonly misses = new Map<string, { error: LookupError; rows: number[] }>();
+
+  add(error: LookupError, row: number): void {
+    const miss = this.misses.get(error.message) ?? { error, rows: [] };
+    miss.rows.push(row);
+    this.misses.set(error.message, miss);
+  }
+
+  /** `unknown site "Mars" (rows 1-3):` and its candidates, for each name. */
+  details(): string[] {
+    return [...this.misses.values()].flatMap(({ error, rows }) => [
+      `${asColumnMessage(error.message)} (${rows.length === 1 ? 'row' : 'rows'} ${formatRanges(rows, '')}):`,
+      ...error.details.map((line) => `  ${line}`),
+    ]);
+  }
+
+  /** `see "tkt metadata --collection sites" and "..."`, and how to name an ambiguous one. */
+  hint(): string | undefined {
+    const errors = [...this.misses.values()].map((miss) => miss.error);
+    const listings = [...new Set(errors.flatMap((error) => (error.listedBy === undefined ? [] : [`"${error.listedBy}"`])))];
+    const hints = [
+      ...(listings.length === 0 ? [] : [`see ${listings.join(' and ')}`]),
+      ...new Set(errors.flatMap((error) => (error.listedBy === undefined && error.hint !== undefined ? [error.hint] : []))),
+    ];
+    return hints.length === 0 ? undefined : hints.join('; ');
+  }
+}
+
+function problemsOf(error: unknown, row: InputRow, misses: LookupMisses): string[] {
   if (!(error instanceof UsageError)) throw error;
-  // A lookup miss carries its candidate list as details: too long to repeat for every row.
-  return error.details.length > 0 && !(error instanceof LookupError) ? error.details.map(asColumnMessage) : [asColumnMessage(error.message)];
+  if (error instanceof LookupError) {
+    misses.add(error, row.row);
+    return [asColumnMessage(error.message)];
+  }
+  return error.details.length > 0 ? error.details.map(asColumnMessage) : [asColumnMessage(error.message)];
 }
 
 export interface PreparedRow {
@@ -40,9 +77,10 @@ async function prepareRow(
   row: InputRow,
   endpoint: CreateEndpoint,
   lookups: Lookups,
-  options: { baseDir: string; dryRun: boolean },
+  options: { baseDir: string; dryRun: boolean; misses: LookupMisses },
   ctx: Context,
 ): Promise<PreparedRow | string[]> {
+  const problemsIn = (error: unknown) => problemsOf(error, row, options.misses);
   if (row.unreadable) return row.problems;
   // Attachments are found next to the input file, so the file works from any folder.
   const { checked, badValues, unreadableFiles, missing } = await checkCreate(endpoint, row.values, ctx.now(), 'attach', { filesIn: options.baseDir });
@@ -51,16 +89,16 @@ async function prepareRow(
   const problems = [
     ...row.problems,
     ...(missing.length > 0 ? [`missing ${missing.map(asColumnMessage).join(', ')}`] : []),
-    ...(badValues === undefined ? [] : problemsOf(badValues)),
-    ...(unreadableFiles === undefined ? [] : problemsOf(unreadableFiles).map((problem) => `attach: ${problem}`)),
-    ...unknownNames.flatMap(problemsOf),
+    ...(badValues === undefined ? [] : problemsIn(badValues)),
+    ...(unreadableFiles === undefined ? [] : problemsIn(unreadableFiles).map((problem) => `attach: ${problem}`)),
+    ...unknownNames.flatMap(problemsIn),
   ];
   if (problems.length > 0) return problems;
   try {
     const request = await createRequest(endpoint, checked, lookups, { labels: options.dryRun });
     return { row, request, attach: request.form?.files ?? [] };
   } catch (error) {
-    return problemsOf(error);
+    return problemsIn(error);
   }
 }
 
@@ -79,13 +117,17 @@ export async function prepareRows(
   const baseDir = resolve(options.folder ?? '.');
   const prepared: PreparedRow[] = [];
   const bad: string[] = [];
+  const misses = new LookupMisses();
   for (const row of pending) {
-    const result = await prepareRow(row, options.endpoint, lookups, { baseDir, dryRun: options.dryRun }, ctx);
+    const result = await prepareRow(row, options.endpoint, lookups, { baseDir, dryRun: options.dryRun, misses }, ctx);
     if (Array.isArray(result)) bad.push(`${rowLabel(row)}: ${result.map((problem) => sanitizeInline(problem)).join('; ')}`);
     else prepared.push(result);
   }
   if (bad.length > 0) {
-    throw new UsageError(`${bad.length} of ${options.rowCount} rows in ${options.file} are not valid; nothing was sent`, { details: bad });
+    throw new UsageError(`${bad.length} of ${options.rowCount} rows in ${options.file} are not valid; nothing was sent`, {
+      details: [...bad, ...misses.details().map((line) => sanitizeInline(line))],
+      hint: misses.hint(),
+    });
   }
   return prepared;
 }

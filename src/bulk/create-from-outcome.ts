@@ -7,6 +7,7 @@ import { shellWord } from '../util/shell-word.js';
 import type { Context } from '../context/context.js';
 import { nameList } from '../cmdutil/action-output.js';
 import type { KeptFiles } from '../cmdutil/attachments.js';
+import { replacedDueText, type ReplacedDue } from '../fields/created.js';
 import { fileErrorText } from '../cmdutil/text-input.js';
 import { FilesSkippedError, IN_DOUBT_CREATED, InterruptedError, ItemFailedError, OperationError, exitCodeOf, failureReason, stoppedHow } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
@@ -42,16 +43,22 @@ export function skippedRowLine(entry: ReportEntry, style: Style): string {
     : `- row ${entry.row} already created as ${createdTicket(entry)} (skipped)`;
 }
 
-export type RowPrinter = (entry: ReportEntry, files?: KeptFiles) => Promise<void>;
+export type RowPrinter = (entry: ReportEntry, files?: KeptFiles, due?: ReplacedDue) => Promise<void>;
 
 /** Prints one row's line: into the --json array when there is one, else as text (-q: the new IDs only). */
 export function rowPrinter(ctx: Context, jsonArray: ArrayPrinter | undefined): RowPrinter {
   const quiet = ctx.output.format === 'quiet';
   const outStyle = createStyle(ctx.io.stdoutColor);
   const errStyle = createStyle(ctx.io.color);
-  return async (entry, files) => {
+  return async (entry, files, due) => {
     if (jsonArray !== undefined) {
-      await jsonArray.push([{ ...rowJson(entry), ...(files === undefined ? {} : { kept: files.kept, skipped: files.skipped }) }]);
+      await jsonArray.push([
+        {
+          ...rowJson(entry),
+          ...(files === undefined ? {} : { kept: files.kept, skipped: files.skipped }),
+          ...(due === undefined ? {} : { dueReplaced: { sent: due.sent, kept: due.kept?.toISOString() ?? null } }),
+        },
+      ]);
     } else if (entry.inDoubt) {
       const line = entry.skipped
         ? skippedRowLine(entry, errStyle)
@@ -70,10 +77,14 @@ export function rowPrinter(ctx: Context, jsonArray: ArrayPrinter | undefined): R
     if (files !== undefined && files.skipped.length > 0 && jsonArray === undefined) {
       await writeText(ctx.io.stderr, `${errStyle.red('✗')} row ${entry.row}: the service did not keep ${nameList(files.skipped)}\n`);
     }
+    if (due !== undefined && jsonArray === undefined) {
+      await writeText(ctx.io.stderr, `${errStyle.yellow('!')} row ${entry.row}: created ${createdTicket(entry)}, but ${replacedDueText(due)}\n`);
+    }
   };
 }
 
 const IN_DOUBT_ROWS = 'rows in doubt (the service may have created them)';
+const REPLACED_DUE_ROWS = "rows whose due date the service's SLA replaced";
 
 /**
  * The numbers of each kind of row under the error line, as ranges wrapped and, at a terminal,
@@ -188,6 +199,8 @@ export interface CreateFromOutcome {
   heldInDoubt: readonly number[];
   run: BulkRun;
   rowsWithSkippedFiles: readonly number[];
+  /** Rows created with the SLA's due date in place of theirs. */
+  rowsWithReplacedDue: readonly number[];
   /** Why the report could not be written, which stopped the run; undefined if it could. */
   reportFailure: unknown;
 }
@@ -197,7 +210,7 @@ export interface CreateFromOutcome {
  * stopped at a refusal, rows failed or in doubt, files not kept), else prints the summary line.
  */
 export async function tellOutcome(outcome: CreateFromOutcome, jsonArray: ArrayPrinter | undefined, ctx: Context): Promise<void> {
-  const { run, reportPath, sentCount, rowsWithSkippedFiles } = outcome;
+  const { run, reportPath, sentCount, rowsWithSkippedFiles, rowsWithReplacedDue } = outcome;
   const failed = run.results.filter((result) => !result.ok && !result.inDoubt).map((result) => result.id);
   const inDoubtNow = run.results.filter((result) => result.inDoubt).map((result) => result.id);
   const inDoubtRows = [...inDoubtNow, ...outcome.heldInDoubt];
@@ -224,6 +237,7 @@ export async function tellOutcome(outcome: CreateFromOutcome, jsonArray: ArrayPr
       [IN_DOUBT_ROWS, inDoubtRows],
       ['rows not started', run.notStarted],
       ['rows whose files the service did not keep', rowsWithSkippedFiles],
+      [REPLACED_DUE_ROWS, rowsWithReplacedDue],
     ]),
   ];
   if (run.interrupted) {
@@ -252,6 +266,15 @@ export async function tellOutcome(outcome: CreateFromOutcome, jsonArray: ArrayPr
       {
         details: [`created ${createdNow}; every row sent is recorded in ${reportPath}`],
         hint: 'the service keeps only the file types it allows; --json lists the kept and skipped files of each row',
+      },
+    );
+  }
+  if (rowsWithReplacedDue.length > 0) {
+    throw new OperationError(
+      `the service set its own due date (its SLA) on ${rowsWithReplacedDue.length} of ${sentCount} rows: ${formatRanges(rowsWithReplacedDue, 'row ')}`,
+      {
+        details: [`created ${createdNow}; every row sent is recorded in ${reportPath}`],
+        hint: `to keep the dates given, run "${tktCommand(ctx, 'update ID --due WHEN')}" for each: an update that leaves the priority keeps the due date; --json has both dates of each row`,
       },
     );
   }

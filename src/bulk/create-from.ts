@@ -31,10 +31,10 @@ import { keptFiles, type KeptFiles } from '../cmdutil/attachments.js';
 import { InterruptedError, OperationError, StoppedBeforeSendingError, UsageError } from '../errors.js';
 import { NO_PROGRESS, createProgress } from '../output/progress.js';
 import { STDIN, assertSingleStdinReader, fileErrorText, readStdin } from '../cmdutil/text-input.js';
-import { createEndpoint, createdId } from '../fields/created.js';
+import { createEndpoint, createdId, replacedDue, type ReplacedDue } from '../fields/created.js';
 import { printDryRunRows } from '../cmdutil/dry-run.js';
-import { checkReportPath, openReport, readReport, resumedRows, settleInDoubt, type ReportEntry, type ResumedRows } from './report-file.js';
-import { detectFormat, readRows } from './rows.js';
+import { checkReportPath, lockReport, openReport, readReport, resumedRows, settleInDoubt, type ReportEntry, type ResumedRows } from './report-file.js';
+import { detectFormat, readRows, type InputRow } from './rows.js';
 import type { CreateFromOptions } from './create-from-options.js';
 import { prepareRows } from './create-from-check.js';
 import { rowJson, rowPrinter, skippedRowLine, stoppedBeforeRows, tellDryRunOutcome, tellOutcome } from './create-from-outcome.js';
@@ -84,13 +84,33 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
   });
   const folder = await inputFolder(options.file);
 
+  const reportPath = options.report ?? options.resume ?? (folder === undefined ? FOLDERLESS_REPORT : `${options.file}.report.jsonl`);
+  const appendToResumed = options.resume !== undefined && resolve(reportPath) === resolve(options.resume);
+  await checkReportPath(reportPath, appendToResumed);
+  // Held until the run ends: the report it reads and the one it writes, each once.
+  const locked = appendToResumed || options.resume === undefined ? [reportPath] : [options.resume, reportPath];
+  const releases: (() => void)[] = [];
+  try {
+    for (const path of locked) releases.push(await lockReport(path));
+    await createRows(rows, folder, reportPath, appendToResumed, options, ctx);
+  } finally {
+    for (const release of releases) release();
+  }
+}
+
+async function createRows(
+  rows: readonly InputRow[],
+  folder: string | undefined,
+  reportPath: string,
+  appendToResumed: boolean,
+  options: CreateFromOptions,
+  ctx: Context,
+): Promise<void> {
+  const endpoint = createEndpoint(options.integration);
   const resumed: ResumedRows =
     options.resume === undefined
       ? { created: new Map(), inDoubt: new Map() }
       : resumedRows(await readReport(options.resume), rows, options.resume, options.file);
-  const reportPath = options.report ?? options.resume ?? (folder === undefined ? FOLDERLESS_REPORT : `${options.file}.report.jsonl`);
-  const appendToResumed = options.resume !== undefined && resolve(reportPath) === resolve(options.resume);
-  await checkReportPath(reportPath, appendToResumed);
   // Rows in doubt are not sent again unless asked: the service may have created them.
   const { created, heldInDoubt, recorded } = settleInDoubt(resumed, options, options.resume ?? reportPath);
   const pending = rows.filter((row) => !created.has(row.row) && !heldInDoubt.has(row.row));
@@ -147,6 +167,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
     let reportFailure: unknown;
     const progress = quiet ? NO_PROGRESS : createProgress(ctx.io, { total: prepared.length, label: 'created' });
     const rowsWithSkippedFiles: number[] = [];
+    const replacedDues = new Map<number, ReplacedDue>();
     const record = async (result: BulkResult) => {
       const item = rowsByNumber.get(result.id)!;
       const entry: ReportEntry = result.ok
@@ -174,7 +195,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
       if (printFailure !== undefined) return;
       try {
         let printed = Promise.resolve();
-        progress.withLine(() => (printed = print(entry, result.files)));
+        progress.withLine(() => (printed = print(entry, result.files, replacedDues.get(result.id))));
         await printed;
       } catch (error) {
         printFailure = error;
@@ -197,6 +218,8 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
         const response = await api.send(item.request);
         const id = createdId(response);
         newIds.set(row, id);
+        const due = await replacedDue(api, item.request, response, id);
+        if (due !== undefined) replacedDues.set(row, due);
         return { status: response.status, ...(await filesKept(api, id, item.attach, response)) };
       },
       {
@@ -220,6 +243,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
         heldInDoubt: [...heldInDoubt.keys()],
         run,
         rowsWithSkippedFiles,
+        rowsWithReplacedDue: [...replacedDues.keys()].sort((a, b) => a - b),
         reportFailure,
       },
       jsonArray,

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { InterruptedError, UsageError } from '../errors.js';
 import { STDIN } from '../cmdutil/text-input.js';
-import { parseTicketId } from '../util/ids.js';
+import { parseTicketId, separatedNumber } from '../util/ids.js';
 import { guardText } from '../util/text-read.js';
 
 // The first run of digits standing as a word: "42", "  42  Printer on fire", "✓ #42 closed",
@@ -29,6 +29,12 @@ function idOfLine(line: string, lineNumber: number): number | undefined {
   if (!match) throw new UsageError(`stdin line ${lineNumber} has no ticket ID: ${quoteLine(text)}`);
   if (SIGNED.test(text.slice(0, match.index))) {
     throw new UsageError(`stdin line ${lineNumber}: ${quoteLine(text)} is not a ticket ID (a signed number)`);
+  }
+  // "1,031" is not ticket 1, nor "1031.5" ticket 1031 (README: Scripting).
+  const separated = separatedNumber(text.slice(match.index));
+  if (separated !== undefined) {
+    const why = separated.reason === undefined ? `: ${separated.advice}` : ` (${separated.reason})`;
+    throw new UsageError(`stdin line ${lineNumber}: ${quoteLine(text)} is no ticket ID${why}`);
   }
   try {
     return parseTicketId(match[0]);

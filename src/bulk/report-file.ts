@@ -3,7 +3,8 @@
 import { constants } from 'node:fs';
 import { access, open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { UsageError } from '../errors.js';
+import { OperationError, UsageError } from '../errors.js';
+import { acquireLock, LockBusyError } from '../util/lock-file.js';
 import { fileErrorText } from '../cmdutil/text-input.js';
 import type { InputRow } from './rows.js';
 
@@ -178,6 +179,25 @@ export async function checkReportPath(path: string, append: boolean): Promise<vo
   await access(dirname(resolve(path)), constants.W_OK).catch((error: unknown) => {
     throw cannotWrite(path, error);
   });
+}
+
+/**
+ * Takes REPORT.lock for a run's whole life, so that two runs on one report (two --resume started
+ * together) never both send its remaining rows. No wait: a create must never produce two tickets,
+ * and the other run may take hours. A lock whose process is gone is taken over. Returns the release.
+ */
+export async function lockReport(path: string): Promise<() => void> {
+  const lock = `${path}.lock`;
+  try {
+    return await acquireLock(lock, { waitMs: 0 });
+  } catch (error) {
+    if (!(error instanceof LockBusyError)) throw new UsageError(`cannot lock the report ${path}: ${fileErrorText(error)}`);
+    const holder = error.holder === undefined ? 'another tkt create --from' : `another tkt create --from (pid ${error.holder})`;
+    const gone = error.holder === undefined ? 'if no tkt create --from runs' : `if no tkt create --from runs as pid ${error.holder}`;
+    throw new OperationError(`the report ${path} is in use by ${holder}`, {
+      hint: `wait for it to finish, then run again; ${gone}, remove ${lock}`,
+    });
+  }
 }
 
 export async function openReport(path: string, append: boolean): Promise<ReportWriter> {

@@ -11,7 +11,7 @@ import { writeText } from '../output/write.js';
 import { fillTicketFields } from '../prompts/fill.js';
 import { answerAssigneeMe } from '../prompts/acting-user.js';
 import { checkKeptFiles } from '../cmdutil/attachments.js';
-import { checkCreate, createEndpoint, createRequest, createdId, printCreated } from '../fields/created.js';
+import { checkCreate, createEndpoint, createRequest, createdId, keepDueCommand, printCreated, replacedDue, replacedDueText } from '../fields/created.js';
 import { formSummary, printDryRun } from '../cmdutil/dry-run.js';
 import { createInDoubt } from '../cmdutil/in-doubt.js';
 import { sendChange } from '../cmdutil/send-change.js';
@@ -192,5 +192,11 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
   // The ticket is reported first (its ID on stdout for -q): a skipped file fails after it.
   await printCreated(ctx, response);
   const id = createdId(response);
+  const due = await replacedDue(client, request, response, id);
   if (id !== undefined) await checkKeptFiles(ctx, client, Number(id), request.form?.files ?? [], response);
+  if (due !== undefined) {
+    throw new OperationError(`ticket #${id} was created, but ${replacedDueText(due)}`, {
+      hint: `to keep yours, run "${keepDueCommand(ctx, id!, due)}": an update that leaves the priority keeps the due date`,
+    });
+  }
 }

@@ -3,11 +3,13 @@
 // resolved, and how the answer names the new ticket.
 import { tktCommand, type RunPlace } from '../config/session.js';
 import { plans } from '../api/plans.js';
-import type { ApiResponse } from '../api/types.js';
+import type { ApiClient, ApiResponse } from '../api/types.js';
 import type { Context } from '../context/context.js';
 import { OperationError, UsageError } from '../errors.js';
 import type { Lookups } from '../lookups/types.js';
-import { TICKET_MEMBER_ALIASES, readListItem } from '../model/ticket.js';
+import { TICKET_MEMBER_ALIASES, readListItem, readTicket } from '../model/ticket.js';
+import { formatDate } from '../output/time.js';
+import { shellWord } from '../util/shell-word.js';
 import type { PlannedRequest } from '../cmdutil/dry-run.js';
 import { badValuesError, checkEachField, resolveFields, type CheckedFields, type FileOptions } from './values.js';
 import { missingRequired, type RawFieldValues } from './options.js';
@@ -117,4 +119,51 @@ function sameServiceLocationId(response: ApiResponse): string | undefined {
 
 function wholeNumber(value: unknown): string | undefined {
   return typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value)) ? String(value) : undefined;
+}
+
+// The service may store the due date to the second or the minute.
+const DUE_TOLERANCE_MS = 60_000;
+
+/** Whether the service holds the due date `wanted` (to its precision). */
+export function sameDue(kept: Date | undefined, wanted: Date): boolean {
+  return kept !== undefined && Math.abs(kept.getTime() - wanted.getTime()) < DUE_TOLERANCE_MS;
+}
+
+/** A new ticket's due date that the service set in place of the one sent. */
+export interface ReplacedDue {
+  /** As sent (ISO 8601), for the command that sets it again. */
+  sent: string;
+  /** The service's; undefined when it set none. */
+  kept: Date | undefined;
+}
+
+/**
+ * The due date the service gave a new ticket in place of the one sent: register takes DueDate,
+ * but the SLA's wins when one applies (docs/service.md 4.3), with no word of it. Read from the
+ * answer, else from the ticket read back; undefined when it kept it, none was sent, or the
+ * read-back failed (the ticket exists whatever this finds).
+ */
+export async function replacedDue(client: ApiClient, request: PlannedRequest, response: ApiResponse, id: string | undefined): Promise<ReplacedDue | undefined> {
+  const sent = request.form?.fields.DueDate;
+  if (sent === undefined || id === undefined) return undefined;
+  let kept = readTicket(response.body).due;
+  if (kept === undefined) {
+    try {
+      kept = readTicket((await client.send(plans.getTicket(Number(id)))).body).due;
+    } catch {
+      return undefined;
+    }
+  }
+  return sameDue(kept, new Date(String(sent))) ? undefined : { sent: String(sent), kept };
+}
+
+/** `the service set its due date to 2026-11-27 09:00 (its SLA), not 2026-11-29 09:00`. */
+export function replacedDueText(due: ReplacedDue): string {
+  const kept = due.kept === undefined ? 'none' : formatDate(due.kept);
+  return `the service set its due date to ${kept} (its SLA), not ${formatDate(new Date(due.sent))}`;
+}
+
+/** The command that sets the due date given again: an update that leaves the priority keeps it (docs/service.md 4.4). */
+export function keepDueCommand(run: RunPlace, id: string | number, due: ReplacedDue): string {
+  return tktCommand(run, `update ${id} --due ${shellWord(due.sent)}`);
 }

@@ -127,6 +127,8 @@ export class LookupError extends UsageError {
     readonly kind: LookupKind,
     message: string,
     options: { details?: string[]; hint?: string },
+    /** The command that lists the valid names (in the hint of an unknown one). */
+    readonly listedBy?: string,
   ) {
     super(message, options);
   }
@@ -164,10 +166,16 @@ export function matchEntry(
   }
   const exact = unique(entries.filter((e) => namesOf(e).some((name) => lower(name) === wanted)));
   const matches = exact.length > 0 ? exact : unique(entries.filter((e) => namesOf(e).some((name) => lower(name).startsWith(wanted))));
-  const hint = `see "${tktCommand(run, `metadata --collection ${spec.collection[0]}`)}"`;
+  const listedBy = tktCommand(run, `metadata --collection ${spec.collection[0]}`);
   if (matches.length === 1 && wanted !== '') return matches[0]!;
   if (matches.length === 0 || wanted === '') {
-    throw new LookupError('unknown', kind, lookupMessage('unknown', kind, value, typed), { details: candidateLines(entries, value), hint });
+    throw new LookupError(
+      'unknown',
+      kind,
+      lookupMessage('unknown', kind, value, typed),
+      { details: candidateLines(entries, value), hint: `see "${listedBy}"` },
+      listedBy,
+    );
   }
   throw new LookupError('ambiguous', kind, `${lookupMessage('ambiguous', kind, value, typed)}: it matches ${matches.length}`, {
     details: ['matches:', ...matches.slice(0, MAX_CANDIDATES_SHOWN).map((e) => `  ${describe(e)}`)],

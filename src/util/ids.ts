@@ -28,9 +28,34 @@ export function wholeNumberOption(option: string, text: string, range: { min: nu
  */
 export function idProblem(text: string): string {
   const digits = text.trim().replace(/^#(?=\d)/, '');
+  const separated = separatedNumber(digits);
+  if (separated?.text === digits) return separated.reason ?? separated.advice;
   return /^\d+$/.test(digits) && Number(digits) > Number.MAX_SAFE_INTEGER
     ? `out of range: IDs go up to ${Number.MAX_SAFE_INTEGER}`
     : 'expected a positive whole number';
+}
+
+// Digits run on by "," or "." and more digits: "1,031", "1031.5", "1.031.555", "1031,1032".
+const SEPARATED_NUMBER = /^\d+(?:[.,]\d+)+/;
+
+/** Why a number that `text` starts with, written with separators, is no ID, and how to write it when that is clear. */
+export type SeparatedNumber = { text: string } & ({ reason: string; advice?: undefined } | { reason?: undefined; advice: string });
+
+/**
+ * The separated number `text` starts with, or undefined when it starts with none: a thousands
+ * separator (`1,031`; `1.031.555`) is written without it, a single "." is a decimal number, anything
+ * else (`1031,1032`) is taken for several IDs on one line. Its first digits alone are never the ID.
+ */
+export function separatedNumber(text: string): SeparatedNumber | undefined {
+  const number = SEPARATED_NUMBER.exec(text)?.[0];
+  if (number === undefined) return undefined;
+  const separators = new Set(number.replace(/\d/g, ''));
+  const groups = number.split(/[.,]/);
+  const grouped = separators.size === 1 && groups[0]!.length <= 3 && groups.slice(1).every((group) => group.length === 3);
+  // "1.031" is a decimal as often as a thousand: only two or more groups tell.
+  if (grouped && (separators.has(',') || groups.length > 2)) return { text: number, advice: `write it as ${groups.join('')}` };
+  if (separators.size === 1 && separators.has('.') && groups.length === 2) return { text: number, reason: 'a decimal number' };
+  return { text: number, advice: 'write one ID per line' };
 }
 
 /**

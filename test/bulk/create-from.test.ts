@@ -2,12 +2,14 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runCreateFrom } from '../../src/bulk/create-from.js';
 import type { CreateFromOptions } from '../../src/bulk/create-from-options.js';
 import { readReport, type ReportEntry, type ReportLine } from '../../src/bulk/report-file.js';
 import { detectFormat, readRows, rowHash } from '../../src/bulk/rows.js';
 import { ExitCode } from '../../src/errors.js';
+import { formatDate } from '../../src/output/time.js';
 import { createHarness, loginAs, type Harness } from '../helpers/harness.js';
 import { frontEnv, startFrontServer } from '../helpers/sandbox-state.js';
 
@@ -232,6 +234,29 @@ describe('tkt create --from', () => {
     expect(h.sandbox.stats.byRoute[REGISTER_ROUTE]).toBeUndefined();
   });
 
+  it('lists the candidates of each unknown name once, as tkt create does, naming the rows that use it', async () => {
+    const file = await write(
+      'unknown-names.csv',
+      [
+        'title,description,requester,site,department,status',
+        'names-1,d,Nobody Here,Mars,IT,Open',
+        'names-2,d,aberg,Mars,IT,Open',
+        'names-3,d,Nobody Here,Mars,IT,Open',
+      ].join('\n'),
+    );
+    const result = await h.cli(['create', '--from', file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('  row 1 (line 2): unknown requester "Nobody Here"; unknown site "Mars"\n');
+    // The site's candidates, as `tkt create --site Mars` lists them, once for its three rows.
+    expect(result.stderr).toContain(
+      '  unknown site "Mars" (rows 1-3):\n    candidates:\n      Head Office (id 1)\n      Harbour Depot (id 2)\n      Remote (id 3)\n',
+    );
+    expect(result.stderr).toMatch(/\n {2}unknown requester "Nobody Here" \(rows 1, 3\):\n {4}closest of \d+:\n( {6}.*\n)* {6}Anna Berg \(id [^)]*, aberg\)\n/);
+    expect(result.stderr.match(/Harbour Depot/g)).toHaveLength(1);
+    expect(result.stderr).toContain('hint: see "tkt metadata --collection requesters" and "tkt metadata --collection sites"\n');
+    expect(h.sandbox.stats.byRoute[REGISTER_ROUTE]).toBeUndefined();
+  });
+
   it('names a JSON Lines row that cannot be read by that alone, not by columns it would lack', async () => {
     const file = await write('unreadable.jsonl', ['{"title":"x"', '5', '{}'].join('\n'));
     const result = await h.cli(['create', '--from', file]);
@@ -367,6 +392,52 @@ describe('tkt create --from', () => {
     expect(ticketsTitled('resume-')).toHaveLength(5);
   });
 
+  it("refuses a second run on a report in use, at once and with the holder named: each row created once; a dead holder's lock is taken over", async () => {
+    const row = (n: number) => JSON.stringify({ title: `locked-${n}`, description: 'd', requester: 'aberg' });
+    const file = await write('locked.jsonl', [1, 2, 3, 4].map(row).join('\n'));
+    const report = `${file}.report.jsonl`;
+    // A first run left rows 2-4 for --resume.
+    await writeFile(report, JSON.stringify({ row: 1, hash: readRows(row(1), 'jsonl', 'new')[0]!.hash, ok: true, id: 1 }) + '\n');
+    // The first resume's creates are held until the second run has ended.
+    let reached = () => {};
+    const sending = new Promise<void>((resolve) => (reached = resolve));
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const front = await startFrontServer(h, () => false, {
+      gate: async (req) => {
+        if (req.url !== '/api/TicketsApi/new') return;
+        reached();
+        await held;
+      },
+    });
+    try {
+      const env = { TKT_URL: front.url, TKT_TOKEN: h.sandbox.issueToken('tech') };
+      const first = h.cli(['create', '--from', file, '--integration', '--resume', report], { env });
+      await sending;
+      const second = await h.cli(['create', '--from', file, '--integration', '--resume', report], { env });
+      expect(second.code).toBe(1);
+      expect(second.stderr).toContain(`error: the report ${report} is in use by another tkt create --from (pid ${process.pid})\n`);
+      expect(second.stderr).toContain(`remove ${report}.lock`);
+      expect(second.stdout).toBe('');
+      release();
+      expect((await first).code).toBe(0);
+    } finally {
+      release();
+      await front.close();
+    }
+    expect(h.sandbox.stats.byRoute[NEW_ROUTE]).toBe(3);
+    expect(existsSync(`${report}.lock`)).toBe(false);
+
+    // A lock whose process is gone (killed) is taken over.
+    const file2 = await write('stale.jsonl', [5, 6].map(row).join('\n'));
+    const deadPid = spawnSync(process.execPath, ['-e', '']).pid;
+    await writeFile(`${file2}.report.jsonl.lock`, String(deadPid));
+    const after = await h.cli(['create', '--from', file2, '--integration']);
+    expect(after.stderr).toMatch(/created 2 tickets/);
+    expect(after.code).toBe(0);
+    expect(existsSync(`${file2}.report.jsonl.lock`)).toBe(false);
+  });
+
   it('refuses to resume when a row the report shows as created was edited', async () => {
     const file = await write('edit.jsonl', '{"title":"edit-1","description":"d","requester":"aberg"}\n');
     expect((await h.cli(['create', '--from', file, '--integration'])).code).toBe(0);
@@ -377,6 +448,39 @@ describe('tkt create --from', () => {
     expect(result.stderr).toMatch(/row 1 was created as #\d+ from different content/);
     expect(h.sandbox.stats.byRoute[NEW_ROUTE]).toBeUndefined();
     expect(ticketsTitled('edit-1')).toHaveLength(1);
+  });
+
+  it("names each row whose due date the service's SLA replaced, with both dates: created and recorded, exit 1", async () => {
+    const named = '2030-01-15T12:00';
+    const row = (n: number, priority?: string) =>
+      JSON.stringify({
+        title: `sla-${n}`,
+        description: 'd',
+        requester: 'aberg',
+        site: 1,
+        department: 1,
+        status: 1,
+        due: named,
+        ...(priority ? { priority } : {}),
+      });
+    const file = await write('sla.jsonl', [row(1, 'high'), row(2), row(3, 'low')].join('\n'));
+    const result = await h.cli(['create', '--from', file, '--concurrency', '1']);
+    expect(result.code).toBe(1);
+    const [first, second, third] = ticketsTitled('sla-').sort((a, b) => a.title.localeCompare(b.title));
+    expect(Date.parse(second!.dueDate!)).toBe(new Date(named).getTime());
+    for (const [n, ticket] of [
+      [1, first!],
+      [3, third!],
+    ] as const) {
+      expect(result.stderr).toContain(
+        `! row ${n}: created #${ticket.id}, but the service set its due date to ${formatDate(new Date(ticket.dueDate!))} (its SLA), not 2030-01-15 12:00\n`,
+      );
+    }
+    expect(result.stderr).not.toMatch(/row 2:/);
+    expect(result.stderr).toContain('error: the service set its own due date (its SLA) on 2 of 3 rows: row 1, row 3\n');
+    expect(result.stderr).toMatch(/hint: .*tkt update ID --due/);
+    // Created, so recorded: --resume creates none of them again.
+    expect(outcomes(await readReport(`${file}.report.jsonl`)).every((entry) => entry.ok)).toBe(true);
   });
 
   it('reads a JSON array; a separate --report gets the rows created earlier copied in', async () => {

@@ -26,6 +26,11 @@ describe('collectIds from arguments', () => {
     expect(await usageMessage(collectIds(['12', '1e3'], stdinOf()))).toBe('invalid ticket ID "1e3": expected a positive whole number');
   });
 
+  it('refuses an argument with a thousands separator or a decimal part, saying how to write it', async () => {
+    expect(await usageMessage(collectIds(['1,031'], stdinOf()))).toBe('invalid ticket ID "1,031": write it as 1031');
+    expect(await usageMessage(collectIds(['1031.5'], stdinOf()))).toBe('invalid ticket ID "1031.5": a decimal number');
+  });
+
   it('refuses an empty list', async () => {
     expect(await usageMessage(collectIds([], stdinOf()))).toBe('no ticket IDs given');
   });
@@ -78,6 +83,18 @@ describe('collectIds from stdin', () => {
 
   it('takes #42 as ticket 42 and "# text" as a comment', async () => {
     expect(await collectIds(['-'], stdinOf('#42\n#108: Wi-Fi dead zone\n# 99 is a note\n#nothing\n'))).toEqual([42, 108]);
+  });
+
+  it('refuses a first integer run on by "," or "." and a digit (1,031 is not #1, 1031.5 not #1031), naming the line', async () => {
+    expect(await usageMessage(collectIds(['-'], stdinOf('1001\n1002\n1,031\n')))).toBe('stdin line 3: "1,031" is no ticket ID: write it as 1031');
+    expect(await usageMessage(collectIds(['-'], stdinOf('#1,031 printer\n')))).toBe('stdin line 1: "#1,031 printer" is no ticket ID: write it as 1031');
+    expect(await usageMessage(collectIds(['-'], stdinOf('1.031.555\n')))).toBe('stdin line 1: "1.031.555" is no ticket ID: write it as 1031555');
+    expect(await usageMessage(collectIds(['-'], stdinOf('1031.5\n')))).toBe('stdin line 1: "1031.5" is no ticket ID (a decimal number)');
+    expect(await usageMessage(collectIds(['-'], stdinOf('1031,1032\n')))).toBe('stdin line 1: "1031,1032" is no ticket ID: write one ID per line');
+    // Other words after the ID, a separator followed by no digit, and IDs inside words stay as they were.
+    expect(await collectIds(['-'], stdinOf('1031 other words 12\n#1032\nticket-1029\n1033, printer\n1034.\n{"id":1035,"ok":true}\n'))).toEqual([
+      1031, 1032, 1029, 1033, 1034, 1035,
+    ]);
   });
 
   it('refuses a negative number instead of taking its digits, naming the line', async () => {

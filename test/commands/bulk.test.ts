@@ -146,6 +146,20 @@ describe('ID... commands over several IDs', () => {
     expect(h.sandbox.stats.requests).toBe(0);
   });
 
+  it('refuses "1,031" and "1031.5" on stdin before any request, rather than closing #1 and #1031', async () => {
+    h.sandbox.resetStats();
+    const separated = await h.cli(['close', '-'], { stdin: '1001\n1002\n1,031\n' });
+    expect(separated.code).toBe(2);
+    expect(separated.stderr).toBe('error: stdin line 3: "1,031" is no ticket ID: write it as 1031\n');
+    const decimal = await h.cli(['close', '-'], { stdin: '1031.5\n' });
+    expect(decimal.code).toBe(2);
+    expect(decimal.stderr).toBe('error: stdin line 1: "1031.5" is no ticket ID (a decimal number)\n');
+    const argument = await h.cli(['close', '1,031']);
+    expect(argument.code).toBe(2);
+    expect(argument.stderr).toBe('error: invalid ticket ID "1,031": write it as 1031\n');
+    expect(h.sandbox.stats.requests).toBe(0);
+  });
+
   it('rejects a bad stdin line before any request', async () => {
     h.sandbox.resetStats();
     const result = await h.cli(['pickup', '-'], { stdin: '12\nno id here\n' });

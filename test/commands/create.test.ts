@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, type CreateOptions } from '../../src/commands/create.js';
 import { exitCodeOf, InterruptedError, UsageError } from '../../src/errors.js';
+import { formatDate } from '../../src/output/time.js';
 import { BY_ID, integrationCreateArgs, validCreateArgs, validCreateValues } from '../helpers/create-args.js';
 import type { Harness } from '../helpers/harness.js';
 import { frontEnv, routeCount, sendsNothing, startFrontServer, ticketById, useHarness, useTempDir, userId } from '../helpers/sandbox-state.js';
@@ -143,6 +144,28 @@ describe('tkt create (register)', () => {
     const due = Date.parse(ticketById(h, Number(ctx.stdout())).dueDate ?? '');
     expect(due).toBeGreaterThanOrEqual(before + 3 * 24 * 3600 * 1000 - 3_600_000);
     expect(due).toBeLessThanOrEqual(Date.now() + 3 * 24 * 3600 * 1000 + 3_600_000);
+  });
+
+  it("says so (exit 1, the ticket created) when the service's SLA replaces the due date given, and how to keep it", async () => {
+    const named = '2030-01-15T12:00';
+    const result = await h.cli(['create', ...validCreateArgs({ title: 'SLA wins', priority: 'high', due: named })]);
+    expect(result.code).toBe(1);
+    const id = Number(/Created ticket #(\d+)/.exec(result.stdout)?.[1]);
+    const slaDue = ticketById(h, id).dueDate!;
+    expect(Date.parse(slaDue)).not.toBe(new Date(named).getTime());
+    expect(result.stderr).toContain(
+      `error: ticket #${id} was created, but the service set its due date to ${formatDate(new Date(slaDue))} (its SLA), not 2030-01-15 12:00\n`,
+    );
+    const hint = /hint: .*run "(tkt update \d+ --due [^"]+)"/.exec(result.stderr)?.[1];
+    expect(hint).toBe(`tkt update ${id} --due ${new Date(named).toISOString()}`);
+    // As the hint says, an update of the due date alone keeps it (no priority change, no SLA).
+    expect((await h.cli(hint!.split(' ').slice(1))).code).toBe(0);
+    expect(Date.parse(ticketById(h, id).dueDate!)).toBe(new Date(named).getTime());
+
+    // Without a priority the sandbox applies no SLA: the date is kept, exit 0.
+    const kept = await h.cli(['create', ...validCreateArgs({ title: 'No SLA', due: named })]);
+    expect(kept.stderr).toBe('');
+    expect(kept.code).toBe(0);
   });
 
   it('without a terminal names every missing required option at once and sends nothing', async () => {

@@ -56,7 +56,7 @@ describe('checkFields', () => {
     expect(error.message).toBe('invalid options');
     expect(error.details).toEqual([
       '--type: unknown ticket type "incident": use "ticket" or a type number, a whole number from 1 (ticket is 1)',
-      '--service: invalid ID "1.5": expected a positive whole number',
+      '--service: invalid ID "1.5": a decimal number',
       expect.stringMatching(/^--due: invalid date "soon"/),
       '--tag: invalid ID "x", "-1": expected a positive whole number',
     ]);

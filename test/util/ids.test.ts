@@ -16,20 +16,26 @@ describe('parseTicketId', () => {
     expect(parseTicketId(text)).toBe(id);
   });
 
-  it.each(['0', '-4', '+4', '12a', '1e3', '1.5', '0x10', '', '  ', '#', '##12', '# 12', '#0', '#-4', '12#'])(
-    'refuses %j with a usage error naming it',
-    (text) => {
-      let caught: unknown;
-      try {
-        parseTicketId(text);
-      } catch (error) {
-        caught = error;
-      }
-      expect(caught).toBeInstanceOf(UsageError);
-      expect((caught as UsageError).exitCode).toBe(ExitCode.usage);
-      expect((caught as UsageError).message).toBe(`invalid ticket ID ${JSON.stringify(text)}: expected a positive whole number`);
-    },
-  );
+  it.each(['0', '-4', '+4', '12a', '1e3', '0x10', '', '  ', '#', '##12', '# 12', '#0', '#-4', '12#'])('refuses %j with a usage error naming it', (text) => {
+    let caught: unknown;
+    try {
+      parseTicketId(text);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(UsageError);
+    expect((caught as UsageError).exitCode).toBe(ExitCode.usage);
+    expect((caught as UsageError).message).toBe(`invalid ticket ID ${JSON.stringify(text)}: expected a positive whole number`);
+  });
+
+  it.each([
+    ['1.5', 'a decimal number'],
+    ['1,031', 'write it as 1031'],
+    ['#1,031,555', 'write it as 1031555'],
+    ['12,13', 'write one ID per line'],
+  ])('refuses %j saying why: %s', (text, problem) => {
+    expect(() => parseTicketId(text)).toThrow(new UsageError(`invalid ticket ID ${JSON.stringify(text)}: ${problem}`));
+  });
 
   // A whole number all the same: "expected a positive whole number" would contradict it.
   it.each([String(Number.MAX_SAFE_INTEGER + 1), '9'.repeat(30)])('refuses %j as out of range, saying the largest ID', (text) => {
