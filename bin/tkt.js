@@ -2,7 +2,7 @@
 'use strict';
 // A signal while Node is still loading tkt ends the run as the CLI's own handlers would: one
 // error line, 130 or 143 (README, Interruption). src/cli-run.ts removes these as it sets those.
-const EARLY_STOPS = { SIGINT: [130, 'interrupted'], SIGTERM: [143, 'stopped by SIGTERM'] };
+const EARLY_STOPS = { SIGINT: [130, 'interrupted'], SIGTERM: [143, 'stopped by SIGTERM'], SIGHUP: [129, 'stopped by SIGHUP'] };
 const stopEarly = (name) => {
   // At a terminal, the line comes after the "^C" the terminal echoed.
   require('node:fs').writeSync(2, `${require('node:tty').isatty(2) ? '\n' : ''}error: ${EARLY_STOPS[name][1]}\n`);

@@ -34,7 +34,8 @@ function errorLines(
   return lines;
 }
 
-const SIGNAL_EXIT_CODES: Readonly<Record<StopSignal, number>> = { SIGINT: ExitCode.interrupted, SIGTERM: ExitCode.terminated };
+// SIGHUP (a closed terminal) ends a run as SIGTERM does: its temporary files removed, its drafts kept.
+const SIGNAL_EXIT_CODES: Readonly<Record<StopSignal, number>> = { SIGINT: ExitCode.interrupted, SIGTERM: ExitCode.terminated, SIGHUP: ExitCode.hungUp };
 // A prompt may have hidden the cursor when a signal ends the run at once.
 const SHOW_CURSOR = '\u001b[?25h';
 
@@ -62,7 +63,7 @@ export interface CommandLineRun {
 /** Runs a command line as `how` says and returns the exit code. */
 export async function runCommandLine(proc: ProcessLike, how: CommandLineRun): Promise<number> {
   const state = createRunState();
-  // SIGINT and SIGTERM alike (docs/cli.md section 8); the first one to come names the exit code.
+  // SIGINT, SIGTERM and SIGHUP alike (docs/cli.md section 8); the first one to come names the exit code.
   let received: StopSignal | undefined;
   let signals = 0;
   const onSignal = (name: StopSignal) => {
@@ -95,6 +96,7 @@ export async function runCommandLine(proc: ProcessLike, how: CommandLineRun): Pr
   };
   const onInterrupt = () => onSignal('SIGINT');
   const onTerminate = () => onSignal('SIGTERM');
+  const onHangUp = () => onSignal('SIGHUP');
   // A closed stdout (`tkt list --all | head -1`) ends the run quietly: nothing new is sent.
   let outputClosed = false;
   const onOutputClosed = () => {
@@ -113,6 +115,7 @@ export async function runCommandLine(proc: ProcessLike, how: CommandLineRun): Pr
   };
   proc.on('SIGINT', onInterrupt);
   proc.on('SIGTERM', onTerminate);
+  proc.on('SIGHUP', onHangUp);
   handOverEarlySignals();
   proc.stdout.on('error', onStdoutError);
   let code: number = ExitCode.ok;
@@ -143,6 +146,7 @@ export async function runCommandLine(proc: ProcessLike, how: CommandLineRun): Pr
   } finally {
     proc.off('SIGINT', onInterrupt);
     proc.off('SIGTERM', onTerminate);
+    proc.off('SIGHUP', onHangUp);
     stopLookingForReader?.();
   }
   return code;

@@ -9,6 +9,8 @@ export const ExitCode = {
   notFound: 3,
   notAuthenticated: 4,
   permissionDenied: 5,
+  /** SIGHUP: the terminal closed (an SSH session dropped). */
+  hungUp: 129,
   interrupted: 130,
   terminated: 143,
 } as const;
@@ -139,7 +141,7 @@ export class AbandonedRequestError extends InterruptedError {
  * reason of the run's stop signal (src/cli-run.ts aborts it so).
  */
 export function stoppedHow(signal: unknown): string {
-  return signal === 'SIGTERM' ? 'stopped by SIGTERM' : 'interrupted';
+  return signal === 'SIGTERM' || signal === 'SIGHUP' ? `stopped by ${signal}` : 'interrupted';
 }
 
 export type NetworkFailure = 'refused' | 'dns' | 'tls' | 'timeout' | 'reset' | 'other';

@@ -23,7 +23,7 @@ import { assertNoEmptyOption } from './util/option-text.js';
 import { namesProxy } from './api/proxy-env.js';
 import type { StartTimer, WaitNotice } from './output/waiting.js';
 
-export type StopSignal = 'SIGINT' | 'SIGTERM';
+export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 
 export interface ProcessLike {
   stdin: Readable & { isTTY?: boolean };

@@ -5,7 +5,7 @@
 // only in undici 8, which needs Node 22) would hold the run forever. Racing the
 // exchange against this clock always ends it.
 
-import type { AbortLike } from './pool.js';
+import type { AbortLike } from '../util/abort-like.js';
 
 /** The abort reason: named like AbortSignal.timeout()'s, so it is classified as a time-out. */
 export class DeadlineExceeded extends Error {

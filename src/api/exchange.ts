@@ -67,7 +67,7 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
   // request. A closed stdout stops no upload: it is no reason to lose one.
   const sendingBodies = new Set<(signal: string) => void>();
   const stoppedBySignal = (): string | undefined =>
-    stop?.aborted === true && (stop.reason === 'SIGINT' || stop.reason === 'SIGTERM') ? stop.reason : undefined;
+    stop?.aborted === true && (stop.reason === 'SIGINT' || stop.reason === 'SIGTERM' || stop.reason === 'SIGHUP') ? stop.reason : undefined;
   stop?.addEventListener('abort', () => {
     const signal = stoppedBySignal();
     if (signal !== undefined) for (const stopSending of sendingBodies) stopSending(signal);
@@ -104,7 +104,7 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
     if (isUpload(body)) {
       sendingBodies.add(stopSending);
       body = untilSent(
-        uploadChunks(body, () => deadline.restart()),
+        uploadChunks(body, () => deadline.restart(), deadline.signal),
         () => sendingBodies.delete(stopSending),
       );
       const signal = stoppedBySignal();

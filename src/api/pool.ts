@@ -5,6 +5,7 @@
 import type { Readable } from 'node:stream';
 import type { ResponseHeaders } from './answer.js';
 import type { Clock } from './clock.js';
+import type { AbortLike } from '../util/abort-like.js';
 
 /** How long an aborted request may take to settle before its pool is taken for stuck. */
 export const STUCK_GRACE_MS = 250;
@@ -28,18 +29,6 @@ export interface PoolRequest {
    * nothing has reached the service. A direct request never calls it.
    */
   tunnelled?: () => void;
-}
-
-/**
- * What aborts a request: an AbortSignal, or anything of its shape (the deadline of exchange.ts,
- * which a bulk run makes for every request without an EventTarget). undici listens to any object
- * with addEventListener too.
- */
-export interface AbortLike {
-  readonly aborted: boolean;
-  readonly reason: unknown;
-  addEventListener(type: 'abort', listener: () => void, options?: { once: boolean }): void;
-  removeEventListener(type: 'abort', listener: () => void): void;
 }
 
 export interface PoolAnswer {

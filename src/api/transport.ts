@@ -8,7 +8,8 @@ import type { Dispatcher, Pool } from 'undici';
 import type { ResponseHeaders } from './answer.js';
 import { checkProxyUrl, ProxyTunnelError, proxyFor, shownProxy } from './network-advice.js';
 import type { ProxySettings } from './proxy-env.js';
-import type { AbortLike, PoolAnswer, PoolRequest, Transport } from './pool.js';
+import type { PoolAnswer, PoolRequest, Transport } from './pool.js';
+import type { AbortLike } from '../util/abort-like.js';
 
 /**
  * How long an idle connection is kept for the next request: undici's default. A long run (tkt mcp,

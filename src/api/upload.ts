@@ -10,6 +10,7 @@ import { OperationError, UsageError } from '../errors.js';
 import { contentTypeOf } from './content-types.js';
 import type { FormScalar, MultipartInput, UploadFile } from './types.js';
 import { openInput } from '../util/input-file.js';
+import type { AbortLike } from '../util/abort-like.js';
 import { DEVICE_HINT, deviceProblem } from '../util/file-kind.js';
 import { closeFd, openFd, readFdAt, statPath, writeFdAll } from '../util/fs-promises.js';
 
@@ -225,9 +226,10 @@ async function fileSize(path: string): Promise<{ size: number | undefined; pipe:
  * The body as undici takes it: the framing and each file's bytes in turn, `onProgress` called
  * for every chunk (an upload that keeps moving does not time out). A file that changed size
  * since the body was built fails the request rather than sending a body of the wrong length;
- * a file of unknown size is read to its end.
+ * a file of unknown size is read to its end. When `signal` aborts (the request given up), a pipe
+ * being read is closed at once: a quiet writer must not keep the run alive.
  */
-export async function* uploadChunks(upload: Upload, onProgress: () => void): AsyncGenerator<Buffer> {
+export async function* uploadChunks(upload: Upload, onProgress: () => void, signal?: AbortLike): AsyncGenerator<Buffer> {
   // Each untouched, and so costing no memory, until a file of a whole chunk or more is read into it.
   const smallChunk = Buffer.allocUnsafeSlow(SMALL_CHUNK_BYTES);
   const largeChunk = Buffer.allocUnsafeSlow(LARGE_CHUNK_BYTES);
@@ -235,7 +237,7 @@ export async function* uploadChunks(upload: Upload, onProgress: () => void): Asy
     yield upload.framing[index]!;
     if (file.size === undefined) {
       // Read once, to its end, as it comes (util/input-file.ts: a pipe never blocks the exit).
-      const stream = await openInput(file.path);
+      const stream = await openInput(file.path, signal);
       const spool = file.spool === undefined ? undefined : await openFd(file.spool.path, 'wx', 0o600);
       try {
         let size = 0;

@@ -86,6 +86,7 @@ export const HELP_TOPICS = {
       '| 3 | not found (404, or a 400 saying the ticket or user was not found, as resolve answers for a ticket and `create --integration` for a requester) |',
       '| 4 | not authenticated: no token, expired token, 401, wrong credentials, locked-out account |',
       "| 5 | permission denied (403, or register's 400 saying the permission is missing) |",
+      '| 129 | hung up (SIGHUP: the terminal closed, an SSH session dropped): the run ends as on SIGTERM, its drafts kept and its temporary files removed |',
       '| 130 | interrupted (Ctrl-C, SIGINT) |',
       '| 143 | terminated (SIGTERM, e.g. a cancelled CI job) |',
       '',

@@ -9,6 +9,7 @@ import { closeSync, constants, createReadStream, openSync } from 'node:fs';
 import { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { InterruptedError } from '../errors.js';
+import type { AbortLike } from './abort-like.js';
 import { fstatFd, openFd } from './fs-promises.js';
 
 /** FIFOs whose open is waiting for a writer, by path (the same one may be opened twice). */
@@ -28,7 +29,7 @@ function releaseWaitingOpens(): void {
   for (const path of waiting.keys()) releaseWaitingOpen(path);
 }
 
-async function openWaitingForWriter(path: string, signal: AbortSignal | undefined): Promise<number> {
+async function openWaitingForWriter(path: string, signal: AbortLike | undefined): Promise<number> {
   if (!releasingAtExit) {
     releasingAtExit = true;
     process.on('exit', releaseWaitingOpens);
@@ -51,7 +52,7 @@ async function openWaitingForWriter(path: string, signal: AbortSignal | undefine
  * `signal`, a FIFO's open waiting for a writer is released when it aborts, and its read ends with
  * InterruptedError; a regular file is read whole whatever the signal (its read ends by itself).
  */
-export async function openInput(path: string, signal?: AbortSignal): Promise<Readable> {
+export async function openInput(path: string, signal?: AbortLike): Promise<Readable> {
   const fd = await openWaitingForWriter(path, signal);
   // A file's read ends by itself; a pipe's writer may stay quiet for ever.
   if (!(await fstatFd(fd)).isFIFO()) return createReadStream('', { fd });

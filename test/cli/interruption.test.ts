@@ -1,8 +1,8 @@
 // Interruption through the built CLI with real signals (docs/cli.md section 8): whatever moment
 // SIGINT (twice) or SIGTERM arrives, every ticket the service holds is in the report, a resume
 // creates none twice, and a bulk close reports every ID exactly once.
-import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -250,5 +250,62 @@ describe('tkt show waiting on a service that never answers, stopped', () => {
     child.kill(signal);
     expect(await exited).toBe(code);
     expect(stderr).toBe(line);
+  });
+});
+
+// A closed terminal or a dropped SSH session sends SIGHUP: the run ends as SIGTERM ends it, its
+// temporary files removed (Node's default would end it at once, leaving them), exit 129.
+describe('SIGHUP', () => {
+  let h: Harness;
+  let dir = '';
+  useHarness({}, (harness) => (h = harness));
+  useTempDir('tkt-hangup-', (path) => (dir = path));
+
+  // SIGTERM too: the upload given up at the signal closed no pipe, and a quiet writer kept tkt alive.
+  it.each([
+    ['SIGHUP', 129],
+    ['SIGTERM', 143],
+  ] as const)('%s ends a run whose piped attachment is being sent: its line, exit %i, no private copy left', async (signal, code) => {
+    const tmp = join(dir, `tmp-${signal}`);
+    mkdirSync(tmp);
+    const fifo = join(dir, `build-log-${signal}`);
+    execFileSync('mkfifo', [fifo]);
+    const { NODE_EXTRA_CA_CERTS: _ca, ...inherited } = process.env;
+    const args = [
+      'create',
+      '--integration',
+      '--requester',
+      'ci-bot',
+      '--title',
+      'hung up',
+      '--description',
+      'd',
+      '--dedup-key',
+      `k:${signal}`,
+      '--attach',
+      `${fifo}#build.log`,
+    ];
+    const child = spawn(process.execPath, [bin, ...args], { env: { ...inherited, ...cliEnv(h, dir), TMPDIR: tmp }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (exitCode) => resolve(exitCode)));
+    // A log that keeps coming: a line, then the writer stays open.
+    const writer = spawn('sh', ['-c', 'exec 3>"$0"; echo line >&3; exec cat >&3', fifo], { stdio: ['pipe', 'ignore', 'inherit'] });
+    try {
+      await expect
+        .poll(() => readdirSync(tmp).filter((name) => name.startsWith('tkt-upload-')), { timeout: 15_000, message: 'the copy being written' })
+        .toHaveLength(1)
+        .catch((error: unknown) => {
+          throw new Error(`${String(error)}: ${stderr}`);
+        });
+      child.kill(signal);
+      expect(await exited).toBe(code);
+      expect(stderr).toMatch(
+        new RegExp(`^error: stopped by ${signal} while sending POST \\S+/api/TicketsApi/new: not done, the service never received the whole request\\n$`),
+      );
+      expect(readdirSync(tmp)).toEqual([]);
+    } finally {
+      writer.kill();
+    }
   });
 });
