@@ -58,11 +58,18 @@ export async function openInput(path: string, signal?: AbortLike): Promise<Reada
   if (!(await fstatFd(fd)).isFIFO()) return createReadStream('', { fd });
   // libuv reads a pipe without blocking (epoll), as it reads stdin.
   const pipe = new Socket({ fd, readable: true, writable: false });
-  if (signal !== undefined) {
-    const stop = () => pipe.destroy(new InterruptedError());
-    if (signal.aborted) stop();
-    else signal.addEventListener('abort', stop, { once: true });
-    pipe.once('close', () => signal.removeEventListener('abort', stop));
-  }
+  stopOnSignal(pipe, signal);
   return pipe;
+}
+
+/**
+ * Ends the read of `stream` with InterruptedError when `signal` aborts (Ctrl-C, SIGTERM): a pipe
+ * or a stdin that stays open must not keep the command waiting, and nothing is sent.
+ */
+export function stopOnSignal(stream: Readable, signal: AbortLike | undefined): void {
+  if (signal === undefined) return;
+  const stop = () => stream.destroy(new InterruptedError());
+  if (signal.aborted) stop();
+  else signal.addEventListener('abort', stop, { once: true });
+  stream.once('close', () => signal.removeEventListener('abort', stop));
 }

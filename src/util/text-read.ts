@@ -4,8 +4,8 @@
 // larger than the limit fails when the limit is reached, having held no more than that. Text is
 // UTF-8 only (README: Text values): a Windows-1252 CSV from Excel was sent with its accents as U+FFFD.
 import { Transform, type Readable } from 'node:stream';
-import { InterruptedError, UsageError } from '../errors.js';
-import { openInput } from './input-file.js';
+import { UsageError } from '../errors.js';
+import { openInput, stopOnSignal } from './input-file.js';
 import { shellWord } from './shell-word.js';
 
 /** The largest text input: the most tkt reads of a ticket from the service, too. */
@@ -133,18 +133,6 @@ function heldBack(texts: readonly string[], tail: Buffer, read: number): Buffer 
  */
 export async function readTextFile(path: string, { signal, limit = MAX_TEXT_INPUT_BYTES }: { signal?: AbortSignal; limit?: number } = {}): Promise<string> {
   return readText(await openInput(path, signal), limit, convertFile(path));
-}
-
-/**
- * Ends the read of `stream` when `signal` aborts (Ctrl-C, SIGTERM): a stdin that stays open
- * must not keep the command waiting, and nothing is sent.
- */
-function stopOnSignal(stream: Readable, signal: AbortSignal | undefined): void {
-  if (signal === undefined) return;
-  const stop = () => stream.destroy(new InterruptedError());
-  if (signal.aborted) stop();
-  else signal.addEventListener('abort', stop, { once: true });
-  stream.once('close', () => signal.removeEventListener('abort', stop));
 }
 
 /** stdin as text; an input that is not text is exit 2, named as `what` (e.g. `--description -`). */
