@@ -135,6 +135,11 @@ export class AbandonedRequestError extends InterruptedError {
   }
 }
 
+/** The signals that stop a run (src/cli-run.ts); the run's stop signal has one as its reason. */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+export type StopSignal = (typeof STOP_SIGNALS)[number];
+export const isStopSignal = (reason: unknown): reason is StopSignal => STOP_SIGNALS.includes(reason as StopSignal);
+
 /**
  * How a run was stopped, in the words of its `error:` line (docs/cli.md section 8): "stopped by
  * SIGTERM", else "interrupted" (Ctrl-C). `signal` is the name of the signal that came: the

@@ -23,7 +23,8 @@ import { assertNoEmptyOption } from './util/option-text.js';
 import { namesProxy } from './api/proxy-env.js';
 import type { StartTimer, WaitNotice } from './output/waiting.js';
 
-export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
+export type { StopSignal } from './errors.js';
+import type { StopSignal } from './errors.js';
 
 export interface ProcessLike {
   stdin: Readable & { isTTY?: boolean };

@@ -2,7 +2,7 @@
 // (redirects.ts). --timeout bounds the whole exchange, a second Ctrl-C gives it up (the first, an
 // upload still being sent), and the secrets the request carries never come back out of it: not in
 // the trace, an error or the answer.
-import { AbandonedRequestError, InterruptedError, StoppedWhileSendingError, TktError } from '../errors.js';
+import { AbandonedRequestError, InterruptedError, StoppedWhileSendingError, TktError, isStopSignal } from '../errors.js';
 import { header, isSuccess, type Received } from './answer.js';
 import { formatBytes, parseBody, type ParsedBody } from './body.js';
 import { DeadlineExceeded, startDeadline, type Deadline } from './deadline.js';
@@ -66,8 +66,7 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
   // would hold the run (each chunk starts --timeout again). A body sent whole is awaited as any
   // request. A closed stdout stops no upload: it is no reason to lose one.
   const sendingBodies = new Set<(signal: string) => void>();
-  const stoppedBySignal = (): string | undefined =>
-    stop?.aborted === true && (stop.reason === 'SIGINT' || stop.reason === 'SIGTERM' || stop.reason === 'SIGHUP') ? stop.reason : undefined;
+  const stoppedBySignal = (): string | undefined => (stop?.aborted === true && isStopSignal(stop.reason) ? stop.reason : undefined);
   stop?.addEventListener('abort', () => {
     const signal = stoppedBySignal();
     if (signal !== undefined) for (const stopSending of sendingBodies) stopSending(signal);
