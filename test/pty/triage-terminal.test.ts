@@ -66,26 +66,19 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
     expect(shell).not.toMatch(/^ID: /m);
   });
 
-  it.each(['PAGER=less', 'PAGER=less LESS=FRX'])('keeps a configured less (%s) up until q on a ticket that fits the screen', async (env) => {
-    const triage = await openTriage({ width: 80, height: 24 }, { env });
-    const id = highlighted(await triage.ready())!;
-    await triage.keys('Enter');
-    // Not quit at once by -F, from tkt's LESS for tkt show or from the user's.
-    const paged = await triage.waitFor(/^\(END\)/m, "less's (END) prompt");
-    expect(paged).toMatch(new RegExp(`^ID: +${id}$`, 'm'));
-    await triage.keys('q');
-    await triage.waitFor(/^tkt triage · /, 'the screen back after less');
-  });
-
-  it.each([`PAGER='less -FX'`, `PAGER="$(command -v less) -FRX" LESS=F`])('keeps a less given -F on its command line (%s) up until q', async (env) => {
-    const triage = await openTriage({ width: 80, height: 24 }, { env });
-    const id = highlighted(await triage.ready())!;
-    await triage.keys('Enter');
-    const paged = await triage.waitFor(/^\(END\)/m, "less's (END) prompt");
-    expect(paged).toMatch(new RegExp(`^ID: +${id}$`, 'm'));
-    await triage.keys('q');
-    await triage.waitFor(/^tkt triage · /, 'the screen back after less');
-  });
+  // Not quit at once by -F: from tkt's LESS for tkt show, from the user's LESS, or on the pager's command line.
+  it.each(['PAGER=less', 'PAGER=less LESS=FRX', `PAGER='less -FX'`, `PAGER="$(command -v less) -FRX" LESS=F`])(
+    'keeps a configured less (%s) up until q on a ticket that fits the screen',
+    async (env) => {
+      const triage = await openTriage({ width: 80, height: 24 }, { env });
+      const id = highlighted(await triage.ready())!;
+      await triage.keys('Enter');
+      const paged = await triage.waitFor(/^\(END\)/m, "less's (END) prompt");
+      expect(paged).toMatch(new RegExp(`^ID: +${id}$`, 'm'));
+      await triage.keys('q');
+      await triage.waitFor(/^tkt triage · /, 'the screen back after less');
+    },
+  );
 
   it("keeps the pager setting's less -FRX up until q", async () => {
     const config = (...args: string[]) => execFileSync('node', [BIN, 'config', ...args], { env: { ...process.env, TKT_CONFIG_DIR: fixture.dir } });
