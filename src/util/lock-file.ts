@@ -1,7 +1,9 @@
 // A lock file beside a file that several tkt processes write: created exclusively, holding the
 // holder's PID. Config files take it for the milliseconds of a write (config/store.ts); a watch's
-// --state file for the whole watch (watch/state-file.ts). A lock whose holder is gone is taken over.
-import { closeSync, lstatSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+// --state file for the whole watch (watch/state-file.ts). A lock whose holder is gone is taken over,
+// by one process only: removing it is claimed by a file named after that very lock (its inode and
+// time), so a process that found the same stale lock late cannot remove the new holder's.
+import { closeSync, fstatSync, lstatSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { processIsAlive } from './process-alive.js';
 
@@ -63,21 +65,29 @@ export async function acquireLock(
   for (;;) {
     try {
       const fd = openSync(lock, 'wx', LOCK_FILE_MODE);
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => rmSync(lock, { force: true });
+      let ino: number;
+      try {
+        writeSync(fd, String(process.pid));
+        ino = fstatSync(fd).ino;
+      } finally {
+        closeSync(fd);
+      }
+      return () => releaseOwn(lock, ino);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const held = inspect(lock, clock.now(), staleAfterMs);
     if (held.state === 'not a file') throw new LockNotFileError(lock);
     if (held.state === 'released') continue;
+    let holder: number | undefined;
     if (held.state === 'stale') {
-      rmSync(lock, { force: true });
-      if (held.liveHolder !== undefined) onTakeOver?.(held.liveHolder);
-      continue;
+      const taken = takeOver(lock, held.found, clock.now());
+      if (taken === 'removed' && held.liveHolder !== undefined) onTakeOver?.(held.liveHolder);
+      if (taken !== 'claimed by another') continue;
+      // Another process is taking it over: wait for it as for a holder.
+    } else {
+      holder = held.holder;
     }
-    const holder = held.holder;
     const waited = clock.now() - started;
     if (waited > waitMs) throw new LockBusyError(lock, holder);
     if (!told && waited >= noticeAfterMs) {
@@ -90,26 +100,88 @@ export async function acquireLock(
   }
 }
 
+/** A lock file as found: which file (inode and change time, to the nanosecond) and what it says. */
+interface FoundLock {
+  id: string;
+  text: string;
+}
+
 type Held =
-  { state: 'held'; holder: number | undefined } | { state: 'stale'; liveHolder: number | undefined } | { state: 'released' } | { state: 'not a file' };
+  | { state: 'held'; holder: number | undefined }
+  | { state: 'stale'; liveHolder: number | undefined; found: FoundLock }
+  | { state: 'released' }
+  | { state: 'not a file' };
 
 /** The lock as found: held (by a live PID, or not known yet), stale, released meanwhile, or no file at all. */
 function inspect(lock: string, now: number, staleAfterMs: number | undefined): Held {
   let age = 0;
   let text = '';
+  let id = '';
   try {
-    const info = lstatSync(lock);
+    const info = lstatSync(lock, { bigint: true });
     if (!info.isFile()) return { state: 'not a file' };
-    age = now - info.mtimeMs;
+    age = now - Number(info.mtimeMs);
+    id = fileId(info);
     text = readFileSync(lock, 'utf8');
   } catch (error) {
     // Released meanwhile: not stale, just try again. Another user's lock we may not read: its age tells.
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'released' };
   }
+  const found = { id, text };
   const pid = Number(text);
   const known = text !== '' && Number.isSafeInteger(pid) && pid > 0;
   const alive = known && processIsAlive(pid);
-  if (staleAfterMs !== undefined && age > staleAfterMs) return { state: 'stale', liveHolder: alive ? pid : undefined };
-  if (!known) return age > NO_PID_STALE_MS ? { state: 'stale', liveHolder: undefined } : { state: 'held', holder: undefined };
-  return alive ? { state: 'held', holder: pid } : { state: 'stale', liveHolder: undefined };
+  if (staleAfterMs !== undefined && age > staleAfterMs) return { state: 'stale', liveHolder: alive ? pid : undefined, found };
+  if (!known) return age > NO_PID_STALE_MS ? { state: 'stale', liveHolder: undefined, found } : { state: 'held', holder: undefined };
+  return alive ? { state: 'held', holder: pid } : { state: 'stale', liveHolder: undefined, found };
+}
+
+const fileId = (info: { ino: bigint; mtimeNs: bigint }) => `${info.ino}-${info.mtimeNs}`;
+
+/** The lock at `lock` now, or undefined when there is none (or it cannot be read). */
+function foundNow(lock: string): FoundLock | undefined {
+  try {
+    const id = fileId(lstatSync(lock, { bigint: true }));
+    return { id, text: readFileSync(lock, 'utf8') };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Removes the stale lock `found`, if it is still the file at `lock`. Two processes that found the
+ * same stale lock both try: the claim file (named after that lock's inode and time, created
+ * exclusively) lets one remove it; a late one finds the file changed (the new holder's) and
+ * leaves it. A claim left by a process that died taking over is removed when it is old.
+ */
+function takeOver(lock: string, found: FoundLock, now: number): 'removed' | 'changed' | 'claimed by another' {
+  const claim = `${lock}.${found.id}.takeover`;
+  try {
+    closeSync(openSync(claim, 'wx', LOCK_FILE_MODE));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    try {
+      if (now - lstatSync(claim).mtimeMs > NO_PID_STALE_MS) rmSync(claim, { force: true });
+    } catch {
+      // Removed meanwhile by its taker.
+    }
+    return 'claimed by another';
+  }
+  try {
+    const current = foundNow(lock);
+    if (current?.id !== found.id || current.text !== found.text) return 'changed';
+    rmSync(lock, { force: true });
+    return 'removed';
+  } finally {
+    rmSync(claim, { force: true });
+  }
+}
+
+/** Releases the lock only if it is still ours: after a take-over (a holder hung past staleAfterMs) it is another's. */
+function releaseOwn(lock: string, ino: number): void {
+  try {
+    if (lstatSync(lock).ino === ino && readFileSync(lock, 'utf8') === String(process.pid)) rmSync(lock, { force: true });
+  } catch {
+    // Already gone.
+  }
 }
