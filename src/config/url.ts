@@ -34,9 +34,13 @@ export function normalizeBaseUrl(input: string): string {
 /** `host:port` or `[v6]:port`, maybe with a path: a URL missing its scheme. */
 const HOST_AND_PORT = /^(\[[0-9a-f:.]+\]|[^\s/:@[\]]+):\d+(\/\S*)?$/i;
 
-/** The URL the user likely meant: plain http on loopback (the sandbox's, allowed there), https elsewhere. */
+/**
+ * The URL the user likely meant: plain http on loopback (the sandbox's, allowed there), https
+ * elsewhere; for text that is no host with a scheme put before it (empty, spaces), an example.
+ */
 function hintForSchemeless(text: string): string {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return 'use an http:// or https:// URL';
+  if (!URL.canParse(`https://${text}`)) return "give the service's base URL, e.g. https://helpdesk.example.com";
   return `did you mean ${loopbackHostOf(text) ? 'http' : 'https'}://${text}?`;
 }
 

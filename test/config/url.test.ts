@@ -30,8 +30,9 @@ describe('normalizeBaseUrl', () => {
     ['a remote host:port', 'helpdesk.example.com:8443', /did you mean https:\/\/helpdesk\.example\.com:8443\?/],
     ['a loopback host (plain http is allowed there)', 'localhost', /did you mean http:\/\/localhost\?/],
     ['ftp', 'ftp://example.com', /http:\/\/ or https:\/\//],
-    ['junk', 'not a url', /did you mean/],
-    ['empty', '', /did you mean/],
+    // No "did you mean https://not a url?": that is no URL either.
+    ['junk', 'not a url', /^give the service's base URL, e\.g\. https:\/\/helpdesk\.example\.com$/],
+    ['empty', '', /^give the service's base URL, e\.g\. https:\/\/helpdesk\.example\.com$/],
   ])('refuses %s with exit 2 and a hint', (_label, input, hint) => {
     const error = usageErrorOf(() => normalizeBaseUrl(input));
     expect(error.exitCode).toBe(ExitCode.usage);
