@@ -38,6 +38,32 @@ function formOf(fields: Record<string, FormValue>, files: readonly UploadFile[] 
   return files === undefined || files.length === 0 ? { fields } : { fields, files };
 }
 
+// The permission claim each changing endpoint needs (docs/service.md 5.5); the others need only a token.
+const ACTION_PERMISSIONS: Record<string, string> = {
+  register: 'Tickets.Create',
+  update: 'Tickets.Update',
+  forward: 'Tickets.Forward',
+  reply: 'Tickets.Reply',
+  close: 'Tickets.Close',
+  resolve: 'Tickets.Resolve',
+  pickup: 'Tickets.Pickup',
+};
+const TICKETS_ACTION = new RegExp(`${TICKETS_PATH}/(?:([a-z]+)(?:/\\d+)?|\\d+)$`, 'i');
+
+/** The permission the request at `url` needs, for a refusal's hint: undefined when the service names none for it. */
+export function permissionFor(method: string, url: string): string | undefined {
+  let path: string;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    return undefined;
+  }
+  const match = TICKETS_ACTION.exec(path);
+  if (match === null) return undefined;
+  if (match[1] === undefined) return method === 'DELETE' ? 'Tickets.Delete' : undefined;
+  return method === 'POST' ? ACTION_PERMISSIONS[match[1].toLowerCase()] : undefined;
+}
+
 /** The resolution of a ticket (docs/service.md 4.8). */
 export interface Resolution {
   details: string;

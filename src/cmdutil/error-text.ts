@@ -2,7 +2,8 @@
 // end of a run (src/cli-run.ts), or a tool result of `tkt mcp` (src/mcp/). One wording for both.
 import { redactText } from '../api/redact.js';
 import { loginCommand } from '../config/session.js';
-import { ExitCode, type TktError, exitCodeOf } from '../errors.js';
+import { permissionFor } from '../api/plans.js';
+import { ApiError, ExitCode, TktError, exitCodeOf } from '../errors.js';
 import { sanitizeText } from '../output/sanitize.js';
 import { envValue } from '../util/env.js';
 
@@ -18,12 +19,24 @@ export function cleanErrorText(text: string): string {
   return sanitizeText(redactText(text));
 }
 
+/** A refusal of the login: the permission it lacks, when the endpoint needs one (docs/service.md 5.5). */
+function permissionHint(error: TktError): string {
+  let failure: unknown = error;
+  while (!(failure instanceof ApiError) && failure instanceof TktError && failure.cause !== undefined) failure = failure.cause;
+  const permission = failure instanceof ApiError ? permissionFor(failure.method, failure.url) : undefined;
+  const lacks = permission === undefined ? 'this login lacks the permission' : `this login lacks the ${permission} permission`;
+  return `${lacks}: ask the service's admin to grant it, or log in as a user who has it`;
+}
+
 /**
  * The next step for the user: the error's own hint when it has one (it knows the case best),
  * else the one its exit code calls for.
  */
 export function errorHint(error: TktError, globals: LoginGlobals, env: Readonly<Record<string, string | undefined>>): string | undefined {
-  if (error.hint !== undefined || exitCodeOf(error) !== ExitCode.notAuthenticated) return error.hint;
+  if (error.hint !== undefined) return error.hint;
+  const exitCode = exitCodeOf(error);
+  if (exitCode === ExitCode.permissionDenied) return permissionHint(error);
+  if (exitCode !== ExitCode.notAuthenticated) return undefined;
   // A refused token from TKT_TOKEN is not fixed by `tkt login`: that token still wins.
   if (envValue(env, 'TKT_TOKEN') !== undefined) {
     return 'the token in TKT_TOKEN was refused: set a valid one, or unset TKT_TOKEN to use the saved login';

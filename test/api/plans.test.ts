@@ -1,7 +1,7 @@
 // The request plans (src/api/plans.ts): each endpoint's method, path and form as the spec gives
 // them, reads retried and changes sent once, and bad IDs refused before any request exists.
 import { describe, expect, it } from 'vitest';
-import { plans } from '../../src/api/plans.js';
+import { permissionFor, plans } from '../../src/api/plans.js';
 import { UsageError } from '../../src/errors.js';
 
 const A_LOG = { path: 'a.log', name: 'a.log' };
@@ -104,5 +104,32 @@ describe('request plans', () => {
       expect(() => plans.getTicket(id)).toThrow(UsageError);
       expect(() => plans.closeTicket(id, { closeBy: 'u' })).toThrow(UsageError);
     }
+  });
+});
+
+describe('the permission a request needs', () => {
+  it.each([
+    ['POST', 'https://h.example/api/TicketsApi/register', 'Tickets.Create'],
+    ['POST', 'https://h.example/helpdesk/api/TicketsApi/close/1013', 'Tickets.Close'],
+    ['POST', 'https://h.example/api/TicketsApi/update/7', 'Tickets.Update'],
+    ['POST', 'https://h.example/api/TicketsApi/forward/7', 'Tickets.Forward'],
+    ['POST', 'https://h.example/api/TicketsApi/reply/7', 'Tickets.Reply'],
+    ['POST', 'https://h.example/api/TicketsApi/resolve/7', 'Tickets.Resolve'],
+    ['POST', 'https://h.example/api/TicketsApi/pickup/7', 'Tickets.Pickup'],
+    ['DELETE', 'https://h.example/api/TicketsApi/7', 'Tickets.Delete'],
+  ])('%s %s needs %s', (method, url, permission) => {
+    expect(permissionFor(method, url)).toBe(permission);
+  });
+
+  it.each([
+    ['GET', 'https://h.example/api/TicketsApi/7'],
+    ['POST', 'https://h.example/api/TicketsApi/reqreply/7'],
+    ['POST', 'https://h.example/api/TicketsApi/addfiles/7'],
+    ['POST', 'https://h.example/api/TicketsApi/new'],
+    ['GET', 'https://h.example/api/TicketsApi/metadata'],
+    ['POST', 'https://h.example/other/close/7'],
+    ['POST', 'not a url'],
+  ])('%s %s needs none the service names', (method, url) => {
+    expect(permissionFor(method, url)).toBeUndefined();
   });
 });

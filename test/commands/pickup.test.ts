@@ -42,6 +42,10 @@ describe('tkt pickup', () => {
     const denied = await h.cli(['--profile', 'viewer', 'pickup', String(ticket.id)]);
     expect(denied.code).toBe(5);
     expect(denied.stderr).toContain('permission denied (HTTP 403)');
+    // The next step names what is missing (a single ID had no hint at all).
+    expect(denied.stderr).toContain(
+      "hint: this login lacks the Tickets.Pickup permission: ask the service's admin to grant it, or log in as a user who has it\n",
+    );
     expect(ticket.assignedUser).toBeNull();
   });
 
