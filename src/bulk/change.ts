@@ -5,10 +5,10 @@ import { tktCommand, type RunPlace } from '../config/session.js';
 import { shellWord } from '../util/shell-word.js';
 import { plans } from '../api/plans.js';
 import type { ApiClient, ApiResponse, FormValue, RequestPlan, TicketId } from '../api/types.js';
-import { InterruptedError, OperationError, StoppedBeforeSendingError } from '../errors.js';
+import { InterruptedError, OperationError, StoppedBeforeSendingError, UsageError } from '../errors.js';
 import type { Lookups, TypedOption } from '../lookups/types.js';
 import { fieldsFor } from '../model/fields.js';
-import { readTicket, type Ticket } from '../model/ticket.js';
+import { isSettledStatusName, readTicket, type Ticket } from '../model/ticket.js';
 import { formatDate } from '../output/time.js';
 import type { IdCommandSpec } from './id-command.js';
 import { currentUpdateForm, mergeUpdateForm } from '../fields/update-form.js';
@@ -182,7 +182,16 @@ export async function assigneeChange(lookups: Lookups, user: string, options: Ch
 export async function reopenChange(lookups: Lookups, status: string | undefined, options: ChangeOptions): Promise<FieldChange> {
   const named = status ?? DEFAULT_REOPEN_STATUS;
   const statusId = await lookups.resolve('status', named);
-  return withLabel('TicketStatusId', statusId, options.labels ? await lookups.nameOf('status', statusId) : named.trim());
+  // A status given by name is checked against its list (loaded for the name); one by ID is sent as given, with no look-up.
+  const byName = status !== undefined && !/^\s*\d+\s*$/.test(status);
+  const serviceName = byName || options.labels ? await lookups.nameOf('status', statusId) : undefined;
+  // `reopen --status Resolved` set the status and said "reopened".
+  if (byName && serviceName !== undefined && isSettledStatusName(serviceName)) {
+    throw new UsageError(`--status ${serviceName} is not an open status: a re-opened ticket needs one (default ${DEFAULT_REOPEN_STATUS})`, {
+      hint: 'to resolve or close tickets, use tkt resolve or tkt close',
+    });
+  }
+  return withLabel('TicketStatusId', statusId, options.labels ? serviceName : named.trim());
 }
 
 /**

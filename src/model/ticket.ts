@@ -198,13 +198,18 @@ function readField(obj: unknown, members: MemberNames): FieldReading {
 // "past due date and not resolved/closed").
 const SETTLED_STATUS = /\b(resolved|closed|completed|cancell?ed)\b/i;
 
+/** Whether a status of this name settles a ticket (resolved, closed...): no open status. */
+export function isSettledStatusName(name: string): boolean {
+  return SETTLED_STATUS.test(name);
+}
+
 /**
  * Whether the ticket is resolved or closed, and whether its due date still counts: the service's
  * own flag when it sends one, false once settled, otherwise undefined (the date decides). `status`
  * is the status's name, which `tkt show` may have looked up from its ID.
  */
 export function dueState(ticket: Pick<TicketListItem, 'raw' | 'overdueFlag'>, status: string | undefined): { overdue: boolean | undefined; settled: boolean } {
-  const settled = MEMBERS.settled.some((name) => field(ticket.raw, name) === true) || (status !== undefined && SETTLED_STATUS.test(status));
+  const settled = MEMBERS.settled.some((name) => field(ticket.raw, name) === true) || (status !== undefined && isSettledStatusName(status));
   return { overdue: ticket.overdueFlag ?? (settled ? false : undefined), settled };
 }
 

@@ -211,6 +211,19 @@ describe('tkt reopen', () => {
     expect(routeCount(h, UPDATE)).toBe(before);
   });
 
+  it('refuses a --status that settles the ticket, before any update: it set Resolved and said "reopened"', async () => {
+    const [ticket] = unusedTickets(h, 1, (t) => t.ticketStatusId === RESOLVED);
+    const before = routeCount(h, UPDATE);
+    const result = await h.cli(['reopen', String(ticket!.id), '--status', 'closed']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      'error: --status Closed is not an open status: a re-opened ticket needs one (default Open)\nhint: to resolve or close tickets, use tkt resolve or tkt close\n',
+    );
+    expect(routeCount(h, UPDATE)).toBe(before);
+    expect(ticket!.ticketStatusId).toBe(RESOLVED);
+  });
+
   it('reports a missing ticket among others as exit 1, the others done', async () => {
     const [ticket] = unusedTickets(h, 1, (t) => t.ticketStatusId === RESOLVED);
     const result = await h.cli(['reopen', String(ticket!.id), '999999']);
