@@ -36,6 +36,12 @@ export async function run(ctx: Context): Promise<void> {
     expiresAt: session.expiresAt?.toISOString() ?? null,
     tokenSource: session.tokenSource,
   };
+  // An opaque token is no error (a service may issue such), but nothing here vouches for it.
+  if (session.username === undefined && session.userId === undefined && session.expiresAt === undefined) {
+    await ctx.output.warning(
+      'the token names no user and no expiry (tkt cannot read it): whoami sends no request, so the service may still refuse it; tkt list --limit 1 checks it\n',
+    );
+  }
   await ctx.output.document(whoami, {
     quiet: () => (session.username === undefined ? undefined : `${sanitizeInline(session.username)}\n`),
     human: async () => {

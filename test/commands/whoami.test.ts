@@ -63,6 +63,18 @@ describe('tkt whoami', () => {
     expect(result.stdout).not.toContain('\u001b');
   });
 
+  it('warns that a token naming no user and no expiry is unchecked, still exit 0 with no request', async () => {
+    // It said "User: unknown", exit 0, and nothing of why (a service may issue opaque tokens: no exit 4).
+    const before = h.sandbox.stats.requests;
+    const result = await h.cli(['whoami'], { env: { TKT_URL: h.sandbox.url, TKT_TOKEN: 'not-a-token' } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('User:     unknown\n');
+    expect(result.stderr).toBe(
+      'warning: the token names no user and no expiry (tkt cannot read it): whoami sends no request, so the service may still refuse it; tkt list --limit 1 checks it\n',
+    );
+    expect(h.sandbox.stats.requests).toBe(before);
+  });
+
   it('says the token in TKT_TOKEN was refused, not to log in, when the service refuses it', async () => {
     for (const argv of [
       ['show', '1001'],
