@@ -8,7 +8,7 @@ import { plannedUpdates, updateTicket } from '../bulk/change.js';
 import type { PlannedRequest } from '../cmdutil/dry-run.js';
 import type { Context } from '../context/context.js';
 import { UsageError, rethrowInDoubt } from '../errors.js';
-import { checkCreate, createEndpoint, createRequest, createdId } from '../fields/created.js';
+import { checkCreate, createEndpoint, createRequest, createdId, replacedDue, replacedDueText } from '../fields/created.js';
 import { givenKeys, isRepeatable, type RawFieldValues } from '../fields/options.js';
 import { checkFields, resolveFields, typedNames } from '../fields/values.js';
 import { fieldsFor, requiredKeys, type TicketEndpoint, type TicketFieldSpec } from '../model/fields.js';
@@ -74,9 +74,13 @@ export const createTicket = defineTool({
     if (args.dry_run) return dryRunOutput(undefined, [request]);
     const response = await sendNew(ctx, request);
     const id = createdId(response);
+    // Not an error: the ticket exists, and an assistant told of a failure may create it again.
+    const due = await replacedDue(await ctx.api(), request, response, id);
+    const note =
+      due === undefined ? undefined : `${replacedDueText(due)}; update_ticket with id ${id} and due ${JSON.stringify(due.sent)} keeps yours (an update that leaves the priority keeps the due date)`;
     return {
-      structured: { ...(id === undefined ? {} : { id: Number(id) }), changed: true },
-      text: id === undefined ? 'Created a ticket; the service named no ID.' : `Created ticket #${id}.`,
+      structured: { ...(id === undefined ? {} : { id: Number(id) }), changed: true, ...(note === undefined ? {} : { note }) },
+      text: id === undefined ? 'Created a ticket; the service named no ID.' : `Created ticket #${id}.${note === undefined ? '' : ` But ${note}.`}`,
     };
   },
 });

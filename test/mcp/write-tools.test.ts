@@ -138,12 +138,13 @@ describe('tkt mcp: the write tools', () => {
 
   it('a dry run of a change the ticket already has answers what the real call does: the note, and nothing it would send', async () => {
     const open = unusedTicket(h, (t) => t.ticketStatusId === status('Open') && t.assignedUser === userId(h, 'tech'));
-    const closed = unusedTicket(h, (t) => t.ticketStatusId === status('Closed'));
+    const inProgress = unusedTicket(h, (t) => t.ticketStatusId === status('In Progress'));
     const sent = writes();
     const calls: [string, Record<string, unknown>, string][] = [
       ['assign_ticket', { id: open.id, user: 'tech' }, 'already assigned to tech, nothing changed'],
       ['reopen_ticket', { id: open.id }, 'already open, nothing changed'],
-      ['reopen_ticket', { id: closed.id, status: 'Closed' }, 'already in status Closed, nothing changed'],
+      // A settled status is refused (a re-open to Closed is no re-open).
+      ['reopen_ticket', { id: inProgress.id, status: 'in progress' }, 'already in status In Progress, nothing changed'],
     ];
     for (const [name, args, note] of calls) {
       const result = await mcp.call(name, { ...args, dry_run: true });
@@ -167,6 +168,28 @@ describe('tkt mcp: the write tools', () => {
     const ticket = ticketById(h, created.id!);
     expect(ticket.title).toBe('Printer jam on floor 2');
     expect(ticket.creatorId).toBe(userId(h, 'aberg'));
+  });
+
+  it("create_ticket says when the service's SLA replaced the due date given, and update_ticket with it keeps it", async () => {
+    // The ticket was created with the SLA's date and the tool said only "Created ticket #N."
+    const wanted = '2030-01-15T12:00:00.000Z';
+    const result = await mcp.call('create_ticket', {
+      title: 'SLA wins',
+      description: 'd',
+      requester: 'aberg',
+      site: 'Head Office',
+      department: 'IT',
+      status: 'Open',
+      priority: 'high',
+      due: wanted,
+    });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    const { id, note } = result.structuredContent as Change;
+    expect(Date.parse(ticketById(h, id!).dueDate!)).not.toBe(Date.parse(wanted));
+    expect(note).toMatch(new RegExp(`^the service set its due date to .* \\(its SLA\\), not .*; update_ticket with id ${id} and due "${wanted}" keeps yours`));
+    expect(textOf(result)).toBe(`Created ticket #${id}. But ${note!}.`);
+    await change('update_ticket', { id, due: wanted });
+    expect(Date.parse(ticketById(h, id!).dueDate!)).toBe(Date.parse(wanted));
   });
 
   it('create_ticket and update_ticket take every field tkt create and tkt update take (level, client, the IDs, cc, tags)', async () => {
