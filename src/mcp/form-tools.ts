@@ -77,7 +77,9 @@ export const createTicket = defineTool({
     // Not an error: the ticket exists, and an assistant told of a failure may create it again.
     const due = await replacedDue(await ctx.api(), request, response, id);
     const note =
-      due === undefined ? undefined : `${replacedDueText(due)}; update_ticket with id ${id} and due ${JSON.stringify(due.sent)} keeps yours (an update that leaves the priority keeps the due date)`;
+      due === undefined
+        ? undefined
+        : `${replacedDueText(due)}; update_ticket with id ${id} and due ${JSON.stringify(due.sent)} keeps yours (an update that leaves the priority keeps the due date)`;
     return {
       structured: { ...(id === undefined ? {} : { id: Number(id) }), changed: true, ...(note === undefined ? {} : { note }) },
       text: id === undefined ? 'Created a ticket; the service named no ID.' : `Created ticket #${id}.${note === undefined ? '' : ` But ${note}.`}`,
