@@ -97,12 +97,46 @@ function makeRow(row: number, line: number | undefined, values: RawFieldValues, 
   return { row, line, values, hash: rowHash(values), problems };
 }
 
-function objectRow(row: number, line: number | undefined, parsed: unknown, endpoint: TicketEndpoint): InputRow {
+/**
+ * The keys given twice in each object at `depth` (1: the text is one object; 2: objects in an
+ * array) of a text JSON.parse accepted, which keeps the last value of a key silently.
+ */
+function keysGivenTwice(text: string, depth: number): string[][] {
+  const objects: string[][] = [];
+  // A container's keys so far; null for an array.
+  const open: (Set<string> | null)[] = [];
+  let keyNext = false;
+  for (let at = 0; at < text.length; at++) {
+    const char = text[at];
+    if (char === '"') {
+      let end = at + 1;
+      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      const keys = open.at(-1);
+      if (keyNext && keys) {
+        const key = JSON.parse(text.slice(at, end + 1)) as string;
+        if (keys.has(key) && open.length === depth) objects.at(-1)!.push(key);
+        keys.add(key);
+      }
+      keyNext = false;
+      at = end;
+    } else if (char === '{') {
+      open.push(new Set());
+      if (open.length === depth) objects.push([]);
+      keyNext = true;
+    } else if (char === '[') open.push(null);
+    else if (char === '}' || char === ']') open.pop();
+    else if (char === ',') keyNext = Boolean(open.at(-1));
+  }
+  return objects;
+}
+
+function objectRow(row: number, line: number | undefined, parsed: unknown, endpoint: TicketEndpoint, givenTwice: readonly string[] = []): InputRow {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     return { ...makeRow(row, line, {}, ['expected an object like {"title": "...", ...}']), unreadable: true };
   }
   const values: RawFieldValues = {};
-  const problems: string[] = [];
+  // The same key twice: JSON.parse kept the last value, which may not be the one meant.
+  const problems = [...new Set(givenTwice.map((name) => `${columnKey(name)} given twice`))];
   const seen = new Set<string>();
   for (const [name, raw] of Object.entries(parsed)) {
     const key = columnKey(name);
@@ -130,7 +164,7 @@ function jsonLinesRows(text: string, endpoint: TicketEndpoint): InputRow[] {
     if (content.trim() === '') return;
     const row = rows.length + 1;
     try {
-      rows.push(objectRow(row, index + 1, JSON.parse(content), endpoint));
+      rows.push(objectRow(row, index + 1, JSON.parse(content), endpoint, keysGivenTwice(content, 1)[0]));
     } catch (error) {
       rows.push({ ...makeRow(row, index + 1, {}, [`not valid JSON: ${(error as Error).message}`]), unreadable: true });
     }
@@ -146,7 +180,12 @@ function jsonArrayRows(text: string, endpoint: TicketEndpoint): InputRow[] {
     throw new UsageError(`not valid JSON: ${(error as Error).message}`, { hint: 'use JSON Lines (one object per line) or a JSON array of objects' });
   }
   if (!Array.isArray(parsed)) throw new UsageError('expected a JSON array of objects, or JSON Lines');
-  return parsed.map((item, index) => objectRow(index + 1, undefined, item, endpoint));
+  const givenTwice = keysGivenTwice(text, 2);
+  // Objects and non-objects are numbered apart: a row that is no object is refused whole anyway.
+  let object = 0;
+  return parsed.map((item, index) =>
+    objectRow(index + 1, undefined, item, endpoint, typeof item === 'object' && item !== null && !Array.isArray(item) ? givenTwice[object++] : []),
+  );
 }
 
 /**

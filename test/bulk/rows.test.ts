@@ -95,6 +95,18 @@ describe('readRows: JSON Lines', () => {
     expect(row!.values).toEqual({ title: 'A', site: '1' });
   });
 
+  it('refuses a key given twice alike, in JSON Lines and in a JSON array: JSON.parse kept the last value silently', () => {
+    const [line] = readRows('{"title":"A","site":"1","title":"B","nested":{"x":1,"x":2}}', 'jsonl', 'register');
+    expect(line!.problems).toContain('title given twice');
+    expect(line!.problems.filter((problem) => problem.endsWith('given twice'))).toEqual(['title given twice']);
+    const rows = readRows(
+      '[{"title":"A \\" \\\\","title":"B"}, 7, {"title":"C","description":"x","site":"1"}, {"tag":["t","t"],"tag":[]}]',
+      'json',
+      'register',
+    );
+    expect(rows.map((row) => row.problems.filter((problem) => problem.endsWith('given twice')))).toEqual([['title given twice'], [], [], ['tag given twice']]);
+  });
+
   it('takes an empty list as a column left out, with the same hash as a row without it', () => {
     const [withEmpty, without] = readRows('{"title":"A","tag":[]}\n{"title":"A"}', 'jsonl', 'register');
     expect(withEmpty!.values).toEqual({ title: 'A' });
