@@ -7,6 +7,7 @@ import { decodeJwtClaims, holdsPermission, listsPermissions } from '../config/jw
 import type { Context } from '../context/context.js';
 import { InterruptedError } from '../errors.js';
 import { readTicket, type FieldReading, type Ticket } from '../model/ticket.js';
+import type { Lookups } from '../lookups/types.js';
 import { PAGE_CONCURRENCY, listItemsOf, walkPages, type PageSource } from '../listing/pages.js';
 import { titleHasKey } from './key.js';
 
@@ -25,6 +26,21 @@ export interface KeyedTicket {
 export interface KeyRequester {
   id: string | undefined;
   username: string | undefined;
+}
+
+const REQUESTER_OPTION = { flag: '--requester', noun: 'user' };
+
+/**
+ * The requester of --requester whose tickets of a key count (KeyTickets): its user ID and username
+ * as the user lists name them; `asTyped`, the username as typed and no ID (the integration
+ * endpoint takes the requester so).
+ */
+export async function keyRequester(lookups: Lookups, requester: string, asTyped = false): Promise<KeyRequester & { username: string }> {
+  if (asTyped) return { id: undefined, username: requester };
+  return {
+    id: String(await lookups.resolve('requester', requester, REQUESTER_OPTION)),
+    username: await lookups.username('requester', requester, REQUESTER_OPTION),
+  };
 }
 
 /**
