@@ -1,6 +1,7 @@
 // The README's CI recipes (GitHub Actions, GitLab CI, Jenkins), their shell lines cut out of
 // README.md and run exactly as printed, as each CI system runs them, against a sandbox: a failing
-// build twice (one ticket, updated), a green build (resolved), green again (nothing to resolve).
+// build twice (one ticket, updated), a green build (resolved, and no stranger's ticket of the key),
+// green again (nothing to resolve).
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { startSandbox, type RunningSandbox } from '../src/sandbox/index.js';
 import { BIN, ensureBuilt } from './helpers/terminal.js';
 
 const README = resolve(import.meta.dirname, '../README.md');
+const OPEN = 1;
 const RESOLVED = 6;
 
 interface Recipe {
@@ -148,10 +150,18 @@ describe.each(Object.entries(RECIPES))('the README recipe for %s', (name, recipe
     if (name === 'GitHub Actions') expect(await readFile(output, 'utf8')).toBe(`id=${ticket.id}\nid=${ticket.id}\n`);
     else expect([first.stdout, second.stdout]).toEqual([`created #${ticket.id}\n`, `updated #${ticket.id}\n`]);
 
+    // Anyone may end a title of their own with the key: the green build resolves the job's ticket alone.
+    const key = /\[([^\]]+)\]$/.exec(ticket.title)![1]!;
+    const decoy = await promisify(execFile)(
+      join(dir, 'tkt'),
+      ['create', '--integration', '-q', '--requester', 'aberg', '--title', `Help [${key}]`, '--description', 'd'],
+      { env },
+    );
     const green = await run(recipe.success);
     expect(green).toMatchObject({ stdout: `✓ #${ticket.id} resolved\n`, stderr: '' });
     expect(ticket.ticketStatusId).toBe(RESOLVED);
+    expect(sandbox.state.tickets.find((t) => t.id === Number(decoy.stdout))).toMatchObject({ ticketStatusId: OPEN, resolution: null });
     const greenAgain = await run(recipe.success);
-    expect(greenAgain.stderr).toMatch(/^nothing to resolve: no open ticket has the key \S+\n$/);
+    expect(greenAgain.stderr).toMatch(/^nothing to resolve: no open ticket of requester ci-bot has the key \S+\n$/);
   });
 });

@@ -17,6 +17,8 @@ export interface ResolveOptions extends IdCommandOptions {
   detailsFile?: string | undefined;
   by?: string | undefined;
   dedupKey?: string | undefined;
+  /** With dedupKey: only the key's tickets of this requester (user ID, username or full name). */
+  requester?: string | undefined;
   /** A reply template (tkt templates) filled for each ticket: its text is the resolution notes. */
   template?: string | undefined;
 }
@@ -31,6 +33,7 @@ export function register(program: Program, host: CommandHost): void {
     .option('--template <name>', 'resolution notes from a reply template, filled for each ticket (tkt templates)')
     .option('--by <user>', 'resolver: user ID, username or full name (default: you)')
     .option('--dedup-key <key>', 'instead of IDs: every open ticket whose title ends with [KEY] (tkt create --dedup-key)')
+    .option('--requester <user>', "with --dedup-key: only the key's tickets of this requester, as tkt create --dedup-key --requester counts them")
     .addOption(concurrencyOption(program))
     .addOption(dryRunOption(program))
     .addHelpText(
@@ -43,25 +46,34 @@ Examples:
   $ tkt resolve 42 43 44 --details-file notes.txt
   $ tkt list -q --all --view my-open-tickets |
       tkt resolve - --details "Fixed in 2.4"
-  $ tkt resolve --dedup-key ci:main/unit-tests --details "Build 4712 is green"`,
+  $ tkt resolve --dedup-key ci:main/unit-tests --requester ci-bot \\
+      --details "Build 4712 is green"
+
+With --dedup-key, give the --requester of the create: anyone may end the title of a ticket of
+their own with the key, and without --requester theirs is resolved too and they are sent the
+notes (a warning names such tickets).`,
     );
   host.action(command, ([ids], opts, ctx) => run({ ids, ...opts }, ctx), { graceful: true });
 }
 
 export async function run(options: ResolveOptions, ctx: Context): Promise<void> {
   const key = options.dedupKey === undefined ? undefined : parseDedupKey(options.dedupKey);
+  if (key === undefined && options.requester !== undefined)
+    throw new UsageError('--requester goes with --dedup-key KEY', { hint: 'the resolver is --by; --requester picks the tickets of a key' });
   if (key === undefined && options.ids.length === 0)
     throw new UsageError("missing required argument 'id'", { hint: 'give ticket IDs, - for stdin, or --dedup-key KEY' });
   if (key !== undefined && options.ids.length > 0) throw new UsageError('give ticket IDs or --dedup-key, not both');
   assertSingleStdinReader({ ids: options.ids, texts: [['--details', options.details]], files: [['--details-file', options.detailsFile]] });
   if (options.template !== undefined && (options.details !== undefined || options.detailsFile !== undefined))
     throw new UsageError('--template cannot be used with --details or --details-file: the template is the resolution notes');
-  const findKeyed = async (): Promise<string[]> => (key === undefined ? options.ids : (await import('../dedup/resolve.js')).openTicketIds(ctx, key));
+  const findKeyed = async (): Promise<string[]> =>
+    key === undefined ? options.ids : (await import('../dedup/resolve.js')).openTicketIds(ctx, key, options.requester);
   // Notes to be typed at the prompt or in the editor are asked for once the key's tickets are
   // known: the heading names them, and nobody writes notes for no ticket. Notes given by flag, or
   // missing where nobody can be asked, are checked before any request.
   const asksForText = ctx.io.canPrompt && options.template === undefined && options.details === undefined && options.detailsFile === undefined;
-  const nothingToResolve = () => ctx.output.note(`nothing to resolve: no open ticket has the key ${key}\n`);
+  const whose = options.requester === undefined ? '' : ` of requester ${options.requester}`;
+  const nothingToResolve = () => ctx.output.note(`nothing to resolve: no open ticket${whose} has the key ${key}\n`);
   let ids = asksForText ? await findKeyed() : undefined;
   if (ids?.length === 0) return nothingToResolve();
   const details =

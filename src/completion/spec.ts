@@ -114,7 +114,7 @@ const COMMAND_COMPLETIONS: Readonly<Record<string, CommandCompletion>> = {
   },
   reopen: { options: { '--status': lookup('status') } },
   close: { options: { '--by': lookup('assignee'), '--attach': FILES } },
-  resolve: { options: { '--by': lookup('assignee'), '--details-file': FILES, '--template': TEMPLATES } },
+  resolve: { options: { '--by': lookup('assignee'), '--requester': lookup('requester'), '--details-file': FILES, '--template': TEMPLATES } },
   reply: { options: { '--as-requester': lookup('requester'), '--message-file': FILES, '--attach': FILES, '--template': TEMPLATES } },
   forward: { options: { '--message-file': FILES, '--attach': FILES } },
   create: { options: { '--description-file': FILES, '--from': FILES, '--report': FILES, '--resume': FILES } },

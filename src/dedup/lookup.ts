@@ -7,6 +7,7 @@ import { decodeJwtClaims, holdsPermission, listsPermissions } from '../config/jw
 import type { Context } from '../context/context.js';
 import { InterruptedError } from '../errors.js';
 import { readTicket, type FieldReading, type Ticket } from '../model/ticket.js';
+import type { Lookups } from '../lookups/types.js';
 import { PAGE_CONCURRENCY, listItemsOf, walkPages, type PageSource } from '../listing/pages.js';
 import { titleHasKey } from './key.js';
 
@@ -27,18 +28,27 @@ export interface KeyRequester {
   username: string | undefined;
 }
 
+const REQUESTER_OPTION = { flag: '--requester', noun: 'user' };
+
 /**
- * Which tickets of the key are this run's: those of the requester the create uses. Keys are
- * predictable, and anyone may end a title of their own with one: another requester's ticket never
- * gets the occurrence, and is never re-opened or closed (README, CI: one ticket per failure).
- * A list item that names the requester by name alone has its detail read, once per run.
+ * The requester of --requester whose tickets of a key count (KeyTickets): its user ID and username
+ * as the user lists name them; `asTyped`, the username as typed and no ID (the integration
+ * endpoint takes the requester so).
  */
-export class KeyTickets {
+export async function keyRequester(lookups: Lookups, requester: string, asTyped = false): Promise<KeyRequester & { username: string }> {
+  if (asTyped) return { id: undefined, username: requester };
+  return {
+    id: String(await lookups.resolve('requester', requester, REQUESTER_OPTION)),
+    username: await lookups.username('requester', requester, REQUESTER_OPTION),
+  };
+}
+
+/** The details of a key's tickets, each read once per run; none once the run is stopped. */
+export class KeyedDetails {
   readonly #details = new Map<number, Promise<Ticket>>();
 
   constructor(
     readonly api: ApiClient,
-    readonly requester: KeyRequester,
     readonly signal: AbortSignal,
   ) {}
 
@@ -46,17 +56,33 @@ export class KeyTickets {
   detail(id: number): Promise<Ticket> {
     let detail = this.#details.get(id);
     if (detail === undefined) {
+      if (this.signal.aborted) return Promise.reject(new InterruptedError());
       detail = this.api.send(plans.getTicket(id)).then((response) => readTicket(response.body));
       this.#details.set(id, detail);
     }
     return detail;
+  }
+}
+
+/**
+ * Which tickets of the key are this run's: those of the requester the create uses. Keys are
+ * predictable, and anyone may end a title of their own with one: another requester's ticket never
+ * gets the occurrence, and is never re-opened or closed (README, CI: one ticket per failure).
+ * A list item that names the requester by name alone has its detail read, once per run.
+ */
+export class KeyTickets extends KeyedDetails {
+  constructor(
+    api: ApiClient,
+    readonly requester: KeyRequester,
+    signal: AbortSignal,
+  ) {
+    super(api, signal);
   }
 
   /** Whether the ticket's requester is this run's; one the service does not tell is not. */
   async owns(ticket: KeyedTicket): Promise<boolean> {
     const listed = sameUser(ticket.requester, this.requester);
     if (listed !== undefined) return listed;
-    if (this.signal.aborted) throw new InterruptedError();
     return sameUser((await this.detail(ticket.id)).field('requester'), this.requester) ?? false;
   }
 
@@ -64,6 +90,13 @@ export class KeyTickets {
   async firstOwn(tickets: readonly KeyedTicket[]): Promise<KeyedTicket | undefined> {
     for (const ticket of tickets) if (await this.owns(ticket)) return ticket;
     return undefined;
+  }
+
+  /** Those of `tickets` (in their order) that are this run's. */
+  async allOwn(tickets: readonly KeyedTicket[]): Promise<KeyedTicket[]> {
+    const own: KeyedTicket[] = [];
+    for (const ticket of tickets) if (await this.owns(ticket)) own.push(ticket);
+    return own;
   }
 }
 
@@ -73,6 +106,36 @@ function sameUser(reading: FieldReading, requester: KeyRequester): boolean | und
   if (reading.username !== undefined && requester.username !== undefined) return reading.username.toLowerCase() === requester.username.toLowerCase();
   return undefined;
 }
+
+/** One requester of a key's tickets, named as the service names them, with their tickets. */
+export interface RequesterTickets {
+  name: string;
+  tickets: KeyedTicket[];
+}
+
+/**
+ * The requesters of `tickets`, each with its tickets (in their order), told apart as a create
+ * tells its own (sameUser). A ticket whose list item names its requester by name alone has its
+ * detail read; one whose requester the service does not tell by ID or username, or tells so that
+ * it cannot be compared with the others (an ID alone where they have a username), is in none.
+ */
+export async function requestersOf(details: KeyedDetails, tickets: readonly KeyedTicket[]): Promise<RequesterTickets[]> {
+  const found: (RequesterTickets & { user: KeyRequester })[] = [];
+  for (const ticket of tickets) {
+    const reading = namesUser(ticket.requester) ? ticket.requester : (await details.detail(ticket.id)).field('requester');
+    if (!namesUser(reading)) continue;
+    const verdicts = found.map((requester) => sameUser(reading, requester.user));
+    const same = verdicts.indexOf(true);
+    if (same >= 0) found[same]!.tickets.push(ticket);
+    else if (!verdicts.includes(undefined)) found.push({ user: userOf(reading), name: nameOf(reading), tickets: [ticket] });
+  }
+  return found.map(({ name, tickets }) => ({ name, tickets }));
+}
+
+const namesUser = (reading: FieldReading) => reading.id !== undefined || reading.username !== undefined;
+const userOf = (reading: FieldReading): KeyRequester => ({ id: reading.id === undefined ? undefined : String(reading.id), username: reading.username });
+/** The username, else the name shown, else the ID. */
+const nameOf = (reading: FieldReading): string => reading.username ?? reading.ownName ?? reading.name ?? `user ${String(reading.id)}`;
 
 // Big pages: a key found in many titles costs few requests.
 const SEARCH_PAGE_SIZE = 100;

@@ -8,6 +8,7 @@ import type { PlannedRequest } from '../cmdutil/dry-run.js';
 import type { CreateEndpoint } from '../fields/created.js';
 import type { RawFieldValues } from '../fields/options.js';
 import { parseDedupKey, titleWithKey } from './key.js';
+import { keyRequester } from './lookup.js';
 import type { DedupCreate, OnExisting } from './create.js';
 
 export interface DedupFlags {
@@ -54,17 +55,11 @@ export async function dedupCreateSpec(
   const createForm = create.create.form;
   const createOnce =
     createForm === undefined ? create.create : { ...create.create, form: { ...createForm, files: files.map((file) => ({ ...file, resend: true })) } };
-  // The reply is posted as the requester, by username: `new` takes one as given, register a user ID, username or name.
-  const username =
-    typeof requester !== 'string'
-      ? undefined
-      : create.endpoint === 'new'
-        ? requester
-        : await lookups.username('requester', requester, { flag: '--requester', noun: 'user' });
-  if (username === undefined) throw new UsageError('--dedup-key needs --requester: the occurrence is added as a reply from the requester');
-  // Only the requester's own tickets of the key count: register's is known by user ID, new's by the username given.
-  const requesterId =
-    create.endpoint === 'new' ? undefined : String(await lookups.resolve('requester', String(requester), { flag: '--requester', noun: 'user' }));
+  if (typeof requester !== 'string') throw new UsageError('--dedup-key needs --requester: the occurrence is added as a reply from the requester');
+  // The reply is posted as the requester, by username: `new` takes one as given, register a user
+  // ID, username or name. Only the requester's own tickets of the key count: register's is known
+  // by user ID too, new's by the username given.
+  const own = await keyRequester(lookups, requester, create.endpoint === 'new');
   return {
     key: dedup.key,
     onExisting: dedup.onExisting,
@@ -72,10 +67,10 @@ export async function dedupCreateSpec(
     dryRun: create.dryRun,
     create: createOnce,
     files,
-    requester: { id: requesterId, username },
+    requester: own,
     reply: (existing) =>
       plans.requesterReply(existing.id, {
-        username,
+        username: own.username,
         subject: `Re: ${existing.title}`,
         message: typeof description === 'string' ? description : undefined,
         files,

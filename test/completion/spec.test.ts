@@ -83,6 +83,7 @@ const OTHER_OPTIONS: ReadonlyArray<[string, string, object]> = [
   ['reopen', '--status', names('status')],
   ['close', '--by', names('assignee', ['@me'])],
   ['resolve', '--by', names('assignee', ['@me'])],
+  ['resolve', '--requester', names('requester', ['@me'])],
   ['reply', '--as-requester', names('requester', ['@me'])],
   ['close', '--attach', FILES],
   ['reply', '--attach', FILES],
