@@ -93,6 +93,10 @@ export function register(program: Program, host: CommandHost): void {
     .option('--resume <report>', 'with --from: skip the rows this report shows as created (and those in doubt)')
     .option('--retry-in-doubt [rows]', 'with --resume: send again the rows in doubt the service does not have (e.g. 5,7; all when bare: check them first)')
     .option('--created <row=id>', 'with --resume: record that the service created this row in doubt as ticket ID (repeatable)', collect)
+    .option(
+      '--attach-dir <dir>',
+      "with --from: the folder the rows' attach files are found in and must stay in (default: FILE's folder; the current folder for stdin)",
+    )
     .addOption(concurrencyOption(program, 'with --from: tickets created'))
     .option('--dedup-key <key>', 'one open ticket per key: add this occurrence to the open ticket whose title ends with [KEY] instead')
     .addOption(
