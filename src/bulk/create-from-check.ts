@@ -1,7 +1,7 @@
 // `tkt create --from`: checking the rows before anything is sent. Every row goes through the
 // same field table as `tkt create` (src/fields/options.ts), its names resolved and its files
-// found; one bad row and nothing is sent (exit 2, naming every bad row).
-import { resolve } from 'node:path';
+// found, in the attach folder (attach-folder.ts); one bad row and nothing is sent (exit 2, naming
+// every bad row).
 import type { UploadFile } from '../api/types.js';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
@@ -13,6 +13,7 @@ import { unresolvedNames } from '../fields/values.js';
 import type { PlannedRequest } from '../cmdutil/dry-run.js';
 import type { InputRow } from './rows.js';
 import { formatRanges } from './ranges.js';
+import { confineAttachments, outsideHint, type AttachFolder, type ConfinedAttachments } from './attach-folder.js';
 
 function rowLabel(row: InputRow): string {
   return row.line === undefined ? `row ${row.row}` : `row ${row.row} (line ${row.line})`;
@@ -68,28 +69,32 @@ function problemsOf(error: unknown, row: InputRow, misses: LookupMisses): string
 export interface PreparedRow {
   row: InputRow;
   request: PlannedRequest;
-  /** The files the row attaches, found next to the input file. */
+  /** The files the row attaches, found in the attach folder. */
   attach: readonly UploadFile[];
 }
 
 /** Checks one row as `tkt create` checks its options; returns its request (labelled for --dry-run), or every problem. */
 async function prepareRow(
   row: InputRow,
+  attach: ConfinedAttachments,
   endpoint: CreateEndpoint,
   lookups: Lookups,
-  options: { baseDir: string; dryRun: boolean; misses: LookupMisses },
+  options: { folder: AttachFolder; dryRun: boolean; misses: LookupMisses },
   ctx: Context,
 ): Promise<PreparedRow | string[]> {
   const problemsIn = (error: unknown) => problemsOf(error, row, options.misses);
   if (row.unreadable) return row.problems;
-  // Attachments are found next to the input file, so the file works from any folder.
-  const { checked, badValues, unreadableFiles, missing } = await checkCreate(endpoint, row.values, ctx.now(), 'attach', { filesIn: options.baseDir });
+  // Attachments are found in the attach folder (the input file's by default), so the file works
+  // from any folder; a file refused there is not even looked at.
+  const values = attach.problems.length === 0 ? row.values : { ...row.values, attach: attach.admitted };
+  const { checked, badValues, unreadableFiles, missing } = await checkCreate(endpoint, values, ctx.now(), 'attach', { filesIn: options.folder.path });
   // The names of a row with bad values are resolved too: the file is fixed in one round.
   const unknownNames = await unresolvedNames(checked, lookups);
   const problems = [
     ...row.problems,
     ...(missing.length > 0 ? [`missing ${missing.map(asColumnMessage).join(', ')}`] : []),
     ...(badValues === undefined ? [] : problemsIn(badValues)),
+    ...attach.problems,
     ...(unreadableFiles === undefined ? [] : problemsIn(unreadableFiles).map((problem) => `attach: ${problem}`)),
     ...unknownNames.flatMap(problemsIn),
   ];
@@ -108,25 +113,28 @@ async function prepareRow(
  */
 export async function prepareRows(
   pending: readonly InputRow[],
-  /** `folder`: where the rows' attachments are, the input file's; undefined: the current folder (stdin, a pipe). */
-  options: { file: string; folder: string | undefined; rowCount: number; endpoint: CreateEndpoint; dryRun: boolean },
+  /** `folder`: where the rows' attachments are found and must stay. */
+  options: { file: string; folder: AttachFolder; rowCount: number; endpoint: CreateEndpoint; dryRun: boolean },
   ctx: Context,
 ): Promise<PreparedRow[]> {
   const { createLookups } = await import('../lookups/index.js');
   const lookups = createLookups(ctx);
-  const baseDir = resolve(options.folder ?? '.');
   const prepared: PreparedRow[] = [];
   const bad: string[] = [];
   const misses = new LookupMisses();
+  let outside = false;
   for (const row of pending) {
-    const result = await prepareRow(row, options.endpoint, lookups, { baseDir, dryRun: options.dryRun, misses }, ctx);
+    const attach = await confineAttachments(row.values.attach, options.folder);
+    outside ||= attach.outside;
+    const result = await prepareRow(row, attach, options.endpoint, lookups, { folder: options.folder, dryRun: options.dryRun, misses }, ctx);
     if (Array.isArray(result)) bad.push(`${rowLabel(row)}: ${result.map((problem) => sanitizeInline(problem)).join('; ')}`);
     else prepared.push(result);
   }
   if (bad.length > 0) {
+    const hints = [misses.hint(), ...(outside ? [outsideHint(options.folder)] : [])].filter((hint) => hint !== undefined);
     throw new UsageError(`${bad.length} of ${options.rowCount} rows in ${options.file} are not valid; nothing was sent`, {
       details: [...bad, ...misses.details().map((line) => sanitizeInline(line))],
-      hint: misses.hint(),
+      hint: hints.length === 0 ? undefined : hints.join('; '),
     });
   }
   return prepared;

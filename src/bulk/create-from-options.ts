@@ -42,6 +42,7 @@ export interface CreateFromFlags {
   /** `ROW=ID` each: rows in doubt the user found the service created. */
   created?: string[] | undefined;
   concurrency?: string | undefined;
+  attachDir?: string | undefined;
   integration?: boolean | undefined;
   dryRun?: boolean | undefined;
 }
@@ -58,11 +59,13 @@ export interface CreateFromOptions {
   integration: boolean;
   /** undefined: the default-concurrency setting. */
   concurrency: number | undefined;
+  /** The folder the rows' attach files are found in and must stay in; undefined: FILE's (the current folder for stdin). */
+  attachDir?: string | undefined;
   dryRun: boolean;
 }
 
 // Any of these makes the run a --from run.
-const FROM_FLAGS = ['from', 'report', 'resume', 'retryInDoubt', 'created', 'concurrency'] as const;
+const FROM_FLAGS = ['from', 'report', 'resume', 'retryInDoubt', 'created', 'concurrency', 'attachDir'] as const;
 
 /**
  * The --from run `flags` ask for, or undefined for a single create. The rows' columns replace
@@ -73,7 +76,7 @@ const FROM_FLAGS = ['from', 'report', 'resume', 'retryInDoubt', 'created', 'conc
 export function createFromOptions(flags: CreateFromFlags, fieldFlags: readonly string[], dedupFlags: readonly string[]): CreateFromOptions | undefined {
   if (!FROM_FLAGS.some((key) => flags[key] !== undefined)) return undefined;
   const file = flags.from;
-  if (file === undefined) throw new UsageError('--report, --resume, --retry-in-doubt, --created and --concurrency need --from FILE');
+  if (file === undefined) throw new UsageError('--report, --resume, --retry-in-doubt, --created, --concurrency and --attach-dir need --from FILE');
   if (fieldFlags.length > 0) {
     throw new UsageError(`--from cannot be combined with ${fieldFlags.join(', ')}`, { hint: 'put the values in the file, one column per option' });
   }
@@ -113,6 +116,7 @@ export function createFromOptions(flags: CreateFromFlags, fieldFlags: readonly s
     resume: flags.resume,
     integration: flags.integration === true,
     concurrency: flags.concurrency === undefined ? undefined : parseConcurrency(flags.concurrency),
+    attachDir: flags.attachDir,
     retryInDoubt,
     created,
     dryRun: flags.dryRun === true,

@@ -158,15 +158,17 @@ export function tellDryRunOutcome(
 
 /**
  * The words of `tkt create` that go on where this run stopped: the file, the options that change
- * what is sent and where (--integration: another endpoint, which takes other columns) or how
- * much at once (--concurrency), then the report to resume from; tktCommand adds the profile and
- * --url. Not --retry-in-doubt nor --created: the rows this run leaves in doubt are to be checked first.
+ * what is sent and where (--integration: another endpoint, which takes other columns; --attach-dir:
+ * the files the rows attach) or how much at once (--concurrency), then the report to resume from;
+ * tktCommand adds the profile and --url. Not --retry-in-doubt nor --created: the rows this run
+ * leaves in doubt are to be checked first.
  */
 function resumeWords(options: CreateFromOptions, reportPath: string | undefined): string {
   return [
     'create --from',
     shellWord(options.file),
     ...(options.integration ? ['--integration'] : []),
+    ...(options.attachDir === undefined ? [] : ['--attach-dir', shellWord(options.attachDir)]),
     ...(options.concurrency === undefined ? [] : ['--concurrency', String(options.concurrency)]),
     ...(reportPath === undefined ? [] : ['--resume', shellWord(reportPath)]),
   ].join(' ');

@@ -37,6 +37,7 @@ import { checkReportPath, lockReport, openReport, readReport, resumedRows, settl
 import { detectFormat, readRows, type InputRow } from './rows.js';
 import type { CreateFromOptions } from './create-from-options.js';
 import { prepareRows } from './create-from-check.js';
+import { attachFolder, type AttachFolder } from './attach-folder.js';
 import { rowJson, rowPrinter, skippedRowLine, stoppedBeforeRows, tellDryRunOutcome, tellOutcome } from './create-from-outcome.js';
 import { createStyle } from '../output/style.js';
 import { runBulk, type BulkResult } from './runner.js';
@@ -47,7 +48,7 @@ const FOLDERLESS_REPORT = 'create-from.report.jsonl';
 
 /**
  * The folder of a regular input file: its report goes beside it and its rows' attachments are
- * found there. Stdin (`-`), a /dev or /proc path (/dev/stdin, `<(...)`'s /dev/fd/63) and a FIFO
+ * found there (unless --attach-dir). Stdin (`-`), a /dev or /proc path (/dev/stdin, `<(...)`'s /dev/fd/63) and a FIFO
  * have none that tkt may write to: undefined, for the current folder (README: Many tickets).
  */
 async function inputFolder(file: string): Promise<string | undefined> {
@@ -77,12 +78,8 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
   const text = await readInput(options.file, ctx);
   const rows = readRows(text, detectFormat(options.file, text), endpoint);
   if (rows.length === 0) throw new UsageError(`${options.file === STDIN ? 'stdin' : options.file} has no rows`);
-  // A row's file that is stdin too (attach /dev/stdin) would find it read.
-  assertSingleStdinReader({
-    files: [['--from', options.file]],
-    paths: rows.map((row) => [`row ${row.row} attach`, typeof row.values.attach === 'string' ? [row.values.attach] : row.values.attach]),
-  });
   const folder = await inputFolder(options.file);
+  const attachIn = await attachFolder(options.attachDir, folder, ctx.config.dir);
 
   const reportPath = options.report ?? options.resume ?? (folder === undefined ? FOLDERLESS_REPORT : `${options.file}.report.jsonl`);
   const appendToResumed = options.resume !== undefined && resolve(reportPath) === resolve(options.resume);
@@ -92,7 +89,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
   const releases: (() => void)[] = [];
   try {
     for (const path of locked) releases.push(await lockReport(path));
-    await createRows(rows, folder, reportPath, appendToResumed, options, ctx);
+    await createRows(rows, attachIn, reportPath, appendToResumed, options, ctx);
   } finally {
     for (const release of releases) release();
   }
@@ -100,7 +97,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
 
 async function createRows(
   rows: readonly InputRow[],
-  folder: string | undefined,
+  attachIn: AttachFolder,
   reportPath: string,
   appendToResumed: boolean,
   options: CreateFromOptions,
@@ -114,7 +111,7 @@ async function createRows(
   // Rows in doubt are not sent again unless asked: the service may have created them.
   const { created, heldInDoubt, recorded } = settleInDoubt(resumed, options, options.resume ?? reportPath);
   const pending = rows.filter((row) => !created.has(row.row) && !heldInDoubt.has(row.row));
-  const prepared = await prepareRows(pending, { file: options.file, folder, rowCount: rows.length, endpoint, dryRun: options.dryRun }, ctx).catch(
+  const prepared = await prepareRows(pending, { file: options.file, folder: attachIn, rowCount: rows.length, endpoint, dryRun: options.dryRun }, ctx).catch(
     (error: unknown) => {
       // Stopped while names were looked up (no lookup starts after a signal): no row was sent.
       if (error instanceof StoppedBeforeSendingError)
@@ -126,6 +123,11 @@ async function createRows(
       throw error;
     },
   );
+  // A row's file that is stdin too (attach /dev/stdin, where stdin is a file of the attach folder)
+  // would find it read. Checked on the paths the rows send, found in the attach folder.
+  assertSingleStdinReader({
+    files: [['--from', options.file], ...prepared.flatMap((item) => item.attach.map((file) => [`row ${item.row.row} attach`, file.path] as const))],
+  });
 
   const quiet = ctx.output.format === 'quiet';
   const skippedEntries = [...created.values(), ...heldInDoubt.values()]

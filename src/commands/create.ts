@@ -65,8 +65,10 @@ reopened #ID (exit 0); -q the ID; --json {"id","action","key"}. --dry-run says w
 Many tickets from a file (--from): JSON Lines (one object per line) or CSV with a header row;
 columns are named like the options above (title, description, requester, site, ...); the
 repeatable ones take a JSON list, or text: tag and attach separated by ";", cc by "," or ";" as
---cc; attach paths are relative to the file. Every row is checked before the first ticket is
-created; --from - reads stdin. A report (JSON Lines, default
+--cc; attach files are found in the file's folder (--attach-dir DIR: in DIR; stdin: here) and
+must be in it, links followed: an absolute path or ../ out of it, a link leading out and tkt's
+config folder are refused, so a file from someone else cannot attach your keys or token. Every
+row is checked before the first ticket is created; --from - reads stdin. A report (JSON Lines, default
 FILE.report.jsonl; create-from.report.jsonl here for stdin or a pipe) maps
 each row to its new ID or its error, written before each request leaves; --resume REPORT skips
 the rows it shows as created, and names those in doubt (sent, answer unknown: interrupted or
@@ -93,6 +95,10 @@ export function register(program: Program, host: CommandHost): void {
     .option('--resume <report>', 'with --from: skip the rows this report shows as created (and those in doubt)')
     .option('--retry-in-doubt [rows]', 'with --resume: send again the rows in doubt the service does not have (e.g. 5,7; all when bare: check them first)')
     .option('--created <row=id>', 'with --resume: record that the service created this row in doubt as ticket ID (repeatable)', collect)
+    .option(
+      '--attach-dir <dir>',
+      "with --from: the folder the rows' attach files are found in and must stay in (default: FILE's folder; the current folder for stdin)",
+    )
     .addOption(concurrencyOption(program, 'with --from: tickets created'))
     .option('--dedup-key <key>', 'one open ticket per key: add this occurrence to the open ticket whose title ends with [KEY] instead')
     .addOption(

@@ -117,7 +117,7 @@ const COMMAND_COMPLETIONS: Readonly<Record<string, CommandCompletion>> = {
   resolve: { options: { '--by': lookup('assignee'), '--requester': lookup('requester'), '--details-file': FILES, '--template': TEMPLATES } },
   reply: { options: { '--as-requester': lookup('requester'), '--message-file': FILES, '--attach': FILES, '--template': TEMPLATES } },
   forward: { options: { '--message-file': FILES, '--attach': FILES } },
-  create: { options: { '--description-file': FILES, '--from': FILES, '--report': FILES, '--resume': FILES } },
+  create: { options: { '--description-file': FILES, '--from': FILES, '--report': FILES, '--resume': FILES, '--attach-dir': FILES } },
   api: { options: { '--input': FILES } },
   sandbox: { options: { '--data': FILES } },
   metadata: { options: { '--collection': words(ALL_COLLECTIONS) } },

@@ -1,6 +1,7 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -925,5 +926,143 @@ describe('tkt create --from', () => {
     expect(orphan.code).toBe(2);
     expect(orphan.stderr).toMatch(/need --from/);
     expect(h.sandbox.stats.requests).toBe(0);
+  });
+
+  // A file received from someone else (a customer's export) names the files its rows attach: as
+  // docker confines COPY to the build context, they must be in the rows' folder, links followed.
+  describe("attach files stay in the rows' folder", () => {
+    const SECRET = 'secret: do not send\n';
+    const row = (title: string, attach: string | string[]) => JSON.stringify({ title, description: 'd', requester: 'aberg', attach });
+    const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+    /** `dir/rows/`, where the rows are, and `dir/secret.txt` beside it, outside. */
+    async function folders(): Promise<{ rows: string; secret: string }> {
+      const rows = join(dir, 'rows');
+      await mkdir(rows);
+      return { rows, secret: await write('secret.txt', SECRET) };
+    }
+
+    /** The run of `argv`, exit 2, nothing sent: no request at all, no ticket, no file, no report. */
+    async function refused(argv: string[], titled: string, stdin?: string): Promise<string> {
+      const before = h.sandbox.stats.requests;
+      const result = await h.cli(argv, stdin === undefined ? {} : { stdin });
+      expect(result.code, result.stderr).toBe(2);
+      expect(h.sandbox.stats.requests).toBe(before);
+      expect(ticketsTitled(titled)).toEqual([]);
+      expect(h.sandbox.state.attachments.filter((a) => a.sha256 === sha256(SECRET))).toEqual([]);
+      return result.stderr;
+    }
+
+    it('refuses an absolute path outside the folder, naming the row, the cell and the folder; --dry-run too', async () => {
+      const { rows, secret } = await folders();
+      const file = join(rows, 'abs.jsonl');
+      await writeFile(file, [row('abs-1', 'ok.txt'), row('abs-2', secret)].join('\n') + '\n');
+      await writeFile(join(rows, 'ok.txt'), 'fine\n');
+      for (const extra of [[], ['--dry-run']]) {
+        const stderr = await refused(['create', '--integration', '--from', file, ...extra], 'abs-');
+        expect(stderr).toContain('error: 1 of 2 rows in');
+        expect(stderr).toContain(`  row 2 (line 2): attach: ${secret} is outside ${rows} (rows attach only files in that folder)\n`);
+        expect(stderr).toContain(`hint: copy the file into ${rows}, or give --attach-dir with a folder that holds it\n`);
+        expect(stderr).not.toMatch(/row 1/);
+      }
+      expect(existsSync(`${file}.report.jsonl`)).toBe(false);
+    });
+
+    it('refuses ../ out of the folder, also under #NAME, with every other bad row', async () => {
+      const { rows } = await folders();
+      const file = join(rows, 'up.csv');
+      await writeFile(file, 'title,description,requester,attach\nup-1,d,aberg,../secret.txt#notes.txt\nup-2,,aberg,\n');
+      const stderr = await refused(['create', '--integration', '--from', file], 'up-');
+      expect(stderr).toContain('error: 2 of 2 rows in');
+      expect(stderr).toContain(`  row 1 (line 2): attach: ../secret.txt#notes.txt is outside ${rows} (rows attach only files in that folder)\n`);
+      expect(stderr).toContain('  row 2 (line 3): missing description\n');
+    });
+
+    it('refuses a link in the folder that leads out of it, a file or a folder', async () => {
+      const { rows, secret } = await folders();
+      await symlink(secret, join(rows, 'notes.txt'));
+      await symlink(dir, join(rows, 'up'));
+      const file = join(rows, 'links.jsonl');
+      await writeFile(file, [row('link-1', 'notes.txt'), row('link-2', 'up/secret.txt')].join('\n') + '\n');
+      const stderr = await refused(['create', '--integration', '--from', file], 'link-');
+      expect(stderr).toContain(`  row 1 (line 1): attach: notes.txt leads to ${secret}, outside ${rows} (rows attach only files in that folder)\n`);
+      expect(stderr).toContain(`  row 2 (line 2): attach: up/secret.txt leads to ${secret}, outside ${rows} (rows attach only files in that folder)\n`);
+    });
+
+    it("refuses a file of tkt's config folder even when --attach-dir holds it", async () => {
+      const { rows } = await folders();
+      const token = join(h.configDir, 'tokens', 'default.json');
+      expect(existsSync(token)).toBe(true);
+      await symlink(token, join(rows, 'token.txt'));
+      const file = join(rows, 'config.jsonl');
+      await writeFile(file, [row('config-1', token), row('config-2', join(rows, 'token.txt'))].join('\n') + '\n');
+      const tokenBytes = await readFile(token, 'utf8');
+      const stderr = await refused(['create', '--integration', '--from', file, '--attach-dir', dirname(h.configDir)], 'config-');
+      expect(stderr).toContain(`  row 1 (line 1): attach: ${token} is in tkt's config folder (tokens and settings are never attached)\n`);
+      expect(stderr).toContain(`  row 2 (line 2): attach: ${join(rows, 'token.txt')} is in tkt's config folder (tokens and settings are never attached)\n`);
+      expect(h.sandbox.state.attachments.filter((a) => a.sha256 === sha256(tokenBytes))).toEqual([]);
+    });
+
+    it('takes files from --attach-dir: relative paths found there, absolute ones in it, links staying in it', async () => {
+      const { rows } = await folders();
+      const files = join(dir, 'files');
+      await mkdir(files);
+      await writeFile(join(files, 'build.log'), 'build log\n');
+      await writeFile(join(files, 'other.log'), 'other log\n');
+      await symlink(join(files, 'other.log'), join(files, 'alias.log'));
+      const file = join(rows, 'elsewhere.jsonl');
+      await writeFile(file, [row('elsewhere-1', 'build.log'), row('elsewhere-2', [join(files, 'other.log'), 'alias.log#again.log'])].join('\n') + '\n');
+      const result = await h.cli(['create', '--integration', '--from', file, '--attach-dir', files]);
+      expect(result.stderr).toBe('created 2 tickets; report: ' + `${file}.report.jsonl\n`);
+      expect(result.code).toBe(0);
+      const names = (title: string) => h.sandbox.state.attachments.filter((a) => a.ticketId === ticketsTitled(title)[0]!.id).map((a) => a.fileName);
+      expect(names('elsewhere-1')).toEqual(['build.log']);
+      expect(names('elsewhere-2').sort()).toEqual(['again.log', 'other.log']);
+      // The rows' own folder is not the attach folder then.
+      const besideRows = join(rows, 'beside.log');
+      await writeFile(besideRows, 'beside\n');
+      await writeFile(file, row('beside-1', besideRows) + '\n');
+      const stderr = await refused(['create', '--integration', '--from', file, '--attach-dir', files, '--report', join(dir, 'beside.report.jsonl')], 'beside-');
+      expect(stderr).toContain(`attach: ${besideRows} is outside ${files} (rows attach only files in that folder)`);
+      expect(stderr).toContain(`hint: copy the file into ${files}, or give --attach-dir with a folder that holds it`);
+    });
+
+    it('confines rows read from stdin to the current folder', async () => {
+      const { secret } = await folders();
+      const stderr = await refused(['create', '--integration', '--from', '-', '--dry-run'], 'stdin-', row('stdin-1', secret) + '\n');
+      expect(stderr).toContain(`  row 1 (line 1): attach: ${secret} is outside ${process.cwd()} (rows attach only files in that folder)\n`);
+    });
+
+    it('re-checks the rows of --resume and --retry-in-doubt', async () => {
+      const { rows, secret } = await folders();
+      const file = join(rows, 'again.jsonl');
+      const text = [row('recheck-1', 'ok.txt'), row('recheck-2', secret), row('recheck-3', secret)].join('\n') + '\n';
+      await writeFile(file, text);
+      await writeFile(join(rows, 'ok.txt'), 'fine\n');
+      // Row 1 created, row 2 sent without an answer (in doubt), row 3 never sent.
+      const [first, second] = readRows(text, 'jsonl', 'new');
+      const report = join(rows, 'again.report.jsonl');
+      await writeFile(report, `{"row":1,"hash":"${first!.hash}","ok":true,"id":1}\n{"row":2,"hash":"${second!.hash}","sending":true}\n`);
+      const resumed = await refused(['create', '--integration', '--from', file, '--resume', report], 'recheck-');
+      expect(resumed).toContain(`  row 3 (line 3): attach: ${secret} is outside ${rows}`);
+      expect(resumed).not.toContain('row 2 (line 2)');
+      const retried = await refused(['create', '--integration', '--from', file, '--resume', report, '--retry-in-doubt', '2'], 'recheck-');
+      expect(retried).toContain(`  row 2 (line 2): attach: ${secret} is outside ${rows}`);
+      expect(retried).toContain(`  row 3 (line 3): attach: ${secret} is outside ${rows}`);
+    });
+
+    it('refuses --attach-dir without --from, and one that is no folder', async () => {
+      const orphan = await h.cli(['create', '--title', 'T', '--attach-dir', dir]);
+      expect(orphan.code).toBe(2);
+      expect(orphan.stderr).toMatch(/--attach-dir need --from FILE/);
+      const file = await write('nofolder.jsonl', row('nofolder-1', 'x.txt') + '\n');
+      const missing = await h.cli(['create', '--integration', '--from', file, '--attach-dir', join(dir, 'nowhere')]);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toContain(`error: --attach-dir: cannot read ${join(dir, 'nowhere')}: no such file`);
+      const notFolder = await h.cli(['create', '--integration', '--from', file, '--attach-dir', file]);
+      expect(notFolder.code).toBe(2);
+      expect(notFolder.stderr).toContain(`error: --attach-dir ${file} is not a folder`);
+      expect(h.sandbox.stats.requests).toBe(0);
+    });
   });
 });

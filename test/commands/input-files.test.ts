@@ -256,12 +256,29 @@ describe('create --from stdin, a device or a pipe', () => {
     expect(existsSync(`${pipe.path}.report.jsonl`)).toBe(false);
   });
 
-  it('--from - is a reader of stdin: a row attaching /dev/stdin is refused', async () => {
+  // Rows attach only files of their folder (README: Many tickets), and /dev/stdin is none, however
+  // stdin comes: a row of someone else's file cannot take what is piped to tkt.
+  it('refuses a row attaching /dev/stdin, outside the folder, with --from - or a file', async () => {
     const cwd = await folder('from-dash-attach');
-    const row = JSON.stringify({ title: 'Two readers', description: 'd', requester: 'pnovak', attach: '/dev/stdin' });
-    const result = await sendsNothing(h, () => runBin(['create', '--integration', '--from', '-'], `${row}\n`, cwd));
+    const row = JSON.stringify({ title: 'Two readers', description: 'd', requester: 'pnovak', attach: '/dev/stdin#build.log' });
+    const dashed = await sendsNothing(h, () => runBin(['create', '--integration', '--from', '-'], `${row}\n`, cwd));
+    expect(dashed.code).toBe(2);
+    expect(dashed.stderr).toContain(`  row 1 (line 1): attach: /dev/stdin#build.log is outside ${cwd} (rows attach only files in that folder)\n`);
+    expect(dashed.stderr).not.toContain('cannot both be read from stdin');
+    await writeFile(join(cwd, 'rows.jsonl'), `${row}\n`);
+    const piped = await sendsNothing(h, () => runBin(['create', '--integration', '--from', 'rows.jsonl'], 'a piped log\n', cwd));
+    expect(piped.code).toBe(2);
+    expect(piped.stderr).toContain(`  row 1 (line 1): attach: /dev/stdin#build.log is outside ${cwd} (rows attach only files in that folder)\n`);
+    expect(titled('Two')).toEqual([]);
+  });
+
+  it('--from - is a reader of stdin: a row attaching /dev/stdin, a file of the folder there, is refused', async () => {
+    const cwd = await folder('from-dash-file');
+    const row = JSON.stringify({ title: 'Same file', description: 'd', requester: 'pnovak', attach: '/dev/stdin#rows.log' });
+    await writeFile(join(cwd, 'rows.jsonl'), `${row}\n`);
+    const result = await sendsNothing(h, () => runInShell('sh', '"$@" < rows.jsonl', ['create', '--integration', '--from', '-'], '', cwd));
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('cannot both be read from stdin');
+    expect(result.stderr).toContain('error: --from and row 1 attach /dev/stdin cannot both be read from stdin\n');
   });
 });
 

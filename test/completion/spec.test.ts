@@ -96,6 +96,7 @@ const OTHER_OPTIONS: ReadonlyArray<[string, string, object]> = [
   ['create', '--on-existing', { type: 'words', words: ['reply', 'skip'] }],
   ['create', '--report', FILES],
   ['create', '--resume', FILES],
+  ['create', '--attach-dir', FILES],
   ['api', '--input', FILES],
   ['sandbox', '--data', FILES],
   ['reply', '--template', names('template')],
