@@ -427,6 +427,8 @@ const HINTS_WITHOUT_COMMAND_LINE: Readonly<Record<string, string>> = {
   'tkt makes that file while it writes, and removes it: move ':
     'says what the lock file is, no command (a lock path that is not a file: test/config/store.test.ts)',
   'several tkt were writing it at once: try again, or remove ': 'says what to do about a lock held too long, no command (test/config/store.test.ts)',
+  'to resolve or close tickets, use tkt resolve or tkt close':
+    "names the commands that settle tickets, whose IDs and texts are the user's (reopen --status closed: test/commands/assign-reopen.test.ts)",
   '" for each: an update that leaves the priority keeps the due date; --json has both dates of each row':
     "names tkt update ID --due WHEN, whose ID and WHEN are each row's (rows whose due date the SLA replaced: test/bulk/create-from.test.ts)",
 };
