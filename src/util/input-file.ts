@@ -68,7 +68,12 @@ export async function openInput(path: string, signal?: AbortLike): Promise<Reada
  */
 export function stopOnSignal(stream: Readable, signal: AbortLike | undefined): void {
   if (signal === undefined) return;
-  const stop = () => stream.destroy(new InterruptedError());
+  const stop = () => {
+    // Its reader may not be listening yet (an upload awaiting its copy's file): an 'error' with no
+    // listener would end the process. A read that follows still ends with the stream's error.
+    stream.once('error', () => {});
+    stream.destroy(new InterruptedError());
+  };
   if (signal.aborted) stop();
   else signal.addEventListener('abort', stop, { once: true });
   stream.once('close', () => signal.removeEventListener('abort', stop));
