@@ -107,9 +107,8 @@ function sameUser(reading: FieldReading, requester: KeyRequester): boolean | und
   return undefined;
 }
 
-/** One requester of a key's tickets, named as the service names them, with their tickets. */
+/** The tickets of one requester of a key. */
 export interface RequesterTickets {
-  name: string;
   tickets: KeyedTicket[];
 }
 
@@ -127,15 +126,13 @@ export async function requestersOf(details: KeyedDetails, tickets: readonly Keye
     const verdicts = found.map((requester) => sameUser(reading, requester.user));
     const same = verdicts.indexOf(true);
     if (same >= 0) found[same]!.tickets.push(ticket);
-    else if (!verdicts.includes(undefined)) found.push({ user: userOf(reading), name: nameOf(reading), tickets: [ticket] });
+    else if (!verdicts.includes(undefined)) found.push({ user: userOf(reading), tickets: [ticket] });
   }
-  return found.map(({ name, tickets }) => ({ name, tickets }));
+  return found.map(({ tickets }) => ({ tickets }));
 }
 
 const namesUser = (reading: FieldReading) => reading.id !== undefined || reading.username !== undefined;
 const userOf = (reading: FieldReading): KeyRequester => ({ id: reading.id === undefined ? undefined : String(reading.id), username: reading.username });
-/** The username, else the name shown, else the ID. */
-const nameOf = (reading: FieldReading): string => reading.username ?? reading.ownName ?? reading.name ?? `user ${String(reading.id)}`;
 
 // Big pages: a key found in many titles costs few requests.
 const SEARCH_PAGE_SIZE = 100;

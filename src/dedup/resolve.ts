@@ -2,7 +2,6 @@
 // with --requester only that requester's, told as a create tells its own (lookup.ts KeyTickets).
 import type { Context } from '../context/context.js';
 import { createLookups } from '../lookups/index.js';
-import { sanitizeInline } from '../output/sanitize.js';
 import { KeyTickets, KeyedDetails, keyRequester, requestersOf, ticketsWithKey, warnWhenOnlyOwnTickets, type KeyedTicket } from './lookup.js';
 
 /** The IDs of the key's open tickets (`requester`'s only, when given), oldest first. */
@@ -24,14 +23,14 @@ const idsOf = (tickets: readonly KeyedTicket[]) => tickets.map((ticket) => Strin
  * Without --requester every open ticket of the key is resolved, whoever asked (the command line
  * without it keeps its meaning): when they have several requesters, one of them may have titled a
  * ticket of their own with the key, and is sent the build's details. Says whose tickets they are,
- * in one line. A requester the service does not tell is compared with nothing.
+ * in one line, by ticket (the log may be public: no names). A requester the service does not tell is compared with nothing.
  */
 async function warnOfOtherRequesters(ctx: Context, key: string, open: readonly KeyedTicket[]): Promise<void> {
   // One ticket has one requester: no detail is read for it.
   if (open.length < 2) return;
   const requesters = await requestersOf(new KeyedDetails(await ctx.api(), ctx.signal), open);
   if (requesters.length < 2) return;
-  // The names are the service's (a requester's own): one line, nothing that drives the terminal.
-  const whose = requesters.map(({ name, tickets }) => `${tickets.map((ticket) => `#${ticket.id}`).join(', ')} by ${sanitizeInline(name)}`).join('; ');
+  // Tickets only, grouped by requester: a CI job's log may be public, and the names are customers'.
+  const whose = requesters.map(({ tickets }) => tickets.map((ticket) => `#${ticket.id}`).join(', ')).join('; ');
   await ctx.output.warning(`the open tickets of key ${key} have ${requesters.length} requesters (${whose}): give --requester to resolve only your job's\n`);
 }

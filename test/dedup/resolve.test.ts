@@ -159,7 +159,7 @@ describe("tkt resolve --dedup-key and another requester's ticket with the key in
     expect(result).toMatchObject({
       code: 0,
       stdout: `✓ #${decoy} resolved\n✓ #${ours} resolved\n✓ #${again} resolved\n`,
-      stderr: `warning: the open tickets of key job-both have 2 requesters (#${decoy} by aberg; #${ours}, #${again} by ci-bot): give --requester to resolve only your job's\n`,
+      stderr: `warning: the open tickets of key job-both have 2 requesters (#${decoy}; #${ours}, #${again}): give --requester to resolve only your job's\n`,
     });
     expect([decoy, ours, again].map((id) => ticketById(h, id).ticketStatusId)).toEqual([RESOLVED, RESOLVED, RESOLVED]);
   });
@@ -170,7 +170,7 @@ describe("tkt resolve --dedup-key and another requester's ticket with the key in
     const result = await h.cli(['resolve', '--dedup-key', 'job-both-dry', '--details', 'green', '--dry-run']);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe(
-      `warning: the open tickets of key job-both-dry have 2 requesters (#${decoy} by aberg; #${ours} by ci-bot): give --requester to resolve only your job's\n`,
+      `warning: the open tickets of key job-both-dry have 2 requesters (#${decoy}; #${ours}): give --requester to resolve only your job's\n`,
     );
     expect([decoy, ours].map((id) => ticketById(h, id).ticketStatusId)).toEqual([OPEN, OPEN]);
   });
@@ -196,7 +196,7 @@ describe("tkt resolve --dedup-key and another requester's ticket with the key in
       const reads = routeCount(h, GET);
       const result = await h.cli(['resolve', '--dedup-key', 'job-listed', '--details', 'green', '--dry-run'], { env: frontEnv(h, front) });
       expect(result.stderr).toBe(
-        `warning: the open tickets of key job-listed have 2 requesters (#${decoy} by Anna Berg; #${ours} by CI Bot): give --requester to resolve only your job's\n`,
+        `warning: the open tickets of key job-listed have 2 requesters (#${decoy}; #${ours}): give --requester to resolve only your job's\n`,
       );
       expect(routeCount(h, GET)).toBe(reads);
     } finally {
