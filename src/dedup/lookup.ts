@@ -7,6 +7,7 @@ import { decodeJwtClaims, holdsPermission, listsPermissions } from '../config/jw
 import type { Context } from '../context/context.js';
 import { InterruptedError } from '../errors.js';
 import { readTicket, type FieldReading, type Ticket } from '../model/ticket.js';
+import { LookupError } from '../lookups/index.js';
 import type { Lookups } from '../lookups/types.js';
 import { PAGE_CONCURRENCY, listItemsOf, walkPages, type PageSource } from '../listing/pages.js';
 import { titleHasKey } from './key.js';
@@ -32,11 +33,18 @@ const REQUESTER_OPTION = { flag: '--requester', noun: 'user' };
 
 /**
  * The requester of --requester whose tickets of a key count (KeyTickets): its user ID and username
- * as the user lists name them; `asTyped`, the username as typed and no ID (the integration
- * endpoint takes the requester so).
+ * as the user lists name them; `byUsername` (the integration endpoint, which takes a username),
+ * the username the create sends, with no ID: a known user's (`--requester "CI Bot"` sends ci-bot),
+ * else the text as typed (a new requester, with --email).
  */
-export async function keyRequester(lookups: Lookups, requester: string, asTyped = false): Promise<KeyRequester & { username: string }> {
-  if (asTyped) return { id: undefined, username: requester };
+export async function keyRequester(lookups: Lookups, requester: string, byUsername = false): Promise<KeyRequester & { username: string }> {
+  if (byUsername) {
+    const username = await lookups.username('requester', requester, REQUESTER_OPTION).catch((error: unknown) => {
+      if (error instanceof LookupError && error.reason === 'unknown') return requester;
+      throw error;
+    });
+    return { id: undefined, username };
+  }
   return {
     id: String(await lookups.resolve('requester', requester, REQUESTER_OPTION)),
     username: await lookups.username('requester', requester, REQUESTER_OPTION),

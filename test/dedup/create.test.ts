@@ -81,6 +81,14 @@ describe('tkt create --dedup-key', () => {
     expect(ticketById(h, createdIdOf(result.stdout)).title).toBe('Deploy broke [job-once]');
   });
 
+  it('finds its own ticket when --requester names the integration user by full name, as the create sends its username', async () => {
+    // The create sent ci-bot, the look-up compared "CI Bot": each run opened another ticket.
+    const byName = (key: string) => h.cli(['create', ...integrationCreateArgs({ requester: 'CI Bot', description: 'log tail', 'dedup-key': key })]);
+    const first = createdIdOf((await byName('job-by-name')).stdout);
+    expect(ticketById(h, first).creatorId).toBe(h.sandbox.state.users.find((u) => u.username === 'ci-bot')!.id);
+    expect(await byName('job-by-name')).toMatchObject({ code: 0, stdout: `updated #${first}\n`, stderr: '' });
+  });
+
   it('adds a repeat to the open ticket as exactly one requester reply, creating nothing', async () => {
     const first = createdIdOf((await occurrence('job-updated')).stdout);
     const [creates, replies] = [routeCount(h, NEW), routeCount(h, REQREPLY)];
