@@ -299,7 +299,7 @@ describe('SIGHUP', () => {
           throw new Error(`${String(error)}: ${stderr}`);
         });
       child.kill(signal);
-      expect(await exited).toBe(code);
+      expect(await exited, stderr).toBe(code);
       expect(stderr).toMatch(
         new RegExp(`^error: stopped by ${signal} while sending POST \\S+/api/TicketsApi/new: not done, the service never received the whole request\\n$`),
       );
