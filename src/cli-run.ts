@@ -38,6 +38,8 @@ function errorLines(
 const SIGNAL_EXIT_CODES: Readonly<Record<StopSignal, number>> = { SIGINT: ExitCode.interrupted, SIGTERM: ExitCode.terminated, SIGHUP: ExitCode.hungUp };
 // A prompt may have hidden the cursor when a signal ends the run at once.
 const SHOW_CURSOR = '\u001b[?25h';
+/** A signal repeated within this is the same one sent twice at once (README, Interruption). */
+const SAME_SIGNAL_MS = 50;
 
 /**
  * Removes bin/tkt.js's handlers of a signal that comes while Node loads tkt, once the run's own
@@ -66,7 +68,12 @@ export async function runCommandLine(proc: ProcessLike, how: CommandLineRun): Pr
   // SIGINT, SIGTERM and SIGHUP alike (docs/cli.md section 8); the first one to come names the exit code.
   let received: StopSignal | undefined;
   let signals = 0;
+  let firstAt = 0;
   const onSignal = (name: StopSignal) => {
+    // GNU timeout sends its SIGTERM to tkt and then to its process group: one stop, not a
+    // second signal that would give up the requests in flight. A person's second Ctrl-C is slower.
+    if (signals === 1 && name === received && Date.now() - firstAt < SAME_SIGNAL_MS) return;
+    if (signals === 0) firstAt = Date.now();
     if (state.terminalLent) {
       // The pager has the terminal: a Ctrl-C reached it too and is its to handle; a SIGTERM
       // ends the run once the pager has closed (Context.lendTerminal), as git does.

@@ -533,6 +533,54 @@ describe('ID... commands stopped by SIGTERM', () => {
     expect(stderr.text()).toMatch(new RegExp(`^error: ${how}: 0 of 2 done, 2 not started\n  not started: #1001-1002\nhint: to finish, run again`));
   });
 
+  it.each([
+    [
+      'the same signal twice at once (GNU timeout: to tkt, then to its group) is one stop',
+      ['SIGTERM', 'SIGTERM'],
+      'stopped by SIGTERM: 2 of 3 done, 1 not started',
+    ],
+    [
+      'another signal at once is a second one: the requests in flight are given up',
+      ['SIGTERM', 'SIGINT'],
+      'stopped by SIGTERM: 0 of 3 done, 2 in doubt, 1 not started',
+    ],
+  ] as const)('%s', async (_name, sent, summary) => {
+    // timeout -s TERM reported closes that had completed as in doubt, 4 runs in 60.
+    const tickets = closable(3);
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let arrived = 0;
+    const server = await startFrontServer(h, () => false, {
+      gate: async () => {
+        arrived += 1;
+        await released;
+      },
+    });
+    try {
+      const signals = processSignals();
+      const stderr = capture();
+      const running = runCli(['close', ...ids(tickets), '--concurrency', '2'], {
+        stdin: Readable.from([]),
+        stdout: capture().stream,
+        stderr: stderr.stream,
+        env: { ...h.env, ...frontEnv(h, server) },
+        ...signals,
+      });
+      await vi.waitFor(() => expect(arrived).toBe(2));
+      for (const signal of sent) signals.send(signal);
+      release();
+      expect(await running).toBe(143);
+      expect(
+        stderr
+          .text()
+          .split('\n')
+          .find((line) => line.startsWith('error: ')),
+      ).toBe(`error: ${summary}`);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('exit 143 and say it was SIGTERM that stopped them, in the summary and the JSON Lines', async () => {
     const tickets = closable(3);
     let release = () => {};
