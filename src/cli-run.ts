@@ -2,7 +2,8 @@
 // full CLI, src/program.ts, or a command's own bundle, src/command-bundle.ts): signals, a closed
 // stdout, and the one place that maps errors to an `error:` line and an exit code (docs/cli.md
 // section 5).
-import { createRunState, type CommandAction, type ProcessLike, type RunState, type StopSignal } from './process-host.js';
+import { closeSync, fstatSync } from 'node:fs';
+import { createRunState, tookTerminalInput, type CommandAction, type ProcessLike, type RunState, type StopSignal } from './process-host.js';
 import type { CommandModule } from './commands/index.js';
 import type { Program } from './commands/host.js';
 import { ExitCode, FailedBeforeOutputClosedError, InterruptedError, OutputClosedError, TktError, exitCodeOf, stoppedHow } from './errors.js';
@@ -176,11 +177,29 @@ export function registeredAction(module: CommandModule): CommandAction | undefin
 }
 
 /**
+ * Node puts back, as it exits, the terminal modes it found on fds 0-2 at its start. Started beside
+ * a pager (`tkt list --all | less`), it found less's raw mode and put it back after less had
+ * restored the terminal (no echo at the prompt), or put the shell's back under a less still
+ * running. Node skips a closed fd: a run that changed no mode closes its terminal's (character
+ * devices: a terminal, or /dev/null, whose writes are done) as the process exits.
+ */
+function leaveTerminalModes(): void {
+  for (const fd of [0, 1, 2]) {
+    try {
+      if (fstatSync(fd).isCharacterDevice()) closeSync(fd);
+    } catch {
+      // Closed already.
+    }
+  }
+}
+
+/**
  * Ends a run of the bin with `code`. Sets process.exitCode instead of calling process.exit(), so
  * that a large write to a piped stdout drains before the process ends.
  */
 export function settleProcess(code: number): void {
   process.exitCode = code;
+  if (!tookTerminalInput()) process.once('exit', leaveTerminalModes);
   // Everything is recorded; only output is left to drain. A signal now still ends the process
   // at once, with its own code, as Node's default would, but without dying of it.
   for (const [name, signalCode] of Object.entries(SIGNAL_EXIT_CODES)) process.on(name, () => process.exit(signalCode));

@@ -90,6 +90,15 @@ function colorAllowed(globals: GlobalOptions, env: Record<string, string | undef
   return stderrIsTTY && !isDumbTerminal(env);
 }
 
+/**
+ * Whether this process has handed the terminal's input to a prompt, the triage screen or a
+ * program it started: then their modes may have changed, and Node's restore at exit is kept
+ * (settleProcess).
+ */
+let terminalInputTaken = false;
+
+export const tookTerminalInput = (): boolean => terminalInputTaken;
+
 export function createIO(proc: ProcessStreams, globals: GlobalOptions): IO {
   // process.stdin is a stream made on first read, 2-3 ms over a pipe or /dev/null when stdout is
   // a file (net or fs streams loaded for it): read only by a command that reads stdin or may ask.
@@ -100,6 +109,7 @@ export function createIO(proc: ProcessStreams, globals: GlobalOptions): IO {
   const cursorControl = !isDumbTerminal(proc.env);
   return {
     get stdin() {
+      if (proc.stdin.isTTY === true) terminalInputTaken = true;
       return proc.stdin;
     },
     stdout: proc.stdout,
@@ -260,6 +270,7 @@ function processLendTerminal(proc: ProcessStreams, state: RunState): Context['le
     // Suspended (or on its way back): the terminal is taken back before it is lent.
     while (state.suspension !== undefined) await state.suspension;
     state.terminalLent = true;
+    terminalInputTaken = true;
     try {
       return await handOverTerminal({ stdin: proc.stdin, stdout: proc.stdout, cursorControl: !isDumbTerminal(proc.env) }, use, holder);
     } finally {
