@@ -42,15 +42,13 @@ export function markChanges(before: TriageState, loaded: TriageState, items: rea
   const newly = new Set(changed.map((event) => Number(event.id)));
   // Marks stay until the highlight moves, through reads that change nothing more.
   const marked = newly.size === 0 ? loaded.marked : new Set([...loaded.marked, ...newly]);
-  const byTimer = interval.token !== undefined && interval.token === before.loading?.token;
-  const status =
-    byTimer && marked.size > 0
-      ? { text: `${marked.size} ${marked.size === 1 ? 'ticket' : 'tickets'} changed (marked *)`, tone: 'info' as const }
-      : byTimer
-        ? before.status
-        : loaded.status;
-  return { ...loaded, status, marked, interval: { ...interval, token: undefined, last: { view: loaded.view, tickets } } };
+  // The timer's read leaves the status line to the actions: the marks say what it found (view.ts).
+  const status = readByTimer(before) ? before.status : loaded.status;
+  return { ...loaded, status, marked, interval: { ...interval, token: undefined, last: { view: loaded.view, tickets }, failed: undefined } };
 }
+
+/** The load awaited is the timer's (not R's, nor a switch of view's). */
+export const readByTimer = (state: TriageState): boolean => state.interval?.token !== undefined && state.interval.token === state.loading?.token;
 
 /** A move of the highlight to another ticket clears the marks. */
 export function clearMarksOnMove(before: TriageState, step: Step): Step {

@@ -47,6 +47,11 @@ export interface IntervalReads {
   /** The load started by the timer: its answer leaves the status line as it was. */
   token: number | undefined;
   last: { view: string; tickets: Snapshot } | undefined;
+  /**
+   * Why the last read by the timer failed, until a read succeeds: said in the title line, so that
+   * it never takes the status line from what an action did, nor says it again every interval.
+   */
+  failed: string | undefined;
 }
 
 /** The action in flight on a ticket: other actions wait for it. */
@@ -180,7 +185,7 @@ export function initialState(view: string, terminal: TerminalSize, intervalMs?: 
     opening: undefined,
     terminal,
     ended: false,
-    interval: intervalMs === undefined ? undefined : { ms: intervalMs, token: undefined, last: undefined },
+    interval: intervalMs === undefined ? undefined : { ms: intervalMs, token: undefined, last: undefined, failed: undefined },
     marked: new Set(),
   };
 }

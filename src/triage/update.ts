@@ -11,7 +11,7 @@ import { pressKey, pressTypedAhead, paste, takeTurns } from './press.js';
 import { detailRow, rowsOf } from './rows.js';
 import { currentRow, detailKey, initialState, withDraft, withRows, type TriageState } from './state.js';
 import { templatesRead } from './templates.js';
-import { clearMarksOnMove, markChanges, tick, waitFor } from './interval.js';
+import { clearMarksOnMove, markChanges, readByTimer, tick, waitFor } from './interval.js';
 import { end, KEPT_DRAFT, startLoad, unchanged, type Step } from './transitions.js';
 import { arrived, holdingKeys } from './typed-ahead.js';
 
@@ -116,8 +116,13 @@ function viewFailed(state: TriageState, event: Extract<TriageEvent, { kind: 'vie
   if (event.token !== state.loading?.token) return unchanged(state);
   // The first: the run fails as any command's would (a refused token: exit 4 and its hint).
   if (!state.loadedOnce) return { state: { ...state, ended: true }, effects: [{ kind: 'fail', error: event.error }] };
+  const failed: TriageState = { ...state, loading: undefined, loadFailed: true };
+  // The timer's: said in the title line, the status line kept for what the last action did.
+  if (readByTimer(state) && state.interval !== undefined) {
+    return unchanged({ ...failed, interval: { ...state.interval, token: undefined, failed: failureText(event.error) } });
+  }
   const text = `could not load ${kebabCase(state.view)}: ${failureText(event.error)}`;
-  return unchanged({ ...state, loading: undefined, loadFailed: true, status: { text, tone: 'error' } });
+  return unchanged({ ...failed, status: { text, tone: 'error' } });
 }
 
 function detailRead(state: TriageState, event: Extract<TriageEvent, { kind: 'detailRead' }>): TriageState {

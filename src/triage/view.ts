@@ -58,7 +58,12 @@ function titleLine(state: TriageState, width: number, style: Style): string {
   const count = state.filter === '' ? `${state.rows.length} tickets` : `${state.visible.length} of ${state.rows.length} tickets`;
   const shown = state.loading !== undefined ? 'loading…' : state.loadFailed && state.rows.length === 0 ? 'not loaded' : count;
   const title = `tkt triage · ${kebabCase(state.view)} · ${shown}`;
-  if (!state.filtering) return style.bold(truncate(state.filter === '' ? title : `${title}  filter: /${state.filter}`, width));
+  if (!state.filtering) {
+    const filtered = state.filter === '' ? title : `${title}  filter: /${state.filter}`;
+    // The rows are an earlier read's (README, Triage): said once, here, until a read succeeds.
+    const failed = state.interval?.failed;
+    return style.bold(truncate(failed === undefined ? filtered : `${filtered} · ✗ not read again: ${failed}`, width));
+  }
   // Being typed: the cursor kept in sight, as on a prompt line.
   const label = `${title}  filter: /`;
   const room = width - displayWidth(label);
@@ -187,10 +192,18 @@ function detailLines(state: TriageState, layout: Layout, style: Style): string[]
   return [...shown, style.dim(truncate(more, layout.width))];
 }
 
+/**
+ * What the last action did, then how many rows the --interval reads marked: a read by the timer
+ * adds to the action's words, never replaces them (README, Triage).
+ */
 function statusLine(state: TriageState, width: number, style: Style): string {
-  if (state.status === undefined) return '';
+  const count = state.marked.size;
+  const changed = count === 0 ? undefined : `${count} ${count === 1 ? 'ticket' : 'tickets'} changed (marked *)`;
+  if (state.status === undefined) return changed === undefined ? '' : truncate(changed, width);
   const text = truncate(state.status.text, width);
-  return state.status.tone === 'error' ? style.red(text) : state.status.tone === 'ok' ? style.green(text) : text;
+  const said = state.status.tone === 'error' ? style.red(text) : state.status.tone === 'ok' ? style.green(text) : text;
+  const room = width - displayWidth(text);
+  return changed === undefined || room <= 0 ? said : said + truncate(` · ${changed}`, room);
 }
 
 /** Between the title line and the status line: the list (with its header), a rule and the detail, or what covers them. */

@@ -33,6 +33,17 @@ function ticked(step: Step, items: readonly unknown[]): Step {
   return run(tick, { kind: 'viewLoaded', token: load.token, items });
 }
 
+/** The screen's title line and status line (the one before the footer). */
+function drawn(state: TriageState) {
+  const natural = measureTable(
+    TABLE_COLUMNS,
+    state.rows.map((row) => tableRow(row, new Date())),
+  );
+  const table = fitTable(TABLE_COLUMNS, natural, { width: state.terminal.columns - MARKER, color: false });
+  const lines = screenLines(state, { table, style: createStyle(false), color: false, now: new Date() });
+  return { title: lines[0]!, status: lines.at(-2)! };
+}
+
 describe('tkt triage --interval', () => {
   it('starts the timer with the first read, and only with --interval', () => {
     expect(waits(start(VIEW, SIZE, INTERVAL))).toEqual([{ kind: 'wait', ms: INTERVAL }]);
@@ -59,7 +70,7 @@ describe('tkt triage --interval', () => {
     const after = ticked(before, [item(1050, 'New laptop'), ...ITEMS.slice(0, 2), item(1023, 'Printer toner low', 'In Progress')]);
     expect([...after.state.marked].sort()).toEqual([1023, 1050]);
     expect(highlighted(after.state)).toBe(1029);
-    expect(after.state.status?.text).toBe('2 tickets changed (marked *)');
+    expect(drawn(after.state).status).toBe('2 tickets changed (marked *)');
   });
 
   it('marks nothing when nothing changed, and leaves the status line as it was', () => {
@@ -80,7 +91,7 @@ describe('tkt triage --interval', () => {
     const changed = ticked(opened(), [item(1031, 'Mouse double-clicks', 'On Hold'), ...ITEMS.slice(1)]);
     const later = ticked(changed, [item(1031, 'Mouse double-clicks', 'On Hold'), ...ITEMS.slice(1)]);
     expect([...later.state.marked]).toEqual([1031]);
-    expect(later.state.status?.text).toBe('1 ticket changed (marked *)');
+    expect(drawn(later.state).status).toBe('1 ticket changed (marked *)');
   });
 
   it('draws a * before a marked row', () => {
@@ -94,5 +105,41 @@ describe('tkt triage --interval', () => {
     const lines = screenLines(changed.state, { table, style, color: false, now: new Date() });
     expect(lines.find((line) => line.includes('1031'))).toMatch(/^ \* *1031 /);
     expect(lines.find((line) => line.includes('1029'))).toMatch(/^› *1029 /);
+  });
+});
+
+describe('an --interval read beside what an action did', () => {
+  const refused = () => new Error('connect ECONNREFUSED 127.0.0.1:9');
+  /** A reply to the highlighted #1029 that the service refused: kept, and said. */
+  const replyFailed = () => {
+    const asked = then(opened(), { kind: 'key', input: 'r', key: {} }, { kind: 'templatesRead', id: 1029, purpose: 'reply', names: [] });
+    return run(asked, { kind: 'actionFailed', id: 1029, error: refused(), unsent: 'On its way.' });
+  };
+  const REPLY_FAILED = '✗ replying to #1029 (your reply is kept: r opens it again): connect ECONNREFUSED 127.0.0.1:9';
+
+  it("keeps an action's failure in the status line when a read by the timer fails, and says that failure in the title line once", () => {
+    const failed = replyFailed();
+    expect(drawn(failed.state).status).toBe(REPLY_FAILED);
+    const tick = then(failed, { kind: 'tick' });
+    const [load] = loads(tick);
+    if (load?.kind !== 'loadView') throw new Error('the tick read nothing');
+    const reloadFailed = run(tick, { kind: 'viewFailed', token: load.token, error: refused() });
+    expect(drawn(reloadFailed.state).status).toBe(REPLY_FAILED);
+    expect(drawn(reloadFailed.state).title).toBe('tkt triage · my-open-or-unassigned · 3 tickets · ✗ not read again: connect ECONNREFUSED 127.0.0.1:9');
+    // The next failed read says the same, in the same place; the next good one clears it.
+    const again = then(reloadFailed, { kind: 'tick' });
+    const [next] = loads(again);
+    if (next?.kind !== 'loadView') throw new Error('the tick read nothing');
+    const twice = run(again, { kind: 'viewFailed', token: next.token, error: refused() });
+    expect(drawn(twice.state)).toEqual(drawn(reloadFailed.state));
+    const back = ticked(twice, ITEMS);
+    expect(drawn(back.state)).toEqual({ title: 'tkt triage · my-open-or-unassigned · 3 tickets', status: REPLY_FAILED });
+  });
+
+  it("adds how many tickets a read by the timer changed after an action's failure, not over it", () => {
+    const changed = ticked(replyFailed(), [item(1031, 'Mouse double-clicks', 'On Hold'), ...ITEMS.slice(1)]);
+    expect(drawn({ ...changed.state, terminal: { columns: 160, rows: 30 } }).status).toBe(`${REPLY_FAILED} · 1 ticket changed (marked *)`);
+    // Too narrow for both: the action's words first.
+    expect(drawn({ ...changed.state, terminal: { columns: 100, rows: 30 } }).status).toBe(`${REPLY_FAILED} · 1 ti…`);
   });
 });
