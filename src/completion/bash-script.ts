@@ -135,7 +135,7 @@ _tkt_complete() {
       _tkt_files
       return
     elif ((\${#expansion[@]} > 0)); then
-      [[ $prev == "$cmd" ]] && ((COMP_CWORD == 2)) && prev="\${expansion[-1]}"
+      [[ $prev == "$cmd" ]] && ((COMP_CWORD == 2)) && prev="\${expansion[\${#expansion[@]} - 1]}"
       COMP_WORDS=("\${COMP_WORDS[0]}" "\${expansion[@]}" "\${COMP_WORDS[@]:2}")
       ((COMP_CWORD += \${#expansion[@]} - 1))
       _tkt_complete expanded
