@@ -125,6 +125,23 @@ _tkt_complete() {
       *) cmd="\${COMP_WORDS[i]}"; break ;;
     esac
   done
+  # An alias (tkt alias), only ever the first word: the line completes as the words it stands for
+  # and those typed after it; its expansion is not expanded again (\$1 set). A shell alias's
+  # arguments are its script's: files, as a shell offers.
+  if ((i == 1)) && [[ -n $cmd && -z $1 && " ${commandWords.join(' ')} " != *" $cmd "* ]]; then
+    local -a expansion
+    mapfile -t expansion < <(tkt __complete "alias:$cmd" 2>/dev/null)
+    if [[ \${expansion[0]} == "!" ]]; then
+      _tkt_files
+      return
+    elif ((\${#expansion[@]} > 0)); then
+      [[ $prev == "$cmd" ]] && ((COMP_CWORD == 2)) && prev="\${expansion[\${#expansion[@]} - 1]}"
+      COMP_WORDS=("\${COMP_WORDS[0]}" "\${expansion[@]}" "\${COMP_WORDS[@]:2}")
+      ((COMP_CWORD += \${#expansion[@]} - 1))
+      _tkt_complete expanded
+      return
+    fi
+  fi
   # The word after the command: its argument or subcommand (config get), whose own first
   # argument (the setting) completes right after it.
   ((i + 1 < COMP_CWORD)) && sub="\${COMP_WORDS[i+1]}"

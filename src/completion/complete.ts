@@ -7,12 +7,16 @@ import { isLookupKind, type LookupKind } from '../model/fields.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { writeText } from '../output/write.js';
 import { templateNames } from '../desk/templates.js';
+import { expansionWords, PLACEHOLDER } from '../desk/alias-words.js';
 
 /** The profiles of the config folder, for `--profile`. */
 const PROFILE = 'profile';
 
 /** The user's aliases (tkt alias), offered where a command goes. */
 const ALIAS = 'alias';
+
+/** `alias:NAME`: the words the alias NAME stands for, which the completion scripts complete after. */
+const ALIAS_WORDS = 'alias:';
 
 /** The reply templates of the config folder (tkt templates), for their NAME and --template. */
 export const TEMPLATE = 'template';
@@ -23,9 +27,27 @@ export type NameKind = LookupKind | typeof PROFILE | typeof ALIAS | typeof TEMPL
 /** What completion uses of a run: the full CLI passes its context, the light entry builds just this. */
 export type CompletionContext = LookupContext & { io: Pick<IO, 'stdout'> };
 
+/**
+ * What an alias's arguments complete after, one word a line: `tkt ALIAS WORDS` completes as `tkt
+ * <these> WORDS`. The words a placeholder takes (and an option right before one, whose value it
+ * is) are left out: the arguments typed after the alias are what fill them. `!` for a shell
+ * alias, whose script decides what its arguments are; nothing for no alias or an unbalanced one.
+ */
+function aliasWords(name: string, ctx: LookupContext): string[] {
+  const aliases = ctx.config.getSettings().aliases ?? {};
+  if (!Object.hasOwn(aliases, name)) return [];
+  const expansion = aliases[name]!.trim();
+  if (expansion.startsWith('!')) return ['!'];
+  const words = expansionWords(expansion);
+  if (!Array.isArray(words)) return [];
+  const filled = (word: string | undefined) => word !== undefined && word.search(PLACEHOLDER) !== -1;
+  return words.filter((word, i) => !filled(word) && !(word.startsWith('-') && !word.includes('=') && filled(words[i + 1])));
+}
+
 async function namesOf(kind: string, ctx: LookupContext): Promise<string[]> {
   if (kind === PROFILE) return ctx.config.profileNames();
   if (kind === ALIAS) return Object.keys(ctx.config.getSettings().aliases ?? {}).sort();
+  if (kind.startsWith(ALIAS_WORDS)) return aliasWords(kind.slice(ALIAS_WORDS.length), ctx);
   if (kind === TEMPLATE) return templateNames(ctx);
   if (!isLookupKind(kind)) return [];
   const cacheOnly: LookupContext = {
@@ -39,7 +61,7 @@ async function namesOf(kind: string, ctx: LookupContext): Promise<string[]> {
 
 /**
  * The names of one kind, one per line: a lookup kind's names (and aliases, e.g. usernames) from
- * the cache, the profiles, the aliases or the templates. It never makes a request and never fails: nothing cached, not
+ * the cache, the profiles, the aliases, an alias's words (alias:NAME) or the templates. It never makes a request and never fails: nothing cached, not
  * logged in, an unreadable config folder or an unknown kind all give nothing.
  */
 export async function namesText(kind: string, ctx: LookupContext): Promise<string> {

@@ -40,14 +40,40 @@ function fishNeedsCommand(spec: CompletionSpec): string {
 end`;
 }
 
+// An alias (tkt alias), only ever the line's first word, completes as the words it stands for
+// (tkt __complete alias:NAME) and those typed after it: fish's own completion of that line. A
+// shell alias's arguments are its script's: files, as a shell offers.
+function fishAlias(spec: CompletionSpec): string {
+  const commandWords = spec.commands.flatMap((command) => [command.name, ...command.aliases]);
+  return `function __tkt_alias_words
+    set -l words (commandline -opc)
+    set -q words[2]; or return 1
+    contains -- $words[2] ${commandWords.join(' ')}; and return 1
+    set -l expansion (tkt __complete alias:$words[2] 2>/dev/null)
+    set -q expansion[1]; or return 1
+    printf '%s\\n' $expansion
+end
+function __tkt_alias_complete
+    set -l expansion (__tkt_alias_words)
+    set -l words (commandline -opc)
+    if string match -q -- '!' "$expansion[1]"
+        __fish_complete_path (commandline -ct)
+    else
+        complete -C (string join ' ' -- tkt (string escape -- $expansion $words[3..-1]) (commandline -ct))
+    end
+end`;
+}
+
 export function fishScript(spec: CompletionSpec): string {
   const lines = [
     '# fish completion for tkt. Load it with:  tkt completion fish | source',
     '# or save it as ~/.config/fish/completions/tkt.fish',
     fishNeedsCommand(spec),
+    fishAlias(spec),
     'complete -c tkt -f',
     // The user's aliases (tkt alias).
     "complete -c tkt -n '__tkt_needs_command' -a '(tkt __complete alias 2>/dev/null)' -d alias",
+    "complete -c tkt -n '__tkt_alias_words >/dev/null' -a '(__tkt_alias_complete)'",
     ...spec.globalOptions.map((option) => fishOption(option, '')),
     ...spec.programOptions.map((option) => fishOption(option, '__tkt_needs_command')),
   ];

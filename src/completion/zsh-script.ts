@@ -82,6 +82,27 @@ _tkt_names() {
   compadd -M 'm:{a-zA-Z}={A-Za-z}' "\${expl[@]}" -a names
 }
 
+_tkt_command() {
+  # $words from the command on, as _arguments' *:: state leaves them; $1 "alias" when the command
+  # word may be an alias (tkt alias): the first of the line, not yet expanded.
+  case $words[1] in
+${spec.commands.map((command) => zshCommandCase(command, spec.globalOptions)).join('\n')}
+    *)
+      # An alias completes as the words it stands for and those typed after it; a shell alias's
+      # arguments are its script's: files, as a shell offers.
+      [[ $1 == alias ]] || return
+      local -a expansion
+      expansion=(\${(f)"$(tkt __complete "alias:$words[1]" 2>/dev/null)"})
+      if [[ $expansion[1] == "!" ]]; then
+        _files
+      elif (( $#expansion )); then
+        words=($expansion "\${(@)words[2,-1]}")
+        (( CURRENT += $#expansion - 1 ))
+        _tkt_command
+      fi ;;
+  esac
+}
+
 _tkt() {
   local -a commands
   commands=(
@@ -92,10 +113,8 @@ ${commandList}
   case $state in
     # The commands, and the user's aliases (tkt alias).
     command) commands+=(\${(f)"$(tkt __complete alias 2>/dev/null)"}); _describe 'command' commands ;;
-    args)
-      case $words[1] in
-${spec.commands.map((command) => zshCommandCase(command, spec.globalOptions)).join('\n')}
-      esac ;;
+    # Only the line's first word is an alias: none after a global option (tkt --json mine).
+    args) if (( $#opt_args )); then _tkt_command; else _tkt_command alias; fi ;;
   esac
 }
 

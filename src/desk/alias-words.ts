@@ -1,6 +1,10 @@
 // The words of an alias's expansion (tkt alias), split as sh splits plain words. Apart from
 // src/desk/aliases.ts so that the bin's first stop (src/fast-start.ts) can read an alias's
-// command for its help without the rest of the aliases' code.
+// command for its help, and completion (src/completion/complete.ts) its words, without the rest
+// of the aliases' code.
+
+/** `$1`, `$2`...: where an alias's arguments go. */
+export const PLACEHOLDER = /\$(\d+)/g;
 
 /**
  * Splits an expansion into words as sh would for plain words: blanks separate, '...' is literal,

@@ -9,10 +9,9 @@ import type { Readable, Writable } from 'node:stream';
 import { UsageError } from '../errors.js';
 import type { ConfigStore } from '../config/types.js';
 import { shellWord } from '../util/shell-word.js';
-import { expansionWords } from './alias-words.js';
+import { expansionWords, PLACEHOLDER } from './alias-words.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
-const PLACEHOLDER = /\$(\d+)/g;
 
 export type Expansion = { kind: 'tkt'; argv: string[] } | { kind: 'shell'; script: string; args: string[] };
 

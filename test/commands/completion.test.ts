@@ -34,6 +34,12 @@ describe('tkt completion', () => {
         `[ "$1" = __complete ] && [ "$2" = profile ] && printf 'default\\nwork\\n'`,
         `[ "$1" = __complete ] && [ "$2" = status ] && printf 'Open\\nOn Hold\\n'`,
         `[ "$1" = __complete ] && [ "$2" = template ] && printf 'printer-fixed\\nwelcome\\n'`,
+        // What tkt __complete alias:NAME prints for the aliases of the test below (tkt __complete).
+        `[ "$1" = __complete ] && [ "$2" = alias ] && printf 'fixed\\nmine\\nurgent\\n'`,
+        `[ "$1" = __complete ] && [ "$2" = alias:mine ] && printf 'list\\n--view\\nmy-open-tickets\\n'`,
+        `[ "$1" = __complete ] && [ "$2" = alias:fixed ] && printf 'resolve\\n'`,
+        `[ "$1" = __complete ] && [ "$2" = alias:lv ] && printf 'list\\n--view\\n'`,
+        `[ "$1" = __complete ] && [ "$2" = alias:urgent ] && printf '!\\n'`,
         '',
       ].join('\n'),
     );
@@ -131,6 +137,21 @@ describe('tkt completion', () => {
     expect(bashComplete(['tkt', '--profile', '=', 'work', 'list', '--vi'])).toEqual(['--view']);
   });
 
+  it('completes after an alias as after what it stands for', () => {
+    expect(bashComplete(['tkt', 'mi'])).toEqual(['mine']);
+    expect(bashComplete(['tkt', 'mine', '--li'])).toEqual(['--limit']);
+    expect(bashComplete(['tkt', 'mine', '--assignee', 'n'])).toEqual(['none']);
+    expect(bashComplete(['tkt', 'fixed', '1013', '--dr'])).toEqual(['--dry-run']);
+    expect(bashComplete(['tkt', 'fixed', '1013', 'toner', '--by', 'To'])).toEqual(['Tom\\ Tech']);
+    expect(bashComplete(['tkt', 'fixed', '1013', '--by=To'])).toEqual(['--by=Tom\\ Tech']);
+    // The alias is the word before the cursor: its expansion's last word is.
+    expect(bashComplete(['tkt', 'lv', 'my-over'])).toEqual(['my-overdue-tickets']);
+    // A shell alias's arguments are its script's: files.
+    expect(bashComplete(['tkt', 'urgent', 'rep'])).toEqual(['report.txt']);
+    // Only the first word is an alias.
+    expect(bashComplete(['tkt', '--json', 'mine', '--li'])).not.toContain('--limit');
+  });
+
   it("completes attach's FILE after the ID, never in place of it", () => {
     expect(bashComplete(['tkt', 'attach', '12', 'rep'])).toEqual(['report.txt']);
     expect(bashComplete(['tkt', 'attach', 'rep'])).toEqual([]);
@@ -219,6 +240,27 @@ describe('tkt __complete', () => {
     h.sandbox.resetStats();
 
     expect(await h.cli(['__complete', 'template'])).toEqual({ code: 0, stdout: 'printer-fixed\nwelcome\n', stderr: '' });
+    expect(h.sandbox.stats.requests).toBe(0);
+  });
+
+  it("prints an alias's words for completion, without the placeholders' nor any request", async () => {
+    const aliases = {
+      mine: 'list --view my-open-tickets',
+      fixed: 'resolve $1 --details "Fixed: $2"',
+      lv: 'list --view',
+      pick: 'update --priority=$1 $2 --status Open',
+      urgent: '!tkt list -q | tkt pickup -',
+    };
+    for (const [name, expansion] of Object.entries(aliases)) expect((await h.cli(['alias', 'set', name, expansion])).code).toBe(0);
+    h.sandbox.resetStats();
+
+    expect(await h.cli(['__complete', 'alias:mine'])).toEqual({ code: 0, stdout: 'list\n--view\nmy-open-tickets\n', stderr: '' });
+    expect((await h.cli(['__complete', 'alias:fixed'])).stdout).toBe('resolve\n');
+    expect((await h.cli(['__complete', 'alias:lv'])).stdout).toBe('list\n--view\n');
+    expect((await h.cli(['__complete', 'alias:pick'])).stdout).toBe('update\n--status\nOpen\n');
+    expect((await h.cli(['__complete', 'alias:urgent'])).stdout).toBe('!\n');
+    expect((await h.cli(['__complete', 'alias:list'])).stdout).toBe('');
+    expect((await h.cli(['__complete', 'alias:toString'])).stdout).toBe('');
     expect(h.sandbox.stats.requests).toBe(0);
   });
 

@@ -49,6 +49,12 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s completion at a real termina
     expect(await session.complete('tkt assign 42 To', /tkt assign 42 Tom\\ Tech ?$/m)).toContain('Tom\\ Tech');
   });
 
+  it.skipIf(skip)('completes after an alias as after what it stands for (tkt alias)', async () => {
+    // zsh writes a long option that takes a value with "=".
+    expect(await session.complete('tkt mine --li', /tkt mine --limit[= ]?$/m)).toMatch(/--limit/);
+    expect(await session.complete('tkt mine --assignee To', /--assignee Tom\\ Tech ?$/m)).toContain('Tom\\ Tech');
+  });
+
   it.skipIf(skip)('completes files where tkt takes files', async () => {
     expect(await session.complete('tkt attach 12 rep', /tkt attach 12 report\.txt ?$/m)).toContain('report.txt');
   });

@@ -16,6 +16,8 @@ export const CACHED_NAMES: Record<string, string[]> = {
   assignee: ['Tom Tech'],
   profile: ['work', 'staging'],
   template: ['printer-fixed', 'welcome'],
+  alias: ['mine'],
+  'alias:mine': ['list', '--view', 'my-open-tickets'],
 };
 
 /** A file and a folder in the shell's working folder whose names have spaces and a non-ASCII letter. */
