@@ -11,7 +11,9 @@ const HELP = `
 Templates are Markdown files in the config folder's templates/ folder (NAME.md). A front
 matter may give the reply's subject; the text may hold {{ticket.id}}, {{ticket.title}},
 {{requester.name}} and {{me.name}}, filled for each ticket by "tkt reply --template" and
-"tkt resolve --template". <!-- comments --> are never sent.
+"tkt resolve --template". <!-- comments --> are never sent. A "{{" or "}}" outside a
+placeholder (a brace missing) stops the command before anything is sent; there is no escape.
+Front-matter keys ignore case (Subject:); any key but subject is warned about.
 
 Examples:
   $ tkt templates edit printer-fixed
