@@ -73,6 +73,7 @@ export async function run(options: ReplyOptions, ctx: Context): Promise<void> {
     throw new UsageError('--template cannot be used with --message or --message-file: the template is the message');
   const templates = await import('../desk/templates.js');
   const template = options.template === undefined ? undefined : await templates.readTemplate(ctx, options.template);
+  if (template !== undefined) await templates.warnAboutFrontMatter(ctx, template);
   assertSingleStdinReader({ texts: [['--message', options.message]], files: [['--message-file', options.messageFile]], paths: [['--attach', options.attach]] });
   const attach = await checkUploads(options.attach ?? [], '--attach');
   // The message options are read before the requester is looked up, so an empty message is

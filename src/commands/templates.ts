@@ -11,7 +11,9 @@ const HELP = `
 Templates are Markdown files in the config folder's templates/ folder (NAME.md). A front
 matter may give the reply's subject; the text may hold {{ticket.id}}, {{ticket.title}},
 {{requester.name}} and {{me.name}}, filled for each ticket by "tkt reply --template" and
-"tkt resolve --template". <!-- comments --> are never sent.
+"tkt resolve --template". <!-- comments --> are never sent. A "{{" or "}}" outside a
+placeholder (a brace missing) stops the command before anything is sent; there is no escape.
+Front-matter keys ignore case (Subject:); any key but subject is warned about.
 
 Examples:
   $ tkt templates edit printer-fixed
@@ -52,6 +54,8 @@ export async function run(options: TemplatesOptions, ctx: Context): Promise<void
       // Said rather than silently missing from the list: a file made by hand under a name tkt does not take.
       for (const entry of leftOut) await ctx.output.warning(templates.leftOutWarning(entry));
       const all = await Promise.all(names.map((name) => templates.readTemplate(ctx, name)));
+      // A key mistyped (`Subjet:`) would otherwise show as a template without a subject.
+      for (const template of all) await templates.warnAboutFrontMatter(ctx, template);
       // A table at a terminal, tab-separated lines piped, names with -q, the templates with --json.
       const printer = await ctx.output.records<TemplateLine>({
         prepare: (item) => item as TemplateLine,
@@ -64,7 +68,9 @@ export async function run(options: TemplatesOptions, ctx: Context): Promise<void
       return printer.end();
     }
     case 'show': {
-      const { name, subject, body, file } = await templates.readTemplate(ctx, options.name);
+      const template = await templates.readTemplate(ctx, options.name);
+      await templates.warnAboutFrontMatter(ctx, template);
+      const { name, subject, body, file } = template;
       const { readFile } = await import('node:fs/promises');
       const text = await readFile(file, 'utf8');
       return ctx.output.document({ name, subject: subject ?? null, body, file }, { human: () => (text.endsWith('\n') ? text : `${text}\n`) });

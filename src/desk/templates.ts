@@ -1,7 +1,8 @@
 // Reply templates (tkt reply --template, tkt resolve --template, tkt templates): Markdown files
 // in the config folder's templates/, an optional front matter giving the subject, placeholders
 // filled from the ticket and the user (README: Reply templates). A placeholder tkt does not know,
-// or one the ticket has no value for, stops the command (exit 2) before anything is sent.
+// one the ticket has no value for, or a "{{"/"}}" that is no placeholder (a brace missing) stops
+// the command (exit 2) before anything is sent.
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { OperationError, UsageError } from '../errors.js';
@@ -17,8 +18,14 @@ export interface Template {
   file: string;
   /** The front matter's subject, unfilled; undefined without one. */
   subject: string | undefined;
+  /** The line of the file the subject key is on (for errors); 0 without one. */
+  subjectLine: number;
   /** The text after the front matter, unfilled, comments left in. */
   body: string;
+  /** The line of the file the body starts on. */
+  bodyLine: number;
+  /** The front matter's keys tkt does not know, as written (ignored, warned about). */
+  unknownKeys: string[];
 }
 
 export interface FilledTemplate {
@@ -77,17 +84,45 @@ export const templateNames = async (ctx: Pick<Context, 'config'>): Promise<strin
 /** Why `tkt templates list` leaves out the file `entry` of the templates folder. */
 export const leftOutWarning = (entry: string) => `left out templates/${entry}: a template name is ${NAME_RULE}; rename the file to use it\n`;
 
+/** The front matter's keys, matched without regard to case (`Subject:` is `subject:`). */
+const FRONT_MATTER_KEYS = ['subject'];
+const KEY_LINE = /^([A-Za-z][^\s:]*)\s*:(.*)$/;
+
 /** Front matter `---` ... `---` at the very top, `subject:` its only key read. */
 function parseTemplate(name: string, file: string, text: string): Template {
   const normalized = text.replace(/\r\n/g, '\n');
   const match = /^---\n([\s\S]*?)\n---\n?/.exec(normalized);
-  if (match === null) return { name, file, subject: undefined, body: normalized };
-  const subjectLine = match[1]!.split('\n').find((line) => /^subject\s*:/.test(line));
-  const subject = subjectLine
-    ?.replace(/^subject\s*:\s*/, '')
-    .trim()
-    .replace(/^(["'])(.*)\1$/, '$2');
-  return { name, file, subject: subject === '' ? undefined : subject, body: normalized.slice(match[0].length) };
+  const template: Template = { name, file, subject: undefined, subjectLine: 0, body: normalized, bodyLine: 1, unknownKeys: [] };
+  if (match === null) return template;
+  template.body = normalized.slice(match[0].length);
+  template.bodyLine = match[0].split('\n').length;
+  match[1]!.split('\n').forEach((line, index) => {
+    const [, key, value] = KEY_LINE.exec(line) ?? [];
+    if (key === undefined || value === undefined) return;
+    if (!FRONT_MATTER_KEYS.includes(key.toLowerCase())) return void template.unknownKeys.push(key);
+    if (template.subjectLine !== 0) return;
+    const subject = value.trim().replace(/^(["'])(.*)\1$/, '$2');
+    // Line 1 is the opening `---`.
+    template.subjectLine = index + 2;
+    if (subject !== '') template.subject = subject;
+  });
+  return template;
+}
+
+/** Where the template is, as the warnings and errors name it: `templates/NAME.md`. */
+const shownFile = (template: Template) => `templates/${template.name}${EXTENSION}`;
+
+/** The warning for front-matter keys tkt does not know (a typo would otherwise go unnoticed); none when all are known. */
+export function frontMatterWarnings(template: Template): string[] {
+  if (template.unknownKeys.length === 0) return [];
+  const keys = template.unknownKeys.map((key) => JSON.stringify(key)).join(', ');
+  const known = FRONT_MATTER_KEYS.join(', ');
+  return [`${shownFile(template)}: unknown front-matter key${template.unknownKeys.length === 1 ? '' : 's'} ${keys} ignored (known keys: ${known})\n`];
+}
+
+/** Says on stderr what frontMatterWarnings finds. */
+export async function warnAboutFrontMatter(ctx: Pick<Context, 'output'>, template: Template): Promise<void> {
+  for (const line of frontMatterWarnings(template)) await ctx.output.warning(line);
 }
 
 /** The template NAME; exit 2 listing the templates there are when it does not exist. */
@@ -106,16 +141,15 @@ export async function readTemplate(ctx: Pick<Context, 'config'>, name: string): 
   return parseTemplate(name, file, text);
 }
 
+const placeholderList = () =>
+  `placeholders: ${Object.keys(PLACEHOLDERS)
+    .map((known) => `{{${known}}}`)
+    .join(', ')}`;
+
 function fillText(template: Template, text: string, values: TemplateValues): string {
   return text.replace(PLACEHOLDER, (_whole, key: string) => {
     if (!Object.hasOwn(PLACEHOLDERS, key)) {
-      throw new UsageError(`template ${template.name} has an unknown placeholder {{${key}}}`, {
-        details: [
-          `placeholders: ${Object.keys(PLACEHOLDERS)
-            .map((known) => `{{${known}}}`)
-            .join(', ')}`,
-        ],
-      });
+      throw new UsageError(`template ${template.name} has an unknown placeholder {{${key}}}`, { details: [placeholderList()] });
     }
     const value = PLACEHOLDERS[key]!(values);
     if (value === undefined || String(value).trim() === '') {
@@ -133,8 +167,48 @@ function fillText(template: Template, text: string, values: TemplateValues): str
   });
 }
 
+/**
+ * Exit 2 for a "{{" or "}}" left once the placeholders are taken out of `text` (which starts on
+ * line `firstLine` of the file): a brace missing or one too many would reach the customer as
+ * typed. A lone "{" or "}" is text, as it is in mail. Checked in the template, not in the filled
+ * text: a ticket's title may hold "{{".
+ */
+function refuseStrayBraces(template: Template, text: string, firstLine: number): void {
+  const blanked = text.replace(PLACEHOLDER, (whole) => whole.replace(/[^\n]/g, ' '));
+  const stray = /\{\{|\}\}/.exec(blanked);
+  if (stray === null) return;
+  const before = text.slice(0, stray.index);
+  const lineStart = before.lastIndexOf('\n') + 1;
+  const line = text.slice(lineStart).split('\n')[0]!;
+  const at = stray.index - lineStart;
+  const opening = stray[0] === '{{';
+  // What was meant, as far as it can be told: from "{{" to the "}" that closes it, or from the "{" that opens "}}".
+  let [start, end] = [at, at + 2];
+  if (opening) {
+    const close = line.indexOf('}', end);
+    if (close !== -1 && !line.slice(end, close).includes('{')) end = close + 1;
+  } else {
+    const open = line.lastIndexOf('{', at);
+    if (open !== -1 && !line.slice(open, at).includes('}')) start = open;
+  }
+  start -= /\S*$/.exec(line.slice(0, start))![0].length;
+  end += /^\S*/.exec(line.slice(end))![0].length;
+  const lineNumber = firstLine + before.split('\n').length - 1;
+  throw new UsageError(
+    `${shownFile(template)} line ${lineNumber}: ${JSON.stringify(line.slice(start, end))} is not a placeholder (missing ${opening ? '"}}"' : '"{{"'}?)`,
+    { details: [placeholderList(), 'a "{{" or "}}" that is not part of one cannot be sent: there is no escape for it'] },
+  );
+}
+
 /** The subject and body with every placeholder filled and the comments left out. */
 export function fillTemplate(template: Template, values: TemplateValues): FilledTemplate {
+  if (template.subject !== undefined) refuseStrayBraces(template, template.subject, template.subjectLine);
+  // The comments left out, their lines kept, so that the line named is the file's.
+  refuseStrayBraces(
+    template,
+    template.body.replace(COMMENT, (comment) => comment.replace(/[^\n]/g, '')),
+    template.bodyLine,
+  );
   const body = fillText(template, template.body.replace(COMMENT, ''), values).trim();
   if (body === '') throw new UsageError(`template ${template.name} is empty`, { hint: `write it with "tkt templates edit ${template.name}"` });
   return { subject: template.subject === undefined ? undefined : fillText(template, template.subject, values), body };
@@ -163,6 +237,7 @@ export function sameText(text: string): TextPerTicket {
 /** The template NAME's text filled for each ticket (each read once); a missing template is exit 2 now. */
 export async function templateForEachTicket(ctx: Context, name: string): Promise<TextPerTicket> {
   const [template, { lazyTicket }] = await Promise.all([readTemplate(ctx, name), import('../reading/mail.js')]);
+  await warnAboutFrontMatter(ctx, template);
   const texts = new Map<number, Promise<string>>();
   const text = (id: number) => {
     let filled = texts.get(id);

@@ -12,7 +12,7 @@ import { createElement as h } from 'react';
 import type { Context } from '../context/context.js';
 import { InterruptedError } from '../errors.js';
 import { effectiveSetting, settingSpec } from '../config/settings.js';
-import { fillForTicket, readTemplate, templateNames } from '../desk/templates.js';
+import { fillForTicket, frontMatterWarnings, readTemplate, templateNames } from '../desk/templates.js';
 import { createLookups } from '../lookups/index.js';
 import { readTicket } from '../model/ticket.js';
 import { pageText } from '../output/pager.js';
@@ -117,6 +117,8 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
       screen.retake();
     },
   };
+  // Unknown front-matter keys of the templates used, said on the shell's screen after the run: stderr would write over the screen.
+  const frontMatterWarned = new Set<string>();
   // The editor or pager has the terminal: a Ctrl-C there is theirs (Context.lendTerminal).
   const runEffect = createEffectRunner({
     client,
@@ -131,7 +133,11 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
     },
     suspend: () => ctx.suspend(suspended),
     templateNames: () => templateNames(ctx),
-    fillTemplate: async (name, ticket) => fillForTicket(ctx, await readTemplate(ctx, name), readTicket(ticket)),
+    fillTemplate: async (name, ticket) => {
+      const template = await readTemplate(ctx, name);
+      for (const line of frontMatterWarnings(template)) frontMatterWarned.add(line);
+      return fillForTicket(ctx, template, readTicket(ticket));
+    },
     renderDetail: (ticket, width) => renderTicketDetail(ticket, { lookups, now: ctx.now(), color, width }),
     renderPane: (ticket, width) => renderTicketDetail(ticket, { lookups, now: ctx.now(), color, width, descriptionFirst: true }),
   });
@@ -155,6 +161,7 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
     await reportLeft(ctx, program);
     // Kept for the next r or s until now: on the shell's screen, where it is read after the run.
     for (const line of await saveDrafts(ctx.config.dir, program.snapshot().drafts)) await ctx.output.warning(line);
+    for (const line of frontMatterWarned) await ctx.output.warning(line);
   }
   // Closed by Ctrl-C or a signal: the run ends as any interrupted command does, 130 (or 143 for SIGTERM).
   if (ending === 'interrupted' || ctx.signal.aborted) throw new InterruptedError();

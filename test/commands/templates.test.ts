@@ -1,7 +1,7 @@
 // Reply templates: tkt templates list|show|edit, reply --template, resolve --template (README: Reply templates).
 import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { run } from '../../src/commands/templates.js';
 import { createConfigStore } from '../../src/config/store.js';
 import { exitCodeOf, OperationError } from '../../src/errors.js';
@@ -35,6 +35,12 @@ Hello {{requester.name}},
 async function saveTemplate(name: string, text: string): Promise<void> {
   await mkdir(join(h.configDir, 'templates'), { recursive: true });
   await writeFile(join(h.configDir, 'templates', `${name}.md`), text);
+}
+
+/** saveTemplate, the file removed when the test ends: the list test expects only its own templates. */
+async function saveTemplateForTest(name: string, text: string): Promise<void> {
+  await saveTemplate(name, text);
+  onTestFinished(() => rm(join(h.configDir, 'templates', `${name}.md`), { force: true }));
 }
 
 const openTicket = () => unusedTicket(h, (t) => t.ticketStatusId === OPEN && !t.locked);
@@ -113,6 +119,69 @@ describe('tkt reply --template and tkt resolve --template', () => {
     expect(both.code).toBe(2);
     expect([routeCount(h, RESOLVE), routeCount(h, REPLY)]).toEqual([resolves, replies]);
     expect(first.resolution).toBeFalsy();
+  });
+
+  it('a "{{" or "}}" that is no placeholder is exit 2 naming the file, line and text, before anything is sent', async () => {
+    // The reviewer's template: a brace missing on line 1, one too few on line 3; a lone brace stays text.
+    await saveTemplateForTest('broken', 'Hello {{requester.name},\n\nTicket #{ticket.id}} is fixed.\n{{ me.name }}\n');
+    await saveTemplateForTest('closing', '<!-- a comment\nof two lines -->\nTicket #{{ticket.id}} is fixed.\n{{ me.name }\n');
+    await saveTemplateForTest('subject', '---\nsubject: "Fixed: {{ticket.title}"\n---\nTicket #{{ticket.id}} is fixed.\n');
+    const ticket = unusedTicket(h, (t) => !t.locked);
+    const sent = () => [routeCount(h, RESOLVE), routeCount(h, REPLY), h.sandbox.state.conversations.length];
+    const before = sent();
+    const resolution = structuredClone(ticket.resolution);
+    const expected: [string, string][] = [
+      ['broken', 'templates/broken.md line 1: "{{requester.name}," is not a placeholder (missing "}}"?)'],
+      ['closing', 'templates/closing.md line 4: "{{ me.name }" is not a placeholder (missing "}}"?)'],
+      ['subject', 'templates/subject.md line 2: "{{ticket.title}" is not a placeholder (missing "}}"?)'],
+    ];
+    for (const [name, error] of expected) {
+      for (const argv of [
+        ['reply', String(ticket.id), '--template', name],
+        ['reply', String(ticket.id), '--template', name, '--dry-run'],
+        ['resolve', String(ticket.id), '--template', name],
+      ]) {
+        const result = await h.cli(argv);
+        expect(result.code, argv.join(' ')).toBe(2);
+        expect(result.stderr.split('\n')[0], argv.join(' ')).toBe(`error: ${error}`);
+      }
+    }
+    await saveTemplateForTest('broken', 'Hello {{requester.name}},\n\nTicket #{ticket.id}} is fixed.\n');
+    const closing = await h.cli(['reply', String(ticket.id), '--template', 'broken']);
+    expect(closing.stderr.split('\n')[0]).toBe('error: templates/broken.md line 3: "#{ticket.id}}" is not a placeholder (missing "{{"?)');
+    expect(sent()).toEqual(before);
+    expect(ticket.resolution).toEqual(resolution);
+  });
+
+  it('a lone "{" or "}" is sent as text, and so is a "{{" in a value', async () => {
+    await saveTemplateForTest('braces', '---\nsubject: "{{ticket.title}} {done}"\n---\nSee {x} and {{{ticket.id}}} or a { b }.\n');
+    const ticket = unusedTicket(h, (t) => !t.locked);
+    ticket.title = 'Printer {{jammed}}';
+    const result = await h.cli(['reply', String(ticket.id), '--template', 'braces']);
+    expect(result.code, result.stderr).toBe(0);
+    const sent = h.sandbox.state.conversations.filter((c) => c.ticketId === ticket.id).at(-1);
+    expect(sent).toMatchObject({ subject: 'Printer {{jammed}} {done}', message: `See {x} and {${ticket.id}} or a { b }.` });
+  });
+
+  it('front-matter keys are matched without regard to case; an unknown one is a warning naming it and the known keys', async () => {
+    await saveTemplateForTest('capital', '---\nSubject: "Fixed: {{ticket.title}}"\nSUBJECT: "not this one"\nPriority: high\n---\nFixed.\n');
+    const ticket = unusedTicket(h, (t) => !t.locked);
+    const warning = 'warning: templates/capital.md: unknown front-matter key "Priority" ignored (known keys: subject)';
+    const reply = await h.cli(['reply', String(ticket.id), '--template', 'capital']);
+    expect(reply.code, reply.stderr).toBe(0);
+    expect(h.sandbox.state.conversations.filter((c) => c.ticketId === ticket.id).at(-1)).toMatchObject({
+      subject: `Fixed: ${ticket.title}`,
+      message: 'Fixed.',
+    });
+    expect(reply.stderr.trim()).toBe(warning);
+    const list = await h.cli(['templates', 'list']);
+    expect(list.stdout).toContain('capital\tFixed: {{ticket.title}}\n');
+    expect(list.stderr.trim()).toBe(warning);
+    const show = await h.cli(['templates', 'show', 'capital']);
+    expect(show.stderr.trim()).toBe(warning);
+    const resolve = await h.cli(['resolve', String(ticket.id), '--template', 'capital', '--dry-run']);
+    expect(resolve.code, resolve.stderr).toBe(0);
+    expect(resolve.stderr.trim()).toBe(warning);
   });
 
   it('a dry run ends as the real run would: the same exit 2 and error, for one ID and many, resolve and reply', async () => {

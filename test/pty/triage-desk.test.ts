@@ -24,13 +24,13 @@ describe.skipIf(skip)('triage at the desk on a real terminal', () => {
   const tkt = async (...args: string[]) =>
     (await promisify(execFile)('node', [BIN, ...args], { env: { ...process.env, TKT_CONFIG_DIR: fixture.dir }, encoding: 'utf8' })).stdout.trim();
 
-  /** `tkt triage` at 80x24 with `env` added, on the first ticket once its detail shows. */
+  /** `tkt triage` at 80x24 with `env` added, on the first ticket once its detail shows; the pane stays once it ends, to be read. */
   async function openTriage(env: string) {
     sessions += 1;
     const name = `d${sessions}`;
-    const command = `env -u CI -u VISUAL NO_COLOR=1 ${env} TKT_CONFIG_DIR='${fixture.dir}' node '${BIN}' triage; echo "[exit $?]"`;
+    const command = `env -u CI -u VISUAL NO_COLOR=1 ${env} TKT_CONFIG_DIR='${fixture.dir}' node '${BIN}' triage; echo "[exit $?]"; sleep 60`;
     await terminal.start(name, { width: 80, height: 24 }, command);
-    const waitFor = (test: RegExp | ((text: string) => boolean), what: string) => terminal.waitFor(name, test, { what });
+    const waitFor = (test: RegExp | ((text: string) => boolean), what: string, capture?: string[]) => terminal.waitFor(name, test, { what, capture });
     const text = await waitFor((screen) => highlighted(screen) !== undefined && /^Title: /m.test(screen), 'the first ticket and its detail');
     return {
       id: Number(highlighted(text)),
@@ -64,6 +64,28 @@ describe.skipIf(skip)('triage at the desk on a real terminal', () => {
     const requester = `${creator.firstName} ${creator.lastName}`;
     expect(reply).toMatchObject({ message: `Hello ${requester},\nticket ${id} is fixed.`, subject: `Fixed: ${ticket.title}` });
     await triage.keys('q');
+  });
+
+  it('r with a template whose front-matter key is capitalised uses it; an unknown key is warned about once triage is left', async () => {
+    await mkdir(join(fixture.dir, 'templates'), { recursive: true });
+    await writeFile(join(fixture.dir, 'templates', 'capital.md'), '---\nSubject: "Done: {{ticket.title}}"\nPriority: high\n---\nDone.\n');
+    const triage = await openTriage('EDITOR=true');
+    const { id } = triage;
+    const ticket = fixture.sandbox.state.tickets.find((t) => t.id === id)!;
+    await triage.keys('r');
+    await triage.waitFor(/capital/, 'the templates listed');
+    await triage.type('capital');
+    await triage.keys('Enter');
+    await triage.waitFor(new RegExp(`✓ replied to #${id} `), 'the reply sent');
+    expect(fixture.sandbox.state.conversations.filter((entry) => entry.ticketId === id).at(-1)).toMatchObject({
+      message: 'Done.',
+      subject: `Done: ${ticket.title}`,
+    });
+    await triage.keys('q');
+    // -J: the warning's line as written, not wrapped at 80 columns.
+    const left = await triage.waitFor(/\[exit \d+\]/, 'triage left', ['-J']);
+    expect(left).toContain('warning: templates/capital.md: unknown front-matter key "Priority" ignored (known keys: subject)');
+    expect(left).toContain('[exit 0]');
   });
 
   it('r sends the lines of a template that start with #, saved as is: only what tkt wrote below the scissors is dropped', async () => {

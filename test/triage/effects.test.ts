@@ -177,6 +177,21 @@ describe('the effect runner', () => {
     expect(h.sandbox.state.conversations).toHaveLength(before);
   });
 
+  it('says where a template has a "{{" that is no placeholder, before the editor opens and before anything is sent', async () => {
+    const id = await firstTicket();
+    const editor = vi.fn(async () => 'never');
+    const { act, saveTemplate } = await openRunner({ editor });
+    await saveTemplate('broken', 'Hello {{requester.name},\n\nTicket #{{ticket.id}} is fixed.\n');
+    const before = h.sandbox.state.conversations.length;
+    const failed = await act(id, { kind: 'reply', ticket: undefined, draft: undefined, template: 'broken' });
+    expect(failed).toMatchObject({ kind: 'actionFailed', id, unsent: undefined });
+    expect(failureText(failed?.kind === 'actionFailed' ? failed.error : undefined)).toContain(
+      'templates/broken.md line 1: "{{requester.name}," is not a placeholder (missing "}}"?)',
+    );
+    expect(editor).not.toHaveBeenCalled();
+    expect(h.sandbox.state.conversations).toHaveLength(before);
+  });
+
   it('keeps no message when the editor fails before one is written', async () => {
     const id = await firstTicket();
     const { act } = await openRunner({
