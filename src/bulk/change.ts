@@ -6,14 +6,15 @@ import { shellWord } from '../util/shell-word.js';
 import { plans } from '../api/plans.js';
 import type { ApiClient, ApiResponse, FormValue, RequestPlan, TicketId } from '../api/types.js';
 import { InterruptedError, OperationError, StoppedBeforeSendingError, UsageError } from '../errors.js';
-import type { Lookups, TypedOption } from '../lookups/types.js';
+import { ME, personLabel, type Lookups, type TypedOption } from '../lookups/types.js';
 import { fieldsFor } from '../model/fields.js';
 import { isSettledStatusName, readTicket, type Ticket } from '../model/ticket.js';
 import { formatDate } from '../output/time.js';
 import type { IdCommandSpec } from './id-command.js';
 import { currentUpdateForm, mergeUpdateForm } from '../fields/update-form.js';
 import { sameDue } from '../fields/created.js';
-import { alreadyOpenNote } from '../reading/unchanged.js';
+import { alreadyAssignedToNote, alreadyOpenNote } from '../reading/unchanged.js';
+import { sanitizeInline } from '../output/sanitize.js';
 import { sameId } from '../util/same-id.js';
 
 type Changes = Readonly<Record<string, FormValue>>;
@@ -173,9 +174,30 @@ export interface ChangeOptions {
 }
 
 /** A new assignee: `user` is a user ID, username, full name or @me, resolved as every person option is. */
-export async function assigneeChange(lookups: Lookups, user: string, options: ChangeOptions): Promise<FieldChange> {
+async function assigneeChange(lookups: Lookups, user: string, options: ChangeOptions): Promise<FieldChange> {
   const userId = await lookups.resolve('assignee', user, options.typed);
   return withLabel('AssignedUser', userId, options.labels ? await lookups.nameOf('assignee', userId) : user.trim());
+}
+
+/**
+ * assign's request (`tkt assign`, the assign tool), and who it names in its confirmation: you for
+ * @me, else the user as the service's list names them ("Omar Haddad (ohaddad)"), however typed:
+ * names match by prefix, so the line is where a wrong match shows. Any user but @me was matched
+ * in that list, loaded already: naming them sends nothing more.
+ */
+export async function assignRequest(
+  lookups: Lookups,
+  user: string,
+  options: ChangeOptions,
+): Promise<Pick<IdCommandSpec, 'plan' | 'keep'> & { assignee: string }> {
+  const change = await assigneeChange(lookups, user, options);
+  const named = async () => {
+    const entry = (await lookups.entries('assignee')).find((e) => sameId(e.id, change.fields.AssignedUser));
+    // Text from the service, made safe to print.
+    return sanitizeInline(entry === undefined ? user.trim() : personLabel(entry));
+  };
+  const assignee = user.trim().toLowerCase() === ME ? 'you' : await named();
+  return { assignee, ...changeRequest(change, alreadyAssignedToNote(assignee)) };
 }
 
 /** Back to an open status: `status` names one (name or ID), by default the status named Open. */

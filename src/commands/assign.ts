@@ -4,15 +4,13 @@
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
-import { assigneeChange, changeRequest } from '../bulk/change.js';
+import { assignRequest } from '../bulk/change.js';
 import { runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
 import { tktCommand } from '../config/session.js';
 import { shellWord } from '../util/shell-word.js';
 import { whyNothingIsAsked } from '../context/nothing-asked.js';
-import { ME, type Lookups } from '../lookups/types.js';
+import type { Lookups } from '../lookups/types.js';
 import { askAssignee } from '../prompts/acting-user.js';
-import { alreadyAssignedToNote } from '../reading/unchanged.js';
-import { sanitizeInline } from '../output/sanitize.js';
 import { ticketIdOf } from '../util/ids.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
@@ -58,17 +56,12 @@ export async function run(options: AssignOptions, ctx: Context): Promise<void> {
   const lookups = createLookups(ctx);
   const user = typed ?? (await askUser(ctx, lookups, ids));
   // A picked user is an ID: the list is loaded already, so naming them costs nothing.
-  const change = await assigneeChange(lookups, user, { typed: { flag: 'USER', noun: 'user' }, labels: options.dryRun === true || typed === undefined });
-  const named = typed ?? (user === ME ? ME : (change.labels.AssignedUser ?? user));
-  await runIdCommand(
-    ctx,
-    { ...options, ids },
-    {
-      // "✓ #42 assigned to Tom Tech", as the user was named (or picked); text from the service made safe to print.
-      verb: `assigned to ${named.trim() === ME ? 'you' : sanitizeInline(named)}`,
-      ...changeRequest(change, alreadyAssignedToNote(named)),
-    },
-  );
+  const { assignee, ...request } = await assignRequest(lookups, user, {
+    typed: { flag: 'USER', noun: 'user' },
+    labels: options.dryRun === true || typed === undefined,
+  });
+  // "✓ #42 assigned to Tom Tech (tech)": who got the ticket, however they were typed.
+  await runIdCommand(ctx, { ...options, ids }, { verb: `assigned to ${assignee}`, ...request });
 }
 
 /** The user for a lone ticket ID, picked at a terminal; else exit 2 saying what to add. */

@@ -19,6 +19,11 @@ export interface LookupEntry {
   username?: string;
 }
 
+/** A user as tkt names one where it matters who: "Omar Haddad (ohaddad)", the username being what other commands take. */
+export function personLabel(entry: LookupEntry): string {
+  return entry.username === undefined || entry.username === entry.name ? entry.name : `${entry.name} (${entry.username})`;
+}
+
 /** The option the user typed, when its name differs from the kind's (`--by` for an assignee). */
 export interface TypedOption {
   /** e.g. `--by` */

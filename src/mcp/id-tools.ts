@@ -2,9 +2,9 @@
 // do: the same plans, name resolution and "already ..." answers (src/bulk/, src/reading/).
 import { z } from 'zod';
 import { plans } from '../api/plans.js';
-import { DEFAULT_REOPEN_STATUS, assigneeChange, changeRequest, reopenRequest } from '../bulk/change.js';
+import { DEFAULT_REOPEN_STATUS, assignRequest, reopenRequest } from '../bulk/change.js';
 import { resolveActingUser } from '../prompts/acting-user.js';
-import { alreadyAssignedNote, alreadyAssignedToNote, alreadyClosedNote, alreadyResolvedNote } from '../reading/unchanged.js';
+import { alreadyAssignedNote, alreadyClosedNote, alreadyResolvedNote } from '../reading/unchanged.js';
 import { WRITE, WRITE_IDEMPOTENT, changeOne, changeOutput, dryRunInput, ticketIdInput } from './change.js';
 import { defineTool } from './tool.js';
 
@@ -58,8 +58,8 @@ export const assignTicket = defineTool({
   output: changeOutput,
   annotations: WRITE_IDEMPOTENT,
   async call(args, { ctx, lookups }) {
-    const change = await assigneeChange(lookups, args.user, { typed: { flag: 'user', noun: 'user' }, labels: args.dry_run === true });
-    return changeOne(ctx, args.id, { verb: 'assigned', ...changeRequest(change, alreadyAssignedToNote(args.user)) }, args.dry_run);
+    const { assignee, ...request } = await assignRequest(lookups, args.user, { typed: { flag: 'user', noun: 'user' }, labels: args.dry_run === true });
+    return changeOne(ctx, args.id, { verb: `assigned to ${assignee}`, ...request }, args.dry_run);
   },
 });
 

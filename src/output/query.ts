@@ -16,7 +16,8 @@ export interface CompiledQuery {
   elementwise: boolean;
   /**
    * The member names the expression reads that `value` lacks where they are read (`subject` of a
-   * ticket whose conversation entries alone have one; `b` of `a.b` anywhere): why a query found nothing, for the hint that follows the answer (the spec does not describe
+   * ticket whose conversation entries alone have one; `b` of `a.b` anywhere; none of an empty list,
+   * where nothing is read): why a query found nothing, for the hint that follows the answer (the spec does not describe
    * list items, and the service decides their names and casing).
    */
   absentMembers(value: unknown): string[];
@@ -75,25 +76,26 @@ function readMembers(node: unknown, top: boolean, found: ReadMembers): ReadMembe
 const SAMPLED_ITEMS = 20;
 const SAMPLED_DEPTH = 4;
 
-/** The answer's own member names: an object's, or a list's first items'. */
-function topMemberNames(value: unknown): Set<string> {
-  const items = Array.isArray(value) ? value.slice(0, SAMPLED_ITEMS) : [value];
-  return new Set(items.flatMap((item: unknown) => (typeof item === 'object' && item !== null && !Array.isArray(item) ? Object.keys(item) : [])));
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The objects the answer's own members are read from: the answer, or a list's first items. */
+function topObjects(value: unknown): Record<string, unknown>[] {
+  return (Array.isArray(value) ? value.slice(0, SAMPLED_ITEMS) : [value]).filter(isRecord);
 }
 
-/** The member names found in `value`, its nested objects and the first items of its arrays. */
-function memberNames(value: unknown, found: Set<string>, depth = 0): Set<string> {
+/** The objects in `value`: itself, its nested objects and those among the first items of its arrays. */
+function sampledObjects(value: unknown, found: Record<string, unknown>[] = [], depth = 0): Record<string, unknown>[] {
   if (depth > SAMPLED_DEPTH || typeof value !== 'object' || value === null) return found;
   if (Array.isArray(value)) {
-    for (const item of value.slice(0, SAMPLED_ITEMS)) memberNames(item, found, depth + 1);
+    for (const item of value.slice(0, SAMPLED_ITEMS)) sampledObjects(item, found, depth + 1);
     return found;
   }
-  for (const [key, member] of Object.entries(value)) {
-    found.add(key);
-    memberNames(member, found, depth + 1);
-  }
+  found.push(value as Record<string, unknown>);
+  for (const member of Object.values(value)) sampledObjects(member, found, depth + 1);
   return found;
 }
+
+const namesIn = (objects: readonly Record<string, unknown>[]) => new Set(objects.flatMap((object) => Object.keys(object)));
 
 function isIdentity(node: Node | undefined): boolean {
   if (node === undefined) return false;
@@ -125,9 +127,14 @@ export function compileQuery(expression: string): CompiledQuery {
     elementwise: (ast.type === 'Projection' || ast.type === 'FilterProjection') && isIdentity(ast.left),
     absentMembers(value) {
       const { top, deeper } = readMembers(ast, true, { top: new Set(), deeper: new Set() });
-      const atTop = topMemberNames(value);
-      const anywhere = memberNames(value, new Set());
-      return [...new Set([...[...top].filter((name) => !atTop.has(name)), ...[...deeper].filter((name) => !anywhere.has(name))])];
+      const ownObjects = topObjects(value);
+      const objects = sampledObjects(value);
+      const [atTop, anywhere] = [namesIn(ownObjects), namesIn(objects)];
+      // A name is missing only where there is an object to read it from: none in an empty list
+      // (`list --search` that found nothing), none below an answer that holds no object there.
+      const lackedAtTop = ownObjects.length === 0 ? [] : [...top].filter((name) => !atTop.has(name));
+      const lackedDeeper = objects.length === ownObjects.length ? [] : [...deeper].filter((name) => !anywhere.has(name));
+      return [...new Set([...lackedAtTop, ...lackedDeeper])];
     },
   };
 }

@@ -164,24 +164,32 @@ export interface KeyValueOptions {
   width?: number | undefined;
 }
 
-// Narrower than this, a value column is not worth wrapping into: the terminal wraps instead.
+// Narrower than this, a value column beside the labels is not worth wrapping into: each value
+// goes under its label instead, indented as a section's text is.
 const MIN_VALUE_WIDTH = 20;
+const STACKED_INDENT = '  ';
 
 /**
  * "Label:  value" lines with aligned values, for detail headers. Pairs whose value is null
  * or undefined are left out; multi-line and wrapped values continue under the value column.
+ * On a terminal too narrow for that column, "Label:" lines with the value under each, wrapped
+ * to the width.
  */
 export function renderKeyValue(pairs: readonly (readonly [string, Cell])[], options: KeyValueOptions): string {
   const shown = pairs.filter(([, value]) => value !== null && value !== undefined);
   const labelWidth = Math.max(0, ...shown.map(([label]) => displayWidth(label) + 1));
   const style = createStyle(options.color);
   const indent = ' '.repeat(labelWidth + 2);
-  const room = options.width === undefined ? undefined : options.width - indent.length;
+  const { width } = options;
+  const room = width === undefined ? undefined : width - indent.length;
   return shown
     .map(([label, value]) => {
-      const labelText = `${label}:`.padEnd(labelWidth + 2);
       const text = sanitizeText(String(value));
-      const lines = (room === undefined || room < MIN_VALUE_WIDTH ? text : wrapText(text, room)).split('\n');
+      if (width !== undefined && room !== undefined && room < MIN_VALUE_WIDTH) {
+        return `${style.bold(`${label}:`)}\n${wrapText(text.replace(/^(?=.)/gm, STACKED_INDENT), width)}\n`;
+      }
+      const labelText = `${label}:`.padEnd(labelWidth + 2);
+      const lines = (room === undefined ? text : wrapText(text, room)).split('\n');
       return style.bold(labelText) + lines.join('\n' + indent) + '\n';
     })
     .join('');

@@ -10,12 +10,11 @@ function noteFromBody(body: unknown, pattern: RegExp, note: string): string | un
   return pattern.test(text) ? note : undefined;
 }
 
-const ASSIGNED_TO_YOU = 'already assigned to you, nothing changed';
+/** assign's: `who` as its confirmation names them ("you", "Omar Haddad (ohaddad)"). */
+export const alreadyAssignedToNote = (who: string): string => `already assigned to ${who}, nothing changed`;
 
-export const alreadyAssignedNote = (response: ApiResponse): string | undefined => noteFromBody(response.body, /already\s+(assigned|picked)/i, ASSIGNED_TO_YOU);
-
-/** assign's: `user` as typed (`@me` is "you"). */
-export const alreadyAssignedToNote = (user: string): string => (user.trim() === '@me' ? ASSIGNED_TO_YOU : `already assigned to ${user}, nothing changed`);
+export const alreadyAssignedNote = (response: ApiResponse): string | undefined =>
+  noteFromBody(response.body, /already\s+(assigned|picked)/i, alreadyAssignedToNote('you'));
 
 /** reopen's: the status's own name (bulk/change.ts reopenRequest), none for the default. */
 export const alreadyOpenNote = (status: string | undefined): string =>

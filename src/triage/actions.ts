@@ -11,9 +11,9 @@ import { UsageError } from '../errors.js';
 import type { Lookups } from '../lookups/types.js';
 import { readTicket } from '../model/ticket.js';
 import { resolveActingUser } from '../prompts/acting-user.js';
-import { assigneeChange, changeRequest, DEFAULT_REOPEN_STATUS, reopenRequest } from '../bulk/change.js';
+import { assignRequest, DEFAULT_REOPEN_STATUS, reopenRequest } from '../bulk/change.js';
 import { openInBrowser, ticketWebUrl } from '../desk/browser.js';
-import { alreadyAssignedNote, alreadyAssignedToNote, alreadyClosedNote, alreadyResolvedNote } from '../reading/unchanged.js';
+import { alreadyAssignedNote, alreadyClosedNote, alreadyResolvedNote } from '../reading/unchanged.js';
 import type { IdCommandSpec } from '../bulk/id-command.js';
 import type { PlannedRequest } from '../cmdutil/dry-run.js';
 import type { ActionOutcome } from './events.js';
@@ -71,10 +71,9 @@ export function createTicketActions(ctx: Context, client: ApiClient, lookups: Lo
       return saying(id, alreadyClosedNote(await client.send(plans.closeTicket(id, { closeBy, acknowledged: false }))), `closed #${id}`);
     },
     async assign(id, user) {
-      const change = await assigneeChange(lookups, user, { labels: true });
-      const named = change.labels.AssignedUser ?? user;
-      const plan = await sendChange(id, changeRequest(change, alreadyAssignedToNote(named)));
-      return saying(id, plan.unchanged, `assigned #${id} to ${named}`);
+      const { assignee, ...request } = await assignRequest(lookups, user, { labels: true });
+      const plan = await sendChange(id, request);
+      return saying(id, plan.unchanged, `assigned #${id} to ${assignee}`);
     },
     async reopen(id) {
       const plan = await sendChange(id, await reopenRequest(lookups, undefined, { labels: true }));

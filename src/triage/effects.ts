@@ -3,7 +3,7 @@
 // later one is stopped, and reports nothing.
 import { plans } from '../api/plans.js';
 import type { ApiClient } from '../api/types.js';
-import type { Lookups } from '../lookups/types.js';
+import { personLabel, type Lookups } from '../lookups/types.js';
 import { readTicket } from '../model/ticket.js';
 import { viewTickets } from '../listing/pages.js';
 import { ticketHeading } from '../reading/ticket-heading.js';
@@ -130,10 +130,7 @@ export function createEffectRunner(deps: EffectDeps): EffectRunner {
   async function readTechnicians(id: number): Promise<TriageEvent> {
     try {
       const technicians = await deps.lookups.entries('assignee');
-      const choices = technicians.map((entry) => ({
-        label: entry.username === undefined ? entry.name : `${entry.name} (${entry.username})`,
-        value: String(entry.id),
-      }));
+      const choices = technicians.map((entry) => ({ label: personLabel(entry), value: String(entry.id) }));
       return { kind: 'techniciansRead', id, choices };
     } catch (error) {
       return { kind: 'techniciansFailed', error };

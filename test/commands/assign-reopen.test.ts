@@ -38,11 +38,24 @@ describe('tkt assign', () => {
     const result = await h.cli(['assign', ...ids(tickets), fullName('ttorres')]);
     expect(result.code, result.stderr).toBe(0);
     // A line per ticket, in the order they finished.
-    expect(result.stdout.trim().split('\n').sort()).toEqual(tickets.map((t) => `✓ #${t.id} assigned to ${fullName('ttorres')}`).sort());
+    expect(result.stdout.trim().split('\n').sort()).toEqual(tickets.map((t) => `✓ #${t.id} assigned to ${fullName('ttorres')} (ttorres)`).sort());
     for (const [index, ticket] of tickets.entries()) {
       expect(ticket.assignedUser).toBe(userId(h, 'ttorres'));
       expect(kept(ticket)).toEqual(before[index]);
     }
+  });
+
+  // Names match by prefix: the line is where a wrong match shows, so it names who got the ticket.
+  it('confirms with the user as the service lists them, however typed (a prefix, a user ID), in the line and the JSON note', async () => {
+    const [first, second] = unusedTickets(h, 2, (t) => t.ticketStatusId === IN_PROGRESS && t.assignedUser !== userId(h, 'ohaddad'));
+    const omar = `${fullName('ohaddad')} (ohaddad)`;
+    const byPrefix = await h.cli(['assign', String(first!.id), 'omar']);
+    expect(byPrefix).toMatchObject({ code: 0, stdout: `✓ #${first!.id} assigned to ${omar}\n` });
+    const byId = await h.cli(['assign', String(second!.id), userId(h, 'ohaddad')]);
+    expect(byId).toMatchObject({ code: 0, stdout: `✓ #${second!.id} assigned to ${omar}\n` });
+    const again = await h.cli(['assign', String(first!.id), 'oha', '--json']);
+    expect(JSON.parse(again.stdout)).toEqual({ id: first!.id, ok: true, note: `already assigned to ${omar}, nothing changed` });
+    expect(second!.assignedUser).toBe(userId(h, 'ohaddad'));
   });
 
   it('reads IDs from stdin, takes @me, and prints JSON Lines', async () => {
@@ -154,7 +167,7 @@ describe('tkt assign ID with no user', () => {
     expect((await h.cli(['assign', String(ticket!.id), 'ttorres'])).code).toBe(0);
     const { ctx, stdout } = await h.context({ tty: true, answers: [{ kind: 'search', value: userId(h, 'ttorres') }] });
     await assign({ args: [String(ticket!.id)] }, ctx);
-    expect(stdout()).toBe(`✓ #${ticket!.id} already assigned to ${fullName('ttorres')}, nothing changed\n`);
+    expect(stdout()).toBe(`✓ #${ticket!.id} already assigned to ${fullName('ttorres')} (ttorres), nothing changed\n`);
   });
 
   it('is exit 2 where nothing may be asked, saying what to add, and sends nothing', async () => {
@@ -264,17 +277,20 @@ describe('a change the ticket already has', () => {
     const mine = await h.cli(['assign', String(ticket!.id), '@me']);
     expect(mine).toMatchObject({ code: 0, stdout: `✓ #${ticket!.id} already assigned to you, nothing changed\n` });
     const byName = await h.cli(['assign', String(ticket!.id), 'admin']);
-    expect(byName).toMatchObject({ code: 0, stdout: `✓ #${ticket!.id} already assigned to admin, nothing changed\n` });
+    expect(byName).toMatchObject({ code: 0, stdout: `✓ #${ticket!.id} already assigned to ${fullName('admin')} (admin), nothing changed\n` });
     // Its dry run says what the real run does: nothing would be sent.
     const dry = await h.cli(['assign', String(ticket!.id), 'admin', '--dry-run']);
-    expect(dry).toMatchObject({ code: 0, stdout: `dry run: #${ticket!.id} already assigned to admin, nothing changed (nothing would be sent)\n` });
+    expect(dry).toMatchObject({
+      code: 0,
+      stdout: `dry run: #${ticket!.id} already assigned to ${fullName('admin')} (admin), nothing changed (nothing would be sent)\n`,
+    });
     const dryJson = await h.cli(['assign', String(ticket!.id), 'admin', '--dry-run', '--json']);
-    expect(JSON.parse(dryJson.stdout)).toEqual({ id: ticket!.id, dryRun: true, note: 'already assigned to admin, nothing changed' });
+    expect(JSON.parse(dryJson.stdout)).toEqual({ id: ticket!.id, dryRun: true, note: `already assigned to ${fullName('admin')} (admin), nothing changed` });
     const reopenDry = await h.cli(['reopen', String(ticket!.id), '--dry-run']);
     expect(reopenDry.stdout).toBe(`dry run: #${ticket!.id} already open, nothing changed (nothing would be sent)\n`);
     // A script tells "nothing changed" from a change by the line's note, as the dry run's line has it.
     const assignJson = await h.cli(['assign', String(ticket!.id), 'admin', '--json']);
-    expect(JSON.parse(assignJson.stdout)).toEqual({ id: ticket!.id, ok: true, note: 'already assigned to admin, nothing changed' });
+    expect(JSON.parse(assignJson.stdout)).toEqual({ id: ticket!.id, ok: true, note: `already assigned to ${fullName('admin')} (admin), nothing changed` });
     const reopenJson = await h.cli(['reopen', String(ticket!.id), '--json']);
     expect(JSON.parse(reopenJson.stdout)).toEqual({ id: ticket!.id, ok: true, note: 'already open, nothing changed' });
     expect(routeCount(h, UPDATE)).toBe(updates);
@@ -395,7 +411,7 @@ describe('tkt assign and tkt reopen when another writer undoes the change', () =
       const before = [routeCount(h, READ), routeCount(h, UPDATE)];
       const result = await h.cli(['assign', String(ticket.id), 'ohaddad'], { env: frontEnv(h, server) });
       expect(result.code, result.stderr).toBe(0);
-      expect(result.stdout).toBe(`✓ #${ticket.id} assigned to ohaddad\n`);
+      expect(result.stdout).toBe(`✓ #${ticket.id} assigned to ${fullName('ohaddad')} (ohaddad)\n`);
       expect(ticket.assignedUser).toBe(userId(h, 'ohaddad'));
       // Read, update, read back (undone); read, update, read back.
       expect([routeCount(h, READ) - before[0]!, routeCount(h, UPDATE) - before[1]!]).toEqual([4, 2]);

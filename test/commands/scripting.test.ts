@@ -128,10 +128,13 @@ describe('--query', () => {
   it('gives no such hint when the query found something, or found nothing with names the answer has', async () => {
     const found = await h.cli(['list', '--query', '[].ticketId', '--raw']);
     const filtered = await h.cli(['list', '--query', "[?subject=='no such title'].ticketId"]);
+    // No ticket found: nothing was read, so no name is missing.
+    const none = await h.cli(['list', '--search', 'zzzznothing', '--query', '[].ticketId', '--raw']);
 
     expect(found.stderr).toBe('');
     expect(filtered.stdout).toBe('[]\n');
     expect(filtered.stderr).toBe('');
+    expect(none).toMatchObject({ code: 0, stdout: '', stderr: '' });
   });
 });
 

@@ -226,6 +226,24 @@ describe('tkt show at a terminal', () => {
     expect(out).not.toContain('RequesterReply');
   });
 
+  // 32 columns left the header values no column beside the labels: they ran on as one long line.
+  it('never runs the header past a narrow terminal: each value goes under its label, and none is lost', async () => {
+    const ticket = h.sandbox.state.tickets.find((t) => !t.isDeleted)!;
+    const title = ticket.title;
+    ticket.title = 'Printer on the second floor jams on every double-sided job since the update';
+    try {
+      for (const columns of [32, 33]) {
+        const r = await h.context({ tty: true, size: { columns } });
+        await run({ id: String(ticket.id), markRead: false, pager: false }, r.ctx);
+        const out = r.stdout();
+        for (const line of out.split('\n')) expect(displayWidth(line), `${columns}: ${line}`).toBeLessThanOrEqual(columns);
+        expect(out.replace(/\n\s+/g, ' '), String(columns)).toContain(ticket.title);
+      }
+    } finally {
+      ticket.title = title;
+    }
+  });
+
   it('breaks text without spaces (CJK, a long URL) by display width, keeping the indent', async () => {
     const ticket = h.sandbox.state.tickets.find((t) => !t.isDeleted)!;
     const description = ticket.description;

@@ -87,7 +87,9 @@ describe('tkt mcp: the write tools', () => {
     const again = await change('pickup_ticket', { id: ticket.id });
     expect(again.changed).toBe(false);
 
-    await change('assign_ticket', { id: ticket.id, user: 'admin' });
+    // Named by prefix, said as the user list names who got it.
+    const assigned = await mcp.call('assign_ticket', { id: ticket.id, user: 'ada' });
+    expect(textOf(assigned)).toContain(`Ticket #${ticket.id} assigned to Ada Admin (admin).`);
     expect(ticketById(h, ticket.id).assignedUser).toBe(userId(h, 'admin'));
     await change('update_ticket', { id: ticket.id, priority: 'High', status: 'In Progress' });
     expect(ticketById(h, ticket.id).ticketStatusId).toBe(status('In Progress'));
@@ -124,8 +126,8 @@ describe('tkt mcp: the write tools', () => {
     const sent = writes();
     const assigned = await mcp.call('assign_ticket', { id: ticket.id, user: 'tech' });
     expect(assigned.isError).toBeFalsy();
-    expect(assigned.structuredContent).toEqual({ id: ticket.id, changed: false, note: 'already assigned to tech, nothing changed' });
-    expect(textOf(assigned)).toContain(`Ticket #${ticket.id}: already assigned to tech, nothing changed.`);
+    expect(assigned.structuredContent).toEqual({ id: ticket.id, changed: false, note: 'already assigned to Tom Tech (tech), nothing changed' });
+    expect(textOf(assigned)).toContain(`Ticket #${ticket.id}: already assigned to Tom Tech (tech), nothing changed.`);
     const toMe = await change('assign_ticket', { id: ticket.id, user: '@me' });
     expect(toMe).toEqual({ id: ticket.id, changed: false, note: 'already assigned to you, nothing changed' });
     const reopened = await change('reopen_ticket', { id: ticket.id });
@@ -141,7 +143,7 @@ describe('tkt mcp: the write tools', () => {
     const inProgress = unusedTicket(h, (t) => t.ticketStatusId === status('In Progress'));
     const sent = writes();
     const calls: [string, Record<string, unknown>, string][] = [
-      ['assign_ticket', { id: open.id, user: 'tech' }, 'already assigned to tech, nothing changed'],
+      ['assign_ticket', { id: open.id, user: 'tech' }, 'already assigned to Tom Tech (tech), nothing changed'],
       ['reopen_ticket', { id: open.id }, 'already open, nothing changed'],
       // A settled status is refused (a re-open to Closed is no re-open).
       ['reopen_ticket', { id: inProgress.id, status: 'in progress' }, 'already in status In Progress, nothing changed'],

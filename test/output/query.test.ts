@@ -26,6 +26,10 @@ describe('compileQuery', () => {
     expect(absent('[].id', [ticket])).toEqual([]);
     expect(absent('[?subject].id', [ticket])).toEqual(['subject']);
     expect(absent("[?site.title=='HQ'].id", [ticket])).toEqual([]);
+    // Nothing is read from an empty list, nor from below where the answer holds no object.
+    for (const expression of ['[].ticketId', 'ticketId', '[].site.title', 'items[].id', '[?subject].id'])
+      expect(absent(expression, expression === 'items[].id' ? { items: [] } : []), expression).toEqual([]);
+    expect(absent('[].site.title', [{ id: 1 }])).toEqual(['site']);
   });
 
   it('gives the same result page by page as over the whole array when elementwise', () => {

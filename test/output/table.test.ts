@@ -217,6 +217,16 @@ describe('renderKeyValue', () => {
     );
   });
 
+  it('puts each value under its label, wrapped to the width, where no value column fits beside the labels', () => {
+    const pairs: [string, string | number][] = [
+      ['Title', 'Printer on the second floor jams'],
+      ['Description', 'line one\nline two'],
+      ['ID', 42],
+    ];
+    const out = renderKeyValue(pairs, { color: false, width: 24 });
+    expect(out).toBe(['Title:', '  Printer on the second', '  floor jams', 'Description:', '  line one', '  line two', 'ID:', '  42', ''].join('\n'));
+  });
+
   it('escapes control characters in values', () => {
     expect(renderKeyValue([['Title', 'x\u001b]0;pwned\u0007']], { color: false })).toBe('Title:  x^[]0;pwned^G\n');
   });

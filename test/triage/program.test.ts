@@ -66,7 +66,7 @@ describe('the triage program', () => {
     await until(program, (state) => state.overlay?.kind === 'picker');
     for (const letter of 'tom') press(letter);
     press('', { return: true });
-    expect(await said()).toBe(`✓ #${id} already assigned to Tom Tech, nothing changed`);
+    expect(await said()).toBe(`✓ #${id} already assigned to Tom Tech (tech), nothing changed`);
 
     expect(routeCount(h, UPDATE)).toBe(updates);
     expect(ticket.updatedOn).toBe(updatedOn);
