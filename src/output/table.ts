@@ -141,7 +141,9 @@ export function fitTable(columns: readonly Column[], natural: readonly number[],
         const painted = paint(text, i);
         return columns[i]!.align === 'right' ? pad + painted : last ? painted : painted + pad;
       })
-      .join(COLUMN_GAP);
+      .join(COLUMN_GAP)
+      // Empty cells at the end (no assignee, no due date) leave no spaces to copy with the row.
+      .replace(/ +$/, '');
   return {
     header: line(headers, (text) => style.bold(text)),
     line: (row) =>

@@ -25,6 +25,13 @@ describe('renderTable on a terminal', () => {
     expect(out).toContain('On Hold');
   });
 
+  it('ends no row with spaces when its last cells are empty (copied rows carried the padding)', async () => {
+    const withEmpty: Row[] = [...rows, { id: 8, title: 'Toner', status: '' }];
+    const out = lines(await renderTable(columns, withEmpty, { width: 80, color: false }));
+    expect(out.at(-1)).toBe('    8  Toner');
+    for (const line of out) expect(line).not.toMatch(/ $/);
+  });
+
   it('leaves everything whole when it fits', async () => {
     const out = await renderTable(columns, rows, { width: 200, color: false });
     expect(out).toContain('whenever anyone prints double-sided');
