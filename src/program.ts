@@ -25,8 +25,10 @@ export const helpTopics = async () => (await import('./output/help-topics.js')).
 async function withAlias(argv: string[], proc: ProcessLike): Promise<string[] | number> {
   const [name, ...args] = argv;
   if (name === undefined || name.startsWith('-') || commandCalled(name) !== undefined) return argv;
-  const { checkExpansionStart, expandAlias, runShellAlias, savedAliases } = await import('./desk/aliases.js');
-  const aliases = savedAliases(createConfigStore(defaultConfigDir(proc.env)));
+  const { brokenAliasError, checkExpansionStart, expandAlias, readAliases, runShellAlias } = await import('./desk/aliases.js');
+  const config = createConfigStore(defaultConfigDir(proc.env));
+  const { aliases, broken } = readAliases(config);
+  if (Object.hasOwn(broken, name)) throw brokenAliasError(name, broken[name]!, config);
   if (!Object.hasOwn(aliases, name)) return argv;
   // One saved by hand or by an older tkt may not start with a command: named, with its expansion.
   checkExpansionStart(name, aliases[name]!, { builtins: builtinNames(), aliases }, { saved: true });
