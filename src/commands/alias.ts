@@ -41,7 +41,7 @@ export function register(program: Program, host: CommandHost): void {
 }
 
 export async function run(options: AliasOptions, ctx: Context): Promise<void> {
-  const { aliasesObject, brokenAliasFix, checkAlias, readAliases } = await import('../desk/aliases.js');
+  const { aliasesObject, brokenAliasFix, checkAlias, readAliases, shellOnlyWord } = await import('../desk/aliases.js');
   // Aliases are for every profile, but a --profile (or TKT_PROFILE) nothing created is a typo here as anywhere.
   existingProfileName(ctx);
   const { aliases, broken } = readAliases(ctx.config);
@@ -54,10 +54,16 @@ export async function run(options: AliasOptions, ctx: Context): Promise<void> {
       // Added to the aliases as saved when the file is written, not to those read above: a
       // concurrent `tkt alias set` keeps its own.
       await ctx.config.saveSettings((settings) => ({ aliases: { ...aliasesObject(settings.aliases, ctx.config), [options.name]: expansion } }));
-      return ctx.output.document(
+      await ctx.output.document(
         { name: options.name, expansion, replaced },
         { human: () => `${replaced ? 'Changed' : 'Added'} alias ${options.name}: ${sanitizeInline(expansion)}\n` },
       );
+      const shellish = shellOnlyWord(expansion);
+      if (shellish !== undefined)
+        await ctx.output.warning(
+          `the expansion holds ${JSON.stringify(shellish)}: tkt does not expand it as a shell would; give the full path or value, or make it a shell alias ('!tkt ...')\n`,
+        );
+      return;
     }
     case 'list': {
       const names = Object.keys(aliases).sort();

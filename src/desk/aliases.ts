@@ -119,6 +119,16 @@ export function checkExpansionStart(name: string, expansion: string, known: Know
   });
 }
 
+/**
+ * The first `~` (starting a word or a value after =) or `$VAR` in a tkt expansion, which sh would
+ * expand and tkt keeps as it is (README: Aliases); undefined for none, and for a `!` alias, whose
+ * shell expands them. `$1`, `$2`... are the alias's own placeholders.
+ */
+export function shellOnlyWord(expansion: string): string | undefined {
+  if (expansion.startsWith('!')) return undefined;
+  return /(?:^|[\s=])(~)/.exec(expansion)?.[1] ?? /\$(?:[A-Za-z_]\w*|\{[^}]*\})/.exec(expansion)?.[0];
+}
+
 /** The command line that saves `text` as the alias `name`. */
 function aliasSetLine(name: string, text: string): string {
   return `tkt alias set ${name} ${shellWord(text)}`;

@@ -231,6 +231,34 @@ describe('tkt alias', () => {
     await createConfigStore(h.configDir).saveSettings({ aliases: {} });
   });
 
+  it("says, after a usage error of an alias's command line, that it came from the alias", async () => {
+    expect((await h.cli(['alias', 'set', 'lim', 'list --limt 5'])).code).toBe(0);
+    const typo = await sendsNothing(h, () => h.cli(['lim']));
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain("error: unknown option '--limt'");
+    expect(typo.stderr).toMatch(/\(from alias lim: list --limt 5\)\n$/);
+    // A usage error of the command's own run too, and none for a command line typed in full.
+    expect((await h.cli(['alias', 'set', 'v', 'list --view $1'])).code).toBe(0);
+    const view = await sendsNothing(h, () => h.cli(['v', 'nosuch']));
+    expect(view.code).toBe(2);
+    expect(view.stderr).toContain('error: unknown view "nosuch"');
+    expect(view.stderr).toMatch(/\(from alias v: list --view \$1\)\n$/);
+    expect((await h.cli(['list', '--limt', '5'])).stderr).not.toContain('from alias');
+    await createConfigStore(h.configDir).saveSettings({ aliases: {} });
+  });
+
+  it('warns at alias set of a ~ or $VAR that no shell will expand, and not in a shell alias', async () => {
+    const tilde = await h.cli(['alias', 'set', 'att', 'reply $1 --attach ~/report.pdf']);
+    expect(tilde.code).toBe(0);
+    expect(tilde.stderr).toContain('warning: the expansion holds "~": tkt does not expand it as a shell would; give the full path');
+    const variable = await h.cli(['alias', 'set', 'me', 'list --requester $USER']);
+    expect(variable.stderr).toContain('warning: the expansion holds "$USER"');
+    for (const expansion of ['resolve $1 --details "Fixed: $2"', '!tkt list --requester "$USER"', 'list --search a~b']) {
+      expect((await h.cli(['alias', 'set', 'ok', expansion])).stderr, expansion).toBe('');
+    }
+    await createConfigStore(h.configDir).saveSettings({ aliases: {} });
+  });
+
   it('hints a command that works for a loop of saved aliases (hand-edited): the hinted command, run, succeeds', async () => {
     for (const name of ['r1', 'r2', 'loop', 'opt']) {
       await createConfigStore(h.configDir).saveSettings({
