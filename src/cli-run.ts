@@ -61,6 +61,8 @@ export interface CommandLineRun {
   run(state: RunState, programOptions: (read: () => Record<string, unknown>) => void): Promise<number | undefined>;
   /** The exit code of an error that was printed already (commander's usage errors), or undefined. */
   printedErrorCode?(error: unknown): number | undefined;
+  /** A line said after a usage error (exit 2): where the command line came from (an alias), or undefined. */
+  usageOrigin?(): string | undefined;
 }
 
 /** Runs a command line as `how` says and returns the exit code. */
@@ -148,6 +150,8 @@ export async function runCommandLine(proc: ProcessLike, how: CommandLineRun): Pr
     // not the stop itself (a change in doubt, a refusal) is told, then the stop.
     code = received !== undefined ? SIGNAL_EXIT_CODES[received] : (printed ?? exitCodeOf(error));
     const lines = printed === undefined ? errorLines(error, state.options ?? programOpts(), proc.env, received) : [];
+    const origin = code === ExitCode.usage ? how.usageOrigin?.() : undefined;
+    if (origin !== undefined) lines.push(cleanErrorText(origin));
     if (received !== undefined && !(error instanceof InterruptedError)) lines.push(`error: ${stoppedHow(received)}`);
     // The run's options, wherever they stood, once its command ran; before that, the program's.
     if (lines.length > 0) proc.stderr.write(`${lines.join('\n')}\n`);

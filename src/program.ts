@@ -18,23 +18,33 @@ export { loadCommands };
 export const commanderProgram = () => import('./commander-program.js');
 export const helpTopics = async () => (await import('./output/help-topics.js')).HELP_TOPICS;
 
+/** A command line to run, and the alias it was expanded from, said with its usage errors. */
+interface ExpandedLine {
+  argv: string[];
+  origin?: string;
+}
+
 /**
  * The command line with an alias (tkt alias) at its start replaced by its expansion, or the exit
  * code of a shell alias, which has run. A built-in command or its alias is never looked up.
  */
-async function withAlias(argv: string[], proc: ProcessLike): Promise<string[] | number> {
+async function withAlias(argv: string[], proc: ProcessLike): Promise<ExpandedLine | number> {
   const [name, ...args] = argv;
-  if (name === undefined || name.startsWith('-') || commandCalled(name) !== undefined) return argv;
-  const { checkExpansionStart, expandAlias, runShellAlias, savedAliases } = await import('./desk/aliases.js');
-  const aliases = savedAliases(createConfigStore(defaultConfigDir(proc.env)));
-  if (!Object.hasOwn(aliases, name)) return argv;
+  if (name === undefined || name.startsWith('-') || commandCalled(name) !== undefined) return { argv };
+  const { brokenAliasError, checkExpansionStart, expandAlias, readAliases, runShellAlias } = await import('./desk/aliases.js');
+  const config = createConfigStore(defaultConfigDir(proc.env));
+  const { aliases, broken } = readAliases(config);
+  if (Object.hasOwn(broken, name)) throw brokenAliasError(name, broken[name]!, config);
+  if (!Object.hasOwn(aliases, name)) return { argv };
   // One saved by hand or by an older tkt may not start with a command: named, with its expansion.
   checkExpansionStart(name, aliases[name]!, { builtins: builtinNames(), aliases }, { saved: true });
   // Help for a tkt alias is `tkt help NAME`, its placeholders unfilled; a shell alias's script gets
   // every argument, --help too (README: Aliases).
-  if (!aliases[name]!.startsWith('!') && asksForHelp(args)) return ['help', name];
+  if (!aliases[name]!.startsWith('!') && asksForHelp(args)) return { argv: ['help', name] };
   const expansion = expandAlias(name, aliases[name]!, args);
-  return expansion.kind === 'shell' ? runShellAlias(name, expansion.script, expansion.args, proc) : expansion.argv;
+  if (expansion.kind === 'shell') return runShellAlias(name, expansion.script, expansion.args, proc);
+  // An unknown option or a bad value may be the alias's, not what was typed after it.
+  return { argv: expansion.argv, origin: `(from alias ${name}: ${aliases[name]!})` };
 }
 
 /** -h or --help among the arguments before "--", as commander finds it. */
@@ -73,11 +83,14 @@ export interface RunOptions {
 /** Runs tkt with `argv` (without node and script) and returns the exit code. */
 export async function runCli(argv: string[], proc: ProcessLike, options: RunOptions = {}): Promise<number> {
   let commander: Awaited<ReturnType<typeof commanderProgram>> | undefined;
+  let origin: string | undefined;
   return runCommandLine(proc, {
     async run(state, programOptions) {
       state.loadAhead = options.loadAhead;
-      const expanded = await withAlias(argv, proc);
-      if (typeof expanded === 'number') return expanded;
+      const line = await withAlias(argv, proc);
+      if (typeof line === 'number') return line;
+      const { argv: expanded } = line;
+      origin = line.origin;
       const quick = options.argvTable === undefined ? undefined : await quickRun(expanded, options.argvTable);
       if (quick !== undefined) {
         programOptions(() => quick.line.programOpts);
@@ -89,6 +102,7 @@ export async function runCli(argv: string[], proc: ProcessLike, options: RunOpti
       return undefined;
     },
     printedErrorCode: (error) => commander?.commanderExitCode(error),
+    usageOrigin: () => origin,
   });
 }
 

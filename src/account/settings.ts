@@ -1,16 +1,24 @@
 // `tkt config`'s work on the settings of src/config/settings.ts (editor, pager, default view,
 // default concurrency): a value checked before it is saved, and where the value in force comes from.
 import { existingProfileName } from '../config/session.js';
-import { SETTINGS, effectiveSetting, settingSpec, type EffectiveSetting, type SettingSpec } from '../config/settings.js';
+import {
+  SETTINGS,
+  effectiveSetting,
+  savedSettingFix,
+  savedSettingPlace,
+  savedValueProblem,
+  settingSpec,
+  type EffectiveSetting,
+  type SettingParser,
+  type SettingSpec,
+} from '../config/settings.js';
+import { squash } from '../util/option-text.js';
 import type { Context } from '../context/context.js';
 import { sanitizeInline } from '../output/sanitize.js';
-import { kebabCase, parseListType } from '../listing/query.js';
+import { parseViewSetting } from '../listing/query.js';
 
-/** The value to save: the setting's own check, and for the view the list types (exit 2 listing them). */
-function parseValue(spec: SettingSpec, text: string): string | number {
-  if (spec.name === 'defaultView') return kebabCase(parseListType(text));
-  return spec.parse(text);
-}
+/** The check of a value to save: the setting's own, and for the view the list types (exit 2 listing them). */
+const parserOf = (spec: SettingSpec): SettingParser => (spec.name === 'defaultView' ? parseViewSetting : spec.parse);
 
 function describeSource(setting: EffectiveSetting, ctx: Context): string {
   if (setting.source === 'env') return `$${setting.variable}`;
@@ -40,7 +48,7 @@ const savedFor = (ctx: Context) => ctx.globals.profile;
 /** `tkt config set KEY VALUE`: checked, then saved for every profile or, with --profile, for one. */
 export async function saveSetting(key: string, text: string, ctx: Context): Promise<void> {
   const spec = settingSpec(key);
-  const value = parseValue(spec, text);
+  const value = parserOf(spec)(text);
   const profile = savedFor(ctx);
   // Only tkt login creates a profile: saving for one that does not exist is a typo.
   existingProfileName(ctx);
@@ -67,20 +75,54 @@ export async function forgetSetting(key: string, ctx: Context): Promise<void> {
   );
 }
 
-/** `tkt config list`: every setting, its value and where it comes from. */
+/** Why a saved value would fail the commands that use it (settingValue); undefined for a good one, or one from the environment or a default. */
+function problemOf(spec: SettingSpec, setting: EffectiveSetting): string | undefined {
+  return setting.source === 'profile' || setting.source === 'global' ? savedValueProblem(spec, setting.value, parserOf(spec))?.reason : undefined;
+}
+
+/**
+ * The keys of the saved settings (global, and the active profile's) that tkt does not read, each
+ * with the one it reads when there is one: "default-view" written by hand for defaultView.
+ */
+function unknownKeys(ctx: Context): string[] {
+  const profile = existingProfileName(ctx);
+  const places = [
+    { saved: ctx.config.getSettings(), place: savedSettingPlace(ctx, 'global') },
+    { saved: ctx.config.getSettings(profile), place: savedSettingPlace(ctx, 'profile') },
+  ];
+  return places.flatMap(({ saved, place }) =>
+    Object.keys(saved)
+      .filter((key) => key !== 'aliases' && !SETTINGS.some((spec) => spec.name === key))
+      .map((key) => {
+        const meant = SETTINGS.find((spec) => squash(spec.key) === squash(key));
+        const reads = meant === undefined ? `the settings are ${SETTINGS.map((spec) => spec.name).join(', ')}` : `it is written ${meant.name} there`;
+        return `${place}: tkt does not read the setting ${JSON.stringify(key)}; ${reads} (tkt config set writes them)`;
+      }),
+  );
+}
+
+/** `tkt config list`: every setting, its value and where it comes from; a saved value that commands would refuse, and a key tkt does not read, are warned of. */
 export async function listSettings(ctx: Context): Promise<void> {
-  const rows = SETTINGS.map((spec) => ({ spec, setting: effectiveSetting(ctx, spec) }));
+  const rows = SETTINGS.map((spec) => {
+    const setting = effectiveSetting(ctx, spec);
+    return { spec, setting, problem: problemOf(spec, setting) };
+  });
+  const shown = (setting: EffectiveSetting) => (setting.value === undefined ? '' : sanitizeInline(String(setting.value)));
   await ctx.output.document(
-    rows.map(({ spec, setting }) => jsonOf(spec, setting, ctx)),
+    rows.map(({ spec, setting, problem }) => ({ ...jsonOf(spec, setting, ctx), ...(problem === undefined ? {} : { problem }) })),
     {
       human: () =>
         rows
-          .map(
-            ({ spec, setting }) =>
-              `${spec.key}=${setting.value === undefined ? '' : sanitizeInline(String(setting.value))}  (${describeSource(setting, ctx)})\n`,
-          )
+          .map(({ spec, setting, problem }) => `${spec.key}=${shown(setting)}  (${describeSource(setting, ctx)}${problem === undefined ? '' : ', invalid'})\n`)
           .join(''),
-      quiet: () => rows.map(({ spec, setting }) => `${spec.key}=${setting.value === undefined ? '' : sanitizeInline(String(setting.value))}\n`).join(''),
+      quiet: () => rows.map(({ spec, setting }) => `${spec.key}=${shown(setting)}\n`).join(''),
     },
   );
+  for (const { spec, setting, problem } of rows) {
+    if (problem === undefined) continue;
+    await ctx.output.warning(
+      `${spec.key} ${sanitizeInline(JSON.stringify(setting.value))} in ${savedSettingPlace(ctx, setting.source)}: ${sanitizeInline(problem)}; commands that use it fail: ${savedSettingFix(ctx, spec, setting.source)}\n`,
+    );
+  }
+  for (const line of unknownKeys(ctx)) await ctx.output.warning(`${sanitizeInline(line)}\n`);
 }

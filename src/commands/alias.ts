@@ -41,42 +41,54 @@ export function register(program: Program, host: CommandHost): void {
 }
 
 export async function run(options: AliasOptions, ctx: Context): Promise<void> {
-  const { checkAlias, savedAliases } = await import('../desk/aliases.js');
+  const { aliasesObject, brokenAliasFix, checkAlias, readAliases, shellOnlyWord } = await import('../desk/aliases.js');
   // Aliases are for every profile, but a --profile (or TKT_PROFILE) nothing created is a typo here as anywhere.
   existingProfileName(ctx);
-  const aliases = savedAliases(ctx.config);
+  const { aliases, broken } = readAliases(ctx.config);
+  const saved = (name: string) => Object.hasOwn(aliases, name) || Object.hasOwn(broken, name);
   switch (options.action) {
     case 'set': {
       checkAlias(options.name, options.expansion, { builtins: options.builtins, aliases });
       const expansion = options.expansion.trim();
-      const replaced = Object.hasOwn(aliases, options.name);
+      const replaced = saved(options.name);
       // Added to the aliases as saved when the file is written, not to those read above: a
       // concurrent `tkt alias set` keeps its own.
-      await ctx.config.saveSettings((saved) => ({ aliases: { ...saved.aliases, [options.name]: expansion } }));
-      return ctx.output.document(
+      await ctx.config.saveSettings((settings) => ({ aliases: { ...aliasesObject(settings.aliases, ctx.config), [options.name]: expansion } }));
+      await ctx.output.document(
         { name: options.name, expansion, replaced },
         { human: () => `${replaced ? 'Changed' : 'Added'} alias ${options.name}: ${sanitizeInline(expansion)}\n` },
       );
+      const shellish = shellOnlyWord(expansion);
+      if (shellish !== undefined)
+        await ctx.output.warning(
+          `the expansion holds ${JSON.stringify(shellish)}: tkt does not expand it as a shell would; give the full path or value, or make it a shell alias ('!tkt ...')\n`,
+        );
+      return;
     }
     case 'list': {
       const names = Object.keys(aliases).sort();
-      return ctx.output.document(
+      await ctx.output.document(
         names.map((name) => ({ name, expansion: aliases[name] })),
         {
           human: () => names.map((name) => `${name}: ${sanitizeInline(aliases[name]!)}\n`).join(''),
           quiet: () => names.map((name) => `${name}\n`).join(''),
         },
       );
+      // Saved by hand: the aliases that can run are listed all the same.
+      for (const name of Object.keys(broken).sort()) {
+        await ctx.output.warning(`alias ${sanitizeInline(name)}: ${sanitizeInline(broken[name]!)}: ${sanitizeInline(brokenAliasFix(name))}\n`);
+      }
+      return;
     }
     case 'delete': {
-      if (!Object.hasOwn(aliases, options.name)) {
-        const known = Object.keys(aliases).sort();
+      if (!saved(options.name)) {
+        const known = [...Object.keys(aliases), ...Object.keys(broken)].sort();
         throw new UsageError(`no alias ${JSON.stringify(options.name)}`, {
           details: [known.length === 0 ? 'there are no aliases' : `aliases: ${known.join(', ')}`],
         });
       }
-      await ctx.config.saveSettings((saved) => {
-        const { [options.name]: _removed, ...rest } = saved.aliases ?? {};
+      await ctx.config.saveSettings((settings) => {
+        const { [options.name]: _removed, ...rest } = aliasesObject(settings.aliases, ctx.config);
         return { aliases: rest };
       });
       return ctx.output.document({ name: options.name }, { human: () => `Deleted alias ${options.name}\n` });

@@ -2,10 +2,9 @@
 // screen and its terminal UI library live in src/triage/, loaded only by this command.
 import { tktCommand } from '../config/session.js';
 import type { CommandHost, Program } from './host.js';
-import { userSettings } from '../config/settings.js';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
-import { kebabCase, parseListType } from '../listing/query.js';
+import { chosenListType, kebabCase, parseListType } from '../listing/query.js';
 import { keyHelpLines } from '../triage/keys.js';
 import { wholeNumberOption } from '../util/ids.js';
 import { intervalMs, MIN_INTERVAL_SECONDS } from './watch.js';
@@ -44,7 +43,7 @@ Examples:
 
 export async function run(options: TriageOptions, ctx: Context): Promise<void> {
   const interval = options.interval === undefined ? undefined : wholeNumberOption('--interval', options.interval, { min: MIN_INTERVAL_SECONDS });
-  const view = parseListType(options.view ?? userSettings(ctx).defaultView ?? TRIAGE_DEFAULT_VIEW);
+  const view = chosenListType(options.view, ctx) ?? parseListType(TRIAGE_DEFAULT_VIEW);
   ctx.output.assertInteractive(
     'tkt triage',
     `for the view's tickets as data: ${tktCommand(ctx, `list --view ${kebabCase(view)} --all --json`)} (or -q for their IDs)`,

@@ -9,6 +9,7 @@ import type { GlobalOptions } from './globals.js';
 import { UsageError } from '../errors.js';
 import { wholeNumberOption } from '../util/ids.js';
 import { squash } from '../util/option-text.js';
+import { settingsFileIn } from './paths.js';
 import { existingProfileName, tktCommand } from './session.js';
 import type { ConfigStore, SavedSettings } from './types.js';
 
@@ -23,6 +24,8 @@ export interface SettingSpec {
   /** Variables that win over the saved value, first set wins. */
   env: readonly string[];
   fallback: string | number | undefined;
+  /** What its value is called in a hint: `tkt config set default-view NAME`. */
+  valueName: string;
   /** The value to save, or a UsageError (exit 2) saying what is expected. */
   parse(text: string): string | number;
 }
@@ -65,6 +68,7 @@ function parseWebUrl(text: string): string {
 export const SETTINGS: readonly SettingSpec[] = [
   {
     key: 'editor',
+    valueName: 'COMMAND',
     name: 'editor',
     description: 'command that edits long text (descriptions, replies)',
     env: ['VISUAL', 'EDITOR'],
@@ -73,6 +77,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   },
   {
     key: 'pager',
+    valueName: 'COMMAND',
     name: 'pager',
     description: 'command that pages long output (tkt show)',
     env: ['PAGER'],
@@ -81,6 +86,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   },
   {
     key: 'default-view',
+    valueName: 'NAME',
     name: 'defaultView',
     description: 'view tkt list shows without --view, e.g. my-open-tickets',
     env: [],
@@ -90,6 +96,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   },
   {
     key: 'default-concurrency',
+    valueName: 'N',
     name: 'defaultConcurrency',
     description: `requests at once for commands over several IDs (1-${MAX_CONCURRENCY})`,
     env: [],
@@ -98,6 +105,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   },
   {
     key: 'web-url',
+    valueName: 'URL',
     name: 'webUrl',
     description: "a ticket's web page, {id} for its ID (tkt browse)",
     env: [],
@@ -142,10 +150,61 @@ export function effectiveSetting(ctx: SettingsContext, spec: SettingSpec): Effec
   return { value: spec.fallback, source: 'default' };
 }
 
+/** Checks a setting's text as `tkt config set` does: the value, or a UsageError saying what is expected. */
+export type SettingParser = (text: string) => string | number;
+
+/**
+ * Why a saved value (hand-edited, or shared) fails `parse`, the check `tkt config set` makes;
+ * undefined when it passes. The reason without the key and value the caller names itself.
+ */
+export function savedValueProblem(spec: SettingSpec, value: unknown, parse: SettingParser = spec.parse): { reason: string; details: string[] } | undefined {
+  if (typeof value !== 'string' && typeof value !== 'number') return { reason: `not text or a number (${JSON.stringify(value)})`, details: [] };
+  try {
+    parse(String(value));
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    const quoted = JSON.stringify(String(value));
+    // "invalid default-concurrency "0": expected...", "web-url needs...", "unknown view "x"": the key and value are said before it.
+    const reason = error.message
+      .replace(`invalid ${spec.key} ${quoted}: `, '')
+      .replace(new RegExp(`^${spec.key} `), '')
+      .replace(` ${quoted}`, '');
+    return { reason, details: error.details };
+  }
+}
+
+/** Where a saved setting is kept: the settings file, and the profile when it is a profile's own. */
+export function savedSettingPlace(ctx: SettingsContext, source: SettingSource): string {
+  const file = settingsFileIn(ctx.config.dir);
+  return source === 'profile' ? `${file} (profile ${existingProfileName(ctx)})` : file;
+}
+
+/**
+ * The value of a setting as tkt uses it: a saved one checked by `parse` (the setting's own, or a
+ * stricter one of a layer above), as `tkt config set` checks it; exit 2 naming the setting, its
+ * value and the file otherwise, never an option the user did not type.
+ */
+export function settingValue(ctx: SettingsContext, spec: SettingSpec, parse: SettingParser = spec.parse): string | number | undefined {
+  const setting = effectiveSetting(ctx, spec);
+  if (setting.source !== 'profile' && setting.source !== 'global') return setting.value;
+  const problem = savedValueProblem(spec, setting.value, parse);
+  if (problem === undefined) return parse(String(setting.value));
+  throw new UsageError(`${spec.key} ${JSON.stringify(setting.value)} in ${savedSettingPlace(ctx, setting.source)}: ${problem.reason}`, {
+    details: problem.details,
+    hint: savedSettingFix(ctx, spec, setting.source),
+  });
+}
+
+/** The commands that replace or remove a saved value where it is kept (a profile's own, or the global one). */
+export function savedSettingFix(ctx: SettingsContext, spec: SettingSpec, source: SettingSource): string {
+  const forProfile = source === 'profile' ? ` --profile ${existingProfileName(ctx)}` : '';
+  return `tkt config set ${spec.key} ${spec.valueName}${forProfile}, or tkt config unset ${spec.key}${forProfile}`;
+}
+
+/** The settings other commands read, each checked when it is read (settingValue): a bad one fails only the commands that use it. */
 export interface UserSettings {
   pager: string;
-  /** A view in kebab-case (list --view accepts it), or undefined for the service's default. */
-  defaultView: string | undefined;
   defaultConcurrency: number;
   /** The web-url template, `{id}` not yet replaced; undefined when not set. */
   webUrl: string | undefined;
@@ -154,16 +213,21 @@ export interface UserSettings {
 /** The typed settings other commands read (pager for show, ...; the editor: editorChoice). */
 export function userSettings(ctx: SettingsContext): UserSettings {
   const value = (name: SettingName) =>
-    effectiveSetting(
+    settingValue(
       ctx,
       SETTINGS.find((spec) => spec.name === name)!,
-    ).value;
-  const optionalText = (setting: string | number | undefined) => (setting === undefined ? undefined : String(setting));
+    );
   return {
-    pager: String(value('pager')),
-    defaultView: optionalText(value('defaultView')),
-    defaultConcurrency: Number(value('defaultConcurrency')),
-    webUrl: optionalText(value('webUrl')),
+    get pager() {
+      return String(value('pager'));
+    },
+    get defaultConcurrency() {
+      return Number(value('defaultConcurrency'));
+    },
+    get webUrl() {
+      const template = value('webUrl');
+      return template === undefined ? undefined : String(template);
+    },
   };
 }
 
@@ -176,7 +240,9 @@ export interface EditorChoice {
 
 /** The editor setting as userSettings reads it ($VISUAL, $EDITOR, the profile's, the global one, vi), with its hint. */
 export function editorChoice(ctx: SettingsContext): EditorChoice {
-  const { value, source, variable } = effectiveSetting(ctx, settingSpec('editor'));
+  const spec = settingSpec('editor');
+  const { source, variable } = effectiveSetting(ctx, spec);
+  const value = settingValue(ctx, spec);
   const setCommand = `"${tktCommand(ctx, 'config set editor COMMAND')}"`;
   const hints: Record<SettingSource, string> = {
     env: `$${variable} names it: set $${variable} to an editor installed here, or unset it to use the editor setting`,

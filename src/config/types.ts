@@ -16,8 +16,11 @@ export interface SavedSettings {
   defaultConcurrency?: number;
   /** The ticket's page in the service's web interface, `{id}` standing for its ID (tkt browse). */
   webUrl?: string;
-  /** `tkt alias set`: name -> expansion, for every profile (kept apart from the settings of `tkt config`). */
-  aliases?: Record<string, string>;
+  /**
+   * `tkt alias set`: name -> expansion, for every profile (kept apart from the settings of `tkt
+   * config`). Unknown: one written by hand may be no text (src/desk/aliases.ts readAliases).
+   */
+  aliases?: Record<string, unknown>;
 }
 
 export interface StoredToken {

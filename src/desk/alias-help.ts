@@ -8,28 +8,45 @@ import { defaultConfigDir, settingsFileIn } from '../config/paths.js';
 import { isObject } from '../util/json-object.js';
 import { sanitizeInline } from '../output/sanitize.js';
 
-/** The saved aliases whose expansion is text, by name; {} when the file is missing or unreadable. */
-export function aliasesOnFile(env: Record<string, string | undefined>): Record<string, string> {
+/**
+ * Why a saved alias (written by hand, or shared) cannot run, as `tkt alias set` would refuse it:
+ * its expansion is not text, or is empty; undefined when it can.
+ */
+export function aliasProblem(expansion: unknown): string | undefined {
+  if (typeof expansion !== 'string') return `its expansion is not text (${JSON.stringify(expansion)})`;
+  const text = expansion.trim();
+  return text === '' || text === '!' ? 'its expansion is empty' : undefined;
+}
+
+/** Every saved alias as the file has it, by name; none when the file, or its aliases, cannot be read. */
+function aliasEntriesOnFile(env: Record<string, string | undefined>): [string, unknown][] {
   try {
     const settings: unknown = JSON.parse(readFileSync(settingsFileIn(defaultConfigDir(env)), 'utf8'));
     const aliases: unknown = isObject(settings) && isObject(settings.settings) ? settings.settings.aliases : undefined;
-    if (!isObject(aliases)) return {};
-    return Object.fromEntries(Object.entries(aliases).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+    return isObject(aliases) ? Object.entries(aliases) : [];
   } catch {
-    return {};
+    return [];
   }
+}
+
+/** The saved aliases that can run (aliasProblem), by name; {} when the file is missing or unreadable. */
+export function aliasesOnFile(env: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(aliasEntriesOnFile(env).filter((entry): entry is [string, string] => aliasProblem(entry[1]) === undefined));
 }
 
 /**
  * The lines to add after the program's help: a blank line, "Aliases:" and each alias with its
- * expansion, laid out as the commands are; '' when there are none.
+ * expansion, laid out as the commands are, one that cannot run with why; '' when there are none.
  */
 export function aliasHelpSection(env: Record<string, string | undefined>): string {
-  const aliases = aliasesOnFile(env);
-  const names = Object.keys(aliases).sort();
-  if (names.length === 0) return '';
-  const width = Math.max(...names.map((name) => sanitizeInline(name).length));
-  const rows = names.map((name) => `  ${sanitizeInline(name).padEnd(width)}  ${sanitizeInline(aliases[name]!)}`);
+  const entries = aliasEntriesOnFile(env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  if (entries.length === 0) return '';
+  const width = Math.max(...entries.map(([name]) => sanitizeInline(name).length));
+  const shown = (expansion: unknown) => {
+    const problem = aliasProblem(expansion);
+    return problem === undefined ? sanitizeInline(expansion as string) : `(cannot run: ${sanitizeInline(problem)}; see tkt alias list)`;
+  };
+  const rows = entries.map(([name, expansion]) => `  ${sanitizeInline(name).padEnd(width)}  ${shown(expansion)}`);
   return `\nAliases:\n${rows.join('\n')}`;
 }
 

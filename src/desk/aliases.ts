@@ -6,8 +6,11 @@
 import { once } from 'node:events';
 import { constants as osConstants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
-import { UsageError } from '../errors.js';
+import { OperationError, UsageError } from '../errors.js';
+import { settingsFileIn } from '../config/paths.js';
 import type { ConfigStore } from '../config/types.js';
+import { isObject } from '../util/json-object.js';
+import { aliasProblem } from './alias-help.js';
 import { shellWord } from '../util/shell-word.js';
 import { expansionWords, PLACEHOLDER } from './alias-words.js';
 
@@ -15,8 +18,53 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 
 export type Expansion = { kind: 'tkt'; argv: string[] } | { kind: 'shell'; script: string; args: string[] };
 
-export function savedAliases(config: Pick<ConfigStore, 'getSettings'>): Record<string, string> {
-  return { ...config.getSettings().aliases };
+type AliasStore = Pick<ConfigStore, 'getSettings' | 'dir'>;
+
+/** The saved aliases that can run, and why each other cannot (aliasProblem), by name. */
+export interface SavedAliases {
+  aliases: Record<string, string>;
+  broken: Record<string, string>;
+}
+
+/** The saved aliases; exit 1 naming the file when its `aliases` is no object of names (hand-edited). */
+export function readAliases(config: AliasStore): SavedAliases {
+  const saved = aliasesObject(config.getSettings().aliases, config);
+  const aliases: Record<string, string> = {};
+  const broken: Record<string, string> = {};
+  for (const [name, expansion] of Object.entries(saved)) {
+    const problem = aliasProblem(expansion);
+    if (problem === undefined) aliases[name] = expansion as string;
+    else broken[name] = problem;
+  }
+  return { aliases, broken };
+}
+
+/** The saved aliases that can run. */
+export function savedAliases(config: AliasStore): Record<string, string> {
+  return readAliases(config).aliases;
+}
+
+/**
+ * `saved`, the settings' aliases, when it is an object (or absent: none); else exit 1 naming the
+ * file, so that `alias set` never turns a hand-written list into something else.
+ */
+export function aliasesObject(saved: unknown, config: Pick<ConfigStore, 'dir'>): Record<string, unknown> {
+  if (saved === undefined) return {};
+  if (isObject(saved)) return saved;
+  const file = settingsFileIn(config.dir);
+  throw new OperationError(`the aliases in ${file} are not an object of names and expansions: ${JSON.stringify(saved)}`, {
+    hint: `write them as "aliases": {"mine": "list --view my-open-tickets"} in its "settings", or remove "aliases"`,
+  });
+}
+
+/** Exit 2 for running the saved alias `name` that cannot run (readAliases), with the commands that mend it. */
+export function brokenAliasError(name: string, problem: string, config: Pick<ConfigStore, 'dir'>): UsageError {
+  return new UsageError(`alias ${name} in ${settingsFileIn(config.dir)} cannot run: ${problem}`, { hint: brokenAliasFix(name) });
+}
+
+/** The commands that mend or remove a saved alias that cannot run. */
+export function brokenAliasFix(name: string): string {
+  return `tkt alias set ${name} 'COMMAND ...', or tkt alias delete ${name}`;
 }
 
 /** What an expansion may start with: the built-in commands and their aliases, and the saved aliases (which it may not start with). */
@@ -68,6 +116,16 @@ export function checkExpansionStart(name: string, expansion: string, known: Know
     details,
     hint: `tkt --help lists the commands; for a shell command: ${setLine(`!${expansion}`)}`,
   });
+}
+
+/**
+ * The first `~` (starting a word or a value after =) or `$VAR` in a tkt expansion, which sh would
+ * expand and tkt keeps as it is (README: Aliases); undefined for none, and for a `!` alias, whose
+ * shell expands them. `$1`, `$2`... are the alias's own placeholders.
+ */
+export function shellOnlyWord(expansion: string): string | undefined {
+  if (expansion.startsWith('!')) return undefined;
+  return /(?:^|[\s=])(~)/.exec(expansion)?.[1] ?? /\$(?:[A-Za-z_]\w*|\{[^}]*\})/.exec(expansion)?.[0];
 }
 
 /** The command line that saves `text` as the alias `name`. */

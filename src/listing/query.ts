@@ -1,4 +1,6 @@
 // What `tkt list` sends: list types (docs/service.md 4.1) and filterBy fields, typed the way users type them.
+import { settingSpec, settingValue } from '../config/settings.js';
+import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { squash } from '../util/option-text.js';
 
@@ -41,6 +43,19 @@ export function parseListType(text: string): string {
     });
   }
   return found;
+}
+
+/** The default-view setting's check (`tkt config set default-view`, and a saved value when read): a view, kept in kebab-case. */
+export const parseViewSetting = (text: string): string => kebabCase(parseListType(text));
+
+/**
+ * The list type of --view `given`, else of the default-view setting, whose saved value is checked
+ * as `config set` checks it (its error names the setting and the file); undefined for neither.
+ */
+export function chosenListType(given: string | undefined, ctx: Pick<Context, 'config' | 'env' | 'globals'>): string | undefined {
+  if (given !== undefined) return parseListType(given);
+  const saved = settingValue(ctx, settingSpec('default-view'), parseViewSetting);
+  return saved === undefined ? undefined : parseListType(String(saved));
 }
 
 /** `--in subject,ticket-id` -> "Subject,TicketId"; exit 2 naming the valid fields otherwise. */

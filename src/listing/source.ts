@@ -2,14 +2,13 @@
 // tickets), and with a filter the matching tickets of as many pages as it takes, --page and
 // --limit then counting matches (docs/cli.md section 10: the service filters only by view and search).
 import { plans } from '../api/plans.js';
-import { userSettings } from '../config/settings.js';
 import type { Context } from '../context/context.js';
 import { OperationError, UsageError } from '../errors.js';
 import { readListItem } from '../model/ticket.js';
 import type { TicketFilter } from './filter.js';
 import { wholeNumberOption } from '../util/ids.js';
 import { nonBlank } from '../util/option-text.js';
-import { parseFilterBy, parseListType } from './query.js';
+import { chosenListType, parseFilterBy } from './query.js';
 import { PAGE_CONCURRENCY, listItemsOf, unlessStopped, walkPages, type PageSource } from './pages.js';
 
 /** `tkt list`'s options that say which pages to read, as typed. */
@@ -69,8 +68,7 @@ export async function listSource(options: ListSourceOptions, ctx: Context, filte
   // list-by-username has pages of its own fixed size, which --page counts without --limit.
   assertPageCounted(options, firstPage);
   // `tkt config set default-view` stands in for --view; without either the service chooses.
-  const view = options.view ?? userSettings(ctx).defaultView;
-  const listType = view === undefined ? undefined : parseListType(view);
+  const listType = chosenListType(options.view, ctx);
   const filterBy = options.in === undefined ? undefined : parseFilterBy(options.in);
   const pageSize =
     options.limit !== undefined && !filtering

@@ -7,11 +7,10 @@
 import { constants } from 'node:fs';
 import { access, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { userSettings } from '../config/settings.js';
 import type { Context } from '../context/context.js';
 import { OperationError, TktError, UsageError } from '../errors.js';
 import { LOOKUP_FILTERS } from '../listing/filter.js';
-import { kebabCase, parseFilterBy, parseListType } from '../listing/query.js';
+import { chosenListType, kebabCase, parseFilterBy, parseListType } from '../listing/query.js';
 import { acquireLock, LockBusyError, type LockWait } from '../util/lock-file.js';
 import { squash } from '../util/option-text.js';
 import { replaceFile } from '../util/replace-file.js';
@@ -40,8 +39,8 @@ export function viewWatching(options: ViewWatchOptions, ctx: Context): Watching 
   const given = Object.entries(others as Record<string, string | boolean | undefined>)
     .filter((entry): entry is [string, string | boolean] => entry[1] !== undefined)
     .sort(([a], [b]) => a.localeCompare(b));
-  const named = view ?? userSettings(ctx).defaultView;
-  return { view: named === undefined ? null : kebabCase(parseListType(named)), options: Object.fromEntries(given) };
+  const listType = chosenListType(view, ctx);
+  return { view: listType === undefined ? null : kebabCase(listType), options: Object.fromEntries(given) };
 }
 
 export async function currentWatcher(ctx: Context): Promise<Watcher> {

@@ -1,5 +1,6 @@
 // tkt alias set|list|delete and their expansion before the command line is parsed (README: Aliases).
 import { describe, expect, it } from 'vitest';
+import { settingsFileIn } from '../../src/config/paths.js';
 import { createConfigStore } from '../../src/config/store.js';
 import { expandAlias, savedAliases, splitWords } from '../../src/desk/aliases.js';
 import type { Harness } from '../helpers/harness.js';
@@ -189,6 +190,72 @@ describe('tkt alias', () => {
     expect(ofAlias.code).toBe(2);
     expect(ofAlias.stderr).toContain('error: alias m2 must start with a tkt command: "mine" is an alias\n  m2: mine\n');
     expect(ofAlias.stderr).toContain("hint: use what mine stands for: tkt alias set m2 'list --view my-open-tickets'");
+    await createConfigStore(h.configDir).saveSettings({ aliases: {} });
+  });
+
+  it('lists the good aliases and warns of those whose expansion is no text or empty (hand-edited); running one is exit 2 naming it and the file', async () => {
+    const file = settingsFileIn(h.configDir);
+    await createConfigStore(h.configDir).saveSettings({ aliases: { mine: 'list --view my-open-tickets', team: 5, empty: '', gone: null } });
+    const listed = await h.cli(['alias', 'list']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toBe('mine: list --view my-open-tickets\n');
+    expect(listed.stderr).toContain("warning: alias team: its expansion is not text (5): tkt alias set team 'COMMAND ...', or tkt alias delete team\n");
+    expect(listed.stderr).toContain('warning: alias empty: its expansion is empty');
+    expect(listed.stderr).toContain('warning: alias gone: its expansion is not text (null)');
+    for (const name of ['team', 'empty', 'gone']) {
+      const run = await sendsNothing(h, () => h.cli([name]));
+      expect(run.code, name).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toContain(`error: alias ${name} in ${file} cannot run: its expansion is`);
+      expect(run.stderr).toContain(`hint: tkt alias set ${name} 'COMMAND ...', or tkt alias delete ${name}`);
+    }
+    const help = await h.cli(['--help']);
+    expect(help.stdout).toContain('\n  team   (cannot run: its expansion is not text (5); see tkt alias list)\n');
+    expect(help.stdout).toContain('mine   list --view my-open-tickets');
+    // The hinted commands mend them.
+    expect((await h.cli(['alias', 'delete', 'team'])).code).toBe(0);
+    expect((await h.cli(['alias', 'set', 'empty', 'list -q'])).stdout).toBe('Changed alias empty: list -q\n');
+    expect(createConfigStore(h.configDir).getSettings().aliases).toEqual({ mine: 'list --view my-open-tickets', empty: 'list -q', gone: null });
+    await createConfigStore(h.configDir).saveSettings({ aliases: {} });
+  });
+
+  it('says, naming the file, that aliases which are no object cannot be read, and never rewrites them (exit 1)', async () => {
+    const file = settingsFileIn(h.configDir);
+    await createConfigStore(h.configDir).saveSettings({ aliases: ['mine'] as unknown as Record<string, string> });
+    for (const argv of [['alias', 'list'], ['alias', 'set', 'x', 'list'], ['alias', 'delete', 'mine'], ['mine']]) {
+      const run = await h.cli(argv);
+      expect(run.code, argv.join(' ')).toBe(1);
+      expect(run.stderr).toContain(`error: the aliases in ${file} are not an object of names and expansions: ["mine"]`);
+    }
+    expect(createConfigStore(h.configDir).getSettings().aliases).toEqual(['mine']);
+    await createConfigStore(h.configDir).saveSettings({ aliases: {} });
+  });
+
+  it("says, after a usage error of an alias's command line, that it came from the alias", async () => {
+    expect((await h.cli(['alias', 'set', 'lim', 'list --limt 5'])).code).toBe(0);
+    const typo = await sendsNothing(h, () => h.cli(['lim']));
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain("error: unknown option '--limt'");
+    expect(typo.stderr).toMatch(/\(from alias lim: list --limt 5\)\n$/);
+    // A usage error of the command's own run too, and none for a command line typed in full.
+    expect((await h.cli(['alias', 'set', 'v', 'list --view $1'])).code).toBe(0);
+    const view = await sendsNothing(h, () => h.cli(['v', 'nosuch']));
+    expect(view.code).toBe(2);
+    expect(view.stderr).toContain('error: unknown view "nosuch"');
+    expect(view.stderr).toMatch(/\(from alias v: list --view \$1\)\n$/);
+    expect((await h.cli(['list', '--limt', '5'])).stderr).not.toContain('from alias');
+    await createConfigStore(h.configDir).saveSettings({ aliases: {} });
+  });
+
+  it('warns at alias set of a ~ or $VAR that no shell will expand, and not in a shell alias', async () => {
+    const tilde = await h.cli(['alias', 'set', 'att', 'reply $1 --attach ~/report.pdf']);
+    expect(tilde.code).toBe(0);
+    expect(tilde.stderr).toContain('warning: the expansion holds "~": tkt does not expand it as a shell would; give the full path');
+    const variable = await h.cli(['alias', 'set', 'me', 'list --requester $USER']);
+    expect(variable.stderr).toContain('warning: the expansion holds "$USER"');
+    for (const expansion of ['resolve $1 --details "Fixed: $2"', '!tkt list --requester "$USER"', 'list --search a~b']) {
+      expect((await h.cli(['alias', 'set', 'ok', expansion])).stderr, expansion).toBe('');
+    }
     await createConfigStore(h.configDir).saveSettings({ aliases: {} });
   });
 

@@ -361,6 +361,18 @@ const HINTS: readonly HintCase[] = [
     commands: ['tkt alias delete loop'],
   },
   {
+    name: 'a saved setting a command refuses (hand-edited)',
+    setup: `node -e 'const fs = require("fs"), f = process.env.TKT_CONFIG_DIR + "/config.json", c = JSON.parse(fs.readFileSync(f, "utf8")); c.settings = { ...c.settings, defaultView: "all-my-group" }; fs.writeFileSync(f, JSON.stringify(c))'`,
+    trigger: 'tkt list',
+    commands: ['tkt config unset default-view'],
+  },
+  {
+    name: 'an alias whose expansion is no text (hand-edited)',
+    setup: `node -e 'const fs = require("fs"), f = process.env.TKT_CONFIG_DIR + "/config.json", c = JSON.parse(fs.readFileSync(f, "utf8")); c.settings = { ...c.settings, aliases: { team: 5 } }; fs.writeFileSync(f, JSON.stringify(c))'`,
+    trigger: 'tkt team',
+    commands: ['tkt alias delete team'],
+  },
+  {
     name: 'triage at a TERM=dumb terminal',
     cited: {
       text: 'run it in a terminal emulator (in Emacs: M-x term or vterm), or use tkt list --view my-open-or-unassigned and the ID commands',

@@ -1,12 +1,14 @@
 // tkt auth token, tkt config and tkt profiles (docs/cli.md section 10).
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run as runToken } from '../../src/commands/auth.js';
 import { run as runProfiles } from '../../src/commands/profiles.js';
 import { editorChoice, userSettings } from '../../src/config/settings.js';
+import { settingsFileIn } from '../../src/config/paths.js';
 import { createConfigStore } from '../../src/config/store.js';
 import { loginAs, type Harness } from '../helpers/harness.js';
-import { useHarness } from '../helpers/sandbox-state.js';
+import { sendsNothing, unusedTicket, useHarness } from '../helpers/sandbox-state.js';
 
 let h: Harness;
 useHarness({ profiles: ['viewer'] }, (harness) => (h = harness));
@@ -79,7 +81,7 @@ describe('tkt config', () => {
     ]);
 
     const { ctx } = await h.context({ env: { VISUAL: '', EDITOR: '', PAGER: '' } });
-    expect(userSettings(ctx)).toEqual({ pager: 'more', defaultView: 'my-open-tickets', defaultConcurrency: 8, webUrl: undefined });
+    expect(userSettings(ctx)).toEqual({ pager: 'more', defaultConcurrency: 8, webUrl: undefined });
     expect(editorChoice(ctx).command).toBe('code --wait');
 
     // list takes the default view when --view is not given.
@@ -112,6 +114,52 @@ describe('tkt config', () => {
       expect(bad.code, `${key} ${value}`).toBe(2);
     }
     expect(createConfigStore(h.configDir).getSettings()).toEqual(before);
+  });
+
+  /** config.json's settings as a colleague left them: written by hand, over what tkt saved. */
+  const handEdit = (settings: Record<string, unknown>) => {
+    const file = settingsFileIn(h.configDir);
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    writeFileSync(file, JSON.stringify({ ...saved, settings }));
+    return file;
+  };
+
+  it('refuses a hand-edited bad value where a command uses it, naming the setting and the file, never an option not typed (exit 2)', async () => {
+    const file = handEdit({ defaultView: 'all-my-group', webUrl: 'https://helpdesk.example.com/Ticket/Details/', defaultConcurrency: 0 });
+    const ids = unusedTicket(h, () => true).id;
+    const close = await sendsNothing(h, () => h.cli(['close', String(ids), '--dry-run']));
+    expect(close.code).toBe(2);
+    expect(close.stderr).toContain(`error: default-concurrency 0 in ${file}: expected a whole number from 1 to 32`);
+    expect(close.stderr).toContain('hint: tkt config set default-concurrency N, or tkt config unset default-concurrency');
+    expect(close.stderr).not.toContain('--concurrency');
+    const list = await sendsNothing(h, () => h.cli(['list']));
+    expect(list.code).toBe(2);
+    expect(list.stderr).toContain(`error: default-view "all-my-group" in ${file}: unknown view`);
+    expect(list.stderr).toContain('all-my-groups');
+    expect(list.stderr).toContain('hint: tkt config set default-view NAME, or tkt config unset default-view');
+    const browse = await h.cli(['browse', '-n', '42']);
+    expect(browse.code).toBe(2);
+    expect(browse.stdout).toBe('');
+    expect(browse.stderr).toContain(`error: web-url "https://helpdesk.example.com/Ticket/Details/" in ${file}: needs {id} where the ticket's ID goes`);
+    // Commands that do not use the bad settings run as before; --view and --concurrency given win over them.
+    expect((await h.cli(['config', 'get', 'pager'])).code).toBe(0);
+    expect((await h.cli(['list', '--view', 'all-tickets', '--limit', '1', '-q'])).code).toBe(0);
+  });
+
+  it('config list flags hand-edited bad values and keys tkt does not read, and still lists every setting', async () => {
+    const file = handEdit({ defaultView: 'all-my-group', defaultConcurrency: 0, 'default-view': 'my-open-tickets', pager: 7 });
+    const listed = await h.cli(['config', 'list']);
+    expect(listed.stdout).toContain('default-view=all-my-group  (global, invalid)\n');
+    expect(listed.stdout).toContain('editor=');
+    expect(listed.stderr).toContain(
+      `warning: default-view "all-my-group" in ${file}: unknown view; commands that use it fail: tkt config set default-view NAME`,
+    );
+    expect(listed.stderr).toContain(`warning: default-concurrency 0 in ${file}: expected a whole number from 1 to 32`);
+    expect(listed.stderr).toContain(`warning: ${file}: tkt does not read the setting "default-view"; it is written defaultView there`);
+    expect(listed.stderr).not.toContain('pager');
+    const json = JSON.parse((await h.cli(['config', 'list', '--json'])).stdout) as { key: string; problem?: string }[];
+    expect(json.find((row) => row.key === 'default-concurrency')?.problem).toBe('expected a whole number from 1 to 32');
+    expect(json.find((row) => row.key === 'editor')).not.toHaveProperty('problem');
   });
 });
 
