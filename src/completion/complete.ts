@@ -8,6 +8,7 @@ import { sanitizeInline } from '../output/sanitize.js';
 import { writeText } from '../output/write.js';
 import { templateNames } from '../desk/templates.js';
 import { expansionWords, PLACEHOLDER } from '../desk/alias-words.js';
+import { isObject } from '../util/json-object.js';
 
 /** The profiles of the config folder, for `--profile`. */
 const PROFILE = 'profile';
@@ -34,9 +35,8 @@ export type CompletionContext = LookupContext & { io: Pick<IO, 'stdout'> };
  * alias, whose script decides what its arguments are; nothing for no alias or an unbalanced one.
  */
 function aliasWords(name: string, ctx: LookupContext): string[] {
-  const aliases = ctx.config.getSettings().aliases ?? {};
-  if (!Object.hasOwn(aliases, name)) return [];
-  const expansion = aliases[name]!.trim();
+  const expansion = textAliases(ctx)[name]?.trim();
+  if (expansion === undefined) return [];
   if (expansion.startsWith('!')) return ['!'];
   const words = expansionWords(expansion);
   if (!Array.isArray(words)) return [];
@@ -44,9 +44,16 @@ function aliasWords(name: string, ctx: LookupContext): string[] {
   return words.filter((word, i) => !filled(word) && !(word.startsWith('-') && !word.includes('=') && filled(words[i + 1])));
 }
 
+/** The saved aliases whose expansions are text; one that is not (hand-edited) completes as nothing (tkt alias list says why). */
+function textAliases(ctx: LookupContext): Record<string, string> {
+  const saved = ctx.config.getSettings().aliases;
+  if (!isObject(saved)) return {};
+  return Object.fromEntries(Object.entries(saved).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+}
+
 async function namesOf(kind: string, ctx: LookupContext): Promise<string[]> {
   if (kind === PROFILE) return ctx.config.profileNames();
-  if (kind === ALIAS) return Object.keys(ctx.config.getSettings().aliases ?? {}).sort();
+  if (kind === ALIAS) return Object.keys(textAliases(ctx)).sort();
   if (kind.startsWith(ALIAS_WORDS)) return aliasWords(kind.slice(ALIAS_WORDS.length), ctx);
   if (kind === TEMPLATE) return templateNames(ctx);
   if (!isLookupKind(kind)) return [];

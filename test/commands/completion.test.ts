@@ -264,6 +264,15 @@ describe('tkt __complete', () => {
     expect(h.sandbox.stats.requests).toBe(0);
   });
 
+  it('completes the aliases that can run, and nothing for a hand-edited one that is not text', async () => {
+    // Merged beside the check of such aliases, completion called .trim() on a number.
+    await createConfigStore(h.configDir).saveSettings({ aliases: { mine: 'list --view my-open-tickets', team: 5, gone: null } });
+    expect(await h.cli(['__complete', 'alias'])).toEqual({ code: 0, stdout: 'mine\n', stderr: '' });
+    expect(await h.cli(['__complete', 'alias:team'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    await createConfigStore(h.configDir).saveSettings({ aliases: ['mine'] });
+    expect(await h.cli(['__complete', 'alias'])).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
   it('prints nothing for an unknown kind or when not logged in', async () => {
     expect((await h.cli(['__complete', 'planet'])).stdout).toBe('');
     await h.cli(['logout']);

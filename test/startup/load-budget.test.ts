@@ -72,24 +72,24 @@ const BUDGETS: Record<string, Budget> = {
   // A user's alias of a command: the prepared help of the command (tkt alias set mine ...).
   'mine --help': { argv: () => ['mine', '--help'], distKB: 66, files: 1, forbidden: FAST_ANSWER }, // 63.7 KB, 1 file
   '__complete site': { argv: () => ['__complete', 'site'], distKB: 70, files: 1, forbidden: FAST_ANSWER }, // 66.8 KB, 1 file (65.1 before an alias's words, alias:NAME, and their splitter; 63.3 before the env reader and the config folder's check, its modes and links; 53.8 before)
-  'show ID': { argv: () => ['show', '1013'], distKB: 286, files: 3, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 283.2 KB, 2 files (279.6 before the lock's one-taker take-over and the permission hint; 270.3 before the stop of an upload still being sent, the copy of a pipe sent again, the size check of kept files; 249.8 before the lock shared with watch, loose-mode warnings, proxy, redirect and TLS hints)
-  'show ID --json': { argv: () => ['show', '1013', '--json'], distKB: 286, files: 3, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 283.2 KB, 2 files (279.6 before the same; 270.3 before the same; 249.8 before the lock shared with watch, loose-mode warnings, proxy, redirect and TLS hints)
-  list: { argv: () => ['list'], distKB: 294, files: 3, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 291.6 KB, 2 files (288.0 before the lock's take-over...; 279.0 before the stop of an upload...; 261.1 before the lock...)
+  'show ID': { argv: () => ['show', '1013'], distKB: 289, files: 3, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 286.5 KB, 2 files (283.2 before settings checked where used, the alias origin of usage errors, one stop for a signal sent twice and the terminal modes left at exit; 279.6 before the lock's one-taker take-over and the permission hint; 270.3 before the stop of an upload still being sent, the copy of a pipe sent again, the size check of kept files; 249.8 before the lock shared with watch, loose-mode warnings, proxy, redirect and TLS hints)
+  'show ID --json': { argv: () => ['show', '1013', '--json'], distKB: 289, files: 3, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 286.5 KB, 2 files (283.2 before the same; 279.6 before the same; 270.3 before the same; 249.8 before the lock shared with watch, loose-mode warnings, proxy, redirect and TLS hints)
+  list: { argv: () => ['list'], distKB: 298, files: 3, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 295.1 KB, 2 files (291.6 before settings checked where used...; 288.0 before the lock's take-over...; 279.0 before the stop of an upload...; 261.1 before the lock...)
   // Global options before the command's word: the same bundle (src/bundle-loader.ts finds the word).
   '--profile default --json show ID': {
     argv: () => ['--profile', 'default', '--json', 'show', '1013'],
-    distKB: 286,
+    distKB: 289,
     files: 3,
     forbidden: NO_FROM_FILE_NEVER,
     quick: true,
-  }, // 283.2 KB, 2 files
-  'close ID': { argv: () => ['close', nextTicket()], distKB: 326, files: 3, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 323.3 KB, 2 files (320.1 before the lock's take-over...; 309.1 before the stop of an upload...; 288.7 before the lock...)
-  '-q close ID': { argv: () => ['-q', 'close', nextTicket()], distKB: 326, files: 3, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 323.3 KB, 2 files
-  'pickup ID': { argv: () => ['pickup', nextTicket()], distKB: 290, files: 3, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 287.1 KB, 2 files (283.9 before the lock's take-over...; 274.2 before the stop of an upload...; 253.7 before the lock...)
-  'attach ID FILE': { argv: () => ['attach', '1013', uploadFile], distKB: 266, files: 3, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 263.6 KB, 2 files (260.1 before the lock's take-over...; 250.9 before the stop of an upload...; 232.3 before the lock...)
+  }, // 286.5 KB, 2 files
+  'close ID': { argv: () => ['close', nextTicket()], distKB: 329, files: 3, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 326.7 KB, 2 files (323.3 before settings checked where used...; 320.1 before the lock's take-over...; 309.1 before the stop of an upload...; 288.7 before the lock...)
+  '-q close ID': { argv: () => ['-q', 'close', nextTicket()], distKB: 329, files: 3, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 326.7 KB, 2 files
+  'pickup ID': { argv: () => ['pickup', nextTicket()], distKB: 293, files: 3, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 290.5 KB, 2 files (287.1 before settings checked where used...; 283.9 before the lock's take-over...; 274.2 before the stop of an upload...; 253.7 before the lock...)
+  'attach ID FILE': { argv: () => ['attach', '1013', uploadFile], distKB: 269, files: 3, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 266.9 KB, 2 files (263.6 before settings checked where used...; 260.1 before the lock's take-over...; 250.9 before the stop of an upload...; 232.3 before the lock...)
   create: {
     argv: () => ['create', '-q', ...validCreateArgs()],
-    distKB: 405, // 402.9 KB, 2 files (397.3 before the attach folder of --from rows and the check of JSON keys written twice; 394.0 before the lock's take-over and the permission hint; 383.5 before the read-back of a change and the SLA's due date said; the prompts, the editor and --from are in the bundle, run only when reached; 374.6 before the stop of an upload...; 352.4 before the lock, modes, hints and the stop of a change)
+    distKB: 409, // 406.5 KB, 2 files (402.9 before settings checked where used and the alias origin of usage errors; 397.3 before the attach folder of --from rows and the check of JSON keys written twice; 394.0 before the lock's take-over and the permission hint; 383.5 before the read-back of a change and the SLA's due date said; the prompts, the editor and --from are in the bundle, run only when reached; 374.6 before the stop of an upload...; 352.4 before the lock, modes, hints and the stop of a change)
     files: 3,
     forbidden: REQUEST_NEVER,
     quick: true,
