@@ -38,7 +38,8 @@ const yamlBlockEnds = (line: string, indent: number) => line.trim() !== '' && in
 const RECIPES: Record<string, Recipe> = {
   'GitHub Actions': {
     intro: 'GitHub Actions:',
-    // A `run` step's default shell on Linux runners.
+    // A `run` step's shell with `shell: bash` (the recipe's defaults); without it, `bash -e {0}`,
+    // no pipefail: `make test | tee build.log` passed on a red build (test below).
     shell: ['bash', '--noprofile', '--norc', '-eo', 'pipefail', '-c'],
     condition: /^\s+(?:- )?if: (\w+)\(\)/,
     opens: /^\s+run: \|$/,
@@ -71,7 +72,8 @@ const RECIPES: Record<string, Recipe> = {
     ends: (line) => line.trim() === "'''",
     failure: 'failure',
     success: 'fixed',
-    env: { BUILD_URL: 'https://jenkins.example.com/job/shop/12/', JOB_NAME: 'shop' },
+    // A multibranch job's name: its branch's slash as %2F, which a key may not hold.
+    env: { BUILD_URL: 'https://jenkins.example.com/job/shop/12/', JOB_NAME: 'acme/shop/feature%2Flogin' },
   },
 };
 
@@ -163,5 +165,25 @@ describe.each(Object.entries(RECIPES))('the README recipe for %s', (name, recipe
     expect(sandbox.state.tickets.find((t) => t.id === Number(decoy.stdout))).toMatchObject({ ticketStatusId: OPEN, resolution: null });
     const greenAgain = await run(recipe.success);
     expect(greenAgain.stderr).toMatch(/^nothing to resolve: no open ticket of requester ci-bot has the key \S+\n$/);
+  });
+});
+
+describe('the README recipe for GitHub Actions', () => {
+  it("fails its test step on a red build: the step's `make test | tee` runs with pipefail (shell: bash)", async () => {
+    const text = await readFile(README, 'utf8');
+    const recipe = text.slice(text.indexOf(RECIPES['GitHub Actions']!.intro));
+    const block = recipe.slice(0, recipe.indexOf('\n```\n', recipe.indexOf('```yaml') + 1));
+    // GitHub runs a step with the job's defaults.run.shell; `bash` is `bash --noprofile --norc -eo pipefail {0}`.
+    expect(block).toMatch(/\n {4}defaults:\n {6}run:\n {8}shell: bash\n/);
+    const step = /^ {6}- run: (make test .*)$/m.exec(block)?.[1];
+    expect(step).toBeDefined();
+    const workspace = join(dir, 'github-red');
+    await mkdir(workspace);
+    await writeFile(join(workspace, 'make'), '#!/bin/sh\necho "error: tests failed"\nexit 2\n', { mode: 0o755 });
+    const env = { PATH: `${workspace}:${process.env.PATH ?? ''}` };
+    const shell = RECIPES['GitHub Actions']!.shell;
+    await expect(promisify(execFile)(shell[0]!, [...shell.slice(1), step!], { cwd: workspace, env })).rejects.toMatchObject({ code: 2 });
+    // GitHub's default without shell: bash would have passed it.
+    await expect(promisify(execFile)('bash', ['-e', '-c', step!], { cwd: workspace, env })).resolves.toMatchObject({ stdout: 'error: tests failed\n' });
   });
 });
