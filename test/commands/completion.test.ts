@@ -269,7 +269,8 @@ describe('tkt __complete', () => {
     await createConfigStore(h.configDir).saveSettings({ aliases: { mine: 'list --view my-open-tickets', team: 5, gone: null } });
     expect(await h.cli(['__complete', 'alias'])).toEqual({ code: 0, stdout: 'mine\n', stderr: '' });
     expect(await h.cli(['__complete', 'alias:team'])).toEqual({ code: 0, stdout: '', stderr: '' });
-    await createConfigStore(h.configDir).saveSettings({ aliases: ['mine'] });
+    // A hand-edited list where the object of aliases belongs.
+    await createConfigStore(h.configDir).saveSettings({ aliases: ['mine'] as unknown as Record<string, unknown> });
     expect(await h.cli(['__complete', 'alias'])).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 
