@@ -24,6 +24,8 @@ export const changeOutput = {
   note: z.string().optional(),
   dry_run: z.boolean().optional(),
   requests: z.array(z.record(z.string(), z.unknown())).optional(),
+  /** pickup_ticket: whom the ticket was taken from. */
+  previous_assignee: z.string().optional(),
 };
 
 export const WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
@@ -51,6 +53,8 @@ export interface ChangeSpec {
   noteFor?(response: ApiResponse): string | undefined;
   /** A read-modify-write's check for a concurrent writer (src/bulk/change.ts keptChange). */
   keep?: KeepChange;
+  /** Whom the change took the ticket from (pickup of another's ticket), known once planned. */
+  from?(): string | undefined;
 }
 
 /** A catch for the request of a change of ticket `id`: in doubt as the CLI says it, else the failure as it came. */
@@ -63,7 +67,7 @@ export async function changeOne(ctx: Context, id: number, spec: ChangeSpec, dryR
   if (dryRun) {
     const plan = await spec.plan(id, () => ctx.api());
     // As `--dry-run` says it: the ticket already has the change, and a real call would send nothing.
-    if (plan.unchanged === undefined) return dryRunOutput(id, [plan]);
+    if (plan.unchanged === undefined) return withFrom(dryRunOutput(id, [plan]), spec.from?.(), true);
     return {
       structured: { id, dry_run: true, changed: false, note: plan.unchanged },
       text: `Dry run: ticket #${id}: ${plan.unchanged}; nothing would be sent.`,
@@ -92,5 +96,13 @@ export async function changeOne(ctx: Context, id: number, spec: ChangeSpec, dryR
     throw new OperationError(result.error ?? 'failed');
   }
   const changed = result.note === undefined;
-  return { structured: defined({ id, changed, note: result.note }), text: changed ? `Ticket #${id} ${spec.verb}.` : `Ticket #${id}: ${result.note}.` };
+  const output = { structured: defined({ id, changed, note: result.note }), text: changed ? `Ticket #${id} ${spec.verb}.` : `Ticket #${id}: ${result.note}.` };
+  return changed ? withFrom(output, spec.from?.(), false) : output;
+}
+
+/** A change that took the ticket from someone says whom, in the text and as `previous_assignee`. */
+function withFrom(output: ToolOutput, from: string | undefined, dryRun: boolean): ToolOutput {
+  if (from === undefined) return output;
+  const text = dryRun ? `${output.text}\nIt would take the ticket from ${from}.` : output.text.replace(/\.$/, ` (it was assigned to ${from}).`);
+  return { structured: { ...output.structured, previous_assignee: from }, text };
 }

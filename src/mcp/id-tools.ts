@@ -4,9 +4,25 @@ import { z } from 'zod';
 import { plans } from '../api/plans.js';
 import { DEFAULT_REOPEN_STATUS, assignRequest, reopenRequest } from '../bulk/change.js';
 import { resolveActingUser } from '../prompts/acting-user.js';
+import { closeUnchanged, currentTicket, pickupState, resolveUnchanged } from '../bulk/ticket-state.js';
+import type { Ticket } from '../model/ticket.js';
 import { alreadyAssignedNote, alreadyClosedNote, alreadyResolvedNote } from '../reading/unchanged.js';
+import type { Context } from '../context/context.js';
+import type { PlannedRequest } from '../cmdutil/dry-run.js';
 import { WRITE, WRITE_IDEMPOTENT, changeOne, changeOutput, dryRunInput, ticketIdInput } from './change.js';
 import { defineTool } from './tool.js';
+
+/**
+ * A plan made from the ticket as it is (one GET, in a dry run too): a ticket not found is the
+ * read's error, and `unchanged` the note of a ticket that already has the change, as the real
+ * call would answer, with nothing sent.
+ */
+function readFirst(request: (id: number) => PlannedRequest, unchanged: (ticket: Ticket, id: number) => string | undefined) {
+  return async (id: number, api: Context['api']): Promise<PlannedRequest> => {
+    const note = unchanged(await currentTicket(await api(), id), id);
+    return note === undefined ? request(id) : { ...request(id), unchanged: note };
+  };
+}
 
 export const pickupTicket = defineTool({
   name: 'pickup_ticket',
@@ -15,7 +31,17 @@ export const pickupTicket = defineTool({
   input: { ...ticketIdInput, ...dryRunInput },
   output: changeOutput,
   annotations: WRITE_IDEMPOTENT,
-  call: (args, { ctx }) => changeOne(ctx, args.id, { verb: 'picked up', plan: (id) => plans.pickupTicket(id), noteFor: alreadyAssignedNote }, args.dry_run),
+  async call(args, { ctx }) {
+    const me = (await ctx.session()).userId;
+    // Whom the ticket is taken from, once read: said, as a pickup of another's ticket is no small thing.
+    let from: string | undefined;
+    const plan = readFirst(plans.pickupTicket, (ticket) => {
+      const state = pickupState(ticket, me);
+      from = state.from;
+      return state.unchanged;
+    });
+    return changeOne(ctx, args.id, { verb: 'picked up', plan, noteFor: alreadyAssignedNote, from: () => from }, args.dry_run);
+  },
 });
 
 export const resolveTicket = defineTool({
@@ -30,7 +56,14 @@ export const resolveTicket = defineTool({
     return changeOne(
       ctx,
       args.id,
-      { verb: 'resolved', plan: (id) => plans.resolveTicket(id, { details: args.details, submitBy }), noteFor: alreadyResolvedNote },
+      {
+        verb: 'resolved',
+        plan: readFirst(
+          (id) => plans.resolveTicket(id, { details: args.details, submitBy }),
+          (ticket, id) => resolveUnchanged(ticket, id, 'call reopen_ticket, then resolve_ticket'),
+        ),
+        noteFor: alreadyResolvedNote,
+      },
       args.dry_run,
     );
   },
@@ -46,7 +79,12 @@ export const closeTicket = defineTool({
   async call(args, { ctx }) {
     const closeBy = await resolveActingUser(ctx, undefined, 'closes');
     const closure = { closeBy, comments: args.comments, files: [] };
-    return changeOne(ctx, args.id, { verb: 'closed', plan: (id) => plans.closeTicket(id, closure), noteFor: alreadyClosedNote }, args.dry_run);
+    return changeOne(
+      ctx,
+      args.id,
+      { verb: 'closed', plan: readFirst((id) => plans.closeTicket(id, closure), closeUnchanged), noteFor: alreadyClosedNote },
+      args.dry_run,
+    );
   },
 });
 
@@ -82,5 +120,5 @@ export const deleteTicket = defineTool({
   input: { ...ticketIdInput, ...dryRunInput },
   output: changeOutput,
   annotations: { ...WRITE, destructiveHint: true },
-  call: (args, { ctx }) => changeOne(ctx, args.id, { verb: 'deleted', plan: (id) => plans.deleteTicket(id) }, args.dry_run),
+  call: (args, { ctx }) => changeOne(ctx, args.id, { verb: 'deleted', plan: readFirst(plans.deleteTicket, () => undefined) }, args.dry_run),
 });

@@ -157,6 +157,57 @@ describe('tkt mcp: the write tools', () => {
     expect(writes()).toBe(sent);
   });
 
+  it('resolve, close, pickup and delete read the ticket first: their dry run answers what the real call would, and nothing is sent', async () => {
+    // Each dry run said "It would send: POST ..." where the real call failed or changed nothing.
+    const resolved = unusedTicket(h, (t) => t.ticketStatusId === status('Resolved'));
+    const closed = unusedTicket(h, (t) => t.ticketStatusId === status('Closed'));
+    const mine = unusedTicket(h, (t) => isOpen(t) && t.assignedUser === userId(h, 'tech'));
+    const sent = writes();
+    for (const dryRun of [true, false]) {
+      for (const [name, args] of [
+        ['resolve_ticket', { details: 'x' }],
+        ['close_ticket', {}],
+        ['pickup_ticket', {}],
+        ['delete_ticket', {}],
+      ] as const) {
+        const missing = await mcp.call(name, { id: 999_999, ...args, dry_run: dryRun });
+        expect(missing.isError, name).toBe(true);
+        expect(textOf(missing)).toMatch(/^error: not found \(HTTP 404\)/);
+      }
+      const said = (note: string) => (dryRun ? { dry_run: true, changed: false, note } : { changed: false, note });
+      expect(await change('resolve_ticket', { id: resolved.id, details: 'x', dry_run: dryRun })).toEqual({
+        id: resolved.id,
+        ...said('already resolved, nothing changed'),
+      });
+      expect(await change('close_ticket', { id: closed.id, dry_run: dryRun })).toEqual({ id: closed.id, ...said('already closed, nothing changed') });
+      expect(await change('pickup_ticket', { id: mine.id, dry_run: dryRun })).toEqual({ id: mine.id, ...said('already assigned to you, nothing changed') });
+    }
+    expect(writes()).toBe(sent);
+  });
+
+  it('resolve_ticket refuses a closed ticket, as tkt resolve does: the service would move it back to Resolved', async () => {
+    const closed = unusedTicket(h, (t) => t.ticketStatusId === status('Closed'));
+    const sent = writes();
+    for (const dryRun of [true, false]) {
+      const result = await mcp.call('resolve_ticket', { id: closed.id, details: 'x', dry_run: dryRun });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe(`error: ticket #${closed.id} is closed: reopen it first\nhint: call reopen_ticket, then resolve_ticket`);
+    }
+    expect(writes()).toBe(sent);
+    expect(ticketById(h, closed.id).ticketStatusId).toBe(status('Closed'));
+  });
+
+  it("pickup_ticket of another technician's ticket says whom it was taken from", async () => {
+    const ticket = unusedTicket(h, (t) => isOpen(t) && t.assignedUser === userId(h, 'admin'));
+    const planned = await mcp.call('pickup_ticket', { id: ticket.id, dry_run: true });
+    expect(planned.structuredContent).toMatchObject({ dry_run: true, previous_assignee: 'Ada Admin (admin)' });
+    expect(textOf(planned)).toContain('It would take the ticket from Ada Admin (admin).');
+    const result = await mcp.call('pickup_ticket', { id: ticket.id });
+    expect(result.structuredContent).toEqual({ id: ticket.id, changed: true, previous_assignee: 'Ada Admin (admin)' });
+    expect(textOf(result)).toBe(`Ticket #${ticket.id} picked up (it was assigned to Ada Admin (admin)).`);
+    expect(ticketById(h, ticket.id).assignedUser).toBe(userId(h, 'tech'));
+  });
+
   it('create_ticket creates the ticket with its names resolved', async () => {
     const created = await change('create_ticket', {
       title: 'Printer jam on floor 2',
