@@ -33,10 +33,11 @@ export const DEFAULT_REOPEN_STATUS = 'Open';
  * `changed`, the form fields of `changes` whose value the ticket does not already hold (what
  * --dry-run marks).
  */
-async function changePlan(client: ApiClient, id: TicketId, changes: Changes): Promise<{ plan: RequestPlan; changed: string[] }> {
+async function changePlan(client: ApiClient, id: TicketId, changes: Changes): Promise<{ plan: RequestPlan; changed: string[]; current: unknown }> {
   const current = (await client.send(plans.getTicket(id))).body;
   const before = currentUpdateForm(id, current);
   return {
+    current,
     plan: plans.updateTicket(id, mergeUpdateForm(id, current, changes)),
     changed: Object.entries(changes)
       .filter(([field, value]) => !sameId(before[field], value))
@@ -171,7 +172,18 @@ export interface ChangeOptions {
   typed?: TypedOption;
   /** Name the looked-up ID (--dry-run, triage's status line): may load a lookup list a real run would not. */
   labels: boolean;
+  /** How a hint names the commands (the MCP tools name their tools); by default tkt's. */
+  named?: CommandNames;
 }
+
+/** The commands a hint of reopen names. */
+export interface CommandNames {
+  resolveOrClose: string;
+  /** What sets the status of an open ticket. */
+  setStatus: string;
+}
+
+const CLI_NAMES: CommandNames = { resolveOrClose: 'tkt resolve or tkt close', setStatus: 'tkt update --status' };
 
 /** A new assignee: `user` is a user ID, username, full name or @me, resolved as every person option is. */
 async function assigneeChange(lookups: Lookups, user: string, options: ChangeOptions): Promise<FieldChange> {
@@ -210,7 +222,7 @@ export async function reopenChange(lookups: Lookups, status: string | undefined,
   // `reopen --status Resolved` set the status and said "reopened".
   if (byName && serviceName !== undefined && isSettledStatusName(serviceName)) {
     throw new UsageError(`--status ${serviceName} is not an open status: a re-opened ticket needs one (default ${DEFAULT_REOPEN_STATUS})`, {
-      hint: 'to resolve or close tickets, use tkt resolve or tkt close',
+      hint: `to resolve or close tickets, use ${(options.named ?? CLI_NAMES).resolveOrClose}`,
     });
   }
   return withLabel('TicketStatusId', statusId, options.labels ? serviceName : named.trim());
@@ -227,7 +239,17 @@ export async function reopenRequest(lookups: Lookups, status: string | undefined
   const statusId = String(change.fields.TicketStatusId);
   // Without labels, the label is the status as typed, not as the service names it.
   const statusName = async () => (options.labels ? change.labels.TicketStatusId : undefined) ?? (await lookups.nameOf('status', statusId)) ?? statusId;
-  return changeRequest(change, async () => alreadyOpenNote(status === undefined ? undefined : await statusName()));
+  const named = options.named ?? CLI_NAMES;
+  // An open ticket in another status is no re-open: it answered "reopened" and set an In Progress ticket to Open.
+  const refuse = (current: unknown, id: TicketId) => {
+    const ticket = readTicket(current);
+    // A ticket that names no status cannot be told open: sent as before.
+    if (ticket.settled || ticket.status === undefined) return;
+    throw new OperationError(`ticket #${id} is ${sanitizeInline(ticket.status)}, not resolved or closed: nothing to re-open`, {
+      hint: `to set the status of an open ticket, use ${named.setStatus}`,
+    });
+  };
+  return changeRequest(change, async () => alreadyOpenNote(status === undefined ? undefined : await statusName()), refuse);
 }
 
 function withLabel(field: string, value: FormValue, label: string | undefined): FieldChange {
@@ -237,13 +259,19 @@ function withLabel(field: string, value: FormValue, label: string | undefined): 
 /**
  * An ID... command's request for a change: the read-modify-write, sent and printed by --dry-run
  * alike. With `alreadyNote`, a ticket that already has the change is marked unchanged with it
- * (made when needed, for a note that needs a look-up).
+ * (made when needed, for a note that needs a look-up); `refuse` throws for a ticket, as read,
+ * that the change is not for (reopen of an In Progress ticket).
  */
-export function changeRequest(change: FieldChange, alreadyNote?: string | (() => Promise<string>)): Pick<IdCommandSpec, 'plan' | 'keep'> {
+export function changeRequest(
+  change: FieldChange,
+  alreadyNote?: string | (() => Promise<string>),
+  refuse?: (current: unknown, id: TicketId) => void,
+): Pick<IdCommandSpec, 'plan' | 'keep'> {
   return {
     keep: (client, id, attempt, sent) => keptChange(client, id, change, attempt, sent),
     plan: async (id, api) => {
-      const { plan, changed } = await changePlan(await api(), id, change.fields);
+      const { plan, changed, current } = await changePlan(await api(), id, change.fields);
+      if (changed.length > 0) refuse?.(current, id);
       const unchanged = changed.length > 0 || alreadyNote === undefined ? undefined : typeof alreadyNote === 'string' ? alreadyNote : await alreadyNote();
       return {
         ...plan,

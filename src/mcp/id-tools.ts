@@ -2,7 +2,7 @@
 // do: the same plans, name resolution and "already ..." answers (src/bulk/, src/reading/).
 import { z } from 'zod';
 import { plans } from '../api/plans.js';
-import { DEFAULT_REOPEN_STATUS, assignRequest, reopenRequest } from '../bulk/change.js';
+import { DEFAULT_REOPEN_STATUS, assignRequest, reopenRequest, type CommandNames } from '../bulk/change.js';
 import { resolveActingUser } from '../prompts/acting-user.js';
 import { closeUnchanged, currentTicket, pickupState, resolveUnchanged } from '../bulk/ticket-state.js';
 import type { Ticket } from '../model/ticket.js';
@@ -101,6 +101,8 @@ export const assignTicket = defineTool({
   },
 });
 
+const TOOL_NAMES: CommandNames = { resolveOrClose: 'resolve_ticket or close_ticket', setStatus: 'update_ticket with status' };
+
 export const reopenTicket = defineTool({
   name: 'reopen_ticket',
   title: 'Reopen a ticket',
@@ -109,7 +111,8 @@ export const reopenTicket = defineTool({
   output: changeOutput,
   annotations: WRITE_IDEMPOTENT,
   async call(args, { ctx, lookups }) {
-    return changeOne(ctx, args.id, { verb: 'reopened', ...(await reopenRequest(lookups, args.status, { labels: args.dry_run === true })) }, args.dry_run);
+    const request = await reopenRequest(lookups, args.status, { labels: args.dry_run === true, named: TOOL_NAMES });
+    return changeOne(ctx, args.id, { verb: 'reopened', ...request }, args.dry_run);
   },
 });
 

@@ -47,8 +47,6 @@ describe('tkt mcp: the write tools', () => {
       ['resolve_ticket', { id: ticket.id, details: 'fixed' }],
       ['close_ticket', { id: ticket.id }],
       ['assign_ticket', { id: ticket.id, user: 'tech' }],
-      // An open ticket reopened (to Open) is a change it already has: a status it has not.
-      ['reopen_ticket', { id: ticket.id, status: 'In Progress' }],
       ['delete_ticket', { id: ticket.id }],
       ['update_ticket', { id: ticket.id, priority: 'High' }],
       ['reply_to_ticket', { id: ticket.id, message: 'hello' }],
@@ -62,6 +60,11 @@ describe('tkt mcp: the write tools', () => {
     }
     expect(writes()).toBe(sent);
     expect(JSON.stringify(ticket)).toBe(before);
+    // An open ticket is not re-opened: a resolved one is.
+    const resolved = unusedTicket(h, (t) => t.ticketStatusId === status('Resolved'));
+    const reopen = await change('reopen_ticket', { id: resolved.id, status: 'In Progress', dry_run: true });
+    expect(reopen.requests![0]!.method).toBe('POST');
+    expect(writes()).toBe(sent);
     const assign = await change('assign_ticket', { id: ticket.id, user: 'tech', dry_run: true });
     expect(assign.requests![0]!.fields).toMatchObject({ AssignedUser: userId(h, 'tech') });
   });
@@ -206,6 +209,24 @@ describe('tkt mcp: the write tools', () => {
     expect(result.structuredContent).toEqual({ id: ticket.id, changed: true, previous_assignee: 'Ada Admin (admin)' });
     expect(textOf(result)).toBe(`Ticket #${ticket.id} picked up (it was assigned to Ada Admin (admin)).`);
     expect(ticketById(h, ticket.id).assignedUser).toBe(userId(h, 'tech'));
+  });
+
+  it('reopen_ticket refuses a ticket that is not resolved or closed, and its hints name the tools', async () => {
+    const inProgress = unusedTicket(h, isOpen);
+    inProgress.ticketStatusId = status('In Progress');
+    const sent = writes();
+    for (const dryRun of [true, false]) {
+      const result = await mcp.call('reopen_ticket', { id: inProgress.id, dry_run: dryRun });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe(
+        `error: ticket #${inProgress.id} is In Progress, not resolved or closed: nothing to re-open\nhint: to set the status of an open ticket, use update_ticket with status`,
+      );
+      const closed = await mcp.call('reopen_ticket', { id: inProgress.id, status: 'Closed', dry_run: dryRun });
+      expect(closed.isError).toBe(true);
+      expect(textOf(closed)).toContain('hint: to resolve or close tickets, use resolve_ticket or close_ticket');
+    }
+    expect(writes()).toBe(sent);
+    expect(ticketById(h, inProgress.id).ticketStatusId).toBe(status('In Progress'));
   });
 
   it('create_ticket creates the ticket with its names resolved', async () => {
