@@ -16,6 +16,7 @@ import { sameDue } from '../fields/created.js';
 import { alreadyAssignedToNote, alreadyOpenNote } from '../reading/unchanged.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { sameId } from '../util/same-id.js';
+import { labelledValue, type PlannedRequest } from '../cmdutil/dry-run.js';
 
 type Changes = Readonly<Record<string, FormValue>>;
 
@@ -33,16 +34,32 @@ export const DEFAULT_REOPEN_STATUS = 'Open';
  * `changed`, the form fields of `changes` whose value the ticket does not already hold (what
  * --dry-run marks).
  */
-async function changePlan(client: ApiClient, id: TicketId, changes: Changes): Promise<{ plan: RequestPlan; changed: string[]; current: unknown }> {
+async function changePlan(
+  client: ApiClient,
+  id: TicketId,
+  changes: Changes,
+): Promise<{ plan: RequestPlan; changed: string[]; current: unknown; was: Record<string, string> }> {
   const current = (await client.send(plans.getTicket(id))).body;
   const before = currentUpdateForm(id, current);
-  return {
-    current,
-    plan: plans.updateTicket(id, mergeUpdateForm(id, current, changes)),
-    changed: Object.entries(changes)
-      .filter(([field, value]) => !sameId(before[field], value))
-      .map(([field]) => field),
-  };
+  const changed = Object.entries(changes)
+    .filter(([field, value]) => !sameId(before[field], value))
+    .map(([field]) => field);
+  return { current, plan: plans.updateTicket(id, mergeUpdateForm(id, current, changes)), changed, was: heldValues(current, before, changed) };
+}
+
+/** What the ticket holds in `fields`, named as the ticket names its values ("1 (Low)"), for a dry run's "from". */
+function heldValues(current: unknown, form: Readonly<Record<string, FormValue>>, fields: readonly string[]): Record<string, string> {
+  const ticket = readTicket(current);
+  const specs = fieldsFor('update');
+  return Object.fromEntries(
+    fields.map((field) => {
+      const value = form[field];
+      if (value === undefined || value === null || value === '') return [field, 'empty'];
+      const spec = specs.find((candidate) => candidate.formField === field);
+      const name = spec === undefined ? undefined : ticket.field(spec.key).name;
+      return [field, labelledValue(value, name === undefined || name === String(value) ? undefined : sanitizeInline(name))];
+    }),
+  );
 }
 
 /** How an update is sent: as it is, or through the command's gate (src/cmdutil/send-change.ts). */
@@ -111,16 +128,14 @@ function splitDueAfterPriority(changes: Changes): { first: Changes; due?: FormVa
  * between them, and sends whatever else the service changed with the priority (the SLA's due date
  * aside) back as it finds it.
  */
-export async function plannedUpdates(client: ApiClient, id: TicketId, changes: Changes): Promise<{ plan: RequestPlan; changed: string[] }[]> {
+export async function plannedUpdates(client: ApiClient, id: TicketId, changes: Changes, labels: Readonly<Record<string, string>>): Promise<PlannedRequest[]> {
   const { first, due } = splitDueAfterPriority(changes);
-  const { plan, changed } = await changePlan(client, id, first);
-  if (due === undefined) return [{ plan, changed }];
+  const { plan, changed, current, was } = await changePlan(client, id, first);
+  const planned = { ...plan, labels, changed: new Set(changed), was };
+  if (due === undefined) return [planned];
   // The due date the first update leaves is the SLA's, unknown before it is sent: always a change.
   const then = plans.updateTicket(id, { ...plan.form?.fields, DueDate: due });
-  return [
-    { plan, changed },
-    { plan: then, changed: ['DueDate'] },
-  ];
+  return [planned, { ...then, labels, changed: new Set(['DueDate']), was: heldValues(current, currentUpdateForm(id, current), ['DueDate']) }];
 }
 
 /**
@@ -270,13 +285,14 @@ export function changeRequest(
   return {
     keep: (client, id, attempt, sent) => keptChange(client, id, change, attempt, sent),
     plan: async (id, api) => {
-      const { plan, changed, current } = await changePlan(await api(), id, change.fields);
+      const { plan, changed, current, was } = await changePlan(await api(), id, change.fields);
       if (changed.length > 0) refuse?.(current, id);
       const unchanged = changed.length > 0 || alreadyNote === undefined ? undefined : typeof alreadyNote === 'string' ? alreadyNote : await alreadyNote();
       return {
         ...plan,
         changed: new Set(changed),
         labels: change.labels,
+        was,
         ...(unchanged === undefined ? {} : { unchanged }),
       };
     },

@@ -9,7 +9,7 @@ import type { Ticket } from '../model/ticket.js';
 import { alreadyAssignedNote, alreadyClosedNote, alreadyResolvedNote } from '../reading/unchanged.js';
 import type { Context } from '../context/context.js';
 import type { PlannedRequest } from '../cmdutil/dry-run.js';
-import { WRITE, WRITE_IDEMPOTENT, changeOne, changeOutput, dryRunInput, ticketIdInput } from './change.js';
+import { WRITE, WRITE_IDEMPOTENT, changeOne, changeOutput, dryRunInput, fieldChangeOutput, pickupOutput, ticketIdInput } from './change.js';
 import { defineTool } from './tool.js';
 
 /**
@@ -29,7 +29,7 @@ export const pickupTicket = defineTool({
   title: 'Pick up a ticket',
   description: 'Assign a ticket to yourself.',
   input: { ...ticketIdInput, ...dryRunInput },
-  output: changeOutput,
+  output: pickupOutput,
   annotations: WRITE_IDEMPOTENT,
   async call(args, { ctx }) {
     const me = (await ctx.session()).userId;
@@ -93,7 +93,7 @@ export const assignTicket = defineTool({
   title: 'Assign a ticket',
   description: 'Assign a ticket to a technician (name, username, ID or @me).',
   input: { ...ticketIdInput, user: z.string(), ...dryRunInput },
-  output: changeOutput,
+  output: fieldChangeOutput,
   annotations: WRITE_IDEMPOTENT,
   async call(args, { ctx, lookups }) {
     const { assignee, ...request } = await assignRequest(lookups, args.user, { typed: { flag: 'user', noun: 'user' }, labels: args.dry_run === true });
@@ -108,7 +108,7 @@ export const reopenTicket = defineTool({
   title: 'Reopen a ticket',
   description: `Set a resolved or closed ticket back to a status (default ${DEFAULT_REOPEN_STATUS}).`,
   input: { ...ticketIdInput, status: z.string().optional(), ...dryRunInput },
-  output: changeOutput,
+  output: fieldChangeOutput,
   annotations: WRITE_IDEMPOTENT,
   async call(args, { ctx, lookups }) {
     const request = await reopenRequest(lookups, args.status, { labels: args.dry_run === true, named: TOOL_NAMES });

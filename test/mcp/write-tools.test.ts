@@ -229,6 +229,36 @@ describe('tkt mcp: the write tools', () => {
     expect(ticketById(h, inProgress.id).ticketStatusId).toBe(status('In Progress'));
   });
 
+  it('a dry run of update and assign names what would change, from and to, and says changed as the real call would', async () => {
+    // It answered the whole request with raw IDs, nothing marked, and changed: false always.
+    // One assigned now (the unassigned ones are for the tests that pick up), made unassigned here: nothing is sent.
+    const ticket = unusedTicket(h, (t) => isOpen(t) && t.assignedUser !== null);
+    const priority = (name: string) => h.sandbox.state.lookups.priorities.find((p) => p.priority === name)!.id;
+    Object.assign(ticket, { ticketStatusId: status('Open'), ticketPriorityId: priority('Low'), assignedUser: null, siteId: 1 });
+    const sent = writes();
+    const update = await mcp.call('update_ticket', { id: ticket.id, priority: 'High', assignee: 'ada', site: 'Head Office', dry_run: true });
+    expect(update.isError, textOf(update)).toBeFalsy();
+    const planned = update.structuredContent as Change & { changes?: Record<string, string> };
+    expect(planned.changed).toBe(true);
+    // The site the ticket has already is no change.
+    expect(planned.changes).toEqual({
+      TicketPriorityId: `${priority('Low')} (Low) -> ${priority('High')} (High)`,
+      AssignedUser: `empty -> ${userId(h, 'admin')} (Ada Admin)`,
+    });
+    expect(textOf(update)).toContain(
+      `Dry run: nothing was sent. It would change:\n  TicketPriorityId: ${priority('Low')} (Low) -> ${priority('High')} (High)\n  AssignedUser: empty -> ${userId(h, 'admin')} (Ada Admin)\nIt would send:\nPOST `,
+    );
+    const same = (await change('update_ticket', { id: ticket.id, priority: 'Low', dry_run: true })) as Change & { changes?: object };
+    expect(same).toMatchObject({ dry_run: true, changed: false, changes: {} });
+    const assign = (await change('assign_ticket', { id: ticket.id, user: 'tech', dry_run: true })) as Change & { changes?: object };
+    expect(assign).toMatchObject({ changed: true, changes: { AssignedUser: `empty -> ${userId(h, 'tech')} (Tom Tech)` } });
+    // A request that is not made from the ticket as read changes it: no changes member.
+    const pickup = await change('pickup_ticket', { id: ticket.id, dry_run: true });
+    expect(pickup).toMatchObject({ dry_run: true, changed: true });
+    expect(pickup).not.toHaveProperty('changes');
+    expect(writes()).toBe(sent);
+  });
+
   it('create_ticket creates the ticket with its names resolved', async () => {
     const created = await change('create_ticket', {
       title: 'Printer jam on floor 2',
@@ -389,7 +419,8 @@ describe('tkt mcp: the write tools', () => {
   it('a user without permission gets the error the CLI prints', async () => {
     const viewer = await connectMcp(['--write', '--profile', 'viewer'], { TKT_CONFIG_DIR: h.configDir });
     try {
-      const ticket = unusedTicket(h, (t) => isOpen(t) && t.assignedUser === null);
+      // The sandbox's open tickets are few, and used up by now: one is made open and unassigned.
+      const ticket = Object.assign(unusedTicket(h), { ticketStatusId: status('Open'), assignedUser: null });
       const result = await viewer.call('pickup_ticket', { id: ticket.id });
       expect(result.isError).toBe(true);
       expect(textOf(result)).toMatch(/^error: permission denied \(HTTP 403\)/);
