@@ -16,6 +16,7 @@ import { sameDue } from '../fields/created.js';
 import { alreadyAssignedToNote, alreadyOpenNote } from '../reading/unchanged.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { sameId } from '../util/same-id.js';
+import { labelledValue, type PlannedRequest } from '../cmdutil/dry-run.js';
 
 type Changes = Readonly<Record<string, FormValue>>;
 
@@ -33,15 +34,32 @@ export const DEFAULT_REOPEN_STATUS = 'Open';
  * `changed`, the form fields of `changes` whose value the ticket does not already hold (what
  * --dry-run marks).
  */
-async function changePlan(client: ApiClient, id: TicketId, changes: Changes): Promise<{ plan: RequestPlan; changed: string[] }> {
+async function changePlan(
+  client: ApiClient,
+  id: TicketId,
+  changes: Changes,
+): Promise<{ plan: RequestPlan; changed: string[]; current: unknown; was: Record<string, string> }> {
   const current = (await client.send(plans.getTicket(id))).body;
   const before = currentUpdateForm(id, current);
-  return {
-    plan: plans.updateTicket(id, mergeUpdateForm(id, current, changes)),
-    changed: Object.entries(changes)
-      .filter(([field, value]) => !sameId(before[field], value))
-      .map(([field]) => field),
-  };
+  const changed = Object.entries(changes)
+    .filter(([field, value]) => !sameId(before[field], value))
+    .map(([field]) => field);
+  return { current, plan: plans.updateTicket(id, mergeUpdateForm(id, current, changes)), changed, was: heldValues(current, before, changed) };
+}
+
+/** What the ticket holds in `fields`, named as the ticket names its values ("1 (Low)"), for a dry run's "from". */
+function heldValues(current: unknown, form: Readonly<Record<string, FormValue>>, fields: readonly string[]): Record<string, string> {
+  const ticket = readTicket(current);
+  const specs = fieldsFor('update');
+  return Object.fromEntries(
+    fields.map((field) => {
+      const value = form[field];
+      if (value === undefined || value === null || value === '') return [field, 'empty'];
+      const spec = specs.find((candidate) => candidate.formField === field);
+      const name = spec === undefined ? undefined : ticket.field(spec.key).name;
+      return [field, labelledValue(value, name === undefined || name === String(value) ? undefined : sanitizeInline(name))];
+    }),
+  );
 }
 
 /** How an update is sent: as it is, or through the command's gate (src/cmdutil/send-change.ts). */
@@ -110,16 +128,14 @@ function splitDueAfterPriority(changes: Changes): { first: Changes; due?: FormVa
  * between them, and sends whatever else the service changed with the priority (the SLA's due date
  * aside) back as it finds it.
  */
-export async function plannedUpdates(client: ApiClient, id: TicketId, changes: Changes): Promise<{ plan: RequestPlan; changed: string[] }[]> {
+export async function plannedUpdates(client: ApiClient, id: TicketId, changes: Changes, labels: Readonly<Record<string, string>>): Promise<PlannedRequest[]> {
   const { first, due } = splitDueAfterPriority(changes);
-  const { plan, changed } = await changePlan(client, id, first);
-  if (due === undefined) return [{ plan, changed }];
+  const { plan, changed, current, was } = await changePlan(client, id, first);
+  const planned = { ...plan, labels, changed: new Set(changed), was };
+  if (due === undefined) return [planned];
   // The due date the first update leaves is the SLA's, unknown before it is sent: always a change.
   const then = plans.updateTicket(id, { ...plan.form?.fields, DueDate: due });
-  return [
-    { plan, changed },
-    { plan: then, changed: ['DueDate'] },
-  ];
+  return [planned, { ...then, labels, changed: new Set(['DueDate']), was: heldValues(current, currentUpdateForm(id, current), ['DueDate']) }];
 }
 
 /**
@@ -171,7 +187,18 @@ export interface ChangeOptions {
   typed?: TypedOption;
   /** Name the looked-up ID (--dry-run, triage's status line): may load a lookup list a real run would not. */
   labels: boolean;
+  /** How a hint names the commands (the MCP tools name their tools); by default tkt's. */
+  named?: CommandNames;
 }
+
+/** The commands a hint of reopen names. */
+export interface CommandNames {
+  resolveOrClose: string;
+  /** What sets the status of an open ticket. */
+  setStatus: string;
+}
+
+const CLI_NAMES: CommandNames = { resolveOrClose: 'tkt resolve or tkt close', setStatus: 'tkt update --status' };
 
 /** A new assignee: `user` is a user ID, username, full name or @me, resolved as every person option is. */
 async function assigneeChange(lookups: Lookups, user: string, options: ChangeOptions): Promise<FieldChange> {
@@ -210,7 +237,7 @@ export async function reopenChange(lookups: Lookups, status: string | undefined,
   // `reopen --status Resolved` set the status and said "reopened".
   if (byName && serviceName !== undefined && isSettledStatusName(serviceName)) {
     throw new UsageError(`--status ${serviceName} is not an open status: a re-opened ticket needs one (default ${DEFAULT_REOPEN_STATUS})`, {
-      hint: 'to resolve or close tickets, use tkt resolve or tkt close',
+      hint: `to resolve or close tickets, use ${(options.named ?? CLI_NAMES).resolveOrClose}`,
     });
   }
   return withLabel('TicketStatusId', statusId, options.labels ? serviceName : named.trim());
@@ -227,7 +254,17 @@ export async function reopenRequest(lookups: Lookups, status: string | undefined
   const statusId = String(change.fields.TicketStatusId);
   // Without labels, the label is the status as typed, not as the service names it.
   const statusName = async () => (options.labels ? change.labels.TicketStatusId : undefined) ?? (await lookups.nameOf('status', statusId)) ?? statusId;
-  return changeRequest(change, async () => alreadyOpenNote(status === undefined ? undefined : await statusName()));
+  const named = options.named ?? CLI_NAMES;
+  // An open ticket in another status is no re-open: it answered "reopened" and set an In Progress ticket to Open.
+  const refuse = (current: unknown, id: TicketId) => {
+    const ticket = readTicket(current);
+    // A ticket that names no status cannot be told open: sent as before.
+    if (ticket.settled || ticket.status === undefined) return;
+    throw new OperationError(`ticket #${id} is ${sanitizeInline(ticket.status)}, not resolved or closed: nothing to re-open`, {
+      hint: `to set the status of an open ticket, use ${named.setStatus}`,
+    });
+  };
+  return changeRequest(change, async () => alreadyOpenNote(status === undefined ? undefined : await statusName()), refuse);
 }
 
 function withLabel(field: string, value: FormValue, label: string | undefined): FieldChange {
@@ -237,18 +274,25 @@ function withLabel(field: string, value: FormValue, label: string | undefined): 
 /**
  * An ID... command's request for a change: the read-modify-write, sent and printed by --dry-run
  * alike. With `alreadyNote`, a ticket that already has the change is marked unchanged with it
- * (made when needed, for a note that needs a look-up).
+ * (made when needed, for a note that needs a look-up); `refuse` throws for a ticket, as read,
+ * that the change is not for (reopen of an In Progress ticket).
  */
-export function changeRequest(change: FieldChange, alreadyNote?: string | (() => Promise<string>)): Pick<IdCommandSpec, 'plan' | 'keep'> {
+export function changeRequest(
+  change: FieldChange,
+  alreadyNote?: string | (() => Promise<string>),
+  refuse?: (current: unknown, id: TicketId) => void,
+): Pick<IdCommandSpec, 'plan' | 'keep'> {
   return {
     keep: (client, id, attempt, sent) => keptChange(client, id, change, attempt, sent),
     plan: async (id, api) => {
-      const { plan, changed } = await changePlan(await api(), id, change.fields);
+      const { plan, changed, current, was } = await changePlan(await api(), id, change.fields);
+      if (changed.length > 0) refuse?.(current, id);
       const unchanged = changed.length > 0 || alreadyNote === undefined ? undefined : typeof alreadyNote === 'string' ? alreadyNote : await alreadyNote();
       return {
         ...plan,
         changed: new Set(changed),
         labels: change.labels,
+        was,
         ...(unchanged === undefined ? {} : { unchanged }),
       };
     },

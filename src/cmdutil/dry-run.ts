@@ -15,6 +15,8 @@ interface ReadingAids {
   changed?: ReadonlySet<string>;
   /** The ticket already has the change (assign, reopen): what to say instead of sending it. */
   unchanged?: string;
+  /** What the ticket holds now in each changed field, as a person reads it ("1 (Low)", "empty"). */
+  was?: Readonly<Record<string, string>>;
 }
 
 /** A plan of src/api/plans.ts as a dry run shows it (and as it is sent: the aids stay here). */
@@ -23,6 +25,11 @@ export type PlannedRequest = RequestPlan & ReadingAids;
 function formatValue(value: FormValue): string {
   if (Array.isArray(value)) return value.join(', ');
   return String(value);
+}
+
+/** A value as the listing shows it: with the name of the ID it is, when known ("3 (High)"). */
+export function labelledValue(value: FormValue, label: string | undefined): string {
+  return label === undefined ? formatValue(value) : `${formatValue(value)} (${label})`;
 }
 
 /** The fields that would really go on the wire: undefined/null ones are left out, as the client does. */
@@ -170,8 +177,7 @@ function formText(request: Pick<PlannedRequest, 'labels' | 'changed'>, fields: [
   const column = ' '.repeat(indent.length + width);
   const lines: string[] = [];
   for (const [name, value] of fields) {
-    const label = request.labels?.[name];
-    const shown = label === undefined ? formatValue(value) : `${formatValue(value)} (${label})`;
+    const shown = labelledValue(value, request.labels?.[name]);
     const mark = request.changed?.has(name) ? '  [changed]' : '';
     lines.push(`${indent}${`${name}:`.padEnd(width)}${valueLines(shown, column)}${mark}`);
   }

@@ -21,13 +21,14 @@ export function register(program: Program, host: CommandHost): void {
     .addHelpText(
       'after',
       `
-Only the status changes: every other field of each ticket is read and sent back as it is.
+Only the status changes: every other field of each ticket is read and sent back as it is. A
+ticket open in another status (In Progress) is refused: tkt update --status sets it.
 The ticket is read back after; a change someone else undid meanwhile is sent once more,
 then failed (README).
 
 Examples:
   $ tkt reopen 42
-  $ tkt reopen 42 43 --status "In Progress"
+  $ tkt reopen 43 44 --status "In Progress"
   $ tkt list -q --all --view my-completed-tickets --created-after -1d |
       tkt reopen -`,
     );

@@ -6,6 +6,7 @@ import { runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
 import { assertSingleStdinReader, requiredText } from '../cmdutil/text-input.js';
 import { keepTypedText } from '../cmdutil/drafts.js';
 import { alreadyResolvedNote } from '../reading/unchanged.js';
+import { currentTicket, resolveUnchanged } from '../bulk/ticket-state.js';
 import { resolutionHeading } from '../reading/ticket-heading.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 import { parseDedupKey } from '../dedup/key.js';
@@ -39,7 +40,8 @@ export function register(program: Program, host: CommandHost): void {
     .addHelpText(
       'after',
       `
-Resolving a ticket that is already resolved succeeds and changes nothing.
+Resolving a ticket that is already resolved succeeds and changes nothing; a closed ticket is
+refused (exit 1): reopen it first.
 
 Examples:
   $ tkt resolve 42 --details "Replaced the toner"
@@ -97,7 +99,11 @@ export async function run(options: ResolveOptions, ctx: Context): Promise<void> 
         { ...options, ids },
         {
           verb: 'resolved',
-          plan: async (id) => plans.resolveTicket(id, { details: await detailsFor.text(id), submitBy: resolver.id }),
+          plan: async (id, api) => {
+            const unchanged = resolveUnchanged(await currentTicket(await api(), id), id, `run "tkt reopen ${id}", then resolve it`);
+            const request = plans.resolveTicket(id, { details: await detailsFor.text(id), submitBy: resolver.id });
+            return unchanged === undefined ? request : { ...request, unchanged };
+          },
           forDryRun: (plan) => labelActingUser(plan, resolver),
           noteFor: alreadyResolvedNote,
           prepare: (ids, concurrency) => detailsFor.prepare(ids, concurrency),

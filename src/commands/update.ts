@@ -68,7 +68,7 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<void> {
 
   const api = await ctx.api();
   if (options.dryRun) {
-    for (const { plan, changed } of await plannedUpdates(api, id, changes.fields)) await printDryRun(ctx, { ...plan, labels, changed: new Set(changed) });
+    for (const plan of await plannedUpdates(api, id, changes.fields, labels)) await printDryRun(ctx, plan);
     return;
   }
   const change = { fields: changes.fields, labels: { ...typedNames(toResolve), ...labels } };

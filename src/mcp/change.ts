@@ -7,14 +7,14 @@ import { z } from 'zod';
 import type { ApiResponse } from '../api/types.js';
 import { runBulk, type BulkOutcome } from '../bulk/runner.js';
 import type { KeepChange } from '../bulk/id-command.js';
-import { plannedJson, type PlannedRequest } from '../cmdutil/dry-run.js';
+import { labelledValue, plannedJson, type PlannedRequest } from '../cmdutil/dry-run.js';
 import type { Context } from '../context/context.js';
 import { InterruptedError, OperationError, TktError, rethrowInDoubt } from '../errors.js';
 import { defined } from './summary.js';
 import { cut } from './text.js';
 import type { ToolAnnotations, ToolOutput } from './tool.js';
 
-export const dryRunInput = { dry_run: z.boolean().optional().describe('answer with the request it would send; send nothing') };
+export const dryRunInput = { dry_run: z.boolean().optional().describe('send nothing; answer what it would send') };
 export const ticketIdInput = { id: z.number().int().positive().describe('ticket ID') };
 
 /** The structured answer of every write tool. */
@@ -26,12 +26,26 @@ export const changeOutput = {
   requests: z.array(z.record(z.string(), z.unknown())).optional(),
 };
 
+// Declared only by the tools that answer them: each member of an output schema is paid for in
+// tools/list by every tool that has it (README: Assistants, the budget).
+/**
+ * update, assign, reopen: their dry run's fields that would change, {"TicketPriorityId": "1 (Low)
+ * -> 3 (High)"}; left untyped in the schema, which costs a record's typing in every such tool.
+ */
+export const fieldChangeOutput = { ...changeOutput, changes: z.unknown().optional() };
+/** pickup: whom the ticket was taken from. */
+export const pickupOutput = { ...changeOutput, previous_assignee: z.string().optional() };
+
 export const WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
 export const WRITE_IDEMPOTENT: ToolAnnotations = { ...WRITE, idempotentHint: true };
 
 /**
  * A dry run's answer: the plans, as `--dry-run --json` prints them, whole in the structured
  * content; the text a preview of each, bounded as ticket texts are (a long reply is not sent twice).
+ * A change made from the ticket as read (update, assign, reopen) says first what it changes, from
+ * and to, named as `--dry-run` names them, and `changed` whether it changes anything: what the
+ * real call would answer. Any other request changes the ticket (one that would not is answered
+ * with its note instead).
  */
 export function dryRunOutput(id: number | undefined, planned: readonly PlannedRequest[]): ToolOutput {
   const requests = planned.map(plannedJson);
@@ -41,7 +55,34 @@ export function dryRunOutput(id: number | undefined, planned: readonly PlannedRe
       'the structured content has the whole request',
     ),
   );
-  return { structured: defined({ id, dry_run: true, changed: false, requests }), text: `Dry run: nothing was sent. It would send:\n${lines.join('\n')}` };
+  const read = planned.filter((plan) => plan.changed !== undefined);
+  const changes = read.length === 0 ? undefined : changesOf(read);
+  const changed = changes === undefined || Object.keys(changes).length > 0;
+  const said =
+    changes === undefined
+      ? ''
+      : changed
+        ? `It would change:\n${Object.entries(changes)
+            .map(([field, fromTo]) => `  ${field}: ${fromTo}`)
+            .join('\n')}\n`
+        : `It would change nothing: the ticket has every value given already.\n`;
+  return {
+    structured: defined({ id, dry_run: true, changed, changes, requests }),
+    text: `Dry run: nothing was sent. ${said}It would send:\n${lines.join('\n')}`,
+  };
+}
+
+/** The fields the plans mark changed, "what the ticket holds -> what is sent", IDs with their names. */
+function changesOf(planned: readonly PlannedRequest[]): Record<string, string> {
+  const changes: Record<string, string> = {};
+  for (const plan of planned) {
+    const fields = plan.form?.fields ?? {};
+    for (const field of plan.changed ?? []) {
+      const to = cut(labelledValue(fields[field], plan.labels?.[field]), 'see requests');
+      changes[field] = `${plan.was?.[field] ?? 'empty'} -> ${to}`;
+    }
+  }
+  return changes;
 }
 
 export interface ChangeSpec {
@@ -51,6 +92,8 @@ export interface ChangeSpec {
   noteFor?(response: ApiResponse): string | undefined;
   /** A read-modify-write's check for a concurrent writer (src/bulk/change.ts keptChange). */
   keep?: KeepChange;
+  /** Whom the change took the ticket from (pickup of another's ticket), known once planned. */
+  from?(): string | undefined;
 }
 
 /** A catch for the request of a change of ticket `id`: in doubt as the CLI says it, else the failure as it came. */
@@ -63,7 +106,7 @@ export async function changeOne(ctx: Context, id: number, spec: ChangeSpec, dryR
   if (dryRun) {
     const plan = await spec.plan(id, () => ctx.api());
     // As `--dry-run` says it: the ticket already has the change, and a real call would send nothing.
-    if (plan.unchanged === undefined) return dryRunOutput(id, [plan]);
+    if (plan.unchanged === undefined) return withFrom(dryRunOutput(id, [plan]), spec.from?.(), true);
     return {
       structured: { id, dry_run: true, changed: false, note: plan.unchanged },
       text: `Dry run: ticket #${id}: ${plan.unchanged}; nothing would be sent.`,
@@ -92,5 +135,13 @@ export async function changeOne(ctx: Context, id: number, spec: ChangeSpec, dryR
     throw new OperationError(result.error ?? 'failed');
   }
   const changed = result.note === undefined;
-  return { structured: defined({ id, changed, note: result.note }), text: changed ? `Ticket #${id} ${spec.verb}.` : `Ticket #${id}: ${result.note}.` };
+  const output = { structured: defined({ id, changed, note: result.note }), text: changed ? `Ticket #${id} ${spec.verb}.` : `Ticket #${id}: ${result.note}.` };
+  return changed ? withFrom(output, spec.from?.(), false) : output;
+}
+
+/** A change that took the ticket from someone says whom, in the text and as `previous_assignee`. */
+function withFrom(output: ToolOutput, from: string | undefined, dryRun: boolean): ToolOutput {
+  if (from === undefined) return output;
+  const text = dryRun ? `${output.text}\nIt would take the ticket from ${from}.` : output.text.replace(/\.$/, ` (it was assigned to ${from}).`);
+  return { structured: { ...output.structured, previous_assignee: from }, text };
 }

@@ -13,7 +13,7 @@ import { givenKeys, isRepeatable, type RawFieldValues } from '../fields/options.
 import { checkFields, resolveFields, typedNames } from '../fields/values.js';
 import { fieldsFor, requiredKeys, type TicketEndpoint, type TicketFieldSpec } from '../model/fields.js';
 import { assertRecipients, lazyTicket, recipientList } from '../reading/mail.js';
-import { WRITE, changeInDoubt, changeOutput, dryRunInput, dryRunOutput, ticketIdInput } from './change.js';
+import { WRITE, changeInDoubt, changeOutput, dryRunInput, dryRunOutput, fieldChangeOutput, ticketIdInput } from './change.js';
 import { defineTool, type ToolOutput } from './tool.js';
 
 /** The fields a tool takes: all the endpoint's but files, since an assistant uploads nothing from this disk (README: Assistants). */
@@ -92,7 +92,7 @@ export const updateTicketTool = defineTool({
   title: 'Update a ticket',
   description: `Change fields of a ticket; the others keep their values. ${NAMES_TAKEN}`,
   input: { ...ticketIdInput, ...fieldInput('update', { allOptional: true }), ...dryRunInput },
-  output: changeOutput,
+  output: fieldChangeOutput,
   annotations: WRITE,
   async call(args, { ctx, lookups }): Promise<ToolOutput> {
     const values = valuesOf('update', args);
@@ -106,13 +106,9 @@ export const updateTicketTool = defineTool({
       });
     }
     const checked = checkFields('update', values, ctx.now());
-    const { form } = await resolveFields(checked, lookups, { labels: false });
+    const { form, labels } = await resolveFields(checked, lookups, { labels: args.dry_run === true });
     const api = await ctx.api();
-    if (args.dry_run)
-      return dryRunOutput(
-        args.id,
-        (await plannedUpdates(api, args.id, form.fields)).map(({ plan }) => plan),
-      );
+    if (args.dry_run) return dryRunOutput(args.id, await plannedUpdates(api, args.id, form.fields, labels));
     await updateTicket(api, args.id, { fields: form.fields, labels: typedNames(checked) }, ctx).catch(changeInDoubt(args.id));
     return { structured: { id: args.id, changed: true }, text: `Updated ticket #${args.id}: ${givenKeys(values).join(', ')}.` };
   },

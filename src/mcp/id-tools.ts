@@ -2,20 +2,46 @@
 // do: the same plans, name resolution and "already ..." answers (src/bulk/, src/reading/).
 import { z } from 'zod';
 import { plans } from '../api/plans.js';
-import { DEFAULT_REOPEN_STATUS, assignRequest, reopenRequest } from '../bulk/change.js';
+import { DEFAULT_REOPEN_STATUS, assignRequest, reopenRequest, type CommandNames } from '../bulk/change.js';
 import { resolveActingUser } from '../prompts/acting-user.js';
+import { closeUnchanged, currentTicket, pickupState, resolveUnchanged } from '../bulk/ticket-state.js';
+import type { Ticket } from '../model/ticket.js';
 import { alreadyAssignedNote, alreadyClosedNote, alreadyResolvedNote } from '../reading/unchanged.js';
-import { WRITE, WRITE_IDEMPOTENT, changeOne, changeOutput, dryRunInput, ticketIdInput } from './change.js';
+import type { Context } from '../context/context.js';
+import type { PlannedRequest } from '../cmdutil/dry-run.js';
+import { WRITE, WRITE_IDEMPOTENT, changeOne, changeOutput, dryRunInput, fieldChangeOutput, pickupOutput, ticketIdInput } from './change.js';
 import { defineTool } from './tool.js';
+
+/**
+ * A plan made from the ticket as it is (one GET, in a dry run too): a ticket not found is the
+ * read's error, and `unchanged` the note of a ticket that already has the change, as the real
+ * call would answer, with nothing sent.
+ */
+function readFirst(request: (id: number) => PlannedRequest, unchanged: (ticket: Ticket, id: number) => string | undefined) {
+  return async (id: number, api: Context['api']): Promise<PlannedRequest> => {
+    const note = unchanged(await currentTicket(await api(), id), id);
+    return note === undefined ? request(id) : { ...request(id), unchanged: note };
+  };
+}
 
 export const pickupTicket = defineTool({
   name: 'pickup_ticket',
   title: 'Pick up a ticket',
   description: 'Assign a ticket to yourself.',
   input: { ...ticketIdInput, ...dryRunInput },
-  output: changeOutput,
+  output: pickupOutput,
   annotations: WRITE_IDEMPOTENT,
-  call: (args, { ctx }) => changeOne(ctx, args.id, { verb: 'picked up', plan: (id) => plans.pickupTicket(id), noteFor: alreadyAssignedNote }, args.dry_run),
+  async call(args, { ctx }) {
+    const me = (await ctx.session()).userId;
+    // Whom the ticket is taken from, once read: said, as a pickup of another's ticket is no small thing.
+    let from: string | undefined;
+    const plan = readFirst(plans.pickupTicket, (ticket) => {
+      const state = pickupState(ticket, me);
+      from = state.from;
+      return state.unchanged;
+    });
+    return changeOne(ctx, args.id, { verb: 'picked up', plan, noteFor: alreadyAssignedNote, from: () => from }, args.dry_run);
+  },
 });
 
 export const resolveTicket = defineTool({
@@ -30,7 +56,14 @@ export const resolveTicket = defineTool({
     return changeOne(
       ctx,
       args.id,
-      { verb: 'resolved', plan: (id) => plans.resolveTicket(id, { details: args.details, submitBy }), noteFor: alreadyResolvedNote },
+      {
+        verb: 'resolved',
+        plan: readFirst(
+          (id) => plans.resolveTicket(id, { details: args.details, submitBy }),
+          (ticket, id) => resolveUnchanged(ticket, id, 'call reopen_ticket, then resolve_ticket'),
+        ),
+        noteFor: alreadyResolvedNote,
+      },
       args.dry_run,
     );
   },
@@ -46,7 +79,12 @@ export const closeTicket = defineTool({
   async call(args, { ctx }) {
     const closeBy = await resolveActingUser(ctx, undefined, 'closes');
     const closure = { closeBy, comments: args.comments, files: [] };
-    return changeOne(ctx, args.id, { verb: 'closed', plan: (id) => plans.closeTicket(id, closure), noteFor: alreadyClosedNote }, args.dry_run);
+    return changeOne(
+      ctx,
+      args.id,
+      { verb: 'closed', plan: readFirst((id) => plans.closeTicket(id, closure), closeUnchanged), noteFor: alreadyClosedNote },
+      args.dry_run,
+    );
   },
 });
 
@@ -55,7 +93,7 @@ export const assignTicket = defineTool({
   title: 'Assign a ticket',
   description: 'Assign a ticket to a technician (name, username, ID or @me).',
   input: { ...ticketIdInput, user: z.string(), ...dryRunInput },
-  output: changeOutput,
+  output: fieldChangeOutput,
   annotations: WRITE_IDEMPOTENT,
   async call(args, { ctx, lookups }) {
     const { assignee, ...request } = await assignRequest(lookups, args.user, { typed: { flag: 'user', noun: 'user' }, labels: args.dry_run === true });
@@ -63,15 +101,18 @@ export const assignTicket = defineTool({
   },
 });
 
+const TOOL_NAMES: CommandNames = { resolveOrClose: 'resolve_ticket or close_ticket', setStatus: 'update_ticket with status' };
+
 export const reopenTicket = defineTool({
   name: 'reopen_ticket',
   title: 'Reopen a ticket',
   description: `Set a resolved or closed ticket back to a status (default ${DEFAULT_REOPEN_STATUS}).`,
   input: { ...ticketIdInput, status: z.string().optional(), ...dryRunInput },
-  output: changeOutput,
+  output: fieldChangeOutput,
   annotations: WRITE_IDEMPOTENT,
   async call(args, { ctx, lookups }) {
-    return changeOne(ctx, args.id, { verb: 'reopened', ...(await reopenRequest(lookups, args.status, { labels: args.dry_run === true })) }, args.dry_run);
+    const request = await reopenRequest(lookups, args.status, { labels: args.dry_run === true, named: TOOL_NAMES });
+    return changeOne(ctx, args.id, { verb: 'reopened', ...request }, args.dry_run);
   },
 });
 
@@ -82,5 +123,5 @@ export const deleteTicket = defineTool({
   input: { ...ticketIdInput, ...dryRunInput },
   output: changeOutput,
   annotations: { ...WRITE, destructiveHint: true },
-  call: (args, { ctx }) => changeOne(ctx, args.id, { verb: 'deleted', plan: (id) => plans.deleteTicket(id) }, args.dry_run),
+  call: (args, { ctx }) => changeOne(ctx, args.id, { verb: 'deleted', plan: readFirst(plans.deleteTicket, () => undefined) }, args.dry_run),
 });

@@ -237,6 +237,19 @@ describe('tkt reopen', () => {
     expect(ticket!.ticketStatusId).toBe(RESOLVED);
   });
 
+  it('refuses an open ticket in another status (In Progress), sending no update: it set it to Open and said "reopened"', async () => {
+    const [ticket] = unusedTickets(h, 1, (t) => t.ticketStatusId === IN_PROGRESS);
+    const before = routeCount(h, UPDATE);
+    for (const dryRun of [[], ['--dry-run']]) {
+      const result = await h.cli(['reopen', String(ticket!.id), ...dryRun]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`ticket #${ticket!.id} is In Progress, not resolved or closed: nothing to re-open`);
+      expect(result.stderr).toContain('hint: to set the status of an open ticket, use tkt update --status');
+    }
+    expect(routeCount(h, UPDATE)).toBe(before);
+    expect(ticket!.ticketStatusId).toBe(IN_PROGRESS);
+  });
+
   it('reports a missing ticket among others as exit 1, the others done', async () => {
     const [ticket] = unusedTickets(h, 1, (t) => t.ticketStatusId === RESOLVED);
     const result = await h.cli(['reopen', String(ticket!.id), '999999']);

@@ -9,9 +9,18 @@ import { routeCount, sendsNothing, unusedTicket, useHarness, userId } from '../h
 const RESOLVE = 'POST /api/TicketsApi/resolve/{id}';
 const OPEN = 1;
 const RESOLVED = 6;
+const CLOSED = 7;
 
 let h: Harness;
 useHarness({ profiles: ['viewer'] }, (harness) => (h = harness));
+
+/** The CLI run, asserting it resolved nothing (it may read the ticket). */
+async function resolvesNothing<T>(action: () => Promise<T>): Promise<T> {
+  const before = resolves();
+  const result = await action();
+  expect(resolves()).toBe(before);
+  return result;
+}
 
 /** A live open ticket no other test of this file has touched. */
 const openTicket = () => unusedTicket(h, (t) => t.ticketStatusId === OPEN);
@@ -19,8 +28,8 @@ const resolves = () => routeCount(h, RESOLVE);
 
 describe('tkt resolve', () => {
   it('keeps the notes written in the editor when the service refuses them, in the drafts folder, and says where', async () => {
-    // Neither open nor resolved: the open ones are for the tests that resolve.
-    const ticket = unusedTicket(h, (t) => t.ticketStatusId !== OPEN && t.ticketStatusId !== RESOLVED);
+    // Neither open nor resolved nor closed: the open ones are for the tests that resolve, a closed one is refused.
+    const ticket = unusedTicket(h, (t) => t.ticketStatusId !== OPEN && t.ticketStatusId !== RESOLVED && t.ticketStatusId !== CLOSED);
     const status = ticket.ticketStatusId;
     const { ctx, stderr } = await h.context({
       tty: true,
@@ -95,11 +104,30 @@ describe('tkt resolve', () => {
     expect(JSON.parse(result.stdout)).toEqual({ id: ticket.id, ok: true, status: 200, body: `Ticket ${ticket.id} resolved.` });
   });
 
-  it('maps the unknown-ticket 400 to exit 3, as a 404 is elsewhere, with the server message', async () => {
-    const result = await h.cli(['resolve', '999999', '--details', 'x']);
-    expect(result.code).toBe(3);
-    expect(result.stderr).toMatch(/error: #999999 not found \(HTTP 400\)/);
-    expect(result.stderr).toContain('Ticket 999999 was not found');
+  it('is exit 3 for a ticket that does not exist, from the read before the resolve, in a dry run too', async () => {
+    for (const dryRun of [[], ['--dry-run']]) {
+      const result = await resolvesNothing(() => h.cli(['resolve', '999999', '--details', 'x', ...dryRun]));
+      expect(result.code).toBe(3);
+      expect(result.stderr).toMatch(/error: #999999 not found \(HTTP 404\)/);
+    }
+  });
+
+  it('refuses a closed ticket, which the service would move back to Resolved: exit 1, nothing sent, in a dry run too', async () => {
+    // It answered "✓ #N resolved", the ticket back in Resolved and the requester mailed again.
+    const ticket = unusedTicket(h, (t) => t.ticketStatusId === CLOSED);
+    for (const dryRun of [[], ['--dry-run']]) {
+      const result = await resolvesNothing(() => h.cli(['resolve', String(ticket.id), '--details', 'x', ...dryRun]));
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`ticket #${ticket.id} is closed: reopen it first`);
+      expect(result.stderr).toContain(`hint: run "tkt reopen ${ticket.id}", then resolve it`);
+    }
+    expect(ticket.ticketStatusId).toBe(CLOSED);
+  });
+
+  it('--dry-run of a resolved ticket says what the real run says, and plans nothing', async () => {
+    const ticket = unusedTicket(h, (t) => t.ticketStatusId === RESOLVED);
+    const result = await resolvesNothing(() => h.cli(['resolve', String(ticket.id), '--details', 'x', '--dry-run']));
+    expect(result).toMatchObject({ code: 0, stdout: `dry run: #${ticket.id} already resolved, nothing changed (nothing would be sent)\n` });
   });
 
   it('is exit 5 for a user without Tickets.Resolve', async () => {
@@ -127,12 +155,16 @@ describe('tkt resolve', () => {
     const token = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ exp: Math.floor(Date.now() / 1000) + 3600 })}.c2ln`;
     const env = { TKT_TOKEN: token, TKT_URL: h.sandbox.url };
 
-    const { ctx, stdout, prompter } = await h.context({ tty: true, env, answers: [{ kind: 'search', message: '--by', value: userId(h, 'tech') }] });
-    await sendsNothing(h, () => run({ ids: [String(ticket.id)], details: 'Swapped the cable', concurrency: '4', dryRun: true }, ctx));
+    const { ctx, prompter } = await h.context({ tty: true, env, answers: [{ kind: 'search', message: '--by', value: userId(h, 'tech') }] });
+    // Asked before any request; the read of the ticket that follows is refused by the sandbox, which
+    // takes no token without a subject (tkt close, which does not read, shows the SubmitBy chosen).
+    const before = resolves();
+    const refused = await run({ ids: [String(ticket.id)], details: 'Swapped the cable', concurrency: '4', dryRun: true }, ctx).catch((error: unknown) => error);
+    expect(exitCodeOf(refused)).toBe(4);
+    expect(resolves()).toBe(before);
     prompter.assertDone();
     expect(prompter.asked[0]?.message).toContain('Who resolves these tickets');
     expect(prompter.asked[0]?.choices).toContainEqual(expect.stringContaining('tech'));
-    expect(stdout()).toMatch(new RegExp(`SubmitBy:\\s+${userId(h, 'tech')}`));
 
     const piped = await sendsNothing(h, () => h.cli(['resolve', String(ticket.id), '--details', 'x'], { env }));
     expect(piped.code).toBe(2);
@@ -142,7 +174,7 @@ describe('tkt resolve', () => {
 
   it('--dry-run prints the form and sends nothing', async () => {
     const ticket = openTicket();
-    const result = await sendsNothing(h, () => h.cli(['resolve', String(ticket.id), '--details', 'Would fix', '--dry-run']));
+    const result = await resolvesNothing(() => h.cli(['resolve', String(ticket.id), '--details', 'Would fix', '--dry-run']));
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`would send POST /api/TicketsApi/resolve/${ticket.id}`);
     expect(result.stdout).toMatch(/Details:\s+Would fix/);

@@ -47,8 +47,6 @@ describe('tkt mcp: the write tools', () => {
       ['resolve_ticket', { id: ticket.id, details: 'fixed' }],
       ['close_ticket', { id: ticket.id }],
       ['assign_ticket', { id: ticket.id, user: 'tech' }],
-      // An open ticket reopened (to Open) is a change it already has: a status it has not.
-      ['reopen_ticket', { id: ticket.id, status: 'In Progress' }],
       ['delete_ticket', { id: ticket.id }],
       ['update_ticket', { id: ticket.id, priority: 'High' }],
       ['reply_to_ticket', { id: ticket.id, message: 'hello' }],
@@ -62,6 +60,11 @@ describe('tkt mcp: the write tools', () => {
     }
     expect(writes()).toBe(sent);
     expect(JSON.stringify(ticket)).toBe(before);
+    // An open ticket is not re-opened: a resolved one is.
+    const resolved = unusedTicket(h, (t) => t.ticketStatusId === status('Resolved'));
+    const reopen = await change('reopen_ticket', { id: resolved.id, status: 'In Progress', dry_run: true });
+    expect(reopen.requests![0]!.method).toBe('POST');
+    expect(writes()).toBe(sent);
     const assign = await change('assign_ticket', { id: ticket.id, user: 'tech', dry_run: true });
     expect(assign.requests![0]!.fields).toMatchObject({ AssignedUser: userId(h, 'tech') });
   });
@@ -154,6 +157,105 @@ describe('tkt mcp: the write tools', () => {
       expect(result.structuredContent).toEqual({ id: args.id, dry_run: true, changed: false, note });
       expect(textOf(result)).toBe(`Dry run: ticket #${String(args.id)}: ${note}; nothing would be sent.`);
     }
+    expect(writes()).toBe(sent);
+  });
+
+  it('resolve, close, pickup and delete read the ticket first: their dry run answers what the real call would, and nothing is sent', async () => {
+    // Each dry run said "It would send: POST ..." where the real call failed or changed nothing.
+    const resolved = unusedTicket(h, (t) => t.ticketStatusId === status('Resolved'));
+    const closed = unusedTicket(h, (t) => t.ticketStatusId === status('Closed'));
+    const mine = unusedTicket(h, (t) => isOpen(t) && t.assignedUser === userId(h, 'tech'));
+    const sent = writes();
+    for (const dryRun of [true, false]) {
+      for (const [name, args] of [
+        ['resolve_ticket', { details: 'x' }],
+        ['close_ticket', {}],
+        ['pickup_ticket', {}],
+        ['delete_ticket', {}],
+      ] as const) {
+        const missing = await mcp.call(name, { id: 999_999, ...args, dry_run: dryRun });
+        expect(missing.isError, name).toBe(true);
+        expect(textOf(missing)).toMatch(/^error: not found \(HTTP 404\)/);
+      }
+      const said = (note: string) => (dryRun ? { dry_run: true, changed: false, note } : { changed: false, note });
+      expect(await change('resolve_ticket', { id: resolved.id, details: 'x', dry_run: dryRun })).toEqual({
+        id: resolved.id,
+        ...said('already resolved, nothing changed'),
+      });
+      expect(await change('close_ticket', { id: closed.id, dry_run: dryRun })).toEqual({ id: closed.id, ...said('already closed, nothing changed') });
+      expect(await change('pickup_ticket', { id: mine.id, dry_run: dryRun })).toEqual({ id: mine.id, ...said('already assigned to you, nothing changed') });
+    }
+    expect(writes()).toBe(sent);
+  });
+
+  it('resolve_ticket refuses a closed ticket, as tkt resolve does: the service would move it back to Resolved', async () => {
+    const closed = unusedTicket(h, (t) => t.ticketStatusId === status('Closed'));
+    const sent = writes();
+    for (const dryRun of [true, false]) {
+      const result = await mcp.call('resolve_ticket', { id: closed.id, details: 'x', dry_run: dryRun });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe(`error: ticket #${closed.id} is closed: reopen it first\nhint: call reopen_ticket, then resolve_ticket`);
+    }
+    expect(writes()).toBe(sent);
+    expect(ticketById(h, closed.id).ticketStatusId).toBe(status('Closed'));
+  });
+
+  it("pickup_ticket of another technician's ticket says whom it was taken from", async () => {
+    const ticket = unusedTicket(h, (t) => isOpen(t) && t.assignedUser === userId(h, 'admin'));
+    const planned = await mcp.call('pickup_ticket', { id: ticket.id, dry_run: true });
+    expect(planned.structuredContent).toMatchObject({ dry_run: true, previous_assignee: 'Ada Admin (admin)' });
+    expect(textOf(planned)).toContain('It would take the ticket from Ada Admin (admin).');
+    const result = await mcp.call('pickup_ticket', { id: ticket.id });
+    expect(result.structuredContent).toEqual({ id: ticket.id, changed: true, previous_assignee: 'Ada Admin (admin)' });
+    expect(textOf(result)).toBe(`Ticket #${ticket.id} picked up (it was assigned to Ada Admin (admin)).`);
+    expect(ticketById(h, ticket.id).assignedUser).toBe(userId(h, 'tech'));
+  });
+
+  it('reopen_ticket refuses a ticket that is not resolved or closed, and its hints name the tools', async () => {
+    const inProgress = unusedTicket(h, isOpen);
+    inProgress.ticketStatusId = status('In Progress');
+    const sent = writes();
+    for (const dryRun of [true, false]) {
+      const result = await mcp.call('reopen_ticket', { id: inProgress.id, dry_run: dryRun });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe(
+        `error: ticket #${inProgress.id} is In Progress, not resolved or closed: nothing to re-open\nhint: to set the status of an open ticket, use update_ticket with status`,
+      );
+      const closed = await mcp.call('reopen_ticket', { id: inProgress.id, status: 'Closed', dry_run: dryRun });
+      expect(closed.isError).toBe(true);
+      expect(textOf(closed)).toContain('hint: to resolve or close tickets, use resolve_ticket or close_ticket');
+    }
+    expect(writes()).toBe(sent);
+    expect(ticketById(h, inProgress.id).ticketStatusId).toBe(status('In Progress'));
+  });
+
+  it('a dry run of update and assign names what would change, from and to, and says changed as the real call would', async () => {
+    // It answered the whole request with raw IDs, nothing marked, and changed: false always.
+    // One assigned now (the unassigned ones are for the tests that pick up), made unassigned here: nothing is sent.
+    const ticket = unusedTicket(h, (t) => isOpen(t) && t.assignedUser !== null);
+    const priority = (name: string) => h.sandbox.state.lookups.priorities.find((p) => p.priority === name)!.id;
+    Object.assign(ticket, { ticketStatusId: status('Open'), ticketPriorityId: priority('Low'), assignedUser: null, siteId: 1 });
+    const sent = writes();
+    const update = await mcp.call('update_ticket', { id: ticket.id, priority: 'High', assignee: 'ada', site: 'Head Office', dry_run: true });
+    expect(update.isError, textOf(update)).toBeFalsy();
+    const planned = update.structuredContent as Change & { changes?: Record<string, string> };
+    expect(planned.changed).toBe(true);
+    // The site the ticket has already is no change.
+    expect(planned.changes).toEqual({
+      TicketPriorityId: `${priority('Low')} (Low) -> ${priority('High')} (High)`,
+      AssignedUser: `empty -> ${userId(h, 'admin')} (Ada Admin)`,
+    });
+    expect(textOf(update)).toContain(
+      `Dry run: nothing was sent. It would change:\n  TicketPriorityId: ${priority('Low')} (Low) -> ${priority('High')} (High)\n  AssignedUser: empty -> ${userId(h, 'admin')} (Ada Admin)\nIt would send:\nPOST `,
+    );
+    const same = (await change('update_ticket', { id: ticket.id, priority: 'Low', dry_run: true })) as Change & { changes?: object };
+    expect(same).toMatchObject({ dry_run: true, changed: false, changes: {} });
+    const assign = (await change('assign_ticket', { id: ticket.id, user: 'tech', dry_run: true })) as Change & { changes?: object };
+    expect(assign).toMatchObject({ changed: true, changes: { AssignedUser: `empty -> ${userId(h, 'tech')} (Tom Tech)` } });
+    // A request that is not made from the ticket as read changes it: no changes member.
+    const pickup = await change('pickup_ticket', { id: ticket.id, dry_run: true });
+    expect(pickup).toMatchObject({ dry_run: true, changed: true });
+    expect(pickup).not.toHaveProperty('changes');
     expect(writes()).toBe(sent);
   });
 
@@ -317,7 +419,8 @@ describe('tkt mcp: the write tools', () => {
   it('a user without permission gets the error the CLI prints', async () => {
     const viewer = await connectMcp(['--write', '--profile', 'viewer'], { TKT_CONFIG_DIR: h.configDir });
     try {
-      const ticket = unusedTicket(h, (t) => isOpen(t) && t.assignedUser === null);
+      // The sandbox's open tickets are few, and used up by now: one is made open and unassigned.
+      const ticket = Object.assign(unusedTicket(h), { ticketStatusId: status('Open'), assignedUser: null });
       const result = await viewer.call('pickup_ticket', { id: ticket.id });
       expect(result.isError).toBe(true);
       expect(textOf(result)).toMatch(/^error: permission denied \(HTTP 403\)/);

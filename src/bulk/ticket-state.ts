@@ -1,0 +1,51 @@
+// What a change sent without a form depends on in the ticket as it is (resolve, close, pickup,
+// delete): read once before it, so that a dry run answers what the real call would (a ticket not
+// found fails as the read fails; "already closed" is the note, with nothing sent), and so that
+// resolve refuses a closed ticket, which the service would move back to Resolved and mail again.
+import { plans } from '../api/plans.js';
+import type { ApiClient, TicketId } from '../api/types.js';
+import { OperationError } from '../errors.js';
+import { readTicket, type Ticket } from '../model/ticket.js';
+import { sanitizeInline } from '../output/sanitize.js';
+import { sameId } from '../util/same-id.js';
+import { alreadyAssignedToNote } from '../reading/unchanged.js';
+
+/** The ticket as it is now: one GET; a ticket that does not exist fails as `tkt show` fails. */
+export async function currentTicket(client: ApiClient, id: TicketId): Promise<Ticket> {
+  return readTicket((await client.send(plans.getTicket(id))).body);
+}
+
+/** The service's flag when it sends one (`isClosed`), else the status's name. */
+function isIn(ticket: Ticket, flag: 'isClosed' | 'isResolved', name: RegExp): boolean {
+  const raw = ticket.raw;
+  const flagged = typeof raw === 'object' && raw !== null && (raw as Record<string, unknown>)[flag] === true;
+  return flagged || name.test(ticket.status ?? '');
+}
+
+const isClosed = (ticket: Ticket): boolean => isIn(ticket, 'isClosed', /\bclosed\b/i);
+const isResolved = (ticket: Ticket): boolean => isIn(ticket, 'isResolved', /\bresolved\b/i);
+
+/**
+ * resolve's answer for the ticket as it is: a closed one is refused (exit 1), a resolved one
+ * changes nothing (the service's "already resolved"), else undefined: resolve it. `hint`: how to
+ * reopen it, in the caller's words.
+ */
+export function resolveUnchanged(ticket: Ticket, id: TicketId, hint: string): string | undefined {
+  if (isClosed(ticket)) throw new OperationError(`ticket #${id} is closed: reopen it first`, { hint });
+  return isResolved(ticket) ? 'already resolved, nothing changed' : undefined;
+}
+
+/** close's: a closed ticket changes nothing (the service's 200 "no action"). */
+export const closeUnchanged = (ticket: Ticket): string | undefined => (isClosed(ticket) ? 'already closed, nothing changed' : undefined);
+
+/**
+ * pickup's: a ticket already yours changes nothing; one another technician holds is taken from
+ * them, who are named (`from`, as the ticket names them: "Tina Torres (tina)"). `me`: your user
+ * ID, when the login says it.
+ */
+export function pickupState(ticket: Ticket, me: string | undefined): { unchanged?: string; from?: string } {
+  const assignee = ticket.field('assignee');
+  if (assignee.id === undefined) return {};
+  if (me !== undefined && sameId(assignee.id, me)) return { unchanged: alreadyAssignedToNote('you') };
+  return { from: sanitizeInline(assignee.name ?? String(assignee.id)) };
+}
