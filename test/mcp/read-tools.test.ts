@@ -294,6 +294,25 @@ describe('tkt mcp: the read tools', () => {
     });
   });
 
+  it('get_ticket: says a ticket is overdue as tkt show does ("2d overdue"), as list_tickets says it', async () => {
+    const settled = h.sandbox.state.lookups.status.filter((s) => /resolved|closed/i.test(s.status)).map((s) => s.id);
+    const open = h.sandbox.state.tickets.filter((t) => !t.isDeleted && t.dueDate !== null && !settled.includes(t.ticketStatusId));
+    const overdue = open.find((t) => Date.parse(t.dueDate!) < Date.now())!;
+    const later = open.find((t) => Date.parse(t.dueDate!) > Date.now() + 86_400_000)!;
+    await withMcp([], async (mcp) => {
+      for (const [ticket, expected] of [
+        [overdue, true],
+        [later, undefined],
+      ] as const) {
+        const show = await h.cli(['show', String(ticket.id), '--no-pager']);
+        expect(show.stdout.includes(' overdue)')).toBe(expected === true);
+        const result = await mcp.call('get_ticket', { id: ticket.id, comments: 0 });
+        expect((result.structuredContent as { ticket: { overdue?: boolean } }).ticket.overdue).toBe(expected);
+        expect(textOf(result).includes(`due: ${new Date(ticket.dueDate!).toISOString()} OVERDUE`)).toBe(expected === true);
+      }
+    });
+  });
+
   it('get_ticket: the facts tkt show prints: who resolved it and when, and the attachments', async () => {
     const ticket = h.sandbox.state.tickets.find((t) => t.title === 'VPN certificate expired')!;
     const attachment = h.sandbox.state.attachments.find((a) => a.ticketId === ticket.id)!;
