@@ -172,6 +172,22 @@ describe('tkt mcp: the write tools', () => {
     expect(ticket.creatorId).toBe(userId(h, 'aberg'));
   });
 
+  it('create_ticket takes the requester as get_ticket gives it, "Full Name (username)"', async () => {
+    const source = unusedTicket(h);
+    const read = await mcp.call('get_ticket', { id: source.id, comments: 0 });
+    const { requester } = (read.structuredContent as { ticket: { requester: string } }).ticket;
+    expect(requester).toMatch(/^.+ \(.+\)$/);
+    const created = await change('create_ticket', {
+      title: 'Same requester',
+      description: 'd',
+      requester,
+      site: 'Head Office',
+      department: 'IT',
+      status: 'Open',
+    });
+    expect(ticketById(h, created.id!).creatorId).toBe(source.creatorId);
+  });
+
   it("create_ticket says when the service's SLA replaced the due date given, and update_ticket with it keeps it", async () => {
     // The ticket was created with the SLA's date and the tool said only "Created ticket #N."
     const wanted = '2030-01-15T12:00:00.000Z';
