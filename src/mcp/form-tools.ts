@@ -8,7 +8,7 @@ import { plannedUpdates, updateTicket } from '../bulk/change.js';
 import type { PlannedRequest } from '../cmdutil/dry-run.js';
 import type { Context } from '../context/context.js';
 import { UsageError, rethrowInDoubt } from '../errors.js';
-import { checkCreate, createEndpoint, createRequest, createdId, replacedDue, replacedDueText } from '../fields/created.js';
+import { checkCreate, createEndpoint, createRequest, createdId, replacedDue, type ReplacedDue } from '../fields/created.js';
 import { givenKeys, isRepeatable, type RawFieldValues } from '../fields/options.js';
 import { checkFields, resolveFields, typedNames } from '../fields/values.js';
 import { fieldsFor, requiredKeys, type TicketEndpoint, type TicketFieldSpec } from '../model/fields.js';
@@ -68,6 +68,12 @@ async function sendNew(ctx: Context, request: PlannedRequest): Promise<ApiRespon
 
 const CREATE_ENDPOINT = createEndpoint(false);
 
+/** replacedDueText for an assistant: times in UTC ISO 8601, as every tool gives them, and the call that keeps the date given. */
+function replacedDueNote(due: ReplacedDue, id: string | undefined): string {
+  const sent = new Date(due.sent).toISOString();
+  return `the service set its due date to ${due.kept?.toISOString() ?? 'none'} (its SLA), not ${sent}; update_ticket with id ${id} and due ${JSON.stringify(sent)} keeps yours (an update that leaves the priority keeps the due date)`;
+}
+
 export const createTicket = defineTool({
   name: 'create_ticket',
   title: 'Create a ticket',
@@ -86,10 +92,7 @@ export const createTicket = defineTool({
     const id = createdId(response);
     // Not an error: the ticket exists, and an assistant told of a failure may create it again.
     const due = await replacedDue(await ctx.api(), request, response, id);
-    const note =
-      due === undefined
-        ? undefined
-        : `${replacedDueText(due)}; update_ticket with id ${id} and due ${JSON.stringify(due.sent)} keeps yours (an update that leaves the priority keeps the due date)`;
+    const note = due === undefined ? undefined : replacedDueNote(due, id);
     return {
       structured: { ...(id === undefined ? {} : { id: Number(id) }), changed: true, ...(note === undefined ? {} : { note }) },
       text: id === undefined ? 'Created a ticket; the service named no ID.' : `Created ticket #${id}.${note === undefined ? '' : ` But ${note}.`}`,

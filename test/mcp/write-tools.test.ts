@@ -204,7 +204,11 @@ describe('tkt mcp: the write tools', () => {
     expect(result.isError, textOf(result)).toBeFalsy();
     const { id, note } = result.structuredContent as Change;
     expect(Date.parse(ticketById(h, id!).dueDate!)).not.toBe(Date.parse(wanted));
-    expect(note).toMatch(new RegExp(`^the service set its due date to .* \\(its SLA\\), not .*; update_ticket with id ${id} and due "${wanted}" keeps yours`));
+    // In UTC ISO 8601 throughout, as every time the tools give: no local time without its zone.
+    const kept = new Date(ticketById(h, id!).dueDate!).toISOString();
+    expect(note).toMatch(
+      new RegExp(`^the service set its due date to ${kept} \\(its SLA\\), not ${wanted}; update_ticket with id ${id} and due "${wanted}" keeps yours`),
+    );
     expect(textOf(result)).toBe(`Created ticket #${id}. But ${note!}.`);
     await change('update_ticket', { id, due: wanted });
     expect(Date.parse(ticketById(h, id!).dueDate!)).toBe(Date.parse(wanted));
