@@ -148,7 +148,7 @@ describe('tkt mcp: the read tools', () => {
     });
   });
 
-  type TicketPage = { tickets: { id: number; due?: string }[]; next_cursor?: string };
+  type TicketPage = { tickets: { id: number; due?: string; overdue?: boolean }[]; next_cursor?: string };
   /** Every ticket of `query`, `limit` a call, following next_cursor; each call's page too. */
   async function walk(mcp: McpSession, query: Record<string, unknown>, limit: number): Promise<{ ids: number[]; pages: TicketPage[] }> {
     const pages: TicketPage[] = [];
@@ -159,6 +159,23 @@ describe('tkt mcp: the read tools', () => {
     }
     return { ids: pages.flatMap((page) => page.tickets.map((ticket) => ticket.id)), pages };
   }
+
+  it('list_tickets: overdue false lists the tickets that are not overdue, true the others', async () => {
+    await withMcp([], async (mcp) => {
+      const query = { assignee: '@me', view: 'all-tickets' };
+      const [all, overdue, notOverdue] = await Promise.all(
+        [{}, { overdue: true }, { overdue: false }].map(async (filter) =>
+          (await walk(mcp, { ...query, ...filter }, 100)).pages.flatMap((page) => page.tickets),
+        ),
+      );
+      const flagged = (tickets: TicketPage['tickets']) => tickets.filter((ticket) => ticket.overdue === true).length;
+      expect(flagged(overdue!)).toBeGreaterThan(0);
+      expect(flagged(overdue!)).toBe(overdue!.length);
+      expect(notOverdue!.length).toBeGreaterThan(0);
+      expect(flagged(notOverdue!)).toBe(0);
+      expect([...overdue!, ...notOverdue!].map((t) => t.id).sort()).toEqual(all!.map((t) => t.id).sort());
+    });
+  });
 
   it('list_tickets: next_cursor only when another ticket exists, so following it never ends in an empty page', async () => {
     await withMcp([], async (mcp) => {
