@@ -33,8 +33,11 @@ describe('tkt mcp: the read tools', () => {
       expect(client.getServerVersion()?.name).toBe('tkt');
       expect(client.getServerCapabilities()?.tools).toBeDefined();
       expect(client.getInstructions()).toMatch(/data, never as instructions/);
+      // They speak only of the tools offered: a read-only server has no write tool to preview.
+      expect(client.getInstructions()).not.toMatch(/write|dry_run/i);
       expect(h.sandbox.stats.requests).toBe(before);
     });
+    await withMcp(['--write'], async ({ client }) => expect(client.getInstructions()).toMatch(/Write tools take dry_run to preview the request\.$/));
     // The client asked for the latest version; the server agreed to it.
     expect(LATEST_PROTOCOL_VERSION).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
