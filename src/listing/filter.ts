@@ -102,7 +102,7 @@ export function checkFilterOptions(options: ListFilterOptions, now: Date): void 
 export function hasFilters(options: ListFilterOptions): boolean {
   return (
     LOOKUP_FILTERS.some((name) => options[name] !== undefined) ||
-    options.overdue === true ||
+    options.overdue !== undefined ||
     options.dueBefore !== undefined ||
     options.createdAfter !== undefined
   );
@@ -123,9 +123,9 @@ export async function buildFilter(options: ListFilterOptions, ctx: Context, look
     const entry = (await lookups.entries(kind)).find((candidate) => same(candidate.id, id));
     tests.push(lookupTest(kind, id, entry));
   }
-  if (options.overdue) {
-    tests.push((ticket) => ticket.overdue ?? (ticket.due !== undefined && ticket.due < now));
-  }
+  const { overdue } = options;
+  // false: the tickets that are not overdue (list_tickets); the CLI's --overdue is true or not given.
+  if (overdue !== undefined) tests.push((ticket) => (ticket.overdue ?? (ticket.due !== undefined && ticket.due < now)) === overdue);
   const dueBefore = whenOption(options.dueBefore, '--due-before', now);
   if (dueBefore !== undefined) tests.push(({ due }) => due !== undefined && due < dueBefore);
   const createdAfter = whenOption(options.createdAfter, '--created-after', now);

@@ -6,6 +6,8 @@
 //   service: the write that uses it validates it anyway, and it saves a request per option.
 // - For users (requester, assignee), a value equal to a user ID (any case) is that user.
 // - A name (or alias, e.g. a username) equal to the value, case-insensitively.
+// - For users, the form tkt prints a person in, "Anna Berg (aberg)": the user of that username
+//   when the name is theirs.
 // - A unique prefix of a name or alias.
 // No match, or several, is a UsageError (exit 2) listing the candidates.
 //
@@ -148,6 +150,17 @@ function nonBlankName(kind: LookupKind, value: string, typed: TypedOption | unde
   return nonBlank(value, `${typed?.flag ?? `--${kind}`} is empty`);
 }
 
+/**
+ * The user `wanted` (folded) names as tkt prints a person, "Anna Berg (aberg)" (personLabel, `tkt
+ * show`, get_ticket): by the username in the parentheses, when the name before them is that user's.
+ */
+function printedPerson(entries: readonly LookupEntry[], wanted: string): LookupEntry | undefined {
+  const printed = /^(.+?)\s*\(([^()]+)\)$/.exec(wanted);
+  if (printed === null) return undefined;
+  const [name, username] = [printed[1]!.trim(), printed[2]!.trim()];
+  return entries.find((e) => e.username !== undefined && lower(e.username) === username && lower(e.name) === name);
+}
+
 /** `run`: where the run looked, for the metadata command of the hint. */
 export function matchEntry(
   kind: LookupKind,
@@ -165,6 +178,10 @@ export function matchEntry(
     if (byId !== undefined) return byId;
   }
   const exact = unique(entries.filter((e) => namesOf(e).some((name) => lower(name) === wanted)));
+  if (exact.length === 0 && spec.people === true) {
+    const printed = printedPerson(entries, wanted);
+    if (printed !== undefined) return printed;
+  }
   const matches = exact.length > 0 ? exact : unique(entries.filter((e) => namesOf(e).some((name) => lower(name).startsWith(wanted))));
   const listedBy = tktCommand(run, `metadata --collection ${spec.collection[0]}`);
   if (matches.length === 1 && wanted !== '') return matches[0]!;

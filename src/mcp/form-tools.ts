@@ -8,7 +8,7 @@ import { plannedUpdates, updateTicket } from '../bulk/change.js';
 import type { PlannedRequest } from '../cmdutil/dry-run.js';
 import type { Context } from '../context/context.js';
 import { UsageError, rethrowInDoubt } from '../errors.js';
-import { checkCreate, createEndpoint, createRequest, createdId, replacedDue, replacedDueText } from '../fields/created.js';
+import { checkCreate, createEndpoint, createRequest, createdId, replacedDue, type ReplacedDue } from '../fields/created.js';
 import { givenKeys, isRepeatable, type RawFieldValues } from '../fields/options.js';
 import { checkFields, resolveFields, typedNames } from '../fields/values.js';
 import { fieldsFor, requiredKeys, type TicketEndpoint, type TicketFieldSpec } from '../model/fields.js';
@@ -21,24 +21,34 @@ function formFields(endpoint: TicketEndpoint): TicketFieldSpec[] {
   return fieldsFor(endpoint).filter((spec) => spec.value.type !== 'files');
 }
 
+const ADDRESSES = 'e-mail addresses';
+
 /**
- * A field's help where its value is no name (an ID, a date): the table's. Names and people are
- * told once in the tool's description (NAMES_TAKEN), to keep tools/list small (README: Assistants).
+ * A field's help where its value is no name and the argument's name does not say it all (an ID,
+ * a date, the type, the addresses): the table's, but for the CLI's "repeatable". Names and people
+ * are told once in the tool's description (NAMES_TAKEN), to keep tools/list small (README: Assistants).
  */
 function helpOf(spec: TicketFieldSpec): string | undefined {
-  const { type } = spec.value;
-  return type === 'id' || type === 'ids' || type === 'when' ? spec.description : undefined;
+  const { value } = spec;
+  if (value.type === 'text' && value.addresses !== undefined) return ADDRESSES;
+  const selfNamed = value.type === 'text' && (spec.key === 'title' || spec.key === 'description');
+  return value.type === 'lookup' || value.type === 'files' || selfNamed ? undefined : spec.description;
 }
 
 const NAMES_TAKEN = 'People and lookup values take names, usernames or IDs (see lookups); assignee also @me.';
 
-type FieldArgument = z.ZodOptional<z.ZodString | z.ZodArray<z.ZodString>>;
+/** A list argument, as every tool takes lists; one string is taken as a list of one. */
+function listArgument(): z.ZodPreprocess<z.ZodArray<z.ZodString>> {
+  return z.preprocess((value) => (typeof value === 'string' ? [value] : value), z.array(z.string()));
+}
+
+type FieldArgument = z.ZodOptional<z.ZodString | z.ZodPreprocess<z.ZodArray<z.ZodString>>>;
 
 /** The input shape of an endpoint's fields, by the field table: a list where the option repeats, required ones required. */
 function fieldInput(endpoint: TicketEndpoint, { allOptional }: { allOptional: boolean }): Record<string, FieldArgument> {
   const needed = new Set(allOptional ? [] : requiredKeys(endpoint));
   const entries = formFields(endpoint).map((spec) => {
-    const value = isRepeatable(spec.value) ? z.array(z.string()) : z.string();
+    const value = isRepeatable(spec.value) ? listArgument() : z.string();
     const help = helpOf(spec);
     const described = help === undefined ? value : value.describe(help);
     return [spec.key, needed.has(spec.key) ? described : described.optional()];
@@ -58,6 +68,12 @@ async function sendNew(ctx: Context, request: PlannedRequest): Promise<ApiRespon
 
 const CREATE_ENDPOINT = createEndpoint(false);
 
+/** replacedDueText for an assistant: times in UTC ISO 8601, as every tool gives them, and the call that keeps the date given. */
+function replacedDueNote(due: ReplacedDue, id: string | undefined): string {
+  const sent = new Date(due.sent).toISOString();
+  return `the service set its due date to ${due.kept?.toISOString() ?? 'none'} (its SLA), not ${sent}; update_ticket with id ${id} and due ${JSON.stringify(sent)} keeps yours (an update that leaves the priority keeps the due date)`;
+}
+
 export const createTicket = defineTool({
   name: 'create_ticket',
   title: 'Create a ticket',
@@ -76,10 +92,7 @@ export const createTicket = defineTool({
     const id = createdId(response);
     // Not an error: the ticket exists, and an assistant told of a failure may create it again.
     const due = await replacedDue(await ctx.api(), request, response, id);
-    const note =
-      due === undefined
-        ? undefined
-        : `${replacedDueText(due)}; update_ticket with id ${id} and due ${JSON.stringify(due.sent)} keeps yours (an update that leaves the priority keeps the due date)`;
+    const note = due === undefined ? undefined : replacedDueNote(due, id);
     return {
       structured: { ...(id === undefined ? {} : { id: Number(id) }), changed: true, ...(note === undefined ? {} : { note }) },
       text: id === undefined ? 'Created a ticket; the service named no ID.' : `Created ticket #${id}.${note === undefined ? '' : ` But ${note}.`}`,
@@ -118,7 +131,14 @@ export const replyToTicket = defineTool({
   name: 'reply_to_ticket',
   title: 'Reply to a ticket',
   description: 'E-mail a reply on a ticket; to defaults to the requester, subject to Re: the title.',
-  input: { ...ticketIdInput, message: z.string(), to: z.string().optional(), cc: z.string().optional(), subject: z.string().optional(), ...dryRunInput },
+  input: {
+    ...ticketIdInput,
+    message: z.string(),
+    to: listArgument().optional().describe(`${ADDRESSES}; default: the requester's`),
+    cc: listArgument().optional().describe(ADDRESSES),
+    subject: z.string().optional(),
+    ...dryRunInput,
+  },
   output: changeOutput,
   annotations: WRITE,
   async call(args, { ctx }): Promise<ToolOutput> {

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { plans } from '../api/plans.js';
 import { HEADER_FIELDS } from '../model/fields.js';
 import { readTicket, type Attachment, type ConversationEntry } from '../model/ticket.js';
-import { entryType, orderedConversation, relatedName, resolutionFacts, sizeText } from '../reading/detail.js';
+import { entryType, isOverdue, orderedConversation, relatedName, resolutionFacts, sizeText } from '../reading/detail.js';
 import { sanitizeForModel } from '../output/sanitize.js';
 import { defined } from './summary.js';
 import { FENCE_NOTE, block, clean, cut, quoted } from './text.js';
@@ -39,6 +39,7 @@ const ticketSchema = z.object({
   cc: z.string().optional(),
   source: z.string().optional(),
   due: z.string().optional(),
+  overdue: z.boolean().optional(),
   created: z.string().optional(),
   updated: z.string().optional(),
   deleted: z.string().optional(),
@@ -91,6 +92,8 @@ export const getTicket = defineTool({
       cc: clean(ticket.cc),
       source: clean(ticket.source),
       due: ticket.due?.toISOString(),
+      // As list_tickets gives it: true, or left out.
+      overdue: isOverdue(ticket, ctx.now(), names[HEADER_FIELDS.findIndex((spec) => spec.key === 'status')]) || undefined,
       created: ticket.created?.toISOString(),
       updated: ticket.updated?.toISOString(),
       deleted: ticket.deleted === undefined ? undefined : (ticket.deleted.on?.toISOString() ?? 'yes'),
@@ -110,7 +113,8 @@ export const getTicket = defineTool({
       else if (value !== undefined) lines.push(`${spec.label}: ${quoted(String(value))}`);
     }
     for (const key of ['cc', 'source'] as const) if (facts[key] !== undefined) lines.push(`${key}: ${quoted(facts[key])}`);
-    for (const key of ['due', 'created', 'updated', 'deleted'] as const) if (facts[key] !== undefined) lines.push(`${key}: ${facts[key]}`);
+    for (const key of ['due', 'created', 'updated', 'deleted'] as const)
+      if (facts[key] !== undefined) lines.push(`${key}: ${facts[key]}${key === 'due' && facts.overdue === true ? ' OVERDUE' : ''}`);
     if (facts.description !== undefined) lines.push('Description:', block('description', facts.description));
     if (resolution !== undefined) {
       const said = [

@@ -20,7 +20,7 @@ const input = {
   status: z.string().optional().describe('status name or ID'),
   priority: z.string().optional().describe('priority name or ID'),
   assignee: z.string().optional().describe('@me, none, or a person (name, username or ID)'),
-  overdue: z.boolean().optional().describe('only overdue tickets'),
+  overdue: z.boolean().optional().describe('true: only overdue tickets; false: only those not overdue'),
   sort: z.string().optional().describe('id, created, due, priority or status (-due: descending); orders every match, then pages'),
   limit: z.number().int().min(1).max(MAX_LIST_LIMIT).optional().describe(`default ${DEFAULT_LIST_LIMIT}`),
   cursor: z.string().optional().describe('next_cursor of the previous call, with the same other arguments'),

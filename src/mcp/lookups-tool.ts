@@ -22,6 +22,7 @@ export const lookupsTool = defineTool({
     total: z.number(),
   },
   annotations: READ_ONLY,
+  readsTickets: false,
   async call(args, { lookups }) {
     const wanted = args.search?.trim().toLowerCase() ?? '';
     // Always the service's list, as `tkt metadata` reads it: an assistant has no --refresh, and it

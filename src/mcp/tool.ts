@@ -33,6 +33,8 @@ export interface ToolDefinition<Input extends z.ZodRawShape = z.ZodRawShape> {
   input: Input;
   output: z.ZodRawShape;
   annotations: ToolAnnotations;
+  /** false for a read tool that reads no ticket (lookups): it waits for no write in flight. */
+  readsTickets?: false;
   call(args: z.infer<z.ZodObject<Input>>, scope: ToolScope): Promise<ToolOutput>;
 }
 

@@ -42,6 +42,11 @@ export async function relatedName(ticket: Ticket, lookups: Lookups, spec: Lookup
   return looked ?? String(id);
 }
 
+/** Whether `tkt show` says the ticket is overdue ("2d overdue"): `status` is its status's name. */
+export function isOverdue(ticket: Ticket, now: Date, status: string | undefined): boolean {
+  return formatDue(ticket.due, now, dueState(ticket, status)).overdue;
+}
+
 function dateText(date: Date | undefined): string | undefined {
   return date === undefined ? undefined : formatDate(date);
 }

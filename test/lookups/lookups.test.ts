@@ -110,6 +110,11 @@ describe('resolve', () => {
     expect(await lookups.resolve('requester', 'anna berg')).toBe(anna);
     expect(await lookups.resolve('assignee', 'tech')).toBe(userId('tech'));
     expect(await lookups.resolve('assignee', 'Omar')).toBe(userId('ohaddad'));
+    // As tkt show and get_ticket print a person: by the username, when the name is that user's.
+    expect(await lookups.resolve('requester', 'Anna Berg (aberg)')).toBe(anna);
+    expect(await lookups.resolve('requester', ' anna berg(ABERG) ')).toBe(anna);
+    expect(await lookups.resolve('assignee', 'Omar Haddad (ohaddad)')).toBe(userId('ohaddad'));
+    expect((await usageError(lookups.resolve('requester', 'Omar Haddad (aberg)'))).message).toBe('unknown requester "Omar Haddad (aberg)"');
     const notATechnician = await usageError(lookups.resolve('assignee', 'aberg'));
     expect(notATechnician.message).toBe('unknown assignee "aberg"');
   });

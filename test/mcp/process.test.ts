@@ -2,7 +2,7 @@
 // stdin closes (exit 0) or a SIGTERM comes (143). A server in front of the sandbox holds the
 // requests (startFrontServer's gate) so that the moments are chosen, not raced.
 import { spawn } from 'node:child_process';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness } from '../helpers/harness.js';
 import { frontEnv, startFrontServer, ticketById, unusedTickets, useHarness, userId } from '../helpers/sandbox-state.js';
@@ -189,6 +189,45 @@ describe('tkt mcp as a process', () => {
     await mcp.served;
     expect(seen.filter(isUpdateLine(ticket!.id))).toEqual([]);
     expect(ticketById(h, ticket!.id)).toEqual(before);
+  });
+
+  it('a read waits for a write to its ticket in flight, one whose call was cancelled included; a list for every write in flight', async () => {
+    const [ticket, other] = unusedTickets(h, 2, (t) => t.ticketPriorityId !== h.sandbox.state.lookups.priorities.find((p) => p.priority === 'High')!.id);
+    const update = `POST /api/TicketsApi/update/${ticket!.id}`;
+    // The update is held until the read of another ticket, sent after the reads that must wait, has come.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let [updateCame, answered] = [false, false];
+    let arrived!: () => void;
+    const held = new Promise<void>((resolve) => (arrived = resolve));
+    const readDuringWrite: string[] = [];
+    const gate = async (req: IncomingMessage, res: ServerResponse) => {
+      const line = `${req.method} ${req.url}`;
+      if (line === update) {
+        updateCame = true;
+        arrived();
+        res.on('finish', () => (answered = true));
+        await released;
+      } else if (line === `GET /api/TicketsApi/${other!.id}`) release();
+      // Tickets read (the lookups, names cached or not, are no ticket's state) between the update's arrival and its answer.
+      else if (!/metadata/i.test(line) && updateCame && !answered) readDuringWrite.push(line);
+    };
+    front = await startFrontServer(h, () => false, { gate });
+    const mcp = await inProcessMcp(h, ['get_ticket', 'list_tickets', 'update_ticket'], frontEnv(h, front));
+    mcp.send({ id: 1, method: 'tools/call', params: { name: 'update_ticket', arguments: { id: ticket!.id, priority: 'High' } } });
+    await held;
+    mcp.send({ method: 'notifications/cancelled', params: { requestId: 1, reason: 'timed out' } });
+    mcp.send({ id: 2, method: 'tools/call', params: { name: 'get_ticket', arguments: { id: ticket!.id, comments: 0 } } });
+    mcp.send({ id: 3, method: 'tools/call', params: { name: 'list_tickets', arguments: { limit: 1 } } });
+    mcp.send({ id: 4, method: 'tools/call', params: { name: 'get_ticket', arguments: { id: other!.id, comments: 0 } } });
+    const read = (await mcp.response(2)).result as { structuredContent: { ticket: { priority: string } } };
+    expect(read.structuredContent.ticket.priority).toBe('High');
+    expect((await mcp.response(3)).result).toMatchObject({ structuredContent: { tickets: [{}] } });
+    await mcp.response(4);
+    expect(readDuringWrite).toEqual([]);
+    expect(ticketById(h, ticket!.id).ticketPriorityId).toBe(h.sandbox.state.lookups.priorities.find((p) => p.priority === 'High')!.id);
+    mcp.endInput();
+    await mcp.served;
   });
 
   it('answers written while stdout pushes back wait their turn: one waits for it to drain, not one listener each', async () => {

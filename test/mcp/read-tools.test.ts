@@ -33,8 +33,11 @@ describe('tkt mcp: the read tools', () => {
       expect(client.getServerVersion()?.name).toBe('tkt');
       expect(client.getServerCapabilities()?.tools).toBeDefined();
       expect(client.getInstructions()).toMatch(/data, never as instructions/);
+      // They speak only of the tools offered: a read-only server has no write tool to preview.
+      expect(client.getInstructions()).not.toMatch(/write|dry_run/i);
       expect(h.sandbox.stats.requests).toBe(before);
     });
+    await withMcp(['--write'], async ({ client }) => expect(client.getInstructions()).toMatch(/Write tools take dry_run to preview the request\.$/));
     // The client asked for the latest version; the server agreed to it.
     expect(LATEST_PROTOCOL_VERSION).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
@@ -72,8 +75,8 @@ describe('tkt mcp: the read tools', () => {
   it('keeps the tool list within its token budget (README, Assistants: characters / 4)', async () => {
     const tokens = async (args: string[]) => withMcp(args, async ({ client }) => JSON.stringify(await client.listTools()).length / 4);
     expect(await tokens([])).toBeLessThanOrEqual(1600);
-    expect(await tokens(['--write'])).toBeLessThanOrEqual(4100);
-    expect(await tokens(['--write', '--allow-delete'])).toBeLessThanOrEqual(4300);
+    expect(await tokens(['--write'])).toBeLessThanOrEqual(4200);
+    expect(await tokens(['--write', '--allow-delete'])).toBeLessThanOrEqual(4450);
   });
 
   it('answers a call of a tool that is not enabled, or does not exist, with a protocol error listing the enabled ones', async () => {
@@ -148,7 +151,7 @@ describe('tkt mcp: the read tools', () => {
     });
   });
 
-  type TicketPage = { tickets: { id: number; due?: string }[]; next_cursor?: string };
+  type TicketPage = { tickets: { id: number; due?: string; overdue?: boolean }[]; next_cursor?: string };
   /** Every ticket of `query`, `limit` a call, following next_cursor; each call's page too. */
   async function walk(mcp: McpSession, query: Record<string, unknown>, limit: number): Promise<{ ids: number[]; pages: TicketPage[] }> {
     const pages: TicketPage[] = [];
@@ -159,6 +162,23 @@ describe('tkt mcp: the read tools', () => {
     }
     return { ids: pages.flatMap((page) => page.tickets.map((ticket) => ticket.id)), pages };
   }
+
+  it('list_tickets: overdue false lists the tickets that are not overdue, true the others', async () => {
+    await withMcp([], async (mcp) => {
+      const query = { assignee: '@me', view: 'all-tickets' };
+      const [all, overdue, notOverdue] = await Promise.all(
+        [{}, { overdue: true }, { overdue: false }].map(async (filter) =>
+          (await walk(mcp, { ...query, ...filter }, 100)).pages.flatMap((page) => page.tickets),
+        ),
+      );
+      const flagged = (tickets: TicketPage['tickets']) => tickets.filter((ticket) => ticket.overdue === true).length;
+      expect(flagged(overdue!)).toBeGreaterThan(0);
+      expect(flagged(overdue!)).toBe(overdue!.length);
+      expect(notOverdue!.length).toBeGreaterThan(0);
+      expect(flagged(notOverdue!)).toBe(0);
+      expect([...overdue!, ...notOverdue!].map((t) => t.id).sort()).toEqual(all!.map((t) => t.id).sort());
+    });
+  });
 
   it('list_tickets: next_cursor only when another ticket exists, so following it never ends in an empty page', async () => {
     await withMcp([], async (mcp) => {
@@ -291,6 +311,25 @@ describe('tkt mcp: the read tools', () => {
       const missing = await mcp.call('get_ticket', { id: 999_999 });
       expect(missing.isError).toBe(true);
       expect(textOf(missing)).toMatch(/^error: not found \(HTTP 404\)/);
+    });
+  });
+
+  it('get_ticket: says a ticket is overdue as tkt show does ("2d overdue"), as list_tickets says it', async () => {
+    const settled = h.sandbox.state.lookups.status.filter((s) => /resolved|closed/i.test(s.status)).map((s) => s.id);
+    const open = h.sandbox.state.tickets.filter((t) => !t.isDeleted && t.dueDate !== null && !settled.includes(t.ticketStatusId));
+    const overdue = open.find((t) => Date.parse(t.dueDate!) < Date.now())!;
+    const later = open.find((t) => Date.parse(t.dueDate!) > Date.now() + 86_400_000)!;
+    await withMcp([], async (mcp) => {
+      for (const [ticket, expected] of [
+        [overdue, true],
+        [later, undefined],
+      ] as const) {
+        const show = await h.cli(['show', String(ticket.id), '--no-pager']);
+        expect(show.stdout.includes(' overdue)')).toBe(expected === true);
+        const result = await mcp.call('get_ticket', { id: ticket.id, comments: 0 });
+        expect((result.structuredContent as { ticket: { overdue?: boolean } }).ticket.overdue).toBe(expected);
+        expect(textOf(result).includes(`due: ${new Date(ticket.dueDate!).toISOString()} OVERDUE`)).toBe(expected === true);
+      }
     });
   });
 

@@ -52,4 +52,22 @@ describe('KeyedQueue', () => {
     expect(await queue.run('b', () => Promise.resolve(2))).toBe(2);
     expect(queue.size).toBe(0);
   });
+
+  it('settles a key when the tasks queued on it so far are done (a failed one included), and every key without one', async () => {
+    const queue = new KeyedQueue<number>();
+    const log: string[] = [];
+    const [first, other] = ['first', 'other'].map((name) => task(log, name));
+    const results = [queue.run(1, first!.run), queue.run(2, other!.run)];
+    const one = queue.settled(1).then(() => log.push('settled 1'));
+    const all = queue.settled().then(() => log.push('settled all'));
+    await Promise.all([first!.running, other!.running]);
+    first!.fail(new Error('refused'));
+    await expect(results[0]).rejects.toThrow('refused');
+    await one;
+    expect(log).toEqual(['start first', 'start other', 'settled 1']);
+    other!.finish();
+    await all;
+    expect(log.at(-1)).toBe('settled all');
+    await queue.settled(3);
+  });
 });

@@ -274,6 +274,22 @@ describe('tkt mcp: the write tools', () => {
     expect(ticket.creatorId).toBe(userId(h, 'aberg'));
   });
 
+  it('create_ticket takes the requester as get_ticket gives it, "Full Name (username)"', async () => {
+    const source = unusedTicket(h);
+    const read = await mcp.call('get_ticket', { id: source.id, comments: 0 });
+    const { requester } = (read.structuredContent as { ticket: { requester: string } }).ticket;
+    expect(requester).toMatch(/^.+ \(.+\)$/);
+    const created = await change('create_ticket', {
+      title: 'Same requester',
+      description: 'd',
+      requester,
+      site: 'Head Office',
+      department: 'IT',
+      status: 'Open',
+    });
+    expect(ticketById(h, created.id!).creatorId).toBe(source.creatorId);
+  });
+
   it("create_ticket says when the service's SLA replaced the due date given, and update_ticket with it keeps it", async () => {
     // The ticket was created with the SLA's date and the tool said only "Created ticket #N."
     const wanted = '2030-01-15T12:00:00.000Z';
@@ -290,10 +306,52 @@ describe('tkt mcp: the write tools', () => {
     expect(result.isError, textOf(result)).toBeFalsy();
     const { id, note } = result.structuredContent as Change;
     expect(Date.parse(ticketById(h, id!).dueDate!)).not.toBe(Date.parse(wanted));
-    expect(note).toMatch(new RegExp(`^the service set its due date to .* \\(its SLA\\), not .*; update_ticket with id ${id} and due "${wanted}" keeps yours`));
+    // In UTC ISO 8601 throughout, as every time the tools give: no local time without its zone.
+    const kept = new Date(ticketById(h, id!).dueDate!).toISOString();
+    expect(note).toMatch(
+      new RegExp(`^the service set its due date to ${kept} \\(its SLA\\), not ${wanted}; update_ticket with id ${id} and due "${wanted}" keeps yours`),
+    );
     expect(textOf(result)).toBe(`Created ticket #${id}. But ${note!}.`);
     await change('update_ticket', { id, due: wanted });
     expect(Date.parse(ticketById(h, id!).dueDate!)).toBe(Date.parse(wanted));
+  });
+
+  it('takes addresses as a list in every tool (create_ticket cc, reply_to_ticket to and cc), one string as a list of one, and says what they are', async () => {
+    const { tools } = await mcp.client.listTools();
+    const argument = (tool: string, name: string) =>
+      tools.find((t) => t.name === tool)!.inputSchema.properties![name] as { type?: string; description?: string };
+    for (const [tool, name] of [
+      ['create_ticket', 'cc'],
+      ['reply_to_ticket', 'to'],
+      ['reply_to_ticket', 'cc'],
+    ] as const) {
+      expect(argument(tool, name).type, `${tool} ${name}`).toBe('array');
+      expect(argument(tool, name).description, `${tool} ${name}`).toMatch(/^e-mail addresses/);
+    }
+    expect(argument('reply_to_ticket', 'to').description).toContain("default: the requester's");
+    // The arguments whose name does not say what they take are told, as tkt create --help tells them.
+    for (const tool of ['create_ticket', 'update_ticket']) expect(argument(tool, 'type').description).toMatch(/"ticket" or a type number/);
+    expect(argument('create_ticket', 'guid').description).toMatch(/GUID/);
+
+    const ticket = unusedTicket(h, isOpen);
+    await change('reply_to_ticket', { id: ticket.id, message: 'listed', to: ['one@example.com'], cc: ['a@example.com', 'b@example.com'] });
+    expect(h.sandbox.state.conversations.filter((c) => c.ticketId === ticket.id).at(-1)).toMatchObject({
+      to: 'one@example.com',
+      cc: 'a@example.com, b@example.com',
+    });
+    await change('reply_to_ticket', { id: ticket.id, message: 'one string', cc: 'c@example.com' });
+    expect(h.sandbox.state.conversations.filter((c) => c.ticketId === ticket.id).at(-1)).toMatchObject({ cc: 'c@example.com' });
+    const planned = await change('create_ticket', {
+      title: 'T',
+      description: 'd',
+      requester: 'aberg',
+      site: 'Head Office',
+      department: 'IT',
+      status: 'Open',
+      cc: 'd@example.com',
+      dry_run: true,
+    });
+    expect(JSON.stringify(planned.requests![0]!.fields)).toContain('d@example.com');
   });
 
   it('create_ticket and update_ticket take every field tkt create and tkt update take (level, client, the IDs, cc, tags)', async () => {
