@@ -239,7 +239,7 @@ export async function refetchRefused(lookups: Lookups, error: unknown): Promise<
 
 /** What the lookups use of a run: completion builds just this, without the rest of a context. */
 export type LookupContext = Pick<Context, 'api' | 'session' | 'config' | 'globals' | 'env'> & {
-  output: Pick<Context['output'], 'note'>;
+  output: Pick<Context['output'], 'warning'>;
   io: Pick<Context['io'], 'stderrIsTTY'>;
   /** The run's stop (Context.signal): once it has aborted, no lookup is fetched (README: Interruption). */
   signal?: AbortSignal;
@@ -284,7 +284,8 @@ export function createLookups(ctx: LookupContext, options: LookupOptions = {}): 
       if (!(error instanceof OperationError)) throw error;
       if (cacheFailureSaid) return;
       cacheFailureSaid = true;
-      await ctx.output.note(`warning: lookups not cached: ${error.message}\n`);
+      // A warning, -q or not (README: Environment and files).
+      await ctx.output.warning(`lookups not cached: ${error.message}\n`);
     });
     return collections;
   }
