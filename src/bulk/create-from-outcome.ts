@@ -26,7 +26,7 @@ export function rowJson(entry: ReportEntry): Record<string, unknown> {
   if (entry.id !== undefined) line.id = entry.id;
   if (entry.status !== undefined) line.status = entry.status;
   if (entry.error !== undefined) line.error = entry.error;
-  if (entry.skipped) line.skipped = true;
+  if (entry.skippedRow) line.skippedRow = true;
   return line;
 }
 
@@ -60,7 +60,7 @@ export function rowPrinter(ctx: Context, jsonArray: ArrayPrinter | undefined): R
         },
       ]);
     } else if (entry.inDoubt) {
-      const line = entry.skipped
+      const line = entry.skippedRow
         ? skippedRowLine(entry, errStyle)
         : `${errStyle.yellow('?')} row ${entry.row}: ${IN_DOUBT_CREATED}: ${sanitizeInline(entry.error ?? 'no answer')}`;
       await writeText(ctx.io.stderr, `${line}\n`);
@@ -68,9 +68,9 @@ export function rowPrinter(ctx: Context, jsonArray: ArrayPrinter | undefined): R
       await writeText(ctx.io.stderr, `${errStyle.red('✗')} row ${entry.row}: ${sanitizeInline(entry.error ?? 'failed')}\n`);
     } else if (quiet) {
       // -q prints the new IDs only, ready for `| tkt close -`.
-      if (entry.id != null && !entry.skipped) await writeText(ctx.io.stdout, `${entry.id}\n`);
+      if (entry.id != null && !entry.skippedRow) await writeText(ctx.io.stdout, `${entry.id}\n`);
     } else {
-      const line = entry.skipped ? skippedRowLine(entry, outStyle) : `${outStyle.green('✓')} row ${entry.row}: created ${createdTicket(entry)}`;
+      const line = entry.skippedRow ? skippedRowLine(entry, outStyle) : `${outStyle.green('✓')} row ${entry.row}: created ${createdTicket(entry)}`;
       await writeText(ctx.io.stdout, `${line}\n`);
     }
     // The ticket is created; the files it did not keep are a failure of their own, on stderr.

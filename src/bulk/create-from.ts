@@ -132,7 +132,7 @@ async function createRows(
   const quiet = ctx.output.format === 'quiet';
   const skippedEntries = [...created.values(), ...heldInDoubt.values()]
     .sort((a, b) => a.row - b.row)
-    .map((entry): ReportEntry => ({ ...entry, skipped: true }));
+    .map((entry): ReportEntry => ({ ...entry, skippedRow: true }));
   // --dry-run: what each row would send, nothing sent, no report written.
   // It tells each row as the real run would, and ends as it would: exit 1 for rows held in doubt.
   if (options.dryRun) {

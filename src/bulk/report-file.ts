@@ -26,8 +26,11 @@ export interface ReportEntry {
   id?: number | null;
   status?: number;
   error?: string;
-  /** Created (or in doubt) in an earlier run, copied from the --resume report. */
-  skipped?: true;
+  /**
+   * Created (or in doubt) in an earlier run, copied from the --resume report. Not `skipped`: in
+   * --json a created row's `skipped` is the list of its files the service refused.
+   */
+  skippedRow?: true;
   /** A row in doubt the user found created: recorded by `--created ROW=ID`, not by an answer. */
   recorded?: '--created';
 }
@@ -57,9 +60,16 @@ export async function readReport(path: string): Promise<ReportLine[]> {
     if (typeof candidate.row !== 'number' || typeof candidate.hash !== 'string' || (typeof candidate.ok !== 'boolean' && candidate.sending !== true)) {
       throw new UsageError(`--resume: ${path} line ${index + 1} is not a report line`, { hint: 'pass the report a previous "tkt create --from" wrote' });
     }
-    entries.push(candidate as ReportLine);
+    entries.push(withSkippedRow(candidate as ReportLine));
   });
   return entries;
+}
+
+/** A line of a report written before `skipped` was named `skippedRow`, as it is named now. */
+function withSkippedRow(line: ReportLine): ReportLine {
+  if (!('skipped' in line)) return line;
+  const { skipped, ...rest } = line as ReportEntry & { skipped?: unknown };
+  return skipped === true ? { ...rest, skippedRow: true } : rest;
 }
 
 export interface ResumedRows {

@@ -23,7 +23,9 @@ export async function completeInProcess(kind: string, proc: Pick<ProcessLike, 'e
       globals,
       env: proc.env,
       config,
-      output: { note: async () => {} },
+      output: { warning: async () => {} },
+      // It lists names, never matches one: no error that could list people.
+      io: { stderrIsTTY: false },
       session: async () => resolveSession({ globals, env: proc.env, config, now: new Date() }),
       api: () => Promise.reject(new Error('completion never contacts the service')),
     });

@@ -5,6 +5,7 @@ import { shellWord } from '../util/shell-word.js';
 import { decodeJwtClaims, expiryFromClaims, userIdFromClaims, usernameFromClaims } from './jwt.js';
 import { envValue, setButEmpty } from '../util/env.js';
 import { nonFolderOnPath } from '../util/non-folder.js';
+import { isCI } from '../util/ci.js';
 import { assertProfileName } from './paths.js';
 import type { ConfigStore, Profile, Session } from './types.js';
 import { assertTransportAllowed, normalizeBaseUrl } from './url.js';
@@ -101,6 +102,9 @@ export function allowsHttp(globals: SessionInput['globals'], saved: Profile, bas
   return globals.allowHttp === true || httpAllowedOrigin(saved) === new URL(baseUrl).origin;
 }
 
+/** Where a CI job's token comes from, and why it may have none. */
+const CI_SECRETS = "in CI, from the pipeline's secrets; a pull request from a fork gets none";
+
 export function resolveSession(input: SessionInput): Session {
   const profile = existingProfileName(input);
   const saved = input.config.getProfile(profile);
@@ -133,16 +137,20 @@ export function resolveSession(input: SessionInput): Session {
 
   const stored = input.config.readToken(profile);
   if (stored === undefined) {
+    // In CI the usual cause is a secret the job did not get, not a login never made.
+    const secrets = isCI(input.env) ? ` (${CI_SECRETS})` : '';
     if (setButEmpty(input.env, 'TKT_TOKEN')) {
       throw new AuthError(`not logged in (profile ${profile}), and TKT_TOKEN is set but empty`, {
-        hint: `set TKT_TOKEN to a token, or unset it and run "${loginCommand(input)}"`,
+        hint: `set TKT_TOKEN to a token${secrets}, or unset it and run "${loginCommand(input)}"`,
       });
     }
     // A login could not be kept in a config folder that is a file: the way out is another folder or a token.
     const notFolder = nonFolderOnPath(input.config.dir);
     const hint =
       notFolder === undefined
-        ? `run "${loginCommand(input)}"`
+        ? secrets === ''
+          ? `run "${loginCommand(input)}"`
+          : `set TKT_TOKEN${secrets}, or run "${loginCommand(input)}"`
         : `the config folder ${notFolder} is not a folder, so no login is kept there: set TKT_CONFIG_DIR to a folder, or set TKT_TOKEN`;
     throw new AuthError(`not logged in (profile ${profile})`, { hint });
   }

@@ -158,6 +158,9 @@ export function createConfigStore(dir: string, options: ConfigStoreOptions = {})
     },
 
     async writeCache(profile, key, value, ttlMs) {
+      // A config folder that does not exist reads as empty and is made only by what must keep
+      // something there (login, config set...): a cache is not worth making it (README: Environment and files).
+      if (missing(dir)) return;
       const file = cacheFile(profile);
       const entry: CacheEntry = { value, expiresAt: new Date(Date.now() + ttlMs).toISOString() };
       await writeObject(run, dir, file, () => ({ ...readCacheEntries(file), [key]: entry }));
@@ -173,6 +176,16 @@ function mergeDefined(base: unknown, changes: Record<string, unknown>): JsonObje
     else merged[key] = value;
   }
   return merged;
+}
+
+/** Nothing at `entry` (a path through a file is something else: ENOTDIR, said by the write). */
+function missing(entry: string): boolean {
+  try {
+    lstatSync(entry);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
+  }
 }
 
 function listFolder(folder: string): string[] {

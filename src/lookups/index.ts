@@ -25,6 +25,7 @@ import { ME, type LookupEntry, type LookupKind, type Lookups, type TypedOption }
 import { foldForMatch } from '../util/fold.js';
 import { idProblem, parseWholeNumber } from '../util/ids.js';
 import { nonBlank } from '../util/option-text.js';
+import { isCI } from '../util/ci.js';
 
 /** Lookups are reused from the cache for ten minutes: long enough for a burst of commands,
  *  short enough that a renamed site shows up soon without --refresh. */
@@ -113,6 +114,21 @@ function closest(entries: readonly LookupEntry[], value: string): LookupEntry[] 
     .map(({ entry }) => entry);
 }
 
+/**
+ * Why an error does not list people (requesters, technicians) by name, ID and username: no one is
+ * at a terminal to read them, and a log would keep them (a CI log may be public; README: Lookup
+ * names). Undefined at a terminal: the list is listed.
+ */
+function peopleUnlisted(ctx: LookupContext): string | undefined {
+  if (isCI(ctx.env)) return 'in CI';
+  if (!ctx.globals.input) return 'with --no-input';
+  if (!ctx.io.stderrIsTTY) return 'without a terminal';
+  return undefined;
+}
+
+/** The line that stands for a list of people not listed (peopleUnlisted). */
+const unlistedLine = (what: string, where: string, listedBy: string) => `(${what} not listed ${where}: they name people; run "${listedBy}" at a terminal)`;
+
 function candidateLines(entries: readonly LookupEntry[], value: string): string[] {
   if (entries.length === 0) return ['(the service lists none)'];
   if (entries.length <= MAX_CANDIDATES_SHOWN) return ['candidates:', ...entries.map((e) => `  ${describe(e)}`)];
@@ -151,6 +167,7 @@ function nonBlankName(kind: LookupKind, value: string, typed: TypedOption | unde
 }
 
 /**
+/**
  * The user `wanted` (folded) names as tkt prints a person, "Anna Berg (aberg)" (personLabel, `tkt
  * show`, get_ticket): by the username in the parentheses, when the name before them is that user's.
  */
@@ -161,13 +178,17 @@ function printedPerson(entries: readonly LookupEntry[], wanted: string): LookupE
   return entries.find((e) => e.username !== undefined && lower(e.username) === username && lower(e.name) === name);
 }
 
-/** `run`: where the run looked, for the metadata command of the hint. */
+/**
+ * `run`: where the run looked, for the metadata command of the hint. `unlistedPeople`: why people
+ * are not listed (peopleUnlisted), when they are not.
+ */
 export function matchEntry(
   kind: LookupKind,
   value: string,
   entries: readonly LookupEntry[],
   typed?: TypedOption,
   run: RunPlace = { globals: {}, env: {} },
+  unlistedPeople?: string,
 ): LookupEntry {
   const spec = KINDS[kind];
   const wanted = lower(value.trim());
@@ -185,17 +206,21 @@ export function matchEntry(
   const matches = exact.length > 0 ? exact : unique(entries.filter((e) => namesOf(e).some((name) => lower(name).startsWith(wanted))));
   const listedBy = tktCommand(run, `metadata --collection ${spec.collection[0]}`);
   if (matches.length === 1 && wanted !== '') return matches[0]!;
+  const unlisted = spec.people === true ? unlistedPeople : undefined;
   if (matches.length === 0 || wanted === '') {
     throw new LookupError(
       'unknown',
       kind,
       lookupMessage('unknown', kind, value, typed),
-      { details: candidateLines(entries, value), hint: `see "${listedBy}"` },
+      { details: unlisted === undefined ? candidateLines(entries, value) : [unlistedLine('candidates', unlisted, listedBy)], hint: `see "${listedBy}"` },
       listedBy,
     );
   }
   throw new LookupError('ambiguous', kind, `${lookupMessage('ambiguous', kind, value, typed)}: it matches ${matches.length}`, {
-    details: ['matches:', ...matches.slice(0, MAX_CANDIDATES_SHOWN).map((e) => `  ${describe(e)}`)],
+    details:
+      unlisted === undefined
+        ? ['matches:', ...matches.slice(0, MAX_CANDIDATES_SHOWN).map((e) => `  ${describe(e)}`)]
+        : [unlistedLine('matches', unlisted, listedBy)],
     hint: 'type more of the name, or the ID',
   });
 }
@@ -232,7 +257,8 @@ export async function refetchRefused(lookups: Lookups, error: unknown): Promise<
 
 /** What the lookups use of a run: completion builds just this, without the rest of a context. */
 export type LookupContext = Pick<Context, 'api' | 'session' | 'config' | 'globals' | 'env'> & {
-  output: Pick<Context['output'], 'note'>;
+  output: Pick<Context['output'], 'warning'>;
+  io: Pick<Context['io'], 'stderrIsTTY'>;
   /** The run's stop (Context.signal): once it has aborted, no lookup is fetched (README: Interruption). */
   signal?: AbortSignal;
 };
@@ -254,6 +280,8 @@ export interface LookupOptions {
    * lists: for a caller that cannot pass --refresh (tkt mcp, README: Assistants).
    */
   refetchUnknown?: boolean;
+  /** People are listed in errors whoever runs: an assistant's (tkt mcp), read by it, not kept in a log. */
+  listPeople?: boolean;
 }
 
 export function createLookups(ctx: LookupContext, options: LookupOptions = {}): Lookups {
@@ -261,6 +289,7 @@ export function createLookups(ctx: LookupContext, options: LookupOptions = {}): 
   const loaded = new Map<string, Promise<Loaded>>();
   // Said once a run: the sources' caches share the file, and its fault.
   let cacheFailureSaid = false;
+  const unlistedPeople = options.listPeople === true ? undefined : peopleUnlisted(ctx);
 
   async function fetchSource(source: LookupFacts['source'], profile: string, key: string): Promise<Collections> {
     const api = await ctx.api();
@@ -273,7 +302,8 @@ export function createLookups(ctx: LookupContext, options: LookupOptions = {}): 
       if (!(error instanceof OperationError)) throw error;
       if (cacheFailureSaid) return;
       cacheFailureSaid = true;
-      await ctx.output.note(`warning: lookups not cached: ${error.message}\n`);
+      // A warning, -q or not (README: Environment and files).
+      await ctx.output.warning(`lookups not cached: ${error.message}\n`);
     });
     return collections;
   }
@@ -319,10 +349,10 @@ export function createLookups(ctx: LookupContext, options: LookupOptions = {}): 
     const { source } = KINDS[kind];
     const { collections, fetched } = await load(source);
     try {
-      return matchEntry(kind, text, collections[kind] ?? [], typed, ctx);
+      return matchEntry(kind, text, collections[kind] ?? [], typed, ctx, unlistedPeople);
     } catch (error) {
       if (!options.refetchUnknown || fetched || !(error instanceof LookupError) || error.reason !== 'unknown') throw error;
-      return matchEntry(kind, text, (await load(source, true)).collections[kind] ?? [], typed, ctx);
+      return matchEntry(kind, text, (await load(source, true)).collections[kind] ?? [], typed, ctx, unlistedPeople);
     }
   }
 

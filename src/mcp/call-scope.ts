@@ -52,5 +52,5 @@ export function callScope(ctx: Context, shared: ServerShared, cancelled: AbortSi
     session: () => (session ??= Promise.resolve().then(() => resolveSession({ globals: ctx.globals, env: ctx.env, config: ctx.config, now: ctx.now() }))),
     api: async () => stoppingClient(await ctx.apiFor(await callCtx.session()), signal, () => stopWords(ctx)),
   };
-  return { ctx: callCtx, lookups: createLookups(callCtx, { fetching: shared.fetching, refetchUnknown: true }) };
+  return { ctx: callCtx, lookups: createLookups(callCtx, { fetching: shared.fetching, refetchUnknown: true, listPeople: true }) };
 }

@@ -132,12 +132,20 @@ describe('resumedRows', () => {
       sending(1, 'aa'),
       { row: 1, hash: 'aa', ok: true, id: 9 },
       // A third run copies it as already created; the first outcome that created it stays.
-      { row: 1, hash: 'aa', ok: true, id: null, skipped: true },
+      { row: 1, hash: 'aa', ok: true, id: null, skippedRow: true },
       sending(1, 'aa'),
     ];
     const { created, inDoubt } = resume(lines, rowsHashed('aa'));
     expect(created.get(1)).toEqual({ row: 1, hash: 'aa', ok: true, id: 9 });
     expect(inDoubt.size).toBe(0);
+  });
+
+  it('reads the "skipped": true of a report written before it was named skippedRow', async () => {
+    const path = join(dir, 'old.jsonl');
+    await writeFile(path, '{"row":1,"hash":"aa","ok":true,"id":9,"skipped":true}\n');
+    const lines = await readReport(path);
+    expect(lines).toEqual([{ row: 1, hash: 'aa', ok: true, id: 9, skippedRow: true }]);
+    expect(resume(lines, rowsHashed('aa')).created.get(1)).toMatchObject({ id: 9 });
   });
 
   it('clears a doubt once a later run sends the row again and it fails', () => {

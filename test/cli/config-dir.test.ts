@@ -1,10 +1,11 @@
 // TKT_CONFIG_DIR naming something that is not a folder (README: Environment and files): with
 // TKT_URL and TKT_TOKEN a command needs no config folder, and one that must write there says
 // which path is not a folder.
-import { chmodSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Harness } from '../helpers/harness.js';
+import { validCreateArgs } from '../helpers/create-args.js';
 import { routeCount, useHarness } from '../helpers/sandbox-state.js';
 
 let h: Harness;
@@ -44,6 +45,16 @@ describe('TKT_CONFIG_DIR that is a file', () => {
     expect(JSON.parse(filtered.stdout)).toEqual(expect.any(Array));
   });
 
+  it('says, with -q too, that lookups it cannot cache there are not cached: one line, for a file and for a path under one', async () => {
+    const env = fileAsConfigDir();
+    for (const dir of [env.TKT_CONFIG_DIR!, join(env.TKT_CONFIG_DIR!, 'tkt')]) {
+      const created = await h.cli(['-q', 'create', ...validCreateArgs(), '--priority', 'high'], { env: { ...env, TKT_CONFIG_DIR: dir } });
+      expect(created.code).toBe(0);
+      expect(created.stdout).toMatch(/^\d+\n$/);
+      expect(created.stderr).toBe(`warning: lookups not cached: cannot write ${dir}/cache/default.json: ${env.TKT_CONFIG_DIR} is not a folder\n`);
+    }
+  });
+
   it('is named as not a folder where the folder is needed: login, settings, aliases', async () => {
     const env = fileAsConfigDir();
     const file = env.TKT_CONFIG_DIR!;
@@ -76,6 +87,22 @@ describe('TKT_CONFIG_DIR that is a file', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^error: cannot write \S+: \S+ is not a folder\n/);
     expect(routeCount(h, 'POST /api/Users/authenticate')).toBe(logins);
+  });
+});
+
+describe('a TKT_CONFIG_DIR that does not exist', () => {
+  it('is not made by a command that has TKT_URL and TKT_TOKEN: its lookups stay in memory, nothing is said', async () => {
+    const dir = join(h.configDir, 'never-made');
+    const env = { TKT_CONFIG_DIR: dir, TKT_URL: h.sandbox.url, TKT_TOKEN: h.sandbox.issueToken('tech') };
+    for (const argv of [
+      ['create', ...validCreateArgs(), '--priority', 'high'],
+      ['list', '--status', 'Open', '--limit', '1'],
+    ]) {
+      const result = await h.cli(argv, { env });
+      expect(result.code, argv.join(' ')).toBe(0);
+      expect(result.stderr, argv.join(' ')).toBe('');
+    }
+    expect(existsSync(dir)).toBe(false);
   });
 });
 

@@ -164,6 +164,24 @@ describe('an empty TKT_TOKEN', () => {
   });
 });
 
+describe('no token in CI', () => {
+  const SECRETS = "in CI, from the pipeline's secrets; a pull request from a fork gets none";
+
+  it('names TKT_TOKEN first: in CI the usual cause is a secret the job did not get', async () => {
+    await h.cli(['logout']);
+    for (const ci of ['true', '1']) {
+      const result = await h.cli(['list'], { env: { CI: ci } });
+      expect(result.code).toBe(4);
+      expect(result.stderr).toBe(`error: not logged in (profile default)\nhint: set TKT_TOKEN (${SECRETS}), or run "tkt login"\n`);
+    }
+    const empty = await h.cli(['list'], { env: { CI: 'true', TKT_TOKEN: '' } });
+    expect(empty.code).toBe(4);
+    expect(hintOf(empty.stderr)).toBe(`set TKT_TOKEN to a token (${SECRETS}), or unset it and run "tkt login"`);
+    // Not in CI: the login, as before.
+    expect(hintOf((await h.cli(['list'], { env: { CI: 'false' } })).stderr)).toBe('run "tkt login"');
+  });
+});
+
 describe('an empty or blank TKT_ variable', () => {
   it('is unset, as an empty TKT_TOKEN is: TKT_URL, TKT_PROFILE', async () => {
     for (const env of [{ TKT_URL: ' ' }, { TKT_PROFILE: ' ' }, { TKT_URL: '', TKT_PROFILE: '' }] as Record<string, string>[]) {

@@ -87,8 +87,8 @@ describe('create --from interrupted at random moments', () => {
     // What a resume would send (its dry run: the same choice of rows, nothing created): no row
     // the service holds, and no row in doubt; the rows it leaves out are marked skipped.
     const plan = await runKilled(['create', '--from', file, '--integration', '--resume', `${file}.report.jsonl`, '--dry-run', '--json'], env, []);
-    const elements = JSON.parse(plan.stdout) as { row: number; skipped?: boolean }[];
-    const planned = new Set(elements.filter((item) => item.skipped !== true).map((item) => item.row));
+    const elements = JSON.parse(plan.stdout) as { row: number; skippedRow?: boolean }[];
+    const planned = new Set(elements.filter((item) => item.skippedRow !== true).map((item) => item.row));
     for (const ticket of titled(`${name}-`)) expect(planned.has(rowOf(ticket.title)), `row ${rowOf(ticket.title)} would be created twice`).toBe(false);
     // Held back: rows created, and rows whose last word is "sending" or "in doubt". Rows that
     // failed before leaving (refused once the second signal came) are sent again.

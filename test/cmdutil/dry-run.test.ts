@@ -214,8 +214,8 @@ describe('printDryRunRows', () => {
     { row: 3, request: register('VPN\u001b]0;x\u0007') },
   ];
 
-  const created = { row: 2, line: '- row 2 already created as #7 (skipped)', json: { row: 2, ok: true, id: 7, skipped: true } };
-  const inDoubt = { row: 4, line: '? row 4: in doubt', json: { row: 4, ok: false, inDoubt: true, skipped: true } };
+  const created = { row: 2, line: '- row 2 already created as #7 (skipped)', json: { row: 2, ok: true, id: 7, skippedRow: true } };
+  const inDoubt = { row: 4, line: '? row 4: in doubt', json: { row: 4, ok: false, inDoubt: true, skippedRow: true } };
 
   it('lists the rows left out, then each row under its number, each aligned on its own fields', async () => {
     const { ctx, stdout } = await printer();
@@ -247,9 +247,9 @@ describe('printDryRunRows', () => {
     const planned = JSON.parse(stdout()) as Record<string, unknown>[];
     expect(planned).toEqual([
       { row: 1, dryRun: true, method: 'POST', path: '/api/TicketsApi/register', fields: { Title: 'Printer', SiteId: 1 }, files: [], fileNames: [] },
-      { row: 2, dryRun: true, ok: true, id: 7, skipped: true },
+      { row: 2, dryRun: true, ok: true, id: 7, skippedRow: true },
       { row: 3, dryRun: true, method: 'POST', path: '/api/TicketsApi/register', fields: { Title: 'VPN\u001b]0;x\u0007' }, files: [], fileNames: [] },
-      { row: 4, dryRun: true, ok: false, inDoubt: true, skipped: true },
+      { row: 4, dryRun: true, ok: false, inDoubt: true, skippedRow: true },
     ]);
     expect(planned.map((element) => Object.keys(element)[0])).toEqual(['row', 'row', 'row', 'row']);
 

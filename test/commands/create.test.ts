@@ -377,6 +377,20 @@ describe('tkt create --integration', () => {
     );
   });
 
+  it('names no customer in CI for an unknown --requester (--dedup-key too): the error and where to list them, not the list', async () => {
+    const sent = routeCount(h, NEW);
+    for (const extra of [[], ['--dedup-key', 'k:1']]) {
+      const result = await h.cli(['create', '-q', ...integrationCreateArgs({ requester: 'nobody-here' }), ...extra], { env: { CI: 'true' } });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(
+        'error: unknown requester "nobody-here"\n' +
+          '  (candidates not listed in CI: they name people; run "tkt metadata --collection requesters" at a terminal)\n' +
+          'hint: see "tkt metadata --collection requesters"\n',
+      );
+    }
+    expect(routeCount(h, NEW)).toBe(sent);
+  });
+
   it('refuses options the new endpoint does not take and names the missing ones', async () => {
     const before = h.sandbox.stats.requests;
     const foreign = await h.cli(['create', ...integrationCreateArgs({ subcategory: 'VPN', assignee: '@me' })]);

@@ -311,6 +311,8 @@ const HINTS: readonly HintCase[] = [
     commands: ['tkt login'],
   },
   { name: 'an empty TKT_TOKEN', setup: 'tkt logout', trigger: 'TKT_TOKEN= tkt list', commands: ['tkt login'] },
+  { name: 'no token in CI', setup: 'tkt logout', trigger: 'CI=true tkt list', commands: ['tkt login'] },
+  { name: 'an empty TKT_TOKEN in CI', setup: 'tkt logout', trigger: 'CI=true TKT_TOKEN= tkt list', commands: ['tkt login'] },
   { name: 'an expired TKT_TOKEN', trigger: 'TKT_TOKEN=$EXPIRED_TOKEN TKT_URL=$URL tkt list', commands: ['tkt login'] },
   { name: 'a token the service refuses', trigger: 'tkt whoami -q >/dev/null && TKT_CONFIG_DIR=$REFUSED_CONFIG tkt show 42', commands: ['tkt login'] },
   { name: 'the token of another URL', trigger: 'tkt list --url $OTHER_URL', commands: ['tkt login --url $OTHER_URL'] },

@@ -241,4 +241,15 @@ describe("tkt resolve --dedup-key and another requester's ticket with the key in
     expect(result.stderr).toContain('error: unknown user "nobody-such" for --requester');
     expect(ticketById(h, ours).ticketStatusId).toBe(OPEN);
   });
+
+  it('names no customer in CI for an unknown --requester: the error and where to list them, not the list', async () => {
+    const args = ['resolve', '--dedup-key', 'job-unknown-ci', '--requester', 'nobody-here', '--details', 'green'];
+    const result = await h.cli(args, { env: { CI: 'true' } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'error: unknown user "nobody-here" for --requester\n' +
+        '  (candidates not listed in CI: they name people; run "tkt metadata --collection requesters" at a terminal)\n' +
+        'hint: see "tkt metadata --collection requesters"\n',
+    );
+  });
 });

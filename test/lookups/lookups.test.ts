@@ -78,7 +78,8 @@ describe('resolve', () => {
     expect(error.details.join('\n')).toContain('Harbour Depot (id 2)');
     expect(error.details.join('\n')).not.toContain('Remote');
 
-    const people = await usageError(lookups.resolve('requester', 'anna'));
+    // People are listed at a terminal only (next test).
+    const people = await usageError(createLookups((await h.context({ tty: true })).ctx).resolve('requester', 'anna'));
     expect(people.details.join('\n')).toMatch(/Anna Berg \(id [^,]+, aberg/);
     expect(people.details.join('\n')).toMatch(/Anna Lind \(id [^,]+, alind/);
   });
@@ -90,6 +91,29 @@ describe('resolve', () => {
     expect(error.message).toBe('unknown site "Mars"');
     expect(error.details).toEqual(['candidates:', '  Head Office (id 1)', '  Harbour Depot (id 2)', '  Remote (id 3)']);
     expect(error.hint).toContain('tkt metadata --collection sites');
+  });
+
+  it('lists people only to a terminal: in CI, with --no-input or without a terminal, a line says why; sites are listed anyway', async () => {
+    const atTerminal = createLookups((await h.context({ tty: true })).ctx);
+    expect((await usageError(atTerminal.resolve('requester', 'nobody-here'))).details.join('\n')).toMatch(/Anna Berg \(id [^,]+, aberg/);
+    expect((await usageError(atTerminal.resolve('assignee', 'nobody-here'))).details[0]).toMatch(/^(candidates|closest of \d+):$/);
+    for (const [where, run] of [
+      ['in CI', { tty: true, env: { CI: 'true' } }],
+      ['with --no-input', { tty: true, globals: { input: false } }],
+      ['without a terminal', {}],
+    ] as const) {
+      const lookups = createLookups((await h.context(run)).ctx);
+      const unknown = await usageError(lookups.resolve('requester', 'nobody-here'));
+      expect(unknown.message).toBe('unknown requester "nobody-here"');
+      expect(unknown.details).toEqual([`(candidates not listed ${where}: they name people; run "tkt metadata --collection requesters" at a terminal)`]);
+      expect(unknown.hint).toBe('see "tkt metadata --collection requesters"');
+      const assignee = await usageError(lookups.resolve('assignee', 'nobody-here', { flag: '--by', noun: 'user' }));
+      expect(assignee.details).toEqual([`(candidates not listed ${where}: they name people; run "tkt metadata --collection technicians" at a terminal)`]);
+      const ambiguous = await usageError(lookups.resolve('requester', 'anna'));
+      expect(ambiguous.message).toBe('ambiguous requester "anna": it matches 2');
+      expect(ambiguous.details).toEqual([`(matches not listed ${where}: they name people; run "tkt metadata --collection requesters" at a terminal)`]);
+      expect((await usageError(lookups.resolve('site', 'Mars'))).details).toContain('  Remote (id 3)');
+    }
   });
 
   it('takes digits alone as an ID without asking the service', async () => {
