@@ -67,7 +67,9 @@ describe('a long-running command with a newer tkt installed under it', () => {
     const mcp = await connectMcp(['--write'], { TKT_CONFIG_DIR: h.configDir }, join(installed, 'bin/tkt.js'));
     try {
       await upgrade(installed, next);
-      const ticket = unusedTicket(h);
+      // Neither resolved nor closed: resolve_ticket refuses a closed ticket.
+      const settled = new Set(h.sandbox.state.lookups.status.filter((s) => /resolved|closed/i.test(s.status)).map((s) => s.id));
+      const ticket = unusedTicket(h, (t) => !settled.has(t.ticketStatusId));
       const calls: Array<[string, Record<string, unknown>]> = [
         ['list_tickets', { assignee: '@me', limit: 2 }],
         ['list_tickets', { status: 'Open', priority: 'High', limit: 2 }],
