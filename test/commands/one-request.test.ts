@@ -34,9 +34,13 @@ describe('a change of one ticket', () => {
     expect(await routesOf(['close', String(ticket.id), '--by', '@me'])).toEqual({ 'POST /api/TicketsApi/close/{id}': 1 });
   });
 
-  it('resolve ID sends the resolve only, resolved by the logged-in user', async () => {
+  it('resolve ID reads the ticket and sends the resolve, resolved by the logged-in user', async () => {
+    // The read is resolve's own: a closed ticket is refused (the service moved it back to Resolved).
     const ticket = unusedTicket(h, (t) => t.ticketStatusId === OPEN);
-    expect(await routesOf(['resolve', String(ticket.id), '--details', 'fixed'])).toEqual({ 'POST /api/TicketsApi/resolve/{id}': 1 });
+    expect(await routesOf(['resolve', String(ticket.id), '--details', 'fixed'])).toEqual({
+      'GET /api/TicketsApi/{id}': 1,
+      'POST /api/TicketsApi/resolve/{id}': 1,
+    });
   });
 
   it('pickup ID sends the pickup only', async () => {

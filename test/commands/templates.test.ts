@@ -165,7 +165,9 @@ describe('tkt reply --template and tkt resolve --template', () => {
 
   it('front-matter keys are matched without regard to case; an unknown one is a warning naming it and the known keys', async () => {
     await saveTemplateForTest('capital', '---\nSubject: "Fixed: {{ticket.title}}"\nSUBJECT: "not this one"\nPriority: high\n---\nFixed.\n');
-    const ticket = unusedTicket(h, (t) => !t.locked);
+    // Not closed: resolve refuses a closed ticket.
+    const closed = h.sandbox.state.lookups.status.find((s) => s.status === 'Closed')!.id;
+    const ticket = unusedTicket(h, (t) => !t.locked && t.ticketStatusId !== closed);
     const warning = 'warning: templates/capital.md: unknown front-matter key "Priority" ignored (known keys: subject)';
     const reply = await h.cli(['reply', String(ticket.id), '--template', 'capital']);
     expect(reply.code, reply.stderr).toBe(0);
