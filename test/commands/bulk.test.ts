@@ -6,7 +6,7 @@ import { run as runClose, type CloseOptions } from '../../src/commands/close.js'
 import type { GlobalOptions } from '../../src/config/globals.js';
 import { createConfigStore } from '../../src/config/store.js';
 import { formatRanges } from '../../src/bulk/ranges.js';
-import { InterruptedError } from '../../src/errors.js';
+import { InterruptedError, type StopSignal } from '../../src/errors.js';
 import { runCli } from '../../src/program.js';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/harness.js';
@@ -533,6 +533,39 @@ describe('ID... commands stopped by SIGTERM', () => {
     expect(stderr.text()).toMatch(new RegExp(`^error: ${how}: 0 of 2 done, 2 not started\n  not started: #1001-1002\nhint: to finish, run again`));
   });
 
+  /**
+   * `argv` (a close of `tickets`) run until `inFlight` of its closes reach the service and are held
+   * there; then `sent`, delivered at once; then the closes answered. What the run printed, and its code.
+   */
+  async function closesStopped(tickets: readonly SandboxTicket[], argv: string[], inFlight: number, sent: readonly StopSignal[]) {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let arrived = 0;
+    const server = await startFrontServer(h, () => false, {
+      gate: async () => {
+        arrived += 1;
+        await released;
+      },
+    });
+    try {
+      const signals = processSignals();
+      const [stdout, stderr] = [capture(), capture()];
+      const running = runCli([...argv, ...ids(tickets)], {
+        stdin: Readable.from([]),
+        stdout: stdout.stream,
+        stderr: stderr.stream,
+        env: { ...h.env, ...frontEnv(h, server) },
+        ...signals,
+      });
+      await vi.waitFor(() => expect(arrived).toBe(inFlight));
+      for (const signal of sent) signals.send(signal);
+      release();
+      return { code: await running, stdout: stdout.text(), stderr: stderr.text() };
+    } finally {
+      await server.close();
+    }
+  }
+
   it.each([
     [
       'the same signal twice at once (GNU timeout: to tkt, then to its group) is one stop',
@@ -546,77 +579,20 @@ describe('ID... commands stopped by SIGTERM', () => {
     ],
   ] as const)('%s', async (_name, sent, summary) => {
     // timeout -s TERM reported closes that had completed as in doubt, 4 runs in 60.
-    const tickets = closable(3);
-    let release = () => {};
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let arrived = 0;
-    const server = await startFrontServer(h, () => false, {
-      gate: async () => {
-        arrived += 1;
-        await released;
-      },
-    });
-    try {
-      const signals = processSignals();
-      const stderr = capture();
-      const running = runCli(['close', ...ids(tickets), '--concurrency', '2'], {
-        stdin: Readable.from([]),
-        stdout: capture().stream,
-        stderr: stderr.stream,
-        env: { ...h.env, ...frontEnv(h, server) },
-        ...signals,
-      });
-      await vi.waitFor(() => expect(arrived).toBe(2));
-      for (const signal of sent) signals.send(signal);
-      release();
-      expect(await running).toBe(143);
-      expect(
-        stderr
-          .text()
-          .split('\n')
-          .find((line) => line.startsWith('error: ')),
-      ).toBe(`error: ${summary}`);
-    } finally {
-      await server.close();
-    }
+    const run = await closesStopped(closable(3), ['close', '--concurrency', '2'], 2, sent);
+    expect(run.code).toBe(143);
+    expect(run.stderr.split('\n').find((line) => line.startsWith('error: '))).toBe(`error: ${summary}`);
   });
 
   it('exit 143 and say it was SIGTERM that stopped them, in the summary and the JSON Lines', async () => {
     const tickets = closable(3);
-    let release = () => {};
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let arrived = 0;
-    const server = await startFrontServer(h, () => false, {
-      gate: async () => {
-        arrived += 1;
-        await released;
-      },
-    });
-    try {
-      const signals = processSignals();
-      let stdout = '';
-      let stderr = '';
-      const stream = (append: (text: string) => void) =>
-        new Writable({ write: (chunk: Buffer, _encoding, callback) => (append(chunk.toString('utf8')), callback()) });
-      const running = runCli(['--json', 'close', ...ids(tickets), '--concurrency', '1'], {
-        stdin: Readable.from([]),
-        stdout: stream((text) => (stdout += text)),
-        stderr: stream((text) => (stderr += text)),
-        env: { ...h.env, ...frontEnv(h, server) },
-        ...signals,
-      });
-      await vi.waitFor(() => expect(arrived).toBe(1));
-      signals.send('SIGTERM');
-      release();
-      expect(await running).toBe(143);
-      const [first, ...rest] = tickets;
-      expect(stderr.split('\n')[0]).toBe('error: stopped by SIGTERM: 1 of 3 done, 2 not started');
-      expect(jsonLines(stdout)).toEqual([
-        { id: first!.id, ok: true, status: 204 },
-        ...rest.map((t) => ({ id: t.id, ok: false, notStarted: true, error: 'not started: stopped by SIGTERM' })),
-      ]);
-    } finally {
-      await server.close();
-    }
+    const run = await closesStopped(tickets, ['--json', 'close', '--concurrency', '1'], 1, ['SIGTERM']);
+    expect(run.code).toBe(143);
+    const [first, ...rest] = tickets;
+    expect(run.stderr.split('\n')[0]).toBe('error: stopped by SIGTERM: 1 of 3 done, 2 not started');
+    expect(jsonLines(run.stdout)).toEqual([
+      { id: first!.id, ok: true, status: 204 },
+      ...rest.map((t) => ({ id: t.id, ok: false, notStarted: true, error: 'not started: stopped by SIGTERM' })),
+    ]);
   });
 });

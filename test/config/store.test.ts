@@ -3,13 +3,12 @@ import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { createConfigStore } from '../../src/config/store.js';
 import type { StoredToken } from '../../src/config/types.js';
 import { OperationError, UsageError } from '../../src/errors.js';
 import { useTempDirs } from './temp-dir.js';
+import { childScript } from '../helpers/child-script.js';
 
 const tempDir = useTempDirs();
 const posixOnly = process.platform === 'win32' ? it.skip : it;
@@ -240,23 +239,7 @@ async function bundleWriter(outDir: string): Promise<string> {
 }
 
 /** `body` as an ES module script with createConfigStore in scope. */
-async function bundleScript(outDir: string, body: string): Promise<string> {
-  const storeModule = fileURLToPath(new URL('../../src/config/store.ts', import.meta.url));
-  const outfile = path.join(outDir, 'script.mjs');
-  await build({
-    stdin: {
-      contents: `import { createConfigStore } from ${JSON.stringify(storeModule)};\n${body}`,
-      resolveDir: path.dirname(storeModule),
-      loader: 'ts',
-    },
-    outfile,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    logLevel: 'silent',
-  });
-  return outfile;
-}
+const bundleScript = (outDir: string, body: string): Promise<string> => childScript(outDir, { createConfigStore: 'config/store.ts' }, body);
 
 function runNode(script: string, args: string[]): Promise<number | null> {
   return new Promise((resolve, reject) => {

@@ -1,11 +1,10 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { acquireLock } from '../../src/util/lock-file.js';
 import { useTempDirs } from '../config/temp-dir.js';
+import { childScript } from '../helpers/child-script.js';
 
 const tempDir = useTempDirs();
 // PID 2^22+1 is above Linux's pid_max default: no such process.
@@ -18,35 +17,24 @@ const noWait = { waitMs: 0, clock: { now: () => Date.now(), sleep: async () => {
  * milliseconds, and releases.
  */
 async function holderScript(outDir: string): Promise<string> {
-  const lockModule = fileURLToPath(new URL('../../src/util/lock-file.ts', import.meta.url));
-  const outfile = path.join(outDir, 'holder.mjs');
-  await build({
-    stdin: {
-      contents: `
-        import fs from 'node:fs';
-        import { acquireLock } from ${JSON.stringify(lockModule)};
-        const [lock, mark] = process.argv.slice(2);
-        process.stdout.write('ready\\n');
-        process.stdin.once('data', async () => {
-          const release = await acquireLock(lock, { waitMs: 20_000 });
-          let overlap = false;
-          try { fs.closeSync(fs.openSync(mark, 'wx')); } catch { overlap = true; }
-          await new Promise((resolve) => setTimeout(resolve, 5));
-          if (!overlap) fs.rmSync(mark);
-          release();
-          process.stdout.write(overlap ? 'overlap\\n' : 'alone\\n');
-          process.stdin.destroy();
-        });`,
-      resolveDir: path.dirname(lockModule),
-      loader: 'ts',
-    },
-    outfile,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    logLevel: 'silent',
-  });
-  return outfile;
+  return childScript(
+    outDir,
+    { acquireLock: 'util/lock-file.ts' },
+    `
+    import fs from 'node:fs';
+    const [lock, mark] = process.argv.slice(2);
+    process.stdout.write('ready\\n');
+    process.stdin.once('data', async () => {
+      const release = await acquireLock(lock, { waitMs: 20_000 });
+      let overlap = false;
+      try { fs.closeSync(fs.openSync(mark, 'wx')); } catch { overlap = true; }
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      if (!overlap) fs.rmSync(mark);
+      release();
+      process.stdout.write(overlap ? 'overlap\\n' : 'alone\\n');
+      process.stdin.destroy();
+    });`,
+  );
 }
 
 /** Starts `count` holders, sends "go" to all once all are ready; resolves with what each printed last. */
