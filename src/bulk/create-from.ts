@@ -78,6 +78,14 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
   const text = await readInput(options.file, ctx);
   const rows = readRows(text, detectFormat(options.file, text), endpoint);
   if (rows.length === 0) throw new UsageError(`${options.file === STDIN ? 'stdin' : options.file} has no rows`);
+  // Rows read from stdin: a row attaching stdin (/dev/stdin) would find it read, whatever it is
+  // (Node 26 closes a file read as stdin to its end: its path leads nowhere after).
+  if (options.file === STDIN) {
+    assertSingleStdinReader({
+      files: [['--from', STDIN]],
+      paths: rows.map((row) => [`row ${row.row} attach`, typeof row.values.attach === 'string' ? [row.values.attach] : row.values.attach]),
+    });
+  }
   const folder = await inputFolder(options.file);
   const attachIn = await attachFolder(options.attachDir, folder, ctx.config.dir);
 
