@@ -2,6 +2,7 @@
 // delete): read once before it, so that a dry run answers what the real call would (a ticket not
 // found fails as the read fails; "already closed" is the note, with nothing sent), and so that
 // resolve refuses a closed ticket, which the service would move back to Resolved and mail again.
+import { field } from '../api/member-access.js';
 import { plans } from '../api/plans.js';
 import type { ApiClient, TicketId } from '../api/types.js';
 import { OperationError } from '../errors.js';
@@ -15,11 +16,9 @@ export async function currentTicket(client: ApiClient, id: TicketId): Promise<Ti
   return readTicket((await client.send(plans.getTicket(id))).body);
 }
 
-/** The service's flag when it sends one (`isClosed`), else the status's name. */
+/** The service's flag when it sends one (`isClosed`, in any case, as every member is read), else the status's name. */
 function isIn(ticket: Ticket, flag: 'isClosed' | 'isResolved', name: RegExp): boolean {
-  const raw = ticket.raw;
-  const flagged = typeof raw === 'object' && raw !== null && (raw as Record<string, unknown>)[flag] === true;
-  return flagged || name.test(ticket.status ?? '');
+  return field(ticket.raw, flag) === true || name.test(ticket.status ?? '');
 }
 
 const isClosed = (ticket: Ticket): boolean => isIn(ticket, 'isClosed', /\bclosed\b/i);
