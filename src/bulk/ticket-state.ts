@@ -5,6 +5,7 @@
 import { field } from '../api/member-access.js';
 import { plans } from '../api/plans.js';
 import type { ApiClient, TicketId } from '../api/types.js';
+import type { PlannedRequest } from '../cmdutil/dry-run.js';
 import { OperationError } from '../errors.js';
 import { readTicket, type Ticket } from '../model/ticket.js';
 import { sanitizeInline } from '../output/sanitize.js';
@@ -14,6 +15,22 @@ import { alreadyAssignedToNote } from '../reading/unchanged.js';
 /** The ticket as it is now: one GET; a ticket that does not exist fails as `tkt show` fails. */
 export async function currentTicket(client: ApiClient, id: TicketId): Promise<Ticket> {
   return readTicket((await client.send(plans.getTicket(id))).body);
+}
+
+/**
+ * A plan made from the ticket as it is (one GET, in a dry run too): a ticket not found is the
+ * read's error, and `unchanged` the note of a ticket that already has the change, as the real
+ * call would answer, with nothing sent.
+ */
+export function readFirst(
+  request: (id: number) => PlannedRequest | Promise<PlannedRequest>,
+  unchanged: (ticket: Ticket, id: number) => string | undefined,
+): (id: number, api: () => Promise<ApiClient>) => Promise<PlannedRequest> {
+  return async (id, api) => {
+    const note = unchanged(await currentTicket(await api(), id), id);
+    const planned = await request(id);
+    return note === undefined ? planned : { ...planned, unchanged: note };
+  };
 }
 
 /** The service's flag when it sends one (`isClosed`, in any case, as every member is read), else the status's name. */

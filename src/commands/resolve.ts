@@ -6,7 +6,7 @@ import { runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
 import { assertSingleStdinReader, requiredText } from '../cmdutil/text-input.js';
 import { keepTypedText } from '../cmdutil/drafts.js';
 import { alreadyResolvedNote } from '../reading/unchanged.js';
-import { currentTicket, resolveUnchanged } from '../bulk/ticket-state.js';
+import { readFirst, resolveUnchanged } from '../bulk/ticket-state.js';
 import { resolutionHeading } from '../reading/ticket-heading.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 import { parseDedupKey } from '../dedup/key.js';
@@ -99,11 +99,10 @@ export async function run(options: ResolveOptions, ctx: Context): Promise<void> 
         { ...options, ids },
         {
           verb: 'resolved',
-          plan: async (id, api) => {
-            const unchanged = resolveUnchanged(await currentTicket(await api(), id), id, `run "tkt reopen ${id}", then resolve it`);
-            const request = plans.resolveTicket(id, { details: await detailsFor.text(id), submitBy: resolver.id });
-            return unchanged === undefined ? request : { ...request, unchanged };
-          },
+          plan: readFirst(
+            async (id) => plans.resolveTicket(id, { details: await detailsFor.text(id), submitBy: resolver.id }),
+            (ticket, id) => resolveUnchanged(ticket, id, `run "tkt reopen ${id}", then resolve it`),
+          ),
           forDryRun: (plan) => labelActingUser(plan, resolver),
           noteFor: alreadyResolvedNote,
           prepare: (ids, concurrency) => detailsFor.prepare(ids, concurrency),

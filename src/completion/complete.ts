@@ -8,6 +8,7 @@ import { sanitizeInline } from '../output/sanitize.js';
 import { writeText } from '../output/write.js';
 import { templateNames } from '../desk/templates.js';
 import { expansionWords, PLACEHOLDER } from '../desk/alias-words.js';
+import { aliasProblem } from '../desk/alias-help.js';
 import { isObject } from '../util/json-object.js';
 
 /** The profiles of the config folder, for `--profile`. */
@@ -44,11 +45,11 @@ function aliasWords(name: string, ctx: LookupContext): string[] {
   return words.filter((word, i) => !filled(word) && !(word.startsWith('-') && !word.includes('=') && filled(words[i + 1])));
 }
 
-/** The saved aliases whose expansions are text; one that is not (hand-edited) completes as nothing (tkt alias list says why). */
+/** The saved aliases that can run; one that cannot (hand-edited: no text, empty) completes as nothing (tkt alias list says why). */
 function textAliases(ctx: LookupContext): Record<string, string> {
   const saved = ctx.config.getSettings().aliases;
   if (!isObject(saved)) return {};
-  return Object.fromEntries(Object.entries(saved).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  return Object.fromEntries(Object.entries(saved).filter((entry): entry is [string, string] => aliasProblem(entry[1]) === undefined));
 }
 
 async function namesOf(kind: string, ctx: LookupContext): Promise<string[]> {

@@ -39,11 +39,6 @@ export function readAliases(config: AliasStore): SavedAliases {
   return { aliases, broken };
 }
 
-/** The saved aliases that can run. */
-export function savedAliases(config: AliasStore): Record<string, string> {
-  return readAliases(config).aliases;
-}
-
 /**
  * `saved`, the settings' aliases, when it is an object (or absent: none); else exit 1 naming the
  * file, so that `alias set` never turns a hand-written list into something else.

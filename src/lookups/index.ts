@@ -167,7 +167,6 @@ function nonBlankName(kind: LookupKind, value: string, typed: TypedOption | unde
 }
 
 /**
-/**
  * The user `wanted` (folded) names as tkt prints a person, "Anna Berg (aberg)" (personLabel, `tkt
  * show`, get_ticket): by the username in the parentheses, when the name before them is that user's.
  */

@@ -4,25 +4,10 @@ import { z } from 'zod';
 import { plans } from '../api/plans.js';
 import { DEFAULT_REOPEN_STATUS, assignRequest, reopenRequest, type CommandNames } from '../bulk/change.js';
 import { resolveActingUser } from '../prompts/acting-user.js';
-import { closeUnchanged, currentTicket, pickupState, resolveUnchanged } from '../bulk/ticket-state.js';
-import type { Ticket } from '../model/ticket.js';
+import { closeUnchanged, pickupState, readFirst, resolveUnchanged } from '../bulk/ticket-state.js';
 import { alreadyAssignedNote, alreadyClosedNote, alreadyResolvedNote } from '../reading/unchanged.js';
-import type { Context } from '../context/context.js';
-import type { PlannedRequest } from '../cmdutil/dry-run.js';
 import { WRITE, WRITE_IDEMPOTENT, changeOne, changeOutput, dryRunInput, fieldChangeOutput, pickupOutput, ticketIdInput } from './change.js';
 import { defineTool } from './tool.js';
-
-/**
- * A plan made from the ticket as it is (one GET, in a dry run too): a ticket not found is the
- * read's error, and `unchanged` the note of a ticket that already has the change, as the real
- * call would answer, with nothing sent.
- */
-function readFirst(request: (id: number) => PlannedRequest, unchanged: (ticket: Ticket, id: number) => string | undefined) {
-  return async (id: number, api: Context['api']): Promise<PlannedRequest> => {
-    const note = unchanged(await currentTicket(await api(), id), id);
-    return note === undefined ? request(id) : { ...request(id), unchanged: note };
-  };
-}
 
 export const pickupTicket = defineTool({
   name: 'pickup_ticket',

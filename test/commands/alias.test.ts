@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { settingsFileIn } from '../../src/config/paths.js';
 import { createConfigStore } from '../../src/config/store.js';
-import { expandAlias, savedAliases, splitWords } from '../../src/desk/aliases.js';
+import { expandAlias, readAliases, splitWords } from '../../src/desk/aliases.js';
 import type { Harness } from '../helpers/harness.js';
 import { sendsNothing, unusedTicket, useHarness } from '../helpers/sandbox-state.js';
 
@@ -272,7 +272,7 @@ describe('tkt alias', () => {
       expect(tkt).toBe('tkt');
       const fixed = await h.cli(hinted);
       expect(fixed.code, `${hint}: ${fixed.stderr}`).toBe(0);
-      expect(savedAliases(createConfigStore(h.configDir)), hint).not.toHaveProperty(name);
+      expect(readAliases(createConfigStore(h.configDir)).aliases, hint).not.toHaveProperty(name);
     }
     await createConfigStore(h.configDir).saveSettings({ aliases: {} });
   });

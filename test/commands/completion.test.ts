@@ -266,7 +266,7 @@ describe('tkt __complete', () => {
 
   it('completes the aliases that can run, and nothing for a hand-edited one that is not text', async () => {
     // Merged beside the check of such aliases, completion called .trim() on a number.
-    await createConfigStore(h.configDir).saveSettings({ aliases: { mine: 'list --view my-open-tickets', team: 5, gone: null } });
+    await createConfigStore(h.configDir).saveSettings({ aliases: { mine: 'list --view my-open-tickets', team: 5, gone: null, empty: ' ' } });
     expect(await h.cli(['__complete', 'alias'])).toEqual({ code: 0, stdout: 'mine\n', stderr: '' });
     expect(await h.cli(['__complete', 'alias:team'])).toEqual({ code: 0, stdout: '', stderr: '' });
     // A hand-edited list where the object of aliases belongs.
