@@ -185,7 +185,8 @@ export function registeredAction(module: CommandModule): CommandAction | undefin
  * a pager (`tkt list --all | less`), it found less's raw mode and put it back after less had
  * restored the terminal (no echo at the prompt), or put the shell's back under a less still
  * running. Node skips a closed fd: a run that changed no mode closes its terminal's (character
- * devices: a terminal, or /dev/null, whose writes are done) as the process exits.
+ * devices: a terminal, or /dev/null, whose writes are done) as the process exits. It must stay
+ * the last 'exit' listener (settleProcess adds it at the very end): nothing may write after it.
  */
 function leaveTerminalModes(): void {
   for (const fd of [0, 1, 2]) {
