@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { lookupFieldOf } from '../model/fields.js';
 import { readListItem } from '../model/ticket.js';
+import { formatDue } from '../output/time.js';
 import { clean, quoted } from './text.js';
 
 export const ticketSummarySchema = z.object({
@@ -27,7 +28,8 @@ export function defined<T extends Record<string, unknown>>(record: T): T {
 
 export function summarize(item: unknown, now: Date): TicketSummary {
   const ticket = readListItem(item);
-  const overdue = ticket.settled ? false : (ticket.overdue ?? (ticket.due !== undefined && ticket.due < now));
+  // As get_ticket and `tkt show` judge it: a due date at midnight is due by the end of that day.
+  const { overdue } = formatDue(ticket.due, now, ticket);
   return defined({
     id: ticket.id,
     title: clean(ticket.title),
