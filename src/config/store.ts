@@ -18,7 +18,7 @@ import { acquireLock, LockBusyError, LockNotFileError, type LockWait } from '../
 import { replaceFile } from '../util/replace-file.js';
 import { shellWord } from '../util/shell-word.js';
 import { inFolder } from '../util/folder-path.js';
-import { assertProfileName, settingsFileIn } from './paths.js';
+import { assertProfileName, noConfigFolderError, settingsFileIn } from './paths.js';
 import type { ConfigStore, Profile, SavedSettings, StoredToken } from './types.js';
 
 interface CacheEntry {
@@ -47,7 +47,8 @@ interface StoreRun {
   warnOnce(text: string): void;
 }
 
-export function createConfigStore(dir: string, options: ConfigStoreOptions = {}): ConfigStore {
+export function createConfigStore(dir: string | undefined, options: ConfigStoreOptions = {}): ConfigStore {
+  if (dir === undefined) return folderlessStore();
   const said = new Set<string>();
   const run: StoreRun = {
     clock: options.clock ?? { now: () => Date.now(), sleep: (ms) => delay(ms) },
@@ -166,6 +167,42 @@ export function createConfigStore(dir: string, options: ConfigStoreOptions = {})
       await writeObject(run, dir, file, () => ({ ...readCacheEntries(file), [key]: entry }));
     },
   };
+}
+
+/**
+ * The store of a user with no config folder (defaultConfigDir): it reads as empty, as a folder not
+ * made yet, so that a run with TKT_URL and TKT_TOKEN works; keeps no cache; and what must be kept
+ * there, or the folder's name, is exit 1 naming TKT_CONFIG_DIR.
+ */
+function folderlessStore(): ConfigStore {
+  const none = (): never => {
+    throw noConfigFolderError();
+  };
+  const store: ConfigStore = {
+    get dir() {
+      return none();
+    },
+    assertWritable: none,
+    getProfile: (name) => (assertProfileName(name), {}),
+    saveProfile: async () => none(),
+    profileNames: () => [],
+    getSettings: () => ({}),
+    saveSettings: async () => none(),
+    readToken: () => undefined,
+    writeToken: async () => none(),
+    deleteToken: async () => {},
+    readCache: () => undefined,
+    writeCache: async () => {},
+  };
+  FOLDERLESS.add(store);
+  return store;
+}
+
+const FOLDERLESS = new WeakSet<Pick<ConfigStore, 'dir'>>();
+
+/** The config folder, or undefined where the user has none (a store whose `dir` is exit 1). */
+export function folderIfAny(config: Pick<ConfigStore, 'dir'>): string | undefined {
+  return FOLDERLESS.has(config) ? undefined : config.dir;
 }
 
 /** `base` with `changes` applied; a change to undefined removes the key. */

@@ -41,7 +41,7 @@ export interface StoredToken {
 export type SettingsChanges = Partial<Record<keyof SavedSettings, SavedSettings[keyof SavedSettings] | undefined>>;
 
 export interface ConfigStore {
-  /** The folder holding settings, tokens and caches. */
+  /** The folder holding settings, tokens and caches; exit 1 naming TKT_CONFIG_DIR when the user has none (defaultConfigDir). */
   readonly dir: string;
   /** Throws what a write would when a file stands where the folder should be (login checks before sending a password). */
   assertWritable(): void;
