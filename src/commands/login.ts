@@ -39,6 +39,7 @@ Examples:
   // --domain "": a local account; --password "" is refused as any --password is, saying why.
   host.action(command, (_args, { password, ...opts }, ctx) => run({ ...opts, passwordFlag: password !== undefined }, ctx), {
     mayBeEmpty: ['domain', 'password'],
+    keepsSettings: true,
   });
 }
 

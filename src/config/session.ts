@@ -79,6 +79,21 @@ export function loginCommand(input: RunPlace & NamingProfile & { config?: Config
   return tktCommand(input, words, knowsUrl ? input.globals.url : 'URL');
 }
 
+/**
+ * The run needs nothing from the settings file (README, Environment and files): its token from
+ * TKT_TOKEN, its URL from --url or TKT_URL, and no profile named (--profile, TKT_PROFILE), whose
+ * settings would be in it. Commands that read or write the file itself say so (ActionOptions.keepsSettings).
+ */
+export function sparesSettingsFile(input: RunPlace): boolean {
+  const { globals, env } = input;
+  return (
+    envValue(env, 'TKT_TOKEN') !== undefined &&
+    (globals.url !== undefined || envValue(env, 'TKT_URL') !== undefined) &&
+    !globals.profile &&
+    envValue(env, 'TKT_PROFILE') === undefined
+  );
+}
+
 /** `saved`: the profile's settings, when the caller has read them already. */
 export function resolveBaseUrl(input: SettingsInput, saved: Profile = input.config.getProfile(resolveProfileName(input))): string | undefined {
   const url = input.globals.url || envValue(input.env, 'TKT_URL') || saved.url;

@@ -1,47 +1,17 @@
 // A user with no home folder: HOME unset and a UID with no entry in /etc/passwd, as under
 // `docker run --user 54321`, OpenShift or Kubernetes runAsUser, where os.homedir() throws. Run
 // as such a user (setpriv, as root: CI runs as root in its container), the bin as installed.
-import { execFile } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { skipWithout } from '../helpers/tools.js';
-import { BIN, ensureBuilt } from '../helpers/terminal.js';
+import { asOtherUser, skipWithoutSetpriv } from '../helpers/other-user.js';
+import { ensureBuilt } from '../helpers/terminal.js';
 
-const FILE = 'test/cli/no-home.test.ts';
-/** Not in /etc/passwd here, nor on CI's image. */
-const HOMELESS_UID = '54321';
-
-/** Only root may take another UID: elsewhere the tests skip loudly, in CI they fail. */
-function skipUnlessRoot(): boolean {
-  if (process.getuid?.() === 0) return false;
-  if (process.env.CI) throw new Error(`${FILE} runs tkt as another user with setpriv, which needs root`);
-  console.warn(`SKIPPED ${FILE}: not root, so setpriv cannot take another user`);
-  return true;
-}
-
-const skip = skipWithout(['setpriv'], FILE) || skipUnlessRoot();
-
-interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** The bin with `args`, as the homeless user, with only PATH and `env` in its environment. */
-async function asHomeless(args: string[], env: Record<string, string>): Promise<Ran> {
-  const argv = ['--reuid', HOMELESS_UID, '--regid', HOMELESS_UID, '--clear-groups', process.execPath, BIN, ...args];
-  try {
-    const { stdout, stderr } = await promisify(execFile)('setpriv', argv, { env: { PATH: process.env.PATH ?? '', ...env } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: number; stdout: string; stderr: string };
-    return { code: failed.code ?? -1, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const skip = skipWithoutSetpriv('test/cli/no-home.test.ts');
+/** The bin as a user with no passwd entry, HOME unset. */
+const asHomeless = asOtherUser;
 
 let sandbox: RunningSandbox;
 let dir: string;
@@ -63,7 +33,7 @@ afterAll(async () => {
 describe.skipIf(skip)('a user with no home folder (HOME unset, no passwd entry)', () => {
   it('runs with TKT_URL and TKT_TOKEN, with or without TKT_CONFIG_DIR or XDG_CONFIG_HOME', async () => {
     const service = { TKT_URL: sandbox.url, TKT_TOKEN: sandbox.issueToken('tech') };
-    for (const place of [{}, { TKT_CONFIG_DIR: join(dir, 'tkt') }, { XDG_CONFIG_HOME: dir }]) {
+    for (const place of [{}, { TKT_CONFIG_DIR: join(dir, 'tkt') }, { XDG_CONFIG_HOME: dir }] as Record<string, string>[]) {
       // A bundled command, one the full CLI runs, and a lookup (a cache it may or may not keep).
       for (const args of [['list', '-q', '--limit', '1'], ['whoami'], ['list', '--status', 'Open', '--limit', '1', '-q'], ['config', 'list']]) {
         const ran = await asHomeless(args, { ...service, ...place });
