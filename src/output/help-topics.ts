@@ -32,7 +32,7 @@ export const HELP_TOPICS = {
       '| `CI` | never prompt (as `--no-input`) |',
       '| `HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY` | honoured; a proxy that cannot be reached, drops the tunnel or refuses it is named in the error, not taken for the service (see A broken or hostile service) |',
       "| `NODE_DISABLE_COMPILE_CACHE` | set (`1`): no compiled code kept in `cache/code/` (below), as for Node's own cache |",
-      "| `NODE_EXTRA_CA_CERTS` | honoured (private CAs); a certificate error's hint names it, and `NODE_USE_SYSTEM_CA=1` (trust the system store) on Node >= 22.19 and 24.6; when it is set, the hint names its file, and says so when Node could not load it (missing, unreadable, no PEM certificate). A certificate that is trusted but for other names is no CA problem: the hint says which names it is for |",
+      "| `NODE_EXTRA_CA_CERTS` | honoured (private CAs); a certificate error's hint names it, and `NODE_USE_SYSTEM_CA=1` (trust the system store) on Node >= 22.19 and 24.6; when it is set, the hint names its file, and says so when Node could not load it (missing, unreadable, no PEM certificate). A certificate that is trusted but for other names is no CA problem: the hint says which names it is for; nor is one that has expired or is not valid yet: the hint says so, to be renewed by its owner or this machine's clock checked (with the clock's time) |",
       '',
       'The programs tkt starts for you, `$EDITOR`/`$VISUAL`, `$PAGER` and `$BROWSER`, get your',
       'environment without `TKT_TOKEN` and `TKT_PASSWORD`: they have no use for them, and a browser',
