@@ -44,7 +44,7 @@ export function defaultConfigDir(
 /** Exit 1 for what must be kept in a config folder when there is none (defaultConfigDir). */
 export function noConfigFolderError(): OperationError {
   return new OperationError('no config folder: HOME is unset and this user has no home folder in the user list', {
-    hint: 'set TKT_CONFIG_DIR to a folder tkt may write (or HOME); a run with TKT_URL and TKT_TOKEN needs none',
+    hint: 'set TKT_CONFIG_DIR to a folder you may write (or HOME); a run with TKT_URL and TKT_TOKEN needs none',
   });
 }
 

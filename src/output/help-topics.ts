@@ -22,7 +22,7 @@ export const HELP_TOPICS = {
     markdown: lines(
       '| variable | meaning |',
       '|---|---|',
-      '| `TKT_URL` | base URL (as `--url`) |',
+      "| `TKT_URL` | base URL (as `--url`): the service's root, without `/api` (every path of the service starts with `/api`: `tkt login` refuses a URL ending in `/api`, exit 2 before anything is sent; elsewhere the 404 it leads to is exit 1 with a hint naming the URL meant) |",
       '| `TKT_TOKEN` | bearer token used as-is; the token cache is neither read nor written. Your user ID (for `--by` and `@me`) comes from its `sub`, `nameid` or `.../nameidentifier` claim |',
       '| `TKT_PROFILE` | profile name (as `--profile`), default `default` |',
       '| `TKT_CONFIG_DIR` | settings, tokens and lookup cache; default `$XDG_CONFIG_HOME/tkt` or `~/.config/tkt` (macOS `~/Library/Preferences/tkt`, Windows `%APPDATA%\\tkt`) |',
@@ -86,7 +86,7 @@ export const HELP_TOPICS = {
       '| 0 | success (also "already closed", "already resolved", "already assigned to you") |',
       '| 1 | the operation failed: server rejected it (400, 500), network failure, time-out, or at least one ID of a multi-ID command failed; declining a confirmation; a `--fields` or `--query` that failed on the answer to a change that was made |',
       '| 2 | usage error before any request: unknown flag, missing value without a terminal, malformed value, a lookup name matching nothing or several things |',
-      '| 3 | not found (404, or a 400 saying the ticket or user was not found, as resolve answers for a ticket and `create --integration` for a requester) |',
+      '| 3 | not found (404, or a 400 saying the ticket or user was not found, as resolve answers for a ticket and `create --integration` for a requester); not a 404 that says the service URL is wrong (a path with `/api` twice, or an endpoint every service has: authenticate, the list), which is 1 with a hint naming the URL meant |',
       '| 4 | not authenticated: no token, expired token, 401, wrong credentials, locked-out account |',
       "| 5 | permission denied (403, or register's 400 saying the permission is missing) |",
       '| 129 | hung up (SIGHUP: the terminal closed, an SSH session dropped): the run ends as on SIGTERM, its drafts kept and its temporary files removed |',
