@@ -45,7 +45,8 @@ interface CodeCache {
 function cacheFolder(env: Record<string, string | undefined>): string | undefined {
   if (env.NODE_DISABLE_COMPILE_CACHE !== undefined && env.NODE_DISABLE_COMPILE_CACHE !== '') return undefined;
   const config = defaultConfigDir(env);
-  if (!existsSync(config)) return undefined;
+  // A user with no home folder has no config folder either (docker run --user 54321).
+  if (config === undefined || !existsSync(config)) return undefined;
   const folder = inFolder(config, 'cache', 'code');
   let info: Stats;
   try {

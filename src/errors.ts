@@ -189,7 +189,11 @@ export class ApiError extends TktError {
 
   constructor(init: { status: number; method: string; url: string; body: unknown; serverMessages: string[]; message?: string; hint?: string | undefined }) {
     // The full URL names the server, which matters when several profiles exist.
-    super(init.message ?? `${failureReason(exitCodeForStatus(init.status, init.serverMessages), init.status)}: ${init.method} ${init.url}`, {
+    const reason =
+      misdirectedBaseUrl(init) === undefined
+        ? failureReason(exitCodeForStatus(init.status, init.serverMessages), init.status)
+        : `no such endpoint, wrong service URL? (HTTP ${init.status})`;
+    super(init.message ?? `${reason}: ${init.method} ${init.url}`, {
       details: init.serverMessages,
       hint: init.hint,
     });
@@ -230,13 +234,36 @@ export class ItemFailedError extends TktError {
  */
 export class InDoubtError extends TktError {}
 
+// Every path of the service starts with /api (docs/service.md 4): a base URL ending in /api
+// sends to /api/api/... One literal, as NOT_FOUND_WORDS.
+const API_TWICE = /^(.*?\/api)\/api\//i;
+// Endpoints every service has, whatever the login: their 404 is the URL's, never a ticket's.
+const ALWAYS_THERE = /^(.*?)\/api\/(Users\/authenticate|TicketsApi|TicketsApi\/list|TicketsApi\/appmetadata)\/?$/i;
+
+/**
+ * The base URL a 404 was sent under when it says that URL is wrong, not that a ticket or a user
+ * is gone (README, Exit codes): a path with /api twice, or an endpoint that always exists. Exit 1,
+ * not 3: a script reading 3 as "the ticket is gone" must not act on a wrong URL.
+ */
+export function misdirectedBaseUrl(answer: { status: number; url: string }): string | undefined {
+  if (answer.status !== 404) return undefined;
+  let url: URL;
+  try {
+    url = new URL(answer.url);
+  } catch {
+    return undefined;
+  }
+  const match = API_TWICE.exec(url.pathname) ?? ALWAYS_THERE.exec(url.pathname);
+  return match === null ? undefined : `${url.origin}${match[1]}`;
+}
+
 /** The exit code of a failure: decided here, and only here, from what the error says happened. */
 export function exitCodeOf(error: unknown): ExitCodeValue {
   if (error instanceof OutputClosedError) return ExitCode.ok;
   if (error instanceof InterruptedError) return ExitCode.interrupted;
   if (error instanceof UsageError) return ExitCode.usage;
   if (error instanceof AuthError) return ExitCode.notAuthenticated;
-  if (error instanceof ApiError) return exitCodeForStatus(error.status, error.serverMessages);
+  if (error instanceof ApiError) return misdirectedBaseUrl(error) === undefined ? exitCodeForStatus(error.status, error.serverMessages) : ExitCode.failed;
   if (error instanceof ItemFailedError || error instanceof InDoubtError) return exitCodeOf(error.cause);
   if (error instanceof FilesSkippedError) return ExitCode.failed;
   return ExitCode.failed;

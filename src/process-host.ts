@@ -10,7 +10,7 @@ import type { ActionOptions, CommandHost, Handler } from './commands/host.js';
 import type { CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import type { Prompter } from './context/prompter.js';
 import { defaultConfigDir } from './config/paths.js';
-import { resolveSession } from './config/session.js';
+import { resolveSession, sparesSettingsFile } from './config/session.js';
 import { createConfigStore } from './config/store.js';
 import { createOutput } from './output/format.js';
 import { InterruptedError } from './errors.js';
@@ -305,11 +305,14 @@ export async function createProcessContext(
   globals: GlobalOptions,
   state: RunState,
   command: string,
-  saysWaiting = false,
+  action: Pick<ActionOptions, 'saysWaiting' | 'keepsSettings'> = {},
 ): Promise<Context & { dispose(): Promise<void> }> {
   const io = createIO(proc, globals);
-  // A loose token file, a lock waited for: said on stderr, each once a run.
-  const config = createConfigStore(defaultConfigDir(proc.env), { warn: (text) => void io.stderr.write(`warning: ${text}\n`) });
+  // A loose token file, a lock waited for, a settings file skipped: said on stderr, each once a run.
+  const config = createConfigStore(defaultConfigDir(proc.env), {
+    warn: (text) => void io.stderr.write(`warning: ${text}\n`),
+    unreadableSettings: action.keepsSettings !== true && sparesSettingsFile({ globals, env: proc.env }) ? 'warn' : 'report',
+  });
   const lendTerminal = processLendTerminal(proc, state);
   return await buildContext({
     io,
@@ -340,7 +343,7 @@ export async function createProcessContext(
     // The prompts' modules only where the command can prompt (not tkt mcp, whose stdin is the
     // protocol's); the proxy's client only where the environment, read once, names a proxy.
     ...(state.loadAhead === undefined ? {} : { loadAhead: () => state.loadAhead!(command, { prompts: io.canPrompt, proxy: namesProxy(proc.env) }) }),
-    ...(saysWaiting ? { waiting: { made: (notice: WaitNotice) => (state.waitNotice = notice) } } : {}),
+    ...(action.saysWaiting === true ? { waiting: { made: (notice: WaitNotice) => (state.waitNotice = notice) } } : {}),
   });
 }
 
@@ -366,7 +369,7 @@ export async function runAction<Args extends unknown[], Opts extends OptionValue
   state.graceful = action.options.graceful === true;
   state.readsOnly = action.options.readsOnly === true;
   if (action.options.waitsQuietly === true) state.waitingQuietly?.();
-  const ctx = await createProcessContext(proc, globals, state, line.command, action.options.saysWaiting === true);
+  const ctx = await createProcessContext(proc, globals, state, line.command, action.options);
   try {
     await action.handler(line.args, line.opts, ctx);
   } finally {

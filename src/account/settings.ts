@@ -86,9 +86,10 @@ function problemOf(spec: SettingSpec, setting: EffectiveSetting): string | undef
  */
 function unknownKeys(ctx: Context): string[] {
   const profile = existingProfileName(ctx);
+  // Named only for a key found: a user with no config folder has none, and no file to name.
   const places = [
-    { saved: ctx.config.getSettings(), place: savedSettingPlace(ctx, 'global') },
-    { saved: ctx.config.getSettings(profile), place: savedSettingPlace(ctx, 'profile') },
+    { saved: ctx.config.getSettings(), place: () => savedSettingPlace(ctx, 'global') },
+    { saved: ctx.config.getSettings(profile), place: () => savedSettingPlace(ctx, 'profile') },
   ];
   return places.flatMap(({ saved, place }) =>
     Object.keys(saved)
@@ -96,7 +97,7 @@ function unknownKeys(ctx: Context): string[] {
       .map((key) => {
         const meant = SETTINGS.find((spec) => squash(spec.key) === squash(key));
         const reads = meant === undefined ? `the settings are ${SETTINGS.map((spec) => spec.name).join(', ')}` : `it is written ${meant.name} there`;
-        return `${place}: tkt does not read the setting ${JSON.stringify(key)}; ${reads} (tkt config set writes them)`;
+        return `${place()}: tkt does not read the setting ${JSON.stringify(key)}; ${reads} (tkt config set writes them)`;
       }),
   );
 }

@@ -8,6 +8,7 @@ import { header, isSuccess, type Received } from './answer.js';
 import { formatBytes, unexpectedBody, type Expectation } from './body.js';
 import { serverMessages } from './error-body.js';
 import {
+  certificateDateHint,
   certificateNameHint,
   failedProxy,
   isPlainHttpAnswer,
@@ -178,7 +179,7 @@ export function networkError(
   if (failure !== 'tls') return failed(reasons[failure], undefined);
   const hint = isPlainHttpAnswer(errorCodes(error), words)
     ? plainHttpHint(url)
-    : (certificateNameHint(error, url) ?? tlsHint(process.version, process.env.NODE_EXTRA_CA_CERTS));
+    : (certificateNameHint(error, url) ?? certificateDateHint(error, new Date()) ?? tlsHint(process.version, process.env.NODE_EXTRA_CA_CERTS));
   return failed(reasons[failure], hint);
 }
 

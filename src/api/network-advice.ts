@@ -57,6 +57,33 @@ export function certificateNameHint(error: unknown, url: string): string | undef
     : `the certificate is for ${names.join(', ')}, not ${host}: use a --url with a name it is for`;
 }
 
+/**
+ * For a certificate that is trusted but out of its dates (OpenSSL's CERT_HAS_EXPIRED,
+ * CERT_NOT_YET_VALID): no CA is missing, so no CA hint; the date when the error carries the
+ * certificate (its valid_to or valid_from, as Node writes them), and the clock of this machine,
+ * which is the cause as often as the certificate.
+ */
+export function certificateDateHint(error: unknown, now: Date): string | undefined {
+  const expired = findByCode(error, 'CERT_HAS_EXPIRED') as { cert?: { valid_to?: unknown } } | undefined;
+  const early = findByCode(error, 'CERT_NOT_YET_VALID') as { cert?: { valid_from?: unknown } } | undefined;
+  const clock = `this machine's clock (it says ${isoSeconds(now.getTime())})`;
+  if (expired !== undefined) {
+    const date = dateText(expired.cert?.valid_to);
+    return `the service's certificate has expired${date === undefined ? '' : ` (on ${date})`}: its owner must renew it; if it should still be valid, check ${clock}`;
+  }
+  if (early === undefined) return undefined;
+  const date = dateText(early.cert?.valid_from);
+  return `the service's certificate is not valid yet${date === undefined ? '' : ` (from ${date})`}: check ${clock}`;
+}
+
+/** A certificate's date as Node gives it ("Nov 26 01:36:51 2026 GMT"), in ISO 8601; undefined when there is none. */
+function dateText(value: unknown): string | undefined {
+  const time = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+  return Number.isNaN(time) ? undefined : isoSeconds(time);
+}
+
+const isoSeconds = (time: number) => new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
 /** The error, or one of its causes, whose code is `code`. */
 function findByCode(error: unknown, code: string, depth = 0): object | undefined {
   if (typeof error !== 'object' || error === null || depth > 4) return undefined;

@@ -14,8 +14,8 @@ export interface AttachFolder {
   path: string;
   /** Its real path, links followed: what a file must be in. */
   real: string;
-  /** The real path of tkt's config folder (tokens, settings): never attached, whatever the folder. */
-  config: string;
+  /** The real path of tkt's config folder (tokens, settings): never attached, whatever the folder; none where the user has none. */
+  config: string | undefined;
 }
 
 // As Linux's limit on the links of one path: a loop of links ends.
@@ -49,7 +49,7 @@ function within(folder: string, path: string): boolean {
  * The folder of a run's attach files: `given` (--attach-dir), else the input file's `inputFolder`,
  * else the current folder (stdin, a pipe). A --attach-dir that is no folder is exit 2.
  */
-export async function attachFolder(given: string | undefined, inputFolder: string | undefined, configDir: string): Promise<AttachFolder> {
+export async function attachFolder(given: string | undefined, inputFolder: string | undefined, configDir: string | undefined): Promise<AttachFolder> {
   const path = resolve(given ?? inputFolder ?? '.');
   if (given !== undefined) {
     const info = await stat(path).catch((error: unknown) => {
@@ -57,7 +57,7 @@ export async function attachFolder(given: string | undefined, inputFolder: strin
     });
     if (!info.isDirectory()) throw new UsageError(`--attach-dir ${given} is not a folder`);
   }
-  return { path, real: await realPathOf(path), config: await realPathOf(resolve(configDir)) };
+  return { path, real: await realPathOf(path), config: configDir === undefined ? undefined : await realPathOf(resolve(configDir)) };
 }
 
 /** A row's attach cells, split into those it may send and why each other may not. */
@@ -76,7 +76,7 @@ export async function confineAttachments(value: string | readonly string[] | und
   for (const cell of typeof value === 'string' ? [value] : (value ?? [])) {
     const { path } = uploadOf(cell, folder.path);
     const real = await realPathOf(path);
-    if (within(folder.config, real)) {
+    if (folder.config !== undefined && within(folder.config, real)) {
       confined.problems.push(`attach: ${cell} is in tkt's config folder (tokens and settings are never attached)`);
     } else if (!within(folder.real, real)) {
       // A link in the folder says where it leads: the cell alone looks like a file of the folder.

@@ -25,6 +25,7 @@
 import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { userSettings } from '../config/settings.js';
+import { folderIfAny } from '../config/store.js';
 import type { Context } from '../context/context.js';
 import type { ApiClient, ApiResponse, UploadFile } from '../api/types.js';
 import { keptFiles, type KeptFiles } from '../cmdutil/attachments.js';
@@ -87,7 +88,7 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
     });
   }
   const folder = await inputFolder(options.file);
-  const attachIn = await attachFolder(options.attachDir, folder, ctx.config.dir);
+  const attachIn = await attachFolder(options.attachDir, folder, folderIfAny(ctx.config));
 
   const reportPath = options.report ?? options.resume ?? (folder === undefined ? FOLDERLESS_REPORT : `${options.file}.report.jsonl`);
   const appendToResumed = options.resume !== undefined && resolve(reportPath) === resolve(options.resume);

@@ -3,14 +3,16 @@
 // (README, Drafts). Triage keeps its unsent replies there too (src/triage/drafts.ts).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { ConfigStore } from '../config/types.js';
 import type { Context } from '../context/context.js';
 import { writeText } from '../output/write.js';
 
 export const draftsDir = (configDir: string) => join(configDir, 'drafts');
 
 /** Writes `text` to drafts/<stem>.txt, or <stem>-2.txt…, never over a draft saved before; the file's path. */
-export async function saveDraft(configDir: string, stem: string, text: string): Promise<string> {
-  const folder = draftsDir(configDir);
+export async function saveDraft(config: Pick<ConfigStore, 'dir'>, stem: string, text: string): Promise<string> {
+  // Read here, where a user with no config folder (ConfigStore.dir) is a draft not saved.
+  const folder = draftsDir(config.dir);
   await mkdir(folder, { recursive: true, mode: 0o700 });
   for (let count = 1; ; count++) {
     const file = join(folder, count === 1 ? `${stem}.txt` : `${stem}-${count}.txt`);
@@ -44,7 +46,7 @@ export async function keepTypedText<T>(ctx: Context, typed: () => TypedText | un
   } catch (error) {
     const draft = typed();
     if (draft !== undefined) {
-      const said = await saveDraft(ctx.config.dir, draft.stem, draft.text).then(
+      const said = await saveDraft(ctx.config, draft.stem, draft.text).then(
         (file) => `${draft.was} saved to ${file}\n`,
         (failure: unknown) => `${draft.was} not saved (${(failure as Error).message}); here it is:\n${draft.text}\n`,
       );

@@ -2,8 +2,9 @@
 // end of a run (src/cli-run.ts), or a tool result of `tkt mcp` (src/mcp/). One wording for both.
 import { redactText } from '../api/redact.js';
 import { loginCommand } from '../config/session.js';
+import { baseUrlSource, withoutApi } from '../config/url.js';
 import { permissionFor } from '../api/plans.js';
-import { ApiError, ExitCode, TktError, exitCodeOf } from '../errors.js';
+import { ApiError, ExitCode, TktError, exitCodeOf, misdirectedBaseUrl } from '../errors.js';
 import { sanitizeText } from '../output/sanitize.js';
 import { envValue } from '../util/env.js';
 
@@ -28,12 +29,20 @@ function permissionHint(error: TktError): string {
   return `${lacks}: ask the service's admin to grant it, or log in as a user who has it`;
 }
 
+/** For a 404 that says the base URL is wrong (misdirectedBaseUrl): where the URL came from, and the one meant. */
+function wrongUrlHint(baseUrl: string, globals: LoginGlobals, env: Readonly<Record<string, string | undefined>>): string {
+  const meant = withoutApi(baseUrl);
+  return `is ${baseUrlSource(globals, env)} the service's base URL?${meant === undefined ? '' : ` (without /api: ${meant})`}`;
+}
+
 /**
  * The next step for the user: the error's own hint when it has one (it knows the case best),
  * else the one its exit code calls for.
  */
 export function errorHint(error: TktError, globals: LoginGlobals, env: Readonly<Record<string, string | undefined>>): string | undefined {
   if (error.hint !== undefined) return error.hint;
+  const misdirected = error instanceof ApiError ? misdirectedBaseUrl(error) : undefined;
+  if (misdirected !== undefined) return wrongUrlHint(misdirected, globals, env);
   const exitCode = exitCodeOf(error);
   if (exitCode === ExitCode.permissionDenied) return permissionHint(error);
   if (exitCode !== ExitCode.notAuthenticated) return undefined;

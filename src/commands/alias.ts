@@ -23,6 +23,9 @@ Examples:
   $ tkt alias list
   $ tkt alias delete urgent`;
 
+// Every subcommand reads or writes the settings file itself: one it cannot read stops it.
+const SETTINGS_FILE = { keepsSettings: true } as const;
+
 export function register(program: Program, host: CommandHost): void {
   const alias = program.command('alias').description('Set, list and delete command aliases').addHelpText('after', HELP);
   const set = alias
@@ -33,11 +36,11 @@ export function register(program: Program, host: CommandHost): void {
     // An expansion that starts with an option ('--json list') is an argument, which run refuses
     // saying where the options go, rather than commander's "unknown option".
     .allowUnknownOption();
-  host.action(set, ([name, expansion], _opts, ctx) => run({ action: 'set', name, expansion, builtins: builtinNames() }, ctx));
+  host.action(set, ([name, expansion], _opts, ctx) => run({ action: 'set', name, expansion, builtins: builtinNames() }, ctx), SETTINGS_FILE);
   const list = alias.command('list').description('Every alias and what it stands for');
-  host.action(list, (_args, _opts, ctx) => run({ action: 'list' }, ctx));
+  host.action(list, (_args, _opts, ctx) => run({ action: 'list' }, ctx), SETTINGS_FILE);
   const remove = alias.command('delete').description('Forget an alias').argument('<name>', 'the alias');
-  host.action(remove, ([name], _opts, ctx) => run({ action: 'delete', name }, ctx));
+  host.action(remove, ([name], _opts, ctx) => run({ action: 'delete', name }, ctx), SETTINGS_FILE);
 }
 
 export async function run(options: AliasOptions, ctx: Context): Promise<void> {

@@ -24,6 +24,9 @@ Examples:
   $ tkt config list --json
   $ tkt config unset default-view`;
 
+// Every subcommand reads or writes the settings file itself: one it cannot read stops it.
+const SETTINGS_FILE = { keepsSettings: true } as const;
+
 export function register(program: Program, host: CommandHost): void {
   const config = program
     .command('config')
@@ -31,17 +34,17 @@ export function register(program: Program, host: CommandHost): void {
     .addHelpText('after', HELP);
   const keys = SETTINGS.map((spec) => spec.key).join(', ');
   const get = config.command('get').description('Print the value tkt uses for a setting').argument('<key>', keys);
-  host.action(get, ([key], _opts, ctx) => run({ action: 'get', key }, ctx));
+  host.action(get, ([key], _opts, ctx) => run({ action: 'get', key }, ctx), SETTINGS_FILE);
   const set = config
     .command('set')
     .description('Save a setting (for every profile, or with --profile for one)')
     .argument('<key>', keys)
     .argument('<value>', 'the value');
-  host.action(set, ([key, value], _opts, ctx) => run({ action: 'set', key, value }, ctx));
+  host.action(set, ([key, value], _opts, ctx) => run({ action: 'set', key, value }, ctx), SETTINGS_FILE);
   const unset = config.command('unset').description('Forget a saved setting (for every profile, or with --profile for one)').argument('<key>', keys);
-  host.action(unset, ([key], _opts, ctx) => run({ action: 'unset', key }, ctx));
+  host.action(unset, ([key], _opts, ctx) => run({ action: 'unset', key }, ctx), SETTINGS_FILE);
   const list = config.command('list').description('Every setting with its value and where it comes from');
-  host.action(list, (_args, _opts, ctx) => run({ action: 'list' }, ctx));
+  host.action(list, (_args, _opts, ctx) => run({ action: 'list' }, ctx), SETTINGS_FILE);
 }
 
 export async function run(options: ConfigOptions, ctx: Context): Promise<void> {

@@ -42,6 +42,11 @@ export interface ActionOptions {
    * empty or blank value is exit 2 naming it, before the handler runs (README: Text values).
    */
   mayBeEmpty?: readonly string[];
+  /**
+   * The command reads or writes the settings file itself (login, config, alias...): one it cannot
+   * read stops it, even when TKT_URL and TKT_TOKEN spare every other command (sparesSettingsFile).
+   */
+  keepsSettings?: boolean;
 }
 
 export interface CommandHost {

@@ -2,7 +2,7 @@ import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { askLoginUrl, assertNothingMissing, authenticate, loginPassword, loginUsername, saveSession, withoutToken, type LoginInput } from '../account/login.js';
 import { allowsHttp, httpAllowedOrigin, resolveBaseUrl, resolveProfileName } from '../config/session.js';
-import { assertTransportAllowed } from '../config/url.js';
+import { assertLoginBaseUrl, assertTransportAllowed, baseUrlSource } from '../config/url.js';
 import { UsageError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { envValue } from '../util/env.js';
@@ -39,6 +39,7 @@ Examples:
   // --domain "": a local account; --password "" is refused as any --password is, saying why.
   host.action(command, (_args, { password, ...opts }, ctx) => run({ ...opts, passwordFlag: password !== undefined }, ctx), {
     mayBeEmpty: ['domain', 'password'],
+    keepsSettings: true,
   });
 }
 
@@ -55,6 +56,8 @@ export async function run(options: LoginOptions, ctx: Context): Promise<void> {
   const knownUrl = resolveBaseUrl(ctx, saved);
   assertNothingMissing(options, ctx, knownUrl);
   const baseUrl = knownUrl ?? (await askLoginUrl(ctx));
+  // Refused before the password is asked: every path of the service starts with /api.
+  assertLoginBaseUrl(baseUrl, knownUrl === undefined ? 'the URL' : baseUrlSource(ctx.globals, ctx.env));
   // --allow-http is a global option: every command honours it; login also saves it, for this URL.
   const allowHttp = allowsHttp(ctx.globals, saved, baseUrl);
   // Before asking anything: the password must not cross the network unencrypted.

@@ -18,7 +18,7 @@ Examples:
   $ tkt logout
   $ tkt logout --profile staging`,
     );
-  host.action(command, (_args, _opts, ctx) => run({}, ctx));
+  host.action(command, (_args, _opts, ctx) => run({}, ctx), { keepsSettings: true });
 }
 
 export type LogoutOptions = Record<string, never>;

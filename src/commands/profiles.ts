@@ -16,7 +16,7 @@ Examples:
   $ tkt profiles -q                  # names only
   $ tkt profiles --query "[?loggedIn].name" --raw`,
     );
-  host.action(command, (_args, _opts, ctx) => run({}, ctx));
+  host.action(command, (_args, _opts, ctx) => run({}, ctx), { keepsSettings: true });
 }
 
 export type ProfilesOptions = Record<string, never>;

@@ -1,33 +1,51 @@
 // Where tkt keeps its files, and which profile names may become file names.
 import path from 'node:path';
-import { UsageError } from '../errors.js';
+import { OperationError, UsageError } from '../errors.js';
 import { envValue } from '../util/env.js';
 import { inFolder } from '../util/folder-path.js';
 
 /**
  * The user's home folder: HOME on Linux and macOS, which is what os.homedir() answers there when
  * HOME is set, else os.homedir(). node:os, which a request needs for nothing else, is loaded only
- * then (about 0.1 MB of memory on Node 24).
+ * then (about 0.1 MB of memory on Node 24). os.homedir() throws where HOME is unset and the user
+ * has no entry in the user list (docker run --user 54321, Kubernetes runAsUser).
  */
 function homeFolder(env: Record<string, string | undefined>, platform: NodeJS.Platform): string {
   return (platform !== 'win32' && env.HOME) || process.getBuiltinModule('node:os').homedir();
 }
 
-/** TKT_CONFIG_DIR (unless empty or blank), else the OS config folder for "tkt". */
+/**
+ * TKT_CONFIG_DIR (unless empty or blank), else the OS config folder for "tkt"; undefined when
+ * that folder is under a home folder `home` cannot find. The home folder is looked up only then:
+ * TKT_CONFIG_DIR or XDG_CONFIG_HOME serve a user without one.
+ */
 export function defaultConfigDir(
   env: Record<string, string | undefined>,
   platform: NodeJS.Platform = process.platform,
-  home: string = homeFolder(env, platform),
-): string {
+  home: () => string = () => homeFolder(env, platform),
+): string | undefined {
   const configured = envValue(env, 'TKT_CONFIG_DIR');
   if (configured !== undefined) return configured;
-  if (platform === 'win32') {
-    return path.win32.join(env.APPDATA || path.win32.join(home, 'AppData', 'Roaming'), 'tkt');
-  }
-  if (platform === 'darwin') return inFolder(home, 'Library', 'Preferences', 'tkt');
+  if (platform === 'win32' && env.APPDATA) return path.win32.join(env.APPDATA, 'tkt');
   // XDG says a relative XDG_CONFIG_HOME is invalid and must be ignored.
   const xdg = env.XDG_CONFIG_HOME;
-  return xdg && path.posix.isAbsolute(xdg) ? inFolder(xdg, 'tkt') : inFolder(home, '.config', 'tkt');
+  if (platform !== 'win32' && platform !== 'darwin' && xdg && path.posix.isAbsolute(xdg)) return inFolder(xdg, 'tkt');
+  let homeDir: string;
+  try {
+    homeDir = home();
+  } catch {
+    return undefined;
+  }
+  if (platform === 'win32') return path.win32.join(homeDir, 'AppData', 'Roaming', 'tkt');
+  if (platform === 'darwin') return inFolder(homeDir, 'Library', 'Preferences', 'tkt');
+  return inFolder(homeDir, '.config', 'tkt');
+}
+
+/** Exit 1 for what must be kept in a config folder when there is none (defaultConfigDir). */
+export function noConfigFolderError(): OperationError {
+  return new OperationError('no config folder: HOME is unset and this user has no home folder in the user list', {
+    hint: 'set TKT_CONFIG_DIR to a folder you may write (or HOME); a run with TKT_URL and TKT_TOKEN needs none',
+  });
 }
 
 /** The settings file (profiles, global settings, aliases) in the config folder `dir`. */

@@ -8,6 +8,7 @@ import { nonFolderOnPath } from '../util/non-folder.js';
 import { isCI } from '../util/ci.js';
 import { assertProfileName } from './paths.js';
 import type { ConfigStore, Profile, Session } from './types.js';
+import { folderIfAny } from './store.js';
 import { assertTransportAllowed, normalizeBaseUrl } from './url.js';
 
 export interface SessionInput {
@@ -78,6 +79,21 @@ export function loginCommand(input: RunPlace & NamingProfile & { config?: Config
   return tktCommand(input, words, knowsUrl ? input.globals.url : 'URL');
 }
 
+/**
+ * The run needs nothing from the settings file (README, Environment and files): its token from
+ * TKT_TOKEN, its URL from --url or TKT_URL, and no profile named (--profile, TKT_PROFILE), whose
+ * settings would be in it. Commands that read or write the file itself say so (ActionOptions.keepsSettings).
+ */
+export function sparesSettingsFile(input: RunPlace): boolean {
+  const { globals, env } = input;
+  return (
+    envValue(env, 'TKT_TOKEN') !== undefined &&
+    (globals.url !== undefined || envValue(env, 'TKT_URL') !== undefined) &&
+    !globals.profile &&
+    envValue(env, 'TKT_PROFILE') === undefined
+  );
+}
+
 /** `saved`: the profile's settings, when the caller has read them already. */
 export function resolveBaseUrl(input: SettingsInput, saved: Profile = input.config.getProfile(resolveProfileName(input))): string | undefined {
   const url = input.globals.url || envValue(input.env, 'TKT_URL') || saved.url;
@@ -145,13 +161,16 @@ export function resolveSession(input: SessionInput): Session {
       });
     }
     // A login could not be kept in a config folder that is a file: the way out is another folder or a token.
-    const notFolder = nonFolderOnPath(input.config.dir);
+    const dir = folderIfAny(input.config);
+    const notFolder = dir === undefined ? undefined : nonFolderOnPath(dir);
     const hint =
-      notFolder === undefined
-        ? secrets === ''
-          ? `run "${loginCommand(input)}"`
-          : `set TKT_TOKEN${secrets}, or run "${loginCommand(input)}"`
-        : `the config folder ${notFolder} is not a folder, so no login is kept there: set TKT_CONFIG_DIR to a folder, or set TKT_TOKEN`;
+      dir === undefined
+        ? `HOME is unset and this user has no home folder, so no login is kept: set TKT_TOKEN${secrets}, or TKT_CONFIG_DIR and run "${loginCommand(input)}"`
+        : notFolder === undefined
+          ? secrets === ''
+            ? `run "${loginCommand(input)}"`
+            : `set TKT_TOKEN${secrets}, or run "${loginCommand(input)}"`
+          : `the config folder ${notFolder} is not a folder, so no login is kept there: set TKT_CONFIG_DIR to a folder, or set TKT_TOKEN`;
     throw new AuthError(`not logged in (profile ${profile})`, { hint });
   }
   // The token remembers where it was issued, which also serves as the URL when none is set.

@@ -8,7 +8,7 @@
 // so it was replaced instead of worked around. Read again in conf 16.0.0 (its latest release):
 // atomically 2.1.1 still loads when-exit 2.1.5, which hooks SIGHUP, SIGINT, SIGTERM and more on
 // load and re-raises the signal with process.kill(process.pid, signal); conf still takes no lock.
-import { chmodSync, lstatSync, mkdirSync, promises as fsPromises, readFileSync, readdirSync, statSync, type Stats } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, promises as fsPromises, readFileSync, readdirSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { OperationError } from '../errors.js';
@@ -18,7 +18,7 @@ import { acquireLock, LockBusyError, LockNotFileError, type LockWait } from '../
 import { replaceFile } from '../util/replace-file.js';
 import { shellWord } from '../util/shell-word.js';
 import { inFolder } from '../util/folder-path.js';
-import { assertProfileName, settingsFileIn } from './paths.js';
+import { assertProfileName, noConfigFolderError, settingsFileIn } from './paths.js';
 import type { ConfigStore, Profile, SavedSettings, StoredToken } from './types.js';
 
 interface CacheEntry {
@@ -39,6 +39,12 @@ export interface ConfigStoreOptions {
   warn?: (text: string) => void;
   /** Tests move it instead of waiting. */
   clock?: LockClock;
+  /**
+   * The run needs nothing from the settings file (sparesSettingsFile): one it may not read (a
+   * folder left by `sudo tkt`) is a warning and reads as empty, as docker does with an unreadable
+   * config.json. A write still reads it, and fails.
+   */
+  unreadableSettings?: 'report' | 'warn';
 }
 
 /** What the store's writes and reads need from the run: its clock, and its warnings, each said once. */
@@ -47,7 +53,8 @@ interface StoreRun {
   warnOnce(text: string): void;
 }
 
-export function createConfigStore(dir: string, options: ConfigStoreOptions = {}): ConfigStore {
+export function createConfigStore(dir: string | undefined, options: ConfigStoreOptions = {}): ConfigStore {
+  if (dir === undefined) return folderlessStore();
   const said = new Set<string>();
   const run: StoreRun = {
     clock: options.clock ?? { now: () => Date.now(), sleep: (ms) => delay(ms) },
@@ -65,6 +72,17 @@ export function createConfigStore(dir: string, options: ConfigStoreOptions = {})
   // a cache may always be thrown away, so a damaged or unreadable one reads as empty.
   const readSettings = () => readObject(settingsFile, 'report');
   const readCacheEntries = (file: string) => readObject(file, 'empty');
+  // What is read to run, not to write (unreadableSettings).
+  const settingsForRun = (): JsonObject => {
+    try {
+      return readSettings();
+    } catch (error) {
+      const code = ((error as OperationError).cause as NodeJS.ErrnoException | undefined)?.code;
+      if (options.unreadableSettings !== 'warn' || !PERMISSION_CODES.has(code ?? '')) throw error;
+      run.warnOnce(`${(error as Error).message}; going on without it (TKT_URL and TKT_TOKEN are all this run needs)`);
+      return {};
+    }
+  };
 
   return {
     dir,
@@ -75,11 +93,15 @@ export function createConfigStore(dir: string, options: ConfigStoreOptions = {})
       // Before login sends a password: the token could not be kept there.
       const tokens = inFolder(dir, 'tokens');
       ownEntry(tokens, 'folder', tokens, 'write');
+      // The profile is saved into the settings file, read first; a folder of another owner or a
+      // read-only one would take the token the service issued and throw it away.
+      readSettings();
+      assertWritableFolders(dir, tokens);
     },
 
     getProfile(name) {
       assertProfileName(name);
-      const all = profilesIn(readSettings());
+      const all = profilesIn(settingsForRun());
       return Object.hasOwn(all, name) ? { ...all[name] } : {};
     },
 
@@ -97,11 +119,11 @@ export function createConfigStore(dir: string, options: ConfigStoreOptions = {})
       const tokenNames = listFolder(inFolder(dir, 'tokens'))
         .filter((file) => file.endsWith('.json'))
         .map((file) => file.slice(0, -'.json'.length));
-      return [...new Set([...Object.keys(profilesIn(readSettings())), ...tokenNames])].sort();
+      return [...new Set([...Object.keys(profilesIn(settingsForRun())), ...tokenNames])].sort();
     },
 
     getSettings(profile) {
-      const settings = readSettings();
+      const settings = settingsForRun();
       if (profile === undefined) return { ...(settings.settings as SavedSettings | undefined) };
       assertProfileName(profile);
       const all = profilesIn(settings);
@@ -166,6 +188,63 @@ export function createConfigStore(dir: string, options: ConfigStoreOptions = {})
       await writeObject(run, dir, file, () => ({ ...readCacheEntries(file), [key]: entry }));
     },
   };
+}
+
+/**
+ * The store of a user with no config folder (defaultConfigDir): it reads as empty, as a folder not
+ * made yet, so that a run with TKT_URL and TKT_TOKEN works; keeps no cache; and what must be kept
+ * there, or the folder's name, is exit 1 naming TKT_CONFIG_DIR.
+ */
+function folderlessStore(): ConfigStore {
+  const none = (): never => {
+    throw noConfigFolderError();
+  };
+  const store: ConfigStore = {
+    get dir() {
+      return none();
+    },
+    assertWritable: none,
+    getProfile: (name) => (assertProfileName(name), {}),
+    saveProfile: async () => none(),
+    profileNames: () => [],
+    getSettings: () => ({}),
+    saveSettings: async () => none(),
+    readToken: () => undefined,
+    writeToken: async () => none(),
+    deleteToken: async () => {},
+    readCache: () => undefined,
+    writeCache: async () => {},
+  };
+  FOLDERLESS.add(store);
+  return store;
+}
+
+const FOLDERLESS = new WeakSet<Pick<ConfigStore, 'dir'>>();
+
+/** The config folder, or undefined where the user has none (a store whose `dir` is exit 1). */
+export function folderIfAny(config: Pick<ConfigStore, 'dir'>): string | undefined {
+  return FOLDERLESS.has(config) ? undefined : config.dir;
+}
+
+/**
+ * Makes the config folder and `folder` in it (as a write does), and writes and removes a file in
+ * each: what access(2) answers is not what a write meets (root, ACLs, a read-only mount).
+ */
+function assertWritableFolders(configDir: string, folder: string): void {
+  try {
+    makeFolders(configDir, inFolder(folder, 'probe'));
+  } catch (error) {
+    throw error instanceof OperationError ? error : fileError('write', folder, error);
+  }
+  for (const place of [configDir, folder]) {
+    const probe = inFolder(place, `.write-check-${process.pid}`);
+    try {
+      writeFileSync(probe, '', { flag: 'wx', mode: PRIVATE_FILE_MODE });
+      rmSync(probe, { force: true });
+    } catch (error) {
+      throw fileError('write', place, error);
+    }
+  }
 }
 
 /** `base` with `changes` applied; a change to undefined removes the key. */
@@ -371,11 +450,20 @@ function makePrivateFolder(folder: string): void {
   }
 }
 
+/** What a file of another owner (`sudo tkt login` made ~/.config/tkt root's) or a read-only one answers. */
+const PERMISSION_CODES = new Set(['EACCES', 'EPERM']);
+
 function fileError(action: 'read' | 'write' | 'delete', file: string, error: unknown): OperationError {
-  return new OperationError(`cannot ${action} ${file}: ${error instanceof Error ? error.message : String(error)}`, {
-    hint: action === 'read' ? 'fix or delete the file' : 'check that you may write to the folder',
-    cause: error,
-  });
+  const denied = PERMISSION_CODES.has((error as NodeJS.ErrnoException).code ?? '') || (error as NodeJS.ErrnoException).code === 'EROFS';
+  // The user may change neither the file nor the folder of another owner: not "fix or delete".
+  const hint = denied
+    ? action === 'read'
+      ? 'the file or a folder above it belongs to another user (sudo?) or is not readable: chown it, or set TKT_CONFIG_DIR'
+      : 'the folder belongs to another user (sudo?) or is read-only: chown it, or set TKT_CONFIG_DIR to a folder you may write (in CI, TKT_URL and TKT_TOKEN need no login)'
+    : action === 'read'
+      ? 'fix or delete the file'
+      : 'check that you may write to the folder';
+  return new OperationError(`cannot ${action} ${file}: ${error instanceof Error ? error.message : String(error)}`, { hint, cause: error });
 }
 
 function isStoredToken(value: JsonObject): value is JsonObject & StoredToken {

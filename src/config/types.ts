@@ -41,9 +41,12 @@ export interface StoredToken {
 export type SettingsChanges = Partial<Record<keyof SavedSettings, SavedSettings[keyof SavedSettings] | undefined>>;
 
 export interface ConfigStore {
-  /** The folder holding settings, tokens and caches. */
+  /** The folder holding settings, tokens and caches; exit 1 naming TKT_CONFIG_DIR when the user has none (defaultConfigDir). */
   readonly dir: string;
-  /** Throws what a write would when a file stands where the folder should be (login checks before sending a password). */
+  /**
+   * Throws what a write of the settings and a token would meet (a file where the folder should be, a
+   * settings file it cannot read, a folder it may not write), making the folders: login checks before sending a password.
+   */
   assertWritable(): void;
   getProfile(name: string): Profile;
   /** Merges `changes` into the saved profile. */

@@ -1,5 +1,6 @@
 // The service's base URL: validation, normalisation and the plain-http guard (docs/cli.md section 4).
 import { UsageError } from '../errors.js';
+import { envValue } from '../util/env.js';
 
 /** `https://host[:port][/prefix]`: http(s) only, no credentials, query or fragment, no trailing slash. */
 export function normalizeBaseUrl(input: string): string {
@@ -29,6 +30,29 @@ export function normalizeBaseUrl(input: string): string {
     throw new UsageError(`invalid service URL ${JSON.stringify(input)}: a base URL has no query or fragment`);
   }
   return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/**
+ * The base URL without the /api it ends in, or undefined when it ends otherwise: every path of
+ * the service starts with /api (docs/service.md 4), so such a base URL sends to /api/api/...
+ */
+export function withoutApi(baseUrl: string): string | undefined {
+  const cut = /\/api\/?$/i.exec(baseUrl);
+  return cut === null ? undefined : baseUrl.slice(0, cut.index);
+}
+
+/** Where the run's base URL came from, for a hint that it looks wrong: --url, TKT_URL, else the profile. */
+export function baseUrlSource(globals: { url?: string | undefined }, env: Readonly<Record<string, string | undefined>>): string {
+  return globals.url !== undefined ? '--url' : envValue(env, 'TKT_URL') !== undefined ? 'TKT_URL' : "the profile's URL";
+}
+
+/** Exit 2 for logging in to a base URL ending in /api (withoutApi), before anything is asked or sent. */
+export function assertLoginBaseUrl(baseUrl: string, source: string): void {
+  const meant = withoutApi(baseUrl);
+  if (meant === undefined) return;
+  throw new UsageError(`the service URL ${baseUrl} ends in /api, which tkt adds to every request (POST /api/Users/authenticate)`, {
+    hint: `is ${source} the service's base URL? (without /api: ${meant})`,
+  });
 }
 
 /** `host:port` or `[v6]:port`, maybe with a path: a URL missing its scheme. */

@@ -20,8 +20,10 @@ export function aliasProblem(expansion: unknown): string | undefined {
 
 /** Every saved alias as the file has it, by name; none when the file, or its aliases, cannot be read. */
 function aliasEntriesOnFile(env: Record<string, string | undefined>): [string, unknown][] {
+  const dir = defaultConfigDir(env);
+  if (dir === undefined) return [];
   try {
-    const settings: unknown = JSON.parse(readFileSync(settingsFileIn(defaultConfigDir(env)), 'utf8'));
+    const settings: unknown = JSON.parse(readFileSync(settingsFileIn(dir), 'utf8'));
     const aliases: unknown = isObject(settings) && isObject(settings.settings) ? settings.settings.aliases : undefined;
     return isObject(aliases) ? Object.entries(aliases) : [];
   } catch {

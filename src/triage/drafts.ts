@@ -3,6 +3,7 @@
 // drafts/ (src/cmdutil/drafts.ts, where the commands keep the text typed for a failed request),
 // and says where, as gh saves the text of an issue it could not create. Nothing written is lost on q.
 import { saveDraft } from '../cmdutil/drafts.js';
+import type { ConfigStore } from '../config/types.js';
 import type { DraftKind, TriageState } from './state.js';
 
 /** Each kind of draft: its file's name and its name in what is said. */
@@ -12,13 +13,13 @@ const KINDS: Readonly<Record<DraftKind, { file: (id: number) => string; said: (i
 };
 
 /** Saves the unsent texts, by kind and ticket; a line per text saying where it is (or, when it could not be saved, the text itself). */
-export async function saveDrafts(configDir: string, drafts: TriageState['drafts']): Promise<string[]> {
+export async function saveDrafts(config: Pick<ConfigStore, 'dir'>, drafts: TriageState['drafts']): Promise<string[]> {
   const said: string[] = [];
   for (const kind of ['reply', 'resolution'] as const) {
     for (const [id, text] of drafts[kind]) {
       const { file: stem, said: name } = KINDS[kind];
       try {
-        const file = await saveDraft(configDir, stem(id), text);
+        const file = await saveDraft(config, stem(id), text);
         said.push(`${name(id)} was not sent; it is saved in ${file}\n`);
       } catch (error) {
         said.push(`${name(id)} was not sent and could not be saved (${(error as Error).message}); here it is:\n${text}\n`);

@@ -1,8 +1,16 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Received } from '../../src/api/answer.js';
 import { DeadlineExceeded } from '../../src/api/deadline.js';
 import { classifyNetworkError, finalAnswer, networkError, tooLargeError } from '../../src/api/http-errors.js';
 import { ApiError, ExitCode, NetworkError } from '../../src/errors.js';
+import { BIN, ensureBuilt } from '../helpers/terminal.js';
 
 const SECRET = 'the-token-of-this-run';
 const NO_PROXY = { httpProxy: '', httpsProxy: '', noProxy: '' };
@@ -161,5 +169,63 @@ describe('networkError', () => {
 
     // The same refusal from the service's own port is about the service.
     expect(networkError(connectError('ECONNREFUSED', 80), 'GET', 'http://svc/x', 1000, [], proxies).message).toBe('connection refused: GET http://svc/x');
+  });
+});
+
+describe('a certificate out of its dates, signed by a CA the user trusts (a tkt run: Node reads NODE_EXTRA_CA_CERTS at start)', () => {
+  /** A CA, and a certificate for 127.0.0.1 it signed that expired a day before it was made (openssl x509 -days -1). */
+  function expiredCertificate(dir: string): { ca: string; key: string; cert: string } {
+    const file = (name: string) => join(dir, name);
+    const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'ignore', cwd: dir });
+    openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=tkt test CA', '-days', '2', '-keyout', file('ca.key'), '-out', file('ca.pem'));
+    openssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1', '-keyout', file('key.pem'), '-out', file('leaf.csr'));
+    writeFileSync(file('leaf.ext'), 'subjectAltName=IP:127.0.0.1\n');
+    openssl(
+      'x509',
+      '-req',
+      '-in',
+      file('leaf.csr'),
+      '-CA',
+      file('ca.pem'),
+      '-CAkey',
+      file('ca.key'),
+      '-CAcreateserial',
+      '-days',
+      '-1',
+      '-extfile',
+      file('leaf.ext'),
+      '-out',
+      file('cert.pem'),
+    );
+    return { ca: file('ca.pem'), key: file('key.pem'), cert: file('cert.pem') };
+  }
+
+  it('says the certificate has expired, pointing at its owner and the clock, not at a private CA', async () => {
+    await ensureBuilt();
+    const dir = mkdtempSync(join(tmpdir(), 'tkt-expired-'));
+    const files = expiredCertificate(dir);
+    const server = createHttpsServer({ key: readFileSync(files.key), cert: readFileSync(files.cert) }, (_req, res) => res.end('{}'));
+    try {
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const child = spawn(process.execPath, [BIN, 'list'], {
+        env: { PATH: process.env.PATH, NODE_EXTRA_CA_CERTS: files.ca, TKT_URL: url, TKT_TOKEN: 'a-token', TKT_CONFIG_DIR: join(dir, 'cfg') },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      const [code] = (await once(child, 'exit')) as [number];
+      expect(code).toBe(1);
+      expect(stderr).toMatch(
+        new RegExp(
+          `^error: TLS error \\(certificate has expired\\): POST ${url.replace(/\./g, '\\.')}/api/TicketsApi\\nhint: the service's certificate has expired[^\\n]*: its owner must renew it; if it should still be valid, check this machine's clock \\(it says \\d{4}-[^)]*Z\\)\\n$`,
+        ),
+      );
+      expect(stderr).not.toContain('CA');
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { proxyFor } from '../../src/api/network-advice.js';
+import { certificateDateHint, proxyFor } from '../../src/api/network-advice.js';
 
 const HTTP = 'http://proxy:3128';
 const HTTPS = 'http://secure-proxy:3129';
@@ -28,5 +28,31 @@ describe('proxyFor', () => {
     ['http://[::1]:9/x', HTTP, '', '::1', HTTP],
   ])('%s with HTTP_PROXY=%j HTTPS_PROXY=%j NO_PROXY=%j goes through %s', (url, httpProxy, httpsProxy, noProxy, expected) => {
     expect(proxyFor(new URL(url), { httpProxy, httpsProxy, noProxy })).toBe(expected);
+  });
+});
+
+describe('certificateDateHint', () => {
+  const now = new Date('2026-03-01T12:00:00.123Z');
+  const verifyError = (code: string, cert?: object) =>
+    Object.assign(new Error(code === 'CERT_HAS_EXPIRED' ? 'certificate has expired' : 'certificate is not yet valid'), { code, cert });
+
+  it('says the certificate expired, and when if the error carries it, with no CA advice', () => {
+    expect(certificateDateHint(verifyError('CERT_HAS_EXPIRED', { valid_to: 'Feb 28 23:59:59 2026 GMT' }), now)).toBe(
+      "the service's certificate has expired (on 2026-02-28T23:59:59Z): its owner must renew it; if it should still be valid, check this machine's clock (it says 2026-03-01T12:00:00Z)",
+    );
+    // Node's verify error carries no certificate: said without the date.
+    expect(certificateDateHint({ cause: verifyError('CERT_HAS_EXPIRED') }, now)).toBe(
+      "the service's certificate has expired: its owner must renew it; if it should still be valid, check this machine's clock (it says 2026-03-01T12:00:00Z)",
+    );
+  });
+
+  it('points a certificate not valid yet at the clock', () => {
+    expect(certificateDateHint(verifyError('CERT_NOT_YET_VALID', { valid_from: 'Mar  2 00:00:00 2026 GMT' }), now)).toBe(
+      "the service's certificate is not valid yet (from 2026-03-02T00:00:00Z): check this machine's clock (it says 2026-03-01T12:00:00Z)",
+    );
+  });
+
+  it('says nothing of other TLS failures', () => {
+    expect(certificateDateHint(Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }), now)).toBeUndefined();
   });
 });

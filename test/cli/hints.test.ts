@@ -229,3 +229,24 @@ describe('the command lines of other hints', () => {
     expect(hintOf(result.stderr)).toBe(`see "tkt metadata --collection status --profile p2 --url ${h.sandbox.url}"`);
   });
 });
+
+describe('a base URL with /api at its end (every path of the service starts with /api)', () => {
+  it('is a wrong URL with the one meant, exit 1, not a ticket not found (exit 3)', async () => {
+    const env = { TKT_URL: `${h.sandbox.url}/api`, TKT_TOKEN: h.sandbox.issueToken('tech') };
+    for (const [args, request] of [
+      [['show', '1001'], `GET ${h.sandbox.url}/api/api/TicketsApi/1001`],
+      [['list', '-q'], `POST ${h.sandbox.url}/api/api/TicketsApi`],
+    ] as const) {
+      const result = await h.cli([...args], { env });
+      expect(result.code, args.join(' ')).toBe(1);
+      expect(result.stderr).toContain(`error: no such endpoint, wrong service URL? (HTTP 404): ${request}\n`);
+      expect(hintOf(result.stderr)).toBe(`is TKT_URL the service's base URL? (without /api: ${h.sandbox.url})`);
+    }
+    const byFlag = await h.cli(['--url', `${h.sandbox.url}/api/`, 'show', '1001'], { env: { TKT_TOKEN: env.TKT_TOKEN } });
+    expect(hintOf(byFlag.stderr)).toBe(`is --url the service's base URL? (without /api: ${h.sandbox.url})`);
+    // A ticket that does not exist under the right URL is still exit 3, with no such hint.
+    const missing = await h.cli(['show', '999999'], { env: { ...env, TKT_URL: h.sandbox.url } });
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).not.toContain('base URL');
+  });
+});

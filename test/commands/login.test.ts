@@ -174,6 +174,29 @@ describe('tkt login', () => {
     expect(createConfigStore(h.configDir).getProfile('remote')).toEqual({});
   });
 
+  it('refuses a base URL ending in /api before anything is asked or sent, naming the URL meant (exit 2)', async () => {
+    for (const [args, env, source] of [
+      [['--url', `${h.sandbox.url}/api`], {}, '--url'],
+      [[], { TKT_URL: `${h.sandbox.url}/API/` }, 'TKT_URL'],
+    ] as const) {
+      const result = await h.cli(['login', '-u', 'admin', ...args], { env: { TKT_PASSWORD: 'admin', ...env } });
+      expect(result.code, source).toBe(2);
+      expect(result.stderr).toMatch(
+        /^error: the service URL http:\/\/\S+\/api ends in \/api, which tkt adds to every request \(POST \/api\/Users\/authenticate\)\n/i,
+      );
+      expect(result.stderr).toContain(`hint: is ${source} the service's base URL? (without /api: ${h.sandbox.url})\n`);
+    }
+    expect(h.sandbox.stats.requests).toBe(0);
+  });
+
+  it('reads a 404 of the authenticate endpoint as a wrong URL, not as "not found" (exit 1, not 3)', async () => {
+    const result = await h.cli(['login', '-u', 'admin', '--url', `${h.sandbox.url}/helpdesk`], { env: { TKT_PASSWORD: 'admin' } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`error: no such endpoint, wrong service URL? (HTTP 404): POST ${h.sandbox.url}/helpdesk/api/Users/authenticate\n`);
+    expect(result.stderr).toContain("hint: is --url the service's base URL?\n");
+    expect(result.stderr).not.toContain('not found');
+  });
+
   it('saves --allow-http with the profile', async () => {
     const result = await h.cli(['login', '-u', 'admin', '--allow-http'], { env: { TKT_PASSWORD: 'admin' } });
 

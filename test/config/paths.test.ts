@@ -5,18 +5,18 @@ import { ExitCode, UsageError } from '../../src/errors.js';
 
 describe('defaultConfigDir', () => {
   it('uses TKT_CONFIG_DIR first, on every platform', () => {
-    expect(defaultConfigDir({ TKT_CONFIG_DIR: '/srv/tkt', XDG_CONFIG_HOME: '/x' }, 'linux', '/home/a')).toBe('/srv/tkt');
-    expect(defaultConfigDir({ TKT_CONFIG_DIR: 'D:\\tkt', APPDATA: 'C:\\x' }, 'win32', 'C:\\Users\\a')).toBe('D:\\tkt');
+    expect(defaultConfigDir({ TKT_CONFIG_DIR: '/srv/tkt', XDG_CONFIG_HOME: '/x' }, 'linux', () => '/home/a')).toBe('/srv/tkt');
+    expect(defaultConfigDir({ TKT_CONFIG_DIR: 'D:\\tkt', APPDATA: 'C:\\x' }, 'win32', () => 'C:\\Users\\a')).toBe('D:\\tkt');
   });
 
   it('follows XDG on Linux, ignoring an empty or relative XDG_CONFIG_HOME', () => {
-    expect(defaultConfigDir({ XDG_CONFIG_HOME: '/home/a/cfg' }, 'linux', '/home/a')).toBe('/home/a/cfg/tkt');
-    expect(defaultConfigDir({}, 'linux', '/home/a')).toBe('/home/a/.config/tkt');
-    expect(defaultConfigDir({ XDG_CONFIG_HOME: '' }, 'linux', '/home/a')).toBe('/home/a/.config/tkt');
-    expect(defaultConfigDir({ XDG_CONFIG_HOME: 'cfg' }, 'linux', '/home/a')).toBe('/home/a/.config/tkt');
-    expect(defaultConfigDir({ TKT_CONFIG_DIR: '' }, 'linux', '/home/a')).toBe('/home/a/.config/tkt');
+    expect(defaultConfigDir({ XDG_CONFIG_HOME: '/home/a/cfg' }, 'linux', () => '/home/a')).toBe('/home/a/cfg/tkt');
+    expect(defaultConfigDir({}, 'linux', () => '/home/a')).toBe('/home/a/.config/tkt');
+    expect(defaultConfigDir({ XDG_CONFIG_HOME: '' }, 'linux', () => '/home/a')).toBe('/home/a/.config/tkt');
+    expect(defaultConfigDir({ XDG_CONFIG_HOME: 'cfg' }, 'linux', () => '/home/a')).toBe('/home/a/.config/tkt');
+    expect(defaultConfigDir({ TKT_CONFIG_DIR: '' }, 'linux', () => '/home/a')).toBe('/home/a/.config/tkt');
     // A blank one is unset too, as every TKT_ variable: not a folder named " " in the current one.
-    expect(defaultConfigDir({ TKT_CONFIG_DIR: ' ' }, 'linux', '/home/a')).toBe('/home/a/.config/tkt');
+    expect(defaultConfigDir({ TKT_CONFIG_DIR: ' ' }, 'linux', () => '/home/a')).toBe('/home/a/.config/tkt');
   });
 
   it('takes the home folder from HOME on Linux and macOS, as os.homedir() does there, and from the OS on Windows', () => {
@@ -27,10 +27,22 @@ describe('defaultConfigDir', () => {
     expect(defaultConfigDir({ HOME: 'C:\\msys\\home\\b' }, 'win32')).toBe(path.win32.join(os.homedir(), 'AppData', 'Roaming', 'tkt'));
   });
 
+  it('never looks the home folder up when TKT_CONFIG_DIR or XDG_CONFIG_HOME names the folder, and answers none when the lookup fails', () => {
+    // What os.homedir() throws with HOME unset for a user with no entry in /etc/passwd (docker run --user 54321).
+    const noHome = () => {
+      throw new Error('A system error occurred: uv_os_homedir returned ENOENT (no such file or directory)');
+    };
+    expect(defaultConfigDir({ TKT_CONFIG_DIR: '/srv/tkt' }, 'linux', noHome)).toBe('/srv/tkt');
+    expect(defaultConfigDir({ XDG_CONFIG_HOME: '/cfg' }, 'linux', noHome)).toBe('/cfg/tkt');
+    expect(defaultConfigDir({ APPDATA: 'C:\\a' }, 'win32', noHome)).toBe('C:\\a\\tkt');
+    for (const platform of ['linux', 'darwin', 'win32'] as const) expect(defaultConfigDir({}, platform, noHome)).toBeUndefined();
+    expect(defaultConfigDir({ XDG_CONFIG_HOME: 'relative' }, 'linux', noHome)).toBeUndefined();
+  });
+
   it('uses the macOS and Windows folders, without conf\'s "-nodejs" suffix', () => {
-    expect(defaultConfigDir({}, 'darwin', '/Users/a')).toBe('/Users/a/Library/Preferences/tkt');
-    expect(defaultConfigDir({ APPDATA: 'C:\\Users\\a\\AppData\\Roaming' }, 'win32', 'C:\\Users\\a')).toBe('C:\\Users\\a\\AppData\\Roaming\\tkt');
-    expect(defaultConfigDir({}, 'win32', 'C:\\Users\\a')).toBe('C:\\Users\\a\\AppData\\Roaming\\tkt');
+    expect(defaultConfigDir({}, 'darwin', () => '/Users/a')).toBe('/Users/a/Library/Preferences/tkt');
+    expect(defaultConfigDir({ APPDATA: 'C:\\Users\\a\\AppData\\Roaming' }, 'win32', () => 'C:\\Users\\a')).toBe('C:\\Users\\a\\AppData\\Roaming\\tkt');
+    expect(defaultConfigDir({}, 'win32', () => 'C:\\Users\\a')).toBe('C:\\Users\\a\\AppData\\Roaming\\tkt');
   });
 });
 

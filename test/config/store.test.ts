@@ -485,3 +485,26 @@ describe('a lock that is held', () => {
     expect(clock.said).toEqual([]);
   });
 });
+
+describe('a store with no config folder (a user with no home folder: defaultConfigDir answered none)', () => {
+  it('reads as empty and keeps no cache, and what must be kept there is exit 1 naming TKT_CONFIG_DIR', async () => {
+    const store = createConfigStore(undefined);
+    expect(store.getProfile('default')).toEqual({});
+    expect(store.getSettings()).toEqual({});
+    expect(store.profileNames()).toEqual([]);
+    expect(store.readToken('default')).toBeUndefined();
+    expect(store.readCache('default', 'k')).toBeUndefined();
+    await store.writeCache('default', 'k', 1, 60_000);
+    await store.deleteToken('default');
+    const noFolder = { message: expect.stringMatching(/^no config folder: /), hint: expect.stringContaining('TKT_CONFIG_DIR') };
+    for (const write of [
+      () => store.saveProfile('default', { url: 'https://h' }),
+      () => store.saveSettings({ pager: 'less' }),
+      () => store.writeToken('default', token),
+    ]) {
+      await expect(write()).rejects.toMatchObject(noFolder);
+    }
+    expect(() => store.assertWritable()).toThrow(OperationError);
+    expect(() => store.dir).toThrow(expect.objectContaining(noFolder));
+  });
+});

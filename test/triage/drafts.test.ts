@@ -13,9 +13,9 @@ const drafts = (reply: [number, string][], resolution: [number, string][] = []) 
 
 describe('saving unsent texts', () => {
   it('saves each reply by ticket and says where; a second run keeps the first file', async () => {
-    expect(await saveDrafts(dir, drafts([]))).toEqual([]);
-    const first = await saveDrafts(dir, drafts([[1015, 'First try']]));
-    const second = await saveDrafts(dir, drafts([[1015, 'Second try']]));
+    expect(await saveDrafts({ dir }, drafts([]))).toEqual([]);
+    const first = await saveDrafts({ dir }, drafts([[1015, 'First try']]));
+    const second = await saveDrafts({ dir }, drafts([[1015, 'Second try']]));
     expect(first).toEqual([`the reply to #1015 was not sent; it is saved in ${join(dir, 'drafts', 'reply-1015.txt')}\n`]);
     expect(second).toEqual([`the reply to #1015 was not sent; it is saved in ${join(dir, 'drafts', 'reply-1015-2.txt')}\n`]);
     expect(readFileSync(join(dir, 'drafts', 'reply-1015.txt'), 'utf8')).toBe('First try\n');
@@ -23,7 +23,7 @@ describe('saving unsent texts', () => {
   });
 
   it('saves resolution notes beside the replies, each in a file of its own', async () => {
-    const said = await saveDrafts(dir, drafts([[1016, 'Reply']], [[1015, 'Cable reseated']]));
+    const said = await saveDrafts({ dir }, drafts([[1016, 'Reply']], [[1015, 'Cable reseated']]));
     expect(said).toEqual([
       `the reply to #1016 was not sent; it is saved in ${join(dir, 'drafts', 'reply-1016.txt')}\n`,
       `the resolution of #1015 was not sent; it is saved in ${join(dir, 'drafts', 'resolution-1015.txt')}\n`,
