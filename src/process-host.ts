@@ -311,6 +311,7 @@ export async function createProcessContext(
   // A loose token file, a lock waited for: said on stderr, each once a run.
   const config = createConfigStore(defaultConfigDir(proc.env), { warn: (text) => void io.stderr.write(`warning: ${text}\n`) });
   const lendTerminal = processLendTerminal(proc, state);
+  const suspend = processSuspend(proc, state);
   return await buildContext({
     io,
     globals,
@@ -328,6 +329,8 @@ export async function createProcessContext(
         editor,
         signal: state.stop.signal,
         lendTerminal,
+        // The prompt is closed first (and opened again after): nothing else holds the terminal.
+        suspend: () => suspend({ release: async () => {}, retake: () => {} }),
         rows: () => io.size().rows,
         cursorControl: io.cursorControl,
         columns: () => io.size().columns,
@@ -336,7 +339,7 @@ export async function createProcessContext(
     signal: state.stop.signal,
     halt: state.halt.signal,
     lendTerminal,
-    suspend: processSuspend(proc, state),
+    suspend,
     // The prompts' modules only where the command can prompt (not tkt mcp, whose stdin is the
     // protocol's); the proxy's client only where the environment, read once, names a proxy.
     ...(state.loadAhead === undefined ? {} : { loadAhead: () => state.loadAhead!(command, { prompts: io.canPrompt, proxy: namesProxy(proc.env) }) }),

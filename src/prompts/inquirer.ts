@@ -8,7 +8,7 @@ import { sanitizeInline } from '../output/sanitize.js';
 import { truncate } from '../output/width.js';
 import { createStyle, type Style } from '../output/style.js';
 import { editText } from './editor.js';
-import { createTypeAhead } from './typeahead.js';
+import { createTypeAhead, type Suspend } from './typeahead.js';
 import type { Choice, Prompter } from '../context/prompter.js';
 import type * as InquirerPrompts from '@inquirer/prompts';
 import { foldForMatch } from '../util/fold.js';
@@ -28,6 +28,8 @@ export interface PrompterIO {
   editor?: () => EditorChoice;
   /** The run's stop signal (SIGTERM, or Ctrl-C outside the prompt): an open prompt closes. */
   signal?: AbortSignal;
+  /** Ctrl-Z at a prompt: the run suspended to the shell (Context.suspend); without it, Ctrl-Z does nothing. */
+  suspend?: Suspend;
   /** Context.lendTerminal: the editor gets the terminal as every program tkt starts does. */
   lendTerminal?: Context['lendTerminal'];
   /** The terminal's height, read as each picker opens. */
@@ -92,7 +94,7 @@ export function matchesSearch(choice: { name: string; description?: string | und
 }
 
 export function createInquirerPrompter(io: PrompterIO): Prompter {
-  const typeAhead = createTypeAhead(io.stdin);
+  const typeAhead = createTypeAhead(io.stdin, io.suspend);
   const themes = promptThemes(createStyle(io.color ?? false));
   // Fewer choices on a terminal too short for the whole picker: drawn again taller than the
   // screen (on each move), it would leave a copy of its top in the scrollback every time.
