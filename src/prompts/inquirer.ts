@@ -11,7 +11,7 @@ import { editText } from './editor.js';
 import { createTypeAhead, type Suspend } from './typeahead.js';
 import type { Choice, Prompter } from '../context/prompter.js';
 import type * as InquirerPrompts from '@inquirer/prompts';
-import { foldForMatch } from '../util/fold.js';
+import { foldForMatch, rankTyped } from '../util/fold.js';
 
 export interface PrompterIO {
   stdin: Readable;
@@ -93,6 +93,17 @@ export function matchesSearch(choice: { name: string; description?: string | und
     .every((word) => haystack.includes(word));
 }
 
+/**
+ * The indices of the choices `term` matches (matchesSearch), the best first as every picker
+ * orders them (rankTyped, as triage's): the name as typed, then names that start with it, then names with a word
+ * that does, then the rest; a choice matched only word by word, or by its description, after.
+ */
+export function searchMatches(choices: readonly { name: string; description?: string | undefined }[], term: string | undefined): number[] {
+  const matching = choices.flatMap((choice, index) => (matchesSearch(choice, term) ? [index] : []));
+  const ranked = rankTyped(matching, (index) => choices[index]!.name, (term ?? '').trim());
+  return [...ranked, ...matching.filter((index) => !ranked.includes(index))];
+}
+
 export function createInquirerPrompter(io: PrompterIO): Prompter {
   const typeAhead = createTypeAhead(io.stdin, io.suspend);
   const themes = promptThemes(createStyle(io.color ?? false));
@@ -144,7 +155,7 @@ export function createInquirerPrompter(io: PrompterIO): Prompter {
       const { searchList } = await import('./search-list.js');
       const index = await ask((_, context) =>
         searchList(
-          { message: sanitizeInline(message), choices: displayChoices(choices), matches: matchesSearch, pageSize: pageSize(), theme: themes.search },
+          { message: sanitizeInline(message), choices: displayChoices(choices), search: searchMatches, pageSize: pageSize(), theme: themes.search },
           context,
         ),
       );
