@@ -164,8 +164,10 @@ export function createInquirerPrompter(io: PrompterIO): Prompter {
       return chosen.value;
     },
     editor: async ({ message, default: initial }) => {
-      // As git does: at a terminal that can, the line is left open and erased once the editor is
-      // done, so that what follows (✓ replied) is not under a stale "waiting".
+      // As git does: at a terminal that can, the line is erased once the editor is done, so that
+      // what follows (✓ replied) is not under a stale "waiting". It is ended at once, so what the
+      // editor or its shell says (not found, a crash) starts a line of its own; a failed editor
+      // leaves it there.
       const erase = io.cursorControl === true;
       const suffix = ' (waiting for your editor to close the file...)';
       let waiting = `${sanitizeInline(message)}${suffix}`;
@@ -174,13 +176,12 @@ export function createInquirerPrompter(io: PrompterIO): Prompter {
         const width = Math.max(1, io.columns() - 1);
         waiting = truncate(`${truncate(sanitizeInline(message), Math.max(1, width - suffix.length))}${suffix}`, width);
       }
-      io.stderr.write(erase ? waiting : `${waiting}\n`);
+      io.stderr.write(`${waiting}\n`);
       const edit = () => editText({ message, default: initial, env: io.env, ...(io.editor === undefined ? {} : { editor: io.editor() }) });
-      try {
-        return io.lendTerminal === undefined ? await edit() : await io.lendTerminal(edit);
-      } finally {
-        if (erase) io.stderr.write('\r\x1b[K');
-      }
+      const text = io.lendTerminal === undefined ? await edit() : await io.lendTerminal(edit);
+      // Back up to the line and erase it.
+      if (erase) io.stderr.write('\x1b[A\r\x1b[K');
+      return text;
     },
   };
 }
