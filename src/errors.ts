@@ -51,6 +51,19 @@ export class AuthError extends TktError {}
 export class OperationError extends TktError {}
 
 /**
+ * The editor failed (exit code, signal) on a file the user had typed in: `typed` is that text,
+ * kept as a draft as a failed request's is (README, Drafts). Exit 1, as OperationError.
+ */
+export class EditorFailedError extends OperationError {
+  constructor(
+    message: string,
+    readonly typed: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
  * The service did not keep some of the files sent (docs/service.md 4.11: it skips types it does not allow,
  * without an error): exit 1, though the ticket change itself was done and reported.
  */

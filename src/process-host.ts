@@ -314,6 +314,7 @@ export async function createProcessContext(
     unreadableSettings: action.keepsSettings !== true && sparesSettingsFile({ globals, env: proc.env }) ? 'warn' : 'report',
   });
   const lendTerminal = processLendTerminal(proc, state);
+  const suspend = processSuspend(proc, state);
   return await buildContext({
     io,
     globals,
@@ -331,6 +332,8 @@ export async function createProcessContext(
         editor,
         signal: state.stop.signal,
         lendTerminal,
+        // The prompt is closed first (and opened again after): nothing else holds the terminal.
+        suspend: () => suspend({ release: async () => {}, retake: () => {} }),
         rows: () => io.size().rows,
         cursorControl: io.cursorControl,
         columns: () => io.size().columns,
@@ -339,7 +342,7 @@ export async function createProcessContext(
     signal: state.stop.signal,
     halt: state.halt.signal,
     lendTerminal,
-    suspend: processSuspend(proc, state),
+    suspend,
     // The prompts' modules only where the command can prompt (not tkt mcp, whose stdin is the
     // protocol's); the proxy's client only where the environment, read once, names a proxy.
     ...(state.loadAhead === undefined ? {} : { loadAhead: () => state.loadAhead!(command, { prompts: io.canPrompt, proxy: namesProxy(proc.env) }) }),

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { ConfigStore } from '../config/types.js';
 import type { Context } from '../context/context.js';
 import { writeText } from '../output/write.js';
+import { EditorFailedError } from '../errors.js';
 
 export const draftsDir = (configDir: string) => join(configDir, 'drafts');
 
@@ -38,13 +39,14 @@ export interface TypedText {
  * Runs `send` (the request and whatever may fail between the typing and it); when it throws, the
  * request refused, failed or in doubt, saves the text `typed` names and says where on stderr
  * before the error is told. `typed` answers undefined for text from an option, a file or stdin,
- * which the user still has, and for text the user chose to drop.
+ * which the user still has, and for text the user chose to drop. Text typed in an editor that
+ * then failed (EditorFailedError) is saved as `edited` names it.
  */
-export async function keepTypedText<T>(ctx: Context, typed: () => TypedText | undefined, send: () => Promise<T>): Promise<T> {
+export async function keepTypedText<T>(ctx: Context, typed: () => TypedText | undefined, send: () => Promise<T>, edited?: Omit<TypedText, 'text'>): Promise<T> {
   try {
     return await send();
   } catch (error) {
-    const draft = typed();
+    const draft = typed() ?? (edited !== undefined && error instanceof EditorFailedError ? { ...edited, text: error.typed } : undefined);
     if (draft !== undefined) {
       const said = await saveDraft(ctx.config, draft.stem, draft.text).then(
         (file) => `${draft.was} saved to ${file}\n`,
@@ -54,4 +56,9 @@ export async function keepTypedText<T>(ctx: Context, typed: () => TypedText | un
     }
     throw error;
   }
+}
+
+/** Asks for a text in the editor (`ask`): one typed there before the editor failed is saved as `edited` names it. */
+export async function keepEditedText<T>(ctx: Context, edited: Omit<TypedText, 'text'>, ask: () => Promise<T>): Promise<T> {
+  return await keepTypedText(ctx, () => undefined, ask, edited);
 }

@@ -162,7 +162,8 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
   // A description typed at the terminal is kept in drafts/ if the ticket is not created
   // (README, Drafts), unless the user says no to creating it.
   let typed: TypedText | undefined;
-  const described = (text: string) => (typed = { text, stem: 'description', was: 'your description was' });
+  const draft = { stem: 'description', was: 'your description was' };
+  const described = (text: string) => (typed = { text, ...draft });
   const sent = await keepTypedText(
     ctx,
     () => typed,
@@ -192,6 +193,7 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
       // sent lets the new ID be told before the run ends.
       return { client, request, response: await sendChange(ctx, client, request, createInDoubt(ctx, String(values.title))) };
     },
+    draft,
   );
   if (sent === undefined) return;
   const { client, request, response } = sent;

@@ -4,7 +4,7 @@ import type { Context } from '../context/context.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { printActionDone } from '../cmdutil/action-output.js';
 import { checkKeptFiles } from '../cmdutil/attachments.js';
-import { keepTypedText } from '../cmdutil/drafts.js';
+import { keepEditedText, keepTypedText } from '../cmdutil/drafts.js';
 import { printDryRun } from '../cmdutil/dry-run.js';
 import { changeInDoubt } from '../cmdutil/in-doubt.js';
 import { sendChange } from '../cmdutil/send-change.js';
@@ -60,16 +60,14 @@ export async function run(options: ForwardOptions, ctx: Context): Promise<void> 
   const attach = await checkUploads(options.attach ?? [], '--attach');
   const to = await forwardRecipient(ctx, options.to);
   const ticket = lazyTicket(ctx, id);
-  const message = await readMessage(ctx, options, false, async () => ticketHeading('Forward', id, await ticket()));
+  const draft = { stem: `forward-${id}`, was: 'your message was' };
+  const message = await keepEditedText(ctx, draft, () => readMessage(ctx, options, false, async () => ticketHeading('Forward', id, await ticket())));
   // Typed in $EDITOR: kept in drafts/ if it is not sent (README, Drafts).
-  const typed =
-    options.message === undefined && options.messageFile === undefined && message !== undefined
-      ? { text: message, stem: `forward-${id}`, was: 'your message was' }
-      : undefined;
+  const typed = options.message === undefined && options.messageFile === undefined && message !== undefined;
 
   const sent = await keepTypedText(
     ctx,
-    () => typed,
+    () => (typed ? { text: message, ...draft } : undefined),
     async () => {
       const client = await ctx.api();
       const subject = options.subject ?? `Fwd: ${(await ticket()).title ?? ''}`;

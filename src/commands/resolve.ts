@@ -4,7 +4,7 @@ import type { Context } from '../context/context.js';
 import { actingUser, labelActingUser } from '../prompts/acting-user.js';
 import { runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
 import { assertSingleStdinReader, requiredText } from '../cmdutil/text-input.js';
-import { keepTypedText } from '../cmdutil/drafts.js';
+import { keepEditedText, keepTypedText } from '../cmdutil/drafts.js';
 import { alreadyResolvedNote } from '../reading/unchanged.js';
 import { readFirst, resolveUnchanged } from '../bulk/ticket-state.js';
 import { resolutionHeading } from '../reading/ticket-heading.js';
@@ -80,8 +80,10 @@ export async function run(options: ResolveOptions, ctx: Context): Promise<void> 
   if (ids?.length === 0) return nothingToResolve();
   const details =
     options.template === undefined
-      ? await requiredText(ctx, { flag: '--details', fileFlag: '--details-file', text: options.details, file: options.detailsFile }, () =>
-          resolutionHeading(ctx, ids ?? options.ids),
+      ? await keepEditedText(ctx, { stem: draftStem(ids ?? options.ids), was: 'your resolution notes were' }, () =>
+          requiredText(ctx, { flag: '--details', fileFlag: '--details-file', text: options.details, file: options.detailsFile }, () =>
+            resolutionHeading(ctx, ids ?? options.ids),
+          ),
         )
       : undefined;
   const detailsFor = details === undefined ? await templateForEachTicket(ctx, options.template!) : sameText(details);

@@ -11,7 +11,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EditorChoice } from '../config/settings.js';
-import { InterruptedError, OperationError } from '../errors.js';
+import { EditorFailedError, InterruptedError, OperationError } from '../errors.js';
 
 export interface EditorRequest {
   /** The heading, shown as a `#` line below the scissors. */
@@ -94,11 +94,19 @@ export async function editText(request: EditorRequest): Promise<string> {
   const file = join(dir, 'TKT_EDITMSG');
   try {
     const instructions = instructionLines(request.message);
-    await writeFile(file, `${request.default ?? ''}\n\n${instructions.join('\n')}\n`, { mode: 0o600 });
+    const template = `${request.default ?? ''}\n\n${instructions.join('\n')}\n`;
+    await writeFile(file, template, { mode: 0o600 });
+    const read = async () => editedText(await readFile(file, 'utf8').catch(() => template), instructions);
 
-    await editFile(editor, file, request.env, 'nothing was sent');
+    await editFile(editor, file, request.env, 'nothing was sent').catch(async (error: unknown) => {
+      // An editor that failed (vi's :cq, killed) after text was typed: the text is kept as a
+      // failed request keeps it (the command saves it in drafts/), then the failure is told.
+      const typed = error instanceof OperationError ? await read() : '';
+      if (typed === '' || typed === editedText(template, instructions)) throw error;
+      throw new EditorFailedError(error instanceof Error ? error.message : String(error), typed);
+    });
 
-    const text = editedText(await readFile(file, 'utf8'), instructions);
+    const text = await read();
     // As git commit: leaving the text empty is how one changes one's mind, not a usage mistake.
     if (text === '') throw new OperationError('aborted: empty message, nothing was sent');
     return text;

@@ -8,10 +8,10 @@ import { sanitizeInline } from '../output/sanitize.js';
 import { truncate } from '../output/width.js';
 import { createStyle, type Style } from '../output/style.js';
 import { editText } from './editor.js';
-import { createTypeAhead } from './typeahead.js';
+import { createTypeAhead, type Suspend } from './typeahead.js';
 import type { Choice, Prompter } from '../context/prompter.js';
 import type * as InquirerPrompts from '@inquirer/prompts';
-import { foldForMatch } from '../util/fold.js';
+import { foldForMatch, rankTyped } from '../util/fold.js';
 
 export interface PrompterIO {
   stdin: Readable;
@@ -28,6 +28,8 @@ export interface PrompterIO {
   editor?: () => EditorChoice;
   /** The run's stop signal (SIGTERM, or Ctrl-C outside the prompt): an open prompt closes. */
   signal?: AbortSignal;
+  /** Ctrl-Z at a prompt: the run suspended to the shell (Context.suspend); without it, Ctrl-Z does nothing. */
+  suspend?: Suspend;
   /** Context.lendTerminal: the editor gets the terminal as every program tkt starts does. */
   lendTerminal?: Context['lendTerminal'];
   /** The terminal's height, read as each picker opens. */
@@ -91,8 +93,19 @@ export function matchesSearch(choice: { name: string; description?: string | und
     .every((word) => haystack.includes(word));
 }
 
+/**
+ * The indices of the choices `term` matches (matchesSearch), the best first as every picker
+ * orders them (rankTyped, as triage's): the name as typed, then names that start with it, then names with a word
+ * that does, then the rest; a choice matched only word by word, or by its description, after.
+ */
+export function searchMatches(choices: readonly { name: string; description?: string | undefined }[], term: string | undefined): number[] {
+  const matching = choices.flatMap((choice, index) => (matchesSearch(choice, term) ? [index] : []));
+  const ranked = rankTyped(matching, (index) => choices[index]!.name, (term ?? '').trim());
+  return [...ranked, ...matching.filter((index) => !ranked.includes(index))];
+}
+
 export function createInquirerPrompter(io: PrompterIO): Prompter {
-  const typeAhead = createTypeAhead(io.stdin);
+  const typeAhead = createTypeAhead(io.stdin, io.suspend);
   const themes = promptThemes(createStyle(io.color ?? false));
   // Fewer choices on a terminal too short for the whole picker: drawn again taller than the
   // screen (on each move), it would leave a copy of its top in the scrollback every time.
@@ -142,7 +155,7 @@ export function createInquirerPrompter(io: PrompterIO): Prompter {
       const { searchList } = await import('./search-list.js');
       const index = await ask((_, context) =>
         searchList(
-          { message: sanitizeInline(message), choices: displayChoices(choices), matches: matchesSearch, pageSize: pageSize(), theme: themes.search },
+          { message: sanitizeInline(message), choices: displayChoices(choices), search: searchMatches, pageSize: pageSize(), theme: themes.search },
           context,
         ),
       );
@@ -151,8 +164,10 @@ export function createInquirerPrompter(io: PrompterIO): Prompter {
       return chosen.value;
     },
     editor: async ({ message, default: initial }) => {
-      // As git does: at a terminal that can, the line is left open and erased once the editor is
-      // done, so that what follows (✓ replied) is not under a stale "waiting".
+      // As git does: at a terminal that can, the line is erased once the editor is done, so that
+      // what follows (✓ replied) is not under a stale "waiting". It is ended at once, so what the
+      // editor or its shell says (not found, a crash) starts a line of its own; a failed editor
+      // leaves it there.
       const erase = io.cursorControl === true;
       const suffix = ' (waiting for your editor to close the file...)';
       let waiting = `${sanitizeInline(message)}${suffix}`;
@@ -161,13 +176,12 @@ export function createInquirerPrompter(io: PrompterIO): Prompter {
         const width = Math.max(1, io.columns() - 1);
         waiting = truncate(`${truncate(sanitizeInline(message), Math.max(1, width - suffix.length))}${suffix}`, width);
       }
-      io.stderr.write(erase ? waiting : `${waiting}\n`);
+      io.stderr.write(`${waiting}\n`);
       const edit = () => editText({ message, default: initial, env: io.env, ...(io.editor === undefined ? {} : { editor: io.editor() }) });
-      try {
-        return io.lendTerminal === undefined ? await edit() : await io.lendTerminal(edit);
-      } finally {
-        if (erase) io.stderr.write('\r\x1b[K');
-      }
+      const text = io.lendTerminal === undefined ? await edit() : await io.lendTerminal(edit);
+      // Back up to the line and erase it.
+      if (erase) io.stderr.write('\x1b[A\r\x1b[K');
+      return text;
     },
   };
 }

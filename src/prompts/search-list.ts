@@ -45,7 +45,8 @@ export interface SearchListChoice {
 export interface SearchListConfig {
   message: string;
   choices: readonly SearchListChoice[];
-  matches: (choice: SearchListChoice, term: string) => boolean;
+  /** The indices of the choices that `term` shows, the best first. */
+  search: (choices: readonly SearchListChoice[], term: string) => readonly number[];
   /** Choices shown at once (7 unless told). */
   pageSize?: number;
   theme?: PartialTheme<Theme<SearchTheme>>;
@@ -63,7 +64,7 @@ export const searchList = createPrompt((config: SearchListConfig, done: (index: 
   const [term, setTerm] = useState('');
   const [active, setActive] = useState(0);
   const prefix = usePrefix({ status, theme });
-  const matching = useMemo(() => config.choices.flatMap((choice, index) => (config.matches(choice, term) ? [{ ...choice, index }] : [])), [term]);
+  const matching = useMemo(() => config.search(config.choices, term).map((index) => ({ ...config.choices[index]!, index })), [term]);
   const chosen = matching[active];
 
   useKeypress((key, rl) => {

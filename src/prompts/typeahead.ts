@@ -5,6 +5,11 @@
 // themselves: they read a stream fed here one key at a time, and only while a prompt is open;
 // the keys it did not take wait for the next one. Ctrl-C is not given: it interrupts the prompt
 // (inquirer.ts erases a prompt interrupted, which inquirer alone would leave drawn).
+//
+// Ctrl-Z is not given either: readline's own handling of it leaves the prompt dead after `fg`
+// (it pauses its input on SIGCONT and redraws only its own muted line). The prompt is closed
+// (and erased), the run suspended to the shell, and on `fg` the same prompt opens again with
+// the keys it had been given, so it is drawn anew with what was typed.
 import { PassThrough, type Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -12,6 +17,9 @@ import { InterruptedError } from '../errors.js';
 import { createTerminalInputReader } from '../util/terminal-input.js';
 
 const CTRL_C = '\u0003';
+const CTRL_Z = '\u001a';
+/** The reason a prompt is closed for Ctrl-Z: it opens again once the run is continued. */
+const SUSPENDED = Symbol('suspended');
 
 interface TerminalInput extends Readable {
   isRaw?: boolean;
@@ -29,7 +37,13 @@ export interface TypeAhead {
   during<T>(show: (interrupted: AbortSignal) => Promise<T>): Promise<T>;
 }
 
-export function createTypeAhead(stdin: TerminalInput): TypeAhead {
+/**
+ * Suspends the run to the shell until it is continued (Context.suspend); without it, Ctrl-Z is
+ * ignored, as a prompt has nothing else to do with it.
+ */
+export type Suspend = () => Promise<unknown>;
+
+export function createTypeAhead(stdin: TerminalInput, suspend?: Suspend): TypeAhead {
   const input = Object.assign(new PassThrough(), {
     setRawMode(raw: boolean) {
       stdin.setRawMode?.(raw);
@@ -41,8 +55,10 @@ export function createTypeAhead(stdin: TerminalInput): TypeAhead {
   const reader = createTerminalInputReader();
   /** Keys read and not yet given to a prompt: one character or escape sequence each. */
   const keys: string[] = [];
-  /** The prompt open, aborted by a Ctrl-C. */
+  /** The prompt open, aborted by a Ctrl-C or a Ctrl-Z. */
   let open: AbortController | undefined;
+  /** The keys given to the prompt open, given again when it opens again after a Ctrl-Z. */
+  let given: string[] = [];
   let feeding = false;
 
   // One key, then a turn of the event loop: a prompt that the key ends has settled by then
@@ -51,9 +67,14 @@ export function createTypeAhead(stdin: TerminalInput): TypeAhead {
     if (feeding) return;
     feeding = true;
     while (open !== undefined && !open.signal.aborted && keys.length > 0) {
-      const key = keys.shift();
+      const key = keys.shift()!;
       if (key === CTRL_C) open.abort(new InterruptedError());
-      else input.write(key);
+      else if (key === CTRL_Z) {
+        if (suspend !== undefined) open.abort(SUSPENDED);
+      } else {
+        input.write(key);
+        given.push(key);
+      }
       await nextTurn();
     }
     feeding = false;
@@ -69,18 +90,27 @@ export function createTypeAhead(stdin: TerminalInput): TypeAhead {
   return {
     input,
     async during(show) {
-      const prompt = new AbortController();
-      open = prompt;
-      stdin.on('data', read);
-      stdin.resume();
-      try {
-        const answer = show(prompt.signal);
-        void feed();
-        return await answer;
-      } finally {
-        open = undefined;
-        stdin.off('data', read);
-        stdin.pause();
+      given = [];
+      for (;;) {
+        const prompt = new AbortController();
+        open = prompt;
+        stdin.on('data', read);
+        stdin.resume();
+        try {
+          const answer = show(prompt.signal);
+          void feed();
+          return await answer;
+        } catch (error) {
+          if (prompt.signal.reason !== SUSPENDED) throw error;
+        } finally {
+          open = undefined;
+          stdin.off('data', read);
+          stdin.pause();
+        }
+        // Not read while suspended: the terminal is the shell's until `fg`.
+        await suspend?.();
+        keys.unshift(...given);
+        given = [];
       }
     },
   };

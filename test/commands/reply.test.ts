@@ -4,7 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, type ReplyOptions } from '../../src/commands/reply.js';
-import { exitCodeOf } from '../../src/errors.js';
+import { EditorFailedError, exitCodeOf } from '../../src/errors.js';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/harness.js';
 import { changeInDoubtStderr, frontEnv, routeCount, sendsNothing, startFrontServer, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
@@ -113,6 +113,26 @@ describe('tkt reply', () => {
     expect(await readFile(draft, 'utf8')).toBe('Same fault as\n#1234 last week.\n');
     expect(stderr()).toBe(`your message was saved to ${draft}\n`);
     expect(conversations(ticket.id).some((entry) => entry.message?.startsWith('Same fault'))).toBe(false);
+  });
+
+  it('keeps the message written in an editor that then failed (vi :cq, killed), as a failed reply does', async () => {
+    const ticket = ticketWhere((t) => t.ticketStatusId === OPEN);
+    const { ctx, stderr } = await h.context({
+      tty: true,
+      answers: [
+        {
+          kind: 'editor',
+          edit: () => {
+            throw new EditorFailedError('the editor "vi" failed (exit code 1); nothing was sent', 'Half a reply');
+          },
+        },
+      ],
+    });
+    const error = await run(options(ticket.id), ctx).catch((caught: unknown) => caught);
+    expect(exitCodeOf(error)).toBe(1);
+    const draft = join(h.configDir, 'drafts', `reply-${ticket.id}.txt`);
+    expect(await readFile(draft, 'utf8')).toBe('Half a reply\n');
+    expect(stderr()).toBe(`your message was saved to ${draft}\n`);
   });
 
   it('keeps the message written in the editor when the reply is in doubt: sent, and never answered', async () => {

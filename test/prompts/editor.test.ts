@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OperationError } from '../../src/errors.js';
+import { EditorFailedError, OperationError } from '../../src/errors.js';
 import { editedText, editorCommand, editText, instructionLines, SCISSORS } from '../../src/prompts/editor.js';
 import { createInquirerPrompter } from '../../src/prompts/inquirer.js';
 import { createCollector } from '../helpers/io.js';
@@ -72,6 +72,24 @@ describe('editText', () => {
     expect((missing as OperationError).hint).toBe('change the editor setting');
   });
 
+  it('keeps the text typed before the editor failed (an exit code, a signal) in the error, to be saved as a draft', async () => {
+    for (const ending of ['exit 3', 'kill -TERM $$']) {
+      const failed = await editText({
+        message: 'm',
+        default: 'Hello',
+        env: { PATH: process.env.PATH },
+        editor: editing(`sh -c 'printf "Typed text\\n" > "$1"; ${ending}' --`),
+      }).catch((error: unknown) => error);
+      expect(failed).toBeInstanceOf(EditorFailedError);
+      expect((failed as EditorFailedError).typed).toBe('Typed text');
+      expect((failed as EditorFailedError).message).toMatch(/^the editor ".*" failed \(exit code (3|143)\); nothing was sent$/);
+    }
+    // Nothing typed (the file as tkt wrote it): nothing to keep.
+    const untouched = await editText({ message: 'm', default: 'Hello', env: {}, editor: editing('false') }).catch((error: unknown) => error);
+    expect(untouched).toBeInstanceOf(OperationError);
+    expect(untouched).not.toBeInstanceOf(EditorFailedError);
+  });
+
   it('runs $VISUAL before $EDITOR', async () => {
     const text = await editText({ message: 'm', env: { PATH: process.env.PATH, VISUAL: writing('from visual'), EDITOR: writing('from editor') } });
     expect(text).toBe('from visual');
@@ -115,5 +133,26 @@ describe('the inquirer prompter editor', () => {
     const prompter = createInquirerPrompter({ stdin: new PassThrough(), stderr: stderr.stream, env: { PATH: process.env.PATH, EDITOR: writing('Body') } });
     expect(await prompter.editor({ message: 'Description' })).toBe('Body');
     expect(stderr.text()).toContain('Description (waiting for your editor');
+  });
+
+  it('ends the waiting line before the editor runs, so what its shell says (not found) is on a line of its own; erased after a success', async () => {
+    const failing = createCollector();
+    const editor = createInquirerPrompter({
+      stdin: new PassThrough(),
+      stderr: failing.stream,
+      env: { PATH: process.env.PATH, EDITOR: 'no-such-editor-tkt' },
+      cursorControl: true,
+    });
+    await expect(editor.editor({ message: 'Description' })).rejects.toBeInstanceOf(OperationError);
+    expect(failing.text()).toBe('Description (waiting for your editor to close the file...)\n');
+    const done = createCollector();
+    const writer = createInquirerPrompter({
+      stdin: new PassThrough(),
+      stderr: done.stream,
+      env: { PATH: process.env.PATH, EDITOR: writing('Body') },
+      cursorControl: true,
+    });
+    expect(await writer.editor({ message: 'Description' })).toBe('Body');
+    expect(done.text()).toBe('Description (waiting for your editor to close the file...)\n\x1b[A\r\x1b[K');
   });
 });

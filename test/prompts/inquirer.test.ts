@@ -3,7 +3,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../src/errors.js';
-import { createInquirerPrompter, matchesSearch } from '../../src/prompts/inquirer.js';
+import { createInquirerPrompter, matchesSearch, searchMatches } from '../../src/prompts/inquirer.js';
 import { createCollector } from '../helpers/io.js';
 
 const ENTER = '\r';
@@ -180,5 +180,22 @@ describe('matchesSearch', () => {
     expect(matchesSearch({ name: 'Jörg Müller' }, 'jorg mull')).toBe(true);
     expect(matchesSearch({ name: 'Jorg Muller' }, 'jörg')).toBe(true);
     expect(matchesSearch({ name: 'Jörg Müller' }, 'joerg')).toBe(false);
+  });
+});
+
+describe('searchMatches', () => {
+  const names = (choices: { name: string; description?: string }[], term: string) => searchMatches(choices, term).map((index) => choices[index]!.name);
+
+  it("orders as triage's pickers do: a name starting with what was typed, then a word that does, then a match inside a word", () => {
+    const technicians = [{ name: '@me (Tom Tech)' }, { name: 'Ada Admin (admin)' }, { name: 'Tom Tech (tech)' }, { name: 'Omar Haddad (ohaddad)' }];
+    expect(names(technicians, 'om')).toEqual(['Omar Haddad (ohaddad)', '@me (Tom Tech)', 'Tom Tech (tech)']);
+    const requesters = [{ name: 'Anna Lind' }, { name: 'Li Wei' }, { name: 'Amelia Stone' }];
+    expect(names(requesters, 'Li')).toEqual(['Li Wei', 'Anna Lind', 'Amelia Stone']);
+  });
+
+  it('keeps choices matched word by word or by their description, after the ranked ones, in list order', () => {
+    expect(names(sites, 'north ware')).toEqual(['Warehouse North']);
+    expect(names(sites, 'ar')).toEqual(['Headquarters', 'Warehouse North', 'Warehouse South']);
+    expect(names([...sites, { name: 'Dockside' }], 'dock')).toEqual(['Dockside', 'Warehouse South']);
   });
 });
