@@ -57,19 +57,33 @@ export interface Drawing {
 function titleLine(state: TriageState, width: number, style: Style): string {
   const count = state.filter === '' ? `${state.rows.length} tickets` : `${state.visible.length} of ${state.rows.length} tickets`;
   const shown = state.loading !== undefined ? 'loading…' : state.loadFailed && state.rows.length === 0 ? 'not loaded' : count;
-  const title = `tkt triage · ${kebabCase(state.view)} · ${shown}`;
+  const view = kebabCase(state.view);
+  const title = `tkt triage · ${view} · ${shown}`;
   if (!state.filtering) {
     const filtered = state.filter === '' ? title : `${title}  filter: /${state.filter}`;
     // The rows are an earlier read's (README, Triage): said once, here, until a read succeeds.
     const failed = state.interval?.failed;
     return style.bold(truncate(failed === undefined ? filtered : `${filtered} · ✗ not read again: ${failed}`, width));
   }
-  // Being typed: the cursor kept in sight, as on a prompt line.
-  const label = `${title}  filter: /`;
-  const room = width - displayWidth(label);
-  const typing = withCursor({ text: state.filter, cursor: state.filterCursor }, room);
-  return style.bold(room > 1 ? label + typing : truncate(label, width));
+  // Being typed: the text and its cursor keep their room, as on a prompt line; the view's name
+  // gives way first (cut, then left out), then the count, then the words around the text.
+  const typed = displayWidth(state.filter) + displayWidth(CURSOR);
+  const fits = (label: string) => displayWidth(label) + typed <= width;
+  const viewRoom = width - typed - displayWidth(`tkt triage ·  · ${shown}  filter: /`);
+  const label =
+    [
+      `${title}  filter: /`,
+      ...(viewRoom >= MIN_CUT_VIEW ? [`tkt triage · ${truncate(view, viewRoom)} · ${shown}  filter: /`] : []),
+      `tkt triage · ${shown}  filter: /`,
+      ...(shown === count && state.filter !== '' ? [`tkt triage · ${state.visible.length}/${state.rows.length}  filter: /`] : []),
+      'tkt triage  filter: /',
+      'filter: /',
+    ].find(fits) ?? '/';
+  return style.bold(label + withCursor({ text: state.filter, cursor: state.filterCursor }, width - displayWidth(label)));
 }
+
+/** The fewest columns a view's name is cut to on the title line while filtering ("my-…"); shorter, it is left out. */
+const MIN_CUT_VIEW = 4;
 
 function emptyListWhy(state: TriageState): string {
   if (state.loading !== undefined) return 'loading…';
