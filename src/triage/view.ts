@@ -5,7 +5,7 @@
 // terminal's width.
 import type { Style } from '../output/style.js';
 import type { Column, FittedTable, Row } from '../output/table.js';
-import { displayWidth, truncate, truncateStart } from '../output/width.js';
+import { displayWidth, truncate, truncateStart, wrapText } from '../output/width.js';
 import { formatDue } from '../output/time.js';
 import { TICKET_COLUMN_FIT } from '../listing/output.js';
 import { kebabCase } from '../listing/query.js';
@@ -208,16 +208,21 @@ function detailLines(state: TriageState, layout: Layout, style: Style): string[]
 
 /**
  * What the last action did, then how many rows the --interval reads marked: a read by the timer
- * adds to the action's words, never replaces them (README, Triage).
+ * adds to the action's words, never replaces them (README, Triage). Words longer than the width
+ * take a second line when `most` allows it (a failure's reason and what was kept), cut after that.
  */
-function statusLine(state: TriageState, width: number, style: Style): string {
+function statusLines(state: TriageState, width: number, style: Style, most: number): string[] {
   const count = state.marked.size;
   const changed = count === 0 ? undefined : `${count} ${count === 1 ? 'ticket' : 'tickets'} changed (marked *)`;
-  if (state.status === undefined) return changed === undefined ? '' : truncate(changed, width);
-  const text = truncate(state.status.text, width);
-  const said = state.status.tone === 'error' ? style.red(text) : state.status.tone === 'ok' ? style.green(text) : text;
-  const room = width - displayWidth(text);
-  return changed === undefined || room <= 0 ? said : said + truncate(` · ${changed}`, room);
+  if (state.status === undefined) return [changed === undefined ? '' : truncate(changed, width)];
+  const { text, tone } = state.status;
+  const wrapped = most > 1 && displayWidth(text) > width ? wrapText(text, width).split('\n') : [text];
+  const lines = wrapped.length === 1 ? [truncate(text, width)] : [wrapped[0]!, truncate(wrapped.slice(1).join(' '), width)];
+  const paint = (line: string) => (tone === 'error' ? style.red(line) : tone === 'ok' ? style.green(line) : line);
+  const last = lines.at(-1)!;
+  const room = width - displayWidth(last);
+  const ending = changed === undefined || room <= 0 ? paint(last) : paint(last) + truncate(` · ${changed}`, room);
+  return [...lines.slice(0, -1).map(paint), ending];
 }
 
 /** Between the title line and the status line: the list (with its header), a rule and the detail, or what covers them. */
@@ -240,14 +245,19 @@ function middleLines(state: TriageState, layout: Layout, drawing: Drawing): stri
 
 /** The whole screen, one string per terminal line; the keys line is the last one at any height. */
 export function screenLines(state: TriageState, drawing: Drawing): string[] {
-  const layout = layoutFor(state.terminal, state.visible.length);
+  const full = layoutFor(state.terminal, state.visible.length);
   const { style } = drawing;
+  // A status line too long for the width takes a line of the detail pane, which keeps one; not
+  // while something is open there, nor from the list (README, Triage).
+  const status = statusLines(state, full.width, style, full.detailLines >= 2 && state.overlay === undefined ? 2 : 1);
+  const taken = status.length - 1;
+  const layout = { ...full, detailLines: full.detailLines - taken, middleLines: full.middleLines - taken };
   // On a short screen what covers the list takes the title's line too (coverOf).
   const title = layout.title && coverOf(state, layout)?.overTitle !== true;
   const all = [
     ...(title ? [titleLine(state, layout.width, style)] : []),
     ...middleLines(state, layout, drawing),
-    statusLine(state, layout.width, style),
+    ...status,
     style.dim(footerLine(layout.width)),
   ];
   return all.slice(Math.max(0, all.length - state.terminal.rows));
