@@ -5,14 +5,16 @@ import { existingProfileName } from '../config/session.js';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
+import { shellWord } from '../util/shell-word.js';
 
 export type AliasOptions =
-  { action: 'set'; name: string; expansion: string; builtins: readonly string[] } | { action: 'list' } | { action: 'delete'; name: string };
+  { action: 'set'; name: string; expansion: string; clobber: boolean; builtins: readonly string[] } | { action: 'list' } | { action: 'delete'; name: string };
 
 const HELP = `
 An alias stands for the start of a tkt command line: a tkt command (not another alias), then its
 options. $1, $2... take its arguments given before any option (or after --), and the others are
-appended: "tkt fixed 42 toner --dry-run". An expansion starting with ! is a shell command, run by
+appended: "tkt fixed 42 toner --dry-run". A name is ASCII letters, digits, "-" and "_"; an alias
+of that name is replaced only with --clobber, as gh's. An expansion starting with ! is a shell command, run by
 sh with every argument as $1, $2... ("$@" for all). An alias never shadows a tkt command. Aliases are kept for every profile; global
 options go after the alias ("tkt mine --json").
 
@@ -30,13 +32,14 @@ export function register(program: Program, host: CommandHost): void {
   const alias = program.command('alias').description('Set, list and delete command aliases').addHelpText('after', HELP);
   const set = alias
     .command('set')
-    .description('Save an alias (replacing one of the same name)')
-    .argument('<name>', 'the alias')
+    .description('Save an alias')
+    .argument('<name>', 'the alias (ASCII letters, digits, "-", "_")')
     .argument('<expansion>', 'what it stands for')
+    .option('--clobber', 'replace the alias of that name')
     // An expansion that starts with an option ('--json list') is an argument, which run refuses
     // saying where the options go, rather than commander's "unknown option".
     .allowUnknownOption();
-  host.action(set, ([name, expansion], _opts, ctx) => run({ action: 'set', name, expansion, builtins: builtinNames() }, ctx), SETTINGS_FILE);
+  host.action(set, ([name, expansion], opts, ctx) => run({ action: 'set', name, expansion, clobber: opts.clobber === true, builtins: builtinNames() }, ctx), SETTINGS_FILE);
   const list = alias.command('list').description('Every alias and what it stands for');
   host.action(list, (_args, _opts, ctx) => run({ action: 'list' }, ctx), SETTINGS_FILE);
   const remove = alias.command('delete').description('Forget an alias').argument('<name>', 'the alias');
@@ -53,6 +56,11 @@ export async function run(options: AliasOptions, ctx: Context): Promise<void> {
     case 'set': {
       checkAlias(options.name, options.expansion, { builtins: options.builtins, aliases });
       const expansion = options.expansion.trim();
+      // As gh's: a working alias is replaced only when asked; one that cannot run (brokenAliasFix) is mended without.
+      if (Object.hasOwn(aliases, options.name) && !options.clobber)
+        throw new UsageError(`alias ${options.name} already exists: ${sanitizeInline(aliases[options.name]!)}`, {
+          hint: `--clobber replaces it: tkt alias set ${options.name} ${sanitizeInline(shellWord(expansion))} --clobber`,
+        });
       const replaced = saved(options.name);
       // Added to the aliases as saved when the file is written, not to those read above: a
       // concurrent `tkt alias set` keeps its own.

@@ -70,7 +70,7 @@ export interface KnownWords {
 
 /** Checks NAME and EXPANSION for `tkt alias set`: exit 2 when the name is a built-in, or the expansion is empty, unbalanced or does not start with a tkt command. */
 export function checkAlias(name: string, expansion: string, known: KnownWords): void {
-  if (!NAME.test(name)) throw new UsageError(`invalid alias name ${JSON.stringify(name)}: letters, digits, "-" and "_", e.g. mine`);
+  if (!NAME.test(name)) throw new UsageError(`invalid alias name ${JSON.stringify(name)}: ASCII letters, digits, "-" and "_", e.g. mine`);
   if (known.builtins.includes(name)) throw new UsageError(`"${name}" is a tkt command: an alias cannot shadow it`, { hint: 'choose another name' });
   const text = expansion.trim();
   if (text === '' || text === '!') throw new UsageError(`alias ${name} needs an expansion, e.g. 'list --view my-open-tickets'`);

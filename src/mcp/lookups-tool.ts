@@ -2,6 +2,7 @@
 // that resolve names everywhere (src/lookups/), so an assistant can pick a valid one.
 import { z } from 'zod';
 import { LOOKUP_KINDS, type LookupKind } from '../model/fields.js';
+import { foldForMatch } from '../util/fold.js';
 import { defined } from './summary.js';
 import { FENCE_NOTE, clean, quoted } from './text.js';
 import { READ_ONLY, defineTool } from './tool.js';
@@ -24,11 +25,12 @@ export const lookupsTool = defineTool({
   annotations: READ_ONLY,
   readsTickets: false,
   async call(args, { lookups }) {
-    const wanted = args.search?.trim().toLowerCase() ?? '';
+    // Folded as names are matched everywhere (lookups, triage): a decomposed "Müller" or "muller" finds Jörg Müller.
+    const wanted = foldForMatch(args.search?.trim() ?? '');
     // Always the service's list, as `tkt metadata` reads it: an assistant has no --refresh, and it
     // asks for the values to choose one (README, Assistants); the list fetched is cached for names.
     const matching = (await lookups.entries(args.kind, { fresh: true })).filter(
-      (entry) => wanted === '' || [entry.name, ...entry.aliases].some((name) => name.toLowerCase().includes(wanted)),
+      (entry) => wanted === '' || [entry.name, ...entry.aliases].some((name) => foldForMatch(name).includes(wanted)),
     );
     const entries = matching.slice(0, MAX_ENTRIES).map((entry) => defined({ id: entry.id, name: clean(entry.name) ?? '', username: clean(entry.username) }));
     const more = matching.length > entries.length ? [`... ${matching.length - entries.length} more: narrow with search`] : [];

@@ -1,5 +1,5 @@
-// Text measured as terminals count it: string-width's count (the one Ink draws triage with),
-// cutting and wrapping between graphemes. Tables, show's wrapping and triage all measure here.
+// Text measured as terminals count it: string-width's count (the one Ink draws triage with), but
+// joined emoji as wide as their parts; cut and wrapped between graphemes. Tables, show's wrapping and triage all measure here.
 import stringWidth from 'string-width';
 
 const ELLIPSIS = '…';
@@ -22,12 +22,25 @@ export function graphemeAt(text: string, index: number): { start: number; end: n
 // this test 85 times less (bench/width.mjs).
 const ONE_COLUMN_EACH = /^[\x20-\x7e\xa0-\xac\xae-\u02ff]*$/;
 
+// Joined emoji (U+200D) and emoji with a skin tone (U+1F3FB-U+1F3FF): terminals disagree on
+// them, one cell pair or one per part (tmux 3.3a draws "👩🏽‍💻" in 4 columns, others in 6).
+const JOINED = /\u200d|[\u{1F3FB}-\u{1F3FF}]/u;
+
+/** A joined emoji as wide as its parts side by side: the widest a terminal draws it. */
+const partsWidth = (cluster: string): number => Array.from(cluster).reduce((sum, part) => sum + stringWidth(part), 0);
+
 /**
  * Columns a string takes on a terminal: string-width's count, the one Ink draws triage with
- * (CJK, emoji and flags two; combining marks none; "©" and "☀" one).
+ * (CJK, emoji and flags two; combining marks none; "©" and "☀" one), except that a joined emoji
+ * or one with a skin tone counts as its parts: a line is then at worst shorter than the
+ * terminal, never wider (README, Output).
  */
 export function displayWidth(text: string): number {
-  return ONE_COLUMN_EACH.test(text) ? text.length : stringWidth(text);
+  if (ONE_COLUMN_EACH.test(text)) return text.length;
+  if (!JOINED.test(text)) return stringWidth(text);
+  let width = 0;
+  for (const { segment } of graphemes(text)) width += JOINED.test(segment) ? partsWidth(segment) : stringWidth(segment);
+  return width;
 }
 
 /** `text` cut to at most `width` columns, ending in "…" when it was cut. */

@@ -161,9 +161,9 @@ function actionFailed(state: TriageState, event: Extract<TriageEvent, { kind: 'a
   const kind = state.running?.sends;
   // The text last written is kept (a blank one drops the one kept before).
   const drafts = kind !== undefined && event.unsent !== undefined ? withDraft(state.drafts, kind, event.id, event.unsent) : state.drafts;
-  const kept = kind !== undefined && drafts[kind].has(event.id) ? ` (${KEPT_DRAFT[kind]})` : '';
-  // What was kept before the reason, which the width may cut.
-  const text = `✗ ${state.running?.verb ?? 'acting on'} #${event.id}${kept}: ${failureText(event.error)}`;
+  const kept = kind !== undefined && drafts[kind].has(event.id) ? `; ${KEPT_DRAFT[kind]}` : '';
+  // The reason first, which a narrow width must not cut; what was kept after it (README, Triage).
+  const text = `✗ ${state.running?.verb ?? 'acting on'} #${event.id}: ${failureText(event.error)}${kept}`;
   return { ...state, running: undefined, drafts, status: { text, tone: 'error' } };
 }
 

@@ -5,7 +5,7 @@
 // terminal's width.
 import type { Style } from '../output/style.js';
 import type { Column, FittedTable, Row } from '../output/table.js';
-import { displayWidth, truncate, truncateStart } from '../output/width.js';
+import { displayWidth, truncate, truncateStart, wrapText } from '../output/width.js';
 import { formatDue } from '../output/time.js';
 import { TICKET_COLUMN_FIT } from '../listing/output.js';
 import { kebabCase } from '../listing/query.js';
@@ -57,19 +57,33 @@ export interface Drawing {
 function titleLine(state: TriageState, width: number, style: Style): string {
   const count = state.filter === '' ? `${state.rows.length} tickets` : `${state.visible.length} of ${state.rows.length} tickets`;
   const shown = state.loading !== undefined ? 'loading…' : state.loadFailed && state.rows.length === 0 ? 'not loaded' : count;
-  const title = `tkt triage · ${kebabCase(state.view)} · ${shown}`;
+  const view = kebabCase(state.view);
+  const title = `tkt triage · ${view} · ${shown}`;
   if (!state.filtering) {
     const filtered = state.filter === '' ? title : `${title}  filter: /${state.filter}`;
     // The rows are an earlier read's (README, Triage): said once, here, until a read succeeds.
     const failed = state.interval?.failed;
     return style.bold(truncate(failed === undefined ? filtered : `${filtered} · ✗ not read again: ${failed}`, width));
   }
-  // Being typed: the cursor kept in sight, as on a prompt line.
-  const label = `${title}  filter: /`;
-  const room = width - displayWidth(label);
-  const typing = withCursor({ text: state.filter, cursor: state.filterCursor }, room);
-  return style.bold(room > 1 ? label + typing : truncate(label, width));
+  // Being typed: the text and its cursor keep their room, as on a prompt line; the view's name
+  // gives way first (cut, then left out), then the count, then the words around the text.
+  const typed = displayWidth(state.filter) + displayWidth(CURSOR);
+  const fits = (label: string) => displayWidth(label) + typed <= width;
+  const viewRoom = width - typed - displayWidth(`tkt triage ·  · ${shown}  filter: /`);
+  const label =
+    [
+      `${title}  filter: /`,
+      ...(viewRoom >= MIN_CUT_VIEW ? [`tkt triage · ${truncate(view, viewRoom)} · ${shown}  filter: /`] : []),
+      `tkt triage · ${shown}  filter: /`,
+      ...(shown === count && state.filter !== '' ? [`tkt triage · ${state.visible.length}/${state.rows.length}  filter: /`] : []),
+      'tkt triage  filter: /',
+      'filter: /',
+    ].find(fits) ?? '/';
+  return style.bold(label + withCursor({ text: state.filter, cursor: state.filterCursor }, width - displayWidth(label)));
 }
+
+/** The fewest columns a view's name is cut to on the title line while filtering ("my-…"); shorter, it is left out. */
+const MIN_CUT_VIEW = 4;
 
 function emptyListWhy(state: TriageState): string {
   if (state.loading !== undefined) return 'loading…';
@@ -194,16 +208,21 @@ function detailLines(state: TriageState, layout: Layout, style: Style): string[]
 
 /**
  * What the last action did, then how many rows the --interval reads marked: a read by the timer
- * adds to the action's words, never replaces them (README, Triage).
+ * adds to the action's words, never replaces them (README, Triage). Words longer than the width
+ * take a second line when `most` allows it (a failure's reason and what was kept), cut after that.
  */
-function statusLine(state: TriageState, width: number, style: Style): string {
+function statusLines(state: TriageState, width: number, style: Style, most: number): string[] {
   const count = state.marked.size;
   const changed = count === 0 ? undefined : `${count} ${count === 1 ? 'ticket' : 'tickets'} changed (marked *)`;
-  if (state.status === undefined) return changed === undefined ? '' : truncate(changed, width);
-  const text = truncate(state.status.text, width);
-  const said = state.status.tone === 'error' ? style.red(text) : state.status.tone === 'ok' ? style.green(text) : text;
-  const room = width - displayWidth(text);
-  return changed === undefined || room <= 0 ? said : said + truncate(` · ${changed}`, room);
+  if (state.status === undefined) return [changed === undefined ? '' : truncate(changed, width)];
+  const { text, tone } = state.status;
+  const wrapped = most > 1 && displayWidth(text) > width ? wrapText(text, width).split('\n') : [text];
+  const lines = wrapped.length === 1 ? [truncate(text, width)] : [wrapped[0]!, truncate(wrapped.slice(1).join(' '), width)];
+  const paint = (line: string) => (tone === 'error' ? style.red(line) : tone === 'ok' ? style.green(line) : line);
+  const last = lines.at(-1)!;
+  const room = width - displayWidth(last);
+  const ending = changed === undefined || room <= 0 ? paint(last) : paint(last) + truncate(` · ${changed}`, room);
+  return [...lines.slice(0, -1).map(paint), ending];
 }
 
 /** Between the title line and the status line: the list (with its header), a rule and the detail, or what covers them. */
@@ -226,14 +245,19 @@ function middleLines(state: TriageState, layout: Layout, drawing: Drawing): stri
 
 /** The whole screen, one string per terminal line; the keys line is the last one at any height. */
 export function screenLines(state: TriageState, drawing: Drawing): string[] {
-  const layout = layoutFor(state.terminal, state.visible.length);
+  const full = layoutFor(state.terminal, state.visible.length);
   const { style } = drawing;
+  // A status line too long for the width takes a line of the detail pane, which keeps one; not
+  // while something is open there, nor from the list (README, Triage).
+  const status = statusLines(state, full.width, style, full.detailLines >= 2 && state.overlay === undefined ? 2 : 1);
+  const taken = status.length - 1;
+  const layout = { ...full, detailLines: full.detailLines - taken, middleLines: full.middleLines - taken };
   // On a short screen what covers the list takes the title's line too (coverOf).
   const title = layout.title && coverOf(state, layout)?.overTitle !== true;
   const all = [
     ...(title ? [titleLine(state, layout.width, style)] : []),
     ...middleLines(state, layout, drawing),
-    statusLine(state, layout.width, style),
+    ...status,
     style.dim(footerLine(layout.width)),
   ];
   return all.slice(Math.max(0, all.length - state.terminal.rows));

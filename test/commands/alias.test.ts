@@ -67,7 +67,7 @@ describe('tkt alias', () => {
   });
 
   it("takes no option as a placeholder's value: a dry run stays one, and a misplaced option sends nothing (exit 2)", async () => {
-    expect((await h.cli(['alias', 'set', 'fixed', 'resolve $1 --details "Fixed: $2"'])).code).toBe(0);
+    expect((await h.cli(['alias', 'set', 'fixed', 'resolve $1 --details "Fixed: $2"', '--clobber'])).code).toBe(0);
     const ticket = unusedTicket(h, (t) => t.ticketStatusId === OPEN);
     const dryRun = await h.cli(['fixed', String(ticket.id), 'toner', '--dry-run']);
     expect(dryRun.code, dryRun.stderr).toBe(0);
@@ -116,6 +116,27 @@ describe('tkt alias', () => {
     const gone = await h.cli(['mine']);
     expect(gone.code).toBe(2);
     expect((await h.cli(['alias', 'delete', 'mine'])).code).toBe(2);
+  });
+
+  it('replaces an alias only with --clobber (exit 2 naming it, its expansion and --clobber), as gh does', async () => {
+    expect((await h.cli(['alias', 'set', 'cl', 'list --view my-open-tickets'])).code).toBe(0);
+    const refused = await sendsNothing(h, () => h.cli(['alias', 'set', 'cl', 'list --limit 5']));
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain('error: alias cl already exists: list --view my-open-tickets\n');
+    expect(refused.stderr).toContain("hint: --clobber replaces it: tkt alias set cl 'list --limit 5' --clobber\n");
+    expect(readAliases(createConfigStore(h.configDir)).aliases.cl).toBe('list --view my-open-tickets');
+    const clobbered = await h.cli(['alias', 'set', 'cl', 'list --limit 5', '--clobber']);
+    expect(clobbered.code, clobbered.stderr).toBe(0);
+    expect(clobbered.stdout).toBe('Changed alias cl: list --limit 5\n');
+    expect(readAliases(createConfigStore(h.configDir)).aliases.cl).toBe('list --limit 5');
+    await h.cli(['alias', 'delete', 'cl']);
+  });
+
+  it('says a name is ASCII letters, digits, - and _ (ü is a letter, but not one an alias name takes)', async () => {
+    const result = await h.cli(['alias', 'set', 'übernehmen', 'pickup $1']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('error: invalid alias name "übernehmen": ASCII letters, digits, "-" and "_", e.g. mine\n');
   });
 
   it('keeps every alias of eight `tkt alias set` at once, and of deletes among them', async () => {
@@ -254,7 +275,7 @@ describe('tkt alias', () => {
     const variable = await h.cli(['alias', 'set', 'me', 'list --requester $USER']);
     expect(variable.stderr).toContain('warning: the expansion holds "$USER"');
     for (const expansion of ['resolve $1 --details "Fixed: $2"', '!tkt list --requester "$USER"', 'list --search a~b']) {
-      expect((await h.cli(['alias', 'set', 'ok', expansion])).stderr, expansion).toBe('');
+      expect((await h.cli(['alias', 'set', 'ok', expansion, '--clobber'])).stderr, expansion).toBe('');
     }
     await createConfigStore(h.configDir).saveSettings({ aliases: {} });
   });

@@ -332,6 +332,12 @@ const HINTS: readonly HintCase[] = [
     trigger: 'tkt list --site nowhere --profile staging',
     commands: ['tkt metadata --collection sites --profile staging'],
   },
+  {
+    name: 'an alias that exists',
+    setup: "tkt alias set mine 'list --view my-open-tickets'",
+    trigger: "tkt alias set mine 'list --limit 5'",
+    commands: ["tkt alias set mine 'list --limit 5' --clobber"],
+  },
   { name: 'an alias of no command', trigger: "tkt alias set bad 'nosuch 1'", commands: ["tkt alias set bad '!nosuch 1'"] },
   {
     name: 'an alias of an alias',

@@ -88,6 +88,14 @@ describe('tkt list', () => {
     expect(idLines(byRequester.stdout()).length).toBeGreaterThan(0);
   });
 
+  it('sends --search in composed form (NFC): a decomposed "Müller", as pasted from macOS, finds what "Müller" does', async () => {
+    const composed = await h.cli(['list', '-q', '--all', '--search', 'Müller']);
+    expect(idLines(composed.stdout).length).toBeGreaterThan(0);
+    const decomposed = await h.cli(['list', '-q', '--all', '--search', 'Mu\u0308ller']);
+    expect(decomposed.code, decomposed.stderr).toBe(0);
+    expect(decomposed.stdout).toBe(composed.stdout);
+  });
+
   it('refuses a bad --in field, and --in without --search', async () => {
     const bad = await h.cli(['list', '--search', 'x', '--in', 'subject,color']);
     expect(bad.code).toBe(2);

@@ -398,6 +398,18 @@ describe('tkt mcp: the read tools', () => {
     });
   });
 
+  it('lookups: search matches as names are matched everywhere: any case, accents or not, composed or decomposed (NFD)', async () => {
+    await withMcp([], async (mcp) => {
+      for (const search of ['Müller', 'Mu\u0308ller', 'MULLER']) {
+        const found = (await mcp.call('lookups', { kind: 'requester', search })).structuredContent as { entries: { username?: string }[] };
+        expect(
+          found.entries.map((e) => e.username),
+          search,
+        ).toEqual(['jmuller']);
+      }
+    });
+  });
+
   it('lookups: asks the service every time, as tkt metadata does: a site added since the cache was filled is listed', async () => {
     await withMcp([], async (mcp) => {
       // Fills the lookups cache (ten minutes) with the sites as they are.

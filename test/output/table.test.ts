@@ -134,18 +134,20 @@ describe('renderTable on a terminal', () => {
     expect(out).not.toMatch(/[│┌─]/);
   });
 
-  it('keeps columns straight as Ink measures them (string-width): ©, ☀, a flag, Hangul Jamo Extended, CJK, ZWJ emoji', () => {
-    const titles = [
-      '© 2026 licence',
-      '☀ solar panel',
-      'Berlin 🇩🇪 office',
-      'ꥠꥡ jamo',
-      '漢字 printer',
-      'dev 👩‍💻 laptop',
-      'สวัสดี Thai marks',
-      'x\u200bzero width',
-      'plain',
-    ];
+  it('never runs past the width with a joined emoji or a skin tone, however the terminal draws it (up to one column a part each)', () => {
+    const out = renderTable(
+      columns,
+      ['Fix 👩🏽‍💻 laptop for the new starter in room 4', 'Thanks 👍🏽👍🏽👍🏽👍🏽👍🏽👍🏽👍🏽👍🏽👍🏽👍🏽👍🏽👍🏽'].map((title, i) => ({ id: i + 1, title, status: 'Open' })),
+      { width: 40, color: false },
+    );
+    // As wide as a terminal that draws each part of the sequence on its own.
+    const widest = (line: string) => Array.from(line).reduce((sum, part) => sum + stringWidth(part), 0);
+    for (const line of lines(out)) expect(widest(line), line).toBeLessThanOrEqual(40);
+  });
+
+  // A joined emoji is left out: it counts as its parts (the widest a terminal draws it), not as string-width's 2.
+  it('keeps columns straight as Ink measures them (string-width): ©, ☀, a flag, Hangul Jamo Extended, CJK', () => {
+    const titles = ['© 2026 licence', '☀ solar panel', 'Berlin 🇩🇪 office', 'ꥠꥡ jamo', '漢字 printer', 'สวัสดี Thai marks', 'x\u200bzero width', 'plain'];
     const out = renderTable(
       columns,
       titles.map((title, i) => ({ id: i + 1, title, status: 'Open' })),

@@ -22,7 +22,6 @@ describe('truncate / displayWidth', () => {
     expect(displayWidth('🇩🇪')).toBe(2);
     expect(displayWidth('ꥠ')).toBe(2);
     expect(displayWidth('漢字')).toBe(4);
-    expect(displayWidth('👩‍💻')).toBe(2);
     expect(displayWidth('a © b')).toBe(5);
     expect(truncate('🇩🇪🇩🇪🇩🇪', 5)).toBe('🇩🇪🇩🇪…');
     expect(truncate('©©©©©©', 4)).toBe('©©©…');
@@ -37,6 +36,18 @@ describe('truncate / displayWidth', () => {
       if (displayWidth(text) !== stringWidth(text)) disagree.push(`U+${code.toString(16).padStart(4, '0')}`);
     }
     expect(disagree).toEqual([]);
+  });
+
+  it('measures a joined emoji, or one with a skin tone, as its parts side by side: the widest a terminal draws it', () => {
+    // tmux 3.3a draws "👩🏽‍💻" in 4 columns, string-width counts 2, a terminal without the sequence 6.
+    expect(displayWidth('👩🏽‍💻')).toBe(6);
+    expect(displayWidth('👩‍💻')).toBe(4);
+    expect(displayWidth('👍🏽')).toBe(4);
+    expect(displayWidth('Fix 👩🏽‍💻 laptop')).toBe(17);
+    // Never cut inside: the whole sequence goes, or stays.
+    expect(truncate('ab👩🏽‍💻cd', 9)).toBe('ab👩🏽‍💻…');
+    expect(truncate('ab👩🏽‍💻cd', 8)).toBe('ab…');
+    expect(wrapText('👩🏽‍💻 👩🏽‍💻', 10)).toBe('👩🏽‍💻\n👩🏽‍💻');
   });
 
   it('measures combining marks as zero and emoji as two', () => {
@@ -58,6 +69,6 @@ describe('wrapText', () => {
     expect(wrapped).toEqual(['    打印机卡纸了打印', '    机卡纸了打印机卡', '    纸了打印机卡纸了', '    done']);
     for (const line of wrapped) expect(displayWidth(line)).toBeLessThanOrEqual(20);
     // Emoji and combining marks are never split from what they belong to.
-    expect(wrapText('e\u0301e\u0301e\u0301👩‍💻👩‍💻', 4)).toBe('e\u0301e\u0301e\u0301\n👩‍💻👩‍💻');
+    expect(wrapText('e\u0301e\u0301e\u0301👩‍💻👩‍💻', 4)).toBe('e\u0301e\u0301e\u0301\n👩‍💻\n👩‍💻');
   });
 });

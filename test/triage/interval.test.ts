@@ -115,7 +115,7 @@ describe('an --interval read beside what an action did', () => {
     const asked = then(opened(), { kind: 'key', input: 'r', key: {} }, { kind: 'templatesRead', id: 1029, purpose: 'reply', names: [] });
     return run(asked, { kind: 'actionFailed', id: 1029, error: refused(), unsent: 'On its way.' });
   };
-  const REPLY_FAILED = '✗ replying to #1029 (your reply is kept: r opens it again): connect ECONNREFUSED 127.0.0.1:9';
+  const REPLY_FAILED = '✗ replying to #1029: connect ECONNREFUSED 127.0.0.1:9; your reply is kept: r opens it again';
 
   it("keeps an action's failure in the status line when a read by the timer fails, and says that failure in the title line once", () => {
     const failed = replyFailed();
@@ -140,6 +140,6 @@ describe('an --interval read beside what an action did', () => {
     const changed = ticked(replyFailed(), [item(1031, 'Mouse double-clicks', 'On Hold'), ...ITEMS.slice(1)]);
     expect(drawn({ ...changed.state, terminal: { columns: 160, rows: 30 } }).status).toBe(`${REPLY_FAILED} · 1 ticket changed (marked *)`);
     // Too narrow for both: the action's words first.
-    expect(drawn({ ...changed.state, terminal: { columns: 100, rows: 30 } }).status).toBe(`${REPLY_FAILED} · 1 ti…`);
+    expect(drawn({ ...changed.state, terminal: { columns: 100, rows: 30 } }).status).toBe(`${REPLY_FAILED} · 1 tic…`);
   });
 });

@@ -219,7 +219,7 @@ describe('actions', () => {
 
     const refused = answer('POST', '/api/TicketsApi/reply/1031', 500);
     const failed = then(replying, { kind: 'actionFailed', id: 1031, error: refused, unsent: 'Try turning it off and on.' });
-    expect(failed.state.status?.text).toMatch(/^✗ replying to #1031 \(your reply is kept: r opens it again\): .*HTTP 500/);
+    expect(failed.state.status?.text).toMatch(/^✗ replying to #1031: .*HTTP 500; your reply is kept: r opens it again$/);
 
     const again = then(failed, key('r'));
     expect(effects(again, 'act')[0]?.action).toMatchObject({ kind: 'reply', draft: 'Try turning it off and on.' });
@@ -275,7 +275,7 @@ describe('actions', () => {
     const resolving = then(opened(), key('s'), noTemplates(1031, 'resolve'), type('Cable reseated\r'));
     const refused = answer('POST', '/api/TicketsApi/resolve/1031', 500);
     const failed = then(resolving, { kind: 'actionFailed', id: 1031, error: refused, unsent: 'Cable reseated' });
-    expect(failed.state.status?.text).toMatch(/^✗ resolving #1031 \(your notes are kept: s opens them again\): .*HTTP 500/);
+    expect(failed.state.status?.text).toMatch(/^✗ resolving #1031: .*HTTP 500; your notes are kept: s opens them again$/);
 
     const again = then(failed, key('s'));
     expect(again.effects).toEqual([]);
@@ -298,7 +298,7 @@ describe('actions', () => {
     const offered = then(opened(), key('s'), { kind: 'templatesRead', id: 1031, purpose: 'resolve', names: ['printer-fixed'] });
     const written = 'Toner replaced.\nThe printer prints again.\n';
     const failed = then(offered, key('', { downArrow: true }), ENTER, { kind: 'actionFailed', id: 1031, error: new Error('socket hang up'), unsent: written });
-    expect(failed.state.status?.text).toBe('✗ resolving #1031 (your notes are kept: s opens them again): socket hang up');
+    expect(failed.state.status?.text).toBe('✗ resolving #1031: socket hang up; your notes are kept: s opens them again');
     expect(then(failed, key('s')).effects).toEqual([
       { kind: 'act', id: 1031, action: { kind: 'resolveInEditor', ticket: undefined, draft: 'Toner replaced.\nThe printer prints again.' } },
     ]);

@@ -155,6 +155,49 @@ describe('a short terminal', () => {
     expect(lines[0]).toMatch(/filter: \/print▏er$/);
   });
 
+  it('keeps the filter being typed and its cursor on the title line at any width: the view, then the count, give way', () => {
+    const filtering = (columns: number, filter = 'cafe', view = 'MyOpenOrUnassigned') =>
+      screenWith({ columns, rows: 10 }, undefined, { view, filtering: true, filter, filterCursor: filter.length })[0]!;
+    expect(filtering(80)).toBe('tkt triage · my-open-or-unassigned · 10 of 10 tickets  filter: /cafe▏');
+    expect(filtering(65)).toBe('tkt triage · my-open-or-unass… · 10 of 10 tickets  filter: /cafe▏');
+    expect(filtering(48)).toBe('tkt triage · 10 of 10 tickets  filter: /cafe▏');
+    expect(filtering(40)).toBe('tkt triage · 10/10  filter: /cafe▏');
+    expect(filtering(30)).toBe('tkt triage  filter: /cafe▏');
+    expect(filtering(20)).toBe('filter: /cafe▏');
+    expect(filtering(8)).toBe('/cafe▏');
+    for (let columns = 80; columns >= 6; columns--) {
+      const line = filtering(columns);
+      expect(line, `${columns}`).toMatch(/\/cafe▏$/);
+      expect(displayWidth(line), `${columns}`).toBeLessThanOrEqual(columns);
+    }
+    // Longer than the line: the part around the cursor, as in a prompt, after the slash alone.
+    const long = filtering(20, 'replaced the toner and the drum');
+    expect(long).toBe('/…oner and the drum▏');
+    expect(displayWidth(long)).toBe(20);
+  });
+
+  const FAILED = {
+    text: '✗ replying to #1025: Ticket 1025 was not found. (not found, HTTP 400); your reply is kept: r opens it again',
+    tone: 'error',
+  } as const;
+
+  it("shows a failure's reason at 60 columns: the status line takes a second line from the detail pane, the keys stay last", () => {
+    const lines = screenWith({ columns: 60, rows: 20 }, undefined, { status: FAILED });
+    expect(lines).toHaveLength(20);
+    expect(lines.slice(-3, -1)).toEqual(['✗ replying to #1025: Ticket 1025 was not found. (not found,', 'HTTP 400); your reply is kept: r opens it again']);
+    expect(lines.at(-1)).toMatch(/q quit {2}\? keys$/);
+    // At 40 columns the reason still comes whole; what was kept is cut after it.
+    const narrow = screenWith({ columns: 40, rows: 20 }, undefined, { status: FAILED });
+    expect(narrow.slice(-3, -1).join(' ')).toMatch(/^✗ replying to #1025: Ticket 1025 was not found\. \(not found, HTTP 400\); your.*…$/);
+    for (const line of narrow) expect(displayWidth(line)).toBeLessThanOrEqual(40);
+  });
+
+  it('keeps the status line to one line, the reason first, where the detail has no line to give', () => {
+    const lines = screenWith({ columns: 60, rows: 6 }, undefined, { status: FAILED });
+    expect(lines).toHaveLength(6);
+    expect(lines.at(-2)).toBe('✗ replying to #1025: Ticket 1025 was not found. (not found,…');
+  });
+
   it("gives a prompt the list's place when the detail pane is too short for its label", () => {
     const lines = screenWith({ columns: 40, rows: 8 }, { kind: 'prompt', label: 'Resolution notes for #1001', text: 'Fixed', cursor: 5, resolves: 1001 });
     expect(lines.slice(1, 4)).toEqual(['Resolution notes for #1001', '> Fixed▏', 'Enter sends, Esc cancels']);
