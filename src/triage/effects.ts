@@ -2,6 +2,7 @@
 // the event that update.ts takes it in: never a change of state here. A load overtaken by a
 // later one is stopped, and reports nothing.
 import { plans } from '../api/plans.js';
+import { EditorFailedError } from '../errors.js';
 import type { ApiClient } from '../api/types.js';
 import { personLabel, type Lookups } from '../lookups/types.js';
 import { readTicket } from '../model/ticket.js';
@@ -106,8 +107,8 @@ export function createEffectRunner(deps: EffectDeps): EffectRunner {
         done = await run(id, action);
       }
     } catch (error) {
-      // A text written but not sent is kept for the next try.
-      return { kind: 'actionFailed', id, error, unsent: written };
+      // A text written but not sent is kept for the next try, also one saved by an editor that then failed (vi's :cq).
+      return { kind: 'actionFailed', id, error, unsent: written ?? (error instanceof EditorFailedError ? error.typed : undefined) };
     }
     try {
       return { kind: 'acted', id, done, refreshed: { ticket: await fetchTicket(id) } };

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { ApiClient, RequestPlan } from '../../src/api/types.js';
+import { EditorFailedError } from '../../src/errors.js';
 import { templatesDir } from '../../src/desk/templates.js';
 import type { EffectDeps } from '../../src/triage/effects.js';
 import type { TicketAction, TriageEvent } from '../../src/triage/events.js';
@@ -201,6 +202,19 @@ describe('the effect runner', () => {
     });
     const failed = await act(id, { kind: 'reply', ticket: undefined, draft: undefined });
     expect(failed).toMatchObject({ kind: 'actionFailed', id, unsent: undefined });
+  });
+
+  it("keeps what was saved in an editor that then failed (vi's :cq), for r to open again", async () => {
+    const id = await firstTicket();
+    const { act } = await openRunner({
+      editor: async () => {
+        throw new EditorFailedError('the editor "vi" failed (exit code 1); nothing was sent', 'Rebooted the print server.');
+      },
+    });
+    const before = h.sandbox.state.conversations.length;
+    const failed = await act(id, { kind: 'reply', ticket: undefined, draft: undefined });
+    expect(failed).toMatchObject({ kind: 'actionFailed', id, unsent: 'Rebooted the print server.' });
+    expect(h.sandbox.state.conversations).toHaveLength(before);
   });
 
   it('gives the pager the ticket rendered at the width asked, and reports a pager that cannot be run', async () => {
