@@ -4,6 +4,7 @@
 import type { FormValue, MultipartInput, RequestPlan, TicketId, UploadFile } from '../api/types.js';
 import type { Context } from '../context/context.js';
 import { sanitizeInline, sanitizeText } from '../output/sanitize.js';
+import { renderKeyValue } from '../output/table.js';
 import type { ShapedPart } from '../output/types.js';
 import { fieldsFor, ticketTypeName, type TicketEndpoint } from '../model/fields.js';
 
@@ -145,7 +146,7 @@ function requestText(request: PlannedRequest, indent: string): string {
  * field table's labels (the prompts' words, not the API's), chosen names with their IDs, the
  * ticket type in words. The dry run shows the API's own names instead: it is about the request.
  */
-export function formSummary(endpoint: TicketEndpoint, form: MultipartInput, labels: Readonly<Record<string, string>> = {}): string {
+export function formSummary(endpoint: TicketEndpoint, form: MultipartInput, labels: Readonly<Record<string, string>> = {}, width?: number): string {
   const specs = fieldsFor(endpoint);
   const rows = sentFields(form).map(([formField, value]): [string, string] => {
     const spec = specs.find((candidate) => candidate.formField === formField);
@@ -155,9 +156,13 @@ export function formSummary(endpoint: TicketEndpoint, form: MultipartInput, labe
   });
   const attachments = specs.find((spec) => spec.value.type === 'files')?.label ?? 'Uploads';
   for (const file of form.files ?? []) rows.push([attachments, fileText(file)]);
-  const width = Math.max(0, ...rows.map(([label]) => label.length)) + 3;
-  return rows.map(([label, text]) => `  ${`${label}:`.padEnd(width)}${sanitizeInline(text).trim()}\n`).join('');
+  // Each value on one line, wrapped at a terminal under its value column (a long title or ID stays readable at 40 columns).
+  const pairs = rows.map(([label, text]): [string, string] => [label, sanitizeInline(text).trim()]);
+  const laidOut = renderKeyValue(pairs, { color: false, width: width === undefined ? undefined : width - SUMMARY_MARGIN.length });
+  return laidOut.replace(/^(?=.)/gm, SUMMARY_MARGIN);
 }
+
+const SUMMARY_MARGIN = '  ';
 
 /**
  * A value as it would be sent, for a dry run that is there to check it: a message of several

@@ -180,7 +180,7 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
 
       if (options.dryRun) return void (await (once === undefined ? printDryRun(ctx, request, { shapesForm: true }) : createOnce()));
       if (asked) {
-        await writeText(ctx.io.stderr, `\n${formSummary(endpoint, request.form!, request.labels)}`);
+        await writeText(ctx.io.stderr, `\n${formSummary(endpoint, request.form!, request.labels, ctx.io.stderrIsTTY ? ctx.io.size().columns : undefined)}`);
         const message = once === undefined ? 'Create this ticket?' : `Create this ticket, or add it to the open ticket of key ${once.key}?`;
         if (!(await ctx.prompter.confirm({ message, default: true }))) {
           typed = undefined;

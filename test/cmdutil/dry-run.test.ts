@@ -283,4 +283,20 @@ describe('formSummary', () => {
     expect(formSummary('register', { fields: { TicketType: 4 } })).toBe('  Type:  4\n');
     expect(formSummary('register', { fields: {} })).toBe('');
   });
+
+  it('wraps a long value under its value column at a narrow terminal, an ID broken where it must be', () => {
+    const form = { fields: { Title: 'Laptop overheating during video calls', CreatorId: '85377ae3-9e33-42a7-a9a1-5f2c3b1d0e77' } };
+    const summary = formSummary('register', form, { CreatorId: 'Anna Berg' }, 40);
+    expect(summary).toBe(
+      [
+        '  Title:      Laptop overheating during',
+        '              video calls',
+        '  Requester:  Anna Berg',
+        '              (85377ae3-9e33-42a7-a9a1-5',
+        '              f2c3b1d0e77)',
+        '',
+      ].join('\n'),
+    );
+    for (const line of summary.split('\n')) expect(line.length).toBeLessThanOrEqual(40);
+  });
 });
