@@ -39,7 +39,11 @@ export function register(program: Program, host: CommandHost): void {
     // An expansion that starts with an option ('--json list') is an argument, which run refuses
     // saying where the options go, rather than commander's "unknown option".
     .allowUnknownOption();
-  host.action(set, ([name, expansion], opts, ctx) => run({ action: 'set', name, expansion, clobber: opts.clobber === true, builtins: builtinNames() }, ctx), SETTINGS_FILE);
+  host.action(
+    set,
+    ([name, expansion], opts, ctx) => run({ action: 'set', name, expansion, clobber: opts.clobber === true, builtins: builtinNames() }, ctx),
+    SETTINGS_FILE,
+  );
   const list = alias.command('list').description('Every alias and what it stands for');
   host.action(list, (_args, _opts, ctx) => run({ action: 'list' }, ctx), SETTINGS_FILE);
   const remove = alias.command('delete').description('Forget an alias').argument('<name>', 'the alias');
