@@ -4,9 +4,7 @@
 import type { FormValue, MultipartInput, RequestPlan, TicketId, UploadFile } from '../api/types.js';
 import type { Context } from '../context/context.js';
 import { sanitizeInline, sanitizeText } from '../output/sanitize.js';
-import { renderKeyValue } from '../output/table.js';
 import type { ShapedPart } from '../output/types.js';
-import { fieldsFor, ticketTypeName, type TicketEndpoint } from '../model/fields.js';
 
 /** What helps a person read a planned request. */
 interface ReadingAids {
@@ -23,7 +21,7 @@ interface ReadingAids {
 /** A plan of src/api/plans.ts as a dry run shows it (and as it is sent: the aids stay here). */
 export type PlannedRequest = RequestPlan & ReadingAids;
 
-function formatValue(value: FormValue): string {
+export function formatValue(value: FormValue): string {
   if (Array.isArray(value)) return value.join(', ');
   return String(value);
 }
@@ -34,7 +32,7 @@ export function labelledValue(value: FormValue, label: string | undefined): stri
 }
 
 /** The fields that would really go on the wire: undefined/null ones are left out, as the client does. */
-function sentFields(form: MultipartInput): [string, FormValue][] {
+export function sentFields(form: MultipartInput): [string, FormValue][] {
   return Object.entries(form.fields).filter(([, value]) => value !== undefined && value !== null);
 }
 
@@ -57,7 +55,7 @@ export function plannedJson(request: PlannedRequest): Record<string, unknown> {
 }
 
 /** A file as a person checks it before it is sent: its path, and the name the service gets when that is not the path (`/dev/stdin as build.log`). */
-function fileText(file: UploadFile): string {
+export function fileText(file: UploadFile): string {
   return file.path === file.name ? file.path : `${file.path} as ${file.name}`;
 }
 
@@ -140,29 +138,6 @@ function requestText(request: PlannedRequest, indent: string): string {
   const json = request.json === undefined ? '' : `${indent}Body: ${sanitizeInline(JSON.stringify(request.json))}\n`;
   return `${form}${json}`;
 }
-
-/**
- * What a form holds, for the person who filled it in, before it is sent: a field a line under the
- * field table's labels (the prompts' words, not the API's), chosen names with their IDs, the
- * ticket type in words. The dry run shows the API's own names instead: it is about the request.
- */
-export function formSummary(endpoint: TicketEndpoint, form: MultipartInput, labels: Readonly<Record<string, string>> = {}, width?: number): string {
-  const specs = fieldsFor(endpoint);
-  const rows = sentFields(form).map(([formField, value]): [string, string] => {
-    const spec = specs.find((candidate) => candidate.formField === formField);
-    const text = spec?.value.type === 'ticketType' && typeof value === 'number' ? ticketTypeName(value) : formatValue(value);
-    const name = labels[formField];
-    return [spec?.label ?? formField, name === undefined ? text : `${name} (${text})`];
-  });
-  const attachments = specs.find((spec) => spec.value.type === 'files')?.label ?? 'Uploads';
-  for (const file of form.files ?? []) rows.push([attachments, fileText(file)]);
-  // Each value on one line, wrapped at a terminal under its value column (a long title or ID stays readable at 40 columns).
-  const pairs = rows.map(([label, text]): [string, string] => [label, sanitizeInline(text).trim()]);
-  const laidOut = renderKeyValue(pairs, { color: false, width: width === undefined ? undefined : width - SUMMARY_MARGIN.length });
-  return laidOut.replace(/^(?=.)/gm, SUMMARY_MARGIN);
-}
-
-const SUMMARY_MARGIN = '  ';
 
 /**
  * A value as it would be sent, for a dry run that is there to check it: a message of several

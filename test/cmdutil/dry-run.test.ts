@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { RequestPlan } from '../../src/api/types.js';
 import type { Context } from '../../src/context/context.js';
 import { createOutput, type OutputParts } from '../../src/output/format.js';
-import { formSummary, printDryRun, printDryRunRows, type PlannedRequest } from '../../src/cmdutil/dry-run.js';
+import { printDryRun, printDryRunRows, type PlannedRequest } from '../../src/cmdutil/dry-run.js';
 import { createTestIO } from '../helpers/io.js';
 
 /** A context with only what the printer uses: the output module, over in-memory streams. */
@@ -256,47 +256,5 @@ describe('printDryRunRows', () => {
     const none = await printer({ json: true });
     await printDryRunRows(none.ctx, [], []);
     expect(JSON.parse(none.stdout())).toEqual([]);
-  });
-});
-
-describe('formSummary', () => {
-  it('lists the fields to be sent under the words of the prompts, chosen names with their IDs, the type in words, the files', () => {
-    const form = {
-      fields: { Title: 'Printer\ton fire', CreatorId: 'u-7', SiteId: 1, TicketType: 1, Cc: undefined, DueDate: null },
-      files: [
-        { path: 'a.log', name: 'a.log' },
-        { path: '/dev/stdin', name: 'build.log' },
-      ],
-    };
-    expect(formSummary('register', form, { CreatorId: 'Anna Berg', SiteId: 'Head Office', Cc: 'unused' })).toBe(
-      [
-        '  Title:        Printer on fire',
-        '  Requester:    Anna Berg (u-7)',
-        '  Site:         Head Office (1)',
-        '  Type:         ticket',
-        '  Attachments:  a.log',
-        '  Attachments:  /dev/stdin as build.log',
-        '',
-      ].join('\n'),
-    );
-    expect(formSummary('new', { fields: { Requester: 'aberg', TicketType: 4 } })).toBe('  Requester username:  aberg\n  TicketType:          4\n');
-    expect(formSummary('register', { fields: { TicketType: 4 } })).toBe('  Type:  4\n');
-    expect(formSummary('register', { fields: {} })).toBe('');
-  });
-
-  it('wraps a long value under its value column at a narrow terminal, an ID broken where it must be', () => {
-    const form = { fields: { Title: 'Laptop overheating during video calls', CreatorId: '85377ae3-9e33-42a7-a9a1-5f2c3b1d0e77' } };
-    const summary = formSummary('register', form, { CreatorId: 'Anna Berg' }, 40);
-    expect(summary).toBe(
-      [
-        '  Title:      Laptop overheating during',
-        '              video calls',
-        '  Requester:  Anna Berg',
-        '              (85377ae3-9e33-42a7-a9a1-5',
-        '              f2c3b1d0e77)',
-        '',
-      ].join('\n'),
-    );
-    for (const line of summary.split('\n')) expect(line.length).toBeLessThanOrEqual(40);
   });
 });
