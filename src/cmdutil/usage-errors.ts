@@ -22,6 +22,9 @@ const SUBCOMMAND_SYNONYMS: Readonly<Record<string, string>> = { rm: 'delete', re
 /** An option whose value a hint never shows. */
 const SECRET = /^--password\b/;
 
+/** A value that a quote hint may join words to: not a secret's, nor a number (`--concurrency 2 x`: x is no part of it). */
+const textValue = (run: { option: string; value: string }) => !SECRET.test(run.option) && !/^\d+$/.test(run.value);
+
 type Command = CommandUnknownOpts;
 
 /** The command's words after tkt: `alias set`. */
@@ -36,7 +39,7 @@ const flagsOf = (command: Command): OptionFlags[] =>
  */
 export function unquotedValue(argv: readonly string[], options: readonly OptionFlags[], strays: readonly string[]) {
   const found = wordsAfterValue(argv, options).find((run) => run.after.length > 0 && run.after[0] === strays[0]);
-  return found === undefined || SECRET.test(found.option) ? undefined : found;
+  return found === undefined || !textValue(found) ? undefined : found;
 }
 
 /** `quote a value with spaces: --requester "Anna Berg"`. */
@@ -50,7 +53,7 @@ export const quoteHint = ({ option, value, after }: { option: string; value: str
 export function assertNoValueReadAsIds(argv: readonly string[], options: readonly OptionFlags[], ids: readonly string[]): void {
   for (const run of wordsAfterValue(argv, options)) {
     const stray = run.after.filter((word) => ids.includes(word));
-    if (stray.length === 0 || stray.every((word) => word === '-' || ticketIdOf(word) !== undefined) || SECRET.test(run.option)) continue;
+    if (stray.length === 0 || stray.every((word) => word === '-' || ticketIdOf(word) !== undefined) || !textValue(run)) continue;
     throw new UsageError(`${run.option} took ${JSON.stringify(run.value)} only: ${JSON.stringify(run.after.join(' '))} would be read as ticket IDs`, {
       hint: quoteHint(run),
     });

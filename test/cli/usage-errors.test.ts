@@ -132,3 +132,9 @@ describe('a secret', () => {
     expect(stderr).not.toContain('hunter2');
   });
 });
+
+describe('a number given to an option', () => {
+  it('is no start of a value with spaces: the word after it is what it is', async () => {
+    expect(await usageError(['close', '1013', '--concurrency', '2', 'x'])).toContain('error: invalid ticket ID "x"');
+  });
+});
