@@ -13,6 +13,8 @@ import { ExitCode, UsageError } from './errors.js';
 import { shellWord } from './util/shell-word.js';
 import { HELP_WIDTH, helpForWidth, reflow, terminalColumns } from './output/reflow.js';
 import { aliasHelpSection, aliasesOnFile } from './desk/alias-help.js';
+import { assertNoValueReadAsIds, explainUsageErrors } from './cmdutil/usage-errors.js';
+import { kebabCase, LIST_TYPES } from './listing/query.js';
 
 const EXAMPLES = `
 Examples:
@@ -93,8 +95,24 @@ export async function runWithCommander(argv: string[], proc: ProcessLike, state:
   shareGlobalOptions(program);
   suggestShortOptionCase(program);
   const line = quotedAliasExpansion(argv, program);
-  program.hook('preAction', (_program, actionCommand) => assertNoOptionTakenAsValue(line, optionFlagsAbove(actionCommand)));
+  explainUsageErrors(program, line, { views: LIST_TYPES.map(kebabCase) });
+  program.hook('preAction', (_program, actionCommand) => {
+    const flags = optionFlagsAbove(actionCommand);
+    assertNoOptionTakenAsValue(line, flags);
+    assertNoValueAsId(line.slice((commandWordIndex(line, program) ?? line.length) + 1), actionCommand, flags);
+  });
   await program.parseAsync(line, { from: 'user' });
+}
+
+/**
+ * An ID... command's IDs hold no word that follows an option's value and is no ID: an unquoted
+ * value with spaces (src/cmdutil/usage-errors.ts). assign's last word is its user.
+ */
+function assertNoValueAsId(rest: readonly string[], command: CommandUnknownOpts, flags: readonly OptionFlags[]) {
+  const [first] = command.registeredArguments;
+  if (first?.name() !== 'id' || !first.variadic) return;
+  const given = (command.processedArgs[0] ?? []) as string[];
+  assertNoValueReadAsIds(rest, flags, command.name() === 'assign' ? given.slice(0, -1) : given);
 }
 
 /** The options of `command` and of the commands above it, the program's included. */

@@ -31,6 +31,28 @@ export function optionTakenAsValue(argv: readonly string[], options: readonly Op
   return undefined;
 }
 
+/**
+ * Each option of `argv` given its value as the next word, with the words after that value that
+ * no option takes (up to the next option or "--"): `--requester Anna Berg` gives
+ * { option: '--requester', value: 'Anna', after: ['Berg'] }, the trace of a value with spaces
+ * left unquoted (src/cmdutil/usage-errors.ts).
+ */
+export function wordsAfterValue(argv: readonly string[], options: readonly OptionFlags[]): { option: string; value: string; after: string[] }[] {
+  const takingValue = new Set(
+    options.filter((option) => option.takesValue).flatMap((option) => [option.short, option.long].filter((flag) => flag !== undefined)),
+  );
+  const isOption = (word: string) => word.length > 1 && word.startsWith('-');
+  const runs: { option: string; value: string; after: string[] }[] = [];
+  for (let index = 0; index < argv.length - 1 && argv[index] !== '--'; index++) {
+    if (!takingValue.has(argv[index]!)) continue;
+    const after: string[] = [];
+    for (let next = index + 2; next < argv.length && !isOption(argv[next]!); next++) after.push(argv[next]!);
+    runs.push({ option: argv[index]!, value: argv[index + 1]!, after });
+    index += 1 + after.length;
+  }
+  return runs;
+}
+
 /** Refuses `argv` where optionTakenAsValue finds an option. */
 export function assertNoOptionTakenAsValue(argv: readonly string[], options: readonly OptionFlags[]): void {
   const taken = optionTakenAsValue(argv, options);

@@ -6,7 +6,7 @@
 // commander, which then says what it always said (docs/architecture.md, "The quick path").
 import type { ArgvTable, TableArgument, TableCommand, TableOption } from './argv-table.js';
 import { collect } from '../util/option-text.js';
-import { optionTakenAsValue } from './flag-as-value.js';
+import { optionTakenAsValue, wordsAfterValue } from './flag-as-value.js';
 
 export interface QuickCommandLine {
   /** The command's name (not the alias typed). */
@@ -73,6 +73,8 @@ function parse(argv: readonly string[], table: ArgvTable): QuickCommandLine {
   // The full CLI refuses such a line with its reason.
   const flags = [...table.options, ...command.options].map((option) => ({ ...option, takesValue: option.value === 'required' }));
   if (optionTakenAsValue(argv, flags) !== undefined) throw new LeftToCommander();
+  // An ID... command's word after an option's value may be an unquoted value's: the full CLI checks.
+  if (command.arguments[0]?.variadic === true && wordsAfterValue(top.unknown, flags).some((run) => run.after.length > 0)) throw new LeftToCommander();
   const own = new OptionValues(command.options);
   const parsed = parseOptions(top.unknown, own, { leaf: true, digitShort: command.digitShort });
   if (parsed.unknown.length > 0) throw new LeftToCommander();

@@ -7,7 +7,7 @@ import { UsageError } from '../errors.js';
 import { assignRequest } from '../bulk/change.js';
 import { runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
 import { tktCommand } from '../config/session.js';
-import { shellWord } from '../util/shell-word.js';
+import { quotedValue, shellWord } from '../util/shell-word.js';
 import { whyNothingIsAsked } from '../context/nothing-asked.js';
 import type { Lookups } from '../lookups/types.js';
 import { askAssignee } from '../prompts/acting-user.js';
@@ -52,6 +52,7 @@ Examples:
 export async function run(options: AssignOptions, ctx: Context): Promise<void> {
   const typed = options.args.length > 1 ? options.args.at(-1) : undefined;
   const ids = typed === undefined ? options.args : options.args.slice(0, -1);
+  if (typed !== undefined) assertOneWordUser(ctx, ids, typed);
   const { createLookups } = await import('../lookups/index.js');
   const lookups = createLookups(ctx);
   const user = typed ?? (await askUser(ctx, lookups, ids));
@@ -62,6 +63,21 @@ export async function run(options: AssignOptions, ctx: Context): Promise<void> {
   });
   // "✓ #42 assigned to Tom Tech (tech)": who got the ticket, however they were typed.
   await runIdCommand(ctx, { ...options, ids }, { verb: `assigned to ${assignee}`, ...request });
+}
+
+/**
+ * `tkt assign 1013 Omar Haddad`: the words before the user that are no ticket IDs are the start of
+ * its name, typed without quotes; refused with the quoted line rather than looking up "Haddad".
+ */
+function assertOneWordUser(ctx: Context, ids: readonly string[], typed: string): void {
+  let start = ids.length;
+  while (start > 0 && ticketIdOf(ids[start - 1]!) === undefined && ids[start - 1]!.trim() !== '-') start--;
+  if (start === ids.length) return;
+  const name = [...ids.slice(start), typed].join(' ');
+  const tickets = start === 0 ? 'ID' : ids.slice(0, start).map(shellWord).join(' ');
+  throw new UsageError(`${JSON.stringify(ids.slice(start).join(' '))} is no ticket ID: is ${JSON.stringify(name)} the user?`, {
+    hint: `quote a name with spaces: ${tktCommand(ctx, `assign ${tickets} ${quotedValue(name)}`)}`,
+  });
 }
 
 /** The user for a lone ticket ID, picked at a terminal; else exit 2 saying what to add. */

@@ -2,6 +2,7 @@ import type { CommandHost, Program } from './host.js';
 import { builtinNames } from './names.js';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
+import { closestWord } from '../util/closest.js';
 import { HELP_TOPICS, renderHelpTopic, type HelpTopicName } from '../output/help-topics.js';
 import { writeText } from '../output/write.js';
 import { aliasHelpHeading, aliasesOnFile } from '../desk/alias-help.js';
@@ -62,8 +63,12 @@ export async function run(options: HelpOptions, ctx: Context): Promise<void> {
   }
   const { command, depth } = deepestCommand(program, subject);
   if (depth < subject.length) {
+    // A run of `tkt help WORD` registers only the commands WORD names: the others by their names.
+    const names = depth === 0 ? [...builtinNames(), ...TOPIC_NAMES] : command.commands.flatMap((sub) => [sub.name(), ...sub.aliases()]);
+    const meant = closestWord(subject[depth]!, names);
+    const known = `commands: tkt --help; topics: ${TOPIC_NAMES.join(', ')}`;
     throw new UsageError(`no command or help topic named "${subject.join(' ')}"`, {
-      hint: `commands: tkt --help; topics: ${TOPIC_NAMES.join(', ')}`,
+      hint: meant === undefined ? known : `did you mean "tkt help ${[...subject.slice(0, depth), meant].join(' ')}"? ${known}`,
     });
   }
   // Commander writes help through the program's configured output (the same stdout).

@@ -12,6 +12,7 @@ import type { ConfigStore } from '../config/types.js';
 import { isObject } from '../util/json-object.js';
 import { aliasProblem } from './alias-help.js';
 import { shellWord } from '../util/shell-word.js';
+import { closestWord } from '../util/closest.js';
 import { expansionWords, PLACEHOLDER } from './alias-words.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
@@ -107,9 +108,14 @@ export function checkExpansionStart(name: string, expansion: string, known: Know
     const target = known.aliases[first]!;
     throw new UsageError(`alias ${name} must start with a tkt command: "${first}" is an alias`, { details, hint: aliasTargetHint(name, words, target, known) });
   }
+  // "lsit --view ...": a misspelt command, not a shell command.
+  const meant = closestWord(first, known.builtins);
   throw new UsageError(`alias ${name} must start with a tkt command: ${JSON.stringify(first)} is none`, {
     details,
-    hint: `tkt --help lists the commands; for a shell command: ${setLine(`!${expansion}`)}`,
+    hint:
+      meant === undefined
+        ? `tkt --help lists the commands; for a shell command: ${setLine(`!${expansion}`)}`
+        : `did you mean ${meant}? ${setLine(joinWords([meant, ...words.slice(1)]))}`,
   });
 }
 

@@ -5,3 +5,6 @@ const SHELL_SAFE = /^[\w@%+=:,./~-]+$/;
 export function shellWord(word: string): string {
   return SHELL_SAFE.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
+
+/** A value with spaces as a hint shows it: in double quotes, as people write a name; single-quoted where sh would expand it. */
+export const quotedValue = (text: string): string => (/["$`\\!]/.test(text) ? shellWord(text) : `"${text}"`);

@@ -325,7 +325,21 @@ const HINTS: readonly HintCase[] = [
   },
   { name: '--raw without --query', trigger: 'tkt list --raw', commands: ['tkt help formatting'] },
   { name: 'a malformed --query', trigger: "tkt show 42 --query '[?x=='", commands: ['tkt help formatting'] },
-  { name: 'an unknown help topic', trigger: 'tkt help exit-code', commands: ['tkt --help'] },
+  { name: 'an unknown help topic', trigger: 'tkt help exit-code', commands: ['tkt help exit-codes', 'tkt --help'] },
+  { name: 'a ticket ID for a command', trigger: 'tkt 1015', commands: ['tkt show 1015'] },
+  { name: "a command's option before it", trigger: 'tkt --view my-open-tickets list', commands: ['tkt list --view my-open-tickets'] },
+  { name: 'a word after list', trigger: 'tkt list printer', commands: ['tkt list --search printer'] },
+  { name: 'a user name unquoted', trigger: 'tkt assign 1015 Tom Tech', commands: ['tkt assign 1015 "Tom Tech"'] },
+  {
+    name: 'an alias expansion unquoted',
+    trigger: 'tkt alias set mine list --view my-open-tickets',
+    commands: ["tkt alias set mine 'list --view my-open-tickets'"],
+  },
+  {
+    name: 'an alias of a misspelt command',
+    trigger: "tkt alias set mine 'lsit --view my-open-tickets'",
+    commands: ["tkt alias set mine 'list --view my-open-tickets'"],
+  },
   { name: 'an unknown lookup name', trigger: 'tkt list --site nowhere', commands: ['tkt metadata --collection sites'] },
   {
     name: 'an unknown lookup name in profile staging',

@@ -1,0 +1,163 @@
+// What commander's usage errors leave out: what to type. Each error of the program and of its
+// commands gets a suggestion or a hint from the command line as typed (README: usage errors): a
+// value with spaces left unquoted, a global option misspelt after the command, a missing ID (a
+// `#42` the shell read as a comment), an option before the command it belongs to, a ticket ID
+// where a command was expected, a subcommand by another name. Only commander reads such lines:
+// the quick path leaves them to it (src/cmdutil/quick-parse.ts).
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { UsageError } from '../errors.js';
+import { closestWord } from '../util/closest.js';
+import { ticketIdOf } from '../util/ids.js';
+import { quotedValue, shellWord } from '../util/shell-word.js';
+import { wordsAfterValue, type OptionFlags } from './flag-as-value.js';
+
+/** What the hints know beyond the program: the list views (`tkt list my-open-tickets`). */
+export interface UsageWords {
+  views: readonly string[];
+}
+
+/** Words typed for a subcommand that tkt names otherwise. */
+const SUBCOMMAND_SYNONYMS: Readonly<Record<string, string>> = { rm: 'delete', remove: 'delete', del: 'delete', ls: 'list' };
+
+/** An option whose value a hint never shows. */
+const SECRET = /^--password\b/;
+
+/** A value that a quote hint may join words to: not a secret's, nor a number (`--concurrency 2 x`: x is no part of it). */
+const textValue = (run: { option: string; value: string }) => !SECRET.test(run.option) && !/^\d+$/.test(run.value);
+
+type Command = CommandUnknownOpts;
+
+/** The command's words after tkt: `alias set`. */
+const commandPath = (command: Command): string[] => (command.parent === null ? [] : [...commandPath(command.parent), command.name()]);
+
+const flagsOf = (command: Command): OptionFlags[] =>
+  command.options.map((option) => ({ short: option.short, long: option.long, takesValue: option.required || option.optional }));
+
+/**
+ * The first value of `argv` that has words after it that no option takes, as an unquoted value
+ * with spaces leaves them (`--requester Anna Berg`), if `strays` start there; never a secret's.
+ */
+export function unquotedValue(argv: readonly string[], options: readonly OptionFlags[], strays: readonly string[]) {
+  const found = wordsAfterValue(argv, options).find((run) => run.after.length > 0 && run.after[0] === strays[0]);
+  return found === undefined || !textValue(found) ? undefined : found;
+}
+
+/** `quote a value with spaces: --requester "Anna Berg"`. */
+export const quoteHint = ({ option, value, after }: { option: string; value: string; after: readonly string[] }): string =>
+  `quote a value with spaces: ${option} ${quotedValue([value, ...after].join(' '))}`;
+
+/**
+ * Refuses the ID... command line where a word that is no ticket ID follows an option's value
+ * (`resolve 1013 --details Replaced the mouse`): an unquoted value with spaces, not IDs.
+ */
+export function assertNoValueReadAsIds(argv: readonly string[], options: readonly OptionFlags[], ids: readonly string[]): void {
+  for (const run of wordsAfterValue(argv, options)) {
+    const stray = run.after.filter((word) => ids.includes(word));
+    if (stray.length === 0 || stray.every((word) => word === '-' || ticketIdOf(word) !== undefined) || !textValue(run)) continue;
+    throw new UsageError(`${run.option} took ${JSON.stringify(run.value)} only: ${JSON.stringify(run.after.join(' '))} would be read as ticket IDs`, {
+      hint: quoteHint(run),
+    });
+  }
+}
+
+/** Commander's usage line of `command`, as a hint writes it: `tkt show ID`. */
+function usageLine(command: Command): string {
+  const usage = command
+    .usage()
+    .replace(/\[options\] ?/, '')
+    .replace(/<([^>]+)>/g, (_, name: string) => name.toUpperCase())
+    .replace(/\[([^\]]+)\]/g, (_, name: string) => (name === 'command' ? 'COMMAND' : `[${name.toUpperCase()}]`));
+  return ['tkt', ...commandPath(command), usage].filter((word) => word !== '').join(' ');
+}
+
+/** The command line with `word` (and its value, `taken` words in all) moved behind the command's word at `at`. */
+function movedLine(argv: readonly string[], from: number, taken: number): string {
+  const moved = argv.slice(from, from + taken);
+  return ['tkt', ...[...argv.slice(0, from), ...argv.slice(from + taken), ...moved].map(shellWord)].join(' ');
+}
+
+/** The hint for an unknown option of the program that is an option of a command later on the line. */
+function optionOfLaterCommand(program: Command, argv: readonly string[], flag: string): string | undefined {
+  const from = argv.indexOf(flag);
+  const named = argv
+    .slice(from + 1)
+    .map((word) => program.commands.find((command) => command.name() === word || command.aliases().includes(word)))
+    .find((command) => command !== undefined);
+  const option = named?.options.find((candidate) => candidate.long === flag || candidate.short === flag);
+  if (named === undefined || option === undefined) return undefined;
+  const where = `${flag} is an option of tkt ${named.name()}`;
+  if (argv.some((word) => SECRET.test(word))) return `${where}: put it after ${named.name()}`;
+  return `${where}: ${movedLine(argv, from, option.required || option.optional ? 2 : 1)}`;
+}
+
+/** The long options `command` knows, the global ones its hidden copies stand for included; not hidden ones of its own. */
+function knownLongOptions(command: Command, program: Command): string[] {
+  const globals = new Set(program.options.map((option) => option.flags));
+  return command.options.filter((option) => option.long !== undefined && (!option.hidden || globals.has(option.flags))).map((option) => option.long!);
+}
+
+function unknownOption(command: Command, program: Command, argv: readonly string[], message: string): string {
+  const flag = /^error: unknown option '(.*)'/.exec(message)?.[1];
+  if (flag === undefined || !flag.startsWith('--')) return message;
+  const plain = `error: unknown option '${flag}'`;
+  const later = command === program ? optionOfLaterCommand(program, argv, flag) : undefined;
+  if (later !== undefined) return `${plain}\nhint: ${later}`;
+  const meant = closestWord(flag.split('=')[0]!, knownLongOptions(command, program));
+  return meant === undefined ? plain : `${plain}\n(Did you mean ${meant}?)`;
+}
+
+function unknownCommand(command: Command, program: Command, message: string): string {
+  const word = command.args[0] ?? '';
+  const plain = `error: unknown command '${word}'`;
+  const id = ticketIdOf(word);
+  if (command === program && id !== undefined) return `${plain}\nhint: to see ticket ${id}: tkt show ${id}`;
+  const names = command.commands.flatMap((sub) => [sub.name(), ...sub.aliases()]);
+  const synonym = SUBCOMMAND_SYNONYMS[word];
+  const meant = synonym !== undefined && names.includes(synonym) ? synonym : closestWord(word, names);
+  return meant === undefined ? (command === program ? message : plain) : `${plain}\n(Did you mean ${meant}?)`;
+}
+
+function excessArguments(command: Command, argv: readonly string[], message: string, words: UsageWords): string {
+  const expected = command.registeredArguments.length;
+  const strays = command.args.slice(expected);
+  const said = `${message.replace(/\.$/, '')}: ${strays.map((word) => JSON.stringify(word)).join(' ')}`;
+  const path = commandPath(command).join(' ');
+  const unquoted = unquotedValue(argv, flagsOf(command), strays);
+  if (unquoted !== undefined) return `${said}\nhint: ${quoteHint(unquoted)}`;
+  if (path === 'alias set') {
+    const [name, ...expansion] = command.args;
+    return `${said}\nhint: quote the expansion: tkt alias set ${shellWord(name!)} ${shellWord(expansion.join(' '))}`;
+  }
+  if (path === 'list' && words.views.includes(strays[0]!)) return `${said}\n(Did you mean --view ${strays[0]}?)`;
+  if (path === 'list') return `${said}\nhint: tkt list takes options only, e.g. tkt list --search ${shellWord(strays.join(' '))}`;
+  return `${said}\nhint: usage: ${usageLine(command)}`;
+}
+
+function missingArgument(command: Command, message: string): string {
+  const ids = command.registeredArguments[0]?.name() === 'id';
+  // `tkt show #42`: the shell took "#42" and the rest of the line for a comment.
+  const hash = ids ? "; write '#42' in quotes: the shell drops an unquoted #42 and the rest of the line" : '';
+  return `${message}\nhint: usage: ${usageLine(command)}${hash}`;
+}
+
+/**
+ * Gives every usage error of `program` and its commands, raised reading `argv`, a suggestion or
+ * a hint. The lines stay commander's: the error, then "(Did you mean ...?)" or the hint, then
+ * "(add --help for usage)".
+ */
+export function explainUsageErrors(program: Command, argv: readonly string[], words: UsageWords): void {
+  const explain = (command: Command) => {
+    const raise = command.error.bind(command);
+    command.error = (message, options) => {
+      const explained = {
+        'commander.unknownOption': () => unknownOption(command, program, argv, message),
+        'commander.unknownCommand': () => unknownCommand(command, program, message),
+        'commander.excessArguments': () => excessArguments(command, argv, message, words),
+        'commander.missingArgument': () => missingArgument(command, message),
+      }[options?.code ?? ''];
+      return raise(explained === undefined ? message : explained(), options);
+    };
+    command.commands.forEach(explain);
+  };
+  explain(program);
+}
