@@ -26,6 +26,7 @@ import { foldForMatch } from '../util/fold.js';
 import { idProblem, parseWholeNumber } from '../util/ids.js';
 import { nonBlank } from '../util/option-text.js';
 import { isCI } from '../util/ci.js';
+import { editDistance } from '../util/closest.js';
 
 /** Lookups are reused from the cache for ten minutes: long enough for a burst of commands,
  *  short enough that a renamed site shows up soon without --refresh. */
@@ -91,22 +92,9 @@ function describe(entry: LookupEntry): string {
   return `${entry.name} (id ${entry.id}${aliases})`;
 }
 
-/** Edit distance, to list the closest names first when there are too many to list all. */
-function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
-}
-
 function closest(entries: readonly LookupEntry[], value: string): LookupEntry[] {
   const wanted = lower(value);
-  const score = (entry: LookupEntry) => Math.min(...namesOf(entry).map((name) => distance(wanted, lower(name).slice(0, wanted.length + 3))));
+  const score = (entry: LookupEntry) => Math.min(...namesOf(entry).map((name) => editDistance(wanted, lower(name).slice(0, wanted.length + 3))));
   return entries
     .map((entry) => ({ entry, score: score(entry) }))
     .sort((a, b) => a.score - b.score)
