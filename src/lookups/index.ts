@@ -26,7 +26,7 @@ import { foldForMatch } from '../util/fold.js';
 import { idProblem, parseWholeNumber } from '../util/ids.js';
 import { nonBlank } from '../util/option-text.js';
 import { isCI } from '../util/ci.js';
-import { editDistance } from '../util/closest.js';
+import { closestName, editDistance } from '../util/closest.js';
 
 /** Lookups are reused from the cache for ten minutes: long enough for a burst of commands,
  *  short enough that a renamed site shows up soon without --refresh. */
@@ -195,11 +195,13 @@ export function matchEntry(
   if (matches.length === 1 && wanted !== '') return matches[0]!;
   const unlisted = spec.people === true ? unlistedPeople : undefined;
   if (matches.length === 0 || wanted === '') {
+    // `me` for yourself: the word tkt takes is @me.
+    const meant = spec.people === true && closestName(wanted, [ME]) !== undefined ? `did you mean ${ME}? or see` : 'see';
     throw new LookupError(
       'unknown',
       kind,
       lookupMessage('unknown', kind, value, typed),
-      { details: unlisted === undefined ? candidateLines(entries, value) : [unlistedLine('candidates', unlisted, listedBy)], hint: `see "${listedBy}"` },
+      { details: unlisted === undefined ? candidateLines(entries, value) : [unlistedLine('candidates', unlisted, listedBy)], hint: `${meant} "${listedBy}"` },
       listedBy,
     );
   }
