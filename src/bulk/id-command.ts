@@ -73,8 +73,9 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
   // Stopped while stdin was read: nothing is prepared, asked or sent, each ID read is reported not started.
   const stopped = ctx.signal.aborted;
   if (ids.length === 0) {
-    // `tkt list -q --all --view X | tkt close -` on a day with nothing to close succeeds.
-    await ctx.output.note('no ticket IDs on stdin: nothing to do\n');
+    // `tkt list -q --all --view X | tkt close -` on a day with nothing to close succeeds; stopped
+    // before any ID came, the run says only that it was interrupted (src/cli-run.ts, exit 130).
+    if (!stopped) await ctx.output.note('no ticket IDs on stdin: nothing to do\n');
     return;
   }
   if (!stopped) await spec.prepare?.(ids, concurrency);

@@ -11,7 +11,7 @@ import { runCli } from '../../src/program.js';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/harness.js';
 import { startServer, type Handler } from '../api/server.js';
-import { processSignals } from '../cli/fake-process.js';
+import { fakeProcess, processSignals } from '../cli/fake-process.js';
 import { countInFlight, frontEnv, sendsNothing, startFrontServer, unusedTickets, useHarness } from '../helpers/sandbox-state.js';
 
 const CLOSE = 'POST /api/TicketsApi/close/{id}';
@@ -220,6 +220,18 @@ describe('ID... commands over several IDs', () => {
     const pipe = await h.context({ stdin: `${piped[0]!.id}\n` });
     await runClose(closeOptions(['-']), pipe.ctx);
     expect(pipe.stderr()).toBe('');
+  });
+
+  it('Ctrl-C while IDs are typed at a terminal says only that the run was interrupted, not "nothing to do"', async () => {
+    const proc = fakeProcess({ stdin: true, stdout: true, stderr: true }, h.env);
+    let stderr = '';
+    const asked = new Promise<void>((resolve) => proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')).includes('Ctrl-D') && resolve()));
+    const run = runCli(['close', '-'], proc);
+    await asked;
+    proc.send('SIGINT');
+    expect(await run).toBe(130);
+    expect(stderr).not.toContain('nothing to do');
+    expect(stderr).toMatch(/error: interrupted\n$/);
   });
 
   it('refuses --concurrency outside 1..32', async () => {
