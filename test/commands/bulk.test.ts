@@ -223,12 +223,13 @@ describe('ID... commands over several IDs', () => {
   });
 
   it('Ctrl-C while IDs are typed at a terminal says only that the run was interrupted, not "nothing to do"', async () => {
-    const proc = fakeProcess({ stdin: true, stdout: true, stderr: true }, h.env);
+    const signals = processSignals();
+    const proc = { ...fakeProcess({ stdin: true, stdout: true, stderr: true }, h.env), ...signals };
     let stderr = '';
     const asked = new Promise<void>((resolve) => proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')).includes('Ctrl-D') && resolve()));
     const run = runCli(['close', '-'], proc);
     await asked;
-    proc.send('SIGINT');
+    signals.send('SIGINT');
     expect(await run).toBe(130);
     expect(stderr).not.toContain('nothing to do');
     expect(stderr).toMatch(/error: interrupted\n$/);
