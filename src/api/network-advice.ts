@@ -5,6 +5,7 @@
 import { isIP } from 'node:net';
 import { isLoopbackHost } from '../config/url.js';
 import type { ProxySettings } from './proxy-env.js';
+import type { NetworkFailure } from '../errors.js';
 
 /** NODE_USE_SYSTEM_CA=1 (trust the operating system's store) exists from Node 24.6 and 22.19. */
 export function supportsSystemCaVariable(nodeVersion: string): boolean {
@@ -199,4 +200,17 @@ function connectionTargets(error: unknown, depth = 0): Array<{ address?: string;
   const own = typeof port === 'number' ? [{ address: typeof address === 'string' ? address : undefined, port }] : [];
   const nested = Array.isArray(errors) ? errors.flatMap((inner) => connectionTargets(inner, depth + 1)) : [];
   return [...own, ...connectionTargets(cause, depth + 1), ...nested];
+}
+
+/**
+ * For a login whose service could not be reached (`baseUrl`, as typed or saved): check the URL,
+ * and on this machine whether the service, or the sandbox, runs. Undefined for other failures,
+ * which carry their own hints.
+ */
+export function unreachedServiceHint(baseUrl: string, failure: NetworkFailure): string | undefined {
+  const { hostname, host, origin } = new URL(baseUrl);
+  if (failure === 'dns') return `check the host name in the URL (${host})`;
+  if (failure !== 'refused') return undefined;
+  if (isLoopbackHost(hostname)) return `nothing answers at ${host}: check the URL, and that the service (or "tkt sandbox") is running there`;
+  return `check the URL (${origin}), and that the service is running there`;
 }

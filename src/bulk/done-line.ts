@@ -10,9 +10,9 @@ import type { BulkResult } from './runner.js';
 export type BulkVerb = 'marked read' | 'resolved' | 'closed' | 'picked up' | 'deleted' | 'assigned' | `assigned to ${string}` | 'reopened';
 
 export function jsonLine(
-  result: Pick<BulkResult, 'id' | 'ok' | 'inDoubt' | 'status' | 'error' | 'note' | 'body' | 'files'> & { notStarted?: true },
+  result: Pick<BulkResult, 'id' | 'ok' | 'inDoubt' | 'status' | 'error' | 'note' | 'previousAssignee' | 'body' | 'files'> & { notStarted?: true },
 ): Record<string, unknown> {
-  // Built key by key so the order is always id, ok, inDoubt / notStarted, status, error, note, kept, skipped, body.
+  // Built key by key so the order is always id, ok, inDoubt / notStarted, status, error, note, previousAssignee, kept, skipped, body.
   const line: Record<string, unknown> = { id: result.id, ok: result.ok };
   if (result.inDoubt) line.inDoubt = true;
   if (result.notStarted) line.notStarted = true;
@@ -20,6 +20,7 @@ export function jsonLine(
   if (!result.ok) line.error = result.error ?? 'failed';
   // A success that changed nothing says so, as its text line and its dry run's line do.
   if (result.note !== undefined) line.note = result.note;
+  if (result.previousAssignee !== undefined) line.previousAssignee = result.previousAssignee;
   if (result.files !== undefined) {
     line.kept = result.files.kept;
     line.skipped = result.files.skipped;
@@ -31,9 +32,13 @@ export function jsonLine(
 /** A ticket changed, but some of the files sent with the change were not kept. */
 export const skippedFiles = (result: BulkResult): boolean => result.ok && (result.files?.skipped.length ?? 0) > 0;
 
-/** "✓ #12 closed", or what the success changed instead: "✓ #12 already closed, nothing changed". */
+/**
+ * "✓ #12 closed", or what the success changed instead: "✓ #12 already closed, nothing changed";
+ * a ticket taken from someone names them: "✓ #12 picked up from Omar Haddad (ohaddad)".
+ */
 export function doneLine(result: BulkResult, verb: BulkVerb, mark = '✓'): string {
-  return `${mark} #${result.id} ${result.note === undefined ? verb : sanitizeInline(result.note)}\n`;
+  const from = result.previousAssignee === undefined ? '' : ` from ${sanitizeInline(result.previousAssignee)}`;
+  return `${mark} #${result.id} ${result.note === undefined ? `${verb}${from}` : sanitizeInline(result.note)}\n`;
 }
 
 /**

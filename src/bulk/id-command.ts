@@ -12,7 +12,7 @@ import { keptFiles } from '../cmdutil/attachments.js';
 import { breakLineAfterCtrlC } from '../output/io.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { writeText } from '../output/write.js';
-import type { PlannedRequest } from '../cmdutil/dry-run.js';
+import type { DryRunDecision, PlannedRequest } from '../cmdutil/dry-run.js';
 import { sendChange } from '../cmdutil/send-change.js';
 
 export type KeepChange = <T>(client: ApiClient, id: number, attempt: () => Promise<T>, sent: (outcome: T) => boolean) => Promise<T>;
@@ -73,8 +73,9 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
   // Stopped while stdin was read: nothing is prepared, asked or sent, each ID read is reported not started.
   const stopped = ctx.signal.aborted;
   if (ids.length === 0) {
-    // `tkt list -q --all --view X | tkt close -` on a day with nothing to close succeeds.
-    await ctx.output.note('no ticket IDs on stdin: nothing to do\n');
+    // `tkt list -q --all --view X | tkt close -` on a day with nothing to close succeeds; stopped
+    // before any ID came, the run says only that it was interrupted (src/cli-run.ts, exit 130).
+    if (!stopped) await ctx.output.note('no ticket IDs on stdin: nothing to do\n');
     return;
   }
   if (!stopped) await spec.prepare?.(ids, concurrency);
@@ -104,7 +105,7 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
       if (plan?.unchanged !== undefined) {
         const note = plan.unchanged;
         await ctx.output.line({ id, dryRun: true, note }, { human: () => `dry run: #${id} ${sanitizeInline(note)} (nothing would be sent)\n` });
-      } else if (plan !== undefined) await printDryRun(ctx, plan, { idLine: id });
+      } else if (plan !== undefined) await printDryRun(ctx, plan, { idLine: id, decision: takenFrom(id, plan.previousAssignee) });
       else if (failure !== undefined) await reporter.result(failure);
     }
     await reporter.finish(run);
@@ -122,7 +123,8 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
     const note = spec.noteFor?.(response);
     const files = spec.uploads === undefined || spec.uploads.length === 0 ? undefined : await keptFiles(client, id, spec.uploads, response);
     // Absent members are left undefined (runner.ts keeps only those set): no spread per ID.
-    return { status: response.status, body: response.body, note, files };
+    // A ticket the service says was yours after all was taken from no one.
+    return { status: response.status, body: response.body, note, files, previousAssignee: note === undefined ? plan.previousAssignee : undefined };
   };
   const sendOne = (id: number): Promise<BulkOutcome> =>
     spec.keep === undefined
@@ -156,4 +158,10 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
     onResult: (result) => reporter.result(result),
   });
   await reporter.finish(run);
+}
+
+/** A dry run's line first when the change would take the ticket from someone (pickup): whom, also as `previousAssignee`. */
+function takenFrom(id: number, from: string | undefined): DryRunDecision | undefined {
+  if (from === undefined) return undefined;
+  return { line: `dry run: #${id} is assigned to ${sanitizeInline(from)}: it would be taken from them`, members: { previousAssignee: from } };
 }

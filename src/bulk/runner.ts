@@ -18,6 +18,8 @@ export interface BulkResult {
   body?: unknown;
   /** Why a success changed nothing, e.g. "already closed". */
   note?: string;
+  /** Whom the change took the ticket from (pickup of another's ticket). */
+  previousAssignee?: string;
   /** Of the files the request uploaded, which the service kept (close --attach). */
   files?: KeptFiles;
   /** What the worker threw: exitCodeOf tells what kind of failure it was. */
@@ -27,7 +29,7 @@ export interface BulkResult {
 }
 
 /** What a worker reports for one ID that succeeded. Throwing makes a failed result. */
-export type BulkOutcome = Pick<BulkResult, 'status' | 'body' | 'note' | 'files'>;
+export type BulkOutcome = Pick<BulkResult, 'status' | 'body' | 'note' | 'previousAssignee' | 'files'>;
 
 /** Does the work for one ID; a second signal gives its request up through the HTTP layer. */
 export type BulkWorker = (id: number) => Promise<BulkOutcome>;
@@ -109,6 +111,7 @@ function resultFromOutcome(id: number, outcome: BulkOutcome): BulkResult {
   if (outcome.status !== undefined) result.status = outcome.status;
   if (hasBody(outcome.body)) result.body = outcome.body;
   if (outcome.note !== undefined) result.note = outcome.note;
+  if (outcome.previousAssignee !== undefined) result.previousAssignee = outcome.previousAssignee;
   if (outcome.files !== undefined) result.files = outcome.files;
   return result;
 }

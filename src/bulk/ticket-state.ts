@@ -56,12 +56,20 @@ export const closeUnchanged = (ticket: Ticket): string | undefined => (isClosed(
 
 /**
  * pickup's: a ticket already yours changes nothing; one another technician holds is taken from
- * them, who are named (`from`, as the ticket names them: "Tina Torres (tina)"). `me`: your user
- * ID, when the login says it.
+ * them, who are named (`previousAssignee`, as the ticket names them: "Tina Torres (tina)"). `me`:
+ * your user ID, when the login says it.
  */
-export function pickupState(ticket: Ticket, me: string | undefined): { unchanged?: string; from?: string } {
+export function pickupState(ticket: Ticket, me: string | undefined): Pick<PlannedRequest, 'unchanged' | 'previousAssignee'> {
   const assignee = ticket.field('assignee');
   if (assignee.id === undefined) return {};
   if (me !== undefined && sameId(assignee.id, me)) return { unchanged: alreadyAssignedToNote('you') };
-  return { from: sanitizeInline(assignee.name ?? String(assignee.id)) };
+  return { previousAssignee: sanitizeInline(assignee.name ?? String(assignee.id)) };
+}
+
+/**
+ * pickup's plan (`tkt pickup`, pickup_ticket), made from the ticket as read: whom it is taken
+ * from, or that it is yours already. `me`: your user ID, asked once the IDs are known to be good.
+ */
+export function pickupPlan(me: () => Promise<string | undefined>): (id: number, api: () => Promise<ApiClient>) => Promise<PlannedRequest> {
+  return async (id, api) => ({ ...plans.pickupTicket(id), ...pickupState(await currentTicket(await api(), id), await me()) });
 }

@@ -16,6 +16,8 @@ interface ReadingAids {
   unchanged?: string;
   /** What the ticket holds now in each changed field, as a person reads it ("1 (Low)", "empty"). */
   was?: Readonly<Record<string, string>>;
+  /** Whom the change takes the ticket from (pickup of another's ticket), as the ticket names them. */
+  previousAssignee?: string;
 }
 
 /** A plan of src/api/plans.ts as a dry run shows it (and as it is sent: the aids stay here). */

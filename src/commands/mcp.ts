@@ -2,6 +2,8 @@ import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { selectTools, type ToolSelection } from '../mcp/catalog.js';
 import { existingProfileName } from '../config/session.js';
+import { breakLineAfterCtrlC } from '../output/io.js';
+import { writeText } from '../output/write.js';
 
 export type McpOptions = ToolSelection;
 
@@ -39,5 +41,15 @@ export async function run(options: McpOptions, ctx: Context): Promise<void> {
   // An assistant keeps the server for days, through upgrades of tkt (Context.loadAhead).
   await ctx.loadAhead();
   const { serve } = await import('../mcp/server.js');
-  await serve(ctx, tools);
+  // Typed at a terminal, a server waiting in silence looks hung: one line on stderr says what it
+  // is (stdout carries the protocol alone), and a Ctrl-C's error starts a line of its own.
+  if (ctx.io.stdinIsTTY) await writeText(ctx.io.stderr, `${STARTED_AT_A_TERMINAL}\n`);
+  const stopListening = breakLineAfterCtrlC(ctx.io, ctx.signal);
+  try {
+    await serve(ctx, tools);
+  } finally {
+    stopListening();
+  }
 }
+
+export const STARTED_AT_A_TERMINAL = 'tkt mcp: an MCP server on stdin/stdout, for an assistant to start (README: Assistants); Ctrl-C to stop';

@@ -1,8 +1,8 @@
-import { plans } from '../api/plans.js';
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
 import { alreadyAssignedNote } from '../reading/unchanged.js';
+import { pickupPlan } from '../bulk/ticket-state.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
 export type PickupOptions = IdCommandOptions;
@@ -17,7 +17,9 @@ export function register(program: Program, host: CommandHost): void {
     .addHelpText(
       'after',
       `
-A ticket already assigned to you is a success that changes nothing.
+Each ticket is read first (one GET more per ID, in a dry run too). A ticket
+already assigned to you is a success that changes nothing, with nothing sent;
+one another technician holds is taken from them, and the line names them.
 
 Examples:
   $ tkt pickup 42
@@ -27,9 +29,8 @@ Examples:
 }
 
 export async function run(options: PickupOptions, ctx: Context): Promise<void> {
-  await runIdCommand(ctx, options, {
-    verb: 'picked up',
-    plan: (id) => plans.pickupTicket(id),
-    noteFor: alreadyAssignedNote,
-  });
+  // Each ticket is read first, as pickup_ticket reads it: one yours already is left alone, and
+  // one another technician holds says whom it is taken from.
+  const me = async () => (await ctx.session()).userId;
+  await runIdCommand(ctx, options, { verb: 'picked up', plan: pickupPlan(me), noteFor: alreadyAssignedNote });
 }

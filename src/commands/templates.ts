@@ -76,19 +76,21 @@ export async function run(options: TemplatesOptions, ctx: Context): Promise<void
       return ctx.output.document({ name, subject: subject ?? null, body, file }, { human: () => (text.endsWith('\n') ? text : `${text}\n`) });
     }
     case 'edit': {
+      // `printer-fixed.md` is the file's name: the template is printer-fixed, not printer-fixed.md.md.
+      const name = templates.templateName(options.name);
       // Opening the editor is asking, as reply's message is: never without a terminal, under CI or with --no-input.
-      const file = templates.templateFile(ctx, options.name);
+      const file = templates.templateFile(ctx, name);
       if (!ctx.io.canPrompt) {
         const { reason, toBeAsked } = whyNothingIsAsked(ctx);
-        throw new UsageError(`cannot open the editor on template ${options.name} (${reason})`, { hint: `${toBeAsked}, or write ${file} yourself` });
+        throw new UsageError(`cannot open the editor on template ${name} (${reason})`, { hint: `${toBeAsked}, or write ${file} yourself` });
       }
       const [{ editFile }, { editorChoice }] = await Promise.all([import('../prompts/editor.js'), import('../config/settings.js')]);
       const editor = editorChoice(ctx);
-      const { created, changed } = await templates.editTemplate(ctx, options.name, (file, afterFailure) =>
+      const { created, changed } = await templates.editTemplate(ctx, name, (file, afterFailure) =>
         ctx.lendTerminal(() => editFile(editor, file, ctx.env, afterFailure)),
       );
-      const outcome = created ? `Created template ${options.name}` : changed ? `Saved template ${options.name}` : `template ${options.name} unchanged`;
-      return ctx.output.document({ name: options.name, file, created, changed }, { human: () => `${outcome}: ${file}\n` });
+      const outcome = created ? `Created template ${name}` : changed ? `Saved template ${name}` : `template ${name} unchanged`;
+      return ctx.output.document({ name, file, created, changed }, { human: () => `${outcome}: ${file}\n` });
     }
   }
 }

@@ -12,6 +12,7 @@ import { NotTextError, readTextFile } from '../util/text-read.js';
 import type { Context } from '../context/context.js';
 import type { Ticket } from '../model/ticket.js';
 import type { Session } from '../config/types.js';
+import { closestWord } from '../util/closest.js';
 
 export interface Template {
   name: string;
@@ -125,17 +126,25 @@ export async function warnAboutFrontMatter(ctx: Pick<Context, 'output'>, templat
   for (const line of frontMatterWarnings(template)) await ctx.output.warning(line);
 }
 
-/** The template NAME; exit 2 listing the templates there are when it does not exist. */
-export async function readTemplate(ctx: Pick<Context, 'config'>, name: string): Promise<Template> {
+/** A template's name as typed: `printer-fixed.md`, its file's name, is the template printer-fixed. */
+export const templateName = (typed: string): string => (typed.endsWith(EXTENSION) ? typed.slice(0, -EXTENSION.length) : typed);
+
+/**
+ * The template NAME (or NAME.md); exit 2 listing the templates there are when it does not exist,
+ * offering the one a typo most likely meant.
+ */
+export async function readTemplate(ctx: Pick<Context, 'config'>, typed: string): Promise<Template> {
+  const name = templateName(typed);
   const file = templateFile(ctx, name);
   const text = await readTextFile(file).catch(async (error: NodeJS.ErrnoException | NotTextError) => {
     // A template is sent as its text: one in Windows-1252 would go out with its accents mangled.
     if (error instanceof NotTextError) throw new UsageError(`template ${name} (${file}) is ${error.message}`, { hint: error.hint });
     if (error.code !== 'ENOENT') throw new OperationError(`cannot read ${file}: ${error.message}`);
     const names = await templateNames(ctx);
+    const meant = closestWord(name, names);
     throw new UsageError(`no template ${JSON.stringify(name)} in ${templatesDir(ctx)}`, {
       details: [names.length === 0 ? 'there are no templates yet' : `templates: ${names.join(', ')}`],
-      hint: `create it with "tkt templates edit ${name}"`,
+      hint: meant === undefined ? `create it with "tkt templates edit ${name}"` : `did you mean ${meant}?`,
     });
   });
   return parseTemplate(name, file, text);

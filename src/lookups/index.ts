@@ -26,6 +26,7 @@ import { foldForMatch } from '../util/fold.js';
 import { idProblem, parseWholeNumber } from '../util/ids.js';
 import { nonBlank } from '../util/option-text.js';
 import { isCI } from '../util/ci.js';
+import { closestWord, editDistance } from '../util/closest.js';
 
 /** Lookups are reused from the cache for ten minutes: long enough for a burst of commands,
  *  short enough that a renamed site shows up soon without --refresh. */
@@ -91,22 +92,9 @@ function describe(entry: LookupEntry): string {
   return `${entry.name} (id ${entry.id}${aliases})`;
 }
 
-/** Edit distance, to list the closest names first when there are too many to list all. */
-function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
-}
-
 function closest(entries: readonly LookupEntry[], value: string): LookupEntry[] {
   const wanted = lower(value);
-  const score = (entry: LookupEntry) => Math.min(...namesOf(entry).map((name) => distance(wanted, lower(name).slice(0, wanted.length + 3))));
+  const score = (entry: LookupEntry) => Math.min(...namesOf(entry).map((name) => editDistance(wanted, lower(name).slice(0, wanted.length + 3))));
   return entries
     .map((entry) => ({ entry, score: score(entry) }))
     .sort((a, b) => a.score - b.score)
@@ -207,11 +195,13 @@ export function matchEntry(
   if (matches.length === 1 && wanted !== '') return matches[0]!;
   const unlisted = spec.people === true ? unlistedPeople : undefined;
   if (matches.length === 0 || wanted === '') {
+    // `me` for yourself: the word tkt takes is @me.
+    const meant = spec.people === true && closestWord(wanted, [ME]) !== undefined ? `did you mean ${ME}? or see` : 'see';
     throw new LookupError(
       'unknown',
       kind,
       lookupMessage('unknown', kind, value, typed),
-      { details: unlisted === undefined ? candidateLines(entries, value) : [unlistedLine('candidates', unlisted, listedBy)], hint: `see "${listedBy}"` },
+      { details: unlisted === undefined ? candidateLines(entries, value) : [unlistedLine('candidates', unlisted, listedBy)], hint: `${meant} "${listedBy}"` },
       listedBy,
     );
   }

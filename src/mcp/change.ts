@@ -92,8 +92,6 @@ export interface ChangeSpec {
   noteFor?(response: ApiResponse): string | undefined;
   /** A read-modify-write's check for a concurrent writer (src/bulk/change.ts keptChange). */
   keep?: KeepChange;
-  /** Whom the change took the ticket from (pickup of another's ticket), known once planned. */
-  from?(): string | undefined;
 }
 
 /** A catch for the request of a change of ticket `id`: in doubt as the CLI says it, else the failure as it came. */
@@ -106,7 +104,7 @@ export async function changeOne(ctx: Context, id: number, spec: ChangeSpec, dryR
   if (dryRun) {
     const plan = await spec.plan(id, () => ctx.api());
     // As `--dry-run` says it: the ticket already has the change, and a real call would send nothing.
-    if (plan.unchanged === undefined) return withFrom(dryRunOutput(id, [plan]), spec.from?.(), true);
+    if (plan.unchanged === undefined) return withFrom(dryRunOutput(id, [plan]), plan.previousAssignee, true);
     return {
       structured: { id, dry_run: true, changed: false, note: plan.unchanged },
       text: `Dry run: ticket #${id}: ${plan.unchanged}; nothing would be sent.`,
@@ -122,7 +120,7 @@ export async function changeOne(ctx: Context, id: number, spec: ChangeSpec, dryR
         if (plan.unchanged !== undefined) return { note: plan.unchanged };
         const response = await client.send(plan);
         const note = spec.noteFor?.(response);
-        return { status: response.status, ...(note === undefined ? {} : { note }) };
+        return note === undefined ? { status: response.status, previousAssignee: plan.previousAssignee } : { status: response.status, note };
       };
       return spec.keep === undefined ? attempt() : spec.keep(client, ticket, attempt, (outcome) => outcome.status !== undefined);
     },
@@ -136,7 +134,7 @@ export async function changeOne(ctx: Context, id: number, spec: ChangeSpec, dryR
   }
   const changed = result.note === undefined;
   const output = { structured: defined({ id, changed, note: result.note }), text: changed ? `Ticket #${id} ${spec.verb}.` : `Ticket #${id}: ${result.note}.` };
-  return changed ? withFrom(output, spec.from?.(), false) : output;
+  return changed ? withFrom(output, result.previousAssignee, false) : output;
 }
 
 /** A change that took the ticket from someone says whom, in the text and as `previous_assignee`. */

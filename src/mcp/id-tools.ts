@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { plans } from '../api/plans.js';
 import { DEFAULT_REOPEN_STATUS, assignRequest, reopenRequest, type CommandNames } from '../bulk/change.js';
 import { resolveActingUser } from '../prompts/acting-user.js';
-import { closeUnchanged, pickupState, readFirst, resolveUnchanged } from '../bulk/ticket-state.js';
+import { closeUnchanged, pickupPlan, readFirst, resolveUnchanged } from '../bulk/ticket-state.js';
 import { alreadyAssignedNote, alreadyClosedNote, alreadyResolvedNote } from '../reading/unchanged.js';
 import { WRITE, WRITE_IDEMPOTENT, changeOne, changeOutput, dryRunInput, fieldChangeOutput, pickupOutput, ticketIdInput } from './change.js';
 import { defineTool } from './tool.js';
@@ -16,16 +16,9 @@ export const pickupTicket = defineTool({
   input: { ...ticketIdInput, ...dryRunInput },
   output: pickupOutput,
   annotations: WRITE_IDEMPOTENT,
-  async call(args, { ctx }) {
-    const me = (await ctx.session()).userId;
-    // Whom the ticket is taken from, once read: said, as a pickup of another's ticket is no small thing.
-    let from: string | undefined;
-    const plan = readFirst(plans.pickupTicket, (ticket) => {
-      const state = pickupState(ticket, me);
-      from = state.from;
-      return state.unchanged;
-    });
-    return changeOne(ctx, args.id, { verb: 'picked up', plan, noteFor: alreadyAssignedNote, from: () => from }, args.dry_run);
+  call(args, { ctx }) {
+    const me = async () => (await ctx.session()).userId;
+    return changeOne(ctx, args.id, { verb: 'picked up', plan: pickupPlan(me), noteFor: alreadyAssignedNote }, args.dry_run);
   },
 });
 

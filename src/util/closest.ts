@@ -1,9 +1,10 @@
-// The word meant by a misspelt one, for a usage error's "(Did you mean ...?)": commander's own
-// rule (the fewest edits, a swap of two letters counting as one, and more than 40% of the word
-// kept), with a word typed as the start of only one candidate ("del" for delete) first.
+// The word meant by a misspelt one, for a usage error's "(Did you mean ...?)" and a template's or
+// a lookup's "did you mean": commander's own rule (the fewest edits, a swap of two letters counting
+// as one, and more than 40% of the word kept), with a word typed as the start of only one
+// candidate ("del" for delete) first. The edit distance also orders a lookup's candidates.
 
 /** Edits from `a` to `b`: insertions, deletions, substitutions, and swaps of neighbours. */
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { certificateDateHint, proxyFor } from '../../src/api/network-advice.js';
+import { certificateDateHint, proxyFor, unreachedServiceHint } from '../../src/api/network-advice.js';
 
 const HTTP = 'http://proxy:3128';
 const HTTPS = 'http://secure-proxy:3129';
@@ -54,5 +54,18 @@ describe('certificateDateHint', () => {
 
   it('says nothing of other TLS failures', () => {
     expect(certificateDateHint(Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }), now)).toBeUndefined();
+  });
+});
+
+describe('unreachedServiceHint', () => {
+  it('says to check the URL, and on this machine whether the service or the sandbox runs', () => {
+    expect(unreachedServiceHint('http://localhost:8080', 'refused')).toBe(
+      'nothing answers at localhost:8080: check the URL, and that the service (or "tkt sandbox") is running there',
+    );
+    expect(unreachedServiceHint('https://helpdesk.example.com', 'refused')).toBe(
+      'check the URL (https://helpdesk.example.com), and that the service is running there',
+    );
+    expect(unreachedServiceHint('https://helpdesk.exmaple.com', 'dns')).toBe('check the host name in the URL (helpdesk.exmaple.com)');
+    expect(unreachedServiceHint('https://helpdesk.example.com', 'timeout')).toBeUndefined();
   });
 });

@@ -11,7 +11,7 @@ import { runCli } from '../../src/program.js';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/harness.js';
 import { startServer, type Handler } from '../api/server.js';
-import { processSignals } from '../cli/fake-process.js';
+import { fakeProcess, processSignals } from '../cli/fake-process.js';
 import { countInFlight, frontEnv, sendsNothing, startFrontServer, unusedTickets, useHarness } from '../helpers/sandbox-state.js';
 
 const CLOSE = 'POST /api/TicketsApi/close/{id}';
@@ -222,6 +222,19 @@ describe('ID... commands over several IDs', () => {
     expect(pipe.stderr()).toBe('');
   });
 
+  it('Ctrl-C while IDs are typed at a terminal says only that the run was interrupted, not "nothing to do"', async () => {
+    const signals = processSignals();
+    const proc = { ...fakeProcess({ stdin: true, stdout: true, stderr: true }, h.env), ...signals };
+    let stderr = '';
+    const asked = new Promise<void>((resolve) => proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')).includes('Ctrl-D') && resolve()));
+    const run = runCli(['close', '-'], proc);
+    await asked;
+    signals.send('SIGINT');
+    expect(await run).toBe(130);
+    expect(stderr).not.toContain('nothing to do');
+    expect(stderr).toMatch(/error: interrupted\n$/);
+  });
+
   it('refuses --concurrency outside 1..32', async () => {
     for (const value of ['0', '33', 'many']) {
       const result = await h.cli(['close', '1', '--concurrency', value]);
@@ -229,7 +242,7 @@ describe('ID... commands over several IDs', () => {
     }
   });
 
-  it('--dry-run over several IDs sends nothing, printing a JSON line per ID that names it', async () => {
+  it('--dry-run over several IDs sends no change, printing a JSON line per ID that names it', async () => {
     const tickets = closable(3);
     h.sandbox.resetStats();
     const result = await h.cli(['close', ...ids(tickets), '--dry-run']);
@@ -241,7 +254,9 @@ describe('ID... commands over several IDs', () => {
     expect(jsonLines(json.stdout).map((line) => [line.id, line.dryRun, line.method, line.path])).toEqual(
       tickets.map((t) => [t.id, true, 'POST', `/api/TicketsApi/pickup/${t.id}`]),
     );
-    expect(h.sandbox.stats.requests).toBe(0);
+    // pickup reads each ticket first (whose it is), in a dry run too: those reads, and nothing else.
+    expect(h.sandbox.stats.requests).toBe(tickets.length);
+    expect(h.sandbox.stats.byRoute['GET /api/TicketsApi/{id}']).toBe(tickets.length);
     // The lines name their IDs, so the README's query over a real run's lines works on them too.
     const queried = await sendsNothing(h, () => h.cli(['close', ...ids(tickets), '--dry-run', '--query', '{id: id, path: path}']));
     expect(jsonLines(queried.stdout)).toEqual(tickets.map((t) => ({ id: t.id, path: `/api/TicketsApi/close/${t.id}` })));
@@ -402,7 +417,8 @@ describe('ID... commands refused by the service', () => {
         env: { TKT_URL: server.url, TKT_TOKEN: h.sandbox.issueToken('admin') },
       });
       expect(result.code).toBe(4);
-      expect(server.requests.map((request) => request.url)).toEqual(['/api/TicketsApi/pickup/1001']);
+      // The read of #1001 (pickup reads each ticket first) is refused, and nothing more is asked.
+      expect(server.requests.map((request) => request.url)).toEqual(['/api/TicketsApi/1001']);
       expect(result.stderr).toContain('error: stopped at #1001: not authenticated (HTTP 401); 3 of 4 not started\n');
       expect(result.stderr).toContain('  not started: #1002-1004\n');
       expect(result.stderr).toContain('hint: the token in TKT_TOKEN was refused');

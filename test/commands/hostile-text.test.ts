@@ -10,7 +10,7 @@ import { runCli } from '../../src/program.js';
 import { processSignals } from '../cli/fake-process.js';
 import type { TestServer } from '../api/server.js';
 import type { Harness } from '../helpers/harness.js';
-import { frontEnv, startFrontServer, unusedTicket, useHarness } from '../helpers/sandbox-state.js';
+import { frontEnv, startFrontServer, unusedTicket, useHarness, userId } from '../helpers/sandbox-state.js';
 
 const HOSTILE = '\u001b[2J\u001b]0;pwned\u0007\u001b]52;c;Y3VybCBldmlsLnNo\u0007\rX\u009b31m\u0000\u202egnp.exe\u2066';
 // What a terminal acts on: C0 controls but newline and tab, DEL, C1; and the bidi controls that reorder the text after them.
@@ -129,12 +129,14 @@ describe.each([
   ['piped', false],
 ])('hostile text in what actions print %s', (_where, tty) => {
   const open = () => unusedTicket(h, (t) => [1, 2].includes(t.ticketStatusId) && !t.locked);
+  // Another technician's ticket: pickup names whom it took it from.
+  const heldByTech = () => Object.assign(open(), { assignedUser: userId(h, 'tech') });
 
   it('pickup, update, reply, forward, resolve, close, read, attach and delete show clean', async () => {
     const file = `${h.configDir}/notes${tty ? 'T' : 'P'}.txt`;
     (await import('node:fs')).writeFileSync(file, 'notes');
     const runs: [string, string[]][] = [
-      ['pickup', ['pickup', String(open().id)]],
+      ['pickup', ['pickup', String(heldByTech().id)]],
       ['update', ['update', String(open().id), '--priority', 'high']],
       ['reply', ['reply', String(open().id), '--message', 'On my way']],
       ['forward', ['forward', String(open().id), '--to', 'vendor@example.com', '--message', 'see below']],
@@ -151,8 +153,8 @@ describe.each([
       expectClean(run, name);
       if (run.out.includes('^[[2J')) shown.push(name);
     }
-    // The others print IDs and counts; these quote the ticket's title.
-    expect(shown).toEqual(['reply', 'forward']);
+    // The others print IDs and counts; these quote the ticket's title, pickup whom it took the ticket from.
+    expect(shown).toEqual(['pickup', 'reply', 'forward']);
   });
 
   it('login and whoami show a hostile user name clean', async () => {

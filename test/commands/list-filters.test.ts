@@ -132,6 +132,22 @@ describe('tkt list filters', () => {
     expect(routeCount(h, 'POST /api/TicketsApi/list')).toBe(sent);
   });
 
+  it('a person typed as "me" offers @me, wherever a person is taken (--assignee, --requester, --by)', async () => {
+    for (const argv of [
+      ['list', '--assignee', 'me'],
+      ['list', '--requester', 'ME'],
+      ['resolve', '1001', '--details', 'x', '--by', 'me'],
+    ]) {
+      const result = await h.cli(argv);
+      expect(result.code, argv.join(' ')).toBe(2);
+      expect(result.stderr, argv.join(' ')).toMatch(/hint: did you mean @me\? or see "tkt metadata --collection (technicians|requesters)"\n/);
+    }
+    expect(routeCount(h, 'POST /api/TicketsApi/resolve/{id}')).toBe(0);
+    // A name that is not near @me keeps the plain hint.
+    const other = await h.cli(['list', '--assignee', 'mo']);
+    expect(other.stderr).toContain('hint: see "tkt metadata --collection technicians"\n');
+  });
+
   it('sorts the whole view, then prints the --limit tickets --page names from the sorted list', async () => {
     // --sort due --limit 5 is the 5 tickets due first, not 5 tickets sorted (a fresh user read it so, twice).
     const all = await listed();

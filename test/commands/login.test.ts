@@ -197,6 +197,15 @@ describe('tkt login', () => {
     expect(result.stderr).not.toContain('not found');
   });
 
+  it('a service not reached says to check the URL, and on this machine whether the service or the sandbox runs', async () => {
+    const result = await h.cli(['login', '-u', 'admin', '--url', 'http://127.0.0.1:9'], { env: { TKT_PASSWORD: 'admin' } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'error: connection refused: POST http://127.0.0.1:9/api/Users/authenticate\n' +
+        'hint: nothing answers at 127.0.0.1:9: check the URL, and that the service (or "tkt sandbox") is running there\n',
+    );
+  });
+
   it('saves --allow-http with the profile', async () => {
     const result = await h.cli(['login', '-u', 'admin', '--allow-http'], { env: { TKT_PASSWORD: 'admin' } });
 

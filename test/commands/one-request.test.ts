@@ -43,9 +43,9 @@ describe('a change of one ticket', () => {
     });
   });
 
-  it('pickup ID sends the pickup only', async () => {
+  it('pickup ID reads the ticket, then sends the pickup', async () => {
     const ticket = unusedTicket(h, (t) => t.assignedUser === null);
-    expect(await routesOf(['pickup', String(ticket.id)])).toEqual({ 'POST /api/TicketsApi/pickup/{id}': 1 });
+    expect(await routesOf(['pickup', String(ticket.id)])).toEqual({ 'GET /api/TicketsApi/{id}': 1, 'POST /api/TicketsApi/pickup/{id}': 1 });
     expect(ticket.assignedUser).toBe(userId(h, 'admin'));
   });
 });

@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/harness.js';
-import { routeCount, sendsNothing, unusedTicket, useHarness, userId } from '../helpers/sandbox-state.js';
+import { routeCount, sendsNothing, unusedTicket, unusedTickets, useHarness, userId } from '../helpers/sandbox-state.js';
 
 const PICKUP = 'POST /api/TicketsApi/pickup/{id}';
+const GET = 'GET /api/TicketsApi/{id}';
 
 let h: Harness;
 useHarness({ profiles: ['viewer'] }, (harness) => (h = harness));
 
 const unassignedTicket = () => unusedTicket(h, (t) => t.assignedUser === null);
+// Tickets set up by hand (assigned to whom a test needs): any the harness's login (admin) does not hold.
+const notMine = (t: SandboxTicket) => t.assignedUser !== null && t.assignedUser !== userId(h, 'admin');
 
 describe('tkt pickup', () => {
   it('assigns the ticket to the caller', async () => {
@@ -26,14 +30,45 @@ describe('tkt pickup', () => {
     expect(again).toMatchObject({ code: 0, stdout: `✓ #${ticket.id} already assigned to you, nothing changed\n` });
     const quiet = await h.cli(['-q', 'pickup', String(ticket.id)]);
     expect(quiet).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    // Read first, the ticket is seen to be yours: nothing is sent, so no status or body.
     const json = await h.cli(['--json', 'pickup', String(ticket.id)]);
-    expect(JSON.parse(json.stdout)).toEqual({
-      id: ticket.id,
-      ok: true,
-      status: 200,
-      note: 'already assigned to you, nothing changed',
-      body: { message: `Ticket ${ticket.id} is already assigned to you.`, changed: false },
-    });
+    expect(JSON.parse(json.stdout)).toEqual({ id: ticket.id, ok: true, note: 'already assigned to you, nothing changed' });
+  });
+
+  it("names whom another technician's ticket is taken from, in the line, --json and a dry run", async () => {
+    const [one, two] = unusedTickets(h, 2, notMine);
+    for (const ticket of [one!, two!]) ticket.assignedUser = userId(h, 'tech');
+    const tech = 'Tom Tech (tech)';
+
+    const planned = await h.cli(['pickup', String(one!.id), '--dry-run']);
+    expect(planned.code).toBe(0);
+    expect(planned.stdout).toContain(`dry run: #${one!.id} is assigned to ${tech}: it would be taken from them\n`);
+    const plannedJson = await h.cli(['--json', 'pickup', String(one!.id), '--dry-run']);
+    expect(JSON.parse(plannedJson.stdout)).toMatchObject({ id: one!.id, dryRun: true, previousAssignee: tech });
+    expect(one!.assignedUser).toBe(userId(h, 'tech'));
+
+    const result = await h.cli(['pickup', String(one!.id)]);
+    expect(result).toMatchObject({ code: 0, stdout: `✓ #${one!.id} picked up from ${tech}\n`, stderr: '' });
+    expect(one!.assignedUser).toBe(userId(h, 'admin'));
+
+    const json = await h.cli(['--json', 'pickup', String(two!.id)]);
+    expect(JSON.parse(json.stdout)).toMatchObject({ id: two!.id, ok: true, status: 200, previousAssignee: tech });
+  });
+
+  it('reads each ticket first: one already yours is left alone without a POST', async () => {
+    const [mine, free] = unusedTickets(h, 2, notMine);
+    mine!.assignedUser = userId(h, 'admin');
+    free!.assignedUser = null;
+    const [posts, gets] = [routeCount(h, PICKUP), routeCount(h, GET)];
+    const result = await h.cli(['pickup', String(mine!.id), String(free!.id)]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`✓ #${mine!.id} already assigned to you, nothing changed\n`);
+    expect(result.stdout).toContain(`✓ #${free!.id} picked up\n`);
+    // One GET per ID, and a POST only for the ticket that was not yours.
+    expect([routeCount(h, PICKUP) - posts, routeCount(h, GET) - gets]).toEqual([1, 2]);
+
+    const planned = await h.cli(['pickup', String(mine!.id), '--dry-run']);
+    expect(planned.stdout).toBe(`dry run: #${mine!.id} already assigned to you, nothing changed (nothing would be sent)\n`);
   });
 
   it('is exit 3 for an unknown ticket, exit 5 without Tickets.Pickup', async () => {

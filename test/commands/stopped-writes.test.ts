@@ -12,7 +12,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Context } from '../../src/context/context.js';
-import { frontEnv, holdUntilReleased, requestTo, startFrontServer, stoppedAt, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import { frontEnv, holdUntilReleased, requestTo, startFrontServer, stoppedAt, unusedTicket, useHarness, useTempDir, userId } from '../helpers/sandbox-state.js';
 
 let h: Harness;
 useHarness({}, (harness) => (h = harness));
@@ -130,7 +130,8 @@ describe('a change of one ticket at a terminal, Ctrl-C while it is sent', () => 
     ['reply', async (id: number, ctx: Context) => (await import('../../src/commands/reply.js')).run({ id: String(id), message: 'On its way' }, ctx)],
     ['pickup', async (id: number, ctx: Context) => (await import('../../src/commands/pickup.js')).run({ ids: [String(id)] }, ctx)],
   ] as const)('%s: its outcome starts a line of its own, not after the terminal\'s "^C"', async (name, run) => {
-    const { id } = unusedTicket(h);
+    // Not the login's own ticket, which pickup would leave alone, sending nothing.
+    const { id } = unusedTicket(h, (t) => t.assignedUser !== userId(h, 'admin'));
     const gate = holdUntilReleased(requestTo('POST', `/api/TicketsApi/${name}/${id}`));
     const server = await startFrontServer(h, () => false, gate);
     try {

@@ -10,7 +10,17 @@ import { fakeProcess } from '../cli/fake-process.js';
 import { argvTable } from '../helpers/program.js';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/harness.js';
-import { countInFlight, frontEnv, routeCount, startFrontServer, unusedTicket, unusedTickets, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import {
+  countInFlight,
+  frontEnv,
+  routeCount,
+  sendsNothing,
+  startFrontServer,
+  unusedTicket,
+  unusedTickets,
+  useHarness,
+  useTempDir,
+} from '../helpers/sandbox-state.js';
 
 const OPEN = 1;
 const RESOLVE = 'POST /api/TicketsApi/resolve/{id}';
@@ -18,7 +28,8 @@ const REPLY = 'POST /api/TicketsApi/reply/{id}';
 
 let h: Harness;
 let dir: string;
-useHarness({}, (harness) => (h = harness));
+// Extra tickets: most tests need open ones of their own.
+useHarness({ sandbox: { seedTickets: 60 } }, (harness) => (h = harness));
 useTempDir('tkt-templates-', (path) => (dir = path));
 
 const FIXED = `---
@@ -57,6 +68,26 @@ describe('tkt reply --template and tkt resolve --template', () => {
     expect(result.code, result.stderr).toBe(0);
     const sent = h.sandbox.state.conversations.filter((c) => c.ticketId === ticket.id).at(-1);
     expect(sent).toMatchObject({ type: 'Reply', subject: `Fixed: ${ticket.title}`, message: expectedBody(ticket) });
+  });
+
+  it('a name close to a template offers it; NAME.md is the template NAME', async () => {
+    await saveTemplateForTest('printer-fixed', FIXED);
+    const ticket = openTicket();
+    const typo = await sendsNothing(h, () => h.cli(['reply', String(ticket.id), '--template', 'printer-fixd']));
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('error: no template "printer-fixd"');
+    expect(typo.stderr).toContain('hint: did you mean printer-fixed?\n');
+    expect(typo.stderr).not.toContain('templates edit');
+    // Nothing near: the hint still says how to create it.
+    const far = await h.cli(['reply', String(ticket.id), '--template', 'welcome-aboard']);
+    expect(far.stderr).toContain('hint: create it with "tkt templates edit welcome-aboard"\n');
+
+    const withExtension = await h.cli(['reply', String(ticket.id), '--template', 'printer-fixed.md']);
+    expect(withExtension.code, withExtension.stderr).toBe(0);
+    const sent = h.sandbox.state.conversations.filter((c) => c.ticketId === ticket.id).at(-1);
+    expect(sent).toMatchObject({ type: 'Reply', subject: `Fixed: ${ticket.title}` });
+    const shown = await h.cli(['--json', 'templates', 'show', 'printer-fixed.md']);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ name: 'printer-fixed' });
   });
 
   it('resolve fills the template for each ticket', async () => {
@@ -310,6 +341,18 @@ describe('tkt templates', () => {
     const again = await editAtTerminal('welcome', editor);
     expect(again.stdout).toContain('Saved template welcome');
     expect(await readFile(join(dir, 'seen.md'), 'utf8')).toBe(saved);
+  });
+
+  it('edit NAME.md edits the template NAME, not a NAME.md.md', async () => {
+    const editor = join(dir, 'append.sh');
+    await writeFile(editor, `#!/bin/sh\necho "Edited." >> "$1"\n`);
+    await chmod(editor, 0o755);
+    onTestFinished(() => rm(join(h.configDir, 'templates', 'hello.md'), { force: true }));
+    const result = await editAtTerminal('hello.md', editor);
+    expect(result.code, result.error).toBe(0);
+    expect(result.stdout).toContain('Created template hello:');
+    expect(await readFile(join(h.configDir, 'templates', 'hello.md'), 'utf8')).toContain('Edited.');
+    await expect(readFile(join(h.configDir, 'templates', 'hello.md.md'), 'utf8')).rejects.toThrow(/ENOENT/);
   });
 
   it('list finds none, and edit names the path that is not a folder, when TKT_CONFIG_DIR is a file', async () => {
