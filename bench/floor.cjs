@@ -8,6 +8,7 @@
 //   node bench/floor.cjs get PATH                   GET; prints the body
 //   node bench/floor.cjs post-json PATH JSON        POST a JSON body; prints the body
 //   node bench/floor.cjs post PATH                  POST without a body; prints the body
+//   node bench/floor.cjs get-then-post PATH PATH    GET the first (keep-alive), then POST the second without a body; prints its body
 //   node bench/floor.cjs form PATH NAME=VALUE...    POST multipart/form-data fields; prints the body (or the status)
 //   node bench/floor.cjs upload PATH FILE           POST FILE as the part `Uploads`, streamed from disk; prints the body
 //   node bench/floor.cjs close-many CONCURRENCY USER_ID
@@ -140,6 +141,14 @@ async function main([mode, ...args]) {
       return print(await request('GET', args[0], {}, (req) => req.end()));
     case 'post':
       return print(await request('POST', args[0], { 'content-length': 0 }, (req) => req.end()));
+    case 'get-then-post': {
+      // Read first, then change, on one keep-alive connection: tkt pickup reads whose the ticket is.
+      const agent = new http.Agent({ keepAlive: true });
+      const read = await request('GET', args[0], {}, (req) => req.end(), agent);
+      if (read.status !== 200) return print(read);
+      print(await request('POST', args[1], { 'content-length': 0 }, (req) => req.end(), agent));
+      return agent.destroy();
+    }
     case 'post-json': {
       const body = Buffer.from(args[1]);
       return print(await request('POST', args[0], { 'content-type': 'application/json', 'content-length': body.length }, (req) => req.end(body)));

@@ -87,7 +87,8 @@ function commandsOf({ userId, attachTo, upload }) {
       name: 'pickup ID',
       takesId: true,
       tkt: (id) => ['pickup', id],
-      floor: (id) => ['post', `/api/TicketsApi/pickup/${id}`],
+      // tkt pickup reads the ticket first (whose it is), as a careful script would.
+      floor: (id) => ['get-then-post', `/api/TicketsApi/${id}`, `/api/TicketsApi/pickup/${id}`],
       prints: [/picked up/, /"changed":true/],
     },
     {
