@@ -37,13 +37,13 @@ const flagsOf = (command: Command): OptionFlags[] =>
  * The first value of `argv` that has words after it that no option takes, as an unquoted value
  * with spaces leaves them (`--requester Anna Berg`), if `strays` start there; never a secret's.
  */
-export function unquotedValue(argv: readonly string[], options: readonly OptionFlags[], strays: readonly string[]) {
+function unquotedValue(argv: readonly string[], options: readonly OptionFlags[], strays: readonly string[]) {
   const found = wordsAfterValue(argv, options).find((run) => run.after.length > 0 && run.after[0] === strays[0]);
   return found === undefined || !textValue(found) ? undefined : found;
 }
 
 /** `quote a value with spaces: --requester "Anna Berg"`. */
-export const quoteHint = ({ option, value, after }: { option: string; value: string; after: readonly string[] }): string =>
+const quoteHint = ({ option, value, after }: { option: string; value: string; after: readonly string[] }): string =>
   `quote a value with spaces: ${option} ${quotedValue([value, ...after].join(' '))}`;
 
 /**
@@ -70,7 +70,7 @@ function usageLine(command: Command): string {
   return ['tkt', ...commandPath(command), usage].filter((word) => word !== '').join(' ');
 }
 
-/** The command line with `word` (and its value, `taken` words in all) moved behind the command's word at `at`. */
+/** The command line with the option at `from` (and its value, `taken` words in all) moved to the end of the line. */
 function movedLine(argv: readonly string[], from: number, taken: number): string {
   const moved = argv.slice(from, from + taken);
   return ['tkt', ...[...argv.slice(0, from), ...argv.slice(from + taken), ...moved].map(shellWord)].join(' ');
@@ -106,11 +106,18 @@ function unknownOption(command: Command, program: Command, argv: readonly string
   return meant === undefined ? plain : `${plain}\n(Did you mean ${meant}?)`;
 }
 
-function unknownCommand(command: Command, program: Command, message: string): string {
+/** `argv` with the ticket ID typed as a command (`word`) made `show ID`. */
+function showLine(argv: readonly string[], word: string, id: number): string {
+  const at = argv.indexOf(word);
+  return ['tkt', ...argv.slice(0, at).map(shellWord), 'show', String(id), ...argv.slice(at + 1).map(shellWord)].join(' ');
+}
+
+function unknownCommand(command: Command, program: Command, argv: readonly string[], message: string): string {
   const word = command.args[0] ?? '';
   const plain = `error: unknown command '${word}'`;
   const id = ticketIdOf(word);
-  if (command === program && id !== undefined) return `${plain}\nhint: to see ticket ${id}: tkt show ${id}`;
+  // The line as typed, its global options kept (--profile names the service): the ID as show's.
+  if (command === program && id !== undefined) return `${plain}\nhint: to see ticket ${id}: ${showLine(argv, word, id)}`;
   const names = command.commands.flatMap((sub) => [sub.name(), ...sub.aliases()]);
   const synonym = SUBCOMMAND_SYNONYMS[word];
   const meant = synonym !== undefined && names.includes(synonym) ? synonym : closestWord(word, names);
@@ -120,6 +127,8 @@ function unknownCommand(command: Command, program: Command, message: string): st
 function excessArguments(command: Command, argv: readonly string[], message: string, words: UsageWords): string {
   const expected = command.registeredArguments.length;
   const strays = command.args.slice(expected);
+  // A line with a password on it is said as commander says it: a stray word may be part of it.
+  if (argv.some((word) => SECRET.test(word))) return `${message}\nhint: usage: ${usageLine(command)}`;
   const said = `${message.replace(/\.$/, '')}: ${strays.map((word) => JSON.stringify(word)).join(' ')}`;
   const path = commandPath(command).join(' ');
   const unquoted = unquotedValue(argv, flagsOf(command), strays);
@@ -134,7 +143,7 @@ function excessArguments(command: Command, argv: readonly string[], message: str
 }
 
 function missingArgument(command: Command, message: string): string {
-  const ids = command.registeredArguments[0]?.name() === 'id';
+  const ids = message.includes("missing required argument 'id'");
   // `tkt show #42`: the shell took "#42" and the rest of the line for a comment.
   const hash = ids ? "; write '#42' in quotes: the shell drops an unquoted #42 and the rest of the line" : '';
   return `${message}\nhint: usage: ${usageLine(command)}${hash}`;
@@ -151,7 +160,7 @@ export function explainUsageErrors(program: Command, argv: readonly string[], wo
     command.error = (message, options) => {
       const explained = {
         'commander.unknownOption': () => unknownOption(command, program, argv, message),
-        'commander.unknownCommand': () => unknownCommand(command, program, message),
+        'commander.unknownCommand': () => unknownCommand(command, program, argv, message),
         'commander.excessArguments': () => excessArguments(command, argv, message, words),
         'commander.missingArgument': () => missingArgument(command, message),
       }[options?.code ?? ''];

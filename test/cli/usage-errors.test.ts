@@ -82,6 +82,12 @@ describe('a missing ticket ID', () => {
       `error: missing required argument 'id'\nhint: usage: ${usage}; write '#42' in quotes: the shell drops an unquoted #42 and the rest of the line\n`,
     );
   });
+
+  it('says nothing of #42 when the ID was given and another argument is missing', async () => {
+    const stderr = await usageError(['attach', '1013']);
+    expect(stderr).toContain("error: missing required argument 'file'\nhint: usage: tkt attach ID FILE...");
+    expect(stderr).not.toContain('#42');
+  });
 });
 
 describe('an option or a word in the wrong place', () => {
@@ -99,8 +105,9 @@ describe('an option or a word in the wrong place', () => {
     expect(await usageError(['list', 'printer'])).toContain('hint: tkt list takes options only, e.g. tkt list --search printer\n');
   });
 
-  it('a ticket ID for a command: tkt show', async () => {
+  it('a ticket ID for a command: tkt show, with the global options typed (a profile names the service)', async () => {
     expect(await usageError(['1013'])).toBe(`error: unknown command '1013'\nhint: to see ticket 1013: tkt show 1013\n(add --help for usage)\n`);
+    expect(await usageError(['--profile', 'work', '#1013', '--json'])).toContain(`hint: to see ticket 1013: tkt --profile work show 1013 --json\n`);
   });
 });
 
@@ -130,6 +137,12 @@ describe('a secret', () => {
   it('is never shown in a hint', async () => {
     const stderr = await usageError(['--password', 'hunter2', 'login', '-u', 'tech']);
     expect(stderr).not.toContain('hunter2');
+  });
+
+  it('nor in the words an error names: a password typed with spaces leaves them as stray words', async () => {
+    const stderr = await usageError(['login', '--url', 'http://127.0.0.1:9', '-u', 'tech', '--password=correct', 'horse', 'battery']);
+    expect(stderr).toContain("error: too many arguments for 'login'");
+    for (const part of ['correct', 'horse', 'battery']) expect(stderr).not.toContain(part);
   });
 });
 
