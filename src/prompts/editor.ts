@@ -96,17 +96,22 @@ export async function editText(request: EditorRequest): Promise<string> {
     const instructions = instructionLines(request.message);
     const template = `${request.default ?? ''}\n\n${instructions.join('\n')}\n`;
     await writeFile(file, template, { mode: 0o600 });
-    const read = async () => editedText(await readFile(file, 'utf8').catch(() => template), instructions);
+    const read = async () => editedText(await readFile(file, 'utf8'), instructions);
 
     await editFile(editor, file, request.env, 'nothing was sent').catch(async (error: unknown) => {
       // An editor that failed (vi's :cq, killed) after text was typed: the text is kept as a
-      // failed request keeps it (the command saves it in drafts/), then the failure is told.
-      const typed = error instanceof OperationError ? await read() : '';
+      // failed request keeps it (the command saves it in drafts/), then the failure is told. A
+      // file it left unreadable has nothing to keep. (After an editor that succeeded, an
+      // unreadable file is an error of its own: never the text tkt put there, sent unedited.)
+      const typed = error instanceof OperationError ? await read().catch(() => '') : '';
       if (typed === '' || typed === editedText(template, instructions)) throw error;
       throw new EditorFailedError(error instanceof Error ? error.message : String(error), typed);
     });
 
-    const text = await read();
+    const text = await read().catch((error: unknown) => {
+      const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+      throw new OperationError(`cannot read the text the editor "${editor.command}" saved (${reason}); nothing was sent`);
+    });
     // As git commit: leaving the text empty is how one changes one's mind, not a usage mistake.
     if (text === '') throw new OperationError('aborted: empty message, nothing was sent');
     return text;

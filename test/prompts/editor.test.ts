@@ -90,6 +90,16 @@ describe('editText', () => {
     expect(untouched).not.toBeInstanceOf(EditorFailedError);
   });
 
+  it('never sends the text it put in the file when an editor that succeeded left no file to read', async () => {
+    for (const editor of ['rm', `sh -c 'rm "$1" && mkdir "$1"' --`]) {
+      const failed = await editText({ message: 'm', default: 'TEMPLATE BODY', env: { PATH: process.env.PATH }, editor: editing(editor) }).catch(
+        (error: unknown) => error,
+      );
+      expect(failed).toBeInstanceOf(OperationError);
+      expect((failed as OperationError).message).toMatch(/^cannot read the text the editor ".*" saved \((ENOENT|EISDIR)\); nothing was sent$/);
+    }
+  });
+
   it('runs $VISUAL before $EDITOR', async () => {
     const text = await editText({ message: 'm', env: { PATH: process.env.PATH, VISUAL: writing('from visual'), EDITOR: writing('from editor') } });
     expect(text).toBe('from visual');
