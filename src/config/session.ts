@@ -9,7 +9,7 @@ import { isCI } from '../util/ci.js';
 import { assertProfileName } from './paths.js';
 import type { ConfigStore, Profile, Session } from './types.js';
 import { folderIfAny } from './store.js';
-import { assertTransportAllowed, normalizeBaseUrl } from './url.js';
+import { assertTransportAllowed, normalizeBaseUrl, withoutApi } from './url.js';
 
 export interface SessionInput {
   globals: { url?: string | undefined; profile?: string | undefined; allowHttp?: boolean };
@@ -177,8 +177,12 @@ export function resolveSession(input: SessionInput): Session {
   const baseUrl = resolveBaseUrl(input, saved) ?? normalizeBaseUrl(stored.url);
   if (normalizeBaseUrl(stored.url) !== baseUrl) {
     // Sending it to another service would hand that service our credentials.
+    // The profile's URL with /api added (the mistake login refuses) is that URL meant.
+    const meant = withoutApi(baseUrl) === normalizeBaseUrl(stored.url);
     throw new AuthError(`the token of profile ${profile} belongs to ${stored.url}, not ${baseUrl}`, {
-      hint: `run "tkt login --url ${baseUrl}" with another --profile, or drop --url / TKT_URL`,
+      hint: meant
+        ? `drop the /api: the service's base URL is ${stored.url} (tkt adds /api to every request)`
+        : `run "tkt login --url ${baseUrl}" with another --profile, or drop --url / TKT_URL`,
     });
   }
   const expiresAt = new Date(stored.expiresAt);

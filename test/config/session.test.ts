@@ -169,6 +169,15 @@ describe('resolveSession with the token cache', () => {
     expect(viaEnv.message).toContain(`belongs to ${SERVICE}`);
   });
 
+  it("says to drop /api when the URL is the profile's with /api added, not to log in there (login refuses it)", async () => {
+    const base = input({ url: `${SERVICE}/api` });
+    await base.config.saveProfile('default', { url: SERVICE });
+    await base.config.writeToken('default', stored());
+    const error = errorOf(() => resolveSession(base));
+    expect(error.exitCode).toBe(ExitCode.notAuthenticated);
+    expect(error.hint).toBe(`drop the /api: the service's base URL is ${SERVICE} (tkt adds /api to every request)`);
+  });
+
   it('accepts the same URL spelled differently', async () => {
     const base = input({ url: 'https://HELPDESK.example.com:443/' });
     await base.config.writeToken('default', stored());
