@@ -54,10 +54,11 @@ export async function run(options: LoginOptions, ctx: Context): Promise<void> {
   ctx.config.assertWritable();
   const saved = ctx.config.getProfile(profile);
   const knownUrl = resolveBaseUrl(ctx, saved);
+  // Refused before the password is asked, or asked for (a hint would repeat the URL): every path of the service starts with /api.
+  if (knownUrl !== undefined) assertLoginBaseUrl(knownUrl, baseUrlSource(ctx.globals, ctx.env));
   assertNothingMissing(options, ctx, knownUrl);
   const baseUrl = knownUrl ?? (await askLoginUrl(ctx));
-  // Refused before the password is asked: every path of the service starts with /api.
-  assertLoginBaseUrl(baseUrl, knownUrl === undefined ? 'the URL' : baseUrlSource(ctx.globals, ctx.env));
+  if (knownUrl === undefined) assertLoginBaseUrl(baseUrl, 'the URL');
   // --allow-http is a global option: every command honours it; login also saves it, for this URL.
   const allowHttp = allowsHttp(ctx.globals, saved, baseUrl);
   // Before asking anything: the password must not cross the network unencrypted.

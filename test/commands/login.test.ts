@@ -178,6 +178,8 @@ describe('tkt login', () => {
     for (const [args, env, source] of [
       [['--url', `${h.sandbox.url}/api`], {}, '--url'],
       [[], { TKT_URL: `${h.sandbox.url}/API/` }, 'TKT_URL'],
+      // No password to send, no terminal to ask on: the URL is still what is said first.
+      [['--url', `${h.sandbox.url}/api`, '--profile', 'other'], { TKT_PASSWORD: undefined }, '--url'],
     ] as const) {
       const result = await h.cli(['login', '-u', 'admin', ...args], { env: { TKT_PASSWORD: 'admin', ...env } });
       expect(result.code, source).toBe(2);
