@@ -176,12 +176,12 @@ describe('tkt login', () => {
 
   it('refuses a base URL ending in /api before anything is asked or sent, naming the URL meant (exit 2)', async () => {
     for (const [args, env, source] of [
-      [['--url', `${h.sandbox.url}/api`], {}, '--url'],
-      [[], { TKT_URL: `${h.sandbox.url}/API/` }, 'TKT_URL'],
+      [['--url', `${h.sandbox.url}/api`], { TKT_PASSWORD: 'admin' }, '--url'],
+      [[], { TKT_PASSWORD: 'admin', TKT_URL: `${h.sandbox.url}/API/` }, 'TKT_URL'],
       // No password to send, no terminal to ask on: the URL is still what is said first.
-      [['--url', `${h.sandbox.url}/api`, '--profile', 'other'], { TKT_PASSWORD: undefined }, '--url'],
+      [['--url', `${h.sandbox.url}/api`, '--profile', 'other'], {}, '--url'],
     ] as const) {
-      const result = await h.cli(['login', '-u', 'admin', ...args], { env: { TKT_PASSWORD: 'admin', ...env } });
+      const result = await h.cli(['login', '-u', 'admin', ...args], { env });
       expect(result.code, source).toBe(2);
       expect(result.stderr).toMatch(
         /^error: the service URL http:\/\/\S+\/api ends in \/api, which tkt adds to every request \(POST \/api\/Users\/authenticate\)\n/i,
