@@ -53,6 +53,7 @@ export async function run(options: TemplatesOptions, ctx: Context): Promise<void
       const { names, leftOut } = await templates.templateFiles(ctx);
       // Said rather than silently missing from the list: a file made by hand under a name tkt does not take.
       for (const entry of leftOut) await ctx.output.warning(templates.leftOutWarning(entry));
+      const kept = templates.templatesDirIfAny(ctx);
       const all = await Promise.all(names.map((name) => templates.readTemplate(ctx, name)));
       // A key mistyped (`Subjet:`) would otherwise show as a template without a subject.
       for (const template of all) await templates.warnAboutFrontMatter(ctx, template);
@@ -62,7 +63,7 @@ export async function run(options: TemplatesOptions, ctx: Context): Promise<void
         columns: TEMPLATE_COLUMNS,
         defaultColumns: () => TEMPLATE_COLUMNS.map((column) => column.name),
         quiet: (template) => template.name,
-        none: `no templates yet: create one with "tkt templates edit NAME" (they are kept in ${templates.templatesDir(ctx)})`,
+        none: `no templates yet: create one with "tkt templates edit NAME"${kept === undefined ? '' : ` (they are kept in ${kept})`}`,
       });
       await printer.page(all.map(({ name, subject, file }): TemplateLine => ({ name, subject: subject ?? null, file })));
       return printer.end();

@@ -13,6 +13,7 @@ import type { Context } from '../context/context.js';
 import type { Ticket } from '../model/ticket.js';
 import type { Session } from '../config/types.js';
 import { closestWord } from '../util/closest.js';
+import { folderIfAny } from '../config/store.js';
 
 export interface Template {
   name: string;
@@ -57,6 +58,12 @@ const COMMENT = /<!--[\s\S]*?-->\n?/g;
 
 export const templatesDir = (ctx: Pick<Context, 'config'>) => join(ctx.config.dir, 'templates');
 
+/** The templates folder, or undefined for a user with no config folder: none to read there (README: a run needs none). */
+export function templatesDirIfAny(ctx: Pick<Context, 'config'>): string | undefined {
+  const config = folderIfAny(ctx.config);
+  return config === undefined ? undefined : join(config, 'templates');
+}
+
 /** The file of template NAME; exit 2 for a name that is not ASCII letters, digits, ".", "-" and "_". */
 export function templateFile(ctx: Pick<Context, 'config'>, name: string): string {
   if (!NAME.test(name)) throw new UsageError(`invalid template name ${JSON.stringify(name)}: ${NAME_RULE}, e.g. printer-fixed`);
@@ -69,7 +76,9 @@ export function templateFile(ctx: Pick<Context, 'config'>, name: string): string
  * Nothing when the folder does not exist (or the config folder is a file).
  */
 export async function templateFiles(ctx: Pick<Context, 'config'>): Promise<{ names: string[]; leftOut: string[] }> {
-  const entries = await readdir(templatesDir(ctx)).catch((error: NodeJS.ErrnoException) => {
+  const dir = templatesDirIfAny(ctx);
+  if (dir === undefined) return { names: [], leftOut: [] };
+  const entries = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return [] as string[];
     throw new OperationError(`cannot read ${templatesDir(ctx)}: ${error.message}`);
   });
@@ -135,6 +144,11 @@ export const templateName = (typed: string): string => (typed.endsWith(EXTENSION
  */
 export async function readTemplate(ctx: Pick<Context, 'config'>, typed: string): Promise<Template> {
   const name = templateName(typed);
+  if (templatesDirIfAny(ctx) === undefined) {
+    throw new UsageError(`no template ${JSON.stringify(name)}: templates are kept in the config folder, and this user has none`, {
+      hint: 'set TKT_CONFIG_DIR to a folder of yours, and keep templates in its templates/',
+    });
+  }
   const file = templateFile(ctx, name);
   const text = await readTextFile(file).catch(async (error: NodeJS.ErrnoException | NotTextError) => {
     // A template is sent as its text: one in Windows-1252 would go out with its accents mangled.

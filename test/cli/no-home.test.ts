@@ -45,6 +45,20 @@ describe.skipIf(skip)('a user with no home folder (HOME unset, no passwd entry)'
     for (const kind of ['profile', 'alias', 'template']) expect(await asHomeless(['__complete', kind], service)).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 
+  it('reads no templates where there is no folder to keep them: none to list, a named one unknown (exit 2)', async () => {
+    const service = { TKT_URL: sandbox.url, TKT_TOKEN: sandbox.issueToken('tech') };
+    expect(await asHomeless(['templates', 'list'], service)).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'no templates yet: create one with "tkt templates edit NAME"\n',
+    });
+    const named = await asHomeless(['reply', '1013', '--template', 'printer-fixed', '--dry-run'], service);
+    expect(named.code).toBe(2);
+    expect(named.stderr).toMatch(
+      /^error: no template "printer-fixed": templates are kept in the config folder, and this user has none\nhint: [^\n]*TKT_CONFIG_DIR/,
+    );
+  });
+
   it('logs in and runs with TKT_CONFIG_DIR set', async () => {
     const place = { TKT_CONFIG_DIR: join(dir, 'login'), TKT_URL: sandbox.url };
     const login = await asHomeless(['login', '-u', 'tech'], { ...place, TKT_PASSWORD: 'tech' });
