@@ -26,8 +26,19 @@ const ONE_COLUMN_EACH = /^[\x20-\x7e\xa0-\xac\xae-\u02ff]*$/;
 // them, one cell pair or one per part (tmux 3.3a draws "👩🏽‍💻" in 4 columns, others in 6).
 const JOINED = /\u200d|[\u{1F3FB}-\u{1F3FF}]/u;
 
-/** A joined emoji as wide as its parts side by side: the widest a terminal draws it. */
-const partsWidth = (cluster: string): number => Array.from(cluster).reduce((sum, part) => sum + stringWidth(part), 0);
+const SKIN_TONES = /[\u{1F3FB}-\u{1F3FF}]/gu;
+
+/**
+ * A joined emoji as wide as its parts side by side: the widest a terminal draws it. A part is an
+ * emoji with what belongs to it (U+FE0F makes 🏳 two columns wide: it is no part of its own); a
+ * skin tone a terminal does not join is drawn as a swatch of its own, two columns.
+ */
+const partsWidth = (cluster: string): number =>
+  cluster.split('\u200d').reduce((sum, part) => {
+    const tones = part.match(SKIN_TONES)?.length ?? 0;
+    const emoji = part.replace(SKIN_TONES, '');
+    return sum + (emoji === '' ? 0 : stringWidth(emoji)) + 2 * tones;
+  }, 0);
 
 /**
  * Columns a string takes on a terminal: string-width's count, the one Ink draws triage with

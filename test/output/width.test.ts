@@ -41,6 +41,10 @@ describe('truncate / displayWidth', () => {
   it('measures a joined emoji, or one with a skin tone, as its parts side by side: the widest a terminal draws it', () => {
     // tmux 3.3a draws "👩🏽‍💻" in 4 columns, string-width counts 2, a terminal without the sequence 6.
     expect(displayWidth('👩🏽‍💻')).toBe(6);
+    // A part with U+FE0F (emoji presentation) is as wide as the emoji drawn alone: 🏳️ two columns, not one.
+    expect(displayWidth('🏳️‍🌈')).toBe(displayWidth('🏳️') + displayWidth('🌈'));
+    expect(displayWidth('🏳️‍🌈')).toBe(4);
+    expect(displayWidth('👁️‍🗨️')).toBe(4);
     expect(displayWidth('👩‍💻')).toBe(4);
     expect(displayWidth('👍🏽')).toBe(4);
     expect(displayWidth('Fix 👩🏽‍💻 laptop')).toBe(17);
