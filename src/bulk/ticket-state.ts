@@ -59,7 +59,7 @@ export const closeUnchanged = (ticket: Ticket): string | undefined => (isClosed(
  * them, who are named (`previousAssignee`, as the ticket names them: "Tina Torres (tina)"). `me`:
  * your user ID, when the login says it.
  */
-export function pickupState(ticket: Ticket, me: string | undefined): Pick<PlannedRequest, 'unchanged' | 'previousAssignee'> {
+function pickupState(ticket: Ticket, me: string | undefined): Pick<PlannedRequest, 'unchanged' | 'previousAssignee'> {
   const assignee = ticket.field('assignee');
   if (assignee.id === undefined) return {};
   if (me !== undefined && sameId(assignee.id, me)) return { unchanged: alreadyAssignedToNote('you') };
@@ -68,7 +68,8 @@ export function pickupState(ticket: Ticket, me: string | undefined): Pick<Planne
 
 /**
  * pickup's plan (`tkt pickup`, pickup_ticket), made from the ticket as read: whom it is taken
- * from, or that it is yours already. `me`: your user ID, asked once the IDs are known to be good.
+ * from, or that it is yours already. `me`: your user ID, asked once a ticket is read (a bad ID is
+ * said before the login is looked at).
  */
 export function pickupPlan(me: () => Promise<string | undefined>): (id: number, api: () => Promise<ApiClient>) => Promise<PlannedRequest> {
   return async (id, api) => ({ ...plans.pickupTicket(id), ...pickupState(await currentTicket(await api(), id), await me()) });

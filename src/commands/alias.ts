@@ -1,5 +1,5 @@
 // tkt alias set|list|delete: the aliases of src/desk/aliases.ts.
-import type { CommandHost, Program } from './host.js';
+import { KEEPS_SETTINGS, type CommandHost, type Program } from './host.js';
 import { builtinNames } from './names.js';
 import { existingProfileName } from '../config/session.js';
 import type { Context } from '../context/context.js';
@@ -25,9 +25,6 @@ Examples:
   $ tkt alias list
   $ tkt alias delete urgent`;
 
-// Every subcommand reads or writes the settings file itself: one it cannot read stops it.
-const SETTINGS_FILE = { keepsSettings: true } as const;
-
 export function register(program: Program, host: CommandHost): void {
   const alias = program.command('alias').description('Set, list and delete command aliases').addHelpText('after', HELP);
   const set = alias
@@ -42,12 +39,12 @@ export function register(program: Program, host: CommandHost): void {
   host.action(
     set,
     ([name, expansion], opts, ctx) => run({ action: 'set', name, expansion, clobber: opts.clobber === true, builtins: builtinNames() }, ctx),
-    SETTINGS_FILE,
+    KEEPS_SETTINGS,
   );
   const list = alias.command('list').description('Every alias and what it stands for');
-  host.action(list, (_args, _opts, ctx) => run({ action: 'list' }, ctx), SETTINGS_FILE);
+  host.action(list, (_args, _opts, ctx) => run({ action: 'list' }, ctx), KEEPS_SETTINGS);
   const remove = alias.command('delete').description('Forget an alias').argument('<name>', 'the alias');
-  host.action(remove, ([name], _opts, ctx) => run({ action: 'delete', name }, ctx), SETTINGS_FILE);
+  host.action(remove, ([name], _opts, ctx) => run({ action: 'delete', name }, ctx), KEEPS_SETTINGS);
 }
 
 export async function run(options: AliasOptions, ctx: Context): Promise<void> {

@@ -1,6 +1,6 @@
 // tkt config get|set|unset|list: editor, pager, default view, default concurrency, web URL
 // (src/config/settings.ts says where each is kept and which wins).
-import type { CommandHost, Program } from './host.js';
+import { KEEPS_SETTINGS, type CommandHost, type Program } from './host.js';
 import { forgetSetting, listSettings, saveSetting, showSetting } from '../account/settings.js';
 import { SETTINGS } from '../config/settings.js';
 import type { Context } from '../context/context.js';
@@ -24,9 +24,6 @@ Examples:
   $ tkt config list --json
   $ tkt config unset default-view`;
 
-// Every subcommand reads or writes the settings file itself: one it cannot read stops it.
-const SETTINGS_FILE = { keepsSettings: true } as const;
-
 export function register(program: Program, host: CommandHost): void {
   const config = program
     .command('config')
@@ -34,17 +31,17 @@ export function register(program: Program, host: CommandHost): void {
     .addHelpText('after', HELP);
   const keys = SETTINGS.map((spec) => spec.key).join(', ');
   const get = config.command('get').description('Print the value tkt uses for a setting').argument('<key>', keys);
-  host.action(get, ([key], _opts, ctx) => run({ action: 'get', key }, ctx), SETTINGS_FILE);
+  host.action(get, ([key], _opts, ctx) => run({ action: 'get', key }, ctx), KEEPS_SETTINGS);
   const set = config
     .command('set')
     .description('Save a setting (for every profile, or with --profile for one)')
     .argument('<key>', keys)
     .argument('<value>', 'the value');
-  host.action(set, ([key, value], _opts, ctx) => run({ action: 'set', key, value }, ctx), SETTINGS_FILE);
+  host.action(set, ([key, value], _opts, ctx) => run({ action: 'set', key, value }, ctx), KEEPS_SETTINGS);
   const unset = config.command('unset').description('Forget a saved setting (for every profile, or with --profile for one)').argument('<key>', keys);
-  host.action(unset, ([key], _opts, ctx) => run({ action: 'unset', key }, ctx), SETTINGS_FILE);
+  host.action(unset, ([key], _opts, ctx) => run({ action: 'unset', key }, ctx), KEEPS_SETTINGS);
   const list = config.command('list').description('Every setting with its value and where it comes from');
-  host.action(list, (_args, _opts, ctx) => run({ action: 'list' }, ctx), SETTINGS_FILE);
+  host.action(list, (_args, _opts, ctx) => run({ action: 'list' }, ctx), KEEPS_SETTINGS);
 }
 
 export async function run(options: ConfigOptions, ctx: Context): Promise<void> {

@@ -49,6 +49,9 @@ export interface ActionOptions {
   keepsSettings?: boolean;
 }
 
+/** The ActionOptions of a command every subcommand of which reads or writes the settings file itself (config, alias). */
+export const KEEPS_SETTINGS: ActionOptions = { keepsSettings: true };
+
 export interface CommandHost {
   /** Runs `handler` when `command` is called, with the Context built from the global options. */
   action<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(

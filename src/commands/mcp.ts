@@ -52,4 +52,4 @@ export async function run(options: McpOptions, ctx: Context): Promise<void> {
   }
 }
 
-export const STARTED_AT_A_TERMINAL = 'tkt mcp: an MCP server on stdin/stdout, for an assistant to start (README: Assistants); Ctrl-C to stop';
+const STARTED_AT_A_TERMINAL = 'tkt mcp: an MCP server on stdin/stdout, for an assistant to start (README: Assistants); Ctrl-C to stop';

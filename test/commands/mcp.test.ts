@@ -2,7 +2,6 @@
 // alone), and a Ctrl-C's error starts a line of its own, as watch's does.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { STARTED_AT_A_TERMINAL } from '../../src/commands/mcp.js';
 import { runCli } from '../../src/program.js';
 import { fakeProcess, processSignals } from '../cli/fake-process.js';
 import type { Harness } from '../helpers/harness.js';
@@ -37,7 +36,9 @@ describe('tkt mcp at a terminal', () => {
     expect(result.code).toBe(130);
     // stdout holds the protocol's answers and nothing else.
     expect(result.stdout).toBe(PONG);
-    expect(result.stderr).toBe(`${STARTED_AT_A_TERMINAL}\n\nerror: interrupted\n`);
+    expect(result.stderr).toBe(
+      'tkt mcp: an MCP server on stdin/stdout, for an assistant to start (README: Assistants); Ctrl-C to stop\n\nerror: interrupted\n',
+    );
   });
 
   it('started by an assistant (stdin a pipe), says nothing', async () => {
