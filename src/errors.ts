@@ -202,11 +202,7 @@ export class ApiError extends TktError {
 
   constructor(init: { status: number; method: string; url: string; body: unknown; serverMessages: string[]; message?: string; hint?: string | undefined }) {
     // The full URL names the server, which matters when several profiles exist.
-    const reason =
-      misdirectedBaseUrl(init) === undefined
-        ? failureReason(exitCodeForStatus(init.status, init.serverMessages), init.status)
-        : `no such endpoint, wrong service URL? (HTTP ${init.status})`;
-    super(init.message ?? `${reason}: ${init.method} ${init.url}`, {
+    super(init.message ?? `${answerReason(init)}: ${init.method} ${init.url}`, {
       details: init.serverMessages,
       hint: init.hint,
     });
@@ -270,6 +266,13 @@ export function misdirectedBaseUrl(answer: { status: number; url: string }): str
   return match === null ? undefined : `${url.origin}${match[1]}`;
 }
 
+/** What an answer that failed means, in words: "not found (HTTP 404)", or a wrong service URL's 404. */
+export function answerReason(answer: { status: number; url: string; serverMessages: readonly string[] }): string {
+  return misdirectedBaseUrl(answer) === undefined
+    ? failureReason(exitCodeForStatus(answer.status, answer.serverMessages), answer.status)
+    : `no such endpoint, wrong service URL? (HTTP ${answer.status})`;
+}
+
 /** The exit code of a failure: decided here, and only here, from what the error says happened. */
 export function exitCodeOf(error: unknown): ExitCodeValue {
   if (error instanceof OutputClosedError) return ExitCode.ok;
@@ -284,11 +287,11 @@ export function exitCodeOf(error: unknown): ExitCodeValue {
 
 /**
  * A failure every further request of a bulk run would meet too, so the run stops there: the
- * token refused (exit 4) or the permission missing (exit 5).
+ * token refused (exit 4), the permission missing (exit 5), or a wrong service URL.
  */
 export function refusesEveryRequest(error: unknown): boolean {
   const code = exitCodeOf(error);
-  return code === ExitCode.notAuthenticated || code === ExitCode.permissionDenied;
+  return code === ExitCode.notAuthenticated || code === ExitCode.permissionDenied || (error instanceof ApiError && misdirectedBaseUrl(error) !== undefined);
 }
 
 /** The exit code an HTTP answer calls for. */

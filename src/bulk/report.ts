@@ -18,6 +18,7 @@ import {
   OperationError,
   OutputAfterChangeError,
   type TktError,
+  answerReason,
   exitCodeOf,
   failureReason,
   stoppedHow,
@@ -61,7 +62,7 @@ export interface BulkReporter {
 const IN_DOUBT_LABEL = 'in doubt (may have been carried out)';
 
 function reasonOf(result: BulkResult): string {
-  return failureReason(exitCodeOf(result.failure), result.status);
+  return result.failure instanceof ApiError ? answerReason(result.failure) : failureReason(exitCodeOf(result.failure), result.status);
 }
 
 /** A failure's group in the summary: its reason, for one without an answer what failed (`connection refused`). */

@@ -1,4 +1,4 @@
-import { ApiError, StoppedBeforeSendingError, TktError, exitCodeOf, failureReason, outcomeUnknown, refusesEveryRequest, whatHappened } from '../errors.js';
+import { ApiError, StoppedBeforeSendingError, TktError, answerReason, outcomeUnknown, refusesEveryRequest, whatHappened } from '../errors.js';
 import type { KeptFiles } from '../cmdutil/attachments.js';
 import { wholeNumberOption } from '../util/ids.js';
 
@@ -81,7 +81,7 @@ export function parseConcurrency(text: string): number {
 
 // The ID (or row) names the request: the answer's meaning and the service's words are what is left to say.
 function describeApiError(error: ApiError): string {
-  const reason = failureReason(exitCodeOf(error), error.status);
+  const reason = answerReason(error);
   return error.serverMessages.length > 0 ? `${reason}: ${error.serverMessages.join('; ')}` : reason;
 }
 

@@ -20,11 +20,17 @@ export function cleanErrorText(text: string): string {
   return sanitizeText(redactText(text));
 }
 
-/** A refusal of the login: the permission it lacks, when the endpoint needs one (docs/service.md 5.5). */
-function permissionHint(error: TktError): string {
+/** The answer that failed, under the errors that carry it (one ID of a run, a change in doubt). */
+function answerOf(error: TktError): ApiError | undefined {
   let failure: unknown = error;
   while (!(failure instanceof ApiError) && failure instanceof TktError && failure.cause !== undefined) failure = failure.cause;
-  const permission = failure instanceof ApiError ? permissionFor(failure.method, failure.url) : undefined;
+  return failure instanceof ApiError ? failure : undefined;
+}
+
+/** A refusal of the login: the permission it lacks, when the endpoint needs one (docs/service.md 5.5). */
+function permissionHint(error: TktError): string {
+  const failure = answerOf(error);
+  const permission = failure === undefined ? undefined : permissionFor(failure.method, failure.url);
   const lacks = permission === undefined ? 'this login lacks the permission' : `this login lacks the ${permission} permission`;
   return `${lacks}: ask the service's admin to grant it, or log in as a user who has it`;
 }
@@ -41,7 +47,8 @@ function wrongUrlHint(baseUrl: string, globals: LoginGlobals, env: Readonly<Reco
  */
 export function errorHint(error: TktError, globals: LoginGlobals, env: Readonly<Record<string, string | undefined>>): string | undefined {
   if (error.hint !== undefined) return error.hint;
-  const misdirected = error instanceof ApiError ? misdirectedBaseUrl(error) : undefined;
+  const answer = answerOf(error);
+  const misdirected = answer === undefined ? undefined : misdirectedBaseUrl(answer);
   if (misdirected !== undefined) return wrongUrlHint(misdirected, globals, env);
   const exitCode = exitCodeOf(error);
   if (exitCode === ExitCode.permissionDenied) return permissionHint(error);

@@ -249,4 +249,21 @@ describe('a base URL with /api at its end (every path of the service starts with
     expect(missing.code).toBe(3);
     expect(missing.stderr).not.toContain('base URL');
   });
+
+  it('is said so by the ID commands too, and stops a run of several IDs at the first (every one would meet it)', async () => {
+    const env = { TKT_URL: `${h.sandbox.url}/api`, TKT_TOKEN: h.sandbox.issueToken('tech') };
+    const one = await h.cli(['close', '1029'], { env });
+    expect(one.code).toBe(1);
+    expect(one.stderr).toContain('#1029 no such endpoint, wrong service URL? (HTTP 404)');
+    expect(hintOf(one.stderr)).toBe(`is TKT_URL the service's base URL? (without /api: ${h.sandbox.url})`);
+
+    const before = h.sandbox.stats.requests;
+    const run = await h.cli(['close', '1029', '1028', '1027', '--json', '--concurrency', '1'], { env });
+    expect(run.code).toBe(1);
+    const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: number; error: string; notStarted?: boolean });
+    expect(lines[0]).toMatchObject({ id: 1029, error: expect.stringMatching(/^no such endpoint, wrong service URL\? \(HTTP 404\)/) });
+    expect(lines.slice(1).every((line) => line.notStarted === true)).toBe(true);
+    expect(h.sandbox.stats.requests - before).toBe(1);
+    expect(hintOf(run.stderr)).toBe(`is TKT_URL the service's base URL? (without /api: ${h.sandbox.url})`);
+  });
 });
