@@ -8,6 +8,7 @@ import { sanitizeInline } from '../output/sanitize.js';
 import { truncate } from '../output/width.js';
 import { createStyle, type Style } from '../output/style.js';
 import { editText } from './editor.js';
+import { createLinePrompts } from './line-prompts.js';
 import { createTypeAhead, type Suspend } from './typeahead.js';
 import type { Choice, Prompter } from '../context/prompter.js';
 import type * as InquirerPrompts from '@inquirer/prompts';
@@ -34,7 +35,10 @@ export interface PrompterIO {
   lendTerminal?: Context['lendTerminal'];
   /** The terminal's height, read as each picker opens. */
   rows?: () => number;
-  /** IO.cursorControl: stderr can go back over a line (the editor's "waiting" line is erased after it). */
+  /**
+   * IO.cursorControl: stderr can go back over a line (the editor's "waiting" line is erased after
+   * it); false at a dumb terminal, where questions are asked line by line (line-prompts.ts).
+   */
   cursorControl?: boolean;
   /** The terminal's width: the "waiting" line is kept to one row, which \r can go back to. */
   columns?: () => number;
@@ -141,6 +145,41 @@ export function createInquirerPrompter(io: PrompterIO): Prompter {
     }
   }
 
+  const editor: Prompter['editor'] = async ({ message, default: initial }) => {
+    // As git does: at a terminal that can, the line is erased once the editor is done, so that
+    // what follows (✓ replied) is not under a stale "waiting". It is ended at once, so what the
+    // editor or its shell says (not found, a crash) starts a line of its own; a failed editor
+    // leaves it there.
+    const erase = io.cursorControl === true;
+    const suffix = ' (waiting for your editor to close the file...)';
+    let waiting = `${sanitizeInline(message)}${suffix}`;
+    if (erase && io.columns !== undefined) {
+      // One row, the suffix kept whole where it fits: a wrapped line would leave its first row.
+      const width = Math.max(1, io.columns() - 1);
+      waiting = truncate(`${truncate(sanitizeInline(message), Math.max(1, width - suffix.length))}${suffix}`, width);
+    }
+    io.stderr.write(`${waiting}\n`);
+    const edit = () => editText({ message, default: initial, env: io.env, ...(io.editor === undefined ? {} : { editor: io.editor() }) });
+    const text = io.lendTerminal === undefined ? await edit() : await io.lendTerminal(edit);
+    // Back up to the line and erase it.
+    if (erase) io.stderr.write('\x1b[A\r\x1b[K');
+    return text;
+  };
+
+  // A dumb terminal (IO.cursorControl false) would show inquirer's redrawing as text: questions
+  // answered line by line there.
+  if (io.cursorControl === false) {
+    const lines = createLinePrompts(typeAhead, io, searchMatches);
+    return {
+      input: (options) => lines.input({ ...options, message: sanitizeInline(options.message) }),
+      password: ({ message }) => lines.password({ message: sanitizeInline(message) }),
+      confirm: (options) => lines.confirm({ ...options, message: sanitizeInline(options.message) }),
+      select: (options) => lines.select({ ...options, message: sanitizeInline(options.message), choices: displayChoices(options.choices) }),
+      search: (options) => lines.search({ message: sanitizeInline(options.message), choices: displayChoices(options.choices) }),
+      editor,
+    };
+  }
+
   return {
     input: ({ message, default: initial, validate }) =>
       ask(({ input }, context) => input({ message: sanitizeInline(message), default: initial, validate, theme: themes.base }, context)),
@@ -163,25 +202,6 @@ export function createInquirerPrompter(io: PrompterIO): Prompter {
       if (chosen === undefined) throw new Error(`the search answered ${index}, not one of its ${choices.length} choices`);
       return chosen.value;
     },
-    editor: async ({ message, default: initial }) => {
-      // As git does: at a terminal that can, the line is erased once the editor is done, so that
-      // what follows (✓ replied) is not under a stale "waiting". It is ended at once, so what the
-      // editor or its shell says (not found, a crash) starts a line of its own; a failed editor
-      // leaves it there.
-      const erase = io.cursorControl === true;
-      const suffix = ' (waiting for your editor to close the file...)';
-      let waiting = `${sanitizeInline(message)}${suffix}`;
-      if (erase && io.columns !== undefined) {
-        // One row, the suffix kept whole where it fits: a wrapped line would leave its first row.
-        const width = Math.max(1, io.columns() - 1);
-        waiting = truncate(`${truncate(sanitizeInline(message), Math.max(1, width - suffix.length))}${suffix}`, width);
-      }
-      io.stderr.write(`${waiting}\n`);
-      const edit = () => editText({ message, default: initial, env: io.env, ...(io.editor === undefined ? {} : { editor: io.editor() }) });
-      const text = io.lendTerminal === undefined ? await edit() : await io.lendTerminal(edit);
-      // Back up to the line and erase it.
-      if (erase) io.stderr.write('\x1b[A\r\x1b[K');
-      return text;
-    },
+    editor,
   };
 }

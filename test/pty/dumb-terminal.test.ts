@@ -2,11 +2,14 @@
 // some IDE consoles, which shows escape sequences as text. The built CLI prints plain text there
 // (unless FORCE_COLOR), and tkt triage, which draws a screen, refuses to start (README:
 // Environment and files). Every step waits for what the screen shows, never for a fixed time.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, useTerminal, type TerminalFixture } from '../helpers/terminal.js';
 import { skipWithout } from '../helpers/tools.js';
 
-const skip = skipWithout(['tmux'], 'test/pty/dumb-terminal.test.ts');
+// script: what tkt writes to the terminal, kept byte for byte (tmux acts on escapes, not shows them).
+const skip = skipWithout(['tmux', 'script'], 'test/pty/dumb-terminal.test.ts');
 const ESC = '\u001b';
 
 describe.skipIf(skip)('a dumb terminal', () => {
@@ -53,5 +56,38 @@ describe.skipIf(skip)('a dumb terminal', () => {
     expect(screen).toContain('hint: ');
     expect(screen).toContain('[exit 2]');
     expect(screen).not.toContain(ESC);
+  });
+
+  /** `tkt ARGS` at TERM=dumb in `config`, its bytes logged by script: each line typed once the screen shows `asked`. */
+  async function answering(config: string, args: string, answers: [asked: RegExp, line: string][]) {
+    sessions += 1;
+    const name = `s${sessions}`;
+    const log = join(fixture.dir, `${name}.log`);
+    const line = `env -u CI -u NO_COLOR -u FORCE_COLOR TERM=dumb TKT_CONFIG_DIR='${config}' script -qfec "node '${BIN}' ${args}" '${log}'; echo "[exit $?]"; sleep 60`;
+    await terminal.start(name, { width: 100, height: 30 }, line);
+    for (const [asked, typed] of answers) {
+      await terminal.waitFor(name, asked, { what: `${asked} asked` });
+      await terminal.type(name, typed);
+      await terminal.keys(name, 'Enter');
+    }
+    const screen = await terminal.waitFor(name, /\[exit \d+\]/, { what: `${args} to end` });
+    return { screen, written: (await readFile(log, 'utf8')).replaceAll('\r', '') };
+  }
+
+  it('asks line by line: no escape written, the password not echoed', async () => {
+    const { screen, written } = await answering(join(fixture.dir, 'fresh'), `login --url ${fixture.sandbox.url} -u tech`, [[/^Password: ?$/m, 'tech']]);
+    expect(screen).toContain('[exit 0]');
+    expect(written).not.toContain(ESC);
+    expect(written).toMatch(/^Password: \nLogged in to /m);
+  });
+
+  it("numbers a picker's choices and takes a name typed, with no escape written", async () => {
+    const ticket = fixture.sandbox.state.tickets.find((t) => t.deletedOn === null)!;
+    const omar = fixture.sandbox.state.users.find((user) => user.username === 'ohaddad')!.id;
+    const { screen, written } = await answering(fixture.dir, `assign ${ticket.id}`, [[/^Number or name: ?$/m, 'omar']]);
+    expect(screen).toContain('[exit 0]');
+    expect(written).not.toContain(ESC);
+    expect(written).toMatch(/^\d+\. Omar Haddad \(ohaddad\)$/m);
+    expect(ticket.assignedUser).toBe(omar);
   });
 });

@@ -1,0 +1,147 @@
+// The prompts at a dumb terminal (TERM=dumb: Emacs' M-x shell, some IDE consoles, a screen
+// reader's plain console), which shows escape sequences as text: each question is written once
+// and answered with a line, as a shell's `read` is. Nothing moves the cursor, nothing is drawn
+// again, no colour. The line is the terminal's own (cooked mode: it echoes and edits it, and
+// Ctrl-C is its SIGINT, which stops the run); only a password is read in raw mode, unechoed.
+// Pickers number their choices: a number picks, text narrows the list (ranked as every picker
+// ranks what is typed) and picks when one choice is left.
+import type { Writable } from 'node:stream';
+import type { Choice, Prompter } from '../context/prompter.js';
+import { InterruptedError } from '../errors.js';
+import { sanitizeInline } from '../output/sanitize.js';
+import { foldForMatch } from '../util/fold.js';
+import type { TypeAhead } from './typeahead.js';
+
+export interface LinePromptsIO {
+  stderr: Writable;
+  /** The run's stop signal (SIGTERM, or Ctrl-C as the terminal's SIGINT): the question closes. */
+  signal?: AbortSignal;
+}
+
+/** A list this long is shown whole; a longer one is narrowed by typing first. */
+export const LIST_ALL = 50;
+
+const ENTER = new Set(['\r', '\n']);
+const BACKSPACE = new Set(['\u007f', '\b']);
+
+/** The choices that `term` matches, the best first (searchMatches). */
+type Search = (choices: readonly { name: string; description?: string | undefined }[], term: string) => number[];
+
+/** "Title: ", "Delete ticket #7? ": a question that ends in its own mark keeps it. */
+function question(message: string): string {
+  return /[?:]$/.test(message) ? `${message} ` : `${message}: `;
+}
+
+function numbered<T>(choices: readonly Choice<T>[]): string {
+  return choices.map((choice, index) => `${index + 1}. ${choice.name}${choice.description === undefined ? '' : ` - ${choice.description}`}\n`).join('');
+}
+
+export function createLinePrompts(typeAhead: TypeAhead, io: LinePromptsIO, search: Search): Omit<Prompter, 'editor'> {
+  const input = typeAhead.input as TypeAhead['input'] & { setRawMode?(raw: boolean): unknown };
+  /** The last line ended with \r: a \n right after it is the same Enter (a terminal that sends both). */
+  let afterCR = false;
+
+  /** Writes `prompt` and reads one line; `hidden`: in raw mode, nothing echoed. */
+  function readLine(prompt: string, hidden = false): Promise<string> {
+    return typeAhead.during(
+      (interrupted) =>
+        new Promise<string>((resolve, reject) => {
+          const signal = io.signal === undefined ? interrupted : AbortSignal.any([io.signal, interrupted]);
+          let line = '';
+          const finish = () => {
+            input.off('data', onData);
+            input.off('end', onAbort);
+            input.pause();
+            signal.removeEventListener('abort', onAbort);
+            if (hidden) input.setRawMode?.(false);
+          };
+          const onAbort = () => {
+            finish();
+            // The question's line ends: what follows (the error, the shell) starts a line of its own.
+            io.stderr.write('\n');
+            // A Ctrl-Z too (typeahead.ts): the type-ahead reads its reason from its own signal.
+            reject(new InterruptedError());
+          };
+          // The type-ahead gives one key (a character, or a key's escape sequence) at a time.
+          const onData = (chunk: Buffer | string) => {
+            const key = String(chunk);
+            const skipped = afterCR && key === '\n';
+            afterCR = false;
+            if (skipped) return;
+            if (ENTER.has(key)) {
+              afterCR = key === '\r';
+              finish();
+              // Raw mode: the terminal echoed no Enter either.
+              if (hidden) io.stderr.write('\n');
+              resolve(line);
+            } else if (BACKSPACE.has(key)) line = Array.from(line).slice(0, -1).join('');
+            // Arrows and other keys that are no text are not part of the answer.
+            else if (!/^[\u0000-\u001f]/.test(key)) line += key;
+          };
+          if (signal.aborted || input.readableEnded) return reject(new InterruptedError());
+          signal.addEventListener('abort', onAbort, { once: true });
+          // The input ended (Ctrl-D, a closed terminal): no answer comes, as an @inquirer prompt closes then.
+          input.once('end', onAbort);
+          if (hidden) input.setRawMode?.(true);
+          io.stderr.write(prompt);
+          input.on('data', onData);
+          input.resume();
+        }),
+    );
+  }
+
+  async function pick<T>(message: string, choices: readonly Choice<T>[], initial?: T): Promise<T> {
+    const fallback = choices.find((choice) => choice.value === initial);
+    let shown: readonly Choice<T>[] = [];
+    if (choices.length <= LIST_ALL) {
+      shown = choices;
+      io.stderr.write(`${message}\n${numbered(shown)}`);
+    } else io.stderr.write(`${message} (${choices.length} choices: type part of a name to list the ones that match)\n`);
+    for (;;) {
+      const hint = shown.length > 0 ? `Number or name${fallback === undefined ? '' : ` (default: ${fallback.name})`}: ` : 'Name: ';
+      const answer = (await readLine(hint)).trim();
+      if (answer === '') {
+        if (fallback !== undefined) return fallback.value;
+        io.stderr.write(shown.length > 0 ? 'Type a number from the list, or part of a name.\n' : 'Type part of a name.\n');
+        continue;
+      }
+      const number = /^\d+$/.test(answer) ? Number(answer) : undefined;
+      const byNumber = number === undefined ? undefined : shown[number - 1];
+      if (byNumber !== undefined) return byNumber.value;
+      const matching = search(choices, answer).map((index) => choices[index]!);
+      const exact = matching.filter((choice) => foldForMatch(choice.name) === foldForMatch(answer));
+      if (matching.length === 1 || exact.length === 1) return (exact.length === 1 ? exact : matching)[0]!.value;
+      if (matching.length === 0) {
+        io.stderr.write(`No choice matches "${answer}"${number === undefined || shown.length === 0 ? '' : ` and the list has no number ${answer}`}.\n`);
+        continue;
+      }
+      shown = matching.slice(0, LIST_ALL);
+      const more = matching.length - shown.length;
+      io.stderr.write(`${matching.length} match "${answer}":\n${numbered(shown)}${more > 0 ? `and ${more} more: type more of the name\n` : ''}`);
+    }
+  }
+
+  return {
+    async input({ message, default: initial, validate }) {
+      for (;;) {
+        const typed = await readLine(question(initial === undefined || initial === '' ? message : `${message} (default: ${sanitizeInline(initial)})`));
+        const answer = typed === '' && initial !== undefined ? initial : typed;
+        const valid = validate?.(answer) ?? true;
+        if (valid === true) return answer;
+        io.stderr.write(`${valid}\n`);
+      }
+    },
+    password: ({ message }) => readLine(question(message), true),
+    async confirm({ message, default: initial = true }) {
+      for (;;) {
+        const answer = (await readLine(`${message} ${initial ? '[Y/n]' : '[y/N]'} `)).trim().toLowerCase();
+        if (answer === '') return initial;
+        if (answer === 'y' || answer === 'yes') return true;
+        if (answer === 'n' || answer === 'no') return false;
+        io.stderr.write('Answer y (yes) or n (no).\n');
+      }
+    },
+    select: ({ message, choices, default: initial }) => pick(message, choices, initial),
+    search: ({ message, choices }) => pick(message, choices),
+  };
+}

@@ -1,0 +1,139 @@
+// The real prompter at a dumb terminal (cursorControl false: TERM=dumb), on real streams: each
+// question is written once and read as a line, and nothing written holds an escape (a dumb
+// terminal shows them as text). Keys are written ahead: the type-ahead gives them to each
+// question in turn, as a terminal's typed-ahead lines are.
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { InterruptedError } from '../../src/errors.js';
+import { createInquirerPrompter } from '../../src/prompts/inquirer.js';
+import { LIST_ALL } from '../../src/prompts/line-prompts.js';
+import { createCollector } from '../helpers/io.js';
+
+const ESC = '\u001b';
+
+function setup(signal?: AbortSignal) {
+  const raw: boolean[] = [];
+  const stdin = Object.assign(new PassThrough(), {
+    isTTY: true,
+    setRawMode(mode: boolean) {
+      raw.push(mode);
+      return stdin;
+    },
+  });
+  const stderr = createCollector();
+  const prompter = createInquirerPrompter({
+    stdin,
+    stderr: stderr.stream,
+    env: { TERM: 'dumb' },
+    cursorControl: false,
+    ...(signal === undefined ? {} : { signal }),
+  });
+  return { stdin, stderr, prompter, raw };
+}
+
+const sites = [
+  { name: 'Headquarters', value: 1 },
+  { name: 'Warehouse North', value: 2 },
+  { name: 'Warehouse South', value: 3, description: 'Dock 7' },
+];
+
+describe('the prompter at a dumb terminal', () => {
+  it('asks for text once, takes the line, and shows a default as (default: X)', async () => {
+    const { prompter, stdin, stderr } = setup();
+    stdin.write('Printer jam\n\n');
+    expect(await prompter.input({ message: 'Title' })).toBe('Printer jam');
+    expect(await prompter.input({ message: 'Subject', default: 'Re: VPN' })).toBe('Re: VPN');
+    expect(stderr.text()).toBe('Title: Subject (default: Re: VPN): ');
+  });
+
+  it('asks again with the reason until validate accepts; \\r\\n is one Enter', async () => {
+    const { prompter, stdin, stderr } = setup();
+    stdin.write('too long\r\nshort\r\n');
+    expect(await prompter.input({ message: 'Title', validate: (v) => (v.length <= 5 ? true : 'at most 5 characters') })).toBe('short');
+    expect(await Promise.race([prompter.input({ message: 'Next' }), Promise.resolve('nothing yet')])).toBe('nothing yet');
+    expect(stderr.text()).toBe('Title: at most 5 characters\nTitle: Next: ');
+  });
+
+  it('reads a password in raw mode, echoing nothing; Backspace takes back a character', async () => {
+    const { prompter, stdin, stderr, raw } = setup();
+    stdin.write('s3cx\u007fret\r');
+    expect(await prompter.password({ message: 'Password' })).toBe('s3cret');
+    expect(stderr.text()).toBe('Password: \n');
+    // Echo off for the password only: the next question is the terminal's cooked line again.
+    expect(raw).toEqual([true, false]);
+  });
+
+  it('ends a password on Ctrl-C, as every prompt does: InterruptedError, the terminal cooked again', async () => {
+    const { prompter, stdin, stderr, raw } = setup();
+    stdin.write('s3\u0003');
+    await expect(prompter.password({ message: 'Password' })).rejects.toBeInstanceOf(InterruptedError);
+    expect(raw).toEqual([true, false]);
+    expect(stderr.text()).toBe('Password: \n');
+  });
+
+  it('closes a question on the run stop signal (SIGINT of the cooked terminal, SIGTERM)', async () => {
+    const stop = new AbortController();
+    const { prompter, stderr } = setup(stop.signal);
+    const answer = prompter.input({ message: 'Title' });
+    stop.abort('SIGINT');
+    await expect(answer).rejects.toBeInstanceOf(InterruptedError);
+    expect(stderr.text()).toBe('Title: \n');
+  });
+
+  it('confirms with y/yes/n/no or the default, and asks again once with a reason for anything else', async () => {
+    const { prompter, stdin, stderr } = setup();
+    stdin.write('\nyes\nmaybe\nN\n');
+    expect(await prompter.confirm({ message: 'Delete ticket #1330?', default: false })).toBe(false);
+    expect(await prompter.confirm({ message: 'Delete ticket #1330?', default: false })).toBe(true);
+    expect(await prompter.confirm({ message: 'Create this ticket?' })).toBe(false);
+    expect(stderr.text()).toBe(
+      'Delete ticket #1330? [y/N] Delete ticket #1330? [y/N] Create this ticket? [Y/n] Answer y (yes) or n (no).\nCreate this ticket? [Y/n] ',
+    );
+  });
+
+  it('numbers the choices of a select: a number picks, Enter takes the default', async () => {
+    const { prompter, stdin, stderr } = setup();
+    stdin.write('2\n\n');
+    expect(await prompter.select({ message: 'Site', choices: sites })).toBe(2);
+    expect(await prompter.select({ message: 'Site', choices: sites, default: 3 })).toBe(3);
+    const list = 'Site\n1. Headquarters\n2. Warehouse North\n3. Warehouse South - Dock 7\n';
+    expect(stderr.text()).toBe(`${list}Number or name: ${list}Number or name (default: Warehouse South): `);
+  });
+
+  it('narrows a picker by the text typed: one match picks it, several are listed numbered, best first', async () => {
+    const { prompter, stdin, stderr } = setup();
+    stdin.write('head\nhouse\n2\nzzz\nsouth\n');
+    expect(await prompter.search({ message: 'Site', choices: sites })).toBe(1);
+    expect(await prompter.search({ message: 'Site', choices: sites })).toBe(3);
+    expect(await prompter.select({ message: 'Site', choices: sites })).toBe(3);
+    expect(stderr.text()).toContain('2 match "house":\n1. Warehouse North\n2. Warehouse South - Dock 7\nNumber or name: ');
+    expect(stderr.text()).toContain('No choice matches "zzz".\nNumber or name: ');
+  });
+
+  it('asks for text first on a list too long to read through; the numbers are those of the matches listed', async () => {
+    const { prompter, stdin, stderr } = setup();
+    const people = Array.from({ length: LIST_ALL + 10 }, (_, index) => ({ name: `Person ${index + 1}`, value: index + 1 }));
+    stdin.write('son 1\n3\n');
+    expect(await prompter.search({ message: 'Requester', choices: people })).toBe(11);
+    expect(stderr.text()).toMatch(
+      /^Requester \(60 choices: type part of a name to list the ones that match\)\nName: 15 match "son 1":\n1\. Person 1\n2\. Person 10\n/,
+    );
+    expect(stderr.text()).not.toContain('Person 2\n');
+  });
+
+  it('picks the choice whose name is typed whole, though longer names match too', async () => {
+    const { prompter, stdin } = setup();
+    stdin.write('warehouse north\n');
+    const choices = [...sites, { name: 'Warehouse North Annex', value: 4 }];
+    expect(await prompter.search({ message: 'Site', choices })).toBe(2);
+  });
+
+  it('writes no escape, and server text in a question or a choice is shown escaped', async () => {
+    const { prompter, stdin, stderr } = setup();
+    stdin.write('x\ny\n1\n');
+    await prompter.input({ message: `Reply to ${ESC}[2J`, default: `Re: ${ESC}[31mred` });
+    await prompter.confirm({ message: 'Delete?' });
+    await prompter.search({ message: 'Site', choices: [{ name: `Evil ${ESC}]0;title\u0007`, value: 1 }] });
+    expect(stderr.text()).not.toContain(ESC);
+  });
+});
