@@ -28,7 +28,7 @@ export const HELP_TOPICS = {
       '| `TKT_CONFIG_DIR` | settings, tokens and lookup cache; default `$XDG_CONFIG_HOME/tkt` or `~/.config/tkt` (macOS `~/Library/Preferences/tkt`, Windows `%APPDATA%\\tkt`) |',
       '| `TKT_PASSWORD` | password for `tkt login` without a terminal |',
       '| `NO_COLOR`, `FORCE_COLOR` | the usual meaning |',
-      "| `TERM` | `dumb` (Emacs' M-x shell, some IDE consoles: escapes show as text): no colour unless `FORCE_COLOR`, and nothing that moves the cursor (no progress bar, spinner, pager or escape after the editor; `watch --notify` only rings); `tkt triage` exits 2 |",
+      "| `TERM` | `dumb` (Emacs' M-x shell, some IDE consoles: escapes show as text): no colour unless `FORCE_COLOR`, and nothing that moves the cursor (no progress bar, spinner, pager or escape after the editor; `watch --notify` only rings; questions asked line by line, choices numbered); `tkt triage` exits 2 |",
       '| `CI` | never prompt (as `--no-input`) |',
       '| `HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY` | honoured; a proxy that cannot be reached, drops the tunnel or refuses it is named in the error, not taken for the service (see A broken or hostile service) |',
       "| `NODE_DISABLE_COMPILE_CACHE` | set (`1`): no compiled code kept in `cache/code/` (below), as for Node's own cache |",
