@@ -38,6 +38,9 @@ export interface TableOptions {
 }
 
 const DEFAULT_MIN_WIDTH = 8;
+// An empty cell at a terminal: read aloud, a blank leaves the listener to guess which column the
+// next word is in ("Kofi Mensah": requester or assignee?). Piped tables keep it empty for scripts.
+const EMPTY_CELL = '-';
 // Columns stand apart by two spaces, as in gh's and docker's tables: no box to take room from
 // the title at 80 columns.
 const COLUMN_GAP = '  ';
@@ -154,14 +157,14 @@ export function fitTable(columns: readonly Column[], natural: readonly number[],
         return columns[i]!.align === 'right' ? pad + painted : last ? painted : painted + pad;
       })
       .join(COLUMN_GAP)
-      // Empty cells at the end (no assignee, no due date) leave no spaces to copy with the row.
+      // A last cell of spaces leaves none to copy with the row.
       .replace(/ +$/, '');
   return {
     leftOut: columns.filter((_column, i) => !shown.includes(i)).map((column) => column.key),
     header: line(headers, (text) => style.bold(text)),
     line: (row) =>
       line(
-        columns.map((column) => cellText(row[column.key])),
+        columns.map((column) => cellText(row[column.key]) || EMPTY_CELL),
         (text, i) => (options.color && columns[i]!.paint ? columns[i]!.paint!(text, row) : text),
       ),
   };

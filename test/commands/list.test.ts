@@ -329,6 +329,20 @@ describe('tkt list', () => {
     expect(piped.stderr()).toBe('');
   });
 
+  it('shows an empty cell as - at a terminal, so a row read aloud says whose name it is; piped TSV and CSV keep it empty', async () => {
+    // Kofi Mensah asked; nobody is assigned.
+    const search = { search: 'Projector in board room', in: 'subject' };
+    const wide = await h.context({ tty: true, size: { columns: 200 } });
+    await run(search, wide.ctx);
+    expect(wide.stdout()).toMatch(/Projector in board room +Open +\S+ +Kofi Mensah +- +\d+\S* overdue\n/);
+    const piped = await h.context();
+    await run(search, piped.ctx);
+    expect(piped.stdout()).toMatch(/\tKofi Mensah\t\t/);
+    const csv = await h.context({ globals: { csv: true } });
+    await run(search, csv.ctx);
+    expect(csv.stdout()).toMatch(/,Kofi Mensah,,/);
+  });
+
   it('keeps every column named with --columns at a narrow terminal, cut rather than left out', async () => {
     const narrow = await h.context({ tty: true, size: { columns: 40 }, globals: { columns: 'id,requester,assignee,title' } });
     await run({ view: 'all-tickets' }, narrow.ctx);
