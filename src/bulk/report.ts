@@ -188,7 +188,12 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
       const skipping = run.results.filter(skippedFiles);
       // Failures of IDs say more than a --query that failed on the lines of the others.
       if (failed.length === 0 && outputFailure !== undefined) throw outputFailure;
-      if (failed.length === 0 && skipping.length === 0) return;
+      if (failed.length === 0 && skipping.length === 0) {
+        // A person at a terminal gets the count the lines leave to be added up (the bar is
+        // erased, and absent without colour); scripts and logs see no change.
+        if (!single && !json && !quiet && io.stderrIsTTY) await toStderr(`${runCounts(run, total, '', doneLabel)}\n`);
+        return;
+      }
       if (failed.length === 0) {
         if (single) throw skippedFilesError(skipping[0]!.files!, skipping[0]!.id, { named: true, run: options.run, sent: options.sent });
         throw new FilesSkippedError(

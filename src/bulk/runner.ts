@@ -60,14 +60,18 @@ export interface BulkRun {
 
 /**
  * What became of a run's IDs (or rows, `unit` " rows"), for the line of an interrupted run:
- * "0 of 20 done, 8 in doubt, 12 not started". In doubt is not done: it may not have been.
+ * "0 of 20 done, 8 in doubt, 12 not started"; in doubt is not done: it may not have been. A
+ * success that changed nothing ("already closed") is unchanged, not done. `done` names the
+ * change, for the line that ends a successful run at a terminal: "47 of 47 closed".
  */
-export function runCounts(run: BulkRun, total: number, unit = ''): string {
-  const done = run.results.filter((result) => result.ok).length;
+export function runCounts(run: BulkRun, total: number, unit = '', done = 'done'): string {
+  const changed = run.results.filter((result) => result.ok && result.note === undefined).length;
+  const unchanged = run.results.filter((result) => result.ok && result.note !== undefined).length;
   const inDoubt = run.results.filter((result) => result.inDoubt).length;
-  const failed = run.results.length - done - inDoubt;
+  const failed = run.results.length - changed - unchanged - inDoubt;
   return [
-    `${done} of ${total}${unit} done`,
+    `${changed} of ${total}${unit} ${done}`,
+    ...(unchanged > 0 ? [`${unchanged} unchanged`] : []),
     ...(failed > 0 ? [`${failed} failed`] : []),
     ...(inDoubt > 0 ? [`${inDoubt} in doubt`] : []),
     ...(run.notStarted.length > 0 ? [`${run.notStarted.length} not started`] : []),

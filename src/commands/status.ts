@@ -4,6 +4,7 @@
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { fieldsOption } from '../output/flags.js';
+import { writeText } from '../output/write.js';
 
 export type StatusOptions = Record<string, never>;
 
@@ -31,12 +32,19 @@ Examples:
 export async function run(_options: StatusOptions, ctx: Context): Promise<void> {
   const { readQueue, renderQueue, urgentIds } = await import('../listing/queue.js');
   const queue = await readQueue(await ctx.api(), ctx.signal, ctx.now());
+  let leftOut = '';
   await ctx.output.document(queue, {
-    human: () => renderQueue(queue, ctx),
+    human: async () => {
+      const shown = await renderQueue(queue, ctx);
+      leftOut = shown.leftOut;
+      return shown.text;
+    },
     // The essentials of a queue: the tickets to open next, as `list -q` gives IDs.
     quiet: () =>
       urgentIds(queue)
         .map((id) => `${id}\n`)
         .join(''),
   });
+  // Under the table, on stderr: the columns a narrow terminal left out.
+  if (leftOut !== '') await writeText(ctx.io.stderr, leftOut);
 }

@@ -66,8 +66,10 @@ const INDENT = '  ';
  * The queue as people read it: the counts, then the urgent tickets as an aligned table. Piped,
  * as `tkt list` is (README: Output): tab-separated lines without headings, the counts then the
  * urgent tickets, due dates in ISO 8601; the overdue ones left out are in the overdue count.
+ * `leftOut` is the line for stderr, after it, that names the columns a narrow terminal's table
+ * left out (else '').
  */
-export async function renderQueue({ counts, urgent }: Queue, ctx: Context): Promise<string> {
+export async function renderQueue({ counts, urgent }: Queue, ctx: Context): Promise<{ text: string; leftOut: string }> {
   const piped = !ctx.io.stdoutIsTTY;
   const style = createStyle(ctx.io.stdoutColor);
   const rows: [string, number][] = [
@@ -90,19 +92,25 @@ export async function renderQueue({ counts, urgent }: Queue, ctx: Context): Prom
   ];
   if (piped) {
     const countColumns = [{ key: 'label' }, { key: 'count' }];
-    return (
+    const text =
       renderPlainTable(
         countColumns,
         rows.map(([label, count]) => ({ label, count })),
-      ) + renderPlainTable(columns, tickets)
-    );
+      ) + renderPlainTable(columns, tickets);
+    return { text, leftOut: '' };
   }
   const width = Math.max(...rows.map(([label]) => label.length));
+  let leftOut = '';
   const lines = [style.bold('Your queue'), ...rows.map(([label, count]) => `${INDENT}${label.padEnd(width)}  ${String(count).padStart(4)}`)];
   if (tickets.length > 0) {
     // The table module (and string-width) loads only at a terminal: not piped, for --json or -q.
-    const { renderTable } = await import('../output/table.js');
-    const table = renderTable(columns, tickets, { width: ctx.io.size().columns - INDENT.length, color: ctx.io.stdoutColor });
+    const { leftOutNote, renderTable } = await import('../output/table.js');
+    const table = renderTable(columns, tickets, {
+      width: ctx.io.size().columns - INDENT.length,
+      color: ctx.io.stdoutColor,
+      // Only to a person at the terminal; `tkt status` has no --columns, and show has every field.
+      onLeftOut: (keys) => (leftOut = ctx.io.stderrIsTTY ? leftOutNote(keys, `"${tktCommand(ctx, 'show ID')}" has them`) : ''),
+    });
     lines.push(
       '',
       style.bold('Most urgent'),
@@ -115,5 +123,5 @@ export async function renderQueue({ counts, urgent }: Queue, ctx: Context): Prom
     const overdueNotShown = counts.overdue! - Math.min(counts.overdue!, urgent.length);
     if (overdueNotShown > 0) lines.push(`${INDENT}and ${overdueNotShown} more overdue: ${tktCommand(ctx, 'list --view my-overdue-tickets')}`);
   }
-  return `${lines.join('\n')}\n`;
+  return { text: `${lines.join('\n')}\n`, leftOut };
 }

@@ -166,7 +166,14 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
       await writeText(io.stdout, heading + text);
     },
     async end() {
-      if (count > 0) return;
+      if (count > 0) {
+        // Told once, under the whole table (list --all's pages share one); only to a person at the terminal.
+        if (fitted !== undefined && io.stderrIsTTY) {
+          const { leftOutNote } = await import('./table.js');
+          await writeText(io.stderr, leftOutNote(fitted.leftOut, '--columns chooses'));
+        }
+        return;
+      }
       if (!csv) {
         if (spec.none !== undefined) await writeText(io.stderr, `${sanitizeInline(spec.none)}\n`);
         return;

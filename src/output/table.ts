@@ -33,9 +33,14 @@ export interface TableOptions {
   color: boolean;
   /** Tab-separated lines without header or truncation (stdout is not a terminal). */
   plain?: boolean;
+  /** Told the keys of the columns left out for width (FittedTable.leftOut), when a terminal's table left out any. */
+  onLeftOut?: (keys: string[]) => void;
 }
 
 const DEFAULT_MIN_WIDTH = 8;
+// An empty cell at a terminal: read aloud, a blank leaves the listener to guess which column the
+// next word is in ("Kofi Mensah": requester or assignee?). Piped tables keep it empty for scripts.
+const EMPTY_CELL = '-';
 // Columns stand apart by two spaces, as in gh's and docker's tables: no box to take room from
 // the title at 80 columns.
 const COLUMN_GAP = '  ';
@@ -109,6 +114,16 @@ function fitColumns(columns: readonly Column[], headers: readonly string[], natu
 export interface FittedTable {
   header: string;
   line(row: Row): string;
+  /** The keys of the columns left out for width, in the table's order. */
+  leftOut: string[];
+}
+
+/**
+ * The line after a table at a terminal that left out columns for width (none: ''): a reader
+ * who cannot see the header is told what is missing, and `how` says how to get it.
+ */
+export function leftOutNote(leftOut: readonly string[], how: string): string {
+  return leftOut.length === 0 ? '' : `(not shown at this width: ${leftOut.map(sanitizeInline).join(', ')}; ${how})\n`;
 }
 
 /** The width each column needs, header included: the part of drawing a table that reads every row. */
@@ -142,13 +157,14 @@ export function fitTable(columns: readonly Column[], natural: readonly number[],
         return columns[i]!.align === 'right' ? pad + painted : last ? painted : painted + pad;
       })
       .join(COLUMN_GAP)
-      // Empty cells at the end (no assignee, no due date) leave no spaces to copy with the row.
+      // A last cell of spaces leaves none to copy with the row.
       .replace(/ +$/, '');
   return {
+    leftOut: columns.filter((_column, i) => !shown.includes(i)).map((column) => column.key),
     header: line(headers, (text) => style.bold(text)),
     line: (row) =>
       line(
-        columns.map((column) => cellText(row[column.key])),
+        columns.map((column) => cellText(row[column.key]) || EMPTY_CELL),
         (text, i) => (options.color && columns[i]!.paint ? columns[i]!.paint!(text, row) : text),
       ),
   };
@@ -157,6 +173,7 @@ export function fitTable(columns: readonly Column[], natural: readonly number[],
 export function renderTable(columns: readonly Column[], rows: readonly Row[], options: TableOptions): string {
   if (options.plain) return renderPlainTable(columns, rows);
   const table = fitTable(columns, measureTable(columns, rows), options);
+  if (table.leftOut.length > 0) options.onLeftOut?.(table.leftOut);
   return [table.header, ...rows.map(table.line)].map((text) => text + '\n').join('');
 }
 

@@ -42,7 +42,7 @@ export function tableRow({ id, summary }: TriageRow, now: Date): Row {
     overdue: due.overdue,
     title: summary.title,
     requester: summary.requester,
-    assignee: summary.assignee ?? '-',
+    assignee: summary.assignee,
   };
 }
 

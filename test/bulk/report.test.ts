@@ -384,11 +384,11 @@ describe('summaries of long runs', () => {
 });
 
 describe('progress bar', () => {
-  it('shows on a colour terminal for several IDs, and is gone before the end', async () => {
+  it('shows on a colour terminal for several IDs, and is gone before the count that ends the run', async () => {
     const { stdout, stderr } = await report([closed12, already14], { io: { isTTY: true, color: true } });
     expect(stderr).toContain('closed [');
     expect(stderr).toContain('2/2');
-    expect(stderr.endsWith('\r\u001b[2K')).toBe(true);
+    expect(stderr.endsWith('\r\u001b[2K1 of 2 closed, 1 unchanged\n')).toBe(true);
     expect(stdout).toContain('#12 closed');
   });
 

@@ -18,7 +18,7 @@ const CLOSE = 'POST /api/TicketsApi/close/{id}';
 const CLOSED = 7;
 
 let h: Harness;
-useHarness({ sandbox: { seedTickets: 100 }, profiles: ['viewer'] }, (harness) => (h = harness));
+useHarness({ sandbox: { seedTickets: 115 }, profiles: ['viewer'] }, (harness) => (h = harness));
 
 /** `count` live tickets that are not closed and that no other test here has used. */
 const closable = (count: number) => unusedTickets(h, count, (t) => t.ticketStatusId !== CLOSED);
@@ -208,6 +208,34 @@ describe('ID... commands over several IDs', () => {
     const piped = await h.context();
     await runClose(closeOptions(ids(closable(3))), piped.ctx);
     expect(piped.stderr()).toBe('');
+  });
+
+  it('ends a run of many IDs at a terminal with the count on stderr, bar or no bar; never piped, with -q or --json', async () => {
+    // Without colour (NO_COLOR) there is no bar: the count is the only total.
+    const plain = await h.context({ tty: true });
+    await runClose(closeOptions(ids(closable(3))), plain.ctx);
+    expect(plain.stderr()).toBe('3 of 3 closed\n');
+
+    const coloured = await h.context({ tty: true, color: true });
+    await runClose(closeOptions(ids(closable(2))), coloured.ctx);
+    expect(coloured.stderr()).toMatch(/\r\u001b\[2K2 of 2 closed\n$/);
+
+    // A ticket already closed is counted apart, as its line says it.
+    const [done] = closable(1);
+    await runClose(closeOptions([String(done!.id)]), (await h.context()).ctx);
+    const again = await h.context({ tty: true });
+    await runClose(closeOptions([String(done!.id), ...ids(closable(1))]), again.ctx);
+    expect(again.stderr()).toBe('1 of 2 closed, 1 unchanged\n');
+
+    // Piped: scripts see no change.
+    const piped = await h.context();
+    await runClose(closeOptions(ids(closable(2))), piped.ctx);
+    expect(piped.stderr()).toBe('');
+    for (const globals of [{ quiet: true }, { json: true }]) {
+      const terminal = await h.context({ tty: true, globals });
+      await runClose(closeOptions(ids(closable(2))), terminal.ctx);
+      expect(terminal.stderr()).toBe('');
+    }
   });
 
   it('says at a terminal that it reads the IDs typed, until Ctrl-D; nothing said when they are piped', async () => {

@@ -308,6 +308,41 @@ describe('tkt list', () => {
     expect(lines[0]).not.toMatch(/REQUESTER|ASSIGNEE/);
   });
 
+  it('names on stderr the columns a narrow terminal left out, once under the table; never piped or with --columns', async () => {
+    const forty = await h.context({ tty: true, size: { columns: 40 } });
+    await run({ view: 'all-tickets', limit: '5' }, forty.ctx);
+    expect(forty.stdout()).not.toContain('not shown');
+    expect(forty.stderr().split('\n')[0]).toBe('(not shown at this width: status, priority, requester, assignee, due; --columns chooses)');
+
+    const fifty = await h.context({ tty: true, size: { columns: 50 } });
+    await run({ view: 'all-tickets', all: true }, fifty.ctx);
+    expect(fifty.stderr()).toBe('(not shown at this width: priority, requester, assignee, due; --columns chooses)\n');
+
+    const wide = await h.context({ tty: true, size: { columns: 200 } });
+    await run({ view: 'all-tickets', limit: '5' }, wide.ctx);
+    expect(wide.stderr()).not.toContain('not shown');
+    const chosen = await h.context({ tty: true, size: { columns: 40 }, globals: { columns: 'id,requester,assignee,title' } });
+    await run({ view: 'all-tickets', limit: '5' }, chosen.ctx);
+    expect(chosen.stderr()).not.toContain('not shown');
+    const piped = await h.context({ size: { columns: 40 } });
+    await run({ view: 'all-tickets', limit: '5' }, piped.ctx);
+    expect(piped.stderr()).toBe('');
+  });
+
+  it('shows an empty cell as - at a terminal, so a row read aloud says whose name it is; piped TSV and CSV keep it empty', async () => {
+    // Kofi Mensah asked; nobody is assigned.
+    const search = { search: 'Projector in board room', in: 'subject' };
+    const wide = await h.context({ tty: true, size: { columns: 200 } });
+    await run(search, wide.ctx);
+    expect(wide.stdout()).toMatch(/Projector in board room +Open +\S+ +Kofi Mensah +- +\d+\S* overdue\n/);
+    const piped = await h.context();
+    await run(search, piped.ctx);
+    expect(piped.stdout()).toMatch(/\tKofi Mensah\t\t/);
+    const csv = await h.context({ globals: { csv: true } });
+    await run(search, csv.ctx);
+    expect(csv.stdout()).toMatch(/,Kofi Mensah,,/);
+  });
+
   it('keeps every column named with --columns at a narrow terminal, cut rather than left out', async () => {
     const narrow = await h.context({ tty: true, size: { columns: 40 }, globals: { columns: 'id,requester,assignee,title' } });
     await run({ view: 'all-tickets' }, narrow.ctx);
@@ -326,14 +361,15 @@ describe('tkt list', () => {
   it('says at a terminal how to see more when the page is full, and only then', async () => {
     const full = await h.context({ tty: true });
     await run({ view: 'all-tickets', limit: '5' }, full.ctx);
-    expect(full.stderr()).toBe('5 shown; more with --page 2, or --all\n');
+    // At 80 columns the requester gives way, and is named under the table first.
+    expect(full.stderr()).toBe('(not shown at this width: requester; --columns chooses)\n5 shown; more with --page 2, or --all\n');
     const second = await h.context({ tty: true });
     await run({ view: 'all-tickets', limit: '5', page: '2' }, second.ctx);
     expect(second.stderr()).toContain('more with --page 3, or --all');
     // The last, short page; piped output; --all: no such line.
     const last = await h.context({ tty: true });
     await run({ view: 'all-tickets', limit: '5000' }, last.ctx);
-    expect(last.stderr()).toBe('');
+    expect(last.stderr()).not.toContain('more with');
     const piped = await h.context();
     await run({ view: 'all-tickets', limit: '5' }, piped.ctx);
     expect(piped.stderr()).toBe('');

@@ -132,6 +132,15 @@ describe('tkt status', () => {
     for (const line of table) expect(displayWidth(line)).toBeLessThanOrEqual(50);
     // The title keeps its 24 columns: the first row's cell is more than an ellipsis.
     expect(table[1]!.slice(table[0]!.indexOf('TITLE'))).toMatch(/^\S.{4,}/);
+    // What was left out is said on stderr, not on stdout; at a wide terminal or piped, nothing.
+    expect(out).not.toContain('not shown');
+    expect(narrow.stderr()).toMatch(/^\(not shown at this width: due, priority; "tkt[^"]* show ID" has them\)\n$/);
+    const wide = await h.context({ tty: true, size: { columns: 200 } });
+    await run({}, wide.ctx);
+    expect(wide.stderr()).toBe('');
+    const piped = await h.context({ size: { columns: 50 } });
+    await run({}, piped.ctx);
+    expect(piped.stderr()).toBe('');
   });
 
   it('gives the urgent ticket IDs with -q, and takes --fields', async () => {

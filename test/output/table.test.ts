@@ -25,11 +25,14 @@ describe('renderTable on a terminal', () => {
     expect(out).toContain('On Hold');
   });
 
-  it('ends no row with spaces when its last cells are empty (copied rows carried the padding)', async () => {
-    const withEmpty: Row[] = [...rows, { id: 8, title: 'Toner', status: '' }];
+  it('shows an empty cell as -, so that a row read aloud keeps its columns apart; piped, it stays empty', async () => {
+    const withEmpty: Row[] = [...rows, { id: 8, title: '', status: '' }, { id: 9, title: 'Toner', status: ' ' }];
     const out = lines(await renderTable(columns, withEmpty, { width: 80, color: false }));
-    expect(out.at(-1)).toBe('    8  Toner');
+    expect(out.at(-2)).toMatch(/^ {4}8 {2}- +-$/);
+    // A last cell of spaces leaves none at the end (copied rows carried the padding).
+    expect(out.at(-1)).toBe('    9  Toner');
     for (const line of out) expect(line).not.toMatch(/ $/);
+    expect(renderTable(columns, withEmpty, { width: 80, color: false, plain: true }).split('\n').at(-3)).toBe('8\t\t');
   });
 
   it('leaves everything whole when it fits', async () => {
