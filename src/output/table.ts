@@ -44,6 +44,8 @@ const EMPTY_CELL = '-';
 // Columns stand apart by two spaces, as in gh's and docker's tables: no box to take room from
 // the title at 80 columns.
 const COLUMN_GAP = '  ';
+/** The width a terminal has unless made narrower: what a narrower one leaves out is said (FittedTable.leftOut). */
+const STANDARD_WIDTH = 80;
 
 /** The shown columns (indexes) and their widths. */
 interface Fitted {
@@ -114,7 +116,11 @@ function fitColumns(columns: readonly Column[], headers: readonly string[], natu
 export interface FittedTable {
   header: string;
   line(row: Row): string;
-  /** The keys of the columns left out for width, in the table's order. */
+  /**
+   * The keys of the columns left out for a terminal narrower than 80 columns that 80 would show,
+   * in the table's order: what a large font or a split pane costs, not the layout every terminal
+   * has (at 80 the default list leaves the requester out, and says nothing of it).
+   */
   leftOut: string[];
 }
 
@@ -140,6 +146,7 @@ export function fitTable(columns: readonly Column[], natural: readonly number[],
   // Headers may be the service's member names (metadata, --columns).
   const headers = columns.map((column) => sanitizeInline(column.header));
   const { shown, widths } = fitColumns(columns, headers, natural, options.width);
+  const standard = options.width < STANDARD_WIDTH ? fitColumns(columns, headers, natural, STANDARD_WIDTH).shown : shown;
   const style = createStyle(options.color);
   // Padded with the width function that cut the cells, string-width 8 (Ink's): emoji, CJK,
   // Thai vowel marks and zero-width spaces keep the columns straight. cli-table3 (0.6.5) pads
@@ -160,7 +167,7 @@ export function fitTable(columns: readonly Column[], natural: readonly number[],
       // A last cell of spaces leaves none to copy with the row.
       .replace(/ +$/, '');
   return {
-    leftOut: columns.filter((_column, i) => !shown.includes(i)).map((column) => column.key),
+    leftOut: columns.filter((_column, i) => standard.includes(i) && !shown.includes(i)).map((column) => column.key),
     header: line(headers, (text) => style.bold(text)),
     line: (row) =>
       line(
