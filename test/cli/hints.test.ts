@@ -260,7 +260,10 @@ describe('a base URL with /api at its end (every path of the service starts with
     const before = h.sandbox.stats.requests;
     const run = await h.cli(['close', '1029', '1028', '1027', '--json', '--concurrency', '1'], { env });
     expect(run.code).toBe(1);
-    const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: number; error: string; notStarted?: boolean });
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: number; error: string; notStarted?: boolean });
     expect(lines[0]).toMatchObject({ id: 1029, error: expect.stringMatching(/^no such endpoint, wrong service URL\? \(HTTP 404\)/) });
     expect(lines.slice(1).every((line) => line.notStarted === true)).toBe(true);
     expect(h.sandbox.stats.requests - before).toBe(1);
