@@ -171,7 +171,8 @@ export function fitTable(columns: readonly Column[], natural: readonly number[],
     header: line(headers, (text) => style.bold(text)),
     line: (row) =>
       line(
-        columns.map((column) => cellText(row[column.key]) || EMPTY_CELL),
+        // A marker column (no header: profiles' `*`) stays blank where it marks nothing.
+        columns.map((column) => cellText(row[column.key]) || (column.header === '' ? '' : EMPTY_CELL)),
         (text, i) => (options.color && columns[i]!.paint ? columns[i]!.paint!(text, row) : text),
       ),
   };
