@@ -62,6 +62,19 @@ function heldValues(current: unknown, form: Readonly<Record<string, FormValue>>,
   );
 }
 
+/**
+ * What ticket `id` holds now in each field `tkt update` changes, by form field, as a dry run names
+ * it ("3 (High)", "empty"): said beside each field `tkt update` asks for at a terminal.
+ */
+export async function heldNow(client: ApiClient, id: TicketId): Promise<Record<string, string>> {
+  const current = (await client.send(plans.getTicket(id))).body;
+  return heldValues(
+    current,
+    currentUpdateForm(id, current),
+    fieldsFor('update').map((spec) => spec.formField),
+  );
+}
+
 /** How an update is sent: as it is, or through the command's gate (src/cmdutil/send-change.ts). */
 export type ChangeSender = (plan: RequestPlan) => Promise<ApiResponse>;
 

@@ -13,7 +13,7 @@ import { detailLines } from '../output/reflow.js';
 import { fieldsFor } from '../model/fields.js';
 import { addFieldOptions, assertFieldsApply, flagOf, givenKeys, pickFieldValues, type RawFieldValues } from '../fields/options.js';
 import { checkFields, resolveFields, typedNames } from '../fields/values.js';
-import { plannedUpdates, updateTicket } from '../bulk/change.js';
+import { heldNow, plannedUpdates, updateTicket } from '../bulk/change.js';
 import { parseTicketId } from '../util/ids.js';
 import { dryRunOption, idArgument } from './shared-options.js';
 
@@ -48,7 +48,9 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<void> {
   const lookups = createLookups(ctx);
   // No option at a terminal: offer the fields to change, as gh's edit commands do.
   if (givenKeys(options.values).length === 0 && ctx.io.canPrompt) {
-    options = { ...options, values: await (await import('../prompts/fill.js')).askUpdateFields(ctx, lookups) };
+    // The ticket is read first: what it holds is said with each question, and a ticket that does not exist asks nothing.
+    const held = await heldNow(await ctx.api(), id);
+    options = { ...options, values: await (await import('../prompts/fill.js')).askUpdateFields(ctx, lookups, held) };
   }
   if (givenKeys(options.values).length === 0) {
     throw new UsageError('nothing to update: name at least one field to change', {

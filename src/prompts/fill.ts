@@ -121,7 +121,7 @@ const DONE = '';
  * `tkt update ID` at a terminal with no option: which fields to change, one at a time, then
  * each one's value, as the options would have given them. Empty when the person picks none.
  */
-export async function askUpdateFields(ctx: Context, lookups: Lookups): Promise<RawFieldValues> {
+export async function askUpdateFields(ctx: Context, lookups: Lookups, held: Readonly<Record<string, string>> = {}): Promise<RawFieldValues> {
   const values: RawFieldValues = {};
   const specs = fieldsFor('update');
   for (;;) {
@@ -137,10 +137,12 @@ export async function askUpdateFields(ctx: Context, lookups: Lookups): Promise<R
     });
     const spec = specs.find((candidate) => candidate.key === key);
     if (spec === undefined) return values;
+    // What the ticket holds now, said with the question: the answer is a change from it.
+    const now = held[spec.formField] === undefined ? '' : ` (now: ${held[spec.formField]})`;
     if (spec.value.type === 'lookup') {
-      values[spec.key] = await askLookup(ctx, lookups, spec.value.kind, { message: spec.key, optional: false, search: spec.ask?.search === true });
+      values[spec.key] = await askLookup(ctx, lookups, spec.value.kind, { message: `${spec.key}${now}`, optional: false, search: spec.ask?.search === true });
     } else {
-      values[spec.key] = await ctx.prompter.input({ message: `${spec.key}: ${spec.description}`, validate: required });
+      values[spec.key] = await ctx.prompter.input({ message: `${spec.key}: ${spec.description}${now}`, validate: required });
     }
   }
 }

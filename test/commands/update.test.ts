@@ -239,15 +239,16 @@ describe('tkt update', () => {
     ).toContain('--due');
   });
 
-  it('with no option at a terminal offers the fields to change, then updates only those', async () => {
+  it('with no option at a terminal offers the fields to change, each with what the ticket holds now, then updates only those', async () => {
     const id = await fullTicket();
     const before = ticketById(h, id);
     const keptSite = before.siteId;
+    const priorityNow = h.sandbox.state.lookups.priorities.find((priority) => priority.id === before.ticketPriorityId)!.priority;
     const r = await h.context({
       tty: true,
       answers: [
         { kind: 'select', message: 'Field to change', name: 'priority' },
-        { kind: 'select', message: 'priority', name: 'High' },
+        { kind: 'select', message: `priority (now: ${before.ticketPriorityId} (${priorityNow}))`, name: 'High' },
         { kind: 'select', message: 'Another field to change?', name: 'due' },
         { kind: 'input', message: 'due', value: '2030-03-01T08:00Z' },
         { kind: 'select', message: 'Another field to change?', name: 'no more: update the ticket' },
