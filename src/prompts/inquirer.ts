@@ -105,7 +105,8 @@ export function matchesSearch(choice: { name: string; description?: string | und
 export function searchMatches(choices: readonly { name: string; description?: string | undefined }[], term: string | undefined): number[] {
   const matching = choices.flatMap((choice, index) => (matchesSearch(choice, term) ? [index] : []));
   const ranked = rankTyped(matching, (index) => choices[index]!.name, (term ?? '').trim());
-  return [...ranked, ...matching.filter((index) => !ranked.includes(index))];
+  const first = new Set(ranked);
+  return [...ranked, ...matching.filter((index) => !first.has(index))];
 }
 
 export function createInquirerPrompter(io: PrompterIO): Prompter {
