@@ -3,12 +3,15 @@
 // filled from the ticket and the user (README: Reply templates). A placeholder tkt does not know,
 // one the ticket has no value for, or a "{{"/"}}" that is no placeholder (a brace missing) stops
 // the command (exit 2) before anything is sent.
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+// node:fs's promises load on first use, for writing a template: a Tab press lists the names only
+// (util/fs-promises.ts says what loading them costs).
+import { promises as fsPromises } from 'node:fs';
 import { join } from 'node:path';
 import { OperationError, UsageError } from '../errors.js';
 import { forEachAtMost } from '../util/at-most.js';
 import { nonFolderOnPath } from '../util/non-folder.js';
 import { NotTextError, readTextFile } from '../util/text-read.js';
+import { readFolder } from '../util/fs-promises.js';
 import type { Context } from '../context/context.js';
 import type { Ticket } from '../model/ticket.js';
 import type { Session } from '../config/types.js';
@@ -78,7 +81,7 @@ export function templateFile(ctx: Pick<Context, 'config'>, name: string): string
 export async function templateFiles(ctx: Pick<Context, 'config'>): Promise<{ names: string[]; leftOut: string[] }> {
   const dir = templatesDirIfAny(ctx);
   if (dir === undefined) return { names: [], leftOut: [] };
-  const entries = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
+  const entries = await readFolder(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return [] as string[];
     throw new OperationError(`cannot read ${templatesDir(ctx)}: ${error.message}`);
   });
@@ -311,15 +314,15 @@ export async function editTemplate(
   edit: (file: string, afterFailure: () => Promise<string>) => Promise<void>,
 ): Promise<{ file: string; created: boolean; changed: boolean }> {
   const { file, created } = await templateFileForEdit(ctx, name);
-  const before = await readFile(file, 'utf8');
+  const before = await fsPromises.readFile(file, 'utf8');
   const dropIfUnchanged = async () => {
-    const unchanged = created && (await readFile(file, 'utf8').catch(() => undefined)) === EXAMPLE_TEMPLATE;
-    if (unchanged) await rm(file, { force: true });
+    const unchanged = created && (await fsPromises.readFile(file, 'utf8').catch(() => undefined)) === EXAMPLE_TEMPLATE;
+    if (unchanged) await fsPromises.rm(file, { force: true });
     return unchanged;
   };
   const afterFailure = async () => {
     if (await dropIfUnchanged()) return `template ${name} was not created`;
-    const after = await readFile(file, 'utf8').catch(() => undefined);
+    const after = await fsPromises.readFile(file, 'utf8').catch(() => undefined);
     return after === before ? `${file} is as it was` : `${file} keeps what the editor saved`;
   };
   try {
@@ -331,17 +334,17 @@ export async function editTemplate(
   if (await dropIfUnchanged()) {
     throw new OperationError(`template ${name} not created: the example was left unchanged`, { hint: 'change the text and save it to create the template' });
   }
-  return { file, created, changed: (await readFile(file, 'utf8')) !== before };
+  return { file, created, changed: (await fsPromises.readFile(file, 'utf8')) !== before };
 }
 
 /** The file of template NAME, created from the example when it does not exist yet. */
 async function templateFileForEdit(ctx: Pick<Context, 'config'>, name: string): Promise<{ file: string; created: boolean }> {
   const file = templateFile(ctx, name);
-  await mkdir(templatesDir(ctx), { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+  await fsPromises.mkdir(templatesDir(ctx), { recursive: true }).catch((error: NodeJS.ErrnoException) => {
     const notFolder = nonFolderOnPath(templatesDir(ctx));
     throw new OperationError(`cannot create ${file}: ${notFolder === undefined ? error.message : `${notFolder} is not a folder`}`);
   });
-  const created = await writeFile(file, EXAMPLE_TEMPLATE, { flag: 'wx', mode: 0o600 }).then(
+  const created = await fsPromises.writeFile(file, EXAMPLE_TEMPLATE, { flag: 'wx', mode: 0o600 }).then(
     () => true,
     (error: NodeJS.ErrnoException) => {
       if (error.code === 'EEXIST') return false;
