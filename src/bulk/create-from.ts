@@ -25,7 +25,7 @@
 import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { userSettings } from '../config/settings.js';
-import { folderIfAny } from '../config/store.js';
+import { folderIfAny } from '../config/store-read.js';
 import type { Context } from '../context/context.js';
 import type { ApiClient, ApiResponse, UploadFile } from '../api/types.js';
 import { keptFiles, type KeptFiles } from '../cmdutil/attachments.js';

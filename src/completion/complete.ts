@@ -2,6 +2,7 @@
 // (src/completion/entry.ts) from its own light bundle: the config folder and the lookup cache,
 // never the network.
 import type { IO } from '../output/io.js';
+import type { ConfigReader } from '../config/types.js';
 import { createLookups, type LookupContext } from '../lookups/index.js';
 import { isLookupKind, type LookupKind } from '../model/fields.js';
 import { sanitizeInline } from '../output/sanitize.js';
@@ -26,8 +27,14 @@ export const TEMPLATE = 'template';
 /** What `tkt __complete KIND` names: a lookup kind, the profiles, the aliases or the templates. */
 export type NameKind = LookupKind | typeof PROFILE | typeof ALIAS | typeof TEMPLATE;
 
-/** What completion uses of a run: the full CLI passes its context, the light entry builds just this. */
-export type CompletionContext = LookupContext & { io: Pick<IO, 'stdout'> };
+/**
+ * What listing names uses of a run: the full CLI passes its context, the light entry
+ * (src/completion/entry.ts) builds just this, with a config folder it only reads.
+ */
+export type NamesContext = Omit<LookupContext, 'config' | 'api'> & { config: ConfigReader };
+
+/** What `tkt __complete` uses of a run in the full CLI. */
+export type CompletionContext = NamesContext & { io: Pick<IO, 'stdout'> };
 
 /**
  * What an alias's arguments complete after, one word a line: `tkt ALIAS WORDS` completes as `tkt
@@ -35,7 +42,7 @@ export type CompletionContext = LookupContext & { io: Pick<IO, 'stdout'> };
  * is) are left out: the arguments typed after the alias are what fill them. `!` for a shell
  * alias, whose script decides what its arguments are; nothing for no alias or an unbalanced one.
  */
-function aliasWords(name: string, ctx: LookupContext): string[] {
+function aliasWords(name: string, ctx: NamesContext): string[] {
   const expansion = textAliases(ctx)[name]?.trim();
   if (expansion === undefined) return [];
   if (expansion.startsWith('!')) return ['!'];
@@ -46,13 +53,13 @@ function aliasWords(name: string, ctx: LookupContext): string[] {
 }
 
 /** The saved aliases that can run; one that cannot (hand-edited: no text, empty) completes as nothing (tkt alias list says why). */
-function textAliases(ctx: LookupContext): Record<string, string> {
+function textAliases(ctx: NamesContext): Record<string, string> {
   const saved = ctx.config.getSettings().aliases;
   if (!isObject(saved)) return {};
   return Object.fromEntries(Object.entries(saved).filter((entry): entry is [string, string] => aliasProblem(entry[1]) === undefined));
 }
 
-async function namesOf(kind: string, ctx: LookupContext): Promise<string[]> {
+async function namesOf(kind: string, ctx: NamesContext): Promise<string[]> {
   if (kind === PROFILE) return ctx.config.profileNames();
   if (kind === ALIAS) return Object.keys(textAliases(ctx)).sort();
   if (kind.startsWith(ALIAS_WORDS)) return aliasWords(kind.slice(ALIAS_WORDS.length), ctx);
@@ -60,6 +67,9 @@ async function namesOf(kind: string, ctx: LookupContext): Promise<string[]> {
   if (!isLookupKind(kind)) return [];
   const cacheOnly: LookupContext = {
     ...ctx,
+    // It fetches nothing, so it has nothing to keep. The reader is the prototype: its `dir` may
+    // be a getter (no config folder), which a copy would call.
+    config: Object.assign(Object.create(ctx.config) as ConfigReader, { writeCache: async () => {} }),
     globals: { ...ctx.globals, refresh: false },
     api: () => Promise.reject(new Error('completion never contacts the service')),
   };
@@ -72,7 +82,7 @@ async function namesOf(kind: string, ctx: LookupContext): Promise<string[]> {
  * the cache, the profiles, the aliases, an alias's words (alias:NAME) or the templates. It never makes a request and never fails: nothing cached, not
  * logged in, an unreadable config folder or an unknown kind all give nothing.
  */
-export async function namesText(kind: string, ctx: LookupContext): Promise<string> {
+export async function namesText(kind: string, ctx: NamesContext): Promise<string> {
   try {
     return (await namesOf(kind, ctx)).map((name) => `${sanitizeInline(name)}\n`).join('');
   } catch {

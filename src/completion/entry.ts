@@ -3,7 +3,7 @@
 import { readGlobals } from '../config/globals.js';
 import { defaultConfigDir } from '../config/paths.js';
 import { resolveSession } from '../config/session.js';
-import { createConfigStore } from '../config/store.js';
+import { createConfigReader } from '../config/store-read.js';
 import type { ProcessLike } from '../process-host.js';
 import { writeStdoutSync } from '../util/stdout-sync.js';
 import { namesText } from './complete.js';
@@ -18,7 +18,7 @@ export async function completeInProcess(kind: string, proc: Pick<ProcessLike, 'e
   let text = '';
   try {
     const globals = readGlobals({});
-    const config = createConfigStore(defaultConfigDir(proc.env));
+    const config = createConfigReader(defaultConfigDir(proc.env));
     text = await namesText(kind, {
       globals,
       env: proc.env,
@@ -27,7 +27,6 @@ export async function completeInProcess(kind: string, proc: Pick<ProcessLike, 'e
       // It lists names, never matches one: no error that could list people.
       io: { stderrIsTTY: false },
       session: async () => resolveSession({ globals, env: proc.env, config, now: new Date() }),
-      api: () => Promise.reject(new Error('completion never contacts the service')),
     });
   } catch {
     // Completion never fails: an unusable config folder just means no suggestions.

@@ -7,14 +7,14 @@ import { envValue, setButEmpty } from '../util/env.js';
 import { nonFolderOnPath } from '../util/non-folder.js';
 import { isCI } from '../util/ci.js';
 import { assertProfileName } from './paths.js';
-import type { ConfigStore, Profile, Session } from './types.js';
-import { folderIfAny } from './store.js';
+import type { ConfigReader, Profile, Session } from './types.js';
+import { folderIfAny } from './store-read.js';
 import { assertTransportAllowed, normalizeBaseUrl, withoutApi } from './url.js';
 
 export interface SessionInput {
   globals: { url?: string | undefined; profile?: string | undefined; allowHttp?: boolean };
   env: Readonly<Record<string, string | undefined>>;
-  config: ConfigStore;
+  config: ConfigReader;
   now: Date;
 }
 
@@ -73,7 +73,7 @@ export function tktCommand(input: RunPlace & NamingProfile, words: string, url: 
  * has no URL (and none from --url or TKT_URL) gets `--url URL`: a login without one could not
  * run without a terminal, and at one it would ask for what the hint could have said.
  */
-export function loginCommand(input: RunPlace & NamingProfile & { config?: ConfigStore }, words = 'login'): string {
+export function loginCommand(input: RunPlace & NamingProfile & { config?: ConfigReader }, words = 'login'): string {
   const knowsUrl =
     input.config === undefined || Boolean(input.globals.url || envValue(input.env, 'TKT_URL') || input.config.getProfile(resolveProfileName(input)).url);
   return tktCommand(input, words, knowsUrl ? input.globals.url : 'URL');

@@ -40,21 +40,27 @@ export interface StoredToken {
 /** Settings to merge: a key set to undefined is removed. */
 export type SettingsChanges = Partial<Record<keyof SavedSettings, SavedSettings[keyof SavedSettings] | undefined>>;
 
-export interface ConfigStore {
+export interface ConfigReader {
   /** The folder holding settings, tokens and caches; exit 1 naming TKT_CONFIG_DIR when the user has none (defaultConfigDir). */
   readonly dir: string;
+  getProfile(name: string): Profile;
+  /** Every profile with saved settings or a token. */
+  profileNames(): string[];
+  /** The global settings, or a profile's own when `profile` is given. */
+  getSettings(profile?: string): SavedSettings;
+  readToken(profile: string): StoredToken | undefined;
+  /** A small JSON cache (lookups) kept per profile; entries carry their own expiry. */
+  readCache<T>(profile: string, key: string): T | undefined;
+}
+
+export interface ConfigStore extends ConfigReader {
   /**
    * Throws what a write of the settings and a token would meet (a file where the folder should be, a
    * settings file it cannot read, a folder it may not write), making the folders: login checks before sending a password.
    */
   assertWritable(): void;
-  getProfile(name: string): Profile;
   /** Merges `changes` into the saved profile. */
   saveProfile(name: string, changes: Profile): Promise<void>;
-  /** Every profile with saved settings or a token. */
-  profileNames(): string[];
-  /** The global settings, or a profile's own when `profile` is given. */
-  getSettings(profile?: string): SavedSettings;
   /**
    * Merges `changes` (a key set to undefined is removed) into the global settings or a profile's.
    * A change that depends on what is saved (a map of aliases) is a function of the settings as
@@ -62,11 +68,9 @@ export interface ConfigStore {
    */
   saveSettings(changes: SettingsChanges | ((saved: SavedSettings) => SettingsChanges), profile?: string): Promise<void>;
   /** Token files are 0600 and written atomically. */
-  readToken(profile: string): StoredToken | undefined;
   writeToken(profile: string, token: StoredToken): Promise<void>;
   deleteToken(profile: string): Promise<void>;
-  /** A small JSON cache (lookups) kept per profile; entries carry their own expiry. */
-  readCache<T>(profile: string, key: string): T | undefined;
+  /** Keeps `value` under `key` in the profile's cache for `ttlMs`. */
   writeCache(profile: string, key: string, value: unknown, ttlMs: number): Promise<void>;
 }
 

@@ -13,10 +13,11 @@ import { nonFolderOnPath } from '../util/non-folder.js';
 import { NotTextError, readTextFile } from '../util/text-read.js';
 import { readFolder } from '../util/fs-promises.js';
 import type { Context } from '../context/context.js';
+import type { ConfigReader } from '../config/types.js';
 import type { Ticket } from '../model/ticket.js';
 import type { Session } from '../config/types.js';
 import { closestWord } from '../util/closest.js';
-import { folderIfAny } from '../config/store.js';
+import { folderIfAny } from '../config/store-read.js';
 
 export interface Template {
   name: string;
@@ -59,10 +60,13 @@ const EXTENSION = '.md';
 // HTML comments: Markdown shows none of them, so the example's help lines are never sent.
 const COMMENT = /<!--[\s\S]*?-->\n?/g;
 
-export const templatesDir = (ctx: Pick<Context, 'config'>) => join(ctx.config.dir, 'templates');
+/** What reading the templates needs of a run: its config folder (a Tab press only reads it). */
+type FolderOf = { config: Pick<ConfigReader, 'dir'> };
+
+export const templatesDir = (ctx: FolderOf) => join(ctx.config.dir, 'templates');
 
 /** The templates folder, or undefined for a user with no config folder: none to read there (README: a run needs none). */
-export function templatesDirIfAny(ctx: Pick<Context, 'config'>): string | undefined {
+export function templatesDirIfAny(ctx: FolderOf): string | undefined {
   const config = folderIfAny(ctx.config);
   return config === undefined ? undefined : join(config, 'templates');
 }
@@ -78,7 +82,7 @@ export function templateFile(ctx: Pick<Context, 'config'>, name: string): string
  * take (`my template.md`), for `tkt templates list` to name. Hidden files are not templates.
  * Nothing when the folder does not exist (or the config folder is a file).
  */
-export async function templateFiles(ctx: Pick<Context, 'config'>): Promise<{ names: string[]; leftOut: string[] }> {
+export async function templateFiles(ctx: FolderOf): Promise<{ names: string[]; leftOut: string[] }> {
   const dir = templatesDirIfAny(ctx);
   if (dir === undefined) return { names: [], leftOut: [] };
   const entries = await readFolder(dir).catch((error: NodeJS.ErrnoException) => {
@@ -92,7 +96,7 @@ export async function templateFiles(ctx: Pick<Context, 'config'>): Promise<{ nam
   };
 }
 
-export const templateNames = async (ctx: Pick<Context, 'config'>): Promise<string[]> => (await templateFiles(ctx)).names;
+export const templateNames = async (ctx: FolderOf): Promise<string[]> => (await templateFiles(ctx)).names;
 
 /** Why `tkt templates list` leaves out the file `entry` of the templates folder. */
 export const leftOutWarning = (entry: string) => `left out templates/${entry}: a template name is ${NAME_RULE}; rename the file to use it\n`;

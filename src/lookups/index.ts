@@ -19,6 +19,7 @@ import { tktCommand, type RunPlace } from '../config/session.js';
 import { plans } from '../api/plans.js';
 import { arrayField, field, isObject, stringField } from '../api/member-access.js';
 import type { Context } from '../context/context.js';
+import type { ConfigReader, ConfigStore } from '../config/types.js';
 import { ApiError, OperationError, StoppedBeforeSendingError, UsageError } from '../errors.js';
 import { LOOKUP_FIELDS, type LookupFacts } from '../model/fields.js';
 import { ME, type LookupEntry, type LookupKind, type Lookups, type TypedOption } from './types.js';
@@ -245,7 +246,9 @@ export async function refetchRefused(lookups: Lookups, error: unknown): Promise<
 }
 
 /** What the lookups use of a run: completion builds just this, without the rest of a context. */
-export type LookupContext = Pick<Context, 'api' | 'session' | 'config' | 'globals' | 'env'> & {
+export type LookupContext = Pick<Context, 'api' | 'session' | 'globals' | 'env'> & {
+  /** Read, and written where names were fetched (completion only reads: src/completion/complete.ts). */
+  config: ConfigReader & Pick<ConfigStore, 'writeCache'>;
   output: Pick<Context['output'], 'warning'>;
   io: Pick<Context['io'], 'stderrIsTTY'>;
   /** The run's stop (Context.signal): once it has aborted, no lookup is fetched (README: Interruption). */

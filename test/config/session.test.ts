@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveBaseUrl, resolveProfileName, resolveSession, type SessionInput } from '../../src/config/session.js';
 import { createConfigStore } from '../../src/config/store.js';
-import type { StoredToken } from '../../src/config/types.js';
+import type { ConfigStore, StoredToken } from '../../src/config/types.js';
 import { AuthError, ExitCode, TktError, UsageError } from '../../src/errors.js';
 import { fakeJwt } from './jwt-fixture.js';
 import { useTempDirs } from './temp-dir.js';
@@ -12,7 +12,7 @@ const tempDir = useTempDirs();
 const NOW = new Date('2026-03-01T12:00:00.000Z');
 const SERVICE = 'https://helpdesk.example.com';
 
-function input(overrides: { url?: string; profile?: string; env?: Record<string, string> } = {}): SessionInput & { dir: string } {
+function input(overrides: { url?: string; profile?: string; env?: Record<string, string> } = {}): SessionInput & { dir: string; config: ConfigStore } {
   const dir = tempDir();
   return {
     dir,
