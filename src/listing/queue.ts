@@ -109,7 +109,7 @@ export async function renderQueue({ counts, urgent }: Queue, ctx: Context): Prom
       width: ctx.io.size().columns - INDENT.length,
       color: ctx.io.stdoutColor,
       // Only to a person at the terminal; `tkt status` has no --columns, and show has every field.
-      onLeftOut: (keys) => (leftOut = ctx.io.stderrIsTTY ? leftOutNote(keys, `"${tktCommand(ctx, 'show ID')}" has them`) : ''),
+      onLeftOut: (keys) => (leftOut = ctx.io.stderrIsTTY ? leftOutNote(keys, `"${tktCommand(ctx, 'show ID')}" has them`, ctx.io.size().columns) : ''),
     });
     lines.push(
       '',

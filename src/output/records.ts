@@ -170,7 +170,7 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
         // Told once, under the whole table (list --all's pages share one); only to a person at the terminal.
         if (fitted !== undefined && io.stderrIsTTY) {
           const { leftOutNote } = await import('./table.js');
-          await writeText(io.stderr, leftOutNote(fitted.leftOut, '--columns chooses'));
+          await writeText(io.stderr, leftOutNote(fitted.leftOut, '--columns chooses', io.size().columns));
         }
         return;
       }

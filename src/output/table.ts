@@ -126,10 +126,15 @@ export interface FittedTable {
 
 /**
  * The line after a table at a terminal that left out columns for width (none: ''): a reader
- * who cannot see the header is told what is missing, and `how` says how to get it.
+ * who cannot see the header is told what is missing, and `how` says how to get it. Broken
+ * between words for the terminal's `width`, which would break it inside one; `how` names what to
+ * type, kept whole (on a line of its own when the last line has no room for it).
  */
-export function leftOutNote(leftOut: readonly string[], how: string): string {
-  return leftOut.length === 0 ? '' : `(not shown at this width: ${leftOut.map(sanitizeInline).join(', ')}; ${how})\n`;
+export function leftOutNote(leftOut: readonly string[], how: string, width: number): string {
+  if (leftOut.length === 0) return '';
+  const names = wrapText(`(not shown at this width: ${leftOut.map(sanitizeInline).join(', ')};`, width);
+  const last = names.slice(names.lastIndexOf('\n') + 1);
+  return `${names}${displayWidth(`${last} ${how})`) <= width ? ' ' : '\n'}${how})\n`;
 }
 
 /** The width each column needs, header included: the part of drawing a table that reads every row. */

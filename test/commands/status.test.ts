@@ -134,7 +134,8 @@ describe('tkt status', () => {
     expect(table[1]!.slice(table[0]!.indexOf('TITLE'))).toMatch(/^\S.{4,}/);
     // What was left out is said on stderr, not on stdout; at a wide terminal or piped, nothing.
     expect(out).not.toContain('not shown');
-    expect(narrow.stderr()).toMatch(/^\(not shown at this width: due, priority; "tkt[^"]* show ID" has them\)\n$/);
+    // The command to type is kept whole, on a line of its own when it does not fit.
+    expect(narrow.stderr()).toMatch(/^\(not shown at this width: due, priority;\n"tkt[^"\n]* show ID" has them\)\n$/);
     const wide = await h.context({ tty: true, size: { columns: 200 } });
     await run({}, wide.ctx);
     expect(wide.stderr()).toBe('');
