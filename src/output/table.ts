@@ -194,6 +194,8 @@ export interface KeyValueOptions {
   color: boolean;
   /** Terminal width to wrap values to, by words; undefined: lines as they are (piped). */
   width?: number | undefined;
+  /** The pairs whose labels the values line up after (default: `pairs`): blocks of one screen shown apart keep one column. */
+  alignedWith?: readonly (readonly [string, Cell])[];
 }
 
 // Narrower than this, a value column beside the labels is not worth wrapping into: each value
@@ -208,8 +210,9 @@ const STACKED_INDENT = '  ';
  * to the width.
  */
 export function renderKeyValue(pairs: readonly (readonly [string, Cell])[], options: KeyValueOptions): string {
-  const shown = pairs.filter(([, value]) => value !== null && value !== undefined);
-  const labelWidth = Math.max(0, ...shown.map(([label]) => displayWidth(label) + 1));
+  const isShown = ([, value]: readonly [string, Cell]) => value !== null && value !== undefined;
+  const shown = pairs.filter(isShown);
+  const labelWidth = Math.max(0, ...(options.alignedWith ?? pairs).filter(isShown).map(([label]) => displayWidth(label) + 1));
   const style = createStyle(options.color);
   const indent = ' '.repeat(labelWidth + 2);
   const { width } = options;

@@ -171,7 +171,8 @@ export async function renderTicketDetail(body: unknown, options: DetailOptions):
   const ticket = readTicket(body);
   const { description } = ticket;
   const pairs = await headerPairs(ticket, options);
-  const keyValues = (chosen: [string, Cell][]) => renderKeyValue(chosen, { color: options.color, width: options.width });
+  // The fields before the description and after it line up in one column.
+  const keyValues = (chosen: [string, Cell][]) => renderKeyValue(chosen, { color: options.color, width: options.width, alignedWith: pairs });
   const descriptionText = description ? section('Description', wrap(indent(sanitizeText(description)), options), style) : '';
   const leading = options.descriptionFirst === true ? pairs.filter(([label]) => LEADING_FIELDS.has(label)) : pairs;
   const others = options.descriptionFirst === true ? keyValues(pairs.filter(([label]) => !LEADING_FIELDS.has(label))) : '';

@@ -73,6 +73,21 @@ describe('the detail pane', () => {
   }
 });
 
+describe('the detail text of the pane', () => {
+  it('lines up the values of the fields before the description and after it in one column', async () => {
+    const ticket = h.sandbox.state.tickets.find((t) => t.id === 1032)!;
+    const { ctx } = await h.context();
+    const text = await renderTicketDetail(ticket, { lookups: createLookups(ctx), now, color: false, width: 100, descriptionFirst: true });
+    const valueColumn = (label: string) => {
+      const line = text.split('\n').find((candidate) => candidate.startsWith(`${label}:`))!;
+      return line.length - line.slice(label.length + 1).trimStart().length;
+    };
+    expect(valueColumn('Requester')).toBeGreaterThan(0);
+    expect(valueColumn('ID')).toBe(valueColumn('Requester'));
+    expect(valueColumn('Title')).toBe(valueColumn('Requester'));
+  });
+});
+
 describe('a short terminal', () => {
   /** The screen at `size` with `overlay` open over the sandbox's first tickets. */
   function screenWith(size: { columns: number; rows: number }, overlay: Overlay | undefined, more: Partial<TriageState> = {}): string[] {
