@@ -6,7 +6,7 @@ import type { Output } from '../output/types.js';
 import type { RecordColumn, RecordPrinter } from '../output/types.js';
 import { scalarMemberNames } from '../output/members.js';
 import { createStyle } from '../output/style.js';
-import { formatDue } from '../output/time.js';
+import { formatDay, formatDue } from '../output/time.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { isoUtc } from '../util/iso-time.js';
 import { TICKET_MEMBER_ALIASES, readListItem, type TicketListItem } from '../model/ticket.js';
@@ -50,7 +50,14 @@ function ticketColumns(color: boolean): RecordColumn<TicketListItem>[] {
       paint: (text, t, now) => (formatDue(t.due, now, t).overdue ? style.red(text) : text),
       ...TICKET_COLUMN_FIT.due,
     },
-    { name: 'created', header: 'CREATED', human: (t) => iso(t.created)?.slice(0, 10), machine: (t) => iso(t.created), ...TICKET_COLUMN_FIT.created },
+    // The local day, as DUE and --created-after read days; piped, the UTC timestamp.
+    {
+      name: 'created',
+      header: 'CREATED',
+      human: (t) => (t.created === undefined ? undefined : formatDay(t.created)),
+      machine: (t) => iso(t.created),
+      ...TICKET_COLUMN_FIT.created,
+    },
   ];
 }
 

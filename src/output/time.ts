@@ -78,7 +78,7 @@ export function formatDue(due: Date | undefined, now: Date, { overdue, settled }
 const two = (n: number) => String(n).padStart(2, '0');
 
 /** "2026-11-22", the local day. */
-function formatDay(date: Date): string {
+export function formatDay(date: Date): string {
   return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}`;
 }
 

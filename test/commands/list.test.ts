@@ -248,6 +248,27 @@ describe('tkt list', () => {
     expect(byRequester.stdout).not.toContain('(aberg)');
   });
 
+  it('shows CREATED at a terminal as the local day, as DUE and --created-after read days; piped, the UTC timestamp', async () => {
+    const ticket = h.sandbox.state.tickets[0]!;
+    const [savedCreated, savedTZ] = [ticket.createdOn, process.env.TZ];
+    // 19:05 on 26 November in Los Angeles.
+    ticket.createdOn = '2026-11-27T03:05:54.000Z';
+    process.env.TZ = 'America/Los_Angeles';
+    try {
+      const search = { search: String(ticket.id), in: 'ticketid' };
+      const r = await h.context({ tty: true, size: { columns: 200 }, globals: { columns: 'id,created' } });
+      await run(search, r.ctx);
+      expect(r.stdout()).toMatch(new RegExp(`^ *${ticket.id} +2026-11-26$`, 'm'));
+      const piped = await h.context({ globals: { columns: 'id,created' } });
+      await run(search, piped.ctx);
+      expect(piped.stdout()).toBe(`${ticket.id}\t2026-11-27T03:05:54.000Z\n`);
+    } finally {
+      ticket.createdOn = savedCreated;
+      if (savedTZ === undefined) delete process.env.TZ;
+      else process.env.TZ = savedTZ;
+    }
+  });
+
   it('fits the terminal width by truncating the title, never the ID', async () => {
     const ticket = h.sandbox.state.tickets[0]!;
     const original = ticket.title;
