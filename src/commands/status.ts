@@ -1,6 +1,7 @@
 // tkt status: the caller's queue at a glance (docs/cli.md section 10): how many of their tickets
 // are open, overdue, due today, on hold, pending and escalated, how many in their groups have
-// nobody assigned, then the most urgent few. Each count is the service's own view, walked whole.
+// nobody assigned, then the most urgent few. Each count is the service's own view, walked whole,
+// but due today, which is the user's local day (listing/queue.ts).
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { fieldsOption } from '../output/flags.js';
@@ -17,7 +18,8 @@ export function register(program: Program, host: CommandHost): void {
       'after',
       `
 Counts: open, overdue, due today, on hold, pending and escalated tickets of yours (the service's
-my-* views), and unassigned tickets in your groups that are not resolved or closed; then your
+my-* views; due today by your local day, as --due-before reads a date, not the service's day),
+and unassigned tickets in your groups that are not resolved or closed; then your
 most urgent tickets: every overdue one first (on hold or pending too), then open ones by due
 date; overdue ones beyond the first five are counted under the table. --json gives
 {"counts": {...}, "urgent": [...]}; -q the IDs of the most urgent, one per line.

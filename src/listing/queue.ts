@@ -1,13 +1,14 @@
 // The caller's queue at a glance (docs/cli.md section 10), for `tkt status`: how many of their
 // tickets are open, overdue, due today, on hold, pending and escalated, how many in their groups
-// have nobody assigned, then the most urgent few. Each count is the service's own view, walked whole.
+// have nobody assigned, then the most urgent few. Each count is the service's own view, walked
+// whole, but "due today", which is the user's day (readQueue).
 import { tktCommand } from '../config/session.js';
 import type { ApiClient } from '../api/types.js';
 import type { Context } from '../context/context.js';
 import { renderPlainTable } from '../output/plain-table.js';
 import { createStyle } from '../output/style.js';
 import type { Column } from '../output/table.js';
-import { formatDue } from '../output/time.js';
+import { formatDue, sameLocalDay } from '../output/time.js';
 import { TICKET_COLUMN_FIT } from './output.js';
 import { viewTickets } from './pages.js';
 import { readListItem, type TicketListItem } from '../model/ticket.js';
@@ -36,6 +37,17 @@ export async function readQueue(api: ApiClient, signal: AbortSignal, now: Date):
   const [lists, groups] = await Promise.all([Promise.all(COUNTS.map(([, listType]) => all(listType))), all('AllMyGroups')]);
   const counts: Record<string, number> = {};
   COUNTS.forEach(([key], index) => (counts[key] = lists[index]!.length));
+  // "Due today" by the user's local day, as --due-before reads a date: the service's view counts
+  // its own day (the sandbox's is UTC's), which in Tokyo held tickets due at 08:00 tomorrow. It
+  // costs no request: what is due earlier today is in the overdue view, what is due later today
+  // in the open, on-hold, pending or escalated one (and the service's due-today view is read too).
+  const mine = new Map(
+    lists
+      .flat()
+      .map((item) => readListItem(item))
+      .map((ticket) => [ticket.id ?? ticket.raw, ticket]),
+  );
+  counts.dueToday = [...mine.values()].filter((ticket) => !ticket.settled && ticket.due !== undefined && sameLocalDay(ticket.due, now)).length;
   // A resolved or closed ticket nobody was assigned to is no one's work.
   counts.unassignedInMyGroups = groups.map(readListItem).filter((ticket) => ticket.assignee === undefined && !ticket.settled).length;
 

@@ -41,6 +41,11 @@ function localDayNumber(date: Date): number {
   return Math.round(Date.UTC(date.getFullYear(), date.getMonth(), date.getDate()) / DAY);
 }
 
+/** Whether both fall on the same calendar day, local time (tkt status's "due today"). */
+export function sameLocalDay(a: Date, b: Date): boolean {
+  return localDayNumber(a) === localDayNumber(b);
+}
+
 export interface DueText {
   /** "" when there is no due date. */
   text: string;

@@ -32,11 +32,78 @@ function isPossible(f: Fields): boolean {
   return f.month >= 1 && f.month <= 12 && f.day >= 1 && f.day <= daysInMonth(f.year, f.month) && f.hour <= 23 && f.minute <= 59 && f.second <= 59;
 }
 
-function localDate(f: Fields): Date {
+/** The fields read as UTC: a wall-clock time as a number, to count with. */
+function utcOf(f: Fields): number {
+  // setUTCFullYear, not Date.UTC, which maps years 0..99 to 1900..1999.
+  const utc = new Date(0);
+  utc.setUTCFullYear(f.year, f.month - 1, f.day);
+  utc.setUTCHours(f.hour, f.minute, f.second, f.millisecond);
+  return utc.getTime();
+}
+
+function localFields(date: Date): Fields {
+  return {
+    year: date.getFullYear(),
+    month: date.getMonth() + 1,
+    day: date.getDate(),
+    hour: date.getHours(),
+    minute: date.getMinutes(),
+    second: date.getSeconds(),
+    millisecond: date.getMilliseconds(),
+  };
+}
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** A wall-clock time (utcOf's number) as WHEN takes it: 2027-03-14T03:00, seconds when there are some. */
+function wallText(wall: number): string {
+  const d = new Date(wall);
+  const seconds = d.getUTCSeconds() === 0 ? '' : `:${two(d.getUTCSeconds())}`;
+  return `${String(d.getUTCFullYear()).padStart(4, '0')}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())}T${two(d.getUTCHours())}:${two(d.getUTCMinutes())}${seconds}`;
+}
+
+/** "+05:30", "-03:30" for minutes east of UTC. */
+function offsetText(minutes: number): string {
+  const abs = Math.abs(minutes);
+  return `${minutes < 0 ? '-' : '+'}${two(Math.floor(abs / 60))}:${two(abs % 60)}`;
+}
+
+/**
+ * Exit 2 for a local time the clocks skip (the spring-forward gap), as GNU date refuses it:
+ * Date would move it on by the gap's length, and a ticket would be due at a time nobody typed.
+ * `resolved` is where Date put it: read with the offset from before the change, so the change
+ * lies in (resolved - gap, resolved].
+ */
+function skippedTime(text: string, asked: Fields, resolved: Date): UsageError {
+  const resolvedWall = utcOf(localFields(resolved));
+  const gap = resolvedWall - utcOf(asked);
+  const offsetAt = (ms: number) => -new Date(ms).getTimezoneOffset();
+  const after = offsetAt(resolved.getTime());
+  let [before, change] = [resolved.getTime() - gap, resolved.getTime()];
+  while (change - before > 1) {
+    const middle = Math.floor((before + change) / 2);
+    if (offsetAt(middle) === after) change = middle;
+    else before = middle;
+  }
+  const firstAfter = utcOf(localFields(new Date(change)));
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const withOffset = `${text.trim()}${offsetText(after - gap / MINUTE_MS)}`;
+  const [from, to] = [wallText(firstAfter - gap), wallText(firstAfter)];
+  // The times alone, unless the gap is a whole day (Pacific/Apia, 30 December 2011).
+  const sameDay = from.slice(0, 10) === to.slice(0, 10);
+  return new UsageError(
+    `${JSON.stringify(text)} does not exist in ${zone}: the clocks go forward from ${sameDay ? from.slice(11) : from} to ${sameDay ? to.slice(11) : to} that night; ` +
+      `use ${to} (the first time after the gap) or give the offset (${withOffset} is ${wallText(resolvedWall).slice(11)} after the change)`,
+  );
+}
+
+function localDate(f: Fields, text: string): Date {
   // setFullYear, not the Date constructor, which maps years 0..99 to 1900..1999.
   const date = new Date(0);
   date.setFullYear(f.year, f.month - 1, f.day);
   date.setHours(f.hour, f.minute, f.second, f.millisecond);
+  // An ambiguous time (the fall-back hour) is the first of the two, as Date reads it (README, Dates).
+  if (utcOf(localFields(date)) !== utcOf(f)) throw skippedTime(text, f, date);
   return date;
 }
 
@@ -68,7 +135,8 @@ function addRelative(now: Date, amount: number, unit: string): Date {
  * - `2026-12-01T14:00`, `2026-12-01 14:00:30`: local time; with `Z` or `+02:00`: that zone;
  * - `+30m`, `+4h` (exact durations), `+3d`, `+1w` (calendar days, same wall-clock time);
  *   `-7d` and the like count back from now.
- * Impossible dates such as 2026-02-30 or 25:00 are refused rather than rolled over.
+ * Impossible dates such as 2026-02-30 or 25:00 are refused rather than rolled over, and so is a
+ * local time the clocks skip when they go forward (2027-03-14T02:30 in America/St_Johns).
  */
 export function parseWhen(text: string, now: Date): Date {
   const value = text.trim();
@@ -92,7 +160,7 @@ export function parseWhen(text: string, now: Date): Date {
       millisecond: 0,
     };
     if (!isPossible(fields)) throw invalid(text);
-    return localDate(fields);
+    return localDate(fields, text);
   }
 
   const dateTime = DATE_TIME.exec(value);
@@ -109,13 +177,10 @@ export function parseWhen(text: string, now: Date): Date {
       millisecond: Number((fraction ?? '').padEnd(3, '0').slice(0, 3)),
     };
     if (!isPossible(fields)) throw invalid(text);
-    if (zone === undefined) return localDate(fields);
+    if (zone === undefined) return localDate(fields, text);
     const offset = zoneOffsetMinutes(zone);
     if (offset === undefined) throw invalid(text);
-    const utc = new Date(0);
-    utc.setUTCFullYear(fields.year, fields.month - 1, fields.day);
-    utc.setUTCHours(fields.hour, fields.minute, fields.second, fields.millisecond);
-    return new Date(utc.getTime() - offset * MINUTE_MS);
+    return new Date(utcOf(fields) - offset * MINUTE_MS);
   }
 
   throw invalid(text);

@@ -7,6 +7,7 @@ import { startServer } from '../api/server.js';
 import type { Harness } from '../helpers/harness.js';
 import { routeCount, sendsNothing, useHarness, userId } from '../helpers/sandbox-state.js';
 import { plans } from '../../src/api/plans.js';
+import { useTimeZone } from '../helpers/time-zone.js';
 
 let h: Harness;
 // 400 tickets: several pages of 100 for every filter, with sparse matches for the rare ones.
@@ -245,6 +246,18 @@ describe('list --all paging over real HTTP', () => {
       expect([...pagesAsked].sort((a, b) => a - b)).toEqual(Array.from({ length: pages + PAGE_CONCURRENCY - 1 }, (_, i) => i + 1));
     } finally {
       await front.close();
+    }
+  });
+});
+
+describe('tkt list date filters at a change of the clocks', () => {
+  useTimeZone('America/St_Johns');
+
+  it('refuses a local time the clocks skip with exit 2, as tkt update --due does', async () => {
+    for (const flag of ['--due-before', '--created-after']) {
+      const result = await sendsNothing(h, () => h.cli(['list', flag, '2027-03-14T02:30']));
+      expect(result.code, flag).toBe(2);
+      expect(result.stderr).toContain(`${flag}: "2027-03-14T02:30" does not exist in America/St_Johns`);
     }
   });
 });

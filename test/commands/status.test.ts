@@ -7,6 +7,7 @@ import { StatusType } from '../../src/sandbox/model.js';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/harness.js';
 import { useHarness } from '../helpers/sandbox-state.js';
+import { useTimeZone } from '../helpers/time-zone.js';
 
 let h: Harness;
 useHarness({ login: 'tech' }, (harness) => (h = harness));
@@ -23,22 +24,27 @@ interface Status {
   urgent: { ticketId: number }[];
 }
 
-/** What each count should be for `username` at `now`, from the state alone. */
-function expectedCounts(username: string, now: Date) {
-  const { tickets, users, lookups } = h.sandbox.state;
+/** The calendar day of `date` in the zone TZ names, 2026-11-27, read by Intl (not by tkt's code). */
+function localDay(date: Date): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: process.env.TZ, year: 'numeric', month: '2-digit', day: '2-digit' }).format(date);
+}
+
+/** What each count should be for `username` at `now`, from the state alone ("due today": the local day). */
+function expectedCounts(username: string, now: Date, harness = h) {
+  const { tickets, users, lookups } = harness.sandbox.state;
   const me = users.find((u) => u.username === username)!;
   const typeOf = (t: SandboxTicket) => lookups.status.find((s) => s.id === t.ticketStatusId)!.statusType;
   const settled = (t: SandboxTicket) => typeOf(t) === StatusType.resolved || typeOf(t) === StatusType.closed;
   const live = tickets.filter((t) => !t.isDeleted);
   const mine = live.filter((t) => t.creatorId === me.id || t.assignedUser === me.id);
   const due = (t: SandboxTicket) => (t.dueDate === null || settled(t) ? undefined : new Date(t.dueDate));
-  const today = now.toISOString().slice(0, 10);
+  const today = localDay(now);
   const inMyGroups = live.filter((t) => t.groupId !== null && me.groupIds.includes(t.groupId) && t.assignedUser === null);
   return {
     counts: {
       open: mine.filter((t) => typeOf(t) === StatusType.open).length,
       overdue: mine.filter((t) => (due(t)?.getTime() ?? Infinity) < now.getTime()).length,
-      dueToday: mine.filter((t) => due(t)?.toISOString().slice(0, 10) === today).length,
+      dueToday: mine.filter((t) => due(t) !== undefined && localDay(due(t)!) === today).length,
       onHold: mine.filter((t) => typeOf(t) === StatusType.onHold).length,
       pending: mine.filter((t) => typeOf(t) === StatusType.pending).length,
       escalated: mine.filter((t) => typeOf(t) === StatusType.escalated).length,
@@ -49,6 +55,7 @@ function expectedCounts(username: string, now: Date) {
     settledUnassigned: inMyGroups.filter(settled).length,
     // Overdue whatever their status: on hold and pending tickets too.
     overdueIds: new Set(mine.filter((t) => (due(t)?.getTime() ?? Infinity) < now.getTime()).map((t) => t.id)),
+    settledIds: live.filter(settled).map((t) => t.id),
   };
 }
 
@@ -151,5 +158,76 @@ describe('tkt status', () => {
     expect(quiet.stdout).toBe(json.urgent.map((ticket) => `${ticket.ticketId}\n`).join(''));
     const fields = await h.cli(['status', '--fields', 'counts']);
     expect(Object.keys(JSON.parse(fields.stdout) as object)).toEqual(['counts']);
+  });
+});
+
+describe('tkt status "due today"', () => {
+  // The service's clock stands still where the test puts it; tkt's is the same.
+  let clock = new Date('2026-11-27T04:12:00Z');
+  let zoned: Harness;
+  useHarness({ login: 'tech', sandbox: { now: () => clock } }, (harness) => (zoned = harness));
+
+  async function statusAt(now: Date): Promise<Status> {
+    clock = now;
+    const r = await zoned.context({ globals: { json: true } });
+    await run({}, { ...r.ctx, now: () => now });
+    return JSON.parse(r.stdout()) as Status;
+  }
+
+  /** Open tickets of tech's due at these times, the other tickets as the demo data has them. */
+  function dueAt(...dues: string[]): number[] {
+    const { tickets, users, lookups } = zoned.sandbox.state;
+    const tech = users.find((u) => u.username === 'tech')!;
+    const open = lookups.status.filter((s) => s.statusType === StatusType.open).map((s) => s.id);
+    const chosen = tickets.filter((t) => !t.isDeleted && t.assignedUser === tech.id && open.includes(t.ticketStatusId)).slice(0, dues.length);
+    expect(chosen).toHaveLength(dues.length);
+    chosen.forEach((ticket, index) => (ticket.dueDate = dues[index]!));
+    // Reading the state is what tells the sandbox's list cache that it changed.
+    void zoned.sandbox.state;
+    return chosen.map((t) => t.id);
+  }
+
+  /** The count by the service's day, UTC's in the sandbox, as tkt status gave it: not what the test wants. */
+  function byUtcDay(now: Date): number {
+    const { tickets, users } = zoned.sandbox.state;
+    const tech = users.find((u) => u.username === 'tech')!;
+    const settled = new Set(expectedCounts('tech', now, zoned).settledIds);
+    return tickets.filter(
+      (t) =>
+        !t.isDeleted &&
+        (t.creatorId === tech.id || t.assignedUser === tech.id) &&
+        !settled.has(t.id) &&
+        t.dueDate?.slice(0, 10) === now.toISOString().slice(0, 10),
+    ).length;
+  }
+
+  describe('in Tokyo (UTC+9), the service counting UTC days', () => {
+    useTimeZone('Asia/Tokyo');
+
+    it("counts the user's day: not a ticket due at 08:00 tomorrow, but one due at 01:00 today", async () => {
+      // 13:12 on 27 November in Tokyo, 04:12 UTC. Due 08:00 and 05:00 on the 28th in Tokyo (the
+      // 27th in UTC); 23:30 on the 27th (the 27th in UTC too); 01:00 on the 27th (the 26th in UTC, overdue).
+      const now = new Date('2026-11-27T04:12:00Z');
+      dueAt('2026-11-27T23:00:00.000Z', '2026-11-27T20:00:00.000Z', '2026-11-27T14:30:00.000Z', '2026-11-26T16:00:00.000Z');
+      const { counts } = await statusAt(now);
+      expect(counts.dueToday).toBe(expectedCounts('tech', now, zoned).counts.dueToday);
+      expect(counts.dueToday).not.toBe(byUtcDay(now));
+      expect(counts).toEqual(expectedCounts('tech', now, zoned).counts);
+    });
+  });
+
+  describe("in St. John's (UTC-3:30), the service's day already the next one", () => {
+    useTimeZone('America/St_Johns');
+
+    it("counts the user's day: a ticket due at 16:30 today, not one due at 00:30 tomorrow", async () => {
+      // 19:30 on 27 November in St. John's, 23:00 UTC. Due 16:30 on the 27th (overdue; the 27th
+      // in UTC); 22:30 on the 27th (the 28th in UTC); 00:30 and 01:00 on the 28th (the 28th in UTC too).
+      const now = new Date('2026-11-27T23:00:00Z');
+      dueAt('2026-11-27T20:00:00.000Z', '2026-11-28T02:00:00.000Z', '2026-11-28T04:00:00.000Z', '2026-11-28T04:30:00.000Z');
+      const { counts } = await statusAt(now);
+      expect(counts.dueToday).toBe(expectedCounts('tech', now, zoned).counts.dueToday);
+      expect(counts.dueToday).not.toBe(byUtcDay(now));
+      expect(counts).toEqual(expectedCounts('tech', now, zoned).counts);
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { run } from '../../src/commands/update.js';
 import { loginAs, type Harness } from '../helpers/harness.js';
+import { useTimeZone } from '../helpers/time-zone.js';
 import { frontEnv, routeCount, sendsNothing, startFrontServer, ticketById, useHarness, userId } from '../helpers/sandbox-state.js';
 
 const UPDATE = 'POST /api/TicketsApi/update/{id}';
@@ -289,5 +290,26 @@ describe('tkt update', () => {
     const result = await h.cli(['--profile', 'viewer', 'update', String(id), '--status', 'Pending']);
     expect(result.code).toBe(5);
     expect(ticketById(h, id).ticketStatusId).toBe(1);
+  });
+});
+
+describe('tkt update --due at a change of the clocks', () => {
+  useTimeZone('America/St_Johns');
+
+  it('refuses a local time the clocks skip with exit 2, saying what to type, and changes nothing', async () => {
+    const id = await fullTicket();
+    const due = ticketById(h, id).dueDate;
+    const before = routeCount(h, UPDATE);
+    const result = await h.cli(['update', String(id), '--due', '2027-03-14T02:30']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--due: "2027-03-14T02:30" does not exist in America/St_Johns: the clocks go forward from 02:00 to 03:00');
+    expect(result.stderr).toContain('use 2027-03-14T03:00 (the first time after the gap) or give the offset (2027-03-14T02:30-03:30');
+    expect(routeCount(h, UPDATE)).toBe(before);
+    expect(ticketById(h, id).dueDate).toBe(due);
+    // The time after the gap is taken as typed; an hour the clocks repeat is its first time.
+    expect((await h.cli(['update', String(id), '--due', '2027-03-14T03:00'])).code).toBe(0);
+    expect(ticketById(h, id).dueDate).toBe('2027-03-14T05:30:00.000Z');
+    expect((await h.cli(['update', String(id), '--due', '2026-11-01T01:30'])).code).toBe(0);
+    expect(ticketById(h, id).dueDate).toBe('2026-11-01T04:00:00.000Z');
   });
 });

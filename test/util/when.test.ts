@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { parseWhen } from '../../src/util/when.js';
+import { useTimeZone } from '../helpers/time-zone.js';
 
 // Local time fields, so the assertions hold whatever the machine's time zone.
 function local(date: Date): number[] {
@@ -73,5 +74,30 @@ describe('parseWhen', () => {
   ])('refuses %j with the usage message', (text) => {
     expect(() => parseWhen(text, now)).toThrow(UsageError);
     expect(() => parseWhen(text, now)).toThrow(`invalid date ${JSON.stringify(text)}: use ISO 8601 (2026-12-01, 2026-12-01T14:00) or +3d/+4h/+30m`);
+  });
+});
+
+describe('parseWhen across a change of the clocks', () => {
+  useTimeZone('America/St_Johns');
+
+  it('refuses a local time the clocks skip, saying what to type instead', () => {
+    // 14 March 2027: St. John's goes from 02:00 NST (-03:30) to 03:00 NDT (-02:30).
+    for (const text of ['2027-03-14T02:30', '2027-03-14T02:00', '2027-03-14 02:59:59']) expect(() => parseWhen(text, now), text).toThrow(UsageError);
+    expect(() => parseWhen('2027-03-14T02:30', now)).toThrow(
+      '"2027-03-14T02:30" does not exist in America/St_Johns: the clocks go forward from 02:00 to 03:00 that night; ' +
+        'use 2027-03-14T03:00 (the first time after the gap) or give the offset (2027-03-14T02:30-03:30 is 03:30 after the change)',
+    );
+  });
+
+  it('takes the times either side of the gap, and the gap with an offset', () => {
+    expect(parseWhen('2027-03-14T01:59:59', now).toISOString()).toBe('2027-03-14T05:29:59.000Z');
+    expect(parseWhen('2027-03-14T03:00', now).toISOString()).toBe('2027-03-14T05:30:00.000Z');
+    expect(parseWhen('2027-03-14T02:30-03:30', now).toISOString()).toBe('2027-03-14T06:00:00.000Z');
+    expect(parseWhen('2027-03-14', now).toISOString()).toBe('2027-03-15T02:29:59.000Z');
+  });
+
+  it('reads an hour the clocks repeat (fall back) as its first time, still in summer time', () => {
+    // 1 November 2026: 02:00 NDT (-02:30) goes back to 01:00 NST (-03:30); 01:30 comes twice.
+    expect(parseWhen('2026-11-01T01:30', now).toISOString()).toBe('2026-11-01T04:00:00.000Z');
   });
 });
