@@ -58,19 +58,29 @@ export function bashScript(spec: CompletionSpec): string {
     })
     .join('\n');
   return `# bash completion for tkt. Load it with:  source <(tkt completion bash)
+_tkt_fold() {
+  # $1 lower-cased into the variable named $2, for matching without regard to case in every
+  # locale: a Turkish one lower-cases I to dotless ı, and İ may stay as it is; both count as i.
+  local _tkt_lower=\${1,,}
+  _tkt_lower=\${_tkt_lower//ı/i}
+  printf -v "$2" %s "\${_tkt_lower//İ/i}"
+}
+
 _tkt_names() {
   # The names of a kind (cached lookup names or the profiles: never a network request) and the
   # fixed words after it (@me, none), matched without regard to case, as tkt matches them. Each
   # is escaped for where it goes: outside quotes by printf %q; after an opening quote for that
   # quote, which readline then closes.
-  local kind=$1 name quote="" typed
+  local kind=$1 name folded quote="" typed
   shift
   [[ $cur == \\"* || $cur == \\'* ]] && quote=\${cur:0:1}
   typed=\${cur#"$quote"}
   [[ -z $quote ]] && typed=\${typed//\\\\/}
+  _tkt_fold "$typed" typed
   COMPREPLY=()
   while IFS= read -r name; do
-    [[ -n $name && \${name,,} == "\${typed,,}"* ]] || continue
+    _tkt_fold "$name" folded
+    [[ -n $name && $folded == "$typed"* ]] || continue
     case $quote in
       \\') name=\${name//\\'/\\'\\\\\\'\\'} ;;
       \\") name=\${name//\\\\/\\\\\\\\}; name=\${name//\\"/\\\\\\"}; name=\${name//\\$/\\\\\\$}; name=\${name//\\\`/\\\\\\\`} ;;
