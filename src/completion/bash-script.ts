@@ -88,10 +88,13 @@ _tkt_names() {
     esac
     COMPREPLY+=("$name")
   done < <(printf '%s\\n' "$@"; tkt __complete "$kind" 2>/dev/null)
-  # readline lists the candidates on a second Tab only when the first changed nothing: offered
-  # what was typed too, a first Tab (COMP_TYPE 9) among several candidates leaves the line as it
-  # is, and Tab Tab lists them.
-  ((COMP_TYPE == 9 && \${#COMPREPLY[@]} > 1)) && COMPREPLY+=("\${cur#"$quote"}")
+  # readline lists the candidates on a second Tab only when the first changed nothing, and a
+  # first Tab puts in the line the start its candidates share, case and all: "A" for ANNA among
+  # Anna Berg and Anna Lind. So a first Tab (COMP_TYPE 9) among several is offered only what was
+  # typed, twice, once with a space: they share just that, the line stays as typed, and Tab Tab
+  # lists the names.
+  local as_typed=\${cur#"$quote"}
+  ((COMP_TYPE == 9 && \${#COMPREPLY[@]} > 1)) && COMPREPLY=("$as_typed" "$as_typed ")
 }
 
 _tkt_files() {

@@ -185,6 +185,13 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s completion at a real termina
       }
     });
 
+    // readline puts in the line the start its candidates share, case and all: "A" for ANNA.
+    it.skipIf(skip)('leaves a partial name typed in capitals as typed, and lists the names it matches on Tab Tab', async () => {
+      expect(await session.afterTab('tkt list --requester ANNA')).toMatch(/--requester ANNA tab-done-\d+$/m);
+      const screen = await session.list('tkt list --requester ANNA', showsAll('Anna\\ Berg', 'Anna\\ Lind'));
+
+      expect(screen).toMatch(/--requester ANNA$/m);
+    });
   }
 });
 
