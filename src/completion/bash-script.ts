@@ -58,19 +58,29 @@ export function bashScript(spec: CompletionSpec): string {
     })
     .join('\n');
   return `# bash completion for tkt. Load it with:  source <(tkt completion bash)
+_tkt_fold() {
+  # $1 lower-cased into the variable named $2, for matching without regard to case in every
+  # locale: a Turkish one lower-cases I to dotless ı, and İ may stay as it is; both count as i.
+  local _tkt_lower=\${1,,}
+  _tkt_lower=\${_tkt_lower//ı/i}
+  printf -v "$2" %s "\${_tkt_lower//İ/i}"
+}
+
 _tkt_names() {
   # The names of a kind (cached lookup names or the profiles: never a network request) and the
   # fixed words after it (@me, none), matched without regard to case, as tkt matches them. Each
   # is escaped for where it goes: outside quotes by printf %q; after an opening quote for that
   # quote, which readline then closes.
-  local kind=$1 name quote="" typed
+  local kind=$1 name folded quote="" typed
   shift
   [[ $cur == \\"* || $cur == \\'* ]] && quote=\${cur:0:1}
   typed=\${cur#"$quote"}
   [[ -z $quote ]] && typed=\${typed//\\\\/}
+  _tkt_fold "$typed" typed
   COMPREPLY=()
   while IFS= read -r name; do
-    [[ -n $name && \${name,,} == "\${typed,,}"* ]] || continue
+    _tkt_fold "$name" folded
+    [[ -n $name && $folded == "$typed"* ]] || continue
     case $quote in
       \\') name=\${name//\\'/\\'\\\\\\'\\'} ;;
       \\") name=\${name//\\\\/\\\\\\\\}; name=\${name//\\"/\\\\\\"}; name=\${name//\\$/\\\\\\$}; name=\${name//\\\`/\\\\\\\`} ;;
@@ -78,10 +88,13 @@ _tkt_names() {
     esac
     COMPREPLY+=("$name")
   done < <(printf '%s\\n' "$@"; tkt __complete "$kind" 2>/dev/null)
-  # readline lists the candidates on a second Tab only when the first changed nothing: offered
-  # what was typed too, a first Tab (COMP_TYPE 9) among several candidates leaves the line as it
-  # is, and Tab Tab lists them.
-  ((COMP_TYPE == 9 && \${#COMPREPLY[@]} > 1)) && COMPREPLY+=("\${cur#"$quote"}")
+  # readline lists the candidates on a second Tab only when the first changed nothing, and a
+  # first Tab puts in the line the start its candidates share, case and all: "A" for ANNA among
+  # Anna Berg and Anna Lind. So a first Tab (COMP_TYPE 9) among several is offered only what was
+  # typed, twice, once with a space: they share just that, the line stays as typed, and Tab Tab
+  # lists the names.
+  local as_typed=\${cur#"$quote"}
+  ((COMP_TYPE == 9 && \${#COMPREPLY[@]} > 1)) && COMPREPLY=("$as_typed" "$as_typed ")
 }
 
 _tkt_files() {

@@ -1,5 +1,9 @@
 // Completion in the shells themselves (README, Install): the script `tkt completion SHELL` prints,
 // installed as the README says, driven by Tab in an interactive shell under tmux.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startShellSession, toolsFor, type ShellSession } from '../helpers/shell-tty.js';
 import { skipWithout } from '../helpers/tools.js';
@@ -35,6 +39,13 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s completion at a real termina
 
   it.skipIf(skip)('completes names without regard to case, as tkt matches them', async () => {
     expect(await session.complete('tkt list --status on', /--status On\\ Hold$/m)).toContain('On\\ Hold');
+  });
+
+  // zsh's matchers (compadd -M) pair no letters outside ASCII: it completes jö, not JÖ.
+  it.skipIf(skip || shell === 'zsh')('completes a name with a letter outside ASCII typed in either case', async () => {
+    for (const typed of ['jö', 'JÖ']) {
+      expect(await session.complete(`tkt list --requester ${typed}`, /--requester Jörg\\ Müller ?$/m)).toContain('Jörg\\ Müller');
+    }
   });
 
   it.skipIf(skip)('keeps an apostrophe in a name', async () => {
@@ -173,5 +184,43 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s completion at a real termina
         expect(screen).toMatch(new RegExp(`--requester ${quote}Ann$`, 'm'));
       }
     });
+
+    // readline puts in the line the start its candidates share, case and all: "A" for ANNA.
+    it.skipIf(skip)('leaves a partial name typed in capitals as typed, and lists the names it matches on Tab Tab', async () => {
+      expect(await session.afterTab('tkt list --requester ANNA')).toMatch(/--requester ANNA tab-done-\d+$/m);
+      const screen = await session.list('tkt list --requester ANNA', showsAll('Anna\\ Berg', 'Anna\\ Lind'));
+
+      expect(screen).toMatch(/--requester ANNA$/m);
+    });
   }
+});
+
+// A Turkish locale lower-cases I to dotless ı: "in" must still find In Progress. The locale is
+// built here (localedef), as few machines have it; in CI a missing localedef or locale source fails.
+const TURKISH_SOURCE = '/usr/share/i18n/locales/tr_TR';
+
+describe.each(['bash', 'zsh', 'fish'] as const)('%s completion in a Turkish locale', (shell) => {
+  const skip = skipWithout([...toolsFor(shell), 'localedef', TURKISH_SOURCE], `test/completion/shells-tty.test.ts (${shell}, Turkish)`);
+  let folder: string | undefined;
+  let session: ShellSession;
+  beforeAll(async () => {
+    if (skip) return;
+    folder = mkdtempSync(path.join(os.tmpdir(), 'tkt-locale-'));
+    execFileSync('localedef', ['-i', 'tr_TR', '-f', 'UTF-8', path.join(folder, 'tr_TR.UTF-8')]);
+    // The locale is in effect: bash lower-cases I to ı in it.
+    const env = { PATH: process.env.PATH, LOCPATH: folder, LANG: 'tr_TR.UTF-8' };
+    expect(execFileSync('bash', ['-c', 'x=I; printf %s "${x,,}"'], { env, encoding: 'utf8' })).toBe('ı');
+    session = await startShellSession(shell, { name: 'tr_TR.UTF-8', path: folder });
+  }, 30_000);
+  afterAll(async () => {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll failed or skipped
+    await session?.close();
+    if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
+  });
+
+  it.skipIf(skip)('completes a name with I without regard to case', async () => {
+    for (const typed of ['in', 'IN']) {
+      expect(await session.complete(`tkt list --status ${typed}`, /--status In\\ Progress ?$/m)).toContain('In\\ Progress');
+    }
+  });
 });

@@ -10,9 +10,9 @@ import { BIN, privateTmux } from './terminal.js';
 /** What the stand-in `tkt __complete KIND` prints. */
 export const CACHED_NAMES: Record<string, string[]> = {
   site: ['Head Office', 'Harbour Depot'],
-  status: ['Open', 'On Hold'],
+  status: ['Open', 'On Hold', 'In Progress'],
   priority: ['Low', 'Medium', 'High', 'Urgent'],
-  requester: ["Sam O'Neil", 'Anna Berg', 'Anna Lind'],
+  requester: ["Sam O'Neil", 'Anna Berg', 'Anna Lind', 'Jörg Müller'],
   assignee: ['Tom Tech'],
   profile: ['work', 'staging'],
   template: ['printer-fixed', 'welcome'],
@@ -51,7 +51,13 @@ export interface ShellSession {
 
 const shellQuoted = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
-export async function startShellSession(shell: Shell): Promise<ShellSession> {
+/** A locale the shell runs in: LANG, found in LOCPATH (a folder localedef wrote it to). */
+export interface Locale {
+  name: string;
+  path: string;
+}
+
+export async function startShellSession(shell: Shell, locale?: Locale): Promise<ShellSession> {
   const prompt = `${shell}>`;
   const terminal = privateTmux(`${shell}-test`);
   const home = mkdtempSync(path.join(os.tmpdir(), `tkt-${shell}-`));
@@ -61,7 +67,8 @@ export async function startShellSession(shell: Shell): Promise<ShellSession> {
   writeFileSync(path.join(home, 'bin', 'tkt'), `#!/bin/sh\n[ "$1" = __complete ] || exit 0\ncase "$2" in\n${cases.join('\n')}\nesac\n`);
   chmodSync(path.join(home, 'bin', 'tkt'), 0o755);
   // A UTF-8 locale, as a user's terminal has: in the C locale the shells write a non-ASCII letter as bytes ($'\303\274').
-  const env = `env -i LANG=C.UTF-8 HOME=${home} ZDOTDIR=${home} HISTFILE=/dev/null PATH=${path.join(home, 'bin')}:/usr/bin:/bin TERM=xterm-256color`;
+  const lang = locale === undefined ? 'LANG=C.UTF-8' : `LOCPATH=${locale.path} LANG=${locale.name}`;
+  const env = `env -i ${lang} HOME=${home} ZDOTDIR=${home} HISTFILE=/dev/null PATH=${path.join(home, 'bin')}:/usr/bin:/bin TERM=xterm-256color`;
   let command: string;
   if (shell === 'zsh') {
     // A folder the user owns on fpath, then compinit.
