@@ -3,7 +3,7 @@
 // so the service's paths and form field names are written here and nowhere else. Light on
 // purpose: command files import it, so it must not load the HTTP client.
 import { UsageError } from '../errors.js';
-import type { Credentials, FormValue, MultipartInput, RequestPlan, TicketId, TicketTable, UploadFile } from './types.js';
+import type { Credentials, FormScalar, FormValue, MultipartInput, RequestPlan, TicketId, TicketTable, UploadFile } from './types.js';
 
 export const TICKETS_PATH = '/api/TicketsApi';
 
@@ -16,11 +16,24 @@ function ticketSegment(id: TicketId): string {
 const ticketPath = (id: TicketId): string => `${TICKETS_PATH}/${ticketSegment(id)}`;
 const actionPath = (action: string, id: TicketId): string => `${TICKETS_PATH}/${action}/${ticketSegment(id)}`;
 
+// Text goes out composed (Unicode NFC), as the service stores it and as --search is sent: a
+// title pasted decomposed (NFD, as macOS pastes it) would be stored so, and no search typed
+// composed would ever find its accented words. Upload names are left as given: they name files.
+function composed(value: FormValue): FormValue {
+  if (typeof value === 'string') return value.normalize('NFC');
+  return Array.isArray(value) ? value.map((item: FormScalar) => (typeof item === 'string' ? item.normalize('NFC') : item)) : value;
+}
+const composedForm = (form: MultipartInput): MultipartInput => ({
+  ...form,
+  fields: Object.fromEntries(Object.entries(form.fields).map(([name, value]) => [name, composed(value)])),
+});
+
 /** A read: retried on a dropped connection or a busy service, never changes anything. */
 const read = (method: string, path: string, body: { json?: unknown; form?: MultipartInput } = {}): RequestPlan => ({
   method,
   path,
   ...body,
+  ...(body.form === undefined ? {} : { form: composedForm(body.form) }),
   retry: true,
   expect: 'object',
 });
@@ -28,7 +41,7 @@ const read = (method: string, path: string, body: { json?: unknown; form?: Multi
 const change = (method: string, path: string, form?: MultipartInput): RequestPlan => ({
   method,
   path,
-  ...(form === undefined ? {} : { form }),
+  ...(form === undefined ? {} : { form: composedForm(form) }),
   retry: false,
   expect: 'any',
 });
@@ -108,7 +121,10 @@ export const plans = {
   authenticate: (credentials: Credentials): RequestPlan => ({ ...read('POST', '/api/Users/authenticate', { json: credentials }), retry: false, auth: false }),
 
   // The list POSTs only read, so they may be retried like a GET. A list may come wrapped in an object.
-  listTickets: (table: TicketTable): RequestPlan => ({ ...read('POST', TICKETS_PATH, { json: table }), expect: 'json' }),
+  listTickets: (table: TicketTable): RequestPlan => ({
+    ...read('POST', TICKETS_PATH, { json: table.search === undefined ? table : { ...table, search: table.search.normalize('NFC') } }),
+    expect: 'json',
+  }),
   listByUsername: (username: string, page?: number): RequestPlan => ({
     ...read('POST', `${TICKETS_PATH}/list`, { form: { fields: { username, page } } }),
     expect: 'json',

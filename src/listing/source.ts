@@ -70,9 +70,6 @@ export async function listSource(options: ListSourceOptions, ctx: Context, filte
   // `tkt config set default-view` stands in for --view; without either the service chooses.
   const listType = chosenListType(options.view, ctx);
   const filterBy = options.in === undefined ? undefined : parseFilterBy(options.in);
-  // The service compares the text as it is stored, composed (NFC): a decomposed "Müller", as
-  // macOS pastes it, would find nothing.
-  const search = options.search?.normalize('NFC');
   const pageSize =
     options.limit !== undefined && !filtering
       ? wholeNumberOption('--limit', options.limit, { min: 1 })
@@ -91,7 +88,7 @@ export async function listSource(options: ListSourceOptions, ctx: Context, filte
             plans.listTickets({
               page,
               length: pageSize,
-              ...(search === undefined ? {} : { search }),
+              ...(options.search === undefined ? {} : { search: options.search }),
               ...(listType === undefined ? {} : { listType }),
               ...(filterBy === undefined ? {} : { filterBy }),
             }),

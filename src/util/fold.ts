@@ -1,12 +1,23 @@
 // Names typed without their accents still match: "jorg" finds Jörg Müller, as people type at a
-// help desk. Comparisons fold case and drop combining marks; what is shown keeps its letters.
+// help desk. Comparisons fold case, width and compatibility forms (NFKD: full-width Latin,
+// half-width katakana) and drop combining marks; what is shown keeps its letters. The same in
+// every locale: toLowerCase, never toLocaleLowerCase (under tr_TR it lowers I to ı, elsewhere i).
 const NON_ASCII = /[^\u0000-\u007f]/;
 const MARKS = /\p{M}+/gu;
+// Small letters no case mapping or decomposition joins to their twin: Turkish dotless ı (İ
+// lowers to i and a dot, a mark), so plain Latin "isik" finds "IŞIK"; and Greek final ς, which
+// toLowerCase gives at a word's end, made σ. Escaped: a bundle holds ASCII only.
+const UNPAIRED = /[\u0131\u03c2]/g;
+const TWIN: Readonly<Record<string, string>> = { '\u0131': 'i', '\u03c2': '\u03c3' };
 
 /** `text` lower-cased and without accents, for matching only (ASCII text takes the short way). */
 export function foldForMatch(text: string): string {
-  const lower = text.toLocaleLowerCase();
-  return NON_ASCII.test(lower) ? lower.normalize('NFD').replace(MARKS, '') : lower;
+  if (!NON_ASCII.test(text)) return text.toLowerCase();
+  return text
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(MARKS, '')
+    .replace(UNPAIRED, (letter) => TWIN[letter]!);
 }
 
 /** `needle` occurs in `text` where a word starts (after a character that is no letter or digit). */

@@ -88,6 +88,32 @@ describe('request plans', () => {
     });
   });
 
+  it('sends every text composed (NFC), as the service stores it; upload names, numbers and tkt api as given', () => {
+    const nfd = (text: string) => text.normalize('NFD');
+    const upload = { path: nfd('shots/Gerät.png'), name: nfd('Gerät.png') };
+    expect(plans.register({ fields: { Title: nfd('Gerät – Jörg'), Description: nfd('Büro'), SiteId: 1, Tags: [nfd('é'), 3] }, files: [upload] }).form).toEqual({
+      fields: { Title: 'Gerät – Jörg', Description: 'Büro', SiteId: 1, Tags: ['é', 3] },
+      files: [upload],
+    });
+    expect(plans.newTicket({ fields: { Title: nfd('Gerät'), Email: undefined } }).form).toEqual({ fields: { Title: 'Gerät', Email: undefined } });
+    expect(plans.updateTicket(4, { Id: 4, Title: nfd('Gerät') }).form).toEqual({ fields: { Id: 4, Title: 'Gerät' } });
+    expect(plans.replyTicket(7, { subject: nfd('Re: Gerät'), to: 'a@example.com', message: nfd('Grüße'), files: [upload] }).form).toMatchObject({
+      fields: { Title: 'Re: Gerät', Message: 'Grüße' },
+      files: [upload],
+    });
+    expect(plans.forwardTicket(7, { subject: 'Fwd', to: 'v@example.com', message: nfd('Grüße') }).form?.fields.Message).toBe('Grüße');
+    expect(plans.requesterReply(7, { username: 'ann', subject: 'Re', message: nfd('Grüße') }).form?.fields.Message).toBe('Grüße');
+    expect(plans.closeTicket(7, { closeBy: 'u', comments: nfd('erledigt, Jörg'), closureComments: nfd('Müll') }).form?.fields).toMatchObject({
+      Comments: 'erledigt, Jörg',
+      ClosureComments: 'Müll',
+    });
+    expect(plans.resolveTicket(7, { details: nfd('Lüfter'), submitBy: 'u' }).form?.fields.Details).toBe('Lüfter');
+    expect(plans.listTickets({ page: 1, search: nfd('Müller') }).json).toEqual({ page: 1, search: 'Müller' });
+    expect(plans.listByUsername(nfd('jörg')).form?.fields.username).toBe('jörg');
+    // tkt api sends exactly what it is given, as gh api does.
+    expect(plans.anyRequest('POST', '/api/x', { form: { fields: { Title: nfd('Gerät') } } }).form?.fields.Title).toBe(nfd('Gerät'));
+  });
+
   it('tkt api: any method and path, only a GET retried, any answer taken', () => {
     expect(plans.anyRequest('GET', '/api/x?y=1')).toEqual({ method: 'GET', path: '/api/x?y=1', retry: true, expect: 'unchecked' });
     expect(plans.anyRequest('POST', '/api/x', { json: { a: 1 } })).toEqual({

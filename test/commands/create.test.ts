@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { run, type CreateOptions } from '../../src/commands/create.js';
 import { exitCodeOf, InterruptedError, UsageError } from '../../src/errors.js';
 import { formatDate } from '../../src/output/time.js';
-import { BY_ID, integrationCreateArgs, validCreateArgs, validCreateValues } from '../helpers/create-args.js';
+import { BY_ID, integrationCreateArgs, VALID_TICKET, validCreateArgs, validCreateValues } from '../helpers/create-args.js';
 import type { Harness } from '../helpers/harness.js';
 import { frontEnv, routeCount, sendsNothing, startFrontServer, ticketById, useHarness, useTempDir, userId } from '../helpers/sandbox-state.js';
 
@@ -317,6 +317,29 @@ describe('tkt create (register)', () => {
     const result = await h.cli(['-q', 'create', ...REQUIRED, '--sla', '7', '--service', '4', '--impact', '3', '--urgency', '1', '--guid', guid]);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(ticketById(h, Number(result.stdout))).toMatchObject({ slaId: 7, serviceId: 4, impactId: 3, urgencyId: 1, guid });
+  });
+
+  it('sends text composed (NFC): a title pasted decomposed, as from macOS, is stored composed and found by --search (README: Finding tickets)', async () => {
+    const title = 'Gerät defekt – Jörg'.normalize('NFD');
+    const description = 'Drucker im Büro'.normalize('NFD');
+    expect(title).not.toBe(title.normalize('NFC'));
+    const dryRun = await h.cli(['--json', 'create', ...validCreateArgs({ title, description }), '--dry-run']);
+    expect(JSON.parse(dryRun.stdout)).toMatchObject({ fields: { Title: 'Gerät defekt – Jörg', Description: 'Drucker im Büro' } });
+
+    const created = await h.cli(['-q', 'create', ...validCreateArgs({ title, description })]);
+    expect(created).toMatchObject({ code: 0, stderr: '' });
+    const id = Number(created.stdout);
+    expect(ticketById(h, id)).toMatchObject({ title: 'Gerät defekt – Jörg', description: 'Drucker im Büro' });
+    const found = await h.cli(['list', '--search', 'Gerät', '-q', '--all']);
+    expect(found.code, found.stderr).toBe(0);
+    expect(found.stdout.split('\n')).toContain(String(id));
+
+    // A --from row is sent the same way.
+    const file = join(dir, 'decomposed.jsonl');
+    await writeFile(file, `${JSON.stringify({ ...VALID_TICKET, title: 'Störung Kühlung'.normalize('NFD') })}\n`);
+    const row = await h.cli(['-q', 'create', '--from', file]);
+    expect(row.code, row.stderr).toBe(0);
+    expect(h.sandbox.state.tickets.filter((ticket) => ticket.title === 'Störung Kühlung')).toHaveLength(1);
   });
 
   it('shows server text escaped in dry-run output', async () => {

@@ -42,6 +42,13 @@ describe('tkt reply', () => {
     expect(h.sandbox.state.outbox.at(-1)).toMatchObject({ event: 'reply', ticketId: ticket.id, to: [email], subject: `Re: ${ticket.title}` });
   });
 
+  it('sends the subject and message composed (NFC), as pasted decomposed from macOS or not (README: Finding tickets)', async () => {
+    const ticket = ticketWhere((t) => t.ticketStatusId === OPEN);
+    const result = await h.cli(['-q', 'reply', String(ticket.id), '--subject', 'Gerät'.normalize('NFD'), '--message', 'Grüße, Jörg'.normalize('NFD')]);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(conversations(ticket.id).at(-1)).toMatchObject({ subject: 'Gerät', message: 'Grüße, Jörg' });
+  });
+
   it('takes --to, --cc and --subject without fetching the ticket', async () => {
     const ticket = ticketWhere((t) => t.ticketStatusId === OPEN);
     const gets = count(GET);

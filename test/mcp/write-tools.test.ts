@@ -274,6 +274,18 @@ describe('tkt mcp: the write tools', () => {
     expect(ticket.creatorId).toBe(userId(h, 'aberg'));
   });
 
+  it('create_ticket sends its text composed (NFC), as the CLI does: a decomposed title is stored composed', async () => {
+    const created = await change('create_ticket', {
+      title: 'Gerät defekt – Jörg'.normalize('NFD'),
+      description: 'Drucker im Büro'.normalize('NFD'),
+      requester: 'aberg',
+      site: 'Head Office',
+      department: 'IT',
+      status: 'Open',
+    });
+    expect(ticketById(h, created.id!)).toMatchObject({ title: 'Gerät defekt – Jörg', description: 'Drucker im Büro' });
+  });
+
   it('create_ticket takes the requester as get_ticket gives it, "Full Name (username)"', async () => {
     const source = unusedTicket(h);
     const read = await mcp.call('get_ticket', { id: source.id, comments: 0 });
