@@ -23,6 +23,9 @@ WHEN: ISO 8601 (2026-12-01 is the end of that day) or +3d / -7d / -4h from now.
 Output: a table at a terminal; piped, tab-separated lines with ISO 8601 dates; --csv; --json
 (one array with --all); --query/--fields for JSON; -q the IDs.
 
+A desk changing during --all shifts the service's pages: each ticket is printed once, and the
+run ends with exit 1 saying tickets may be missing (list again when nothing changes).
+
 Views:
 ${wrapWords(LIST_TYPES.map(kebabCase).join(', '), 78)
   .map((line) => `  ${line}`)
@@ -72,10 +75,12 @@ export async function run(options: ListOptions, ctx: Context): Promise<void> {
   // of the matches or of the sorted view (the service can neither filter so nor sort).
   const listing = await planListing(options, ctx);
   const { createListPrinter } = await import('../listing/output.js');
+  const { WalkChanges } = await import('../listing/pages.js');
   const printer = await createListPrinter(ctx.output, ctx.io.stdoutColor);
+  const changes = new WalkChanges();
   let shown = 0;
   try {
-    for await (const items of listedPages(listing, ctx)) {
+    for await (const items of listedPages(listing, ctx, changes)) {
       shown += items.length;
       await printer.page(items);
     }
@@ -87,6 +92,10 @@ export async function run(options: ListOptions, ctx: Context): Promise<void> {
     throw error;
   }
   await printer.end();
+  // What was printed stays (one whole JSON document), but a walk that may have missed tickets is
+  // not a success a script can build on: exit 1 (README, Finding tickets).
+  const changed = changes.failure();
+  if (changed !== undefined) throw changed;
   // A full page at a terminal: say how to see the rest (the service does not say how many).
   const pageFull = !options.all && shown >= (listing.window?.limit ?? listing.source.pageSize);
   if (pageFull && ctx.output.format === 'human' && ctx.io.stdoutIsTTY) {

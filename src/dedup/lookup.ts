@@ -9,7 +9,7 @@ import { InterruptedError } from '../errors.js';
 import { readTicket, type FieldReading, type Ticket } from '../model/ticket.js';
 import { LookupError } from '../lookups/index.js';
 import type { Lookups } from '../lookups/types.js';
-import { PAGE_CONCURRENCY, listItemsOf, walkPages, type PageSource } from '../listing/pages.js';
+import { PAGE_CONCURRENCY, listPageOf, walkPages, type PageSource } from '../listing/pages.js';
 import { titleHasKey } from './key.js';
 
 /** A ticket that carries the key. */
@@ -153,7 +153,7 @@ export async function ticketsWithKey(api: ApiClient, key: string, signal: AbortS
     firstPage: 1,
     pageSize: SEARCH_PAGE_SIZE,
     fetch: async (page) =>
-      listItemsOf((await api.send(plans.listTickets({ page, length: SEARCH_PAGE_SIZE, search: key, filterBy: 'Subject', listType: 'AllTickets' }))).body),
+      listPageOf(await api.send(plans.listTickets({ page, length: SEARCH_PAGE_SIZE, search: key, filterBy: 'Subject', listType: 'AllTickets' }))),
   };
   const found = new Map<number, KeyedTicket>();
   for await (const items of walkPages(source, { signal, concurrency: PAGE_CONCURRENCY })) {

@@ -5,7 +5,7 @@ import type { Context } from '../context/context.js';
 import type { Lookups } from '../lookups/types.js';
 import { readListItem } from '../model/ticket.js';
 import { buildFilter, buildSort, checkFilterOptions, hasFilters, parseSort, type ListFilterOptions, type TicketFilter } from './filter.js';
-import { PAGE_CONCURRENCY, unlessStopped, walkPages, type PageSource } from './pages.js';
+import { PAGE_CONCURRENCY, unlessStopped, walkPages, type PageSource, type WalkChanges } from './pages.js';
 import { listSource, matchWindow, matchingPages, type ListSourceOptions, type MatchWindow } from './source.js';
 
 export interface Listing {
@@ -60,19 +60,20 @@ export function notShownListing(listing: Listing, shown: ReadonlySet<string>, co
 
 const EVERY: MatchWindow = { skip: 0, limit: Infinity };
 
-export async function* listedPages({ source, window = EVERY, filter, order, all }: Listing, ctx: Context): AsyncGenerator<unknown[]> {
-  const walk = { signal: ctx.signal, concurrency: PAGE_CONCURRENCY };
+/** The listing's pages; a walk over several fills in `changes` (one page alone cannot shift). */
+export async function* listedPages({ source, window = EVERY, filter, order, all }: Listing, ctx: Context, changes?: WalkChanges): AsyncGenerator<unknown[]> {
+  const walk = { signal: ctx.signal, concurrency: PAGE_CONCURRENCY, ...(changes && { changes }) };
   if (order !== undefined) {
     // Sorting needs every ticket it orders: the window is taken of the sorted whole, in one page.
-    const every = filter === undefined ? walkPages({ ...source, firstPage: 1 }, walk) : matchingPages(EVERY, source, filter, ctx);
+    const every = filter === undefined ? walkPages({ ...source, firstPage: 1 }, walk) : matchingPages(EVERY, source, filter, ctx, changes);
     const held: unknown[] = [];
     for await (const items of every) held.push(...items);
     yield order(held).slice(window.skip, window.skip + window.limit);
   } else if (filter !== undefined) {
-    yield* matchingPages(window, source, filter, ctx);
+    yield* matchingPages(window, source, filter, ctx, changes);
   } else if (all) {
     yield* walkPages(source, walk);
   } else {
-    yield await unlessStopped(source.fetch(source.firstPage), ctx.signal);
+    yield (await unlessStopped(source.fetch(source.firstPage), ctx.signal)).items;
   }
 }

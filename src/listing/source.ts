@@ -9,7 +9,7 @@ import type { TicketFilter } from './filter.js';
 import { wholeNumberOption } from '../util/ids.js';
 import { nonBlank } from '../util/option-text.js';
 import { chosenListType, parseFilterBy } from './query.js';
-import { PAGE_CONCURRENCY, listItemsOf, unlessStopped, walkPages, type PageSource } from './pages.js';
+import { PAGE_CONCURRENCY, listPageOf, unlessStopped, walkPages, type PageSource, type WalkChanges } from './pages.js';
 
 /** `tkt list`'s options that say which pages to read, as typed. */
 export interface ListSourceOptions {
@@ -57,7 +57,7 @@ export async function listSource(options: ListSourceOptions, ctx: Context, filte
     return {
       firstPage,
       pageSize: USERNAME_PAGE_SIZE,
-      fetch: async (page) => listItemsOf((await (await ctx.api()).send(plans.listByUsername(username, page))).body),
+      fetch: async (page) => listPageOf(await (await ctx.api()).send(plans.listByUsername(username, page))),
     };
   }
   // An empty search would match everything: more likely an unset variable than a wish.
@@ -80,20 +80,18 @@ export async function listSource(options: ListSourceOptions, ctx: Context, filte
     firstPage,
     pageSize,
     fetch: async (page) =>
-      listItemsOf(
-        (
-          await (
-            await ctx.api()
-          ).send(
-            plans.listTickets({
-              page,
-              length: pageSize,
-              ...(options.search === undefined ? {} : { search: options.search }),
-              ...(listType === undefined ? {} : { listType }),
-              ...(filterBy === undefined ? {} : { filterBy }),
-            }),
-          )
-        ).body,
+      listPageOf(
+        await (
+          await ctx.api()
+        ).send(
+          plans.listTickets({
+            page,
+            length: pageSize,
+            ...(options.search === undefined ? {} : { search: options.search }),
+            ...(listType === undefined ? {} : { listType }),
+            ...(filterBy === undefined ? {} : { filterBy }),
+          }),
+        ),
       ),
   };
 }
@@ -142,11 +140,17 @@ export function matchWindow(options: ListSourceOptions): MatchWindow {
   return { skip: (page - 1) * pageSize, limit: options.all ? Infinity : pageSize };
 }
 
-/** With a filter: the matching tickets of `window`, from as many pages as it takes. */
-export async function* matchingPages(window: MatchWindow, source: PageSource, filter: TicketFilter, ctx: Context): AsyncGenerator<unknown[]> {
+/** With a filter: the matching tickets of `window`, from as many pages as it takes; `changes` as walkPages'. */
+export async function* matchingPages(
+  window: MatchWindow,
+  source: PageSource,
+  filter: TicketFilter,
+  ctx: Context,
+  changes?: WalkChanges,
+): AsyncGenerator<unknown[]> {
   let { skip, limit: wanted } = window;
   // Pages of the service, from its first: --page counts matches here.
-  for await (const items of walkPages({ ...source, firstPage: 1 }, { signal: ctx.signal, concurrency: PAGE_CONCURRENCY })) {
+  for await (const items of walkPages({ ...source, firstPage: 1 }, { signal: ctx.signal, concurrency: PAGE_CONCURRENCY, ...(changes && { changes }) })) {
     let matches = await unlessStopped(matchingItems(items, filter, ctx), ctx.signal);
     if (skip > 0) {
       const skipped = Math.min(skip, matches.length);

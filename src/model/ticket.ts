@@ -223,6 +223,11 @@ function personShown(reading: FieldReading): string | undefined {
 }
 
 /** A list item (or a detail, read for its columns). */
+/** A list item's or a detail's ticket ID, as the service wrote it (undefined when it has none). */
+export function listItemIdOf(raw: unknown): unknown {
+  return field(raw, ...MEMBERS.id);
+}
+
 export function readListItem(raw: unknown): TicketListItem {
   const readings = new Map<string, FieldReading>();
   const fieldOf = (key: string): FieldReading => {
@@ -233,7 +238,7 @@ export function readListItem(raw: unknown): TicketListItem {
   const flag = field(raw, ...MEMBERS.overdue);
   const overdueFlag = typeof flag === 'boolean' ? flag : undefined;
   const status = fieldOf('status').name;
-  const id = field(raw, ...MEMBERS.id);
+  const id = listItemIdOf(raw);
   return {
     raw,
     id: typeof id === 'number' || (typeof id === 'string' && id !== '') ? id : undefined,
