@@ -287,11 +287,27 @@ export function exitCodeOf(error: unknown): ExitCodeValue {
 
 /**
  * A failure every further request of a bulk run would meet too, so the run stops there: the
- * token refused (exit 4), the permission missing (exit 5), or a wrong service URL.
+ * token refused (exit 4), the permission missing (exit 5), a wrong service URL, or the service
+ * not reached at all (serviceUnreachable).
  */
 export function refusesEveryRequest(error: unknown): boolean {
   const code = exitCodeOf(error);
-  return code === ExitCode.notAuthenticated || code === ExitCode.permissionDenied || (error instanceof ApiError && misdirectedBaseUrl(error) !== undefined);
+  return (
+    code === ExitCode.notAuthenticated ||
+    code === ExitCode.permissionDenied ||
+    (error instanceof ApiError && misdirectedBaseUrl(error) !== undefined) ||
+    serviceUnreachable(error)
+  );
+}
+
+// Failures of the way to the service, not of what a request carried: a connection refused (the
+// service down), a host name that does not resolve, a TLS handshake that fails. A time-out or a
+// reset may be the one request's (and leaves it in doubt): those let the run go on.
+const UNREACHABLE_FAILURES: ReadonlySet<NetworkFailure> = new Set(['refused', 'dns', 'tls']);
+
+/** The request never reached the service, and no other request would: the service (or the proxy in front of it) cannot be reached. */
+export function serviceUnreachable(error: unknown): boolean {
+  return error instanceof NetworkError && (error.notSent || UNREACHABLE_FAILURES.has(error.failure));
 }
 
 /** The exit code an HTTP answer calls for. */

@@ -1,10 +1,11 @@
 // `tkt create --from`: checking the rows before anything is sent. Every row goes through the
 // same field table as `tkt create` (src/fields/options.ts), its names resolved and its files
 // found, in the attach folder (attach-folder.ts); one bad row and nothing is sent (exit 2, naming
-// every bad row).
+// every bad row). The tickets --created records are read, to be the rows' (checkCreatedTickets).
 import type { UploadFile } from '../api/types.js';
 import type { Context } from '../context/context.js';
-import { UsageError } from '../errors.js';
+import { ExitCode, UsageError, exitCodeOf } from '../errors.js';
+import { tktCommand } from '../config/session.js';
 import { LookupError } from '../lookups/index.js';
 import type { Lookups } from '../lookups/types.js';
 import { sanitizeInline } from '../output/sanitize.js';
@@ -12,6 +13,8 @@ import { checkCreate, createRequest, type CreateEndpoint } from '../fields/creat
 import { unresolvedNames } from '../fields/values.js';
 import type { PlannedRequest } from '../cmdutil/dry-run.js';
 import type { InputRow } from './rows.js';
+import type { ReportEntry } from './report-file.js';
+import { currentTicket } from './ticket-state.js';
 import { formatRanges } from './ranges.js';
 import { confineAttachments, outsideHint, type AttachFolder, type ConfinedAttachments } from './attach-folder.js';
 
@@ -138,4 +141,33 @@ export async function prepareRows(
     });
   }
   return prepared;
+}
+
+/**
+ * The tickets `--created ROW=ID` names, read before anything is recorded (a dry run reads them
+ * too): each must exist and carry its row's title, else the report would link the row to another
+ * ticket, or to none, for good. One that does not is exit 2, nothing recorded, naming the row's
+ * title to look for.
+ */
+export async function checkCreatedTickets(recorded: readonly ReportEntry[], rows: readonly InputRow[], ctx: Context): Promise<void> {
+  if (recorded.length === 0) return;
+  const client = await ctx.api();
+  const problems: string[] = [];
+  for (const entry of recorded) {
+    const title = String(rows[entry.row - 1]?.values.title ?? '');
+    const rowTitle = `row ${entry.row}'s title is ${JSON.stringify(sanitizeInline(title))}`;
+    const ticket = await currentTicket(client, entry.id!).catch((error: unknown) => {
+      if (exitCodeOf(error) === ExitCode.notFound) return undefined;
+      throw error;
+    });
+    if (ticket === undefined) problems.push(`--created ${entry.row}=${entry.id}: ticket #${entry.id} does not exist; ${rowTitle}`);
+    else if ((ticket.title ?? '').trim() !== title.trim()) {
+      problems.push(`--created ${entry.row}=${entry.id}: ticket #${entry.id} is ${JSON.stringify(sanitizeInline(ticket.title ?? ''))}; ${rowTitle}`);
+    }
+  }
+  if (problems.length === 0) return;
+  throw new UsageError(problems.length === 1 ? problems[0]! : `--created: ${problems.length} tickets are not their rows'; nothing was recorded`, {
+    details: problems.length === 1 ? ['nothing was recorded'] : problems,
+    hint: `find each row's ticket by its title ("${tktCommand(ctx, 'list --search TITLE')}"), then give --created ROW=ID again`,
+  });
 }

@@ -4,12 +4,14 @@
 // says what stopped it or which rows need another look, with the `--resume` command to finish.
 import { tktCommand } from '../config/session.js';
 import { shellWord } from '../util/shell-word.js';
+import type { GlobalOptions } from '../config/globals.js';
+import { outputFlagWords } from '../output/flags.js';
 import type { Context } from '../context/context.js';
 import { nameList } from '../cmdutil/action-output.js';
 import type { KeptFiles } from '../cmdutil/attachments.js';
 import { replacedDueText, type ReplacedDue } from '../fields/created.js';
 import { fileErrorText } from '../cmdutil/text-input.js';
-import { FilesSkippedError, IN_DOUBT_CREATED, InterruptedError, ItemFailedError, OperationError, exitCodeOf, failureReason, stoppedHow } from '../errors.js';
+import { FilesSkippedError, IN_DOUBT_CREATED, InterruptedError, ItemFailedError, OperationError, serviceUnreachable, stoppedHow } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { createStyle, type Style } from '../output/style.js';
 import type { ArrayPrinter } from '../output/types.js';
@@ -17,7 +19,7 @@ import { writeText } from '../output/write.js';
 import type { CreateFromOptions } from './create-from-options.js';
 import type { ReportEntry } from './report-file.js';
 import { formatRanges, rangeLines, summaryLayout } from './ranges.js';
-import { runCounts, type BulkRun } from './runner.js';
+import { failureGroup, runCounts, unreachableHint, type BulkRun } from './runner.js';
 
 /** A row's element of the --json array, as the report has it. */
 export function rowJson(entry: ReportEntry): Record<string, unknown> {
@@ -149,7 +151,7 @@ export function tellDryRunOutcome(
   ctx: Context,
 ): void {
   if (plan.heldInDoubt.length === 0) return;
-  const resumeCommand = tktCommand(ctx, resumeWords(plan.options, plan.reportPath));
+  const resumeCommand = tktCommand(ctx, resumeWords(plan.options, plan.reportPath, ctx.globals));
   throw rowsToLookAt({ ...plan, file: plan.options.file, resumeCommand, sentCount: plan.planned, failed: [], inDoubtRows: plan.heldInDoubt }, [
     `would send ${plan.planned} (nothing was sent)`,
     ...rowLists(ctx, plan.reportPath, [[IN_DOUBT_ROWS, plan.heldInDoubt]]),
@@ -159,11 +161,12 @@ export function tellDryRunOutcome(
 /**
  * The words of `tkt create` that go on where this run stopped: the file, the options that change
  * what is sent and where (--integration: another endpoint, which takes other columns; --attach-dir:
- * the files the rows attach) or how much at once (--concurrency), then the report to resume from;
- * tktCommand adds the profile and --url. Not --retry-in-doubt nor --created: the rows this run
- * leaves in doubt are to be checked first.
+ * the files the rows attach) or how much at once (--concurrency), then the report to resume from,
+ * then the output options given (--json, -q...: a script reads the resumed run as it read this
+ * one); tktCommand adds the profile and --url. Not --retry-in-doubt nor --created: the rows this
+ * run leaves in doubt are to be checked first.
  */
-function resumeWords(options: CreateFromOptions, reportPath: string | undefined): string {
+function resumeWords(options: CreateFromOptions, reportPath: string | undefined, globals: GlobalOptions): string {
   return [
     'create --from',
     shellWord(options.file),
@@ -171,6 +174,7 @@ function resumeWords(options: CreateFromOptions, reportPath: string | undefined)
     ...(options.attachDir === undefined ? [] : ['--attach-dir', shellWord(options.attachDir)]),
     ...(options.concurrency === undefined ? [] : ['--concurrency', String(options.concurrency)]),
     ...(reportPath === undefined ? [] : ['--resume', shellWord(reportPath)]),
+    ...outputFlagWords(globals),
   ].join(' ');
 }
 
@@ -185,7 +189,7 @@ export function stoppedBeforeRows(
 ): InterruptedError {
   return new InterruptedError(`${stoppedHow(ctx.signal.reason)}: nothing was sent`, {
     details: [`rows not started: ${formatRanges(rows, '')}`],
-    hint: `to finish: ${tktCommand(ctx, resumeWords(options, options.resume))}`,
+    hint: `to finish: ${tktCommand(ctx, resumeWords(options, options.resume, ctx.globals))}`,
   });
 }
 
@@ -218,7 +222,7 @@ export async function tellOutcome(outcome: CreateFromOutcome, jsonArray: ArrayPr
   const inDoubtRows = [...inDoubtNow, ...outcome.heldInDoubt];
   const createdNow = run.results.length - failed.length - inDoubtNow.length;
   const { stoppedBy } = run;
-  const resumeCommand = tktCommand(ctx, resumeWords(outcome.options, reportPath));
+  const resumeCommand = tktCommand(ctx, resumeWords(outcome.options, reportPath, ctx.globals));
   if (outcome.reportFailure !== undefined) {
     throw new OperationError(`stopped: cannot write the report ${reportPath}: ${fileErrorText(outcome.reportFailure)}`, {
       details: [`created ${createdNow} of ${sentCount}; the last ones may be missing from the report`],
@@ -228,7 +232,7 @@ export async function tellOutcome(outcome: CreateFromOutcome, jsonArray: ArrayPr
     const why =
       stoppedBy === undefined
         ? `not started: ${stoppedHow(ctx.signal.reason)}`
-        : `not started: the run stopped at row ${stoppedBy.id} (${failureReason(exitCodeOf(stoppedBy.failure), stoppedBy.status)})`;
+        : `not started: the run stopped at row ${stoppedBy.id} (${failureGroup(stoppedBy)})`;
     // --json lists every row not started; the report has none of them, so --resume sends them.
     for (const row of run.notStarted) await jsonArray?.push([{ row, ok: false, notStarted: true, error: why }]);
   }
@@ -250,14 +254,18 @@ export async function tellOutcome(outcome: CreateFromOutcome, jsonArray: ArrayPr
   }
   if (stoppedBy !== undefined) {
     const notStarted = run.notStarted.length > 0 ? `; ${run.notStarted.length} of ${sentCount} rows not started` : '';
+    const message = `stopped at row ${stoppedBy.id}: ${failureGroup(stoppedBy)}${notStarted}`;
+    // The service not reached: the rows are not at fault, and the way on is to wait for it.
+    if (serviceUnreachable(stoppedBy.failure)) {
+      throw new ItemFailedError(message, stoppedBy.failure, {
+        details,
+        hint: unreachableHint(stoppedBy.failure, `the service could not be reached, so no other row was sent: once it can be, finish with "${resumeCommand}"`),
+      });
+    }
     // Exits as the refusal does (4 or 5); a 401 gets main.ts's login hint, so this is a detail.
-    throw new ItemFailedError(
-      `stopped at row ${stoppedBy.id}: ${failureReason(exitCodeOf(stoppedBy.failure), stoppedBy.status)}${notStarted}`,
-      stoppedBy.failure,
-      {
-        details: [...details, `to finish once that is fixed: ${resumeCommand}`],
-      },
-    );
+    throw new ItemFailedError(message, stoppedBy.failure, {
+      details: [...details, `to finish once that is fixed: ${resumeCommand}`],
+    });
   }
   if (failed.length > 0 || inDoubtRows.length > 0) {
     throw rowsToLookAt({ ...outcome, file: outcome.options.file, resumeCommand, failed, inDoubtRows }, details);

@@ -23,7 +23,7 @@
 // mis-resumed; failed rows may be fixed freely before resuming. An existing report is never
 // overwritten: without --resume that would forget which tickets already exist.
 import { stat } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, extname, resolve } from 'node:path';
 import { userSettings } from '../config/settings.js';
 import { folderIfAny } from '../config/store-read.js';
 import type { Context } from '../context/context.js';
@@ -37,12 +37,13 @@ import { printDryRunRows } from '../cmdutil/dry-run.js';
 import { checkReportPath, lockReport, openReport, readReport, resumedRows, settleInDoubt, type ReportEntry, type ResumedRows } from './report-file.js';
 import { detectFormat, readRows, type InputRow } from './rows.js';
 import type { CreateFromOptions } from './create-from-options.js';
-import { prepareRows } from './create-from-check.js';
+import { checkCreatedTickets, prepareRows } from './create-from-check.js';
 import { attachFolder, type AttachFolder } from './attach-folder.js';
 import { rowJson, rowPrinter, skippedRowLine, stoppedBeforeRows, tellDryRunOutcome, tellOutcome } from './create-from-outcome.js';
 import { createStyle } from '../output/style.js';
 import { runBulk, type BulkResult } from './runner.js';
-import { notTextHint, readTextFile } from '../util/text-read.js';
+import { TooLargeInputError, notTextHint, readTextFile } from '../util/text-read.js';
+import { shellWord } from '../util/shell-word.js';
 
 /** The report's default where the input has no folder of its own: named after nothing it holds. */
 const FOLDERLESS_REPORT = 'create-from.report.jsonl';
@@ -60,13 +61,35 @@ async function inputFolder(file: string): Promise<string | undefined> {
   return info?.isFile() === true ? dirname(path) : undefined;
 }
 
+/** Rows to a part, for the `split -l` of a file too large to read: a part well within the limit. */
+const SPLIT_ROWS = 100000;
+
+/**
+ * How to import a file larger than tkt reads: in parts, each with its own --from and report. A
+ * CSV part needs the header row, which `split` gives the first part alone.
+ */
+function splitHint(file: string): string {
+  const stem = `${file.replace(/\.[^./]*$/, '')}.part-`;
+  const lines = `split -l ${SPLIT_ROWS} ${shellWord(file)} ${shellWord(stem)}`;
+  const csv =
+    `a CSV part needs the header row, which split gives only the first: tail -n +2 ${shellWord(file)} | split -l ${SPLIT_ROWS} - ${shellWord(stem)} && ` +
+    `for part in ${shellWord(stem)}*; do { head -n 1 ${shellWord(file)}; cat "$part"; } > "$part.csv" && rm "$part"; done (a quoted cell with a line break in it must not be cut: --dry-run checks each part)`;
+  const intro = 'split it and import each part with its own --from (each gets its own report)';
+  const extension = extname(file).toLowerCase();
+  if (extension === '.csv') return `${intro}; ${csv}`;
+  if (extension === '.jsonl' || extension === '.ndjson') return `${intro}: ${lines}`;
+  return `${intro}: JSON Lines with ${lines} (a JSON array: make it JSON Lines first, jq -c '.[]'); ${csv}`;
+}
+
 async function readInput(file: string, ctx: Context): Promise<string> {
   if (file === STDIN) return readStdin(ctx, '--from', 'give a file');
   try {
     return await readTextFile(file, { signal: ctx.signal });
   } catch (error) {
     if (error instanceof InterruptedError) throw error;
-    throw new UsageError(`--from: cannot read ${file}: ${fileErrorText(error)}`, { hint: notTextHint(error) });
+    throw new UsageError(`--from: cannot read ${file}: ${fileErrorText(error)}`, {
+      hint: error instanceof TooLargeInputError ? splitHint(file) : notTextHint(error),
+    });
   }
 }
 
@@ -119,6 +142,7 @@ async function createRows(
       : resumedRows(await readReport(options.resume), rows, options.resume, options.file);
   // Rows in doubt are not sent again unless asked: the service may have created them.
   const { created, heldInDoubt, recorded } = settleInDoubt(resumed, options, options.resume ?? reportPath);
+  await checkCreatedTickets(recorded, rows, ctx);
   const pending = rows.filter((row) => !created.has(row.row) && !heldInDoubt.has(row.row));
   const prepared = await prepareRows(pending, { file: options.file, folder: attachIn, rowCount: rows.length, endpoint, dryRun: options.dryRun }, ctx).catch(
     (error: unknown) => {

@@ -7,6 +7,7 @@ import { OperationError, UsageError } from '../errors.js';
 import { acquireLock, LockBusyError } from '../util/lock-file.js';
 import { fileErrorText } from '../cmdutil/text-input.js';
 import type { InputRow } from './rows.js';
+import { formatRanges } from './ranges.js';
 
 /** Written before a row's request leaves. */
 export interface SendingLine {
@@ -94,7 +95,25 @@ export function resumedRows(lines: readonly ReportLine[], rows: readonly InputRo
     } else if (line.inDoubt) inDoubt.set(line.row, line);
     else inDoubt.delete(line.row);
   }
-  const mismatched = [...created.values(), ...inDoubt.values()].filter((entry) => rows[entry.row - 1]?.hash !== entry.hash);
+  const recorded = [...created.values(), ...inDoubt.values()];
+  // Rows taken out of the end of the file: no row has changed, there are fewer of them.
+  const beyond = recorded.filter((entry) => entry.row > rows.length).sort((a, b) => a.row - b.row);
+  if (beyond.length > 0) {
+    const last = beyond.at(-1)!.row;
+    throw new UsageError(
+      `${reportPath} does not match ${file}: ${file} has ${rows.length} row${rows.length === 1 ? '' : 's'}, fewer than the report records (row ${last})`,
+      {
+        details: [
+          `recorded as created or in doubt, not in the file: ${beyond.length === 1 ? 'row' : 'rows'} ${formatRanges(
+            beyond.map((entry) => entry.row),
+            '',
+          )}`,
+        ],
+        hint: 'resume with the file as it was; edit only the rows that failed',
+      },
+    );
+  }
+  const mismatched = recorded.filter((entry) => rows[entry.row - 1]?.hash !== entry.hash);
   if (mismatched.length > 0) {
     throw new UsageError(
       `${reportPath} does not match ${file}: ${mismatched.length === 1 ? 'a row' : `${mismatched.length} rows`} it shows as created or in doubt changed since`,
@@ -168,7 +187,7 @@ export interface ReportWriter {
 
 function reportExists(path: string): UsageError {
   return new UsageError(`report ${path} already exists: it may list tickets already created`, {
-    hint: `to skip the rows it shows as created, add --resume ${path}; or name another file with --report`,
+    hint: `to skip the rows it shows as created, add --resume ${path}; another report (--report FILE) starts over and creates every row again, a second ticket for each one created before`,
   });
 }
 

@@ -14,13 +14,11 @@ import {
   IN_DOUBT,
   InterruptedError,
   ItemFailedError,
-  NetworkError,
   OperationError,
   OutputAfterChangeError,
   type TktError,
-  answerReason,
   exitCodeOf,
-  failureReason,
+  serviceUnreachable,
   stoppedHow,
 } from '../errors.js';
 import type { Output } from '../output/types.js';
@@ -33,7 +31,7 @@ import { createDonePrinter, doneLine, jsonLine, skippedFiles, type BulkVerb } fr
 import { formatRanges, rangeLines, summaryLayout } from './ranges.js';
 import { nameList } from '../cmdutil/action-output.js';
 import { namingHint, skippedFilesError, type SentFiles } from '../cmdutil/attachments.js';
-import { runCounts, type BulkResult, type BulkRun } from './runner.js';
+import { failureGroup, resultReason, runCounts, unreachableHint, type BulkResult, type BulkRun } from './runner.js';
 
 export interface BulkReporterOptions {
   output: Output;
@@ -61,15 +59,6 @@ export interface BulkReporter {
 // The summary's label; a line about one ID says IN_DOUBT, as every single change does.
 const IN_DOUBT_LABEL = 'in doubt (may have been carried out)';
 
-function reasonOf(result: BulkResult): string {
-  return result.failure instanceof ApiError ? answerReason(result.failure) : failureReason(exitCodeOf(result.failure), result.status);
-}
-
-/** A failure's group in the summary: its reason, for one without an answer what failed (`connection refused`). */
-function summaryReason(result: BulkResult): string {
-  return result.failure instanceof NetworkError ? sanitizeInline(result.failure.reason) : reasonOf(result);
-}
-
 /** Every ID under the outcome it had, in this order: done, unchanged, failed by reason, in doubt, not started. */
 function outcomes(run: BulkRun, verb: string): Map<string, number[]> {
   const groups = new Map<string, number[]>();
@@ -81,13 +70,23 @@ function outcomes(run: BulkRun, verb: string): Map<string, number[]> {
   const results = run.results;
   for (const result of results) if (result.ok && result.note === undefined) add(verb, result.id);
   for (const result of results) if (result.ok && result.note !== undefined) add(sanitizeInline(result.note), result.id);
-  for (const result of results) if (!result.ok && !result.inDoubt) add(summaryReason(result), result.id);
+  for (const result of results) if (!result.ok && !result.inDoubt) add(failureGroup(result), result.id);
   for (const result of results) if (result.inDoubt) add(IN_DOUBT_LABEL, result.id);
   for (const id of run.notStarted) add('not started', id);
   return groups;
 }
 
 const idList = (ids: readonly number[]): string => formatRanges(ids, '#');
+
+/** What to do about the failure that stopped a run: it is the login's or the way to the service, not the tickets'. */
+function stopHint(failure: unknown): string | undefined {
+  if (exitCodeOf(failure) === ExitCode.permissionDenied) return 'this login lacks the permission, so every other ID would be refused too';
+  if (!serviceUnreachable(failure)) return undefined;
+  return unreachableHint(
+    failure,
+    'the service could not be reached, so every other ID would fail too: once it can be, run again for the IDs not done (--json marks those not started "notStarted")',
+  );
+}
 
 export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkReporter {
   const { output, verb, total } = options;
@@ -114,7 +113,7 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
       return;
     }
     if (single) return; // the thrown error tells it, once
-    const what = sanitizeInline(result.error ?? reasonOf(result));
+    const what = sanitizeInline(result.error ?? resultReason(result));
     const line = result.inDoubt ? `${errStyle.yellow('?')} #${result.id} ${IN_DOUBT}: ${what}` : `${errStyle.red('✗')} #${result.id} ${what}`;
     await toStderr(`${line}\n`);
   }
@@ -125,7 +124,7 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
     const { failure } = result;
     const detail =
       failure instanceof ApiError ? (failure.serverMessages.length > 0 ? failure.serverMessages.join('; ') : `${failure.method} ${failure.url}`) : result.error;
-    return new ItemFailedError(`#${result.id} ${result.inDoubt ? IN_DOUBT : reasonOf(result)}`, failure, {
+    return new ItemFailedError(`#${result.id} ${result.inDoubt ? IN_DOUBT : resultReason(result)}`, failure, {
       details: detail === undefined ? [] : [detail],
     });
   }
@@ -175,7 +174,7 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
       const { stoppedBy } = run;
       const how = stoppedHow(options.stop?.reason);
       if (json) {
-        const why = stoppedBy === undefined ? `not started: ${how}` : `not started: the run stopped at #${stoppedBy.id} (${reasonOf(stoppedBy)})`;
+        const why = stoppedBy === undefined ? `not started: ${how}` : `not started: the run stopped at #${stoppedBy.id} (${failureGroup(stoppedBy)})`;
         for (const id of run.notStarted) await output.line(jsonLine({ id, ok: false, notStarted: true, error: why }));
       }
       const failed = run.results.filter((result) => !result.ok);
@@ -209,10 +208,11 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
       const details = summary(run);
       if (stoppedBy !== undefined) {
         const notStarted = run.notStarted.length > 0 ? `; ${run.notStarted.length} of ${total} not started` : '';
-        // Exits as the refusal does (4 or 5); a 401 gets main.ts's login hint.
-        const hint =
-          exitCodeOf(stoppedBy.failure) === ExitCode.permissionDenied ? 'this login lacks the permission, so every other ID would be refused too' : undefined;
-        throw new ItemFailedError(`stopped at #${stoppedBy.id}: ${reasonOf(stoppedBy)}${notStarted}`, stoppedBy.failure, { details, hint });
+        // Exits as the refusal does (4 or 5; 1 for a service not reached); a 401 gets main.ts's login hint.
+        throw new ItemFailedError(`stopped at #${stoppedBy.id}: ${failureGroup(stoppedBy)}${notStarted}`, stoppedBy.failure, {
+          details,
+          hint: stopHint(stoppedBy.failure),
+        });
       }
       const inDoubt = failed.filter((result) => result.inDoubt).length;
       const counts = [

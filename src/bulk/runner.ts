@@ -1,4 +1,16 @@
-import { ApiError, StoppedBeforeSendingError, TktError, answerReason, outcomeUnknown, refusesEveryRequest, whatHappened } from '../errors.js';
+import {
+  ApiError,
+  NetworkError,
+  StoppedBeforeSendingError,
+  TktError,
+  answerReason,
+  exitCodeOf,
+  failureReason,
+  outcomeUnknown,
+  refusesEveryRequest,
+  whatHappened,
+} from '../errors.js';
+import { sanitizeInline } from '../output/sanitize.js';
 import type { KeptFiles } from '../cmdutil/attachments.js';
 import { wholeNumberOption } from '../util/ids.js';
 
@@ -54,8 +66,33 @@ export interface BulkRun {
    */
   notStarted: number[];
   interrupted: boolean;
-  /** The first 401 or 403 (exitCodeOf 4 or 5), after which no ID started. */
+  /**
+   * The first failure every further request would meet too (refusesEveryRequest: a 401, a 403,
+   * the service not reached), after which no ID started.
+   */
   stoppedBy?: BulkResult;
+}
+
+/**
+ * The hint of a run stopped because the service could not be reached (serviceUnreachable): the
+ * failure's own advice first (a proxy, a certificate), then `then`, what to do once it can be.
+ */
+export function unreachableHint(failure: unknown, then: string): string {
+  const own = failure instanceof TktError ? failure.hint : undefined;
+  return own === undefined ? then : `${own}; ${then}`;
+}
+
+/** A failed result's reason: what its answer means ("not found (HTTP 404)"), else "failed". */
+export function resultReason(result: BulkResult): string {
+  return result.failure instanceof ApiError ? answerReason(result.failure) : failureReason(exitCodeOf(result.failure), result.status);
+}
+
+/**
+ * What a failure was, for a summary of many and for the line of a stopped run: its answer's
+ * meaning, or, without an answer, what failed (`connection refused`).
+ */
+export function failureGroup(result: BulkResult): string {
+  return result.failure instanceof NetworkError ? sanitizeInline(result.failure.reason) : resultReason(result);
 }
 
 /**
@@ -122,7 +159,7 @@ function resultFromOutcome(id: number, outcome: BulkOutcome): BulkResult {
 
 /**
  * Runs `worker` over `ids`, at most `concurrency` at once. A failure does not stop the others,
- * but a refusal that every further request would meet too (401, 403) does. When `signal`
+ * but one that every further request would meet too (401, 403, the service not reached) does. When `signal`
  * aborts (Ctrl-C) or after such a refusal, no new ID starts; those in flight finish and are
  * reported.
  */

@@ -22,6 +22,9 @@ export class NotTextError extends Error {
   }
 }
 
+/** An input larger than tkt reads: a caller may say how to cut it up (create --from: split it). */
+export class TooLargeInputError extends NotTextError {}
+
 /** How to make a refused input text, when there is a way: the hint of a caller's error. */
 export const notTextHint = (error: unknown): string | undefined => (error instanceof NotTextError ? error.hint : undefined);
 
@@ -100,7 +103,7 @@ async function readText(stream: Readable, limit: number, hint: ConvertHint): Pro
       if (size === 0 && startsUtf16(bytes)) throw new NotTextError('UTF-16 text, not UTF-8', hint('UTF-16'));
       if (bytes.includes(0)) throw new NotTextError('not text: it holds NUL bytes (binary data?)');
       size += bytes.length;
-      if (size > limit) throw new NotTextError(`larger than ${Math.round(limit / (1024 * 1024))} MB, more than tkt reads`);
+      if (size > limit) throw new TooLargeInputError(`larger than ${Math.round(limit / (1024 * 1024))} MB, more than tkt reads`);
       try {
         texts.push(decoder.decode(bytes, { stream: true }));
       } catch {

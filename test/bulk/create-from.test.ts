@@ -13,6 +13,7 @@ import { ExitCode } from '../../src/errors.js';
 import { formatDate } from '../../src/output/time.js';
 import { createHarness, loginAs, type Harness } from '../helpers/harness.js';
 import { frontEnv, startFrontServer } from '../helpers/sandbox-state.js';
+import type { TestServer } from '../api/server.js';
 
 /** A requester no lookup knows, with an e-mail: tkt sends it, the service refuses it (400). */
 const GHOST_EMAIL = { email: 'ghost@nowhere.example' };
@@ -372,6 +373,10 @@ describe('tkt create --from', () => {
     const again = await h.cli(['create', '--from', file, '--integration']);
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/already exists/);
+    // Its other way on, another report, is said to create every row again: not offered as a way to go on.
+    expect(again.stderr).toContain(
+      `hint: to skip the rows it shows as created, add --resume ${report}; another report (--report FILE) starts over and creates every row again, a second ticket for each one created before\n`,
+    );
 
     // Fix the failed rows only, then resume: just rows 2 and 4 are created.
     lines[1] = row(2, 'mgarcia');
@@ -455,6 +460,37 @@ describe('tkt create --from', () => {
     expect(result.stderr).toMatch(/row 1 was created as #\d+ from different content/);
     expect(h.sandbox.stats.byRoute[NEW_ROUTE]).toBeUndefined();
     expect(ticketsTitled('edit-1')).toHaveLength(1);
+  });
+
+  it('says that the file lost rows when rows the report records were taken off its end, not that they changed', async () => {
+    const lines = [1, 2, 3].map((n) => JSON.stringify({ title: `shorter-${n}`, description: 'd', requester: 'aberg' }));
+    const file = await write('shorter.jsonl', lines.join('\n'));
+    expect((await h.cli(['create', '--from', file, '--integration'])).code).toBe(0);
+    await writeFile(file, lines.slice(0, 2).join('\n'));
+    h.sandbox.resetStats();
+    const result = await h.cli(['create', '--from', file, '--integration', '--resume', `${file}.report.jsonl`]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`error: ${file}.report.jsonl does not match ${file}: ${file} has 2 rows, fewer than the report records (row 3)\n`);
+    expect(result.stderr).toContain('  recorded as created or in doubt, not in the file: row 3\n');
+    expect(result.stderr).not.toContain('different content');
+    expect(h.sandbox.stats.byRoute[NEW_ROUTE]).toBeUndefined();
+  });
+
+  it('refuses a file over 64 MB with how to split it, keeping the CSV header on each part', async () => {
+    const big = 'x'.repeat(64 * 1024 * 1024 + 1);
+    const csv = await write('big.csv', `title,description\n${big}`);
+    const refused = await h.cli(['create', '--from', csv]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`error: --from: cannot read ${csv}: larger than 64 MB, more than tkt reads\n`);
+    expect(refused.stderr).toContain('hint: split it and import each part with its own --from (each gets its own report); a CSV part needs the header row');
+    expect(refused.stderr).toContain(`tail -n +2 ${csv} | split -l 100000 - ${join(dir, 'big.part-')}`);
+    expect(refused.stderr).toContain(`head -n 1 ${csv}`);
+    const jsonl = await write('big.jsonl', big);
+    const lines = await h.cli(['create', '--from', jsonl]);
+    expect(lines.code).toBe(2);
+    expect(lines.stderr).toContain(`split -l 100000 ${jsonl} ${join(dir, 'big.part-')}\n`);
+    expect(lines.stderr).not.toContain('header');
+    expect(h.sandbox.stats.requests).toBe(0);
   });
 
   it("names each row whose due date the service's SLA replaced, with both dates: created and recorded, exit 1", async () => {
@@ -556,6 +592,23 @@ describe('tkt create --from', () => {
         .map((t) => t.title)
         .sort(),
     ).toEqual(['hint-1', 'hint-2']);
+  });
+
+  it.each([
+    ['--json', { json: true }, '--json'],
+    ['-q', { quiet: true }, '-q'],
+    ['--query and --raw', { query: '[].id', raw: true }, "--query '[].id' --raw"],
+    ['--fields', { fields: 'row,ok' }, '--fields row,ok'],
+  ])('after Ctrl-C, the resume line keeps the output options given (%s)', async (_name, globals, words) => {
+    const file = await write('output.jsonl', [1, 2].map((n) => JSON.stringify({ title: `output-${n}`, description: 'd', requester: 'aberg' })).join('\n'));
+    const options: CreateFromOptions = { file, report: undefined, resume: undefined, integration: true, concurrency: 2, dryRun: false, retryInDoubt: false };
+    const interrupted = await h.context({ globals });
+    interrupted.abort.abort();
+    const stopped: unknown = await runCreateFrom(options, interrupted.ctx).catch((error: unknown) => error);
+    expect(stopped).toMatchObject({
+      exitCode: ExitCode.interrupted,
+      hint: `to finish: tkt create --from ${file} --integration --concurrency 2 --resume ${file}.report.jsonl ${words}`,
+    });
   });
 
   it('stopped while it looks names up, before any row: nothing sent, every row not started, the same command to finish', async () => {
@@ -713,6 +766,71 @@ describe('tkt create --from', () => {
     expect(done.stderr).toBe(`created 0 tickets, 4 skipped as already created; report: ${report}\n`);
     expect(done.code).toBe(0);
     expect(ticketsTitled('settle-')).toHaveLength(4);
+  });
+
+  it("--created reads the ticket first: one that does not exist, or whose title is not the row's, is refused (exit 2) and nothing is recorded", async () => {
+    const [mine, other] = h.sandbox.state.tickets.filter((t) => !t.isDeleted);
+    const row = (title: string) => JSON.stringify({ title, description: 'd', requester: 'aberg' });
+    const lines = [row('checked-1'), row(mine!.title)];
+    const file = await write('checked.jsonl', lines.join('\n'));
+    const report = `${file}.report.jsonl`;
+    // Row 1 created, row 2 sent and never answered.
+    const [first, second] = readRows(lines.join('\n'), 'jsonl', 'new');
+    const written = [JSON.stringify({ row: 1, hash: first!.hash, ok: true, id: 1 }), JSON.stringify({ row: 2, hash: second!.hash, sending: true }), ''].join(
+      '\n',
+    );
+    await writeFile(report, written);
+    const resume = ['create', '--from', file, '--integration', '--resume', report];
+    const title = JSON.stringify(mine!.title);
+
+    const unrelated = await h.cli([...resume, '--created', `2=${other!.id}`]);
+    expect(unrelated.stderr).toContain(`error: --created 2=${other!.id}: ticket #${other!.id} is ${JSON.stringify(other!.title)}; row 2's title is ${title}\n`);
+    expect(unrelated.stderr).toContain('  nothing was recorded\n');
+    expect(unrelated.code).toBe(2);
+    const missing = await h.cli([...resume, '--created', '2=99999999', '--dry-run']);
+    expect(missing.stderr).toContain(`error: --created 2=99999999: ticket #99999999 does not exist; row 2's title is ${title}\n`);
+    expect(missing.code).toBe(2);
+    expect(await readFile(report, 'utf8')).toBe(written);
+    expect(h.sandbox.stats.byRoute[NEW_ROUTE]).toBeUndefined();
+
+    // The ticket that has the row's title is recorded.
+    const settled = await h.cli([...resume, '--created', `2=${mine!.id}`]);
+    expect(settled.stdout).toContain(`- row 2 already created as #${mine!.id} (skipped)\n`);
+    expect(settled.code).toBe(0);
+  });
+
+  it('stops once the service refuses connections: the rest not started, the row in flight in doubt, the hint to resume once it is back', async () => {
+    const file = await write(
+      'die.jsonl',
+      Array.from({ length: 10 }, (_, i) => JSON.stringify({ title: `die-${i + 1}`, description: 'd', requester: 'aberg' })).join('\n'),
+    );
+    const report = `${file}.report.jsonl`;
+    // The service dies while it has row 3: that row's connection is cut, and the port then refuses.
+    let creates = 0;
+    const front: TestServer = await startFrontServer(h, () => false, {
+      gate: async (req) => {
+        if (req.url !== '/api/TicketsApi/new' || ++creates < 3) return;
+        void front.close();
+        await new Promise(() => {});
+      },
+    });
+    const result = await h.cli(['create', '--from', file, '--integration', '--concurrency', '1'], { env: frontEnv(h, front) });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`✗ row 4: connection refused: POST ${front.url}/api/TicketsApi/new\n`);
+    expect(result.stderr).not.toContain('✗ row 5');
+    expect(result.stderr).toContain('error: stopped at row 4: connection refused; 6 of 10 rows not started\n');
+    expect(result.stderr).toContain('  rows in doubt (the service may have created them): 3\n');
+    expect(result.stderr).toContain('  rows not started: 5-10\n');
+    expect(result.stderr).toContain(
+      `hint: the service could not be reached, so no other row was sent: once it can be, finish with "tkt create --from ${file} --integration --concurrency 1 --resume ${report}"\n`,
+    );
+    expect(result.stderr).not.toContain('fix the failed rows');
+    expect(outcomes(await readReport(report)).map((entry) => [entry.row, entry.ok, entry.inDoubt ?? false])).toEqual([
+      [1, true, false],
+      [2, true, false],
+      [3, false, true],
+      [4, false, false],
+    ]);
   });
 
   it('a dry run of --resume tells each row as the real run does: created skipped, in doubt held back (exit 1), the rest to send', async () => {

@@ -112,7 +112,7 @@ describe('runBulk', () => {
           serverMessages: ['Ticket 2 does not exist'],
         });
       }
-      if (id === 3) throw new NetworkError('refused', 'POST', 'http://127.0.0.1:9/x', 'connection refused by http://127.0.0.1:9');
+      if (id === 3) throw new NetworkError('reset', 'POST', 'http://127.0.0.1:9/x', 'connection closed by http://127.0.0.1:9');
       if (id === 4) throw new TypeError('boom');
       // Last: a 403 stops the run.
       if (id === 6) throw new ApiError({ status: 403, method: 'POST', url: 'u', body: '', serverMessages: [] });
@@ -129,7 +129,7 @@ describe('runBulk', () => {
         body: { title: 'Not Found', detail: 'Ticket 2 does not exist' },
         failure: expect.any(ApiError),
       },
-      { id: 3, ok: false, error: 'connection refused by http://127.0.0.1:9', failure: expect.any(NetworkError) },
+      { id: 3, ok: false, error: 'connection closed by http://127.0.0.1:9', failure: expect.any(NetworkError), inDoubt: true },
       { id: 4, ok: false, error: 'boom', failure: expect.any(TypeError) },
       { id: 5, ok: true, status: 204 },
       { id: 6, ok: false, status: 403, error: 'permission denied (HTTP 403)', failure: expect.any(ApiError) },
@@ -187,20 +187,44 @@ describe('runBulk', () => {
     expect(run.interrupted).toBe(false);
   });
 
-  it('keeps going after failures that other IDs need not share (404, 500, a network failure)', async () => {
+  it('keeps going after failures that other IDs need not share (404, 500, a time-out, a reset)', async () => {
     const run = await runBulk(
-      [1, 2, 3, 4],
+      [1, 2, 3, 4, 5],
       async (id) => {
         if (id === 1) throw new ApiError({ status: 404, method: 'POST', url: 'u', body: '', serverMessages: [] });
         if (id === 2) throw new ApiError({ status: 500, method: 'POST', url: 'u', body: '', serverMessages: [] });
-        if (id === 3) throw new NetworkError('refused', 'POST', 'u', 'connection refused');
+        if (id === 3) throw new NetworkError('timeout', 'POST', 'u', 'request timed out');
+        if (id === 4) throw new NetworkError('reset', 'POST', 'u', 'connection closed by the server');
         return { status: 204 };
       },
       { concurrency: 1, signal: never },
     );
-    expect(run.results).toHaveLength(4);
+    expect(run.results).toHaveLength(5);
     expect(run.stoppedBy).toBeUndefined();
     expect(run.notStarted).toEqual([]);
+  });
+
+  // The service down mid-run: every further request would be refused too (README, Scripting).
+  it.each([
+    ['a refused connection', new NetworkError('refused', 'POST', 'u', 'connection refused')],
+    ['a host name that does not resolve', new NetworkError('dns', 'POST', 'u', 'could not resolve host x')],
+    ['a TLS failure', new NetworkError('tls', 'POST', 'u', 'TLS error (self-signed certificate)')],
+    ['a proxy that opened no tunnel', new NetworkError('reset', 'POST', 'u', 'the proxy closed the connection', undefined, { notSent: true })],
+  ])('stops after %s: the rest not started', async (_name, failure) => {
+    const run = await runBulk(
+      [1, 2, 3, 4],
+      async (id) => {
+        if (id === 2) throw failure;
+        return { status: 204 };
+      },
+      { concurrency: 1, signal: never },
+    );
+    expect(run.results.map((result) => [result.id, result.ok])).toEqual([
+      [1, true],
+      [2, false],
+    ]);
+    expect(run.stoppedBy).toBe(run.results[1]);
+    expect(run.notStarted).toEqual([3, 4]);
   });
 
   it('a refusal after Ctrl-C leaves the run interrupted, not stopped', async () => {

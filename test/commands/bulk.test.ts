@@ -536,7 +536,25 @@ describe('ID... commands refused or unreachable, in JSON Lines', () => {
     const human = await h.cli(['close', '1001', '1002'], { env: frontEnv(h, server) });
     expect(human.stderr.split('\n')[0]).toBe(`✗ #1001 connection refused: POST ${server.url}/api/TicketsApi/close/1001`);
     // The summary names the reason, as it does for an answer (`not found (HTTP 404): #1001-1002`).
-    expect(human.stderr.split('\n').slice(2)).toEqual(['error: 2 of 2 failed', '  connection refused: #1001-1002', '']);
+    expect(human.stderr).toContain('\n  connection refused: #1001-1002\n');
+  });
+
+  // The service gone: every other ID would be refused too, as after a 401 or a 403 the run stops.
+  it('a refused connection stops the run: the rest not started, the hint to run again once the service is back', async () => {
+    const server = await startServer(() => {});
+    await server.close();
+    const result = await h.cli(['close', '-', '--concurrency', '1'], { env: frontEnv(h, server), stdin: '1001\n1002\n1003\n1004\n' });
+    expect(result.code).toBe(1);
+    expect(result.stderr.split('\n')).toEqual([
+      `✗ #1001 connection refused: POST ${server.url}/api/TicketsApi/close/1001`,
+      'error: stopped at #1001: connection refused; 3 of 4 not started',
+      '  connection refused: #1001',
+      '  not started: #1002-1004',
+      'hint: the service could not be reached, so every other ID would fail too: once it can be, run again for the IDs not done (--json marks those not started "notStarted")',
+      '',
+    ]);
+    const json = await h.cli(['--json', 'close', '-', '--concurrency', '1'], { env: frontEnv(h, server), stdin: '1001\n1002\n' });
+    expect(jsonLines(json.stdout)[1]).toEqual({ id: 1002, ok: false, notStarted: true, error: 'not started: the run stopped at #1001 (connection refused)' });
   });
 });
 

@@ -465,6 +465,8 @@ const HINTS_WITHOUT_COMMAND_LINE: Readonly<Record<string, string>> = {
     "names the commands that settle tickets, whose IDs and texts are the user's (reopen --status closed: test/commands/assign-reopen.test.ts)",
   '" for each: an update that leaves the priority keeps the due date; --json has both dates of each row':
     "names tkt update ID --due WHEN, whose ID and WHEN are each row's (rows whose due date the SLA replaced: test/bulk/create-from.test.ts)",
+  'find each row\'s ticket by its title ("':
+    "names tkt list --search TITLE, whose TITLE is each row's (a --created ticket that is not the row's: test/bulk/create-from.test.ts)",
 };
 
 /** The literal text of every hint in src/ that mentions tkt or builds a tkt command line (the parts between its ${...}). */
