@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -70,8 +71,10 @@ test('a temp file left by a crash mid-save is removed at the next start', async 
   const dataFile = join(dir, 'state.json');
   const first = await openSandbox({ dataFile });
   await first.sandbox.close();
-  // What a SIGKILL between writing the temp file and renaming it leaves behind.
-  writeFileSync(join(dir, 'state.json.4242.tmp'), '{"half": ');
+  // What a SIGKILL between writing the temp file and renaming it leaves behind: named by the PID
+  // of a process that has ended (a fixed number could be a live process of this machine's).
+  const deadPid = spawnSync(process.execPath, ['-e', '0']).pid;
+  writeFileSync(join(dir, `state.json.${deadPid}.tmp`), '{"half": ');
 
   const second = await openSandbox({ dataFile });
   await second.sandbox.close();
