@@ -3,10 +3,12 @@ import { setTimeout as delay } from 'node:timers/promises';
 
 export interface Clock {
   now(): number;
-  sleep(ms: number): Promise<void>;
+  /** Resolves after `ms`, or as soon as `signal` aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
 export const systemClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms) => delay(ms),
+  // Only an abort rejects the delay: it ends the wait early.
+  sleep: (ms, signal) => delay(ms, undefined, { signal }).catch(() => undefined),
 };
