@@ -139,8 +139,6 @@ export interface ContextParts {
   signal: AbortSignal;
   /** Aborted on a second signal: requests in flight are given up. */
   halt?: AbortSignal;
-  /** Reads in flight at the first signal are awaited, not given up (ActionOptions.answersInFlight). */
-  answersInFlight?: boolean;
   /** Context.lendTerminal; without it (tests), `use` just runs. */
   lendTerminal?: Context['lendTerminal'];
   /** Context.suspend; without it (tests), nothing can be suspended. */
@@ -194,7 +192,6 @@ export async function buildContext(parts: ContextParts): Promise<Context & { dis
       ...(debug === undefined ? {} : { debug }),
       ...(parts.halt === undefined ? {} : { halt: parts.halt }),
       stop: parts.signal,
-      ...(parts.answersInFlight === true ? { readsAtSignal: 'awaited' as const } : {}),
     });
     clients.push(client);
     const tracked: ApiClient = {
@@ -306,7 +303,7 @@ export async function createProcessContext(
   globals: GlobalOptions,
   state: RunState,
   command: string,
-  action: Pick<ActionOptions, 'saysWaiting' | 'keepsSettings' | 'answersInFlight'> = {},
+  action: Pick<ActionOptions, 'saysWaiting' | 'keepsSettings'> = {},
 ): Promise<Context & { dispose(): Promise<void> }> {
   const io = createIO(proc, globals);
   // A loose token file, a lock waited for, a settings file skipped: said on stderr, each once a run.
@@ -342,7 +339,6 @@ export async function createProcessContext(
     }),
     signal: state.stop.signal,
     halt: state.halt.signal,
-    ...(action.answersInFlight === true ? { answersInFlight: true } : {}),
     lendTerminal,
     suspend,
     // The prompts' modules only where the command can prompt (not tkt mcp, whose stdin is the

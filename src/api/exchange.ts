@@ -35,8 +35,6 @@ export interface ExchangeSettings {
   halt: AbortSignal | undefined;
   /** Aborted on the first Ctrl-C/SIGTERM/SIGHUP only, the signal's name as its reason (http.ts: signalledStop). */
   signalled: AbortSignal | undefined;
-  /** Reads in flight are given up at `signalled` (else only uploads still being sent are: tkt mcp answers its calls). */
-  givesUpReads: boolean;
 }
 
 /** One request of a plan: its method, and what it must never print (the token, a login's password). */
@@ -100,7 +98,7 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
     let sending = isUpload(body);
     // Made only for a read or an upload: a bulk run's changes make none.
     const giveUp =
-      (plan.retry && settings.givesUpReads) || sending
+      plan.retry || sending
         ? (signal: StopSignal): void => {
             givenUp = signal;
             deadline.abort(signal);
@@ -114,7 +112,7 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
         uploadChunks(body, () => deadline.restart(), deadline.signal),
         () => {
           sending = false;
-          if (!(plan.retry && settings.givesUpReads)) givenUpAtSignal.delete(giveUp!);
+          if (!plan.retry) givenUpAtSignal.delete(giveUp!);
         },
       );
       if (signalled?.aborted === true) giveUp!(signalled.reason as StopSignal);

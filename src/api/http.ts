@@ -44,8 +44,6 @@ export interface ApiClientOptions {
    * signal, reads in flight and uploads still being sent are given up (exchange.ts).
    */
   stop?: AbortSignal;
-  /** `awaited`: a read in flight at the first signal is awaited as a change is (tkt mcp answers its calls in flight); by default it is given up. */
-  readsAtSignal?: 'given-up' | 'awaited';
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY (or their lower-case forms) are read. */
   env: Readonly<Record<string, string | undefined>>;
 }
@@ -98,7 +96,6 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     proxies,
     halt: options.halt,
     signalled,
-    givesUpReads: options.readsAtSignal !== 'awaited',
   });
 
   const tokenOnly = [options.token];

@@ -17,11 +17,6 @@ export interface ActionOptions {
    */
   graceful?: boolean;
   /**
-   * The command answers what it was asked before it stops (tkt mcp: the calls in flight at a
-   * signal): its reads in flight are awaited as its changes are, rather than given up.
-   */
-  answersInFlight?: boolean;
-  /**
    * A command that reads: at a terminal, a request the service has not answered within a second
    * says so on stderr (output/waiting.ts) until it answers.
    */

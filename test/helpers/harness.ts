@@ -32,8 +32,6 @@ export interface HarnessOptions {
   size?: Pick<TestIOOptions, 'columns' | 'rows' | 'rowsReported'>;
   answers?: ScriptedAnswer[];
   env?: Record<string, string>;
-  /** Reads in flight at the first signal are awaited, as tkt mcp's run has them (ActionOptions.answersInFlight). */
-  answersInFlight?: boolean;
 }
 
 export const DEFAULT_GLOBALS: GlobalOptions = {
@@ -141,7 +139,6 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
         prompter,
         signal: abort.signal,
         halt: halt.signal,
-        ...((runOptions.answersInFlight ?? options.answersInFlight) === true ? { answersInFlight: true } : {}),
       });
       contexts.push(ctx);
       return { ctx, stdout: test.stdout, stderr: test.stderr, prompter, abort, halt };

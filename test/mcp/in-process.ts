@@ -18,8 +18,7 @@ export interface InProcessMcp extends LineClient {
 }
 
 export async function inProcessMcp(h: Harness, tools: readonly ToolName[], env: Record<string, string>): Promise<InProcessMcp> {
-  // As the command's own run (src/commands/mcp.ts): calls in flight at a signal are answered.
-  const run = await h.context({ env, answersInFlight: true });
+  const run = await h.context({ env });
   const input = new PassThrough();
   // A small buffer, so that an answer not read yet pushes back at once.
   const output = new PassThrough({ highWaterMark: 64 });
