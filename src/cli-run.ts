@@ -87,8 +87,11 @@ export async function runCommandLine(proc: ProcessLike, how: CommandLineRun): Pr
     received ??= name;
     signals += 1;
     // The signal's name is the reason: a summary says how the run was stopped (stoppedHow).
-    // A read in flight is given up at once (api/exchange.ts): the first signal waits only for changes.
-    if (state.graceful && signals === 1) return state.stop.abort(name);
+    if (state.graceful && signals === 1) {
+      state.stop.abort(name);
+      if (state.readsOnly) state.halt.abort();
+      return;
+    }
     // The second: requests in flight are given up, and their rows or IDs recorded as in doubt.
     if (state.graceful && signals === 2) return state.halt.abort();
     // Nothing to wind down (or a third signal): leave now, as a shell user expects.

@@ -87,9 +87,8 @@ export class InterruptedError extends TktError {
 }
 
 /**
- * A change not sent because the run had been stopped before it left (docs/cli.md section 8), or
- * a read given up at the signal (api/exchange.ts), before the change it was for: nothing was
- * done. An ID command counts its ticket as not started.
+ * A change not sent because the run had been stopped before it left (docs/cli.md section 8):
+ * nothing was done. An ID command counts its ticket as not started.
  */
 export class StoppedBeforeSendingError extends InterruptedError {
   /** How the run was stopped, in words (stoppedHow): "stopped by SIGTERM". */

@@ -58,6 +58,8 @@ export interface RunState {
   halt: AbortController;
   /** The command winds down by itself on the first signal; otherwise the run ends at once. */
   graceful: boolean;
+  /** A graceful command that only reads: the first signal gives up requests in flight too (ActionOptions.readsOnly). */
+  readsOnly: boolean;
   /** A program tkt started has the terminal (Context.lendTerminal). */
   terminalLent: boolean;
   /** Suspended by Ctrl-Z (Context.suspend): settles once the terminal is taken back. */
@@ -79,7 +81,7 @@ export interface RunState {
 export type LoadAhead = (command: string, parts: { prompts: boolean; proxy: boolean }) => Promise<void>;
 
 export function createRunState(): RunState {
-  return { stop: new AbortController(), halt: new AbortController(), graceful: false, terminalLent: false, waitNotice: undefined };
+  return { stop: new AbortController(), halt: new AbortController(), graceful: false, readsOnly: false, terminalLent: false, waitNotice: undefined };
 }
 
 function colorAllowed(globals: GlobalOptions, env: Record<string, string | undefined>, stderrIsTTY: boolean): boolean {
@@ -368,6 +370,7 @@ export async function runAction<Args extends unknown[], Opts extends OptionValue
   assertNoEmptyOption(line.runOptions, action.options.mayBeEmpty);
   const globals = readGlobals(line.runOptions);
   state.graceful = action.options.graceful === true;
+  state.readsOnly = action.options.readsOnly === true;
   if (action.options.waitsQuietly === true) state.waitingQuietly?.();
   const ctx = await createProcessContext(proc, globals, state, line.command, action.options);
   try {

@@ -1,8 +1,8 @@
 // One request and its answer over the pool, neither retried (retry.ts) nor redirected
-// (redirects.ts). --timeout bounds the whole exchange, a second Ctrl-C gives it up (the first, a
-// read or an upload still being sent), and the secrets the request carries never come back out of
-// it: not in the trace, an error or the answer.
-import { AbandonedRequestError, InterruptedError, StoppedBeforeSendingError, StoppedWhileSendingError, TktError, type StopSignal } from '../errors.js';
+// (redirects.ts). --timeout bounds the whole exchange, a second Ctrl-C gives it up (the first, an
+// upload still being sent), and the secrets the request carries never come back out of it: not in
+// the trace, an error or the answer.
+import { AbandonedRequestError, InterruptedError, StoppedWhileSendingError, TktError, isStopSignal } from '../errors.js';
 import { header, isSuccess, type Received } from './answer.js';
 import { formatBytes, parseBody, type ParsedBody } from './body.js';
 import { DeadlineExceeded, startDeadline, type Deadline } from './deadline.js';
@@ -33,8 +33,8 @@ export interface ExchangeSettings {
   proxies: ProxySettings;
   /** Aborted on a second Ctrl-C/SIGTERM. */
   halt: AbortSignal | undefined;
-  /** Aborted on the first Ctrl-C/SIGTERM/SIGHUP only, the signal's name as its reason (http.ts: signalledStop). */
-  signalled: AbortSignal | undefined;
+  /** Aborted on the first Ctrl-C/SIGTERM, the signal's name as its reason (else by a closed stdout). */
+  stop: AbortSignal | undefined;
 }
 
 /** One request of a plan: its method, and what it must never print (the token, a login's password). */
@@ -50,7 +50,7 @@ export interface Exchange {
 export type Exchanger = (request: Exchange, url: string) => Promise<Received>;
 
 export function createExchanger(settings: ExchangeSettings): Exchanger {
-  const { pool, token, timeoutMs, halt, signalled } = settings;
+  const { pool, token, timeoutMs, halt, stop } = settings;
   const authorization = `Bearer ${token}`;
   // In data (a successful answer) only a token long enough not to be ordinary text is replaced:
   // a test's TKT_TOKEN=x must not turn every x of a ticket into ***.
@@ -61,15 +61,15 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
   halt?.addEventListener('abort', () => {
     for (const deadline of inFlight) deadline.abort(halt.reason);
   });
-  // The first signal gives up every read in flight (README, Interruption): it changes nothing, and
-  // what it was for will not be sent, so its answer is not worth --timeout. And every upload whose
-  // body is still being sent: the service never received it whole, so it cannot have acted on it,
-  // and a pipe that keeps writing would hold the run (each chunk starts --timeout again). A change
-  // sent whole is awaited as any request. A closed stdout gives up neither: it is no reason to lose
-  // an upload, and the run ends at its next write anyway.
-  const givenUpAtSignal = new Set<(signal: StopSignal) => void>();
-  signalled?.addEventListener('abort', () => {
-    for (const giveUp of givenUpAtSignal) giveUp(signalled.reason as StopSignal);
+  // The first signal gives up every upload whose body is still being sent (README, Interruption): the
+  // service never received it whole, so it cannot have acted on it, and a pipe that keeps writing
+  // would hold the run (each chunk starts --timeout again). A body sent whole is awaited as any
+  // request. A closed stdout stops no upload: it is no reason to lose one.
+  const sendingBodies = new Set<(signal: string) => void>();
+  const stoppedBySignal = (): string | undefined => (stop?.aborted === true && isStopSignal(stop.reason) ? stop.reason : undefined);
+  stop?.addEventListener('abort', () => {
+    const signal = stoppedBySignal();
+    if (signal !== undefined) for (const stopSending of sendingBodies) stopSending(signal);
   });
 
   return async ({ method, plan, secrets, trace }, url) => {
@@ -92,30 +92,22 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
     inFlight.add(deadline);
     // Halted while the body was being built: the request is given up as it starts.
     if (halt?.aborted) deadline.abort(halt.reason);
-    // Given up at the first signal (above): the signal's name, and whether the body was still being sent.
-    let givenUp: StopSignal | undefined;
+    // An upload of files may take longer than --timeout in all: every chunk sent starts the clock
+    // again, so only an upload that stops moving times out; once sent, the answer gets the full time.
+    let stoppedSending: string | undefined;
+    const stopSending = (signal: string): void => {
+      stoppedSending = signal;
+      deadline.abort(signal);
+    };
     let body: Outgoing['body'] | AsyncGenerator<Buffer> = outgoing.body;
-    let sending = isUpload(body);
-    // Made only for a read or an upload: a bulk run's changes make none.
-    const giveUp =
-      plan.retry || sending
-        ? (signal: StopSignal): void => {
-            givenUp = signal;
-            deadline.abort(signal);
-          }
-        : undefined;
-    if (giveUp !== undefined) givenUpAtSignal.add(giveUp);
     if (isUpload(body)) {
-      // An upload of files may take longer than --timeout in all: every chunk sent starts the clock
-      // again, so only an upload that stops moving times out; once sent, the answer gets the full time.
+      sendingBodies.add(stopSending);
       body = untilSent(
         uploadChunks(body, () => deadline.restart(), deadline.signal),
-        () => {
-          sending = false;
-          if (!plan.retry) givenUpAtSignal.delete(giveUp!);
-        },
+        () => sendingBodies.delete(stopSending),
       );
-      if (signalled?.aborted === true) giveUp!(signalled.reason as StopSignal);
+      const signal = stoppedBySignal();
+      if (signal !== undefined) stopSending(signal);
     }
     // Behind a proxy, the request reaches the service only once the proxy has opened a tunnel.
     const proxy = proxyFor(target, settings.proxies);
@@ -137,13 +129,9 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
         : parseBody(redactText(read.text, secrets), contentType);
       return { status: answer.statusCode, headers: answer.headers, url, body: parsed, problem };
     } catch (error) {
-      if (givenUp !== undefined && sending) {
-        trace?.(`HTTP ! ${method} ${url} given up while its body was being sent: ${givenUp}`);
-        throw new StoppedWhileSendingError(givenUp, method, redactText(url, secrets));
-      }
-      if (givenUp !== undefined) {
-        trace?.(`HTTP ! ${method} ${url} given up (a read): ${givenUp}`);
-        throw new StoppedBeforeSendingError(givenUp);
+      if (stoppedSending !== undefined) {
+        trace?.(`HTTP ! ${method} ${url} given up while its body was being sent: ${stoppedSending}`);
+        throw new StoppedWhileSendingError(stoppedSending, method, redactText(url, secrets));
       }
       if (error instanceof TktError) throw error;
       if (halt?.aborted) {
@@ -155,7 +143,7 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
       trace?.(`HTTP ! ${method} ${url} ${Date.now() - started}ms ${failed.failure}: ${failed.message}`);
       throw failed;
     } finally {
-      if (giveUp !== undefined) givenUpAtSignal.delete(giveUp);
+      sendingBodies.delete(stopSending);
       inFlight.delete(deadline);
       deadline.stop();
     }

@@ -3,8 +3,7 @@
 // safe redirects (redirects.ts) and retrying what may be retried (retry.ts), and turns what came
 // back into the answer or the error it is (http-errors.ts).
 import { normalizeBaseUrl } from '../config/url.js';
-import { StoppedBeforeSendingError, isStopSignal } from '../errors.js';
-import { systemClock, type Clock } from './clock.js';
+import { systemClock } from './clock.js';
 import { timerMs } from './deadline.js';
 import { createExchanger } from './exchange.js';
 import { finalAnswer } from './http-errors.js';
@@ -39,25 +38,10 @@ export interface ApiClientOptions {
    * given up (AbandonedRequestError: their outcome is unknown).
    */
   halt?: AbortSignal;
-  /**
-   * Aborted on the first Ctrl-C/SIGTERM/SIGHUP (its name the reason), or by a closed stdout: at a
-   * signal, reads in flight and uploads still being sent are given up (exchange.ts).
-   */
+  /** Aborted on the first Ctrl-C/SIGTERM (its name the reason): an upload still being sent is given up. */
   stop?: AbortSignal;
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY (or their lower-case forms) are read. */
   env: Readonly<Record<string, string | undefined>>;
-}
-
-/** Aborted when `stop` is aborted by a signal (its name the reason), not by a closed stdout. */
-function signalledStop(stop: AbortSignal | undefined): AbortSignal | undefined {
-  if (stop === undefined) return undefined;
-  const signalled = new AbortController();
-  const follow = () => {
-    if (isStopSignal(stop.reason)) signalled.abort(stop.reason);
-  };
-  if (stop.aborted) follow();
-  else stop.addEventListener('abort', follow, { once: true });
-  return signalled.signal;
 }
 
 /** Joins a base URL (which may have a path prefix) and a path without doubling slashes. */
@@ -76,15 +60,6 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const proxies = proxySettings(options.env);
   // Every limit and message uses the time a timer can hold (README: --timeout).
   const timeoutMs = timerMs(options.timeoutMs);
-  const signalled = signalledStop(options.stop);
-  // A read waiting to be tried again is given up at a signal, as one in flight is (exchange.ts).
-  const retryClock: Clock = {
-    now: systemClock.now,
-    async sleep(ms) {
-      await systemClock.sleep(ms, signalled);
-      if (signalled?.aborted === true) throw new StoppedBeforeSendingError(signalled.reason);
-    },
-  };
   const pool = createPool(() => createTransport({ proxies, connectTimeoutMs: timeoutMs }), systemClock);
   const exchange = createExchanger({
     pool,
@@ -95,7 +70,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES,
     proxies,
     halt: options.halt,
-    signalled,
+    stop: options.stop,
   });
 
   const tokenOnly = [options.token];
@@ -117,7 +92,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         : await withRetries(tryOnce, {
             attempts,
             baseDelayMs,
-            clock: retryClock,
+            clock: systemClock,
             onRetry: ({ reason, delayMs }, attempt) =>
               trace?.(`HTTP retry ${method} ${url} after ${reason}: waiting ${delayMs}ms (attempt ${attempt} of ${attempts})`),
           });

@@ -86,16 +86,9 @@ async function changeTicket(client: ApiClient, id: TicketId, changes: Changes, s
 /**
  * The ticket read back after an update, and what of `change` it shows it does not hold ("assignee
  * is now Tom Tech, not ohaddad"): named as the ticket names its values, the wanted one by its label.
- * Undefined when the read was given up at a signal: the update was made, and is told so unchecked.
  */
-async function readBack(client: ApiClient, id: TicketId, change: FieldChange): Promise<{ ticket: Ticket; lost: string[] } | undefined> {
-  let detail: unknown;
-  try {
-    detail = (await client.send(plans.getTicket(id))).body;
-  } catch (error) {
-    if (error instanceof StoppedBeforeSendingError) return undefined;
-    throw error;
-  }
+async function readBack(client: ApiClient, id: TicketId, change: FieldChange): Promise<{ ticket: Ticket; lost: string[] }> {
+  const detail = (await client.send(plans.getTicket(id))).body;
   const ticket = readTicket(detail);
   const holds = currentUpdateForm(id, detail);
   const lost: string[] = [];
@@ -127,9 +120,9 @@ export async function keptChange<T>(
   for (let tries = 1; ; tries++) {
     const outcome = await attempt();
     if (!sent(outcome)) return outcome;
-    const back = await readBack(client, id, change);
-    if (back === undefined || back.lost.length === 0) return outcome;
-    if (tries === 2) throw new OperationError(`changed by someone else meanwhile: ${back.lost.join(', ')}; run it again`);
+    const { lost } = await readBack(client, id, change);
+    if (lost.length === 0) return outcome;
+    if (tries === 2) throw new OperationError(`changed by someone else meanwhile: ${lost.join(', ')}; run it again`);
   }
 }
 
@@ -189,9 +182,9 @@ async function setDueAfterPriority(client: ApiClient, id: TicketId, due: FormVal
     if (!(error instanceof StoppedBeforeSendingError)) throw error;
     throw new InterruptedError(`ticket #${id}: the priority changed, but the due date was not sent: ${error.how}`, { hint: `to set it, run ${retry}` });
   });
-  const back = await readBack(client, id, { fields: { DueDate: due }, labels: {} });
-  if (back === undefined || back.lost.length === 0) return;
-  const kept = back.ticket.due;
+  const { ticket, lost } = await readBack(client, id, { fields: { DueDate: due }, labels: {} });
+  if (lost.length === 0) return;
+  const kept = ticket.due;
   const wanted = new Date(String(due));
   throw new OperationError(
     `ticket #${id}: the priority changed, but the service keeps the due date ${kept === undefined ? 'empty' : formatDate(kept)}, not ${formatDate(wanted)}`,

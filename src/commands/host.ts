@@ -17,6 +17,12 @@ export interface ActionOptions {
    */
   graceful?: boolean;
   /**
+   * With graceful: the command only reads, so the first Ctrl-C also gives up the requests in
+   * flight (no answer is awaited that nobody will see, nothing can be in doubt); the command
+   * still closes its output before the run ends (tkt list --all --json).
+   */
+  readsOnly?: boolean;
+  /**
    * A command that reads: at a terminal, a request the service has not answered within a second
    * says so on stderr (output/waiting.ts) until it answers.
    */

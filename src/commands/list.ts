@@ -66,8 +66,8 @@ export function register(program: Program, host: CommandHost): void {
     .addOption(csvOption(program))
     .addOption(columnsOption(program))
     .addHelpText('after', EXAMPLES);
-  // Graceful: a signal stops the walk (the pages in flight, reads, are given up), and run closes the output.
-  host.action(command, (_args, opts, ctx) => run(opts, ctx), { saysWaiting: true, graceful: true });
+  // Graceful: a signal stops the walk and gives up the pages in flight, and run closes the output.
+  host.action(command, (_args, opts, ctx) => run(opts, ctx), { saysWaiting: true, graceful: true, readsOnly: true });
 }
 
 export async function run(options: ListOptions, ctx: Context): Promise<void> {

@@ -1,11 +1,9 @@
 // The watch loop: poll, tell each event (a line, --exec, --notify), keep the state, wait. A
 // transient failure is said once and retried with backoff; anything else ends the watch (401:
-// exit 4). A signal gives up a poll still reading (api/exchange.ts); one whose reads are in tells
-// its events and writes its state, unless the signal stops its --exec commands part way.
+// exit 4). A signal lets the poll in progress finish telling its events and writing its state.
 import { spawn } from 'node:child_process';
 import type { Context } from '../context/context.js';
-import { timerMs } from '../api/deadline.js';
-import { ApiError, FailedBeforeOutputClosedError, InterruptedError, NetworkError, OutputClosedError, isStopSignal, stoppedHow } from '../errors.js';
+import { ApiError, FailedBeforeOutputClosedError, InterruptedError, NetworkError, OutputClosedError } from '../errors.js';
 import { entryType } from '../model/entry-type.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { breakLineAfterCtrlC } from '../output/io.js';
@@ -24,8 +22,6 @@ export interface WatchTimer {
 export const realTimer: WatchTimer = {
   sleep: (ms, signal) =>
     new Promise((resolve) => {
-      // Aborted already: an abort event will not come again.
-      if (signal.aborted) return resolve();
       const done = () => {
         clearTimeout(timer);
         signal.removeEventListener('abort', done);
@@ -81,8 +77,7 @@ export async function watch(ctx: Context, poll: Poll, settings: WatchSettings, t
 
 async function watchUntilStopped(ctx: Context, poll: Poll, settings: WatchSettings, timer: WatchTimer): Promise<void> {
   let previous = settings.state?.kept;
-  // The run's signal stops the watch between polls; within a poll, its reads in flight are given
-  // up at a signal (api/exchange.ts), and a poll whose reads are all in tells its events.
+  // A poll runs to its end after a signal: the run's signal stops the watch between polls only.
   const pollCtx: Context = { ...ctx, signal: new AbortController().signal };
   let failures = 0;
   let announced = false;
@@ -93,8 +88,6 @@ async function watchUntilStopped(ctx: Context, poll: Poll, settings: WatchSettin
       result = await poll(pollCtx, previous === undefined);
     } catch (error) {
       if (settings.once || !isTransient(error)) throw error;
-      // Failed as the signal came: no backoff is waited through.
-      stopIfSignalled(ctx.signal);
       failures++;
       if (failures === 1) await ctx.output.warning(`cannot poll: ${(error as Error).message}; retrying until it works\n`);
       await timer.sleep(retryDelay(failures, settings.intervalMs), ctx.signal);
@@ -111,9 +104,7 @@ async function watchUntilStopped(ctx: Context, poll: Poll, settings: WatchSettin
     let told = 0;
     try {
       for (const event of events) {
-        // Stopped by a signal, no further --exec command starts, as an ID command starts no further ID.
-        if (settings.exec !== undefined && stoppedBySignal(ctx)) break;
-        if (!(await tell(ctx, event, settings, timer))) execFailures++;
+        if (!(await tell(ctx, event, settings))) execFailures++;
         told++;
       }
     } catch (error) {
@@ -121,10 +112,6 @@ async function watchUntilStopped(ctx: Context, poll: Poll, settings: WatchSettin
       if (!(error instanceof OutputClosedError) || !settings.once || execFailures === 0) throw error;
       throw execFailed(settings, execFailures, `${told} ${told === 1 ? 'event' : 'events'} told before stdout was closed (${events.length - told} not told)`);
     }
-    // Commands cut short by a signal (one not started, one that failed as it came): the poll is not
-    // kept, and the next run tells its events again (at least once, README: Watching).
-    if (settings.exec !== undefined && stoppedBySignal(ctx) && (told < events.length || execFailures > 0))
-      throw execStopped(ctx, settings, { events: events.length, told, failed: execFailures });
     // A one-shot run (cron) keeps no state past a command that failed: its next run tells that poll
     // again, and the exit code lets cron say so. A long watch reports it and goes on (README, Watching).
     if (settings.once && execFailures > 0) throw execFailed(settings, execFailures, `${events.length} ${events.length === 1 ? 'event' : 'events'}`);
@@ -146,27 +133,8 @@ async function watchUntilStopped(ctx: Context, poll: Poll, settings: WatchSettin
  * closed since (README, Watching), and leaves --state as it was.
  */
 function execFailed(settings: WatchSettings, failures: number, events: string): FailedBeforeOutputClosedError {
-  return new FailedBeforeOutputClosedError(`--exec failed for ${failures} of ${events}`, { hint: stateLeftHint(settings) });
-}
-
-/** The --state file of a poll not kept: the next run tells that poll's events again. */
-function stateLeftHint(settings: WatchSettings): string | undefined {
-  return settings.state === undefined ? undefined : `${settings.state.file} was left as it was: the next run tells this poll's events again`;
-}
-
-/** `stopped by SIGTERM: --exec done for 0 of 3 events, 1 failed, 2 not started`, as an ID command counts its IDs. */
-function execStopped(ctx: Context, settings: WatchSettings, count: { events: number; told: number; failed: number }): InterruptedError {
-  const counts = [
-    `--exec done for ${count.told - count.failed} of ${count.events} ${count.events === 1 ? 'event' : 'events'}`,
-    ...(count.failed > 0 ? [`${count.failed} failed`] : []),
-    ...(count.told < count.events ? [`${count.events - count.told} not started`] : []),
-  ];
-  return new InterruptedError(`${stoppedHow(ctx.signal.reason)}: ${counts.join(', ')}`, { hint: stateLeftHint(settings) });
-}
-
-/** The run was stopped by a signal (SIGINT, SIGTERM, SIGHUP), not by a closed stdout. */
-function stoppedBySignal(ctx: Context): boolean {
-  return ctx.signal.aborted && isStopSignal(ctx.signal.reason);
+  const hint = settings.state === undefined ? undefined : `${settings.state.file} was left as it was: the next run tells this poll's events again`;
+  return new FailedBeforeOutputClosedError(`--exec failed for ${failures} of ${events}`, { hint });
 }
 
 /**
@@ -202,12 +170,12 @@ function retryDelay(failures: number, intervalMs: number): number {
 }
 
 /** Tells one event; false when its --exec command failed. */
-async function tell(ctx: Context, event: WatchEvent, settings: WatchSettings, timer: WatchTimer): Promise<boolean> {
+async function tell(ctx: Context, event: WatchEvent, settings: WatchSettings): Promise<boolean> {
   const text = eventText(event);
   await ctx.output.line(event, { human: () => `${clockTime(new Date(event.at))} ${text}\n`, quiet: () => `${event.id}\n` });
   // A dumb terminal (TERM=dumb) would show the notification's escape as text: the bell alone.
   if (settings.notify && ctx.io.stdoutIsTTY) ctx.io.stdout.write(ctx.io.cursorControl ? `\x07\x1b]9;tkt: ${text.replace(/[\x07\x1b]/g, '')}\x07` : '\x07');
-  return settings.exec === undefined || (await execFor(ctx, settings.exec, event, settings.once, timer));
+  return settings.exec === undefined || (await execFor(ctx, settings.exec, event, settings.once));
 }
 
 const two = (n: number) => String(n).padStart(2, '0');
@@ -241,9 +209,8 @@ export function eventText(event: WatchEvent): string {
  * Runs `sh -c CMD` for one event: its JSON on stdin, its kind and ticket in the environment, its
  * output on stderr. False (and a warning) when it failed.
  */
-async function execFor(ctx: Context, command: string, event: WatchEvent, once: boolean, timer: WatchTimer): Promise<boolean> {
+async function execFor(ctx: Context, command: string, event: WatchEvent, once: boolean): Promise<boolean> {
   const outcome = await new Promise<string | undefined>((resolve) => {
-    const ended = (code: number | null, signal: NodeJS.Signals | null) => (code === 0 ? undefined : signal !== null ? `killed by ${signal}` : `exit ${code}`);
     const child = spawn('sh', ['-c', command], {
       env: { ...ctx.env, TKT_EVENT: event.event, TKT_TICKET_ID: String(event.id) },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -254,22 +221,7 @@ async function execFor(ctx: Context, command: string, event: WatchEvent, once: b
     child.stdin.on('error', () => {});
     child.stdin.end(`${JSON.stringify(event)}\n`);
     child.on('error', (error) => resolve(error.message));
-    // Stopped by a signal while it runs (README, Watching): the command gets it too (a `kill` of
-    // tkt's PID alone does not reach it), and is waited for up to --timeout, then killed. Its exit
-    // is enough then: a program it started may hold its output open.
-    const exited = new AbortController();
-    const passOn = () => {
-      if (!isStopSignal(ctx.signal.reason)) return;
-      child.kill(ctx.signal.reason);
-      child.once('exit', (code, signal) => resolve(ended(code, signal)));
-      void timer.sleep(timerMs(ctx.globals.timeout * 1000), exited.signal).then(() => exited.signal.aborted || child.kill('SIGKILL'));
-    };
-    ctx.signal.addEventListener('abort', passOn, { once: true });
-    child.once('exit', () => {
-      exited.abort();
-      ctx.signal.removeEventListener('abort', passOn);
-    });
-    child.on('close', (code, signal) => resolve(ended(code, signal)));
+    child.on('close', (code, signal) => resolve(code === 0 ? undefined : signal !== null ? `killed by ${signal}` : `exit ${code}`));
   });
   if (outcome === undefined) return true;
   await ctx.output.warning(`--exec failed (${outcome}) for ${event.event} #${event.id}${once ? '' : '; watching goes on'}\n`);

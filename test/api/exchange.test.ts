@@ -6,7 +6,7 @@ import { createPool } from '../../src/api/pool.js';
 import { MAX_ERROR_BODY_BYTES } from '../../src/api/size-limits.js';
 import { createTransport } from '../../src/api/transport.js';
 import type { RequestPlan } from '../../src/api/types.js';
-import { AbandonedRequestError, ApiError, InterruptedError, NetworkError, StoppedBeforeSendingError } from '../../src/errors.js';
+import { AbandonedRequestError, ApiError, InterruptedError, NetworkError } from '../../src/errors.js';
 import { manualClock } from '../helpers/manual-clock.js';
 import { sendJson, startServer, type Handler, type TestServer } from './server.js';
 
@@ -38,7 +38,7 @@ function exchanger(baseUrl: string, settings: Partial<ExchangeSettings> = {}) {
     maxBodyBytes: 1024,
     proxies: NO_PROXY,
     halt: undefined,
-    signalled: undefined,
+    stop: undefined,
     ...settings,
   });
   const lines: string[] = [];
@@ -152,31 +152,6 @@ describe('createExchanger', () => {
 
     const errors = await Promise.all([1, 2, 3].map((id) => failureOf(exchange(request(plans.pickupTicket(id)), `${server.url}/api/TicketsApi/pickup/${id}`))));
     expect(errors.map((error) => error instanceof AbandonedRequestError)).toEqual([true, true, true]);
-  });
-
-  it('gives up a read in flight at the first signal, at once: nothing it was for was sent, nothing is in doubt', async () => {
-    const signalled = new AbortController();
-    // A service that never answers: only the signal can end the exchange before its --timeout.
-    const server = await serve(() => signalled.abort('SIGTERM'));
-    const { exchange, request, lines } = exchanger(server.url, { signalled: signalled.signal });
-
-    const error = await failureOf(exchange(request(plans.appMetadata()), `${server.url}/api/TicketsApi/appmetadata`));
-    expect(error).toBeInstanceOf(StoppedBeforeSendingError);
-    expect((error as StoppedBeforeSendingError).how).toBe('stopped by SIGTERM');
-    expect(lines.at(-1)).toBe(`HTTP ! GET ${server.url}/api/TicketsApi/appmetadata given up (a read): SIGTERM`);
-  });
-
-  it('waits at the first signal for a change in flight, and for a read started after it', async () => {
-    const signalled = new AbortController();
-    const server = await serve((_req, res) => {
-      signalled.abort('SIGTERM');
-      // Answered once the exchange has heard the signal.
-      setImmediate(() => sendJson(res, 200, { ok: true }));
-    });
-    const { exchange, request } = exchanger(server.url, { signalled: signalled.signal });
-
-    expect(await exchange(request(plans.pickupTicket(3)), `${server.url}/api/TicketsApi/pickup/3`)).toMatchObject({ status: 200 });
-    expect(await exchange(request(plans.getTicket(3)), `${server.url}/api/TicketsApi/3`)).toMatchObject({ status: 200 });
   });
 
   it('fails as a dropped connection when the service closes it in the middle of the body', async () => {

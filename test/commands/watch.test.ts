@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
@@ -9,20 +8,7 @@ import { InterruptedError } from '../../src/errors.js';
 import type { WatchEvent } from '../../src/watch/events.js';
 import type { WatchTimer } from '../../src/watch/watch.js';
 import { withIO, type CommandRun, type Harness } from '../helpers/harness.js';
-import {
-  frontEnv,
-  holdUntilReleased,
-  requestTo,
-  sendsNothing,
-  startFrontServer,
-  stoppedAt,
-  ticketById,
-  unusedTicket,
-  unusedTickets,
-  useHarness,
-  useTempDir,
-} from '../helpers/sandbox-state.js';
-import { processSignals } from '../cli/fake-process.js';
+import { frontEnv, requestTo, sendsNothing, startFrontServer, stoppedAt, ticketById, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 import { exitCodeOf } from '../../src/errors.js';
 
 let h: Harness;
@@ -583,7 +569,7 @@ describe('tkt watch', () => {
     }
   });
 
-  it('a SIGTERM during a poll gives up its reads at once: nothing is told, the state is left as it was, the watch ends', async () => {
+  it('a SIGTERM during a poll lets it tell its events and write its state, then ends the watch', async () => {
     let hold: (() => void) | undefined;
     let held: (() => void) | undefined;
     const heldNow = new Promise<void>((resolve) => (held = resolve));
@@ -607,18 +593,17 @@ describe('tkt watch', () => {
       wakeOnly(clock);
       await heldNow;
       r.abort.abort('SIGTERM');
-      // The service still has the poll's page: the watch has ended without its answer.
-      await expect(done).rejects.toBeInstanceOf(InterruptedError);
       hold?.();
-      expect(r.stdout()).toBe('');
+      await expect(done).rejects.toBeInstanceOf(InterruptedError);
+      expect(jsonLines(r.stdout())).toMatchObject([{ event: 'changed', id: ticket.id, changes: { title: [oldTitle, 'Changed before the signal'] } }]);
       const kept = JSON.parse(await readFile(state, 'utf8')) as { tickets: { id: number; title: string }[] };
-      expect(kept.tickets.find((t) => t.id === ticket.id)?.title).toBe(oldTitle);
+      expect(kept.tickets.find((t) => t.id === ticket.id)?.title).toBe('Changed before the signal');
     } finally {
       await server.close();
     }
   });
 
-  it('--once stopped by SIGTERM during its poll: tells nothing, leaves its state as it was (the next run tells it), exits 143 saying so', async () => {
+  it('--once stopped by SIGTERM during its poll: tells its events, writes its state, then exits 143 saying so', async () => {
     const state = join(dir, 'once-signal.json');
     const args = ['--json', 'watch', '--once', '--view', 'all-tickets', '--state', state];
     const ticket = unusedTicket(h);
@@ -629,70 +614,10 @@ describe('tkt watch', () => {
       retitle(ticket.id, 'Changed before the cron run');
     };
     const result = await stoppedAt(h, args, requestTo('POST', '/api/TicketsApi'), 'SIGTERM', { before: baseline });
-    expect(result).toMatchObject({ code: 143, stdout: '', stderr: 'error: stopped by SIGTERM\n' });
+    expect(jsonLines(result.stdout)).toMatchObject([{ event: 'changed', id: ticket.id, changes: { title: [oldTitle, 'Changed before the cron run'] } }]);
+    expect(result).toMatchObject({ code: 143, stderr: 'error: stopped by SIGTERM\n' });
     const kept = JSON.parse(await readFile(state, 'utf8')) as { tickets: { id: number; title: string }[] };
-    expect(kept.tickets.find((t) => t.id === ticket.id)?.title).toBe(oldTitle);
-  });
-
-  it('a SIGTERM while a poll is retried after a failure: the retry is given up at once, and no backoff is waited through', async () => {
-    let failing = false;
-    let holding = false;
-    const poll = requestTo('POST', '/api/TicketsApi');
-    const gate = holdUntilReleased((req) => holding && poll(req));
-    const server = await startFrontServer(
-      h,
-      (req, res) => {
-        if (holding && poll(req)) return true; // never answered
-        if (!failing || !poll(req)) return false;
-        // Retry-After: 0 keeps the client's own retries instant.
-        res.writeHead(503, { 'retry-after': '0', 'content-type': 'text/plain' }).end('down');
-        return true;
-      },
-      gate,
-    );
-    try {
-      const { r, clock, done } = await startWatch({ view: 'all-tickets' }, { globals: { json: true, timeout: 8 }, env: frontEnv(h, server) });
-      failing = true;
-      await clock.next();
-      expect(r.stderr()).toMatch(/warning: cannot poll: .*503/);
-      const waits = clock.waits.length;
-      holding = true;
-      wakeOnly(clock);
-      await gate.arrived;
-      r.abort.abort('SIGTERM');
-      await expect(done).rejects.toBeInstanceOf(InterruptedError);
-      expect(clock.waits).toHaveLength(waits);
-      gate.release();
-    } finally {
-      await server.close();
-    }
-  });
-
-  it('--exec stopped by SIGTERM: the command running gets it, no further one starts, and the poll is told again by the next run', async () => {
-    const tickets = unusedTickets(h, 3);
-    const state = join(dir, 'exec-signal.json');
-    const started = join(dir, 'exec-started');
-    const log = join(dir, 'exec-signal.log');
-    execFileSync('mkfifo', [started]);
-    // Says it runs, then runs until a signal ends it (tail -f: never by itself), saying which.
-    const command = `trap 'echo "$TKT_TICKET_ID TERM" >> ${log}; exit 143' TERM; echo "$TKT_TICKET_ID" > ${started}; tail -f /dev/null & wait`;
-    const ids = tickets.map((t) => String(t.id));
-    const signals = processSignals();
-    const running = h.cli(['watch', ...ids, '--once', '--initial', '--state', state, '-q', '--exec', command], { signals });
-    expect(await readFile(started, 'utf8')).toBe(`${ids[0]}\n`);
-    signals.send('SIGTERM');
-    const result = await running;
-    expect(await readFile(log, 'utf8')).toBe(`${ids[0]} TERM\n`);
-    expect(result).toMatchObject({ code: 143, stdout: `${ids[0]}\n` });
-    expect(result.stderr).toBe(
-      `warning: --exec failed (exit 143) for added #${ids[0]}\n` +
-        'error: stopped by SIGTERM: --exec done for 0 of 3 events, 1 failed, 2 not started\n' +
-        `hint: ${state} was left as it was: the next run tells this poll's events again\n`,
-    );
-    expect(existsSync(state)).toBe(false);
-    // The next run tells all three again (at least once).
-    const next = await h.cli(['watch', ...ids, '--once', '--initial', '--state', state, '-q', '--exec', 'cat > /dev/null']);
-    expect(next).toMatchObject({ code: 0, stdout: `${ids.join('\n')}\n` });
+    expect(kept.tickets.find((t) => t.id === ticket.id)?.title).toBe('Changed before the cron run');
   });
 
   it('at a terminal, says once on stderr what it watches and how to stop; never in a pipe, with -q, --json or --once', async () => {
