@@ -89,11 +89,11 @@ export async function runCommandLine(proc: ProcessLike, how: CommandLineRun): Pr
     // The signal's name is the reason: a summary says how the run was stopped (stoppedHow).
     if (state.graceful && signals === 1) {
       state.stop.abort(name);
-      if (state.readsOnly) state.halt.abort();
+      if (state.readsOnly) state.halt.abort(name);
       return;
     }
     // The second: requests in flight are given up, and their rows or IDs recorded as in doubt.
-    if (state.graceful && signals === 2) return state.halt.abort();
+    if (state.graceful && signals === 2) return state.halt.abort(name);
     // Nothing to wind down (or a third signal): leave now, as a shell user expects.
     if (proc.stderr.isTTY === true && !isDumbTerminal(proc.env)) proc.stderr.write(SHOW_CURSOR);
     // The wait notice's line, with the terminal's "^C" on it, gives way to the error line;

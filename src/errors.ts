@@ -138,9 +138,12 @@ export class AbandonedRequestError extends InterruptedError {
   /** The request would have changed something (not a read): its outcome is unknown. */
   readonly mayHaveChanged: boolean;
 
-  /** `read`: the request only reads (a plan that may be retried: a list's POST too). */
-  constructor(method: string, url: string, read = method === 'GET') {
-    const givenUp = `interrupted while waiting for the answer to ${method} ${url}`;
+  /**
+   * `read`: the request only reads (a plan that may be retried: a list's POST too). `signal`: what
+   * halted the run (the reason of its halt), said as its error line says it (stoppedHow).
+   */
+  constructor(method: string, url: string, read = method === 'GET', signal?: unknown) {
+    const givenUp = `${stoppedHow(signal)} while waiting for the answer to ${method} ${url}`;
     super(read ? givenUp : `${givenUp}: it may have been carried out`);
     this.method = method;
     this.givenUp = givenUp;

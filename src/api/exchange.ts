@@ -2,7 +2,7 @@
 // (redirects.ts). --timeout bounds the whole exchange, a second Ctrl-C gives it up (the first, an
 // upload still being sent), and the secrets the request carries never come back out of it: not in
 // the trace, an error or the answer.
-import { AbandonedRequestError, InterruptedError, StoppedWhileSendingError, TktError, isStopSignal } from '../errors.js';
+import { AbandonedRequestError, InterruptedError, StoppedWhileSendingError, TktError, isStopSignal, stoppedHow } from '../errors.js';
 import { header, isSuccess, type Received } from './answer.js';
 import { formatBytes, parseBody, type ParsedBody } from './body.js';
 import { DeadlineExceeded, startDeadline, type Deadline } from './deadline.js';
@@ -135,8 +135,8 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
       }
       if (error instanceof TktError) throw error;
       if (halt?.aborted) {
-        trace?.(`HTTP ! ${method} ${url} given up: interrupted`);
-        throw new AbandonedRequestError(method, redactText(url, secrets), plan.retry);
+        trace?.(`HTTP ! ${method} ${url} given up: ${stoppedHow(halt.reason)}`);
+        throw new AbandonedRequestError(method, redactText(url, secrets), plan.retry, halt.reason);
       }
       if (error instanceof DeadlineExceeded) await pool.replaceIfStuck(pending, trace ?? ignore);
       const failed = networkError(error, method, url, timeoutMs, secrets, settings.proxies, tunnelAwaited ? proxy : undefined);

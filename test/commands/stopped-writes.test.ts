@@ -196,3 +196,14 @@ describe('an upload stopped while its body is still being sent', () => {
     }
   });
 });
+
+// tkt list gives up its reads at the first signal (ActionOptions.readsOnly): the line says which
+// signal it was, as every other stopped run's does.
+describe('tkt list stopped while it resolves names from a service that never answers', () => {
+  const lookups = (req: Parameters<ReturnType<typeof requestTo>>[0]) => req.method === 'GET';
+  it.each(STOPS)('%s: exits %i at once, its line naming the signal', async (signal, code, line) => {
+    const result = await stoppedAt(h, ['list', '--status', 'Open', '--refresh'], lookups, signal, { answered: false });
+    expect(result).toMatchObject({ code, stdout: '', exits: [] });
+    expect(result.stderr).toMatch(new RegExp(`^${line.slice(0, -1)} while waiting for the answer to GET \\S+/api/TicketsApi/appmetadata\\n$`));
+  });
+});
