@@ -22,6 +22,8 @@ export interface WatchTimer {
 export const realTimer: WatchTimer = {
   sleep: (ms, signal) =>
     new Promise((resolve) => {
+      // An abort already past fires no event.
+      if (signal.aborted) return resolve();
       const done = () => {
         clearTimeout(timer);
         signal.removeEventListener('abort', done);
@@ -90,6 +92,8 @@ async function watchUntilStopped(ctx: Context, poll: Poll, settings: WatchSettin
       if (settings.once || !isTransient(error)) throw error;
       failures++;
       if (failures === 1) await ctx.output.warning(`cannot poll: ${(error as Error).message}; retrying until it works\n`);
+      // A signal during the poll ends the watch with it: the poll had no events to write.
+      stopIfSignalled(ctx.signal);
       await timer.sleep(retryDelay(failures, settings.intervalMs), ctx.signal);
       stopIfSignalled(ctx.signal);
       continue;

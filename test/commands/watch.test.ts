@@ -569,6 +569,29 @@ describe('tkt watch', () => {
     }
   });
 
+  it('a SIGTERM during a poll that fails ends the watch then, without a wait before retrying', async () => {
+    let failing = false;
+    let signalNow: (() => void) | undefined;
+    const server = await startFrontServer(h, (req, res) => {
+      if (!failing || req.method !== 'POST' || req.url !== '/api/TicketsApi') return false;
+      // The signal comes while the poll is in flight; the poll then fails (Retry-After: 0 keeps the client's own retries instant).
+      signalNow?.();
+      res.writeHead(503, { 'retry-after': '0', 'content-type': 'text/plain' }).end('down');
+      return true;
+    });
+    try {
+      const { r, clock, done } = await startWatch({ view: 'all-tickets' }, { globals: { json: true }, env: frontEnv(h, server) });
+      failing = true;
+      signalNow = () => r.abort.abort('SIGTERM');
+      wakeOnly(clock);
+      await expect(done).rejects.toBeInstanceOf(InterruptedError);
+      // The baseline's interval only: no backoff was waited for after the signal.
+      expect(clock.waits).toEqual([60_000]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('a SIGTERM during a poll lets it tell its events and write its state, then ends the watch', async () => {
     let hold: (() => void) | undefined;
     let held: (() => void) | undefined;
