@@ -19,9 +19,12 @@ const actionPath = (action: string, id: TicketId): string => `${TICKETS_PATH}/${
 // Text goes out composed (Unicode NFC), as the service stores it and as --search is sent: a
 // title pasted decomposed (NFD, as macOS pastes it) would be stored so, and no search typed
 // composed would ever find its accented words. Upload names are left as given: they name files.
+/** Text as a plan sends it, and so as the service keeps it: composed. */
+export const asSent = (text: string): string => text.normalize('NFC');
+
 function composed(value: FormValue): FormValue {
-  if (typeof value === 'string') return value.normalize('NFC');
-  return Array.isArray(value) ? value.map((item: FormScalar) => (typeof item === 'string' ? item.normalize('NFC') : item)) : value;
+  if (typeof value === 'string') return asSent(value);
+  return Array.isArray(value) ? value.map((item: FormScalar) => (typeof item === 'string' ? asSent(item) : item)) : value;
 }
 const composedForm = (form: MultipartInput): MultipartInput => ({
   ...form,

@@ -164,7 +164,7 @@ export function profilesIn(settings: JsonObject): Record<string, Profile> {
   return { ...(settings.profiles as Record<string, Profile> | undefined) };
 }
 
-export /**
+/**
  * The JSON object in `file`; {} when there is no such file, also when a folder on its path is a
  * file (TKT_CONFIG_DIR naming a file): a run with TKT_URL and TKT_TOKEN needs no config folder,
  * and a write says which path is not a folder (writeObject).
@@ -242,7 +242,7 @@ function looseWords(mode: number, loose: number): string | undefined {
 }
 
 /** What a file of another owner (`sudo tkt login` made ~/.config/tkt root's) or a read-only one answers. */
-export const PERMISSION_CODES = new Set(['EACCES', 'EPERM']);
+const PERMISSION_CODES = new Set(['EACCES', 'EPERM']);
 
 export function fileError(action: 'read' | 'write' | 'delete', file: string, error: unknown): OperationError {
   const denied = PERMISSION_CODES.has((error as NodeJS.ErrnoException).code ?? '') || (error as NodeJS.ErrnoException).code === 'EROFS';

@@ -167,7 +167,7 @@ export async function* walkPages(source: PageSource, options: WalkOptions): Asyn
 }
 
 /** The tickets of a list response: the array itself, or the one array a wrapper object holds. */
-export function listItemsOf(body: unknown): unknown[] {
+function listItemsOf(body: unknown): unknown[] {
   if (Array.isArray(body)) return body;
   const wrapped = field(body, 'data', 'items', 'tickets', 'results', 'records', 'value');
   if (Array.isArray(wrapped)) return wrapped;

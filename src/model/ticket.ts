@@ -222,12 +222,12 @@ function personShown(reading: FieldReading): string | undefined {
   return reading.ownName ?? reading.name ?? (typeof reading.value === 'string' && reading.value !== '' ? reading.value : undefined);
 }
 
-/** A list item (or a detail, read for its columns). */
 /** A list item's or a detail's ticket ID, as the service wrote it (undefined when it has none). */
 export function listItemIdOf(raw: unknown): unknown {
   return field(raw, ...MEMBERS.id);
 }
 
+/** A list item (or a detail, read for its columns). */
 export function readListItem(raw: unknown): TicketListItem {
   const readings = new Map<string, FieldReading>();
   const fieldOf = (key: string): FieldReading => {

@@ -799,6 +799,26 @@ describe('tkt create --from', () => {
     expect(settled.code).toBe(0);
   });
 
+  it('--created takes the ticket of a row whose title the file holds decomposed (NFD): it was sent, and stored, composed', async () => {
+    const composedTitle = 'Müller printer jam (created check)';
+    const created = h.sandbox.state.tickets.find((t) => !t.isDeleted)!;
+    const savedTitle = created.title;
+    created.title = composedTitle;
+    try {
+      const lines = [JSON.stringify({ title: composedTitle.normalize('NFD'), description: 'd', requester: 'aberg' })];
+      const file = await write('decomposed.jsonl', lines.join('\n'));
+      const report = `${file}.report.jsonl`;
+      const [only] = readRows(lines.join('\n'), 'jsonl', 'new');
+      await writeFile(report, `${JSON.stringify({ row: 1, hash: only!.hash, sending: true })}\n`);
+      const settled = await h.cli(['create', '--from', file, '--integration', '--resume', report, '--created', `1=${created.id}`]);
+      expect(settled.stderr).not.toContain('error:');
+      expect(settled.stdout).toContain(`- row 1 already created as #${created.id} (skipped)\n`);
+      expect(settled.code).toBe(0);
+    } finally {
+      created.title = savedTitle;
+    }
+  });
+
   it('stops once the service refuses connections: the rest not started, the row in flight in doubt, the hint to resume once it is back', async () => {
     const file = await write(
       'die.jsonl',
