@@ -96,6 +96,11 @@ export async function run(options: ListOptions, ctx: Context): Promise<void> {
   // not a success a script can build on: exit 1 (README, Finding tickets).
   const changed = changes.failure();
   if (changed !== undefined) throw changed;
+  if (changes.onlyCreated()) {
+    await ctx.output.note(
+      `tickets were created while listing: the ${changes.listed} there when it began are listed, each once; the ${changes.repeats} new are not\n`,
+    );
+  }
   // A full page at a terminal: say how to see the rest (the service does not say how many).
   const pageFull = !options.all && shown >= (listing.window?.limit ?? listing.source.pageSize);
   if (pageFull && ctx.output.format === 'human' && ctx.io.stdoutIsTTY) {

@@ -52,11 +52,22 @@ export class WalkChanges {
   /** Walked from page 1 to the end of the list (not stopped by its consumer). */
   whole = false;
 
+  /**
+   * Tickets created during the walk, and nothing else: each pushed the list down once, so a page
+   * gave one ticket again, and the service's count grew by as many; every ticket it counted at the
+   * first page was listed. Nothing is missing but what came after the walk began.
+   */
+  onlyCreated(): boolean {
+    const { repeats, listed, firstTotal, lastTotal } = this;
+    if (repeats === 0 || firstTotal === undefined || lastTotal === undefined) return false;
+    return lastTotal - firstTotal === repeats && (!this.whole || listed === firstTotal);
+  }
+
   /** The run's failure when the list changed under the walk (README, Finding tickets), else undefined. */
   failure(): OperationError | undefined {
     const { repeats, listed, firstTotal, lastTotal, totalMoved } = this;
     const short = this.whole && !totalMoved && lastTotal !== undefined && listed < lastTotal;
-    if (repeats === 0 && !totalMoved && !short) return undefined;
+    if ((repeats === 0 && !totalMoved && !short) || this.onlyCreated()) return undefined;
     const details: string[] = [];
     if (repeats > 0) details.push(`${repeats} ${repeats === 1 ? 'ticket' : 'tickets'} given again by a later page left out`);
     if (totalMoved) details.push(`the service counted ${firstTotal} tickets at the first page, ${lastTotal} at the last`);

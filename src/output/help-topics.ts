@@ -107,7 +107,7 @@ export const HELP_TOPICS = {
       'Output rules: data on stdout; progress, prompts, warnings and errors on stderr.',
       '',
       "- `--json`: exactly one JSON document, the API's response body unchanged (`list --all` prints one",
-      '  array of every item, each ticket once even when the desk changed during the walk: then exit 1,',
+      '  array of every item, each ticket once even when the desk changed during the walk: exit 1 if any may be missing,',
       '  see Finding tickets). The `ID...` commands (read, resolve, close, pickup, delete) print JSON',
       '  Lines, one object per ID, even for one ID: `{"id":12,"ok":true,"status":204}` or',
       '  `{"id":13,"ok":false,"status":404,"error":"not found (HTTP 404): ...","body":...}`; `error`',
