@@ -19,17 +19,23 @@ const actionPath = (action: string, id: TicketId): string => `${TICKETS_PATH}/${
 // Text goes out composed (Unicode NFC), as the service stores it and as --search is sent: a
 // title pasted decomposed (NFD, as macOS pastes it) would be stored so, and no search typed
 // composed would ever find its accented words. Upload names are left as given: they name files.
-/** Text as a plan sends it, and so as the service keeps it: composed. */
-export const asSent = (text: string): string => text.normalize('NFC');
+/** Text as a plan sends it, and so as the service keeps it: composed (ASCII is, as it is: a bulk run's IDs skip ICU). */
+export const asSent = (text: string): string => (NOT_ASCII.test(text) ? text.normalize('NFC') : text);
+const NOT_ASCII = /[^\x00-\x7f]/;
 
 function composed(value: FormValue): FormValue {
   if (typeof value === 'string') return asSent(value);
   return Array.isArray(value) ? value.map((item: FormScalar) => (typeof item === 'string' ? asSent(item) : item)) : value;
 }
-const composedForm = (form: MultipartInput): MultipartInput => ({
-  ...form,
-  fields: Object.fromEntries(Object.entries(form.fields).map(([name, value]) => [name, composed(value)])),
-});
+const decomposable = (value: FormValue): boolean =>
+  typeof value === 'string'
+    ? NOT_ASCII.test(value)
+    : Array.isArray(value) && value.some((item: FormScalar) => typeof item === 'string' && NOT_ASCII.test(item));
+/** `form` with its text composed; the same form when all of it is ASCII (every form of a bulk run of IDs). */
+const composedForm = (form: MultipartInput): MultipartInput =>
+  Object.values(form.fields).some(decomposable)
+    ? { ...form, fields: Object.fromEntries(Object.entries(form.fields).map(([name, value]) => [name, composed(value)])) }
+    : form;
 
 /** A read: retried on a dropped connection or a busy service, never changes anything. */
 const read = (method: string, path: string, body: { json?: unknown; form?: MultipartInput } = {}): RequestPlan => ({

@@ -95,6 +95,10 @@ describe('request plans', () => {
       fields: { Title: 'Gerät – Jörg', Description: 'Büro', SiteId: 1, Tags: ['é', 3] },
       files: [upload],
     });
+    // A list the only text outside ASCII; a form all ASCII goes as it is.
+    expect(plans.register({ fields: { Title: 'Printer', Tags: ['x', nfd('é')] } }).form?.fields.Tags).toEqual(['x', 'é']);
+    const ascii = { fields: { Title: 'Printer', Tags: ['x'], SiteId: 1 } };
+    expect(plans.register(ascii).form).toBe(ascii);
     expect(plans.newTicket({ fields: { Title: nfd('Gerät'), Email: undefined } }).form).toEqual({ fields: { Title: 'Gerät', Email: undefined } });
     expect(plans.updateTicket(4, { Id: 4, Title: nfd('Gerät') }).form).toEqual({ fields: { Id: 4, Title: 'Gerät' } });
     expect(plans.replyTicket(7, { subject: nfd('Re: Gerät'), to: 'a@example.com', message: nfd('Grüße'), files: [upload] }).form).toMatchObject({
