@@ -97,9 +97,9 @@ export async function run(options: ListOptions, ctx: Context): Promise<void> {
   const changed = changes.failure();
   if (changed !== undefined) throw changed;
   if (changes.onlyCreated()) {
-    await ctx.output.note(
-      `tickets were created while listing: the ${changes.listed} there when it began are listed, each once; the ${changes.repeats} new are not\n`,
-    );
+    const { listed, repeats } = changes;
+    const there = listed === 1 ? 'the 1 there when it began is listed' : `the ${listed} there when it began are listed, each once`;
+    await ctx.output.note(`tickets were created while listing: ${there}; ${repeats === 1 ? 'the 1 new one is not' : `the ${repeats} new ones are not`}\n`);
   }
   // A full page at a terminal: say how to see the rest (the service does not say how many).
   const pageFull = !options.all && shown >= (listing.window?.limit ?? listing.source.pageSize);

@@ -138,7 +138,20 @@ describe('tkt list --all over a desk that changes while it is walked', () => {
       const listed = (JSON.parse(result.stdout) as { ticketId: number }[]).map((item) => item.ticketId);
       expect(duplicates(listed)).toEqual([]);
       expect(new Set(listed)).toEqual(atStart);
-      expect(result.stderr).toBe(`tickets were created while listing: the ${atStart.size} there when it began are listed, each once; the 4 new are not\n`);
+      expect(result.stderr).toBe(`tickets were created while listing: the ${atStart.size} there when it began are listed, each once; the 4 new ones are not\n`);
+      expect(result.code).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('says one ticket created meanwhile in the singular', async () => {
+    const { server } = await shiftingDesk(async (page) => {
+      if (page === 2) await createTickets(1);
+    });
+    try {
+      const result = await h.cli(['list', '--view', 'all-tickets', '--all', '--limit', '10', '--json'], { env: frontEnv(h, server) });
+      expect(result.stderr).toMatch(/; the 1 new one is not\n$/);
       expect(result.code).toBe(0);
     } finally {
       await server.close();
