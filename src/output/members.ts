@@ -48,19 +48,20 @@ export function distinctNames(names: readonly string[], aliases: MemberAliases =
 }
 
 /**
- * The one rule of --fields and --columns: a name tkt knows ahead (one of `known`) passes
- * whatever the answer holds; any other must be a member of one of `items`, else exit 2 naming
- * those that exist: a typo must not pass for a field the service left empty. Returns the names
- * that could not be checked, for want of any item, to be warned about: the same command must
- * not pass in silence on an empty answer and fail on the first one that has data.
+ * The one rule of --fields and --columns (docs/cli.md section 9): a column of tkt's own (one of
+ * `known.ownNames`) passes; any other name must be a member of one of `items`, else exit 2 naming
+ * those that exist: a typo must not pass for a field the service left empty. With no item to
+ * check against, a member name tkt reads records by (`known.aliases`) passes, and the others are
+ * returned to be warned about: the same command must not pass in silence on an empty answer and
+ * fail on the first one that has data.
  */
 export function checkMemberNames(items: readonly unknown[], names: readonly string[], flag: string, known: KnownNames = {}): string[] {
   const { ownNames = [], aliases } = known;
-  const knownNames = [...ownNames, ...(aliases ?? []).flat()];
-  const unknown = names.filter((name) => !knownNames.some((knownName) => sameName(knownName, name)));
+  const isIn = (list: readonly string[], name: string) => list.some((knownName) => sameName(knownName, name));
+  const members = names.filter((name) => !isIn(ownNames, name));
   const objects = items.filter(isObject);
-  if (objects.length === 0) return unknown;
-  const missing = unknown.filter((name) => !objects.some((obj) => memberKey(obj, name, aliases) !== undefined));
+  if (objects.length === 0) return members.filter((name) => !isIn((aliases ?? []).flat(), name));
+  const missing = members.filter((name) => !objects.some((obj) => memberKey(obj, name, aliases) !== undefined));
   if (missing.length === 0) return [];
   const existing = [...new Set(objects.flatMap((obj) => Object.keys(obj)))];
   throw new UsageError(`${flag}: no such field ${missing.map((name) => JSON.stringify(name)).join(', ')}`, {
