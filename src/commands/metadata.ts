@@ -60,6 +60,7 @@ export async function run(options: MetadataOptions, ctx: Context): Promise<void>
     columns: [],
     defaultColumns: (first) => scalarMemberNames(first),
     heading: `${name} (${items.length})`,
+    noun: name,
     none: `no ${name}`,
   });
   await printer.page(items);

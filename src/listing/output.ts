@@ -78,6 +78,7 @@ export function createListPrinter(output: Output, color: boolean): Promise<Recor
         ? DEFAULT_TICKET_COLUMNS
         : scalarMemberNames(items, MAX_FALLBACK_COLUMNS),
     aliases: TICKET_MEMBER_ALIASES,
+    noun: 'tickets',
     quiet: (t) => (t.id === undefined ? undefined : sanitizeInline(String(t.id))),
     none: 'no tickets',
   });

@@ -108,14 +108,22 @@ const MEMBERS = {
 } as const;
 
 /**
- * The names of one member of a ticket, each list of them: `--fields ticketId` picks a detail's
- * `id` and `--fields id` a list item's `ticketId` (docs/cli.md section 9). Lists whose names mean
- * different things (resolved, closed) are none.
+ * The names of each member of a ticket, a list for each: `--fields ticketId` picks a detail's
+ * `id` and `--fields id` a list item's `ticketId` (docs/cli.md section 9). Every name tkt reads
+ * a ticket by is here, so --fields and --columns know them ahead of any answer; names that mean
+ * different things (resolved, closed) are lists of their own.
  */
-export const TICKET_MEMBER_ALIASES: readonly (readonly string[])[] = [
+const FIELD_MEMBERS_LISTS = TICKET_FIELDS.flatMap((spec) => [spec.members?.ids ?? [], spec.members?.names ?? []]);
+const SAME_MEMBER = [
   ...[MEMBERS.id, MEMBERS.created, MEMBERS.updated, MEMBERS.overdue, MEMBERS.conversation, MEMBERS.attachments],
-  ...TICKET_FIELDS.flatMap((spec) => [spec.members?.ids ?? [], spec.members?.names ?? []]),
+  ...FIELD_MEMBERS_LISTS,
 ].filter((names) => names.length > 1);
+export const TICKET_MEMBER_ALIASES: readonly (readonly string[])[] = [
+  ...SAME_MEMBER,
+  ...[...new Set([...Object.values(MEMBERS), ...FIELD_MEMBERS_LISTS].flat())]
+    .filter((name) => !SAME_MEMBER.some((names) => names.includes(name)))
+    .map((name) => [name]),
+];
 
 const RESOLUTION = { by: ['submitBy', 'resolvedBy'], at: ['submitDate', 'resolvedOn', 'createdOn'], details: ['details', 'resolution', 'text'] } as const;
 const ENTRY = {

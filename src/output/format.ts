@@ -8,7 +8,7 @@ import { OutputAfterChangeError, UsageError } from '../errors.js';
 import { createJsonArrayWriter, writeJson, writeJsonLine } from './json.js';
 import type { CompiledQuery } from './query.js';
 import { escapeJsonControls, sanitizeText } from './sanitize.js';
-import { assertMembersExist, memberKey, type MemberAliases } from './members.js';
+import { checkMemberNames, memberKey, uncheckedWarnings, type MemberAliases } from './members.js';
 import { writeText } from './write.js';
 import type { OutputFlags, Format, DocumentForms, ArrayPrinter, Output, ShapedPart } from './types.js';
 
@@ -80,6 +80,9 @@ function checkCombinations(flags: OutputFlags): void {
   if (flags.columns !== undefined && (flags.json || flags.query !== undefined || flags.fields !== undefined)) {
     throw new UsageError('--columns shapes tables, TSV and CSV; for JSON use --fields');
   }
+  // -q prints the IDs alone: columns asked for would be dropped without a word.
+  if (flags.columns !== undefined && flags.quiet)
+    throw new UsageError('--columns cannot be combined with -q', { hint: '-q prints only the IDs; drop it for the columns' });
 }
 
 /** Checks the output flags (exit 2 before any request) and compiles --query. */
@@ -99,10 +102,16 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
   const format: Format = flags.json || query !== undefined || fields !== undefined ? 'json' : flags.csv ? 'csv' : flags.quiet ? 'quiet' : 'human';
   const raw = flags.raw === true;
 
-  const limit = (value: unknown, aliases?: MemberAliases): unknown => {
+  const warning = (text: string) => writeText(io.stderr, `warning: ${text}`);
+  /** Says which --fields names no item could be checked against (an empty answer). */
+  const warnUnchecked = async (names: readonly string[], noun?: string) => {
+    for (const text of uncheckedWarnings(names, '--fields', noun)) await warning(text);
+  };
+
+  const limit = async (value: unknown, aliases?: MemberAliases): Promise<unknown> => {
     if (fields === undefined) return value;
     const items = Array.isArray(value) ? value : [value];
-    assertMembersExist(items, fields, '--fields', { aliases });
+    await warnUnchecked(checkMemberNames(items, fields, '--fields', { aliases }));
     return Array.isArray(value) ? value.map((item) => pickMembers(item, fields, aliases)) : pickMembers(value, fields, aliases);
   };
 
@@ -176,8 +185,8 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
     const part = forms.shapes;
     const result = await shaped(
       () =>
-        explained(part, () => {
-          const limited = limit(part === undefined ? value : part.value, forms.aliases);
+        explained(part, async () => {
+          const limited = await limit(part === undefined ? value : part.value, forms.aliases);
           return query === undefined ? limited : queried(query, limited, part);
         }),
       forms,
@@ -185,15 +194,19 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
     await (query === undefined ? writeJson(stdout, result) : writeResult(result, false));
   };
 
-  const array = (aliases?: MemberAliases): ArrayPrinter => {
+  const array = (aliases?: MemberAliases, noun?: string): ArrayPrinter => {
     let checked = fields === undefined;
     const limitPage = (items: readonly unknown[]) => {
       if (!checked && items.length > 0) {
         // Items of one list share a shape: the first page tells which names exist.
-        assertMembersExist(items, fields!, '--fields', { aliases });
+        checkMemberNames(items, fields!, '--fields', { aliases });
         checked = true;
       }
       return fields === undefined ? items : items.map((item) => pickMembers(item, fields, aliases));
+    };
+    /** At the end of a list that had no item: the names nothing could check. */
+    const warnIfUnchecked = async () => {
+      if (!checked) await warnUnchecked(checkMemberNames([], fields!, '--fields', { aliases }), noun);
     };
     if (query === undefined) {
       const writer = createJsonArrayWriter(stdout);
@@ -201,7 +214,10 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
         async push(items) {
           await writer.push(...(await shaped(() => limitPage(items), undefined)));
         },
-        end: () => writer.end(),
+        end: async () => {
+          await writer.end();
+          await warnIfUnchecked();
+        },
         cutShort: () => writer.cutShort(),
       };
     }
@@ -215,7 +231,10 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
           if (writer === undefined) await writeResult(results, false);
           else await writer.push(...results);
         },
-        end: async () => writer?.end(),
+        end: async () => {
+          await writer?.end();
+          await warnIfUnchecked();
+        },
         cutShort: async () => writer?.cutShort(),
       };
     }
@@ -224,7 +243,10 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
       async push(items) {
         for (const item of await shaped(() => limitPage(items), undefined)) held.push(item);
       },
-      end: async () => writeResult(await shaped(() => queried(compiled, held), undefined), false),
+      end: async () => {
+        await writeResult(await shaped(() => queried(compiled, held), undefined), false);
+        await warnIfUnchecked();
+      },
       // A query over part of the list would pass for the answer over all of it.
       cutShort: async () => {},
     };
@@ -235,7 +257,7 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
     columns,
     async records(spec) {
       const { createRecordPrinter } = await import('./records.js');
-      return createRecordPrinter({ format, columns, io, now, array }, spec);
+      return createRecordPrinter({ format, columns, io, now, array, warning }, spec);
     },
     document: (value, forms) => (format === 'json' ? data(value, forms) : writeForm(forms)),
     data: (value) => data(value),
@@ -249,7 +271,7 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
     note: async (text) => {
       if (!flags.quiet) await writeText(io.stderr, text);
     },
-    warning: (text) => writeText(io.stderr, `warning: ${text}`),
+    warning,
     aside: async (value) => {
       if (format === 'json') await writeJsonLine(io.stderr, value);
     },

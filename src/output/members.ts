@@ -2,8 +2,9 @@
 import { isObject } from '../api/member-access.js';
 import { UsageError } from '../errors.js';
 import { detailLines } from './reflow.js';
+import { sanitizeInline } from './sanitize.js';
 
-/** The names of one member, each list of them (a ticket's `id` and `ticketId`): see TICKET_MEMBER_ALIASES. */
+/** The names of each member, a list for each (a ticket's `id` and `ticketId` are one): see TICKET_MEMBER_ALIASES. */
 export type MemberAliases = readonly (readonly string[])[];
 
 /** The key of `obj` that `name` spells: the same spelling first, then any case. */
@@ -26,25 +27,52 @@ export function memberKey(obj: Record<string, unknown>, name: string, aliases: M
   return undefined;
 }
 
+/** What tkt knows of a kind of record ahead of any answer. */
+export interface KnownNames {
+  /** Its own columns (a ticket's id, title, status...). */
+  ownNames?: readonly string[];
+  /** The names of each member it reads the records by (TICKET_MEMBER_ALIASES). */
+  aliases?: MemberAliases;
+}
+
+const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/** Whether `a` and `b` name one member: alike but for case, or two names of it in `aliases`. */
+function sameMember(a: string, b: string, aliases: MemberAliases): boolean {
+  return sameName(a, b) || aliases.some((names) => names.some((name) => sameName(name, a)) && names.some((name) => sameName(name, b)));
+}
+
+/** `names` without repeats (`id,ID`, `title,subject` of a ticket), the first of each kept. */
+export function distinctNames(names: readonly string[], aliases: MemberAliases = []): string[] {
+  return names.filter((name, index) => !names.slice(0, index).some((earlier) => sameMember(earlier, name, aliases)));
+}
+
 /**
- * Exit 2 when a name matches a member of none of `items`, naming the members that exist:
- * a typo must not pass for a field the service left empty.
+ * The one rule of --fields and --columns (docs/cli.md section 9): a column of tkt's own (one of
+ * `known.ownNames`) passes; any other name must be a member of one of `items`, else exit 2 naming
+ * those that exist: a typo must not pass for a field the service left empty. With no item to
+ * check against, a member name tkt reads records by (`known.aliases`) passes, and the others are
+ * returned to be warned about: the same command must not pass in silence on an empty answer and
+ * fail on the first one that has data.
  */
-export function assertMembersExist(
-  items: readonly unknown[],
-  names: readonly string[],
-  flag: string,
-  known: { ownNames?: readonly string[]; aliases?: MemberAliases } = {},
-): void {
+export function checkMemberNames(items: readonly unknown[], names: readonly string[], flag: string, known: KnownNames = {}): string[] {
   const { ownNames = [], aliases } = known;
+  const isIn = (list: readonly string[], name: string) => list.some((knownName) => sameName(knownName, name));
+  const members = names.filter((name) => !isIn(ownNames, name));
   const objects = items.filter(isObject);
-  if (objects.length === 0 || names.length === 0) return;
-  const missing = names.filter((name) => !objects.some((obj) => memberKey(obj, name, aliases) !== undefined));
-  if (missing.length === 0) return;
+  if (objects.length === 0) return members.filter((name) => !isIn((aliases ?? []).flat(), name));
+  const missing = members.filter((name) => !objects.some((obj) => memberKey(obj, name, aliases) !== undefined));
+  if (missing.length === 0) return [];
   const existing = [...new Set(objects.flatMap((obj) => Object.keys(obj)))];
   throw new UsageError(`${flag}: no such field ${missing.map((name) => JSON.stringify(name)).join(', ')}`, {
     details: [...(ownNames.length > 0 ? detailLines(`columns: ${ownNames.join(', ')}`) : []), ...detailLines(`fields: ${existing.join(', ')}`)],
   });
+}
+
+/** The warnings for names checkMemberNames could not check: `noun` is what came back ("tickets"), plural. */
+export function uncheckedWarnings(names: readonly string[], flag: '--fields' | '--columns', noun = 'items'): string[] {
+  const kind = flag === '--columns' ? 'column' : 'field';
+  return names.map((name) => `${flag}: ${sanitizeInline(name)} is not a ${kind} tkt knows, and no ${noun} came back to check it against\n`);
 }
 
 /** Scalar member names of the first items, ID first: the default columns of records of unknown shape. */

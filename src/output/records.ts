@@ -3,10 +3,10 @@
 // array otherwise. --columns chooses the columns of the first three. Piped and CSV cells carry
 // machine values (ISO 8601 timestamps), the table human ones ("2d overdue"). Tables and TSV are
 // human output and show control characters made visible; CSV to a program carries them as sent.
-import { field } from '../api/member-access.js';
+import { isObject } from '../api/member-access.js';
 import type { IO } from './io.js';
 import type { Format, Output } from './types.js';
-import { assertMembersExist } from './members.js';
+import { checkMemberNames, distinctNames, memberKey, uncheckedWarnings, type MemberAliases } from './members.js';
 import { sanitizeInline, sanitizeText } from './sanitize.js';
 import { createStyle } from './style.js';
 import { renderPlainTable, type Cell } from './plain-table.js';
@@ -20,6 +20,7 @@ export interface RecordContext {
   io: IO;
   now: () => Date;
   array: Output['array'];
+  warning: Output['warning'];
 }
 
 interface Entry<T> {
@@ -27,10 +28,12 @@ interface Entry<T> {
   record: T;
 }
 
-/** A member read straight from the item (--columns createdOn): scalars as they are, objects as JSON. */
-function itemColumn<T>(name: string): RecordColumn<Entry<T>> {
-  const value = (entry: Entry<T>): Cell => {
-    const found = field(entry.item, name);
+/** A member read straight from the item (--columns createdOn), under any of its names: scalars as they are, objects as JSON. */
+function itemColumn<T>(name: string, aliases: MemberAliases | undefined): RecordColumn<Entry<T>> {
+  const value = ({ item }: Entry<T>): Cell => {
+    if (!isObject(item)) return undefined;
+    const key = memberKey(item, name, aliases);
+    const found = key === undefined ? undefined : item[key];
     if (found === undefined || found === null) return undefined;
     return typeof found === 'object' ? JSON.stringify(found) : (found as Cell);
   };
@@ -75,7 +78,7 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
   let count = 0;
 
   if (out.format === 'json') {
-    const array = out.array(spec.aliases);
+    const array = out.array(spec.aliases, spec.noun);
     return { page: (items) => array.push(items), end: () => array.end(), cutShort: () => array.cutShort() };
   }
   if (out.format === 'quiet') {
@@ -92,16 +95,17 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
     };
   }
 
+  // Asked for twice (id,ID; title,subject of a ticket), a column is shown once, where first named.
+  const asked = out.columns === undefined ? undefined : distinctNames(out.columns, spec.aliases);
+  const known = { ownNames: spec.columns.map((column) => column.name), aliases: spec.aliases };
   let chosen: RecordColumn<Entry<T>>[] | undefined;
   const choose = (items: readonly unknown[]): RecordColumn<Entry<T>>[] => {
-    const names = out.columns ?? spec.defaultColumns(items);
+    const names = asked ?? spec.defaultColumns(items);
     const byName = (name: string) => spec.columns.find((column) => column.name.toLowerCase() === name.toLowerCase());
-    // A name that is neither a column nor a member of any item is a typo: exit 2 naming both kinds.
-    const unknown = names.filter((name) => byName(name) === undefined);
-    if (out.columns !== undefined) assertMembersExist(items, unknown, '--columns', { ownNames: spec.columns.map((column) => column.name) });
+    if (asked !== undefined) checkMemberNames(items, asked, '--columns', known);
     return names.map((name) => {
       const own = byName(name);
-      return own === undefined ? itemColumn<T>(name) : ownColumn(own);
+      return own === undefined ? itemColumn<T>(name, spec.aliases) : ownColumn(own);
     });
   };
   const csv = out.format === 'csv';
@@ -166,6 +170,10 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
       await writeText(io.stdout, heading + text);
     },
     async end() {
+      // No record came back to check the names tkt does not know against: said, not passed in silence.
+      if (count === 0 && asked !== undefined) {
+        for (const text of uncheckedWarnings(checkMemberNames([], asked, '--columns', known), '--columns', spec.noun)) await out.warning(text);
+      }
       if (count > 0) {
         // Told once, under the whole table (list --all's pages share one); only to a person at the terminal.
         if (fitted !== undefined && io.stderrIsTTY) {
@@ -179,7 +187,7 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
         return;
       }
       // CSV keeps its header when nothing matched, so a reader still sees the columns.
-      const names = out.columns ?? spec.defaultColumns([]);
+      const names = asked ?? spec.defaultColumns([]);
       if (names.length > 0) await writeText(io.stdout, csvLine(names, csvCell));
     },
     async cutShort() {},

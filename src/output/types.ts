@@ -20,7 +20,7 @@ export interface DocumentForms {
   human?: () => string | Promise<string>;
   /** The -q text (e.g. an ID and a newline); nothing is printed without it. */
   quiet?: () => string | undefined;
-  /** Other names of the document's members, which --fields accepts (a ticket's: TICKET_MEMBER_ALIASES). */
+  /** The names of the document's members, known ahead: --fields takes each of them, and their other names (a ticket's: TICKET_MEMBER_ALIASES). */
   aliases?: MemberAliases;
   /**
    * What --fields and --query see when it is not the document (--json still prints the
@@ -56,8 +56,8 @@ export interface Output {
   data(value: unknown): Promise<void>;
   /** Like document, but one compact JSON Line (ID... commands): --query applies to each line. */
   line(value: unknown, forms?: DocumentForms): Promise<void>;
-  /** `aliases`: other names of the elements' members, which --fields accepts. */
-  array(aliases?: MemberAliases): ArrayPrinter;
+  /** `aliases`: other names of the elements' members, which --fields accepts; `noun`: the elements, plural, in warnings. */
+  array(aliases?: MemberAliases, noun?: string): ArrayPrinter;
   /** A line for people on stderr (a confirmation, a note), left out with -q. */
   note(text: string): Promise<void>;
   /** `warning: TEXT` on stderr, with -q too: something the user should know went differently. */
@@ -99,8 +99,10 @@ export interface RecordSpec<T> {
   columns: readonly RecordColumn<T>[];
   /** The columns shown without --columns, given the first non-empty page. */
   defaultColumns(items: readonly unknown[]): readonly string[];
-  /** Other names of the records' members, which --fields accepts. */
+  /** The names of the records' members, known ahead: --fields and --columns take each of them, and their other names. */
   aliases?: MemberAliases;
+  /** What the records are, plural ("tickets"), in warnings. */
+  noun?: string;
   /** The -q line of a record, or undefined to print nothing for it. */
   quiet?(record: T): string | undefined;
   /** Said on stderr (human format) when there were no records at all: "no tickets". */

@@ -375,3 +375,93 @@ describe('--csv, --columns and piped TSV', () => {
     expect(rows).toEqual(h.sandbox.state.users.map((u) => ({ userName: u.username, fullName: `${u.firstName} ${u.lastName}`.trim() })));
   });
 });
+
+describe('--fields and --columns: one rule whatever the answer holds', () => {
+  // An empty result: the search matches no ticket.
+  const nothing = ['list', '--all', '--search', 'zzzznothing'];
+
+  it('warns of a name tkt does not know when no ticket came back to check it against, exit 0', async () => {
+    const columns = await h.cli([...nothing, '--csv', '--columns', 'id,nosuch']);
+    expect(columns).toMatchObject({ code: 0, stdout: 'id,nosuch\r\n' });
+    expect(columns.stderr).toBe('warning: --columns: nosuch is not a column tkt knows, and no tickets came back to check it against\n');
+    const fields = await h.cli([...nothing, '--fields', 'ticketId,nosuch']);
+    expect(fields).toMatchObject({ code: 0, stdout: '[]\n' });
+    expect(fields.stderr).toBe('warning: --fields: nosuch is not a field tkt knows, and no tickets came back to check it against\n');
+    const queried = await h.cli([...nothing, '--fields', 'nosuch', '--query', '[].nosuch']);
+    expect(queried).toMatchObject({ code: 0, stdout: '[]\n' });
+    expect(queried.stderr).toContain('warning: --fields: nosuch is not a field tkt knows');
+    // With tickets, the same name is a typo: exit 2.
+    for (const shaping of [
+      ['--csv', '--columns', 'id,nosuch'],
+      ['--fields', 'ticketId,nosuch'],
+    ]) {
+      const busy = await h.cli(['list', '--limit', '3', ...shaping]);
+      expect(busy.code).toBe(2);
+      expect(busy.stderr).toContain(`error: ${shaping.at(-2)}: no such field "nosuch"`);
+    }
+  });
+
+  it('passes the member names tkt reads tickets by on an empty answer, and with tickets checks them as any name (contract section 9)', async () => {
+    const items = await allItems();
+    // A list item has no updatedOn (a detail has): a name tkt reads tickets by.
+    expect(Object.keys(items[0]!)).not.toContain('updatedOn');
+    for (const shaping of [
+      ['--csv', '--columns', 'id,created,updatedOn,ticketNumber'],
+      ['--fields', 'ticketId,dueDate,updatedOn,resolution'],
+    ]) {
+      const quiet = await h.cli([...nothing, ...shaping]);
+      expect(quiet, shaping.join(' ')).toMatchObject({ code: 0, stderr: '' });
+      // "A field that no returned item has is an error naming the fields that exist."
+      const busy = await h.cli(['list', '--limit', '2', '--view', 'all-tickets', ...shaping]);
+      expect(busy.code, busy.stderr).toBe(2);
+      expect(busy.stderr).toContain('no such field "updatedOn"');
+    }
+    const csv = await h.cli(['list', '--limit', '2', '--view', 'all-tickets', '--csv', '--columns', 'created,ticketNumber']);
+    // ticketNumber is another name of the ID: read under the name the service used.
+    expect(csv.code, csv.stderr).toBe(0);
+    expect((parse(csv.stdout, { columns: true }) as Record<string, string>[]).map((row) => row.ticketNumber)).toEqual(
+      items.slice(0, 2).map((item) => String(item.ticketId)),
+    );
+  });
+
+  it('holds for metadata too: another kind of answer knows no ticket names', async () => {
+    const sites = h.sandbox.state.lookups.sites;
+    h.sandbox.state.lookups.sites = [];
+    try {
+      const empty = await h.cli(['metadata', '--collection', 'sites', '--csv', '--columns', 'nosuch']);
+      expect(empty).toMatchObject({ code: 0, stdout: 'nosuch\r\n' });
+      expect(empty.stderr).toBe('warning: --columns: nosuch is not a column tkt knows, and no sites came back to check it against\n');
+      const fields = await h.cli(['metadata', '--collection', 'sites', '--fields', 'ticketId']);
+      expect(fields).toMatchObject({ code: 0, stdout: '[]\n' });
+      expect(fields.stderr).toContain('warning: --fields: ticketId is not a field tkt knows, and no sites came back');
+    } finally {
+      h.sandbox.state.lookups.sites = sites;
+    }
+  });
+});
+
+describe('--columns named twice', () => {
+  it('shows a column once, where first named: any case, and the names of one member', async () => {
+    const items = await allItems();
+    const list = ['list', '--limit', '2', '--view', 'all-tickets', '--csv', '--columns'];
+    const byCase = await h.cli([...list, 'id,ID']);
+    expect(byCase.stdout.split('\r\n')[0]).toBe('id');
+    const byMember = await h.cli([...list, 'title,subject,Title,id,ticketId']);
+    expect(byMember.code, byMember.stderr).toBe(0);
+    expect(parse(byMember.stdout, { columns: true })).toEqual(items.slice(0, 2).map((item) => ({ title: item.subject, id: String(item.ticketId) })));
+    const tsv = await h.cli(['list', '--limit', '1', '--view', 'all-tickets', '--columns', 'subject,title,created,createdOn']);
+    expect(tsv.stdout).toBe(`${String(items[0]!.subject)}\t${new Date(String(items[0]!.createdOn)).toISOString()}\n`);
+    const empty = await h.cli(['list', '--search', 'zzzznothing', '--csv', '--columns', 'id,ID,dueDate,due']);
+    expect(empty).toMatchObject({ code: 0, stdout: 'id,dueDate\r\n', stderr: '' });
+  });
+});
+
+describe('-q with --columns', () => {
+  it('is exit 2 before any request, as --csv -q and --json --columns are', async () => {
+    const result = await sendsNothing(h, () => h.cli(['list', '--limit', '1', '-q', '--columns', 'id,title']));
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toMatch(/^error: --columns cannot be combined with -q\nhint: /);
+    const metadata = await sendsNothing(h, () => h.cli(['metadata', '--collection', 'sites', '-q', '--columns', 'id']));
+    expect(metadata.code).toBe(2);
+  });
+});
