@@ -20,8 +20,9 @@ export function register(program: Program, host: CommandHost): void {
 Counts: open, overdue, due today, on hold, pending and escalated tickets of yours (the service's
 my-* views; due today by your local day, as --due-before reads a date, not the service's day),
 and unassigned tickets in your groups that are not resolved or closed; then your
-most urgent tickets: every overdue one first (on hold or pending too), then open ones by due
-date; overdue ones beyond the first five are counted under the table. --json gives
+most urgent tickets: every overdue one first (on hold or pending too), then the ones being
+worked (open, in progress, escalated) by due date, five in all; overdue ones beyond the first
+five are counted under the table. --json gives
 {"counts": {...}, "urgent": [...]}; -q the IDs of the most urgent, one per line.
 
 Examples:

@@ -28,7 +28,7 @@ const URGENT_SHOWN = 5;
 export interface Queue {
   /** open, overdue, dueToday, onHold, pending, escalated, unassignedInMyGroups. */
   counts: Record<string, number>;
-  /** The most urgent tickets, as the list gives them: the overdue ones (whatever their status) first, then open ones by nearest due date. */
+  /** The most urgent tickets, as the list gives them: the overdue ones (whatever their status) first, then open and escalated ones by nearest due date. */
   urgent: unknown[];
 }
 
@@ -52,10 +52,14 @@ export async function readQueue(api: ApiClient, signal: AbortSignal, now: Date):
   counts.unassignedInMyGroups = groups.map(readListItem).filter((ticket) => ticket.assignee === undefined && !ticket.settled).length;
 
   // The urgent table lists every overdue ticket the count counts, first: the service's overdue
-  // view holds on-hold, pending and escalated tickets too, which the open view does not.
-  const [open, overdueView] = [lists[0]!.map(readListItem), lists[1]!.map(readListItem)];
+  // view holds on-hold, pending and escalated tickets too. Then the tickets being worked, open
+  // (In Progress too) and escalated ones: an escalated ticket due today goes before an open one
+  // due next week. On-hold and pending ones wait on someone else, and come in only once overdue.
+  const view = (key: (typeof COUNTS)[number][0]) => lists[COUNTS.findIndex(([countKey]) => countKey === key)]!.map(readListItem);
+  const overdueView = view('overdue');
   const overdueIds = new Set(overdueView.map((ticket) => ticket.id));
-  const candidates = [...overdueView, ...open.filter((ticket) => !overdueIds.has(ticket.id))];
+  // Once each: a ticket whose status changed between the reads may be in two views.
+  const candidates = [...new Map([...overdueView, ...view('open'), ...view('escalated')].map((ticket) => [ticket.id ?? ticket.raw, ticket])).values()];
   const dueOf = (ticket: TicketListItem) => ticket.due?.getTime() ?? Number.POSITIVE_INFINITY;
   const overdue = (ticket: TicketListItem) => Number(overdueIds.has(ticket.id) || dueOf(ticket) < now.getTime());
   // Overdue first, then the nearest due date; tickets without one last. --json prints them as the service sent them.

@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConversationType, SandboxTicket } from './model.js';
 import type { SandboxStore } from './store.js';
-import { DAY_MS, HOUR_MS, blankTicket, seededRandom } from './demo.js';
+import { CLOSED_STATUS_ID, DAY_MS, HOUR_MS, blankTicket, seededRandom } from './demo.js';
 
 interface DemoTicket {
   title: string;
@@ -20,7 +20,8 @@ interface DemoTicket {
   ageHours: number;
   due?: 'overdue' | 'today' | 'future' | 'none';
   conversations?: [type: ConversationType, from: string, message: string][];
-  resolution?: string;
+  /** The resolution's details, and how many hours after creation it was resolved. */
+  resolution?: [details: string, afterHours: number];
   attachment?: [fileName: string, content: string];
   task?: [assignee: string, done: boolean];
   locked?: boolean;
@@ -101,7 +102,7 @@ const DEMO_TICKETS: DemoTicket[] = [
     group: 2,
     ageHours: 200,
     due: 'future',
-    resolution: 'Replaced the access point firmware.',
+    resolution: ['Replaced the access point firmware.', 30],
   },
   {
     title: 'Password reset for shared mailbox',
@@ -113,7 +114,7 @@ const DEMO_TICKETS: DemoTicket[] = [
     group: 1,
     ageHours: 300,
     due: 'none',
-    resolution: 'Password reset and sent by SMS.',
+    resolution: ['Password reset and sent by SMS.', 3],
     conversations: [['Close', 'tech', 'Closed after confirmation from the requester.']],
   },
   { title: 'Monitor flickers', requester: 'fkhan', status: 1, priority: 1, category: [1], group: 3, ageHours: 10, due: 'future' },
@@ -164,7 +165,7 @@ const DEMO_TICKETS: DemoTicket[] = [
     group: 3,
     ageHours: 400,
     due: 'none',
-    resolution: 'Keyboard replaced.',
+    resolution: ['Keyboard replaced.', 52],
     locked: true,
   },
   {
@@ -203,7 +204,7 @@ const DEMO_TICKETS: DemoTicket[] = [
     category: [2],
     ageHours: 500,
     due: 'none',
-    resolution: 'Installed from the software centre.',
+    resolution: ['Installed from the software centre.', 20],
   },
   {
     title: 'Phone screen cracked',
@@ -228,7 +229,7 @@ const DEMO_TICKETS: DemoTicket[] = [
     site: 3,
     ageHours: 100,
     due: 'none',
-    resolution: 'Issued a new certificate.',
+    resolution: ['Issued a new certificate.', 5],
     attachment: ['vpn.log', 'cert expired 2026-01-01\n'],
   },
   {
@@ -264,7 +265,7 @@ const DEMO_TICKETS: DemoTicket[] = [
     group: 2,
     ageHours: 700,
     due: 'none',
-    resolution: 'Password shared at reception.',
+    resolution: ['Password shared at reception.', 1],
   },
   {
     title: 'Laptop battery swelling',
@@ -302,7 +303,7 @@ const DEMO_TICKETS: DemoTicket[] = [
     group: 2,
     ageHours: 220,
     due: 'none',
-    resolution: 'Switched to the nearer gateway.',
+    resolution: ['Switched to the nearer gateway.', 75],
   },
   { title: 'Server room temperature alarm', requester: 'admin', assignee: 'admin', status: 5, priority: 4, category: [1], group: 4, ageHours: 1, due: 'today' },
   {
@@ -327,7 +328,7 @@ const DEMO_TICKETS: DemoTicket[] = [
     group: 1,
     ageHours: 1000,
     due: 'none',
-    resolution: 'Obsolete.',
+    resolution: ['Obsolete.', 168],
   },
   { title: 'Projector in board room', requester: 'kmensah', status: 1, priority: 2, category: [1], ageHours: 5, due: 'overdue' },
   {
@@ -361,6 +362,8 @@ function dueDate(kind: DemoTicket['due'], now: Date, priority: number): string |
   }
 }
 
+const iso = (time: number): string => new Date(time).toISOString();
+
 export function addDemoTickets(store: SandboxStore, now: Date, uploadDir: string): void {
   const userId = (username: string): string => {
     const found = store.userByUsername(username);
@@ -370,7 +373,13 @@ export function addDemoTickets(store: SandboxStore, now: Date, uploadDir: string
   // Oldest first, so ids grow with creation time like a real database.
   const ordered = [...DEMO_TICKETS].sort((a, b) => b.ageHours - a.ageHours);
   for (const demo of ordered) {
-    const createdOn = new Date(now.getTime() - demo.ageHours * HOUR_MS).toISOString();
+    const created = now.getTime() - demo.ageHours * HOUR_MS;
+    const createdOn = iso(created);
+    // Resolved hours or days after creation, so that a time-to-resolve report against the sandbox
+    // measures something; a closed ticket closed a day after that. The model keeps no closing date
+    // on the ticket: the close is its Close conversation's date, and its last update.
+    const resolved = demo.resolution && { details: demo.resolution[0], at: created + demo.resolution[1] * HOUR_MS };
+    const closedAt = demo.status === CLOSED_STATUS_ID ? (resolved?.at ?? created) + DAY_MS : undefined;
     const ticket: SandboxTicket = blankTicket(store.takeTicketId(), {
       title: demo.title,
       description: `${demo.title}. Reported via the service desk portal.`,
@@ -385,12 +394,12 @@ export function addDemoTickets(store: SandboxStore, now: Date, uploadDir: string
       siteId: demo.site ?? 1,
       departmentId: demo.department ?? 1,
       createdOn,
-      updatedOn: createdOn,
+      updatedOn: iso(closedAt ?? resolved?.at ?? created),
       dueDate: dueDate(demo.due, now, demo.priority),
       isRead: demo.read ?? false,
       locked: demo.locked ?? false,
-      resolution: demo.resolution
-        ? { details: demo.resolution, submitBy: demo.assignee ? userId(demo.assignee) : userId('admin'), submitDate: createdOn }
+      resolution: resolved
+        ? { details: resolved.details, submitBy: demo.assignee ? userId(demo.assignee) : userId('admin'), submitDate: iso(resolved.at) }
         : null,
       tasks: demo.task ? [{ id: 1, assignedTo: userId(demo.task[0]), done: demo.task[1], title: 'Follow-up task' }] : [],
     });
@@ -406,7 +415,7 @@ export function addDemoTickets(store: SandboxStore, now: Date, uploadDir: string
         subject: `Re: ${ticket.title}`,
         message,
         draft: false,
-        createdOn,
+        createdOn: type === 'Close' && closedAt !== undefined ? iso(closedAt) : createdOn,
       });
     }
     if (demo.attachment) {

@@ -10,7 +10,7 @@ import { useHarness } from '../helpers/sandbox-state.js';
 import { useTimeZone } from '../helpers/time-zone.js';
 
 let h: Harness;
-useHarness({ login: 'tech' }, (harness) => (h = harness));
+useHarness({ login: 'tech', profiles: ['admin'] }, (harness) => (h = harness));
 
 /** `tkt status` at a terminal: what people read. */
 async function atTerminal(): Promise<string> {
@@ -51,6 +51,8 @@ function expectedCounts(username: string, now: Date, harness = h) {
       unassignedInMyGroups: inMyGroups.filter((t) => !settled(t)).length,
     },
     openIds: mine.filter((t) => typeOf(t) === StatusType.open).map((t) => t.id),
+    // Being worked: open (In Progress too) or escalated; on-hold and pending ones wait on someone else.
+    working: mine.filter((t) => typeOf(t) === StatusType.open || typeOf(t) === StatusType.escalated),
     // A closed ticket nobody was assigned to, in the groups: in the data, and not to be counted.
     settledUnassigned: inMyGroups.filter(settled).length,
     // Overdue whatever their status: on hold and pending tickets too.
@@ -72,12 +74,38 @@ describe('tkt status', () => {
     expect(expected.settledUnassigned).toBeGreaterThan(0);
 
     // The most urgent: every overdue ticket counted (on hold ones too: the count and the table
-    // agree), first, then open tickets of theirs.
+    // agree), first, then the tickets of theirs being worked.
     const ids = urgent.map((ticket) => ticket.ticketId);
     expect(ids.slice(0, expected.overdueIds.size).sort()).toEqual([...expected.overdueIds].sort());
     expect([...expected.overdueIds].some((id) => !expected.openIds.includes(id))).toBe(true);
-    for (const id of ids.slice(expected.overdueIds.size)) expect(expected.openIds).toContain(id);
-    expect(urgent.length).toBe(Math.min(5, new Set([...expected.overdueIds, ...expected.openIds]).size));
+    const workingIds = expected.working.map((t) => t.id);
+    for (const id of ids.slice(expected.overdueIds.size)) expect(workingIds).toContain(id);
+    expect(urgent.length).toBe(Math.min(5, new Set([...expected.overdueIds, ...workingIds]).size));
+  });
+
+  it('after the overdue ones, takes the tickets being worked by due date, escalated ones too, not on-hold or pending ones', async () => {
+    // admin's queue: two overdue, then In Progress and Escalated tickets due today, an Open one
+    // due in days, and a Pending one; the escalated one due today once lost its row to the Open one.
+    const now = new Date();
+    const r = await h.context({ globals: { json: true, profile: 'admin' } });
+    await run({}, { ...r.ctx, now: () => now });
+    const { urgent } = JSON.parse(r.stdout()) as Status;
+    const expected = expectedCounts('admin', now);
+    const ids = urgent.map((ticket) => ticket.ticketId);
+    expect(ids.slice(0, expected.overdueIds.size).sort()).toEqual([...expected.overdueIds].sort());
+    const dueOf = (t: SandboxTicket) => (t.dueDate === null ? Infinity : Date.parse(t.dueDate));
+    const next = expected.working.filter((t) => !expected.overdueIds.has(t.id)).sort((a, b) => dueOf(a) - dueOf(b));
+    const shown = ids.slice(expected.overdueIds.size).map((id) => expected.working.find((t) => t.id === id));
+    // By due date: the same due dates as the nearest of them (tickets due at the same time in either order).
+    expect(shown.map((t) => t && dueOf(t))).toEqual(next.slice(0, 5 - expected.overdueIds.size).map(dueOf));
+    expect(urgent).toHaveLength(Math.min(5, expected.overdueIds.size + next.length));
+    const alarm = h.sandbox.state.tickets.find((t) => t.title === 'Server room temperature alarm')!;
+    expect(ids).toContain(alarm.id);
+    // The data makes it mean something: an escalated ticket to take, and more to take than rows left.
+    const { lookups } = h.sandbox.state;
+    const typeOf = (t: SandboxTicket) => lookups.status.find((s) => s.id === t.ticketStatusId)!.statusType;
+    expect(typeOf(alarm)).toBe(StatusType.escalated);
+    expect(next.length).toBeGreaterThan(5 - expected.overdueIds.size - 1);
   });
 
   it('says how many more are overdue when they do not all fit the urgent table', async () => {
