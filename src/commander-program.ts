@@ -13,7 +13,7 @@ import { ExitCode, UsageError } from './errors.js';
 import { shellWord } from './util/shell-word.js';
 import { HELP_WIDTH, helpForWidth, reflow, terminalColumns } from './output/reflow.js';
 import { aliasHelpSection, aliasesOnFile } from './desk/alias-help.js';
-import { assertNoValueReadAsIds, explainUsageErrors } from './cmdutil/usage-errors.js';
+import { assertNoValueReadAsIds, explainUsageErrors, type AliasCall } from './cmdutil/usage-errors.js';
 import { kebabCase, LIST_TYPES } from './listing/query.js';
 
 const EXAMPLES = `
@@ -84,9 +84,16 @@ function suggestShortOptionCase(program: Command) {
 
 /**
  * Runs `argv` through commander, with the commands it needs registered. `onProgram` gets the
- * program's options (for the error lines) before anything can fail.
+ * program's options (for the error lines) before anything can fail. `alias`: the alias `argv`
+ * was expanded from, whose hints speak of the arguments typed after it.
  */
-export async function runWithCommander(argv: string[], proc: ProcessLike, state: RunState, onProgram: (opts: () => Record<string, unknown>) => void) {
+export async function runWithCommander(
+  argv: string[],
+  proc: ProcessLike,
+  state: RunState,
+  onProgram: (opts: () => Record<string, unknown>) => void,
+  alias?: AliasCall,
+) {
   const program = createProgram(proc);
   onProgram(() => program.opts());
   const aliases = aliasesOnFile(proc.env);
@@ -95,11 +102,11 @@ export async function runWithCommander(argv: string[], proc: ProcessLike, state:
   shareGlobalOptions(program);
   suggestShortOptionCase(program);
   const line = quotedAliasExpansion(argv, program);
-  explainUsageErrors(program, line, { views: LIST_TYPES.map(kebabCase) });
+  explainUsageErrors(program, line, { views: LIST_TYPES.map(kebabCase), alias });
   program.hook('preAction', (_program, actionCommand) => {
     const flags = optionFlagsAbove(actionCommand);
     assertNoOptionTakenAsValue(line, flags);
-    assertNoValueAsId(line.slice((commandWordIndex(line, program) ?? line.length) + 1), actionCommand, flags);
+    assertNoValueAsId(line.slice((commandWordIndex(line, program) ?? line.length) + 1), actionCommand, flags, alias);
   });
   await program.parseAsync(line, { from: 'user' });
 }
@@ -108,11 +115,11 @@ export async function runWithCommander(argv: string[], proc: ProcessLike, state:
  * An ID... command's IDs hold no word that follows an option's value and is no ID: an unquoted
  * value with spaces (src/cmdutil/usage-errors.ts). assign's last word is its user.
  */
-function assertNoValueAsId(rest: readonly string[], command: CommandUnknownOpts, flags: readonly OptionFlags[]) {
+function assertNoValueAsId(rest: readonly string[], command: CommandUnknownOpts, flags: readonly OptionFlags[], alias: AliasCall | undefined) {
   const [first] = command.registeredArguments;
   if (first?.name() !== 'id' || !first.variadic) return;
   const given = (command.processedArgs[0] ?? []) as string[];
-  assertNoValueReadAsIds(rest, flags, command.name() === 'assign' ? given.slice(0, -1) : given);
+  assertNoValueReadAsIds(rest, flags, command.name() === 'assign' ? given.slice(0, -1) : given, alias);
 }
 
 /** The options of `command` and of the commands above it, the program's included. */

@@ -6,6 +6,7 @@ import { runAction, type CommandAction, type LoadAhead, type ProcessLike } from 
 import { loadCommands } from './commands/index.js';
 import type { ArgvTable } from './cmdutil/argv-table.js';
 import { quickParse, type QuickCommandLine } from './cmdutil/quick-parse.js';
+import type { AliasCall } from './cmdutil/usage-errors.js';
 import { builtinNames, commandCalled } from './commands/names.js';
 import { registeredAction, runCommandLine, settleProcess } from './cli-run.js';
 // Loaded with every run anyway (src/process-host.ts): a dynamic import of them would only make
@@ -18,10 +19,11 @@ export { loadCommands };
 export const commanderProgram = () => import('./commander-program.js');
 export const helpTopics = async () => (await import('./output/help-topics.js')).HELP_TOPICS;
 
-/** A command line to run, and the alias it was expanded from, said with its usage errors. */
+/** A command line to run, and the alias it was expanded from, said with its usage errors and known to their hints. */
 interface ExpandedLine {
   argv: string[];
   origin?: string;
+  alias?: AliasCall;
 }
 
 /**
@@ -31,7 +33,7 @@ interface ExpandedLine {
 async function withAlias(argv: string[], proc: ProcessLike): Promise<ExpandedLine | number> {
   const [name, ...args] = argv;
   if (name === undefined || name.startsWith('-') || commandCalled(name) !== undefined) return { argv };
-  const { brokenAliasError, checkExpansionStart, expandAlias, readAliases, runShellAlias } = await import('./desk/aliases.js');
+  const { aliasLine, brokenAliasError, checkExpansionStart, expandAlias, readAliases, runShellAlias } = await import('./desk/aliases.js');
   const config = createConfigStore(defaultConfigDir(proc.env));
   const { aliases, broken } = readAliases(config);
   if (Object.hasOwn(broken, name)) throw brokenAliasError(name, broken[name]!, config);
@@ -43,8 +45,10 @@ async function withAlias(argv: string[], proc: ProcessLike): Promise<ExpandedLin
   if (!aliases[name]!.startsWith('!') && asksForHelp(args)) return { argv: ['help', name] };
   const expansion = expandAlias(name, aliases[name]!, args);
   if (expansion.kind === 'shell') return runShellAlias(name, expansion.script, expansion.args, proc);
-  // An unknown option or a bad value may be the alias's, not what was typed after it.
-  return { argv: expansion.argv, origin: `(from alias ${name}: ${aliases[name]!})` };
+  // An unknown option or a bad value may be the alias's, not what was typed after it; a hint shows
+  // the arguments to type, not the line they made.
+  const expand = (other: readonly string[]) => aliasLine(name, aliases[name]!, other);
+  return { argv: expansion.argv, origin: `(from alias ${name}: ${aliases[name]!})`, alias: { name, args, expand } };
 }
 
 /** -h or --help among the arguments before "--", as commander finds it. */
@@ -89,7 +93,7 @@ export async function runCli(argv: string[], proc: ProcessLike, options: RunOpti
       state.loadAhead = options.loadAhead;
       const line = await withAlias(argv, proc);
       if (typeof line === 'number') return line;
-      const { argv: expanded } = line;
+      const { argv: expanded, alias } = line;
       origin = line.origin;
       const quick = options.argvTable === undefined ? undefined : await quickRun(expanded, options.argvTable);
       if (quick !== undefined) {
@@ -97,7 +101,7 @@ export async function runCli(argv: string[], proc: ProcessLike, options: RunOpti
         await runAction(proc, state, quick.action, quick.line);
       } else {
         commander = await commanderProgram();
-        await commander.runWithCommander(expanded, proc, state, programOptions);
+        await commander.runWithCommander(expanded, proc, state, programOptions, alias);
       }
       return undefined;
     },

@@ -11,9 +11,20 @@ import { ticketIdOf } from '../util/ids.js';
 import { quotedValue, shellWord } from '../util/shell-word.js';
 import { wordsAfterValue, type OptionFlags } from './flag-as-value.js';
 
-/** What the hints know beyond the program: the list views (`tkt list my-open-tickets`). */
+/**
+ * The alias (tkt alias) a command line was expanded from: its name, the arguments typed after
+ * it, and the command line other arguments would make (undefined where they fill no line).
+ */
+export interface AliasCall {
+  name: string;
+  args: readonly string[];
+  expand(args: readonly string[]): readonly string[] | undefined;
+}
+
+/** What the hints know beyond the program: the list views (`tkt list my-open-tickets`), and the alias the line came from. */
 export interface UsageWords {
   views: readonly string[];
+  alias?: AliasCall | undefined;
 }
 
 /** Words typed for a subcommand that tkt names otherwise. */
@@ -42,20 +53,55 @@ function unquotedValue(argv: readonly string[], options: readonly OptionFlags[],
   return found === undefined || !textValue(found) ? undefined : found;
 }
 
-/** `quote a value with spaces: --requester "Anna Berg"`. */
-const quoteHint = ({ option, value, after }: { option: string; value: string; after: readonly string[] }): string =>
-  `quote a value with spaces: ${option} ${quotedValue([value, ...after].join(' '))}`;
+type ValueRun = { option: string; value: string; after: readonly string[] };
+
+/**
+ * `quote a value with spaces: --requester "Anna Berg"`. Of an alias's line, what the user typed
+ * instead: the arguments that made the value and the words after it, quoted into one (`tkt fixed
+ * 1029 'toner extra'`); the option and value are the alias's, or its placeholders took only some
+ * of the arguments.
+ */
+function quoteHint(run: ValueRun, alias: AliasCall | undefined): string {
+  const joined = [run.value, ...run.after].join(' ');
+  if (alias === undefined) return `quote a value with spaces: ${run.option} ${quotedValue(joined)}`;
+  const typed = typedArgumentsQuoted(run, alias);
+  if (typed !== undefined) return `quote an argument with spaces: ${['tkt', alias.name, ...typed].map(shellWord).join(' ')}`;
+  if (run.after.every((word) => alias.args.includes(word)))
+    return `${quotedValue(run.after.join(' '))} fill no placeholder of alias ${alias.name}: the arguments left over are added after what it stands for`;
+  return `quote a value with spaces in alias ${alias.name}: ${run.option} ${quotedValue(joined)}`;
+}
+
+/**
+ * The alias's arguments with a run of them joined into one, where that makes the line the quoted
+ * value would (`run.value` and the words after it one word); undefined when no run does.
+ */
+function typedArgumentsQuoted(run: ValueRun, alias: AliasCall): string[] | undefined {
+  const words = [run.value, ...run.after];
+  const line = alias.expand(alias.args) ?? [];
+  const sameWords = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((word, i) => word === b[i]);
+  const wanted = line
+    .map((_word, i) => i)
+    .filter((i) => sameWords(line.slice(i, i + words.length), words))
+    .map((i) => [...line.slice(0, i), words.join(' '), ...line.slice(i + words.length)]);
+  for (let from = 0; from + run.after.length < alias.args.length; from++) {
+    const to = from + run.after.length + 1;
+    const args = [...alias.args.slice(0, from), alias.args.slice(from, to).join(' '), ...alias.args.slice(to)];
+    const made = alias.expand(args);
+    if (made !== undefined && wanted.some((other) => sameWords(made, other))) return args;
+  }
+  return undefined;
+}
 
 /**
  * Refuses the ID... command line where a word that is no ticket ID follows an option's value
  * (`resolve 1013 --details Replaced the mouse`): an unquoted value with spaces, not IDs.
  */
-export function assertNoValueReadAsIds(argv: readonly string[], options: readonly OptionFlags[], ids: readonly string[]): void {
+export function assertNoValueReadAsIds(argv: readonly string[], options: readonly OptionFlags[], ids: readonly string[], alias?: AliasCall): void {
   for (const run of wordsAfterValue(argv, options)) {
     const stray = run.after.filter((word) => ids.includes(word));
     if (stray.length === 0 || stray.every((word) => word === '-' || ticketIdOf(word) !== undefined) || !textValue(run)) continue;
     throw new UsageError(`${run.option} took ${JSON.stringify(run.value)} only: ${JSON.stringify(run.after.join(' '))} would be read as ticket IDs`, {
-      hint: quoteHint(run),
+      hint: quoteHint(run, alias),
     });
   }
 }
@@ -132,7 +178,7 @@ function excessArguments(command: Command, argv: readonly string[], message: str
   const said = `${message.replace(/\.$/, '')}: ${strays.map((word) => JSON.stringify(word)).join(' ')}`;
   const path = commandPath(command).join(' ');
   const unquoted = unquotedValue(argv, flagsOf(command), strays);
-  if (unquoted !== undefined) return `${said}\nhint: ${quoteHint(unquoted)}`;
+  if (unquoted !== undefined) return `${said}\nhint: ${quoteHint(unquoted, words.alias)}`;
   if (path === 'alias set') {
     const [name, ...expansion] = command.args;
     return `${said}\nhint: quote the expansion: tkt alias set ${shellWord(name!)} ${shellWord(expansion.join(' '))}`;

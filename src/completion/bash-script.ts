@@ -1,5 +1,5 @@
 // The bash completion script, generated from a CompletionSpec.
-import type { CompletionSpec, ValueCompletion } from './spec.js';
+import { firstArgumentCompletion, type CompletionSpec, type ValueCompletion } from './spec.js';
 import { flagsOf, singleQuoted } from './script-text.js';
 
 /** The bash command that completes a value. */
@@ -54,7 +54,8 @@ export function bashScript(spec: CompletionSpec): string {
         .join('');
       const subaction = subcommands === '' ? '' : ` case "$sub" in ${subcommands}esac;`;
       const after = command.argumentsAfterFirst === undefined ? '' : singleQuoted(bashAction(command.argumentsAfterFirst));
-      return `    ${names}) flags=${singleQuoted(flags)}; words=${singleQuoted(command.argumentWords.join(' '))}; after=${after};${subaction} ;;`;
+      const first = command.argumentWords.length === 0 && command.argumentNames === undefined ? '' : singleQuoted(bashAction(firstArgumentCompletion(command)));
+      return `    ${names}) flags=${singleQuoted(flags)}; first=${first}; after=${after};${subaction} ;;`;
     })
     .join('\n');
   return `# bash completion for tkt. Load it with:  source <(tkt completion bash)
@@ -129,7 +130,7 @@ _tkt() {
 }
 
 _tkt_complete() {
-  local cmd="" sub="" flags="" words="" subaction="" after="" i
+  local cmd="" sub="" flags="" first="" subaction="" after="" i
   for ((i = 1; i < COMP_CWORD; i++)); do
     case "\${COMP_WORDS[i]}" in
       # The option's value, after "=" when readline split the word there.
@@ -176,8 +177,9 @@ ${perCommand}
   elif [[ -n "$subaction" ]]; then
     # The subcommand's first argument: config get KEY, templates show NAME.
     ((i + 2 == COMP_CWORD)) && eval "$subaction"
-  elif [[ -n "$words" && -z "$sub" ]]; then
-    COMPREPLY=($(compgen -W "$words" -- "$cur"))
+  elif [[ -n "$first" && -z "$sub" ]]; then
+    # The first argument: a subcommand, a fixed word or (help's) an alias.
+    eval "$first"
   elif [[ -n "$sub" && -n "$after" ]]; then
     # After the first ID: attach's FILE..., assign's USER.
     eval "$after"

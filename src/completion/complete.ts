@@ -15,8 +15,8 @@ import { isObject } from '../util/json-object.js';
 /** The profiles of the config folder, for `--profile`. */
 const PROFILE = 'profile';
 
-/** The user's aliases (tkt alias), offered where a command goes. */
-const ALIAS = 'alias';
+/** The user's aliases (tkt alias), offered where a command goes and where an alias's NAME is taken. */
+export const ALIAS = 'alias';
 
 /** `alias:NAME`: the words the alias NAME stands for, which the completion scripts complete after. */
 const ALIAS_WORDS = 'alias:';

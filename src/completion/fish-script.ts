@@ -1,5 +1,5 @@
 // The fish completion script, generated from a CompletionSpec.
-import type { CompletionSpec, OptionSpec, ValueCompletion } from './spec.js';
+import { firstArgumentCompletion, type CompletionSpec, type OptionSpec, type ValueCompletion } from './spec.js';
 import { flagsOf, singleQuoted, oneLine } from './script-text.js';
 
 /** fish's candidates for a value: the names of a kind at Tab time after the fixed words, or files. */
@@ -85,9 +85,12 @@ export function fishScript(spec: CompletionSpec): string {
     const subcommands = Object.entries(command.subcommandArguments);
     // A command's own words only until one is given (config get, not config get get).
     const wordsCondition = subcommands.length > 0 ? `${condition}; and not __fish_seen_subcommand_from ${command.argumentWords.join(' ')}` : condition;
-    if (command.argumentWords.length > 0) lines.push(`complete -c tkt -n ${singleQuoted(wordsCondition)} -a ${singleQuoted(command.argumentWords.join(' '))}`);
+    if (command.argumentWords.length > 0 || command.argumentNames !== undefined)
+      lines.push(`complete -c tkt -n ${singleQuoted(wordsCondition)} ${fishCandidates(firstArgumentCompletion(command))}`);
+    // The subcommand's first argument right after it, as bash and zsh complete it: not alias set NAME's expansion.
     for (const [sub, value] of subcommands) {
-      lines.push(`complete -c tkt -n ${singleQuoted(`${condition}; and __fish_seen_subcommand_from ${sub}`)} ${fishCandidates(value)}`);
+      const afterSub = `${condition}; and __fish_seen_subcommand_from ${sub}; and test (commandline -opc)[-1] = ${sub}`;
+      lines.push(`complete -c tkt -n ${singleQuoted(afterSub)} ${fishCandidates(value)}`);
     }
     // After the first ID (tkt attach 42 ..., tkt assign 42 ...): the command line holds tkt, the command and an ID.
     const afterId = singleQuoted(`${condition}; and test (count (commandline -opc)) -ge 3`);

@@ -11,7 +11,7 @@ import { LOOKUP_FILTERS, NO_ASSIGNEE, SORT_FIELDS } from '../listing/filter.js';
 import { kebabCase, LIST_TYPES } from '../listing/query.js';
 import { HELP_TOPICS } from '../output/help-topics.js';
 import { ALL_COLLECTIONS } from '../lookups/collections.js';
-import { TEMPLATE, type NameKind } from './complete.js';
+import { ALIAS, TEMPLATE, type NameKind } from './complete.js';
 
 /** How an option's value is completed. */
 export type ValueCompletion =
@@ -44,6 +44,8 @@ export interface CommandSpec {
   positionals: Positional[];
   /** Choices of the first positional argument, when it has fixed ones (a subcommand's name, help's subjects). */
   argumentWords: readonly string[];
+  /** The names of a kind the first positional argument may also be, at Tab time (help's: the user's aliases). */
+  argumentNames: NameKind | undefined;
   /** For a command with subcommands (config get KEY, templates show NAME): how each one's first argument completes. */
   subcommandArguments: Readonly<Record<string, ValueCompletion>>;
   /**
@@ -72,6 +74,7 @@ const FILES: ValueCompletion = { type: 'files' };
 const TYPED = words([]);
 const VIEWS = words(LIST_TYPES.map(kebabCase));
 const TEMPLATES: ValueCompletion = { type: 'names', kind: TEMPLATE, words: [] };
+const ALIASES: ValueCompletion = { type: 'names', kind: ALIAS, words: [] };
 const SORTS = words([...SORT_FIELDS, ...SORT_FIELDS.map((name) => `-${name}`)]);
 
 /** What a command's own options and arguments complete, beyond free text. */
@@ -81,6 +84,8 @@ interface CommandCompletion {
   argumentsAfterFirst?: ValueCompletion;
   /** The first argument's words, given the names of the commands. */
   argumentWords?: (commands: readonly string[]) => readonly string[];
+  /** The first argument's names of a kind, beside its words. */
+  argumentNames?: NameKind;
   /** By subcommand: its first argument. */
   subcommandArguments?: Readonly<Record<string, ValueCompletion>>;
 }
@@ -122,13 +127,20 @@ const COMMAND_COMPLETIONS: Readonly<Record<string, CommandCompletion>> = {
   sandbox: { options: { '--data': FILES } },
   metadata: { options: { '--collection': words(ALL_COLLECTIONS) } },
   templates: { subcommandArguments: { show: TEMPLATES, edit: TEMPLATES } },
-  // help COMMAND or help TOPIC.
-  help: { argumentWords: (commands) => [...commands, ...Object.keys(HELP_TOPICS)] },
+  // alias delete NAME; alias set NAME too, where a name already saved is the one --clobber replaces.
+  alias: { subcommandArguments: { set: ALIASES, delete: ALIASES } },
+  // help COMMAND, help TOPIC or help ALIAS.
+  help: { argumentWords: (commands) => [...commands, ...Object.keys(HELP_TOPICS)], argumentNames: ALIAS },
   // attach ID FILE...
   attach: { argumentsAfterFirst: FILES },
   // assign ID... USER: `tkt assign 42 43 To<Tab>`.
   assign: { argumentsAfterFirst: lookup('assignee') },
 };
+
+/** How a command's first positional argument completes: its words, and the names of its kind at Tab time. */
+export function firstArgumentCompletion(command: CommandSpec): ValueCompletion {
+  return command.argumentNames === undefined ? words(command.argumentWords) : { type: 'names', kind: command.argumentNames, words: command.argumentWords };
+}
 
 /** How a ticket field's value completes, as the field table types it. */
 function fieldCompletion(value: FieldValueType): ValueCompletion {
@@ -188,6 +200,7 @@ export function completionSpec(program: Command): CompletionSpec {
           command.commands.length > 0
             ? command.commands.map((sub) => sub.name())
             : (command.registeredArguments[0]?.argChoices ?? declared.argumentWords?.(commandNames) ?? []),
+        argumentNames: declared.argumentNames,
         subcommandArguments: subcommandArguments(command, declared),
         argumentsAfterFirst: declared.argumentsAfterFirst,
       };

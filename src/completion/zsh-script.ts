@@ -1,5 +1,5 @@
 // The zsh completion script, generated from a CompletionSpec.
-import type { CommandSpec, CompletionSpec, OptionSpec, ValueCompletion } from './spec.js';
+import { firstArgumentCompletion, type CommandSpec, type CompletionSpec, type OptionSpec, type ValueCompletion } from './spec.js';
 import { flagsOf, singleQuoted, oneLine } from './script-text.js';
 
 /** The zsh command that adds a value's candidates: _tkt_names site, compadd -- a b, _files. */
@@ -48,7 +48,10 @@ function zshPositionalSpecs(command: CommandSpec): string[] {
   // Files and names only after the first ID: attach ID FILE..., assign ID... USER.
   if (first !== undefined && command.argumentsAfterFirst !== undefined) return [`1:${first.name}: `, `*:${zshValue(command.argumentsAfterFirst)}`];
   return command.positionals.map(({ name, variadic }, i) => {
-    const action = i === 0 && command.argumentWords.length > 0 ? `(${command.argumentWords.join(' ')})` : ' ';
+    let action = ' ';
+    // help's names (the aliases) come at Tab time, beside its words.
+    if (i === 0 && command.argumentNames !== undefined) action = `{${zshCommand(firstArgumentCompletion(command))}}`;
+    else if (i === 0 && command.argumentWords.length > 0) action = `(${command.argumentWords.join(' ')})`;
     return `${variadic ? '*' : i + 1}:${name}:${action}`;
   });
 }

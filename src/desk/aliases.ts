@@ -198,6 +198,17 @@ export function expandAlias(name: string, expansion: string, args: readonly stri
   return { kind: 'tkt', argv: [...argv, ...unused(0, afterEnd), ...options, ...(ended.length > 0 ? ['--', ...ended] : [])] };
 }
 
+/** The command line the tkt alias `name` makes of `args`; undefined when they cannot fill it. */
+export function aliasLine(name: string, expansion: string, args: readonly string[]): string[] | undefined {
+  try {
+    const made = expandAlias(name, expansion, args);
+    return made.kind === 'tkt' ? made.argv : undefined;
+  } catch (error) {
+    if (error instanceof UsageError) return undefined;
+    throw error;
+  }
+}
+
 interface Streams {
   stdin: Readable;
   stdout: Writable;

@@ -268,6 +268,35 @@ describe('tkt alias', () => {
     await createConfigStore(h.configDir).saveSettings({ aliases: {} });
   });
 
+  it("hints at an alias's unquoted argument with the arguments to type, not the line they made", async () => {
+    const aliases = {
+      fixed: 'resolve $1 --details "Fixed: $2"',
+      rd: 'resolve 1029 --details "$1 $10"',
+      tn: 'resolve $1 --details Fixed toner',
+      find: 'list --search $1',
+    };
+    for (const [name, expansion] of Object.entries(aliases)) expect((await h.cli(['alias', 'set', name, expansion])).code).toBe(0);
+
+    const fixed = await sendsNothing(h, () => h.cli(['fixed', '1029', 'toner', 'extra', '--dry-run']));
+    expect(fixed.code).toBe(2);
+    expect(fixed.stderr).toContain(`error: --details took "Fixed: toner" only: "extra" would be read as ticket IDs
+hint: quote an argument with spaces: tkt fixed 1029 'toner extra' --dry-run
+(from alias fixed: resolve $1 --details "Fixed: $2")`);
+    // Words no placeholder took, after a value that took $1 and $10: no line of them makes that value.
+    const rd = await sendsNothing(h, () => h.cli(['rd', ...'abcdefghij'.split(''), '--dry-run']));
+    expect(rd.code).toBe(2);
+    expect(rd.stderr).toContain('hint: "b c d e f g h i" fill no placeholder of alias rd: the arguments left over are added after what it stands for\n');
+    // The value is the alias's own: it is the alias that needs the quotes.
+    const tn = await sendsNothing(h, () => h.cli(['tn', '1029', '--dry-run']));
+    expect(tn.stderr).toContain('hint: quote a value with spaces in alias tn: --details "Fixed toner"\n');
+    // A command that takes no IDs: commander's excess arguments.
+    const find = await sendsNothing(h, () => h.cli(['find', 'printer', 'jam']));
+    expect(find.code).toBe(2);
+    expect(find.stderr).toContain("hint: quote an argument with spaces: tkt find 'printer jam'\n");
+    for (const argv of [fixed, rd, tn, find]) expect(argv.stderr).not.toContain('quote a value with spaces: --');
+    await createConfigStore(h.configDir).saveSettings({ aliases: {} });
+  });
+
   it('warns at alias set of a ~ or $VAR that no shell will expand, and not in a shell alias', async () => {
     const tilde = await h.cli(['alias', 'set', 'att', 'reply $1 --attach ~/report.pdf']);
     expect(tilde.code).toBe(0);

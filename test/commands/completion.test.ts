@@ -152,6 +152,17 @@ describe('tkt completion', () => {
     expect(bashComplete(['tkt', '--json', 'mine', '--li'])).not.toContain('--limit');
   });
 
+  it('completes the NAME of alias delete and alias set, and an alias after help, with the aliases', () => {
+    expect(bashComplete(['tkt', 'alias', 'delete', ''])).toEqual(['fixed', 'mine', 'urgent']);
+    expect(bashComplete(['tkt', 'alias', 'delete', 'u'])).toEqual(['urgent']);
+    expect(bashComplete(['tkt', 'alias', 'set', 'm'])).toEqual(['mine']);
+    // The expansion is a command line, never an alias.
+    expect(bashComplete(['tkt', 'alias', 'set', 'mine', ''])).toEqual([]);
+    expect(bashComplete(['tkt', 'alias', 'list', ''])).toEqual([]);
+    expect(bashComplete(['tkt', 'help', 'fi'])).toEqual(['fixed']);
+    expect(bashComplete(['tkt', 'help', 'mi'])).toEqual(['mine']);
+  });
+
   it("completes attach's FILE after the ID, never in place of it", () => {
     expect(bashComplete(['tkt', 'attach', '12', 'rep'])).toEqual(['report.txt']);
     expect(bashComplete(['tkt', 'attach', 'rep'])).toEqual([]);
@@ -168,6 +179,26 @@ describe('tkt completion', () => {
 
       expect(fishComplete('tkt attach 12 rep')).toBe('report.txt\n');
       expect(fishComplete('tkt attach rep')).toBe('');
+    },
+  );
+
+  it.skipIf(skipWithout(['fish'], 'test/commands/completion.test.ts (fish)'))(
+    'completes the NAME of alias delete and alias set, and an alias after help, in fish',
+    async () => {
+      const result = await h.cli(['completion', 'fish']);
+      await writeFile(join(dir, 'tkt.fish'), result.stdout);
+      // The stand-in tkt on PATH answers tkt __complete alias.
+      const fishComplete = (line: string) =>
+        execFileSync('fish', ['-c', `source tkt.fish; complete -C ${JSON.stringify(line)}`], {
+          cwd: dir,
+          env: { ...process.env, PATH: `${dir}:${process.env.PATH}` },
+          encoding: 'utf8',
+        });
+
+      expect(fishComplete('tkt alias delete ')).toBe('fixed\nmine\nurgent\n');
+      expect(fishComplete('tkt alias set m')).toBe('mine\n');
+      expect(fishComplete('tkt alias set mine ')).toBe('');
+      expect(fishComplete('tkt help fi')).toBe('fixed\n');
     },
   );
 

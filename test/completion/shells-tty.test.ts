@@ -165,6 +165,11 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s completion at a real termina
     expect(await session.complete('tkt metadata --collection techn', /--collection technicians ?$/m)).toContain('technicians');
   });
 
+  it.skipIf(skip)('completes the NAME of alias delete and an alias after help with the aliases', async () => {
+    expect(await session.complete('tkt alias delete mi', /tkt alias delete mine ?$/m)).toContain('mine');
+    expect(await session.complete('tkt help mi', /tkt help mine ?$/m)).toContain('mine');
+  });
+
   it.skipIf(skip)('completes the value of --option=value in one word', async () => {
     expect(await session.complete('tkt list --status=On', /--status=On\\ Hold ?$/m)).toContain('--status=On\\ Hold');
     expect(await session.complete('tkt list --view=unassig', /--view=unassigned-tickets ?$/m)).toContain('unassigned-tickets');

@@ -143,9 +143,11 @@ describe('completion of the other options and arguments', () => {
     ]);
   });
 
-  it('completes the NAME of templates show and edit with the templates, and help with the commands and the topics', () => {
+  it('completes the NAME of templates show and edit with the templates, of alias set and delete with the aliases, and help with the commands, the topics and the aliases', () => {
     expect(commandSpec('templates').subcommandArguments).toEqual({ show: names('template'), edit: names('template') });
     expect(commandSpec('config').subcommandArguments).toMatchObject({ get: { type: 'words', words: expect.arrayContaining(['pager', 'editor']) } });
+    expect(commandSpec('alias').subcommandArguments).toEqual({ set: names('alias'), delete: names('alias') });
+    expect(commandSpec('help').argumentNames).toBe('alias');
     const help = commandSpec('help').argumentWords;
     expect(help).toEqual(expect.arrayContaining(['environment', 'exit-codes', 'formatting']));
     expect(help).toEqual(expect.arrayContaining(spec.commands.filter((command) => command.name !== 'help').map((command) => command.name)));
