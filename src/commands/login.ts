@@ -1,7 +1,7 @@
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { askLoginUrl, assertNothingMissing, authenticate, loginPassword, loginUsername, saveSession, withoutToken, type LoginInput } from '../account/login.js';
-import { allowsHttp, httpAllowedOrigin, resolveBaseUrl, resolveProfileName } from '../config/session.js';
+import { allowsHttp, httpAllowedOrigin, profileNameToSave, resolveBaseUrl } from '../config/session.js';
 import { assertLoginBaseUrl, assertTransportAllowed, baseUrlSource } from '../config/url.js';
 import { UsageError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
@@ -49,7 +49,7 @@ export async function run(options: LoginOptions, ctx: Context): Promise<void> {
       hint: 'type it at the prompt, pipe it with --password-stdin, or set TKT_PASSWORD',
     });
   }
-  const profile = resolveProfileName(ctx);
+  const profile = profileNameToSave(ctx);
   // A session that could not be kept: nothing is asked, no password sent.
   ctx.config.assertWritable();
   const saved = ctx.config.getProfile(profile);

@@ -4,7 +4,7 @@ import type { Context } from '../context/context.js';
 import { fieldsOption } from '../output/flags.js';
 import { parseTicketId, wholeNumberOption } from '../util/ids.js';
 import { idArgument, noBrowserOption } from './shared-options.js';
-import { mayPage, pageText } from '../output/pager.js';
+import { mayPage, pageText, pagerTroubleText } from '../output/pager.js';
 import { writeText } from '../output/write.js';
 import { TICKET_MEMBER_ALIASES } from '../model/ticket.js';
 
@@ -60,11 +60,15 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
     });
   };
   if (options.pager && ctx.output.format === 'human' && mayPage(ctx.io, ctx.globals, ctx.env)) {
-    const { userSettings } = await import('../config/settings.js');
+    const { effectiveSetting, pagerNamed, settingSpec, userSettings } = await import('../config/settings.js');
     const text = await render();
-    // A pager that cannot run (not installed): the ticket printed directly, so nothing is lost.
-    const paged = await ctx.lendTerminal(() => pageText(text, userSettings(ctx).pager, ctx.io.stdout, ctx.env));
-    if (!paged) await writeText(ctx.io.stdout, text);
+    const trouble = await ctx.lendTerminal(() => pageText(text, userSettings(ctx).pager, ctx.io.stdout, ctx.env));
+    // A pager that failed (a bad option, PAGER=false) may have shown nothing, and sh said nothing of it.
+    if (typeof trouble === 'number') {
+      await ctx.output.warning(`${pagerTroubleText(pagerNamed(effectiveSetting(ctx, settingSpec('pager'))), trouble)}: the ticket is printed instead\n`);
+    }
+    // One that failed or cannot run (not installed: sh said so): the ticket printed directly, so nothing is lost.
+    if (trouble !== undefined) await writeText(ctx.io.stdout, text);
   } else {
     await ctx.output.document(ticket, { human: render, aliases: TICKET_MEMBER_ALIASES });
   }

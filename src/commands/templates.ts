@@ -54,7 +54,7 @@ export async function run(options: TemplatesOptions, ctx: Context): Promise<void
       // Said rather than silently missing from the list: a file made by hand under a name tkt does not take.
       for (const entry of leftOut) await ctx.output.warning(templates.leftOutWarning(entry));
       const kept = templates.templatesDirIfAny(ctx);
-      const all = await Promise.all(names.map((name) => templates.readTemplate(ctx, name)));
+      const all = await Promise.all(names.map((name) => templates.readTemplate(ctx, name, { toShow: true })));
       // A key mistyped (`Subjet:`) would otherwise show as a template without a subject.
       for (const template of all) await templates.warnAboutFrontMatter(ctx, template);
       // A table at a terminal, tab-separated lines piped, names with -q, the templates with --json.
@@ -69,7 +69,7 @@ export async function run(options: TemplatesOptions, ctx: Context): Promise<void
       return printer.end();
     }
     case 'show': {
-      const template = await templates.readTemplate(ctx, options.name);
+      const template = await templates.readTemplate(ctx, options.name, { toShow: true });
       await templates.warnAboutFrontMatter(ctx, template);
       const { name, subject, body, file } = template;
       const { readFile } = await import('node:fs/promises');

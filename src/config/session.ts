@@ -45,6 +45,22 @@ export function existingProfileName(input: SettingsInput): string {
 }
 
 /**
+ * The profile `tkt login` saves to, new or not: exit 2 for a new one whose name differs from an
+ * existing profile's only in case, as Windows' reserved names are refused (assertProfileName):
+ * on macOS and Windows tokens/Default.json and tokens/default.json are one file.
+ */
+export function profileNameToSave(input: SettingsInput): string {
+  const name = resolveProfileName(input);
+  const names = [...new Set([DEFAULT_PROFILE, ...input.config.profileNames()])];
+  const twin = names.includes(name) ? undefined : names.find((existing) => existing.toLowerCase() === name.toLowerCase());
+  if (twin === undefined) return name;
+  throw new UsageError(`profile "${name}" differs from the existing profile "${twin}" only in case`, {
+    details: ['profiles are kept in files named after them, and macOS and Windows see no case in file names'],
+    hint: `log in to "${twin}" with --profile ${twin}, or choose another name`,
+  });
+}
+
+/**
  * `nameProfile`: the line names the profile even when it is the default, for a reader whose shell
  * may choose another (an assistant that tells its user what to run, tkt mcp).
  */

@@ -231,6 +231,12 @@ export function userSettings(ctx: SettingsContext): UserSettings {
   };
 }
 
+/** The pager as messages name it, with where it was chosen: `the pager "most" ($PAGER)`. */
+export function pagerNamed(setting: EffectiveSetting): string {
+  const from = setting.source === 'env' ? `$${setting.variable}` : setting.source === 'default' ? 'the default' : '"tkt config get pager"';
+  return `the pager ${JSON.stringify(String(setting.value))} (${from})`;
+}
+
 /** The editor tkt runs, and what to tell the user when it cannot run. */
 export interface EditorChoice {
   command: string;

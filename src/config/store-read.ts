@@ -5,6 +5,7 @@ import { lstatSync, readFileSync, readdirSync, statSync, type Stats } from 'node
 import { dirname } from 'node:path';
 import { OperationError } from '../errors.js';
 import { isObject, type JsonObject } from '../util/json-object.js';
+import { parseJsonText } from '../util/json-text.js';
 import { shellWord } from '../util/shell-word.js';
 import { inFolder } from '../util/folder-path.js';
 import { assertProfileName, noConfigFolderError, settingsFileIn } from './paths.js';
@@ -55,7 +56,7 @@ export const cacheFileIn = (dir: string, profile: string) => inFolder(dir, 'cach
 
 // A hand-edited or damaged settings or token file is reported, never silently emptied;
 // a cache may always be thrown away, so a damaged or unreadable one reads as empty.
-export const readSettingsIn = (dir: string) => readObject(settingsFileIn(dir), 'report');
+export const readSettingsIn = (dir: string) => checkedSettings(settingsFileIn(dir), readObject(settingsFileIn(dir), 'report'));
 export const readCacheEntries = (file: string) => readObject(file, 'empty');
 
 /** Reads the config folder `dir`; with `run`, the warnings it says are the writer's too (each once). */
@@ -165,13 +166,40 @@ export function profilesIn(settings: JsonObject): Record<string, Profile> {
 }
 
 /**
- * The JSON object in `file`; {} when there is no such file, also when a folder on its path is a
+ * `settings`, read from `file`, when each of its objects is one: "settings", "profiles", each
+ * profile and its "settings". Else exit 1 naming the file and the key, for a read and for a write
+ * alike, so that a write never turns a value written by hand (a list) into something else
+ * (`{"0": "keep me", "aliases": ...}`), as readAliases does for "aliases".
+ */
+function checkedSettings(file: string, settings: JsonObject): JsonObject {
+  const refuse = (key: string, value: unknown, example: string) => {
+    const text = JSON.stringify(value);
+    return new OperationError(`cannot read ${file}: ${key} is not an object: ${text.length > 60 ? `${text.slice(0, 59)}…` : text}`, {
+      hint: `an object belongs there (${example}): write it so, or remove it; no command changes the file until then`,
+    });
+  };
+  const optionalObject = (value: unknown, key: string, example: string) => {
+    if (value !== undefined && !isObject(value)) throw refuse(key, value, example);
+  };
+  optionalObject(settings.settings, '"settings"', '"settings": {"pager": "less"}');
+  optionalObject(settings.profiles, '"profiles"', '"profiles": {"default": {"url": "https://..."}}');
+  for (const [name, profile] of Object.entries(settings.profiles ?? {})) {
+    if (!isObject(profile)) throw refuse(`profile ${JSON.stringify(name)}`, profile, `"${name}": {"url": "https://..."}`);
+    optionalObject(profile.settings, `the "settings" of profile ${JSON.stringify(name)}`, '"settings": {"pager": "less"}');
+  }
+  return settings;
+}
+
+/**
+ * The JSON object in `file`; {} when there is no such file, or when it holds blanks only (emptied
+ * by hand, or by a full disk), also when a folder on its path is a
  * file (TKT_CONFIG_DIR naming a file): a run with TKT_URL and TKT_TOKEN needs no config folder,
  * and a write says which path is not a folder (writeObject).
  */
 function readObject(file: string, ifUnreadable: 'report' | 'empty'): JsonObject {
   try {
-    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    // A BOM (Notepad's) is left out, and a syntax error names its line and column (parseJsonText).
+    const parsed = parseJsonText(readFileSync(file, 'utf8')) ?? {};
     if (!isObject(parsed)) throw new TypeError('not a JSON object');
     return parsed;
   } catch (error) {

@@ -32,6 +32,10 @@ export interface Template {
   bodyLine: number;
   /** The front matter's keys tkt does not know, as written (ignored, warned about). */
   unknownKeys: string[];
+  /** The line of a front matter's opening `---` that no `---` line closes (refused when used); 0 when none. */
+  unclosedLine: number;
+  /** In an unclosed front matter, the first line of dashes other than `---` (`--`): the close meant; 0 when none. */
+  dashesLine: number;
 }
 
 export interface FilledTemplate {
@@ -105,22 +109,46 @@ export const leftOutWarning = (entry: string) => `left out templates/${entry}: a
 const FRONT_MATTER_KEYS = ['subject'];
 const KEY_LINE = /^([A-Za-z][^\s:]*)\s*:(.*)$/;
 
-/** Front matter `---` ... `---` at the very top, `subject:` its only key read. */
+// Trailing blanks after a delimiter are an editor's, not a different line.
+const DELIMITER = /^---[ \t]*$/;
+const DASHES = /^-+[ \t]*$/;
+
+/**
+ * Front matter `---` ... `---` at the top (blank lines before it allowed), `subject:` its only key
+ * read. An opening `---` that no `---` line closes is kept as unclosedLine: sent as the body, the
+ * front matter would reach the customer as text.
+ */
 function parseTemplate(name: string, file: string, text: string): Template {
   const normalized = text.replace(/\r\n/g, '\n');
-  const match = /^---\n([\s\S]*?)\n---\n?/.exec(normalized);
-  const template: Template = { name, file, subject: undefined, subjectLine: 0, body: normalized, bodyLine: 1, unknownKeys: [] };
-  if (match === null) return template;
-  template.body = normalized.slice(match[0].length);
-  template.bodyLine = match[0].split('\n').length;
-  match[1]!.split('\n').forEach((line, index) => {
+  const template: Template = {
+    name,
+    file,
+    subject: undefined,
+    subjectLine: 0,
+    body: normalized,
+    bodyLine: 1,
+    unknownKeys: [],
+    unclosedLine: 0,
+    dashesLine: 0,
+  };
+  const lines = normalized.split('\n');
+  const open = lines.findIndex((line) => line.trim() !== '');
+  if (open === -1 || !DELIMITER.test(lines[open]!)) return template;
+  const close = lines.findIndex((line, index) => index > open && DELIMITER.test(line));
+  if (close === -1) {
+    template.unclosedLine = open + 1;
+    template.dashesLine = lines.findIndex((line, index) => index > open && DASHES.test(line)) + 1;
+    return template;
+  }
+  template.body = lines.slice(close + 1).join('\n');
+  template.bodyLine = close + 2;
+  lines.slice(open + 1, close).forEach((line, index) => {
     const [, key, value] = KEY_LINE.exec(line) ?? [];
     if (key === undefined || value === undefined) return;
     if (!FRONT_MATTER_KEYS.includes(key.toLowerCase())) return void template.unknownKeys.push(key);
     if (template.subjectLine !== 0) return;
     const subject = value.trim().replace(/^(["'])(.*)\1$/, '$2');
-    // Line 1 is the opening `---`.
-    template.subjectLine = index + 2;
+    template.subjectLine = open + index + 2;
     if (subject !== '') template.subject = subject;
   });
   return template;
@@ -129,8 +157,23 @@ function parseTemplate(name: string, file: string, text: string): Template {
 /** Where the template is, as the warnings and errors name it: `templates/NAME.md`. */
 const shownFile = (template: Template) => `templates/${template.name}${EXTENSION}`;
 
-/** The warning for front-matter keys tkt does not know (a typo would otherwise go unnoticed); none when all are known. */
+/** Exit 2 for a front matter not closed (README: Reply templates), named with its line and what to fix; undefined for one that is. */
+function unclosedFrontMatter(template: Template): UsageError | undefined {
+  if (template.unclosedLine === 0) return undefined;
+  const dashes = template.dashesLine === 0 ? [] : [`line ${template.dashesLine} is not "---": a front matter ends with a line of three dashes`];
+  return new UsageError(`${shownFile(template)} line ${template.unclosedLine}: the front matter opened by "---" is not closed`, {
+    details: [...dashes, 'sent as it is, the front matter would reach the customer as text'],
+    hint: 'end the front matter with a line "---" after its keys; a template with no front matter starts with something else than "---"',
+  });
+}
+
+/**
+ * The warnings for a template's front matter: one not closed (refused when the template is used),
+ * keys tkt does not know (a typo would otherwise go unnoticed); none when all is well.
+ */
 export function frontMatterWarnings(template: Template): string[] {
+  const unclosed = unclosedFrontMatter(template);
+  if (unclosed !== undefined) return [`${unclosed.message}: the template cannot be used until it is\n`];
   if (template.unknownKeys.length === 0) return [];
   const keys = template.unknownKeys.map((key) => JSON.stringify(key)).join(', ');
   const known = FRONT_MATTER_KEYS.join(', ');
@@ -147,9 +190,10 @@ export const templateName = (typed: string): string => (typed.endsWith(EXTENSION
 
 /**
  * The template NAME (or NAME.md); exit 2 listing the templates there are when it does not exist,
- * offering the one a typo most likely meant.
+ * offering the one a typo most likely meant, and for a front matter not closed unless `toShow`
+ * (templates list|show: frontMatterWarnings says it then).
  */
-export async function readTemplate(ctx: Pick<Context, 'config'>, typed: string): Promise<Template> {
+export async function readTemplate(ctx: Pick<Context, 'config'>, typed: string, { toShow = false } = {}): Promise<Template> {
   const name = templateName(typed);
   if (templatesDirIfAny(ctx) === undefined) {
     throw new UsageError(`no template ${JSON.stringify(name)}: templates are kept in the config folder, and this user has none`, {
@@ -168,7 +212,10 @@ export async function readTemplate(ctx: Pick<Context, 'config'>, typed: string):
       hint: meant === undefined ? `create it with "tkt templates edit ${name}"` : `did you mean ${meant}?`,
     });
   });
-  return parseTemplate(name, file, text);
+  const template = parseTemplate(name, file, text);
+  const unclosed = unclosedFrontMatter(template);
+  if (unclosed !== undefined && !toShow) throw unclosed;
+  return template;
 }
 
 const placeholderList = () =>

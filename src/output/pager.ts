@@ -9,6 +9,8 @@ import { isCI } from '../util/ci.js';
 
 // sh's status for a command it cannot find or run.
 const NOT_RUNNABLE = new Set([126, 127]);
+// sh's status for a pager that Ctrl-C ended (more has no other way out of a long text): quit, not failed.
+const INTERRUPTED = 130;
 // What git gives less and lv unless the user set them: a plain `less` keeps the colours too.
 const PAGER_ENV = { LESS: 'FRX', LV: '-c' };
 
@@ -42,9 +44,19 @@ export function mayPage(io: IO, globals: Pick<GlobalOptions, 'input'>, env: Read
 }
 
 /**
+ * Why a pager did not show the text, or may not have: it could not be run (nothing was shown), or
+ * the status it failed with (a bad option in PAGER, PAGER=false). Less exits 0 on q.
+ */
+export type PagerTrouble = 'not run' | number;
+
+/** What to say of a pager, `named` as the user knows it (`the pager "most" ($PAGER)`), that had `trouble`. */
+export const pagerTroubleText = (named: string, trouble: PagerTrouble): string =>
+  trouble === 'not run' ? `${named} could not be run` : `${named} exited with status ${trouble}`;
+
+/**
  * Pages `text` through `pager` (a command line, run by sh, in `env`) on the terminal; with
- * `stays`, less stays until q even when the text fits (pagerEnv, pagerCommand). False when the pager cannot be
- * run: nothing was shown, and what to do instead is the caller's to decide.
+ * `stays`, less stays until q even when the text fits (pagerEnv, pagerCommand). Undefined once
+ * the user quit it; else its trouble: what to do instead (print the text) is the caller's to decide.
  */
 export async function pageText(
   text: string,
@@ -52,7 +64,7 @@ export async function pageText(
   stdout: Writable,
   env: Readonly<Record<string, string | undefined>>,
   { stays = false }: { stays?: boolean } = {},
-): Promise<boolean> {
+): Promise<PagerTrouble | undefined> {
   // The terminal itself when stdout is one (less needs it); otherwise copied into stdout.
   const fd = (stdout as { fd?: unknown }).fd;
   const direct = typeof fd === 'number';
@@ -68,5 +80,7 @@ export async function pageText(
     child.once('close', resolve);
   });
   await copied;
-  return code === null || !NOT_RUNNABLE.has(code);
+  // null: ended by a signal (Ctrl-C in a pager sh ran in its place), as the user quit it.
+  if (code === null || code === 0 || code === INTERRUPTED) return undefined;
+  return NOT_RUNNABLE.has(code) ? 'not run' : code;
 }

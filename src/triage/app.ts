@@ -11,11 +11,11 @@ import { render, type Instance } from 'ink';
 import { createElement as h } from 'react';
 import type { Context } from '../context/context.js';
 import { InterruptedError } from '../errors.js';
-import { effectiveSetting, settingSpec } from '../config/settings.js';
+import { effectiveSetting, pagerNamed, settingSpec } from '../config/settings.js';
 import { fillForTicket, frontMatterWarnings, readTemplate, templateNames } from '../desk/templates.js';
 import { createLookups } from '../lookups/index.js';
 import { readTicket } from '../model/ticket.js';
-import { pageText } from '../output/pager.js';
+import { pageText, pagerTroubleText, type PagerTrouble } from '../output/pager.js';
 import { renderTicketDetail } from '../reading/detail.js';
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from '../util/terminal-input.js';
 import type { TerminalHolder } from '../util/terminal-handoff.js';
@@ -41,15 +41,18 @@ const TRIAGE_DEFAULT_PAGER = 'less -R -+F -+X';
 
 /**
  * The pager Enter opens (the one the user configured, else less over the whole screen), and what
- * to say when it cannot be run: where it came from, so the advice is the one that changes it.
+ * to say when it cannot be run or fails: where it came from, so the advice is the one that changes it.
  */
-function triagePager(ctx: Context): { command: string; cannotRun: string } {
+function triagePager(ctx: Context): { command: string; trouble: (trouble: PagerTrouble) => string } {
   const pager = effectiveSetting(ctx, settingSpec('pager'));
-  if (pager.source === 'default')
-    return { command: TRIAGE_DEFAULT_PAGER, cannotRun: `less could not be run: install it, or set a pager with "tkt config set pager"` };
-  const command = String(pager.value);
-  const from = pager.source === 'env' ? `$${pager.variable}` : '"tkt config get pager"';
-  return { command, cannotRun: `the pager ${JSON.stringify(command)} (${from}) could not be run` };
+  if (pager.source === 'default') {
+    return {
+      command: TRIAGE_DEFAULT_PAGER,
+      trouble: (trouble) =>
+        trouble === 'not run' ? 'less could not be run: install it, or set a pager with "tkt config set pager"' : pagerTroubleText('less', trouble),
+    };
+  }
+  return { command: String(pager.value), trouble: (trouble) => pagerTroubleText(pagerNamed(pager), trouble) };
 }
 
 export interface TriageRun {
@@ -129,7 +132,8 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
     editor: (editing) => ctx.lendTerminal(() => ctx.prompter.editor(editing), screen),
     page: async (text) => {
       const pager = triagePager(ctx);
-      return (await ctx.lendTerminal(() => pageText(text, pager.command, ctx.io.stdout, ctx.env, { stays: true }), screen)) ? undefined : pager.cannotRun;
+      const trouble = await ctx.lendTerminal(() => pageText(text, pager.command, ctx.io.stdout, ctx.env, { stays: true }), screen);
+      return trouble === undefined ? undefined : pager.trouble(trouble);
     },
     suspend: () => ctx.suspend(suspended),
     templateNames: () => templateNames(ctx),

@@ -73,7 +73,7 @@ export const KEY_TABLE: readonly KeyRow[] = [
       "the shell's screen); a configured pager runs as it is, except that less is never given -F here " +
       "(with `LESS` unset it gets `R`, not git's `FRX`; a `LESS` of yours with F, or a command line such as " +
       '`less -FRX`, has it undone by a `-+F` added at the end of the command line), so a ' +
-      'ticket that fits stays until `q`; one that cannot be run is said in the status line',
+      'ticket that fits stays until `q`; one that cannot be run, or fails (exits non-zero other than by Ctrl-C), is said in the status line with its status',
   },
   {
     keys: [{ '/': 'filter' }],

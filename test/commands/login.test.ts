@@ -40,6 +40,35 @@ describe('tkt login', () => {
     expect(h.sandbox.stats.byRoute[AUTH_ROUTE]).toBe(1);
   });
 
+  it('refuses a new profile whose name differs from an existing one only in case (one token file on macOS and Windows)', async () => {
+    const env = { TKT_PASSWORD: 'admin' };
+    for (const argv of [
+      ['login', '-u', 'admin'],
+      ['login', '--profile', 'Work', '-u', 'admin'],
+    ]) {
+      const result = await h.cli([...argv, '--url', h.sandbox.url], { env });
+      expect(result.code, result.stderr).toBe(0);
+    }
+    const before = h.sandbox.stats.byRoute[AUTH_ROUTE];
+    const refused: [string[], Record<string, string>, string, string][] = [
+      [['login', '--profile', 'Default', '-u', 'admin'], {}, 'Default', 'default'],
+      [['login', '-u', 'admin'], { TKT_PROFILE: 'DEFAULT' }, 'DEFAULT', 'default'],
+      [['login', '--profile', 'work', '-u', 'admin'], {}, 'work', 'Work'],
+    ];
+    for (const [argv, more, name, twin] of refused) {
+      const result = await h.cli(argv, { env: { ...env, ...more } });
+      expect({ code: result.code, first: result.stderr.split('\n')[0] }, argv.join(' ')).toEqual({
+        code: 2,
+        first: `error: profile "${name}" differs from the existing profile "${twin}" only in case`,
+      });
+      expect(result.stderr).toContain(`hint: log in to "${twin}" with --profile ${twin}, or choose another name`);
+    }
+    expect(h.sandbox.stats.byRoute[AUTH_ROUTE]).toBe(before);
+    expect(createConfigStore(h.configDir).profileNames()).toEqual(['Work', 'default']);
+    // The profiles themselves log in again as ever.
+    expect((await h.cli(['login', '--profile', 'Work', '-u', 'admin'], { env })).code).toBe(0);
+  });
+
   it('prints the user object without its token with --json', async () => {
     const result = await h.cli(['login', '-u', 'tech', '--json'], { env: { TKT_PASSWORD: 'tech' } });
 

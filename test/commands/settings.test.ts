@@ -146,6 +146,29 @@ describe('tkt config', () => {
     expect((await h.cli(['list', '--view', 'all-tickets', '--limit', '1', '-q'])).code).toBe(0);
   });
 
+  it('refuses a hand-written "settings" that is no object (exit 1 naming the file and key), and never rewrites it', async () => {
+    const file = settingsFileIn(h.configDir);
+    const before = readFileSync(file, 'utf8');
+    try {
+      const saved = JSON.parse(before) as Record<string, unknown>;
+      const text = JSON.stringify({ ...saved, settings: ['keep me'] });
+      writeFileSync(file, text);
+      for (const argv of [
+        ['alias', 'set', 'q', 'list'],
+        ['config', 'set', 'pager', 'more'],
+        ['config', 'get', 'pager'],
+        ['list', '-q'],
+      ]) {
+        const result = await sendsNothing(h, () => h.cli(argv));
+        expect({ code: result.code, stdout: result.stdout }, argv.join(' ')).toEqual({ code: 1, stdout: '' });
+        expect(result.stderr.split('\n')[0]).toBe(`error: cannot read ${file}: "settings" is not an object: ["keep me"]`);
+      }
+      expect(readFileSync(file, 'utf8')).toBe(text);
+    } finally {
+      writeFileSync(file, before);
+    }
+  });
+
   it('config list flags hand-edited bad values and keys tkt does not read, and still lists every setting', async () => {
     const file = handEdit({ defaultView: 'all-my-group', defaultConcurrency: 0, 'default-view': 'my-open-tickets', pager: 7 });
     const listed = await h.cli(['config', 'list']);

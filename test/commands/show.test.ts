@@ -338,6 +338,34 @@ describe('tkt show at a terminal', () => {
     expect(readFileSync(seen, 'utf8')).toBe('R');
   });
 
+  it('a pager that fails (exits non-zero) is a warning naming it and its status, and the ticket is printed', async () => {
+    const id = await ticketWithLongReply();
+    const failing: [Record<string, string>, string][] = [
+      [{ PAGER: 'false' }, 'warning: the pager "false" ($PAGER) exited with status 1: the ticket is printed instead\n'],
+      [{ PAGER: 'cat --bogus 2>/dev/null' }, 'warning: the pager "cat --bogus 2>/dev/null" ($PAGER) exited with status 1: the ticket is printed instead\n'],
+    ];
+    for (const [env, warning] of failing) {
+      const r = await h.context({ tty: true, env });
+      await run({ id: String(id), markRead: false, pager: true }, r.ctx);
+      expect(r.stdout(), env.PAGER).toContain('Title:');
+      expect(r.stderr()).toBe(warning);
+    }
+    // The same pager saved with tkt config set is named as such.
+    expect((await h.cli(['config', 'set', 'pager', 'exit 3'])).code).toBe(0);
+    try {
+      const saved = await h.context({ tty: true, env: { PAGER: '' } });
+      await run({ id: String(id), markRead: false, pager: true }, saved.ctx);
+      expect(saved.stdout()).toContain('Title:');
+      expect(saved.stderr()).toBe('warning: the pager "exit 3" ("tkt config get pager") exited with status 3: the ticket is printed instead\n');
+    } finally {
+      await h.cli(['config', 'unset', 'pager']);
+    }
+    // Quit by the user (Ctrl-C in more, sh's 130): the ticket was seen, nothing printed twice.
+    const quit = await h.context({ tty: true, env: { PAGER: 'cat > /dev/null; exit 130' } });
+    await run({ id: String(id), markRead: false, pager: true }, quit.ctx);
+    expect({ stdout: quit.stdout(), stderr: quit.stderr() }).toEqual({ stdout: '', stderr: '' });
+  });
+
   it('prints the text itself when the pager cannot run', async () => {
     const id = await ticketWithLongReply();
     const r = await h.context({ tty: true, env: { PAGER: 'no-such-pager-anywhere' } });

@@ -184,6 +184,60 @@ describe('tkt reply --template and tkt resolve --template', () => {
     expect(ticket.resolution).toEqual(resolution);
   });
 
+  it('a front matter not closed is exit 2 naming the file and line when used, and a warning in templates list and show', async () => {
+    // The reviewer's templates: sent, each went to the customer starting "---" / "subject: x".
+    await saveTemplateForTest('unterminated', '---\nsubject: x\n');
+    await saveTemplateForTest('dash2', '---\nsubject: x\n--\nBody\n');
+    const ticket = unusedTicket(h, (t) => !t.locked);
+    const sent = () => [routeCount(h, RESOLVE), routeCount(h, REPLY), h.sandbox.state.conversations.length];
+    const before = sent();
+    const resolution = structuredClone(ticket.resolution);
+    const errors: [string, string][] = [
+      ['unterminated', 'error: templates/unterminated.md line 1: the front matter opened by "---" is not closed'],
+      ['dash2', 'error: templates/dash2.md line 1: the front matter opened by "---" is not closed'],
+    ];
+    for (const [name, error] of errors) {
+      for (const argv of [
+        ['reply', String(ticket.id), '--template', name, '--dry-run'],
+        ['reply', String(ticket.id), '--template', name],
+        ['resolve', String(ticket.id), '--template', name],
+        ['resolve', String(ticket.id), '--template', name, '--dry-run'],
+      ]) {
+        const result = await h.cli(argv);
+        expect({ code: result.code, first: result.stderr.split('\n')[0], stdout: result.stdout }, argv.join(' ')).toEqual({
+          code: 2,
+          first: error,
+          stdout: '',
+        });
+        expect(result.stderr).toContain('hint: end the front matter with a line "---" after its keys');
+        expect(result.stderr.includes('line 3 is not "---"'), argv.join(' ')).toBe(name === 'dash2');
+      }
+    }
+    expect(sent()).toEqual(before);
+    expect(ticket.resolution).toEqual(resolution);
+    const warning = (name: string) =>
+      `warning: templates/${name}.md line 1: the front matter opened by "---" is not closed: the template cannot be used until it is`;
+    const list = await h.cli(['templates', 'list']);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stderr).toContain(warning('dash2'));
+    expect(list.stderr).toContain(warning('unterminated'));
+    const show = await h.cli(['templates', 'show', 'dash2']);
+    expect({ code: show.code, stdout: show.stdout, stderr: show.stderr.trim() }).toEqual({
+      code: 0,
+      stdout: '---\nsubject: x\n--\nBody\n',
+      stderr: warning('dash2'),
+    });
+  });
+
+  it('a front matter after blank lines is the front matter, not text sent to the customer', async () => {
+    await saveTemplateForTest('late', '\n  \n---\nsubject: late {{ticket.id}}\n--- \nBody {{ticket.id}}\n');
+    const ticket = openTicket();
+    const result = await h.cli(['reply', String(ticket.id), '--template', 'late']);
+    expect(result.code, result.stderr).toBe(0);
+    const sent = h.sandbox.state.conversations.filter((c) => c.ticketId === ticket.id).at(-1);
+    expect(sent).toMatchObject({ subject: `late ${ticket.id}`, message: `Body ${ticket.id}` });
+  });
+
   it('a lone "{" or "}" is sent as text, and so is a "{{" in a value', async () => {
     await saveTemplateForTest('braces', '---\nsubject: "{{ticket.title}} {done}"\n---\nSee {x} and {{{ticket.id}}} or a { b }.\n');
     const ticket = unusedTicket(h, (t) => !t.locked);

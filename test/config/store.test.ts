@@ -69,6 +69,86 @@ describe('profiles', () => {
   });
 });
 
+describe('a settings or token file edited by hand', () => {
+  /** The error `use` throws (or rejects with), or undefined. */
+  const thrown = async (use: () => unknown) => {
+    try {
+      await use();
+    } catch (caught) {
+      return caught as OperationError;
+    }
+    return undefined;
+  };
+
+  it('reads a leading BOM (Notepad) as nothing, and an empty or blank file as no settings', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'config.json');
+    fs.writeFileSync(file, '\ufeff{"settings": {"pager": "more"}, "profiles": {"work": {"url": "https://w.example"}}}\r\n');
+    expect(createConfigStore(dir).getSettings()).toEqual({ pager: 'more' });
+    expect(createConfigStore(dir).getProfile('work')).toEqual({ url: 'https://w.example' });
+    for (const text of ['', ' \n\t\r\n', '\ufeff']) {
+      fs.writeFileSync(file, text);
+      expect(createConfigStore(dir).getSettings()).toEqual({});
+      expect(createConfigStore(dir).profileNames()).toEqual([]);
+    }
+    await createConfigStore(dir).saveSettings({ pager: 'less' });
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ settings: { pager: 'less' } });
+    fs.mkdirSync(path.join(dir, 'tokens'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'tokens', 'default.json'), `\ufeff${JSON.stringify(token)}`);
+    expect(createConfigStore(dir).readToken('default')).toEqual(token);
+    fs.writeFileSync(path.join(dir, 'tokens', 'default.json'), '');
+    expect(createConfigStore(dir).readToken('default')).toBeUndefined();
+  });
+
+  it('names the line and column of a syntax error, not its offset', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'config.json');
+    fs.writeFileSync(file, '{\n  "settings": {\n    "pager": "less",\n  }\n}\n');
+    const error = await thrown(() => createConfigStore(dir).getSettings());
+    expect(error).toBeInstanceOf(OperationError);
+    expect(error!.message).toBe(`cannot read ${file}: not valid JSON at line 4, column 3: Expected double-quoted property name`);
+    fs.mkdirSync(path.join(dir, 'tokens'));
+    const tokenFile = path.join(dir, 'tokens', 'default.json');
+    fs.writeFileSync(tokenFile, '{"token": tru}');
+    expect((await thrown(() => createConfigStore(dir).readToken('default')))!.message).toBe(
+      `cannot read ${tokenFile}: not valid JSON at line 1, column 11: unexpected "tru}"`,
+    );
+  });
+
+  it('refuses a "settings", "profiles", profile or profile "settings" that is no object, for reads and writes, never rewriting it', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ settings: ['keep me'] }, '"settings" is not an object: ["keep me"]'],
+      [{ settings: 'pager=less' }, '"settings" is not an object: "pager=less"'],
+      [{ profiles: ['default'] }, '"profiles" is not an object: ["default"]'],
+      [{ profiles: { work: 'https://w.example' } }, 'profile "work" is not an object: "https://w.example"'],
+      [{ profiles: { work: { url: 'https://w.example', settings: [1] } } }, 'the "settings" of profile "work" is not an object: [1]'],
+    ];
+    for (const [saved, problem] of cases) {
+      const dir = tempDir();
+      const file = path.join(dir, 'config.json');
+      const text = JSON.stringify(saved);
+      fs.writeFileSync(file, text);
+      const store = createConfigStore(dir);
+      const uses: [string, () => unknown][] = [
+        ['getSettings', () => store.getSettings()],
+        ['getSettings work', () => store.getSettings('work')],
+        ['getProfile', () => store.getProfile('work')],
+        ['profileNames', () => store.profileNames()],
+        ['saveSettings', () => store.saveSettings({ aliases: { q: 'list' } })],
+        ['saveSettings work', () => store.saveSettings({ pager: 'less' }, 'work')],
+        ['saveProfile', () => store.saveProfile('work', { url: 'https://x.example' })],
+      ];
+      for (const [name, use] of uses) {
+        const error = await thrown(use);
+        expect(error, `${text}: ${name}`).toBeInstanceOf(OperationError);
+        expect(error!.message).toBe(`cannot read ${file}: ${problem}`);
+        expect(error!.hint).toContain('no command changes the file until then');
+      }
+      expect(fs.readFileSync(file, 'utf8')).toBe(text);
+    }
+  });
+});
+
 describe('tokens', () => {
   it('writes, reads back and deletes a token in one file per profile', async () => {
     const dir = tempDir();
