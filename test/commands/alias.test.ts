@@ -7,7 +7,7 @@ import type { Harness } from '../helpers/harness.js';
 import { sendsNothing, unusedTicket, useHarness } from '../helpers/sandbox-state.js';
 
 let h: Harness;
-useHarness({}, (harness) => (h = harness));
+useHarness({ profiles: ['viewer'] }, (harness) => (h = harness));
 
 const OPEN = 1;
 
@@ -137,6 +137,28 @@ describe('tkt alias', () => {
     const result = await h.cli(['alias', 'set', 'übernehmen', 'pickup $1']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('error: invalid alias name "übernehmen": ASCII letters, digits, "-" and "_", e.g. mine\n');
+  });
+
+  it('refuses words or options, global ones too, typed unquoted after the expansion (exit 2 with the quoted line), never saving part of it', async () => {
+    for (const [argv, hint] of [
+      [['alias', 'set', 'un', 'list', '--profile', 'viewer'], "tkt alias set un 'list --profile viewer'"],
+      [['alias', 'set', 'un', 'list', '--timeout', '5'], "tkt alias set un 'list --timeout 5'"],
+      [['alias', 'set', 'un', 'list', '-q'], "tkt alias set un 'list -q'"],
+      [['alias', 'set', 'un', 'list', '--json', '--clobber'], "tkt alias set un 'list --json' --clobber"],
+      [['alias', 'set', 'un', 'list', '--limit', '1'], "tkt alias set un 'list --limit 1'"],
+      [['--json', 'alias', 'set', 'un', 'list', '--', '-q'], "tkt --json alias set un 'list -q'"],
+    ] as const) {
+      const refused = await h.cli([...argv]);
+      expect(refused.code, argv.join(' ')).toBe(2);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr, argv.join(' ')).toContain(`\nhint: quote the expansion: ${hint}\n`);
+    }
+    expect(readAliases(createConfigStore(h.configDir)).aliases).not.toHaveProperty('un');
+    // Global options before the command's word are the run's own.
+    const before = await h.cli(['-q', '--profile', 'viewer', 'alias', 'set', 'un', 'list', '--clobber']);
+    expect(before.code, before.stderr).toBe(0);
+    expect(readAliases(createConfigStore(h.configDir)).aliases.un).toBe('list');
+    await h.cli(['alias', 'delete', 'un']);
   });
 
   it('keeps every alias of eight `tkt alias set` at once, and of deletes among them', async () => {
