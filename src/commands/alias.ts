@@ -4,18 +4,21 @@ import { builtinNames } from './names.js';
 import { existingProfileName } from '../config/session.js';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
+import { HELP_TOPICS } from '../output/help-topics.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { shellWord } from '../util/shell-word.js';
 
 export type AliasOptions =
-  { action: 'set'; name: string; expansion: string; clobber: boolean; builtins: readonly string[] } | { action: 'list' } | { action: 'delete'; name: string };
+  | { action: 'set'; name: string; expansion: string; clobber: boolean; builtins: readonly string[]; topics: readonly string[] }
+  | { action: 'list' }
+  | { action: 'delete'; name: string };
 
 const HELP = `
 An alias stands for the start of a tkt command line: a tkt command (not another alias), then its
 options. $1, $2... take its arguments given before any option (or after --), and the others are
 appended: "tkt fixed 42 toner --dry-run". A name is ASCII letters, digits, "-" and "_"; an alias
 of that name is replaced only with --clobber, as gh's. An expansion starting with ! is a shell command, run by
-sh with every argument as $1, $2... ("$@" for all). An alias never shadows a tkt command. Aliases are kept for every profile; global
+sh with every argument as $1, $2... ("$@" for all). An alias never shadows a tkt command or help topic. Aliases are kept for every profile; global
 options go after the alias ("tkt mine --json").
 
 Examples:
@@ -38,7 +41,8 @@ export function register(program: Program, host: CommandHost): void {
     .allowUnknownOption();
   host.action(
     set,
-    ([name, expansion], opts, ctx) => run({ action: 'set', name, expansion, clobber: opts.clobber === true, builtins: builtinNames() }, ctx),
+    ([name, expansion], opts, ctx) =>
+      run({ action: 'set', name, expansion, clobber: opts.clobber === true, builtins: builtinNames(), topics: Object.keys(HELP_TOPICS) }, ctx),
     KEEPS_SETTINGS,
   );
   const list = alias.command('list').description('Every alias and what it stands for');
@@ -55,7 +59,7 @@ export async function run(options: AliasOptions, ctx: Context): Promise<void> {
   const saved = (name: string) => Object.hasOwn(aliases, name) || Object.hasOwn(broken, name);
   switch (options.action) {
     case 'set': {
-      checkAlias(options.name, options.expansion, { builtins: options.builtins, aliases });
+      checkAlias(options.name, options.expansion, { builtins: options.builtins, topics: options.topics, aliases });
       const expansion = options.expansion.trim();
       // As gh's: a working alias is replaced only when asked; one that cannot run (brokenAliasFix) is mended without.
       if (Object.hasOwn(aliases, options.name) && !options.clobber)

@@ -93,12 +93,19 @@ describe('tkt alias', () => {
     expect((await h.cli(['fail'])).code).toBe(3);
   });
 
-  it('refuses to shadow a command or a command alias (exit 2), and lists and deletes aliases', async () => {
+  it('refuses to shadow a command, a command alias or a help topic (exit 2), and lists and deletes aliases', async () => {
     for (const name of ['list', 'view', 'help', 'alias']) {
       const result = await h.cli(['alias', 'set', name, 'status']);
       expect(result.code, name).toBe(2);
       expect(result.stderr).toContain(`"${name}" is a tkt command`);
     }
+    // A help topic's help would win over the alias's (tkt help formatting, tkt formatting --help).
+    for (const name of ['environment', 'exit-codes', 'formatting']) {
+      const result = await h.cli(['alias', 'set', name, 'status']);
+      expect(result.code, name).toBe(2);
+      expect(result.stderr).toContain(`error: "${name}" is a tkt help topic: an alias cannot shadow it\nhint: choose another name\n`);
+    }
+    expect(readAliases(createConfigStore(h.configDir)).aliases).not.toHaveProperty('formatting');
     await h.cli(['alias', 'set', 'mine', 'list --view my-open-tickets']);
     const list = await h.cli(['alias', 'list', '--json']);
     expect(JSON.parse(list.stdout)).toEqual(expect.arrayContaining([{ name: 'mine', expansion: 'list --view my-open-tickets' }]));
