@@ -96,7 +96,7 @@ export async function runWithCommander(argv: string[], proc: ProcessLike, state:
   shareGlobalOptions(program);
   suggestShortOptionCase(program);
   const line = quotedAliasExpansion(argv, program);
-  explainUsageErrors(program, line, { views: LIST_TYPES.map(kebabCase) });
+  explainUsageErrors(program, line, { views: LIST_TYPES.map(kebabCase), aliases: Object.keys(aliases) });
   program.hook('preAction', (_program, actionCommand) => {
     const flags = optionFlagsAbove(actionCommand);
     assertNoOptionTakenAsValue(line, flags);

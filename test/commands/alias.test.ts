@@ -348,6 +348,20 @@ describe('tkt alias', () => {
     for (const name of ['mine', 'fixed']) await h.cli(['alias', 'delete', name]);
   });
 
+  it('offers an alias for a misspelt command, as it offers a command', async () => {
+    await createConfigStore(h.configDir).saveSettings({ aliases: { mine: 'list --view my-open-tickets', fixed: 'resolve $1 --details "Fixed: $2"' } });
+    for (const [argv, meant] of [
+      [['mien'], 'mine'],
+      [['fixd', '1'], 'fixed'],
+      [['lsit'], 'list'],
+    ] as const) {
+      const typo = await sendsNothing(h, () => h.cli([...argv]));
+      expect(typo.code, argv.join(' ')).toBe(2);
+      expect(typo.stderr).toBe(`error: unknown command '${argv[0]}'\n(Did you mean ${meant}?)\n(add --help for usage)\n`);
+    }
+    await createConfigStore(h.configDir).saveSettings({ aliases: {} });
+  });
+
   it('tkt help ALIAS prints the alias, its expansion and the help of its command', async () => {
     expect((await h.cli(['alias', 'set', 'mine', 'list --view my-open-tickets'])).code).toBe(0);
     expect((await h.cli(['alias', 'set', 'urgent', '!tkt list -q | tkt pickup -'])).code).toBe(0);
