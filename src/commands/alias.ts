@@ -16,7 +16,7 @@ export type AliasOptions =
 const HELP = `
 An alias stands for the start of a tkt command line: a tkt command (not another alias), then its
 options. $1, $2... take its arguments given before any option (or after --), and the others are
-appended: "tkt fixed 42 toner --dry-run". A name is ASCII letters, digits, "-" and "_"; an alias
+appended: "tkt fixed 42 toner --dry-run". A name is ASCII letters, digits, "-" and "_", starting with a letter or digit; an alias
 of that name is replaced only with --clobber, as gh's. An expansion starting with ! is a shell command, run by
 sh with every argument as $1, $2... ("$@" for all). An alias never shadows a tkt command or help topic. Aliases are kept for every profile; global
 options go after the alias ("tkt mine --json").
@@ -33,7 +33,7 @@ export function register(program: Program, host: CommandHost): void {
   const set = alias
     .command('set')
     .description('Save an alias')
-    .argument('<name>', 'the alias (ASCII letters, digits, "-", "_")')
+    .argument('<name>', 'the alias (ASCII letters, digits, "-", "_"; a letter or digit first)')
     .argument('<expansion>', 'what it stands for')
     .option('--clobber', 'replace the alias of that name')
     // An expansion that starts with an option ('--json list') is an argument, which run refuses

@@ -73,7 +73,8 @@ export interface KnownWords {
 
 /** Checks NAME and EXPANSION for `tkt alias set`: exit 2 when the name is a built-in or a help topic, or the expansion is empty, unbalanced or does not start with a tkt command. */
 export function checkAlias(name: string, expansion: string, known: KnownWords): void {
-  if (!NAME.test(name)) throw new UsageError(`invalid alias name ${JSON.stringify(name)}: ASCII letters, digits, "-" and "_", e.g. mine`);
+  if (!NAME.test(name))
+    throw new UsageError(`invalid alias name ${JSON.stringify(name)}: ASCII letters, digits, "-" and "_", starting with a letter or digit, e.g. mine`);
   if (known.builtins.includes(name)) throw new UsageError(`"${name}" is a tkt command: an alias cannot shadow it`, { hint: 'choose another name' });
   if (known.topics?.includes(name) === true) throw new UsageError(`"${name}" is a tkt help topic: an alias cannot shadow it`, { hint: 'choose another name' });
   const text = expansion.trim();

@@ -140,10 +140,16 @@ describe('tkt alias', () => {
     await h.cli(['alias', 'delete', 'cl']);
   });
 
-  it('says a name is ASCII letters, digits, - and _ (ü is a letter, but not one an alias name takes)', async () => {
+  it('says a name is ASCII letters, digits, - and _, starting with a letter or digit (ü is a letter, but not one an alias name takes)', async () => {
     const result = await h.cli(['alias', 'set', 'übernehmen', 'pickup $1']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('error: invalid alias name "übernehmen": ASCII letters, digits, "-" and "_", e.g. mine\n');
+    expect(result.stderr).toContain('error: invalid alias name "übernehmen": ASCII letters, digits, "-" and "_", starting with a letter or digit, e.g. mine\n');
+    // The name is only those characters: the rule it breaks is the first one's.
+    for (const name of ['_x', '-x']) {
+      const first = await h.cli(['alias', 'set', '--', name, 'list']);
+      expect(first.code, name).toBe(2);
+      expect(first.stderr).toContain(`error: invalid alias name "${name}": ASCII letters, digits, "-" and "_", starting with a letter or digit, e.g. mine\n`);
+    }
   });
 
   it('refuses words or options, global ones too, typed unquoted after the expansion (exit 2 with the quoted line), never saving part of it', async () => {
