@@ -368,12 +368,24 @@ describe('tkt alias', () => {
     await createConfigStore(h.configDir).saveSettings({ aliases: {} });
   });
 
+  it('says on stderr that there are no aliases, as templates list does; stdout stays empty', async () => {
+    await createConfigStore(h.configDir).saveSettings({ aliases: {} });
+    // None saved: said on stderr, stdout left empty for scripts; --json prints its empty document.
+    expect(await h.cli(['alias', 'list'])).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: `no aliases yet: create one with "tkt alias set NAME 'COMMAND ...'"\n`,
+    });
+    expect((await h.cli(['alias', 'list', '-q'])).stdout).toBe('');
+    expect(JSON.parse((await h.cli(['alias', 'list', '--json'])).stdout)).toEqual([]);
+  });
+
   it('tkt help ALIAS prints the alias, its expansion and the help of its command', async () => {
     expect((await h.cli(['alias', 'set', 'mine', 'list --view my-open-tickets'])).code).toBe(0);
     expect((await h.cli(['alias', 'set', 'urgent', '!tkt list -q | tkt pickup -'])).code).toBe(0);
     const help = await h.cli(['help', 'mine']);
     expect(help.code, help.stderr).toBe(0);
-    expect(help.stdout).toMatch(/^mine is an alias of "tkt list --view my-open-tickets"\n\nUsage: tkt list /);
+    expect(help.stdout).toMatch(/^mine is an alias of: tkt list --view my-open-tickets\n\nUsage: tkt list /);
     const shell = await h.cli(['help', 'urgent']);
     expect(shell).toEqual({ code: 0, stdout: 'urgent is an alias of a shell command, run by sh: tkt list -q | tkt pickup -\n', stderr: '' });
     for (const name of ['mine', 'urgent']) await h.cli(['alias', 'delete', name]);
@@ -389,7 +401,7 @@ describe('tkt alias', () => {
       expect((await h.cli(['alias', 'set', name, expansion])).code).toBe(0);
       const help = await h.cli(['help', name]);
       expect(help.code, help.stderr).toBe(0);
-      expect(help.stdout).toBe(`${name} is an alias of "tkt ${expansion}"\n\n${(await h.cli(['help', ...command])).stdout}`);
+      expect(help.stdout).toBe(`${name} is an alias of: tkt ${expansion}\n\n${(await h.cli(['help', ...command])).stdout}`);
       await h.cli(['alias', 'delete', name]);
     }
   });
@@ -397,7 +409,7 @@ describe('tkt alias', () => {
   it('tkt ALIAS --help (or -h) prints what tkt help ALIAS does, placeholders unfilled; after -- it is a word', async () => {
     expect((await h.cli(['alias', 'set', 'fixed', 'resolve $1 --details "Fixed: $2"'])).code).toBe(0);
     const expected = await h.cli(['help', 'fixed']);
-    expect(expected.stdout).toMatch(/^fixed is an alias of "tkt resolve \$1 --details "Fixed: \$2""\n\nUsage: tkt resolve /);
+    expect(expected.stdout).toMatch(/^fixed is an alias of: tkt resolve \$1 --details "Fixed: \$2"\n\nUsage: tkt resolve /);
     for (const argv of [
       ['fixed', '--help'],
       ['fixed', '-h'],
