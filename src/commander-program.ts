@@ -98,11 +98,12 @@ export async function runWithCommander(
   onProgram(() => program.opts());
   const aliases = aliasesOnFile(proc.env);
   checkNoAliasAfterOptions(argv, program, aliases);
+  checkOneSavedText(argv, program);
   registerCommands(program, createProcessHost(proc, state), await loadCommands(commandsRun(argv, program, aliases)));
   shareGlobalOptions(program);
   suggestShortOptionCase(program);
   const line = quotedAliasExpansion(argv, program);
-  explainUsageErrors(program, line, { views: LIST_TYPES.map(kebabCase), alias });
+  explainUsageErrors(program, line, { views: LIST_TYPES.map(kebabCase), aliases: Object.keys(aliases), alias });
   program.hook('preAction', (_program, actionCommand) => {
     const flags = optionFlagsAbove(actionCommand);
     assertNoOptionTakenAsValue(line, flags);
@@ -148,6 +149,49 @@ function quotedAliasExpansion(argv: string[], program: Command): string[] {
   const word = at === undefined ? undefined : argv[at];
   if (at === undefined || word === undefined || !word.startsWith('-') || !/\s/.test(word) || argv.includes('--', at)) return argv;
   return [...argv.slice(0, at), ...argv.slice(at + 1), '--', word];
+}
+
+/** The `set` subcommands that save their last argument whole, what they call it, and their own options (no value). */
+const SAVED_TEXT: Readonly<Record<string, { what: string; own: readonly string[] }>> = {
+  alias: { what: 'expansion', own: ['--clobber'] },
+  config: { what: 'value', own: [] },
+};
+
+/**
+ * `tkt alias set un list --profile adm`, `tkt config set editor code --wait`: a word or an option
+ * after the expansion's (the value's) first word is exit 2 with the line that quotes them all,
+ * where commander would take a global option for the run's own and save the rest: never a partial
+ * save. After "--" every word is an argument; -h and the command's own options stay what they are.
+ * A quoted expansion that starts with an option ('-q list') is refused by `alias set` itself.
+ */
+function checkOneSavedText(argv: readonly string[], program: Command) {
+  const top = commandWordIndex(argv, program);
+  const saved = top === undefined ? undefined : SAVED_TEXT[argv[top]!];
+  const set = saved === undefined ? undefined : commandWordIndex(argv, program, top! + 1);
+  if (saved === undefined || set === undefined || argv[set] !== 'set') return;
+  const kept = (arg: string) => saved.own.includes(arg) || arg === '-h' || arg === '--help';
+  let ended = false;
+  const positions: number[] = [];
+  let stray: number | undefined;
+  for (let index = set + 1; index < argv.length && stray === undefined; index++) {
+    const arg = argv[index]!;
+    if (!ended && arg === '--') ended = true;
+    else if (ended || arg === '-' || !arg.startsWith('-') || /\s/.test(arg)) {
+      if (positions.length === 2) stray = index;
+      positions.push(index);
+    } else if (positions.length === 2 && !kept(arg)) stray = index;
+    else if (program.options.find((option) => option.long === arg || option.short === arg)?.required === true) index++;
+  }
+  const value = positions[1];
+  if (stray === undefined || value === undefined || argv[value]!.startsWith('-')) return;
+  const after = argv.slice(value + 1);
+  const end = after.indexOf('--');
+  const own = after.filter((arg, index) => kept(arg) && (end === -1 || index < end));
+  const rest = after.filter((arg, index) => index !== end && !own.includes(arg)).join(' ');
+  const line = [...argv.slice(0, value), `${argv[value]!} ${rest}`, ...own].map(shellWord).join(' ');
+  throw new UsageError(`tkt ${argv[top!]} set takes the ${saved.what} as one argument: ${JSON.stringify(rest)} follows ${JSON.stringify(argv[value])}`, {
+    hint: `quote the ${saved.what}: tkt ${line}`,
+  });
 }
 
 /**

@@ -21,9 +21,10 @@ export interface AliasCall {
   expand(args: readonly string[]): readonly string[] | undefined;
 }
 
-/** What the hints know beyond the program: the list views (`tkt list my-open-tickets`), and the alias the line came from. */
+/** What the hints know beyond the program: the list views (`tkt list my-open-tickets`), the user's aliases (`tkt mien`), and the alias the line came from. */
 export interface UsageWords {
   views: readonly string[];
+  aliases: readonly string[];
   alias?: AliasCall | undefined;
 }
 
@@ -158,13 +159,14 @@ function showLine(argv: readonly string[], word: string, id: number): string {
   return ['tkt', ...argv.slice(0, at).map(shellWord), 'show', String(id), ...argv.slice(at + 1).map(shellWord)].join(' ');
 }
 
-function unknownCommand(command: Command, program: Command, argv: readonly string[], message: string): string {
+function unknownCommand(command: Command, program: Command, argv: readonly string[], message: string, words: UsageWords): string {
   const word = command.args[0] ?? '';
   const plain = `error: unknown command '${word}'`;
   const id = ticketIdOf(word);
   // The line as typed, its global options kept (--profile names the service): the ID as show's.
   if (command === program && id !== undefined) return `${plain}\nhint: to see ticket ${id}: ${showLine(argv, word, id)}`;
-  const names = command.commands.flatMap((sub) => [sub.name(), ...sub.aliases()]);
+  // A user's alias is a command too where it can stand: the line's first word.
+  const names = [...command.commands.flatMap((sub) => [sub.name(), ...sub.aliases()]), ...(command === program ? words.aliases : [])];
   const synonym = SUBCOMMAND_SYNONYMS[word];
   const meant = synonym !== undefined && names.includes(synonym) ? synonym : closestWord(word, names);
   return meant === undefined ? (command === program ? message : plain) : `${plain}\n(Did you mean ${meant}?)`;
@@ -206,7 +208,7 @@ export function explainUsageErrors(program: Command, argv: readonly string[], wo
     command.error = (message, options) => {
       const explained = {
         'commander.unknownOption': () => unknownOption(command, program, argv, message),
-        'commander.unknownCommand': () => unknownCommand(command, program, argv, message),
+        'commander.unknownCommand': () => unknownCommand(command, program, argv, message, words),
         'commander.excessArguments': () => excessArguments(command, argv, message, words),
         'commander.missingArgument': () => missingArgument(command, message),
       }[options?.code ?? ''];

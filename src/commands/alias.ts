@@ -4,18 +4,22 @@ import { builtinNames } from './names.js';
 import { existingProfileName } from '../config/session.js';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
+import { HELP_TOPICS } from '../output/help-topics.js';
 import { sanitizeInline } from '../output/sanitize.js';
+import { writeText } from '../output/write.js';
 import { shellWord } from '../util/shell-word.js';
 
 export type AliasOptions =
-  { action: 'set'; name: string; expansion: string; clobber: boolean; builtins: readonly string[] } | { action: 'list' } | { action: 'delete'; name: string };
+  | { action: 'set'; name: string; expansion: string; clobber: boolean; builtins: readonly string[]; topics: readonly string[] }
+  | { action: 'list' }
+  | { action: 'delete'; name: string };
 
 const HELP = `
 An alias stands for the start of a tkt command line: a tkt command (not another alias), then its
 options. $1, $2... take its arguments given before any option (or after --), and the others are
-appended: "tkt fixed 42 toner --dry-run". A name is ASCII letters, digits, "-" and "_"; an alias
+appended: "tkt fixed 42 toner --dry-run". A name is ASCII letters, digits, "-" and "_", starting with a letter or digit; an alias
 of that name is replaced only with --clobber, as gh's. An expansion starting with ! is a shell command, run by
-sh with every argument as $1, $2... ("$@" for all). An alias never shadows a tkt command. Aliases are kept for every profile; global
+sh with every argument as $1, $2... ("$@" for all). An alias never shadows a tkt command or help topic. Aliases are kept for every profile; global
 options go after the alias ("tkt mine --json").
 
 Examples:
@@ -30,7 +34,7 @@ export function register(program: Program, host: CommandHost): void {
   const set = alias
     .command('set')
     .description('Save an alias')
-    .argument('<name>', 'the alias (ASCII letters, digits, "-", "_")')
+    .argument('<name>', 'the alias (ASCII letters, digits, "-", "_"; a letter or digit first)')
     .argument('<expansion>', 'what it stands for')
     .option('--clobber', 'replace the alias of that name')
     // An expansion that starts with an option ('--json list') is an argument, which run refuses
@@ -38,7 +42,8 @@ export function register(program: Program, host: CommandHost): void {
     .allowUnknownOption();
   host.action(
     set,
-    ([name, expansion], opts, ctx) => run({ action: 'set', name, expansion, clobber: opts.clobber === true, builtins: builtinNames() }, ctx),
+    ([name, expansion], opts, ctx) =>
+      run({ action: 'set', name, expansion, clobber: opts.clobber === true, builtins: builtinNames(), topics: Object.keys(HELP_TOPICS) }, ctx),
     KEEPS_SETTINGS,
   );
   const list = alias.command('list').description('Every alias and what it stands for');
@@ -55,7 +60,7 @@ export async function run(options: AliasOptions, ctx: Context): Promise<void> {
   const saved = (name: string) => Object.hasOwn(aliases, name) || Object.hasOwn(broken, name);
   switch (options.action) {
     case 'set': {
-      checkAlias(options.name, options.expansion, { builtins: options.builtins, aliases });
+      checkAlias(options.name, options.expansion, { builtins: options.builtins, topics: options.topics, aliases });
       const expansion = options.expansion.trim();
       // As gh's: a working alias is replaced only when asked; one that cannot run (brokenAliasFix) is mended without.
       if (Object.hasOwn(aliases, options.name) && !options.clobber)
@@ -86,6 +91,9 @@ export async function run(options: AliasOptions, ctx: Context): Promise<void> {
           quiet: () => names.map((name) => `${name}\n`).join(''),
         },
       );
+      // As templates list says it: stdout stays empty for a script.
+      if (names.length === 0 && Object.keys(broken).length === 0)
+        await writeText(ctx.io.stderr, `no aliases yet: create one with "tkt alias set NAME 'COMMAND ...'"\n`);
       // Saved by hand: the aliases that can run are listed all the same.
       for (const name of Object.keys(broken).sort()) {
         await ctx.output.warning(`alias ${sanitizeInline(name)}: ${sanitizeInline(broken[name]!)}: ${sanitizeInline(brokenAliasFix(name))}\n`);

@@ -59,7 +59,11 @@ const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\.|$)/i;
 
 export function assertProfileName(name: string): string {
-  if (!PROFILE_NAME.test(name) || WINDOWS_RESERVED.test(name)) {
+  if (WINDOWS_RESERVED.test(name))
+    throw new UsageError(`invalid profile name ${JSON.stringify(name)}: Windows reserves it for a device`, {
+      hint: 'choose another name: CON, PRN, AUX, NUL, COM0-9 and LPT0-9 are reserved, with any extension (nul.txt) and in any case',
+    });
+  if (!PROFILE_NAME.test(name)) {
     throw new UsageError(`invalid profile name ${JSON.stringify(name)}`, {
       hint: 'use up to 64 letters, digits, ".", "-" or "_", starting with a letter or digit',
     });

@@ -56,5 +56,6 @@ export function aliasHelpSection(env: Record<string, string | undefined>): strin
 export function aliasHelpHeading(name: string, expansion: string): string {
   return expansion.startsWith('!')
     ? `${name} is an alias of a shell command, run by sh: ${sanitizeInline(expansion.slice(1))}\n`
-    : `${name} is an alias of "tkt ${sanitizeInline(expansion)}"\n\n`;
+    : // Unquoted: the expansion's own double quotes ("Fixed: $2") would nest in a pair around it.
+      `${name} is an alias of: tkt ${sanitizeInline(expansion)}\n\n`;
 }

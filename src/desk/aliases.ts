@@ -67,12 +67,16 @@ export function brokenAliasFix(name: string): string {
 export interface KnownWords {
   builtins: readonly string[];
   aliases: Readonly<Record<string, string>>;
+  /** The help topics (`tkt help formatting`), which a new alias may not be named either: their help would win. */
+  topics?: readonly string[];
 }
 
-/** Checks NAME and EXPANSION for `tkt alias set`: exit 2 when the name is a built-in, or the expansion is empty, unbalanced or does not start with a tkt command. */
+/** Checks NAME and EXPANSION for `tkt alias set`: exit 2 when the name is a built-in or a help topic, or the expansion is empty, unbalanced or does not start with a tkt command. */
 export function checkAlias(name: string, expansion: string, known: KnownWords): void {
-  if (!NAME.test(name)) throw new UsageError(`invalid alias name ${JSON.stringify(name)}: ASCII letters, digits, "-" and "_", e.g. mine`);
+  if (!NAME.test(name))
+    throw new UsageError(`invalid alias name ${JSON.stringify(name)}: ASCII letters, digits, "-" and "_", starting with a letter or digit, e.g. mine`);
   if (known.builtins.includes(name)) throw new UsageError(`"${name}" is a tkt command: an alias cannot shadow it`, { hint: 'choose another name' });
+  if (known.topics?.includes(name) === true) throw new UsageError(`"${name}" is a tkt help topic: an alias cannot shadow it`, { hint: 'choose another name' });
   const text = expansion.trim();
   if (text === '' || text === '!') throw new UsageError(`alias ${name} needs an expansion, e.g. 'list --view my-open-tickets'`);
   if (!text.startsWith('!') && splitWords(text)[0] === name) throw new UsageError(`alias ${name} would expand to itself`);

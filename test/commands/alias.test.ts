@@ -7,7 +7,7 @@ import type { Harness } from '../helpers/harness.js';
 import { sendsNothing, unusedTicket, useHarness } from '../helpers/sandbox-state.js';
 
 let h: Harness;
-useHarness({}, (harness) => (h = harness));
+useHarness({ profiles: ['viewer'] }, (harness) => (h = harness));
 
 const OPEN = 1;
 
@@ -93,12 +93,19 @@ describe('tkt alias', () => {
     expect((await h.cli(['fail'])).code).toBe(3);
   });
 
-  it('refuses to shadow a command or a command alias (exit 2), and lists and deletes aliases', async () => {
+  it('refuses to shadow a command, a command alias or a help topic (exit 2), and lists and deletes aliases', async () => {
     for (const name of ['list', 'view', 'help', 'alias']) {
       const result = await h.cli(['alias', 'set', name, 'status']);
       expect(result.code, name).toBe(2);
       expect(result.stderr).toContain(`"${name}" is a tkt command`);
     }
+    // A help topic's help would win over the alias's (tkt help formatting, tkt formatting --help).
+    for (const name of ['environment', 'exit-codes', 'formatting']) {
+      const result = await h.cli(['alias', 'set', name, 'status']);
+      expect(result.code, name).toBe(2);
+      expect(result.stderr).toContain(`error: "${name}" is a tkt help topic: an alias cannot shadow it\nhint: choose another name\n`);
+    }
+    expect(readAliases(createConfigStore(h.configDir)).aliases).not.toHaveProperty('formatting');
     await h.cli(['alias', 'set', 'mine', 'list --view my-open-tickets']);
     const list = await h.cli(['alias', 'list', '--json']);
     expect(JSON.parse(list.stdout)).toEqual(expect.arrayContaining([{ name: 'mine', expansion: 'list --view my-open-tickets' }]));
@@ -133,10 +140,38 @@ describe('tkt alias', () => {
     await h.cli(['alias', 'delete', 'cl']);
   });
 
-  it('says a name is ASCII letters, digits, - and _ (ü is a letter, but not one an alias name takes)', async () => {
+  it('says a name is ASCII letters, digits, - and _, starting with a letter or digit (ü is a letter, but not one an alias name takes)', async () => {
     const result = await h.cli(['alias', 'set', 'übernehmen', 'pickup $1']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('error: invalid alias name "übernehmen": ASCII letters, digits, "-" and "_", e.g. mine\n');
+    expect(result.stderr).toContain('error: invalid alias name "übernehmen": ASCII letters, digits, "-" and "_", starting with a letter or digit, e.g. mine\n');
+    // The name is only those characters: the rule it breaks is the first one's.
+    for (const name of ['_x', '-x']) {
+      const first = await h.cli(['alias', 'set', '--', name, 'list']);
+      expect(first.code, name).toBe(2);
+      expect(first.stderr).toContain(`error: invalid alias name "${name}": ASCII letters, digits, "-" and "_", starting with a letter or digit, e.g. mine\n`);
+    }
+  });
+
+  it('refuses words or options, global ones too, typed unquoted after the expansion (exit 2 with the quoted line), never saving part of it', async () => {
+    for (const [argv, hint] of [
+      [['alias', 'set', 'un', 'list', '--profile', 'viewer'], "tkt alias set un 'list --profile viewer'"],
+      [['alias', 'set', 'un', 'list', '--timeout', '5'], "tkt alias set un 'list --timeout 5'"],
+      [['alias', 'set', 'un', 'list', '-q'], "tkt alias set un 'list -q'"],
+      [['alias', 'set', 'un', 'list', '--json', '--clobber'], "tkt alias set un 'list --json' --clobber"],
+      [['alias', 'set', 'un', 'list', '--limit', '1'], "tkt alias set un 'list --limit 1'"],
+      [['--json', 'alias', 'set', 'un', 'list', '--', '-q'], "tkt --json alias set un 'list -q'"],
+    ] as const) {
+      const refused = await h.cli([...argv]);
+      expect(refused.code, argv.join(' ')).toBe(2);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr, argv.join(' ')).toContain(`\nhint: quote the expansion: ${hint}\n`);
+    }
+    expect(readAliases(createConfigStore(h.configDir)).aliases).not.toHaveProperty('un');
+    // Global options before the command's word are the run's own.
+    const before = await h.cli(['-q', '--profile', 'viewer', 'alias', 'set', 'un', 'list', '--clobber']);
+    expect(before.code, before.stderr).toBe(0);
+    expect(readAliases(createConfigStore(h.configDir)).aliases.un).toBe('list');
+    await h.cli(['alias', 'delete', 'un']);
   });
 
   it('keeps every alias of eight `tkt alias set` at once, and of deletes among them', async () => {
@@ -348,12 +383,38 @@ hint: quote an argument with spaces: tkt fixed 1029 'toner extra' --dry-run
     for (const name of ['mine', 'fixed']) await h.cli(['alias', 'delete', name]);
   });
 
+  it('offers an alias for a misspelt command, as it offers a command', async () => {
+    await createConfigStore(h.configDir).saveSettings({ aliases: { mine: 'list --view my-open-tickets', fixed: 'resolve $1 --details "Fixed: $2"' } });
+    for (const [argv, meant] of [
+      [['mien'], 'mine'],
+      [['fixd', '1'], 'fixed'],
+      [['lsit'], 'list'],
+    ] as const) {
+      const typo = await sendsNothing(h, () => h.cli([...argv]));
+      expect(typo.code, argv.join(' ')).toBe(2);
+      expect(typo.stderr).toBe(`error: unknown command '${argv[0]}'\n(Did you mean ${meant}?)\n(add --help for usage)\n`);
+    }
+    await createConfigStore(h.configDir).saveSettings({ aliases: {} });
+  });
+
+  it('says on stderr that there are no aliases, as templates list does; stdout stays empty', async () => {
+    await createConfigStore(h.configDir).saveSettings({ aliases: {} });
+    // None saved: said on stderr, stdout left empty for scripts; --json prints its empty document.
+    expect(await h.cli(['alias', 'list'])).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: `no aliases yet: create one with "tkt alias set NAME 'COMMAND ...'"\n`,
+    });
+    expect((await h.cli(['alias', 'list', '-q'])).stdout).toBe('');
+    expect(JSON.parse((await h.cli(['alias', 'list', '--json'])).stdout)).toEqual([]);
+  });
+
   it('tkt help ALIAS prints the alias, its expansion and the help of its command', async () => {
     expect((await h.cli(['alias', 'set', 'mine', 'list --view my-open-tickets'])).code).toBe(0);
     expect((await h.cli(['alias', 'set', 'urgent', '!tkt list -q | tkt pickup -'])).code).toBe(0);
     const help = await h.cli(['help', 'mine']);
     expect(help.code, help.stderr).toBe(0);
-    expect(help.stdout).toMatch(/^mine is an alias of "tkt list --view my-open-tickets"\n\nUsage: tkt list /);
+    expect(help.stdout).toMatch(/^mine is an alias of: tkt list --view my-open-tickets\n\nUsage: tkt list /);
     const shell = await h.cli(['help', 'urgent']);
     expect(shell).toEqual({ code: 0, stdout: 'urgent is an alias of a shell command, run by sh: tkt list -q | tkt pickup -\n', stderr: '' });
     for (const name of ['mine', 'urgent']) await h.cli(['alias', 'delete', name]);
@@ -369,7 +430,7 @@ hint: quote an argument with spaces: tkt fixed 1029 'toner extra' --dry-run
       expect((await h.cli(['alias', 'set', name, expansion])).code).toBe(0);
       const help = await h.cli(['help', name]);
       expect(help.code, help.stderr).toBe(0);
-      expect(help.stdout).toBe(`${name} is an alias of "tkt ${expansion}"\n\n${(await h.cli(['help', ...command])).stdout}`);
+      expect(help.stdout).toBe(`${name} is an alias of: tkt ${expansion}\n\n${(await h.cli(['help', ...command])).stdout}`);
       await h.cli(['alias', 'delete', name]);
     }
   });
@@ -377,7 +438,7 @@ hint: quote an argument with spaces: tkt fixed 1029 'toner extra' --dry-run
   it('tkt ALIAS --help (or -h) prints what tkt help ALIAS does, placeholders unfilled; after -- it is a word', async () => {
     expect((await h.cli(['alias', 'set', 'fixed', 'resolve $1 --details "Fixed: $2"'])).code).toBe(0);
     const expected = await h.cli(['help', 'fixed']);
-    expect(expected.stdout).toMatch(/^fixed is an alias of "tkt resolve \$1 --details "Fixed: \$2""\n\nUsage: tkt resolve /);
+    expect(expected.stdout).toMatch(/^fixed is an alias of: tkt resolve \$1 --details "Fixed: \$2"\n\nUsage: tkt resolve /);
     for (const argv of [
       ['fixed', '--help'],
       ['fixed', '-h'],

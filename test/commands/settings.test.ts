@@ -53,6 +53,24 @@ describe('tkt config', () => {
     expect(pager.stderr).toContain('error: pager needs a command, e.g. "less -R" or "more"');
   });
 
+  it('refuses words or options, global ones too, typed unquoted after the value (exit 2 with the quoted line), saving nothing', async () => {
+    const file = settingsFileIn(h.configDir);
+    const before = readFileSync(file, 'utf8');
+    for (const [argv, hint] of [
+      [['config', 'set', 'editor', 'code', '--wait'], "tkt config set editor 'code --wait'"],
+      [['config', 'set', 'editor', 'nano', '-q'], "tkt config set editor 'nano -q'"],
+      [['config', 'set', 'pager', 'less', '--debug'], "tkt config set pager 'less --debug'"],
+      [['config', 'set', 'pager', 'less', '--profile', 'viewer'], "tkt config set pager 'less --profile viewer'"],
+      [['config', 'set', 'pager', '--', 'less', '-R'], "tkt config set pager -- 'less -R'"],
+    ] as const) {
+      const refused = await h.cli([...argv]);
+      expect(refused.code, argv.join(' ')).toBe(2);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr, argv.join(' ')).toContain(`\nhint: quote the value: ${hint}\n`);
+    }
+    expect(readFileSync(file, 'utf8')).toBe(before);
+  });
+
   it('sets then reads back each setting, globally and per profile', async () => {
     for (const [key, value, expected] of [
       ['editor', 'code --wait', 'code --wait'],

@@ -65,4 +65,16 @@ describe('assertProfileName', () => {
       expect((caught as UsageError).message).toContain(JSON.stringify(name));
     },
   );
+
+  it('says which rule a name breaks: the first character, or a name Windows reserves', () => {
+    expect(() => assertProfileName('_x')).toThrow(expect.objectContaining({ hint: expect.stringContaining('starting with a letter or digit') }));
+    for (const name of ['CON', 'nul.txt', 'com1']) {
+      expect(() => assertProfileName(name), name).toThrow(
+        expect.objectContaining({
+          message: `invalid profile name ${JSON.stringify(name)}: Windows reserves it for a device`,
+          hint: expect.stringContaining('CON, PRN, AUX, NUL, COM0-9 and LPT0-9 are reserved'),
+        }),
+      );
+    }
+  });
 });
