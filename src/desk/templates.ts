@@ -59,7 +59,7 @@ const PLACEHOLDERS: Readonly<Record<string, (values: TemplateValues) => string |
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
-const NAME_RULE = 'ASCII letters, digits, ".", "-" and "_"';
+const NAME_RULE = 'ASCII letters, digits, ".", "-" and "_", starting with a letter or digit';
 const EXTENSION = '.md';
 // HTML comments: Markdown shows none of them, so the example's help lines are never sent.
 const COMMENT = /<!--[\s\S]*?-->\n?/g;
@@ -75,7 +75,7 @@ export function templatesDirIfAny(ctx: FolderOf): string | undefined {
   return config === undefined ? undefined : join(config, 'templates');
 }
 
-/** The file of template NAME; exit 2 for a name that is not ASCII letters, digits, ".", "-" and "_". */
+/** The file of template NAME; exit 2 for a name that breaks NAME_RULE. */
 export function templateFile(ctx: Pick<Context, 'config'>, name: string): string {
   if (!NAME.test(name)) throw new UsageError(`invalid template name ${JSON.stringify(name)}: ${NAME_RULE}, e.g. printer-fixed`);
   return join(templatesDir(ctx), `${name}${EXTENSION}`);

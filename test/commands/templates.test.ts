@@ -342,6 +342,14 @@ describe('tkt templates', () => {
     expect((await h.cli(['templates', 'show', '../x'])).code).toBe(2);
   });
 
+  it('refuses a name that starts with neither a letter nor a digit, saying so (.hidden has only allowed characters)', async () => {
+    const result = await h.cli(['templates', 'show', '.hidden']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      'error: invalid template name ".hidden": ASCII letters, digits, ".", "-" and "_", starting with a letter or digit, e.g. printer-fixed\n',
+    );
+  });
+
   it('list names each template file it leaves out, and why, on stderr (with -q too); other files go unmentioned', async () => {
     const config = join(dir, 'odd-names');
     await mkdir(join(config, 'templates'), { recursive: true });
@@ -349,7 +357,7 @@ describe('tkt templates', () => {
     for (const file of ['my template.md', 'über.md', 'ok.md', 'notes.txt', 'ok.md~', '.ok.md.swp', '.hidden.md']) {
       await writeFile(join(config, 'templates', file), 'Hello\n');
     }
-    const rule = 'a template name is ASCII letters, digits, ".", "-" and "_"';
+    const rule = 'a template name is ASCII letters, digits, ".", "-" and "_", starting with a letter or digit';
     for (const args of [[], ['-q']]) {
       const list = await h.cli(['templates', 'list', ...args], { env: { TKT_CONFIG_DIR: config } });
       expect(list.code).toBe(0);
