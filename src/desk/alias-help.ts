@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { defaultConfigDir, settingsFileIn } from '../config/paths.js';
 import { isObject } from '../util/json-object.js';
+import { parseJsonText } from '../util/json-text.js';
 import { sanitizeInline } from '../output/sanitize.js';
 
 /**
@@ -23,7 +24,8 @@ function aliasEntriesOnFile(env: Record<string, string | undefined>): [string, u
   const dir = defaultConfigDir(env);
   if (dir === undefined) return [];
   try {
-    const settings: unknown = JSON.parse(readFileSync(settingsFileIn(dir), 'utf8'));
+    // Read as the config store reads it (a BOM, an empty file).
+    const settings = parseJsonText(readFileSync(settingsFileIn(dir), 'utf8'));
     const aliases: unknown = isObject(settings) && isObject(settings.settings) ? settings.settings.aliases : undefined;
     return isObject(aliases) ? Object.entries(aliases) : [];
   } catch {

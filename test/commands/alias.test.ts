@@ -1,4 +1,5 @@
 // tkt alias set|list|delete and their expansion before the command line is parsed (README: Aliases).
+import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { settingsFileIn } from '../../src/config/paths.js';
 import { createConfigStore } from '../../src/config/store.js';
@@ -64,6 +65,17 @@ describe('tkt alias', () => {
     const missing = await h.cli(['fixed']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('alias fixed needs an argument for $1');
+  });
+
+  it('runs an alias from a settings file saved with a BOM (Notepad), as every reader of the file takes it, and lists it in --help', async () => {
+    expect((await h.cli(['alias', 'set', 'bommed', 'list --limit 1 -q'])).code).toBe(0);
+    const file = settingsFileIn(h.configDir);
+    writeFileSync(file, `\ufeff${readFileSync(file, 'utf8')}`);
+    const result = await h.cli(['bommed']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^\d+\n$/);
+    expect((await h.cli(['--help'])).stdout).toMatch(/\n {2}bommed +list --limit 1 -q\n/);
+    expect((await h.cli(['alias', 'delete', 'bommed'])).code).toBe(0);
   });
 
   it("takes no option as a placeholder's value: a dry run stays one, and a misplaced option sends nothing (exit 2)", async () => {
