@@ -189,8 +189,13 @@ function checkOneSavedText(argv: readonly string[], program: Command) {
   const own = after.filter((arg, index) => kept(arg) && (end === -1 || index < end));
   const rest = after.filter((arg, index) => index !== end && !own.includes(arg)).join(' ');
   const line = [...argv.slice(0, value), `${argv[value]!} ${rest}`, ...own].map(shellWord).join(' ');
+  const quoted = `quote the ${saved.what}: tkt ${line}`;
+  // A global option there may be the run's own (`config set editor vim --profile work`): it goes before the command.
+  const strayWord = argv[stray];
+  const global = strayWord !== undefined && program.options.some((option) => option.long === strayWord || option.short === strayWord);
+  const moved = [...after.filter((arg, index) => index !== end && !own.includes(arg)), ...argv.slice(0, value + 1), ...own].map(shellWord).join(' ');
   throw new UsageError(`tkt ${argv[top!]} set takes the ${saved.what} as one argument: ${JSON.stringify(rest)} follows ${JSON.stringify(argv[value])}`, {
-    hint: `quote the ${saved.what}: tkt ${line}`,
+    hint: global ? `put tkt's own options before the command: tkt ${moved}; or, to save them in the ${saved.what}, ${quoted}` : quoted,
   });
 }
 

@@ -6,7 +6,6 @@ import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { HELP_TOPICS } from '../output/help-topics.js';
 import { sanitizeInline } from '../output/sanitize.js';
-import { writeText } from '../output/write.js';
 import { shellWord } from '../util/shell-word.js';
 
 export type AliasOptions =
@@ -91,9 +90,9 @@ export async function run(options: AliasOptions, ctx: Context): Promise<void> {
           quiet: () => names.map((name) => `${name}\n`).join(''),
         },
       );
-      // As templates list says it: stdout stays empty for a script.
-      if (names.length === 0 && Object.keys(broken).length === 0)
-        await writeText(ctx.io.stderr, `no aliases yet: create one with "tkt alias set NAME 'COMMAND ...'"\n`);
+      // As templates list says it, to a person only: stdout stays empty for a script, -q and --json say nothing more.
+      if (names.length === 0 && Object.keys(broken).length === 0 && ctx.output.format === 'human')
+        await ctx.output.note(`no aliases yet: create one with "tkt alias set NAME 'COMMAND ...'"\n`);
       // Saved by hand: the aliases that can run are listed all the same.
       for (const name of Object.keys(broken).sort()) {
         await ctx.output.warning(`alias ${sanitizeInline(name)}: ${sanitizeInline(broken[name]!)}: ${sanitizeInline(brokenAliasFix(name))}\n`);

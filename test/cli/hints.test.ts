@@ -112,8 +112,11 @@ describe('an unknown profile', () => {
       const after = await h.cli([...argv, '--profile', 'nosuch']);
       const before = await h.cli(['--profile', 'nosuch', ...argv]);
       for (const result of [after, before]) expect(result.code, argv.join(' ')).toBe(2);
-      // After the value a `set` saves, --profile is refused as a part of it left unquoted.
-      const afterSaid = argv[1] === 'set' ? 'hint: quote the ' : 'error: no profile named "nosuch" (--profile)\n  profiles: default, p2\n';
+      // After the value a `set` saves, --profile is refused: the hint moves it before the command, or quotes it in.
+      const afterSaid =
+        argv[1] === 'set'
+          ? "hint: put tkt's own options before the command: tkt --profile nosuch "
+          : 'error: no profile named "nosuch" (--profile)\n  profiles: default, p2\n';
       expect(after.stderr, argv.join(' ')).toContain(afterSaid);
       expect(before.stderr, argv.join(' ')).toContain('error: no profile named "nosuch" (--profile)\n  profiles: default, p2\n');
       const byEnv = await h.cli(argv, { env: { TKT_PROFILE: 'nosuch' } });

@@ -298,6 +298,7 @@ const HINTS: readonly HintCase[] = [
     },
     commands: ['tkt templates edit NAME'],
   },
+
   {
     name: 'an empty template',
     setup: 'mkdir -p "$TKT_CONFIG_DIR/templates" && : > "$TKT_CONFIG_DIR/templates/blank.md"',
@@ -465,6 +466,8 @@ const HINTS_WITHOUT_COMMAND_LINE: Readonly<Record<string, string>> = {
     "names the commands that settle tickets, whose IDs and texts are the user's (reopen --status closed: test/commands/assign-reopen.test.ts)",
   '" for each: an update that leaves the priority keeps the due date; --json has both dates of each row':
     "names tkt update ID --due WHEN, whose ID and WHEN are each row's (rows whose due date the SLA replaced: test/bulk/create-from.test.ts)",
+  'no aliases yet: create one with "tkt alias set NAME \'COMMAND ...\'"':
+    "names tkt alias set with the user's NAME and COMMAND to fill in (tkt alias list before any alias: test/commands/alias.test.ts)",
   'find each row\'s ticket by its title ("':
     "names tkt list --search TITLE, whose TITLE is each row's (a --created ticket that is not the row's: test/bulk/create-from.test.ts)",
 };
@@ -495,7 +498,8 @@ function stringLiteralAt(source: string, start: number): { parts: string[]; code
   let at = start + 1;
   while (at < source.length && source[at] !== quote) {
     if (source[at] === '\\') {
-      text += source[at + 1];
+      // A line's end (\n) ends the hint's text: what is seen is a line.
+      text += source[at + 1] === 'n' ? '' : source[at + 1];
       at += 2;
     } else if (quote === '`' && source.startsWith('${', at)) {
       // Up to the matching brace, stepping over nested template literals.
