@@ -9,7 +9,7 @@ import { isCI } from '../util/ci.js';
 
 // sh's status for a command it cannot find or run.
 const NOT_RUNNABLE = new Set([126, 127]);
-// sh's status for a pager that Ctrl-C ended (more has no other way out of a long text): quit, not failed.
+// sh's status for a pager that Ctrl-C ended: the user quit it, having seen the text, so it is not printed again.
 const INTERRUPTED = 130;
 // What git gives less and lv unless the user set them: a plain `less` keeps the colours too.
 const PAGER_ENV = { LESS: 'FRX', LV: '-c' };

@@ -360,7 +360,7 @@ describe('tkt show at a terminal', () => {
     } finally {
       await h.cli(['config', 'unset', 'pager']);
     }
-    // Quit by the user (Ctrl-C in more, sh's 130): the ticket was seen, nothing printed twice.
+    // Quit by the user (Ctrl-C, sh's 130): the ticket was seen, nothing printed twice.
     const quit = await h.context({ tty: true, env: { PAGER: 'cat > /dev/null; exit 130' } });
     await run({ id: String(id), markRead: false, pager: true }, quit.ctx);
     expect({ stdout: quit.stdout(), stderr: quit.stderr() }).toEqual({ stdout: '', stderr: '' });
