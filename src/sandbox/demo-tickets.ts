@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ConversationType, SandboxTicket } from './model.js';
+import { StatusType, type ConversationType, type SandboxTicket } from './model.js';
 import type { SandboxStore } from './store.js';
 import { CLOSED_STATUS_ID, DAY_MS, HOUR_MS, blankTicket, seededRandom } from './demo.js';
 
@@ -435,6 +435,7 @@ export function addDemoTickets(store: SandboxStore, now: Date, uploadDir: string
 }
 
 const SEED_WORDS = ['Laptop', 'Printer', 'VPN', 'Outlook', 'Wi-Fi', 'ERP', 'Monitor', 'Badge', 'Scanner', 'Phone', 'Teams', 'Drive'];
+const SEED_RESOLUTIONS = ['Restarted the service.', 'Replaced the part.', 'Updated the driver.', 'Reset the account.', 'Explained the setting.'];
 const SEED_PROBLEMS = ['is slow', 'does not start', 'shows an error', 'needs replacing', 'access request', 'keeps disconnecting'];
 
 /**
@@ -443,7 +444,9 @@ const SEED_PROBLEMS = ['is slow', 'does not start', 'shows an error', 'needs rep
  */
 export function addSeedTickets(store: SandboxStore, count: number, now: Date): void {
   const random = seededRandom(42);
-  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
+  // A generator of its own for resolutions, so that every other value stays what it was.
+  const settling = seededRandom(43);
+  const pick = <T>(list: readonly T[], from = random): T => list[Math.floor(from() * list.length)] as T;
   const { lookups } = store.state;
   const requesters = store.state.users;
   const technicians = store.technicians();
@@ -455,12 +458,21 @@ export function addSeedTickets(store: SandboxStore, count: number, now: Date): v
     const subCategory = pick(lookups.subCategories);
     const priority = pick(lookups.priorities);
     const status = pick(lookups.status);
+    // In the order the generator was always drawn in: the same seed gives the same tickets.
+    const title = `${pick(SEED_WORDS)} ${pick(SEED_PROBLEMS)} #${i + 1}`;
+    const creatorId = pick(requesters).id;
+    const assignedUser = random() < 0.7 ? pick(technicians).id : null;
+    // Resolved and closed ones carry a resolution, as the demo tickets do: hours or days after
+    // creation (a report of time to resolve has something to measure), closed a day after that.
+    const settled = status.statusType === StatusType.resolved || status.statusType === StatusType.closed;
+    const resolvedAt = settled ? Date.parse(createdOn) + (1 + Math.floor(settling() * 120)) * HOUR_MS : undefined;
+    const lastChange = resolvedAt === undefined ? createdOn : new Date(resolvedAt + (status.statusType === StatusType.closed ? DAY_MS : 0)).toISOString();
     tickets.push(
       blankTicket(store.takeTicketId(), {
-        title: `${pick(SEED_WORDS)} ${pick(SEED_PROBLEMS)} #${i + 1}`,
+        title,
         description: 'Generated ticket.',
-        creatorId: pick(requesters).id,
-        assignedUser: random() < 0.7 ? pick(technicians).id : null,
+        creatorId,
+        assignedUser,
         ticketStatusId: status.id,
         ticketPriorityId: priority.id,
         ticketCategoryId: subCategory.categoryId,
@@ -469,8 +481,16 @@ export function addSeedTickets(store: SandboxStore, count: number, now: Date): v
         siteId: pick(lookups.sites).id,
         departmentId: pick(lookups.departments).id,
         createdOn,
-        updatedOn: createdOn,
+        updatedOn: lastChange,
         dueDate: new Date(start + i * step + priority.slaHours * HOUR_MS).toISOString(),
+        resolution:
+          resolvedAt === undefined
+            ? null
+            : {
+                details: pick(SEED_RESOLUTIONS, settling),
+                submitBy: assignedUser ?? pick(technicians, settling).id,
+                submitDate: new Date(resolvedAt).toISOString(),
+              },
         guid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
       }),
     );

@@ -14,30 +14,46 @@ function settledTickets(sandbox: RunningSandbox) {
     .map((t) => ({ ticket: t, closed: typeOf(t.ticketStatusId) === StatusType.closed }));
 }
 
+/** Each resolved or closed ticket: resolved after it was created and before now, closed after that. */
+function expectResolvedInTime(sandbox: RunningSandbox) {
+  const { conversations } = sandbox.state;
+  const settled = settledTickets(sandbox);
+  expect(settled.some((s) => s.closed) && settled.some((s) => !s.closed)).toBe(true);
+  const hours = new Set<number>();
+  for (const { ticket, closed } of settled) {
+    const created = Date.parse(ticket.createdOn);
+    const resolved = Date.parse(ticket.resolution!.submitDate);
+    const updated = Date.parse(ticket.updatedOn);
+    expect(resolved, `#${ticket.id} resolved after it was created`).toBeGreaterThan(created);
+    expect(resolved, `#${ticket.id} resolved before now`).toBeLessThan(NOW.getTime());
+    hours.add((resolved - created) / 3_600_000);
+    // Its last change is its resolution, or its close after that.
+    if (closed) expect(updated, `#${ticket.id} closed after it was resolved`).toBeGreaterThan(resolved);
+    else expect(updated).toBe(resolved);
+    expect(updated).toBeLessThan(NOW.getTime());
+    // A Close conversation is dated when the ticket was closed.
+    for (const c of conversations.filter((c) => c.ticketId === ticket.id && c.type === 'Close')) expect(c.createdOn).toBe(ticket.updatedOn);
+  }
+  // Not one duration for all: a report has something to tell apart.
+  expect(hours.size).toBeGreaterThan(3);
+}
+
 describe('demo tickets', () => {
   test('are resolved some hours or days after they were created, before now, and closed after that', async () => {
     const { sandbox } = await openSandbox({ now: () => NOW });
-    const { conversations } = sandbox.state;
-    const settled = settledTickets(sandbox);
-    expect(settled.some((s) => s.closed) && settled.some((s) => !s.closed)).toBe(true);
-    const hours = new Set<number>();
-    for (const { ticket, closed } of settled) {
-      const created = Date.parse(ticket.createdOn);
-      const resolved = Date.parse(ticket.resolution!.submitDate);
-      const updated = Date.parse(ticket.updatedOn);
-      expect(resolved, `#${ticket.id} resolved after it was created`).toBeGreaterThan(created);
-      expect(resolved, `#${ticket.id} resolved before now`).toBeLessThan(NOW.getTime());
-      hours.add((resolved - created) / 3_600_000);
-      // Its last change is its resolution, or its close after that.
-      if (closed) expect(updated, `#${ticket.id} closed after it was resolved`).toBeGreaterThan(resolved);
-      else expect(updated).toBe(resolved);
-      expect(updated).toBeLessThan(NOW.getTime());
-      // A Close conversation is dated when the ticket was closed.
-      for (const c of conversations.filter((c) => c.ticketId === ticket.id && c.type === 'Close')) expect(c.createdOn).toBe(ticket.updatedOn);
-    }
-    // Not one duration for all: a report has something to tell apart.
-    expect(hours.size).toBeGreaterThan(3);
-    expect(conversations.some((c) => c.type === 'Close' && settled.some((s) => s.closed && s.ticket.id === c.ticketId))).toBe(true);
+    expectResolvedInTime(sandbox);
+    const closedIds = new Set(
+      settledTickets(sandbox)
+        .filter((s) => s.closed)
+        .map((s) => s.ticket.id),
+    );
+    expect(sandbox.state.conversations.some((c) => c.type === 'Close' && closedIds.has(c.ticketId))).toBe(true);
+  });
+
+  test('seeded ones (--seed-tickets) too', async () => {
+    const { sandbox } = await openSandbox({ now: () => NOW, demoData: false, seedTickets: 300 });
+    expect(settledTickets(sandbox).length).toBeGreaterThan(30);
+    expectResolvedInTime(sandbox);
   });
 
   test('have the same dates on every start at the same clock, as the service reads them', async () => {
