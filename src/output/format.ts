@@ -8,7 +8,7 @@ import { OutputAfterChangeError, UsageError } from '../errors.js';
 import { createJsonArrayWriter, writeJson, writeJsonLine } from './json.js';
 import type { CompiledQuery } from './query.js';
 import { escapeJsonControls, sanitizeText } from './sanitize.js';
-import { checkMemberNames, memberKey, uncheckedWarnings, type MemberAliases } from './members.js';
+import { checkMemberNames, memberKey, pagedNameCheck, uncheckedWarnings, type MemberAliases } from './members.js';
 import { writeText } from './write.js';
 import type { OutputFlags, Format, DocumentForms, ArrayPrinter, Output, ShapedPart } from './types.js';
 
@@ -103,15 +103,15 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
   const raw = flags.raw === true;
 
   const warning = (text: string) => writeText(io.stderr, `warning: ${text}`);
-  /** Says which --fields names no item could be checked against (an empty answer). */
-  const warnUnchecked = async (names: readonly string[], noun?: string) => {
-    for (const text of uncheckedWarnings(names, '--fields', noun)) await warning(text);
+  const warnings = async (texts: readonly string[]) => {
+    for (const text of texts) await warning(text);
   };
 
   const limit = async (value: unknown, aliases?: MemberAliases): Promise<unknown> => {
     if (fields === undefined) return value;
     const items = Array.isArray(value) ? value : [value];
-    await warnUnchecked(checkMemberNames(items, fields, '--fields', { aliases }));
+    // The --fields names no item could be checked against (an empty answer) are warned of.
+    await warnings(uncheckedWarnings(checkMemberNames(items, fields, '--fields', { aliases }), '--fields'));
     return Array.isArray(value) ? value.map((item) => pickMembers(item, fields, aliases)) : pickMembers(value, fields, aliases);
   };
 
@@ -195,19 +195,14 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
   };
 
   const array = (aliases?: MemberAliases, noun?: string): ArrayPrinter => {
-    let checked = fields === undefined;
+    const check = fields === undefined ? undefined : pagedNameCheck(fields, '--fields', { aliases });
     const limitPage = (items: readonly unknown[]) => {
-      if (!checked && items.length > 0) {
-        // Items of one list share a shape: the first page tells which names exist.
-        checkMemberNames(items, fields!, '--fields', { aliases });
-        checked = true;
-      }
-      return fields === undefined ? items : items.map((item) => pickMembers(item, fields, aliases));
+      if (fields === undefined) return items;
+      check?.page(items);
+      return items.map((item) => pickMembers(item, fields, aliases));
     };
-    /** At the end of a list that had no item: the names nothing could check. */
-    const warnIfUnchecked = async () => {
-      if (!checked) await warnUnchecked(checkMemberNames([], fields!, '--fields', { aliases }), noun);
-    };
+    /** At the end of the list: the names no item could check. */
+    const warnIfUnchecked = () => warnings(check?.warnings(noun) ?? []);
     if (query === undefined) {
       const writer = createJsonArrayWriter(stdout);
       return {

@@ -69,10 +69,33 @@ export function checkMemberNames(items: readonly unknown[], names: readonly stri
   });
 }
 
+type NameFlag = '--fields' | '--columns';
+
 /** The warnings for names checkMemberNames could not check: `noun` is what came back ("tickets"), plural. */
-export function uncheckedWarnings(names: readonly string[], flag: '--fields' | '--columns', noun = 'items'): string[] {
+export function uncheckedWarnings(names: readonly string[], flag: NameFlag, noun = 'items'): string[] {
   const kind = flag === '--columns' ? 'column' : 'field';
   return names.map((name) => `${flag}: ${sanitizeInline(name)} is not a ${kind} tkt knows, and no ${noun} came back to check it against\n`);
+}
+
+/** checkMemberNames over a list that comes page by page (list --all). */
+export interface PagedNameCheck {
+  /** Checks the names against the first page that holds an object: the items of one list share a shape. */
+  page(items: readonly unknown[]): void;
+  /** At the list's end: the warnings for the names no page could check (no item, or none an object). */
+  warnings(noun?: string): string[];
+}
+
+export function pagedNameCheck(names: readonly string[], flag: NameFlag, known: KnownNames = {}): PagedNameCheck {
+  // Set by a page that holds an object, not by any page: strings have no member to check a name against.
+  let checked = false;
+  return {
+    page(items) {
+      if (checked || !items.some(isObject)) return;
+      checkMemberNames(items, names, flag, known);
+      checked = true;
+    },
+    warnings: (noun) => (checked ? [] : uncheckedWarnings(checkMemberNames([], names, flag, known), flag, noun)),
+  };
 }
 
 /** Scalar member names of the first items, ID first: the default columns of records of unknown shape. */

@@ -6,7 +6,7 @@
 import { isObject } from '../api/member-access.js';
 import type { IO } from './io.js';
 import type { Format, Output } from './types.js';
-import { checkMemberNames, distinctNames, memberKey, uncheckedWarnings, type MemberAliases } from './members.js';
+import { distinctNames, memberKey, pagedNameCheck, type MemberAliases } from './members.js';
 import { sanitizeInline, sanitizeText } from './sanitize.js';
 import { createStyle } from './style.js';
 import { renderPlainTable, type Cell } from './plain-table.js';
@@ -97,12 +97,12 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
 
   // Asked for twice (id,ID; title,subject of a ticket), a column is shown once, where first named.
   const asked = out.columns === undefined ? undefined : distinctNames(out.columns, spec.aliases);
-  const known = { ownNames: spec.columns.map((column) => column.name), aliases: spec.aliases };
+  const check =
+    asked === undefined ? undefined : pagedNameCheck(asked, '--columns', { ownNames: spec.columns.map((column) => column.name), aliases: spec.aliases });
   let chosen: RecordColumn<Entry<T>>[] | undefined;
   const choose = (items: readonly unknown[]): RecordColumn<Entry<T>>[] => {
     const names = asked ?? spec.defaultColumns(items);
     const byName = (name: string) => spec.columns.find((column) => column.name.toLowerCase() === name.toLowerCase());
-    if (asked !== undefined) checkMemberNames(items, asked, '--columns', known);
     return names.map((name) => {
       const own = byName(name);
       return own === undefined ? itemColumn<T>(name, spec.aliases) : ownColumn(own);
@@ -121,6 +121,7 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
   return {
     async page(items) {
       if (items.length === 0) return;
+      check?.page(items);
       chosen ??= choose(items);
       const columns = chosen;
       const entries = items.map((item) => ({ item, record: spec.prepare(item) }));
@@ -170,10 +171,8 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
       await writeText(io.stdout, heading + text);
     },
     async end() {
-      // No record came back to check the names tkt does not know against: said, not passed in silence.
-      if (count === 0 && asked !== undefined) {
-        for (const text of uncheckedWarnings(checkMemberNames([], asked, '--columns', known), '--columns', spec.noun)) await out.warning(text);
-      }
+      // No record (or none an object) came back to check the names tkt does not know against: said, not passed in silence.
+      for (const text of check?.warnings(spec.noun) ?? []) await out.warning(text);
       if (count > 0) {
         // Told once, under the whole table (list --all's pages share one); only to a person at the terminal.
         if (fitted !== undefined && io.stderrIsTTY) {

@@ -438,6 +438,25 @@ describe('--fields and --columns: one rule whatever the answer holds', () => {
       h.sandbox.state.lookups.sites = sites;
     }
   });
+
+  it('warns as for an empty answer when what came back holds no object to check the names against', async () => {
+    const sites = h.sandbox.state.lookups.sites;
+    // A service whose sites are bare names: items, but none with members.
+    h.sandbox.state.lookups.sites = ['Head Office', 'Remote'] as unknown as typeof sites;
+    try {
+      const collection = ['metadata', '--collection', 'sites'];
+      for (const shaping of [['--csv', '--columns', 'nosuch'], ['--columns', 'nosuch'], ['--fields', 'nosuch'], ['--json']]) {
+        const run = await h.cli([...collection, ...shaping]);
+        const warned =
+          shaping[0] === '--json'
+            ? ''
+            : `warning: ${shaping.at(-2)}: nosuch is not a ${shaping.at(-2) === '--fields' ? 'field' : 'column'} tkt knows, and no sites came back to check it against\n`;
+        expect(run, shaping.join(' ')).toMatchObject({ code: 0, stderr: warned });
+      }
+    } finally {
+      h.sandbox.state.lookups.sites = sites;
+    }
+  });
 });
 
 describe('--columns named twice', () => {
