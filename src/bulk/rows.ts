@@ -1,5 +1,7 @@
 // The rows of a `tkt create --from` file: JSON Lines, a JSON array or CSV with a header row,
 // columns named like the create options, each row with a hash of its content for --resume.
+// A ticket as tkt prints it (show --json, list --json) is no row: copying tickets picks their
+// columns with --query (README: Copying tickets between profiles).
 import { createHash } from 'node:crypto';
 import { extname } from 'node:path';
 import { UsageError } from '../errors.js';
@@ -130,9 +132,32 @@ function keysGivenTwice(text: string, depth: number): string[][] {
   return objects;
 }
 
+/** Where README.md shows how to turn tickets tkt printed into rows. */
+const COPY_RECIPE = 'see "Copying tickets between profiles" in the README';
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The command that printed a ticket in this shape, when the object is one: `show --json`'s
+ * detail holds its requester and lookups as objects (`"site": {"id": 1, "title": "HQ"}`), a
+ * `list --json` item has a `ticketId`. Neither is a row of create columns.
+ */
+function printedBy(object: Record<string, unknown>): string | undefined {
+  const keys = new Map(Object.entries(object).map(([name, value]) => [columnKey(name), value]));
+  if (['creator', 'site', 'department', 'status', 'priority'].some((key) => isObject(keys.get(key)))) return 'tkt show --json';
+  if (keys.has('ticketid')) return 'tkt list --json';
+  return undefined;
+}
+
 function objectRow(row: number, line: number | undefined, parsed: unknown, endpoint: TicketEndpoint, givenTwice: readonly string[] = []): InputRow {
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+  if (!isObject(parsed)) {
     return { ...makeRow(row, line, {}, ['expected an object like {"title": "...", ...}']), unreadable: true };
+  }
+  // One line instead of a problem per member it has, or lacks.
+  const command = printedBy(parsed);
+  if (command !== undefined) {
+    const problem = `looks like a ticket as "${command}" prints it, not a row of create columns (title, description, requester, site, ...): ${COPY_RECIPE}`;
+    return { ...makeRow(row, line, {}, [problem]), unreadable: true };
   }
   const values: RawFieldValues = {};
   // The same key twice: JSON.parse kept the last value, which may not be the one meant.
@@ -158,9 +183,42 @@ function objectRow(row: number, line: number | undefined, parsed: unknown, endpo
   return makeRow(row, line, values, problems);
 }
 
+const filled = (content: string) => content.trim() !== '';
+
+/**
+ * The number of lines of text read as JSON Lines that is JSON pretty-printed over them instead
+ * (`tkt show --json`, `jq .`): its first line opens a document, its last one closes one, and
+ * neither is a row. Undefined for anything else.
+ */
+function spreadOverLines(lines: readonly string[]): number | undefined {
+  const first = lines.find(filled)?.trim() ?? '';
+  const last = lines.findLastIndex(filled);
+  return /^[[{]$/.test(first) && /^[\]}]$/.test(lines[last]!.trim()) ? last + 1 : undefined;
+}
+
+/** The refusal of JSON spread over lines, with the form that works for what it holds. */
+function spreadError(text: string, lineCount: number): UsageError {
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch {
+    // Several documents one after another (a loop of `tkt show --json`), or a broken one.
+  }
+  const command = isObject(document) ? printedBy(document) : undefined;
+  const hint = Array.isArray(document)
+    ? "a JSON array is read as rows from stdin or a file not named .jsonl or .ndjson; or make it JSON Lines: jq -c '.[]'"
+    : command !== undefined
+      ? `it looks like a ticket as "${command}" prints it, which is not a row of create columns either: ${COPY_RECIPE}`
+      : "put each object on a line of its own: jq -c '.'";
+  return new UsageError(`the input is JSON pretty-printed over ${lineCount} lines, not JSON Lines (one object per line)`, { hint });
+}
+
 function jsonLinesRows(text: string, endpoint: TicketEndpoint): InputRow[] {
   const rows: InputRow[] = [];
-  text.split(/\r?\n/).forEach((content, index) => {
+  const lines = text.split(/\r?\n/);
+  const spread = spreadOverLines(lines);
+  if (spread !== undefined) throw spreadError(text, spread);
+  lines.forEach((content, index) => {
     if (content.trim() === '') return;
     const row = rows.length + 1;
     try {
@@ -183,9 +241,7 @@ function jsonArrayRows(text: string, endpoint: TicketEndpoint): InputRow[] {
   const givenTwice = keysGivenTwice(text, 2);
   // Objects and non-objects are numbered apart: a row that is no object is refused whole anyway.
   let object = 0;
-  return parsed.map((item, index) =>
-    objectRow(index + 1, undefined, item, endpoint, typeof item === 'object' && item !== null && !Array.isArray(item) ? givenTwice[object++] : []),
-  );
+  return parsed.map((item, index) => objectRow(index + 1, undefined, item, endpoint, isObject(item) ? givenTwice[object++] : []));
 }
 
 /**

@@ -274,6 +274,26 @@ describe('tkt create --from', () => {
     expect(lines).toContainEqual(expect.stringMatching(/^\s*row 3 \(line 3\): missing title, /));
   });
 
+  it('tells a ticket piped from tkt show or tkt list in one line, not an error per line or per member; nothing sent', async () => {
+    const shown = await h.cli(['show', '1031', '--json']);
+    const pretty = await h.cli(['create', '--from', '-', '--dry-run'], { stdin: shown.stdout });
+    expect(pretty.code).toBe(ExitCode.usage);
+    expect(pretty.stderr).toBe(
+      `error: the input is JSON pretty-printed over ${shown.stdout.trimEnd().split('\n').length} lines, not JSON Lines (one object per line)\n` +
+        'hint: it looks like a ticket as "tkt show --json" prints it, which is not a row of create columns either: see "Copying tickets between profiles" in the README\n',
+    );
+    const seeRecipe = 'not a row of create columns (title, description, requester, site, ...): see "Copying tickets between profiles" in the README';
+    const compact = await h.cli(['create', '--from', '-', '--dry-run'], { stdin: (await h.cli(['show', '1031', '--query', '[@]', '--raw'])).stdout });
+    expect(compact.code).toBe(ExitCode.usage);
+    expect(compact.stderr).toBe(
+      `error: 1 of 1 rows in - are not valid; nothing was sent\n  row 1 (line 1): looks like a ticket as "tkt show --json" prints it, ${seeRecipe}\n`,
+    );
+    const listed = await h.cli(['create', '--from', '-', '--dry-run'], { stdin: (await h.cli(['list', '--limit', '2', '--json'])).stdout });
+    expect(listed.code).toBe(ExitCode.usage);
+    expect(listed.stderr).toContain(`\n  row 2: looks like a ticket as "tkt list --json" prints it, ${seeRecipe}\n`);
+    expect(h.sandbox.stats.byRoute[REGISTER_ROUTE]).toBeUndefined();
+  });
+
   it('says in words why the report or the file cannot be opened, before any create', async () => {
     const file = await write('unwritable.csv', 'title,description,requester,site,department,status\nnope,d,aberg,1,1,1\n');
     const report = join(dir, 'no-such-folder', 'r.jsonl');

@@ -137,6 +137,79 @@ describe('readRows: JSON Lines', () => {
   });
 });
 
+describe('readRows: JSON pretty-printed over lines, read as JSON Lines', () => {
+  const pretty = (value: unknown) => JSON.stringify(value, null, 2);
+
+  it('refuses a document spread over lines in one error, not an error per line', () => {
+    const error = usageErrorOf(() => readRows(`${pretty({ title: 'A', description: 'd' })}\n`, 'jsonl', 'register'));
+    expect(error.message).toBe('the input is JSON pretty-printed over 4 lines, not JSON Lines (one object per line)');
+    expect(error.hint).toBe("put each object on a line of its own: jq -c '.'");
+    expect(error.details).toEqual([]);
+  });
+
+  it('says so of documents one after another too (a loop of show --json), CRLF and blank lines around', () => {
+    const text = `\r\n${pretty({ title: 'A' })}\r\n${pretty({ title: 'B' })}\r\n\r\n`.replace(/\n(?!\r)/g, '\r\n');
+    expect(usageErrorOf(() => readRows(text, 'jsonl', 'register')).message).toMatch(/^the input is JSON pretty-printed over \d+ lines, not JSON Lines/);
+  });
+
+  it('tells an array in a .jsonl file how it is read as rows', () => {
+    const error = usageErrorOf(() => readRows(pretty([{ title: 'A' }]), 'jsonl', 'register'));
+    expect(error.hint).toBe("a JSON array is read as rows from stdin or a file not named .jsonl or .ndjson; or make it JSON Lines: jq -c '.[]'");
+  });
+
+  it('points a ticket as show --json prints it at the recipe that makes rows of it', () => {
+    const ticket = { id: 1031, title: 'A', siteId: 1, creator: { userName: 'jmuller' }, site: { id: 1, title: 'Head Office' } };
+    expect(usageErrorOf(() => readRows(pretty(ticket), 'jsonl', 'register')).hint).toBe(
+      'it looks like a ticket as "tkt show --json" prints it, which is not a row of create columns either: see "Copying tickets between profiles" in the README',
+    );
+  });
+
+  it('leaves JSON Lines alone, even a row that is a lone brace among them', () => {
+    const rows = readRows('{"title":"A"}\n{\n{"title":"B"}\n}\n', 'jsonl', 'register');
+    expect(rows.map((row) => [row.row, row.line, row.problems.length])).toEqual([
+      [1, 1, 0],
+      [2, 2, 1],
+      [3, 3, 0],
+      [4, 4, 1],
+    ]);
+  });
+});
+
+describe('readRows: a ticket as tkt prints it', () => {
+  const SHOWN =
+    'looks like a ticket as "tkt show --json" prints it, not a row of create columns (title, description, requester, site, ...): see "Copying tickets between profiles" in the README';
+
+  it('tells a show --json ticket in one problem, in JSON Lines or an array, any case', () => {
+    const ticket = {
+      id: 1031,
+      title: 'A',
+      description: 'd',
+      siteId: 1,
+      ticketStatusId: 1,
+      site: { id: 1, title: 'Head Office' },
+      status: { id: 1, status: 'Open' },
+    };
+    const [line] = readRows(`${JSON.stringify(ticket)}\n`, 'jsonl', 'register');
+    expect(line).toMatchObject({ row: 1, line: 1, values: {}, problems: [SHOWN], unreadable: true });
+    const pascal = { Id: 7, Title: 'A', Creator: { UserName: 'jmuller' } };
+    const rows = readRows(JSON.stringify([{ title: 'fine' }, pascal]), 'json', 'register');
+    expect(shape(rows)).toEqual([
+      { row: 1, line: undefined, values: { title: 'fine' }, problems: [] },
+      { row: 2, line: undefined, values: {}, problems: [SHOWN] },
+    ]);
+  });
+
+  it('tells a list --json item alike', () => {
+    const [row] = readRows(JSON.stringify([{ ticketId: 1032, subject: 'A', status: 'Escalated', requester: 'Ada Admin' }]), 'json', 'register');
+    expect(row!.problems).toEqual([SHOWN.replace('show', 'list')]);
+  });
+
+  it('still names a value of the wrong type in a row of create columns', () => {
+    const [row] = readRows('{"title":"A","tag":{"id":1}}', 'jsonl', 'register');
+    expect(row!.problems).toEqual(['tag: expected text or a list, got object']);
+  });
+});
+
 describe('readRows: a JSON array', () => {
   it('numbers the elements from 1, with no line, each checked as a JSON Lines row is', () => {
     const rows = readRows('[{"title":"A","tag":[1,2]}, 7, {"title":"C","colour":"red"}]', 'json', 'register');
