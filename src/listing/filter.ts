@@ -11,6 +11,7 @@ import { UsageError } from '../errors.js';
 import type { LookupEntry, Lookups } from '../lookups/types.js';
 import { FILTER_FIELDS, type LookupKind } from '../model/fields.js';
 import { readListItem, type TicketListItem } from '../model/ticket.js';
+import { kebabCase } from './query.js';
 import { DATE_ONLY, parseWhen } from '../util/when.js';
 
 /** The lookup filters: each an option named after its kind (`--status`, `--assignee`), as the field table says. */
@@ -34,7 +35,7 @@ type DateField = keyof typeof DATE_FILTERS;
 type DateOption = (typeof DATE_FILTERS)[DateField]['after' | 'before'];
 const DATE_OPTIONS: readonly DateOption[] = Object.values(DATE_FILTERS).flatMap(({ after, before }) => [after, before]);
 
-const flagOf = (option: DateOption) => `--${option.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+const flagOf = (option: DateOption) => `--${kebabCase(option)}`;
 
 /** true / false, or undefined when the item does not say (the detail will). */
 type Verdict = boolean | undefined;
