@@ -43,7 +43,7 @@ Examples:
   $ tkt list -q --all --view my-completed-tickets | tkt close -`;
 
 export function register(program: Program, host: CommandHost): void {
-  // The lookup filters (--status, --assignee...) come from the field table, after --requester.
+  // The filters (--status, --assignee... from the field table, then --overdue and the dates) come after --requester.
   const listing = program
     .command('list')
     .description('List tickets')
@@ -55,9 +55,6 @@ export function register(program: Program, host: CommandHost): void {
     .option('--all', 'walk every page, printing tickets as they arrive')
     .option('--requester <user>', `tickets of one requester: user ID, username or full name (${USERNAME_PAGE_SIZE} a page; with --page or --all)`);
   const command = addFilterOptions(listing)
-    .option('--overdue', 'only overdue tickets')
-    .option('--due-before <when>', 'only tickets due before WHEN')
-    .option('--created-after <when>', 'only tickets created after WHEN')
     .option(
       '--sort <field>',
       `order the whole view (or every match) by ${SORT_FIELDS.join(', ')}, then print the --limit tickets of --page; -FIELD for descending`,

@@ -56,9 +56,6 @@ export function register(program: Program, host: CommandHost): void {
     .option('--in <fields>', 'where --search looks, as for tkt list')
     .option('--requester <user>', 'tickets of one requester, as for tkt list');
   const command = addFilterOptions(watching)
-    .option('--overdue', 'only overdue tickets')
-    .option('--due-before <when>', 'only tickets due before WHEN')
-    .option('--created-after <when>', 'only tickets created after WHEN')
     .option('--interval <seconds>', `seconds between polls, at least ${MIN_INTERVAL_SECONDS}`, String(DEFAULT_INTERVAL_SECONDS))
     .option('--once', 'poll once and exit')
     .option('--initial', 'tell every ticket of the first poll as added')

@@ -11,17 +11,31 @@ import { UsageError } from '../errors.js';
 import type { LookupEntry, Lookups } from '../lookups/types.js';
 import { FILTER_FIELDS, type LookupKind } from '../model/fields.js';
 import { readListItem, type TicketListItem } from '../model/ticket.js';
-import { parseWhen } from '../util/when.js';
+import { kebabCase } from './query.js';
+import { DATE_ONLY, parseWhen } from '../util/when.js';
 
 /** The lookup filters: each an option named after its kind (`--status`, `--assignee`), as the field table says. */
 export type LookupFilterValues = { [Kind in LookupKind]?: string | undefined };
 
 export interface ListFilterOptions extends LookupFilterValues {
   overdue?: boolean | undefined;
+  dueAfter?: string | undefined;
   dueBefore?: string | undefined;
   createdAfter?: string | undefined;
+  createdBefore?: string | undefined;
   sort?: string | undefined;
 }
+
+/** The date filters: each date of a ticket bounded from either side, by the options named so (`--due-after`...). */
+const DATE_FILTERS = {
+  due: { after: 'dueAfter', before: 'dueBefore' },
+  created: { after: 'createdAfter', before: 'createdBefore' },
+} as const;
+type DateField = keyof typeof DATE_FILTERS;
+type DateOption = (typeof DATE_FILTERS)[DateField]['after' | 'before'];
+const DATE_OPTIONS: readonly DateOption[] = Object.values(DATE_FILTERS).flatMap(({ after, before }) => [after, before]);
+
+const flagOf = (option: DateOption) => `--${kebabCase(option)}`;
 
 /** true / false, or undefined when the item does not say (the detail will). */
 type Verdict = boolean | undefined;
@@ -33,12 +47,18 @@ export const NO_ASSIGNEE = 'none';
 /** The kinds `tkt list` filters by, in the field table's order. */
 export const LOOKUP_FILTERS: readonly LookupKind[] = FILTER_FIELDS.map((spec) => spec.value.kind);
 
-/** Adds the lookup filters' options (`--status <name>`) to `tkt list`, as the field table gives them. */
-export function addFilterOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
-  command: Command<Args, Opts, Globals>,
-): Command<Args, Opts & LookupFilterValues, Globals> {
+/**
+ * Adds the filters' options to `tkt list` and `tkt watch`: the lookups' (`--status <name>`), as
+ * the field table gives them, then --overdue and the dates.
+ */
+export function addFilterOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(command: Command<Args, Opts, Globals>) {
   for (const spec of FILTER_FIELDS) command.option(`--${spec.key} <${spec.filter.placeholder}>`, spec.filter.description);
-  return command as Command<Args, Opts & LookupFilterValues, Globals>;
+  return (command as Command<Args, Opts & LookupFilterValues, Globals>)
+    .option('--overdue', 'only overdue tickets')
+    .option('--due-after <when>', 'only tickets due after WHEN')
+    .option('--due-before <when>', 'only tickets due before WHEN')
+    .option('--created-after <when>', 'only tickets created after WHEN')
+    .option('--created-before <when>', 'only tickets created before WHEN');
 }
 
 export const SORT_FIELDS = ['id', 'created', 'due', 'priority', 'status'] as const;
@@ -76,6 +96,29 @@ function whenOption(text: string | undefined, flag: string, now: Date): Date | u
   }
 }
 
+interface DateRange {
+  field: DateField;
+  after: Date | undefined;
+  before: Date | undefined;
+}
+
+/** Each date's bounds, read as WHEN; exit 2 for a bad date, or for a range that no time is inside. */
+function dateRanges(options: ListFilterOptions, now: Date): DateRange[] {
+  return Object.entries(DATE_FILTERS).map(([field, names]) => {
+    const after = whenOption(options[names.after], flagOf(names.after), now);
+    const before = whenOption(options[names.before], flagOf(names.before), now);
+    if (after !== undefined && before !== undefined && before <= after) {
+      const [from, to] = [options[names.after]!, options[names.before]!];
+      // The likely slip: the same date alone on both sides, meant as that day; both are its end (README, Dates).
+      const sameDay = from.trim() === to.trim() && DATE_ONLY.test(from.trim());
+      throw new UsageError(`${flagOf(names.before)} ${to} is not after ${flagOf(names.after)} ${from}: the range is empty`, {
+        hint: sameDay ? `a date alone is the end of that day: for the tickets ${field} on ${to.trim()}, give ${flagOf(names.after)} the day before` : undefined,
+      });
+    }
+    return { field: field as DateField, after, before };
+  });
+}
+
 export interface Sort {
   field: SortField;
   descending: boolean;
@@ -94,17 +137,13 @@ export function parseSort(text: string | undefined): Sort | undefined {
 
 /** Exit 2 before any request for a bad date or sort field. */
 export function checkFilterOptions(options: ListFilterOptions, now: Date): void {
-  whenOption(options.dueBefore, '--due-before', now);
-  whenOption(options.createdAfter, '--created-after', now);
+  dateRanges(options, now);
   parseSort(options.sort);
 }
 
 export function hasFilters(options: ListFilterOptions): boolean {
   return (
-    LOOKUP_FILTERS.some((name) => options[name] !== undefined) ||
-    options.overdue !== undefined ||
-    options.dueBefore !== undefined ||
-    options.createdAfter !== undefined
+    LOOKUP_FILTERS.some((name) => options[name] !== undefined) || options.overdue !== undefined || DATE_OPTIONS.some((name) => options[name] !== undefined)
   );
 }
 
@@ -126,10 +165,14 @@ export async function buildFilter(options: ListFilterOptions, ctx: Context, look
   const { overdue } = options;
   // false: the tickets that are not overdue (list_tickets); the CLI's --overdue is true or not given.
   if (overdue !== undefined) tests.push((ticket) => (ticket.overdue ?? (ticket.due !== undefined && ticket.due < now)) === overdue);
-  const dueBefore = whenOption(options.dueBefore, '--due-before', now);
-  if (dueBefore !== undefined) tests.push(({ due }) => due !== undefined && due < dueBefore);
-  const createdAfter = whenOption(options.createdAfter, '--created-after', now);
-  if (createdAfter !== undefined) tests.push(({ created }) => created !== undefined && created > createdAfter);
+  // A ticket without the date (no due date) is outside every range, as it is before or after no time.
+  for (const { field, after, before } of dateRanges(options, now)) {
+    if (after === undefined && before === undefined) continue;
+    tests.push((ticket) => {
+      const date = ticket[field];
+      return date !== undefined && (after === undefined || date > after) && (before === undefined || date < before);
+    });
+  }
 
   return {
     active: tests.length > 0,

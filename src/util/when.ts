@@ -1,6 +1,7 @@
 import { UsageError } from '../errors.js';
 
-const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** A date alone, which WHEN reads as the end of that day. */
+export const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 // Date-time; the seconds, fraction and zone are optional. A space may stand for the "T".
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
 // `+3d` ahead; `-7d` back (list --created-after -7d).

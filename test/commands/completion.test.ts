@@ -80,7 +80,7 @@ describe('tkt completion', () => {
     expect(bashComplete(['tkt', 'completion', ''])).toEqual(['bash', 'zsh', 'fish']);
     expect(bashComplete(['tkt', 'list', '--view', 'my-over'])).toEqual(['my-overdue-tickets']);
     expect(bashComplete(['tkt', 'list', '--sort', '-d'])).toEqual(['-due']);
-    expect(bashComplete(['tkt', 'list', '--created'])).toEqual(['--created-after']);
+    expect(bashComplete(['tkt', 'list', '--created'])).toEqual(['--created-after', '--created-before']);
     expect(bashComplete(['tkt', 'list', '--cs'])).toEqual(['--csv']);
     expect(bashComplete(['tkt', 'show', '1', '--fie'])).toEqual(['--fields']);
     expect(bashComplete(['tkt', '--que'])).toEqual(['--query']);

@@ -70,7 +70,9 @@ describe('tkt list filters', () => {
     const cases: [string[], (t: SandboxTicket) => boolean][] = [
       [['--overdue'], overdue],
       [['--due-before', cutoff.toISOString()], (t) => t.dueDate !== null && new Date(t.dueDate) < cutoff],
+      [['--due-after', cutoff.toISOString()], (t) => t.dueDate !== null && new Date(t.dueDate) > cutoff],
       [['--created-after', created], (t) => new Date(t.createdOn) > new Date(created)],
+      [['--created-before', created], (t) => new Date(t.createdOn) < new Date(created)],
     ];
     for (const [argv, predicate] of cases) {
       const expected = idsOf(all.filter(predicate));
@@ -81,6 +83,29 @@ describe('tkt list filters', () => {
     // Relative WHEN counts back from now: nothing in the sandbox is created in the future.
     expect(await ids('--all', '--created-after', '+1d')).toEqual([]);
     expect(await ids('--all', '--created-after', '-100000d')).toEqual(idsOf(all));
+    expect(await ids('--all', '--created-before', '+1d')).toEqual(idsOf(all));
+    expect(await ids('--all', '--created-before', '-100000d')).toEqual([]);
+  });
+
+  it('bounds a date from both sides, each end left out; a ticket without a due date is in no due range', async () => {
+    const all = await listed();
+    const byCreated = all.map((t) => t.createdOn).sort();
+    const [from, to] = [byCreated[100]!, byCreated[200]!];
+    const inRange = (t: SandboxTicket) => t.createdOn > from && t.createdOn < to;
+    expect(all.filter(inRange).length).toBe(99);
+    expect(await ids('--all', '--created-after', from, '--created-before', to)).toEqual(idsOf(all.filter(inRange)));
+    // With another filter, all must match; relative WHEN on both sides.
+    const open = (t: SandboxTicket) => t.ticketStatusId === 1;
+    expect(await ids('--all', '--status', 'open', '--created-after', from, '--created-before', to)).toEqual(idsOf(all.filter((t) => inRange(t) && open(t))));
+    const [weekAgo, inAWeek] = [Date.now() - 7 * 86_400_000, Date.now() + 7 * 86_400_000];
+    const week = all.filter((t) => t.dueDate !== null && Date.parse(t.dueDate) > weekAgo && Date.parse(t.dueDate) < inAWeek);
+    expect(week.length).toBeGreaterThan(0);
+    expect(await ids('--all', '--due-after', '-7d', '--due-before', '+7d')).toEqual(idsOf(week));
+    // --due-after leaves out the tickets with no due date, as --due-before does: together they are every ticket that has one.
+    const undated = all.filter((t) => t.dueDate === null);
+    expect(undated.length).toBeGreaterThan(0);
+    expect(await ids('--all', '--due-after', '-100000d')).toEqual(idsOf(all.filter((t) => t.dueDate !== null)));
+    expect(await ids('--all', '--due-after', '-100000d', '--due-before', '+100000d')).toEqual(idsOf(all.filter((t) => t.dueDate !== null)));
   });
 
   it('combines filters, and --limit counts matches across pages', async () => {
@@ -185,12 +210,24 @@ describe('tkt list filters', () => {
     for (const argv of [
       ['--due-before', 'soon'],
       ['--created-after', '2026-13-01'],
+      ['--due-after', 'soon'],
+      ['--created-before', '2026-02-30'],
       ['--sort', 'colour'],
       ['--refresh', '--status', 'open', '--limit', 'ten'],
       ['--refresh', '--status', 'open', '--all', '--page', '2'],
     ]) {
       const result = await sendsNothing(h, () => h.cli(['list', ...argv]));
       expect(result.code, argv.join(' ')).toBe(2);
+      // A date filter names itself and the value.
+      if (/^--(due|created)-/.test(argv[0]!)) expect(result.stderr).toContain(`error: ${argv[0]}: invalid date ${JSON.stringify(argv[1])}`);
+    }
+    for (const [flag, value, said] of [
+      ['--due-after', '', 'is empty'],
+      ['--created-before', ' ', 'is empty (only whitespace)'],
+    ]) {
+      const result = await sendsNothing(h, () => h.cli(['list', flag!, value!]));
+      expect(result.code, flag).toBe(2);
+      expect(result.stderr).toBe(`error: ${flag} ${said}\n`);
     }
     const unknown = await h.cli(['list', '--status', 'Lunch']);
     expect(unknown.code).toBe(2);
@@ -250,11 +287,51 @@ describe('list --all paging over real HTTP', () => {
   });
 });
 
+describe('tkt list date ranges of dates alone', () => {
+  const zone = 'Asia/Tokyo';
+  useTimeZone(zone);
+  const localDay = (iso: string) => new Date(iso).toLocaleDateString('en-CA', { timeZone: zone });
+
+  it('reads each date alone as the end of that day: --created-after D1 --created-before D2 is the whole days after D1 through D2', async () => {
+    const all = await listed();
+    const days = [...new Set(all.map((t) => localDay(t.createdOn)))].sort();
+    const [from, to] = [days[100]!, days[107]!];
+    const expected = all.filter((t) => localDay(t.createdOn) > from && localDay(t.createdOn) <= to);
+    // Seven whole days: none of the first date's, all of the last date's.
+    expect(new Set(expected.map((t) => localDay(t.createdOn))).size).toBe(7);
+    expect(await ids('--all', '--created-after', from, '--created-before', to)).toEqual(idsOf(expected));
+  });
+
+  it('refuses a range whose end is not after its start with exit 2 before any request, for every date', async () => {
+    for (const [after, before] of [
+      ['--created-after', '--created-before'],
+      ['--due-after', '--due-before'],
+    ]) {
+      const reversed = await sendsNothing(h, () => h.cli(['list', after!, '2026-11-27', before!, '2026-11-20']));
+      expect(reversed.code).toBe(2);
+      expect(reversed.stderr).toBe(`error: ${before} 2026-11-20 is not after ${after} 2026-11-27: the range is empty\n`);
+      // The same date alone on both sides is the same instant, its end: said, with how to ask for that day.
+      const sameDay = await sendsNothing(h, () => h.cli(['list', after!, '2026-11-27', before!, '2026-11-27']));
+      expect(sameDay.code).toBe(2);
+      const field = after!.slice(2, after!.indexOf('-', 2));
+      expect(sameDay.stderr).toBe(
+        `error: ${before} 2026-11-27 is not after ${after} 2026-11-27: the range is empty\n` +
+          `hint: a date alone is the end of that day: for the tickets ${field} on 2026-11-27, give ${after} the day before\n`,
+      );
+    }
+    // Relative and zoned values are compared as instants: 09:00 in Tokyo is midnight UTC.
+    const equal = await sendsNothing(h, () => h.cli(['list', '--created-after', '2026-11-27T09:00', '--created-before', '2026-11-27T00:00Z']));
+    expect(equal.code).toBe(2);
+    expect(equal.stderr).toContain('the range is empty\n');
+    expect((await sendsNothing(h, () => h.cli(['list', '--due-after', '+1d', '--due-before', '-1d']))).code).toBe(2);
+  });
+});
+
 describe('tkt list date filters at a change of the clocks', () => {
   useTimeZone('America/St_Johns');
 
   it('refuses a local time the clocks skip with exit 2, as tkt update --due does', async () => {
-    for (const flag of ['--due-before', '--created-after']) {
+    for (const flag of ['--due-after', '--due-before', '--created-after', '--created-before']) {
       const result = await sendsNothing(h, () => h.cli(['list', flag, '2027-03-14T02:30']));
       expect(result.code, flag).toBe(2);
       expect(result.stderr).toContain(`${flag}: "2027-03-14T02:30" does not exist in America/St_Johns`);

@@ -136,6 +136,38 @@ describe('tkt watch', () => {
     expect(events.map((event) => event.id).sort()).toEqual(live.map((t) => t.id).sort());
   });
 
+  it('watches a range of dates, as tkt list filters it; a range whose end is not after its start is exit 2 before any request', async () => {
+    const live = h.sandbox.state.tickets.filter((t) => !t.isDeleted);
+    const created = live.map((t) => t.createdOn).sort();
+    const [from, to] = [created[1]!, created[created.length - 2]!];
+    const inRange = live.filter((t) => t.createdOn > from && t.createdOn < to);
+    expect(inRange.length).toBeGreaterThan(0);
+    expect(inRange.length).toBeLessThan(live.length);
+    const told = await h.cli(['watch', '--once', '--initial', '--json', '--view', 'all-tickets', '--created-after', from, '--created-before', to]);
+    expect(told.code, told.stderr).toBe(0);
+    expect(
+      jsonLines(told.stdout)
+        .map((event) => event.id)
+        .sort(),
+    ).toEqual(inRange.map((t) => t.id).sort());
+    const undated = live.filter((t) => t.dueDate === null);
+    expect(undated.length).toBeGreaterThan(0);
+    const due = await h.cli(['watch', '--once', '--initial', '--json', '--view', 'all-tickets', '--due-after', '-100000d']);
+    expect(
+      jsonLines(due.stdout)
+        .map((event) => event.id)
+        .sort(),
+    ).toEqual(
+      live
+        .filter((t) => t.dueDate !== null)
+        .map((t) => t.id)
+        .sort(),
+    );
+    const reversed = await sendsNothing(h, () => h.cli(['watch', '--once', '--due-after', '+2d', '--due-before', '+1d']));
+    expect(reversed.code).toBe(2);
+    expect(reversed.stderr).toBe('error: --due-before +1d is not after --due-after +2d: the range is empty\n');
+  });
+
   it('--once --state FILE: each run prints what changed since the previous one, nothing twice, nothing lost', async () => {
     const state = join(dir, 'once.json');
     const once = async () => {
