@@ -33,7 +33,7 @@ interface ExpandedLine {
 async function withAlias(argv: string[], proc: ProcessLike): Promise<ExpandedLine | number> {
   const [name, ...args] = argv;
   if (name === undefined || name.startsWith('-') || commandCalled(name) !== undefined) return { argv };
-  const { aliasLine, brokenAliasError, checkExpansionStart, expandAlias, readAliases, runShellAlias } = await import('./desk/aliases.js');
+  const { aliasLine, brokenAliasError, checkExpansionStart, expandAlias, readAliases, runShellAlias, splitWords } = await import('./desk/aliases.js');
   const config = createConfigStore(defaultConfigDir(proc.env));
   const { aliases, broken } = readAliases(config);
   if (Object.hasOwn(broken, name)) throw brokenAliasError(name, broken[name]!, config);
@@ -48,7 +48,11 @@ async function withAlias(argv: string[], proc: ProcessLike): Promise<ExpandedLin
   // An unknown option or a bad value may be the alias's, not what was typed after it; a hint shows
   // the arguments to type, not the line they made.
   const expand = (other: readonly string[]) => aliasLine(name, aliases[name]!, other);
-  return { argv: expansion.argv, origin: `(from alias ${name}: ${aliases[name]!})`, alias: { name, args, expand } };
+  return {
+    argv: expansion.argv,
+    origin: `(from alias ${name}: ${aliases[name]!})`,
+    alias: { name, args, expand, words: splitWords(aliases[name]!), spare: expansion.spare },
+  };
 }
 
 /** -h or --help among the arguments before "--", as commander finds it. */

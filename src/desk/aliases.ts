@@ -17,7 +17,11 @@ import { expansionWords, PLACEHOLDER } from './alias-words.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 
-export type Expansion = { kind: 'tkt'; argv: string[] } | { kind: 'shell'; script: string; args: string[] };
+/**
+ * What an alias stands for with its arguments: the tkt arguments, the expansion's words first,
+ * then `spare` words of arguments that no placeholder took; or the shell command.
+ */
+export type Expansion = { kind: 'tkt'; argv: string[]; spare: number } | { kind: 'shell'; script: string; args: string[] };
 
 type AliasStore = Pick<ConfigStore, 'getSettings' | 'dir'>;
 
@@ -198,8 +202,9 @@ export function expandAlias(name: string, expansion: string, args: readonly stri
   );
   // Words no placeholder took stay words: those before the options, and those after "--" behind a "--" again.
   const unused = (from: number, to: number) => words.slice(from, to).filter((_word, index) => !used.has(from + index + 1));
+  const spare = unused(0, afterEnd);
   const ended = unused(afterEnd, words.length);
-  return { kind: 'tkt', argv: [...argv, ...unused(0, afterEnd), ...options, ...(ended.length > 0 ? ['--', ...ended] : [])] };
+  return { kind: 'tkt', argv: [...argv, ...spare, ...options, ...(ended.length > 0 ? ['--', ...ended] : [])], spare: spare.length };
 }
 
 /** The command line the tkt alias `name` makes of `args`; undefined when they cannot fill it. */

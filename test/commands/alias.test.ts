@@ -17,10 +17,12 @@ describe('alias expansion', () => {
     expect(expandAlias('fx', 'resolve $1 --details "Fixed: $2"', ['42', 'toner', '--json'])).toEqual({
       kind: 'tkt',
       argv: ['resolve', '42', '--details', 'Fixed: toner', '--json'],
+      spare: 0,
     });
     expect(expandAlias('mine', 'list --view my-open-tickets', ['--limit', '5'])).toEqual({
       kind: 'tkt',
       argv: ['list', '--view', 'my-open-tickets', '--limit', '5'],
+      spare: 0,
     });
     expect(() => expandAlias('fx', 'resolve $2', ['42'])).toThrow('alias fx needs an argument for $2 (it got 1)');
     expect(expandAlias('sh', '!echo "$1"', ['a b'])).toEqual({ kind: 'shell', script: 'echo "$1"', args: ['a b'] });
@@ -31,16 +33,19 @@ describe('alias expansion', () => {
     expect(expandAlias('fx', fixed, ['42', 'toner', '--dry-run', 'x'])).toEqual({
       kind: 'tkt',
       argv: ['resolve', '42', '--details', 'Fixed: toner', '--dry-run', 'x'],
+      spare: 0,
     });
     // A lone "-" is an argument (stdin); after "--" every argument is a plain word.
     expect(expandAlias('fx', fixed, ['-', '-q', '--', '--toner--'])).toEqual({
       kind: 'tkt',
       argv: ['resolve', '-', '--details', 'Fixed: --toner--', '-q'],
+      spare: 0,
     });
     // Plain words left over stay plain: before the options, or after "--" again.
     expect(expandAlias('fx', 'list --view $1', ['mine', 'extra', '--limit', '5', '--', '-x'])).toEqual({
       kind: 'tkt',
       argv: ['list', '--view', 'mine', 'extra', '--limit', '5', '--', '-x'],
+      spare: 1,
     });
     expect(() => expandAlias('fx', fixed, ['42', '--dry-run'])).toThrow(
       expect.objectContaining({ message: 'alias fx needs an argument for $2 (it got 1)', hint: expect.stringContaining('go before any option') }),
@@ -350,6 +355,26 @@ hint: quote an argument with spaces: tkt fixed 1029 'toner extra' --dry-run
     expect(find.code).toBe(2);
     expect(find.stderr).toContain("hint: quote an argument with spaces: tkt find 'printer jam'\n");
     for (const argv of [fixed, rd, tn, find]) expect(argv.stderr).not.toContain('quote a value with spaces: --');
+    await createConfigStore(h.configDir).saveSettings({ aliases: {} });
+  });
+
+  it('says which words after a value fill a placeholder and which fill none, by their place, not their text', async () => {
+    expect((await h.cli(['alias', 'set', 'x3', 'resolve 1029 --details $1 $3'])).code).toBe(0);
+    // $3 takes "b", "c" is left over: only "c" fills no placeholder.
+    const mixed = await sendsNothing(h, () => h.cli(['x3', 'a', 'c', 'b', '--dry-run']));
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toContain(`error: --details took "a" only: "b c" would be read as ticket IDs
+hint: "b" fills $3 of alias x3, which stands after --details's value; "c" fills no placeholder of alias x3: the arguments left over are added after what it stands for
+`);
+    // The same word typed for $3 and left over: told apart by where it stands.
+    const twice = await sendsNothing(h, () => h.cli(['x3', 'a', 'c', 'c', '--dry-run']));
+    expect(twice.stderr).toContain(`hint: "c" fills $3 of alias x3, which stands after --details's value; "c" fills no placeholder of alias x3`);
+    // Every word after the value is a placeholder's: none is said to fill no placeholder.
+    expect((await h.cli(['alias', 'set', 'x4', 'resolve 1029 --details $1 $3 --dry-run'])).code).toBe(0);
+    const placed = await sendsNothing(h, () => h.cli(['x4', 'a "b"', 'c', 'd e']));
+    expect(placed.code).toBe(2);
+    expect(placed.stderr).toContain(`hint: "d e" fills $3 of alias x4, which stands after --details's value\n`);
+    expect(placed.stderr).not.toContain('no placeholder');
     await createConfigStore(h.configDir).saveSettings({ aliases: {} });
   });
 
