@@ -8,7 +8,7 @@ import { loadCommands, registerCommands, type LoadedCommand } from './commands/i
 import type { Program } from './commands/host.js';
 import { argvTable, type ArgvTable } from './cmdutil/argv-table.js';
 import { assertNoOptionTakenAsValue, type OptionFlags } from './cmdutil/flag-as-value.js';
-import { commandCalled, type CommandName } from './commands/names.js';
+import { builtinNames, commandCalled, type CommandName } from './commands/names.js';
 import { ExitCode, UsageError } from './errors.js';
 import { shellWord } from './util/shell-word.js';
 import { HELP_WIDTH, helpForWidth, reflow, terminalColumns } from './output/reflow.js';
@@ -247,7 +247,7 @@ function createProgram(proc: ProcessLike) {
       getErrHelpWidth: () => HELP_WIDTH,
     })
     .addHelpText('after', EXAMPLES)
-    .addHelpText('after', () => aliasHelpSection(proc.env));
+    .addHelpText('after', () => aliasHelpSection(proc.env, builtinNames()));
 }
 
 /**

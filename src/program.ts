@@ -35,7 +35,7 @@ async function withAlias(argv: string[], proc: ProcessLike): Promise<ExpandedLin
   if (name === undefined || name.startsWith('-') || commandCalled(name) !== undefined) return { argv };
   const { aliasLine, brokenAliasError, checkExpansionStart, expandAlias, readAliases, runShellAlias, splitWords } = await import('./desk/aliases.js');
   const config = createConfigStore(defaultConfigDir(proc.env));
-  const { aliases, broken } = readAliases(config);
+  const { aliases, broken } = readAliases(config, builtinNames());
   if (Object.hasOwn(broken, name)) throw brokenAliasError(name, broken[name]!, config);
   if (!Object.hasOwn(aliases, name)) return { argv };
   // One saved by hand or by an older tkt may not start with a command: named, with its expansion.

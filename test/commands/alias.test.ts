@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { settingsFileIn } from '../../src/config/paths.js';
 import { createConfigStore } from '../../src/config/store.js';
+import { builtinNames } from '../../src/commands/names.js';
 import { expandAlias, readAliases, splitWords } from '../../src/desk/aliases.js';
 import type { Harness } from '../helpers/harness.js';
 import { sendsNothing, unusedTicket, useHarness } from '../helpers/sandbox-state.js';
@@ -122,7 +123,7 @@ describe('tkt alias', () => {
       expect(result.code, name).toBe(2);
       expect(result.stderr).toContain(`error: "${name}" is a tkt help topic: an alias cannot shadow it\nhint: choose another name\n`);
     }
-    expect(readAliases(createConfigStore(h.configDir)).aliases).not.toHaveProperty('formatting');
+    expect(readAliases(createConfigStore(h.configDir), builtinNames()).aliases).not.toHaveProperty('formatting');
     await h.cli(['alias', 'set', 'mine', 'list --view my-open-tickets']);
     const list = await h.cli(['alias', 'list', '--json']);
     expect(JSON.parse(list.stdout)).toEqual(expect.arrayContaining([{ name: 'mine', expansion: 'list --view my-open-tickets' }]));
@@ -149,11 +150,11 @@ describe('tkt alias', () => {
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toContain('error: alias cl already exists: list --view my-open-tickets\n');
     expect(refused.stderr).toContain("hint: --clobber replaces it: tkt alias set cl 'list --limit 5' --clobber\n");
-    expect(readAliases(createConfigStore(h.configDir)).aliases.cl).toBe('list --view my-open-tickets');
+    expect(readAliases(createConfigStore(h.configDir), builtinNames()).aliases.cl).toBe('list --view my-open-tickets');
     const clobbered = await h.cli(['alias', 'set', 'cl', 'list --limit 5', '--clobber']);
     expect(clobbered.code, clobbered.stderr).toBe(0);
     expect(clobbered.stdout).toBe('Changed alias cl: list --limit 5\n');
-    expect(readAliases(createConfigStore(h.configDir)).aliases.cl).toBe('list --limit 5');
+    expect(readAliases(createConfigStore(h.configDir), builtinNames()).aliases.cl).toBe('list --limit 5');
     await h.cli(['alias', 'delete', 'cl']);
   });
 
@@ -192,11 +193,11 @@ describe('tkt alias', () => {
     expect(moved.stderr).toContain(
       "hint: put tkt's own options before the command: tkt --profile viewer alias set un list; or, to save them in the expansion, quote the expansion: tkt alias set un 'list --profile viewer'\n",
     );
-    expect(readAliases(createConfigStore(h.configDir)).aliases).not.toHaveProperty('un');
+    expect(readAliases(createConfigStore(h.configDir), builtinNames()).aliases).not.toHaveProperty('un');
     // Global options before the command's word are the run's own.
     const before = await h.cli(['-q', '--profile', 'viewer', 'alias', 'set', 'un', 'list', '--clobber']);
     expect(before.code, before.stderr).toBe(0);
-    expect(readAliases(createConfigStore(h.configDir)).aliases.un).toBe('list');
+    expect(readAliases(createConfigStore(h.configDir), builtinNames()).aliases.un).toBe('list');
     await h.cli(['alias', 'delete', 'un']);
   });
 
@@ -298,6 +299,29 @@ describe('tkt alias', () => {
     expect((await h.cli(['alias', 'delete', 'team'])).code).toBe(0);
     expect((await h.cli(['alias', 'set', 'empty', 'list -q'])).stdout).toBe('Changed alias empty: list -q\n');
     expect(createConfigStore(h.configDir).getSettings().aliases).toEqual({ mine: 'list --view my-open-tickets', empty: 'list -q', gone: null });
+    await createConfigStore(h.configDir).saveSettings({ aliases: {} });
+  });
+
+  it("warns, as of an alias that cannot run, of one saved under a built-in command's name (hand-edited), which the command hides", async () => {
+    await createConfigStore(h.configDir).saveSettings({ aliases: { mine: 'list --view my-open-tickets', list: 'status', view: 5 } });
+    const listed = await h.cli(['alias', 'list']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toBe('mine: list --view my-open-tickets\n');
+    expect(listed.stderr).toContain(
+      'warning: alias list: the tkt command list runs instead, as a built-in always wins: keep it under another name: tkt alias set NAME status, then tkt alias delete list\n',
+    );
+    // An expansion that could not run anyway: only removing it is offered.
+    expect(listed.stderr).toContain('warning: alias view: the tkt command view runs instead, as a built-in always wins: tkt alias delete view\n');
+    // -q and --json keep their shape: the aliases that run.
+    expect((await h.cli(['alias', 'list', '-q'])).stdout).toBe('mine\n');
+    expect(JSON.parse((await h.cli(['alias', 'list', '--json'])).stdout)).toEqual([{ name: 'mine', expansion: 'list --view my-open-tickets' }]);
+    const help = await h.cli(['--help']);
+    expect(help.stdout).toContain('\n  list  (cannot run: the tkt command list runs instead, as a built-in always wins; see tkt alias list)\n');
+    // The hinted commands mend it.
+    expect((await h.cli(['alias', 'set', 'st', 'status'])).code).toBe(0);
+    expect((await h.cli(['alias', 'delete', 'list'])).code).toBe(0);
+    expect((await h.cli(['alias', 'delete', 'view'])).code).toBe(0);
+    expect(createConfigStore(h.configDir).getSettings().aliases).toEqual({ mine: 'list --view my-open-tickets', st: 'status' });
     await createConfigStore(h.configDir).saveSettings({ aliases: {} });
   });
 
@@ -403,7 +427,7 @@ hint: "b" fills $3 of alias x3, which stands after --details's value; "c" fills 
       expect(tkt).toBe('tkt');
       const fixed = await h.cli(hinted);
       expect(fixed.code, `${hint}: ${fixed.stderr}`).toBe(0);
-      expect(readAliases(createConfigStore(h.configDir)).aliases, hint).not.toHaveProperty(name);
+      expect(readAliases(createConfigStore(h.configDir), builtinNames()).aliases, hint).not.toHaveProperty(name);
     }
     await createConfigStore(h.configDir).saveSettings({ aliases: {} });
   });
