@@ -98,6 +98,7 @@ export async function runWithCommander(
   onProgram(() => program.opts());
   const aliases = aliasesOnFile(proc.env);
   checkNoAliasAfterOptions(argv, program, aliases);
+  checkOptionsBeforeExpansion(argv, program);
   checkOneSavedText(argv, program);
   registerCommands(program, createProcessHost(proc, state), await loadCommands(commandsRun(argv, program, aliases)));
   shareGlobalOptions(program);
@@ -197,6 +198,43 @@ function checkOneSavedText(argv: readonly string[], program: Command) {
   throw new UsageError(`tkt ${argv[top!]} set takes the ${saved.what} as one argument: ${JSON.stringify(rest)} follows ${JSON.stringify(argv[value])}`, {
     hint: global ? `put tkt's own options before the command: tkt ${moved}; or, to save them in the ${saved.what}, ${quoted}` : quoted,
   });
+}
+
+/**
+ * `tkt alias set x -q list`: options between NAME and the expansion (from the first tkt command
+ * after NAME) are exit 2 with the line that saves them in the expansion, after its command, where
+ * commander would take tkt's own for the run's and save the rest; as options after the expansion
+ * are (checkOneSavedText), moving tkt's own before the command is offered first.
+ */
+function checkOptionsBeforeExpansion(argv: readonly string[], program: Command) {
+  const top = commandWordIndex(argv, program);
+  const set = top === undefined || argv[top] !== 'alias' ? undefined : commandWordIndex(argv, program, top + 1);
+  const name = set === undefined || argv[set] !== 'set' ? undefined : commandWordIndex(argv, program, set + 1);
+  if (name === undefined) return;
+  const kept = (arg: string) => SAVED_TEXT.alias!.own.includes(arg) || arg === '-h' || arg === '--help';
+  const command = argv.findIndex((arg, index) => index > name && commandCalled(arg) !== undefined);
+  const between = argv.slice(name + 1, command);
+  if (command === -1 || between.includes('--') || !between.some((arg) => arg.startsWith('-') && arg !== '-' && !kept(arg))) return;
+  const options = between.filter((arg) => !kept(arg));
+  const after = argv.slice(command + 1);
+  const end = after.indexOf('--');
+  const own = [...between.filter(kept), ...after.filter((arg, index) => kept(arg) && (end === -1 || index < end))];
+  const words = [argv[command]!, ...after.filter((arg, index) => index !== end && !own.includes(arg))];
+  const head = argv.slice(0, name + 1);
+  const quoted = `quote the expansion: tkt ${[...head, [...words, ...options].join(' '), ...own].map(shellWord).join(' ')}`;
+  // Only tkt's own options (and their values) may be the run's: they go before the command.
+  const global = options.every((arg, index) => {
+    const option = program.options.find((candidate) => candidate.long === arg || candidate.short === arg);
+    const previous = program.options.find((candidate) => candidate.long === options[index - 1] || candidate.short === options[index - 1]);
+    return option !== undefined || previous?.required === true;
+  });
+  const moved = [...options, ...head, words.join(' '), ...own].map(shellWord).join(' ');
+  throw new UsageError(
+    `tkt alias set takes the expansion as one argument: ${JSON.stringify(options.join(' '))} comes before ${JSON.stringify(argv[command])}`,
+    {
+      hint: global ? `put tkt's own options before the command: tkt ${moved}; or, to save them in the expansion, ${quoted}` : quoted,
+    },
+  );
 }
 
 /**

@@ -201,6 +201,22 @@ describe('tkt alias', () => {
     await h.cli(['alias', 'delete', 'un']);
   });
 
+  it('refuses options typed between the name and the expansion (exit 2 with the line to type), never saving part of it', async () => {
+    const quiet = await h.cli(['alias', 'set', 'bx', '-q', 'list']);
+    expect(quiet).toMatchObject({ code: 2, stdout: '' });
+    expect(quiet.stderr).toContain(`error: tkt alias set takes the expansion as one argument: "-q" comes before "list"
+hint: put tkt's own options before the command: tkt -q alias set bx list; or, to save them in the expansion, quote the expansion: tkt alias set bx 'list -q'
+`);
+    // A command's option is no run's: only the quoted line.
+    const limit = await h.cli(['alias', 'set', 'bx', '--limit', '5', 'list', '--clobber']);
+    expect(limit.code).toBe(2);
+    expect(limit.stderr).toContain("hint: quote the expansion: tkt alias set bx 'list --limit 5' --clobber\n");
+    expect(readAliases(createConfigStore(h.configDir), builtinNames()).aliases).not.toHaveProperty('bx');
+    // --clobber there is alias set's own.
+    expect((await h.cli(['alias', 'set', 'bx', '--clobber', 'list'])).code).toBe(0);
+    await h.cli(['alias', 'delete', 'bx']);
+  });
+
   it('keeps every alias of eight `tkt alias set` at once, and of deletes among them', async () => {
     const names = Array.from({ length: 8 }, (_, i) => `par${i}`);
     const set = await Promise.all(names.map((name, i) => h.cli(['alias', 'set', name, `show ${1001 + i}`])));
