@@ -69,7 +69,8 @@ async function prepareOutput() {
   const everyWord = program.commands.flatMap((command) => [command.name(), ...command.aliases()]);
   const notAliases = [...everyWord, ...Object.keys(await helpTopics())].filter((word) => answers[`help\0${word}`] === undefined);
   const withSubcommands = program.commands.filter((command) => command.commands.length > 0).flatMap((command) => [command.name(), ...command.aliases()]);
-  return { texts, answers, programHelp: answers['--help'][0], notAliases, withSubcommands };
+  // The program's help flags an alias saved under a command's name, which the command hides.
+  return { texts, answers, programHelp: answers['--help'][0], notAliases, withSubcommands, builtins: everyWord };
 }
 
 // These bundles hold only what their answers run. A dynamic import in their modules would pull a

@@ -8,7 +8,7 @@ import { loadCommands, registerCommands, type LoadedCommand } from './commands/i
 import type { Program } from './commands/host.js';
 import { argvTable, type ArgvTable } from './cmdutil/argv-table.js';
 import { assertNoOptionTakenAsValue, type OptionFlags } from './cmdutil/flag-as-value.js';
-import { commandCalled, type CommandName } from './commands/names.js';
+import { builtinNames, commandCalled, type CommandName } from './commands/names.js';
 import { ExitCode, UsageError } from './errors.js';
 import { shellWord } from './util/shell-word.js';
 import { HELP_WIDTH, helpForWidth, reflow, terminalColumns } from './output/reflow.js';
@@ -98,6 +98,7 @@ export async function runWithCommander(
   onProgram(() => program.opts());
   const aliases = aliasesOnFile(proc.env);
   checkNoAliasAfterOptions(argv, program, aliases);
+  checkOptionsBeforeExpansion(argv, program);
   checkOneSavedText(argv, program);
   registerCommands(program, createProcessHost(proc, state), await loadCommands(commandsRun(argv, program, aliases)));
   shareGlobalOptions(program);
@@ -200,6 +201,43 @@ function checkOneSavedText(argv: readonly string[], program: Command) {
 }
 
 /**
+ * `tkt alias set x -q list`: options between NAME and the expansion (from the first tkt command
+ * after NAME) are exit 2 with the line that saves them in the expansion, after its command, where
+ * commander would take tkt's own for the run's and save the rest; as options after the expansion
+ * are (checkOneSavedText), moving tkt's own before the command is offered first.
+ */
+function checkOptionsBeforeExpansion(argv: readonly string[], program: Command) {
+  const top = commandWordIndex(argv, program);
+  const set = top === undefined || argv[top] !== 'alias' ? undefined : commandWordIndex(argv, program, top + 1);
+  const name = set === undefined || argv[set] !== 'set' ? undefined : commandWordIndex(argv, program, set + 1);
+  if (name === undefined) return;
+  const kept = (arg: string) => SAVED_TEXT.alias!.own.includes(arg) || arg === '-h' || arg === '--help';
+  const command = argv.findIndex((arg, index) => index > name && commandCalled(arg) !== undefined);
+  const between = argv.slice(name + 1, command);
+  if (command === -1 || between.includes('--') || !between.some((arg) => arg.startsWith('-') && arg !== '-' && !kept(arg))) return;
+  const options = between.filter((arg) => !kept(arg));
+  const after = argv.slice(command + 1);
+  const end = after.indexOf('--');
+  const own = [...between.filter(kept), ...after.filter((arg, index) => kept(arg) && (end === -1 || index < end))];
+  const words = [argv[command]!, ...after.filter((arg, index) => index !== end && !own.includes(arg))];
+  const head = argv.slice(0, name + 1);
+  const quoted = `quote the expansion: tkt ${[...head, [...words, ...options].join(' '), ...own].map(shellWord).join(' ')}`;
+  // Only tkt's own options (and their values) may be the run's: they go before the command.
+  const global = options.every((arg, index) => {
+    const option = program.options.find((candidate) => candidate.long === arg || candidate.short === arg);
+    const previous = program.options.find((candidate) => candidate.long === options[index - 1] || candidate.short === options[index - 1]);
+    return option !== undefined || previous?.required === true;
+  });
+  const moved = [...options, ...head, words.join(' '), ...own].map(shellWord).join(' ');
+  throw new UsageError(
+    `tkt alias set takes the expansion as one argument: ${JSON.stringify(options.join(' '))} comes before ${JSON.stringify(argv[command])}`,
+    {
+      hint: global ? `put tkt's own options before the command: tkt ${moved}; or, to save them in the expansion, ${quoted}` : quoted,
+    },
+  );
+}
+
+/**
  * An alias is read only as the command line's first word (src/program.ts): one after global
  * options is exit 2 saying so, with the line that runs it (its arguments first, as placeholders
  * take them), where commander would say "unknown command".
@@ -247,7 +285,7 @@ function createProgram(proc: ProcessLike) {
       getErrHelpWidth: () => HELP_WIDTH,
     })
     .addHelpText('after', EXAMPLES)
-    .addHelpText('after', () => aliasHelpSection(proc.env));
+    .addHelpText('after', () => aliasHelpSection(proc.env, builtinNames()));
 }
 
 /**

@@ -18,7 +18,7 @@ export function start(argv: string[]): boolean {
   const prepared = preparedAnswer(argv);
   if (prepared !== undefined) {
     // The program's help ends with the user's aliases, which only this run can know.
-    const aliases = prepared[0] === TKT_PREPARED_OUTPUT.programHelp ? aliasHelpSection(process.env) : '';
+    const aliases = prepared[0] === TKT_PREPARED_OUTPUT.programHelp ? aliasHelpSection(process.env, TKT_PREPARED_OUTPUT.builtins) : '';
     return answer(TKT_PREPARED_OUTPUT.texts[prepared[0]]! + (aliases === '' ? '' : `${aliases}\n`), prepared[1]);
   }
   const help = aliasHelp(argv);

@@ -4,11 +4,13 @@ declare const TKT_VERSION: string;
 // joined with NUL, and which text is the program's help (without the user's aliases): replaced by
 // scripts/build-start.mjs, which runs the real CLI for each. For a user's alias's help: the
 // words `tkt help WORD` never takes for an alias beyond those it has an answer for (hidden
-// commands, help topics), and the commands whose alias's help may be a subcommand's.
+// commands, help topics), and the commands whose alias's help may be a subcommand's. Every
+// command's name and alias, which no alias of the user's can stand for (src/commands/names.ts).
 declare const TKT_PREPARED_OUTPUT: {
   texts: string[];
   answers: Record<string, [text: number, exitCode: number]>;
   programHelp: number;
   notAliases: string[];
   withSubcommands: string[];
+  builtins: string[];
 };

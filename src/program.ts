@@ -33,9 +33,9 @@ interface ExpandedLine {
 async function withAlias(argv: string[], proc: ProcessLike): Promise<ExpandedLine | number> {
   const [name, ...args] = argv;
   if (name === undefined || name.startsWith('-') || commandCalled(name) !== undefined) return { argv };
-  const { aliasLine, brokenAliasError, checkExpansionStart, expandAlias, readAliases, runShellAlias } = await import('./desk/aliases.js');
+  const { aliasLine, brokenAliasError, checkExpansionStart, expandAlias, readAliases, runShellAlias, splitWords } = await import('./desk/aliases.js');
   const config = createConfigStore(defaultConfigDir(proc.env));
-  const { aliases, broken } = readAliases(config);
+  const { aliases, broken } = readAliases(config, builtinNames());
   if (Object.hasOwn(broken, name)) throw brokenAliasError(name, broken[name]!, config);
   if (!Object.hasOwn(aliases, name)) return { argv };
   // One saved by hand or by an older tkt may not start with a command: named, with its expansion.
@@ -48,7 +48,11 @@ async function withAlias(argv: string[], proc: ProcessLike): Promise<ExpandedLin
   // An unknown option or a bad value may be the alias's, not what was typed after it; a hint shows
   // the arguments to type, not the line they made.
   const expand = (other: readonly string[]) => aliasLine(name, aliases[name]!, other);
-  return { argv: expansion.argv, origin: `(from alias ${name}: ${aliases[name]!})`, alias: { name, args, expand } };
+  return {
+    argv: expansion.argv,
+    origin: `(from alias ${name}: ${aliases[name]!})`,
+    alias: { name, args, expand, words: splitWords(aliases[name]!), spare: expansion.spare },
+  };
 }
 
 /** -h or --help among the arguments before "--", as commander finds it. */

@@ -32,22 +32,22 @@ export function optionTakenAsValue(argv: readonly string[], options: readonly Op
 }
 
 /**
- * Each option of `argv` given its value as the next word, with the words after that value that
- * no option takes (up to the next option or "--"): `--requester Anna Berg` gives
- * { option: '--requester', value: 'Anna', after: ['Berg'] }, the trace of a value with spaces
- * left unquoted (src/cmdutil/usage-errors.ts).
+ * Each option of `argv` (at its index `at`) given its value as the next word, with the words
+ * after that value that no option takes (up to the next option or "--"): `--requester Anna Berg`
+ * gives { option: '--requester', value: 'Anna', after: ['Berg'], at: 0 }, the trace of a value
+ * with spaces left unquoted (src/cmdutil/usage-errors.ts).
  */
-export function wordsAfterValue(argv: readonly string[], options: readonly OptionFlags[]): { option: string; value: string; after: string[] }[] {
+export function wordsAfterValue(argv: readonly string[], options: readonly OptionFlags[]): { option: string; value: string; after: string[]; at: number }[] {
   const takingValue = new Set(
     options.filter((option) => option.takesValue).flatMap((option) => [option.short, option.long].filter((flag) => flag !== undefined)),
   );
   const isOption = (word: string) => word.length > 1 && word.startsWith('-');
-  const runs: { option: string; value: string; after: string[] }[] = [];
+  const runs: { option: string; value: string; after: string[]; at: number }[] = [];
   for (let index = 0; index < argv.length - 1 && argv[index] !== '--'; index++) {
     if (!takingValue.has(argv[index]!)) continue;
     const after: string[] = [];
     for (let next = index + 2; next < argv.length && !isOption(argv[next]!); next++) after.push(argv[next]!);
-    runs.push({ option: argv[index]!, value: argv[index + 1]!, after });
+    runs.push({ option: argv[index]!, value: argv[index + 1]!, after, at: index });
     index += 1 + after.length;
   }
   return runs;

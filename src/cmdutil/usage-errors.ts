@@ -19,6 +19,10 @@ export interface AliasCall {
   name: string;
   args: readonly string[];
   expand(args: readonly string[]): readonly string[] | undefined;
+  /** The expansion's words as saved ($1, $2... unfilled), which start the line. */
+  words: readonly string[];
+  /** How many words of the line, right after the expansion's, are arguments that no placeholder took. */
+  spare: number;
 }
 
 /** What the hints know beyond the program: the list views (`tkt list my-open-tickets`), the user's aliases (`tkt mien`), and the alias the line came from. */
@@ -54,22 +58,53 @@ function unquotedValue(argv: readonly string[], options: readonly OptionFlags[],
   return found === undefined || !textValue(found) ? undefined : found;
 }
 
-type ValueRun = { option: string; value: string; after: readonly string[] };
+type ValueRun = { option: string; value: string; after: readonly string[]; at: number };
 
 /**
  * `quote a value with spaces: --requester "Anna Berg"`. Of an alias's line, what the user typed
  * instead: the arguments that made the value and the words after it, quoted into one (`tkt fixed
- * 1029 'toner extra'`); the option and value are the alias's, or its placeholders took only some
- * of the arguments.
+ * 1029 'toner extra'`); else where the words after the value come from (whereFrom).
  */
-function quoteHint(run: ValueRun, alias: AliasCall | undefined): string {
+function quoteHint(run: ValueRun, argv: readonly string[], alias: AliasCall | undefined): string {
   const joined = [run.value, ...run.after].join(' ');
   if (alias === undefined) return `quote a value with spaces: ${run.option} ${quotedValue(joined)}`;
   const typed = typedArgumentsQuoted(run, alias);
   if (typed !== undefined) return `quote an argument with spaces: ${['tkt', alias.name, ...typed].map(shellWord).join(' ')}`;
-  if (run.after.every((word) => alias.args.includes(word)))
-    return `${quotedValue(run.after.join(' '))} fill no placeholder of alias ${alias.name}: the arguments left over are added after what it stands for`;
-  return `quote a value with spaces in alias ${alias.name}: ${run.option} ${quotedValue(joined)}`;
+  return whereFrom(run, argv, alias) ?? `quote a value with spaces in alias ${alias.name}: ${run.option} ${quotedValue(joined)}`;
+}
+
+/**
+ * Where the words after `run`'s value come from, by their place in the alias's line (`argv` is
+ * its end): the expansion's own words (the alias needs the quotes), its placeholders (which of
+ * them), arguments that no placeholder took (appended). A word typed twice is told by its place,
+ * not its text: `"b"` may fill $3 and be left over too. Undefined where the line is not the alias's.
+ */
+function whereFrom(run: ValueRun, argv: readonly string[], alias: AliasCall): string | undefined {
+  const line = alias.expand(alias.args);
+  if (line === undefined || line.length < argv.length) return undefined;
+  const first = line.length - argv.length + run.at + 2;
+  const own: string[] = [];
+  const filled: string[] = [];
+  const placeholders: string[] = [];
+  const spare: string[] = [];
+  run.after.forEach((word, index) => {
+    const saved = alias.words[first + index];
+    const taken = saved?.match(/\$\d+/g);
+    if (saved === undefined) {
+      if (first + index < alias.words.length + alias.spare) spare.push(word);
+    } else if (taken === null || taken === undefined) own.push(word);
+    else {
+      filled.push(word);
+      placeholders.push(...taken);
+    }
+  });
+  const fill = (words: readonly string[]) => `${quotedValue(words.join(' '))} ${words.length === 1 ? 'fills' : 'fill'}`;
+  const said = [
+    ...(own.length > 0 ? [`quote a value with spaces in alias ${alias.name}: ${run.option} ${quotedValue([run.value, ...own].join(' '))}`] : []),
+    ...(filled.length > 0 ? [`${fill(filled)} ${placeholders.join(', ')} of alias ${alias.name}, which stands after ${run.option}'s value`] : []),
+    ...(spare.length > 0 ? [`${fill(spare)} no placeholder of alias ${alias.name}: the arguments left over are added after what it stands for`] : []),
+  ];
+  return said.length === 0 ? undefined : said.join('; ');
 }
 
 /**
@@ -102,7 +137,7 @@ export function assertNoValueReadAsIds(argv: readonly string[], options: readonl
     const stray = run.after.filter((word) => ids.includes(word));
     if (stray.length === 0 || stray.every((word) => word === '-' || ticketIdOf(word) !== undefined) || !textValue(run)) continue;
     throw new UsageError(`${run.option} took ${JSON.stringify(run.value)} only: ${JSON.stringify(run.after.join(' '))} would be read as ticket IDs`, {
-      hint: quoteHint(run, alias),
+      hint: quoteHint(run, argv, alias),
     });
   }
 }
@@ -180,7 +215,7 @@ function excessArguments(command: Command, argv: readonly string[], message: str
   const said = `${message.replace(/\.$/, '')}: ${strays.map((word) => JSON.stringify(word)).join(' ')}`;
   const path = commandPath(command).join(' ');
   const unquoted = unquotedValue(argv, flagsOf(command), strays);
-  if (unquoted !== undefined) return `${said}\nhint: ${quoteHint(unquoted, words.alias)}`;
+  if (unquoted !== undefined) return `${said}\nhint: ${quoteHint(unquoted, argv, words.alias)}`;
   if (path === 'alias set') {
     const [name, ...expansion] = command.args;
     return `${said}\nhint: quote the expansion: tkt alias set ${shellWord(name!)} ${shellWord(expansion.join(' '))}`;

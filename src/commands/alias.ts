@@ -52,11 +52,11 @@ export function register(program: Program, host: CommandHost): void {
 }
 
 export async function run(options: AliasOptions, ctx: Context): Promise<void> {
-  const { aliasesObject, brokenAliasFix, checkAlias, readAliases, shellOnlyWord } = await import('../desk/aliases.js');
+  const { aliasesObject, brokenAliasFix, checkAlias, hiddenAliasText, readAliases, shellOnlyWord } = await import('../desk/aliases.js');
   // Aliases are for every profile, but a --profile (or TKT_PROFILE) nothing created is a typo here as anywhere.
   existingProfileName(ctx);
-  const { aliases, broken } = readAliases(ctx.config);
-  const saved = (name: string) => Object.hasOwn(aliases, name) || Object.hasOwn(broken, name);
+  const { aliases, broken, hidden } = readAliases(ctx.config, builtinNames());
+  const saved = (name: string) => Object.hasOwn(aliases, name) || Object.hasOwn(broken, name) || Object.hasOwn(hidden, name);
   switch (options.action) {
     case 'set': {
       checkAlias(options.name, options.expansion, { builtins: options.builtins, topics: options.topics, aliases });
@@ -91,17 +91,18 @@ export async function run(options: AliasOptions, ctx: Context): Promise<void> {
         },
       );
       // As templates list says it, to a person only: stdout stays empty for a script, -q and --json say nothing more.
-      if (names.length === 0 && Object.keys(broken).length === 0 && ctx.output.format === 'human')
+      if (names.length === 0 && Object.keys(broken).length === 0 && Object.keys(hidden).length === 0 && ctx.output.format === 'human')
         await ctx.output.note(`no aliases yet: create one with "tkt alias set NAME 'COMMAND ...'"\n`);
       // Saved by hand: the aliases that can run are listed all the same.
       for (const name of Object.keys(broken).sort()) {
         await ctx.output.warning(`alias ${sanitizeInline(name)}: ${sanitizeInline(broken[name]!)}: ${sanitizeInline(brokenAliasFix(name))}\n`);
       }
+      for (const name of Object.keys(hidden).sort()) await ctx.output.warning(`alias ${name}: ${sanitizeInline(hiddenAliasText(name, hidden[name]))}\n`);
       return;
     }
     case 'delete': {
       if (!saved(options.name)) {
-        const known = [...Object.keys(aliases), ...Object.keys(broken)].sort();
+        const known = [...Object.keys(aliases), ...Object.keys(broken), ...Object.keys(hidden)].sort();
         throw new UsageError(`no alias ${JSON.stringify(options.name)}`, {
           details: [known.length === 0 ? 'there are no aliases' : `aliases: ${known.join(', ')}`],
         });

@@ -19,6 +19,9 @@ export function aliasProblem(expansion: unknown): string | undefined {
   return text === '' || text === '!' ? 'its expansion is empty' : undefined;
 }
 
+/** Why a saved alias named as a built-in command cannot run. */
+export const hiddenAliasProblem = (name: string): string => `the tkt command ${name} runs instead, as a built-in always wins`;
+
 /** Every saved alias as the file has it, by name; none when the file, or its aliases, cannot be read. */
 function aliasEntriesOnFile(env: Record<string, string | undefined>): [string, unknown][] {
   const dir = defaultConfigDir(env);
@@ -40,17 +43,18 @@ export function aliasesOnFile(env: Record<string, string | undefined>): Record<s
 
 /**
  * The lines to add after the program's help: a blank line, "Aliases:" and each alias with its
- * expansion, laid out as the commands are, one that cannot run with why; '' when there are none.
+ * expansion, laid out as the commands are, one that cannot run with why (one named as a command
+ * of `builtins` too); '' when there are none.
  */
-export function aliasHelpSection(env: Record<string, string | undefined>): string {
+export function aliasHelpSection(env: Record<string, string | undefined>, builtins: readonly string[]): string {
   const entries = aliasEntriesOnFile(env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   if (entries.length === 0) return '';
   const width = Math.max(...entries.map(([name]) => sanitizeInline(name).length));
-  const shown = (expansion: unknown) => {
-    const problem = aliasProblem(expansion);
+  const shown = (name: string, expansion: unknown) => {
+    const problem = builtins.includes(name) ? hiddenAliasProblem(name) : aliasProblem(expansion);
     return problem === undefined ? sanitizeInline(expansion as string) : `(cannot run: ${sanitizeInline(problem)}; see tkt alias list)`;
   };
-  const rows = entries.map(([name, expansion]) => `  ${sanitizeInline(name).padEnd(width)}  ${shown(expansion)}`);
+  const rows = entries.map(([name, expansion]) => `  ${sanitizeInline(name).padEnd(width)}  ${shown(name, expansion)}`);
   return `\nAliases:\n${rows.join('\n')}`;
 }
 

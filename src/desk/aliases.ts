@@ -10,34 +10,45 @@ import { OperationError, UsageError } from '../errors.js';
 import { settingsFileIn } from '../config/paths.js';
 import type { ConfigStore } from '../config/types.js';
 import { isObject } from '../util/json-object.js';
-import { aliasProblem } from './alias-help.js';
+import { aliasProblem, hiddenAliasProblem } from './alias-help.js';
 import { shellWord } from '../util/shell-word.js';
 import { closestWord } from '../util/closest.js';
 import { expansionWords, PLACEHOLDER } from './alias-words.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 
-export type Expansion = { kind: 'tkt'; argv: string[] } | { kind: 'shell'; script: string; args: string[] };
+/**
+ * What an alias stands for with its arguments: the tkt arguments, the expansion's words first,
+ * then `spare` words of arguments that no placeholder took; or the shell command.
+ */
+export type Expansion = { kind: 'tkt'; argv: string[]; spare: number } | { kind: 'shell'; script: string; args: string[] };
 
 type AliasStore = Pick<ConfigStore, 'getSettings' | 'dir'>;
 
-/** The saved aliases that can run, and why each other cannot (aliasProblem), by name. */
+/**
+ * The saved aliases that can run; why each other cannot (aliasProblem), by name; and, as saved,
+ * those named as a built-in command (`builtins`), which runs instead: saved by hand, or before
+ * tkt had that command, as `alias set` refuses such a name.
+ */
 export interface SavedAliases {
   aliases: Record<string, string>;
   broken: Record<string, string>;
+  hidden: Record<string, unknown>;
 }
 
 /** The saved aliases; exit 1 naming the file when its `aliases` is no object of names (hand-edited). */
-export function readAliases(config: AliasStore): SavedAliases {
+export function readAliases(config: AliasStore, builtins: readonly string[]): SavedAliases {
   const saved = aliasesObject(config.getSettings().aliases, config);
   const aliases: Record<string, string> = {};
   const broken: Record<string, string> = {};
+  const hidden: Record<string, unknown> = {};
   for (const [name, expansion] of Object.entries(saved)) {
     const problem = aliasProblem(expansion);
-    if (problem === undefined) aliases[name] = expansion as string;
+    if (builtins.includes(name)) hidden[name] = expansion;
+    else if (problem === undefined) aliases[name] = expansion as string;
     else broken[name] = problem;
   }
-  return { aliases, broken };
+  return { aliases, broken, hidden };
 }
 
 /**
@@ -61,6 +72,15 @@ export function brokenAliasError(name: string, problem: string, config: Pick<Con
 /** The commands that mend or remove a saved alias that cannot run. */
 export function brokenAliasFix(name: string): string {
   return `tkt alias set ${name} 'COMMAND ...', or tkt alias delete ${name}`;
+}
+
+/**
+ * What a saved alias named as a built-in command (readAliases) is said with: the command runs
+ * instead, and the commands that keep it under another name, or remove it.
+ */
+export function hiddenAliasText(name: string, expansion: unknown): string {
+  const keep = aliasProblem(expansion) === undefined ? `keep it under another name: tkt alias set NAME ${shellWord((expansion as string).trim())}, then ` : '';
+  return `${hiddenAliasProblem(name)}: ${keep}tkt alias delete ${name}`;
 }
 
 /** What an expansion may start with: the built-in commands and their aliases, and the saved aliases (which it may not start with). */
@@ -198,8 +218,9 @@ export function expandAlias(name: string, expansion: string, args: readonly stri
   );
   // Words no placeholder took stay words: those before the options, and those after "--" behind a "--" again.
   const unused = (from: number, to: number) => words.slice(from, to).filter((_word, index) => !used.has(from + index + 1));
+  const spare = unused(0, afterEnd);
   const ended = unused(afterEnd, words.length);
-  return { kind: 'tkt', argv: [...argv, ...unused(0, afterEnd), ...options, ...(ended.length > 0 ? ['--', ...ended] : [])] };
+  return { kind: 'tkt', argv: [...argv, ...spare, ...options, ...(ended.length > 0 ? ['--', ...ended] : [])], spare: spare.length };
 }
 
 /** The command line the tkt alias `name` makes of `args`; undefined when they cannot fill it. */

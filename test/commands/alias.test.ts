@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { settingsFileIn } from '../../src/config/paths.js';
 import { createConfigStore } from '../../src/config/store.js';
+import { builtinNames } from '../../src/commands/names.js';
 import { expandAlias, readAliases, splitWords } from '../../src/desk/aliases.js';
 import type { Harness } from '../helpers/harness.js';
 import { sendsNothing, unusedTicket, useHarness } from '../helpers/sandbox-state.js';
@@ -17,10 +18,12 @@ describe('alias expansion', () => {
     expect(expandAlias('fx', 'resolve $1 --details "Fixed: $2"', ['42', 'toner', '--json'])).toEqual({
       kind: 'tkt',
       argv: ['resolve', '42', '--details', 'Fixed: toner', '--json'],
+      spare: 0,
     });
     expect(expandAlias('mine', 'list --view my-open-tickets', ['--limit', '5'])).toEqual({
       kind: 'tkt',
       argv: ['list', '--view', 'my-open-tickets', '--limit', '5'],
+      spare: 0,
     });
     expect(() => expandAlias('fx', 'resolve $2', ['42'])).toThrow('alias fx needs an argument for $2 (it got 1)');
     expect(expandAlias('sh', '!echo "$1"', ['a b'])).toEqual({ kind: 'shell', script: 'echo "$1"', args: ['a b'] });
@@ -31,16 +34,19 @@ describe('alias expansion', () => {
     expect(expandAlias('fx', fixed, ['42', 'toner', '--dry-run', 'x'])).toEqual({
       kind: 'tkt',
       argv: ['resolve', '42', '--details', 'Fixed: toner', '--dry-run', 'x'],
+      spare: 0,
     });
     // A lone "-" is an argument (stdin); after "--" every argument is a plain word.
     expect(expandAlias('fx', fixed, ['-', '-q', '--', '--toner--'])).toEqual({
       kind: 'tkt',
       argv: ['resolve', '-', '--details', 'Fixed: --toner--', '-q'],
+      spare: 0,
     });
     // Plain words left over stay plain: before the options, or after "--" again.
     expect(expandAlias('fx', 'list --view $1', ['mine', 'extra', '--limit', '5', '--', '-x'])).toEqual({
       kind: 'tkt',
       argv: ['list', '--view', 'mine', 'extra', '--limit', '5', '--', '-x'],
+      spare: 1,
     });
     expect(() => expandAlias('fx', fixed, ['42', '--dry-run'])).toThrow(
       expect.objectContaining({ message: 'alias fx needs an argument for $2 (it got 1)', hint: expect.stringContaining('go before any option') }),
@@ -117,7 +123,7 @@ describe('tkt alias', () => {
       expect(result.code, name).toBe(2);
       expect(result.stderr).toContain(`error: "${name}" is a tkt help topic: an alias cannot shadow it\nhint: choose another name\n`);
     }
-    expect(readAliases(createConfigStore(h.configDir)).aliases).not.toHaveProperty('formatting');
+    expect(readAliases(createConfigStore(h.configDir), builtinNames()).aliases).not.toHaveProperty('formatting');
     await h.cli(['alias', 'set', 'mine', 'list --view my-open-tickets']);
     const list = await h.cli(['alias', 'list', '--json']);
     expect(JSON.parse(list.stdout)).toEqual(expect.arrayContaining([{ name: 'mine', expansion: 'list --view my-open-tickets' }]));
@@ -144,11 +150,11 @@ describe('tkt alias', () => {
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toContain('error: alias cl already exists: list --view my-open-tickets\n');
     expect(refused.stderr).toContain("hint: --clobber replaces it: tkt alias set cl 'list --limit 5' --clobber\n");
-    expect(readAliases(createConfigStore(h.configDir)).aliases.cl).toBe('list --view my-open-tickets');
+    expect(readAliases(createConfigStore(h.configDir), builtinNames()).aliases.cl).toBe('list --view my-open-tickets');
     const clobbered = await h.cli(['alias', 'set', 'cl', 'list --limit 5', '--clobber']);
     expect(clobbered.code, clobbered.stderr).toBe(0);
     expect(clobbered.stdout).toBe('Changed alias cl: list --limit 5\n');
-    expect(readAliases(createConfigStore(h.configDir)).aliases.cl).toBe('list --limit 5');
+    expect(readAliases(createConfigStore(h.configDir), builtinNames()).aliases.cl).toBe('list --limit 5');
     await h.cli(['alias', 'delete', 'cl']);
   });
 
@@ -187,12 +193,28 @@ describe('tkt alias', () => {
     expect(moved.stderr).toContain(
       "hint: put tkt's own options before the command: tkt --profile viewer alias set un list; or, to save them in the expansion, quote the expansion: tkt alias set un 'list --profile viewer'\n",
     );
-    expect(readAliases(createConfigStore(h.configDir)).aliases).not.toHaveProperty('un');
+    expect(readAliases(createConfigStore(h.configDir), builtinNames()).aliases).not.toHaveProperty('un');
     // Global options before the command's word are the run's own.
     const before = await h.cli(['-q', '--profile', 'viewer', 'alias', 'set', 'un', 'list', '--clobber']);
     expect(before.code, before.stderr).toBe(0);
-    expect(readAliases(createConfigStore(h.configDir)).aliases.un).toBe('list');
+    expect(readAliases(createConfigStore(h.configDir), builtinNames()).aliases.un).toBe('list');
     await h.cli(['alias', 'delete', 'un']);
+  });
+
+  it('refuses options typed between the name and the expansion (exit 2 with the line to type), never saving part of it', async () => {
+    const quiet = await h.cli(['alias', 'set', 'bx', '-q', 'list']);
+    expect(quiet).toMatchObject({ code: 2, stdout: '' });
+    expect(quiet.stderr).toContain(`error: tkt alias set takes the expansion as one argument: "-q" comes before "list"
+hint: put tkt's own options before the command: tkt -q alias set bx list; or, to save them in the expansion, quote the expansion: tkt alias set bx 'list -q'
+`);
+    // A command's option is no run's: only the quoted line.
+    const limit = await h.cli(['alias', 'set', 'bx', '--limit', '5', 'list', '--clobber']);
+    expect(limit.code).toBe(2);
+    expect(limit.stderr).toContain("hint: quote the expansion: tkt alias set bx 'list --limit 5' --clobber\n");
+    expect(readAliases(createConfigStore(h.configDir), builtinNames()).aliases).not.toHaveProperty('bx');
+    // --clobber there is alias set's own.
+    expect((await h.cli(['alias', 'set', 'bx', '--clobber', 'list'])).code).toBe(0);
+    await h.cli(['alias', 'delete', 'bx']);
   });
 
   it('keeps every alias of eight `tkt alias set` at once, and of deletes among them', async () => {
@@ -296,6 +318,29 @@ describe('tkt alias', () => {
     await createConfigStore(h.configDir).saveSettings({ aliases: {} });
   });
 
+  it("warns, as of an alias that cannot run, of one saved under a built-in command's name (hand-edited), which the command hides", async () => {
+    await createConfigStore(h.configDir).saveSettings({ aliases: { mine: 'list --view my-open-tickets', list: 'status', view: 5 } });
+    const listed = await h.cli(['alias', 'list']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toBe('mine: list --view my-open-tickets\n');
+    expect(listed.stderr).toContain(
+      'warning: alias list: the tkt command list runs instead, as a built-in always wins: keep it under another name: tkt alias set NAME status, then tkt alias delete list\n',
+    );
+    // An expansion that could not run anyway: only removing it is offered.
+    expect(listed.stderr).toContain('warning: alias view: the tkt command view runs instead, as a built-in always wins: tkt alias delete view\n');
+    // -q and --json keep their shape: the aliases that run.
+    expect((await h.cli(['alias', 'list', '-q'])).stdout).toBe('mine\n');
+    expect(JSON.parse((await h.cli(['alias', 'list', '--json'])).stdout)).toEqual([{ name: 'mine', expansion: 'list --view my-open-tickets' }]);
+    const help = await h.cli(['--help']);
+    expect(help.stdout).toContain('\n  list  (cannot run: the tkt command list runs instead, as a built-in always wins; see tkt alias list)\n');
+    // The hinted commands mend it.
+    expect((await h.cli(['alias', 'set', 'st', 'status'])).code).toBe(0);
+    expect((await h.cli(['alias', 'delete', 'list'])).code).toBe(0);
+    expect((await h.cli(['alias', 'delete', 'view'])).code).toBe(0);
+    expect(createConfigStore(h.configDir).getSettings().aliases).toEqual({ mine: 'list --view my-open-tickets', st: 'status' });
+    await createConfigStore(h.configDir).saveSettings({ aliases: {} });
+  });
+
   it('says, naming the file, that aliases which are no object cannot be read, and never rewrites them (exit 1)', async () => {
     const file = settingsFileIn(h.configDir);
     await createConfigStore(h.configDir).saveSettings({ aliases: ['mine'] as unknown as Record<string, string> });
@@ -353,6 +398,26 @@ hint: quote an argument with spaces: tkt fixed 1029 'toner extra' --dry-run
     await createConfigStore(h.configDir).saveSettings({ aliases: {} });
   });
 
+  it('says which words after a value fill a placeholder and which fill none, by their place, not their text', async () => {
+    expect((await h.cli(['alias', 'set', 'x3', 'resolve 1029 --details $1 $3'])).code).toBe(0);
+    // $3 takes "b", "c" is left over: only "c" fills no placeholder.
+    const mixed = await sendsNothing(h, () => h.cli(['x3', 'a', 'c', 'b', '--dry-run']));
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toContain(`error: --details took "a" only: "b c" would be read as ticket IDs
+hint: "b" fills $3 of alias x3, which stands after --details's value; "c" fills no placeholder of alias x3: the arguments left over are added after what it stands for
+`);
+    // The same word typed for $3 and left over: told apart by where it stands.
+    const twice = await sendsNothing(h, () => h.cli(['x3', 'a', 'c', 'c', '--dry-run']));
+    expect(twice.stderr).toContain(`hint: "c" fills $3 of alias x3, which stands after --details's value; "c" fills no placeholder of alias x3`);
+    // Every word after the value is a placeholder's: none is said to fill no placeholder.
+    expect((await h.cli(['alias', 'set', 'x4', 'resolve 1029 --details $1 $3 --dry-run'])).code).toBe(0);
+    const placed = await sendsNothing(h, () => h.cli(['x4', 'a "b"', 'c', 'd e']));
+    expect(placed.code).toBe(2);
+    expect(placed.stderr).toContain(`hint: "d e" fills $3 of alias x4, which stands after --details's value\n`);
+    expect(placed.stderr).not.toContain('no placeholder');
+    await createConfigStore(h.configDir).saveSettings({ aliases: {} });
+  });
+
   it('warns at alias set of a ~ or $VAR that no shell will expand, and not in a shell alias', async () => {
     const tilde = await h.cli(['alias', 'set', 'att', 'reply $1 --attach ~/report.pdf']);
     expect(tilde.code).toBe(0);
@@ -378,7 +443,7 @@ hint: quote an argument with spaces: tkt fixed 1029 'toner extra' --dry-run
       expect(tkt).toBe('tkt');
       const fixed = await h.cli(hinted);
       expect(fixed.code, `${hint}: ${fixed.stderr}`).toBe(0);
-      expect(readAliases(createConfigStore(h.configDir)).aliases, hint).not.toHaveProperty(name);
+      expect(readAliases(createConfigStore(h.configDir), builtinNames()).aliases, hint).not.toHaveProperty(name);
     }
     await createConfigStore(h.configDir).saveSettings({ aliases: {} });
   });
