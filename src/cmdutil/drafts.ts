@@ -3,6 +3,7 @@
 // (README, Drafts). Triage keeps its unsent replies there too (src/triage/drafts.ts).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DEFAULT_PROFILE, resolveProfileName } from '../config/session.js';
 import type { ConfigStore } from '../config/types.js';
 import type { Context } from '../context/context.js';
 import { writeText } from '../output/write.js';
@@ -10,13 +11,18 @@ import { EditorFailedError } from '../errors.js';
 
 export const draftsDir = (configDir: string) => join(configDir, 'drafts');
 
-/** Writes `text` to drafts/<stem>.txt, or <stem>-2.txt…, never over a draft saved before; the file's path. */
-export async function saveDraft(config: Pick<ConfigStore, 'dir'>, stem: string, text: string): Promise<string> {
+/**
+ * Writes `text` to drafts/<stem>.txt, or <stem>-2.txt…, never over a draft saved before; the
+ * file's path. A profile other than the default is named first (prod-reply-1023.txt): ticket
+ * 1023 of another service is another ticket.
+ */
+export async function saveDraft(config: Pick<ConfigStore, 'dir'>, profile: string, stem: string, text: string): Promise<string> {
   // Read here, where a user with no config folder (ConfigStore.dir) is a draft not saved.
   const folder = draftsDir(config.dir);
+  const named = profile === DEFAULT_PROFILE ? stem : `${profile}-${stem}`;
   await mkdir(folder, { recursive: true, mode: 0o700 });
   for (let count = 1; ; count++) {
-    const file = join(folder, count === 1 ? `${stem}.txt` : `${stem}-${count}.txt`);
+    const file = join(folder, count === 1 ? `${named}.txt` : `${named}-${count}.txt`);
     try {
       await writeFile(file, text.endsWith('\n') ? text : `${text}\n`, { flag: 'wx', mode: 0o600 });
       return file;
@@ -48,7 +54,7 @@ export async function keepTypedText<T>(ctx: Context, typed: () => TypedText | un
   } catch (error) {
     const draft = typed() ?? (edited !== undefined && error instanceof EditorFailedError ? { ...edited, text: error.typed } : undefined);
     if (draft !== undefined) {
-      const said = await saveDraft(ctx.config, draft.stem, draft.text).then(
+      const said = await saveDraft(ctx.config, resolveProfileName(ctx), draft.stem, draft.text).then(
         (file) => `${draft.was} saved to ${file}\n`,
         (failure: unknown) => `${draft.was} not saved (${(failure as Error).message}); here it is:\n${draft.text}\n`,
       );

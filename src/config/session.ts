@@ -23,11 +23,20 @@ type SettingsInput = Omit<SessionInput, 'now'>;
 /** Where a run looked: what a hint's command line repeats (tktCommand). */
 export type RunPlace = Pick<SessionInput, 'globals' | 'env'>;
 
-const DEFAULT_PROFILE = 'default';
+export const DEFAULT_PROFILE = 'default';
 
 /** The profile's name, whether or not it exists: `tkt login` and `tkt config set` create it. */
 export function resolveProfileName(input: RunPlace): string {
   return assertProfileName(input.globals.profile || envValue(input.env, 'TKT_PROFILE') || DEFAULT_PROFILE);
+}
+
+/**
+ * The profile a screen names where the user acts (tkt triage's title line): none when it goes
+ * without saying, the default profile with no other one.
+ */
+export function profileToName(input: SettingsInput): string | undefined {
+  const name = resolveProfileName(input);
+  return name === DEFAULT_PROFILE && input.config.profileNames().every((other) => other === DEFAULT_PROFILE) ? undefined : name;
 }
 
 /**

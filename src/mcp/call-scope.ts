@@ -4,9 +4,8 @@
 // cache the CLI keeps, with its expiry. A call stops starting requests once it is cancelled or
 // the server is stopped: a request already sent is waited for, none is sent after.
 import type { ApiClient } from '../api/types.js';
-import { resolveSession } from '../config/session.js';
-import type { Session } from '../config/types.js';
 import type { Context } from '../context/context.js';
+import { freshLogin } from '../context/fresh-login.js';
 import { InterruptedError } from '../errors.js';
 import { createLookups, type LookupOptions } from '../lookups/index.js';
 import type { ToolScope } from './tool.js';
@@ -44,13 +43,11 @@ function stoppingClient(client: ApiClient, signal: AbortSignal, words: () => str
  */
 export function callScope(ctx: Context, shared: ServerShared, cancelled: AbortSignal): ToolScope {
   const signal = AbortSignal.any([ctx.signal, cancelled]);
-  let session: Promise<Session> | undefined;
+  // A login of its own: read once per call, so that every request of the call goes with the same one.
+  const login = freshLogin({ ...ctx, signal }).ctx;
   const callCtx: Context = {
-    ...ctx,
-    signal,
-    // Read once per call, so that every request of the call goes with the same login.
-    session: () => (session ??= Promise.resolve().then(() => resolveSession({ globals: ctx.globals, env: ctx.env, config: ctx.config, now: ctx.now() }))),
-    api: async () => stoppingClient(await ctx.apiFor(await callCtx.session()), signal, () => stopWords(ctx)),
+    ...login,
+    api: async () => stoppingClient(await login.api(), signal, () => stopWords(ctx)),
   };
   return { ctx: callCtx, lookups: createLookups(callCtx, { fetching: shared.fetching, refetchUnknown: true, listPeople: true }) };
 }

@@ -5,7 +5,7 @@
 // of finding who acts, the requester's e-mail and the reply's subject. No request is written here.
 import { tktCommand } from '../config/session.js';
 import { plans } from '../api/plans.js';
-import type { ApiClient } from '../api/types.js';
+import type { RequestPlan } from '../api/types.js';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import type { Lookups } from '../lookups/types.js';
@@ -37,11 +37,15 @@ const saying = (id: number, unchanged: string | undefined, done: string) => (unc
 
 /**
  * `ctx` must not prompt (triage owns the terminal): a token without a user ID is then an error
- * that says to use the command with --by, instead of a question.
+ * that says to use the command with --by, instead of a question. Each action takes its client
+ * from `ctx` when it starts: the login may have been read again since the last (app.ts).
  */
-export function createTicketActions(ctx: Context, client: ApiClient, lookups: Lookups): TicketActions {
+export function createTicketActions(ctx: Context, lookups: Lookups): TicketActions {
+  /** Sent with the login as it is when the action runs. */
+  const send = async (plan: RequestPlan) => await (await ctx.api()).send(plan);
   /** `tkt assign`'s and `tkt reopen`'s change: not sent to a ticket that already has it (the plan says so). */
   const sendChange = async (id: number, request: Pick<IdCommandSpec, 'plan' | 'keep'>): Promise<PlannedRequest> => {
+    const client = await ctx.api();
     const attempt = async () => {
       const plan = await request.plan(id, async () => client);
       if (plan.unchanged === undefined) await client.send(plan);
@@ -51,10 +55,10 @@ export function createTicketActions(ctx: Context, client: ApiClient, lookups: Lo
   };
   return {
     async pickUp(id) {
-      return saying(id, alreadyAssignedNote(await client.send(plans.pickupTicket(id))), `picked up #${id}`);
+      return saying(id, alreadyAssignedNote(await send(plans.pickupTicket(id))), `picked up #${id}`);
     },
     async markRead(id) {
-      await client.send(plans.markRead(id));
+      await send(plans.markRead(id));
       return `marked #${id} read`;
     },
     async browse(id) {
@@ -64,11 +68,11 @@ export function createTicketActions(ctx: Context, client: ApiClient, lookups: Lo
     async resolve(id, details) {
       if (details.trim() === '') throw new UsageError('the service needs resolution notes: nothing was sent');
       const submitBy = await resolveActingUser(ctx, undefined, 'resolves');
-      return saying(id, alreadyResolvedNote(await client.send(plans.resolveTicket(id, { details, submitBy }))), `resolved #${id}`);
+      return saying(id, alreadyResolvedNote(await send(plans.resolveTicket(id, { details, submitBy }))), `resolved #${id}`);
     },
     async close(id) {
       const closeBy = await resolveActingUser(ctx, undefined, 'closes');
-      return saying(id, alreadyClosedNote(await client.send(plans.closeTicket(id, { closeBy, acknowledged: false }))), `closed #${id}`);
+      return saying(id, alreadyClosedNote(await send(plans.closeTicket(id, { closeBy, acknowledged: false }))), `closed #${id}`);
     },
     async assign(id, user) {
       const { assignee, ...request } = await assignRequest(lookups, user, { labels: true });
@@ -82,7 +86,7 @@ export function createTicketActions(ctx: Context, client: ApiClient, lookups: Lo
     async reply(id, ticket, message, subject = `Re: ${readTicket(ticket).title ?? ''}`) {
       const { requesterEmail: to } = readTicket(ticket);
       if (to === undefined) throw new UsageError(`ticket #${id} has no requester e-mail: reply with ${tktCommand(ctx, `reply ${id} --to EMAIL`)}`);
-      await client.send(plans.replyTicket(id, { subject, to, message }));
+      await send(plans.replyTicket(id, { subject, to, message }));
       return `replied to #${id} (to ${to})`;
     },
   };

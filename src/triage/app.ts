@@ -11,7 +11,9 @@ import { render, type Instance } from 'ink';
 import { createElement as h } from 'react';
 import type { Context } from '../context/context.js';
 import { InterruptedError } from '../errors.js';
+import { profileToName, resolveProfileName } from '../config/session.js';
 import { effectiveSetting, pagerNamed, settingSpec } from '../config/settings.js';
+import { freshLogin } from '../context/fresh-login.js';
 import { fillForTicket, frontMatterWarnings, readTemplate, templateNames } from '../desk/templates.js';
 import { createLookups } from '../lookups/index.js';
 import { readTicket } from '../model/ticket.js';
@@ -64,9 +66,13 @@ export interface TriageRun {
 
 export async function runTriage(ctx: Context, options: TriageRun): Promise<void> {
   // Nothing the actions run may ask at the terminal: the screen owns it (a token without a user
-  // ID is then an error that names the command to use instead).
-  const quietCtx: Context = { ...ctx, io: { ...ctx.io, canPrompt: false } };
-  const client = await ctx.api();
+  // ID is then an error that names the command to use instead). The login is read again after
+  // a refusal and with each read of the view, as tkt mcp reads it for each call: a `tkt login`
+  // in another shell lets the screen go on (effects.ts).
+  const login = freshLogin({ ...ctx, io: { ...ctx.io, canPrompt: false } });
+  const quietCtx = login.ctx;
+  // No login: the run fails before the screen is drawn, as any command's would.
+  await quietCtx.api();
   const lookups = createLookups(quietCtx);
   const stdout = ctx.io.stdout as NodeJS.WriteStream;
   const stdin = ctx.io.stdin as NodeJS.ReadStream;
@@ -124,10 +130,11 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
   const frontMatterWarned = new Set<string>();
   // The editor or pager has the terminal: a Ctrl-C there is theirs (Context.lendTerminal).
   const runEffect = createEffectRunner({
-    client,
+    api: quietCtx.api,
+    readLoginAgain: login.readAgain,
     lookups,
     // A $BROWSER run at the terminal (w) has it as the editor does: the screen lets go of it first.
-    actions: createTicketActions({ ...quietCtx, lendTerminal: (use) => ctx.lendTerminal(use, screen) }, client, lookups),
+    actions: createTicketActions({ ...quietCtx, lendTerminal: (use) => ctx.lendTerminal(use, screen) }, lookups),
     signal: AbortSignal.any([ctx.signal, closing.signal]),
     editor: (editing) => ctx.lendTerminal(() => ctx.prompter.editor(editing), screen),
     page: async (text) => {
@@ -140,12 +147,13 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
     fillTemplate: async (name, ticket) => {
       const template = await readTemplate(ctx, name);
       for (const line of frontMatterWarnings(template)) frontMatterWarned.add(line);
-      return fillForTicket(ctx, template, readTicket(ticket));
+      return fillForTicket(quietCtx, template, readTicket(ticket));
     },
     renderDetail: (ticket, width) => renderTicketDetail(ticket, { lookups, now: ctx.now(), color, width }),
     renderPane: (ticket, width) => renderTicketDetail(ticket, { lookups, now: ctx.now(), color, width, descriptionFirst: true }),
   });
-  const program = startProgram(start(options.view, ctx.io.size(), options.intervalMs), runEffect);
+  const triageLogin = { shownProfile: profileToName(ctx), globals: ctx.globals, env: ctx.env };
+  const program = startProgram(start(options.view, ctx.io.size(), { intervalMs: options.intervalMs, login: triageLogin }), runEffect);
 
   // Ctrl-C is a key on the screen (the terminal is raw); a SIGTERM (or a SIGINT sent by kill)
   // closes it the same way.
@@ -164,7 +172,7 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
     stdout.write(MAIN_SCREEN);
     await reportLeft(ctx, program);
     // Kept for the next r or s until now: on the shell's screen, where it is read after the run.
-    for (const line of await saveDrafts(ctx.config, program.snapshot().drafts)) await ctx.output.warning(line);
+    for (const line of await saveDrafts(ctx.config, resolveProfileName(ctx), program.snapshot().drafts)) await ctx.output.warning(line);
     for (const line of frontMatterWarned) await ctx.output.warning(line);
   }
   // Closed by Ctrl-C or a signal: the run ends as any interrupted command does, 130 (or 143 for SIGTERM).

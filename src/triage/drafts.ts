@@ -12,14 +12,17 @@ const KINDS: Readonly<Record<DraftKind, { file: (id: number) => string; said: (i
   resolution: { file: (id) => `resolution-${id}`, said: (id) => `the resolution of #${id}` },
 };
 
-/** Saves the unsent texts, by kind and ticket; a line per text saying where it is (or, when it could not be saved, the text itself). */
-export async function saveDrafts(config: Pick<ConfigStore, 'dir'>, drafts: TriageState['drafts']): Promise<string[]> {
+/**
+ * Saves the unsent texts of `profile`, by kind and ticket; a line per text saying where it is
+ * (or, when it could not be saved, the text itself).
+ */
+export async function saveDrafts(config: Pick<ConfigStore, 'dir'>, profile: string, drafts: TriageState['drafts']): Promise<string[]> {
   const said: string[] = [];
   for (const kind of ['reply', 'resolution'] as const) {
     for (const [id, text] of drafts[kind]) {
       const { file: stem, said: name } = KINDS[kind];
       try {
-        const file = await saveDraft(config, stem(id), text);
+        const file = await saveDraft(config, profile, stem(id), text);
         said.push(`${name(id)} was not sent; it is saved in ${file}\n`);
       } catch (error) {
         said.push(`${name(id)} was not sent and could not be saved (${(error as Error).message}); here it is:\n${text}\n`);

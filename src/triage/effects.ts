@@ -2,7 +2,7 @@
 // the event that update.ts takes it in: never a change of state here. A load overtaken by a
 // later one is stopped, and reports nothing.
 import { plans } from '../api/plans.js';
-import { EditorFailedError } from '../errors.js';
+import { EditorFailedError, ExitCode, exitCodeOf } from '../errors.js';
 import type { ApiClient } from '../api/types.js';
 import { personLabel, type Lookups } from '../lookups/types.js';
 import { readTicket } from '../model/ticket.js';
@@ -16,7 +16,10 @@ import type { TemplatePurpose } from './picker.js';
 import { realTimer, type WatchTimer } from '../watch/watch.js';
 
 export interface EffectDeps {
-  client: ApiClient;
+  /** The client of the login as it is now (the `ctx` of the actions and lookups gives the same). */
+  api(): Promise<ApiClient>;
+  /** Forgets the login: the next request reads it again from the config folder (fresh-login.ts). */
+  readLoginAgain(): void;
   lookups: Lookups;
   actions: TicketActions;
   /** The run's: aborted, loads and the --interval timer stop. */
@@ -47,17 +50,28 @@ export type EffectRunner = (effect: RunnableEffect) => Promise<TriageEvent | und
 export function createEffectRunner(deps: EffectDeps): EffectRunner {
   /** The load whose answer the screen waits for. */
   let latestLoad: AbortController | undefined;
-  const fetchTicket = async (id: number): Promise<unknown> => (await deps.client.send(plans.getTicket(id))).body;
+  const fetchTicket = async (id: number): Promise<unknown> => (await (await deps.api()).send(plans.getTicket(id))).body;
+  /**
+   * A failure, as reported: one that says the login is refused or missing (a 401, a token
+   * expired, a logout in another shell) has the next request read the login again, so that a
+   * `tkt login` in another shell lets the screen go on (README, Triage).
+   */
+  const failed = (error: unknown): unknown => {
+    if (exitCodeOf(error) === ExitCode.notAuthenticated) deps.readLoginAgain();
+    return error;
+  };
 
   async function loadView(view: string, token: number): Promise<TriageEvent | undefined> {
+    // R, a view switched to, the --interval timer: each reads the login again too.
+    deps.readLoginAgain();
     latestLoad?.abort();
     const load = new AbortController();
     latestLoad = load;
     try {
-      const items = await viewTickets(deps.client, view, AbortSignal.any([deps.signal, load.signal]));
+      const items = await viewTickets(await deps.api(), view, AbortSignal.any([deps.signal, load.signal]));
       return load.signal.aborted ? undefined : { kind: 'viewLoaded', token, items };
     } catch (error) {
-      return load.signal.aborted ? undefined : { kind: 'viewFailed', token, error };
+      return load.signal.aborted ? undefined : { kind: 'viewFailed', token, error: failed(error) };
     }
   }
 
@@ -67,7 +81,7 @@ export function createEffectRunner(deps: EffectDeps): EffectRunner {
       const ticket = effect.ticket ?? (await fetchTicket(id));
       return { kind: 'detailRead', id, width, generation, ticket, text: await deps.renderPane(ticket, width) };
     } catch (error) {
-      return { kind: 'detailFailed', id, width, generation, error };
+      return { kind: 'detailFailed', id, width, generation, error: failed(error) };
     }
   }
 
@@ -108,12 +122,12 @@ export function createEffectRunner(deps: EffectDeps): EffectRunner {
       }
     } catch (error) {
       // A text written but not sent is kept for the next try, also one saved by an editor that then failed (vi's :cq).
-      return { kind: 'actionFailed', id, error, unsent: written ?? (error instanceof EditorFailedError ? error.typed : undefined) };
+      return { kind: 'actionFailed', id, error: failed(error), unsent: written ?? (error instanceof EditorFailedError ? error.typed : undefined) };
     }
     try {
       return { kind: 'acted', id, done, refreshed: { ticket: await fetchTicket(id) } };
     } catch (error) {
-      return { kind: 'acted', id, done, refreshed: { error } };
+      return { kind: 'acted', id, done, refreshed: { error: failed(error) } };
     }
   }
 
@@ -124,7 +138,7 @@ export function createEffectRunner(deps: EffectDeps): EffectRunner {
       // Printed instead, the ticket would land on the shell's screen, under triage's.
       return notShown === undefined ? { kind: 'shown', id } : { kind: 'notShown', id, reason: notShown };
     } catch (error) {
-      return { kind: 'notShown', id, reason: failureText(error) };
+      return { kind: 'notShown', id, reason: failureText(failed(error)) };
     }
   }
 
@@ -134,7 +148,7 @@ export function createEffectRunner(deps: EffectDeps): EffectRunner {
       const choices = technicians.map((entry) => ({ label: personLabel(entry), value: String(entry.id) }));
       return { kind: 'techniciansRead', id, choices };
     } catch (error) {
-      return { kind: 'techniciansFailed', error };
+      return { kind: 'techniciansFailed', error: failed(error) };
     }
   }
 
@@ -142,7 +156,7 @@ export function createEffectRunner(deps: EffectDeps): EffectRunner {
     try {
       return { kind: 'templatesRead', id, purpose, names: await deps.templateNames() };
     } catch (error) {
-      return { kind: 'templatesFailed', error };
+      return { kind: 'templatesFailed', error: failed(error) };
     }
   }
 

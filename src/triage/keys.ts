@@ -96,8 +96,8 @@ export const KEY_TABLE: readonly KeyRow[] = [
       'opens the editor empty; Esc does nothing), and the editor opens with the one picked filled for the ' +
       'ticket, its subject used. A reply that could not be sent is kept, and the next `r` on that ticket ' +
       'opens the editor with it (no picker); ' +
-      "leaving triage (q, Ctrl-C) saves it in the config folder's `drafts/reply-ID.txt` (`-2`, `-3`… never over " +
-      'one saved before) and says where, as gh saves the text of an issue it could not create. The status line ' +
+      "leaving triage (q, Ctrl-C) saves it in the config folder's `drafts/reply-ID.txt` (`prod-reply-ID.txt` for " +
+      'a profile other than default; `-2`, `-3`… never over one saved before) and says where, as gh saves the text of an issue it could not create. The status line ' +
       'says what happened (`✓ replied to #1023`) until the next action or `R`',
   },
   {
@@ -109,7 +109,7 @@ export const KEY_TABLE: readonly KeyRow[] = [
       'first (as for `r`): the one picked opens the editor with it filled, and what you save is the notes. ' +
       'Notes that could not be sent are kept as a reply is: the next `s` on that ticket offers them again (no ' +
       'picker; at the prompt, or in the editor when they are more than a line), Esc there keeps them as edited ' +
-      '(emptied, they are dropped), and leaving triage saves them in `drafts/resolution-ID.txt` and says where',
+      '(emptied, they are dropped), and leaving triage saves them in `drafts/resolution-ID.txt` (`prod-resolution-ID.txt`) and says where',
   },
   { keys: [{ c: 'close' }], label: 'close', help: 'close (asks to confirm)', readme: 'close (asks y/n)' },
   {
@@ -136,7 +136,12 @@ export const KEY_TABLE: readonly KeyRow[] = [
     help: "open the ticket's page in the browser (tkt browse)",
     readme: "open the ticket's page in the browser, as `tkt browse` does (the status line says where, or that the `web-url` setting is missing)",
   },
-  { keys: [{ R: 'refresh' }], label: 'refresh', help: 'refresh the list', readme: 'read the view again' },
+  {
+    keys: [{ R: 'refresh' }],
+    label: 'refresh',
+    help: 'refresh the list',
+    readme: 'read the view again, and the saved login (a `tkt login` made in another shell counts)',
+  },
   { keys: [{ q: 'quit' }], label: 'quit', alwaysInFooter: true, help: 'quit', readme: 'quit (exit 0)' },
   {
     keys: [{ '?': 'help' }],

@@ -1,5 +1,6 @@
 // What the triage screen is at one moment, as plain data: update.ts makes each next state from
 // the last and an event, view.ts draws it. Nothing here changes in place.
+import type { LoginGlobals } from '../cmdutil/error-text.js';
 import type { TerminalSize } from './layout.js';
 import type { Choice, TemplatePurpose } from './picker.js';
 import type { TriageRow } from './rows.js';
@@ -8,6 +9,18 @@ import { foldForMatch } from '../util/fold.js';
 import type { KeyPress } from '../util/terminal-input.js';
 
 export type Tone = 'info' | 'ok' | 'error';
+
+/** Where the run acts, and with what login: said on the title line, in hints and in saved drafts. */
+export interface TriageLogin {
+  /** The profile the title line names; undefined when it goes without saying (README, Triage). */
+  shownProfile: string | undefined;
+  /** What a login hint repeats (errorHint): --profile, --url, TKT_TOKEN... */
+  globals: LoginGlobals;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/** A run with no profile to name and no options to repeat in its hints. */
+export const PLAIN_LOGIN: TriageLogin = { shownProfile: undefined, globals: {}, env: {} };
 
 export type Ending = 'quit' | 'interrupted';
 
@@ -97,6 +110,7 @@ export type Queued = { typed: TypedAhead; on: number | undefined } | { action: T
 export type Awaited = 'technicians' | 'templates' | 'editor' | 'pager';
 
 export interface TriageState {
+  login: TriageLogin;
   /** The list type shown. */
   view: string;
   rows: readonly TriageRow[];
@@ -158,8 +172,16 @@ export interface TriageState {
 
 export const detailKey = (id: number, width: number) => `${id}@${width}`;
 
-export function initialState(view: string, terminal: TerminalSize, intervalMs?: number): TriageState {
+/** How a run starts, besides its view and the terminal's size. */
+export interface StartOptions {
+  /** --interval, in milliseconds. */
+  intervalMs?: number | undefined;
+  login?: TriageLogin | undefined;
+}
+
+export function initialState(view: string, terminal: TerminalSize, { intervalMs, login = PLAIN_LOGIN }: StartOptions = {}): TriageState {
   return {
+    login,
     view,
     rows: [],
     visible: [],

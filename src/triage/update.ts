@@ -9,7 +9,7 @@ import { failureText } from './failure.js';
 import { layoutFor, type TerminalSize } from './layout.js';
 import { pressKey, pressTypedAhead, paste, takeTurns } from './press.js';
 import { detailRow, rowsOf } from './rows.js';
-import { currentRow, detailKey, initialState, withDraft, withRows, type TriageState } from './state.js';
+import { currentRow, detailKey, initialState, withDraft, withRows, type StartOptions, type TriageState } from './state.js';
 import { templatesRead } from './templates.js';
 import { clearMarksOnMove, markChanges, readByTimer, tick, waitFor } from './interval.js';
 import { end, KEPT_DRAFT, startLoad, unchanged, type Step } from './transitions.js';
@@ -18,8 +18,9 @@ import { arrived, holdingKeys } from './typed-ahead.js';
 export type { Step };
 
 /** The first state, and the first load (and with `intervalMs`, the first wait). */
-export function start(view: string, terminal: TerminalSize, intervalMs?: number): Step {
-  const first = startLoad(initialState(view, terminal, intervalMs), view);
+export function start(view: string, terminal: TerminalSize, options: StartOptions = {}): Step {
+  const { intervalMs } = options;
+  const first = startLoad(initialState(view, terminal, options), view);
   return intervalMs === undefined ? first : { ...first, effects: [...first.effects, waitFor(intervalMs)] };
 }
 
@@ -52,7 +53,7 @@ function handle(state: TriageState, event: TriageEvent): Step {
       if (event.generation !== state.detailGeneration) return unchanged(state);
       const read = { ...state, reading: setWithout(state.reading, detailKey(event.id, event.width)) };
       // Said only while the ticket is highlighted: once it is not, the next highlight reads it again.
-      return unchanged(currentRow(read)?.id === event.id ? { ...read, failedRead: { id: event.id, error: failureText(event.error) } } : read);
+      return unchanged(currentRow(read)?.id === event.id ? { ...read, failedRead: { id: event.id, error: failureText(event.error, state.login) } } : read);
     }
     case 'acted':
       return takeTurns(unchanged(acted(arrived(state, 'editor').state, event)));
@@ -72,13 +73,13 @@ function handle(state: TriageState, event: TriageEvent): Step {
       return pressTypedAhead(unchanged({ ...ready, overlay: picker }), typed);
     }
     case 'techniciansFailed':
-      return unchanged({ ...arrived(state, 'technicians').state, status: { text: `✗ assign: ${failureText(event.error)}`, tone: 'error' } });
+      return unchanged({ ...arrived(state, 'technicians').state, status: { text: `✗ assign: ${failureText(event.error, state.login)}`, tone: 'error' } });
     case 'templatesRead': {
       const { state: ready, typed } = arrived(state, 'templates');
       return pressTypedAhead(holdingKeys(templatesRead(ready, event)), typed);
     }
     case 'templatesFailed':
-      return unchanged({ ...arrived(state, 'templates').state, status: { text: `✗ templates: ${failureText(event.error)}`, tone: 'error' } });
+      return unchanged({ ...arrived(state, 'templates').state, status: { text: `✗ templates: ${failureText(event.error, state.login)}`, tone: 'error' } });
   }
 }
 
@@ -88,7 +89,7 @@ function overAfterLeaving(state: TriageState, event: TriageEvent): TriageState {
   if (running === undefined || left === undefined || (event.kind !== 'acted' && event.kind !== 'actionFailed') || event.id !== running.id) return state;
   const over = event.kind === 'acted' ? acted(state, event) : actionFailed(state, event);
   // The text not sent is saved on leaving, and said then: not "r opens it again".
-  const outcome = event.kind === 'acted' ? over.status!.text : `✗ ${running.verb} #${event.id}: ${failureText(event.error)}`;
+  const outcome = event.kind === 'acted' ? over.status!.text : `✗ ${running.verb} #${event.id}: ${failureText(event.error, state.login)}`;
   return { ...over, left: { ...left, outcomes: [...left.outcomes, outcome] } };
 }
 
@@ -119,9 +120,9 @@ function viewFailed(state: TriageState, event: Extract<TriageEvent, { kind: 'vie
   const failed: TriageState = { ...state, loading: undefined, loadFailed: true };
   // The timer's: said in the title line, the status line kept for what the last action did.
   if (readByTimer(state) && state.interval !== undefined) {
-    return unchanged({ ...failed, interval: { ...state.interval, token: undefined, failed: failureText(event.error) } });
+    return unchanged({ ...failed, interval: { ...state.interval, token: undefined, failed: failureText(event.error, state.login) } });
   }
-  const text = `could not load ${kebabCase(state.view)}: ${failureText(event.error)}`;
+  const text = `could not load ${kebabCase(state.view)}: ${failureText(event.error, state.login)}`;
   return unchanged({ ...failed, status: { text, tone: 'error' } });
 }
 
@@ -148,7 +149,7 @@ function acted(state: TriageState, event: Extract<TriageEvent, { kind: 'acted' }
   const drafts = sent === undefined ? state.drafts : { ...state.drafts, [sent]: mapWithout(state.drafts[sent], event.id) };
   const next: TriageState = { ...state, running: undefined, drafts };
   if ('error' in event.refreshed) {
-    const text = `${status.text}; the row could not be refreshed: ${failureText(event.refreshed.error)}`;
+    const text = `${status.text}; the row could not be refreshed: ${failureText(event.refreshed.error, state.login)}`;
     return { ...next, details: mapWithout(state.details, event.id), status: { ...status, text } };
   }
   const { ticket } = event.refreshed;
@@ -163,7 +164,7 @@ function actionFailed(state: TriageState, event: Extract<TriageEvent, { kind: 'a
   const drafts = kind !== undefined && event.unsent !== undefined ? withDraft(state.drafts, kind, event.id, event.unsent) : state.drafts;
   const kept = kind !== undefined && drafts[kind].has(event.id) ? `; ${KEPT_DRAFT[kind]}` : '';
   // The reason first, which a narrow width must not cut; what was kept after it (README, Triage).
-  const text = `✗ ${state.running?.verb ?? 'acting on'} #${event.id}: ${failureText(event.error)}${kept}`;
+  const text = `✗ ${state.running?.verb ?? 'acting on'} #${event.id}: ${failureText(event.error, state.login)}${kept}`;
   return { ...state, running: undefined, drafts, status: { text, tone: 'error' } };
 }
 

@@ -58,7 +58,11 @@ function titleLine(state: TriageState, width: number, style: Style): string {
   const count = state.filter === '' ? `${state.rows.length} tickets` : `${state.visible.length} of ${state.rows.length} tickets`;
   const shown = state.loading !== undefined ? 'loading…' : state.loadFailed && state.rows.length === 0 ? 'not loaded' : count;
   const view = kebabCase(state.view);
-  const title = `tkt triage · ${view} · ${shown}`;
+  // The profile before the view: two screens on two profiles differ where a cut leaves the line (README, Triage).
+  const { shownProfile } = state.login;
+  const profile = shownProfile === undefined ? undefined : `profile ${shownProfile}`;
+  const head = profile === undefined ? 'tkt triage' : `tkt triage · ${profile}`;
+  const title = `${head} · ${view} · ${shown}`;
   if (!state.filtering) {
     const filtered = state.filter === '' ? title : `${title}  filter: /${state.filter}`;
     // The rows are an earlier read's (README, Triage): said once, here, until a read succeeds.
@@ -66,17 +70,19 @@ function titleLine(state: TriageState, width: number, style: Style): string {
     return style.bold(truncate(failed === undefined ? filtered : `${filtered} · ✗ not read again: ${failed}`, width));
   }
   // Being typed: the text and its cursor keep their room, as on a prompt line; the view's name
-  // gives way first (cut, then left out), then the count, then the words around the text.
+  // gives way first (cut, then left out), then the count, then the words around the text, the
+  // profile last of them.
   const typed = displayWidth(state.filter) + displayWidth(CURSOR);
   const fits = (label: string) => displayWidth(label) + typed <= width;
-  const viewRoom = width - typed - displayWidth(`tkt triage ·  · ${shown}  filter: /`);
+  const viewRoom = width - typed - displayWidth(`${head} ·  · ${shown}  filter: /`);
   const label =
     [
       `${title}  filter: /`,
-      ...(viewRoom >= MIN_CUT_VIEW ? [`tkt triage · ${truncate(view, viewRoom)} · ${shown}  filter: /`] : []),
-      `tkt triage · ${shown}  filter: /`,
-      ...(shown === count && state.filter !== '' ? [`tkt triage · ${state.visible.length}/${state.rows.length}  filter: /`] : []),
-      'tkt triage  filter: /',
+      ...(viewRoom >= MIN_CUT_VIEW ? [`${head} · ${truncate(view, viewRoom)} · ${shown}  filter: /`] : []),
+      `${head} · ${shown}  filter: /`,
+      ...(shown === count && state.filter !== '' ? [`${head} · ${state.visible.length}/${state.rows.length}  filter: /`] : []),
+      `${head}  filter: /`,
+      ...(profile === undefined ? [] : [`${profile}  filter: /`]),
       'filter: /',
     ].find(fits) ?? '/';
   return style.bold(label + withCursor({ text: state.filter, cursor: state.filterCursor }, width - displayWidth(label)));

@@ -517,7 +517,8 @@ describe('tkt create at a terminal', () => {
     const { description: _given, ...values } = validCreateValues();
     const error = await run(options(values), refused.ctx).catch((caught: unknown) => caught);
     expect(exitCodeOf(error)).toBe(5);
-    const draft = join(h.configDir, 'drafts', 'description.txt');
+    // Named after the profile, which is not the default (README, Drafts).
+    const draft = join(h.configDir, 'drafts', 'viewer-description.txt');
     expect(await readFile(draft, 'utf8')).toBe('Smoke from tray 2\n# Seen at\n#1234 too\n');
     // After the summary that was confirmed: the line saying where.
     expect(refused.stderr().split('\n').slice(-3)).toEqual(['  Type:         ticket', `your description was saved to ${draft}`, '']);

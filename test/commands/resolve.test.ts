@@ -41,7 +41,8 @@ describe('tkt resolve', () => {
     });
     const error = await run({ ids: [String(ticket.id)], concurrency: '4', dryRun: false }, ctx).catch((caught: unknown) => caught);
     expect(exitCodeOf(error)).toBe(5);
-    const draft = join(h.configDir, 'drafts', `resolution-${ticket.id}.txt`);
+    // Named after the profile, which is not the default: ticket 1023 of another service is another ticket.
+    const draft = join(h.configDir, 'drafts', `viewer-resolution-${ticket.id}.txt`);
     expect(await readFile(draft, 'utf8')).toBe('Cable reseated\n#1234 had the same\n');
     expect(stderr()).toBe(`your resolution notes were saved to ${draft}\n`);
     expect(ticket.ticketStatusId).toBe(status);

@@ -1,20 +1,24 @@
-// The triage effect runner as the tests run it: on the sandbox through the given client, with
-// the editor, the pager and the renderings stood in for (the renderings say the width asked).
-import type { ApiClient } from '../../src/api/types.js';
+// The triage effect runner as the tests run it: on the sandbox with the login read as app.ts
+// reads it (through `ctx.apiFor`, which a test may wrap), with the editor, the pager and the
+// renderings stood in for (the renderings say the width asked).
 import type { Context } from '../../src/context/context.js';
+import { freshLogin } from '../../src/context/fresh-login.js';
 import { fillForTicket, readTemplate, templateNames } from '../../src/desk/templates.js';
 import { createLookups } from '../../src/lookups/index.js';
 import { readTicket } from '../../src/model/ticket.js';
 import { createTicketActions } from '../../src/triage/actions.js';
 import { createEffectRunner, type EffectDeps } from '../../src/triage/effects.js';
 
-/** An effect runner on `ctx` and `client`; `deps` replaces any of its parts. */
-export function standInEffectRunner(ctx: Context, client: ApiClient, deps: Partial<EffectDeps> = {}) {
+/** An effect runner on `ctx`; `deps` replaces any of its parts. */
+export function standInEffectRunner(base: Context, deps: Partial<EffectDeps> = {}) {
+  const login = freshLogin(base);
+  const { ctx } = login;
   const lookups = createLookups(ctx);
   return createEffectRunner({
-    client,
+    api: ctx.api,
+    readLoginAgain: login.readAgain,
     lookups,
-    actions: createTicketActions(ctx, client, lookups),
+    actions: createTicketActions(ctx, lookups),
     signal: ctx.signal,
     editor: async () => 'a message',
     page: async () => undefined,

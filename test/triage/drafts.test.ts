@@ -13,9 +13,9 @@ const drafts = (reply: [number, string][], resolution: [number, string][] = []) 
 
 describe('saving unsent texts', () => {
   it('saves each reply by ticket and says where; a second run keeps the first file', async () => {
-    expect(await saveDrafts({ dir }, drafts([]))).toEqual([]);
-    const first = await saveDrafts({ dir }, drafts([[1015, 'First try']]));
-    const second = await saveDrafts({ dir }, drafts([[1015, 'Second try']]));
+    expect(await saveDrafts({ dir }, 'default', drafts([]))).toEqual([]);
+    const first = await saveDrafts({ dir }, 'default', drafts([[1015, 'First try']]));
+    const second = await saveDrafts({ dir }, 'default', drafts([[1015, 'Second try']]));
     expect(first).toEqual([`the reply to #1015 was not sent; it is saved in ${join(dir, 'drafts', 'reply-1015.txt')}\n`]);
     expect(second).toEqual([`the reply to #1015 was not sent; it is saved in ${join(dir, 'drafts', 'reply-1015-2.txt')}\n`]);
     expect(readFileSync(join(dir, 'drafts', 'reply-1015.txt'), 'utf8')).toBe('First try\n');
@@ -23,11 +23,18 @@ describe('saving unsent texts', () => {
   });
 
   it('saves resolution notes beside the replies, each in a file of its own', async () => {
-    const said = await saveDrafts({ dir }, drafts([[1016, 'Reply']], [[1015, 'Cable reseated']]));
+    const said = await saveDrafts({ dir }, 'default', drafts([[1016, 'Reply']], [[1015, 'Cable reseated']]));
     expect(said).toEqual([
       `the reply to #1016 was not sent; it is saved in ${join(dir, 'drafts', 'reply-1016.txt')}\n`,
       `the resolution of #1015 was not sent; it is saved in ${join(dir, 'drafts', 'resolution-1015.txt')}\n`,
     ]);
     expect(readFileSync(join(dir, 'drafts', 'resolution-1015.txt'), 'utf8')).toBe('Cable reseated\n');
+  });
+
+  it("names a profile other than the default in the file's name: ticket 1015 of another service is another ticket", async () => {
+    const said = await saveDrafts({ dir }, 'prod', drafts([], [[1015, 'Cable reseated']]));
+    const file = join(dir, 'drafts', 'prod-resolution-1015.txt');
+    expect(said).toEqual([`the resolution of #1015 was not sent; it is saved in ${file}\n`]);
+    expect(readFileSync(file, 'utf8')).toBe('Cable reseated\n');
   });
 });

@@ -29,16 +29,15 @@ function gate(matching: (plan: RequestPlan) => boolean) {
 /** A runner on the sandbox (the editor, the pager and the detail's rendering stood in for), and the way to hold requests back. */
 async function openRunner(deps: Partial<EffectDeps> = {}, env: Record<string, string> = {}) {
   const { ctx } = await h.context({ tty: true, env });
-  const real = await ctx.api();
   const gates: ReturnType<typeof gate>[] = [];
-  const client: ApiClient = {
+  const held = (real: ApiClient): ApiClient => ({
     ...real,
     async send(plan) {
-      await gates.find((held) => held.matching(plan))?.opened;
+      await gates.find((waiting) => waiting.matching(plan))?.opened;
       return real.send(plan);
     },
-  };
-  const perform = standInEffectRunner(ctx, client, deps);
+  });
+  const perform = standInEffectRunner({ ...ctx, apiFor: async (session) => held(await ctx.apiFor(session)) }, deps);
   const hold = (matching: (plan: RequestPlan) => boolean) => {
     const held = gate(matching);
     gates.push(held);

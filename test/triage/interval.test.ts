@@ -23,7 +23,7 @@ const loads = (step: Step) => step.effects.filter((effect) => effect.kind === 'l
 const waits = (step: Step) => step.effects.filter((effect) => effect.kind === 'wait');
 
 /** Opened with --interval, the first read done, the highlight moved to the second row. */
-const opened = () => run(start(VIEW, SIZE, INTERVAL), { kind: 'viewLoaded', token: 1, items: ITEMS }, DOWN);
+const opened = () => run(start(VIEW, SIZE, { intervalMs: INTERVAL }), { kind: 'viewLoaded', token: 1, items: ITEMS }, DOWN);
 
 /** The timer's tick and the read it starts, answered with `items`. */
 function ticked(step: Step, items: readonly unknown[]): Step {
@@ -46,7 +46,7 @@ function drawn(state: TriageState) {
 
 describe('tkt triage --interval', () => {
   it('starts the timer with the first read, and only with --interval', () => {
-    expect(waits(start(VIEW, SIZE, INTERVAL))).toEqual([{ kind: 'wait', ms: INTERVAL }]);
+    expect(waits(start(VIEW, SIZE, { intervalMs: INTERVAL }))).toEqual([{ kind: 'wait', ms: INTERVAL }]);
     expect(waits(start(VIEW, SIZE))).toEqual([]);
   });
 

@@ -1,11 +1,11 @@
 // The program loop on a sandbox: update.ts's effects run and their results fed back, the screen
 // told of each change, and the run's end.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { startProgram, type TriageProgram } from '../../src/triage/program.js';
 import type { TriageState } from '../../src/triage/state.js';
 import { start } from '../../src/triage/update.js';
 import { standInEffectRunner } from '../helpers/effect-runner.js';
-import type { Harness } from '../helpers/harness.js';
+import { loginAs, type Harness } from '../helpers/harness.js';
 import { routeCount, ticketById, userId, useHarness } from '../helpers/sandbox-state.js';
 
 const OPEN = 1;
@@ -16,7 +16,7 @@ useHarness({ login: 'tech' }, (harness) => (h = harness));
 
 async function openProgram(): Promise<TriageProgram> {
   const { ctx } = await h.context({ tty: true });
-  const perform = standInEffectRunner(ctx, await ctx.api());
+  const perform = standInEffectRunner(ctx);
   return startProgram(start('MyOpenOrUnassigned', { columns: 80, rows: 24 }), perform);
 }
 
@@ -70,6 +70,38 @@ describe('the triage program', () => {
 
     expect(routeCount(h, UPDATE)).toBe(updates);
     expect(ticket.updatedOn).toBe(updatedOn);
+    press('q');
+    await program.finished;
+  });
+
+  it('reads the saved login again after a refusal and on R: a login made in another shell lets the screen go on', async () => {
+    await loginAs(h.sandbox, h.configDir, 'tech', 'prod');
+    const { ctx } = await h.context({ tty: true, globals: { profile: 'prod' } });
+    const login = { shownProfile: 'prod', globals: ctx.globals, env: ctx.env };
+    const program = startProgram(start('MyOpenOrUnassigned', { columns: 80, rows: 24 }, { login }), standInEffectRunner(ctx));
+    const loaded = await until(program, (state) => state.loading === undefined);
+    const id = loaded.visible[0]!.id;
+    await until(program, (state) => state.details.get(id)?.texts.has(80) === true);
+    const press = (input: string) => program.dispatch({ kind: 'key', input, key: {} });
+    const said = async () => (await until(program, (state) => state.running === undefined && state.loading === undefined && state.status !== undefined)).status;
+
+    // The service restarts with a new signing key: the token the screen holds is refused.
+    const { secret } = h.sandbox.state;
+    onTestFinished(() => void (h.sandbox.state.secret = secret));
+    h.sandbox.state.secret = 'a new signing key';
+    press('p');
+    expect(await said()).toEqual({ text: `✗ picking up #${id}: not authenticated, HTTP 401; run "tkt login --profile prod"`, tone: 'error' });
+    // `tkt login --profile prod` in another shell: the next key goes with the new token.
+    await loginAs(h.sandbox, h.configDir, 'tech', 'prod');
+    press('p');
+    expect(await said()).toMatchObject({ text: expect.stringMatching(new RegExp(`^✓ (picked up #${id}|#${id} already assigned)`)), tone: 'ok' });
+
+    // Again, with no refusal seen in between: R reads the login before the view.
+    await until(program, (state) => state.details.get(id)?.texts.has(80) === true);
+    h.sandbox.state.secret = 'another signing key';
+    await loginAs(h.sandbox, h.configDir, 'tech', 'prod');
+    press('R');
+    expect(await said()).toEqual({ text: '✓ my-open-or-unassigned read again', tone: 'ok' });
     press('q');
     await program.finished;
   });

@@ -228,6 +228,29 @@ describe('actions', () => {
     expect(effects(then(sent, key('r'), noTemplates(1031, 'reply')), 'act')[0]?.action).toMatchObject({ kind: 'reply', draft: undefined });
   });
 
+  it('follows a refused login with the hint any command gives for it: the profile to log in to, or what to do with TKT_TOKEN', () => {
+    const prod = (env: Record<string, string> = {}) =>
+      run(start(VIEW, SIZE, { login: { shownProfile: 'prod', globals: { profile: 'prod' }, env } }), { kind: 'viewLoaded', token: 1, items: ITEMS });
+    const refused = answer('POST', '/api/TicketsApi/resolve/1031', 401);
+    const resolving = (step: Step) => then(step, key('s'), noTemplates(1031, 'resolve'), type('Cable reseated\r'));
+    const failed = then(resolving(prod()), { kind: 'actionFailed', id: 1031, error: refused, unsent: 'Cable reseated' });
+    // The reason, the hint, then what was kept: the notes stay a draft.
+    expect(failed.state.status?.text).toBe(
+      '✗ resolving #1031: not authenticated, HTTP 401; run "tkt login --profile prod"; your notes are kept: s opens them again',
+    );
+    expect(failed.state.drafts.resolution.get(1031)).toBe('Cable reseated');
+
+    // A login from TKT_TOKEN is not read again: logging in would not help, a new run with another token would.
+    const fromEnv = then(resolving(prod({ TKT_TOKEN: 'a-token' })), { kind: 'actionFailed', id: 1031, error: refused });
+    expect(fromEnv.state.status?.text).toBe(
+      '✗ resolving #1031: not authenticated, HTTP 401; the token in TKT_TOKEN was refused: set a valid one, or unset TKT_TOKEN to use the saved login, then start tkt triage again',
+    );
+    // Other failures have no hint added.
+    expect(then(prod(), key('m'), { kind: 'actionFailed', id: 1031, error: notFound(1031) }).state.status?.text).toBe(
+      '✗ marking read #1031: Ticket 1031 was not found. (not found, HTTP 404)',
+    );
+  });
+
   it('says nothing is kept when the editor was closed before a message was written', () => {
     const step = then(opened(), key('r'), noTemplates(1031, 'reply'), { kind: 'actionFailed', id: 1031, error: new Error('interrupted') });
     expect(step.state.status?.text).toBe('✗ replying to #1031: interrupted');

@@ -191,6 +191,23 @@ describe('a short terminal', () => {
     expect(displayWidth(long)).toBe(20);
   });
 
+  it('names the profile on the title line, before the view, and keeps it while the filter is typed, cut last', () => {
+    const login = { shownProfile: 'prod', globals: { profile: 'prod' }, env: {} };
+    const title = (columns: number, more: Partial<TriageState> = {}) =>
+      screenWith({ columns, rows: 10 }, undefined, { view: 'MyOpenOrUnassigned', login, ...more })[0]!;
+    expect(title(80)).toBe('tkt triage · profile prod · my-open-or-unassigned · 10 tickets');
+    // Cut at the width: the profile is what is left.
+    expect(title(30)).toBe('tkt triage · profile prod · m…');
+    const filtering = (columns: number) => title(columns, { filtering: true, filter: 'cafe', filterCursor: 4 });
+    expect(filtering(80)).toBe('tkt triage · profile prod · my-open-or-unass… · 10 of 10 tickets  filter: /cafe▏');
+    expect(filtering(45)).toBe('tkt triage · profile prod  filter: /cafe▏');
+    expect(filtering(30)).toBe('profile prod  filter: /cafe▏');
+    for (let columns = 80; columns >= 6; columns--) {
+      expect(displayWidth(filtering(columns)), `${columns}`).toBeLessThanOrEqual(columns);
+      expect(displayWidth(title(columns)), `${columns}`).toBeLessThanOrEqual(columns);
+    }
+  });
+
   const FAILED = {
     text: '✗ replying to #1025: Ticket 1025 was not found. (not found, HTTP 400); your reply is kept: r opens it again',
     tone: 'error',
