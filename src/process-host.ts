@@ -12,6 +12,7 @@ import type { Prompter } from './context/prompter.js';
 import { defaultConfigDir } from './config/paths.js';
 import { resolveSession, sparesSettingsFile } from './config/session.js';
 import { createConfigStore } from './config/store.js';
+import { urlIsProfiles } from './config/url.js';
 import { createOutput } from './output/format.js';
 import { InterruptedError } from './errors.js';
 import { sanitizeInline } from './output/sanitize.js';
@@ -183,7 +184,7 @@ export async function buildContext(parts: ContextParts): Promise<Context & { dis
   // A request that may change something (one never retried) has left: the output module's changeSent.
   let changeSent = false;
   // The HTTP client (and undici, for a proxy) loads only for commands that talk to the service.
-  const makeClient = async (baseUrl: string, token?: string): Promise<ApiClient> => {
+  const makeClient = async (baseUrl: string, token?: string, urlProfile?: string): Promise<ApiClient> => {
     const [{ createApiClient }, notice] = await Promise.all([import('./api/http.js'), (waitNotice ??= waitNoticeFor(parts))]);
     const client = createApiClient({
       baseUrl,
@@ -191,6 +192,7 @@ export async function buildContext(parts: ContextParts): Promise<Context & { dis
       timeoutMs: parts.globals.timeout * 1000,
       userAgent: `tkt/${TKT_VERSION}`,
       ...(token === undefined ? {} : { token }),
+      ...(urlProfile === undefined ? {} : { urlProfile }),
       ...(debug === undefined ? {} : { debug }),
       ...(parts.halt === undefined ? {} : { halt: parts.halt }),
       stop: parts.signal,
@@ -226,11 +228,12 @@ export async function buildContext(parts: ContextParts): Promise<Context & { dis
     async api() {
       return await ctx.apiFor(await ctx.session());
     },
-    async apiFor({ baseUrl, token }) {
+    async apiFor({ baseUrl, token, profile }) {
       const key = JSON.stringify([baseUrl, token]);
       let client = sessionClients.get(key);
       if (client === undefined) {
-        client = makeClient(baseUrl, token);
+        // A refused connection names the profile when the URL is its own (network-advice.ts unreachedServiceHint).
+        client = makeClient(baseUrl, token, urlIsProfiles(parts.globals, parts.env) ? profile : undefined);
         sessionClients.set(key, client);
       }
       return await client;

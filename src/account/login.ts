@@ -8,8 +8,7 @@ import { shellWord } from '../util/shell-word.js';
 import { normalizeBaseUrl } from '../config/url.js';
 import type { Context } from '../context/context.js';
 import { whyNothingIsAsked } from '../context/nothing-asked.js';
-import { ApiError, AuthError, NetworkError, OperationError, UsageError } from '../errors.js';
-import { unreachedServiceHint } from '../api/network-advice.js';
+import { ApiError, AuthError, OperationError, UsageError } from '../errors.js';
 import { envValue, setButEmpty } from '../util/env.js';
 import { readTextStream } from '../util/text-read.js';
 
@@ -92,11 +91,6 @@ export async function authenticate(ctx: Context, baseUrl: string, credentials: {
           ? 'the account is locked out: try again after the lock-out ends'
           : 'check the user name and password (directory accounts need --domain)',
       });
-    }
-    // A URL typed a moment ago is the likeliest cause of a service not reached: said, with the way to check it.
-    const hint = error instanceof NetworkError && error.hint === undefined ? unreachedServiceHint(baseUrl, error.failure) : undefined;
-    if (error instanceof NetworkError && hint !== undefined) {
-      throw new NetworkError(error.failure, error.method, error.url, error.message, error.cause, { hint, reason: error.reason, notSent: error.notSent });
     }
     throw error;
   }

@@ -1,6 +1,6 @@
 // What tkt knows of each profile at this machine, for `tkt profiles` and `tkt logout`. A damaged
 // token file never fails these: it lists as logged out, and logout deletes it all the same.
-import { existingProfileName } from '../config/session.js';
+import { allProfileNames, existingProfileName } from '../config/session.js';
 import type { StoredToken } from '../config/types.js';
 import type { Context } from '../context/context.js';
 import { OperationError } from '../errors.js';
@@ -10,15 +10,16 @@ export interface ProfileLine {
   active: boolean;
   url: string | null;
   loggedIn: boolean;
+  /** A token is saved but has expired: logged out, yet not as one never logged in (README, Choices). */
+  expired: boolean;
   username: string | null;
   expiresAt: string | null;
 }
 
-/** Every profile with saved settings or a token, and the active one, sorted by name. */
+/** Every profile (allProfileNames: the same set whichever is active), sorted by name. */
 export function profileLines(ctx: Context): ProfileLine[] {
   const active = existingProfileName(ctx);
-  const names = [...new Set([...ctx.config.profileNames(), active])].sort();
-  return names.map((name) => {
+  return allProfileNames(ctx.config).map((name) => {
     const token = tokenOrUnreadable(ctx, name);
     const readable = token === 'unreadable' ? undefined : token;
     const expired = readable !== undefined && !(Date.parse(readable.expiresAt) > ctx.now().getTime());
@@ -27,6 +28,7 @@ export function profileLines(ctx: Context): ProfileLine[] {
       active: name === active,
       url: ctx.config.getProfile(name).url ?? readable?.url ?? null,
       loggedIn: readable !== undefined && !expired,
+      expired,
       username: readable?.username ?? null,
       expiresAt: readable?.expiresAt ?? null,
     };

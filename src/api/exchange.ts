@@ -25,6 +25,8 @@ export interface ExchangeSettings {
   pool: Pool;
   /** The configured service's origin: the only one the token is sent to. */
   baseOrigin: string;
+  /** The profile whose saved URL the service's is, named in the hint of a refused connection. */
+  urlProfile?: string | undefined;
   token: string | undefined;
   userAgent: string;
   timeoutMs: number;
@@ -139,7 +141,8 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
         throw new AbandonedRequestError(method, redactText(url, secrets), plan.retry, halt.reason);
       }
       if (error instanceof DeadlineExceeded) await pool.replaceIfStuck(pending, trace ?? ignore);
-      const failed = networkError(error, method, url, timeoutMs, secrets, settings.proxies, tunnelAwaited ? proxy : undefined);
+      const service = new URL(url).origin === settings.baseOrigin ? { profile: settings.urlProfile } : undefined;
+      const failed = networkError(error, method, url, timeoutMs, secrets, settings.proxies, tunnelAwaited ? proxy : undefined, service);
       trace?.(`HTTP ! ${method} ${url} ${Date.now() - started}ms ${failed.failure}: ${failed.message}`);
       throw failed;
     } finally {

@@ -14,6 +14,7 @@ import {
   isPlainHttpAnswer,
   plainHttpHint,
   ProxyTunnelError,
+  unreachedServiceHint,
   shownProxy,
   tlsHint,
   UnusableProxyError,
@@ -118,9 +119,15 @@ function proxyTunnelError(error: unknown, depth = 0): ProxyTunnelError | undefin
   return proxyTunnelError((error as { cause?: unknown }).cause, depth + 1);
 }
 
+/** A request to the service's own URL (not a redirect's elsewhere): `profile`, the profile whose saved URL it is. */
+export interface ServiceUrl {
+  profile: string | undefined;
+}
+
 /**
  * A request to `url` that got no answer: `error` is what node:http, undici (behind a proxy) or the
  * deadline threw. `tunnelAwaited`: the proxy whose tunnel the request was still waiting for.
+ * `service`: given for a request to the service's URL, whose refusal says what to check there.
  */
 export function networkError(
   error: unknown,
@@ -130,6 +137,7 @@ export function networkError(
   secrets: Secrets,
   proxies: ProxySettings,
   tunnelAwaited?: string,
+  service?: ServiceUrl,
 ): NetworkError {
   const failure = classifyNetworkError(error);
   const shownUrl = redactText(url, secrets);
@@ -176,7 +184,8 @@ export function networkError(
     reset: 'connection closed by the server',
     other: `request failed (${detail})`,
   };
-  if (failure !== 'tls') return failed(reasons[failure], undefined);
+  // Every command's refused request, login's and each ID's of a run alike: the one place this hint is made.
+  if (failure !== 'tls') return failed(reasons[failure], service === undefined ? undefined : unreachedServiceHint(url, failure, service.profile));
   const hint = isPlainHttpAnswer(errorCodes(error), words)
     ? plainHttpHint(url)
     : (certificateNameHint(error, url) ?? certificateDateHint(error, new Date()) ?? tlsHint(process.version, process.env.NODE_EXTRA_CA_CERTS));

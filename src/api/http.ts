@@ -24,6 +24,8 @@ export interface ApiClientOptions {
   baseUrl: string;
   /** Bearer token; sent only to the base URL's origin. */
   token?: string;
+  /** The profile whose saved URL baseUrl is (not one from --url or TKT_URL), for the hint of a service not reached. */
+  urlProfile?: string;
   /** Per request. */
   timeoutMs: number;
   /** --debug trace lines, already redacted. */
@@ -64,6 +66,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const exchange = createExchanger({
     pool,
     baseOrigin: new URL(baseUrl).origin,
+    urlProfile: options.urlProfile,
     token: options.token,
     userAgent: options.userAgent ?? 'tkt',
     timeoutMs,

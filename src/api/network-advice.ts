@@ -203,14 +203,16 @@ function connectionTargets(error: unknown, depth = 0): Array<{ address?: string;
 }
 
 /**
- * For a login whose service could not be reached (`baseUrl`, as typed or saved): check the URL,
- * and on this machine whether the service, or the sandbox, runs. Undefined for other failures,
- * which carry their own hints.
+ * For a request that could not reach the service at `url` (a refused connection, a host name that
+ * does not resolve): check the URL, and on this machine whether the service, or the sandbox, runs.
+ * `profile`: the profile whose saved URL it is, named as the other errors of a run name it.
+ * Undefined for other failures, which carry their own hints.
  */
-export function unreachedServiceHint(baseUrl: string, failure: NetworkFailure): string | undefined {
-  const { hostname, host, origin } = new URL(baseUrl);
-  if (failure === 'dns') return `check the host name in the URL (${host})`;
+export function unreachedServiceHint(url: string, failure: NetworkFailure, profile?: string): string | undefined {
+  const { hostname, host, origin } = new URL(url);
+  const theUrl = profile === undefined ? 'the URL' : `profile ${profile}'s URL`;
+  if (failure === 'dns') return `check the host name in ${theUrl} (${host})`;
   if (failure !== 'refused') return undefined;
-  if (isLoopbackHost(hostname)) return `nothing answers at ${host}: check the URL, and that the service (or "tkt sandbox") is running there`;
-  return `check the URL (${origin}), and that the service is running there`;
+  if (isLoopbackHost(hostname)) return `nothing answers at ${host}: check ${theUrl}, and that the service (or "tkt sandbox") is running there`;
+  return `check ${theUrl} (${origin}), and that the service is running there`;
 }

@@ -1,4 +1,4 @@
-// tkt profiles: every profile with saved settings or a token, the active one marked.
+// tkt profiles: every profile (the default one too), the active one marked.
 import type { CommandHost, Program } from './host.js';
 import { profileLines, type ProfileLine } from '../account/profiles.js';
 import type { Context } from '../context/context.js';
@@ -21,6 +21,12 @@ Examples:
 
 export type ProfilesOptions = Record<string, never>;
 
+/** A saved token past its expiry is said as such, as every command that would use it says it. */
+function profileState(p: ProfileLine): string {
+  if (p.loggedIn) return `logged in${p.username === null ? '' : ` as ${p.username}`}`;
+  return p.expired ? `token expired${p.username === null ? '' : ` (${p.username})`}` : 'not logged in';
+}
+
 // The active profile marked as kubectl marks its context, in a column of its own so that the
 // piped lines (tab-separated, no header) keep it; a long URL gives way before the name and the state do.
 const PROFILE_COLUMNS: readonly RecordColumn<ProfileLine>[] = [
@@ -30,7 +36,7 @@ const PROFILE_COLUMNS: readonly RecordColumn<ProfileLine>[] = [
   {
     name: 'status',
     header: 'STATUS',
-    human: (p) => (p.loggedIn ? `logged in${p.username === null ? '' : ` as ${p.username}`}` : 'not logged in'),
+    human: profileState,
     shrink: true,
     priority: 2,
   },

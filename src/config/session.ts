@@ -25,6 +25,11 @@ export type RunPlace = Pick<SessionInput, 'globals' | 'env'>;
 
 export const DEFAULT_PROFILE = 'default';
 
+/** Every profile that exists: those with saved settings or a token, and the default one, which always does. */
+export function allProfileNames(config: ConfigReader): string[] {
+  return [...new Set([DEFAULT_PROFILE, ...config.profileNames()])].sort();
+}
+
 /** The profile's name, whether or not it exists: `tkt login` and `tkt config set` create it. */
 export function resolveProfileName(input: RunPlace): string {
   return assertProfileName(input.globals.profile || envValue(input.env, 'TKT_PROFILE') || DEFAULT_PROFILE);

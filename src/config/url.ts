@@ -41,9 +41,15 @@ export function withoutApi(baseUrl: string): string | undefined {
   return cut === null ? undefined : baseUrl.slice(0, cut.index);
 }
 
+/** The run's base URL is its profile's (saved with it, or its token's): neither --url nor TKT_URL gave one. */
+export function urlIsProfiles(globals: { url?: string | undefined }, env: Readonly<Record<string, string | undefined>>): boolean {
+  return globals.url === undefined && envValue(env, 'TKT_URL') === undefined;
+}
+
 /** Where the run's base URL came from, for a hint that it looks wrong: --url, TKT_URL, else the profile. */
 export function baseUrlSource(globals: { url?: string | undefined }, env: Readonly<Record<string, string | undefined>>): string {
-  return globals.url !== undefined ? '--url' : envValue(env, 'TKT_URL') !== undefined ? 'TKT_URL' : "the profile's URL";
+  if (urlIsProfiles(globals, env)) return "the profile's URL";
+  return globals.url !== undefined ? '--url' : 'TKT_URL';
 }
 
 /** Exit 2 for logging in to a base URL ending in /api (withoutApi), before anything is asked or sent. */

@@ -43,7 +43,7 @@ export interface Context {
    * The client of a session read otherwise (tkt mcp reads its login afresh for every call): one
    * per service and token for the whole run, so calls with the same login share its pool.
    */
-  apiFor(session: Pick<Session, 'baseUrl' | 'token'>): Promise<ApiClient>;
+  apiFor(session: Pick<Session, 'baseUrl' | 'token' | 'profile'>): Promise<ApiClient>;
   /** A client without a token, for `tkt login` (and its URL checks). */
   anonymousApi(baseUrl: string): Promise<ApiClient>;
   /**

@@ -170,6 +170,21 @@ describe('networkError', () => {
     // The same refusal from the service's own port is about the service.
     expect(networkError(connectError('ECONNREFUSED', 80), 'GET', 'http://svc/x', 1000, [], proxies).message).toBe('connection refused: GET http://svc/x');
   });
+
+  it("says what to check of a request to the service's URL that is refused or whose host does not resolve, and only of one", () => {
+    const refused = connectError('ECONNREFUSED', 80);
+    const service = { profile: 'prod' };
+    expect(networkError(refused, 'GET', 'http://svc/x', 1000, [], NO_PROXY, undefined, service).hint).toBe(
+      "check profile prod's URL (http://svc), and that the service is running there",
+    );
+    const unresolved = Object.assign(new Error('getaddrinfo'), { code: 'ENOTFOUND' });
+    expect(networkError(unresolved, 'GET', 'http://svc/x', 1000, [], NO_PROXY, undefined, { profile: undefined }).hint).toBe(
+      'check the host name in the URL (svc)',
+    );
+    // A redirect's host elsewhere is not the URL to check; a time-out has its own words.
+    expect(networkError(refused, 'GET', 'http://svc/x', 1000, [], NO_PROXY).hint).toBeUndefined();
+    expect(networkError(new DeadlineExceeded('passed'), 'GET', 'http://svc/x', 1000, [], NO_PROXY, undefined, service).hint).toBeUndefined();
+  });
 });
 
 describe('a certificate out of its dates, signed by a CA the user trusts (a tkt run: Node reads NODE_EXTRA_CA_CERTS at start)', () => {

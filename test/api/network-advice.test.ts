@@ -68,4 +68,14 @@ describe('unreachedServiceHint', () => {
     expect(unreachedServiceHint('https://helpdesk.exmaple.com', 'dns')).toBe('check the host name in the URL (helpdesk.exmaple.com)');
     expect(unreachedServiceHint('https://helpdesk.example.com', 'timeout')).toBeUndefined();
   });
+
+  it('names the profile whose saved URL it is', () => {
+    expect(unreachedServiceHint('http://127.0.0.1:8642/api/TicketsApi', 'refused', 'prod')).toBe(
+      `nothing answers at 127.0.0.1:8642: check profile prod's URL, and that the service (or "tkt sandbox") is running there`,
+    );
+    expect(unreachedServiceHint('https://helpdesk.example.com/api/x', 'refused', 'prod')).toBe(
+      "check profile prod's URL (https://helpdesk.example.com), and that the service is running there",
+    );
+    expect(unreachedServiceHint('https://helpdesk.exmaple.com/api/x', 'dns', 'prod')).toBe("check the host name in profile prod's URL (helpdesk.exmaple.com)");
+  });
 });

@@ -862,7 +862,9 @@ describe('tkt create --from', () => {
     expect(result.stderr).toContain('  rows in doubt (the service may have created them): 3\n');
     expect(result.stderr).toContain('  rows not started: 5-10\n');
     expect(result.stderr).toContain(
-      `hint: the service could not be reached, so no other row was sent: once it can be, finish with "tkt create --from ${file} --integration --concurrency 1 --resume ${report}"\n`,
+      // What to check first (network-advice.ts), as every command refused says it; then the way on.
+      `hint: nothing answers at ${new URL(front.url).host}: check the URL, and that the service (or "tkt sandbox") is running there; ` +
+        `the service could not be reached, so no other row was sent: once it can be, finish with "tkt create --from ${file} --integration --concurrency 1 --resume ${report}"\n`,
     );
     expect(result.stderr).not.toContain('fix the failed rows');
     expect(outcomes(await readReport(report)).map((entry) => [entry.row, entry.ok, entry.inDoubt ?? false])).toEqual([

@@ -550,7 +550,8 @@ describe('ID... commands refused or unreachable, in JSON Lines', () => {
       'error: stopped at #1001: connection refused; 3 of 4 not started',
       '  connection refused: #1001',
       '  not started: #1002-1004',
-      'hint: the service could not be reached, so every other ID would fail too: once it can be, run again for the IDs not done (--json marks those not started "notStarted")',
+      `hint: nothing answers at ${new URL(server.url).host}: check the URL, and that the service (or "tkt sandbox") is running there; ` +
+        'the service could not be reached, so every other ID would fail too: once it can be, run again for the IDs not done (--json marks those not started "notStarted")',
       '',
     ]);
     const json = await h.cli(['--json', 'close', '-', '--concurrency', '1'], { env: frontEnv(h, server), stdin: '1001\n1002\n' });
