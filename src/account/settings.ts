@@ -14,7 +14,6 @@ import {
 } from '../config/settings.js';
 import { squash } from '../util/option-text.js';
 import { envValue } from '../util/env.js';
-import { shellWord } from '../util/shell-word.js';
 import type { Context } from '../context/context.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { parseViewSetting } from '../listing/query.js';
@@ -44,22 +43,13 @@ export async function showSetting(key: string, ctx: Context): Promise<void> {
   });
 }
 
-/** Only an explicit --profile saves per profile: TKT_PROFILE picks the profile to read, not where to save. */
-const savedFor = (ctx: Context) => ctx.globals.profile;
-
 /**
- * After a global save or unset (`words`: the command's own, quoted) under an exported
- * TKT_PROFILE: a note, as its user may have meant that profile, with the line that does it.
+ * The profile a save is for: --profile, or TKT_PROFILE, which is the same (docs/cli.md, the
+ * environment table); neither is every profile.
  */
-async function noteGlobalUnderProfile(ctx: Context, profile: string | undefined, words: string): Promise<void> {
-  const exported = envValue(ctx.env, 'TKT_PROFILE');
-  if (profile !== undefined || exported === undefined) return;
-  await ctx.output.note(
-    `note: TKT_PROFILE chooses the profile read, not where a setting is saved; for profile ${exported} only: tkt --profile ${exported} config ${words}\n`,
-  );
-}
+const savedFor = (ctx: Context) => ctx.globals.profile || envValue(ctx.env, 'TKT_PROFILE');
 
-/** `tkt config set KEY VALUE`: checked, then saved for every profile or, with --profile, for one. */
+/** `tkt config set KEY VALUE`: checked, then saved for every profile or, with --profile (TKT_PROFILE), for one. */
 export async function saveSetting(key: string, text: string, ctx: Context): Promise<void> {
   const spec = settingSpec(key);
   const value = parserOf(spec)(text);
@@ -72,7 +62,6 @@ export async function saveSetting(key: string, text: string, ctx: Context): Prom
     { key: spec.key, value, profile: profile ?? null },
     { human: () => `Set ${spec.key} to ${sanitizeInline(String(value))} ${where}\n` },
   );
-  await noteGlobalUnderProfile(ctx, profile, `set ${spec.key} ${shellWord(sanitizeInline(String(value)))}`);
   const shadow = spec.env.find((variable) => ctx.env[variable]?.trim());
   // A warning, shown with -q too: the value just saved is not the one in force.
   if (shadow !== undefined) await ctx.output.warning(`$${shadow} is set and wins over this setting\n`);
@@ -88,7 +77,6 @@ export async function forgetSetting(key: string, ctx: Context): Promise<void> {
     { key: spec.key, profile: profile ?? null },
     { human: () => `Unset ${spec.key} ${profile === undefined ? 'for every profile' : `for profile ${profile}`}\n` },
   );
-  await noteGlobalUnderProfile(ctx, profile, `unset ${spec.key}`);
 }
 
 /** Why a saved value would fail the commands that use it (settingValue); undefined for a good one, or one from the environment or a default. */

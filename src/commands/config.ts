@@ -13,8 +13,8 @@ Settings:
 ${SETTINGS.map((spec) => `  ${spec.key.padEnd(20)} ${spec.description}`).join('\n')}
 
 "tkt config set" saves for every profile; with --profile NAME, for that profile only (one tkt
-login created; it wins over the global value, as gh's per-host settings do). TKT_PROFILE chooses the profile
-read, not where a setting is saved. $VISUAL/$EDITOR and $PAGER win over both.
+login created; it wins over the global value, as gh's per-host settings do). TKT_PROFILE is the same as
+--profile. $VISUAL/$EDITOR and $PAGER win over both.
 
 Examples:
   $ tkt config set editor "code --wait"
