@@ -2,7 +2,7 @@
 // (redirects.ts). --timeout bounds the whole exchange, a second Ctrl-C gives it up (the first, an
 // upload still being sent), and the secrets the request carries never come back out of it: not in
 // the trace, an error or the answer.
-import { AbandonedRequestError, InterruptedError, StoppedWhileSendingError, TktError, isStopSignal, stoppedHow } from '../errors.js';
+import { AbandonedRequestError, InterruptedError, NetworkError, StoppedWhileSendingError, TktError, isStopSignal, stoppedHow } from '../errors.js';
 import { header, isSuccess, type Received } from './answer.js';
 import { formatBytes, parseBody, type ParsedBody } from './body.js';
 import { DeadlineExceeded, startDeadline, type Deadline } from './deadline.js';
@@ -100,11 +100,17 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
       deadline.abort(signal);
     };
     let body: Outgoing['body'] | AsyncGenerator<Buffer> = outgoing.body;
+    // Until an upload's last chunk is taken, a failure leaves its body cut short.
+    let bodyTaken = true;
     if (isUpload(body)) {
+      bodyTaken = false;
       sendingBodies.add(stopSending);
       body = untilSent(
         uploadChunks(body, () => deadline.restart(), deadline.signal),
-        () => sendingBodies.delete(stopSending),
+        () => {
+          bodyTaken = true;
+          sendingBodies.delete(stopSending);
+        },
       );
       const signal = stoppedBySignal();
       if (signal !== undefined) stopSending(signal);
@@ -139,7 +145,8 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
         throw new AbandonedRequestError(method, redactText(url, secrets), plan.retry, halt.reason);
       }
       if (error instanceof DeadlineExceeded) await pool.replaceIfStuck(pending, trace ?? ignore);
-      const failed = networkError(error, method, url, timeoutMs, secrets, settings.proxies, tunnelAwaited ? proxy : undefined);
+      const reached = networkError(error, method, url, timeoutMs, secrets, settings.proxies, tunnelAwaited ? proxy : undefined);
+      const failed = bodyTaken || reached.notSent ? reached : cutShort(reached);
       trace?.(`HTTP ! ${method} ${url} ${Date.now() - started}ms ${failed.failure}: ${failed.message}`);
       throw failed;
     } finally {
@@ -151,6 +158,17 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
 }
 
 const ignore = (): void => undefined;
+
+/**
+ * `failed`, of a request whose body was not all sent: whatever ended it (--timeout on an upload
+ * that stopped moving, a reset), the service never received the whole request, so it cannot have
+ * acted on it: not done, not in doubt (as an upload stopped by a signal, StoppedWhileSendingError).
+ */
+function cutShort(failed: NetworkError): NetworkError {
+  const reason = `${failed.reason} while its body was being sent (not done: the service never received the whole request)`;
+  const message = `${reason}${failed.message.slice(failed.reason.length)}`;
+  return new NetworkError(failed.failure, failed.method, failed.url, message, failed.cause, { hint: failed.hint, reason, bodyCutShort: true });
+}
 
 /** `chunks`, then `sent()` once the last of them has been taken. */
 async function* untilSent(chunks: AsyncGenerator<Buffer>, sent: () => void): AsyncGenerator<Buffer> {
