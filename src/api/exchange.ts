@@ -35,6 +35,8 @@ export interface ExchangeSettings {
   halt: AbortSignal | undefined;
   /** Aborted on the first Ctrl-C/SIGTERM, the signal's name as its reason (else by a closed stdout). */
   stop: AbortSignal | undefined;
+  /** Counts the requests in flight that the first signal waits for (not an upload it ends). */
+  requests?: { count: number } | undefined;
 }
 
 /** One request of a plan: its method, and what it must never print (the token, a login's password). */
@@ -51,6 +53,7 @@ export type Exchanger = (request: Exchange, url: string) => Promise<Received>;
 
 export function createExchanger(settings: ExchangeSettings): Exchanger {
   const { pool, token, timeoutMs, halt, stop } = settings;
+  const requests = settings.requests ?? { count: 0 };
   const authorization = `Bearer ${token}`;
   // In data (a successful answer) only a token long enough not to be ordinary text is replaced:
   // a test's TKT_TOKEN=x must not turn every x of a ticket into ***.
@@ -95,7 +98,9 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
     // An upload of files may take longer than --timeout in all: every chunk sent starts the clock
     // again, so only an upload that stops moving times out; once sent, the answer gets the full time.
     let stoppedSending: string | undefined;
+    requests.count += 1;
     const stopSending = (signal: string): void => {
+      if (stoppedSending === undefined) requests.count -= 1;
       stoppedSending = signal;
       deadline.abort(signal);
     };
@@ -150,6 +155,7 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
       trace?.(`HTTP ! ${method} ${url} ${Date.now() - started}ms ${failed.failure}: ${failed.message}`);
       throw failed;
     } finally {
+      if (stoppedSending === undefined) requests.count -= 1;
       sendingBodies.delete(stopSending);
       inFlight.delete(deadline);
       deadline.stop();
