@@ -51,6 +51,27 @@ function handOverEarlySignals(): void {
   if (typeof handOver === 'function') (handOver as () => void)();
 }
 
+/**
+ * What a line written as a signal comes starts with: the wait notice's line, with the terminal's
+ * "^C" on it, gives way to it; otherwise it starts a line of its own after the "^C" (a piped
+ * stderr has none).
+ */
+function lineAfterSignal(proc: ProcessLike, state: RunState): string {
+  const erased = state.waitNotice?.end() === true;
+  return erased || proc.stderr.isTTY !== true ? '' : '\n';
+}
+
+/**
+ * At the first signal, while requests are in flight: the run waits for them (docs/cli.md
+ * section 8), up to --timeout, saying so at once rather than looking hung, and how to end it now.
+ */
+function sayWaiting(proc: ProcessLike, state: RunState, name: StopSignal): void {
+  const { count, timeoutSeconds } = state.requests;
+  const again = name === 'SIGINT' && proc.stdin.isTTY === true ? 'press Ctrl-C again to give up' : `another ${name} gives up`;
+  const requests = count === 1 ? '1 request' : `${count} requests`;
+  proc.stderr.write(`${lineAfterSignal(proc, state)}${stoppedHow(name)}: waiting up to ${timeoutSeconds}s for ${requests} in flight; ${again}\n`);
+}
+
 /** How a run finds and runs its command, inside the shell of runCommandLine. */
 export interface CommandLineRun {
   /**
@@ -88,7 +109,9 @@ export async function runCommandLine(proc: ProcessLike, how: CommandLineRun): Pr
     signals += 1;
     // The signal's name is the reason: a summary says how the run was stopped (stoppedHow).
     if (state.graceful && signals === 1) {
+      // Uploads still being sent end at this abort: only the requests left are waited for.
       state.stop.abort(name);
+      if (!state.readsOnly && state.requests.count > 0) sayWaiting(proc, state, name);
       if (state.readsOnly) state.halt.abort(name);
       return;
     }
@@ -96,12 +119,7 @@ export async function runCommandLine(proc: ProcessLike, how: CommandLineRun): Pr
     if (state.graceful && signals === 2) return state.halt.abort(name);
     // Nothing to wind down (or a third signal): leave now, as a shell user expects.
     if (proc.stderr.isTTY === true && !isDumbTerminal(proc.env)) proc.stderr.write(SHOW_CURSOR);
-    // The wait notice's line, with the terminal's "^C" on it, gives way to the error line;
-    // otherwise the error starts a line of its own after the "^C".
-    const erased = state.waitNotice?.end() === true;
-    // A piped stderr has no "^C" on it.
-    const freshLine = erased || proc.stderr.isTTY !== true;
-    proc.stderr.write(`${freshLine ? '' : '\n'}error: ${stoppedHow(received)}\n`);
+    proc.stderr.write(`${lineAfterSignal(proc, state)}error: ${stoppedHow(received)}\n`);
     proc.exit(SIGNAL_EXIT_CODES[name]);
   };
   const onInterrupt = () => onSignal('SIGINT');

@@ -176,6 +176,8 @@ export class NetworkError extends TktError {
   readonly reason: string;
   /** The request surely never reached the service (a proxy that opened no tunnel), whatever the failure. */
   readonly notSent: boolean;
+  /** The request's body was not all sent (an upload that stopped moving): the service cannot have acted on it. */
+  readonly bodyCutShort: boolean;
 
   constructor(
     failure: NetworkFailure,
@@ -183,7 +185,7 @@ export class NetworkError extends TktError {
     url: string,
     message: string,
     cause?: unknown,
-    options: { hint?: string; reason?: string; notSent?: boolean } = {},
+    options: { hint?: string; reason?: string; notSent?: boolean; bodyCutShort?: boolean } = {},
   ) {
     super(message, { cause, hint: options.hint });
     this.failure = failure;
@@ -191,6 +193,7 @@ export class NetworkError extends TktError {
     this.url = url;
     this.reason = options.reason ?? message;
     this.notSent = options.notSent === true;
+    this.bodyCutShort = options.bodyCutShort === true;
   }
 }
 
@@ -351,7 +354,7 @@ const UNKNOWN_OUTCOME_STATUSES: ReadonlySet<number> = new Set([502, 504]);
 /** Whether the request that failed with `error` may still have been carried out ("in doubt"). */
 export function outcomeUnknown(error: unknown): boolean {
   if (error instanceof AbandonedRequestError) return error.mayHaveChanged;
-  if (error instanceof NetworkError) return error.method !== 'GET' && !error.notSent && UNKNOWN_OUTCOME_FAILURES.has(error.failure);
+  if (error instanceof NetworkError) return error.method !== 'GET' && !error.notSent && !error.bodyCutShort && UNKNOWN_OUTCOME_FAILURES.has(error.failure);
   return error instanceof ApiError && error.method !== 'GET' && UNKNOWN_OUTCOME_STATUSES.has(error.status);
 }
 

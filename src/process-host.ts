@@ -67,6 +67,8 @@ export interface RunState {
   suspension?: Promise<unknown> | undefined;
   /** The run's wait notice, once made: a signal that ends the run at once erases its line first. */
   waitNotice: WaitNotice | undefined;
+  /** The requests sent and not yet settled: the first signal says it waits for them. */
+  requests: RequestsInFlight;
   /** Set by the program: the command may wait long without writing (ActionOptions.waitsQuietly). */
   waitingQuietly?: () => void;
   /** The run's options (runOptions), once its command runs: the error lines read --debug and --profile there. */
@@ -81,8 +83,22 @@ export interface RunState {
  */
 export type LoadAhead = (command: string, parts: { prompts: boolean; proxy: boolean }) => Promise<void>;
 
+/** How many requests a run has in flight, and the --timeout that bounds the wait for them. */
+export interface RequestsInFlight {
+  count: number;
+  timeoutSeconds: number;
+}
+
 export function createRunState(): RunState {
-  return { stop: new AbortController(), halt: new AbortController(), graceful: false, readsOnly: false, terminalLent: false, waitNotice: undefined };
+  return {
+    stop: new AbortController(),
+    halt: new AbortController(),
+    graceful: false,
+    readsOnly: false,
+    terminalLent: false,
+    waitNotice: undefined,
+    requests: { count: 0, timeoutSeconds: 0 },
+  };
 }
 
 function colorAllowed(globals: GlobalOptions, env: Record<string, string | undefined>, stderrIsTTY: boolean): boolean {
@@ -153,6 +169,8 @@ export interface ContextParts {
   waiting?: { timer?: StartTimer; made?: (notice: WaitNotice) => void };
   /** Context.loadAhead; without it (tests), nothing to load. */
   loadAhead?: Context['loadAhead'];
+  /** Counts the requests of every client while they are in flight (cli-run.ts says so at the first signal); without it (tests), nothing counts. */
+  requests?: RequestsInFlight;
 }
 
 /**
@@ -196,6 +214,7 @@ export async function buildContext(parts: ContextParts): Promise<Context & { dis
       ...(debug === undefined ? {} : { debug }),
       ...(parts.halt === undefined ? {} : { halt: parts.halt }),
       stop: parts.signal,
+      ...(parts.requests === undefined ? {} : { requests: parts.requests }),
     });
     clients.push(client);
     const tracked: ApiClient = {
@@ -318,7 +337,9 @@ export async function createProcessContext(
   });
   const lendTerminal = processLendTerminal(proc, state);
   const suspend = processSuspend(proc, state);
+  state.requests.timeoutSeconds = globals.timeout;
   return await buildContext({
+    requests: state.requests,
     io,
     globals,
     env: proc.env,

@@ -2,7 +2,7 @@
 // (redirects.ts). --timeout bounds the whole exchange, a second Ctrl-C gives it up (the first, an
 // upload still being sent), and the secrets the request carries never come back out of it: not in
 // the trace, an error or the answer.
-import { AbandonedRequestError, InterruptedError, StoppedWhileSendingError, TktError, isStopSignal, stoppedHow } from '../errors.js';
+import { AbandonedRequestError, InterruptedError, NetworkError, StoppedWhileSendingError, TktError, isStopSignal, stoppedHow } from '../errors.js';
 import { header, isSuccess, type Received } from './answer.js';
 import { formatBytes, parseBody, type ParsedBody } from './body.js';
 import { DeadlineExceeded, startDeadline, type Deadline } from './deadline.js';
@@ -37,6 +37,8 @@ export interface ExchangeSettings {
   halt: AbortSignal | undefined;
   /** Aborted on the first Ctrl-C/SIGTERM, the signal's name as its reason (else by a closed stdout). */
   stop: AbortSignal | undefined;
+  /** Counts the requests in flight that the first signal waits for (not an upload it ends). */
+  requests?: { count: number } | undefined;
 }
 
 /** One request of a plan: its method, and what it must never print (the token, a login's password). */
@@ -53,6 +55,7 @@ export type Exchanger = (request: Exchange, url: string) => Promise<Received>;
 
 export function createExchanger(settings: ExchangeSettings): Exchanger {
   const { pool, token, timeoutMs, halt, stop } = settings;
+  const requests = settings.requests ?? { count: 0 };
   const authorization = `Bearer ${token}`;
   // In data (a successful answer) only a token long enough not to be ordinary text is replaced:
   // a test's TKT_TOKEN=x must not turn every x of a ticket into ***.
@@ -97,16 +100,24 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
     // An upload of files may take longer than --timeout in all: every chunk sent starts the clock
     // again, so only an upload that stops moving times out; once sent, the answer gets the full time.
     let stoppedSending: string | undefined;
+    requests.count += 1;
     const stopSending = (signal: string): void => {
+      if (stoppedSending === undefined) requests.count -= 1;
       stoppedSending = signal;
       deadline.abort(signal);
     };
     let body: Outgoing['body'] | AsyncGenerator<Buffer> = outgoing.body;
+    // Until an upload's last chunk is taken, a failure leaves its body cut short.
+    let bodyTaken = true;
     if (isUpload(body)) {
+      bodyTaken = false;
       sendingBodies.add(stopSending);
       body = untilSent(
         uploadChunks(body, () => deadline.restart(), deadline.signal),
-        () => sendingBodies.delete(stopSending),
+        () => {
+          bodyTaken = true;
+          sendingBodies.delete(stopSending);
+        },
       );
       const signal = stoppedBySignal();
       if (signal !== undefined) stopSending(signal);
@@ -142,10 +153,12 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
       }
       if (error instanceof DeadlineExceeded) await pool.replaceIfStuck(pending, trace ?? ignore);
       const service = new URL(url).origin === settings.baseOrigin ? { profile: settings.urlProfile } : undefined;
-      const failed = networkError(error, method, url, timeoutMs, secrets, settings.proxies, tunnelAwaited ? proxy : undefined, service);
+      const reached = networkError(error, method, url, timeoutMs, secrets, settings.proxies, tunnelAwaited ? proxy : undefined, service);
+      const failed = bodyTaken || reached.notSent ? reached : cutShort(reached);
       trace?.(`HTTP ! ${method} ${url} ${Date.now() - started}ms ${failed.failure}: ${failed.message}`);
       throw failed;
     } finally {
+      if (stoppedSending === undefined) requests.count -= 1;
       sendingBodies.delete(stopSending);
       inFlight.delete(deadline);
       deadline.stop();
@@ -154,6 +167,17 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
 }
 
 const ignore = (): void => undefined;
+
+/**
+ * `failed`, of a request whose body was not all sent: whatever ended it (--timeout on an upload
+ * that stopped moving, a reset), the service never received the whole request, so it cannot have
+ * acted on it: not done, not in doubt (as an upload stopped by a signal, StoppedWhileSendingError).
+ */
+function cutShort(failed: NetworkError): NetworkError {
+  const reason = `${failed.reason} while its body was being sent (not done: the service never received the whole request)`;
+  const message = `${reason}${failed.message.slice(failed.reason.length)}`;
+  return new NetworkError(failed.failure, failed.method, failed.url, message, failed.cause, { hint: failed.hint, reason, bodyCutShort: true });
+}
 
 /** `chunks`, then `sent()` once the last of them has been taken. */
 async function* untilSent(chunks: AsyncGenerator<Buffer>, sent: () => void): AsyncGenerator<Buffer> {

@@ -42,6 +42,8 @@ export interface ApiClientOptions {
   halt?: AbortSignal;
   /** Aborted on the first Ctrl-C/SIGTERM (its name the reason): an upload still being sent is given up. */
   stop?: AbortSignal;
+  /** Counts the requests in flight (those the first signal waits for), shared by a run's clients. */
+  requests?: { count: number };
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY (or their lower-case forms) are read. */
   env: Readonly<Record<string, string | undefined>>;
 }
@@ -74,6 +76,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     proxies,
     halt: options.halt,
     stop: options.stop,
+    requests: options.requests,
   });
 
   const tokenOnly = [options.token];

@@ -8,7 +8,8 @@ import busboy from 'busboy';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/http.js';
 import type { ApiClient } from '../../src/api/types.js';
-import { NetworkError, OperationError, UsageError } from '../../src/errors.js';
+import { NetworkError, OperationError, UsageError, outcomeUnknown } from '../../src/errors.js';
+import { startForwardProxy } from '../helpers/forward-proxy.js';
 import { sendJson, startServer } from './server.js';
 import type { TestServer } from './server.js';
 import { plans } from '../../src/api/plans.js';
@@ -290,5 +291,32 @@ describe('multipart uploads', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).toMatchObject({ failure: 'timeout' });
+  });
+
+  it.each(['directly', 'through a proxy'])('fails an upload that stops moving before its body was all sent as not done, not in doubt (%s)', async (route) => {
+    // The service reads nothing: the body backs up beyond what the connections' buffers hold
+    // (a proxy's too), and --timeout ends it part-sent. The service never had the whole request.
+    const file = join(dir, 'stalled.bin');
+    await writeFile(file, Buffer.alloc(48 * 1024 * 1024));
+    const server = await startServer(() => undefined);
+    const proxy = route === 'directly' ? undefined : await startForwardProxy();
+    const api = createApiClient({
+      baseUrl: server.url,
+      token: 'secret-token',
+      timeoutMs: 300,
+      retryBaseDelayMs: 1,
+      env: proxy ? { HTTP_PROXY: proxy.url } : {},
+    });
+    cleanups.push(
+      () => api.dispose(),
+      () => server.close(),
+      async () => proxy?.close(),
+    );
+    const error = await api.send(plans.addFiles(9, [file].map(fileUpload))).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).message).toBe(
+      `request timed out after 0.3s while its body was being sent (not done: the service never received the whole request): POST ${server.url}/api/TicketsApi/addfiles/9`,
+    );
+    expect(outcomeUnknown(error)).toBe(false);
   });
 });

@@ -645,6 +645,10 @@ describe('ID... commands stopped by SIGTERM', () => {
     const run = await closesStopped(closable(3), ['close', '--concurrency', '2'], 2, sent);
     expect(run.code).toBe(143);
     expect(run.stderr.split('\n').find((line) => line.startsWith('error: '))).toBe(`error: ${summary}`);
+    // Said at once, and once: a stalled service kept the run silent for up to --timeout.
+    expect(run.stderr.split('\n').filter((line) => line.includes('in flight'))).toEqual([
+      'stopped by SIGTERM: waiting up to 30s for 2 requests in flight; another SIGTERM gives up',
+    ]);
   });
 
   it('exit 143 and say it was SIGTERM that stopped them, in the summary and the JSON Lines', async () => {
@@ -652,7 +656,9 @@ describe('ID... commands stopped by SIGTERM', () => {
     const run = await closesStopped(tickets, ['--json', 'close', '--concurrency', '1'], 1, ['SIGTERM']);
     expect(run.code).toBe(143);
     const [first, ...rest] = tickets;
-    expect(run.stderr.split('\n')[0]).toBe('error: stopped by SIGTERM: 1 of 3 done, 2 not started');
+    const [notice, summary] = run.stderr.split('\n');
+    expect(notice).toBe('stopped by SIGTERM: waiting up to 30s for 1 request in flight; another SIGTERM gives up');
+    expect(summary).toBe('error: stopped by SIGTERM: 1 of 3 done, 2 not started');
     expect(jsonLines(run.stdout)).toEqual([
       { id: first!.id, ok: true, status: 204 },
       ...rest.map((t) => ({ id: t.id, ok: false, notStarted: true, error: 'not started: stopped by SIGTERM' })),

@@ -670,7 +670,10 @@ describe('tkt watch', () => {
     };
     const result = await stoppedAt(h, args, requestTo('POST', '/api/TicketsApi'), 'SIGTERM', { before: baseline });
     expect(jsonLines(result.stdout)).toMatchObject([{ event: 'changed', id: ticket.id, changes: { title: [oldTitle, 'Changed before the cron run'] } }]);
-    expect(result).toMatchObject({ code: 143, stderr: 'error: stopped by SIGTERM\n' });
+    expect(result).toMatchObject({
+      code: 143,
+      stderr: 'stopped by SIGTERM: waiting up to 30s for 1 request in flight; another SIGTERM gives up\nerror: stopped by SIGTERM\n',
+    });
     const kept = JSON.parse(await readFile(state, 'utf8')) as { tickets: { id: number; title: string }[] };
     expect(kept.tickets.find((t) => t.id === ticket.id)?.title).toBe('Changed before the cron run');
   });

@@ -492,7 +492,13 @@ describe('tkt create --dedup-key stopped by SIGTERM', () => {
 
   it('during the look-up: creates nothing, exit 143', async () => {
     const result = await stoppedAt(h, [...occurrenceArgs('job-stopped-lookup'), '-q'], list, 'SIGTERM', { env: ciBot(), counted: create });
-    expect(result).toMatchObject({ code: 143, stdout: '', stderr: 'error: stopped by SIGTERM\n', sent: 0, exits: [] });
+    expect(result).toMatchObject({
+      code: 143,
+      stdout: '',
+      stderr: 'stopped by SIGTERM: waiting up to 30s for 1 request in flight; another SIGTERM gives up\nerror: stopped by SIGTERM\n',
+      sent: 0,
+      exits: [],
+    });
     expect(ticketsTitled('Build failed [job-stopped-lookup]')).toEqual([]);
   });
 
@@ -501,13 +507,24 @@ describe('tkt create --dedup-key stopped by SIGTERM', () => {
     const created = ticketsTitled('Build failed [job-stopped-create]');
     expect(created).toHaveLength(1);
     // One look-up before the create; none after it (the race's check is a new request).
-    expect(result).toMatchObject({ code: 143, stdout: `${created[0]!.id}\n`, stderr: 'error: stopped by SIGTERM\n', sent: 1, exits: [] });
+    expect(result).toMatchObject({
+      code: 143,
+      stdout: `${created[0]!.id}\n`,
+      stderr: 'stopped by SIGTERM: waiting up to 30s for 1 request in flight; another SIGTERM gives up\nerror: stopped by SIGTERM\n',
+      sent: 1,
+      exits: [],
+    });
   });
 
   it('while it replies to the open ticket of the key: waits for it, says updated #ID, exit 143', async () => {
     const id = createdIdOf((await occurrence('job-stopped-reply')).stdout);
     const result = await stoppedAt(h, occurrenceArgs('job-stopped-reply'), requestTo('POST', `/api/TicketsApi/reqreply/${id}`), 'SIGTERM', { env: ciBot() });
-    expect(result).toMatchObject({ code: 143, stdout: `updated #${id}\n`, stderr: 'error: stopped by SIGTERM\n', exits: [] });
+    expect(result).toMatchObject({
+      code: 143,
+      stdout: `updated #${id}\n`,
+      stderr: 'stopped by SIGTERM: waiting up to 30s for 1 request in flight; another SIGTERM gives up\nerror: stopped by SIGTERM\n',
+      exits: [],
+    });
     expect(ticketsTitled('Build failed [job-stopped-reply]')).toHaveLength(1);
   });
 
@@ -517,7 +534,7 @@ describe('tkt create --dedup-key stopped by SIGTERM', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(
       new RegExp(
-        `^error: in doubt \\(the service may have created it\\)\n  request timed out after [^:]+: POST \\S+/api/TicketsApi/new\n` +
+        `^stopped by SIGTERM: waiting up to 0.5s for 1 request in flight; another SIGTERM gives up\nerror: in doubt \\(the service may have created it\\)\n  request timed out after [^:]+: POST \\S+/api/TicketsApi/new\n` +
           `hint: running this again is safe: --dedup-key job-stopped-doubt adds to the ticket if it was created\nerror: stopped by SIGTERM\n$`,
       ),
     );
