@@ -98,7 +98,7 @@ export async function runWithCommander(
   onProgram(() => program.opts());
   const aliases = aliasesOnFile(proc.env);
   checkNoAliasAfterOptions(argv, program, aliases);
-  checkOptionsBeforeExpansion(argv, program);
+  checkOptionsBeforeSavedText(argv, program);
   checkOneSavedText(argv, program);
   registerCommands(program, createProcessHost(proc, state), await loadCommands(commandsRun(argv, program, aliases)));
   shareGlobalOptions(program);
@@ -152,10 +152,13 @@ function quotedAliasExpansion(argv: string[], program: Command): string[] {
   return [...argv.slice(0, at), ...argv.slice(at + 1), '--', word];
 }
 
-/** The `set` subcommands that save their last argument whole, what they call it, and their own options (no value). */
-const SAVED_TEXT: Readonly<Record<string, { what: string; own: readonly string[] }>> = {
-  alias: { what: 'expansion', own: ['--clobber'] },
-  config: { what: 'value', own: [] },
+/**
+ * The `set` subcommands that save their last argument whole, what they call it, their own options
+ * (no value), and the word its text starts with after NAME (KEY): an expansion's tkt command, a value's first word.
+ */
+const SAVED_TEXT: Readonly<Record<string, { what: string; own: readonly string[]; starts: (arg: string) => boolean }>> = {
+  alias: { what: 'expansion', own: ['--clobber'], starts: (arg) => commandCalled(arg) !== undefined },
+  config: { what: 'value', own: [], starts: (arg) => arg === '-' || !arg.startsWith('-') || /\s/.test(arg) },
 };
 
 /**
@@ -201,38 +204,44 @@ function checkOneSavedText(argv: readonly string[], program: Command) {
 }
 
 /**
- * `tkt alias set x -q list`: options between NAME and the expansion (from the first tkt command
- * after NAME) are exit 2 with the line that saves them in the expansion, after its command, where
- * commander would take tkt's own for the run's and save the rest; as options after the expansion
- * are (checkOneSavedText), moving tkt's own before the command is offered first.
+ * `tkt alias set x -q list`, `tkt config set editor -q vi`: options between NAME (KEY) and the
+ * saved text (the expansion from its tkt command on, the value) are exit 2 with the line that
+ * saves them in it, after its first word, where commander would take tkt's own for the run's and
+ * save the rest; as options after the saved text are (checkOneSavedText), moving tkt's own before
+ * the command is offered first. Options before NAME are the command's: no text has started.
  */
-function checkOptionsBeforeExpansion(argv: readonly string[], program: Command) {
+function checkOptionsBeforeSavedText(argv: readonly string[], program: Command) {
   const top = commandWordIndex(argv, program);
-  const set = top === undefined || argv[top] !== 'alias' ? undefined : commandWordIndex(argv, program, top + 1);
+  const saved = top === undefined ? undefined : SAVED_TEXT[argv[top]!];
+  const set = saved === undefined ? undefined : commandWordIndex(argv, program, top! + 1);
   const name = set === undefined || argv[set] !== 'set' ? undefined : commandWordIndex(argv, program, set + 1);
-  if (name === undefined) return;
-  const kept = (arg: string) => SAVED_TEXT.alias!.own.includes(arg) || arg === '-h' || arg === '--help';
-  const command = argv.findIndex((arg, index) => index > name && commandCalled(arg) !== undefined);
-  const between = argv.slice(name + 1, command);
-  if (command === -1 || between.includes('--') || !between.some((arg) => arg.startsWith('-') && arg !== '-' && !kept(arg))) return;
+  if (saved === undefined || name === undefined) return;
+  const kept = (arg: string) => saved.own.includes(arg) || arg === '-h' || arg === '--help';
+  const takesValue = (arg: string | undefined) =>
+    arg !== undefined && program.options.find((option) => option.long === arg || option.short === arg)?.required === true;
+  let start: number | undefined;
+  for (let index = name + 1; index < argv.length && start === undefined; index++) {
+    // After "--" every word is the text's.
+    if (argv[index] === '--') return;
+    if (saved.starts(argv[index]!)) start = index;
+    else if (takesValue(argv[index])) index++;
+  }
+  const between = argv.slice(name + 1, start);
+  if (start === undefined || !between.some((arg) => arg.startsWith('-') && arg !== '-' && !kept(arg))) return;
   const options = between.filter((arg) => !kept(arg));
-  const after = argv.slice(command + 1);
+  const after = argv.slice(start + 1);
   const end = after.indexOf('--');
   const own = [...between.filter(kept), ...after.filter((arg, index) => kept(arg) && (end === -1 || index < end))];
-  const words = [argv[command]!, ...after.filter((arg, index) => index !== end && !own.includes(arg))];
+  const words = [argv[start]!, ...after.filter((arg, index) => index !== end && !own.includes(arg))];
   const head = argv.slice(0, name + 1);
-  const quoted = `quote the expansion: tkt ${[...head, [...words, ...options].join(' '), ...own].map(shellWord).join(' ')}`;
+  const quoted = `quote the ${saved.what}: tkt ${[...head, [...words, ...options].join(' '), ...own].map(shellWord).join(' ')}`;
   // Only tkt's own options (and their values) may be the run's: they go before the command.
-  const global = options.every((arg, index) => {
-    const option = program.options.find((candidate) => candidate.long === arg || candidate.short === arg);
-    const previous = program.options.find((candidate) => candidate.long === options[index - 1] || candidate.short === options[index - 1]);
-    return option !== undefined || previous?.required === true;
-  });
+  const global = options.every((arg, index) => program.options.some((option) => option.long === arg || option.short === arg) || takesValue(options[index - 1]));
   const moved = [...options, ...head, words.join(' '), ...own].map(shellWord).join(' ');
   throw new UsageError(
-    `tkt alias set takes the expansion as one argument: ${JSON.stringify(options.join(' '))} comes before ${JSON.stringify(argv[command])}`,
+    `tkt ${argv[top!]} set takes the ${saved.what} as one argument: ${JSON.stringify(options.join(' '))} comes before ${JSON.stringify(argv[start])}`,
     {
-      hint: global ? `put tkt's own options before the command: tkt ${moved}; or, to save them in the expansion, ${quoted}` : quoted,
+      hint: global ? `put tkt's own options before the command: tkt ${moved}; or, to save them in the ${saved.what}, ${quoted}` : quoted,
     },
   );
 }

@@ -58,13 +58,15 @@ export function settingsFileIn(dir: string): string {
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\.|$)/i;
 
-export function assertProfileName(name: string): string {
+/** `from`: where the name was given (--profile, TKT_PROFILE), said with it as the unknown-profile error says it. */
+export function assertProfileName(name: string, from?: string): string {
+  const said = `invalid profile name ${JSON.stringify(name)}${from === undefined ? '' : ` (${from})`}`;
   if (WINDOWS_RESERVED.test(name))
-    throw new UsageError(`invalid profile name ${JSON.stringify(name)}: Windows reserves it for a device`, {
+    throw new UsageError(`${said}: Windows reserves it for a device`, {
       hint: 'choose another name: CON, PRN, AUX, NUL, COM0-9 and LPT0-9 are reserved, with any extension (nul.txt) and in any case',
     });
   if (!PROFILE_NAME.test(name)) {
-    throw new UsageError(`invalid profile name ${JSON.stringify(name)}`, {
+    throw new UsageError(said, {
       hint: 'use up to 64 letters, digits, ".", "-" or "_", starting with a letter or digit',
     });
   }

@@ -6,6 +6,7 @@ import { decodeJwtClaims, expiryFromClaims, userIdFromClaims, usernameFromClaims
 import { envValue, setButEmpty } from '../util/env.js';
 import { nonFolderOnPath } from '../util/non-folder.js';
 import { isCI } from '../util/ci.js';
+import { closestWord } from '../util/closest.js';
 import { assertProfileName } from './paths.js';
 import type { ConfigReader, Profile, Session } from './types.js';
 import { folderIfAny } from './store-read.js';
@@ -32,7 +33,13 @@ export function allProfileNames(config: ConfigReader): string[] {
 
 /** The profile's name, whether or not it exists: `tkt login` and `tkt config set` create it. */
 export function resolveProfileName(input: RunPlace): string {
-  return assertProfileName(input.globals.profile || envValue(input.env, 'TKT_PROFILE') || DEFAULT_PROFILE);
+  return assertProfileName(input.globals.profile || envValue(input.env, 'TKT_PROFILE') || DEFAULT_PROFILE, profileSource(input));
+}
+
+/** Where the run's profile name came from, for an error about it; undefined for the default. */
+function profileSource(input: RunPlace): '--profile' | 'TKT_PROFILE' | undefined {
+  if (input.globals.profile) return '--profile';
+  return envValue(input.env, 'TKT_PROFILE') === undefined ? undefined : 'TKT_PROFILE';
 }
 
 /**
@@ -46,15 +53,21 @@ export function profileToName(input: SettingsInput): string | undefined {
 
 /**
  * The profile a command reads: a name nothing has created (a typo in --profile or TKT_PROFILE)
- * is exit 2 listing the profiles, not "not logged in". The default profile always exists.
+ * is exit 2 listing the profiles, not "not logged in". The default profile always exists. The
+ * hint offers the profile meant, one differing only in case first (login would refuse that name,
+ * profileNameToSave), else the login that creates it.
  */
 export function existingProfileName(input: SettingsInput): string {
   const name = resolveProfileName(input);
-  const names = input.config.profileNames();
-  if (name === DEFAULT_PROFILE || names.includes(name)) return name;
-  throw new UsageError(`no profile named "${name}" (${input.globals.profile ? '--profile' : 'TKT_PROFILE'})`, {
-    details: [`profiles: ${[...new Set([DEFAULT_PROFILE, ...names])].sort().join(', ')}`],
-    hint: `"${loginCommand(input)}" creates it`,
+  const names = [...new Set([DEFAULT_PROFILE, ...input.config.profileNames()])].sort();
+  if (names.includes(name)) return name;
+  // The default profile always exists: this name was given.
+  const source = profileSource(input)!;
+  const meant = names.find((existing) => existing.toLowerCase() === name.toLowerCase()) ?? closestWord(name, names);
+  throw new UsageError(`no profile named "${name}" (${source})`, {
+    details: [`profiles: ${names.join(', ')}`],
+    hint:
+      meant === undefined ? `"${loginCommand(input)}" creates it` : `did you mean ${source === '--profile' ? `--profile ${meant}` : `TKT_PROFILE=${meant}`}?`,
   });
 }
 

@@ -128,6 +128,36 @@ describe('an unknown profile', () => {
     expect(show.code).toBe(2);
   });
 
+  it('offers the profile meant: one differing only in case (which login would refuse), or a near typo', async () => {
+    await loginAs(h.sandbox, h.configDir, 'tech', 'staging');
+    const saved = readFileSync(join(h.configDir, 'config.json'), 'utf8');
+    const cases: { argv: string[]; env: Record<string, string>; name: string; hint: string }[] = [
+      { argv: ['--profile', 'Staging', 'whoami'], env: {}, name: 'Staging (--profile)', hint: 'did you mean --profile staging?' },
+      { argv: ['whoami'], env: { TKT_PROFILE: 'Staging' }, name: 'Staging (TKT_PROFILE)', hint: 'did you mean TKT_PROFILE=staging?' },
+      { argv: ['--profile', 'Default', 'config', 'set', 'editor', 'nano'], env: {}, name: 'Default (--profile)', hint: 'did you mean --profile default?' },
+      { argv: ['--profile', 'stagin', 'whoami'], env: {}, name: 'stagin (--profile)', hint: 'did you mean --profile staging?' },
+      { argv: ['whoami'], env: { TKT_PROFILE: 'stagin' }, name: 'stagin (TKT_PROFILE)', hint: 'did you mean TKT_PROFILE=staging?' },
+    ];
+    for (const { argv, env, name, hint } of cases) {
+      const result = await h.cli(argv, { env });
+      expect(result.code, argv.join(' ')).toBe(2);
+      expect(result.stderr, argv.join(' ')).toContain(`error: no profile named "${name.replace(' ', '" ')}\n  profiles: default, p2, staging\n`);
+      expect(hintOf(result.stderr), argv.join(' ')).toBe(hint);
+    }
+    expect(readFileSync(join(h.configDir, 'config.json'), 'utf8')).toBe(saved);
+  });
+
+  it('says where an invalid name came from, as for an unknown one', async () => {
+    const byEnv = await h.cli(['whoami'], { env: { TKT_PROFILE: 'p2 ' } });
+    const byFlag = await h.cli(['--profile', 'p2 ', 'whoami']);
+    const reserved = await h.cli(['whoami'], { env: { TKT_PROFILE: 'nul' } });
+
+    expect(byEnv.code).toBe(2);
+    expect(byEnv.stderr).toMatch(/^error: invalid profile name "p2 " \(TKT_PROFILE\)$/m);
+    expect(byFlag.stderr).toMatch(/^error: invalid profile name "p2 " \(--profile\)$/m);
+    expect(reserved.stderr).toMatch(/^error: invalid profile name "nul" \(TKT_PROFILE\): Windows reserves it for a device$/m);
+  });
+
   it('is created by tkt login only; its settings are set after it', async () => {
     const login = await h.cli(['login', '--profile', 'fresh', '--url', h.sandbox.url, '-u', 'tech'], { env: { TKT_PASSWORD: 'tech' } });
     const set = await h.cli(['--profile', 'fresh', 'config', 'set', 'editor', 'nano']);

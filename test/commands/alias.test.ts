@@ -217,6 +217,13 @@ hint: put tkt's own options before the command: tkt -q alias set bx list; or, to
     await h.cli(['alias', 'delete', 'bx']);
   });
 
+  it("takes options before the name as the run's (no expansion has started): -q silences alias set, the expansion is saved whole", async () => {
+    const quiet = await h.cli(['alias', 'set', '-q', 'bx', 'list --view mine']);
+    expect(quiet).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(readAliases(createConfigStore(h.configDir), builtinNames()).aliases).toMatchObject({ bx: 'list --view mine' });
+    await h.cli(['alias', 'delete', 'bx']);
+  });
+
   it('keeps every alias of eight `tkt alias set` at once, and of deletes among them', async () => {
     const names = Array.from({ length: 8 }, (_, i) => `par${i}`);
     const set = await Promise.all(names.map((name, i) => h.cli(['alias', 'set', name, `show ${1001 + i}`])));

@@ -81,6 +81,39 @@ describe('tkt config', () => {
     expect(readFileSync(file, 'utf8')).toBe(before);
   });
 
+  it("refuses options typed between the key and the value (exit 2 with the line to type), as after it; before the key they are the run's", async () => {
+    const file = settingsFileIn(h.configDir);
+    const before = readFileSync(file, 'utf8');
+    for (const [argv, error, hint] of [
+      [
+        ['config', 'set', 'editor', '-q', 'nano'],
+        'tkt config set takes the value as one argument: "-q" comes before "nano"',
+        "put tkt's own options before the command: tkt -q config set editor nano; or, to save them in the value, quote the value: tkt config set editor 'nano -q'",
+      ],
+      [
+        ['config', 'set', 'pager', '--profile', 'viewer', 'less'],
+        'tkt config set takes the value as one argument: "--profile viewer" comes before "less"',
+        "put tkt's own options before the command: tkt --profile viewer config set pager less; or, to save them in the value, quote the value: tkt config set pager 'less --profile viewer'",
+      ],
+      [
+        ['config', 'set', 'editor', '--wait', 'code'],
+        'tkt config set takes the value as one argument: "--wait" comes before "code"',
+        "quote the value: tkt config set editor 'code --wait'",
+      ],
+    ] as const) {
+      const refused = await h.cli([...argv]);
+      expect(refused.code, argv.join(' ')).toBe(2);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr, argv.join(' ')).toContain(`error: ${error}\nhint: ${hint}\n`);
+    }
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    // Before KEY no value has started: the usage's [options], for the run (quiet, and for profile viewer).
+    const quiet = await h.cli(['config', 'set', '-q', '--profile', 'viewer', 'editor', 'nano']);
+    expect(quiet).toMatchObject({ code: 0, stdout: '' });
+    expect(createConfigStore(h.configDir).getSettings('viewer')).toMatchObject({ editor: 'nano' });
+    await h.cli(['--profile', 'viewer', 'config', 'unset', 'editor']);
+  });
+
   it('sets then reads back each setting, globally and per profile', async () => {
     for (const [key, value, expected] of [
       ['editor', 'code --wait', 'code --wait'],
