@@ -24,13 +24,19 @@ const STOPS = [
   ['SIGINT', 130, 'error: interrupted\n'],
 ] as const;
 
+/** What the first signal says while a request is in flight, stdin no terminal (README, Interruption). */
+const waiting = (signal: 'SIGTERM' | 'SIGINT', seconds = '30') =>
+  `${signal === 'SIGINT' ? 'interrupted' : 'stopped by SIGTERM'}: waiting up to ${seconds}s for 1 request in flight; another ${signal} gives up\n`;
+/** The same, as the start of a pattern. */
+const WAITING_TERM = '^stopped by SIGTERM: waiting up to 30s for 1 request in flight; another SIGTERM gives up\\n';
+
 describe('tkt create stopped while the service creates its ticket', () => {
   it.each(STOPS)('%s: prints the new ID (-q), then exits %i with its line', async (signal, code, line) => {
     const title = `stopped mid-create ${signal}`;
     const result = await stoppedAt(h, ['create', ...integrationCreateArgs({ title }), '-q'], requestTo('POST', '/api/TicketsApi/new'), signal);
     const created = h.sandbox.state.tickets.filter((t) => t.title === title);
     expect(created).toHaveLength(1);
-    expect(result).toMatchObject({ code, stdout: `${created[0]!.id}\n`, stderr: line, exits: [] });
+    expect(result).toMatchObject({ code, stdout: `${created[0]!.id}\n`, stderr: waiting(signal) + line, exits: [] });
   });
 });
 
@@ -68,7 +74,7 @@ describe('a change of one ticket stopped while the service has it', () => {
     // The outcome as a run that was not stopped tells it: a line naming the ticket (the ID
     // commands add it to their summary), and the stop.
     expect(result.stdout).toMatch(new RegExp(`^(✓ |Updated ticket )\\S*.*#${id}\\b`));
-    expect(result.stderr).toMatch(/^error: stopped by SIGTERM(\n|: 1 of 1 done\n)/);
+    expect(result.stderr).toMatch(new RegExp(`${WAITING_TERM}error: stopped by SIGTERM(\n|: 1 of 1 done\n)`));
     expect(result).toMatchObject({ code: 143, exits: [] });
   });
 
@@ -82,7 +88,7 @@ describe('a change of one ticket stopped while the service has it', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(
       new RegExp(
-        `^error: #${id} in doubt \\(it may have been carried out\\)\n  request timed out after [^:]+: POST \\S+/addfiles/${id}\n` +
+        `^${waiting('SIGTERM', '0.5')}error: #${id} in doubt \\(it may have been carried out\\)\n  request timed out after [^:]+: POST \\S+/addfiles/${id}\n` +
           `hint: look at it with "tkt show ${id}" before running this again\nerror: stopped by SIGTERM\n$`,
       ),
     );
@@ -98,7 +104,7 @@ describe('a change of one ticket stopped before it is sent', () => {
     const result = await stoppedAt(h, write.args(id), requestTo('GET', `/api/TicketsApi/${id}`), 'SIGTERM', { counted: write.change(id) });
     expect(result.sent).toBe(0);
     expect(result).toMatchObject({ code: 143, stdout: '', exits: [] });
-    expect(result.stderr).toMatch(/^error: stopped by SIGTERM(\n|: 0 of 1 done)/);
+    expect(result.stderr).toMatch(new RegExp(`${WAITING_TERM}error: stopped by SIGTERM(\n|: 0 of 1 done)`));
   });
 });
 
@@ -118,7 +124,7 @@ describe('tkt update --priority P --due WHEN stopped between its two updates', (
     // The due date as it was resolved when the run began: the hint sets that one.
     expect(result.stderr).toMatch(
       new RegExp(
-        `^error: ticket #${ticket.id}: the priority changed, but the due date was not sent: stopped by SIGTERM\n` +
+        `${WAITING_TERM}error: ticket #${ticket.id}: the priority changed, but the due date was not sent: stopped by SIGTERM\n` +
           `hint: to set it, run "tkt update ${ticket.id} --due \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z"\n$`,
       ),
     );
@@ -159,7 +165,7 @@ describe('tkt create stopped while it resolves names', () => {
     // The lookup the service had when the signal came, and no other.
     expect(result.sent).toBe(1);
     expect(h.sandbox.state.tickets.filter((t) => t.title === title)).toHaveLength(0);
-    expect(result).toMatchObject({ code, stdout: '', stderr: line, exits: [] });
+    expect(result).toMatchObject({ code, stdout: '', stderr: waiting(signal) + line, exits: [] });
   });
 });
 
