@@ -55,7 +55,7 @@ function stdoutColumns(): number | undefined {
 
 /**
  * The help of a user's alias (`tkt mine --help`, `-h`, `tkt help mine`) as the CLI's help command
- * prints it (src/commands/help.ts): what it stands for, then its command's prepared help.
+ * prints it (src/desk/alias-help-print.ts): what it stands for, then its command's prepared help.
  * Undefined where the CLI must answer: a shell alias's script gets --help as any argument, and
  * an alias of a command with subcommands, of global options first, or that cannot run
  * (src/desk/aliases.ts checkExpansionStart) has an answer that is not prepared.

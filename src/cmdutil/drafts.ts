@@ -32,6 +32,16 @@ export async function saveDraft(config: Pick<ConfigStore, 'dir'>, profile: strin
   }
 }
 
+/** The draft of a reply to ticket `id` (tkt reply, triage's r): `reply-1023`. */
+export const replyDraftStem = (id: number | string): string => `reply-${id}`;
+
+/**
+ * The draft of resolution notes for `ids` as given (tkt resolve, triage's s): `resolution-1015`
+ * for one ticket, `resolution` for several (or for a key's tickets, or IDs on stdin).
+ */
+export const resolutionDraftStem = (ids: readonly (number | string)[]): string =>
+  ids.length === 1 && /^\d+$/.test(String(ids[0])) ? `resolution-${ids[0]}` : 'resolution';
+
 /** A text typed at the terminal (in $EDITOR or at a prompt) for one request. */
 export interface TypedText {
   text: string;

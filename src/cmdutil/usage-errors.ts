@@ -9,6 +9,7 @@ import { UsageError } from '../errors.js';
 import { closestWord } from '../util/closest.js';
 import { ticketIdOf } from '../util/ids.js';
 import { quotedValue, shellWord } from '../util/shell-word.js';
+import { commandNamed, subcommandWords } from './command-tree.js';
 import { wordsAfterValue, type OptionFlags } from './flag-as-value.js';
 
 /**
@@ -163,7 +164,7 @@ function optionOfLaterCommand(program: Command, argv: readonly string[], flag: s
   const from = argv.indexOf(flag);
   const named = argv
     .slice(from + 1)
-    .map((word) => program.commands.find((command) => command.name() === word || command.aliases().includes(word)))
+    .map((word) => commandNamed(program, word))
     .find((command) => command !== undefined);
   const option = named?.options.find((candidate) => candidate.long === flag || candidate.short === flag);
   if (named === undefined || option === undefined) return undefined;
@@ -201,7 +202,7 @@ function unknownCommand(command: Command, program: Command, argv: readonly strin
   // The line as typed, its global options kept (--profile names the service): the ID as show's.
   if (command === program && id !== undefined) return `${plain}\nhint: to see ticket ${id}: ${showLine(argv, word, id)}`;
   // A user's alias is a command too where it can stand: the line's first word.
-  const names = [...command.commands.flatMap((sub) => [sub.name(), ...sub.aliases()]), ...(command === program ? words.aliases : [])];
+  const names = [...subcommandWords(command), ...(command === program ? words.aliases : [])];
   const synonym = SUBCOMMAND_SYNONYMS[word];
   const meant = synonym !== undefined && names.includes(synonym) ? synonym : closestWord(word, names);
   return meant === undefined ? (command === program ? message : plain) : `${plain}\n(Did you mean ${meant}?)`;

@@ -4,7 +4,7 @@ import type { Context } from '../context/context.js';
 import { actingUser, labelActingUser } from '../prompts/acting-user.js';
 import { runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
 import { assertSingleStdinReader, requiredText } from '../cmdutil/text-input.js';
-import { keepEditedText, keepTypedText } from '../cmdutil/drafts.js';
+import { keepEditedText, keepTypedText, resolutionDraftStem } from '../cmdutil/drafts.js';
 import { alreadyResolvedNote } from '../reading/unchanged.js';
 import { readFirst, resolveUnchanged } from '../bulk/ticket-state.js';
 import { resolutionHeading } from '../reading/ticket-heading.js';
@@ -80,7 +80,7 @@ export async function run(options: ResolveOptions, ctx: Context): Promise<void> 
   if (ids?.length === 0) return nothingToResolve();
   const details =
     options.template === undefined
-      ? await keepEditedText(ctx, { stem: draftStem(ids ?? options.ids), was: 'your resolution notes were' }, () =>
+      ? await keepEditedText(ctx, { stem: resolutionDraftStem(ids ?? options.ids), was: 'your resolution notes were' }, () =>
           requiredText(ctx, { flag: '--details', fileFlag: '--details-file', text: options.details, file: options.detailsFile }, () =>
             resolutionHeading(ctx, ids ?? options.ids),
           ),
@@ -88,7 +88,8 @@ export async function run(options: ResolveOptions, ctx: Context): Promise<void> 
       : undefined;
   const detailsFor = details === undefined ? await templateForEachTicket(ctx, options.template!) : sameText(details);
   // Typed at the terminal: kept in drafts/ when a ticket is not resolved (README, Drafts).
-  const typed = asksForText && details !== undefined ? { text: details, stem: draftStem(ids ?? options.ids), was: 'your resolution notes were' } : undefined;
+  const typed =
+    asksForText && details !== undefined ? { text: details, stem: resolutionDraftStem(ids ?? options.ids), was: 'your resolution notes were' } : undefined;
   await keepTypedText(
     ctx,
     () => typed,
@@ -113,6 +114,3 @@ export async function run(options: ResolveOptions, ctx: Context): Promise<void> 
     },
   );
 }
-
-/** `resolution-1015` for the notes of one ticket, as triage names them; `resolution` for several. */
-const draftStem = (ids: readonly string[]) => (ids.length === 1 && /^\d+$/.test(ids[0]!) ? `resolution-${ids[0]}` : 'resolution');

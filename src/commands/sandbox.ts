@@ -4,7 +4,7 @@ import type { Context } from '../context/context.js';
 import { InterruptedError, OperationError, UsageError } from '../errors.js';
 import { breakLineAfterCtrlC } from '../output/io.js';
 import { wholeNumberOption } from '../util/ids.js';
-import { isLoopbackHost } from '../config/url.js';
+import { loginUrlFor } from '../config/url.js';
 
 const DEFAULT_SANDBOX_PORT = 8642;
 
@@ -64,7 +64,7 @@ export async function run(options: SandboxCommandOptions, ctx: Context): Promise
       {
         human: () => {
           const logins = running.demoLogins.map((l) => `  ${l.username.padEnd(8)} password ${l.password.padEnd(8)} ${l.role}`).join('\n');
-          return `Sandbox listening on ${running.url}\n\nDemo logins:\n${logins}\n\nTry: tkt login --url ${loginUrl(running.url)} -u tech\nPress Ctrl-C to stop.\n`;
+          return `Sandbox listening on ${running.url}\n\nDemo logins:\n${logins}\n\nTry: tkt login --url ${loginUrlFor(running.url)} -u tech\nPress Ctrl-C to stop.\n`;
         },
         quiet: () => `${running.url}\n`,
       },
@@ -79,16 +79,4 @@ export async function run(options: SandboxCommandOptions, ctx: Context): Promise
   }
   // Only a signal ends it: exit 130 or 143 as any command so stopped, as docker run in the foreground (README, The sandbox).
   throw new InterruptedError();
-}
-
-/**
- * The URL to log in to the sandbox at `url`: on every interface (0.0.0.0, ::) that is loopback's,
- * where plain http is allowed; another host needs --allow-http, as tkt login says.
- */
-function loginUrl(url: string): string {
-  const parsed = new URL(url);
-  if (parsed.hostname === '0.0.0.0') parsed.hostname = '127.0.0.1';
-  else if (parsed.hostname === '[::]') parsed.hostname = '[::1]';
-  const base = parsed.origin;
-  return isLoopbackHost(parsed.hostname) ? base : `${base} --allow-http`;
 }

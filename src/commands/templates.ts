@@ -2,7 +2,7 @@
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { whyNothingIsAsked } from '../context/nothing-asked.js';
-import type { RecordColumn } from '../output/types.js';
+import type { TemplateLine } from '../desk/templates.js';
 import { UsageError } from '../errors.js';
 
 export type TemplatesOptions = { action: 'list' } | { action: 'show'; name: string } | { action: 'edit'; name: string };
@@ -35,17 +35,6 @@ export function register(program: Program, host: CommandHost): void {
   host.action(edit, ([name], _opts, ctx) => run({ action: 'edit', name }, ctx));
 }
 
-interface TemplateLine {
-  name: string;
-  subject: string | null;
-  file: string;
-}
-
-const TEMPLATE_COLUMNS: readonly RecordColumn<TemplateLine>[] = [
-  { name: 'name', header: 'NAME', human: (template) => template.name },
-  { name: 'subject', header: 'SUBJECT', human: (template) => template.subject, shrink: true },
-];
-
 export async function run(options: TemplatesOptions, ctx: Context): Promise<void> {
   const templates = await import('../desk/templates.js');
   switch (options.action) {
@@ -60,8 +49,8 @@ export async function run(options: TemplatesOptions, ctx: Context): Promise<void
       // A table at a terminal, tab-separated lines piped, names with -q, the templates with --json.
       const printer = await ctx.output.records<TemplateLine>({
         prepare: (item) => item as TemplateLine,
-        columns: TEMPLATE_COLUMNS,
-        defaultColumns: () => TEMPLATE_COLUMNS.map((column) => column.name),
+        columns: templates.TEMPLATE_COLUMNS,
+        defaultColumns: () => templates.TEMPLATE_COLUMNS.map((column) => column.name),
         quiet: (template) => template.name,
         none: `no templates yet: create one with "tkt templates edit NAME"${kept === undefined ? '' : ` (they are kept in ${kept})`}`,
       });

@@ -7,7 +7,7 @@ import { UsageError } from '../errors.js';
 import { chosenListType, kebabCase, parseListType } from '../listing/query.js';
 import { keyHelpLines } from '../triage/keys.js';
 import { wholeNumberOption } from '../util/ids.js';
-import { intervalMs, MIN_INTERVAL_SECONDS } from './watch.js';
+import { intervalMs, MIN_INTERVAL_SECONDS } from '../watch/interval.js';
 
 export interface TriageOptions {
   view?: string | undefined;

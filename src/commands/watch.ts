@@ -4,6 +4,7 @@ import { UsageError } from '../errors.js';
 import { addFilterOptions, hasFilters } from '../listing/filter.js';
 import { wholeNumberOption } from '../util/ids.js';
 import { collectIds } from '../bulk/ids.js';
+import { DEFAULT_INTERVAL_SECONDS, intervalMs, MIN_INTERVAL_SECONDS } from '../watch/interval.js';
 import type { ViewWatchOptions } from '../watch/polls.js';
 import type { WatchTimer } from '../watch/watch.js';
 
@@ -17,17 +18,8 @@ export interface WatchOptions extends ViewWatchOptions {
   exec?: string | undefined;
 }
 
-export const DEFAULT_INTERVAL_SECONDS = 60;
-export const MIN_INTERVAL_SECONDS = 10;
-
 /** Test-only: the --interval in milliseconds, for tests and the bench that poll a child many times (README, Watching). */
 const TEST_INTERVAL_VARIABLE = 'TKT_TEST_WATCH_INTERVAL_MS';
-
-/** An --interval of `seconds` in milliseconds, unless the test-only variable `testVariable` replaces it. */
-export function intervalMs(seconds: number, ctx: Context, testVariable: string): number {
-  const replaced = ctx.env[testVariable];
-  return replaced === undefined ? seconds * 1000 : Number(replaced);
-}
 
 const EXAMPLES = `
 Events: added (entered the watched set), removed (left it), changed (status, priority,

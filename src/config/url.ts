@@ -113,3 +113,16 @@ export function assertTransportAllowed(baseUrl: string, allowHttp: boolean, toke
           : `use https, or pass --allow-http (this profile has it for ${savedFor} only)`,
   });
 }
+
+/**
+ * What `tkt login --url` takes to log in to a server listening at `url` (tkt sandbox): on every
+ * interface (0.0.0.0, ::) that is loopback's, where plain http is allowed; another host needs
+ * --allow-http, as assertTransportAllowed says.
+ */
+export function loginUrlFor(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.hostname === '0.0.0.0') parsed.hostname = '127.0.0.1';
+  else if (parsed.hostname === '[::]') parsed.hostname = '[::1]';
+  const base = parsed.origin;
+  return isLoopbackHost(parsed.hostname) ? base : `${base} --allow-http`;
+}

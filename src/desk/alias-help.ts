@@ -58,7 +58,7 @@ export function aliasHelpSection(env: Record<string, string | undefined>, builti
   return `\nAliases:\n${rows.join('\n')}`;
 }
 
-/** What `tkt help NAME` prints first for the alias NAME (src/commands/help.ts): what it stands for. */
+/** What `tkt help NAME` prints first for the alias NAME (src/desk/alias-help-print.ts): what it stands for. */
 export function aliasHelpHeading(name: string, expansion: string): string {
   return expansion.startsWith('!')
     ? `${name} is an alias of a shell command, run by sh: ${sanitizeInline(expansion.slice(1))}\n`

@@ -15,6 +15,7 @@ import { readFolder } from '../util/fs-promises.js';
 import type { Context } from '../context/context.js';
 import type { ConfigReader } from '../config/types.js';
 import type { Ticket } from '../model/ticket.js';
+import type { RecordColumn } from '../output/types.js';
 import type { Session } from '../config/types.js';
 import { closestWord } from '../util/closest.js';
 import { folderIfAny } from '../config/store-read.js';
@@ -104,6 +105,18 @@ export const templateNames = async (ctx: FolderOf): Promise<string[]> => (await 
 
 /** Why `tkt templates list` leaves out the file `entry` of the templates folder. */
 export const leftOutWarning = (entry: string) => `left out templates/${entry}: a template name is ${NAME_RULE}; rename the file to use it\n`;
+
+/** A template as `tkt templates list` prints it (--json: its members). */
+export interface TemplateLine {
+  name: string;
+  subject: string | null;
+  file: string;
+}
+
+export const TEMPLATE_COLUMNS: readonly RecordColumn<TemplateLine>[] = [
+  { name: 'name', header: 'NAME', human: (template) => template.name },
+  { name: 'subject', header: 'SUBJECT', human: (template) => template.subject, shrink: true },
+];
 
 /** The front matter's keys, matched without regard to case (`Subject:` is `subject:`). */
 const FRONT_MATTER_KEYS = ['subject'];

@@ -2,14 +2,14 @@
 // r or s (README, Triage): leaving the screen saves each one as a file in the config folder's
 // drafts/ (src/cmdutil/drafts.ts, where the commands keep the text typed for a failed request),
 // and says where, as gh saves the text of an issue it could not create. Nothing written is lost on q.
-import { saveDraft } from '../cmdutil/drafts.js';
+import { replyDraftStem, resolutionDraftStem, saveDraft } from '../cmdutil/drafts.js';
 import type { ConfigStore } from '../config/types.js';
 import type { DraftKind, TriageState } from './state.js';
 
 /** Each kind of draft: its file's name and its name in what is said. */
 const KINDS: Readonly<Record<DraftKind, { file: (id: number) => string; said: (id: number) => string }>> = {
-  reply: { file: (id) => `reply-${id}`, said: (id) => `the reply to #${id}` },
-  resolution: { file: (id) => `resolution-${id}`, said: (id) => `the resolution of #${id}` },
+  reply: { file: replyDraftStem, said: (id) => `the reply to #${id}` },
+  resolution: { file: (id) => resolutionDraftStem([id]), said: (id) => `the resolution of #${id}` },
 };
 
 /**
