@@ -48,7 +48,7 @@ function profileSource(input: RunPlace): '--profile' | 'TKT_PROFILE' | undefined
  */
 export function profileToName(input: SettingsInput): string | undefined {
   const name = resolveProfileName(input);
-  return name === DEFAULT_PROFILE && input.config.profileNames().every((other) => other === DEFAULT_PROFILE) ? undefined : name;
+  return name === DEFAULT_PROFILE && allProfileNames(input.config).length === 1 ? undefined : name;
 }
 
 /**
@@ -59,7 +59,7 @@ export function profileToName(input: SettingsInput): string | undefined {
  */
 export function existingProfileName(input: SettingsInput): string {
   const name = resolveProfileName(input);
-  const names = [...new Set([DEFAULT_PROFILE, ...input.config.profileNames()])].sort();
+  const names = allProfileNames(input.config);
   if (names.includes(name)) return name;
   // The default profile always exists: this name was given.
   const source = profileSource(input)!;
@@ -78,7 +78,7 @@ export function existingProfileName(input: SettingsInput): string {
  */
 export function profileNameToSave(input: SettingsInput): string {
   const name = resolveProfileName(input);
-  const names = [...new Set([DEFAULT_PROFILE, ...input.config.profileNames()])];
+  const names = allProfileNames(input.config);
   const twin = names.includes(name) ? undefined : names.find((existing) => existing.toLowerCase() === name.toLowerCase());
   if (twin === undefined) return name;
   throw new UsageError(`profile "${name}" differs from the existing profile "${twin}" only in case`, {
