@@ -155,7 +155,7 @@ export function networkError(
   }
   // node:http's socket errors start with the system call and code ("write EPROTO ..."), and
   // OpenSSL's words end with a newline: the message is one line, of what failed. Of a tunnel
-  // that failed, the words are those of its cause: the tunnel's own name the proxy already.
+  // that failed, they are its cause's: the reason names the proxy already.
   const cause = tunnel?.cause ?? error;
   const words = cause instanceof Error ? cause.message.replace(/^(read|write) EPROTO /, '').trim() : String(cause);
   const detail = redactText(words, secrets);

@@ -114,16 +114,21 @@ export function proxyVariable(url: string, proxies: ProxySettings): string {
   return proxies.httpsProxy !== '' && url.startsWith('https:') ? 'HTTPS_PROXY' : 'HTTP_PROXY';
 }
 
+/** The proxy a request to `url` goes through, as tkt shows it (without credentials); undefined when it goes direct. */
+export function shownProxyFor(url: URL, proxies: ProxySettings): string | undefined {
+  const proxy = proxyFor(url, proxies);
+  if (proxy === undefined) return undefined;
+  try {
+    return shownProxy(new URL(proxy));
+  } catch {
+    return `${proxyVariable(url.href, proxies)} (not a URL)`;
+  }
+}
+
 /** For --debug: the way a request to `url` goes, when a proxy variable is set. */
 export function proxyRoute(url: URL, proxies: ProxySettings): string {
-  const proxy = proxyFor(url, proxies);
-  if (proxy !== undefined) {
-    try {
-      return ` via proxy ${shownProxy(new URL(proxy))}`;
-    } catch {
-      return ` via the proxy of ${proxyVariable(url.href, proxies)} (not a URL)`;
-    }
-  }
+  const proxy = shownProxyFor(url, proxies);
+  if (proxy !== undefined) return ` via proxy ${proxy}`;
   return proxies.httpProxy !== '' || proxies.httpsProxy !== '' ? ' direct (NO_PROXY)' : '';
 }
 
