@@ -219,6 +219,7 @@ export async function buildContext(parts: ContextParts): Promise<Context & { dis
     clients.push(client);
     const tracked: ApiClient = {
       baseUrl: client.baseUrl,
+      proxy: client.proxy,
       send(plan) {
         if (!plan.retry) changeSent = true;
         return client.send(plan);

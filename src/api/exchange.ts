@@ -7,7 +7,7 @@ import { header, isSuccess, type Received } from './answer.js';
 import { formatBytes, parseBody, type ParsedBody } from './body.js';
 import { DeadlineExceeded, startDeadline, type Deadline } from './deadline.js';
 import { networkError, tooLargeError } from './http-errors.js';
-import { proxyFor } from './network-advice.js';
+import { proxyRoute } from './network-advice.js';
 import type { ProxySettings } from './proxy-env.js';
 import { buildOutgoing, isUpload, type Outgoing } from './outgoing.js';
 import type { Pool } from './pool.js';
@@ -89,7 +89,7 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
     const target = new URL(url);
     const withToken = token !== undefined && plan.auth !== false && carriesToken(target, settings.baseOrigin);
     if (withToken) headers.authorization = authorization;
-    trace?.(`HTTP > ${method} ${url}${withToken ? ` authorization: Bearer ${REDACTED}` : ''}${outgoing.summary()}`);
+    trace?.(`HTTP > ${method} ${url}${withToken ? ` authorization: Bearer ${REDACTED}` : ''}${outgoing.summary()}${proxyRoute(target, settings.proxies)}`);
 
     // Date.now(), not performance.now(): the latter loads perf_hooks (a dozen modules) for a trace figure.
     const started = Date.now();
@@ -122,11 +122,19 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
       const signal = stoppedBySignal();
       if (signal !== undefined) stopSending(signal);
     }
-    // Behind a proxy, the request reaches the service only once the proxy has opened a tunnel.
-    const proxy = proxyFor(target, settings.proxies);
-    let tunnelAwaited = proxy !== undefined;
-    const request = { origin: target.origin, path: `${target.pathname}${target.search}`, method, headers, body, signal: deadline.signal };
-    const pending = pool.request(tunnelAwaited ? { ...request, tunnelled: () => (tunnelAwaited = false) } : request);
+    // The request reaches the service only once it has a connection to it: behind a proxy, once
+    // the proxy has opened a tunnel; to https, once the TLS handshake is done.
+    let unsent = true;
+    const connected = (): void => void (unsent = false);
+    const pending = pool.request({
+      origin: target.origin,
+      path: `${target.pathname}${target.search}`,
+      method,
+      headers,
+      body,
+      signal: deadline.signal,
+      connected,
+    });
     try {
       // One race for the answer and its body: the exchange waits once, not twice, for each request.
       const { answer, read } = await deadline.race(pending.then((answer) => readAnswerBody(answer, settings.maxBodyBytes).then((read) => ({ answer, read }))));
@@ -153,7 +161,7 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
       }
       if (error instanceof DeadlineExceeded) await pool.replaceIfStuck(pending, trace ?? ignore);
       const service = new URL(url).origin === settings.baseOrigin ? { profile: settings.urlProfile } : undefined;
-      const reached = networkError(error, method, url, timeoutMs, secrets, settings.proxies, tunnelAwaited ? proxy : undefined, service);
+      const reached = networkError(error, method, url, timeoutMs, secrets, settings.proxies, unsent, service);
       const failed = bodyTaken || reached.notSent ? reached : cutShort(reached);
       trace?.(`HTTP ! ${method} ${url} ${Date.now() - started}ms ${failed.failure}: ${failed.message}`);
       throw failed;

@@ -13,6 +13,9 @@ import {
   failedProxy,
   isPlainHttpAnswer,
   plainHttpHint,
+  plainHttpProxyHint,
+  proxyFor,
+  proxyVariable,
   ProxyTunnelError,
   unreachedServiceHint,
   shownProxy,
@@ -111,6 +114,8 @@ function errorCodes(error: unknown, depth = 0): string[] {
 
 const PROXY_HINT = 'check HTTPS_PROXY / HTTP_PROXY, or add the host to NO_PROXY to go direct';
 const PROXY_CREDENTIALS_HINT = "check the proxy's user name and password in HTTPS_PROXY / HTTP_PROXY";
+// A tunnel the proxy opened, and an answer in it that is not TLS: a proxy's block page, most often.
+const BLOCK_PAGE_HINT = `the proxy may have answered in place of the service (a block page?): ${PROXY_HINT}`;
 
 /** The ProxyTunnelError of a failure, if it is one: undici may hand it on wrapped. */
 function proxyTunnelError(error: unknown, depth = 0): ProxyTunnelError | undefined {
@@ -126,7 +131,8 @@ export interface ServiceUrl {
 
 /**
  * A request to `url` that got no answer: `error` is what node:http, undici (behind a proxy) or the
- * deadline threw. `tunnelAwaited`: the proxy whose tunnel the request was still waiting for.
+ * deadline threw. `unsent`: the request never started out on a connection to the service (behind
+ * a proxy, through its tunnel; to https, past the TLS handshake), so nothing reached the service.
  * `service`: given for a request to the service's URL, whose refusal says what to check there.
  */
 export function networkError(
@@ -136,13 +142,13 @@ export function networkError(
   timeoutMs: number,
   secrets: Secrets,
   proxies: ProxySettings,
-  tunnelAwaited?: string,
+  unsent = false,
   service?: ServiceUrl,
 ): NetworkError {
   const failure = classifyNetworkError(error);
   const shownUrl = redactText(url, secrets);
   const target = `${method} ${shownUrl}`;
-  const failed = (reason: string, hint: string | undefined, notSent = false) =>
+  const failed = (reason: string, hint: string | undefined, notSent = unsent) =>
     new NetworkError(failure, method, shownUrl, `${reason}: ${target}`, error, { hint, reason, notSent });
   if (error instanceof UnusableProxyError) return failed(error.message, PROXY_HINT, true);
   const tunnel = proxyTunnelError(error);
@@ -156,37 +162,51 @@ export function networkError(
     return failed(`the proxy ${tunnel.proxy} closed the connection instead of opening a tunnel (nothing was sent to the service)`, PROXY_HINT, true);
   }
   // node:http's socket errors start with the system call and code ("write EPROTO ..."), and
-  // OpenSSL's words end with a newline: the message is one line, of what failed.
-  const words = error instanceof Error ? error.message.replace(/^(read|write) EPROTO /, '').trim() : String(error);
+  // OpenSSL's words end with a newline: the message is one line, of what failed. Of a tunnel
+  // that failed, they are its cause's: the reason names the proxy already.
+  const cause = tunnel?.cause ?? error;
+  const words = cause instanceof Error ? cause.message.replace(/^(read|write) EPROTO /, '').trim() : String(cause);
   const detail = redactText(words, secrets);
+  const plainAnswer = failure === 'tls' && isPlainHttpAnswer(errorCodes(error), words);
   // A failure to reach the proxy is about the proxy, whatever the kind (network-advice.ts).
-  const proxy = failure === 'tls' ? undefined : failedProxy(error, url, proxies);
+  const proxy = tunnel?.proxy ?? (failure === 'tls' ? undefined : failedProxy(error, url, proxies));
   if (proxy !== undefined) {
-    const proxyReasons: Record<NetworkFailure, string> = {
+    if (failure === 'dns') return failed(`could not resolve the proxy ${new URL(proxy).hostname} (${proxyVariable(url, proxies)})`, PROXY_HINT, true);
+    if (failure === 'tls') {
+      const hint = plainAnswer
+        ? plainHttpProxyHint(proxy, proxyVariable(url, proxies))
+        : tlsHint(process.version, process.env.NODE_EXTRA_CA_CERTS, 'the proxy');
+      return failed(`TLS error with the proxy ${proxy} (${detail})`, hint, true);
+    }
+    const proxyReasons: Record<Exclude<NetworkFailure, 'dns' | 'tls'>, string> = {
       refused: 'connection refused',
-      dns: 'its name does not resolve',
       timeout: 'timed out',
       reset: 'connection closed',
-      tls: detail,
       other: detail,
     };
-    return failed(`could not reach the proxy ${proxy} (${proxyReasons[failure]})`, PROXY_HINT, tunnel !== undefined);
+    return failed(`could not reach the proxy ${proxy} (${proxyReasons[failure]})`, PROXY_HINT, tunnel !== undefined || unsent);
   }
-  if (failure === 'timeout' && tunnelAwaited !== undefined) {
-    const shown = shownProxy(new URL(tunnelAwaited));
-    return failed(`the proxy ${shown} did not open a tunnel within ${seconds(timeoutMs)} s (nothing was sent to the service)`, PROXY_HINT, true);
+  // The proxy opened the tunnel, and the request never started out through it.
+  const through = unsent ? proxyFor(new URL(url), proxies) : undefined;
+  if (through !== undefined && (failure === 'timeout' || failure === 'reset' || plainAnswer)) {
+    const shown = shownProxy(new URL(through));
+    if (failure === 'timeout')
+      return failed(`the proxy ${shown} did not open a tunnel within ${seconds(timeoutMs)} s (nothing was sent to the service)`, PROXY_HINT);
+    if (failure === 'reset')
+      return failed(`the proxy ${shown} closed the tunnel before the TLS handshake with the service (nothing was sent to the service)`, PROXY_HINT);
+    return failed(`TLS error through the proxy ${shown} (${detail})`, BLOCK_PAGE_HINT);
   }
   const reasons: Record<NetworkFailure, string> = {
     refused: 'connection refused',
     dns: `could not resolve host ${new URL(url).host}`,
     tls: `TLS error (${detail})`,
     timeout: `request timed out after ${formatSeconds(timeoutMs)}`,
-    reset: 'connection closed by the server',
+    reset: unsent ? 'connection closed by the server before the TLS handshake (nothing was sent to the service)' : 'connection closed by the server',
     other: `request failed (${detail})`,
   };
   // Every command's refused request, login's and each ID's of a run alike: the one place this hint is made.
   if (failure !== 'tls') return failed(reasons[failure], service === undefined ? undefined : unreachedServiceHint(url, failure, service.profile));
-  const hint = isPlainHttpAnswer(errorCodes(error), words)
+  const hint = plainAnswer
     ? plainHttpHint(url)
     : (certificateNameHint(error, url) ?? certificateDateHint(error, new Date()) ?? tlsHint(process.version, process.env.NODE_EXTRA_CA_CERTS));
   return failed(reasons[failure], hint);

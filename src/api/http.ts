@@ -7,6 +7,7 @@ import { systemClock } from './clock.js';
 import { timerMs } from './deadline.js';
 import { createExchanger } from './exchange.js';
 import { finalAnswer } from './http-errors.js';
+import { shownProxyFor } from './network-advice.js';
 import { proxySettings } from './proxy-env.js';
 import { createPool } from './pool.js';
 import { redactText, secretValues } from './redact.js';
@@ -105,5 +106,5 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return finalAnswer(received, method, plan.expect, secrets, { requestUrl: url, baseUrl, withToken: options.token !== undefined && plan.auth !== false });
   }
 
-  return { baseUrl, send, dispose: () => pool.close() };
+  return { baseUrl, proxy: shownProxyFor(new URL(baseUrl), proxies), send, dispose: () => pool.close() };
 }

@@ -2,7 +2,7 @@
 // machine does not trust names the ways to trust a private CA, TLS spoken to a plain-http port
 // names its http:// URL, and a refused or unreachable proxy is named as the proxy, not mistaken
 // for the service.
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 import { isLoopbackHost } from '../config/url.js';
 import type { ProxySettings } from './proxy-env.js';
 import type { NetworkFailure } from '../errors.js';
@@ -14,17 +14,17 @@ export function supportsSystemCaVariable(nodeVersion: string): boolean {
 }
 
 /**
- * What to do about a certificate this machine does not trust. `extraCaFile` is the process's
- * NODE_EXTRA_CA_CERTS, which Node read at start: a file it could not load (it only warns) is
- * named, for setting it again would not help.
+ * What to do about a certificate this machine does not trust, of `whose` (the service, or an
+ * https:// proxy). `extraCaFile` is the process's NODE_EXTRA_CA_CERTS, which Node read at
+ * start: a file it could not load (it only warns) is named, for setting it again would not help.
  */
-export function tlsHint(nodeVersion: string, extraCaFile: string | undefined): string {
+export function tlsHint(nodeVersion: string, extraCaFile: string | undefined, whose = 'the service'): string {
   const systemCa = supportsSystemCaVariable(nodeVersion) ? ', or NODE_USE_SYSTEM_CA=1 to trust the system certificate store' : '';
-  if (!extraCaFile) return `if the service uses a private CA, set NODE_EXTRA_CA_CERTS to its PEM file${systemCa}`;
+  if (!extraCaFile) return `if ${whose} uses a private CA, set NODE_EXTRA_CA_CERTS to its PEM file${systemCa}`;
   if (!holdsCertificates(extraCaFile)) {
-    return `NODE_EXTRA_CA_CERTS names ${extraCaFile}, which could not be loaded (Node ignored it): point it at a readable PEM file of the service's CA`;
+    return `NODE_EXTRA_CA_CERTS names ${extraCaFile}, which could not be loaded (Node ignored it): point it at a readable PEM file of ${whose}'s CA`;
   }
-  return `if the service uses a private CA, add it to the PEM file NODE_EXTRA_CA_CERTS names (${extraCaFile})${systemCa}`;
+  return `if ${whose} uses a private CA, add it to the PEM file NODE_EXTRA_CA_CERTS names (${extraCaFile})${systemCa}`;
 }
 
 /** Whether `file` reads as PEM certificates, as Node needs it to for NODE_EXTRA_CA_CERTS. */
@@ -104,13 +104,42 @@ export function plainHttpHint(url: string): string {
   return `the service may speak plain http on that port: try http://${host}${allow}`;
 }
 
+/** For an https:// proxy that answered TLS in plain http: the proxy's http:// URL, in the variable it came from. */
+export function plainHttpProxyHint(proxy: string, variable: string): string {
+  return `the proxy may speak plain http: write it as http://${new URL(proxy).host} in ${variable}`;
+}
+
+/** The variable a request to `url` takes its proxy from, as the user knows it. */
+export function proxyVariable(url: string, proxies: ProxySettings): string {
+  return proxies.httpsProxy !== '' && url.startsWith('https:') ? 'HTTPS_PROXY' : 'HTTP_PROXY';
+}
+
+/** The proxy a request to `url` goes through, as tkt shows it (without credentials); undefined when it goes direct. */
+export function shownProxyFor(url: URL, proxies: ProxySettings): string | undefined {
+  const proxy = proxyFor(url, proxies);
+  if (proxy === undefined) return undefined;
+  try {
+    return shownProxy(new URL(proxy));
+  } catch {
+    return `${proxyVariable(url.href, proxies)} (not a URL)`;
+  }
+}
+
+/** For --debug: the way a request to `url` goes, when a proxy variable is set. */
+export function proxyRoute(url: URL, proxies: ProxySettings): string {
+  const proxy = shownProxyFor(url, proxies);
+  if (proxy !== undefined) return ` via proxy ${proxy}`;
+  return proxies.httpProxy !== '' || proxies.httpsProxy !== '' ? ' direct (NO_PROXY)' : '';
+}
+
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
 
 /**
  * The proxy a request to `url` goes through, or undefined when it goes direct: HTTPS_PROXY for
  * https (else HTTP_PROXY), HTTP_PROXY for http, unless NO_PROXY names the host (or a domain it
  * is in, with or without a port; `*` names all). These are undici's EnvHttpProxyAgent's rules,
- * which sends the requests that go through a proxy (transport.ts).
+ * which sends the requests that go through a proxy (transport.ts), and curl's CIDR ranges for an
+ * IP address (`10.0.0.0/8`), which undici lacks: such a request goes direct without undici.
  */
 export function proxyFor(url: URL, proxies: ProxySettings): string | undefined {
   // The variables first: without a proxy, the URL's getters are not read (an exchange asks for every request).
@@ -121,6 +150,10 @@ export function proxyFor(url: URL, proxies: ProxySettings): string | undefined {
   const port = Number(url.port) || DEFAULT_PORTS[url.protocol] || 0;
   for (const entry of proxies.noProxy.split(/[,\s]/)) {
     if (entry === '') continue;
+    if (entry.includes('/')) {
+      if (inRange(hostname, entry)) return undefined;
+      continue;
+    }
     const withPort = /^(.+):(\d+)$/.exec(entry);
     const entryPort = withPort ? Number(withPort[2]) : 0;
     const entryHost = (withPort ? withPort[1]! : entry).replace(/^\*?\./, '').toLowerCase();
@@ -128,6 +161,23 @@ export function proxyFor(url: URL, proxies: ProxySettings): string | undefined {
     if (hostname === entryHost || hostname.endsWith(`.${entryHost}`)) return undefined;
   }
   return proxy;
+}
+
+/** Whether the IP address `host` (an IPv6 one in brackets) is in the CIDR range `range` (its address without brackets). */
+function inRange(host: string, range: string): boolean {
+  const address = host.replace(/^\[|\]$/g, '');
+  const [network = '', prefix = ''] = range.split('/');
+  const family = isIP(address);
+  if (family === 0 || isIP(network) !== family || !/^\d{1,3}$/.test(prefix)) return false;
+  const type = family === 4 ? 'ipv4' : 'ipv6';
+  const list = new BlockList();
+  try {
+    list.addSubnet(network, Number(prefix), type);
+  } catch {
+    // A prefix longer than the address (10.0.0.0/40): no range.
+    return false;
+  }
+  return list.check(address, type);
 }
 
 /**

@@ -25,10 +25,11 @@ export interface PoolRequest {
   body?: string | Buffer | AsyncIterable<Buffer>;
   signal?: AbortLike;
   /**
-   * Behind a proxy: called as the request starts out through the proxy's tunnel. Until then
-   * nothing has reached the service. A direct request never calls it.
+   * Called as the request starts out on a connection to the service: behind a proxy, through the
+   * tunnel the proxy opened; to https, once the TLS handshake is done. Until then nothing has
+   * reached the service.
    */
-  tunnelled?: () => void;
+  connected?: () => void;
 }
 
 export interface PoolAnswer {

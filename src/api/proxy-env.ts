@@ -15,10 +15,15 @@ export interface ProxySettings {
  */
 export function proxySettings(env: Readonly<Record<string, string | undefined>>): ProxySettings {
   return {
-    httpProxy: env.http_proxy ?? env.HTTP_PROXY ?? '',
-    httpsProxy: env.https_proxy ?? env.HTTPS_PROXY ?? '',
+    httpProxy: withScheme(env.http_proxy ?? env.HTTP_PROXY ?? ''),
+    httpsProxy: withScheme(env.https_proxy ?? env.HTTPS_PROXY ?? ''),
     noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
   };
+}
+
+/** A proxy written without a scheme (`proxy:3128`) is an http:// one, as curl, pip and git take it. */
+function withScheme(proxy: string): string {
+  return proxy === '' || /^[a-z][a-z\d+.-]*:\/\//i.test(proxy) ? proxy : `http://${proxy}`;
 }
 
 /** Whether `env` names a proxy for any request: without one, no request of the run goes through undici (transport.ts). */

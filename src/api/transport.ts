@@ -4,6 +4,7 @@
 // with CONNECT; undici is loaded only then, as it costs about five times node:http's load and
 // a slower first request (README, Performance).
 import type { Agent as HttpAgent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
+import { isIP } from 'node:net';
 import type { Dispatcher, Pool } from 'undici';
 import type { ResponseHeaders } from './answer.js';
 import { checkProxyUrl, ProxyTunnelError, proxyFor, shownProxy } from './network-advice.js';
@@ -154,6 +155,15 @@ function sendDirect({ agent, send }: Direct, route: Route, options: PoolRequest,
     }
     // Every error, also one after the answer came (which reaches the body's reader), ends here.
     request.on('error', reject);
+    const { connected } = options;
+    if (connected !== undefined) {
+      request.once('socket', (socket) => {
+        // A socket the agent hands on again is open; a new one has not connected yet (to https,
+        // not until its TLS handshake is done), and until then nothing left for the service.
+        if (socket.connecting) socket.once(route.protocol === 'https:' ? 'secureConnect' : 'connect', connected);
+        else connected();
+      });
+    }
     inFlight.add(request);
     const stopAborting = options.signal === undefined ? undefined : abortWith(options.signal, request);
     // One listener for both: a bulk run adds it to every request.
@@ -229,10 +239,12 @@ function drained(request: ClientRequest): Promise<boolean> {
 function tunnellingPool(pool: Pool, proxy: URL): Pool {
   const connect = pool.connect.bind(pool) as (options: Dispatcher.ConnectOptions) => Promise<Dispatcher.ConnectData>;
   const shown = shownProxy(proxy);
-  const tunnel = async (options: Dispatcher.ConnectOptions): Promise<Dispatcher.ConnectData> => {
+  const tunnel = async (options: Dispatcher.ConnectOptions & { servername?: string }): Promise<Dispatcher.ConnectData> => {
     let answer: Dispatcher.ConnectData;
     try {
-      answer = await connect(options);
+      // undici gives an https:// proxy's host as its TLS server name, an IP address too, which
+      // RFC 6066 forbids (Node warns, DEP0123): such a proxy is sent none.
+      answer = await connect(options.servername !== undefined && isIP(options.servername) !== 0 ? { ...options, servername: undefined } : options);
     } catch (error) {
       throw new ProxyTunnelError(shown, undefined, error);
     }
@@ -243,8 +255,8 @@ function tunnellingPool(pool: Pool, proxy: URL): Pool {
   return Object.assign(pool, { connect: tunnel });
 }
 
-async function sendThroughProxy(agent: Dispatcher, { tunnelled, ...options }: PoolRequest): Promise<PoolAnswer> {
-  const sender = tunnelled === undefined ? agent : tellingWhenWritten(agent, tunnelled);
+async function sendThroughProxy(agent: Dispatcher, { connected, ...options }: PoolRequest): Promise<PoolAnswer> {
+  const sender = connected === undefined ? agent : tellingWhenWritten(agent, connected);
   // undici takes an async iterable as a body (its Dispatcher.request docs), though its types do not list it.
   const { statusCode, headers, body } = await sender.request({
     ...options,
@@ -256,7 +268,8 @@ async function sendThroughProxy(agent: Dispatcher, { tunnelled, ...options }: Po
 
 /**
  * `agent`, calling `written` as its request starts to be written to a connection: undici calls a
- * request's onConnect then, once a connection (behind a proxy, its tunnel) is open, not before.
+ * request's onConnect then, once a connection (behind a proxy, its tunnel; to https, past the TLS
+ * handshake through it) is open, not before.
  */
 function tellingWhenWritten(agent: Dispatcher, written: () => void): Dispatcher {
   const dispatch = (options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean => {

@@ -70,6 +70,8 @@ export interface RequestPlan {
 
 export interface ApiClient {
   readonly baseUrl: string;
+  /** The proxy the service is reached through, as tkt shows it (without credentials); undefined when direct. */
+  readonly proxy?: string | undefined;
   /** Sends a plan: a read retried on a dropped connection or a 502/503/504/429, a change once. */
   send(plan: RequestPlan): Promise<ApiResponse>;
   /** Closes the keep-alive pool. */

@@ -52,8 +52,10 @@ export function createWaitNotice(io: IO, startTimer: StartTimer = realTimer): Wa
       }
     },
     watching(client) {
-      const host = new URL(client.baseUrl).host;
-      return { ...client, send: (plan) => notice.watch(host, client.send(plan)) };
+      // Behind a proxy, the wait may be the proxy's as much as the service's.
+      const { host } = new URL(client.baseUrl);
+      const waitedFor = client.proxy === undefined ? host : `${host} via proxy ${client.proxy}`;
+      return { ...client, send: (plan) => notice.watch(waitedFor, client.send(plan)) };
     },
     end() {
       ended = true;

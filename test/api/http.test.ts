@@ -2,7 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +11,9 @@ import { classifyNetworkError, createApiClient, joinUrl, MAX_RETRY_DELAY_MS, ret
 import type { ApiClientOptions } from '../../src/api/http.js';
 import { supportsSystemCaVariable } from '../../src/api/network-advice.js';
 import type { ApiClient } from '../../src/api/types.js';
-import { ApiError, ExitCode, NetworkError } from '../../src/errors.js';
+import { ApiError, ExitCode, NetworkError, outcomeUnknown } from '../../src/errors.js';
+import { selfSignedCertificate } from '../helpers/certificate.js';
+import { startForwardProxy } from '../helpers/forward-proxy.js';
 import { sendJson, startServer } from './server.js';
 import type { Handler, TestServer } from './server.js';
 import { plans } from '../../src/api/plans.js';
@@ -488,5 +490,71 @@ describe('classifyNetworkError', () => {
     [new Error('something else'), 'other'],
   ])('%s -> %s', (error, failure) => {
     expect(classifyNetworkError(error)).toBe(failure);
+  });
+});
+
+describe('a change that never got a connection to the service', () => {
+  it('is not sent, not in doubt, when an https port closes the connection before the TLS handshake', async () => {
+    const closing = createNetServer((socket) => void socket.end());
+    await new Promise<void>((resolve) => closing.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `https://127.0.0.1:${(closing.address() as AddressInfo).port}`;
+      const error = await failure(client(url).send(plans.register({ fields: { Title: 't' } })));
+
+      expect(error).toBeInstanceOf(NetworkError);
+      expect((error as NetworkError).message).toBe(
+        `connection closed by the server before the TLS handshake (nothing was sent to the service): POST ${url}/api/TicketsApi/register`,
+      );
+      expect(outcomeUnknown(error)).toBe(false);
+    } finally {
+      closing.close();
+    }
+  });
+
+  /** `tkt close 1029 --json` against a trusted https service that takes the request and drops the connection. */
+  async function closeDropped(env: Record<string, string>): Promise<Record<string, unknown>> {
+    const certificate = selfSignedCertificate('IP:127.0.0.1');
+    const received: string[] = [];
+    const silent = createHttpsServer(certificate, (req) => {
+      received.push(`${req.method} ${req.url}`);
+      req.socket.destroy();
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `https://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const child = spawn(process.execPath, [bin, 'close', '1029', '--json'], {
+        env: {
+          ...process.env,
+          ...env,
+          NODE_EXTRA_CA_CERTS: certificate.certFile,
+          TKT_URL: url,
+          TKT_TOKEN: TOKEN,
+          TKT_CONFIG_DIR: join(certificate.dir, 'cfg'),
+        },
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+      let stdout = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+      await once(child, 'exit');
+      expect(received).toEqual(['POST /api/TicketsApi/close/1029']);
+      return JSON.parse(stdout) as Record<string, unknown>;
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+      certificate.remove();
+    }
+  }
+
+  it('stays in doubt once the TLS handshake is done and the request went out (a tkt run: Node reads NODE_EXTRA_CA_CERTS at start)', async () => {
+    expect(await closeDropped({})).toMatchObject({ id: 1029, ok: false, inDoubt: true });
+  });
+
+  it('stays in doubt through a proxy once the tunnel and the TLS handshake through it are done', async () => {
+    const proxy = await startForwardProxy();
+    try {
+      expect(await closeDropped({ HTTPS_PROXY: proxy.url })).toMatchObject({ id: 1029, ok: false, inDoubt: true });
+    } finally {
+      await proxy.close();
+    }
   });
 });

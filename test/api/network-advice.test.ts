@@ -26,6 +26,14 @@ describe('proxyFor', () => {
     ['http://127.0.0.1:9/x', HTTP, '', '127.0.0.1', undefined],
     ['http://[::1]:9/x', HTTP, '', '[::1]', undefined],
     ['http://[::1]:9/x', HTTP, '', '::1', HTTP],
+    // CIDR ranges, as curl takes them, for an IP address only.
+    ['http://127.0.0.1:9/x', HTTP, '', '127.0.0.0/8', undefined],
+    ['http://10.20.30.40/x', HTTP, '', 'example.com, 10.0.0.0/8', undefined],
+    ['http://11.0.0.1/x', HTTP, '', '10.0.0.0/8', HTTP],
+    ['http://[::1]:9/x', HTTP, '', '::1/128', undefined],
+    ['http://[fd00::5]/x', HTTP, '', '10.0.0.0/8', HTTP],
+    ['http://10.0.0.1/x', HTTP, '', '10.0.0.0/40', HTTP],
+    ['http://svc.example/x', HTTP, '', '0.0.0.0/0', HTTP],
   ])('%s with HTTP_PROXY=%j HTTPS_PROXY=%j NO_PROXY=%j goes through %s', (url, httpProxy, httpsProxy, noProxy, expected) => {
     expect(proxyFor(new URL(url), { httpProxy, httpsProxy, noProxy })).toBe(expected);
   });

@@ -2,11 +2,13 @@
 // forward proxy on loopback unless NO_PROXY covers the host. The variables come
 // from the run's environment (the injected one), never from process.env.
 import { createServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/http.js';
 import { NetworkError, outcomeUnknown } from '../../src/errors.js';
 import type { ApiClient } from '../../src/api/types.js';
+import { selfSignedCertificate, type Certificate } from '../helpers/certificate.js';
 import { createHarness } from '../helpers/harness.js';
 import { startForwardProxy, type ForwardProxy } from '../helpers/forward-proxy.js';
 import { sendJson, startServer, type TestServer } from './server.js';
@@ -282,7 +284,7 @@ describe('a proxy that cannot be reached', () => {
 describe('a proxy variable that is not a URL', () => {
   it('fails a request it applies to naming the proxy setting, without its value; a host of NO_PROXY goes direct', async () => {
     const [error, unparsed] = await Promise.all(
-      ['user:secret@proxy', 'not a url'].map((HTTP_PROXY) =>
+      ['socks5://user:secret@proxy', 'not a url'].map((HTTP_PROXY) =>
         client({ HTTP_PROXY })
           .send(plans.getTicket(7))
           .then(
@@ -298,7 +300,184 @@ describe('a proxy variable that is not a URL', () => {
     expect((error as NetworkError).hint).toContain('NO_PROXY');
     expect(target.requests).toEqual([]);
 
-    const direct = await client({ HTTP_PROXY: 'user:secret@proxy', NO_PROXY: '127.0.0.1' }).send(plans.getTicket(7));
+    const direct = await client({ HTTP_PROXY: 'socks5://user:secret@proxy', NO_PROXY: '127.0.0.1' }).send(plans.getTicket(7));
     expect(direct.status).toBe(200);
+  });
+});
+
+describe('a proxy host name that does not resolve', () => {
+  it('names the proxy and its variable, never its password, with the proxy hint; nothing was sent', async () => {
+    // A name under .invalid never resolves (RFC 6761): no traffic leaves the machine.
+    const error = await client({ HTTP_PROXY: 'http://jdoe:pw-Secret@proxy.corp.invalid:3128' })
+      .send(plans.register({ fields: { Title: 't' } }))
+      .then(
+        () => expect.unreachable('the request passed'),
+        (caught: unknown) => caught as NetworkError,
+      );
+
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error.message).toBe(`could not resolve the proxy proxy.corp.invalid (HTTP_PROXY): POST ${target.url}/api/TicketsApi/register`);
+    expect(error.hint).toBe('check HTTPS_PROXY / HTTP_PROXY, or add the host to NO_PROXY to go direct');
+    expect(`${error.message} ${error.hint}`).not.toContain('pw-Secret');
+    expect(outcomeUnknown(error)).toBe(false);
+  });
+});
+
+/** A server on loopback that does `onConnect` with each CONNECT's socket (a proxy that misbehaves once it has answered). */
+async function connectServer(onConnect: (socket: Socket) => void, secure?: { key: Buffer; cert: Buffer }): Promise<{ port: number; close(): Promise<void> }> {
+  const server = secure === undefined ? createServer() : createHttpsServer(secure);
+  const sockets = new Set<Socket>();
+  server.on('connect', (_req, socket: Socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    onConnect(socket);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function failureOf(made: ApiClient, plan: Parameters<ApiClient['send']>[0]): Promise<NetworkError> {
+  return made.send(plan).then(
+    () => expect.unreachable('the request passed'),
+    (caught: unknown) => {
+      expect(caught).toBeInstanceOf(NetworkError);
+      return caught as NetworkError;
+    },
+  );
+}
+
+const ESTABLISHED = 'HTTP/1.1 200 Connection Established\r\n\r\n';
+/** An https:// service nothing listens for: the proxies below never pass anything on. */
+const UNREACHED = 'https://127.0.0.1:9';
+
+describe('a proxy that opens the tunnel and then fails it before the TLS handshake', () => {
+  it('reports a change through a tunnel closed before the handshake as not sent, naming the proxy', async () => {
+    const closing = await connectServer((socket) => void socket.end(ESTABLISHED));
+    try {
+      const made = client({ HTTPS_PROXY: `http://jdoe:pw-Secret@127.0.0.1:${closing.port}` }, { baseUrl: UNREACHED });
+      const error = await failureOf(made, plans.register({ fields: { Title: 't' } }));
+
+      expect(error.message).toBe(
+        `the proxy http://127.0.0.1:${closing.port} closed the tunnel before the TLS handshake with the service (nothing was sent to the service): POST ${UNREACHED}/api/TicketsApi/register`,
+      );
+      expect(error.hint).toContain('NO_PROXY');
+      expect(outcomeUnknown(error)).toBe(false);
+      expect(error.message).not.toContain('pw-Secret');
+    } finally {
+      await closing.close();
+    }
+  });
+
+  it("says that a proxy's block page in the tunnel may be the proxy's answer, not that the service speaks plain http", async () => {
+    const blocking = await connectServer((socket) => void socket.write(`${ESTABLISHED}<html><body>Access denied by corporate policy</body></html>\r\n`));
+    try {
+      const error = await failureOf(
+        client({ HTTPS_PROXY: `http://127.0.0.1:${blocking.port}` }, { baseUrl: UNREACHED }),
+        plans.register({ fields: { Title: 't' } }),
+      );
+
+      expect(error.failure).toBe('tls');
+      expect(error.message).toMatch(new RegExp(`^TLS error through the proxy http://127\\.0\\.0\\.1:${blocking.port} \\(.*wrong version number.*\\): POST`));
+      expect(error.hint).toBe(
+        'the proxy may have answered in place of the service (a block page?): check HTTPS_PROXY / HTTP_PROXY, or add the host to NO_PROXY to go direct',
+      );
+      expect(outcomeUnknown(error)).toBe(false);
+    } finally {
+      await blocking.close();
+    }
+  });
+});
+
+describe('an https:// proxy', () => {
+  let certificate: Certificate;
+  beforeEach(() => void (certificate = selfSignedCertificate()));
+  afterEach(() => certificate.remove());
+
+  it("names the proxy's untrusted certificate, with a hint for the proxy's CA, not the service's", async () => {
+    const secure = await connectServer((socket) => void socket.destroy(), certificate);
+    try {
+      const error = await failureOf(client({ HTTP_PROXY: `https://jdoe:pw-Secret@localhost:${secure.port}` }), plans.register({ fields: { Title: 't' } }));
+
+      expect(error.message).toBe(
+        `TLS error with the proxy https://localhost:${secure.port} (self-signed certificate): POST ${target.url}/api/TicketsApi/register`,
+      );
+      expect(error.hint).toMatch(/^if the proxy uses a private CA, /);
+      expect(outcomeUnknown(error)).toBe(false);
+      expect(`${error.message} ${error.hint}`).not.toContain('pw-Secret');
+      expect(target.requests).toEqual([]);
+    } finally {
+      await secure.close();
+    }
+  });
+
+  it('sends no TLS server name to a proxy named by its IP address (RFC 6066; Node warns of it), and its name to one named by host', async () => {
+    const names: string[] = [];
+    const secure = await connectServer((socket) => void socket.destroy(), {
+      ...certificate,
+      SNICallback: (name: string, done: (error: null) => void) => {
+        names.push(name);
+        done(null);
+      },
+    } as { key: Buffer; cert: Buffer });
+    try {
+      await failureOf(client({ HTTP_PROXY: `https://127.0.0.1:${secure.port}` }), plans.getTicket(7));
+      expect(names).toEqual([]);
+      await failureOf(client({ HTTP_PROXY: `https://localhost:${secure.port}` }), plans.getTicket(7));
+      expect(names).toEqual(['localhost']);
+    } finally {
+      await secure.close();
+    }
+  });
+
+  it('says to write a proxy that speaks plain http as http://, not that the service does', async () => {
+    const error = await failureOf(client({ HTTP_PROXY: proxy.url.replace('http:', 'https:') }), plans.getTicket(7));
+
+    expect(error.failure).toBe('tls');
+    expect(error.message).toMatch(/^TLS error with the proxy https:\/\/127\.0\.0\.1:\d+ \(.*wrong version number/);
+    expect(error.hint).toBe(`the proxy may speak plain http: write it as ${proxy.url} in HTTP_PROXY`);
+    expect(target.requests).toEqual([]);
+  });
+});
+
+describe('how a proxy variable is written', () => {
+  it('takes a proxy without a scheme as http://, as curl does', async () => {
+    const response = await client({ HTTP_PROXY: new URL(proxy.url).host }).send(plans.getTicket(7));
+
+    expect(response.status).toBe(200);
+    expect(proxiedTo(proxy, target.url)).toHaveLength(1);
+  });
+
+  it('goes direct for an IP address in a CIDR range of NO_PROXY', async () => {
+    const response = await client({ HTTP_PROXY: proxy.url, NO_PROXY: 'example.com, 127.0.0.0/8' }).send(plans.getTicket(7));
+
+    expect(response.status).toBe(200);
+    expect(proxy.seen).toEqual([]);
+    expect(target.requests).toHaveLength(1);
+  });
+});
+
+describe('--debug', () => {
+  it('says which proxy a request goes through, without its credentials, or that NO_PROXY sends it direct', async () => {
+    const h = await createHarness();
+    try {
+      const via = await h.cli(['--debug', 'show', '1013'], { env: { HTTP_PROXY: `http://jdoe:pw-Secret@${new URL(proxy.url).host}` } });
+      expect(via.code).toBe(0);
+      expect(via.stderr).toContain(`HTTP > GET ${h.sandbox.url}/api/TicketsApi/1013`);
+      expect(via.stderr).toMatch(new RegExp(`HTTP > GET ${h.sandbox.url}/api/TicketsApi/1013 .* via proxy ${proxy.url}\\n`));
+      expect(via.stderr).not.toContain('pw-Secret');
+
+      const direct = await h.cli(['--debug', 'show', '1013'], { env: { HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' } });
+      expect(direct.stderr).toMatch(new RegExp(`HTTP > GET ${h.sandbox.url}/api/TicketsApi/1013 .* direct \\(NO_PROXY\\)\\n`));
+    } finally {
+      await h.close();
+    }
   });
 });

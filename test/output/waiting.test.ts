@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { plans } from '../../src/api/plans.js';
 import { createWaitNotice, WAIT_NOTICE_DELAY_MS } from '../../src/output/waiting.js';
 import { createTestIO } from '../helpers/io.js';
 import { manualTimer } from '../helpers/manual-clock.js';
@@ -98,5 +99,15 @@ describe('the wait notice', () => {
     void notice.watch('a-very-long-host-name.example.com', pending<number>().promise);
     timer.advance(WAIT_NOTICE_DELAY_MS);
     expect(test.stderr()).toBe(`${ERASE_LINE}Waiting for a-very-`);
+  });
+
+  it("names the service's host of a client, and the proxy it goes through", () => {
+    const { test, timer, notice } = setup(120);
+    const send = () => pending<never>().promise;
+    void notice
+      .watching({ baseUrl: 'https://helpdesk.example.com/sub', proxy: 'http://proxy.corp:3128', send, dispose: async () => {} })
+      .send(plans.getTicket(7));
+    timer.advance(WAIT_NOTICE_DELAY_MS);
+    expect(test.stderr()).toBe(`${ERASE_LINE}Waiting for helpdesk.example.com via proxy http://proxy.corp:3128…`);
   });
 });
