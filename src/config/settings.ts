@@ -9,6 +9,8 @@ import type { GlobalOptions } from './globals.js';
 import { UsageError } from '../errors.js';
 import { wholeNumberOption } from '../util/ids.js';
 import { squash } from '../util/option-text.js';
+import { commandNamed } from '../util/shell-status.js';
+import { quotedValue, shellWord } from '../util/shell-word.js';
 import { settingsFileIn } from './paths.js';
 import { existingProfileName, tktCommand } from './session.js';
 import type { ConfigStore, SavedSettings } from './types.js';
@@ -234,7 +236,7 @@ export function userSettings(ctx: SettingsContext): UserSettings {
 /** The pager as messages name it, with where it was chosen: `the pager "most" ($PAGER)`. */
 export function pagerNamed(setting: EffectiveSetting): string {
   const from = setting.source === 'env' ? `$${setting.variable}` : setting.source === 'default' ? 'the default' : '"tkt config get pager"';
-  return `the pager ${JSON.stringify(String(setting.value))} (${from})`;
+  return `the pager ${commandNamed(String(setting.value))} (${from})`;
 }
 
 /** The editor tkt runs, and what to tell the user when it cannot run. */
@@ -242,6 +244,8 @@ export interface EditorChoice {
   command: string;
   /** Where the command was chosen and how to change that: never another editor to guess at. */
   hint: string;
+  /** The hint when the command is a program's path with spaces, given unquoted, that sh split (isUnquotedPath): how to quote it there. */
+  unquotedHint?: string;
 }
 
 /** The editor setting as userSettings reads it ($VISUAL, $EDITOR, the profile's, the global one, vi), with its hint. */
@@ -256,5 +260,13 @@ export function editorChoice(ctx: SettingsContext): EditorChoice {
     global: `the editor setting names it: change it with ${setCommand}, or set $EDITOR`,
     default: `no editor is set, so tkt ran ${String(value)}: set one with ${setCommand}, or set $EDITOR`,
   };
-  return { command: String(value), hint: hints[source] };
+  // The path in double quotes for sh, the whole in single quotes for the shell it is typed into.
+  const quoted = shellWord(quotedValue(String(value)));
+  const unquotedHints: Record<SettingSource, string> = {
+    env: `$${variable} is a path with spaces, which the shell splits: quote it: export ${variable}=${quoted}`,
+    profile: `the editor setting of profile ${existingProfileName(ctx)} is a path with spaces, which the shell splits: quote it: ${tktCommand(ctx, `config set editor ${quoted}`)}`,
+    global: `the editor setting is a path with spaces, which the shell splits: quote it: ${tktCommand(ctx, `config set editor ${quoted}`)}`,
+    default: hints.default,
+  };
+  return { command: String(value), hint: hints[source], unquotedHint: unquotedHints[source] };
 }

@@ -12,8 +12,8 @@ export interface Prompter {
   password(options: { message: string }): Promise<string>;
   confirm(options: { message: string; default?: boolean }): Promise<boolean>;
   select<T>(options: { message: string; choices: readonly Choice<T>[]; default?: T }): Promise<T>;
-  /** Type-to-filter over a long list. */
-  search<T>(options: { message: string; choices: readonly Choice<T>[] }): Promise<T>;
+  /** Type-to-filter over a long list; `default`, Enter's choice before anything is typed, is where the list starts. */
+  search<T>(options: { message: string; choices: readonly Choice<T>[]; default?: T }): Promise<T>;
   /** Opens $EDITOR (as `git commit` does) and returns the text. */
   editor(options: { message: string; default?: string }): Promise<string>;
 }

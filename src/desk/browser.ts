@@ -7,9 +7,8 @@
 import { childEnv } from '../util/child-env.js';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { accessSync, constants, statSync } from 'node:fs';
 import { OperationError, UsageError } from '../errors.js';
-import { SHELL_COULD_NOT_RUN } from '../util/shell-status.js';
+import { SHELL_COULD_NOT_RUN, commandNamed, isExecutableFile } from '../util/shell-status.js';
 import { userSettings, WEB_URL_ID } from '../config/settings.js';
 import type { Context } from '../context/context.js';
 
@@ -52,15 +51,9 @@ export function missingBrowser(env: Env): string | undefined {
     .split(/\s+/)
     .find((word) => !/^[A-Za-z_]\w*=/.test(word));
   if (!program || process.platform === 'win32') return undefined;
-  const runnable = (file: string) => {
-    try {
-      accessSync(file, constants.X_OK);
-      return statSync(file).isFile();
-    } catch {
-      return false;
-    }
-  };
-  const found = program.includes('/') ? runnable(program) : (env.PATH ?? '').split(':').some((dir) => dir !== '' && runnable(`${dir}/${program}`));
+  const found = program.includes('/')
+    ? isExecutableFile(program)
+    : (env.PATH ?? '').split(':').some((dir) => dir !== '' && isExecutableFile(`${dir}/${program}`));
   return found ? undefined : program;
 }
 
@@ -68,12 +61,12 @@ export function missingBrowser(env: Env): string | undefined {
 async function runAtTerminal(browser: string, command: string, args: string[], env: Env): Promise<void> {
   const child = spawn(command, args, { stdio: 'inherit', env: childEnv(env) });
   const [code, signal] = (await once(child, 'exit').catch((error: unknown) => {
-    throw new OperationError(`could not start the browser "${browser}" ($BROWSER)`, { cause: error });
+    throw new OperationError(`could not start the browser ${commandNamed(browser)} ($BROWSER)`, { cause: error });
   })) as [number | null, NodeJS.Signals | null];
   if (code === 0) return;
   const unstarted = process.platform === 'win32' ? undefined : SHELL_COULD_NOT_RUN[code ?? -1];
-  if (unstarted !== undefined) throw new OperationError(`could not start the browser "${browser}" ($BROWSER): ${unstarted}`);
-  throw new OperationError(`the browser "${browser}" ($BROWSER) failed (${signal ?? `exit code ${code}`})`);
+  if (unstarted !== undefined) throw new OperationError(`could not start the browser ${commandNamed(browser)} ($BROWSER): ${unstarted}`);
+  throw new OperationError(`the browser ${commandNamed(browser)} ($BROWSER) failed (${signal ?? `exit code ${code}`})`);
 }
 
 /**

@@ -13,6 +13,10 @@ const NOT_RUNNABLE = new Set([126, 127]);
 const INTERRUPTED = 130;
 // What git gives less and lv unless the user set them: a plain `less` keeps the colours too.
 const PAGER_ENV = { LESS: 'FRX', LV: '-c' };
+// tkt writes UTF-8 whatever the locale: less under LANG=C would show ö as <C3><B6>. A charset
+// of the user's own (LESSCHARSET, or LESSCHARDEF, which LESSCHARSET would override) is kept.
+const charsetEnv = (env: Readonly<Record<string, string | undefined>>): Record<string, string> =>
+  env.LESSCHARDEF === undefined ? { LESSCHARSET: 'utf-8' } : {};
 
 /**
  * The pager's environment. One that must stay until the user quits it (a full-screen program's,
@@ -20,8 +24,9 @@ const PAGER_ENV = { LESS: 'FRX', LV: '-c' };
  * the user's own undone (-+F), their other options kept.
  */
 function pagerEnv(env: Readonly<Record<string, string | undefined>>, stays: boolean): Record<string, string | undefined> {
-  if (!stays) return { ...PAGER_ENV, ...childEnv(env) };
-  return { ...PAGER_ENV, ...childEnv(env), LESS: env.LESS === undefined ? 'R' : `${env.LESS} -+F` };
+  const own = { ...PAGER_ENV, ...charsetEnv(env), ...childEnv(env) };
+  if (!stays) return own;
+  return { ...own, LESS: env.LESS === undefined ? 'R' : `${env.LESS} -+F` };
 }
 
 /**

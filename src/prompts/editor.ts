@@ -5,7 +5,7 @@
 // (README, Text values).
 import { childEnv } from '../util/child-env.js';
 import { spawn } from 'node:child_process';
-import { SHELL_COULD_NOT_RUN } from '../util/shell-status.js';
+import { SHELL_COULD_NOT_RUN, commandNamed, isUnquotedPath } from '../util/shell-status.js';
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -67,23 +67,27 @@ function startEditor(command: string, file: string, env: Readonly<Record<string,
  * was sent"), or what `consequence()` finds once the editor has failed, and the editor's hint.
  */
 export async function editFile(
-  { command, hint }: EditorChoice,
+  { command, hint, unquotedHint = hint }: EditorChoice,
   file: string,
   env: Readonly<Record<string, string | undefined>>,
   consequence: string | (() => Promise<string>),
 ): Promise<void> {
   const child = startEditor(command, file, env);
   const [code, signal] = (await once(child, 'exit').catch((error: unknown) => {
-    throw new OperationError(`could not start the editor "${command}"`, { hint, cause: error });
+    throw new OperationError(`could not start the editor ${commandNamed(command)}`, { hint, cause: error });
   })) as [number | null, NodeJS.Signals | null];
   if (signal === 'SIGINT') throw new InterruptedError();
   if (code !== 0) {
     const outcome = typeof consequence === 'string' ? consequence : await consequence();
     // The shell that starts it (startEditor) says 127 for no such command, 126 for one it cannot run.
     const unstarted = process.platform === 'win32' ? undefined : SHELL_COULD_NOT_RUN[code ?? -1];
-    if (unstarted !== undefined) throw new OperationError(`could not start the editor "${command}" (${unstarted}); ${outcome}`, { hint });
+    if (unstarted !== undefined) {
+      // A path with spaces, such as /mnt/c/Program Files/..., is there: quoting it is the fix, not another editor.
+      const quoteIt = code === 127 && isUnquotedPath(command);
+      throw new OperationError(`could not start the editor ${commandNamed(command)} (${unstarted}); ${outcome}`, { hint: quoteIt ? unquotedHint : hint });
+    }
     // It ran and said no (vi's :cq): where it was chosen, or another editor, is no help.
-    throw new OperationError(`the editor "${command}" failed (${signal ?? `exit code ${code}`}); ${outcome}`);
+    throw new OperationError(`the editor ${commandNamed(command)} failed (${signal ?? `exit code ${code}`}); ${outcome}`);
   }
 }
 

@@ -42,14 +42,12 @@ export async function askLookup(ctx: Context, lookups: Lookups, kind: LookupKind
   const me = options.offerMe ? await meChoice(ctx, entries) : undefined;
   if (me !== undefined) choices.unshift(me);
   if (options.optional) choices.unshift({ name: '(none)', value: NONE });
-  let chosen: string;
-  if (options.search || choices.length > SELECT_LIMIT) {
-    chosen = await ctx.prompter.search({ message: options.message, choices });
-  } else {
-    const wanted = options.defaultName?.toLowerCase();
-    const preselected = entries.find((entry) => entry.name.toLowerCase() === wanted);
-    chosen = await ctx.prompter.select({ message: options.message, choices, ...(preselected === undefined ? {} : { default: String(preselected.id) }) });
-  }
+  // Enter takes the named default, else (none) of an optional field, as a picker left as it is.
+  const wanted = options.defaultName?.toLowerCase();
+  const preselected = entries.find((entry) => entry.name.toLowerCase() === wanted);
+  const initial = preselected === undefined ? (options.optional ? NONE : undefined) : String(preselected.id);
+  const asked = { message: options.message, choices, ...(initial === undefined ? {} : { default: initial }) };
+  const chosen = options.search || choices.length > SELECT_LIMIT ? await ctx.prompter.search(asked) : await ctx.prompter.select(asked);
   return chosen === NONE ? undefined : chosen;
 }
 

@@ -176,7 +176,7 @@ export function createInquirerPrompter(io: PrompterIO): Prompter {
       password: ({ message }) => lines.password({ message: sanitizeInline(message) }),
       confirm: (options) => lines.confirm({ ...options, message: sanitizeInline(options.message) }),
       select: (options) => lines.select({ ...options, message: sanitizeInline(options.message), choices: displayChoices(options.choices) }),
-      search: (options) => lines.search({ message: sanitizeInline(options.message), choices: displayChoices(options.choices) }),
+      search: (options) => lines.search({ ...options, message: sanitizeInline(options.message), choices: displayChoices(options.choices) }),
       editor,
     };
   }
@@ -191,11 +191,19 @@ export function createInquirerPrompter(io: PrompterIO): Prompter {
       ask(({ select }, context) =>
         select({ message: sanitizeInline(message), choices: displayChoices(choices), default: initial, pageSize: pageSize(), theme: themes.select }, context),
       ),
-    search: async ({ message, choices }) => {
+    search: async ({ message, choices, default: initial }) => {
       const { searchList } = await import('./search-list.js');
+      const start = choices.findIndex((choice) => choice.value === initial);
       const index = await ask((_, context) =>
         searchList(
-          { message: sanitizeInline(message), choices: displayChoices(choices), search: searchMatches, pageSize: pageSize(), theme: themes.search },
+          {
+            message: sanitizeInline(message),
+            choices: displayChoices(choices),
+            search: searchMatches,
+            pageSize: pageSize(),
+            theme: themes.search,
+            initial: start,
+          },
           context,
         ),
       );

@@ -97,8 +97,10 @@ export function createLinePrompts(typeAhead: TypeAhead, io: LinePromptsIO, searc
       shown = choices;
       io.stderr.write(`${message}\n${numbered(shown)}`);
     } else io.stderr.write(`${message} (${choices.length} choices: type part of a name to list the ones that match)\n`);
+    // Enter's choice, as `(default: Open)`; one named in parentheses, `(none)`, without a second pair.
+    const byDefault = fallback === undefined ? '' : ` (default: ${fallback.name.replace(/^\((.*)\)$/, '$1')})`;
     for (;;) {
-      const hint = shown.length > 0 ? `Number or name${fallback === undefined ? '' : ` (default: ${fallback.name})`}: ` : 'Name: ';
+      const hint = `${shown.length > 0 ? 'Number or name' : 'Name'}${byDefault}: `;
       const answer = (await readLine(hint)).trim();
       if (answer === '') {
         if (fallback !== undefined) return fallback.value;
@@ -142,6 +144,6 @@ export function createLinePrompts(typeAhead: TypeAhead, io: LinePromptsIO, searc
       }
     },
     select: ({ message, choices, default: initial }) => pick(message, choices, initial),
-    search: ({ message, choices }) => pick(message, choices),
+    search: ({ message, choices, default: initial }) => pick(message, choices, initial),
   };
 }

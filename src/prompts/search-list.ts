@@ -49,6 +49,8 @@ export interface SearchListConfig {
   search: (choices: readonly SearchListChoice[], term: string) => readonly number[];
   /** Choices shown at once (7 unless told). */
   pageSize?: number;
+  /** The index in `choices` of the one the list starts on, before anything is typed (the first unless told). */
+  initial?: number;
   theme?: PartialTheme<Theme<SearchTheme>>;
 }
 
@@ -62,7 +64,7 @@ export const searchList = createPrompt((config: SearchListConfig, done: (index: 
   const theme = makeTheme<SearchTheme>(plainSearchTheme, config.theme);
   const [status, setStatus] = useState<Status>('idle');
   const [term, setTerm] = useState('');
-  const [active, setActive] = useState(0);
+  const [active, setActive] = useState(() => Math.max(0, config.search(config.choices, '').indexOf(config.initial ?? -1)));
   const prefix = usePrefix({ status, theme });
   const matching = useMemo(() => config.search(config.choices, term).map((index) => ({ ...config.choices[index]!, index })), [term]);
   const chosen = matching[active];

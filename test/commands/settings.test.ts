@@ -158,6 +158,22 @@ describe('tkt config', () => {
     expect((await h.cli(['config', 'get', 'pager'], { env: { PAGER: '' } })).stdout).toBe('less -FRX\n');
   });
 
+  it("the editor's hint for a path with spaces the shell split says how to quote it where it was set", async () => {
+    const editor = '/mnt/c/Program Files/Notepad++/notepad++.exe';
+    const quoted = `'"${editor}"'`;
+    expect((await h.cli(['config', 'set', 'editor', editor])).code).toBe(0);
+    try {
+      const saved = editorChoice((await h.context({ env: { VISUAL: '', EDITOR: '' } })).ctx);
+      expect(saved.unquotedHint).toBe(`the editor setting is a path with spaces, which the shell splits: quote it: tkt config set editor ${quoted}`);
+      const forProfile = editorChoice((await h.context({ env: { VISUAL: '', EDITOR: '', TKT_PROFILE: 'viewer' } })).ctx);
+      expect(forProfile.unquotedHint).toContain(`quote it: tkt config set editor ${quoted} --profile viewer`);
+    } finally {
+      await h.cli(['config', 'unset', 'editor']);
+    }
+    const fromVisual = editorChoice((await h.context({ env: { VISUAL: editor, EDITOR: 'vi' } })).ctx);
+    expect(fromVisual.unquotedHint).toBe(`$VISUAL is a path with spaces, which the shell splits: quote it: export VISUAL=${quoted}`);
+  });
+
   it('refuses an unknown key or a bad value with exit 2, saving nothing', async () => {
     const before = createConfigStore(h.configDir).getSettings();
     const unknown = await h.cli(['config', 'set', 'colour', 'blue']);

@@ -19,6 +19,8 @@ export type ScriptedAnswer = Expectation &
     /** Picks the choice whose name is `name`, or whose value equals `value`. */
     | { kind: 'select' | 'search'; name: string }
     | { kind: 'select' | 'search'; value: unknown }
+    /** Enter with nothing typed: the picker's default, which it must have (a line-by-line picker asks again without one). */
+    | { kind: 'select' | 'search'; enter: true }
     /** Ctrl-C at this prompt (whatever its kind when `kind` is left out). */
     | { kind?: PromptKind; interrupt: true }
   );
@@ -60,8 +62,13 @@ export function createScriptedPrompter(answers: readonly ScriptedAnswer[]): Scri
     return answer.value as T;
   }
 
-  function pick<T>(kind: 'select' | 'search', message: string, choices: readonly Choice<T>[]): T {
+  function pick<T>(kind: 'select' | 'search', message: string, choices: readonly Choice<T>[], initial?: T): T {
     const answer = next({ kind, message, choices: choices.map((c) => c.name) });
+    if ('enter' in answer) {
+      const byDefault = choices.find((choice) => initial !== undefined && Object.is(choice.value, initial));
+      if (byDefault === undefined) throw new Error(`${kind} "${message}" has no default for Enter to take`);
+      return byDefault.value;
+    }
     const found = choices.find((choice) => ('name' in answer ? choice.name === answer.name : 'value' in answer && Object.is(choice.value, answer.value)));
     if (found === undefined) {
       const wanted = 'name' in answer ? `name "${answer.name}"` : `value ${JSON.stringify(scriptedValue(answer))}`;
@@ -84,11 +91,11 @@ export function createScriptedPrompter(answers: readonly ScriptedAnswer[]): Scri
     async confirm({ message }) {
       return scriptedValue<boolean>(next({ kind: 'confirm', message }));
     },
-    async select({ message, choices }) {
-      return pick('select', message, choices);
+    async select({ message, choices, default: initial }) {
+      return pick('select', message, choices, initial);
     },
-    async search({ message, choices }) {
-      return pick('search', message, choices);
+    async search({ message, choices, default: initial }) {
+      return pick('search', message, choices, initial);
     },
     async editor({ message, default: initial }) {
       const answer = next({ kind: 'editor', message });

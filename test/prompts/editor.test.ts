@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -70,6 +70,33 @@ describe('editText', () => {
     expect((refused as OperationError).hint).toBeUndefined();
     const missing = await editText({ message: 'm', env: { PATH: process.env.PATH }, editor: editing('no-such-editor-tkt') }).catch((error: unknown) => error);
     expect((missing as OperationError).hint).toBe('change the editor setting');
+  });
+
+  it('an editor that is a path with spaces, given unquoted, gets the hint to quote it; quoted, it runs', async () => {
+    const folder = join(scratch, 'Program Files');
+    await mkdir(folder);
+    const editor = join(folder, 'edit.sh');
+    await writeFile(editor, '#!/bin/sh\nprintf "Quoted works" > "$1"\n');
+    await chmod(editor, 0o755);
+    const choice = (command: string) => ({ ...editing(command), unquotedHint: 'quote it' });
+    const unquoted = await editText({ message: 'm', env: { PATH: process.env.PATH }, editor: choice(editor) }).catch((error: unknown) => error);
+    expect((unquoted as OperationError).message).toBe(`could not start the editor "${editor}" (the shell found no such command); nothing was sent`);
+    expect((unquoted as OperationError).hint).toBe('quote it');
+    // A path with spaces that is not there is no command to quote: the usual hint.
+    const missing = await editText({ message: 'm', env: { PATH: process.env.PATH }, editor: choice(join(folder, 'gone.sh')) }).catch((error: unknown) => error);
+    expect((missing as OperationError).hint).toBe('change the editor setting');
+    expect(await editText({ message: 'm', env: { PATH: process.env.PATH }, editor: choice(`"${editor}"`) })).toBe('Quoted works');
+  });
+
+  it('names a quoted editor that failed as it was given, with no quotes added', async () => {
+    const failed = await editText({ message: 'm', env: { PATH: process.env.PATH }, editor: editing(`"${join(scratch, 'no such', 'editor')}"`) }).catch(
+      (error: unknown) => error,
+    );
+    expect((failed as OperationError).message).toBe(
+      `could not start the editor "${join(scratch, 'no such', 'editor')}" (the shell found no such command); nothing was sent`,
+    );
+    const refused = await editText({ message: 'm', env: { PATH: process.env.PATH }, editor: editing(`'false' --wait`) }).catch((error: unknown) => error);
+    expect((refused as OperationError).message).toBe(`the editor 'false' --wait failed (exit code 1); nothing was sent`);
   });
 
   it('keeps the text typed before the editor failed (an exit code, a signal) in the error, to be saved as a draft', async () => {

@@ -37,6 +37,20 @@ describe('askLookup', () => {
     expect(run.prompter.asked[0]!.choices![0]).toBe('(none)');
   });
 
+  it('takes "(none)" of an optional value on Enter, in a select and in a type-to-filter list, as the drawn pickers do', async () => {
+    const run = await prompting([
+      { kind: 'select', message: 'Client', enter: true },
+      { kind: 'search', message: 'Assignee', enter: true },
+    ]);
+    expect(await askLookup(run.ctx, run.lookups, 'client', { message: 'Client', optional: true })).toBeUndefined();
+    expect(await askLookup(run.ctx, run.lookups, 'assignee', { message: 'Assignee', optional: true, search: true })).toBeUndefined();
+    // A required one has no choice for Enter but the one it names.
+    const required = await prompting([{ kind: 'select', message: 'Site', enter: true }]);
+    await expect(askLookup(required.ctx, required.lookups, 'site', { message: 'Site' })).rejects.toThrow('has no default for Enter to take');
+    const status = await prompting([{ kind: 'select', message: 'Status', enter: true }]);
+    expect(await askLookup(status.ctx, status.lookups, 'status', { message: 'Status', defaultName: 'open' })).toBe('1');
+  });
+
   it('uses type-to-filter for people, showing usernames next to full names', async () => {
     const run = await prompting([{ kind: 'search', message: 'Requester', name: 'Maria Gonzalez (mgonzalez)' }]);
     expect(await askLookup(run.ctx, run.lookups, 'requester', { message: 'Requester', search: true })).toBe(userId('mgonzalez'));

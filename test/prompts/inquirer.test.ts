@@ -128,6 +128,19 @@ describe('createInquirerPrompter', () => {
     expect(stderr.text()).toContain('south');
   });
 
+  it('starts a search list on its default, which Enter takes before anything is typed; typing starts at the best match', async () => {
+    const { prompter, type } = setup();
+    const untouched = prompter.search({ message: 'Site', choices: sites, default: 2 });
+    await type('Warehouse North', ENTER);
+    expect(await untouched).toBe(2);
+    const typed = prompter.search({ message: 'Site', choices: sites, default: 2 });
+    await type('Warehouse North', `house${ENTER}`);
+    expect(await typed).toBe(2);
+    const narrowed = prompter.search({ message: 'Site', choices: sites, default: 2 });
+    await type('Warehouse North', `south${ENTER}`);
+    expect(await narrowed).toBe(3);
+  });
+
   it('takes a search typed together with Enter (fast typing, a paste): the first match of the whole term', async () => {
     const { prompter, type } = setup();
     const answer = prompter.search({ message: 'Site', choices: sites });

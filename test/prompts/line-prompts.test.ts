@@ -100,6 +100,19 @@ describe('the prompter at a dumb terminal', () => {
     expect(stderr.text()).toBe(`${list}Number or name: ${list}Number or name (default: Warehouse South): `);
   });
 
+  it('takes a type-to-filter default on Enter, shown once in parentheses: (none) as (default: none)', async () => {
+    const { prompter, stdin, stderr } = setup();
+    const optional = [{ name: '(none)', value: 0 }, ...sites];
+    const people = [{ name: '(none)', value: 0 }, ...Array.from({ length: LIST_ALL + 10 }, (_, index) => ({ name: `Person ${index + 1}`, value: index + 1 }))];
+    stdin.write('\n\n');
+    expect(await prompter.search({ message: 'Site', choices: optional, default: 0 })).toBe(0);
+    expect(await prompter.search({ message: 'Assignee', choices: people, default: 0 })).toBe(0);
+    expect(stderr.text()).toBe(
+      'Site\n1. (none)\n2. Headquarters\n3. Warehouse North\n4. Warehouse South - Dock 7\nNumber or name (default: none): ' +
+        'Assignee (61 choices: type part of a name to list the ones that match)\nName (default: none): ',
+    );
+  });
+
   it('narrows a picker by the text typed: one match picks it, several are listed numbered, best first', async () => {
     const { prompter, stdin, stderr } = setup();
     stdin.write('head\nhouse\n2\nzzz\nsouth\n');
