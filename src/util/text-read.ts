@@ -17,6 +17,8 @@ export class NotTextError extends Error {
     message: string,
     /** How to make it text, for the caller's error (a command that converts it). */
     readonly hint?: string,
+    /** The encoding it likely is, as iconv names it (the one the hint converts from). */
+    readonly encoding?: string,
   ) {
     super(message);
   }
@@ -80,10 +82,10 @@ function notUtf8(texts: readonly string[], bytes: Uint8Array, hint: ConvertHint)
   const before = (texts.join('') + lastText).replace(/^\uFEFF/, '');
   const column = [...before.slice(before.lastIndexOf('\n') + 1)].length + 1;
   const where = `byte 0x${badByte.toString(16).toUpperCase().padStart(2, '0')} on line ${countLines(before)}, column ${column}`;
-  return new NotTextError(`not UTF-8 text: ${where}`, hint(LIKELY_ENCODING));
+  return new NotTextError(`not UTF-8 text: ${where}`, hint(LIKELY_ENCODING), LIKELY_ENCODING);
 }
 
-const startsUtf16 = (bytes: Buffer) => bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
+const startsUtf16 = (bytes: Uint8Array) => bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
 
 /**
  * All of `stream` as UTF-8 text, a BOM dropped. Throws NotTextError, without reading further, at
@@ -100,7 +102,7 @@ async function readText(stream: Readable, limit: number, hint: ConvertHint): Pro
   try {
     for await (const chunk of stream) {
       const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-      if (size === 0 && startsUtf16(bytes)) throw new NotTextError('UTF-16 text, not UTF-8', hint('UTF-16'));
+      if (size === 0 && startsUtf16(bytes)) throw new NotTextError('UTF-16 text, not UTF-8', hint('UTF-16'), 'UTF-16');
       if (bytes.includes(0)) throw new NotTextError('not text: it holds NUL bytes (binary data?)');
       size += bytes.length;
       if (size > limit) throw new TooLargeInputError(`larger than ${Math.round(limit / (1024 * 1024))} MB, more than tkt reads`);
@@ -121,6 +123,17 @@ async function readText(stream: Readable, limit: number, hint: ConvertHint): Pro
   }
   const text = texts.join('');
   return text.startsWith('\uFEFF') ? text.slice(1) : text;
+}
+
+/**
+ * `bytes` converted from the encoding `error` names, as its hint's iconv would: what was written,
+ * to keep (an editor's text refused, saved as a draft); undefined when it names none (binary data).
+ */
+export function convertedText(bytes: Uint8Array, error: NotTextError): string | undefined {
+  if (error.encoding === undefined) return undefined;
+  // UTF-16 is told by its BOM (startsUtf16), which says its byte order.
+  const label = error.encoding !== 'UTF-16' ? error.encoding : bytes[0] === 0xfe ? 'utf-16be' : 'utf-16le';
+  return new TextDecoder(label).decode(bytes);
 }
 
 /** The bytes of the first `read` the decoder holds back: those `texts` do not account for. */

@@ -4,10 +4,14 @@
 // the first byte that is not UTF-8 is and how to convert it; UTF-8 with a BOM still works.
 import fs from 'node:fs';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { run as reply } from '../../src/commands/reply.js';
+import { exitCodeOf } from '../../src/errors.js';
+import { createInquirerPrompter } from '../../src/prompts/inquirer.js';
 import { BY_ID, validCreateArgs } from '../helpers/create-args.js';
 import type { Harness } from '../helpers/harness.js';
-import { sendsNothing, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import { routeCount, sendsNothing, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 
 let h: Harness;
 useHarness({}, (harness) => (h = harness));
@@ -85,5 +89,29 @@ describe('text that is not UTF-8', () => {
     expect(fromFile.code).toBe(0);
     // The BOM is not text: the description starts where the writer's text does.
     expect(h.sandbox.state.tickets.find((ticket) => ticket.title === 'bom description')?.description).toBe('Résumé du problème 😀\n');
+  });
+
+  it('a reply the editor saved as UTF-16 (Notepad\'s "Unicode") is exit 2 as --message-file, nothing sent, the text kept as a draft', async () => {
+    const ticket = unusedTicket(h);
+    // The editor writes the reply above what tkt put in the file and saves it all as UTF-16.
+    const editor = write(
+      'notepad-unicode.cjs',
+      `const fs = require('node:fs');
+const file = process.argv.at(-1);
+fs.writeFileSync(file, Buffer.from('\\ufeffCaf\u00e9 is open again\\r\\n' + fs.readFileSync(file, 'utf8'), 'utf16le'));
+`,
+    );
+    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(editor)}`;
+    const r = await h.context({ tty: true, env: { EDITOR: command, VISUAL: '', PATH: process.env.PATH! } });
+    const prompter = createInquirerPrompter({ stdin: new PassThrough(), stderr: new PassThrough(), env: { EDITOR: command, VISUAL: '' } });
+    const replies = routeCount(h, 'POST /api/TicketsApi/reply/{id}');
+    const error = await reply({ id: String(ticket.id), attach: [], dryRun: false }, { ...r.ctx, prompter }).catch((caught: unknown) => caught);
+    expect(exitCodeOf(error)).toBe(2);
+    expect((error as Error).message).toBe(`the text the editor "${command}" saved is UTF-16 text, not UTF-8; nothing was sent`);
+    expect(routeCount(h, 'POST /api/TicketsApi/reply/{id}')).toBe(replies);
+    const draft = path.join(h.configDir, 'drafts', `reply-${ticket.id}.txt`);
+    expect(r.stderr()).toBe(`your message was saved to ${draft}\n`);
+    // Converted, as the error's encoding says: a draft to send with --message-file once checked.
+    expect(fs.readFileSync(draft, 'utf8')).toBe('Caf\u00e9 is open again\n');
   });
 });
