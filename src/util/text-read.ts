@@ -33,13 +33,21 @@ export const notTextHint = (error: unknown): string | undefined => (error instan
 /** The hint that says how to convert a file (or stdin) from `encoding`, as iconv names it. */
 type ConvertHint = (encoding: string) => string;
 
+/**
+ * How to convert the file at `path`: into PATH.utf8, or, when tkt reads it by its name (`keepName`:
+ * a template, config.json), into the same file again, where tkt finds it.
+ */
 const convertFile =
-  (path: string): ConvertHint =>
-  (encoding) =>
+  (path: string, keepName = false): ConvertHint =>
+  (encoding) => {
     // `<(command)` is /dev/fd/63: there is no file to convert, only a command's output.
-    /^\/(dev|proc)\//.test(path)
-      ? `convert it on its way in: <(... | iconv -f ${encoding} -t UTF-8)`
-      : `save it as UTF-8${/\.csv$/i.test(path) ? ' (in Excel: "CSV UTF-8")' : ''}, or convert it: iconv -f ${encoding} -t UTF-8 ${shellWord(path)} > ${shellWord(`${path}.utf8`)}`;
+    if (/^\/(dev|proc)\//.test(path)) return `convert it on its way in: <(... | iconv -f ${encoding} -t UTF-8)`;
+    const iconv = `iconv -f ${encoding} -t UTF-8 ${shellWord(path)}`;
+    const converted = keepName
+      ? `${iconv} > ${shellWord(`${path}.new`)} && mv ${shellWord(`${path}.new`)} ${shellWord(path)}`
+      : `${iconv} > ${shellWord(`${path}.utf8`)}`;
+    return `save it as UTF-8${/\.csv$/i.test(path) ? ' (in Excel: "CSV UTF-8")' : ''}, or convert it: ${converted}`;
+  };
 
 const convertStdin: ConvertHint = (encoding) => `convert it on its way in: ... | iconv -f ${encoding} -t UTF-8 | tkt ...`;
 
@@ -88,20 +96,19 @@ function notUtf8(texts: readonly string[], bytes: Uint8Array, hint: ConvertHint)
 const startsUtf16 = (bytes: Uint8Array) => bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
 
 /**
- * All of `stream` as UTF-8 text, a BOM dropped. Throws NotTextError, without reading further, at
- * the first byte that is not UTF-8 (a Latin-1 or Windows-1252 file, which would be sent mangled),
- * at a NUL byte (binary data, /dev/zero) or when more than `limit` bytes come. Each chunk is
- * decoded as it comes: a character whose bytes two chunks share is completed by the next.
+ * A text's bytes checked and decoded as UTF-8 chunk by chunk, as they come (push), then the text,
+ * a BOM dropped (end). Throws NotTextError at the first byte that is not UTF-8 (a Latin-1 or
+ * Windows-1252 file, which would be sent mangled), at a NUL byte (binary data, /dev/zero) or when
+ * more than `limit` bytes come. A character whose bytes two chunks share is completed by the next.
  */
-async function readText(stream: Readable, limit: number, hint: ConvertHint): Promise<string> {
+function textDecoding(limit: number, hint: ConvertHint) {
   const decoder = strictDecoder();
   const texts: string[] = [];
   // The last bytes read (at most a character's 4), some of which the decoder may hold back.
   let tail: Buffer = Buffer.alloc(0);
   let size = 0;
-  try {
-    for await (const chunk of stream) {
-      const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+  return {
+    push(bytes: Buffer): void {
       if (size === 0 && startsUtf16(bytes)) throw new NotTextError('UTF-16 text, not UTF-8', hint('UTF-16'), 'UTF-16');
       if (bytes.includes(0)) throw new NotTextError('not text: it holds NUL bytes (binary data?)');
       size += bytes.length;
@@ -112,17 +119,38 @@ async function readText(stream: Readable, limit: number, hint: ConvertHint): Pro
         throw notUtf8(texts, Buffer.concat([heldBack(texts, tail, size - bytes.length), bytes]), hint);
       }
       tail = bytes.length >= 4 ? bytes.subarray(-4) : Buffer.concat([tail, bytes]).subarray(-4);
-    }
-    try {
-      texts.push(decoder.decode());
-    } catch {
-      throw notUtf8(texts, heldBack(texts, tail, size), hint);
-    }
+    },
+    end(): string {
+      try {
+        texts.push(decoder.decode());
+      } catch {
+        throw notUtf8(texts, heldBack(texts, tail, size), hint);
+      }
+      const text = texts.join('');
+      return text.startsWith('\uFEFF') ? text.slice(1) : text;
+    },
+  };
+}
+
+/** All of `stream` as UTF-8 text, a BOM dropped, checked as textDecoding checks, without reading further than a fault. */
+async function readText(stream: Readable, limit: number, hint: ConvertHint): Promise<string> {
+  const decoding = textDecoding(limit, hint);
+  try {
+    for await (const chunk of stream) decoding.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+    return decoding.end();
   } finally {
     stream.destroy();
   }
-  const text = texts.join('');
-  return text.startsWith('\uFEFF') ? text.slice(1) : text;
+}
+
+/**
+ * The bytes of the file at `path` (read whole by the caller: config.json, a token file) as text,
+ * checked as a text file is; the hint converts it into the same file, where tkt reads it.
+ */
+export function textOfFile(bytes: Buffer, path: string): string {
+  const decoding = textDecoding(MAX_TEXT_INPUT_BYTES, convertFile(path, true));
+  decoding.push(bytes);
+  return decoding.end();
 }
 
 /**
@@ -145,10 +173,13 @@ function heldBack(texts: readonly string[], tail: Buffer, read: number): Buffer 
 /**
  * A file (or a pipe such as `<(jq ...)`) as text; file errors are thrown as Node raises them.
  * With `signal` (a graceful command's stop), a FIFO whose writer stays quiet does not keep the
- * command waiting.
+ * command waiting. `keepName`: the hint converts it into the same file (a template tkt reads by its name).
  */
-export async function readTextFile(path: string, { signal, limit = MAX_TEXT_INPUT_BYTES }: { signal?: AbortSignal; limit?: number } = {}): Promise<string> {
-  return readText(await openInput(path, signal), limit, convertFile(path));
+export async function readTextFile(
+  path: string,
+  { signal, limit = MAX_TEXT_INPUT_BYTES, keepName = false }: { signal?: AbortSignal; limit?: number; keepName?: boolean } = {},
+): Promise<string> {
+  return readText(await openInput(path, signal), limit, convertFile(path, keepName));
 }
 
 /** stdin as text; an input that is not text is exit 2, named as `what` (e.g. `--description -`). */
