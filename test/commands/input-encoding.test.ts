@@ -59,6 +59,16 @@ describe('text that is not UTF-8', () => {
     expect(result.stderr).toContain('error: --message -: stdin is not UTF-8 text: byte 0xE9 on line 1, column 15\n');
   });
 
+  it("IDs on stdin in UTF-16 (PowerShell 5's `>`) are named so, as --message - names them, with the iconv hint", async () => {
+    const utf16 = Buffer.from('\ufeff1019\r\n1020\r\n', 'utf16le');
+    const ids = await sendsNothing(h, () => h.cli(['close', '-', '--dry-run'], { stdin: utf16 }));
+    expect(ids.code).toBe(2);
+    expect(ids.stderr).toContain('error: the IDs on stdin: UTF-16 text, not UTF-8\n');
+    expect(ids.stderr).toContain('hint: convert it on its way in: ... | iconv -f UTF-16 -t UTF-8 | tkt ...');
+    const message = await sendsNothing(h, () => h.cli(['reply', '1001', '--message', '-'], { stdin: utf16 }));
+    expect(message.stderr).toContain('error: --message -: stdin is UTF-16 text, not UTF-8\n');
+  });
+
   it('api --input in Latin-1 is exit 2', async () => {
     const file = write('body.json', latin1('{"subject": "Caf\u00e9"}'));
     const result = await sendsNothing(h, () => h.cli(['api', 'POST', '/api/TicketsApi', '--input', file]));
