@@ -69,6 +69,16 @@ describe('text that is not UTF-8', () => {
     expect(message.stderr).toContain('error: --message -: stdin is UTF-16 text, not UTF-8\n');
   });
 
+  it("a text body from a file or stdin is sent with LF line ends, as the editor's text is: CRLF from Windows turned into LF", async () => {
+    const file = write('crlf.txt', 'Line one\r\nLine two\r\n');
+    const fromFile = await h.cli(['create', ...validCreateArgs({ ...BY_ID, title: 'crlf file', description: null, 'description-file': file })]);
+    expect(fromFile.code).toBe(0);
+    expect(h.sandbox.state.tickets.find((ticket) => ticket.title === 'crlf file')?.description).toBe('Line one\nLine two\n');
+    const fromStdin = await h.cli(['create', ...validCreateArgs({ ...BY_ID, title: 'crlf stdin', description: '-' })], { stdin: 'A\r\nB\r\n' });
+    expect(fromStdin.code).toBe(0);
+    expect(h.sandbox.state.tickets.find((ticket) => ticket.title === 'crlf stdin')?.description).toBe('A\nB\n');
+  });
+
   it('api --input in Latin-1 is exit 2', async () => {
     const file = write('body.json', latin1('{"subject": "Caf\u00e9"}'));
     const result = await sendsNothing(h, () => h.cli(['api', 'POST', '/api/TicketsApi', '--input', file]));
