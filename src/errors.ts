@@ -51,15 +51,17 @@ export class AuthError extends TktError {}
 export class OperationError extends TktError {}
 
 /**
- * The editor failed (exit code, signal) on a file the user had typed in: `typed` is that text,
- * kept as a draft as a failed request's is (README, Drafts). Exit 1, as OperationError.
+ * The editor failed (exit code, signal) on a file the user had typed in, or saved it in another
+ * encoding than UTF-8: `typed` is that text, kept as a draft as a failed request's is (README,
+ * Drafts). Exit 1, as OperationError, or its cause's code (exit 2 for a text not UTF-8).
  */
 export class EditorFailedError extends OperationError {
   constructor(
     message: string,
     readonly typed: string,
+    options: ErrorOptions = {},
   ) {
-    super(message);
+    super(message, options);
   }
 }
 
@@ -287,6 +289,7 @@ export function exitCodeOf(error: unknown): ExitCodeValue {
   if (error instanceof AuthError) return ExitCode.notAuthenticated;
   if (error instanceof ApiError) return misdirectedBaseUrl(error) === undefined ? exitCodeForStatus(error.status, error.serverMessages) : ExitCode.failed;
   if (error instanceof ItemFailedError || error instanceof InDoubtError) return exitCodeOf(error.cause);
+  if (error instanceof EditorFailedError && error.cause !== undefined) return exitCodeOf(error.cause);
   if (error instanceof FilesSkippedError) return ExitCode.failed;
   return ExitCode.failed;
 }

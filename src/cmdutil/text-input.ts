@@ -91,7 +91,7 @@ export async function readTextOption(ctx: Context, option: TextOption | TextOpti
   const flag = option.text !== undefined || withFile === undefined ? option.flag : withFile.fileFlag;
   if (source === STDIN) {
     const text = await readStdin(ctx, flag, withFile === undefined ? 'give the text inline' : `use ${withFile.fileFlag}`);
-    return nonBlank(text, `${flag} -: stdin was empty`);
+    return nonBlank(lineFeeds(text), `${flag} -: stdin was empty`);
   }
   if (option.text !== undefined || withFile === undefined) return nonBlank(source, `${flag} is empty`);
   // A text file's bytes are checked as they are read: /dev/zero stops at its first NUL.
@@ -100,8 +100,15 @@ export async function readTextOption(ctx: Context, option: TextOption | TextOpti
     if (error instanceof InterruptedError) throw error;
     throw new UsageError(`${flag} ${source}: ${fileErrorText(error)}`, { hint: notTextHint(error) });
   });
-  return nonBlank(text, `${flag} ${source} is empty`);
+  return nonBlank(lineFeeds(text), `${flag} ${source} is empty`);
 }
+
+/**
+ * A text body read from a file or stdin with its CRLF line ends (Windows, PowerShell) as LF, as
+ * the editor's text and templates are read (README: Text values): the same text is sent alike
+ * whichever way it came.
+ */
+const lineFeeds = (text: string) => text.replace(/\r\n/g, '\n');
 
 /**
  * All of stdin as text, for `FLAG -`. A terminal is refused: waiting for typed input that

@@ -39,11 +39,10 @@ export async function run(options: TemplatesOptions, ctx: Context): Promise<void
   const templates = await import('../desk/templates.js');
   switch (options.action) {
     case 'list': {
-      const { names, leftOut } = await templates.templateFiles(ctx);
-      // Said rather than silently missing from the list: a file made by hand under a name tkt does not take.
-      for (const entry of leftOut) await ctx.output.warning(templates.leftOutWarning(entry));
+      // Said rather than silently missing from the list: a file made by hand under a name tkt does not take, or not in UTF-8.
+      const { templates: all, warnings } = await templates.listedTemplates(ctx);
+      for (const warning of warnings) await ctx.output.warning(warning);
       const kept = templates.templatesDirIfAny(ctx);
-      const all = await Promise.all(names.map((name) => templates.readTemplate(ctx, name, { toShow: true })));
       // A key mistyped (`Subjet:`) would otherwise show as a template without a subject.
       for (const template of all) await templates.warnAboutFrontMatter(ctx, template);
       // A table at a terminal, tab-separated lines piped, names with -q, the templates with --json.

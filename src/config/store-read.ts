@@ -6,6 +6,7 @@ import { dirname } from 'node:path';
 import { OperationError } from '../errors.js';
 import { isObject, type JsonObject } from '../util/json-object.js';
 import { parseJsonText } from '../util/json-text.js';
+import { notTextHint, textOfFile } from '../util/text-decode.js';
 import { shellWord } from '../util/shell-word.js';
 import { inFolder } from '../util/folder-path.js';
 import { assertProfileName, noConfigFolderError, settingsFileIn } from './paths.js';
@@ -198,8 +199,10 @@ function checkedSettings(file: string, settings: JsonObject): JsonObject {
  */
 function readObject(file: string, ifUnreadable: 'report' | 'empty'): JsonObject {
   try {
-    // A BOM (Notepad's) is left out, and a syntax error names its line and column (parseJsonText).
-    const parsed = parseJsonText(readFileSync(file, 'utf8')) ?? {};
+    // Read as text is (README: Text values): a BOM (Notepad's) left out, Notepad's "Unicode" named
+    // UTF-16 with the iconv hint, not a syntax error at line 1; a syntax error names its line and
+    // column (parseJsonText).
+    const parsed = parseJsonText(textOfFile(readFileSync(file), file)) ?? {};
     if (!isObject(parsed)) throw new TypeError('not a JSON object');
     return parsed;
   } catch (error) {
@@ -280,7 +283,7 @@ export function fileError(action: 'read' | 'write' | 'delete', file: string, err
       ? 'the file or a folder above it belongs to another user (sudo?) or is not readable: chown it, or set TKT_CONFIG_DIR'
       : 'the folder belongs to another user (sudo?) or is read-only: chown it, or set TKT_CONFIG_DIR to a folder you may write (in CI, TKT_URL and TKT_TOKEN need no login)'
     : action === 'read'
-      ? 'fix or delete the file'
+      ? (notTextHint(error) ?? 'fix or delete the file')
       : 'check that you may write to the folder';
   return new OperationError(`cannot ${action} ${file}: ${error instanceof Error ? error.message : String(error)}`, { hint, cause: error });
 }

@@ -103,8 +103,30 @@ export async function templateFiles(ctx: FolderOf): Promise<{ names: string[]; l
 
 export const templateNames = async (ctx: FolderOf): Promise<string[]> => (await templateFiles(ctx)).names;
 
-/** Why `tkt templates list` leaves out the file `entry` of the templates folder. */
-export const leftOutWarning = (entry: string) => `left out templates/${entry}: a template name is ${NAME_RULE}; rename the file to use it\n`;
+/** Why `tkt templates list` leaves out the file `entry` of the templates folder: by default, its name. */
+export const leftOutWarning = (entry: string, why = `a template name is ${NAME_RULE}; rename the file to use it`) => `left out templates/${entry}: ${why}\n`;
+
+/**
+ * The templates `tkt templates list` lists, and the warnings for the files it leaves out: a name
+ * tkt does not take, a text not UTF-8. One bad file hides none of the others.
+ */
+export async function listedTemplates(ctx: Pick<Context, 'config'>): Promise<{ templates: Template[]; warnings: string[] }> {
+  const { names, leftOut } = await templateFiles(ctx);
+  const warnings = leftOut.map((entry) => leftOutWarning(entry));
+  const read = await Promise.all(
+    names.map((name) =>
+      readTemplate(ctx, name, { toShow: true }).catch((error: unknown) => {
+        if (!(error instanceof UsageError && error.cause instanceof NotTextError)) throw error;
+        const { message, hint } = error.cause;
+        return leftOutWarning(`${name}${EXTENSION}`, hint === undefined ? message : `${message}; ${hint}`);
+      }),
+    ),
+  );
+  return {
+    templates: read.filter((template): template is Template => typeof template !== 'string'),
+    warnings: [...warnings, ...read.filter((warning): warning is string => typeof warning === 'string')],
+  };
+}
 
 /** A template as `tkt templates list` prints it (--json: its members). */
 export interface TemplateLine {
@@ -214,9 +236,10 @@ export async function readTemplate(ctx: Pick<Context, 'config'>, typed: string, 
     });
   }
   const file = templateFile(ctx, name);
-  const text = await readTextFile(file).catch(async (error: NodeJS.ErrnoException | NotTextError) => {
+  // Converted, it must be NAME.md again to be found (keepName).
+  const text = await readTextFile(file, { keepName: true }).catch(async (error: NodeJS.ErrnoException | NotTextError) => {
     // A template is sent as its text: one in Windows-1252 would go out with its accents mangled.
-    if (error instanceof NotTextError) throw new UsageError(`template ${name} (${file}) is ${error.message}`, { hint: error.hint });
+    if (error instanceof NotTextError) throw new UsageError(`template ${name} (${file}) is ${error.message}`, { hint: error.hint, cause: error });
     if (error.code !== 'ENOENT') throw new OperationError(`cannot read ${file}: ${error.message}`);
     const names = await templateNames(ctx);
     const meant = closestWord(name, names);

@@ -11,7 +11,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EditorChoice } from '../config/settings.js';
-import { EditorFailedError, InterruptedError, OperationError } from '../errors.js';
+import { EditorFailedError, InterruptedError, OperationError, TktError, UsageError } from '../errors.js';
+import { convertedText, NotTextError, readTextFile } from '../util/text-read.js';
 
 export interface EditorRequest {
   /** The heading, shown as a `#` line below the scissors. */
@@ -100,19 +101,38 @@ export async function editText(request: EditorRequest): Promise<string> {
     const instructions = instructionLines(request.message);
     const template = `${request.default ?? ''}\n\n${instructions.join('\n')}\n`;
     await writeFile(file, template, { mode: 0o600 });
-    const read = async () => editedText(await readFile(file, 'utf8'), instructions);
+    // `error`, carrying the text typed to be saved as a draft (the command saves it in drafts/),
+    // unless nothing was typed: the file as tkt wrote it.
+    const keeping = (error: TktError, typed: string): TktError =>
+      typed === '' || typed === editedText(template, instructions) ? error : new EditorFailedError(error.message, typed, { hint: error.hint, cause: error });
+    // Read as --message-file reads (README: Text values): UTF-8, a BOM dropped. Another encoding
+    // (Notepad's "Unicode", Windows-1252) is exit 2 rather than NULs or `\ufffd` sent, the text
+    // kept converted as the hint's iconv would.
+    const read = async () =>
+      editedText(
+        await readTextFile(file).catch(async (error: unknown) => {
+          if (!(error instanceof NotTextError)) throw error;
+          const refused = new UsageError(`the text the editor "${editor.command}" saved is ${error.message}; nothing was sent`, {
+            hint: 'set the editor to save UTF-8 text',
+          });
+          const converted = convertedText(await readFile(file), error);
+          throw keeping(refused, converted === undefined ? '' : editedText(converted, instructions));
+        }),
+        instructions,
+      );
 
     await editFile(editor, file, request.env, 'nothing was sent').catch(async (error: unknown) => {
       // An editor that failed (vi's :cq, killed) after text was typed: the text is kept as a
-      // failed request keeps it (the command saves it in drafts/), then the failure is told. A
-      // file it left unreadable has nothing to keep. (After an editor that succeeded, an
-      // unreadable file is an error of its own: never the text tkt put there, sent unedited.)
-      const typed = error instanceof OperationError ? await read().catch(() => '') : '';
-      if (typed === '' || typed === editedText(template, instructions)) throw error;
-      throw new EditorFailedError(error instanceof Error ? error.message : String(error), typed);
+      // failed request keeps it, then the failure is told. A file it left unreadable has nothing
+      // to keep. (After an editor that succeeded, an unreadable file is an error of its own:
+      // never the text tkt put there, sent unedited.)
+      if (!(error instanceof OperationError)) throw error;
+      const typed = await read().catch((unread: unknown) => (unread instanceof EditorFailedError ? unread.typed : ''));
+      throw keeping(error, typed);
     });
 
     const text = await read().catch((error: unknown) => {
+      if (error instanceof TktError) throw error;
       const reason = (error as NodeJS.ErrnoException).code ?? String(error);
       throw new OperationError(`cannot read the text the editor "${editor.command}" saved (${reason}); nothing was sent`);
     });

@@ -2,140 +2,35 @@
 // from a file or stdin. `create --from /dev/zero` once took 600 MB before failing with
 // "Invalid string length"; now anything that is not a file of text fails at once, and a text
 // larger than the limit fails when the limit is reached, having held no more than that. Text is
-// UTF-8 only (README: Text values): a Windows-1252 CSV from Excel was sent with its accents as U+FFFD.
+// UTF-8 only (README: Text values; the check is text-decode.ts).
 import { Transform, type Readable } from 'node:stream';
 import { UsageError } from '../errors.js';
 import { openInput, stopOnSignal } from './input-file.js';
-import { shellWord } from './shell-word.js';
+import { convertFile, convertStdin, MAX_TEXT_INPUT_BYTES, NotTextError, notTextBytes, textDecoding, type ConvertHint } from './text-decode.js';
 
-/** The largest text input: the most tkt reads of a ticket from the service, too. */
-const MAX_TEXT_INPUT_BYTES = 64 * 1024 * 1024;
+export { convertedText, NotTextError, notTextHint, TooLargeInputError } from './text-decode.js';
 
-/** Why an input is not text: a plain Error, so each caller names the input its own way. */
-export class NotTextError extends Error {
-  constructor(
-    message: string,
-    /** How to make it text, for the caller's error (a command that converts it). */
-    readonly hint?: string,
-  ) {
-    super(message);
-  }
-}
-
-/** An input larger than tkt reads: a caller may say how to cut it up (create --from: split it). */
-export class TooLargeInputError extends NotTextError {}
-
-/** How to make a refused input text, when there is a way: the hint of a caller's error. */
-export const notTextHint = (error: unknown): string | undefined => (error instanceof NotTextError ? error.hint : undefined);
-
-/** The hint that says how to convert a file (or stdin) from `encoding`, as iconv names it. */
-type ConvertHint = (encoding: string) => string;
-
-const convertFile =
-  (path: string): ConvertHint =>
-  (encoding) =>
-    // `<(command)` is /dev/fd/63: there is no file to convert, only a command's output.
-    /^\/(dev|proc)\//.test(path)
-      ? `convert it on its way in: <(... | iconv -f ${encoding} -t UTF-8)`
-      : `save it as UTF-8${/\.csv$/i.test(path) ? ' (in Excel: "CSV UTF-8")' : ''}, or convert it: iconv -f ${encoding} -t UTF-8 ${shellWord(path)} > ${shellWord(`${path}.utf8`)}`;
-
-const convertStdin: ConvertHint = (encoding) => `convert it on its way in: ... | iconv -f ${encoding} -t UTF-8 | tkt ...`;
-
-/** Windows' "ANSI" code page, the likeliest encoding of a file that is not UTF-8 (Excel's CSV). */
-const LIKELY_ENCODING = 'WINDOWS-1252';
-
-const strictDecoder = () => new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-const countLines = (text: string): number => {
-  let lines = 1;
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines += 1;
-  return lines;
-};
-
-/**
- * Where UTF-8 stops: `texts` decoded so far, then `bytes` (the bytes a decoder held back, then
- * the chunk it refused). Located only once decoding failed, so reading valid text pays nothing.
- */
-function notUtf8(texts: readonly string[], bytes: Uint8Array, hint: ConvertHint): NotTextError {
-  // Prefixes decoded as a stream (a character cut at the end is only held back) stay valid up to
-  // the bad byte: the longest that decodes ends there.
-  const decodes = (end: number) => {
-    try {
-      strictDecoder().decode(bytes.subarray(0, end), { stream: true });
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  let valid = 0;
-  let invalid = bytes.length + 1;
-  if (decodes(bytes.length)) valid = bytes.length;
-  while (invalid - valid > 1) {
-    const middle = (valid + invalid) >>> 1;
-    if (decodes(middle)) valid = middle;
-    else invalid = middle;
-  }
-  const lastText = strictDecoder().decode(bytes.subarray(0, valid), { stream: true });
-  const badByte = bytes[Buffer.byteLength(lastText)]!;
-  const before = (texts.join('') + lastText).replace(/^\uFEFF/, '');
-  const column = [...before.slice(before.lastIndexOf('\n') + 1)].length + 1;
-  const where = `byte 0x${badByte.toString(16).toUpperCase().padStart(2, '0')} on line ${countLines(before)}, column ${column}`;
-  return new NotTextError(`not UTF-8 text: ${where}`, hint(LIKELY_ENCODING));
-}
-
-const startsUtf16 = (bytes: Buffer) => bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
-
-/**
- * All of `stream` as UTF-8 text, a BOM dropped. Throws NotTextError, without reading further, at
- * the first byte that is not UTF-8 (a Latin-1 or Windows-1252 file, which would be sent mangled),
- * at a NUL byte (binary data, /dev/zero) or when more than `limit` bytes come. Each chunk is
- * decoded as it comes: a character whose bytes two chunks share is completed by the next.
- */
+/** All of `stream` as UTF-8 text, a BOM dropped, checked as textDecoding checks, without reading further than a fault. */
 async function readText(stream: Readable, limit: number, hint: ConvertHint): Promise<string> {
-  const decoder = strictDecoder();
-  const texts: string[] = [];
-  // The last bytes read (at most a character's 4), some of which the decoder may hold back.
-  let tail: Buffer = Buffer.alloc(0);
-  let size = 0;
+  const decoding = textDecoding(limit, hint);
   try {
-    for await (const chunk of stream) {
-      const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-      if (size === 0 && startsUtf16(bytes)) throw new NotTextError('UTF-16 text, not UTF-8', hint('UTF-16'));
-      if (bytes.includes(0)) throw new NotTextError('not text: it holds NUL bytes (binary data?)');
-      size += bytes.length;
-      if (size > limit) throw new TooLargeInputError(`larger than ${Math.round(limit / (1024 * 1024))} MB, more than tkt reads`);
-      try {
-        texts.push(decoder.decode(bytes, { stream: true }));
-      } catch {
-        throw notUtf8(texts, Buffer.concat([heldBack(texts, tail, size - bytes.length), bytes]), hint);
-      }
-      tail = bytes.length >= 4 ? bytes.subarray(-4) : Buffer.concat([tail, bytes]).subarray(-4);
-    }
-    try {
-      texts.push(decoder.decode());
-    } catch {
-      throw notUtf8(texts, heldBack(texts, tail, size), hint);
-    }
+    for await (const chunk of stream) decoding.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+    return decoding.end();
   } finally {
     stream.destroy();
   }
-  const text = texts.join('');
-  return text.startsWith('\uFEFF') ? text.slice(1) : text;
-}
-
-/** The bytes of the first `read` the decoder holds back: those `texts` do not account for. */
-function heldBack(texts: readonly string[], tail: Buffer, read: number): Buffer {
-  const decoded = texts.reduce((sum, text) => sum + Buffer.byteLength(text), 0);
-  return tail.subarray(tail.length - (read - decoded));
 }
 
 /**
  * A file (or a pipe such as `<(jq ...)`) as text; file errors are thrown as Node raises them.
  * With `signal` (a graceful command's stop), a FIFO whose writer stays quiet does not keep the
- * command waiting.
+ * command waiting. `keepName`: the hint converts it into the same file (a template tkt reads by its name).
  */
-export async function readTextFile(path: string, { signal, limit = MAX_TEXT_INPUT_BYTES }: { signal?: AbortSignal; limit?: number } = {}): Promise<string> {
-  return readText(await openInput(path, signal), limit, convertFile(path));
+export async function readTextFile(
+  path: string,
+  { signal, limit = MAX_TEXT_INPUT_BYTES, keepName = false }: { signal?: AbortSignal; limit?: number; keepName?: boolean } = {},
+): Promise<string> {
+  return readText(await openInput(path, signal), limit, convertFile(path, keepName));
 }
 
 /** stdin as text; an input that is not text is exit 2, named as `what` (e.g. `--description -`). */
@@ -159,8 +54,10 @@ export function guardText(stream: Readable, what: string, signal?: AbortSignal, 
   let size = 0;
   const guarded = new Transform({
     transform(chunk: Buffer, _encoding, done) {
+      // PowerShell 5's `>` writes UTF-16: named as such, as `--message -` names it.
+      const refused = notTextBytes(chunk, size === 0, convertStdin);
+      if (refused !== undefined) return done(new UsageError(`${what}: ${refused.message}`, { hint: refused.hint }));
       size += chunk.length;
-      if (chunk.includes(0)) return done(new UsageError(`${what}: not text: it holds NUL bytes (binary data?)`));
       if (size > limit) return done(new UsageError(`${what}: larger than ${Math.round(limit / (1024 * 1024))} MB, more than tkt reads`));
       done(null, chunk);
     },

@@ -375,6 +375,21 @@ describe('tkt templates', () => {
     expect(none.stderr).toContain('no templates yet');
   });
 
+  it('list leaves out a template not in UTF-8 with a warning, listing the others; the hint converts it into NAME.md again', async () => {
+    const config = join(dir, 'utf16-template');
+    const folder = join(config, 'templates');
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, 'ok.md'), 'Hello\n');
+    // Notepad's "Unicode": UTF-16 with its BOM.
+    await writeFile(join(folder, 'u16.md'), Buffer.from('\ufeffBonjour\r\n', 'utf16le'));
+    const file = join(folder, 'u16.md');
+    const list = await h.cli(['templates', 'list', '-q'], { env: { TKT_CONFIG_DIR: config } });
+    expect(list).toMatchObject({ code: 0, stdout: 'ok\n' });
+    expect(list.stderr).toBe(
+      `warning: left out templates/u16.md: UTF-16 text, not UTF-8; save it as UTF-8, or convert it: iconv -f UTF-16 -t UTF-8 ${file} > ${file}.new && mv ${file}.new ${file}\n`,
+    );
+  });
+
   it('lists the templates at a terminal as a table whose columns line up', async () => {
     await saveTemplate('a', '---\nsubject: "First"\n---\nA\n');
     await saveTemplate('a-much-longer-name', '---\nsubject: "Second"\n---\nB\n');

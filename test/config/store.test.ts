@@ -100,6 +100,21 @@ describe('a settings or token file edited by hand', () => {
     expect(createConfigStore(dir).readToken('default')).toBeUndefined();
   });
 
+  it('names a config.json or token file saved as UTF-16 (Notepad\'s "Unicode") as such, with the iconv hint that keeps its name', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'config.json');
+    fs.writeFileSync(file, Buffer.from('\ufeff{"settings": {"pager": "more"}}\r\n', 'utf16le'));
+    const error = await thrown(() => createConfigStore(dir).getSettings());
+    expect(error).toBeInstanceOf(OperationError);
+    expect(error!.message).toBe(`cannot read ${file}: UTF-16 text, not UTF-8`);
+    expect(error!.hint).toBe(`save it as UTF-8, or convert it: iconv -f UTF-16 -t UTF-8 ${file} > ${file}.new && mv ${file}.new ${file}`);
+    fs.rmSync(file);
+    fs.mkdirSync(path.join(dir, 'tokens'));
+    const tokenFile = path.join(dir, 'tokens', 'default.json');
+    fs.writeFileSync(tokenFile, Buffer.from(`\ufeff${JSON.stringify(token)}`, 'utf16le'));
+    expect((await thrown(() => createConfigStore(dir).readToken('default')))!.message).toBe(`cannot read ${tokenFile}: UTF-16 text, not UTF-8`);
+  });
+
   it('names the line and column of a syntax error, not its offset', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'config.json');

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EditorFailedError, OperationError } from '../../src/errors.js';
+import { EditorFailedError, exitCodeOf, OperationError, UsageError } from '../../src/errors.js';
 import { editedText, editorCommand, editText, instructionLines, SCISSORS } from '../../src/prompts/editor.js';
 import { createInquirerPrompter } from '../../src/prompts/inquirer.js';
 import { createCollector } from '../helpers/io.js';
@@ -125,6 +125,61 @@ describe('editText', () => {
       expect(failed).toBeInstanceOf(OperationError);
       expect((failed as OperationError).message).toMatch(/^cannot read the text the editor ".*" saved \((ENOENT|EISDIR)\); nothing was sent$/);
     }
+  });
+
+  describe('text saved in another encoding than UTF-8 (Notepad "Unicode", Windows-1252), read as --message-file reads', () => {
+    /**
+     * An editor that writes `typed` above what the file holds, saving it all as `encoding`:
+     * UTF-16 with its BOM (Notepad's "Unicode", big-endian with `utf16be`), Windows-1252 or UTF-8 with a BOM.
+     */
+    async function savingAs(encoding: 'utf16le' | 'utf16be' | 'latin1' | 'utf8-bom', typed: string): Promise<{ command: string; hint: string }> {
+      const script = join(scratch, `save-${encoding}.cjs`);
+      await writeFile(
+        script,
+        `const fs = require('node:fs');
+const file = process.argv.at(-1);
+const text = ${JSON.stringify(typed)} + fs.readFileSync(file, 'utf8');
+const le = Buffer.from('\\ufeff' + text, 'utf16le');
+const bytes = { utf16le: le, utf16be: Buffer.from(le).swap16(), latin1: Buffer.from(text, 'latin1'), 'utf8-bom': Buffer.from('\\ufeff' + text) }[${JSON.stringify(encoding)}];
+fs.writeFileSync(file, bytes);
+`,
+      );
+      return editing(`${JSON.stringify(process.execPath)} ${JSON.stringify(script)}`);
+    }
+    const refusal = (editor: { command: string; hint: string }) => editText({ message: 'Reply to #7', env: {}, editor }).catch((error: unknown) => error);
+
+    it('refuses UTF-16 (exit 2, nothing returned to send), the text cut at the scissors kept converted for a draft', async () => {
+      for (const encoding of ['utf16le', 'utf16be'] as const) {
+        const editor = await savingAs(encoding, 'Written in notepad\nCafé\n');
+        const error = await refusal(editor);
+        expect(error).toBeInstanceOf(EditorFailedError);
+        expect(exitCodeOf(error)).toBe(2);
+        expect((error as EditorFailedError).message).toBe(`the text the editor "${editor.command}" saved is UTF-16 text, not UTF-8; nothing was sent`);
+        expect((error as EditorFailedError).hint).toBe('set the editor to save UTF-8 text');
+        // The scissors block is recognised in the converted text: never kept, never sent.
+        expect((error as EditorFailedError).typed).toBe('Written in notepad\nCafé');
+      }
+    });
+
+    it('refuses Windows-1252 as --message-file does, naming the first byte that is not UTF-8', async () => {
+      const editor = await savingAs('latin1', 'caf\u00e9\n');
+      const error = await refusal(editor);
+      expect(exitCodeOf(error)).toBe(2);
+      expect((error as EditorFailedError).message).toBe(
+        `the text the editor "${editor.command}" saved is not UTF-8 text: byte 0xE9 on line 1, column 4; nothing was sent`,
+      );
+      expect((error as EditorFailedError).typed).toBe('café');
+    });
+
+    it('keeps nothing when nothing was typed: only the encoding changed', async () => {
+      const error = await refusal(await savingAs('utf16le', ''));
+      expect(error).toBeInstanceOf(UsageError);
+      expect(error).not.toBeInstanceOf(EditorFailedError);
+    });
+
+    it('drops a BOM, as it is dropped from files', async () => {
+      expect(await editText({ message: 'm', env: {}, editor: await savingAs('utf8-bom', 'Written in notepad\n') })).toBe('Written in notepad');
+    });
   });
 
   it('runs $VISUAL before $EDITOR', async () => {
