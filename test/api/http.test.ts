@@ -1,9 +1,7 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -56,40 +54,18 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
  * that address, and the certificate's PEM file.
  */
 async function withSelfSignedServer(use: (url: string, certFile: string) => Promise<void>, names = 'IP:127.0.0.1'): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'tkt-tls-'));
-  const [keyFile, certFile] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
+  const certificate = selfSignedCertificate(names);
   try {
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        `subjectAltName=${names}`,
-        '-days',
-        '1',
-        '-keyout',
-        keyFile,
-        '-out',
-        certFile,
-      ],
-      { stdio: 'ignore' },
-    );
-    const server = createHttpsServer({ key: readFileSync(keyFile), cert: readFileSync(certFile) }, (_req, res) => sendJson(res, 200, { trusted: true }));
+    const server = createHttpsServer({ key: certificate.key, cert: certificate.cert }, (_req, res) => sendJson(res, 200, { trusted: true }));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      await use(`https://127.0.0.1:${(server.address() as AddressInfo).port}`, certFile);
+      await use(`https://127.0.0.1:${(server.address() as AddressInfo).port}`, certificate.certFile);
     } finally {
       server.closeAllConnections();
       server.close();
     }
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    certificate.remove();
   }
 }
 

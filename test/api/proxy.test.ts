@@ -127,16 +127,6 @@ describe('a proxy that fails the tunnel', () => {
   const answer = (status: string) => (socket: Socket) =>
     void socket.end(`HTTP/1.1 ${status}\r\nProxy-Authenticate: Basic realm="corp"\r\nContent-Length: 0\r\n\r\n`);
 
-  function failureOf(made: ApiClient, plan: Parameters<ApiClient['send']>[0]): Promise<NetworkError> {
-    return made.send(plan).then(
-      () => expect.unreachable('the request passed'),
-      (caught: unknown) => {
-        expect(caught).toBeInstanceOf(NetworkError);
-        return caught as NetworkError;
-      },
-    );
-  }
-
   it("tries a read the retry policy's 3 times when the proxy drops CONNECT, naming the proxy, not a time-out", async () => {
     const dropping = await failingProxy(drop);
     try {
