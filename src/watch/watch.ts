@@ -255,8 +255,8 @@ const KILL_AFTER_MS = 2_000;
  * Runs `sh -c CMD` for one event: its JSON on stdin, its kind and ticket in the environment, its
  * output on stderr, in a process group of its own (README, Watching). A first signal lets it end
  * and says so at once; a second ends its group. Said when it fails, when it runs past --timeout,
- * and when it ended by a signal after a stop was asked (the terminal's Ctrl-C reaches a command
- * in its group): stopped, not failed.
+ * and when it ended by a signal after a stop was asked (given up, or ended by the user too):
+ * stopped, not failed. Its own group keeps the terminal's Ctrl-C and SIGHUP for tkt to decide.
  */
 async function execFor(ctx: Context, command: string, event: WatchEvent, once: boolean): Promise<Told> {
   const named = `${event.event} #${event.id}`;
@@ -272,7 +272,10 @@ async function execFor(ctx: Context, command: string, event: WatchEvent, once: b
     // A command that does not read its stdin must not fail the write.
     child.stdin.on('error', () => {});
     child.stdin.end(`${JSON.stringify(event)}\n`);
-    const slow = setTimeout(() => void ctx.output.warning(`--exec for ${named} still running after ${timeoutSeconds}s; the watch waits for it\n`), timeoutSeconds * 1000);
+    const slow = setTimeout(
+      () => void ctx.output.warning(`--exec for ${named} still running after ${timeoutSeconds}s; the watch waits for it\n`),
+      timeoutSeconds * 1000,
+    );
     let kill: NodeJS.Timeout | undefined;
     const onStop = () => {
       const name = String(ctx.signal.reason);

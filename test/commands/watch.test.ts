@@ -12,6 +12,7 @@ import { withIO, type CommandRun, type Harness } from '../helpers/harness.js';
 import { frontEnv, requestTo, sendsNothing, startFrontServer, stoppedAt, ticketById, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 import { exitCodeOf } from '../../src/errors.js';
 import { onFolderChange, until } from '../helpers/until.js';
+import { processRuns } from '../helpers/process-runs.js';
 
 let h: Harness;
 useHarness({}, (harness) => (h = harness));
@@ -807,12 +808,12 @@ describe('tkt watch --exec stopped by a signal', () => {
     r.abort.abort('SIGTERM');
     r.halt.abort('SIGTERM');
     await expect(done).rejects.toBeInstanceOf(InterruptedError);
-    expect(runs(sleeping)).toBe(false);
+    expect(processRuns(sleeping)).toBe(false);
     expect(r.stderr()).toContain(`warning: --exec stopped (killed by SIGTERM) for changed #${ticket.id}\n`);
     expect(r.stderr()).not.toContain('failed');
   });
 
-  it("a command ended by the Ctrl-C that stopped the watch is told as stopped, not failed, and no other command starts", async () => {
+  it('a command ended by a SIGINT after the Ctrl-C that stopped the watch is told as stopped, not failed, and no other command starts', async () => {
     const { folder, log, pidFile } = await hookFolder('ctrl-c');
     const [first, second] = [unusedTicket(h), unusedTicket(h)];
     const exec = `cat > /dev/null; echo "$TKT_TICKET_ID" >> ${log}; echo $$ > ${pidFile}; exec sleep 300`;
@@ -821,7 +822,7 @@ describe('tkt watch --exec stopped by a signal', () => {
     retitle(second.id, 'Not hooked after Ctrl-C');
     wakeOnly(clock);
     const hook = await writtenPid(pidFile, folder);
-    // The terminal sends Ctrl-C's SIGINT to tkt and, where it runs in tkt's group, to the command.
+    // The user ends the command too (kill -INT, or a Ctrl-C where it shares the terminal's group).
     r.abort.abort('SIGINT');
     process.kill(hook, 'SIGINT');
     await expect(done).rejects.toBeInstanceOf(InterruptedError);
@@ -833,15 +834,6 @@ describe('tkt watch --exec stopped by a signal', () => {
     expect(r.stderr()).not.toContain('failed');
   });
 });
-
-/** Whether process `pid` runs (a zombie, ended and not yet reaped, does not). */
-function runs(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
 
 /** Ends the current wait without waiting for another (the watch is expected to end). */
 function wakeOnly(clock: ReturnType<typeof steppedTimer>): void {
