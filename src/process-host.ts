@@ -238,6 +238,7 @@ export async function buildContext(parts: ContextParts): Promise<Context & { dis
     config: parts.config,
     prompter: parts.prompter,
     signal: parts.signal,
+    ...(parts.halt === undefined ? {} : { halt: parts.halt }),
     lendTerminal: parts.lendTerminal ?? ((use) => use()),
     suspend: parts.suspend ?? (async () => 'this run cannot be suspended'),
     now,

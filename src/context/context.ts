@@ -17,6 +17,8 @@ export interface Context {
   prompter: Prompter;
   /** Aborted on Ctrl-C or SIGTERM, the signal's name as its reason; bulk commands stop starting new work. */
   signal: AbortSignal;
+  /** Aborted on a second signal: what is in flight is given up (a watch's --exec command ended); without it (tests), never. */
+  halt?: AbortSignal;
   /**
    * Runs `use` while a program it starts (the editor, the pager, a shell) has the terminal, as git
    * does: tkt reads nothing from it meanwhile (`holder`, such as the triage screen, lets go of

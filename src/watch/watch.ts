@@ -3,13 +3,14 @@
 // exit 4). A signal lets the poll in progress finish telling its events and writing its state.
 import { spawn } from 'node:child_process';
 import type { Context } from '../context/context.js';
-import { ApiError, FailedBeforeOutputClosedError, InterruptedError, NetworkError, OutputClosedError } from '../errors.js';
+import { ApiError, FailedBeforeOutputClosedError, InterruptedError, NetworkError, OutputClosedError, stoppedHow } from '../errors.js';
 import { entryType } from '../model/entry-type.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { breakLineAfterCtrlC } from '../output/io.js';
 import { flushed } from '../output/write.js';
 import { formatDate } from '../output/time.js';
-import { addedEvents, diffSnapshots, type Snapshot, type WatchEvent } from './events.js';
+import { signalGroup } from '../util/process-group.js';
+import { addedEvents, diffSnapshots, WATCHED_FIELDS, type Snapshot, type WatchEvent } from './events.js';
 import type { Poll } from './polls.js';
 import { describeWatching, writeState, type HeldState, type Watching } from './state-file.js';
 
@@ -108,7 +109,11 @@ async function watchUntilStopped(ctx: Context, poll: Poll, settings: WatchSettin
     let told = 0;
     try {
       for (const event of events) {
-        if (!(await tell(ctx, event, settings))) execFailures++;
+        // Once a stop is asked, no --exec command starts: the events left are the next run's.
+        if (settings.exec !== undefined && ctx.signal.aborted) break;
+        const outcome = await tell(ctx, event, settings);
+        if (outcome === 'stopped') break;
+        if (outcome === 'failed') execFailures++;
         told++;
       }
     } catch (error) {
@@ -119,12 +124,16 @@ async function watchUntilStopped(ctx: Context, poll: Poll, settings: WatchSettin
     // A one-shot run (cron) keeps no state past a command that failed: its next run tells that poll
     // again, and the exit code lets cron say so. A long watch reports it and goes on (README, Watching).
     if (settings.once && execFailures > 0) throw execFailed(settings, execFailures, `${events.length} ${events.length === 1 ? 'event' : 'events'}`);
+    const untold = events.slice(told);
+    if (untold.length > 0) await sayUntold(ctx, settings, untold.length);
+    // Stopped within the poll, the state keeps the untold events' tickets as they were: the next run tells them.
+    const kept = untold.length === 0 ? result.snapshot : withoutEvents(result.snapshot, previous ?? new Map(), untold);
     if (settings.state !== undefined) {
       // Kept only once the events have left the process: a kill cannot lose an event the state says was told.
       await flushed(ctx.io.stdout);
-      writeState(settings.state, settings.watching, result.snapshot, at);
+      writeState(settings.state, settings.watching, kept, at);
     }
-    previous = result.snapshot;
+    previous = kept;
     if (settings.once) return;
     stopIfSignalled(ctx.signal);
     await timer.sleep(settings.intervalMs, ctx.signal);
@@ -173,13 +182,43 @@ function retryDelay(failures: number, intervalMs: number): number {
   return Math.round(base * (1 - Math.random() * 0.2));
 }
 
-/** Tells one event; false when its --exec command failed. */
-async function tell(ctx: Context, event: WatchEvent, settings: WatchSettings): Promise<boolean> {
+/** How telling an event ended: its --exec command done (or none), failed, or stopped with the run. */
+type Told = 'done' | 'failed' | 'stopped';
+
+/** Tells one event and runs its --exec command. */
+async function tell(ctx: Context, event: WatchEvent, settings: WatchSettings): Promise<Told> {
   const text = eventText(event);
   await ctx.output.line(event, { human: () => `${clockTime(new Date(event.at))} ${text}\n`, quiet: () => `${event.id}\n` });
   // A dumb terminal (TERM=dumb) would show the notification's escape as text: the bell alone.
   if (settings.notify && ctx.io.stdoutIsTTY) ctx.io.stdout.write(ctx.io.cursorControl ? `\x07\x1b]9;tkt: ${text.replace(/[\x07\x1b]/g, '')}\x07` : '\x07');
-  return settings.exec === undefined || (await execFor(ctx, settings.exec, event, settings.once));
+  return settings.exec === undefined ? 'done' : await execFor(ctx, settings.exec, event, settings.once);
+}
+
+/** Events whose --exec command did not run (or not to its end) because the run was stopped: said, with where they went. */
+async function sayUntold(ctx: Context, settings: WatchSettings, count: number): Promise<void> {
+  const events = `${count} ${count === 1 ? 'event' : 'events'}`;
+  const where = settings.state === undefined ? '' : `; ${settings.state.file} keeps them for the next run`;
+  await ctx.output.warning(`${events} not told to --exec (stopped)${where}\n`);
+}
+
+/**
+ * `snapshot` as if `untold` (events of `previous` -> `snapshot`) had not happened: the state a run
+ * stopped within its poll keeps, so that its next run tells exactly those.
+ */
+function withoutEvents(snapshot: Snapshot, previous: Snapshot, untold: readonly WatchEvent[]): Snapshot {
+  const kept = new Map(snapshot);
+  for (const event of untold) {
+    const key = String(event.id);
+    const before = previous.get(key);
+    const after = kept.get(key);
+    if (event.event === 'added') kept.delete(key);
+    else if (before === undefined) continue;
+    else if (event.event === 'removed') kept.set(key, before);
+    else if (after === undefined) continue;
+    else if (event.event === 'replied') kept.set(key, { ...after, replies: before.replies });
+    else kept.set(key, { ...after, ...Object.fromEntries(WATCHED_FIELDS.map((name) => [name, before[name]])) });
+  }
+  return kept;
 }
 
 const two = (n: number) => String(n).padStart(2, '0');
@@ -209,25 +248,62 @@ export function eventText(event: WatchEvent): string {
   }
 }
 
+// A second signal ends the command: SIGTERM to its group, then SIGKILL to one that stays.
+const KILL_AFTER_MS = 2_000;
+
 /**
  * Runs `sh -c CMD` for one event: its JSON on stdin, its kind and ticket in the environment, its
- * output on stderr. False (and a warning) when it failed.
+ * output on stderr, in a process group of its own (README, Watching). A first signal lets it end
+ * and says so at once; a second ends its group. Said when it fails, when it runs past --timeout,
+ * and when it ended by a signal after a stop was asked (given up, or ended by the user too):
+ * stopped, not failed. Its own group keeps the terminal's Ctrl-C and SIGHUP for tkt to decide.
  */
-async function execFor(ctx: Context, command: string, event: WatchEvent, once: boolean): Promise<boolean> {
-  const outcome = await new Promise<string | undefined>((resolve) => {
+async function execFor(ctx: Context, command: string, event: WatchEvent, once: boolean): Promise<Told> {
+  const named = `${event.event} #${event.id}`;
+  const timeoutSeconds = ctx.globals.timeout;
+  const ended = await new Promise<{ code: number | null; signal: NodeJS.Signals | null } | string>((resolve) => {
     const child = spawn('sh', ['-c', command], {
       env: { ...ctx.env, TKT_EVENT: event.event, TKT_TICKET_ID: String(event.id) },
       stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
     });
     child.stdout.on('data', (chunk: Buffer) => ctx.io.stderr.write(chunk));
     child.stderr.on('data', (chunk: Buffer) => ctx.io.stderr.write(chunk));
     // A command that does not read its stdin must not fail the write.
     child.stdin.on('error', () => {});
     child.stdin.end(`${JSON.stringify(event)}\n`);
-    child.on('error', (error) => resolve(error.message));
-    child.on('close', (code, signal) => resolve(code === 0 ? undefined : signal !== null ? `killed by ${signal}` : `exit ${code}`));
+    const slow = setTimeout(
+      () => void ctx.output.warning(`--exec for ${named} still running after ${timeoutSeconds}s; the watch waits for it\n`),
+      timeoutSeconds * 1000,
+    );
+    let kill: NodeJS.Timeout | undefined;
+    const onStop = () => {
+      const name = String(ctx.signal.reason);
+      const again = name === 'SIGINT' && ctx.io.stdinIsTTY ? 'press Ctrl-C again to give up' : `another ${name} gives up`;
+      ctx.io.stderr.write(`${stoppedHow(name)}: stopping after the --exec command for ${named}; ${again}\n`);
+    };
+    const onHalt = () => {
+      signalGroup(child, 'SIGTERM');
+      kill = setTimeout(() => signalGroup(child, 'SIGKILL'), KILL_AFTER_MS);
+    };
+    ctx.signal.addEventListener('abort', onStop, { once: true });
+    ctx.halt?.addEventListener('abort', onHalt, { once: true });
+    const settle = (outcome: { code: number | null; signal: NodeJS.Signals | null } | string) => {
+      clearTimeout(slow);
+      clearTimeout(kill);
+      ctx.signal.removeEventListener('abort', onStop);
+      ctx.halt?.removeEventListener('abort', onHalt);
+      resolve(outcome);
+    };
+    child.on('error', (error) => settle(error.message));
+    child.on('close', (code, signal) => settle({ code, signal }));
   });
-  if (outcome === undefined) return true;
-  await ctx.output.warning(`--exec failed (${outcome}) for ${event.event} #${event.id}${once ? '' : '; watching goes on'}\n`);
-  return false;
+  if (typeof ended !== 'string' && ended.code === 0) return 'done';
+  if (typeof ended !== 'string' && ended.signal !== null && ctx.signal.aborted) {
+    await ctx.output.warning(`--exec stopped (killed by ${ended.signal}) for ${named}\n`);
+    return 'stopped';
+  }
+  const outcome = typeof ended === 'string' ? ended : ended.signal !== null ? `killed by ${ended.signal}` : `exit ${ended.code}`;
+  await ctx.output.warning(`--exec failed (${outcome}) for ${named}${once || ctx.signal.aborted ? '' : '; watching goes on'}\n`);
+  return 'failed';
 }

@@ -1,7 +1,7 @@
 // A signal that comes while Node is still loading tkt, before the CLI's own handlers are in place
 // (src/cli-run.ts): the run ends as they would end it, with one `error:` line and 130 or 143
 // (docs/cli.md section 5), not killed without a word.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,5 +54,16 @@ describe('a signal before tkt has set its own handlers', () => {
     for (const args of [['list'], ['show', '1']]) {
       expect(await runSignalledAtStart(args, signal)).toEqual({ code, stdout: '', stderr: line });
     }
+  });
+});
+
+describe('a SIGHUP ignored at the start (nohup)', () => {
+  // README, Interruption: tkt cannot keep it ignored, as Node resets it before tkt's first line
+  // runs; README names setsid instead. Should a Node keep it, tkt could leave it ignored too.
+  it.runIf(process.platform === 'linux')('is no longer ignored once Node runs its first line: the inherited disposition is lost', () => {
+    const script = `process.stdout.write(require('node:fs').readFileSync('/proc/self/status', 'utf8').match(/^SigIgn:\\s*(\\w+)/m)[1])`;
+    const ignored = execFileSync('sh', ['-c', `trap '' HUP; exec "$0" -e "$1"`, process.execPath, script], { encoding: 'utf8' });
+    // SIGHUP is signal 1: the mask's lowest bit.
+    expect(BigInt(`0x${ignored}`) & 1n).toBe(0n);
   });
 });
