@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { Harness } from '../helpers/harness.js';
 import { ticketById, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 import { onData, onFolderChange, until } from '../helpers/until.js';
-import { processRuns } from '../helpers/process-runs.js';
+import { processEnds } from '../helpers/process-runs.js';
 
 const bin = fileURLToPath(new URL('../../bin/tkt.js', import.meta.url));
 
@@ -54,7 +54,7 @@ describe('tkt watch --exec and signals, in real processes', () => {
       expect(stderr).toMatch(
         /\nwarning: --exec stopped \(killed by SIGTERM\) for changed #\d+\nwarning: 1 event not told to --exec \(stopped\); .* keeps them for the next run\nerror: stopped by SIGTERM\n$/,
       );
-      expect(processRuns(Number(pid()))).toBe(false);
+      expect(await processEnds(Number(pid()))).toBe(true);
       // The lock is released, and the event is left for the next run.
       expect(readdirSync(folder).sort()).toEqual(['hook.pid', 'state.json']);
       const kept = JSON.parse(readFileSync(state, 'utf8')) as { tickets: { id: number; title: string }[] };

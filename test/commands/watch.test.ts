@@ -12,7 +12,7 @@ import { withIO, type CommandRun, type Harness } from '../helpers/harness.js';
 import { frontEnv, requestTo, sendsNothing, startFrontServer, stoppedAt, ticketById, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 import { exitCodeOf } from '../../src/errors.js';
 import { onFolderChange, until } from '../helpers/until.js';
-import { processRuns } from '../helpers/process-runs.js';
+import { processEnds } from '../helpers/process-runs.js';
 
 let h: Harness;
 useHarness({}, (harness) => (h = harness));
@@ -808,7 +808,7 @@ describe('tkt watch --exec stopped by a signal', () => {
     r.abort.abort('SIGTERM');
     r.halt.abort('SIGTERM');
     await expect(done).rejects.toBeInstanceOf(InterruptedError);
-    expect(processRuns(sleeping)).toBe(false);
+    expect(await processEnds(sleeping)).toBe(true);
     expect(r.stderr()).toContain(`warning: --exec stopped (killed by SIGTERM) for changed #${ticket.id}\n`);
     expect(r.stderr()).not.toContain('failed');
   });
