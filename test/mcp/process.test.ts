@@ -273,6 +273,38 @@ describe('tkt mcp as a process', () => {
     expect(await mcp.response(null)).toMatchObject({ error: { code: -32700 } });
   });
 
+  it('refuses a line over 10 MiB as an invalid request to its ID, says so on stderr, and goes on serving; 9 MB is read', async () => {
+    const mcp = await rawMcp([], { TKT_CONFIG_DIR: h.configDir, TKT_URL: h.sandbox.url });
+    const call = (id: number, size: number) => ({ id, method: 'tools/call', params: { name: 'no_such_tool', arguments: { search: 'S'.repeat(size) } } });
+    const tooLarge = (id: number | string | null) => ({
+      jsonrpc: '2.0',
+      id,
+      error: { code: -32600, message: expect.stringMatching(/^message too large: 11\d{6} bytes, at most 10485759 a line$/) as unknown },
+    });
+    // The ID first, as most clients write it; last, as the SDK's client does; none to be found.
+    mcp.send(call(1, 11_000_000));
+    expect(await mcp.response(1)).toEqual(tooLarge(1));
+    const { id: _id, ...idLast } = call(2, 11_000_000);
+    mcp.child.stdin.write(`${JSON.stringify({ ...idLast, jsonrpc: '2.0', id: 'last' })}\n`);
+    expect(await mcp.response('last')).toEqual(tooLarge('last'));
+    mcp.child.stdin.write(`${'S'.repeat(11_000_000)}\n`);
+    expect(await mcp.response(null)).toEqual(tooLarge(null));
+    // A line within the limit is read whole: the unknown tool is named.
+    mcp.send(call(3, 9_000_000));
+    expect(await mcp.response(3)).toMatchObject({ id: 3, error: { code: -32602, message: expect.stringMatching(/^unknown tool "no_such_tool"/) as unknown } });
+    mcp.send({ id: 4, method: 'ping' });
+    expect(await mcp.response(4)).toEqual({ jsonrpc: '2.0', id: 4, result: {} });
+    mcp.child.stdin.end();
+    const exit = await mcp.exit;
+    expect(exit.code).toBe(0);
+    expect(exit.stderr.split('\n')).toEqual([
+      expect.stringMatching(/^tkt mcp: refused a message of 11\d{6} bytes, at most 10485759 a line \(its ID: 1\)$/),
+      expect.stringMatching(/\(its ID: "last"\)$/),
+      expect.stringMatching(/\(its ID: not found\)$/),
+      '',
+    ]);
+  });
+
   it('answers a malformed tools/call with invalid params (-32602) saying what is wrong, not an internal error, and goes on serving', async () => {
     const mcp = await rawMcp([], { TKT_CONFIG_DIR: h.configDir, TKT_URL: h.sandbox.url });
     mcp.send({ id: 8, method: 'tools/call', params: {} });
