@@ -191,6 +191,27 @@ describe('tkt mcp as a process', () => {
     expect(ticketById(h, ticket!.id)).toEqual(before);
   });
 
+  it('a read the client cancels is given up at once: its request is aborted, and the server ends when stdin closes without waiting for it', async () => {
+    // A service that never answers the read: only the abort can end it before --timeout.
+    let closed!: () => void;
+    const requestClosed = new Promise<void>((resolve) => (closed = resolve));
+    const gate = ticketGate();
+    const hold = async (req: IncomingMessage, res: ServerResponse) => {
+      if (isTicketRead(req)) res.on('close', closed);
+      await gate.gate(req);
+    };
+    front = await startFrontServer(h, () => false, { gate: hold });
+    // A --timeout far beyond the test's: the request ends only if it is aborted.
+    const mcp = await inProcessMcp(h, ['get_ticket'], frontEnv(h, front), { timeout: 3600 });
+    mcp.send({ id: 1, method: 'tools/call', params: { name: 'get_ticket', arguments: { id: 1001 } } });
+    await gate.arrived(1);
+    mcp.send({ method: 'notifications/cancelled', params: { requestId: 1, reason: 'user' } });
+    await requestClosed;
+    mcp.endInput();
+    await mcp.served;
+    gate.release();
+  });
+
   it('a read waits for a write to its ticket in flight, one whose call was cancelled included; a list for every write in flight', async () => {
     const [ticket, other] = unusedTickets(h, 2, (t) => t.ticketPriorityId !== h.sandbox.state.lookups.priorities.find((p) => p.priority === 'High')!.id);
     const update = `POST /api/TicketsApi/update/${ticket!.id}`;
