@@ -220,9 +220,9 @@ export async function buildContext(parts: ContextParts): Promise<Context & { dis
     const tracked: ApiClient = {
       baseUrl: client.baseUrl,
       proxy: client.proxy,
-      send(plan) {
+      send(plan, options) {
         if (!plan.retry) changeSent = true;
-        return client.send(plan);
+        return client.send(plan, options);
       },
       dispose: () => client.dispose(),
     };

@@ -48,6 +48,8 @@ export interface Exchange {
   secrets: readonly (string | undefined)[];
   /** --debug, already redacted; absent without --debug, when no trace line is even made. */
   trace?: ((line: string) => void) | undefined;
+  /** Gives the request up (a read no one waits for any more): aborted, it fails as InterruptedError. */
+  giveUp?: AbortSignal | undefined;
 }
 
 /** Sends `request` to `url` once. */
@@ -77,8 +79,8 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
     if (signal !== undefined) for (const stopSending of sendingBodies) stopSending(signal);
   });
 
-  return async ({ method, plan, secrets, trace }, url) => {
-    if (halt?.aborted) throw new InterruptedError();
+  return async ({ method, plan, secrets, trace, giveUp }, url) => {
+    if (halt?.aborted || giveUp?.aborted) throw new InterruptedError();
     const built = buildOutgoing(plan);
     const outgoing = built instanceof Promise ? await built : built;
     const headers: Record<string, string> = {
@@ -97,6 +99,8 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
     inFlight.add(deadline);
     // Halted while the body was being built: the request is given up as it starts.
     if (halt?.aborted) deadline.abort(halt.reason);
+    const abandon = (): void => deadline.abort(giveUp?.reason);
+    giveUp?.addEventListener('abort', abandon, { once: true });
     // An upload of files may take longer than --timeout in all: every chunk sent starts the clock
     // again, so only an upload that stops moving times out; once sent, the answer gets the full time.
     let stoppedSending: string | undefined;
@@ -154,6 +158,11 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
         trace?.(`HTTP ! ${method} ${url} given up while its body was being sent: ${stoppedSending}`);
         throw new StoppedWhileSendingError(stoppedSending, method, redactText(url, secrets));
       }
+      // Given up by the caller: whatever the abort made of the request, it is no failure of the service's.
+      if (giveUp?.aborted) {
+        trace?.(`HTTP ! ${method} ${url} given up`);
+        throw new InterruptedError();
+      }
       if (error instanceof TktError) throw error;
       if (halt?.aborted) {
         trace?.(`HTTP ! ${method} ${url} given up: ${stoppedHow(halt.reason)}`);
@@ -166,6 +175,7 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
       trace?.(`HTTP ! ${method} ${url} ${Date.now() - started}ms ${failed.failure}: ${failed.message}`);
       throw failed;
     } finally {
+      giveUp?.removeEventListener('abort', abandon);
       if (stoppedSending === undefined) requests.count -= 1;
       sendingBodies.delete(stopSending);
       inFlight.delete(deadline);

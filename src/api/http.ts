@@ -15,7 +15,7 @@ import { followRedirects } from './redirects.js';
 import { attemptsFor, DEFAULT_RETRY_BASE_DELAY_MS, withRetries } from './retry.js';
 import { MAX_BODY_BYTES } from './size-limits.js';
 import { createTransport } from './transport.js';
-import type { ApiClient, ApiResponse, RequestPlan } from './types.js';
+import type { ApiClient, ApiResponse, RequestPlan, SendOptions } from './types.js';
 
 export { classifyNetworkError } from './http-errors.js';
 export { MAX_RETRY_DELAY_MS, retryAfterMs } from './retry.js';
@@ -81,14 +81,15 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   });
 
   const tokenOnly = [options.token];
-  async function send(plan: RequestPlan): Promise<ApiResponse> {
+  async function send(plan: RequestPlan, sendOptions: SendOptions = {}): Promise<ApiResponse> {
     const method = plan.method.toUpperCase();
     const url = joinUrl(baseUrl, plan.path);
     const secrets = plan.json === undefined ? tokenOnly : [options.token, ...secretValues(plan.json)];
     // Without --debug no trace line is made at all.
     const { debug } = options;
     const trace = debug === undefined ? undefined : (line: string): void => debug(redactText(line, secrets));
-    const request = { method, plan, secrets, trace };
+    // Only a read is given up: a change once sent is awaited (its outcome is the user's to know).
+    const request = { method, plan, secrets, trace, giveUp: plan.retry ? sendOptions.signal : undefined };
     // Only a GET follows redirects and only a read is tried again: a change (each ID of a bulk
     // run) is one exchange, without those layers' closures and promises.
     const tryOnce = method === 'GET' ? () => followRedirects(method, url, (at) => exchange(request, at), trace) : () => exchange(request, url);

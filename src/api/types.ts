@@ -68,12 +68,20 @@ export interface RequestPlan {
   expect: Expectation;
 }
 
+export interface SendOptions {
+  signal?: AbortSignal | undefined;
+}
+
 export interface ApiClient {
   readonly baseUrl: string;
   /** The proxy the service is reached through, as tkt shows it (without credentials); undefined when direct. */
   readonly proxy?: string | undefined;
-  /** Sends a plan: a read retried on a dropped connection or a 502/503/504/429, a change once. */
-  send(plan: RequestPlan): Promise<ApiResponse>;
+  /**
+   * Sends a plan: a read retried on a dropped connection or a 502/503/504/429, a change once.
+   * `signal` gives a read up (its request aborted, InterruptedError) when it aborts; a change
+   * once sent is awaited whatever it says.
+   */
+  send(plan: RequestPlan, options?: SendOptions): Promise<ApiResponse>;
   /** Closes the keep-alive pool. */
   dispose(): Promise<void>;
 }

@@ -21,7 +21,7 @@ export function cleanErrorText(text: string): string {
 }
 
 /** The answer that failed, under the errors that carry it (one ID of a run, a change in doubt). */
-function answerOf(error: TktError): ApiError | undefined {
+export function answerOf(error: TktError): ApiError | undefined {
   let failure: unknown = error;
   while (!(failure instanceof ApiError) && failure instanceof TktError && failure.cause !== undefined) failure = failure.cause;
   return failure instanceof ApiError ? failure : undefined;

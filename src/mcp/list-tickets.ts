@@ -49,8 +49,34 @@ function decodeCursor(cursor: string | undefined, args: ListArgs): string[] {
   }
   const { shown, query } = (decoded ?? {}) as { shown?: unknown; query?: unknown };
   if (!Array.isArray(shown) || !shown.every((id) => typeof id === 'string')) throw new UsageError('invalid cursor: pass next_cursor as it came');
-  if (query !== queryKey(args)) throw new UsageError('the cursor belongs to other arguments: repeat the call that gave it, with its cursor');
+  if (query !== queryKey(args)) throw new UsageError(`the cursor belongs to other arguments: ${differences(query, args)}`);
   return shown as string[];
+}
+
+/** A value of the call, as the text names it: long ones cut (a search the size of a page is no use in an error). */
+function shownValue(value: unknown): string {
+  const text = JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 60)}...` : text;
+}
+
+/**
+ * Which arguments differ from those of the call that gave the cursor, and that call's arguments,
+ * so that the assistant can repeat it: the cursor holds only what the assistant itself sent.
+ */
+function differences(query: unknown, args: ListArgs): string {
+  let entries: [string, unknown][] = [];
+  try {
+    const parsed: unknown = typeof query === 'string' ? JSON.parse(query) : undefined;
+    if (Array.isArray(parsed)) entries = parsed.filter((entry): entry is [string, unknown] => Array.isArray(entry) && typeof entry[0] === 'string');
+  } catch {
+    // A cursor whose query is unreadable differs in all: only the advice to repeat the call is left.
+  }
+  const given = new Map(entries);
+  const { cursor: _cursor, ...now } = args;
+  const names = [...new Set([...given.keys(), ...Object.keys(now)])].sort();
+  const differing = names.filter((name) => JSON.stringify(given.get(name)) !== JSON.stringify((now as Record<string, unknown>)[name]));
+  const was = entries.length === 0 ? 'no arguments' : entries.map(([name, value]) => `${name}: ${shownValue(value)}`).join(', ');
+  return `${differing.join(', ')} differ${differing.length === 1 ? 's' : ''}; the cursor is of the call with ${was}: repeat those arguments with the cursor`;
 }
 
 export const listTickets = defineTool({

@@ -13,6 +13,7 @@ import { assertNoEmptyText } from '../util/option-text.js';
 import type { ToolName } from './catalog.js';
 import { callScope, serverShared } from './call-scope.js';
 import { answer, failure, type ToolAnswer } from './text.js';
+import { limitedLines, MAX_MESSAGE_BYTES, type RefusedLine } from './stdin-lines.js';
 import { KeyedQueue } from './ticket-queue.js';
 import type { ToolDefinition, ToolScope } from './tool.js';
 import { TOOL_DEFINITIONS } from './tools.js';
@@ -175,6 +176,8 @@ function openRequests() {
         }
       };
     },
+    /** A request answered without the SDK (a line too long to read): it too is answered before the server closes. */
+    add: (id: RequestId | null) => void open.add(id as RequestId),
     settled: () => (open.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (waiting = resolve))),
   };
 }
@@ -208,11 +211,30 @@ function answerUnreadableLines(transport: StdioServerTransport): void {
   };
 }
 
+/**
+ * Answers a line over the limit (stdin-lines.ts) as an invalid request, to its ID where the line
+ * shows one (null else), and says so on stderr: the server reads on.
+ */
+function refuseLongLine(ctx: Context, transport: StdioServerTransport, requests: ReturnType<typeof openRequests>) {
+  return ({ bytes, id }: RefusedLine): void => {
+    const size = `${bytes} bytes, at most ${MAX_MESSAGE_BYTES} a line`;
+    ctx.io.stderr.write(`tkt mcp: refused a message of ${size} (its ID: ${id === null ? 'not found' : JSON.stringify(id)})\n`);
+    requests.add(id);
+    const error = { code: ErrorCode.InvalidRequest, message: `message too large: ${size}` };
+    void transport.send({ jsonrpc: '2.0', id, error } as unknown as JSONRPCMessage);
+  };
+}
+
 /** Serves until stdin closes (then returns) or the run is stopped (then throws InterruptedError). */
 export async function serve(ctx: Context, names: readonly ToolName[]): Promise<void> {
   const requests = openRequests();
   const server = createServer(ctx, names, requests.done);
-  const transport = new StdioServerTransport(ctx.io.stdin, ctx.io.stdout);
+  // The transport's buffer is a line's room: its own limit is never reached, where it would close.
+  const transport: StdioServerTransport = new StdioServerTransport(
+    limitedLines(ctx.io.stdin, (line) => refuseLongLine(ctx, transport, requests)(line)),
+    ctx.io.stdout,
+    { maxBufferSize: MAX_MESSAGE_BYTES + 1 },
+  );
   const ended = new Promise<void>((resolve) => {
     ctx.io.stdin.once('end', resolve);
     ctx.io.stdin.once('close', resolve);

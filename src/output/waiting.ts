@@ -55,7 +55,7 @@ export function createWaitNotice(io: IO, startTimer: StartTimer = realTimer): Wa
       // Behind a proxy, the wait may be the proxy's as much as the service's.
       const { host } = new URL(client.baseUrl);
       const waitedFor = client.proxy === undefined ? host : `${host} via proxy ${client.proxy}`;
-      return { ...client, send: (plan) => notice.watch(waitedFor, client.send(plan)) };
+      return { ...client, send: (plan, options) => notice.watch(waitedFor, client.send(plan, options)) };
     },
     end() {
       ended = true;

@@ -1,6 +1,7 @@
 // `tkt mcp`'s server run in the test's process, on in-memory streams, with the run's stop signal
 // in the test's hand: a SIGTERM that comes at a chosen moment, before or after a given line.
 import { PassThrough } from 'node:stream';
+import type { GlobalOptions } from '../../src/config/globals.js';
 import type { ToolName } from '../../src/mcp/catalog.js';
 import { serve } from '../../src/mcp/server.js';
 import type { Harness } from '../helpers/harness.js';
@@ -17,8 +18,13 @@ export interface InProcessMcp extends LineClient {
   endInput(): void;
 }
 
-export async function inProcessMcp(h: Harness, tools: readonly ToolName[], env: Record<string, string>): Promise<InProcessMcp> {
-  const run = await h.context({ env });
+export async function inProcessMcp(
+  h: Harness,
+  tools: readonly ToolName[],
+  env: Record<string, string>,
+  globals: Partial<GlobalOptions> = {},
+): Promise<InProcessMcp> {
+  const run = await h.context({ env, globals });
   const input = new PassThrough();
   // A small buffer, so that an answer not read yet pushes back at once.
   const output = new PassThrough({ highWaterMark: 64 });

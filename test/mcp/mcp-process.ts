@@ -55,20 +55,20 @@ export function textOf(result: CallToolResult): string {
 export interface LineClient {
   send(message: Record<string, unknown>): void;
   /** Resolves with the next response to request `id` (null: to a message whose ID could not be read). */
-  response(id: number | null): Promise<Record<string, unknown>>;
+  response(id: number | string | null): Promise<Record<string, unknown>>;
 }
 
 /** Speaks to a server through `input` and `output`, and initializes it, ready for tools/call. */
 export async function lineClient(input: Writable, output: Readable): Promise<LineClient> {
-  const responses = new Map<number | null, Record<string, unknown>>();
-  const waiting = new Map<number | null, (message: Record<string, unknown>) => void>();
+  const responses = new Map<number | string | null, Record<string, unknown>>();
+  const waiting = new Map<number | string | null, (message: Record<string, unknown>) => void>();
   let buffer = '';
   output.setEncoding('utf8').on('data', (text: string) => {
     buffer += text;
     for (let newline = buffer.indexOf('\n'); newline >= 0; newline = buffer.indexOf('\n')) {
       const message = JSON.parse(buffer.slice(0, newline)) as Record<string, unknown>;
       buffer = buffer.slice(newline + 1);
-      const id = message.id as number | null;
+      const id = message.id as number | string | null;
       const waiter = waiting.get(id);
       waiting.delete(id);
       if (waiter === undefined) responses.set(id, message);
@@ -77,7 +77,7 @@ export async function lineClient(input: Writable, output: Readable): Promise<Lin
   });
   const send = (message: Record<string, unknown>) => input.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
   // Taken once: a second message of the same ID (null, say) is the next one.
-  const response = (id: number | null) =>
+  const response = (id: number | string | null) =>
     new Promise<Record<string, unknown>>((resolve) => {
       const received = responses.get(id);
       if (received === undefined) return waiting.set(id, resolve);

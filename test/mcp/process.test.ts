@@ -191,6 +191,27 @@ describe('tkt mcp as a process', () => {
     expect(ticketById(h, ticket!.id)).toEqual(before);
   });
 
+  it('a read the client cancels is given up at once: its request is aborted, and the server ends when stdin closes without waiting for it', async () => {
+    // A service that never answers the read: only the abort can end it before --timeout.
+    let closed!: () => void;
+    const requestClosed = new Promise<void>((resolve) => (closed = resolve));
+    const gate = ticketGate();
+    const hold = async (req: IncomingMessage, res: ServerResponse) => {
+      if (isTicketRead(req)) res.on('close', closed);
+      await gate.gate(req);
+    };
+    front = await startFrontServer(h, () => false, { gate: hold });
+    // A --timeout far beyond the test's: the request ends only if it is aborted.
+    const mcp = await inProcessMcp(h, ['get_ticket'], frontEnv(h, front), { timeout: 3600 });
+    mcp.send({ id: 1, method: 'tools/call', params: { name: 'get_ticket', arguments: { id: 1001 } } });
+    await gate.arrived(1);
+    mcp.send({ method: 'notifications/cancelled', params: { requestId: 1, reason: 'user' } });
+    await requestClosed;
+    mcp.endInput();
+    await mcp.served;
+    gate.release();
+  });
+
   it('a read waits for a write to its ticket in flight, one whose call was cancelled included; a list for every write in flight', async () => {
     const [ticket, other] = unusedTickets(h, 2, (t) => t.ticketPriorityId !== h.sandbox.state.lookups.priorities.find((p) => p.priority === 'High')!.id);
     const update = `POST /api/TicketsApi/update/${ticket!.id}`;
@@ -271,6 +292,38 @@ describe('tkt mcp as a process', () => {
     expect(exit.code).toBe(0);
     expect(exit.stderr).toBe('');
     expect(await mcp.response(null)).toMatchObject({ error: { code: -32700 } });
+  });
+
+  it('refuses a line over 10 MiB as an invalid request to its ID, says so on stderr, and goes on serving; 9 MB is read', async () => {
+    const mcp = await rawMcp([], { TKT_CONFIG_DIR: h.configDir, TKT_URL: h.sandbox.url });
+    const call = (id: number, size: number) => ({ id, method: 'tools/call', params: { name: 'no_such_tool', arguments: { search: 'S'.repeat(size) } } });
+    const tooLarge = (id: number | string | null) => ({
+      jsonrpc: '2.0',
+      id,
+      error: { code: -32600, message: expect.stringMatching(/^message too large: 11\d{6} bytes, at most 10485759 a line$/) as unknown },
+    });
+    // The ID first, as most clients write it; last, as the SDK's client does; none to be found.
+    mcp.send(call(1, 11_000_000));
+    expect(await mcp.response(1)).toEqual(tooLarge(1));
+    const { id: _id, ...idLast } = call(2, 11_000_000);
+    mcp.child.stdin.write(`${JSON.stringify({ ...idLast, jsonrpc: '2.0', id: 'last' })}\n`);
+    expect(await mcp.response('last')).toEqual(tooLarge('last'));
+    mcp.child.stdin.write(`${'S'.repeat(11_000_000)}\n`);
+    expect(await mcp.response(null)).toEqual(tooLarge(null));
+    // A line within the limit is read whole: the unknown tool is named.
+    mcp.send(call(3, 9_000_000));
+    expect(await mcp.response(3)).toMatchObject({ id: 3, error: { code: -32602, message: expect.stringMatching(/^unknown tool "no_such_tool"/) as unknown } });
+    mcp.send({ id: 4, method: 'ping' });
+    expect(await mcp.response(4)).toEqual({ jsonrpc: '2.0', id: 4, result: {} });
+    mcp.child.stdin.end();
+    const exit = await mcp.exit;
+    expect(exit.code).toBe(0);
+    expect(exit.stderr.split('\n')).toEqual([
+      expect.stringMatching(/^tkt mcp: refused a message of 11\d{6} bytes, at most 10485759 a line \(its ID: 1\)$/),
+      expect.stringMatching(/\(its ID: "last"\)$/),
+      expect.stringMatching(/\(its ID: not found\)$/),
+      '',
+    ]);
   });
 
   it('answers a malformed tools/call with invalid params (-32602) saying what is wrong, not an internal error, and goes on serving', async () => {

@@ -147,7 +147,12 @@ describe('tkt mcp: the read tools', () => {
 
       const other = await mcp.call('list_tickets', { assignee: '@me', limit: 3, cursor: page.next_cursor });
       expect(other.isError).toBe(true);
-      expect(textOf(other)).toMatch(/cursor belongs to other arguments/);
+      // It names what differs, and the arguments of the call that gave the cursor, to repeat.
+      expect(textOf(other)).toBe(
+        'error: the cursor belongs to other arguments: limit differs; the cursor is of the call with assignee: "@me", limit: 2: repeat those arguments with the cursor',
+      );
+      const dropped = await mcp.call('list_tickets', { limit: 2, search: 'x'.repeat(100), cursor: page.next_cursor });
+      expect(textOf(dropped)).toMatch(/: assignee, search differ; the cursor is of the call with assignee: "@me", limit: 2: repeat/);
     });
   });
 

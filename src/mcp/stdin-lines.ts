@@ -1,0 +1,104 @@
+// The server's input, a line at a time, in front of the SDK's stdio transport: that transport
+// gives up at a message over its buffer's 10 MiB (it closes, and the process ends in silence,
+// exit 0). Here a line over the limit is skipped as it comes, only its first and last bytes kept
+// (memory stays bounded), and refused with its ID where those bytes show it; the lines within
+// the limit reach the transport whole, at once, in the order they came.
+import { EventEmitter } from 'node:events';
+import type { Readable } from 'node:stream';
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+
+/** The longest message read, without its newline: as much as the SDK's transport holds. */
+export const MAX_MESSAGE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE - 1;
+
+/** How much of a refused line's start and end is kept to find its ID in. */
+const KEPT_BYTES = 64 * 1024;
+
+/** A line over the limit: its size, and its ID when its kept ends show one (else null). */
+export interface RefusedLine {
+  bytes: number;
+  id: RequestId | null;
+}
+
+/**
+ * What the SDK's transport reads from instead of stdin: the lines of `input` within `max` bytes,
+ * each one 'data' event, emitted as the line completes (a request read just before stdin closed
+ * is seen before its 'end'); `refused` hears of each longer line once its newline comes.
+ */
+export function limitedLines(input: Readable, refused: (line: RefusedLine) => void, max = MAX_MESSAGE_BYTES): Readable {
+  // The transport only listens to 'data' and 'error', and pauses its input when it closes.
+  const lines = Object.assign(new EventEmitter(), { pause: () => input.pause() });
+  let parts: Buffer[] = [];
+  let size = 0;
+  let head: Buffer | undefined;
+  let tail = Buffer.alloc(0);
+  const take = (piece: Buffer): void => {
+    if (head === undefined && size + piece.length <= max) {
+      parts.push(piece);
+    } else {
+      head ??= Buffer.concat([...parts, piece.subarray(0, KEPT_BYTES)]).subarray(0, KEPT_BYTES);
+      parts = [];
+      tail = Buffer.concat([tail, piece.subarray(-KEPT_BYTES)]).subarray(-KEPT_BYTES);
+    }
+    size += piece.length;
+  };
+  const end = (): void => {
+    if (head === undefined) lines.emit('data', Buffer.concat([...parts, NEWLINE]));
+    else refused({ bytes: size, id: requestIdOf(head, tail) });
+    parts = [];
+    size = 0;
+    head = undefined;
+    tail = Buffer.alloc(0);
+  };
+  input.on('data', (chunk: Buffer | string) => {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    let start = 0;
+    for (let newline = bytes.indexOf(10); newline !== -1; newline = bytes.indexOf(10, start)) {
+      take(bytes.subarray(start, newline));
+      end();
+      start = newline + 1;
+    }
+    if (start < bytes.length) take(bytes.subarray(start));
+  });
+  input.on('error', (error) => lines.emit('error', error));
+  return lines as unknown as Readable;
+}
+
+const NEWLINE = Buffer.from('\n');
+
+/** JSON's tokens, enough to follow a message's top level: strings, punctuation, the other literals. */
+const TOKEN = /\s*("(?:[^"\\]|\\.)*"|[{}[\]:,]|[^\s{}[\]:,"]+)/y;
+
+/** A request's `id` among its first members. */
+function leadingId(text: string): RequestId | undefined {
+  const top: string[] = [];
+  let depth = 0;
+  TOKEN.lastIndex = 0;
+  for (let match = TOKEN.exec(text); match !== null; match = TOKEN.exec(text)) {
+    const token = match[1]!;
+    if (token === '}' || token === ']') depth -= 1;
+    if (depth === 1) top.push(token);
+    if (token === '{' || token === '[') depth += 1;
+    const at = top.length - 3;
+    if (at >= 0 && top[at] === '"id"' && top[at + 1] === ':' && (at === 0 || top[at - 1] === ',')) return idValue(top[at + 2]!);
+  }
+  return undefined;
+}
+
+/** A request's `id` as its last member, or before a last `"jsonrpc": "2.0"` (the SDK's client writes it so). */
+const TRAILING_ID = /[{,]\s*"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)\s*(?:,\s*"jsonrpc"\s*:\s*"2\.0"\s*)?\}\s*$/;
+
+function idValue(token: string): RequestId | undefined {
+  try {
+    const value: unknown = JSON.parse(token);
+    return typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value)) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The ID of a line too long to read, from its start or its end; null when neither shows it. */
+export function requestIdOf(head: Buffer, tail: Buffer): RequestId | null {
+  const trailing = TRAILING_ID.exec(tail.toString('utf8').replace(/\r$/, ''));
+  return leadingId(head.toString('utf8')) ?? (trailing === null ? undefined : idValue(trailing[1]!)) ?? null;
+}
