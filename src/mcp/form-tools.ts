@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { plans } from '../api/plans.js';
 import type { ApiResponse } from '../api/types.js';
-import { plannedUpdates, updateTicket } from '../bulk/change.js';
+import { plannedUpdates, updateTicket, type MovedDue } from '../bulk/change.js';
 import type { PlannedRequest } from '../cmdutil/dry-run.js';
 import type { Context } from '../context/context.js';
 import { UsageError, rethrowInDoubt } from '../errors.js';
@@ -74,6 +74,13 @@ function replacedDueNote(due: ReplacedDue, id: string | undefined): string {
   return `the service set its due date to ${due.kept?.toISOString() ?? 'none'} (its SLA), not ${sent}; update_ticket with id ${id} and due ${JSON.stringify(sent)} keeps yours (an update that leaves the priority keeps the due date)`;
 }
 
+/** movedDueText for an assistant, in UTC ISO 8601, with the call that puts the due date back. */
+function movedDueNote(due: MovedDue, id: number): string {
+  const iso = (date: Date | undefined) => date?.toISOString() ?? 'none';
+  const keep = due.was === undefined ? '' : `; update_ticket with id ${id} and due ${JSON.stringify(iso(due.was))} puts it back`;
+  return `the service moved its due date from ${iso(due.was)} to ${iso(due.now)} (the SLA of the new priority)${keep}`;
+}
+
 export const createTicket = defineTool({
   name: 'create_ticket',
   title: 'Create a ticket',
@@ -122,8 +129,22 @@ export const updateTicketTool = defineTool({
     const { form, labels } = await resolveFields(checked, lookups, { labels: args.dry_run === true });
     const api = await ctx.api();
     if (args.dry_run) return dryRunOutput(args.id, await plannedUpdates(api, args.id, form.fields, labels));
-    await updateTicket(api, args.id, { fields: form.fields, labels: typedNames(checked) }, ctx).catch(changeInDoubt(args.id));
-    return { structured: { id: args.id, changed: true }, text: `Updated ticket #${args.id}: ${givenKeys(values).join(', ')}.` };
+    const { changed, movedDue } = await updateTicket(api, args.id, { fields: form.fields, labels: typedNames(checked) }, ctx).catch(changeInDoubt(args.id));
+    // As its dry run says it: values the ticket holds already are no change.
+    if (changed.length === 0) {
+      return {
+        structured: { id: args.id, changed: false, changes: [] },
+        text: `Ticket #${args.id}: it changed nothing: the ticket has every value given already.`,
+      };
+    }
+    const note = movedDue === undefined ? undefined : movedDueNote(movedDue, args.id);
+    return {
+      structured: { id: args.id, changed: true, changes: changed, ...(note === undefined ? {} : { note }) },
+      text: `Updated ticket #${args.id}: ${formFields('update')
+        .filter((spec) => changed.includes(spec.formField))
+        .map((spec) => spec.key)
+        .join(', ')}.${note === undefined ? '' : ` But ${note}.`}`,
+    };
   },
 });
 

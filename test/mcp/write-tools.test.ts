@@ -328,6 +328,36 @@ describe('tkt mcp: the write tools', () => {
     expect(Date.parse(ticketById(h, id!).dueDate!)).toBe(Date.parse(wanted));
   });
 
+  it('update_ticket of a priority alone says when the service moved the due date (its SLA), and the call that puts it back', async () => {
+    // It said only "Updated ticket #N: priority." and the due date given before was gone.
+    const ticket = unusedTicket(h, (t) => !isOpen(t)); /* the open ones are for the other tests */
+    const priority = (name: string) => h.sandbox.state.lookups.priorities.find((p) => p.priority === name)!.id;
+    Object.assign(ticket, { ticketPriorityId: priority('Low') });
+    const wanted = '2030-12-20T09:00:00.000Z';
+    await change('update_ticket', { id: ticket.id, due: wanted });
+    const result = await mcp.call('update_ticket', { id: ticket.id, priority: 'Critical' });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    const kept = new Date(ticketById(h, ticket.id).dueDate!).toISOString();
+    expect(kept).not.toBe(wanted);
+    const note = `the service moved its due date from ${wanted} to ${kept} (the SLA of the new priority); update_ticket with id ${ticket.id} and due "${wanted}" puts it back`;
+    expect(result.structuredContent).toEqual({ id: ticket.id, changed: true, changes: ['TicketPriorityId'], note });
+    expect(textOf(result)).toBe(`Updated ticket #${ticket.id}: priority. But ${note}.`);
+    await change('update_ticket', { id: ticket.id, due: wanted });
+    expect(ticketById(h, ticket.id)).toMatchObject({ ticketPriorityId: priority('Critical'), dueDate: wanted });
+  });
+
+  it('update_ticket of values the ticket has already says it changed nothing, as its dry run does', async () => {
+    // It answered changed: true and "Updated ticket #N: priority." where the dry run said "It would change nothing".
+    const ticket = unusedTicket(h, (t) => !isOpen(t)); /* the open ones are for the other tests */
+    const medium = h.sandbox.state.lookups.priorities.find((p) => p.priority === 'Medium')!.id;
+    Object.assign(ticket, { ticketPriorityId: medium });
+    const dry = await mcp.call('update_ticket', { id: ticket.id, priority: 'Medium', dry_run: true });
+    expect(textOf(dry)).toContain('It would change nothing: the ticket has every value given already.');
+    const result = await mcp.call('update_ticket', { id: ticket.id, priority: 'Medium' });
+    expect(result.structuredContent).toEqual({ id: ticket.id, changed: false, changes: [] });
+    expect(textOf(result)).toBe(`Ticket #${ticket.id}: it changed nothing: the ticket has every value given already.`);
+  });
+
   it('takes addresses as a list in every tool (create_ticket cc, reply_to_ticket to and cc), one string as a list of one, and says what they are', async () => {
     const { tools } = await mcp.client.listTools();
     const argument = (tool: string, name: string) =>
