@@ -211,6 +211,13 @@ export async function updateTicket(
   return { response: sent.response, changed: sent.changed, ...(moved ? { movedDue: { was: sent.dueBefore, now } } : {}) };
 }
 
+/** A dry run's word for planned updates that change the priority and name no due date; undefined for others. */
+export function dueMayMove(planned: readonly PlannedRequest[], named: string): string | undefined {
+  const first = planned[0];
+  if (planned.length !== 1 || first?.changed?.has('TicketPriorityId') !== true) return undefined;
+  return `the service may recompute the due date from the SLA of the new priority; ${named} keeps one`;
+}
+
 /** `the service moved its due date from 2026-12-20 09:00 to 2026-11-27 13:00 (the SLA of the new priority)`. */
 export function movedDueText(due: MovedDue): string {
   const named = (date: Date | undefined) => (date === undefined ? 'none' : formatDate(date));

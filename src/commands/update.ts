@@ -13,7 +13,7 @@ import { detailLines } from '../output/reflow.js';
 import { fieldsFor } from '../model/fields.js';
 import { addFieldOptions, assertFieldsApply, flagOf, givenKeys, pickFieldValues, type RawFieldValues } from '../fields/options.js';
 import { checkFields, resolveFields, typedNames } from '../fields/values.js';
-import { heldNow, movedDueText, plannedUpdates, updateTicket } from '../bulk/change.js';
+import { dueMayMove, heldNow, movedDueText, plannedUpdates, updateTicket } from '../bulk/change.js';
 import { tktCommand } from '../config/session.js';
 import { parseTicketId } from '../util/ids.js';
 import { dryRunOption, idArgument } from './shared-options.js';
@@ -71,7 +71,10 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<void> {
 
   const api = await ctx.api();
   if (options.dryRun) {
-    for (const plan of await plannedUpdates(api, id, changes.fields, labels)) await printDryRun(ctx, plan);
+    const planned = await plannedUpdates(api, id, changes.fields, labels);
+    for (const plan of planned) await printDryRun(ctx, plan);
+    const due = dueMayMove(planned, '--due');
+    if (due !== undefined) await ctx.output.note(`${due}\n`);
     return;
   }
   const change = { fields: changes.fields, labels: { ...typedNames(toResolve), ...labels } };

@@ -120,6 +120,8 @@ describe('tkt update', () => {
     // It printed only "Updated ticket #N", and the due date set before was gone.
     const id = await fullTicket();
     expect((await h.cli(['update', String(id), '--due', '2030-12-20T09:00Z'])).code).toBe(0);
+    const dry = await h.cli(['update', String(id), '--priority', 'Critical', '--dry-run']);
+    expect(dry.stderr).toBe('the service may recompute the due date from the SLA of the new priority; --due keeps one\n');
     const result = await h.cli(['-q', 'update', String(id), '--priority', 'Critical']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe('');
