@@ -78,9 +78,17 @@ export async function heldNow(client: ApiClient, id: TicketId): Promise<Record<s
 /** How an update is sent: as it is, or through the command's gate (src/cmdutil/send-change.ts). */
 export type ChangeSender = (plan: RequestPlan) => Promise<ApiResponse>;
 
+/** One update sent: the service's answer, the fields it changed and the due date the ticket had before it. */
+interface SentChange {
+  response: ApiResponse;
+  changed: string[];
+  dueBefore: Date | undefined;
+}
+
 /** Read-modify-write of one ticket: its current fields plus `changes`. */
-async function changeTicket(client: ApiClient, id: TicketId, changes: Changes, send: ChangeSender): Promise<ApiResponse> {
-  return send((await changePlan(client, id, changes)).plan);
+async function changeTicket(client: ApiClient, id: TicketId, changes: Changes, send: ChangeSender): Promise<SentChange> {
+  const { plan, changed, current } = await changePlan(client, id, changes);
+  return { response: await send(plan), changed, dueBefore: readTicket(current).due };
 }
 
 /**
@@ -116,12 +124,16 @@ export async function keptChange<T>(
   change: FieldChange,
   attempt: () => Promise<T>,
   sent: (outcome: T) => boolean,
+  kept?: (ticket: Ticket) => void,
 ): Promise<T> {
   for (let tries = 1; ; tries++) {
     const outcome = await attempt();
     if (!sent(outcome)) return outcome;
-    const { lost } = await readBack(client, id, change);
-    if (lost.length === 0) return outcome;
+    const { ticket, lost } = await readBack(client, id, change);
+    if (lost.length === 0) {
+      kept?.(ticket);
+      return outcome;
+    }
     if (tries === 2) throw new OperationError(`changed by someone else meanwhile: ${lost.join(', ')}; run it again`);
   }
 }
@@ -151,10 +163,25 @@ export async function plannedUpdates(client: ApiClient, id: TicketId, changes: C
   return [planned, { ...then, labels, changed: new Set(['DueDate']), was: heldValues(current, currentUpdateForm(id, current), ['DueDate']) }];
 }
 
+/** A due date the service moved when the priority changed (its SLA), the update naming none. */
+export interface MovedDue {
+  was: Date | undefined;
+  now: Date | undefined;
+}
+
+/** What `tkt update`'s change did. */
+export interface UpdateOutcome {
+  /** The first update's answer. */
+  response: ApiResponse;
+  /** The form fields whose value the ticket did not hold already: none, and the update changed nothing. */
+  changed: string[];
+  movedDue?: MovedDue;
+}
+
 /**
- * Sends `tkt update`'s change: the first update's answer; fails when the service keeps its own due
- * date, or when `send` refuses the second update (the run stopped): the first one was made.
- * `run`: where the run looked, for the command line of a hint.
+ * Sends `tkt update`'s change; fails when the service keeps its own due date, or when `send`
+ * refuses the second update (the run stopped): the first one was made. `run`: where the run
+ * looked, for the command line of a hint.
  */
 export async function updateTicket(
   client: ApiClient,
@@ -162,17 +189,39 @@ export async function updateTicket(
   change: FieldChange,
   run: RunPlace,
   send: ChangeSender = (plan) => client.send(plan),
-): Promise<ApiResponse> {
+): Promise<UpdateOutcome> {
   const { first, due } = splitDueAfterPriority(change.fields);
-  const response = await keptChange(
+  let after: Ticket | undefined;
+  const sent = await keptChange(
     client,
     id,
     { ...change, fields: first },
     () => changeTicket(client, id, first, send),
     () => true,
+    (ticket) => (after = ticket),
   );
-  if (due !== undefined) await setDueAfterPriority(client, id, due, run, send);
-  return response;
+  if (due !== undefined) {
+    await setDueAfterPriority(client, id, due, run, send);
+    return { response: sent.response, changed: [...new Set([...sent.changed, 'DueDate'])] };
+  }
+  // A new priority with no due date given: the service recomputes the due date from its SLA (docs/service.md 4.4).
+  const now = after?.due;
+  const moved =
+    sent.changed.includes('TicketPriorityId') && after !== undefined && (now === undefined ? sent.dueBefore !== undefined : !sameDue(sent.dueBefore, now));
+  return { response: sent.response, changed: sent.changed, ...(moved ? { movedDue: { was: sent.dueBefore, now } } : {}) };
+}
+
+/** A dry run's word for planned updates that change the priority and name no due date; undefined for others. */
+export function dueMayMove(planned: readonly PlannedRequest[], named: string): string | undefined {
+  const first = planned[0];
+  if (planned.length !== 1 || first?.changed?.has('TicketPriorityId') !== true) return undefined;
+  return `the service may recompute the due date from the SLA of the new priority; ${named} keeps one`;
+}
+
+/** `the service moved its due date from 2026-12-20 09:00 to 2026-11-27 13:00 (the SLA of the new priority)`. */
+export function movedDueText(due: MovedDue): string {
+  const named = (date: Date | undefined) => (date === undefined ? 'none' : formatDate(date));
+  return `the service moved its due date from ${named(due.was)} to ${named(due.now)} (the SLA of the new priority)`;
 }
 
 /** The second update of `--priority P --due WHEN`; says so when the service still keeps its own. */

@@ -37,11 +37,12 @@ export async function closureOf(options: ClosureOptions, ctx: Context): Promise<
   return { closure: { closeBy: closer.id, acknowledged: options.acknowledge, comments, status, closureComments, closingDate, files }, closer };
 }
 
-function closingDateOf(text: string, now: Date): string {
+/** The closing date for `--date` (or close_ticket's `date`, its `name`), as the form sends it. */
+export function closingDateOf(text: string, now: Date, name = '--date'): string {
   try {
     return parseWhen(text, now).toISOString();
   } catch (error) {
-    if (error instanceof UsageError) throw new UsageError(`--date: ${error.message}`);
+    if (error instanceof UsageError) throw new UsageError(`${name}: ${error.message}`);
     throw error;
   }
 }

@@ -13,7 +13,8 @@ import { detailLines } from '../output/reflow.js';
 import { fieldsFor } from '../model/fields.js';
 import { addFieldOptions, assertFieldsApply, flagOf, givenKeys, pickFieldValues, type RawFieldValues } from '../fields/options.js';
 import { checkFields, resolveFields, typedNames } from '../fields/values.js';
-import { heldNow, plannedUpdates, updateTicket } from '../bulk/change.js';
+import { dueMayMove, heldNow, movedDueText, plannedUpdates, updateTicket } from '../bulk/change.js';
+import { tktCommand } from '../config/session.js';
 import { parseTicketId } from '../util/ids.js';
 import { dryRunOption, idArgument } from './shared-options.js';
 
@@ -70,10 +71,20 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<void> {
 
   const api = await ctx.api();
   if (options.dryRun) {
-    for (const plan of await plannedUpdates(api, id, changes.fields, labels)) await printDryRun(ctx, plan);
+    const planned = await plannedUpdates(api, id, changes.fields, labels);
+    for (const plan of planned) await printDryRun(ctx, plan);
+    const due = dueMayMove(planned, '--due');
+    if (due !== undefined) await ctx.output.note(`${due}\n`);
     return;
   }
   const change = { fields: changes.fields, labels: { ...typedNames(toResolve), ...labels } };
-  const response = await updateTicket(api, id, change, ctx, (plan) => sendChange(ctx, api, plan, changeInDoubt(ctx, id)));
+  const { response, changed, movedDue } = await updateTicket(api, id, change, ctx, (plan) => sendChange(ctx, api, plan, changeInDoubt(ctx, id)));
   await ctx.output.document(response.body ?? { id, ok: true, status: response.status }, { human: () => `Updated ticket #${id}\n` });
+  // As --dry-run says it, and update_ticket answers it.
+  if (changed.length === 0) await ctx.output.note(`ticket #${id} has every value given already: nothing changed\n`);
+  // Not an error: the update was made as asked; the due date it did not name moved, and -q users need to know too.
+  if (movedDue !== undefined) {
+    const keep = movedDue.was === undefined ? '' : `; to keep the old one, run "${tktCommand(ctx, `update ${id} --due ${movedDue.was.toISOString()}`)}"`;
+    await ctx.output.warning(`ticket #${id}: ${movedDueText(movedDue)}${keep}`);
+  }
 }

@@ -30,7 +30,8 @@ export const changeOutput = {
 // tools/list by every tool that has it (README: Assistants, the budget).
 /**
  * update, assign, reopen: their dry run's fields that would change, {"TicketPriorityId": "1 (Low)
- * -> 3 (High)"}; left untyped in the schema, which costs a record's typing in every such tool.
+ * -> 3 (High)"}, and update's real call the fields it changed, ["TicketPriorityId"]; left untyped
+ * in the schema, which costs a record's typing in every such tool.
  */
 export const fieldChangeOutput = { ...changeOutput, changes: z.unknown().optional() };
 /** pickup: whom the ticket was taken from. */

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { plans } from '../api/plans.js';
 import type { ApiResponse } from '../api/types.js';
-import { plannedUpdates, updateTicket } from '../bulk/change.js';
+import { dueMayMove, plannedUpdates, updateTicket, type MovedDue } from '../bulk/change.js';
 import type { PlannedRequest } from '../cmdutil/dry-run.js';
 import type { Context } from '../context/context.js';
 import { UsageError, rethrowInDoubt } from '../errors.js';
@@ -37,18 +37,37 @@ function helpOf(spec: TicketFieldSpec): string | undefined {
 
 const NAMES_TAKEN = 'People and lookup values take names, usernames or IDs (see lookups); assignee also @me.';
 
-/** A list argument, as every tool takes lists; one string is taken as a list of one. */
-function listArgument(): z.ZodPreprocess<z.ZodArray<z.ZodString>> {
-  return z.preprocess((value) => (typeof value === 'string' ? [value] : value), z.array(z.string()));
+/** A list argument, as every tool takes lists; one value is taken as a list of one. */
+function listArgument<Item extends z.ZodType>(item: Item): z.ZodPreprocess<z.ZodArray<Item>> {
+  return z.preprocess((value) => (Array.isArray(value) || value === undefined ? value : [value]), z.array(item));
 }
 
-type FieldArgument = z.ZodOptional<z.ZodString | z.ZodPreprocess<z.ZodArray<z.ZodString>>>;
+/** A list of text, as addresses are given. */
+function textList(): z.ZodPreprocess<z.ZodArray<z.ZodString>> {
+  return listArgument(z.string());
+}
+
+/**
+ * A value looked up by name or ID: an ID as `lookups` hands it out, a number, is taken as the CLI
+ * takes it typed. A whole number, checked by refine: `.int()` would list its bounds in tools/list.
+ */
+export function nameOrId(): z.ZodUnion<[z.ZodString, z.ZodNumber]> {
+  return z.union([z.string(), z.number().refine(Number.isInteger, 'expected an integer')]);
+}
+
+type FieldArgument = z.ZodOptional<z.ZodType>;
+
+/** Whether a field's value is an ID, or a name or an ID: integers are taken too. */
+function takesIds(spec: TicketFieldSpec): boolean {
+  return spec.value.type === 'lookup' || spec.value.type === 'id' || spec.value.type === 'ids';
+}
 
 /** The input shape of an endpoint's fields, by the field table: a list where the option repeats, required ones required. */
 function fieldInput(endpoint: TicketEndpoint, { allOptional }: { allOptional: boolean }): Record<string, FieldArgument> {
   const needed = new Set(allOptional ? [] : requiredKeys(endpoint));
   const entries = formFields(endpoint).map((spec) => {
-    const value = isRepeatable(spec.value) ? listArgument() : z.string();
+    const one = takesIds(spec) ? nameOrId() : z.string();
+    const value = isRepeatable(spec.value) ? listArgument(one) : one;
     const help = helpOf(spec);
     const described = help === undefined ? value : value.describe(help);
     return [spec.key, needed.has(spec.key) ? described : described.optional()];
@@ -57,8 +76,14 @@ function fieldInput(endpoint: TicketEndpoint, { allOptional }: { allOptional: bo
   return Object.fromEntries(entries) as Record<string, FieldArgument>;
 }
 
+/** The arguments as the CLI's options have them typed: IDs given as numbers become their digits. */
 function valuesOf(endpoint: TicketEndpoint, args: Readonly<Record<string, unknown>>): RawFieldValues {
-  return Object.fromEntries(formFields(endpoint).flatMap((spec) => (args[spec.key] === undefined ? [] : [[spec.key, args[spec.key] as string | string[]]])));
+  return Object.fromEntries(
+    formFields(endpoint).flatMap((spec) => {
+      const value = args[spec.key] as string | number | (string | number)[] | undefined;
+      return value === undefined ? [] : [[spec.key, Array.isArray(value) ? value.map(String) : String(value)]];
+    }),
+  );
 }
 
 /** Sends a request that has no ticket ID to go by (a create): a failure after it may have left is in doubt. */
@@ -72,6 +97,13 @@ const CREATE_ENDPOINT = createEndpoint(false);
 function replacedDueNote(due: ReplacedDue, id: string | undefined): string {
   const sent = new Date(due.sent).toISOString();
   return `the service set its due date to ${due.kept?.toISOString() ?? 'none'} (its SLA), not ${sent}; update_ticket with id ${id} and due ${JSON.stringify(sent)} keeps yours (an update that leaves the priority keeps the due date)`;
+}
+
+/** movedDueText for an assistant, in UTC ISO 8601, with the call that puts the due date back. */
+function movedDueNote(due: MovedDue, id: number): string {
+  const iso = (date: Date | undefined) => date?.toISOString() ?? 'none';
+  const keep = due.was === undefined ? '' : `; update_ticket with id ${id} and due ${JSON.stringify(iso(due.was))} puts it back`;
+  return `the service moved its due date from ${iso(due.was)} to ${iso(due.now)} (the SLA of the new priority)${keep}`;
 }
 
 export const createTicket = defineTool({
@@ -121,9 +153,28 @@ export const updateTicketTool = defineTool({
     const checked = checkFields('update', values, ctx.now());
     const { form, labels } = await resolveFields(checked, lookups, { labels: args.dry_run === true });
     const api = await ctx.api();
-    if (args.dry_run) return dryRunOutput(args.id, await plannedUpdates(api, args.id, form.fields, labels));
-    await updateTicket(api, args.id, { fields: form.fields, labels: typedNames(checked) }, ctx).catch(changeInDoubt(args.id));
-    return { structured: { id: args.id, changed: true }, text: `Updated ticket #${args.id}: ${givenKeys(values).join(', ')}.` };
+    if (args.dry_run) {
+      const planned = await plannedUpdates(api, args.id, form.fields, labels);
+      const output = dryRunOutput(args.id, planned);
+      const due = dueMayMove(planned, 'an update_ticket call with due');
+      return due === undefined ? output : { ...output, text: `${output.text}\nNote: ${due}.` };
+    }
+    const { changed, movedDue } = await updateTicket(api, args.id, { fields: form.fields, labels: typedNames(checked) }, ctx).catch(changeInDoubt(args.id));
+    // As its dry run says it: values the ticket holds already are no change.
+    if (changed.length === 0) {
+      return {
+        structured: { id: args.id, changed: false, changes: [] },
+        text: `Ticket #${args.id}: it changed nothing: the ticket has every value given already.`,
+      };
+    }
+    const note = movedDue === undefined ? undefined : movedDueNote(movedDue, args.id);
+    return {
+      structured: { id: args.id, changed: true, changes: changed, ...(note === undefined ? {} : { note }) },
+      text: `Updated ticket #${args.id}: ${formFields('update')
+        .filter((spec) => changed.includes(spec.formField))
+        .map((spec) => spec.key)
+        .join(', ')}.${note === undefined ? '' : ` But ${note}.`}`,
+    };
   },
 });
 
@@ -134,8 +185,8 @@ export const replyToTicket = defineTool({
   input: {
     ...ticketIdInput,
     message: z.string(),
-    to: listArgument().optional().describe(`${ADDRESSES}; default: the requester's`),
-    cc: listArgument().optional().describe(ADDRESSES),
+    to: textList().optional().describe(`${ADDRESSES}; default: the requester's`),
+    cc: textList().optional().describe(ADDRESSES),
     subject: z.string().optional(),
     ...dryRunInput,
   },

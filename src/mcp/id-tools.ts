@@ -3,11 +3,19 @@
 import { z } from 'zod';
 import { plans } from '../api/plans.js';
 import { DEFAULT_REOPEN_STATUS, assignRequest, reopenRequest, type CommandNames } from '../bulk/change.js';
-import { resolveActingUser } from '../prompts/acting-user.js';
+import { resolveActingUser, type ActingWords } from '../prompts/acting-user.js';
+import { closingDateOf } from '../bulk/closure.js';
 import { closeUnchanged, pickupPlan, readFirst, resolveUnchanged } from '../bulk/ticket-state.js';
 import { alreadyAssignedNote, alreadyClosedNote, alreadyResolvedNote } from '../reading/unchanged.js';
 import { WRITE, WRITE_IDEMPOTENT, changeOne, changeOutput, dryRunInput, fieldChangeOutput, pickupOutput, ticketIdInput } from './change.js';
+import { nameOrId } from './form-tools.js';
 import { defineTool } from './tool.js';
+
+/** resolve's and close's `by`, as `--by`: who acts when not you (a token that names no user needs it). Users' IDs are text, as lookups gives them. */
+const byInput = { by: z.string().optional() };
+/** A name or an ID as the CLI's option has it typed: an ID given as a number becomes its digits. */
+const typed = (value: string | number | undefined): string | undefined => (value === undefined ? undefined : String(value));
+const TOOL_WORDS: ActingWords = { tickets: 'this ticket', typed: { flag: 'by', noun: 'user' }, hint: 'pass "by": USER (a user ID or username)' };
 
 export const pickupTicket = defineTool({
   name: 'pickup_ticket',
@@ -26,11 +34,11 @@ export const resolveTicket = defineTool({
   name: 'resolve_ticket',
   title: 'Resolve a ticket',
   description: 'Resolve a ticket with resolution details, as you.',
-  input: { ...ticketIdInput, details: z.string().describe('the resolution'), ...dryRunInput },
+  input: { ...ticketIdInput, details: z.string().describe('the resolution'), ...byInput, ...dryRunInput },
   output: changeOutput,
   annotations: WRITE_IDEMPOTENT,
   async call(args, { ctx }) {
-    const submitBy = await resolveActingUser(ctx, undefined, 'resolves');
+    const submitBy = await resolveActingUser(ctx, args.by, 'resolves', TOOL_WORDS);
     return changeOne(
       ctx,
       args.id,
@@ -51,12 +59,31 @@ export const closeTicket = defineTool({
   name: 'close_ticket',
   title: 'Close a ticket',
   description: 'Close a ticket, as you, with optional comments.',
-  input: { ...ticketIdInput, comments: z.string().optional(), ...dryRunInput },
+  input: {
+    ...ticketIdInput,
+    comments: z.string().optional(),
+    closure_comments: z.string().optional(),
+    acknowledge: z.boolean().optional().describe('send the closure e-mail to the requester and CC'),
+    closure_status: z.number().int().min(0).optional().describe('closure status code'),
+    date: z.string().optional().describe('closing date: ISO 8601 or +3d/+4h/+30m; default now'),
+    ...byInput,
+    ...dryRunInput,
+  },
   output: changeOutput,
   annotations: WRITE_IDEMPOTENT,
   async call(args, { ctx }) {
-    const closeBy = await resolveActingUser(ctx, undefined, 'closes');
-    const closure = { closeBy, comments: args.comments, files: [] };
+    // As `tkt close` makes it (src/bulk/closure.ts), but for what a tool cannot take: stdin, files.
+    const closingDate = args.date === undefined ? undefined : closingDateOf(args.date, ctx.now(), 'date');
+    const closeBy = await resolveActingUser(ctx, args.by, 'closes', TOOL_WORDS);
+    const closure = {
+      closeBy,
+      acknowledged: args.acknowledge,
+      comments: args.comments,
+      status: args.closure_status,
+      closureComments: args.closure_comments,
+      closingDate,
+      files: [],
+    };
     return changeOne(
       ctx,
       args.id,
@@ -85,11 +112,11 @@ export const reopenTicket = defineTool({
   name: 'reopen_ticket',
   title: 'Reopen a ticket',
   description: `Set a resolved or closed ticket back to a status (default ${DEFAULT_REOPEN_STATUS}).`,
-  input: { ...ticketIdInput, status: z.string().optional(), ...dryRunInput },
+  input: { ...ticketIdInput, status: nameOrId().optional(), ...dryRunInput },
   output: fieldChangeOutput,
   annotations: WRITE_IDEMPOTENT,
   async call(args, { ctx, lookups }) {
-    const request = await reopenRequest(lookups, args.status, { labels: args.dry_run === true, named: TOOL_NAMES });
+    const request = await reopenRequest(lookups, typed(args.status), { labels: args.dry_run === true, named: TOOL_NAMES });
     return changeOne(ctx, args.id, { verb: 'reopened', ...request }, args.dry_run);
   },
 });

@@ -6,11 +6,9 @@ import type { RequestPlan } from '../api/types.js';
 import type { PlannedRequest } from '../cmdutil/dry-run.js';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
-import type { Lookups } from '../lookups/types.js';
+import type { Lookups, TypedOption } from '../lookups/types.js';
 import type { RawFieldValues } from '../fields/options.js';
 import { sameId } from '../util/same-id.js';
-
-const BY = { flag: '--by', noun: 'user' };
 
 /** Asks for a technician; not optional, so askLookup always answers (with no list to offer, what was typed). */
 async function askWho(ctx: Context, lookups: Lookups, message: string, offerMe = false): Promise<string> {
@@ -34,8 +32,19 @@ export interface ActingUser {
   label: string | undefined;
 }
 
+/** How the errors of who acts name the tickets and the way to say who: the CLI's, or a tool's (`"by"`, this ticket). */
+export interface ActingWords {
+  tickets: string;
+  /** What names who acts, for an unknown or ambiguous name. */
+  typed: TypedOption;
+  /** How to say who acts, for a token that names no user. */
+  hint: string;
+}
+
+const CLI_WORDS: ActingWords = { tickets: 'these tickets', typed: { flag: '--by', noun: 'user' }, hint: 'pass --by USER (a user ID or username)' };
+
 /** The user who acts, for the form's SubmitBy/CloseBy; `action` says what they do, in user words ("resolves"). */
-export async function actingUser(ctx: Context, by: string | undefined, action: 'resolves' | 'closes'): Promise<ActingUser> {
+export async function actingUser(ctx: Context, by: string | undefined, action: 'resolves' | 'closes', words: ActingWords = CLI_WORDS): Promise<ActingUser> {
   const { createLookups } = await import('../lookups/index.js');
   const lookups = createLookups(ctx);
   // The technicians of --by or of the question are loaded already: naming the one chosen costs nothing.
@@ -46,18 +55,18 @@ export async function actingUser(ctx: Context, by: string | undefined, action: '
     const label = [name, ...(you ? ['you'] : [])].filter((part) => part !== undefined).join(', ');
     return { id, label: label === '' ? undefined : label };
   };
-  if (by !== undefined) return named(String(await lookups.resolve('assignee', by, BY)));
+  if (by !== undefined) return named(String(await lookups.resolve('assignee', by, words.typed)));
   const session = await ctx.session();
   if (session.userId !== undefined) return named(session.userId);
   if (!ctx.io.canPrompt) {
-    throw new UsageError(`cannot tell who ${action} these tickets: the token carries no user ID`, { hint: 'pass --by USER (a user ID or username)' });
+    throw new UsageError(`cannot tell who ${action} ${words.tickets}: the token carries no user ID`, { hint: words.hint });
   }
   return named(await askWho(ctx, lookups, `Who ${action} these tickets (--by)? The token names no user`));
 }
 
 /** The acting user's ID alone, for what sends without showing the request. */
-export async function resolveActingUser(ctx: Context, by: string | undefined, action: 'resolves' | 'closes'): Promise<string> {
-  return (await actingUser(ctx, by, action)).id;
+export async function resolveActingUser(ctx: Context, by: string | undefined, action: 'resolves' | 'closes', words?: ActingWords): Promise<string> {
+  return (await actingUser(ctx, by, action, words)).id;
 }
 
 /**

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { run } from '../../src/commands/update.js';
 import { loginAs, type Harness } from '../helpers/harness.js';
 import { useTimeZone } from '../helpers/time-zone.js';
+import { formatDate } from '../../src/output/time.js';
 import { frontEnv, routeCount, sendsNothing, startFrontServer, ticketById, useHarness, userId } from '../helpers/sandbox-state.js';
 
 const UPDATE = 'POST /api/TicketsApi/update/{id}';
@@ -113,6 +114,34 @@ describe('tkt update', () => {
     expect(ticketById(h, id)).toMatchObject({ ticketPriorityId: 3, dueDate: '2030-02-01T09:30:00.000Z' });
     // Priority first (the service recomputes the due date), then the due date.
     expect(routeCount(h, UPDATE) - before).toBe(2);
+  });
+
+  it('a new priority alone: warns, with -q too, that the service moved the due date (its SLA), naming the command that puts it back', async () => {
+    // It printed only "Updated ticket #N", and the due date set before was gone.
+    const id = await fullTicket();
+    expect((await h.cli(['update', String(id), '--due', '2030-12-20T09:00Z'])).code).toBe(0);
+    const dry = await h.cli(['update', String(id), '--priority', 'Critical', '--dry-run']);
+    expect(dry.stderr).toBe('the service may recompute the due date from the SLA of the new priority; --due keeps one\n');
+    const result = await h.cli(['-q', 'update', String(id), '--priority', 'Critical']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe('');
+    const now = new Date(ticketById(h, id).dueDate!);
+    expect(now.toISOString()).not.toBe('2030-12-20T09:00:00.000Z');
+    expect(result.stderr).toBe(
+      `warning: ticket #${id}: the service moved its due date from ${formatDate(new Date('2030-12-20T09:00Z'))} to ${formatDate(now)} (the SLA of the new priority); to keep the old one, run "tkt update ${id} --due 2030-12-20T09:00:00.000Z"`,
+    );
+    // A change that leaves the priority leaves the due date: nothing to say.
+    expect((await h.cli(['update', String(id), '--status', 'In Progress'])).stderr).toBe('');
+  });
+
+  it('says so when the ticket has every value given already, as --dry-run and update_ticket do', async () => {
+    // It printed "Updated ticket #N" alone, where --dry-run marked nothing [changed].
+    const id = await fullTicket();
+    const result = await h.cli(['update', String(id), '--priority', 'Medium']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`Updated ticket #${id}\n`);
+    expect(result.stderr).toBe(`ticket #${id} has every value given already: nothing changed\n`);
+    expect((await h.cli(['-q', 'update', String(id), '--priority', 'Medium'])).stderr).toBe('');
   });
 
   it('a due date set 4 hours ahead reads "in 4h" in tkt show seconds later, not "in 3h"', async () => {

@@ -328,6 +328,38 @@ describe('tkt mcp: the write tools', () => {
     expect(Date.parse(ticketById(h, id!).dueDate!)).toBe(Date.parse(wanted));
   });
 
+  it('update_ticket of a priority alone says when the service moved the due date (its SLA), and the call that puts it back', async () => {
+    // It said only "Updated ticket #N: priority." and the due date given before was gone.
+    const ticket = unusedTicket(h, (t) => !isOpen(t)); /* the open ones are for the other tests */
+    const priority = (name: string) => h.sandbox.state.lookups.priorities.find((p) => p.priority === name)!.id;
+    Object.assign(ticket, { ticketPriorityId: priority('Low') });
+    const wanted = '2030-12-20T09:00:00.000Z';
+    await change('update_ticket', { id: ticket.id, due: wanted });
+    const dry = await mcp.call('update_ticket', { id: ticket.id, priority: 'Critical', dry_run: true });
+    expect(textOf(dry)).toMatch(/\nNote: the service may recompute the due date from the SLA of the new priority; an update_ticket call with due keeps one\.$/);
+    const result = await mcp.call('update_ticket', { id: ticket.id, priority: 'Critical' });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    const kept = new Date(ticketById(h, ticket.id).dueDate!).toISOString();
+    expect(kept).not.toBe(wanted);
+    const note = `the service moved its due date from ${wanted} to ${kept} (the SLA of the new priority); update_ticket with id ${ticket.id} and due "${wanted}" puts it back`;
+    expect(result.structuredContent).toEqual({ id: ticket.id, changed: true, changes: ['TicketPriorityId'], note });
+    expect(textOf(result)).toBe(`Updated ticket #${ticket.id}: priority. But ${note}.`);
+    await change('update_ticket', { id: ticket.id, due: wanted });
+    expect(ticketById(h, ticket.id)).toMatchObject({ ticketPriorityId: priority('Critical'), dueDate: wanted });
+  });
+
+  it('update_ticket of values the ticket has already says it changed nothing, as its dry run does', async () => {
+    // It answered changed: true and "Updated ticket #N: priority." where the dry run said "It would change nothing".
+    const ticket = unusedTicket(h, (t) => !isOpen(t)); /* the open ones are for the other tests */
+    const medium = h.sandbox.state.lookups.priorities.find((p) => p.priority === 'Medium')!.id;
+    Object.assign(ticket, { ticketPriorityId: medium });
+    const dry = await mcp.call('update_ticket', { id: ticket.id, priority: 'Medium', dry_run: true });
+    expect(textOf(dry)).toContain('It would change nothing: the ticket has every value given already.');
+    const result = await mcp.call('update_ticket', { id: ticket.id, priority: 'Medium' });
+    expect(result.structuredContent).toEqual({ id: ticket.id, changed: false, changes: [] });
+    expect(textOf(result)).toBe(`Ticket #${ticket.id}: it changed nothing: the ticket has every value given already.`);
+  });
+
   it('takes addresses as a list in every tool (create_ticket cc, reply_to_ticket to and cc), one string as a list of one, and says what they are', async () => {
     const { tools } = await mcp.client.listTools();
     const argument = (tool: string, name: string) =>
@@ -392,6 +424,78 @@ describe('tkt mcp: the write tools', () => {
     const ticketCreated = ticketById(h, created.id!);
     expect(ticketCreated).toMatchObject({ tierLevelId: 3, clientId: 1, tags: [4, 5] });
     expect(ticketCreated.cc).toMatch(/ops@example\.com.*desk@example\.com/);
+  });
+
+  it('takes the IDs lookups hands out as numbers, as it takes them as strings, in every argument that takes a name or an ID', async () => {
+    // create_ticket {"site": 1} failed "expected string, received number at site", and tag: [5] alike.
+    const sites = (await mcp.call('lookups', { kind: 'site' })).structuredContent as { entries: { id: number; name: string }[] };
+    const site = sites.entries.find((entry) => entry.name === 'Head Office')!.id;
+    expect(typeof site).toBe('number');
+    const created = await change('create_ticket', {
+      title: 'By the numbers',
+      description: 'd',
+      requester: 'aberg',
+      site,
+      department: 2,
+      status: 1,
+      impact: 2,
+      tag: [4, 5],
+    });
+    expect(ticketById(h, created.id!)).toMatchObject({ siteId: site, departmentId: 2, ticketStatusId: 1, impactId: 2, tags: [4, 5] });
+    await change('update_ticket', { id: created.id, priority: 3 });
+    expect(ticketById(h, created.id!)).toMatchObject({ ticketPriorityId: 3 });
+    const resolved = unusedTicket(h, (t) => t.ticketStatusId === status('Resolved'));
+    await change('reopen_ticket', { id: resolved.id, status: status('In Progress') });
+    expect(ticketById(h, resolved.id).ticketStatusId).toBe(status('In Progress'));
+    // A number that is no ID is refused, as the CLI refuses --site 1.5.
+    expect((await mcp.call('update_ticket', { id: created.id, site: 1.5 })).isError).toBe(true);
+  });
+
+  it('close_ticket takes what tkt close takes (acknowledge, closure_comments, closure_status, date, by), and its dry run shows them', async () => {
+    // It took only comments.
+    const ticket = Object.assign(unusedTicket(h), { ticketStatusId: status('Resolved') });
+    const date = '2030-01-02T03:04:00.000Z';
+    const args = { id: ticket.id, comments: 'c', closure_comments: 'Thanks for your patience', acknowledge: true, closure_status: 2, date, by: 'ada' };
+    const planned = await change('close_ticket', { ...args, dry_run: true });
+    expect(planned.requests![0]!.fields).toMatchObject({
+      CloseBy: userId(h, 'admin'),
+      Acknowledged: true,
+      ClosureComments: 'Thanks for your patience',
+      Status: 2,
+      ClosingDate: date,
+    });
+    expect(await change('close_ticket', args)).toEqual({ id: ticket.id, changed: true });
+    expect(ticketById(h, ticket.id).ticketStatusId).toBe(status('Closed'));
+    expect(h.sandbox.state.conversations.filter((c) => c.ticketId === ticket.id).at(-1)).toMatchObject({
+      type: 'Close',
+      message: 'c\n\nThanks for your patience',
+      createdOn: date,
+    });
+    expect(h.sandbox.state.outbox.filter((m) => m.event === 'closure' && m.ticketId === ticket.id)).toHaveLength(1);
+    const bad = await mcp.call('close_ticket', { id: ticket.id, date: 'tomorrow' });
+    expect(textOf(bad)).toMatch(/^error: date: invalid date "tomorrow"/);
+  });
+
+  it('resolve_ticket and close_ticket take by, and a token that names no user asks for it as a tool takes it', async () => {
+    // The error's hint was "pass --by USER", which no tool takes.
+    const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const token = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ exp: Math.floor(Date.now() / 1000) + 3600 })}.c2ln`;
+    const ticket = unusedTicket(h);
+    const anonymous = await connectMcp(['--write'], { TKT_CONFIG_DIR: h.configDir, TKT_URL: h.sandbox.url, TKT_TOKEN: token });
+    try {
+      const sent = h.sandbox.stats.requests;
+      const refused = await anonymous.call('resolve_ticket', { id: ticket.id, details: 'fixed' });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toBe('error: cannot tell who resolves this ticket: the token carries no user ID\nhint: pass "by": USER (a user ID or username)');
+      expect(textOf(await anonymous.call('close_ticket', { id: ticket.id }))).toMatch(/^error: cannot tell who closes this ticket: .*\nhint: pass "by": USER/);
+      expect(h.sandbox.stats.requests).toBe(sent);
+    } finally {
+      await anonymous.close();
+    }
+    // The sandbox takes no token without a subject: `by` is sent where the login names a user too.
+    const resolve = await change('resolve_ticket', { id: ticket.id, details: 'fixed', by: 'ada', dry_run: true });
+    expect(resolve.requests![0]!.fields).toMatchObject({ SubmitBy: userId(h, 'admin') });
+    expect(textOf(await mcp.call('close_ticket', { id: ticket.id, by: 'nobody-here', dry_run: true }))).toMatch(/for by/);
   });
 
   it("a value the service refuses as invalid (a site removed since the cache was filled) is looked up afresh: the next call sees the service's list", async () => {
