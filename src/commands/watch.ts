@@ -73,8 +73,13 @@ export async function run(options: WatchOptions, ctx: Context, timer?: WatchTime
       throw new UsageError('ticket IDs cannot be combined with a view, --search, --requester or filters', { hint: 'watch either tickets or a view' });
     }
     ids = await collectIds(givenIds, () => ctx.io.stdin, ctx.signal);
-    // Unlike an ID... command, watching no ticket would wait forever for nothing.
-    if (ids.length === 0) throw new UsageError('no ticket IDs on stdin to watch');
+    // Empty stdin is nothing to do, as for every ID... command (a cron job's quiet day): watching
+    // no ticket would wait forever for nothing, so the watch ends at once. Stopped before any ID
+    // came, the run says only that it was interrupted.
+    if (ids.length === 0) {
+      if (!ctx.signal.aborted) await ctx.output.note('no ticket IDs on stdin: nothing to watch\n');
+      return;
+    }
   }
   // The state file is checked before any request: one of another watch is refused. The watch
   // holds it until it ends (README, Watching).
