@@ -22,8 +22,9 @@ export interface WatchOptions extends ViewWatchOptions {
 const TEST_INTERVAL_VARIABLE = 'TKT_TEST_WATCH_INTERVAL_MS';
 
 const EXAMPLES = `
-Events: added (entered the watched set), removed (left it), changed (status, priority,
-assignee, due, title: old → new) and, for given IDs, replied (new conversation entries).
+Events: added (entered the watched set), removed (left it: deleted, or left the view,
+confirmed first), changed (status, priority, assignee, due, title: old → new) and, for
+given IDs, replied (new conversation entries).
 The first poll sets the baseline and prints nothing (--initial: every ticket as added).
 --state FILE keeps the last poll between runs, written after its events are out: run with
 --once from cron, it prints exactly what changed since the previous run.
