@@ -96,4 +96,39 @@ describe('tkt watch over a view that changes during a poll', () => {
     }
     expect(after).toEqual([]);
   });
+
+  it('a ticket gone between polls on a calm desk costs one read and no other walk; one that left a view the service filters, a second walk', async () => {
+    // Walks counted by their first page, which each awaits (a request past the end may still be on its way).
+    let walks = 0;
+    const server = await startFrontServer(h, (req, _res, body) => {
+      if (isListPage(req) && (JSON.parse(body.toString('utf8')) as { page?: number }).page === 1) walks++;
+      return false;
+    });
+    try {
+      const run = async (view: string, state: string) => {
+        const [before, walksBefore] = [server.requests.length, walks];
+        const result = await h.cli(['--json', 'watch', '--once', '--view', view, '--state', state], { env: frontEnv(h, server) });
+        expect(result.code, result.stderr).toBe(0);
+        const requests = server.requests.slice(before);
+        return { events: jsonLines(result.stdout), walks: walks - walksBefore, reads: requests.filter(isDetailRead).length };
+      };
+      const all = join(dir, 'calm-all.json');
+      expect((await run('all-tickets', all)).walks).toBe(1);
+      const [deleted] = await firstIds('all-tickets', 1);
+      ticketById(h, deleted!).isDeleted = true;
+      const told = await run('all-tickets', all);
+      expect(told.events.map((event) => [event.event, event.id, event.reason])).toEqual([['removed', deleted, 'deleted']]);
+      expect([told.walks, told.reads]).toEqual([1, 1]);
+
+      const unassigned = join(dir, 'calm-unassigned.json');
+      expect((await run('unassigned-tickets', unassigned)).walks).toBe(1);
+      const [assigned] = await firstIds('unassigned-tickets', 1);
+      ticketById(h, assigned!).assignedUser = h.sandbox.state.users.find((user) => user.username === 'tech')!.id;
+      const left = await run('unassigned-tickets', unassigned);
+      expect(left.events.map((event) => [event.event, event.id, event.reason])).toEqual([['removed', assigned, 'left the view']]);
+      expect([left.walks, left.reads]).toEqual([2, 1]);
+    } finally {
+      await server.close();
+    }
+  });
 });
