@@ -22,8 +22,9 @@ export interface WatchOptions extends ViewWatchOptions {
 const TEST_INTERVAL_VARIABLE = 'TKT_TEST_WATCH_INTERVAL_MS';
 
 const EXAMPLES = `
-Events: added (entered the watched set), removed (left it), changed (status, priority,
-assignee, due, title: old → new) and, for given IDs, replied (new conversation entries).
+Events: added (entered the watched set), removed (left it: deleted, or left the view,
+confirmed first), changed (status, priority, assignee, due, title: old → new) and, for
+given IDs, replied (new conversation entries).
 The first poll sets the baseline and prints nothing (--initial: every ticket as added).
 --state FILE keeps the last poll between runs, written after its events are out: run with
 --once from cron, it prints exactly what changed since the previous run.
@@ -73,8 +74,13 @@ export async function run(options: WatchOptions, ctx: Context, timer?: WatchTime
       throw new UsageError('ticket IDs cannot be combined with a view, --search, --requester or filters', { hint: 'watch either tickets or a view' });
     }
     ids = await collectIds(givenIds, () => ctx.io.stdin, ctx.signal);
-    // Unlike an ID... command, watching no ticket would wait forever for nothing.
-    if (ids.length === 0) throw new UsageError('no ticket IDs on stdin to watch');
+    // Empty stdin is nothing to do, as for every ID... command (a cron job's quiet day): watching
+    // no ticket would wait forever for nothing, so the watch ends at once. Stopped before any ID
+    // came, the run says only that it was interrupted.
+    if (ids.length === 0) {
+      if (!ctx.signal.aborted) await ctx.output.note('no ticket IDs on stdin: nothing to watch\n');
+      return;
+    }
   }
   // The state file is checked before any request: one of another watch is refused. The watch
   // holds it until it ends (README, Watching).

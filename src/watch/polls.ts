@@ -1,28 +1,48 @@
 // One read of what `tkt watch` watches: every page of a view (the bounded, ordered paging of
-// `list --all`, with list's filters), or the detail of each given ticket.
+// `list --all`, with list's filters), or the detail of each given ticket. The service pages by
+// position, so a walk over a view that changes under it can miss a ticket that never left
+// (WalkChanges): a ticket of the previous poll that a walk misses is confirmed before it is told
+// removed (README, Watching).
 import { plans } from '../api/plans.js';
 import type { Context } from '../context/context.js';
 import { ApiError } from '../errors.js';
 import { readTicket, type ConversationEntry } from '../model/ticket.js';
-import { buildFilter, checkFilterOptions, hasFilters, type ListFilterOptions } from '../listing/filter.js';
-import { PAGE_CONCURRENCY, walkPages } from '../listing/pages.js';
+import { buildFilter, checkFilterOptions, hasFilters, type ListFilterOptions, type TicketFilter } from '../listing/filter.js';
+import { PAGE_CONCURRENCY, WalkChanges, walkPages, type PageSource } from '../listing/pages.js';
 import { listSource, matchingPages, type ListSourceOptions } from '../listing/source.js';
-import { watchedTicket, type Snapshot } from './events.js';
+import { watchedTicket, type Departure, type Snapshot, type WatchedTicket } from './events.js';
 
 export interface PollResult {
   snapshot: Snapshot;
   /** Each ticket's conversation (`tkt watch ID...`). */
   conversations?: Map<string, readonly ConversationEntry[]>;
+  /** What the poll learnt of tickets of the previous poll that are not in this one. */
+  departures?: Map<string, Departure>;
 }
 
 /**
  * Reads the watched tickets once; `ctx` is the poll's own (its signal is not the run's).
- * `baseline`: no earlier poll is known (not even from --state).
+ * `previous`: the previous poll (or what --state kept); undefined at the baseline.
  */
-export type Poll = (ctx: Context, baseline: boolean) => Promise<PollResult>;
+export type Poll = (ctx: Context, previous: Snapshot | undefined) => Promise<PollResult>;
 
 /** What `tkt list` would read: the view, its search and requester, and the filters. */
 export type ViewWatchOptions = ListFilterOptions & Pick<ListSourceOptions, 'view' | 'search' | 'in' | 'requester'>;
+
+/** Walks of the view in one poll: the first, and up to two more while tickets it missed are in doubt. */
+const MAX_WALKS = 3;
+/** Missing tickets read before walking again: a deleted one, or one the filter now refuses, needs no other walk. */
+const FEW_MISSING = 10;
+/** Detail reads a poll spends on missing tickets (their reason and values now); past these, the values last seen. */
+const MAX_CONFIRM_READS = 100;
+const CONFIRM_CONCURRENCY = 8;
+
+/** One walk of the view: its tickets; whether it saw the desk change under it; whether it was one page (one read, of one moment). */
+interface Walk {
+  snapshot: Snapshot;
+  changed: boolean;
+  onePage: boolean;
+}
 
 /** The poll of a view: checks the options and resolves the filter's names once, before the first poll. */
 export async function viewPoll(options: ViewWatchOptions, ctx: Context): Promise<Poll> {
@@ -30,20 +50,97 @@ export async function viewPoll(options: ViewWatchOptions, ctx: Context): Promise
   const filtering = hasFilters(options);
   const source = await listSource({ view: options.view, search: options.search, in: options.in, requester: options.requester, all: true }, ctx, filtering);
   const filter = filtering ? await buildFilter(options, ctx, (await import('../lookups/index.js')).createLookups(ctx)) : undefined;
-  return async (pollCtx) => {
-    const pages =
+  const walk = async (pollCtx: Context): Promise<Walk> => {
+    const changes = new WalkChanges();
+    let pages = 0;
+    const counted: PageSource = {
+      ...source,
+      fetch: (page) => {
+        pages++;
+        return source.fetch(page);
+      },
+    };
+    const walked =
       filter === undefined
-        ? walkPages(source, { signal: pollCtx.signal, concurrency: PAGE_CONCURRENCY })
-        : matchingPages({ skip: 0, limit: Infinity }, source, filter, pollCtx);
+        ? walkPages(counted, { signal: pollCtx.signal, concurrency: PAGE_CONCURRENCY, changes })
+        : matchingPages({ skip: 0, limit: Infinity }, counted, filter, pollCtx, changes);
     const snapshot: Snapshot = new Map();
-    for await (const items of pages) {
+    for await (const items of walked) {
       for (const item of items) {
         const ticket = watchedTicket(item);
         if (ticket !== undefined) snapshot.set(String(ticket.id), ticket);
       }
     }
-    return { snapshot };
+    return { snapshot, changed: changes.failure() !== undefined, onePage: pages === 1 };
   };
+  return async (pollCtx, previous) => {
+    const departures = new Map<string, Departure>();
+    // Values of missing tickets read that still exist and pass the filter tkt applies: only the
+    // service's view can say whether they left it, by a walk that misses them again.
+    const stillThere = new Map<string, WatchedTicket | undefined>();
+    const read = new Set<string>();
+    let missedBefore = new Set<string>();
+    for (let walks = 1; ; walks++) {
+      const { snapshot, changed, onePage } = await walk(pollCtx);
+      const last = walks === MAX_WALKS;
+      // A walk that saw the desk change may have missed any ticket: walk again before judging any.
+      if (changed && !last) {
+        missedBefore = new Set();
+        continue;
+      }
+      if (previous === undefined) return { snapshot };
+      const missing = [...previous.keys()].filter((key) => !snapshot.has(key) && !departures.has(key));
+      // Missed by one read of the whole view, or by this walk and the one before, neither seeing a change: it left.
+      const gone = new Set(missing.filter((key) => !changed && (onePage || missedBefore.has(key))));
+      const doubted = missing.filter((key) => !gone.has(key));
+      // Many in doubt is a desk that changed between pages: another walk, not a read each.
+      const toRead = [...gone, ...(doubted.length <= FEW_MISSING ? doubted : [])].filter((key) => !read.has(key)).slice(0, MAX_CONFIRM_READS - read.size);
+      for (const key of toRead) read.add(key);
+      await confirm(pollCtx, toRead, filter, departures, stillThere);
+      for (const key of gone) if (!departures.has(key)) departures.set(key, { reason: 'left the view', ticket: stillThere.get(key) });
+      const remaining = doubted.filter((key) => !departures.has(key));
+      if (remaining.length === 0) return { snapshot, departures };
+      if (last) {
+        // Still in doubt on a desk that keeps changing: kept as last seen, for the next poll to decide.
+        for (const key of remaining) snapshot.set(key, previous.get(key)!);
+        return { snapshot, departures };
+      }
+      missedBefore = new Set(remaining);
+    }
+  };
+}
+
+/**
+ * Reads each of `keys` (tickets missing from a walk): one gone or deleted has left for good; one
+ * that the filter now refuses has left the view; either with its values now. The others' values
+ * go to `stillThere`.
+ */
+async function confirm(
+  ctx: Context,
+  keys: string[],
+  filter: TicketFilter | undefined,
+  departures: Map<string, Departure>,
+  stillThere: Map<string, WatchedTicket | undefined>,
+): Promise<void> {
+  const queue = [...keys];
+  const api = queue.length === 0 ? undefined : await ctx.api();
+  const next = async (): Promise<void> => {
+    for (let key = queue.shift(); key !== undefined; key = queue.shift()) {
+      let body: unknown;
+      try {
+        body = (await api!.send(plans.getTicket(Number(key)))).body;
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 404)) throw error;
+        departures.set(key, { reason: 'deleted', ticket: undefined });
+        continue;
+      }
+      const now = watchedTicket(body);
+      if (readTicket(body).deleted !== undefined) departures.set(key, { reason: 'deleted', ticket: now });
+      else if (filter?.test(body) === false) departures.set(key, { reason: 'left the view', ticket: now });
+      else stillThere.set(key, now);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONFIRM_CONCURRENCY, queue.length) }, next));
 }
 
 /**
@@ -51,25 +148,30 @@ export async function viewPoll(options: ViewWatchOptions, ctx: Context): Promise
  * set; at the baseline it never was in it, and the watch ends as `tkt show` would (exit 3).
  */
 export function ticketsPoll(ids: readonly number[]): Poll {
-  return async (pollCtx, baseline) => {
+  return async (pollCtx, previous) => {
     const api = await pollCtx.api();
     const snapshot: Snapshot = new Map();
     const conversations = new Map<string, readonly ConversationEntry[]>();
+    const departures = new Map<string, Departure>();
     for (const id of ids) {
       let body: unknown;
       try {
         body = (await api.send(plans.getTicket(id))).body;
       } catch (error) {
-        if (error instanceof ApiError && error.status === 404 && !baseline) continue;
-        throw error;
+        if (!(error instanceof ApiError && error.status === 404 && previous !== undefined)) throw error;
+        departures.set(String(id), { reason: 'deleted', ticket: undefined });
+        continue;
       }
       const detail = readTicket(body);
-      if (detail.deleted !== undefined) continue;
       const ticket = watchedTicket(body, detail.conversation);
       if (ticket === undefined) continue;
+      if (detail.deleted !== undefined) {
+        departures.set(String(ticket.id), { reason: 'deleted', ticket });
+        continue;
+      }
       snapshot.set(String(ticket.id), ticket);
       conversations.set(String(ticket.id), detail.conversation);
     }
-    return { snapshot, conversations };
+    return { snapshot, conversations, departures };
   };
 }

@@ -88,7 +88,7 @@ async function watchUntilStopped(ctx: Context, poll: Poll, settings: WatchSettin
     const at = ctx.now().toISOString();
     let result: Awaited<ReturnType<Poll>>;
     try {
-      result = await poll(pollCtx, previous === undefined);
+      result = await poll(pollCtx, previous);
     } catch (error) {
       if (settings.once || !isTransient(error)) throw error;
       failures++;
@@ -104,7 +104,11 @@ async function watchUntilStopped(ctx: Context, poll: Poll, settings: WatchSettin
     if (!announced) await announce(ctx, settings, result.snapshot);
     announced = true;
     const events =
-      previous === undefined ? (settings.initial ? addedEvents(result.snapshot, at) : []) : diffSnapshots(previous, result.snapshot, at, result.conversations);
+      previous === undefined
+        ? settings.initial
+          ? addedEvents(result.snapshot, at)
+          : []
+        : diffSnapshots(previous, result.snapshot, at, result.conversations, result.departures);
     let execFailures = 0;
     let told = 0;
     try {
@@ -231,18 +235,22 @@ const shownValue = (value: string | null) => (value === null ? '(none)' : saniti
 /** A due date in local time, as tkt list shows dates; anything else as it is. */
 const shownField = (name: string, value: string | null) => (name === 'due' && value !== null ? formatDate(new Date(value)) || value : shownValue(value));
 
-/** `#1042 status Open → In Progress, priority Low → High`; `#1042 added: Printer jam (Open)`. */
+/**
+ * `#1042 status Open → In Progress, priority Low → High`; `#1042 added: Printer jam (Open)`;
+ * `#1042 removed (left the view): Printer jam (status Open → In Progress)`.
+ */
 export function eventText(event: WatchEvent): string {
   const { ticket } = event;
+  const changes = Object.entries(event.changes)
+    .map(([name, [from, to]]) => `${name} ${shownField(name, from)} → ${shownField(name, to)}`)
+    .join(', ');
   switch (event.event) {
     case 'changed':
-      return `#${event.id} ${Object.entries(event.changes ?? {})
-        .map(([name, [from, to]]) => `${name} ${shownField(name, from)} → ${shownField(name, to)}`)
-        .join(', ')}`;
+      return `#${event.id} ${changes}`;
     case 'added':
       return `#${event.id} added: ${shownValue(ticket.title)} (${shownValue(ticket.status)})`;
     case 'removed':
-      return `#${event.id} removed: ${shownValue(ticket.title)}`;
+      return `#${event.id} removed (${event.reason ?? 'left the view'}): ${shownValue(ticket.title)}${changes === '' ? '' : ` (${changes})`}`;
     case 'replied':
       return `#${event.id} replied: ${(event.replies ?? []).map((reply) => `${shownValue(reply.from)} (${sanitizeInline(entryType({ type: reply.kind ?? undefined, draft: false }))})`).join(', ')}`;
   }

@@ -66,7 +66,7 @@ describe('tkt watch --state killed between polls', () => {
       const onStdout = onData(watching.child.stdout);
       await until('event line for the first change', () => watching.stdout().includes('\n'), onStdout);
       await until('state file keeping the first change', () => keptStatus(state, first.id) === 'On Hold', onFolderChange(dir));
-      expect(jsonLines(watching.stdout()).map((event) => [event.event, event.id, event.changes?.status])).toEqual([['changed', first.id, ['Open', 'On Hold']]]);
+      expect(jsonLines(watching.stdout()).map((event) => [event.event, event.id, event.changes.status])).toEqual([['changed', first.id, ['Open', 'On Hold']]]);
     } finally {
       // A poll takes milliseconds and the state is kept: the watch waits for the next poll.
       watching.child.kill('SIGKILL');
@@ -79,7 +79,7 @@ describe('tkt watch --state killed between polls', () => {
     const code = await new Promise((resolve) => next.child.once('close', resolve));
     expect(next.stderr()).toBe('');
     expect(code).toBe(0);
-    expect(jsonLines(next.stdout()).map((event) => [event.event, event.id, event.changes?.status])).toEqual([['changed', second.id, ['Open', 'On Hold']]]);
+    expect(jsonLines(next.stdout()).map((event) => [event.event, event.id, event.changes.status])).toEqual([['changed', second.id, ['Open', 'On Hold']]]);
   }, 60_000);
 });
 

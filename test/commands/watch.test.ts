@@ -96,9 +96,9 @@ describe('tkt watch', () => {
     const events = jsonLines(r.stdout());
     const changed = events.find((event) => event.event === 'changed');
     expect(changed).toMatchObject({ id: changing.id, changes: { title: [oldTitle, 'Renamed by the test'] }, ticket: { id: changing.id, status: 'On Hold' } });
-    expect(changed?.changes?.status?.[1]).toBe('On Hold');
-    if (status !== undefined) expect(changed?.changes?.status?.[0]).toBe(status);
-    expect(changed?.changes?.status?.[0]).not.toBe('On Hold');
+    expect(changed?.changes.status?.[1]).toBe('On Hold');
+    if (status !== undefined) expect(changed?.changes.status?.[0]).toBe(status);
+    expect(changed?.changes.status?.[0]).not.toBe('On Hold');
     expect(events.filter((event) => event.event === 'removed')).toMatchObject([{ id: leaving.id, ticket: { title: leaving.title } }]);
     expect(events.filter((event) => event.event === 'added')).toMatchObject([{ id: coming.id, ticket: { title: coming.title } }]);
     expect(events).toHaveLength(3);
@@ -432,7 +432,7 @@ describe('tkt watch', () => {
     );
     const result = await h.cli(['--json', 'watch', '--once', String(ticket.id), '--state', state]);
     expect(result.code).toBe(0);
-    expect(jsonLines(result.stdout).map((event) => [event.event, event.changes?.title])).toEqual([['changed', ['Old title', ticket.title]]]);
+    expect(jsonLines(result.stdout).map((event) => [event.event, event.changes.title])).toEqual([['changed', ['Old title', ticket.title]]]);
     expect(JSON.parse(await readFile(state, 'utf8'))).toMatchObject({
       version: 1,
       service: h.sandbox.url,
@@ -473,7 +473,7 @@ describe('tkt watch', () => {
       purged = true;
       const told = await h.cli(args, { env: frontEnv(h, server) });
       expect(told.code).toBe(0);
-      expect(jsonLines(told.stdout)).toMatchObject([{ event: 'removed', id: gone.id, ticket: { title: gone.title } }]);
+      expect(jsonLines(told.stdout)).toMatchObject([{ event: 'removed', id: gone.id, changes: {}, reason: 'deleted', ticket: { title: gone.title } }]);
       const after = await h.cli(args, { env: frontEnv(h, server) });
       expect(after.code).toBe(0);
       expect(after.stdout).toBe('');
@@ -482,10 +482,49 @@ describe('tkt watch', () => {
     }
   });
 
-  it('refuses an empty list of IDs on stdin rather than watching nothing', async () => {
-    const result = await h.cli(['watch', '-'], { stdin: '\n' });
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain('error: no ticket IDs on stdin to watch');
+  it('empty stdin is nothing to watch: exit 0 at once, with or without --once, saying so on stderr (docs/cli.md section 7)', async () => {
+    for (const args of [
+      ['watch', '-'],
+      ['watch', '--once', '-'],
+      ['--json', 'watch', '-', '--state', join(dir, 'no-ids.json')],
+    ]) {
+      const result = await sendsNothing(h, () => h.cli(args, { stdin: '\n# none today\n' }));
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe('no ticket IDs on stdin: nothing to watch\n');
+    }
+    expect(existsSync(join(dir, 'no-ids.json'))).toBe(false);
+  });
+
+  it('a removed event says why and carries the values read since: left a filter (--status Open) or deleted; every event has changes', async () => {
+    const [moving, deleted, coming] = [unusedTicket(h, (t) => t.ticketStatusId === 1), unusedTicket(h, (t) => t.ticketStatusId === 1), unusedTicket(h)];
+    const { r, clock, done } = await startWatch({ view: 'all-tickets', status: 'Open' });
+    expect((await h.cli(['update', String(moving.id), '--status', 'In Progress'])).code).toBe(0);
+    expect((await h.cli(['delete', String(deleted.id), '--yes'])).code).toBe(0);
+    expect((await h.cli(['update', String(coming.id), '--status', 'Open'])).code).toBe(0);
+    await clock.next();
+    const events = jsonLines(r.stdout());
+    expect(events.find((event) => event.id === moving.id)).toMatchObject({
+      event: 'removed',
+      reason: 'left the view',
+      changes: { status: ['Open', 'In Progress'] },
+      ticket: { status: 'In Progress' },
+    });
+    expect(events.find((event) => event.id === deleted.id)).toMatchObject({ event: 'removed', reason: 'deleted', changes: {}, ticket: { status: 'Open' } });
+    if (coming.ticketStatusId !== 1) expect(events.find((event) => event.id === coming.id)).toMatchObject({ event: 'added', changes: {} });
+    for (const event of events) expect(Object.keys(event)).toContain('changes');
+    r.abort.abort('SIGTERM');
+    await expect(done).rejects.toBeInstanceOf(InterruptedError);
+  });
+
+  it('a removed event at a terminal says why, and what changed since it was last seen', async () => {
+    const ticket = unusedTicket(h, (t) => t.ticketStatusId === 1);
+    const { r, clock, done } = await startWatch({ view: 'all-tickets', status: 'Open' }, {});
+    expect((await h.cli(['update', String(ticket.id), '--status', 'In Progress'])).code).toBe(0);
+    await clock.next();
+    expect(r.stdout()).toMatch(new RegExp(`^\\d\\d:\\d\\d:\\d\\d #${ticket.id} removed \\(left the view\\): .+ \\(status Open → In Progress\\)\\n$`));
+    r.abort.abort('SIGINT');
+    await expect(done).rejects.toBeInstanceOf(InterruptedError);
   });
 
   it('refuses an --interval under 10 seconds before any request', async () => {
@@ -551,7 +590,7 @@ describe('tkt watch', () => {
     await clock.next();
     const events = jsonLines(r.stdout());
     expect(events.map((event) => event.event)).toContain('replied');
-    expect(events.find((event) => event.event === 'replied')).toMatchObject({ id: ticket.id, replies: [{ kind: expect.any(String) as string }] });
+    expect(events.find((event) => event.event === 'replied')).toMatchObject({ id: ticket.id, changes: {}, replies: [{ kind: expect.any(String) as string }] });
     r.abort.abort('SIGTERM');
     await expect(done).rejects.toBeInstanceOf(InterruptedError);
   });
