@@ -1,77 +1,25 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run, type WatchOptions } from '../../src/commands/watch.js';
+import { run } from '../../src/commands/watch.js';
 import { InterruptedError } from '../../src/errors.js';
-import type { WatchEvent } from '../../src/watch/events.js';
 import type { WatchTimer } from '../../src/watch/watch.js';
-import { withIO, type CommandRun, type Harness } from '../helpers/harness.js';
+import { withIO, type Harness } from '../helpers/harness.js';
 import { frontEnv, requestTo, sendsNothing, startFrontServer, stoppedAt, ticketById, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
 import { exitCodeOf } from '../../src/errors.js';
-import { onFolderChange, until } from '../helpers/until.js';
-import { processEnds } from '../helpers/process-runs.js';
+import { jsonLines, retitle, startWatch, wakeOnly } from '../helpers/watch-run.js';
 
 let h: Harness;
 useHarness({}, (harness) => (h = harness));
 let dir: string;
 useTempDir('tkt-watch-', (path) => (dir = path));
 
-/** A clock the test moves: the watch's waits end when the test says, never by time passing. */
-function steppedTimer() {
-  const waits: number[] = [];
-  let wake: (() => void) | undefined;
-  let sleeping: (() => void) | undefined;
-  let asleep = new Promise<void>((resolve) => (sleeping = resolve));
-  const timer: WatchTimer = {
-    sleep: (ms, signal) =>
-      new Promise<void>((resolve) => {
-        waits.push(ms);
-        wake = resolve;
-        signal.addEventListener('abort', () => resolve(), { once: true });
-        sleeping?.();
-      }),
-  };
-  return {
-    timer,
-    waits,
-    /** Resolves once the watch waits (its poll done and told). */
-    asleep: () => asleep,
-    /** Ends the current wait; the next poll runs. */
-    async next(): Promise<void> {
-      asleep = new Promise<void>((resolve) => (sleeping = resolve));
-      wake?.();
-      await asleep;
-    },
-  };
-}
-
-const jsonLines = (text: string): WatchEvent[] =>
-  text
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as WatchEvent);
-
-async function startWatch(options: WatchOptions, runOptions: Parameters<Harness['context']>[0] = { globals: { json: true } }) {
-  const r: CommandRun = await h.context(runOptions);
-  const clock = steppedTimer();
-  const done = run(options, r.ctx, clock.timer);
-  done.catch(() => {});
-  await Promise.race([clock.asleep(), done]);
-  return { r, clock, done };
-}
-
 const setDeleted = (id: number, deleted: boolean) => {
   const ticket = ticketById(h, id);
   ticket.isDeleted = deleted;
   ticket.deletedOn = deleted ? new Date().toISOString() : null;
-};
-
-// The CLI cannot change a title (update has no --title): the sandbox's state can.
-const retitle = (id: number, title: string) => {
-  ticketById(h, id).title = title;
 };
 
 describe('tkt watch', () => {
@@ -81,14 +29,14 @@ describe('tkt watch', () => {
     const leaving = unusedTicket(h);
     const coming = unusedTicket(h);
     setDeleted(coming.id, true);
-    const { r, clock, done } = await startWatch({ view: 'all-tickets', interval: '30' });
+    const { r, clock, done } = await startWatch(h, { view: 'all-tickets', interval: '30' });
     expect(r.stdout()).toBe('');
     expect(clock.waits).toEqual([30_000]);
 
     const before = (await h.cli(['show', String(changing.id), '--json'])).stdout;
     const status = (JSON.parse(before) as { ticketStatus?: { status?: string } }).ticketStatus?.status;
     expect((await h.cli(['update', String(changing.id), '--status', 'on hold'])).code).toBe(0);
-    retitle(changing.id, 'Renamed by the test');
+    retitle(h, changing.id, 'Renamed by the test');
     setDeleted(leaving.id, true);
     setDeleted(coming.id, false);
     await clock.next();
@@ -115,10 +63,10 @@ describe('tkt watch', () => {
   it('tells a change in one line with the time, for people', async () => {
     const ticket = unusedTicket(h);
     const oldTitle = ticket.title;
-    const { r, clock, done } = await startWatch({ view: 'all-tickets' }, {});
+    const { r, clock, done } = await startWatch(h, { view: 'all-tickets' }, {});
     expect(clock.waits).toEqual([60_000]);
     expect((await h.cli(['update', String(ticket.id), '--priority', 'critical'])).code).toBe(0);
-    retitle(ticket.id, 'Line test');
+    retitle(h, ticket.id, 'Line test');
     await clock.next();
     // The SLA may move the due date with the priority: a local date and time.
     expect(r.stdout()).toMatch(
@@ -182,11 +130,11 @@ describe('tkt watch', () => {
     expect(JSON.parse(await readFile(state, 'utf8'))).toMatchObject({ version: 1 });
     const [first, second] = [unusedTicket(h), unusedTicket(h)];
     const [firstTitle, secondTitle] = [first.title, second.title];
-    retitle(first.id, 'First change');
+    retitle(h, first.id, 'First change');
     expect((await once()).map((event) => [event.event, event.id, event.changes])).toEqual([['changed', first.id, { title: [firstTitle, 'First change'] }]]);
     expect(await once()).toEqual([]);
-    retitle(second.id, 'Second change');
-    retitle(first.id, 'Third change');
+    retitle(h, second.id, 'Second change');
+    retitle(h, first.id, 'Third change');
     expect((await once()).map((event) => [event.id, event.changes])).toEqual(
       [
         [first.id, { title: ['First change', 'Third change'] }],
@@ -222,7 +170,7 @@ describe('tkt watch', () => {
     expect((await watchOnce()).code).toBe(0);
     const ticket = unusedTicket(h);
     const oldTitle = ticket.title;
-    retitle(ticket.id, 'Told, not kept');
+    retitle(h, ticket.id, 'Told, not kept');
     // A directory where this process's temporary state file goes: the events are out, the state cannot be replaced.
     const temporary = `${state}.${process.pid}.tmp`;
     await mkdir(temporary);
@@ -363,7 +311,7 @@ describe('tkt watch', () => {
 
   it('a long-running watch holds the lock of its --state from before its first poll until it ends', async () => {
     const state = join(dir, 'long.json');
-    const { r, clock, done } = await startWatch({ view: 'all-tickets', state });
+    const { r, clock, done } = await startWatch(h, { view: 'all-tickets', state });
     expect(await readFile(`${state}.lock`, 'utf8')).toBe(String(process.pid));
     await clock.next();
     expect(await readFile(`${state}.lock`, 'utf8')).toBe(String(process.pid));
@@ -399,7 +347,7 @@ describe('tkt watch', () => {
       expect(JSON.parse(await readFile(state, 'utf8'))).toMatchObject({ version: 1, watching: { view: 'all-tickets' } });
       const ticket = unusedTicket(h);
       const oldTitle = ticket.title;
-      retitle(ticket.id, `Changed after ${name}`);
+      retitle(h, ticket.id, `Changed after ${name}`);
       const next = await h.cli(['--json', 'watch', '--once', '--view', 'all-tickets', '--state', state]);
       expect(jsonLines(next.stdout).map((event) => [event.event, event.id, event.changes])).toEqual([
         ['changed', ticket.id, { title: [oldTitle, `Changed after ${name}`] }],
@@ -498,7 +446,7 @@ describe('tkt watch', () => {
 
   it('a removed event says why and carries the values read since: left a filter (--status Open) or deleted; every event has changes', async () => {
     const [moving, deleted, coming] = [unusedTicket(h, (t) => t.ticketStatusId === 1), unusedTicket(h, (t) => t.ticketStatusId === 1), unusedTicket(h)];
-    const { r, clock, done } = await startWatch({ view: 'all-tickets', status: 'Open' });
+    const { r, clock, done } = await startWatch(h, { view: 'all-tickets', status: 'Open' });
     expect((await h.cli(['update', String(moving.id), '--status', 'In Progress'])).code).toBe(0);
     expect((await h.cli(['delete', String(deleted.id), '--yes'])).code).toBe(0);
     expect((await h.cli(['update', String(coming.id), '--status', 'Open'])).code).toBe(0);
@@ -519,7 +467,7 @@ describe('tkt watch', () => {
 
   it('a removed event at a terminal says why, and what changed since it was last seen', async () => {
     const ticket = unusedTicket(h, (t) => t.ticketStatusId === 1);
-    const { r, clock, done } = await startWatch({ view: 'all-tickets', status: 'Open' }, {});
+    const { r, clock, done } = await startWatch(h, { view: 'all-tickets', status: 'Open' }, {});
     expect((await h.cli(['update', String(ticket.id), '--status', 'In Progress'])).code).toBe(0);
     await clock.next();
     expect(r.stdout()).toMatch(new RegExp(`^\\d\\d:\\d\\d:\\d\\d #${ticket.id} removed \\(left the view\\): .+ \\(status Open → In Progress\\)\\n$`));
@@ -554,7 +502,7 @@ describe('tkt watch', () => {
     const kept = await readFile(state, 'utf8');
     const ticket = unusedTicket(h);
     const oldTitle = ticket.title;
-    retitle(ticket.id, 'Webhook down');
+    retitle(h, ticket.id, 'Webhook down');
     const failing = await h.cli(args);
     expect(failing.code).toBe(1);
     expect(failing.stderr).toContain('error: --exec failed for 1 of 1 event\n');
@@ -572,8 +520,8 @@ describe('tkt watch', () => {
   it('a long-running watch with a failing --exec reports it, keeps the state moving and goes on watching', async () => {
     const state = join(dir, 'exec-long.json');
     const ticket = unusedTicket(h);
-    const { r, clock, done } = await startWatch({ view: 'all-tickets', state, exec: 'cat > /dev/null; exit 7' });
-    retitle(ticket.id, 'Hook down, watch on');
+    const { r, clock, done } = await startWatch(h, { view: 'all-tickets', state, exec: 'cat > /dev/null; exit 7' });
+    retitle(h, ticket.id, 'Hook down, watch on');
     await clock.next();
     expect(r.stderr()).toBe(`warning: --exec failed (exit 7) for changed #${ticket.id}; watching goes on\n`);
     const kept = JSON.parse(await readFile(state, 'utf8')) as { tickets: { id: number; title: string }[] };
@@ -585,7 +533,7 @@ describe('tkt watch', () => {
 
   it('tkt watch ID... tells a new conversation entry as replied', async () => {
     const ticket = unusedTicket(h);
-    const { r, clock, done } = await startWatch({ ids: [String(ticket.id)] });
+    const { r, clock, done } = await startWatch(h, { ids: [String(ticket.id)] });
     expect((await h.cli(['reply', String(ticket.id), '--message', 'On its way'])).code).toBe(0);
     await clock.next();
     const events = jsonLines(r.stdout());
@@ -599,7 +547,7 @@ describe('tkt watch', () => {
     const requesterOf = (t: { creatorId: string }) => h.sandbox.state.users.find((user) => user.id === t.creatorId);
     const ticket = unusedTicket(h, (t) => !t.locked && t.ticketStatusId === 1 && requesterOf(t)?.username !== undefined);
     const requester = requesterOf(ticket)!;
-    const { r, clock, done } = await startWatch({ ids: [String(ticket.id)] }, {});
+    const { r, clock, done } = await startWatch(h, { ids: [String(ticket.id)] }, {});
     expect((await h.cli(['reply', String(ticket.id), '--as-requester', requester.username, '--subject', 'S', '--message', 'Still broken'])).code).toBe(0);
     await clock.next();
     expect(r.stdout()).toMatch(new RegExp(`^\\d\\d:\\d\\d:\\d\\d #${ticket.id} replied: .+ \\(Reply from requester\\)\\n$`));
@@ -620,14 +568,14 @@ describe('tkt watch', () => {
     try {
       const ticket = unusedTicket(h);
       const oldTitle = ticket.title;
-      const { r, clock, done } = await startWatch({ view: 'all-tickets' }, { globals: { json: true }, env: frontEnv(h, server) });
+      const { r, clock, done } = await startWatch(h, { view: 'all-tickets' }, { globals: { json: true }, env: frontEnv(h, server) });
       answer = 503;
       await clock.next();
       await clock.next();
       expect(r.stderr().match(/warning: cannot poll: .*503.*retrying until it works\n/g)).toHaveLength(1);
       expect(clock.waits.slice(1).every((ms) => ms < 60_000)).toBe(true);
       answer = undefined;
-      retitle(ticket.id, 'After the outage');
+      retitle(h, ticket.id, 'After the outage');
       await clock.next();
       expect(r.stderr()).toMatch(/polling again after 2 failed polls\n$/);
       expect(jsonLines(r.stdout())).toMatchObject([{ event: 'changed', id: ticket.id, changes: { title: [oldTitle, 'After the outage'] } }]);
@@ -654,7 +602,7 @@ describe('tkt watch', () => {
       return true;
     });
     try {
-      const { r, clock, done } = await startWatch({ view: 'all-tickets' }, { globals: { json: true }, env: frontEnv(h, server) });
+      const { r, clock, done } = await startWatch(h, { view: 'all-tickets' }, { globals: { json: true }, env: frontEnv(h, server) });
       failing = true;
       signalNow = () => r.abort.abort('SIGTERM');
       wakeOnly(clock);
@@ -684,8 +632,8 @@ describe('tkt watch', () => {
       const state = join(dir, 'signal.json');
       const ticket = unusedTicket(h);
       const oldTitle = ticket.title;
-      const { r, clock, done } = await startWatch({ view: 'all-tickets', state }, { globals: { json: true }, env: frontEnv(h, server) });
-      retitle(ticket.id, 'Changed before the signal');
+      const { r, clock, done } = await startWatch(h, { view: 'all-tickets', state }, { globals: { json: true }, env: frontEnv(h, server) });
+      retitle(h, ticket.id, 'Changed before the signal');
       armed = true;
       wakeOnly(clock);
       await heldNow;
@@ -708,7 +656,7 @@ describe('tkt watch', () => {
     // The baseline through the same service and login: the state file records both.
     const baseline = async (env: Record<string, string>) => {
       expect(await h.cli(args, { env })).toMatchObject({ code: 0, stdout: '' });
-      retitle(ticket.id, 'Changed before the cron run');
+      retitle(h, ticket.id, 'Changed before the cron run');
     };
     const result = await stoppedAt(h, args, requestTo('POST', '/api/TicketsApi'), 'SIGTERM', { before: baseline });
     expect(jsonLines(result.stdout)).toMatchObject([{ event: 'changed', id: ticket.id, changes: { title: [oldTitle, 'Changed before the cron run'] } }]);
@@ -722,7 +670,7 @@ describe('tkt watch', () => {
 
   it('at a terminal, says once on stderr what it watches and how to stop; never in a pipe, with -q, --json or --once', async () => {
     const live = h.sandbox.state.tickets.filter((t) => !t.isDeleted).length;
-    const atTerminal = await startWatch({ view: 'all-tickets', interval: '30', status: 'open' }, { tty: true });
+    const atTerminal = await startWatch(h, { view: 'all-tickets', interval: '30', status: 'open' }, { tty: true });
     const open = h.sandbox.state.tickets.filter((t) => !t.isDeleted && t.ticketStatusId === 1).length;
     expect(atTerminal.r.stderr()).toBe(`watching the view all-tickets --status open (${open} tickets) every 30 s; Ctrl-C to stop\n`);
     await atTerminal.clock.next();
@@ -730,14 +678,14 @@ describe('tkt watch', () => {
     atTerminal.r.abort.abort('SIGINT');
     await expect(atTerminal.done).rejects.toBeInstanceOf(InterruptedError);
     const ticket = unusedTicket(h);
-    const given = await startWatch({ ids: [String(ticket.id)] }, { tty: true });
+    const given = await startWatch(h, { ids: [String(ticket.id)] }, { tty: true });
     expect(given.r.stderr()).toBe(`watching the tickets #${ticket.id} every 60 s; Ctrl-C to stop\n`);
     given.r.abort.abort('SIGINT');
     await expect(given.done).rejects.toBeInstanceOf(InterruptedError);
     expect(live).toBeGreaterThan(open);
 
     for (const runOptions of [{}, { tty: true, globals: { quiet: true } }, { tty: true, globals: { json: true } }]) {
-      const quiet = await startWatch({ view: 'all-tickets' }, runOptions);
+      const quiet = await startWatch(h, { view: 'all-tickets' }, runOptions);
       expect(quiet.r.stderr()).toBe('');
       quiet.r.abort.abort('SIGINT');
       await expect(quiet.done).rejects.toBeInstanceOf(InterruptedError);
@@ -791,90 +739,3 @@ describe('tkt watch', () => {
     expect(dumb.stdout()).toContain(`#${ticket.id} added: `);
   });
 });
-
-describe('tkt watch --exec stopped by a signal', () => {
-  /** A folder of its own, with a FIFO `go` that a hook waits on until the test writes to it. */
-  async function hookFolder(name: string): Promise<{ folder: string; fifo: string; log: string; pidFile: string }> {
-    const folder = join(dir, name);
-    await mkdir(folder);
-    const fifo = join(folder, 'go');
-    execFileSync('mkfifo', [fifo]);
-    return { folder, fifo, log: join(folder, 'hooked.log'), pidFile: join(folder, 'hook.pid') };
-  }
-
-  /** Resolves with the PID a hook wrote to `file`, once written whole. */
-  async function writtenPid(file: string, folder: string): Promise<number> {
-    const read = () => (existsSync(file) ? /^(\d+)\n$/.exec(readFileSync(file, 'utf8'))?.[1] : undefined);
-    await until('the PID of the --exec command', () => read() !== undefined, onFolderChange(folder));
-    return Number(read());
-  }
-
-  it('the first SIGTERM says at once that it stops after the command running, starts no other, and leaves the rest to the next run', async () => {
-    const { folder, fifo, log } = await hookFolder('stop-after');
-    const state = join(folder, 'state.json');
-    const exec = `cat > /dev/null; echo "$TKT_TICKET_ID" >> ${log}; read go < ${fifo}`;
-    const [first, second] = [unusedTicket(h), unusedTicket(h)];
-    const ids = [String(first.id), String(second.id)];
-    const { r, clock, done } = await startWatch({ ids, state, exec });
-    retitle(first.id, 'Hooked before the stop');
-    retitle(second.id, 'Left for the next run');
-    wakeOnly(clock);
-    await until('the first --exec command', () => existsSync(log), onFolderChange(folder));
-    r.abort.abort('SIGTERM');
-    const stopping = `stopped by SIGTERM: stopping after the --exec command for changed #${first.id}; another SIGTERM gives up\n`;
-    expect(r.stderr()).toBe(stopping);
-    await writeFile(fifo, 'go\n');
-    await expect(done).rejects.toBeInstanceOf(InterruptedError);
-    expect(await readFile(log, 'utf8')).toBe(`${first.id}\n`);
-    expect(jsonLines(r.stdout()).map((event) => event.id)).toEqual([first.id]);
-    expect(r.stderr()).toBe(`${stopping}warning: 1 event not told to --exec (stopped); ${state} keeps them for the next run\n`);
-    // The next run tells the event whose command did not run, and only it.
-    const next = await h.cli(['--json', 'watch', ...ids, '--once', '--state', state, '--exec', `cat > /dev/null; echo "$TKT_TICKET_ID" >> ${log}`]);
-    expect(next).toMatchObject({ code: 0, stderr: '' });
-    expect(jsonLines(next.stdout).map((event) => [event.event, event.id])).toEqual([['changed', second.id]]);
-    expect(await readFile(log, 'utf8')).toBe(`${first.id}\n${second.id}\n`);
-  });
-
-  it('a second signal ends the running command with every process it started, then the watch', async () => {
-    const { folder, pidFile } = await hookFolder('give-up');
-    const ticket = unusedTicket(h);
-    // The shell waits on a child of its own: ending the shell alone would leave the sleep running.
-    const exec = `cat > /dev/null; sleep 300 & echo $! > ${pidFile}; wait`;
-    const { r, clock, done } = await startWatch({ ids: [String(ticket.id)], exec });
-    retitle(ticket.id, 'Hook that hangs');
-    wakeOnly(clock);
-    const sleeping = await writtenPid(pidFile, folder);
-    r.abort.abort('SIGTERM');
-    r.halt.abort('SIGTERM');
-    await expect(done).rejects.toBeInstanceOf(InterruptedError);
-    expect(await processEnds(sleeping)).toBe(true);
-    expect(r.stderr()).toContain(`warning: --exec stopped (killed by SIGTERM) for changed #${ticket.id}\n`);
-    expect(r.stderr()).not.toContain('failed');
-  });
-
-  it('a command ended by a SIGINT after the Ctrl-C that stopped the watch is told as stopped, not failed, and no other command starts', async () => {
-    const { folder, log, pidFile } = await hookFolder('ctrl-c');
-    const [first, second] = [unusedTicket(h), unusedTicket(h)];
-    const exec = `cat > /dev/null; echo "$TKT_TICKET_ID" >> ${log}; echo $$ > ${pidFile}; exec sleep 300`;
-    const { r, clock, done } = await startWatch({ ids: [String(first.id), String(second.id)], exec }, { tty: true });
-    retitle(first.id, 'Hooked at Ctrl-C');
-    retitle(second.id, 'Not hooked after Ctrl-C');
-    wakeOnly(clock);
-    const hook = await writtenPid(pidFile, folder);
-    // The user ends the command too (kill -INT, or a Ctrl-C where it shares the terminal's group).
-    r.abort.abort('SIGINT');
-    process.kill(hook, 'SIGINT');
-    await expect(done).rejects.toBeInstanceOf(InterruptedError);
-    expect(await readFile(log, 'utf8')).toBe(`${first.id}\n`);
-    expect(r.stderr()).toContain(
-      `\ninterrupted: stopping after the --exec command for changed #${first.id}; press Ctrl-C again to give up\nwarning: --exec stopped (killed by SIGINT) for changed #${first.id}\nwarning: 2 events not told to --exec (stopped)\n`,
-    );
-    expect(r.stderr()).not.toContain('watching goes on');
-    expect(r.stderr()).not.toContain('failed');
-  });
-});
-
-/** Ends the current wait without waiting for another (the watch is expected to end). */
-function wakeOnly(clock: ReturnType<typeof steppedTimer>): void {
-  void clock.next();
-}
