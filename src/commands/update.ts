@@ -85,6 +85,6 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<void> {
   // Not an error: the update was made as asked; the due date it did not name moved, and -q users need to know too.
   if (movedDue !== undefined) {
     const keep = movedDue.was === undefined ? '' : `; to keep the old one, run "${tktCommand(ctx, `update ${id} --due ${movedDue.was.toISOString()}`)}"`;
-    await ctx.output.warning(`ticket #${id}: ${movedDueText(movedDue)}${keep}`);
+    await ctx.output.warning(`ticket #${id}: ${movedDueText(movedDue)}${keep}\n`);
   }
 }

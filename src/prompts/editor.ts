@@ -112,7 +112,7 @@ export async function editText(request: EditorRequest): Promise<string> {
       editedText(
         await readTextFile(file).catch(async (error: unknown) => {
           if (!(error instanceof NotTextError)) throw error;
-          const refused = new UsageError(`the text the editor "${editor.command}" saved is ${error.message}; nothing was sent`, {
+          const refused = new UsageError(`the text the editor ${commandNamed(editor.command)} saved is ${error.message}; nothing was sent`, {
             hint: 'set the editor to save UTF-8 text',
           });
           const converted = convertedText(await readFile(file), error);
@@ -134,7 +134,7 @@ export async function editText(request: EditorRequest): Promise<string> {
     const text = await read().catch((error: unknown) => {
       if (error instanceof TktError) throw error;
       const reason = (error as NodeJS.ErrnoException).code ?? String(error);
-      throw new OperationError(`cannot read the text the editor "${editor.command}" saved (${reason}); nothing was sent`);
+      throw new OperationError(`cannot read the text the editor ${commandNamed(editor.command)} saved (${reason}); nothing was sent`);
     });
     // As git commit: leaving the text empty is how one changes one's mind, not a usage mistake.
     if (text === '') throw new OperationError('aborted: empty message, nothing was sent');

@@ -128,7 +128,7 @@ fs.writeFileSync(file, Buffer.from('\\ufeffCaf\u00e9 is open again\\r\\n' + fs.r
     const replies = routeCount(h, 'POST /api/TicketsApi/reply/{id}');
     const error = await reply({ id: String(ticket.id), attach: [], dryRun: false }, { ...r.ctx, prompter }).catch((caught: unknown) => caught);
     expect(exitCodeOf(error)).toBe(2);
-    expect((error as Error).message).toBe(`the text the editor "${command}" saved is UTF-16 text, not UTF-8; nothing was sent`);
+    expect((error as Error).message).toBe(`the text the editor ${command} saved is UTF-16 text, not UTF-8; nothing was sent`);
     expect(routeCount(h, 'POST /api/TicketsApi/reply/{id}')).toBe(replies);
     const draft = path.join(h.configDir, 'drafts', `reply-${ticket.id}.txt`);
     expect(r.stderr()).toBe(`your message was saved to ${draft}\n`);

@@ -128,7 +128,7 @@ describe('tkt update', () => {
     const now = new Date(ticketById(h, id).dueDate!);
     expect(now.toISOString()).not.toBe('2030-12-20T09:00:00.000Z');
     expect(result.stderr).toBe(
-      `warning: ticket #${id}: the service moved its due date from ${formatDate(new Date('2030-12-20T09:00Z'))} to ${formatDate(now)} (the SLA of the new priority); to keep the old one, run "tkt update ${id} --due 2030-12-20T09:00:00.000Z"`,
+      `warning: ticket #${id}: the service moved its due date from ${formatDate(new Date('2030-12-20T09:00Z'))} to ${formatDate(now)} (the SLA of the new priority); to keep the old one, run "tkt update ${id} --due 2030-12-20T09:00:00.000Z"\n`,
     );
     // A change that leaves the priority leaves the due date: nothing to say.
     expect((await h.cli(['update', String(id), '--status', 'In Progress'])).stderr).toBe('');

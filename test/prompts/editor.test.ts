@@ -154,7 +154,7 @@ fs.writeFileSync(file, bytes);
         const error = await refusal(editor);
         expect(error).toBeInstanceOf(EditorFailedError);
         expect(exitCodeOf(error)).toBe(2);
-        expect((error as EditorFailedError).message).toBe(`the text the editor "${editor.command}" saved is UTF-16 text, not UTF-8; nothing was sent`);
+        expect((error as EditorFailedError).message).toBe(`the text the editor ${editor.command} saved is UTF-16 text, not UTF-8; nothing was sent`);
         expect((error as EditorFailedError).hint).toBe('set the editor to save UTF-8 text');
         // The scissors block is recognised in the converted text: never kept, never sent.
         expect((error as EditorFailedError).typed).toBe('Written in notepad\nCafé');
@@ -166,7 +166,7 @@ fs.writeFileSync(file, bytes);
       const error = await refusal(editor);
       expect(exitCodeOf(error)).toBe(2);
       expect((error as EditorFailedError).message).toBe(
-        `the text the editor "${editor.command}" saved is not UTF-8 text: byte 0xE9 on line 1, column 4; nothing was sent`,
+        `the text the editor ${editor.command} saved is not UTF-8 text: byte 0xE9 on line 1, column 4; nothing was sent`,
       );
       expect((error as EditorFailedError).typed).toBe('café');
     });
