@@ -219,9 +219,12 @@ export function dueMayMove(planned: readonly PlannedRequest[], named: string): s
 }
 
 /** `the service moved its due date from 2026-12-20 09:00 to 2026-11-27 13:00 (the SLA of the new priority)`. */
-export function movedDueText(due: MovedDue): string {
-  const named = (date: Date | undefined) => (date === undefined ? 'none' : formatDate(date));
-  return `the service moved its due date from ${named(due.was)} to ${named(due.now)} (the SLA of the new priority)`;
+export function movedDueText(due: MovedDue, dated: (date: Date) => string = formatDate): string {
+  const sla = '(the SLA of the new priority)';
+  // Never both undefined: the due date moved.
+  if (due.was === undefined) return `the service set its due date to ${dated(due.now!)} ${sla}`;
+  if (due.now === undefined) return `the service cleared its due date of ${dated(due.was)} ${sla}`;
+  return `the service moved its due date from ${dated(due.was)} to ${dated(due.now)} ${sla}`;
 }
 
 /** The second update of `--priority P --due WHEN`; says so when the service still keeps its own. */

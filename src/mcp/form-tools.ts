@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { plans } from '../api/plans.js';
 import type { ApiResponse } from '../api/types.js';
-import { dueMayMove, plannedUpdates, updateTicket, type MovedDue } from '../bulk/change.js';
+import { dueMayMove, movedDueText, plannedUpdates, updateTicket, type MovedDue } from '../bulk/change.js';
 import type { PlannedRequest } from '../cmdutil/dry-run.js';
 import type { Context } from '../context/context.js';
 import { UsageError, rethrowInDoubt } from '../errors.js';
@@ -101,9 +101,8 @@ function replacedDueNote(due: ReplacedDue, id: string | undefined): string {
 
 /** movedDueText for an assistant, in UTC ISO 8601, with the call that puts the due date back. */
 function movedDueNote(due: MovedDue, id: number): string {
-  const iso = (date: Date | undefined) => date?.toISOString() ?? 'none';
-  const keep = due.was === undefined ? '' : `; update_ticket with id ${id} and due ${JSON.stringify(iso(due.was))} puts it back`;
-  return `the service moved its due date from ${iso(due.was)} to ${iso(due.now)} (the SLA of the new priority)${keep}`;
+  const keep = due.was === undefined ? '' : `; update_ticket with id ${id} and due ${JSON.stringify(due.was.toISOString())} puts it back`;
+  return `${movedDueText(due, (date) => date.toISOString())}${keep}`;
 }
 
 export const createTicket = defineTool({

@@ -116,6 +116,16 @@ describe('tkt update', () => {
     expect(routeCount(h, UPDATE) - before).toBe(2);
   });
 
+  it('a new priority alone on a ticket with no due date: says the service set one', async () => {
+    // It said "moved its due date from none to ...".
+    const id = await fullTicket();
+    ticketById(h, id).dueDate = null;
+    const result = await h.cli(['update', String(id), '--priority', 'Critical']);
+    expect(result.code, result.stderr).toBe(0);
+    const now = new Date(ticketById(h, id).dueDate!);
+    expect(result.stderr).toBe(`warning: ticket #${id}: the service set its due date to ${formatDate(now)} (the SLA of the new priority)\n`);
+  });
+
   it('a new priority alone: warns, with -q too, that the service moved the due date (its SLA), naming the command that puts it back', async () => {
     // It printed only "Updated ticket #N", and the due date set before was gone.
     const id = await fullTicket();
