@@ -234,6 +234,17 @@ describe('path walks', () => {
   });
 });
 
+// V8's second tier (Maglev, on from Node 22) compiles a function that a run calls thousands of
+// times, and its first compile costs a run 2 MB of memory: a command's own work is far below that
+// (a callback per pair of member names, run as model/ticket.ts loaded, was not; README, Performance).
+describe('functions hot enough to compile', () => {
+  it.each(Object.entries(BUDGETS).filter(([, budget]) => budget.quick))('tkt %s gets none compiled by V8 while it runs', (_name, budget) => {
+    const child = spawnSync(process.execPath, ['--trace-opt', bin, ...budget.argv()], { env: { ...process.env, ...env }, encoding: 'utf8' });
+    expect(child.status, child.stderr).toBe(0);
+    expect(child.stdout.split('\n').filter((line) => line.startsWith('[marking '))).toEqual([]);
+  });
+});
+
 /** The dist/ files of a trace that hold commander. */
 function commanderIn(trace: LoadTrace): string[] {
   const meta = readAllMetafiles();
