@@ -3,11 +3,13 @@
 // requests (startFrontServer's gate) so that the moments are chosen, not raced.
 import { spawn } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PassThrough, Writable } from 'node:stream';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness } from '../helpers/harness.js';
 import { frontEnv, startFrontServer, ticketById, unusedTickets, useHarness, userId } from '../helpers/sandbox-state.js';
 import { BIN, ensureBuilt } from '../helpers/terminal.js';
 import type { TestServer } from '../api/server.js';
+import { serve } from '../../src/mcp/server.js';
 import { inProcessMcp } from './in-process.js';
 import { childEnv, connectMcp, rawMcp, textOf } from './mcp-process.js';
 
@@ -324,6 +326,45 @@ describe('tkt mcp as a process', () => {
       expect.stringMatching(/\(its ID: not found\)$/),
       '',
     ]);
+  });
+
+  it('ends only once every refused line is answered, two without an ID among them', async () => {
+    const run = await h.context({ env: { TKT_URL: h.sandbox.url } });
+    const input = new PassThrough();
+    // A reader that takes each answer only when the test lets it: the answers wait their turn.
+    const written: string[] = [];
+    const taking: (() => void)[] = [];
+    let wrote: (() => void) | undefined;
+    const output = new Writable({
+      highWaterMark: 1,
+      write(chunk: Buffer, _encoding, take) {
+        written.push(chunk.toString());
+        taking.push(take);
+        wrote?.();
+      },
+    });
+    const answers = (count: number) => new Promise<void>((resolve) => (wrote = () => written.length >= count && resolve()));
+    let ended = false;
+    const served = serve({ ...run.ctx, io: { ...run.ctx.io, stdin: input, stdout: output } }, ['lookups']).then(() => void (ended = true));
+    // Answered, the ping says the server is connected: what it sends from then on is counted.
+    const pinged = answers(1);
+    input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })}\n`);
+    await pinged;
+    const first = answers(2);
+    taking.shift()!();
+    // Both lines in one chunk: both are refused before the first answer is taken.
+    const line = `${'S'.repeat(11_000_000)}\n`;
+    input.end(line + line);
+    await first;
+    const second = answers(3);
+    taking.shift()!();
+    await second;
+    // The server has every turn it needs to end, were it to end now; the second answer is not taken yet.
+    for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(ended).toBe(false);
+    taking.shift()!();
+    await served;
+    expect(written.map((answer) => (JSON.parse(answer) as { id: unknown }).id)).toEqual([1, null, null]);
   });
 
   it('answers a malformed tools/call with invalid params (-32602) saying what is wrong, not an internal error, and goes on serving', async () => {
