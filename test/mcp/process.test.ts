@@ -214,6 +214,33 @@ describe('tkt mcp as a process', () => {
     gate.release();
   });
 
+  it('a lookup fetch two calls share goes on for the one not cancelled when the other, which started it, is', async () => {
+    // The lookups' fetches are held until the first call is cancelled.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let arrived!: () => void;
+    const fetching = new Promise<void>((resolve) => (arrived = resolve));
+    const gate = async (req: IncomingMessage) => {
+      if (req.url !== '/api/TicketsApi/appmetadata') return;
+      arrived();
+      await released;
+    };
+    front = await startFrontServer(h, () => false, { gate });
+    const mcp = await inProcessMcp(h, ['lookups'], frontEnv(h, front));
+    mcp.send({ id: 1, method: 'tools/call', params: { name: 'lookups', arguments: { kind: 'site' } } });
+    await fetching;
+    mcp.send({ id: 2, method: 'tools/call', params: { name: 'lookups', arguments: { kind: 'site' } } });
+    // Within this turn the second call waits on the first one's fetch: nothing it does before waits for I/O.
+    await new Promise((resolve) => setImmediate(resolve));
+    mcp.send({ method: 'notifications/cancelled', params: { requestId: 1, reason: 'user' } });
+    release();
+    const second = (await mcp.response(2)).result as { isError?: boolean; content: { text: string }[] };
+    expect(second.isError, second.content[0]?.text).toBeFalsy();
+    expect(second.content[0]?.text).toContain('Harbour Depot');
+    mcp.endInput();
+    await mcp.served;
+  });
+
   it('a read waits for a write to its ticket in flight, one whose call was cancelled included; a list for every write in flight', async () => {
     const [ticket, other] = unusedTickets(h, 2, (t) => t.ticketPriorityId !== h.sandbox.state.lookups.priorities.find((p) => p.priority === 'High')!.id);
     const update = `POST /api/TicketsApi/update/${ticket!.id}`;
