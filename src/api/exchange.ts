@@ -97,8 +97,9 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
     const started = Date.now();
     const deadline = startDeadline(timeoutMs);
     inFlight.add(deadline);
-    // Halted while the body was being built: the request is given up as it starts.
+    // Halted or given up while the body was being built: the request is given up as it starts.
     if (halt?.aborted) deadline.abort(halt.reason);
+    else if (giveUp?.aborted) deadline.abort(giveUp.reason);
     const abandon = (): void => deadline.abort(giveUp?.reason);
     giveUp?.addEventListener('abort', abandon, { once: true });
     // An upload of files may take longer than --timeout in all: every chunk sent starts the clock

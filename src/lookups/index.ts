@@ -20,7 +20,7 @@ import { plans } from '../api/plans.js';
 import { arrayField, field, isObject, stringField } from '../api/member-access.js';
 import type { Context } from '../context/context.js';
 import type { ConfigReader, ConfigStore } from '../config/types.js';
-import { ApiError, OperationError, StoppedBeforeSendingError, UsageError } from '../errors.js';
+import { ApiError, InterruptedError, OperationError, StoppedBeforeSendingError, UsageError } from '../errors.js';
 import { LOOKUP_FIELDS, type LookupFacts } from '../model/fields.js';
 import { ME, type LookupEntry, type LookupKind, type Lookups, type TypedOption } from './types.js';
 import { foldForMatch } from '../util/fold.js';
@@ -310,14 +310,22 @@ export function createLookups(ctx: LookupContext, options: LookupOptions = {}): 
     const { fetching } = options;
     if (fetching === undefined) return { collections: await fetchSource(source, session.profile, key), fetched: true };
     const shared = `${session.profile} ${key}`;
-    let fetched = fetching.get(shared);
-    if (fetched === undefined) {
-      fetched = fetchSource(source, session.profile, key);
-      fetching.set(shared, fetched);
-      const forget = () => fetching.delete(shared);
-      fetched.then(forget, forget);
+    for (;;) {
+      let fetched = fetching.get(shared);
+      const ours = fetched === undefined;
+      if (fetched === undefined) {
+        fetched = fetchSource(source, session.profile, key);
+        fetching.set(shared, fetched);
+        const forget = () => fetching.delete(shared);
+        fetched.then(forget, forget);
+      }
+      try {
+        return { collections: await fetched, fetched: true };
+      } catch (error) {
+        // The fetch of a call cancelled (or stopped) since is given up with it: one not stopped fetches again.
+        if (ours || !(error instanceof InterruptedError) || ctx.signal?.aborted === true) throw error;
+      }
     }
-    return { collections: await fetched, fetched: true };
   }
 
   function load(source: LookupFacts['source'], refetch = false): Promise<Loaded> {

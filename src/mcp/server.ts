@@ -151,13 +151,16 @@ const isResponse = (message: JSONRPCMessage): message is JSONRPCMessage & { id: 
  * The requests received and not yet done with, counted through the transport's two ends: a
  * request read just before stdin closed is still answered, whatever the SDK does with it first.
  * A call the client cancelled is done when it ends (createServer's `cancelledEnded`), unanswered.
+ * The answers made without the SDK (`owe`) are counted each until written: many share the null ID.
  */
 function openRequests() {
   const open = new Set<RequestId>();
+  let owed = 0;
   let waiting: (() => void) | undefined;
+  const isSettled = () => open.size === 0 && owed === 0;
   const done = (id: RequestId) => {
     open.delete(id);
-    if (open.size === 0) waiting?.();
+    if (isSettled()) waiting?.();
   };
   return {
     done,
@@ -176,9 +179,16 @@ function openRequests() {
         }
       };
     },
-    /** A request answered without the SDK (a line too long to read): it too is answered before the server closes. */
-    add: (id: RequestId | null) => void open.add(id as RequestId),
-    settled: () => (open.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (waiting = resolve))),
+    /** An answer sent without the SDK (a line too long or unreadable): it too is written before the server closes. */
+    owe(sending: Promise<void>): void {
+      owed += 1;
+      const paid = () => {
+        owed -= 1;
+        if (isSettled()) waiting?.();
+      };
+      sending.then(paid, paid);
+    },
+    settled: () => (isSettled() ? Promise.resolve() : new Promise<void>((resolve) => (waiting = resolve))),
   };
 }
 
@@ -202,12 +212,12 @@ function oneMessageAtATime(transport: StdioServerTransport): void {
  * (-32700) or JSON that is no JSON-RPC message (-32600), with the null ID JSON-RPC 2.0 gives an
  * unreadable request's answer (the SDK's type has the ID optional instead).
  */
-function answerUnreadableLines(transport: StdioServerTransport): void {
+function answerUnreadableLines(transport: StdioServerTransport, requests: ReturnType<typeof openRequests>): void {
   transport.onerror = (error) => {
     const code = error instanceof SyntaxError ? ErrorCode.ParseError : error.name === 'ZodError' ? ErrorCode.InvalidRequest : undefined;
     if (code === undefined) return;
     const message = code === ErrorCode.ParseError ? 'Parse error' : 'Invalid Request';
-    void transport.send({ jsonrpc: '2.0', id: null, error: { code, message } } as unknown as JSONRPCMessage);
+    requests.owe(transport.send({ jsonrpc: '2.0', id: null, error: { code, message } } as unknown as JSONRPCMessage));
   };
 }
 
@@ -219,9 +229,8 @@ function refuseLongLine(ctx: Context, transport: StdioServerTransport, requests:
   return ({ bytes, id }: RefusedLine): void => {
     const size = `${bytes} bytes, at most ${MAX_MESSAGE_BYTES} a line`;
     ctx.io.stderr.write(`tkt mcp: refused a message of ${size} (its ID: ${id === null ? 'not found' : JSON.stringify(id)})\n`);
-    requests.add(id);
     const error = { code: ErrorCode.InvalidRequest, message: `message too large: ${size}` };
-    void transport.send({ jsonrpc: '2.0', id, error } as unknown as JSONRPCMessage);
+    requests.owe(transport.send({ jsonrpc: '2.0', id, error } as unknown as JSONRPCMessage));
   };
 }
 
@@ -240,7 +249,7 @@ export async function serve(ctx: Context, names: readonly ToolName[]): Promise<v
     ctx.io.stdin.once('close', resolve);
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });
   });
-  answerUnreadableLines(transport);
+  answerUnreadableLines(transport, requests);
   await server.connect(transport);
   oneMessageAtATime(transport);
   requests.watch(transport);

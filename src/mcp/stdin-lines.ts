@@ -37,8 +37,9 @@ export function limitedLines(input: Readable, refused: (line: RefusedLine) => vo
       parts.push(piece);
     } else {
       head ??= Buffer.concat([...parts, piece.subarray(0, KEPT_BYTES)]).subarray(0, KEPT_BYTES);
+      // The end kept from the bytes before too: an ID can start before the piece that crosses the limit.
+      tail = Buffer.concat([...parts, tail, piece.subarray(-KEPT_BYTES)]).subarray(-KEPT_BYTES);
       parts = [];
-      tail = Buffer.concat([tail, piece.subarray(-KEPT_BYTES)]).subarray(-KEPT_BYTES);
     }
     size += piece.length;
   };

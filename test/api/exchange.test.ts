@@ -1,4 +1,7 @@
 // One exchange over a real pool with tiny loopback servers.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createExchanger, type Exchange, type ExchangeSettings } from '../../src/api/exchange.js';
 import { plans } from '../../src/api/plans.js';
@@ -6,6 +9,7 @@ import { createPool } from '../../src/api/pool.js';
 import { MAX_ERROR_BODY_BYTES } from '../../src/api/size-limits.js';
 import { createTransport } from '../../src/api/transport.js';
 import type { RequestPlan } from '../../src/api/types.js';
+import { fileUpload } from '../../src/api/upload-name.js';
 import { AbandonedRequestError, ApiError, InterruptedError, NetworkError } from '../../src/errors.js';
 import { manualClock } from '../helpers/manual-clock.js';
 import { sendJson, startServer, type Handler, type TestServer } from './server.js';
@@ -141,6 +145,24 @@ describe('createExchanger', () => {
     const pending = failureOf(exchange(request(plans.register({ fields: { Title: 'Printer' } })), `${server.url}/api/TicketsApi/new`));
     halt.abort();
     expect(await pending).toBeInstanceOf(AbandonedRequestError);
+    expect(server.requests).toEqual([]);
+  });
+
+  it('gives up a read given up (giveUp) while its body is being built, before it is sent', async () => {
+    // Answered once the body is read: an answer before it would reset the upload still being written.
+    const server = await serve((req, res) => req.resume().on('end', () => sendJson(res, 200, {})));
+    const { exchange, request } = exchanger(server.url);
+    const dir = await mkdtemp(join(tmpdir(), 'tkt-exchange-'));
+    closers.push(() => rm(dir, { recursive: true, force: true }));
+    const file = join(dir, 'log.txt');
+    await writeFile(file, 'a log');
+
+    // A form with a file is built with an await (its size is read from disk): the giving up comes in between.
+    const giveUp = new AbortController();
+    const plan = { ...plans.register({ fields: { Title: 'Printer' }, files: [file].map(fileUpload) }), retry: true };
+    const pending = failureOf(exchange({ ...request(plan), giveUp: giveUp.signal }, `${server.url}/api/TicketsApi/register`));
+    giveUp.abort();
+    expect(await pending).toBeInstanceOf(InterruptedError);
     expect(server.requests).toEqual([]);
   });
 

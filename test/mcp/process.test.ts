@@ -3,11 +3,13 @@
 // requests (startFrontServer's gate) so that the moments are chosen, not raced.
 import { spawn } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PassThrough, Writable } from 'node:stream';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness } from '../helpers/harness.js';
 import { frontEnv, startFrontServer, ticketById, unusedTickets, useHarness, userId } from '../helpers/sandbox-state.js';
 import { BIN, ensureBuilt } from '../helpers/terminal.js';
 import type { TestServer } from '../api/server.js';
+import { serve } from '../../src/mcp/server.js';
 import { inProcessMcp } from './in-process.js';
 import { childEnv, connectMcp, rawMcp, textOf } from './mcp-process.js';
 
@@ -212,6 +214,33 @@ describe('tkt mcp as a process', () => {
     gate.release();
   });
 
+  it('a lookup fetch two calls share goes on for the one not cancelled when the other, which started it, is', async () => {
+    // The lookups' fetches are held until the first call is cancelled.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let arrived!: () => void;
+    const fetching = new Promise<void>((resolve) => (arrived = resolve));
+    const gate = async (req: IncomingMessage) => {
+      if (req.url !== '/api/TicketsApi/appmetadata') return;
+      arrived();
+      await released;
+    };
+    front = await startFrontServer(h, () => false, { gate });
+    const mcp = await inProcessMcp(h, ['lookups'], frontEnv(h, front));
+    mcp.send({ id: 1, method: 'tools/call', params: { name: 'lookups', arguments: { kind: 'site' } } });
+    await fetching;
+    mcp.send({ id: 2, method: 'tools/call', params: { name: 'lookups', arguments: { kind: 'site' } } });
+    // Within this turn the second call waits on the first one's fetch: nothing it does before waits for I/O.
+    await new Promise((resolve) => setImmediate(resolve));
+    mcp.send({ method: 'notifications/cancelled', params: { requestId: 1, reason: 'user' } });
+    release();
+    const second = (await mcp.response(2)).result as { isError?: boolean; content: { text: string }[] };
+    expect(second.isError, second.content[0]?.text).toBeFalsy();
+    expect(second.content[0]?.text).toContain('Harbour Depot');
+    mcp.endInput();
+    await mcp.served;
+  });
+
   it('a read waits for a write to its ticket in flight, one whose call was cancelled included; a list for every write in flight', async () => {
     const [ticket, other] = unusedTickets(h, 2, (t) => t.ticketPriorityId !== h.sandbox.state.lookups.priorities.find((p) => p.priority === 'High')!.id);
     const update = `POST /api/TicketsApi/update/${ticket!.id}`;
@@ -324,6 +353,45 @@ describe('tkt mcp as a process', () => {
       expect.stringMatching(/\(its ID: not found\)$/),
       '',
     ]);
+  });
+
+  it('ends only once every refused line is answered, two without an ID among them', async () => {
+    const run = await h.context({ env: { TKT_URL: h.sandbox.url } });
+    const input = new PassThrough();
+    // A reader that takes each answer only when the test lets it: the answers wait their turn.
+    const written: string[] = [];
+    const taking: (() => void)[] = [];
+    let wrote: (() => void) | undefined;
+    const output = new Writable({
+      highWaterMark: 1,
+      write(chunk: Buffer, _encoding, take) {
+        written.push(chunk.toString());
+        taking.push(take);
+        wrote?.();
+      },
+    });
+    const answers = (count: number) => new Promise<void>((resolve) => (wrote = () => written.length >= count && resolve()));
+    let ended = false;
+    const served = serve({ ...run.ctx, io: { ...run.ctx.io, stdin: input, stdout: output } }, ['lookups']).then(() => void (ended = true));
+    // Answered, the ping says the server is connected: what it sends from then on is counted.
+    const pinged = answers(1);
+    input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })}\n`);
+    await pinged;
+    const first = answers(2);
+    taking.shift()!();
+    // Both lines in one chunk: both are refused before the first answer is taken.
+    const line = `${'S'.repeat(11_000_000)}\n`;
+    input.end(line + line);
+    await first;
+    const second = answers(3);
+    taking.shift()!();
+    await second;
+    // The server has every turn it needs to end, were it to end now; the second answer is not taken yet.
+    for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(ended).toBe(false);
+    taking.shift()!();
+    await served;
+    expect(written.map((answer) => (JSON.parse(answer) as { id: unknown }).id)).toEqual([1, null, null]);
   });
 
   it('answers a malformed tools/call with invalid params (-32602) saying what is wrong, not an internal error, and goes on serving', async () => {
