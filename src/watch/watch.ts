@@ -10,7 +10,7 @@ import { breakLineAfterCtrlC } from '../output/io.js';
 import { flushed } from '../output/write.js';
 import { formatDate } from '../output/time.js';
 import { signalGroup } from '../util/process-group.js';
-import { addedEvents, diffSnapshots, WATCHED_FIELDS, type Snapshot, type WatchEvent } from './events.js';
+import { addedEvents, diffSnapshots, type Snapshot, type WatchEvent } from './events.js';
 import type { Poll } from './polls.js';
 import { describeWatching, writeState, type HeldState, type Watching } from './state-file.js';
 
@@ -111,12 +111,15 @@ async function watchUntilStopped(ctx: Context, poll: Poll, settings: WatchSettin
         : diffSnapshots(previous, result.snapshot, at, result.conversations, result.departures);
     let execFailures = 0;
     let told = 0;
+    // Printed, but their --exec command did not run (or not to its end): the run was stopped.
+    const notHooked: WatchEvent[] = [];
     try {
       for (const event of events) {
-        // Once a stop is asked, no --exec command starts: the events left are the next run's.
-        if (settings.exec !== undefined && ctx.signal.aborted) break;
-        const outcome = await tell(ctx, event, settings);
-        if (outcome === 'stopped') break;
+        // Once a stop is asked, no --exec command starts, but every event of the poll is still
+        // printed: stdout is the record, and the state says so (docs/cli.md section 14).
+        const hook = settings.exec !== undefined && !ctx.signal.aborted ? settings.exec : undefined;
+        const outcome = await tell(ctx, event, settings, hook);
+        if (settings.exec !== undefined && (hook === undefined || outcome === 'stopped')) notHooked.push(event);
         if (outcome === 'failed') execFailures++;
         told++;
       }
@@ -128,16 +131,13 @@ async function watchUntilStopped(ctx: Context, poll: Poll, settings: WatchSettin
     // A one-shot run (cron) keeps no state past a command that failed: its next run tells that poll
     // again, and the exit code lets cron say so. A long watch reports it and goes on (README, Watching).
     if (settings.once && execFailures > 0) throw execFailed(settings, execFailures, `${events.length} ${events.length === 1 ? 'event' : 'events'}`);
-    const untold = events.slice(told);
-    if (untold.length > 0) await sayUntold(ctx, settings, untold.length);
-    // Stopped within the poll, the state keeps the untold events' tickets as they were: the next run tells them.
-    const kept = untold.length === 0 ? result.snapshot : withoutEvents(result.snapshot, previous ?? new Map(), untold);
+    if (notHooked.length > 0) await sayNotHooked(ctx, notHooked);
     if (settings.state !== undefined) {
       // Kept only once the events have left the process: a kill cannot lose an event the state says was told.
       await flushed(ctx.io.stdout);
-      writeState(settings.state, settings.watching, kept, at);
+      writeState(settings.state, settings.watching, result.snapshot, at);
     }
-    previous = kept;
+    previous = result.snapshot;
     if (settings.once) return;
     stopIfSignalled(ctx.signal);
     await timer.sleep(settings.intervalMs, ctx.signal);
@@ -189,40 +189,19 @@ function retryDelay(failures: number, intervalMs: number): number {
 /** How telling an event ended: its --exec command done (or none), failed, or stopped with the run. */
 type Told = 'done' | 'failed' | 'stopped';
 
-/** Tells one event and runs its --exec command. */
-async function tell(ctx: Context, event: WatchEvent, settings: WatchSettings): Promise<Told> {
+/** Tells one event and runs `exec`, its --exec command (none once the run was stopped). */
+async function tell(ctx: Context, event: WatchEvent, settings: WatchSettings, exec: string | undefined): Promise<Told> {
   const text = eventText(event);
   await ctx.output.line(event, { human: () => `${clockTime(new Date(event.at))} ${text}\n`, quiet: () => `${event.id}\n` });
   // A dumb terminal (TERM=dumb) would show the notification's escape as text: the bell alone.
   if (settings.notify && ctx.io.stdoutIsTTY) ctx.io.stdout.write(ctx.io.cursorControl ? `\x07\x1b]9;tkt: ${text.replace(/[\x07\x1b]/g, '')}\x07` : '\x07');
-  return settings.exec === undefined ? 'done' : await execFor(ctx, settings.exec, event, settings.once);
+  return exec === undefined ? 'done' : await execFor(ctx, exec, event, settings.once);
 }
 
-/** Events whose --exec command did not run (or not to its end) because the run was stopped: said, with where they went. */
-async function sayUntold(ctx: Context, settings: WatchSettings, count: number): Promise<void> {
-  const events = `${count} ${count === 1 ? 'event' : 'events'}`;
-  const where = settings.state === undefined ? '' : `; ${settings.state.file} keeps them for the next run`;
-  await ctx.output.warning(`${events} not told to --exec (stopped)${where}\n`);
-}
-
-/**
- * `snapshot` as if `untold` (events of `previous` -> `snapshot`) had not happened: the state a run
- * stopped within its poll keeps, so that its next run tells exactly those.
- */
-function withoutEvents(snapshot: Snapshot, previous: Snapshot, untold: readonly WatchEvent[]): Snapshot {
-  const kept = new Map(snapshot);
-  for (const event of untold) {
-    const key = String(event.id);
-    const before = previous.get(key);
-    const after = kept.get(key);
-    if (event.event === 'added') kept.delete(key);
-    else if (before === undefined) continue;
-    else if (event.event === 'removed') kept.set(key, before);
-    else if (after === undefined) continue;
-    else if (event.event === 'replied') kept.set(key, { ...after, replies: before.replies });
-    else kept.set(key, { ...after, ...Object.fromEntries(WATCHED_FIELDS.map((name) => [name, before[name]])) });
-  }
-  return kept;
+/** The events printed whose --exec command did not run (or not to its end) because the run was stopped: named. */
+async function sayNotHooked(ctx: Context, events: readonly WatchEvent[]): Promise<void> {
+  const count = `${events.length} ${events.length === 1 ? 'event' : 'events'}`;
+  await ctx.output.warning(`--exec not run for ${count} (stopped): ${events.map((event) => `${event.event} #${event.id}`).join(', ')}\n`);
 }
 
 const two = (n: number) => String(n).padStart(2, '0');

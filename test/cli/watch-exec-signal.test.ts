@@ -1,7 +1,7 @@
 // tkt watch --exec stopped by real signals through the built CLI (README, Watching; docs/cli.md
 // sections 8 and 14): a command that hangs is warned about after --timeout, the first signal is
 // said at once, the second ends the command with every process it started, and the run exits
-// 143 with its --state lock released. Every step waits on output or on files, never on time.
+// 143 with its event printed, its --state saved as told and its lock released. Every step waits on output or on files, never on time.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
@@ -34,7 +34,8 @@ describe('tkt watch --exec and signals, in real processes', () => {
     const args = ['--json', '--timeout', '1', 'watch', String(ticket.id), '--state', state, '--exec', hook];
     const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     child.stdin.end();
-    let stderr = '';
+    let [stdout, stderr] = ['', ''];
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
     child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
     const closed = once(child, 'close') as Promise<[number | null]>;
     try {
@@ -52,13 +53,14 @@ describe('tkt watch --exec and signals, in real processes', () => {
       const [code] = await closed;
       expect(code).toBe(143);
       expect(stderr).toMatch(
-        /\nwarning: --exec stopped \(killed by SIGTERM\) for changed #\d+\nwarning: 1 event not told to --exec \(stopped\); .* keeps them for the next run\nerror: stopped by SIGTERM\n$/,
+        /\nwarning: --exec stopped \(killed by SIGTERM\) for changed #\d+\nwarning: --exec not run for 1 event \(stopped\): changed #\d+\nerror: stopped by SIGTERM\n$/,
       );
       expect(await processEnds(Number(pid()))).toBe(true);
-      // The lock is released, and the event is left for the next run.
+      // The event was printed, so the state saves it as told (nothing twice), and the lock is released.
+      expect(stdout).toContain('"title":"A hook that hangs"');
       expect(readdirSync(folder).sort()).toEqual(['hook.pid', 'state.json']);
       const kept = JSON.parse(readFileSync(state, 'utf8')) as { tickets: { id: number; title: string }[] };
-      expect(kept.tickets.find((t) => t.id === ticket.id)?.title).not.toBe('A hook that hangs');
+      expect(kept.tickets.find((t) => t.id === ticket.id)?.title).toBe('A hook that hangs');
     } finally {
       child.kill('SIGKILL');
     }
