@@ -2,6 +2,7 @@
 // transient failure is said once and retried with backoff; anything else ends the watch (401:
 // exit 4). A signal lets the poll in progress finish telling its events and writing its state.
 import { spawn } from 'node:child_process';
+import { timerMs } from '../api/deadline.js';
 import type { Context } from '../context/context.js';
 import { ApiError, FailedBeforeOutputClosedError, InterruptedError, NetworkError, OutputClosedError, stoppedHow } from '../errors.js';
 import { entryType } from '../model/entry-type.js';
@@ -261,7 +262,8 @@ async function execFor(ctx: Context, command: string, event: WatchEvent, once: b
     child.stdin.end(`${JSON.stringify(event)}\n`);
     const slow = setTimeout(
       () => void ctx.output.warning(`--exec for ${named} still running after ${timeoutSeconds}s; the watch waits for it\n`),
-      timeoutSeconds * 1000,
+      // A --timeout past the longest timer would fire at once (api/deadline.ts): as long as one holds.
+      timerMs(timeoutSeconds * 1000),
     );
     let kill: NodeJS.Timeout | undefined;
     const onStop = () => {

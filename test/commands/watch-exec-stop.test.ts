@@ -61,6 +61,21 @@ describe('tkt watch --exec stopped by a signal', () => {
     expect(await readFile(log, 'utf8')).toBe(`${first.id}\n`);
   });
 
+  it('a --timeout past the longest timer (about 24.8 days) does not warn at once of a command still running', async () => {
+    const { folder, fifo, log } = await hookFolder('long-timeout');
+    const ticket = unusedTicket(h);
+    const exec = `cat > /dev/null; echo "$TKT_TICKET_ID" >> ${log}; read go < ${fifo}`;
+    const { r, clock, done } = await startWatch(h, { ids: [String(ticket.id)], exec }, { globals: { json: true, timeout: 30 * 86_400 } });
+    retitle(h, ticket.id, 'Hook under a long timeout');
+    wakeOnly(clock);
+    // An overflowing timer fires after 1 ms: long past by the time the hook has written its log.
+    await until('the --exec command', () => existsSync(log), onFolderChange(folder));
+    r.abort.abort('SIGTERM');
+    await writeFile(fifo, 'go\n');
+    await expect(done).rejects.toBeInstanceOf(InterruptedError);
+    expect(r.stderr()).not.toContain('still running');
+  });
+
   it('a second signal ends the running command with every process it started, then the watch; its printed event is not told again', async () => {
     const { folder, pidFile } = await hookFolder('give-up');
     const state = join(folder, 'state.json');
