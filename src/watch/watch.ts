@@ -1,7 +1,7 @@
 // The watch loop: poll, tell each event (a line, --exec, --notify), keep the state, wait. A
 // transient failure is said once and retried with backoff; anything else ends the watch (401:
 // exit 4). A signal lets the poll in progress finish telling its events and writing its state.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { timerMs } from '../api/deadline.js';
 import type { Context } from '../context/context.js';
 import { ApiError, FailedBeforeOutputClosedError, InterruptedError, NetworkError, OutputClosedError, stoppedHow } from '../errors.js';
@@ -239,12 +239,30 @@ export function eventText(event: WatchEvent): string {
 // A second signal ends the command: SIGTERM to its group, then SIGKILL to one that stays.
 const KILL_AFTER_MS = 2_000;
 
+// A command's session of its own outlives tkt: when tkt exits while one runs (a third signal
+// within the kill window, any direct exit), its pending SIGKILL is lost. The exit kills it, at once.
+const liveHooks = new Set<ChildProcess>();
+const killLiveHooks = () => {
+  for (const child of liveHooks) signalGroup(child, 'SIGKILL');
+};
+
+function holdHook(child: ChildProcess): void {
+  if (liveHooks.size === 0) process.on('exit', killLiveHooks);
+  liveHooks.add(child);
+}
+
+function releaseHook(child: ChildProcess): void {
+  liveHooks.delete(child);
+  if (liveHooks.size === 0) process.off('exit', killLiveHooks);
+}
+
 /**
  * Runs `sh -c CMD` for one event: its JSON on stdin, its kind and ticket in the environment, its
- * output on stderr, in a process group of its own (README, Watching). A first signal lets it end
+ * output on stderr, in a session of its own (`detached`: its own process group, and no controlling
+ * terminal; README, Watching). A first signal lets it end
  * and says so at once; a second ends its group. Said when it fails, when it runs past --timeout,
  * and when it ended by a signal after a stop was asked (given up, or ended by the user too):
- * stopped, not failed. Its own group keeps the terminal's Ctrl-C and SIGHUP for tkt to decide.
+ * stopped, not failed. Its own session keeps the terminal's Ctrl-C and SIGHUP for tkt to decide.
  */
 async function execFor(ctx: Context, command: string, event: WatchEvent, once: boolean): Promise<Told> {
   const named = `${event.event} #${event.id}`;
@@ -255,6 +273,7 @@ async function execFor(ctx: Context, command: string, event: WatchEvent, once: b
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
     });
+    holdHook(child);
     child.stdout.on('data', (chunk: Buffer) => ctx.io.stderr.write(chunk));
     child.stderr.on('data', (chunk: Buffer) => ctx.io.stderr.write(chunk));
     // A command that does not read its stdin must not fail the write.
@@ -280,6 +299,7 @@ async function execFor(ctx: Context, command: string, event: WatchEvent, once: b
     const settle = (outcome: { code: number | null; signal: NodeJS.Signals | null } | string) => {
       clearTimeout(slow);
       clearTimeout(kill);
+      releaseHook(child);
       ctx.signal.removeEventListener('abort', onStop);
       ctx.halt?.removeEventListener('abort', onHalt);
       resolve(outcome);

@@ -65,4 +65,48 @@ describe('tkt watch --exec and signals, in real processes', () => {
       child.kill('SIGKILL');
     }
   }, 60_000);
+
+  it('a third signal within the kill window ends the run at once, and the command that ignores SIGTERM with it', async () => {
+    const folder = join(dir, 'third');
+    mkdirSync(folder);
+    const pidFile = join(folder, 'hook.pid');
+    // A child that ignores SIGTERM (only the SIGKILL ends it), and a shell that says when its group got it.
+    const hook = `cat > /dev/null; (trap '' TERM; exec sleep 300) & echo $! > ${pidFile}; trap 'echo hook got SIGTERM >&2' TERM; wait`;
+    const ticket = unusedTicket(h);
+    const state = join(folder, 'state.json');
+    const { NODE_EXTRA_CA_CERTS: _ca, ...inherited } = process.env;
+    const env = { ...inherited, TKT_URL: h.sandbox.url, TKT_TOKEN: h.sandbox.issueToken('admin'), TKT_CONFIG_DIR: dir, TKT_TEST_WATCH_INTERVAL_MS: '50' };
+    const child = spawn(process.execPath, [bin, '--json', 'watch', String(ticket.id), '--state', state, '--exec', hook], {
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    child.stdin.end();
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    const closed = once(child, 'close') as Promise<[number | null]>;
+    const pid = () => /^(\d+)\n$/.exec(existsSync(pidFile) ? readFileSync(pidFile, 'utf8') : '')?.[1];
+    try {
+      await until('the baseline state file', () => existsSync(state), onFolderChange(folder));
+      ticketById(h, ticket.id).title = 'A hook that ignores SIGTERM';
+      await until('the --exec command', () => pid() !== undefined, onFolderChange(folder));
+      child.kill('SIGTERM');
+      await until('the line of the first signal', () => stderr.includes('stopping after'), onData(child.stderr));
+      // The second sends SIGTERM to the command's group; the third comes before the SIGKILL that follows.
+      child.kill('SIGINT');
+      await until("the group's SIGTERM", () => stderr.includes('hook got SIGTERM'), onData(child.stderr));
+      child.kill('SIGTERM');
+      const [code] = await closed;
+      expect(code).toBe(143);
+      expect(await processEnds(Number(pid()))).toBe(true);
+    } finally {
+      child.kill('SIGKILL');
+      if (pid() !== undefined) {
+        try {
+          process.kill(Number(pid()), 'SIGKILL');
+        } catch {
+          // Ended already.
+        }
+      }
+    }
+  }, 60_000);
 });
