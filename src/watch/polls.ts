@@ -52,12 +52,17 @@ export async function viewPoll(options: ViewWatchOptions, ctx: Context): Promise
   const filter = filtering ? await buildFilter(options, ctx, (await import('../lookups/index.js')).createLookups(ctx)) : undefined;
   const walk = async (pollCtx: Context): Promise<Walk> => {
     const changes = new WalkChanges();
-    let pages = 0;
+    // The walk reads a page past a short first one to make sure of it: only pages with tickets
+    // count, and the first must be shorter than asked (a full one may have pushed a ticket on).
+    let filled = 0;
+    let firstShort = false;
     const counted: PageSource = {
       ...source,
-      fetch: (page) => {
-        pages++;
-        return source.fetch(page);
+      fetch: async (page) => {
+        const answer = await source.fetch(page);
+        if (answer.items.length > 0) filled++;
+        if (page === source.firstPage) firstShort = answer.items.length < source.pageSize;
+        return answer;
       },
     };
     const walked =
@@ -71,7 +76,7 @@ export async function viewPoll(options: ViewWatchOptions, ctx: Context): Promise
         if (ticket !== undefined) snapshot.set(String(ticket.id), ticket);
       }
     }
-    return { snapshot, changed: changes.failure() !== undefined, onePage: pages === 1 };
+    return { snapshot, changed: changes.failure() !== undefined, onePage: filled === 0 || (filled === 1 && firstShort) };
   };
   return async (pollCtx, previous) => {
     const departures = new Map<string, Departure>();

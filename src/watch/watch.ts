@@ -1,7 +1,8 @@
 // The watch loop: poll, tell each event (a line, --exec, --notify), keep the state, wait. A
 // transient failure is said once and retried with backoff; anything else ends the watch (401:
 // exit 4). A signal lets the poll in progress finish telling its events and writing its state.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { timerMs } from '../api/deadline.js';
 import type { Context } from '../context/context.js';
 import { ApiError, FailedBeforeOutputClosedError, InterruptedError, NetworkError, OutputClosedError, stoppedHow } from '../errors.js';
 import { entryType } from '../model/entry-type.js';
@@ -10,7 +11,7 @@ import { breakLineAfterCtrlC } from '../output/io.js';
 import { flushed } from '../output/write.js';
 import { formatDate } from '../output/time.js';
 import { signalGroup } from '../util/process-group.js';
-import { addedEvents, diffSnapshots, WATCHED_FIELDS, type Snapshot, type WatchEvent } from './events.js';
+import { addedEvents, diffSnapshots, type Snapshot, type WatchEvent } from './events.js';
 import type { Poll } from './polls.js';
 import { describeWatching, writeState, type HeldState, type Watching } from './state-file.js';
 
@@ -111,12 +112,15 @@ async function watchUntilStopped(ctx: Context, poll: Poll, settings: WatchSettin
         : diffSnapshots(previous, result.snapshot, at, result.conversations, result.departures);
     let execFailures = 0;
     let told = 0;
+    // Printed, but their --exec command did not run (or not to its end): the run was stopped.
+    const notHooked: WatchEvent[] = [];
     try {
       for (const event of events) {
-        // Once a stop is asked, no --exec command starts: the events left are the next run's.
-        if (settings.exec !== undefined && ctx.signal.aborted) break;
-        const outcome = await tell(ctx, event, settings);
-        if (outcome === 'stopped') break;
+        // Once a stop is asked, no --exec command starts, but every event of the poll is still
+        // printed: stdout is the record, and the state says so (docs/cli.md section 14).
+        const hook = settings.exec !== undefined && !ctx.signal.aborted ? settings.exec : undefined;
+        const outcome = await tell(ctx, event, settings, hook);
+        if (settings.exec !== undefined && (hook === undefined || outcome === 'stopped')) notHooked.push(event);
         if (outcome === 'failed') execFailures++;
         told++;
       }
@@ -128,16 +132,13 @@ async function watchUntilStopped(ctx: Context, poll: Poll, settings: WatchSettin
     // A one-shot run (cron) keeps no state past a command that failed: its next run tells that poll
     // again, and the exit code lets cron say so. A long watch reports it and goes on (README, Watching).
     if (settings.once && execFailures > 0) throw execFailed(settings, execFailures, `${events.length} ${events.length === 1 ? 'event' : 'events'}`);
-    const untold = events.slice(told);
-    if (untold.length > 0) await sayUntold(ctx, settings, untold.length);
-    // Stopped within the poll, the state keeps the untold events' tickets as they were: the next run tells them.
-    const kept = untold.length === 0 ? result.snapshot : withoutEvents(result.snapshot, previous ?? new Map(), untold);
+    if (notHooked.length > 0) await sayNotHooked(ctx, notHooked);
     if (settings.state !== undefined) {
       // Kept only once the events have left the process: a kill cannot lose an event the state says was told.
       await flushed(ctx.io.stdout);
-      writeState(settings.state, settings.watching, kept, at);
+      writeState(settings.state, settings.watching, result.snapshot, at);
     }
-    previous = kept;
+    previous = result.snapshot;
     if (settings.once) return;
     stopIfSignalled(ctx.signal);
     await timer.sleep(settings.intervalMs, ctx.signal);
@@ -189,40 +190,19 @@ function retryDelay(failures: number, intervalMs: number): number {
 /** How telling an event ended: its --exec command done (or none), failed, or stopped with the run. */
 type Told = 'done' | 'failed' | 'stopped';
 
-/** Tells one event and runs its --exec command. */
-async function tell(ctx: Context, event: WatchEvent, settings: WatchSettings): Promise<Told> {
+/** Tells one event and runs `exec`, its --exec command (none once the run was stopped). */
+async function tell(ctx: Context, event: WatchEvent, settings: WatchSettings, exec: string | undefined): Promise<Told> {
   const text = eventText(event);
   await ctx.output.line(event, { human: () => `${clockTime(new Date(event.at))} ${text}\n`, quiet: () => `${event.id}\n` });
   // A dumb terminal (TERM=dumb) would show the notification's escape as text: the bell alone.
   if (settings.notify && ctx.io.stdoutIsTTY) ctx.io.stdout.write(ctx.io.cursorControl ? `\x07\x1b]9;tkt: ${text.replace(/[\x07\x1b]/g, '')}\x07` : '\x07');
-  return settings.exec === undefined ? 'done' : await execFor(ctx, settings.exec, event, settings.once);
+  return exec === undefined ? 'done' : await execFor(ctx, exec, event, settings.once);
 }
 
-/** Events whose --exec command did not run (or not to its end) because the run was stopped: said, with where they went. */
-async function sayUntold(ctx: Context, settings: WatchSettings, count: number): Promise<void> {
-  const events = `${count} ${count === 1 ? 'event' : 'events'}`;
-  const where = settings.state === undefined ? '' : `; ${settings.state.file} keeps them for the next run`;
-  await ctx.output.warning(`${events} not told to --exec (stopped)${where}\n`);
-}
-
-/**
- * `snapshot` as if `untold` (events of `previous` -> `snapshot`) had not happened: the state a run
- * stopped within its poll keeps, so that its next run tells exactly those.
- */
-function withoutEvents(snapshot: Snapshot, previous: Snapshot, untold: readonly WatchEvent[]): Snapshot {
-  const kept = new Map(snapshot);
-  for (const event of untold) {
-    const key = String(event.id);
-    const before = previous.get(key);
-    const after = kept.get(key);
-    if (event.event === 'added') kept.delete(key);
-    else if (before === undefined) continue;
-    else if (event.event === 'removed') kept.set(key, before);
-    else if (after === undefined) continue;
-    else if (event.event === 'replied') kept.set(key, { ...after, replies: before.replies });
-    else kept.set(key, { ...after, ...Object.fromEntries(WATCHED_FIELDS.map((name) => [name, before[name]])) });
-  }
-  return kept;
+/** The events printed whose --exec command did not run (or not to its end) because the run was stopped: named. */
+async function sayNotHooked(ctx: Context, events: readonly WatchEvent[]): Promise<void> {
+  const count = `${events.length} ${events.length === 1 ? 'event' : 'events'}`;
+  await ctx.output.warning(`--exec not run for ${count} (stopped): ${events.map((event) => `${event.event} #${event.id}`).join(', ')}\n`);
 }
 
 const two = (n: number) => String(n).padStart(2, '0');
@@ -259,12 +239,30 @@ export function eventText(event: WatchEvent): string {
 // A second signal ends the command: SIGTERM to its group, then SIGKILL to one that stays.
 const KILL_AFTER_MS = 2_000;
 
+// A command's session of its own outlives tkt: when tkt exits while one runs (a third signal
+// within the kill window, any direct exit), its pending SIGKILL is lost. The exit kills it, at once.
+const liveHooks = new Set<ChildProcess>();
+const killLiveHooks = () => {
+  for (const child of liveHooks) signalGroup(child, 'SIGKILL');
+};
+
+function holdHook(child: ChildProcess): void {
+  if (liveHooks.size === 0) process.on('exit', killLiveHooks);
+  liveHooks.add(child);
+}
+
+function releaseHook(child: ChildProcess): void {
+  liveHooks.delete(child);
+  if (liveHooks.size === 0) process.off('exit', killLiveHooks);
+}
+
 /**
  * Runs `sh -c CMD` for one event: its JSON on stdin, its kind and ticket in the environment, its
- * output on stderr, in a process group of its own (README, Watching). A first signal lets it end
+ * output on stderr, in a session of its own (`detached`: its own process group, and no controlling
+ * terminal; README, Watching). A first signal lets it end
  * and says so at once; a second ends its group. Said when it fails, when it runs past --timeout,
  * and when it ended by a signal after a stop was asked (given up, or ended by the user too):
- * stopped, not failed. Its own group keeps the terminal's Ctrl-C and SIGHUP for tkt to decide.
+ * stopped, not failed. Its own session keeps the terminal's Ctrl-C and SIGHUP for tkt to decide.
  */
 async function execFor(ctx: Context, command: string, event: WatchEvent, once: boolean): Promise<Told> {
   const named = `${event.event} #${event.id}`;
@@ -275,6 +273,7 @@ async function execFor(ctx: Context, command: string, event: WatchEvent, once: b
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
     });
+    holdHook(child);
     child.stdout.on('data', (chunk: Buffer) => ctx.io.stderr.write(chunk));
     child.stderr.on('data', (chunk: Buffer) => ctx.io.stderr.write(chunk));
     // A command that does not read its stdin must not fail the write.
@@ -282,7 +281,8 @@ async function execFor(ctx: Context, command: string, event: WatchEvent, once: b
     child.stdin.end(`${JSON.stringify(event)}\n`);
     const slow = setTimeout(
       () => void ctx.output.warning(`--exec for ${named} still running after ${timeoutSeconds}s; the watch waits for it\n`),
-      timeoutSeconds * 1000,
+      // A --timeout past the longest timer would fire at once (api/deadline.ts): as long as one holds.
+      timerMs(timeoutSeconds * 1000),
     );
     let kill: NodeJS.Timeout | undefined;
     const onStop = () => {
@@ -299,6 +299,7 @@ async function execFor(ctx: Context, command: string, event: WatchEvent, once: b
     const settle = (outcome: { code: number | null; signal: NodeJS.Signals | null } | string) => {
       clearTimeout(slow);
       clearTimeout(kill);
+      releaseHook(child);
       ctx.signal.removeEventListener('abort', onStop);
       ctx.halt?.removeEventListener('abort', onHalt);
       resolve(outcome);
