@@ -130,7 +130,8 @@ beforeAll(async () => {
   tracer = createLoadTracer();
   // In its own process: the traced runs block this one.
   // Its stderr is kept, not inherited: the "stopped by SIGTERM" of afterAll's kill is no failure.
-  sandbox = spawn(process.execPath, [bin, 'sandbox', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Extra tickets: enough open ones for every run that changes one (each takes its own).
+  sandbox = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--seed-tickets', '300'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let sandboxStderr = '';
   sandbox.stderr!.setEncoding('utf8').on('data', (text: string) => (sandboxStderr += text));
   const [banner] = (await Promise.race([
@@ -140,7 +141,7 @@ beforeAll(async () => {
   const url = /http:\/\/\S+/.exec(String(banner))![0];
   env = { TKT_CONFIG_DIR: tracer.configDir, TKT_URL: '', TKT_TOKEN: '', TKT_PROFILE: '', NO_COLOR: '1' };
   tkt(['login', '--url', url, '-u', 'admin', '--password-stdin'], 'admin\n');
-  openTickets = tkt(['list', '-q', '--status', 'Open']).trim().split('\n');
+  openTickets = tkt(['list', '-q', '--status', 'Open', '--limit', '100']).trim().split('\n');
   tkt(['alias', 'set', 'mine', 'list --assignee @me']);
   // __complete answers from the lookup cache: a dry run that resolves a site fills it.
   tkt(['update', '1013', '--site', 'head', '--dry-run']);
