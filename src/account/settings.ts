@@ -1,6 +1,6 @@
 // `tkt config`'s work on the settings of src/config/settings.ts (editor, pager, default view,
 // default concurrency): a value checked before it is saved, and where the value in force comes from.
-import { existingProfileName } from '../config/session.js';
+import { chosenProfile, existingProfileName } from '../config/session.js';
 import {
   SETTINGS,
   effectiveSetting,
@@ -13,7 +13,6 @@ import {
   type SettingSpec,
 } from '../config/settings.js';
 import { squash } from '../util/option-text.js';
-import { envValue } from '../util/env.js';
 import type { Context } from '../context/context.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { parseViewSetting } from '../listing/query.js';
@@ -43,17 +42,11 @@ export async function showSetting(key: string, ctx: Context): Promise<void> {
   });
 }
 
-/**
- * The profile a save is for: --profile, or TKT_PROFILE, which is the same (docs/cli.md, the
- * environment table); neither is every profile.
- */
-const savedFor = (ctx: Context) => ctx.globals.profile || envValue(ctx.env, 'TKT_PROFILE');
-
-/** `tkt config set KEY VALUE`: checked, then saved for every profile or, with --profile (TKT_PROFILE), for one. */
+/** `tkt config set KEY VALUE`: checked, then saved for every profile or, with --profile or TKT_PROFILE (the same, docs/cli.md), for one. */
 export async function saveSetting(key: string, text: string, ctx: Context): Promise<void> {
   const spec = settingSpec(key);
   const value = parserOf(spec)(text);
-  const profile = savedFor(ctx);
+  const profile = chosenProfile(ctx);
   // Only tkt login creates a profile: saving for one that does not exist is a typo.
   existingProfileName(ctx);
   await ctx.config.saveSettings({ [spec.name]: value }, profile);
@@ -70,7 +63,7 @@ export async function saveSetting(key: string, text: string, ctx: Context): Prom
 /** `tkt config unset KEY`. */
 export async function forgetSetting(key: string, ctx: Context): Promise<void> {
   const spec = settingSpec(key);
-  const profile = savedFor(ctx);
+  const profile = chosenProfile(ctx);
   existingProfileName(ctx);
   await ctx.config.saveSettings({ [spec.name]: undefined }, profile);
   await ctx.output.document(

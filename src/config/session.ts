@@ -31,9 +31,14 @@ export function allProfileNames(config: ConfigReader): string[] {
   return [...new Set([DEFAULT_PROFILE, ...config.profileNames()])].sort();
 }
 
+/** The profile the run names, --profile or TKT_PROFILE (the same, docs/cli.md), unchecked; undefined when neither does. */
+export function chosenProfile(input: RunPlace): string | undefined {
+  return input.globals.profile || envValue(input.env, 'TKT_PROFILE');
+}
+
 /** The profile's name, whether or not it exists: `tkt login` and `tkt config set` create it. */
 export function resolveProfileName(input: RunPlace): string {
-  return assertProfileName(input.globals.profile || envValue(input.env, 'TKT_PROFILE') || DEFAULT_PROFILE, profileSource(input));
+  return assertProfileName(chosenProfile(input) || DEFAULT_PROFILE, profileSource(input));
 }
 
 /** Where the run's profile name came from, for an error about it; undefined for the default. */
@@ -104,7 +109,7 @@ export interface NamingProfile {
  */
 export function tktCommand(input: RunPlace & NamingProfile, words: string, url: string | undefined = input.globals.url): string {
   const line = ['tkt', words];
-  const profile = input.globals.profile || envValue(input.env, 'TKT_PROFILE') || (input.nameProfile ? DEFAULT_PROFILE : undefined);
+  const profile = chosenProfile(input) || (input.nameProfile ? DEFAULT_PROFILE : undefined);
   if (profile && (profile !== DEFAULT_PROFILE || input.nameProfile)) line.push('--profile', profile);
   if (url) line.push('--url', shellWord(url));
   if (input.globals.allowHttp === true) line.push('--allow-http');
