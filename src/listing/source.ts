@@ -2,6 +2,7 @@
 // tickets), and with a filter the matching tickets of as many pages as it takes, --page and
 // --limit then counting matches (docs/cli.md section 10: the service filters only by view and search).
 import { plans } from '../api/plans.js';
+import { inLanes } from '../util/lanes.js';
 import type { Context } from '../context/context.js';
 import { OperationError, UsageError } from '../errors.js';
 import { readListItem } from '../model/ticket.js';
@@ -102,22 +103,16 @@ async function matchingItems(items: readonly unknown[], filter: TicketFilter, ct
   const undecided = verdicts.flatMap((verdict, index) => (verdict === undefined ? [index] : []));
   if (undecided.length > 0) {
     const api = await ctx.api();
-    const judge = async (): Promise<void> => {
-      for (let index = undecided.shift(); index !== undefined; index = undecided.shift()) {
-        const { id } = readListItem(items[index]);
-        const verdict = id === undefined ? undefined : filter.test((await api.send(plans.getTicket(Number(id)))).body);
-        if (verdict === undefined) {
-          throw new OperationError(
-            `cannot filter ticket ${id === undefined ? '(no ID)' : `#${id}`}: neither the list nor its detail says what the filter asks`,
-            {
-              hint: 'drop the filter the service does not report (--site or --department)',
-            },
-          );
-        }
-        verdicts[index] = verdict;
+    await inLanes(undecided, DETAIL_CONCURRENCY, async (index) => {
+      const { id } = readListItem(items[index]);
+      const verdict = id === undefined ? undefined : filter.test((await api.send(plans.getTicket(Number(id)))).body);
+      if (verdict === undefined) {
+        throw new OperationError(`cannot filter ticket ${id === undefined ? '(no ID)' : `#${id}`}: neither the list nor its detail says what the filter asks`, {
+          hint: 'drop the filter the service does not report (--site or --department)',
+        });
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(DETAIL_CONCURRENCY, undecided.length) }, judge));
+      verdicts[index] = verdict;
+    });
   }
   return items.filter((_item, index) => verdicts[index] === true);
 }

@@ -4,6 +4,7 @@
 // (WalkChanges): a ticket of the previous poll that a walk misses is confirmed before it is told
 // removed (README, Watching).
 import { plans } from '../api/plans.js';
+import { inLanes } from '../util/lanes.js';
 import type { Context } from '../context/context.js';
 import { ApiError } from '../errors.js';
 import { readTicket, type ConversationEntry } from '../model/ticket.js';
@@ -127,25 +128,22 @@ async function confirm(
   departures: Map<string, Departure>,
   stillThere: Map<string, WatchedTicket | undefined>,
 ): Promise<void> {
-  const queue = [...keys];
-  const api = queue.length === 0 ? undefined : await ctx.api();
-  const next = async (): Promise<void> => {
-    for (let key = queue.shift(); key !== undefined; key = queue.shift()) {
-      let body: unknown;
-      try {
-        body = (await api!.send(plans.getTicket(Number(key)))).body;
-      } catch (error) {
-        if (!(error instanceof ApiError && error.status === 404)) throw error;
-        departures.set(key, { reason: 'deleted', ticket: undefined });
-        continue;
-      }
-      const now = watchedTicket(body);
-      if (readTicket(body).deleted !== undefined) departures.set(key, { reason: 'deleted', ticket: now });
-      else if (filter?.test(body) === false) departures.set(key, { reason: 'left the view', ticket: now });
-      else stillThere.set(key, now);
+  if (keys.length === 0) return;
+  const api = await ctx.api();
+  await inLanes(keys, CONFIRM_CONCURRENCY, async (key) => {
+    let body: unknown;
+    try {
+      body = (await api.send(plans.getTicket(Number(key)))).body;
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 404)) throw error;
+      departures.set(key, { reason: 'deleted', ticket: undefined });
+      return;
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONFIRM_CONCURRENCY, queue.length) }, next));
+    const now = watchedTicket(body);
+    if (readTicket(body).deleted !== undefined) departures.set(key, { reason: 'deleted', ticket: now });
+    else if (filter?.test(body) === false) departures.set(key, { reason: 'left the view', ticket: now });
+    else stillThere.set(key, now);
+  });
 }
 
 /**
