@@ -11,7 +11,6 @@ import { ticketHeading } from '../reading/ticket-heading.js';
 import type { FilledTemplate } from '../desk/templates.js';
 import type { TicketActions } from './actions.js';
 import type { ActionOutcome, Effect, TicketAction, TriageEvent } from './events.js';
-import { failureText } from './failure.js';
 import type { TemplatePurpose } from './picker.js';
 import { realTimer, type WatchTimer } from '../watch/watch.js';
 
@@ -138,7 +137,7 @@ export function createEffectRunner(deps: EffectDeps): EffectRunner {
       // Printed instead, the ticket would land on the shell's screen, under triage's.
       return notShown === undefined ? { kind: 'shown', id } : { kind: 'notShown', id, reason: notShown };
     } catch (error) {
-      return { kind: 'notShown', id, reason: failureText(failed(error)) };
+      return { kind: 'showFailed', id, error: failed(error) };
     }
   }
 

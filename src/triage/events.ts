@@ -49,8 +49,10 @@ export type TriageEvent =
   | { kind: 'actionFailed'; id: number; error: unknown; unsent?: string | undefined }
   /** The pager has shown the ticket, and exited. */
   | { kind: 'shown'; id: number }
-  /** The ticket could not be shown in the pager. */
+  /** The pager could not show the ticket, and why. */
   | { kind: 'notShown'; id: number; reason: string }
+  /** The ticket could not be read or rendered for the pager (a refused login gets its hint in update.ts). */
+  | { kind: 'showFailed'; id: number; error: unknown }
   /** The editor or the pager is about to get the terminal: the screen has let go of it. */
   | { kind: 'terminalLent' }
   /** Ctrl-Z could not suspend the run, and why. */

@@ -111,7 +111,12 @@ export const KEY_TABLE: readonly KeyRow[] = [
       'picker; at the prompt, or in the editor when they are more than a line), Esc there keeps them as edited ' +
       '(emptied, they are dropped), and leaving triage saves them in `drafts/resolution-ID.txt` (`prod-resolution-ID.txt`) and says where',
   },
-  { keys: [{ c: 'close' }], label: 'close', help: 'close (asks to confirm)', readme: 'close (asks y/n)' },
+  {
+    keys: [{ c: 'close' }],
+    label: 'close',
+    help: 'close (asks to confirm)',
+    readme: 'close (asks y/n, naming a profile other than default: `Close #1023 on profile prod? (y/n)`)',
+  },
   {
     keys: [{ a: 'assign' }],
     label: 'assign',

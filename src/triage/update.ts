@@ -64,7 +64,10 @@ function handle(state: TriageState, event: TriageEvent): Step {
     case 'shown':
       return unchanged(arrived(state, 'pager').state);
     case 'notShown':
-      return unchanged({ ...arrived(state, 'pager').state, status: { text: `✗ show #${event.id}: ${event.reason}`, tone: 'error' } });
+    case 'showFailed': {
+      const reason = event.kind === 'notShown' ? event.reason : failureText(event.error, state.login);
+      return unchanged({ ...arrived(state, 'pager').state, status: { text: `✗ show #${event.id}: ${reason}`, tone: 'error' } });
+    }
     case 'techniciansRead': {
       const { state: ready, typed } = arrived(state, 'technicians');
       // Not over a prompt or picker opened meanwhile: what is typed there would be lost.

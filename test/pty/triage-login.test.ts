@@ -1,5 +1,5 @@
 // tkt triage on a profile other than the default, on a real terminal (tmux, private socket)
-// against a sandbox: the profile on the title line; a token the service stops accepting (a new
+// against a sandbox: the profile on the title line and in close's question; a token the service stops accepting (a new
 // signing key) said with the login hint, the notes typed meanwhile kept; `tkt login` in another
 // shell, after which the screen goes on without quitting; and the notes saved on quit under the
 // profile's name. Every step waits for what the screen shows, never for a fixed time.
@@ -25,12 +25,18 @@ describe.skipIf(skip)('tkt --profile prod triage', () => {
   /** The status line, the one above the keys. */
   const status = (text: string) => text.replace(/\n+$/, '').split('\n').at(-2) ?? '';
 
-  it('names the profile, says which login to make on a 401, and goes on once it is made in another shell', async () => {
+  it('names the profile (title, close), says which login to make on a 401, and goes on once it is made in another shell', async () => {
     const command = `env -u CI -u TKT_TOKEN -u TKT_PROFILE NO_COLOR=1 TKT_CONFIG_DIR='${fixture.dir}' node '${BIN}' --profile prod triage; echo "[exit $?]"; sleep 60`;
     await terminal.start('t1', { width: 150, height: 30 }, command);
     const first = await waitFor((text) => /^› +\d+ /m.test(text) && /^Title: /m.test(text), 'the first ticket and its detail');
     expect(first.split('\n')[0]).toMatch(/^tkt triage · profile prod · my-open-or-unassigned · \d+ tickets/);
     const id = /^› +(\d+) /m.exec(first)![1]!;
+
+    // Closing asks on which service.
+    await terminal.keys('t1', 'c');
+    await waitFor(new RegExp(`Close #${id} on profile prod\\? \\(y/n\\)`), "close's question naming the profile");
+    await terminal.keys('t1', 'n');
+    await waitFor((text) => status(text) === 'nothing was changed', 'the question declined');
 
     // The service restarts with a new signing key: the token the screen holds is refused.
     fixture.sandbox.state.secret = 'a new signing key';

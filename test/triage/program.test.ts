@@ -106,6 +106,32 @@ describe('the triage program', () => {
     await program.finished;
   });
 
+  it('follows a refusal met by Enter (the ticket read for the pager) with the login hint, as any other refusal', async () => {
+    await loginAs(h.sandbox, h.configDir, 'tech', 'prod');
+    const { ctx } = await h.context({ tty: true, globals: { profile: 'prod' } });
+    const login = { shownProfile: 'prod', globals: ctx.globals, env: ctx.env };
+    const paged: string[] = [];
+    const perform = standInEffectRunner(ctx, { page: async (text) => void paged.push(text) });
+    const program = startProgram(start('MyOpenOrUnassigned', { columns: 80, rows: 24 }, { login }), perform);
+    const loaded = await until(program, (state) => state.loading === undefined);
+    const second = loaded.visible[1]!.id;
+    await until(program, (state) => state.details.get(loaded.visible[0]!.id)?.texts.has(80) === true);
+    const press = (input: string, key: Record<string, boolean> = {}) => program.dispatch({ kind: 'key', input, key });
+
+    // The token is refused from now on: the next ticket's detail is not read, so Enter reads it for the pager.
+    const { secret } = h.sandbox.state;
+    onTestFinished(() => void (h.sandbox.state.secret = secret));
+    h.sandbox.state.secret = 'a new signing key';
+    press('j');
+    await until(program, (state) => state.failedRead?.id === second);
+    press('', { return: true });
+    const said = await until(program, (state) => state.status?.tone === 'error');
+    expect(said.status?.text).toBe(`✗ show #${second}: not authenticated, HTTP 401; run "tkt login --profile prod"`);
+    expect(paged).toEqual([]);
+    press('q');
+    await program.finished;
+  });
+
   it('fails with the error of a first load that fails', async () => {
     h.sandbox.failNext('POST /api/TicketsApi', 500);
     const program = await openProgram();

@@ -337,6 +337,17 @@ describe('actions', () => {
     expect(then(opened(), key('c'), key('y')).effects).toEqual([{ kind: 'act', id: 1031, action: { kind: 'close' } }]);
   });
 
+  it("names the profile in close's question when it is not the default: the ticket closed is that service's", () => {
+    const question = (shownProfile: string | undefined) => {
+      const step = run(start(VIEW, SIZE, { login: { shownProfile, globals: {}, env: {} } }), { kind: 'viewLoaded', token: 1, items: ITEMS }, key('c'));
+      return step.state.overlay?.kind === 'confirm' ? step.state.overlay.question : undefined;
+    };
+    expect(question('prod')).toBe('Close #1031 on profile prod? (y/n)');
+    // The default one goes without saying, even where the title line names it (another profile exists).
+    expect(question('default')).toBe('Close #1031? (y/n)');
+    expect(question(undefined)).toBe('Close #1031? (y/n)');
+  });
+
   it('assigns through the picker of technicians, the one typed first', () => {
     const asking = then(opened(), key('j'), key('a'));
     expect(asking.effects.filter((effect) => effect.kind !== 'readDetail')).toEqual([{ kind: 'readTechnicians', id: 1029 }]);
