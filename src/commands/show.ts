@@ -6,6 +6,7 @@ import { parseTicketId, wholeNumberOption } from '../util/ids.js';
 import { idArgument, noBrowserOption } from './shared-options.js';
 import { mayPage, pageText, pagerTroubleText } from '../output/pager.js';
 import { writeText } from '../output/write.js';
+import { isUnquotedPath } from '../util/shell-status.js';
 import { TICKET_MEMBER_ALIASES } from '../model/ticket.js';
 
 export interface ShowOptions {
@@ -60,12 +61,18 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
     });
   };
   if (options.pager && ctx.output.format === 'human' && mayPage(ctx.io, ctx.globals, ctx.env)) {
-    const { effectiveSetting, pagerNamed, settingSpec, userSettings } = await import('../config/settings.js');
+    const { effectiveSetting, pagerNamed, settingSpec, unquotedSettingHint, userSettings } = await import('../config/settings.js');
     const text = await render();
-    const trouble = await ctx.lendTerminal(() => pageText(text, userSettings(ctx).pager, ctx.io.stdout, ctx.env));
+    const pager = userSettings(ctx).pager;
+    const trouble = await ctx.lendTerminal(() => pageText(text, pager, ctx.io.stdout, ctx.env));
+    const spec = settingSpec('pager');
+    const setting = effectiveSetting(ctx, spec);
+    // A path with spaces, given unquoted, that sh split and named only the first word of: how to quote it.
+    const quoteIt = trouble === 'not run' && isUnquotedPath(pager) ? unquotedSettingHint(ctx, spec, setting) : undefined;
     // A pager that failed (a bad option, PAGER=false) may have shown nothing, and sh said nothing of it.
-    if (typeof trouble === 'number') {
-      await ctx.output.warning(`${pagerTroubleText(pagerNamed(effectiveSetting(ctx, settingSpec('pager'))), trouble)}: the ticket is printed instead\n`);
+    if (trouble !== undefined && (typeof trouble === 'number' || quoteIt !== undefined)) {
+      const hint = quoteIt === undefined ? '' : `hint: ${quoteIt}\n`;
+      await ctx.output.warning(`${pagerTroubleText(pagerNamed(setting), trouble)}: the ticket is printed instead\n${hint}`);
     }
     // One that failed or cannot run (not installed: sh said so): the ticket printed directly, so nothing is lost.
     if (trouble !== undefined) await writeText(ctx.io.stdout, text);

@@ -9,8 +9,7 @@ import type { GlobalOptions } from './globals.js';
 import { UsageError } from '../errors.js';
 import { wholeNumberOption } from '../util/ids.js';
 import { squash } from '../util/option-text.js';
-import { commandNamed } from '../util/shell-status.js';
-import { quotedValue, shellWord } from '../util/shell-word.js';
+import { commandNamed, unquotedPathHint, unquotedVariableHint } from '../util/shell-status.js';
 import { settingsFileIn } from './paths.js';
 import { existingProfileName, tktCommand } from './session.js';
 import type { ConfigStore, SavedSettings } from './types.js';
@@ -239,6 +238,18 @@ export function pagerNamed(setting: EffectiveSetting): string {
   return `the pager ${commandNamed(String(setting.value))} (${from})`;
 }
 
+/**
+ * How to quote a command setting (editor, pager) that is a program's path with spaces, given
+ * unquoted (isUnquotedPath), where it was set; undefined for the default, which is none.
+ */
+export function unquotedSettingHint(ctx: SettingsContext, spec: SettingSpec, setting: EffectiveSetting): string | undefined {
+  const command = String(setting.value);
+  if (setting.source === 'default') return undefined;
+  if (setting.source === 'env') return unquotedVariableHint(setting.variable!, command);
+  const where = setting.source === 'profile' ? `the ${spec.key} setting of profile ${existingProfileName(ctx)}` : `the ${spec.key} setting`;
+  return unquotedPathHint(command, where, (quoted) => tktCommand(ctx, `config set ${spec.key} ${quoted}`));
+}
+
 /** The editor tkt runs, and what to tell the user when it cannot run. */
 export interface EditorChoice {
   command: string;
@@ -251,7 +262,8 @@ export interface EditorChoice {
 /** The editor setting as userSettings reads it ($VISUAL, $EDITOR, the profile's, the global one, vi), with its hint. */
 export function editorChoice(ctx: SettingsContext): EditorChoice {
   const spec = settingSpec('editor');
-  const { source, variable } = effectiveSetting(ctx, spec);
+  const setting = effectiveSetting(ctx, spec);
+  const { source, variable } = setting;
   const value = settingValue(ctx, spec);
   const setCommand = `"${tktCommand(ctx, 'config set editor COMMAND')}"`;
   const hints: Record<SettingSource, string> = {
@@ -260,13 +272,5 @@ export function editorChoice(ctx: SettingsContext): EditorChoice {
     global: `the editor setting names it: change it with ${setCommand}, or set $EDITOR`,
     default: `no editor is set, so tkt ran ${String(value)}: set one with ${setCommand}, or set $EDITOR`,
   };
-  // The path in double quotes for sh, the whole in single quotes for the shell it is typed into.
-  const quoted = shellWord(quotedValue(String(value)));
-  const unquotedHints: Record<SettingSource, string> = {
-    env: `$${variable} is a path with spaces, which the shell splits: quote it: export ${variable}=${quoted}`,
-    profile: `the editor setting of profile ${existingProfileName(ctx)} is a path with spaces, which the shell splits: quote it: ${tktCommand(ctx, `config set editor ${quoted}`)}`,
-    global: `the editor setting is a path with spaces, which the shell splits: quote it: ${tktCommand(ctx, `config set editor ${quoted}`)}`,
-    default: hints.default,
-  };
-  return { command: String(value), hint: hints[source], unquotedHint: unquotedHints[source] };
+  return { command: String(value), hint: hints[source], unquotedHint: unquotedSettingHint(ctx, spec, setting) };
 }

@@ -1,7 +1,7 @@
 // The words of an alias's expansion (tkt alias), split as sh splits plain words. Apart from
 // src/desk/aliases.ts so that the bin's first stop (src/fast-start.ts) can read an alias's
 // command for its help, and completion (src/completion/complete.ts) its words, without the rest
-// of the aliases' code.
+// of the aliases' code. $BROWSER's program is found by it too (src/desk/browser.ts).
 
 /** `$1`, `$2`...: where an alias's arguments go. */
 export const PLACEHOLDER = /\$(\d+)/g;

@@ -8,7 +8,8 @@ import { childEnv } from '../util/child-env.js';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { OperationError, UsageError } from '../errors.js';
-import { SHELL_COULD_NOT_RUN, commandNamed, isExecutableFile } from '../util/shell-status.js';
+import { SHELL_COULD_NOT_RUN, commandNamed, isExecutableFile, isUnquotedPath, unquotedVariableHint } from '../util/shell-status.js';
+import { expansionWords } from './alias-words.js';
 import { userSettings, WEB_URL_ID } from '../config/settings.js';
 import type { Context } from '../context/context.js';
 
@@ -46,11 +47,14 @@ function opener(url: string, env: Env): [string, string[]] {
  * browser, would never see. Not checked on Windows, where cmd's lookup has rules of its own.
  */
 export function missingBrowser(env: Env): string | undefined {
+  const browser = chosenBrowser(env);
+  if (browser === undefined || process.platform === 'win32') return undefined;
+  // Split as sh splits it, so that a quoted path with spaces is one word; a quote left open is no program.
+  const words = expansionWords(browser);
+  if (!Array.isArray(words)) return browser;
   // Past any VAR=value words sh reads before the program.
-  const program = env.BROWSER?.trim()
-    .split(/\s+/)
-    .find((word) => !/^[A-Za-z_]\w*=/.test(word));
-  if (!program || process.platform === 'win32') return undefined;
+  const program = words.find((word) => !/^[A-Za-z_]\w*=/.test(word));
+  if (!program) return undefined;
   const found = program.includes('/')
     ? isExecutableFile(program)
     : (env.PATH ?? '').split(':').some((dir) => dir !== '' && isExecutableFile(`${dir}/${program}`));
@@ -105,7 +109,12 @@ export async function openInBrowser(
 export async function browseTicket(ctx: Context, id: number, noBrowser: boolean): Promise<void> {
   const url = ticketWebUrl(ctx, id);
   const missing = noBrowser ? undefined : missingBrowser(ctx.env);
-  if (missing !== undefined) await ctx.output.warning(`$BROWSER names ${missing}, which is no program here: the URL is printed instead\n`);
+  if (missing !== undefined) {
+    const browser = chosenBrowser(ctx.env) ?? '';
+    // A path with spaces, given unquoted: sh would look for its first word; quoting it is the fix.
+    const hint = isUnquotedPath(browser) ? `hint: ${unquotedVariableHint('BROWSER', browser)}\n` : '';
+    await ctx.output.warning(`$BROWSER names ${missing}, which is no program here: the URL is printed instead\n${hint}`);
+  }
   const opened = !noBrowser && (await openInBrowser(url, ctx, () => ctx.output.note(`Opening ${url} in your browser.\n`)));
   await ctx.output.document({ id, url, opened }, { human: () => (opened ? '' : `${url}\n`), quiet: () => `${url}\n` });
 }

@@ -6,6 +6,7 @@ import type { Writable } from 'node:stream';
 import type { GlobalOptions } from '../config/globals.js';
 import type { IO } from './io.js';
 import { isCI } from '../util/ci.js';
+import { envValue } from '../util/env.js';
 
 // sh's status for a command it cannot find or run.
 const NOT_RUNNABLE = new Set([126, 127]);
@@ -14,9 +15,10 @@ const INTERRUPTED = 130;
 // What git gives less and lv unless the user set them: a plain `less` keeps the colours too.
 const PAGER_ENV = { LESS: 'FRX', LV: '-c' };
 // tkt writes UTF-8 whatever the locale: less under LANG=C would show ö as <C3><B6>. A charset
-// of the user's own (LESSCHARSET, or LESSCHARDEF, which LESSCHARSET would override) is kept.
+// of the user's own (LESSCHARSET, or LESSCHARDEF, which LESSCHARSET would override) is kept; an
+// empty one (`export LESSCHARSET=`) is none, as less reads it, and gets utf-8 in its place.
 const charsetEnv = (env: Readonly<Record<string, string | undefined>>): Record<string, string> =>
-  env.LESSCHARDEF === undefined ? { LESSCHARSET: 'utf-8' } : {};
+  envValue(env, 'LESSCHARSET') === undefined && envValue(env, 'LESSCHARDEF') === undefined ? { LESSCHARSET: 'utf-8' } : {};
 
 /**
  * The pager's environment. One that must stay until the user quits it (a full-screen program's,
@@ -24,7 +26,7 @@ const charsetEnv = (env: Readonly<Record<string, string | undefined>>): Record<s
  * the user's own undone (-+F), their other options kept.
  */
 function pagerEnv(env: Readonly<Record<string, string | undefined>>, stays: boolean): Record<string, string | undefined> {
-  const own = { ...PAGER_ENV, ...charsetEnv(env), ...childEnv(env) };
+  const own = { ...PAGER_ENV, ...childEnv(env), ...charsetEnv(env) };
   if (!stays) return own;
   return { ...own, LESS: env.LESS === undefined ? 'R' : `${env.LESS} -+F` };
 }

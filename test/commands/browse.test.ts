@@ -1,5 +1,5 @@
 // tkt browse and tkt show --web: the web-url setting, $BROWSER, the platform's opener, -n (README: Open in the browser).
-import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { Harness } from '../helpers/harness.js';
@@ -73,6 +73,26 @@ describe('tkt browse', () => {
     // A setting before the program is sh's, not the program: the browser there is started.
     const browser = await recordingBrowser();
     const opened = await h.cli(['browse', '6'], { env: { BROWSER: `MOZ_X=1 ${browser.command}`, PATH: process.env.PATH! } });
+    expect(opened.stderr).toContain('Opening https://helpdesk.example.com/Ticket/Details/6 in your browser.');
+    expect(await browser.calls()).toBe('https://helpdesk.example.com/Ticket/Details/6\n');
+  });
+
+  it('a $BROWSER that is a path with spaces, given unquoted, gets the hint to quote it; quoted, it opens the page', async () => {
+    expect((await h.cli(['config', 'set', 'web-url', WEB_URL])).code).toBe(0);
+    const browser = await recordingBrowser();
+    const [script, record] = browser.command.split(' ') as [string, string];
+    const spaced = join(dir, 'Program Files', 'browser.sh');
+    await mkdir(join(dir, 'Program Files'));
+    await rename(script, spaced);
+    const unquoted = await h.cli(['browse', '5'], { env: { BROWSER: spaced, PATH: process.env.PATH! } });
+    expect(unquoted.code, unquoted.stderr).toBe(0);
+    expect(unquoted.stdout).toBe('https://helpdesk.example.com/Ticket/Details/5\n');
+    expect(unquoted.stderr).toBe(
+      `warning: $BROWSER names ${join(dir, 'Program')}, which is no program here: the URL is printed instead\n` +
+        `hint: $BROWSER is a path with spaces, which the shell splits: quote it: export BROWSER='"${spaced}"'\n`,
+    );
+    // As the hint says, with an argument after it too: the program is the quoted word.
+    const opened = await h.cli(['browse', '6'], { env: { BROWSER: `"${spaced}" ${record}`, PATH: process.env.PATH! } });
     expect(opened.stderr).toContain('Opening https://helpdesk.example.com/Ticket/Details/6 in your browser.');
     expect(await browser.calls()).toBe('https://helpdesk.example.com/Ticket/Details/6\n');
   });

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/commands/show.js';
@@ -364,6 +364,33 @@ describe('tkt show at a terminal', () => {
     const quit = await h.context({ tty: true, env: { PAGER: 'cat > /dev/null; exit 130' } });
     await run({ id: String(id), markRead: false, pager: true }, quit.ctx);
     expect({ stdout: quit.stdout(), stderr: quit.stderr() }).toEqual({ stdout: '', stderr: '' });
+  });
+
+  it('a pager that is a path with spaces, given unquoted, gets the hint to quote it where it was set; quoted, it runs', async () => {
+    const id = await ticketWithLongReply();
+    const pager = join(dir, 'Program Files', 'pager.sh');
+    const paged = join(dir, 'quoted-pager.txt');
+    mkdirSync(join(dir, 'Program Files'), { recursive: true });
+    writeFileSync(pager, `#!/bin/sh\ncat > '${paged}'\n`, { mode: 0o755 });
+    const quoted = `'"${pager}"'`;
+    const unquoted = await h.context({ tty: true, env: { PAGER: pager } });
+    await run({ id: String(id), markRead: false, pager: true }, unquoted.ctx);
+    expect(unquoted.stdout()).toContain('Title:');
+    expect(unquoted.stderr()).toBe(
+      `warning: the pager "${pager}" ($PAGER) could not be run: the ticket is printed instead\nhint: $PAGER is a path with spaces, which the shell splits: quote it: export PAGER=${quoted}\n`,
+    );
+    expect((await h.cli(['config', 'set', 'pager', pager])).code).toBe(0);
+    try {
+      const saved = await h.context({ tty: true, env: { PAGER: '' } });
+      await run({ id: String(id), markRead: false, pager: true }, saved.ctx);
+      expect(saved.stderr()).toContain(`\nhint: the pager setting is a path with spaces, which the shell splits: quote it: tkt config set pager ${quoted}\n`);
+    } finally {
+      await h.cli(['config', 'unset', 'pager']);
+    }
+    const works = await h.context({ tty: true, env: { PAGER: `"${pager}"` } });
+    await run({ id: String(id), markRead: false, pager: true }, works.ctx);
+    expect({ stdout: works.stdout(), stderr: works.stderr() }).toEqual({ stdout: '', stderr: '' });
+    expect(readFileSync(paged, 'utf8')).toContain('Title:');
   });
 
   it('prints the text itself when the pager cannot run', async () => {

@@ -21,6 +21,15 @@ describe('the pager environment', () => {
     }
   });
 
+  it('takes an exported but empty LESSCHARSET or LESSCHARDEF for unset, as less does: LESSCHARSET=utf-8', async () => {
+    const names = ['LESSCHARSET', 'LESSCHARDEF'];
+    for (const stays of [false, true]) {
+      // `export LESSCHARSET=` passed on as is: less would fall back on LANG=C and show ö as <C3><B6>.
+      expect(await pagerSees(names, { LANG: 'C', LESSCHARSET: '' }, stays)).toBe('LESSCHARSET=utf-8\nLESSCHARDEF=-\n');
+      expect(await pagerSees(names, { LANG: 'C', LESSCHARDEF: '' }, stays)).toBe('LESSCHARSET=utf-8\nLESSCHARDEF=\n');
+    }
+  });
+
   it("keeps git's LESS and LV unless the user set them", async () => {
     expect(await pagerSees(['LESS', 'LV'], {})).toBe('LESS=FRX\nLV=-c\n');
     expect(await pagerSees(['LESS', 'LV'], { LESS: 'R', LV: '-a' })).toBe('LESS=R\nLV=-a\n');
