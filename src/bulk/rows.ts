@@ -7,6 +7,7 @@ import { extname } from 'node:path';
 import { UsageError } from '../errors.js';
 import { TICKET_FIELDS, fieldsFor, type TicketEndpoint } from '../model/fields.js';
 import { isRepeatable, type RawFieldValues } from '../fields/options.js';
+import { lineFeeds } from '../cmdutil/text-input.js';
 import { parseCsv, type CsvDelimiter, type CsvRecord } from './csv.js';
 
 export type RowFormat = 'jsonl' | 'json' | 'csv';
@@ -95,8 +96,13 @@ function jsonValue(key: string, value: unknown): { value?: string | string[]; pr
   return { problem: `${key}: expected ${LIST_KEYS.has(key) ? 'text or a list' : 'text or a number'}, got ${Array.isArray(value) ? 'a list' : typeof value}` };
 }
 
+/**
+ * The values with their CRLF as LF, as a text body read from a file has them (README: Text
+ * values); the hash is of the text as the file holds it, so a report written before still resumes.
+ */
 function makeRow(row: number, line: number | undefined, values: RawFieldValues, problems: string[]): InputRow {
-  return { row, line, values, hash: rowHash(values), problems };
+  const sent = Object.fromEntries(Object.entries(values).map(([key, value]) => [key, typeof value === 'string' ? lineFeeds(value) : value?.map(lineFeeds)]));
+  return { row, line, values: sent, hash: rowHash(values), problems };
 }
 
 /**

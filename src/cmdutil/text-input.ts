@@ -106,9 +106,9 @@ export async function readTextOption(ctx: Context, option: TextOption | TextOpti
 /**
  * A text body read from a file or stdin with its CRLF line ends (Windows, PowerShell) as LF, as
  * the editor's text and templates are read (README: Text values): the same text is sent alike
- * whichever way it came.
+ * whichever way it came. The values of `create --from` rows too (bulk/rows.ts).
  */
-const lineFeeds = (text: string) => text.replace(/\r\n/g, '\n');
+export const lineFeeds = (text: string) => text.replace(/\r\n/g, '\n');
 
 /**
  * All of stdin as text, for `FLAG -`. A terminal is refused: waiting for typed input that

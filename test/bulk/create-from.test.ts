@@ -166,7 +166,7 @@ describe('tkt create --from', () => {
     const created = ticketsTitled('csv-');
     expect(created.map((t) => t.title).sort()).toEqual(['csv-1 "quoted", with comma', 'csv-2 plain']);
     const quoted = created.find((t) => t.title.startsWith('csv-1'))!;
-    expect(quoted.description).toBe('two\r\nlines');
+    expect(quoted.description).toBe('two\nlines');
     expect(quoted.siteId).toBe(2);
     expect(h.sandbox.state.attachments.filter((a) => a.ticketId === quoted.id).map((a) => a.fileName)).toEqual(['screen.txt']);
     expect(result.stdout.trim().split('\n').map(Number).sort()).toEqual(created.map((t) => t.id).sort());

@@ -48,6 +48,14 @@ describe('readRows: JSON Lines', () => {
     ]);
   });
 
+  it('turns a CRLF inside a value into LF, as a text body read from a file is; a lone CR stays (README: Text values)', () => {
+    const line = JSON.stringify({ title: 'A', description: 'two\r\nlines\r\n\rand a CR', tag: '1\r\n;2' });
+    const [row] = readRows(`${line}\r\n`, 'jsonl', 'register');
+    expect(row!.values).toEqual({ title: 'A', description: 'two\nlines\n\rand a CR', tag: ['1', '2'] });
+    const [element] = readRows(`[${line}]`, 'json', 'register');
+    expect(element!.values).toEqual(row!.values);
+  });
+
   it('matches keys without regard to case or surrounding blanks', () => {
     const [row] = readRows('{" Title ":"A","SITE":"HQ","Tag":"7"}', 'jsonl', 'register');
     expect(row!.values).toEqual({ title: 'A', site: 'HQ', tag: ['7'] });
@@ -246,6 +254,11 @@ describe('readRows: CSV', () => {
     ]);
   });
 
+  it('turns a CRLF inside a quoted cell into LF, as a text body read from a file is; a lone CR stays', () => {
+    const rows = readRows('title,description\r\n"A","two\r\nlines\r\n\rand a CR"\r\n', 'csv', 'register');
+    expect(shape(rows)).toEqual([{ row: 1, line: 2, values: { title: 'A', description: 'two\nlines\n\rand a CR' }, problems: [] }]);
+  });
+
   it('matches header names trimmed and in any case, and leaves blank cells out', () => {
     const [row] = readRows(' Title , SITE ,tag\nA,   ,1;2\n', 'csv', 'register');
     expect(row!.values).toEqual({ title: 'A', tag: ['1', '2'] });
@@ -340,6 +353,12 @@ describe('rowHash', () => {
     const [array] = readRows('[{"tag":["3","4"],"title":"A","site":"1"}]', 'json', 'register');
     const [csv] = readRows('site,tag,title\n1,3;4,A\n', 'csv', 'register');
     expect(new Set([numbers!.hash, texts!.hash, array!.hash, csv!.hash])).toEqual(new Set([rowHash({ title: 'A', site: '1', tag: ['3', '4'] })]));
+  });
+
+  it("is of a row's text as the file holds it, CRLF and all: a report written before CRLF was sent as LF still resumes", () => {
+    const [row] = readRows('title,description\r\nA,"two\r\nlines"\r\n', 'csv', 'register');
+    expect(row!.values.description).toBe('two\nlines');
+    expect(row!.hash).toBe(rowHash({ title: 'A', description: 'two\r\nlines' }));
   });
 
   it('depends on the content only, not on where the row is', () => {

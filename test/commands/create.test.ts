@@ -123,6 +123,22 @@ describe('tkt create (register)', () => {
     expect(ticketById(h, Number(fromFile.stdout)).description).toBe('# From a file\n');
   });
 
+  it('sends the CRLF inside a --from value as LF, as it sends a --description-file: a quoted CSV cell, a JSON Lines string (README: Text values)', async () => {
+    const csv = join(dir, 'crlf.csv');
+    const { requester, site, department, status } = VALID_TICKET;
+    await writeFile(
+      csv,
+      `title,description,requester,site,department,status\r\ncrlf-csv,"Paper jam\r\nTray 2\rstuck",${[requester, site, department, status].join(',')}\r\n`,
+    );
+    const jsonl = join(dir, 'crlf.jsonl');
+    await writeFile(jsonl, `${JSON.stringify({ ...VALID_TICKET, title: 'crlf-jsonl', description: 'Paper jam\r\nTray 2\rstuck' })}\r\n`);
+    for (const file of [csv, jsonl]) {
+      const result = await h.cli(['-q', 'create', '--from', file]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(ticketById(h, Number(result.stdout)).description).toBe('Paper jam\nTray 2\rstuck');
+    }
+  });
+
   it('uploads attachments byte for byte; a type the service skips fails (exit 1), the ticket created', async () => {
     const log = join(dir, 'trace.log');
     const bytes = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 7) % 256));

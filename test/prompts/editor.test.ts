@@ -171,6 +171,13 @@ fs.writeFileSync(file, bytes);
       expect((error as EditorFailedError).typed).toBe('café');
     });
 
+    it('keeps a Windows-1252 euro sign and quotes (0x80, 0x93, 0x94) as such, not as the C1 controls Node 20 decodes them to', async () => {
+      // Written as Latin-1, U+0080, U+0093 and U+0094 are the bytes 0x80, 0x93 and 0x94.
+      const error = await refusal(await savingAs('latin1', '10\u0080 for the \u0093caf\u00e9\u0094\n'));
+      expect((error as EditorFailedError).message).toContain('not UTF-8 text: byte 0x80 on line 1, column 3');
+      expect((error as EditorFailedError).typed).toBe('10\u20ac for the \u201ccaf\u00e9\u201d');
+    });
+
     it('keeps nothing when nothing was typed: only the encoding changed', async () => {
       const error = await refusal(await savingAs('utf16le', ''));
       expect(error).toBeInstanceOf(UsageError);
