@@ -7,7 +7,7 @@ import { extname } from 'node:path';
 import { UsageError } from '../errors.js';
 import { TICKET_FIELDS, fieldsFor, type TicketEndpoint } from '../model/fields.js';
 import { isRepeatable, type RawFieldValues } from '../fields/options.js';
-import { lineFeeds } from '../cmdutil/text-input.js';
+import { lineFeeds } from '../util/text-read.js';
 import { parseCsv, type CsvDelimiter, type CsvRecord } from './csv.js';
 
 export type RowFormat = 'jsonl' | 'json' | 'csv';

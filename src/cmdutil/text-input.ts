@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import type { Context } from '../context/context.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { nonBlank } from '../util/option-text.js';
-import { notTextHint, readTextFile, readTextStream } from '../util/text-read.js';
+import { lineFeeds, notTextHint, readTextFile, readTextStream } from '../util/text-read.js';
 import { accessPath, statPath } from '../util/fs-promises.js';
 import { DEVICE_HINT, deviceProblem } from '../util/file-kind.js';
 import { uploadOf } from './upload-argument.js';
@@ -102,13 +102,6 @@ export async function readTextOption(ctx: Context, option: TextOption | TextOpti
   });
   return nonBlank(lineFeeds(text), `${flag} ${source} is empty`);
 }
-
-/**
- * A text body read from a file or stdin with its CRLF line ends (Windows, PowerShell) as LF, as
- * the editor's text and templates are read (README: Text values): the same text is sent alike
- * whichever way it came. The values of `create --from` rows too (bulk/rows.ts).
- */
-export const lineFeeds = (text: string) => text.replace(/\r\n/g, '\n');
 
 /**
  * All of stdin as text, for `FLAG -`. A terminal is refused: waiting for typed input that

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { OperationError, UsageError } from '../errors.js';
 import { forEachAtMost } from '../util/at-most.js';
 import { nonFolderOnPath } from '../util/non-folder.js';
-import { NotTextError, readTextFile } from '../util/text-read.js';
+import { lineFeeds, NotTextError, readTextFile } from '../util/text-read.js';
 import { readFolder } from '../util/fs-promises.js';
 import type { Context } from '../context/context.js';
 import type { ConfigReader } from '../config/types.js';
@@ -154,7 +154,7 @@ const DASHES = /^-+[ \t]*$/;
  * front matter would reach the customer as text.
  */
 function parseTemplate(name: string, file: string, text: string): Template {
-  const normalized = text.replace(/\r\n/g, '\n');
+  const normalized = lineFeeds(text);
   const template: Template = {
     name,
     file,

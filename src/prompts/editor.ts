@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EditorChoice } from '../config/settings.js';
 import { EditorFailedError, InterruptedError, OperationError, TktError, UsageError } from '../errors.js';
-import { convertedText, NotTextError, readTextFile } from '../util/text-read.js';
+import { convertedText, lineFeeds, NotTextError, readTextFile } from '../util/text-read.js';
 
 export interface EditorRequest {
   /** The heading, shown as a `#` line below the scissors. */
@@ -44,7 +44,7 @@ export function instructionLines(message: string): string[] {
  * exactly the instructions tkt wrote are dropped, so they are never sent and nobody's text is.
  */
 export function editedText(file: string, instructions: readonly string[]): string {
-  const lines = file.replace(/\r\n/g, '\n').split('\n');
+  const lines = lineFeeds(file).split('\n');
   const scissors = lines.findIndex((line) => line.trimEnd() === SCISSORS);
   const written = instructions.map((line) => line.trimEnd());
   const text = scissors >= 0 ? lines.slice(0, scissors) : lines.filter((line) => !written.includes(line.trimEnd()));

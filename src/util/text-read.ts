@@ -10,6 +10,13 @@ import { convertFile, convertStdin, MAX_TEXT_INPUT_BYTES, NotTextError, notTextB
 
 export { convertedText, NotTextError, notTextHint, TooLargeInputError } from './text-decode.js';
 
+/**
+ * Text with its CRLF line ends (Windows, PowerShell) as LF (README: Text values): text bodies
+ * from a file or stdin, the editor's text, templates and `create --from` values, so that the same
+ * text is sent alike whichever way it came. A lone CR is kept.
+ */
+export const lineFeeds = (text: string): string => text.replace(/\r\n/g, '\n');
+
 /** All of `stream` as UTF-8 text, a BOM dropped, checked as textDecoding checks, without reading further than a fault. */
 async function readText(stream: Readable, limit: number, hint: ConvertHint): Promise<string> {
   const decoding = textDecoding(limit, hint);
