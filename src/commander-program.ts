@@ -10,7 +10,7 @@ import { argvTable, type ArgvTable } from './cmdutil/argv-table.js';
 import { assertNoOptionTakenAsValue, type OptionFlags } from './cmdutil/flag-as-value.js';
 import { builtinNames, commandCalled, type CommandName } from './commands/names.js';
 import { ExitCode, UsageError } from './errors.js';
-import { shellWord } from './util/shell-word.js';
+import { quotedValue, shellWord } from './util/shell-word.js';
 import { HELP_WIDTH, helpForWidth, reflow, terminalColumns } from './output/reflow.js';
 import { aliasHelpSection, aliasesOnFile } from './desk/alias-help.js';
 import { assertNoValueReadAsIds, explainUsageErrors, type AliasCall } from './cmdutil/usage-errors.js';
@@ -98,6 +98,7 @@ export async function runWithCommander(
   onProgram(() => program.opts());
   const aliases = aliasesOnFile(proc.env);
   checkNoAliasAfterOptions(argv, program, aliases);
+  checkOptionsBeforeAliasName(argv, program);
   checkOptionsBeforeSavedText(argv, program);
   checkOneSavedText(argv, program);
   registerCommands(program, createProcessHost(proc, state), await loadCommands(commandsRun(argv, program, aliases)));
@@ -204,11 +205,70 @@ function checkOneSavedText(argv: readonly string[], program: Command) {
 }
 
 /**
+ * `tkt alias set --limit 5 x list`: an option before NAME that is neither tkt's own (the run's)
+ * nor alias set's (--clobber) is one of the expansion's command, which alias set takes without a
+ * word of complaint from commander (it allows unknown options): exit 2 with the line that saves it
+ * in the quoted expansion, after its words, where commander would take "5" for the name, or
+ * count the words wrong. NAME is the word before the expansion's start: a tkt command, or a quoted
+ * expansion (a word with a blank, as an option's never is, a name's cannot be).
+ */
+function checkOptionsBeforeAliasName(argv: readonly string[], program: Command) {
+  const alias = commandWordIndex(argv, program);
+  const set = alias === undefined || argv[alias] !== 'alias' ? undefined : commandWordIndex(argv, program, alias + 1);
+  if (set === undefined || argv[set] !== 'set') return;
+  const isOption = (arg: string) => arg.startsWith('-') && arg !== '-' && !/\s/.test(arg);
+  const globalOption = (arg: string) => program.options.find((option) => option.long === arg.split('=')[0] || option.short === arg);
+  const kept = (arg: string) => SAVED_TEXT.alias!.own.includes(arg) || arg === '-h' || arg === '--help';
+  let stray: number | undefined;
+  for (let index = set + 1; index < argv.length && stray === undefined; index++) {
+    const arg = argv[index]!;
+    if (arg === '--' || !isOption(arg)) return;
+    const global = globalOption(arg);
+    if (global === undefined && !kept(arg)) stray = index;
+    else if (global?.required === true && !arg.includes('=')) index++;
+  }
+  if (stray === undefined) return;
+  const starts = (arg: string) => /\s/.test(arg) || commandCalled(arg) !== undefined;
+  let start: number | undefined;
+  for (let index = stray + 2; index < argv.length && argv[index] !== '--' && start === undefined; index++) {
+    if (starts(argv[index]!) && !isOption(argv[index - 1]!)) start = index;
+  }
+  const typed = argv.slice(set + 1, start === undefined ? argv.length : start - 1);
+  // tkt's own options (with their values) and alias set's are taken where they stand; the rest are the expansion's.
+  const before: string[] = [];
+  const moved: string[] = [];
+  for (let index = 0; index < typed.length; index++) {
+    const arg = typed[index]!;
+    const global = globalOption(arg);
+    if (isOption(arg) && (global !== undefined || kept(arg))) {
+      before.push(arg);
+      if (global?.required === true && !arg.includes('=') && index + 1 < typed.length) before.push(typed[++index]!);
+    } else if (isOption(arg) || moved.length > 0) moved.push(arg);
+  }
+  const said = `${JSON.stringify(argv[stray])} is no option of tkt alias set: an alias's options go in its expansion, after the command`;
+  // No expansion seen (`tkt alias set --limit 5 x`): which words are the option's is unknown.
+  if (start === undefined) throw new UsageError(said, { hint: `quote the expansion: tkt alias set NAME 'COMMAND ... ${argv[stray]!} ...'` });
+  const after = argv.slice(start + 1);
+  const end = after.indexOf('--');
+  const own = after.filter((arg, index) => kept(arg) && (end === -1 || index < end));
+  const words = after.filter((arg, index) => index !== end && !own.includes(arg)).map(expansionWord);
+  const expansion = [argv[start]!, ...words, ...moved.map(expansionWord)].join(' ');
+  const line = [...argv.slice(0, set + 1), ...before, argv[start - 1]!, expansion, ...own].map(shellWord).join(' ');
+  throw new UsageError(said, { hint: `quote the expansion: tkt ${line}` });
+}
+
+/** A word typed on the command line as an alias's expansion holds it: quoted where it has a blank or a quote. */
+function expansionWord(word: string): string {
+  return word !== '' && !/[\s'"\\]/.test(word) ? word : quotedValue(word);
+}
+
+/**
  * `tkt alias set x -q list`, `tkt config set editor -q vi`: options between NAME (KEY) and the
  * saved text (the expansion from its tkt command on, the value) are exit 2 with the line that
  * saves them in it, after its first word, where commander would take tkt's own for the run's and
  * save the rest; as options after the saved text are (checkOneSavedText), moving tkt's own before
- * the command is offered first. Options before NAME are the command's: no text has started.
+ * the command is offered first. Options before NAME are the command's and the run's: no text has
+ * started (another command's, before an alias's NAME, are checkOptionsBeforeAliasName's).
  */
 function checkOptionsBeforeSavedText(argv: readonly string[], program: Command) {
   const top = commandWordIndex(argv, program);

@@ -5,12 +5,14 @@ import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { wholeNumberOption } from '../util/ids.js';
 import { parseWhen } from '../util/when.js';
-import { actingUser, type ActingUser } from '../prompts/acting-user.js';
+import { actingUser, cliActingWords, type ActingUser } from '../prompts/acting-user.js';
 import { readTextOption } from '../cmdutil/text-input.js';
 import { checkUploads } from '../cmdutil/upload-files.js';
 
 /** `tkt close`'s options that make the closure, as typed. */
 export interface ClosureOptions {
+  /** The IDs as typed ("-" for stdin's): who closes is named for one ticket or several. */
+  ids: string[];
   comments?: string | undefined;
   closureComments?: string | undefined;
   acknowledge?: boolean | undefined;
@@ -33,7 +35,7 @@ export async function closureOf(options: ClosureOptions, ctx: Context): Promise<
   const files = await checkUploads(options.attach ?? [], '--attach');
   const comments = await readTextOption(ctx, { flag: '--comments', text: options.comments });
   const closureComments = await readTextOption(ctx, { flag: '--closure-comments', text: options.closureComments });
-  const closer = await actingUser(ctx, options.by, 'closes');
+  const closer = await actingUser(ctx, options.by, 'closes', cliActingWords(options.ids));
   return { closure: { closeBy: closer.id, acknowledged: options.acknowledge, comments, status, closureComments, closingDate, files }, closer };
 }
 

@@ -8,6 +8,8 @@ import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import type { Lookups, TypedOption } from '../lookups/types.js';
 import type { RawFieldValues } from '../fields/options.js';
+import { STDIN } from '../cmdutil/text-input.js';
+import { ticketIdOf } from '../util/ids.js';
 import { sameId } from '../util/same-id.js';
 
 /** Asks for a technician; not optional, so askLookup always answers (with no list to offer, what was typed). */
@@ -41,10 +43,20 @@ export interface ActingWords {
   hint: string;
 }
 
-const CLI_WORDS: ActingWords = { tickets: 'these tickets', typed: { flag: '--by', noun: 'user' }, hint: 'pass --by USER (a user ID or username)' };
+/** The CLI's words for one ticket. */
+const ONE_TICKET: ActingWords = { tickets: 'this ticket', typed: { flag: '--by', noun: 'user' }, hint: 'pass --by USER (a user ID or username)' };
+
+/**
+ * The CLI's words for the tickets of `ids` as typed: "this ticket" where they name one (`tkt close 42`),
+ * else "these tickets"; stdin's ("-") are not read yet, however many it holds, nor a key's (none typed).
+ */
+export function cliActingWords(ids: readonly string[]): ActingWords {
+  if (ids.includes(STDIN)) return { ...ONE_TICKET, tickets: 'the tickets on stdin' };
+  return new Set(ids.map((id) => ticketIdOf(id) ?? id)).size === 1 ? ONE_TICKET : { ...ONE_TICKET, tickets: 'these tickets' };
+}
 
 /** The user who acts, for the form's SubmitBy/CloseBy; `action` says what they do, in user words ("resolves"). */
-export async function actingUser(ctx: Context, by: string | undefined, action: 'resolves' | 'closes', words: ActingWords = CLI_WORDS): Promise<ActingUser> {
+export async function actingUser(ctx: Context, by: string | undefined, action: 'resolves' | 'closes', words: ActingWords): Promise<ActingUser> {
   const { createLookups } = await import('../lookups/index.js');
   const lookups = createLookups(ctx);
   // The technicians of --by or of the question are loaded already: naming the one chosen costs nothing.
@@ -61,11 +73,11 @@ export async function actingUser(ctx: Context, by: string | undefined, action: '
   if (!ctx.io.canPrompt) {
     throw new UsageError(`cannot tell who ${action} ${words.tickets}: the token carries no user ID`, { hint: words.hint });
   }
-  return named(await askWho(ctx, lookups, `Who ${action} these tickets (--by)? The token names no user`));
+  return named(await askWho(ctx, lookups, `Who ${action} ${words.tickets} (${words.typed.flag})? The token names no user`));
 }
 
-/** The acting user's ID alone, for what sends without showing the request. */
-export async function resolveActingUser(ctx: Context, by: string | undefined, action: 'resolves' | 'closes', words?: ActingWords): Promise<string> {
+/** The acting user's ID alone, for what sends without showing the request: one ticket's, unless `words` say otherwise. */
+export async function resolveActingUser(ctx: Context, by: string | undefined, action: 'resolves' | 'closes', words: ActingWords = ONE_TICKET): Promise<string> {
   return (await actingUser(ctx, by, action, words)).id;
 }
 

@@ -224,6 +224,37 @@ hint: put tkt's own options before the command: tkt -q alias set bx list; or, to
     await h.cli(['alias', 'delete', 'bx']);
   });
 
+  it("refuses another command's option before the name (exit 2 with the line that quotes it in the expansion), saving nothing", async () => {
+    for (const [argv, hint] of [
+      [['alias', 'set', '--limit', '5', 'bx', 'list'], "tkt alias set bx 'list --limit 5'"],
+      [['alias', 'set', '--limit=5', 'bx', 'list --json'], "tkt alias set bx 'list --json --limit=5'"],
+      // tkt's own options and --clobber stay where they are: they are the run's and alias set's.
+      [['alias', 'set', '-q', '--dry-run', 'bx', 'resolve', '$1', '--clobber'], "tkt alias set -q bx 'resolve $1 --dry-run' --clobber"],
+      [['alias', 'set', '--details', 'Fixed it', 'bx', 'resolve $1'], `tkt alias set bx 'resolve $1 --details "Fixed it"'`],
+    ] as const) {
+      const refused = await h.cli([...argv]);
+      expect(refused.code, argv.join(' ')).toBe(2);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr, argv.join(' ')).toContain(
+        `is no option of tkt alias set: an alias's options go in its expansion, after the command\nhint: quote the expansion: ${hint}\n`,
+      );
+    }
+    // No expansion to put it in: the line's shape.
+    const alone = await h.cli(['alias', 'set', '--limit', '5', 'bx']);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain(`error: "--limit" is no option of tkt alias set`);
+    expect(alone.stderr).toContain("hint: quote the expansion: tkt alias set NAME 'COMMAND ... --limit ...'\n");
+    expect(readAliases(createConfigStore(h.configDir), builtinNames()).aliases).not.toHaveProperty('bx');
+    expect(readAliases(createConfigStore(h.configDir), builtinNames()).aliases).not.toHaveProperty('5');
+    // The line to type saves it.
+    expect((await h.cli(['alias', 'set', 'bx', 'list --limit 5'])).code).toBe(0);
+    expect(readAliases(createConfigStore(h.configDir), builtinNames()).aliases).toMatchObject({ bx: 'list --limit 5' });
+    await h.cli(['alias', 'delete', 'bx']);
+    const help = await h.cli(['alias', 'set', '--help']);
+    expect(help).toMatchObject({ code: 0, stderr: '' });
+    expect(help.stdout).toContain('Usage: tkt alias set [options] <name> <expansion>');
+  });
+
   it('keeps every alias of eight `tkt alias set` at once, and of deletes among them', async () => {
     const names = Array.from({ length: 8 }, (_, i) => `par${i}`);
     const set = await Promise.all(names.map((name, i) => h.cli(['alias', 'set', name, `show ${1001 + i}`])));

@@ -150,10 +150,14 @@ describe('tkt close', () => {
     const ticket = ticketWithStatus(OPEN);
     const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
     const token = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ exp: Math.floor(Date.now() / 1000) + 3600 })}.c2ln`;
-    const result = await sendsNothing(h, () => h.cli(['close', String(ticket.id)], { env: { TKT_TOKEN: token, TKT_URL: h.sandbox.url } }));
+    const env = { TKT_TOKEN: token, TKT_URL: h.sandbox.url };
+    const result = await sendsNothing(h, () => h.cli(['close', String(ticket.id)], { env }));
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('error: cannot tell who closes these tickets: the token carries no user ID');
+    expect(result.stderr).toContain('error: cannot tell who closes this ticket: the token carries no user ID');
     expect(result.stderr).toContain('--by');
+    const several = await sendsNothing(h, () => h.cli(['close', String(ticket.id), String(ticket.id + 1)], { env }));
+    expect(several.code).toBe(2);
+    expect(several.stderr).toContain('error: cannot tell who closes these tickets: the token carries no user ID');
   });
 
   it('--dry-run shows the form and closes nothing', async () => {

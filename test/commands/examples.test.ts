@@ -366,6 +366,11 @@ const HINTS: readonly HintCase[] = [
     trigger: 'tkt alias set u2 urgent',
     commands: [`tkt alias set u2 '!tkt urgent "$@"'`],
   },
+  {
+    name: "another command's option before an alias's name",
+    trigger: 'tkt alias set --limit 5 mine list',
+    commands: ["tkt alias set mine 'list --limit 5'"],
+  },
   { name: 'an alias starting with an option', trigger: "tkt alias set j '--json list --limit 1'", commands: ["tkt alias set j 'list --limit 1 --json'"] },
   {
     name: 'an alias after global options',
@@ -468,6 +473,8 @@ const HINTS_WITHOUT_COMMAND_LINE: Readonly<Record<string, string>> = {
     "names tkt update ID --due WHEN, whose ID and WHEN are each row's (rows whose due date the SLA replaced: test/bulk/create-from.test.ts)",
   'no aliases yet: create one with "tkt alias set NAME \'COMMAND ...\'"':
     "names tkt alias set with the user's NAME and COMMAND to fill in (tkt alias list before any alias: test/commands/alias.test.ts)",
+  "quote the expansion: tkt alias set NAME 'COMMAND ... ":
+    "names tkt alias set with the user's NAME, COMMAND and option's value to fill in (an option of no command before the name: test/commands/alias.test.ts)",
   'find each row\'s ticket by its title ("':
     "names tkt list --search TITLE, whose TITLE is each row's (a --created ticket that is not the row's: test/bulk/create-from.test.ts)",
 };

@@ -164,13 +164,22 @@ describe('tkt resolve', () => {
     expect(exitCodeOf(refused)).toBe(4);
     expect(resolves()).toBe(before);
     prompter.assertDone();
-    expect(prompter.asked[0]?.message).toContain('Who resolves these tickets');
+    expect(prompter.asked[0]?.message).toContain('Who resolves this ticket (--by)?');
     expect(prompter.asked[0]?.choices).toContainEqual(expect.stringContaining('tech'));
 
-    const piped = await sendsNothing(h, () => h.cli(['resolve', String(ticket.id), '--details', 'x'], { env }));
-    expect(piped.code).toBe(2);
-    expect(piped.stderr).toContain('error: cannot tell who resolves these tickets: the token carries no user ID');
-    expect(piped.stderr).toContain('--by');
+    // One ticket is "this ticket" (an ID typed twice is one), several "these tickets"; stdin's are not read yet. Refused
+    // before any request: the IDs are never read.
+    for (const [ids, tickets] of [
+      [[String(ticket.id)], 'this ticket'],
+      [[String(ticket.id), `#${ticket.id}`], 'this ticket'],
+      [[String(ticket.id), String(ticket.id + 1)], 'these tickets'],
+    ] as const) {
+      const piped = await sendsNothing(h, () => h.cli(['resolve', ...ids, '--details', 'x'], { env }));
+      expect(piped.code, ids.join(' ')).toBe(2);
+      expect(piped.stderr, ids.join(' ')).toContain(`error: cannot tell who resolves ${tickets}: the token carries no user ID\nhint: pass --by USER`);
+    }
+    const stdin = await sendsNothing(h, () => h.cli(['resolve', '-', '--details', 'x'], { env, stdin: `${ticket.id}\n` }));
+    expect(stdin.stderr).toContain('error: cannot tell who resolves the tickets on stdin: the token carries no user ID');
   });
 
   it('--dry-run prints the form and sends nothing', async () => {
