@@ -2,8 +2,9 @@
 // it cannot show the ticket. Apart from app.ts (Ink) so that the tests' effect runner pages
 // through it too.
 import type { Context } from '../context/context.js';
-import { effectiveSetting, pagerNamed, settingSpec } from '../config/settings.js';
+import { effectiveSetting, pagerNamed, settingSpec, unquotedSettingHint } from '../config/settings.js';
 import { pageText, pagerTroubleText, type PagerTrouble } from '../output/pager.js';
+import { isUnquotedPath } from '../util/shell-status.js';
 import type { TerminalHolder } from '../util/terminal-handoff.js';
 
 // The default pager, `less -FRX`, suits `tkt show` at the prompt but not a full-screen program:
@@ -17,7 +18,8 @@ const TRIAGE_DEFAULT_PAGER = 'less -R -+F -+X';
  * to say when it cannot be run or fails: where it came from, so the advice is the one that changes it.
  */
 function triagePager(ctx: Context): { command: string; trouble: (trouble: PagerTrouble) => string } {
-  const pager = effectiveSetting(ctx, settingSpec('pager'));
+  const spec = settingSpec('pager');
+  const pager = effectiveSetting(ctx, spec);
   if (pager.source === 'default') {
     return {
       command: TRIAGE_DEFAULT_PAGER,
@@ -25,7 +27,16 @@ function triagePager(ctx: Context): { command: string; trouble: (trouble: PagerT
         trouble === 'not run' ? 'less could not be run: install it, or set a pager with "tkt config set pager"' : pagerTroubleText('less', trouble),
     };
   }
-  return { command: String(pager.value), trouble: (trouble) => pagerTroubleText(pagerNamed(pager), trouble) };
+  const command = String(pager.value);
+  return {
+    command,
+    trouble: (trouble) => {
+      const text = pagerTroubleText(pagerNamed(pager), trouble);
+      // A path with spaces, given unquoted, that sh split and looked for the first word of: how to quote it, as tkt show says.
+      const quoteIt = trouble === 'not run' && isUnquotedPath(command) ? unquotedSettingHint(ctx, spec, pager) : undefined;
+      return quoteIt === undefined ? text : `${text}; ${quoteIt}`;
+    },
+  };
 }
 
 /** Shows `text` in the pager, lent the terminal by `holder`; why not, when it could not be run or failed. */
