@@ -57,6 +57,13 @@ export function profileToName(input: SettingsInput): string | undefined {
 }
 
 /**
+ * " on profile prod", for a question before what cannot be undone on the wrong service (tkt
+ * delete's, triage's close): the profile profileToName gives, unless it is the default, which goes
+ * without saying; else nothing.
+ */
+export const onProfile = (profile: string | undefined): string => (profile === undefined || profile === DEFAULT_PROFILE ? '' : ` on profile ${profile}`);
+
+/**
  * The profile a command reads: a name nothing has created (a typo in --profile or TKT_PROFILE)
  * is exit 2 listing the profiles, not "not logged in". The default profile always exists. The
  * hint offers the profile meant, one differing only in case first (login would refuse that name,

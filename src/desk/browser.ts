@@ -61,6 +61,15 @@ export function missingBrowser(env: Env): string | undefined {
   return found ? undefined : program;
 }
 
+/**
+ * How to quote $BROWSER when it is a program's path with spaces, given unquoted (missingBrowser
+ * then names its first word, which sh would look for): quoting it is the fix.
+ */
+export function unquotedBrowserHint(env: Env): string | undefined {
+  const browser = chosenBrowser(env);
+  return browser !== undefined && isUnquotedPath(browser) ? unquotedVariableHint('BROWSER', browser) : undefined;
+}
+
 /** Runs $BROWSER (`browser`, as `command` and `args`) on the terminal until it exits; exit 1 when it fails. */
 async function runAtTerminal(browser: string, command: string, args: string[], env: Env): Promise<void> {
   const child = spawn(command, args, { stdio: 'inherit', env: childEnv(env) });
@@ -110,9 +119,8 @@ export async function browseTicket(ctx: Context, id: number, noBrowser: boolean)
   const url = ticketWebUrl(ctx, id);
   const missing = noBrowser ? undefined : missingBrowser(ctx.env);
   if (missing !== undefined) {
-    const browser = chosenBrowser(ctx.env) ?? '';
-    // A path with spaces, given unquoted: sh would look for its first word; quoting it is the fix.
-    const hint = isUnquotedPath(browser) ? `hint: ${unquotedVariableHint('BROWSER', browser)}\n` : '';
+    const quoteIt = unquotedBrowserHint(ctx.env);
+    const hint = quoteIt === undefined ? '' : `hint: ${quoteIt}\n`;
     await ctx.output.warning(`$BROWSER names ${missing}, which is no program here: the URL is printed instead\n${hint}`);
   }
   const opened = !noBrowser && (await openInBrowser(url, ctx, () => ctx.output.note(`Opening ${url} in your browser.\n`)));

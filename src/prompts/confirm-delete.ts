@@ -1,6 +1,8 @@
 // delete's question at a terminal: the tickets named with their titles, so the person
-// confirming sees what goes; no terminal, no question (--yes is required then).
+// confirming sees what goes, and the profile when it is not the default, so that they see where
+// (a delete on the wrong service cannot be undone); no terminal, no question (--yes is required then).
 import { plans } from '../api/plans.js';
+import { onProfile, profileToName } from '../config/session.js';
 import type { Context } from '../context/context.js';
 import { whyNothingIsAsked } from '../context/nothing-asked.js';
 import { OperationError, UsageError } from '../errors.js';
@@ -15,7 +17,9 @@ export async function confirmDelete(ids: readonly number[], ctx: Context): Promi
     throw new UsageError(`refusing to delete without confirmation (${whyNothingIsAsked(ctx).reason})`, { hint: 'pass --yes' });
   }
   await writeText(ctx.io.stderr, await titleLines(ids, ctx));
-  const confirmed = await ctx.prompter.confirm({ message: `Delete ${describeIds(ids)}?`, default: false });
+  // --profile or TKT_PROFILE, as triage's close question names it.
+  const on = onProfile(profileToName(ctx));
+  const confirmed = await ctx.prompter.confirm({ message: `Delete ${describeIds(ids)}${on}?`, default: false });
   if (!confirmed) throw new OperationError('cancelled: nothing was deleted');
 }
 

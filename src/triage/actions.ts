@@ -12,7 +12,7 @@ import type { Lookups } from '../lookups/types.js';
 import { readTicket } from '../model/ticket.js';
 import { resolveActingUser } from '../prompts/acting-user.js';
 import { assignRequest, DEFAULT_REOPEN_STATUS, reopenRequest } from '../bulk/change.js';
-import { openInBrowser, ticketWebUrl } from '../desk/browser.js';
+import { openInBrowser, ticketWebUrl, unquotedBrowserHint } from '../desk/browser.js';
 import { alreadyAssignedNote, alreadyClosedNote, alreadyResolvedNote } from '../reading/unchanged.js';
 import type { IdCommandSpec } from '../bulk/id-command.js';
 import type { PlannedRequest } from '../cmdutil/dry-run.js';
@@ -63,7 +63,10 @@ export function createTicketActions(ctx: Context, lookups: Lookups): TicketActio
     },
     async browse(id) {
       const url = ticketWebUrl(ctx, id);
-      return (await openInBrowser(url, ctx)) ? `opened ${url} in the browser` : { notDone: `no browser to open it: ${url}` };
+      if (await openInBrowser(url, ctx)) return `opened ${url} in the browser`;
+      // A $BROWSER path with spaces, given unquoted: the hint tkt browse gives, after the URL, as triage's hints follow their line.
+      const quoteIt = unquotedBrowserHint(ctx.env);
+      return { notDone: `no browser to open it: ${url}${quoteIt === undefined ? '' : `; ${quoteIt}`}` };
     },
     async resolve(id, details) {
       if (details.trim() === '') throw new UsageError('the service needs resolution notes: nothing was sent');

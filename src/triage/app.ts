@@ -12,18 +12,17 @@ import { createElement as h } from 'react';
 import type { Context } from '../context/context.js';
 import { InterruptedError } from '../errors.js';
 import { profileToName, resolveProfileName } from '../config/session.js';
-import { effectiveSetting, pagerNamed, settingSpec } from '../config/settings.js';
 import { freshLogin } from '../context/fresh-login.js';
 import { fillForTicket, frontMatterWarnings, readTemplate, templateNames } from '../desk/templates.js';
 import { createLookups } from '../lookups/index.js';
 import { readTicket } from '../model/ticket.js';
-import { pageText, pagerTroubleText, type PagerTrouble } from '../output/pager.js';
 import { renderTicketDetail } from '../reading/detail.js';
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from '../util/terminal-input.js';
 import type { TerminalHolder } from '../util/terminal-handoff.js';
 import { createTicketActions } from './actions.js';
 import { saveDrafts } from './drafts.js';
 import { createEffectRunner } from './effects.js';
+import { pageInTriage } from './pager.js';
 import { startProgram, type TriageProgram } from './program.js';
 import { TriageScreen } from './screen.js';
 import type { Ending } from './state.js';
@@ -35,28 +34,6 @@ import { start } from './update.js';
 const ALTERNATE_SCREEN = '\x1b[?1049h\x1b[2J\x1b[H';
 const MAIN_SCREEN = '\x1b[?1049l';
 const CLEAR_SCREEN = '\x1b[2J\x1b[H';
-// The default pager, `less -FRX`, suits `tkt show` at the prompt but not a full-screen program:
-// F quits at once on a ticket that fits, X prints it into the shell's own screen. Here less
-// keeps the colours, stays until q and clears up; -+F -+X also undo them when $LESS has them.
-// A configured less is run as it is, but never with -F, from $LESS or its command line (pageText's `stays`).
-const TRIAGE_DEFAULT_PAGER = 'less -R -+F -+X';
-
-/**
- * The pager Enter opens (the one the user configured, else less over the whole screen), and what
- * to say when it cannot be run or fails: where it came from, so the advice is the one that changes it.
- */
-function triagePager(ctx: Context): { command: string; trouble: (trouble: PagerTrouble) => string } {
-  const pager = effectiveSetting(ctx, settingSpec('pager'));
-  if (pager.source === 'default') {
-    return {
-      command: TRIAGE_DEFAULT_PAGER,
-      trouble: (trouble) =>
-        trouble === 'not run' ? 'less could not be run: install it, or set a pager with "tkt config set pager"' : pagerTroubleText('less', trouble),
-    };
-  }
-  return { command: String(pager.value), trouble: (trouble) => pagerTroubleText(pagerNamed(pager), trouble) };
-}
-
 export interface TriageRun {
   /** A list type, as the API spells it. */
   view: string;
@@ -137,11 +114,7 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
     actions: createTicketActions({ ...quietCtx, lendTerminal: (use) => ctx.lendTerminal(use, screen) }, lookups),
     signal: AbortSignal.any([ctx.signal, closing.signal]),
     editor: (editing) => ctx.lendTerminal(() => ctx.prompter.editor(editing), screen),
-    page: async (text) => {
-      const pager = triagePager(ctx);
-      const trouble = await ctx.lendTerminal(() => pageText(text, pager.command, ctx.io.stdout, ctx.env, { stays: true }), screen);
-      return trouble === undefined ? undefined : pager.trouble(trouble);
-    },
+    page: (text) => pageInTriage(ctx, text, screen),
     suspend: () => ctx.suspend(suspended),
     templateNames: () => templateNames(ctx),
     fillTemplate: async (name, ticket) => {

@@ -73,7 +73,7 @@ export const KEY_TABLE: readonly KeyRow[] = [
       "the shell's screen); a configured pager runs as it is, except that less is never given -F here " +
       "(with `LESS` unset it gets `R`, not git's `FRX`; a `LESS` of yours with F, or a command line such as " +
       '`less -FRX`, has it undone by a `-+F` added at the end of the command line), so a ' +
-      'ticket that fits stays until `q`; one that cannot be run, or fails (exits non-zero other than by Ctrl-C), is said in the status line with its status',
+      'ticket that fits stays until `q`; one that cannot be run, or fails (exits non-zero other than by Ctrl-C), is said in the status line with its status (and, for a path with spaces given unquoted, the hint to quote it)',
   },
   {
     keys: [{ '/': 'filter' }],
@@ -139,7 +139,9 @@ export const KEY_TABLE: readonly KeyRow[] = [
     keys: [{ w: 'browse' }],
     label: 'web',
     help: "open the ticket's page in the browser (tkt browse)",
-    readme: "open the ticket's page in the browser, as `tkt browse` does (the status line says where, or that the `web-url` setting is missing)",
+    readme:
+      "open the ticket's page in the browser, as `tkt browse` does (the status line says where, or that the `web-url` setting is missing, " +
+      'or gives the URL when nothing can open it, with the hint to quote a `$BROWSER` path with spaces given unquoted)',
   },
   {
     keys: [{ R: 'refresh' }],

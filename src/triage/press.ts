@@ -1,7 +1,7 @@
 // Keys and pastes, as update.ts hands them on: over the list a key does what the key table
 // (keys.ts) says; while the filter, a prompt or a picker is being typed, keys edit it; pasted
 // text is only ever text.
-import { DEFAULT_PROFILE } from '../config/session.js';
+import { onProfile } from '../config/session.js';
 import { kebabCase, LIST_TYPES } from '../listing/query.js';
 import { keyPressOf, type KeyPress } from '../util/terminal-input.js';
 import { actionOf, keyName, movedTo, type Action } from './keys.js';
@@ -205,8 +205,7 @@ function actOnTicket(state: TriageState, action: TicketKey, id: number): Step {
       return { state, effects: [{ kind: 'readTemplates', id, purpose: 'resolve' }] };
     case 'close': {
       // The service the ticket is closed on, as the title line names it; the default goes without saying.
-      const { shownProfile } = state.login;
-      const on = shownProfile === undefined || shownProfile === DEFAULT_PROFILE ? '' : ` on profile ${shownProfile}`;
+      const on = onProfile(state.login.shownProfile);
       return unchanged({ ...state, overlay: { kind: 'confirm', question: `Close #${id}${on}? (y/n)`, closes: id } });
     }
     case 'assign':

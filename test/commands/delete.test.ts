@@ -43,6 +43,23 @@ describe('tkt delete', () => {
     expect(first.isDeleted || second.isDeleted).toBe(false);
   });
 
+  it("at a terminal names the profile in the question when it is not the default, as triage's close question does", async () => {
+    const [first, second] = [liveTicket(), liveTicket()];
+    const before = deletes();
+    /** The question asked for `ids` on a run with `globals` and `env`, declined. */
+    const asked = async (ids: readonly number[], options: { globals?: { profile: string }; env?: Record<string, string> }) => {
+      const { ctx, prompter } = await h.context({ tty: true, ...options, answers: [{ kind: 'confirm', value: false }] });
+      await expect(run({ ids: ids.map(String), yes: false, concurrency: '4', dryRun: false }, ctx)).rejects.toBeInstanceOf(OperationError);
+      return prompter.asked[0]?.message;
+    };
+    // A delete on the wrong service cannot be undone: --profile or TKT_PROFILE, said in the question.
+    expect(await asked([first.id], { globals: { profile: 'tech' } })).toBe(`Delete ticket #${first.id} on profile tech?`);
+    expect(await asked([first.id, second.id], { env: { TKT_PROFILE: 'tech' } })).toBe(`Delete 2 tickets #${first.id}, #${second.id} on profile tech?`);
+    // The default profile, named or not, is not said.
+    expect(await asked([first.id], { globals: { profile: 'default' } })).toBe(`Delete ticket #${first.id}?`);
+    expect(deletes()).toBe(before);
+  });
+
   it('at a terminal deletes once confirmed', async () => {
     const ticket = liveTicket();
     const { ctx, stdout, stderr, prompter } = await h.context({ tty: true, answers: [{ kind: 'confirm', message: `#${ticket.id}`, value: true }] });

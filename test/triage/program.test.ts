@@ -1,6 +1,11 @@
 // The program loop on a sandbox: update.ts's effects run and their results fed back, the screen
 // told of each change, and the run's end.
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import type { Context } from '../../src/context/context.js';
+import { pageInTriage } from '../../src/triage/pager.js';
 import { startProgram, type TriageProgram } from '../../src/triage/program.js';
 import type { TriageState } from '../../src/triage/state.js';
 import { start } from '../../src/triage/update.js';
@@ -130,6 +135,58 @@ describe('the triage program', () => {
     expect(paged).toEqual([]);
     press('q');
     await program.finished;
+  });
+
+  /** An executable `name` in a folder with a space in its name (`Program Files`), as Windows paths have. */
+  async function spacedProgram(name: string): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'tkt-triage-spaced-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    await mkdir(join(dir, 'Program Files'));
+    const program = join(dir, 'Program Files', name);
+    await writeFile(program, '#!/bin/sh\ncat > /dev/null\n');
+    await chmod(program, 0o755);
+    return program;
+  }
+
+  /** The first ticket's ID and the status line after `key` on it, on a program that pages with triage's pager. */
+  async function statusAfter(ctx: Context, input: string, key: Record<string, boolean> = {}): Promise<[number, string | undefined]> {
+    const perform = standInEffectRunner(ctx, { page: (text) => pageInTriage(ctx, text) });
+    const program = startProgram(start('MyOpenOrUnassigned', { columns: 80, rows: 24 }), perform);
+    const loaded = await until(program, (state) => state.loading === undefined);
+    const id = loaded.visible[0]!.id;
+    await until(program, (state) => state.details.get(id)?.texts.has(80) === true);
+    program.dispatch({ kind: 'key', input, key });
+    const said = await until(program, (state) => state.running === undefined && state.opening === undefined && state.status !== undefined);
+    program.dispatch({ kind: 'key', input: 'q', key: {} });
+    await program.finished;
+    return [id, said.status?.text];
+  }
+
+  it('says how to quote a pager that is a path with spaces, given unquoted, where it was set (Enter), as tkt show does', async () => {
+    const pager = await spacedProgram('pager.sh');
+    const quoted = `'"${pager}"'`;
+    const fromEnv = (await h.context({ tty: true, env: { PAGER: pager } })).ctx;
+    const [id, said] = await statusAfter(fromEnv, '', { return: true });
+    expect(said).toBe(
+      `✗ show #${id}: the pager "${pager}" ($PAGER) could not be run; $PAGER is a path with spaces, which the shell splits: quote it: export PAGER=${quoted}`,
+    );
+    expect((await h.cli(['config', 'set', 'pager', pager])).code).toBe(0);
+    onTestFinished(async () => void (await h.cli(['config', 'unset', 'pager'])));
+    const saved = (await h.context({ tty: true, env: { PAGER: '' } })).ctx;
+    expect((await statusAfter(saved, '', { return: true }))[1]).toBe(
+      `✗ show #${id}: the pager "${pager}" ("tkt config get pager") could not be run; the pager setting is a path with spaces, which the shell splits: quote it: tkt config set pager ${quoted}`,
+    );
+  });
+
+  it('says how to quote a $BROWSER that is a path with spaces, given unquoted (w), as tkt browse does', async () => {
+    const browser = await spacedProgram('browser.sh');
+    expect((await h.cli(['config', 'set', 'web-url', 'https://desk.example.com/t/{id}'])).code).toBe(0);
+    onTestFinished(async () => void (await h.cli(['config', 'unset', 'web-url'])));
+    const { ctx } = await h.context({ tty: true, env: { BROWSER: browser, PATH: process.env.PATH! } });
+    const [id, said] = await statusAfter(ctx, 'w');
+    expect(said).toBe(
+      `no browser to open it: https://desk.example.com/t/${id}; $BROWSER is a path with spaces, which the shell splits: quote it: export BROWSER='"${browser}"'`,
+    );
   });
 
   it('fails with the error of a first load that fails', async () => {
