@@ -16,10 +16,15 @@ globalThis[Symbol.for('tkt.handOverSignals')] = () => {
 // completion script's `__complete KIND`, without loading the CLI; a command with a bundle of its
 // own (dist/commands/) runs from it; anything else loads the full CLI, dist/main.js.
 
-// Reuse V8's compiled code across runs where this Node has the cache (>= 22.1), for the files Node
-// compiles itself: the prepared help, completion, the full CLI. A command's bundle keeps its own
-// (dist/bundles.cjs): there node:module and the cache's set-up only cost memory (about 0.1 MB).
-const useCompileCache = () => require('node:module').enableCompileCache?.();
+// Node's compile cache (>= 22.1) for the full CLI, in tkt's own cache folder (dist/bundles.cjs
+// finds it): never in the shared temporary folder Node would choose, where another user's files
+// could be taken for ours, nor written by a run without a config folder. A command's bundle keeps
+// its own code cache; the prepared help and completion are small enough to compile each time.
+const useCompileCache = (bundles) => {
+  const { enableCompileCache } = require('node:module');
+  const folder = enableCompileCache === undefined ? undefined : bundles.nodeCacheFolder();
+  if (folder !== undefined) enableCompileCache(folder);
+};
 
 // dist/bundles.cjs, compiled here rather than required: require's look-up walks the path three
 // more times (resolve, realpath, the module's search paths), and Node 22+ starts its Maglev
@@ -46,15 +51,15 @@ const ASKS = ['--help', '-h', 'help', '--version', '-V'];
 const asks = argv.length <= 2 && argv.some((arg) => ASKS.includes(arg));
 if (argv.length === 2 && argv[0] === '__complete' && !argv[1].startsWith('-')) {
   // A Tab press: the config folder and the lookup cache only, not even the prepared help.
-  useCompileCache();
   require('../dist/complete.cjs').completeInProcess(argv[1], { env: process.env });
-} else if (!asks || (useCompileCache(), !require('../dist/start.cjs').start(argv))) {
+} else if (!asks || !require('../dist/start.cjs').start(argv)) {
   // A command with a bundle of its own runs from it (dist/bundles.cjs), global options before it
   // or not; the full CLI reads any other command line, and the command lines a bundle leaves to
   // it, before it did anything.
-  const bundled = commandBundles().bundledRun(argv);
+  const bundles = commandBundles();
+  const bundled = bundles.bundledRun(argv);
   const fullCli = () => {
-    useCompileCache();
+    useCompileCache(bundles);
     return import('../dist/main.js').then(({ main }) => main(argv));
   };
   (bundled === undefined ? Promise.resolve(false) : bundled(argv)).then((ran) => ran || fullCli());

@@ -80,6 +80,26 @@ export function bundledRun(argv: readonly string[], env: Record<string, string |
 }
 
 /**
+ * The folder for Node's own compile cache of the full CLI (dist/main.js and its chunks: bin/tkt.js
+ * enables it on Node 22.1+), `node/` beside the bundles' cached code, made private; undefined
+ * where that cache has no folder (cacheFolder). Node would choose a folder in the shared temporary
+ * folder, written even by a run that has no config folder, whose files another user could have
+ * put there first.
+ */
+export function nodeCacheFolder(env: Record<string, string | undefined> = process.env): string | undefined {
+  const folder = cacheFolder(env);
+  if (folder === undefined) return undefined;
+  const node = inFolder(folder, 'node');
+  try {
+    mkdirSync(node, { recursive: true, mode: 0o700 });
+    return node;
+  } catch {
+    // The cache only saves time: without its folder the run compiles, as without a config folder.
+    return undefined;
+  }
+}
+
+/**
  * Behind a proxy the HTTP client sets V8's --liftoff-only (src/api/undici-core.ts: its HTTP
  * parser's WebAssembly), and V8 takes cached code only under the flags it was made with: set
  * during the run, the flag made every proxied run refuse its cache and write it anew. With a
@@ -164,7 +184,7 @@ function saveCache(cache: CodeCache): void {
   if (written && cache.dir !== undefined) pruneCache(cache.dir);
 }
 
-/** Removes the cache files of `dir` that no bundle of this build can take under this Node, with a proxy or without. */
+/** Removes the cache files of `dir` that no bundle of this build can take under this Node, with a proxy or without, and Node's own of other Node versions. */
 function pruneCache(dir: string): void {
   const readable = new Set(
     Object.entries(TKT_COMMAND_BUNDLES.hashes).flatMap(([bundle, hash]) => ['', PROXY_FLAGS].map((flags) => cacheFileName(bundle, hash, flags))),
@@ -172,6 +192,10 @@ function pruneCache(dir: string): void {
   try {
     // Temporary files are other runs' writes under way.
     for (const name of readdirSync(dir)) if (name.endsWith('.v8') && !readable.has(name)) rmSync(inFolder(dir, name), { force: true });
+    // Node's compile cache keeps a folder per Node version (v22.23.3-x64-<flags>-<uid>) and never removes one.
+    const nodeVersion = `${process.version}-${process.arch}-`;
+    for (const name of readdirSync(inFolder(dir, 'node')))
+      if (!name.startsWith(nodeVersion)) rmSync(inFolder(dir, 'node', name), { recursive: true, force: true });
   } catch {
     // What is left is removed by a later write.
   }

@@ -26,11 +26,24 @@ function tkt(args: string[], env: Record<string, string>): Promise<{ code: numbe
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 
-/** The cached code files in `configDir`, by name. */
+/** The bundles' cached code files in `configDir`, by name (not Node's own folder, node/). */
 const cacheFiles = (configDir: string) => {
   const dir = path.join(configDir, 'cache', 'code');
-  return existsSync(dir) ? readdirSync(dir).sort() : [];
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((name) => name !== 'node')
+        .sort()
+    : [];
 };
+/** Every file under `dir`, as paths relative to it. */
+const filesUnder = (dir: string): string[] =>
+  existsSync(dir)
+    ? readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
+    : [];
+// Node's own compile cache, which the bin enables for the full CLI where Node has it.
+const nodeHasCompileCache = 'enableCompileCache' in (await import('node:module'));
 const showCache = /^commands-show\.[0-9a-f]{16}\.v\d+\.\d+\.\d+-\w+\.v8$/;
 
 describe('the commands’ bundles and their code cache', () => {
@@ -128,6 +141,44 @@ describe('the commands’ bundles and their code cache', () => {
     const run = await tkt(['show', '1013', '--json'], { TKT_CONFIG_DIR: nowhere, TKT_URL: h.sandbox.url, TKT_TOKEN: h.sandbox.issueToken('admin') });
     expect(run.code).toBe(0);
     expect(existsSync(nowhere)).toBe(false);
+  });
+
+  // Node would keep it in the shared temporary folder, even for a run without a config folder, and
+  // take files that another user put there first (a packager's review).
+  it("keeps Node's own compile cache of the full CLI beside the bundles' (Node 22.1+), never in the temporary folder, and none without a config folder", async () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'tkt-tmpdir-'));
+    try {
+      expect((await tkt(['completion', 'bash'], { ...env(), TMPDIR: tmp })).code).toBe(0);
+      const nodeFolder = path.join(configDir, 'cache', 'code', 'node');
+      if (nodeHasCompileCache) {
+        expect(filesUnder(nodeFolder)).toContainEqual(expect.stringMatching(new RegExp(`^${process.version.replace(/\./g, '\\.')}-${process.arch}-[^/]+/`)));
+        expect(statSync(nodeFolder).mode & 0o777).toBe(0o700);
+      } else {
+        expect(existsSync(nodeFolder)).toBe(false);
+      }
+
+      const nowhere = path.join(configDir, 'never-made');
+      expect((await tkt(['completion', 'bash'], { TKT_CONFIG_DIR: nowhere, TMPDIR: tmp })).code).toBe(0);
+      expect(existsSync(nowhere)).toBe(false);
+      expect(filesUnder(tmp)).toEqual([]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it("removes Node's compile cache of other Node versions when it writes a bundle's, and keeps this Node's", async () => {
+    const nodeFolder = path.join(configDir, 'cache', 'code', 'node');
+    const older = path.join(nodeFolder, `v18.20.8-${process.arch}-9ac5647c-0`);
+    const current = path.join(nodeFolder, `${process.version}-${process.arch}-0123abcd-0`);
+    for (const folder of [older, current]) {
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(path.join(folder, 'e4ed95a5'), 'compiled');
+    }
+
+    expect((await tkt(['show', '1013', '--json'], env())).code).toBe(0);
+
+    expect(existsSync(older)).toBe(false);
+    expect(readdirSync(current)).toEqual(['e4ed95a5']);
   });
 
   it('neither reads nor writes a cache folder that others may write to (cached code runs as the user)', async () => {
