@@ -38,6 +38,23 @@ function commandBundles() {
   return module.exports;
 }
 
+// A package packed without its build (`npm pack --ignore-scripts` skips prepack; dist/ is not in
+// git) has no dist/: one line instead of Node's stack, told where the first dist file fails to
+// load, so that the normal start looks for nothing more.
+function fromDist(load) {
+  try {
+    return load();
+  } catch (error) {
+    const fs = require('node:fs');
+    if (fs.existsSync(`${__dirname}/../dist`)) throw error;
+    fs.writeSync(
+      2,
+      'tkt: this installation has no dist/ (the package was packed without its build: run npm run build before npm pack, or pack without --ignore-scripts)\n',
+    );
+    process.exit(1);
+  }
+}
+
 // `tkt` alone prints the program's help on stdout, exit 0, as gh and docker do.
 const argv = process.argv.length > 2 ? process.argv.slice(2) : ['--help'];
 // Every answer dist/start.cjs gives takes at most two arguments, one of them a help or version
@@ -47,12 +64,12 @@ const asks = argv.length <= 2 && argv.some((arg) => ASKS.includes(arg));
 if (argv.length === 2 && argv[0] === '__complete' && !argv[1].startsWith('-')) {
   // A Tab press: the config folder and the lookup cache only, not even the prepared help.
   useCompileCache();
-  require('../dist/complete.cjs').completeInProcess(argv[1], { env: process.env });
-} else if (!asks || (useCompileCache(), !require('../dist/start.cjs').start(argv))) {
+  fromDist(() => require('../dist/complete.cjs')).completeInProcess(argv[1], { env: process.env });
+} else if (!asks || (useCompileCache(), !fromDist(() => require('../dist/start.cjs')).start(argv))) {
   // A command with a bundle of its own runs from it (dist/bundles.cjs), global options before it
   // or not; the full CLI reads any other command line, and the command lines a bundle leaves to
   // it, before it did anything.
-  const bundled = commandBundles().bundledRun(argv);
+  const bundled = fromDist(commandBundles).bundledRun(argv);
   const fullCli = () => {
     useCompileCache();
     return import('../dist/main.js').then(({ main }) => main(argv));
