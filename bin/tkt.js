@@ -16,13 +16,13 @@ globalThis[Symbol.for('tkt.handOverSignals')] = () => {
 // completion script's `__complete KIND`, without loading the CLI; a command with a bundle of its
 // own (dist/commands/) runs from it; anything else loads the full CLI, dist/main.js.
 
-// Node's compile cache (>= 22.1) for the full CLI, in tkt's own cache folder (dist/bundles.cjs
-// finds it): never in the shared temporary folder Node would choose, where another user's files
-// could be taken for ours, nor written by a run without a config folder. A command's bundle keeps
-// its own code cache; the prepared help and completion are small enough to compile each time.
-const useCompileCache = (bundles) => {
+// Node's compile cache (>= 22.1) for the files Node compiles itself: the prepared help, completion,
+// the full CLI. In tkt's own cache folder (dist/bundles.cjs finds it), never in the shared
+// temporary folder Node would choose, where another user's files could be taken for ours, and not
+// written by a run without a config folder. A command's bundle keeps its own code cache.
+const useCompileCache = () => {
   const { enableCompileCache } = require('node:module');
-  const folder = enableCompileCache === undefined ? undefined : bundles.nodeCacheFolder();
+  const folder = enableCompileCache === undefined ? undefined : bundles().nodeCacheFolder();
   if (folder !== undefined) enableCompileCache(folder);
 };
 
@@ -43,6 +43,26 @@ function commandBundles() {
   return module.exports;
 }
 
+// A package packed without its build (`npm pack --ignore-scripts` skips prepack; dist/ is not in
+// git) has no dist/: one line instead of Node's stack, told where the first dist file fails to
+// load, so that the normal start looks for nothing more.
+function fromDist(load) {
+  try {
+    return load();
+  } catch (error) {
+    const fs = require('node:fs');
+    if (fs.existsSync(`${__dirname}/../dist`)) throw error;
+    fs.writeSync(
+      2,
+      'tkt: this installation has no dist/ (the package was packed without its build: run npm run build before npm pack, or pack without --ignore-scripts)\n',
+    );
+    process.exit(1);
+  }
+}
+
+let loadedBundles;
+const bundles = () => (loadedBundles ??= fromDist(commandBundles));
+
 // `tkt` alone prints the program's help on stdout, exit 0, as gh and docker do.
 const argv = process.argv.length > 2 ? process.argv.slice(2) : ['--help'];
 // Every answer dist/start.cjs gives takes at most two arguments, one of them a help or version
@@ -51,15 +71,15 @@ const ASKS = ['--help', '-h', 'help', '--version', '-V'];
 const asks = argv.length <= 2 && argv.some((arg) => ASKS.includes(arg));
 if (argv.length === 2 && argv[0] === '__complete' && !argv[1].startsWith('-')) {
   // A Tab press: the config folder and the lookup cache only, not even the prepared help.
-  require('../dist/complete.cjs').completeInProcess(argv[1], { env: process.env });
-} else if (!asks || !require('../dist/start.cjs').start(argv)) {
+  useCompileCache();
+  fromDist(() => require('../dist/complete.cjs')).completeInProcess(argv[1], { env: process.env });
+} else if (!asks || (useCompileCache(), !fromDist(() => require('../dist/start.cjs')).start(argv))) {
   // A command with a bundle of its own runs from it (dist/bundles.cjs), global options before it
   // or not; the full CLI reads any other command line, and the command lines a bundle leaves to
   // it, before it did anything.
-  const bundles = commandBundles();
-  const bundled = bundles.bundledRun(argv);
+  const bundled = bundles().bundledRun(argv);
   const fullCli = () => {
-    useCompileCache(bundles);
+    useCompileCache();
     return import('../dist/main.js').then(({ main }) => main(argv));
   };
   (bundled === undefined ? Promise.resolve(false) : bundled(argv)).then((ran) => ran || fullCli());

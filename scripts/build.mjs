@@ -109,20 +109,23 @@ const processGlobal = {
 // parseArgs, diff and colours; node:fs's promises; on Node 24 worker_threads). For the built-ins
 // main.js imports, the facades loaded 7 more of Node's modules on Node 20, and 20 more with
 // 1.7 MB on Node 24. require() calls are left as they are: they get the object already.
+/** A file's path from the repository's root, with forward slashes on every system. */
+const repoPath = (file) => path.relative(process.cwd(), file).split(path.sep).join('/');
+
 const BUILTINS = new Set(builtinModules.filter((name) => !name.startsWith('_')));
 const builtinObjects = {
   name: 'builtin-objects',
   setup(build) {
-    const importers = new Map();
     build.onResolve({ filter: /^(node:)?[a-z_/]+$/ }, (args) => {
       const name = args.path.replace(/^node:/, '');
       // A dynamic import() stays Node's own: as an entry, a stand-in's namespace would hold the
       // object as its default export only.
       if (args.kind !== 'import-statement' || !BUILTINS.has(name)) return undefined;
       // A stand-in per importer (its path says which), so that it lands in the importer's output
-      // rather than in a chunk of its own that every user of the built-in would load.
-      if (!importers.has(args.importer)) importers.set(args.importer, importers.size);
-      return { path: `${name} for importer ${importers.get(args.importer)}`, namespace: 'builtin-object', pluginData: { name } };
+      // rather than in a chunk of its own that every user of the built-in would load. Named by the
+      // importer's path in the repository, not by the order of esbuild's concurrent calls, which
+      // changes from build to build: the names decide chunk hashes, and the build is reproducible.
+      return { path: `${name} for ${repoPath(args.importer)}`, namespace: 'builtin-object', pluginData: { name } };
     });
     build.onLoad({ filter: /.*/, namespace: 'builtin-object' }, (args) => ({
       contents: `module.exports = process.getBuiltinModule(${JSON.stringify(`node:${args.pluginData.name}`)});`,
@@ -205,8 +208,7 @@ const MAIN_ENTRY = 'tkt-main-entry';
 const coreInMain = {
   name: 'core-in-main',
   setup(build) {
-    const relative = (file) => path.relative(process.cwd(), file).split(path.sep).join('/');
-    const isCore = (file) => coreExports.has(relative(file));
+    const isCore = (file) => coreExports.has(repoPath(file));
     build.onResolve({ filter: new RegExp(`^${MAIN_ENTRY}$`) }, () => ({ path: MAIN_ENTRY, namespace: 'main-entry' }));
     build.onLoad({ filter: /.*/, namespace: 'main-entry' }, () => ({
       // Two core modules may export the same binding (a re-export): export * keeps it once.
@@ -219,12 +221,12 @@ const coreInMain = {
     // So does a core module's dynamic import of another (a lazy import in code that main.js
     // holds): as an entry of its own, the module would be split out of main.js with what it imports.
     build.onResolve({ filter: /^\.\.?\// }, async (args) => {
-      if (args.pluginData?.probing || args.namespace !== 'file' || !relative(args.importer).startsWith('src/')) return undefined;
+      if (args.pluginData?.probing || args.namespace !== 'file' || !repoPath(args.importer).startsWith('src/')) return undefined;
       if (isCore(args.importer) && args.kind !== 'dynamic-import') return undefined;
       const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { probing: true } });
       if (resolved.errors.length > 0 || !isCore(resolved.path)) return undefined;
-      const file = relative(resolved.path);
-      return { path: `${file} from ${relative(args.importer)}`, namespace: 'core-ref', pluginData: { file } };
+      const file = repoPath(resolved.path);
+      return { path: `${file} from ${repoPath(args.importer)}`, namespace: 'core-ref', pluginData: { file } };
     });
     build.onLoad({ filter: /.*/, namespace: 'core-ref' }, (args) => ({
       contents: `export { ${coreExports.get(args.pluginData.file).join(', ')} } from 'tkt-main-js';`,
@@ -422,6 +424,8 @@ function publishedWithoutLicence(name) {
 function writeThirdPartyNotices(metafile) {
   const packageDirs = new Set();
   for (const input of Object.keys(metafile.inputs)) {
+    // A plugin's stand-in (namespace:name) is tkt's code, though its name may give its importer's path.
+    if (/^[a-z-]+:/.test(input)) continue;
     const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
     if (match) packageDirs.add(match[1]);
   }

@@ -1,0 +1,41 @@
+// A package packed without its build (README, Install): `npm pack --ignore-scripts`, as hardened CI
+// images run it, skips prepack, and dist/ is not in git. The bin then says so in one line, for
+// each of the dist files it may load first, instead of Node's stack.
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+let installed: string;
+
+beforeAll(() => {
+  installed = mkdtempSync(path.join(os.tmpdir(), 'tkt-no-dist-'));
+  cpSync(path.join(root, 'bin'), path.join(installed, 'bin'), { recursive: true });
+  cpSync(path.join(root, 'package.json'), path.join(installed, 'package.json'));
+});
+
+afterAll(() => {
+  rmSync(installed, { recursive: true, force: true });
+});
+
+describe('an installation without dist/', () => {
+  it.each([
+    ['--version', ['--version']], // dist/start.cjs
+    ['a command', ['list']], // dist/bundles.cjs
+    ['a completion', ['__complete', 'site']], // dist/complete.cjs
+  ])('says so in one line for %s, exit 1', (_name, args) => {
+    const run = spawnSync(process.execPath, [path.join(installed, 'bin', 'tkt.js'), ...args], {
+      env: { ...process.env, TKT_CONFIG_DIR: path.join(installed, 'config') },
+      encoding: 'utf8',
+    });
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(
+      'tkt: this installation has no dist/ (the package was packed without its build: run npm run build before npm pack, or pack without --ignore-scripts)\n',
+    );
+    expect(run.status).toBe(1);
+  });
+});
