@@ -9,7 +9,7 @@ import type { IO } from './output/io.js';
 import type { ActionOptions, CommandHost, Handler } from './commands/host.js';
 import type { CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import type { Prompter } from './context/prompter.js';
-import { defaultConfigDir } from './config/paths.js';
+import { configFolder } from './config/paths.js';
 import { resolveSession, sparesSettingsFile } from './config/session.js';
 import { createConfigStore } from './config/store.js';
 import { urlIsProfiles } from './config/url.js';
@@ -333,7 +333,9 @@ export async function createProcessContext(
 ): Promise<Context & { dispose(): Promise<void> }> {
   const io = createIO(proc, globals);
   // A loose token file, a lock waited for, a settings file skipped: said on stderr, each once a run.
-  const config = createConfigStore(defaultConfigDir(proc.env), {
+  const folder = configFolder(proc.env);
+  const config = createConfigStore(folder?.dir, {
+    home: folder?.home,
     warn: (text) => void io.stderr.write(`warning: ${text}\n`),
     unreadableSettings: action.keepsSettings !== true && sparesSettingsFile({ globals, env: proc.env }) ? 'warn' : 'report',
   });

@@ -3,6 +3,7 @@
 // (README, Drafts). Triage keeps its unsent replies there too (src/triage/drafts.ts).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { assertHomeFolder } from '../config/paths.js';
 import { DEFAULT_PROFILE, resolveProfileName } from '../config/session.js';
 import type { ConfigStore } from '../config/types.js';
 import type { Context } from '../context/context.js';
@@ -16,10 +17,11 @@ export const draftsDir = (configDir: string) => join(configDir, 'drafts');
  * file's path. A profile other than the default is named first (prod-reply-1023.txt): ticket
  * 1023 of another service is another ticket.
  */
-export async function saveDraft(config: Pick<ConfigStore, 'dir'>, profile: string, stem: string, text: string): Promise<string> {
+export async function saveDraft(config: Pick<ConfigStore, 'dir' | 'home'>, profile: string, stem: string, text: string): Promise<string> {
   // Read here, where a user with no config folder (ConfigStore.dir) is a draft not saved.
   const folder = draftsDir(config.dir);
   const named = profile === DEFAULT_PROFILE ? stem : `${profile}-${stem}`;
+  assertHomeFolder(config.home, join(folder, `${named}.txt`));
   await mkdir(folder, { recursive: true, mode: 0o700 });
   for (let count = 1; ; count++) {
     const file = join(folder, count === 1 ? `${named}.txt` : `${named}-${count}.txt`);

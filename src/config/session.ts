@@ -220,7 +220,7 @@ export function resolveSession(input: SessionInput): Session {
     const notFolder = dir === undefined ? undefined : nonFolderOnPath(dir);
     const hint =
       dir === undefined
-        ? `HOME is unset and this user has no home folder, so no login is kept: set TKT_TOKEN${secrets}, or TKT_CONFIG_DIR and run "${loginCommand(input)}"`
+        ? `HOME is unset or not absolute, and this user has no home folder, so no login is kept: set TKT_TOKEN${secrets}, or TKT_CONFIG_DIR and run "${loginCommand(input)}"`
         : notFolder === undefined
           ? secrets === ''
             ? `run "${loginCommand(input)}"`

@@ -33,6 +33,8 @@ export interface ConfigStoreOptions {
    * config.json. A write still reads it, and fails.
    */
   unreadableSettings?: 'report' | 'warn';
+  /** The home folder the folder is under (ConfigFolder.home). */
+  home?: string;
 }
 
 /** What the store's reads and writes share of a run: its warnings, each said once. */
@@ -77,6 +79,7 @@ export function createConfigReader(dir: string | undefined, options: ConfigStore
 
   return {
     dir,
+    home: options.home,
 
     getProfile(name) {
       assertProfileName(name);

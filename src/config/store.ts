@@ -18,7 +18,7 @@ import { nonFolderOnPath } from '../util/non-folder.js';
 import { acquireLock, LockBusyError, LockNotFileError } from '../util/lock-file.js';
 import { replaceFile } from '../util/replace-file.js';
 import { inFolder } from '../util/folder-path.js';
-import { assertProfileName, noConfigFolderError, settingsFileIn } from './paths.js';
+import { assertHomeFolder, assertProfileName, noConfigFolderError, settingsFileIn } from './paths.js';
 import {
   cacheFileIn,
   createConfigReader,
@@ -40,14 +40,15 @@ import type { ConfigReader, ConfigStore, SavedSettings } from './types.js';
 const PRIVATE_FILE_MODE = 0o600;
 const PRIVATE_FOLDER_MODE = 0o700;
 
-/** What a write needs of the run: its warnings (shared with the reads) and the lock's clock. */
+/** What a write needs of the run: its warnings (shared with the reads), the lock's clock, the home folder it must not make. */
 interface WriteRun extends StoreRun {
   clock: NonNullable<ConfigStoreOptions['clock']>;
+  home: string | undefined;
 }
 
 export function createConfigStore(dir: string | undefined, options: ConfigStoreOptions = {}): ConfigStore {
   if (dir === undefined) return folderlessStore();
-  const run: WriteRun = { ...storeRun(options), clock: options.clock ?? { now: () => Date.now(), sleep: (ms) => delay(ms) } };
+  const run: WriteRun = { ...storeRun(options), clock: options.clock ?? { now: () => Date.now(), sleep: (ms) => delay(ms) }, home: options.home };
   const settingsFile = settingsFileIn(dir);
   const readSettings = () => readSettingsIn(dir);
 
@@ -55,6 +56,7 @@ export function createConfigStore(dir: string | undefined, options: ConfigStoreO
     ...createConfigReader(dir, options, run),
 
     assertWritable() {
+      assertHomeFolder(run.home, settingsFile);
       const notFolder = nonFolderOnPath(dir);
       if (notFolder !== undefined) throw notAFolder(settingsFile, notFolder);
       // Before login sends a password: the token could not be kept there.
@@ -63,7 +65,7 @@ export function createConfigStore(dir: string | undefined, options: ConfigStoreO
       // The profile is saved into the settings file, read first; a folder of another owner or a
       // read-only one would take the token the service issued and throw it away.
       readSettings();
-      assertWritableFolders(dir, tokens);
+      assertWritableFolders(run, dir, tokens);
     },
 
     async saveProfile(name, changes) {
@@ -138,9 +140,9 @@ function folderlessStore(): ConfigStore {
  * Makes the config folder and `folder` in it (as a write does), and writes and removes a file in
  * each: what access(2) answers is not what a write meets (root, ACLs, a read-only mount).
  */
-function assertWritableFolders(configDir: string, folder: string): void {
+function assertWritableFolders(run: WriteRun, configDir: string, folder: string): void {
   try {
-    makeFolders(configDir, inFolder(folder, 'probe'));
+    makeFolders(run, configDir, inFolder(folder, 'probe'));
   } catch (error) {
     throw error instanceof OperationError ? error : fileError('write', folder, error);
   }
@@ -185,7 +187,7 @@ function missing(entry: string): boolean {
 async function writeObject(run: WriteRun, configDir: string, file: string, contents: () => JsonObject): Promise<void> {
   let release: () => void;
   try {
-    makeFolders(configDir, file);
+    makeFolders(run, configDir, file);
     release = await lockFor(run, file);
   } catch (error) {
     // Said in full where it was found: a link, a lock that is not a file or is held too long.
@@ -248,9 +250,11 @@ async function lockFor(run: WriteRun, file: string): Promise<() => void> {
  * subfolders are made 0700 even when they already existed, and must be folders of tkt's own: a
  * link is refused, as its target is not tkt's to change (README: Environment and files). An
  * existing config folder keeps its mode, as TKT_CONFIG_DIR may name a folder that is not tkt's
- * alone, and may be a link (to a dotfiles folder).
+ * alone, and may be a link (to a dotfiles folder). The folders above it are made too, but never
+ * the home folder (assertHomeFolder).
  */
-function makeFolders(configDir: string, file: string): void {
+function makeFolders(run: WriteRun, configDir: string, file: string): void {
+  assertHomeFolder(run.home, file);
   mkdirSync(dirname(configDir), { recursive: true });
   makePrivateFolder(configDir);
   const folder = dirname(file);

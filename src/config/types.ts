@@ -43,6 +43,8 @@ export type SettingsChanges = Partial<Record<keyof SavedSettings, SavedSettings[
 export interface ConfigReader {
   /** The folder holding settings, tokens and caches; exit 1 naming TKT_CONFIG_DIR when the user has none (defaultConfigDir). */
   readonly dir: string;
+  /** The home folder `dir` is under when it was found from it (ConfigFolder): its writes make no home folder (assertHomeFolder). */
+  readonly home?: string;
   getProfile(name: string): Profile;
   /** Every profile with saved settings or a token. */
   profileNames(): string[];

@@ -19,6 +19,7 @@ import type { RecordColumn } from '../output/types.js';
 import type { Session } from '../config/types.js';
 import { closestWord } from '../util/closest.js';
 import { folderIfAny } from '../config/store-read.js';
+import { assertHomeFolder } from '../config/paths.js';
 
 export interface Template {
   name: string;
@@ -427,6 +428,7 @@ export async function editTemplate(
 /** The file of template NAME, created from the example when it does not exist yet. */
 async function templateFileForEdit(ctx: Pick<Context, 'config'>, name: string): Promise<{ file: string; created: boolean }> {
   const file = templateFile(ctx, name);
+  assertHomeFolder(ctx.config.home, file);
   await fsPromises.mkdir(templatesDir(ctx), { recursive: true }).catch((error: NodeJS.ErrnoException) => {
     const notFolder = nonFolderOnPath(templatesDir(ctx));
     throw new OperationError(`cannot create ${file}: ${notFolder === undefined ? error.message : `${notFolder} is not a folder`}`);

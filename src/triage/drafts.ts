@@ -16,7 +16,7 @@ const KINDS: Readonly<Record<DraftKind, { file: (id: number) => string; said: (i
  * Saves the unsent texts of `profile`, by kind and ticket; a line per text saying where it is
  * (or, when it could not be saved, the text itself).
  */
-export async function saveDrafts(config: Pick<ConfigStore, 'dir'>, profile: string, drafts: TriageState['drafts']): Promise<string[]> {
+export async function saveDrafts(config: Pick<ConfigStore, 'dir' | 'home'>, profile: string, drafts: TriageState['drafts']): Promise<string[]> {
   const said: string[] = [];
   for (const kind of ['reply', 'resolution'] as const) {
     for (const [id, text] of drafts[kind]) {

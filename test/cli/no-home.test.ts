@@ -1,7 +1,7 @@
 // A user with no home folder: HOME unset and a UID with no entry in /etc/passwd, as under
 // `docker run --user 54321`, OpenShift or Kubernetes runAsUser, where os.homedir() throws. Run
 // as such a user (setpriv, as root: CI runs as root in its container), the bin as installed.
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,6 +57,25 @@ describe.skipIf(skip)('a user with no home folder (HOME unset, no passwd entry)'
     expect(named.stderr).toMatch(
       /^error: no template "printer-fixed": templates are kept in the config folder, and this user has none\nhint: [^\n]*TKT_CONFIG_DIR/,
     );
+  });
+
+  it('takes an empty or relative HOME as unset: no config folder, never one in the current folder', async () => {
+    // os.homedir() answers HOME as it is: "" put .config/tkt, and a live token, in the workspace.
+    const workspace = await mkdtemp(join(dir, 'workspace-'));
+    await chmod(workspace, 0o777);
+    const service = { TKT_URL: sandbox.url, TKT_TOKEN: sandbox.issueToken('tech') };
+    for (const home of ['', 'home', '.']) {
+      for (const args of [
+        ['login', '-u', 'tech'],
+        ['config', 'set', 'pager', 'less'],
+      ]) {
+        const ran = await asHomeless(args, { ...service, HOME: home, TKT_PASSWORD: 'tech' }, '', workspace);
+        expect(ran.code, `${args.join(' ')} HOME=${home}`).toBe(1);
+        expect(ran.stderr).toMatch(/^error: no config folder: HOME is unset or not absolute, [^\n]*\nhint: [^\n]*TKT_CONFIG_DIR[^\n]*\n$/);
+      }
+      expect(await asHomeless(['list', '-q', '--limit', '1'], { ...service, HOME: home }, '', workspace)).toMatchObject({ code: 0, stderr: '' });
+    }
+    expect(await readdir(workspace)).toEqual([]);
   });
 
   it('logs in and runs with TKT_CONFIG_DIR set', async () => {

@@ -1,5 +1,8 @@
 // tkt config set under an exported TKT_PROFILE: the same as --profile (docs/cli.md, the
 // environment table), so the value is saved for that profile; an empty TKT_PROFILE is none.
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createConfigStore } from '../../src/config/store.js';
 import { loginAs, type Harness } from '../helpers/harness.js';
@@ -39,5 +42,47 @@ describe('tkt config set with TKT_PROFILE exported', () => {
       6,
       undefined,
     ]);
+  });
+});
+
+describe('a HOME naming a folder that does not exist', () => {
+  it('is exit 1 naming it for what must be kept, making no folder; reads and TKT_TOKEN runs go on', async () => {
+    const base = await mkdtemp(join(tmpdir(), 'tkt-missing-home-'));
+    try {
+      const home = join(base, 'does', 'not', 'exist');
+      const env = { TKT_CONFIG_DIR: '', XDG_CONFIG_HOME: '', HOME: home, TKT_URL: h.sandbox.url };
+      const settings = join(home, '.config', 'tkt', 'config.json');
+      for (const [args, file] of [
+        [['login', '-u', 'tech', '--password-stdin'], settings],
+        [['config', 'set', 'editor', 'nano'], settings],
+        [['alias', 'set', 'mine', 'list --view my-open-tickets'], settings],
+      ] as const) {
+        const ran = await h.cli([...args], { env, stdin: 'tech\n' });
+        expect({ code: ran.code, stdout: ran.stdout, stderr: ran.stderr }, args.join(' ')).toEqual({
+          code: 1,
+          stdout: '',
+          stderr: `error: cannot write ${file}: the home folder ${home} does not exist\nhint: set HOME to your home folder, or TKT_CONFIG_DIR to a folder you may write; a run with TKT_URL and TKT_TOKEN needs none\n`,
+        });
+      }
+      expect(await readdir(base)).toEqual([]);
+      const read = await h.cli(['config', 'get', 'editor'], { env });
+      expect({ code: read.code, stderr: read.stderr }).toEqual({ code: 0, stderr: '' });
+      const listed = await h.cli(['list', '--limit', '1', '-q'], { env: { ...env, TKT_TOKEN: h.sandbox.issueToken('tech') } });
+      expect({ code: listed.code, stderr: listed.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(await readdir(base)).toEqual([]);
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
+  });
+
+  it('still makes .config and the config folder under a home folder that exists', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'tkt-home-'));
+    try {
+      const ran = await h.cli(['config', 'set', 'editor', 'nano'], { env: { TKT_CONFIG_DIR: '', XDG_CONFIG_HOME: '', HOME: home } });
+      expect({ code: ran.code, stderr: ran.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(createConfigStore(join(home, '.config', 'tkt')).getSettings().editor).toBe('nano');
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
   });
 });

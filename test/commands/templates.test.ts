@@ -1,5 +1,5 @@
 // Reply templates: tkt templates list|show|edit, reply --template, resolve --template (README: Reply templates).
-import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { run } from '../../src/commands/templates.js';
@@ -326,6 +326,20 @@ async function editAtTerminal(name: string, editor: string | undefined): Promise
 }
 
 describe('tkt templates', () => {
+  it('edit makes no home folder: one HOME names that does not exist is exit 1 naming it', async () => {
+    const home = join(dir, 'missing-home', 'does', 'not', 'exist');
+    const r = await h.context({ tty: true, env: { EDITOR: 'true', VISUAL: '', PATH: process.env.PATH! } });
+    // The store of a config folder found from that home folder, as the CLI makes it (configFolder).
+    const ctx = { ...r.ctx, config: createConfigStore(join(home, '.config', 'tkt'), { home }) };
+    const error = await run({ action: 'edit', name: 'welcome' }, ctx).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(OperationError);
+    expect((error as Error).message).toBe(`cannot write ${join(home, '.config', 'tkt', 'templates', 'welcome.md')}: the home folder ${home} does not exist`);
+    await expect(stat(join(dir, 'missing-home'))).rejects.toThrow(/ENOENT/);
+  });
+
   it('lists and shows the templates', async () => {
     const none = await h.cli(['templates', 'list'], { env: { TKT_CONFIG_DIR: join(dir, 'no-config') } });
     expect(none).toMatchObject({ code: 0, stdout: '' });

@@ -1,6 +1,5 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assertProfileName, defaultConfigDir } from '../../src/config/paths.js';
+import { assertProfileName, configFolder, defaultConfigDir } from '../../src/config/paths.js';
 import { ExitCode, UsageError } from '../../src/errors.js';
 
 describe('defaultConfigDir', () => {
@@ -19,12 +18,37 @@ describe('defaultConfigDir', () => {
     expect(defaultConfigDir({ TKT_CONFIG_DIR: ' ' }, 'linux', () => '/home/a')).toBe('/home/a/.config/tkt');
   });
 
-  it('takes the home folder from HOME on Linux and macOS, as os.homedir() does there, and from the OS on Windows', () => {
+  it('takes the home folder from HOME on Linux and macOS and USERPROFILE on Windows, as os.homedir() does, else from the user list', () => {
     const os = process.getBuiltinModule('node:os');
     expect(defaultConfigDir({ HOME: '/home/b' }, 'linux')).toBe('/home/b/.config/tkt');
     expect(defaultConfigDir({ HOME: '/Users/b' }, 'darwin')).toBe('/Users/b/Library/Preferences/tkt');
-    expect(defaultConfigDir({ HOME: '' }, 'linux')).toBe(`${os.homedir()}/.config/tkt`);
-    expect(defaultConfigDir({ HOME: 'C:\\msys\\home\\b' }, 'win32')).toBe(path.win32.join(os.homedir(), 'AppData', 'Roaming', 'tkt'));
+    expect(defaultConfigDir({}, 'linux')).toBe(`${os.userInfo().homedir}/.config/tkt`);
+    expect(defaultConfigDir({ USERPROFILE: 'C:\\Users\\b', HOME: 'C:\\msys\\home\\b' }, 'win32')).toBe('C:\\Users\\b\\AppData\\Roaming\\tkt');
+    expect(defaultConfigDir({ HOME: 'C:\\msys\\home\\b' }, 'win32', () => 'C:\\Users\\a')).toBe('C:\\Users\\a\\AppData\\Roaming\\tkt');
+  });
+
+  it('takes an empty or relative HOME, USERPROFILE or APPDATA as unset: never a folder in the current one', () => {
+    const listed = () => '/home/listed';
+    for (const home of ['', 'home', '.', './x', '~']) {
+      expect(defaultConfigDir({ HOME: home }, 'linux', listed), JSON.stringify(home)).toBe('/home/listed/.config/tkt');
+      expect(defaultConfigDir({ HOME: home }, 'darwin', listed), JSON.stringify(home)).toBe('/home/listed/Library/Preferences/tkt');
+    }
+    const windows = () => 'C:\\Users\\listed';
+    for (const home of ['', 'Users\\b', 'C:Users\\b']) {
+      expect(defaultConfigDir({ USERPROFILE: home, APPDATA: home }, 'win32', windows), JSON.stringify(home)).toBe('C:\\Users\\listed\\AppData\\Roaming\\tkt');
+    }
+    // Nor a relative home folder from the user list: then there is none.
+    expect(defaultConfigDir({ HOME: '' }, 'linux', () => '')).toBeUndefined();
+    expect(defaultConfigDir({ HOME: 'rel' }, 'linux', () => 'rel')).toBeUndefined();
+  });
+
+  it('names the home folder the config folder was found under (which tkt never makes), and none otherwise', () => {
+    expect(configFolder({ HOME: '/home/b' }, 'linux')).toEqual({ dir: '/home/b/.config/tkt', home: '/home/b' });
+    expect(configFolder({}, 'darwin', () => '/Users/a')).toEqual({ dir: '/Users/a/Library/Preferences/tkt', home: '/Users/a' });
+    expect(configFolder({ USERPROFILE: 'C:\\Users\\a' }, 'win32')).toEqual({ dir: 'C:\\Users\\a\\AppData\\Roaming\\tkt', home: 'C:\\Users\\a' });
+    expect(configFolder({ TKT_CONFIG_DIR: '/srv/tkt', HOME: '/home/b' }, 'linux')).toEqual({ dir: '/srv/tkt' });
+    expect(configFolder({ XDG_CONFIG_HOME: '/cfg', HOME: '/home/b' }, 'linux')).toEqual({ dir: '/cfg/tkt' });
+    expect(configFolder({ APPDATA: 'C:\\a' }, 'win32')).toEqual({ dir: 'C:\\a\\tkt' });
   });
 
   it('never looks the home folder up when TKT_CONFIG_DIR or XDG_CONFIG_HOME names the folder, and answers none when the lookup fails', () => {

@@ -23,11 +23,11 @@ export interface Ran {
   stderr: string;
 }
 
-/** The bin with `args`, as user OTHER_UID, with only PATH and `env` in its environment, `stdin` its whole input. */
-export async function asOtherUser(args: string[], env: Record<string, string>, stdin = ''): Promise<Ran> {
+/** The bin with `args`, as user OTHER_UID, with only PATH and `env` in its environment, `stdin` its whole input, in `cwd` (else this process's). */
+export async function asOtherUser(args: string[], env: Record<string, string>, stdin = '', cwd?: string): Promise<Ran> {
   const argv = ['--reuid', OTHER_UID, '--regid', OTHER_UID, '--clear-groups', process.execPath, BIN, ...args];
   try {
-    const running = promisify(execFile)('setpriv', argv, { env: { PATH: process.env.PATH ?? '', ...env } });
+    const running = promisify(execFile)('setpriv', argv, { env: { PATH: process.env.PATH ?? '', ...env }, cwd });
     running.child.stdin?.end(stdin);
     const { stdout, stderr } = await running;
     return { code: 0, stdout, stderr };
