@@ -10,6 +10,7 @@ import { frontEnv, startFrontServer, ticketById, unusedTickets, useHarness, user
 import { BIN, ensureBuilt } from '../helpers/terminal.js';
 import type { TestServer } from '../api/server.js';
 import { serve } from '../../src/mcp/server.js';
+import { manualClock } from '../helpers/manual-clock.js';
 import { inProcessMcp } from './in-process.js';
 import { childEnv, connectMcp, rawMcp, textOf } from './mcp-process.js';
 
@@ -204,7 +205,7 @@ describe('tkt mcp as a process', () => {
     };
     front = await startFrontServer(h, () => false, { gate: hold });
     // A --timeout far beyond the test's: the request ends only if it is aborted.
-    const mcp = await inProcessMcp(h, ['get_ticket'], frontEnv(h, front), { timeout: 3600 });
+    const mcp = await inProcessMcp(h, ['get_ticket'], frontEnv(h, front), { globals: { timeout: 3600 } });
     mcp.send({ id: 1, method: 'tools/call', params: { name: 'get_ticket', arguments: { id: 1001 } } });
     await gate.arrived(1);
     mcp.send({ method: 'notifications/cancelled', params: { requestId: 1, reason: 'user' } });
@@ -212,6 +213,26 @@ describe('tkt mcp as a process', () => {
     mcp.endInput();
     await mcp.served;
     gate.release();
+  });
+
+  it('a read the client cancels while it waits to try again (the service said 503) stops waiting at once', async () => {
+    const seen: string[] = [];
+    front = await startFrontServer(h, (req, res) => {
+      if (!isTicketRead(req)) return false;
+      seen.push(`${req.method} ${req.url}`);
+      res.writeHead(503, { 'retry-after': '5' }).end();
+      return true;
+    });
+    // A clock that moves only when told: here never, so that only the cancel can end the wait.
+    const clock = manualClock(Date.now());
+    const mcp = await inProcessMcp(h, ['get_ticket'], frontEnv(h, front), { clock });
+    mcp.send({ id: 1, method: 'tools/call', params: { name: 'get_ticket', arguments: { id: 1001 } } });
+    expect(await clock.nextSleep()).toBe(5000);
+    mcp.send({ method: 'notifications/cancelled', params: { requestId: 1, reason: 'user' } });
+    mcp.endInput();
+    // The server ends once the cancelled call is done: it neither waits on nor tries again.
+    await mcp.served;
+    expect(seen).toEqual(['GET /api/TicketsApi/1001']);
   });
 
   it('a lookup fetch two calls share goes on for the one not cancelled when the other, which started it, is', async () => {
