@@ -293,6 +293,22 @@ export interface LookupOptions {
   refetchUnknown?: boolean;
   /** People are listed in errors whoever runs: an assistant's (tkt mcp), read by it, not kept in a log. */
   listPeople?: boolean;
+  /**
+   * The caller's cancel (a tkt mcp call's): it waits no more for a shared fetch, which goes on
+   * for the others waiting on it.
+   */
+  cancelled?: AbortSignal;
+}
+
+/** `fetched`, unless `cancelled` aborts first: then an InterruptedError at once, `fetched` left to run. */
+function unlessCancelled<T>(fetched: Promise<T>, cancelled: AbortSignal | undefined): Promise<T> {
+  if (cancelled === undefined) return fetched;
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(new InterruptedError('cancelled: no longer waiting for the lookups'));
+    if (cancelled.aborted) return stop();
+    cancelled.addEventListener('abort', stop, { once: true });
+    void fetched.then(resolve, reject).finally(() => cancelled.removeEventListener('abort', stop));
+  });
 }
 
 export function createLookups(ctx: LookupContext, options: LookupOptions = {}): Lookups {
@@ -339,7 +355,7 @@ export function createLookups(ctx: LookupContext, options: LookupOptions = {}): 
         fetched.then(forget, forget);
       }
       try {
-        return { collections: await fetched, fetched: true };
+        return { collections: await unlessCancelled(fetched, options.cancelled), fetched: true };
       } catch (error) {
         // The fetch of a call cancelled (or stopped) since is given up with it: one not stopped fetches again.
         if (ours || !(error instanceof InterruptedError) || ctx.signal?.aborted === true) throw error;
