@@ -185,6 +185,44 @@ describe('tkt mcp: the read tools', () => {
     });
   });
 
+  it('list_tickets: takes a number where a filter takes an ID (status, priority, assignee) or search a ticket ID, as its text; one value per filter, as tkt list', async () => {
+    await withMcp([], async (mcp) => {
+      const { properties } = (await mcp.client.listTools()).tools.find((tool) => tool.name === 'list_tickets')!.inputSchema as {
+        properties: Record<string, { type: unknown }>;
+      };
+      for (const name of ['search', 'status', 'priority', 'assignee']) expect(properties[name]!.type, name).toEqual(['string', 'number']);
+      for (const name of ['view', 'sort', 'cursor']) expect(properties[name]!.type, name).toBe('string');
+      const ids = async (args: Record<string, unknown>) => {
+        const result = await mcp.call('list_tickets', { view: 'all-tickets', limit: 100, ...args });
+        expect(result.isError, textOf(result)).toBeFalsy();
+        return (result.structuredContent as TicketPage).tickets.map((ticket) => ticket.id);
+      };
+      const inProgress = h.sandbox.state.lookups.status.find((status) => status.status === 'In Progress')!.id;
+      expect(await ids({ status: inProgress, priority: 3 })).toEqual(await ids({ status: 'In Progress', priority: 'High' }));
+      expect(await ids({ status: inProgress })).not.toEqual([]);
+      const ticket = h.sandbox.state.tickets[0]!.id;
+      expect(await ids({ search: ticket })).toEqual(await ids({ search: String(ticket) }));
+      // A number is the text it writes: the cursor of one is the cursor of the other.
+      const first = (await mcp.call('list_tickets', { status: inProgress, limit: 1 })).structuredContent as TicketPage;
+      expect(first.next_cursor).toBeDefined();
+      const next = await mcp.call('list_tickets', { status: String(inProgress), limit: 1, cursor: first.next_cursor });
+      expect(next.isError, textOf(next)).toBeFalsy();
+      // A person's ID is looked up as the text of it, as --assignee 7 is.
+      expect(textOf(await mcp.call('list_tickets', { assignee: 7 }))).toMatch(/^error: unknown user "7" for assignee/);
+      // tkt list takes one value of each filter: a list is refused, naming the argument, and nothing is sent.
+      const before = h.sandbox.stats.requests;
+      for (const [args, problem] of [
+        [{ status: ['Open', 'Pending'] }, 'expected one value: text or a whole number at status'],
+        [{ priority: 2.5 }, 'expected an integer at priority'],
+      ] as const) {
+        const result = await mcp.call('list_tickets', args);
+        expect(result.isError).toBe(true);
+        expect(textOf(result)).toBe(`error: invalid arguments for tool list_tickets: ${problem}`);
+      }
+      expect(h.sandbox.stats.requests).toBe(before);
+    });
+  });
+
   it('list_tickets: next_cursor only when another ticket exists, so following it never ends in an empty page', async () => {
     await withMcp([], async (mcp) => {
       for (const query of [{ view: 'my-open-tickets' }, { assignee: '@me' }, { view: 'my-open-tickets', sort: 'due' }]) {
