@@ -2,6 +2,7 @@
 // into a Context (the only place that reads process.*) and runs the handler.
 import type { Readable, Writable } from 'node:stream';
 import type { ApiClient } from './api/types.js';
+import type { Clock } from './api/clock.js';
 import type { ConfigStore, Session } from './config/types.js';
 import type { Context } from './context/context.js';
 import { readGlobals, type GlobalOptions } from './config/globals.js';
@@ -171,6 +172,8 @@ export interface ContextParts {
   loadAhead?: Context['loadAhead'];
   /** Counts the requests of every client while they are in flight (cli-run.ts says so at the first signal); without it (tests), nothing counts. */
   requests?: RequestsInFlight;
+  /** The clients' clock of the waits between retries; without it, the system's (a test moves its own). */
+  clock?: Clock;
 }
 
 /**
@@ -215,6 +218,7 @@ export async function buildContext(parts: ContextParts): Promise<Context & { dis
       ...(parts.halt === undefined ? {} : { halt: parts.halt }),
       stop: parts.signal,
       ...(parts.requests === undefined ? {} : { requests: parts.requests }),
+      ...(parts.clock === undefined ? {} : { clock: parts.clock }),
     });
     clients.push(client);
     const tracked: ApiClient = {

@@ -3,10 +3,12 @@ import { setTimeout as delay } from 'node:timers/promises';
 
 export interface Clock {
   now(): number;
-  sleep(ms: number): Promise<void>;
+  /** Resolves after `ms`, or as soon as `signal` aborts (the caller looks at it). */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
 export const systemClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms) => delay(ms),
+  // delay rejects only for the abort, which ends the wait as its time would.
+  sleep: (ms, signal) => delay(ms, undefined, { signal }).catch(() => {}),
 };

@@ -3,7 +3,7 @@
 // safe redirects (redirects.ts) and retrying what may be retried (retry.ts), and turns what came
 // back into the answer or the error it is (http-errors.ts).
 import { normalizeBaseUrl } from '../config/url.js';
-import { systemClock } from './clock.js';
+import { systemClock, type Clock } from './clock.js';
 import { timerMs } from './deadline.js';
 import { createExchanger } from './exchange.js';
 import { finalAnswer } from './http-errors.js';
@@ -34,6 +34,8 @@ export interface ApiClientOptions {
   userAgent?: string;
   /** Backoff base between retries; default 250ms. */
   retryBaseDelayMs?: number;
+  /** The clock of the waits between retries; default the system's (a test's moves when the test says). */
+  clock?: Clock;
   /** The largest response body read; default MAX_BODY_BYTES. */
   maxBodyBytes?: number;
   /**
@@ -100,7 +102,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         : await withRetries(tryOnce, {
             attempts,
             baseDelayMs,
-            clock: systemClock,
+            clock: options.clock ?? systemClock,
+            giveUp: request.giveUp,
             onRetry: ({ reason, delayMs }, attempt) =>
               trace?.(`HTTP retry ${method} ${url} after ${reason}: waiting ${delayMs}ms (attempt ${attempt} of ${attempts})`),
           });

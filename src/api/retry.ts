@@ -1,7 +1,7 @@
 // When a request is tried again. Only a request that merely reads may be (a create must never
 // run twice), only after a failure that a moment may cure, three tries at most, waiting as long
 // as the service asks (Retry-After) or else doubling the wait, and never long.
-import { NetworkError, type NetworkFailure } from '../errors.js';
+import { InterruptedError, NetworkError, type NetworkFailure } from '../errors.js';
 import { header, type Received } from './answer.js';
 import type { Clock } from './clock.js';
 import type { RequestPlan } from './types.js';
@@ -60,6 +60,8 @@ export interface RetryOptions {
   clock: Clock;
   /** Told before each wait; `attempt` is the try about to come. */
   onRetry(retry: Retry, attempt: number): void;
+  /** Gives the request up (a read no one waits for any more): a wait it aborts ends at once, as InterruptedError. */
+  giveUp?: AbortSignal | undefined;
 }
 
 /**
@@ -81,6 +83,7 @@ export async function withRetries(attempt: () => Promise<Received>, options: Ret
       if (retry === undefined) throw error;
     }
     options.onRetry(retry, tried + 1);
-    await clock.sleep(retry.delayMs);
+    await clock.sleep(retry.delayMs, options.giveUp);
+    if (options.giveUp?.aborted === true) throw new InterruptedError();
   }
 }

@@ -118,10 +118,23 @@ function peopleUnlisted(ctx: LookupContext): string | undefined {
 /** The line that stands for a list of people not listed (peopleUnlisted). */
 const unlistedLine = (what: string, where: string, listedBy: string) => `(${what} not listed ${where}: they name people; run "${listedBy}" at a terminal)`;
 
-function candidateLines(entries: readonly LookupEntry[], value: string): string[] {
-  if (entries.length === 0) return ['(the service lists none)'];
-  if (entries.length <= MAX_CANDIDATES_SHOWN) return ['candidates:', ...entries.map((e) => `  ${describe(e)}`)];
-  return [`closest of ${entries.length}:`, ...closest(entries, value).map((e) => `  ${describe(e)}`)];
+/** Entries a LookupError lists under a heading (`candidates`, `closest of 40`, `matches`). */
+export interface ListedEntries {
+  heading: string;
+  entries: readonly LookupEntry[];
+}
+
+/** The candidates listed for an unknown `value`: all of them, or the closest; undefined when the service lists none. */
+function candidatesOf(entries: readonly LookupEntry[], value: string): ListedEntries | undefined {
+  if (entries.length === 0) return undefined;
+  if (entries.length <= MAX_CANDIDATES_SHOWN) return { heading: 'candidates', entries };
+  return { heading: `closest of ${entries.length}`, entries: closest(entries, value) };
+}
+
+/** A listing as the CLI prints it: the heading, then an entry a line. */
+function listedLines(listed: ListedEntries | undefined): string[] {
+  if (listed === undefined) return ['(the service lists none)'];
+  return [`${listed.heading}:`, ...listed.entries.map((e) => `  ${describe(e)}`)];
 }
 
 /** The entry `value` names, following the rules at the top of this file (everything but `@me` and digits). */
@@ -136,6 +149,8 @@ export class LookupError extends UsageError {
     options: { details?: string[]; hint?: string },
     /** The command that lists the valid names (in the hint of an unknown one). */
     readonly listedBy?: string,
+    /** The entries the details list: the service's names, which tkt mcp fences (src/mcp/text.ts). */
+    readonly listed?: ListedEntries,
   ) {
     super(message, options);
   }
@@ -198,21 +213,25 @@ export function matchEntry(
   if (matches.length === 0 || wanted === '') {
     // `me` for yourself: the word tkt takes is @me.
     const meant = spec.people === true && closestWord(wanted, [ME]) !== undefined ? `did you mean ${ME}? or see` : 'see';
+    const listed = unlisted === undefined ? candidatesOf(entries, value) : undefined;
     throw new LookupError(
       'unknown',
       kind,
       lookupMessage('unknown', kind, value, typed),
-      { details: unlisted === undefined ? candidateLines(entries, value) : [unlistedLine('candidates', unlisted, listedBy)], hint: `${meant} "${listedBy}"` },
+      { details: unlisted === undefined ? listedLines(listed) : [unlistedLine('candidates', unlisted, listedBy)], hint: `${meant} "${listedBy}"` },
       listedBy,
+      listed,
     );
   }
-  throw new LookupError('ambiguous', kind, `${lookupMessage('ambiguous', kind, value, typed)}: it matches ${matches.length}`, {
-    details:
-      unlisted === undefined
-        ? ['matches:', ...matches.slice(0, MAX_CANDIDATES_SHOWN).map((e) => `  ${describe(e)}`)]
-        : [unlistedLine('matches', unlisted, listedBy)],
-    hint: 'type more of the name, or the ID',
-  });
+  const listed = unlisted === undefined ? { heading: 'matches', entries: matches.slice(0, MAX_CANDIDATES_SHOWN) } : undefined;
+  throw new LookupError(
+    'ambiguous',
+    kind,
+    `${lookupMessage('ambiguous', kind, value, typed)}: it matches ${matches.length}`,
+    { details: unlisted === undefined ? listedLines(listed) : [unlistedLine('matches', unlisted, listedBy)], hint: 'type more of the name, or the ID' },
+    undefined,
+    listed,
+  );
 }
 
 // Each lookup kind by the form fields that carry it (`SiteId`; the requester is `Requester` on new).
@@ -274,6 +293,22 @@ export interface LookupOptions {
   refetchUnknown?: boolean;
   /** People are listed in errors whoever runs: an assistant's (tkt mcp), read by it, not kept in a log. */
   listPeople?: boolean;
+  /**
+   * The caller's cancel (a tkt mcp call's): it waits no more for a shared fetch, which goes on
+   * for the others waiting on it.
+   */
+  cancelled?: AbortSignal;
+}
+
+/** `fetched`, unless `cancelled` aborts first: then an InterruptedError at once, `fetched` left to run. */
+function unlessCancelled<T>(fetched: Promise<T>, cancelled: AbortSignal | undefined): Promise<T> {
+  if (cancelled === undefined) return fetched;
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(new InterruptedError('cancelled: no longer waiting for the lookups'));
+    if (cancelled.aborted) return stop();
+    cancelled.addEventListener('abort', stop, { once: true });
+    void fetched.then(resolve, reject).finally(() => cancelled.removeEventListener('abort', stop));
+  });
 }
 
 export function createLookups(ctx: LookupContext, options: LookupOptions = {}): Lookups {
@@ -320,7 +355,7 @@ export function createLookups(ctx: LookupContext, options: LookupOptions = {}): 
         fetched.then(forget, forget);
       }
       try {
-        return { collections: await fetched, fetched: true };
+        return { collections: await unlessCancelled(fetched, options.cancelled), fetched: true };
       } catch (error) {
         // The fetch of a call cancelled (or stopped) since is given up with it: one not stopped fetches again.
         if (ours || !(error instanceof InterruptedError) || ctx.signal?.aborted === true) throw error;

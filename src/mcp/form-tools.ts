@@ -50,9 +50,10 @@ function textList(): z.ZodPreprocess<z.ZodArray<z.ZodString>> {
 /**
  * A value looked up by name or ID: an ID as `lookups` hands it out, a number, is taken as the CLI
  * takes it typed. A whole number, checked by refine: `.int()` would list its bounds in tools/list.
+ * Anything else (a list of several) is refused saying what is taken, not zod's "Invalid input".
  */
 export function nameOrId(): z.ZodUnion<[z.ZodString, z.ZodNumber]> {
-  return z.union([z.string(), z.number().refine(Number.isInteger, 'expected an integer')]);
+  return z.union([z.string(), z.number().refine(Number.isInteger, 'expected an integer')], { error: 'expected one value: text or a whole number' });
 }
 
 type FieldArgument = z.ZodOptional<z.ZodType>;

@@ -8,24 +8,36 @@ import type { ListFilterOptions } from '../listing/filter.js';
 import { listedPages, notShownListing, planListing } from '../listing/listed.js';
 import type { ListSourceOptions } from '../listing/source.js';
 import { summarize, summaryLine, ticketSummarySchema } from './summary.js';
+import { nameOrId } from './form-tools.js';
 import { FENCE_NOTE } from './text.js';
 import { READ_ONLY, defineTool } from './tool.js';
 
 export const DEFAULT_LIST_LIMIT = 20;
 const MAX_LIST_LIMIT = 100;
 
+// A filter that takes an ID (and search, which finds a ticket by its ID) takes it as a number too,
+// as lookups and list_tickets hand IDs out; each filter one value, as `tkt list` takes one.
 const input = {
   view: z.string().optional().describe('a view, e.g. my-open-tickets, my-overdue-tickets, unassigned-tickets, all-tickets'),
-  search: z.string().optional().describe('keyword in subject, ID, priority or requester'),
-  status: z.string().optional().describe('status name or ID'),
-  priority: z.string().optional().describe('priority name or ID'),
-  assignee: z.string().optional().describe('@me, none, or a person (name, username or ID)'),
+  search: nameOrId().optional().describe('keyword in subject, ID, priority or requester'),
+  status: nameOrId().optional().describe('status name or ID'),
+  priority: nameOrId().optional().describe('priority name or ID'),
+  assignee: nameOrId().optional().describe('@me, none, or a person (name, username or ID)'),
   overdue: z.boolean().optional().describe('true: only overdue tickets; false: only those not overdue'),
   sort: z.string().optional().describe('id, created, due, priority or status (-due: descending); orders every match, then pages'),
   limit: z.number().int().min(1).max(MAX_LIST_LIMIT).optional().describe(`default ${DEFAULT_LIST_LIMIT}`),
   cursor: z.string().optional().describe('next_cursor of the previous call, with the same other arguments'),
 };
-type ListArgs = z.infer<z.ZodObject<typeof input>>;
+const TEXT_FILTERS = ['search', 'status', 'priority', 'assignee'] as const;
+type TextFilter = (typeof TEXT_FILTERS)[number];
+/** The arguments as `tkt list` takes its options: each filter as text. */
+type ListArgs = Omit<z.infer<z.ZodObject<typeof input>>, TextFilter> & { [Name in TextFilter]?: string };
+
+/** A number given for a filter is its text (`"status": 2` is `--status 2`), in the cursor's query too. */
+function asListArgs(args: z.infer<z.ZodObject<typeof input>>): ListArgs {
+  const texts = TEXT_FILTERS.flatMap((name) => (args[name] === undefined ? [] : [[name, String(args[name])]]));
+  return { ...args, ...Object.fromEntries(texts) } as ListArgs;
+}
 
 /** The query a cursor belongs to: every argument but the cursor. */
 function queryKey(args: ListArgs): string {
@@ -86,7 +98,8 @@ export const listTickets = defineTool({
   input,
   output: { tickets: z.array(ticketSummarySchema), next_cursor: z.string().optional() },
   annotations: READ_ONLY,
-  async call(args, { ctx, lookups }) {
+  async call(given, { ctx, lookups }) {
+    const args = asListArgs(given);
     const limit = args.limit ?? DEFAULT_LIST_LIMIT;
     const shown = decodeCursor(args.cursor, args);
     // As `tkt list`, with one ticket more than the page, which says whether more exist; pages of

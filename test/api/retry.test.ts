@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Received } from '../../src/api/answer.js';
 import { plans } from '../../src/api/plans.js';
 import { attemptsFor, DEFAULT_RETRY_BASE_DELAY_MS, MAX_RETRY_DELAY_MS, nextRetry, withRetries, type Retry } from '../../src/api/retry.js';
-import { NetworkError, type NetworkFailure } from '../../src/errors.js';
+import { InterruptedError, NetworkError, type NetworkFailure } from '../../src/errors.js';
 import { manualClock } from '../helpers/manual-clock.js';
 
 const BASE = DEFAULT_RETRY_BASE_DELAY_MS;
@@ -65,7 +65,7 @@ describe('withRetries', () => {
   const turnOfTheEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
   /** Runs withRetries over `outcomes`, one per try, with a clock that moves only when told. */
-  function retrying(attempts: number, outcomes: Array<Received | Error>) {
+  function retrying(attempts: number, outcomes: Array<Received | Error>, giveUp?: AbortSignal) {
     const clock = manualClock(NOW);
     const retries: Array<[Retry, number]> = [];
     let tries = 0;
@@ -76,7 +76,7 @@ describe('withRetries', () => {
         if (outcome instanceof Error) throw outcome;
         return outcome;
       },
-      { attempts, baseDelayMs: BASE, clock, onRetry: (retry, attempt) => retries.push([retry, attempt]) },
+      { attempts, baseDelayMs: BASE, clock, giveUp, onRetry: (retry, attempt) => retries.push([retry, attempt]) },
     );
     const settled = result.then(
       (value) => value,
@@ -104,6 +104,16 @@ describe('withRetries', () => {
       [{ reason: 'HTTP 503', delayMs: BASE }, 2],
       [{ reason: 'HTTP 429', delayMs: 3000 }, 3],
     ]);
+  });
+
+  it('ends a wait at once when the request is given up (a read no one waits for), as InterruptedError, and tries no more', async () => {
+    const giveUp = new AbortController();
+    const run = retrying(3, [answer(503, { 'retry-after': '5' }), answer(200)], giveUp.signal);
+    expect(await run.clock.nextSleep()).toBe(5000);
+    giveUp.abort();
+    // The clock never moves: only the abort ends the wait.
+    expect(await run.settled).toBeInstanceOf(InterruptedError);
+    expect(run.tries()).toBe(1);
   });
 
   it('returns the last failing answer once the tries are spent', async () => {

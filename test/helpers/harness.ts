@@ -5,6 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import type { Clock } from '../../src/api/clock.js';
 import { buildContext } from '../../src/process-host.js';
 import { createConfigStore } from '../../src/config/store.js';
 import type { Context } from '../../src/context/context.js';
@@ -32,6 +33,8 @@ export interface HarnessOptions {
   size?: Pick<TestIOOptions, 'columns' | 'rows' | 'rowsReported'>;
   answers?: ScriptedAnswer[];
   env?: Record<string, string>;
+  /** The HTTP clients' clock of the waits between retries (a manualClock: they end when the test says). */
+  clock?: Clock;
 }
 
 export const DEFAULT_GLOBALS: GlobalOptions = {
@@ -139,6 +142,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
         prompter,
         signal: abort.signal,
         halt: halt.signal,
+        ...(runOptions.clock === undefined ? {} : { clock: runOptions.clock }),
       });
       contexts.push(ctx);
       return { ctx, stdout: test.stdout, stderr: test.stderr, prompter, abort, halt };

@@ -15,11 +15,17 @@ export function manualClock(startMs = 0): ManualClock {
   const watchers: Array<(ms: number) => void> = [];
   return {
     now: () => now,
-    sleep(ms) {
+    sleep(ms, signal) {
       const watcher = watchers.shift();
       if (watcher === undefined) unseen.push(ms);
       else watcher(ms);
-      return new Promise<void>((wake) => sleepers.push({ until: now + ms, wake }));
+      return new Promise<void>((wake) => {
+        // As the system's: an abort ends the wait, time moved or not.
+        if (signal?.aborted === true) return wake();
+        const sleeper = { until: now + ms, wake };
+        sleepers.push(sleeper);
+        signal?.addEventListener('abort', () => (sleepers.includes(sleeper) && sleepers.splice(sleepers.indexOf(sleeper), 1), wake()), { once: true });
+      });
     },
     nextSleep() {
       const ms = unseen.shift();

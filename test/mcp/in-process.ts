@@ -1,6 +1,8 @@
 // `tkt mcp`'s server run in the test's process, on in-memory streams, with the run's stop signal
-// in the test's hand: a SIGTERM that comes at a chosen moment, before or after a given line.
+// in the test's hand: a SIGTERM that comes at a chosen moment, before or after a given line; and
+// the clock of the waits between retries, when the test moves it.
 import { PassThrough } from 'node:stream';
+import type { Clock } from '../../src/api/clock.js';
 import type { GlobalOptions } from '../../src/config/globals.js';
 import type { ToolName } from '../../src/mcp/catalog.js';
 import { serve } from '../../src/mcp/server.js';
@@ -22,9 +24,9 @@ export async function inProcessMcp(
   h: Harness,
   tools: readonly ToolName[],
   env: Record<string, string>,
-  globals: Partial<GlobalOptions> = {},
+  { globals = {}, clock }: { globals?: Partial<GlobalOptions>; clock?: Clock } = {},
 ): Promise<InProcessMcp> {
-  const run = await h.context({ env, globals });
+  const run = await h.context({ env, globals, ...(clock === undefined ? {} : { clock }) });
   const input = new PassThrough();
   // A small buffer, so that an answer not read yet pushes back at once.
   const output = new PassThrough({ highWaterMark: 64 });

@@ -9,7 +9,11 @@ import type { Harness } from '../helpers/harness.js';
 import { frontEnv, startFrontServer, ticketById, unusedTickets, useHarness, userId } from '../helpers/sandbox-state.js';
 import { BIN, ensureBuilt } from '../helpers/terminal.js';
 import type { TestServer } from '../api/server.js';
-import { serve } from '../../src/mcp/server.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { createServer, serve } from '../../src/mcp/server.js';
+import { manualClock } from '../helpers/manual-clock.js';
 import { inProcessMcp } from './in-process.js';
 import { childEnv, connectMcp, rawMcp, textOf } from './mcp-process.js';
 
@@ -32,6 +36,20 @@ function ticketGate() {
     arrived: (count: number) => new Promise<void>((resolve) => (held >= count ? resolve() : waiters.push({ count, resolve }))),
     release: () => release(),
   };
+}
+
+/** A gate that holds the lookups' fetch (appmetadata: sites, people) until `release`; `arrived` once one is held. */
+function lookupsGate() {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let arrive!: () => void;
+  const arrived = new Promise<void>((resolve) => (arrive = resolve));
+  const gate = async (req: IncomingMessage) => {
+    if (req.url !== '/api/TicketsApi/appmetadata') return;
+    arrive();
+    await released;
+  };
+  return { gate, arrived, release };
 }
 
 describe('tkt mcp as a process', () => {
@@ -204,7 +222,7 @@ describe('tkt mcp as a process', () => {
     };
     front = await startFrontServer(h, () => false, { gate: hold });
     // A --timeout far beyond the test's: the request ends only if it is aborted.
-    const mcp = await inProcessMcp(h, ['get_ticket'], frontEnv(h, front), { timeout: 3600 });
+    const mcp = await inProcessMcp(h, ['get_ticket'], frontEnv(h, front), { globals: { timeout: 3600 } });
     mcp.send({ id: 1, method: 'tools/call', params: { name: 'get_ticket', arguments: { id: 1001 } } });
     await gate.arrived(1);
     mcp.send({ method: 'notifications/cancelled', params: { requestId: 1, reason: 'user' } });
@@ -214,31 +232,76 @@ describe('tkt mcp as a process', () => {
     gate.release();
   });
 
+  it('a read the client cancels while it waits to try again (the service said 503) stops waiting at once', async () => {
+    const seen: string[] = [];
+    front = await startFrontServer(h, (req, res) => {
+      if (!isTicketRead(req)) return false;
+      seen.push(`${req.method} ${req.url}`);
+      res.writeHead(503, { 'retry-after': '5' }).end();
+      return true;
+    });
+    // A clock that moves only when told: here never, so that only the cancel can end the wait.
+    const clock = manualClock(Date.now());
+    const mcp = await inProcessMcp(h, ['get_ticket'], frontEnv(h, front), { clock });
+    mcp.send({ id: 1, method: 'tools/call', params: { name: 'get_ticket', arguments: { id: 1001 } } });
+    expect(await clock.nextSleep()).toBe(5000);
+    mcp.send({ method: 'notifications/cancelled', params: { requestId: 1, reason: 'user' } });
+    mcp.endInput();
+    // The server ends once the cancelled call is done: it neither waits on nor tries again.
+    await mcp.served;
+    expect(seen).toEqual(['GET /api/TicketsApi/1001']);
+  });
+
   it('a lookup fetch two calls share goes on for the one not cancelled when the other, which started it, is', async () => {
     // The lookups' fetches are held until the first call is cancelled.
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let arrived!: () => void;
-    const fetching = new Promise<void>((resolve) => (arrived = resolve));
-    const gate = async (req: IncomingMessage) => {
-      if (req.url !== '/api/TicketsApi/appmetadata') return;
-      arrived();
-      await released;
-    };
-    front = await startFrontServer(h, () => false, { gate });
+    const held = lookupsGate();
+    front = await startFrontServer(h, () => false, { gate: held.gate });
     const mcp = await inProcessMcp(h, ['lookups'], frontEnv(h, front));
     mcp.send({ id: 1, method: 'tools/call', params: { name: 'lookups', arguments: { kind: 'site' } } });
-    await fetching;
+    await held.arrived;
     mcp.send({ id: 2, method: 'tools/call', params: { name: 'lookups', arguments: { kind: 'site' } } });
     // Within this turn the second call waits on the first one's fetch: nothing it does before waits for I/O.
     await new Promise((resolve) => setImmediate(resolve));
     mcp.send({ method: 'notifications/cancelled', params: { requestId: 1, reason: 'user' } });
-    release();
+    held.release();
     const second = (await mcp.response(2)).result as { isError?: boolean; content: { text: string }[] };
     expect(second.isError, second.content[0]?.text).toBeFalsy();
     expect(second.content[0]?.text).toContain('Harbour Depot');
     mcp.endInput();
     await mcp.served;
+  });
+
+  it('a call cancelled while it waits on the lookup fetch another call started is done at once; the fetch goes on for the other', async () => {
+    const held = lookupsGate();
+    front = await startFrontServer(h, () => false, { gate: held.gate });
+    const run = await h.context({ env: frontEnv(h, front) });
+    // Through createServer, which says when a cancelled call is done: the protocol answers none.
+    let cancelledDone!: (id: RequestId) => void;
+    const done = new Promise<RequestId>((resolve) => (cancelledDone = resolve));
+    const server = createServer(run.ctx, ['lookups'], cancelledDone);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'tkt-test', version: '1.0.0' });
+    await client.connect(clientSide);
+    try {
+      const first = client.callTool({ name: 'lookups', arguments: { kind: 'site' } });
+      await held.arrived;
+      const cancel = new AbortController();
+      const second = client.callTool({ name: 'lookups', arguments: { kind: 'site' } }, undefined, { signal: cancel.signal });
+      second.catch(() => {});
+      // Within this turn the second call waits on the first one's fetch: nothing it does before waits for I/O.
+      await new Promise((resolve) => setImmediate(resolve));
+      cancel.abort();
+      // The fetch is still held: only a call that stops waiting for it is done now.
+      await done;
+      held.release();
+      const result = (await first) as { isError?: boolean; content: { text: string }[] };
+      expect(result.isError, result.content[0]?.text).toBeFalsy();
+      expect(result.content[0]?.text).toContain('Harbour Depot');
+    } finally {
+      held.release();
+      await client.close();
+    }
   });
 
   it('a read waits for a write to its ticket in flight, one whose call was cancelled included; a list for every write in flight', async () => {
