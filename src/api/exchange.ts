@@ -6,7 +6,7 @@ import { AbandonedRequestError, InterruptedError, NetworkError, StoppedWhileSend
 import { header, isSuccess, type Received } from './answer.js';
 import { formatBytes, parseBody, type ParsedBody } from './body.js';
 import { DeadlineExceeded, startDeadline, type Deadline } from './deadline.js';
-import { networkError, tooLargeError } from './http-errors.js';
+import { networkError, tooLargeError, type Progress } from './http-errors.js';
 import { proxyRoute } from './network-advice.js';
 import type { ProxySettings } from './proxy-env.js';
 import { buildOutgoing, isUpload, type Outgoing } from './outgoing.js';
@@ -129,8 +129,10 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
     }
     // The request reaches the service only once it has a connection to it: behind a proxy, once
     // the proxy has opened a tunnel; to https, once the TLS handshake is done.
-    let unsent = true;
-    const connected = (): void => void (unsent = false);
+    let progress: Progress = 'unsent';
+    const connected = (): void => void (progress = 'sent');
+    // Told only while the request waits for its connection: the tunnel is open, the TLS handshake next.
+    const tunnelled = (): void => void (progress = 'handshaking');
     const pending = pool.request({
       origin: target.origin,
       path: `${target.pathname}${target.search}`,
@@ -139,6 +141,7 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
       body,
       signal: deadline.signal,
       connected,
+      tunnelled,
     });
     try {
       // One race for the answer and its body: the exchange waits once, not twice, for each request.
@@ -171,7 +174,7 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
       }
       if (error instanceof DeadlineExceeded) await pool.replaceIfStuck(pending, trace ?? ignore);
       const service = new URL(url).origin === settings.baseOrigin ? { profile: settings.urlProfile } : undefined;
-      const reached = networkError(error, method, url, timeoutMs, secrets, settings.proxies, unsent, service);
+      const reached = networkError(error, method, url, timeoutMs, secrets, settings.proxies, progress, service);
       const failed = bodyTaken || reached.notSent ? reached : cutShort(reached);
       trace?.(`HTTP ! ${method} ${url} ${Date.now() - started}ms ${failed.failure}: ${failed.message}`);
       throw failed;

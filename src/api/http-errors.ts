@@ -11,7 +11,9 @@ import {
   certificateDateHint,
   certificateNameHint,
   failedProxy,
+  httpsProxyHint,
   isPlainHttpAnswer,
+  isTlsAnswer,
   plainHttpHint,
   plainHttpProxyHint,
   proxyFor,
@@ -117,6 +119,9 @@ const PROXY_CREDENTIALS_HINT = "check the proxy's user name and password in HTTP
 // A tunnel the proxy opened, and an answer in it that is not TLS: a proxy's block page, most often.
 const BLOCK_PAGE_HINT = `the proxy may have answered in place of the service (a block page?): ${PROXY_HINT}`;
 
+// The proxy opened the tunnel and the service's end of it never finished the TLS handshake.
+const HANDSHAKE_HINT = "the proxy opened the tunnel: check that the URL's port speaks https, and that the proxy lets TLS through to it";
+
 /** The ProxyTunnelError of a failure, if it is one: undici may hand it on wrapped. */
 function proxyTunnelError(error: unknown, depth = 0): ProxyTunnelError | undefined {
   if (error instanceof ProxyTunnelError) return error;
@@ -130,10 +135,17 @@ export interface ServiceUrl {
 }
 
 /**
+ * How far a request got: 'unsent', never out on a connection to the service (behind a proxy,
+ * through its tunnel; to https, past the TLS handshake), so nothing reached the service;
+ * 'handshaking', unsent too, behind a proxy that opened the tunnel, in the TLS handshake with the
+ * service through it; 'sent', out on its connection.
+ */
+export type Progress = 'unsent' | 'handshaking' | 'sent';
+
+/**
  * A request to `url` that got no answer: `error` is what node:http, undici (behind a proxy) or the
- * deadline threw. `unsent`: the request never started out on a connection to the service (behind
- * a proxy, through its tunnel; to https, past the TLS handshake), so nothing reached the service.
- * `service`: given for a request to the service's URL, whose refusal says what to check there.
+ * deadline threw; `progress`, how far the request got. `service`: given for a request to the
+ * service's URL, whose refusal says what to check there.
  */
 export function networkError(
   error: unknown,
@@ -142,9 +154,10 @@ export function networkError(
   timeoutMs: number,
   secrets: Secrets,
   proxies: ProxySettings,
-  unsent = false,
+  progress: Progress = 'sent',
   service?: ServiceUrl,
 ): NetworkError {
+  const unsent = progress !== 'sent';
   const failure = classifyNetworkError(error);
   const shownUrl = redactText(url, secrets);
   const target = `${method} ${shownUrl}`;
@@ -173,10 +186,16 @@ export function networkError(
   if (proxy !== undefined) {
     if (failure === 'dns') return failed(`could not resolve the proxy ${new URL(proxy).hostname} (${proxyVariable(url, proxies)})`, PROXY_HINT, true);
     if (failure === 'tls') {
+      const variable = proxyVariable(url, proxies);
       const hint = plainAnswer
-        ? plainHttpProxyHint(proxy, proxyVariable(url, proxies))
-        : tlsHint(process.version, process.env.NODE_EXTRA_CA_CERTS, 'the proxy');
+        ? plainHttpProxyHint(proxy, variable)
+        : (certificateNameHint(error, proxy, "the proxy's certificate", `write the proxy in ${variable} with a name it is for`) ??
+          tlsHint(process.version, process.env.NODE_EXTRA_CA_CERTS, 'the proxy'));
       return failed(`TLS error with the proxy ${proxy} (${detail})`, hint, true);
+    }
+    // An http:// proxy that speaks https answers CONNECT with TLS, which undici cannot parse.
+    if (tunnel !== undefined && isTlsAnswer(error)) {
+      return failed(`could not reach the proxy ${proxy} (it answered CONNECT in TLS)`, httpsProxyHint(proxy, proxyVariable(url, proxies)), true);
     }
     const proxyReasons: Record<Exclude<NetworkFailure, 'dns' | 'tls'>, string> = {
       refused: 'connection refused',
@@ -190,6 +209,12 @@ export function networkError(
   const through = unsent ? proxyFor(new URL(url), proxies) : undefined;
   if (through !== undefined && (failure === 'timeout' || failure === 'reset' || plainAnswer)) {
     const shown = shownProxy(new URL(through));
+    if (failure === 'timeout' && progress === 'handshaking') {
+      return failed(
+        `the TLS handshake with the service through the proxy ${shown} did not complete within ${seconds(timeoutMs)} s (nothing was sent to the service)`,
+        HANDSHAKE_HINT,
+      );
+    }
     if (failure === 'timeout')
       return failed(`the proxy ${shown} did not open a tunnel within ${seconds(timeoutMs)} s (nothing was sent to the service)`, PROXY_HINT);
     if (failure === 'reset')

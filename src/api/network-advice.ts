@@ -39,10 +39,12 @@ function holdsCertificates(file: string): boolean {
 
 /**
  * For a certificate that is trusted but not for the host asked for (Node's
- * ERR_TLS_CERT_ALTNAME_INVALID): the names it is for, when the error carries it.
+ * ERR_TLS_CERT_ALTNAME_INVALID): the names it is for, when the error carries it. `url`: the
+ * service's, or an https:// proxy's (`whose` and `remedy` then name the proxy and its variable).
  */
-export function certificateNameHint(error: unknown, url: string): string | undefined {
-  const mismatch = findByCode(error, 'ERR_TLS_CERT_ALTNAME_INVALID') as { cert?: { subjectaltname?: unknown; subject?: { CN?: unknown } } } | undefined;
+export function certificateNameHint(error: unknown, url: string, whose = 'the certificate', remedy = 'use a --url with a name it is for'): string | undefined {
+  const mismatch = findCause(error, ({ code }) => code === 'ERR_TLS_CERT_ALTNAME_INVALID') as
+    { cert?: { subjectaltname?: unknown; subject?: { CN?: unknown } } } | undefined;
   if (mismatch === undefined) return undefined;
   const { hostname } = new URL(url);
   const altNames = mismatch.cert?.subjectaltname;
@@ -53,9 +55,7 @@ export function certificateNameHint(error: unknown, url: string): string | undef
         ? [mismatch.cert.subject.CN]
         : [];
   const host = hostname.replace(/^\[|\]$/g, '');
-  return names.length === 0
-    ? `the certificate is not for ${host}: use a --url with a name it is for`
-    : `the certificate is for ${names.join(', ')}, not ${host}: use a --url with a name it is for`;
+  return names.length === 0 ? `${whose} is not for ${host}: ${remedy}` : `${whose} is for ${names.join(', ')}, not ${host}: ${remedy}`;
 }
 
 /**
@@ -65,8 +65,8 @@ export function certificateNameHint(error: unknown, url: string): string | undef
  * which is the cause as often as the certificate.
  */
 export function certificateDateHint(error: unknown, now: Date): string | undefined {
-  const expired = findByCode(error, 'CERT_HAS_EXPIRED') as { cert?: { valid_to?: unknown } } | undefined;
-  const early = findByCode(error, 'CERT_NOT_YET_VALID') as { cert?: { valid_from?: unknown } } | undefined;
+  const expired = findCause(error, ({ code }) => code === 'CERT_HAS_EXPIRED') as { cert?: { valid_to?: unknown } } | undefined;
+  const early = findCause(error, ({ code }) => code === 'CERT_NOT_YET_VALID') as { cert?: { valid_from?: unknown } } | undefined;
   const clock = `this machine's clock (it says ${isoSeconds(now.getTime())})`;
   if (expired !== undefined) {
     const date = dateText(expired.cert?.valid_to);
@@ -85,11 +85,10 @@ function dateText(value: unknown): string | undefined {
 
 const isoSeconds = (time: number) => new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-/** The error, or one of its causes, whose code is `code`. */
-function findByCode(error: unknown, code: string, depth = 0): object | undefined {
+/** The error, or one of its causes, that `matches`. */
+function findCause(error: unknown, matches: (error: { code?: unknown; data?: unknown }) => boolean, depth = 0): object | undefined {
   if (typeof error !== 'object' || error === null || depth > 4) return undefined;
-  const { code: own, cause } = error as { code?: unknown; cause?: unknown };
-  return own === code ? error : findByCode(cause, code, depth + 1);
+  return matches(error) ? error : findCause((error as { cause?: unknown }).cause, matches, depth + 1);
 }
 
 /** OpenSSL's words when a TLS handshake gets an answer that is not TLS: a plain-http port, most often. */
@@ -109,9 +108,23 @@ export function plainHttpProxyHint(proxy: string, variable: string): string {
   return `the proxy may speak plain http: write it as http://${new URL(proxy).host} in ${variable}`;
 }
 
-/** The variable a request to `url` takes its proxy from, as the user knows it. */
+/**
+ * Whether a proxy answered tkt's plain-text CONNECT with a TLS record (a handshake or an alert:
+ * type 0x14-0x17, version 3.x): undici's HTTP parser error carries the bytes it could not read.
+ */
+export function isTlsAnswer(error: unknown): boolean {
+  return findCause(error, ({ data }) => typeof data === 'string' && /^[\x14-\x17]\x03/.test(data)) !== undefined;
+}
+
+/** For an http:// proxy that answered in TLS: the proxy's https:// URL, in the variable it came from. */
+export function httpsProxyHint(proxy: string, variable: string): string {
+  return `the proxy may speak https: write it as https://${new URL(proxy).host} in ${variable}`;
+}
+
+/** The variable a request to `url` takes its proxy from, as the user wrote it (undici reads lower case first). */
 export function proxyVariable(url: string, proxies: ProxySettings): string {
-  return proxies.httpsProxy !== '' && url.startsWith('https:') ? 'HTTPS_PROXY' : 'HTTP_PROXY';
+  const { httpProxy, httpsProxy } = proxies.variables ?? { httpProxy: 'HTTP_PROXY', httpsProxy: 'HTTPS_PROXY' };
+  return proxies.httpsProxy !== '' && url.startsWith('https:') ? httpsProxy : httpProxy;
 }
 
 /** The proxy a request to `url` goes through, as tkt shows it (without credentials); undefined when it goes direct. */

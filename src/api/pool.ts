@@ -30,6 +30,11 @@ export interface PoolRequest {
    * reached the service.
    */
   connected?: () => void;
+  /**
+   * Behind a proxy: called when the proxy has opened the tunnel this request waits for (its
+   * CONNECT answered 200); to https, the TLS handshake with the service through it comes next.
+   */
+  tunnelled?: () => void;
 }
 
 export interface PoolAnswer {

@@ -7,6 +7,8 @@ export interface ProxySettings {
   httpProxy: string;
   httpsProxy: string;
   noProxy: string;
+  /** The variables the proxies came from, as the messages name them; HTTP_PROXY and HTTPS_PROXY when not given. */
+  variables?: { httpProxy: string; httpsProxy: string };
 }
 
 /**
@@ -18,6 +20,10 @@ export function proxySettings(env: Readonly<Record<string, string | undefined>>)
     httpProxy: withScheme(env.http_proxy ?? env.HTTP_PROXY ?? ''),
     httpsProxy: withScheme(env.https_proxy ?? env.HTTPS_PROXY ?? ''),
     noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
+    variables: {
+      httpProxy: env.http_proxy === undefined ? 'HTTP_PROXY' : 'http_proxy',
+      httpsProxy: env.https_proxy === undefined ? 'HTTPS_PROXY' : 'https_proxy',
+    },
   };
 }
 

@@ -39,6 +39,8 @@ interface Route {
   port: string;
   /** The proxy the origin is reached through, if any. */
   proxy: string | undefined;
+  /** Host and port, the default one too: what undici's CONNECT asks the proxy for. */
+  authority: string;
 }
 
 interface Direct {
@@ -53,6 +55,13 @@ export function createTransport(settings: TransportSettings): Transport {
   let http: Direct | undefined;
   let https: Direct | undefined;
   let proxied: Promise<Dispatcher> | undefined;
+  // Proxied requests waiting for a connection, by the host and port their tunnel goes to: a
+  // tunnel the proxy opens is for the first of them (undici hands connections out in turn).
+  const waiting: Array<{ authority: string; tunnelled: () => void }> = [];
+  const tunnelOpened = (authority: string): void => {
+    const first = waiting.findIndex((request) => request.authority === authority);
+    if (first !== -1) waiting.splice(first, 1)[0]!.tunnelled();
+  };
   // Requests sent and not yet done: close() lets them finish, as undici's close did (a list that
   // stopped at its short page still has pages in flight, which the service counts).
   const inFlight = new Set<ClientRequest>();
@@ -72,7 +81,7 @@ export function createTransport(settings: TransportSettings): Transport {
         new EnvHttpProxyAgent({
           ...settings.proxies,
           connect: { timeout: settings.connectTimeoutMs },
-          clientFactory: (proxy, options) => tunnellingPool(new Pool(proxy, options), proxy),
+          clientFactory: (proxy, options) => tunnellingPool(new Pool(proxy, options), proxy, tunnelOpened),
         }),
     ));
   const proxyIfMade = async (): Promise<Dispatcher | undefined> => {
@@ -82,9 +91,25 @@ export function createTransport(settings: TransportSettings): Transport {
       return undefined;
     }
   };
-  const sendProxied = async (proxy: string, options: PoolRequest): Promise<PoolAnswer> => {
+  const sendProxied = async (proxy: string, authority: string, { tunnelled, ...options }: PoolRequest): Promise<PoolAnswer> => {
     checkProxyUrl(proxy);
-    return sendThroughProxy(await proxyAgent(), options);
+    const agent = await proxyAgent();
+    if (tunnelled === undefined) return sendThroughProxy(agent, options);
+    const entry = { authority, tunnelled };
+    const leave = (): void => {
+      const at = waiting.indexOf(entry);
+      if (at !== -1) waiting.splice(at, 1);
+    };
+    waiting.push(entry);
+    try {
+      const connected = (): void => {
+        leave();
+        options.connected?.();
+      };
+      return await sendThroughProxy(agent, { ...options, connected });
+    } finally {
+      leave();
+    }
   };
   const directAgents = (): HttpAgent[] => [http, https].filter((made) => made !== undefined).map((made) => made.agent);
 
@@ -95,7 +120,8 @@ export function createTransport(settings: TransportSettings): Transport {
     if (route?.origin !== origin) {
       const url = new URL(origin);
       const { protocol, host, port } = url;
-      route = { origin, protocol, host, hostname: url.hostname.replace(/^\[|\]$/g, ''), port, proxy: proxyFor(url, settings.proxies) };
+      const authority = port === '' ? `${host}:${protocol === 'https:' ? 443 : 80}` : host;
+      route = { origin, protocol, host, hostname: url.hostname.replace(/^\[|\]$/g, ''), port, proxy: proxyFor(url, settings.proxies), authority };
     }
     return route;
   };
@@ -104,7 +130,7 @@ export function createTransport(settings: TransportSettings): Transport {
     // Not an async function: a direct request (each of a bulk run's) is the one promise sendDirect makes.
     request(options) {
       const to = routeTo(options.origin);
-      return to.proxy === undefined ? sendDirect(direct(to.protocol), to, options, inFlight) : sendProxied(to.proxy, options);
+      return to.proxy === undefined ? sendDirect(direct(to.protocol), to, options, inFlight) : sendProxied(to.proxy, to.authority, options);
     },
     async destroy() {
       for (const agent of directAgents()) agent.destroy();
@@ -234,9 +260,10 @@ function drained(request: ClientRequest): Promise<boolean> {
 /**
  * `pool` (undici's connection to the proxy `proxy`) with its CONNECT failing as ProxyTunnelError:
  * a refusal keeps its status for the message, and a proxy that closes the connection instead of
- * answering is not retried by undici in a loop (see ProxyTunnelError).
+ * answering is not retried by undici in a loop (see ProxyTunnelError). `opened` is told the host
+ * and port of each tunnel opened.
  */
-function tunnellingPool(pool: Pool, proxy: URL): Pool {
+function tunnellingPool(pool: Pool, proxy: URL, opened: (authority: string) => void): Pool {
   const connect = pool.connect.bind(pool) as (options: Dispatcher.ConnectOptions) => Promise<Dispatcher.ConnectData>;
   const shown = shownProxy(proxy);
   const tunnel = async (options: Dispatcher.ConnectOptions & { servername?: string }): Promise<Dispatcher.ConnectData> => {
@@ -248,7 +275,10 @@ function tunnellingPool(pool: Pool, proxy: URL): Pool {
     } catch (error) {
       throw new ProxyTunnelError(shown, undefined, error);
     }
-    if (answer.statusCode === 200) return answer;
+    if (answer.statusCode === 200) {
+      opened(options.path);
+      return answer;
+    }
     answer.socket.on('error', () => undefined).destroy();
     throw new ProxyTunnelError(shown, answer.statusCode);
   };

@@ -1,9 +1,12 @@
 // HTTP_PROXY / NO_PROXY (docs/cli.md section 1): the client goes through a real
 // forward proxy on loopback unless NO_PROXY covers the host. The variables come
 // from the run's environment (the injected one), never from process.env.
+import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/http.js';
 import { NetworkError, outcomeUnknown } from '../../src/errors.js';
@@ -13,6 +16,8 @@ import { createHarness } from '../helpers/harness.js';
 import { startForwardProxy, type ForwardProxy } from '../helpers/forward-proxy.js';
 import { sendJson, startServer, type TestServer } from './server.js';
 import { plans } from '../../src/api/plans.js';
+
+const bin = fileURLToPath(new URL('../../bin/tkt.js', import.meta.url));
 
 /** The tunnels the proxy opened to `targetUrl`. */
 function proxiedTo(proxy: ForwardProxy, targetUrl: string): string[] {
@@ -311,6 +316,12 @@ describe('a proxy host name that does not resolve', () => {
     expect(`${error.message} ${error.hint}`).not.toContain('pw-Secret');
     expect(outcomeUnknown(error)).toBe(false);
   });
+
+  it('names https_proxy when the proxy came from it (undici reads lower case first), not HTTPS_PROXY', async () => {
+    const error = await failureOf(client({ https_proxy: 'http://proxy.corp.invalid:3128' }, { baseUrl: UNREACHED }), plans.getTicket(7));
+
+    expect(error.message).toBe(`could not resolve the proxy proxy.corp.invalid (https_proxy): GET ${UNREACHED}/api/TicketsApi/7`);
+  });
 });
 
 /** A server on loopback that does `onConnect` with each CONNECT's socket (a proxy that misbehaves once it has answered). */
@@ -386,6 +397,56 @@ describe('a proxy that opens the tunnel and then fails it before the TLS handsha
   });
 });
 
+describe('a proxy that opens the tunnel to a service that never completes the TLS handshake', () => {
+  it('says the TLS handshake with the service timed out through the proxy, not that the tunnel was not opened', async () => {
+    const held = await connectServer((socket) => void socket.write(ESTABLISHED));
+    try {
+      const made = client({ HTTPS_PROXY: `http://127.0.0.1:${held.port}` }, { baseUrl: UNREACHED, timeoutMs: 300 });
+      const error = await failureOf(made, plans.register({ fields: { Title: 't' } }));
+
+      expect(error.failure).toBe('timeout');
+      expect(error.message).toBe(
+        `the TLS handshake with the service through the proxy http://127.0.0.1:${held.port} did not complete within 0.3 s (nothing was sent to the service): POST ${UNREACHED}/api/TicketsApi/register`,
+      );
+      expect(error.hint).toBe("the proxy opened the tunnel: check that the URL's port speaks https, and that the proxy lets TLS through to it");
+      expect(outcomeUnknown(error)).toBe(false);
+    } finally {
+      await held.close();
+    }
+  });
+});
+
+describe('a proxy that speaks https, written as http://', () => {
+  // What a TLS server may answer a plain-text CONNECT with: an alert (protocol_version), or a handshake record.
+  it.each([
+    ['an alert', [0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x46]],
+    ['a handshake record', [0x16, 0x03, 0x03, 0x00, 0x04, 0x02, 0x00, 0x00, 0x00]],
+  ])('says the proxy may speak https, to be written as https:// in its variable, when it answers CONNECT with %s', async (_kind, record) => {
+    const connections: Socket[] = [];
+    const tlsOnly = createNetServer((socket) => {
+      connections.push(socket);
+      socket.once('data', () => void socket.end(Buffer.from(record)));
+    });
+    await new Promise<void>((resolve) => tlsOnly.listen(0, '127.0.0.1', resolve));
+    const { port } = tlsOnly.address() as AddressInfo;
+    try {
+      const error = await failureOf(
+        client({ https_proxy: `http://jdoe:pw-Secret@127.0.0.1:${port}` }, { baseUrl: UNREACHED }),
+        plans.register({ fields: { Title: 't' } }),
+      );
+
+      expect(error.message).toBe(`could not reach the proxy http://127.0.0.1:${port} (it answered CONNECT in TLS): POST ${UNREACHED}/api/TicketsApi/register`);
+      expect(error.hint).toBe(`the proxy may speak https: write it as https://127.0.0.1:${port} in https_proxy`);
+      expect(outcomeUnknown(error)).toBe(false);
+      expect(connections).toHaveLength(1);
+      expect(`${error.message} ${error.hint}`).not.toContain('pw-Secret');
+    } finally {
+      for (const socket of connections) socket.destroy();
+      await new Promise((resolve) => tlsOnly.close(resolve));
+    }
+  });
+});
+
 describe('an https:// proxy', () => {
   let certificate: Certificate;
   beforeEach(() => void (certificate = selfSignedCertificate()));
@@ -437,6 +498,45 @@ describe('an https:// proxy', () => {
     expect(error.message).toMatch(/^TLS error with the proxy https:\/\/127\.0\.0\.1:\d+ \(.*wrong version number/);
     expect(error.hint).toBe(`the proxy may speak plain http: write it as ${proxy.url} in HTTP_PROXY`);
     expect(target.requests).toEqual([]);
+  });
+
+  it('names the variable the proxy came from, lower case as undici reads it first', async () => {
+    const error = await failureOf(client({ http_proxy: proxy.url.replace('http:', 'https:'), HTTP_PROXY: 'http://unused.invalid' }), plans.getTicket(7));
+
+    expect(error.hint).toBe(`the proxy may speak plain http: write it as ${proxy.url} in http_proxy`);
+  });
+
+  it("says that the proxy's trusted certificate is for another host, naming both, instead of pointing at a private CA", async () => {
+    const otherHost = selfSignedCertificate('DNS:other.test,DNS:www.other.test');
+    const secure = await connectServer((socket) => void socket.destroy(), otherHost);
+    try {
+      // Node reads NODE_EXTRA_CA_CERTS at start: a tkt run in a child, with none of this process's proxy variables.
+      const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(https?|no)_proxy$/i.test(name)));
+      const run = await promisify(execFile)(process.execPath, [bin, 'show', '7'], {
+        env: {
+          ...env,
+          NODE_EXTRA_CA_CERTS: otherHost.certFile,
+          TKT_URL: target.url,
+          TKT_TOKEN: 'a-token',
+          TKT_CONFIG_DIR: otherHost.dir,
+          http_proxy: `https://localhost:${secure.port}`,
+        },
+      }).then(
+        () => expect.unreachable('the run passed'),
+        (failed: { code: number; stderr: string }) => failed,
+      );
+
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`TLS error with the proxy https://localhost:${secure.port} (`);
+      expect(run.stderr).toContain(
+        "hint: the proxy's certificate is for other.test, www.other.test, not localhost: write the proxy in http_proxy with a name it is for",
+      );
+      expect(run.stderr).not.toContain('private CA');
+      expect(target.requests).toEqual([]);
+    } finally {
+      await secure.close();
+      otherHost.remove();
+    }
   });
 });
 
