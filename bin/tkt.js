@@ -16,10 +16,11 @@ globalThis[Symbol.for('tkt.handOverSignals')] = () => {
 // completion script's `__complete KIND`, without loading the CLI; a command with a bundle of its
 // own (dist/commands/) runs from it; anything else loads the full CLI, dist/main.js.
 
-// Node's compile cache (>= 22.1) for the files Node compiles itself: the prepared help, completion,
-// the full CLI. In tkt's own cache folder (dist/bundles.cjs finds it), never in the shared
-// temporary folder Node would choose, where another user's files could be taken for ours, and not
-// written by a run without a config folder. A command's bundle keeps its own code cache.
+// Node's compile cache (>= 22.1) for completion and the full CLI, in tkt's own cache folder
+// (dist/bundles.cjs finds it), never in the shared temporary folder Node would choose, where
+// another user's files could be taken for ours, and not written by a run without a config folder.
+// A command's bundle keeps its own code cache. The prepared help and version compile each time:
+// loading dist/bundles.cjs to find the folder costs them more than the cache saves.
 const useCompileCache = () => {
   const { enableCompileCache } = require('node:module');
   const folder = enableCompileCache === undefined ? undefined : bundles().nodeCacheFolder();
@@ -73,7 +74,7 @@ if (argv.length === 2 && argv[0] === '__complete' && !argv[1].startsWith('-')) {
   // A Tab press: the config folder and the lookup cache only, not even the prepared help.
   useCompileCache();
   fromDist(() => require('../dist/complete.cjs')).completeInProcess(argv[1], { env: process.env });
-} else if (!asks || (useCompileCache(), !fromDist(() => require('../dist/start.cjs')).start(argv))) {
+} else if (!asks || !fromDist(() => require('../dist/start.cjs')).start(argv)) {
   // A command with a bundle of its own runs from it (dist/bundles.cjs), global options before it
   // or not; the full CLI reads any other command line, and the command lines a bundle leaves to
   // it, before it did anything.
