@@ -44,7 +44,7 @@ export function closingDateOf(text: string, now: Date, name = '--date'): string 
   try {
     return parseWhen(text, now).toISOString();
   } catch (error) {
-    if (error instanceof UsageError) throw new UsageError(`${name}: ${error.message}`);
+    if (error instanceof UsageError) throw new UsageError(`${name}: ${error.message}`, { hint: error.hint });
     throw error;
   }
 }

@@ -18,7 +18,8 @@ over as many pages as needed. --site and --department fetch a ticket's detail wh
 does not say them. --sort reads the whole view (every match, with a filter) and orders it;
 --limit and --page then pick from the sorted tickets: --sort due --limit 5 is the 5 due first.
 
-WHEN: ISO 8601 (2026-12-01 is the end of that day) or +3d / -7d / -4h from now.
+WHEN: ISO 8601 (2026-12-01 is the end of that day, the next midnight: --created-after takes
+it in, --created-before leaves it out) or +3d / -7d / -4h from now (M is no unit: -30d).
 
 Output: a table at a terminal; piped, tab-separated lines with ISO 8601 dates; --csv; --json
 (one array with --all); --query/--fields for JSON; -q the IDs.

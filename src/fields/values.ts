@@ -107,7 +107,9 @@ export function checkEachField(endpoint: TicketEndpoint, values: RawFieldValues,
         try {
           fields.push({ spec, value: parseWhen(asText(raw), now).toISOString() });
         } catch (error) {
-          problems.push(`${flag}: ${(error as Error).message}`);
+          // One line a problem: the hint (`-1M`: m is minutes) goes with it.
+          const { message, hint } = error as UsageError;
+          problems.push(`${flag}: ${message}${hint === undefined ? '' : ` (${hint})`}`);
         }
         break;
       case 'ticketType': {

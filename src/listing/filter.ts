@@ -12,7 +12,7 @@ import type { LookupEntry, Lookups } from '../lookups/types.js';
 import { FILTER_FIELDS, type LookupKind } from '../model/fields.js';
 import { readListItem, type TicketListItem } from '../model/ticket.js';
 import { kebabCase } from './query.js';
-import { DATE_ONLY, parseWhen } from '../util/when.js';
+import { parseBound, type Bound } from '../util/when.js';
 
 /** The lookup filters: each an option named after its kind (`--status`, `--assignee`), as the field table says. */
 export type LookupFilterValues = { [Kind in LookupKind]?: string | undefined };
@@ -26,10 +26,13 @@ export interface ListFilterOptions extends LookupFilterValues {
   sort?: string | undefined;
 }
 
-/** The date filters: each date of a ticket bounded from either side, by the options named so (`--due-after`...). */
+/**
+ * The date filters: each date of a ticket bounded from either side, by the options named so
+ * (`--due-after`...). A creation date is in the past: its bounds' advice counts back (-7d).
+ */
 const DATE_FILTERS = {
-  due: { after: 'dueAfter', before: 'dueBefore' },
-  created: { after: 'createdAfter', before: 'createdBefore' },
+  due: { after: 'dueAfter', before: 'dueBefore', past: false },
+  created: { after: 'createdAfter', before: 'createdBefore', past: true },
 } as const;
 type DateField = keyof typeof DATE_FILTERS;
 type DateOption = (typeof DATE_FILTERS)[DateField]['after' | 'before'];
@@ -86,31 +89,32 @@ function lookupTest(kind: LookupKind, id: number | string | undefined, entry: Lo
   };
 }
 
-function whenOption(text: string | undefined, flag: string, now: Date): Date | undefined {
+function boundOption(text: string | undefined, flag: string, now: Date, past: boolean): Bound | undefined {
   if (text === undefined) return undefined;
   try {
-    return parseWhen(text, now);
+    return parseBound(text, now, { past });
   } catch (error) {
-    if (error instanceof UsageError) throw new UsageError(`${flag}: ${error.message}`);
+    if (error instanceof UsageError) throw new UsageError(`${flag}: ${error.message}`, { hint: error.hint });
     throw error;
   }
 }
 
 interface DateRange {
   field: DateField;
-  after: Date | undefined;
-  before: Date | undefined;
+  after: Bound | undefined;
+  before: Bound | undefined;
 }
 
 /** Each date's bounds, read as WHEN; exit 2 for a bad date, or for a range that no time is inside. */
 function dateRanges(options: ListFilterOptions, now: Date): DateRange[] {
   return Object.entries(DATE_FILTERS).map(([field, names]) => {
-    const after = whenOption(options[names.after], flagOf(names.after), now);
-    const before = whenOption(options[names.before], flagOf(names.before), now);
-    if (after !== undefined && before !== undefined && before <= after) {
+    const after = boundOption(options[names.after], flagOf(names.after), now, names.past);
+    const before = boundOption(options[names.before], flagOf(names.before), now, names.past);
+    // Empty either way: nothing is after a strict `after` and before `before` <= it, nor at or after a day's end and before it.
+    if (after !== undefined && before !== undefined && before.at <= after.at) {
       const [from, to] = [options[names.after]!, options[names.before]!];
       // The likely slip: the same date alone on both sides, meant as that day; both are its end (README, Dates).
-      const sameDay = from.trim() === to.trim() && DATE_ONLY.test(from.trim());
+      const sameDay = from.trim() === to.trim() && after.dayEnd;
       throw new UsageError(`${flagOf(names.before)} ${to} is not after ${flagOf(names.after)} ${from}: the range is empty`, {
         hint: sameDay ? `a date alone is the end of that day: for the tickets ${field} on ${to.trim()}, give ${flagOf(names.after)} the day before` : undefined,
       });
@@ -168,9 +172,14 @@ export async function buildFilter(options: ListFilterOptions, ctx: Context, look
   // A ticket without the date (no due date) is outside every range, as it is before or after no time.
   for (const { field, after, before } of dateRanges(options, now)) {
     if (after === undefined && before === undefined) continue;
+    // A date alone's end is in `--X-after D`, not in `--X-before D`: each instant on one side only (parseBound).
     tests.push((ticket) => {
       const date = ticket[field];
-      return date !== undefined && (after === undefined || date > after) && (before === undefined || date < before);
+      return (
+        date !== undefined &&
+        (after === undefined || date > after.at || (after.dayEnd && date.getTime() === after.at.getTime())) &&
+        (before === undefined || date < before.at)
+      );
     });
   }
 

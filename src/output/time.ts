@@ -61,23 +61,23 @@ export interface DueState {
 }
 
 /**
- * A due date relative to now: "in 3h", "2d overdue". A due date at local midnight is a
- * date without a time (the service's day-only dues): it is due by the end of that day,
- * so it reads "today", "in 1d" or "1d overdue" by calendar day. A past due date that does not
- * count (`overdue` false) reads "2d ago". A resolved or closed ticket's reads as its day,
- * "2026-11-23": how far it is from now means nothing once the work is done.
+ * A due date relative to now: "in 3h", "2d overdue". A due date at local midnight still ahead
+ * is a date without a time (the service's day-only dues): it reads "in 1d" by calendar day.
+ * Once it has passed it reads as every past due date, "11h overdue", never "today": the service
+ * counts it overdue from that instant (isOverdue), and so do `tkt status` and `--overdue`. A past
+ * due date that does not count (`overdue` false) reads "2d ago". A resolved or closed ticket's
+ * reads as its day, "2026-11-23": how far it is from now means nothing once the work is done.
  */
 export function formatDue(due: Date | undefined, now: Date, { overdue, settled }: DueState = {}): DueText {
   if (due === undefined || Number.isNaN(due.getTime())) return { text: '', overdue: false };
   if (settled === true) return { text: formatDay(due), overdue: false };
-  const past = (ago: string): DueText => (overdue === false ? { text: `${ago} ago`, overdue: false } : { text: `${ago} overdue`, overdue: true });
-  if (isLocalMidnight(due)) {
-    const days = localDayNumber(due) - localDayNumber(now);
-    if (days === 0) return { text: 'today', overdue: overdue === true };
-    return days > 0 ? { text: `in ${days}d`, overdue: overdue === true } : past(`${-days}d`);
-  }
   const diff = due.getTime() - now.getTime();
-  return diff >= 0 ? { text: `in ${compactDuration(diff)}`, overdue: overdue === true } : past(compactDuration(diff));
+  if (diff < 0) {
+    const ago = compactDuration(diff);
+    return overdue === false ? { text: `${ago} ago`, overdue: false } : { text: `${ago} overdue`, overdue: true };
+  }
+  const ahead = isLocalMidnight(due) && diff > 0 ? `${localDayNumber(due) - localDayNumber(now)}d` : compactDuration(diff);
+  return { text: `in ${ahead}`, overdue: overdue === true };
 }
 
 const two = (n: number) => String(n).padStart(2, '0');

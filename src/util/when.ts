@@ -1,17 +1,24 @@
 import { UsageError } from '../errors.js';
 
 /** A date alone, which WHEN reads as the end of that day. */
-export const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 // Date-time; the seconds, fraction and zone are optional. A space may stand for the "T".
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
-// `+3d` ahead; `-7d` back (list --created-after -7d).
+// `+3d` ahead; `-7d` back (list --created-after -7d). D, H and W mean d, h and w (no other unit
+// is spelt so); upper-case M is read only to be refused (relativeOf), as it reads as months.
 const RELATIVE = /^([+-])(\d{1,6})([mhdw])$/i;
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 
-function invalid(text: string): UsageError {
-  return new UsageError(`invalid date ${JSON.stringify(text)}: use ISO 8601 (2026-12-01, 2026-12-01T14:00) or +3d/+4h/+30m`);
+export interface WhenOptions {
+  /** The option looks back (list --created-after): its advice counts back from now, -7d rather than +3d. */
+  past?: boolean | undefined;
+}
+
+function invalid(text: string, { past }: WhenOptions): UsageError {
+  const relative = past === true ? '-7d/-4h/-30m' : '+3d/+4h/+30m';
+  return new UsageError(`invalid date ${JSON.stringify(text)}: use ISO 8601 (2026-12-01, 2026-12-01T14:00) or ${relative}`);
 }
 
 function daysInMonth(year: number, month: number): number {
@@ -129,40 +136,43 @@ function addRelative(now: Date, amount: number, unit: string): Date {
   return result;
 }
 
+/** `+3d`, `-90m` from now; exit 2 for `-1M`, which a user may mean as a month and would get a minute. */
+function relativeOf(match: RegExpExecArray, text: string, now: Date, options: WhenOptions): Date {
+  const [, sign, amount, unit] = match;
+  if (unit === 'M') {
+    throw new UsageError(`invalid date ${JSON.stringify(text)}: M is not a unit`, { hint: `m is minutes; for months use days, e.g. ${sign}30d` });
+  }
+  const date = addRelative(now, Number(amount) * (sign === '-' ? -1 : 1), unit!);
+  if (Number.isNaN(date.getTime())) throw invalid(text, options);
+  return date;
+}
+
+/** The date of `2026-12-01` at midnight; exit 2 for an impossible one (2026-02-30). */
+function dayFields(match: RegExpExecArray, text: string, options: WhenOptions): Fields {
+  const fields: Fields = { year: Number(match[1]), month: Number(match[2]), day: Number(match[3]), hour: 0, minute: 0, second: 0, millisecond: 0 };
+  if (!isPossible(fields)) throw invalid(text, options);
+  return fields;
+}
+
 /**
  * Parses a WHEN value (docs/cli.md section 7) relative to `now`:
  * - `2026-12-01`: the END of that day in local time (23:59:59), because WHEN is mostly a due
- *   date and "due 1 December" means "by the end of 1 December", not its first second;
+ *   date and "due 1 December" means "by the end of 1 December", not its first second (a date
+ *   filter's bound is the instant the day ends instead: parseBound);
  * - `2026-12-01T14:00`, `2026-12-01 14:00:30`: local time; with `Z` or `+02:00`: that zone;
  * - `+30m`, `+4h` (exact durations), `+3d`, `+1w` (calendar days, same wall-clock time);
- *   `-7d` and the like count back from now.
+ *   `-7d` and the like count back from now. `-1M` is refused: m is minutes, months no unit.
  * Impossible dates such as 2026-02-30 or 25:00 are refused rather than rolled over, and so is a
  * local time the clocks skip when they go forward (2027-03-14T02:30 in America/St_Johns).
  */
-export function parseWhen(text: string, now: Date): Date {
+export function parseWhen(text: string, now: Date, options: WhenOptions = {}): Date {
   const value = text.trim();
 
   const relative = RELATIVE.exec(value);
-  if (relative) {
-    const date = addRelative(now, Number(relative[2]) * (relative[1] === '-' ? -1 : 1), relative[3]!);
-    if (Number.isNaN(date.getTime())) throw invalid(text);
-    return date;
-  }
+  if (relative) return relativeOf(relative, text, now, options);
 
   const dateOnly = DATE_ONLY.exec(value);
-  if (dateOnly) {
-    const fields: Fields = {
-      year: Number(dateOnly[1]),
-      month: Number(dateOnly[2]),
-      day: Number(dateOnly[3]),
-      hour: 23,
-      minute: 59,
-      second: 59,
-      millisecond: 0,
-    };
-    if (!isPossible(fields)) throw invalid(text);
-    return localDate(fields, text);
-  }
+  if (dateOnly) return localDate({ ...dayFields(dateOnly, text, options), hour: 23, minute: 59, second: 59 }, text);
 
   const dateTime = DATE_TIME.exec(value);
   if (dateTime) {
@@ -177,12 +187,37 @@ export function parseWhen(text: string, now: Date): Date {
       // Milliseconds only; finer digits are dropped, not rounded, so 59.9999 stays in its second.
       millisecond: Number((fraction ?? '').padEnd(3, '0').slice(0, 3)),
     };
-    if (!isPossible(fields)) throw invalid(text);
+    if (!isPossible(fields)) throw invalid(text, options);
     if (zone === undefined) return localDate(fields, text);
     const offset = zoneOffsetMinutes(zone);
-    if (offset === undefined) throw invalid(text);
+    if (offset === undefined) throw invalid(text, options);
     return new Date(utcOf(fields) - offset * MINUTE_MS);
   }
 
-  throw invalid(text);
+  throw invalid(text, options);
+}
+
+/** A date filter's bound (`list --created-after WHEN`): an instant, and which side of it is in. */
+export interface Bound {
+  at: Date;
+  /** A date alone: `at` is the instant its day ends, and a time at it is after the day, not before it. */
+  dayEnd: boolean;
+}
+
+/**
+ * Reads a date filter's bound. A date alone is the instant its day ends, the next local midnight
+ * (23 or 25 hours after the last on a day the clocks change), so that `--X-after D` (at or after
+ * it) and `--X-before D` (before it) split time with no gap and no overlap, to the millisecond:
+ * consecutive weeks take every ticket once. Every other WHEN is as parseWhen reads it.
+ */
+export function parseBound(text: string, now: Date, options: WhenOptions = {}): Bound {
+  const dateOnly = DATE_ONLY.exec(text.trim());
+  if (!dateOnly) return { at: parseWhen(text, now, options), dayEnd: false };
+  const day = dayFields(dateOnly, text, options);
+  const at = new Date(0);
+  at.setFullYear(day.year, day.month - 1, day.day + 1);
+  // Where the clocks skip midnight (America/Santiago in September), Date moves it on to the first
+  // time after the gap: still the instant the day ends.
+  at.setHours(0, 0, 0, 0);
+  return { at, dayEnd: true };
 }

@@ -143,6 +143,10 @@ describe('tkt close', () => {
         expect(result.code, extra.join(' ')).toBe(2);
       }
     });
+    // -1M is no minute ago but a month meant, refused with its hint.
+    const month = await sendsNothing(h, () => h.cli(['close', String(ticket.id), '--date', '-1M']));
+    expect(month.code).toBe(2);
+    expect(month.stderr).toBe('error: --date: invalid date "-1M": M is not a unit\nhint: m is minutes; for months use days, e.g. -30d\n');
     expect(ticket.ticketStatusId).toBe(OPEN);
   });
 

@@ -327,6 +327,69 @@ describe('tkt list date ranges of dates alone', () => {
   });
 });
 
+describe('tkt list calendar weeks of dates alone', () => {
+  useTimeZone('Europe/Berlin');
+
+  it('puts every ticket in exactly one of consecutive weeks, to the millisecond, across a 25-hour Sunday', async () => {
+    // Weeks Monday to Sunday in 2020, when the sandbox has no other ticket: Sunday 25 October has
+    // 25 hours (the clocks go back). Each boundary Sunday has tickets at its last second, in its
+    // last second, and at the next midnight, which is Monday's, the next week's.
+    const sundays = ['2020-10-18', '2020-10-25', '2020-11-01', '2020-11-08'];
+    const created: [Date, number][] = [];
+    for (const [index, sunday] of sundays.slice(0, 3).entries()) {
+      const [year, month, day] = sunday.split('-').map(Number) as [number, number, number];
+      created.push([new Date(year, month - 1, day, 23, 59, 59, 0), index], [new Date(year, month - 1, day, 23, 59, 59, 400), index]);
+      created.push([new Date(year, month - 1, day + 1, 0, 0, 0, 0), index + 1]);
+    }
+    const tickets = h.sandbox.state.tickets.slice(0, created.length);
+    const saved = tickets.map((ticket) => ticket.createdOn);
+    try {
+      tickets.forEach((ticket, index) => (ticket.createdOn = created[index]![0].toISOString()));
+      const week = (index: number) =>
+        tickets
+          .filter((_, at) => created[at]![1] === index)
+          .map((ticket) => ticket.id)
+          .sort((a, b) => a - b);
+      const listedWeek = async (from: string, to: string) => (await ids('--all', '--created-after', from, '--created-before', to)).sort((a, b) => a - b);
+      // The week before the first boundary has its Sunday's last tickets; the last week, the Monday midnight one.
+      expect(await listedWeek('2020-10-11', sundays[0]!)).toEqual(week(0));
+      for (let index = 1; index < sundays.length; index++) expect(await listedWeek(sundays[index - 1]!, sundays[index]!), sundays[index]).toEqual(week(index));
+      expect(week(1)).toHaveLength(3);
+      // A date-time keeps its strict meaning: a ticket at it is on neither side.
+      const edge = created[0]![0].toISOString();
+      expect(await ids('--all', '--created-after', edge, '--created-before', '2020-10-25')).not.toContain(tickets[0]!.id);
+      expect(await ids('--all', '--created-after', '2020-10-11', '--created-before', edge)).not.toContain(tickets[0]!.id);
+    } finally {
+      tickets.forEach((ticket, index) => (ticket.createdOn = saved[index]!));
+    }
+  });
+
+  it('refuses a range of one date alone, whose end is its start, and a date-time at that end is no range either', async () => {
+    const empty = await sendsNothing(h, () => h.cli(['list', '--created-after', '2026-11-27', '--created-before', '2026-11-27T23:59:59.999']));
+    expect(empty.code).toBe(2);
+    // One millisecond is a range: the day's end itself.
+    const ends = await h.cli(['list', '--created-after', '2026-11-27', '--created-before', '2026-11-28T00:00:00.001']);
+    expect(ends.code, ends.stderr).toBe(0);
+  });
+});
+
+describe('tkt list relative dates', () => {
+  it('refuses -1M, which reads as a month, with how to say months; D, H and W are d, h and w', async () => {
+    const month = await sendsNothing(h, () => h.cli(['list', '--created-after', '-1M']));
+    expect(month.code).toBe(2);
+    expect(month.stderr).toBe('error: --created-after: invalid date "-1M": M is not a unit\nhint: m is minutes; for months use days, e.g. -30d\n');
+    expect(await ids('--all', '--created-after', '-1W')).toEqual(await ids('--all', '--created-after', '-1w'));
+  });
+
+  it('advises counting back for the creation date, ahead for the due date', async () => {
+    const created = await sendsNothing(h, () => h.cli(['list', '--created-after', '7d']));
+    expect(created.code).toBe(2);
+    expect(created.stderr).toBe('error: --created-after: invalid date "7d": use ISO 8601 (2026-12-01, 2026-12-01T14:00) or -7d/-4h/-30m\n');
+    const due = await sendsNothing(h, () => h.cli(['list', '--due-before', '7d']));
+    expect(due.stderr).toBe('error: --due-before: invalid date "7d": use ISO 8601 (2026-12-01, 2026-12-01T14:00) or +3d/+4h/+30m\n');
+  });
+});
+
 describe('tkt list date filters at a change of the clocks', () => {
   useTimeZone('America/St_Johns');
 

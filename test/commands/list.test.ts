@@ -423,6 +423,27 @@ describe('tkt list', () => {
     }
   });
 
+  it('reads a due date at today\'s local midnight, passed, as overdue in list and show, as the service flags it, never "today"', async () => {
+    const ticket = () => h.sandbox.state.tickets.find((t) => !t.isDeleted && t.ticketStatusId === 1)!;
+    const original = ticket().dueDate;
+    const midnight = new Date();
+    midnight.setHours(0, 0, 0, 0);
+    try {
+      ticket().dueDate = midnight.toISOString();
+      const id = ticket().id;
+      const json = await h.cli(['list', '--view', 'all-tickets', '--all', '--json']);
+      expect((JSON.parse(json.stdout) as { ticketId: number; isOverdue: boolean }[]).find((item) => item.ticketId === id)!.isOverdue).toBe(true);
+      const listed = await h.context({ tty: true, globals: { columns: 'id,due' } });
+      await run({ view: 'all-tickets', all: true }, listed.ctx);
+      expect(listed.stdout()).toMatch(new RegExp(`^ *${id} +(<1m|\\d+[mhd]) overdue *$`, 'm'));
+      const shown = await h.cli(['show', String(id)]);
+      expect(shown.stdout).toMatch(/Due: +\d{4}-\d\d-\d\d 00:00 \((<1m|\d+[mhd]) overdue\)\n/);
+      expect(shown.stdout + listed.stdout()).not.toContain('today');
+    } finally {
+      ticket().dueDate = original;
+    }
+  });
+
   it('escapes control characters of a title in the table and keeps them in --json', async () => {
     const ticket = h.sandbox.state.tickets[1]!;
     const original = ticket.title;

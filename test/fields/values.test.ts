@@ -62,6 +62,11 @@ describe('checkFields', () => {
     ]);
   });
 
+  it('refuses --due +1M, a month read as a minute, with how to say months on the same line', () => {
+    const error = usageError(() => checkFields('update', { due: '+1M' }, NOW));
+    expect(error.message).toBe('--due: invalid date "+1M": M is not a unit (m is minutes; for months use days, e.g. +30d)');
+  });
+
   it('names each attachment whose NAME after # is no plain file name, among the other bad values', () => {
     const error = usageError(() => checkFields('register', { due: 'soon', attach: ['ok.txt', '/dev/stdin#', 'b#x/y.log'] }, NOW));
     expect(error.details).toEqual([

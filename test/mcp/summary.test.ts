@@ -3,14 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { summarize } from '../../src/mcp/summary.js';
 
 describe('summarize', () => {
-  // A due date at local midnight is a day-only due: due by the end of that day (src/output/time.ts).
+  // A due date at local midnight is overdue from that instant, as the service counts it (src/output/time.ts).
   const midnightToday = new Date(2026, 10, 27);
   const afternoon = new Date(2026, 10, 27, 15, 0);
 
-  it('does not call a ticket due today overdue in the afternoon, when the service sends no flag', () => {
+  it('calls a ticket due at midnight overdue once midnight has passed, when the service sends no flag', () => {
     const item = { ticketId: 7, subject: 'printer', statusName: 'Open', dueDate: midnightToday.toISOString() };
-    expect(summarize(item, afternoon).overdue).toBeUndefined();
-    expect(summarize(item, new Date(2026, 10, 28, 9, 0)).overdue).toBe(true);
+    expect(summarize(item, new Date(2026, 10, 26, 23, 0)).overdue).toBeUndefined();
+    expect(summarize(item, afternoon).overdue).toBe(true);
   });
 
   it("takes the service's flag, and never calls a closed ticket overdue", () => {

@@ -80,10 +80,20 @@ describe('formatDue', () => {
     expect(formatDue(later(-2 * DAY), now, { settled: true, overdue: true })).toEqual({ text: '2026-11-20', overdue: false });
   });
 
-  it('reads a day-only due date (local midnight) by calendar day', () => {
-    expect(formatDue(new Date(2026, 10, 22), now)).toEqual({ text: 'today', overdue: false });
+  it('reads a day-only due date (local midnight) still ahead by calendar day', () => {
     expect(formatDue(new Date(2026, 10, 23), now)).toEqual({ text: 'in 1d', overdue: false });
-    expect(formatDue(new Date(2026, 10, 20), now)).toEqual({ text: '2d overdue', overdue: true });
+    expect(formatDue(new Date(2026, 10, 25), now)).toEqual({ text: 'in 3d', overdue: false });
+  });
+
+  it('reads a passed due date at local midnight as overdue, as the service counts it, never "today"', () => {
+    // Today's midnight, 14:05 ago: the service says isOverdue, and so does the table.
+    expect(formatDue(new Date(2026, 10, 22), now)).toEqual({ text: '14h overdue', overdue: true });
+    expect(formatDue(new Date(2026, 10, 22), now, { overdue: true })).toEqual({ text: '14h overdue', overdue: true });
+    expect(formatDue(new Date(2026, 10, 22), now, { overdue: false })).toEqual({ text: '14h ago', overdue: false });
+    // As every past due date: 2d14h is nearer 3d.
+    expect(formatDue(new Date(2026, 10, 20), now)).toEqual({ text: '3d overdue', overdue: true });
+    // At the very instant, it is not yet past.
+    expect(formatDue(new Date(2026, 10, 22), new Date(2026, 10, 22))).toEqual({ text: 'in <1m', overdue: false });
   });
 
   it('is empty without a due date', () => {

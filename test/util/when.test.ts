@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { parseWhen } from '../../src/util/when.js';
+import { parseBound, parseWhen } from '../../src/util/when.js';
 import { useTimeZone } from '../helpers/time-zone.js';
 
 // Local time fields, so the assertions hold whatever the machine's time zone.
@@ -48,6 +48,37 @@ describe('parseWhen', () => {
   it('counts back from now with a minus sign (list --created-after -7d)', () => {
     expect(local(parseWhen('-3d', now))).toEqual([2026, 3, 7, 9, 15, 0, 0]);
     expect(parseWhen('-90m', now).getTime()).toBe(now.getTime() - 90 * 60_000);
+  });
+
+  it('takes D, H and W for d, h and w: no other unit is spelt so', () => {
+    expect(local(parseWhen('-1W', now))).toEqual([2026, 3, 3, 9, 15, 0, 0]);
+    expect(parseWhen('-2H', now).getTime()).toBe(now.getTime() - 2 * 3_600_000);
+  });
+
+  it('refuses an upper-case M, which reads as months, rather than take it as minutes', () => {
+    for (const [text, hint] of [
+      ['-1M', 'm is minutes; for months use days, e.g. -30d'],
+      ['+2M', 'm is minutes; for months use days, e.g. +30d'],
+    ] as const) {
+      const error = (() => {
+        try {
+          parseWhen(text, now);
+        } catch (caught) {
+          return caught;
+        }
+        return undefined;
+      })();
+      expect(error, text).toBeInstanceOf(UsageError);
+      expect((error as UsageError).message).toBe(`invalid date "${text}": M is not a unit`);
+      expect((error as UsageError).hint).toBe(hint);
+    }
+    expect(parseWhen('-1m', now).getTime()).toBe(now.getTime() - 60_000);
+  });
+
+  it('advises counting back for an option that looks back (list --created-after)', () => {
+    expect(() => parseWhen('7d', now, { past: true })).toThrow('invalid date "7d": use ISO 8601 (2026-12-01, 2026-12-01T14:00) or -7d/-4h/-30m');
+    expect(() => parseBound('7d', now, { past: true })).toThrow('or -7d/-4h/-30m');
+    expect(() => parseBound('2026-02-30', now, { past: true })).toThrow('or -7d/-4h/-30m');
   });
 
   it.each([
@@ -99,5 +130,37 @@ describe('parseWhen across a change of the clocks', () => {
   it('reads an hour the clocks repeat (fall back) as its first time, still in summer time', () => {
     // 1 November 2026: 02:00 NDT (-02:30) goes back to 01:00 NST (-03:30); 01:30 comes twice.
     expect(parseWhen('2026-11-01T01:30', now).toISOString()).toBe('2026-11-01T04:00:00.000Z');
+  });
+});
+
+describe('parseBound', () => {
+  useTimeZone('Europe/Berlin');
+
+  it('reads a date alone as the instant its day ends: the next local midnight', () => {
+    expect(parseBound('2026-11-22', now)).toEqual({ at: new Date('2026-11-22T23:00:00.000Z'), dayEnd: true });
+    expect(parseBound(' 2026-12-31 ', now)).toEqual({ at: new Date('2026-12-31T23:00:00.000Z'), dayEnd: true });
+  });
+
+  it('ends a day of 23 or 25 hours at its next midnight, not 24 hours after the last', () => {
+    // 29 March 2026 the clocks go forward (23 hours), 25 October back (25 hours).
+    expect(parseBound('2026-03-28', now).at.toISOString()).toBe('2026-03-28T23:00:00.000Z');
+    expect(parseBound('2026-03-29', now).at.toISOString()).toBe('2026-03-29T22:00:00.000Z');
+    expect(parseBound('2026-10-24', now).at.toISOString()).toBe('2026-10-24T22:00:00.000Z');
+    expect(parseBound('2026-10-25', now).at.toISOString()).toBe('2026-10-25T23:00:00.000Z');
+  });
+
+  it('keeps every other WHEN as parseWhen reads it, a strict bound', () => {
+    expect(parseBound('2026-11-22T23:59:59', now)).toEqual({ at: new Date('2026-11-22T22:59:59.000Z'), dayEnd: false });
+    expect(parseBound('-7d', now)).toEqual({ at: parseWhen('-7d', now), dayEnd: false });
+    expect(() => parseBound('2026-02-29', now)).toThrow(UsageError);
+  });
+});
+
+describe('parseBound where the clocks skip midnight', () => {
+  useTimeZone('America/Santiago');
+
+  it('ends the day at the first time after the gap', () => {
+    // 6 September 2026: midnight does not exist in Santiago, 5 September's 23:59:59.999 (-04:00) is followed by 01:00 (-03:00).
+    expect(parseBound('2026-09-05', now).at.toISOString()).toBe('2026-09-06T04:00:00.000Z');
   });
 });
