@@ -33,8 +33,11 @@ export interface Reply {
   at: string | null;
 }
 
-/** Why a ticket left: read deleted (or gone), or still there but no longer in the view. */
-export type RemovedReason = 'deleted' | 'left the view';
+/**
+ * Why a ticket left: read deleted (or gone), or still there but no longer in the view; or not read
+ * (more missing tickets in one poll than it reads: README, Watching).
+ */
+export type RemovedReason = 'deleted' | 'left the view' | 'not confirmed';
 
 /** What a poll learnt of a ticket of the previous poll that is not in this one. */
 export interface Departure {

@@ -34,15 +34,21 @@ export type ViewWatchOptions = ListFilterOptions & Pick<ListSourceOptions, 'view
 const MAX_WALKS = 3;
 /** Missing tickets read before walking again: a deleted one, or one the filter now refuses, needs no other walk. */
 const FEW_MISSING = 10;
-/** Detail reads a poll spends on missing tickets (their reason and values now); past these, the values last seen. */
-const MAX_CONFIRM_READS = 100;
+/** Detail reads a poll spends on missing tickets (their reason and values now); past these, "not confirmed" and the values last seen. */
+export const MAX_CONFIRM_READS = 100;
 const CONFIRM_CONCURRENCY = 8;
 
-/** One walk of the view: its tickets; whether it saw the desk change under it; whether it was one page (one read, of one moment). */
+/**
+ * One walk of the view: its tickets; whether it saw the desk change under it; whether, seeing no
+ * change, it read the view whole as of one moment: one page (one read), or pages the service's
+ * count vouches for (X-Total-Count, the same at every page and all of it listed: a ticket leaving
+ * ahead of a page would have moved it). Without a count, a ticket leaving ahead of a page hides
+ * another from the walk, unseen.
+ */
 interface Walk {
   snapshot: Snapshot;
   changed: boolean;
-  onePage: boolean;
+  complete: boolean;
 }
 
 /** The poll of a view: checks the options and resolves the filter's names once, before the first poll. */
@@ -77,7 +83,8 @@ export async function viewPoll(options: ViewWatchOptions, ctx: Context): Promise
         if (ticket !== undefined) snapshot.set(String(ticket.id), ticket);
       }
     }
-    return { snapshot, changed: changes.failure() !== undefined, onePage: filled === 0 || (filled === 1 && firstShort) };
+    const hasCount = changes.lastTotal !== undefined;
+    return { snapshot, changed: changes.failure() !== undefined, complete: hasCount || filled === 0 || (filled === 1 && firstShort) };
   };
   return async (pollCtx, previous) => {
     const departures = new Map<string, Departure>();
@@ -86,24 +93,37 @@ export async function viewPoll(options: ViewWatchOptions, ctx: Context): Promise
     const stillThere = new Map<string, WatchedTicket | undefined>();
     const read = new Set<string>();
     let missedBefore = new Set<string>();
+    // The baseline: every ticket its walks saw, each with its latest values.
+    let seen: Snapshot | undefined;
     for (let walks = 1; ; walks++) {
-      const { snapshot, changed, onePage } = await walk(pollCtx);
+      const { snapshot, changed, complete } = await walk(pollCtx);
       const last = walks === MAX_WALKS;
+      if (previous === undefined) {
+        // A ticket the baseline missed would be told added at the next poll though it was there
+        // all along: a walk that cannot vouch for itself is walked again until two agree.
+        const agreed = seen !== undefined && sameKeys(seen, snapshot);
+        seen = seen === undefined ? snapshot : new Map([...seen, ...snapshot]);
+        if (last || (!changed && (complete || agreed))) return { snapshot: seen };
+        continue;
+      }
       // A walk that saw the desk change may have missed any ticket: walk again before judging any.
       if (changed && !last) {
         missedBefore = new Set();
         continue;
       }
-      if (previous === undefined) return { snapshot };
       const missing = [...previous.keys()].filter((key) => !snapshot.has(key) && !departures.has(key));
-      // Missed by one read of the whole view, or by this walk and the one before, neither seeing a change: it left.
-      const gone = new Set(missing.filter((key) => !changed && (onePage || missedBefore.has(key))));
+      // Missed by a whole read of the view, or by this walk and the one before, neither seeing a change: it left.
+      const gone = new Set(missing.filter((key) => !changed && (complete || missedBefore.has(key))));
       const doubted = missing.filter((key) => !gone.has(key));
       // Many in doubt is a desk that changed between pages: another walk, not a read each.
       const toRead = [...gone, ...(doubted.length <= FEW_MISSING ? doubted : [])].filter((key) => !read.has(key)).slice(0, MAX_CONFIRM_READS - read.size);
       for (const key of toRead) read.add(key);
       await confirm(pollCtx, toRead, filter, departures, stillThere);
-      for (const key of gone) if (!departures.has(key)) departures.set(key, { reason: 'left the view', ticket: stillThere.get(key) });
+      // One read still there left the view; one past the reads a poll spends, tkt cannot say why.
+      for (const key of gone) {
+        if (!departures.has(key))
+          departures.set(key, read.has(key) ? { reason: 'left the view', ticket: stillThere.get(key) } : { reason: 'not confirmed', ticket: undefined });
+      }
       const remaining = doubted.filter((key) => !departures.has(key));
       if (remaining.length === 0) return { snapshot, departures };
       if (last) {
@@ -114,6 +134,10 @@ export async function viewPoll(options: ViewWatchOptions, ctx: Context): Promise
       missedBefore = new Set(remaining);
     }
   };
+}
+
+function sameKeys(a: Snapshot, b: Snapshot): boolean {
+  return a.size === b.size && [...a.keys()].every((key) => b.has(key));
 }
 
 /**

@@ -11,8 +11,8 @@ import { breakLineAfterCtrlC } from '../output/io.js';
 import { flushed } from '../output/write.js';
 import { formatDate } from '../output/time.js';
 import { signalGroup } from '../util/process-group.js';
-import { addedEvents, diffSnapshots, type Snapshot, type WatchEvent } from './events.js';
-import type { Poll } from './polls.js';
+import { addedEvents, diffSnapshots, type RemovedReason, type Snapshot, type WatchEvent } from './events.js';
+import { MAX_CONFIRM_READS, type Poll } from './polls.js';
 import { describeWatching, writeState, type HeldState, type Watching } from './state-file.js';
 
 /** How the watch waits: real time, or a clock a test moves (test/watch/). */
@@ -215,6 +215,12 @@ const shownValue = (value: string | null) => (value === null ? '(none)' : saniti
 /** A due date in local time, as tkt list shows dates; anything else as it is. */
 const shownField = (name: string, value: string | null) => (name === 'due' && value !== null ? formatDate(new Date(value)) || value : shownValue(value));
 
+/** A removal's reason in the event's line: one not confirmed says why. */
+function reasonText(reason: RemovedReason | undefined): string {
+  if (reason === 'not confirmed') return `not confirmed: more than ${MAX_CONFIRM_READS} missing tickets in one poll`;
+  return reason ?? 'left the view';
+}
+
 /**
  * `#1042 status Open → In Progress, priority Low → High`; `#1042 added: Printer jam (Open)`;
  * `#1042 removed (left the view): Printer jam (status Open → In Progress)`.
@@ -230,7 +236,7 @@ export function eventText(event: WatchEvent): string {
     case 'added':
       return `#${event.id} added: ${shownValue(ticket.title)} (${shownValue(ticket.status)})`;
     case 'removed':
-      return `#${event.id} removed (${event.reason ?? 'left the view'}): ${shownValue(ticket.title)}${changes === '' ? '' : ` (${changes})`}`;
+      return `#${event.id} removed (${reasonText(event.reason)}): ${shownValue(ticket.title)}${changes === '' ? '' : ` (${changes})`}`;
     case 'replied':
       return `#${event.id} replied: ${(event.replies ?? []).map((reply) => `${shownValue(reply.from)} (${sanitizeInline(entryType({ type: reply.kind ?? undefined, draft: false }))})`).join(', ')}`;
   }

@@ -89,11 +89,12 @@ export async function sendsNothing<T>(h: Harness, action: () => Promise<T>): Pro
  * the request goes on to the sandbox as it came, so lookups still work. Point a context at it
  * with `frontEnv(h, server)`. `holdMs` keeps each request open that long first, so a client's
  * concurrent requests overlap at this server (the in-process sandbox answers each at once).
+ * It passes on no X-Total-Count, as a service that sends none, unless `total` is set.
  */
 export async function startFrontServer(
   h: Harness,
   answer: (req: IncomingMessage, res: ServerResponse, body: Buffer) => boolean,
-  options: { holdMs?: number; gate?: (req: IncomingMessage, res: ServerResponse) => Promise<void> } = {},
+  options: { holdMs?: number; gate?: (req: IncomingMessage, res: ServerResponse) => Promise<void>; total?: boolean } = {},
 ): Promise<TestServer> {
   return startServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -113,7 +114,11 @@ export async function startFrontServer(
             const method = req.method ?? 'GET';
             void fetch(`${h.sandbox.url}${req.url ?? '/'}`, { method, headers, body: body.length > 0 ? body : undefined })
               .then(async (passed) => {
-                res.writeHead(passed.status, { 'content-type': passed.headers.get('content-type') ?? 'application/json' });
+                const total = options.total === true ? passed.headers.get('x-total-count') : null;
+                res.writeHead(passed.status, {
+                  'content-type': passed.headers.get('content-type') ?? 'application/json',
+                  ...(total === null ? {} : { 'x-total-count': total }),
+                });
                 res.end(Buffer.from(await passed.arrayBuffer()));
               })
               .catch(() => res.writeHead(502).end());

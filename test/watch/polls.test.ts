@@ -1,26 +1,24 @@
 // The poll of a view that changes while its pages are read (src/watch/polls.ts, README
 // "Watching"): the service pages by position, so tickets leaving page 1 before page 2 is read
 // pull the rest up and hide the tickets at the page boundary. Such a ticket never left the view:
-// no `removed` for it (nor `added` when it comes back). A front server changes the sandbox at the
-// moment the second page request of a poll arrives; it passes no X-Total-Count, as a service
-// without one, so the walk cannot see the change itself.
+// no `removed` for it (nor `added` when it comes back, nor when the baseline missed it). A front
+// server changes the sandbox at the moment the second page request of a walk arrives; it passes
+// no X-Total-Count, as a service without one, so the walk cannot see the change itself, unless
+// a test gives the service's count on (then the walk sees it, and vouches for a calm walk).
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import type { WatchEvent } from '../../src/watch/events.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { InterruptedError } from '../../src/errors.js';
+import { eventText } from '../../src/watch/watch.js';
+import type { TestServer } from '../api/server.js';
 import type { Harness } from '../helpers/harness.js';
 import { frontEnv, requestTo, startFrontServer, ticketById, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import { jsonLines, startWatch } from '../helpers/watch-run.js';
 
 let h: Harness;
 // 500 tickets: a view of several 100-ticket pages.
 useHarness({ sandbox: { seedTickets: 500 } }, (harness) => (h = harness));
 let dir: string;
 useTempDir('tkt-watch-polls-', (path) => (dir = path));
-
-const jsonLines = (text: string): WatchEvent[] =>
-  text
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as WatchEvent);
 
 const isListPage = requestTo('POST', '/api/TicketsApi');
 const isDetailRead = requestTo('GET', /^\/api\/TicketsApi\/\d+$/);
@@ -33,16 +31,42 @@ async function firstIds(view: string, count: number): Promise<number[]> {
 }
 
 /**
- * `tkt watch --once --state` over `view` through a front server: a baseline run, then a run
- * during which `change` runs as that run's second page request arrives (page 1 already read),
- * then a third run. The events of the last two, and the requests of the second.
+ * A server in front of the sandbox that counts the walks of the view (by their first page, which
+ * each awaits: a request past the end may still be on its way), and passes on the service's
+ * count (X-Total-Count) when `total` is set. `change` runs as a walk's request for page 2 arrives
+ * (page 1 already read), while `armed()` says so.
  */
-async function pollAcrossAChange(view: string, state: string, change: () => void) {
-  let armed = false;
-  let pages = 0;
-  const server = await startFrontServer(h, () => false, {
-    gate: async (req) => {
-      if (armed && isListPage(req) && ++pages === 2) change();
+async function frontDesk(options: { total?: boolean; armed?: () => boolean; change?: () => void } = {}) {
+  let walks = 0;
+  const server = await startFrontServer(
+    h,
+    (req, _res, body) => {
+      if (!isListPage(req)) return false;
+      // By the page asked for: an earlier walk's request past the end of the view may come late.
+      const { page } = JSON.parse(body.toString('utf8')) as { page?: number };
+      if (page === 1) walks++;
+      if (page === 2 && options.armed?.() === true) options.change?.();
+      return false;
+    },
+    { total: options.total ?? false },
+  );
+  return { server, walks: () => walks };
+}
+
+/**
+ * `tkt watch --once --state` over `view` through a front server: a baseline run, then a run
+ * during whose first walk `change` runs as its second page request arrives (page 1 already read),
+ * then a third run. The events of the last two, the requests and walks of the second.
+ * `atBaseline`: the change comes in the baseline's first walk instead.
+ */
+async function pollAcrossAChange(view: string, state: string, change: () => void, options: { total?: boolean; atBaseline?: boolean } = {}) {
+  let armed = options.atBaseline === true;
+  const { server, walks } = await frontDesk({
+    total: options.total ?? false,
+    armed: () => armed,
+    change: () => {
+      armed = false;
+      change();
     },
   });
   try {
@@ -52,13 +76,14 @@ async function pollAcrossAChange(view: string, state: string, change: () => void
       return jsonLines(result.stdout);
     };
     expect(await once()).toEqual([]);
-    armed = true;
-    const before = server.requests.length;
+    armed = options.atBaseline !== true;
+    const [before, walksBefore] = [server.requests.length, walks()];
     const changed = await once();
     const requests = server.requests.slice(before);
+    const walked = walks() - walksBefore;
     armed = false;
     const after = await once();
-    return { changed, after, requests };
+    return { changed, after, requests, walks: walked };
   } finally {
     await server.close();
   }
@@ -98,22 +123,12 @@ describe('tkt watch over a view that changes during a poll', () => {
   });
 
   it('a ticket gone between polls on a calm desk costs one read and no other walk; one that left a view the service filters, a second walk unless the view fits one page', async () => {
-    // Walks counted by their first page, which each awaits (a request past the end may still be on its way).
-    let walks = 0;
-    const server = await startFrontServer(h, (req, _res, body) => {
-      if (isListPage(req) && (JSON.parse(body.toString('utf8')) as { page?: number }).page === 1) walks++;
-      return false;
-    });
+    const { server, walks } = await frontDesk();
     try {
-      const run = async (view: string, state: string, ...more: string[]) => {
-        const [before, walksBefore] = [server.requests.length, walks];
-        const result = await h.cli(['--json', 'watch', '--once', '--view', view, ...more, '--state', state], { env: frontEnv(h, server) });
-        expect(result.code, result.stderr).toBe(0);
-        const requests = server.requests.slice(before);
-        return { events: jsonLines(result.stdout), walks: walks - walksBefore, reads: requests.filter(isDetailRead).length };
-      };
+      const run = onceThrough(server, walks);
+      // Without the service's count, a baseline of several pages is walked twice, the two agreeing.
       const all = join(dir, 'calm-all.json');
-      expect((await run('all-tickets', all)).walks).toBe(1);
+      expect((await run('all-tickets', all)).walks).toBe(2);
       const [deleted] = await firstIds('all-tickets', 1);
       ticketById(h, deleted!).isDeleted = true;
       const told = await run('all-tickets', all);
@@ -121,7 +136,7 @@ describe('tkt watch over a view that changes during a poll', () => {
       expect([told.walks, told.reads]).toEqual([1, 1]);
 
       const unassigned = join(dir, 'calm-unassigned.json');
-      expect((await run('unassigned-tickets', unassigned)).walks).toBe(1);
+      expect((await run('unassigned-tickets', unassigned)).walks).toBe(2);
       const [assigned] = await firstIds('unassigned-tickets', 1);
       ticketById(h, assigned!).assignedUser = h.sandbox.state.users.find((user) => user.username === 'tech')!.id;
       const left = await run('unassigned-tickets', unassigned);
@@ -143,4 +158,138 @@ describe('tkt watch over a view that changes during a poll', () => {
       await server.close();
     }
   });
+
+  it('a baseline that meets a bulk delete between two pages, on a service without a count: no ticket told added later that was there all along', async () => {
+    const deleted = await firstIds('all-tickets', 50);
+    const { changed, after } = await pollAcrossAChange(
+      'all-tickets',
+      join(dir, 'baseline.json'),
+      () => {
+        for (const id of deleted) ticketById(h, id).isDeleted = true;
+      },
+      { atBaseline: true },
+    );
+    // The deleted tickets were in the view when the baseline read page 1: told removed at the next poll.
+    expect(changed.map((event) => [event.event, event.id, event.reason])).toEqual(deleted.map((id) => ['removed', id, 'deleted']));
+    expect(after).toEqual([]);
+  });
+
+  it('more missing tickets in one poll than it reads: the ones past the reads are removed as not confirmed, with the values last seen', async () => {
+    const deleted = await firstIds('all-tickets', 130);
+    const { server, walks } = await frontDesk();
+    try {
+      const run = onceThrough(server, walks);
+      const state = join(dir, 'many.json');
+      await run('all-tickets', state);
+      for (const id of deleted) ticketById(h, id).isDeleted = true;
+      const told = await run('all-tickets', state);
+      expect(told.reads).toBe(100);
+      expect(told.events.map((event) => [event.event, event.id, event.reason])).toEqual(
+        deleted.map((id, index) => ['removed', id, index < 100 ? 'deleted' : 'not confirmed']),
+      );
+      expect(told.events.every((event) => Object.keys(event.changes).length === 0)).toBe(true);
+      const last = told.events.at(-1)!;
+      expect(eventText(last)).toBe(`#${last.id} removed (not confirmed: more than 100 missing tickets in one poll): ${last.ticket.title}`);
+    } finally {
+      await server.close();
+    }
+  });
 });
+
+describe('tkt watch over a service that counts its views (X-Total-Count)', () => {
+  // unassigned-tickets of several pages, whatever the tests before took from it.
+  beforeAll(() => {
+    const live = h.sandbox.state.tickets.filter((ticket) => !ticket.isDeleted);
+    for (const ticket of live.slice(0, 250)) ticket.assignedUser = null;
+  });
+
+  it('a bulk delete of page 1 between two pages, seen by the walk itself: removed for the deleted tickets only, each read once, in two walks', async () => {
+    const deleted = await firstIds('all-tickets', 50);
+    const { changed, after, requests, walks } = await pollAcrossAChange(
+      'all-tickets',
+      join(dir, 'counted-deleted.json'),
+      () => {
+        for (const id of deleted) ticketById(h, id).isDeleted = true;
+      },
+      { total: true },
+    );
+    expect(changed.map((event) => [event.event, event.id, event.reason])).toEqual(deleted.map((id) => ['removed', id, 'deleted']));
+    expect(after).toEqual([]);
+    // The walk that saw the count move, then one that the count vouches for: no third.
+    expect([walks, requests.filter(isDetailRead).length]).toEqual([2, 50]);
+  });
+
+  it('a calm desk: a baseline and a poll of one walk each, one that left a view the service filters too', async () => {
+    const { server, walks } = await frontDesk({ total: true });
+    try {
+      const run = onceThrough(server, walks);
+      const state = join(dir, 'counted-calm.json');
+      expect((await run('unassigned-tickets', state)).walks).toBe(1);
+      const [assigned] = await firstIds('unassigned-tickets', 1);
+      ticketById(h, assigned!).assignedUser = h.sandbox.state.users.find((user) => user.username === 'tech')!.id;
+      const left = await run('unassigned-tickets', state);
+      expect(left.events.map((event) => [event.event, event.id, event.reason])).toEqual([['removed', assigned, 'left the view']]);
+      expect([left.walks, left.reads]).toEqual([1, 1]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a desk that changes during every walk of a poll: a ticket missing is kept as last seen, told nothing, and decided by the next poll', async () => {
+    const view = 'unassigned-tickets';
+    const tech = h.sandbox.state.users.find((user) => user.username === 'tech')!.id;
+    const firstPage = await firstIds(view, 20);
+    // Deleted one by one, each as a walk reads its second page: the count moves in every walk.
+    const doomed = firstPage.slice(0, 3);
+    const leaving = firstPage[10]!;
+    let armed = false;
+    const { server, walks } = await frontDesk({
+      total: true,
+      armed: () => armed,
+      change: () =>
+        (ticketById(
+          h,
+          doomed.find((id) => !ticketById(h, id).isDeleted)!,
+        ).isDeleted = true),
+    });
+    try {
+      const { r, clock, done } = await startWatch(h, { view }, { globals: { json: true }, env: { ...frontEnv(h, server), TKT_TEST_WATCH_INTERVAL_MS: '0' } });
+      expect(r.stdout()).toBe('');
+      ticketById(h, leaving).assignedUser = tech;
+      armed = true;
+      const walksBefore = walks();
+      await clock.next();
+      armed = false;
+      // Three walks, each seeing the count move: the two deleted before the last one read page 1
+      // are read deleted; the ticket that left (read still there), and any the last walk missed
+      // by the shift, stay in doubt.
+      expect(walks() - walksBefore).toBe(3);
+      const inDoubt = jsonLines(r.stdout());
+      expect(inDoubt.map((event) => [event.event, event.id, event.reason])).toEqual(doomed.slice(0, 2).map((id) => ['removed', id, 'deleted']));
+      await clock.next();
+      const decided = jsonLines(r.stdout()).slice(inDoubt.length);
+      expect(decided.map((event) => [event.event, event.id, event.reason])).toEqual([
+        ['removed', doomed[2], 'deleted'],
+        ['removed', leaving, 'left the view'],
+      ]);
+      expect(decided[1]!.changes.assignee).toEqual([null, decided[1]!.ticket.assignee]);
+      await clock.next();
+      expect(jsonLines(r.stdout())).toHaveLength(inDoubt.length + decided.length);
+      r.abort.abort();
+      await expect(done).rejects.toBeInstanceOf(InterruptedError);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+/** `tkt watch --once --view VIEW ... --state FILE` through `server`: its events, its walks, its detail reads. */
+function onceThrough(server: TestServer, walks: () => number) {
+  return async (view: string, state: string, ...more: string[]) => {
+    const [before, walksBefore] = [server.requests.length, walks()];
+    const result = await h.cli(['--json', 'watch', '--once', '--view', view, ...more, '--state', state], { env: frontEnv(h, server) });
+    expect(result.code, result.stderr).toBe(0);
+    const requests = server.requests.slice(before);
+    return { events: jsonLines(result.stdout), walks: walks() - walksBefore, reads: requests.filter(isDetailRead).length };
+  };
+}
