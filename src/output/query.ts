@@ -3,8 +3,53 @@
 // following the community specification (let, items, group_by...); the older `jmespath`
 // package is untyped CommonJS that has not followed the specification since 2022. This file
 // is imported only when --query is given.
-import { TreeInterpreter, compile, getRegisteredFunctions, type JSONValue } from '@jmespath-community/jmespath';
+import { TYPE_ARRAY, TYPE_EXPREF, TreeInterpreter, compile, getRegisteredFunctions, register, type JSONValue } from '@jmespath-community/jmespath';
 import { UsageError } from '../errors.js';
+
+/** A compiled expression, as the library's functions get an `&expression` (its type is not exported). */
+type ExpressionNode = Parameters<typeof TreeInterpreter.visit>[0];
+
+/** A JMESPath type name, for errors. */
+const typeName = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
+
+/** Strings by code point, as the library's sort_by() orders them (`<` compares UTF-16 units, putting U+FF01 after an emoji). */
+function compareKeys(a: number | string, b: number | string): number {
+  if (typeof a === 'number' || typeof b === 'number') return Number(a) - Number(b);
+  const [left, right] = [Array.from(a, (char) => char.codePointAt(0) ?? 0), Array.from(b, (char) => char.codePointAt(0) ?? 0)];
+  const differing = left.findIndex((point, index) => point !== right[index]);
+  // Past the end of `right`, `left` is the longer one: greater.
+  return differing === -1 ? left.length - right.length : (left[differing] ?? 0) - (right[differing] ?? -1);
+}
+
+/**
+ * max_by() (`sign` 1) and min_by() (-1) as the specification has them: keys all numbers or all
+ * strings, the first item of the greatest (least) key, null for an empty array. The library's own
+ * (1.3.0, the newest, and its repository's head) compares every key with `> -Infinity`, so a
+ * string key (`max_by(@, &createdOn)`) always gave null, and a falsy winner (`0`) null too.
+ */
+function extremeBy(name: string, sign: 1 | -1) {
+  return ([items, expression]: (JSONValue | ExpressionNode)[]): JSONValue => {
+    let best: { item: JSONValue; key: number | string } | undefined;
+    for (const item of items as JSONValue[]) {
+      const key = TreeInterpreter.visit(expression as ExpressionNode, item);
+      if (typeof key !== 'number' && typeof key !== 'string')
+        throw new Error(`Invalid type: ${name}() expected the expression to give (number | string), received ${typeName(key)}`);
+      if (best !== undefined && typeof key !== typeof best.key)
+        throw new Error(`Invalid type: ${name}() expected every key to be a ${typeof best.key}, as the first is; received ${typeof key}`);
+      if (best === undefined || sign * compareKeys(key, best.key) > 0) best = { item, key };
+    }
+    return best?.item ?? null;
+  };
+}
+
+for (const [name, sign] of [
+  ['max_by', 1],
+  ['min_by', -1],
+] as const) {
+  // register() refuses built-in names by type alone; replacing one is what override is for.
+  const registered = register(name as string, extremeBy(name, sign), [{ types: [TYPE_ARRAY] }, { types: [TYPE_EXPREF] }], { override: true });
+  if (!registered.success) throw new Error(registered.message);
+}
 
 export interface CompiledQuery {
   apply(value: unknown): unknown;

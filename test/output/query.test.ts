@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createOutput } from '../../src/output/format.js';
 import { compileQuery } from '../../src/output/query.js';
 import { createTestIO } from '../helpers/io.js';
+import { UsageError } from '../../src/errors.js';
 
 describe('compileQuery', () => {
   it('marks projections over the whole array as elementwise, and nothing else', () => {
@@ -39,6 +40,36 @@ describe('compileQuery', () => {
       const paged = [items.slice(0, 2), items.slice(2)].flatMap((page) => query.apply(page) as unknown[]);
       expect(paged, expression).toEqual(query.apply(items));
     }
+  });
+
+  it('finds max_by and min_by by number or string keys, as the specification has them', () => {
+    const tickets = [
+      { id: 1, hours: 5, createdOn: '2024-03-02T10:00:00Z' },
+      { id: 2, hours: 9, createdOn: '2024-03-01T10:00:00Z' },
+      { id: 3, hours: -1, createdOn: '2024-03-03T10:00:00Z' },
+      { id: 4, hours: 9, createdOn: '2024-03-03T10:00:00Z' },
+    ];
+    const apply = (expression: string, value: unknown = tickets) => compileQuery(expression).apply(value);
+    expect(apply('max_by(@, &hours).id')).toBe(2);
+    expect(apply('min_by(@, &hours).id')).toBe(3);
+    // ISO timestamps order as strings; on a tie the first item wins.
+    expect(apply('max_by(@, &createdOn).id')).toBe(3);
+    expect(apply('min_by(@, &createdOn).id')).toBe(2);
+    // Strings in code point order, as sort_by() orders them (JavaScript's < would put U+FF01 after an emoji).
+    expect(apply('max_by(@, &name).name', [{ name: '😀' }, { name: '！' }])).toBe('😀');
+    // A falsy winner is still the answer.
+    expect(apply('max_by(@, &@)', [0, -1])).toBe(0);
+    expect(apply('max_by(@, &hours)', [])).toBeNull();
+    expect(apply('min_by(@, &createdOn)', [])).toBeNull();
+  });
+
+  it('refuses max_by and min_by keys that are mixed, or neither numbers nor strings', () => {
+    const apply = (expression: string, value: unknown) => () => compileQuery(expression).apply(value);
+    expect(apply('max_by(@, &k)', [{ k: 1 }, { k: 'a' }])).toThrow(UsageError);
+    expect(apply('min_by(@, &k)', [{ k: 'a' }, { k: 1 }])).toThrow(/--query failed: .*min_by\(\).*string.*number/);
+    expect(apply('max_by(@, &k)', [{ k: 1 }, { j: 2 }])).toThrow(/--query failed: .*max_by\(\).*null/);
+    expect(apply('min_by(@, &k)', [{ k: true }])).toThrow(/--query failed: .*min_by\(\).*boolean/);
+    expect(apply('max_by(@, &k)', 'text')).toThrow(/--query failed/);
   });
 
   it('refuses bad syntax and unknown functions as usage errors', () => {
