@@ -14,7 +14,10 @@ describe('compileQuery', () => {
 
   it('names the members read that the answer lacks where they are read', () => {
     const ticket = { id: 1, site: { title: 'HQ' }, conversations: [{ subject: 'Re: 1' }] };
-    const absent = (expression: string, value: unknown = ticket) => compileQuery(expression).absentMembers(value);
+    const absent = (expression: string, value: unknown = ticket) =>
+      compileQuery(expression)
+        .absentMembers(value)
+        .flatMap((level) => level.names);
     // The answer's own members: one that only a nested record has is absent all the same.
     expect(absent('subject')).toEqual(['subject']);
     expect(absent('{s: subject, t: title, i: id}')).toEqual(['subject', 'title']);
@@ -31,6 +34,35 @@ describe('compileQuery', () => {
     for (const expression of ['[].ticketId', 'ticketId', '[].site.title', 'items[].id', '[?subject].id'])
       expect(absent(expression, expression === 'items[].id' ? { items: [] } : []), expression).toEqual([]);
     expect(absent('[].site.title', [{ id: 1 }])).toEqual(['site']);
+  });
+
+  it('follows the path of the expression to where a member is missing, naming the members there', () => {
+    const status = {
+      counts: { open: 2 },
+      urgent: [
+        { ticketId: 7, subject: 'Printer' },
+        { ticketId: 8, subject: 'VPN', dueDate: 'x' },
+      ],
+    };
+    const absent = (expression: string, value: unknown = status) => compileQuery(expression).absentMembers(value);
+    const urgentItems = { names: ['id'], members: ['ticketId', 'subject', 'dueDate'] };
+    expect(absent('urgent[].id')).toEqual([{ where: 'urgent[]', ...urgentItems }]);
+    expect(absent('urgent[*].id')).toEqual([{ where: 'urgent[]', ...urgentItems }]);
+    expect(absent("urgent[?subject=='none'].id")).toEqual([{ where: 'urgent[]', ...urgentItems }]);
+    expect(absent('urgent[0].id')).toEqual([{ where: 'urgent[0]', names: ['id'], members: ['ticketId', 'subject'] }]);
+    expect(absent('counts.closed')).toEqual([{ where: 'counts', names: ['closed'], members: ['open'] }]);
+    // Each level its own members: the answer's and its urgent items'.
+    expect(absent('{a: id, b: urgent[].id}')).toEqual([
+      { where: '', names: ['id'], members: ['counts', 'urgent'] },
+      { where: 'urgent[]', ...urgentItems },
+    ]);
+    // Past a function no member path says where: the items it read are still named.
+    expect(absent('sort_by(urgent, &ticketId)[].id')).toEqual([{ where: undefined, ...urgentItems }]);
+    expect(absent('sort_by(urgent, &id)')).toEqual([{ where: undefined, ...urgentItems }]);
+    // A list's items are the answer, as ever, and a name read from the list itself is of its items.
+    expect(absent('[].id', status.urgent)).toEqual([{ where: '', ...urgentItems }]);
+    expect(absent('id', status.urgent)).toEqual([{ where: '', ...urgentItems }]);
+    expect(absent('urgent[].ticketId')).toEqual([]);
   });
 
   it('gives the same result page by page as over the whole array when elementwise', () => {
