@@ -324,6 +324,8 @@ describe('--csv, --columns and piped TSV', () => {
     tickets.forEach((t, i) => (t.title = titles[i]!));
     const result = await h.cli(['list', '--all', '--view', 'all-tickets', '--csv', '--columns', 'id,title,due,created']);
     expect(result.code, result.stderr).toBe(0);
+    // No byte-order mark, as the README says (a spreadsheet opened by double-click is told to import it instead).
+    expect(result.stdout.startsWith('id,')).toBe(true);
     const rows = parse(result.stdout, { columns: true }) as Record<string, string>[];
     expect(Object.keys(rows[0]!)).toEqual(['id', 'title', 'due', 'created']);
     const byId = new Map(rows.map((row) => [Number(row.id), row]));
