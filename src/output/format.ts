@@ -6,7 +6,7 @@ import { isObject } from '../api/member-access.js';
 import type { IO } from './io.js';
 import { OutputAfterChangeError, UsageError } from '../errors.js';
 import { createJsonArrayWriter, writeJson, writeJsonLine } from './json.js';
-import type { CompiledQuery } from './query.js';
+import type { AbsentMembers, CompiledQuery } from './query.js';
 import { escapeJsonControls, sanitizeText } from './sanitize.js';
 import { checkMemberNames, memberKey, pagedNameCheck, uncheckedWarnings, type MemberAliases } from './members.js';
 import { writeText } from './write.js';
@@ -48,21 +48,25 @@ const rawLine = (value: unknown) => (value === null ? '' : typeof value === 'str
 const isEmptyResult = (result: unknown) => result === null || (Array.isArray(result) && result.every((item) => item === null));
 
 /**
- * Why a --query found nothing, said after the answer with the answer's own names: the members
- * it lacks, a likely intended one (`id` for `ticketID`, `ticketId` for `id`), and those it has.
+ * Why a --query found nothing, said after the answer with the names where the query read them:
+ * the members it lacks there, a likely intended one (`id` for `ticketID`, `ticketId` for `id`),
+ * and those it has (`urgent[]`'s, not the answer's, for `tkt status --query 'urgent[].id'`).
  */
-function absentMembersHint(absent: readonly string[], answer: unknown, noun = 'the answer'): string {
-  const sample = Array.isArray(answer) ? answer.find((item) => typeof item === 'object' && item !== null) : answer;
-  const members = typeof sample === 'object' && sample !== null ? Object.keys(sample) : [];
-  const said = absent.map((name) => {
-    const lower = name.toLowerCase();
-    const likely =
-      members.find((member) => member.toLowerCase() === lower) ??
-      members.find((member) => member.toLowerCase().endsWith(lower) || lower.endsWith(member.toLowerCase()));
-    return `"${name}"${likely === undefined ? '' : ` (did you mean "${likely}"? names are case-sensitive)`}`;
-  });
-  const listed = members.length === 0 ? '' : `; its members: ${members.join(', ')}`;
-  return `hint: ${noun} has no member ${said.join(', ')}${listed}\n`;
+function absentMembersHint(levels: readonly AbsentMembers[], noun = 'the answer'): string {
+  return levels
+    .map(({ where, names, members }) => {
+      const said = names.map((name) => {
+        const lower = name.toLowerCase();
+        const likely =
+          members.find((member) => member.toLowerCase() === lower) ??
+          members.find((member) => member.toLowerCase().endsWith(lower) || lower.endsWith(member.toLowerCase()));
+        return `"${name}"${likely === undefined ? '' : ` (did you mean "${likely}"? names are case-sensitive)`}`;
+      });
+      const what = where === '' ? noun : where === undefined ? 'what the query reads there' : `${noun}'s ${where}`;
+      const listed = members.length === 0 ? '' : `; its members: ${members.join(', ')}`;
+      return `hint: ${what} has no member ${said.join(', ')}${listed}\n`;
+    })
+    .join('');
 }
 
 function checkCombinations(flags: OutputFlags): void {
@@ -150,7 +154,7 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
       const absent = compiled.absentMembers(answer);
       if (absent.length > 0) {
         hinted = true;
-        await writeText(io.stderr, sanitizeText(absentMembersHint(absent, answer, part?.noun) + (part === undefined ? '' : `hint: ${part.why}\n`)));
+        await writeText(io.stderr, sanitizeText(absentMembersHint(absent, part?.noun) + (part === undefined ? '' : `hint: ${part.why}\n`)));
       }
     }
     return result;

@@ -3,8 +3,53 @@
 // following the community specification (let, items, group_by...); the older `jmespath`
 // package is untyped CommonJS that has not followed the specification since 2022. This file
 // is imported only when --query is given.
-import { TreeInterpreter, compile, getRegisteredFunctions, type JSONValue } from '@jmespath-community/jmespath';
+import { TYPE_ARRAY, TYPE_EXPREF, TreeInterpreter, compile, getRegisteredFunctions, register, type JSONValue } from '@jmespath-community/jmespath';
 import { UsageError } from '../errors.js';
+
+/** A compiled expression, as the library's functions get an `&expression` (its type is not exported). */
+type ExpressionNode = Parameters<typeof TreeInterpreter.visit>[0];
+
+/** A JMESPath type name, for errors. */
+const typeName = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
+
+/** Strings by code point, as the library's sort_by() orders them (`<` compares UTF-16 units, putting U+FF01 after an emoji). */
+function compareKeys(a: number | string, b: number | string): number {
+  if (typeof a === 'number' || typeof b === 'number') return Number(a) - Number(b);
+  const [left, right] = [Array.from(a, (char) => char.codePointAt(0) ?? 0), Array.from(b, (char) => char.codePointAt(0) ?? 0)];
+  const differing = left.findIndex((point, index) => point !== right[index]);
+  // Past the end of `right`, `left` is the longer one: greater.
+  return differing === -1 ? left.length - right.length : (left[differing] ?? 0) - (right[differing] ?? -1);
+}
+
+/**
+ * max_by() (`sign` 1) and min_by() (-1) as the specification has them: keys all numbers or all
+ * strings, the first item of the greatest (least) key, null for an empty array. The library's own
+ * (1.3.0, the newest, and its repository's head) compares every key with `> -Infinity`, so a
+ * string key (`max_by(@, &createdOn)`) always gave null, and a falsy winner (`0`) null too.
+ */
+function extremeBy(name: string, sign: 1 | -1) {
+  return ([items, expression]: (JSONValue | ExpressionNode)[]): JSONValue => {
+    let best: { item: JSONValue; key: number | string } | undefined;
+    for (const item of items as JSONValue[]) {
+      const key = TreeInterpreter.visit(expression as ExpressionNode, item);
+      if (typeof key !== 'number' && typeof key !== 'string')
+        throw new Error(`Invalid type: ${name}() expected the expression to give (number | string), received ${typeName(key)}`);
+      if (best !== undefined && typeof key !== typeof best.key)
+        throw new Error(`Invalid type: ${name}() expected every key to be a ${typeof best.key}, as the first is; received ${typeof key}`);
+      if (best === undefined || sign * compareKeys(key, best.key) > 0) best = { item, key };
+    }
+    return best?.item ?? null;
+  };
+}
+
+for (const [name, sign] of [
+  ['max_by', 1],
+  ['min_by', -1],
+] as const) {
+  // register() refuses built-in names by type alone; replacing one is what override is for.
+  const registered = register(name as string, extremeBy(name, sign), [{ types: [TYPE_ARRAY] }, { types: [TYPE_EXPREF] }], { override: true });
+  if (!registered.success) throw new Error(registered.message);
+}
 
 export interface CompiledQuery {
   apply(value: unknown): unknown;
@@ -15,12 +60,22 @@ export interface CompiledQuery {
    */
   elementwise: boolean;
   /**
-   * The member names the expression reads that `value` lacks where they are read (`subject` of a
-   * ticket whose conversation entries alone have one; `b` of `a.b` anywhere; none of an empty list,
-   * where nothing is read): why a query found nothing, for the hint that follows the answer (the spec does not describe
-   * list items, and the service decides their names and casing).
+   * The member names the expression reads that `value` lacks where they are read, following its
+   * path (`subject` of a ticket whose conversation entries alone have one; `id` of the items of
+   * status's `urgent`, which have `ticketId`; none of an empty list, where nothing is read): why a
+   * query found nothing, for the hint that follows the answer (the spec does not describe list
+   * items, and the service decides their names and casing).
    */
-  absentMembers(value: unknown): string[];
+  absentMembers(value: unknown): AbsentMembers[];
+}
+
+/** Members a query reads that the objects it reads them from lack, by where it reads them. */
+export interface AbsentMembers {
+  /** '' the answer (or its items), `urgent[]` the items of its `urgent`, undefined past a function or a pipe. */
+  where: string | undefined;
+  names: string[];
+  /** The members those objects have. */
+  members: string[];
 }
 
 interface Node {
@@ -43,59 +98,105 @@ function calledFunctions(node: unknown, found: Set<string>): Set<string> {
   return found;
 }
 
-/** The member names an expression reads: of the answer itself (`subject`, `[].id`), and deeper (`b` in `a.b`). */
-interface ReadMembers {
-  top: Set<string>;
-  deeper: Set<string>;
-}
-
-/**
- * Every member name the expression reads, by where: `top` while `node` reads the answer itself
- * (or, after `[]` or `[?...]` on it, its items). What follows a `.` or a `|` reads something
- * inside it.
- */
-function readMembers(node: unknown, top: boolean, found: ReadMembers): ReadMembers {
-  if (Array.isArray(node)) for (const child of node) readMembers(child, top, found);
-  else if (typeof node === 'object' && node !== null) {
-    const typed = node as Node;
-    if (typed.type === 'Field' && typeof typed.name === 'string') (top ? found.top : found.deeper).add(typed.name);
-    else if (typed.type === 'Subexpression' || typed.type === 'Pipe' || typed.type === 'IndexExpression') {
-      readMembers(typed.left, top, found);
-      readMembers(typed.right, false, found);
-    } else if (typed.type === 'Projection' || typed.type === 'FilterProjection') {
-      readMembers(typed.left, top, found);
-      const onItems = top && isIdentity(typed.left);
-      readMembers(typed.right, onItems, found);
-      readMembers(typed.condition, onItems, found);
-    } else for (const value of Object.values(typed)) readMembers(value, top, found);
-  }
-  return found;
-}
-
 // Enough of an answer to know its names: items of one list share a shape.
 const SAMPLED_ITEMS = 20;
-const SAMPLED_DEPTH = 4;
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The objects the answer's own members are read from: the answer, or a list's first items. */
-function topObjects(value: unknown): Record<string, unknown>[] {
-  return (Array.isArray(value) ? value.slice(0, SAMPLED_ITEMS) : [value]).filter(isRecord);
-}
-
-/** The objects in `value`: itself, its nested objects and those among the first items of its arrays. */
-function sampledObjects(value: unknown, found: Record<string, unknown>[] = [], depth = 0): Record<string, unknown>[] {
-  if (depth > SAMPLED_DEPTH || typeof value !== 'object' || value === null) return found;
-  if (Array.isArray(value)) {
-    for (const item of value.slice(0, SAMPLED_ITEMS)) sampledObjects(item, found, depth + 1);
-    return found;
+/** The value `node` gives on `value`, or nothing where it fails (a variable read out of its `let`). */
+function evaluate(node: Node, value: unknown): unknown[] {
+  try {
+    return [TreeInterpreter.search(node as never, value as JSONValue)];
+  } catch {
+    return [];
   }
-  found.push(value as Record<string, unknown>);
-  for (const member of Object.values(value)) sampledObjects(member, found, depth + 1);
-  return found;
 }
 
-const namesIn = (objects: readonly Record<string, unknown>[]) => new Set(objects.flatMap((object) => Object.keys(object)));
+/** The items a projection over `values` reads: of arrays, or with `.*` of objects. */
+function itemsOf(values: readonly unknown[], ofObjects: boolean): unknown[] {
+  const items = values.flatMap((value) => (Array.isArray(value) ? value : ofObjects && isRecord(value) ? Object.values(value) : []));
+  return items.slice(0, SAMPLED_ITEMS);
+}
+
+/**
+ * Follows the expression down the answer (`node` read from `values`, found at `where`: '' the
+ * answer or its items, `urgent[]`, undefined past a function or a pipe), and records each member
+ * that every object it is read from lacks, with the members those objects have.
+ */
+function findAbsent(node: Node | undefined, values: readonly unknown[], where: string | undefined, found: Map<string, AbsentMembers>): void {
+  if (node === undefined || values.length === 0) return;
+  // The items of the answer are the answer, in hints, as a list's items are what its names are of.
+  const itemsWhere = (left: Node, suffix: string) => {
+    const at = pathOf(left, where);
+    return at === undefined || at === '' || at.endsWith(']') ? at : `${at}${suffix}`;
+  };
+  switch (node.type) {
+    case 'Field': {
+      // A name read from a list (`id` of `tkt list`'s answer) is one its items lack.
+      const own = values.filter(isRecord);
+      const objects = own.length > 0 ? own : itemsOf(values, false).filter(isRecord);
+      const name = node.name ?? '';
+      if (objects.length === 0 || objects.some((object) => name in object)) return;
+      const key = where ?? '';
+      const level = found.get(key) ?? { where, names: [], members: [...new Set(objects.flatMap((object) => Object.keys(object)))] };
+      if (!level.names.includes(name)) level.names.push(name);
+      found.set(key, level);
+      return;
+    }
+    case 'Subexpression':
+    case 'IndexExpression':
+    case 'Pipe':
+      findAbsent(node.left, values, where, found);
+      findAbsent(
+        node.right as Node,
+        values.flatMap((value) => evaluate(node.left as Node, value)),
+        pathOf(node.left, where),
+        found,
+      );
+      return;
+    case 'Projection':
+    case 'FilterProjection':
+    case 'ValueProjection': {
+      findAbsent(node.left, values, where, found);
+      // The items, all of them: a filter that kept none must not hide a name they all lack.
+      const items = itemsOf(
+        values.flatMap((value) => evaluate(node.left as Node, value)),
+        node.type === 'ValueProjection',
+      );
+      const itemsAt = itemsWhere(node.left as Node, node.type === 'ValueProjection' ? '.*' : '[]');
+      findAbsent(node.condition as Node | undefined, items, itemsAt, found);
+      findAbsent(node.right as Node, items, itemsAt, found);
+      return;
+    }
+    case 'Function': {
+      const children = node.children ?? [];
+      for (const child of children) if (child.type !== 'ExpressionReference') findAbsent(child, values, where, found);
+      // `&expression` reads the items of the arrays given with it (sort_by(@, &dueDate), map(&id, list)).
+      const arrays = children.filter((child) => child.type !== 'ExpressionReference').flatMap((child) => values.flatMap((value) => evaluate(child, value)));
+      for (const child of children) if (child.type === 'ExpressionReference') findAbsent(child.child, itemsOf(arrays, false), undefined, found);
+      return;
+    }
+    default:
+      for (const child of Object.values(node))
+        for (const part of Array.isArray(child) ? child : [child])
+          if (isRecord(part) && typeof part.type === 'string') findAbsent(part as Node, values, where, found);
+  }
+}
+
+/** Where `node` leads from `where`, in the expression's words (`urgent`, `a[0]`); undefined where no member path says it. */
+function pathOf(node: Node | undefined, where: string | undefined): string | undefined {
+  if (node === undefined || where === undefined) return undefined;
+  if (node.type === 'Identity' || node.type === 'Current') return where;
+  if (node.type === 'Field') return where === '' ? node.name : `${where}.${node.name ?? ''}`;
+  if (node.type === 'Flatten') return pathOf(node.child, where);
+  if (node.type === 'Subexpression') return pathOf(node.right as Node, pathOf(node.left, where));
+  if (node.type === 'IndexExpression') {
+    const at = pathOf(node.left, where);
+    const index = node.right as Node | undefined;
+    return at === undefined || index?.type !== 'Index' ? at : `${at}[${String(index.value)}]`;
+  }
+  return undefined;
+}
 
 function isIdentity(node: Node | undefined): boolean {
   if (node === undefined) return false;
@@ -126,15 +227,11 @@ export function compileQuery(expression: string): CompiledQuery {
     },
     elementwise: (ast.type === 'Projection' || ast.type === 'FilterProjection') && isIdentity(ast.left),
     absentMembers(value) {
-      const { top, deeper } = readMembers(ast, true, { top: new Set(), deeper: new Set() });
-      const ownObjects = topObjects(value);
-      const objects = sampledObjects(value);
-      const [atTop, anywhere] = [namesIn(ownObjects), namesIn(objects)];
       // A name is missing only where there is an object to read it from: none in an empty list
       // (`list --search` that found nothing), none below an answer that holds no object there.
-      const lackedAtTop = ownObjects.length === 0 ? [] : [...top].filter((name) => !atTop.has(name));
-      const lackedDeeper = objects.length === ownObjects.length ? [] : [...deeper].filter((name) => !anywhere.has(name));
-      return [...new Set([...lackedAtTop, ...lackedDeeper])];
+      const found = new Map<string, AbsentMembers>();
+      findAbsent(ast, [value ?? null], '', found);
+      return [...found.values()];
     },
   };
 }

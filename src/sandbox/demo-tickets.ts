@@ -345,11 +345,13 @@ const DEMO_TICKETS: DemoTicket[] = [
   },
 ];
 
-function dueDate(kind: DemoTicket['due'], now: Date, priority: number): string | null {
+function dueDate(kind: DemoTicket['due'], now: Date, priority: number, created: number): string | null {
   const t = now.getTime();
   switch (kind) {
     case 'overdue':
-      return new Date(t - 2 * DAY_MS).toISOString();
+      // Two days ago, or for a ticket younger than that halfway through its life: never due
+      // before it was created, which would give an SLA report a negative time.
+      return new Date(created < t - 2 * DAY_MS ? t - 2 * DAY_MS : created + (t - created) / 2).toISOString();
     case 'today': {
       // Later today (UTC) but never past midnight, so "due today" and "not overdue" both hold.
       const endOfDay = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
@@ -395,7 +397,7 @@ export function addDemoTickets(store: SandboxStore, now: Date, uploadDir: string
       departmentId: demo.department ?? 1,
       createdOn,
       updatedOn: iso(closedAt ?? resolved?.at ?? created),
-      dueDate: dueDate(demo.due, now, demo.priority),
+      dueDate: dueDate(demo.due, now, demo.priority, created),
       isRead: demo.read ?? false,
       locked: demo.locked ?? false,
       resolution: resolved

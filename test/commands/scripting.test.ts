@@ -125,6 +125,18 @@ describe('--query', () => {
     expect(listed.stderr).toMatch(/^hint: the answer has no member "id" .*; its members: ticketId, /m);
   });
 
+  it('names the members where the query lacks one, not the top of the answer (status: urgent[] items have ticketId)', async () => {
+    const status = await h.cli(['status', '--query', 'urgent[].id']);
+    const deeper = await h.cli(['show', '1013', '--query', 'conversations[].Subject']);
+
+    expect(status).toMatchObject({ code: 0, stdout: '[]\n' });
+    expect(status.stderr).toMatch(
+      /^hint: the answer's urgent\[\] has no member "id" \(did you mean "ticketId"\? names are case-sensitive\); its members: ticketId, /m,
+    );
+    expect(status.stderr).not.toMatch(/members: counts/);
+    expect(deeper.stderr).toMatch(/^hint: the answer's conversations\[\] has no member "Subject" \(did you mean "subject"\?.*; its members: .*\bsubject\b/m);
+  });
+
   it('gives no such hint when the query found something, or found nothing with names the answer has', async () => {
     const found = await h.cli(['list', '--query', '[].ticketId', '--raw']);
     const filtered = await h.cli(['list', '--query', "[?subject=='no such title'].ticketId"]);
@@ -312,6 +324,8 @@ describe('--csv, --columns and piped TSV', () => {
     tickets.forEach((t, i) => (t.title = titles[i]!));
     const result = await h.cli(['list', '--all', '--view', 'all-tickets', '--csv', '--columns', 'id,title,due,created']);
     expect(result.code, result.stderr).toBe(0);
+    // No byte-order mark, as the README says (a spreadsheet opened by double-click is told to import it instead).
+    expect(result.stdout.startsWith('id,')).toBe(true);
     const rows = parse(result.stdout, { columns: true }) as Record<string, string>[];
     expect(Object.keys(rows[0]!)).toEqual(['id', 'title', 'due', 'created']);
     const byId = new Map(rows.map((row) => [Number(row.id), row]));

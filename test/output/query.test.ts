@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createOutput } from '../../src/output/format.js';
 import { compileQuery } from '../../src/output/query.js';
 import { createTestIO } from '../helpers/io.js';
+import { UsageError } from '../../src/errors.js';
 
 describe('compileQuery', () => {
   it('marks projections over the whole array as elementwise, and nothing else', () => {
@@ -13,7 +14,10 @@ describe('compileQuery', () => {
 
   it('names the members read that the answer lacks where they are read', () => {
     const ticket = { id: 1, site: { title: 'HQ' }, conversations: [{ subject: 'Re: 1' }] };
-    const absent = (expression: string, value: unknown = ticket) => compileQuery(expression).absentMembers(value);
+    const absent = (expression: string, value: unknown = ticket) =>
+      compileQuery(expression)
+        .absentMembers(value)
+        .flatMap((level) => level.names);
     // The answer's own members: one that only a nested record has is absent all the same.
     expect(absent('subject')).toEqual(['subject']);
     expect(absent('{s: subject, t: title, i: id}')).toEqual(['subject', 'title']);
@@ -32,6 +36,35 @@ describe('compileQuery', () => {
     expect(absent('[].site.title', [{ id: 1 }])).toEqual(['site']);
   });
 
+  it('follows the path of the expression to where a member is missing, naming the members there', () => {
+    const status = {
+      counts: { open: 2 },
+      urgent: [
+        { ticketId: 7, subject: 'Printer' },
+        { ticketId: 8, subject: 'VPN', dueDate: 'x' },
+      ],
+    };
+    const absent = (expression: string, value: unknown = status) => compileQuery(expression).absentMembers(value);
+    const urgentItems = { names: ['id'], members: ['ticketId', 'subject', 'dueDate'] };
+    expect(absent('urgent[].id')).toEqual([{ where: 'urgent[]', ...urgentItems }]);
+    expect(absent('urgent[*].id')).toEqual([{ where: 'urgent[]', ...urgentItems }]);
+    expect(absent("urgent[?subject=='none'].id")).toEqual([{ where: 'urgent[]', ...urgentItems }]);
+    expect(absent('urgent[0].id')).toEqual([{ where: 'urgent[0]', names: ['id'], members: ['ticketId', 'subject'] }]);
+    expect(absent('counts.closed')).toEqual([{ where: 'counts', names: ['closed'], members: ['open'] }]);
+    // Each level its own members: the answer's and its urgent items'.
+    expect(absent('{a: id, b: urgent[].id}')).toEqual([
+      { where: '', names: ['id'], members: ['counts', 'urgent'] },
+      { where: 'urgent[]', ...urgentItems },
+    ]);
+    // Past a function no member path says where: the items it read are still named.
+    expect(absent('sort_by(urgent, &ticketId)[].id')).toEqual([{ where: undefined, ...urgentItems }]);
+    expect(absent('sort_by(urgent, &id)')).toEqual([{ where: undefined, ...urgentItems }]);
+    // A list's items are the answer, as ever, and a name read from the list itself is of its items.
+    expect(absent('[].id', status.urgent)).toEqual([{ where: '', ...urgentItems }]);
+    expect(absent('id', status.urgent)).toEqual([{ where: '', ...urgentItems }]);
+    expect(absent('urgent[].ticketId')).toEqual([]);
+  });
+
   it('gives the same result page by page as over the whole array when elementwise', () => {
     const items = [{ id: 1, s: 'a' }, { id: 2, s: 'b' }, { id: 3, s: 'a' }, { id: 4 }];
     for (const expression of ["[?s=='a'].id", '[].s', '[*].{x: id}']) {
@@ -39,6 +72,36 @@ describe('compileQuery', () => {
       const paged = [items.slice(0, 2), items.slice(2)].flatMap((page) => query.apply(page) as unknown[]);
       expect(paged, expression).toEqual(query.apply(items));
     }
+  });
+
+  it('finds max_by and min_by by number or string keys, as the specification has them', () => {
+    const tickets = [
+      { id: 1, hours: 5, createdOn: '2024-03-02T10:00:00Z' },
+      { id: 2, hours: 9, createdOn: '2024-03-01T10:00:00Z' },
+      { id: 3, hours: -1, createdOn: '2024-03-03T10:00:00Z' },
+      { id: 4, hours: 9, createdOn: '2024-03-03T10:00:00Z' },
+    ];
+    const apply = (expression: string, value: unknown = tickets) => compileQuery(expression).apply(value);
+    expect(apply('max_by(@, &hours).id')).toBe(2);
+    expect(apply('min_by(@, &hours).id')).toBe(3);
+    // ISO timestamps order as strings; on a tie the first item wins.
+    expect(apply('max_by(@, &createdOn).id')).toBe(3);
+    expect(apply('min_by(@, &createdOn).id')).toBe(2);
+    // Strings in code point order, as sort_by() orders them (JavaScript's < would put U+FF01 after an emoji).
+    expect(apply('max_by(@, &name).name', [{ name: '😀' }, { name: '！' }])).toBe('😀');
+    // A falsy winner is still the answer.
+    expect(apply('max_by(@, &@)', [0, -1])).toBe(0);
+    expect(apply('max_by(@, &hours)', [])).toBeNull();
+    expect(apply('min_by(@, &createdOn)', [])).toBeNull();
+  });
+
+  it('refuses max_by and min_by keys that are mixed, or neither numbers nor strings', () => {
+    const apply = (expression: string, value: unknown) => () => compileQuery(expression).apply(value);
+    expect(apply('max_by(@, &k)', [{ k: 1 }, { k: 'a' }])).toThrow(UsageError);
+    expect(apply('min_by(@, &k)', [{ k: 'a' }, { k: 1 }])).toThrow(/--query failed: .*min_by\(\).*string.*number/);
+    expect(apply('max_by(@, &k)', [{ k: 1 }, { j: 2 }])).toThrow(/--query failed: .*max_by\(\).*null/);
+    expect(apply('min_by(@, &k)', [{ k: true }])).toThrow(/--query failed: .*min_by\(\).*boolean/);
+    expect(apply('max_by(@, &k)', 'text')).toThrow(/--query failed/);
   });
 
   it('refuses bad syntax and unknown functions as usage errors', () => {

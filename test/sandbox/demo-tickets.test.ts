@@ -56,6 +56,22 @@ describe('demo tickets', () => {
     expectResolvedInTime(sandbox);
   });
 
+  test('are due after they were created, overdue ones before now (an SLA report finds no negative time)', async () => {
+    for (const options of [{}, { demoData: false, seedTickets: 300 }]) {
+      const { sandbox } = await openSandbox({ now: () => NOW, ...options });
+      const due = sandbox.state.tickets.filter((t) => t.dueDate !== null);
+      expect(due.length).toBeGreaterThan(10);
+      for (const ticket of due) expect(Date.parse(ticket.dueDate!), `#${ticket.id} due after it was created`).toBeGreaterThan(Date.parse(ticket.createdOn));
+    }
+    // Overdue ones stay overdue; those older than two days as overdue as before (2d).
+    const { sandbox } = await openSandbox({ now: () => NOW });
+    const twoDaysAgo = NOW.getTime() - 2 * 86_400_000;
+    const overdue = sandbox.state.tickets.filter((t) => t.dueDate !== null && Date.parse(t.dueDate) < NOW.getTime());
+    const older = overdue.filter((t) => Date.parse(t.createdOn) < twoDaysAgo);
+    expect([overdue.length, older.length]).toEqual([8, 5]);
+    for (const ticket of older) expect(ticket.dueDate, `#${ticket.id}`).toBe(new Date(twoDaysAgo).toISOString());
+  });
+
   test('have the same dates on every start at the same clock, as the service reads them', async () => {
     const dates = async () => {
       const { sandbox, request } = await openSandbox({ now: () => NOW });
