@@ -42,7 +42,8 @@ export async function closureOf(options: ClosureOptions, ctx: Context): Promise<
 /** The closing date for `--date` (or close_ticket's `date`, its `name`), as the form sends it. */
 export function closingDateOf(text: string, now: Date, name = '--date'): string {
   try {
-    return parseWhen(text, now).toISOString();
+    // A closing date looks back (closed yesterday): the advice for a wrong one counts back too.
+    return parseWhen(text, now, { past: true }).toISOString();
   } catch (error) {
     if (error instanceof UsageError) throw new UsageError(`${name}: ${error.message}`, { hint: error.hint });
     throw error;

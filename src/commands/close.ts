@@ -19,7 +19,7 @@ export function register(program: Program, host: CommandHost): void {
     .option('--closure-comments <text>', 'closure comments, or - to read stdin')
     .option('--acknowledge', 'send the closure e-mail to the requester and the CC list')
     .option('--closure-status <code>', 'closure status code (a number)')
-    .option('--date <when>', 'closing date: ISO 8601 or +3d/+4h/+30m (default: now, set by the service)')
+    .option('--date <when>', 'closing date: ISO 8601 or -1d/-4h/-30m (default: now, set by the service)')
     .option('--by <user>', 'who closes: user ID, username or full name (default: you)')
     .addOption(attachOption(program, 'each ticket'))
     .addOption(concurrencyOption(program))

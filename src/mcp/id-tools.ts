@@ -65,7 +65,7 @@ export const closeTicket = defineTool({
     closure_comments: z.string().optional(),
     acknowledge: z.boolean().optional().describe('send the closure e-mail to the requester and CC'),
     closure_status: z.number().int().min(0).optional().describe('closure status code'),
-    date: z.string().optional().describe('closing date: ISO 8601 or +3d/+4h/+30m; default now'),
+    date: z.string().optional().describe('closing date: ISO 8601 or -1d/-4h/-30m; default now'),
     ...byInput,
     ...dryRunInput,
   },

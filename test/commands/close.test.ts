@@ -143,6 +143,9 @@ describe('tkt close', () => {
         expect(result.code, extra.join(' ')).toBe(2);
       }
     });
+    // A closing date looks back: the advice for a wrong one counts back from now.
+    const tuesday = await sendsNothing(h, () => h.cli(['close', String(ticket.id), '--date', 'next tuesday']));
+    expect(tuesday.stderr).toBe('error: --date: invalid date "next tuesday": use ISO 8601 (2026-12-01, 2026-12-01T14:00) or -7d/-4h/-30m\n');
     // -1M is no minute ago but a month meant, refused with its hint.
     const month = await sendsNothing(h, () => h.cli(['close', String(ticket.id), '--date', '-1M']));
     expect(month.code).toBe(2);
