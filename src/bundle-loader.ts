@@ -3,7 +3,7 @@
 // config folder (cache/code/), so that a run parses and compiles almost none of tkt's own
 // JavaScript: on Node 20, which has no compile cache of its own, that work was half of what a
 // request command cost over a bare script (docs/architecture.md, "Command bundles").
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { Script } from 'node:vm';
 import { inFolder } from './util/folder-path.js';
@@ -40,23 +40,38 @@ interface CodeCache {
 /**
  * The cache's folder: in the config folder, once tkt has one (a CI job that never logged in gets
  * no folder made for it); none when NODE_DISABLE_COMPILE_CACHE is set, as for Node's own cache.
- * Cached code runs as the user: a folder someone else could have written to is not used at all.
+ * Cached code runs as the user: unless the config folder, cache/ and cache/code/ are each the
+ * user's (or root's) and closed to writes by others, none is used at all, since whoever may write
+ * one of them could put another folder in the place of the one checked.
  */
 function cacheFolder(env: Record<string, string | undefined>): string | undefined {
   if (env.NODE_DISABLE_COMPILE_CACHE !== undefined && env.NODE_DISABLE_COMPILE_CACHE !== '') return undefined;
   const config = defaultConfigDir(env);
   // A user with no home folder has no config folder either (docker run --user 54321).
-  if (config === undefined || !existsSync(config)) return undefined;
-  const folder = inFolder(config, 'cache', 'code');
-  let info: Stats;
-  try {
-    info = lstatSync(folder);
-  } catch {
-    // Not made yet: a run that ends well makes it, private (saveCache).
-    return folder;
+  if (config === undefined) return undefined;
+  // The config folder may be a symbolic link (to a dotfiles folder): the folder it names is checked.
+  const folders: Array<[string, (file: string) => Stats]> = [
+    [config, statSync],
+    [inFolder(config, 'cache'), lstatSync],
+    [inFolder(config, 'cache', 'code'), lstatSync],
+  ];
+  for (const [index, [folder, stat]] of folders.entries()) {
+    let info: Stats;
+    try {
+      info = stat(folder);
+    } catch {
+      // cache/ or cache/code/ not made yet: a run that ends well makes them, private (saveCache).
+      return index === 0 ? undefined : folders.at(-1)![0];
+    }
+    if (!info.isDirectory() || !closedToOthers(info)) return undefined;
   }
-  const own = process.getuid === undefined || info.uid === process.getuid();
-  return info.isDirectory() && own && (info.mode & 0o022) === 0 ? folder : undefined;
+  return folders.at(-1)![0];
+}
+
+/** A folder only its owner, the user or root, may write to (Windows keeps files private by ACLs). */
+function closedToOthers(info: Stats): boolean {
+  if (process.getuid === undefined) return true;
+  return (info.uid === process.getuid() || info.uid === 0) && (info.mode & 0o022) === 0;
 }
 
 /**

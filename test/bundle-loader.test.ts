@@ -196,6 +196,26 @@ describe('the commands’ bundles and their code cache', () => {
     expect(cacheFiles(configDir)).toEqual([planted]);
   });
 
+  // Whoever may write the config folder or cache/ could put another cache/code/ in the place of
+  // the one checked (a code review's finding): neither a folder above it open to others.
+  it.each([
+    ['the config folder', (dir: string) => dir],
+    ['cache/', (dir: string) => path.join(dir, 'cache')],
+  ])('neither reads nor writes the cache when %s is open to writes by others', async (_name, folderOf) => {
+    const dir = path.join(configDir, 'cache', 'code');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const planted = `commands-show.0123456789abcdef.${process.version}-${process.arch}.v8`;
+    writeFileSync(path.join(dir, planted), 'planted');
+    const runEnv = env();
+    chmodSync(folderOf(configDir), 0o777);
+
+    const run = await tkt(['show', '1013', '--json'], runEnv);
+
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ id: 1013 });
+    expect(cacheFiles(configDir)).toEqual([planted]);
+  });
+
   it('runs when the cache cannot be written (a file where its folder would be)', async () => {
     mkdirSync(path.join(configDir, 'cache'), { recursive: true });
     writeFileSync(path.join(configDir, 'cache', 'code'), 'in the way');
