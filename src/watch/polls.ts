@@ -39,16 +39,19 @@ export const MAX_CONFIRM_READS = 100;
 const CONFIRM_CONCURRENCY = 8;
 
 /**
- * One walk of the view: its tickets; whether it saw the desk change under it; whether, seeing no
- * change, it read the view whole as of one moment: one page (one read), or pages the service's
- * count vouches for (X-Total-Count, the same at every page and all of it listed: a ticket leaving
- * ahead of a page would have moved it). Without a count, a ticket leaving ahead of a page hides
- * another from the walk, unseen.
+ * One walk of the view: its tickets; whether it saw the desk change under it; whether it was one
+ * page (one read, of one moment: a ticket it misses has left); whether the service's count
+ * (X-Total-Count) was the same at every page and all of it listed. The count cannot see a ticket
+ * leaving ahead of the read position while another enters behind it: the ticket at the page
+ * boundary slides into a page already read, unseen. So a calm counted walk's missing tickets are
+ * all read at once (one deleted, or refused by the filter, has left), but one read still there is
+ * missed by a second walk before it is told it left the view.
  */
 interface Walk {
   snapshot: Snapshot;
   changed: boolean;
-  complete: boolean;
+  onePage: boolean;
+  steadyCount: boolean;
 }
 
 /** The poll of a view: checks the options and resolves the filter's names once, before the first poll. */
@@ -83,8 +86,8 @@ export async function viewPoll(options: ViewWatchOptions, ctx: Context): Promise
         if (ticket !== undefined) snapshot.set(String(ticket.id), ticket);
       }
     }
-    const hasCount = changes.lastTotal !== undefined;
-    return { snapshot, changed: changes.failure() !== undefined, complete: hasCount || filled === 0 || (filled === 1 && firstShort) };
+    const changed = changes.failure() !== undefined;
+    return { snapshot, changed, onePage: filled === 0 || (filled === 1 && firstShort), steadyCount: !changed && changes.lastTotal !== undefined };
   };
   return async (pollCtx, previous) => {
     const departures = new Map<string, Departure>();
@@ -96,14 +99,14 @@ export async function viewPoll(options: ViewWatchOptions, ctx: Context): Promise
     // The baseline: every ticket its walks saw, each with its latest values.
     let seen: Snapshot | undefined;
     for (let walks = 1; ; walks++) {
-      const { snapshot, changed, complete } = await walk(pollCtx);
+      const { snapshot, changed, onePage, steadyCount } = await walk(pollCtx);
       const last = walks === MAX_WALKS;
       if (previous === undefined) {
         // A ticket the baseline missed would be told added at the next poll though it was there
-        // all along: a walk that cannot vouch for itself is walked again until two agree.
+        // all along: a walk of several pages, counted or not, is walked again until two agree.
         const agreed = seen !== undefined && sameKeys(seen, snapshot);
         seen = seen === undefined ? snapshot : new Map([...seen, ...snapshot]);
-        if (last || (!changed && (complete || agreed))) return { snapshot: seen };
+        if (last || (!changed && (onePage || agreed))) return { snapshot: seen };
         continue;
       }
       // A walk that saw the desk change may have missed any ticket: walk again before judging any.
@@ -112,11 +115,14 @@ export async function viewPoll(options: ViewWatchOptions, ctx: Context): Promise
         continue;
       }
       const missing = [...previous.keys()].filter((key) => !snapshot.has(key) && !departures.has(key));
-      // Missed by a whole read of the view, or by this walk and the one before, neither seeing a change: it left.
-      const gone = new Set(missing.filter((key) => !changed && (complete || missedBefore.has(key))));
+      // Missed by one read of the whole view, or by this walk and the one before, neither seeing a change: it left.
+      const gone = new Set(missing.filter((key) => !changed && (onePage || missedBefore.has(key))));
       const doubted = missing.filter((key) => !gone.has(key));
-      // Many in doubt is a desk that changed between pages: another walk, not a read each.
-      const toRead = [...gone, ...(doubted.length <= FEW_MISSING ? doubted : [])].filter((key) => !read.has(key)).slice(0, MAX_CONFIRM_READS - read.size);
+      // Many in doubt is a desk that changed between pages: another walk, not a read each; unless
+      // the service's count says the walk saw no change, then each is read.
+      const toRead = [...gone, ...(steadyCount || doubted.length <= FEW_MISSING ? doubted : [])]
+        .filter((key) => !read.has(key))
+        .slice(0, MAX_CONFIRM_READS - read.size);
       for (const key of toRead) read.add(key);
       await confirm(pollCtx, toRead, filter, departures, stillThere);
       // One read still there left the view; one past the reads a poll spends, tkt cannot say why.

@@ -4,7 +4,8 @@
 // no `removed` for it (nor `added` when it comes back, nor when the baseline missed it). A front
 // server changes the sandbox at the moment the second page request of a walk arrives; it passes
 // no X-Total-Count, as a service without one, so the walk cannot see the change itself, unless
-// a test gives the service's count on (then the walk sees it, and vouches for a calm walk).
+// a test gives the service's count on (then the walk sees a change that moves it, but not one
+// ticket leaving ahead of the read position while another enters behind it).
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../src/errors.js';
@@ -215,24 +216,54 @@ describe('tkt watch over a service that counts its views (X-Total-Count)', () =>
     );
     expect(changed.map((event) => [event.event, event.id, event.reason])).toEqual(deleted.map((id) => ['removed', id, 'deleted']));
     expect(after).toEqual([]);
-    // The walk that saw the count move, then one that the count vouches for: no third.
+    // The walk that saw the count move, then a calm one whose missing tickets, all read, are all deleted: no third.
     expect([walks, requests.filter(isDetailRead).length]).toEqual([2, 50]);
   });
 
-  it('a calm desk: a baseline and a poll of one walk each, one that left a view the service filters too', async () => {
+  it('a calm desk: many tickets deleted between polls cost their reads and one walk; one that left a view the service filters, a second walk', async () => {
     const { server, walks } = await frontDesk({ total: true });
     try {
       const run = onceThrough(server, walks);
       const state = join(dir, 'counted-calm.json');
-      expect((await run('unassigned-tickets', state)).walks).toBe(1);
+      // A baseline of several pages is walked twice, count or not, the two agreeing.
+      expect((await run('unassigned-tickets', state)).walks).toBe(2);
+      // More missing than the few read at once: the count says the walk saw no change, so each is
+      // read (without a count, a second walk first), and a deleted one needs no other walk.
+      const deleted = await firstIds('unassigned-tickets', 20);
+      for (const id of deleted) ticketById(h, id).isDeleted = true;
+      const bulk = await run('unassigned-tickets', state);
+      expect(bulk.events.map((event) => [event.event, event.id, event.reason])).toEqual(deleted.map((id) => ['removed', id, 'deleted']));
+      expect([bulk.walks, bulk.reads]).toEqual([1, 20]);
       const [assigned] = await firstIds('unassigned-tickets', 1);
       ticketById(h, assigned!).assignedUser = h.sandbox.state.users.find((user) => user.username === 'tech')!.id;
       const left = await run('unassigned-tickets', state);
       expect(left.events.map((event) => [event.event, event.id, event.reason])).toEqual([['removed', assigned, 'left the view']]);
-      expect([left.walks, left.reads]).toEqual([1, 1]);
+      // Read still there: a walk the count vouches for could still have missed it at a page boundary.
+      expect([left.walks, left.reads]).toEqual([2, 1]);
     } finally {
       await server.close();
     }
+  });
+
+  it('one ticket leaving page 1 while another enters behind it between two pages (the count steady): the ticket at the page boundary is neither removed nor added again', async () => {
+    const { entering, leaving, swap } = await swapAcrossPages();
+    const { changed, after, walks } = await pollAcrossAChange('unassigned-tickets', join(dir, 'counted-swap.json'), swap, { total: true });
+    // The ticket that slid into page 1 unseen is read still there: a second walk finds it. The
+    // one that left is read still there too (the service filters the view): a third misses it again.
+    expect(changed.map((event) => [event.event, event.id, event.reason])).toEqual([
+      ['added', entering, undefined],
+      ['removed', leaving, 'left the view'],
+    ]);
+    expect(walks).toBe(3);
+    expect(after).toEqual([]);
+  });
+
+  it('the same swap during a baseline walk of several pages: the baseline walks again, and no ticket there all along is told added', async () => {
+    const { leaving, swap } = await swapAcrossPages();
+    const { changed, after } = await pollAcrossAChange('unassigned-tickets', join(dir, 'counted-swap-baseline.json'), swap, { total: true, atBaseline: true });
+    // The baseline kept the ticket that left as its first walk saw it: removed at the next poll.
+    expect(changed.map((event) => [event.event, event.id, event.reason])).toEqual([['removed', leaving, 'left the view']]);
+    expect(after).toEqual([]);
   });
 
   it('a desk that changes during every walk of a poll: a ticket missing is kept as last seen, told nothing, and decided by the next poll', async () => {
@@ -282,6 +313,25 @@ describe('tkt watch over a service that counts its views (X-Total-Count)', () =>
     }
   });
 });
+
+/**
+ * A change that keeps the service's count of unassigned-tickets steady while shifting its pages:
+ * its first ticket (`leaving`) is assigned, and the oldest ticket (`entering`, assigned now, so out
+ * of the view) is unassigned, entering at the end of the view, behind the page being read. The
+ * ticket that began page 2 slides into page 1, already read.
+ */
+async function swapAcrossPages() {
+  const tech = h.sandbox.state.users.find((user) => user.username === 'tech')!.id;
+  const all = await h.cli(['list', '--view', 'all-tickets', '--all', '-q']);
+  const entering = Number(all.stdout.trim().split('\n').at(-1));
+  ticketById(h, entering).assignedUser = tech;
+  const [leaving] = await firstIds('unassigned-tickets', 1);
+  const swap = () => {
+    ticketById(h, leaving!).assignedUser = tech;
+    ticketById(h, entering).assignedUser = null;
+  };
+  return { entering, leaving, swap };
+}
 
 /** `tkt watch --once --view VIEW ... --state FILE` through `server`: its events, its walks, its detail reads. */
 function onceThrough(server: TestServer, walks: () => number) {
