@@ -199,7 +199,10 @@ export class NetworkError extends TktError {
   }
 }
 
-/** Any non-2xx answer. `body` is the parsed JSON, or the text, as the server sent it. */
+/**
+ * Any non-2xx answer, or a 2xx whose body cannot be used. `body` is the parsed JSON, or the
+ * text, as the server sent it.
+ */
 export class ApiError extends TktError {
   readonly status: number;
   readonly method: string;
@@ -207,8 +210,22 @@ export class ApiError extends TktError {
   readonly body: unknown;
   /** The server's own message, extracted whatever the body's shape; may be empty. */
   readonly serverMessages: string[];
+  /**
+   * A change (a request never retried) answered 2xx with a body that cannot be used (truncated
+   * JSON, too large): the service had it and most likely carried it out; only its answer is lost.
+   */
+  readonly changeReceived: boolean;
 
-  constructor(init: { status: number; method: string; url: string; body: unknown; serverMessages: string[]; message?: string; hint?: string | undefined }) {
+  constructor(init: {
+    status: number;
+    method: string;
+    url: string;
+    body: unknown;
+    serverMessages: string[];
+    message?: string;
+    hint?: string | undefined;
+    changeReceived?: boolean;
+  }) {
     // The full URL names the server, which matters when several profiles exist.
     super(init.message ?? `${answerReason(init)}: ${init.method} ${init.url}`, {
       details: init.serverMessages,
@@ -219,6 +236,7 @@ export class ApiError extends TktError {
     this.url = init.url;
     this.body = init.body;
     this.serverMessages = init.serverMessages;
+    this.changeReceived = init.changeReceived === true;
   }
 }
 
@@ -247,7 +265,8 @@ export class ItemFailedError extends TktError {
 
 /**
  * A change whose request was sent and never answered: it may have been carried out ("in doubt",
- * docs/cli.md section 8). It exits as its cause does (a time-out, a reset, a gateway's 502/504: 1).
+ * docs/cli.md section 8). It exits as its cause does (a time-out, a reset, a gateway's 502/504, a 2xx whose body
+ * cannot be used: 1).
  */
 export class InDoubtError extends TktError {}
 
@@ -274,8 +293,12 @@ export function misdirectedBaseUrl(answer: { status: number; url: string }): str
   return match === null ? undefined : `${url.origin}${match[1]}`;
 }
 
-/** What an answer that failed means, in words: "not found (HTTP 404)", or a wrong service URL's 404. */
+/**
+ * What an answer that failed means, in words: "not found (HTTP 404)", a wrong service URL's 404,
+ * or of a 2xx whose body cannot be used "unusable answer (HTTP 200)" (no failure of the service's).
+ */
 export function answerReason(answer: { status: number; url: string; serverMessages: readonly string[] }): string {
+  if (answer.status >= 200 && answer.status < 300) return `unusable answer (HTTP ${answer.status})`;
   return misdirectedBaseUrl(answer) === undefined
     ? failureReason(exitCodeForStatus(answer.status, answer.serverMessages), answer.status)
     : `no such endpoint, wrong service URL? (HTTP ${answer.status})`;
@@ -349,8 +372,9 @@ export function failureReason(exitCode: ExitCodeValue, status: number | undefine
 
 // A failure after a change may have reached the service: it may have been carried out. A
 // refused connection or a name that does not resolve never sent anything; a gateway's 502 or
-// 504 came from in front of a service that may have done the work. A read (GET, such as the
-// read of a read-modify-write) changed nothing whatever became of it.
+// 504 came from in front of a service that may have done the work, and a 2xx whose body cannot
+// be used from one that most likely did it. A read (GET, such as the read of a
+// read-modify-write) changed nothing whatever became of it.
 const UNKNOWN_OUTCOME_FAILURES: ReadonlySet<NetworkFailure> = new Set(['timeout', 'reset', 'other']);
 const UNKNOWN_OUTCOME_STATUSES: ReadonlySet<number> = new Set([502, 504]);
 
@@ -358,7 +382,7 @@ const UNKNOWN_OUTCOME_STATUSES: ReadonlySet<number> = new Set([502, 504]);
 export function outcomeUnknown(error: unknown): boolean {
   if (error instanceof AbandonedRequestError) return error.mayHaveChanged;
   if (error instanceof NetworkError) return error.method !== 'GET' && !error.notSent && !error.bodyCutShort && UNKNOWN_OUTCOME_FAILURES.has(error.failure);
-  return error instanceof ApiError && error.method !== 'GET' && UNKNOWN_OUTCOME_STATUSES.has(error.status);
+  return error instanceof ApiError && (error.changeReceived || (error.method !== 'GET' && UNKNOWN_OUTCOME_STATUSES.has(error.status)));
 }
 
 /** What happened to a request, in one line; "in doubt" is for the caller to say. */

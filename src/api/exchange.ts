@@ -146,7 +146,7 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
     try {
       // One race for the answer and its body: the exchange waits once, not twice, for each request.
       const { answer, read } = await deadline.race(pending.then((answer) => readAnswerBody(answer, settings.maxBodyBytes).then((read) => ({ answer, read }))));
-      if ('refused' in read) throw tooLargeError(answer.statusCode, method, url, read.refused.limit, secrets, read.refused.declared);
+      if ('refused' in read) throw tooLargeError(answer.statusCode, method, plan.retry, url, read.refused.limit, secrets, read.refused.declared);
       if (trace) {
         const cut = read.cutAt === undefined ? '' : ` (body cut at ${formatBytes(read.cutAt)})`;
         trace(`HTTP < ${answer.statusCode} ${method} ${url} ${Date.now() - started}ms${cut}`);

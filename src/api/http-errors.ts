@@ -31,8 +31,11 @@ import type { ApiResponse } from './types.js';
 
 type Secrets = readonly (string | undefined)[];
 
-/** The answer to return, or the error it is: a status other than 2xx, or a body the endpoint does not return. */
-export function finalAnswer(received: Received, method: string, expect: Expectation, secrets: Secrets, redirect?: RedirectContext): ApiResponse {
+/**
+ * The answer to return, or the error it is: a status other than 2xx, or a body the endpoint does
+ * not return. `read`: the request only reads (a plan that may be retried: a list's POST too).
+ */
+export function finalAnswer(received: Received, method: string, read: boolean, expect: Expectation, secrets: Secrets, redirect?: RedirectContext): ApiResponse {
   const { problem, status, headers, body } = received;
   const success = isSuccess(status);
   const unexpected = success ? unexpectedBody({ body, problem }, expect) : undefined;
@@ -53,6 +56,7 @@ export function finalAnswer(received: Received, method: string, expect: Expectat
     serverMessages: [`the service answered with ${unexpected}`],
     message: `unusable answer (HTTP ${status}): ${method} ${url}`,
     hint,
+    changeReceived: !read,
   });
 }
 
@@ -66,8 +70,8 @@ function redirectAdvice(received: Received, redirect: RedirectContext): string |
   return new URL(received.url).origin === new URL(redirect.baseUrl).origin ? undefined : redirectHint(received.url, redirect);
 }
 
-/** A success larger than `limit`, as its Content-Length said (`declared`) or as it turned out. */
-export function tooLargeError(status: number, method: string, url: string, limit: number, secrets: Secrets, declared?: number): ApiError {
+/** A success larger than `limit`, as its Content-Length said (`declared`) or as it turned out; `read` as for finalAnswer. */
+export function tooLargeError(status: number, method: string, read: boolean, url: string, limit: number, secrets: Secrets, declared?: number): ApiError {
   const size = declared === undefined ? `more than ${formatBytes(limit)}` : `${formatBytes(declared)} (Content-Length)`;
   const shownUrl = redactText(url, secrets);
   return new ApiError({
@@ -77,6 +81,7 @@ export function tooLargeError(status: number, method: string, url: string, limit
     body: undefined,
     serverMessages: [`tkt reads at most ${formatBytes(limit)} of an answer; the rest was not read`],
     message: `answer too large (HTTP ${status}): ${size} from ${method} ${shownUrl}`,
+    changeReceived: !read,
   });
 }
 

@@ -107,7 +107,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
             onRetry: ({ reason, delayMs }, attempt) =>
               trace?.(`HTTP retry ${method} ${url} after ${reason}: waiting ${delayMs}ms (attempt ${attempt} of ${attempts})`),
           });
-    return finalAnswer(received, method, plan.expect, secrets, { requestUrl: url, baseUrl, withToken: options.token !== undefined && plan.auth !== false });
+    return finalAnswer(received, method, plan.retry, plan.expect, secrets, {
+      requestUrl: url,
+      baseUrl,
+      withToken: options.token !== undefined && plan.auth !== false,
+    });
   }
 
   return { baseUrl, proxy: shownProxyFor(new URL(baseUrl), proxies), send, dispose: () => pool.close() };

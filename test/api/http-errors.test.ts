@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Received } from '../../src/api/answer.js';
 import { DeadlineExceeded } from '../../src/api/deadline.js';
 import { classifyNetworkError, finalAnswer, networkError, tooLargeError } from '../../src/api/http-errors.js';
-import { ApiError, ExitCode, NetworkError } from '../../src/errors.js';
+import { ApiError, ExitCode, NetworkError, outcomeUnknown } from '../../src/errors.js';
 import { BIN, ensureBuilt } from '../helpers/terminal.js';
 
 const SECRET = 'the-token-of-this-run';
@@ -30,12 +30,12 @@ const thrown = (run: () => unknown): unknown => {
 
 describe('finalAnswer', () => {
   it('returns a 2xx answer the endpoint returns, without its read notes', () => {
-    const answer = finalAnswer(received(200, { id: 1 }), 'GET', 'object', [SECRET]);
+    const answer = finalAnswer(received(200, { id: 1 }), 'GET', true, 'object', [SECRET]);
     expect(answer).toEqual({ status: 200, headers: { 'content-type': 'application/json' }, url: `http://h/api/x?access_token=${SECRET}`, body: { id: 1 } });
   });
 
   it('turns any other status into an ApiError with the server words, its URL cleared of the secret', () => {
-    const error = thrown(() => finalAnswer(received(404, { message: 'No such ticket' }), 'GET', 'object', [SECRET]));
+    const error = thrown(() => finalAnswer(received(404, { message: 'No such ticket' }), 'GET', true, 'object', [SECRET]));
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({
       status: 404,
@@ -50,34 +50,54 @@ describe('finalAnswer', () => {
 
   it('describes a 2xx body that is not what the endpoint returns, and keeps none of it', () => {
     const page = received(200, '<html><title>Sign in</title></html>', { problem: 'an HTML page ("Sign in")' });
-    const error = thrown(() => finalAnswer(page, 'GET', 'object', [SECRET]));
+    const error = thrown(() => finalAnswer(page, 'GET', true, 'object', [SECRET]));
     expect(error).toMatchObject({
       status: 200,
       body: undefined,
       serverMessages: ['the service answered with an HTML page ("Sign in")'],
       message: 'unusable answer (HTTP 200): GET http://h/api/x?access_token=***',
     });
-    expect(thrown(() => finalAnswer(received(200, [1]), 'GET', 'object', []))).toMatchObject({
+    expect(thrown(() => finalAnswer(received(200, [1]), 'GET', true, 'object', []))).toMatchObject({
       serverMessages: ['the service answered with a JSON array where an object was expected'],
     });
   });
 
+  it("leaves a change answered 2xx with a body it cannot use in doubt (the service had it), a read's or a list POST's not", () => {
+    const cut = received(200, '{"id":12', { problem: 'JSON that does not parse (8 bytes, truncated or malformed)' });
+    const change = thrown(() => finalAnswer(cut, 'POST', false, 'object', []));
+    expect(change).toMatchObject({ changeReceived: true, exitCode: ExitCode.failed });
+    expect(outcomeUnknown(change)).toBe(true);
+    for (const [method, read] of [
+      ['GET', true],
+      ['POST', true],
+    ] as const) {
+      expect(outcomeUnknown(thrown(() => finalAnswer(cut, method, read, 'object', [])))).toBe(false);
+    }
+    // A refusal of a change is no success: it failed, as ever.
+    expect(outcomeUnknown(thrown(() => finalAnswer(received(400, { message: 'no' }), 'POST', false, 'object', [])))).toBe(false);
+  });
+
   it('returns whatever came when the plan does not check (tkt api)', () => {
     const page = received(200, '<html></html>', { problem: 'an HTML page' });
-    expect(finalAnswer(page, 'GET', 'unchecked', [])).toMatchObject({ status: 200, body: '<html></html>' });
+    expect(finalAnswer(page, 'GET', true, 'unchecked', [])).toMatchObject({ status: 200, body: '<html></html>' });
   });
 });
 
 describe('tooLargeError', () => {
   it('names the size the answer declared, or the limit it went past', () => {
-    expect(tooLargeError(200, 'GET', `http://h/x?token=${SECRET}`, 1024, [SECRET], 5 * 1024 * 1024)).toMatchObject({
+    expect(tooLargeError(200, 'GET', true, `http://h/x?token=${SECRET}`, 1024, [SECRET], 5 * 1024 * 1024)).toMatchObject({
       status: 200,
       url: 'http://h/x?token=***',
       body: undefined,
       message: 'answer too large (HTTP 200): 5 MB (Content-Length) from GET http://h/x?token=***',
       serverMessages: ['tkt reads at most 1 KB of an answer; the rest was not read'],
     });
-    expect(tooLargeError(200, 'POST', 'http://h/x', 64 * 1024 * 1024, []).message).toBe('answer too large (HTTP 200): more than 64 MB from POST http://h/x');
+    expect(tooLargeError(200, 'POST', false, 'http://h/x', 64 * 1024 * 1024, []).message).toBe(
+      'answer too large (HTTP 200): more than 64 MB from POST http://h/x',
+    );
+    // Too large is as unusable: a change's is in doubt, a read's not.
+    expect(outcomeUnknown(tooLargeError(200, 'POST', false, 'http://h/x', 1024, []))).toBe(true);
+    expect(outcomeUnknown(tooLargeError(200, 'POST', true, 'http://h/x', 1024, []))).toBe(false);
   });
 });
 

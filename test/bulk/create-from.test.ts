@@ -12,7 +12,7 @@ import { detectFormat, readRows, rowHash } from '../../src/bulk/rows.js';
 import { ExitCode } from '../../src/errors.js';
 import { formatDate } from '../../src/output/time.js';
 import { createHarness, loginAs, type Harness } from '../helpers/harness.js';
-import { frontEnv, startFrontServer } from '../helpers/sandbox-state.js';
+import { frontEnv, halvedAnswers, startFrontServer } from '../helpers/sandbox-state.js';
 import type { TestServer } from '../api/server.js';
 
 /** A requester no lookup knows, with an e-mail: tkt sends it, the service refuses it (400). */
@@ -710,6 +710,45 @@ describe('tkt create --from', () => {
       const again = await h.cli(['create', '--from', file, '--integration', '--resume', `${file}.report.jsonl`]);
       expect(again.code).toBe(0);
       expect(ticketsTitled('doubt-')).toHaveLength(4);
+    } finally {
+      await front.close();
+    }
+  });
+
+  it('a row answered 200 with a body cut in half is in doubt: --resume does not send it again unless --retry-in-doubt', async () => {
+    const file = await write('half.jsonl', [1, 2, 3].map((n) => JSON.stringify({ title: `half-${n}`, description: 'd', requester: 'aberg' })).join('\n'));
+    const report = join(dir, 'half.report.jsonl');
+    // A relay in front of the sandbox: row 2 is created there, and its answer comes back cut in half.
+    const front = await startFrontServer(
+      h,
+      halvedAnswers(h, (req, body) => req.url === '/api/TicketsApi/new' && body.includes('half-2')),
+    );
+    try {
+      const run = await h.cli(['create', '--from', file, '--integration', '--report', report], { env: frontEnv(h, front) });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/\? row 2: in doubt \(the service may have created it\): unusable answer \(HTTP 200\): /);
+      expect(run.stderr).toContain('  rows in doubt (the service may have created them): 2\n');
+      const recorded = outcomes(await readReport(report)).sort((a, b) => a.row - b.row);
+      expect(recorded.map((entry) => [entry.row, entry.ok, entry.inDoubt ?? false, entry.status])).toEqual([
+        [1, true, false, undefined],
+        [2, false, true, 200],
+        [3, true, false, undefined],
+      ]);
+      expect(ticketsTitled('half-2')).toHaveLength(1);
+
+      // Resumed: row 2 is named and not sent again, so no second ticket.
+      h.sandbox.resetStats();
+      const resumed = await h.cli(['create', '--from', file, '--integration', '--resume', report]);
+      expect(resumed.code).toBe(1);
+      expect(resumed.stderr).toContain('  rows in doubt (the service may have created them): 2\n');
+      expect(h.sandbox.stats.byRoute[NEW_ROUTE] ?? 0).toBe(0);
+      expect(ticketsTitled('half-2')).toHaveLength(1);
+
+      // Asked to, it sends row 2 again.
+      const retried = await h.cli(['create', '--from', file, '--integration', '--resume', report, '--retry-in-doubt']);
+      expect(retried.code).toBe(0);
+      expect(h.sandbox.stats.byRoute[NEW_ROUTE]).toBe(1);
+      expect(ticketsTitled('half-2')).toHaveLength(2);
     } finally {
       await front.close();
     }

@@ -12,7 +12,7 @@ import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/harness.js';
 import { startServer, type Handler } from '../api/server.js';
 import { fakeProcess, processSignals } from '../cli/fake-process.js';
-import { countInFlight, frontEnv, sendsNothing, startFrontServer, unusedTickets, useHarness } from '../helpers/sandbox-state.js';
+import { countInFlight, frontEnv, halvedAnswers, sendsNothing, startFrontServer, unusedTickets, useHarness } from '../helpers/sandbox-state.js';
 
 const CLOSE = 'POST /api/TicketsApi/close/{id}';
 const CLOSED = 7;
@@ -468,6 +468,34 @@ describe('ID... commands whose request timed out', () => {
           `^error: #1013 in doubt \\(it may have been carried out\\)\n  request timed out after [^:]+: POST ${server.url}/api/TicketsApi/close/1013\n$`,
         ),
       );
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('ID... commands whose change is answered 200 with a body cut in half', () => {
+  it('say in --json that each is in doubt, not failed: the service had it, and most likely carried it out (exit 1)', async () => {
+    const tickets = unusedTickets(h, 2, (t) => t.assignedUser === null);
+    const server = await startFrontServer(
+      h,
+      halvedAnswers(h, (req) => req.method === 'POST' && req.url!.startsWith('/api/TicketsApi/pickup/')),
+    );
+    try {
+      const result = await h.cli(['pickup', ...ids(tickets), '--json'], { env: frontEnv(h, server) });
+      expect(result.code).toBe(1);
+      const unusable = expect.stringMatching(/^unusable answer \(HTTP 200\): the service answered with JSON that does not parse /) as unknown;
+      expect(jsonLines(result.stdout).sort((x, y) => Number(x.id) - Number(y.id))).toEqual(
+        tickets.map((t) => ({ id: t.id, ok: false, inDoubt: true, status: 200, error: unusable })),
+      );
+      expect(result.stderr).toContain(
+        `  in doubt (may have been carried out): ${formatRanges(
+          tickets.map((t) => t.id),
+          '#',
+        )}\n`,
+      );
+      // Picked up indeed: the doubt is real.
+      expect(tickets.every((t) => t.assignedUser !== null)).toBe(true);
     } finally {
       await server.close();
     }

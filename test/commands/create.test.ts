@@ -9,7 +9,7 @@ import { exitCodeOf, InterruptedError, UsageError } from '../../src/errors.js';
 import { formatDate } from '../../src/output/time.js';
 import { BY_ID, integrationCreateArgs, VALID_TICKET, validCreateArgs, validCreateValues } from '../helpers/create-args.js';
 import type { Harness } from '../helpers/harness.js';
-import { frontEnv, routeCount, sendsNothing, startFrontServer, ticketById, useHarness, useTempDir, userId } from '../helpers/sandbox-state.js';
+import { frontEnv, halvedAnswers, routeCount, sendsNothing, startFrontServer, ticketById, useHarness, useTempDir, userId } from '../helpers/sandbox-state.js';
 
 const REGISTER = 'POST /api/TicketsApi/register';
 const NEW = 'POST /api/TicketsApi/new';
@@ -645,6 +645,38 @@ describe('tkt create against a service that answers register its own way', () =>
     await expect(createThrough(registerWith(201, { location: 'http://elsewhere.example/api/TicketsApi/999999' }, { success: true }))).rejects.toThrow(
       'named no ticket ID',
     );
+  });
+});
+
+// A relay answers the create 200 with half of the service's body (docs/cli.md section 8): the
+// service had the request and most likely created the ticket, so running the command again on
+// exit 1 without a look would create a second one.
+describe('tkt create answered 200 with a body cut in half', () => {
+  it.each([
+    ['register', validCreateArgs({ ...BY_ID, title: 'half create register' }), REGISTER_PATH],
+    ['--integration', integrationCreateArgs({ title: 'half create integration' }), '/api/TicketsApi/new'],
+  ])('%s: says the ticket is in doubt, not failed, with how to look for it (exit 1)', async (_endpoint, args, path) => {
+    const title = args[args.indexOf('--title') + 1]!;
+    const server = await startFrontServer(
+      h,
+      halvedAnswers(h, (req) => req.method === 'POST' && req.url === path),
+    );
+    try {
+      const result = await h.cli(['create', '-q', ...args], { env: frontEnv(h, server) });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^error: in doubt \\(the service may have created it\\)\n` +
+            `  unusable answer \\(HTTP 200\\): POST ${server.url}${path}: the service answered with JSON that does not parse [^\n]*\n` +
+            `hint: look for it with "tkt list --search '${title}'" before running this again; --dedup-key makes a run safe to repeat\n$`,
+        ),
+      );
+      // It was created: the doubt is real.
+      expect(h.sandbox.state.tickets.filter((t) => t.title === title)).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -7,7 +7,17 @@ import { run, type ReplyOptions } from '../../src/commands/reply.js';
 import { EditorFailedError, exitCodeOf } from '../../src/errors.js';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/harness.js';
-import { changeInDoubtStderr, frontEnv, routeCount, sendsNothing, startFrontServer, unusedTicket, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import {
+  changeInDoubtStderr,
+  frontEnv,
+  halvedAnswers,
+  routeCount,
+  sendsNothing,
+  startFrontServer,
+  unusedTicket,
+  useHarness,
+  useTempDir,
+} from '../helpers/sandbox-state.js';
 
 const REPLY = 'POST /api/TicketsApi/reply/{id}';
 const GET = 'GET /api/TicketsApi/{id}';
@@ -298,6 +308,33 @@ describe('tkt reply whose request was sent and never answered', () => {
       const result = await h.cli(args, { env: frontEnv(h, server) });
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(changeInDoubtStderr(ticket.id, `${server.url}/api/TicketsApi/reply/${ticket.id}`));
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('tkt reply answered 200 with a body cut in half', () => {
+  it('says the reply is in doubt, not failed: the service had it, and most likely sent it (exit 1)', async () => {
+    const ticket = ticketWhere(() => true);
+    const path = `/api/TicketsApi/reply/${ticket.id}`;
+    const server = await startFrontServer(
+      h,
+      halvedAnswers(h, (req) => req.method === 'POST' && req.url === path),
+    );
+    try {
+      const before = conversations(ticket.id).length;
+      const args = ['reply', String(ticket.id), '--to', 'a@example.com', '--subject', 'S', '--message', 'half answered'];
+      const result = await h.cli(args, { env: frontEnv(h, server) });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^error: #${ticket.id} in doubt \\(it may have been carried out\\)\n` +
+            `  unusable answer \\(HTTP 200\\): POST ${server.url}${path}: the service answered with JSON that does not parse [^\n]*\n` +
+            `hint: look at it with "tkt show ${ticket.id}" before running this again\n$`,
+        ),
+      );
+      expect(conversations(ticket.id)).toHaveLength(before + 1);
     } finally {
       await server.close();
     }

@@ -106,13 +106,7 @@ export async function startFrontServer(
           setTimeout(() => {
             const body = Buffer.concat(chunks);
             if (answer(req, res, body)) return;
-            const headers: Record<string, string> = {};
-            for (const name of ['authorization', 'content-type'] as const) {
-              const value = req.headers[name];
-              if (value !== undefined) headers[name] = value;
-            }
-            const method = req.method ?? 'GET';
-            void fetch(`${h.sandbox.url}${req.url ?? '/'}`, { method, headers, body: body.length > 0 ? body : undefined })
+            void forwardToSandbox(h, req, body)
               .then(async (passed) => {
                 const total = options.total === true ? passed.headers.get('x-total-count') : null;
                 res.writeHead(passed.status, {
@@ -128,7 +122,37 @@ export async function startFrontServer(
   });
 }
 
-/** Environment for a command run as admin against `server`. */
+/** `req` (whose body was `body`) sent on to the sandbox as it came, with its token and content type. */
+function forwardToSandbox(h: Harness, req: IncomingMessage, body: Buffer): Promise<Response> {
+  const headers: Record<string, string> = {};
+  for (const name of ['authorization', 'content-type'] as const) {
+    const value = req.headers[name];
+    if (value !== undefined) headers[name] = value;
+  }
+  return fetch(`${h.sandbox.url}${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, body: body.length > 0 ? body : undefined });
+}
+
+/**
+ * A front server's answer (startFrontServer) for a flaky relay: a request `matches` reaches the
+ * sandbox, which carries it out, and its answer comes back as 200 with the first half of the
+ * sandbox's JSON body, under a Content-Length that matches: truncated JSON, whole as HTTP goes.
+ */
+export function halvedAnswers(
+  h: Harness,
+  matches: (req: IncomingMessage, body: Buffer) => boolean,
+): (req: IncomingMessage, res: ServerResponse, body: Buffer) => boolean {
+  return (req, res, body) => {
+    if (!matches(req, body)) return false;
+    void forwardToSandbox(h, req, body).then(async (passed) => {
+      const whole = Buffer.from(await passed.arrayBuffer());
+      const half = whole.subarray(0, Math.floor(whole.length / 2));
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(half.length) });
+      res.end(half);
+    });
+    return true;
+  };
+}
+
 /**
  * The whole of stderr when a change of ticket `id`, sent as a POST to `url`, was never answered:
  * in doubt, what happened, how to look (src/cmdutil/in-doubt.ts).
@@ -141,6 +165,7 @@ export function changeInDoubtStderr(id: number, url: string): RegExp {
   );
 }
 
+/** Environment for a command run as admin against `server`. */
 export function frontEnv(h: Harness, server: TestServer): Record<string, string> {
   return { TKT_URL: server.url, TKT_TOKEN: h.sandbox.issueToken('admin') };
 }
