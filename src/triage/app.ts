@@ -145,7 +145,7 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
     stdout.write(MAIN_SCREEN);
     await reportLeft(ctx, program);
     // Kept for the next r or s until now: on the shell's screen, where it is read after the run.
-    for (const line of await saveDrafts(ctx.config, resolveProfileName(ctx), program.snapshot().drafts)) await ctx.output.warning(line);
+    for (const line of await saveDrafts(ctx.config, resolveProfileName(ctx), program.snapshot())) await ctx.output.warning(line);
     for (const line of frontMatterWarned) await ctx.output.warning(line);
   }
   // Closed by Ctrl-C or a signal: the run ends as any interrupted command does, 130 (or 143 for SIGTERM).
