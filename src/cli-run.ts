@@ -141,6 +141,14 @@ export async function runCommandLine(proc: ProcessLike, how: CommandLineRun): Pr
     const stdoutFd = (proc.stdout as { fd?: unknown }).fd;
     if (typeof stdoutFd === 'number') stopLookingForReader ??= whenPipeReaderGone(stdoutFd, onOutputClosed);
   };
+  // A Ctrl-C read as a key (the triage screen, its terminal raw): the first SIGINT, whose wait the
+  // command says itself. No signal was sent to the process group: the next SIGINT, however soon, is a second.
+  state.interruptedByKey = () => {
+    if (signals > 0) return;
+    received = 'SIGINT';
+    signals = 1;
+    state.stop.abort('SIGINT');
+  };
   proc.on('SIGINT', onInterrupt);
   proc.on('SIGTERM', onTerminate);
   proc.on('SIGHUP', onHangUp);

@@ -72,6 +72,8 @@ export interface RunState {
   requests: RequestsInFlight;
   /** Set by the program: the command may wait long without writing (ActionOptions.waitsQuietly). */
   waitingQuietly?: () => void;
+  /** Set by the program: a Ctrl-C read as a key counts as the run's first SIGINT (Context.interruptedByKey). */
+  interruptedByKey?: () => void;
   /** The run's options (runOptions), once its command runs: the error lines read --debug and --profile there. */
   options?: Record<string, unknown>;
   /** Set by the full CLI (dist/main.js): Context.loadAhead for `command`; without it (tests, a command's bundle), nothing to load. */
@@ -170,6 +172,8 @@ export interface ContextParts {
   waiting?: { timer?: StartTimer; made?: (notice: WaitNotice) => void };
   /** Context.loadAhead; without it (tests), nothing to load. */
   loadAhead?: Context['loadAhead'];
+  /** Context.interruptedByKey; without it (tests), nothing counts it. */
+  interruptedByKey?: () => void;
   /** Counts the requests of every client while they are in flight (cli-run.ts says so at the first signal); without it (tests), nothing counts. */
   requests?: RequestsInFlight;
   /** The clients' clock of the waits between retries; without it, the system's (a test moves its own). */
@@ -267,6 +271,7 @@ export async function buildContext(parts: ContextParts): Promise<Context & { dis
       return await makeClient(baseUrl);
     },
     loadAhead: parts.loadAhead ?? (async () => {}),
+    interruptedByKey: parts.interruptedByKey ?? (() => {}),
     async dispose() {
       // Before the error line of a failed run, and before requests still in flight are awaited.
       (await waitNotice)?.end();
@@ -375,6 +380,7 @@ export async function createProcessContext(
     halt: state.halt.signal,
     lendTerminal,
     suspend,
+    interruptedByKey: () => state.interruptedByKey?.(),
     // The prompts' modules only where the command can prompt (not tkt mcp, whose stdin is the
     // protocol's); the proxy's client only where the environment, read once, names a proxy.
     ...(state.loadAhead === undefined ? {} : { loadAhead: () => state.loadAhead!(command, { prompts: io.canPrompt, proxy: namesProxy(proc.env) }) }),

@@ -55,4 +55,10 @@ export interface Context {
    * Called once its options are checked, before its first screen or request.
    */
   loadAhead(): Promise<void>;
+  /**
+   * A Ctrl-C read as a key by a screen whose terminal is raw (tkt triage) is the run's first
+   * SIGINT, as the terminal would have sent it (docs/cli.md section 8): `signal` is aborted, and
+   * the next Ctrl-C, a SIGINT again, gives up what is in flight. The command says that it waits.
+   */
+  interruptedByKey(): void;
 }

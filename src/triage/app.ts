@@ -10,7 +10,7 @@
 import { render, type Instance } from 'ink';
 import { createElement as h } from 'react';
 import type { Context } from '../context/context.js';
-import { InterruptedError } from '../errors.js';
+import { InterruptedError, isStopSignal } from '../errors.js';
 import { profileToName, resolveProfileName } from '../config/session.js';
 import { freshLogin } from '../context/fresh-login.js';
 import { fillForTicket, frontMatterWarnings, readTemplate, templateNames } from '../desk/templates.js';
@@ -137,15 +137,17 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
   let ending: Ending;
   try {
     ending = await program.finished;
+    // Closed by the Ctrl-C key: the run's first SIGINT, so that the next Ctrl-C gives up what is being sent.
+    if (ending === 'interrupted') ctx.interruptedByKey();
   } finally {
     closing.abort();
     stopWatching();
     ctx.signal.removeEventListener('abort', onSignal);
     await unmount();
     stdout.write(MAIN_SCREEN);
-    await reportLeft(ctx, program);
+    await reportLeft(ctx, program, ctx.signal.reason);
     // Kept for the next r or s until now: on the shell's screen, where it is read after the run.
-    for (const line of await saveDrafts(ctx.config, resolveProfileName(ctx), program.snapshot().drafts)) await ctx.output.warning(line);
+    for (const line of await saveDrafts(ctx.config, resolveProfileName(ctx), program.snapshot())) await ctx.output.warning(line);
     for (const line of frontMatterWarned) await ctx.output.warning(line);
   }
   // Closed by Ctrl-C or a signal: the run ends as any interrupted command does, 130 (or 143 for SIGTERM).
@@ -155,12 +157,14 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
 /**
  * Left with an action being sent (q, Ctrl-C, a signal): it is waited for, as any interrupted
  * command waits for its requests in flight, and what it did is said on the shell's screen, with
- * the keys that waited their turn, not done.
+ * the keys that waited their turn, not done. Left by `stopSignal` (Ctrl-C, a signal), the same
+ * again gives up (docs/cli.md section 8): the one notice says so.
  */
-async function reportLeft(ctx: Context, program: TriageProgram): Promise<void> {
+async function reportLeft(ctx: Context, program: TriageProgram, stopSignal: unknown): Promise<void> {
   const running = program.snapshot().running;
   if (running !== undefined) {
-    await ctx.output.note(`waiting for what was being sent: ${running.verb} #${running.id}…\n`);
+    const again = !isStopSignal(stopSignal) ? '' : stopSignal === 'SIGINT' ? '; press Ctrl-C again to give up' : `; another ${stopSignal} gives up`;
+    await ctx.output.note(`waiting for what was being sent: ${running.verb} #${running.id}…${again}\n`);
     await new Promise<void>((resolve) => {
       const stop = program.subscribe(() => {
         if (program.snapshot().running !== undefined) return;

@@ -16,16 +16,23 @@ const KINDS: Readonly<Record<DraftKind, { file: (id: number) => string; said: (i
  * Saves the unsent texts of `profile`, by kind and ticket; a line per text saying where it is
  * (or, when it could not be saved, the text itself).
  */
-export async function saveDrafts(config: Pick<ConfigStore, 'dir' | 'home'>, profile: string, drafts: TriageState['drafts']): Promise<string[]> {
+export async function saveDrafts(
+  config: Pick<ConfigStore, 'dir' | 'home'>,
+  profile: string,
+  { drafts, draftsInDoubt }: Pick<TriageState, 'drafts' | 'draftsInDoubt'>,
+): Promise<string[]> {
   const said: string[] = [];
   for (const kind of ['reply', 'resolution'] as const) {
     for (const [id, text] of drafts[kind]) {
       const { file: stem, said: name } = KINDS[kind];
+      // A send in doubt may have delivered it: never said to be not sent.
+      const inDoubt = draftsInDoubt[kind].has(id);
+      const sent = inDoubt ? 'may have been sent (in doubt)' : 'was not sent';
       try {
         const file = await saveDraft(config, profile, stem(id), text);
-        said.push(`${name(id)} was not sent; it is saved in ${file}\n`);
+        said.push(`${name(id)} ${sent}; ${inDoubt ? 'it is kept' : 'it is saved'} in ${file}\n`);
       } catch (error) {
-        said.push(`${name(id)} was not sent and could not be saved (${(error as Error).message}); here it is:\n${text}\n`);
+        said.push(`${name(id)} ${sent} and could not be saved (${(error as Error).message}); here it is:\n${text}\n`);
       }
     }
   }

@@ -2,7 +2,7 @@
 // the event that update.ts takes it in: never a change of state here. A load overtaken by a
 // later one is stopped, and reports nothing.
 import { plans } from '../api/plans.js';
-import { EditorFailedError, ExitCode, exitCodeOf } from '../errors.js';
+import { EditorFailedError, ExitCode, exitCodeOf, outcomeUnknown } from '../errors.js';
 import type { ApiClient } from '../api/types.js';
 import { personLabel, type Lookups } from '../lookups/types.js';
 import { readTicket } from '../model/ticket.js';
@@ -10,7 +10,7 @@ import { viewTickets } from '../listing/pages.js';
 import { ticketHeading } from '../reading/ticket-heading.js';
 import type { FilledTemplate } from '../desk/templates.js';
 import type { TicketActions } from './actions.js';
-import type { ActionOutcome, Effect, TicketAction, TriageEvent } from './events.js';
+import type { ActionOutcome, Effect, Refreshed, TicketAction, TriageEvent } from './events.js';
 import type { TemplatePurpose } from './picker.js';
 import { realTimer, type WatchTimer } from '../watch/watch.js';
 
@@ -120,13 +120,21 @@ export function createEffectRunner(deps: EffectDeps): EffectRunner {
         done = await run(id, action);
       }
     } catch (error) {
-      // A text written but not sent is kept for the next try, also one saved by an editor that then failed (vi's :cq).
-      return { kind: 'actionFailed', id, error: failed(error), unsent: written ?? (error instanceof EditorFailedError ? error.typed : undefined) };
+      // A text written is kept for the next try, also one saved by an editor that then failed (vi's :cq).
+      const unsent = written ?? (error instanceof EditorFailedError ? error.typed : undefined);
+      // Sent and its answer lost (docs/cli.md section 8): the ticket as read now may show it done.
+      if (outcomeUnknown(error)) return { kind: 'actionFailed', id, error, unsent, inDoubt: await reread(id) };
+      return { kind: 'actionFailed', id, error: failed(error), unsent };
     }
+    return { kind: 'acted', id, done, refreshed: await reread(id) };
+  }
+
+  /** The ticket read again after an action, for its row and detail; or why it could not be. */
+  async function reread(id: number): Promise<Refreshed> {
     try {
-      return { kind: 'acted', id, done, refreshed: { ticket: await fetchTicket(id) } };
+      return { ticket: await fetchTicket(id) };
     } catch (error) {
-      return { kind: 'acted', id, done, refreshed: { error: failed(error) } };
+      return { error: failed(error) };
     }
   }
 

@@ -13,6 +13,9 @@ export type ActionOutcome = string | { notDone: string };
 
 export type { TicketAction };
 
+/** A ticket read again after an action, or why it could not be. */
+export type Refreshed = { ticket: unknown } | { error: unknown };
+
 export type Effect =
   | { kind: 'loadView'; view: string; token: number }
   /** Reads the ticket (unless it is given) and renders its `tkt show` text at `width`. */
@@ -44,9 +47,13 @@ export type TriageEvent =
   | { kind: 'detailRead'; id: number; width: number; ticket: unknown; text: string; generation: number }
   | { kind: 'detailFailed'; id: number; width: number; error: unknown; generation: number }
   /** The action is done (`done` says what it did); the ticket as read after it, or why it could not be. */
-  | { kind: 'acted'; id: number; done: ActionOutcome; refreshed: { ticket: unknown } | { error: unknown } }
-  /** The action failed; what the user wrote for it (a reply, resolution notes), when there is such a text, to be kept. */
-  | { kind: 'actionFailed'; id: number; error: unknown; unsent?: string | undefined }
+  | { kind: 'acted'; id: number; done: ActionOutcome; refreshed: Refreshed }
+  /**
+   * The action failed; what the user wrote for it (a reply, resolution notes), when there is such
+   * a text, to be kept. `inDoubt`: its request was sent and the answer lost (a time-out, a cut
+   * connection, given up on a second Ctrl-C), so it may have been carried out; the ticket as read after.
+   */
+  | { kind: 'actionFailed'; id: number; error: unknown; unsent?: string | undefined; inDoubt?: Refreshed | undefined }
   /** The pager has shown the ticket, and exited. */
   | { kind: 'shown'; id: number }
   /** The pager could not show the ticket, and why. */

@@ -147,6 +147,8 @@ export interface TriageState {
    * with a reply, s the prompt (or the editor, for more than a line) with resolution notes.
    */
   drafts: Readonly<Record<DraftKind, ReadonlyMap<number, string>>>;
+  /** The drafts a send in doubt may have delivered: never said to be not sent (README, Triage). */
+  draftsInDoubt: Readonly<Record<DraftKind, ReadonlySet<number>>>;
   running: Running | undefined;
   /** Keys typed and actions chosen while an action ran: done in turn once it is over, in order. */
   queued: readonly Queued[];
@@ -198,6 +200,7 @@ export function initialState(view: string, terminal: TerminalSize, { intervalMs,
     detailGeneration: 0,
     failedRead: undefined,
     drafts: { reply: new Map(), resolution: new Map() },
+    draftsInDoubt: { reply: new Set(), resolution: new Set() },
     running: undefined,
     queued: [],
     left: undefined,

@@ -4,12 +4,15 @@
 // as events; the keys and pastes are handled in press.ts.
 import { sanitizeInline } from '../output/sanitize.js';
 import { kebabCase } from '../listing/query.js';
-import type { Effect, TriageEvent } from './events.js';
+import { tktCommand } from '../config/session.js';
+import { IN_DOUBT } from '../errors.js';
+import type { Effect, Refreshed, TriageEvent } from './events.js';
+import { keyFor } from './keys.js';
 import { failureText } from './failure.js';
 import { layoutFor, type TerminalSize } from './layout.js';
 import { pressKey, pressTypedAhead, paste, takeTurns } from './press.js';
 import { detailRow, rowsOf } from './rows.js';
-import { currentRow, detailKey, initialState, withDraft, withRows, type StartOptions, type TriageState } from './state.js';
+import { currentRow, detailKey, initialState, withDraft, withRows, type DraftKind, type StartOptions, type TriageState } from './state.js';
 import { templatesRead } from './templates.js';
 import { clearMarksOnMove, markChanges, readByTimer, tick, waitFor } from './interval.js';
 import { end, KEPT_DRAFT, startLoad, unchanged, type Step } from './transitions.js';
@@ -92,9 +95,19 @@ function overAfterLeaving(state: TriageState, event: TriageEvent): TriageState {
   if (running === undefined || left === undefined || (event.kind !== 'acted' && event.kind !== 'actionFailed') || event.id !== running.id) return state;
   const over = event.kind === 'acted' ? acted(state, event) : actionFailed(state, event);
   // The text not sent is saved on leaving, and said then: not "r opens it again".
-  const outcome = event.kind === 'acted' ? over.status!.text : `✗ ${running.verb} #${event.id}: ${failureText(event.error, state.login)}`;
+  const outcome = event.kind === 'acted' ? over.status!.text : leftFailing(state, running.verb, event);
   return { ...over, left: { ...left, outcomes: [...left.outcomes, outcome] } };
 }
+
+/** An action that failed after the screen was left, said on the shell's screen: in doubt, how to look at the ticket there. */
+function leftFailing(state: TriageState, verb: string, event: Extract<TriageEvent, { kind: 'actionFailed' }>): string {
+  if (event.inDoubt === undefined) return `✗ ${verb} #${event.id}: ${failureText(event.error, state.login)}`;
+  const show = tktCommand({ globals: state.login.globals, env: state.login.env }, `show ${event.id}`);
+  return `? ${verb} #${event.id}: ${IN_DOUBT}: look at it with "${show}" ${beforeAgain(verb)}`;
+}
+
+/** What an in-doubt action is not to be done before: "before replying again". */
+const beforeAgain = (verb: string) => `before ${verb.replace(/ to$/, '')} again`;
 
 function viewLoaded(state: TriageState, event: Extract<TriageEvent, { kind: 'viewLoaded' }>): TriageState {
   // Overtaken while it ran: its tickets may belong to a view no longer shown.
@@ -149,26 +162,51 @@ function acted(state: TriageState, event: Extract<TriageEvent, { kind: 'acted' }
       : { text: sanitizeInline(event.done.notDone), tone: 'info' as const };
   const sent = state.running?.sends;
   // Sent: what was kept of it is gone.
-  const drafts = sent === undefined ? state.drafts : { ...state.drafts, [sent]: mapWithout(state.drafts[sent], event.id) };
-  const next: TriageState = { ...state, running: undefined, drafts };
+  const next: TriageState = { ...state, running: undefined, ...(sent === undefined ? {} : keptAs(state, sent, event.id, undefined, false)) };
   if ('error' in event.refreshed) {
     const text = `${status.text}; the row could not be refreshed: ${failureText(event.refreshed.error, state.login)}`;
-    return { ...next, details: mapWithout(state.details, event.id), status: { ...status, text } };
+    return refreshedRow({ ...next, status: { ...status, text } }, event.id, event.refreshed);
   }
-  const { ticket } = event.refreshed;
-  const details = new Map(state.details).set(event.id, { ticket, texts: new Map() });
-  const rows = state.rows.map((row) => (row.id === event.id ? detailRow(event.id, ticket) : row));
-  return withRows({ ...next, details, status }, rows, state.filter);
+  return refreshedRow({ ...next, status }, event.id, event.refreshed);
+}
+
+/** The ticket's row and detail as read after an action; not read, its detail is read again once highlighted. */
+function refreshedRow(state: TriageState, id: number, read: Refreshed): TriageState {
+  if ('error' in read) return { ...state, details: mapWithout(state.details, id) };
+  const { ticket } = read;
+  const details = new Map(state.details).set(id, { ticket, texts: new Map() });
+  const rows = state.rows.map((row) => (row.id === id ? detailRow(id, ticket) : row));
+  return withRows({ ...state, details }, rows, state.filter);
+}
+
+/**
+ * The drafts with the text last written for ticket `id` kept (a blank one, or none when
+ * `written` is undefined, drops the one kept before); in doubt (it may have been sent) when this
+ * send or an earlier one of it was.
+ */
+function keptAs(state: TriageState, kind: DraftKind, id: number, written: string | undefined, inDoubt: boolean): Pick<TriageState, 'drafts' | 'draftsInDoubt'> {
+  const drafts = written === undefined ? { ...state.drafts, [kind]: mapWithout(state.drafts[kind], id) } : withDraft(state.drafts, kind, id, written);
+  const doubted = new Set(state.draftsInDoubt[kind]);
+  if (drafts[kind].has(id) && (inDoubt || doubted.has(id))) doubted.add(id);
+  else doubted.delete(id);
+  return { drafts, draftsInDoubt: { ...state.draftsInDoubt, [kind]: doubted } };
 }
 
 function actionFailed(state: TriageState, event: Extract<TriageEvent, { kind: 'actionFailed' }>): TriageState {
   const kind = state.running?.sends;
+  const verb = state.running?.verb ?? 'acting on';
   // The text last written is kept (a blank one drops the one kept before).
-  const drafts = kind !== undefined && event.unsent !== undefined ? withDraft(state.drafts, kind, event.id, event.unsent) : state.drafts;
-  const kept = kind !== undefined && drafts[kind].has(event.id) ? `; ${KEPT_DRAFT[kind]}` : '';
+  const kept = kind === undefined || event.unsent === undefined ? {} : keptAs(state, kind, event.id, event.unsent, event.inDoubt !== undefined);
+  const next: TriageState = { ...state, ...kept, running: undefined };
+  const keptSaid = kind !== undefined && next.drafts[kind].has(event.id) ? `; ${KEPT_DRAFT[kind]}` : '';
+  if (event.inDoubt !== undefined) {
+    // Not a failure to send again: it may have been done, which the ticket read again shows (README, Triage).
+    const text = `? ${verb} #${event.id}: ${IN_DOUBT}: check the ticket (${keyFor('show')} shows it) ${beforeAgain(verb)}${keptSaid}`;
+    return refreshedRow({ ...next, status: { text, tone: 'error' } }, event.id, event.inDoubt);
+  }
   // The reason first, which a narrow width must not cut; what was kept after it (README, Triage).
-  const text = `✗ ${state.running?.verb ?? 'acting on'} #${event.id}: ${failureText(event.error, state.login)}${kept}`;
-  return { ...state, running: undefined, drafts, status: { text, tone: 'error' } };
+  const text = `✗ ${verb} #${event.id}: ${failureText(event.error, state.login)}${keptSaid}`;
+  return { ...next, status: { text, tone: 'error' } };
 }
 
 /**

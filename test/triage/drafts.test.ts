@@ -9,7 +9,10 @@ import { useTempDir } from '../helpers/sandbox-state.js';
 let dir = '';
 useTempDir('tkt-drafts-', (path) => (dir = path));
 
-const drafts = (reply: [number, string][], resolution: [number, string][] = []) => ({ reply: new Map(reply), resolution: new Map(resolution) });
+const drafts = (reply: [number, string][], resolution: [number, string][] = [], inDoubt: number[] = []) => ({
+  drafts: { reply: new Map(reply), resolution: new Map(resolution) },
+  draftsInDoubt: { reply: new Set(inDoubt), resolution: new Set<number>() },
+});
 
 describe('saving unsent texts', () => {
   it('saves each reply by ticket and says where; a second run keeps the first file', async () => {
@@ -36,5 +39,24 @@ describe('saving unsent texts', () => {
     const file = join(dir, 'drafts', 'prod-resolution-1015.txt');
     expect(said).toEqual([`the resolution of #1015 was not sent; it is saved in ${file}\n`]);
     expect(readFileSync(file, 'utf8')).toBe('Cable reseated\n');
+  });
+
+  it('never says a reply whose send is in doubt was not sent: it may have been', async () => {
+    const said = await saveDrafts(
+      { dir },
+      'default',
+      drafts(
+        [
+          [1039, 'Did it reach you?'],
+          [1040, 'Refused'],
+        ],
+        [],
+        [1039],
+      ),
+    );
+    expect(said).toEqual([
+      `the reply to #1039 may have been sent (in doubt); it is kept in ${join(dir, 'drafts', 'reply-1039.txt')}\n`,
+      `the reply to #1040 was not sent; it is saved in ${join(dir, 'drafts', 'reply-1040.txt')}\n`,
+    ]);
   });
 });

@@ -8,10 +8,12 @@ import type { Context } from '../../src/context/context.js';
 import { pageInTriage } from '../../src/triage/pager.js';
 import { startProgram, type TriageProgram } from '../../src/triage/program.js';
 import type { TriageState } from '../../src/triage/state.js';
+import { saveDrafts } from '../../src/triage/drafts.js';
 import { start } from '../../src/triage/update.js';
 import { standInEffectRunner } from '../helpers/effect-runner.js';
 import { loginAs, type Harness } from '../helpers/harness.js';
-import { routeCount, ticketById, userId, useHarness } from '../helpers/sandbox-state.js';
+import type { TestServer } from '../api/server.js';
+import { routeCount, startFrontServer, ticketById, userId, useHarness } from '../helpers/sandbox-state.js';
 
 const OPEN = 1;
 const UPDATE = 'POST /api/TicketsApi/update/{id}';
@@ -19,8 +21,8 @@ const UPDATE = 'POST /api/TicketsApi/update/{id}';
 let h: Harness;
 useHarness({ login: 'tech' }, (harness) => (h = harness));
 
-async function openProgram(): Promise<TriageProgram> {
-  const { ctx } = await h.context({ tty: true });
+async function openProgram(env: Record<string, string> = {}): Promise<TriageProgram> {
+  const { ctx } = await h.context({ tty: true, env });
   const perform = standInEffectRunner(ctx);
   return startProgram(start('MyOpenOrUnassigned', { columns: 80, rows: 24 }), perform);
 }
@@ -194,5 +196,54 @@ describe('the triage program', () => {
     const program = await openProgram();
     await expect(program.finished).rejects.toMatchObject({ status: 500 });
     expect(program.snapshot().ended).toBe(true);
+  });
+
+  describe('on a flaky link, an action whose answer was lost', () => {
+    /** A server in front of the sandbox that passes `route`'s request on and cuts the connection once the service has answered it. */
+    const cuttingAfterAnswer = (route: string) =>
+      startFrontServer(h, (req, _res, body) => {
+        if (req.method !== 'POST' || req.url !== route) return false;
+        const headers = { authorization: req.headers.authorization ?? '', 'content-type': req.headers['content-type'] ?? 'application/json' };
+        void fetch(`${h.sandbox.url}${route}`, { method: 'POST', headers, body }).then(() => req.socket.destroy());
+        return true;
+      });
+    const openBehind = async (server: TestServer) => {
+      onTestFinished(() => server.close());
+      const program = await openProgram({ TKT_URL: server.url, TKT_TOKEN: h.sandbox.issueToken('tech') });
+      const loaded = await until(program, (state) => state.loading === undefined);
+      return { program, id: loaded.visible[0]!.id };
+    };
+
+    it('says a pickup is in doubt, never a failure, and shows the ticket as the service has it', async () => {
+      const first = await openProgram();
+      const id = (await until(first, (state) => state.loading === undefined)).visible[0]!.id;
+      Object.assign(ticketById(h, id), { assignedUser: null });
+      const { program } = await openBehind(await cuttingAfterAnswer(`/api/TicketsApi/pickup/${id}`));
+
+      program.dispatch({ kind: 'key', input: 'p', key: {} });
+      const over = await until(program, (state) => state.running === undefined && state.status?.text.includes(`#${id}`) === true);
+      expect(over.status?.text).toBe(`? picking up #${id}: in doubt (it may have been carried out): check the ticket (Enter shows it) before picking up again`);
+      // It was carried out: the row and the detail read again say so.
+      expect(ticketById(h, id).assignedUser).toBe(userId(h, 'tech'));
+      expect(over.details.get(id)?.ticket).toMatchObject({ assignedUser: userId(h, 'tech') });
+    });
+
+    it('keeps a reply in doubt, says it may have been sent, and on leaving never says it was not sent', async () => {
+      const first = await openProgram();
+      const id = (await until(first, (state) => state.loading === undefined)).visible[0]!.id;
+      const { program } = await openBehind(await cuttingAfterAnswer(`/api/TicketsApi/reply/${id}`));
+      const replies = () => routeCount(h, 'POST /api/TicketsApi/reply/{id}');
+      const before = replies();
+
+      program.dispatch({ kind: 'key', input: 'r', key: {} });
+      const over = await until(program, (state) => state.running === undefined && state.status?.text.includes(`#${id}`) === true);
+      expect(over.status?.text).toBe(
+        `? replying to #${id}: in doubt (it may have been carried out): check the ticket (Enter shows it) before replying again; your reply is kept: r opens it again`,
+      );
+      expect(replies()).toBe(before + 1);
+      expect(over.drafts.reply.get(id)).toBe('a message');
+      const saved = await saveDrafts({ dir: h.configDir }, 'default', over);
+      expect(saved).toEqual([`the reply to #${id} may have been sent (in doubt); it is kept in ${join(h.configDir, 'drafts', `reply-${id}.txt`)}\n`]);
+    });
   });
 });

@@ -1,0 +1,80 @@
+// tkt triage left with Ctrl-C while an action is being sent to a service that never answers it
+// (a server on 127.0.0.1 in front of the sandbox that holds the pickup): the first Ctrl-C
+// closes the screen and says it waits and that Ctrl-C again gives up, the second gives up
+// (docs/cli.md section 8), the action said in doubt, exit 130, the terminal as the shell had it.
+// Every step waits for what the screen shows, never for a fixed time.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, privateTmux, terminalFixture, type TerminalFixture } from '../helpers/terminal.js';
+import { skipWithout } from '../helpers/tools.js';
+
+const skip = skipWithout(['tmux', 'stty'], 'test/pty/triage-interrupt.test.ts');
+
+describe.skipIf(skip)('tkt triage interrupted while an action waits for a service that does not answer', () => {
+  let fixture: TerminalFixture;
+  let server: Server;
+  let url = '';
+  /** The pickups the server has taken and never answers. */
+  let held = 0;
+  const terminal = privateTmux('triage-interrupt');
+
+  beforeAll(async () => {
+    fixture = await terminalFixture('triage-interrupt', 'tech');
+    server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        if (req.method === 'POST' && req.url?.startsWith('/api/TicketsApi/pickup/') === true) {
+          held += 1;
+          return;
+        }
+        const headers = { authorization: req.headers.authorization ?? '', 'content-type': req.headers['content-type'] ?? 'application/json' };
+        const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
+        void fetch(`${fixture.sandbox.url}${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, body }).then(async (answer) => {
+          res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+          res.end(Buffer.from(await answer.arrayBuffer()));
+        });
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await terminal.close();
+    server.closeAllConnections();
+    server.close();
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll failed
+    await fixture?.close();
+  });
+
+  it('closes on the first Ctrl-C saying the second gives up, and gives up on the second: in doubt, exit 130', async () => {
+    const env = `env -u CI -u PAGER -u LESS NO_COLOR=1 TKT_CONFIG_DIR='${fixture.dir}' TKT_URL='${url}' TKT_TOKEN='${fixture.sandbox.issueToken('tech')}'`;
+    const modes = `echo "modes: $(stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e echo -e -icanon -e -echo | sort | tr '\\n' ' ')"`;
+    await terminal.start('i1', { width: 120, height: 30 }, `${env} node '${BIN}' triage; echo "[exit $?]"; ${modes}; sleep 60`);
+    const screen = await terminal.waitFor('i1', (text) => /^› +\d+ /m.test(text) && /^Title: /m.test(text), { what: 'the triage screen' });
+    const id = /^› +(\d+) /m.exec(screen)![1]!;
+    await terminal.keys('i1', 'p');
+    await terminal.waitUntil('i1', () => held === 1, 'the pickup held');
+
+    await terminal.keys('i1', 'C-c');
+    const waiting = await terminal.waitFor('i1', 'give up', { what: 'the notice of the wait' });
+    expect(waiting).not.toContain('tkt triage ·');
+    expect(waiting.trimEnd().split('\n')).toEqual([`waiting for what was being sent: picking up #${id}…; press Ctrl-C again to give up`]);
+
+    await terminal.keys('i1', 'C-c');
+    const left = await terminal.waitFor('i1', /^modes: /m, { what: 'the exit' });
+    const lines = left.trimEnd().split('\n');
+    expect(lines.slice(0, 1)).toEqual([`waiting for what was being sent: picking up #${id}…; press Ctrl-C again to give up`]);
+    // One notice: the run's own ("waiting up to 30s") is not said as well.
+    expect(left).not.toContain('waiting up to');
+    expect(left).toContain(`? picking up #${id}: in doubt (it may have been carried out): look at it with "tkt show ${id}" before picking up again`);
+    expect(left).toContain('error: interrupted');
+    expect(left).toContain('[exit 130]');
+    expect(held).toBe(1);
+    // The terminal as the shell had it: the main screen, lines and echo.
+    expect(await terminal.tmux('display-message', '-p', '-t', 'i1', '#{alternate_on}')).toBe('0\n');
+    expect(left).toMatch(/^modes: echo icanon *$/m);
+  });
+});
