@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { isSuccess } from '../api/answer.js';
 import { timerMs } from '../api/deadline.js';
 import type { Context } from '../context/context.js';
-import { ApiError, FailedBeforeOutputClosedError, InterruptedError, NetworkError, OutputClosedError, stoppedHow } from '../errors.js';
+import { ApiError, FailedBeforeOutputClosedError, InterruptedError, NetworkError, OutputClosedError, howToGiveUp, stoppedHow } from '../errors.js';
 import { entryType } from '../model/entry-type.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { breakLineAfterCtrlC } from '../output/io.js';
@@ -299,7 +299,7 @@ async function execFor(ctx: Context, command: string, event: WatchEvent, once: b
     let kill: NodeJS.Timeout | undefined;
     const onStop = () => {
       const name = String(ctx.signal.reason);
-      const again = name === 'SIGINT' && ctx.io.stdinIsTTY ? 'press Ctrl-C again to give up' : `another ${name} gives up`;
+      const again = howToGiveUp(name, ctx.io.stdinIsTTY || ctx.io.stderrIsTTY);
       ctx.io.stderr.write(`${stoppedHow(name)}: stopping after the --exec command for ${named}; ${again}\n`);
     };
     const onHalt = () => {
