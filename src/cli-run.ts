@@ -6,7 +6,7 @@ import { closeSync, fstatSync } from 'node:fs';
 import { createRunState, tookTerminalInput, type CommandAction, type ProcessLike, type RunState, type StopSignal } from './process-host.js';
 import type { CommandModule } from './commands/index.js';
 import type { Program } from './commands/host.js';
-import { ExitCode, FailedBeforeOutputClosedError, InterruptedError, OutputClosedError, TktError, exitCodeOf, stoppedHow } from './errors.js';
+import { ExitCode, FailedBeforeOutputClosedError, InterruptedError, OutputClosedError, TktError, exitCodeOf, howToGiveUp, stoppedHow } from './errors.js';
 import { cleanErrorText, errorHint, type LoginGlobals } from './cmdutil/error-text.js';
 import { isClosedPipe } from './output/write.js';
 import { whenPipeReaderGone } from './util/pipe-reader.js';
@@ -67,7 +67,7 @@ function lineAfterSignal(proc: ProcessLike, state: RunState): string {
  */
 function sayWaiting(proc: ProcessLike, state: RunState, name: StopSignal): void {
   const { count, timeoutSeconds } = state.requests;
-  const again = name === 'SIGINT' && proc.stdin.isTTY === true ? 'press Ctrl-C again to give up' : `another ${name} gives up`;
+  const again = howToGiveUp(name, proc.stdin.isTTY === true || proc.stderr.isTTY === true);
   const requests = count === 1 ? '1 request' : `${count} requests`;
   proc.stderr.write(`${lineAfterSignal(proc, state)}${stoppedHow(name)}: waiting up to ${timeoutSeconds}s for ${requests} in flight; ${again}\n`);
 }

@@ -167,6 +167,15 @@ export function stoppedHow(signal: unknown): string {
   return signal === 'SIGTERM' || signal === 'SIGHUP' ? `stopped by ${signal}` : 'interrupted';
 }
 
+/**
+ * How the first signal's line says to give up (the second signal): a Ctrl-C at a terminal (stdin
+ * or stderr one: `tkt close - < ids` reads a file, yet a person reads stderr and has the keys)
+ * asks for another; any other signal (a script's SIGTERM) names itself.
+ */
+export function howToGiveUp(signal: string, atTerminal: boolean): string {
+  return signal === 'SIGINT' && atTerminal ? 'press Ctrl-C again to give up' : `another ${signal} gives up`;
+}
+
 export type NetworkFailure = 'refused' | 'dns' | 'tls' | 'timeout' | 'reset' | 'other';
 
 /** The request never got an HTTP answer: exit 1, one line naming the URL. */

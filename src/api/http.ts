@@ -104,8 +104,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
             baseDelayMs,
             clock: options.clock ?? systemClock,
             giveUp: request.giveUp,
-            onRetry: ({ reason, delayMs }, attempt) =>
-              trace?.(`HTTP retry ${method} ${url} after ${reason}: waiting ${delayMs}ms (attempt ${attempt} of ${attempts})`),
+            onRetry: (retry, attempt) => {
+              trace?.(`HTTP retry ${method} ${url} after ${retry.reason}: waiting ${retry.delayMs}ms (attempt ${attempt} of ${attempts})`);
+              sendOptions.onRetry?.(retry, attempt, attempts);
+            },
           });
     return finalAnswer(received, method, plan.retry, plan.expect, secrets, {
       requestUrl: url,

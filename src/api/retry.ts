@@ -4,7 +4,7 @@
 import { InterruptedError, NetworkError, type NetworkFailure } from '../errors.js';
 import { header, type Received } from './answer.js';
 import type { Clock } from './clock.js';
-import type { RequestPlan } from './types.js';
+import type { RequestPlan, Retry } from './types.js';
 
 const MAX_ATTEMPTS = 3;
 export const DEFAULT_RETRY_BASE_DELAY_MS = 250;
@@ -23,21 +23,19 @@ export function attemptsFor(plan: RequestPlan): number {
 /** What one try came to: an answer's status with its Retry-After, or no answer at all. */
 export type Outcome = { status: number; retryAfter: string | undefined } | { failure: NetworkFailure };
 
-export interface Retry {
-  /** For the trace: `HTTP 503`, `connection reset`. */
-  reason: string;
-  delayMs: number;
-}
-
 /** The retry due after try number `attempt` of `attempts`, or undefined when `outcome` stands. */
 export function nextRetry(outcome: Outcome, attempt: number, attempts: number, baseDelayMs: number, nowMs: number): Retry | undefined {
   if (attempt >= attempts) return undefined;
   if ('failure' in outcome) {
     if (!RETRY_FAILURES.has(outcome.failure)) return undefined;
-    return { reason: `connection ${outcome.failure}`, delayMs: backoffDelay(attempt, baseDelayMs) };
+    return { reason: `connection ${outcome.failure}`, failure: outcome.failure, delayMs: backoffDelay(attempt, baseDelayMs) };
   }
   if (!RETRY_STATUSES.has(outcome.status)) return undefined;
-  return { reason: `HTTP ${outcome.status}`, delayMs: retryAfterMs(outcome.retryAfter, nowMs) ?? backoffDelay(attempt, baseDelayMs) };
+  return {
+    reason: `HTTP ${outcome.status}`,
+    status: outcome.status,
+    delayMs: retryAfterMs(outcome.retryAfter, nowMs) ?? backoffDelay(attempt, baseDelayMs),
+  };
 }
 
 /** The wait after try number `attempt`: the base, doubled with every try, capped. */

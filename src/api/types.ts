@@ -1,6 +1,7 @@
 // The typed surface of the service (docs/service.md section 4): every request is a plan of
 // src/api/plans.ts, sent by the client of src/api/http.ts.
 import type { Expectation } from './body.js';
+import type { NetworkFailure } from '../errors.js';
 
 export interface ApiResponse<T = unknown> {
   status: number;
@@ -68,8 +69,17 @@ export interface RequestPlan {
   expect: Expectation;
 }
 
+/** A retry due, and what called for it: an answer's status, or the failure to get one (the wait notice says it). */
+export type Retry = {
+  /** For the trace: `HTTP 503`, `connection reset`. */
+  reason: string;
+  delayMs: number;
+} & ({ status: number } | { failure: NetworkFailure });
+
 export interface SendOptions {
   signal?: AbortSignal | undefined;
+  /** Told before each wait to try a read again, `attempt` the try to come (the wait notice says why it waits). */
+  onRetry?: ((retry: Retry, attempt: number, attempts: number) => void) | undefined;
 }
 
 export interface ApiClient {

@@ -152,8 +152,8 @@ export async function ticketsWithKey(api: ApiClient, key: string, signal: AbortS
   const source: PageSource = {
     firstPage: 1,
     pageSize: SEARCH_PAGE_SIZE,
-    fetch: async (page) =>
-      listPageOf(await api.send(plans.listTickets({ page, length: SEARCH_PAGE_SIZE, search: key, filterBy: 'Subject', listType: 'AllTickets' }))),
+    fetch: async (page, signal) =>
+      listPageOf(await api.send(plans.listTickets({ page, length: SEARCH_PAGE_SIZE, search: key, filterBy: 'Subject', listType: 'AllTickets' }), { signal })),
   };
   const found = new Map<number, KeyedTicket>();
   for await (const items of walkPages(source, { signal, concurrency: PAGE_CONCURRENCY })) {

@@ -74,6 +74,6 @@ export async function* listedPages({ source, window = EVERY, filter, order, all 
   } else if (all) {
     yield* walkPages(source, walk);
   } else {
-    yield (await unlessStopped(source.fetch(source.firstPage), ctx.signal)).items;
+    yield (await unlessStopped(source.fetch(source.firstPage, ctx.signal), ctx.signal)).items;
   }
 }

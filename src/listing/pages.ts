@@ -18,8 +18,11 @@ export interface ListPage {
 }
 
 export interface PageSource {
-  /** One page (1-based). */
-  fetch(page: number): Promise<ListPage>;
+  /**
+   * One page (1-based). `signal` gives its read up, waits before a retry included (a 503's
+   * Retry-After): the walk's consumer wants no more.
+   */
+  fetch(page: number, signal: AbortSignal): Promise<ListPage>;
   /** Items asked for per page. */
   pageSize: number;
   firstPage: number;
@@ -120,7 +123,7 @@ export async function* walkPages(source: PageSource, options: WalkOptions): Asyn
   const inFlight: Promise<ListPage>[] = [];
   let nextPage = source.firstPage;
   const launch = () => {
-    const request = source.fetch(nextPage++);
+    const request = source.fetch(nextPage++, options.signal);
     // Awaited in order below; a page dropped after the walk stopped must not be an unhandled rejection.
     request.catch(() => {});
     inFlight.push(request);
@@ -196,7 +199,7 @@ export async function viewTickets(api: ApiClient, listType: string, signal: Abor
   const source: PageSource = {
     firstPage: 1,
     pageSize: VIEW_PAGE_SIZE,
-    fetch: async (page) => listPageOf(await api.send(plans.listTickets({ page, length: VIEW_PAGE_SIZE, listType }))),
+    fetch: async (page, signal) => listPageOf(await api.send(plans.listTickets({ page, length: VIEW_PAGE_SIZE, listType }), { signal })),
   };
   const items: unknown[] = [];
   for await (const page of walkPages(source, { signal, concurrency: PAGE_CONCURRENCY })) items.push(...page);

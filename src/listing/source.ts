@@ -58,7 +58,7 @@ export async function listSource(options: ListSourceOptions, ctx: Context, filte
     return {
       firstPage,
       pageSize: USERNAME_PAGE_SIZE,
-      fetch: async (page) => listPageOf(await (await ctx.api()).send(plans.listByUsername(username, page))),
+      fetch: async (page, signal) => listPageOf(await (await ctx.api()).send(plans.listByUsername(username, page), { signal })),
     };
   }
   // An empty search would match everything: more likely an unset variable than a wish.
@@ -80,7 +80,7 @@ export async function listSource(options: ListSourceOptions, ctx: Context, filte
   return {
     firstPage,
     pageSize,
-    fetch: async (page) =>
+    fetch: async (page, signal) =>
       listPageOf(
         await (
           await ctx.api()
@@ -92,6 +92,7 @@ export async function listSource(options: ListSourceOptions, ctx: Context, filte
             ...(listType === undefined ? {} : { listType }),
             ...(filterBy === undefined ? {} : { filterBy }),
           }),
+          { signal },
         ),
       ),
   };
@@ -105,7 +106,7 @@ async function matchingItems(items: readonly unknown[], filter: TicketFilter, ct
     const api = await ctx.api();
     await inLanes(undecided, DETAIL_CONCURRENCY, async (index) => {
       const { id } = readListItem(items[index]);
-      const verdict = id === undefined ? undefined : filter.test((await api.send(plans.getTicket(Number(id)))).body);
+      const verdict = id === undefined ? undefined : filter.test((await api.send(plans.getTicket(Number(id)), { signal: ctx.signal })).body);
       if (verdict === undefined) {
         throw new OperationError(`cannot filter ticket ${id === undefined ? '(no ID)' : `#${id}`}: neither the list nor its detail says what the filter asks`, {
           hint: 'drop the filter the service does not report (--site or --department)',

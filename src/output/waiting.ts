@@ -1,9 +1,11 @@
 // "Waiting for HOST…": at a terminal, a service that takes the connection and then keeps the
 // user waiting is not taken for a hung tkt. Once requests have gone a second without an answer,
 // one line on stderr says so (as gh's spinner does); it is erased when the last of them
-// answers or fails, before the command prints anything, and when the run ends. Where it is
-// wanted is decided in src/process-host.ts (README, "Scripting": output rules).
-import type { ApiClient } from '../api/types.js';
+// answers or fails, before the command prints anything, and when the run ends. While a read
+// waits to be tried again (a 503, a 429, a dropped connection), the line says why and for how
+// long, not just that tkt waits. Where it is wanted is decided in src/process-host.ts (README,
+// "Scripting": output rules).
+import type { ApiClient, Retry } from '../api/types.js';
 import type { IO } from './io.js';
 import { transientLine } from './progress.js';
 
@@ -19,9 +21,24 @@ export const realTimer: StartTimer = (callback, ms) => {
   return () => clearTimeout(timer);
 };
 
+/** Why a read waits to be tried again, and what it does: `the service is busy (503): trying again in 8 s (try 2 of 3)`. */
+function retryText(retry: Retry, attempt: number, attempts: number): string {
+  const why =
+    'failure' in retry ? `the connection was ${retry.failure === 'reset' ? 'dropped' : retry.failure}` : `${statusWords(retry.status)} (${retry.status})`;
+  return `${why}: trying again in ${Math.max(1, Math.ceil(retry.delayMs / 1000))} s (try ${attempt} of ${attempts})`;
+}
+
+function statusWords(status: number): string {
+  if (status === 429) return 'too many requests';
+  if (status === 503) return 'the service is busy';
+  return "the service's gateway got no answer";
+}
+
 export interface WaitNotice {
   /** `request`, with the line shown while it (or another watched request) is a second late. */
   watch<T>(host: string, request: Promise<T>): Promise<T>;
+  /** `host` is waited for to try a read again: the line says why while the wait lasts, then which try it is. */
+  retrying(host: string, retry: Retry, attempt: number, attempts: number): void;
   /** `client`, every request it sends watched. */
   watching(client: ApiClient): ApiClient;
   /** Erases the line and shows it no more: the run ends. True when a line was showing. */
@@ -32,34 +49,61 @@ export function createWaitNotice(io: IO, startTimer: StartTimer = realTimer): Wa
   const line = transientLine(io);
   let inFlight = 0;
   let cancelTimer: (() => void) | undefined;
+  let cancelRetryEnd: (() => void) | undefined;
   let ended = false;
+  // What the line says, and whether it shows (from a second after the first request on).
+  let text = '';
+  let shown = false;
+  const show = (): void => {
+    shown = true;
+    line.draw(text);
+  };
+  const say = (said: string): void => {
+    text = said;
+    if (shown) show();
+  };
   const stopTimer = (): void => {
     cancelTimer?.();
     cancelTimer = undefined;
+    cancelRetryEnd?.();
+    cancelRetryEnd = undefined;
   };
   const notice: WaitNotice = {
     async watch(host, request) {
       inFlight += 1;
-      if (inFlight === 1 && !ended) cancelTimer = startTimer(() => line.draw(`Waiting for ${host}…`), WAIT_NOTICE_DELAY_MS);
+      if (inFlight === 1 && !ended) {
+        text = `Waiting for ${host}…`;
+        cancelTimer = startTimer(show, WAIT_NOTICE_DELAY_MS);
+      }
       try {
         return await request;
       } finally {
         inFlight -= 1;
         if (inFlight === 0) {
           stopTimer();
+          shown = false;
           line.erase();
         }
       }
+    },
+    retrying(host, retry, attempt, attempts) {
+      if (ended || inFlight === 0) return;
+      say(`Waiting for ${host}: ${retryText(retry, attempt, attempts)}…`);
+      // Once the wait is over the request is sent again: the line no longer counts down.
+      cancelRetryEnd?.();
+      cancelRetryEnd = startTimer(() => say(`Waiting for ${host} (try ${attempt} of ${attempts})…`), retry.delayMs);
     },
     watching(client) {
       // Behind a proxy, the wait may be the proxy's as much as the service's.
       const { host } = new URL(client.baseUrl);
       const waitedFor = client.proxy === undefined ? host : `${host} via proxy ${client.proxy}`;
-      return { ...client, send: (plan, options) => notice.watch(waitedFor, client.send(plan, options)) };
+      const onRetry = (retry: Retry, attempt: number, attempts: number): void => notice.retrying(waitedFor, retry, attempt, attempts);
+      return { ...client, send: (plan, options) => notice.watch(waitedFor, client.send(plan, { ...options, onRetry })) };
     },
     end() {
       ended = true;
       stopTimer();
+      shown = false;
       return line.erase();
     },
   };

@@ -68,8 +68,8 @@ export async function viewPoll(options: ViewWatchOptions, ctx: Context): Promise
     let firstShort = false;
     const counted: PageSource = {
       ...source,
-      fetch: async (page) => {
-        const answer = await source.fetch(page);
+      fetch: async (page, signal) => {
+        const answer = await source.fetch(page, signal);
         if (answer.items.length > 0) filled++;
         if (page === source.firstPage) firstShort = answer.items.length < source.pageSize;
         return answer;

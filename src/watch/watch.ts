@@ -2,9 +2,10 @@
 // transient failure is said once and retried with backoff; anything else ends the watch (401:
 // exit 4). A signal lets the poll in progress finish telling its events and writing its state.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { isSuccess } from '../api/answer.js';
 import { timerMs } from '../api/deadline.js';
 import type { Context } from '../context/context.js';
-import { ApiError, FailedBeforeOutputClosedError, InterruptedError, NetworkError, OutputClosedError, stoppedHow } from '../errors.js';
+import { ApiError, FailedBeforeOutputClosedError, InterruptedError, NetworkError, OutputClosedError, howToGiveUp, stoppedHow } from '../errors.js';
 import { entryType } from '../model/entry-type.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { breakLineAfterCtrlC } from '../output/io.js';
@@ -63,10 +64,14 @@ export interface WatchSettings {
 const FIRST_RETRY_MS = 5_000;
 const MAX_RETRY_MS = 5 * 60_000;
 
-/** A failure that the next poll may not meet: no answer, a time-out, a 5xx, "too many requests". */
+/**
+ * A failure that the next poll may not meet: no answer, a time-out, a 5xx, "too many requests",
+ * or a success whose body could not be used (cut off on a flaky link, mangled by a proxy): a
+ * read, so nothing is in doubt, and the next poll reads it whole.
+ */
 export function isTransient(error: unknown): boolean {
   if (error instanceof NetworkError) return true;
-  return error instanceof ApiError && (error.status >= 500 || error.status === 408 || error.status === 429);
+  return error instanceof ApiError && (isSuccess(error.status) || error.status >= 500 || error.status === 408 || error.status === 429);
 }
 
 export async function watch(ctx: Context, poll: Poll, settings: WatchSettings, timer: WatchTimer = realTimer): Promise<void> {
@@ -93,8 +98,9 @@ async function watchUntilStopped(ctx: Context, poll: Poll, settings: WatchSettin
     } catch (error) {
       if (settings.once || !isTransient(error)) throw error;
       failures++;
-      if (failures === 1) await ctx.output.warning(`cannot poll: ${(error as Error).message}; retrying until it works\n`);
-      // A signal during the poll ends the watch with it: the poll had no events to write.
+      // A signal during the poll ends the watch with it (the poll had no events to write): no retry is promised.
+      const retrying = ctx.signal.aborted ? '' : '; retrying until it works';
+      if (failures === 1) await ctx.output.warning(`cannot poll: ${(error as Error).message}${retrying}\n`);
       stopIfSignalled(ctx.signal);
       await timer.sleep(retryDelay(failures, settings.intervalMs), ctx.signal);
       stopIfSignalled(ctx.signal);
@@ -293,7 +299,7 @@ async function execFor(ctx: Context, command: string, event: WatchEvent, once: b
     let kill: NodeJS.Timeout | undefined;
     const onStop = () => {
       const name = String(ctx.signal.reason);
-      const again = name === 'SIGINT' && ctx.io.stdinIsTTY ? 'press Ctrl-C again to give up' : `another ${name} gives up`;
+      const again = howToGiveUp(name, ctx.io.stdinIsTTY || ctx.io.stderrIsTTY);
       ctx.io.stderr.write(`${stoppedHow(name)}: stopping after the --exec command for ${named}; ${again}\n`);
     };
     const onHalt = () => {

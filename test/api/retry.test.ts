@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Received } from '../../src/api/answer.js';
 import { plans } from '../../src/api/plans.js';
-import { attemptsFor, DEFAULT_RETRY_BASE_DELAY_MS, MAX_RETRY_DELAY_MS, nextRetry, withRetries, type Retry } from '../../src/api/retry.js';
+import { attemptsFor, DEFAULT_RETRY_BASE_DELAY_MS, MAX_RETRY_DELAY_MS, nextRetry, withRetries } from '../../src/api/retry.js';
+import type { Retry } from '../../src/api/types.js';
 import { InterruptedError, NetworkError, type NetworkFailure } from '../../src/errors.js';
 import { manualClock } from '../helpers/manual-clock.js';
 
@@ -24,8 +25,8 @@ describe('nextRetry', () => {
   const status = (code: number, retryAfter?: string) => ({ status: code, retryAfter });
 
   it.each([429, 502, 503, 504])('retries HTTP %i, doubling the wait from the base', (code) => {
-    expect(nextRetry(status(code), 1, 3, BASE, NOW)).toEqual({ reason: `HTTP ${code}`, delayMs: BASE });
-    expect(nextRetry(status(code), 2, 3, BASE, NOW)).toEqual({ reason: `HTTP ${code}`, delayMs: 2 * BASE });
+    expect(nextRetry(status(code), 1, 3, BASE, NOW)).toEqual({ reason: `HTTP ${code}`, status: code, delayMs: BASE });
+    expect(nextRetry(status(code), 2, 3, BASE, NOW)).toEqual({ reason: `HTTP ${code}`, status: code, delayMs: 2 * BASE });
   });
 
   it.each([200, 204, 301, 400, 401, 404, 409, 500, 501])('takes HTTP %i as it is', (code) => {
@@ -33,7 +34,7 @@ describe('nextRetry', () => {
   });
 
   it.each<NetworkFailure>(['refused', 'reset'])('retries a connection %s', (kind) => {
-    expect(nextRetry({ failure: kind }, 1, 3, BASE, NOW)).toEqual({ reason: `connection ${kind}`, delayMs: BASE });
+    expect(nextRetry({ failure: kind }, 1, 3, BASE, NOW)).toEqual({ reason: `connection ${kind}`, failure: kind, delayMs: BASE });
   });
 
   // A time-out may have reached the service; the others will not pass a moment later.
@@ -101,8 +102,8 @@ describe('withRetries', () => {
 
     expect(await run.settled).toMatchObject({ status: 200 });
     expect(run.retries).toEqual([
-      [{ reason: 'HTTP 503', delayMs: BASE }, 2],
-      [{ reason: 'HTTP 429', delayMs: 3000 }, 3],
+      [{ reason: 'HTTP 503', status: 503, delayMs: BASE }, 2],
+      [{ reason: 'HTTP 429', status: 429, delayMs: 3000 }, 3],
     ]);
   });
 
@@ -130,8 +131,8 @@ describe('withRetries', () => {
     run.clock.advance(await run.clock.nextSleep());
     expect(await run.settled).toBe(last);
     expect(run.retries.map(([retry]) => retry)).toEqual([
-      { reason: 'connection refused', delayMs: BASE },
-      { reason: 'connection reset', delayMs: 2 * BASE },
+      { reason: 'connection refused', failure: 'refused', delayMs: BASE },
+      { reason: 'connection reset', failure: 'reset', delayMs: 2 * BASE },
     ]);
   });
 

@@ -8,7 +8,8 @@ import { LIST_TYPES, kebabCase } from '../../src/listing/query.js';
 import { PAGE_CONCURRENCY } from '../../src/listing/pages.js';
 import { withIO, type Harness, type HarnessOptions } from '../helpers/harness.js';
 import { InterruptedError } from '../../src/errors.js';
-import { routeCount, sendsNothing, useHarness } from '../helpers/sandbox-state.js';
+import { frontEnv, routeCount, sendsNothing, startFrontServer, useHarness } from '../helpers/sandbox-state.js';
+import { manualClock } from '../helpers/manual-clock.js';
 import { plans } from '../../src/api/plans.js';
 
 let h: Harness;
@@ -178,6 +179,43 @@ describe('tkt list', () => {
     expect(csv.endsWith('\r\n')).toBe(true);
     const tsv = await stoppedAfterFirstPage({});
     expect(tsv.split('\n').map((line) => line.split('\t')[0])).toEqual([...firstPage.map((item) => String(item.ticketId)), '']);
+  });
+
+  it('the first Ctrl-C gives up the wait before a retry (a 503 with Retry-After: 10): the page, the walk and the detail a filter reads alike', async () => {
+    let busy = (req: { method?: string | undefined; url?: string | undefined }) => req.method === 'POST' && req.url === '/api/TicketsApi';
+    const server = await startFrontServer(h, (req, res) => {
+      if (!busy(req)) return false;
+      res.writeHead(503, { 'retry-after': '10', 'content-type': 'text/plain' }).end('busy');
+      return true;
+    });
+    try {
+      const { ctx } = await h.context();
+      const [first] = (await (await ctx.api()).send(plans.listTickets({ page: 1, length: 1 }))).body as { ticketId: number }[];
+      const runs = [
+        { options: { limit: '2' } },
+        { options: { all: true, limit: '2' } },
+        // --site is not in a list item: each one's detail is read.
+        {
+          options: { site: 'Remote' },
+          busy: (req: { method?: string | undefined; url?: string | undefined }) => req.url === `/api/TicketsApi/${first!.ticketId}`,
+        },
+      ];
+      for (const { options, busy: which } of runs) {
+        if (which !== undefined) busy = which;
+        const clock = manualClock();
+        const r = await h.context({ env: frontEnv(h, server), clock });
+        const done = run(options, r.ctx);
+        // The clock never moves: only giving the wait up ends the run.
+        expect(await clock.nextSleep()).toBe(10_000);
+        // The run's stop alone (the first Ctrl-C; src/cli-run.ts also gives up the requests in
+        // flight of a read, which would end the filter's other detail reads, not this wait).
+        r.abort.abort('SIGINT');
+        await expect(done, JSON.stringify(options)).rejects.toThrow(InterruptedError);
+        expect(r.stdout()).toBe('');
+      }
+    } finally {
+      await server.close();
+    }
   });
 
   it('prints nothing when stopped before the first page: no [] and no "no tickets"', async () => {

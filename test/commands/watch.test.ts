@@ -591,6 +591,36 @@ describe('tkt watch', () => {
     }
   });
 
+  it('a poll answered 200 with a cut-off body is a passing failure: said once, retried, the recovery said', async () => {
+    let cut = false;
+    const server = await startFrontServer(h, (req, res) => {
+      if (!cut || req.method !== 'POST' || req.url !== '/api/TicketsApi') return false;
+      // A flaky link's answer: the status and headers came whole, the JSON did not.
+      res.writeHead(200, { 'content-type': 'application/json' }).end('[{"ticketId": 1, "title": "Print');
+      return true;
+    });
+    try {
+      const ticket = unusedTicket(h);
+      const oldTitle = ticket.title;
+      const { r, clock, done } = await startWatch(h, { view: 'all-tickets' }, { globals: { json: true }, env: frontEnv(h, server) });
+      cut = true;
+      await clock.next();
+      await clock.next();
+      expect(r.stderr().match(/warning: cannot poll: unusable answer \(HTTP 200\): POST .*retrying until it works\n/g)).toHaveLength(1);
+      expect(clock.waits.slice(1).every((ms) => ms < 60_000)).toBe(true);
+      cut = false;
+      retitle(h, ticket.id, 'After the cut');
+      await clock.next();
+      expect(r.stderr()).toMatch(/polling again after 2 failed polls\n$/);
+      expect(jsonLines(r.stdout())).toMatchObject([{ event: 'changed', id: ticket.id, changes: { title: [oldTitle, 'After the cut'] } }]);
+      r.abort.abort('SIGINT');
+      wakeOnly(clock);
+      await expect(done).rejects.toBeInstanceOf(InterruptedError);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('a SIGTERM during a poll that fails ends the watch then, without a wait before retrying', async () => {
     let failing = false;
     let signalNow: (() => void) | undefined;
@@ -609,6 +639,9 @@ describe('tkt watch', () => {
       await expect(done).rejects.toBeInstanceOf(InterruptedError);
       // The baseline's interval only: no backoff was waited for after the signal.
       expect(clock.waits).toEqual([60_000]);
+      // The failure is said, but a watch that is stopping promises no retry.
+      expect(r.stderr()).toMatch(/^warning: cannot poll: .*503[^\n]*\n$/);
+      expect(r.stderr()).not.toContain('retrying');
     } finally {
       await server.close();
     }

@@ -1,8 +1,11 @@
+import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import { createApiClient } from '../../src/api/http.js';
 import { plans } from '../../src/api/plans.js';
 import { createWaitNotice, WAIT_NOTICE_DELAY_MS } from '../../src/output/waiting.js';
 import { createTestIO } from '../helpers/io.js';
-import { manualTimer } from '../helpers/manual-clock.js';
+import { listenOnLoopback } from '../helpers/loopback.js';
+import { manualClock, manualTimer } from '../helpers/manual-clock.js';
 
 const ERASE_LINE = '\r\u001b[2K';
 
@@ -109,5 +112,38 @@ describe('the wait notice', () => {
       .send(plans.getTicket(7));
     timer.advance(WAIT_NOTICE_DELAY_MS);
     expect(test.stderr()).toBe(`${ERASE_LINE}Waiting for helpdesk.example.com via proxy http://proxy.corp:3128…`);
+  });
+  it('says why a read waits to be tried again, and for how long; then which try is on its way', async () => {
+    const answers = [503, 429, 200];
+    const server = await listenOnLoopback(
+      createServer((_req, res) => {
+        const status = answers.shift()!;
+        if (status === 200) res.writeHead(200, { 'content-type': 'application/json' }).end('{"ticketId": 7}');
+        else res.writeHead(status, { 'retry-after': status === 503 ? '8' : '2', 'content-type': 'text/plain' }).end('busy');
+      }),
+    );
+    try {
+      const { test, timer, notice } = setup(120);
+      const clock = manualClock();
+      const client = createApiClient({ baseUrl: server.url, timeoutMs: 30_000, clock, env: {} });
+      const host = new URL(server.url).host;
+      const answered = notice.watching(client).send(plans.getTicket(7));
+      expect(await clock.nextSleep()).toBe(8_000);
+      timer.advance(WAIT_NOTICE_DELAY_MS);
+      expect(test.stderr()).toBe(`${ERASE_LINE}Waiting for ${host}: the service is busy (503): trying again in 8 s (try 2 of 3)…`);
+      // The wait over, the request goes again: no count-down left on the line.
+      timer.advance(8_000 - WAIT_NOTICE_DELAY_MS);
+      clock.advance(8_000);
+      expect(test.stderr().endsWith(`${ERASE_LINE}Waiting for ${host} (try 2 of 3)…`)).toBe(true);
+      expect(await clock.nextSleep()).toBe(2_000);
+      expect(test.stderr().endsWith(`${ERASE_LINE}Waiting for ${host}: too many requests (429): trying again in 2 s (try 3 of 3)…`)).toBe(true);
+      clock.advance(2_000);
+      expect((await answered).body).toEqual({ ticketId: 7 });
+      expect(test.stderr().endsWith(ERASE_LINE)).toBe(true);
+      expect(timer.pending()).toBe(0);
+      await client.dispose();
+    } finally {
+      await server.close();
+    }
   });
 });

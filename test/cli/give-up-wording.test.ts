@@ -1,0 +1,40 @@
+// The first signal's line, while requests are in flight, says how to give them up: at a terminal
+// (stdin or stderr one) "press Ctrl-C again", else the signal's own name (README, Interruption).
+import { describe, expect, it } from 'vitest';
+import { runCommandLine } from '../../src/cli-run.js';
+import { fakeProcess, processSignals, type Terminals } from './fake-process.js';
+
+/** stderr of a graceful run (a bulk change) with one request in flight when `signal` comes. */
+async function firstSignalLine(terminals: Terminals, signal: 'SIGINT' | 'SIGTERM'): Promise<string> {
+  const signals = processSignals();
+  const proc = { ...fakeProcess(terminals, { TERM: 'xterm' }), ...signals };
+  let stderr = '';
+  proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  let started = () => {};
+  const running = new Promise<void>((resolve) => (started = resolve));
+  void runCommandLine(proc, {
+    run: (state) => {
+      state.graceful = true;
+      state.requests.count = 1;
+      started();
+      return new Promise(() => undefined);
+    },
+  });
+  await running;
+  signals.send(signal);
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(signals.exits).toEqual([]);
+  return stderr.split('; ').at(-1)!;
+}
+
+describe('the first signal with requests in flight', () => {
+  it('asks for Ctrl-C again at a terminal, stdin a file or not (`tkt close - < ids`)', async () => {
+    expect(await firstSignalLine({ stdin: true, stdout: true, stderr: true }, 'SIGINT')).toBe('press Ctrl-C again to give up\n');
+    expect(await firstSignalLine({ stdin: false, stdout: true, stderr: true }, 'SIGINT')).toBe('press Ctrl-C again to give up\n');
+  });
+
+  it('names the signal where no Ctrl-C can come: no terminal, or a SIGTERM', async () => {
+    expect(await firstSignalLine({}, 'SIGINT')).toBe('another SIGINT gives up\n');
+    expect(await firstSignalLine({ stdin: true, stdout: true, stderr: true }, 'SIGTERM')).toBe('another SIGTERM gives up\n');
+  });
+});
