@@ -123,13 +123,22 @@ export async function startFrontServer(
 }
 
 /** `req` (whose body was `body`) sent on to the sandbox as it came, with its token and content type. */
-function forwardToSandbox(h: Harness, req: IncomingMessage, body: Buffer): Promise<Response> {
+const forwardToSandbox = (h: Harness, req: IncomingMessage, body: Buffer): Promise<Response> => forwardTo(h.sandbox.url, req, body);
+
+/** `req` (whose body was `body`) sent on to the service at `url` as it came, with its token and content type. */
+export function forwardTo(url: string, req: IncomingMessage, body: Buffer): Promise<Response> {
   const headers: Record<string, string> = {};
   for (const name of ['authorization', 'content-type'] as const) {
     const value = req.headers[name];
     if (value !== undefined) headers[name] = value;
   }
-  return fetch(`${h.sandbox.url}${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, body: body.length > 0 ? body : undefined });
+  return fetch(`${url}${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, body: body.length > 0 ? body : undefined });
+}
+
+/** The service's `answer` (forwardTo) written as the front server's answer to `res`. */
+export async function passAnswer(res: ServerResponse, answer: Response): Promise<void> {
+  res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+  res.end(Buffer.from(await answer.arrayBuffer()));
 }
 
 /**

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, privateTmux, terminalFixture, type TerminalFixture } from '../helpers/terminal.js';
 import { skipWithout } from '../helpers/tools.js';
+import { forwardTo, passAnswer } from '../helpers/sandbox-state.js';
 
 const skip = skipWithout(['tmux', 'stty'], 'test/pty/triage-interrupt.test.ts');
 
@@ -29,12 +30,7 @@ describe.skipIf(skip)('tkt triage interrupted while an action waits for a servic
           held += 1;
           return;
         }
-        const headers = { authorization: req.headers.authorization ?? '', 'content-type': req.headers['content-type'] ?? 'application/json' };
-        const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-        void fetch(`${fixture.sandbox.url}${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, body }).then(async (answer) => {
-          res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
-          res.end(Buffer.from(await answer.arrayBuffer()));
-        });
+        void forwardTo(fixture.sandbox.url, req, Buffer.concat(chunks)).then((answer) => passAnswer(res, answer));
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
