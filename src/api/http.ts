@@ -104,6 +104,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
             baseDelayMs,
             clock: options.clock ?? systemClock,
             giveUp: request.giveUp,
+            halt: options.halt,
             onRetry: (retry, attempt) => {
               trace?.(`HTTP retry ${method} ${url} after ${retry.reason}: waiting ${retry.delayMs}ms (attempt ${attempt} of ${attempts})`);
               sendOptions.onRetry?.(retry, attempt, attempts);

@@ -60,6 +60,8 @@ export interface RetryOptions {
   onRetry(retry: Retry, attempt: number): void;
   /** Gives the request up (a read no one waits for any more): a wait it aborts ends at once, as InterruptedError. */
   giveUp?: AbortSignal | undefined;
+  /** The run gives up everything (the second Ctrl-C): a wait ends at once too, even a read's that a change awaits. */
+  halt?: AbortSignal | undefined;
 }
 
 /**
@@ -81,7 +83,12 @@ export async function withRetries(attempt: () => Promise<Received>, options: Ret
       if (retry === undefined) throw error;
     }
     options.onRetry(retry, tried + 1);
-    await clock.sleep(retry.delayMs, options.giveUp);
-    if (options.giveUp?.aborted === true) throw new InterruptedError();
+    await clock.sleep(retry.delayMs, waitEnder(options));
+    if (options.giveUp?.aborted === true || options.halt?.aborted === true) throw new InterruptedError();
   }
+}
+
+/** What ends a wait before a retry: either signal, combined only when there are two (AbortSignal.any is not free). */
+function waitEnder({ giveUp, halt }: RetryOptions): AbortSignal | undefined {
+  return giveUp === undefined ? halt : halt === undefined ? giveUp : AbortSignal.any([giveUp, halt]);
 }

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/harness.js';
-import { routeCount, sendsNothing, unusedTicket, unusedTickets, useHarness, userId } from '../helpers/sandbox-state.js';
+import { frontEnv, routeCount, sendsNothing, startFrontServer, unusedTicket, unusedTickets, useHarness, userId } from '../helpers/sandbox-state.js';
+import { manualClock } from '../helpers/manual-clock.js';
+import { run } from '../../src/commands/pickup.js';
+import { InterruptedError } from '../../src/errors.js';
 
 const PICKUP = 'POST /api/TicketsApi/pickup/{id}';
 const GET = 'GET /api/TicketsApi/{id}';
@@ -14,6 +17,30 @@ const unassignedTicket = () => unusedTicket(h, (t) => t.assignedUser === null);
 const notMine = (t: SandboxTicket) => t.assignedUser !== null && t.assignedUser !== userId(h, 'admin');
 
 describe('tkt pickup', () => {
+  // A read inside a command that changes tickets is awaited at the first Ctrl-C (the change after
+  // it is the user's to know), but the second gives everything up: a wait before its retry too.
+  it('the second Ctrl-C gives up the wait before a retry of the read that comes first (a 503 with Retry-After: 10)', async () => {
+    const ticket = unassignedTicket();
+    const server = await startFrontServer(h, (req, res) => {
+      if (req.method !== 'GET' || req.url !== `/api/TicketsApi/${ticket.id}`) return false;
+      res.writeHead(503, { 'retry-after': '10', 'content-type': 'text/plain' }).end('busy');
+      return true;
+    });
+    try {
+      const clock = manualClock();
+      const r = await h.context({ env: frontEnv(h, server), clock });
+      const done = run({ ids: [String(ticket.id)] }, r.ctx);
+      // The clock never moves: only giving the wait up ends the run.
+      expect(await clock.nextSleep()).toBe(10_000);
+      r.abort.abort('SIGINT');
+      r.halt.abort('SIGINT');
+      await expect(done).rejects.toThrow(InterruptedError);
+      expect(ticket.assignedUser).toBeNull();
+    } finally {
+      await server.close();
+    }
+  });
+
   it('assigns the ticket to the caller', async () => {
     const ticket = unassignedTicket();
     const status = ticket.ticketStatusId;
