@@ -8,6 +8,7 @@ import { acquireLock, LockBusyError } from '../util/lock-file.js';
 import { fileErrorText } from '../cmdutil/text-input.js';
 import type { InputRow } from './rows.js';
 import { formatRanges } from './ranges.js';
+import { isSuccess } from '../api/answer.js';
 
 /** Written before a row's request leaves. */
 export interface SendingLine {
@@ -93,6 +94,9 @@ export function resumedRows(lines: readonly ReportLine[], rows: readonly InputRo
       created.set(line.row, line);
       inDoubt.delete(line.row);
     } else if (line.inDoubt) inDoubt.set(line.row, line);
+    // A tkt before 2026-11-27 wrote a 2xx whose body it could not read as a failure: the service
+    // had the row, so it is in doubt, not to be sent again (api/http-errors.ts changeReceived).
+    else if (line.status !== undefined && isSuccess(line.status)) inDoubt.set(line.row, { ...line, inDoubt: true });
     else inDoubt.delete(line.row);
   }
   const recorded = [...created.values(), ...inDoubt.values()];

@@ -124,6 +124,15 @@ describe('resumedRows', () => {
     expect(created.size + inDoubt.size).toBe(0);
   });
 
+  // A tkt before 2026-11-27 wrote a 2xx with an unusable body as a failure; the service had the
+  // row all the same, and sending it again made a second ticket (an upgrade review).
+  it('holds in doubt a failure with a 2xx status, as an older tkt wrote an unusable answer to a row the service had', () => {
+    const older = { row: 1, hash: 'aa', ok: false, status: 201, error: 'failed (HTTP 201): the service answered with JSON that does not parse' };
+    const { created, inDoubt } = resume([sending(1, 'aa'), older], rowsHashed('aa'));
+    expect(created.size).toBe(0);
+    expect(inDoubt.get(1)).toEqual({ ...older, inDoubt: true });
+  });
+
   it('follows a row over several runs: in doubt, then sent again and created, then copied as skipped', () => {
     const lines: ReportLine[] = [
       sending(1, 'aa'),
