@@ -107,6 +107,8 @@ export function nodeCacheFolder(env: Record<string, string | undefined> = proces
   const node = inFolder(folder, 'node');
   try {
     mkdirSync(node, { recursive: true, mode: 0o700 });
+    // A user whose runs all go through the full CLI (aliases, watch) would otherwise keep every Node's.
+    pruneNodeFolders(node);
     return node;
   } catch {
     // The cache only saves time: without its folder the run compiles, as without a config folder.
@@ -207,11 +209,14 @@ function pruneCache(dir: string): void {
   try {
     // Temporary files are other runs' writes under way.
     for (const name of readdirSync(dir)) if (name.endsWith('.v8') && !readable.has(name)) rmSync(inFolder(dir, name), { force: true });
-    // Node's compile cache keeps a folder per Node version (v22.23.3-x64-<flags>-<uid>) and never removes one.
-    const nodeVersion = `${process.version}-${process.arch}-`;
-    for (const name of readdirSync(inFolder(dir, 'node')))
-      if (!name.startsWith(nodeVersion)) rmSync(inFolder(dir, 'node', name), { recursive: true, force: true });
+    pruneNodeFolders(inFolder(dir, 'node'));
   } catch {
     // What is left is removed by a later write.
   }
+}
+
+/** Node's compile cache keeps a folder per Node version (v22.23.3-x64-<flags>-<uid>) and never removes one: this does, but this Node's. */
+function pruneNodeFolders(node: string): void {
+  const nodeVersion = `${process.version}-${process.arch}-`;
+  for (const name of readdirSync(node)) if (!name.startsWith(nodeVersion)) rmSync(inFolder(node, name), { recursive: true, force: true });
 }

@@ -181,6 +181,18 @@ describe('the commands’ bundles and their code cache', () => {
     expect(readdirSync(current)).toEqual(['e4ed95a5']);
   });
 
+  // A user whose runs all go through the full CLI (aliases, watch) kept every Node's (an upgrade review).
+  it("removes Node's compile cache of other Node versions on a run of the full CLI too, where this Node has that cache", async () => {
+    const older = path.join(configDir, 'cache', 'code', 'node', `v18.20.8-${process.arch}-9ac5647c-0`);
+    mkdirSync(older, { recursive: true });
+    writeFileSync(path.join(older, 'e4ed95a5'), 'compiled');
+
+    expect((await tkt(['completion', 'bash'], env())).code).toBe(0);
+
+    // Node 20 has no compile cache: the bin leaves its folder alone.
+    expect(existsSync(older)).toBe(!nodeHasCompileCache);
+  });
+
   it('neither reads nor writes a cache folder that others may write to (cached code runs as the user)', async () => {
     const dir = path.join(configDir, 'cache', 'code');
     mkdirSync(dir, { recursive: true });
