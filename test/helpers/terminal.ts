@@ -110,7 +110,9 @@ export async function terminalFixture(prefix: string, user: string): Promise<Ter
     dir,
     async close() {
       await sandbox.close();
-      await rm(dir, { recursive: true, force: true });
+      // A tkt the closed terminal's SIGHUP is still ending may write Node's compile cache into the
+      // folder's cache/code/node/ (Node 22.1+) as it exits: tried again until it is gone (ENOTEMPTY).
+      await rm(dir, { recursive: true, force: true, maxRetries: 10 });
     },
   };
 }
