@@ -63,11 +63,26 @@ function titleLine(state: TriageState, width: number, style: Style): string {
   const profile = shownProfile === undefined ? undefined : `profile ${shownProfile}`;
   const head = profile === undefined ? 'tkt triage' : `tkt triage · ${profile}`;
   const title = `${head} · ${view} · ${shown}`;
+  const compactCount = shown === count && state.filter !== '' ? `${state.visible.length}/${state.rows.length}` : undefined;
   if (!state.filtering) {
-    const filtered = state.filter === '' ? title : `${title}  filter: /${state.filter}`;
     // The rows are an earlier read's (README, Triage): said once, here, until a read succeeds.
     const failed = state.interval?.failed;
-    return style.bold(truncate(failed === undefined ? filtered : `${filtered} · ✗ not read again: ${failed}`, width));
+    const ending = failed === undefined ? '' : ` · ✗ not read again: ${failed}`;
+    if (state.filter === '') return style.bold(truncate(title + ending, width));
+    // A filter on: what narrows the list (the filter, how many it leaves) and the profile outlast
+    // the view's name (cut, then left out), then `tkt triage`, then the count's words, then `filter:`.
+    const filter = `  filter: /${state.filter}`;
+    const lead = profile ?? 'tkt triage';
+    const viewRoom = width - displayWidth(`${head} ·  · ${shown}${filter}`);
+    const labels = [
+      `${title}${filter}`,
+      ...(viewRoom >= MIN_CUT_VIEW ? [`${head} · ${truncate(view, viewRoom)} · ${shown}${filter}`] : []),
+      `${head} · ${shown}${filter}`,
+      `${lead} · ${shown}${filter}`,
+      ...(compactCount === undefined ? [] : [`${lead} · ${compactCount}${filter}`, `${lead} · ${compactCount} /${state.filter}`]),
+    ];
+    const label = labels.find((candidate) => displayWidth(candidate) <= width) ?? labels.at(-1)!;
+    return style.bold(truncate(label + ending, width));
   }
   // Being typed: the text and its cursor keep their room, as on a prompt line; the view's name
   // gives way first (cut, then left out), then the count, then the words around the text, the
@@ -75,14 +90,17 @@ function titleLine(state: TriageState, width: number, style: Style): string {
   const typed = displayWidth(state.filter) + displayWidth(CURSOR);
   const fits = (label: string) => displayWidth(label) + typed <= width;
   const viewRoom = width - typed - displayWidth(`${head} ·  · ${shown}  filter: /`);
+  const profileRoom = profile === undefined ? 0 : width - typed - displayWidth(' /');
   const label =
     [
       `${title}  filter: /`,
       ...(viewRoom >= MIN_CUT_VIEW ? [`${head} · ${truncate(view, viewRoom)} · ${shown}  filter: /`] : []),
       `${head} · ${shown}  filter: /`,
-      ...(shown === count && state.filter !== '' ? [`${head} · ${state.visible.length}/${state.rows.length}  filter: /`] : []),
+      ...(compactCount === undefined ? [] : [`${head} · ${compactCount}  filter: /`]),
       `${head}  filter: /`,
-      ...(profile === undefined ? [] : [`${profile}  filter: /`]),
+      // The profile stays as long as it can (README, Triage): without `filter:`, then cut.
+      ...(profile === undefined ? [] : [`${profile}  filter: /`, `${profile} /`]),
+      ...(profile !== undefined && profileRoom >= MIN_CUT_PROFILE ? [`${truncate(profile, profileRoom)} /`] : []),
       'filter: /',
     ].find(fits) ?? '/';
   return style.bold(label + withCursor({ text: state.filter, cursor: state.filterCursor }, width - displayWidth(label)));
@@ -90,6 +108,8 @@ function titleLine(state: TriageState, width: number, style: Style): string {
 
 /** The fewest columns a view's name is cut to on the title line while filtering ("my-…"); shorter, it is left out. */
 const MIN_CUT_VIEW = 4;
+/** The same for the profile's words ("profile c…"). */
+const MIN_CUT_PROFILE = 10;
 
 function emptyListWhy(state: TriageState): string {
   if (state.loading !== undefined) return 'loading…';
@@ -157,32 +177,60 @@ function labelledTypingLine(label: string, text: Line, width: number, style: Sty
   return room > 1 ? `${style.bold(truncate(label, room))} ${typing}` : typing;
 }
 
-/** An overlay's lines, for `height` lines: where the detail would be, or over the list too (coverOf). */
+/** Words on as many lines of the width as they need, at most `most`: the last one cut. */
+function wrappedLines(text: string, width: number, most: number): string[] {
+  const lines = wrapText(text, width).split('\n');
+  return lines.length <= most ? lines : [...lines.slice(0, most - 1), truncate(lines.slice(most - 1).join(' '), width)];
+}
+
+/** What a picker says above the text typed. */
+const pickerLabel = (title: string) => `${title} (type to filter, Enter chooses, Esc cancels)`;
+
+/**
+ * An overlay's lines, for `height` lines: where the detail would be, or over the list too (coverOf).
+ * A question or a label longer than the width is wrapped by words, as tkt delete's question, so
+ * that its end ("(y/n)", the keys) is never cut off.
+ */
 function overlayLines(overlay: Exclude<Overlay, { kind: 'help' }>, layout: Layout, height: number, style: Style): string[] {
+  const { width } = layout;
   switch (overlay.kind) {
     case 'confirm':
-      return [style.bold(overlay.question)];
+      return wrappedLines(overlay.question, width, height).map(style.bold);
     case 'prompt':
       // On a short terminal the text being typed keeps its line before the label does.
-      if (height === 1) return [typingLine(overlay, layout.width)];
-      return [style.bold(overlay.label), typingLine(overlay, layout.width), style.dim('Enter sends, Esc cancels')];
+      if (height === 1) return [typingLine(overlay, width)];
+      return [...wrappedLines(overlay.label, width, height - 1).map(style.bold), typingLine(overlay, width), style.dim('Enter sends, Esc cancels')];
     case 'picker': {
+      const label = height >= 3 ? wrappedLines(pickerLabel(overlay.title), width, height - 2) : [];
       const shown = pickerMatches(overlay.choices, overlay.query);
-      const room = Math.max(1, height - 2);
+      const room = Math.max(1, height - Math.max(2, label.length + 1));
       const top = Math.max(0, Math.min(overlay.selected - Math.floor(room / 2), shown.length - room));
-      const choiceLine = (choice: Choice, index: number) => truncate(`${index === overlay.selected ? '› ' : '  '}${choice.label}`, layout.width);
+      const choiceLine = (choice: Choice, index: number) => truncate(`${index === overlay.selected ? '› ' : '  '}${choice.label}`, width);
       const choices = shown.length === 0 ? ['  nothing matches'] : shown.slice(top, top + room).map((choice, offset) => choiceLine(choice, top + offset));
       // On a short terminal the choice Enter takes keeps its line first, then the label with the text typed.
       if (height === 1) return choices;
       const query = { text: overlay.query, cursor: overlay.cursor };
-      if (height === 2) return [labelledTypingLine(overlay.title, query, layout.width, style), ...choices];
-      return [style.bold(`${overlay.title} (type to filter, Enter chooses, Esc cancels)`), typingLine(query, layout.width), ...choices];
+      if (height === 2) return [labelledTypingLine(overlay.title, query, width, style), ...choices];
+      return [...label.map(style.bold), typingLine(query, width), ...choices];
     }
   }
 }
 
 /** The lines an overlay needs to say what it asks: a picker its label, the text typed and a choice. */
 const WANTED_LINES = { confirm: 1, prompt: 2, picker: 3 } as const;
+
+/** The lines an overlay would take with its words wrapped, to show them all. */
+function wantedLines(overlay: Exclude<Overlay, { kind: 'help' }>, width: number): number {
+  const lines = (text: string) => wrapText(text, width).split('\n').length;
+  switch (overlay.kind) {
+    case 'confirm':
+      return lines(overlay.question);
+    case 'prompt':
+      return lines(overlay.label) + 1;
+    case 'picker':
+      return lines(pickerLabel(overlay.title)) + 2;
+  }
+}
 
 /**
  * The room of an overlay that covers the list and the detail, or undefined when it fits in the
@@ -193,8 +241,8 @@ function coverOf(state: TriageState, layout: Layout): { lines: number; overTitle
   const { overlay } = state;
   if (overlay === undefined) return undefined;
   if (overlay.kind === 'help') return helpRoom(state.terminal);
-  const wanted = WANTED_LINES[overlay.kind];
-  return layout.detailLines >= wanted ? undefined : coverRoom(state.terminal, wanted);
+  // Its words wrapped decide whether it fits the pane; the title's line is taken only for what it needs unwrapped.
+  return layout.detailLines >= wantedLines(overlay, layout.width) ? undefined : coverRoom(state.terminal, WANTED_LINES[overlay.kind]);
 }
 
 function detailLines(state: TriageState, layout: Layout, style: Style): string[] {
@@ -222,8 +270,7 @@ function statusLines(state: TriageState, width: number, style: Style, most: numb
   const changed = count === 0 ? undefined : `${count} ${count === 1 ? 'ticket' : 'tickets'} changed (marked *)`;
   if (state.status === undefined) return [changed === undefined ? '' : truncate(changed, width)];
   const { text, tone } = state.status;
-  const wrapped = most > 1 && displayWidth(text) > width ? wrapText(text, width).split('\n') : [text];
-  const lines = wrapped.length === 1 ? [truncate(text, width)] : [wrapped[0]!, truncate(wrapped.slice(1).join(' '), width)];
+  const lines = wrappedLines(text, width, most);
   const paint = (line: string) => (tone === 'error' ? style.red(line) : tone === 'ok' ? style.green(line) : line);
   const last = lines.at(-1)!;
   const room = width - displayWidth(last);

@@ -133,18 +133,20 @@ describe('a short terminal', () => {
     expect(screenWith({ columns: 40, rows: 5 }, picker(1)).slice(0, 3)).toEqual([expect.stringMatching(LABEL), '> om▏', choice(1)]);
   });
 
-  // Under the list, the detail pane of a 10-line terminal has 2 lines, of an 8-line one 1.
-  for (const { rows, shown } of [
-    { rows: 10, shown: 5 },
-    { rows: 8, shown: 3 },
-    { rows: 6, shown: 1 },
+  // Under the list, the detail pane of a 10-line terminal has 2 lines, of an 8-line one 1. The
+  // label, longer than 40 columns, takes two lines where there are enough.
+  const WRAPPED = ['Assign #1001 to (type to filter, Enter', 'chooses, Esc cancels)'];
+  for (const { rows, label, shown } of [
+    { rows: 10, label: WRAPPED, shown: 4 },
+    { rows: 8, label: WRAPPED, shown: 2 },
+    { rows: 6, label: [expect.stringMatching(LABEL)], shown: 1 },
   ]) {
     it(`gives a picker the list's place and the detail's at 40x${rows}: its label, the text typed and as many choices as fit (${shown})`, () => {
       const lines = screenWith({ columns: 40, rows }, picker(9));
       expect(lines).toHaveLength(rows);
-      expect(lines.slice(0, shown + 3)).toEqual([
+      expect(lines.slice(0, shown + label.length + 2)).toEqual([
         expect.stringMatching(/^tkt triage · /),
-        expect.stringMatching(LABEL),
+        ...label,
         '> om▏',
         ...Array.from({ length: shown }, (_, n) => choice(n + 1)),
       ]);
@@ -206,6 +208,51 @@ describe('a short terminal', () => {
       expect(displayWidth(filtering(columns)), `${columns}`).toBeLessThanOrEqual(columns);
       expect(displayWidth(title(columns)), `${columns}`).toBeLessThanOrEqual(columns);
     }
+  });
+
+  describe('at 50 columns, with a long profile name', () => {
+    const login = { shownProfile: 'customer-support-emea-night', globals: { profile: 'customer-support-emea-night' }, env: {} };
+    const at = (columns: number, rows: number, overlay: Overlay | undefined, more: Partial<TriageState> = {}) =>
+      screenWith({ columns, rows }, overlay, { view: 'MyOpenOrUnassigned', login, ...more });
+    const CLOSE = { kind: 'confirm', question: 'Close #1001 on profile customer-support-emea-night? (y/n)', closes: 1001 } as const;
+
+    it('wraps a question by words in the detail pane, so that its (y/n) is never cut off', () => {
+      const lines = at(50, 24, CLOSE);
+      const rule = lines.findIndex((line) => line.startsWith('─'));
+      expect(lines.slice(rule + 1, rule + 3)).toEqual(['Close #1001 on profile', 'customer-support-emea-night? (y/n)']);
+      // A pane of one line: the question takes the list's place, whole.
+      expect(at(50, 8, CLOSE).slice(1, 3)).toEqual(['Close #1001 on profile', 'customer-support-emea-night? (y/n)']);
+    });
+
+    it("wraps a picker's label by words, its keys kept, above the text typed and the choices", () => {
+      const lines = at(50, 24, picker(3));
+      const rule = lines.findIndex((line) => line.startsWith('─'));
+      expect(lines.slice(rule + 1, rule + 7)).toEqual([
+        'Assign #1001 to (type to filter, Enter chooses,',
+        'Esc cancels)',
+        '> om▏',
+        choice(1),
+        choice(2),
+        choice(3),
+      ]);
+    });
+
+    it('keeps the filter, the count and the profile on the title line before the view', () => {
+      const filtered = (columns: number) => at(columns, 10, undefined, { filter: 'monitor' })[0]!;
+      expect(filtered(110)).toBe('tkt triage · profile customer-support-emea-night · my-open-or-unassigned · 10 of 10 tickets  filter: /monitor');
+      expect(filtered(100)).toBe('tkt triage · profile customer-support-emea-night · my-open-or-… · 10 of 10 tickets  filter: /monitor');
+      expect(filtered(56)).toBe('profile customer-support-emea-night · 10/10 /monitor');
+      expect(filtered(50)).toBe('profile customer-support-emea-night · 10/10 /moni…');
+      for (let columns = 110; columns >= 6; columns--) expect(displayWidth(filtered(columns)), `${columns}`).toBeLessThanOrEqual(columns);
+    });
+
+    it('keeps the profile while the filter is typed at 50 columns', () => {
+      const typing = (columns: number) => at(columns, 10, undefined, { filtering: true, filter: 'monitor', filterCursor: 7 })[0]!;
+      expect(typing(56)).toBe('profile customer-support-emea-night  filter: /monitor▏');
+      expect(typing(50)).toBe('profile customer-support-emea-night /monitor▏');
+      expect(typing(30)).toBe('profile customer-su… /monitor▏');
+      for (let columns = 80; columns >= 9; columns--) expect(typing(columns), `${columns}`).toMatch(/\/monitor▏$/);
+    });
   });
 
   const FAILED = {
