@@ -10,6 +10,8 @@ import type { ShapedPart } from '../output/types.js';
 interface ReadingAids {
   /** Display names of looked-up IDs by form field, shown next to the ID. */
   labels?: Readonly<Record<string, string>>;
+  /** Chosen people as tkt names them ("Anna Berg (aberg)"), by form field: what a person reads instead of a user ID. */
+  people?: Readonly<Record<string, string>>;
   /** Form fields the user changed (update, assign, reopen), marked in the listing. */
   changed?: ReadonlySet<string>;
   /** The ticket already has the change (assign, reopen): what to say instead of sending it. */

@@ -2,6 +2,7 @@
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { whyNothingIsAsked } from '../context/nothing-asked.js';
+import { onProfile, profileToName } from '../config/session.js';
 import { createFromOptions, type CreateFromFlags } from '../bulk/create-from-options.js';
 import { OperationError, UsageError } from '../errors.js';
 import { createLookups } from '../lookups/index.js';
@@ -181,8 +182,10 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
 
       if (options.dryRun) return void (await (once === undefined ? printDryRun(ctx, request, { shapesForm: true }) : createOnce()));
       if (asked) {
-        await writeText(ctx.io.stderr, `\n${formSummary(endpoint, request.form!, request.labels, ctx.io.stderrIsTTY ? ctx.io.size().columns : undefined)}`);
-        const message = once === undefined ? 'Create this ticket?' : `Create this ticket, or add it to the open ticket of key ${once.key}?`;
+        await writeText(ctx.io.stderr, `\n${formSummary(endpoint, request.form!, request, ctx.io.stderrIsTTY ? ctx.io.size().columns : undefined)}`);
+        // A profile that is not the default is named, as delete's question does: where it goes.
+        const on = onProfile(profileToName(ctx));
+        const message = once === undefined ? `Create this ticket${on}?` : `Create this ticket${on}, or add it to the open ticket of key ${once.key}?`;
         if (!(await ctx.prompter.confirm({ message, default: true }))) {
           typed = undefined;
           throw new OperationError('cancelled: nothing was created');

@@ -63,6 +63,31 @@ export function profileToName(input: SettingsInput): string | undefined {
  */
 export const onProfile = (profile: string | undefined): string => (profile === undefined || profile === DEFAULT_PROFILE ? '' : ` on profile ${profile}`);
 
+const OTHER_LOGINS_SHOWN = 3;
+
+/**
+ * ", or use a profile you are logged in to: --profile night", for a run that named no profile
+ * when others hold a token that has not expired (a login made with --profile, then a run without
+ * it); else nothing: a profile named is the one meant.
+ */
+function otherLogins(input: SessionInput, profile: string): string {
+  if (chosenProfile(input) !== undefined) return '';
+  const loggedIn = input.config.profileNames().filter((name) => {
+    if (name === profile) return false;
+    try {
+      const token = input.config.readToken(name);
+      return token !== undefined && new Date(token.expiresAt) > input.now;
+    } catch {
+      // A token file tkt refuses to read (a symbolic link) is no login to offer, and not this run's error.
+      return false;
+    }
+  });
+  if (loggedIn.length === 0) return '';
+  const shown = loggedIn.slice(0, OTHER_LOGINS_SHOWN).map((name) => `--profile ${shellWord(name)}`);
+  const more = loggedIn.length > OTHER_LOGINS_SHOWN ? ` (and ${loggedIn.length - OTHER_LOGINS_SHOWN} more: "tkt profiles")` : '';
+  return `, or use a profile you are logged in to: ${shown.join(', ')}${more}`;
+}
+
 /**
  * The profile a command reads: a name nothing has created (a typo in --profile or TKT_PROFILE)
  * is exit 2 listing the profiles, not "not logged in". The default profile always exists. The
@@ -223,7 +248,7 @@ export function resolveSession(input: SessionInput): Session {
         ? `HOME is unset or not absolute, and this user has no home folder, so no login is kept: set TKT_TOKEN${secrets}, or TKT_CONFIG_DIR and run "${loginCommand(input)}"`
         : notFolder === undefined
           ? secrets === ''
-            ? `run "${loginCommand(input)}"`
+            ? `run "${loginCommand(input)}"${otherLogins(input, profile)}`
             : `set TKT_TOKEN${secrets}, or run "${loginCommand(input)}"`
           : `the config folder ${notFolder} is not a folder, so no login is kept there: set TKT_CONFIG_DIR to a folder, or set TKT_TOKEN`;
     throw new AuthError(`not logged in (profile ${profile})`, { hint });

@@ -67,10 +67,10 @@ async function usageProblem<T>(check: () => Promise<T>): Promise<T | UsageError>
 
 /** The request that creates the ticket, its names resolved to IDs (labelled for people when `labels`). */
 export async function createRequest(endpoint: CreateEndpoint, checked: CheckedFields, lookups: Lookups, options: { labels: boolean }): Promise<PlannedRequest> {
-  const { form, labels } = await resolveFields(checked, lookups, options);
+  const { form, labels, people } = await resolveFields(checked, lookups, options);
   // TicketType is required by register; 1 = Ticket is the only published type.
   if (endpoint === 'register') form.fields.TicketType ??= 1;
-  return { ...(endpoint === 'new' ? plans.newTicket(form) : plans.register(form)), labels };
+  return { ...(endpoint === 'new' ? plans.newTicket(form) : plans.register(form)), labels, people };
 }
 
 /**

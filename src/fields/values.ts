@@ -4,7 +4,7 @@ import type { FormValue, MultipartInput, UploadFile } from '../api/types.js';
 import { uploadOf, type GivenUpload } from '../cmdutil/upload-argument.js';
 import { UsageError } from '../errors.js';
 import { LookupError, lookupLabel } from '../lookups/index.js';
-import type { LookupKind, Lookups, TypedOption } from '../lookups/types.js';
+import { personLabel, type LookupKind, type Lookups, type TypedOption } from '../lookups/types.js';
 import { addressListProblem, addressProblem, joinAddresses } from '../util/email.js';
 import { idProblem, parseWholeNumber } from '../util/ids.js';
 import { parseWhen } from '../util/when.js';
@@ -149,6 +149,8 @@ export interface ResolvedFields {
   form: MultipartInput;
   /** Display names of looked-up values by form field, e.g. SiteId -> "Head Office"; empty unless asked for. */
   labels: Record<string, string>;
+  /** Chosen people as tkt names them, by form field, e.g. CreatorId -> "Anna Berg (aberg)"; only those whose username is known. */
+  people: Record<string, string>;
 }
 
 /**
@@ -159,6 +161,7 @@ export interface ResolvedFields {
 export async function resolveFields(checked: CheckedFields, lookups: Lookups, options: { labels: boolean }): Promise<ResolvedFields> {
   const fields: Record<string, FormValue> = {};
   const labels: Record<string, string> = {};
+  const people: Record<string, string> = {};
   const files: UploadFile[] = [];
   // Sequential: each kind loads its lookup once and the next one hits the cache.
   for (const entry of checked.fields) {
@@ -167,11 +170,12 @@ export async function resolveFields(checked: CheckedFields, lookups: Lookups, op
       const { value, id } = await resolveLookup(entry.spec.value, entry.spec.key, entry.lookupText, checked, lookups);
       fields[entry.spec.formField] = value;
       if (!options.labels || id === undefined) continue;
-      const name = await lookups.nameOf(entry.spec.value.kind, id);
-      if (name !== undefined) labels[entry.spec.formField] = name;
+      const found = await lookups.entryOf(entry.spec.value.kind, id);
+      if (found !== undefined) labels[entry.spec.formField] = found.name;
+      if (found?.username !== undefined) people[entry.spec.formField] = personLabel(found);
     } else fields[entry.spec.formField] = entry.value;
   }
-  return { form: files.length > 0 ? { fields, files } : { fields }, labels };
+  return { form: files.length > 0 ? { fields, files } : { fields }, labels, people };
 }
 
 /** The lookup values of `checked` as typed, by form field: what a message names a wanted value by without a lookup. */

@@ -379,6 +379,11 @@ export function createLookups(ctx: LookupContext, options: LookupOptions = {}): 
     return (await load(KINDS[kind].source, options.fresh === true)).collections[kind] ?? [];
   }
 
+  async function entryOf(kind: LookupKind, id: number | string): Promise<LookupEntry | undefined> {
+    const wanted = lower(String(id));
+    return (await entries(kind)).find((e) => lower(String(e.id)) === wanted);
+  }
+
   /** The entry `text` names; a name unknown to cached lookups looked for again, when asked to. */
   async function matchLoaded(kind: LookupKind, text: string, typed: TypedOption | undefined): Promise<LookupEntry> {
     const { source } = KINDS[kind];
@@ -422,7 +427,7 @@ export function createLookups(ctx: LookupContext, options: LookupOptions = {}): 
         if (username !== undefined) return username;
       }
       const id = await resolve(kind, text, typed);
-      const entry = (await entries(kind)).find((e) => lower(String(e.id)) === lower(String(id)));
+      const entry = await entryOf(kind, id);
       if (entry?.username === undefined) {
         throw new UsageError(`${lookupMessage('cannot tell the username of', kind, value, typed)}: the service's user list names none`, {
           hint: 'give the username itself',
@@ -432,8 +437,8 @@ export function createLookups(ctx: LookupContext, options: LookupOptions = {}): 
     },
     entries,
     async nameOf(kind, id) {
-      const wanted = lower(String(id));
-      return (await entries(kind)).find((e) => lower(String(e.id)) === wanted)?.name;
+      return (await entryOf(kind, id))?.name;
     },
+    entryOf,
   };
 }

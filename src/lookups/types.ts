@@ -49,4 +49,6 @@ export interface Lookups {
   entries(kind: LookupKind, options?: { fresh?: boolean }): Promise<LookupEntry[]>;
   /** The display name of an ID, or undefined when it is unknown. */
   nameOf(kind: LookupKind, id: number | string): Promise<string | undefined>;
+  /** The entry of an ID (a person's with their username), or undefined when it is unknown. */
+  entryOf(kind: LookupKind, id: number | string): Promise<LookupEntry | undefined>;
 }

@@ -4,7 +4,7 @@
 // again, no colour. The line is the terminal's own (cooked mode: it echoes and edits it, and
 // Ctrl-C is its SIGINT, which stops the run); only a password is read in raw mode, unechoed.
 // Pickers number their choices: a number picks, text narrows the list (ranked as every picker
-// ranks what is typed) and picks when one choice is left.
+// ranks what is typed) and picks when one choice is left; the choice picked is then named.
 import type { Writable } from 'node:stream';
 import type { Choice, Prompter } from '../context/prompter.js';
 import { InterruptedError } from '../errors.js';
@@ -90,6 +90,16 @@ export function createLinePrompts(typeAhead: TypeAhead, io: LinePromptsIO, searc
     );
   }
 
+  /**
+   * The choice a number or part of a name picked, named on a line of its own ("Site: Head
+   * Office"), as a full terminal's "✔ Site Head Office" does: the echoed "7" does not say what
+   * was chosen (a screen reader reads only that). A name typed whole needs no second line.
+   */
+  function chosen<T>(message: string, choice: Choice<T>): T {
+    io.stderr.write(`${question(message)}${choice.name}\n`);
+    return choice.value;
+  }
+
   async function pick<T>(message: string, choices: readonly Choice<T>[], initial?: T): Promise<T> {
     const fallback = choices.find((choice) => choice.value === initial);
     let shown: readonly Choice<T>[] = [];
@@ -109,10 +119,11 @@ export function createLinePrompts(typeAhead: TypeAhead, io: LinePromptsIO, searc
       }
       const number = /^\d+$/.test(answer) ? Number(answer) : undefined;
       const byNumber = number === undefined ? undefined : shown[number - 1];
-      if (byNumber !== undefined) return byNumber.value;
+      if (byNumber !== undefined) return chosen(message, byNumber);
       const matching = search(choices, answer).map((index) => choices[index]!);
       const exact = matching.filter((choice) => foldForMatch(choice.name) === foldForMatch(answer));
-      if (matching.length === 1 || exact.length === 1) return (exact.length === 1 ? exact : matching)[0]!.value;
+      if (exact.length === 1) return exact[0]!.value;
+      if (matching.length === 1) return chosen(message, matching[0]!);
       if (matching.length === 0) {
         io.stderr.write(`No choice matches "${answer}"${number === undefined || shown.length === 0 ? '' : ` and the list has no number ${answer}`}.\n`);
         continue;

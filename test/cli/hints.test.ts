@@ -47,7 +47,8 @@ describe('the login hint', () => {
     const result = await h.cli(['list']);
 
     expect(result.code).toBe(4);
-    expect(hintOf(result.stderr)).toBe('run "tkt login"');
+    // With no profile named, the profiles logged in to are offered too (p2 is).
+    expect(hintOf(result.stderr)).toBe('run "tkt login", or use a profile you are logged in to: --profile p2');
   });
 
   it("adds --url URL for a profile that has no URL (one an older tkt's config set made)", async () => {
@@ -214,7 +215,7 @@ describe('no token in CI', () => {
     expect(empty.code).toBe(4);
     expect(hintOf(empty.stderr)).toBe(`set TKT_TOKEN to a token (${SECRETS}), or unset it and run "tkt login"`);
     // Not in CI: the login, as before.
-    expect(hintOf((await h.cli(['list'], { env: { CI: 'false' } })).stderr)).toBe('run "tkt login"');
+    expect(hintOf((await h.cli(['list'], { env: { CI: 'false' } })).stderr)).toBe('run "tkt login", or use a profile you are logged in to: --profile p2');
   });
 });
 

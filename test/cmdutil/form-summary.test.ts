@@ -11,7 +11,7 @@ describe('formSummary', () => {
         { path: '/dev/stdin', name: 'build.log' },
       ],
     };
-    expect(formSummary('register', form, { CreatorId: 'Anna Berg', SiteId: 'Head Office', Cc: 'unused' })).toBe(
+    expect(formSummary('register', form, { labels: { CreatorId: 'Anna Berg', SiteId: 'Head Office', Cc: 'unused' } })).toBe(
       [
         '  Title:        Printer on fire',
         '  Requester:    Anna Berg (u-7)',
@@ -22,6 +22,9 @@ describe('formSummary', () => {
         '',
       ].join('\n'),
     );
+    // A person whose username is known goes by it, as everywhere in tkt, not by their user ID.
+    const people = { labels: { CreatorId: 'Anna Berg' }, people: { CreatorId: 'Anna Berg (aberg)' } };
+    expect(formSummary('register', { fields: { CreatorId: 'u-7' } }, people)).toBe('  Requester:  Anna Berg (aberg)\n');
     expect(formSummary('new', { fields: { Requester: 'aberg', TicketType: 4 } })).toBe('  Requester username:  aberg\n  TicketType:          4\n');
     expect(formSummary('register', { fields: { TicketType: 4 } })).toBe('  Type:  4\n');
     expect(formSummary('register', { fields: {} })).toBe('');
@@ -29,7 +32,7 @@ describe('formSummary', () => {
 
   it('wraps a long value under its value column at a narrow terminal, an ID broken where it must be', () => {
     const form = { fields: { Title: 'Laptop overheating during video calls', CreatorId: '85377ae3-9e33-42a7-a9a1-5f2c3b1d0e77' } };
-    const summary = formSummary('register', form, { CreatorId: 'Anna Berg' }, 40);
+    const summary = formSummary('register', form, { labels: { CreatorId: 'Anna Berg' } }, 40);
     expect(summary).toBe(
       [
         '  Title:      Laptop overheating during',

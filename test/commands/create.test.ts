@@ -473,7 +473,8 @@ describe('tkt create at a terminal', () => {
         '',
         '  Title:         Asked for everything',
         '  Description:   Typed in the editor',
-        `  Requester:     Anna Lind (${userId(h, 'alind')})`,
+        // People by their usernames, as everywhere in tkt, not by their user IDs.
+        '  Requester:     Anna Lind (alind)',
         '  Site:          Harbour Depot (2)',
         '  Department:    Finance (2)',
         '  Status:        Open (1)',
@@ -527,7 +528,8 @@ describe('tkt create at a terminal', () => {
       answers: [
         { kind: 'input', message: 'Description', value: '' },
         { kind: 'editor', message: 'Description', value: 'Smoke from tray 2\n# Seen at\n#1234 too' },
-        { kind: 'confirm', message: 'Create this ticket?', value: true },
+        // A profile that is not the default is named in the question, as delete's is.
+        { kind: 'confirm', message: 'Create this ticket on profile viewer?', value: true },
       ],
     });
     const { description: _given, ...values } = validCreateValues();

@@ -123,6 +123,21 @@ describe('resolveSession with the token cache', () => {
     expect(errorOf(() => resolveSession({ ...base, globals: { profile: 'default' } })).message).toBe('not logged in (profile default)');
   });
 
+  it('offers the profiles logged in to (up to 3) when the run names no profile and its own is not', async () => {
+    const base = input();
+    expect(errorOf(() => resolveSession(base)).hint).toBe('run "tkt login --url URL"');
+    await base.config.writeToken('customer-support-emea-night', stored());
+    // An expired login is none to offer.
+    await base.config.writeToken('old', stored({ expiresAt: '2020-01-01T00:00:00.000Z' }));
+    expect(errorOf(() => resolveSession(base)).hint).toBe(
+      'run "tkt login --url URL", or use a profile you are logged in to: --profile customer-support-emea-night',
+    );
+    for (const name of ['a', 'b', 'c']) await base.config.writeToken(name, stored());
+    expect(errorOf(() => resolveSession(base)).hint).toBe(
+      'run "tkt login --url URL", or use a profile you are logged in to: --profile a, --profile b, --profile c (and 1 more: "tkt profiles")',
+    );
+  });
+
   it('says "not logged in" with exit 4 and a login hint when there is no token', async () => {
     const base = input({ url: SERVICE, profile: 'prod' });
     await base.config.saveProfile('prod', { url: SERVICE });

@@ -93,7 +93,12 @@ describe('resolveFields', () => {
       return [];
     },
     async nameOf(kind: LookupKind, id: number | string) {
-      return Object.entries(names[kind] ?? {}).find(([, v]) => v === id)?.[0];
+      return (await lookups.entryOf(kind, id))?.name;
+    },
+    async entryOf(kind: LookupKind, id: number | string) {
+      const name = Object.entries(names[kind] ?? {}).find(([, v]) => v === id)?.[0];
+      // People have usernames; here one person has one.
+      return name === undefined ? undefined : { id, name, aliases: [], ...(id === 'u-anna' ? { username: 'aberg' } : {}) };
     },
   };
 
@@ -103,13 +108,15 @@ describe('resolveFields', () => {
     });
     expect(resolved.form).toEqual({ fields: { SiteId: 1, CreatorId: 'u-anna', SLAId: 3 }, files: [{ path: 'f.txt', name: 'f.txt' }] });
     expect(resolved.labels).toEqual({ SiteId: 'hq', CreatorId: 'anna' });
+    // The person as tkt names one, by their username: what the create summary shows.
+    expect(resolved.people).toEqual({ CreatorId: 'anna (aberg)' });
   });
 
   it('asks the lookups for no names unless labels are wanted', async () => {
     const named: string[] = [];
-    const counting: Lookups = { ...lookups, nameOf: async (kind, id) => (named.push(kind), lookups.nameOf(kind, id)) };
+    const counting: Lookups = { ...lookups, entryOf: async (kind, id) => (named.push(kind), lookups.entryOf(kind, id)) };
     const resolved = await resolveFields(checkFields('register', { site: 'HQ' }, NOW), counting, { labels: false });
-    expect(resolved).toEqual({ form: { fields: { SiteId: 1 } }, labels: {} });
+    expect(resolved).toEqual({ form: { fields: { SiteId: 1 } }, labels: {}, people: {} });
     expect(named).toEqual([]);
   });
 

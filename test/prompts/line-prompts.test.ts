@@ -91,13 +91,14 @@ describe('the prompter at a dumb terminal', () => {
     );
   });
 
-  it('numbers the choices of a select: a number picks, Enter takes the default', async () => {
+  it('numbers the choices of a select: a number picks and the choice is named, Enter takes the default', async () => {
     const { prompter, stdin, stderr } = setup();
     stdin.write('2\n\n');
     expect(await prompter.select({ message: 'Site', choices: sites })).toBe(2);
     expect(await prompter.select({ message: 'Site', choices: sites, default: 3 })).toBe(3);
     const list = 'Site\n1. Headquarters\n2. Warehouse North\n3. Warehouse South - Dock 7\n';
-    expect(stderr.text()).toBe(`${list}Number or name: ${list}Number or name (default: Warehouse South): `);
+    // The echoed "2" does not say what was chosen (a screen reader hears only that): the name does.
+    expect(stderr.text()).toBe(`${list}Number or name: Site: Warehouse North\n${list}Number or name (default: Warehouse South): `);
   });
 
   it('takes a type-to-filter default on Enter, shown once in parentheses: (none) as (default: none)', async () => {
@@ -121,6 +122,8 @@ describe('the prompter at a dumb terminal', () => {
     expect(await prompter.select({ message: 'Site', choices: sites })).toBe(3);
     expect(stderr.text()).toContain('2 match "house":\n1. Warehouse North\n2. Warehouse South - Dock 7\nNumber or name: ');
     expect(stderr.text()).toContain('No choice matches "zzz".\nNumber or name: ');
+    // Each choice picked by part of its name or by number is named.
+    expect(stderr.text().match(/Site: [^\n]*/g)).toEqual(['Site: Headquarters', 'Site: Warehouse South', 'Site: Warehouse South']);
   });
 
   it('asks for text first on a list too long to read through; the numbers are those of the matches listed', async () => {
@@ -135,10 +138,12 @@ describe('the prompter at a dumb terminal', () => {
   });
 
   it('picks the choice whose name is typed whole, though longer names match too', async () => {
-    const { prompter, stdin } = setup();
+    const { prompter, stdin, stderr } = setup();
     stdin.write('warehouse north\n');
     const choices = [...sites, { name: 'Warehouse North Annex', value: 4 }];
     expect(await prompter.search({ message: 'Site', choices })).toBe(2);
+    // Typed whole, it is not named again.
+    expect(stderr.text()).not.toContain('Site: ');
   });
 
   it('writes no escape, and server text in a question or a choice is shown escaped', async () => {

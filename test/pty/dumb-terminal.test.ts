@@ -88,6 +88,8 @@ describe.skipIf(skip)('a dumb terminal', () => {
     expect(screen).toContain('[exit 0]');
     expect(written).not.toContain(ESC);
     expect(written).toMatch(/^\d+\. Omar Haddad \(ohaddad\)$/m);
+    // The choice is named, not only the text typed: what a screen reader says was chosen.
+    expect(written).toMatch(/^Number or name: omar\r?\nAssign #\d+ to: Omar Haddad \(ohaddad\)\r?$/m);
     expect(ticket.assignedUser).toBe(omar);
   });
 });
