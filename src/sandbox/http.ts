@@ -127,6 +127,9 @@ export async function readForm(req: IncomingMessage, uploadDir: string, allowedE
     return form;
   }
   const writes: Promise<void>[] = [];
+  // Each file in its place in the form: a write to disk may end after the next file's.
+  const saved: Array<Upload | undefined> = [];
+  const savedSoFar = (): Upload[] => saved.filter((upload) => upload !== undefined);
   try {
     await new Promise<void>((resolve, reject) => {
       let parser: busboy.Busboy;
@@ -148,9 +151,10 @@ export async function readForm(req: IncomingMessage, uploadDir: string, allowedE
           stream.resume();
           return;
         }
+        const place = saved.push(undefined) - 1;
         writes.push(
           saveUpload(stream, fileName, uploadDir).then((upload) => {
-            form.uploads.push(upload);
+            saved[place] = upload;
           }),
         );
       });
@@ -161,9 +165,10 @@ export async function readForm(req: IncomingMessage, uploadDir: string, allowedE
     await Promise.all(writes);
   } catch (error) {
     await Promise.allSettled(writes);
-    await discardUploads(form);
+    await discardUploads({ ...form, uploads: savedSoFar() });
     throw error;
   }
+  form.uploads.push(...savedSoFar());
   return form;
 }
 

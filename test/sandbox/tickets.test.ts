@@ -142,6 +142,17 @@ describe('POST /api/TicketsApi/register', () => {
     expect((await request('POST', '/api/TicketsApi/register', { form: registerForm(userId('aberg')) })).status).toBe(401);
   });
 
+  // A file's write to disk may end after the next one's (a large file before a small one): the
+  // ticket keeps them in the form's order, as tkt sent them (CI once saw them swapped).
+  test('uploads are attached in the order of the form, whichever write ends first', async () => {
+    const { sandbox, request, userId } = await openSandbox();
+    const names = Array.from({ length: 12 }, (_, i) => `part-${i}.log`);
+    const files = names.map((name, i) => ({ name, content: new Uint8Array(i % 2 === 0 ? 2_000_000 : 1).fill(65) }));
+    const reply = await request('POST', '/api/TicketsApi/register', { as: 'admin', form: registerForm(userId('aberg')), files });
+    expect(reply.status).toBe(201);
+    expect(sandbox.state.attachments.filter((a) => a.ticketId === reply.body.id).map((a) => a.fileName)).toEqual(names);
+  });
+
   test('uploads are stored byte for byte; disallowed extensions are skipped silently', async () => {
     const { sandbox, request, userId } = await openSandbox();
     const bytes = new Uint8Array(300_000).map((_, i) => (i * 7) % 256);
