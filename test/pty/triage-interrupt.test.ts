@@ -3,18 +3,18 @@
 // closes the screen and says it waits and that Ctrl-C again gives up, the second gives up
 // (docs/cli.md section 8), the action said in doubt, exit 130, the terminal as the shell had it.
 // Every step waits for what the screen shows, never for a fixed time.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, privateTmux, terminalFixture, type TerminalFixture } from '../helpers/terminal.js';
 import { skipWithout } from '../helpers/tools.js';
 import { forwardTo, passAnswer } from '../helpers/sandbox-state.js';
+import { listenOnLoopback } from '../helpers/loopback.js';
 
 const skip = skipWithout(['tmux', 'stty'], 'test/pty/triage-interrupt.test.ts');
 
 describe.skipIf(skip)('tkt triage interrupted while an action waits for a service that does not answer', () => {
   let fixture: TerminalFixture;
-  let server: Server;
+  let server: Awaited<ReturnType<typeof listenOnLoopback>>;
   let url = '';
   /** The pickups the server has taken and never answers. */
   let held = 0;
@@ -22,7 +22,7 @@ describe.skipIf(skip)('tkt triage interrupted while an action waits for a servic
 
   beforeAll(async () => {
     fixture = await terminalFixture('triage-interrupt', 'tech');
-    server = createServer((req, res) => {
+    const front = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
@@ -33,14 +33,14 @@ describe.skipIf(skip)('tkt triage interrupted while an action waits for a servic
         void forwardTo(fixture.sandbox.url, req, Buffer.concat(chunks)).then((answer) => passAnswer(res, answer));
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await listenOnLoopback(front);
+    url = server.url;
   });
 
   afterAll(async () => {
     await terminal.close();
-    server.closeAllConnections();
-    server.close();
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll failed
+    await server?.close();
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll failed
     await fixture?.close();
   });

@@ -3,18 +3,18 @@
 // and it is gone when the answer comes, or when Ctrl-C ends the run. The service here is a
 // server on 127.0.0.1 that holds every request until the test lets it through to the sandbox.
 // Every step waits for what the screen shows, never for a fixed time.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, privateTmux, terminalFixture, type TerminalFixture } from '../helpers/terminal.js';
 import { skipWithout } from '../helpers/tools.js';
 import { forwardTo, passAnswer } from '../helpers/sandbox-state.js';
+import { listenOnLoopback } from '../helpers/loopback.js';
 
 const skip = skipWithout(['tmux'], 'test/pty/wait-notice.test.ts');
 
 describe.skipIf(skip)('tkt list at a terminal, waiting for a service that does not answer', () => {
   let fixture: TerminalFixture;
-  let server: Server;
+  let server: Awaited<ReturnType<typeof listenOnLoopback>>;
   let url = '';
   /** Requests held so far, each let through to the sandbox when called. */
   const held: (() => void)[] = [];
@@ -22,19 +22,19 @@ describe.skipIf(skip)('tkt list at a terminal, waiting for a service that does n
 
   beforeAll(async () => {
     fixture = await terminalFixture('wait', 'tech');
-    server = createServer((req, res) => {
+    const front = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => held.push(() => void forwardTo(fixture.sandbox.url, req, Buffer.concat(chunks)).then((answer) => passAnswer(res, answer))));
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await listenOnLoopback(front);
+    url = server.url;
   });
 
   afterAll(async () => {
     await terminal.close();
-    server.closeAllConnections();
-    server.close();
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll failed
+    await server?.close();
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll failed
     await fixture?.close();
   });
