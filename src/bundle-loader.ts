@@ -22,11 +22,8 @@ declare const TKT_COMMAND_BUNDLES: {
   hashes: Record<string, string>;
 };
 
-/** How a bundle asks for a dependency the build keeps in a file of its own (scripts/build-commands.mjs). */
-const VENDOR_PREFIX = 'tkt-vendor:';
-// A bundle is a CommonJS module: the same parameters as Node's own wrapper.
-const WRAPPER_START = '(function (exports, require, module, __filename, __dirname) {';
-const WRAPPER_END = '\n})';
+/** How a bundle asks for another file: the rest of its command, a dependency (scripts/build-commands.mjs). */
+const BUNDLE_PREFIX = 'tkt-bundle:';
 
 interface CodeCache {
   /** The folder of the cached code, or undefined: nothing is read or written. */
@@ -35,6 +32,8 @@ interface CodeCache {
   flags: string;
   /** The scripts compiled without usable cached code: written when the run ends well. */
   stale: Array<{ script: Script; file: string }>;
+  /** The exports of each bundle run so far (each runs once a run: one instance of each module). */
+  loaded: Map<string, unknown>;
 }
 
 /**
@@ -84,7 +83,7 @@ export function bundledRun(argv: readonly string[], env: Record<string, string |
   const word = commandWord(argv, TKT_COMMAND_BUNDLES.program, hasBundle);
   if (word === undefined) return undefined;
   const name = TKT_COMMAND_BUNDLES.commands[word]!;
-  const cache: CodeCache = { dir: cacheFolder(env), flags: v8FlagsFor(env), stale: [] };
+  const cache: CodeCache = { dir: cacheFolder(env), flags: v8FlagsFor(env), stale: [], loaded: new Map() };
   const run = (load(`commands/${name}`, cache) as { run: BundleRun }).run;
   return async (argv) => {
     const ran = await run(argv);
@@ -132,31 +131,30 @@ function v8FlagsFor(env: Record<string, string | undefined>): string {
 /** What the flags of a run behind a proxy add to its cache files' names. */
 const PROXY_FLAGS = '-liftoff';
 
-/** Runs the bundle dist/`bundle`.cjs as a CommonJS module and returns its exports. */
+/** Runs the bundle dist/`bundle`.cjs as a CommonJS module, the first time it is asked for in the run, and returns its exports. */
 function load(bundle: string, cache: CodeCache): unknown {
+  if (cache.loaded.has(bundle)) return cache.loaded.get(bundle);
   const file = inFolder(__dirname, `${bundle}.cjs`);
   const hash = TKT_COMMAND_BUNDLES.hashes[bundle]!;
   // The build keeps every bundle ASCII: read as Latin-1, the text is the same, without decoding.
+  // Each is a CommonJS module in the function Node would wrap it in, written by the build: a
+  // wrapper added here would copy the whole text once more.
   const source = readFileSync(file, 'latin1');
   const cacheFile = cache.dir === undefined ? undefined : inFolder(cache.dir, cacheFileName(bundle, hash, cache.flags));
   const cachedData = cacheFile === undefined ? undefined : readIfThere(cacheFile);
-  const script = new Script(WRAPPER_START + source + WRAPPER_END, { filename: file, ...(cachedData === undefined ? {} : { cachedData }) });
+  const script = new Script(source, { filename: file, ...(cachedData === undefined ? {} : { cachedData }) });
   if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) cache.stale.push({ script, file: cacheFile });
   const module = { exports: {} };
-  const vendors = new Map<string, unknown>();
-  // A bundle holds all it runs but Node's built-ins and the vendor files: no module is looked up
-  // on disk (node:module's createRequire alone took 2.6 MB of memory on Node 24).
+  // A bundle holds all it runs but Node's built-ins and the other files of dist/ it names: no
+  // module is looked up on disk (node:module's createRequire alone took 2.6 MB of memory on Node 24).
   const bundleRequire = (id: string): unknown => {
-    if (!id.startsWith(VENDOR_PREFIX)) {
-      const builtin: unknown = process.getBuiltinModule(id);
-      if (builtin === undefined) throw new Error(`tkt: ${file} requires ${id}, which is neither a built-in of this Node nor bundled`);
-      return builtin;
-    }
-    const vendor = `vendor/${id.slice(VENDOR_PREFIX.length)}`;
-    if (!vendors.has(vendor)) vendors.set(vendor, load(vendor, cache));
-    return vendors.get(vendor);
+    if (id.startsWith(BUNDLE_PREFIX)) return load(id.slice(BUNDLE_PREFIX.length), cache);
+    const builtin: unknown = process.getBuiltinModule(id);
+    if (builtin === undefined) throw new Error(`tkt: ${file} requires ${id}, which is neither a built-in of this Node nor bundled`);
+    return builtin;
   };
   (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, bundleRequire, module, file, path.dirname(file));
+  cache.loaded.set(bundle, module.exports);
   return module.exports;
 }
 

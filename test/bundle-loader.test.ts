@@ -93,11 +93,34 @@ describe('the commands’ bundles and their code cache', () => {
     expect(readFileSync(damaged).length).toBeGreaterThan(1000);
   });
 
-  it('keeps a file per bundle: a dependency loaded on demand (the query language) gets its own', async () => {
+  it('keeps a file per bundle: the rest of the command (--query is cold) and a dependency loaded on demand (the query language) get their own', async () => {
     const run = await tkt(['show', '1013', '--query', 'title', '--raw'], env());
 
     expect(run).toMatchObject({ code: 0, stdout: `${h.sandbox.state.tickets.find((ticket) => ticket.id === 1013)!.title}\n` });
-    expect(cacheFiles(configDir).map((file) => file.split('.')[0])).toEqual(['commands-show', 'vendor-jmespath-community']);
+    expect(cacheFiles(configDir).map((file) => file.replace(/\.[0-9a-f]{16}\..*$/, ''))).toEqual([
+      'commands-show',
+      'commands-show.rest',
+      'vendor-jmespath-community',
+    ]);
+  });
+
+  // The rest takes the first file's modules from its registry: one instance of each, so that an
+  // error class thrown there is the one the CLI's exit codes know (a usage error: exit 2).
+  it("runs what is cold from the rest with the first file's modules: its usage error exits 2, its dry run prints the plan", async () => {
+    const statusBefore = h.sandbox.state.tickets.find((ticket) => ticket.id === 1013)!.ticketStatusId;
+    const badQuery = await tkt(['show', '1013', '--query', '['], env());
+    const dryRun = await tkt(['close', '1013', '--dry-run'], env());
+
+    expect(badQuery).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/^error: invalid --query "\[": .*\nhint: JMESPath syntax/) });
+    expect(dryRun).toMatchObject({ code: 0, stdout: expect.stringMatching(/^dry run: would send POST \/api\/TicketsApi\/close\/1013 \(nothing was sent\)\n/) });
+    expect(h.sandbox.state.tickets.find((ticket) => ticket.id === 1013)!.ticketStatusId).toBe(statusBefore);
+    expect(cacheFiles(configDir).map((file) => file.replace(/\.[0-9a-f]{16}\..*$/, ''))).toEqual(['commands-close', 'commands-close.rest']);
+  });
+
+  it('loads the rest of a command only for what is cold (scripts/build-commands.mjs): show --json takes its first file alone', async () => {
+    expect((await tkt(['show', '1013', '--json'], env())).code).toBe(0);
+
+    expect(cacheFiles(configDir).map((file) => file.replace(/\.[0-9a-f]{16}\..*$/, ''))).toEqual(['commands-show']);
   });
 
   // A user who upgrades Node or tkt would otherwise keep the old files forever: no run reads them.
@@ -249,8 +272,10 @@ describe('the commands’ bundles and their code cache', () => {
       expect((await tkt(['show', '1013', '--json'], proxied)).code).toBe(0);
       const inodes = () => cacheFiles(configDir).map((file) => statSync(path.join(configDir, 'cache', 'code', file)).ino);
       const written = inodes();
+      // The proxy's client is cold: it is in the rest of the command.
       expect(cacheFiles(configDir)).toEqual([
-        expect.stringMatching(/^commands-show\..*-liftoff\.v8$/),
+        expect.stringMatching(/^commands-show\.[0-9a-f]{16}\..*-liftoff\.v8$/),
+        expect.stringMatching(/^commands-show\.rest\..*-liftoff\.v8$/),
         expect.stringMatching(/^vendor-undici\..*-liftoff\.v8$/),
       ]);
 
@@ -260,11 +285,12 @@ describe('the commands’ bundles and their code cache', () => {
       // Without the proxy, a file of its own; the proxied ones stay.
       expect((await tkt(['show', '1013', '--json'], env())).code).toBe(0);
       expect(cacheFiles(configDir)).toEqual([
-        expect.stringMatching(/^commands-show\..*-liftoff\.v8$/),
+        expect.stringMatching(/^commands-show\.[0-9a-f]{16}\..*-liftoff\.v8$/),
         expect.stringMatching(showCache),
+        expect.stringMatching(/^commands-show\.rest\..*-liftoff\.v8$/),
         expect.stringMatching(/^vendor-undici\..*-liftoff\.v8$/),
       ]);
-      expect(inodes().filter((inode) => written.includes(inode))).toHaveLength(2);
+      expect(inodes().filter((inode) => written.includes(inode))).toHaveLength(3);
     } finally {
       await proxy.close();
     }
@@ -296,7 +322,10 @@ describe('the commands’ bundles and their code cache', () => {
   });
 
   it('every bundle loads and hands an unknown option to the full CLI (none breaks at its start)', async () => {
-    const bundles = readdirSync(path.join(root, 'dist', 'commands')).map((file) => file.replace(/\.cjs$/, ''));
+    // A command's first file (its rest is loaded from it, never first).
+    const bundles = readdirSync(path.join(root, 'dist', 'commands'))
+      .filter((file) => !file.endsWith('.rest.cjs'))
+      .map((file) => file.replace(/\.cjs$/, ''));
     expect(bundles).toEqual(expect.arrayContaining(['show', 'list', 'close', 'pickup', 'attach', 'create']));
 
     for (const name of bundles) {
