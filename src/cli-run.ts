@@ -52,12 +52,13 @@ function handOverEarlySignals(): void {
 }
 
 /**
- * What a line written as a signal comes starts with: the wait notice's line, with the terminal's
- * "^C" on it, gives way to it; otherwise it starts a line of its own after the "^C" (a piped
- * stderr has none).
+ * What a line written as a signal comes starts with: a line drawn in place (the wait notice, which
+ * ends, a progress bar, which is drawn again under it), with the terminal's "^C" on it, gives way
+ * to it; otherwise it starts a line of its own after the "^C" (a piped stderr has none).
  */
 function lineAfterSignal(proc: ProcessLike, state: RunState): string {
-  const erased = state.waitNotice?.end() === true;
+  let erased = state.waitNotice?.end() === true;
+  for (const line of state.liveLines) erased = line.erase() || erased;
   return erased || proc.stderr.isTTY !== true ? '' : '\n';
 }
 

@@ -68,6 +68,8 @@ export interface RunState {
   suspension?: Promise<unknown> | undefined;
   /** The run's wait notice, once made: a signal that ends the run at once erases its line first. */
   waitNotice: WaitNotice | undefined;
+  /** The lines drawn in place on stderr that show now (IO.liveLines): a signal's line takes their place. */
+  liveLines: Set<{ erase(): boolean }>;
   /** The requests sent and not yet settled: the first signal says it waits for them. */
   requests: RequestsInFlight;
   /** Set by the program: the command may wait long without writing (ActionOptions.waitsQuietly). */
@@ -100,6 +102,7 @@ export function createRunState(): RunState {
     readsOnly: false,
     terminalLent: false,
     waitNotice: undefined,
+    liveLines: new Set(),
     requests: { count: 0, timeoutSeconds: 0 },
   };
 }
@@ -119,7 +122,7 @@ let terminalInputTaken = false;
 
 export const tookTerminalInput = (): boolean => terminalInputTaken;
 
-export function createIO(proc: ProcessStreams, globals: GlobalOptions): IO {
+export function createIO(proc: ProcessStreams, globals: GlobalOptions, liveLines?: Set<{ erase(): boolean }>): IO {
   // process.stdin is a stream made on first read, 2-3 ms over a pipe or /dev/null when stdout is
   // a file (net or fs streams loaded for it): read only by a command that reads stdin or may ask.
   const stdinIsTTY = () => proc.stdin.isTTY === true;
@@ -149,6 +152,7 @@ export function createIO(proc: ProcessStreams, globals: GlobalOptions): IO {
     get canPrompt() {
       return mayAsk && stdinIsTTY();
     },
+    ...(liveLines === undefined ? {} : { liveLines }),
   };
 }
 
@@ -340,7 +344,7 @@ export async function createProcessContext(
   command: string,
   action: Pick<ActionOptions, 'saysWaiting' | 'keepsSettings'> = {},
 ): Promise<Context & { dispose(): Promise<void> }> {
-  const io = createIO(proc, globals);
+  const io = createIO(proc, globals, state.liveLines);
   // A loose token file, a lock waited for, a settings file skipped: said on stderr, each once a run.
   const folder = configFolder(proc.env);
   const config = createConfigStore(folder?.dir, {

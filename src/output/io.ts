@@ -32,6 +32,11 @@ export interface IO {
   size(): TerminalSize;
   /** stdin and stderr are TTYs and neither --no-input nor CI: commands may ask. */
   canPrompt: boolean;
+  /**
+   * The lines drawn in place on stderr that show now (progress.ts, TransientLine): a line the run
+   * prints at a signal takes their place (src/cli-run.ts), as the terminal's "^C" lands on them.
+   */
+  liveLines?: Set<{ erase(): boolean }>;
 }
 
 /**

@@ -53,23 +53,25 @@ export interface TransientLine {
 export function transientLine(io: IO): TransientLine {
   let frame = '';
   let visible = false;
-  const show = (): void => {
-    io.stderr.write(frame);
-    visible = true;
-  };
-  return {
+  const line: TransientLine = {
     draw(text) {
       frame = `${ERASE_LINE}${text.slice(0, Math.max(io.size().columns - 1, 0))}`;
-      show();
+      line.restore();
     },
     erase() {
       if (!visible) return false;
       io.stderr.write(ERASE_LINE);
       visible = false;
+      io.liveLines?.delete(line);
       return true;
     },
-    restore: show,
+    restore() {
+      io.stderr.write(frame);
+      visible = true;
+      io.liveLines?.add(line);
+    },
   };
+  return line;
 }
 
 function formatDuration(seconds: number): string {

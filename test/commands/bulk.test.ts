@@ -18,7 +18,7 @@ const CLOSE = 'POST /api/TicketsApi/close/{id}';
 const CLOSED = 7;
 
 let h: Harness;
-useHarness({ sandbox: { seedTickets: 115 }, profiles: ['viewer'] }, (harness) => (h = harness));
+useHarness({ sandbox: { seedTickets: 120 }, profiles: ['viewer'] }, (harness) => (h = harness));
 
 /** `count` live tickets that are not closed and that no other test here has used. */
 const closable = (count: number) => unusedTickets(h, count, (t) => t.ticketStatusId !== CLOSED);
@@ -628,7 +628,13 @@ describe('ID... commands stopped by SIGTERM', () => {
    * `argv` (a close of `tickets`) run until `inFlight` of its closes reach the service and are held
    * there; then `sent`, delivered at once; then the closes answered. What the run printed, and its code.
    */
-  async function closesStopped(tickets: readonly SandboxTicket[], argv: string[], inFlight: number, sent: readonly StopSignal[]) {
+  async function closesStopped(
+    tickets: readonly SandboxTicket[],
+    argv: string[],
+    inFlight: number,
+    sent: readonly StopSignal[],
+    { stderrTerminal = false } = {},
+  ) {
     let release = () => {};
     const released = new Promise<void>((resolve) => (release = resolve));
     let arrived = 0;
@@ -641,6 +647,8 @@ describe('ID... commands stopped by SIGTERM', () => {
     try {
       const signals = processSignals();
       const [stdout, stderr] = [capture(), capture()];
+      // A terminal of 80 columns that moves its cursor: the progress bar is drawn there.
+      if (stderrTerminal) Object.assign(stderr.stream, { isTTY: true, columns: 80, rows: 24 });
       const running = runCli([...argv, ...ids(tickets)], {
         stdin: Readable.from([]),
         stdout: stdout.stream,
@@ -677,6 +685,24 @@ describe('ID... commands stopped by SIGTERM', () => {
     expect(run.stderr.split('\n').filter((line) => line.includes('in flight'))).toEqual([
       'stopped by SIGTERM: waiting up to 30s for 2 requests in flight; another SIGTERM gives up',
     ]);
+  });
+
+  // The terminal echoes "^C" where the cursor is, at the end of the bar: the bar gives way to the
+  // notice, as the wait notice does, rather than staying on the screen with "^C" on it.
+  it('at a terminal, the progress bar gives way to the notice of the requests in flight, and comes back under it', async () => {
+    const run = await closesStopped(closable(2), ['close', '--concurrency', '1'], 1, ['SIGINT'], { stderrTerminal: true });
+
+    expect(run.code).toBe(130);
+    const eraseLine = '\r\u001b[2K';
+    const notice = 'interrupted: waiting up to 30s for 1 request in flight; press Ctrl-C again to give up';
+    const [beforeNotice, afterNotice] = run.stderr.split(`${notice}\n`);
+    expect(afterNotice, JSON.stringify(run.stderr)).toBeDefined();
+    // The bar was on the screen, and its line was erased right before the notice, with no line break in between.
+    expect(beforeNotice).toMatch(/closed \[░+\] 0\/2/);
+    expect(beforeNotice!.endsWith(eraseLine)).toBe(true);
+    // The close in flight finishes under it: the bar is drawn again there, and erased before the summary.
+    expect(afterNotice).toMatch(/closed \[█+░*\] 1\/2/);
+    expect(afterNotice).toMatch(new RegExp(`${eraseLine.replace('[', '\\[')}error: interrupted: 1 of 2 done, 1 not started\n`));
   });
 
   it('exit 143 and say it was SIGTERM that stopped them, in the summary and the JSON Lines', async () => {
