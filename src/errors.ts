@@ -224,6 +224,11 @@ export class ApiError extends TktError {
    * JSON, too large): the service had it and most likely carried it out; only its answer is lost.
    */
   readonly changeReceived: boolean;
+  /**
+   * A 404 under a base URL where the app metadata, which every service has, is not found either
+   * (src/api/http.ts): that base URL, which is wrong; the ticket may well exist.
+   */
+  readonly baseUrlNotFound: string | undefined;
 
   constructor(init: {
     status: number;
@@ -234,6 +239,7 @@ export class ApiError extends TktError {
     message?: string;
     hint?: string | undefined;
     changeReceived?: boolean;
+    baseUrlNotFound?: string;
   }) {
     // The full URL names the server, which matters when several profiles exist.
     super(init.message ?? `${answerReason(init)}: ${init.method} ${init.url}`, {
@@ -246,6 +252,13 @@ export class ApiError extends TktError {
     this.body = init.body;
     this.serverMessages = init.serverMessages;
     this.changeReceived = init.changeReceived === true;
+    this.baseUrlNotFound = init.baseUrlNotFound;
+  }
+
+  /** This 404 under `baseUrl`, where the app metadata was not found either: the URL is wrong, not the ticket gone. */
+  underWrongBaseUrl(baseUrl: string): ApiError {
+    const { status, method, url, body, serverMessages, changeReceived } = this;
+    return new ApiError({ status, method, url, body, serverMessages, changeReceived, baseUrlNotFound: baseUrl });
   }
 }
 
@@ -283,15 +296,17 @@ export class InDoubtError extends TktError {}
 // sends to /api/api/... One literal, as NOT_FOUND_WORDS.
 const API_TWICE = /^(.*?\/api)\/api\//i;
 // Endpoints every service has, whatever the login: their 404 is the URL's, never a ticket's.
-const ALWAYS_THERE = /^(.*?)\/api\/(Users\/authenticate|TicketsApi|TicketsApi\/list|TicketsApi\/appmetadata)\/?$/i;
+const ALWAYS_THERE = /^(.*?)\/api\/(Users\/authenticate|TicketsApi|TicketsApi\/list|TicketsApi\/appmetadata|TicketsApi\/metadata)\/?$/i;
 
 /**
  * The base URL a 404 was sent under when it says that URL is wrong, not that a ticket or a user
- * is gone (README, Exit codes): a path with /api twice, or an endpoint that always exists. Exit 1,
- * not 3: a script reading 3 as "the ticket is gone" must not act on a wrong URL.
+ * is gone (README, Exit codes): a path with /api twice, an endpoint that always exists, or any
+ * path under a base URL where such an endpoint was not found either (ApiError.baseUrlNotFound).
+ * Exit 1, not 3: a script reading 3 as "the ticket is gone" must not act on a wrong URL.
  */
-export function misdirectedBaseUrl(answer: { status: number; url: string }): string | undefined {
+export function misdirectedBaseUrl(answer: { status: number; url: string; baseUrlNotFound?: string | undefined }): string | undefined {
   if (answer.status !== 404) return undefined;
+  if (answer.baseUrlNotFound !== undefined) return answer.baseUrlNotFound;
   let url: URL;
   try {
     url = new URL(answer.url);
@@ -306,7 +321,7 @@ export function misdirectedBaseUrl(answer: { status: number; url: string }): str
  * What an answer that failed means, in words: "not found (HTTP 404)", a wrong service URL's 404,
  * or of a 2xx whose body cannot be used "unusable answer (HTTP 200)" (no failure of the service's).
  */
-export function answerReason(answer: { status: number; url: string; serverMessages: readonly string[] }): string {
+export function answerReason(answer: { status: number; url: string; serverMessages: readonly string[]; baseUrlNotFound?: string | undefined }): string {
   if (answer.status >= 200 && answer.status < 300) return `unusable answer (HTTP ${answer.status})`;
   return misdirectedBaseUrl(answer) === undefined
     ? failureReason(exitCodeForStatus(answer.status, answer.serverMessages), answer.status)

@@ -6,7 +6,9 @@ import { normalizeBaseUrl } from '../config/url.js';
 import { systemClock, type Clock } from './clock.js';
 import { timerMs } from './deadline.js';
 import { createExchanger } from './exchange.js';
+import { ApiError, misdirectedBaseUrl } from '../errors.js';
 import { finalAnswer } from './http-errors.js';
+import { plans } from './plans.js';
 import { shownProxyFor } from './network-advice.js';
 import { proxySettings } from './proxy-env.js';
 import { createPool } from './pool.js';
@@ -83,6 +85,24 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   });
 
   const tokenOnly = [options.token];
+  // A base URL with a wrong path (https://desk.example.com/helpdesk) gets a 404 for every ticket,
+  // which reads as the ticket gone (exit 3): the first 404 of a run asks the app metadata, which
+  // every service has, once; not found either, the base URL is wrong (exit 1, and a bulk run stops).
+  let baseUrlFound: Promise<boolean> | undefined;
+  const appMetadataPath = plans.appMetadata().path;
+  async function sendChecked(plan: RequestPlan, sendOptions: SendOptions = {}): Promise<ApiResponse> {
+    try {
+      return await send(plan, sendOptions);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 404 || misdirectedBaseUrl(error) !== undefined || plan.path === appMetadataPath) throw error;
+      baseUrlFound ??= send(plans.appMetadata()).then(
+        () => true,
+        (probe: unknown) => !(probe instanceof ApiError && probe.status === 404),
+      );
+      throw (await baseUrlFound) ? error : error.underWrongBaseUrl(baseUrl);
+    }
+  }
+
   async function send(plan: RequestPlan, sendOptions: SendOptions = {}): Promise<ApiResponse> {
     const method = plan.method.toUpperCase();
     const url = joinUrl(baseUrl, plan.path);
@@ -117,5 +137,5 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     });
   }
 
-  return { baseUrl, proxy: shownProxyFor(new URL(baseUrl), proxies), send, dispose: () => pool.close() };
+  return { baseUrl, proxy: shownProxyFor(new URL(baseUrl), proxies), send: sendChecked, dispose: () => pool.close() };
 }

@@ -164,8 +164,11 @@ describe('errors', () => {
     });
   });
 
+  // The app metadata is found (the base URL is right): the 404 is the ticket's.
+  const appMetadataFound = (req: { url?: string }) => req.url?.endsWith('/api/TicketsApi/appmetadata') === true;
+
   it('says what failed in the words the bulk report uses, with the full URL', async () => {
-    const server = await serve((_req, res) => sendJson(res, 404, {}));
+    const server = await serve((req, res) => sendJson(res, appMetadataFound(req) ? 200 : 404, {}));
     const error = await failure(client(server.url).send(plans.getTicket(999999)));
     expect(error).toMatchObject({ message: `not found (HTTP 404): GET ${server.url}/api/TicketsApi/999999` });
   });
@@ -180,10 +183,26 @@ describe('errors', () => {
   });
 
   it('maps 401 to exit 4 and 404 to exit 3', async () => {
-    const server = await serve((_req, res, index) => sendJson(res, index === 0 ? 401 : 404, 'nope'));
+    const server = await serve((req, res, index) => (appMetadataFound(req) ? sendJson(res, 200, {}) : sendJson(res, index === 0 ? 401 : 404, 'nope')));
     const api = client(server.url);
     expect(await failure(api.send(plans.getTicket(1)))).toMatchObject({ status: 401, exitCode: ExitCode.notAuthenticated });
     expect(await failure(api.send(plans.getTicket(2)))).toMatchObject({ status: 404, exitCode: ExitCode.notFound, serverMessages: ['nope'] });
+  });
+
+  it('takes a 404 for a wrong base URL when the app metadata, which every service has, is not found either: asked once', async () => {
+    const paths: string[] = [];
+    const server = await serve((req, res) => {
+      paths.push(req.url ?? '');
+      sendJson(res, 404, 'no route');
+    });
+    const api = client(`${server.url}/helpdesk`);
+    const first = await failure(api.send(plans.getTicket(2)));
+    const second = await failure(api.send(plans.closeTicket(3, { closeBy: 'u' })));
+
+    expect(first).toMatchObject({ status: 404, exitCode: ExitCode.failed, baseUrlNotFound: `${server.url}/helpdesk` });
+    expect((first as Error).message).toBe(`no such endpoint, wrong service URL? (HTTP 404): GET ${server.url}/helpdesk/api/TicketsApi/2`);
+    expect(second).toMatchObject({ exitCode: ExitCode.failed });
+    expect(paths).toEqual(['/helpdesk/api/TicketsApi/2', '/helpdesk/api/TicketsApi/appmetadata', '/helpdesk/api/TicketsApi/close/3']);
   });
 
   it('reports a refused connection naming the URL', async () => {

@@ -287,6 +287,44 @@ describe('a base URL with /api at its end (every path of the service starts with
     expect(missing.stderr).not.toContain('base URL');
   });
 
+  // A CI job's first request, under a base URL with a wrong path: the metadata every service has.
+  it('is said so by create, whose first request reads the metadata every service has (exit 1, not 3)', async () => {
+    const env = { TKT_URL: `${h.sandbox.url}/helpdesk`, TKT_TOKEN: h.sandbox.issueToken('tech') };
+    const result = await h.cli(['create', '--integration', '-q', '--requester', 'aberg', '--title', 'Build failed', '--description', 'see the log'], { env });
+
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`error: no such endpoint, wrong service URL? (HTTP 404): GET ${h.sandbox.url}/helpdesk/api/TicketsApi/metadata\n`);
+    expect(hintOf(result.stderr)).toBe("is TKT_URL the service's base URL?");
+  });
+
+  // A base URL with a wrong path answers 404 for every ticket, as for one that does not exist:
+  // the first 404 asks the app metadata once, and its 404 says the URL is wrong.
+  it('is told from a ticket not found by the app metadata, asked once at the first 404: exit 1, a bulk run stopped', async () => {
+    const token = h.sandbox.issueToken('tech');
+    const wrong = { TKT_URL: `${h.sandbox.url}/helpdesk`, TKT_TOKEN: token };
+    const show = await h.cli(['show', '1001'], { env: wrong });
+    expect(show.code).toBe(1);
+    expect(show.stderr).toContain(`error: no such endpoint, wrong service URL? (HTTP 404): GET ${h.sandbox.url}/helpdesk/api/TicketsApi/1001\n`);
+    expect(hintOf(show.stderr)).toBe("is TKT_URL the service's base URL?");
+
+    const before = h.sandbox.stats.requests;
+    const run = await h.cli(['close', '1029', '1028', '1027', '--json', '--concurrency', '1'], { env: wrong });
+    expect(run.code).toBe(1);
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: number; error: string; notStarted?: boolean });
+    expect(lines[0]).toMatchObject({ id: 1029, error: expect.stringMatching(/^no such endpoint, wrong service URL\? \(HTTP 404\)/) });
+    expect(lines.slice(1).every((line) => line.notStarted === true)).toBe(true);
+    // The close and the question of the metadata: nothing more was sent.
+    expect(h.sandbox.stats.requests - before).toBe(2);
+
+    // Under the right URL a ticket that does not exist is still exit 3 (the metadata found).
+    const missing = await h.cli(['show', '999999'], { env: { ...wrong, TKT_URL: h.sandbox.url } });
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).not.toContain('base URL');
+  });
+
   it('is said so by the ID commands too, and stops a run of several IDs at the first (every one would meet it)', async () => {
     const env = { TKT_URL: `${h.sandbox.url}/api`, TKT_TOKEN: h.sandbox.issueToken('tech') };
     const one = await h.cli(['close', '1029'], { env });
