@@ -27,10 +27,12 @@ import { startProgram, type TriageProgram } from './program.js';
 import { TriageScreen } from './screen.js';
 import type { Ending } from './state.js';
 import { watchTerminalSize } from './terminal-size.js';
+import type { TerminalSize } from '../output/terminal-size.js';
 import { start } from './update.js';
 
 // Cleared too: after a program that draws on the alternate screen without leaving it (a
 // graphical editor's "waiting" line), the terminal is still on it.
+const SPARE_LINE_FROM = 12;
 const ALTERNATE_SCREEN = '\x1b[?1049h\x1b[2J\x1b[H';
 const MAIN_SCREEN = '\x1b[?1049l';
 const CLEAR_SCREEN = '\x1b[2J\x1b[H';
@@ -58,6 +60,16 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
   // Aborted on leaving: a pending --interval wait must not keep the process alive.
   const closing = new AbortController();
 
+  // The screen leaves the terminal's last line empty: a frame as tall as the terminal makes Ink
+  // clear the whole terminal at each key, its scrollback too (ESC[3J), which a screen reader then
+  // reads again whole. One line shorter, Ink writes the frame over the last one: the lines that
+  // did not change stay as they were on the screen. (Ink 6.8's incrementalRendering, which would
+  // write only those that changed, draws a frame that ends with a line break one line too low.)
+  // On a terminal of fewer than SPARE_LINE_FROM lines every line is worth more.
+  const screenSize = (): TerminalSize => {
+    const size = ctx.io.size();
+    return size.rows < SPARE_LINE_FROM ? size : { ...size, rows: size.rows - 1 };
+  };
   const mount = () => {
     stdout.write(ALTERNATE_SCREEN + BRACKETED_PASTE_ON);
     instance = render(h(TriageScreen, { program, color, now: ctx.now }), {
@@ -98,7 +110,7 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
       stdout.write(MAIN_SCREEN);
     },
     retake() {
-      const { columns, rows } = ctx.io.size();
+      const { columns, rows } = screenSize();
       program.dispatch({ kind: 'resized', columns, rows });
       screen.retake();
     },
@@ -126,13 +138,13 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
     renderPane: (ticket, width) => renderTicketDetail(ticket, { lookups, now: ctx.now(), color, width, descriptionFirst: true }),
   });
   const triageLogin = { shownProfile: profileToName(ctx), globals: ctx.globals, env: ctx.env };
-  const program = startProgram(start(options.view, ctx.io.size(), { intervalMs: options.intervalMs, login: triageLogin }), runEffect);
+  const program = startProgram(start(options.view, screenSize(), { intervalMs: options.intervalMs, login: triageLogin }), runEffect);
 
   // Ctrl-C is a key on the screen (the terminal is raw); a SIGTERM (or a SIGINT sent by kill)
   // closes it the same way.
   const onSignal = () => program.dispatch({ kind: 'signalled' });
   ctx.signal.addEventListener('abort', onSignal, { once: true });
-  const stopWatching = watchTerminalSize(stdout, ctx.io.size, ({ columns, rows }) => program.dispatch({ kind: 'resized', columns, rows }));
+  const stopWatching = watchTerminalSize(stdout, screenSize, ({ columns, rows }) => program.dispatch({ kind: 'resized', columns, rows }));
   mount();
   let ending: Ending;
   try {
