@@ -12,6 +12,8 @@ import { keptFiles } from '../cmdutil/attachments.js';
 import { breakLineAfterCtrlC } from '../output/io.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { writeText } from '../output/write.js';
+import { InterruptedError, TktError, whatHappened } from '../errors.js';
+import { ticketIdOf } from '../util/ids.js';
 import type { DryRunDecision, PlannedRequest } from '../cmdutil/dry-run.js';
 import { sendChange } from '../cmdutil/send-change.js';
 
@@ -58,6 +60,25 @@ export interface IdCommandSpec {
   uploads?: readonly UploadFile[];
 }
 
+/**
+ * Runs `step`, a command's work before any of its IDs is sent (who acts, the token, a
+ * confirmation). --json has a line for every ID (docs/cli.md section 3): when `step` fails, each
+ * ID typed (not those still on stdin, unread) gets its line, not started, saying why.
+ */
+export async function beforeAnyId<T>(ctx: Context, ids: readonly (string | number)[], step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (ctx.output.format === 'json' && error instanceof TktError && !(error instanceof InterruptedError)) {
+      const { jsonLine } = await import('./done-line.js');
+      const why = `not started: ${sanitizeInline(whatHappened(error))}`;
+      const known = ids.map((id) => (typeof id === 'number' ? id : ticketIdOf(id))).filter((id) => id !== undefined);
+      for (const id of new Set(known)) await ctx.output.line(jsonLine({ id, ok: false, notStarted: true, error: why }));
+    }
+    throw error;
+  }
+}
+
 export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec: IdCommandSpec): Promise<void> {
   // Loaded on use: command files stay light for `tkt --help`.
   const [{ collectIds }, { parseConcurrency, runBulk }, { createDonePrinter, skippedFiles }] = await Promise.all([
@@ -78,7 +99,8 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
     if (!stopped) await ctx.output.note('no ticket IDs on stdin: nothing to do\n');
     return;
   }
-  if (!stopped) await spec.prepare?.(ids, concurrency);
+  const beforeAny = <T>(step: () => Promise<T>): Promise<T> => beforeAnyId(ctx, ids, step);
+  if (!stopped) await beforeAny(async () => spec.prepare?.(ids, concurrency));
   const reporterFor = async (dryRun: boolean): Promise<BulkReporter> => {
     const { createBulkReporter } = await import('./report.js');
     const sent = spec.uploads === undefined || spec.uploads.length === 0 ? undefined : { uploads: spec.uploads, as: '--attach' as const };
@@ -111,8 +133,8 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
     await reporter.finish(run);
     return;
   }
-  if (!stopped) await spec.beforeSend?.(ids, concurrency);
-  const client = await ctx.api();
+  if (!stopped) await beforeAny(async () => spec.beforeSend?.(ids, concurrency));
+  const client = await beforeAny(() => ctx.api());
   // Every ID's line carries the service's body when it sent one (docs/cli.md section 3).
   const sendOnce = async (id: number): Promise<BulkOutcome> => {
     const plan = await spec.plan(id, () => ctx.api());

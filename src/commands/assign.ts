@@ -5,7 +5,7 @@ import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { assignArguments, askUserToAssign } from '../bulk/assign-user.js';
 import { assignRequest } from '../bulk/change.js';
-import { runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
+import { beforeAnyId, runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
 export interface AssignOptions extends Omit<IdCommandOptions, 'ids'> {
@@ -45,11 +45,13 @@ export async function run(options: AssignOptions, ctx: Context): Promise<void> {
   const { ids, user: typed } = assignArguments(ctx, options.args);
   const { createLookups } = await import('../lookups/index.js');
   const lookups = createLookups(ctx);
-  const user = typed ?? (await askUserToAssign(ctx, lookups, ids));
-  // A picked user is an ID: the list is loaded already, so naming them costs nothing.
-  const { assignee, ...request } = await assignRequest(lookups, user, {
-    typed: { flag: 'USER', noun: 'user' },
-    labels: options.dryRun === true || typed === undefined,
+  const { assignee, ...request } = await beforeAnyId(ctx, ids, async () => {
+    const user = typed ?? (await askUserToAssign(ctx, lookups, ids));
+    // A picked user is an ID: the list is loaded already, so naming them costs nothing.
+    return assignRequest(lookups, user, {
+      typed: { flag: 'USER', noun: 'user' },
+      labels: options.dryRun === true || typed === undefined,
+    });
   });
   // "✓ #42 assigned to Tom Tech (tech)": who got the ticket, however they were typed.
   await runIdCommand(ctx, { ...options, ids }, { verb: `assigned to ${assignee}`, ...request });

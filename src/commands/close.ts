@@ -3,7 +3,7 @@ import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { closureOf, type ClosureOptions } from '../bulk/closure.js';
 import { labelActingUser } from '../prompts/acting-user.js';
-import { runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
+import { beforeAnyId, runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
 import { assertSingleStdinReader } from '../cmdutil/text-input.js';
 import { alreadyClosedNote } from '../reading/unchanged.js';
 import { attachOption, concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
@@ -47,7 +47,7 @@ export async function run(options: CloseOptions, ctx: Context): Promise<void> {
     ],
     paths: [['--attach', options.attach]],
   });
-  const planned = await closureOf(options, ctx);
+  const planned = await beforeAnyId(ctx, options.ids, () => closureOf(options, ctx));
   await runIdCommand(ctx, options, {
     verb: 'closed',
     plan: (id) => plans.closeTicket(id, planned.closure),

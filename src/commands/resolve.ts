@@ -2,7 +2,7 @@ import { plans } from '../api/plans.js';
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { actingUser, cliActingWords, labelActingUser } from '../prompts/acting-user.js';
-import { runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
+import { beforeAnyId, runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
 import { assertSingleStdinReader, requiredText } from '../cmdutil/text-input.js';
 import { keepEditedText, keepTypedText, resolutionDraftStem } from '../cmdutil/drafts.js';
 import { alreadyResolvedNote } from '../reading/unchanged.js';
@@ -94,7 +94,7 @@ export async function run(options: ResolveOptions, ctx: Context): Promise<void> 
     ctx,
     () => typed,
     async () => {
-      const resolver = await actingUser(ctx, options.by, 'resolves', cliActingWords(ids ?? options.ids));
+      const resolver = await beforeAnyId(ctx, ids ?? options.ids, () => actingUser(ctx, options.by, 'resolves', cliActingWords(ids ?? options.ids)));
       ids ??= await findKeyed();
       if (ids.length === 0) return nothingToResolve();
       await runIdCommand(

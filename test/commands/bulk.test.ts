@@ -587,6 +587,46 @@ describe('ID... commands refused or unreachable, in JSON Lines', () => {
   });
 });
 
+describe('ID... commands with --json that fail before any ID is sent', () => {
+  // A CI review: an expired token, none at all, or a refused one met while finding who acts gave
+  // an empty stdout (exit 4), though --json has a line for every ID (docs/cli.md section 3).
+  it.each([
+    ['an expired token', () => ({ TKT_URL: h.sandbox.url, TKT_TOKEN: h.sandbox.issueToken('tech', { expiresInSeconds: -60 }) }), []],
+    ['a token the service refuses, met finding who --by is', () => ({ TKT_URL: h.sandbox.url, TKT_TOKEN: 'garbage' }), ['--by', 'tech']],
+  ] as const)('%s: each ID not started, with why, and the exit code of the failure', async (_case, env, by) => {
+    // Nothing is sent: any tickets do.
+    const tickets = ['1001', '1002'];
+    h.sandbox.resetStats();
+
+    const result = await h.cli(['--json', 'close', ...tickets, ...by], { env: env() });
+
+    expect(result.code).toBe(4);
+    const lines = jsonLines(result.stdout);
+    expect(lines.map((line) => line.id)).toEqual([1001, 1002]);
+    for (const line of lines) {
+      expect(line).toMatchObject({ ok: false, notStarted: true });
+      expect(line.error).toMatch(/^not started: /);
+    }
+    expect(h.sandbox.stats.byRoute[CLOSE] ?? 0).toBe(0);
+  });
+
+  it.each([
+    ['resolve', ['--details', 'done']],
+    ['assign', ['tech']],
+  ] as const)('%s too', async (command, rest) => {
+    const [first, second] = ['1001', '1002'];
+    const env = { TKT_URL: h.sandbox.url, TKT_TOKEN: h.sandbox.issueToken('tech', { expiresInSeconds: -60 }) };
+
+    const result = await h.cli(['--json', command, first!, second!, ...rest], { env });
+
+    expect(result.code).toBe(4);
+    expect(jsonLines(result.stdout).map((line) => [line.id, line.notStarted])).toEqual([
+      [Number(first), true],
+      [Number(second), true],
+    ]);
+  });
+});
+
 describe('ID... commands stopped by SIGTERM', () => {
   const capture = () => {
     let text = '';
