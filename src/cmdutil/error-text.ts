@@ -54,7 +54,10 @@ export function errorHint(error: TktError, globals: LoginGlobals, env: Readonly<
   if (exitCode === ExitCode.permissionDenied) return permissionHint(error);
   if (exitCode !== ExitCode.notAuthenticated) return undefined;
   // A refused token from TKT_TOKEN is not fixed by `tkt login`: that token still wins.
-  if (envValue(env, 'TKT_TOKEN') !== undefined) {
+  const envToken = envValue(env, 'TKT_TOKEN');
+  if (envToken !== undefined) {
+    // Copied with the header's scheme: sent as "Bearer Bearer ...".
+    if (/^bearer\s/i.test(envToken)) return 'TKT_TOKEN begins with "Bearer ": set it to the token alone (tkt adds the scheme)';
     return 'the token in TKT_TOKEN was refused: set a valid one, or unset TKT_TOKEN to use the saved login';
   }
   // The login that fixes this run: its profile and --url, not the default's.

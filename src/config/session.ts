@@ -201,6 +201,17 @@ export function allowsHttp(globals: SessionInput['globals'], saved: Profile, bas
 /** Where a CI job's token comes from, and why it may have none. */
 const CI_SECRETS = "in CI, from the pipeline's secrets; a pull request from a fork gets none";
 
+/**
+ * Why a session names no user, in words after "cannot tell who ...: ": a token that names nothing
+ * at all, no user, no expiry, is likely not the token meant (masked by a CI log, cut short),
+ * rather than one without the claim.
+ */
+export function noUserIn(session: Pick<Session, 'username' | 'userId' | 'expiresAt'>): string {
+  return session.username === undefined && session.expiresAt === undefined
+    ? 'tkt cannot read the token (not a JWT: cut short, masked, or another kind of token?)'
+    : 'the token carries no user ID';
+}
+
 export function resolveSession(input: SessionInput): Session {
   const profile = existingProfileName(input);
   const saved = input.config.getProfile(profile);

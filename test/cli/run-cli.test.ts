@@ -77,6 +77,16 @@ describe('errors', () => {
   });
 });
 
+describe('a token refused that TKT_TOKEN gives with its scheme', () => {
+  // Copied from an Authorization header: sent as "Bearer Bearer ...".
+  it('says to set TKT_TOKEN to the token alone', async () => {
+    const result = await h.cli(['list', '--url', h.sandbox.url], { env: { TKT_TOKEN: `Bearer ${h.sandbox.issueToken('tech')}` } });
+
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('hint: TKT_TOKEN begins with "Bearer ": set it to the token alone (tkt adds the scheme)\n');
+  });
+});
+
 describe('--timeout', () => {
   let silent: TestServer;
   beforeAll(async () => {

@@ -167,6 +167,19 @@ describe('tkt close', () => {
     expect(several.stderr).toContain('error: cannot tell who closes these tickets: the token carries no user ID');
   });
 
+  // A CI review: a token masked by a CI log ("***") or cut short was told as one without the
+  // user's claim, and the hint sent the user to --by, which then met the service's 401.
+  it('says the token cannot be read when it is no JWT at all (masked, cut short), still asking for --by', async () => {
+    // Nothing is sent: any ticket does.
+    const result = await sendsNothing(h, () => h.cli(['close', '1001'], { env: { TKT_TOKEN: '***', TKT_URL: h.sandbox.url } }));
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      'error: cannot tell who closes this ticket: tkt cannot read the token (not a JWT: cut short, masked, or another kind of token?)\n',
+    );
+    expect(result.stderr).toContain('hint: pass --by USER');
+  });
+
   it('--dry-run shows the form and closes nothing', async () => {
     const ticket = ticketWithStatus(OPEN);
     const before = closes();
