@@ -87,24 +87,24 @@ const BUDGETS: Record<string, Budget> = {
     forbidden: FAST_ANSWER,
   }, // 74.8 KB, 1 file (72.9 before an empty HOME taken as unset and the MCP lookups' candidates kept as data)
   '__complete site': { argv: () => ['__complete', 'site'], distKB: 77 + NODE_CACHE_FINDER.KB, files: 1 + NODE_CACHE_FINDER.files, forbidden: FAST_ANSWER }, // 74.8 KB, 1 file (72.9 before an empty HOME taken as unset and the MCP lookups' candidates kept as data)
-  'show ID': { argv: () => ['show', '1013'], distKB: 321, files: 2, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 318.4 KB, 2 files (347.7 before the cold features, the prompts, --query, --web, --dry-run and the proxy's client, moved to dist/commands/show.rest.cjs; 249.8 on 2026-11-25)
-  'show ID --json': { argv: () => ['show', '1013', '--json'], distKB: 321, files: 2, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 318.4 KB, 2 files (347.7 before the cold features moved to dist/commands/show.rest.cjs)
-  list: { argv: () => ['list'], distKB: 342, files: 2, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 339.1 KB, 2 files (362.3 before the cold features moved to dist/commands/list.rest.cjs; 261.1 on 2026-11-25)
+  'show ID': { argv: () => ['show', '1013'], distKB: 323, files: 2, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 320.5 KB, 2 files (318.4 before the CI and screen-reader reviews' fixes: a wrong base path, the --json lines of a run failed before sending, an unreadable token; 347.7 before the cold features, the prompts, --query, --web, --dry-run and the proxy's client, moved to dist/commands/show.rest.cjs)
+  'show ID --json': { argv: () => ['show', '1013', '--json'], distKB: 323, files: 2, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 320.5 KB, 2 files (318.4 before the same; 347.7 before the cold features moved to dist/commands/show.rest.cjs)
+  list: { argv: () => ['list'], distKB: 344, files: 2, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 341.2 KB, 2 files (339.1 before the same; 362.3 before the cold features moved to dist/commands/list.rest.cjs)
   // Global options before the command's word: the same bundle (src/bundle-loader.ts finds the word).
   '--profile default --json show ID': {
     argv: () => ['--profile', 'default', '--json', 'show', '1013'],
-    distKB: 321,
+    distKB: 323,
     files: 2,
     forbidden: NO_FROM_FILE_NEVER,
     quick: true,
-  }, // 318.4 KB, 2 files
-  'close ID': { argv: () => ['close', nextTicket()], distKB: 356, files: 2, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 353.7 KB, 2 files (384.0 before the cold features moved to dist/commands/close.rest.cjs; 288.7 on 2026-11-25)
-  '-q close ID': { argv: () => ['-q', 'close', nextTicket()], distKB: 356, files: 2, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 353.7 KB, 2 files (384.0 before the cold features moved to dist/commands/close.rest.cjs)
-  'pickup ID': { argv: () => ['pickup', nextTicket()], distKB: 328, files: 2, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 325.4 KB, 2 files (355.0 before the cold features moved to dist/commands/pickup.rest.cjs; 253.7 on 2026-11-25)
-  'attach ID FILE': { argv: () => ['attach', '1013', uploadFile], distKB: 290, files: 2, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 287.2 KB, 2 files (312.0 before the cold features moved to dist/commands/attach.rest.cjs; 232.3 on 2026-11-25)
+  }, // 320.5 KB, 2 files
+  'close ID': { argv: () => ['close', nextTicket()], distKB: 359, files: 2, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 356.6 KB, 2 files (353.7 before the same; 384.0 before the cold features moved to dist/commands/close.rest.cjs)
+  '-q close ID': { argv: () => ['-q', 'close', nextTicket()], distKB: 359, files: 2, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 356.6 KB, 2 files (353.7 before the same; 384.0 before the cold features moved to dist/commands/close.rest.cjs)
+  'pickup ID': { argv: () => ['pickup', nextTicket()], distKB: 331, files: 2, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 328.0 KB, 2 files (325.4 before the same; 355.0 before the cold features moved to dist/commands/pickup.rest.cjs)
+  'attach ID FILE': { argv: () => ['attach', '1013', uploadFile], distKB: 292, files: 2, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 289.6 KB, 2 files (287.2 before the same; 312.0 before the cold features moved to dist/commands/attach.rest.cjs)
   create: {
     argv: () => ['create', '-q', ...validCreateArgs()],
-    distKB: 407, // 404.7 KB, 2 files (475.3 before the cold features, the prompts, --from, --once, --dry-run and the proxy's client, moved to dist/commands/create.rest.cjs; 352.4 on 2026-11-25)
+    distKB: 409, // 406.8 KB, 2 files (404.7 before the same; 475.3 before the cold features, the prompts, --from, --once, --dry-run and the proxy's client, moved to dist/commands/create.rest.cjs)
     files: 2,
     forbidden: REQUEST_NEVER,
     quick: true,
