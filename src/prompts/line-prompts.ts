@@ -114,7 +114,7 @@ export function createLinePrompts(typeAhead: TypeAhead, io: LinePromptsIO, searc
       const answer = (await readLine(hint)).trim();
       if (answer === '') {
         if (fallback !== undefined) return fallback.value;
-        io.stderr.write(shown.length > 0 ? 'Type a number from the list, or part of a name.\n' : 'Type part of a name.\n');
+        io.stderr.write(`An answer is needed: ${shown.length > 0 ? 'type a number from the list, or part of a name' : 'type part of a name'}.\n`);
         continue;
       }
       const number = /^\d+$/.test(answer) ? Number(answer) : undefined;

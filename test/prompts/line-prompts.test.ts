@@ -101,6 +101,15 @@ describe('the prompter at a dumb terminal', () => {
     expect(stderr.text()).toBe(`${list}Number or name: Site: Warehouse North\n${list}Number or name (default: Warehouse South): `);
   });
 
+  // A screen-reader review: an empty Enter at a question with no default repeated how to
+  // answer, never that an answer is needed.
+  it('says an answer is needed when Enter is pressed at a choice without a default', async () => {
+    const { prompter, stdin, stderr } = setup();
+    stdin.write('\n1\n');
+    expect(await prompter.select({ message: 'Site', choices: sites })).toBe(1);
+    expect(stderr.text()).toContain('Number or name: An answer is needed: type a number from the list, or part of a name.\nNumber or name: ');
+  });
+
   it('takes a type-to-filter default on Enter, shown once in parentheses: (none) as (default: none)', async () => {
     const { prompter, stdin, stderr } = setup();
     const optional = [{ name: '(none)', value: 0 }, ...sites];
