@@ -260,14 +260,22 @@ function detailLines(state: TriageState, layout: Layout, style: Style): string[]
   return [...shown, style.dim(truncate(more, layout.width))];
 }
 
+/** Up to SHOWN_MARKS of the tickets an --interval read marked, by ID, in words a screen reader reads too: `#1023, #1050 and 2 more`. */
+function markedTickets(marked: ReadonlySet<number>): string {
+  const ids = [...marked].sort((a, b) => a - b);
+  const shown = ids.slice(0, SHOWN_MARKS).map((id) => `#${id}`);
+  const more = ids.length - shown.length;
+  return more > 0 ? `${shown.join(', ')} and ${more} more` : shown.join(', ');
+}
+const SHOWN_MARKS = 3;
+
 /**
- * What the last action did, then how many rows the --interval reads marked: a read by the timer
+ * What the last action did, then which rows the --interval reads marked: a read by the timer
  * adds to the action's words, never replaces them (README, Triage). Words longer than the width
  * take a second line when `most` allows it (a failure's reason and what was kept), cut after that.
  */
 function statusLines(state: TriageState, width: number, style: Style, most: number): string[] {
-  const count = state.marked.size;
-  const changed = count === 0 ? undefined : `${count} ${count === 1 ? 'ticket' : 'tickets'} changed (marked *)`;
+  const changed = state.marked.size === 0 ? undefined : `${markedTickets(state.marked)} changed (marked *)`;
   if (state.status === undefined) return [changed === undefined ? '' : truncate(changed, width)];
   const { text, tone } = state.status;
   const lines = wrappedLines(text, width, most);

@@ -34,6 +34,6 @@ describe.skipIf(skip)('tkt triage --interval', () => {
       what: `#${otherId} marked with its new priority`,
     });
     expect(/^› +(\d+) /m.exec(changed)?.[1]).toBe(highlightedId);
-    expect(changed).toContain('1 ticket changed (marked *)');
+    expect(changed).toContain(`#${otherId} changed (marked *)`);
   });
 });

@@ -70,7 +70,13 @@ describe('tkt triage --interval', () => {
     const after = ticked(before, [item(1050, 'New laptop'), ...ITEMS.slice(0, 2), item(1023, 'Printer toner low', 'In Progress')]);
     expect([...after.state.marked].sort()).toEqual([1023, 1050]);
     expect(highlighted(after.state)).toBe(1029);
-    expect(drawn(after.state).status).toBe('2 tickets changed (marked *)');
+    expect(drawn(after.state).status).toBe('#1023, #1050 changed (marked *)');
+  });
+
+  // A screen-reader review: "2 tickets changed" said which only by a * on their rows.
+  it('names the first three tickets marked, and how many more', () => {
+    const changed = ticked(opened(), [item(1050, 'New laptop'), item(1051, 'New phone'), item(1052, 'New desk'), item(1053, 'New chair'), ...ITEMS]);
+    expect(drawn({ ...changed.state, terminal: { columns: 160, rows: 30 } }).status).toBe('#1050, #1051, #1052 and 1 more changed (marked *)');
   });
 
   it('marks nothing when nothing changed, and leaves the status line as it was', () => {
@@ -91,7 +97,7 @@ describe('tkt triage --interval', () => {
     const changed = ticked(opened(), [item(1031, 'Mouse double-clicks', 'On Hold'), ...ITEMS.slice(1)]);
     const later = ticked(changed, [item(1031, 'Mouse double-clicks', 'On Hold'), ...ITEMS.slice(1)]);
     expect([...later.state.marked]).toEqual([1031]);
-    expect(drawn(later.state).status).toBe('1 ticket changed (marked *)');
+    expect(drawn(later.state).status).toBe('#1031 changed (marked *)');
   });
 
   it('draws a * before a marked row', () => {
@@ -136,10 +142,10 @@ describe('an --interval read beside what an action did', () => {
     expect(drawn(back.state)).toEqual({ title: 'tkt triage · my-open-or-unassigned · 3 tickets', status: REPLY_FAILED });
   });
 
-  it("adds how many tickets a read by the timer changed after an action's failure, not over it", () => {
+  it("adds which tickets a read by the timer changed after an action's failure, not over it", () => {
     const changed = ticked(replyFailed(), [item(1031, 'Mouse double-clicks', 'On Hold'), ...ITEMS.slice(1)]);
-    expect(drawn({ ...changed.state, terminal: { columns: 160, rows: 30 } }).status).toBe(`${REPLY_FAILED} · 1 ticket changed (marked *)`);
+    expect(drawn({ ...changed.state, terminal: { columns: 160, rows: 30 } }).status).toBe(`${REPLY_FAILED} · #1031 changed (marked *)`);
     // Too narrow for both: the action's words first.
-    expect(drawn({ ...changed.state, terminal: { columns: 100, rows: 30 } }).status).toBe(`${REPLY_FAILED} · 1 tic…`);
+    expect(drawn({ ...changed.state, terminal: { columns: 100, rows: 30 } }).status).toBe(`${REPLY_FAILED} · #1031…`);
   });
 });
