@@ -7,12 +7,12 @@ import { header, isSuccess, type Received } from './answer.js';
 import { formatBytes, parseBody, type ParsedBody } from './body.js';
 import { DeadlineExceeded, startDeadline, type Deadline } from './deadline.js';
 import { networkError, tooLargeError, type Progress } from './http-errors.js';
+import { originOf } from './redirects.js';
 import { proxyRoute } from './network-advice.js';
 import type { ProxySettings } from './proxy-env.js';
 import { buildOutgoing, isUpload, type Outgoing } from './outgoing.js';
 import type { Pool } from './pool.js';
 import { echoableSecrets, REDACTED, redactStrings, redactText, secretsRedactor } from './redact.js';
-import { carriesToken } from './redirects.js';
 import { readAnswerBody } from './size-limits.js';
 import type { RequestPlan } from './types.js';
 import { uploadChunks } from './upload.js';
@@ -89,7 +89,8 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
       ...outgoing.headers,
     };
     const target = new URL(url);
-    const withToken = token !== undefined && plan.auth !== false && carriesToken(target, settings.baseOrigin);
+    const origin = originOf(url, target, settings.baseOrigin);
+    const withToken = token !== undefined && plan.auth !== false && origin === settings.baseOrigin;
     if (withToken) headers.authorization = authorization;
     trace?.(`HTTP > ${method} ${url}${withToken ? ` authorization: Bearer ${REDACTED}` : ''}${outgoing.summary()}${proxyRoute(target, settings.proxies)}`);
 
@@ -134,7 +135,7 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
     // Told only while the request waits for its connection: the tunnel is open, the TLS handshake next.
     const tunnelled = (): void => void (progress = 'handshaking');
     const pending = pool.request({
-      origin: target.origin,
+      origin,
       path: `${target.pathname}${target.search}`,
       method,
       headers,

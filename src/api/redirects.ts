@@ -19,9 +19,13 @@ export function redirectTarget(
   return next.protocol === 'http:' || next.protocol === 'https:' ? next.href : undefined;
 }
 
-/** The token goes to the configured origin only, never to a redirect target elsewhere. */
-export function carriesToken(url: string | URL, baseOrigin: string): boolean {
-  return (typeof url === 'string' ? new URL(url) : url).origin === baseOrigin;
+/**
+ * The origin of `url` (`parsed`, as URL reads it): the token goes to the configured origin only,
+ * never to a redirect target elsewhere. A URL under the service's is of its origin: URL's origin
+ * getter, read per request, was a tenth of a bulk close's own time.
+ */
+export function originOf(url: string, parsed: URL, baseOrigin: string): string {
+  return url.startsWith(`${baseOrigin}/`) ? baseOrigin : parsed.origin;
 }
 
 /** One try of a request: `send` at `firstUrl`, then wherever the redirects lead. */

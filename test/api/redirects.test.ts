@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Received } from '../../src/api/answer.js';
-import { carriesToken, followRedirects, redirectTarget } from '../../src/api/redirects.js';
+import { followRedirects, originOf, redirectTarget } from '../../src/api/redirects.js';
 
 const to = (location: string | string[] | undefined, status = 302) => ({ status, headers: { location } });
 
@@ -38,14 +38,22 @@ describe('redirectTarget', () => {
   });
 });
 
-describe('carriesToken', () => {
-  it('is true within the configured origin only', () => {
+describe('originOf (the token goes to the configured origin only)', () => {
+  const carriesToken = (url: string, baseOrigin: string) => originOf(url, new URL(url), baseOrigin) === baseOrigin;
+
+  it('is the configured origin within it only', () => {
     expect(carriesToken('http://h:8642/api/x?y=1', 'http://h:8642')).toBe(true);
     expect(carriesToken('http://H:8642/other', 'http://h:8642')).toBe(true);
     expect(carriesToken('https://h:8642/api/x', 'http://h:8642')).toBe(false);
     expect(carriesToken('http://h:8643/api/x', 'http://h:8642')).toBe(false);
     expect(carriesToken('http://evil.example/api/x', 'http://h:8642')).toBe(false);
     expect(carriesToken('http://h.evil.example:8642/', 'http://h:8642')).toBe(false);
+  });
+
+  // The shortcut for URLs under the service's must not let another origin pass as it.
+  it('reads the URL for anything that only looks like the service at its start', () => {
+    expect(carriesToken('http://h:8642@evil.example/api/x', 'http://h:8642')).toBe(false);
+    expect(originOf('http://h:80/api/x', new URL('http://h:80/api/x'), 'http://h')).toBe('http://h');
   });
 });
 
