@@ -20,7 +20,7 @@ import { sanitizeInline } from './output/sanitize.js';
 import { handOverTerminal, suspendToShell, type JobControl } from './util/terminal-handoff.js';
 import { terminalSize, type SizedStream } from './output/terminal-size.js';
 import { isCI } from './util/ci.js';
-import { isDumbTerminal } from './util/dumb-terminal.js';
+import { forScreenReader, isDumbTerminal } from './util/dumb-terminal.js';
 import { assertNoEmptyOption } from './util/option-text.js';
 import { namesProxy } from './api/proxy-env.js';
 import type { StartTimer, WaitNotice } from './output/waiting.js';
@@ -130,6 +130,7 @@ export function createIO(proc: ProcessStreams, globals: GlobalOptions, liveLines
   const stderrIsTTY = proc.stderr.isTTY === true;
   const mayAsk = stderrIsTTY && globals.input && !isCI(proc.env);
   const cursorControl = !isDumbTerminal(proc.env);
+  const screenReader = forScreenReader(proc.env);
   return {
     get stdin() {
       if (proc.stdin.isTTY === true) terminalInputTaken = true;
@@ -143,8 +144,10 @@ export function createIO(proc: ProcessStreams, globals: GlobalOptions, liveLines
     stdoutIsTTY,
     stderrIsTTY,
     color: colorAllowed(globals, proc.env, stderrIsTTY),
-    animate: stderrIsTTY && cursorControl && colorAllowed(globals, proc.env, stderrIsTTY),
+    animate: stderrIsTTY && cursorControl && !screenReader && colorAllowed(globals, proc.env, stderrIsTTY),
     cursorControl,
+    linePrompts: !cursorControl || screenReader,
+    screenReader,
     // Colour is stderr's to allow (2>/dev/null at a terminal: plain data too); FORCE_COLOR is
     // for a terminal that does not say so (CI logs), never for data in a pipe.
     stdoutColor: stdoutIsTTY && colorAllowed(globals, proc.env, stderrIsTTY),
@@ -377,6 +380,7 @@ export async function createProcessContext(
         suspend: () => suspend({ release: async () => {}, retake: () => {} }),
         rows: () => io.size().rows,
         cursorControl: io.cursorControl,
+        linePrompts: io.linePrompts,
         columns: () => io.size().columns,
       });
     }),

@@ -33,6 +33,14 @@ export interface IO {
   /** stdin and stderr are TTYs and neither --no-input nor CI: commands may ask. */
   canPrompt: boolean;
   /**
+   * Questions are asked line by line (prompts/line-prompts.ts), not drawn: at a dumb terminal
+   * (cursorControl false) and for a screen reader (TKT_SCREEN_READER), which reads a drawn picker
+   * again whole at each arrow key.
+   */
+  linePrompts: boolean;
+  /** TKT_SCREEN_READER: triage keeps the terminal's cursor on the highlighted row (util/dumb-terminal.ts). */
+  screenReader: boolean;
+  /**
    * The lines drawn in place on stderr that show now (progress.ts, TransientLine): a line the run
    * prints at a signal takes their place (src/cli-run.ts), as the terminal's "^C" lands on them.
    */

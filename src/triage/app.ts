@@ -72,7 +72,7 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
   };
   const mount = () => {
     stdout.write(ALTERNATE_SCREEN + BRACKETED_PASTE_ON);
-    instance = render(h(TriageScreen, { program, color, now: ctx.now }), {
+    instance = render(h(TriageScreen, { program, color, now: ctx.now, screenReader: ctx.io.screenReader }), {
       stdout,
       stdin,
       stderr: ctx.io.stderr as NodeJS.WriteStream,

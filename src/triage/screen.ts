@@ -1,7 +1,7 @@
 // The triage screen in Ink (React for terminals): the program's state drawn by view.ts, and the
 // keys and pastes handed to the program as events. Colour only through tkt's own style
 // (NO_COLOR, --no-color), never Ink's.
-import { Box, Text } from 'ink';
+import { Box, Text, useCursor } from 'ink';
 import { createElement as h, useMemo, useSyncExternalStore, type ReactElement } from 'react';
 import { createStyle } from '../output/style.js';
 import { fitTable, measureTable, type FittedTable, type Row } from '../output/table.js';
@@ -9,12 +9,15 @@ import { useKeysAndPastes } from './input.js';
 import { layoutFor } from './layout.js';
 import type { TriageProgram } from './program.js';
 import type { TriageRow } from './rows.js';
-import { MARKER, screenLines, TABLE_COLUMNS, tableRow } from './view.js';
+import { MARKER, screenLines, TABLE_COLUMNS, tableRow, TYPING_CURSOR } from './view.js';
+import { displayWidth } from '../output/width.js';
 
 export interface ScreenProps {
   program: TriageProgram;
   color: boolean;
   now: () => Date;
+  /** TKT_SCREEN_READER: the terminal's cursor is kept where the reader's attention is (readerCursor). */
+  screenReader: boolean;
 }
 
 /**
@@ -40,7 +43,22 @@ function useTable(rows: readonly TriageRow[], width: number, color: boolean, now
 
 const line = (text: string, key: number): ReactElement => h(Text, { key, wrap: 'truncate-end' }, text === '' ? ' ' : text);
 
-export function TriageScreen({ program, color, now }: ScreenProps): ReactElement {
+const ESCAPES = /\x1b\[[0-9;]*m/g;
+
+/**
+ * Where a screen reader's "read the current line" should land: the text being typed, at its
+ * cursor (▏); else the highlighted row or choice (›), at its start. The screen hides the terminal's
+ * cursor otherwise, and a reader then reads the keys line, never the ticket.
+ */
+export function readerCursor(lines: readonly string[]): { x: number; y: number } | undefined {
+  const plain = lines.map((text) => text.replace(ESCAPES, ''));
+  const typing = plain.findIndex((text) => text.includes(TYPING_CURSOR));
+  if (typing !== -1) return { x: displayWidth(plain[typing]!.slice(0, plain[typing]!.indexOf(TYPING_CURSOR))), y: typing };
+  const highlighted = plain.findIndex((text) => text.startsWith('›'));
+  return highlighted === -1 ? undefined : { x: 0, y: highlighted };
+}
+
+export function TriageScreen({ program, color, now, screenReader }: ScreenProps): ReactElement {
   const state = useSyncExternalStore(program.subscribe, program.snapshot);
   const layout = layoutFor(state.terminal, state.visible.length);
   const table = useTable(state.rows, layout.width, color, now);
@@ -49,5 +67,7 @@ export function TriageScreen({ program, color, now }: ScreenProps): ReactElement
     (text) => program.dispatch({ kind: 'paste', text }),
   );
   const lines = screenLines(state, { table, style: createStyle(color), color, now: now() });
+  const { setCursorPosition } = useCursor();
+  setCursorPosition(screenReader ? readerCursor(lines) : undefined);
   return h(Box, { flexDirection: 'column', width: layout.width, height: state.terminal.rows }, ...lines.map(line));
 }

@@ -87,7 +87,7 @@ function titleLine(state: TriageState, width: number, style: Style): string {
   // Being typed: the text and its cursor keep their room, as on a prompt line; the view's name
   // gives way first (cut, then left out), then the count, then the words around the text, the
   // profile last of them.
-  const typed = displayWidth(state.filter) + displayWidth(CURSOR);
+  const typed = displayWidth(state.filter) + displayWidth(TYPING_CURSOR);
   const fits = (label: string) => displayWidth(label) + typed <= width;
   const viewRoom = width - typed - displayWidth(`${head} ·  · ${shown}  filter: /`);
   const profileRoom = profile === undefined ? 0 : width - typed - displayWidth(' /');
@@ -152,7 +152,8 @@ function footerLine(width: number): string {
   return truncate(keys + FOOTER_ENDING, width);
 }
 
-const CURSOR = '▏';
+/** Where the text being typed takes the next character (screen.ts puts a screen reader's cursor there). */
+export const TYPING_CURSOR = '▏';
 
 /**
  * Text being typed, in `width` columns, with the cursor drawn where it is: when the text is
@@ -160,11 +161,11 @@ const CURSOR = '▏';
  * comes before the cursor) and after it.
  */
 function withCursor({ text, cursor }: Line, width: number): string {
-  const room = width - displayWidth(CURSOR);
+  const room = width - displayWidth(TYPING_CURSOR);
   const before = text.slice(0, cursor);
   const after = text.slice(cursor);
   const beforeShown = truncateStart(before, Math.max(room - displayWidth(after), Math.ceil(room / 2)));
-  return beforeShown + CURSOR + truncate(after, room - displayWidth(beforeShown));
+  return beforeShown + TYPING_CURSOR + truncate(after, room - displayWidth(beforeShown));
 }
 
 /** The line of text being typed. */

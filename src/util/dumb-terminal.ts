@@ -6,3 +6,13 @@
 export function isDumbTerminal(env: Readonly<Record<string, string | undefined>>): boolean {
   return env.TERM === 'dumb';
 }
+
+/**
+ * TKT_SCREEN_READER (set, and not 0 or false): a person reading the terminal with a screen reader
+ * or a braille display. Questions are asked line by line, as at a dumb terminal, nothing animates,
+ * and triage keeps the terminal's cursor on the highlighted row (README: Screen readers).
+ */
+export function forScreenReader(env: Readonly<Record<string, string | undefined>>): boolean {
+  const value = env.TKT_SCREEN_READER?.trim().toLowerCase();
+  return value !== undefined && value !== '' && value !== '0' && value !== 'false';
+}

@@ -59,11 +59,11 @@ describe.skipIf(skip)('a dumb terminal', () => {
   });
 
   /** `tkt ARGS` at TERM=dumb in `config`, its bytes logged by script: each line typed once the screen shows `asked`. */
-  async function answering(config: string, args: string, answers: [asked: RegExp, line: string][]) {
+  async function answering(config: string, args: string, answers: [asked: RegExp, line: string][], terminalEnv = 'TERM=dumb') {
     sessions += 1;
     const name = `s${sessions}`;
     const log = join(fixture.dir, `${name}.log`);
-    const line = `env -u CI -u NO_COLOR -u FORCE_COLOR TERM=dumb TKT_CONFIG_DIR='${config}' script -qfec "node '${BIN}' ${args}" '${log}'; echo "[exit $?]"; sleep 60`;
+    const line = `env -u CI -u NO_COLOR -u FORCE_COLOR ${terminalEnv} TKT_CONFIG_DIR='${config}' script -qfec "node '${BIN}' ${args}" '${log}'; echo "[exit $?]"; sleep 60`;
     await terminal.start(name, { width: 100, height: 30 }, line);
     for (const [asked, typed] of answers) {
       await terminal.waitFor(name, asked, { what: `${asked} asked` });
@@ -91,5 +91,20 @@ describe.skipIf(skip)('a dumb terminal', () => {
     // The choice is named, not only the text typed: what a screen reader says was chosen.
     expect(written).toMatch(/^Number or name: omar\r?\nAssign #\d+ to: Omar Haddad \(ohaddad\)\r?$/m);
     expect(ticket.assignedUser).toBe(omar);
+  });
+
+  // A screen-reader review: the only way to questions asked line by line was TERM=dumb, which
+  // the triage screen refuses; TKT_SCREEN_READER asks so at any terminal.
+  it('asks line by line at a terminal that draws, with TKT_SCREEN_READER', async () => {
+    const ticket = fixture.sandbox.state.tickets.find((t) => t.deletedOn === null && t.id !== fixture.sandbox.state.tickets[0]!.id)!;
+    const { screen, written } = await answering(
+      fixture.dir,
+      `assign ${ticket.id}`,
+      [[/^Number or name: ?$/m, 'torres']],
+      'TERM=xterm-256color TKT_SCREEN_READER=1',
+    );
+    expect(screen).toContain('[exit 0]');
+    expect(written).toMatch(/^\d+\. Tina Torres \(ttorres\)\r?$/m);
+    expect(written).toMatch(/^Number or name: torres\r?\nAssign #\d+ to: Tina Torres \(ttorres\)\r?$/m);
   });
 });

@@ -241,6 +241,42 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
     expect(await history()).toBeGreaterThanOrEqual(before);
   });
 
+  // A screen-reader review: the cursor was hidden in a corner, so "read the current line" read the
+  // keys line, never the highlighted ticket or the filter being typed.
+  it('keeps the terminal cursor on the highlighted row, and on the text typed, with TKT_SCREEN_READER', async () => {
+    const triage = await openTriage({ width: 80, height: 24 }, { env: 'TKT_SCREEN_READER=1' });
+    const cursor = async () => {
+      const [x, y, shown] = (await terminal.tmux('display', '-p', '-t', triage.name, '#{cursor_x} #{cursor_y} #{cursor_flag}')).trim().split(' ').map(Number);
+      return { x, y, shown };
+    };
+    const rowOf = (text: string) => text.split('\n').findIndex((line) => line.startsWith('›'));
+    /** Waits until the cursor is on line `y` (Ink places it as it draws the frame). */
+    const cursorOn = async (y: number, what: string) => {
+      for (const started = Date.now(); (await cursor()).y !== y; await new Promise((resolve) => setTimeout(resolve, 20))) {
+        if (Date.now() - started > 10_000) throw new Error(`timed out waiting for ${what}: the cursor is at ${JSON.stringify(await cursor())}`);
+      }
+    };
+    let text = await triage.ready();
+    await cursorOn(rowOf(text), 'the cursor on the highlighted row');
+    expect(await cursor()).toEqual({ x: 0, y: rowOf(text), shown: 1 });
+
+    const first = highlighted(text);
+    await triage.keys('j');
+    text = await triage.waitFor((screen) => highlighted(screen) !== first, 'the next ticket');
+    await cursorOn(rowOf(text), 'the cursor on the next row');
+
+    await triage.keys('/');
+    await triage.type('mo');
+    text = await triage.waitFor(/filter: \/mo▏/, 'the filter typed');
+    const typedAt = text.split('\n').findIndex((line) => line.includes('▏'));
+    await cursorOn(typedAt, 'the cursor on the filter');
+    const { x } = await cursor();
+    expect(text.split('\n')[typedAt]!.indexOf('▏')).toBe(x);
+    await triage.keys('Escape');
+    await triage.keys('q');
+    expect(await triage.waitFor(/\[exit \d+\]/, 'the exit')).toContain('[exit 0]');
+  });
+
   it('lists every key with ? at 80x24, and ends the footer with q quit and ? keys', async () => {
     const triage = await openTriage({ width: 80, height: 24 });
     const text = await triage.ready();
