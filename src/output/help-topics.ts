@@ -219,6 +219,25 @@ export const HELP_TOPICS = {
       '  as `\\u009b`-style escapes, the same JSON).',
     ),
   },
+  ci: {
+    summary: 'tkt in a CI job: the variables, no prompts, one ticket per failure',
+    readmeSection: 'Scripting',
+    markdown: lines(
+      'A CI job needs no login and leaves no file: set `TKT_URL` and `TKT_TOKEN` (its user ID comes from',
+      'the token), and `CI` (or `--no-input`) never asks: a value missing is exit 2 naming it. Data goes',
+      'to stdout, everything else to stderr; branch on the exit code (`tkt help exit-codes`), read JSON',
+      'with `--json` or `--query`.',
+      '',
+      '- One ticket per failure, however many builds fail: `tkt create --integration --requester ci-bot',
+      '  --title "$JOB failed" --description-file log.txt --dedup-key "$JOB"` creates the key\'s ticket',
+      '  once, then adds each later failure to it.',
+      '- On recovery: `tkt resolve --dedup-key "$JOB" --requester ci-bot --details "fixed in $SHA"`',
+      '  resolves it (none open: exit 0).',
+      '- `tkt close - --json < ids.txt` gives one JSON Line per ID, those never sent marked',
+      '  `notStarted`; a cancelled job (SIGTERM) exits 143 after the requests in flight, saying what',
+      '  was done.',
+    ),
+  },
 } satisfies Record<string, HelpTopic>;
 
 export type HelpTopicName = keyof typeof HELP_TOPICS;

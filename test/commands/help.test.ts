@@ -91,7 +91,7 @@ describe('tkt help TOPIC', () => {
 
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^error: no command or help topic named "exit-code"/m);
-    expect(result.stderr).toContain('environment, exit-codes, formatting');
+    expect(result.stderr).toContain('environment, exit-codes, formatting, ci');
   });
 });
 
