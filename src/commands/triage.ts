@@ -32,6 +32,9 @@ export function register(program: Program, host: CommandHost): void {
 Keys (tkt triage needs a terminal):
 ${keyHelpLines().join('\n')}
 
+With a screen reader or a braille display, TKT_SCREEN_READER=1 keeps the terminal's
+cursor on the highlighted row, or where text is typed (README: Screen readers).
+
 Examples:
   $ tkt triage
   $ tkt triage --view unassigned-tickets
