@@ -271,13 +271,19 @@ function markedTickets(marked: ReadonlySet<number>): string {
 const SHOWN_MARKS = 3;
 
 /**
- * What the last action did, then which rows the --interval reads marked: a read by the timer
+ * What the last action did, then which rows the --interval reads marked (with neither, the
+ * columns the width left out): a read by the timer
  * adds to the action's words, never replaces them (README, Triage). Words longer than the width
  * take a second line when `most` allows it (a failure's reason and what was kept), cut after that.
  */
-function statusLines(state: TriageState, width: number, style: Style, most: number): string[] {
+function statusLines(state: TriageState, width: number, style: Style, most: number, leftOut: readonly string[]): string[] {
   const changed = state.marked.size === 0 ? undefined : `${markedTickets(state.marked)} changed (marked *)`;
-  if (state.status === undefined) return [changed === undefined ? '' : truncate(changed, width)];
+  if (state.status === undefined) {
+    if (changed !== undefined) return [truncate(changed, width)];
+    // Nothing else to say: the columns the width left out, as tkt list says them (a reader who
+    // cannot see the header learns what is missing).
+    return [leftOut.length === 0 ? '' : style.dim(truncate(`(not shown at this width: ${leftOut.join(', ')})`, width))];
+  }
   const { text, tone } = state.status;
   const lines = wrappedLines(text, width, most);
   const paint = (line: string) => (tone === 'error' ? style.red(line) : tone === 'ok' ? style.green(line) : line);
@@ -311,7 +317,7 @@ export function screenLines(state: TriageState, drawing: Drawing): string[] {
   const { style } = drawing;
   // A status line too long for the width takes a line of the detail pane, which keeps one; not
   // while something is open there, nor from the list (README, Triage).
-  const status = statusLines(state, full.width, style, full.detailLines >= 2 && state.overlay === undefined ? 2 : 1);
+  const status = statusLines(state, full.width, style, full.detailLines >= 2 && state.overlay === undefined ? 2 : 1, drawing.table.leftOut);
   const taken = status.length - 1;
   const layout = { ...full, detailLines: full.detailLines - taken, middleLines: full.middleLines - taken };
   // On a short screen what covers the list takes the title's line too (coverOf).

@@ -148,4 +148,13 @@ describe('an --interval read beside what an action did', () => {
     // Too narrow for both: the action's words first.
     expect(drawn({ ...changed.state, terminal: { columns: 100, rows: 30 } }).status).toBe(`${REPLY_FAILED} · #1031…`);
   });
+
+  // A screen-reader review: at 60 columns the table left out priority, requester and assignee
+  // without a word, where tkt list says which.
+  it('says which columns the width left out when the status line has nothing else to say', () => {
+    const narrow = { ...opened().state, terminal: { columns: 60, rows: 30 } };
+    expect(drawn(narrow).status).toMatch(/^\(not shown at this width: [a-z, ]*requester[a-z, ]*\)$/);
+    expect(drawn({ ...narrow, terminal: { columns: 120, rows: 30 } }).status).toBe('');
+    expect(drawn({ ...narrow, status: { text: '✓ picked up #1029', tone: 'ok' } }).status).toBe('✓ picked up #1029');
+  });
 });
