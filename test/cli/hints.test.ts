@@ -287,6 +287,23 @@ describe('a base URL with /api at its end (every path of the service starts with
     expect(missing.stderr).not.toContain('base URL');
   });
 
+  /**
+   * A close of three IDs under `env`'s wrong base URL: exit 1, the first ID's JSON Line saying the
+   * URL is wrong and the others not started. How many requests it sent, and its stderr.
+   */
+  async function closesStoppedAtTheFirst(env: Record<string, string>) {
+    const before = h.sandbox.stats.requests;
+    const run = await h.cli(['close', '1029', '1028', '1027', '--json', '--concurrency', '1'], { env });
+    expect(run.code).toBe(1);
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: number; error: string; notStarted?: boolean });
+    expect(lines[0]).toMatchObject({ id: 1029, error: expect.stringMatching(/^no such endpoint, wrong service URL\? \(HTTP 404\)/) });
+    expect(lines.slice(1).every((line) => line.notStarted === true)).toBe(true);
+    return { sent: h.sandbox.stats.requests - before, stderr: run.stderr };
+  }
+
   // A CI job's first request, under a base URL with a wrong path: the metadata every service has.
   it('is said so by create, whose first request reads the metadata every service has (exit 1, not 3)', async () => {
     const env = { TKT_URL: `${h.sandbox.url}/helpdesk`, TKT_TOKEN: h.sandbox.issueToken('tech') };
@@ -307,17 +324,8 @@ describe('a base URL with /api at its end (every path of the service starts with
     expect(show.stderr).toContain(`error: no such endpoint, wrong service URL? (HTTP 404): GET ${h.sandbox.url}/helpdesk/api/TicketsApi/1001\n`);
     expect(hintOf(show.stderr)).toBe("is TKT_URL the service's base URL?");
 
-    const before = h.sandbox.stats.requests;
-    const run = await h.cli(['close', '1029', '1028', '1027', '--json', '--concurrency', '1'], { env: wrong });
-    expect(run.code).toBe(1);
-    const lines = run.stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as { id: number; error: string; notStarted?: boolean });
-    expect(lines[0]).toMatchObject({ id: 1029, error: expect.stringMatching(/^no such endpoint, wrong service URL\? \(HTTP 404\)/) });
-    expect(lines.slice(1).every((line) => line.notStarted === true)).toBe(true);
     // The close and the question of the metadata: nothing more was sent.
-    expect(h.sandbox.stats.requests - before).toBe(2);
+    expect((await closesStoppedAtTheFirst(wrong)).sent).toBe(2);
 
     // Under the right URL a ticket that does not exist is still exit 3 (the metadata found).
     const missing = await h.cli(['show', '999999'], { env: { ...wrong, TKT_URL: h.sandbox.url } });
@@ -332,16 +340,8 @@ describe('a base URL with /api at its end (every path of the service starts with
     expect(one.stderr).toContain('#1029 no such endpoint, wrong service URL? (HTTP 404)');
     expect(hintOf(one.stderr)).toBe(`is TKT_URL the service's base URL? (without /api: ${h.sandbox.url})`);
 
-    const before = h.sandbox.stats.requests;
-    const run = await h.cli(['close', '1029', '1028', '1027', '--json', '--concurrency', '1'], { env });
-    expect(run.code).toBe(1);
-    const lines = run.stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as { id: number; error: string; notStarted?: boolean });
-    expect(lines[0]).toMatchObject({ id: 1029, error: expect.stringMatching(/^no such endpoint, wrong service URL\? \(HTTP 404\)/) });
-    expect(lines.slice(1).every((line) => line.notStarted === true)).toBe(true);
-    expect(h.sandbox.stats.requests - before).toBe(1);
+    const run = await closesStoppedAtTheFirst(env);
+    expect(run.sent).toBe(1);
     expect(hintOf(run.stderr)).toBe(`is TKT_URL the service's base URL? (without /api: ${h.sandbox.url})`);
   });
 });
