@@ -257,8 +257,8 @@ export class ApiError extends TktError {
 
   /** This 404 under `baseUrl`, where the app metadata was not found either: the URL is wrong, not the ticket gone. */
   underWrongBaseUrl(baseUrl: string): ApiError {
-    const { status, method, url, body, serverMessages, changeReceived } = this;
-    return new ApiError({ status, method, url, body, serverMessages, changeReceived, baseUrlNotFound: baseUrl });
+    const { status, method, url, body, serverMessages, changeReceived, hint } = this;
+    return new ApiError({ status, method, url, body, serverMessages, changeReceived, hint, baseUrlNotFound: baseUrl });
   }
 }
 

@@ -86,20 +86,35 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   const tokenOnly = [options.token];
   // A base URL with a wrong path (https://desk.example.com/helpdesk) gets a 404 for every ticket,
-  // which reads as the ticket gone (exit 3): the first 404 of a run asks the app metadata, which
-  // every service has, once; not found either, the base URL is wrong (exit 1, and a bulk run stops).
-  let baseUrlFound: Promise<boolean> | undefined;
+  // which reads as the ticket gone (exit 3): a 404 before any success asks the app metadata, which
+  // every service has (one question at a time, shared); not found either, the base URL is wrong
+  // (exit 1, and a bulk run stops). Any success says the URL is right, for good; "wrong" holds
+  // only until one (a long-running client outlives an outage); an answer that is neither (a time-
+  // out, a signal) is kept by no one. Not asked once the run is stopping, nor for a read given up.
+  let baseUrlFound = false;
+  let baseUrlWrong = false;
+  let asking: Promise<boolean | undefined> | undefined;
   const appMetadataPath = plans.appMetadata().path;
+  const askAppMetadata = (signal: AbortSignal | undefined): Promise<boolean | undefined> =>
+    send(plans.appMetadata(), signal === undefined ? {} : { signal }).then(
+      () => true,
+      (probe: unknown) => (probe instanceof ApiError && probe.status === 404 ? false : undefined),
+    );
   async function sendChecked(plan: RequestPlan, sendOptions: SendOptions = {}): Promise<ApiResponse> {
     try {
-      return await send(plan, sendOptions);
+      const response = await send(plan, sendOptions);
+      baseUrlFound = true;
+      return response;
     } catch (error) {
-      if (!(error instanceof ApiError) || error.status !== 404 || misdirectedBaseUrl(error) !== undefined || plan.path === appMetadataPath) throw error;
-      baseUrlFound ??= send(plans.appMetadata()).then(
-        () => true,
-        (probe: unknown) => !(probe instanceof ApiError && probe.status === 404),
-      );
-      throw (await baseUrlFound) ? error : error.underWrongBaseUrl(baseUrl);
+      if (baseUrlFound || !(error instanceof ApiError) || error.status !== 404 || misdirectedBaseUrl(error) !== undefined || plan.path === appMetadataPath)
+        throw error;
+      if (!baseUrlWrong) {
+        if (options.stop?.aborted === true || options.halt?.aborted === true || sendOptions.signal?.aborted === true) throw error;
+        const found = await (asking ??= askAppMetadata(sendOptions.signal).finally(() => (asking = undefined)));
+        if (found === true) baseUrlFound = true;
+        if (found === false) baseUrlWrong = true;
+      }
+      throw baseUrlWrong && !baseUrlFound ? error.underWrongBaseUrl(baseUrl) : error;
     }
   }
 

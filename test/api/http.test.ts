@@ -189,6 +189,46 @@ describe('errors', () => {
     expect(await failure(api.send(plans.getTicket(2)))).toMatchObject({ status: 404, exitCode: ExitCode.notFound, serverMessages: ['nope'] });
   });
 
+  // A code review: the answer was kept for the client's life, which tkt mcp's is (days): after an
+  // outage that answered 404 to everything, every missing ticket read as a wrong base URL.
+  it('holds a wrong base URL only until a success, and a right one for good', async () => {
+    let down = true;
+    const paths: string[] = [];
+    const server = await serve((req, res) => {
+      paths.push(req.url ?? '');
+      sendJson(res, down || req.url?.endsWith('/9') === true ? 404 : 200, { id: 7 });
+    });
+    const api = client(server.url);
+    expect(await failure(api.send(plans.getTicket(9)))).toMatchObject({ exitCode: ExitCode.failed, baseUrlNotFound: server.url });
+    down = false;
+    expect((await api.send(plans.getTicket(7))).status).toBe(200);
+    expect(await failure(api.send(plans.getTicket(9)))).toMatchObject({ exitCode: ExitCode.notFound, baseUrlNotFound: undefined });
+    // Asked once, during the outage; not again once a success said the URL is right.
+    expect(paths.filter((path) => path.endsWith('/appmetadata'))).toHaveLength(1);
+  });
+
+  it('asks nothing once the run is stopping, and keeps the hint the 404 had', async () => {
+    const paths: string[] = [];
+    const server = await serve((req, res) => {
+      paths.push(req.url ?? '');
+      sendJson(res, 404, 'no route');
+    });
+    const stop = new AbortController();
+    stop.abort('SIGINT');
+    expect(await failure(client(server.url, { stop: stop.signal }).send(plans.getTicket(2)))).toMatchObject({ exitCode: ExitCode.notFound });
+    expect(paths).toEqual(['/api/TicketsApi/2']);
+
+    const hinted = new ApiError({
+      status: 404,
+      method: 'GET',
+      url: `${server.url}/x`,
+      body: undefined,
+      serverMessages: [],
+      hint: 'the redirect went elsewhere',
+    });
+    expect(hinted.underWrongBaseUrl(server.url)).toMatchObject({ hint: 'the redirect went elsewhere', baseUrlNotFound: server.url });
+  });
+
   it('takes a 404 for a wrong base URL when the app metadata, which every service has, is not found either: asked once', async () => {
     const paths: string[] = [];
     const server = await serve((req, res) => {
