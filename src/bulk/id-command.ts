@@ -12,7 +12,7 @@ import { keptFiles } from '../cmdutil/attachments.js';
 import { breakLineAfterCtrlC } from '../output/io.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { writeText } from '../output/write.js';
-import { InterruptedError, TktError, whatHappened } from '../errors.js';
+import { InterruptedError, TktError, UsageError, whatHappened } from '../errors.js';
 import { ticketIdOf } from '../util/ids.js';
 import type { DryRunDecision, PlannedRequest } from '../cmdutil/dry-run.js';
 import { sendChange } from '../cmdutil/send-change.js';
@@ -62,14 +62,16 @@ export interface IdCommandSpec {
 
 /**
  * Runs `step`, a command's work before any of its IDs is sent (who acts, the token, a
- * confirmation). --json has a line for every ID (docs/cli.md section 3): when `step` fails, each
- * ID typed (not those still on stdin, unread) gets its line, not started, saying why.
+ * confirmation). --json has a line for every ID (docs/cli.md section 3): when `step` fails, but
+ * for a usage error, each ID typed (not those still on stdin, unread) gets its line, not
+ * started, saying why.
  */
 export async function beforeAnyId<T>(ctx: Context, ids: readonly (string | number)[], step: () => Promise<T>): Promise<T> {
   try {
     return await step();
   } catch (error) {
-    if (ctx.output.format === 'json' && error instanceof TktError && !(error instanceof InterruptedError)) {
+    // A usage error (exit 2) is the command line's, said before anything else: no line per ID.
+    if (ctx.output.format === 'json' && error instanceof TktError && !(error instanceof InterruptedError) && !(error instanceof UsageError)) {
       const { jsonLine } = await import('./done-line.js');
       const why = `not started: ${sanitizeInline(whatHappened(error))}`;
       const known = ids.map((id) => (typeof id === 'number' ? id : ticketIdOf(id))).filter((id) => id !== undefined);

@@ -610,6 +610,14 @@ describe('ID... commands with --json that fail before any ID is sent', () => {
     expect(h.sandbox.stats.byRoute[CLOSE] ?? 0).toBe(0);
   });
 
+  // A code review: a usage error (exit 2) printed a line per ID too, before saying what was wrong.
+  it('prints no line for a usage error: the command line is wrong, not the IDs', async () => {
+    const result = await h.cli(['--json', 'close', '1001', '1002', '--date', 'garbage']);
+
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+  });
+
   it.each([
     ['resolve', ['--details', 'done']],
     ['assign', ['tech']],
