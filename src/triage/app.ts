@@ -68,7 +68,9 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
   // On a terminal of fewer than SPARE_LINE_FROM lines every line is worth more.
   const screenSize = (): TerminalSize => {
     const size = ctx.io.size();
-    return size.rows < SPARE_LINE_FROM ? size : { ...size, rows: size.rows - 1 };
+    // A screen reader's cursor needs it at any height: in a frame as tall as the terminal, Ink
+    // places the cursor a line too high.
+    return size.rows < SPARE_LINE_FROM && !ctx.io.screenReader ? size : { ...size, rows: Math.max(1, size.rows - 1) };
   };
   const mount = () => {
     stdout.write(ALTERNATE_SCREEN + BRACKETED_PASTE_ON);

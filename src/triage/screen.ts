@@ -47,13 +47,19 @@ const ESCAPES = /\x1b\[[0-9;]*m/g;
 
 /**
  * Where a screen reader's "read the current line" should land: the text being typed, at its
- * cursor (▏); else the highlighted row or choice (›), at its start. The screen hides the terminal's
+ * cursor (▏), or in a picker with nothing typed the choice Enter takes; else the highlighted
+ * row (›), at its start. The screen hides the terminal's
  * cursor otherwise, and a reader then reads the keys line, never the ticket.
  */
 export function readerCursor(lines: readonly string[]): { x: number; y: number } | undefined {
   const plain = lines.map((text) => text.replace(ESCAPES, ''));
   const typing = plain.findIndex((text) => text.includes(TYPING_CURSOR));
-  if (typing !== -1) return { x: displayWidth(plain[typing]!.slice(0, plain[typing]!.indexOf(TYPING_CURSOR))), y: typing };
+  if (typing !== -1) {
+    // A picker's filter with nothing typed yet: the choice under it that Enter would take.
+    const choice = /^> ▏\s*$/.test(plain[typing]!) ? plain.findIndex((text, y) => y > typing && text.startsWith('›')) : -1;
+    if (choice !== -1) return { x: 0, y: choice };
+    return { x: displayWidth(plain[typing]!.slice(0, plain[typing]!.indexOf(TYPING_CURSOR))), y: typing };
+  }
   const highlighted = plain.findIndex((text) => text.startsWith('›'));
   return highlighted === -1 ? undefined : { x: 0, y: highlighted };
 }

@@ -243,8 +243,12 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
 
   // A screen-reader review: the cursor was hidden in a corner, so "read the current line" read the
   // keys line, never the highlighted ticket or the filter being typed.
-  it('keeps the terminal cursor on the highlighted row, and on the text typed, with TKT_SCREEN_READER', async () => {
-    const triage = await openTriage({ width: 80, height: 24 }, { env: 'TKT_SCREEN_READER=1' });
+  // At 80x10 too: a code review found the cursor a line too high in a frame as tall as the terminal.
+  it.each([
+    [80, 24],
+    [80, 10],
+  ])('keeps the terminal cursor on the highlighted row, and on the text typed, with TKT_SCREEN_READER at %ix%i', async (width, height) => {
+    const triage = await openTriage({ width, height }, { env: 'TKT_SCREEN_READER=1' });
     const cursor = async () => {
       const [x, y, shown] = (await terminal.tmux('display', '-p', '-t', triage.name, '#{cursor_x} #{cursor_y} #{cursor_flag}')).trim().split(' ').map(Number);
       return { x, y, shown };
@@ -256,7 +260,7 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
         if (Date.now() - started > 10_000) throw new Error(`timed out waiting for ${what}: the cursor is at ${JSON.stringify(await cursor())}`);
       }
     };
-    let text = await triage.ready();
+    let text = await triage.waitFor((screen) => highlighted(screen) !== undefined, 'the first ticket highlighted');
     await cursorOn(rowOf(text), 'the cursor on the highlighted row');
     expect(await cursor()).toEqual({ x: 0, y: rowOf(text), shown: 1 });
 
