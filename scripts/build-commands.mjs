@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { builtinModules } from 'node:module';
 import { build, transformSync } from 'esbuild';
+import { repoPath } from './repo-path.mjs';
 
 // Commands that keep to the full CLI: triage draws with Ink, which awaits at its top level (no
 // CommonJS for it); mcp, sandbox and watch run for hours, whose start is not worth a copy, and
@@ -157,6 +158,9 @@ const COLD = [
   'src/bulk/create-from.ts', // create --from
   'src/dedup/create.ts', // create --once
 ];
+// A module renamed or moved would silently stop being cold: the build says so instead.
+const gone = COLD.filter((input) => !existsSync(input));
+if (gone.length > 0) throw new Error(`COLD in scripts/build-commands.mjs names ${gone.join(', ')}, which src/ no longer has`);
 const CORE_REGISTRY = '__tktModules';
 const REST_REGISTRY = 'modules';
 
@@ -232,7 +236,7 @@ function fromTier(namespace, modules, bundle, registry) {
           pluginData: { probing: true },
         });
         if (resolved.errors.length > 0 || resolved.namespace !== 'file') return undefined;
-        const input = path.relative(process.cwd(), resolved.path).split(path.sep).join('/');
+        const input = repoPath(resolved.path);
         return modules.has(input) ? { path: input, namespace } : undefined;
       });
       build.onLoad({ filter: /.*/, namespace }, (args) => ({

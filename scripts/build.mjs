@@ -7,6 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildStart } from './build-start.mjs';
 import { buildCommandBundles } from './build-commands.mjs';
+import { repoPath } from './repo-path.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -109,8 +110,6 @@ const processGlobal = {
 // parseArgs, diff and colours; node:fs's promises; on Node 24 worker_threads). For the built-ins
 // main.js imports, the facades loaded 7 more of Node's modules on Node 20, and 20 more with
 // 1.7 MB on Node 24. require() calls are left as they are: they get the object already.
-/** A file's path from the repository's root, with forward slashes on every system. */
-const repoPath = (file) => path.relative(process.cwd(), file).split(path.sep).join('/');
 
 const BUILTINS = new Set(builtinModules.filter((name) => !name.startsWith('_')));
 const builtinObjects = {
