@@ -30,9 +30,10 @@ import { watchTerminalSize } from './terminal-size.js';
 import type { TerminalSize } from '../output/terminal-size.js';
 import { start } from './update.js';
 
+/** The terminal height from which the screen leaves its last line empty (screenSize, below). */
+const SPARE_LINE_FROM = 12;
 // Cleared too: after a program that draws on the alternate screen without leaving it (a
 // graphical editor's "waiting" line), the terminal is still on it.
-const SPARE_LINE_FROM = 12;
 const ALTERNATE_SCREEN = '\x1b[?1049h\x1b[2J\x1b[H';
 const MAIN_SCREEN = '\x1b[?1049l';
 const CLEAR_SCREEN = '\x1b[2J\x1b[H';
@@ -65,11 +66,10 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
   // reads again whole. One line shorter, Ink writes the frame over the last one: the lines that
   // did not change stay as they were on the screen. (Ink 6.8's incrementalRendering, which would
   // write only those that changed, draws a frame that ends with a line break one line too low.)
-  // On a terminal of fewer than SPARE_LINE_FROM lines every line is worth more.
+  // Below SPARE_LINE_FROM lines every line is worth more, but for a screen reader: in a frame as
+  // tall as the terminal, Ink places the cursor a line too high.
   const screenSize = (): TerminalSize => {
     const size = ctx.io.size();
-    // A screen reader's cursor needs it at any height: in a frame as tall as the terminal, Ink
-    // places the cursor a line too high.
     return size.rows < SPARE_LINE_FROM && !ctx.io.screenReader ? size : { ...size, rows: Math.max(1, size.rows - 1) };
   };
   const mount = () => {

@@ -46,22 +46,29 @@ const line = (text: string, key: number): ReactElement => h(Text, { key, wrap: '
 const ESCAPES = /\x1b\[[0-9;]*m/g;
 
 /**
- * Where a screen reader's "read the current line" should land: the text being typed, at its
- * cursor (▏), or in a picker with nothing typed the choice Enter takes; else the highlighted
- * row (›), at its start. The screen hides the terminal's
- * cursor otherwise, and a reader then reads the keys line, never the ticket.
+ * Where a screen reader's "read the current line" should land: while text is being typed
+ * (`typing`: the filter, a prompt, a picker), at its cursor (▏), or in a picker with nothing typed
+ * the choice Enter takes; else the highlighted row (›), at its start. The screen hides the
+ * terminal's cursor otherwise, and a reader then reads the keys line, never the ticket. A ▏ in a
+ * ticket's own text is not taken for the cursor: it is looked for only while something is typed.
  */
-export function readerCursor(lines: readonly string[]): { x: number; y: number } | undefined {
+export function readerCursor(lines: readonly string[], typing: boolean): { x: number; y: number } | undefined {
   const plain = lines.map((text) => text.replace(ESCAPES, ''));
-  const typing = plain.findIndex((text) => text.includes(TYPING_CURSOR));
-  if (typing !== -1) {
-    // A picker's filter with nothing typed yet: the choice under it that Enter would take.
-    const choice = /^> ▏\s*$/.test(plain[typing]!) ? plain.findIndex((text, y) => y > typing && text.startsWith('›')) : -1;
-    if (choice !== -1) return { x: 0, y: choice };
-    return { x: displayWidth(plain[typing]!.slice(0, plain[typing]!.indexOf(TYPING_CURSOR))), y: typing };
-  }
+  // The filter is typed on the title line; a prompt or a picker's text under the list, its last ▏.
+  const typed = !typing ? -1 : plain[0]?.includes(TYPING_CURSOR) === true ? 0 : plain.findLastIndex((text) => text.includes(TYPING_CURSOR));
+  return typed === -1 ? highlightedRow(plain) : cursorIn(plain, typed);
+}
+
+function highlightedRow(plain: readonly string[]): { x: number; y: number } | undefined {
   const highlighted = plain.findIndex((text) => text.startsWith('›'));
   return highlighted === -1 ? undefined : { x: 0, y: highlighted };
+}
+
+function cursorIn(plain: readonly string[], typing: number): { x: number; y: number } {
+  // A picker's filter with nothing typed yet: the choice under it that Enter would take.
+  const choice = /^> ▏\s*$/.test(plain[typing]!) ? plain.findIndex((text, y) => y > typing && text.startsWith('›')) : -1;
+  if (choice !== -1) return { x: 0, y: choice };
+  return { x: displayWidth(plain[typing]!.slice(0, plain[typing]!.indexOf(TYPING_CURSOR))), y: typing };
 }
 
 export function TriageScreen({ program, color, now, screenReader }: ScreenProps): ReactElement {
@@ -74,6 +81,7 @@ export function TriageScreen({ program, color, now, screenReader }: ScreenProps)
   );
   const lines = screenLines(state, { table, style: createStyle(color), color, now: now() });
   const { setCursorPosition } = useCursor();
-  setCursorPosition(screenReader ? readerCursor(lines) : undefined);
+  const typing = state.filtering || state.overlay?.kind === 'prompt' || state.overlay?.kind === 'picker';
+  setCursorPosition(screenReader ? readerCursor(lines, typing) : undefined);
   return h(Box, { flexDirection: 'column', width: layout.width, height: state.terminal.rows }, ...lines.map(line));
 }
