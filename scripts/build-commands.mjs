@@ -341,7 +341,8 @@ export async function buildCommandBundles({ version, plugins }) {
       ...define,
       TKT_COMMAND_BUNDLES: JSON.stringify({ commands: words, program: { options: table.options, digitShort: table.digitShort }, hashes }),
     }),
-    entryPoints: { bundles: 'src/bundle-loader.ts' },
+    // npm's postinstall writes the install's cache with the bundles' names and hashes (src/install-cache.ts).
+    entryPoints: { bundles: 'src/bundle-loader.ts', 'install-cache': 'src/install-cache.ts' },
     outdir: 'dist',
     outExtension: { '.js': '.cjs' },
     write: true,
