@@ -61,6 +61,19 @@ function fromDist(load) {
   }
 }
 
+// A command's first file of another build (an upgrade under way: src/bundle-loader.ts) is met
+// before the run's own error handling (src/cli-run.ts), which tells the same for the files after it
+// (the error's code: BUILD_CHANGED, src/util/build-changed.ts).
+function firstBundle(load) {
+  try {
+    return load();
+  } catch (error) {
+    if (error === null || typeof error !== 'object' || error.code !== 'TKT_BUILD_CHANGED') throw error;
+    require('node:fs').writeSync(2, `error: ${error.message}\nhint: run the command again\n`);
+    process.exit(1);
+  }
+}
+
 let loadedBundles;
 const bundles = () => (loadedBundles ??= fromDist(commandBundles));
 
@@ -78,7 +91,7 @@ if (argv.length === 2 && argv[0] === '__complete' && !argv[1].startsWith('-')) {
   // A command with a bundle of its own runs from it (dist/bundles.cjs), global options before it
   // or not; the full CLI reads any other command line, and the command lines a bundle leaves to
   // it, before it did anything.
-  const bundled = bundles().bundledRun(argv);
+  const bundled = firstBundle(() => bundles().bundledRun(argv));
   const fullCli = () => {
     useCompileCache();
     return import('../dist/main.js').then(({ main }) => main(argv));

@@ -332,8 +332,11 @@ export async function buildCommandBundles({ version, plugins }) {
 
   const hashes = {};
   for (const [bundle, text] of [...outputs].sort(([a], [b]) => a.localeCompare(b))) {
-    writeFileSync(`dist/${bundle}.cjs`, wrapped(text));
-    hashes[bundle] = hashOf(wrapped(text));
+    const hash = hashOf(wrapped(text));
+    // The loader takes a file only under the hash it expects (src/code-cache-files.ts, bundleStamp):
+    // a run under way through an upgrade finds the next build's files under the same names.
+    writeFileSync(`dist/${bundle}.cjs`, `/*tkt ${hash}*/${wrapped(text)}`);
+    hashes[bundle] = hash;
   }
   const words = Object.fromEntries(commands.flatMap((command) => command.names.map((word) => [word, command.names[0]])));
   const loader = await build({

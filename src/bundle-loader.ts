@@ -13,7 +13,8 @@ import type { BundleRun } from './command-bundle.js';
 import { defaultConfigDir } from './config/paths.js';
 import { namesProxy } from './api/proxy-env.js';
 import { commandWord } from './cmdutil/quick-parse.js';
-import { cacheFileName, COMMAND_BUNDLES, INSTALL_CACHE } from './code-cache-files.js';
+import { bundleStamp, cacheFileName, COMMAND_BUNDLES, INSTALL_CACHE } from './code-cache-files.js';
+import { BUILD_CHANGED } from './util/build-changed.js';
 
 /** How a bundle asks for another file: the rest of its command, a dependency (scripts/build-commands.mjs). */
 const BUNDLE_PREFIX = 'tkt-bundle:';
@@ -154,10 +155,7 @@ function load(bundle: string, cache: CodeCache): unknown {
   if (cache.loaded.has(bundle)) return cache.loaded.get(bundle);
   const file = inFolder(__dirname, `${bundle}.cjs`);
   const hash = COMMAND_BUNDLES.hashes[bundle]!;
-  // The build keeps every bundle ASCII: read as Latin-1, the text is the same, without decoding.
-  // Each is a CommonJS module in the function Node would wrap it in, written by the build: a
-  // wrapper added here would copy the whole text once more.
-  const source = readFileSync(file, 'latin1');
+  const source = readBundle(file, hash);
   const cacheFile = cache.dir === undefined ? undefined : inFolder(cache.dir, cacheFileName(bundle, hash, cache.flags));
   const readFrom = cacheFile ?? (cache.installed === undefined ? undefined : inFolder(cache.installed, cacheFileName(bundle, hash, '')));
   const cachedData = readFrom === undefined ? undefined : readIfThere(readFrom);
@@ -175,6 +173,30 @@ function load(bundle: string, cache: CodeCache): unknown {
   (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, bundleRequire, module, file, path.dirname(file));
   cache.loaded.set(bundle, module.exports);
   return module.exports;
+}
+
+/**
+ * The text of a bundle of this build. The build keeps every bundle ASCII: read as Latin-1, the
+ * text is the same, without decoding. Each is a CommonJS module in the function Node would wrap
+ * it in, written by the build: a wrapper added here would copy the whole text once more. npm
+ * replaces an installed tkt in place, so a run under way through an upgrade (a person at a
+ * prompt, `tkt mcp`) would load the next build's file, whose modules are not this build's: each
+ * file starts with its hash (bundleStamp), and another build's stops the run with a line saying so.
+ */
+function readBundle(file: string, hash: string): string {
+  let source: string;
+  try {
+    source = readFileSync(file, 'latin1');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw buildChanged(`${file} is gone`);
+    throw error;
+  }
+  if (!source.startsWith(bundleStamp(hash))) throw buildChanged(`${file} is of another build`);
+  return source;
+}
+
+function buildChanged(what: string): Error {
+  return Object.assign(new Error(`tkt's files changed while it ran (an upgrade?): ${what}`), { code: BUILD_CHANGED });
 }
 
 function readIfThere(file: string): Buffer | undefined {

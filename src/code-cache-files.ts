@@ -14,6 +14,9 @@ declare const TKT_COMMAND_BUNDLES: {
 
 export const COMMAND_BUNDLES = TKT_COMMAND_BUNDLES;
 
+/** What every bundle starts with (scripts/build-commands.mjs writes it): its hash, in a comment. */
+export const bundleStamp = (hash: string): string => `/*tkt ${hash}*/`;
+
 /** The install's cache, beside the bundles (dist/code-cache/), written by npm's postinstall. */
 export const INSTALL_CACHE = 'code-cache';
 

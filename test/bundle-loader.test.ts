@@ -441,3 +441,60 @@ describe('the install’s code cache (dist/code-cache/)', () => {
     expect(postinstall()).toMatchObject({ status: 0, stdout: '', stderr: '' });
   });
 });
+
+// npm replaces an installed tkt in place: a run under way through an upgrade (a person at a prompt,
+// whose questions are a dependency's file loaded then) found the next build's files under the same
+// names, and took their modules for its own (a code review's finding: a crash at the first prompt).
+describe('a run under way through an upgrade', () => {
+  let h: Harness;
+  useHarness({}, (harness) => (h = harness));
+  let copy = '';
+  beforeEach(() => {
+    copy = mkdtempSync(path.join(os.tmpdir(), 'tkt-upgraded-'));
+    for (const part of ['bin', 'dist', 'package.json']) cpSync(path.join(root, part), path.join(copy, part), { recursive: true });
+  });
+  afterEach(() => rmSync(copy, { recursive: true, force: true }));
+  const run = (args: string[]) =>
+    tkt(
+      args,
+      { TKT_CONFIG_DIR: path.join(copy, 'never-made'), TKT_URL: h.sandbox.url, TKT_TOKEN: h.sandbox.issueToken('admin') },
+      { from: path.join(copy, 'bin', 'tkt.js') },
+    );
+  /** Makes dist/`file` another build's: the same text under another hash, as the next build writes it. */
+  const fromAnotherBuild = (file: string) => {
+    const target = path.join(copy, 'dist', file);
+    writeFileSync(target, readFileSync(target, 'latin1').replace(/^\/\*tkt [0-9a-f]{16}\*\//, '/*tkt 0123456789abcdef*/'), 'latin1');
+  };
+
+  it.each([
+    ['the rest of the command (--query is cold)', 'commands/show.rest.cjs'],
+    ['a dependency loaded on demand (the query language)', 'vendor/jmespath-community.cjs'],
+    ['the command’s first file', 'commands/show.cjs'],
+  ])('stops with a line saying so at %s of another build', async (_what, file) => {
+    fromAnotherBuild(file);
+
+    const result = await run(['show', '1013', '--query', 'id']);
+
+    expect(result).toMatchObject({
+      code: 1,
+      stderr: `error: tkt's files changed while it ran (an upgrade?): ${path.join(copy, 'dist', file)} is of another build\nhint: run the command again\n`,
+    });
+  });
+
+  it('says so for a file that is gone', async () => {
+    rmSync(path.join(copy, 'dist', 'commands', 'show.rest.cjs'));
+
+    const result = await run(['show', '1013', '--query', 'id']);
+
+    expect(result).toMatchObject({
+      code: 1,
+      stderr: `error: tkt's files changed while it ran (an upgrade?): ${path.join(copy, 'dist', 'commands', 'show.rest.cjs')} is gone\nhint: run the command again\n`,
+    });
+  });
+
+  it('runs as ever from files of its own build', async () => {
+    const result = await run(['show', '1013', '--query', 'id']);
+
+    expect(result).toEqual({ code: 0, stdout: '1013\n', stderr: '' });
+  });
+});
