@@ -20,7 +20,7 @@
 // ~/.cache/tkt-ci-node/node-v24.21.0/bin/node. Every close and pickup run gets a ticket of its own,
 // created open and unassigned through the API beforehand (not timed); attach adds a 1 MB .log
 // file to one ticket made for it, so that `show 1013` prints the same ticket every run.
-import { cpSync, existsSync, mkdirSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -55,26 +55,16 @@ if (!Number.isInteger(runs) || runs < 1) {
  * The commands measured: tkt's argv and the floor's for a ticket ID (fresh for close and pickup),
  * with what each must print.
  */
-function commandsOf({ userId, attachTo, upload, noConfigFolder }) {
+function commandsOf({ userId, attachTo, upload }) {
   const ticketPath = `/api/TicketsApi/${SHOWN_TICKET}`;
   return [
     { name: `show ${SHOWN_TICKET}`, tkt: () => ['show', SHOWN_TICKET], floor: () => ['get', ticketPath], prints: [/^ID:\s+1013$/m, /"id":1013/] },
     { name: `show ${SHOWN_TICKET} --json`, tkt: () => ['show', SHOWN_TICKET, '--json'], floor: () => ['get', ticketPath], prints: [/"id": 1013/, /"id":1013/] },
-    // The first run of a command after an install, for a user with a config folder (once per
-    // command and install), or any run of an install made without scripts: no compiled code kept
-    // from an earlier run (src/bundle-loader.ts), nor Node's own.
+    // The first run of a command after an install (or every run of a CI job that never logged
+    // in): no compiled code kept from an earlier run (src/bundle-loader.ts), nor Node's own.
     {
       name: `show ${SHOWN_TICKET} --json, no code cache`,
       env: { NODE_DISABLE_COMPILE_CACHE: '1' },
-      tkt: () => ['show', SHOWN_TICKET, '--json'],
-      floor: () => ['get', ticketPath],
-      prints: [/"id": 1013/, /"id":1013/],
-    },
-    // Every run of a CI job that never logged in: no config folder, so no cache of its own; the
-    // install's, which npm's postinstall compiles (bin/code-cache.cjs; written for each Node below).
-    {
-      name: `show ${SHOWN_TICKET} --json, CI job: the install's cache`,
-      env: { TKT_CONFIG_DIR: noConfigFolder },
       tkt: () => ['show', SHOWN_TICKET, '--json'],
       floor: () => ['get', ticketPath],
       prints: [/"id": 1013/, /"id":1013/],
@@ -145,10 +135,6 @@ const nodes = nodesToMeasure(values.node);
 await withLoggedInSandbox('tkt-bench-floor-', async ({ sandbox, token, userId, dir, env }) => {
   const tktBin = values.installed ? installedBin(dir) : bin;
   if (values.installed) console.log(`tkt run as installed: ${tktBin}`);
-  // The install's cache written into the build below goes with the bench: a test run of the
-  // checkout must not take it for a cache of its own.
-  const installCache = join(dirname(dirname(realpathSync(tktBin))), 'dist', 'code-cache');
-  process.once('exit', () => rmSync(installCache, { recursive: true, force: true }));
   const upload = join(dir, 'upload.log');
   await writeFile(upload, `${'a log line of the 1 MB upload'.padEnd(63, '.')}\n`.repeat(16_384));
 
@@ -156,13 +142,10 @@ await withLoggedInSandbox('tkt-bench-floor-', async ({ sandbox, token, userId, d
   const freshIds = await createOpenTickets(sandbox.url, token, nodes.length * 2 * 2 * (runs + 1) + 1);
   const attachTo = String(freshIds.pop());
   const takeId = () => String(freshIds.shift());
-  const commands = commandsOf({ userId, attachTo, upload, noConfigFolder: join(dir, 'never-made') });
+  const commands = commandsOf({ userId, attachTo, upload });
 
   const rows = [];
   for (const node of nodes) {
-    // What npm's postinstall does under the Node that installs (the build's next run removes it, or the end of this one).
-    const postinstall = await runChild(node.path, [join(dirname(realpathSync(tktBin)), 'code-cache.cjs')], { env });
-    if (postinstall.code !== 0) throw new Error(`bin/code-cache.cjs exited ${postinstall.code}: ${postinstall.stderr}`);
     const nodeCase = childCase('node -e 0', node, env, () => ['-e', '0'], /^$/);
     const cases = [nodeCase];
     for (const command of commands) {

@@ -333,7 +333,7 @@ export async function buildCommandBundles({ version, plugins }) {
   const hashes = {};
   for (const [bundle, text] of [...outputs].sort(([a], [b]) => a.localeCompare(b))) {
     const hash = hashOf(wrapped(text));
-    // The loader takes a file only under the hash it expects (src/code-cache-files.ts, bundleStamp):
+    // The loader takes a file only under the hash it expects (src/bundle-loader.ts, bundleStamp):
     // a run under way through an upgrade finds the next build's files under the same names.
     writeFileSync(`dist/${bundle}.cjs`, `/*tkt ${hash}*/${wrapped(text)}`);
     hashes[bundle] = hash;
@@ -344,8 +344,7 @@ export async function buildCommandBundles({ version, plugins }) {
       ...define,
       TKT_COMMAND_BUNDLES: JSON.stringify({ commands: words, program: { options: table.options, digitShort: table.digitShort }, hashes }),
     }),
-    // npm's postinstall writes the install's cache with the bundles' names and hashes (src/install-cache.ts).
-    entryPoints: { bundles: 'src/bundle-loader.ts', 'install-cache': 'src/install-cache.ts' },
+    entryPoints: { bundles: 'src/bundle-loader.ts' },
     outdir: 'dist',
     outExtension: { '.js': '.cjs' },
     write: true,

@@ -25,12 +25,8 @@ const OUT = join(ROOT, 'build', 'layers');
 // In order, top to bottom; paths as dependency-cruiser names them (relative to OUT).
 const LAYERS = [
   // The bundles' entries: the CLI, the start-up answers, `tkt __complete` (dist/complete.cjs), and
-  // the commands' own bundles with their loader (dist/commands/, dist/bundles.cjs) and the
-  // postinstall that compiles them (dist/install-cache.cjs).
-  [
-    'entry',
-    '^src/((program|commander-program|process-host|fast-start|cli-run|command-bundle|bundle-loader|install-cache|code-cache-files)\\.js|completion/entry\\.js)$',
-  ],
+  // the commands' own bundles with their loader (dist/commands/, dist/bundles.cjs).
+  ['entry', '^src/((program|commander-program|process-host|fast-start|cli-run|command-bundle|bundle-loader)\\.js|completion/entry\\.js)$'],
   ['commands', '^src/commands/'],
   ['features', '^src/(fields|reading|listing|bulk|prompts|completion|triage|account|raw-request|dedup|mcp|watch|desk)/'],
   // What commands share: text options, dry runs, the one-line answer of an action, kept files.

@@ -2,9 +2,7 @@
 // to dist/bundles.cjs. A bundle is compiled with V8's code cache of an earlier run, kept in the
 // config folder (cache/code/), so that a run parses and compiles almost none of tkt's own
 // JavaScript: on Node 20, which has no compile cache of its own, that work was half of what a
-// request command cost over a bare script (docs/architecture.md, "Command bundles"). A run with
-// no such folder (a CI job that never logged in) takes the install's cache instead, which npm's
-// postinstall writes beside the bundles (src/install-cache.ts).
+// request command cost over a bare script (docs/architecture.md, "Command bundles").
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { Script } from 'node:vm';
@@ -12,18 +10,25 @@ import { inFolder } from './util/folder-path.js';
 import type { BundleRun } from './command-bundle.js';
 import { defaultConfigDir } from './config/paths.js';
 import { namesProxy } from './api/proxy-env.js';
-import { commandWord } from './cmdutil/quick-parse.js';
-import { bundleStamp, cacheFileName, COMMAND_BUNDLES, INSTALL_CACHE } from './code-cache-files.js';
+import { commandWord, type ProgramGrammar } from './cmdutil/quick-parse.js';
 import { BUILD_CHANGED } from './util/build-changed.js';
+
+/** Written by the build (scripts/build-commands.mjs). */
+declare const TKT_COMMAND_BUNDLES: {
+  /** Each word that names a command with a bundle (its name and aliases): the bundle's name. */
+  commands: Record<string, string>;
+  /** The program's options (dist/argv-table.json), which may stand before the command's word. */
+  program: ProgramGrammar;
+  /** Each bundle, the commands' (commands/NAME.cjs) and the dependencies' they share (vendor/NAME.cjs): a hash of its content. */
+  hashes: Record<string, string>;
+};
 
 /** How a bundle asks for another file: the rest of its command, a dependency (scripts/build-commands.mjs). */
 const BUNDLE_PREFIX = 'tkt-bundle:';
 
 interface CodeCache {
-  /** The folder of the cached code, or undefined: nothing is read or written there. */
+  /** The folder of the cached code, or undefined: nothing is read or written. */
   dir: string | undefined;
-  /** Without `dir`, the install's cache (dist/code-cache/), read and never written; else undefined. */
-  installed: string | undefined;
   /** What the V8 flags the code is compiled under add to its files' names. */
   flags: string;
   /** The scripts compiled without usable cached code: written when the run ends well. */
@@ -40,7 +45,7 @@ interface CodeCache {
  * one of them could put another folder in the place of the one checked.
  */
 function cacheFolder(env: Record<string, string | undefined>): string | undefined {
-  if (cacheDisabled(env)) return undefined;
+  if (env.NODE_DISABLE_COMPILE_CACHE !== undefined && env.NODE_DISABLE_COMPILE_CACHE !== '') return undefined;
   const config = defaultConfigDir(env);
   // A user with no home folder has no config folder either (docker run --user 54321).
   if (config === undefined) return undefined;
@@ -63,24 +68,6 @@ function cacheFolder(env: Record<string, string | undefined>): string | undefine
   return folders.at(-1)![0];
 }
 
-const cacheDisabled = (env: Record<string, string | undefined>): boolean =>
-  env.NODE_DISABLE_COMPILE_CACHE !== undefined && env.NODE_DISABLE_COMPILE_CACHE !== '';
-
-/**
- * The install's cache folder, when it is one that only its owner, the user or root, may write to
- * (as the bundles beside it are: whoever may write it may change tkt itself); else undefined.
- */
-function installCacheFolder(): string | undefined {
-  const folder = inFolder(__dirname, INSTALL_CACHE);
-  try {
-    const info = lstatSync(folder);
-    return info.isDirectory() && closedToOthers(info) ? folder : undefined;
-  } catch {
-    // Installed without scripts (npm install --ignore-scripts), or from a build never installed.
-    return undefined;
-  }
-}
-
 /** A folder only its owner, the user or root, may write to (Windows keeps files private by ACLs). */
 function closedToOthers(info: Stats): boolean {
   if (process.getuid === undefined) return true;
@@ -93,16 +80,11 @@ function closedToOthers(info: Stats): boolean {
  * whole command line again and leaves to the full CLI what it cannot read.
  */
 export function bundledRun(argv: readonly string[], env: Record<string, string | undefined> = process.env): BundleRun | undefined {
-  const hasBundle = (word: string) => Object.hasOwn(COMMAND_BUNDLES.commands, word);
-  const word = commandWord(argv, COMMAND_BUNDLES.program, hasBundle);
+  const hasBundle = (word: string) => Object.hasOwn(TKT_COMMAND_BUNDLES.commands, word);
+  const word = commandWord(argv, TKT_COMMAND_BUNDLES.program, hasBundle);
   if (word === undefined) return undefined;
-  const name = COMMAND_BUNDLES.commands[word]!;
-  const dir = cacheFolder(env);
-  const flags = v8FlagsFor(env);
-  // The user's own cache is kept when there is one: the install's holds every function of a bundle,
-  // and a run takes about 3% longer to read it than one with the functions such runs call.
-  const installed = dir === undefined && flags === '' && !cacheDisabled(env) ? installCacheFolder() : undefined;
-  const cache: CodeCache = { dir, installed, flags, stale: [], loaded: new Map() };
+  const name = TKT_COMMAND_BUNDLES.commands[word]!;
+  const cache: CodeCache = { dir: cacheFolder(env), flags: v8FlagsFor(env), stale: [], loaded: new Map() };
   const run = (load(`commands/${name}`, cache) as { run: BundleRun }).run;
   return async (argv) => {
     const ran = await run(argv);
@@ -154,11 +136,10 @@ const PROXY_FLAGS = '-liftoff';
 function load(bundle: string, cache: CodeCache): unknown {
   if (cache.loaded.has(bundle)) return cache.loaded.get(bundle);
   const file = inFolder(__dirname, `${bundle}.cjs`);
-  const hash = COMMAND_BUNDLES.hashes[bundle]!;
+  const hash = TKT_COMMAND_BUNDLES.hashes[bundle]!;
   const source = readBundle(file, hash);
   const cacheFile = cache.dir === undefined ? undefined : inFolder(cache.dir, cacheFileName(bundle, hash, cache.flags));
-  const readFrom = cacheFile ?? (cache.installed === undefined ? undefined : inFolder(cache.installed, cacheFileName(bundle, hash, '')));
-  const cachedData = readFrom === undefined ? undefined : readIfThere(readFrom);
+  const cachedData = cacheFile === undefined ? undefined : readIfThere(cacheFile);
   const script = new Script(source, { filename: file, ...(cachedData === undefined ? {} : { cachedData }) });
   if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) cache.stale.push({ script, file: cacheFile });
   const module = { exports: {} };
@@ -174,6 +155,14 @@ function load(bundle: string, cache: CodeCache): unknown {
   cache.loaded.set(bundle, module.exports);
   return module.exports;
 }
+
+/** One file per bundle, build, Node and flags: V8 checks its own version and flags, not the source. */
+function cacheFileName(bundle: string, hash: string, flags: string): string {
+  return `${bundle.replace('/', '-')}.${hash}.${process.version}-${process.arch}${flags}.v8`;
+}
+
+/** What every bundle starts with (scripts/build-commands.mjs writes it): its hash, in a comment. */
+const bundleStamp = (hash: string): string => `/*tkt ${hash}*/`;
 
 /**
  * The text of a bundle of this build. The build keeps every bundle ASCII: read as Latin-1, the
@@ -238,7 +227,7 @@ function saveCache(cache: CodeCache): void {
 /** Removes the cache files of `dir` that no bundle of this build can take under this Node, with a proxy or without, and Node's own of other Node versions. */
 function pruneCache(dir: string): void {
   const readable = new Set(
-    Object.entries(COMMAND_BUNDLES.hashes).flatMap(([bundle, hash]) => ['', PROXY_FLAGS].map((flags) => cacheFileName(bundle, hash, flags))),
+    Object.entries(TKT_COMMAND_BUNDLES.hashes).flatMap(([bundle, hash]) => ['', PROXY_FLAGS].map((flags) => cacheFileName(bundle, hash, flags))),
   );
   try {
     // Temporary files are other runs' writes under way.

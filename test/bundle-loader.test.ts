@@ -2,7 +2,7 @@
 // command line that starts with such a command runs from its bundle, compiled with the code V8
 // kept from an earlier run in the config folder (cache/code/). Through the built CLI against a
 // sandbox; `npm test` builds dist/ first.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,17 +15,10 @@ import { startForwardProxy } from './helpers/forward-proxy.js';
 const root = fileURLToPath(new URL('../', import.meta.url));
 const bin = path.join(root, 'bin/tkt.js');
 
-/**
- * Runs the built CLI as a user would, with `env` over this process's environment; `from` another
- * copy's bin, with `nodeFlags` (V8's --profile-deserialization) before it.
- */
-function tkt(
-  args: string[],
-  env: Record<string, string>,
-  { from = bin, nodeFlags = [] }: { from?: string; nodeFlags?: string[] } = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Runs the built CLI as a user would, with `env` over this process's environment; `from` another copy's bin. */
+function tkt(args: string[], env: Record<string, string>, from = bin): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const { NODE_EXTRA_CA_CERTS: _ca, NODE_DISABLE_COMPILE_CACHE: _off, ...inherited } = process.env;
-  const child = spawn(process.execPath, [...nodeFlags, from, ...args], { env: { ...inherited, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [from, ...args], { env: { ...inherited, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
@@ -342,106 +335,6 @@ describe('the commands’ bundles and their code cache', () => {
   });
 });
 
-// npm's postinstall (bin/code-cache.cjs) compiles every command's first file under the Node that
-// installs, for the runs that keep no cache of their own: a CI job that never logged in compiled
-// every run, 1.5x the floor's time (README, Performance). On a copy of the build, as installed.
-describe('the install’s code cache (dist/code-cache/)', () => {
-  let h: Harness;
-  useHarness({}, (harness) => (h = harness));
-  let copy = '';
-  let copyBin = '';
-  const installCache = () => path.join(copy, 'dist', 'code-cache');
-  const showFile = () => readdirSync(installCache()).find((name) => showCache.test(name))!;
-  beforeEach(() => {
-    copy = mkdtempSync(path.join(os.tmpdir(), 'tkt-install-cache-'));
-    for (const part of ['bin', 'dist', 'package.json']) cpSync(path.join(root, part), path.join(copy, part), { recursive: true });
-    copyBin = path.join(copy, 'bin', 'tkt.js');
-  });
-  afterEach(() => rmSync(copy, { recursive: true, force: true }));
-  const postinstall = () => spawnSync(process.execPath, [path.join(copy, 'bin', 'code-cache.cjs')], { encoding: 'utf8' });
-  // A CI job's run: the service and token from the environment, no config folder.
-  const ciEnv = () => ({ TKT_CONFIG_DIR: path.join(copy, 'never-made'), TKT_URL: h.sandbox.url, TKT_TOKEN: h.sandbox.issueToken('admin') });
-  /** The sizes of the cached code V8 read in a run (its --profile-deserialization lines), and the run's own output. */
-  const profiled = async (args: string[], env: Record<string, string>) => {
-    const run = await tkt(args, env, { from: copyBin, nodeFlags: ['--profile-deserialization'] });
-    const read = [...run.stdout.matchAll(/^\[Deserializing from (\d+) bytes took [\d.]+ ms\]$/gm)].map((match) => Number(match[1]));
-    // V8's lines (deserializing, verifying, a cache it refused) all stand in square brackets.
-    return { ...run, read, stdout: run.stdout.replace(/^\[[A-Z].*\]\n/gm, '') };
-  };
-
-  it('is written for each command’s first file, readable by every user, and nothing else', () => {
-    const installed = postinstall();
-
-    expect(installed).toMatchObject({ status: 0, stdout: '', stderr: '' });
-    const firstFiles = readdirSync(path.join(copy, 'dist', 'commands'))
-      .filter((file) => !file.endsWith('.rest.cjs'))
-      .map((file) => file.replace(/\.cjs$/, ''))
-      .sort();
-    const written = readdirSync(installCache()).sort();
-    expect(written.map((name) => name.split('.')[0])).toEqual(firstFiles.map((name) => `commands-${name}`));
-    for (const name of written) {
-      expect(name).toMatch(new RegExp(`^commands-[a-z]+\\.[0-9a-f]{16}\\.${process.version.replace(/\./g, '\\.')}-${process.arch}\\.v8$`));
-      expect(statSync(path.join(installCache(), name)).mode & 0o777).toBe(0o644);
-    }
-    expect(statSync(installCache()).mode & 0o777).toBe(0o755);
-  });
-
-  it('is taken by a run without a config folder, which writes nothing, and prints what it prints without it', async () => {
-    expect(postinstall().status).toBe(0);
-    const size = statSync(path.join(installCache(), showFile())).size;
-
-    const cached = await profiled(['show', '1013', '--json'], ciEnv());
-    const compiled = await profiled(['show', '1013', '--json'], { ...ciEnv(), NODE_DISABLE_COMPILE_CACHE: '1' });
-
-    expect(cached.code).toBe(0);
-    expect(cached.read).toContain(size);
-    expect({ ...cached, read: [] }).toEqual({ ...compiled, read: [] });
-    expect(JSON.parse(cached.stdout)).toMatchObject({ id: 1013 });
-    // NODE_DISABLE_COMPILE_CACHE turns it off as it does Node's own.
-    expect(compiled.read).not.toContain(size);
-    expect(existsSync(path.join(copy, 'never-made'))).toBe(false);
-  });
-
-  // The user's cache holds what their runs call, and reads faster than one of every function.
-  it('is not taken where the user has a cache folder: the run compiles and keeps its own', async () => {
-    expect(postinstall().status).toBe(0);
-    const size = statSync(path.join(installCache(), showFile())).size;
-    const configDir = path.join(copy, 'config');
-    mkdirSync(configDir, { mode: 0o700 });
-
-    const run = await profiled(['show', '1013', '--json'], { ...ciEnv(), TKT_CONFIG_DIR: configDir });
-
-    expect(run.code).toBe(0);
-    expect(run.read).not.toContain(size);
-    expect(readdirSync(path.join(configDir, 'cache', 'code'))).toEqual([expect.stringMatching(showCache)]);
-  });
-
-  it('is not taken when others may write to its folder, nor when damaged, and the run is unharmed', async () => {
-    expect(postinstall().status).toBe(0);
-    const size = statSync(path.join(installCache(), showFile())).size;
-    chmodSync(installCache(), 0o777);
-
-    const open = await profiled(['show', '1013', '--json'], ciEnv());
-
-    expect(open.code).toBe(0);
-    expect(open.read).not.toContain(size);
-
-    chmodSync(installCache(), 0o755);
-    writeFileSync(path.join(installCache(), showFile()), Buffer.alloc(size, 7));
-    const damaged = await profiled(['show', '1013', '--json'], ciEnv());
-
-    expect(damaged).toMatchObject({ code: 0, stderr: '' });
-    expect(JSON.parse(damaged.stdout)).toMatchObject({ id: 1013 });
-  });
-
-  // A clone's npm ci runs the postinstall before any build.
-  it('is skipped quietly by an install without dist/', () => {
-    rmSync(path.join(copy, 'dist'), { recursive: true });
-
-    expect(postinstall()).toMatchObject({ status: 0, stdout: '', stderr: '' });
-  });
-});
-
 // npm replaces an installed tkt in place: a run under way through an upgrade (a person at a prompt,
 // whose questions are a dependency's file loaded then) found the next build's files under the same
 // names, and took their modules for its own (a code review's finding: a crash at the first prompt).
@@ -458,7 +351,7 @@ describe('a run under way through an upgrade', () => {
     tkt(
       args,
       { TKT_CONFIG_DIR: path.join(copy, 'never-made'), TKT_URL: h.sandbox.url, TKT_TOKEN: h.sandbox.issueToken('admin') },
-      { from: path.join(copy, 'bin', 'tkt.js') },
+      path.join(copy, 'bin', 'tkt.js'),
     );
   /** Makes dist/`file` another build's: the same text under another hash, as the next build writes it. */
   const fromAnotherBuild = (file: string) => {

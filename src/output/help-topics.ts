@@ -87,8 +87,7 @@ export const HELP_TOPICS = {
       '`config set`, `alias set`, `templates edit`) fails, exit 1, naming the path that is not a folder',
       '(`error: cannot write /ci/tkt/config.json: /ci/tkt is not a folder`); lookups that cannot be',
       'cached there are a warning (with `-q` too), and a folder that is missing is not made for them:',
-      'the run keeps them in memory and writes no file (nor the code cache: it takes the one compiled at',
-      'install, `dist/code-cache/`).',
+      'the run keeps them in memory and writes no file (nor the code cache).',
     ),
   },
   'exit-codes': {

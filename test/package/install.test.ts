@@ -80,19 +80,6 @@ describe('the npm package', () => {
     expect(listing).toContain('package/dist/THIRD-PARTY-NOTICES.md');
     expect(listing.filter((file) => file.endsWith('meta.json'))).toEqual([]);
     expect(listing.filter((file) => /^package\/(src|test|scripts|bench)\//.test(file))).toEqual([]);
-    // Compiled code is made where it runs (npm's postinstall), never shipped.
-    expect(listing.filter((file) => file.startsWith('package/dist/code-cache/'))).toEqual([]);
-  });
-
-  it("leaves the code of the commands' bundles compiled by npm's postinstall, for this Node", () => {
-    const folder = path.join(prefix, 'lib/node_modules/tkt-cli/dist/code-cache');
-    const commands = readdirSync(path.join(prefix, 'lib/node_modules/tkt-cli/dist/commands')).filter((file) => !file.endsWith('.rest.cjs'));
-    const written = readdirSync(folder);
-
-    expect(written).toHaveLength(commands.length);
-    expect(written).toContainEqual(
-      expect.stringMatching(new RegExp(`^commands-show\\.[0-9a-f]{16}\\.${process.version.replace(/\./g, '\\.')}-${process.arch}\\.v8$`)),
-    );
   });
 
   it('lists every bundled package with its licence text in the notices', () => {
