@@ -61,17 +61,14 @@ function fromDist(load) {
   }
 }
 
-// A command's first file of another build (an upgrade under way: src/bundle-loader.ts) is met
-// before the run's own error handling (src/cli-run.ts), which tells the same for the files after it
-// (the error's code: BUILD_CHANGED, src/util/build-changed.ts).
-function firstBundle(load) {
-  try {
-    return load();
-  } catch (error) {
-    if (error === null || typeof error !== 'object' || error.code !== 'TKT_BUILD_CHANGED') throw error;
-    require('node:fs').writeSync(2, `error: ${error.message}\nhint: run the command again\n`);
-    process.exit(1);
-  }
+// Another build's file (an upgrade under way: src/bundle-loader.ts) met outside the run's own
+// error handling (src/cli-run.ts): a command's first file, before it; the full CLI's, after the
+// bundle left the command line to it. Told as that handling tells the files after them.
+function stopIfBuildChanged(error) {
+  const lines = loadedBundles?.buildChangedLines(error);
+  if (lines === undefined) throw error;
+  require('node:fs').writeSync(2, `${lines.join('\n')}\n`);
+  process.exit(1);
 }
 
 let loadedBundles;
@@ -91,10 +88,15 @@ if (argv.length === 2 && argv[0] === '__complete' && !argv[1].startsWith('-')) {
   // A command with a bundle of its own runs from it (dist/bundles.cjs), global options before it
   // or not; the full CLI reads any other command line, and the command lines a bundle leaves to
   // it, before it did anything.
-  const bundled = firstBundle(() => bundles().bundledRun(argv));
+  let bundled;
+  try {
+    bundled = bundles().bundledRun(argv);
+  } catch (error) {
+    stopIfBuildChanged(error);
+  }
   const fullCli = () => {
     useCompileCache();
-    return import('../dist/main.js').then(({ main }) => main(argv));
+    return import('../dist/main.js').then(({ main }) => main(argv), stopIfBuildChanged);
   };
   (bundled === undefined ? Promise.resolve(false) : bundled(argv)).then((ran) => ran || fullCli());
 }

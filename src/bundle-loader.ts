@@ -13,6 +13,9 @@ import { namesProxy } from './api/proxy-env.js';
 import { commandWord, type ProgramGrammar } from './cmdutil/quick-parse.js';
 import { BUILD_CHANGED } from './util/build-changed.js';
 
+// For the bin, which tells another build's file met outside a run's error handling as it does.
+export { buildChangedLines } from './util/build-changed.js';
+
 /** Written by the build (scripts/build-commands.mjs). */
 declare const TKT_COMMAND_BUNDLES: {
   /** Each word that names a command with a bundle (its name and aliases): the bundle's name. */

@@ -11,7 +11,7 @@ import { cleanErrorText, errorHint, type LoginGlobals } from './cmdutil/error-te
 import { isClosedPipe } from './output/write.js';
 import { whenPipeReaderGone } from './util/pipe-reader.js';
 import { isDumbTerminal } from './util/dumb-terminal.js';
-import { buildChangedMessage } from './util/build-changed.js';
+import { buildChangedLines } from './util/build-changed.js';
 
 function errorLines(
   error: unknown,
@@ -29,8 +29,8 @@ function errorLines(
     if (debug && error.stack !== undefined) lines.push(cleanErrorText(error.stack));
     return lines;
   }
-  const changed = buildChangedMessage(error);
-  if (changed !== undefined) return [`error: ${cleanErrorText(changed)}`, 'hint: run the command again'];
+  const changed = buildChangedLines(error);
+  if (changed !== undefined) return changed.map(cleanErrorText);
   const message = error instanceof Error ? error.message : String(error);
   const lines = [`error: ${cleanErrorText(message)}`];
   if (debug && error instanceof Error && error.stack !== undefined) lines.push(cleanErrorText(error.stack));

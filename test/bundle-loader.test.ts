@@ -370,7 +370,7 @@ describe('a run under way through an upgrade', () => {
 
     expect(result).toMatchObject({
       code: 1,
-      stderr: `error: tkt's files changed while it ran (an upgrade?): ${path.join(copy, 'dist', file)} is of another build\nhint: run the command again\n`,
+      stderr: `error: tkt's files changed while it ran (an upgrade?): ${path.join(copy, 'dist', file)} is of another build\nhint: run the command again (if it says this again, reinstall tkt)\n`,
     });
   });
 
@@ -381,8 +381,22 @@ describe('a run under way through an upgrade', () => {
 
     expect(result).toMatchObject({
       code: 1,
-      stderr: `error: tkt's files changed while it ran (an upgrade?): ${path.join(copy, 'dist', 'commands', 'show.rest.cjs')} is gone\nhint: run the command again\n`,
+      stderr: `error: tkt's files changed while it ran (an upgrade?): ${path.join(copy, 'dist', 'commands', 'show.rest.cjs')} is gone\nhint: run the command again (if it says this again, reinstall tkt)\n`,
     });
+  });
+
+  // The full CLI (a command line no bundle runs) imports its first chunks as it loads.
+  it('says so for a file of the full CLI that is gone', async () => {
+    const chunk = /from "\.\/(chunks\/[^"]+\.js)"/.exec(readFileSync(path.join(copy, 'dist', 'main.js'), 'utf8'))![1]!;
+    rmSync(path.join(copy, 'dist', chunk));
+
+    const result = await run(['alias', 'list']);
+
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /^error: tkt's files changed while it ran \(an upgrade\?\): Cannot find module '[^']+'.*\nhint: run the command again \(if it says this again, reinstall tkt\)\n$/,
+    );
+    expect(result.stderr).toContain(path.join(copy, 'dist', chunk));
   });
 
   it('runs as ever from files of its own build', async () => {

@@ -6,9 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BUILD_CHANGED, buildChangedMessage } from '../../src/util/build-changed.js';
+import { BUILD_CHANGED, buildChangedLines } from '../../src/util/build-changed.js';
 
-describe('buildChangedMessage', () => {
+describe('buildChangedLines', () => {
   let dir = '';
   beforeEach(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'tkt-build-changed-'));
@@ -25,18 +25,19 @@ describe('buildChangedMessage', () => {
       (failure: unknown) => failure,
     );
 
-    expect(buildChangedMessage(error)).toMatch(
-      /^tkt's files changed while it ran \(an upgrade\?\): Cannot find module '.*[\\/]dist[\\/]chunks[\\/]triage-ABCDEFGH\.js'/,
-    );
+    expect(buildChangedLines(error)).toEqual([
+      expect.stringMatching(/^error: tkt's files changed while it ran \(an upgrade\?\): Cannot find module '.*[\\/]dist[\\/]chunks[\\/]triage-ABCDEFGH\.js'/),
+      'hint: run the command again (if it says this again, reinstall tkt)',
+    ]);
   });
 
-  it('passes on the message of the bundles’ own error, and says nothing of any other failure', () => {
+  it('tells the bundles’ own error as it is, and says nothing of any other failure', () => {
     const changed = Object.assign(new Error("tkt's files changed while it ran (an upgrade?): /x/dist/commands/show.cjs is gone"), { code: BUILD_CHANGED });
     const otherModule = Object.assign(new Error("Cannot find module '/home/me/project/lib.js'"), { code: 'ERR_MODULE_NOT_FOUND' });
 
-    expect(buildChangedMessage(changed)).toBe(changed.message);
-    expect(buildChangedMessage(otherModule)).toBeUndefined();
-    expect(buildChangedMessage(new Error('connection refused'))).toBeUndefined();
-    expect(buildChangedMessage('text')).toBeUndefined();
+    expect(buildChangedLines(changed)?.[0]).toBe(`error: ${changed.message}`);
+    expect(buildChangedLines(otherModule)).toBeUndefined();
+    expect(buildChangedLines(new Error('connection refused'))).toBeUndefined();
+    expect(buildChangedLines('text')).toBeUndefined();
   });
 });
