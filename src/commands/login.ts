@@ -51,7 +51,23 @@ export async function run(options: LoginOptions, ctx: Context): Promise<void> {
   }
   const profile = profileNameToSave(ctx);
   // A session that could not be kept: nothing is asked, no password sent.
-  ctx.config.assertWritable();
+  const unmakeFolders = ctx.config.assertWritable();
+  let session: Awaited<ReturnType<typeof logIn>>;
+  try {
+    session = await logIn(options, ctx, profile);
+  } catch (error) {
+    // A login that failed leaves no config folder behind (a CI job's later runs would keep a cache in it).
+    unmakeFolders();
+    throw error;
+  }
+  if (envValue(ctx.env, 'TKT_TOKEN') !== undefined) await ctx.output.warning('TKT_TOKEN is set and overrides the saved token until it is unset\n');
+  // The JSON form only: people read the line on stderr below.
+  await ctx.output.document(withoutToken(session.user));
+  await ctx.output.note(`Logged in to ${session.baseUrl} as ${sanitizeInline(session.savedName)} (profile ${profile})\n`);
+}
+
+/** Asks what is missing, checks the URL, authenticates and saves the session under `profile`. */
+async function logIn(options: LoginOptions, ctx: Context, profile: string) {
   const saved = ctx.config.getProfile(profile);
   const knownUrl = resolveBaseUrl(ctx, saved);
   // Refused before the password is asked, or asked for (a hint would repeat the URL): every path of the service starts with /api.
@@ -68,8 +84,5 @@ export async function run(options: LoginOptions, ctx: Context): Promise<void> {
 
   const user = await authenticate(ctx, baseUrl, { username, password, domain: options.domain ?? '' });
   const savedName = await saveSession(ctx, profile, { baseUrl, allowHttp }, user, username);
-  if (envValue(ctx.env, 'TKT_TOKEN') !== undefined) await ctx.output.warning('TKT_TOKEN is set and overrides the saved token until it is unset\n');
-  // The JSON form only: people read the line on stderr below.
-  await ctx.output.document(withoutToken(user));
-  await ctx.output.note(`Logged in to ${baseUrl} as ${sanitizeInline(savedName)} (profile ${profile})\n`);
+  return { user, baseUrl, savedName };
 }

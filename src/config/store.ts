@@ -9,7 +9,7 @@
 // so it was replaced instead of worked around. Read again in conf 16.0.0 (its latest release):
 // atomically 2.1.1 still loads when-exit 2.1.5, which hooks SIGHUP, SIGINT, SIGTERM and more on
 // load and re-raises the signal with process.kill(process.pid, signal); conf still takes no lock.
-import { chmodSync, lstatSync, mkdirSync, promises as fsPromises, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, promises as fsPromises, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { OperationError } from '../errors.js';
@@ -65,7 +65,18 @@ export function createConfigStore(dir: string | undefined, options: ConfigStoreO
       // The profile is saved into the settings file, read first; a folder of another owner or a
       // read-only one would take the token the service issued and throw it away.
       readSettings();
+      const made = [dir, tokens].filter(missing);
       assertWritableFolders(run, dir, tokens);
+      return () => {
+        for (const folder of made.reverse()) {
+          try {
+            // Not recursive: a folder something was written to since stays.
+            rmdirSync(folder);
+          } catch {
+            // Kept: it is not empty, or no longer there.
+          }
+        }
+      };
     },
 
     async saveProfile(name, changes) {

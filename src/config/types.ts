@@ -59,8 +59,10 @@ export interface ConfigStore extends ConfigReader {
   /**
    * Throws what a write of the settings and a token would meet (a file where the folder should be, a
    * settings file it cannot read, a folder it may not write), making the folders: login checks before sending a password.
+   * Returns what removes the folders it made, while they are still empty: a login that then fails
+   * leaves no config folder, whose being there would make later runs keep a cache in it.
    */
-  assertWritable(): void;
+  assertWritable(): () => void;
   /** Merges `changes` into the saved profile. */
   saveProfile(name: string, changes: Profile): Promise<void>;
   /**

@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -152,6 +152,29 @@ describe('tkt login', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--password-stdin');
     expect(h.sandbox.stats.requests).toBe(0);
+  });
+
+  // A fresh user's review: a failed login left ~/.config/tkt and tokens/ behind, empty, and a CI
+  // job's later runs with TKT_URL and TKT_TOKEN then kept their code cache there.
+  it('leaves no config folder behind when it fails, and keeps one that was there', async () => {
+    const fresh = join(h.configDir, 'fresh', 'tkt');
+    const failures: [string[], Record<string, string>, number][] = [
+      [['login', '--url', h.sandbox.url, '-u', 'admin'], {}, 2],
+      [['login', '--url', h.sandbox.url, '-u', 'admin'], { TKT_PASSWORD: 'wrong' }, 4],
+    ];
+    for (const [argv, env, code] of failures) {
+      const result = await h.cli(argv, { env: { ...env, TKT_CONFIG_DIR: fresh } });
+      expect(result.code, result.stderr).toBe(code);
+      expect(existsSync(fresh), argv.join(' ')).toBe(false);
+    }
+
+    // What stands for ~/.config is made as for any write, and stays.
+    rmSync(join(h.configDir, 'fresh'), { recursive: true });
+    const kept = await h.cli(['login', '-u', 'admin'], { env: { TKT_PASSWORD: 'wrong' } });
+
+    // The config folder was there (its config.json); tokens/, made by this login, is taken back.
+    expect(kept.code).toBe(4);
+    expect(readdirSync(h.configDir)).toEqual(['config.json']);
   });
 
   it('exits 2 without a request when there is no user name and no terminal', async () => {
