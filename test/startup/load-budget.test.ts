@@ -87,24 +87,24 @@ const BUDGETS: Record<string, Budget> = {
     forbidden: FAST_ANSWER,
   }, // 76.9 KB, 1 file (74.8 before the CI review's fixes: the wrong base path's 404, the unreadable token)
   '__complete site': { argv: () => ['__complete', 'site'], distKB: 79 + NODE_CACHE_FINDER.KB, files: 1 + NODE_CACHE_FINDER.files, forbidden: FAST_ANSWER }, // 76.9 KB, 1 file (74.8 before the CI review's fixes: the wrong base path's 404, the unreadable token)
-  'show ID': { argv: () => ['show', '1013'], distKB: 324, files: 2, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 322.6 KB, 2 files (320.5 before the check that each file is of the run's own build; 318.4 before the CI and screen-reader reviews' fixes: a wrong base path, the --json lines of a run failed before sending, an unreadable token; 347.7 before the cold features, the prompts, --query, --web, --dry-run and the proxy's client, moved to dist/commands/show.rest.cjs)
-  'show ID --json': { argv: () => ['show', '1013', '--json'], distKB: 324, files: 2, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 322.6 KB, 2 files (320.5 before the same; 318.4 before the reviews' fixes; 347.7 before the cold features moved to dist/commands/show.rest.cjs)
-  list: { argv: () => ['list'], distKB: 345, files: 2, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 343.4 KB, 2 files (341.2 before the same; 339.1 before the reviews' fixes; 362.3 before the cold features moved to dist/commands/list.rest.cjs)
+  'show ID': { argv: () => ['show', '1013'], distKB: 325, files: 2, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 323.4 KB, 2 files (322.6 before a failed login's folders were taken back; 320.5 before the check that each file is of the run's own build; 318.4 before the CI and screen-reader reviews' fixes: a wrong base path, the --json lines of a run failed before sending, an unreadable token; 347.7 before the cold features, the prompts, --query, --web, --dry-run and the proxy's client, moved to dist/commands/show.rest.cjs)
+  'show ID --json': { argv: () => ['show', '1013', '--json'], distKB: 325, files: 2, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 323.4 KB, 2 files (322.6 before a failed login's folders were taken back; 320.5 before the same; 318.4 before the reviews' fixes; 347.7 before the cold features moved to dist/commands/show.rest.cjs)
+  list: { argv: () => ['list'], distKB: 346, files: 2, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 344.2 KB, 2 files (343.4 before a failed login's folders were taken back; 341.2 before the same; 339.1 before the reviews' fixes; 362.3 before the cold features moved to dist/commands/list.rest.cjs)
   // Global options before the command's word: the same bundle (src/bundle-loader.ts finds the word).
   '--profile default --json show ID': {
     argv: () => ['--profile', 'default', '--json', 'show', '1013'],
-    distKB: 324,
+    distKB: 325,
     files: 2,
     forbidden: NO_FROM_FILE_NEVER,
     quick: true,
-  }, // 322.6 KB, 2 files
-  'close ID': { argv: () => ['close', nextTicket()], distKB: 360, files: 2, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 358.8 KB, 2 files (356.6 before the same; 353.7 before the reviews' fixes; 384.0 before the cold features moved to dist/commands/close.rest.cjs)
-  '-q close ID': { argv: () => ['-q', 'close', nextTicket()], distKB: 360, files: 2, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 358.8 KB, 2 files (356.6 before the same; 353.7 before the reviews' fixes; 384.0 before the cold features moved to dist/commands/close.rest.cjs)
-  'pickup ID': { argv: () => ['pickup', nextTicket()], distKB: 331, files: 2, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 330.2 KB, 2 files (328.0 before the same; 325.4 before the reviews' fixes; 355.0 before the cold features moved to dist/commands/pickup.rest.cjs)
-  'attach ID FILE': { argv: () => ['attach', '1013', uploadFile], distKB: 293, files: 2, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 291.8 KB, 2 files (289.6 before the same; 287.2 before the reviews' fixes; 312.0 before the cold features moved to dist/commands/attach.rest.cjs)
+  }, // 323.4 KB, 2 files
+  'close ID': { argv: () => ['close', nextTicket()], distKB: 361, files: 2, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 359.6 KB, 2 files (358.8 before a failed login's folders were taken back; 356.6 before the same; 353.7 before the reviews' fixes; 384.0 before the cold features moved to dist/commands/close.rest.cjs)
+  '-q close ID': { argv: () => ['-q', 'close', nextTicket()], distKB: 361, files: 2, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 359.6 KB, 2 files (358.8 before a failed login's folders were taken back; 356.6 before the same; 353.7 before the reviews' fixes; 384.0 before the cold features moved to dist/commands/close.rest.cjs)
+  'pickup ID': { argv: () => ['pickup', nextTicket()], distKB: 333, files: 2, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 331.1 KB, 2 files (330.2 before a failed login's folders were taken back; 328.0 before the same; 325.4 before the reviews' fixes; 355.0 before the cold features moved to dist/commands/pickup.rest.cjs)
+  'attach ID FILE': { argv: () => ['attach', '1013', uploadFile], distKB: 294, files: 2, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 292.6 KB, 2 files (291.8 before a failed login's folders were taken back; 289.6 before the same; 287.2 before the reviews' fixes; 312.0 before the cold features moved to dist/commands/attach.rest.cjs)
   create: {
     argv: () => ['create', '-q', ...validCreateArgs()],
-    distKB: 410, // 409.0 KB, 2 files (406.8 before the check that each file is of the run's own build; 404.7 before the reviews' fixes; 475.3 before the cold features, the prompts, --from, --once, --dry-run and the proxy's client, moved to dist/commands/create.rest.cjs)
+    distKB: 411, // 409.8 KB, 2 files (409.0 before a failed login's folders were taken back; 406.8 before the check that each file is of the run's own build; 404.7 before the reviews' fixes; 475.3 before the cold features, the prompts, --from, --once, --dry-run and the proxy's client, moved to dist/commands/create.rest.cjs)
     files: 2,
     forbidden: REQUEST_NEVER,
     quick: true,
