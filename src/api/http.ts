@@ -100,7 +100,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       () => true,
       (probe: unknown) => (probe instanceof ApiError && probe.status === 404 ? false : undefined),
     );
-  async function sendChecked(plan: RequestPlan, sendOptions: SendOptions = {}): Promise<ApiResponse> {
+  // Once the service answered under the base URL, a 404 is the resource's: a bulk run's requests go
+  // straight to send, without this check's promise and try around each.
+  const sendChecked = (plan: RequestPlan, sendOptions: SendOptions = {}): Promise<ApiResponse> =>
+    baseUrlFound ? send(plan, sendOptions) : sendFirst(plan, sendOptions);
+
+  async function sendFirst(plan: RequestPlan, sendOptions: SendOptions): Promise<ApiResponse> {
     try {
       const response = await send(plan, sendOptions);
       baseUrlFound = true;

@@ -58,23 +58,24 @@ export function cliActingWords(ids: readonly string[]): ActingWords {
 
 /** The user who acts, for the form's SubmitBy/CloseBy; `action` says what they do, in user words ("resolves"). */
 export async function actingUser(ctx: Context, by: string | undefined, action: 'resolves' | 'closes', words: ActingWords): Promise<ActingUser> {
-  const { createLookups } = await import('../lookups/index.js');
-  const lookups = createLookups(ctx);
+  // Loaded only for a name to find or show: the user the token names, the usual case, needs none.
+  let loaded: Lookups | undefined;
+  const lookups = async (): Promise<Lookups> => (loaded ??= (await import('../lookups/index.js')).createLookups(ctx));
   // The technicians of --by or of the question are loaded already: naming the one chosen costs nothing.
   const named = async (id: string): Promise<ActingUser> => {
     const { userId, fullName, username } = await ctx.session();
     const you = userId !== undefined && sameId(userId, id);
-    const name = you ? (fullName ?? username) : await lookups.nameOf('assignee', id);
+    const name = you ? (fullName ?? username) : await (await lookups()).nameOf('assignee', id);
     const label = [name, ...(you ? ['you'] : [])].filter((part) => part !== undefined).join(', ');
     return { id, label: label === '' ? undefined : label };
   };
-  if (by !== undefined) return named(String(await lookups.resolve('assignee', by, words.typed)));
+  if (by !== undefined) return named(String(await (await lookups()).resolve('assignee', by, words.typed)));
   const session = await ctx.session();
   if (session.userId !== undefined) return named(session.userId);
   if (!ctx.io.canPrompt) {
     throw new UsageError(`cannot tell who ${action} ${words.tickets}: ${noUserIn(session)}`, { hint: words.hint });
   }
-  return named(await askWho(ctx, lookups, `Who ${action} ${words.tickets} (${words.typed.flag})? The token names no user`));
+  return named(await askWho(ctx, await lookups(), `Who ${action} ${words.tickets} (${words.typed.flag})? The token names no user`));
 }
 
 /** The acting user's ID alone, for what sends without showing the request: one ticket's, unless `words` say otherwise. */

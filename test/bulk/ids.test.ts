@@ -61,6 +61,16 @@ describe('collectIds from stdin', () => {
     expect(await collectIds(['-'], stdinOf('5\n3\n5\n3\n8\n'))).toEqual([5, 3, 8]);
   });
 
+  // Split by tkt itself since node:readline went from the run: lines end where readline ended them.
+  it('ends lines at \\n, \\r\\n and a lone \\r, a \\r\\n split across chunks counted once, and joins a character split across chunks', async () => {
+    expect(await collectIds(['-'], stdinOf('1\r', '\n2\r3\n# 4\r\n5'))).toEqual([1, 2, 3, 5]);
+    expect(await usageMessage(collectIds(['-'], stdinOf('12\r', '\nPrinter on fire\n')))).toBe('stdin line 2 has no ticket ID: "Printer on fire"');
+    const accented = Buffer.from('✓ #7 closed\nÜbel\n');
+    const split = accented.indexOf(Buffer.from('Ü')) + 1;
+    const message = await usageMessage(collectIds(['-'], () => Readable.from([accented.subarray(0, split), accented.subarray(split)])));
+    expect(message).toBe('stdin line 2 has no ticket ID: "Übel"');
+  });
+
   it('names the line number of a line without an ID', async () => {
     expect(await usageMessage(collectIds(['-'], stdinOf('12\n# note\nPrinter on fire\n13\n')))).toBe('stdin line 3 has no ticket ID: "Printer on fire"');
   });
