@@ -90,9 +90,11 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
   ]);
   const concurrency = parseConcurrency(options.concurrency ?? String(userSettings(ctx).defaultConcurrency));
   // Typed IDs end with Ctrl-D, which a person at a terminal may not guess: a run that waits for them says so.
-  if (options.ids.includes('-') && ctx.io.stdinIsTTY && ctx.io.stderrIsTTY)
-    await writeText(ctx.io.stderr, 'reading ticket IDs from the terminal, one a line; Ctrl-D to end\n');
-  const ids = await collectIds(options.ids, () => ctx.io.stdin, ctx.signal);
+  const typed = options.ids.includes('-') && ctx.io.stdinIsTTY && ctx.io.stderrIsTTY;
+  if (typed) await writeText(ctx.io.stderr, 'reading ticket IDs from the terminal, one a line; Ctrl-D to end\n');
+  // A Ctrl-C among the IDs typed: the run's summary starts under the terminal's "^C", not after it.
+  const stopListening = typed ? breakLineAfterCtrlC(ctx.io, ctx.signal) : undefined;
+  const ids = await collectIds(options.ids, () => ctx.io.stdin, ctx.signal).finally(stopListening);
   // Stopped while stdin was read: nothing is prepared, asked or sent, each ID read is reported not started.
   const stopped = ctx.signal.aborted;
   if (ids.length === 0) {
