@@ -14,7 +14,7 @@ const COMMENT = /^#(?!\d)/;
 const SIGNED = /(^|\s)[-+]$/;
 const SHOWN_LINE_LENGTH = 60;
 /** Where a line ends, as readline ends one: \n, \r\n, or a \r alone. */
-const LINE_END = /\r\n|\r|\n/;
+const LINE_END = /\r\n|\r|\n/g;
 /** About two million IDs: far more than any list, far less memory than an endless stdin. */
 const MAX_STDIN_ID_BYTES = 16 * 1024 * 1024;
 
@@ -54,20 +54,31 @@ async function readStdinIds(stdin: Readable, signal: AbortSignal | undefined): P
     const id = idOfLine(line, (lineNumber += 1));
     if (id !== undefined) ids.push(id);
   };
-  // Split here rather than by node:readline, whose seven modules a `close -` loaded only for this.
+  // Split here rather than by node:readline, whose seven modules a `close -` loaded only for this,
+  // as readline splits: a line ends at \n, \r\n or a \r alone, a \r ends its line at once (a
+  // signal before the next chunk keeps it), and a \n that starts the next chunk is its \r's.
   const decoder = new StringDecoder('utf8');
-  let partial = '';
+  // The line under way, in the pieces the chunks brought: a long line is joined once, at its end.
+  let pieces: string[] = [];
+  let afterCarriageReturn = false;
   try {
     for await (const chunk of guardText(stdin, 'the IDs on stdin', signal, MAX_STDIN_ID_BYTES)) {
-      const text = partial + decoder.write(chunk as Buffer);
-      // A \r that ends a chunk may be the first half of a \r\n: it waits for the next one.
-      const cut = text.endsWith('\r') ? text.length - 1 : text.length;
-      const lines = text.slice(0, cut).split(LINE_END);
-      partial = lines.pop()! + text.slice(cut);
-      for (const line of lines) take(line);
+      let text = decoder.write(chunk as Buffer);
+      // Nothing decoded yet (a character split across chunks): what follows the \r is still to come.
+      if (text === '') continue;
+      if (afterCarriageReturn && text.startsWith('\n')) text = text.slice(1);
+      afterCarriageReturn = text.endsWith('\r');
+      let start = 0;
+      for (const end of text.matchAll(LINE_END)) {
+        pieces.push(text.slice(start, end.index));
+        take(pieces.join(''));
+        pieces = [];
+        start = end.index + end[0].length;
+      }
+      if (start < text.length) pieces.push(text.slice(start));
     }
-    const last = partial + decoder.end();
-    if (last !== '') for (const line of last.split(LINE_END)) take(line);
+    // Bytes of a character cut short at the very end are dropped, as readline dropped them.
+    if (pieces.length > 0) take(pieces.join(''));
   } catch (error) {
     // Stopped while a writer was still giving IDs: those read so far are the run's, each
     // reported as not started (README: Scripting).

@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { collectIds } from '../../src/bulk/ids.js';
 import { ExitCode, UsageError } from '../../src/errors.js';
@@ -55,6 +55,30 @@ describe('collectIds from stdin', () => {
   it('skips blank lines and # comments, reads lines split across chunks and a last line without newline', async () => {
     const ids = await collectIds(['-'], stdinOf('# from the morning list\n\n   \n1', '2\n  # 99 is not an ID\n1', '3'));
     expect(ids).toEqual([12, 13]);
+  });
+
+  // A review of the splitter that replaced readline's: it held a \r that ended a chunk back for
+  // the chunk after, so a signal before that chunk lost the line, which readline had given.
+  it('keeps a line ended by a \\r alone when a signal stops the read before more comes', async () => {
+    for (const written of ['1013\n1014\r', '1013\r\n1014\r']) {
+      const stdin = new PassThrough();
+      const controller = new AbortController();
+      const read = collectIds(['-'], () => stdin, controller.signal);
+      stdin.write(written);
+      // What was written is read before the signal comes: a few turns of the event loop.
+      for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+      controller.abort('SIGINT');
+
+      expect(await read, JSON.stringify(written)).toEqual([1013, 1014]);
+    }
+  });
+
+  // readline never flushed its decoder: bytes of a character cut short at the very end were no line.
+  it('drops the bytes of a character cut short at the end of stdin', async () => {
+    const cut = (text: string, extra: number[]) => () => Readable.from([Buffer.concat([Buffer.from(text), Buffer.from(extra)])]);
+    expect(await collectIds(['-'], cut('1013\n', [0xc3]))).toEqual([1013]);
+    expect(await collectIds(['-'], cut('', [0xef, 0xbb]))).toEqual([]);
+    expect(await usageMessage(collectIds(['-'], cut('1013\nabc', [0xc3])))).toBe('stdin line 2 has no ticket ID: "abc"');
   });
 
   it('drops duplicates keeping the first order', async () => {
