@@ -146,7 +146,6 @@ export function createIO(proc: ProcessStreams, globals: GlobalOptions, liveLines
     color: colorAllowed(globals, proc.env, stderrIsTTY),
     animate: stderrIsTTY && cursorControl && !screenReader && colorAllowed(globals, proc.env, stderrIsTTY),
     cursorControl,
-    linePrompts: !cursorControl || screenReader,
     screenReader,
     // Colour is stderr's to allow (2>/dev/null at a terminal: plain data too); FORCE_COLOR is
     // for a terminal that does not say so (CI logs), never for data in a pipe.
@@ -380,7 +379,7 @@ export async function createProcessContext(
         suspend: () => suspend({ release: async () => {}, retake: () => {} }),
         rows: () => io.size().rows,
         cursorControl: io.cursorControl,
-        linePrompts: io.linePrompts,
+        screenReader: io.screenReader,
         columns: () => io.size().columns,
       });
     }),

@@ -33,12 +33,10 @@ export interface IO {
   /** stdin and stderr are TTYs and neither --no-input nor CI: commands may ask. */
   canPrompt: boolean;
   /**
-   * Questions are asked line by line (prompts/line-prompts.ts), not drawn: at a dumb terminal
-   * (cursorControl false) and for a screen reader (TKT_SCREEN_READER), which reads a drawn picker
-   * again whole at each arrow key.
+   * TKT_SCREEN_READER (util/dumb-terminal.ts): questions are asked line by line, as at a dumb
+   * terminal (a reader reads a drawn picker again whole at each arrow key), nothing animates, and
+   * triage keeps the terminal's cursor on the highlighted row.
    */
-  linePrompts: boolean;
-  /** TKT_SCREEN_READER: triage keeps the terminal's cursor on the highlighted row (util/dumb-terminal.ts). */
   screenReader: boolean;
   /**
    * The lines drawn in place on stderr that show now (progress.ts, TransientLine): a line the run

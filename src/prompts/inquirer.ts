@@ -40,8 +40,8 @@ export interface PrompterIO {
    * it); false at a dumb terminal, where questions are asked line by line (line-prompts.ts).
    */
   cursorControl?: boolean;
-  /** IO.linePrompts: questions asked line by line (a dumb terminal, a screen reader). */
-  linePrompts?: boolean;
+  /** IO.screenReader: questions asked line by line, as at a dumb terminal. */
+  screenReader?: boolean;
   /** The terminal's width: the "waiting" line is kept to one row, which \r can go back to. */
   columns?: () => number;
 }
@@ -170,8 +170,8 @@ export function createInquirerPrompter(io: PrompterIO): Prompter {
   };
 
   // A dumb terminal (IO.cursorControl false) would show inquirer's redrawing as text, and a screen
-  // reader read it again whole at each key: questions answered line by line there (IO.linePrompts).
-  if (io.cursorControl === false || io.linePrompts === true) {
+  // reader read it again whole at each key: questions answered line by line there.
+  if (io.cursorControl === false || io.screenReader === true) {
     const lines = createLinePrompts(typeAhead, io, searchMatches);
     return {
       input: (options) => lines.input({ ...options, message: sanitizeInline(options.message) }),

@@ -151,14 +151,15 @@ describe('readGlobals', () => {
 // A screen-reader review: drawn pickers were read again whole at each arrow key, and the only way
 // to line-by-line questions was TERM=dumb, which triage refuses.
 describe('TKT_SCREEN_READER', () => {
-  it('asks line by line and animates nothing, at a terminal that still moves its cursor', () => {
+  // That the questions then come line by line: test/pty/dumb-terminal.test.ts, at a real terminal.
+  it('is on for a reader, who gets nothing animated, at a terminal that still moves its cursor', () => {
     const reader = io(ALL_TTY, { TKT_SCREEN_READER: '1' });
-    expect(reader).toMatchObject({ linePrompts: true, screenReader: true, animate: false, cursorControl: true, color: true });
-    expect(io(ALL_TTY)).toMatchObject({ linePrompts: false, screenReader: false, animate: true });
+    expect(reader).toMatchObject({ screenReader: true, animate: false, cursorControl: true, color: true });
+    expect(io(ALL_TTY)).toMatchObject({ screenReader: false, animate: true });
   });
 
-  it('is off when empty, 0 or false; TERM=dumb asks line by line without it', () => {
+  it('is off when empty, 0 or false, and TERM=dumb does not set it (its own cursorControl does)', () => {
     for (const value of ['', '0', 'false', 'FALSE']) expect(io(ALL_TTY, { TKT_SCREEN_READER: value }).screenReader, value).toBe(false);
-    expect(io(ALL_TTY, { TERM: 'dumb' })).toMatchObject({ linePrompts: true, screenReader: false });
+    expect(io(ALL_TTY, { TERM: 'dumb' })).toMatchObject({ cursorControl: false, screenReader: false });
   });
 });

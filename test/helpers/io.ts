@@ -53,7 +53,6 @@ export function createTestIO(options: TestIOOptions = {}): TestIO {
       animate: (options.color ?? false) && isTTY,
       stdoutColor: (options.color ?? false) && isTTY,
       cursorControl: true,
-      linePrompts: false,
       screenReader: false,
       size: () => ({ columns: options.columns ?? 80, rows: options.rows ?? 24, rowsReported: options.rowsReported ?? isTTY }),
       canPrompt: options.canPrompt ?? isTTY,
