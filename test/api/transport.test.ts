@@ -56,6 +56,52 @@ async function rawServer(answer: string): Promise<{ origin: string; heads: strin
   return { origin: `http://127.0.0.1:${port}`, heads };
 }
 
+/**
+ * A raw server answering "ok" on each connection, the head's extra lines from `extra(connection)`
+ * (the connection's number), with `holdFirst` the first answer only once a second connection is
+ * open (so that two requests take two); `connected[n]` and `closed[n]` settle as connection n
+ * opens and closes.
+ */
+async function closeWatchingServer(
+  extra: (connection: number) => string,
+  { holdFirst = false } = {},
+): Promise<{
+  origin: string;
+  connected: Promise<void>[];
+  closed: Promise<void>[];
+  open: () => number;
+}> {
+  const opened: Array<() => void> = [];
+  const ended: Array<() => void> = [];
+  const connected = [0, 1].map((at) => new Promise<void>((resolve) => (opened[at] = resolve)));
+  const closed = [0, 1].map((at) => new Promise<void>((resolve) => (ended[at] = resolve)));
+  const sockets = new Set<Socket>();
+  let count = 0;
+  const server = createServer((socket) => {
+    const connection = count++;
+    sockets.add(socket);
+    socket.on('close', () => {
+      sockets.delete(socket);
+      ended[connection]?.();
+    });
+    opened[connection]?.();
+    socket.once('data', () => {
+      const answer = () => socket.write(`HTTP/1.1 200 OK\r\ncontent-length: 2\r\n${extra(connection)}\r\nok`);
+      if (holdFirst && connection === 0) void connected[1]!.then(answer);
+      else answer();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(
+    () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  );
+  return { origin: `http://127.0.0.1:${(server.address() as { port: number }).port}`, connected, closed, open: () => sockets.size };
+}
+
 async function text(answer: PoolAnswer): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of answer.body) chunks.push(chunk);
@@ -170,6 +216,33 @@ describe('createTransport, direct', () => {
 
     // The transport is not closed: the idle limit alone ends the connection.
     await closed;
+  });
+
+  it('keeps no connection the service says it keeps a second or less (Keep-Alive: timeout=1), as node:http does', async () => {
+    const server = await closeWatchingServer(() => 'keep-alive: timeout=1\r\n');
+    const send = createTransport({ proxies: NO_PROXY, connectTimeoutMs: 5_000, idleSocketMs: 60_000 });
+    closers.push(() => send.close());
+
+    expect(await text(await send.request({ origin: server.origin, path: '/', method: 'GET' }))).toBe('ok');
+
+    await server.closed[0];
+  });
+
+  it('ends a connection whose service announced a shorter keep-alive a second early, before one idle longer', async () => {
+    // The first connection's answer announces nothing (kept the idle limit, a minute); the second's, 2 s.
+    const server = await closeWatchingServer((connection) => (connection === 0 ? '' : 'keep-alive: timeout=2\r\n'), { holdFirst: true });
+    const send = createTransport({ proxies: NO_PROXY, connectTimeoutMs: 5_000, idleSocketMs: 60_000 });
+    closers.push(() => send.close());
+    const first = send.request({ origin: server.origin, path: '/', method: 'GET' });
+    await server.connected[0];
+    const second = send.request({ origin: server.origin, path: '/', method: 'GET' });
+    await server.connected[1];
+
+    expect(await text(await first)).toBe('ok');
+    expect(await text(await second)).toBe('ok');
+
+    await server.closed[1];
+    expect(server.open()).toBe(1);
   });
 
   it('keeps an idle connection open for the next request without holding the process open', async () => {
