@@ -36,8 +36,73 @@ export function timerMs(ms: number): number {
   return Math.min(ms, LONGEST_TIMER_MS);
 }
 
-export function startDeadline(requestedMs: number): Deadline {
-  return new RequestDeadline(timerMs(requestedMs));
+/**
+ * Starts deadlines of one length (a client's --timeout), all on one timer: each request of a bulk
+ * run setting and clearing a timer of its own cost 2.5% of a 4,000-ticket close (README,
+ * Performance). Running deadlines pass in the order they started (or restarted); the timer is
+ * armed for the first only, and cleared once none runs, so that it holds no finished run open.
+ */
+export function deadlineClock(requestedMs: number): () => Deadline {
+  const clock = new SharedClock(timerMs(requestedMs));
+  return () => new RequestDeadline(clock);
+}
+
+/** Milliseconds of a monotonic clock: a change of the system's time neither passes nor stretches a deadline. */
+function monotonicMs(): number {
+  const [seconds, nanoseconds] = process.hrtime();
+  return seconds * 1000 + nanoseconds / 1e6;
+}
+
+/** The running deadlines of one length, first to pass first, and the one timer for them. */
+class SharedClock {
+  first: RequestDeadline | undefined;
+  last: RequestDeadline | undefined;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(readonly ms: number) {}
+
+  add(deadline: RequestDeadline): void {
+    deadline.passesAt = monotonicMs() + this.ms;
+    deadline.previous = this.last;
+    deadline.next = undefined;
+    if (this.last === undefined) this.first = deadline;
+    else this.last.next = deadline;
+    this.last = deadline;
+    deadline.running = true;
+    this.#timer ??= setTimeout(this.#tick, this.ms);
+  }
+
+  remove(deadline: RequestDeadline): void {
+    if (!deadline.running) return;
+    this.#unlink(deadline);
+    if (this.first === undefined) {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
+  }
+
+  #unlink(deadline: RequestDeadline): void {
+    deadline.running = false;
+    if (deadline.previous === undefined) this.first = deadline.next;
+    else deadline.previous.next = deadline.next;
+    if (deadline.next === undefined) this.last = deadline.previous;
+    else deadline.next.previous = deadline.previous;
+    deadline.previous = undefined;
+    deadline.next = undefined;
+  }
+
+  // Armed for the first deadline that was running then: those stopped since are gone from the list.
+  readonly #tick = (): void => {
+    this.#timer = undefined;
+    const now = monotonicMs();
+    for (let due = this.first; due !== undefined && due.passesAt <= now; due = this.first) {
+      this.#unlink(due);
+      due.pass();
+    }
+    // A timer may fire a fraction of a millisecond before the clock says its time came: armed again
+    // for the rest (unless a deadline told it passed started another, which armed it).
+    if (this.first !== undefined) this.#timer ??= setTimeout(this.#tick, Math.max(1, Math.ceil(this.first.passesAt - now)));
+  };
 }
 
 /**
@@ -55,16 +120,16 @@ class RequestDeadline implements Deadline, AbortLike {
   // 500-ticket close, V8 promoted 3.5 MB to its old space (1.2 MB without), 60 ms more CPU.
   readonly #racers = new Set<(reason: DeadlineExceeded) => void>();
   #passed: DeadlineExceeded | undefined;
-  readonly #timer: NodeJS.Timeout;
+  readonly #clock: SharedClock;
+  // The clock's: when this deadline passes, and its place among the running ones.
+  passesAt = 0;
+  running = false;
+  previous: RequestDeadline | undefined;
+  next: RequestDeadline | undefined;
 
-  constructor(ms: number) {
-    this.#timer = setTimeout(() => {
-      const passed = new DeadlineExceeded(`deadline of ${ms}ms passed`);
-      this.#passed = passed;
-      this.abort(passed);
-      for (const reject of this.#racers) reject(passed);
-      this.#racers.clear();
-    }, ms);
+  constructor(clock: SharedClock) {
+    this.#clock = clock;
+    clock.add(this);
   }
 
   get signal(): AbortLike {
@@ -88,13 +153,24 @@ class RequestDeadline implements Deadline, AbortLike {
     if (index !== -1) this.#listeners.splice(index, 1);
   }
 
-  // An upload calls this for every chunk: refresh() re-arms the same timer, no new one each time.
+  // An upload calls this for every chunk: the deadline goes to the end of the clock's list.
   restart(): void {
-    if (!this.#aborted) this.#timer.refresh();
+    if (this.#aborted || !this.running) return;
+    this.#clock.remove(this);
+    this.#clock.add(this);
   }
 
   stop(): void {
-    clearTimeout(this.#timer);
+    this.#clock.remove(this);
+  }
+
+  /** The clock's: the time is up. */
+  pass(): void {
+    const passed = new DeadlineExceeded(`deadline of ${this.#clock.ms}ms passed`);
+    this.#passed = passed;
+    this.abort(passed);
+    for (const reject of this.#racers) reject(passed);
+    this.#racers.clear();
   }
 
   abort(reason: unknown): void {

@@ -5,7 +5,7 @@
 import { AbandonedRequestError, InterruptedError, NetworkError, StoppedWhileSendingError, TktError, isStopSignal, stoppedHow } from '../errors.js';
 import { header, isSuccess, type Received } from './answer.js';
 import { formatBytes, parseBody, type ParsedBody } from './body.js';
-import { DeadlineExceeded, startDeadline, type Deadline } from './deadline.js';
+import { DeadlineExceeded, deadlineClock, type Deadline } from './deadline.js';
 import { networkError, tooLargeError, type Progress } from './http-errors.js';
 import { originOf } from './redirects.js';
 import { proxyRoute } from './network-advice.js';
@@ -58,6 +58,7 @@ export type Exchanger = (request: Exchange, url: string) => Promise<Received>;
 export function createExchanger(settings: ExchangeSettings): Exchanger {
   const { pool, token, timeoutMs, halt, stop } = settings;
   const requests = settings.requests ?? { count: 0 };
+  const startDeadline = deadlineClock(timeoutMs);
   const authorization = `Bearer ${token}`;
   // In data (a successful answer) only a token long enough not to be ordinary text is replaced:
   // a test's TKT_TOKEN=x must not turn every x of a ticket into ***.
@@ -96,7 +97,7 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
 
     // Date.now(), not performance.now(): the latter loads perf_hooks (a dozen modules) for a trace figure.
     const started = Date.now();
-    const deadline = startDeadline(timeoutMs);
+    const deadline = startDeadline();
     inFlight.add(deadline);
     // Halted or given up while the body was being built: the request is given up as it starts.
     if (halt?.aborted) deadline.abort(halt.reason);

@@ -1,14 +1,16 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DeadlineExceeded, startDeadline } from '../../src/api/deadline.js';
+import { DeadlineExceeded, deadlineClock } from '../../src/api/deadline.js';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
 
 const never = new Promise<never>(() => undefined);
+/** A deadline on a clock of its own. */
+const startDeadline = (ms: number) => deadlineClock(ms)();
 
-describe('startDeadline', () => {
+describe('a deadline', () => {
   it('rejects work that outlives it, even work that never settles, and aborts its signal', async () => {
     const deadline = startDeadline(300);
     const raced = deadline.race(never);
@@ -105,5 +107,69 @@ describe('startDeadline', () => {
     await vi.advanceTimersByTimeAsync(300);
     deadline.abort(new Error('halted later'));
     expect(told).toEqual(['first', 'last: TimeoutError']);
+  });
+});
+
+describe('a clock of deadlines (one per client: its requests share one timer)', () => {
+  it('passes each deadline at its own time, on one timer', async () => {
+    const start = deadlineClock(300);
+    const first = start();
+    await vi.advanceTimersByTimeAsync(100);
+    const second = start();
+    expect(vi.getTimerCount()).toBe(1);
+
+    await vi.advanceTimersByTimeAsync(200);
+    expect([first.signal.aborted, second.signal.aborted]).toEqual([true, false]);
+    await vi.advanceTimersByTimeAsync(99);
+    expect(second.signal.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(second.signal.aborted).toBe(true);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('never passes a stopped deadline, and leaves no timer once none runs (a finished run is not held open)', async () => {
+    const start = deadlineClock(300);
+    const stopped = start();
+    await vi.advanceTimersByTimeAsync(100);
+    const running = start();
+    stopped.stop();
+
+    await vi.advanceTimersByTimeAsync(300);
+    expect([stopped.signal.aborted, running.signal.aborted]).toEqual([false, true]);
+
+    start().stop();
+    start().stop();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('restart sends a deadline after the others: each still passes at its own time', async () => {
+    const start = deadlineClock(300);
+    const upload = start();
+    await vi.advanceTimersByTimeAsync(100);
+    const read = start();
+    await vi.advanceTimersByTimeAsync(100);
+    upload.restart();
+
+    await vi.advanceTimersByTimeAsync(200);
+    expect([upload.signal.aborted, read.signal.aborted]).toEqual([false, true]);
+    await vi.advanceTimersByTimeAsync(99);
+    expect(upload.signal.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(upload.signal.aborted).toBe(true);
+  });
+
+  it('times a deadline started by the listener of one passing (a retry as the first gives up) as any other', async () => {
+    const start = deadlineClock(300);
+    const started: ReturnType<typeof start>[] = [];
+    start().signal.addEventListener('abort', () => started.push(start()));
+
+    await vi.advanceTimersByTimeAsync(300);
+    expect(started).toHaveLength(1);
+    expect(vi.getTimerCount()).toBe(1);
+    await vi.advanceTimersByTimeAsync(299);
+    expect(started[0]!.signal.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(started[0]!.signal.aborted).toBe(true);
+    expect(vi.getTimerCount()).toBe(0);
   });
 });
