@@ -7,7 +7,7 @@ import { header, isSuccess, type Received } from './answer.js';
 import { formatBytes, parseBody, type ParsedBody } from './body.js';
 import { DeadlineExceeded, deadlineClock, type Deadline } from './deadline.js';
 import { networkError, tooLargeError, type Progress } from './http-errors.js';
-import { originOf } from './redirects.js';
+import { destinationsUnder } from './redirects.js';
 import { proxyRoute } from './network-advice.js';
 import type { ProxySettings } from './proxy-env.js';
 import { buildOutgoing, isUpload, type Outgoing } from './outgoing.js';
@@ -59,6 +59,7 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
   const { pool, token, timeoutMs, halt, stop } = settings;
   const requests = settings.requests ?? { count: 0 };
   const startDeadline = deadlineClock(timeoutMs);
+  const destinationOf = destinationsUnder(settings.baseOrigin);
   const authorization = `Bearer ${token}`;
   // In data (a successful answer) only a token long enough not to be ordinary text is replaced:
   // a test's TKT_TOKEN=x must not turn every x of a ticket into ***.
@@ -89,11 +90,12 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
       'user-agent': settings.userAgent,
       ...outgoing.headers,
     };
-    const target = new URL(url);
-    const origin = originOf(url, target, settings.baseOrigin);
+    const { origin, path } = destinationOf(url);
     const withToken = token !== undefined && plan.auth !== false && origin === settings.baseOrigin;
     if (withToken) headers.authorization = authorization;
-    trace?.(`HTTP > ${method} ${url}${withToken ? ` authorization: Bearer ${REDACTED}` : ''}${outgoing.summary()}${proxyRoute(target, settings.proxies)}`);
+    trace?.(
+      `HTTP > ${method} ${url}${withToken ? ` authorization: Bearer ${REDACTED}` : ''}${outgoing.summary()}${proxyRoute(new URL(url), settings.proxies)}`,
+    );
 
     // Date.now(), not performance.now(): the latter loads perf_hooks (a dozen modules) for a trace figure.
     const started = Date.now();
@@ -137,7 +139,7 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
     const tunnelled = (): void => void (progress = 'handshaking');
     const pending = pool.request({
       origin,
-      path: `${target.pathname}${target.search}`,
+      path,
       method,
       headers,
       body,

@@ -3,7 +3,8 @@
 // Through HTTP(S)_PROXY (network-advice.ts proxyFor): undici's EnvHttpProxyAgent, which tunnels
 // with CONNECT; undici is loaded only then, as it costs about five times node:http's load and
 // a slower first request (README, Performance).
-import type { Agent as HttpAgent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
+import type { Agent as HttpAgent, ClientRequest, IncomingMessage } from 'node:http';
+import type { RequestOptions as HttpsRequestOptions } from 'node:https';
 import { isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Dispatcher, Pool } from 'undici';
@@ -28,7 +29,8 @@ export interface TransportSettings {
   idleSocketMs?: number;
 }
 
-type Send = (options: RequestOptions, onResponse: (answer: IncomingMessage) => void) => ClientRequest;
+// node:https's options: node:http takes them too, and leaves TLS's (the server name) alone.
+type Send = (options: HttpsRequestOptions, onResponse: (answer: IncomingMessage) => void) => ClientRequest;
 
 interface Route {
   origin: string;
@@ -37,6 +39,8 @@ interface Route {
   host: string;
   /** node:http wants an IPv6 address without its brackets (and puts them back in Host). */
   hostname: string;
+  /** The name TLS asks for (SNI): the host name, none for an IP address. */
+  servername: string;
   port: string;
   /** The proxy the origin is reached through, if any. */
   proxy: string | undefined;
@@ -122,7 +126,10 @@ export function createTransport(settings: TransportSettings): Transport {
       const url = new URL(origin);
       const { protocol, host, port } = url;
       const authority = port === '' ? `${host}:${protocol === 'https:' ? 443 : 80}` : host;
-      route = { origin, protocol, host, hostname: url.hostname.replace(/^\[|\]$/g, ''), port, proxy: proxyFor(url, settings.proxies), authority };
+      const hostname = url.hostname.replace(/^\[|\]$/g, '');
+      // TLS's server name, as node:http would work it out of the Host header for each request: none for an IP address.
+      const servername = isIP(hostname) === 0 ? hostname : '';
+      route = { origin, protocol, host, hostname, servername, port, proxy: proxyFor(url, settings.proxies), authority };
     }
     return route;
   };
@@ -168,9 +175,17 @@ function idleEndingAgent(Agent: typeof HttpAgent, idleMs: number): HttpAgent {
   const idleUntil = new WeakMap<Duplex, number>();
   let sweep: NodeJS.Timeout | undefined;
   let sweepAt = Infinity;
+  // A service announces the same keep-alive on every answer: read once.
+  let hintRead: string | string[] | undefined;
+  let hintMs = idleMs;
   class IdleEndingAgent extends Agent {
     override keepSocketAlive(socket: Duplex): boolean {
-      const limit = keptMs((socket as { _httpMessage?: { res?: IncomingMessage } })._httpMessage?.res?.headers['keep-alive'], idleMs);
+      const hint = (socket as { _httpMessage?: { res?: IncomingMessage } })._httpMessage?.res?.headers['keep-alive'];
+      if (hint !== hintRead) {
+        hintRead = hint;
+        hintMs = keptMs(hint, idleMs);
+      }
+      const limit = hintMs;
       if (limit <= 0) return false;
       // What node:http's own keepSocketAlive does besides its timer: a free socket holds no run open.
       (socket as Socket).setKeepAlive(true, TCP_KEEP_ALIVE_DELAY_MS);
@@ -231,6 +246,7 @@ function sendDirect({ agent, send }: Direct, route: Route, options: PoolRequest,
         {
           protocol: route.protocol,
           hostname: route.hostname,
+          servername: route.servername,
           port: route.port,
           path: options.path,
           method: options.method,

@@ -141,7 +141,9 @@ export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec
   const client = await beforeAny(() => ctx.api());
   // Every ID's line carries the service's body when it sent one (docs/cli.md section 3).
   const sendOnce = async (id: number): Promise<BulkOutcome> => {
-    const plan = await spec.plan(id, () => ctx.api());
+    const planned = spec.plan(id, () => ctx.api());
+    // Most plans are made at once: no promise to wait for (a bulk run makes one per ID).
+    const plan = planned instanceof Promise ? await planned : planned;
     // The ticket already has the change (reopen of an open ticket): nothing to send.
     if (plan.unchanged !== undefined) return { note: plan.unchanged };
     // Not once the run is stopped: a signal while the ticket was read leaves this ID not started.

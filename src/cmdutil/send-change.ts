@@ -13,14 +13,19 @@ import { breakLineAfterCtrlC } from '../output/io.js';
  * outcome, awaited after a Ctrl-C at a terminal, is told on a line of its own, not after the
  * "^C"; without, one ID of many, whose runner tells it.
  */
-export async function sendChange(
+export function sendChange(
   run: Pick<Context, 'signal' | 'io'>,
   client: ApiClient,
   plan: RequestPlan,
   inDoubt?: (error: unknown) => never,
 ): Promise<ApiResponse> {
-  if (run.signal.aborted) throw new StoppedBeforeSendingError(run.signal.reason);
-  if (inDoubt === undefined) return await client.send(plan);
+  if (run.signal.aborted) return Promise.reject(new StoppedBeforeSendingError(run.signal.reason));
+  // One ID of many: the client's promise itself, not one more around it.
+  if (inDoubt === undefined) return client.send(plan);
+  return sendTold(run, client, plan, inDoubt);
+}
+
+async function sendTold(run: Pick<Context, 'signal' | 'io'>, client: ApiClient, plan: RequestPlan, inDoubt: (error: unknown) => never): Promise<ApiResponse> {
   const stopListening = breakLineAfterCtrlC(run.io, run.signal);
   try {
     return await client.send(plan).catch(inDoubt);

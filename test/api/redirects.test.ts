@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Received } from '../../src/api/answer.js';
-import { followRedirects, originOf, redirectTarget } from '../../src/api/redirects.js';
+import { destinationsUnder, followRedirects, redirectTarget } from '../../src/api/redirects.js';
 
 const to = (location: string | string[] | undefined, status = 302) => ({ status, headers: { location } });
 
@@ -38,8 +38,8 @@ describe('redirectTarget', () => {
   });
 });
 
-describe('originOf (the token goes to the configured origin only)', () => {
-  const carriesToken = (url: string, baseOrigin: string) => originOf(url, new URL(url), baseOrigin) === baseOrigin;
+describe('destinationsUnder (the token goes to the configured origin only)', () => {
+  const carriesToken = (url: string, baseOrigin: string) => destinationsUnder(baseOrigin)(url).origin === baseOrigin;
 
   it('is the configured origin within it only', () => {
     expect(carriesToken('http://h:8642/api/x?y=1', 'http://h:8642')).toBe(true);
@@ -53,7 +53,34 @@ describe('originOf (the token goes to the configured origin only)', () => {
   // The shortcut for URLs under the service's must not let another origin pass as it.
   it('reads the URL for anything that only looks like the service at its start', () => {
     expect(carriesToken('http://h:8642@evil.example/api/x', 'http://h:8642')).toBe(false);
-    expect(originOf('http://h:80/api/x', new URL('http://h:80/api/x'), 'http://h')).toBe('http://h');
+    expect(destinationsUnder('http://h')('http://h:80/api/x')).toEqual({ origin: 'http://h', path: '/api/x' });
+  });
+
+  // A plan's URL is cut, not parsed: what it sends must be what URL would have made of it.
+  it.each([
+    '/api/TicketsApi/close/7',
+    '/sub/api/TicketsApi?listType=all&page=2',
+    '/',
+    "/api/x!$&()*+,;=:@~_-/y?q=a%20b&it's",
+    '/api/a b',
+    '/api/./x',
+    '/api/../x',
+    '/api/%2e%2E/x',
+    '/api/.well-known',
+    '/api/x?',
+    '/api/x?a?b',
+    '/api/x#part',
+    '/api/x\\y',
+    '/api/\u00e9t\u00e9',
+    '/api/{x}|<y>',
+    '/api/x?q="1"',
+    '/api/%zz',
+    '/api/x?path=/../y',
+    '/api/x\ty',
+  ])('sends %j as URL reads it', (path) => {
+    const url = `http://h:8642${path}`;
+    const parsed = new URL(url);
+    expect(destinationsUnder('http://h:8642')(url)).toEqual({ origin: 'http://h:8642', path: `${parsed.pathname}${parsed.search}` });
   });
 });
 

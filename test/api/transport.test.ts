@@ -4,10 +4,12 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PoolAnswer } from '../../src/api/pool.js';
 import { createTransport } from '../../src/api/transport.js';
 import type { Transport } from '../../src/api/pool.js';
+import { selfSignedCertificate } from '../helpers/certificate.js';
 import { startServer } from './server.js';
 
 const NO_PROXY = { httpProxy: '', httpsProxy: '', noProxy: '' };
@@ -243,6 +245,31 @@ describe('createTransport, direct', () => {
 
     await server.closed[1];
     expect(server.open()).toBe(1);
+  });
+
+  it('sends an https service its host name as the TLS server name, and none to one named by its IP address (RFC 6066)', async () => {
+    const certificate = selfSignedCertificate();
+    closers.push(async () => certificate.remove());
+    const names: string[] = [];
+    const server = createTlsServer({
+      key: certificate.key,
+      cert: certificate.cert,
+      SNICallback: (name, done) => {
+        names.push(name);
+        done(null);
+      },
+    });
+    // The handshake fails at the client (the certificate is its own): the name was sent by then.
+    server.on('tlsClientError', () => undefined);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const { port } = server.address() as { port: number };
+    const send = transport();
+
+    await expect(send.request({ origin: `https://127.0.0.1:${port}`, path: '/', method: 'GET' })).rejects.toThrow();
+    expect(names).toEqual([]);
+    await expect(send.request({ origin: `https://localhost:${port}`, path: '/', method: 'GET' })).rejects.toThrow();
+    expect(names).toEqual(['localhost']);
   });
 
   it('keeps an idle connection open for the next request without holding the process open', async () => {
