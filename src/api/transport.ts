@@ -263,8 +263,10 @@ function sendDirect({ agent, send }: Direct, route: Route, options: PoolRequest,
     // Every error, also one after the answer came (which reaches the body's reader), ends here.
     request.on('error', reject);
     const { connected } = options;
+    // on, not once: a request has one 'socket' and one 'close', and once wraps each listener
+    // (a bulk run adds them to every request).
     if (connected !== undefined) {
-      request.once('socket', (socket) => {
+      request.on('socket', (socket) => {
         // A socket the agent hands on again is open; a new one has not connected yet (to https,
         // not until its TLS handshake is done), and until then nothing left for the service.
         if (socket.connecting) socket.once(route.protocol === 'https:' ? 'secureConnect' : 'connect', connected);
@@ -273,8 +275,8 @@ function sendDirect({ agent, send }: Direct, route: Route, options: PoolRequest,
     }
     inFlight.add(request);
     const stopAborting = options.signal === undefined ? undefined : abortWith(options.signal, request);
-    // One listener for both: a bulk run adds it to every request.
-    request.once('close', () => {
+    // One listener for both.
+    request.on('close', () => {
       inFlight.delete(request);
       stopAborting?.();
     });
