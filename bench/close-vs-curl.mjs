@@ -20,7 +20,7 @@
 // --concurrency adds `tkt close - --concurrency N` (piped, without --json) for each N, to choose the default.
 // --bin adds another build's `close -`, piped and --json, in the same rounds: a before and after
 // measured side by side, where separate runs of a busy machine differ by more than the change.
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { bin, createOpenTickets, floorScript, interleavedMedians, machineLine, runChild, verdict, withLoggedInSandbox } from './lib.mjs';
@@ -59,10 +59,15 @@ const countMatching = (pattern) => (stdout) => stdout.split('\n').filter((line) 
 await withLoggedInSandbox('tkt-bench-close-', async ({ sandbox, token, userId, dir, env }) => {
   const stdinOf = (ids) => `${ids.join('\n')}\n`;
 
-  const tktCase = (name, flags, closedLines, tkt = bin) => ({
+  const tktCase = (name, flags, closedLines, tkt = bin, tktEnv = env) => ({
     name,
-    run: (ids) => timedClose(name, process.execPath, [tkt, 'close', '-', ...flags], { env, stdin: stdinOf(ids) }, ids, closedLines),
+    run: (ids) => timedClose(name, process.execPath, [tkt, 'close', '-', ...flags], { env: tktEnv, stdin: stdinOf(ids) }, ids, closedLines),
   });
+  // The other build keeps its code cache in a config folder of its own: builds before 2026-11-27
+  // removed every other build's cache file when they wrote their own, so two builds sharing one
+  // folder each ran without a cache (the --bin figures of earlier days were such runs).
+  const otherEnv = { ...env, TKT_CONFIG_DIR: join(dir, 'other-build') };
+  if (args.bin !== undefined) await mkdir(otherEnv.TKT_CONFIG_DIR, { recursive: true });
   const cases = [
     tktCase('tkt close - (piped)', [], countMatching(/closed/)),
     tktCase('tkt close - --json', ['--json'], countMatching(/"status":\s*204/)),
@@ -70,8 +75,8 @@ await withLoggedInSandbox('tkt-bench-close-', async ({ sandbox, token, userId, d
     ...(args.bin === undefined
       ? []
       : [
-          tktCase('--bin close - (piped)', [], countMatching(/closed/), args.bin),
-          tktCase('--bin close - --json', ['--json'], countMatching(/"status":\s*204/), args.bin),
+          tktCase('--bin close - (piped)', [], countMatching(/closed/), args.bin, otherEnv),
+          tktCase('--bin close - --json', ['--json'], countMatching(/"status":\s*204/), args.bin, otherEnv),
         ]),
     {
       name: `(a) node:http, ${IN_FLIGHT} in flight`,

@@ -227,22 +227,51 @@ function saveCache(cache: CodeCache): void {
   if (written && cache.dir !== undefined) pruneCache(cache.dir);
 }
 
-/** Removes the cache files of `dir` that no bundle of this build can take under this Node, with a proxy or without, and Node's own of other Node versions. */
+/**
+ * How many cache files of each bundle that this run cannot take (another build's, another Node
+ * version's) are kept, the most recently written: two builds or two Nodes used in turn with one
+ * config folder (a global install and a project's, nvm) would otherwise each remove the other's on
+ * every write, and neither would ever run from its cache. A user who only upgrades keeps at most
+ * this many besides the current ones.
+ */
+const OTHERS_KEPT = 2;
+
+/**
+ * Removes the cache files of `dir` that no bundle of this build can take under this Node, with a
+ * proxy or without, but the OTHERS_KEPT newest of each bundle; and Node's own of other Node
+ * versions, as many.
+ */
 function pruneCache(dir: string): void {
   const readable = new Set(
     Object.entries(TKT_COMMAND_BUNDLES.hashes).flatMap(([bundle, hash]) => ['', PROXY_FLAGS].map((flags) => cacheFileName(bundle, hash, flags))),
   );
   try {
     // Temporary files are other runs' writes under way.
-    for (const name of readdirSync(dir)) if (name.endsWith('.v8') && !readable.has(name)) rmSync(inFolder(dir, name), { force: true });
+    const others = readdirSync(dir).filter((name) => name.endsWith('.v8') && !readable.has(name));
+    const byBundle = new Map<string, string[]>();
+    for (const name of others) {
+      const bundle = /^(.+)\.[0-9a-f]{16}\./.exec(name)?.[1] ?? name;
+      byBundle.set(bundle, [...(byBundle.get(bundle) ?? []), name]);
+    }
+    for (const names of byBundle.values()) removeAllButNewest(dir, names);
     pruneNodeFolders(inFolder(dir, 'node'));
   } catch {
     // What is left is removed by a later write.
   }
 }
 
-/** Node's compile cache keeps a folder per Node version (v22.23.3-x64-<flags>-<uid>) and never removes one: this does, but this Node's. */
+/** Node's compile cache keeps a folder per Node version (v22.23.3-x64-<flags>-<uid>) and never removes one: this does, but this Node's and the OTHERS_KEPT newest. */
 function pruneNodeFolders(node: string): void {
   const nodeVersion = `${process.version}-${process.arch}-`;
-  for (const name of readdirSync(node)) if (!name.startsWith(nodeVersion)) rmSync(inFolder(node, name), { recursive: true, force: true });
+  removeAllButNewest(
+    node,
+    readdirSync(node).filter((name) => !name.startsWith(nodeVersion)),
+  );
+}
+
+/** Removes the files or folders `names` of `dir` but the OTHERS_KEPT last modified. */
+function removeAllButNewest(dir: string, names: readonly string[]): void {
+  if (names.length <= OTHERS_KEPT) return;
+  const modified = names.map((name) => ({ name, at: statSync(inFolder(dir, name)).mtimeMs })).sort((a, b) => b.at - a.at);
+  for (const { name } of modified.slice(OTHERS_KEPT)) rmSync(inFolder(dir, name), { recursive: true, force: true });
 }

@@ -3,7 +3,7 @@
 // kept from an earlier run in the config folder (cache/code/). Through the built CLI against a
 // sandbox; `npm test` builds dist/ first.
 import { spawn } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +27,18 @@ function tkt(args: string[], env: Record<string, string>, from = bin): Promise<{
 }
 
 /** The bundles' cached code files in `configDir`, by name (not Node's own folder, node/). */
+/** Node's compile cache folders of three other Node versions in `nodeFolder`, oldest first (an hour apart). */
+function plantOtherNodesCaches(nodeFolder: string): string[] {
+  const now = Date.now() / 1000;
+  return ['v18.20.8', 'v19.9.0', 'v21.7.3'].map((version, age) => {
+    const folder = path.join(nodeFolder, `${version}-${process.arch}-9ac5647c-0`);
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, 'e4ed95a5'), 'compiled');
+    utimesSync(folder, now - 3600 * (3 - age), now - 3600 * (3 - age));
+    return folder;
+  });
+}
+
 const cacheFiles = (configDir: string) => {
   const dir = path.join(configDir, 'cache', 'code');
   return existsSync(dir)
@@ -124,28 +136,39 @@ describe('the commands’ bundles and their code cache', () => {
   });
 
   // A user who upgrades Node or tkt would otherwise keep the old files forever: no run reads them.
-  it('removes, when it writes a file, every file this build and this Node cannot read, and keeps those they can', async () => {
+  // But two builds or two Nodes used in turn with one config folder (a global install and a
+  // project's, nvm) keep each other's newest: if each removed the other's on every write, neither
+  // would ever run from its cache (found by a bench comparing two builds).
+  it('removes, when it writes a file, the files this build and this Node cannot read but the two newest of each bundle, and keeps those they can', async () => {
     expect((await tkt(['show', '1013', '--json'], env())).code).toBe(0);
     const [current] = cacheFiles(configDir);
     const showHash = current!.split('.')[1]!;
     const dir = path.join(configDir, 'cache', 'code');
     const thisNode = `${process.version}-${process.arch}`;
-    const stale = [
+    // Oldest first.
+    const otherShows = [
       `commands-show.0123456789abcdef.${thisNode}.v8`, // an older build
       `commands-show.${showHash}.v18.20.8-${process.arch}.v8`, // another Node
-      `commands-show.${showHash}.v18.20.8-${process.arch}-liftoff.v8`,
-      `commands-gone.0123456789abcdef.${thisNode}.v8`, // a bundle this build does not have
+      `commands-show.fedcba9876543210.${thisNode}-liftoff.v8`, // another build, behind a proxy
     ];
+    const gone = ['0123456789abcdef', '1111111111111111', '2222222222222222'].map((hash) => `commands-gone.${hash}.${thisNode}.v8`); // a bundle this build does not have
     const behindProxy = `commands-show.${showHash}.${thisNode}-liftoff.v8`;
-    for (const name of [...stale, behindProxy]) writeFileSync(path.join(dir, name), 'old');
+    const now = Date.now() / 1000;
+    for (const [age, name] of [...otherShows.entries(), ...gone.entries()]) {
+      writeFileSync(path.join(dir, name), 'old');
+      utimesSync(path.join(dir, name), now - 3600 * (3 - age), now - 3600 * (3 - age));
+    }
+    writeFileSync(path.join(dir, behindProxy), 'old');
 
     // A run that takes its cache writes nothing, and so removes nothing.
     expect((await tkt(['show', '1013', '--json'], env())).code).toBe(0);
-    expect(cacheFiles(configDir)).toEqual([...stale, behindProxy, current].sort());
+    expect(cacheFiles(configDir)).toEqual([...otherShows, ...gone, behindProxy, current].sort());
 
     expect((await tkt(['list'], env())).code).toBe(0);
 
-    expect(cacheFiles(configDir)).toEqual([expect.stringMatching(/^commands-list\./), behindProxy, current]);
+    const after = cacheFiles(configDir);
+    expect(after.filter((name) => !name.startsWith('commands-list.'))).toEqual([...gone.slice(1), ...otherShows.slice(1), behindProxy, current].sort());
+    expect(after).toContainEqual(expect.stringMatching(/^commands-list\./));
   });
 
   it('writes nothing for a run that failed, nor one the bundle left to the full CLI, nor with NODE_DISABLE_COMPILE_CACHE set, nor without a config folder', async () => {
@@ -189,31 +212,27 @@ describe('the commands’ bundles and their code cache', () => {
     }
   });
 
-  it("removes Node's compile cache of other Node versions when it writes a bundle's, and keeps this Node's", async () => {
+  it("removes Node's compile cache of other Node versions when it writes a bundle's but the two newest, and keeps this Node's", async () => {
     const nodeFolder = path.join(configDir, 'cache', 'code', 'node');
-    const older = path.join(nodeFolder, `v18.20.8-${process.arch}-9ac5647c-0`);
+    const others = plantOtherNodesCaches(nodeFolder);
     const current = path.join(nodeFolder, `${process.version}-${process.arch}-0123abcd-0`);
-    for (const folder of [older, current]) {
-      mkdirSync(folder, { recursive: true });
-      writeFileSync(path.join(folder, 'e4ed95a5'), 'compiled');
-    }
+    mkdirSync(current, { recursive: true });
+    writeFileSync(path.join(current, 'e4ed95a5'), 'compiled');
 
     expect((await tkt(['show', '1013', '--json'], env())).code).toBe(0);
 
-    expect(existsSync(older)).toBe(false);
+    expect(others.map((folder) => existsSync(folder))).toEqual([false, true, true]);
     expect(readdirSync(current)).toEqual(['e4ed95a5']);
   });
 
   // A user whose runs all go through the full CLI (aliases, watch) kept every Node's (an upgrade review).
   it("removes Node's compile cache of other Node versions on a run of the full CLI too, where this Node has that cache", async () => {
-    const older = path.join(configDir, 'cache', 'code', 'node', `v18.20.8-${process.arch}-9ac5647c-0`);
-    mkdirSync(older, { recursive: true });
-    writeFileSync(path.join(older, 'e4ed95a5'), 'compiled');
+    const others = plantOtherNodesCaches(path.join(configDir, 'cache', 'code', 'node'));
 
     expect((await tkt(['completion', 'bash'], env())).code).toBe(0);
 
     // Node 20 has no compile cache: the bin leaves its folder alone.
-    expect(existsSync(older)).toBe(!nodeHasCompileCache);
+    expect(others.map((folder) => existsSync(folder))).toEqual([!nodeHasCompileCache, true, true]);
   });
 
   it('neither reads nor writes a cache folder that others may write to (cached code runs as the user)', async () => {
