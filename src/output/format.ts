@@ -40,7 +40,6 @@ function pickMembers(value: unknown, names: readonly string[], aliases: MemberAl
   return picked;
 }
 
-const isScalar = (value: unknown) => value === null || ['string', 'number', 'boolean'].includes(typeof value);
 /** One --raw line: a string bare, null empty, anything else compact JSON. */
 const rawLine = (value: unknown) => (value === null ? '' : typeof value === 'string' ? value : escapeJsonControls(JSON.stringify(value))) + '\n';
 
@@ -170,12 +169,14 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
     }
   };
 
-  /** A query result: JSON, or with --raw a scalar bare and an array one element per line (for shell loops). */
+  /**
+   * A query result: JSON, or with --raw (for scripts reading lines) a scalar bare, an array one
+   * element per line and an object on one line.
+   */
   const writeResult = (result: unknown, compact: boolean): Promise<void> => {
     // Bare strings go out as the service sent them, except to a terminal, which they must not drive.
     const bare = (text: string) => writeText(stdout, io.stdoutIsTTY ? sanitizeText(text) : text);
-    if (raw && isScalar(result)) return bare(rawLine(result));
-    if (raw && Array.isArray(result)) return bare(result.map(rawLine).join(''));
+    if (raw) return bare(Array.isArray(result) ? result.map(rawLine).join('') : rawLine(result));
     return compact ? writeJsonLine(stdout, result) : writeJson(stdout, result);
   };
 

@@ -60,6 +60,17 @@ describe('--query', () => {
     expect(quoted.stdout).toBe(`${JSON.stringify(ticket!.title)}\n`);
   });
 
+  // A script reads --raw's output by lines (create --from - takes JSON Lines): an object whole is
+  // one line too, as an array's objects are; without --raw it stays indented.
+  it('prints an object result with --raw as one line of compact JSON', async () => {
+    const [ticket] = unusedTickets(h, 1);
+    const query = '{id: id, title: title}';
+    const raw = await h.cli(['show', String(ticket!.id), '--query', query, '--raw']);
+    expect(raw.stdout).toBe(`${JSON.stringify({ id: ticket!.id, title: ticket!.title })}\n`);
+    const indented = await h.cli(['show', String(ticket!.id), '--query', query]);
+    expect(indented.stdout).toBe(`${JSON.stringify({ id: ticket!.id, title: ticket!.title }, null, 2)}\n`);
+  });
+
   it('applies to each JSON Line of an ID... command', async () => {
     const tickets = unusedTickets(h, 2, (t) => t.ticketStatusId !== CLOSED);
     const result = await h.cli(['close', ...tickets.map((t) => String(t.id)), '--query', '{id: id, ok: ok}', '--concurrency', '1']);
