@@ -93,7 +93,10 @@ export function requireCreatedId(response: ApiResponse, run: RunPlace): string {
   return found;
 }
 
-/** `Created ticket #ID`; -q the ID; --json the service's answer. */
+/**
+ * `Created ticket #ID`; -q the ID; --json the service's answer, as it came: one that names no
+ * ticket fails the run after it all the same, as the other outputs do.
+ */
 export async function printCreated(ctx: Context, response: ApiResponse): Promise<void> {
   const id = () => requireCreatedId(response, ctx);
   await ctx.output.document(response.body, {
@@ -101,6 +104,7 @@ export async function printCreated(ctx: Context, response: ApiResponse): Promise
     quiet: () => `${id()}\n`,
     aliases: TICKET_MEMBER_ALIASES,
   });
+  id();
 }
 
 function sameServiceLocationId(response: ApiResponse): string | undefined {

@@ -643,6 +643,21 @@ describe('tkt create against a service that answers register its own way', () =>
     expect(await createThrough(registerWith(201, { location: '/api/TicketsApi/999999' }, { id: 133 }))).toBe('Created ticket #133\n');
   });
 
+  // --json prints the service's answer as it came: one naming no ticket fails the run all the same
+  // (a script's `tkt create --json | jq .id` would otherwise go on with null, exit 0).
+  it('prints an answer naming no ID with --json, then fails as the other outputs do (exit 1)', async () => {
+    const server = await startFrontServer(h, registerWith(201, {}, { success: true }));
+    try {
+      const args = ['create', '--json', '--title', 'No ID', '--description', 'd', '--requester', 'aberg', '--site', 'Head Office', '--department', 'IT'];
+      const result = await h.cli([...args, '--status', 'Open'], { env: frontEnv(h, server) });
+      expect(result.code).toBe(1);
+      expect(JSON.parse(result.stdout)).toEqual({ success: true });
+      expect(result.stderr).toMatch(/^error: the service answered HTTP 201 but named no ticket ID\nhint: /);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('ignores a Location on another host when the body names no ID: no ID rather than a wrong one', async () => {
     await expect(createThrough(registerWith(201, { location: 'http://elsewhere.example/api/TicketsApi/999999' }, { success: true }))).rejects.toThrow(
       'named no ticket ID',
