@@ -1,5 +1,5 @@
 // Time as the HTTP layer reads it, handed in so that tests move it instead of waiting.
-import { setTimeout as delay } from 'node:timers/promises';
+import { sleep } from '../util/sleep.js';
 
 export interface Clock {
   now(): number;
@@ -9,6 +9,5 @@ export interface Clock {
 
 export const systemClock: Clock = {
   now: () => Date.now(),
-  // delay rejects only for the abort, which ends the wait as its time would.
-  sleep: (ms, signal) => delay(ms, undefined, { signal }).catch(() => {}),
+  sleep,
 };

@@ -11,12 +11,12 @@
 // load and re-raises the signal with process.kill(process.pid, signal); conf still takes no lock.
 import { chmodSync, lstatSync, mkdirSync, promises as fsPromises, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { OperationError } from '../errors.js';
 import type { JsonObject } from '../util/json-object.js';
 import { nonFolderOnPath } from '../util/non-folder.js';
 import { acquireLock, LockBusyError, LockNotFileError } from '../util/lock-file.js';
 import { replaceFile } from '../util/replace-file.js';
+import { sleep } from '../util/sleep.js';
 import { inFolder } from '../util/folder-path.js';
 import { assertHomeFolder, assertProfileName, noConfigFolderError, settingsFileIn } from './paths.js';
 import {
@@ -48,7 +48,7 @@ interface WriteRun extends StoreRun {
 
 export function createConfigStore(dir: string | undefined, options: ConfigStoreOptions = {}): ConfigStore {
   if (dir === undefined) return folderlessStore();
-  const run: WriteRun = { ...storeRun(options), clock: options.clock ?? { now: () => Date.now(), sleep: (ms) => delay(ms) }, home: options.home };
+  const run: WriteRun = { ...storeRun(options), clock: options.clock ?? { now: () => Date.now(), sleep }, home: options.home };
   const settingsFile = settingsFileIn(dir);
   const readSettings = () => readSettingsIn(dir);
 

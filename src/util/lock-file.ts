@@ -4,7 +4,7 @@
 // by one process only: removing it is claimed by a file named after that very lock (its inode and
 // time), so a process that found the same stale lock late cannot remove the new holder's.
 import { closeSync, fstatSync, lstatSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { setTimeout as delay } from 'node:timers/promises';
+import { sleep } from './sleep.js';
 import { processIsAlive } from './process-alive.js';
 
 const LOCK_FILE_MODE = 0o600;
@@ -48,7 +48,7 @@ export class LockNotFileError extends Error {
   }
 }
 
-const systemClock = { now: () => Date.now(), sleep: (ms: number) => delay(ms) };
+const systemClock = { now: () => Date.now(), sleep };
 
 /**
  * Takes the lock file `lock`, waiting while another live process holds it. A lock whose holder

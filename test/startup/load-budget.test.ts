@@ -25,8 +25,9 @@ const UNDICI = ['perf_hooks', 'v8', 'assert', 'crypto', 'worker_threads'];
 const NO_REQUEST = [...NEVER, ...UNDICI, 'http'];
 // node:module is Node's compile cache, which the bin enables only for the files Node compiles
 // itself (the prepared help, completion, the full CLI): a command's bundle keeps its own compiled
-// code, and the module with the cache's set-up cost a request about 0.1 MB of memory.
-const REQUEST_NEVER = [...NEVER, ...UNDICI, 'module'];
+// code, and the module with the cache's set-up cost a request about 0.1 MB of memory. So did
+// node:timers/promises, loaded by a run that never waits (src/util/sleep.ts takes it for a wait).
+const REQUEST_NEVER = [...NEVER, ...UNDICI, 'module', 'timers/promises'];
 // node:fs/promises (with readline and node:os: about 1.1 MB of memory on Node 24, a millisecond on
 // Node 20) is for create --from's report file only: an upload and a --message file are read
 // through node:fs's callbacks (src/util/fs-promises.ts).
