@@ -269,9 +269,19 @@ function pruneNodeFolders(node: string): void {
   );
 }
 
-/** Removes the files or folders `names` of `dir` but the OTHERS_KEPT last modified. */
+/**
+ * Removes the files or folders `names` of `dir` but the OTHERS_KEPT last modified. An entry
+ * another run removed meanwhile is gone already; a link is dated by itself (a broken one too).
+ */
 function removeAllButNewest(dir: string, names: readonly string[]): void {
   if (names.length <= OTHERS_KEPT) return;
-  const modified = names.map((name) => ({ name, at: statSync(inFolder(dir, name)).mtimeMs })).sort((a, b) => b.at - a.at);
+  const modified = names.flatMap((name) => {
+    try {
+      return [{ name, at: lstatSync(inFolder(dir, name)).mtimeMs }];
+    } catch {
+      return [];
+    }
+  });
+  modified.sort((a, b) => b.at - a.at);
   for (const { name } of modified.slice(OTHERS_KEPT)) rmSync(inFolder(dir, name), { recursive: true, force: true });
 }

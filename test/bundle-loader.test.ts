@@ -3,7 +3,22 @@
 // kept from an earlier run in the config folder (cache/code/). Through the built CLI against a
 // sandbox; `npm test` builds dist/ first.
 import { spawn } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  lutimesSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +42,15 @@ function tkt(args: string[], env: Record<string, string>, from = bin): Promise<{
 }
 
 /** The bundles' cached code files in `configDir`, by name (not Node's own folder, node/). */
+/** Whether `entry` is a symbolic link (existsSync follows it). */
+function isLink(entry: string): boolean {
+  try {
+    return lstatSync(entry).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
 /** Node's compile cache folders of three other Node versions in `nodeFolder`, oldest first (an hour apart). */
 function plantOtherNodesCaches(nodeFolder: string): string[] {
   const now = Date.now() / 1000;
@@ -223,6 +247,21 @@ describe('the commands’ bundles and their code cache', () => {
 
     expect(others.map((folder) => existsSync(folder))).toEqual([false, true, true]);
     expect(readdirSync(current)).toEqual(['e4ed95a5']);
+  });
+
+  // A broken link among them (a folder moved away) once stopped the pruning, and on Node 22+ cost
+  // the full CLI Node's compile cache on every run (a code review).
+  it('removes them past a broken link, which it dates by itself', async () => {
+    const nodeFolder = path.join(configDir, 'cache', 'code', 'node');
+    const others = plantOtherNodesCaches(nodeFolder);
+    const broken = path.join(nodeFolder, `v16.20.2-${process.arch}-9ac5647c-0`);
+    symlinkSync(path.join(configDir, 'moved-away'), broken);
+    const longAgo = Date.now() / 1000 - 86_400;
+    lutimesSync(broken, longAgo, longAgo);
+
+    expect((await tkt(['show', '1013', '--json'], env())).code).toBe(0);
+
+    expect([broken, ...others].map((entry) => existsSync(entry) || isLink(entry))).toEqual([false, false, true, true]);
   });
 
   // A user whose runs all go through the full CLI (aliases, watch) kept every Node's (an upgrade review).

@@ -7,6 +7,15 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
+/**
+ * Milliseconds of a monotonic clock, for limits on what is under way (a deadline, an idle
+ * connection): a change of the system's time neither passes nor stretches them.
+ */
+export function monotonicMs(): number {
+  const [seconds, nanoseconds] = process.hrtime();
+  return seconds * 1000 + nanoseconds / 1e6;
+}
+
 export const systemClock: Clock = {
   now: () => Date.now(),
   sleep,

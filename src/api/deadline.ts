@@ -6,6 +6,7 @@
 // exchange against this clock always ends it.
 
 import type { AbortLike } from '../util/abort-like.js';
+import { monotonicMs } from './clock.js';
 
 /** The abort reason: named like AbortSignal.timeout()'s, so it is classified as a time-out. */
 export class DeadlineExceeded extends Error {
@@ -45,12 +46,6 @@ export function timerMs(ms: number): number {
 export function deadlineClock(requestedMs: number): () => Deadline {
   const clock = new SharedClock(timerMs(requestedMs));
   return () => new RequestDeadline(clock);
-}
-
-/** Milliseconds of a monotonic clock: a change of the system's time neither passes nor stretches a deadline. */
-function monotonicMs(): number {
-  const [seconds, nanoseconds] = process.hrtime();
-  return seconds * 1000 + nanoseconds / 1e6;
 }
 
 /** The running deadlines of one length, first to pass first, and the one timer for them. */

@@ -13,6 +13,7 @@ import { checkProxyUrl, ProxyTunnelError, proxyFor, shownProxy } from './network
 import type { ProxySettings } from './proxy-env.js';
 import type { PoolAnswer, PoolRequest, Transport } from './pool.js';
 import type { AbortLike } from '../util/abort-like.js';
+import { monotonicMs } from './clock.js';
 
 /**
  * How long an idle connection is kept for the next request: undici's default. A long run (tkt mcp,
@@ -190,7 +191,7 @@ function idleEndingAgent(Agent: typeof HttpAgent, idleMs: number): HttpAgent {
       // What node:http's own keepSocketAlive does besides its timer: a free socket holds no run open.
       (socket as Socket).setKeepAlive(true, TCP_KEEP_ALIVE_DELAY_MS);
       (socket as Socket).unref();
-      const until = Date.now() + limit;
+      const until = monotonicMs() + limit;
       idleUntil.set(socket, until);
       if (until < sweepAt) this.sweepIn(limit, until);
       return true;
@@ -198,6 +199,8 @@ function idleEndingAgent(Agent: typeof HttpAgent, idleMs: number): HttpAgent {
 
     override destroy(): void {
       clearTimeout(sweep);
+      sweep = undefined;
+      sweepAt = Infinity;
       super.destroy();
     }
 
@@ -206,7 +209,7 @@ function idleEndingAgent(Agent: typeof HttpAgent, idleMs: number): HttpAgent {
       clearTimeout(sweep);
       sweepAt = at;
       sweep = setTimeout(() => {
-        const now = Date.now();
+        const now = monotonicMs();
         let next = Infinity;
         for (const sockets of Object.values(this.freeSockets)) {
           for (const socket of sockets ?? []) {
@@ -227,7 +230,9 @@ function idleEndingAgent(Agent: typeof HttpAgent, idleMs: number): HttpAgent {
 
 /** How long a connection may stay idle: `idleMs`, or less under the service's keep-alive hint (0: not kept). */
 function keptMs(hint: string | string[] | undefined, idleMs: number): number {
-  const seconds = typeof hint === 'string' ? KEEP_ALIVE_HINT.exec(hint)?.[1] : undefined;
+  // A repeated header is read as node:http reads it: joined, the first value first.
+  const text = Array.isArray(hint) ? hint.join(', ') : hint;
+  const seconds = text === undefined ? undefined : KEEP_ALIVE_HINT.exec(text)?.[1];
   return seconds === undefined ? idleMs : Math.min(idleMs, Number(seconds) * 1000 - HINT_MARGIN_MS);
 }
 

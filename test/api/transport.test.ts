@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PoolAnswer } from '../../src/api/pool.js';
 import { createTransport } from '../../src/api/transport.js';
 import type { Transport } from '../../src/api/pool.js';
@@ -226,6 +226,31 @@ describe('createTransport, direct', () => {
     closers.push(() => send.close());
 
     expect(await text(await send.request({ origin: server.origin, path: '/', method: 'GET' }))).toBe('ok');
+
+    await server.closed[0];
+  });
+
+  it('reads a repeated Keep-Alive header as node:http does, its first value first', async () => {
+    const server = await closeWatchingServer(() => 'keep-alive: timeout=1\r\nkeep-alive: timeout=1\r\n');
+    const send = createTransport({ proxies: NO_PROXY, connectTimeoutMs: 5_000, idleSocketMs: 60_000 });
+    closers.push(() => send.close());
+
+    expect(await text(await send.request({ origin: server.origin, path: '/', method: 'GET' }))).toBe('ok');
+
+    await server.closed[0];
+  });
+
+  // node:http's own idle timer ran on a steady clock; a clock set back an hour (an NTP step
+  // during tkt mcp or tkt watch) must not keep a connection the service has long closed.
+  it('ends an idle connection on time when the system clock is set back', async () => {
+    const server = await closeWatchingServer(() => '');
+    const send = createTransport({ proxies: NO_PROXY, connectTimeoutMs: 5_000, idleSocketMs: 50 });
+    closers.push(() => send.close());
+    expect(await text(await send.request({ origin: server.origin, path: '/', method: 'GET' }))).toBe('ok');
+
+    const setBack = Date.now() - 3_600_000;
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => setBack);
+    closers.push(async () => clock.mockRestore());
 
     await server.closed[0];
   });
