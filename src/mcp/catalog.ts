@@ -1,4 +1,4 @@
-// The tools of `tkt mcp` by name, and which a run offers (docs/cli.md section 12): read-only by
+// The tools of `tkt mcp` by name, and which a run offers (docs/cli.md section 14): read-only by
 // default, --write adds the changes, --allow-delete the deletion, --tools narrows. Light on
 // purpose: the command checks --tools against it before the SDK loads.
 import { UsageError } from '../errors.js';

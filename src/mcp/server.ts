@@ -1,4 +1,4 @@
-// `tkt mcp`'s server (docs/cli.md section 12): the official SDK's McpServer over stdio, offering
+// `tkt mcp`'s server (docs/cli.md section 14): the official SDK's McpServer over stdio, offering
 // the tools chosen at start. Calls are served concurrently, but those that change one ticket one
 // after another, and reads after the writes before them (ticket-queue.ts); when stdin closes or a signal comes, the requests already
 // received are answered before the server closes.

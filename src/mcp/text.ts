@@ -1,4 +1,4 @@
-// What a tool answers (docs/cli.md section 12): structured content for programs, and a text
+// What a tool answers (docs/cli.md section 14): structured content for programs, and a text
 // rendering of the same facts for the model, in which every word the service's users wrote is
 // fenced: an inline value is a JSON string (its quotes cannot be forged), a longer text sits
 // between markers carrying a random tag that the text cannot know, so "ignore your instructions"

@@ -2,7 +2,7 @@
 // a ticket that entered the watched set (added), left it (removed: why, and its values when
 // it was read since), or whose watched fields changed (changed, with old and new values); for
 // `tkt watch ID...`, new conversation entries (replied). Every event has `changes` (docs/cli.md
-// section 14 gives it in the event's shape): empty when there are none.
+// section 13 gives it in the event's shape): empty when there are none.
 import { readListItem, type ConversationEntry } from '../model/ticket.js';
 
 /** What a watch keeps of a ticket between polls, and prints with each event. */

@@ -123,7 +123,7 @@ async function watchUntilStopped(ctx: Context, poll: Poll, settings: WatchSettin
     try {
       for (const event of events) {
         // Once a stop is asked, no --exec command starts, but every event of the poll is still
-        // printed: stdout is the record, and the state says so (docs/cli.md section 14).
+        // printed: stdout is the record, and the state says so (docs/cli.md section 13).
         const hook = settings.exec !== undefined && !ctx.signal.aborted ? settings.exec : undefined;
         const outcome = await tell(ctx, event, settings, hook);
         if (settings.exec !== undefined && (hook === undefined || outcome === 'stopped')) notHooked.push(event);

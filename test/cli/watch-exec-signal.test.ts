@@ -1,5 +1,5 @@
 // tkt watch --exec stopped by real signals through the built CLI (README, Watching; docs/cli.md
-// sections 8 and 14): a command that hangs is warned about after --timeout, the first signal is
+// sections 8 and 13): a command that hangs is warned about after --timeout, the first signal is
 // said at once, the second ends the command with every process it started, and the run exits
 // 143 with its event printed, its --state saved as told and its lock released. Every step waits on output or on files, never on time.
 import { spawn } from 'node:child_process';

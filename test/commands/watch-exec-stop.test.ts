@@ -1,4 +1,4 @@
-// tkt watch --exec stopped by a signal (README, Interruption; docs/cli.md sections 8 and 14): the
+// tkt watch --exec stopped by a signal (README, Interruption; docs/cli.md sections 8 and 13): the
 // first says it stops after the running command and starts no other, the second ends it. Every
 // event of the poll is still printed, and --state saves it as told: stdout is the record. A file
 // of its own: each test takes tickets of its own, and watch.test.ts takes many.
