@@ -59,7 +59,8 @@ export function lookupLabel(kind: LookupKind): string {
   return KINDS[kind].label;
 }
 
-function entryOf(item: unknown, spec: KindSpec): LookupEntry | undefined {
+/** The lookup entry of one item of a metadata collection; undefined when it names no ID or no name. */
+function entryFromItem(item: unknown, spec: KindSpec): LookupEntry | undefined {
   const rawId = field(item, 'id');
   const id = typeof rawId === 'number' || (typeof rawId === 'string' && rawId !== '') ? rawId : undefined;
   const name = stringField(item, ...spec.entryNames);
@@ -76,7 +77,7 @@ export function collectionsOf(body: unknown): Collections {
   for (const [kind, spec] of Object.entries(KINDS) as [LookupKind, KindSpec][]) {
     if (!Array.isArray(field(body, ...spec.collection))) continue;
     const items = arrayField(body, ...spec.collection);
-    collections[kind] = items.map((item) => entryOf(item, spec)).filter((e): e is LookupEntry => e !== undefined);
+    collections[kind] = items.map((item) => entryFromItem(item, spec)).filter((e): e is LookupEntry => e !== undefined);
   }
   return collections;
 }
