@@ -131,6 +131,15 @@ describe('collectIds from stdin', () => {
     ]);
   });
 
+  // `echo $ids | tkt close -` puts every ID on one line: the first alone was closed, exit 0 (a
+  // fresh user's review). A line of numbers only is refused as 1031,1032 is; words after the ID
+  // still make it a ticket's line (a count before an ID, `uniq -c`, is no ticket's).
+  it('refuses a line of several numbers and nothing else, naming the line', async () => {
+    expect(await usageMessage(collectIds(['-'], stdinOf('4182 4183 4184\n')))).toBe('stdin line 1: "4182 4183 4184" holds several IDs: write one ID per line');
+    expect(await usageMessage(collectIds(['-'], stdinOf('1001\n  3\t#4182\n')))).toBe('stdin line 2: "3\\t#4182" holds several IDs: write one ID per line');
+    expect(await collectIds(['-'], stdinOf('4182 printer 4183\n#4184: 2 printers\n'))).toEqual([4182, 4184]);
+  });
+
   it('refuses a negative number instead of taking its digits, naming the line', async () => {
     expect(await usageMessage(collectIds(['-'], stdinOf('12\n-106\n')))).toBe('stdin line 2: "-106" is not a ticket ID (a signed number)');
     expect(await usageMessage(collectIds(['-'], stdinOf('close -7 now\n')))).toMatch(/^stdin line 1: .* is not a ticket ID/);
