@@ -3,7 +3,7 @@
 // holds its lines in the stream (cork) and lets them go together, at most MAX_HOLD_MS after the
 // first one: one write for many lines, and a reader that still sees each line within a blink.
 // The first line goes out at once and the holds grow from 1 ms to MAX_HOLD_MS: a reader that
-// leaves early (`tkt close - | head -1`) is seen at the next write, a request or two later, as a
+// leaves early (`tkt close - | head -1`) is seen at the next write, a request or two later in each lane, as a
 // closed stdout stops a run (docs/cli.md section 8), not after a batch in which a fast run sends
 // a hundred more requests.
 import type { Writable } from 'node:stream';
