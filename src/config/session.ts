@@ -207,9 +207,12 @@ const CI_SECRETS = "in CI, from the pipeline's secrets; a pull request from a fo
  * rather than one without the claim.
  */
 export function noUserIn(session: Pick<Session, 'username' | 'userId' | 'expiresAt'>): string {
-  return session.username === undefined && session.expiresAt === undefined
-    ? 'tkt cannot read the token (not a JWT: cut short, masked, or another kind of token?)'
-    : 'the token carries no user ID';
+  return tokenUnreadable(session) ? 'tkt cannot read the token (not a JWT: cut short, masked, or another kind of token?)' : 'the token carries no user ID';
+}
+
+/** Whether the session's token names nothing at all that tkt can read: no user, no expiry. */
+export function tokenUnreadable(session: Pick<Session, 'username' | 'expiresAt'>): boolean {
+  return session.username === undefined && session.expiresAt === undefined;
 }
 
 export function resolveSession(input: SessionInput): Session {
