@@ -12,8 +12,10 @@ const FIRST_INTEGER = /\b\d+\b/;
 const COMMENT = /^#(?!\d)/;
 // What stands right before the first integer when it is "-106" or "+7" (a word of its own).
 const SIGNED = /(^|\s)[-+]$/;
-// A line of whole numbers and nothing else, `echo $ids` puts every ID on one: which one is meant?
-const SEVERAL_NUMBERS = /^#?\d+(?:\s+#?\d+)+$/;
+// A line of whole numbers and nothing else, apart by spaces, commas or semicolons: `echo $ids`
+// puts every ID on one, which one is meant? Not by tabs: tkt's own TSV (`list --columns
+// id,title`) starts with the ID, and a title may be a number.
+const SEVERAL_NUMBERS = /^#?\d+(?:(?: +| *[,;] *)#?\d+)+$/;
 const SHOWN_LINE_LENGTH = 60;
 /** Where a line ends, as readline ends one: \n, \r\n, or a \r alone. */
 const LINE_END = /\r\n|\r|\n/g;
@@ -35,13 +37,13 @@ function idOfLine(line: string, lineNumber: number): number | undefined {
   if (SIGNED.test(text.slice(0, match.index))) {
     throw new UsageError(`stdin line ${lineNumber}: ${quoteLine(text)} is not a ticket ID (a signed number)`);
   }
-  if (SEVERAL_NUMBERS.test(text)) throw new UsageError(`stdin line ${lineNumber}: ${quoteLine(text)} holds several IDs: write one ID per line`);
   // "1,031" is not ticket 1, nor "1031.5" ticket 1031 (README: Scripting).
   const separated = separatedNumber(text.slice(match.index));
   if (separated !== undefined) {
     const why = separated.reason === undefined ? `: ${separated.advice}` : ` (${separated.reason})`;
     throw new UsageError(`stdin line ${lineNumber}: ${quoteLine(text)} is no ticket ID${why}`);
   }
+  if (SEVERAL_NUMBERS.test(text)) throw new UsageError(`stdin line ${lineNumber}: ${quoteLine(text)} holds several IDs: write one ID per line`);
   try {
     return parseTicketId(match[0]);
   } catch (error) {

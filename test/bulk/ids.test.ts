@@ -136,8 +136,11 @@ describe('collectIds from stdin', () => {
   // still make it a ticket's line (a count before an ID, `uniq -c`, is no ticket's).
   it('refuses a line of several numbers and nothing else, naming the line', async () => {
     expect(await usageMessage(collectIds(['-'], stdinOf('4182 4183 4184\n')))).toBe('stdin line 1: "4182 4183 4184" holds several IDs: write one ID per line');
-    expect(await usageMessage(collectIds(['-'], stdinOf('1001\n  3\t#4182\n')))).toBe('stdin line 2: "3\\t#4182" holds several IDs: write one ID per line');
-    expect(await collectIds(['-'], stdinOf('4182 printer 4183\n#4184: 2 printers\n'))).toEqual([4182, 4184]);
+    expect(await usageMessage(collectIds(['-'], stdinOf('1001\n  3 #4182\n')))).toBe('stdin line 2: "3 #4182" holds several IDs: write one ID per line');
+    expect(await usageMessage(collectIds(['-'], stdinOf('1031, 1032\n')))).toBe('stdin line 1: "1031, 1032" holds several IDs: write one ID per line');
+    expect(await usageMessage(collectIds(['-'], stdinOf('1031;1032\n')))).toBe('stdin line 1: "1031;1032" holds several IDs: write one ID per line');
+    // Words after the ID, and tkt's own TSV (a review: `list --columns id,title` of a ticket titled 2025).
+    expect(await collectIds(['-'], stdinOf('4182 printer 4183\n#4184: 2 printers\n1033\t2025\n'))).toEqual([4182, 4184, 1033]);
   });
 
   it('refuses a negative number instead of taking its digits, naming the line', async () => {
