@@ -1,6 +1,6 @@
 // Which profile, which service and which token a command uses (docs/cli.md sections 1 and 4).
 // Every setting is read in the order flag, environment, the profile's saved settings.
-import { AuthError, UsageError } from '../errors.js';
+import { AuthError, UsageError, type TktError } from '../errors.js';
 import { shellWord } from '../util/shell-word.js';
 import { decodeJwtClaims, expiryFromClaims, userIdFromClaims, usernameFromClaims } from './jwt.js';
 import { envValue, setButEmpty } from '../util/env.js';
@@ -202,17 +202,20 @@ export function allowsHttp(globals: SessionInput['globals'], saved: Profile, bas
 const CI_SECRETS = "in CI, from the pipeline's secrets; a pull request from a fork gets none";
 
 /**
- * Why a session names no user, in words after "cannot tell who ...: ": a token that names nothing
- * at all, no user, no expiry, is likely not the token meant (masked by a CI log, cut short),
- * rather than one without the claim.
+ * The error of a run that must know who `what` ("closes this ticket", "\"@me\" is") and whose
+ * token names no user; `hint` says how to name who acts. A token that names nothing at all, no
+ * user, no expiry, is likely not the token meant (masked in a CI log, cut short): exit 4, as the
+ * service's 401 makes any other command's run, never after a request of its own (a review: a
+ * probe waited out --timeout where exit 2 came at once). One that names no user only: exit 2.
  */
-export function noUserIn(session: Pick<Session, 'username' | 'userId' | 'expiresAt'>): string {
-  return tokenUnreadable(session) ? 'tkt cannot read the token (not a JWT: cut short, masked, or another kind of token?)' : 'the token carries no user ID';
-}
-
-/** Whether the session's token names nothing at all that tkt can read: no user, no expiry. */
-export function tokenUnreadable(session: Pick<Session, 'username' | 'expiresAt'>): boolean {
-  return session.username === undefined && session.expiresAt === undefined;
+export function noUserError(session: Pick<Session, 'username' | 'userId' | 'expiresAt' | 'tokenSource'>, what: string, hint: string): TktError {
+  if (session.username !== undefined || session.expiresAt !== undefined) {
+    return new UsageError(`cannot tell who ${what}: the token carries no user ID`, { hint });
+  }
+  const where = session.tokenSource === 'env' ? 'set a valid TKT_TOKEN' : 'run "tkt login" again';
+  return new AuthError(`cannot tell who ${what}: tkt cannot read the token (not a JWT: cut short, masked, or another kind of token?)`, {
+    hint: `${where}; or, if the service takes this token, ${hint}`,
+  });
 }
 
 export function resolveSession(input: SessionInput): Session {

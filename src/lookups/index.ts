@@ -15,8 +15,7 @@
 // LOOKUP_CACHE_TTL_MS, so a burst of commands costs one metadata request; `--refresh`
 // refetches. Lookups are never scoped to a ticket (metadata/{id}): an update may change the
 // category or group in the same command, and the scoped lists follow the old ones.
-import { tktCommand, type RunPlace } from '../config/session.js';
-import { noUserError } from './no-user.js';
+import { noUserError, tktCommand, type RunPlace } from '../config/session.js';
 import { plans } from '../api/plans.js';
 import { arrayField, field, isObject, stringField } from '../api/member-access.js';
 import type { Context } from '../context/context.js';
@@ -401,7 +400,7 @@ export function createLookups(ctx: LookupContext, options: LookupOptions = {}): 
   async function me(kind: LookupKind): Promise<string> {
     const session = await ctx.session();
     if (session.userId === undefined) {
-      throw await noUserError(ctx, '"@me" is', `pass the ${KINDS[kind].label} as a user ID or username instead of @me`);
+      throw noUserError(session, '"@me" is', `pass the ${KINDS[kind].label} as a user ID or username instead of @me`);
     }
     return session.userId;
   }

@@ -5,7 +5,7 @@
 import type { RequestPlan } from '../api/types.js';
 import type { PlannedRequest } from '../cmdutil/dry-run.js';
 import type { Context } from '../context/context.js';
-import { noUserError } from '../lookups/no-user.js';
+import { noUserError } from '../config/session.js';
 import type { Lookups, TypedOption } from '../lookups/types.js';
 import type { RawFieldValues } from '../fields/options.js';
 import { STDIN } from '../cmdutil/text-input.js';
@@ -72,7 +72,7 @@ export async function actingUser(ctx: Context, by: string | undefined, action: '
   const session = await ctx.session();
   if (session.userId !== undefined) return named(session.userId);
   if (!ctx.io.canPrompt) {
-    throw await noUserError(ctx, `${action} ${words.tickets}`, words.hint);
+    throw noUserError(session, `${action} ${words.tickets}`, words.hint);
   }
   return named(await askWho(ctx, await lookups(), `Who ${action} ${words.tickets} (${words.typed.flag})? The token names no user`));
 }
