@@ -208,14 +208,17 @@ const CI_SECRETS = "in CI, from the pipeline's secrets; a pull request from a fo
  * service's 401 makes any other command's run, never after a request of its own (a review: a
  * probe waited out --timeout where exit 2 came at once). One that names no user only: exit 2.
  */
-export function noUserError(session: Pick<Session, 'username' | 'userId' | 'expiresAt' | 'tokenSource'>, what: string, hint: string): TktError {
-  if (session.username !== undefined || session.expiresAt !== undefined) {
-    return new UsageError(`cannot tell who ${what}: the token carries no user ID`, { hint });
-  }
+export function noUserError(session: Pick<Session, 'username' | 'expiresAt' | 'tokenSource'>, what: string, hint: string): TktError {
+  if (!tokenUnreadable(session)) return new UsageError(`cannot tell who ${what}: the token carries no user ID`, { hint });
   const where = session.tokenSource === 'env' ? 'set a valid TKT_TOKEN' : 'run "tkt login" again';
   return new AuthError(`cannot tell who ${what}: tkt cannot read the token (not a JWT: cut short, masked, or another kind of token?)`, {
     hint: `${where}; or, if the service takes this token, ${hint}`,
   });
+}
+
+/** The session's token names nothing tkt can read, no user, no expiry: a masked or cut-short secret, no login. */
+export function tokenUnreadable(session: Pick<Session, 'username' | 'expiresAt'>): boolean {
+  return session.username === undefined && session.expiresAt === undefined;
 }
 
 export function resolveSession(input: SessionInput): Session {

@@ -5,7 +5,7 @@
 import type { RequestPlan } from '../api/types.js';
 import type { PlannedRequest } from '../cmdutil/dry-run.js';
 import type { Context } from '../context/context.js';
-import { noUserError } from '../config/session.js';
+import { noUserError, tokenUnreadable } from '../config/session.js';
 import type { Lookups, TypedOption } from '../lookups/types.js';
 import type { RawFieldValues } from '../fields/options.js';
 import { STDIN } from '../cmdutil/text-input.js';
@@ -71,9 +71,9 @@ export async function actingUser(ctx: Context, by: string | undefined, action: '
   if (by !== undefined) return named(String(await (await lookups()).resolve('assignee', by, words.typed)));
   const session = await ctx.session();
   if (session.userId !== undefined) return named(session.userId);
-  if (!ctx.io.canPrompt) {
-    throw noUserError(session, `${action} ${words.tickets}`, words.hint);
-  }
+  // A token tkt cannot read is no login: a person asked who acts would only meet the service's 401
+  // at the technicians' list.
+  if (!ctx.io.canPrompt || tokenUnreadable(session)) throw noUserError(session, `${action} ${words.tickets}`, words.hint);
   return named(await askWho(ctx, await lookups(), `Who ${action} ${words.tickets} (${words.typed.flag})? The token names no user`));
 }
 
@@ -100,6 +100,8 @@ export function labelActingUser(plan: RequestPlan, user: ActingUser): PlannedReq
 export async function answerAssigneeMe(ctx: Context, lookups: Lookups, values: RawFieldValues): Promise<RawFieldValues> {
   const assignee = values.assignee;
   if (typeof assignee !== 'string' || assignee.trim().toLowerCase() !== '@me' || !ctx.io.canPrompt) return values;
-  if ((await ctx.session()).userId !== undefined) return values;
+  const session = await ctx.session();
+  // A token tkt cannot read is no login: the lookups refuse @me with exit 4, nothing asked.
+  if (session.userId !== undefined || tokenUnreadable(session)) return values;
   return { ...values, assignee: await askWho(ctx, lookups, 'Assignee: who is "--assignee @me"? The token names no user') };
 }

@@ -251,6 +251,12 @@ describe('tkt create (register)', () => {
 
     const piped = await h.context({ env });
     await expect(run(options(values, { dryRun: true }), piped.ctx)).rejects.toThrow(/@me/);
+
+    // A token tkt cannot read at all (masked, cut short) is no login: nothing asked, exit 4.
+    const masked = await h.context({ tty: true, env: { ...env, TKT_TOKEN: '***' } });
+    const refused = await run(options(values, { dryRun: true }), masked.ctx).catch((error: unknown) => error);
+    expect(exitCodeOf(refused)).toBe(4);
+    expect(masked.prompter.asked).toEqual([]);
   });
 
   it('names the option typed when its lookup is called otherwise (--subcategory, a sub-category)', async () => {

@@ -182,6 +182,21 @@ describe('tkt resolve', () => {
     expect(stdin.stderr).toContain('error: cannot tell who resolves the tickets on stdin: the token carries no user ID');
   });
 
+  // A masked or cut-short TKT_TOKEN is no login (exit 4): a person asked to pick who resolves
+  // would only meet the service's 401 after answering (the technicians' list is a request).
+  it('at a terminal, asks nothing when the token cannot be read at all: exit 4, nothing sent', async () => {
+    const { ctx, prompter } = await h.context({ tty: true, env: { TKT_TOKEN: '***', TKT_URL: h.sandbox.url } });
+
+    // Nothing is sent: any ticket does.
+    const refused = await sendsNothing(h, () => run({ ids: ['1001'], details: 'Swapped the cable' }, ctx).catch((error: unknown) => error));
+
+    expect(exitCodeOf(refused)).toBe(4);
+    expect((refused as Error).message).toBe(
+      'cannot tell who resolves this ticket: tkt cannot read the token (not a JWT: cut short, masked, or another kind of token?)',
+    );
+    expect(prompter.asked).toEqual([]);
+  });
+
   it('--dry-run prints the form and sends nothing', async () => {
     const ticket = openTicket();
     const result = await resolvesNothing(() => h.cli(['resolve', String(ticket.id), '--details', 'Would fix', '--dry-run']));
