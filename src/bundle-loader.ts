@@ -258,7 +258,9 @@ function pruneCache(dir: string): void {
     const byBundle = new Map<string, string[]>();
     for (const name of others) {
       const bundle = /^(.+)\.[0-9a-f]{16}\./.exec(name)?.[1] ?? name;
-      byBundle.set(bundle, [...(byBundle.get(bundle) ?? []), name]);
+      const names = byBundle.get(bundle);
+      if (names === undefined) byBundle.set(bundle, [name]);
+      else names.push(name);
     }
     for (const names of byBundle.values()) removeAllButNewest(dir, names);
     pruneNodeFolders(inFolder(dir, 'node'));

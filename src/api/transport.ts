@@ -186,14 +186,13 @@ function idleEndingAgent(Agent: typeof HttpAgent, idleMs: number): HttpAgent {
         hintRead = hint;
         hintMs = keptMs(hint, idleMs);
       }
-      const limit = hintMs;
-      if (limit <= 0) return false;
+      if (hintMs <= 0) return false;
       // What node:http's own keepSocketAlive does besides its timer: a free socket holds no run open.
       (socket as Socket).setKeepAlive(true, TCP_KEEP_ALIVE_DELAY_MS);
       (socket as Socket).unref();
-      const until = monotonicMs() + limit;
+      const until = monotonicMs() + hintMs;
       idleUntil.set(socket, until);
-      if (until < sweepAt) this.sweepIn(limit, until);
+      if (until < sweepAt) this.sweepIn(hintMs, until);
       return true;
     }
 

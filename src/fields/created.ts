@@ -104,7 +104,8 @@ export async function printCreated(ctx: Context, response: ApiResponse): Promise
     quiet: () => `${id()}\n`,
     aliases: TICKET_MEMBER_ALIASES,
   });
-  id();
+  // --json printed the answer whole: one naming no ticket fails here, as -q and the line failed above.
+  requireCreatedId(response, ctx);
 }
 
 function sameServiceLocationId(response: ApiResponse): string | undefined {

@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DeadlineExceeded, deadlineClock } from '../../src/api/deadline.js';
+import { DeadlineExceeded, deadlineClock, type Deadline } from '../../src/api/deadline.js';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
@@ -111,6 +111,14 @@ describe('a deadline', () => {
 });
 
 describe('a clock of deadlines (one per client: its requests share one timer)', () => {
+  /** Expects `deadline` to pass `ms` from now, not a millisecond sooner. */
+  async function passesIn(deadline: Deadline, ms: number): Promise<void> {
+    await vi.advanceTimersByTimeAsync(ms - 1);
+    expect(deadline.signal.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(deadline.signal.aborted).toBe(true);
+  }
+
   it('passes each deadline at its own time, on one timer', async () => {
     const start = deadlineClock(300);
     const first = start();
@@ -120,10 +128,7 @@ describe('a clock of deadlines (one per client: its requests share one timer)', 
 
     await vi.advanceTimersByTimeAsync(200);
     expect([first.signal.aborted, second.signal.aborted]).toEqual([true, false]);
-    await vi.advanceTimersByTimeAsync(99);
-    expect(second.signal.aborted).toBe(false);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(second.signal.aborted).toBe(true);
+    await passesIn(second, 100);
     expect(vi.getTimerCount()).toBe(0);
   });
 
@@ -152,10 +157,7 @@ describe('a clock of deadlines (one per client: its requests share one timer)', 
 
     await vi.advanceTimersByTimeAsync(200);
     expect([upload.signal.aborted, read.signal.aborted]).toEqual([false, true]);
-    await vi.advanceTimersByTimeAsync(99);
-    expect(upload.signal.aborted).toBe(false);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(upload.signal.aborted).toBe(true);
+    await passesIn(upload, 100);
   });
 
   it('times a deadline started by the listener of one passing (a retry as the first gives up) as any other', async () => {
@@ -166,10 +168,7 @@ describe('a clock of deadlines (one per client: its requests share one timer)', 
     await vi.advanceTimersByTimeAsync(300);
     expect(started).toHaveLength(1);
     expect(vi.getTimerCount()).toBe(1);
-    await vi.advanceTimersByTimeAsync(299);
-    expect(started[0]!.signal.aborted).toBe(false);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(started[0]!.signal.aborted).toBe(true);
+    await passesIn(started[0]!, 300);
     expect(vi.getTimerCount()).toBe(0);
   });
 });
