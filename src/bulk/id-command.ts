@@ -28,6 +28,18 @@ export interface IdCommandOptions {
   dryRun?: boolean | undefined;
 }
 
+/** The options as runIdCommand takes them: --concurrency read. */
+export type CheckedIdOptions<T extends IdCommandOptions = IdCommandOptions> = Omit<T, 'concurrency'> & { concurrency: number };
+
+/**
+ * What every ID command does first: --concurrency (else the default-concurrency setting) read, so
+ * that a bad value is a usage error before anything is asked, typed, looked up or sent.
+ */
+export async function checkIdOptions<T extends IdCommandOptions>(ctx: Context, options: T): Promise<CheckedIdOptions<T>> {
+  const { parseConcurrency } = await import('./runner.js');
+  return { ...options, concurrency: parseConcurrency(options.concurrency ?? String(userSettings(ctx).defaultConcurrency)) };
+}
+
 /** What one ID... command does to each ticket. */
 export interface IdCommandSpec {
   verb: BulkVerb;
@@ -81,14 +93,14 @@ export async function beforeAnyId<T>(ctx: Context, ids: readonly (string | numbe
   }
 }
 
-export async function runIdCommand(ctx: Context, options: IdCommandOptions, spec: IdCommandSpec): Promise<void> {
+export async function runIdCommand(ctx: Context, options: CheckedIdOptions, spec: IdCommandSpec): Promise<void> {
   // Loaded on use: command files stay light for `tkt --help`.
-  const [{ collectIds }, { parseConcurrency, runBulk }, { createDonePrinter, skippedFiles }] = await Promise.all([
+  const [{ collectIds }, { runBulk }, { createDonePrinter, skippedFiles }] = await Promise.all([
     import('./ids.js'),
     import('./runner.js'),
     import('./done-line.js'),
   ]);
-  const concurrency = parseConcurrency(options.concurrency ?? String(userSettings(ctx).defaultConcurrency));
+  const { concurrency } = options;
   // Typed IDs end with Ctrl-D, which a person at a terminal may not guess: a run that waits for them says so.
   const typed = options.ids.includes('-') && ctx.io.stdinIsTTY && ctx.io.stderrIsTTY;
   if (typed) await writeText(ctx.io.stderr, 'reading ticket IDs from the terminal, one a line; Ctrl-D to end\n');

@@ -5,7 +5,7 @@ import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { assignArguments, askUserToAssign } from '../bulk/assign-user.js';
 import { assignRequest } from '../bulk/change.js';
-import { beforeAnyId, runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
+import { beforeAnyId, checkIdOptions, runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
 export interface AssignOptions extends Omit<IdCommandOptions, 'ids'> {
@@ -43,6 +43,7 @@ Examples:
 
 export async function run(options: AssignOptions, ctx: Context): Promise<void> {
   const { ids, user: typed } = assignArguments(ctx, options.args);
+  const checked = await checkIdOptions(ctx, { ...options, ids });
   const { createLookups } = await import('../lookups/index.js');
   const lookups = createLookups(ctx);
   const { assignee, ...request } = await beforeAnyId(ctx, ids, async () => {
@@ -54,5 +55,5 @@ export async function run(options: AssignOptions, ctx: Context): Promise<void> {
     });
   });
   // "✓ #42 assigned to Tom Tech (tech)": who got the ticket, however they were typed.
-  await runIdCommand(ctx, { ...options, ids }, { verb: `assigned to ${assignee}`, ...request });
+  await runIdCommand(ctx, checked, { verb: `assigned to ${assignee}`, ...request });
 }

@@ -3,7 +3,7 @@ import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { closureOf, type ClosureOptions } from '../bulk/closure.js';
 import { labelActingUser } from '../prompts/acting-user.js';
-import { beforeAnyId, runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
+import { beforeAnyId, checkIdOptions, runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
 import { assertSingleStdinReader } from '../cmdutil/text-input.js';
 import { alreadyClosedNote } from '../reading/unchanged.js';
 import { attachOption, concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
@@ -47,8 +47,9 @@ export async function run(options: CloseOptions, ctx: Context): Promise<void> {
     ],
     paths: [['--attach', options.attach]],
   });
+  const checked = await checkIdOptions(ctx, options);
   const planned = await beforeAnyId(ctx, options.ids, () => closureOf(options, ctx));
-  await runIdCommand(ctx, options, {
+  await runIdCommand(ctx, checked, {
     verb: 'closed',
     plan: (id) => plans.closeTicket(id, planned.closure),
     forDryRun: (plan) => labelActingUser(plan, planned.closer),

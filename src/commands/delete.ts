@@ -1,7 +1,7 @@
 import { plans } from '../api/plans.js';
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
-import { runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
+import { checkIdOptions, runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
 export interface DeleteOptions extends IdCommandOptions {
@@ -30,7 +30,7 @@ Examples:
 }
 
 export async function run(options: DeleteOptions, ctx: Context): Promise<void> {
-  await runIdCommand(ctx, options, {
+  await runIdCommand(ctx, await checkIdOptions(ctx, options), {
     verb: 'deleted',
     plan: (id) => plans.deleteTicket(id),
     // Loaded on use: the question is only for a terminal.

@@ -1,6 +1,6 @@
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
-import { runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
+import { checkIdOptions, runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
 import { alreadyAssignedNote } from '../reading/unchanged.js';
 import { pickupPlan } from '../bulk/ticket-state.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
@@ -32,5 +32,5 @@ export async function run(options: PickupOptions, ctx: Context): Promise<void> {
   // Each ticket is read first, as pickup_ticket reads it: one yours already is left alone, and
   // one another technician holds says whom it is taken from.
   const me = async () => (await ctx.session()).userId;
-  await runIdCommand(ctx, options, { verb: 'picked up', plan: pickupPlan(me), noteFor: alreadyAssignedNote });
+  await runIdCommand(ctx, await checkIdOptions(ctx, options), { verb: 'picked up', plan: pickupPlan(me), noteFor: alreadyAssignedNote });
 }

@@ -1,7 +1,7 @@
 import { plans } from '../api/plans.js';
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
-import { runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
+import { checkIdOptions, runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
 export type ReadOptions = IdCommandOptions;
@@ -18,7 +18,7 @@ export function register(program: Program, host: CommandHost): void {
 }
 
 export async function run(options: ReadOptions, ctx: Context): Promise<void> {
-  await runIdCommand(ctx, options, {
+  await runIdCommand(ctx, await checkIdOptions(ctx, options), {
     verb: 'marked read',
     plan: (id) => plans.markRead(id),
   });

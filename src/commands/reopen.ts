@@ -3,7 +3,7 @@
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { DEFAULT_REOPEN_STATUS, reopenRequest } from '../bulk/change.js';
-import { runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
+import { checkIdOptions, runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 
 export interface ReopenOptions extends IdCommandOptions {
@@ -36,8 +36,9 @@ Examples:
 }
 
 export async function run(options: ReopenOptions, ctx: Context): Promise<void> {
+  const checked = await checkIdOptions(ctx, options);
   const { createLookups } = await import('../lookups/index.js');
-  await runIdCommand(ctx, options, {
+  await runIdCommand(ctx, checked, {
     verb: 'reopened',
     ...(await reopenRequest(createLookups(ctx), options.status, { labels: options.dryRun === true })),
   });

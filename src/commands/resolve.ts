@@ -2,7 +2,7 @@ import { plans } from '../api/plans.js';
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { actingUser, cliActingWords, labelActingUser } from '../prompts/acting-user.js';
-import { beforeAnyId, runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
+import { beforeAnyId, checkIdOptions, runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
 import { assertSingleStdinReader, requiredText } from '../cmdutil/text-input.js';
 import { keepEditedText, keepTypedText, resolutionDraftStem } from '../cmdutil/drafts.js';
 import { alreadyResolvedNote } from '../reading/unchanged.js';
@@ -68,6 +68,7 @@ export async function run(options: ResolveOptions, ctx: Context): Promise<void> 
   assertSingleStdinReader({ ids: options.ids, texts: [['--details', options.details]], files: [['--details-file', options.detailsFile]] });
   if (options.template !== undefined && (options.details !== undefined || options.detailsFile !== undefined))
     throw new UsageError('--template cannot be used with --details or --details-file: the template is the resolution notes');
+  const checked = await checkIdOptions(ctx, options);
   const findKeyed = async (): Promise<string[]> =>
     key === undefined ? options.ids : (await import('../dedup/resolve.js')).openTicketIds(ctx, key, options.requester);
   // Notes to be typed at the prompt or in the editor are asked for once the key's tickets are
@@ -99,7 +100,7 @@ export async function run(options: ResolveOptions, ctx: Context): Promise<void> 
       if (ids.length === 0) return nothingToResolve();
       await runIdCommand(
         ctx,
-        { ...options, ids },
+        { ...checked, ids },
         {
           verb: 'resolved',
           plan: readFirst(

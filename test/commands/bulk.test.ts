@@ -270,6 +270,21 @@ describe('ID... commands over several IDs', () => {
     }
   });
 
+  // A command line's mistake is said first: not after a lookup of --by's user or the new status,
+  // nor after a token that cannot be read (exit 4 would hide the line's own exit 2).
+  it.each([
+    ['close', ['close', '1001', '--by', 'nobody-here']],
+    ['close, a token tkt cannot read', ['close', '1001'], { TKT_TOKEN: '***' }],
+    ['assign', ['assign', '1001', 'nobody-here']],
+    ['reopen', ['reopen', '1001', '--status', 'No Such Status']],
+    ['resolve', ['resolve', '1001', '--details', 'x', '--by', 'nobody-here']],
+    ['pickup', ['pickup', '1001']],
+  ])('%s: a bad --concurrency is a usage error before anything is looked up or sent', async (_name, argv, env = {}) => {
+    const result = await sendsNothing(h, () => h.cli([...argv, '--concurrency', '33'], { env }));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('error: invalid --concurrency "33": expected a whole number from 1 to 32\n');
+  });
+
   it('--dry-run over several IDs sends no change, printing a JSON line per ID that names it', async () => {
     const tickets = closable(3);
     h.sandbox.resetStats();

@@ -197,6 +197,16 @@ describe('tkt resolve', () => {
     expect(prompter.asked).toEqual([]);
   });
 
+  it('at a terminal, a bad --concurrency is said before the notes are asked for', async () => {
+    const { ctx, prompter } = await h.context({ tty: true });
+
+    const refused = await sendsNothing(h, () => run({ ids: ['1001'], concurrency: '99' }, ctx).catch((error: unknown) => error));
+
+    expect(exitCodeOf(refused)).toBe(2);
+    expect((refused as Error).message).toBe('invalid --concurrency "99": expected a whole number from 1 to 32');
+    expect(prompter.asked).toEqual([]);
+  });
+
   it('--dry-run prints the form and sends nothing', async () => {
     const ticket = openTicket();
     const result = await resolvesNothing(() => h.cli(['resolve', String(ticket.id), '--details', 'Would fix', '--dry-run']));
