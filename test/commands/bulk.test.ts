@@ -272,7 +272,7 @@ describe('ID... commands over several IDs', () => {
 
   // A command line's mistake is said first: not after a lookup of --by's user or the new status,
   // nor after a token that cannot be read (exit 4 would hide the line's own exit 2).
-  it.each([
+  it.each<[string, string[], Record<string, string>?]>([
     ['close', ['close', '1001', '--by', 'nobody-here']],
     ['close, a token tkt cannot read', ['close', '1001'], { TKT_TOKEN: '***' }],
     ['assign', ['assign', '1001', 'nobody-here']],
