@@ -130,6 +130,13 @@ export class OutputClosedError extends TktError {
 }
 
 /**
+ * stdout could not be written for another reason than its reader leaving (a full disk, an I/O
+ * error): exit 1, for what was asked for is lost. After a change, the change is told on stderr
+ * (OutputAfterChangeError): nobody should run it again to see what it did.
+ */
+export class OutputFailedError extends OperationError {}
+
+/**
  * A request given up on a second Ctrl-C/SIGTERM while the service had it: it may or may not
  * have been carried out ("in doubt", docs/cli.md section 8).
  */

@@ -31,8 +31,7 @@ function preparedAnswer(argv: readonly string[]): [text: number, exitCode: numbe
 }
 
 function answer(text: string, exitCode: number): true {
-  writeStdoutSync(helpForWidth(text, stdoutColumns()), () => process.stdout);
-  process.exitCode = exitCode;
+  process.exitCode = writeStdoutSync(helpForWidth(text, stdoutColumns()), () => process.stdout) ? exitCode : 1;
   return true;
 }
 

@@ -6,7 +6,7 @@
 import { readlink, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { UsageError } from '../errors.js';
-import { fileErrorText } from '../cmdutil/text-input.js';
+import { fileErrorText } from '../util/file-error.js';
 import { uploadOf } from '../cmdutil/upload-argument.js';
 
 export interface AttachFolder {

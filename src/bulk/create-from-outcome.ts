@@ -10,8 +10,18 @@ import type { Context } from '../context/context.js';
 import { nameList } from '../cmdutil/action-output.js';
 import type { KeptFiles } from '../cmdutil/attachments.js';
 import { replacedDueText, type ReplacedDue } from '../fields/created.js';
-import { fileErrorText } from '../cmdutil/text-input.js';
-import { FilesSkippedError, IN_DOUBT_CREATED, InterruptedError, ItemFailedError, OperationError, serviceUnreachable, stoppedHow } from '../errors.js';
+import { fileErrorText } from '../util/file-error.js';
+import {
+  FilesSkippedError,
+  IN_DOUBT_CREATED,
+  InterruptedError,
+  ItemFailedError,
+  OperationError,
+  OutputAfterChangeError,
+  type OutputFailedError,
+  serviceUnreachable,
+  stoppedHow,
+} from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { createStyle, type Style } from '../output/style.js';
 import type { ArrayPrinter } from '../output/types.js';
@@ -209,6 +219,8 @@ export interface CreateFromOutcome {
   rowsWithReplacedDue: readonly number[];
   /** Why the report could not be written, which stopped the run; undefined if it could. */
   reportFailure: unknown;
+  /** stdout failing (a full disk), which stopped the run; undefined if every row's line was printed. */
+  printFailure?: OutputFailedError | undefined;
 }
 
 /**
@@ -228,14 +240,6 @@ export async function tellOutcome(outcome: CreateFromOutcome, jsonArray: ArrayPr
       details: [`created ${createdNow} of ${sentCount}; the last ones may be missing from the report`],
     });
   }
-  if (run.interrupted || stoppedBy !== undefined) {
-    const why =
-      stoppedBy === undefined
-        ? `not started: ${stoppedHow(ctx.signal.reason)}`
-        : `not started: the run stopped at row ${stoppedBy.id} (${failureGroup(stoppedBy)})`;
-    // --json lists every row not started; the report has none of them, so --resume sends them.
-    for (const row of run.notStarted) await jsonArray?.push([{ row, ok: false, notStarted: true, error: why }]);
-  }
   const details = [
     `created ${createdNow}; every row sent is recorded in ${reportPath}`,
     ...rowLists(ctx, reportPath, [
@@ -246,6 +250,22 @@ export async function tellOutcome(outcome: CreateFromOutcome, jsonArray: ArrayPr
       [REPLACED_DUE_ROWS, rowsWithReplacedDue],
     ]),
   ];
+  // The rows created are made: told here, since their lines are lost, and the report has them.
+  if (outcome.printFailure !== undefined) {
+    throw new OutputAfterChangeError(`stopped: ${outcome.printFailure.message}`, {
+      details,
+      hint: `only the output failed: do not run the command again; to send the rows not started: ${resumeCommand}`,
+      cause: outcome.printFailure,
+    });
+  }
+  if (run.interrupted || stoppedBy !== undefined) {
+    const why =
+      stoppedBy === undefined
+        ? `not started: ${stoppedHow(ctx.signal.reason)}`
+        : `not started: the run stopped at row ${stoppedBy.id} (${failureGroup(stoppedBy)})`;
+    // --json lists every row not started; the report has none of them, so --resume sends them.
+    for (const row of run.notStarted) await jsonArray?.push([{ row, ok: false, notStarted: true, error: why }]);
+  }
   if (run.interrupted) {
     throw new InterruptedError(`${stoppedHow(ctx.signal.reason)}: ${runCounts(run, sentCount, ' rows')}`, {
       details,

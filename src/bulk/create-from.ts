@@ -29,9 +29,10 @@ import { folderIfAny } from '../config/store-read.js';
 import type { Context } from '../context/context.js';
 import type { ApiClient, ApiResponse, UploadFile } from '../api/types.js';
 import { keptFiles, type KeptFiles } from '../cmdutil/attachments.js';
-import { InterruptedError, OperationError, StoppedBeforeSendingError, UsageError } from '../errors.js';
+import { InterruptedError, OperationError, OutputFailedError, StoppedBeforeSendingError, UsageError } from '../errors.js';
 import { NO_PROGRESS, createProgress } from '../output/progress.js';
-import { STDIN, assertSingleStdinReader, fileErrorText, readStdin } from '../cmdutil/text-input.js';
+import { STDIN, assertSingleStdinReader, readStdin } from '../cmdutil/text-input.js';
+import { fileErrorText } from '../util/file-error.js';
 import { createEndpoint, createdId, replacedDue, type ReplacedDue } from '../fields/created.js';
 import { printDryRunRows } from '../cmdutil/dry-run.js';
 import { checkReportPath, lockReport, openReport, readReport, resumedRows, settleInDoubt, type ReportEntry, type ResumedRows } from './report-file.js';
@@ -266,7 +267,7 @@ async function createRows(
     );
     progress.done();
     // Every answer is recorded; the output that failed is not written to again.
-    if (printFailure !== undefined) throw printFailure;
+    if (printFailure !== undefined && !(printFailure instanceof OutputFailedError)) throw printFailure;
 
     await tellOutcome(
       {
@@ -280,6 +281,7 @@ async function createRows(
         rowsWithSkippedFiles,
         rowsWithReplacedDue: [...replacedDues.keys()].sort((a, b) => a - b),
         reportFailure,
+        printFailure,
       },
       jsonArray,
       ctx,

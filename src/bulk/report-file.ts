@@ -5,7 +5,7 @@ import { access, open, readFile, stat, type FileHandle } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path';
 import { OperationError, UsageError } from '../errors.js';
 import { acquireLock, LockBusyError } from '../util/lock-file.js';
-import { fileErrorText } from '../cmdutil/text-input.js';
+import { fileErrorText } from '../util/file-error.js';
 import type { InputRow } from './rows.js';
 import { formatRanges } from './ranges.js';
 import { isSuccess } from '../api/answer.js';

@@ -16,6 +16,7 @@ import {
   ItemFailedError,
   OperationError,
   OutputAfterChangeError,
+  OutputFailedError,
   type TktError,
   exitCodeOf,
   serviceUnreachable,
@@ -143,14 +144,27 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
     return details;
   }
 
+  /**
+   * stdout failed (a full disk) with IDs done: each outcome is told on stderr, the run exits 1,
+   * and nobody runs it again to see what it did. A closed stdout ends the run quietly (cli-run.ts).
+   */
+  function outputFailed(failure: unknown, run: BulkRun): unknown {
+    if (!(failure instanceof OutputFailedError) || options.dryRun) return failure;
+    return new OutputAfterChangeError(`${failure.message}: ${runCounts(run, total, '', doneLabel)}`, {
+      details: summary(run),
+      hint: `only the output failed: do not run the command again for the tickets ${doneLabel}${run.notStarted.length > 0 ? '; to finish, run it for those not started' : ''}`,
+      cause: failure,
+    });
+  }
+
   // The first JSON Line whose --query failed: every ID's line is still told (on stderr), then the run fails with it.
-  let outputFailure: OutputAfterChangeError | undefined;
+  let queryFailure: OutputAfterChangeError | undefined;
   const printJson = async (result: BulkResult): Promise<void> => {
     try {
       await output.line(jsonLine(result), result.ok ? { human: () => doneLine(result, verb) } : {});
     } catch (error) {
       if (!(error instanceof OutputAfterChangeError)) throw error;
-      outputFailure ??= error;
+      queryFailure ??= error;
     }
   };
 
@@ -171,6 +185,7 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
     async finish(run) {
       held.release();
       progress.done();
+      if (run.outputFailure !== undefined) throw outputFailed(run.outputFailure, run);
       const { stoppedBy } = run;
       const how = stoppedHow(options.stop?.reason);
       if (json) {
@@ -186,7 +201,7 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
       }
       const skipping = run.results.filter(skippedFiles);
       // Failures of IDs say more than a --query that failed on the lines of the others.
-      if (failed.length === 0 && outputFailure !== undefined) throw outputFailure;
+      if (failed.length === 0 && queryFailure !== undefined) throw queryFailure;
       if (failed.length === 0 && skipping.length === 0) {
         // A person at a terminal gets the count the lines leave to be added up (the bar is
         // erased, and absent without colour); scripts and logs see no change.

@@ -52,7 +52,8 @@ export interface BulkOptions {
   /**
    * Called as each ID finishes (completion order), e.g. to print its line. A returned promise
    * is awaited before that lane starts its next ID, so a slow stdout slows the run down
-   * instead of buffering every line.
+   * instead of buffering every line. One that fails (the output cannot be written) stops the
+   * run: no ID starts after it (BulkRun.outputFailure).
    */
   onResult?: (result: BulkResult, done: number, total: number) => void | Promise<void>;
 }
@@ -71,6 +72,8 @@ export interface BulkRun {
    * the service not reached), after which no ID started.
    */
   stoppedBy?: BulkResult;
+  /** What onResult threw first (stdout closed or full), after which no ID started; every result is in `results` all the same. */
+  outputFailure?: unknown;
 }
 
 /**
@@ -172,9 +175,10 @@ export async function runBulk(ids: readonly number[], worker: BulkWorker, option
   let nextIndex = 0;
   let done = 0;
   let stoppedBy: BulkResult | undefined;
+  let outputFailed: { error: unknown } | undefined;
 
   async function lane(): Promise<void> {
-    while (nextIndex < ids.length && !signal.aborted && stoppedBy === undefined) {
+    while (nextIndex < ids.length && !signal.aborted && stoppedBy === undefined && outputFailed === undefined) {
       const index = nextIndex++;
       const id = ids[index]!;
       // Settled here, not in an async function of its own: one promise fewer for each ID.
@@ -191,7 +195,14 @@ export async function runBulk(ids: readonly number[], worker: BulkWorker, option
       // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- signal.aborted changes while the worker awaits
       if (!result.ok && !signal.aborted && refusesEveryRequest(result.failure)) stoppedBy ??= result;
       done += 1;
-      await onResult?.(result, done, ids.length);
+      // Once the output failed, the lanes still sending finish theirs, kept in the results alone.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by another lane while this one's worker awaited
+      if (outputFailed !== undefined) continue;
+      try {
+        await onResult?.(result, done, ids.length);
+      } catch (error) {
+        outputFailed ??= { error };
+      }
     }
   }
 
@@ -201,5 +212,6 @@ export async function runBulk(ids: readonly number[], worker: BulkWorker, option
     notStarted: ids.filter((_, index) => results[index] === undefined),
     interrupted: signal.aborted,
     ...(stoppedBy === undefined ? {} : { stoppedBy }),
+    ...(outputFailed === undefined ? {} : { outputFailure: outputFailed.error }),
   };
 }

@@ -9,6 +9,7 @@ import { InterruptedError, UsageError } from '../errors.js';
 import { nonBlank } from '../util/option-text.js';
 import { lineFeeds, notTextHint, readTextFile, readTextStream } from '../util/text-read.js';
 import { accessPath, statPath } from '../util/fs-promises.js';
+import { fileErrorText } from '../util/file-error.js';
 import { DEVICE_HINT, deviceProblem } from '../util/file-kind.js';
 import { uploadOf } from './upload-argument.js';
 
@@ -110,17 +111,6 @@ export async function readTextOption(ctx: Context, option: TextOption | TextOpti
 export async function readStdin(ctx: Context, flag: string, alternative: string): Promise<string> {
   if (ctx.io.stdinIsTTY) throw new UsageError(`${flag} -: stdin is a terminal, pipe the text in or ${alternative}`);
   return readTextStream(ctx.io.stdin, `${flag} -`, ctx.signal);
-}
-
-/** Why a file operation failed, in words: "no such file", not "ENOENT: no such file or directory, open ...". */
-export function fileErrorText(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT' || code === 'ENOTDIR') return 'no such file';
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'EISDIR') return 'a directory, not a file';
-  const message = error instanceof Error ? error.message : String(error);
-  // Node's "EMFILE: too many open files, open '/x'": the words without the code and the call.
-  return /^[A-Z]+: ([^,]+)/.exec(message)?.[1] ?? message;
 }
 
 /**

@@ -4,7 +4,7 @@
 // no command reads the output flags itself.
 import { isObject } from '../api/member-access.js';
 import type { IO } from './io.js';
-import { OutputAfterChangeError, UsageError } from '../errors.js';
+import { OutputAfterChangeError, OutputFailedError, UsageError, type TktError } from '../errors.js';
 import { createJsonArrayWriter, writeJson, writeJsonLine } from './json.js';
 import type { AbsentMembers, CompiledQuery } from './query.js';
 import { escapeJsonControls, sanitizeText } from './sanitize.js';
@@ -132,15 +132,35 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
       if (!(error instanceof UsageError) || !changeSent()) throw error;
       const essential = flags.quiet ? forms?.quiet?.() : undefined;
       if (essential !== undefined) await writeText(stdout, essential);
-      else {
-        const told = await forms?.human?.();
-        if (told !== undefined) await writeText(io.stderr, told);
-      }
-      throw new OutputAfterChangeError(error.message, {
-        details: error.details,
-        hint: 'the change was made; only its output failed: do not run the command again for it',
-        cause: error,
-      });
+      else await tellOnStderr(forms);
+      throw changeMadeAnyway(error);
+    }
+  };
+
+  /** What the human output says of a change (`Created ticket #1042`), said on stderr instead. */
+  const tellOnStderr = async (forms: DocumentForms | undefined): Promise<void> => {
+    const told = (await forms?.human?.()) ?? forms?.quiet?.();
+    if (told !== undefined) await writeText(io.stderr, told);
+  };
+
+  const changeMadeAnyway = (error: TktError): OutputAfterChangeError =>
+    new OutputAfterChangeError(error.message, {
+      details: error.details,
+      hint: 'the change was made; only its output failed: do not run the command again for it',
+      cause: error,
+    });
+
+  /**
+   * Prints the answer to a request; stdout failing after a change (a full disk) is told as a
+   * --query failing is: what was done on stderr, exit 1. A closed stdout ends the run quietly.
+   */
+  const printed = async (print: () => Promise<void>, forms: DocumentForms | undefined): Promise<void> => {
+    try {
+      await print();
+    } catch (error) {
+      if (!(error instanceof OutputFailedError) || !changeSent()) throw error;
+      await tellOnStderr(forms);
+      throw changeMadeAnyway(error);
     }
   };
 
@@ -259,7 +279,7 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
       const { createRecordPrinter } = await import('./records.js');
       return createRecordPrinter({ format, columns, io, now, array, warning }, spec);
     },
-    document: (value, forms) => (format === 'json' ? data(value, forms) : writeForm(forms)),
+    document: (value, forms) => printed(() => (format === 'json' ? data(value, forms) : writeForm(forms)), forms),
     data: (value) => data(value),
     line: async (value, forms) =>
       format === 'json'

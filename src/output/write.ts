@@ -1,12 +1,13 @@
 // Writes that respect backpressure: when a pipe reader is slow (`tkt list --all | less`),
 // we wait for 'drain' instead of buffering every page in memory.
-import { OutputClosedError } from '../errors.js';
+import { OutputClosedError, OutputFailedError } from '../errors.js';
+import { outputFailureText } from '../util/file-error.js';
 import type { Writable } from 'node:stream';
 
 /**
  * Resolves once `stream` can take more. A stream closed by its reader (EPIPE: `| head -1`)
- * rejects with OutputClosedError, so the command stops instead of working for nobody; any
- * other failure (a full disk) rejects with its own error.
+ * rejects with OutputClosedError, so the command stops instead of working for nobody; a
+ * failure of the system (a full disk) with OutputFailedError.
  */
 export async function writeText(stream: Writable, text: string): Promise<void> {
   if (stream.destroyed) throw closedError(stream.errored);
@@ -47,5 +48,7 @@ export function isClosedPipe(error: unknown): boolean {
 }
 
 function closedError(error: Error | null): Error {
-  return error === null || isClosedPipe(error) ? new OutputClosedError() : error;
+  if (error === null || isClosedPipe(error)) return new OutputClosedError();
+  // A failure of the system (ENOSPC, EIO): said in words, not as Node's "ENOSPC: ..., write".
+  return (error as NodeJS.ErrnoException).code === undefined ? error : new OutputFailedError(outputFailureText(error), { cause: error });
 }

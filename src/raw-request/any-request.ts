@@ -6,7 +6,8 @@ import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { sanitizeText } from '../output/sanitize.js';
 import { writeText } from '../output/write.js';
-import { STDIN, fileErrorText, readStdin } from '../cmdutil/text-input.js';
+import { STDIN, readStdin } from '../cmdutil/text-input.js';
+import { fileErrorText } from '../util/file-error.js';
 import { checkUploads } from '../cmdutil/upload-files.js';
 import { notTextHint, readTextFile } from '../util/text-read.js';
 

@@ -70,6 +70,38 @@ describe('runBulk', () => {
     expect(started).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
+  it('starts no ID once a result could not be reported (stdout full): the lanes in flight finish, kept in the results', async () => {
+    const gates = new Map([1, 2, 3, 4, 5].map((id) => [id, deferred()]));
+    const reported: number[] = [];
+    const full = new Error('cannot write the output: no space left on device (ENOSPC)');
+    const running = runBulk(
+      [1, 2, 3, 4, 5],
+      async (id) => {
+        await gates.get(id)!.promise;
+        return { status: 204 };
+      },
+      {
+        concurrency: 2,
+        signal: never,
+        onResult: (result) => {
+          reported.push(result.id);
+          if (result.id === 1) throw full;
+        },
+      },
+    );
+    gates.get(1)!.resolve();
+    await new Promise((resolve) => setImmediate(resolve));
+    gates.get(2)!.resolve();
+    const run = await running;
+
+    expect(run.outputFailure).toBe(full);
+    // #2 was in flight: it finished, and is not reported to the output that failed.
+    expect(run.results.map((result) => result.id)).toEqual([1, 2]);
+    expect(reported).toEqual([1]);
+    expect(run.notStarted).toEqual([3, 4, 5]);
+    expect(run.interrupted).toBe(false);
+  });
+
   it('keeps input order in results while reporting in completion order', async () => {
     const gates = new Map([1, 2, 3].map((id) => [id, deferred()]));
     const reported: Array<[number, number, number]> = [];

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildContext } from '../../src/process-host.js';
 import { createConfigStore } from '../../src/config/store.js';
 import { UsageError } from '../../src/errors.js';
-import { askText, assertReadableFiles, fileErrorText, readTextOption } from '../../src/cmdutil/text-input.js';
+import { askText, assertReadableFiles, readTextOption } from '../../src/cmdutil/text-input.js';
 import { DEFAULT_GLOBALS } from '../helpers/harness.js';
 import { createTestIO } from '../helpers/io.js';
 import { createScriptedPrompter, type ScriptedAnswer } from '../helpers/prompter.js';
@@ -101,17 +101,5 @@ describe('assertReadableFiles', () => {
     expect(usage.details).toContain(`${dir}: a directory, not a file`);
     // root reads anything, so the mode-000 file only fails for other users.
     if (process.getuid?.() !== 0) expect(usage.details).toContain(`${locked}: permission denied`);
-  });
-});
-
-describe('fileErrorText', () => {
-  const errno = (code: string, message: string) => Object.assign(new Error(message), { code });
-
-  it('says what went wrong in words, without the errno code or the system call', () => {
-    expect(fileErrorText(errno('ENOENT', "ENOENT: no such file or directory, open '/x'"))).toBe('no such file');
-    expect(fileErrorText(errno('EACCES', "EACCES: permission denied, open '/x'"))).toBe('permission denied');
-    expect(fileErrorText(errno('EISDIR', 'EISDIR: illegal operation on a directory, read'))).toBe('a directory, not a file');
-    expect(fileErrorText(errno('EMFILE', "EMFILE: too many open files, open '/x'"))).toBe('too many open files');
-    expect(fileErrorText(new Error('disk on fire'))).toBe('disk on fire');
   });
 });

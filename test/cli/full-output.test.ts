@@ -1,0 +1,110 @@
+// A stdout that cannot be written (a full disk: /dev/full gives ENOSPC on every write) is not a
+// reader that left: the run exits 1 saying so in words, and after a change says on stderr what
+// was done, so that nobody runs it again to find out (and makes a second ticket). Through the
+// built CLI, its stdout the real /dev/full.
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { readReport, type ReportEntry } from '../../src/bulk/report-file.js';
+import { routeCount, unusedTickets, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import type { Harness } from '../helpers/harness.js';
+
+const bin = fileURLToPath(new URL('../../bin/tkt.js', import.meta.url));
+const FULL = '/dev/full';
+const NO_SPACE = 'error: cannot write the output: no space left on device (ENOSPC)';
+const CLOSE = 'POST /api/TicketsApi/close/{id}';
+
+/** Runs the CLI with its stdout /dev/full; what it said on stderr and its exit code. */
+async function intoFullDisk(args: string[], env: Record<string, string>, input = ''): Promise<{ code: number | null; stderr: string }> {
+  const { NODE_EXTRA_CA_CERTS: _ca, ...inherited } = process.env;
+  const full = openSync(FULL, 'w');
+  try {
+    const child = spawn(process.execPath, [bin, ...args], { env: { ...inherited, ...env }, stdio: ['pipe', full, 'pipe'] });
+    child.stdin!.end(input);
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    return await new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr })));
+  } finally {
+    closeSync(full);
+  }
+}
+
+// Linux has /dev/full (CI runs there); elsewhere the suite says it skipped these.
+describe.skipIf(!existsSync(FULL))('a stdout that cannot be written (a full disk)', () => {
+  let h: Harness;
+  let dir = '';
+  useHarness({ sandbox: { seedTickets: 120 } }, (harness) => (h = harness));
+  useTempDir('tkt-full-', (path) => (dir = path));
+  const env = () => ({ TKT_URL: h.sandbox.url, TKT_TOKEN: h.sandbox.issueToken('admin'), TKT_CONFIG_DIR: h.configDir, NO_COLOR: '1' });
+  const titled = (title: string) => h.sandbox.state.tickets.filter((ticket) => ticket.title === title);
+
+  it.each([
+    ['a read', ['list']],
+    // The bin's own answers, written to the file descriptor (src/util/stdout-sync.ts).
+    ['help', ['--help']],
+    ['the version', ['--version']],
+  ])('%s: exit 1, the failure in words, no --debug hint', async (_name, args) => {
+    const run = await intoFullDisk(args, env());
+    expect(run.stderr).toBe(`${NO_SPACE}\n`);
+    expect(run.code).toBe(1);
+  });
+
+  it.each([
+    ['-q', ['-q']],
+    ['text', []],
+    ['--json', ['--json']],
+  ])('create %s: the new ticket is told on stderr, exit 1, and not to run it again', async (name, flags) => {
+    const title = `full disk create ${name}`;
+    const run = await intoFullDisk(
+      ['create', '--title', title, '--description', 'd', '--requester', 'aberg', '--site', 'Head Office', '--department', 'IT', '--status', 'Open', ...flags],
+      env(),
+    );
+    const [ticket, ...more] = titled(title);
+    expect(more).toEqual([]);
+    expect(run.stderr).toBe(
+      `Created ticket #${ticket!.id}\n${NO_SPACE}\nhint: the change was made; only its output failed: do not run the command again for it\n`,
+    );
+    expect(run.code).toBe(1);
+  });
+
+  it('close - --json: no ID starts after the output failed; the summary on stderr says what was closed and what was not started', async () => {
+    const ids = unusedTickets(h, 30, (ticket) => ticket.ticketStatusId === 1 && !ticket.locked).map((ticket) => ticket.id);
+    const before = routeCount(h, CLOSE);
+
+    const run = await intoFullDisk(['--json', 'close', '-', '--concurrency', '2'], env(), `${ids.join('\n')}\n`);
+
+    const closed = ids.filter((id) => h.sandbox.state.tickets.find((ticket) => ticket.id === id)!.ticketStatusId === 7);
+    expect(routeCount(h, CLOSE) - before).toBe(closed.length);
+    expect(closed.length).toBeGreaterThan(0);
+    expect(closed.length).toBeLessThanOrEqual(4);
+    expect(run.stderr).toContain(`${NO_SPACE}: ${closed.length} of 30 closed, ${30 - closed.length} not started\n`);
+    expect(run.stderr).toMatch(/\n {2}closed: #\d+/);
+    expect(run.stderr).toMatch(/\n {2}not started: #\d+/);
+    expect(run.stderr).toContain(
+      'hint: only the output failed: do not run the command again for the tickets closed; to finish, run it for those not started\n',
+    );
+    expect(run.code).toBe(1);
+  });
+
+  it('create --from: stops, says how many rows were created and that the report has them, and how to finish', async () => {
+    const rows = Array.from({ length: 20 }, (_, i) => `full from ${i + 1},desc,aberg,Head Office,IT,Open`);
+    const file = join(dir, 'rows.csv');
+    writeFileSync(file, ['title,description,requester,site,department,status', ...rows, ''].join('\n'));
+
+    const run = await intoFullDisk(['create', '--from', file, '-q', '--concurrency', '2'], env());
+
+    const report = await readReport(`${file}.report.jsonl`);
+    const created = report.filter((line): line is ReportEntry => 'ok' in line && line.ok);
+    const made = h.sandbox.state.tickets.filter((ticket) => ticket.title.startsWith('full from '));
+    expect(created.map((line) => line.id).sort()).toEqual(made.map((ticket) => ticket.id).sort());
+    expect(made.length).toBeGreaterThan(0);
+    expect(made.length).toBeLessThan(20);
+    expect(run.stderr).toContain(
+      `error: stopped: cannot write the output: no space left on device (ENOSPC)\n  created ${made.length}; every row sent is recorded in ${file}.report.jsonl\n`,
+    );
+    expect(run.stderr).toMatch(/hint: only the output failed: do not run the command again; to send the rows not started: tkt create --from .* --resume /);
+    expect(run.code).toBe(1);
+  });
+});
