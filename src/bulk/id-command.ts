@@ -12,7 +12,7 @@ import { keptFiles } from '../cmdutil/attachments.js';
 import { breakLineAfterCtrlC } from '../output/io.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { writeText } from '../output/write.js';
-import { InterruptedError, TktError, UsageError, whatHappened } from '../errors.js';
+import { InterruptedError, OutputFailedError, TktError, UsageError, whatHappened } from '../errors.js';
 import { ticketIdOf } from '../util/ids.js';
 import type { DryRunDecision, PlannedRequest } from '../cmdutil/dry-run.js';
 import { sendChange } from '../cmdutil/send-change.js';
@@ -180,14 +180,20 @@ export async function runIdCommand(ctx: Context, options: CheckedIdOptions, spec
     // summaries) is loaded only to tell a failure, a Ctrl-C or files not kept, as for many IDs.
     // With no progress bar to redraw the line, its outcome after a Ctrl-C starts a line of its own.
     const stopListening = breakLineAfterCtrlC(ctx.io, ctx.signal);
-    const run = await runBulk(ids, sendOne, { concurrency, signal: ctx.signal }).finally(stopListening);
+    let run = await runBulk(ids, sendOne, { concurrency, signal: ctx.signal }).finally(stopListening);
     const [result] = run.results;
     if (result?.ok && !run.interrupted && !skippedFiles(result)) {
-      await createDonePrinter(ctx.io, ctx.output, spec.verb)(result);
-      return;
+      try {
+        await createDonePrinter(ctx.io, ctx.output, spec.verb)(result);
+        return;
+      } catch (error) {
+        // A full stdout: what was done is told on stderr, as for many IDs, and not written again.
+        if (!(error instanceof OutputFailedError)) throw error;
+        run = { ...run, outputFailure: error };
+      }
     }
     const reporter = await reporterFor(false);
-    for (const each of run.results) await reporter.result(each);
+    if (run.outputFailure === undefined) for (const each of run.results) await reporter.result(each);
     await reporter.finish(run);
     return;
   }

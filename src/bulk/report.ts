@@ -152,7 +152,9 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
     if (!(failure instanceof OutputFailedError) || options.dryRun) return failure;
     return new OutputAfterChangeError(`${failure.message}: ${runCounts(run, total, '', doneLabel)}`, {
       details: summary(run),
-      hint: `only the output failed: do not run the command again for the tickets ${doneLabel}${run.notStarted.length > 0 ? '; to finish, run it for those not started' : ''}`,
+      hint: single
+        ? 'the change was made; only its output failed: do not run the command again for it'
+        : `only the output failed: do not run the command again for the tickets ${doneLabel}${run.notStarted.length > 0 ? '; to finish, run it for those not started' : ''}`,
       cause: failure,
     });
   }

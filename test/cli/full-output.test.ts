@@ -35,7 +35,7 @@ async function intoFullDisk(args: string[], env: Record<string, string>, input =
 describe.skipIf(!existsSync(FULL))('a stdout that cannot be written (a full disk)', () => {
   let h: Harness;
   let dir = '';
-  useHarness({ sandbox: { seedTickets: 120 } }, (harness) => (h = harness));
+  useHarness({ sandbox: { seedTickets: 200 } }, (harness) => (h = harness));
   useTempDir('tkt-full-', (path) => (dir = path));
   const env = () => ({ TKT_URL: h.sandbox.url, TKT_TOKEN: h.sandbox.issueToken('admin'), TKT_CONFIG_DIR: h.configDir, NO_COLOR: '1' });
   const titled = (title: string) => h.sandbox.state.tickets.filter((ticket) => ticket.title === title);
@@ -65,6 +65,21 @@ describe.skipIf(!existsSync(FULL))('a stdout that cannot be written (a full disk
     expect(more).toEqual([]);
     expect(run.stderr).toBe(
       `Created ticket #${ticket!.id}\n${NO_SPACE}\nhint: the change was made; only its output failed: do not run the command again for it\n`,
+    );
+    expect(run.code).toBe(1);
+  });
+
+  it.each([
+    ['text', []],
+    ['--json', ['--json']],
+  ])('close ID %s: the ticket closed is told on stderr, exit 1, and not to run it again', async (_name, flags) => {
+    const [ticket] = unusedTickets(h, 1, (candidate) => candidate.ticketStatusId === 1 && !candidate.locked);
+
+    const run = await intoFullDisk([...flags, 'close', String(ticket!.id)], env());
+
+    expect(ticket!.ticketStatusId).toBe(7);
+    expect(run.stderr).toBe(
+      `${NO_SPACE}: 1 of 1 closed\n  closed: #${ticket!.id}\nhint: the change was made; only its output failed: do not run the command again for it\n`,
     );
     expect(run.code).toBe(1);
   });
