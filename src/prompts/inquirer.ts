@@ -3,7 +3,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { EditorChoice } from '../config/settings.js';
 import type { Context } from '../context/context.js';
-import { InterruptedError } from '../errors.js';
+import { InterruptedError, OperationError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { truncate } from '../output/width.js';
 import { createStyle, type Style } from '../output/style.js';
@@ -143,7 +143,11 @@ export function createInquirerPrompter(io: PrompterIO): Prompter {
       // Ctrl-C or a stop signal closes the prompt with AbortPromptError; inquirer's own
       // ExitPromptError stays for a SIGINT it sees itself (both matched by name: the classes
       // live in @inquirer/core, which is not our direct dependency).
-      if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError')) throw new InterruptedError();
+      if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError')) {
+        // Closed by Ctrl-D (typeahead.ts): declined, not interrupted.
+        if (error.cause instanceof OperationError) throw error.cause;
+        throw new InterruptedError();
+      }
       throw error;
     }
   }

@@ -6,6 +6,9 @@
 // the keys it did not take wait for the next one. Ctrl-C is not given: it interrupts the prompt
 // (inquirer.ts erases a prompt interrupted, which inquirer alone would leave drawn).
 //
+// Ctrl-D is given, as readline's end of input on an empty line: the prompt is then closed
+// without an answer (exit 1), where inquirer alone would leave it open and deaf.
+//
 // Ctrl-Z is not given either: readline's own handling of it leaves the prompt dead after `fg`
 // (it pauses its input on SIGCONT and redraws only its own muted line). The prompt is closed
 // (and erased), the run suspended to the shell, and on `fg` the same prompt opens again with
@@ -13,10 +16,11 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { InterruptedError } from '../errors.js';
+import { InterruptedError, OperationError } from '../errors.js';
 import { createTerminalInputReader } from '../util/terminal-input.js';
 
 const CTRL_C = '\u0003';
+const CTRL_D = '\u0004';
 const CTRL_Z = '\u001a';
 /** The reason a prompt is closed for Ctrl-Z: it opens again once the run is continued. */
 const SUSPENDED = Symbol('suspended');
@@ -67,15 +71,20 @@ export function createTypeAhead(stdin: TerminalInput, suspend?: Suspend): TypeAh
     if (feeding) return;
     feeding = true;
     while (open !== undefined && !open.signal.aborted && keys.length > 0) {
+      const prompt = open;
       const key = keys.shift()!;
-      if (key === CTRL_C) open.abort(new InterruptedError());
+      if (key === CTRL_C) prompt.abort(new InterruptedError());
       else if (key === CTRL_Z) {
-        if (suspend !== undefined) open.abort(SUSPENDED);
+        if (suspend !== undefined) prompt.abort(SUSPENDED);
       } else {
         input.write(key);
         given.push(key);
       }
       await nextTurn();
+      // Ctrl-D on an empty line closes the prompt's readline (which pauses its input), not the
+      // prompt: it would wait for ever, the terminal back in line mode echoing what is typed
+      // (a password too). The question is declined: the run ends as declining a confirmation does.
+      if (key === CTRL_D && input.isPaused() && !prompt.signal.aborted) prompt.abort(new OperationError('no answer: Ctrl-D closed the question'));
     }
     feeding = false;
   }

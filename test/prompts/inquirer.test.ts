@@ -2,12 +2,14 @@
 // would send them, and everything drawn must land on the given stderr.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { InterruptedError } from '../../src/errors.js';
+import { InterruptedError, OperationError, exitCodeOf } from '../../src/errors.js';
 import { createInquirerPrompter, matchesSearch, searchMatches } from '../../src/prompts/inquirer.js';
 import { createCollector } from '../helpers/io.js';
 
 const ENTER = '\r';
+const CTRL_A = '\u0001';
 const CTRL_C = '\u0003';
+const CTRL_D = '\u0004';
 const DOWN = '\u001b[B';
 
 function setup(color = false) {
@@ -163,6 +165,32 @@ describe('createInquirerPrompter', () => {
     const outcome = expect(answer).rejects.toBeInstanceOf(InterruptedError);
     await type('Site', CTRL_C);
     await outcome;
+  });
+
+  // Readline ends its input at a Ctrl-D on an empty line; inquirer would then wait for ever,
+  // the terminal echoing what is typed next (a password in clear).
+  it.each([
+    ['a password', (prompter: ReturnType<typeof setup>['prompter']) => prompter.password({ message: 'Password' })],
+    ['a line', (prompter: ReturnType<typeof setup>['prompter']) => prompter.input({ message: 'Password' })],
+    ['a picker', (prompter: ReturnType<typeof setup>['prompter']) => prompter.search({ message: 'Password', choices: sites })],
+  ])('turns Ctrl-D on an empty line of %s into a declined question (exit 1), not a prompt that waits for ever', async (_kind, ask) => {
+    const { prompter, type } = setup();
+    const outcome = ask(prompter).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    await type('Password', CTRL_D);
+    const error = await outcome;
+    expect(error).toBeInstanceOf(OperationError);
+    expect(exitCodeOf(error)).toBe(1);
+    expect((error as Error).message).toBe('no answer: Ctrl-D closed the question');
+  });
+
+  it('keeps Ctrl-D within a line what readline makes it: the character after the cursor deleted', async () => {
+    const { prompter, type } = setup();
+    const answer = prompter.input({ message: 'Title' });
+    await type('Title', 'xPrinter', CTRL_A, CTRL_D, ENTER);
+    expect(await answer).toBe('Printer');
   });
 
   it('shows server text in choices and messages escaped', async () => {
