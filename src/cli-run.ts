@@ -3,7 +3,7 @@
 // stdout, and the one place that maps errors to an `error:` line and an exit code (docs/cli.md
 // section 5).
 import { closeSync, fstatSync } from 'node:fs';
-import { createRunState, tookTerminalInput, type CommandAction, type ProcessLike, type RunState, type StopSignal } from './process-host.js';
+import { createRunState, lostTerminal, tookTerminalInput, type CommandAction, type ProcessLike, type RunState, type StopSignal } from './process-host.js';
 import type { CommandModule } from './commands/index.js';
 import type { Program } from './commands/host.js';
 import { ExitCode, FailedBeforeOutputClosedError, InterruptedError, OutputClosedError, TktError, exitCodeOf, howToGiveUp, stoppedHow } from './errors.js';
@@ -153,6 +153,10 @@ export async function runCommandLine(proc: ProcessLike, how: CommandLineRun): Pr
     signals = 1;
     state.stop.abort('SIGINT');
   };
+  // The kernel's SIGHUP comes with it; within SAME_SIGNAL_MS, the one that comes second is the same stop.
+  state.terminalGone = () => {
+    if (received === undefined) onHangUp();
+  };
   proc.on('SIGINT', onInterrupt);
   proc.on('SIGTERM', onTerminate);
   proc.on('SIGHUP', onHangUp);
@@ -234,7 +238,7 @@ function leaveTerminalModes(): void {
  */
 export function settleProcess(code: number): void {
   process.exitCode = code;
-  if (!tookTerminalInput()) process.once('exit', leaveTerminalModes);
+  if (!tookTerminalInput() || lostTerminal()) process.once('exit', leaveTerminalModes);
   // Everything is recorded; only output is left to drain. A signal now still ends the process
   // at once, with its own code, as Node's default would, but without dying of it.
   for (const [name, signalCode] of Object.entries(SIGNAL_EXIT_CODES)) process.on(name, () => process.exit(signalCode));

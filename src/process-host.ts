@@ -76,6 +76,8 @@ export interface RunState {
   waitingQuietly?: () => void;
   /** Set by the program: a Ctrl-C read as a key counts as the run's first SIGINT (Context.interruptedByKey). */
   interruptedByKey?: () => void;
+  /** Set by the program: the terminal hung up (its input failed, createIO), which ends the run as a SIGHUP does. */
+  terminalGone?: () => void;
   /** The run's options (runOptions), once its command runs: the error lines read --debug and --profile there. */
   options?: Record<string, unknown>;
   /** Set by the full CLI (dist/main.js): Context.loadAhead for `command`; without it (tests, a command's bundle), nothing to load. */
@@ -122,7 +124,15 @@ let terminalInputTaken = false;
 
 export const tookTerminalInput = (): boolean => terminalInputTaken;
 
-export function createIO(proc: ProcessStreams, globals: GlobalOptions, liveLines?: Set<{ erase(): boolean }>): IO {
+/**
+ * Whether the terminal hung up under the run (its input or output failed): there are no modes to
+ * put back, and Node 20's restore at exit, failing with EIO, would abort the process (settleProcess).
+ */
+let terminalLost = false;
+
+export const lostTerminal = (): boolean => terminalLost;
+
+export function createIO(proc: ProcessStreams, globals: GlobalOptions, state?: Pick<RunState, 'liveLines' | 'terminalGone'>): IO {
   // process.stdin is a stream made on first read, 2-3 ms over a pipe or /dev/null when stdout is
   // a file (net or fs streams loaded for it): read only by a command that reads stdin or may ask.
   const stdinIsTTY = () => proc.stdin.isTTY === true;
@@ -131,9 +141,27 @@ export function createIO(proc: ProcessStreams, globals: GlobalOptions, liveLines
   const mayAsk = stderrIsTTY && globals.input && !isCI(proc.env);
   const cursorControl = !isDumbTerminal(proc.env);
   const screenReader = forScreenReader(proc.env);
+  // A terminal that hangs up fails its reads, writes and raw-mode changes with EIO, emitted as
+  // 'error': unheard, that would end the run before the SIGHUP that comes with it keeps what was
+  // typed (a prompt drawing on stderr, readline setting stdin back from raw mode).
+  const terminalGone = () => {
+    terminalLost = true;
+    state?.terminalGone?.();
+  };
+  if (stderrIsTTY) proc.stderr.on('error', terminalGone);
+  let watched = false;
+  const watchTerminal = () => {
+    if (watched) return;
+    watched = true;
+    proc.stdin.on('error', terminalGone);
+  };
+  const liveLines = state?.liveLines;
   return {
     get stdin() {
-      if (proc.stdin.isTTY === true) terminalInputTaken = true;
+      if (proc.stdin.isTTY === true) {
+        terminalInputTaken = true;
+        watchTerminal();
+      }
       return proc.stdin;
     },
     stdout: proc.stdout,
@@ -346,7 +374,7 @@ export async function createProcessContext(
   command: string,
   action: Pick<ActionOptions, 'saysWaiting' | 'keepsSettings'> = {},
 ): Promise<Context & { dispose(): Promise<void> }> {
-  const io = createIO(proc, globals, state.liveLines);
+  const io = createIO(proc, globals, state);
   // A loose token file, a lock waited for, a settings file skipped: said on stderr, each once a run.
   const folder = configFolder(proc.env);
   const config = createConfigStore(folder?.dir, {

@@ -1,6 +1,8 @@
 // Drives the real built binary on a real pseudo-terminal (tmux): the @inquirer prompts,
 // raw-mode keys, and the whole path from the first prompt to a created ticket.
 import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { skipWithout } from '../helpers/tools.js';
@@ -142,6 +144,24 @@ describe.skipIf(skipWithout(['tmux'], 'test/pty/create-interactive.test.ts'))('t
       /^✔ Title Never created\n✔ Description .*Never sent\n✔ Requester Anna Lind \([-\w]+\)\nyour description was saved to \S+drafts\/description\.txt\nerror: interrupted\n\[exit 130\]$/m,
     );
     expect(shown).not.toMatch(/Site|Head Office|Harbour Depot|navigate/);
+  });
+
+  // A closed terminal fails readline's return from raw mode, and the prompt's drawing, with EIO:
+  // unheard, those errors ended the run before the SIGHUP that comes with them kept the text.
+  it('keeps the description typed in drafts/ when the terminal closes under a question (a real hang-up)', async () => {
+    const s = await startCreate();
+    await answer(s, 'Title', 'Closed terminal');
+    await answer(s, 'Description', 'Typed before the terminal closed');
+    await waitFor(s, '? Requester');
+    const drafts = join(fixture.dir, 'drafts');
+    const kept = () =>
+      existsSync(drafts) && readdirSync(drafts).some((name) => readFileSync(join(drafts, name), 'utf8').includes('Typed before the terminal closed'));
+
+    await terminal.tmux('kill-session', '-t', s);
+
+    for (const started = Date.now(); !kept(); await new Promise((resolve) => setTimeout(resolve, 50))) {
+      if (Date.now() - started > 10_000) throw new Error(`no draft in ${drafts} holds the description typed`);
+    }
   });
 
   it('fits a picker to a short terminal: moving in it and Ctrl-C leave nothing of it in the scrollback', async () => {
