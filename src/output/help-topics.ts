@@ -217,9 +217,10 @@ export const HELP_TOPICS = {
       '  `<U+009B>`, like `cat -v`), and so are the bidi controls that show the text after them',
       '  reordered (`<U+202E>`), so a ticket title can never move the cursor, retitle the window, clear',
       '  the screen or read backwards. So is piped TSV, the human output in a pipe (for `grep`, `cut`,',
-      "  `awk`: a value's line breaks and tabs become a space); for the values as sent, use `--csv` or",
-      '  `--json`. `--json` keeps the content as the server sent it (DEL, C1 and bidi controls written',
-      '  as `\\u009b`-style escapes, the same JSON).',
+      "  `awk`: a value's line breaks and tabs become a space, in `tkt show`'s `Title:` and other field",
+      '  lines too, while its description, resolution and conversation keep their lines); for the',
+      '  values as sent, use `--csv` or `--json`. `--json` keeps the content as the server sent it (DEL,',
+      '  C1 and bidi controls written as `\\u009b`-style escapes, the same JSON).',
     ),
   },
   ci: {

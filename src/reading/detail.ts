@@ -18,7 +18,7 @@ export interface DetailOptions {
   lookups: Lookups;
   now: Date;
   color: boolean;
-  /** Terminal width to wrap text to, by words; undefined: lines as they are (piped). */
+  /** Terminal width to wrap text to, by words; undefined: piped, the texts' lines as they are, each header field on one line. */
   width?: number | undefined;
   /** Only the last N conversation entries. */
   comments?: number | undefined;
@@ -66,7 +66,7 @@ async function headerPairs(ticket: Ticket, options: DetailOptions): Promise<[str
   const names = await Promise.all(HEADER_FIELDS.map((spec) => relatedName(ticket, lookups, spec)));
   const status = names[HEADER_FIELDS.findIndex((spec) => spec.key === 'status')];
   // renderKeyValue escapes the service's text, so no colour goes into these values.
-  return [
+  const pairs: [string, Cell][] = [
     ['ID', ticket.id],
     ['Title', ticket.title],
     ...HEADER_FIELDS.map((spec, index): [string, Cell] => [spec.label, names[index] ?? spec.header.whenEmpty]),
@@ -77,6 +77,10 @@ async function headerPairs(ticket: Ticket, options: DetailOptions): Promise<[str
     ['Updated', dateText(ticket.updated)],
     ['Deleted', ticket.deleted === undefined ? undefined : (dateText(ticket.deleted.on) ?? 'yes')],
   ];
+  // Piped, a field is one line, as list's TSV is a ticket a line: a value's tabs and line breaks
+  // become a space (README: Output), so `grep`, `cut` and `awk` see the lines tkt means.
+  if (options.width !== undefined) return pairs;
+  return pairs.map(([label, value]) => [label, typeof value === 'string' ? sanitizeInline(value) : value]);
 }
 
 function section(title: string, body: string, style: Style): string {

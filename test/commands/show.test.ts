@@ -91,6 +91,31 @@ describe('tkt show', () => {
     expect((JSON.parse(json.stdout()) as { title: string }).title).toBe(evil);
   });
 
+  it("piped, keeps each header field on its line, a value's tabs and line breaks a space as list's; the description keeps its lines", async () => {
+    const title = 'evil\ttab\u001b[2Jx\rcr\nnext';
+    const created = await h.cli(['-q', 'create', ...validCreateArgs({ ...BY_ID, title: 'piped-fields', description: 'first\tcell\nsecond line' })]);
+    const ticket = ticketTitled('piped-fields');
+    // Set here: the service as it stores it, a title tkt create would refuse for its line break.
+    ticket.title = title;
+    ticket.cc = 'a@example.com,\tb@example.com';
+    const shown = await h.cli(['show', created.stdout.trim(), '--no-pager']);
+    expect(shown.code, shown.stderr).toBe(0);
+    const lines = shown.stdout.split('\n');
+    const field = (label: string) => lines.find((line) => line.startsWith(`${label}:`))?.replace(/^\w+: +/, '');
+    expect(lines[1]).toMatch(/^Title: /);
+    expect(field('Title')).toBe('evil tab^[[2Jx^Mcr next');
+    expect(lines[2]).toMatch(/^Status: /);
+    expect(field('CC')).toBe('a@example.com, b@example.com');
+    const listed = await h.cli(['list', '--search', 'evil', '--columns', 'title']);
+    expect(listed.stdout).toBe('evil tab^[[2Jx^Mcr next\n');
+    // A block of text keeps its lines and tabs (README: tkt show), only its controls made visible.
+    expect(shown.stdout).toContain('\nDescription\n  first\tcell\n  second line\n');
+    // At a terminal the header is as before: a value's lines under its column, its tab kept.
+    const terminal = await h.context({ tty: true, size: { columns: 120 } });
+    await run({ id: String(ticket.id), markRead: false, pager: false }, terminal.ctx);
+    expect(terminal.stdout()).toMatch(/^Title: +evil\ttab\^\[\[2Jx\^Mcr\n +next$/m);
+  });
+
   it('marks the ticket read with --mark-read', async () => {
     const ticket = h.sandbox.state.tickets.find((t) => !t.isRead && !t.isDeleted)!;
     const r = await h.context();
