@@ -22,6 +22,7 @@ import {
   serviceUnreachable,
   stoppedHow,
 } from '../errors.js';
+import { STDIN } from '../cmdutil/text-input.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { createStyle, type Style } from '../output/style.js';
 import type { ArrayPrinter } from '../output/types.js';
@@ -93,6 +94,15 @@ export function rowPrinter(ctx: Context, jsonArray: ArrayPrinter | undefined): R
       await writeText(ctx.io.stderr, `${errStyle.yellow('!')} row ${entry.row}: created ${createdTicket(entry)}, but ${replacedDueText(due)}\n`);
     }
   };
+}
+
+/**
+ * An input with no rows (empty, blank lines, a CSV header alone), as an `ID...` command tells
+ * stdin with no IDs: a note (left out with -q), exit 0; --json the empty array of rows.
+ */
+export async function tellNoRows(options: CreateFromOptions, ctx: Context): Promise<void> {
+  if (ctx.output.format === 'json') await ctx.output.array().end();
+  await ctx.output.note(`${options.file === STDIN ? 'stdin' : options.file} has no rows: nothing to do\n`);
 }
 
 const IN_DOUBT_ROWS = 'rows in doubt (the service may have created them)';

@@ -40,7 +40,7 @@ import { detectFormat, readRows, type InputRow } from './rows.js';
 import type { CreateFromOptions } from './create-from-options.js';
 import { checkCreatedTickets, prepareRows } from './create-from-check.js';
 import { attachFolder, type AttachFolder } from './attach-folder.js';
-import { rowJson, rowPrinter, skippedRowLine, stoppedBeforeRows, tellDryRunOutcome, tellOutcome } from './create-from-outcome.js';
+import { rowJson, rowPrinter, skippedRowLine, stoppedBeforeRows, tellDryRunOutcome, tellNoRows, tellOutcome } from './create-from-outcome.js';
 import { createStyle } from '../output/style.js';
 import { runBulk, type BulkResult } from './runner.js';
 import { TooLargeInputError, notTextHint, readTextFile } from '../util/text-read.js';
@@ -102,7 +102,6 @@ export async function runCreateFrom(options: CreateFromOptions, ctx: Context): P
   const endpoint = createEndpoint(options.integration);
   const text = await readInput(options.file, ctx);
   const rows = readRows(text, detectFormat(options.file, text), endpoint);
-  if (rows.length === 0) throw new UsageError(`${options.file === STDIN ? 'stdin' : options.file} has no rows`);
   // Rows read from stdin: a row attaching stdin (/dev/stdin) would find it read, whatever it is
   // (Node 26 closes a file read as stdin to its end: its path leads nowhere after).
   if (options.file === STDIN) {
@@ -143,6 +142,9 @@ async function createRows(
       : resumedRows(await readReport(options.resume), rows, options.resume, options.file);
   // Rows in doubt are not sent again unless asked: the service may have created them.
   const { created, heldInDoubt, recorded } = settleInDoubt(resumed, options, options.resume ?? reportPath);
+  // No rows (a nightly import on a quiet day) is nothing to do, once the command line and a
+  // --resume report are found to fit: no report is written for it.
+  if (rows.length === 0) return tellNoRows(options, ctx);
   await checkCreatedTickets(recorded, rows, ctx);
   const pending = rows.filter((row) => !created.has(row.row) && !heldInDoubt.has(row.row));
   const prepared = await prepareRows(pending, { file: options.file, folder: attachIn, rowCount: rows.length, endpoint, dryRun: options.dryRun }, ctx).catch(

@@ -336,6 +336,50 @@ describe('tkt create --from', () => {
     expect(ticketsTitled('dash-')).toEqual([]);
   });
 
+  // A nightly `export-new-rows | tkt create --from -` on a quiet day succeeds, as `tkt close -`
+  // does with no IDs: exit 2 would say the command line is wrong.
+  it('an input with no rows is nothing to do: a note, exit 0, --json [], nothing sent and no report', async () => {
+    const header = await write('hdr.csv', 'title,description,requester,site,department,status\r\n');
+    const empty = await write('empty.jsonl', '');
+    const blank = await write('blank.jsonl', '\n\n');
+    for (const file of [header, empty, blank]) {
+      for (const extra of [[], ['--dry-run']]) {
+        const note = `${file} has no rows: nothing to do\n`;
+        expect(await h.cli(['create', '--from', file, ...extra]), file).toEqual({ code: 0, stdout: '', stderr: note });
+        expect(await h.cli(['create', '--from', file, '--json', ...extra]), file).toEqual({ code: 0, stdout: '[]\n', stderr: note });
+        expect(await h.cli(['create', '--from', file, '-q', ...extra]), file).toEqual({ code: 0, stdout: '', stderr: '' });
+      }
+      expect(existsSync(`${file}.report.jsonl`), file).toBe(false);
+      expect(existsSync(`${file}.report.jsonl.lock`), file).toBe(false);
+    }
+    // --query and --fields shape the empty array as any other.
+    expect((await h.cli(['create', '--from', header, '--query', 'length(@)'])).stdout).toBe('0\n');
+    expect(h.sandbox.stats.requests).toBe(0);
+  });
+
+  it('resuming over an input with no rows: nothing to do if the report records none, refused if it records rows the input lost', async () => {
+    const header = 'title,description,requester,site,department,status\n';
+    const file = await write('quiet.csv', header);
+    const report = await write('quiet.report.jsonl', '');
+    const separate = join(dir, 'separate.report.jsonl');
+    const resumed = await h.cli(['create', '--from', file, '--resume', report, '--report', separate, '--retry-in-doubt']);
+    expect(resumed).toEqual({ code: 0, stdout: '', stderr: `${file} has no rows: nothing to do\n` });
+    expect(readFileSync(report, 'utf8')).toBe('');
+    expect(existsSync(separate)).toBe(false);
+    // A report of rows created: an input emptied since is the file lost rows, as ever.
+    const [row] = readRows(`${header}quiet-1,d,aberg,1,1,1\n`, 'csv', 'register');
+    await writeFile(report, `{"row":1,"hash":"${row!.hash}","ok":true,"id":1}\n`);
+    const lost = await h.cli(['create', '--from', file, '--resume', report]);
+    expect(lost.code).toBe(2);
+    expect(lost.stderr).toContain(`error: ${report} does not match ${file}: ${file} has 0 rows, fewer than the report records (row 1)`);
+    // A row it does not have cannot be settled.
+    await writeFile(report, '');
+    const settled = await h.cli(['create', '--from', file, '--resume', report, '--created', '1=1']);
+    expect(settled.code).toBe(2);
+    expect(settled.stderr).toContain(`error: --created: row 1 is not in doubt in ${report}`);
+    expect(h.sandbox.stats.requests).toBe(0);
+  });
+
   it('dry run validates and shows every row but sends no create and writes no report', async () => {
     const file = await write('dry.csv', 'title,description,requester,site,department,status\ndry-1,d,aberg,Head Office,IT,Open\n');
     const result = await h.cli(['create', '--from', file, '--dry-run']);

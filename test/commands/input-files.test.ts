@@ -239,6 +239,19 @@ describe('create --from stdin, a device or a pipe', () => {
     expect(titled('Dashed')).toHaveLength(2);
   });
 
+  it('empty stdin is nothing to do, as for tkt close -: exit 0, a note, --json [], no report in the current folder', async () => {
+    const cwd = await folder('from-dash-empty');
+    const note = 'stdin has no rows: nothing to do\n';
+    const human = await sendsNothing(h, () => runBin(['create', '--integration', '--from', '-'], '', cwd));
+    expect(human).toEqual({ code: 0, stdout: '', stderr: note });
+    const json = await sendsNothing(h, () => runBin(['create', '--integration', '--from', '-', '--json'], '', cwd));
+    expect(json).toEqual({ code: 0, stdout: '[]\n', stderr: note });
+    const quiet = await sendsNothing(h, () => runBin(['create', '--integration', '--from', '-', '-q'], '\n', cwd));
+    expect(quiet).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(existsSync(join(cwd, 'create-from.report.jsonl'))).toBe(false);
+    expect(existsSync(join(cwd, 'create-from.report.jsonl.lock'))).toBe(false);
+  });
+
   it('writes the report of --from /dev/stdin or a FIFO in the current folder, never beside them', async () => {
     const cwd = await folder('from-dev-stdin');
     const result = await runBin(['create', '--integration', '--from', '/dev/stdin'], rows('Devstdin'), cwd);
