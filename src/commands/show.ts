@@ -69,13 +69,13 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
     const setting = effectiveSetting(ctx, spec);
     // A path with spaces, given unquoted, that sh split and named only the first word of: how to quote it.
     const quoteIt = trouble === 'not run' && isUnquotedPath(pager) ? unquotedSettingHint(ctx, spec, setting) : undefined;
-    // A pager that failed (a bad option, PAGER=false) may have shown nothing, and sh said nothing of it.
-    if (trouble !== undefined && (typeof trouble === 'number' || quoteIt !== undefined)) {
+    // One that failed (a bad option, PAGER=false) or could not run (sh's "nope: not found" names
+    // neither tkt nor the pager setting): said by tkt, and the ticket printed directly, so nothing is lost.
+    if (trouble !== undefined) {
       const hint = quoteIt === undefined ? '' : `hint: ${quoteIt}\n`;
       await ctx.output.warning(`${pagerTroubleText(pagerNamed(setting), trouble)}: the ticket is printed instead\n${hint}`);
+      await writeText(ctx.io.stdout, text);
     }
-    // One that failed or cannot run (not installed: sh said so): the ticket printed directly, so nothing is lost.
-    if (trouble !== undefined) await writeText(ctx.io.stdout, text);
   } else {
     await ctx.output.document(ticket, { human: render, aliases: TICKET_MEMBER_ALIASES });
   }

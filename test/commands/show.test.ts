@@ -418,10 +418,16 @@ describe('tkt show at a terminal', () => {
     expect(readFileSync(paged, 'utf8')).toContain('Title:');
   });
 
-  it('prints the text itself when the pager cannot run', async () => {
+  it('prints the text itself, once, when the pager cannot run (sh: 127 not found, 126 not runnable), after a warning naming it', async () => {
     const id = await ticketWithLongReply();
-    const r = await h.context({ tty: true, env: { PAGER: 'no-such-pager-anywhere' } });
-    await run({ id: String(id), markRead: false, pager: true }, r.ctx);
-    expect(r.stdout()).toContain('Title:');
+    const unrunnable = join(dir, 'not-executable-pager');
+    writeFileSync(unrunnable, 'cat\n', { mode: 0o644 });
+    for (const pager of ['no-such-pager-anywhere', unrunnable]) {
+      const r = await h.context({ tty: true, env: { PAGER: pager } });
+      await run({ id: String(id), markRead: false, pager: true }, r.ctx);
+      expect(r.stdout().split('Title:').length - 1, pager).toBe(1);
+      // sh's own "not found" names neither tkt nor where the pager was set.
+      expect(r.stderr()).toBe(`warning: the pager "${pager}" ($PAGER) could not be run: the ticket is printed instead\n`);
+    }
   });
 });
