@@ -55,7 +55,8 @@ export interface Drawing {
 }
 
 function titleLine(state: TriageState, width: number, style: Style): string {
-  const count = state.filter === '' ? `${state.rows.length} tickets` : `${state.visible.length} of ${state.rows.length} tickets`;
+  const total = `${state.rows.length} ${state.rows.length === 1 ? 'ticket' : 'tickets'}`;
+  const count = state.filter === '' ? total : `${state.visible.length} of ${total}`;
   const shown = state.loading !== undefined ? 'loading…' : state.loadFailed && state.rows.length === 0 ? 'not loaded' : count;
   const view = kebabCase(state.view);
   // The profile before the view: two screens on two profiles differ where a cut leaves the line (README, Triage).

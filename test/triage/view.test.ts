@@ -89,10 +89,15 @@ describe('the detail text of the pane', () => {
 });
 
 describe('a short terminal', () => {
-  /** The screen at `size` with `overlay` open over the sandbox's first tickets. */
-  function screenWith(size: { columns: number; rows: number }, overlay: Overlay | undefined, more: Partial<TriageState> = {}): string[] {
-    const items = h.sandbox.state.tickets.slice(0, 10).map((t) => ({ ...t, ticketId: t.id }));
-    const state = { ...withRows(initialState('AllTickets', size), rowsOf(items), ''), overlay, ...more };
+  /** The screen at `size` with `overlay` open over the sandbox's first `tickets` tickets, those `filter` matches shown. */
+  function screenWith(
+    size: { columns: number; rows: number },
+    overlay: Overlay | undefined,
+    more: Partial<TriageState> = {},
+    { tickets = 10, filter = '' } = {},
+  ): string[] {
+    const items = h.sandbox.state.tickets.slice(0, tickets).map((t) => ({ ...t, ticketId: t.id }));
+    const state = { ...withRows(initialState('AllTickets', size), rowsOf(items), filter), overlay, ...more };
     const table = fitTable(
       TABLE_COLUMNS,
       measureTable(
@@ -191,6 +196,13 @@ describe('a short terminal', () => {
     const long = filtering(20, 'replaced the toner and the drum');
     expect(long).toBe('/…oner and the drum▏');
     expect(displayWidth(long)).toBe(20);
+  });
+
+  it('counts one ticket in the singular on the title line, filtered or not', () => {
+    const title = (filter: string) => screenWith({ columns: 80, rows: 10 }, undefined, { view: 'MyEscalatedTickets' }, { tickets: 1, filter })[0]!;
+    expect(title('')).toBe('tkt triage · my-escalated-tickets · 1 ticket');
+    expect(title('nothing')).toBe('tkt triage · my-escalated-tickets · 0 of 1 ticket  filter: /nothing');
+    expect(screenWith({ columns: 80, rows: 10 }, undefined, {}, { tickets: 0 })[0]).toBe('tkt triage · all-tickets · 0 tickets');
   });
 
   it('names the profile on the title line, before the view, and keeps it while the filter is typed, cut last', () => {
