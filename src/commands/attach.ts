@@ -9,6 +9,7 @@ import { sendChange } from '../cmdutil/send-change.js';
 import { assertSingleStdinReader } from '../cmdutil/text-input.js';
 import { checkUploads } from '../cmdutil/upload-files.js';
 import { parseTicketId } from '../util/ids.js';
+import { nonBlank } from '../util/option-text.js';
 import { dryRunOption, idArgument } from './shared-options.js';
 
 export interface AttachOptions {
@@ -46,6 +47,8 @@ Examples:
 
 export async function run(options: AttachOptions, ctx: Context): Promise<void> {
   const id = parseTicketId(options.id);
+  // An empty argument is an unset variable, named as an empty --attach is, not a file that cannot be read.
+  for (const file of options.files) nonBlank(file, 'FILE is empty');
   assertSingleStdinReader({ paths: [['', options.files]] });
   const uploads = await checkUploads(options.files, 'attach');
   if (options.dryRun) return printDryRun(ctx, plans.addFiles(id, uploads));

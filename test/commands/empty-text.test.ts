@@ -99,6 +99,9 @@ describe('empty option values', () => {
     { name: 'resolve --by VALUE', flag: '--by', argv: (value: string) => ['resolve', id, '--by', value, '--details', 'D'] },
     { name: 'reply --as-requester VALUE', flag: '--as-requester', argv: (value: string) => ['reply', id, '--as-requester', value, '--message', 'M'] },
     { name: 'assign ID USER', flag: 'USER', argv: (value: string) => ['assign', id, value] },
+    // Not a file that cannot be read: an argument with no name in it ("error: attach: cannot read file /  : no such file").
+    { name: 'attach ID FILE', flag: 'FILE', argv: (value: string) => ['attach', id, value] },
+    { name: 'attach ID FILE FILE', flag: 'FILE', argv: (value: string) => ['attach', id, emptyFile, value] },
   ])('$name: an empty value is exit 2 naming $flag, not an option left out', async ({ flag, argv }) => {
     await refused(argv(''), `${flag} is empty`);
     await refused(argv(' '), `${flag} is empty (only whitespace)`);
