@@ -6,6 +6,7 @@ import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { HELP_TOPICS } from '../output/help-topics.js';
 import { sanitizeInline } from '../output/sanitize.js';
+import { closestWord } from '../util/closest.js';
 import { shellWord } from '../util/shell-word.js';
 
 export type AliasOptions =
@@ -103,8 +104,11 @@ export async function run(options: AliasOptions, ctx: Context): Promise<void> {
     case 'delete': {
       if (!saved(options.name)) {
         const known = [...Object.keys(aliases), ...Object.keys(broken), ...Object.keys(hidden)].sort();
+        // As a misspelt command or template is offered: the one meant.
+        const meant = closestWord(options.name, known);
         throw new UsageError(`no alias ${JSON.stringify(options.name)}`, {
           details: [known.length === 0 ? 'there are no aliases' : `aliases: ${known.join(', ')}`],
+          hint: meant === undefined ? undefined : `did you mean ${meant}?`,
         });
       }
       await ctx.config.saveSettings((settings) => {

@@ -7,6 +7,7 @@
 // $PAGER, then the same, then "less -FRX"; default view and concurrency have no variable.
 import type { GlobalOptions } from './globals.js';
 import { UsageError } from '../errors.js';
+import { closestWord } from '../util/closest.js';
 import { wholeNumberOption } from '../util/ids.js';
 import { squash } from '../util/option-text.js';
 import { commandNamed, unquotedPathHint, unquotedVariableHint } from '../util/shell-status.js';
@@ -118,9 +119,14 @@ export const SETTINGS: readonly SettingSpec[] = [
 /** The setting `key` names (any case, kebab or camel); exit 2 listing the keys otherwise. */
 export function settingSpec(key: string): SettingSpec {
   const found = SETTINGS.find((spec) => squash(spec.key) === squash(key));
-  if (found === undefined)
-    throw new UsageError(`unknown setting ${JSON.stringify(key)}`, { details: [`settings: ${SETTINGS.map((spec) => spec.key).join(', ')}`] });
-  return found;
+  if (found !== undefined) return found;
+  const keys = SETTINGS.map((spec) => spec.key);
+  // As a misspelt command or template is offered: the one meant.
+  const meant = closestWord(key, keys);
+  throw new UsageError(`unknown setting ${JSON.stringify(key)}`, {
+    details: [`settings: ${keys.join(', ')}`],
+    hint: meant === undefined ? undefined : `did you mean ${meant}?`,
+  });
 }
 
 export type SettingSource = 'env' | 'profile' | 'global' | 'default';

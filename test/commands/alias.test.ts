@@ -143,6 +143,20 @@ describe('tkt alias', () => {
     expect((await h.cli(['alias', 'delete', 'mine'])).code).toBe(2);
   });
 
+  it('offers the alias a misspelt name to delete means, as a misspelt command or template is offered', async () => {
+    await h.cli(['alias', 'set', 'mine', 'list --view my-open-tickets']);
+    try {
+      // The aliases listed are all the saved ones: other tests' too.
+      const listed = `  aliases: ${(await h.cli(['alias', 'list', '-q'])).stdout.trim().split('\n').join(', ')}\n`;
+      const typo = await h.cli(['alias', 'delete', 'mien']);
+      expect({ code: typo.code, stderr: typo.stderr }).toEqual({ code: 2, stderr: `error: no alias "mien"\n${listed}hint: did you mean mine?\n` });
+      // Nothing near: the list alone.
+      expect((await h.cli(['alias', 'delete', 'zzzz'])).stderr).toBe(`error: no alias "zzzz"\n${listed}`);
+    } finally {
+      await h.cli(['alias', 'delete', 'mine']);
+    }
+  });
+
   it('replaces an alias only with --clobber (exit 2 naming it, its expansion and --clobber), as gh does', async () => {
     expect((await h.cli(['alias', 'set', 'cl', 'list --view my-open-tickets'])).code).toBe(0);
     const refused = await sendsNothing(h, () => h.cli(['alias', 'set', 'cl', 'list --limit 5']));

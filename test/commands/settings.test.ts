@@ -181,6 +181,18 @@ describe('tkt config', () => {
     expect(unknown.stderr).toContain('unknown setting "colour"');
     expect(unknown.stderr).toContain('settings: editor, pager, default-view, default-concurrency');
     expect((await h.cli(['config', 'get', 'colour'])).code).toBe(2);
+    // A misspelt key: the one meant, as a misspelt command, template or alias is offered.
+    for (const verb of [
+      ['set', 'editr', 'vi'],
+      ['get', 'editr'],
+      ['unset', 'editr'],
+    ]) {
+      const typo = await h.cli(['config', ...verb]);
+      expect({ code: typo.code, stderr: typo.stderr }, verb[0]).toEqual({
+        code: 2,
+        stderr: 'error: unknown setting "editr"\n  settings: editor, pager, default-view, default-concurrency, web-url\nhint: did you mean editor?\n',
+      });
+    }
     for (const [key, value] of [
       ['default-concurrency', '0'],
       ['default-concurrency', 'many'],
