@@ -154,6 +154,11 @@ export function createIO(proc: ProcessStreams, globals: GlobalOptions, state?: P
     if (watched) return;
     watched = true;
     proc.stdin.on('error', terminalGone);
+    // In raw mode Ctrl-D is a key, not the end: input that ends then is a terminal gone (triage's
+    // screen, whose run would otherwise end 0 with nothing kept, once nothing holds Node's loop).
+    proc.stdin.on('end', () => {
+      if ((proc.stdin as { isRaw?: boolean }).isRaw === true) terminalGone();
+    });
   };
   const liveLines = state?.liveLines;
   return {

@@ -92,6 +92,13 @@ export function privateTmux(name: string): Tmux {
   };
 }
 
+/** Waits for something a closed terminal leaves behind (a file written as tkt ended): no screen to show. */
+export async function waitForLeftBehind(test: () => boolean, what: string): Promise<void> {
+  for (const started = Date.now(); !test(); await new Promise((resolve) => setTimeout(resolve, 50))) {
+    if (Date.now() - started > STEP_TIMEOUT_MS) throw new Error(`timed out waiting for ${what}`);
+  }
+}
+
 export interface TerminalFixture {
   sandbox: RunningSandbox;
   /** The config folder, logged in as the user asked for (TKT_CONFIG_DIR). */

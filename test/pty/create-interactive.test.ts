@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { skipWithout } from '../helpers/tools.js';
-import { BIN, useTerminal, type TerminalFixture } from '../helpers/terminal.js';
+import { BIN, useTerminal, waitForLeftBehind, type TerminalFixture } from '../helpers/terminal.js';
 
 describe.skipIf(skipWithout(['tmux'], 'test/pty/create-interactive.test.ts'))('tkt create on a terminal', () => {
   let fixture: TerminalFixture;
@@ -159,9 +159,7 @@ describe.skipIf(skipWithout(['tmux'], 'test/pty/create-interactive.test.ts'))('t
 
     await terminal.tmux('kill-session', '-t', s);
 
-    for (const started = Date.now(); !kept(); await new Promise((resolve) => setTimeout(resolve, 50))) {
-      if (Date.now() - started > 10_000) throw new Error(`no draft in ${drafts} holds the description typed`);
-    }
+    await waitForLeftBehind(kept, `a draft in ${drafts} holding the description typed`);
   });
 
   it('fits a picker to a short terminal: moving in it and Ctrl-C leave nothing of it in the scrollback', async () => {

@@ -3,12 +3,12 @@
 // at 80x24 and narrower, Ctrl-C, and a run that cannot start. Each test opens its own screen;
 // every step waits for what the screen shows, never for a fixed time.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/output/width.js';
 import { KEY_TABLE } from '../../src/triage/keys.js';
-import { BIN, useTerminal, type TerminalFixture } from '../helpers/terminal.js';
+import { BIN, useTerminal, waitForLeftBehind, type TerminalFixture } from '../helpers/terminal.js';
 import { skipWithout } from '../helpers/tools.js';
 
 const skip = skipWithout(['tmux', 'less'], 'test/pty/triage-terminal.test.ts');
@@ -529,6 +529,26 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
       (screen) => /^tkt triage · unassigned-tickets · \d+ tickets$/m.test(screen) && highlighted(screen) !== undefined,
       'the view read again',
     );
+  });
+
+  // A closed terminal sends its shell a SIGHUP; a shell that ignores it (trap '' HUP) sends tkt
+  // none. tkt sees its input end, which in raw mode no Ctrl-D can do, and ends as on SIGHUP: 129,
+  // where a screen whose loop had nothing left ended 0, its kept texts unsaved.
+  it('ends as a hang-up (129) when its terminal closes, though no SIGHUP reaches it', async () => {
+    sessions += 1;
+    const name = `t${sessions}`;
+    const exitFile = join(fixture.dir, `${name}.exit`);
+    await terminal.start(
+      name,
+      { width: 80, height: 24 },
+      `trap '' HUP; env -u CI -u PAGER -u LESS -u VISUAL NO_COLOR=1 TKT_CONFIG_DIR='${fixture.dir}' node '${BIN}' triage; echo $? > '${exitFile}'`,
+    );
+    await terminal.waitFor(name, (text) => highlighted(text) !== undefined, { what: 'the screen' });
+
+    await terminal.tmux('kill-session', '-t', name);
+
+    await waitForLeftBehind(() => existsSync(exitFile) && readFileSync(exitFile, 'utf8').endsWith('\n'), 'the exit code written by the shell');
+    expect(readFileSync(exitFile, 'utf8')).toBe('129\n');
   });
 
   it('refuses --json at a terminal rather than ignore it, pointing to tkt list --json', async () => {
