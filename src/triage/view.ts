@@ -65,25 +65,33 @@ function titleLine(state: TriageState, width: number, style: Style): string {
   const head = profile === undefined ? 'tkt triage' : `tkt triage · ${profile}`;
   const title = `${head} · ${view} · ${shown}`;
   const compactCount = shown === count && state.filter !== '' ? `${state.visible.length}/${state.rows.length}` : undefined;
+  const lead = profile ?? 'tkt triage';
   if (!state.filtering) {
-    // The rows are an earlier read's (README, Triage): said once, here, until a read succeeds.
+    // The rows are an earlier read's (README, Triage): said once, here, until a read succeeds,
+    // and at a narrow width kept before all but the profile (else a split pane shows no sign).
     const failed = state.interval?.failed;
-    const ending = failed === undefined ? '' : ` · ✗ not read again: ${failed}`;
-    if (state.filter === '') return style.bold(truncate(title + ending, width));
+    const fitted = (labels: string[]) => {
+      if (failed === undefined) return style.bold(truncate(labels.find((candidate) => displayWidth(candidate) <= width) ?? labels.at(-1)!, width));
+      // The longest label beside which the reason fits whole, else the words alone (the reason cut).
+      const failure = `${NOT_READ_AGAIN}: ${failed}`;
+      const labelled = [...labels, lead];
+      const label =
+        labelled.find((candidate) => displayWidth(`${candidate} · ${failure}`) <= width) ??
+        labelled.find((candidate) => displayWidth(`${candidate} · ${NOT_READ_AGAIN}`) <= width);
+      return style.bold(truncate(label === undefined ? failure : `${label} · ${failure}`, width));
+    };
+    if (state.filter === '') return failed === undefined ? style.bold(truncate(title, width)) : fitted([title, `${head} · ${shown}`]);
     // A filter on: what narrows the list (the filter, how many it leaves) and the profile outlast
     // the view's name (cut, then left out), then `tkt triage`, then the count's words, then `filter:`.
     const filter = `  filter: /${state.filter}`;
-    const lead = profile ?? 'tkt triage';
     const viewRoom = width - displayWidth(`${head} ·  · ${shown}${filter}`);
-    const labels = [
+    return fitted([
       `${title}${filter}`,
       ...(viewRoom >= MIN_CUT_VIEW ? [`${head} · ${truncate(view, viewRoom)} · ${shown}${filter}`] : []),
       `${head} · ${shown}${filter}`,
       `${lead} · ${shown}${filter}`,
       ...(compactCount === undefined ? [] : [`${lead} · ${compactCount}${filter}`, `${lead} · ${compactCount} /${state.filter}`]),
-    ];
-    const label = labels.find((candidate) => displayWidth(candidate) <= width) ?? labels.at(-1)!;
-    return style.bold(truncate(label + ending, width));
+    ]);
   }
   // Being typed: the text and its cursor keep their room, as on a prompt line; the view's name
   // gives way first (cut, then left out), then the count, then the words around the text, the
@@ -106,6 +114,9 @@ function titleLine(state: TriageState, width: number, style: Style): string {
     ].find(fits) ?? '/';
   return style.bold(label + withCursor({ text: state.filter, cursor: state.filterCursor }, width - displayWidth(label)));
 }
+
+/** The title's words while the rows are an earlier read's (--interval): they outlast all but the profile. */
+const NOT_READ_AGAIN = '✗ not read again';
 
 /** The fewest columns a view's name is cut to on the title line while filtering ("my-…"); shorter, it is left out. */
 const MIN_CUT_VIEW = 4;

@@ -142,6 +142,25 @@ describe('an --interval read beside what an action did', () => {
     expect(drawn(back.state)).toEqual({ title: 'tkt triage · my-open-or-unassigned · 3 tickets', status: REPLY_FAILED });
   });
 
+  // A split pane must still say that the list is an earlier read's: the reason whole outlasts the
+  // view's name, then the words outlast the count and `tkt triage`, the reason cut after them.
+  it.each([
+    [100, 'tkt triage · my-open-or-unassigned · 3 tickets · ✗ not read again: connect ECONNREFUSED 127.0.0.1:9'],
+    [80, 'tkt triage · 3 tickets · ✗ not read again: connect ECONNREFUSED 127.0.0.1:9'],
+    [60, 'tkt triage · 3 tickets · ✗ not read again: connect ECONNREF…'],
+    [32, 'tkt triage · ✗ not read again: …'],
+    [24, '✗ not read again: conne…'],
+  ])('keeps the failed read in the title at %i columns', (columns, title) => {
+    const tick = then(ticked(opened(), ITEMS), { kind: 'tick' });
+    const [load] = loads(tick);
+    if (load?.kind !== 'loadView') throw new Error('the tick read nothing');
+    const failed = run(tick, { kind: 'viewFailed', token: load.token, error: refused() });
+
+    const resized = then(failed, { kind: 'resized', columns, rows: 24 });
+
+    expect(drawn(resized.state).title).toBe(title);
+  });
+
   it("adds which tickets a read by the timer changed after an action's failure, not over it", () => {
     const changed = ticked(replyFailed(), [item(1031, 'Mouse double-clicks', 'On Hold'), ...ITEMS.slice(1)]);
     expect(drawn({ ...changed.state, terminal: { columns: 160, rows: 30 } }).status).toBe(`${REPLY_FAILED} · #1031 changed (marked *)`);
