@@ -108,6 +108,9 @@ export function createEffectRunner(deps: EffectDeps): EffectRunner {
     /** What the user wrote that the action sends (a reply, resolution notes), once it is written. */
     let written: string | undefined;
     let done: ActionOutcome;
+    // As each read of the view: a `tkt logout` in another shell is met here, not only at `R`
+    // (the service has no logout: the token held would still be taken).
+    deps.readLoginAgain();
     try {
       if (action.kind === 'reply' || action.kind === 'resolveInEditor') {
         const ticket = action.ticket ?? (await fetchTicket(id));

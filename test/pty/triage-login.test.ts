@@ -67,4 +67,24 @@ describe.skipIf(skip)('tkt --profile prod triage', () => {
     expect(text.replace(/\n/g, '')).toContain(`warning: the resolution of #${id} was not sent; it is saved in ${notes}`);
     expect(readFileSync(notes, 'utf8')).toBe('Cable reseated\n');
   });
+
+  // The service has no logout: the token triage holds would still be taken. An action reads the
+  // saved login again, as every read of the view does, so that it is refused as R's read is.
+  it('refuses an action once `tkt logout` in another shell deleted the login, as it refuses R', async () => {
+    await loginAs(fixture.sandbox, fixture.dir, 'tech', 'gone');
+    const command = `env -u CI -u TKT_TOKEN -u TKT_PROFILE NO_COLOR=1 TKT_CONFIG_DIR='${fixture.dir}' node '${BIN}' --profile gone triage; echo "[exit $?]"; sleep 60`;
+    await terminal.start('t2', { width: 150, height: 30 }, command);
+    const first = await terminal.waitFor('t2', (text) => /^› +\d+ /m.test(text) && /^Title: /m.test(text), { what: 'the first ticket' });
+    const id = /^› +(\d+) /m.exec(first)![1]!;
+    const before = fixture.sandbox.state.tickets.find((ticket) => ticket.id === Number(id))!.assignedUser;
+
+    await promisify(execFile)('node', [BIN, '--profile', 'gone', 'logout'], {
+      env: { ...process.env, TKT_CONFIG_DIR: fixture.dir, CI: '1', TKT_TOKEN: '', TKT_PROFILE: '' },
+    });
+    await terminal.keys('t2', 'p');
+
+    const refused = await terminal.waitFor('t2', (text) => status(text).startsWith('✗ picking up'), { what: 'the pickup refused' });
+    expect(status(refused)).toMatch(new RegExp(`^✗ picking up #${id}: not logged in \\(profile gone\\)`));
+    expect(fixture.sandbox.state.tickets.find((ticket) => ticket.id === Number(id))!.assignedUser).toBe(before);
+  });
 });
