@@ -70,7 +70,8 @@ export async function loginPassword(input: LoginInput, ctx: Context): Promise<st
   }
   const fromEnv = envValue(ctx.env, 'TKT_PASSWORD');
   if (fromEnv !== undefined) return fromEnv;
-  return ctx.prompter.password({ message: 'Password' });
+  // An empty one is never a password: asked again, as --password-stdin refuses it, nothing sent.
+  return ctx.prompter.password({ message: 'Password', validate: (typed) => typed !== '' || 'the password is empty: type it, or Ctrl-C to stop' });
 }
 
 /** The user the service logged in (docs/service.md 2.1); wrong credentials and a locked-out account are exit 4 with what to do. */

@@ -9,7 +9,7 @@ export interface Choice<T> {
 
 export interface Prompter {
   input(options: { message: string; default?: string; validate?: (value: string) => true | string }): Promise<string>;
-  password(options: { message: string }): Promise<string>;
+  password(options: { message: string; validate?: (value: string) => true | string }): Promise<string>;
   confirm(options: { message: string; default?: boolean }): Promise<boolean>;
   select<T>(options: { message: string; choices: readonly Choice<T>[]; default?: T }): Promise<T>;
   /** Type-to-filter over a long list; `default`, Enter's choice before anything is typed, is where the list starts. */

@@ -179,7 +179,7 @@ export function createInquirerPrompter(io: PrompterIO): Prompter {
     const lines = createLinePrompts(typeAhead, io, searchMatches);
     return {
       input: (options) => lines.input({ ...options, message: sanitizeInline(options.message) }),
-      password: ({ message }) => lines.password({ message: sanitizeInline(message) }),
+      password: (options) => lines.password({ ...options, message: sanitizeInline(options.message) }),
       confirm: (options) => lines.confirm({ ...options, message: sanitizeInline(options.message) }),
       select: (options) => lines.select({ ...options, message: sanitizeInline(options.message), choices: displayChoices(options.choices) }),
       search: (options) => lines.search({ ...options, message: sanitizeInline(options.message), choices: displayChoices(options.choices) }),
@@ -190,7 +190,8 @@ export function createInquirerPrompter(io: PrompterIO): Prompter {
   return {
     input: ({ message, default: initial, validate }) =>
       ask(({ input }, context) => input({ message: sanitizeInline(message), default: initial, validate, theme: themes.base }, context)),
-    password: ({ message }) => ask(({ password }, context) => password({ message: sanitizeInline(message), mask: true, theme: themes.password }, context)),
+    password: ({ message, validate }) =>
+      ask(({ password }, context) => password({ message: sanitizeInline(message), mask: true, validate, theme: themes.password }, context)),
     confirm: ({ message, default: initial }) =>
       ask(({ confirm }, context) => confirm({ message: sanitizeInline(message), default: initial, theme: themes.base }, context)),
     select: ({ message, choices, default: initial }) =>

@@ -134,17 +134,23 @@ export function createLinePrompts(typeAhead: TypeAhead, io: LinePromptsIO, searc
     }
   }
 
+  /** Answers read until `validate` takes one; what it says of the others, each on a line of its own. */
+  async function untilValid(read: () => Promise<string>, validate: ((value: string) => true | string) | undefined): Promise<string> {
+    for (;;) {
+      const answer = await read();
+      const valid = validate?.(answer) ?? true;
+      if (valid === true) return answer;
+      io.stderr.write(`${valid}\n`);
+    }
+  }
+
   return {
-    async input({ message, default: initial, validate }) {
-      for (;;) {
+    input: ({ message, default: initial, validate }) =>
+      untilValid(async () => {
         const typed = await readLine(question(initial === undefined || initial === '' ? message : `${message} (default: ${sanitizeInline(initial)})`));
-        const answer = typed === '' && initial !== undefined ? initial : typed;
-        const valid = validate?.(answer) ?? true;
-        if (valid === true) return answer;
-        io.stderr.write(`${valid}\n`);
-      }
-    },
-    password: ({ message }) => readLine(question(message), true),
+        return typed === '' && initial !== undefined ? initial : typed;
+      }, validate),
+    password: ({ message, validate }) => untilValid(() => readLine(question(message), true), validate),
     async confirm({ message, default: initial = true }) {
       for (;;) {
         const answer = (await readLine(`${message} ${initial ? '[Y/n]' : '[y/N]'} `)).trim().toLowerCase();

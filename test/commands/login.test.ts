@@ -8,6 +8,7 @@ import { runCli } from '../../src/program.js';
 import { fakeProcess } from '../cli/fake-process.js';
 import { startForwardProxy } from '../helpers/forward-proxy.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
+import { sendsNothing } from '../helpers/sandbox-state.js';
 
 const AUTH_ROUTE = 'POST /api/Users/authenticate';
 
@@ -101,6 +102,16 @@ describe('tkt login', () => {
     expect(run1.prompter.asked.map((p) => p.kind)).toEqual(['input', 'password']);
     expect(saved()?.username).toBe('tech');
     expect(run1.stderr()).toContain('as tech');
+  });
+
+  it('does not take an empty password at the prompt: nothing is sent for it', async () => {
+    const run1 = await h.context({ tty: true, answers: [{ kind: 'password', value: '' }] });
+
+    const refused = await sendsNothing(h, () =>
+      run({ username: 'tech', domain: undefined, passwordStdin: false, passwordFlag: false }, run1.ctx).catch((error: unknown) => error),
+    );
+
+    expect((refused as Error).message).toBe('scripted password for "Password" was rejected: the password is empty: type it, or Ctrl-C to stop');
   });
 
   // The process's own prompter (not the harness's scripted one), which reads the profile's settings.

@@ -85,8 +85,11 @@ export function createScriptedPrompter(answers: readonly ScriptedAnswer[]): Scri
       if (verdict !== true) throw new Error(`scripted input "${value}" for "${message}" was rejected: ${verdict}`);
       return value;
     },
-    async password({ message }) {
-      return scriptedValue<string>(next({ kind: 'password', message }));
+    async password({ message, validate }) {
+      const value = scriptedValue<string>(next({ kind: 'password', message }));
+      const verdict = validate?.(value) ?? true;
+      if (verdict !== true) throw new Error(`scripted password for "${message}" was rejected: ${verdict}`);
+      return value;
     },
     async confirm({ message }) {
       return scriptedValue<boolean>(next({ kind: 'confirm', message }));

@@ -79,6 +79,15 @@ describe('createInquirerPrompter', () => {
     expect(stderr.text()).toContain('******');
   });
 
+  it('keeps a password prompt open with the reason until validate accepts it', async () => {
+    const { prompter, type, stderr } = setup();
+    const answer = prompter.password({ message: 'Password', validate: (v) => v !== '' || 'the password is empty' });
+    await type('Password', ENTER);
+    await type('the password is empty', 's3cret', ENTER);
+    expect(await answer).toBe('s3cret');
+    expect(stderr.text()).not.toContain('s3cret');
+  });
+
   it('confirms with y/n and falls back to the default', async () => {
     const first = setup();
     const yes = first.prompter.confirm({ message: 'Delete 2 tickets?' });

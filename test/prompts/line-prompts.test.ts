@@ -63,6 +63,13 @@ describe('the prompter at a dumb terminal', () => {
     expect(raw).toEqual([true, false]);
   });
 
+  it('asks for a password again with the reason until validate accepts it', async () => {
+    const { prompter, stdin, stderr } = setup();
+    stdin.write('\rs3cret\r');
+    expect(await prompter.password({ message: 'Password', validate: (v) => v !== '' || 'the password is empty' })).toBe('s3cret');
+    expect(stderr.text()).toBe('Password: \nthe password is empty\nPassword: \n');
+  });
+
   it('ends a password on Ctrl-C, as every prompt does: InterruptedError, the terminal cooked again', async () => {
     const { prompter, stdin, stderr, raw } = setup();
     stdin.write('s3\u0003');
