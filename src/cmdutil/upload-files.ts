@@ -3,6 +3,7 @@
 // (create, reply, forward, close), create --from's attach column and `tkt api -F Uploads=@FILE`.
 import type { UploadFile } from '../api/types.js';
 import { UsageError } from '../errors.js';
+import { statPath } from '../util/fs-promises.js';
 import { shellWord } from '../util/shell-word.js';
 import { assertReadableFiles } from './text-input.js';
 import { uploadOf, type GivenUpload } from './upload-argument.js';
@@ -15,7 +16,31 @@ export async function checkUploads(arguments_: readonly string[], flag: string, 
   const uploads = arguments_.map((argument) => uploadOf(argument, baseDir));
   assertNamed(uploads, flag);
   await assertReadableUploads(uploads, flag);
+  await assertEachOnce(uploads, flag);
   return uploads;
+}
+
+/**
+ * Exit 2 for a file given twice under one name (`attach 42 a.txt ./a.txt`): the ticket would get
+ * it twice. The same file by its device and inode, however its path is written.
+ */
+async function assertEachOnce(uploads: readonly GivenUpload[], flag: string): Promise<void> {
+  if (uploads.length < 2) return;
+  const seen = new Set<string>();
+  const twice: GivenUpload[] = [];
+  for (const upload of uploads) {
+    const { dev, ino } = await statPath(upload.path);
+    const key = `${dev}:${ino}\0${upload.name}`;
+    if (seen.has(key)) twice.push(upload);
+    seen.add(key);
+  }
+  if (twice.length === 0) return;
+  throw new UsageError(
+    `${flag}: ${twice.map((upload) => upload.given).join(', ')} given twice: the ticket would get ${twice.length === 1 ? 'it' : 'each'} twice`,
+    {
+      hint: 'give each file once; PATH#NAME sends one file again under another name',
+    },
+  );
 }
 
 /** Exit 2 naming every argument whose NAME is no plain file name. */

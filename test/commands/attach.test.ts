@@ -61,6 +61,24 @@ describe('tkt attach', () => {
     expect(result.stderr).toContain(`${dir}: a directory, not a file`);
   });
 
+  // A file given twice under one name reaches the ticket twice: refused, however its path is written.
+  it.each([
+    ['attach', (id: number, file: string) => ['attach', String(id), file, file]],
+    ['close --attach', (id: number, file: string) => ['close', String(id), '--attach', file, '--attach', join(dir, '.', 'twice.txt')]],
+  ])('%s refuses a file given twice under one name before anything is sent', async (_name, argv) => {
+    const id = firstLiveTicketId();
+    const file = join(dir, 'twice.txt');
+    await writeFile(file, 'x');
+
+    const result = await sendsNothing(h, () => h.cli(argv(id, file)));
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error: (attach|--attach): \S*twice\.txt given twice: the ticket would get it twice\n/);
+    // Under another name it is another file for the ticket: taken.
+    const renamed = await h.cli(['attach', String(id), file, `${file}#again.txt`, '--dry-run']);
+    expect(renamed.code).toBe(0);
+  });
+
   it('is exit 3 for an unknown ticket', async () => {
     const file = join(dir, 'a.txt');
     await writeFile(file, 'a');
