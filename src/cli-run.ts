@@ -3,10 +3,21 @@
 // stdout, and the one place that maps errors to an `error:` line and an exit code (docs/cli.md
 // section 5).
 import { closeSync, fstatSync } from 'node:fs';
-import { createRunState, lostTerminal, tookTerminalInput, type CommandAction, type ProcessLike, type RunState, type StopSignal } from './process-host.js';
+import { createRunState, tookTerminalInput, type CommandAction, type ProcessLike, type RunState, type StopSignal } from './process-host.js';
 import type { CommandModule } from './commands/index.js';
 import type { Program } from './commands/host.js';
-import { ExitCode, FailedBeforeOutputClosedError, InterruptedError, OutputClosedError, TktError, exitCodeOf, howToGiveUp, stoppedHow } from './errors.js';
+import {
+  ExitCode,
+  FailedBeforeOutputClosedError,
+  InterruptedError,
+  OutputClosedError,
+  OutputFailedError,
+  TktError,
+  exitCodeOf,
+  howToGiveUp,
+  stoppedHow,
+} from './errors.js';
+import { outputFailureText } from './util/file-error.js';
 import { cleanErrorText, errorHint, type LoginGlobals } from './cmdutil/error-text.js';
 import { isClosedPipe } from './output/write.js';
 import { whenPipeReaderGone } from './util/pipe-reader.js';
@@ -135,8 +146,11 @@ export async function runCommandLine(proc: ProcessLike, how: CommandLineRun): Pr
     outputClosed = true;
     state.stop.abort();
   };
+  // Any other failure of stdout (a full disk), should no write of the command have met it.
+  let stdoutFailure: Error | undefined;
   const onStdoutError = (error: Error) => {
     if (isClosedPipe(error)) onOutputClosed();
+    else stdoutFailure ??= error;
   };
   // A command that may wait long without writing (a watch between polls) hears of it without
   // writing (ActionOptions.waitsQuietly); any other hears of it at its next write.
@@ -154,7 +168,12 @@ export async function runCommandLine(proc: ProcessLike, how: CommandLineRun): Pr
     state.stop.abort('SIGINT');
   };
   // The kernel's SIGHUP comes with it; within SAME_SIGNAL_MS, the one that comes second is the same stop.
+  let terminalLost = false;
   state.terminalGone = () => {
+    // No modes to put back: Node 20's restore at exit would fail with EIO and abort the process
+    // (exit 134), also where the run ends at once (a command with nothing to wind down).
+    if (proc === process && !terminalLost) process.once('exit', leaveTerminalModes);
+    terminalLost = true;
     if (received === undefined) onHangUp();
   };
   proc.on('SIGINT', onInterrupt);
@@ -168,6 +187,8 @@ export async function runCommandLine(proc: ProcessLike, how: CommandLineRun): Pr
   try {
     const decided = await how.run(state, (read) => (programOpts = read));
     if (decided !== undefined) return decided;
+    // What the command wrote last may have failed after its write returned: no success then.
+    if (stdoutFailure !== undefined) throw new OutputFailedError(outputFailureText(stdoutFailure), { cause: stdoutFailure });
     // A graceful command finished what was in flight when the signal came and told its outcome
     // (a create's new ID, a watch's events): the run still ends as stopped (docs/cli.md section 8).
     if (received !== undefined) {
@@ -220,7 +241,8 @@ export function registeredAction(module: CommandModule): CommandAction | undefin
  * restored the terminal (no echo at the prompt), or put the shell's back under a less still
  * running. Node skips a closed fd: a run that changed no mode closes its terminal's (character
  * devices: a terminal, or /dev/null, whose writes are done) as the process exits. It must stay
- * the last 'exit' listener (settleProcess adds it at the very end): nothing may write after it.
+ * the last 'exit' listener (settleProcess adds it at the very end): nothing may write after it;
+ * but for a terminal that hung up, where nothing can be written anyway (state.terminalGone).
  */
 function leaveTerminalModes(): void {
   for (const fd of [0, 1, 2]) {
@@ -238,7 +260,7 @@ function leaveTerminalModes(): void {
  */
 export function settleProcess(code: number): void {
   process.exitCode = code;
-  if (!tookTerminalInput() || lostTerminal()) process.once('exit', leaveTerminalModes);
+  if (!tookTerminalInput()) process.once('exit', leaveTerminalModes);
   // Everything is recorded; only output is left to drain. A signal now still ends the process
   // at once, with its own code, as Node's default would, but without dying of it.
   for (const [name, signalCode] of Object.entries(SIGNAL_EXIT_CODES)) process.on(name, () => process.exit(signalCode));

@@ -5,7 +5,7 @@
 // from the bin straight to dist/complete.cjs; everything else is left to dist/main.js.
 import { aliasHelpHeading, aliasHelpSection, aliasesOnFile } from './desk/alias-help.js';
 import { expansionWords } from './desk/alias-words.js';
-import { fstatSync, statSync } from 'node:fs';
+import { fstatSync, statSync, writeSync } from 'node:fs';
 import { helpForWidth, terminalColumns } from './output/reflow.js';
 import { writeStdoutSync } from './util/stdout-sync.js';
 
@@ -31,7 +31,14 @@ function preparedAnswer(argv: readonly string[]): [text: number, exitCode: numbe
 }
 
 function answer(text: string, exitCode: number): true {
-  process.exitCode = writeStdoutSync(helpForWidth(text, stdoutColumns()), () => process.stdout) ? exitCode : 1;
+  const failure = writeStdoutSync(helpForWidth(text, stdoutColumns()), () => process.stdout);
+  process.exitCode = failure === undefined ? exitCode : 1;
+  if (failure === undefined) return true;
+  try {
+    writeSync(2, `error: ${failure}\n`);
+  } catch {
+    // stderr gone too (a terminal that hung up): the exit code says it.
+  }
   return true;
 }
 

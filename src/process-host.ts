@@ -124,14 +124,6 @@ let terminalInputTaken = false;
 
 export const tookTerminalInput = (): boolean => terminalInputTaken;
 
-/**
- * Whether the terminal hung up under the run (its input or output failed): there are no modes to
- * put back, and Node 20's restore at exit, failing with EIO, would abort the process (settleProcess).
- */
-let terminalLost = false;
-
-export const lostTerminal = (): boolean => terminalLost;
-
 export function createIO(proc: ProcessStreams, globals: GlobalOptions, state?: Pick<RunState, 'liveLines' | 'terminalGone'>): IO {
   // process.stdin is a stream made on first read, 2-3 ms over a pipe or /dev/null when stdout is
   // a file (net or fs streams loaded for it): read only by a command that reads stdin or may ask.
@@ -144,10 +136,7 @@ export function createIO(proc: ProcessStreams, globals: GlobalOptions, state?: P
   // A terminal that hangs up fails its reads, writes and raw-mode changes with EIO, emitted as
   // 'error': unheard, that would end the run before the SIGHUP that comes with it keeps what was
   // typed (a prompt drawing on stderr, readline setting stdin back from raw mode).
-  const terminalGone = () => {
-    terminalLost = true;
-    state?.terminalGone?.();
-  };
+  const terminalGone = () => state?.terminalGone?.();
   if (stderrIsTTY) proc.stderr.on('error', terminalGone);
   let watched = false;
   const watchTerminal = () => {

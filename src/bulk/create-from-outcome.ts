@@ -264,7 +264,7 @@ export async function tellOutcome(outcome: CreateFromOutcome, jsonArray: ArrayPr
   if (outcome.printFailure !== undefined) {
     throw new OutputAfterChangeError(`stopped: ${outcome.printFailure.message}`, {
       details,
-      hint: `only the output failed: do not run the command again; to send the rows not started: ${resumeCommand}`,
+      hint: `only the output failed: do not run the command again${run.notStarted.length > 0 ? `; to send the rows not started: ${resumeCommand}` : ''}`,
       cause: outcome.printFailure,
     });
   }

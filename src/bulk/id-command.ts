@@ -193,7 +193,12 @@ export async function runIdCommand(ctx: Context, options: CheckedIdOptions, spec
       }
     }
     const reporter = await reporterFor(false);
-    if (run.outputFailure === undefined) for (const each of run.results) await reporter.result(each);
+    try {
+      if (run.outputFailure === undefined) for (const each of run.results) await reporter.result(each);
+    } catch (error) {
+      if (!(error instanceof OutputFailedError)) throw error;
+      run = { ...run, outputFailure: error };
+    }
     await reporter.finish(run);
     return;
   }

@@ -27,7 +27,7 @@ import { NOT_HELD, holdWrites } from '../output/held-writes.js';
 import { NO_PROGRESS, createProgress } from '../output/progress.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { createStyle } from '../output/style.js';
-import { writeText } from '../output/write.js';
+import { flushed, writeText } from '../output/write.js';
 import { createDonePrinter, doneLine, jsonLine, skippedFiles, type BulkVerb } from './done-line.js';
 import { formatRanges, rangeLines, summaryLayout } from './ranges.js';
 import { nameList } from '../cmdutil/action-output.js';
@@ -187,7 +187,14 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
     async finish(run) {
       held.release();
       progress.done();
-      if (run.outputFailure !== undefined) throw outputFailed(run.outputFailure, run);
+      // The lines let go now may fail as the ones before them did not (a disk that fills).
+      const failure =
+        run.outputFailure ??
+        (await flushed(io.stdout).then(
+          () => undefined,
+          (error: unknown) => error,
+        ));
+      if (failure !== undefined) throw outputFailed(failure, run);
       const { stoppedBy } = run;
       const how = stoppedHow(options.stop?.reason);
       if (json) {

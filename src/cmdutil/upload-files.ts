@@ -35,12 +35,10 @@ async function assertEachOnce(uploads: readonly GivenUpload[], flag: string): Pr
     seen.add(key);
   }
   if (twice.length === 0) return;
-  throw new UsageError(
-    `${flag}: ${twice.map((upload) => upload.given).join(', ')} given twice: the ticket would get ${twice.length === 1 ? 'it' : 'each'} twice`,
-    {
-      hint: 'give each file once; PATH#NAME sends one file again under another name',
-    },
-  );
+  const named = [...new Set(twice.map((upload) => upload.given))];
+  throw new UsageError(`${flag}: ${named.join(', ')} given more than once: the ticket would get ${named.length === 1 ? 'it' : 'each'} again`, {
+    hint: 'give each file once; PATH#NAME sends one file again under another name',
+  });
 }
 
 /** Exit 2 naming every argument whose NAME is no plain file name. */

@@ -280,7 +280,8 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
       return createRecordPrinter({ format, columns, io, now, array, warning }, spec);
     },
     document: (value, forms) => printed(() => (format === 'json' ? data(value, forms) : writeForm(forms)), forms),
-    data: (value) => data(value),
+    data: (value) => printed(() => data(value), undefined),
+    text: (text) => printed(() => writeText(stdout, text), undefined),
     line: async (value, forms) =>
       format === 'json'
         ? query === undefined

@@ -10,6 +10,8 @@ import type { Writable } from 'node:stream';
  * failure of the system (a full disk) with OutputFailedError.
  */
 export async function writeText(stream: Writable, text: string): Promise<void> {
+  const failure = pastFailure(stream);
+  if (failure !== undefined) throw closedError(failure);
   if (stream.destroyed) throw closedError(stream.errored);
   if (stream.write(text)) return;
   await new Promise<void>((resolve, reject) => {
@@ -36,10 +38,29 @@ export async function writeText(stream: Writable, text: string): Promise<void> {
  * under the high-water mark is only queued.
  */
 export async function flushed(stream: Writable): Promise<void> {
+  const failure = pastFailure(stream);
+  if (failure !== undefined) throw closedError(failure);
   if (stream.writableLength === 0) return;
   if (stream.destroyed) throw closedError(stream.errored);
   // An empty write's callback runs after every write queued before it.
   await new Promise<void>((resolve, reject) => stream.write('', (error) => (error ? reject(closedError(error)) : resolve())));
+}
+
+const heard = new WeakMap<Writable, { failure?: Error }>();
+
+/**
+ * How an earlier write of `stream` failed, if one did. A write that had returned (a batch held
+ * corked and let go: src/output/held-writes.ts) fails by an 'error' event, and Node's stdout to
+ * a file is not destroyed by it: the next write into the cork would seem to succeed.
+ */
+function pastFailure(stream: Writable): Error | undefined {
+  let record = heard.get(stream);
+  if (record === undefined) {
+    const fresh: { failure?: Error } = {};
+    stream.on('error', (error: Error) => (fresh.failure ??= error));
+    heard.set(stream, (record = fresh));
+  }
+  return record.failure ?? stream.errored ?? undefined;
 }
 
 /** Whether `error` is the reader of a pipe going away. */

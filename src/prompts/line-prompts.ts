@@ -10,7 +10,7 @@ import type { Choice, Prompter } from '../context/prompter.js';
 import { InterruptedError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { foldForMatch } from '../util/fold.js';
-import type { TypeAhead } from './typeahead.js';
+import { noAnswer, type TypeAhead } from './typeahead.js';
 
 export interface LinePromptsIO {
   stderr: Writable;
@@ -22,6 +22,8 @@ export interface LinePromptsIO {
 export const LIST_ALL = 50;
 
 const ENTER = new Set(['\r', '\n']);
+/** The end of input where the terminal does not make it one: a password is read in raw mode. */
+const CTRL_D = '\u0004';
 const BACKSPACE = new Set(['\u007f', '\b']);
 
 /** The choices that `term` matches, the best first (searchMatches). */
@@ -50,18 +52,21 @@ export function createLinePrompts(typeAhead: TypeAhead, io: LinePromptsIO, searc
           let line = '';
           const finish = () => {
             input.off('data', onData);
-            input.off('end', onAbort);
+            input.off('end', onEnd);
             input.pause();
             signal.removeEventListener('abort', onAbort);
             if (hidden) input.setRawMode?.(false);
           };
-          const onAbort = () => {
+          const closed = (why: Error) => {
             finish();
             // The question's line ends: what follows (the error, the shell) starts a line of its own.
             io.stderr.write('\n');
-            // A Ctrl-Z too (typeahead.ts): the type-ahead reads its reason from its own signal.
-            reject(new InterruptedError());
+            reject(why);
           };
+          // A Ctrl-Z too (typeahead.ts): the type-ahead reads its reason from its own signal.
+          const onAbort = () => closed(new InterruptedError());
+          // The input ended (Ctrl-D at the cooked line, a closed terminal): no answer comes.
+          const onEnd = () => closed(noAnswer());
           // The type-ahead gives one key (a character, or a key's escape sequence) at a time.
           const onData = (chunk: Buffer | string) => {
             const key = String(chunk);
@@ -74,14 +79,15 @@ export function createLinePrompts(typeAhead: TypeAhead, io: LinePromptsIO, searc
               // Raw mode: the terminal echoed no Enter either.
               if (hidden) io.stderr.write('\n');
               resolve(line);
-            } else if (BACKSPACE.has(key)) line = Array.from(line).slice(0, -1).join('');
+            } else if (key === CTRL_D && hidden && line === '') closed(noAnswer());
+            else if (BACKSPACE.has(key)) line = Array.from(line).slice(0, -1).join('');
             // Arrows and other keys that are no text are not part of the answer.
             else if (!/^[\u0000-\u001f]/.test(key)) line += key;
           };
-          if (signal.aborted || input.readableEnded) return reject(new InterruptedError());
+          if (signal.aborted) return reject(new InterruptedError());
+          if (input.readableEnded) return reject(noAnswer());
           signal.addEventListener('abort', onAbort, { once: true });
-          // The input ended (Ctrl-D, a closed terminal): no answer comes, as an @inquirer prompt closes then.
-          input.once('end', onAbort);
+          input.once('end', onEnd);
           if (hidden) input.setRawMode?.(true);
           io.stderr.write(prompt);
           input.on('data', onData);

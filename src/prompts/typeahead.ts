@@ -22,6 +22,9 @@ import { createTerminalInputReader } from '../util/terminal-input.js';
 const CTRL_C = '\u0003';
 const CTRL_D = '\u0004';
 const CTRL_Z = '\u001a';
+/** A question closed by the end of input (Ctrl-D on an empty answer): declined, exit 1. */
+export const noAnswer = (): OperationError => new OperationError('no answer: Ctrl-D closed the question');
+
 /** The reason a prompt is closed for Ctrl-Z: it opens again once the run is continued. */
 const SUSPENDED = Symbol('suspended');
 
@@ -84,7 +87,7 @@ export function createTypeAhead(stdin: TerminalInput, suspend?: Suspend): TypeAh
       // Ctrl-D on an empty line closes the prompt's readline (which pauses its input), not the
       // prompt: it would wait for ever, the terminal back in line mode echoing what is typed
       // (a password too). The question is declined: the run ends as declining a confirmation does.
-      if (key === CTRL_D && input.isPaused() && !prompt.signal.aborted) prompt.abort(new OperationError('no answer: Ctrl-D closed the question'));
+      if (key === CTRL_D && input.isPaused() && !prompt.signal.aborted) prompt.abort(noAnswer());
     }
     feeding = false;
   }

@@ -5,7 +5,6 @@ import type { ApiResponse, FormScalar, FormValue, RequestPlan } from '../api/typ
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { sanitizeText } from '../output/sanitize.js';
-import { writeText } from '../output/write.js';
 import { STDIN, readStdin } from '../cmdutil/text-input.js';
 import { fileErrorText } from '../util/file-error.js';
 import { checkUploads } from '../cmdutil/upload-files.js';
@@ -153,5 +152,5 @@ export async function printAnswer(response: ApiResponse, ctx: Context): Promise<
   const contentType = String(response.headers['content-type'] ?? '');
   if (typeof body !== 'string' || /[/+]json\b/i.test(contentType)) return ctx.output.data(body);
   // Text goes out as the server sent it, except to a terminal, which it must not drive.
-  await writeText(ctx.io.stdout, ctx.io.stdoutIsTTY ? sanitizeText(body) : body);
+  await ctx.output.text(ctx.io.stdoutIsTTY ? sanitizeText(body) : body);
 }

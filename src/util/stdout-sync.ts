@@ -8,23 +8,21 @@ import { outputFailureText } from './file-error.js';
  * Writes all of `text` to stdout. A closed stdout (`tkt --help | head -1`) ends the run quietly
  * (docs/cli.md section 8); a stdout that cannot take it at once (a non-blocking pipe that is
  * full: EAGAIN) gets the rest through `stream()`, Node's own stdout. Any other failure (a full
- * disk) is said on stderr, and false returned: the run exits 1, as the CLI's own output does.
+ * disk) is returned in words, for the caller to say (the prepared help exits 1; a Tab press says
+ * nothing); undefined when everything went out.
  */
-export function writeStdoutSync(text: string, stream: () => NodeJS.WritableStream): boolean {
+export function writeStdoutSync(text: string, stream: () => NodeJS.WritableStream): string | undefined {
   const bytes = Buffer.from(text);
   let written = 0;
   try {
     while (written < bytes.length) written += writeSync(1, bytes, written);
   } catch (error) {
     const { code } = error as NodeJS.ErrnoException;
-    if (code === 'EPIPE') return true;
-    if (code !== 'EAGAIN') {
-      writeSync(2, `error: ${outputFailureText(error as NodeJS.ErrnoException)}\n`);
-      return false;
-    }
+    if (code === 'EPIPE') return undefined;
+    if (code !== 'EAGAIN') return outputFailureText(error as NodeJS.ErrnoException);
     const stdout = stream();
     stdout.on('error', () => undefined);
     stdout.write(bytes.subarray(written));
   }
-  return true;
+  return undefined;
 }

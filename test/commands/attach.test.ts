@@ -73,7 +73,7 @@ describe('tkt attach', () => {
     const result = await sendsNothing(h, () => h.cli(argv(id, file)));
 
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^error: (attach|--attach): \S*twice\.txt given twice: the ticket would get it twice\n/);
+    expect(result.stderr).toMatch(/^error: (attach|--attach): \S*twice\.txt given more than once: the ticket would get it again\n/);
     // Under another name it is another file for the ticket: taken.
     const renamed = await h.cli(['attach', String(id), file, `${file}#again.txt`, '--dry-run']);
     expect(renamed.code).toBe(0);

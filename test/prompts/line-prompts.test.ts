@@ -4,7 +4,7 @@
 // question in turn, as a terminal's typed-ahead lines are.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { InterruptedError } from '../../src/errors.js';
+import { InterruptedError, OperationError } from '../../src/errors.js';
 import { createInquirerPrompter } from '../../src/prompts/inquirer.js';
 import { LIST_ALL } from '../../src/prompts/line-prompts.js';
 import { createCollector } from '../helpers/io.js';
@@ -76,6 +76,22 @@ describe('the prompter at a dumb terminal', () => {
     await expect(prompter.password({ message: 'Password' })).rejects.toBeInstanceOf(InterruptedError);
     expect(raw).toEqual([true, false]);
     expect(stderr.text()).toBe('Password: \n');
+  });
+
+  // Ctrl-D at the cooked line ends the terminal's input; in the password's raw mode it is a key.
+  it('declines a question at the end of input (Ctrl-D), and a password at a Ctrl-D on its empty answer: exit 1', async () => {
+    const line = setup();
+    const title = line.prompter.input({ message: 'Title' });
+    line.stdin.end();
+    const declined = await title.catch((error: unknown) => error);
+    expect(declined).toBeInstanceOf(OperationError);
+    expect((declined as Error).message).toBe('no answer: Ctrl-D closed the question');
+    expect(line.stderr.text()).toBe('Title: \n');
+
+    const password = setup();
+    password.stdin.write('\u0004');
+    await expect(password.prompter.password({ message: 'Password' })).rejects.toThrow('no answer: Ctrl-D closed the question');
+    expect(password.raw).toEqual([true, false]);
   });
 
   it('closes a question on the run stop signal (SIGINT of the cooked terminal, SIGTERM)', async () => {
