@@ -67,31 +67,33 @@ function titleLine(state: TriageState, width: number, style: Style): string {
   const compactCount = shown === count && state.filter !== '' ? `${state.visible.length}/${state.rows.length}` : undefined;
   const lead = profile ?? 'tkt triage';
   if (!state.filtering) {
-    // The rows are an earlier read's (README, Triage): said once, here, until a read succeeds,
-    // and at a narrow width kept before all but the profile (else a split pane shows no sign).
+    // The rows are an earlier read's (README, Triage): said once, here, until a read succeeds.
+    // At a narrow width the label gives way as it does without it, down to what must stay (the
+    // filter, the profile), beside which the words stay, the reason after them cut where it must.
     const failed = state.interval?.failed;
-    const fitted = (labels: string[]) => {
+    const fitted = (labels: string[], last: string | undefined) => {
       if (failed === undefined) return style.bold(truncate(labels.find((candidate) => displayWidth(candidate) <= width) ?? labels.at(-1)!, width));
-      // The longest label beside which the reason fits whole, else the words alone (the reason cut).
       const failure = `${NOT_READ_AGAIN}: ${failed}`;
-      const labelled = [...labels, lead];
-      const label =
-        labelled.find((candidate) => displayWidth(`${candidate} · ${failure}`) <= width) ??
-        labelled.find((candidate) => displayWidth(`${candidate} · ${NOT_READ_AGAIN}`) <= width);
+      // Room for the words and at least the "…" of the reason cut after them.
+      const label = labels.find((candidate) => displayWidth(`${candidate} · ${NOT_READ_AGAIN}`) < width) ?? last;
       return style.bold(truncate(label === undefined ? failure : `${label} · ${failure}`, width));
     };
-    if (state.filter === '') return failed === undefined ? style.bold(truncate(title, width)) : fitted([title, `${head} · ${shown}`]);
+    if (state.filter === '') {
+      if (failed === undefined) return style.bold(truncate(title, width));
+      return fitted([title, `${head} · ${shown}`, ...(profile === undefined ? [] : [profile])], profile);
+    }
     // A filter on: what narrows the list (the filter, how many it leaves) and the profile outlast
     // the view's name (cut, then left out), then `tkt triage`, then the count's words, then `filter:`.
     const filter = `  filter: /${state.filter}`;
     const viewRoom = width - displayWidth(`${head} ·  · ${shown}${filter}`);
-    return fitted([
+    const labels = [
       `${title}${filter}`,
       ...(viewRoom >= MIN_CUT_VIEW ? [`${head} · ${truncate(view, viewRoom)} · ${shown}${filter}`] : []),
       `${head} · ${shown}${filter}`,
       `${lead} · ${shown}${filter}`,
       ...(compactCount === undefined ? [] : [`${lead} · ${compactCount}${filter}`, `${lead} · ${compactCount} /${state.filter}`]),
-    ]);
+    ];
+    return fitted(labels, labels.at(-1));
   }
   // Being typed: the text and its cursor keep their room, as on a prompt line; the view's name
   // gives way first (cut, then left out), then the count, then the words around the text, the
@@ -115,7 +117,7 @@ function titleLine(state: TriageState, width: number, style: Style): string {
   return style.bold(label + withCursor({ text: state.filter, cursor: state.filterCursor }, width - displayWidth(label)));
 }
 
-/** The title's words while the rows are an earlier read's (--interval): they outlast all but the profile. */
+/** The title's words while the rows are an earlier read's (--interval): they outlast all but the filter and the profile. */
 const NOT_READ_AGAIN = '✗ not read again';
 
 /** The fewest columns a view's name is cut to on the title line while filtering ("my-…"); shorter, it is left out. */

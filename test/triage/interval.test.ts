@@ -142,23 +142,44 @@ describe('an --interval read beside what an action did', () => {
     expect(drawn(back.state)).toEqual({ title: 'tkt triage · my-open-or-unassigned · 3 tickets', status: REPLY_FAILED });
   });
 
-  // A split pane must still say that the list is an earlier read's: the reason whole outlasts the
-  // view's name, then the words outlast the count and `tkt triage`, the reason cut after them.
-  it.each([
-    [100, 'tkt triage · my-open-or-unassigned · 3 tickets · ✗ not read again: connect ECONNREFUSED 127.0.0.1:9'],
-    [80, 'tkt triage · 3 tickets · ✗ not read again: connect ECONNREFUSED 127.0.0.1:9'],
-    [60, 'tkt triage · 3 tickets · ✗ not read again: connect ECONNREF…'],
-    [32, 'tkt triage · ✗ not read again: …'],
-    [24, '✗ not read again: conne…'],
-  ])('keeps the failed read in the title at %i columns', (columns, title) => {
-    const tick = then(ticked(opened(), ITEMS), { kind: 'tick' });
+  /** Opened (on `profile`, with `filter` applied), then a read by the timer that failed, at `columns`. */
+  function failedRead(columns: number, { profile, filter }: { profile?: string; filter?: string } = {}): string {
+    const login = { shownProfile: profile, globals: {}, env: {} };
+    const loaded = run(start(VIEW, SIZE, { intervalMs: INTERVAL, login }), { kind: 'viewLoaded', token: 1, items: ITEMS });
+    const typed: TriageEvent[] =
+      filter === undefined
+        ? []
+        : [
+            { kind: 'key', input: '/', key: {} },
+            ...Array.from(filter, (input): TriageEvent => ({ kind: 'key', input, key: {} })),
+            { kind: 'key', input: '', key: { return: true } },
+          ];
+    const tick = then(then(loaded, ...typed), { kind: 'tick' });
     const [load] = loads(tick);
     if (load?.kind !== 'loadView') throw new Error('the tick read nothing');
     const failed = run(tick, { kind: 'viewFailed', token: load.token, error: refused() });
+    return drawn(then(failed, { kind: 'resized', columns, rows: 24 }).state).title;
+  }
 
-    const resized = then(failed, { kind: 'resized', columns, rows: 24 });
+  // A split pane must still say that the list is an earlier read's: the title's label gives way
+  // as it does without the warning (the view's name first, then the count), the words stay beside
+  // what must (the filter, the profile), the reason after them cut where it must be.
+  it.each([
+    [100, 'tkt triage · my-open-or-unassigned · 3 tickets · ✗ not read again: connect ECONNREFUSED 127.0.0.1:9'],
+    [80, 'tkt triage · my-open-or-unassigned · 3 tickets · ✗ not read again: connect ECON…'],
+    [60, 'tkt triage · 3 tickets · ✗ not read again: connect ECONNREF…'],
+    [32, '✗ not read again: connect ECONN…'],
+  ])('keeps the failed read in the title at %i columns', (columns, title) => {
+    expect(failedRead(columns)).toBe(title);
+  });
 
-    expect(drawn(resized.state).title).toBe(title);
+  it('keeps the filter and the profile beside the failed read, at every width', () => {
+    for (let columns = 100; columns >= 30; columns -= 1) {
+      const filtered = failedRead(columns, { filter: 'printer' });
+      expect(filtered, `${columns} columns`).toMatch(columns >= 45 ? /\/printer · ✗ not read again/ : /\/printer · ✗/);
+      const onProfile = failedRead(columns, { profile: 'eu-west' });
+      expect(onProfile, `${columns} columns`).toMatch(columns >= 35 ? /^(tkt triage · )?profile eu-west .*✗ not read again/ : /^profile eu-west · ✗/);
+    }
   });
 
   it("adds which tickets a read by the timer changed after an action's failure, not over it", () => {
