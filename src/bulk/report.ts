@@ -150,8 +150,10 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
    */
   function outputFailed(failure: unknown, run: BulkRun): unknown {
     if (!(failure instanceof OutputFailedError) || options.dryRun) return failure;
+    const skipping = run.results.filter(skippedFiles).map((result) => result.id);
     return new OutputAfterChangeError(`${failure.message}: ${runCounts(run, total, '', doneLabel)}`, {
-      details: summary(run),
+      // The files the service did not keep, which the lost lines would have named.
+      details: [...summary(run), ...(skipping.length > 0 ? [`files not kept on: ${idList(skipping)}`] : [])],
       hint: single
         ? 'the change was made; only its output failed: do not run the command again for it'
         : `only the output failed: do not run the command again for the tickets ${doneLabel}${run.notStarted.length > 0 ? '; to finish, run it for those not started' : ''}`,

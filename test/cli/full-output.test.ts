@@ -92,6 +92,20 @@ describe.skipIf(!existsSync(FULL))('a stdout that cannot be written (a full disk
     expect(run.code).toBe(1);
   });
 
+  it('close ID --attach: the file the service did not keep is named with the ticket closed', async () => {
+    const [ticket] = unusedTickets(h, 1, (candidate) => candidate.ticketStatusId === 1 && !candidate.locked);
+    const exe = join(dir, 'tool.exe');
+    writeFileSync(exe, 'MZ');
+
+    const run = await intoFullDisk(['close', String(ticket!.id), '--attach', exe], env());
+
+    expect(ticket!.ticketStatusId).toBe(7);
+    expect(run.stderr).toBe(
+      `${NO_SPACE}: 1 of 1 closed\n  closed: #${ticket!.id}\n  files not kept on: #${ticket!.id}\nhint: the change was made; only its output failed: do not run the command again for it\n`,
+    );
+    expect(run.code).toBe(1);
+  });
+
   it('close - --json: no ID starts after the output failed; the summary on stderr says what was closed and what was not started', async () => {
     const ids = unusedTickets(h, 30, (ticket) => ticket.ticketStatusId === 1 && !ticket.locked).map((ticket) => ticket.id);
     const before = routeCount(h, CLOSE);
