@@ -327,6 +327,10 @@ function checkNoAliasAfterOptions(argv: readonly string[], program: Command, ali
 /** The program with its global options and help, and no command yet. */
 function createProgram(proc: ProcessLike) {
   const program = new Command('tkt');
+  // Commander gives the help of a command called without one of its own (`tkt config`) as an
+  // error's, its usage then its text after: it is the help asked for, as `tkt` alone gives the
+  // program's (exit 0, stdout). The run ends with it: nothing else goes through writeErr after.
+  let helpAsError = false;
   return program
     .description('Command-line client for the help-desk ticketing service')
     .version(TKT_VERSION, VERSION_FLAGS, 'print the version')
@@ -348,14 +352,16 @@ function createProgram(proc: ProcessLike) {
     .exitOverride()
     .configureOutput({
       // The text after a command's options (addHelpText) is written as prose: laid out here.
-      writeOut: (text) => proc.stdout.write(helpForWidth(reflow(text, HELP_WIDTH), terminalColumns(proc.stdout))),
-      writeErr: (text) => proc.stderr.write(text),
+      writeOut: (text) => writeHelp(proc, text),
+      writeErr: (text) => ((helpAsError ||= text.startsWith('Usage: ')) ? writeHelp(proc, text) : proc.stderr.write(text)),
       getOutHelpWidth: () => HELP_WIDTH,
       getErrHelpWidth: () => HELP_WIDTH,
     })
     .addHelpText('after', EXAMPLES)
     .addHelpText('after', () => aliasHelpSection(proc.env, builtinNames()));
 }
+
+const writeHelp = (proc: ProcessLike, text: string) => proc.stdout.write(helpForWidth(reflow(text, HELP_WIDTH), terminalColumns(proc.stdout)));
 
 /**
  * The commands a run of `argv` needs registered: the one it invokes, and for `tkt help NAME`

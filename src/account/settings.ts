@@ -65,10 +65,16 @@ export async function forgetSetting(key: string, ctx: Context): Promise<void> {
   const spec = settingSpec(key);
   const profile = chosenProfile(ctx);
   existingProfileName(ctx);
-  await ctx.config.saveSettings({ [spec.name]: undefined }, profile);
+  // Whether it was set, read under the file's lock as it is removed: "Unset" of nothing would mislead.
+  let wasSet = false;
+  await ctx.config.saveSettings((saved) => {
+    wasSet = saved[spec.name] !== undefined;
+    return { [spec.name]: undefined };
+  }, profile);
+  const where = profile === undefined ? 'for every profile' : `for profile ${profile}`;
   await ctx.output.document(
-    { key: spec.key, profile: profile ?? null },
-    { human: () => `Unset ${spec.key} ${profile === undefined ? 'for every profile' : `for profile ${profile}`}\n` },
+    { key: spec.key, profile: profile ?? null, changed: wasSet },
+    { human: () => (wasSet ? `Unset ${spec.key} ${where}\n` : `${spec.key} was not set ${where}: nothing changed\n`) },
   );
 }
 

@@ -64,7 +64,7 @@ export async function run(options: SandboxCommandOptions, ctx: Context): Promise
       {
         human: () => {
           const logins = running.demoLogins.map((l) => `  ${l.username.padEnd(8)} password ${l.password.padEnd(8)} ${l.role}`).join('\n');
-          return `Sandbox listening on ${running.url}\n\nDemo logins:\n${logins}\n\nTry: tkt login --url ${loginUrlFor(running.url)} -u tech\nPress Ctrl-C to stop.\n`;
+          return `Sandbox listening on ${running.url}\n\nDemo logins:\n${logins}\n\nTry: tkt login --url ${loginUrlFor(running.url)} -u tech\nPress Ctrl-C to stop it (started with &: kill %1, or fg then Ctrl-C).\n`;
         },
         quiet: () => `${running.url}\n`,
       },

@@ -4,6 +4,7 @@ import { isObject } from '../api/member-access.js';
 import { OperationError, UsageError } from '../errors.js';
 import { LOOKUP_FIELDS, type LookupFacts } from '../model/fields.js';
 import { detailLines } from '../output/reflow.js';
+import { closestWord } from '../util/closest.js';
 import { squash } from '../util/option-text.js';
 
 // What each call returns, by the field table's lookup facts, each collection by its spec name.
@@ -25,7 +26,11 @@ export function parseCollection(name: string, call: MetadataCall): string {
   const found = valid.find((candidate) => squash(candidate) === squash(name));
   if (found !== undefined) return found;
   const from = call.app ? 'the app metadata' : call.id === undefined ? 'the metadata' : "a ticket's metadata";
-  throw new UsageError(`unknown collection ${JSON.stringify(name)} in ${from}`, { details: detailLines(`valid collections: ${valid.join(', ')}`) });
+  const meant = closestWord(name, valid);
+  throw new UsageError(`unknown collection ${JSON.stringify(name)} in ${from}`, {
+    details: detailLines(`valid collections: ${valid.join(', ')}`),
+    hint: meant === undefined ? undefined : `did you mean ${meant}?`,
+  });
 }
 
 /** The answer's arrays, keyed as the service spelled them. */

@@ -29,6 +29,12 @@ describe('tkt config set with TKT_PROFILE exported', () => {
     const unset = await h.cli(['config', 'unset', 'web-url'], { env: { TKT_PROFILE: 'prod' } });
     expect({ code: unset.code, stdout: unset.stdout }).toEqual({ code: 0, stdout: 'Unset web-url for profile prod\n' });
     expect(createConfigStore(h.configDir).getSettings('prod').webUrl).toBeUndefined();
+
+    // Once more: nothing was set, and it says so rather than "Unset".
+    const again = await h.cli(['config', 'unset', 'web-url'], { env: { TKT_PROFILE: 'prod' } });
+    expect({ code: again.code, stdout: again.stdout }).toEqual({ code: 0, stdout: 'web-url was not set for profile prod: nothing changed\n' });
+    const json = await h.cli(['--json', 'config', 'unset', 'web-url'], { env: { TKT_PROFILE: 'prod' } });
+    expect(JSON.parse(json.stdout)).toEqual({ key: 'web-url', profile: 'prod', changed: false });
   });
 
   it('saves for every profile with TKT_PROFILE empty, and --profile wins over it', async () => {

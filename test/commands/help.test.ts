@@ -86,6 +86,14 @@ describe('tkt help TOPIC', () => {
     }
   });
 
+  // Commander gives it as an error's help: on stderr, the text after the options not laid out.
+  it.each(['config', 'alias', 'templates', 'auth'])('shows the help of %s called without a command of its own, as --help does', async (name) => {
+    const bare = await h.cli([name]);
+    expect({ code: bare.code, stderr: bare.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(bare.stdout).toBe((await h.cli([name, '--help'])).stdout);
+    expect(bare.stdout.split('\n').filter((line) => [...line].length > 80)).toEqual([]);
+  });
+
   it('rejects an unknown subject with exit 2 and names the topics', async () => {
     const result = await h.cli(['help', 'exit-code']);
 

@@ -76,6 +76,9 @@ describe('tkt metadata', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown collection "planets"');
     expect(unknown.stderr).toContain('sub_categories');
+    // The one collection named in the singular is the one misspelt most: offered as the others are.
+    const plural = await h.cli(['metadata', '--collection', 'statuses']);
+    expect(plural.stderr).toMatch(/\nhint: did you mean status\?\n$/);
     expect((await h.cli(['metadata', String(laptop().id), '--collection', 'requesters'])).code).toBe(2);
     expect((await h.cli(['metadata', '--app', '--collection', 'items'])).code).toBe(2);
     expect((await h.cli(['metadata', '5', '--app'])).code).toBe(2);
