@@ -77,6 +77,9 @@ export class FilesSkippedError extends TktError {}
  */
 export class OutputAfterChangeError extends OperationError {}
 
+/** The hint of an OutputAfterChangeError for one change. */
+export const CHANGE_MADE_HINT = 'the change was made; only its output failed: do not run the command again for it';
+
 /** Ctrl-C (exit 130) or SIGTERM (143): main.ts gives the code of the signal that came. */
 export class InterruptedError extends TktError {
   /** Made without words of its own: its `error:` line says how the run was stopped (stoppedHow). */

@@ -4,7 +4,7 @@
 // Ctrl-C stops starting new IDs. Commands supply only what one ID sends.
 import type { ApiClient, ApiResponse, UploadFile } from '../api/types.js';
 import type { BulkReporter } from './report.js';
-import type { BulkOutcome } from './runner.js';
+import type { BulkOutcome, BulkRun } from './runner.js';
 import type { BulkVerb } from './done-line.js';
 import { userSettings } from '../config/settings.js';
 import type { Context } from '../context/context.js';
@@ -181,24 +181,26 @@ export async function runIdCommand(ctx: Context, options: CheckedIdOptions, spec
     // With no progress bar to redraw the line, its outcome after a Ctrl-C starts a line of its own.
     const stopListening = breakLineAfterCtrlC(ctx.io, ctx.signal);
     let run = await runBulk(ids, sendOne, { concurrency, signal: ctx.signal }).finally(stopListening);
+    // A full stdout: what was done is told on stderr by the reporter, as for many IDs, and not written again.
+    const printing = async (print: () => Promise<void>): Promise<BulkRun> => {
+      try {
+        await print();
+        return run;
+      } catch (error) {
+        if (!(error instanceof OutputFailedError)) throw error;
+        return { ...run, outputFailure: error };
+      }
+    };
     const [result] = run.results;
     if (result?.ok && !run.interrupted && !skippedFiles(result)) {
-      try {
-        await createDonePrinter(ctx.io, ctx.output, spec.verb)(result);
-        return;
-      } catch (error) {
-        // A full stdout: what was done is told on stderr, as for many IDs, and not written again.
-        if (!(error instanceof OutputFailedError)) throw error;
-        run = { ...run, outputFailure: error };
-      }
+      run = await printing(() => createDonePrinter(ctx.io, ctx.output, spec.verb)(result));
+      if (run.outputFailure === undefined) return;
     }
     const reporter = await reporterFor(false);
-    try {
-      if (run.outputFailure === undefined) for (const each of run.results) await reporter.result(each);
-    } catch (error) {
-      if (!(error instanceof OutputFailedError)) throw error;
-      run = { ...run, outputFailure: error };
-    }
+    if (run.outputFailure === undefined)
+      run = await printing(async () => {
+        for (const each of run.results) await reporter.result(each);
+      });
     await reporter.finish(run);
     return;
   }

@@ -15,6 +15,7 @@ import {
   InterruptedError,
   ItemFailedError,
   OperationError,
+  CHANGE_MADE_HINT,
   OutputAfterChangeError,
   OutputFailedError,
   type TktError,
@@ -155,7 +156,7 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
       // The files the service did not keep, which the lost lines would have named.
       details: [...summary(run), ...(skipping.length > 0 ? [`files not kept on: ${idList(skipping)}`] : [])],
       hint: single
-        ? 'the change was made; only its output failed: do not run the command again for it'
+        ? CHANGE_MADE_HINT
         : `only the output failed: do not run the command again for the tickets ${doneLabel}${run.notStarted.length > 0 ? '; to finish, run it for those not started' : ''}`,
       cause: failure,
     });

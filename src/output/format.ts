@@ -4,7 +4,7 @@
 // no command reads the output flags itself.
 import { isObject } from '../api/member-access.js';
 import type { IO } from './io.js';
-import { OutputAfterChangeError, OutputFailedError, UsageError, type TktError } from '../errors.js';
+import { CHANGE_MADE_HINT, OutputAfterChangeError, OutputFailedError, UsageError, type TktError } from '../errors.js';
 import { createJsonArrayWriter, writeJson, writeJsonLine } from './json.js';
 import type { AbsentMembers, CompiledQuery } from './query.js';
 import { escapeJsonControls, sanitizeText } from './sanitize.js';
@@ -146,7 +146,7 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
   const changeMadeAnyway = (error: TktError): OutputAfterChangeError =>
     new OutputAfterChangeError(error.message, {
       details: error.details,
-      hint: 'the change was made; only its output failed: do not run the command again for it',
+      hint: CHANGE_MADE_HINT,
       cause: error,
     });
 
