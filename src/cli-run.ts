@@ -6,20 +6,9 @@ import { closeSync, fstatSync } from 'node:fs';
 import { createRunState, tookTerminalInput, type CommandAction, type ProcessLike, type RunState, type StopSignal } from './process-host.js';
 import type { CommandModule } from './commands/index.js';
 import type { Program } from './commands/host.js';
-import {
-  ExitCode,
-  FailedBeforeOutputClosedError,
-  InterruptedError,
-  OutputClosedError,
-  OutputFailedError,
-  TktError,
-  exitCodeOf,
-  howToGiveUp,
-  stoppedHow,
-} from './errors.js';
-import { outputFailureText } from './util/file-error.js';
+import { ExitCode, FailedBeforeOutputClosedError, InterruptedError, OutputClosedError, TktError, exitCodeOf, howToGiveUp, stoppedHow } from './errors.js';
 import { cleanErrorText, errorHint, type LoginGlobals } from './cmdutil/error-text.js';
-import { isClosedPipe } from './output/write.js';
+import { isClosedPipe, pastFailureError, rememberFailures } from './output/write.js';
 import { whenPipeReaderGone } from './util/pipe-reader.js';
 import { isDumbTerminal } from './util/dumb-terminal.js';
 import { buildChangedLines } from './util/build-changed.js';
@@ -146,11 +135,8 @@ export async function runCommandLine(proc: ProcessLike, how: CommandLineRun): Pr
     outputClosed = true;
     state.stop.abort();
   };
-  // Any other failure of stdout (a full disk), should no write of the command have met it.
-  let stdoutFailure: Error | undefined;
   const onStdoutError = (error: Error) => {
     if (isClosedPipe(error)) onOutputClosed();
-    else stdoutFailure ??= error;
   };
   // A command that may wait long without writing (a watch between polls) hears of it without
   // writing (ActionOptions.waitsQuietly); any other hears of it at its next write.
@@ -181,21 +167,28 @@ export async function runCommandLine(proc: ProcessLike, how: CommandLineRun): Pr
   proc.on('SIGHUP', onHangUp);
   handOverEarlySignals();
   proc.stdout.on('error', onStdoutError);
+  // Any other failure of stdout (a full disk), should no write of the command have met it: what
+  // it wrote last may have failed after its write returned. A closed pipe is no failure
+  // (onOutputClosed): a run stopped by a signal keeps its code.
+  rememberFailures(proc.stdout);
+  const stdoutFailure = () => (outputClosed ? undefined : pastFailureError(proc.stdout));
   let code: number = ExitCode.ok;
   // The program's options as commander stores them: the error lines read them before a command runs.
   let programOpts = (): Record<string, unknown> => ({});
   try {
     const decided = await how.run(state, (read) => (programOpts = read));
     if (decided !== undefined) return decided;
-    // What the command wrote last may have failed after its write returned: no success then.
-    if (stdoutFailure !== undefined) throw new OutputFailedError(outputFailureText(stdoutFailure), { cause: stdoutFailure });
+    const failure = stdoutFailure();
+    if (failure !== undefined) throw failure;
     // A graceful command finished what was in flight when the signal came and told its outcome
     // (a create's new ID, a watch's events): the run still ends as stopped (docs/cli.md section 8).
     if (received !== undefined) {
       proc.stderr.write(`error: ${stoppedHow(received)}\n`);
       code = SIGNAL_EXIT_CODES[received];
     }
-  } catch (error) {
+  } catch (caught) {
+    // The help commander printed (exit 0) may have failed as any output.
+    const error = (how.printedErrorCode?.(caught) === ExitCode.ok ? stdoutFailure() : undefined) ?? caught;
     // A closed stdout ends the run quietly, but does not hide a failure that came before it.
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by the stdout error handler while the command runs
     if ((outputClosed && !(error instanceof FailedBeforeOutputClosedError)) || error instanceof OutputClosedError) return ExitCode.ok;

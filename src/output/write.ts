@@ -10,8 +10,7 @@ import type { Writable } from 'node:stream';
  * failure of the system (a full disk) with OutputFailedError.
  */
 export async function writeText(stream: Writable, text: string): Promise<void> {
-  const failure = pastFailure(stream);
-  if (failure !== undefined) throw closedError(failure);
+  throwPastFailure(stream);
   if (stream.destroyed) throw closedError(stream.errored);
   if (stream.write(text)) return;
   await new Promise<void>((resolve, reject) => {
@@ -38,8 +37,7 @@ export async function writeText(stream: Writable, text: string): Promise<void> {
  * under the high-water mark is only queued.
  */
 export async function flushed(stream: Writable): Promise<void> {
-  const failure = pastFailure(stream);
-  if (failure !== undefined) throw closedError(failure);
+  throwPastFailure(stream);
   if (stream.writableLength === 0) return;
   if (stream.destroyed) throw closedError(stream.errored);
   // An empty write's callback runs after every write queued before it.
@@ -47,6 +45,26 @@ export async function flushed(stream: Writable): Promise<void> {
 }
 
 const heard = new WeakMap<Writable, { failure?: Error }>();
+
+/**
+ * Remembers from now on how a write of `stream` fails: a run listens from its start (src/cli-run.ts),
+ * so that a failure no write of the command met is still heard at its end (throwPastFailure).
+ */
+export function rememberFailures(stream: Writable): void {
+  pastFailure(stream);
+}
+
+/** Throws how an earlier write of `stream` failed, if one did: OutputClosedError for a closed pipe. */
+function throwPastFailure(stream: Writable): void {
+  const failure = pastFailureError(stream);
+  if (failure !== undefined) throw failure;
+}
+
+/** How an earlier write of `stream` failed, as the error a write would throw; undefined if none did. */
+export function pastFailureError(stream: Writable): Error | undefined {
+  const failure = pastFailure(stream);
+  return failure === undefined ? undefined : closedError(failure);
+}
 
 /**
  * How an earlier write of `stream` failed, if one did. A write that had returned (a batch held

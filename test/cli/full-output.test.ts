@@ -53,6 +53,8 @@ describe.skipIf(!existsSync(FULL))('a stdout that cannot be written (a full disk
     // The bin's own answers, written to the file descriptor (src/util/stdout-sync.ts).
     ['help', ['--help']],
     ['the version', ['--version']],
+    // Commander's, as its help of a command called alone (src/commander-program.ts).
+    ["a parent command's help", ['config']],
   ])('%s: exit 1, the failure in words, no --debug hint', async (_name, args) => {
     const run = await intoFullDisk(args, env());
     expect(run.stderr).toBe(`${NO_SPACE}\n`);
