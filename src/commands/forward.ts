@@ -8,11 +8,12 @@ import { keepEditedText, keepTypedText } from '../cmdutil/drafts.js';
 import { printDryRun } from '../cmdutil/dry-run.js';
 import { changeInDoubt } from '../cmdutil/in-doubt.js';
 import { sendChange } from '../cmdutil/send-change.js';
-import { assertRecipients, forwardRecipient, lazyTicket, readMessage, recipientList } from '../reading/mail.js';
+import { assertRecipients, forwardRecipient, lazyTicket, readMessage, recipientList, ticketSubject } from '../reading/mail.js';
 import { ticketHeading } from '../reading/ticket-heading.js';
 import { assertSingleStdinReader } from '../cmdutil/text-input.js';
 import { checkUploads } from '../cmdutil/upload-files.js';
 import { parseTicketId } from '../util/ids.js';
+import { assertOneLine } from '../util/option-text.js';
 import { attachOption, dryRunOption, idArgument, recipientsOption } from './shared-options.js';
 
 export interface ForwardOptions {
@@ -56,6 +57,7 @@ Examples:
 export async function run(options: ForwardOptions, ctx: Context): Promise<void> {
   const id = parseTicketId(options.id);
   assertRecipients(options);
+  assertOneLine(options.subject, '--subject', 'a subject');
   assertSingleStdinReader({ texts: [['--message', options.message]], files: [['--message-file', options.messageFile]], paths: [['--attach', options.attach]] });
   const attach = await checkUploads(options.attach ?? [], '--attach');
   const to = await forwardRecipient(ctx, options.to);
@@ -70,7 +72,7 @@ export async function run(options: ForwardOptions, ctx: Context): Promise<void> 
     () => (typed ? { text: message, ...draft } : undefined),
     async () => {
       const client = await ctx.api();
-      const subject = options.subject ?? `Fwd: ${(await ticket()).title ?? ''}`;
+      const subject = options.subject ?? ticketSubject('Fwd', await ticket());
       const plan = plans.forwardTicket(id, { subject, to, cc: recipientList(options.cc), message, draft: options.draft, files: attach });
       if (options.dryRun) return void (await printDryRun(ctx, plan));
       return { client, subject, response: await sendChange(ctx, client, plan, changeInDoubt(ctx, id)) };

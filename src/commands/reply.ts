@@ -10,12 +10,12 @@ import { keepEditedText, keepTypedText, replyDraftStem } from '../cmdutil/drafts
 import { printDryRun } from '../cmdutil/dry-run.js';
 import { changeInDoubt } from '../cmdutil/in-doubt.js';
 import { sendChange } from '../cmdutil/send-change.js';
-import { assertRecipients, lazyTicket, messageOption, messageOrAsk, recipientList } from '../reading/mail.js';
+import { assertRecipients, lazyTicket, messageOption, messageOrAsk, recipientList, ticketSubject } from '../reading/mail.js';
 import { assertSingleStdinReader, readTextOption } from '../cmdutil/text-input.js';
 import { checkUploads } from '../cmdutil/upload-files.js';
 import { ticketHeading } from '../reading/ticket-heading.js';
 import { parseTicketId } from '../util/ids.js';
-import { nonBlank } from '../util/option-text.js';
+import { asOneLine, assertOneLine, nonBlank } from '../util/option-text.js';
 import { attachOption, dryRunOption, idArgument, recipientsOption } from './shared-options.js';
 
 export interface ReplyOptions {
@@ -69,6 +69,7 @@ export async function run(options: ReplyOptions, ctx: Context): Promise<void> {
       throw new UsageError(`${foreign.map((name) => `--${name}`).join(', ')} cannot be used with --as-requester: a requester reply is not an e-mail`);
   }
   assertRecipients(options);
+  assertOneLine(options.subject, '--subject', 'a subject');
   if (options.template !== undefined && (options.message !== undefined || options.messageFile !== undefined))
     throw new UsageError('--template cannot be used with --message or --message-file: the template is the message');
   const templates = await import('../desk/templates.js');
@@ -99,7 +100,7 @@ export async function run(options: ReplyOptions, ctx: Context): Promise<void> {
     () => typed,
     async () => {
       const client = await ctx.api();
-      const subject = options.subject ?? filled?.subject ?? `Re: ${(await ticket()).title ?? ''}`;
+      const subject = options.subject ?? (filled?.subject === undefined ? ticketSubject('Re', await ticket()) : asOneLine(filled.subject));
       let plan: RequestPlan;
       let who: string;
       if (requesterUsername !== undefined) {

@@ -8,6 +8,7 @@ import { personLabel, type LookupKind, type Lookups, type TypedOption } from '..
 import { addressListProblem, addressProblem, joinAddresses } from '../util/email.js';
 import { idProblem, parseWholeNumber } from '../util/ids.js';
 import { parseWhen } from '../util/when.js';
+import { oneLineProblem } from '../util/option-text.js';
 import { fieldsFor, lengthProblem, TICKET_TYPE_ADVICE, TICKET_TYPES, type TicketEndpoint, type TicketFieldSpec } from '../model/fields.js';
 import { flagOf, isGiven, type RawFieldValues } from './options.js';
 
@@ -87,6 +88,7 @@ export function checkEachField(endpoint: TicketEndpoint, values: RawFieldValues,
         // A list of addresses (--cc, repeatable) is sent as one, each address once.
         const text = kind.addresses === 'list' ? joinAddresses(texts) : asText(raw);
         const tooLong = kind.maxLength === undefined ? undefined : lengthProblem(text, kind.maxLength);
+        const notOneLine = kind.oneLine === undefined ? undefined : oneLineProblem(text, kind.oneLine);
         const notAddress =
           kind.addresses === 'one'
             ? addressProblem(flag, text)
@@ -100,6 +102,8 @@ export function checkEachField(endpoint: TicketEndpoint, values: RawFieldValues,
           problems.push(`${flag} is empty (only whitespace)`);
         } else if (notAddress !== undefined) {
           problems.push(notAddress);
+        } else if (notOneLine !== undefined) {
+          problems.push(`${flag} ${notOneLine}`);
         } else fields.push({ spec, value: text });
         break;
       }

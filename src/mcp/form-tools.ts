@@ -12,7 +12,8 @@ import { checkCreate, createEndpoint, createRequest, createdId, replacedDue, typ
 import { givenKeys, isRepeatable, type RawFieldValues } from '../fields/options.js';
 import { checkFields, resolveFields, typedNames } from '../fields/values.js';
 import { fieldsFor, requiredKeys, type TicketEndpoint, type TicketFieldSpec } from '../model/fields.js';
-import { assertRecipients, lazyTicket, recipientList } from '../reading/mail.js';
+import { assertRecipients, lazyTicket, recipientList, ticketSubject } from '../reading/mail.js';
+import { assertOneLine } from '../util/option-text.js';
 import { WRITE, changeInDoubt, changeOutput, dryRunInput, dryRunOutput, fieldChangeOutput, ticketIdInput } from './change.js';
 import { defineTool, type ToolOutput } from './tool.js';
 
@@ -194,9 +195,10 @@ export const replyToTicket = defineTool({
   annotations: WRITE,
   async call(args, { ctx }): Promise<ToolOutput> {
     assertRecipients(args);
+    assertOneLine(args.subject, 'subject', 'a subject');
     const client = await ctx.api();
     const ticket = lazyTicket(ctx, args.id);
-    const subject = args.subject ?? `Re: ${(await ticket()).title ?? ''}`;
+    const subject = args.subject ?? ticketSubject('Re', await ticket());
     const to = recipientList(args.to) ?? (await ticket()).requesterEmail;
     if (to === undefined) throw new UsageError(`ticket #${args.id} has no requester e-mail: pass to`);
     const plan = plans.replyTicket(args.id, { subject, to, cc: recipientList(args.cc), message: args.message, files: [] });

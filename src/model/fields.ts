@@ -18,8 +18,8 @@ export type FieldValueType<Kind extends string = LookupKind> =
   | { type: 'id' }
   /** Repeatable numeric IDs sent as repeated form fields (SelectedTags). */
   | { type: 'ids' }
-  /** `addresses`: one e-mail address, or a list separated by commas or semicolons. */
-  | { type: 'text'; maxLength?: number; addresses?: 'one' | 'list' }
+  /** `addresses`: one e-mail address, or a list separated by commas or semicolons; `oneLine`: what it is, one line ("a title"). */
+  | { type: 'text'; maxLength?: number; addresses?: 'one' | 'list'; oneLine?: string }
   | { type: 'when' }
   | { type: 'ticketType' }
   /** Paths sent as `Uploads` parts, not as a form field. */
@@ -161,7 +161,7 @@ const ROWS = [
     description: `subject (at most ${TITLE_MAX_LENGTH} characters)`,
     label: 'Title',
     formField: 'Title',
-    value: { type: 'text', maxLength: TITLE_MAX_LENGTH },
+    value: { type: 'text', maxLength: TITLE_MAX_LENGTH, oneLine: 'a title' },
     endpoints: CREATE,
     required: CREATE,
     members: { ids: ['title', 'subject'] },

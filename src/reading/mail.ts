@@ -5,7 +5,7 @@ import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { readTicket, type Ticket } from '../model/ticket.js';
 import { addressListProblem, joinAddresses } from '../util/email.js';
-import { nonBlank } from '../util/option-text.js';
+import { asOneLine, nonBlank } from '../util/option-text.js';
 import { missingText, readTextOption, type TextOptionWithFile } from '../cmdutil/text-input.js';
 
 export interface MessageOptions {
@@ -73,6 +73,11 @@ export async function forwardRecipient(ctx: Context, to: readonly string[] | und
     message: 'Forward to (e-mail)',
     validate: (value) => (value.trim() === '' ? 'an address is needed' : (addressListProblem('--to', value) ?? true)),
   });
+}
+
+/** The subject a reply or forward takes from the ticket ("Re: <title>"): one line, though a title may hold line breaks. */
+export function ticketSubject(prefix: 'Re' | 'Fwd', ticket: Ticket): string {
+  return asOneLine(`${prefix}: ${ticket.title ?? ''}`);
 }
 
 /** Fetched only when the editor's heading or a default needs it, so `--to`, `--subject` and `--message` together cost no GET. */

@@ -59,3 +59,28 @@ export function assertNoEmptyOption(options: Readonly<Record<string, unknown>>, 
   // commander's attribute is the long flag in camelCase: dedupKey for --dedup-key.
   assertNoEmptyText(options, (attribute) => `--${attribute.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`, mayBeEmpty);
 }
+
+/** A line break or another control character (a tab aside): none belongs in a one-line value. */
+const NOT_ONE_LINE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]+/g;
+
+/**
+ * Why `text` cannot be a one-line value (`what`: "a title", "a subject"), or undefined. The service
+ * writes a subject into an e-mail's header, where a line break would end it (and start another).
+ */
+export function oneLineProblem(text: string, what: string): string | undefined {
+  const found = text.match(NOT_ONE_LINE)?.[0];
+  if (found === undefined) return undefined;
+  if (/[\n\r\u2028\u2029]/.test(found)) return `has a line break (${what} is one line)`;
+  return `has a control character (U+${found.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`;
+}
+
+/** Exit 2 naming `name` (`--subject`) when `text` is not one line (oneLineProblem). */
+export function assertOneLine(text: string | undefined, name: string, what: string): void {
+  const problem = text === undefined ? undefined : oneLineProblem(text, what);
+  if (problem !== undefined) throw new UsageError(`${name} ${problem}`);
+}
+
+/** `text` on one line: each run of line breaks and other control characters one space (a subject made of a ticket's title). */
+export function asOneLine(text: string): string {
+  return text.replace(NOT_ONE_LINE, ' ');
+}

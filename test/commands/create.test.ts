@@ -45,6 +45,23 @@ describe('tkt create (register)', () => {
     expect(row.stderr).toContain('"not-an-address" is not an e-mail address');
   });
 
+  it('refuses a --title with a line break or another control character, exit 2 before any request, also in a --from row (README: Text values)', async () => {
+    const broken = await sendsNothing(h, () => h.cli(['create', ...REQUIRED, '--title', 'Line one\nline two']));
+    const escape = await sendsNothing(h, () => h.cli(['create', ...REQUIRED, '--title', 'red \u001b[31m']));
+    const file = join(dir, 'title-lines.jsonl');
+    await writeFile(file, `${JSON.stringify({ title: 'A\r\nB', description: 'D', requester: 'aberg', site: 1, department: 1, status: 1 })}\n`);
+    const createsBefore = h.sandbox.stats.byRoute['POST /api/TicketsApi/register'];
+    const row = await h.cli(['create', '--from', file]);
+    expect(h.sandbox.stats.byRoute['POST /api/TicketsApi/register']).toBe(createsBefore);
+
+    expect(broken).toMatchObject({ code: 2, stdout: '' });
+    expect(broken.stderr).toContain('error: --title has a line break (a title is one line)');
+    expect(escape.code).toBe(2);
+    expect(escape.stderr).toContain('error: --title has a control character (U+001B)');
+    expect(row.code).toBe(2);
+    expect(row.stderr).toContain('title has a line break (a title is one line)');
+  });
+
   it('creates a ticket from names and prints its ID', async () => {
     const result = await h.cli([
       'create',
@@ -364,8 +381,8 @@ describe('tkt create (register)', () => {
     expect(h.sandbox.state.tickets.filter((ticket) => ticket.title === 'Störung Kühlung')).toHaveLength(1);
   });
 
-  it('shows server text escaped in dry-run output', async () => {
-    const result = await h.cli(['create', ...validCreateArgs({ title: 'Evil \u001b]0;pwned\u0007 title' }), '--dry-run']);
+  it('shows text escaped in dry-run output (a title holds none: it is one line)', async () => {
+    const result = await h.cli(['create', ...validCreateArgs({ description: 'Evil \u001b]0;pwned\u0007 text' }), '--dry-run']);
     expect(result.code).toBe(0);
     expect(result.stdout).not.toContain('\u001b');
     expect(result.stdout).toContain('^[]0;pwned^G');

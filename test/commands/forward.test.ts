@@ -54,6 +54,19 @@ describe('tkt forward', () => {
     expect(forwardMails(ticket.id)).toHaveLength(1);
   });
 
+  it('refuses a --subject with a line break or a control character, exit 2 before any request; Fwd: a title with line breaks is one line', async () => {
+    const ticket = liveTicket();
+    const refused = await sendsNothing(h, () => h.cli(['forward', String(ticket.id), '--to', 'vendor@example.com', '--subject', 'a\nb', '--message', 'x']));
+    expect(refused).toMatchObject({ code: 2, stdout: '', stderr: 'error: --subject has a line break (a subject is one line)\n' });
+    const bell = await sendsNothing(h, () => h.cli(['forward', String(ticket.id), '--to', 'vendor@example.com', '--subject', 'ding\u0007', '--message', 'x']));
+    expect(bell).toMatchObject({ code: 2, stderr: 'error: --subject has a control character (U+0007)\n' });
+
+    ticket.title = 'Two\nlines';
+    const result = await h.cli(['-q', 'forward', String(ticket.id), '--to', 'vendor@example.com', '--message', 'Please check']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(conversations(ticket.id).at(-1)).toMatchObject({ subject: 'Fwd: Two lines' });
+  });
+
   it('sends every --to and --cc given, each address once', async () => {
     const ticket = liveTicket();
     const result = await h.cli([

@@ -52,6 +52,17 @@ describe('tkt reply', () => {
     expect(h.sandbox.state.outbox.at(-1)).toMatchObject({ event: 'reply', ticketId: ticket.id, to: [email], subject: `Re: ${ticket.title}` });
   });
 
+  it('refuses a --subject with a line break (an e-mail header), exit 2 before any request; a title with one gives a subject on one line', async () => {
+    const ticket = ticketWhere((t) => t.ticketStatusId === OPEN);
+    const refused = await sendsNothing(h, () => h.cli(['reply', String(ticket.id), '--subject', 'Hello\r\nBcc: all@example.com', '--message', 'hi']));
+    expect(refused).toMatchObject({ code: 2, stdout: '', stderr: 'error: --subject has a line break (a subject is one line)\n' });
+
+    ticket.title = 'Printer\r\n  jammed\u2028again';
+    const result = await h.cli(['-q', 'reply', String(ticket.id), '--message', 'On its way']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(conversations(ticket.id).at(-1)).toMatchObject({ subject: 'Re: Printer   jammed again' });
+  });
+
   it('sends the subject and message composed (NFC), as pasted decomposed from macOS or not (README: Finding tickets)', async () => {
     const ticket = ticketWhere((t) => t.ticketStatusId === OPEN);
     const result = await h.cli(['-q', 'reply', String(ticket.id), '--subject', 'Gerät'.normalize('NFD'), '--message', 'Grüße, Jörg'.normalize('NFD')]);

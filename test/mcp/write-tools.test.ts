@@ -188,6 +188,18 @@ describe('tkt mcp: the write tools', () => {
     expect(writes()).toBe(sent);
   });
 
+  it('reply_to_ticket refuses a subject with a line break, and create_ticket such a title: nothing sent', async () => {
+    const ticket = unusedTicket(h, isOpen);
+    const sent = writes();
+    const reply = await mcp.call('reply_to_ticket', { id: ticket.id, message: 'hi', subject: 'Hello\nBcc: all@example.com' });
+    expect(reply.isError).toBe(true);
+    expect(textOf(reply)).toBe('error: subject has a line break (a subject is one line)');
+    const create = await mcp.call('create_ticket', { title: 'One\ntwo', description: 'd', requester: 'aberg', site: 1, department: 1, status: 'Open' });
+    expect(create.isError).toBe(true);
+    expect(textOf(create)).toContain('title has a line break (a title is one line)');
+    expect(writes()).toBe(sent);
+  });
+
   it('resolve_ticket refuses a closed ticket, as tkt resolve does: the service would move it back to Resolved', async () => {
     const closed = unusedTicket(h, (t) => t.ticketStatusId === status('Closed'));
     const sent = writes();
