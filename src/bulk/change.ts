@@ -48,7 +48,12 @@ async function changePlan(
 }
 
 /** What the ticket holds in `fields`, named as the ticket names its values ("1 (Low)"), for a dry run's "from". */
-function heldValues(current: unknown, form: Readonly<Record<string, FormValue>>, fields: readonly string[]): Record<string, string> {
+function heldValues(
+  current: unknown,
+  form: Readonly<Record<string, FormValue>>,
+  fields: readonly string[],
+  said: (value: FormValue, name: string | undefined) => string = labelledValue,
+): Record<string, string> {
   const ticket = readTicket(current);
   const specs = fieldsFor('update');
   return Object.fromEntries(
@@ -57,14 +62,15 @@ function heldValues(current: unknown, form: Readonly<Record<string, FormValue>>,
       if (value === undefined || value === null || value === '') return [field, 'empty'];
       const spec = specs.find((candidate) => candidate.formField === field);
       const name = spec === undefined ? undefined : ticket.field(spec.key).name;
-      return [field, labelledValue(value, name === undefined || name === String(value) ? undefined : sanitizeInline(name))];
+      return [field, said(value, name === undefined || name === String(value) ? undefined : sanitizeInline(name))];
     }),
   );
 }
 
 /**
- * What ticket `id` holds now in each field `tkt update` changes, by form field, as a dry run names
- * it ("3 (High)", "empty"): said beside each field `tkt update` asks for at a terminal.
+ * What ticket `id` holds now in each field `tkt update` changes, by form field, by its name where
+ * the ticket names it ("High", "empty", else the value a dry run shows): said beside each field
+ * `tkt update` asks for at a terminal, where the person answers with a name.
  */
 export async function heldNow(client: ApiClient, id: TicketId): Promise<Record<string, string>> {
   const current = (await client.send(plans.getTicket(id))).body;
@@ -72,6 +78,7 @@ export async function heldNow(client: ApiClient, id: TicketId): Promise<Record<s
     current,
     currentUpdateForm(id, current),
     fieldsFor('update').map((spec) => spec.formField),
+    (value, name) => name ?? labelledValue(value, undefined),
   );
 }
 

@@ -288,7 +288,7 @@ describe('tkt update', () => {
       tty: true,
       answers: [
         { kind: 'select', message: 'Field to change', name: 'priority' },
-        { kind: 'select', message: `priority (now: ${before.ticketPriorityId} (${priorityNow}))`, name: 'High' },
+        { kind: 'select', message: `priority (now: ${priorityNow})`, name: 'High' },
         { kind: 'select', message: 'Another field to change?', name: 'due' },
         { kind: 'input', message: 'due', value: '2030-03-01T08:00Z' },
         { kind: 'select', message: 'Another field to change?', name: 'no more: update the ticket' },
