@@ -7,7 +7,8 @@ import { childEnv } from '../util/child-env.js';
 import { spawn } from 'node:child_process';
 import { SHELL_COULD_NOT_RUN, commandNamed, isUnquotedPath } from '../util/shell-status.js';
 import { once } from 'node:events';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import type { BigIntStats } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EditorChoice } from '../config/settings.js';
@@ -92,7 +93,24 @@ export async function editFile(
   }
 }
 
-/** Opens the editor on a temp file and returns the text; an empty text aborts (exit 1). */
+/** Said when an editor quit without saving a text tkt filled in: how to send it as it is. */
+const UNSAVED_HINT = 'save the file to send it, changed or not (in vi :wq; ZZ and :x save only a text changed)';
+
+/**
+ * Whether `file`, which tkt wrote as `template` (its times `before`), was never written since: the
+ * same file, times and text. (A clock tick is a few milliseconds: the text tells a quick rewrite.)
+ */
+async function unsaved(file: string, template: string, before: BigIntStats): Promise<boolean> {
+  const after = await stat(file, { bigint: true }).catch(() => undefined);
+  if (after === undefined) return false;
+  const same = ['ino', 'dev', 'size', 'mtimeNs', 'ctimeNs'] as const;
+  return same.every((key) => after[key] === before[key]) && (await readFile(file, 'utf8')) === template;
+}
+
+/**
+ * Opens the editor on a temp file and returns the text; an empty text aborts (exit 1), and so does
+ * a default text the editor quit without saving.
+ */
 export async function editText(request: EditorRequest): Promise<string> {
   const editor = request.editor ?? { command: editorCommand(request.env), hint: 'set $EDITOR (or $VISUAL) to an editor installed here' };
   const dir = await mkdtemp(join(tmpdir(), 'tkt-edit-'));
@@ -101,6 +119,7 @@ export async function editText(request: EditorRequest): Promise<string> {
     const instructions = instructionLines(request.message);
     const template = `${request.default ?? ''}\n\n${instructions.join('\n')}\n`;
     await writeFile(file, template, { mode: 0o600 });
+    const asWritten = await stat(file, { bigint: true });
     // `error`, carrying the text typed to be saved as a draft (the command saves it in drafts/),
     // unless nothing was typed: the file as tkt wrote it.
     const keeping = (error: TktError, typed: string): TktError =>
@@ -131,6 +150,10 @@ export async function editText(request: EditorRequest): Promise<string> {
       throw keeping(error, typed);
     });
 
+    // A text filled in for the user (a template, a draft kept) comes back as it went when the
+    // editor quit without saving (vi's :q!): that is a no, not the text to send as it is.
+    if (request.default !== undefined && request.default.trim() !== '' && (await unsaved(file, template, asWritten)))
+      throw new OperationError('aborted: the editor did not save the text, nothing was sent', { hint: UNSAVED_HINT });
     const text = await read().catch((error: unknown) => {
       if (error instanceof TktError) throw error;
       const reason = (error as NodeJS.ErrnoException).code ?? String(error);

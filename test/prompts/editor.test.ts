@@ -30,7 +30,13 @@ describe('editText', () => {
 
   it('sends a default text with # lines, saved as is, as is: only the scissors and what is below them are dropped', async () => {
     const copy = join(scratch, 'seen');
-    const text = await editText({ message: 'Reply to #7', default: '#7 is fixed.\n\n# What we did\n- toner', env: {}, editor: editing(`cp "$1" "${copy}" #`) });
+    // Saved unchanged (vi's :wq): its time moves, its text does not.
+    const text = await editText({
+      message: 'Reply to #7',
+      default: '#7 is fixed.\n\n# What we did\n- toner',
+      env: {},
+      editor: editing(`sh -c 'cp "$1" "${copy}" && touch -d 2001-01-01 "$1"' --`),
+    });
     expect(text).toBe('#7 is fixed.\n\n# What we did\n- toner');
     expect(await readFile(copy, 'utf8')).toBe(`#7 is fixed.\n\n# What we did\n- toner\n\n${instructionLines('Reply to #7').join('\n')}\n`);
   });
@@ -41,7 +47,7 @@ describe('editText', () => {
       message: 'Reply to ticket 42',
       default: 'Dear user,',
       env: {},
-      editor: editing(`sh -c 'cp "$1" "${copy}"; echo "$1" > "${copy}.path"' --`),
+      editor: editing(`sh -c 'cp "$1" "${copy}"; echo "$1" > "${copy}.path"; touch -d 2001-01-01 "$1"' --`),
     });
     expect(text).toBe('Dear user,');
     const seen = await readFile(copy, 'utf8');
@@ -49,6 +55,20 @@ describe('editText', () => {
     expect(seen).toContain('# Reply to ticket 42\n');
     const editedPath = (await readFile(`${copy}.path`, 'utf8')).trim();
     expect(existsSync(editedPath)).toBe(false);
+  });
+
+  it("a default text the editor quit without saving (vi's :q!) is a no: exit 1, nothing returned to send, and how to send it as it is", async () => {
+    const error: unknown = await editText({ message: 'Reply to #7', default: 'Dear user, it is fixed.', env: {}, editor: editing('true') }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(OperationError);
+    expect(error).not.toBeInstanceOf(EditorFailedError);
+    expect((error as OperationError).message).toBe('aborted: the editor did not save the text, nothing was sent');
+    expect((error as OperationError).hint).toBe('save the file to send it, changed or not (in vi :wq; ZZ and :x save only a text changed)');
+    expect(exitCodeOf(error)).toBe(1);
+    // Rewritten at once, within the clock's tick, with another text of the same length: saved.
+    const changed = await editText({ message: 'Reply to #7', default: 'aaaa', env: {}, editor: editing(`sed -i s/aaaa/bbbb/`) });
+    expect(changed).toBe('bbbb');
   });
 
   it('aborts as git commit does when the text is empty: a failed operation (exit 1), not a usage error', async () => {

@@ -25,6 +25,9 @@ describe.skipIf(skip)('triage at the desk on a real terminal', () => {
     (await promisify(execFile)('node', [BIN, ...args], { env: { ...process.env, TKT_CONFIG_DIR: fixture.dir }, encoding: 'utf8' })).stdout.trim();
 
   /** `tkt triage` at 80x24 with `env` added, on the first ticket once its detail shows; the pane stays once it ends, to be read. */
+  /** An editor that saves the file as it was given (vi's :wq): its time moves. */
+  const SAVES_UNCHANGED = "EDITOR='touch -d 2001-01-01'";
+
   async function openTriage(env: string) {
     sessions += 1;
     const name = `d${sessions}`;
@@ -47,8 +50,8 @@ describe.skipIf(skip)('triage at the desk on a real terminal', () => {
       '---\nsubject: "Fixed: {{ticket.title}}"\n---\nHello {{requester.name}},\nticket {{ticket.id}} is fixed.\n',
     );
     await writeFile(join(fixture.dir, 'templates', 'vpn-reset.md'), 'Your VPN profile was reset.\n');
-    // Saves the file as it was given: the reply is the template's filled text.
-    const triage = await openTriage('EDITOR=true');
+    // Saves the file as it was given (vi's :wq): the reply is the template's filled text.
+    const triage = await openTriage(SAVES_UNCHANGED);
     const { id } = triage;
     const ticket = fixture.sandbox.state.tickets.find((t) => t.id === id)!;
     await triage.keys('r');
@@ -66,10 +69,25 @@ describe.skipIf(skip)('triage at the desk on a real terminal', () => {
     await triage.keys('q');
   });
 
+  it("r with a template the editor quit without saving (vi's :q!) sends nothing, and says how to send it as it is", async () => {
+    await writeFile(join(fixture.dir, 'templates', 'vpn-reset.md'), 'Your VPN profile was reset.\n');
+    const triage = await openTriage('EDITOR=true');
+    const { id } = triage;
+    const replies = () => fixture.sandbox.state.conversations.filter((entry) => entry.ticketId === id).length;
+    const before = replies();
+    await triage.keys('r');
+    await triage.waitFor(/vpn-reset/, 'the templates listed');
+    await triage.type('vpn');
+    await triage.keys('Enter');
+    await triage.waitFor(new RegExp(`✗ replying to #${id}: aborted: the editor did not save the text, nothing was sent`), 'the reply not sent');
+    expect(replies()).toBe(before);
+    await triage.keys('q');
+  });
+
   it('r with a template whose front-matter key is capitalised uses it; an unknown key is warned about once triage is left', async () => {
     await mkdir(join(fixture.dir, 'templates'), { recursive: true });
     await writeFile(join(fixture.dir, 'templates', 'capital.md'), '---\nSubject: "Done: {{ticket.title}}"\nPriority: high\n---\nDone.\n');
-    const triage = await openTriage('EDITOR=true');
+    const triage = await openTriage(SAVES_UNCHANGED);
     const { id } = triage;
     const ticket = fixture.sandbox.state.tickets.find((t) => t.id === id)!;
     await triage.keys('r');
@@ -91,7 +109,7 @@ describe.skipIf(skip)('triage at the desk on a real terminal', () => {
   it('r sends the lines of a template that start with #, saved as is: only what tkt wrote below the scissors is dropped', async () => {
     await mkdir(join(fixture.dir, 'templates'), { recursive: true });
     await writeFile(join(fixture.dir, 'templates', 'hash.md'), 'Hello {{requester.name}},\n\n#{{ticket.id}} is fixed.\n\n# What we did\n- replaced toner\n');
-    const triage = await openTriage('EDITOR=true');
+    const triage = await openTriage(SAVES_UNCHANGED);
     const { id } = triage;
     const ticket = fixture.sandbox.state.tickets.find((t) => t.id === id)!;
     const creator = fixture.sandbox.state.users.find((user) => user.id === ticket.creatorId)!;
