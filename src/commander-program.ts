@@ -96,7 +96,7 @@ export async function runWithCommander(
 ) {
   const program = createProgram(proc);
   onProgram(() => program.opts());
-  const aliases = aliasesOnFile(proc.env);
+  const aliases = aliasesOnFile(proc.env, builtinNames());
   checkNoAliasAfterOptions(argv, program, aliases);
   checkOptionsBeforeAliasName(argv, program);
   checkOptionsBeforeSavedText(argv, program);

@@ -389,6 +389,12 @@ const HINTS: readonly HintCase[] = [
     commands: ['tkt alias delete loop'],
   },
   {
+    name: 'an alias that starts with one that cannot run (hand-edited)',
+    setup: `node -e 'const fs = require("fs"), f = process.env.TKT_CONFIG_DIR + "/config.json", c = JSON.parse(fs.readFileSync(f, "utf8")); c.settings = { ...c.settings, aliases: { x: "empty -q", empty: "" } }; fs.writeFileSync(f, JSON.stringify(c))'`,
+    trigger: 'tkt x',
+    commands: ['tkt --help', 'tkt alias delete x'],
+  },
+  {
     name: 'a saved setting a command refuses (hand-edited)',
     setup: `node -e 'const fs = require("fs"), f = process.env.TKT_CONFIG_DIR + "/config.json", c = JSON.parse(fs.readFileSync(f, "utf8")); c.settings = { ...c.settings, defaultView: "all-my-group" }; fs.writeFileSync(f, JSON.stringify(c))'`,
     trigger: 'tkt list',
