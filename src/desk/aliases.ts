@@ -114,7 +114,8 @@ export function checkAlias(name: string, expansion: string, known: KnownWords): 
  * alias is expanded once; one that cannot run is said with why), an option (the command goes
  * first, global options after it). A saved alias (written by hand, or by an older tkt) is named
  * with its expansion, and one that starts with an option is let run: global options may stand
- * before the command's word.
+ * before the command's word. A hinted `alias set` line has --clobber when `name` is a saved alias
+ * that can run, as alias set asks for it.
  */
 export function checkExpansionStart(name: string, expansion: string, known: KnownWords, { saved }: { saved: boolean }): void {
   if (expansion.startsWith('!')) return;
@@ -122,7 +123,7 @@ export function checkExpansionStart(name: string, expansion: string, known: Know
   const [first] = words;
   if (first === undefined || known.builtins.includes(first)) return;
   const details = saved ? [`${name}: ${expansion}`] : [];
-  const setLine = (text: string) => aliasSetLine(name, text);
+  const setLine = (text: string) => aliasSetLine(name, text, known);
   if (first.startsWith('-') && first !== '-') {
     if (saved) return;
     const at = words.findIndex((word) => known.builtins.includes(word));
@@ -161,9 +162,9 @@ export function shellOnlyWord(expansion: string): string | undefined {
   return /(?:^|[\s=])(~)/.exec(expansion)?.[1] ?? /\$(?:[A-Za-z_]\w*|\{[^}]*\})/.exec(expansion)?.[0];
 }
 
-/** The command line that saves `text` as the alias `name`. */
-function aliasSetLine(name: string, text: string): string {
-  return `tkt alias set ${name} ${shellWord(text)}`;
+/** The command line that saves `text` as the alias `name`: with --clobber when it replaces one of `known` that can run, which alias set asks for. */
+function aliasSetLine(name: string, text: string, known: KnownWords): string {
+  return `tkt alias set ${name} ${shellWord(text)}${Object.hasOwn(known.aliases, name) ? ' --clobber' : ''}`;
 }
 
 /**
@@ -172,11 +173,11 @@ function aliasSetLine(name: string, text: string): string {
  * else (r1 -> r2 -> nosuch; or a new r1 -> r2 -> r1), removing `name`.
  */
 function aliasTargetHint(name: string, words: readonly string[], target: string, known: KnownWords): string {
-  if (target.startsWith('!')) return `a shell command can run it: ${aliasSetLine(name, `!tkt ${joinWords(words)} "$@"`)}`;
+  if (target.startsWith('!')) return `a shell command can run it: ${aliasSetLine(name, `!tkt ${joinWords(words)} "$@"`, known)}`;
   const targetWords = expansionWords(target);
   const [first, ...rest] = words;
   if (Array.isArray(targetWords) && known.builtins.includes(targetWords[0] ?? ''))
-    return `use what ${first} stands for: ${aliasSetLine(name, [target, ...(rest.length === 0 ? [] : [joinWords(rest)])].join(' '))}`;
+    return `use what ${first} stands for: ${aliasSetLine(name, [target, ...(rest.length === 0 ? [] : [joinWords(rest)])].join(' '), known)}`;
   return `what ${first} stands for does not start with a tkt command either: remove ${name} with tkt alias delete ${name}`;
 }
 

@@ -231,6 +231,34 @@ hint: put tkt's own options before the command: tkt -q alias set bx list; or, to
     await h.cli(['alias', 'delete', 'bx']);
   });
 
+  it('adds --clobber to the line it hints for an unquoted expansion when the alias exists: the line works', async () => {
+    for (const [argv, hint] of [
+      [['alias', 'set', 'ex', 'list', '--limit', '5'], "quote the expansion: tkt alias set ex 'list --limit 5' --clobber\n"],
+      [
+        ['alias', 'set', 'ex', 'list', '--profile', 'viewer'],
+        "put tkt's own options before the command: tkt --profile viewer alias set ex list --clobber; or, to save them in the expansion, quote the expansion: tkt alias set ex 'list --profile viewer' --clobber\n",
+      ],
+      [['alias', 'set', 'ex', '--limit', '5', 'list'], "quote the expansion: tkt alias set ex 'list --limit 5' --clobber\n"],
+      [['alias', 'set', 'ex', '-q', 'list'], "quote the expansion: tkt alias set ex 'list -q' --clobber\n"],
+      [['alias', 'set', 'ex', 'list', '--limit', '5', '--clobber'], "quote the expansion: tkt alias set ex 'list --limit 5' --clobber\n"],
+      [['alias', 'set', 'ex', '--json list'], "global options go after the command: tkt alias set ex 'list --json' --clobber\n"],
+      [['alias', 'set', 'ex', 'lsit'], 'tkt alias set ex list --clobber\n'],
+    ] as const) {
+      await createConfigStore(h.configDir).saveSettings({ aliases: { ex: 'status' } });
+      const refused = await h.cli([...argv]);
+      expect(refused.code, argv.join(' ')).toBe(2);
+      expect(refused.stderr, argv.join(' ')).toContain(hint);
+      // The last line hinted, typed, replaces the alias.
+      const line = /(tkt [^;]*?)\n$/.exec(refused.stderr.split('hint: ')[1]!)?.[1];
+      const [tkt, ...typed] = splitWords(line!.slice(line!.lastIndexOf('tkt ')));
+      expect(tkt).toBe('tkt');
+      const fixed = await h.cli(typed);
+      expect(fixed.code, `${line}: ${fixed.stderr}`).toBe(0);
+      expect(readAliases(createConfigStore(h.configDir), builtinNames()).aliases.ex, line).not.toBe('status');
+    }
+    await createConfigStore(h.configDir).saveSettings({ aliases: {} });
+  });
+
   it("takes options before the name as the run's (no expansion has started): -q silences alias set, the expansion is saved whole", async () => {
     const quiet = await h.cli(['alias', 'set', '-q', 'bx', 'list --view mine']);
     expect(quiet).toMatchObject({ code: 0, stdout: '', stderr: '' });
@@ -529,6 +557,23 @@ hint: "b" fills $3 of alias x3, which stands after --details's value; "c" fills 
     await createConfigStore(h.configDir).saveSettings({ aliases: { st: 'status', status: 'st' } });
     expect((await h.cli(['alias', 'list', '-q'])).stdout).toBe('st\n');
     expect((await h.cli(['--help'])).stdout).toContain('\n  st      status\n');
+    await createConfigStore(h.configDir).saveSettings({ aliases: {} });
+  });
+
+  it('hints, for a saved alias that does not start with a tkt command, an alias set line that takes (--clobber: it is saved)', async () => {
+    for (const name of ['m2', 'bad', 'sh']) {
+      await createConfigStore(h.configDir).saveSettings({
+        aliases: { mine: 'list --view my-open-tickets', m2: 'mine', bad: 'nosuch 1', sh: 'urgent', urgent: '!tkt list -q' },
+      });
+      const refused = await sendsNothing(h, () => h.cli([name]));
+      expect(refused.code, name).toBe(2);
+      const hint = /^hint: .*?(tkt alias .*)$/m.exec(refused.stderr)?.[1];
+      expect(hint, refused.stderr).toMatch(/ --clobber$/);
+      const [tkt, ...hinted] = splitWords(hint!);
+      expect(tkt).toBe('tkt');
+      const fixed = await h.cli(hinted);
+      expect(fixed.code, `${hint}: ${fixed.stderr}`).toBe(0);
+    }
     await createConfigStore(h.configDir).saveSettings({ aliases: {} });
   });
 

@@ -395,6 +395,12 @@ const HINTS: readonly HintCase[] = [
     commands: ['tkt --help', 'tkt alias delete x'],
   },
   {
+    name: 'an alias expansion unquoted, the alias saved',
+    setup: "tkt alias set mine 'list --view my-open-tickets'",
+    trigger: 'tkt alias set mine list --limit 5',
+    commands: ["tkt alias set mine 'list --limit 5' --clobber"],
+  },
+  {
     name: 'a saved setting a command refuses (hand-edited)',
     setup: `node -e 'const fs = require("fs"), f = process.env.TKT_CONFIG_DIR + "/config.json", c = JSON.parse(fs.readFileSync(f, "utf8")); c.settings = { ...c.settings, defaultView: "all-my-group" }; fs.writeFileSync(f, JSON.stringify(c))'`,
     trigger: 'tkt list',
