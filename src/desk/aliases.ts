@@ -256,12 +256,28 @@ const stdioOf = (stream: Readable | Writable): number | 'pipe' => {
   return typeof fd === 'number' ? fd : 'pipe';
 };
 
-/** Runs a `!` alias with sh, the arguments as $1, $2...; its exit code is tkt's. */
+/** The variable that tells a `!` alias's shell how many shell aliases it runs inside, itself included. */
+const ALIAS_DEPTH = 'TKT_ALIAS_DEPTH';
+
+/** How many `!` aliases may run one inside another (through tkt runs) before tkt refuses one. */
+const ALIAS_DEPTH_LIMIT = 10;
+
+/**
+ * Runs a `!` alias with sh, the arguments as $1, $2...; its exit code is tkt's. Exit 2 for one run
+ * inside ALIAS_DEPTH_LIMIT others already: one that runs itself (`!tkt loopy`) would start
+ * processes without end (README: Aliases).
+ */
 export async function runShellAlias(name: string, script: string, args: readonly string[], streams: Streams): Promise<number> {
+  const said = streams.env[ALIAS_DEPTH]?.trim() ?? '';
+  const depth = /^\d+$/.test(said) ? Number(said) : 0;
+  if (depth >= ALIAS_DEPTH_LIMIT)
+    throw new UsageError(`alias ${name} is a shell alias run inside ${depth} others (${ALIAS_DEPTH}=${said}): it may run itself without end`, {
+      hint: `see what it runs: tkt help ${name}`,
+    });
   const { spawn } = await import('node:child_process');
   const child = spawn('sh', ['-c', script, name, ...args], {
     stdio: [stdioOf(streams.stdin), stdioOf(streams.stdout), stdioOf(streams.stderr)],
-    env: { ...streams.env },
+    env: { ...streams.env, [ALIAS_DEPTH]: String(depth + 1) },
   });
   if (child.stdin !== null) streams.stdin.pipe(child.stdin);
   child.stdout?.pipe(streams.stdout, { end: false });

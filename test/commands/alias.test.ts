@@ -7,6 +7,8 @@ import { builtinNames } from '../../src/commands/names.js';
 import { expandAlias, readAliases, splitWords } from '../../src/desk/aliases.js';
 import type { Harness } from '../helpers/harness.js';
 import { sendsNothing, unusedTicket, useHarness } from '../helpers/sandbox-state.js';
+import { BIN, ensureBuilt } from '../helpers/terminal.js';
+import { shellWord } from '../../src/util/shell-word.js';
 
 let h: Harness;
 useHarness({ profiles: ['viewer'] }, (harness) => (h = harness));
@@ -110,6 +112,43 @@ describe('tkt alias', () => {
     expect((await h.cli(['alias', 'set', 'fail', '!exit 3'])).code).toBe(0);
     expect((await h.cli(['fail'])).code).toBe(3);
   });
+
+  it('refuses a ! alias nested in 10 others (TKT_ALIAS_DEPTH), exit 2 naming it: one that runs itself ends', async () => {
+    const path = { PATH: process.env.PATH! };
+    expect((await h.cli(['alias', 'set', 'loopy', '!tkt loopy'])).code).toBe(0);
+    // At the limit it is refused before sh starts: the test ends whatever tkt is on PATH.
+    const refused = await h.cli(['loopy'], { env: { ...path, TKT_ALIAS_DEPTH: '10' } });
+    expect(refused).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: alias loopy is a shell alias run inside 10 others (TKT_ALIAS_DEPTH=10): it may run itself without end\nhint: see what it runs: tkt help loopy\n',
+    });
+    // Under it, the shell gets the depth one more.
+    expect((await h.cli(['alias', 'set', 'depth', '!echo "$TKT_ALIAS_DEPTH"'])).code).toBe(0);
+    expect(await h.cli(['depth'], { env: path })).toEqual({ code: 0, stdout: '1\n', stderr: '' });
+    expect(await h.cli(['depth'], { env: { ...path, TKT_ALIAS_DEPTH: '9' } })).toEqual({ code: 0, stdout: '10\n', stderr: '' });
+    // A value that is no count is none.
+    expect(await h.cli(['depth'], { env: { ...path, TKT_ALIAS_DEPTH: 'x' } })).toEqual({ code: 0, stdout: '1\n', stderr: '' });
+    for (const name of ['loopy', 'depth']) await h.cli(['alias', 'delete', name]);
+  });
+
+  it("counts ! aliases nested through real tkt runs, and the refusal deep inside is every run's exit code", async () => {
+    // The nested runs are the built CLI's: a bare run of this file builds dist/ first when it is missing (hence the time-out).
+    await ensureBuilt();
+    // Bounded by its argument, not by the guard: it ends even if the guard does not.
+    const tkt = [process.execPath, BIN].map(shellWord).join(' ');
+    const nest = `!if [ "$1" -gt 0 ]; then ${tkt} nest $(($1 - 1)); else echo "depth $TKT_ALIAS_DEPTH"; fi`;
+    expect((await h.cli(['alias', 'set', 'nest', nest])).code).toBe(0);
+    const path = { PATH: process.env.PATH! };
+    expect(await h.cli(['nest', '3'], { env: path })).toEqual({ code: 0, stdout: 'depth 4\n', stderr: '' });
+    // Started 8 deep, the third nested tkt is refused.
+    const refused = await h.cli(['nest', '3'], { env: { ...path, TKT_ALIAS_DEPTH: '8' } });
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain('error: alias nest is a shell alias run inside 10 others (TKT_ALIAS_DEPTH=10)');
+    await h.cli(['alias', 'delete', 'nest']);
+  }, 120_000);
 
   it('refuses to shadow a command, a command alias or a help topic (exit 2), and lists and deletes aliases', async () => {
     for (const name of ['list', 'view', 'help', 'alias']) {

@@ -401,6 +401,13 @@ const HINTS: readonly HintCase[] = [
     commands: ["tkt alias set mine 'list --limit 5' --clobber"],
   },
   {
+    // Its script runs no alias again: the case ends even if the guard fails.
+    name: 'a shell alias nested too deep',
+    setup: "tkt alias set nested '!tkt list -q --limit 1'",
+    trigger: 'TKT_ALIAS_DEPTH=10 tkt nested',
+    commands: ['tkt help nested'],
+  },
+  {
     name: 'a saved setting a command refuses (hand-edited)',
     setup: `node -e 'const fs = require("fs"), f = process.env.TKT_CONFIG_DIR + "/config.json", c = JSON.parse(fs.readFileSync(f, "utf8")); c.settings = { ...c.settings, defaultView: "all-my-group" }; fs.writeFileSync(f, JSON.stringify(c))'`,
     trigger: 'tkt list',
