@@ -98,7 +98,11 @@ export async function buildStart({ version }) {
     target: 'node20.18',
     metafile: true,
     logLevel: 'warning',
-    define: { TKT_VERSION: JSON.stringify(version), TKT_PREPARED_OUTPUT: JSON.stringify(prepared) },
+    define: {
+      TKT_VERSION: JSON.stringify(version),
+      TKT_PREPARED_OUTPUT: JSON.stringify(prepared),
+      TKT_COMMAND_NAMES: JSON.stringify(prepared.builtins.join(' ')),
+    },
     plugins: [stubDynamicImports],
   });
   // For tests, outside dist/ (which is shipped); build.mjs has created build/.

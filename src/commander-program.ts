@@ -96,11 +96,11 @@ export async function runWithCommander(
 ) {
   const program = createProgram(proc);
   onProgram(() => program.opts());
-  const aliases = aliasesOnFile(proc.env);
+  const aliases = aliasesOnFile(proc.env, builtinNames());
   checkNoAliasAfterOptions(argv, program, aliases);
-  checkOptionsBeforeAliasName(argv, program);
-  checkOptionsBeforeSavedText(argv, program);
-  checkOneSavedText(argv, program);
+  checkOptionsBeforeAliasName(argv, program, aliases);
+  checkOptionsBeforeSavedText(argv, program, aliases);
+  checkOneSavedText(argv, program, aliases);
   registerCommands(program, createProcessHost(proc, state), await loadCommands(commandsRun(argv, program, aliases)));
   shareGlobalOptions(program);
   suggestShortOptionCase(program);
@@ -163,13 +163,24 @@ const SAVED_TEXT: Readonly<Record<string, { what: string; own: readonly string[]
 };
 
 /**
+ * The words of a hinted `tkt alias set NAME ...` line, with --clobber (before any "--") when NAME
+ * is one of `aliases`, those that can run: alias set replaces such an alias only with it, so that
+ * the line works as it stands. Another set's line (config set) as it is.
+ */
+function withClobber(line: readonly string[], command: string, name: string, aliases: Readonly<Record<string, string>>): string[] {
+  if (command !== 'alias' || !Object.hasOwn(aliases, name) || line.includes('--clobber')) return [...line];
+  const end = line.indexOf('--');
+  return end === -1 ? [...line, '--clobber'] : [...line.slice(0, end), '--clobber', ...line.slice(end)];
+}
+
+/**
  * `tkt alias set un list --profile adm`, `tkt config set editor code --wait`: a word or an option
  * after the expansion's (the value's) first word is exit 2 with the line that quotes them all,
  * where commander would take a global option for the run's own and save the rest: never a partial
  * save. After "--" every word is an argument; -h and the command's own options stay what they are.
  * A quoted expansion that starts with an option ('-q list') is refused by `alias set` itself.
  */
-function checkOneSavedText(argv: readonly string[], program: Command) {
+function checkOneSavedText(argv: readonly string[], program: Command, aliases: Readonly<Record<string, string>>) {
   const top = commandWordIndex(argv, program);
   const saved = top === undefined ? undefined : SAVED_TEXT[argv[top]!];
   const set = saved === undefined ? undefined : commandWordIndex(argv, program, top! + 1);
@@ -193,12 +204,12 @@ function checkOneSavedText(argv: readonly string[], program: Command) {
   const end = after.indexOf('--');
   const own = after.filter((arg, index) => kept(arg) && (end === -1 || index < end));
   const rest = after.filter((arg, index) => index !== end && !own.includes(arg)).join(' ');
-  const line = [...argv.slice(0, value), `${argv[value]!} ${rest}`, ...own].map(shellWord).join(' ');
-  const quoted = `quote the ${saved.what}: tkt ${line}`;
+  const hinted = (words: readonly string[]) => withClobber(words, argv[top!]!, argv[positions[0]!]!, aliases).map(shellWord).join(' ');
+  const quoted = `quote the ${saved.what}: tkt ${hinted([...argv.slice(0, value), `${argv[value]!} ${rest}`, ...own])}`;
   // A global option there may be the run's own (`config set editor vim --profile work`): it goes before the command.
   const strayWord = argv[stray];
   const global = strayWord !== undefined && program.options.some((option) => option.long === strayWord || option.short === strayWord);
-  const moved = [...after.filter((arg, index) => index !== end && !own.includes(arg)), ...argv.slice(0, value + 1), ...own].map(shellWord).join(' ');
+  const moved = hinted([...after.filter((arg, index) => index !== end && !own.includes(arg)), ...argv.slice(0, value + 1), ...own]);
   throw new UsageError(`tkt ${argv[top!]} set takes the ${saved.what} as one argument: ${JSON.stringify(rest)} follows ${JSON.stringify(argv[value])}`, {
     hint: global ? `put tkt's own options before the command: tkt ${moved}; or, to save them in the ${saved.what}, ${quoted}` : quoted,
   });
@@ -212,7 +223,7 @@ function checkOneSavedText(argv: readonly string[], program: Command) {
  * count the words wrong. NAME is the word before the expansion's start: a tkt command, or a quoted
  * expansion (a word with a blank, as an option's never is, a name's cannot be).
  */
-function checkOptionsBeforeAliasName(argv: readonly string[], program: Command) {
+function checkOptionsBeforeAliasName(argv: readonly string[], program: Command, aliases: Readonly<Record<string, string>>) {
   const alias = commandWordIndex(argv, program);
   const set = alias === undefined || argv[alias] !== 'alias' ? undefined : commandWordIndex(argv, program, alias + 1);
   if (set === undefined || argv[set] !== 'set') return;
@@ -253,8 +264,8 @@ function checkOptionsBeforeAliasName(argv: readonly string[], program: Command) 
   const own = after.filter((arg, index) => kept(arg) && (end === -1 || index < end));
   const words = after.filter((arg, index) => index !== end && !own.includes(arg)).map(expansionWord);
   const expansion = [argv[start]!, ...words, ...moved.map(expansionWord)].join(' ');
-  const line = [...argv.slice(0, set + 1), ...before, argv[start - 1]!, expansion, ...own].map(shellWord).join(' ');
-  throw new UsageError(said, { hint: `quote the expansion: tkt ${line}` });
+  const line = withClobber([...argv.slice(0, set + 1), ...before, argv[start - 1]!, expansion, ...own], 'alias', argv[start - 1]!, aliases);
+  throw new UsageError(said, { hint: `quote the expansion: tkt ${line.map(shellWord).join(' ')}` });
 }
 
 /** A word typed on the command line as an alias's expansion holds it: quoted where it has a blank or a quote. */
@@ -270,7 +281,7 @@ function expansionWord(word: string): string {
  * the command is offered first. Options before NAME are the command's and the run's: no text has
  * started (another command's, before an alias's NAME, are checkOptionsBeforeAliasName's).
  */
-function checkOptionsBeforeSavedText(argv: readonly string[], program: Command) {
+function checkOptionsBeforeSavedText(argv: readonly string[], program: Command, aliases: Readonly<Record<string, string>>) {
   const top = commandWordIndex(argv, program);
   const saved = top === undefined ? undefined : SAVED_TEXT[argv[top]!];
   const set = saved === undefined ? undefined : commandWordIndex(argv, program, top! + 1);
@@ -294,10 +305,11 @@ function checkOptionsBeforeSavedText(argv: readonly string[], program: Command) 
   const own = [...between.filter(kept), ...after.filter((arg, index) => kept(arg) && (end === -1 || index < end))];
   const words = [argv[start]!, ...after.filter((arg, index) => index !== end && !own.includes(arg))];
   const head = argv.slice(0, name + 1);
-  const quoted = `quote the ${saved.what}: tkt ${[...head, [...words, ...options].join(' '), ...own].map(shellWord).join(' ')}`;
+  const hinted = (line: readonly string[]) => withClobber(line, argv[top!]!, argv[name]!, aliases).map(shellWord).join(' ');
+  const quoted = `quote the ${saved.what}: tkt ${hinted([...head, [...words, ...options].join(' '), ...own])}`;
   // Only tkt's own options (and their values) may be the run's: they go before the command.
   const global = options.every((arg, index) => program.options.some((option) => option.long === arg || option.short === arg) || takesValue(options[index - 1]));
-  const moved = [...options, ...head, words.join(' '), ...own].map(shellWord).join(' ');
+  const moved = hinted([...options, ...head, words.join(' '), ...own]);
   throw new UsageError(
     `tkt ${argv[top!]} set takes the ${saved.what} as one argument: ${JSON.stringify(options.join(' '))} comes before ${JSON.stringify(argv[start])}`,
     {

@@ -84,7 +84,7 @@ function aliasHelp(argv: readonly string[]): string | undefined {
     TKT_PREPARED_OUTPUT.notAliases.includes(asked.name)
   )
     return undefined;
-  const aliases = aliasesOnFile(process.env);
+  const aliases = aliasesOnFile(process.env, TKT_PREPARED_OUTPUT.builtins);
   const expansion = Object.hasOwn(aliases, asked.name) ? aliases[asked.name]! : undefined;
   if (expansion === undefined) return undefined;
   if (expansion.startsWith('!')) return asked.viaHelp ? aliasHelpHeading(asked.name, expansion) : undefined;

@@ -14,3 +14,7 @@ declare const TKT_PREPARED_OUTPUT: {
   withSubcommands: string[];
   builtins: string[];
 };
+// Every command's name and alias (TKT_PREPARED_OUTPUT.builtins), separated by spaces, for
+// dist/complete.cjs (src/completion/entry.ts), which holds no command code nor the prepared
+// output: a string, which esbuild puts where it is used, as it does not an array.
+declare const TKT_COMMAND_NAMES: string;

@@ -39,7 +39,7 @@ async function withAlias(argv: string[], proc: ProcessLike): Promise<ExpandedLin
   if (Object.hasOwn(broken, name)) throw brokenAliasError(name, broken[name]!, config);
   if (!Object.hasOwn(aliases, name)) return { argv };
   // One saved by hand or by an older tkt may not start with a command: named, with its expansion.
-  checkExpansionStart(name, aliases[name]!, { builtins: builtinNames(), aliases }, { saved: true });
+  checkExpansionStart(name, aliases[name]!, { builtins: builtinNames(), aliases, broken }, { saved: true });
   // Help for a tkt alias is `tkt help NAME`, its placeholders unfilled; a shell alias's script gets
   // every argument, --help too (README: Aliases).
   if (!aliases[name]!.startsWith('!') && asksForHelp(args)) return { argv: ['help', name] };

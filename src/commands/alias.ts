@@ -60,7 +60,7 @@ export async function run(options: AliasOptions, ctx: Context): Promise<void> {
   const saved = (name: string) => Object.hasOwn(aliases, name) || Object.hasOwn(broken, name) || Object.hasOwn(hidden, name);
   switch (options.action) {
     case 'set': {
-      checkAlias(options.name, options.expansion, { builtins: options.builtins, topics: options.topics, aliases });
+      checkAlias(options.name, options.expansion, { builtins: options.builtins, topics: options.topics, aliases, broken });
       const expansion = options.expansion.trim();
       // As gh's: a working alias is replaced only when asked; one that cannot run (brokenAliasFix) is mended without.
       if (Object.hasOwn(aliases, options.name) && !options.clobber)

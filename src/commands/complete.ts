@@ -2,6 +2,7 @@
 // a lookup kind, the profiles or the aliases. The bin answers it from dist/complete.cjs when it
 // can (bin/tkt.js); this is the same answer for any other command line.
 import type { CommandHost, Program } from './host.js';
+import { builtinNames } from './names.js';
 
 export function register(program: Program, host: CommandHost): void {
   const complete = program
@@ -10,6 +11,6 @@ export function register(program: Program, host: CommandHost): void {
     .argument('<kind>');
   host.action(complete, async ([kind], _opts, ctx) => {
     const { printNames } = await import('../completion/complete.js');
-    await printNames(kind, ctx);
+    await printNames(kind, ctx, builtinNames());
   });
 }

@@ -42,7 +42,7 @@ export async function run(options: HelpOptions, ctx: Context): Promise<void> {
   }
   if (first !== undefined && rest.length === 0 && commandNamed(program, first) === undefined) {
     // The settings as the program's help reads them: a damaged file never stops a help.
-    const aliases = aliasesOnFile(ctx.env);
+    const aliases = aliasesOnFile(ctx.env, builtinNames());
     if (Object.hasOwn(aliases, first)) return printAliasHelp(ctx, program, { name: first, aliases, builtins: builtinNames() });
   }
   const { command, depth } = deepestCommand(program, subject);

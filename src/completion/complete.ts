@@ -42,8 +42,8 @@ export type CompletionContext = NamesContext & { io: Pick<IO, 'stdout'> };
  * is) are left out: the arguments typed after the alias are what fill them. `!` for a shell
  * alias, whose script decides what its arguments are; nothing for no alias or an unbalanced one.
  */
-function aliasWords(name: string, ctx: NamesContext): string[] {
-  const expansion = textAliases(ctx)[name]?.trim();
+function aliasWords(name: string, ctx: NamesContext, builtins: readonly string[]): string[] {
+  const expansion = textAliases(ctx, builtins)[name]?.trim();
   if (expansion === undefined) return [];
   if (expansion.startsWith('!')) return ['!'];
   const words = expansionWords(expansion);
@@ -52,17 +52,20 @@ function aliasWords(name: string, ctx: NamesContext): string[] {
   return words.filter((word, i) => !filled(word) && !(word.startsWith('-') && !word.includes('=') && filled(words[i + 1])));
 }
 
-/** The saved aliases that can run; one that cannot (hand-edited: no text, empty) completes as nothing (tkt alias list says why). */
-function textAliases(ctx: NamesContext): Record<string, string> {
+/**
+ * The saved aliases that can run; one that cannot (hand-edited: no text, empty, a loop) completes
+ * as nothing (tkt alias list says why). `builtins`, tkt's command names, end a loop's chain.
+ */
+function textAliases(ctx: NamesContext, builtins: readonly string[]): Record<string, string> {
   const saved = ctx.config.getSettings().aliases;
   if (!isObject(saved)) return {};
-  return Object.fromEntries(Object.entries(saved).filter((entry): entry is [string, string] => aliasProblem(entry[1]) === undefined));
+  return Object.fromEntries(Object.entries(saved).filter((entry): entry is [string, string] => aliasProblem(entry[0], saved, builtins) === undefined));
 }
 
-async function namesOf(kind: string, ctx: NamesContext): Promise<string[]> {
+async function namesOf(kind: string, ctx: NamesContext, builtins: readonly string[]): Promise<string[]> {
   if (kind === PROFILE) return ctx.config.profileNames();
-  if (kind === ALIAS) return Object.keys(textAliases(ctx)).sort();
-  if (kind.startsWith(ALIAS_WORDS)) return aliasWords(kind.slice(ALIAS_WORDS.length), ctx);
+  if (kind === ALIAS) return Object.keys(textAliases(ctx, builtins)).sort();
+  if (kind.startsWith(ALIAS_WORDS)) return aliasWords(kind.slice(ALIAS_WORDS.length), ctx, builtins);
   if (kind === TEMPLATE) return templateNames(ctx);
   if (!isLookupKind(kind)) return [];
   const cacheOnly: LookupContext = {
@@ -80,11 +83,12 @@ async function namesOf(kind: string, ctx: NamesContext): Promise<string[]> {
 /**
  * The names of one kind, one per line: a lookup kind's names (and aliases, e.g. usernames) from
  * the cache, the profiles, the aliases, an alias's words (alias:NAME) or the templates. It never makes a request and never fails: nothing cached, not
- * logged in, an unreadable config folder or an unknown kind all give nothing.
+ * logged in, an unreadable config folder or an unknown kind all give nothing. `builtins` are
+ * tkt's command names (src/commands/names.ts), which win over an alias of theirs.
  */
-export async function namesText(kind: string, ctx: NamesContext): Promise<string> {
+export async function namesText(kind: string, ctx: NamesContext, builtins: readonly string[]): Promise<string> {
   try {
-    return (await namesOf(kind, ctx)).map((name) => `${sanitizeInline(name)}\n`).join('');
+    return (await namesOf(kind, ctx, builtins)).map((name) => `${sanitizeInline(name)}\n`).join('');
   } catch {
     // Nothing cached, no session, an unreadable config folder: no suggestions.
     return '';
@@ -92,6 +96,6 @@ export async function namesText(kind: string, ctx: NamesContext): Promise<string
 }
 
 /** `tkt __complete KIND` in the full CLI: namesText on the run's stdout. */
-export async function printNames(kind: string, ctx: CompletionContext): Promise<void> {
-  await writeText(ctx.io.stdout, await namesText(kind, ctx));
+export async function printNames(kind: string, ctx: CompletionContext, builtins: readonly string[]): Promise<void> {
+  await writeText(ctx.io.stdout, await namesText(kind, ctx, builtins));
 }

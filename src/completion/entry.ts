@@ -19,15 +19,19 @@ export async function completeInProcess(kind: string, proc: Pick<ProcessLike, 'e
   try {
     const globals = readGlobals({});
     const config = createConfigReader(defaultConfigDir(proc.env));
-    text = await namesText(kind, {
-      globals,
-      env: proc.env,
-      config,
-      output: { warning: async () => {} },
-      // It lists names, never matches one: no error that could list people.
-      io: { stderrIsTTY: false },
-      session: async () => resolveSession({ globals, env: proc.env, config, now: new Date() }),
-    });
+    text = await namesText(
+      kind,
+      {
+        globals,
+        env: proc.env,
+        config,
+        output: { warning: async () => {} },
+        // It lists names, never matches one: no error that could list people.
+        io: { stderrIsTTY: false },
+        session: async () => resolveSession({ globals, env: proc.env, config, now: new Date() }),
+      },
+      TKT_COMMAND_NAMES.split(' '),
+    );
   } catch {
     // Completion never fails: an unusable config folder just means no suggestions.
   }

@@ -8,37 +8,67 @@ import { defaultConfigDir, settingsFileIn } from '../config/paths.js';
 import { isObject } from '../util/json-object.js';
 import { parseJsonText } from '../util/json-text.js';
 import { sanitizeInline } from '../output/sanitize.js';
+import { expansionWords } from './alias-words.js';
 
 /**
- * Why a saved alias (written by hand, or shared) cannot run, as `tkt alias set` would refuse it:
- * its expansion is not text, or is empty; undefined when it can.
+ * Why the alias `name` of `saved` (the file's aliases, written by hand or shared) cannot run, as
+ * `tkt alias set` would refuse it: its expansion is not text, or is empty (expansionProblem), or it
+ * starts with its own name or leads into a loop of aliases (r1 -> r2 -> r1), which would expand
+ * without end; undefined when it can. A word of `builtins` ends the chain: the command wins over an alias of its name.
  */
-export function aliasProblem(expansion: unknown): string | undefined {
+export function aliasProblem(name: string, saved: Readonly<Record<string, unknown>>, builtins: readonly string[]): string | undefined {
+  const problem = expansionProblem(saved[name]);
+  if (problem !== undefined) return problem;
+  const loop = aliasLoop(name, saved, builtins);
+  if (loop === undefined) return undefined;
+  return loop.length === 2 ? 'it expands to itself' : `its expansion loops: ${loop.join(' -> ')}`;
+}
+
+/** Why an alias's expansion cannot run, whatever the other aliases: it is not text, or is empty; undefined when it may. */
+export function expansionProblem(expansion: unknown): string | undefined {
   if (typeof expansion !== 'string') return `its expansion is not text (${JSON.stringify(expansion)})`;
   const text = expansion.trim();
   return text === '' || text === '!' ? 'its expansion is empty' : undefined;
+}
+
+/**
+ * The aliases from `name` on, each the first word of the one before, up to one that comes again
+ * (the loop); undefined when they reach a built-in command, a shell alias or a word that is no alias.
+ */
+function aliasLoop(name: string, saved: Readonly<Record<string, unknown>>, builtins: readonly string[]): string[] | undefined {
+  const chain = [name];
+  for (;;) {
+    const expansion = saved[chain.at(-1)!];
+    if (typeof expansion !== 'string' || expansion.trim().startsWith('!')) return undefined;
+    const words = expansionWords(expansion.trim());
+    const first = Array.isArray(words) ? words[0] : undefined;
+    if (first === undefined || builtins.includes(first) || !Object.hasOwn(saved, first)) return undefined;
+    if (chain.includes(first)) return [...chain, first];
+    chain.push(first);
+  }
 }
 
 /** Why a saved alias named as a built-in command cannot run. */
 export const hiddenAliasProblem = (name: string): string => `the tkt command ${name} runs instead, as a built-in always wins`;
 
 /** Every saved alias as the file has it, by name; none when the file, or its aliases, cannot be read. */
-function aliasEntriesOnFile(env: Record<string, string | undefined>): [string, unknown][] {
+function savedAliasesOnFile(env: Record<string, string | undefined>): Record<string, unknown> {
   const dir = defaultConfigDir(env);
-  if (dir === undefined) return [];
+  if (dir === undefined) return {};
   try {
     // Read as the config store reads it (a BOM, an empty file).
     const settings = parseJsonText(readFileSync(settingsFileIn(dir), 'utf8'));
     const aliases: unknown = isObject(settings) && isObject(settings.settings) ? settings.settings.aliases : undefined;
-    return isObject(aliases) ? Object.entries(aliases) : [];
+    return isObject(aliases) ? aliases : {};
   } catch {
-    return [];
+    return {};
   }
 }
 
 /** The saved aliases that can run (aliasProblem), by name; {} when the file is missing or unreadable. */
-export function aliasesOnFile(env: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(aliasEntriesOnFile(env).filter((entry): entry is [string, string] => aliasProblem(entry[1]) === undefined));
+export function aliasesOnFile(env: Record<string, string | undefined>, builtins: readonly string[]): Record<string, string> {
+  const saved = savedAliasesOnFile(env);
+  return Object.fromEntries(Object.entries(saved).filter((entry): entry is [string, string] => aliasProblem(entry[0], saved, builtins) === undefined));
 }
 
 /**
@@ -47,11 +77,12 @@ export function aliasesOnFile(env: Record<string, string | undefined>): Record<s
  * of `builtins` too); '' when there are none.
  */
 export function aliasHelpSection(env: Record<string, string | undefined>, builtins: readonly string[]): string {
-  const entries = aliasEntriesOnFile(env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const saved = savedAliasesOnFile(env);
+  const entries = Object.entries(saved).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   if (entries.length === 0) return '';
   const width = Math.max(...entries.map(([name]) => sanitizeInline(name).length));
   const shown = (name: string, expansion: unknown) => {
-    const problem = builtins.includes(name) ? hiddenAliasProblem(name) : aliasProblem(expansion);
+    const problem = builtins.includes(name) ? hiddenAliasProblem(name) : aliasProblem(name, saved, builtins);
     return problem === undefined ? sanitizeInline(expansion as string) : `(cannot run: ${sanitizeInline(problem)}; see tkt alias list)`;
   };
   const rows = entries.map(([name, expansion]) => `  ${sanitizeInline(name).padEnd(width)}  ${shown(name, expansion)}`);

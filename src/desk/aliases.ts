@@ -10,7 +10,7 @@ import { OperationError, UsageError } from '../errors.js';
 import { settingsFileIn } from '../config/paths.js';
 import type { ConfigStore } from '../config/types.js';
 import { isObject } from '../util/json-object.js';
-import { aliasProblem, hiddenAliasProblem } from './alias-help.js';
+import { aliasProblem, expansionProblem, hiddenAliasProblem } from './alias-help.js';
 import { shellWord } from '../util/shell-word.js';
 import { closestWord } from '../util/closest.js';
 import { expansionWords, PLACEHOLDER } from './alias-words.js';
@@ -43,7 +43,7 @@ export function readAliases(config: AliasStore, builtins: readonly string[]): Sa
   const broken: Record<string, string> = {};
   const hidden: Record<string, unknown> = {};
   for (const [name, expansion] of Object.entries(saved)) {
-    const problem = aliasProblem(expansion);
+    const problem = aliasProblem(name, saved, builtins);
     if (builtins.includes(name)) hidden[name] = expansion;
     else if (problem === undefined) aliases[name] = expansion as string;
     else broken[name] = problem;
@@ -79,14 +79,19 @@ export function brokenAliasFix(name: string): string {
  * instead, and the commands that keep it under another name, or remove it.
  */
 export function hiddenAliasText(name: string, expansion: unknown): string {
-  const keep = aliasProblem(expansion) === undefined ? `keep it under another name: tkt alias set NAME ${shellWord((expansion as string).trim())}, then ` : '';
+  const keep =
+    expansionProblem(expansion) === undefined ? `keep it under another name: tkt alias set NAME ${shellWord((expansion as string).trim())}, then ` : '';
   return `${hiddenAliasProblem(name)}: ${keep}tkt alias delete ${name}`;
 }
 
-/** What an expansion may start with: the built-in commands and their aliases, and the saved aliases (which it may not start with). */
+/**
+ * What an expansion may start with: the built-in commands and their aliases; and the saved
+ * aliases, which it may not start with: those that can run, and why each other cannot (readAliases).
+ */
 export interface KnownWords {
   builtins: readonly string[];
   aliases: Readonly<Record<string, string>>;
+  broken?: Readonly<Record<string, string>>;
   /** The help topics (`tkt help formatting`), which a new alias may not be named either: their help would win. */
   topics?: readonly string[];
 }
@@ -106,9 +111,11 @@ export function checkAlias(name: string, expansion: string, known: KnownWords): 
 /**
  * Exit 2 when the tkt alias `name` does not start with a built-in command (or a command's
  * alias), as gh refuses an expansion that is no gh command: an unknown word, another alias (an
- * alias is expanded once), an option (the command goes first, global options after it). A saved
- * alias (written by hand, or by an older tkt) is named with its expansion, and one that starts
- * with an option is let run: global options may stand before the command's word.
+ * alias is expanded once; one that cannot run is said with why), an option (the command goes
+ * first, global options after it). A saved alias (written by hand, or by an older tkt) is named
+ * with its expansion, and one that starts with an option is let run: global options may stand
+ * before the command's word. A hinted `alias set` line has --clobber when `name` is a saved alias
+ * that can run, as alias set asks for it.
  */
 export function checkExpansionStart(name: string, expansion: string, known: KnownWords, { saved }: { saved: boolean }): void {
   if (expansion.startsWith('!')) return;
@@ -116,7 +123,7 @@ export function checkExpansionStart(name: string, expansion: string, known: Know
   const [first] = words;
   if (first === undefined || known.builtins.includes(first)) return;
   const details = saved ? [`${name}: ${expansion}`] : [];
-  const setLine = (text: string) => aliasSetLine(name, text);
+  const setLine = (text: string) => aliasSetLine(name, text, known);
   if (first.startsWith('-') && first !== '-') {
     if (saved) return;
     const at = words.findIndex((word) => known.builtins.includes(word));
@@ -125,13 +132,15 @@ export function checkExpansionStart(name: string, expansion: string, known: Know
       hint: `global options go after the command: ${setLine(reordered)}`,
     });
   }
-  // Only a saved alias can: `alias set` refuses it (checkAlias).
-  if (first === name)
-    throw new UsageError(`alias ${name} would expand to itself`, { details, hint: `make it start with a tkt command, or remove it: tkt alias delete ${name}` });
   if (Object.hasOwn(known.aliases, first)) {
     const target = known.aliases[first]!;
     throw new UsageError(`alias ${name} must start with a tkt command: "${first}" is an alias`, { details, hint: aliasTargetHint(name, words, target, known) });
   }
+  if (known.broken !== undefined && Object.hasOwn(known.broken, first))
+    throw new UsageError(`alias ${name} must start with a tkt command: "${first}" is an alias that cannot run (${known.broken[first]!})`, {
+      details,
+      hint: saved ? `tkt --help lists the commands; or remove it: tkt alias delete ${name}` : 'tkt --help lists the commands',
+    });
   // "lsit --view ...": a misspelt command, not a shell command.
   const meant = closestWord(first, known.builtins);
   throw new UsageError(`alias ${name} must start with a tkt command: ${JSON.stringify(first)} is none`, {
@@ -153,22 +162,22 @@ export function shellOnlyWord(expansion: string): string | undefined {
   return /(?:^|[\s=])(~)/.exec(expansion)?.[1] ?? /\$(?:[A-Za-z_]\w*|\{[^}]*\})/.exec(expansion)?.[0];
 }
 
-/** The command line that saves `text` as the alias `name`. */
-function aliasSetLine(name: string, text: string): string {
-  return `tkt alias set ${name} ${shellWord(text)}`;
+/** The command line that saves `text` as the alias `name`: with --clobber when it replaces one of `known` that can run, which alias set asks for. */
+function aliasSetLine(name: string, text: string, known: KnownWords): string {
+  return `tkt alias set ${name} ${shellWord(text)}${Object.hasOwn(known.aliases, name) ? ' --clobber' : ''}`;
 }
 
 /**
  * The way out for the tkt alias `name` (`words`) that starts with another alias, whose expansion
  * is `target`: what that one stands for, when it is a tkt command (so that `alias set` takes it);
- * else, as in a loop of aliases edited by hand (r1 -> r2 -> r1), removing `name`.
+ * else (r1 -> r2 -> nosuch; or a new r1 -> r2 -> r1), removing `name`.
  */
 function aliasTargetHint(name: string, words: readonly string[], target: string, known: KnownWords): string {
-  if (target.startsWith('!')) return `a shell command can run it: ${aliasSetLine(name, `!tkt ${joinWords(words)} "$@"`)}`;
+  if (target.startsWith('!')) return `a shell command can run it: ${aliasSetLine(name, `!tkt ${joinWords(words)} "$@"`, known)}`;
   const targetWords = expansionWords(target);
   const [first, ...rest] = words;
   if (Array.isArray(targetWords) && known.builtins.includes(targetWords[0] ?? ''))
-    return `use what ${first} stands for: ${aliasSetLine(name, [target, ...(rest.length === 0 ? [] : [joinWords(rest)])].join(' '))}`;
+    return `use what ${first} stands for: ${aliasSetLine(name, [target, ...(rest.length === 0 ? [] : [joinWords(rest)])].join(' '), known)}`;
   return `what ${first} stands for does not start with a tkt command either: remove ${name} with tkt alias delete ${name}`;
 }
 
@@ -247,12 +256,28 @@ const stdioOf = (stream: Readable | Writable): number | 'pipe' => {
   return typeof fd === 'number' ? fd : 'pipe';
 };
 
-/** Runs a `!` alias with sh, the arguments as $1, $2...; its exit code is tkt's. */
+/** The variable that tells a `!` alias's shell how many shell aliases it runs inside, itself included. */
+const ALIAS_DEPTH = 'TKT_ALIAS_DEPTH';
+
+/** How many `!` aliases may run one inside another (through tkt runs) before tkt refuses one. */
+const ALIAS_DEPTH_LIMIT = 10;
+
+/**
+ * Runs a `!` alias with sh, the arguments as $1, $2...; its exit code is tkt's. Exit 2 for one run
+ * inside ALIAS_DEPTH_LIMIT others already: one that runs itself (`!tkt loopy`) would start
+ * processes without end (README: Aliases).
+ */
 export async function runShellAlias(name: string, script: string, args: readonly string[], streams: Streams): Promise<number> {
+  const said = streams.env[ALIAS_DEPTH]?.trim() ?? '';
+  const depth = /^\d+$/.test(said) ? Number(said) : 0;
+  if (depth >= ALIAS_DEPTH_LIMIT)
+    throw new UsageError(`alias ${name} is a shell alias run inside ${depth} others (${ALIAS_DEPTH}=${said}): it may run itself without end`, {
+      hint: `see what it runs: tkt help ${name}`,
+    });
   const { spawn } = await import('node:child_process');
   const child = spawn('sh', ['-c', script, name, ...args], {
     stdio: [stdioOf(streams.stdin), stdioOf(streams.stdout), stdioOf(streams.stderr)],
-    env: { ...streams.env },
+    env: { ...streams.env, [ALIAS_DEPTH]: String(depth + 1) },
   });
   if (child.stdin !== null) streams.stdin.pipe(child.stdin);
   child.stdout?.pipe(streams.stdout, { end: false });

@@ -28,6 +28,7 @@ export const HELP_TOPICS = {
       '| `TKT_CONFIG_DIR` | settings, tokens and lookup cache; default `$XDG_CONFIG_HOME/tkt` or `~/.config/tkt` (macOS `~/Library/Preferences/tkt`, Windows `%APPDATA%\\tkt`) |',
       '| `TKT_PASSWORD` | password for `tkt login` without a terminal |',
       "| `TKT_SCREEN_READER` | set (`1`) for a screen reader or a braille display: questions are asked line by line, as at `TERM=dumb`; no progress bar, spinner or wait line; `tkt triage` keeps the terminal's cursor on the highlighted row, or where text is typed (README: Screen readers and large fonts) |",
+      "| `TKT_ALIAS_DEPTH` | set by tkt for a shell alias (`'!...'`): how many shell aliases its command runs inside; tkt refuses a shell alias run inside 10 others, exit 2 (README: Aliases) |",
       '| `NO_COLOR`, `FORCE_COLOR` | the usual meaning |',
       "| `TERM` | `dumb` (Emacs' M-x shell, some IDE consoles: escapes show as text): no colour unless `FORCE_COLOR`, and nothing that moves the cursor (no progress bar, spinner, pager or escape after the editor; `watch --notify` only rings; questions asked line by line, choices numbered); `tkt triage` exits 2 |",
       '| `CI` | never prompt (as `--no-input`) |',

@@ -7,6 +7,8 @@ import { builtinNames } from '../../src/commands/names.js';
 import { expandAlias, readAliases, splitWords } from '../../src/desk/aliases.js';
 import type { Harness } from '../helpers/harness.js';
 import { sendsNothing, unusedTicket, useHarness } from '../helpers/sandbox-state.js';
+import { BIN, ensureBuilt } from '../helpers/terminal.js';
+import { shellWord } from '../../src/util/shell-word.js';
 
 let h: Harness;
 useHarness({ profiles: ['viewer'] }, (harness) => (h = harness));
@@ -110,6 +112,43 @@ describe('tkt alias', () => {
     expect((await h.cli(['alias', 'set', 'fail', '!exit 3'])).code).toBe(0);
     expect((await h.cli(['fail'])).code).toBe(3);
   });
+
+  it('refuses a ! alias nested in 10 others (TKT_ALIAS_DEPTH), exit 2 naming it: one that runs itself ends', async () => {
+    const path = { PATH: process.env.PATH! };
+    expect((await h.cli(['alias', 'set', 'loopy', '!tkt loopy'])).code).toBe(0);
+    // At the limit it is refused before sh starts: the test ends whatever tkt is on PATH.
+    const refused = await h.cli(['loopy'], { env: { ...path, TKT_ALIAS_DEPTH: '10' } });
+    expect(refused).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: alias loopy is a shell alias run inside 10 others (TKT_ALIAS_DEPTH=10): it may run itself without end\nhint: see what it runs: tkt help loopy\n',
+    });
+    // Under it, the shell gets the depth one more.
+    expect((await h.cli(['alias', 'set', 'depth', '!echo "$TKT_ALIAS_DEPTH"'])).code).toBe(0);
+    expect(await h.cli(['depth'], { env: path })).toEqual({ code: 0, stdout: '1\n', stderr: '' });
+    expect(await h.cli(['depth'], { env: { ...path, TKT_ALIAS_DEPTH: '9' } })).toEqual({ code: 0, stdout: '10\n', stderr: '' });
+    // A value that is no count is none.
+    expect(await h.cli(['depth'], { env: { ...path, TKT_ALIAS_DEPTH: 'x' } })).toEqual({ code: 0, stdout: '1\n', stderr: '' });
+    for (const name of ['loopy', 'depth']) await h.cli(['alias', 'delete', name]);
+  });
+
+  it("counts ! aliases nested through real tkt runs, and the refusal deep inside is every run's exit code", async () => {
+    // The nested runs are the built CLI's: a bare run of this file builds dist/ first when it is missing (hence the time-out).
+    await ensureBuilt();
+    // Bounded by its argument, not by the guard: it ends even if the guard does not.
+    const tkt = [process.execPath, BIN].map(shellWord).join(' ');
+    const nest = `!if [ "$1" -gt 0 ]; then ${tkt} nest $(($1 - 1)); else echo "depth $TKT_ALIAS_DEPTH"; fi`;
+    expect((await h.cli(['alias', 'set', 'nest', nest])).code).toBe(0);
+    const path = { PATH: process.env.PATH! };
+    expect(await h.cli(['nest', '3'], { env: path })).toEqual({ code: 0, stdout: 'depth 4\n', stderr: '' });
+    // Started 8 deep, the third nested tkt is refused.
+    const refused = await h.cli(['nest', '3'], { env: { ...path, TKT_ALIAS_DEPTH: '8' } });
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain('error: alias nest is a shell alias run inside 10 others (TKT_ALIAS_DEPTH=10)');
+    await h.cli(['alias', 'delete', 'nest']);
+  }, 120_000);
 
   it('refuses to shadow a command, a command alias or a help topic (exit 2), and lists and deletes aliases', async () => {
     for (const name of ['list', 'view', 'help', 'alias']) {
@@ -229,6 +268,34 @@ hint: put tkt's own options before the command: tkt -q alias set bx list; or, to
     // --clobber there is alias set's own.
     expect((await h.cli(['alias', 'set', 'bx', '--clobber', 'list'])).code).toBe(0);
     await h.cli(['alias', 'delete', 'bx']);
+  });
+
+  it('adds --clobber to the line it hints for an unquoted expansion when the alias exists: the line works', async () => {
+    for (const [argv, hint] of [
+      [['alias', 'set', 'ex', 'list', '--limit', '5'], "quote the expansion: tkt alias set ex 'list --limit 5' --clobber\n"],
+      [
+        ['alias', 'set', 'ex', 'list', '--profile', 'viewer'],
+        "put tkt's own options before the command: tkt --profile viewer alias set ex list --clobber; or, to save them in the expansion, quote the expansion: tkt alias set ex 'list --profile viewer' --clobber\n",
+      ],
+      [['alias', 'set', 'ex', '--limit', '5', 'list'], "quote the expansion: tkt alias set ex 'list --limit 5' --clobber\n"],
+      [['alias', 'set', 'ex', '-q', 'list'], "quote the expansion: tkt alias set ex 'list -q' --clobber\n"],
+      [['alias', 'set', 'ex', 'list', '--limit', '5', '--clobber'], "quote the expansion: tkt alias set ex 'list --limit 5' --clobber\n"],
+      [['alias', 'set', 'ex', '--json list'], "global options go after the command: tkt alias set ex 'list --json' --clobber\n"],
+      [['alias', 'set', 'ex', 'lsit'], 'tkt alias set ex list --clobber\n'],
+    ] as const) {
+      await createConfigStore(h.configDir).saveSettings({ aliases: { ex: 'status' } });
+      const refused = await h.cli([...argv]);
+      expect(refused.code, argv.join(' ')).toBe(2);
+      expect(refused.stderr, argv.join(' ')).toContain(hint);
+      // The last line hinted, typed, replaces the alias.
+      const line = /(tkt [^;]*?)\n$/.exec(refused.stderr.split('hint: ')[1]!)?.[1];
+      const [tkt, ...typed] = splitWords(line!.slice(line!.lastIndexOf('tkt ')));
+      expect(tkt).toBe('tkt');
+      const fixed = await h.cli(typed);
+      expect(fixed.code, `${line}: ${fixed.stderr}`).toBe(0);
+      expect(readAliases(createConfigStore(h.configDir), builtinNames()).aliases.ex, line).not.toBe('status');
+    }
+    await createConfigStore(h.configDir).saveSettings({ aliases: {} });
   });
 
   it("takes options before the name as the run's (no expansion has started): -q silences alias set, the expansion is saved whole", async () => {
@@ -482,30 +549,70 @@ hint: "b" fills $3 of alias x3, which stands after --details's value; "c" fills 
     await createConfigStore(h.configDir).saveSettings({ aliases: {} });
   });
 
-  it('hints a command that works for a loop of saved aliases (hand-edited): the hinted command, run, succeeds', async () => {
-    for (const name of ['r1', 'r2', 'loop', 'opt']) {
-      await createConfigStore(h.configDir).saveSettings({
-        aliases: { r1: 'r2', r2: 'r1', loop: 'loop -q', opt: 'r1 --json', mine: 'list --view my-open-tickets' },
-      });
+  it('counts an alias that starts with its own name, or leads into a loop (hand-edited), as one that cannot run: warned of, shown so, mended without --clobber', async () => {
+    const file = settingsFileIn(h.configDir);
+    const aliases = { self: 'self -q', r1: 'r2', r2: 'r1', opt: 'r1 --json', mine: 'list --view my-open-tickets' };
+    await createConfigStore(h.configDir).saveSettings({ aliases });
+    const problems = {
+      self: 'it expands to itself',
+      r1: 'its expansion loops: r1 -> r2 -> r1',
+      r2: 'its expansion loops: r2 -> r1 -> r2',
+      opt: 'its expansion loops: opt -> r1 -> r2 -> r1',
+    };
+    const listed = await h.cli(['alias', 'list']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toBe('mine: list --view my-open-tickets\n');
+    const help = await h.cli(['--help']);
+    for (const [name, problem] of Object.entries(problems)) {
+      expect(listed.stderr).toContain(`warning: alias ${name}: ${problem}: tkt alias set ${name} 'COMMAND ...', or tkt alias delete ${name}\n`);
+      expect(help.stdout).toContain(`\n  ${name.padEnd(4)}  (cannot run: ${problem}; see tkt alias list)\n`);
       const looped = await sendsNothing(h, () => h.cli([name]));
-      expect(looped.code, name).toBe(2);
-      const hint = /^hint: .*?(tkt alias .*)$/m.exec(looped.stderr)?.[1];
-      expect(hint, looped.stderr).toBeDefined();
+      expect(looped).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `error: alias ${name} in ${file} cannot run: ${problem}\nhint: tkt alias set ${name} 'COMMAND ...', or tkt alias delete ${name}\n`,
+      });
+    }
+    // Neither offered by completion nor read as an alias's help, as an empty one is not.
+    expect((await h.cli(['__complete', 'alias'])).stdout).toBe('mine\n');
+    // The hinted commands mend them: alias set without --clobber, as for an empty one.
+    for (const name of Object.keys(problems)) {
+      await createConfigStore(h.configDir).saveSettings({ aliases });
+      const mended = await h.cli(['alias', 'set', name, 'list -q']);
+      expect(mended, name).toEqual({ code: 0, stdout: `Changed alias ${name}: list -q\n`, stderr: '' });
+      expect(readAliases(createConfigStore(h.configDir), builtinNames()).aliases[name]).toBe('list -q');
+      await createConfigStore(h.configDir).saveSettings({ aliases });
+      expect((await h.cli(['alias', 'delete', name])).code, name).toBe(0);
+    }
+    // A new alias that starts with one of them is told it cannot run, not that no such word exists.
+    await createConfigStore(h.configDir).saveSettings({ aliases });
+    const onLoop = await h.cli(['alias', 'set', 'r3', 'r1 -q']);
+    expect(onLoop.code).toBe(2);
+    expect(onLoop.stderr).toContain('error: alias r3 must start with a tkt command: "r1" is an alias that cannot run (its expansion loops: r1 -> r2 -> r1)\n');
+    await createConfigStore(h.configDir).saveSettings({ aliases: {} });
+  });
+
+  it('follows a loop of aliases no further than a tkt command: an alias named as one (hand-edited) is not in the chain', async () => {
+    await createConfigStore(h.configDir).saveSettings({ aliases: { st: 'status', status: 'st' } });
+    expect((await h.cli(['alias', 'list', '-q'])).stdout).toBe('st\n');
+    expect((await h.cli(['--help'])).stdout).toContain('\n  st      status\n');
+    await createConfigStore(h.configDir).saveSettings({ aliases: {} });
+  });
+
+  it('hints, for a saved alias that does not start with a tkt command, an alias set line that takes (--clobber: it is saved)', async () => {
+    for (const name of ['m2', 'bad', 'sh']) {
+      await createConfigStore(h.configDir).saveSettings({
+        aliases: { mine: 'list --view my-open-tickets', m2: 'mine', bad: 'nosuch 1', sh: 'urgent', urgent: '!tkt list -q' },
+      });
+      const refused = await sendsNothing(h, () => h.cli([name]));
+      expect(refused.code, name).toBe(2);
+      const hint = /^hint: .*?(tkt alias .*)$/m.exec(refused.stderr)?.[1];
+      expect(hint, refused.stderr).toMatch(/ --clobber$/);
       const [tkt, ...hinted] = splitWords(hint!);
       expect(tkt).toBe('tkt');
       const fixed = await h.cli(hinted);
       expect(fixed.code, `${hint}: ${fixed.stderr}`).toBe(0);
-      expect(readAliases(createConfigStore(h.configDir), builtinNames()).aliases, hint).not.toHaveProperty(name);
     }
-    await createConfigStore(h.configDir).saveSettings({ aliases: {} });
-  });
-
-  it('says that an alias that starts with its own name (hand-edited) expands to itself', async () => {
-    await createConfigStore(h.configDir).saveSettings({ aliases: { loop: 'loop -q' } });
-    const looped = await sendsNothing(h, () => h.cli(['loop']));
-    expect(looped.stderr).toBe(
-      'error: alias loop would expand to itself\n  loop: loop -q\nhint: make it start with a tkt command, or remove it: tkt alias delete loop\n',
-    );
     await createConfigStore(h.configDir).saveSettings({ aliases: {} });
   });
 

@@ -389,6 +389,25 @@ const HINTS: readonly HintCase[] = [
     commands: ['tkt alias delete loop'],
   },
   {
+    name: 'an alias that starts with one that cannot run (hand-edited)',
+    setup: `node -e 'const fs = require("fs"), f = process.env.TKT_CONFIG_DIR + "/config.json", c = JSON.parse(fs.readFileSync(f, "utf8")); c.settings = { ...c.settings, aliases: { x: "empty -q", empty: "" } }; fs.writeFileSync(f, JSON.stringify(c))'`,
+    trigger: 'tkt x',
+    commands: ['tkt --help', 'tkt alias delete x'],
+  },
+  {
+    name: 'an alias expansion unquoted, the alias saved',
+    setup: "tkt alias set mine 'list --view my-open-tickets'",
+    trigger: 'tkt alias set mine list --limit 5',
+    commands: ["tkt alias set mine 'list --limit 5' --clobber"],
+  },
+  {
+    // Its script runs no alias again: the case ends even if the guard fails.
+    name: 'a shell alias nested too deep',
+    setup: "tkt alias set nested '!tkt list -q --limit 1'",
+    trigger: 'TKT_ALIAS_DEPTH=10 tkt nested',
+    commands: ['tkt help nested'],
+  },
+  {
     name: 'a saved setting a command refuses (hand-edited)',
     setup: `node -e 'const fs = require("fs"), f = process.env.TKT_CONFIG_DIR + "/config.json", c = JSON.parse(fs.readFileSync(f, "utf8")); c.settings = { ...c.settings, defaultView: "all-my-group" }; fs.writeFileSync(f, JSON.stringify(c))'`,
     trigger: 'tkt list',
