@@ -137,6 +137,17 @@ describe('tkt api', () => {
     for (const result of [input, upload]) expect(result.stderr).not.toContain('ENOENT');
   });
 
+  it('HEAD answers where GET does and prints nothing, as any body-less answer: the exit status tells', async () => {
+    const path = `/api/TicketsApi/${liveTicket().id}`;
+
+    expect(await h.cli(['api', 'HEAD', path])).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(h.sandbox.stats.byRoute['HEAD /api/TicketsApi/{id}']).toBe(1);
+    const missing = await h.cli(['api', 'HEAD', '/api/TicketsApi/987654321']);
+    expect(missing.code).toBe(3);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr).toMatch(/^error: not found \(HTTP 404\): HEAD /);
+  });
+
   it('exits 3 on a 404', async () => {
     const result = await h.cli(['api', 'GET', '/api/TicketsApi/987654321']);
 
