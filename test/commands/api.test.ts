@@ -148,6 +148,26 @@ describe('tkt api', () => {
     expect(missing.stderr).toMatch(/^error: not found \(HTTP 404\): HEAD /);
   });
 
+  it('--dry-run shows the path as it is sent: leading slashes as one, dot segments resolved, a fragment dropped, encoded', async () => {
+    const id = liveTicket().id;
+    const cases = [
+      ['//evil.example.com/api/x', '/evil.example.com/api/x'],
+      [`///api/TicketsApi/./x/../${id}#part`, `/api/TicketsApi/${id}`],
+      ['/api/x y?q=a b', '/api/x%20y?q=a%20b'],
+    ];
+    for (const [given, sent] of cases) {
+      const dryRun = await h.cli(['api', 'GET', given!, '--dry-run']);
+      expect(JSON.parse(dryRun.stdout), given).toEqual({ dryRun: true, method: 'GET', path: sent });
+    }
+    expect(h.sandbox.stats.requests).toBe(0);
+    // The service names the path that reached it: the dry run's.
+    const sent = await h.cli(['api', 'GET', '//evil.example.com/api/x']);
+    expect(sent.code).toBe(3);
+    expect(sent.stderr).toContain(`error: not found (HTTP 404): GET ${h.sandbox.url}/evil.example.com/api/x\n  No route for GET /evil.example.com/api/x.\n`);
+    expect((await h.cli(['api', 'GET', cases[1]![0]!])).code).toBe(0);
+    expect(h.sandbox.stats.byRoute['GET /api/TicketsApi/{id}']).toBe(1);
+  });
+
   it('exits 3 on a 404', async () => {
     const result = await h.cli(['api', 'GET', '/api/TicketsApi/987654321']);
 
