@@ -23,6 +23,7 @@ export interface AnyRequestInput {
 }
 
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 // The service's only file field (register, update, reply... all take `Uploads`).
 export const FILE_FIELD = 'Uploads';
 
@@ -44,6 +45,13 @@ export async function planAnyRequest(options: AnyRequestInput, ctx: Context): Pr
   }
   if (!options.path.startsWith('/')) {
     throw new UsageError(`invalid path ${JSON.stringify(options.path)}: it must start with /`, { hint: `e.g. ${TICKETS_PATH}/42` });
+  }
+  // A URL drops a line break or a tab without a word (curl and gh refuse them too): what is sent
+  // would not be what was typed.
+  if (CONTROL_CHARACTERS.test(options.path)) {
+    throw new UsageError(`invalid path ${JSON.stringify(options.path)}: a path cannot hold control characters`, {
+      hint: 'percent-encode each (a line break is %0A, a tab %09)',
+    });
   }
   const fields = [...options.typedFields.map((f) => parseField(f, true)), ...options.rawFields.map((f) => parseField(f, false))];
   const files = fields.filter((field) => field.file !== undefined);

@@ -168,6 +168,18 @@ describe('tkt api', () => {
     expect(h.sandbox.stats.byRoute['GET /api/TicketsApi/{id}']).toBe(1);
   });
 
+  it('refuses a path with a control character (a URL would drop a line break), showing it escaped on one line, before any request', async () => {
+    for (const path of ['/api/x\nfoo', '/api/x\ty', '/api/x\u001b[2Jy']) {
+      const result = await h.cli(['api', 'GET', path]);
+      expect(result, path).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `error: invalid path ${JSON.stringify(path)}: a path cannot hold control characters\nhint: percent-encode each (a line break is %0A, a tab %09)\n`,
+      });
+    }
+    expect(h.sandbox.stats.requests).toBe(0);
+  });
+
   it('exits 3 on a 404', async () => {
     const result = await h.cli(['api', 'GET', '/api/TicketsApi/987654321']);
 
