@@ -5,7 +5,8 @@ import type { ApiResponse, FormScalar, FormValue, RequestPlan } from '../api/typ
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { sanitizeText } from '../output/sanitize.js';
-import { STDIN, readStdin } from '../cmdutil/text-input.js';
+import { STDIN, readStdinText } from '../cmdutil/text-input.js';
+import { nonBlank } from '../util/option-text.js';
 import { fileErrorText } from '../util/file-error.js';
 import { checkUploads } from '../cmdutil/upload-files.js';
 import { notTextHint, readTextFile } from '../util/text-read.js';
@@ -135,8 +136,9 @@ function withQuery(path: string, fields: readonly ParsedField[]): string {
   return `${path}${path.includes('?') ? '&' : '?'}${query.toString()}`;
 }
 
+/** The body of --input: empty or only whitespace is said so, as for every text option (README: Text values), not as bad JSON. */
 async function readJsonInput(source: string, ctx: Context): Promise<unknown> {
-  const content = source === STDIN ? await readStdin(ctx, '--input', 'give a file') : await readInputFile(source);
+  const content = source === STDIN ? await readStdinText(ctx, '--input', 'give a file') : nonBlank(await readInputFile(source), `--input ${source} is empty`);
   try {
     return JSON.parse(content);
   } catch (error) {

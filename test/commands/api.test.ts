@@ -126,6 +126,21 @@ describe('tkt api', () => {
     expect(h.sandbox.stats.requests).toBe(before);
   });
 
+  it('an --input that is empty or blank says so, as every text option does, before any request', async () => {
+    const empty = join(dir, 'empty.json');
+    await writeFile(empty, '');
+    const cases: [argv: string[], stdin: string | undefined, said: string][] = [
+      [['--input', '-'], '', 'error: --input -: stdin was empty\n'],
+      [['--input', '-'], ' \n\t\n', 'error: --input -: stdin was empty (only whitespace)\n'],
+      [['--input', empty], undefined, `error: --input ${empty} is empty\n`],
+    ];
+    for (const [argv, stdin, said] of cases) {
+      const result = await h.cli(['api', 'POST', '/api/TicketsApi', ...argv], stdin === undefined ? {} : { stdin });
+      expect(result, said).toEqual({ code: 2, stdout: '', stderr: said });
+    }
+    expect(h.sandbox.stats.requests).toBe(0);
+  });
+
   it('says in words why a file cannot be read, without the system error text', async () => {
     const missing = join(dir, 'missing.json');
     const input = await h.cli(['api', 'POST', '/api/TicketsApi', '--input', missing]);
