@@ -9,7 +9,7 @@ import { InterruptedError, UsageError } from '../errors.js';
 import { nonBlank } from '../util/option-text.js';
 import { lineFeeds, notTextHint, readTextFile, readTextStream } from '../util/text-read.js';
 import { accessPath, statPath } from '../util/fs-promises.js';
-import { fileErrorText } from '../util/file-error.js';
+import { DIRECTORY_NOT_FILE, fileErrorText } from '../util/file-error.js';
 import { DEVICE_HINT, deviceProblem } from '../util/file-kind.js';
 import { uploadOf } from './upload-argument.js';
 
@@ -163,7 +163,7 @@ export async function assertReadableFiles(
     try {
       const info = await statPath(path);
       if (info.isDirectory()) {
-        problems.push(`${name}: a directory, not a file`);
+        problems.push(`${name}: ${DIRECTORY_NOT_FILE}`);
         continue;
       }
       if (info.isSocket()) {
