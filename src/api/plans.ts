@@ -55,6 +55,17 @@ const change = (method: string, path: string, form?: MultipartInput): RequestPla
   expect: 'any',
 });
 
+/**
+ * A path as the request line carries it, so that a dry run shows what is sent: under the base URL
+ * (leading slashes as one, as joinUrl joins it: `//host/x` is `/host/x`, never another host), as
+ * URL reads it (`.` and `..` resolved, a `#fragment` dropped, spaces and other characters
+ * percent-encoded). Leading slashes are taken again after URL: a `\` is a `/` to it.
+ */
+function pathAsSent(path: string): string {
+  const url = new URL(`http://service/${path.replace(/^\/+/, '')}`);
+  return `${url.pathname.replace(/^\/+/, '/')}${url.search}`;
+}
+
 /** Form fields, with the files to upload as `Uploads` parts when there are any. */
 function formOf(fields: Record<string, FormValue>, files: readonly UploadFile[] | undefined): MultipartInput {
   return files === undefined || files.length === 0 ? { fields } : { fields, files };
@@ -181,10 +192,10 @@ export const plans = {
   addFiles: (id: TicketId, files: readonly UploadFile[]): RequestPlan => change('POST', actionPath('addfiles', id), { fields: {}, files }),
   deleteTicket: (id: TicketId): RequestPlan => change('DELETE', ticketPath(id)),
 
-  /** `tkt api`: any method and path; a GET may be retried; whatever comes back is the answer. */
+  /** `tkt api`: any method and path (as sent: pathAsSent); a GET may be retried; whatever comes back is the answer. */
   anyRequest: (method: string, path: string, body: { json?: unknown; form?: MultipartInput } = {}): RequestPlan => ({
     method,
-    path,
+    path: pathAsSent(path),
     ...body,
     retry: method.toUpperCase() === 'GET',
     expect: 'unchecked',

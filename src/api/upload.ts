@@ -12,6 +12,7 @@ import type { FormScalar, MultipartInput, UploadFile } from './types.js';
 import { openInput } from '../util/input-file.js';
 import type { AbortLike } from '../util/abort-like.js';
 import { DEVICE_HINT, deviceProblem } from '../util/file-kind.js';
+import { DIRECTORY_NOT_FILE } from '../util/file-error.js';
 import { closeFd, openFd, readFdAt, statPath, writeFdAll } from '../util/fs-promises.js';
 
 /** A multipart body with files: the framing around them, the files, and their sizes when built. */
@@ -214,7 +215,7 @@ async function fileSize(path: string): Promise<{ size: number | undefined; pipe:
   } catch {
     throw new UsageError(`cannot read file ${path}`);
   }
-  if (info.isDirectory()) throw new UsageError(`cannot upload ${path}: a directory, not a file`);
+  if (info.isDirectory()) throw new UsageError(`cannot upload ${path}: ${DIRECTORY_NOT_FILE}`);
   const device = deviceProblem(path, info);
   if (device !== undefined) throw new UsageError(`cannot upload ${path}: ${device}`, { hint: DEVICE_HINT });
   // A pipe has no size; a file of /proc or /sys says 0 whatever it holds, and can be read again.

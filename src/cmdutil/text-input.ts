@@ -9,7 +9,7 @@ import { InterruptedError, UsageError } from '../errors.js';
 import { nonBlank } from '../util/option-text.js';
 import { lineFeeds, notTextHint, readTextFile, readTextStream } from '../util/text-read.js';
 import { accessPath, statPath } from '../util/fs-promises.js';
-import { fileErrorText } from '../util/file-error.js';
+import { DIRECTORY_NOT_FILE, fileErrorText } from '../util/file-error.js';
 import { DEVICE_HINT, deviceProblem } from '../util/file-kind.js';
 import { uploadOf } from './upload-argument.js';
 
@@ -91,8 +91,7 @@ export async function readTextOption(ctx: Context, option: TextOption | TextOpti
   if (source === undefined) return undefined;
   const flag = option.text !== undefined || withFile === undefined ? option.flag : withFile.fileFlag;
   if (source === STDIN) {
-    const text = await readStdin(ctx, flag, withFile === undefined ? 'give the text inline' : `use ${withFile.fileFlag}`);
-    return nonBlank(lineFeeds(text), `${flag} -: stdin was empty`);
+    return lineFeeds(await readStdinText(ctx, flag, withFile === undefined ? 'give the text inline' : `use ${withFile.fileFlag}`));
   }
   if (option.text !== undefined || withFile === undefined) return nonBlank(source, `${flag} is empty`);
   // A text file's bytes are checked as they are read: /dev/zero stops at its first NUL.
@@ -111,6 +110,11 @@ export async function readTextOption(ctx: Context, option: TextOption | TextOpti
 export async function readStdin(ctx: Context, flag: string, alternative: string): Promise<string> {
   if (ctx.io.stdinIsTTY) throw new UsageError(`${flag} -: stdin is a terminal, pipe the text in or ${alternative}`);
   return readTextStream(ctx.io.stdin, `${flag} -`, ctx.signal);
+}
+
+/** readStdin for an option that must hold text: empty or only whitespace is exit 2 (`--message -: stdin was empty`). */
+export async function readStdinText(ctx: Context, flag: string, alternative: string): Promise<string> {
+  return nonBlank(await readStdin(ctx, flag, alternative), `${flag} -: stdin was empty`);
 }
 
 /**
@@ -159,7 +163,7 @@ export async function assertReadableFiles(
     try {
       const info = await statPath(path);
       if (info.isDirectory()) {
-        problems.push(`${name}: a directory, not a file`);
+        problems.push(`${name}: ${DIRECTORY_NOT_FILE}`);
         continue;
       }
       if (info.isSocket()) {

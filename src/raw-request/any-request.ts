@@ -5,7 +5,8 @@ import type { ApiResponse, FormScalar, FormValue, RequestPlan } from '../api/typ
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { sanitizeText } from '../output/sanitize.js';
-import { STDIN, readStdin } from '../cmdutil/text-input.js';
+import { STDIN, readStdinText } from '../cmdutil/text-input.js';
+import { nonBlank } from '../util/option-text.js';
 import { fileErrorText } from '../util/file-error.js';
 import { checkUploads } from '../cmdutil/upload-files.js';
 import { notTextHint, readTextFile } from '../util/text-read.js';
@@ -23,6 +24,7 @@ export interface AnyRequestInput {
 }
 
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 // The service's only file field (register, update, reply... all take `Uploads`).
 export const FILE_FIELD = 'Uploads';
 
@@ -44,6 +46,13 @@ export async function planAnyRequest(options: AnyRequestInput, ctx: Context): Pr
   }
   if (!options.path.startsWith('/')) {
     throw new UsageError(`invalid path ${JSON.stringify(options.path)}: it must start with /`, { hint: `e.g. ${TICKETS_PATH}/42` });
+  }
+  // A URL drops a line break or a tab without a word (curl and gh refuse them too): what is sent
+  // would not be what was typed.
+  if (CONTROL_CHARACTERS.test(options.path)) {
+    throw new UsageError(`invalid path ${JSON.stringify(options.path)}: a path cannot hold control characters`, {
+      hint: 'percent-encode each (a line break is %0A, a tab %09)',
+    });
   }
   const fields = [...options.typedFields.map((f) => parseField(f, true)), ...options.rawFields.map((f) => parseField(f, false))];
   const files = fields.filter((field) => field.file !== undefined);
@@ -127,8 +136,9 @@ function withQuery(path: string, fields: readonly ParsedField[]): string {
   return `${path}${path.includes('?') ? '&' : '?'}${query.toString()}`;
 }
 
+/** The body of --input: empty or only whitespace is said so, as for every text option (README: Text values), not as bad JSON. */
 async function readJsonInput(source: string, ctx: Context): Promise<unknown> {
-  const content = source === STDIN ? await readStdin(ctx, '--input', 'give a file') : await readInputFile(source);
+  const content = source === STDIN ? await readStdinText(ctx, '--input', 'give a file') : nonBlank(await readInputFile(source), `--input ${source} is empty`);
   try {
     return JSON.parse(content);
   } catch (error) {

@@ -47,7 +47,10 @@ export interface SandboxStats {
   requests: number;
   inFlight: number;
   maxInFlight: number;
-  /** Key like "POST /api/TicketsApi/close/{id}"; unmatched requests count as "<METHOD> (unmatched)". */
+  /**
+   * Key like "POST /api/TicketsApi/close/{id}"; a HEAD as its GET route's path ("HEAD /api/TicketsApi/{id}");
+   * unmatched requests count as "<METHOD> (unmatched)".
+   */
   byRoute: Record<string, number>;
 }
 
@@ -102,7 +105,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const method = req.method ?? 'GET';
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const match = matchRoute(method, path);
-    const key = match?.route.key ?? `${method} (unmatched)`;
+    const key = match?.key ?? `${method} (unmatched)`;
     stats.byRoute[key] = (stats.byRoute[key] ?? 0) + 1;
     if (!match) {
       req.resume();

@@ -79,14 +79,20 @@ const ROUTES: Route[] = [
 export interface Match {
   route: Route;
   id: string | undefined;
+  /** The stats key: the route's, or for a HEAD its GET route's under HEAD ("HEAD /api/TicketsApi/{id}"). */
+  key: string;
 }
 
-/** The route for a request, or the stats key of an unmatched one. */
+/** The route for a request, or undefined for an unmatched one. */
 export function matchRoute(method: string, path: string): Match | undefined {
+  // As any HTTP service, HEAD is answered wherever GET is, with GET's status and headers; node:http
+  // leaves the body out of an answer to HEAD.
+  const head = method === 'HEAD';
+  const routeMethod = head ? 'GET' : method;
   for (const route of ROUTES) {
-    if (route.method !== method) continue;
+    if (route.method !== routeMethod) continue;
     const found = route.pattern.exec(path);
-    if (found) return { route, id: found[1] };
+    if (found) return { route, id: found[1], key: head ? `HEAD ${route.key.slice('GET '.length)}` : route.key };
   }
   return undefined;
 }

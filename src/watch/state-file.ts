@@ -6,12 +6,14 @@
 // together (cron) take turns and tell each event once (README, Watching).
 import { constants } from 'node:fs';
 import { access, readFile, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Context } from '../context/context.js';
 import { OperationError, TktError, UsageError } from '../errors.js';
 import { LOOKUP_FILTERS } from '../listing/filter.js';
 import { chosenListType, kebabCase, parseFilterBy, parseListType } from '../listing/query.js';
+import { DIRECTORY_NOT_FILE, fileErrorText } from '../util/file-error.js';
 import { acquireLock, LockBusyError, type LockWait } from '../util/lock-file.js';
+import { shellWord } from '../util/shell-word.js';
 import { squash } from '../util/option-text.js';
 import { replaceFile } from '../util/replace-file.js';
 import type { Snapshot, WatchedTicket } from './events.js';
@@ -142,6 +144,7 @@ const LOCK_MAX_RETRY_MS = 1_000;
  * what it kept. All before any request; the caller releases it when the watch ends.
  */
 export async function holdState(file: string, watcher: Watcher, watching: Watching, ctx: Context, clock: NonNullable<LockWait['clock']>): Promise<HeldState> {
+  await assertNotFolder(file);
   await assertWritableFolder(file);
   const lock = `${file}.lock`;
   // A person would take a silent minute for a hang; cron's mail needs no such line.
@@ -181,7 +184,7 @@ async function readState(file: string, watcher: Watcher, watching: Watching): Pr
     text = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new UsageError(`cannot read the state file ${file}: ${(error as Error).message}`);
+    throw new UsageError(`cannot read the state file ${file}: ${fileErrorText(error)}`);
   }
   // mktemp and touch leave an empty file: a cron script may make FILE before the first run.
   if (text.trim() === '') return undefined;
@@ -205,6 +208,18 @@ async function readState(file: string, watcher: Watcher, watching: Watching): Pr
     });
   }
   return new Map((tickets as WatchedTicket[]).map((ticket) => [String(ticket.id), ticket]));
+}
+
+/**
+ * A folder given as FILE is said first, as any file that is a folder is: before its
+ * lock is made beside it, and before its parent's checks, which would name the wrong folder.
+ */
+async function assertNotFolder(file: string): Promise<void> {
+  const isFolder = await stat(file).then(
+    (info) => info.isDirectory(),
+    () => false, // not there yet, or not to be looked at: the checks and the read that follow say why
+  );
+  if (isFolder) throw new UsageError(`--state ${file}: ${DIRECTORY_NOT_FILE}`, { hint: `give a file in it: --state ${shellWord(join(file, 'watch.json'))}` });
 }
 
 /** The state is written after the first poll: a folder it cannot be written in is said before any request. */

@@ -129,6 +129,16 @@ describe('request plans', () => {
     });
   });
 
+  it('tkt api: the plan holds the path as it is sent under the base URL, so a dry run shows that', () => {
+    const pathOf = (path: string) => plans.anyRequest('GET', path).path;
+    expect(pathOf('//evil.example.com/api/x')).toBe('/evil.example.com/api/x');
+    expect(pathOf('/\\evil.example.com/api/x')).toBe('/evil.example.com/api/x');
+    expect(pathOf('api/Other?x=1')).toBe('/api/Other?x=1');
+    expect(pathOf('/api/a/./b/../../../c?d=e f#frag')).toBe('/c?d=e%20f');
+    expect(pathOf('/api/Gerät?x=1&y=a+b')).toBe('/api/Ger%C3%A4t?x=1&y=a+b');
+    for (const path of ['//evil.example.com/api/x', '/api/a/../b?c', '/x/%2e%2e/y']) expect(pathOf(pathOf(path))).toBe(pathOf(path));
+  });
+
   it('refuses a ticket ID that is not a whole, safe, positive number before any request exists', () => {
     for (const id of [1.5, -1, Number.MAX_SAFE_INTEGER + 1, Number.NaN]) {
       expect(() => plans.getTicket(id)).toThrow(UsageError);

@@ -126,6 +126,21 @@ describe('tkt api', () => {
     expect(h.sandbox.stats.requests).toBe(before);
   });
 
+  it('an --input that is empty or blank says so, as every text option does, before any request', async () => {
+    const empty = join(dir, 'empty.json');
+    await writeFile(empty, '');
+    const cases: [argv: string[], stdin: string | undefined, said: string][] = [
+      [['--input', '-'], '', 'error: --input -: stdin was empty\n'],
+      [['--input', '-'], ' \n\t\n', 'error: --input -: stdin was empty (only whitespace)\n'],
+      [['--input', empty], undefined, `error: --input ${empty} is empty\n`],
+    ];
+    for (const [argv, stdin, said] of cases) {
+      const result = await h.cli(['api', 'POST', '/api/TicketsApi', ...argv], stdin === undefined ? {} : { stdin });
+      expect(result, said).toEqual({ code: 2, stdout: '', stderr: said });
+    }
+    expect(h.sandbox.stats.requests).toBe(0);
+  });
+
   it('says in words why a file cannot be read, without the system error text', async () => {
     const missing = join(dir, 'missing.json');
     const input = await h.cli(['api', 'POST', '/api/TicketsApi', '--input', missing]);
@@ -135,6 +150,49 @@ describe('tkt api', () => {
     expect(upload.code).toBe(2);
     expect(upload.stderr).toContain(`${missing}: no such file`);
     for (const result of [input, upload]) expect(result.stderr).not.toContain('ENOENT');
+  });
+
+  it('HEAD answers where GET does and prints nothing, as any body-less answer: the exit status tells', async () => {
+    const path = `/api/TicketsApi/${liveTicket().id}`;
+
+    expect(await h.cli(['api', 'HEAD', path])).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(h.sandbox.stats.byRoute['HEAD /api/TicketsApi/{id}']).toBe(1);
+    const missing = await h.cli(['api', 'HEAD', '/api/TicketsApi/987654321']);
+    expect(missing.code).toBe(3);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr).toMatch(/^error: not found \(HTTP 404\): HEAD /);
+  });
+
+  it('--dry-run shows the path as it is sent: leading slashes as one, dot segments resolved, a fragment dropped, encoded', async () => {
+    const id = liveTicket().id;
+    const cases = [
+      ['//evil.example.com/api/x', '/evil.example.com/api/x'],
+      [`///api/TicketsApi/./x/../${id}#part`, `/api/TicketsApi/${id}`],
+      ['/api/x y?q=a b', '/api/x%20y?q=a%20b'],
+    ];
+    for (const [given, sent] of cases) {
+      const dryRun = await h.cli(['api', 'GET', given!, '--dry-run']);
+      expect(JSON.parse(dryRun.stdout), given).toEqual({ dryRun: true, method: 'GET', path: sent });
+    }
+    expect(h.sandbox.stats.requests).toBe(0);
+    // The service names the path that reached it: the dry run's.
+    const sent = await h.cli(['api', 'GET', '//evil.example.com/api/x']);
+    expect(sent.code).toBe(3);
+    expect(sent.stderr).toContain(`error: not found (HTTP 404): GET ${h.sandbox.url}/evil.example.com/api/x\n  No route for GET /evil.example.com/api/x.\n`);
+    expect((await h.cli(['api', 'GET', cases[1]![0]!])).code).toBe(0);
+    expect(h.sandbox.stats.byRoute['GET /api/TicketsApi/{id}']).toBe(1);
+  });
+
+  it('refuses a path with a control character (a URL would drop a line break), showing it escaped on one line, before any request', async () => {
+    for (const path of ['/api/x\nfoo', '/api/x\ty', '/api/x\u001b[2Jy']) {
+      const result = await h.cli(['api', 'GET', path]);
+      expect(result, path).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `error: invalid path ${JSON.stringify(path)}: a path cannot hold control characters\nhint: percent-encode each (a line break is %0A, a tab %09)\n`,
+      });
+    }
+    expect(h.sandbox.stats.requests).toBe(0);
   });
 
   it('exits 3 on a 404', async () => {

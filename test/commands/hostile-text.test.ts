@@ -236,10 +236,14 @@ describe('hostile member names, error messages and pages', () => {
   });
 
   it('--debug trace lines show clean', async () => {
-    // The trace names the URL as asked for, before encoding: a path may carry anything.
-    const run = await tkt(['api', 'GET', `/api/TicketsApi/${encodeURIComponent('x')}${HOSTILE}`, '--debug'], true);
-    expect(run.out).toContain('debug: HTTP > GET');
-    expectClean(run, 'api --debug');
+    // A path's control characters are refused before any request, the path escaped in the error
+    // and in the stack --debug adds; its other characters (the bidi controls) go out percent-encoded.
+    const refused = await tkt(['api', 'GET', `/api/TicketsApi/x${HOSTILE}`, '--debug'], true);
+    expect(refused.code).toBe(2);
+    expectClean(refused, 'api --debug, a path refused');
+    const sent = await tkt(['api', 'GET', `/api/TicketsApi/x${HOSTILE.replace(/[\u0000-\u001f\u007f-\u009f]/g, '')}`, '--debug'], true);
+    expect(sent.out).toContain('debug: HTTP > GET');
+    expectClean(sent, 'api --debug');
   });
 
   it.each([

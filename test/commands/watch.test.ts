@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rmdir, symlink, writeFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -333,6 +333,23 @@ describe('tkt watch', () => {
     const notFolder = await sendsNothing(h, () => h.cli(['watch', '--once', '--view', 'all-tickets', '--state', join(plainFile, 'x.json')]));
     expect(notFolder.code).toBe(2);
     expect(notFolder.stderr).toContain(`error: --state ${join(plainFile, 'x.json')}: ${plainFile} is not a folder\n`);
+  });
+
+  it('--state naming a directory, or a file that cannot be read, is exit 2 before any request, said in words; a directory leaves no lock beside it', async () => {
+    const folder = join(dir, 'states');
+    await mkdir(folder);
+    const result = await sendsNothing(h, () => h.cli(['watch', '--once', '--view', 'all-tickets', '--state', folder]));
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: --state ${folder}: a directory, not a file\nhint: give a file in it: --state ${join(folder, 'watch.json')}\n`,
+    });
+    expect(existsSync(`${folder}.lock`)).toBe(false);
+    // Any other file that cannot be read is said in words too, without Node's code and call.
+    const loop = join(dir, 'loop.json');
+    await symlink(loop, loop);
+    const unreadable = await sendsNothing(h, () => h.cli(['watch', '--once', '--view', 'all-tickets', '--state', loop]));
+    expect(unreadable).toEqual({ code: 2, stdout: '', stderr: `error: cannot read the state file ${loop}: too many symbolic links encountered\n` });
   });
 
   it('--state takes an empty file (as mktemp or touch leave it) as no state yet; other content that is not a state is refused', async () => {
