@@ -63,6 +63,9 @@ const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 const NAME_RULE = 'ASCII letters, digits, ".", "-" and "_", starting with a letter or digit';
 const EXTENSION = '.md';
+// NAME.md given is the template NAME (its file's name): a name of its own ending in ".md" could
+// never be reached, and its file would list as that other template's twin.
+const EXTENSION_RULE = `a template name does not end in "${EXTENSION}" (NAME${EXTENSION} is the template NAME)`;
 // HTML comments: Markdown shows none of them, so the example's help lines are never sent.
 const COMMENT = /<!--[\s\S]*?-->\n?/g;
 
@@ -77,43 +80,59 @@ export function templatesDirIfAny(ctx: FolderOf): string | undefined {
   return config === undefined ? undefined : join(config, 'templates');
 }
 
-/** The file of template NAME; exit 2 for a name that breaks NAME_RULE. */
-export function templateFile(ctx: Pick<Context, 'config'>, name: string): string {
-  if (!NAME.test(name)) throw new UsageError(`invalid template name ${JSON.stringify(name)}: ${NAME_RULE}, e.g. printer-fixed`);
-  return join(templatesDir(ctx), `${name}${EXTENSION}`);
+/** Why `name` (a file's, its ".md" taken off) is no template name, as a rule the user reads; undefined when it is one. */
+function nameFault(name: string): string | undefined {
+  if (!NAME.test(name)) return `a template name is ${NAME_RULE}`;
+  return name.endsWith(EXTENSION) ? EXTENSION_RULE : undefined;
 }
 
 /**
- * The names of the templates, sorted, and the Markdown files left out for a name tkt does not
- * take (`my template.md`), for `tkt templates list` to name. Hidden files are not templates.
- * Nothing when the folder does not exist (or the config folder is a file).
+ * A template's name as typed, wherever one is read (templates show|edit, --template): `printer-fixed.md`,
+ * its file's name, is the template printer-fixed. Exit 2 for a name tkt does not take.
  */
-export async function templateFiles(ctx: FolderOf): Promise<{ names: string[]; leftOut: string[] }> {
+export function templateName(typed: string): string {
+  const name = typed.endsWith(EXTENSION) ? typed.slice(0, -EXTENSION.length) : typed;
+  const fault = nameFault(name);
+  if (fault !== undefined) throw new UsageError(`invalid template name ${JSON.stringify(typed)}: ${fault}`);
+  return name;
+}
+
+/** The file of template NAME (or NAME.md); exit 2 for a name tkt does not take. */
+export const templateFile = (ctx: FolderOf, typed: string): string => join(templatesDir(ctx), `${templateName(typed)}${EXTENSION}`);
+
+/** Why `tkt templates list` leaves out the file `entry` of the templates folder. */
+const leftOutWarning = (entry: string, why: string) => `left out templates/${entry}: ${why}\n`;
+
+/**
+ * The names of the Markdown files of the templates folder that name a template, sorted, and a
+ * warning for each left out for its name (`my template.md`, `fixed.md.md`). Hidden files are not
+ * templates. Nothing when the folder does not exist (or the config folder is a file).
+ */
+async function templateFiles(ctx: FolderOf): Promise<{ names: string[]; warnings: string[] }> {
   const dir = templatesDirIfAny(ctx);
-  if (dir === undefined) return { names: [], leftOut: [] };
+  if (dir === undefined) return { names: [], warnings: [] };
   const entries = await readFolder(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return [] as string[];
     throw new OperationError(`cannot read ${templatesDir(ctx)}: ${error.message}`);
   });
-  const markdown = entries.filter((entry) => entry.endsWith(EXTENSION) && !entry.startsWith('.')).sort();
-  return {
-    names: markdown.map((entry) => entry.slice(0, -EXTENSION.length)).filter((name) => NAME.test(name)),
-    leftOut: markdown.filter((entry) => !NAME.test(entry.slice(0, -EXTENSION.length))),
-  };
+  const names: string[] = [];
+  const warnings: string[] = [];
+  for (const entry of entries.filter((entry) => entry.endsWith(EXTENSION) && !entry.startsWith('.')).sort()) {
+    const fault = nameFault(entry.slice(0, -EXTENSION.length));
+    if (fault === undefined) names.push(entry.slice(0, -EXTENSION.length));
+    else warnings.push(leftOutWarning(entry, `${fault}; rename the file to use it`));
+  }
+  return { names, warnings };
 }
 
 export const templateNames = async (ctx: FolderOf): Promise<string[]> => (await templateFiles(ctx)).names;
-
-/** Why `tkt templates list` leaves out the file `entry` of the templates folder: by default, its name. */
-export const leftOutWarning = (entry: string, why = `a template name is ${NAME_RULE}; rename the file to use it`) => `left out templates/${entry}: ${why}\n`;
 
 /**
  * The templates `tkt templates list` lists, and the warnings for the files it leaves out: a name
  * tkt does not take, a text not UTF-8. One bad file hides none of the others.
  */
 export async function listedTemplates(ctx: Pick<Context, 'config'>): Promise<{ templates: Template[]; warnings: string[] }> {
-  const { names, leftOut } = await templateFiles(ctx);
-  const warnings = leftOut.map((entry) => leftOutWarning(entry));
+  const { names, warnings } = await templateFiles(ctx);
   const read = await Promise.all(
     names.map((name) =>
       readTemplate(ctx, name, { toShow: true }).catch((error: unknown) => {
@@ -220,9 +239,6 @@ export function frontMatterWarnings(template: Template): string[] {
 export async function warnAboutFrontMatter(ctx: Pick<Context, 'output'>, template: Template): Promise<void> {
   for (const line of frontMatterWarnings(template)) await ctx.output.warning(line);
 }
-
-/** A template's name as typed: `printer-fixed.md`, its file's name, is the template printer-fixed. */
-export const templateName = (typed: string): string => (typed.endsWith(EXTENSION) ? typed.slice(0, -EXTENSION.length) : typed);
 
 /**
  * The template NAME (or NAME.md); exit 2 listing the templates there are when it does not exist,

@@ -90,6 +90,33 @@ describe('tkt reply --template and tkt resolve --template', () => {
     expect(JSON.parse(shown.stdout)).toMatchObject({ name: 'printer-fixed' });
   });
 
+  it('a name that still ends in ".md" once NAME.md is taken as NAME is exit 2 wherever a name is read, before anything is sent', async () => {
+    await saveTemplateForTest('fixed', FIXED);
+    await saveTemplateForTest('fixed.md', 'Twin.\n');
+    const ticket = openTicket();
+    const error = 'error: invalid template name "fixed.md.md": a template name does not end in ".md" (NAME.md is the template NAME)';
+    for (const argv of [
+      ['templates', 'show', 'fixed.md.md'],
+      ['reply', String(ticket.id), '--template', 'fixed.md.md'],
+      ['resolve', String(ticket.id), '--template', 'fixed.md.md'],
+    ]) {
+      const result = await sendsNothing(h, () => h.cli(argv));
+      expect({ code: result.code, first: result.stderr.split('\n')[0], stdout: result.stdout }, argv.join(' ')).toEqual({ code: 2, first: error, stdout: '' });
+    }
+    const editor = join(dir, 'append-twin.sh');
+    await writeFile(editor, `#!/bin/sh\necho "Edited." >> "$1"\n`);
+    await chmod(editor, 0o755);
+    const edit = await editAtTerminal('new.md.md', editor);
+    expect({ code: edit.code, error: edit.error }).toEqual({ code: 2, error: error.replace('error: ', '').replace('fixed.md.md', 'new.md.md') });
+    await expect(readFile(join(h.configDir, 'templates', 'new.md.md'), 'utf8')).rejects.toThrow(/ENOENT/);
+    // Its file is left out, said as a name tkt does not take is, not listed as a second "fixed".
+    const list = await h.cli(['templates', 'list', '-q']);
+    expect(list.stdout.split('\n').filter((name) => name === 'fixed')).toEqual(['fixed']);
+    expect(list.stderr).toContain(
+      'warning: left out templates/fixed.md.md: a template name does not end in ".md" (NAME.md is the template NAME); rename the file to use it\n',
+    );
+  });
+
   it('resolve fills the template for each ticket', async () => {
     await saveTemplate('fixed', FIXED);
     const [first, second] = [openTicket(), openTicket()];
@@ -360,7 +387,7 @@ describe('tkt templates', () => {
     const result = await h.cli(['templates', 'show', '.hidden']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(
-      'error: invalid template name ".hidden": ASCII letters, digits, ".", "-" and "_", starting with a letter or digit, e.g. printer-fixed\n',
+      'error: invalid template name ".hidden": a template name is ASCII letters, digits, ".", "-" and "_", starting with a letter or digit\n',
     );
   });
 
