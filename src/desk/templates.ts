@@ -3,15 +3,16 @@
 // filled from the ticket and the user (README: Reply templates). A placeholder tkt does not know,
 // one the ticket has no value for, or a "{{"/"}}" that is no placeholder (a brace missing) stops
 // the command (exit 2) before anything is sent.
-// node:fs's promises load on first use, for writing a template: a Tab press lists the names only
-// (util/fs-promises.ts says what loading them costs).
+// node:fs's promises load on first use, for writing a template: a Tab press reads the templates
+// through node:fs's callbacks only (util/fs-promises.ts says what loading them costs).
 import { promises as fsPromises } from 'node:fs';
 import { join } from 'node:path';
 import { OperationError, UsageError } from '../errors.js';
 import { forEachAtMost } from '../util/at-most.js';
 import { nonFolderOnPath } from '../util/non-folder.js';
-import { lineFeeds, NotTextError, readTextFile } from '../util/text-read.js';
-import { readFolder } from '../util/fs-promises.js';
+import { lineFeeds } from '../util/text-read.js';
+import { MAX_TEXT_INPUT_BYTES, NotTextError, refuseBeyondLimit, textOfFile } from '../util/text-decode.js';
+import { readFolder, readWholeFile, statPath } from '../util/fs-promises.js';
 import type { Context } from '../context/context.js';
 import type { ConfigReader } from '../config/types.js';
 import type { Ticket } from '../model/ticket.js';
@@ -125,27 +126,59 @@ async function templateFiles(ctx: FolderOf): Promise<{ names: string[]; warnings
   return { names, warnings };
 }
 
-export const templateNames = async (ctx: FolderOf): Promise<string[]> => (await templateFiles(ctx)).names;
+/**
+ * A template's text, checked as every text input is (README: Text values), the hint converting
+ * it into the same file. Read whole through node:fs's callbacks, as a Tab press may (no streams),
+ * and only from a regular file: a FIFO's open would wait for a writer.
+ */
+async function templateText(file: string): Promise<string> {
+  const stats = await statPath(file);
+  if (!stats.isFile()) throw new NotTextError('not a file');
+  refuseBeyondLimit(stats.size, MAX_TEXT_INPUT_BYTES);
+  return textOfFile(await readWholeFile(file), file);
+}
+
+interface TemplateText {
+  name: string;
+  file: string;
+  text: string;
+}
 
 /**
- * The templates `tkt templates list` lists, and the warnings for the files it leaves out: a name
- * tkt does not take, a text not UTF-8. One bad file hides none of the others.
+ * The templates tkt can use, read, and a warning for each Markdown file of the folder left out: a
+ * name tkt does not take, a text not UTF-8, no file, one it cannot read. The one rule for which
+ * templates there are: `templates list` lists these, and a name not found, completion and
+ * triage's picker offer them. One bad file hides none of the others.
  */
-export async function listedTemplates(ctx: Pick<Context, 'config'>): Promise<{ templates: Template[]; warnings: string[] }> {
+async function usableTemplates(ctx: FolderOf): Promise<{ usable: TemplateText[]; warnings: string[] }> {
   const { names, warnings } = await templateFiles(ctx);
   const read = await Promise.all(
-    names.map((name) =>
-      readTemplate(ctx, name, { toShow: true }).catch((error: unknown) => {
-        if (!(error instanceof UsageError && error.cause instanceof NotTextError)) throw error;
-        const { message, hint } = error.cause;
-        return leftOutWarning(`${name}${EXTENSION}`, hint === undefined ? message : `${message}; ${hint}`);
-      }),
-    ),
+    names.map(async (name): Promise<TemplateText | string | undefined> => {
+      const file = join(templatesDir(ctx), `${name}${EXTENSION}`);
+      try {
+        return { name, file, text: await templateText(file) };
+      } catch (error) {
+        const entry = `${name}${EXTENSION}`;
+        if (error instanceof NotTextError) return leftOutWarning(entry, error.hint === undefined ? error.message : `${error.message}; ${error.hint}`);
+        // Gone since the folder was read: no template any more.
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        return leftOutWarning(entry, `cannot read it: ${(error as Error).message}`);
+      }
+    }),
   );
   return {
-    templates: read.filter((template): template is Template => typeof template !== 'string'),
+    usable: read.filter((template): template is TemplateText => typeof template === 'object'),
     warnings: [...warnings, ...read.filter((warning): warning is string => typeof warning === 'string')],
   };
+}
+
+/** The names of the templates tkt can use (usableTemplates). */
+export const templateNames = async (ctx: FolderOf): Promise<string[]> => (await usableTemplates(ctx)).usable.map((template) => template.name);
+
+/** The templates `tkt templates list` lists, and the warnings for the files it leaves out (usableTemplates). */
+export async function listedTemplates(ctx: FolderOf): Promise<{ templates: Template[]; warnings: string[] }> {
+  const { usable, warnings } = await usableTemplates(ctx);
+  return { templates: usable.map(({ name, file, text }) => parseTemplate(name, file, text)), warnings };
 }
 
 /** A template as `tkt templates list` prints it (--json: its members). */
@@ -243,7 +276,7 @@ export async function warnAboutFrontMatter(ctx: Pick<Context, 'output'>, templat
 /**
  * The template NAME (or NAME.md); exit 2 listing the templates there are when it does not exist,
  * offering the one a typo most likely meant, and for a front matter not closed unless `toShow`
- * (templates list|show: frontMatterWarnings says it then).
+ * (templates show: frontMatterWarnings says it then).
  */
 export async function readTemplate(ctx: Pick<Context, 'config'>, typed: string, { toShow = false } = {}): Promise<Template> {
   const name = templateName(typed);
@@ -253,11 +286,11 @@ export async function readTemplate(ctx: Pick<Context, 'config'>, typed: string, 
     });
   }
   const file = templateFile(ctx, name);
-  // Converted, it must be NAME.md again to be found (keepName).
-  const text = await readTextFile(file, { keepName: true }).catch(async (error: NodeJS.ErrnoException | NotTextError) => {
+  const text = await templateText(file).catch(async (error: NodeJS.ErrnoException | NotTextError) => {
     // A template is sent as its text: one in Windows-1252 would go out with its accents mangled.
     if (error instanceof NotTextError) throw new UsageError(`template ${name} (${file}) is ${error.message}`, { hint: error.hint, cause: error });
     if (error.code !== 'ENOENT') throw new OperationError(`cannot read ${file}: ${error.message}`);
+    // Those a typo may have meant, and those listed: the templates tkt can use, as `templates list` lists them.
     const names = await templateNames(ctx);
     const meant = closestWord(name, names);
     throw new UsageError(`no template ${JSON.stringify(name)} in ${templatesDir(ctx)}`, {

@@ -6,7 +6,7 @@
 // `npm test` builds dist/ first.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validCreateArgs } from '../helpers/create-args.js';
@@ -80,17 +80,17 @@ const BUDGETS: Record<string, Budget> = {
   '--version': { argv: () => ['--version'], distKB: 73, files: 1, forbidden: FAST_ANSWER }, // 70.3 KB, 1 file (69.6 before an empty or relative HOME taken as unset and no home folder made, src/config/paths.ts)
   // A user's alias of a command: the prepared help of the command (tkt alias set mine ...).
   'mine --help': { argv: () => ['mine', '--help'], distKB: 73, files: 1, forbidden: FAST_ANSWER }, // 70.3 KB, 1 file (69.6 before an empty or relative HOME taken as unset and no home folder made, src/config/paths.ts)
-  // The template names (a folder read through node:fs's callbacks).
+  // The template names (a folder and its templates read through node:fs's callbacks).
   '__complete template': {
     argv: () => ['__complete', 'template'],
     distKB: 80 + NODE_CACHE_FINDER.KB,
     files: 1 + NODE_CACHE_FINDER.files,
     forbidden: FAST_ANSWER,
-  }, // 78.0 KB, 1 file (76.9 before a failed stdout's words and a misspelt setting's suggestion; 74.8 before the CI review's fixes: the wrong base path's 404, the unreadable token)
-  '__complete site': { argv: () => ['__complete', 'site'], distKB: 80 + NODE_CACHE_FINDER.KB, files: 1 + NODE_CACHE_FINDER.files, forbidden: FAST_ANSWER }, // 78.0 KB, 1 file (76.9 before a failed stdout's words and a misspelt setting's suggestion; 74.8 before the CI review's fixes: the wrong base path's 404, the unreadable token)
+  }, // 79.9 KB, 1 file (78.0 before each template read, to offer only those tkt can use; 76.9 before a failed stdout's words and a misspelt setting's suggestion; 74.8 before the CI review's fixes: the wrong base path's 404, the unreadable token)
+  '__complete site': { argv: () => ['__complete', 'site'], distKB: 80 + NODE_CACHE_FINDER.KB, files: 1 + NODE_CACHE_FINDER.files, forbidden: FAST_ANSWER }, // 79.9 KB, 1 file (78.0 before each template read, to offer only those tkt can use; 76.9 before a failed stdout's words and a misspelt setting's suggestion; 74.8 before the CI review's fixes: the wrong base path's 404, the unreadable token)
   'show ID': { argv: () => ['show', '1013'], distKB: 334, files: 2, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 332.6 KB, 2 files (330.0 before a stdout failing in a batch let go was heard; 328.5 before a token tkt cannot read was shown to the service before asking for --by; 327.4 before bulk requests skipped URL parsing and read the Keep-Alive hint once; 325.3 before a client's request deadlines shared one timer; 323.4 before idle connections were ended by one timer of their own; 322.6 before a failed login's folders were taken back; 320.5 before the check that each file is of the run's own build; 318.4 before the CI and screen-reader reviews' fixes: a wrong base path, the --json lines of a run failed before sending, an unreadable token; 347.7 before the cold features, the prompts, --query, --web, --dry-run and the proxy's client, moved to dist/commands/show.rest.cjs)
   'show ID --json': { argv: () => ['show', '1013', '--json'], distKB: 334, files: 2, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 332.6 KB, 2 files (330.0 before a stdout failing in a batch let go was heard; 328.5 before a token tkt cannot read was shown to the service before asking for --by; 327.4 before bulk requests skipped URL parsing and read the Keep-Alive hint once; 325.3 before a client's request deadlines shared one timer; 323.4 before idle connections were ended by one timer of their own; 322.6 before a failed login's folders were taken back; 320.5 before the same; 318.4 before the reviews' fixes; 347.7 before the cold features moved to dist/commands/show.rest.cjs)
-  list: { argv: () => ['list'], distKB: 354, files: 2, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 352.3 KB, 2 files (350.7 before a terminal that hangs up was heard (its EIO); 349.3 before a token tkt cannot read was shown to the service before asking for --by; 348.1 before bulk requests skipped URL parsing and read the Keep-Alive hint once; 346.0 before a client's request deadlines shared one timer; 344.2 before idle connections were ended by one timer of their own; 343.4 before a failed login's folders were taken back; 341.2 before the same; 339.1 before the reviews' fixes; 362.3 before the cold features moved to dist/commands/list.rest.cjs)
+  list: { argv: () => ['list'], distKB: 356, files: 2, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 354.1 KB, 2 files (354.0 before a text's size limit became a function of its own, for a template checked before it is read whole; 352.3 before the fixes since; 350.7 before a terminal that hangs up was heard (its EIO); 349.3 before a token tkt cannot read was shown to the service before asking for --by; 348.1 before bulk requests skipped URL parsing and read the Keep-Alive hint once; 346.0 before a client's request deadlines shared one timer; 344.2 before idle connections were ended by one timer of their own; 343.4 before a failed login's folders were taken back; 341.2 before the same; 339.1 before the reviews' fixes; 362.3 before the cold features moved to dist/commands/list.rest.cjs)
   // Global options before the command's word: the same bundle (src/bundle-loader.ts finds the word).
   '--profile default --json show ID': {
     argv: () => ['--profile', 'default', '--json', 'show', '1013'],
@@ -105,7 +105,7 @@ const BUDGETS: Record<string, Budget> = {
   'attach ID FILE': { argv: () => ['attach', '1013', uploadFile], distKB: 304, files: 2, forbidden: NO_FROM_FILE_NEVER, quick: true }, // 302.1 KB, 2 files (300.2 before one hint for a change made (errors.ts); 298.7 before a terminal that hangs up was heard (its EIO); 297.8 before a token tkt cannot read was shown to the service before asking for --by; 296.5 before bulk requests skipped URL parsing and read the Keep-Alive hint once; 294.4 before a client's request deadlines shared one timer; 292.6 before idle connections were ended by one timer of their own; 291.8 before a failed login's folders were taken back; 289.6 before the same; 287.2 before the reviews' fixes; 312.0 before the cold features moved to dist/commands/attach.rest.cjs)
   create: {
     argv: () => ['create', '-q', ...validCreateArgs()],
-    distKB: 420, // 418.2 KB, 2 files (416.5 before a terminal that hangs up was heard (its EIO); 415.0 before a token tkt cannot read was shown to the service before asking for --by; 413.7 before bulk requests skipped URL parsing and read the Keep-Alive hint once; 411.6 before a client's request deadlines shared one timer; 409.8 before idle connections were ended by one timer of their own; 409.0 before a failed login's folders were taken back; 406.8 before the check that each file is of the run's own build; 404.7 before the reviews' fixes; 475.3 before the cold features, the prompts, --from, --once, --dry-run and the proxy's client, moved to dist/commands/create.rest.cjs)
+    distKB: 422, // 420.1 KB, 2 files (420.0 before a text's size limit became a function of its own, for a template checked before it is read whole; 418.2 before the fixes since; 416.5 before a terminal that hangs up was heard (its EIO); 415.0 before a token tkt cannot read was shown to the service before asking for --by; 413.7 before bulk requests skipped URL parsing and read the Keep-Alive hint once; 411.6 before a client's request deadlines shared one timer; 409.8 before idle connections were ended by one timer of their own; 409.0 before a failed login's folders were taken back; 406.8 before the check that each file is of the run's own build; 404.7 before the reviews' fixes; 475.3 before the cold features, the prompts, --from, --once, --dry-run and the proxy's client, moved to dist/commands/create.rest.cjs)
     files: 2,
     forbidden: REQUEST_NEVER,
     quick: true,
@@ -156,6 +156,10 @@ beforeAll(async () => {
   tkt(['login', '--url', url, '-u', 'admin', '--password-stdin'], 'admin\n');
   openTickets = tkt(['list', '-q', '--status', 'Open', '--limit', '100']).trim().split('\n');
   tkt(['alias', 'set', 'mine', 'list --assignee @me']);
+  // __complete template reads each template, to offer only those tkt can use.
+  mkdirSync(path.join(tracer.configDir, 'templates'));
+  writeFileSync(path.join(tracer.configDir, 'templates', 'printer-fixed.md'), '---\nsubject: "Fixed"\n---\nFixed.\n');
+  writeFileSync(path.join(tracer.configDir, 'templates', 'u16.md'), Buffer.from('\ufeffBonjour\r\n', 'utf16le'));
   // __complete answers from the lookup cache: a dry run that resolves a site fills it.
   tkt(['update', '1013', '--site', 'head', '--dry-run']);
   uploadFile = path.join(tracer.configDir, 'upload.log');
