@@ -3,15 +3,16 @@
 // filled from the ticket and the user (README: Reply templates). A placeholder tkt does not know,
 // one the ticket has no value for, or a "{{"/"}}" that is no placeholder (a brace missing) stops
 // the command (exit 2) before anything is sent.
-// node:fs's promises load on first use, for writing a template: a Tab press lists the names only
-// (util/fs-promises.ts says what loading them costs).
+// node:fs's promises load on first use, for writing a template: a Tab press reads the templates
+// through node:fs's callbacks only (util/fs-promises.ts says what loading them costs).
 import { promises as fsPromises } from 'node:fs';
 import { join } from 'node:path';
 import { OperationError, UsageError } from '../errors.js';
 import { forEachAtMost } from '../util/at-most.js';
 import { nonFolderOnPath } from '../util/non-folder.js';
-import { lineFeeds, NotTextError, readTextFile } from '../util/text-read.js';
-import { readFolder } from '../util/fs-promises.js';
+import { lineFeeds } from '../util/text-read.js';
+import { MAX_TEXT_INPUT_BYTES, NotTextError, refuseBeyondLimit, textOfFile } from '../util/text-decode.js';
+import { readFolder, readWholeFile, statPath } from '../util/fs-promises.js';
 import type { Context } from '../context/context.js';
 import type { ConfigReader } from '../config/types.js';
 import type { Ticket } from '../model/ticket.js';
@@ -63,6 +64,9 @@ const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 const NAME_RULE = 'ASCII letters, digits, ".", "-" and "_", starting with a letter or digit';
 const EXTENSION = '.md';
+// NAME.md given is the template NAME (its file's name): a name of its own ending in ".md" could
+// never be reached, and its file would list as that other template's twin.
+const EXTENSION_RULE = `a template name does not end in "${EXTENSION}" (NAME${EXTENSION} is the template NAME)`;
 // HTML comments: Markdown shows none of them, so the example's help lines are never sent.
 const COMMENT = /<!--[\s\S]*?-->\n?/g;
 
@@ -77,56 +81,104 @@ export function templatesDirIfAny(ctx: FolderOf): string | undefined {
   return config === undefined ? undefined : join(config, 'templates');
 }
 
-/** The file of template NAME; exit 2 for a name that breaks NAME_RULE. */
-export function templateFile(ctx: Pick<Context, 'config'>, name: string): string {
-  if (!NAME.test(name)) throw new UsageError(`invalid template name ${JSON.stringify(name)}: ${NAME_RULE}, e.g. printer-fixed`);
-  return join(templatesDir(ctx), `${name}${EXTENSION}`);
+/** Why `name` (a file's, its ".md" taken off) is no template name, as a rule the user reads; undefined when it is one. */
+function nameFault(name: string): string | undefined {
+  if (!NAME.test(name)) return `a template name is ${NAME_RULE}`;
+  return name.endsWith(EXTENSION) ? EXTENSION_RULE : undefined;
 }
 
 /**
- * The names of the templates, sorted, and the Markdown files left out for a name tkt does not
- * take (`my template.md`), for `tkt templates list` to name. Hidden files are not templates.
- * Nothing when the folder does not exist (or the config folder is a file).
+ * A template's name as typed, wherever one is read (templates show|edit, --template): `printer-fixed.md`,
+ * its file's name, is the template printer-fixed. Exit 2 for a name tkt does not take.
  */
-export async function templateFiles(ctx: FolderOf): Promise<{ names: string[]; leftOut: string[] }> {
+export function templateName(typed: string): string {
+  const name = typed.endsWith(EXTENSION) ? typed.slice(0, -EXTENSION.length) : typed;
+  const fault = nameFault(name);
+  if (fault !== undefined) throw new UsageError(`invalid template name ${JSON.stringify(typed)}: ${fault}`);
+  return name;
+}
+
+/** The file of template NAME (or NAME.md); exit 2 for a name tkt does not take. */
+export const templateFile = (ctx: FolderOf, typed: string): string => join(templatesDir(ctx), `${templateName(typed)}${EXTENSION}`);
+
+/** Why `tkt templates list` leaves out the file `entry` of the templates folder. */
+const leftOutWarning = (entry: string, why: string) => `left out templates/${entry}: ${why}\n`;
+
+/**
+ * The names of the Markdown files of the templates folder that name a template, sorted, and a
+ * warning for each left out for its name (`my template.md`, `fixed.md.md`). Hidden files are not
+ * templates. Nothing when the folder does not exist (or the config folder is a file).
+ */
+async function templateFiles(ctx: FolderOf): Promise<{ names: string[]; warnings: string[] }> {
   const dir = templatesDirIfAny(ctx);
-  if (dir === undefined) return { names: [], leftOut: [] };
+  if (dir === undefined) return { names: [], warnings: [] };
   const entries = await readFolder(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return [] as string[];
     throw new OperationError(`cannot read ${templatesDir(ctx)}: ${error.message}`);
   });
-  const markdown = entries.filter((entry) => entry.endsWith(EXTENSION) && !entry.startsWith('.')).sort();
+  const names: string[] = [];
+  const warnings: string[] = [];
+  for (const entry of entries.filter((entry) => entry.endsWith(EXTENSION) && !entry.startsWith('.')).sort()) {
+    const fault = nameFault(entry.slice(0, -EXTENSION.length));
+    if (fault === undefined) names.push(entry.slice(0, -EXTENSION.length));
+    else warnings.push(leftOutWarning(entry, `${fault}; rename the file to use it`));
+  }
+  return { names, warnings };
+}
+
+/**
+ * A template's text, checked as every text input is (README: Text values), the hint converting
+ * it into the same file. Read whole through node:fs's callbacks, as a Tab press may (no streams),
+ * and only from a regular file: a FIFO's open would wait for a writer.
+ */
+async function templateText(file: string): Promise<string> {
+  const stats = await statPath(file);
+  if (!stats.isFile()) throw new NotTextError('not a file');
+  refuseBeyondLimit(stats.size, MAX_TEXT_INPUT_BYTES);
+  return textOfFile(await readWholeFile(file), file);
+}
+
+interface TemplateText {
+  name: string;
+  file: string;
+  text: string;
+}
+
+/**
+ * The templates tkt can use, read, and a warning for each Markdown file of the folder left out: a
+ * name tkt does not take, a text not UTF-8, no file, one it cannot read. The one rule for which
+ * templates there are: `templates list` lists these, and a name not found, completion and
+ * triage's picker offer them. One bad file hides none of the others.
+ */
+async function usableTemplates(ctx: FolderOf): Promise<{ usable: TemplateText[]; warnings: string[] }> {
+  const { names, warnings } = await templateFiles(ctx);
+  const read = await Promise.all(
+    names.map(async (name): Promise<TemplateText | string | undefined> => {
+      const file = join(templatesDir(ctx), `${name}${EXTENSION}`);
+      try {
+        return { name, file, text: await templateText(file) };
+      } catch (error) {
+        const entry = `${name}${EXTENSION}`;
+        if (error instanceof NotTextError) return leftOutWarning(entry, error.hint === undefined ? error.message : `${error.message}; ${error.hint}`);
+        // Gone since the folder was read: no template any more.
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        return leftOutWarning(entry, `cannot read it: ${(error as Error).message}`);
+      }
+    }),
+  );
   return {
-    names: markdown.map((entry) => entry.slice(0, -EXTENSION.length)).filter((name) => NAME.test(name)),
-    leftOut: markdown.filter((entry) => !NAME.test(entry.slice(0, -EXTENSION.length))),
+    usable: read.filter((template): template is TemplateText => typeof template === 'object'),
+    warnings: [...warnings, ...read.filter((warning): warning is string => typeof warning === 'string')],
   };
 }
 
-export const templateNames = async (ctx: FolderOf): Promise<string[]> => (await templateFiles(ctx)).names;
+/** The names of the templates tkt can use (usableTemplates). */
+export const templateNames = async (ctx: FolderOf): Promise<string[]> => (await usableTemplates(ctx)).usable.map((template) => template.name);
 
-/** Why `tkt templates list` leaves out the file `entry` of the templates folder: by default, its name. */
-export const leftOutWarning = (entry: string, why = `a template name is ${NAME_RULE}; rename the file to use it`) => `left out templates/${entry}: ${why}\n`;
-
-/**
- * The templates `tkt templates list` lists, and the warnings for the files it leaves out: a name
- * tkt does not take, a text not UTF-8. One bad file hides none of the others.
- */
-export async function listedTemplates(ctx: Pick<Context, 'config'>): Promise<{ templates: Template[]; warnings: string[] }> {
-  const { names, leftOut } = await templateFiles(ctx);
-  const warnings = leftOut.map((entry) => leftOutWarning(entry));
-  const read = await Promise.all(
-    names.map((name) =>
-      readTemplate(ctx, name, { toShow: true }).catch((error: unknown) => {
-        if (!(error instanceof UsageError && error.cause instanceof NotTextError)) throw error;
-        const { message, hint } = error.cause;
-        return leftOutWarning(`${name}${EXTENSION}`, hint === undefined ? message : `${message}; ${hint}`);
-      }),
-    ),
-  );
-  return {
-    templates: read.filter((template): template is Template => typeof template !== 'string'),
-    warnings: [...warnings, ...read.filter((warning): warning is string => typeof warning === 'string')],
-  };
+/** The templates `tkt templates list` lists, and the warnings for the files it leaves out (usableTemplates). */
+export async function listedTemplates(ctx: FolderOf): Promise<{ templates: Template[]; warnings: string[] }> {
+  const { usable, warnings } = await usableTemplates(ctx);
+  return { templates: usable.map(({ name, file, text }) => parseTemplate(name, file, text)), warnings };
 }
 
 /** A template as `tkt templates list` prints it (--json: its members). */
@@ -221,13 +273,10 @@ export async function warnAboutFrontMatter(ctx: Pick<Context, 'output'>, templat
   for (const line of frontMatterWarnings(template)) await ctx.output.warning(line);
 }
 
-/** A template's name as typed: `printer-fixed.md`, its file's name, is the template printer-fixed. */
-export const templateName = (typed: string): string => (typed.endsWith(EXTENSION) ? typed.slice(0, -EXTENSION.length) : typed);
-
 /**
  * The template NAME (or NAME.md); exit 2 listing the templates there are when it does not exist,
  * offering the one a typo most likely meant, and for a front matter not closed unless `toShow`
- * (templates list|show: frontMatterWarnings says it then).
+ * (templates show: frontMatterWarnings says it then).
  */
 export async function readTemplate(ctx: Pick<Context, 'config'>, typed: string, { toShow = false } = {}): Promise<Template> {
   const name = templateName(typed);
@@ -237,11 +286,11 @@ export async function readTemplate(ctx: Pick<Context, 'config'>, typed: string, 
     });
   }
   const file = templateFile(ctx, name);
-  // Converted, it must be NAME.md again to be found (keepName).
-  const text = await readTextFile(file, { keepName: true }).catch(async (error: NodeJS.ErrnoException | NotTextError) => {
+  const text = await templateText(file).catch(async (error: NodeJS.ErrnoException | NotTextError) => {
     // A template is sent as its text: one in Windows-1252 would go out with its accents mangled.
     if (error instanceof NotTextError) throw new UsageError(`template ${name} (${file}) is ${error.message}`, { hint: error.hint, cause: error });
     if (error.code !== 'ENOENT') throw new OperationError(`cannot read ${file}: ${error.message}`);
+    // Those a typo may have meant, and those listed: the templates tkt can use, as `templates list` lists them.
     const names = await templateNames(ctx);
     const meant = closestWord(name, names);
     throw new UsageError(`no template ${JSON.stringify(name)} in ${templatesDir(ctx)}`, {

@@ -10,10 +10,10 @@ type OptionMaker = Pick<CommandUnknownOpts, 'createOption'>;
 export const fieldsOption = (program: OptionMaker) =>
   program.createOption('--fields <list>', 'JSON with only these members, comma-separated, any case (implies --json)');
 
-/** --csv (list, metadata). */
+/** --csv (list, metadata, profiles). */
 export const csvOption = (program: OptionMaker) => program.createOption('--csv', 'RFC 4180 CSV with a header row');
 
-/** --columns (list, metadata). */
+/** --columns (list, metadata, profiles). */
 export const columnsOption = (program: OptionMaker) => program.createOption('--columns <list>', 'columns of the table, TSV or CSV, comma-separated');
 
 /**

@@ -172,7 +172,7 @@ export const HELP_TOPICS = {
       '  counts, so stderr says what was done, as the usual output would (`Created ticket #1042`,',
       '  `✓ #1023 picked up`), and the run exits 1 with the error; do not run it again. After a read',
       '  (`list`, `show`, a dry run) it stays exit 2.',
-      '- `--csv` (list, metadata with `--collection`): RFC 4180 CSV with a header row of column names,',
+      '- `--csv` (list, profiles, metadata with `--collection`): RFC 4180 CSV with a header row of column names,',
       '  CRLF line ends, fields with commas, quotes, line breaks or other control characters quoted. CSV',
       "  is for programs: piped or redirected, every value is the service's own, control characters",
       '  included (a spreadsheet or a CSV reader gets the title as it was written); at a terminal they',

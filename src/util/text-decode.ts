@@ -23,6 +23,11 @@ export class NotTextError extends Error {
 /** An input larger than tkt reads: a caller may say how to cut it up (create --from: split it). */
 export class TooLargeInputError extends NotTextError {}
 
+/** Throws TooLargeInputError for `size` bytes beyond `limit`: checked as they come, or before a file is read whole. */
+export function refuseBeyondLimit(size: number, limit: number): void {
+  if (size > limit) throw new TooLargeInputError(`larger than ${Math.round(limit / (1024 * 1024))} MB, more than tkt reads`);
+}
+
 /** How to make a refused input text, when there is a way: the hint of a caller's error. */
 export const notTextHint = (error: unknown): string | undefined => (error instanceof NotTextError ? error.hint : undefined);
 
@@ -115,7 +120,7 @@ export function textDecoding(limit: number, hint: ConvertHint) {
       const refused = notTextBytes(bytes, size === 0, hint);
       if (refused !== undefined) throw refused;
       size += bytes.length;
-      if (size > limit) throw new TooLargeInputError(`larger than ${Math.round(limit / (1024 * 1024))} MB, more than tkt reads`);
+      refuseBeyondLimit(size, limit);
       try {
         texts.push(decoder.decode(bytes, { stream: true }));
       } catch {

@@ -272,6 +272,10 @@ describe('tkt __complete', () => {
 
     expect(await h.cli(['__complete', 'template'])).toEqual({ code: 0, stdout: 'printer-fixed\nwelcome\n', stderr: '' });
     expect(h.sandbox.stats.requests).toBe(0);
+    // Those `templates list` leaves out are not offered: not UTF-8 (Notepad's "Unicode"), a name still ending in ".md".
+    await writeFile(join(h.configDir, 'templates', 'u16.md'), Buffer.from('\ufeffBonjour\r\n', 'utf16le'));
+    await writeFile(join(h.configDir, 'templates', 'welcome.md.md'), 'Hello\n');
+    expect(await h.cli(['__complete', 'template'])).toEqual({ code: 0, stdout: 'printer-fixed\nwelcome\n', stderr: '' });
   });
 
   it("prints an alias's words for completion, without the placeholders' nor any request", async () => {

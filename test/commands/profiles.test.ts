@@ -2,6 +2,7 @@
 // (docs/cli.md section 10); settings.test.ts has the listing of a default that is logged in.
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../../src/commands/profiles.js';
 import { createConfigStore } from '../../src/config/store.js';
 import { loginAs, type Harness } from '../helpers/harness.js';
 import { useHarness, useTempDir } from '../helpers/sandbox-state.js';
@@ -61,5 +62,24 @@ describe('tkt profiles', () => {
     } finally {
       await config.writeToken('staging', saved);
     }
+  });
+
+  it('a narrow terminal names the columns it left out and --columns, which profiles takes as list does (and --csv)', async () => {
+    const forty = await h.context({ tty: true, size: { columns: 40 }, env });
+    await run({}, forty.ctx);
+    expect(forty.stdout()).not.toContain('URL');
+    expect(forty.stderr()).toBe('(not shown at this width: url;\n--columns chooses)\n');
+    // What the note offers works: the columns asked for, none given way, and no note.
+    const chosen = await h.context({ tty: true, size: { columns: 40 }, env, globals: { columns: 'name,url' } });
+    await run({}, chosen.ctx);
+    expect(chosen.stdout().split('\n')[0]).toMatch(/^NAME +URL$/);
+    expect(chosen.stderr()).toBe('');
+    const piped = await h.cli(['profiles', '--columns', 'name,url'], { env });
+    expect(piped, piped.stderr).toMatchObject({ code: 0, stdout: `default\t\nprod\t${h.sandbox.url}\nstaging\t${h.sandbox.url}\n` });
+    const csv = await h.cli(['profiles', '--csv', '--columns', 'name,status'], { env });
+    expect(csv, csv.stderr).toMatchObject({
+      code: 0,
+      stdout: 'name,status\r\ndefault,not logged in\r\nprod,logged in as admin\r\nstaging,logged in as tech\r\n',
+    });
   });
 });

@@ -1,5 +1,6 @@
 // Reply templates: tkt templates list|show|edit, reply --template, resolve --template (README: Reply templates).
-import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { chmod, mkdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { run } from '../../src/commands/templates.js';
@@ -43,13 +44,13 @@ Hello {{requester.name}},
 {{ me.name }}
 `;
 
-async function saveTemplate(name: string, text: string): Promise<void> {
+async function saveTemplate(name: string, text: string | Buffer): Promise<void> {
   await mkdir(join(h.configDir, 'templates'), { recursive: true });
   await writeFile(join(h.configDir, 'templates', `${name}.md`), text);
 }
 
 /** saveTemplate, the file removed when the test ends: the list test expects only its own templates. */
-async function saveTemplateForTest(name: string, text: string): Promise<void> {
+async function saveTemplateForTest(name: string, text: string | Buffer): Promise<void> {
   await saveTemplate(name, text);
   onTestFinished(() => rm(join(h.configDir, 'templates', `${name}.md`), { force: true }));
 }
@@ -88,6 +89,50 @@ describe('tkt reply --template and tkt resolve --template', () => {
     expect(sent).toMatchObject({ type: 'Reply', subject: `Fixed: ${ticket.title}` });
     const shown = await h.cli(['--json', 'templates', 'show', 'printer-fixed.md']);
     expect(JSON.parse(shown.stdout)).toMatchObject({ name: 'printer-fixed' });
+  });
+
+  it('a template tkt cannot use is not among those a name not found lists, nor the one it offers', async () => {
+    await saveTemplateForTest('open', 'Opened.\n');
+    // Notepad's "Unicode", a name tkt does not take, a file whose name still ends in ".md" once NAME.md is taken as NAME.
+    await saveTemplateForTest('u16', Buffer.from('\ufeffBonjour\r\n', 'utf16le'));
+    await saveTemplateForTest('my template', 'Hello\n');
+    await saveTemplateForTest('open.md', 'Twin.\n');
+    const ticket = openTicket();
+    const unknown = await sendsNothing(h, () => h.cli(['reply', String(ticket.id), '--template', 'u1']));
+    expect(unknown.code).toBe(2);
+    // Other tests' templates are there too.
+    const listed = /^ *templates: (.*)$/m.exec(unknown.stderr)?.[1]?.split(', ');
+    expect(listed).toContain('open');
+    expect(listed?.filter((name) => ['u16', 'my template', 'open.md'].includes(name))).toEqual([]);
+    // "u1" starts only u16, which cannot be used: nothing is offered in its place.
+    expect(unknown.stderr).toContain('hint: create it with "tkt templates edit u1"\n');
+  });
+
+  it('a name that still ends in ".md" once NAME.md is taken as NAME is exit 2 wherever a name is read, before anything is sent', async () => {
+    await saveTemplateForTest('fixed', FIXED);
+    await saveTemplateForTest('fixed.md', 'Twin.\n');
+    const ticket = openTicket();
+    const error = 'error: invalid template name "fixed.md.md": a template name does not end in ".md" (NAME.md is the template NAME)';
+    for (const argv of [
+      ['templates', 'show', 'fixed.md.md'],
+      ['reply', String(ticket.id), '--template', 'fixed.md.md'],
+      ['resolve', String(ticket.id), '--template', 'fixed.md.md'],
+    ]) {
+      const result = await sendsNothing(h, () => h.cli(argv));
+      expect({ code: result.code, first: result.stderr.split('\n')[0], stdout: result.stdout }, argv.join(' ')).toEqual({ code: 2, first: error, stdout: '' });
+    }
+    const editor = join(dir, 'append-twin.sh');
+    await writeFile(editor, `#!/bin/sh\necho "Edited." >> "$1"\n`);
+    await chmod(editor, 0o755);
+    const edit = await editAtTerminal('new.md.md', editor);
+    expect({ code: edit.code, error: edit.error }).toEqual({ code: 2, error: error.replace('error: ', '').replace('fixed.md.md', 'new.md.md') });
+    await expect(readFile(join(h.configDir, 'templates', 'new.md.md'), 'utf8')).rejects.toThrow(/ENOENT/);
+    // Its file is left out, said as a name tkt does not take is, not listed as a second "fixed".
+    const list = await h.cli(['templates', 'list', '-q']);
+    expect(list.stdout.split('\n').filter((name) => name === 'fixed')).toEqual(['fixed']);
+    expect(list.stderr).toContain(
+      'warning: left out templates/fixed.md.md: a template name does not end in ".md" (NAME.md is the template NAME); rename the file to use it\n',
+    );
   });
 
   it('resolve fills the template for each ticket', async () => {
@@ -360,7 +405,7 @@ describe('tkt templates', () => {
     const result = await h.cli(['templates', 'show', '.hidden']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(
-      'error: invalid template name ".hidden": ASCII letters, digits, ".", "-" and "_", starting with a letter or digit, e.g. printer-fixed\n',
+      'error: invalid template name ".hidden": a template name is ASCII letters, digits, ".", "-" and "_", starting with a letter or digit\n',
     );
   });
 
@@ -402,6 +447,34 @@ describe('tkt templates', () => {
     expect(list.stderr).toBe(
       `warning: left out templates/u16.md: UTF-16 text, not UTF-8; save it as UTF-8, or convert it: iconv -f UTF-16 -t UTF-8 ${file} > ${file}.new && mv ${file}.new ${file}\n`,
     );
+  });
+
+  it('list leaves out a folder, a FIFO, a file too large and one it cannot read with a warning; completion offers none of them, and never waits on the FIFO', async () => {
+    const config = join(dir, 'not-files');
+    const folder = join(config, 'templates');
+    await mkdir(join(folder, 'folder.md'), { recursive: true });
+    await writeFile(join(folder, 'ok.md'), 'Hello\n');
+    execFileSync('mkfifo', [join(folder, 'pipe.md')]);
+    await writeFile(join(folder, 'secret.md'), 'Hello\n');
+    await chmod(join(folder, 'secret.md'), 0o000);
+    // Sparse: larger than tkt reads, refused by its size before a byte is read.
+    await writeFile(join(folder, 'huge.md'), '');
+    await truncate(join(folder, 'huge.md'), 65 * 1024 * 1024);
+    const env = { TKT_CONFIG_DIR: config };
+    // root reads anything; for others the warning names what the system said.
+    const usable = process.getuid?.() === 0 ? 'ok\nsecret\n' : 'ok\n';
+    const list = await h.cli(['templates', 'list', '-q'], { env });
+    expect(list).toMatchObject({ code: 0, stdout: usable });
+    expect(list.stderr).toContain('warning: left out templates/folder.md: not a file\n');
+    expect(list.stderr).toContain('warning: left out templates/pipe.md: not a file\n');
+    expect(list.stderr).toContain('warning: left out templates/huge.md: larger than 64 MB, more than tkt reads\n');
+    if (usable === 'ok\n') expect(list.stderr).toMatch(/warning: left out templates\/secret\.md: cannot read it: .*permission denied/);
+    expect(await h.cli(['__complete', 'template'], { env })).toEqual({ code: 0, stdout: usable, stderr: '' });
+    const show = await h.cli(['templates', 'show', 'pipe'], { env });
+    expect({ code: show.code, first: show.stderr.split('\n')[0] }).toEqual({
+      code: 2,
+      first: `error: template pipe (${join(folder, 'pipe.md')}) is not a file`,
+    });
   });
 
   it('lists the templates at a terminal as a table whose columns line up', async () => {

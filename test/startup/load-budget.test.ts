@@ -6,7 +6,7 @@
 // `npm test` builds dist/ first.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validCreateArgs } from '../helpers/create-args.js';
@@ -80,7 +80,7 @@ const BUDGETS: Record<string, Budget> = {
   '--version': { argv: () => ['--version'], distKB: 73, files: 1, forbidden: FAST_ANSWER }, // 70.3 KB, 1 file (69.6 before an empty or relative HOME taken as unset and no home folder made, src/config/paths.ts)
   // A user's alias of a command: the prepared help of the command (tkt alias set mine ...).
   'mine --help': { argv: () => ['mine', '--help'], distKB: 73, files: 1, forbidden: FAST_ANSWER }, // 70.3 KB, 1 file (69.6 before an empty or relative HOME taken as unset and no home folder made, src/config/paths.ts)
-  // The template names (a folder read through node:fs's callbacks).
+  // The template names (a folder and its templates read through node:fs's callbacks).
   '__complete template': {
     argv: () => ['__complete', 'template'],
     distKB: 80 + NODE_CACHE_FINDER.KB,
@@ -156,6 +156,10 @@ beforeAll(async () => {
   tkt(['login', '--url', url, '-u', 'admin', '--password-stdin'], 'admin\n');
   openTickets = tkt(['list', '-q', '--status', 'Open', '--limit', '100']).trim().split('\n');
   tkt(['alias', 'set', 'mine', 'list --assignee @me']);
+  // __complete template reads each template, to offer only those tkt can use.
+  mkdirSync(path.join(tracer.configDir, 'templates'));
+  writeFileSync(path.join(tracer.configDir, 'templates', 'printer-fixed.md'), '---\nsubject: "Fixed"\n---\nFixed.\n');
+  writeFileSync(path.join(tracer.configDir, 'templates', 'u16.md'), Buffer.from('\ufeffBonjour\r\n', 'utf16le'));
   // __complete answers from the lookup cache: a dry run that resolves a site fills it.
   tkt(['update', '1013', '--site', 'head', '--dry-run']);
   uploadFile = path.join(tracer.configDir, 'upload.log');

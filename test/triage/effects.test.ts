@@ -45,11 +45,11 @@ async function openRunner(deps: Partial<EffectDeps> = {}, env: Record<string, st
   };
   const act = (id: number, action: TicketAction) => perform({ kind: 'act', id, action });
   /** Saves template `name` in the config folder the runner's templates are read from. */
-  const saveTemplate = async (name: string, text: string) => {
+  const saveTemplate = async (name: string, text: string | Buffer) => {
     await mkdir(templatesDir(ctx), { recursive: true });
     await writeFile(join(templatesDir(ctx), `${name}.md`), text);
   };
-  return { perform, hold, act, saveTemplate };
+  return { perform, hold, act, saveTemplate, templates: templatesDir(ctx) };
 }
 
 const isList = (listType: string) => (plan: RequestPlan) => plan.path === '/api/TicketsApi' && (plan.json as { listType?: string }).listType === listType;
@@ -137,6 +137,19 @@ describe('the effect runner', () => {
     expect(failed).toMatchObject({ kind: 'actionFailed', id, unsent: 'Toner replaced.\nIt prints. again' });
     expect(defaults).toEqual(['Toner replaced.\nIt prints.']);
     expect(ticketById(h, id).resolution).toBeFalsy();
+  });
+
+  it('offers only the templates tkt can use: none not in UTF-8, none whose name still ends in ".md"', async () => {
+    const id = await firstTicket();
+    const { perform, saveTemplate, templates } = await openRunner();
+    await saveTemplate('usable', 'Fixed.\n');
+    await saveTemplate('usable.md', 'Twin.\n');
+    await saveTemplate('u16', Buffer.from('\ufeffBonjour\r\n', 'utf16le'));
+    try {
+      expect(await perform({ kind: 'readTemplates', id, purpose: 'reply' })).toEqual({ kind: 'templatesRead', id, purpose: 'reply', names: ['usable'] });
+    } finally {
+      for (const file of ['usable.md', 'usable.md.md', 'u16.md']) await rm(join(templates, file), { force: true });
+    }
   });
 
   it('opens the editor on a template filled for the ticket, and sends what is saved with its subject', async () => {
