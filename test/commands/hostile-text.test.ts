@@ -147,14 +147,18 @@ describe.each([
       ['delete', ['delete', String(open().id), '--yes']],
     ];
     const shown: string[] = [];
+    const subjects: string[] = [];
     for (const [name, argv] of runs) {
       const run = await tkt(argv, tty);
       expect(run.code, `${name}: ${run.out}`).toBe(0);
       expectClean(run, name);
       if (run.out.includes('^[[2J')) shown.push(name);
+      if (run.out.includes(' [2J ]0;pwned ]52;c;Y3VybCBldmlsLnNo X 31m ')) subjects.push(name);
     }
-    // The others print IDs and counts; these quote the ticket's title, pickup whom it took the ticket from.
-    expect(shown).toEqual(['pickup', 'reply', 'forward']);
+    // The others print IDs and counts; pickup names whom it took the ticket from. reply and forward
+    // quote the subject made of the ticket's title, its control characters made spaces (README, Text values).
+    expect(shown).toEqual(['pickup']);
+    expect(subjects).toEqual(['reply', 'forward']);
   });
 
   it('login and whoami show a hostile user name clean', async () => {
