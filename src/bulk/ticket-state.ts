@@ -41,6 +41,9 @@ function isIn(ticket: Ticket, flag: 'isClosed' | 'isResolved', name: RegExp): bo
 const isClosed = (ticket: Ticket): boolean => isIn(ticket, 'isClosed', /\bclosed\b/i);
 const isResolved = (ticket: Ticket): boolean => isIn(ticket, 'isResolved', /\bresolved\b/i);
 
+/** Whether resolve would send nothing for the ticket as it is: it is closed or resolved (resolveUnchanged says which, and how). */
+export const resolveSendsNothing = (ticket: Ticket): boolean => isClosed(ticket) || isResolved(ticket);
+
 /**
  * resolve's answer for the ticket as it is: a closed one is refused (exit 1), a resolved one
  * changes nothing (the service's "already resolved"), else undefined: resolve it. `hint`: how to

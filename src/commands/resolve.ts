@@ -3,11 +3,14 @@ import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { actingUser, cliActingWords, labelActingUser } from '../prompts/acting-user.js';
 import { beforeAnyId, checkIdOptions, runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
-import { assertSingleStdinReader, requiredText } from '../cmdutil/text-input.js';
+import { assertSingleStdinReader, requiredText, STDIN } from '../cmdutil/text-input.js';
 import { keepEditedText, keepTypedText, resolutionDraftStem } from '../cmdutil/drafts.js';
 import { alreadyResolvedNote } from '../reading/unchanged.js';
-import { readFirst, resolveUnchanged } from '../bulk/ticket-state.js';
+import { readFirst, resolveSendsNothing, resolveUnchanged } from '../bulk/ticket-state.js';
 import { resolutionHeading } from '../reading/ticket-heading.js';
+import { lazyTicket } from '../reading/mail.js';
+import type { Ticket } from '../model/ticket.js';
+import { parseTicketId } from '../util/ids.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 import { parseDedupKey } from '../dedup/key.js';
 import { UsageError } from '../errors.js';
@@ -41,7 +44,7 @@ export function register(program: Program, host: CommandHost): void {
       'after',
       `
 Resolving a ticket that is already resolved succeeds and changes nothing; a closed ticket is
-refused (exit 1): reopen it first.
+refused (exit 1): reopen it first. For one ticket, this is said before the notes are asked for.
 
 Examples:
   $ tkt resolve 42 --details "Replaced the toner"
@@ -79,11 +82,22 @@ export async function run(options: ResolveOptions, ctx: Context): Promise<void> 
   const nothingToResolve = () => ctx.output.note(`nothing to resolve: no open ticket${whose} has the key ${key}\n`);
   let ids = asksForText ? await findKeyed() : undefined;
   if (ids?.length === 0) return nothingToResolve();
+  const unchanged = (ticket: Ticket, id: number) => resolveUnchanged(ticket, id, `run "tkt reopen ${id}", then resolve it`);
+  // One ticket is read before its notes are asked for (its title heads the prompt): one resolved
+  // or closed is told so, as with --details, and nobody writes notes for nothing.
+  const oneId = asksForText && key === undefined && options.ids.length === 1 && options.ids[0] !== STDIN ? parseTicketId(options.ids[0]!) : undefined;
+  const oneTicket = oneId === undefined ? undefined : lazyTicket(ctx, oneId);
+  const ticket = await oneTicket?.();
+  if (ticket !== undefined && resolveSendsNothing(ticket)) {
+    // From the ticket just read: its note, or its refusal, is the outcome, and no request is sent.
+    const plan = (id: number) => ({ ...plans.resolveTicket(id, { details: '', submitBy: '' }), unchanged: unchanged(ticket, id) });
+    return runIdCommand(ctx, checked, { verb: 'resolved', plan });
+  }
   const details =
     options.template === undefined
       ? await keepEditedText(ctx, { stem: resolutionDraftStem(ids ?? options.ids), was: 'your resolution notes were' }, () =>
           requiredText(ctx, { flag: '--details', fileFlag: '--details-file', text: options.details, file: options.detailsFile }, () =>
-            resolutionHeading(ctx, ids ?? options.ids),
+            resolutionHeading(ctx, ids ?? options.ids, oneTicket),
           ),
         )
       : undefined;
@@ -103,10 +117,7 @@ export async function run(options: ResolveOptions, ctx: Context): Promise<void> 
         { ...checked, ids },
         {
           verb: 'resolved',
-          plan: readFirst(
-            async (id) => plans.resolveTicket(id, { details: await detailsFor.text(id), submitBy: resolver.id }),
-            (ticket, id) => resolveUnchanged(ticket, id, `run "tkt reopen ${id}", then resolve it`),
-          ),
+          plan: readFirst(async (id) => plans.resolveTicket(id, { details: await detailsFor.text(id), submitBy: resolver.id }), unchanged),
           forDryRun: (plan) => labelActingUser(plan, resolver),
           noteFor: alreadyResolvedNote,
           prepare: (ids, concurrency) => detailsFor.prepare(ids, concurrency),

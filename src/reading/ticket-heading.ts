@@ -14,13 +14,14 @@ export function ticketHeading(action: string, id: number, ticket: Ticket): strin
 
 /**
  * resolve's details prompt: "Resolution details for #1031: Mouse double-clicks" for one ticket
- * (its title read for it), "Resolution details for #1031, #1032" for several.
+ * (its title read for it, by `read` when the caller has read it), "Resolution details for #1031,
+ * #1032" for several.
  */
-export async function resolutionHeading(ctx: Context, ids: readonly string[]): Promise<string> {
+export async function resolutionHeading(ctx: Context, ids: readonly string[], read?: () => Promise<Ticket>): Promise<string> {
   // IDs still to be read from stdin are named by nobody yet.
   if (ids.includes(STDIN)) return 'Resolution details';
   const action = 'Resolution details for';
   const numbers = ids.map(parseTicketId);
-  if (numbers.length === 1) return ticketHeading(action, numbers[0]!, await lazyTicket(ctx, numbers[0]!)());
+  if (numbers.length === 1) return ticketHeading(action, numbers[0]!, await (read ?? lazyTicket(ctx, numbers[0]!))());
   return `${action} ${numbers.map((id) => `#${id}`).join(', ')}`;
 }

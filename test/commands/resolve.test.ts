@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exitCodeOf } from '../../src/errors.js';
+import { exitCodeOf, type TktError, whatHappened } from '../../src/errors.js';
 import { run } from '../../src/commands/resolve.js';
 import type { Harness } from '../helpers/harness.js';
 import { routeCount, sendsNothing, unusedTicket, useHarness, userId } from '../helpers/sandbox-state.js';
@@ -25,6 +25,12 @@ async function resolvesNothing<T>(action: () => Promise<T>): Promise<T> {
 /** A live open ticket no other test of this file has touched. */
 const openTicket = () => unusedTicket(h, (t) => t.ticketStatusId === OPEN);
 const resolves = () => routeCount(h, RESOLVE);
+
+/** The resolution notes kept in drafts/ for ticket `id`, whatever the profile. */
+async function draftsOf(id: number): Promise<string[]> {
+  const files = await readdir(join(h.configDir, 'drafts')).catch(() => []);
+  return files.filter((file) => file.endsWith(`resolution-${id}.txt`));
+}
 
 describe('tkt resolve', () => {
   it('keeps the notes written in the editor when the service refuses them, in the drafts folder, and says where', async () => {
@@ -83,6 +89,47 @@ describe('tkt resolve', () => {
     prompter.assertDone();
     expect(stdout()).toBe(`✓ #${ticket.id} resolved\n`);
     expect(ticket.resolution?.details).toBe('Fixed on site');
+  });
+
+  it('at a terminal, says a resolved ticket is already resolved before asking for notes, changing nothing', async () => {
+    // It asked for the notes (at the prompt, then in the editor) and only then said so.
+    const ticket = unusedTicket(h, (t) => t.ticketStatusId === RESOLVED);
+    const resolution = structuredClone(ticket.resolution);
+    const { ctx, stdout, stderr, prompter } = await h.context({ tty: true });
+
+    await resolvesNothing(() => run({ ids: [String(ticket.id)], concurrency: '4', dryRun: false }, ctx));
+
+    expect(prompter.asked).toEqual([]);
+    expect(stdout()).toBe(`✓ #${ticket.id} already resolved, nothing changed\n`);
+    expect(stderr()).toBe('');
+    expect(ticket.ticketStatusId).toBe(RESOLVED);
+    expect(ticket.resolution).toEqual(resolution);
+    expect(await draftsOf(ticket.id)).toEqual([]);
+  });
+
+  it('at a terminal, refuses a closed ticket before asking for notes: exit 1, nothing sent, no draft', async () => {
+    // It asked for the notes, kept them in drafts/, and then refused the ticket.
+    const ticket = unusedTicket(h, (t) => t.ticketStatusId === CLOSED);
+    const refusal = async (notes: { details?: string }) => {
+      const { ctx, stdout, stderr, prompter } = await h.context({ tty: true });
+      const error = await resolvesNothing(() =>
+        run({ ids: [String(ticket.id)], concurrency: '4', dryRun: false, ...notes }, ctx).catch((caught: unknown) => caught),
+      );
+      return { error, stdout: stdout(), stderr: stderr(), asked: prompter.asked };
+    };
+
+    const refused = await refusal({});
+
+    expect(refused.asked).toEqual([]);
+    expect(exitCodeOf(refused.error)).toBe(1);
+    expect(refused.stdout).toBe('');
+    // Told as with the notes given by flag.
+    const withDetails = await refusal({ details: 'x' });
+    expect(refused.stderr).toBe(withDetails.stderr);
+    expect(refused.error).toEqual(withDetails.error);
+    expect(whatHappened(refused.error as TktError)).toContain(`ticket #${ticket.id} is closed: reopen it first`);
+    expect(ticket.ticketStatusId).toBe(CLOSED);
+    expect(await draftsOf(ticket.id)).toEqual([]);
   });
 
   it('is exit 2 without --details when it cannot ask, sending nothing', async () => {
