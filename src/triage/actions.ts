@@ -14,6 +14,10 @@ import { resolveActingUser } from '../prompts/acting-user.js';
 import { assignRequest, DEFAULT_REOPEN_STATUS, reopenRequest } from '../bulk/change.js';
 import { openInBrowser, ticketWebUrl, unquotedBrowserHint } from '../desk/browser.js';
 import { alreadyAssignedNote, alreadyClosedNote, alreadyResolvedNote } from '../reading/unchanged.js';
+import { ticketSubject } from '../reading/mail.js';
+import { resolveUnchanged } from '../bulk/ticket-state.js';
+import { asOneLine } from '../util/option-text.js';
+import { keyFor } from './keys.js';
 import type { IdCommandSpec } from '../bulk/id-command.js';
 import type { PlannedRequest } from '../cmdutil/dry-run.js';
 import type { ActionOutcome } from './events.js';
@@ -29,7 +33,7 @@ export interface TicketActions {
   assign(id: number, user: string): Promise<string>;
   reopen(id: number): Promise<string>;
   /** An e-mail reply to the requester, "Re: <title>" unless a template gave the subject, as `tkt reply ID` sends it. */
-  reply(id: number, ticket: unknown, message: string, subject?: string): Promise<string>;
+  reply(id: number, ticket: unknown, message: string, templateSubject?: string): Promise<string>;
 }
 
 /** What an action did: `done`, or the note its command prints for a ticket it left unchanged. */
@@ -70,6 +74,11 @@ export function createTicketActions(ctx: Context, lookups: Lookups): TicketActio
     },
     async resolve(id, details) {
       if (details.trim() === '') throw new UsageError('the service needs resolution notes: nothing was sent');
+      // Read first, as tkt resolve does: a closed ticket is refused (the service would move it back
+      // to Resolved and e-mail its requester again); the row may be older than the ticket.
+      const current = readTicket((await send(plans.getTicket(id))).body);
+      const unchanged = resolveUnchanged(current, id, `${keyFor('reopen')} reopens it, then ${keyFor('resolve')} resolves it`);
+      if (unchanged !== undefined) return saying(id, unchanged, `resolved #${id}`);
       const submitBy = await resolveActingUser(ctx, undefined, 'resolves');
       return saying(id, alreadyResolvedNote(await send(plans.resolveTicket(id, { details, submitBy }))), `resolved #${id}`);
     },
@@ -86,8 +95,10 @@ export function createTicketActions(ctx: Context, lookups: Lookups): TicketActio
       const plan = await sendChange(id, await reopenRequest(lookups, undefined, { labels: true }));
       return saying(id, plan.unchanged, `reopened #${id} (${plan.labels?.TicketStatusId ?? DEFAULT_REOPEN_STATUS})`);
     },
-    async reply(id, ticket, message, subject = `Re: ${readTicket(ticket).title ?? ''}`) {
+    async reply(id, ticket, message, templateSubject) {
       const { requesterEmail: to } = readTicket(ticket);
+      // One line, as tkt reply's: a title may hold line breaks, and so a template filled with it.
+      const subject = templateSubject === undefined ? ticketSubject('Re', readTicket(ticket)) : asOneLine(templateSubject);
       if (to === undefined) throw new UsageError(`ticket #${id} has no requester e-mail: reply with ${tktCommand(ctx, `reply ${id} --to EMAIL`)}`);
       await send(plans.replyTicket(id, { subject, to, message }));
       return `replied to #${id} (to ${to})`;

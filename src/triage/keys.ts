@@ -109,7 +109,9 @@ export const KEY_TABLE: readonly KeyRow[] = [
       'first (as for `r`): the one picked opens the editor with it filled, and what you save is the notes. ' +
       'Notes that could not be sent are kept as a reply is: the next `s` on that ticket offers them again (no ' +
       'picker; at the prompt, or in the editor when they are more than a line), Esc there keeps them as edited ' +
-      '(emptied, they are dropped), and leaving triage saves them in `drafts/resolution-ID.txt` (`prod-resolution-ID.txt`) and says where',
+      '(emptied, they are dropped), and leaving triage saves them in `drafts/resolution-ID.txt` (`prod-resolution-ID.txt`) and says where. ' +
+      'The ticket is read before the notes are sent, as `tkt resolve` reads it: one closed since (the row may be older) is refused ' +
+      '(`ticket #1023 is closed: reopen it first`, the notes kept), since the service would move it back to Resolved and e-mail its requester again',
   },
   {
     keys: [{ c: 'close' }],

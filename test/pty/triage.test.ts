@@ -198,7 +198,10 @@ describe.skipIf(skip)('tkt triage at a real terminal', () => {
     await keys('r');
     await waitFor(/✗ replying to #1015: Ticket 1015 was not found\. .*HTTP \d+\);\s[\s\S]*your reply is\s+kept: r opens it again/);
     ticket(1015).isDeleted = false;
-    // Resolution notes the service refused (a 500) are kept too: s offers them again.
+    // Resolution notes the service refused (a 500) are kept too: s offers them again. Closed above,
+    // the ticket is reopened behind the screen's back: s reads it before sending, and a closed one
+    // would be refused before any resolve was sent (test/triage/effects.test.ts).
+    ticket(1015).ticketStatusId = 1;
     fixture.sandbox.failNext('POST /api/TicketsApi/resolve/{id}', 500);
     await keys('s');
     await waitFor(/Resolution notes for #1015/);

@@ -109,6 +109,40 @@ describe('the effect runner', () => {
     expect(await done({ kind: 'close' })).toBe(`#${id} already closed, nothing changed`);
   });
 
+  it('refuses to resolve a ticket closed since its row was read, as tkt resolve does: nothing sent, the ticket stays closed', async () => {
+    const id = await firstTicket();
+    const { act } = await openRunner();
+    const ticket = ticketById(h, id);
+    const statusBefore = ticket.ticketStatusId;
+    try {
+      // Closed elsewhere: the row still says what it said.
+      ticket.ticketStatusId = 7;
+      const resolves = () => h.sandbox.stats.byRoute['POST /api/TicketsApi/resolve/{id}'] ?? 0;
+      const before = resolves();
+      const failed = await act(id, { kind: 'resolve', notes: 'Fixed' });
+      expect(failed).toMatchObject({ kind: 'actionFailed', id, unsent: 'Fixed' });
+      expect(failureText((failed as Extract<TriageEvent, { kind: 'actionFailed' }>).error)).toContain(`ticket #${id} is closed: reopen it first`);
+      expect(resolves()).toBe(before);
+      expect(ticketById(h, id).ticketStatusId).toBe(7);
+    } finally {
+      ticket.ticketStatusId = statusBefore;
+    }
+  });
+
+  it('replies with Re: the title on one line, though the title holds line breaks', async () => {
+    const id = await firstTicket();
+    const { act } = await openRunner({ editor: async () => 'On its way' });
+    const ticket = ticketById(h, id);
+    const title = ticket.title;
+    try {
+      ticket.title = 'Two\nlines';
+      expect(await act(id, { kind: 'reply', ticket: undefined, draft: undefined })).toMatchObject({ kind: 'acted', id });
+      expect(h.sandbox.state.conversations.filter((entry) => entry.ticketId === id).at(-1)).toMatchObject({ subject: 'Re: Two lines' });
+    } finally {
+      ticket.title = title;
+    }
+  });
+
   it('reports a reply that could not be sent with its message, and opens the editor on the draft given', async () => {
     const id = await firstTicket();
     const defaults: (string | undefined)[] = [];
