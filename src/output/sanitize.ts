@@ -12,6 +12,8 @@
 // reordered: "invoice \u202efdp.exe" reads "invoice exe.pdf" ("Trojan Source"). The marks
 // (U+200E, U+200F, U+061C) only nudge neutral characters and belong to right-to-left text: kept.
 
+import { codePointName } from '../util/code-point.js';
+
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 const TERMINAL_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
@@ -19,7 +21,7 @@ function visible(char: string): string {
   const code = char.charCodeAt(0);
   if (code === 0x7f) return '^?';
   if (code < 0x20) return `^${String.fromCharCode(code + 0x40)}`;
-  return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
+  return `<${codePointName(code)}>`;
 }
 
 /** Multi-line server text made safe for a terminal; keeps \n and \t. */

@@ -1,5 +1,6 @@
 // Helpers for option values as users type them.
 import { UsageError } from '../errors.js';
+import { codePointName } from './code-point.js';
 
 /**
  * commander's parser for a repeatable option: every value, in order. Without a default value
@@ -71,7 +72,7 @@ export function oneLineProblem(text: string, what: string): string | undefined {
   const found = text.match(NOT_ONE_LINE)?.[0];
   if (found === undefined) return undefined;
   if (/[\n\r\u2028\u2029]/.test(found)) return `has a line break (${what} is one line)`;
-  return `has a control character (U+${found.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`;
+  return `has a control character (${codePointName(found.codePointAt(0)!)})`;
 }
 
 /** Exit 2 naming `name` (`--subject`) when `text` is not one line (oneLineProblem). */

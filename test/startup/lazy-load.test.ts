@@ -122,7 +122,8 @@ describe('the start-up bundles (dist/start.cjs, dist/complete.cjs) in their meta
     // Every run loads it: no dependency, no command, no settings code but the reader of the
     // aliases that end the program's help (the settings file read as the store reads it:
     // util/json-text.ts), the splitter of an alias's words for its help, the layout of help
-    // for a terminal narrower than it was prepared for, and the words for a stdout that fails.
+    // for a terminal narrower than it was prepared for, the words for a stdout that fails, and
+    // the name of a control character an alias shows (util/code-point.ts, sanitize's).
     expect(inputs.filter((input) => input.startsWith('src/') || input.includes('node_modules')).sort()).toEqual([
       'src/config/paths.ts',
       'src/desk/alias-help.ts',
@@ -130,6 +131,7 @@ describe('the start-up bundles (dist/start.cjs, dist/complete.cjs) in their meta
       'src/fast-start.ts',
       'src/output/reflow.ts',
       'src/output/sanitize.ts',
+      'src/util/code-point.ts',
       'src/util/env.ts',
       'src/util/file-error.ts',
       'src/util/folder-path.ts',
