@@ -8,7 +8,7 @@ export function fileErrorText(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT' || code === 'ENOTDIR') return 'no such file';
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'EISDIR') return DIRECTORY_NOT_FILE;
+  if (code === 'EISDIR' || code === 'ERR_FS_EISDIR') return DIRECTORY_NOT_FILE;
   const message = error instanceof Error ? error.message : String(error);
   // Node's "EMFILE: too many open files, open '/x'": the words without the code and the call.
   return /^[A-Z]+: ([^,]+)/.exec(message)?.[1] ?? message;

@@ -158,7 +158,7 @@ export async function holdState(file: string, watcher: Watcher, watching: Watchi
   } catch (error) {
     // A signal while waiting is an interruption (the clock's sleep says so), not a failure of the lock.
     if (error instanceof TktError) throw error;
-    if (!(error instanceof LockBusyError)) throw new OperationError(`cannot lock the state file ${file}: ${(error as Error).message}`);
+    if (!(error instanceof LockBusyError)) throw new OperationError(`cannot lock the state file ${file}: ${fileErrorText(error)}`);
     const holder = error.holder === undefined ? 'another tkt watch' : `another tkt watch (pid ${error.holder})`;
     const gone = error.holder === undefined ? 'if no tkt watch runs' : `if no tkt watch runs as pid ${error.holder}`;
     throw new OperationError(`the state file ${file} is in use by ${holder}, still after ${LOCK_WAIT_MS / 1000} s`, {
@@ -249,6 +249,9 @@ export function writeState(state: HeldState, watching: Watching, snapshot: Snaps
   try {
     replaceFile(file, `${JSON.stringify({ version: VERSION, at, ...watcher, watching, tickets: [...snapshot.values()] })}\n`, STATE_FILE_MODE);
   } catch (error) {
-    throw new OperationError(`cannot write the state file ${file}: ${(error as Error).message}`);
+    // The file that failed may be the one written beside it first (FILE.<pid>.tmp): named then.
+    const failed = (error as NodeJS.ErrnoException).path;
+    const through = failed !== undefined && failed !== file ? ` (${failed})` : '';
+    throw new OperationError(`cannot write the state file ${file}${through}: ${fileErrorText(error)}`);
   }
 }

@@ -176,7 +176,7 @@ describe('tkt watch', () => {
     await mkdir(temporary);
     const dying = await watchOnce();
     expect(dying.code).toBe(1);
-    expect(dying.stderr).toContain(`cannot write the state file ${state}`);
+    expect(dying.stderr).toContain(`error: cannot write the state file ${state} (${temporary}): a directory, not a file\n`);
     const told = jsonLines(dying.stdout).map((event) => [event.event, event.id, event.changes]);
     expect(told).toEqual([['changed', ticket.id, { title: [oldTitle, 'Told, not kept'] }]]);
     await rmdir(temporary);
@@ -350,6 +350,10 @@ describe('tkt watch', () => {
     await symlink(loop, loop);
     const unreadable = await sendsNothing(h, () => h.cli(['watch', '--once', '--view', 'all-tickets', '--state', loop]));
     expect(unreadable).toEqual({ code: 2, stdout: '', stderr: `error: cannot read the state file ${loop}: too many symbolic links encountered\n` });
+    // So is a lock that cannot be made beside it: a name of 251 characters leaves no room for ".lock".
+    const longest = join(dir, 'w'.repeat(251));
+    const unlockable = await sendsNothing(h, () => h.cli(['watch', '--once', '--view', 'all-tickets', '--state', longest]));
+    expect(unlockable).toEqual({ code: 1, stdout: '', stderr: `error: cannot lock the state file ${longest}: name too long\n` });
   });
 
   it('--state takes an empty file (as mktemp or touch leave it) as no state yet; other content that is not a state is refused', async () => {
