@@ -33,13 +33,13 @@ interface ExpandedLine {
 async function withAlias(argv: string[], proc: ProcessLike): Promise<ExpandedLine | number> {
   const [name, ...args] = argv;
   if (name === undefined || name.startsWith('-') || commandCalled(name) !== undefined) return { argv };
-  const { aliasLine, brokenAliasError, checkExpansionStart, expandAlias, readAliases, runShellAlias, splitWords } = await import('./desk/aliases.js');
+  const { aliasLine, assertAliasRuns, expandAlias, readAliases, runShellAlias, splitWords } = await import('./desk/aliases.js');
   const config = createConfigStore(defaultConfigDir(proc.env));
-  const { aliases, broken } = readAliases(config, builtinNames());
-  if (Object.hasOwn(broken, name)) throw brokenAliasError(name, broken[name]!, config);
+  const saved = readAliases(config, builtinNames());
+  // One saved by hand or by an older tkt may not run: said why, with its expansion.
+  assertAliasRuns(name, saved, builtinNames(), config);
+  const { aliases } = saved;
   if (!Object.hasOwn(aliases, name)) return { argv };
-  // One saved by hand or by an older tkt may not start with a command: named, with its expansion.
-  checkExpansionStart(name, aliases[name]!, { builtins: builtinNames(), aliases, broken }, { saved: true });
   // Help for a tkt alias is `tkt help NAME`, its placeholders unfilled; a shell alias's script gets
   // every argument, --help too (README: Aliases).
   if (!aliases[name]!.startsWith('!') && asksForHelp(args)) return { argv: ['help', name] };

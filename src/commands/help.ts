@@ -43,7 +43,17 @@ export async function run(options: HelpOptions, ctx: Context): Promise<void> {
   if (first !== undefined && rest.length === 0 && commandNamed(program, first) === undefined) {
     // The settings as the program's help reads them: a damaged file never stops a help.
     const aliases = aliasesOnFile(ctx.env, builtinNames());
-    if (Object.hasOwn(aliases, first)) return printAliasHelp(ctx, program, { name: first, aliases, builtins: builtinNames() });
+    if (Object.hasOwn(aliases, first)) return printAliasHelp(ctx, program, { name: first, aliases });
+    // One that cannot run says why, as running it would (a file that cannot be read: no alias).
+    const { assertAliasRuns, readAliases } = await import('../desk/aliases.js');
+    const saved = (() => {
+      try {
+        return readAliases(ctx.config, builtinNames());
+      } catch {
+        return undefined;
+      }
+    })();
+    if (saved !== undefined) assertAliasRuns(first, saved, builtinNames(), ctx.config);
   }
   const { command, depth } = deepestCommand(program, subject);
   if (depth < subject.length) {

@@ -7,23 +7,17 @@ import { writeText } from '../output/write.js';
 import { aliasHelpHeading } from './alias-help.js';
 
 /**
- * What the alias `name` of `aliases` stands for, then the help of the command of `program` it
- * runs; `builtins` are the names of tkt's own commands (an alias cannot hide one).
+ * What the alias `name` of `aliases` (those that can run) stands for, then the help of the
+ * command of `program` it runs.
  */
-export async function printAliasHelp(
-  ctx: Context,
-  program: CommandUnknownOpts,
-  alias: { name: string; aliases: Record<string, string>; builtins: readonly string[] },
-): Promise<void> {
-  const { name, aliases, builtins } = alias;
+export async function printAliasHelp(ctx: Context, program: CommandUnknownOpts, alias: { name: string; aliases: Record<string, string> }): Promise<void> {
+  const { name, aliases } = alias;
   const expansion = aliases[name]!;
   if (expansion.startsWith('!')) {
     await writeText(ctx.io.stdout, aliasHelpHeading(name, expansion));
     return;
   }
-  const { checkExpansionStart, splitWords } = await import('./aliases.js');
-  // One that could not run says so, as running it would.
-  checkExpansionStart(name, expansion, { builtins, aliases }, { saved: true });
+  const { splitWords } = await import('./aliases.js');
   await writeText(ctx.io.stdout, aliasHelpHeading(name, expansion));
   // The command's word: the first, or after the global options of one saved by an older tkt; then
   // the subcommands that follow it, as `tkt help config set` finds them.

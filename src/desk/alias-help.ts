@@ -12,16 +12,30 @@ import { expansionWords } from './alias-words.js';
 
 /**
  * Why the alias `name` of `saved` (the file's aliases, written by hand or shared) cannot run, as
- * `tkt alias set` would refuse it: its expansion is not text, or is empty (expansionProblem), or it
+ * `tkt alias set` would refuse it: its expansion is not text, or is empty (expansionProblem), it
  * starts with its own name or leads into a loop of aliases (r1 -> r2 -> r1), which would expand
- * without end; undefined when it can. A word of `builtins` ends the chain: the command wins over an alias of its name.
+ * without end, or it starts with no tkt command (startProblem); undefined when it can. A word of `builtins` ends the chain: the command wins over an alias of its name.
  */
 export function aliasProblem(name: string, saved: Readonly<Record<string, unknown>>, builtins: readonly string[]): string | undefined {
   const problem = expansionProblem(saved[name]);
   if (problem !== undefined) return problem;
   const loop = aliasLoop(name, saved, builtins);
-  if (loop === undefined) return undefined;
-  return loop.length === 2 ? 'it expands to itself' : `its expansion loops: ${loop.join(' -> ')}`;
+  if (loop !== undefined) return loop.length === 2 ? 'it expands to itself' : `its expansion loops: ${loop.join(' -> ')}`;
+  return startProblem(saved[name] as string, saved, builtins);
+}
+
+/**
+ * Why a tkt alias's expansion does not start with a tkt command: it starts with another alias (an
+ * alias is expanded once) or with a word that is no command; undefined for a shell alias, one
+ * that starts with a command, or with an option (global options first, as an older tkt saved).
+ */
+export function startProblem(expansion: string, saved: Readonly<Record<string, unknown>>, builtins: readonly string[]): string | undefined {
+  const text = expansion.trim();
+  if (text.startsWith('!')) return undefined;
+  const words = expansionWords(text);
+  const first = Array.isArray(words) ? words[0] : undefined;
+  if (first === undefined || builtins.includes(first) || (first.startsWith('-') && first !== '-')) return undefined;
+  return Object.hasOwn(saved, first) ? `it starts with the alias ${first}, not a tkt command` : `it starts with ${JSON.stringify(first)}, no tkt command`;
 }
 
 /** Why an alias's expansion cannot run, whatever the other aliases: it is not text, or is empty; undefined when it may. */

@@ -10,7 +10,7 @@ import { OperationError, UsageError } from '../errors.js';
 import { settingsFileIn } from '../config/paths.js';
 import type { ConfigStore } from '../config/types.js';
 import { isObject } from '../util/json-object.js';
-import { aliasProblem, expansionProblem, hiddenAliasProblem } from './alias-help.js';
+import { aliasProblem, expansionProblem, hiddenAliasProblem, startProblem } from './alias-help.js';
 import { shellWord } from '../util/shell-word.js';
 import { closestWord } from '../util/closest.js';
 import { expansionWords, PLACEHOLDER } from './alias-words.js';
@@ -33,6 +33,8 @@ type AliasStore = Pick<ConfigStore, 'getSettings' | 'dir'>;
 export interface SavedAliases {
   aliases: Record<string, string>;
   broken: Record<string, string>;
+  /** The expansions of those of `broken` that cannot run for their first word (startProblem), by name. */
+  startless: Record<string, string>;
   hidden: Record<string, unknown>;
 }
 
@@ -41,14 +43,18 @@ export function readAliases(config: AliasStore, builtins: readonly string[]): Sa
   const saved = aliasesObject(config.getSettings().aliases, config);
   const aliases: Record<string, string> = {};
   const broken: Record<string, string> = {};
+  const startless: Record<string, string> = {};
   const hidden: Record<string, unknown> = {};
   for (const [name, expansion] of Object.entries(saved)) {
     const problem = aliasProblem(name, saved, builtins);
     if (builtins.includes(name)) hidden[name] = expansion;
     else if (problem === undefined) aliases[name] = expansion as string;
-    else broken[name] = problem;
+    else {
+      broken[name] = problem;
+      if (typeof expansion === 'string' && problem === startProblem(expansion, saved, builtins)) startless[name] = expansion.trim();
+    }
   }
-  return { aliases, broken, hidden };
+  return { aliases, broken, startless, hidden };
 }
 
 /**
@@ -64,9 +70,16 @@ export function aliasesObject(saved: unknown, config: Pick<ConfigStore, 'dir'>):
   });
 }
 
-/** Exit 2 for running the saved alias `name` that cannot run (readAliases), with the commands that mend it. */
-export function brokenAliasError(name: string, problem: string, config: Pick<ConfigStore, 'dir'>): UsageError {
-  return new UsageError(`alias ${name} in ${settingsFileIn(config.dir)} cannot run: ${problem}`, { hint: brokenAliasFix(name) });
+/**
+ * Exit 2 when `name` is a saved alias that cannot run (readAliases), for running it or its help:
+ * one that starts with no tkt command is named with its expansion and the line that mends it, as
+ * `alias set` says it; any other with why, and the commands that mend it.
+ */
+export function assertAliasRuns(name: string, saved: SavedAliases, builtins: readonly string[], config: Pick<ConfigStore, 'dir'>): void {
+  const { aliases, broken, startless } = saved;
+  if (Object.hasOwn(startless, name)) checkExpansionStart(name, startless[name]!, { builtins, aliases, broken }, { saved: true });
+  if (Object.hasOwn(broken, name))
+    throw new UsageError(`alias ${name} in ${settingsFileIn(config.dir)} cannot run: ${broken[name]!}`, { hint: brokenAliasFix(name) });
 }
 
 /** The commands that mend or remove a saved alias that cannot run. */

@@ -411,6 +411,30 @@ hint: put tkt's own options before the command: tkt -q alias set bx list; or, to
     await createConfigStore(h.configDir).saveSettings({ aliases: {} });
   });
 
+  it('counts a saved alias that starts with no tkt command as one that cannot run everywhere; tkt help NAME says why, as running it does', async () => {
+    const aliases = { mine: 'list --view my-open-tickets', m2: 'mine', bad: 'nosuch 1', self: 'self -q' };
+    await createConfigStore(h.configDir).saveSettings({ aliases });
+    const listed = await h.cli(['alias', 'list']);
+    expect(listed.stdout).toBe('mine: list --view my-open-tickets\n');
+    expect(listed.stderr).toContain(`warning: alias bad: it starts with "nosuch", no tkt command: tkt alias set bad 'COMMAND ...', or tkt alias delete bad\n`);
+    expect(listed.stderr).toContain(
+      `warning: alias m2: it starts with the alias mine, not a tkt command: tkt alias set m2 'COMMAND ...', or tkt alias delete m2\n`,
+    );
+    const help = await h.cli(['--help']);
+    expect(help.stdout).toContain('\n  bad   (cannot run: it starts with "nosuch", no tkt command; see tkt alias list)\n');
+    expect(help.stdout).toContain('\n  m2    (cannot run: it starts with the alias mine, not a tkt command; see tkt alias list)\n');
+    expect((await h.cli(['__complete', 'alias'])).stdout).toBe('mine\n');
+    for (const name of ['bad', 'm2', 'self']) {
+      const ran = await sendsNothing(h, () => h.cli([name]));
+      const helped = await h.cli(['help', name]);
+      expect(ran.code, name).toBe(2);
+      expect(helped, name).toEqual(ran);
+    }
+    // Mended without --clobber, as any alias that cannot run.
+    expect((await h.cli(['alias', 'set', 'bad', 'list -q'])).code).toBe(0);
+    await createConfigStore(h.configDir).saveSettings({ aliases: {} });
+  });
+
   it('lists the good aliases and warns of those whose expansion is no text or empty (hand-edited); running one is exit 2 naming it and the file', async () => {
     const file = settingsFileIn(h.configDir);
     await createConfigStore(h.configDir).saveSettings({ aliases: { mine: 'list --view my-open-tickets', team: 5, empty: '', gone: null } });
@@ -599,7 +623,7 @@ hint: "b" fills $3 of alias x3, which stands after --details's value; "c" fills 
     await createConfigStore(h.configDir).saveSettings({ aliases: {} });
   });
 
-  it('hints, for a saved alias that does not start with a tkt command, an alias set line that takes (--clobber: it is saved)', async () => {
+  it('hints, for a saved alias that does not start with a tkt command, an alias set line that takes (without --clobber: one that cannot run is mended so)', async () => {
     for (const name of ['m2', 'bad', 'sh']) {
       await createConfigStore(h.configDir).saveSettings({
         aliases: { mine: 'list --view my-open-tickets', m2: 'mine', bad: 'nosuch 1', sh: 'urgent', urgent: '!tkt list -q' },
@@ -607,7 +631,8 @@ hint: "b" fills $3 of alias x3, which stands after --details's value; "c" fills 
       const refused = await sendsNothing(h, () => h.cli([name]));
       expect(refused.code, name).toBe(2);
       const hint = /^hint: .*?(tkt alias .*)$/m.exec(refused.stderr)?.[1];
-      expect(hint, refused.stderr).toMatch(/ --clobber$/);
+      expect(hint, refused.stderr).toMatch(/^tkt alias set /);
+      expect(hint).not.toContain('--clobber');
       const [tkt, ...hinted] = splitWords(hint!);
       expect(tkt).toBe('tkt');
       const fixed = await h.cli(hinted);
