@@ -141,7 +141,7 @@ describe.skipIf(skipWithout(['tmux'], 'test/pty/create-interactive.test.ts'))('t
     // The questions answered stay, each as its one line; the one interrupted is gone, the description
     // typed is kept in drafts/ (README, Drafts), and the error says why.
     expect(shown).toMatch(
-      /^✔ Title Never created\n✔ Description .*Never sent\n✔ Requester Anna Lind \([-\w]+\)\nyour description was saved to \S+drafts\/description\.txt\nerror: interrupted\n\[exit 130\]$/m,
+      /^✔ Title Never created\n✔ Description .*Never sent\n✔ Requester Anna Lind \([-\w]+\)\nyour description was saved to (\S+drafts\/description\.txt)\nhint: send it with "tkt create --title 'Never created' --requester [-\w]+ --description-file \1"\nerror: interrupted\n\[exit 130\]$/m,
     );
     expect(shown).not.toMatch(/Site|Head Office|Harbour Depot|navigate/);
   });
