@@ -4,10 +4,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { assertHomeFolder } from '../config/paths.js';
-import { DEFAULT_PROFILE, resolveProfileName } from '../config/session.js';
+import { DEFAULT_PROFILE, resolveProfileName, tktCommand, type RunPlace } from '../config/session.js';
 import type { ConfigStore } from '../config/types.js';
 import type { Context } from '../context/context.js';
 import { writeText } from '../output/write.js';
+import { shellWord } from '../util/shell-word.js';
 import { EditorFailedError } from '../errors.js';
 
 export const draftsDir = (configDir: string) => join(configDir, 'drafts');
@@ -44,6 +45,35 @@ export const replyDraftStem = (id: number | string): string => `reply-${id}`;
 export const resolutionDraftStem = (ids: readonly (number | string)[]): string =>
   ids.length === 1 && /^\d+$/.test(String(ids[0])) ? `resolution-${ids[0]}` : 'resolution';
 
+/** The command that sends a draft from its file, told in a hint after the line saying where it is. */
+export interface Resend {
+  /** The command's words before the file's option, each already quoted (optionWords): `reply 1023 --cc lead@example.com`. */
+  words: string;
+  /** The option that reads the text from a file: `--message-file`. */
+  fileOption: string;
+  /** What the command needs besides, said after it: "the IDs on stdin again". */
+  besides?: string;
+}
+
+/**
+ * The words of the options given, for a Resend: `--cc a@example.com --attach 'my file.pdf'`, each
+ * value quoted for the shell, each of a list after its own option, `true` the option alone; an
+ * option not given (undefined, false, an empty list) is left out.
+ */
+export function optionWords(options: readonly (readonly [option: string, value: string | readonly string[] | boolean | undefined])[]): string[] {
+  return options.flatMap(([option, value]) => {
+    if (value === undefined || value === false) return [];
+    if (value === true) return [option];
+    return (typeof value === 'string' ? [value] : value).map((one) => `${option} ${shellWord(one)}`);
+  });
+}
+
+/** The hint after a draft saved to `file`: the command that sends it, with the run's profile, --url and --allow-http (tktCommand). */
+export function resendHint(run: RunPlace, resend: Resend, file: string): string {
+  const command = tktCommand(run, `${resend.words} ${resend.fileOption} ${shellWord(file)}`);
+  return `hint: send it with "${command}"${resend.besides === undefined ? '' : `, ${resend.besides}`}\n`;
+}
+
 /** A text typed at the terminal (in $EDITOR or at a prompt) for one request. */
 export interface TypedText {
   text: string;
@@ -51,6 +81,8 @@ export interface TypedText {
   stem: string;
   /** What the user is told it was: "your message was", "your resolution notes were". */
   was: string;
+  /** The command that sends it from its draft file; none when no one command does. */
+  resend: Resend | undefined;
 }
 
 /**
@@ -58,7 +90,8 @@ export interface TypedText {
  * request refused, failed or in doubt, saves the text `typed` names and says where on stderr
  * before the error is told. `typed` answers undefined for text from an option, a file or stdin,
  * which the user still has, and for text the user chose to drop. Text typed in an editor that
- * then failed (EditorFailedError) is saved as `edited` names it.
+ * then failed (EditorFailedError) is saved as `edited` names it. A hint after the saved line
+ * gives the command that sends the file (TypedText.resend).
  */
 export async function keepTypedText<T>(ctx: Context, typed: () => TypedText | undefined, send: () => Promise<T>, edited?: Omit<TypedText, 'text'>): Promise<T> {
   try {
@@ -67,7 +100,7 @@ export async function keepTypedText<T>(ctx: Context, typed: () => TypedText | un
     const draft = typed() ?? (edited !== undefined && error instanceof EditorFailedError ? { ...edited, text: error.typed } : undefined);
     if (draft !== undefined) {
       const said = await saveDraft(ctx.config, resolveProfileName(ctx), draft.stem, draft.text).then(
-        (file) => `${draft.was} saved to ${file}\n`,
+        (file) => `${draft.was} saved to ${file}\n${draft.resend === undefined ? '' : resendHint(ctx, draft.resend, file)}`,
         (failure: unknown) => `${draft.was} not saved (${(failure as Error).message}); here it is:\n${draft.text}\n`,
       );
       await writeText(ctx.io.stderr, said);

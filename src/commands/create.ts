@@ -21,7 +21,7 @@ import { addFieldOptions, assertFieldsApply, flagOf, givenKeys, pickFieldValues,
 import { checkFields } from '../fields/values.js';
 import { assertSingleStdinReader, readTextOption } from '../cmdutil/text-input.js';
 import { concurrencyOption, dryRunOption } from './shared-options.js';
-import { keepTypedText, type TypedText } from '../cmdutil/drafts.js';
+import { keepTypedText, optionWords, type Resend, type TypedText } from '../cmdutil/drafts.js';
 import { dedupCreateSpec, dedupOptions, type DedupFlags } from '../dedup/options.js';
 import { collect } from '../util/option-text.js';
 
@@ -113,6 +113,22 @@ export function register(program: Program, host: CommandHost): void {
   host.action(command, (_args, opts, ctx) => run({ ...opts, values: pickFieldValues(opts) }, ctx), { graceful: true });
 }
 
+/**
+ * The create that sends a description kept in drafts/ (README, Drafts): the values given or
+ * chosen so far (those still missing are asked again), and the key's options.
+ */
+function resendDescription(options: CreateOptions, values: RawFieldValues): Resend {
+  const fields = Object.entries(values).filter(([key]) => key !== 'description');
+  const words = optionWords([
+    ['--integration', options.integration],
+    ...fields.map(([key, value]) => [flagOf(key), value] as const),
+    ['--dedup-key', options.dedupKey],
+    ['--on-existing', options.onExisting],
+    ['--reopen', options.reopen],
+  ]);
+  return { words: ['create', ...words].join(' '), fileOption: '--description-file' };
+}
+
 export async function run(options: CreateOptions, ctx: Context): Promise<void> {
   const fromFile = createFromOptions(
     options,
@@ -162,15 +178,19 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
   // Values typed at prompts are shown back, with names for the IDs, before anything is sent.
   const asked = ctx.io.canPrompt && (missing.length > 0 || fullyInteractive);
   // A description typed at the terminal is kept in drafts/ if the ticket is not created
-  // (README, Drafts), unless the user says no to creating it.
-  let typed: TypedText | undefined;
+  // (README, Drafts), unless the user says no to creating it; the command that sends it holds the
+  // values given and answered so far.
+  let typed: Omit<TypedText, 'resend'> | undefined;
   const draft = { stem: 'description', was: 'your description was' };
-  const described = (text: string) => (typed = { text, ...draft });
+  const answered = (filled: Readonly<RawFieldValues>) => {
+    values = { ...filled };
+    if (descriptionText === undefined && typeof filled.description === 'string') typed = { text: filled.description, ...draft };
+  };
   const sent = await keepTypedText(
     ctx,
-    () => typed,
+    () => (typed === undefined ? undefined : { ...typed, resend: resendDescription(options, values) }),
     async () => {
-      if (asked) values = await fillTicketFields(ctx, lookups, values, { endpoint, optional: fullyInteractive, described });
+      if (asked) values = await fillTicketFields(ctx, lookups, values, { endpoint, optional: fullyInteractive, answered });
       values = dedup.withKey(await answerAssigneeMe(ctx, lookups, values));
       const request = await createRequest(endpoint, checkFields(endpoint, values, ctx.now()), lookups, { labels: options.dryRun === true || asked });
 
@@ -197,7 +217,7 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
       // sent lets the new ID be told before the run ends.
       return { client, request, response: await sendChange(ctx, client, request, createInDoubt(ctx, String(values.title))) };
     },
-    draft,
+    { ...draft, resend: resendDescription(options, values) },
   );
   if (sent === undefined) return;
   const { client, request, response } = sent;

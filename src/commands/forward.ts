@@ -4,7 +4,7 @@ import type { Context } from '../context/context.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { printActionDone } from '../cmdutil/action-output.js';
 import { checkKeptFiles } from '../cmdutil/attachments.js';
-import { keepEditedText, keepTypedText } from '../cmdutil/drafts.js';
+import { keepEditedText, keepTypedText, optionWords } from '../cmdutil/drafts.js';
 import { printDryRun } from '../cmdutil/dry-run.js';
 import { changeInDoubt } from '../cmdutil/in-doubt.js';
 import { sendChange } from '../cmdutil/send-change.js';
@@ -62,7 +62,15 @@ export async function run(options: ForwardOptions, ctx: Context): Promise<void> 
   const attach = await checkUploads(options.attach ?? [], '--attach');
   const to = await forwardRecipient(ctx, options.to);
   const ticket = lazyTicket(ctx, id);
-  const draft = { stem: `forward-${id}`, was: 'your message was' };
+  // Sent again with the options given and the recipient, maybe typed at the prompt: the same forward (README, Drafts).
+  const given = optionWords([
+    ['--to', to],
+    ['--cc', options.cc],
+    ['--subject', options.subject],
+    ['--draft', options.draft],
+    ['--attach', options.attach],
+  ]);
+  const draft = { stem: `forward-${id}`, was: 'your message was', resend: { words: ['forward', id, ...given].join(' '), fileOption: '--message-file' } };
   const message = await keepEditedText(ctx, draft, () => readMessage(ctx, options, false, async () => ticketHeading('Forward', id, await ticket())));
   // Typed in $EDITOR: kept in drafts/ if it is not sent (README, Drafts).
   const typed = options.message === undefined && options.messageFile === undefined && message !== undefined;

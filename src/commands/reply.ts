@@ -6,7 +6,7 @@ import { UsageError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { printActionDone } from '../cmdutil/action-output.js';
 import { checkKeptFiles } from '../cmdutil/attachments.js';
-import { keepEditedText, keepTypedText, replyDraftStem } from '../cmdutil/drafts.js';
+import { keepEditedText, keepTypedText, optionWords, replyDraftStem } from '../cmdutil/drafts.js';
 import { printDryRun } from '../cmdutil/dry-run.js';
 import { changeInDoubt } from '../cmdutil/in-doubt.js';
 import { sendChange } from '../cmdutil/send-change.js';
@@ -88,7 +88,15 @@ export async function run(options: ReplyOptions, ctx: Context): Promise<void> {
       : await (await import('../lookups/index.js')).createLookups(ctx).username('requester', asRequester, { flag: '--as-requester', noun: 'user' });
   const ticket = lazyTicket(ctx, id);
   const filled = template === undefined ? undefined : await templates.fillForTicket(ctx, template, await ticket());
-  const draft = { stem: replyDraftStem(id), was: 'your message was' };
+  // Sent again with the options given, the same reply (README, Drafts).
+  const given = optionWords([
+    ['--as-requester', asRequester],
+    ['--to', options.to],
+    ['--cc', options.cc],
+    ['--subject', options.subject],
+    ['--attach', options.attach],
+  ]);
+  const draft = { stem: replyDraftStem(id), was: 'your message was', resend: { words: ['reply', id, ...given].join(' '), fileOption: '--message-file' } };
   const message =
     filled?.body ??
     (await keepEditedText(ctx, draft, () => messageOrAsk(ctx, messageOptions, messageGiven, true, async () => ticketHeading('Reply to', id, await ticket()))));

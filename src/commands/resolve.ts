@@ -4,7 +4,8 @@ import type { Context } from '../context/context.js';
 import { actingUser, cliActingWords, labelActingUser } from '../prompts/acting-user.js';
 import { beforeAnyId, checkIdOptions, runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
 import { assertSingleStdinReader, requiredText, STDIN } from '../cmdutil/text-input.js';
-import { keepEditedText, keepTypedText, resolutionDraftStem } from '../cmdutil/drafts.js';
+import { shellWord } from '../util/shell-word.js';
+import { keepEditedText, keepTypedText, optionWords, resolutionDraftStem, type Resend } from '../cmdutil/drafts.js';
 import { alreadyResolvedNote } from '../reading/unchanged.js';
 import { readFirst, resolveSendsNothing, resolveUnchanged } from '../bulk/ticket-state.js';
 import { resolutionHeading } from '../reading/ticket-heading.js';
@@ -93,9 +94,10 @@ export async function run(options: ResolveOptions, ctx: Context): Promise<void> 
     const plan = (id: number) => ({ ...plans.resolveTicket(id, { details: '', submitBy: '' }), unchanged: unchanged(ticket, id) });
     return runIdCommand(ctx, checked, { verb: 'resolved', plan });
   }
+  const draft = { stem: resolutionDraftStem(ids ?? options.ids), was: 'your resolution notes were', resend: resendNotes(options) };
   const details =
     options.template === undefined
-      ? await keepEditedText(ctx, { stem: resolutionDraftStem(ids ?? options.ids), was: 'your resolution notes were' }, () =>
+      ? await keepEditedText(ctx, draft, () =>
           requiredText(ctx, { flag: '--details', fileFlag: '--details-file', text: options.details, file: options.detailsFile }, () =>
             resolutionHeading(ctx, ids ?? options.ids, oneTicket),
           ),
@@ -103,8 +105,7 @@ export async function run(options: ResolveOptions, ctx: Context): Promise<void> 
       : undefined;
   const detailsFor = details === undefined ? await templateForEachTicket(ctx, options.template!) : sameText(details);
   // Typed at the terminal: kept in drafts/ when a ticket is not resolved (README, Drafts).
-  const typed =
-    asksForText && details !== undefined ? { text: details, stem: resolutionDraftStem(ids ?? options.ids), was: 'your resolution notes were' } : undefined;
+  const typed = asksForText && details !== undefined ? { text: details, ...draft } : undefined;
   await keepTypedText(
     ctx,
     () => typed,
@@ -125,4 +126,20 @@ export async function run(options: ResolveOptions, ctx: Context): Promise<void> 
       );
     },
   );
+}
+
+/**
+ * The resolve that sends notes kept in drafts/ (README, Drafts): the tickets as given (the IDs,
+ * the key, or - with the IDs on stdin again, which a command line cannot hold), with --by.
+ */
+function resendNotes(options: ResolveOptions): Resend {
+  const tickets =
+    options.dedupKey === undefined
+      ? options.ids.map(shellWord)
+      : optionWords([
+          ['--dedup-key', options.dedupKey],
+          ['--requester', options.requester],
+        ]);
+  const words = ['resolve', ...tickets, ...optionWords([['--by', options.by]])].join(' ');
+  return { words, fileOption: '--details-file', ...(options.ids.includes(STDIN) ? { besides: 'the ticket IDs on stdin again' } : {}) };
 }

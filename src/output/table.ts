@@ -203,6 +203,17 @@ export interface KeyValueOptions {
 const MIN_VALUE_WIDTH = 20;
 const STACKED_INDENT = '  ';
 
+const isShown = ([, value]: readonly [string, Cell]) => value !== null && value !== undefined;
+
+/** The width of the labels' column, colon included: what the values line up after. */
+const labelColumn = (pairs: readonly (readonly [string, Cell])[]): number => Math.max(0, ...pairs.filter(isShown).map(([label]) => displayWidth(label) + 1));
+
+/** The columns a line of a value has in renderKeyValue's layout of `pairs` at `width` (beside the labels, or under them). */
+export function keyValueRoom(pairs: readonly (readonly [string, Cell])[], width: number): number {
+  const room = width - labelColumn(pairs) - 2;
+  return room < MIN_VALUE_WIDTH ? width - STACKED_INDENT.length : room;
+}
+
 /**
  * "Label:  value" lines with aligned values, for detail headers. Pairs whose value is null
  * or undefined are left out; multi-line and wrapped values continue under the value column.
@@ -210,9 +221,8 @@ const STACKED_INDENT = '  ';
  * to the width.
  */
 export function renderKeyValue(pairs: readonly (readonly [string, Cell])[], options: KeyValueOptions): string {
-  const isShown = ([, value]: readonly [string, Cell]) => value !== null && value !== undefined;
   const shown = pairs.filter(isShown);
-  const labelWidth = Math.max(0, ...(options.alignedWith ?? pairs).filter(isShown).map(([label]) => displayWidth(label) + 1));
+  const labelWidth = labelColumn(options.alignedWith ?? pairs);
   const style = createStyle(options.color);
   const indent = ' '.repeat(labelWidth + 2);
   const { width } = options;

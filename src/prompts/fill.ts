@@ -72,8 +72,11 @@ export interface FillOptions {
   endpoint: TicketEndpoint;
   /** Also ask the optional fields (a fully interactive `tkt create`). */
   optional: boolean;
-  /** Told the description as soon as it is typed, before the questions that may still fail. */
-  described?: (text: string) => void;
+  /**
+   * Told the values after each answer, before the questions that may still fail: a description
+   * typed is kept as a draft, with a command that holds the answers given so far (tkt create).
+   */
+  answered?: (filled: Readonly<RawFieldValues>) => void;
 }
 
 /**
@@ -85,11 +88,14 @@ export async function fillTicketFields(ctx: Context, lookups: Lookups, values: R
   const missing = new Set(missingRequired(options.endpoint, values).map((flag) => flag.slice(2)));
   const has = (key: string) => filled[key] !== undefined && filled[key] !== '';
 
-  if (missing.has('title')) filled.title = await ctx.prompter.input({ message: 'Title', validate: validTitle });
-  if (missing.has('description')) {
-    filled.description = await askText(ctx, 'Description');
-    options.described?.(filled.description);
-  }
+  const answer = (key: string, value: string | undefined) => {
+    if (value === undefined) return;
+    filled[key] = value;
+    options.answered?.(filled);
+  };
+
+  if (missing.has('title')) answer('title', await ctx.prompter.input({ message: 'Title', validate: validTitle }));
+  if (missing.has('description')) answer('description', await askText(ctx, 'Description'));
   // The lookup fields the table says to ask for, in its order (the order a person fills the form in).
   for (const spec of fieldsFor(options.endpoint)) {
     const { ask, value } = spec;
@@ -99,16 +105,16 @@ export async function fillTicketFields(ctx: Context, lookups: Lookups, values: R
     if (ask.after !== undefined && !has(ask.after)) continue;
     // The integration endpoint takes the requester's username, typed rather than chosen.
     if (value.as === 'username') {
-      filled[spec.key] = await ctx.prompter.input({ message: spec.label, validate: required });
+      answer(spec.key, await ctx.prompter.input({ message: spec.label, validate: required }));
       continue;
     }
-    const answer = await askLookup(ctx, lookups, value.kind, {
+    const chosen = await askLookup(ctx, lookups, value.kind, {
       message: spec.label,
       optional: !isRequired,
       ...(ask.defaultName === undefined ? {} : { defaultName: ask.defaultName }),
       ...(ask.search === undefined ? {} : { search: ask.search }),
     });
-    if (answer !== undefined) filled[spec.key] = answer;
+    answer(spec.key, chosen);
   }
   return filled;
 }

@@ -9,7 +9,7 @@ import { truncate } from '../output/width.js';
 import { createStyle, type Style } from '../output/style.js';
 import { editText } from './editor.js';
 import { createLinePrompts } from './line-prompts.js';
-import { createTypeAhead, type Suspend } from './typeahead.js';
+import { createTypeAhead, type PromptKind, type Suspend } from './typeahead.js';
 import type { Choice, Prompter } from '../context/prompter.js';
 import type * as InquirerPrompts from '@inquirer/prompts';
 import { foldForMatch, rankTyped } from '../util/fold.js';
@@ -135,12 +135,12 @@ export function createInquirerPrompter(io: PrompterIO): Prompter {
   }
 
   /** `show` opens its prompt at once (loaded before): keys typed ahead are given as soon as it is called. */
-  async function ask<T>(show: (prompts: Prompts, context: ReturnType<typeof promptContext>) => Promise<T>): Promise<T> {
+  async function ask<T>(show: (prompts: Prompts, context: ReturnType<typeof promptContext>) => Promise<T>, kind: PromptKind = 'line'): Promise<T> {
     const prompts = await import('@inquirer/prompts');
     try {
-      return await typeAhead.during((interrupted) => show(prompts, promptContext(interrupted)));
+      return await typeAhead.during((interrupted) => show(prompts, promptContext(interrupted)), kind);
     } catch (error) {
-      // Ctrl-C or a stop signal closes the prompt with AbortPromptError; inquirer's own
+      // Ctrl-C (Esc at a picker) or a stop signal closes the prompt with AbortPromptError; inquirer's own
       // ExitPromptError stays for a SIGINT it sees itself (both matched by name: the classes
       // live in @inquirer/core, which is not our direct dependency).
       if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError')) {
@@ -195,24 +195,28 @@ export function createInquirerPrompter(io: PrompterIO): Prompter {
     confirm: ({ message, default: initial }) =>
       ask(({ confirm }, context) => confirm({ message: sanitizeInline(message), default: initial, theme: themes.base }, context)),
     select: ({ message, choices, default: initial }) =>
-      ask(({ select }, context) =>
-        select({ message: sanitizeInline(message), choices: displayChoices(choices), default: initial, pageSize: pageSize(), theme: themes.select }, context),
+      ask(
+        ({ select }, context) =>
+          select({ message: sanitizeInline(message), choices: displayChoices(choices), default: initial, pageSize: pageSize(), theme: themes.select }, context),
+        'picker',
       ),
     search: async ({ message, choices, default: initial }) => {
       const { searchList } = await import('./search-list.js');
       const start = choices.findIndex((choice) => choice.value === initial);
-      const index = await ask((_, context) =>
-        searchList(
-          {
-            message: sanitizeInline(message),
-            choices: displayChoices(choices),
-            search: searchMatches,
-            pageSize: pageSize(),
-            theme: themes.search,
-            initial: start,
-          },
-          context,
-        ),
+      const index = await ask(
+        (_, context) =>
+          searchList(
+            {
+              message: sanitizeInline(message),
+              choices: displayChoices(choices),
+              search: searchMatches,
+              pageSize: pageSize(),
+              theme: themes.search,
+              initial: start,
+            },
+            context,
+          ),
+        'picker',
       );
       const chosen = choices[index];
       if (chosen === undefined) throw new Error(`the search answered ${index}, not one of its ${choices.length} choices`);

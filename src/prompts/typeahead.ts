@@ -6,6 +6,10 @@
 // the keys it did not take wait for the next one. Ctrl-C is not given: it interrupts the prompt
 // (inquirer.ts erases a prompt interrupted, which inquirer alone would leave drawn).
 //
+// Esc is not given to a picker: it does nothing there in inquirer, which leaves a person who
+// wants out no key but Ctrl-C; it interrupts the picker as Ctrl-C does (README, prompts). A line's
+// prompt gets it, as readline's (where it does nothing either).
+//
 // Ctrl-D is given, as readline's end of input on an empty line: the prompt is then closed
 // without an answer (exit 1), where inquirer alone would leave it open and deaf.
 //
@@ -22,6 +26,7 @@ import { createTerminalInputReader } from '../util/terminal-input.js';
 const CTRL_C = '\u0003';
 const CTRL_D = '\u0004';
 const CTRL_Z = '\u001a';
+const ESC = '\u001b';
 /** A question closed by the end of input (Ctrl-D on an empty answer): declined, exit 1. */
 export const noAnswer = (): OperationError => new OperationError('no answer: Ctrl-D closed the question');
 
@@ -39,10 +44,13 @@ export interface TypeAhead {
   /**
    * Shows one prompt, which reads `input`, with the terminal's keys given to it until it settles.
    * `show` must open the prompt before it returns: the keys waiting are given at once. A Ctrl-C
-   * aborts `interrupted`.
+   * aborts `interrupted`, and so does Esc for a picker.
    */
-  during<T>(show: (interrupted: AbortSignal) => Promise<T>): Promise<T>;
+  during<T>(show: (interrupted: AbortSignal) => Promise<T>, kind?: PromptKind): Promise<T>;
 }
+
+/** What a prompt asks for: a picker is left with Esc, a line gets it as a key. */
+export type PromptKind = 'line' | 'picker';
 
 /**
  * Suspends the run to the shell until it is continued (Context.suspend); without it, Ctrl-Z is
@@ -62,8 +70,9 @@ export function createTypeAhead(stdin: TerminalInput, suspend?: Suspend): TypeAh
   const reader = createTerminalInputReader();
   /** Keys read and not yet given to a prompt: one character or escape sequence each. */
   const keys: string[] = [];
-  /** The prompt open, aborted by a Ctrl-C or a Ctrl-Z. */
+  /** The prompt open, aborted by a Ctrl-C or a Ctrl-Z (Esc too for a picker). */
   let open: AbortController | undefined;
+  let openKind: PromptKind = 'line';
   /** The keys given to the prompt open, given again when it opens again after a Ctrl-Z. */
   let given: string[] = [];
   let feeding = false;
@@ -76,7 +85,7 @@ export function createTypeAhead(stdin: TerminalInput, suspend?: Suspend): TypeAh
     while (open !== undefined && !open.signal.aborted && keys.length > 0) {
       const prompt = open;
       const key = keys.shift()!;
-      if (key === CTRL_C) prompt.abort(new InterruptedError());
+      if (key === CTRL_C || (key === ESC && openKind === 'picker')) prompt.abort(new InterruptedError());
       else if (key === CTRL_Z) {
         if (suspend !== undefined) prompt.abort(SUSPENDED);
       } else {
@@ -101,11 +110,12 @@ export function createTypeAhead(stdin: TerminalInput, suspend?: Suspend): TypeAh
 
   return {
     input,
-    async during(show) {
+    async during(show, kind = 'line') {
       given = [];
       for (;;) {
         const prompt = new AbortController();
         open = prompt;
+        openKind = kind;
         stdin.on('data', read);
         stdin.resume();
         try {

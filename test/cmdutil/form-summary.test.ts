@@ -45,4 +45,36 @@ describe('formSummary', () => {
     );
     for (const line of summary.split('\n')) expect(line.length).toBeLessThanOrEqual(40);
   });
+
+  it('shows the first lines of a long description, each cut to its column, then how many more: the form keeps it whole', () => {
+    const description = [
+      'Smoke from tray 2 since the toner was changed this morning by the vendor',
+      '',
+      '\tSeen at',
+      '#1234 too',
+      'Fifth',
+      'Sixth',
+      'Seventh',
+    ].join('\n');
+    const form = { fields: { Title: 'Printer on fire', Description: description } };
+    const summary = formSummary('register', form, {}, 40);
+    expect(summary).toBe(
+      [
+        '  Title:        Printer on fire',
+        '  Description:  Smoke from tray 2 since…',
+        '                ',
+        '                 Seen at',
+        '                #1234 too',
+        '                Fifth',
+        '                … (2 more lines)',
+        '',
+      ].join('\n'),
+    );
+    expect(form.fields.Description).toBe(description);
+    // One more line is said as one; piped, the lines are not cut.
+    expect(formSummary('register', { fields: { Description: ['1', '2', '3', '4', '5', '6'].join('\n') } })).toBe(
+      '  Description:  1\n                2\n                3\n                4\n                5\n                … (1 more line)\n',
+    );
+    expect(formSummary('register', { fields: { Description: 'x'.repeat(100) } })).toBe(`  Description:  ${'x'.repeat(100)}\n`);
+  });
 });

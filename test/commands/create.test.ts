@@ -562,7 +562,13 @@ describe('tkt create at a terminal', () => {
     const draft = join(h.configDir, 'drafts', 'viewer-description.txt');
     expect(await readFile(draft, 'utf8')).toBe('Smoke from tray 2\n# Seen at\n#1234 too\n');
     // After the summary that was confirmed: the line saying where.
-    expect(refused.stderr().split('\n').slice(-3)).toEqual(['  Type:         ticket', `your description was saved to ${draft}`, '']);
+    // Then the create that sends it, with the values given (README, Drafts).
+    expect(refused.stderr().split('\n').slice(-4)).toEqual([
+      '  Type:         ticket',
+      `your description was saved to ${draft}`,
+      `hint: send it with "tkt create --title 'Printer on fire' --requester aberg --site 1 --department 1 --status 1 --description-file ${draft} --profile viewer"`,
+      '',
+    ]);
     expect(h.sandbox.state.tickets.length).toBe(count);
   });
 
@@ -605,6 +611,26 @@ describe('tkt create at a terminal', () => {
     await expect(run(options({}), run3.ctx)).rejects.toBeInstanceOf(InterruptedError);
     expect(routeCount(h, REGISTER)).toBe(before);
     expect(h.sandbox.state.tickets.some((t) => t.title === 'Never sent')).toBe(false);
+  });
+
+  it('keeps the description of a create stopped at a question, with a command that holds the values given and answered so far', async () => {
+    const run6 = await h.context({
+      tty: true,
+      answers: [
+        { kind: 'input', message: 'Title', value: "Printer's tray" },
+        { kind: 'input', message: 'Description', value: 'Kept' },
+        { kind: 'search', message: 'Requester', name: 'Anna Lind (alind)' },
+        { interrupt: true },
+      ],
+    });
+    await expect(run(options({ priority: 'Low' }, { dedupKey: 'ci:drafts' }), run6.ctx)).rejects.toBeInstanceOf(InterruptedError);
+    const [saved, hint] = run6.stderr().split('\n');
+    const draft = /^your description was saved to (.*description(-\d+)?\.txt)$/.exec(saved!)![1]!;
+    expect(await readFile(draft, 'utf8')).toBe('Kept\n');
+    // The site and the rest, not answered, are asked again.
+    expect(hint).toBe(
+      `hint: send it with "tkt create --priority Low --title 'Printer'\\''s tray' --requester ${userId(h, 'alind')} --dedup-key ci:drafts --description-file ${draft}"`,
+    );
   });
 
   it('a Ctrl-C that arrived while names were resolved stops the create before it is sent', async () => {

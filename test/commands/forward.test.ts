@@ -36,7 +36,9 @@ describe('tkt forward', () => {
     expect(exitCodeOf(error)).toBe(3);
     const draft = join(h.configDir, 'drafts', `forward-${ticket.id}.txt`);
     expect(await readFile(draft, 'utf8')).toBe('Can you look at this?\n');
-    expect(stderr()).toBe(`your message was saved to ${draft}\n`);
+    expect(stderr()).toBe(
+      `your message was saved to ${draft}\nhint: send it with "tkt forward ${ticket.id} --to vendor@example.com --message-file ${draft}"\n`,
+    );
   });
 
   it('forwards with Fwd: <title>, logging the conversation and sending the e-mail', async () => {

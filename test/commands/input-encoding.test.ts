@@ -131,7 +131,7 @@ fs.writeFileSync(file, Buffer.from('\\ufeffCaf\u00e9 is open again\\r\\n' + fs.r
     expect((error as Error).message).toBe(`the text the editor ${command} saved is UTF-16 text, not UTF-8; nothing was sent`);
     expect(routeCount(h, 'POST /api/TicketsApi/reply/{id}')).toBe(replies);
     const draft = path.join(h.configDir, 'drafts', `reply-${ticket.id}.txt`);
-    expect(r.stderr()).toBe(`your message was saved to ${draft}\n`);
+    expect(r.stderr()).toBe(`your message was saved to ${draft}\nhint: send it with "tkt reply ${ticket.id} --message-file ${draft}"\n`);
     // Converted, as the error's encoding says: a draft to send with --message-file once checked.
     expect(fs.readFileSync(draft, 'utf8')).toBe('Caf\u00e9 is open again\n');
   });

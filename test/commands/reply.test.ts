@@ -139,7 +139,8 @@ describe('tkt reply', () => {
     expect(exitCodeOf(error)).toBe(3);
     const draft = join(h.configDir, 'drafts', `reply-${ticket.id}.txt`);
     expect(await readFile(draft, 'utf8')).toBe('Same fault as\n#1234 last week.\n');
-    expect(stderr()).toBe(`your message was saved to ${draft}\n`);
+    // Then the command that sends it (README, Drafts).
+    expect(stderr()).toBe(`your message was saved to ${draft}\nhint: send it with "tkt reply ${ticket.id} --message-file ${draft}"\n`);
     expect(conversations(ticket.id).some((entry) => entry.message?.startsWith('Same fault'))).toBe(false);
   });
 
@@ -160,7 +161,7 @@ describe('tkt reply', () => {
     expect(exitCodeOf(error)).toBe(1);
     const draft = join(h.configDir, 'drafts', `reply-${ticket.id}.txt`);
     expect(await readFile(draft, 'utf8')).toBe('Half a reply\n');
-    expect(stderr()).toBe(`your message was saved to ${draft}\n`);
+    expect(stderr()).toBe(`your message was saved to ${draft}\nhint: send it with "tkt reply ${ticket.id} --message-file ${draft}"\n`);
   });
 
   it('keeps the message written in the editor when the reply is in doubt: sent, and never answered', async () => {
@@ -181,10 +182,39 @@ describe('tkt reply', () => {
       expect(exitCodeOf(error)).toBe(1);
       const draft = join(h.configDir, 'drafts', `reply-${ticket.id}.txt`);
       expect(await readFile(draft, 'utf8')).toBe('Did this reach you?\n');
-      expect(stderr()).toBe(`your message was saved to ${draft}\n`);
+      // The options given are in the command: the same reply.
+      expect(stderr()).toBe(
+        `your message was saved to ${draft}\nhint: send it with "tkt reply ${ticket.id} --to a@example.com --subject S --message-file ${draft}"\n`,
+      );
     } finally {
       await server.close();
     }
+  });
+
+  it("gives the draft's command with the profile of the run, the requester and the options given, quoted for the shell", async () => {
+    const ticket = ticketWhere((t) => t.ticketStatusId === OPEN);
+    const requester = requesterOf(ticket);
+    const file = join(dir, 'log of 2 May.txt');
+    await writeFile(file, 'log\n');
+    const { ctx, stderr } = await h.context({
+      tty: true,
+      env: { TKT_PROFILE: 'viewer' },
+      answers: [
+        {
+          kind: 'editor',
+          edit: () => {
+            ticket.isDeleted = true;
+            return 'Still broken';
+          },
+        },
+      ],
+    });
+    const asked = options(ticket.id, { asRequester: requester.username, subject: "Tom's printer", attach: [file] });
+    expect(exitCodeOf(await run(asked, ctx).catch((caught: unknown) => caught))).toBe(3);
+    const draft = join(h.configDir, 'drafts', `viewer-reply-${ticket.id}.txt`);
+    // TKT_PROFILE is named: the command works in any shell.
+    const command = `tkt reply ${ticket.id} --as-requester ${requester.username} --subject 'Tom'\\''s printer' --attach '${file}' --message-file ${draft} --profile viewer`;
+    expect(stderr()).toBe(`your message was saved to ${draft}\nhint: send it with "${command}"\n`);
   });
 
   it('keeps no draft of a message given by option, file or stdin: the user still has it', async () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { exitCodeOf, type TktError, whatHappened } from '../../src/errors.js';
 import { run } from '../../src/commands/resolve.js';
 import type { Harness } from '../helpers/harness.js';
-import { routeCount, sendsNothing, unusedTicket, useHarness, userId } from '../helpers/sandbox-state.js';
+import { routeCount, sendsNothing, unusedTicket, unusedTickets, useHarness, userId } from '../helpers/sandbox-state.js';
 
 const RESOLVE = 'POST /api/TicketsApi/resolve/{id}';
 const OPEN = 1;
@@ -50,8 +50,41 @@ describe('tkt resolve', () => {
     // Named after the profile, which is not the default: ticket 1023 of another service is another ticket.
     const draft = join(h.configDir, 'drafts', `viewer-resolution-${ticket.id}.txt`);
     expect(await readFile(draft, 'utf8')).toBe('Cable reseated\n#1234 had the same\n');
-    expect(stderr()).toBe(`your resolution notes were saved to ${draft}\n`);
+    // With the profile, which the file's name is not enough to choose.
+    expect(stderr()).toBe(
+      `your resolution notes were saved to ${draft}\nhint: send it with "tkt resolve ${ticket.id} --details-file ${draft} --profile viewer"\n`,
+    );
     expect(ticket.ticketStatusId).toBe(status);
+  });
+
+  it('gives the command of notes kept for several tickets, a key or the IDs on stdin: the tickets as given, with --by', async () => {
+    // Neither open nor settled: the open ones are for the tests that resolve.
+    const [first, second, keyed] = unusedTickets(h, 3, (t) => ![OPEN, RESOLVED, CLOSED].includes(t.ticketStatusId));
+    const statuses = [first, second, keyed].map((ticket) => ticket!.ticketStatusId);
+    keyed!.title = `${keyed!.title} [ci:drafts]`;
+    const kept = async (ids: string[], extra: { dedupKey?: string; requester?: string } = {}, stdin = '') => {
+      const { ctx, stderr } = await h.context({ tty: true, stdin, globals: { profile: 'viewer' }, answers: [{ kind: 'input', value: 'Cable reseated' }] });
+      // Typed, then refused: the viewer may not resolve.
+      const error = await run({ ids, concurrency: '4', dryRun: false, by: 'tech', ...extra }, ctx).catch((caught: unknown) => caught);
+      expect(exitCodeOf(error)).toBe(5);
+      const lines = stderr().split('\n');
+      const saved = lines.findIndex((line) => line.startsWith('your resolution notes were saved to '));
+      const draft = /^your resolution notes were saved to (.*viewer-resolution(-\d+)?\.txt)$/.exec(lines[saved]!)![1]!;
+      expect(await readFile(draft, 'utf8')).toBe('Cable reseated\n');
+      return lines[saved + 1]!.replace(draft, 'FILE');
+    };
+
+    expect(await kept([String(first!.id), String(second!.id)])).toBe(
+      `hint: send it with "tkt resolve ${first!.id} ${second!.id} --by tech --details-file FILE --profile viewer"`,
+    );
+    expect(await kept([], { dedupKey: 'ci:drafts', requester: keyed!.creatorId })).toBe(
+      `hint: send it with "tkt resolve --dedup-key ci:drafts --requester ${keyed!.creatorId} --by tech --details-file FILE --profile viewer"`,
+    );
+    // A command line cannot hold what came on stdin: the hint says to give it again.
+    expect(await kept(['-'], {}, `${first!.id}\n`)).toBe(
+      `hint: send it with "tkt resolve - --by tech --details-file FILE --profile viewer", the ticket IDs on stdin again`,
+    );
+    expect([first, second, keyed].map((ticket) => ticket!.ticketStatusId)).toEqual(statuses);
   });
 
   it('resolves as the logged-in user, records the resolution and e-mails the requester', async () => {

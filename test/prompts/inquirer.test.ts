@@ -11,6 +11,7 @@ const CTRL_A = '\u0001';
 const CTRL_C = '\u0003';
 const CTRL_D = '\u0004';
 const DOWN = '\u001b[B';
+const ESC = '\u001b';
 
 function setup(color = false) {
   const stdin = new PassThrough();
@@ -174,6 +175,30 @@ describe('createInquirerPrompter', () => {
     const outcome = expect(answer).rejects.toBeInstanceOf(InterruptedError);
     await type('Site', CTRL_C);
     await outcome;
+  });
+
+  it.each([
+    ['a picker', (prompter: ReturnType<typeof setup>['prompter']) => prompter.select({ message: 'Site', choices: sites })],
+    ['a search', (prompter: ReturnType<typeof setup>['prompter']) => prompter.search({ message: 'Site', choices: sites })],
+  ])('turns Esc at %s into InterruptedError, as Ctrl-C, the picker erased', async (_kind, ask) => {
+    const { prompter, type, stderr } = setup();
+    const outcome = expect(ask(prompter)).rejects.toBeInstanceOf(InterruptedError);
+    await type('Warehouse South', ESC);
+    await outcome;
+    // Erased: the last drawing leaves no choice on the screen.
+    expect(stderr.text().split('\u001b[').at(-1)).not.toContain('Warehouse');
+  });
+
+  it('leaves Esc at a line to readline, and an arrow key, which starts with it, to the picker', async () => {
+    const line = setup();
+    const title = line.prompter.input({ message: 'Title' });
+    // Readline reads Esc and the key after it as that key with Alt: the x is not typed.
+    await line.type('Title', ESC, 'xJam', ENTER);
+    expect(await title).toBe('Jam');
+    const picker = setup();
+    const site = picker.prompter.select({ message: 'Site', choices: sites });
+    await picker.type('Warehouse South', DOWN, ENTER);
+    expect(await site).toBe(2);
   });
 
   // Readline ends its input at a Ctrl-D on an empty line; inquirer would then wait for ever,

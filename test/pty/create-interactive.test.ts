@@ -141,9 +141,26 @@ describe.skipIf(skipWithout(['tmux'], 'test/pty/create-interactive.test.ts'))('t
     // The questions answered stay, each as its one line; the one interrupted is gone, the description
     // typed is kept in drafts/ (README, Drafts), and the error says why.
     expect(shown).toMatch(
-      /^✔ Title Never created\n✔ Description .*Never sent\n✔ Requester Anna Lind \([-\w]+\)\nyour description was saved to \S+drafts\/description\.txt\nerror: interrupted\n\[exit 130\]$/m,
+      /^✔ Title Never created\n✔ Description .*Never sent\n✔ Requester Anna Lind \([-\w]+\)\nyour description was saved to (\S+drafts\/description\.txt)\nhint: send it with "tkt create --title 'Never created' --requester [-\w]+ --description-file \1"\nerror: interrupted\n\[exit 130\]$/m,
     );
     expect(shown).not.toMatch(/Site|Head Office|Harbour Depot|navigate/);
+  });
+
+  it('Esc at a picker is Ctrl-C there: the picker erased, exit 130, nothing created, the description kept', async () => {
+    const count = fixture.sandbox.state.tickets.length;
+    const s = await startCreate();
+    await answer(s, 'Title', 'Never created either');
+    await answer(s, 'Description', 'Never sent either');
+    await waitFor(s, '? Requester');
+    await type(s, 'anna lind\r');
+    await waitFor(s, 'Harbour Depot');
+    await keys(s, 'Escape');
+    const shown = await waitFor(s, '[exit ');
+    expect(shown).toMatch(
+      /^✔ Requester Anna Lind \([-\w]+\)\nyour description was saved to \S+drafts\/description(-\d+)?\.txt\nhint: .*\nerror: interrupted\n\[exit 130\]$/m,
+    );
+    expect(shown).not.toMatch(/Site|Head Office|Harbour Depot|navigate/);
+    expect(fixture.sandbox.state.tickets.length).toBe(count);
   });
 
   // A closed terminal fails readline's return from raw mode, and the prompt's drawing, with EIO:
