@@ -45,28 +45,40 @@ function commandBundles() {
 }
 
 // A package packed without its build (`npm pack --ignore-scripts` skips prepack; dist/ is not in
-// git) has no dist/: one line instead of Node's stack, told where the first dist file fails to
-// load, so that the normal start looks for nothing more.
+// git) has no dist/, and one being installed or built has part of it: one line instead of Node's
+// stack, told where a dist file fails to load, so that the normal start looks for nothing more.
 function fromDist(load) {
   try {
     return load();
   } catch (error) {
-    const fs = require('node:fs');
-    if (fs.existsSync(`${__dirname}/../dist`)) throw error;
+    stopIfNoDist(error);
+  }
+}
+
+function stopIfNoDist(error) {
+  const fs = require('node:fs');
+  if (fs.existsSync(`${__dirname}/../dist`)) {
+    if (!['ENOENT', 'MODULE_NOT_FOUND', 'ERR_MODULE_NOT_FOUND'].includes(error?.code)) throw error;
+    fs.writeSync(
+      2,
+      "tkt: this installation's dist/ lacks a file (an install or a build under way?): run the command again; if it says this again, reinstall tkt\n",
+    );
+  } else {
     fs.writeSync(
       2,
       'tkt: this installation has no dist/ (the package was packed without its build: run npm run build before npm pack, or pack without --ignore-scripts)\n',
     );
-    process.exit(1);
   }
+  process.exit(1);
 }
 
 // Another build's file (an upgrade under way: src/bundle-loader.ts) met outside the run's own
 // error handling (src/cli-run.ts): a command's first file, before it; the full CLI's, after the
-// bundle left the command line to it. Told as that handling tells the files after them.
+// bundle left the command line to it. Told as that handling tells the files after them; a file
+// missing there, as one missing before.
 function stopIfBuildChanged(error) {
   const lines = loadedBundles?.buildChangedLines(error);
-  if (lines === undefined) throw error;
+  if (lines === undefined) stopIfNoDist(error);
   require('node:fs').writeSync(2, `${lines.join('\n')}\n`);
   process.exit(1);
 }

@@ -1,8 +1,9 @@
 // A package packed without its build (README, Install): `npm pack --ignore-scripts`, as hardened CI
 // images run it, skips prepack, and dist/ is not in git. The bin then says so in one line, for
-// each of the dist files it may load first, instead of Node's stack.
+// each of the dist files it may load first, instead of Node's stack; and so does one whose dist/
+// is there in part (an install or a build under way).
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,5 +38,30 @@ describe('an installation without dist/', () => {
       'tkt: this installation has no dist/ (the package was packed without its build: run npm run build before npm pack, or pack without --ignore-scripts)\n',
     );
     expect(run.status).toBe(1);
+  });
+});
+
+describe('an installation with part of dist/ (an install or a build under way)', () => {
+  it.each([
+    ['a command', ['list']], // dist/bundles.cjs
+    ['a completion', ['__complete', 'site']], // dist/complete.cjs
+  ])('says so in one line for %s, exit 1', (_name, args) => {
+    const partial = mkdtempSync(path.join(os.tmpdir(), 'tkt-part-dist-'));
+    try {
+      cpSync(path.join(installed, 'bin'), path.join(partial, 'bin'), { recursive: true });
+      mkdirSync(path.join(partial, 'dist'));
+      cpSync(path.join(root, 'dist', 'start.cjs'), path.join(partial, 'dist', 'start.cjs'));
+      const run = spawnSync(process.execPath, [path.join(partial, 'bin', 'tkt.js'), ...args], {
+        env: { ...process.env, TKT_CONFIG_DIR: path.join(partial, 'config') },
+        encoding: 'utf8',
+      });
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toBe(
+        "tkt: this installation's dist/ lacks a file (an install or a build under way?): run the command again; if it says this again, reinstall tkt\n",
+      );
+      expect(run.status).toBe(1);
+    } finally {
+      rmSync(partial, { recursive: true, force: true });
+    }
   });
 });
