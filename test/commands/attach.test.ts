@@ -211,6 +211,17 @@ describe('tkt attach of a large file, at a terminal and piped', () => {
     expect(attached.timersLeft).toBe(0);
   });
 
+  // The terminal echoes "^C" at the end of the line: the line goes with it, rather than a line
+  // break leaving it on the screen above the error.
+  it('at a terminal, Ctrl-C while the file is sent erases the line, and breaks none under it', async () => {
+    const attached = await attachHeld(true, { interrupt: true });
+    expect(attached.outcome).toMatch(/^interrupted while sending POST .*: not done, the service never received the whole request$/);
+    expect(attached.whileSending).toMatch(/^\r\u001b\[2KUploading big\.log: /);
+    expect(attached.stderr.endsWith(ERASE_LINE)).toBe(true);
+    expect(attached.stderr).not.toContain('\n');
+    expect(attached.timersLeft).toBe(0);
+  });
+
   it('piped: nothing at all', async () => {
     const attached = await attachHeld(false);
     expect(attached.whileSending).toBe('');
