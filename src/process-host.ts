@@ -23,7 +23,7 @@ import { isCI } from './util/ci.js';
 import { forScreenReader, isDumbTerminal } from './util/dumb-terminal.js';
 import { assertNoEmptyOption } from './util/option-text.js';
 import { namesProxy } from './api/proxy-env.js';
-import type { StartTimer, WaitNotice } from './output/waiting.js';
+import type { StartTimer, UploadProgress, WaitNotice } from './output/waiting.js';
 
 export type { StopSignal } from './errors.js';
 import type { StopSignal } from './errors.js';
@@ -195,9 +195,10 @@ export interface ContextParts {
   suspend?: Context['suspend'];
   /**
    * The command says so when the service keeps it waiting (ActionOptions.saysWaiting): `timer`
-   * is a test's clock, `made` gets the notice once there is one.
+   * is a test's clock, `made` gets the notice once there is one, `uploadProgress` says how far an
+   * upload is (ActionOptions.uploadProgress).
    */
-  waiting?: { timer?: StartTimer; made?: (notice: WaitNotice) => void };
+  waiting?: { timer?: StartTimer; made?: (notice: WaitNotice) => void; uploadProgress?: UploadProgress | undefined };
   /** Context.loadAhead; without it (tests), nothing to load. */
   loadAhead?: Context['loadAhead'];
   /** Context.interruptedByKey; without it (tests), nothing counts it. */
@@ -216,7 +217,7 @@ export interface ContextParts {
  */
 async function waitNoticeFor({ waiting, io, env, globals }: ContextParts): Promise<WaitNotice | undefined> {
   if (waiting === undefined || !io.animate || !io.stdoutIsTTY || isCI(env) || globals.debug) return undefined;
-  const notice = (await import('./output/waiting.js')).createWaitNotice(io, waiting.timer);
+  const notice = (await import('./output/waiting.js')).createWaitNotice(io, waiting.timer, waiting.uploadProgress);
   waiting.made?.(notice);
   return notice;
 }
@@ -366,7 +367,7 @@ export async function createProcessContext(
   globals: GlobalOptions,
   state: RunState,
   command: string,
-  action: Pick<ActionOptions, 'saysWaiting' | 'keepsSettings'> = {},
+  action: Pick<ActionOptions, 'saysWaiting' | 'uploadProgress' | 'keepsSettings'> = {},
 ): Promise<Context & { dispose(): Promise<void> }> {
   const io = createIO(proc, globals, state);
   // A loose token file, a lock waited for, a settings file skipped: said on stderr, each once a run.
@@ -413,7 +414,7 @@ export async function createProcessContext(
     // The prompts' modules only where the command can prompt (not tkt mcp, whose stdin is the
     // protocol's); the proxy's client only where the environment, read once, names a proxy.
     ...(state.loadAhead === undefined ? {} : { loadAhead: () => state.loadAhead!(command, { prompts: io.canPrompt, proxy: namesProxy(proc.env) }) }),
-    ...(action.saysWaiting === true ? { waiting: { made: (notice: WaitNotice) => (state.waitNotice = notice) } } : {}),
+    ...(action.saysWaiting === true ? { waiting: { made: (notice: WaitNotice) => (state.waitNotice = notice), uploadProgress: action.uploadProgress } } : {}),
   });
 }
 

@@ -14,7 +14,7 @@ import { buildOutgoing, isUpload, type Outgoing } from './outgoing.js';
 import type { Pool } from './pool.js';
 import { echoableSecrets, REDACTED, redactStrings, redactText, secretsRedactor } from './redact.js';
 import { readAnswerBody } from './size-limits.js';
-import type { RequestPlan } from './types.js';
+import type { RequestPlan, UploadWatcher } from './types.js';
 import { uploadChunks } from './upload.js';
 
 /** Real tokens (JWTs, opaque keys) are far longer than this. */
@@ -50,6 +50,8 @@ export interface Exchange {
   trace?: ((line: string) => void) | undefined;
   /** Gives the request up (a read no one waits for any more): aborted, it fails as InterruptedError. */
   giveUp?: AbortSignal | undefined;
+  /** Told how an upload's files are sent (SendOptions.upload). */
+  upload?: UploadWatcher | undefined;
 }
 
 /** Sends `request` to `url` once. */
@@ -81,7 +83,7 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
     if (signal !== undefined) for (const stopSending of sendingBodies) stopSending(signal);
   });
 
-  return async ({ method, plan, secrets, trace, giveUp }, url) => {
+  return async ({ method, plan, secrets, trace, giveUp, upload }, url) => {
     if (halt?.aborted || giveUp?.aborted) throw new InterruptedError();
     const built = buildOutgoing(plan);
     const outgoing = built instanceof Promise ? await built : built;
@@ -122,10 +124,11 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
       bodyTaken = false;
       sendingBodies.add(stopSending);
       body = untilSent(
-        uploadChunks(body, () => deadline.restart(), deadline.signal),
+        uploadChunks(body, () => deadline.restart(), deadline.signal, upload),
         () => {
           bodyTaken = true;
           sendingBodies.delete(stopSending);
+          upload?.bodySent();
         },
       );
       const signal = stoppedBySignal();

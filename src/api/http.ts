@@ -137,7 +137,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const { debug } = options;
     const trace = debug === undefined ? undefined : (line: string): void => debug(redactText(line, secrets));
     // Only a read is given up: a change once sent is awaited (its outcome is the user's to know).
-    const request = { method, plan, secrets, trace, giveUp: plan.retry ? sendOptions.signal : undefined };
+    const request = { method, plan, secrets, trace, giveUp: plan.retry ? sendOptions.signal : undefined, upload: sendOptions.upload };
     // Only a GET follows redirects and only a read is tried again: a change (each ID of a bulk
     // run) is one exchange, without those layers' closures and promises.
     const tryOnce = method === 'GET' ? () => followRedirects(method, url, (at) => exchange(request, at), trace) : () => exchange(request, url);

@@ -76,10 +76,25 @@ export type Retry = {
   delayMs: number;
 } & ({ status: number } | { failure: NetworkFailure });
 
+/**
+ * Told how the files of an upload go out (the wait notice shows it): bytes count once the
+ * connection has taken them, not as they are read ahead from disk.
+ */
+export interface UploadWatcher {
+  /** File `index` of the plan's form starts; `size` undefined for a pipe, known only once read. */
+  fileStarted(index: number, size: number | undefined): void;
+  /** `bytes` more of that file taken by the connection. */
+  taken(bytes: number): void;
+  /** The whole body taken: what is left is the service's answer. */
+  bodySent(): void;
+}
+
 export interface SendOptions {
   signal?: AbortSignal | undefined;
   /** Told before each wait to try a read again, `attempt` the try to come (the wait notice says why it waits). */
   onRetry?: ((retry: Retry, attempt: number, attempts: number) => void) | undefined;
+  /** Told how the body's files are sent, for a plan with a form of files. */
+  upload?: UploadWatcher | undefined;
 }
 
 export interface ApiClient {

@@ -8,7 +8,7 @@ import { closeSync, mkdtempSync, openSync, readSync, rmSync, type Stats } from '
 import { join } from 'node:path';
 import { OperationError, UsageError } from '../errors.js';
 import { contentTypeOf } from './content-types.js';
-import type { FormScalar, MultipartInput, UploadFile } from './types.js';
+import type { FormScalar, MultipartInput, UploadFile, UploadWatcher } from './types.js';
 import { openInput } from '../util/input-file.js';
 import type { AbortLike } from '../util/abort-like.js';
 import { DEVICE_HINT, deviceProblem } from '../util/file-kind.js';
@@ -228,14 +228,16 @@ async function fileSize(path: string): Promise<{ size: number | undefined; pipe:
  * for every chunk (an upload that keeps moving does not time out). A file that changed size
  * since the body was built fails the request rather than sending a body of the wrong length;
  * a file of unknown size is read to its end. When `signal` aborts (the request given up), a pipe
- * being read is closed at once: a quiet writer must not keep the run alive.
+ * being read is closed at once: a quiet writer must not keep the run alive. `watcher` is told
+ * each file's chunk once the connection asks for the next one, having taken it (transport.ts).
  */
-export async function* uploadChunks(upload: Upload, onProgress: () => void, signal?: AbortLike): AsyncGenerator<Buffer> {
+export async function* uploadChunks(upload: Upload, onProgress: () => void, signal?: AbortLike, watcher?: UploadWatcher): AsyncGenerator<Buffer> {
   // Each untouched, and so costing no memory, until a file of a whole chunk or more is read into it.
   const smallChunk = Buffer.allocUnsafeSlow(SMALL_CHUNK_BYTES);
   const largeChunk = Buffer.allocUnsafeSlow(LARGE_CHUNK_BYTES);
   for (const [index, file] of upload.files.entries()) {
     yield upload.framing[index]!;
+    watcher?.fileStarted(index, file.size);
     if (file.size === undefined) {
       // Read once, to its end, as it comes (util/input-file.ts: a pipe never blocks the exit).
       const stream = await openInput(file.path, signal);
@@ -247,6 +249,7 @@ export async function* uploadChunks(upload: Upload, onProgress: () => void, sign
           if (spool !== undefined) await writeFdAll(spool, chunk as Buffer);
           size += (chunk as Buffer).length;
           yield chunk as Buffer;
+          watcher?.taken((chunk as Buffer).length);
         }
         // Whole: the run may send it again.
         if (file.spool !== undefined) file.spool.size = size;
@@ -261,6 +264,7 @@ export async function* uploadChunks(upload: Upload, onProgress: () => void, sign
       for await (const chunk of sizedChunks(fd, file.path, file.size, file.size < LARGE_FILE_BYTES ? smallChunk : largeChunk)) {
         onProgress();
         yield chunk;
+        watcher?.taken(chunk.length);
       }
     } finally {
       await closeFd(fd);

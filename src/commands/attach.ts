@@ -8,6 +8,7 @@ import { changeInDoubt } from '../cmdutil/in-doubt.js';
 import { sendChange } from '../cmdutil/send-change.js';
 import { assertSingleStdinReader } from '../cmdutil/text-input.js';
 import { checkUploads } from '../cmdutil/upload-files.js';
+import { uploadProgress } from '../output/upload-progress.js';
 import { parseTicketId } from '../util/ids.js';
 import { nonBlank } from '../util/option-text.js';
 import { dryRunOption, idArgument } from './shared-options.js';
@@ -42,7 +43,8 @@ Examples:
   $ tkt attach 42 <(df -h)#disk.txt`,
     );
   // A signal during the upload lets its answer come and be told, then ends the run (cmdutil/send-change.ts).
-  host.action(command, ([id, files], opts, ctx) => run({ id, files, ...opts }, ctx), { graceful: true });
+  // At a terminal, the wait notice says how far the files are sent, then what the run waits for.
+  host.action(command, ([id, files], opts, ctx) => run({ id, files, ...opts }, ctx), { graceful: true, saysWaiting: true, uploadProgress });
 }
 
 export async function run(options: AttachOptions, ctx: Context): Promise<void> {

@@ -2,6 +2,7 @@
 // implements it for the real process.
 import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import type { Context } from '../context/context.js';
+import type { UploadProgress } from '../output/waiting.js';
 
 /** A command's handler: its arguments and its own options, typed from its definition, and the run's Context. */
 export type Handler<Args extends unknown[], Opts extends OptionValues> = (args: Args, opts: Opts, ctx: Context) => Promise<void>;
@@ -23,10 +24,13 @@ export interface ActionOptions {
    */
   readsOnly?: boolean;
   /**
-   * A command that reads: at a terminal, a request the service has not answered within a second
-   * says so on stderr (output/waiting.ts) until it answers.
+   * A command that reads, or tkt attach: at a terminal, a request the service has not answered
+   * within a second says so on stderr (output/waiting.ts) until it answers, and an upload how far
+   * its files are sent.
    */
   saysWaiting?: boolean;
+  /** With saysWaiting, the same line says how far an upload's files are sent (tkt attach: output/upload-progress.ts). */
+  uploadProgress?: UploadProgress;
   /**
    * The handler reads the program it was registered on (help, completion scripts): commander
    * builds it for every run of the command, never the quick path (docs/architecture.md).

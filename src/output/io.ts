@@ -49,11 +49,13 @@ export interface IO {
  * When `signal` aborts with SIGINT at a terminal, which has echoed "^C", a line break on stderr:
  * what follows (the poll in progress, the error line) starts on a line of its own. For commands
  * that Ctrl-C usually ends (watch, sandbox), and a change whose answer is awaited after it (a
- * single one: a progress bar redraws its own line). Returns the way to stop listening.
+ * single one: a progress bar redraws its own line). A line drawn in place that shows (the wait
+ * notice of an upload) has the "^C" on it and is erased, with it, before anything else is
+ * printed: no break, which would leave that line on the screen. Returns the way to stop listening.
  */
 export function breakLineAfterCtrlC(io: IO, signal: AbortSignal): () => void {
   const afterCtrlC = () => {
-    if (signal.reason === 'SIGINT' && io.stderrIsTTY) io.stderr.write('\n');
+    if (signal.reason === 'SIGINT' && io.stderrIsTTY && (io.liveLines?.size ?? 0) === 0) io.stderr.write('\n');
   };
   signal.addEventListener('abort', afterCtrlC, { once: true });
   return () => signal.removeEventListener('abort', afterCtrlC);

@@ -20,9 +20,9 @@ export interface ProgressOptions {
   label: string;
 }
 
-// At most ~20 redraws a second: smooth enough, cheap over a slow SSH link, and a cost per
-// second, not per item, however fast the items finish.
-const REDRAW_INTERVAL_MS = 50;
+// At most ~20 redraws a second (the bar, an upload's progress in waiting.ts): smooth enough, cheap
+// over a slow SSH link, and a cost per second, not per item, however fast the items finish.
+export const REDRAW_INTERVAL_MS = 50;
 const ERASE_LINE = '\r\u001b[2K';
 const MAX_BAR_WIDTH = 30;
 const MIN_BAR_WIDTH = 5;

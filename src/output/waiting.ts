@@ -3,11 +3,12 @@
 // one line on stderr says so (as gh's spinner does); it is erased when the last of them
 // answers or fails, before the command prints anything, and when the run ends. While a read
 // waits to be tried again (a 503, a 429, a dropped connection), the line says why and for how
-// long, not just that tkt waits. Where it is wanted is decided in src/process-host.ts (README,
-// "Scripting": output rules).
-import type { ApiClient, Retry } from '../api/types.js';
+// long, not just that tkt waits. A command may have the line say how far its upload's files are
+// sent (tkt attach: upload-progress.ts), then, the body sent, what it waits for again. Where it is
+// wanted is decided in src/process-host.ts (README, "Scripting": output rules).
+import type { ApiClient, RequestPlan, Retry, UploadWatcher } from '../api/types.js';
 import type { IO } from './io.js';
-import { transientLine } from './progress.js';
+import { REDRAW_INTERVAL_MS, transientLine } from './progress.js';
 
 export const WAIT_NOTICE_DELAY_MS = 1000;
 
@@ -34,29 +35,45 @@ function statusWords(status: number): string {
   return "the service's gateway got no answer";
 }
 
+/** The notice's line as an upload's watcher (upload-progress.ts) shares it. */
+export interface NoticeLine {
+  /** The line says `text()` instead of what the run waits for (drawn at once when it shows); undefined: the wait again. */
+  instead(text: (() => string) | undefined): void;
+  /** Draws the line anew within REDRAW_INTERVAL_MS: no more often, however often asked, and not before it shows. */
+  redrawSoon(): void;
+}
+
+/** The watcher of the upload of `plan`, saying on `line` how far its files are sent; undefined for a plan without files. */
+export type UploadProgress = (plan: RequestPlan, line: NoticeLine) => UploadWatcher | undefined;
+
 export interface WaitNotice {
   /** `request`, with the line shown while it (or another watched request) is a second late. */
   watch<T>(host: string, request: Promise<T>): Promise<T>;
   /** `host` is waited for to try a read again: the line says why while the wait lasts, then which try it is. */
   retrying(host: string, retry: Retry, attempt: number, attempts: number): void;
-  /** `client`, every request it sends watched. */
+  /** `client`, every request it sends watched (with `uploadProgress`, its uploads too). */
   watching(client: ApiClient): ApiClient;
   /** Erases the line and shows it no more: the run ends. True when a line was showing. */
   end(): boolean;
 }
 
-export function createWaitNotice(io: IO, startTimer: StartTimer = realTimer): WaitNotice {
+export function createWaitNotice(io: IO, startTimer: StartTimer = realTimer, uploadProgress?: UploadProgress): WaitNotice {
   const line = transientLine(io);
   let inFlight = 0;
   let cancelTimer: (() => void) | undefined;
   let cancelRetryEnd: (() => void) | undefined;
   let ended = false;
-  // What the line says, and whether it shows (from a second after the first request on).
+  let cancelRedraw: (() => void) | undefined;
+  // What the line says, and whether it shows (from a second after the first request on); an
+  // upload's progress says something else instead while its files are sent.
   let text = '';
+  let instead: (() => string) | undefined;
   let shown = false;
   const show = (): void => {
     shown = true;
-    line.draw(text);
+    cancelRedraw?.();
+    cancelRedraw = undefined;
+    line.draw(instead?.() ?? text);
   };
   const say = (said: string): void => {
     text = said;
@@ -67,6 +84,19 @@ export function createWaitNotice(io: IO, startTimer: StartTimer = realTimer): Wa
     cancelTimer = undefined;
     cancelRetryEnd?.();
     cancelRetryEnd = undefined;
+    cancelRedraw?.();
+    cancelRedraw = undefined;
+    instead = undefined;
+  };
+  const shared: NoticeLine = {
+    instead(said) {
+      if (ended || inFlight === 0) return;
+      instead = said;
+      if (shown) show();
+    },
+    redrawSoon() {
+      if (shown && cancelRedraw === undefined) cancelRedraw = startTimer(show, REDRAW_INTERVAL_MS);
+    },
   };
   const notice: WaitNotice = {
     async watch(host, request) {
@@ -98,7 +128,10 @@ export function createWaitNotice(io: IO, startTimer: StartTimer = realTimer): Wa
       const { host } = new URL(client.baseUrl);
       const waitedFor = client.proxy === undefined ? host : `${host} via proxy ${client.proxy}`;
       const onRetry = (retry: Retry, attempt: number, attempts: number): void => notice.retrying(waitedFor, retry, attempt, attempts);
-      return { ...client, send: (plan, options) => notice.watch(waitedFor, client.send(plan, { ...options, onRetry })) };
+      return {
+        ...client,
+        send: (plan, options) => notice.watch(waitedFor, client.send(plan, { ...options, onRetry, upload: uploadProgress?.(plan, shared) })),
+      };
     },
     end() {
       ended = true;

@@ -98,6 +98,34 @@ describe('uploadChunks', () => {
     const sent = Buffer.concat(held.map(({ asGiven }) => asGiven));
     for (const file of files) expect(sent.includes(file.data)).toBe(true);
   });
+
+  it("tells each file's bytes once the connection asks for the next chunk, having taken them, not as they are read ahead", async () => {
+    const big = join(dir, 'watched.bin');
+    const small = join(dir, 'watched.txt');
+    await writeFile(big, randomBytes(3 * 1024 * 1024));
+    await writeFile(small, 'seven b');
+    const { body } = await buildMultipart({ fields: {}, files: [fileUpload(big), fileUpload(small)] });
+    const told: string[] = [];
+    const chunks = uploadChunks(body as Upload, () => {}, undefined, {
+      fileStarted: (index, size) => told.push(`file ${index} of ${size} bytes`),
+      taken: (bytes) => told.push(`taken ${bytes}`),
+      bodySent: () => told.push('body sent'),
+    });
+    // The framing before the first file: nothing of a file yet.
+    await chunks.next();
+    expect(told).toEqual([]);
+    // Its first chunk read and handed over: not counted until the connection asks for more.
+    const first = await chunks.next();
+    expect(told).toEqual([`file 0 of ${3 * 1024 * 1024} bytes`]);
+    await chunks.next();
+    expect(told).toEqual([`file 0 of ${3 * 1024 * 1024} bytes`, `taken ${first.value!.length}`]);
+    for await (const _chunk of chunks);
+    const taken = told.filter((line) => line.startsWith('taken ')).map((line) => Number(line.slice('taken '.length)));
+    expect(told.indexOf('file 1 of 7 bytes')).toBeGreaterThan(0);
+    expect(taken.reduce((sum, bytes) => sum + bytes, 0)).toBe(3 * 1024 * 1024 + 7);
+    // The body whole is the exchange's to tell (exchange.ts), once its last chunk is taken.
+    expect(told).not.toContain('body sent');
+  });
 });
 
 describe('a pipe sent again (UploadFile.resend)', () => {

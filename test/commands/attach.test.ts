@@ -2,8 +2,27 @@ import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Harness } from '../helpers/harness.js';
-import { changeInDoubtStderr, frontEnv, routeCount, sendsNothing, startFrontServer, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import { run } from '../../src/commands/attach.js';
+import { createConfigStore } from '../../src/config/store.js';
+import { uploadProgress } from '../../src/output/upload-progress.js';
+import { WAIT_NOTICE_DELAY_MS } from '../../src/output/waiting.js';
+import { buildContext } from '../../src/process-host.js';
+import { startServer } from '../api/server.js';
+import { DEFAULT_GLOBALS, type Harness } from '../helpers/harness.js';
+import { createTestIO } from '../helpers/io.js';
+import { manualTimer } from '../helpers/manual-clock.js';
+import { createScriptedPrompter } from '../helpers/prompter.js';
+import {
+  changeInDoubtStderr,
+  forwardTo,
+  frontEnv,
+  passAnswer,
+  routeCount,
+  sendsNothing,
+  startFrontServer,
+  useHarness,
+  useTempDir,
+} from '../helpers/sandbox-state.js';
 
 const ADD_FILES = 'POST /api/TicketsApi/addfiles/{id}';
 
@@ -111,5 +130,103 @@ describe('tkt attach whose request was sent and never answered', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+// More than the loopback connection's buffers hold: the upload is still being sent while the
+// service reads none of it.
+const LARGE_FILE_BYTES = 16 * 1024 * 1024;
+const ERASE_LINE = '\r\u001b[2K';
+
+describe('tkt attach of a large file, at a terminal and piped', () => {
+  /**
+   * `tkt attach ID big.log` of LARGE_FILE_BYTES, whose body the service stops reading after its
+   * first bytes until the notice's clock (the test's) has moved past a second; then the upload
+   * goes on to the sandbox, or, with `interrupt`, a Ctrl-C stops it. What stderr showed then,
+   * and at the end.
+   */
+  async function attachHeld(tty: boolean, { interrupt = false } = {}) {
+    const id = firstLiveTicketId();
+    const file = join(dir, 'big.log');
+    await writeFile(file, Buffer.alloc(LARGE_FILE_BYTES, 'x'));
+    let arrived = () => {};
+    const bodyArrived = new Promise<void>((resolve) => (arrived = resolve));
+    let letThrough = () => {};
+    const released = new Promise<void>((resolve) => (letThrough = resolve));
+    const server = await startServer((req, res) => {
+      const chunks: Buffer[] = [];
+      const held = req.method === 'POST' && req.url === `/api/TicketsApi/addfiles/${id}`;
+      req.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        if (!held || chunks.length > 1) return;
+        req.pause();
+        arrived();
+        void released.then(() => req.resume());
+      });
+      req.on('end', () => void forwardTo(h.sandbox.url, req, Buffer.concat(chunks)).then((answer) => passAnswer(res, answer)));
+    });
+    try {
+      const test = createTestIO({ isTTY: tty, color: tty });
+      const timer = manualTimer();
+      const stop = new AbortController();
+      // As the CLI builds attach's context (it registers saysWaiting and uploadProgress), on the test's clock.
+      const ctx = await buildContext({
+        // As the process's (createIO): the lines drawn in place that show now.
+        io: { ...test.io, liveLines: new Set() },
+        globals: DEFAULT_GLOBALS,
+        env: { TKT_CONFIG_DIR: h.configDir, ...frontEnv(h, server) },
+        config: createConfigStore(h.configDir),
+        prompter: createScriptedPrompter([]),
+        signal: stop.signal,
+        waiting: { timer: timer.start, uploadProgress },
+      });
+      try {
+        const attached = run({ id: String(id), files: [file] }, ctx).then(
+          () => 'attached',
+          (error: unknown) => (error as Error).message,
+        );
+        await bodyArrived;
+        timer.advance(WAIT_NOTICE_DELAY_MS);
+        const whileSending = test.stderr();
+        if (interrupt) stop.abort('SIGINT');
+        letThrough();
+        const outcome = await attached;
+        return { id, outcome, whileSending, stderr: test.stderr(), stdout: test.stdout(), timersLeft: timer.pending() };
+      } finally {
+        await ctx.dispose();
+      }
+    } finally {
+      await server.close();
+    }
+  }
+
+  it('at a terminal: one line says how far the file is sent, and it is erased before the outcome is printed', async () => {
+    const attached = await attachHeld(true);
+    expect(attached.whileSending).toMatch(/^\r\u001b\[2KUploading big\.log: [\d.]+ (bytes|KB|MB) of 16 MB \(\d+%\)$/);
+    // Every frame drawn over the last, the last erased; nothing else on stderr.
+    expect(attached.stderr.startsWith(attached.whileSending)).toBe(true);
+    expect(attached.stderr.endsWith(ERASE_LINE)).toBe(true);
+    for (const frame of attached.stderr.split(ERASE_LINE).filter((text) => text !== '')) expect(frame).toMatch(/^(Uploading big\.log: |Waiting for )/);
+    expect(attached.stdout).toBe(`✓ attached 1 of 1 file to #${attached.id}: big.log\n`);
+    expect(attached.timersLeft).toBe(0);
+  });
+
+  // The terminal echoes "^C" at the end of the line: the line goes with it, rather than a line
+  // break leaving it on the screen above the error.
+  it('at a terminal, Ctrl-C while the file is sent erases the line, and breaks none under it', async () => {
+    const attached = await attachHeld(true, { interrupt: true });
+    expect(attached.outcome).toMatch(/^interrupted while sending POST .*: not done, the service never received the whole request$/);
+    expect(attached.whileSending).toMatch(/^\r\u001b\[2KUploading big\.log: /);
+    expect(attached.stderr.endsWith(ERASE_LINE)).toBe(true);
+    expect(attached.stderr).not.toContain('\n');
+    expect(attached.timersLeft).toBe(0);
+  });
+
+  it('piped: nothing at all', async () => {
+    const attached = await attachHeld(false);
+    expect(attached.whileSending).toBe('');
+    expect(attached.stderr).toBe('');
+    expect(attached.stdout).toBe(`✓ attached 1 of 1 file to #${attached.id}: big.log\n`);
+    expect(attached.timersLeft).toBe(0);
   });
 });
