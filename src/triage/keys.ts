@@ -110,8 +110,10 @@ export const KEY_TABLE: readonly KeyRow[] = [
       'Notes that could not be sent are kept as a reply is: the next `s` on that ticket offers them again (no ' +
       'picker; at the prompt, or in the editor when they are more than a line), Esc there keeps them as edited ' +
       '(emptied, they are dropped), and leaving triage saves them in `drafts/resolution-ID.txt` (`prod-resolution-ID.txt`) and says where. ' +
-      'The ticket is read before the notes are sent, as `tkt resolve` reads it: one closed since (the row may be older) is refused ' +
-      '(`ticket #1023 is closed: reopen it first`, the notes kept), since the service would move it back to Resolved and e-mail its requester again',
+      'The ticket is read first, as `tkt resolve ID` at a terminal reads it, and nothing is asked for one closed (the row may be older): it is refused ' +
+      '(`ticket #1023 is closed: reopen it first`), since the service would move it back to Resolved and e-mail its requester again; nor for one ' +
+      'resolved (`#1023 already resolved, nothing changed`); notes kept from an earlier try stay kept. It is read again as the notes are sent, ' +
+      'as `tkt resolve` reads it then: it may have been closed while they were written',
   },
   {
     keys: [{ c: 'close' }],
