@@ -160,7 +160,9 @@ export const KEY_TABLE: readonly KeyRow[] = [
     alwaysInFooter: true,
     help: 'this help',
     readme:
-      'every key, over the whole screen (the footer shows the most used ones that fit, then always `q quit` and `? keys`); ' +
+      'every key, over the whole screen (the footer shows the most used ones that fit, then always `q quit` and `? keys`; ' +
+      'while a picker, a prompt, a question, the filter being typed or this help is open, the keys that work there instead, ' +
+      'such as `⏎ choose  Esc cancel  ↑ ↓ move  (type to filter)`); ' +
       'any key closes it, except on a screen too short for them all: there the moving keys scroll them (by a line, a ' +
       'page, to the ends) and the last line says how many more there are (a screen of 3 lines has room for one key line alone)',
   },
@@ -233,6 +235,20 @@ export const FOOTER_KEYS: readonly string[] = KEY_TABLE.filter((row) => row.labe
 export const FOOTER_ENDING = KEY_TABLE.filter((row) => row.alwaysInFooter === true)
   .map(footerEntry)
   .join('  ');
+
+/**
+ * The footer while the keys go to what is open over the list, or to the filter being typed: the
+ * keys that work there, not the list's (README, Triage); the help's when it scrolls, and when it
+ * does not. The most needed first: a narrow width cuts the end.
+ */
+export const OPEN_FOOTERS = {
+  picker: '⏎ choose  Esc cancel  ↑ ↓ move  (type to filter)',
+  prompt: '⏎ send  Esc cancel',
+  confirm: 'y yes  any other key no',
+  filter: '⏎ keep the filter  Esc clear it',
+  help: 'any key closes',
+  helpScrolling: '↑ ↓ PgUp PgDn scroll  other keys close',
+} as const;
 
 /** The README's key table, in Markdown. */
 export function readmeKeyTable(): string {
