@@ -318,6 +318,16 @@ function statusLines(state: TriageState, width: number, style: Style, most: numb
   return [...lines.slice(0, -1).map(paint), ending];
 }
 
+/**
+ * With no title line (3 lines or fewer), the filter being typed, or a picker's text (its one line
+ * the choice Enter takes), has no line of its own: it takes the status line's, never typed blind.
+ */
+function typedWithoutLine(state: TriageState, width: number, style: Style): string | undefined {
+  const { overlay } = state;
+  if (overlay?.kind === 'picker') return labelledTypingLine(overlay.title, { text: overlay.query, cursor: overlay.cursor }, width, style);
+  return overlay === undefined && state.filtering ? titleLine(state, width, style) : undefined;
+}
+
 /** Between the title line and the status line: the list (with its header), a rule and the detail, or what covers them. */
 function middleLines(state: TriageState, layout: Layout, drawing: Drawing): string[] {
   const { style } = drawing;
@@ -342,7 +352,9 @@ export function screenLines(state: TriageState, drawing: Drawing): string[] {
   const { style } = drawing;
   // A status line too long for the width takes a line of the detail pane, which keeps one; not
   // while something is open there, nor from the list (README, Triage).
-  const status = statusLines(state, full.width, style, full.detailLines >= 2 && state.overlay === undefined ? 2 : 1, drawing.table.leftOut);
+  const typed = full.title ? undefined : typedWithoutLine(state, full.width, style);
+  const status =
+    typed !== undefined ? [typed] : statusLines(state, full.width, style, full.detailLines >= 2 && state.overlay === undefined ? 2 : 1, drawing.table.leftOut);
   const taken = status.length - 1;
   const layout = { ...full, detailLines: full.detailLines - taken, middleLines: full.middleLines - taken };
   // On a short screen what covers the list takes the title's line too (coverOf).

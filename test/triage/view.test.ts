@@ -173,6 +173,17 @@ describe('a short terminal', () => {
     expect(screenWith({ columns: 20, rows: 10 }, picker(3)).at(-1)).toBe('⏎ choose  Esc cance…');
   });
 
+  it("keeps the filter and a picker's text being typed in sight at 3 lines and 2, on the status line's", () => {
+    // With no title line, the filter was typed blind; so was a picker's text, its one line the choice.
+    const status = { text: '✓ picked up #1001', tone: 'ok' } as const;
+    const filtering = (rows: number) => screenWith({ columns: 40, rows }, undefined, { filtering: true, filter: 'cafe', filterCursor: 4, status });
+    expect(filtering(3)).toEqual([expect.stringMatching(/^› /), 'tkt triage · 10/10  filter: /cafe▏', '⏎ keep the filter  Esc clear it']);
+    expect(filtering(2)).toEqual(['tkt triage · 10/10  filter: /cafe▏', '⏎ keep the filter  Esc clear it']);
+    expect(screenWith({ columns: 40, rows: 3 }, picker(1), { status })).toEqual([choice(1), 'Assign #1001 to > om▏', expect.stringMatching(/^⏎ choose/)]);
+    // Once the filter is kept, the status line is back.
+    expect(screenWith({ columns: 40, rows: 3 }, undefined, { filter: 'cafe', status })[1]).toBe(status.text);
+  });
+
   it('draws the cursor where it is in the text typed, and keeps it in sight in a text longer than the line', () => {
     const prompt = (text: string, cursor: number) => ({ kind: 'prompt', label: 'Resolution notes for #1001', text, cursor, resolves: 1001 }) as const;
     expect(screenWith({ columns: 40, rows: 3 }, prompt('Fixed it', 3))[0]).toBe('> Fix▏ed it');
