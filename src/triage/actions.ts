@@ -27,6 +27,11 @@ export interface TicketActions {
   markRead(id: number): Promise<string>;
   /** The ticket's page in the browser (tkt browse); with no way to open it, its URL, as not done. */
   browse(id: number): Promise<ActionOutcome>;
+  /**
+   * The ticket as it is now (one GET) and what resolve would answer for it without sending, by tkt
+   * resolve's rule: "already resolved, nothing changed"; a closed one is refused (thrown).
+   */
+  checkResolve(id: number): Promise<{ ticket: unknown; unchanged: string | undefined }>;
   resolve(id: number, details: string): Promise<string>;
   close(id: number): Promise<string>;
   /** `user` as `tkt assign` takes it: a user ID, username or full name. */
@@ -57,6 +62,12 @@ export function createTicketActions(ctx: Context, lookups: Lookups): TicketActio
     };
     return request.keep === undefined ? attempt() : request.keep(client, id, attempt, (plan) => plan.unchanged === undefined);
   };
+  const checkResolve = async (id: number) => {
+    const ticket = (await send(plans.getTicket(id))).body;
+    // The service would move a closed ticket back to Resolved and e-mail its requester again.
+    const unchanged = resolveUnchanged(readTicket(ticket), id, `${keyFor('reopen')} reopens it, then ${keyFor('resolve')} resolves it`);
+    return { ticket, unchanged };
+  };
   return {
     async pickUp(id) {
       return saying(id, alreadyAssignedNote(await send(plans.pickupTicket(id))), `picked up #${id}`);
@@ -72,12 +83,12 @@ export function createTicketActions(ctx: Context, lookups: Lookups): TicketActio
       const quoteIt = unquotedBrowserHint(ctx.env);
       return { notDone: `no browser to open it: ${url}${quoteIt === undefined ? '' : `; ${quoteIt}`}` };
     },
+    checkResolve,
     async resolve(id, details) {
       if (details.trim() === '') throw new UsageError('the service needs resolution notes: nothing was sent');
-      // Read first, as tkt resolve does: a closed ticket is refused (the service would move it back
-      // to Resolved and e-mail its requester again); the row may be older than the ticket.
-      const current = readTicket((await send(plans.getTicket(id))).body);
-      const unchanged = resolveUnchanged(current, id, `${keyFor('reopen')} reopens it, then ${keyFor('resolve')} resolves it`);
+      // Read again as the notes are sent, as tkt resolve reads it then: it may have been closed
+      // while they were written (s read it before asking for them).
+      const { unchanged } = await checkResolve(id);
       if (unchanged !== undefined) return saying(id, unchanged, `resolved #${id}`);
       const submitBy = await resolveActingUser(ctx, undefined, 'resolves');
       return saying(id, alreadyResolvedNote(await send(plans.resolveTicket(id, { details, submitBy }))), `resolved #${id}`);

@@ -172,12 +172,17 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
  * Left with an action being sent (q, Ctrl-C, a signal): it is waited for, as any interrupted
  * command waits for its requests in flight, and what it did is said on the shell's screen, with
  * the keys that waited their turn, not done. Left by `stopSignal` (Ctrl-C, a signal), the same
- * again gives up (docs/cli.md section 8): the one notice says so.
+ * again gives up (docs/cli.md section 8): the one notice says so. Left by q, nothing has
+ * interrupted the run yet: a first Ctrl-C does (and waits, saying so), a second gives up.
  */
 async function reportLeft(ctx: Context, program: TriageProgram, stopSignal: unknown): Promise<void> {
   const running = program.snapshot().running;
   if (running !== undefined) {
-    const again = !isStopSignal(stopSignal) ? '' : stopSignal === 'SIGINT' ? '; press Ctrl-C again to give up' : `; another ${stopSignal} gives up`;
+    const again = !isStopSignal(stopSignal)
+      ? '; press Ctrl-C twice to give up'
+      : stopSignal === 'SIGINT'
+        ? '; press Ctrl-C again to give up'
+        : `; another ${stopSignal} gives up`;
     await ctx.output.note(`waiting for what was being sent: ${running.verb} #${running.id}…${again}\n`);
     await new Promise<void>((resolve) => {
       const stop = program.subscribe(() => {

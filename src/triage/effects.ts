@@ -162,6 +162,16 @@ export function createEffectRunner(deps: EffectDeps): EffectRunner {
     }
   }
 
+  async function checkResolve(id: number): Promise<TriageEvent> {
+    // The start of an action: a logout in another shell is met here, as in act.
+    deps.readLoginAgain();
+    try {
+      return { kind: 'resolveChecked', id, ...(await deps.actions.checkResolve(id)) };
+    } catch (error) {
+      return { kind: 'resolveRefused', id, error: failed(error) };
+    }
+  }
+
   async function readTemplates(id: number, purpose: TemplatePurpose): Promise<TriageEvent> {
     try {
       return { kind: 'templatesRead', id, purpose, names: await deps.templateNames() };
@@ -182,6 +192,8 @@ export function createEffectRunner(deps: EffectDeps): EffectRunner {
         return showInPager(effect.id, effect.width, effect.ticket);
       case 'readTechnicians':
         return readTechnicians(effect.id);
+      case 'checkResolve':
+        return checkResolve(effect.id);
       case 'readTemplates':
         return readTemplates(effect.id, effect.purpose);
       case 'suspend': {

@@ -24,6 +24,8 @@ export type Effect =
   | { kind: 'act'; id: number; action: TicketAction }
   | { kind: 'showInPager'; id: number; width: number; ticket: unknown }
   | { kind: 'readTechnicians'; id: number }
+  /** Reads ticket `id` before s asks for the notes: tkt resolve's rule decides first (README, Triage). */
+  | { kind: 'checkResolve'; id: number }
   /** Reads the names of the reply templates, to offer them for r or s on ticket `id`. */
   | { kind: 'readTemplates'; id: number; purpose: TemplatePurpose }
   /** Suspends the run to the shell (Ctrl-Z), until it is continued. */
@@ -66,5 +68,9 @@ export type TriageEvent =
   | { kind: 'notSuspended'; reason: string }
   | { kind: 'techniciansRead'; id: number; choices: readonly Choice[] }
   | { kind: 'techniciansFailed'; error: unknown }
+  /** The ticket as read before s asks for the notes; `unchanged`: resolve would change nothing ("already resolved…"). */
+  | { kind: 'resolveChecked'; id: number; ticket: unknown; unchanged: string | undefined }
+  /** The ticket is closed (refused, as tkt resolve refuses it), or could not be read: no notes are asked for. */
+  | { kind: 'resolveRefused'; id: number; error: unknown }
   | { kind: 'templatesRead'; id: number; purpose: TemplatePurpose; names: readonly string[] }
   | { kind: 'templatesFailed'; error: unknown };

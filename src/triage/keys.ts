@@ -110,8 +110,10 @@ export const KEY_TABLE: readonly KeyRow[] = [
       'Notes that could not be sent are kept as a reply is: the next `s` on that ticket offers them again (no ' +
       'picker; at the prompt, or in the editor when they are more than a line), Esc there keeps them as edited ' +
       '(emptied, they are dropped), and leaving triage saves them in `drafts/resolution-ID.txt` (`prod-resolution-ID.txt`) and says where. ' +
-      'The ticket is read before the notes are sent, as `tkt resolve` reads it: one closed since (the row may be older) is refused ' +
-      '(`ticket #1023 is closed: reopen it first`, the notes kept), since the service would move it back to Resolved and e-mail its requester again',
+      'The ticket is read first, as `tkt resolve ID` at a terminal reads it, and nothing is asked for one closed (the row may be older): it is refused ' +
+      '(`ticket #1023 is closed: reopen it first`), since the service would move it back to Resolved and e-mail its requester again; nor for one ' +
+      'resolved (`#1023 already resolved, nothing changed`); notes kept from an earlier try stay kept. It is read again as the notes are sent, ' +
+      'as `tkt resolve` reads it then: it may have been closed while they were written',
   },
   {
     keys: [{ c: 'close' }],
@@ -158,7 +160,9 @@ export const KEY_TABLE: readonly KeyRow[] = [
     alwaysInFooter: true,
     help: 'this help',
     readme:
-      'every key, over the whole screen (the footer shows the most used ones that fit, then always `q quit` and `? keys`); ' +
+      'every key, over the whole screen (the footer shows the most used ones that fit, then always `q quit` and `? keys`; ' +
+      'while a picker, a prompt, a question, the filter being typed or this help is open, the keys that work there instead, ' +
+      'such as `⏎ choose  Esc cancel  ↑ ↓ move  (type to filter)`); ' +
       'any key closes it, except on a screen too short for them all: there the moving keys scroll them (by a line, a ' +
       'page, to the ends) and the last line says how many more there are (a screen of 3 lines has room for one key line alone)',
   },
@@ -231,6 +235,20 @@ export const FOOTER_KEYS: readonly string[] = KEY_TABLE.filter((row) => row.labe
 export const FOOTER_ENDING = KEY_TABLE.filter((row) => row.alwaysInFooter === true)
   .map(footerEntry)
   .join('  ');
+
+/**
+ * The footer while the keys go to what is open over the list, or to the filter being typed: the
+ * keys that work there, not the list's (README, Triage); the help's when it scrolls, and when it
+ * does not. The most needed first: a narrow width cuts the end.
+ */
+export const OPEN_FOOTERS = {
+  picker: '⏎ choose  Esc cancel  ↑ ↓ move  (type to filter)',
+  prompt: '⏎ send  Esc cancel',
+  confirm: 'y yes  any other key no',
+  filter: '⏎ keep the filter  Esc clear it',
+  help: 'any key closes',
+  helpScrolling: '↑ ↓ PgUp PgDn scroll  other keys close',
+} as const;
 
 /** The README's key table, in Markdown. */
 export function readmeKeyTable(): string {

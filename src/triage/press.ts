@@ -9,7 +9,7 @@ import { scrollHelp } from './help.js';
 import { layoutFor } from './layout.js';
 import { pickerMatches, type Choice } from './picker.js';
 import { currentRow, withDraft, withRows, type Overlay, type Queued, type TriageState, type TypedAhead } from './state.js';
-import { replyTo, resolveTo, templateChosen } from './templates.js';
+import { replyTo, templateChosen } from './templates.js';
 import { actOn, andThen, queue, end, KEPT_DRAFT, say, startLoad, unchanged, type Step } from './transitions.js';
 import { holdingKeys, queuedBehindOpener, TICKET_KEYS, typedAhead } from './typed-ahead.js';
 import { editLine, insertText, type Line } from './line-edit.js';
@@ -200,9 +200,9 @@ function actOnTicket(state: TriageState, action: TicketKey, id: number): Step {
       if (state.drafts.reply.has(id)) return replyTo(state, id);
       return { state, effects: [{ kind: 'readTemplates', id, purpose: 'reply' }] };
     case 'resolve':
-      // So do notes kept from a failed resolve.
-      if (state.drafts.resolution.has(id)) return resolveTo(state, id);
-      return { state, effects: [{ kind: 'readTemplates', id, purpose: 'resolve' }] };
+      // The ticket first, as tkt resolve reads it at a terminal: nobody writes notes for a ticket
+      // closed or resolved (update.ts resolveChecked).
+      return { state, effects: [{ kind: 'checkResolve', id }] };
     case 'close': {
       // The service the ticket is closed on, as the title line names it; the default goes without saying.
       const on = onProfile(state.login.shownProfile);

@@ -106,8 +106,11 @@ export type TicketAction =
  */
 export type Queued = { typed: TypedAhead; on: number | undefined } | { action: TicketAction; on: number };
 
-/** What a key opened that comes only after an effect: a picker once its choices are read, the editor, the pager. */
-export type Awaited = 'technicians' | 'templates' | 'editor' | 'pager';
+/**
+ * What a key opened that comes only after an effect: a picker once its choices are read, s's
+ * question once the ticket is read (`resolveCheck`), the editor, the pager.
+ */
+export type Awaited = 'technicians' | 'resolveCheck' | 'templates' | 'editor' | 'pager';
 
 export interface TriageState {
   login: TriageLogin;

@@ -1,6 +1,6 @@
 // Keys typed faster than what they open (README, Triage): a and, with reply templates, r and s
-// open their picker once the technicians or the templates are read; s without templates its
-// prompt then too; r the editor and Enter the pager once the ticket is read. What is typed
+// open their picker once the technicians or the templates are read (s reads the ticket before
+// either); s without templates its prompt then too; r the editor and Enter the pager once the ticket is read. What is typed
 // meanwhile, in the same chunk as the key or after it, waits here, and goes to the picker or
 // the prompt in order once it is open, as if it had been there. The editor and the pager cannot
 // be given it (they read the terminal themselves): it is dropped when they take the terminal,
@@ -20,6 +20,8 @@ function awaitedBy(effect: Effect): Awaited | undefined {
   switch (effect.kind) {
     case 'readTechnicians':
       return 'technicians';
+    case 'checkResolve':
+      return 'resolveCheck';
     case 'readTemplates':
       return 'templates';
     case 'showInPager':

@@ -13,7 +13,7 @@ import { layoutFor, type TerminalSize } from './layout.js';
 import { pressKey, pressTypedAhead, paste, takeTurns } from './press.js';
 import { detailRow, rowsOf } from './rows.js';
 import { currentRow, detailKey, initialState, withDraft, withRows, type DraftKind, type StartOptions, type TriageState } from './state.js';
-import { templatesRead } from './templates.js';
+import { resolveTo, templatesRead } from './templates.js';
 import { clearMarksOnMove, markChanges, readByTimer, tick, waitFor } from './interval.js';
 import { end, KEPT_DRAFT, startLoad, unchanged, type Step } from './transitions.js';
 import { arrived, holdingKeys } from './typed-ahead.js';
@@ -80,6 +80,14 @@ function handle(state: TriageState, event: TriageEvent): Step {
     }
     case 'techniciansFailed':
       return unchanged({ ...arrived(state, 'technicians').state, status: { text: `✗ assign: ${failureText(event.error, state.login)}`, tone: 'error' } });
+    case 'resolveChecked':
+      return resolveChecked(state, event);
+    case 'resolveRefused': {
+      const ready = arrived(state, 'resolveCheck').state;
+      // Notes kept from an earlier try stay kept, and are saved on leaving.
+      const kept = ready.drafts.resolution.has(event.id) ? `; ${KEPT_DRAFT.resolution}` : '';
+      return unchanged({ ...ready, status: { text: `✗ resolving #${event.id}: ${failureText(event.error, state.login)}${kept}`, tone: 'error' } });
+    }
     case 'templatesRead': {
       const { state: ready, typed } = arrived(state, 'templates');
       return pressTypedAhead(holdingKeys(templatesRead(ready, event)), typed);
@@ -108,6 +116,22 @@ function leftFailing(state: TriageState, verb: string, event: Extract<TriageEven
 
 /** What an in-doubt action is not to be done before: "before replying again". */
 const beforeAgain = (verb: string) => `before ${verb.replace(/ to$/, '')} again`;
+
+/**
+ * s's ticket read: resolved, it is said so, as the action would say it; open, the notes are asked
+ * for (the kept ones, or the templates first), with what was typed after s. Its row and detail
+ * from the ticket read, which the editor's heading then takes too.
+ */
+function resolveChecked(state: TriageState, event: Extract<TriageEvent, { kind: 'resolveChecked' }>): Step {
+  const { state: ready, typed } = arrived(state, 'resolveCheck');
+  const read = refreshedRow(ready, event.id, { ticket: event.ticket });
+  if (event.unchanged !== undefined) return unchanged({ ...read, status: { text: `✓ #${event.id} ${sanitizeInline(event.unchanged)}`, tone: 'ok' } });
+  // Notes kept from a failed resolve open as they were: a template would replace them.
+  const asked: Step = read.drafts.resolution.has(event.id)
+    ? resolveTo(read, event.id)
+    : { state: read, effects: [{ kind: 'readTemplates', id: event.id, purpose: 'resolve' }] };
+  return pressTypedAhead(holdingKeys(asked), typed);
+}
 
 function viewLoaded(state: TriageState, event: Extract<TriageEvent, { kind: 'viewLoaded' }>): TriageState {
   // Overtaken while it ran: its tickets may belong to a view no longer shown.

@@ -10,7 +10,7 @@ import { formatDue } from '../output/time.js';
 import { TICKET_COLUMN_FIT } from '../listing/output.js';
 import { kebabCase } from '../listing/query.js';
 import { helpPage, helpRoom } from './help.js';
-import { FOOTER_ENDING, FOOTER_KEYS, keyFor } from './keys.js';
+import { FOOTER_ENDING, FOOTER_KEYS, keyFor, OPEN_FOOTERS } from './keys.js';
 import { coverRoom, layoutFor, type Layout } from './layout.js';
 import type { Line } from './line-edit.js';
 import { pickerMatches, type Choice } from './picker.js';
@@ -155,8 +155,13 @@ function helpLines(state: TriageState, top: number, style: Style): string[] {
   return [...(header === undefined ? [] : [style.bold(header)]), ...shown, ...(more === undefined ? [] : [style.dim(more)])];
 }
 
-/** As many of the footer's keys as fit the width, then "q quit" and "? keys", which lists them all. */
-function footerLine(width: number): string {
+/**
+ * As many of the footer's keys as fit the width, then "q quit" and "? keys", which lists them all;
+ * while something is open, or the filter is typed, the keys that work there (a q there is typed).
+ */
+function footerLine(state: TriageState, width: number): string {
+  const open = openFooter(state);
+  if (open !== undefined) return truncate(open, width);
   let keys = '';
   for (const entry of FOOTER_KEYS) {
     const longer = `${keys}${entry}  `;
@@ -164,6 +169,12 @@ function footerLine(width: number): string {
     keys = longer;
   }
   return truncate(keys + FOOTER_ENDING, width);
+}
+
+function openFooter({ overlay, filtering, terminal }: TriageState): string | undefined {
+  if (overlay?.kind === 'help') return helpPage(terminal, overlay.top).scrolls ? OPEN_FOOTERS.helpScrolling : OPEN_FOOTERS.help;
+  if (overlay !== undefined) return OPEN_FOOTERS[overlay.kind];
+  return filtering ? OPEN_FOOTERS.filter : undefined;
 }
 
 /** Where the text being typed takes the next character (screen.ts puts a screen reader's cursor there). */
@@ -307,6 +318,16 @@ function statusLines(state: TriageState, width: number, style: Style, most: numb
   return [...lines.slice(0, -1).map(paint), ending];
 }
 
+/**
+ * With no title line (3 lines or fewer), the filter being typed, or a picker's text (its one line
+ * the choice Enter takes), has no line of its own: it takes the status line's, never typed blind.
+ */
+function typedWithoutLine(state: TriageState, width: number, style: Style): string | undefined {
+  const { overlay } = state;
+  if (overlay?.kind === 'picker') return labelledTypingLine(overlay.title, { text: overlay.query, cursor: overlay.cursor }, width, style);
+  return overlay === undefined && state.filtering ? titleLine(state, width, style) : undefined;
+}
+
 /** Between the title line and the status line: the list (with its header), a rule and the detail, or what covers them. */
 function middleLines(state: TriageState, layout: Layout, drawing: Drawing): string[] {
   const { style } = drawing;
@@ -331,7 +352,9 @@ export function screenLines(state: TriageState, drawing: Drawing): string[] {
   const { style } = drawing;
   // A status line too long for the width takes a line of the detail pane, which keeps one; not
   // while something is open there, nor from the list (README, Triage).
-  const status = statusLines(state, full.width, style, full.detailLines >= 2 && state.overlay === undefined ? 2 : 1, drawing.table.leftOut);
+  const typed = full.title ? undefined : typedWithoutLine(state, full.width, style);
+  const status =
+    typed !== undefined ? [typed] : statusLines(state, full.width, style, full.detailLines >= 2 && state.overlay === undefined ? 2 : 1, drawing.table.leftOut);
   const taken = status.length - 1;
   const layout = { ...full, detailLines: full.detailLines - taken, middleLines: full.middleLines - taken };
   // On a short screen what covers the list takes the title's line too (coverOf).
@@ -340,7 +363,7 @@ export function screenLines(state: TriageState, drawing: Drawing): string[] {
     ...(title ? [titleLine(state, layout.width, style)] : []),
     ...middleLines(state, layout, drawing),
     ...status,
-    style.dim(footerLine(layout.width)),
+    style.dim(footerLine(state, layout.width)),
   ];
   return all.slice(Math.max(0, all.length - state.terminal.rows));
 }

@@ -38,10 +38,10 @@ describe.skipIf(skip)('tkt --profile prod triage', () => {
     await terminal.keys('t1', 'n');
     await waitFor((text) => status(text) === 'nothing was changed', 'the question declined');
 
-    // The service restarts with a new signing key: the token the screen holds is refused.
-    fixture.sandbox.state.secret = 'a new signing key';
     await terminal.keys('t1', 's');
     await waitFor(/Resolution notes for #\d+/, 'the notes prompt');
+    // While the notes are typed, the service restarts with a new signing key: the token the screen holds is refused.
+    fixture.sandbox.state.secret = 'a new signing key';
     await terminal.type('t1', 'Cable reseated');
     await terminal.keys('t1', 'Enter');
     const refused = await waitFor((text) => status(text).startsWith('✗ resolving'), 'the refusal');

@@ -12,6 +12,8 @@ import { BIN, useTerminal, waitForLeftBehind, type TerminalFixture } from '../he
 import { skipWithout } from '../helpers/tools.js';
 
 const skip = skipWithout(['tmux', 'less'], 'test/pty/triage-terminal.test.ts');
+/** The sandbox's status On Hold: neither open nor resolved nor closed. */
+const ON_HOLD = 3;
 
 describe.skipIf(skip)('tkt triage and the terminal', () => {
   let fixture: TerminalFixture;
@@ -143,14 +145,21 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
     await triage.waitFor((text) => /Assign #1011 to/.test(text) && /^> om▏/m.test(text), 'the assign picker, filtered by om');
     await triage.keys('Escape');
     await triage.waitFor(/nothing was changed/);
+    // s on a resolved ticket asks for nothing: the keys after it are dropped, never the list's.
+    await triage.type('sNot yet');
+    await triage.waitFor(/^✓ #1011 already resolved, nothing changed/m, 's said the ticket resolved');
+    expect(ticket(1011).ticketStatusId).toBe(status);
+    // On hold, behind the screen's back: s asks for the notes once it has read the ticket, and o would reopen it.
+    ticket(1011).ticketStatusId = ON_HOLD;
     // s (no templates) and the notes up to Esc, in one write: the prompt has them, nothing is sent.
     await triage.type('sNot yet\x1b');
     await triage.waitFor(/^nothing was changed/m, 'the prompt closed by the Esc typed ahead');
     await triage.type('sNot yet');
     await triage.waitFor(/^> Not yet▏/m, 'the notes in the prompt');
     await triage.keys('Escape');
-    expect(ticket(1011).ticketStatusId).toBe(status);
+    expect(ticket(1011).ticketStatusId).toBe(ON_HOLD);
     expect(ticket(1011).assignedUser).toBe(assignee);
+    ticket(1011).ticketStatusId = status;
   });
 
   it('edits the resolve prompt where its cursor is, a whole emoji at a time, at 40x10', async () => {

@@ -14,7 +14,7 @@ import { failureText } from '../../src/triage/failure.js';
 import { rowsOf } from '../../src/triage/rows.js';
 import { standInEffectRunner } from '../helpers/effect-runner.js';
 import type { Harness } from '../helpers/harness.js';
-import { ticketById, useHarness } from '../helpers/sandbox-state.js';
+import { routeCount, ticketById, unusedTicket, useHarness } from '../helpers/sandbox-state.js';
 
 let h: Harness;
 useHarness({ login: 'tech' }, (harness) => (h = harness));
@@ -51,6 +51,10 @@ async function openRunner(deps: Partial<EffectDeps> = {}, env: Record<string, st
   };
   return { perform, hold, act, saveTemplate, templates: templatesDir(ctx) };
 }
+
+const OPEN = 1;
+const RESOLVED = 6;
+const CLOSED = 7;
 
 const isList = (listType: string) => (plan: RequestPlan) => plan.path === '/api/TicketsApi' && (plan.json as { listType?: string }).listType === listType;
 
@@ -127,6 +131,26 @@ describe('the effect runner', () => {
     } finally {
       ticket.ticketStatusId = statusBefore;
     }
+  });
+
+  it("reads the ticket for s before the notes are asked, once: resolve's answer for it, a closed one refused, nothing sent", async () => {
+    const { perform } = await openRunner();
+    const reads = () => routeCount(h, 'GET /api/TicketsApi/{id}');
+    const check = async (status: number) => {
+      const ticket = unusedTicket(h, (t) => t.ticketStatusId === status);
+      const before = { reads: reads(), requests: h.sandbox.stats.requests };
+      const event = await perform({ kind: 'checkResolve', id: ticket.id });
+      // One request, the read: nothing is sent to the ticket.
+      expect({ reads: reads() - before.reads, requests: h.sandbox.stats.requests - before.requests }).toEqual({ reads: 1, requests: 1 });
+      return { id: ticket.id, title: ticket.title, event };
+    };
+    const open = await check(OPEN);
+    expect(open.event).toEqual({ kind: 'resolveChecked', id: open.id, ticket: expect.objectContaining({ title: open.title }), unchanged: undefined });
+    const resolved = await check(RESOLVED);
+    expect(resolved.event).toMatchObject({ kind: 'resolveChecked', id: resolved.id, unchanged: 'already resolved, nothing changed' });
+    const closed = await check(CLOSED);
+    expect(closed.event).toMatchObject({ kind: 'resolveRefused', id: closed.id });
+    expect(failureText((closed.event as Extract<TriageEvent, { kind: 'resolveRefused' }>).error)).toBe(`ticket #${closed.id} is closed: reopen it first`);
   });
 
   it('replies with Re: the title on one line, though the title holds line breaks', async () => {

@@ -1,7 +1,7 @@
 // Triage's transitions, as data: a state and an event in, the next state and the effects it asks
 // for out. No sandbox, no screen, no waiting: the results of effects are events made here.
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/errors.js';
+import { ApiError, OperationError } from '../../src/errors.js';
 import type { Effect, TriageEvent } from '../../src/triage/events.js';
 import type { TriageState } from '../../src/triage/state.js';
 import type { TemplatePurpose } from '../../src/triage/picker.js';
@@ -24,6 +24,15 @@ const type = (text: string) => key(text);
 
 /** The answer to r or s's reading of the templates: there are none. */
 const noTemplates = (id: number, purpose: TemplatePurpose): TriageEvent => ({ kind: 'templatesRead', id, purpose, names: [] });
+
+/** The answer to s's reading of the ticket: open, as the list has it (`unchanged` says it is resolved). */
+const resolveChecked = (id: number): Extract<TriageEvent, { kind: 'resolveChecked' }> => ({
+  kind: 'resolveChecked',
+  id,
+  ticket: ticketOf(id),
+  unchanged: undefined,
+});
+const ticketOf = (id: number) => ITEMS.find((entry) => entry.id === id);
 
 const effects = <K extends Effect['kind']>(step: Step, kind: K) =>
   step.effects.filter((effect): effect is Extract<Effect, { kind: K }> => effect.kind === kind);
@@ -232,7 +241,7 @@ describe('actions', () => {
     const prod = (env: Record<string, string> = {}) =>
       run(start(VIEW, SIZE, { login: { shownProfile: 'prod', globals: { profile: 'prod' }, env } }), { kind: 'viewLoaded', token: 1, items: ITEMS });
     const refused = answer('POST', '/api/TicketsApi/resolve/1031', 401);
-    const resolving = (step: Step) => then(step, key('s'), noTemplates(1031, 'resolve'), type('Cable reseated\r'));
+    const resolving = (step: Step) => then(step, key('s'), resolveChecked(1031), noTemplates(1031, 'resolve'), type('Cable reseated\r'));
     const failed = then(resolving(prod()), { kind: 'actionFailed', id: 1031, error: refused, unsent: 'Cable reseated' });
     // The reason, the hint, then what was kept: the notes stay a draft.
     expect(failed.state.status?.text).toBe(
@@ -280,13 +289,15 @@ describe('actions', () => {
   });
 
   it('offers the templates for s: one picked opens the editor for the notes, none the prompt', () => {
-    const offered = then(opened(), key('s'), { kind: 'templatesRead', id: 1031, purpose: 'resolve', names: ['printer-fixed'] });
+    const offered = then(opened(), key('s'), resolveChecked(1031), { kind: 'templatesRead', id: 1031, purpose: 'resolve', names: ['printer-fixed'] });
     expect(offered.state.overlay).toMatchObject({ kind: 'picker', title: 'Resolve #1031 with' });
     expect(then(offered, key('', { downArrow: true }), ENTER).effects).toEqual([
-      { kind: 'act', id: 1031, action: { kind: 'resolveInEditor', ticket: undefined, draft: undefined, template: 'printer-fixed' } },
+      { kind: 'act', id: 1031, action: { kind: 'resolveInEditor', ticket: ticketOf(1031), draft: undefined, template: 'printer-fixed' } },
     ]);
     expect(then(offered, ENTER).state.overlay).toMatchObject({ kind: 'prompt', resolves: 1031 });
-    expect(then(opened(), key('s'), { kind: 'templatesFailed', error: new Error('EACCES') }).state.status?.text).toBe('✗ templates: EACCES');
+    expect(then(opened(), key('s'), resolveChecked(1031), { kind: 'templatesFailed', error: new Error('EACCES') }).state.status?.text).toBe(
+      '✗ templates: EACCES',
+    );
   });
 
   it('opens a reply kept from a failed send without offering templates, which would replace it', () => {
@@ -295,40 +306,98 @@ describe('actions', () => {
   });
 
   it('keeps resolution notes whose sending failed, and offers them again on the next s, without templates', () => {
-    const resolving = then(opened(), key('s'), noTemplates(1031, 'resolve'), type('Cable reseated\r'));
+    const resolving = then(opened(), key('s'), resolveChecked(1031), noTemplates(1031, 'resolve'), type('Cable reseated\r'));
     const refused = answer('POST', '/api/TicketsApi/resolve/1031', 500);
     const failed = then(resolving, { kind: 'actionFailed', id: 1031, error: refused, unsent: 'Cable reseated' });
     expect(failed.state.status?.text).toMatch(/^✗ resolving #1031: .*HTTP 500; your notes are kept: s opens them again$/);
 
-    const again = then(failed, key('s'));
-    expect(again.effects).toEqual([]);
+    const again = then(failed, key('s'), resolveChecked(1031));
+    expect(again.effects).toEqual([{ kind: 'checkResolve', id: 1031 }]);
     expect(again.state.overlay).toEqual({ kind: 'prompt', label: 'Resolution notes for #1031', text: 'Cable reseated', cursor: 14, resolves: 1031 });
     // Esc keeps them, as edited; emptied, they are dropped.
     const edited = then(again, key('', { backspace: true }), ESC);
     expect(edited.state.status?.text).toBe('nothing was changed (your notes are kept: s opens them again)');
-    expect(then(edited, key('s')).state.overlay).toMatchObject({ kind: 'prompt', text: 'Cable reseate' });
-    const emptied = then(edited, key('s'), ...Array.from('Cable reseate', () => key('', { backspace: true })), ESC);
+    expect(then(edited, key('s'), resolveChecked(1031)).state.overlay).toMatchObject({ kind: 'prompt', text: 'Cable reseate' });
+    const emptied = then(edited, key('s'), resolveChecked(1031), ...Array.from('Cable reseate', () => key('', { backspace: true })), ESC);
     expect(emptied.state.status?.text).toBe('nothing was changed');
-    expect(then(emptied, key('s')).effects).toEqual([{ kind: 'readTemplates', id: 1031, purpose: 'resolve' }]);
+    expect(effects(then(emptied, key('s'), resolveChecked(1031)), 'readTemplates')).toEqual([{ kind: 'readTemplates', id: 1031, purpose: 'resolve' }]);
 
     // Resolved: the notes are gone.
-    const resolved = then(edited, key('s'), type('d\r'), { kind: 'acted', id: 1031, done: 'resolved #1031', refreshed: { ticket: ITEMS[0] } });
+    const resolved = then(edited, key('s'), resolveChecked(1031), type('d\r'), {
+      kind: 'acted',
+      id: 1031,
+      done: 'resolved #1031',
+      refreshed: { ticket: ITEMS[0] },
+    });
     expect(effects(resolved, 'act')).toEqual([{ kind: 'act', id: 1031, action: { kind: 'resolve', notes: 'Cable reseated' } }]);
-    expect(then(resolved, key('s')).effects).toEqual([{ kind: 'readTemplates', id: 1031, purpose: 'resolve' }]);
+    expect(effects(then(resolved, key('s'), resolveChecked(1031)), 'readTemplates')).toEqual([{ kind: 'readTemplates', id: 1031, purpose: 'resolve' }]);
   });
 
   it('opens notes of more than a line, written in the editor from a template, in the editor again', () => {
-    const offered = then(opened(), key('s'), { kind: 'templatesRead', id: 1031, purpose: 'resolve', names: ['printer-fixed'] });
+    const offered = then(opened(), key('s'), resolveChecked(1031), { kind: 'templatesRead', id: 1031, purpose: 'resolve', names: ['printer-fixed'] });
     const written = 'Toner replaced.\nThe printer prints again.\n';
     const failed = then(offered, key('', { downArrow: true }), ENTER, { kind: 'actionFailed', id: 1031, error: new Error('socket hang up'), unsent: written });
     expect(failed.state.status?.text).toBe('✗ resolving #1031: socket hang up; your notes are kept: s opens them again');
-    expect(then(failed, key('s')).effects).toEqual([
-      { kind: 'act', id: 1031, action: { kind: 'resolveInEditor', ticket: undefined, draft: 'Toner replaced.\nThe printer prints again.' } },
+    expect(effects(then(failed, key('s'), resolveChecked(1031)), 'act')).toEqual([
+      { kind: 'act', id: 1031, action: { kind: 'resolveInEditor', ticket: ticketOf(1031), draft: 'Toner replaced.\nThe printer prints again.' } },
     ]);
   });
 
+  it('reads the ticket before s asks for notes, as tkt resolve does: closed or resolved, it is said so and nothing is asked', () => {
+    // It asked for the notes (or offered templates) first, and only then read the ticket.
+    const pressed = then(opened(), key('s'));
+    expect(pressed.effects).toEqual([{ kind: 'checkResolve', id: 1031 }]);
+    expect(pressed.state.overlay).toBeUndefined();
+
+    const closed = new OperationError('ticket #1031 is closed: reopen it first', { hint: 'o reopens it, then s resolves it' });
+    const refused = then(pressed, { kind: 'resolveRefused', id: 1031, error: closed });
+    expect(refused.effects).toEqual([]);
+    expect(refused.state.overlay).toBeUndefined();
+    expect(refused.state.status).toEqual({ text: '✗ resolving #1031: ticket #1031 is closed: reopen it first', tone: 'error' });
+
+    const resolved = then(pressed, { ...resolveChecked(1031), unchanged: 'already resolved, nothing changed' });
+    expect(resolved.effects).toEqual([]);
+    expect(resolved.state.overlay).toBeUndefined();
+    expect(resolved.state.status).toEqual({ text: '✓ #1031 already resolved, nothing changed', tone: 'ok' });
+
+    // Open: the templates, then the prompt, with the ticket just read (the editor's heading needs no other read).
+    const open = then(pressed, resolveChecked(1031));
+    expect(open.effects).toEqual([{ kind: 'readTemplates', id: 1031, purpose: 'resolve' }]);
+    expect(open.state.details.get(1031)?.ticket).toEqual(ticketOf(1031));
+    expect(then(open, noTemplates(1031, 'resolve')).state.overlay).toMatchObject({ kind: 'prompt', resolves: 1031 });
+  });
+
+  it('keeps notes kept from a failed resolve when the ticket read before asking again is closed or resolved', () => {
+    const failed = then(opened(), key('s'), resolveChecked(1031), noTemplates(1031, 'resolve'), type('Cable reseated\r'), {
+      kind: 'actionFailed',
+      id: 1031,
+      error: new Error('socket hang up'),
+      unsent: 'Cable reseated',
+    });
+    const again = then(failed, key('s'));
+    expect(again.effects).toEqual([{ kind: 'checkResolve', id: 1031 }]);
+    expect(again.state.overlay).toBeUndefined();
+
+    const closed = new OperationError('ticket #1031 is closed: reopen it first');
+    const refused = then(again, { kind: 'resolveRefused', id: 1031, error: closed });
+    expect(refused.state.status?.text).toBe('✗ resolving #1031: ticket #1031 is closed: reopen it first; your notes are kept: s opens them again');
+    expect(refused.state.drafts.resolution.get(1031)).toBe('Cable reseated');
+    const resolved = then(again, { ...resolveChecked(1031), unchanged: 'already resolved, nothing changed' });
+    expect(resolved.state.drafts.resolution.get(1031)).toBe('Cable reseated');
+    // Open: the prompt with them, no templates.
+    expect(then(again, resolveChecked(1031)).state.overlay).toMatchObject({ kind: 'prompt', text: 'Cable reseated' });
+  });
+
   it('resolves with the notes typed at the prompt, and closes only after a y', () => {
-    const resolving = then(opened(), key('s'), noTemplates(1031, 'resolve'), type('Toner replaced'), key('', { backspace: true }), type('d\r'));
+    const resolving = then(
+      opened(),
+      key('s'),
+      resolveChecked(1031),
+      noTemplates(1031, 'resolve'),
+      type('Toner replaced'),
+      key('', { backspace: true }),
+      type('d\r'),
+    );
     expect(effects(resolving, 'act')).toEqual([{ kind: 'act', id: 1031, action: { kind: 'resolve', notes: 'Toner replaced' } }]);
 
     const declined = then(opened(), key('c'), key('n'));
@@ -390,16 +459,16 @@ describe('keys and pastes', () => {
   });
 
   it('deletes a whole emoji with Backspace at the prompt, so that no half of it is sent', () => {
-    const sent = then(opened(), key('s'), noTemplates(1031, 'resolve'), type('Done 😀'), key('', { backspace: true }), ENTER);
+    const sent = then(opened(), key('s'), resolveChecked(1031), noTemplates(1031, 'resolve'), type('Done 😀'), key('', { backspace: true }), ENTER);
     expect(effects(sent, 'act')).toEqual([{ kind: 'act', id: 1031, action: { kind: 'resolve', notes: 'Done ' } }]);
     // Nor a half typed or pasted on its own.
-    const halves = then(opened(), key('s'), noTemplates(1031, 'resolve'), type('a\ud83d'), { kind: 'paste', text: 'b\ude00' }, ENTER);
+    const halves = then(opened(), key('s'), resolveChecked(1031), noTemplates(1031, 'resolve'), type('a\ud83d'), { kind: 'paste', text: 'b\ude00' }, ENTER);
     expect(effects(halves, 'act')).toEqual([{ kind: 'act', id: 1031, action: { kind: 'resolve', notes: 'ab' } }]);
   });
 
   it('edits the prompt, the picker and the filter where the cursor is: Left Left X inserts before the last two characters', () => {
     const LEFT = key('', { leftArrow: true });
-    const notes = then(opened(), key('s'), noTemplates(1031, 'resolve'), type('Done'), LEFT, LEFT, type('X'));
+    const notes = then(opened(), key('s'), resolveChecked(1031), noTemplates(1031, 'resolve'), type('Done'), LEFT, LEFT, type('X'));
     expect(notes.state.overlay).toMatchObject({ kind: 'prompt', text: 'DoXne', cursor: 3 });
     expect(effects(then(notes, key('u', { ctrl: true }), ENTER), 'act')).toEqual([{ kind: 'act', id: 1031, action: { kind: 'resolve', notes: 'ne' } }]);
     const choices = [
@@ -414,7 +483,10 @@ describe('keys and pastes', () => {
   });
 
   it('takes pasted text as text, its line breaks as spaces, and turns it away over the list', () => {
-    const prompt = then(opened(), key('s'), noTemplates(1031, 'resolve'), { kind: 'paste', text: 'Toner replaced.\nThen s and c were pressed.\n' });
+    const prompt = then(opened(), key('s'), resolveChecked(1031), noTemplates(1031, 'resolve'), {
+      kind: 'paste',
+      text: 'Toner replaced.\nThen s and c were pressed.\n',
+    });
     expect(prompt.state.overlay).toMatchObject({ kind: 'prompt', text: 'Toner replaced. Then s and c were pressed.' });
     expect(effects(prompt, 'act')).toEqual([]);
 
@@ -433,7 +505,7 @@ describe('keys and pastes', () => {
 
   it('suspends on Ctrl-Z, over the list, while typing and while a picker is on its way, and says why when it could not', () => {
     const CTRL_Z = key('z', { ctrl: true });
-    for (const before of [[], [type('/prin')], [key('s'), noTemplates(1031, 'resolve'), type('Done')], [key('a')]]) {
+    for (const before of [[], [type('/prin')], [key('s'), resolveChecked(1031), noTemplates(1031, 'resolve'), type('Done')], [key('a')]]) {
       const typing = then(opened(), ...before);
       const suspended = then(typing, CTRL_Z);
       expect(suspended).toEqual({ state: typing.state, effects: [{ kind: 'suspend' }] });
@@ -513,9 +585,9 @@ describe('keys typed before what a key opens is open', () => {
     const reply = then(opened(), type('rpri'), templates(1031, 'reply'));
     expect(acts(reply)).toEqual([]);
     expect(reply.state.overlay).toMatchObject({ kind: 'picker', query: 'pri' });
-    const notes = then(opened(), type('sDone'), { kind: 'paste', text: ' and tested' }, noTemplates(1031, 'resolve'));
+    const notes = then(opened(), type('sDone'), { kind: 'paste', text: ' and tested' }, resolveChecked(1031), noTemplates(1031, 'resolve'));
     expect(notes.state.overlay).toMatchObject({ kind: 'prompt', text: 'Done and tested' });
-    const sent = then(opened(), type('sToner\r'), noTemplates(1031, 'resolve'));
+    const sent = then(opened(), type('sToner\r'), resolveChecked(1031), noTemplates(1031, 'resolve'));
     expect(acts(sent)).toEqual([{ kind: 'act', id: 1031, action: { kind: 'resolve', notes: 'Toner' } }]);
     // Esc typed ahead closes what opens, and nothing is done.
     const escaped = then(opened(), key('a'), ESC, key('p'), technicians(1031));

@@ -116,7 +116,7 @@ describe('a short terminal', () => {
     const lines = screenWith({ columns: 40, rows: 3 }, { kind: 'prompt', label: 'Resolution notes for #1001', text: 'Fixed', cursor: 5, resolves: 1001 });
     expect(lines).toHaveLength(3);
     expect(lines[0]).toBe('> Fixed▏');
-    expect(lines[2]).toMatch(/q quit {2}\? keys$/);
+    expect(lines[2]).toBe('⏎ send  Esc cancel');
   });
 
   const picker = (choices: number) =>
@@ -155,9 +155,34 @@ describe('a short terminal', () => {
         '> om▏',
         ...Array.from({ length: shown }, (_, n) => choice(n + 1)),
       ]);
-      expect(lines.at(-1)).toMatch(/q quit {2}\? keys$/);
+      expect(lines.at(-1)).toMatch(/^⏎ choose {2}Esc cancel {2}↑ ↓ move/);
     });
   }
+
+  it("shows in the footer the keys that work in what is open, not the list's", () => {
+    // It showed the list's keys (q quit, which types a q into a picker) whatever was open.
+    const footer = (overlay: Overlay | undefined, more: Partial<TriageState> = {}, rows = 24) => screenWith({ columns: 80, rows }, overlay, more).at(-1);
+    expect(footer(picker(3))).toBe('⏎ choose  Esc cancel  ↑ ↓ move  (type to filter)');
+    expect(footer({ kind: 'prompt', label: 'Resolution notes for #1001', text: '', cursor: 0, resolves: 1001 })).toBe('⏎ send  Esc cancel');
+    expect(footer({ kind: 'confirm', question: 'Close #1001? (y/n)', closes: 1001 })).toBe('y yes  any other key no');
+    expect(footer(undefined, { filtering: true })).toBe('⏎ keep the filter  Esc clear it');
+    expect(footer({ kind: 'help', top: 0 })).toBe('any key closes');
+    expect(footer({ kind: 'help', top: 0 }, {}, 10)).toBe('↑ ↓ PgUp PgDn scroll  other keys close');
+    expect(footer(undefined)).toMatch(/^⏎ show {2}.* {2}q quit {2}\? keys$/);
+    // Cut at the width, as the list's.
+    expect(screenWith({ columns: 20, rows: 10 }, picker(3)).at(-1)).toBe('⏎ choose  Esc cance…');
+  });
+
+  it("keeps the filter and a picker's text being typed in sight at 3 lines and 2, on the status line's", () => {
+    // With no title line, the filter was typed blind; so was a picker's text, its one line the choice.
+    const status = { text: '✓ picked up #1001', tone: 'ok' } as const;
+    const filtering = (rows: number) => screenWith({ columns: 40, rows }, undefined, { filtering: true, filter: 'cafe', filterCursor: 4, status });
+    expect(filtering(3)).toEqual([expect.stringMatching(/^› /), 'tkt triage · 10/10  filter: /cafe▏', '⏎ keep the filter  Esc clear it']);
+    expect(filtering(2)).toEqual(['tkt triage · 10/10  filter: /cafe▏', '⏎ keep the filter  Esc clear it']);
+    expect(screenWith({ columns: 40, rows: 3 }, picker(1), { status })).toEqual([choice(1), 'Assign #1001 to > om▏', expect.stringMatching(/^⏎ choose/)]);
+    // Once the filter is kept, the status line is back.
+    expect(screenWith({ columns: 40, rows: 3 }, undefined, { filter: 'cafe', status })[1]).toBe(status.text);
+  });
 
   it('draws the cursor where it is in the text typed, and keeps it in sight in a text longer than the line', () => {
     const prompt = (text: string, cursor: number) => ({ kind: 'prompt', label: 'Resolution notes for #1001', text, cursor, resolves: 1001 }) as const;
@@ -304,7 +329,7 @@ describe('a short terminal', () => {
     expect(lines).toHaveLength(4);
     expect(lines[0]).toMatch(FIRST_KEYS);
     expect(lines[1]).toMatch(MORE);
-    expect(lines[3]).toMatch(/q quit {2}\? keys$/);
+    expect(lines[3]).toBe('↑ ↓ PgUp PgDn scroll  other keys close');
     expect(screenWith({ columns: 40, rows: 4 }, { kind: 'help', top: 1 })[0]).toMatch(SECOND_KEYS);
   });
 
@@ -312,7 +337,7 @@ describe('a short terminal', () => {
     const lines = screenWith({ columns: 40, rows: 3 }, { kind: 'help', top: 0 });
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(FIRST_KEYS);
-    expect(lines[2]).toMatch(/q quit {2}\? keys$/);
+    expect(lines[2]).toBe('↑ ↓ PgUp PgDn scroll  other keys close');
     expect(screenWith({ columns: 40, rows: 3 }, { kind: 'help', top: 1 })[0]).toMatch(SECOND_KEYS);
   });
 
