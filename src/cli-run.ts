@@ -113,10 +113,12 @@ export async function runCommandLine(proc: ProcessLike, how: CommandLineRun): Pr
     signals += 1;
     // The signal's name is the reason: a summary says how the run was stopped (stoppedHow).
     if (state.graceful && signals === 1) {
-      // Uploads still being sent end at this abort: only the requests left are waited for.
+      // Uploads still being sent end at this abort.
       state.stop.abort(name);
-      if (!state.readsOnly && state.requests.count > 0) sayWaiting(proc, state, name);
-      if (state.readsOnly) state.halt.abort(name);
+      if (state.readsOnly) return state.halt.abort(name);
+      // Reads end at this one (where the command awaits none): only the changes left are waited for.
+      state.endReads.abort(name);
+      if (state.requests.count > 0) sayWaiting(proc, state, name);
       return;
     }
     // The second: requests in flight are given up, and their rows or IDs recorded as in doubt.

@@ -62,6 +62,8 @@ export interface RunState {
   graceful: boolean;
   /** A graceful command that only reads: the first signal gives up requests in flight too (ActionOptions.readsOnly). */
   readsOnly: boolean;
+  /** Aborted on the first signal: the reads in flight are given up, only changes waited for (ActionOptions.awaitsReads). */
+  endReads: AbortController;
   /** A program tkt started has the terminal (Context.lendTerminal). */
   terminalLent: boolean;
   /** Suspended by Ctrl-Z (Context.suspend): settles once the terminal is taken back. */
@@ -100,6 +102,7 @@ export function createRunState(): RunState {
   return {
     stop: new AbortController(),
     halt: new AbortController(),
+    endReads: new AbortController(),
     graceful: false,
     readsOnly: false,
     terminalLent: false,
@@ -189,6 +192,8 @@ export interface ContextParts {
   signal: AbortSignal;
   /** Aborted on a second signal: requests in flight are given up. */
   halt?: AbortSignal;
+  /** Aborted on the first signal of a command that awaits no read: reads in flight are given up; without it (tests), never. */
+  endReads?: AbortSignal;
   /** Context.lendTerminal; without it (tests), `use` just runs. */
   lendTerminal?: Context['lendTerminal'];
   /** Context.suspend; without it (tests), nothing can be suspended. */
@@ -249,6 +254,7 @@ export async function buildContext(parts: ContextParts): Promise<Context & { dis
       ...(urlProfile === undefined ? {} : { urlProfile }),
       ...(debug === undefined ? {} : { debug }),
       ...(parts.halt === undefined ? {} : { halt: parts.halt }),
+      ...(parts.endReads === undefined ? {} : { endReads: parts.endReads }),
       stop: parts.signal,
       ...(parts.requests === undefined ? {} : { requests: parts.requests }),
       ...(parts.clock === undefined ? {} : { clock: parts.clock }),
@@ -367,7 +373,7 @@ export async function createProcessContext(
   globals: GlobalOptions,
   state: RunState,
   command: string,
-  action: Pick<ActionOptions, 'saysWaiting' | 'uploadProgress' | 'keepsSettings'> = {},
+  action: Pick<ActionOptions, 'saysWaiting' | 'uploadProgress' | 'keepsSettings' | 'awaitsReads'> = {},
 ): Promise<Context & { dispose(): Promise<void> }> {
   const io = createIO(proc, globals, state);
   // A loose token file, a lock waited for, a settings file skipped: said on stderr, each once a run.
@@ -408,6 +414,7 @@ export async function createProcessContext(
     }),
     signal: state.stop.signal,
     halt: state.halt.signal,
+    ...(action.awaitsReads === true ? {} : { endReads: state.endReads.signal }),
     lendTerminal,
     suspend,
     interruptedByKey: () => state.interruptedByKey?.(),

@@ -2,7 +2,16 @@
 // (redirects.ts). --timeout bounds the whole exchange, a second Ctrl-C gives it up (the first, an
 // upload still being sent), and the secrets the request carries never come back out of it: not in
 // the trace, an error or the answer.
-import { AbandonedRequestError, InterruptedError, NetworkError, StoppedWhileSendingError, TktError, isStopSignal, stoppedHow } from '../errors.js';
+import {
+  AbandonedRequestError,
+  InterruptedError,
+  NetworkError,
+  StoppedBeforeSendingError,
+  StoppedWhileSendingError,
+  TktError,
+  isStopSignal,
+  stoppedHow,
+} from '../errors.js';
 import { header, isSuccess, type Received } from './answer.js';
 import { formatBytes, parseBody, type ParsedBody } from './body.js';
 import { DeadlineExceeded, deadlineClock, type Deadline } from './deadline.js';
@@ -37,7 +46,12 @@ export interface ExchangeSettings {
   halt: AbortSignal | undefined;
   /** Aborted on the first Ctrl-C/SIGTERM, the signal's name as its reason (else by a closed stdout). */
   stop: AbortSignal | undefined;
-  /** Counts the requests in flight that the first signal waits for (not an upload it ends). */
+  /**
+   * Aborted on the first Ctrl-C/SIGTERM of a command that awaits no read (ActionOptions.awaitsReads):
+   * the reads in flight are given up at once, as StoppedBeforeSendingError.
+   */
+  endReads?: AbortSignal | undefined;
+  /** Counts the requests in flight that the first signal waits for (not an upload it ends, nor a read it gives up). */
   requests?: { count: number } | undefined;
 }
 
@@ -58,7 +72,7 @@ export interface Exchange {
 export type Exchanger = (request: Exchange, url: string) => Promise<Received>;
 
 export function createExchanger(settings: ExchangeSettings): Exchanger {
-  const { pool, token, timeoutMs, halt, stop } = settings;
+  const { pool, token, timeoutMs, halt, stop, endReads } = settings;
   const requests = settings.requests ?? { count: 0 };
   const startDeadline = deadlineClock(timeoutMs);
   const destinationOf = destinationsUnder(settings.baseOrigin);
@@ -71,6 +85,13 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
   const inFlight = new Set<Deadline>();
   halt?.addEventListener('abort', () => {
     for (const deadline of inFlight) deadline.abort(halt.reason);
+  });
+  // A read changes nothing: at the first signal, nothing needs waiting for (README, Interruption),
+  // and the change it was for is not sent. One listener for the run, as for the halt.
+  const readsInFlight = new Set<Deadline>();
+  const readsEnded = (): boolean => endReads?.aborted === true;
+  endReads?.addEventListener('abort', () => {
+    for (const deadline of readsInFlight) deadline.abort(endReads.reason);
   });
   // The first signal gives up every upload whose body is still being sent (README, Interruption): the
   // service never received it whole, so it cannot have acted on it, and a pipe that keeps writing
@@ -85,6 +106,9 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
 
   return async ({ method, plan, secrets, trace, giveUp, upload }, url) => {
     if (halt?.aborted || giveUp?.aborted) throw new InterruptedError();
+    // A read in flight at the first signal is given up there, counted in no wait. One sent after
+    // it (a change's read-back, telling its outcome) is not: the command decides what it sends.
+    const endable = plan.retry && endReads !== undefined && !readsEnded();
     const built = buildOutgoing(plan);
     const outgoing = built instanceof Promise ? await built : built;
     const headers: Record<string, string> = {
@@ -103,6 +127,7 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
     const started = Date.now();
     const deadline = startDeadline();
     inFlight.add(deadline);
+    if (endable) readsInFlight.add(deadline);
     // Halted or given up while the body was being built: the request is given up as it starts.
     if (halt?.aborted) deadline.abort(halt.reason);
     else if (giveUp?.aborted) deadline.abort(giveUp.reason);
@@ -111,9 +136,9 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
     // An upload of files may take longer than --timeout in all: every chunk sent starts the clock
     // again, so only an upload that stops moving times out; once sent, the answer gets the full time.
     let stoppedSending: string | undefined;
-    requests.count += 1;
+    if (!endable) requests.count += 1;
     const stopSending = (signal: string): void => {
-      if (stoppedSending === undefined) requests.count -= 1;
+      if (stoppedSending === undefined && !endable) requests.count -= 1;
       stoppedSending = signal;
       deadline.abort(signal);
     };
@@ -174,6 +199,10 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
         trace?.(`HTTP ! ${method} ${url} given up`);
         throw new InterruptedError();
       }
+      if (endable && readsEnded()) {
+        trace?.(`HTTP ! ${method} ${url} given up: ${stoppedHow(endReads.reason)}`);
+        throw new StoppedBeforeSendingError(endReads.reason);
+      }
       if (error instanceof TktError) throw error;
       if (halt?.aborted) {
         trace?.(`HTTP ! ${method} ${url} given up: ${stoppedHow(halt.reason)}`);
@@ -187,9 +216,10 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
       throw failed;
     } finally {
       giveUp?.removeEventListener('abort', abandon);
-      if (stoppedSending === undefined) requests.count -= 1;
+      if (stoppedSending === undefined && !endable) requests.count -= 1;
       sendingBodies.delete(stopSending);
       inFlight.delete(deadline);
+      readsInFlight.delete(deadline);
       deadline.stop();
     }
   };

@@ -47,6 +47,11 @@ export interface ApiClientOptions {
   halt?: AbortSignal;
   /** Aborted on the first Ctrl-C/SIGTERM (its name the reason): an upload still being sent is given up. */
   stop?: AbortSignal;
+  /**
+   * Aborted on the first Ctrl-C/SIGTERM of a command that awaits no read: the reads in flight are
+   * given up (a read changes nothing); only changes already sent are waited for.
+   */
+  endReads?: AbortSignal;
   /** Counts the requests in flight (those the first signal waits for), shared by a run's clients. */
   requests?: { count: number };
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY (or their lower-case forms) are read. */
@@ -87,6 +92,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     proxies,
     halt: options.halt,
     stop: options.stop,
+    endReads: options.endReads,
     requests: options.requests,
   });
 
@@ -151,6 +157,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
             clock: options.clock ?? systemClock,
             giveUp: request.giveUp,
             halt: options.halt,
+            // As the exchange: only a read begun before the first signal ends at it.
+            endReads: options.endReads?.aborted === true ? undefined : options.endReads,
             onRetry: (retry, attempt) => {
               trace?.(`HTTP retry ${method} ${url} after ${retry.reason}: waiting ${retry.delayMs}ms (attempt ${attempt} of ${attempts})`);
               sendOptions.onRetry?.(retry, attempt, attempts);

@@ -1,7 +1,7 @@
 // When a request is tried again. Only a request that merely reads may be (a create must never
 // run twice), only after a failure that a moment may cure, three tries at most, waiting as long
 // as the service asks (Retry-After) or else doubling the wait, and never long.
-import { InterruptedError, NetworkError, type NetworkFailure } from '../errors.js';
+import { InterruptedError, NetworkError, StoppedBeforeSendingError, type NetworkFailure } from '../errors.js';
 import { header, type Received } from './answer.js';
 import type { Clock } from './clock.js';
 import type { RequestPlan, Retry } from './types.js';
@@ -62,6 +62,8 @@ export interface RetryOptions {
   giveUp?: AbortSignal | undefined;
   /** The run gives up everything (the second Ctrl-C): a wait ends at once too, even a read's that a change awaits. */
   halt?: AbortSignal | undefined;
+  /** The first Ctrl-C of a command that awaits no read (ApiClientOptions.endReads): a wait then ends at once, as StoppedBeforeSendingError. */
+  endReads?: AbortSignal | undefined;
 }
 
 /**
@@ -84,11 +86,14 @@ export async function withRetries(attempt: () => Promise<Received>, options: Ret
     }
     options.onRetry(retry, tried + 1);
     await clock.sleep(retry.delayMs, waitEnder(options));
-    if (options.giveUp?.aborted === true || options.halt?.aborted === true) throw new InterruptedError();
+    if (options.giveUp?.aborted === true) throw new InterruptedError();
+    if (options.endReads?.aborted === true) throw new StoppedBeforeSendingError(options.endReads.reason);
+    if (options.halt?.aborted === true) throw new InterruptedError();
   }
 }
 
-/** What ends a wait before a retry: either signal, combined only when there are two (AbortSignal.any is not free). */
-function waitEnder({ giveUp, halt }: RetryOptions): AbortSignal | undefined {
-  return giveUp === undefined ? halt : halt === undefined ? giveUp : AbortSignal.any([giveUp, halt]);
+/** What ends a wait before a retry: any of the signals, combined only when there are more (AbortSignal.any is not free). */
+function waitEnder({ giveUp, halt, endReads }: RetryOptions): AbortSignal | undefined {
+  const enders = [giveUp, halt, endReads].filter((signal) => signal !== undefined);
+  return enders.length < 2 ? enders[0] : AbortSignal.any(enders);
 }

@@ -118,6 +118,12 @@ async function readBack(client: ApiClient, id: TicketId, change: FieldChange): P
   return { ticket, lost };
 }
 
+/** A read-back given up by the run's first signal (it gives up reads in flight): the change stands, unchecked. */
+function doneUnchecked(error: unknown): undefined {
+  if (error instanceof StoppedBeforeSendingError) return undefined;
+  throw error;
+}
+
 /**
  * A read-modify-write that notices a concurrent writer (README, "Scripts changing the same
  * tickets"): the update form has no version check, so another writer's update sent just after
@@ -136,7 +142,10 @@ export async function keptChange<T>(
   for (let tries = 1; ; tries++) {
     const outcome = await attempt();
     if (!sent(outcome)) return outcome;
-    const { ticket, lost } = await readBack(client, id, change);
+    const checked = await readBack(client, id, change).catch(doneUnchecked);
+    // Stopped while it was read back: the change was made, and is told so, unchecked.
+    if (checked === undefined) return outcome;
+    const { ticket, lost } = checked;
     if (lost.length === 0) {
       kept?.(ticket);
       return outcome;
@@ -241,7 +250,9 @@ async function setDueAfterPriority(client: ApiClient, id: TicketId, due: FormVal
     if (!(error instanceof StoppedBeforeSendingError)) throw error;
     throw new InterruptedError(`ticket #${id}: the priority changed, but the due date was not sent: ${error.how}`, { hint: `to set it, run ${retry}` });
   });
-  const { ticket, lost } = await readBack(client, id, { fields: { DueDate: due }, labels: {} });
+  const checked = await readBack(client, id, { fields: { DueDate: due }, labels: {} }).catch(doneUnchecked);
+  if (checked === undefined) return;
+  const { ticket, lost } = checked;
   if (lost.length === 0) return;
   const kept = ticket.due;
   const wanted = new Date(String(due));

@@ -98,24 +98,37 @@ describe('a change of one ticket stopped while the service has it', () => {
   });
 });
 
+// A read changes nothing: the first signal gives it up at once rather than waiting up to
+// --timeout for it (a CI runner's grace before SIGKILL is short), and the change is never sent.
+// The service never answers, under a --timeout of 60s: a pass proves the read was not waited for.
 describe('a change of one ticket stopped before it is sent', () => {
-  it.each(['reply', 'forward', 'update', 'assign', 'reopen'])('%s: the read before it is answered, the change is never sent: exit 143', async (name) => {
-    const write = WRITES[name]!;
-    const ticket = unusedTicket(h);
-    write.prepare?.(ticket);
-    const { id } = ticket;
-    const result = await stoppedAt(h, write.args(id), requestTo('GET', `/api/TicketsApi/${id}`), 'SIGTERM', { counted: write.change(id) });
-    expect(result.sent).toBe(0);
-    expect(result).toMatchObject({ code: 143, stdout: '', exits: [] });
-    expect(result.stderr).toMatch(new RegExp(`${WAITING_TERM}error: stopped by SIGTERM(\n|: 0 of 1 done)`));
-  });
+  it.each(['reply', 'forward', 'update', 'assign', 'reopen', 'pickup'])(
+    '%s: the read before it is given up at once, the change is never sent: exit 143',
+    async (name) => {
+      const write = WRITES[name]!;
+      const ticket = unusedTicket(h, (t) => t.assignedUser !== userId(h, 'admin'));
+      write.prepare?.(ticket);
+      const { id } = ticket;
+      const result = await stoppedAt(h, [...write.args(id), '--timeout', '60'], requestTo('GET', `/api/TicketsApi/${id}`), 'SIGTERM', {
+        counted: write.change(id),
+        answered: false,
+      });
+      expect(result.sent).toBe(0);
+      expect(result).toMatchObject({ code: 143, stdout: '', exits: [] });
+      // No wait said (nothing that changes is in flight), and no time-out of the read.
+      expect(result.stderr).toMatch(/^error: stopped by SIGTERM(\n$|: 0 of 1 done, 1 not started\n)/);
+      expect(result.stderr).not.toMatch(/in flight|timed out/);
+    },
+  );
 });
 
 describe('tkt update --priority P --due WHEN stopped between its two updates', () => {
   it('says the priority changed and the due date was not sent, and how to send it: exit 143', async () => {
-    const ticket = unusedTicket(h);
+    // Not critical already: the priority must change (4 is Critical).
+    const ticket = unusedTicket(h, (t) => t.ticketPriorityId !== 4);
     const priorityBefore = ticket.ticketPriorityId;
-    // The second read of the ticket comes after the first update (the priority) was answered.
+    // The second read of the ticket comes after the first update (the priority) was answered: the
+    // signal gives it up at once (nothing said of a wait), and the due date is never sent.
     let reads = 0;
     const secondRead = (req: Parameters<ReturnType<typeof requestTo>>[0]) => requestTo('GET', `/api/TicketsApi/${ticket.id}`)(req) && ++reads === 2;
     const result = await stoppedAt(h, ['update', String(ticket.id), '--priority', 'critical', '--due', '+4h'], secondRead, 'SIGTERM', {
@@ -127,7 +140,7 @@ describe('tkt update --priority P --due WHEN stopped between its two updates', (
     // The due date as it was resolved when the run began: the hint sets that one.
     expect(result.stderr).toMatch(
       new RegExp(
-        `${WAITING_TERM}error: ticket #${ticket.id}: the priority changed, but the due date was not sent: stopped by SIGTERM\n` +
+        `^error: ticket #${ticket.id}: the priority changed, but the due date was not sent: stopped by SIGTERM\n` +
           `hint: to set it, run "tkt update ${ticket.id} --due \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z"\n$`,
       ),
     );
@@ -158,17 +171,25 @@ describe('a change of one ticket at a terminal, Ctrl-C while it is sent', () => 
   });
 });
 
-describe('tkt create stopped while it resolves names', () => {
+describe('tkt create stopped while it resolves names from a service that never answers', () => {
   const lookup = requestTo('GET', /^\/api\/TicketsApi\/(app)?metadata$/);
 
-  it.each(STOPS)('%s: no further lookup is fetched and nothing is created: exit %i at once', async (signal, code, line) => {
+  it.each(STOPS)('%s: the lookup is given up, no other is fetched and nothing is created: exit %i at once', async (signal, code, line) => {
     const title = `stopped resolving names ${signal}`;
-    const args = ['create', '-q', '--refresh', ...validCreateArgs({ title, requester: 'Anna Berg', priority: 'high' })];
-    const result = await stoppedAt(h, args, lookup, signal, { counted: lookup });
+    const args = ['create', '-q', '--refresh', '--timeout', '60', ...validCreateArgs({ title, requester: 'Anna Berg', priority: 'high' })];
+    const result = await stoppedAt(h, args, lookup, signal, { counted: lookup, answered: false });
     // The lookup the service had when the signal came, and no other.
     expect(result.sent).toBe(1);
     expect(h.sandbox.state.tickets.filter((t) => t.title === title)).toHaveLength(0);
-    expect(result).toMatchObject({ code, stdout: '', stderr: waiting(signal) + line, exits: [] });
+    expect(result).toMatchObject({ code, stdout: '', stderr: line, exits: [] });
+  });
+
+  it('--integration (a CI job cancelled): the metadata read is given up, no time-out said: exit 143 at once', async () => {
+    const title = 'cancelled CI create';
+    const args = ['create', '--refresh', '--timeout', '60', ...integrationCreateArgs({ title })];
+    const result = await stoppedAt(h, args, lookup, 'SIGTERM', { answered: false });
+    expect(h.sandbox.state.tickets.filter((t) => t.title === title)).toHaveLength(0);
+    expect(result).toMatchObject({ code: 143, stdout: '', stderr: 'error: stopped by SIGTERM\n', exits: [] });
   });
 });
 
