@@ -33,6 +33,7 @@ import { createDonePrinter, doneLine, jsonLine, skippedFiles, type BulkVerb } fr
 import { formatRanges, rangeLines, summaryLayout } from './ranges.js';
 import { nameList } from '../cmdutil/action-output.js';
 import { namingHint, skippedFilesError, type SentFiles } from '../cmdutil/attachments.js';
+import { changeInDoubtHint } from '../cmdutil/in-doubt.js';
 import { failureGroup, resultReason, runCounts, unreachableHint, type BulkResult, type BulkRun } from './runner.js';
 
 export interface BulkReporterOptions {
@@ -128,6 +129,7 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
       failure instanceof ApiError ? (failure.serverMessages.length > 0 ? failure.serverMessages.join('; ') : `${failure.method} ${failure.url}`) : result.error;
     return new ItemFailedError(`#${result.id} ${result.inDoubt ? IN_DOUBT : resultReason(result)}`, failure, {
       details: detail === undefined ? [] : [detail],
+      ...(result.inDoubt ? { hint: changeInDoubtHint(options.run, result.id) } : {}),
     });
   }
 

@@ -6,9 +6,12 @@ import { rethrowInDoubt } from '../errors.js';
 
 const BEFORE_AGAIN = 'before running this again';
 
+/** How to look at ticket `id` whose change is in doubt: attach, reply, forward and the single-ID changes (close, pickup...) say it alike. */
+export const changeInDoubtHint = (run: RunPlace, id: number): string => `look at it with "${tktCommand(run, `show ${id}`)}" ${BEFORE_AGAIN}`;
+
 /** A change of ticket `id` (reply, forward, attach) in doubt: look at the ticket. */
 export function changeInDoubt(run: RunPlace, id: number): (error: unknown) => never {
-  return rethrowInDoubt({ ticket: `#${id}`, hint: `look at it with "${tktCommand(run, `show ${id}`)}" ${BEFORE_AGAIN}` });
+  return rethrowInDoubt({ ticket: `#${id}`, hint: changeInDoubtHint(run, id) });
 }
 
 /** A create in doubt: look for the ticket by its title; a key would have made the run repeatable. */

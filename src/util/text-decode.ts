@@ -31,8 +31,17 @@ export function refuseBeyondLimit(size: number, limit: number): void {
 /** How to make a refused input text, when there is a way: the hint of a caller's error. */
 export const notTextHint = (error: unknown): string | undefined => (error instanceof NotTextError ? error.hint : undefined);
 
-/** The hint that says how to convert a file (or stdin) from `encoding`, as iconv names it. */
+/** The hint that says how to convert a file (or stdin) from `encoding`, as iconv names it (BROKEN_UTF8: drop its broken bytes). */
 export type ConvertHint = (encoding: string) => string;
+
+/** The "encoding" of UTF-8 with broken bytes: what a cut (`tail -c`, `head -c`) or a stray byte leaves. */
+const BROKEN_UTF8 = 'UTF-8';
+
+/** iconv's options that make `encoding` UTF-8: for broken UTF-8, -c drops the broken bytes. */
+const iconvOptions = (encoding: string) => (encoding === BROKEN_UTF8 ? '-f UTF-8 -t UTF-8 -c' : `-f ${encoding} -t UTF-8`);
+
+/** What the hint says before its command: broken UTF-8 is not converted, its broken bytes are dropped. */
+const BROKEN_UTF8_DROP = 'it is UTF-8 with broken bytes (cut short?): drop them';
 
 /**
  * How to convert the file at `path`: into PATH.utf8, or, when tkt reads it by its name (`keepName`:
@@ -42,18 +51,25 @@ export const convertFile =
   (path: string, keepName = false): ConvertHint =>
   (encoding) => {
     // `<(command)` is /dev/fd/63: there is no file to convert, only a command's output.
-    if (/^\/(dev|proc)\//.test(path)) return `convert it on its way in: <(... | iconv -f ${encoding} -t UTF-8)`;
-    const iconv = `iconv -f ${encoding} -t UTF-8 ${shellWord(path)}`;
+    const broken = encoding === BROKEN_UTF8;
+    if (/^\/(dev|proc)\//.test(path)) return `${broken ? BROKEN_UTF8_DROP : 'convert it'} on its way in: <(... | iconv ${iconvOptions(encoding)})`;
+    const iconv = `iconv ${iconvOptions(encoding)} ${shellWord(path)}`;
     const converted = keepName
       ? `${iconv} > ${shellWord(`${path}.new`)} && mv ${shellWord(`${path}.new`)} ${shellWord(path)}`
       : `${iconv} > ${shellWord(`${path}.utf8`)}`;
+    if (broken) return `${BROKEN_UTF8_DROP}: ${converted}`;
     return `save it as UTF-8${/\.csv$/i.test(path) ? ' (in Excel: "CSV UTF-8")' : ''}, or convert it: ${converted}`;
   };
 
-export const convertStdin: ConvertHint = (encoding) => `convert it on its way in: ... | iconv -f ${encoding} -t UTF-8 | tkt ...`;
+export const convertStdin: ConvertHint = (encoding) =>
+  `${encoding === BROKEN_UTF8 ? BROKEN_UTF8_DROP : 'convert it'} on its way in: ... | iconv ${iconvOptions(encoding)} | tkt ...`;
 
 /** Windows' "ANSI" code page, the likeliest encoding of a file that is not UTF-8 (Excel's CSV). */
 const LIKELY_ENCODING = 'WINDOWS-1252';
+
+/** A whole UTF-8 character of 2 to 4 bytes, in bytes read as Latin-1 (RFC 3629's table, so no overlong form or surrogate). */
+const MULTI_BYTE_UTF8 =
+  /[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]|[\xe1-\xec\xee\xef][\x80-\xbf]{2}|\xed[\x80-\x9f][\x80-\xbf]|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}|\xf4[\x80-\x8f][\x80-\xbf]{2}/;
 
 const strictDecoder = () => new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -91,7 +107,12 @@ function notUtf8(texts: readonly string[], bytes: Uint8Array, hint: ConvertHint)
   const before = (texts.join('') + lastText).replace(/^\uFEFF/, '');
   const column = [...before.slice(before.lastIndexOf('\n') + 1)].length + 1;
   const where = `byte 0x${badByte.toString(16).toUpperCase().padStart(2, '0')} on line ${countLines(before)}, column ${column}`;
-  return new NotTextError(`not UTF-8 text: ${where}`, hint(LIKELY_ENCODING), LIKELY_ENCODING);
+  // A whole multi-byte character before the bad byte or after it makes it UTF-8 with broken bytes
+  // (`tail -c` cutting a character, a stray byte in a compiler's output), which converting from
+  // Windows-1252 would mangle; Windows-1252 text seldom holds one.
+  const after = Buffer.from(bytes.buffer, bytes.byteOffset + Buffer.byteLength(lastText) + 1, bytes.length - Buffer.byteLength(lastText) - 1);
+  const encoding = /[^\u0000-\u007f\ufeff]/.test(before) || MULTI_BYTE_UTF8.test(after.toString('latin1')) ? BROKEN_UTF8 : LIKELY_ENCODING;
+  return new NotTextError(`not UTF-8 text: ${where}`, hint(encoding), encoding);
 }
 
 const startsUtf16 = (bytes: Uint8Array) => bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
@@ -157,6 +178,8 @@ export function textOfFile(bytes: Buffer, path: string): string {
 export function convertedText(bytes: Uint8Array, error: NotTextError): string | undefined {
   if (error.encoding === undefined) return undefined;
   if (error.encoding === LIKELY_ENCODING) return windows1252Text(bytes);
+  // As iconv -c: the broken bytes dropped (the decoder's U+FFFD in their place taken out).
+  if (error.encoding === BROKEN_UTF8) return new TextDecoder().decode(bytes).replace(/\uFFFD/g, '');
   // UTF-16 is told by its BOM (startsUtf16), which says its byte order.
   const label = error.encoding !== 'UTF-16' ? error.encoding : bytes[0] === 0xfe ? 'utf-16be' : 'utf-16le';
   return new TextDecoder(label).decode(bytes);

@@ -3,8 +3,10 @@
 // "Invalid string length"; now anything that is not a file of text fails at once, and a text
 // larger than the limit fails when the limit is reached, having held no more than that. Text is
 // UTF-8 only (README: Text values; the check is text-decode.ts).
+import { fstatSync } from 'node:fs';
 import { Transform, type Readable } from 'node:stream';
 import { UsageError } from '../errors.js';
+import { DIRECTORY_NOT_FILE } from './file-error.js';
 import { openInput, stopOnSignal } from './input-file.js';
 import { convertFile, convertStdin, MAX_TEXT_INPUT_BYTES, NotTextError, notTextBytes, textDecoding, type ConvertHint } from './text-decode.js';
 
@@ -40,8 +42,25 @@ export async function readTextFile(
   return readText(await openInput(path, signal), limit, convertFile(path, keepName));
 }
 
+/**
+ * Exit 2, as a directory given as a file is, when `stream` is a directory: Node reads one on stdin
+ * (`tkt close - < logs`) as empty, so a CI step closing nothing passed, and a text was "empty".
+ */
+function refuseDirectory(stream: Readable, what: string): void {
+  // process.stdin keeps its descriptor as `fd`; a stream of another kind has none to look at.
+  const fd = (stream as { fd?: unknown }).fd;
+  let directory = false;
+  try {
+    directory = typeof fd === 'number' && fstatSync(fd).isDirectory();
+  } catch {
+    // A closed descriptor: the read says so.
+  }
+  if (directory) throw new UsageError(`${what}: stdin is ${DIRECTORY_NOT_FILE}`, { hint: 'redirect a file into stdin (< FILE), not a directory' });
+}
+
 /** stdin as text; an input that is not text is exit 2, named as `what` (e.g. `--description -`). */
 export async function readTextStream(stream: Readable, what: string, signal?: AbortSignal, limit = MAX_TEXT_INPUT_BYTES): Promise<string> {
+  refuseDirectory(stream, what);
   stopOnSignal(stream, signal);
   try {
     return await readText(stream, limit, convertStdin);
@@ -57,6 +76,7 @@ export async function readTextStream(stream: Readable, what: string, signal?: Ab
  * otherwise grow one endless line until the process dies.
  */
 export function guardText(stream: Readable, what: string, signal?: AbortSignal, limit = MAX_TEXT_INPUT_BYTES): Readable {
+  refuseDirectory(stream, what);
   stopOnSignal(stream, signal);
   let size = 0;
   const guarded = new Transform({

@@ -12,7 +12,16 @@ import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/harness.js';
 import { startServer, type Handler } from '../api/server.js';
 import { fakeProcess, processSignals } from '../cli/fake-process.js';
-import { countInFlight, frontEnv, halvedAnswers, sendsNothing, startFrontServer, unusedTickets, useHarness } from '../helpers/sandbox-state.js';
+import {
+  changeInDoubtStderr,
+  countInFlight,
+  frontEnv,
+  halvedAnswers,
+  sendsNothing,
+  startFrontServer,
+  unusedTickets,
+  useHarness,
+} from '../helpers/sandbox-state.js';
 
 const CLOSE = 'POST /api/TicketsApi/close/{id}';
 const CLOSED = 7;
@@ -472,17 +481,19 @@ describe('ID... commands refused by the service', () => {
 });
 
 describe('ID... commands whose request timed out', () => {
-  it('say of a single ID that it is in doubt, as a run of several does (exit 1)', async () => {
-    // The service accepts the request and never answers.
-    const server = await startServer(() => {});
+  it('say of a single ID that it is in doubt, as a run of several does, and how to look at it, as attach does (exit 1)', async () => {
+    const [unassigned] = unusedTickets(h, 1, (t) => t.assignedUser === null);
+    // The service accepts the change and never answers; the lookups before it are answered.
+    const server = await startFrontServer(h, (req) => req.method === 'POST' && /^\/api\/TicketsApi\/(close|pickup)\//.test(req.url!));
     try {
-      const result = await h.cli(['close', '1013', '--timeout', '0.05'], { env: frontEnv(h, server) });
-      expect(result.code).toBe(1);
-      expect(result.stderr).toMatch(
-        new RegExp(
-          `^error: #1013 in doubt \\(it may have been carried out\\)\n  request timed out after [^:]+: POST ${server.url}/api/TicketsApi/close/1013\n$`,
-        ),
-      );
+      for (const [verb, id] of [
+        ['close', 1013],
+        ['pickup', unassigned!.id],
+      ] as const) {
+        const result = await h.cli([verb, String(id), '--timeout', '0.5'], { env: frontEnv(h, server) });
+        expect(result.code).toBe(1);
+        expect(result.stderr).toMatch(changeInDoubtStderr(id, `${server.url}/api/TicketsApi/${verb}/${id}`));
+      }
     } finally {
       await server.close();
     }

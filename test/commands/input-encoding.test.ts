@@ -53,6 +53,15 @@ describe('text that is not UTF-8', () => {
     expect(result.stderr).toContain(`iconv -f WINDOWS-1252 -t UTF-8 ${file} > ${file}.utf8`);
   });
 
+  // `tail -c 4` of "aaa\u00e9\u00e9\n": converting it from Windows-1252 would mangle the whole \u00e9 after the cut one.
+  it('UTF-8 cut short on stdin is named broken UTF-8, with the iconv hint that drops its broken bytes', async () => {
+    const stdin = Buffer.from([0xa9, 0xc3, 0xa9, 0x0a]);
+    const result = await sendsNothing(h, () => h.cli(['create', ...validCreateArgs({ ...BY_ID, description: null, 'description-file': '-' })], { stdin }));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('error: --description-file -: stdin is not UTF-8 text: byte 0xA9 on line 1, column 1\n');
+    expect(result.stderr).toContain('hint: it is UTF-8 with broken bytes (cut short?): drop them on its way in: ... | iconv -f UTF-8 -t UTF-8 -c | tkt ...\n');
+  });
+
   it('Latin-1 on stdin for a text option is exit 2', async () => {
     const result = await sendsNothing(h, () => h.cli(['reply', '1001', '--message', '-'], { stdin: latin1("Merci, c'est r\u00e9gl\u00e9") }));
     expect(result.code).toBe(2);

@@ -411,6 +411,28 @@ describe('a directory', () => {
     expect(create).toMatchObject({ code: 2, stdout: '' });
     expect(create.stderr).toContain(`${folder}: a directory, not a file`);
   });
+
+  // Node reads a directory on stdin as empty: `tkt close - < logs` did nothing and exited 0.
+  it('redirected into stdin is exit 2 wherever stdin is read (IDs, a text, api --input, --from), before any request', async () => {
+    const ticket = openTicket();
+    await mkdir(join(dir, 'job-logs'));
+    const runs: [string[], string][] = [
+      [['close', '-'], 'the IDs on stdin: stdin is a directory, not a file'],
+      [['create', ...integrationCreateArgs({ description: null, 'description-file': '-' })], '--description-file -: stdin is a directory, not a file'],
+      [['reply', String(ticket.id), '--to', 'a@example.com', '--subject', 'S', '--message', '-'], '--message -: stdin is a directory, not a file'],
+      [['api', 'POST', '/api/v1/tickets', '--input', '-'], '--input -: stdin is a directory, not a file'],
+      [['create', '--integration', '--from', '-'], '--from -: stdin is a directory, not a file'],
+    ];
+    for (const [argv, message] of runs) {
+      const result = await sendsNothing(h, () => runInShell('sh', '"$@" < job-logs', argv, '', dir));
+      expect({ argv, code: result.code, stdout: result.stdout, stderr: result.stderr }).toEqual({
+        argv,
+        code: 2,
+        stdout: '',
+        stderr: `error: ${message}\nhint: redirect a file into stdin (< FILE), not a directory\n`,
+      });
+    }
+  });
 });
 
 describe('a pipe named with PATH#NAME (README: Naming an upload)', () => {
