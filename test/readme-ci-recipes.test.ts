@@ -166,6 +166,38 @@ describe.each(Object.entries(RECIPES))('the README recipe for %s', (name, recipe
     const greenAgain = await run(recipe.success);
     expect(greenAgain.stderr).toMatch(/^nothing to resolve: no open ticket of requester ci-bot has the key \S+\n$/);
   });
+
+  it('opens the ticket all the same when the job failed before writing its log, or its log is not UTF-8', async () => {
+    const scripts = await scriptsOf(recipe);
+    const workspace = join(dir, `${name.replace(/\W/g, '-')}-no-log`);
+    await mkdir(workspace);
+    const env = {
+      PATH: `${dir}:${process.env.PATH ?? ''}`,
+      HOME: dir,
+      TKT_CONFIG_DIR: join(dir, 'config'),
+      TKT_URL: sandbox.url,
+      TKT_TOKEN: sandbox.issueToken('ci-bot'),
+      GITHUB_OUTPUT: join(workspace, 'github-output'),
+      ...recipe.env,
+    };
+    const run = (outcome: string) => promisify(execFile)(recipe.shell[0]!, [...recipe.shell.slice(1), scripts.get(outcome)!], { cwd: workspace, env });
+    const earlier = new Set(sandbox.state.tickets.map((t) => t.id));
+    // Checkout or install failed: no build.log at all.
+    expect((await run(recipe.failure)).stderr).toBe('');
+    const opened = sandbox.state.tickets.filter((t) => !earlier.has(t.id));
+    expect(opened).toHaveLength(1);
+    const ticket = opened[0]!;
+    expect(ticket.description).toContain('(none: the ');
+    expect(sandbox.state.attachments.filter((a) => a.ticketId === ticket.id)).toEqual([]);
+    // A compiler's stray byte and a last line cut inside a character: the broken bytes dropped, the rest kept.
+    await writeFile(join(workspace, 'build.log'), Buffer.from('caf\xe9 \xc3\xa9t\xc3\xa9\nerror: tests failed \xe2\x80', 'latin1'));
+    expect((await run(recipe.failure)).stderr).toBe('');
+    const reply = sandbox.state.conversations.filter((c) => c.ticketId === ticket.id && c.type === 'RequesterReply').at(-1);
+    expect(reply?.message).toContain('caf été\nerror: tests failed');
+    expect(sandbox.state.attachments.filter((a) => a.ticketId === ticket.id).map((a) => a.fileName)).toEqual(['build.log']);
+    await run(recipe.success);
+    expect(ticket.ticketStatusId).toBe(RESOLVED);
+  });
 });
 
 describe('the README recipe for GitHub Actions', () => {
