@@ -126,7 +126,7 @@ export async function runCommandLine(proc: ProcessLike, how: CommandLineRun): Pr
     // Nothing to wind down (or a third signal): leave now, as a shell user expects.
     if (proc.stderr.isTTY === true && !isDumbTerminal(proc.env)) proc.stderr.write(SHOW_CURSOR);
     proc.stderr.write(`${lineAfterSignal(proc, state)}error: ${stoppedHow(received)}\n`);
-    proc.exit(SIGNAL_EXIT_CODES[name]);
+    proc.exit(SIGNAL_EXIT_CODES[received]);
   };
   const onInterrupt = () => onSignal('SIGINT');
   const onTerminate = () => onSignal('SIGTERM');

@@ -38,3 +38,27 @@ describe('the first signal with requests in flight', () => {
     expect(await firstSignalLine({ stdin: true, stdout: true, stderr: true }, 'SIGTERM')).toBe('another SIGTERM gives up\n');
   });
 });
+
+describe('a third signal', () => {
+  it('ends the run with the first signal’s exit code, the one its line names (SIGINT, SIGTERM, then SIGHUP: 130)', async () => {
+    const signals = processSignals();
+    const proc = { ...fakeProcess({}), ...signals };
+    let stderr = '';
+    proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    let started = () => {};
+    const running = new Promise<void>((resolve) => (started = resolve));
+    void runCommandLine(proc, {
+      run: (state) => {
+        state.graceful = true;
+        state.requests.count = 1;
+        started();
+        return new Promise(() => undefined);
+      },
+    });
+    await running;
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) signals.send(signal);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(stderr.split('\n').at(-2)).toBe('error: interrupted');
+    expect(signals.exits).toEqual([130]);
+  });
+});
