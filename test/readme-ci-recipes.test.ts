@@ -99,6 +99,21 @@ async function scriptsOf(recipe: Recipe): Promise<Map<string, string>> {
   return scripts;
 }
 
+/** The CI system's environment for a job in `workspace` (secrets, its variables), and a run of the script for an outcome there. */
+function runnerOf(recipe: Recipe, scripts: Map<string, string>, workspace: string) {
+  const env = {
+    PATH: `${dir}:${process.env.PATH ?? ''}`,
+    HOME: dir,
+    TKT_CONFIG_DIR: join(dir, 'config'),
+    TKT_URL: sandbox.url,
+    TKT_TOKEN: sandbox.issueToken('ci-bot'),
+    GITHUB_OUTPUT: join(workspace, 'github-output'),
+    ...recipe.env,
+  };
+  const run = (outcome: string) => promisify(execFile)(recipe.shell[0]!, [...recipe.shell.slice(1), scripts.get(outcome)!], { cwd: workspace, env });
+  return { env, run };
+}
+
 let sandbox: RunningSandbox;
 let dir: string;
 beforeAll(async () => {
@@ -123,16 +138,7 @@ describe.each(Object.entries(RECIPES))('the README recipe for %s', (name, recipe
     await mkdir(workspace);
     await writeFile(join(workspace, 'build.log'), `${Array.from({ length: 80 }, (_, n) => `line ${n + 1}`).join('\n')}\nerror: tests failed\n`);
     const output = join(workspace, 'github-output');
-    const env = {
-      PATH: `${dir}:${process.env.PATH ?? ''}`,
-      HOME: dir,
-      TKT_CONFIG_DIR: join(dir, 'config'),
-      TKT_URL: sandbox.url,
-      TKT_TOKEN: sandbox.issueToken('ci-bot'),
-      GITHUB_OUTPUT: output,
-      ...recipe.env,
-    };
-    const run = (outcome: string) => promisify(execFile)(recipe.shell[0]!, [...recipe.shell.slice(1), scripts.get(outcome)!], { cwd: workspace, env });
+    const { env, run } = runnerOf(recipe, scripts, workspace);
 
     const earlier = new Set(sandbox.state.tickets.map((t) => t.id));
     const first = await run(recipe.failure);
@@ -171,16 +177,7 @@ describe.each(Object.entries(RECIPES))('the README recipe for %s', (name, recipe
     const scripts = await scriptsOf(recipe);
     const workspace = join(dir, `${name.replace(/\W/g, '-')}-no-log`);
     await mkdir(workspace);
-    const env = {
-      PATH: `${dir}:${process.env.PATH ?? ''}`,
-      HOME: dir,
-      TKT_CONFIG_DIR: join(dir, 'config'),
-      TKT_URL: sandbox.url,
-      TKT_TOKEN: sandbox.issueToken('ci-bot'),
-      GITHUB_OUTPUT: join(workspace, 'github-output'),
-      ...recipe.env,
-    };
-    const run = (outcome: string) => promisify(execFile)(recipe.shell[0]!, [...recipe.shell.slice(1), scripts.get(outcome)!], { cwd: workspace, env });
+    const { run } = runnerOf(recipe, scripts, workspace);
     const earlier = new Set(sandbox.state.tickets.map((t) => t.id));
     // Checkout or install failed: no build.log at all.
     expect((await run(recipe.failure)).stderr).toBe('');

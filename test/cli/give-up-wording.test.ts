@@ -4,8 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { runCommandLine } from '../../src/cli-run.js';
 import { fakeProcess, processSignals, type Terminals } from './fake-process.js';
 
-/** stderr of a graceful run (a bulk change) with one request in flight when `signal` comes. */
-async function firstSignalLine(terminals: Terminals, signal: 'SIGINT' | 'SIGTERM'): Promise<string> {
+type Signal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
+
+/** stderr and exit codes of a graceful run (a bulk change) with one request in flight when `sent` come. */
+async function signalled(terminals: Terminals, sent: readonly Signal[]): Promise<{ stderr: string; exits: number[] }> {
   const signals = processSignals();
   const proc = { ...fakeProcess(terminals, { TERM: 'xterm' }), ...signals };
   let stderr = '';
@@ -21,9 +23,15 @@ async function firstSignalLine(terminals: Terminals, signal: 'SIGINT' | 'SIGTERM
     },
   });
   await running;
-  signals.send(signal);
+  for (const signal of sent) signals.send(signal);
   await new Promise((resolve) => setImmediate(resolve));
-  expect(signals.exits).toEqual([]);
+  return { stderr, exits: signals.exits };
+}
+
+/** The first signal's line: how to give up the request in flight. */
+async function firstSignalLine(terminals: Terminals, signal: Signal): Promise<string> {
+  const { stderr, exits } = await signalled(terminals, [signal]);
+  expect(exits).toEqual([]);
   return stderr.split('; ').at(-1)!;
 }
 
@@ -41,24 +49,8 @@ describe('the first signal with requests in flight', () => {
 
 describe('a third signal', () => {
   it('ends the run with the first signal’s exit code, the one its line names (SIGINT, SIGTERM, then SIGHUP: 130)', async () => {
-    const signals = processSignals();
-    const proc = { ...fakeProcess({}), ...signals };
-    let stderr = '';
-    proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    let started = () => {};
-    const running = new Promise<void>((resolve) => (started = resolve));
-    void runCommandLine(proc, {
-      run: (state) => {
-        state.graceful = true;
-        state.requests.count = 1;
-        started();
-        return new Promise(() => undefined);
-      },
-    });
-    await running;
-    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) signals.send(signal);
-    await new Promise((resolve) => setImmediate(resolve));
+    const { stderr, exits } = await signalled({}, ['SIGINT', 'SIGTERM', 'SIGHUP']);
     expect(stderr.split('\n').at(-2)).toBe('error: interrupted');
-    expect(signals.exits).toEqual([130]);
+    expect(exits).toEqual([130]);
   });
 });
