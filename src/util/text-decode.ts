@@ -178,8 +178,7 @@ export function textOfFile(bytes: Buffer, path: string): string {
 export function convertedText(bytes: Uint8Array, error: NotTextError): string | undefined {
   if (error.encoding === undefined) return undefined;
   if (error.encoding === LIKELY_ENCODING) return windows1252Text(bytes);
-  // As iconv -c: the broken bytes dropped (the decoder's U+FFFD in their place taken out).
-  if (error.encoding === BROKEN_UTF8) return new TextDecoder().decode(bytes).replace(/\uFFFD/g, '');
+  if (error.encoding === BROKEN_UTF8) return withoutBrokenBytes(bytes);
   // UTF-16 is told by its BOM (startsUtf16), which says its byte order.
   const label = error.encoding !== 'UTF-16' ? error.encoding : bytes[0] === 0xfe ? 'utf-16be' : 'utf-16le';
   return new TextDecoder(label).decode(bytes);
@@ -199,6 +198,17 @@ const windows1252Text = (bytes: Uint8Array): string =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
     .toString('latin1')
     .replace(/[\u0080-\u009f]/g, (char) => WINDOWS_1252_C1[char.charCodeAt(0) - 0x80]!);
+
+/**
+ * UTF-8 with its broken bytes dropped, as iconv -c drops them: a U+FFFD that was in the text stays
+ * (the decoder's own U+FFFD could not be told from it).
+ */
+function withoutBrokenBytes(bytes: Uint8Array): string {
+  // ASCII runs and whole characters of 2 to 4 bytes, in bytes read as Latin-1: what UTF-8 text keeps.
+  const characters = new RegExp(`[\\x00-\\x7f]+|${MULTI_BYTE_UTF8.source}`, 'g');
+  const latin1 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  return Buffer.from((latin1.match(characters) ?? []).join(''), 'latin1').toString('utf8');
+}
 
 /** The bytes of the first `read` the decoder holds back: those `texts` do not account for. */
 function heldBack(texts: readonly string[], tail: Buffer, read: number): Buffer {

@@ -77,6 +77,12 @@ describe('convertedText', () => {
     expect(convertedText(bytes, refusalOf(bytes))).toBe('\u00e9\n');
   });
 
+  it('keeps a U+FFFD that was in the text, as iconv -c does: only the broken bytes go', () => {
+    // A log that had already replaced a character, then was cut by `head -c` inside the euro sign.
+    const bytes = Buffer.concat([Buffer.from('caf\ufffd \u00e9'), Buffer.from([0xe2, 0x82, 0x0a, 0xff, 0x41])]);
+    expect(convertedText(bytes, refusalOf(bytes))).toBe('caf\ufffd \u00e9\nA');
+  });
+
   it('converts UTF-16 in the byte order its BOM says, and nothing for binary data', () => {
     const le = Buffer.from('\ufeffCaf\u00e9 \u20ac', 'utf16le');
     expect(convertedText(le, refusalOf(le))).toBe('Caf\u00e9 \u20ac');
