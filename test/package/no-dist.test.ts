@@ -23,21 +23,26 @@ afterAll(() => {
   rmSync(installed, { recursive: true, force: true });
 });
 
+/** What the bin of the installation in `folder` says for `args`: it must print nothing on stdout and exit 1. */
+function stderrOfFailedRun(folder: string, args: readonly string[]): string {
+  const run = spawnSync(process.execPath, [path.join(folder, 'bin', 'tkt.js'), ...args], {
+    env: { ...process.env, TKT_CONFIG_DIR: path.join(folder, 'config') },
+    encoding: 'utf8',
+  });
+  expect(run.stdout).toBe('');
+  expect(run.status).toBe(1);
+  return run.stderr;
+}
+
 describe('an installation without dist/', () => {
   it.each([
     ['--version', ['--version']], // dist/start.cjs
     ['a command', ['list']], // dist/bundles.cjs
     ['a completion', ['__complete', 'site']], // dist/complete.cjs
   ])('says so in one line for %s, exit 1', (_name, args) => {
-    const run = spawnSync(process.execPath, [path.join(installed, 'bin', 'tkt.js'), ...args], {
-      env: { ...process.env, TKT_CONFIG_DIR: path.join(installed, 'config') },
-      encoding: 'utf8',
-    });
-    expect(run.stdout).toBe('');
-    expect(run.stderr).toBe(
+    expect(stderrOfFailedRun(installed, args)).toBe(
       'tkt: this installation has no dist/ (the package was packed without its build: run npm run build before npm pack, or pack without --ignore-scripts)\n',
     );
-    expect(run.status).toBe(1);
   });
 });
 
@@ -51,15 +56,9 @@ describe('an installation with part of dist/ (an install or a build under way)',
       cpSync(path.join(installed, 'bin'), path.join(partial, 'bin'), { recursive: true });
       mkdirSync(path.join(partial, 'dist'));
       cpSync(path.join(root, 'dist', 'start.cjs'), path.join(partial, 'dist', 'start.cjs'));
-      const run = spawnSync(process.execPath, [path.join(partial, 'bin', 'tkt.js'), ...args], {
-        env: { ...process.env, TKT_CONFIG_DIR: path.join(partial, 'config') },
-        encoding: 'utf8',
-      });
-      expect(run.stdout).toBe('');
-      expect(run.stderr).toBe(
+      expect(stderrOfFailedRun(partial, args)).toBe(
         "tkt: this installation's dist/ lacks a file (an install or a build under way?): run the command again; if it says this again, reinstall tkt\n",
       );
-      expect(run.status).toBe(1);
     } finally {
       rmSync(partial, { recursive: true, force: true });
     }
