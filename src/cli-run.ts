@@ -62,7 +62,8 @@ function handOverEarlySignals(): void {
 function lineAfterSignal(proc: ProcessLike, state: RunState): string {
   let erased = state.waitNotice?.end() === true;
   for (const line of state.liveLines) erased = line.erase() || erased;
-  return erased || proc.stderr.isTTY !== true ? '' : '\n';
+  // The command's own break after the "^C" may have come first, as the signal reached it (IO.afterEcho).
+  return erased || state.afterEcho.lineStarted || proc.stderr.isTTY !== true ? '' : '\n';
 }
 
 /**
@@ -111,6 +112,8 @@ export async function runCommandLine(proc: ProcessLike, how: CommandLineRun): Pr
     }
     received ??= name;
     signals += 1;
+    // This signal's "^C" has no line after it yet.
+    state.afterEcho.lineStarted = false;
     // The signal's name is the reason: a summary says how the run was stopped (stoppedHow).
     if (state.graceful && signals === 1) {
       // Uploads still being sent end at this abort.

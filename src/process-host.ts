@@ -72,6 +72,8 @@ export interface RunState {
   waitNotice: WaitNotice | undefined;
   /** The lines drawn in place on stderr that show now (IO.liveLines): a signal's line takes their place. */
   liveLines: Set<{ erase(): boolean }>;
+  /** Whether a line was started after the terminal's "^C" of the latest signal (IO.afterEcho): it is started once. */
+  afterEcho: { lineStarted: boolean };
   /** The requests sent and not yet settled: the first signal says it waits for them. */
   requests: RequestsInFlight;
   /** Set by the program: the command may wait long without writing (ActionOptions.waitsQuietly). */
@@ -108,6 +110,7 @@ export function createRunState(): RunState {
     terminalLent: false,
     waitNotice: undefined,
     liveLines: new Set(),
+    afterEcho: { lineStarted: false },
     requests: { count: 0, timeoutSeconds: 0 },
   };
 }
@@ -127,7 +130,7 @@ let terminalInputTaken = false;
 
 export const tookTerminalInput = (): boolean => terminalInputTaken;
 
-export function createIO(proc: ProcessStreams, globals: GlobalOptions, state?: Pick<RunState, 'liveLines' | 'terminalGone'>): IO {
+export function createIO(proc: ProcessStreams, globals: GlobalOptions, state?: Pick<RunState, 'liveLines' | 'afterEcho' | 'terminalGone'>): IO {
   // process.stdin is a stream made on first read, 2-3 ms over a pipe or /dev/null when stdout is
   // a file (net or fs streams loaded for it): read only by a command that reads stdin or may ask.
   const stdinIsTTY = () => proc.stdin.isTTY === true;
@@ -153,6 +156,7 @@ export function createIO(proc: ProcessStreams, globals: GlobalOptions, state?: P
     });
   };
   const liveLines = state?.liveLines;
+  const afterEcho = state?.afterEcho;
   return {
     get stdin() {
       if (proc.stdin.isTTY === true) {
@@ -180,6 +184,7 @@ export function createIO(proc: ProcessStreams, globals: GlobalOptions, state?: P
       return mayAsk && stdinIsTTY();
     },
     ...(liveLines === undefined ? {} : { liveLines }),
+    ...(afterEcho === undefined ? {} : { afterEcho }),
   };
 }
 

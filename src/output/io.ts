@@ -43,6 +43,12 @@ export interface IO {
    * prints at a signal takes their place (src/cli-run.ts), as the terminal's "^C" lands on them.
    */
   liveLines?: Set<{ erase(): boolean }>;
+  /**
+   * Whether a line was started after the terminal's "^C" of the run's latest signal: set by the
+   * break below, read by the line the run itself says at the signal (src/cli-run.ts), so that
+   * the two do not leave a blank line between them.
+   */
+  afterEcho?: { lineStarted: boolean };
 }
 
 /**
@@ -55,7 +61,9 @@ export interface IO {
  */
 export function breakLineAfterCtrlC(io: IO, signal: AbortSignal): () => void {
   const afterCtrlC = () => {
-    if (signal.reason === 'SIGINT' && io.stderrIsTTY && (io.liveLines?.size ?? 0) === 0) io.stderr.write('\n');
+    if (signal.reason !== 'SIGINT' || !io.stderrIsTTY || (io.liveLines?.size ?? 0) > 0) return;
+    io.stderr.write('\n');
+    if (io.afterEcho !== undefined) io.afterEcho.lineStarted = true;
   };
   signal.addEventListener('abort', afterCtrlC, { once: true });
   return () => signal.removeEventListener('abort', afterCtrlC);

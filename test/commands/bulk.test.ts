@@ -786,6 +786,16 @@ describe('ID... commands stopped by SIGTERM', () => {
     }
   });
 
+  // helper-225 saw "^C", a blank line, then the notice: the close's own break and the notice's each started a line.
+  it('at a terminal, a single close Ctrl-C\'d while waiting starts the notice on the line after the "^C", once', async () => {
+    const run = await closesStopped(closable(1), ['close'], 1, ['SIGINT'], { stderrTerminal: true });
+
+    expect(run.code).toBe(130);
+    expect(run.stderr.startsWith('\ninterrupted: waiting up to 30s for 1 request in flight; press Ctrl-C again to give up\n'), JSON.stringify(run.stderr)).toBe(
+      true,
+    );
+  });
+
   it('exit 143 and say it was SIGTERM that stopped them, in the summary and the JSON Lines', async () => {
     const tickets = closable(3);
     const run = await closesStopped(tickets, ['--json', 'close', '--concurrency', '1'], 1, ['SIGTERM']);
