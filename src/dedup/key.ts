@@ -4,14 +4,22 @@ import { UsageError } from '../errors.js';
 import { lengthProblem, TITLE_MAX_LENGTH } from '../model/fields.js';
 
 const KEY_PATTERN = /^[A-Za-z0-9._:/-]{1,100}$/;
+// A `:` or `/` at either end or next to another: "gh:$GITHUB_REPOSITORY/$GITHUB_JOB" with the
+// variables unset is "gh:/", one key, so one ticket, for every job of every repository.
+const EMPTY_PART = /^[:/]|[:/]$|[:/]{2}/;
 
 /** The key as given, or exit 2 saying what a key may hold (before any request). */
 export function parseDedupKey(text: string): string {
-  if (KEY_PATTERN.test(text)) return text;
-  throw new UsageError(`invalid --dedup-key ${JSON.stringify(text)}`, {
-    details: ['a key is 1 to 100 characters: letters, digits and . _ : / -'],
-    hint: 'e.g. --dedup-key "gh:$GITHUB_REPOSITORY/$GITHUB_JOB"',
-  });
+  if (!KEY_PATTERN.test(text))
+    throw new UsageError(`invalid --dedup-key ${JSON.stringify(text)}`, {
+      details: ['a key is 1 to 100 characters: letters, digits and . _ : / -'],
+      hint: 'e.g. --dedup-key "gh:$GITHUB_REPOSITORY/$GITHUB_JOB"',
+    });
+  if (EMPTY_PART.test(text))
+    throw new UsageError(`--dedup-key ${JSON.stringify(text)} has an empty part (before or after a : or /)`, {
+      hint: 'a variable in it is probably unset: the key would put the failures of every job that has it on one ticket',
+    });
+  return text;
 }
 
 const suffixOf = (key: string): string => ` [${key}]`;

@@ -79,6 +79,22 @@ describe.skipIf(!existsSync(FULL))('a stdout that cannot be written (a full disk
     expect(run.code).toBe(1);
   });
 
+  it('create --dedup-key -q: the ticket created, then the one updated, is told on stderr, exit 1, and not to run it again', async () => {
+    const title = 'full disk dedup -q [full-disk-dedup]';
+    const job = ['-q', 'create', '--title', title, '--description', 'd', '--requester', 'aberg', '--site', 'Head Office', '--department', 'IT'];
+    const told = (action: string, id: number) =>
+      `${action} #${id}\n${NO_SPACE}\nhint: the change was made; only its output failed: do not run the command again for it\n`;
+    // -q's ID is news both times: the ticket created, then the one the occurrence went to.
+    const occurrence = () => intoFullDisk([...job, '--status', 'Open', '--dedup-key', 'full-disk-dedup'], env());
+    const created = await occurrence();
+    const [ticket, ...more] = titled(title);
+    expect(more).toEqual([]);
+    expect(created).toEqual({ code: 1, stderr: told('created', ticket!.id) });
+    const updated = await occurrence();
+    expect(titled(title)).toHaveLength(1);
+    expect(updated).toEqual({ code: 1, stderr: told('updated', ticket!.id) });
+  });
+
   it.each([
     ['text', []],
     ['--json', ['--json']],

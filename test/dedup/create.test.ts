@@ -316,6 +316,20 @@ describe('the key and dry runs', () => {
     expect(result.stderr).toContain(`error: ${says}`);
   });
 
+  // "gh:$GITHUB_REPOSITORY/$GITHUB_JOB" with the variables unset: every job's failure would share one ticket.
+  it.each(['gh:/', 'build:', 'a//b', '/x', ':x', 'gh:acme/', 'gh::x'])('refuses the key %j, a part of it empty, with exit 2, sending nothing', async (key) => {
+    const result = await sendsNothing(h, () => occurrence(key));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`error: --dedup-key ${JSON.stringify(key)} has an empty part`);
+    expect(result.stderr).toContain('hint: a variable in it is probably unset');
+  });
+
+  it('refuses a key with an empty part in a dry run too', async () => {
+    const result = await sendsNothing(h, () => occurrence('gh:/', '--dry-run'));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('error: --dedup-key "gh:/" has an empty part');
+  });
+
   it('takes a key of 100 characters of letters, digits and ._:/-', async () => {
     const key = `gl:group/project.job_1-${'a'.repeat(77)}`;
     expect(key).toHaveLength(100);

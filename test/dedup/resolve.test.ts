@@ -91,6 +91,10 @@ describe('tkt resolve --dedup-key', () => {
     const bad = await sendsNothing(h, () => h.cli(['resolve', '--dedup-key', 'a b', '--details', 'x']));
     expect(bad).toMatchObject({ code: 2 });
     expect(bad.stderr).toContain('error: invalid --dedup-key "a b"');
+    const unset = await sendsNothing(h, () => h.cli(['resolve', '--dedup-key', 'gh:/', '--details', 'x']));
+    expect(unset).toMatchObject({ code: 2 });
+    expect(unset.stderr).toContain('error: --dedup-key "gh:/" has an empty part');
+    expect(unset.stderr).toContain('hint: a variable in it is probably unset');
     const both = await sendsNothing(h, () => h.cli(['resolve', '12', '--dedup-key', 'k', '--details', 'x']));
     expect(both.stderr).toContain('error: give ticket IDs or --dedup-key, not both');
     const neither = await sendsNothing(h, () => h.cli(['resolve', '--details', 'x']));
