@@ -121,7 +121,10 @@ export function createConfigStore(dir: string | undefined, options: ConfigStoreO
       if (missing(dir)) return;
       const file = cacheFileIn(dir, profile);
       const entry: CacheEntry = { value, expiresAt: new Date(Date.now() + ttlMs).toISOString() };
-      await writeObject(run, dir, file, () => ({ ...readCacheEntries(file), [key]: entry }));
+      // Only a request is saved: another run writing the cache is not waited for long, nor said.
+      await writeObject(run, dir, file, () => ({ ...readCacheEntries(file), [key]: entry }), CACHE_LOCK_WAIT).catch((error: unknown) => {
+        if (!(error instanceof LockBusyError)) throw error;
+      });
     },
   };
 }
@@ -195,14 +198,14 @@ function missing(entry: string): boolean {
  * Everything after taking the lock is synchronous: no signal handler, no other write of
  * this process can run between reading the old contents and renaming the new ones in.
  */
-async function writeObject(run: WriteRun, configDir: string, file: string, contents: () => JsonObject): Promise<void> {
+async function writeObject(run: WriteRun, configDir: string, file: string, contents: () => JsonObject, wait: LockWaitOf = SETTINGS_LOCK_WAIT): Promise<void> {
   let release: () => void;
   try {
     makeFolders(run, configDir, file);
-    release = await lockFor(run, file);
+    release = await lockFor(run, file, wait);
   } catch (error) {
     // Said in full where it was found: a link, a lock that is not a file or is held too long.
-    if (error instanceof OperationError) throw error;
+    if (error instanceof OperationError || error instanceof LockBusyError) throw error;
     // TKT_CONFIG_DIR naming a file, or a file where tkt keeps a folder: named as such, not as ENOTDIR.
     const notFolder = nonFolderOnPath(dirname(file));
     if (notFolder !== undefined) throw notAFolder(file, notFolder, error);
@@ -229,19 +232,36 @@ const LOCK_WAIT_MS = 30_000;
 /** A wait this long is said on stderr: a write takes milliseconds, so something holds the lock. */
 const LOCK_NOTICE_MS = 1000;
 
-/** Takes the lock of `file`, saying a long wait and a take-over on stderr; its failures as OperationErrors. */
-async function lockFor(run: WriteRun, file: string): Promise<() => void> {
+/** How a write waits for its file's lock: the settings and tokens as long as it takes, saying so; the cache a little, then not at all. */
+interface LockWaitOf {
+  waitMs: number;
+  /** Whether a long wait and a take-over are said on stderr and a wait given up is an error; else nothing is written, quietly. */
+  said: boolean;
+}
+const SETTINGS_LOCK_WAIT: LockWaitOf = { waitMs: LOCK_WAIT_MS, said: true };
+const CACHE_LOCK_WAIT: LockWaitOf = { waitMs: LOCK_NOTICE_MS, said: false };
+
+/**
+ * Takes the lock of `file`, saying a long wait and a take-over on stderr; its failures as
+ * OperationErrors, but for a wait given up quietly (LockBusyError, `wait.said` false).
+ */
+async function lockFor(run: WriteRun, file: string, wait: LockWaitOf): Promise<() => void> {
   const lock = `${file}.lock`;
   try {
     return await acquireLock(lock, {
-      waitMs: LOCK_WAIT_MS,
+      waitMs: wait.waitMs,
       staleAfterMs: STALE_LOCK_MS,
       clock: run.clock,
-      noticeAfterMs: LOCK_NOTICE_MS,
-      onWait: (holder) => run.warnOnce(`waiting for ${lock}${holder === undefined ? '' : `, held by process ${holder}`}`),
-      onTakeOver: (holder) => run.warnOnce(`took over ${lock}: process ${holder} has held it for more than ${STALE_LOCK_MS / 1000} s`),
+      ...(wait.said
+        ? {
+            noticeAfterMs: LOCK_NOTICE_MS,
+            onWait: (holder) => run.warnOnce(`waiting for ${lock}${holder === undefined ? '' : `, held by process ${holder}`}`),
+            onTakeOver: (holder) => run.warnOnce(`took over ${lock}: process ${holder} has held it for more than ${STALE_LOCK_MS / 1000} s`),
+          }
+        : {}),
     });
   } catch (error) {
+    if (error instanceof LockBusyError && !wait.said) throw error;
     if (error instanceof LockNotFileError) {
       throw new OperationError(`cannot write ${file}: its lock ${lock} is not a file`, {
         hint: `tkt makes that file while it writes, and removes it: move ${lock} away`,
