@@ -1,7 +1,7 @@
 // The shell every run of a command line goes through, whichever way its command is found (the
-// full CLI, src/program.ts, or a command's own bundle, src/command-bundle.ts): signals, a closed
-// stdout, and the one place that maps errors to an `error:` line and an exit code (docs/cli.md
-// section 5).
+// full CLI, src/program.ts, or a command's own bundle, src/command-bundle.ts): arguments that are
+// not UTF-8, signals, a closed stdout, and the one place that maps errors to an `error:` line and
+// an exit code (docs/cli.md section 5).
 import { closeSync, fstatSync } from 'node:fs';
 import { createRunState, tookTerminalInput, type CommandAction, type ProcessLike, type RunState, type StopSignal } from './process-host.js';
 import type { CommandModule } from './commands/index.js';
@@ -12,6 +12,7 @@ import { isClosedPipe, pastFailureError, rememberFailures } from './output/write
 import { whenPipeReaderGone } from './util/pipe-reader.js';
 import { isDumbTerminal } from './util/dumb-terminal.js';
 import { buildChangedLines } from './util/build-changed.js';
+import type { ArgvTable } from './cmdutil/argv-table.js';
 
 function errorLines(
   error: unknown,
@@ -79,6 +80,10 @@ function sayWaiting(proc: ProcessLike, state: RunState, name: StopSignal): void 
 
 /** How a run finds and runs its command, inside the shell of runCommandLine. */
 export interface CommandLineRun {
+  /** The command line as typed (before an alias is expanded), checked as UTF-8 before anything runs (README: Text values). */
+  argv: readonly string[];
+  /** Its grammar, when the run has it: an argument that is not UTF-8 is named by its option. */
+  argvTable?: ArgvTable | undefined;
   /**
    * Runs the command; a number is the run's exit code, decided without a command (a shell
    * alias). `programOptions` gives the program's options as soon as they are known: the error
@@ -181,6 +186,8 @@ export async function runCommandLine(proc: ProcessLike, how: CommandLineRun): Pr
   // The program's options as commander stores them: the error lines read them before a command runs.
   let programOpts = (): Record<string, unknown> => ({});
   try {
+    // A byte that is not UTF-8 came as U+FFFD: one typed as such is told from it only then.
+    if (how.argv.some((word) => word.includes('\uFFFD'))) (await import('./cmdutil/argument-encoding.js')).assertUtf8Arguments(how.argv, how.argvTable);
     const decided = await how.run(state, (read) => (programOpts = read));
     if (decided !== undefined) return decided;
     const failure = stdoutFailure();

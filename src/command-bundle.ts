@@ -28,6 +28,8 @@ export async function runBundled(
   const action = registeredAction(module);
   if (action === undefined) return undefined;
   return runCommandLine(proc, {
+    argv,
+    argvTable: table,
     async run(state, programOptions) {
       programOptions(() => line.programOpts);
       await runAction(proc, state, action, line);

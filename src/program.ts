@@ -93,6 +93,8 @@ export async function runCli(argv: string[], proc: ProcessLike, options: RunOpti
   let commander: Awaited<ReturnType<typeof commanderProgram>> | undefined;
   let origin: string | undefined;
   return runCommandLine(proc, {
+    argv,
+    argvTable: options.argvTable,
     async run(state, programOptions) {
       state.loadAhead = options.loadAhead;
       const line = await withAlias(argv, proc);

@@ -11,6 +11,7 @@ import { ticketIdOf } from '../util/ids.js';
 import { quotedValue, shellWord } from '../util/shell-word.js';
 import { commandNamed, subcommandWords } from './command-tree.js';
 import { wordsAfterValue, type OptionFlags } from './flag-as-value.js';
+import { SECRET } from './secret-options.js';
 
 /**
  * The alias (tkt alias) a command line was expanded from: its name, the arguments typed after
@@ -35,9 +36,6 @@ export interface UsageWords {
 
 /** Words typed for a subcommand that tkt names otherwise. */
 const SUBCOMMAND_SYNONYMS: Readonly<Record<string, string>> = { rm: 'delete', remove: 'delete', del: 'delete', ls: 'list' };
-
-/** An option whose value a hint never shows. */
-const SECRET = /^--password\b/;
 
 /** A value that a quote hint may join words to: not a secret's, nor a number (`--concurrency 2 x`: x is no part of it). */
 const textValue = (run: { option: string; value: string }) => !SECRET.test(run.option) && !/^\d+$/.test(run.value);

@@ -1,6 +1,7 @@
-// Text checked as UTF-8 (README: Text values), for the readers of files and stdin (text-read.ts)
-// and of files read whole (config.json, json-text.ts): this module loads nothing of streams, so a
-// command reading its settings pays for the check alone. Text is UTF-8 only: a Windows-1252 CSV
+// Text checked as UTF-8 (README: Text values), for the readers of files and stdin (text-read.ts),
+// of files read whole (config.json, json-text.ts) and of the command line's bytes
+// (cmdutil/argument-encoding.ts): this module loads nothing of streams, so a command reading its
+// settings pays for the check alone. Text is UTF-8 only: a Windows-1252 CSV
 // from Excel was once sent with its accents as U+FFFD, and Notepad's "Unicode" (UTF-16) as NULs.
 import { shellWord } from './shell-word.js';
 
@@ -63,6 +64,12 @@ export const convertFile =
 
 export const convertStdin: ConvertHint = (encoding) =>
   `${encoding === BROKEN_UTF8 ? BROKEN_UTF8_DROP : 'convert it'} on its way in: ... | iconv ${iconvOptions(encoding)} | tkt ...`;
+
+/** How to convert a command-line argument, the value of `option` (`--message`) or not, on its way in (README: Text values). */
+export const convertArgument =
+  (option?: string): ConvertHint =>
+  (encoding) =>
+    `${encoding === BROKEN_UTF8 ? BROKEN_UTF8_DROP : 'convert it'} on its way in: tkt ... ${option === undefined ? '' : `${option} `}"$(... | iconv ${iconvOptions(encoding)})"`;
 
 /** Windows' "ANSI" code page, the likeliest encoding of a file that is not UTF-8 (Excel's CSV). */
 const LIKELY_ENCODING = 'WINDOWS-1252';

@@ -15,6 +15,7 @@ async function signalled(terminals: Terminals, sent: readonly Signal[]): Promise
   let started = () => {};
   const running = new Promise<void>((resolve) => (started = resolve));
   void runCommandLine(proc, {
+    argv: [],
     run: (state) => {
       state.graceful = true;
       state.requests.count = 1;

@@ -15,7 +15,7 @@ async function stderrOfInterruptedRun(env: Record<string, string>): Promise<stri
   proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   let started = () => {};
   const running = new Promise<void>((resolve) => (started = resolve));
-  void runCommandLine(proc, { run: () => (started(), new Promise(() => undefined)) });
+  void runCommandLine(proc, { argv: [], run: () => (started(), new Promise(() => undefined)) });
   await running;
   signals.send('SIGINT');
   await new Promise((resolve) => setImmediate(resolve));
