@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EditorChoice } from '../config/settings.js';
 import { EditorFailedError, InterruptedError, OperationError, TktError, UsageError } from '../errors.js';
-import { convertedText, lineFeeds, NotTextError, readTextFile } from '../util/text-read.js';
+import { lineFeeds, NotTextError, readTextFile } from '../util/text-read.js';
+import { convertedText } from '../util/text-convert.js';
 
 export interface EditorRequest {
   /** The heading, shown as a `#` line below the scissors. */

@@ -10,7 +10,7 @@ import { DIRECTORY_NOT_FILE } from './file-error.js';
 import { openInput, stopOnSignal } from './input-file.js';
 import { convertFile, convertStdin, MAX_TEXT_INPUT_BYTES, NotTextError, notTextBytes, textDecoding, type ConvertHint } from './text-decode.js';
 
-export { convertedText, NotTextError, notTextHint, TooLargeInputError } from './text-decode.js';
+export { NotTextError, notTextHint, TooLargeInputError } from './text-decode.js';
 
 /**
  * Text with its CRLF line ends (Windows, PowerShell) as LF (README: Text values): text bodies
