@@ -19,7 +19,7 @@ const sandbox = process.env.SANDBOX_URL ? { url: process.env.SANDBOX_URL, stop: 
 try {
   const { token } = await login(sandbox.url);
   const env = { ...process.env, TKT_URL: sandbox.url, TKT_TOKEN: token, TKT_CONFIG_DIR: configDir };
-  const limitArgs = values.limit ? ['--limit', values.limit] : [];
+  const limitArgs = values.limit ? ['--page', '1', '--limit', values.limit] : [];
   let bytes = 0;
   let items = 0;
   const result = await runChild(process.execPath, [bin, 'list', '--all', '--json', '--view', 'all-tickets', ...limitArgs], {

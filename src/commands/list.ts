@@ -13,10 +13,13 @@ export type ListOptions = ListFilterOptions & ListSourceOptions;
 const EXAMPLES = `
 Filters (names resolve like everywhere: "--status on" is On Hold if unique): tkt fetches the
 pages and keeps the matching tickets, since the service filters only by view and --search;
-with a filter, --limit N means N matching tickets (default ${DEFAULT_LIMIT}; all with --all), fetched
-over as many pages as needed. --site and --department fetch a ticket's detail when the list
-does not say them. --sort reads the whole view (every match, with a filter) and orders it;
---limit and --page then pick from the sorted tickets: --sort due --limit 5 is the 5 due first.
+with a filter, --limit N means N matching tickets (default ${DEFAULT_LIMIT}), fetched over as many
+pages as needed. --site and --department fetch a ticket's detail when the list does not say
+them. --sort reads the whole view (every match, with a filter) and orders it; --limit and
+--page then pick from the sorted tickets: --sort due --limit 5 is the 5 due first.
+
+--all prints every ticket (every match): with it, --limit only sizes the pages --page counts,
+so --all --limit without --page is exit 2; for N tickets, drop --all.
 
 WHEN: ISO 8601 (2026-12-01 is the end of that day, the next midnight: --created-after takes
 it in, --created-before leaves it out) or +3d / -7d / -4h from now (M is no unit: -30d).
@@ -51,9 +54,10 @@ export function register(program: Program, host: CommandHost): void {
     .option('--view <view>', `a list type, e.g. my-overdue-tickets (see below); default: "tkt config get default-view", else the service's own`)
     .option('--search <text>', 'keyword matched against subject, ticket ID, priority and requester')
     .option('--in <fields>', 'where --search looks: comma-separated Subject,TicketId,Priority,Requester')
-    .option('--page <n>', 'page number, from 1 (with --all: the first page of --limit tickets walked)', '1')
-    .option('--limit <n>', `tickets per page (default ${DEFAULT_LIMIT}; ${ALL_PAGE_SIZE} with --all); with a filter, matching tickets`)
-    .option('--all', 'walk every page, printing tickets as they arrive')
+    // No default for --page: --all tells --limit with --page (pages it counts) from --limit alone (refused: it caps nothing).
+    .option('--page <n>', 'page number, from 1 (default 1; with --all: the first page of --limit tickets walked)')
+    .option('--limit <n>', `tickets per page (default ${DEFAULT_LIMIT}); with a filter or --sort, matching tickets; with --all, needs --page`)
+    .option('--all', `walk every page (of ${ALL_PAGE_SIZE}), printing tickets as they arrive`)
     .option('--requester <user>', `tickets of one requester: user ID, username or full name (${USERNAME_PAGE_SIZE} a page; with --page or --all)`);
   const command = addFilterOptions(listing)
     .option(

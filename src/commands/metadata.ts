@@ -2,7 +2,8 @@ import { plans } from '../api/plans.js';
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
-import { ALL_COLLECTIONS, collectionOf, collectionsIn, parseCollection } from '../lookups/collections.js';
+import { ALL_COLLECTIONS, collectionOf, collectionsIn, collectionsOfCall, itemKey, parseCollection } from '../lookups/collections.js';
+import { sanitizeInline } from '../output/sanitize.js';
 import { columnsOption, csvOption, fieldsOption } from '../output/flags.js';
 import { scalarMemberNames } from '../output/members.js';
 import { parseTicketId } from '../util/ids.js';
@@ -26,13 +27,14 @@ export function register(program: Program, host: CommandHost): void {
     .addHelpText(
       'after',
       `
---csv and --columns print one collection: give --collection.
+--csv, --columns and -q (the IDs, one a line) print one collection: give --collection.
 
 Examples:
   $ tkt metadata --app
   $ tkt metadata --collection sites
   $ tkt metadata 42 --collection technicians --json
   $ tkt metadata --collection sites --csv --columns id,title > sites.csv
+  $ tkt metadata --collection technicians -q
   $ tkt metadata --collection status --query '[?statusType==\`1\`].status' --raw`,
     );
   host.action(command, ([id], opts, ctx) => run({ id, ...opts }, ctx), { saysWaiting: true });
@@ -42,7 +44,12 @@ export async function run(options: MetadataOptions, ctx: Context): Promise<void>
   if (options.app && options.id !== undefined) throw new UsageError('--app takes no ticket ID', { hint: 'drop the ID, or --app' });
   const id = options.id === undefined ? undefined : parseTicketId(options.id);
   const wanted = options.collection === undefined ? undefined : parseCollection(options.collection, options);
-  if (wanted === undefined) ctx.output.assertNotTabular('add --collection NAME');
+  if (wanted === undefined) {
+    const hint = `add --collection NAME: one of ${collectionsOfCall(options).join(', ')}`;
+    // -q prints IDs, which are of one collection: printing nothing would run a script's loop zero times.
+    if (ctx.output.format === 'quiet') throw new UsageError('-q needs one collection here', { hint });
+    ctx.output.assertNotTabular(hint);
+  }
   const api = await ctx.api();
   const body = (await api.send(options.app ? plans.appMetadata() : plans.metadata(id))).body;
 
@@ -61,6 +68,11 @@ export async function run(options: MetadataOptions, ctx: Context): Promise<void>
     defaultColumns: (first) => scalarMemberNames(first),
     heading: `${name} (${items.length})`,
     noun: name,
+    // One a line, as list -q: a name (an item without an ID) with a line break stays one line.
+    quiet: (item) => {
+      const key = itemKey(item, wanted);
+      return key === undefined ? undefined : sanitizeInline(key);
+    },
     none: `no ${name}`,
   });
   await printer.page(items);

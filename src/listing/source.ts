@@ -33,12 +33,24 @@ export const USERNAME_PAGE_SIZE = 25;
 const DETAIL_CONCURRENCY = 8;
 
 /**
- * --page N counts pages of --limit tickets (with a filter, matches): with --all and no --limit the
- * page would be one of 100, a size the user never chose, so --all then starts at page 1 only.
+ * --page N counts pages of --limit tickets (with a filter or a sort, matches), and --all prints
+ * every one from there: with --all, --limit only sizes those pages. So --all --page 2 needs
+ * --limit (a page of 100 is a size nobody chose), and --all --limit needs --page: alone, it would
+ * cap nothing, and `list --all --limit 5 -q | tkt close -` would close every ticket, not 5.
+ * `filtering` (a filter or a sort, as listSource's): --limit N alone reads as many pages as it takes.
  */
-function assertPageCounted(options: ListSourceOptions, page: number): void {
-  if (options.all && options.limit === undefined && page > 1)
+function assertPagesCounted(options: ListSourceOptions, firstPage: number, filtering: boolean): void {
+  if (!options.all) return;
+  if (options.limit === undefined && firstPage > 1)
     throw new UsageError('--page with --all needs --limit', { hint: 'add --limit M: --page N then starts after (N-1)*M tickets' });
+  if (options.limit !== undefined && options.page === undefined) {
+    const limit = wholeNumberOption('--limit', options.limit, { min: 1 });
+    throw new UsageError('--all prints every ticket: with it, --limit only sizes the pages --page counts', {
+      hint:
+        `for ${limit} tickets drop --all: tkt list ... --limit ${limit}${filtering ? ' (it reads as many pages as it takes)' : ''}; ` +
+        `for every ticket drop --limit, or walk pages of ${limit} with --page 1`,
+    });
+  }
 }
 
 /** Where the pages come from: the paginated list, or list-by-username for --requester. */
@@ -52,6 +64,8 @@ export async function listSource(options: ListSourceOptions, ctx: Context, filte
         details: [`the list-by-username endpoint takes only a username and a page (${USERNAME_PAGE_SIZE} a page)`],
       });
     }
+    // list-by-username has pages of its own fixed size, which --page counts without --limit.
+    if (filtering) assertPagesCounted(options, firstPage, filtering);
     // A user ID, username or full name, as everywhere; the endpoint takes the username.
     const { createLookups } = await import('../lookups/index.js');
     const username = await createLookups(ctx).username('requester', options.requester, { flag: '--requester', noun: 'user' });
@@ -66,8 +80,7 @@ export async function listSource(options: ListSourceOptions, ctx: Context, filte
   if (options.in !== undefined && options.search === undefined) {
     throw new UsageError('--in only narrows --search', { hint: 'add --search TEXT' });
   }
-  // list-by-username has pages of its own fixed size, which --page counts without --limit.
-  assertPageCounted(options, firstPage);
+  assertPagesCounted(options, firstPage, filtering);
   // `tkt config set default-view` stands in for --view; without either the service chooses.
   const listType = chosenListType(options.view, ctx);
   const filterBy = options.in === undefined ? undefined : parseFilterBy(options.in);
@@ -131,7 +144,6 @@ export interface MatchWindow {
  */
 export function matchWindow(options: ListSourceOptions): MatchWindow {
   const page = wholeNumberOption('--page', options.page ?? '1', { min: 1 });
-  assertPageCounted(options, page);
   const pageSize = options.limit !== undefined ? wholeNumberOption('--limit', options.limit, { min: 1 }) : DEFAULT_LIMIT;
   return { skip: (page - 1) * pageSize, limit: options.all ? Infinity : pageSize };
 }

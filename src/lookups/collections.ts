@@ -1,6 +1,6 @@
 // The collections of the metadata calls (docs/service.md 4.13, 4.14), for `tkt metadata --collection`:
 // which call returns which, named as the user types them, found in an answer however spelled.
-import { isObject } from '../api/member-access.js';
+import { isObject, stringField } from '../api/member-access.js';
 import { OperationError, UsageError } from '../errors.js';
 import { LOOKUP_FIELDS, type LookupFacts } from '../model/fields.js';
 import { detailLines } from '../output/reflow.js';
@@ -20,9 +20,14 @@ export interface MetadataCall {
   id?: string | undefined;
 }
 
+/** The collections this call returns, by their canonical names. */
+export function collectionsOfCall(call: MetadataCall): readonly string[] {
+  return call.app ? APP_COLLECTIONS : call.id === undefined ? ALL_COLLECTIONS : METADATA_COLLECTIONS;
+}
+
 /** The collection's canonical name; exit 2, before any request, when this call does not return it. */
 export function parseCollection(name: string, call: MetadataCall): string {
-  const valid = call.app ? APP_COLLECTIONS : call.id === undefined ? ALL_COLLECTIONS : METADATA_COLLECTIONS;
+  const valid = collectionsOfCall(call);
   const found = valid.find((candidate) => squash(candidate) === squash(name));
   if (found !== undefined) return found;
   const from = call.app ? 'the app metadata' : call.id === undefined ? 'the metadata' : "a ticket's metadata";
@@ -47,4 +52,16 @@ export function collectionOf(body: unknown, wanted: string): [string, unknown[]]
     throw new OperationError(`the service sent no ${wanted} collection`, { details: [`it sent: ${collections.map(([name]) => name).join(', ')}`] });
   }
   return found;
+}
+
+// The name member of each collection's items, by canonical name (the field table's entryNames).
+const NAME_MEMBERS = new Map(LOOKUP_FIELDS.map((spec) => [spec.lookup.collection[0]!, spec.lookup.entryNames]));
+
+/**
+ * What stands for an item of the collection `wanted` (a canonical name) in `metadata -q`: its ID,
+ * as list -q prints a ticket's, else its name (the spec gives every item an ID; a service may not).
+ */
+export function itemKey(item: unknown, wanted: string): string | undefined {
+  const id = stringField(item, 'id');
+  return id !== undefined && id !== '' ? id : stringField(item, ...(NAME_MEMBERS.get(wanted) ?? []));
 }

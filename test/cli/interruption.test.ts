@@ -216,7 +216,9 @@ describe('tkt list --all --json interrupted', () => {
   afterAll(() => close());
 
   it.each(STOPS)('by %s: exit %i, the items printed kept in a closed array, the page awaited given up', async (signal, code, line) => {
-    const run = await runKilled(['list', '--all', '--limit', '5', '--json'], { TKT_URL: url, TKT_TOKEN: 'token', TKT_CONFIG_DIR: dir }, [[signal, 0]]);
+    const run = await runKilled(['list', '--all', '--page', '1', '--limit', '5', '--json'], { TKT_URL: url, TKT_TOKEN: 'token', TKT_CONFIG_DIR: dir }, [
+      [signal, 0],
+    ]);
     expect(JSON.parse(run.stdout)).toEqual(firstPage);
     expect(run.code).toBe(code);
     expect(run.stderr).toBe(line);

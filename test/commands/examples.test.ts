@@ -380,7 +380,7 @@ const HINTS: readonly HintCase[] = [
   },
   // The hint repeats the IDs given: 1015 is a sandbox ticket as it is (42 would be rewritten into one).
   { name: 'assign without a user', trigger: 'tkt assign 1015', commands: ['tkt assign 1015 @me'] },
-  { name: 'assign - without a user', trigger: 'tkt list -q --all --limit 1 | tkt assign -', commands: ['tkt assign - @me'] },
+  { name: 'assign - without a user', trigger: 'tkt list -q --limit 1 | tkt assign -', commands: ['tkt assign - @me'] },
   { name: 'triage without a terminal', trigger: 'tkt triage', commands: ['tkt list --view my-open-or-unassigned'] },
   {
     name: 'an alias that expands to itself (hand-edited)',

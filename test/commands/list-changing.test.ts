@@ -109,7 +109,7 @@ describe('tkt list --all over a desk that changes while it is walked', () => {
     });
     try {
       const throughout = liveIds();
-      const result = await h.cli(['list', '--view', 'all-tickets', '--all', '--limit', '10', '-q'], { env: frontEnv(h, server) });
+      const result = await h.cli(['list', '--view', 'all-tickets', '--all', '--page', '1', '--limit', '10', '-q'], { env: frontEnv(h, server) });
       const printed = ids(result.stdout);
       expect(answered.size).toBeGreaterThan(4);
       expect(duplicates(printed)).toEqual([]);
@@ -134,7 +134,7 @@ describe('tkt list --all over a desk that changes while it is walked', () => {
     });
     try {
       const atStart = liveIds();
-      const result = await h.cli(['list', '--view', 'all-tickets', '--all', '--limit', '10', '--json'], { env: frontEnv(h, server) });
+      const result = await h.cli(['list', '--view', 'all-tickets', '--all', '--page', '1', '--limit', '10', '--json'], { env: frontEnv(h, server) });
       const listed = (JSON.parse(result.stdout) as { ticketId: number }[]).map((item) => item.ticketId);
       expect(duplicates(listed)).toEqual([]);
       expect(new Set(listed)).toEqual(atStart);
@@ -150,7 +150,7 @@ describe('tkt list --all over a desk that changes while it is walked', () => {
       if (page === 2) await createTickets(1);
     });
     try {
-      const result = await h.cli(['list', '--view', 'all-tickets', '--all', '--limit', '10', '--json'], { env: frontEnv(h, server) });
+      const result = await h.cli(['list', '--view', 'all-tickets', '--all', '--page', '1', '--limit', '10', '--json'], { env: frontEnv(h, server) });
       expect(result.stderr).toMatch(/; the 1 new one is not\n$/);
       expect(result.code).toBe(0);
     } finally {
@@ -163,7 +163,7 @@ describe('tkt list --all over a desk that changes while it is walked', () => {
       if (page === 2) await deleteTickets(pages.get(1)!.slice(0, 2));
     });
     try {
-      const result = await h.cli(['list', '--view', 'all-tickets', '--all', '--limit', '10', '-q'], { env: frontEnv(h, server) });
+      const result = await h.cli(['list', '--view', 'all-tickets', '--all', '--page', '1', '--limit', '10', '-q'], { env: frontEnv(h, server) });
       expect(duplicates(ids(result.stdout))).toEqual([]);
       expect(result.stderr).toMatch(
         /^error: the desk changed while listing: tickets may be missing\n {2}the service counted (\d+) tickets at the first page, \d+ at the last\n/,
@@ -179,14 +179,14 @@ describe('tkt list --all over a desk that changes while it is walked', () => {
       if (page === 2) await deleteTickets(pages.get(1)!.slice(0, 2));
     }, false);
     try {
-      const result = await h.cli(['list', '--view', 'all-tickets', '--all', '--limit', '10', '-q'], { env: frontEnv(h, uncounted) });
+      const result = await h.cli(['list', '--view', 'all-tickets', '--all', '--page', '1', '--limit', '10', '-q'], { env: frontEnv(h, uncounted) });
       expect([result.stderr, result.code]).toEqual(['', 0]);
     } finally {
       await uncounted.close();
     }
     const { server: still } = await shiftingDesk(async () => {});
     try {
-      const result = await h.cli(['list', '--view', 'all-tickets', '--all', '--limit', '10', '-q'], { env: frontEnv(h, still) });
+      const result = await h.cli(['list', '--view', 'all-tickets', '--all', '--page', '1', '--limit', '10', '-q'], { env: frontEnv(h, still) });
       expect([result.stderr, result.code]).toEqual(['', 0]);
       expect(ids(result.stdout).sort()).toEqual([...liveIds()].sort());
     } finally {

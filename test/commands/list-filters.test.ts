@@ -128,7 +128,7 @@ describe('tkt list filters', () => {
     expect(routeCount(h, 'POST /api/TicketsApi') - beforeOne).toBe(1);
     expect(await ids('--status', 'Open', '--assignee', 'none')).toEqual(matches.slice(0, 10));
     // --all is every match, as it is every ticket without a filter; --limit then sizes the pages --page counts.
-    expect(await ids('--all', '--status', 'Open', '--assignee', 'none', '--limit', '3')).toEqual(matches);
+    expect(await ids('--all', '--status', 'Open', '--assignee', 'none', '--limit', '3', '--page', '1')).toEqual(matches);
     expect(await ids('--all', '--status', 'Open', '--assignee', 'none', '--limit', '5', '--page', '2')).toEqual(matches.slice(5));
     const three = all.filter((t) => t.ticketStatusId === 1 && t.ticketPriorityId === 3 && overdue(t));
     expect(await ids('--all', '--status', 'open', '--priority', 'high', '--overdue')).toEqual(idsOf(three));
@@ -200,7 +200,7 @@ describe('tkt list filters', () => {
     const byPriority = await ids('--all', '--status', 'open', '--sort', '-priority');
     const priorities = byPriority.map((id) => all.find((t) => t.id === id)!.ticketPriorityId ?? 0);
     expect(priorities).toEqual([...priorities].sort((a, b) => b - a));
-    const byStatus = await ids('--all', '--limit', '50', '--sort', 'status');
+    const byStatus = await ids('--all', '--page', '1', '--limit', '50', '--sort', 'status');
     const statuses = byStatus.map((id) => all.find((t) => t.id === id)!.ticketStatusId);
     expect(statuses).toEqual([...statuses].sort((a, b) => a - b));
     expect(new Set(statuses).size).toBeGreaterThan(2);
@@ -273,7 +273,7 @@ describe('list --all paging over real HTTP', () => {
     });
     try {
       const env = { TKT_URL: front.url, TKT_TOKEN: h.sandbox.issueToken('admin') };
-      const result = await h.cli(['list', '--all', '--view', 'all-tickets', '--limit', '60', '-q'], { env });
+      const result = await h.cli(['list', '--all', '--view', 'all-tickets', '--page', '1', '--limit', '60', '-q'], { env });
       expect(result.code, result.stderr).toBe(0);
       expect(idLines(result.stdout)).toEqual(idsOf(all));
       expect(maxInFlight).toBe(PAGE_CONCURRENCY);

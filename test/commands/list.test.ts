@@ -120,7 +120,7 @@ describe('tkt list', () => {
     expect(everything.length).toBeGreaterThan(100);
     const before = listRequests();
     const r = await h.context({ globals: { quiet: true } });
-    await run({ all: true, limit: '40', view: 'all-tickets' }, r.ctx);
+    await run({ all: true, page: '1', limit: '40', view: 'all-tickets' }, r.ctx);
     expect(idLines(r.stdout())).toEqual(everything);
     const pages = Math.floor(everything.length / 40) + 1;
     // The pages after the short one were already in flight: each full page asks for one more.
@@ -140,6 +140,40 @@ describe('tkt list', () => {
       expect(refused.code, argv.join(' ')).toBe(2);
       expect(refused.stderr, argv.join(' ')).toMatch(/^error: --page with --all needs --limit/m);
     }
+  });
+
+  it('refuses --limit with --all and no --page before any request: --all prints every ticket, so --limit would cap nothing (README: Finding tickets)', async () => {
+    // `tkt list --all --sort due --limit 5 -q | tkt close -` would close the whole view, not 5.
+    for (const [argv, filtered] of [
+      [['--all', '--limit', '5'], false],
+      [['--all', '--sort', 'due', '--limit', '5', '-q'], true],
+      [['--all', '--status', 'open', '--limit', '5'], true],
+      [['--requester', 'aberg', '--status', 'open', '--all', '--limit', '5'], true],
+    ] as const) {
+      const refused = await sendsNothing(h, () => h.cli(['list', ...argv]));
+      expect(refused.code, argv.join(' ')).toBe(2);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr, argv.join(' ')).toBe(
+        'error: --all prints every ticket: with it, --limit only sizes the pages --page counts\n' +
+          `hint: for 5 tickets drop --all: tkt list ... --limit 5${filtered ? ' (it reads as many pages as it takes)' : ''}; for every ticket drop --limit, or walk pages of 5 with --page 1\n`,
+      );
+    }
+    // A --limit an alias gives is told so: the line under the error names the alias.
+    expect((await h.cli(['alias', 'set', 'top', 'list --limit 5'])).code).toBe(0);
+    const fromAlias = await sendsNothing(h, () => h.cli(['top', '--all']));
+    expect(fromAlias.code).toBe(2);
+    expect(fromAlias.stderr).toMatch(/^error: --all prints every ticket/);
+    expect(fromAlias.stderr).toMatch(/\n\(from alias top: list --limit 5\)\n$/);
+    expect((await h.cli(['alias', 'delete', 'top'])).code).toBe(0);
+
+    // --all alone is every ticket; with --page, --limit counts the pages it starts after.
+    const everything = await serviceIds({ page: 1, length: 100000, listType: 'AllTickets' });
+    const all = await h.cli(['list', '--view', 'all-tickets', '--all', '-q']);
+    expect([all.code, idLines(all.stdout)]).toEqual([0, everything]);
+    const fromPage2 = await h.cli(['list', '--view', 'all-tickets', '--all', '--page', '2', '--limit', '50', '-q']);
+    expect([fromPage2.code, idLines(fromPage2.stdout)]).toEqual([0, everything.slice(50)]);
+    const inPagesOf50 = await h.cli(['list', '--view', 'all-tickets', '--all', '--page', '1', '--limit', '50', '-q']);
+    expect([inPagesOf50.code, idLines(inPagesOf50.stdout)]).toEqual([0, everything]);
   });
 
   it('prints one JSON array of every item with --all --json', async () => {
@@ -162,7 +196,7 @@ describe('tkt list', () => {
       },
     });
     const ctx = await withIO(r.ctx, { ...r.ctx.io, stdout });
-    await expect(run({ all: true, limit: '10', view: 'all-tickets' }, ctx)).rejects.toThrow(InterruptedError);
+    await expect(run({ all: true, page: '1', limit: '10', view: 'all-tickets' }, ctx)).rejects.toThrow(InterruptedError);
     return written;
   }
 
@@ -193,7 +227,7 @@ describe('tkt list', () => {
       const [first] = (await (await ctx.api()).send(plans.listTickets({ page: 1, length: 1 }))).body as { ticketId: number }[];
       const runs = [
         { options: { limit: '2' } },
-        { options: { all: true, limit: '2' } },
+        { options: { all: true, page: '1', limit: '2' } },
         // --site is not in a list item: each one's detail is read.
         {
           options: { site: 'Remote' },
@@ -332,7 +366,7 @@ describe('tkt list', () => {
     ticket.title = 'A very long title '.repeat(6) + 'END';
     try {
       const r = await h.context({ tty: true, size: { columns: 200 } });
-      await run({ all: true, limit: '5', view: 'all-tickets' }, r.ctx);
+      await run({ all: true, page: '1', limit: '5', view: 'all-tickets' }, r.ctx);
       const whole = await h.context({ globals: { quiet: true } });
       await run({ all: true, view: 'all-tickets' }, whole.ctx);
       const [header = '', ...rows] = r.stdout().trimEnd().split('\n');

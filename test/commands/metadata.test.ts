@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/commands/metadata.js';
 import type { Harness } from '../helpers/harness.js';
-import { useHarness } from '../helpers/sandbox-state.js';
+import { frontEnv, sendsNothing, startFrontServer, useHarness } from '../helpers/sandbox-state.js';
 
 let h: Harness;
 useHarness({}, (harness) => (h = harness));
@@ -84,6 +84,64 @@ describe('tkt metadata', () => {
     expect((await h.cli(['metadata', '5', '--app'])).code).toBe(2);
     expect((await h.cli(['metadata', 'abc'])).code).toBe(2);
     expect(h.sandbox.stats.requests).toBe(before);
+  });
+
+  it('prints one ID a line with -q for a collection, as list -q does, so that a loop over them runs (README: Scripting)', async () => {
+    const idsOf = async (...argv: string[]) => {
+      const json = await h.cli(['metadata', ...argv, '--json']);
+      return (JSON.parse(json.stdout) as { id: number | string }[]).map((item) => `${item.id}\n`).join('');
+    };
+    for (const argv of [
+      ['--collection', 'technicians'],
+      ['--collection', 'status'],
+      ['--app', '--collection', 'sites'],
+      [String(laptop().id), '--collection', 'items'],
+    ]) {
+      const quiet = await h.cli(['metadata', ...argv, '-q']);
+      expect(quiet.code, argv.join(' ')).toBe(0);
+      expect(quiet.stdout, argv.join(' ')).not.toBe('');
+      expect(quiet.stdout, argv.join(' ')).toBe(await idsOf(...argv));
+      expect(quiet.stderr).toBe('');
+    }
+  });
+
+  it('prints the name with -q for an item without an ID, on one line whatever it holds', async () => {
+    const server = await startFrontServer(h, (req, res) => {
+      if (req.url !== '/api/TicketsApi/metadata') return false;
+      const body = {
+        status: [
+          { status: 'Open', statusType: 1 },
+          { id: 7, status: 'Closed' },
+          { ID: 9, Status: 'Pending' },
+        ],
+        technicians: [
+          { fullName: 'Anna\nBerg', userName: 'aberg' },
+          { id: 'u-2', fullName: 'Omar Haddad' },
+        ],
+      };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      return true;
+    });
+    try {
+      const env = frontEnv(h, server);
+      const status = await h.cli(['metadata', '--collection', 'status', '-q'], { env });
+      expect([status.code, status.stdout]).toEqual([0, 'Open\n7\n9\n']);
+      const technicians = await h.cli(['metadata', '--collection', 'technicians', '-q'], { env });
+      expect([technicians.code, technicians.stdout]).toEqual([0, 'Anna Berg\nu-2\n']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses -q without --collection before any request: the IDs are of one collection', async () => {
+    for (const argv of [[], ['--app'], [String(laptop().id)]]) {
+      const refused = await sendsNothing(h, () => h.cli(['metadata', ...argv, '-q']));
+      expect(refused.code, argv.join(' ')).toBe(2);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr, argv.join(' ')).toMatch(/^error: -q needs one collection here\nhint: add --collection NAME: one of sites, departments, status, /);
+    }
+    const app = await h.cli(['metadata', '--app', '-q']);
+    expect(app.stderr).not.toContain('technicians');
   });
 
   it("prints the raw body with --json, and exits 3 on the service's 400 for an unknown ticket", async () => {

@@ -29,22 +29,23 @@ describe('--query', () => {
     const items = await allItems();
     const open = items.filter((item) => item.status === 'Open').map((item) => ({ id: item.ticketId, title: item.subject }));
     expect(open.length).toBeGreaterThan(3);
-    const result = await h.cli(['list', '--all', '--limit', '7', '--view', 'all-tickets', '--query', "[?status=='Open'].{id: ticketId, title: subject}"]);
+    const query = "[?status=='Open'].{id: ticketId, title: subject}";
+    const result = await h.cli(['list', '--all', '--page', '1', '--limit', '7', '--view', 'all-tickets', '--query', query]);
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual(open);
   });
 
   it('evaluates an expression over the whole array when it is not a projection', async () => {
     const items = await allItems();
-    const result = await h.cli(['list', '--all', '--limit', '9', '--view', 'all-tickets', '--query', 'length(@)']);
+    const result = await h.cli(['list', '--all', '--page', '1', '--limit', '9', '--view', 'all-tickets', '--query', 'length(@)']);
     expect(result.stdout).toBe(`${items.length}\n`);
-    const sorted = await h.cli(['list', '--all', '--limit', '9', '--view', 'all-tickets', '--query', 'sort_by(@, &ticketId)[-1].ticketId']);
+    const sorted = await h.cli(['list', '--all', '--page', '1', '--limit', '9', '--view', 'all-tickets', '--query', 'sort_by(@, &ticketId)[-1].ticketId']);
     expect(Number(sorted.stdout)).toBe(Math.max(...items.map((item) => item.ticketId as number)));
   });
 
   it('prints --raw strings bare and arrays one element per line', async () => {
     const items = await allItems();
-    const ids = await h.cli(['list', '--all', '--limit', '50', '--view', 'all-tickets', '--query', '[].ticketId', '--raw']);
+    const ids = await h.cli(['list', '--all', '--page', '1', '--limit', '50', '--view', 'all-tickets', '--query', '[].ticketId', '--raw']);
     expect(ids.stdout).toBe(items.map((item) => `${item.ticketId as number}\n`).join(''));
     const titles = await h.cli(['list', '--limit', '3', '--view', 'all-tickets', '--query', '[].subject', '--raw']);
     expect(titles.stdout).toBe(
