@@ -180,7 +180,9 @@ describe('quickParse against commander', () => {
       if (word !== undefined) found += 1;
     }
     expect(found).toBeGreaterThan(lines.length / 2);
-  });
+    // Every command line of every form through commander: about 8 s alone, past 20 s on a machine
+    // loaded by other test files.
+  }, 60_000);
 
   it('reads a negative number as an argument at the command and as an unknown option before it, as commander does', async () => {
     const argv = ['update', '-5', '--priority', '-1'];
